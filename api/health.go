@@ -1,0 +1,92 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"clearvest/api/apigen"
+	"clearvest/api/httperr"
+	"clearvest/api/middleware"
+)
+
+// readyTimeout bounds all readiness checks together; a probe that hangs is a failed probe.
+const readyTimeout = 2 * time.Second
+
+// healthz answers as long as the process can serve HTTP. It checks nothing else on purpose:
+// restarting the process would not fix a database outage.
+func healthz(w http.ResponseWriter, _ *http.Request) {
+	writeStatus(w, http.StatusOK, probeResult{Status: "ok"})
+}
+
+type probeResult struct {
+	Status  string   `json:"status"`
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// readyz tells a load balancer whether to send this process traffic: the database must answer
+// and projections must be less than MaxReadyLag events behind. The reasons are generic (the
+// endpoint is public); the underlying errors are logged.
+type readyz struct {
+	db  Pinger
+	lag LagReporter
+}
+
+func (h readyz) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	log := middleware.Logger(ctx)
+	var reasons []string
+
+	switch {
+	case h.db == nil:
+		reasons = append(reasons, "database check not configured")
+	default:
+		if err := h.db.Ping(ctx); err != nil {
+			log.WarnContext(ctx, "readiness: database ping failed", "error", err)
+			reasons = append(reasons, "database unreachable")
+		}
+	}
+
+	switch {
+	case h.lag == nil:
+		reasons = append(reasons, "projection check not configured")
+	default:
+		lag, err := h.lag.ProjectionLag(ctx)
+		switch {
+		case err != nil:
+			log.WarnContext(ctx, "readiness: projection lag unknown", "error", err)
+			reasons = append(reasons, "projection lag unknown")
+		case lag >= MaxReadyLag:
+			reasons = append(reasons, fmt.Sprintf("projections are %d events behind (limit %d)", lag, MaxReadyLag))
+		}
+	}
+
+	if len(reasons) > 0 {
+		writeStatus(w, http.StatusServiceUnavailable, probeResult{Status: "unavailable", Reasons: reasons})
+		return
+	}
+	writeStatus(w, http.StatusOK, probeResult{Status: "ready"})
+}
+
+func writeStatus(w http.ResponseWriter, status int, body probeResult) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// openAPIDocument serves the API document embedded in the generated server, so the served
+// contract is exactly the one the server was built from.
+func openAPIDocument(w http.ResponseWriter, r *http.Request) {
+	doc, err := apigen.GetSpecJSON()
+	if err != nil {
+		httperr.Write(w, r, fmt.Errorf("decoding embedded OpenAPI document: %w", err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(doc)
+}

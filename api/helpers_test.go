@@ -1,0 +1,139 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"clearvest/api"
+)
+
+const indexHTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<title>Clearvest</title>
+<style>body{margin:0}</style>
+<script type="module" crossorigin src="/assets/index-4f1c2a.js"></script>
+<link rel="stylesheet" crossorigin href="/assets/index-9b8e7d.css">
+</head>
+<body><div id="root"></div><SCRIPT>window.boot=1</SCRIPT></body>
+</html>
+`
+
+// uiBuild is a small Vite-shaped build: index.html, hashed assets and a root-level file.
+func uiBuild() fstest.MapFS {
+	return fstest.MapFS{
+		"index.html":              {Data: []byte(indexHTML)},
+		".gitkeep":                {Data: []byte("keep")},
+		"assets/index-4f1c2a.js":  {Data: []byte(`console.log("clearvest")`)},
+		"assets/index-9b8e7d.css": {Data: []byte(`body{color:#111}`)},
+		"favicon.svg":             {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+	}
+}
+
+// start serves api.New(deps) over real HTTP for the duration of the test.
+func start(t *testing.T, deps api.Deps) *httptest.Server {
+	t.Helper()
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	srv := httptest.NewServer(api.New(deps))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func do(t *testing.T, srv *httptest.Server, method, path string, header http.Header, body io.Reader) response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, vs := range header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading body: %v", method, path, err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+func get(t *testing.T, srv *httptest.Server, path string) response {
+	t.Helper()
+	return do(t, srv, http.MethodGet, path, nil, nil)
+}
+
+// errorMessage decodes an error response and fails the test unless it is JSON of the Error
+// schema.
+func errorMessage(t *testing.T, r response) string {
+	t.Helper()
+	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("Content-Type = %q, want application/json (body %q)", ct, r.body)
+	}
+	var e struct {
+		Message *string `json:"message"`
+	}
+	if err := json.Unmarshal(r.body, &e); err != nil || e.Message == nil {
+		t.Fatalf("body %q is not {\"message\": ...}: %v", r.body, err)
+	}
+	return *e.Message
+}
+
+// logBuffer collects log output written by server goroutines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type fakeDB struct{ err error }
+
+func (f fakeDB) Ping(context.Context) error { return f.err }
+
+type fakeLag struct {
+	lag int64
+	err error
+}
+
+func (f fakeLag) ProjectionLag(context.Context) (int64, error) { return f.lag, f.err }
+
+// panicFS panics when the UI handler touches it, standing in for any handler bug.
+type panicFS struct{}
+
+func (panicFS) Open(string) (fs.File, error) { panic("boom: secret internal detail") }
+
+func fstestEmpty() fstest.MapFS { return fstest.MapFS{} }

@@ -1,0 +1,108 @@
+package middleware
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"clearvest/api/httperr"
+	"clearvest/domain/domainerr"
+)
+
+// Read-your-writes headers (DESIGN.md §1). Command responses carry HeaderPosition; the UI sends
+// it back on the next query.
+const (
+	HeaderPosition = "X-Clearvest-Position"
+	HeaderStale    = "X-Clearvest-Stale"
+)
+
+// Waiter blocks until the read models have passed a global event position. It must be bounded:
+// it returns an error when they do not get there in time (or when ctx ends).
+type Waiter interface {
+	WaitFor(ctx context.Context, position int64) error
+}
+
+// errBadPosition is the 400 for a malformed position header.
+var errBadPosition = domainerr.Field(HeaderPosition,
+	"The "+HeaderPosition+" header must be a whole number, zero or more.")
+
+// ReadYourWrites makes a safe request (GET, HEAD) that carries HeaderPosition wait until the
+// read models have passed that position before the handler runs, so a page shown right after
+// a command already reflects it.
+//
+// A malformed position is answered with 400. If the wait fails (the projections are slow or
+// stuck) the request is served anyway, with "X-Clearvest-Stale: true": slightly old data with a
+// marker the UI can act on beats a failed page, and the wait itself already cost the user
+// time. maxWait caps the wait in case a Waiter does not bound itself (0 = no cap). A nil waiter
+// means read models cannot be waited on, so every response to a positioned request is marked
+// stale. Unsafe requests ignore the header: they are commands, and commands read the event
+// store, not the read models.
+func ReadYourWrites(waiter Waiter, maxWait time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			values := r.Header.Values(HeaderPosition)
+			if len(values) == 0 || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			if len(values) > 1 {
+				httperr.Write(w, r, errBadPosition)
+				return
+			}
+			pos, err := ParsePosition(values[0])
+			if err != nil {
+				httperr.Write(w, r, errBadPosition)
+				return
+			}
+			if err := wait(r.Context(), waiter, pos, maxWait); err != nil {
+				if r.Context().Err() != nil {
+					httperr.Write(w, r, r.Context().Err())
+					return
+				}
+				Logger(r.Context()).WarnContext(r.Context(), "read models behind requested position; serving stale data",
+					"position", pos, "error", err)
+				w.Header().Set(HeaderStale, "true")
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+var errNoWaiter = errors.New("no read-your-writes waiter configured")
+
+func wait(ctx context.Context, waiter Waiter, pos int64, maxWait time.Duration) error {
+	if pos == 0 {
+		return nil // every read model has passed the start of the log
+	}
+	if waiter == nil {
+		return errNoWaiter
+	}
+	if maxWait > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, maxWait)
+		defer cancel()
+	}
+	return waiter.WaitFor(ctx, pos)
+}
+
+// ParsePosition parses a HeaderPosition value: 1 to 19 ASCII digits that fit in an int64. Signs,
+// spaces, exponents and hex are refused rather than guessed at.
+func ParsePosition(s string) (int64, error) {
+	if s == "" || len(s) > 19 {
+		return 0, errBadPosition
+	}
+	var n int64
+	for i := range len(s) {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, errBadPosition
+		}
+		d := int64(c - '0')
+		if n > (1<<63-1-d)/10 {
+			return 0, errBadPosition
+		}
+		n = n*10 + d
+	}
+	return n, nil
+}

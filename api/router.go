@@ -1,0 +1,217 @@
+// Package api is Clearvest's HTTP layer: the chi router, the handlers of the API described in
+// openapi.yaml (generated into api/apigen as a strict server), health and metrics endpoints, and
+// the embedded single-page UI.
+//
+// Routes:
+//
+//	GET  /healthz          the process is alive
+//	GET  /readyz           the database answers and projections are nearly caught up
+//	GET  /metrics          Prometheus metrics
+//	     /api/...          the JSON API; unknown paths are JSON 404s
+//	GET  /api/openapi.json the API document
+//	GET  /*                the UI: a file from Deps.Assets, else index.html
+package api
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	chimw "github.com/go-chi/chi/v5/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"clearvest/api/apigen"
+	"clearvest/api/httperr"
+	"clearvest/api/middleware"
+)
+
+// Environments (CLEARVEST_ENV).
+const (
+	EnvDevelopment = "development"
+	EnvProduction  = "production"
+)
+
+// DefaultMaxBodyBytes bounds request bodies when Deps.MaxBodyBytes is zero.
+const DefaultMaxBodyBytes int64 = 1 << 20
+
+// MaxReadyLag is how many events the slowest projection may be behind while /readyz still
+// reports ready. Beyond it, queries would serve visibly old data (and read-your-writes waits
+// would time out), so a load balancer should prefer another instance.
+const MaxReadyLag int64 = 10_000
+
+// maxReadYourWritesWait caps a read-your-writes wait even if the Waiter forgets to: the UI
+// would rather get slightly stale data than a hanging request.
+const maxReadYourWritesWait = 5 * time.Second
+
+// Pinger checks that the database answers.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// LagReporter tells how far the read models are behind the event log.
+type LagReporter interface {
+	// ProjectionLag returns the number of events the slowest projection has yet to process.
+	ProjectionLag(ctx context.Context) (maxLagEvents int64, err error)
+}
+
+// Waiter blocks until the read models have passed a global event position, and returns an error
+// if they do not get there in time: implementations bound their own wait.
+type Waiter = middleware.Waiter
+
+// MetricsRegistry is where HTTP metrics are registered and /metrics gathers from; a
+// *prometheus.Registry is one.
+type MetricsRegistry interface {
+	prometheus.Registerer
+	prometheus.Gatherer
+}
+
+// Deps is everything the HTTP layer needs from the rest of the program. Zero values are safe
+// defaults, except that /readyz reports "not ready" until Health and Readiness are set.
+type Deps struct {
+	// Logger receives access logs and errors; nil means slog.Default().
+	Logger *slog.Logger
+	// Env is EnvDevelopment or EnvProduction ("" means development). Production adds HSTS.
+	Env string
+	// Version is reported by GET /api/meta; "" means "dev".
+	Version string
+	// Assets is the built UI (index.html, assets/...). nil, or no index.html, serves a 503 page
+	// that says how to build it.
+	Assets fs.FS
+	// Health pings the database for /readyz.
+	Health Pinger
+	// Readiness reports projection lag for /readyz.
+	Readiness LagReporter
+	// ReadYourWrites waits for projections on queries that carry X-Clearvest-Position. nil
+	// means queries never wait and such responses are marked X-Clearvest-Stale.
+	ReadYourWrites Waiter
+	// MaxBodyBytes bounds request bodies; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Metrics is where HTTP metrics are registered and what /metrics serves; other packages
+	// register their collectors in the same registry. nil means a private registry with the Go
+	// and process collectors.
+	Metrics MetricsRegistry
+}
+
+func (d Deps) withDefaults() Deps {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	switch d.Env {
+	case EnvProduction, EnvDevelopment:
+	case "":
+		d.Env = EnvDevelopment
+	default:
+		// A typo here would silently drop HSTS in production; configuration should have
+		// refused it, so say so loudly.
+		d.Logger.Warn("unknown environment; treating it as development", "env", d.Env)
+		d.Env = EnvDevelopment
+	}
+	if d.Version == "" {
+		d.Version = "dev"
+	}
+	if d.MaxBodyBytes <= 0 {
+		d.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if d.Metrics == nil {
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		d.Metrics = reg
+	}
+	return d
+}
+
+// New returns the HTTP handler of the whole application.
+func New(deps Deps) http.Handler {
+	deps = deps.withDefaults()
+	metrics := middleware.NewMetrics(deps.Metrics)
+
+	r := chi.NewRouter()
+	// Order matters: the request ID and its logger first so everything can log; metrics and the
+	// access log outside Recover so they see the 500 a panic becomes; security headers before
+	// Recover so error responses carry them too.
+	r.Use(
+		middleware.RequestID(deps.Logger),
+		metrics.Middleware,
+		middleware.AccessLog("/healthz", "/readyz", "/metrics"),
+		middleware.SecurityHeaders(deps.Env == EnvProduction),
+		middleware.Recover,
+		// HEAD is answered wherever GET is (RFC 9110), without declaring it route by route.
+		chimw.GetHead,
+	)
+	r.NotFound(notFound)
+	r.MethodNotAllowed(methodNotAllowed(r))
+
+	r.Get("/healthz", healthz)
+	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, lag: deps.Readiness})
+	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(deps.Metrics, promhttp.HandlerOpts{
+		ErrorLog: slog.NewLogLogger(deps.Logger.Handler(), slog.LevelError),
+	}))
+
+	r.Route("/api", func(r chi.Router) {
+		r.Use(
+			noStore,
+			middleware.BodyLimit(deps.MaxBodyBytes),
+			middleware.ReadYourWrites(deps.ReadYourWrites, maxReadYourWritesWait),
+		)
+		r.NotFound(notFound)
+		r.Get("/openapi.json", openAPIDocument)
+
+		strict := apigen.NewStrictHandlerWithOptions(
+			newServer(deps),
+			[]apigen.StrictMiddlewareFunc{recordPositions},
+			apigen.StrictHTTPServerOptions{
+				RequestErrorHandlerFunc:  httperr.WriteRequestError,
+				ResponseErrorHandlerFunc: httperr.Write,
+			},
+		)
+		apigen.HandlerWithOptions(strict, apigen.ChiServerOptions{
+			BaseRouter:       r,
+			ErrorHandlerFunc: parameterError,
+		})
+	})
+
+	ui := newSPA(deps.Assets)
+	r.Get("/*", ui.ServeHTTP)
+	return r
+}
+
+// noStore keeps API responses (balances, personal data) out of browser and proxy caches;
+// handlers of public, cacheable documents override it.
+func noStore(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func notFound(w http.ResponseWriter, r *http.Request) {
+	httperr.Respond(w, r, http.StatusNotFound, httperr.NotFoundMessage)
+}
+
+// methodNotAllowed answers 405 with the Allow header RFC 9110 requires; chi only fills it in
+// for its own default handler, so the methods are looked up again in the router.
+func methodNotAllowed(mux *chi.Mux) http.HandlerFunc {
+	methods := []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+		http.MethodPatch, http.MethodDelete}
+	return func(w http.ResponseWriter, r *http.Request) {
+		var allowed []string
+		for _, m := range methods {
+			// GetHead answers HEAD wherever GET is routed.
+			if mux.Match(chi.NewRouteContext(), m, r.URL.Path) ||
+				(m == http.MethodHead && slices.Contains(allowed, http.MethodGet)) {
+				allowed = append(allowed, m)
+			}
+		}
+		if len(allowed) > 0 {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+		}
+		httperr.Respond(w, r, http.StatusMethodNotAllowed, "This method is not allowed here.")
+	}
+}

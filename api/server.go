@@ -1,0 +1,60 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"clearvest/api/apigen"
+	"clearvest/api/httperr"
+	"clearvest/domain/domainerr"
+)
+
+// server implements the generated strict server interface: one method per operationId in
+// openapi.yaml. Handlers return domain errors; httperr turns them into responses.
+type server struct {
+	meta apigen.Meta
+}
+
+var _ apigen.StrictServerInterface = (*server)(nil)
+
+func newServer(deps Deps) *server {
+	env := apigen.MetaEnvironmentDevelopment
+	if deps.Env == EnvProduction {
+		env = apigen.MetaEnvironmentProduction
+	}
+	return &server{meta: apigen.Meta{
+		Product:     apigen.MetaProductClearvest,
+		Version:     deps.Version,
+		Environment: env,
+	}}
+}
+
+func (s *server) GetMeta(context.Context, apigen.GetMetaRequestObject) (apigen.GetMetaResponseObject, error) {
+	return apigen.GetMeta200JSONResponse(s.meta), nil
+}
+
+// parameterError answers a path, query or header parameter the generated router could not bind,
+// naming the parameter so the client can tell which one.
+func parameterError(w http.ResponseWriter, r *http.Request, err error) {
+	name, message := "", ""
+	if e, ok := errors.AsType[*apigen.RequiredParamError](err); ok {
+		name, message = e.ParamName, "%s is required."
+	} else if e, ok := errors.AsType[*apigen.RequiredHeaderError](err); ok {
+		name, message = e.ParamName, "The %s header is required."
+	} else if e, ok := errors.AsType[*apigen.InvalidParamFormatError](err); ok {
+		name, message = e.ParamName, "%s has an invalid value."
+	} else if e, ok := errors.AsType[*apigen.UnmarshalingParamError](err); ok {
+		name, message = e.ParamName, "%s has an invalid value."
+	} else if e, ok := errors.AsType[*apigen.TooManyValuesForParamError](err); ok {
+		name, message = e.ParamName, "%s was given more than once."
+	} else if e, ok := errors.AsType[*apigen.UnescapedCookieParamError](err); ok {
+		name, message = e.ParamName, "The %s cookie is malformed."
+	}
+	if name == "" {
+		httperr.WriteRequestError(w, r, err)
+		return
+	}
+	httperr.Write(w, r, domainerr.Field(name, fmt.Sprintf(message, name)).Wrap(err))
+}
