@@ -2,6 +2,8 @@ module clearvest
 
 go 1.26.0
 
+ignore ./ui/node_modules
+
 require (
 	github.com/fergusstrange/embedded-postgres v1.34.0
 	github.com/getkin/kin-openapi v0.142.0

@@ -29,6 +29,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"one winner per version among many goroutines", testOptimisticConcurrency},
 		{"multi-stream append is atomic", testAtomicMultiStream},
 		{"read-all is in strictly increasing global order", testGlobalOrder},
+		{"concurrent appends to one stream read back in version order", testConcurrentStreamOrder},
 		{"re-appending the same event ids returns the originals", testIdempotentReappend},
 		{"reused event ids in another shape are refused", testDuplicateIDs},
 		{"invalid input is refused and stores nothing", testValidation},
@@ -533,5 +534,38 @@ func testNoSkippedEvents(t *testing.T, s eventstore.Store) {
 		mu.Lock()
 		defer mu.Unlock()
 		t.Fatalf("subscriber saw %d of %d events", len(got.ids), total)
+	}
+}
+
+func testConcurrentStreamOrder(t *testing.T, s eventstore.Store) {
+	ctx := ctxT(t)
+	stream := eventstore.NewStreamID("order", "contended")
+	const writers, perWriter = 8, 25
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < perWriter; i++ {
+				if _, err := s.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: eventstore.AnyVersion, Events: events(1 + i%2)}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var version int64
+	for _, e := range readAllEvents(t, s) {
+		if e.StreamID != stream {
+			continue
+		}
+		if e.Version != version+1 {
+			t.Fatalf("read-all shows version %d after %d: positions disagree with versions", e.Version, version)
+		}
+		version = e.Version
+	}
+	if version == 0 {
+		t.Fatal("no events read back")
 	}
 }

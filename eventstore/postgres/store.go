@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -35,6 +36,9 @@ var Migrations = pgmigrate.MustFromFS("eventstore", migrationFS, "migrations")
 // Channel is the NOTIFY channel announcing appends.
 const Channel = "clearvest_events"
 
+// streamLockNamespace is the first key of the per-stream advisory locks taken by appends.
+const streamLockNamespace = 0x43564553 // "CVES"
+
 // maxEventsPerAppend follows from the 16 index bits in a position.
 const maxEventsPerAppend = 1<<16 - 1
 
@@ -51,6 +55,7 @@ type Store struct {
 	notifyQ chan struct{}
 
 	pollInterval time.Duration
+	metrics      *metrics
 	// beforeCommit lets tests hold an append's transaction open after it has its position.
 	beforeCommit func(context.Context, []eventstore.Envelope)
 	startOnce    sync.Once
@@ -115,7 +120,9 @@ func (s *Store) Append(ctx context.Context, appends ...eventstore.StreamAppend) 
 	if total > maxEventsPerAppend {
 		return nil, fmt.Errorf("%w: at most %d events per append", eventstore.ErrInvalidEvent, maxEventsPerAppend)
 	}
+	start := time.Now()
 	envs, err := s.appendTx(ctx, appends, total)
+	s.metrics.observe(start, total, err, errors.Is(err, eventstore.ErrConcurrency))
 	if err != nil {
 		// A retry of an append that already succeeded fails its version check or hits the
 		// unique event id: answer it with what was stored the first time.
@@ -144,6 +151,19 @@ func (s *Store) appendTx(ctx context.Context, appends []eventstore.StreamAppend,
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // no-op after commit
 
+	// Lock the streams before the transaction writes anything. Advisory locks assign no
+	// transaction id, so the id this transaction gets afterwards is higher than that of every
+	// earlier writer of these streams: within a stream, position order is version order.
+	// Sorted order avoids deadlocks between multi-stream appends.
+	streamNames := make([]string, len(appends))
+	for i, a := range appends {
+		streamNames[i] = string(a.Stream)
+	}
+	slices.Sort(streamNames)
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(s)) FROM unnest($2::text[]) WITH ORDINALITY AS u(s, n) ORDER BY n`,
+		streamLockNamespace, streamNames); err != nil {
+		return nil, fmt.Errorf("eventstore: lock streams: %w", err)
+	}
 	var xid int64
 	var recordedAt time.Time
 	if err := tx.QueryRow(ctx, `SELECT pg_current_xact_id()::text::bigint, now()`).Scan(&xid, &recordedAt); err != nil {

@@ -1,0 +1,41 @@
+# Two commands matter: `make run` (build everything and serve on http://localhost:8080 with an
+# embedded PostgreSQL) and `make test` (everything CI checks). The rest are their parts.
+
+GO ?= go
+BIN := bin/clearvest
+
+.PHONY: run build ui ui-deps generate check-generated test bench clean
+
+run: build
+	exec ./$(BIN) serve
+
+# The UI is built first because the binary embeds ui/dist.
+build: ui
+	$(GO) build -o $(BIN) ./cmd/clearvest
+
+ui: ui-deps
+	cd ui && npm run build
+
+# npm ci only when package-lock.json (or Node.js) changed since the last install.
+ui-deps:
+	scripts/ui-deps.sh
+
+generate: ui-deps
+	$(GO) generate ./...
+	cd ui && npm run generate
+
+check-generated: ui-deps
+	scripts/check-generated.sh
+
+test:
+	scripts/test.sh
+
+bench:
+	scripts/bench.sh
+
+# Removes build output and the test cluster (stopped first). ./data, the development
+# database, is left alone: delete it yourself to start from an empty demo.
+clean:
+	if [ -d .testdata/pg/postgres ]; then $(GO) run ./cmd/clearvest postgres stop --data-dir .testdata/pg; fi
+	rm -rf bin .testdata
+	find ui/dist -mindepth 1 ! -name .gitkeep -exec rm -rf {} +

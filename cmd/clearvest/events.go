@@ -1,0 +1,383 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+
+	"clearvest/eventstore"
+	"clearvest/eventstore/postgres"
+)
+
+const eventsUsage = `Usage:
+  clearvest events export --stream S | --all [--after POS]
+  clearvest events verify
+
+  export   write events to standard output as JSON lines, one object per event:
+           position, eventId, streamId, version, type, schemaVersion, recordedAt, metadata, data
+             --stream S    one stream, in version order
+             --all         the whole log, in position order
+             --after POS   with --all: only events after global position POS (resume an export)
+  verify   read the whole log and check that every event decodes with this binary's registry,
+           that every stream's versions run 1, 2, 3... without gaps, that positions strictly
+           increase, and the ledger checks; exits 1 and lists the failures when one fails
+
+Neither command writes to the database; run clearvest migrate first on a new database.
+`
+
+// pageSize bounds memory on any log size while keeping round trips few.
+const pageSize = 1000
+
+func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: events: missing subcommand (export or verify)", errUsage)
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("events "+sub, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var export exportOptions
+	switch sub {
+	case "export":
+		fs.Func("stream", "export one stream", func(s string) error {
+			export.Stream = eventstore.StreamID(s)
+			return nil
+		})
+		fs.BoolVar(&export.All, "all", false, "export the whole log")
+		fs.Int64Var(&export.After, "after", 0, "with --all: start after this position")
+	case "verify":
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, eventsUsage)
+		return nil
+	default:
+		return fmt.Errorf("%w: events: unknown subcommand %q (want export or verify)", errUsage, sub)
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, eventsUsage)
+			return nil
+		}
+		return fmt.Errorf("%w: events %s: %v", errUsage, sub, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: events %s: unexpected argument %q", errUsage, sub, fs.Arg(0))
+	}
+	fs.Visit(func(f *flag.Flag) { export.afterSet = export.afterSet || f.Name == "after" })
+	if sub == "export" {
+		// Checked before connecting, so a typo does not first start a database.
+		if err := export.validate(); err != nil {
+			return err
+		}
+	}
+
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	pool, _, closeDB, err := openDatabase(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	if err := requireSchema(ctx, pool, postgres.Migrations); err != nil {
+		return err
+	}
+	store := postgres.New(pool, postgres.WithLogger(logger))
+	defer store.Close()
+
+	if sub == "export" {
+		n, err := exportEvents(ctx, store, stdout, export)
+		if err != nil {
+			return err
+		}
+		// On stderr: standard output carries nothing but the events.
+		logger.Info("events exported", "events", n)
+		return nil
+	}
+	return verifyEvents(ctx, store, newRegistry(), stdout, verifyOptions{Now: time.Now(), Verifiers: extraVerifiers()})
+}
+
+// exportOptions selects what `events export` writes: exactly one of Stream and All.
+type exportOptions struct {
+	Stream   eventstore.StreamID // one stream, in version order
+	All      bool                // the whole log, in position order
+	After    int64               // with All: only events with a higher position
+	afterSet bool                // --after given explicitly, so it cannot be combined with --stream
+}
+
+func (o exportOptions) validate() error {
+	switch {
+	case o.Stream != "" && o.All:
+		return fmt.Errorf("%w: events export: give --stream or --all, not both", errUsage)
+	case o.Stream == "" && !o.All:
+		return fmt.Errorf("%w: events export: give --stream S or --all", errUsage)
+	case o.Stream != "" && (o.afterSet || o.After != 0):
+		return fmt.Errorf("%w: events export: --after goes with --all (a stream is always exported whole)", errUsage)
+	case o.After < 0:
+		return fmt.Errorf("%w: events export: --after must be a position >= 0", errUsage)
+	}
+	if o.Stream != "" {
+		if err := o.Stream.Validate(); err != nil {
+			return fmt.Errorf("%w: events export: %v", errUsage, err)
+		}
+	}
+	return nil
+}
+
+// exportedEvent is the JSON-lines shape of an event. It is a public format (auditors keep these
+// files), so fields are only ever added.
+type exportedEvent struct {
+	Position      int64               `json:"position"`
+	EventID       uuid.UUID           `json:"eventId"`
+	StreamID      eventstore.StreamID `json:"streamId"`
+	Version       int64               `json:"version"`
+	Type          string              `json:"type"`
+	SchemaVersion int                 `json:"schemaVersion"`
+	RecordedAt    string              `json:"recordedAt"`
+	Metadata      eventstore.Metadata `json:"metadata"`
+	Data          json.RawMessage     `json:"data"`
+}
+
+// exportEvents writes the selected events to w as JSON lines and returns how many it wrote.
+// Data is written as stored, undecoded: an export must be faithful even for types this binary
+// no longer knows.
+func exportEvents(ctx context.Context, store eventstore.Store, w io.Writer, opts exportOptions) (int, error) {
+	if err := opts.validate(); err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := json.NewEncoder(bw)
+	// Payloads may hold "<" or "&" (names, reasons); escaping them would make the export differ
+	// from the stored text for no benefit outside HTML.
+	enc.SetEscapeHTML(false)
+	n := 0
+	write := func(page []eventstore.Envelope) error {
+		for _, e := range page {
+			err := enc.Encode(exportedEvent{
+				Position: e.Position, EventID: e.ID, StreamID: e.StreamID, Version: e.Version,
+				Type: e.Type, SchemaVersion: e.SchemaVersion,
+				RecordedAt: e.RecordedAt.UTC().Format(time.RFC3339Nano),
+				Metadata:   e.Metadata, Data: e.Data,
+			})
+			if err != nil {
+				return fmt.Errorf("events export: event %s at position %d: %w", e.ID, e.Position, err)
+			}
+			n++
+		}
+		return nil
+	}
+	if opts.All {
+		for after := opts.After; ; {
+			page, err := store.ReadAll(ctx, after, pageSize)
+			if err != nil {
+				return n, err
+			}
+			if err := write(page); err != nil {
+				return n, err
+			}
+			if len(page) < pageSize {
+				break
+			}
+			after = page[len(page)-1].Position
+		}
+	} else {
+		for from := int64(1); ; {
+			page, err := store.ReadStream(ctx, opts.Stream, from, pageSize)
+			if err != nil {
+				return n, err
+			}
+			if err := write(page); err != nil {
+				return n, err
+			}
+			if len(page) < pageSize {
+				break
+			}
+			from = page[len(page)-1].Version + 1
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return n, fmt.Errorf("events export: %w", err)
+	}
+	return n, nil
+}
+
+// verifyOptions configures `events verify`.
+type verifyOptions struct {
+	// Now is the verifier's clock: an event recorded more than maxClockSkew after it means a
+	// writer's clock (or a hand-made row) is wrong.
+	Now       time.Time
+	Verifiers []logVerifier
+}
+
+// maxClockSkew tolerates ordinary clock drift between database servers and this process.
+const maxClockSkew = 5 * time.Minute
+
+// maxListedFailures keeps the report readable; a systematic fault would otherwise print one line
+// per event of the log.
+const maxListedFailures = 20
+
+type failureList struct {
+	total  int
+	listed []string
+}
+
+func (f *failureList) add(format string, args ...any) {
+	f.total++
+	if len(f.listed) < maxListedFailures {
+		f.listed = append(f.listed, fmt.Sprintf(format, args...))
+	}
+}
+
+// streamVersions checks that a stream's versions are exactly 1..n. They are tracked as a set,
+// not as a sequence: read-all order is position order, and an append with eventstore.AnyVersion
+// can take a lower position than an earlier-committed append to the same stream (its
+// transaction started first but waited for the stream's row lock), so versions of one stream
+// may legitimately arrive out of order.
+type streamVersions struct {
+	next  int64          // lowest version not seen yet
+	ahead map[int64]bool // versions seen above next; empty once the stream is gap-free so far
+}
+
+func (s *streamVersions) see(v int64) (duplicate bool) {
+	if v < s.next || s.ahead[v] {
+		return true
+	}
+	if v != s.next {
+		if s.ahead == nil {
+			s.ahead = map[int64]bool{}
+		}
+		s.ahead[v] = true
+		return false
+	}
+	for s.next++; s.ahead[s.next]; s.next++ {
+		delete(s.ahead, s.next)
+	}
+	return false
+}
+
+// verifyEvents replays the whole log and writes a summary to w. It returns an error when any
+// check fails, after listing the first failures.
+func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventstore.Registry, w io.Writer, opts verifyOptions) error {
+	var (
+		fails   failureList
+		streams = map[eventstore.StreamID]*streamVersions{}
+		types   = map[string]bool{}
+		count   int
+		last    int64
+	)
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	latest := opts.Now.Add(maxClockSkew)
+	for {
+		page, err := store.ReadAll(ctx, last, pageSize)
+		if err != nil {
+			return err
+		}
+		for _, e := range page {
+			count++
+			types[e.Type] = true
+			at := fmt.Sprintf("position %d (%s v%d, %s)", e.Position, e.StreamID, e.Version, e.Type)
+			if e.Position <= last {
+				fails.add("%s: comes after position %d; read-all order must strictly increase", at, last)
+			}
+			last = max(last, e.Position)
+			checkEnvelope(&fails, at, e, latest)
+
+			sv := streams[e.StreamID]
+			if sv == nil {
+				sv = &streamVersions{next: 1}
+				streams[e.StreamID] = sv
+			}
+			if e.Version >= 1 && sv.see(e.Version) {
+				fails.add("%s: stream %s has version %d twice", at, e.StreamID, e.Version)
+			}
+
+			if !registry.Known(e.Type) {
+				fails.add("%s: unknown event type %q: no registered Go type decodes it", at, e.Type)
+				continue
+			}
+			ev, err := registry.Decode(e)
+			if err != nil {
+				fails.add("%s: does not decode: %v", at, err)
+				continue
+			}
+			for _, v := range opts.Verifiers {
+				if err := v.Observe(e, ev); err != nil {
+					fails.add("%s: %s: %v", at, v.Name(), err)
+				}
+			}
+		}
+		if len(page) < pageSize {
+			break
+		}
+	}
+
+	ids := make([]eventstore.StreamID, 0, len(streams))
+	for id := range streams {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if sv := streams[id]; len(sv.ahead) > 0 {
+			top := int64(0)
+			for v := range sv.ahead {
+				top = max(top, v)
+			}
+			fails.add("stream %s: version %d is missing (the stream goes up to %d)", id, sv.next, top)
+		}
+	}
+	for _, v := range opts.Verifiers {
+		if err := v.Finish(); err != nil {
+			fails.add("%s: %v", v.Name(), err)
+		}
+	}
+
+	summary := fmt.Sprintf("verified %d events in %d streams, %d types", count, len(streams), len(types))
+	if fails.total == 0 {
+		_, err := fmt.Fprintf(w, "%s; OK\n", summary)
+		return err
+	}
+	fmt.Fprintf(w, "%s; %d failed:\n", summary, fails.total)
+	for _, f := range fails.listed {
+		fmt.Fprintf(w, "  %s\n", f)
+	}
+	if more := fails.total - len(fails.listed); more > 0 {
+		fmt.Fprintf(w, "  ... and %d more\n", more)
+	}
+	return fmt.Errorf("events verify: %d failed checks", fails.total)
+}
+
+// checkEnvelope checks what every stored event must satisfy whatever its type. A store enforces
+// all of it on append; finding a violation means rows were written around the store.
+func checkEnvelope(fails *failureList, at string, e eventstore.Envelope, latest time.Time) {
+	if err := e.StreamID.Validate(); err != nil {
+		fails.add("%s: %v", at, err)
+	}
+	if e.Position <= 0 {
+		fails.add("%s: position must be positive", at)
+	}
+	if e.Version < 1 {
+		fails.add("%s: version must be >= 1", at)
+	}
+	if e.ID == uuid.Nil {
+		fails.add("%s: event id is empty", at)
+	}
+	if e.SchemaVersion < 1 {
+		fails.add("%s: schema version %d must be >= 1", at, e.SchemaVersion)
+	}
+	switch {
+	case e.RecordedAt.IsZero():
+		fails.add("%s: recorded_at is missing", at)
+	case e.RecordedAt.After(latest):
+		fails.add("%s: recorded_at %s is in the future", at, e.RecordedAt.UTC().Format(time.RFC3339Nano))
+	}
+}

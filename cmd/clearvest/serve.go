@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"clearvest/api"
+	"clearvest/eventstore/postgres"
+	"clearvest/pgmigrate"
+	"clearvest/projections"
+	"clearvest/ui"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: serve: %v", errUsage, err)
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	pool, _, closeDB, err := openDatabase(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	if err := pgmigrate.Apply(ctx, pool, allMigrations()...); err != nil {
+		return err
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	store := postgres.New(pool, postgres.WithLogger(logger), postgres.WithMetrics(reg))
+	defer store.Close()
+	runner, err := projections.NewRunner(pool, store, allProjections(), projections.WithLogger(logger), projections.WithMetrics(reg))
+	if err != nil {
+		return err
+	}
+	if err := runner.Prepare(ctx); err != nil {
+		return err
+	}
+	reg.MustRegister(projections.LagCollector{Runner: runner})
+
+	handler := api.New(api.Deps{
+		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
+		Health: pool, Readiness: runner, ReadYourWrites: runner, Metrics: reg,
+	})
+	srv := &http.Server{
+		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (set CLEARVEST_ADDR to use another address)", cfg.Addr, err)
+	}
+
+	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
+	runnerDone := make(chan struct{})
+	go func() { defer close(runnerDone); _ = runner.Run(workers) }()
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	logger.Info("serving", "addr", ln.Addr().String(), "env", cfg.Env, "version", version)
+	fmt.Fprintf(stdout, "\nClearvest is running at %s\nPress Ctrl-C to stop.\n\n", publicURL(cfg.PublicURL, ln.Addr()))
+
+	select {
+	case err = <-serveErr:
+	case <-ctx.Done():
+		logger.Info("shutting down")
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		err = srv.Shutdown(shutdownCtx)
+	}
+	stopWorkers()
+	<-runnerDone
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// publicURL prefers the configured public URL; with the default one it names the port actually
+// bound, which differs when CLEARVEST_ADDR is changed.
+func publicURL(configured string, addr net.Addr) string {
+	if configured != "" && configured != "http://localhost:8080" {
+		return configured
+	}
+	if tcp, ok := addr.(*net.TCPAddr); ok {
+		return fmt.Sprintf("http://localhost:%d", tcp.Port)
+	}
+	return configured
+}

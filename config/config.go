@@ -1,0 +1,276 @@
+// Package config reads Clearvest's configuration from the environment (DESIGN §6).
+//
+// Every setting has a development default so that `clearvest serve` works with no
+// configuration at all; production refuses to start without the settings that protect
+// users (the secret key, a real mail transport) instead of silently inventing them.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Environment variable names, exported so that error messages, docs and tests agree.
+const (
+	EnvDatabaseURL      = "DATABASE_URL"
+	EnvAddr             = "CLEARVEST_ADDR"
+	EnvDataDir          = "CLEARVEST_DATA_DIR"
+	EnvPublicURL        = "CLEARVEST_PUBLIC_URL"
+	EnvEnv              = "CLEARVEST_ENV"
+	EnvMailURL          = "CLEARVEST_MAIL_URL"
+	EnvSecretKey        = "CLEARVEST_SECRET_KEY"
+	EnvGoogleClientID   = "GOOGLE_CLIENT_ID"
+	EnvDepositAddresses = "CLEARVEST_DEPOSIT_ADDRESSES"
+)
+
+// Deployment environments.
+const (
+	Development = "development"
+	Production  = "production"
+)
+
+const (
+	defaultAddr      = ":8080"
+	defaultDataDir   = "./data"
+	defaultPublicURL = "http://localhost:8080"
+
+	// SecretKeySize is the length of CLEARVEST_SECRET_KEY once decoded.
+	SecretKeySize = 32
+	// SecretKeyFile is where the development secret is kept, relative to the data dir.
+	SecretKeyFile = "secret.key"
+)
+
+// Config is the whole runtime configuration. It is a plain value: load it once in main and
+// pass the parts each component needs.
+type Config struct {
+	DatabaseURL      string // empty: the embedded PostgreSQL cluster under DataDir
+	Addr             string
+	DataDir          string // always absolute
+	PublicURL        string
+	Env              string
+	MailURL          string
+	SecretKey        []byte
+	GoogleClientID   string
+	DepositAddresses string
+}
+
+// Production reports whether the development conveniences must stay off.
+func (c Config) Production() bool { return c.Env == Production }
+
+// Embedded reports whether the app runs its own PostgreSQL cluster.
+func (c Config) Embedded() bool { return c.DatabaseURL == "" }
+
+// LogValue keeps secrets out of logs: the key is never printed and URLs lose their passwords.
+func (c Config) LogValue() slog.Value {
+	db := "embedded"
+	if c.DatabaseURL != "" {
+		db = redactURL(c.DatabaseURL)
+	}
+	return slog.GroupValue(
+		slog.String("env", c.Env),
+		slog.String("addr", c.Addr),
+		slog.String("data_dir", c.DataDir),
+		slog.String("public_url", c.PublicURL),
+		slog.String("database", db),
+		slog.String("mail", redactURL(c.MailURL)),
+		slog.Bool("google_login", c.GoogleClientID != ""),
+	)
+}
+
+// DataDir returns the data directory the environment selects, as an absolute path, without
+// loading (and so without validating or generating) anything else. Tools that only manage
+// the embedded database use it so they keep working when, say, production secrets are absent.
+func DataDir(getenv func(string) string) (string, error) {
+	dir := strings.TrimSpace(getenv(EnvDataDir))
+	if dir == "" {
+		dir = defaultDataDir
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", EnvDataDir, err)
+	}
+	return abs, nil
+}
+
+// Load reads the configuration through getenv (os.Getenv in main, a map in tests).
+// In development it may create the data directory and the secret key file inside it.
+func Load(getenv func(string) string) (Config, error) {
+	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
+	var c Config
+
+	c.Env = get(EnvEnv)
+	switch c.Env {
+	case "":
+		c.Env = Development
+	case Development, Production:
+	default:
+		return Config{}, fmt.Errorf("%s: unknown environment %q; use %q or %q", EnvEnv, c.Env, Development, Production)
+	}
+
+	var err error
+	if c.DataDir, err = DataDir(getenv); err != nil {
+		return Config{}, err
+	}
+
+	c.DatabaseURL = get(EnvDatabaseURL)
+	if c.DatabaseURL != "" {
+		if err := checkDatabaseURL(c.DatabaseURL); err != nil {
+			return Config{}, err
+		}
+	}
+
+	c.Addr = get(EnvAddr)
+	if c.Addr == "" {
+		c.Addr = defaultAddr
+	}
+	if _, port, err := net.SplitHostPort(c.Addr); err != nil || port == "" {
+		return Config{}, fmt.Errorf("%s: %q is not a listen address; use host:port or :port, e.g. %q", EnvAddr, c.Addr, defaultAddr)
+	}
+
+	c.PublicURL = strings.TrimRight(get(EnvPublicURL), "/")
+	if c.PublicURL == "" {
+		c.PublicURL = defaultPublicURL
+	}
+	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Config{}, fmt.Errorf("%s: %q is not an absolute http(s) URL; it is the address users reach, e.g. https://clearvest.example.com", EnvPublicURL, c.PublicURL)
+	}
+
+	c.MailURL = get(EnvMailURL)
+	if c.MailURL == "" {
+		if c.Production() {
+			return Config{}, fmt.Errorf("%s is required in production: smtp://user:pass@host:port, or file:///dir to write .eml files", EnvMailURL)
+		}
+		c.MailURL = (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(c.DataDir, "mail"))}).String()
+	}
+	if err := checkMailURL(c.MailURL); err != nil {
+		return Config{}, err
+	}
+
+	if c.SecretKey, err = secretKey(get(EnvSecretKey), c); err != nil {
+		return Config{}, err
+	}
+
+	c.GoogleClientID = get(EnvGoogleClientID)
+	c.DepositAddresses = get(EnvDepositAddresses)
+	return c, nil
+}
+
+func checkDatabaseURL(s string) error {
+	// Key=value connection strings are valid for pgx too; only URLs can be checked cheaply here.
+	if !strings.Contains(s, "://") {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("%s: not a valid URL (is a special character in the password not percent-encoded?)", EnvDatabaseURL)
+	}
+	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
+		return fmt.Errorf("%s: scheme %q is not supported; use postgres://user:pass@host:5432/dbname", EnvDatabaseURL, u.Scheme)
+	}
+	return nil
+}
+
+func checkMailURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		// The value may hold an SMTP password, so it is not echoed back.
+		return fmt.Errorf("%s: not a valid URL (is a special character in the password not percent-encoded?)", EnvMailURL)
+	}
+	switch u.Scheme {
+	case "smtp", "smtps":
+		if u.Hostname() == "" {
+			return fmt.Errorf("%s: %s has no host; use smtp://user:pass@host:port", EnvMailURL, redactURL(s))
+		}
+	case "file":
+		if u.Path == "" || !strings.HasPrefix(u.Path, "/") {
+			return fmt.Errorf("%s: %q needs an absolute directory, e.g. file:///var/lib/clearvest/mail", EnvMailURL, s)
+		}
+	default:
+		return fmt.Errorf("%s: scheme %q is not supported; use smtp://, smtps:// or file://", EnvMailURL, u.Scheme)
+	}
+	return nil
+}
+
+func secretKey(encoded string, c Config) ([]byte, error) {
+	if encoded != "" {
+		return decodeSecretKey(encoded, EnvSecretKey)
+	}
+	if c.Production() {
+		return nil, fmt.Errorf("%s is required in production: the standard base64 of %d random bytes, e.g. from `openssl rand -base64 %d`", EnvSecretKey, SecretKeySize, SecretKeySize)
+	}
+	return developmentSecretKey(c.DataDir)
+}
+
+func decodeSecretKey(encoded, source string) ([]byte, error) {
+	key, err := base64.StdEncoding.DecodeString(encoded)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not standard base64 (%v); generate a key with `openssl rand -base64 %d`", source, err, SecretKeySize)
+	}
+	if len(key) != SecretKeySize {
+		return nil, fmt.Errorf("%s: decodes to %d bytes, want exactly %d; generate a key with `openssl rand -base64 %d`", source, len(key), SecretKeySize, SecretKeySize)
+	}
+	return key, nil
+}
+
+// developmentSecretKey keeps one key per data directory, so sessions and signed links survive
+// restarts, without asking a developer to invent one.
+func developmentSecretKey(dataDir string) ([]byte, error) {
+	path := filepath.Join(dataDir, SecretKeyFile)
+	if b, err := os.ReadFile(path); err == nil {
+		return decodeSecretKey(strings.TrimSpace(string(b)), path)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s unset, and reading the development key failed: %w", EnvSecretKey, err)
+	}
+
+	// Execute-only for others (no listing; every secret inside is 0600) so that, when the app
+	// runs as root, the embedded PostgreSQL's unprivileged user can pass through to its cluster.
+	if err := os.MkdirAll(dataDir, 0o711); err != nil {
+		return nil, fmt.Errorf("%s: creating the data directory: %w", EnvDataDir, err)
+	}
+	key := make([]byte, SecretKeySize)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	// Written beside the target and hard-linked into place: the key appears complete or not
+	// at all, and when two processes start together the first link wins and both use it.
+	tmp, err := os.CreateTemp(dataDir, ".secret-*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("writing the development key: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // CreateTemp makes it 0600, which the key needs
+	if _, err := tmp.WriteString(base64.StdEncoding.EncodeToString(key) + "\n"); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return developmentSecretKey(dataDir)
+		}
+		return nil, fmt.Errorf("writing the development key: %w", err)
+	}
+	return key, nil
+}
+
+// redactURL hides the password of a URL-shaped string; anything else is returned as is.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,174 @@
+// Browser smoke test against a running server: `node --test e2e/` from the repository root, after
+// `npm ci` in ui/ (playwright-core and axe-core are resolved from ui/node_modules so the repository
+// has one JavaScript dependency tree). It drives the system Chromium; no browser is downloaded.
+//
+//   E2E_BASE_URL   server to test (default http://localhost:8080)
+//   CHROMIUM_PATH  browser binary (default /usr/bin/chromium)
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+
+const require = createRequire(new URL('../ui/package.json', import.meta.url));
+
+function load(name) {
+  try {
+    return require(name);
+  } catch (error) {
+    throw new Error(`Cannot load ${name} from ui/node_modules: run "npm ci" in ui/ first (${error.message})`);
+  }
+}
+
+const { chromium } = load('playwright-core');
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+const BASE_URL = (process.env.E2E_BASE_URL || 'http://localhost:8080').replace(/\/+$/, '');
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// Without these, Chromium waits on network services (updates, sync, QUIC probes) that a closed
+// network never answers, and the launch hangs.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const STEP_TIMEOUT_MS = 10_000;
+const HOME_HEADING = /crypto savings plans/i;
+const NAV_LINKS = ['Portfolio Plans', 'About Us', 'Help Center', 'How It Works', 'Current Rates', 'Sign In'];
+
+const url = (path) => `${BASE_URL}${path}`;
+
+describe(`smoke test against ${BASE_URL}`, () => {
+  let browser;
+
+  before(async () => {
+    try {
+      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
+    } catch (error) {
+      const reason = error.cause?.code ?? error.message;
+      throw new Error(`No server answers at ${BASE_URL} (${reason}). Start it, or set E2E_BASE_URL.`);
+    }
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  async function openPage(contextOptions = {}) {
+    const context = await browser.newContext(contextOptions);
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // A CSP violation only shows up in the console; the page may still look fine.
+      if (message.type() === 'error' && /content security policy/i.test(message.text())) {
+        problems.push(`CSP: ${message.text()}`);
+      }
+    });
+    return { context, page, problems };
+  }
+
+  it('renders the home page with its heading and the main navigation', async () => {
+    const { context, page, problems } = await openPage();
+    try {
+      await page.goto(url('/'));
+      await page.getByRole('heading', { level: 1, name: HOME_HEADING }).waitFor();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Clearvest' }).waitFor();
+      for (const name of NAV_LINKS) {
+        assert.equal(await nav.getByRole('link', { name, exact: true }).count(), 1, `navbar link "${name}"`);
+      }
+      assert.deepEqual(problems, [], 'the page runs under the server CSP without errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('leads from the 404 page back home', async () => {
+    const { context, page, problems } = await openPage();
+    try {
+      await page.goto(url('/definitely-missing'));
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+
+      await page.getByRole('link', { name: 'Back to home' }).click();
+
+      await page.waitForURL(url('/'));
+      await page.getByRole('heading', { level: 1, name: HOME_HEADING }).waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('answers an unknown API path with 404 and a JSON message', async () => {
+    const response = await fetch(url('/api/nope'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
+    assert.equal(response.status, 404);
+    assert.match(response.headers.get('content-type') ?? '', /application\/json/);
+    const body = await response.json();
+    assert.equal(typeof body.message, 'string');
+    assert.ok(body.message.length > 0, 'message is not empty');
+  });
+
+  it('opens and closes the mobile menu on a phone-sized screen', async () => {
+    const { context, page } = await openPage({ viewport: { width: 375, height: 740 } });
+    try {
+      await page.goto(url('/'));
+      const toggle = page.getByRole('button', { name: 'Menu' });
+      const plansLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio Plans' });
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+      assert.equal(await plansLink.isVisible(), false, 'menu starts closed');
+
+      await toggle.click();
+
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+      await plansLink.waitFor({ state: 'visible' });
+
+      await page.keyboard.press('Escape');
+
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+      await plansLink.waitFor({ state: 'hidden' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const [name, path, heading] of [
+    ['the home page', '/', HOME_HEADING],
+    ['the 404 page', '/definitely-missing', 'Page not found'],
+  ]) {
+    it(`has no serious or critical accessibility violations on ${name}`, async () => {
+      // axe is injected as an inline script, which the server's CSP rightly forbids.
+      const { context, page } = await openPage({ bypassCSP: true });
+      try {
+        await page.goto(url(path));
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        await page.addScriptTag({ content: axeSource });
+        const violations = await page.evaluate(async () => {
+          const results = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+          return results.violations.map(({ id, impact, help, nodes }) => ({
+            id,
+            impact,
+            help,
+            targets: nodes.map((node) => node.target.join(' ')),
+          }));
+        });
+        const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        assert.deepEqual(blocking, [], `axe violations on ${path}:\n${JSON.stringify(blocking, null, 2)}`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('serves the home page with a Content-Security-Policy header', async () => {
+    const response = await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
+    assert.equal(response.status, 200);
+    assert.ok(response.headers.get('content-security-policy'), 'content-security-policy header is set');
+  });
+});

@@ -1,0 +1,61 @@
+package projections
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+type metrics struct {
+	applied  *prometheus.CounterVec
+	failures *prometheus.CounterVec
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		applied: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "clearvest_projection_events_applied_total", Help: "Events applied to read models by this process.",
+		}, []string{"projection"}),
+		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "clearvest_projection_batch_failures_total", Help: "Projection batches that failed and were retried.",
+		}, []string{"projection"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.applied, m.failures)
+	}
+	return m
+}
+
+var (
+	lagEventsDesc  = prometheus.NewDesc("clearvest_projection_lag_events", "Events visible in the log but not yet applied.", []string{"projection"}, nil)
+	lagSecondsDesc = prometheus.NewDesc("clearvest_projection_lag_seconds", "Age of the oldest event not yet applied.", []string{"projection"}, nil)
+	positionDesc   = prometheus.NewDesc("clearvest_projection_position", "Global position of the last applied event.", []string{"projection"}, nil)
+)
+
+// LagCollector exposes projection lag, read from the database at scrape time so every process
+// reports the same truth whichever of them runs the projections.
+type LagCollector struct{ Runner *Runner }
+
+// Describe implements prometheus.Collector.
+func (c LagCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- lagEventsDesc
+	ch <- lagSecondsDesc
+	ch <- positionDesc
+}
+
+// Collect implements prometheus.Collector.
+func (c LagCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	st, err := c.Runner.Status(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(lagEventsDesc, err)
+		return
+	}
+	for _, s := range st {
+		ch <- prometheus.MustNewConstMetric(lagEventsDesc, prometheus.GaugeValue, float64(s.LagEvents), s.Name)
+		ch <- prometheus.MustNewConstMetric(lagSecondsDesc, prometheus.GaugeValue, s.LagSeconds, s.Name)
+		ch <- prometheus.MustNewConstMetric(positionDesc, prometheus.GaugeValue, float64(s.Position), s.Name)
+	}
+}

@@ -1,0 +1,14 @@
+// Endpoints are generated from the server's OpenAPI document so the UI and the API cannot drift
+// apart silently; CI regenerates and fails on any diff. Tags live in src/api/enhanced.ts because
+// the document does not carry cache semantics.
+/** @type {import('@rtk-query/codegen-openapi').ConfigFile} */
+const config = {
+  schemaFile: '../api/openapi.yaml',
+  apiFile: './src/api/baseApi.ts',
+  apiImport: 'baseApi',
+  outputFile: './src/api/generated.ts',
+  exportName: 'generatedApi',
+  hooks: true,
+};
+
+module.exports = config;

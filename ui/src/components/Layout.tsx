@@ -1,0 +1,38 @@
+import { Suspense, useEffect, useRef } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Footer } from './Footer';
+import { Navbar } from './Navbar';
+import { Spinner } from './Spinner';
+import { Toaster } from './toast/Toaster';
+
+export function Layout() {
+  const { pathname } = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const shownPath = useRef(pathname);
+
+  // A client-side navigation changes nothing a screen reader notices, and keyboard focus would
+  // stay on the clicked link; moving focus to the new content gives both a fresh start.
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    mainRef.current?.focus();
+  }, [pathname]);
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <Navbar />
+      </header>
+      <main id="main" ref={mainRef} tabIndex={-1} className="site-main">
+        <Suspense fallback={<Spinner label="Loading page…" />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <Toaster />
+    </>
+  );
+}

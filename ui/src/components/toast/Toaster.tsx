@@ -1,0 +1,67 @@
+import { useEffect, useState, type FocusEvent } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { selectToasts, toastDismissed, type Toast, type ToastVariant } from './toastSlice';
+
+const AUTO_CLOSE_MS = 5000;
+
+const labels: Record<ToastVariant, { prefix: string; icon: string }> = {
+  success: { prefix: 'Success', icon: '✓' },
+  error: { prefix: 'Error', icon: '!' },
+  info: { prefix: 'Note', icon: 'i' },
+};
+
+function ToastItem({ toast }: { toast: Toast }) {
+  const dispatch = useAppDispatch();
+  // Reading or reaching the close button must not race the timer (WCAG 2.2.1), so hover and
+  // keyboard focus hold it; leaving starts a fresh 5 s.
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const paused = hovered || focused;
+
+  useEffect(() => {
+    if (paused) return;
+    const timer = setTimeout(() => dispatch(toastDismissed(toast.id)), AUTO_CLOSE_MS);
+    return () => clearTimeout(timer);
+  }, [paused, dispatch, toast.id]);
+
+  const { prefix, icon } = labels[toast.variant];
+  return (
+    <div
+      className={`toast toast--${toast.variant}`}
+      role={toast.variant === 'error' ? 'alert' : 'status'}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event: FocusEvent<HTMLDivElement>) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
+      }}
+    >
+      <span className="toast__icon" aria-hidden="true">
+        {icon}
+      </span>
+      <p className="toast__message">
+        <span className="visually-hidden">{prefix}: </span>
+        {toast.message}
+      </p>
+      <button
+        type="button"
+        className="toast__close"
+        aria-label="Dismiss notification"
+        onClick={() => dispatch(toastDismissed(toast.id))}
+      >
+        <span aria-hidden="true">×</span>
+      </button>
+    </div>
+  );
+}
+
+export function Toaster() {
+  const toasts = useAppSelector(selectToasts);
+  return (
+    <section className="toaster" aria-label="Notifications">
+      {toasts.map((toast) => (
+        <ToastItem key={toast.id} toast={toast} />
+      ))}
+    </section>
+  );
+}

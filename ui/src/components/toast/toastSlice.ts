@@ -1,0 +1,35 @@
+import { createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
+
+export type ToastVariant = 'success' | 'error' | 'info';
+
+export interface Toast {
+  id: string;
+  variant: ToastVariant;
+  message: string;
+}
+
+const initialState: Toast[] = [];
+
+export const toastSlice = createSlice({
+  name: 'toasts',
+  initialState,
+  reducers: {
+    toastShown: {
+      reducer(state, action: PayloadAction<Toast>) {
+        state.push(action.payload);
+      },
+      prepare(variant: ToastVariant, message: string) {
+        return { payload: { id: nanoid(), variant, message } };
+      },
+    },
+    toastDismissed(state, action: PayloadAction<string>) {
+      return state.filter((toast) => toast.id !== action.payload);
+    },
+  },
+  selectors: {
+    selectToasts: (state) => state,
+  },
+});
+
+export const { toastShown, toastDismissed } = toastSlice.actions;
+export const { selectToasts } = toastSlice.selectors;

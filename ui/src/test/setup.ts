@@ -1,0 +1,24 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+// Browsers resolve a relative Request URL against the page; Node's Request does not, and the
+// jsdom environment keeps Node's. Resolving against jsdom's location keeps baseUrl '/api' as in
+// production instead of bending the app for tests.
+const NodeRequest = globalThis.Request;
+globalThis.Request = class extends NodeRequest {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(typeof input === 'string' ? new URL(input, window.location.href) : input, init);
+  }
+};
+
+beforeEach(() => {
+  // No test may reach a real server; tests that care about responses stub fetch themselves.
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => Response.json({ message: 'No server in unit tests' }, { status: 503 })),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+});
