@@ -219,7 +219,7 @@ func TestRebuildEqualsLiveWhileWritesContinue(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	r := f.runner(t, []Projection{applied{}, catalogueLike{}})
-	appendEvents(t, f.store, 300)
+	eventstoretest.WaitVisible(t, f.store, appendEvents(t, f.store, 300))
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
