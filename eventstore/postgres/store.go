@@ -150,7 +150,41 @@ func (s *Store) appendTx(ctx context.Context, appends []eventstore.StreamAppend,
 		return nil, fmt.Errorf("eventstore: begin: %w", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // no-op after commit
+	envs, err := writeEvents(ctx, tx, appends, total)
+	if err != nil {
+		return nil, err
+	}
+	if s.beforeCommit != nil {
+		s.beforeCommit(ctx, envs)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, fmt.Errorf("eventstore: commit: %w", err)
+	}
+	return envs, nil
+}
 
+// AppendTx appends inside the caller's transaction, so that rows outside the log (a uniqueness
+// index, credentials, an outbox message) commit atomically with the events that justify them.
+// Call it before the transaction writes anything else (the stream-order guarantee depends on
+// it), commit, then call Announce. It does not answer retries idempotently the way Append does.
+func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, appends ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+	if err := eventstore.ValidateAppend(appends); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, a := range appends {
+		total += len(a.Events)
+	}
+	if total > maxEventsPerAppend {
+		return nil, fmt.Errorf("%w: at most %d events per append", eventstore.ErrInvalidEvent, maxEventsPerAppend)
+	}
+	return writeEvents(ctx, tx, appends, total)
+}
+
+// Announce tells subscribers in every process that new events were committed by AppendTx.
+func (s *Store) Announce() { s.announce() }
+
+func writeEvents(ctx context.Context, tx pgx.Tx, appends []eventstore.StreamAppend, total int) ([]eventstore.Envelope, error) {
 	// Lock the streams before the transaction writes anything. Advisory locks assign no
 	// transaction id, so the id this transaction gets afterwards is higher than that of every
 	// earlier writer of these streams: within a stream, position order is version order.
@@ -212,7 +246,7 @@ func (s *Store) appendTx(ctx context.Context, appends []eventstore.StreamAppend,
 		}
 	}
 	if total > 0 {
-		_, err = tx.Exec(ctx, `INSERT INTO events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
+		_, err := tx.Exec(ctx, `INSERT INTO events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
 			SELECT p, i, s, v, t, sv, d::jsonb, m::jsonb, $9
 			FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[])
 			  AS u(p, i, s, v, t, sv, d, m)`,
@@ -223,12 +257,6 @@ func (s *Store) appendTx(ctx context.Context, appends []eventstore.StreamAppend,
 			}
 			return nil, fmt.Errorf("eventstore: insert: %w", err)
 		}
-	}
-	if s.beforeCommit != nil {
-		s.beforeCommit(ctx, envs)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return nil, fmt.Errorf("eventstore: commit: %w", err)
 	}
 	return envs, nil
 }
