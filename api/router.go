@@ -27,6 +27,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"clearvest/accounts"
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/api/middleware"
@@ -97,6 +98,15 @@ type Deps struct {
 	// register their collectors in the same registry. nil means a private registry with the Go
 	// and process collectors.
 	Metrics MetricsRegistry
+	// Accounts runs the identity flows behind /api/users and authenticates every request. nil
+	// leaves every caller anonymous and the user endpoints failing (tests of other parts).
+	Accounts *accounts.Service
+	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
+	// its origin (or the request's own host).
+	PublicURL string
+	// MailboxDir is the directory of the file:// mail transport, served by /api/dev/mail in
+	// development; "" (or production) turns the development mailbox off.
+	MailboxDir string
 }
 
 func (d Deps) withDefaults() Deps {
@@ -127,9 +137,24 @@ func (d Deps) withDefaults() Deps {
 	return d
 }
 
+// uploadBodyLimits raises the body limit of the routes that take files above
+// Deps.MaxBodyBytes: a little over the largest file, for the multipart framing.
+var uploadBodyLimits = map[string]int64{
+	"/api/users/photo": accounts.MaxPhotoBytes + 64<<10,
+}
+
 // New returns the HTTP handler of the whole application.
 func New(deps Deps) http.Handler {
 	deps = deps.withDefaults()
+	ops, err := newOperationIndex()
+	if err != nil {
+		// The document is embedded at build time; failing to read it is a broken build.
+		panic(err)
+	}
+	var authenticator Authenticator
+	if deps.Accounts != nil {
+		authenticator = deps.Accounts
+	}
 	metrics := middleware.NewMetrics(deps.Metrics)
 
 	r := chi.NewRouter()
@@ -157,7 +182,10 @@ func New(deps Deps) http.Handler {
 	r.Route("/api", func(r chi.Router) {
 		r.Use(
 			noStore,
-			middleware.BodyLimit(deps.MaxBodyBytes),
+			bodyLimits(deps.MaxBodyBytes, uploadBodyLimits),
+			// CSRF before authentication: a refused cross-site request costs no session lookup.
+			csrf(deps.PublicURL),
+			authenticate(authenticator),
 			middleware.ReadYourWrites(deps.ReadYourWrites, maxReadYourWritesWait),
 		)
 		r.NotFound(notFound)
@@ -165,7 +193,7 @@ func New(deps Deps) http.Handler {
 
 		strict := apigen.NewStrictHandlerWithOptions(
 			newServer(deps),
-			[]apigen.StrictMiddlewareFunc{recordPositions},
+			[]apigen.StrictMiddlewareFunc{recordPositions, withExchange},
 			apigen.StrictHTTPServerOptions{
 				RequestErrorHandlerFunc:  httperr.WriteRequestError,
 				ResponseErrorHandlerFunc: httperr.Write,
@@ -174,12 +202,33 @@ func New(deps Deps) http.Handler {
 		apigen.HandlerWithOptions(strict, apigen.ChiServerOptions{
 			BaseRouter:       r,
 			ErrorHandlerFunc: parameterError,
+			Middlewares:      []apigen.MiddlewareFunc{ops.authorize},
 		})
 	})
 
 	ui := newSPA(deps.Assets)
 	r.Get("/*", ui.ServeHTTP)
 	return r
+}
+
+// bodyLimits applies the default body limit, or a route's own when it takes uploads. The
+// choice is made by exact path before routing, since a limit must be in place before anything
+// reads the body.
+func bodyLimits(def int64, byPath map[string]int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		limited := map[string]http.Handler{}
+		for path, limit := range byPath {
+			limited[path] = middleware.BodyLimit(max(limit, def))(next)
+		}
+		deflt := middleware.BodyLimit(def)(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if h, ok := limited[r.URL.Path]; ok {
+				h.ServeHTTP(w, r)
+				return
+			}
+			deflt.ServeHTTP(w, r)
+		})
+	}
 }
 
 // noStore keeps API responses (balances, personal data) out of browser and proxy caches;

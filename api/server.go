@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"clearvest/accounts"
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/domain/domainerr"
@@ -14,7 +15,11 @@ import (
 // server implements the generated strict server interface: one method per operationId in
 // openapi.yaml. Handlers return domain errors; httperr turns them into responses.
 type server struct {
-	meta apigen.Meta
+	meta          apigen.Meta
+	accounts      *accounts.Service
+	production    bool
+	secureCookies bool
+	mailboxDir    string
 }
 
 var _ apigen.StrictServerInterface = (*server)(nil)
@@ -24,11 +29,19 @@ func newServer(deps Deps) *server {
 	if deps.Env == EnvProduction {
 		env = apigen.MetaEnvironmentProduction
 	}
-	return &server{meta: apigen.Meta{
-		Product:     apigen.MetaProductClearvest,
-		Version:     deps.Version,
-		Environment: env,
-	}}
+	return &server{
+		meta: apigen.Meta{
+			Product:     apigen.MetaProductClearvest,
+			Version:     deps.Version,
+			Environment: env,
+		},
+		accounts:   deps.Accounts,
+		production: deps.Env == EnvProduction,
+		// Development runs on plain http://localhost, where a Secure cookie would never be
+		// sent back.
+		secureCookies: deps.Env == EnvProduction,
+		mailboxDir:    deps.MailboxDir,
+	}
 }
 
 func (s *server) GetMeta(context.Context, apigen.GetMetaRequestObject) (apigen.GetMetaResponseObject, error) {

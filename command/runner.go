@@ -173,7 +173,7 @@ func attemptOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.
 	}
 	events := make([]eventstore.NewEvent, len(changes))
 	for i, c := range changes {
-		if events[i], err = r.codec.Encode(c, meta); err != nil {
+		if events[i], err = r.codec.EncodeFor(stream, c, meta); err != nil {
 			return Result{}, nil, fmt.Errorf("command on %s: %w", stream, err)
 		}
 	}

@@ -9,15 +9,45 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
+	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
+
+// Defines values for KycStatus.
+const (
+	KycStatusApproved     KycStatus = "Approved"
+	KycStatusNotSubmitted KycStatus = "Not Submitted"
+	KycStatusPending      KycStatus = "Pending"
+	KycStatusRejected     KycStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the KycStatus enum.
+func (e KycStatus) Valid() bool {
+	switch e {
+	case KycStatusApproved:
+		return true
+	case KycStatusNotSubmitted:
+		return true
+	case KycStatusPending:
+		return true
+	case KycStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
 
 // Defines values for MetaEnvironment.
 const (
@@ -52,8 +82,98 @@ func (e MetaProduct) Valid() bool {
 	}
 }
 
+// Defines values for Role.
+const (
+	RoleAdmin      Role = "admin"
+	RoleAuthor     Role = "author"
+	RoleSubscriber Role = "subscriber"
+	RoleSuspended  Role = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the Role enum.
+func (e Role) Valid() bool {
+	switch e {
+	case RoleAdmin:
+		return true
+	case RoleAuthor:
+		return true
+	case RoleSubscriber:
+		return true
+	case RoleSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UserStatus.
+const (
+	UserStatusActive    UserStatus = "active"
+	UserStatusClosed    UserStatus = "closed"
+	UserStatusSuspended UserStatus = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the UserStatus enum.
+func (e UserStatus) Valid() bool {
+	switch e {
+	case UserStatusActive:
+		return true
+	case UserStatusClosed:
+		return true
+	case UserStatusSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
+// ChangePasswordRequest defines model for ChangePasswordRequest.
+type ChangePasswordRequest struct {
+	ConfirmPassword *string `json:"confirmPassword,omitempty"`
+	OldPassword     *string `json:"oldPassword,omitempty"`
+	Password        *string `json:"password,omitempty"`
+}
+
+// Country defines model for Country.
+type Country struct {
+	// Code Example: GB
+	Code string `json:"code"`
+
+	// DialCode Example: +44
+	DialCode *string `json:"dialCode,omitempty"`
+
+	// Name Example: United Kingdom
+	Name string `json:"name"`
+}
+
+// DevMail defines model for DevMail.
+type DevMail struct {
+	Date    time.Time `json:"date"`
+	Html    string    `json:"html"`
+	Id      string    `json:"id"`
+	Subject string    `json:"subject"`
+	Text    string    `json:"text"`
+	To      string    `json:"to"`
+}
+
+// DevMailSummary defines model for DevMailSummary.
+type DevMailSummary struct {
+	Date    time.Time `json:"date"`
+	Id      string    `json:"id"`
+	Subject string    `json:"subject"`
+	To      string    `json:"to"`
+}
+
 // Error Every error response has this shape.
 type Error struct {
+	// Code A stable machine-readable reason, when the client must act on it: `new_device`
+	// (continue with loginWithCode), `totp_required` (send totpCode), `suspended`,
+	// `link_required` (Google sign-in needs the password or an e-mailed code).
+	//
+	//
+	// Example: new_device
+	Code *string `json:"code,omitempty"`
+
 	// Field The input at fault, when the error is about one field.
 	//
 	// Example: email
@@ -62,6 +182,48 @@ type Error struct {
 	// Message What went wrong, worded for the user; safe to show as-is.
 	//
 	// Example: Please enter a valid email
+	Message string `json:"message"`
+}
+
+// ForgotPasswordRequest defines model for ForgotPasswordRequest.
+type ForgotPasswordRequest struct {
+	Email *string `json:"email,omitempty"`
+}
+
+// GoogleCallbackRequest defines model for GoogleCallbackRequest.
+type GoogleCallbackRequest struct {
+	// Code ...or the code e-mailed after a `link_required` answer.
+	Code *string `json:"code,omitempty"`
+
+	// Credential The Google ID token.
+	Credential string `json:"credential"`
+
+	// Password To link Google to an existing account, its password...
+	Password *string `json:"password,omitempty"`
+	TotpCode *string `json:"totpCode,omitempty"`
+}
+
+// KycStatus defines model for KycStatus.
+type KycStatus string
+
+// LoginRequest defines model for LoginRequest.
+type LoginRequest struct {
+	Email    *string `json:"email,omitempty"`
+	Password *string `json:"password,omitempty"`
+
+	// TotpCode Authenticator code or recovery code, after a `totp_required` answer.
+	TotpCode *string `json:"totpCode,omitempty"`
+}
+
+// LoginWithCodeRequest defines model for LoginWithCodeRequest.
+type LoginWithCodeRequest struct {
+	LoginCode *string `json:"loginCode,omitempty"`
+	TotpCode  *string `json:"totpCode,omitempty"`
+}
+
+// Message defines model for Message.
+type Message struct {
+	// Message Example: Email verified successfully
 	Message string `json:"message"`
 }
 
@@ -82,8 +244,194 @@ type MetaEnvironment string
 // MetaProduct defines model for Meta.Product.
 type MetaProduct string
 
+// RecoveryCodes defines model for RecoveryCodes.
+type RecoveryCodes struct {
+	Message       string   `json:"message"`
+	RecoveryCodes []string `json:"recoveryCodes"`
+}
+
+// RegisterRequest defines model for RegisterRequest.
+type RegisterRequest struct {
+	// ConfirmPassword When given, it must equal password ('Passwords do not match').
+	ConfirmPassword *string `json:"confirmPassword,omitempty"`
+
+	// Country ISO 3166-1 alpha-2 code (or the country's name).
+	Country      *string `json:"country,omitempty"`
+	Email        *string `json:"email,omitempty"`
+	Name         *string `json:"name,omitempty"`
+	Password     *string `json:"password,omitempty"`
+	Phone        *string `json:"phone,omitempty"`
+	ReferralCode *string `json:"referralCode,omitempty"`
+}
+
+// ResetPasswordRequest defines model for ResetPasswordRequest.
+type ResetPasswordRequest struct {
+	ConfirmPassword *string `json:"confirmPassword,omitempty"`
+	Password        *string `json:"password,omitempty"`
+}
+
+// Role `suspended` is reported instead of the user's role while they are suspended (the
+// original specification counts suspended users by role); `status` tells the same.
+type Role string
+
+// SecurityLogEntry defines model for SecurityLogEntry.
+type SecurityLogEntry struct {
+	At time.Time `json:"at"`
+
+	// Description Example: New sign-in from Firefox on Linux
+	Description string  `json:"description"`
+	Id          string  `json:"id"`
+	Ip          *string `json:"ip,omitempty"`
+
+	// Kind signed_in, registered, email_verified, password_changed, new_device_sign_in,
+	// two_factor_enabled, two_factor_disabled, role_changed, suspended, reinstated,
+	// staff_access (new kinds may appear; show `description`).
+	//
+	//
+	// Example: new_device_sign_in
+	Kind      string  `json:"kind"`
+	UserAgent *string `json:"userAgent,omitempty"`
+}
+
+// Session defines model for Session.
+type Session struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Current This is the session making the request.
+	Current    bool      `json:"current"`
+	Id         string    `json:"id"`
+	Ip         string    `json:"ip"`
+	LastSeenAt time.Time `json:"lastSeenAt"`
+	UserAgent  string    `json:"userAgent"`
+}
+
+// SuspendRequest defines model for SuspendRequest.
+type SuspendRequest struct {
+	Reason *string `json:"reason,omitempty"`
+}
+
+// TokenResponse defines model for TokenResponse.
+type TokenResponse struct {
+	ExpiresAt time.Time `json:"expiresAt"`
+	Token     string    `json:"token"`
+}
+
+// TwoFactorDisableRequest defines model for TwoFactorDisableRequest.
+type TwoFactorDisableRequest struct {
+	Code     *string `json:"code,omitempty"`
+	Password *string `json:"password,omitempty"`
+}
+
+// TwoFactorEnableRequest defines model for TwoFactorEnableRequest.
+type TwoFactorEnableRequest struct {
+	Code *string `json:"code,omitempty"`
+}
+
+// TwoFactorSetup defines model for TwoFactorSetup.
+type TwoFactorSetup struct {
+	// OtpauthUrl The otpauth:// URL the QR code holds.
+	OtpauthUrl string `json:"otpauthUrl"`
+
+	// QrCode The QR code as a PNG data URL, usable directly as an image source.
+	QrCode string `json:"qrCode"`
+
+	// Secret Base32 secret to type into the app.
+	Secret string `json:"secret"`
+}
+
+// UpdateUserRequest defines model for UpdateUserRequest.
+type UpdateUserRequest struct {
+	Bio     *string `json:"bio,omitempty"`
+	Country *string `json:"country,omitempty"`
+	Name    *string `json:"name,omitempty"`
+	Phone   *string `json:"phone,omitempty"`
+	Photo   *string `json:"photo,omitempty"`
+}
+
+// UpgradeUserRequest defines model for UpgradeUserRequest.
+type UpgradeUserRequest struct {
+	Id *string `json:"id,omitempty"`
+
+	// Reason Why, when suspending.
+	Reason *string `json:"reason,omitempty"`
+
+	// Role subscriber, author, admin or suspended.
+	Role *string `json:"role,omitempty"`
+}
+
+// User defines model for User.
+type User struct {
+	// UnderscoreId Example: 0191f3c2-7a4e-7b1c-9e2d-5a6b7c8d9e0f
+	UnderscoreId string `json:"_id"`
+
+	// Balance Available wallet balance, USD decimal string.
+	//
+	// Example: 0.00
+	Balance string `json:"balance"`
+	Bio     string `json:"bio"`
+
+	// Country ISO 3166-1 alpha-2 code, or "" when not given.
+	//
+	// Example: GB
+	Country   string     `json:"country"`
+	CreatedAt *time.Time `json:"createdAt,omitempty"`
+
+	// Email Example: ada@example.com
+	Email string `json:"email"`
+
+	// Fees Example: 0.00
+	Fees    string `json:"fees"`
+	HasFees bool   `json:"hasFees"`
+
+	// InvestmentBalance Example: 0.00
+	InvestmentBalance string `json:"investmentBalance"`
+	IsImpersonated    bool   `json:"isImpersonated"`
+
+	// IsVerified The e-mail address is verified.
+	IsVerified bool      `json:"isVerified"`
+	KycStatus  KycStatus `json:"kycStatus"`
+
+	// Name Example: Ada Lovelace
+	Name string `json:"name"`
+
+	// Phone Example: +447700900123
+	Phone string `json:"phone"`
+
+	// Photo URL of the profile photo on our origin, or "".
+	//
+	// Example: /api/users/photo/Ur3z6Qm1bX0v2hYw9c4kLA.jpg
+	Photo string `json:"photo"`
+
+	// ReferralCode Example: ADA7K2QX
+	ReferralCode string `json:"referralCode"`
+
+	// Role `suspended` is reported instead of the user's role while they are suspended (the
+	// original specification counts suspended users by role); `status` tells the same.
+	Role   Role       `json:"role"`
+	Status UserStatus `json:"status"`
+
+	// Token Access token (JWT, 15 minutes); present only in sign-in responses. API clients send it
+	// as `Authorization: Bearer <token>`; browsers can ignore it (the cookie carries it).
+	Token *string `json:"token,omitempty"`
+
+	// TotalMaturityAmount Total returns ("profit") so far.
+	//
+	// Example: 0.00
+	TotalMaturityAmount string `json:"totalMaturityAmount"`
+	TwoFactorEnabled    bool   `json:"twoFactorEnabled"`
+}
+
+// UserStatus defines model for User.Status.
+type UserStatus string
+
+// EmailPath defines model for EmailPath.
+type EmailPath = string
+
 // Position defines model for Position.
 type Position = int64
+
+// UserID defines model for UserID.
+type UserID = string
 
 // BadRequest Every error response has this shape.
 type BadRequest = Error
@@ -115,20 +463,391 @@ type UnprocessableEntity = Error
 // UnsupportedMediaType Every error response has this shape.
 type UnsupportedMediaType = Error
 
+// GetUserParams defines parameters for GetUser.
+type GetUserParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetUsersParams defines parameters for GetUsers.
+type GetUsersParams struct {
+	// Search Part of a name or e-mail (case-insensitive).
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// UploadPhotoMultipartBody defines parameters for UploadPhoto.
+type UploadPhotoMultipartBody struct {
+	Photo openapi_types.File `json:"photo"`
+}
+
+// RegisterParams defines parameters for Register.
+type RegisterParams struct {
+	// Ref Referral code from a shared link.
+	Ref *string `form:"ref,omitempty" json:"ref,omitempty"`
+}
+
+// GetSecurityLogParams defines parameters for GetSecurityLog.
+type GetSecurityLogParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
+type DisableTwoFactorJSONRequestBody = TwoFactorDisableRequest
+
+// EnableTwoFactorJSONRequestBody defines body for EnableTwoFactor for application/json ContentType.
+type EnableTwoFactorJSONRequestBody = TwoFactorEnableRequest
+
+// ChangePasswordJSONRequestBody defines body for ChangePassword for application/json ContentType.
+type ChangePasswordJSONRequestBody = ChangePasswordRequest
+
+// ForgotPasswordJSONRequestBody defines body for ForgotPassword for application/json ContentType.
+type ForgotPasswordJSONRequestBody = ForgotPasswordRequest
+
+// GoogleCallbackJSONRequestBody defines body for GoogleCallback for application/json ContentType.
+type GoogleCallbackJSONRequestBody = GoogleCallbackRequest
+
+// LoginJSONRequestBody defines body for Login for application/json ContentType.
+type LoginJSONRequestBody = LoginRequest
+
+// LoginWithCodeJSONRequestBody defines body for LoginWithCode for application/json ContentType.
+type LoginWithCodeJSONRequestBody = LoginWithCodeRequest
+
+// UploadPhotoMultipartRequestBody defines body for UploadPhoto for multipart/form-data ContentType.
+type UploadPhotoMultipartRequestBody UploadPhotoMultipartBody
+
+// RegisterJSONRequestBody defines body for Register for application/json ContentType.
+type RegisterJSONRequestBody = RegisterRequest
+
+// ResetPasswordJSONRequestBody defines body for ResetPassword for application/json ContentType.
+type ResetPasswordJSONRequestBody = ResetPasswordRequest
+
+// SuspendUserJSONRequestBody defines body for SuspendUser for application/json ContentType.
+type SuspendUserJSONRequestBody = SuspendRequest
+
+// UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
+type UpdateUserJSONRequestBody = UpdateUserRequest
+
+// UpgradeUserJSONRequestBody defines body for UpgradeUser for application/json ContentType.
+type UpgradeUserJSONRequestBody = UpgradeUserRequest
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// GetCountries Countries with their ISO codes and dialling codes
+	// (GET /countries)
+	GetCountries(w http.ResponseWriter, r *http.Request)
+	// ListDevMail E-mails written to the development mailbox, newest first (development only)
+	// (GET /dev/mail)
+	ListDevMail(w http.ResponseWriter, r *http.Request)
+	// GetDevMail One e-mail of the development mailbox (development only)
+	// (GET /dev/mail/{id})
+	GetDevMail(w http.ResponseWriter, r *http.Request, id string)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
+	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
+	// (POST /users/2fa/disable)
+	DisableTwoFactor(w http.ResponseWriter, r *http.Request)
+	// EnableTwoFactor Turn on two-factor authentication with a code from the app
+	// (POST /users/2fa/enable)
+	EnableTwoFactor(w http.ResponseWriter, r *http.Request)
+	// SetupTwoFactor Start setting up an authenticator app
+	// (POST /users/2fa/setup)
+	SetupTwoFactor(w http.ResponseWriter, r *http.Request)
+	// ChangePassword Change the password (ends every other session)
+	// (PATCH /users/changePassword)
+	ChangePassword(w http.ResponseWriter, r *http.Request)
+	// ForgotPassword E-mail a password-reset link
+	// (POST /users/forgotPassword)
+	ForgotPassword(w http.ResponseWriter, r *http.Request)
+	// GetUser The signed-in user
+	// (GET /users/getUser)
+	GetUser(w http.ResponseWriter, r *http.Request, params GetUserParams)
+	// GetUsers Every user (authors and admins)
+	// (GET /users/getUsers)
+	GetUsers(w http.ResponseWriter, r *http.Request, params GetUsersParams)
+	// GoogleCallback Sign in (or sign up) with a Google ID token
+	// (POST /users/google/callback)
+	GoogleCallback(w http.ResponseWriter, r *http.Request)
+	// Login Sign in with e-mail and password
+	// (POST /users/login)
+	Login(w http.ResponseWriter, r *http.Request)
+	// LoginStatus Whether the caller is signed in
+	// (GET /users/loginStatus)
+	LoginStatus(w http.ResponseWriter, r *http.Request)
+	// LoginWithCode Sign in with the e-mailed code (and trust this browser)
+	// (POST /users/loginWithCode/{email})
+	LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath)
+	// Logout End this session and clear the session cookies
+	// (GET /users/logout)
+	Logout(w http.ResponseWriter, r *http.Request)
+	// UploadPhoto Upload a profile photo and make it the user's photo
+	// (POST /users/photo)
+	UploadPhoto(w http.ResponseWriter, r *http.Request)
+	// GetPhoto A profile photo
+	// (GET /users/photo/{name})
+	GetPhoto(w http.ResponseWriter, r *http.Request, name string)
+	// RefreshSession Exchange the refresh cookie for a new access token
+	// (POST /users/refresh)
+	RefreshSession(w http.ResponseWriter, r *http.Request)
+	// Register Create an account and sign in
+	// (POST /users/register)
+	Register(w http.ResponseWriter, r *http.Request, params RegisterParams)
+	// ReinstateUser Lift a suspension (admins)
+	// (POST /users/reinstate/{id})
+	ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID)
+	// ResetPassword Set a new password with the token from the reset link (ends every session)
+	// (PATCH /users/resetPassword/{resetToken})
+	ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string)
+	// SecureAccount "This wasn't me": lock out whoever signed in
+	// (POST /users/secure-account/{token})
+	SecureAccount(w http.ResponseWriter, r *http.Request, token string)
+	// GetSecurityLog Security events of the signed-in user, newest first
+	// (GET /users/security-log)
+	GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams)
+	// SendLoginCode E-mail a 6-digit login code
+	// (POST /users/sendLoginCode/{email})
+	SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath)
+	// SendVerificationEmail E-mail a new verification link
+	// (POST /users/sendVerificationEmail)
+	SendVerificationEmail(w http.ResponseWriter, r *http.Request)
+	// ListSessions The signed-in user's active sessions
+	// (GET /users/sessions)
+	ListSessions(w http.ResponseWriter, r *http.Request)
+	// RevokeOtherSessions End every session except this one
+	// (POST /users/sessions/revoke-others)
+	RevokeOtherSessions(w http.ResponseWriter, r *http.Request)
+	// EndSession End one of the user's sessions
+	// (DELETE /users/sessions/{id})
+	EndSession(w http.ResponseWriter, r *http.Request, id string)
+	// SuspendUser Suspend a user (admins); ends their sessions at once
+	// (POST /users/suspend/{id})
+	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID)
+	// UpdateUser Update the signed-in user's profile
+	// (PATCH /users/updateUser)
+	UpdateUser(w http.ResponseWriter, r *http.Request)
+	// UpgradeUser Change a user's role (admins)
+	// (POST /users/upgradeUser)
+	UpgradeUser(w http.ResponseWriter, r *http.Request)
+	// VerifyUser Verify the e-mail address with the token from the verification link
+	// (PATCH /users/verifyUser/{token})
+	VerifyUser(w http.ResponseWriter, r *http.Request, token string)
+	// DeleteUser Close an account (admins)
+	// (DELETE /users/{id})
+	DeleteUser(w http.ResponseWriter, r *http.Request, id UserID)
 }
 
 // Unimplemented server implementation that returns http.StatusNotImplemented for each endpoint.
 
 type Unimplemented struct{}
 
+// GetCountries Countries with their ISO codes and dialling codes
+// (GET /countries)
+func (_ Unimplemented) GetCountries(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListDevMail E-mails written to the development mailbox, newest first (development only)
+// (GET /dev/mail)
+func (_ Unimplemented) ListDevMail(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetDevMail One e-mail of the development mailbox (development only)
+// (GET /dev/mail/{id})
+func (_ Unimplemented) GetDevMail(w http.ResponseWriter, r *http.Request, id string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetMeta Product name, build version and environment of this server
 // (GET /meta)
 func (_ Unimplemented) GetMeta(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
+// (POST /users/2fa/disable)
+func (_ Unimplemented) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// EnableTwoFactor Turn on two-factor authentication with a code from the app
+// (POST /users/2fa/enable)
+func (_ Unimplemented) EnableTwoFactor(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetupTwoFactor Start setting up an authenticator app
+// (POST /users/2fa/setup)
+func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ChangePassword Change the password (ends every other session)
+// (PATCH /users/changePassword)
+func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ForgotPassword E-mail a password-reset link
+// (POST /users/forgotPassword)
+func (_ Unimplemented) ForgotPassword(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetUser The signed-in user
+// (GET /users/getUser)
+func (_ Unimplemented) GetUser(w http.ResponseWriter, r *http.Request, params GetUserParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetUsers Every user (authors and admins)
+// (GET /users/getUsers)
+func (_ Unimplemented) GetUsers(w http.ResponseWriter, r *http.Request, params GetUsersParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GoogleCallback Sign in (or sign up) with a Google ID token
+// (POST /users/google/callback)
+func (_ Unimplemented) GoogleCallback(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// Login Sign in with e-mail and password
+// (POST /users/login)
+func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// LoginStatus Whether the caller is signed in
+// (GET /users/loginStatus)
+func (_ Unimplemented) LoginStatus(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// LoginWithCode Sign in with the e-mailed code (and trust this browser)
+// (POST /users/loginWithCode/{email})
+func (_ Unimplemented) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// Logout End this session and clear the session cookies
+// (GET /users/logout)
+func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UploadPhoto Upload a profile photo and make it the user's photo
+// (POST /users/photo)
+func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPhoto A profile photo
+// (GET /users/photo/{name})
+func (_ Unimplemented) GetPhoto(w http.ResponseWriter, r *http.Request, name string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RefreshSession Exchange the refresh cookie for a new access token
+// (POST /users/refresh)
+func (_ Unimplemented) RefreshSession(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// Register Create an account and sign in
+// (POST /users/register)
+func (_ Unimplemented) Register(w http.ResponseWriter, r *http.Request, params RegisterParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ReinstateUser Lift a suspension (admins)
+// (POST /users/reinstate/{id})
+func (_ Unimplemented) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ResetPassword Set a new password with the token from the reset link (ends every session)
+// (PATCH /users/resetPassword/{resetToken})
+func (_ Unimplemented) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SecureAccount "This wasn't me": lock out whoever signed in
+// (POST /users/secure-account/{token})
+func (_ Unimplemented) SecureAccount(w http.ResponseWriter, r *http.Request, token string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetSecurityLog Security events of the signed-in user, newest first
+// (GET /users/security-log)
+func (_ Unimplemented) GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SendLoginCode E-mail a 6-digit login code
+// (POST /users/sendLoginCode/{email})
+func (_ Unimplemented) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SendVerificationEmail E-mail a new verification link
+// (POST /users/sendVerificationEmail)
+func (_ Unimplemented) SendVerificationEmail(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListSessions The signed-in user's active sessions
+// (GET /users/sessions)
+func (_ Unimplemented) ListSessions(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RevokeOtherSessions End every session except this one
+// (POST /users/sessions/revoke-others)
+func (_ Unimplemented) RevokeOtherSessions(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// EndSession End one of the user's sessions
+// (DELETE /users/sessions/{id})
+func (_ Unimplemented) EndSession(w http.ResponseWriter, r *http.Request, id string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SuspendUser Suspend a user (admins); ends their sessions at once
+// (POST /users/suspend/{id})
+func (_ Unimplemented) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateUser Update the signed-in user's profile
+// (PATCH /users/updateUser)
+func (_ Unimplemented) UpdateUser(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpgradeUser Change a user's role (admins)
+// (POST /users/upgradeUser)
+func (_ Unimplemented) UpgradeUser(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// VerifyUser Verify the e-mail address with the token from the verification link
+// (PATCH /users/verifyUser/{token})
+func (_ Unimplemented) VerifyUser(w http.ResponseWriter, r *http.Request, token string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteUser Close an account (admins)
+// (DELETE /users/{id})
+func (_ Unimplemented) DeleteUser(w http.ResponseWriter, r *http.Request, id UserID) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -141,11 +860,718 @@ type ServerInterfaceWrapper struct {
 
 type MiddlewareFunc func(http.Handler) http.Handler
 
+// GetCountries operation middleware
+func (siw *ServerInterfaceWrapper) GetCountries(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCountries(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListDevMail operation middleware
+func (siw *ServerInterfaceWrapper) ListDevMail(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListDevMail(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetDevMail operation middleware
+func (siw *ServerInterfaceWrapper) GetDevMail(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetDevMail(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetMeta operation middleware
 func (siw *ServerInterfaceWrapper) GetMeta(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetMeta(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DisableTwoFactor operation middleware
+func (siw *ServerInterfaceWrapper) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DisableTwoFactor(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// EnableTwoFactor operation middleware
+func (siw *ServerInterfaceWrapper) EnableTwoFactor(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.EnableTwoFactor(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetupTwoFactor operation middleware
+func (siw *ServerInterfaceWrapper) SetupTwoFactor(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetupTwoFactor(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ChangePassword operation middleware
+func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ChangePassword(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ForgotPassword operation middleware
+func (siw *ServerInterfaceWrapper) ForgotPassword(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ForgotPassword(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetUser operation middleware
+func (siw *ServerInterfaceWrapper) GetUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetUser(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetUsers operation middleware
+func (siw *ServerInterfaceWrapper) GetUsers(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetUsersParams
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", r.URL.Query(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "search"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "search", Err: err})
+		}
+		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetUsers(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GoogleCallback operation middleware
+func (siw *ServerInterfaceWrapper) GoogleCallback(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GoogleCallback(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// Login operation middleware
+func (siw *ServerInterfaceWrapper) Login(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.Login(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LoginStatus operation middleware
+func (siw *ServerInterfaceWrapper) LoginStatus(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LoginStatus(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LoginWithCode operation middleware
+func (siw *ServerInterfaceWrapper) LoginWithCode(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "email" -------------
+	var email EmailPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "email", chi.URLParam(r, "email"), &email, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "email", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LoginWithCode(w, r, email)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// Logout operation middleware
+func (siw *ServerInterfaceWrapper) Logout(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.Logout(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UploadPhoto operation middleware
+func (siw *ServerInterfaceWrapper) UploadPhoto(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UploadPhoto(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPhoto operation middleware
+func (siw *ServerInterfaceWrapper) GetPhoto(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPhoto(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RefreshSession operation middleware
+func (siw *ServerInterfaceWrapper) RefreshSession(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RefreshSession(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// Register operation middleware
+func (siw *ServerInterfaceWrapper) Register(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RegisterParams
+
+	// ------------- Optional query parameter "ref" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "ref", r.URL.Query(), &params.Ref, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "ref"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "ref", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.Register(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReinstateUser operation middleware
+func (siw *ServerInterfaceWrapper) ReinstateUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReinstateUser(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ResetPassword operation middleware
+func (siw *ServerInterfaceWrapper) ResetPassword(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "resetToken" -------------
+	var resetToken string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "resetToken", chi.URLParam(r, "resetToken"), &resetToken, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "resetToken", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ResetPassword(w, r, resetToken)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SecureAccount operation middleware
+func (siw *ServerInterfaceWrapper) SecureAccount(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "token" -------------
+	var token string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "token", chi.URLParam(r, "token"), &token, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "token", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SecureAccount(w, r, token)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetSecurityLog operation middleware
+func (siw *ServerInterfaceWrapper) GetSecurityLog(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSecurityLogParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSecurityLog(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SendLoginCode operation middleware
+func (siw *ServerInterfaceWrapper) SendLoginCode(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "email" -------------
+	var email EmailPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "email", chi.URLParam(r, "email"), &email, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "email", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SendLoginCode(w, r, email)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SendVerificationEmail operation middleware
+func (siw *ServerInterfaceWrapper) SendVerificationEmail(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SendVerificationEmail(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListSessions operation middleware
+func (siw *ServerInterfaceWrapper) ListSessions(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSessions(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RevokeOtherSessions operation middleware
+func (siw *ServerInterfaceWrapper) RevokeOtherSessions(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RevokeOtherSessions(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// EndSession operation middleware
+func (siw *ServerInterfaceWrapper) EndSession(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.EndSession(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SuspendUser operation middleware
+func (siw *ServerInterfaceWrapper) SuspendUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SuspendUser(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateUser operation middleware
+func (siw *ServerInterfaceWrapper) UpdateUser(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateUser(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpgradeUser operation middleware
+func (siw *ServerInterfaceWrapper) UpgradeUser(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpgradeUser(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// VerifyUser operation middleware
+func (siw *ServerInterfaceWrapper) VerifyUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "token" -------------
+	var token string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "token", chi.URLParam(r, "token"), &token, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "token", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.VerifyUser(w, r, token)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteUser operation middleware
+func (siw *ServerInterfaceWrapper) DeleteUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteUser(w, r, id)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -271,6 +1697,105 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/meta", wrapper.GetMeta)
 	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/register", wrapper.Register)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/login", wrapper.Login)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/logout", wrapper.Logout)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/loginStatus", wrapper.LoginStatus)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/refresh", wrapper.RefreshSession)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/getUser", wrapper.GetUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/updateUser", wrapper.UpdateUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/photo", wrapper.UploadPhoto)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/photo/{name}", wrapper.GetPhoto)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/sendVerificationEmail", wrapper.SendVerificationEmail)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/verifyUser/{token}", wrapper.VerifyUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/changePassword", wrapper.ChangePassword)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/forgotPassword", wrapper.ForgotPassword)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/resetPassword/{resetToken}", wrapper.ResetPassword)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/sendLoginCode/{email}", wrapper.SendLoginCode)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/loginWithCode/{email}", wrapper.LoginWithCode)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/google/callback", wrapper.GoogleCallback)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/sessions", wrapper.ListSessions)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/users/sessions/{id}", wrapper.EndSession)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/sessions/revoke-others", wrapper.RevokeOtherSessions)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/2fa/setup", wrapper.SetupTwoFactor)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/2fa/enable", wrapper.EnableTwoFactor)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/2fa/disable", wrapper.DisableTwoFactor)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/security-log", wrapper.GetSecurityLog)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/secure-account/{token}", wrapper.SecureAccount)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/getUsers", wrapper.GetUsers)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/upgradeUser", wrapper.UpgradeUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/suspend/{id}", wrapper.SuspendUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/reinstate/{id}", wrapper.ReinstateUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/users/{id}", wrapper.DeleteUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/countries", wrapper.GetCountries)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/dev/mail", wrapper.ListDevMail)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/dev/mail/{id}", wrapper.GetDevMail)
+	})
 
 	return r
 }
@@ -301,6 +1826,140 @@ type UnauthorizedJSONResponse Error
 type UnprocessableEntityJSONResponse Error
 
 type UnsupportedMediaTypeJSONResponse Error
+
+type GetCountriesRequestObject struct {
+}
+
+type GetCountriesResponseObject interface {
+	VisitGetCountriesResponse(w http.ResponseWriter) error
+}
+
+type GetCountries200JSONResponse []Country
+
+func (response GetCountries200JSONResponse) VisitGetCountriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCountries500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetCountries500JSONResponse) VisitGetCountriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDevMailRequestObject struct {
+}
+
+type ListDevMailResponseObject interface {
+	VisitListDevMailResponse(w http.ResponseWriter) error
+}
+
+type ListDevMail200JSONResponse []DevMailSummary
+
+func (response ListDevMail200JSONResponse) VisitListDevMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDevMail404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListDevMail404JSONResponse) VisitListDevMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDevMail500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListDevMail500JSONResponse) VisitListDevMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDevMailRequestObject struct {
+	Id string `json:"id"`
+}
+
+type GetDevMailResponseObject interface {
+	VisitGetDevMailResponse(w http.ResponseWriter) error
+}
+
+type GetDevMail200JSONResponse DevMail
+
+func (response GetDevMail200JSONResponse) VisitGetDevMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDevMail404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetDevMail404JSONResponse) VisitGetDevMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDevMail500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetDevMail500JSONResponse) VisitGetDevMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type GetMetaRequestObject struct {
 }
@@ -337,11 +1996,2522 @@ func (response GetMeta500JSONResponse) VisitGetMetaResponse(w http.ResponseWrite
 	return err
 }
 
+type DisableTwoFactorRequestObject struct {
+	Body *DisableTwoFactorJSONRequestBody
+}
+
+type DisableTwoFactorResponseObject interface {
+	VisitDisableTwoFactorResponse(w http.ResponseWriter) error
+}
+
+type DisableTwoFactor200JSONResponse Message
+
+func (response DisableTwoFactor200JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableTwoFactor400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DisableTwoFactor400JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableTwoFactor401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DisableTwoFactor401JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableTwoFactor403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DisableTwoFactor403JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableTwoFactor429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DisableTwoFactor429JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableTwoFactor500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DisableTwoFactor500JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableTwoFactorRequestObject struct {
+	Body *EnableTwoFactorJSONRequestBody
+}
+
+type EnableTwoFactorResponseObject interface {
+	VisitEnableTwoFactorResponse(w http.ResponseWriter) error
+}
+
+type EnableTwoFactor200JSONResponse RecoveryCodes
+
+func (response EnableTwoFactor200JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableTwoFactor400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response EnableTwoFactor400JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableTwoFactor401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response EnableTwoFactor401JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableTwoFactor403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response EnableTwoFactor403JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableTwoFactor409JSONResponse struct{ ConflictJSONResponse }
+
+func (response EnableTwoFactor409JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableTwoFactor429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response EnableTwoFactor429JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableTwoFactor500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response EnableTwoFactor500JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetupTwoFactorRequestObject struct {
+}
+
+type SetupTwoFactorResponseObject interface {
+	VisitSetupTwoFactorResponse(w http.ResponseWriter) error
+}
+
+type SetupTwoFactor200JSONResponse TwoFactorSetup
+
+func (response SetupTwoFactor200JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetupTwoFactor401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetupTwoFactor401JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetupTwoFactor403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetupTwoFactor403JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetupTwoFactor409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetupTwoFactor409JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetupTwoFactor500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetupTwoFactor500JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePasswordRequestObject struct {
+	Body *ChangePasswordJSONRequestBody
+}
+
+type ChangePasswordResponseObject interface {
+	VisitChangePasswordResponse(w http.ResponseWriter) error
+}
+
+type ChangePassword200JSONResponse Message
+
+func (response ChangePassword200JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ChangePassword400JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ChangePassword401JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ChangePassword403JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ChangePassword429JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForgotPasswordRequestObject struct {
+	Body *ForgotPasswordJSONRequestBody
+}
+
+type ForgotPasswordResponseObject interface {
+	VisitForgotPasswordResponse(w http.ResponseWriter) error
+}
+
+type ForgotPassword200JSONResponse Message
+
+func (response ForgotPassword200JSONResponse) VisitForgotPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForgotPassword400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ForgotPassword400JSONResponse) VisitForgotPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForgotPassword429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ForgotPassword429JSONResponse) VisitForgotPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForgotPassword500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ForgotPassword500JSONResponse) VisitForgotPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserRequestObject struct {
+	Params GetUserParams
+}
+
+type GetUserResponseObject interface {
+	VisitGetUserResponse(w http.ResponseWriter) error
+}
+
+type GetUser200JSONResponse User
+
+func (response GetUser200JSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetUser401JSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetUser403JSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetUser500JSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUsersRequestObject struct {
+	Params GetUsersParams
+}
+
+type GetUsersResponseObject interface {
+	VisitGetUsersResponse(w http.ResponseWriter) error
+}
+
+type GetUsers200JSONResponse []User
+
+func (response GetUsers200JSONResponse) VisitGetUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUsers401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetUsers401JSONResponse) VisitGetUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUsers403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetUsers403JSONResponse) VisitGetUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUsers500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetUsers500JSONResponse) VisitGetUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleCallbackRequestObject struct {
+	Body *GoogleCallbackJSONRequestBody
+}
+
+type GoogleCallbackResponseObject interface {
+	VisitGoogleCallbackResponse(w http.ResponseWriter) error
+}
+
+type GoogleCallback200JSONResponse User
+
+func (response GoogleCallback200JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleCallback400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GoogleCallback400JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleCallback401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GoogleCallback401JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleCallback403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GoogleCallback403JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleCallback404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GoogleCallback404JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleCallback429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GoogleCallback429JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleCallback500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GoogleCallback500JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginRequestObject struct {
+	Body *LoginJSONRequestBody
+}
+
+type LoginResponseObject interface {
+	VisitLoginResponse(w http.ResponseWriter) error
+}
+
+type Login200JSONResponse User
+
+func (response Login200JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response Login400JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response Login401JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response Login403JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response Login429JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response Login500JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginStatusRequestObject struct {
+}
+
+type LoginStatusResponseObject interface {
+	VisitLoginStatusResponse(w http.ResponseWriter) error
+}
+
+type LoginStatus200JSONResponse bool
+
+func (response LoginStatus200JSONResponse) VisitLoginStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginStatus500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response LoginStatus500JSONResponse) VisitLoginStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCodeRequestObject struct {
+	Email EmailPath `json:"email"`
+	Body  *LoginWithCodeJSONRequestBody
+}
+
+type LoginWithCodeResponseObject interface {
+	VisitLoginWithCodeResponse(w http.ResponseWriter) error
+}
+
+type LoginWithCode200JSONResponse User
+
+func (response LoginWithCode200JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCode400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response LoginWithCode400JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCode401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response LoginWithCode401JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCode403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response LoginWithCode403JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCode429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response LoginWithCode429JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCode500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response LoginWithCode500JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogoutRequestObject struct {
+}
+
+type LogoutResponseObject interface {
+	VisitLogoutResponse(w http.ResponseWriter) error
+}
+
+type Logout200JSONResponse Message
+
+func (response Logout200JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Logout403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response Logout403JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Logout500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadPhotoRequestObject struct {
+	Body *multipart.Reader
+}
+
+type UploadPhotoResponseObject interface {
+	VisitUploadPhotoResponse(w http.ResponseWriter) error
+}
+
+type UploadPhoto200JSONResponse User
+
+func (response UploadPhoto200JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadPhoto400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UploadPhoto400JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadPhoto401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UploadPhoto401JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadPhoto403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UploadPhoto403JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadPhoto413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UploadPhoto413JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadPhoto415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response UploadPhoto415JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadPhoto500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UploadPhoto500JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPhotoRequestObject struct {
+	Name string `json:"name"`
+}
+
+type GetPhotoResponseObject interface {
+	VisitGetPhotoResponse(w http.ResponseWriter) error
+}
+
+type GetPhoto200ImagejpegResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response GetPhoto200ImagejpegResponse) VisitGetPhotoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/jpeg")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetPhoto200ImagepngResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response GetPhoto200ImagepngResponse) VisitGetPhotoResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/png")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetPhoto401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPhoto401JSONResponse) VisitGetPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPhoto404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPhoto404JSONResponse) VisitGetPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPhoto500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPhoto500JSONResponse) VisitGetPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshSessionRequestObject struct {
+}
+
+type RefreshSessionResponseObject interface {
+	VisitRefreshSessionResponse(w http.ResponseWriter) error
+}
+
+type RefreshSession200JSONResponse TokenResponse
+
+func (response RefreshSession200JSONResponse) VisitRefreshSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshSession401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RefreshSession401JSONResponse) VisitRefreshSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshSession403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RefreshSession403JSONResponse) VisitRefreshSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshSession500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RefreshSession500JSONResponse) VisitRefreshSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegisterRequestObject struct {
+	Params RegisterParams
+	Body   *RegisterJSONRequestBody
+}
+
+type RegisterResponseObject interface {
+	VisitRegisterResponse(w http.ResponseWriter) error
+}
+
+type Register201JSONResponse User
+
+func (response Register201JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Register400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response Register400JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Register409JSONResponse struct{ ConflictJSONResponse }
+
+func (response Register409JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Register429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response Register429JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Register500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response Register500JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReinstateUserRequestObject struct {
+	Id UserID `json:"id"`
+}
+
+type ReinstateUserResponseObject interface {
+	VisitReinstateUserResponse(w http.ResponseWriter) error
+}
+
+type ReinstateUser200JSONResponse Message
+
+func (response ReinstateUser200JSONResponse) VisitReinstateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReinstateUser401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ReinstateUser401JSONResponse) VisitReinstateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReinstateUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ReinstateUser403JSONResponse) VisitReinstateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReinstateUser404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ReinstateUser404JSONResponse) VisitReinstateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReinstateUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ReinstateUser422JSONResponse) VisitReinstateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReinstateUser500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ReinstateUser500JSONResponse) VisitReinstateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetPasswordRequestObject struct {
+	ResetToken string `json:"resetToken"`
+	Body       *ResetPasswordJSONRequestBody
+}
+
+type ResetPasswordResponseObject interface {
+	VisitResetPasswordResponse(w http.ResponseWriter) error
+}
+
+type ResetPassword200JSONResponse Message
+
+func (response ResetPassword200JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetPassword400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ResetPassword400JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetPassword404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ResetPassword404JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetPassword429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ResetPassword429JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetPassword500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ResetPassword500JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SecureAccountRequestObject struct {
+	Token string `json:"token"`
+}
+
+type SecureAccountResponseObject interface {
+	VisitSecureAccountResponse(w http.ResponseWriter) error
+}
+
+type SecureAccount200JSONResponse Message
+
+func (response SecureAccount200JSONResponse) VisitSecureAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SecureAccount404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SecureAccount404JSONResponse) VisitSecureAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SecureAccount429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SecureAccount429JSONResponse) VisitSecureAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SecureAccount500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SecureAccount500JSONResponse) VisitSecureAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSecurityLogRequestObject struct {
+	Params GetSecurityLogParams
+}
+
+type GetSecurityLogResponseObject interface {
+	VisitGetSecurityLogResponse(w http.ResponseWriter) error
+}
+
+type GetSecurityLog200JSONResponse []SecurityLogEntry
+
+func (response GetSecurityLog200JSONResponse) VisitGetSecurityLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSecurityLog401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSecurityLog401JSONResponse) VisitGetSecurityLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSecurityLog403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSecurityLog403JSONResponse) VisitGetSecurityLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSecurityLog500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetSecurityLog500JSONResponse) VisitGetSecurityLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCodeRequestObject struct {
+	Email EmailPath `json:"email"`
+}
+
+type SendLoginCodeResponseObject interface {
+	VisitSendLoginCodeResponse(w http.ResponseWriter) error
+}
+
+type SendLoginCode200JSONResponse Message
+
+func (response SendLoginCode200JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SendLoginCode400JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SendLoginCode429JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SendLoginCode500JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendVerificationEmailRequestObject struct {
+}
+
+type SendVerificationEmailResponseObject interface {
+	VisitSendVerificationEmailResponse(w http.ResponseWriter) error
+}
+
+type SendVerificationEmail200JSONResponse Message
+
+func (response SendVerificationEmail200JSONResponse) VisitSendVerificationEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendVerificationEmail401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SendVerificationEmail401JSONResponse) VisitSendVerificationEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendVerificationEmail403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SendVerificationEmail403JSONResponse) VisitSendVerificationEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendVerificationEmail429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SendVerificationEmail429JSONResponse) VisitSendVerificationEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendVerificationEmail500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SendVerificationEmail500JSONResponse) VisitSendVerificationEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSessionsRequestObject struct {
+}
+
+type ListSessionsResponseObject interface {
+	VisitListSessionsResponse(w http.ResponseWriter) error
+}
+
+type ListSessions200JSONResponse []Session
+
+func (response ListSessions200JSONResponse) VisitListSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSessions401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSessions401JSONResponse) VisitListSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSessions403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSessions403JSONResponse) VisitListSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSessions500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListSessions500JSONResponse) VisitListSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeOtherSessionsRequestObject struct {
+}
+
+type RevokeOtherSessionsResponseObject interface {
+	VisitRevokeOtherSessionsResponse(w http.ResponseWriter) error
+}
+
+type RevokeOtherSessions200JSONResponse Message
+
+func (response RevokeOtherSessions200JSONResponse) VisitRevokeOtherSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeOtherSessions401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RevokeOtherSessions401JSONResponse) VisitRevokeOtherSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeOtherSessions403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RevokeOtherSessions403JSONResponse) VisitRevokeOtherSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeOtherSessions500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RevokeOtherSessions500JSONResponse) VisitRevokeOtherSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EndSessionRequestObject struct {
+	Id string `json:"id"`
+}
+
+type EndSessionResponseObject interface {
+	VisitEndSessionResponse(w http.ResponseWriter) error
+}
+
+type EndSession200JSONResponse Message
+
+func (response EndSession200JSONResponse) VisitEndSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EndSession401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response EndSession401JSONResponse) VisitEndSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EndSession403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response EndSession403JSONResponse) VisitEndSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EndSession404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response EndSession404JSONResponse) VisitEndSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EndSession500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response EndSession500JSONResponse) VisitEndSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SuspendUserRequestObject struct {
+	Id   UserID `json:"id"`
+	Body *SuspendUserJSONRequestBody
+}
+
+type SuspendUserResponseObject interface {
+	VisitSuspendUserResponse(w http.ResponseWriter) error
+}
+
+type SuspendUser200JSONResponse Message
+
+func (response SuspendUser200JSONResponse) VisitSuspendUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SuspendUser400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SuspendUser400JSONResponse) VisitSuspendUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SuspendUser401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SuspendUser401JSONResponse) VisitSuspendUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SuspendUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SuspendUser403JSONResponse) VisitSuspendUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SuspendUser404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SuspendUser404JSONResponse) VisitSuspendUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SuspendUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SuspendUser422JSONResponse) VisitSuspendUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SuspendUser500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SuspendUser500JSONResponse) VisitSuspendUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserRequestObject struct {
+	Body *UpdateUserJSONRequestBody
+}
+
+type UpdateUserResponseObject interface {
+	VisitUpdateUserResponse(w http.ResponseWriter) error
+}
+
+type UpdateUser200JSONResponse User
+
+func (response UpdateUser200JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateUser400JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateUser401JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateUser403JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UpdateUser500JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpgradeUserRequestObject struct {
+	Body *UpgradeUserJSONRequestBody
+}
+
+type UpgradeUserResponseObject interface {
+	VisitUpgradeUserResponse(w http.ResponseWriter) error
+}
+
+type UpgradeUser200JSONResponse Message
+
+func (response UpgradeUser200JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpgradeUser400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpgradeUser400JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpgradeUser401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpgradeUser401JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpgradeUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpgradeUser403JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpgradeUser404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpgradeUser404JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpgradeUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UpgradeUser422JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpgradeUser500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UpgradeUser500JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyUserRequestObject struct {
+	Token string `json:"token"`
+}
+
+type VerifyUserResponseObject interface {
+	VisitVerifyUserResponse(w http.ResponseWriter) error
+}
+
+type VerifyUser200JSONResponse Message
+
+func (response VerifyUser200JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyUser404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response VerifyUser404JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyUser429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response VerifyUser429JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyUser500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response VerifyUser500JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUserRequestObject struct {
+	Id UserID `json:"id"`
+}
+
+type DeleteUserResponseObject interface {
+	VisitDeleteUserResponse(w http.ResponseWriter) error
+}
+
+type DeleteUser200JSONResponse Message
+
+func (response DeleteUser200JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteUser401JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteUser403JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteUser404JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response DeleteUser422JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteUser500JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// GetCountries Countries with their ISO codes and dialling codes
+	// (GET /countries)
+	GetCountries(ctx context.Context, request GetCountriesRequestObject) (GetCountriesResponseObject, error)
+	// ListDevMail E-mails written to the development mailbox, newest first (development only)
+	// (GET /dev/mail)
+	ListDevMail(ctx context.Context, request ListDevMailRequestObject) (ListDevMailResponseObject, error)
+	// GetDevMail One e-mail of the development mailbox (development only)
+	// (GET /dev/mail/{id})
+	GetDevMail(ctx context.Context, request GetDevMailRequestObject) (GetDevMailResponseObject, error)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
+	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
+	// (POST /users/2fa/disable)
+	DisableTwoFactor(ctx context.Context, request DisableTwoFactorRequestObject) (DisableTwoFactorResponseObject, error)
+	// EnableTwoFactor Turn on two-factor authentication with a code from the app
+	// (POST /users/2fa/enable)
+	EnableTwoFactor(ctx context.Context, request EnableTwoFactorRequestObject) (EnableTwoFactorResponseObject, error)
+	// SetupTwoFactor Start setting up an authenticator app
+	// (POST /users/2fa/setup)
+	SetupTwoFactor(ctx context.Context, request SetupTwoFactorRequestObject) (SetupTwoFactorResponseObject, error)
+	// ChangePassword Change the password (ends every other session)
+	// (PATCH /users/changePassword)
+	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
+	// ForgotPassword E-mail a password-reset link
+	// (POST /users/forgotPassword)
+	ForgotPassword(ctx context.Context, request ForgotPasswordRequestObject) (ForgotPasswordResponseObject, error)
+	// GetUser The signed-in user
+	// (GET /users/getUser)
+	GetUser(ctx context.Context, request GetUserRequestObject) (GetUserResponseObject, error)
+	// GetUsers Every user (authors and admins)
+	// (GET /users/getUsers)
+	GetUsers(ctx context.Context, request GetUsersRequestObject) (GetUsersResponseObject, error)
+	// GoogleCallback Sign in (or sign up) with a Google ID token
+	// (POST /users/google/callback)
+	GoogleCallback(ctx context.Context, request GoogleCallbackRequestObject) (GoogleCallbackResponseObject, error)
+	// Login Sign in with e-mail and password
+	// (POST /users/login)
+	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
+	// LoginStatus Whether the caller is signed in
+	// (GET /users/loginStatus)
+	LoginStatus(ctx context.Context, request LoginStatusRequestObject) (LoginStatusResponseObject, error)
+	// LoginWithCode Sign in with the e-mailed code (and trust this browser)
+	// (POST /users/loginWithCode/{email})
+	LoginWithCode(ctx context.Context, request LoginWithCodeRequestObject) (LoginWithCodeResponseObject, error)
+	// Logout End this session and clear the session cookies
+	// (GET /users/logout)
+	Logout(ctx context.Context, request LogoutRequestObject) (LogoutResponseObject, error)
+	// UploadPhoto Upload a profile photo and make it the user's photo
+	// (POST /users/photo)
+	UploadPhoto(ctx context.Context, request UploadPhotoRequestObject) (UploadPhotoResponseObject, error)
+	// GetPhoto A profile photo
+	// (GET /users/photo/{name})
+	GetPhoto(ctx context.Context, request GetPhotoRequestObject) (GetPhotoResponseObject, error)
+	// RefreshSession Exchange the refresh cookie for a new access token
+	// (POST /users/refresh)
+	RefreshSession(ctx context.Context, request RefreshSessionRequestObject) (RefreshSessionResponseObject, error)
+	// Register Create an account and sign in
+	// (POST /users/register)
+	Register(ctx context.Context, request RegisterRequestObject) (RegisterResponseObject, error)
+	// ReinstateUser Lift a suspension (admins)
+	// (POST /users/reinstate/{id})
+	ReinstateUser(ctx context.Context, request ReinstateUserRequestObject) (ReinstateUserResponseObject, error)
+	// ResetPassword Set a new password with the token from the reset link (ends every session)
+	// (PATCH /users/resetPassword/{resetToken})
+	ResetPassword(ctx context.Context, request ResetPasswordRequestObject) (ResetPasswordResponseObject, error)
+	// SecureAccount "This wasn't me": lock out whoever signed in
+	// (POST /users/secure-account/{token})
+	SecureAccount(ctx context.Context, request SecureAccountRequestObject) (SecureAccountResponseObject, error)
+	// GetSecurityLog Security events of the signed-in user, newest first
+	// (GET /users/security-log)
+	GetSecurityLog(ctx context.Context, request GetSecurityLogRequestObject) (GetSecurityLogResponseObject, error)
+	// SendLoginCode E-mail a 6-digit login code
+	// (POST /users/sendLoginCode/{email})
+	SendLoginCode(ctx context.Context, request SendLoginCodeRequestObject) (SendLoginCodeResponseObject, error)
+	// SendVerificationEmail E-mail a new verification link
+	// (POST /users/sendVerificationEmail)
+	SendVerificationEmail(ctx context.Context, request SendVerificationEmailRequestObject) (SendVerificationEmailResponseObject, error)
+	// ListSessions The signed-in user's active sessions
+	// (GET /users/sessions)
+	ListSessions(ctx context.Context, request ListSessionsRequestObject) (ListSessionsResponseObject, error)
+	// RevokeOtherSessions End every session except this one
+	// (POST /users/sessions/revoke-others)
+	RevokeOtherSessions(ctx context.Context, request RevokeOtherSessionsRequestObject) (RevokeOtherSessionsResponseObject, error)
+	// EndSession End one of the user's sessions
+	// (DELETE /users/sessions/{id})
+	EndSession(ctx context.Context, request EndSessionRequestObject) (EndSessionResponseObject, error)
+	// SuspendUser Suspend a user (admins); ends their sessions at once
+	// (POST /users/suspend/{id})
+	SuspendUser(ctx context.Context, request SuspendUserRequestObject) (SuspendUserResponseObject, error)
+	// UpdateUser Update the signed-in user's profile
+	// (PATCH /users/updateUser)
+	UpdateUser(ctx context.Context, request UpdateUserRequestObject) (UpdateUserResponseObject, error)
+	// UpgradeUser Change a user's role (admins)
+	// (POST /users/upgradeUser)
+	UpgradeUser(ctx context.Context, request UpgradeUserRequestObject) (UpgradeUserResponseObject, error)
+	// VerifyUser Verify the e-mail address with the token from the verification link
+	// (PATCH /users/verifyUser/{token})
+	VerifyUser(ctx context.Context, request VerifyUserRequestObject) (VerifyUserResponseObject, error)
+	// DeleteUser Close an account (admins)
+	// (DELETE /users/{id})
+	DeleteUser(ctx context.Context, request DeleteUserRequestObject) (DeleteUserResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx context.Context, w http.ResponseWriter, r *http.Request, request any) (any, error)
@@ -383,6 +4553,80 @@ type strictHandler struct {
 	options     StrictHTTPServerOptions
 }
 
+// GetCountries operation middleware
+func (sh *strictHandler) GetCountries(w http.ResponseWriter, r *http.Request) {
+	var request GetCountriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCountries(ctx, request.(GetCountriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCountries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCountriesResponseObject); ok {
+		if err := validResponse.VisitGetCountriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListDevMail operation middleware
+func (sh *strictHandler) ListDevMail(w http.ResponseWriter, r *http.Request) {
+	var request ListDevMailRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDevMail(ctx, request.(ListDevMailRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDevMail")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListDevMailResponseObject); ok {
+		if err := validResponse.VisitListDevMailResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetDevMail operation middleware
+func (sh *strictHandler) GetDevMail(w http.ResponseWriter, r *http.Request, id string) {
+	var request GetDevMailRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDevMail(ctx, request.(GetDevMailRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDevMail")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetDevMailResponseObject); ok {
+		if err := validResponse.VisitGetDevMailResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetMeta operation middleware
 func (sh *strictHandler) GetMeta(w http.ResponseWriter, r *http.Request) {
 	var request GetMetaRequestObject
@@ -407,38 +4651,979 @@ func (sh *strictHandler) GetMeta(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// DisableTwoFactor operation middleware
+func (sh *strictHandler) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
+	var request DisableTwoFactorRequestObject
+
+	var body DisableTwoFactorJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DisableTwoFactor(ctx, request.(DisableTwoFactorRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DisableTwoFactor")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DisableTwoFactorResponseObject); ok {
+		if err := validResponse.VisitDisableTwoFactorResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// EnableTwoFactor operation middleware
+func (sh *strictHandler) EnableTwoFactor(w http.ResponseWriter, r *http.Request) {
+	var request EnableTwoFactorRequestObject
+
+	var body EnableTwoFactorJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.EnableTwoFactor(ctx, request.(EnableTwoFactorRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "EnableTwoFactor")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(EnableTwoFactorResponseObject); ok {
+		if err := validResponse.VisitEnableTwoFactorResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetupTwoFactor operation middleware
+func (sh *strictHandler) SetupTwoFactor(w http.ResponseWriter, r *http.Request) {
+	var request SetupTwoFactorRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetupTwoFactor(ctx, request.(SetupTwoFactorRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetupTwoFactor")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetupTwoFactorResponseObject); ok {
+		if err := validResponse.VisitSetupTwoFactorResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ChangePassword operation middleware
+func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request) {
+	var request ChangePasswordRequestObject
+
+	var body ChangePasswordJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ChangePassword(ctx, request.(ChangePasswordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ChangePassword")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ChangePasswordResponseObject); ok {
+		if err := validResponse.VisitChangePasswordResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ForgotPassword operation middleware
+func (sh *strictHandler) ForgotPassword(w http.ResponseWriter, r *http.Request) {
+	var request ForgotPasswordRequestObject
+
+	var body ForgotPasswordJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ForgotPassword(ctx, request.(ForgotPasswordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ForgotPassword")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ForgotPasswordResponseObject); ok {
+		if err := validResponse.VisitForgotPasswordResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetUser operation middleware
+func (sh *strictHandler) GetUser(w http.ResponseWriter, r *http.Request, params GetUserParams) {
+	var request GetUserRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetUser(ctx, request.(GetUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetUserResponseObject); ok {
+		if err := validResponse.VisitGetUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetUsers operation middleware
+func (sh *strictHandler) GetUsers(w http.ResponseWriter, r *http.Request, params GetUsersParams) {
+	var request GetUsersRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetUsers(ctx, request.(GetUsersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetUsers")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetUsersResponseObject); ok {
+		if err := validResponse.VisitGetUsersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GoogleCallback operation middleware
+func (sh *strictHandler) GoogleCallback(w http.ResponseWriter, r *http.Request) {
+	var request GoogleCallbackRequestObject
+
+	var body GoogleCallbackJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GoogleCallback(ctx, request.(GoogleCallbackRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GoogleCallback")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GoogleCallbackResponseObject); ok {
+		if err := validResponse.VisitGoogleCallbackResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// Login operation middleware
+func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request) {
+	var request LoginRequestObject
+
+	var body LoginJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.Login(ctx, request.(LoginRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "Login")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LoginResponseObject); ok {
+		if err := validResponse.VisitLoginResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LoginStatus operation middleware
+func (sh *strictHandler) LoginStatus(w http.ResponseWriter, r *http.Request) {
+	var request LoginStatusRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LoginStatus(ctx, request.(LoginStatusRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LoginStatus")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LoginStatusResponseObject); ok {
+		if err := validResponse.VisitLoginStatusResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LoginWithCode operation middleware
+func (sh *strictHandler) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+	var request LoginWithCodeRequestObject
+
+	request.Email = email
+
+	var body LoginWithCodeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LoginWithCode(ctx, request.(LoginWithCodeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LoginWithCode")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LoginWithCodeResponseObject); ok {
+		if err := validResponse.VisitLoginWithCodeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// Logout operation middleware
+func (sh *strictHandler) Logout(w http.ResponseWriter, r *http.Request) {
+	var request LogoutRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.Logout(ctx, request.(LogoutRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "Logout")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LogoutResponseObject); ok {
+		if err := validResponse.VisitLogoutResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UploadPhoto operation middleware
+func (sh *strictHandler) UploadPhoto(w http.ResponseWriter, r *http.Request) {
+	var request UploadPhotoRequestObject
+
+	if reader, err := r.MultipartReader(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
+		return
+	} else {
+		request.Body = reader
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UploadPhoto(ctx, request.(UploadPhotoRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UploadPhoto")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UploadPhotoResponseObject); ok {
+		if err := validResponse.VisitUploadPhotoResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPhoto operation middleware
+func (sh *strictHandler) GetPhoto(w http.ResponseWriter, r *http.Request, name string) {
+	var request GetPhotoRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPhoto(ctx, request.(GetPhotoRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPhoto")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPhotoResponseObject); ok {
+		if err := validResponse.VisitGetPhotoResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RefreshSession operation middleware
+func (sh *strictHandler) RefreshSession(w http.ResponseWriter, r *http.Request) {
+	var request RefreshSessionRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RefreshSession(ctx, request.(RefreshSessionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RefreshSession")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RefreshSessionResponseObject); ok {
+		if err := validResponse.VisitRefreshSessionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// Register operation middleware
+func (sh *strictHandler) Register(w http.ResponseWriter, r *http.Request, params RegisterParams) {
+	var request RegisterRequestObject
+
+	request.Params = params
+
+	var body RegisterJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.Register(ctx, request.(RegisterRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "Register")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RegisterResponseObject); ok {
+		if err := validResponse.VisitRegisterResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReinstateUser operation middleware
+func (sh *strictHandler) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID) {
+	var request ReinstateUserRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReinstateUser(ctx, request.(ReinstateUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReinstateUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReinstateUserResponseObject); ok {
+		if err := validResponse.VisitReinstateUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ResetPassword operation middleware
+func (sh *strictHandler) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string) {
+	var request ResetPasswordRequestObject
+
+	request.ResetToken = resetToken
+
+	var body ResetPasswordJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ResetPassword(ctx, request.(ResetPasswordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResetPassword")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ResetPasswordResponseObject); ok {
+		if err := validResponse.VisitResetPasswordResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SecureAccount operation middleware
+func (sh *strictHandler) SecureAccount(w http.ResponseWriter, r *http.Request, token string) {
+	var request SecureAccountRequestObject
+
+	request.Token = token
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SecureAccount(ctx, request.(SecureAccountRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SecureAccount")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SecureAccountResponseObject); ok {
+		if err := validResponse.VisitSecureAccountResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetSecurityLog operation middleware
+func (sh *strictHandler) GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams) {
+	var request GetSecurityLogRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSecurityLog(ctx, request.(GetSecurityLogRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSecurityLog")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSecurityLogResponseObject); ok {
+		if err := validResponse.VisitGetSecurityLogResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SendLoginCode operation middleware
+func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+	var request SendLoginCodeRequestObject
+
+	request.Email = email
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SendLoginCode(ctx, request.(SendLoginCodeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SendLoginCode")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SendLoginCodeResponseObject); ok {
+		if err := validResponse.VisitSendLoginCodeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SendVerificationEmail operation middleware
+func (sh *strictHandler) SendVerificationEmail(w http.ResponseWriter, r *http.Request) {
+	var request SendVerificationEmailRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SendVerificationEmail(ctx, request.(SendVerificationEmailRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SendVerificationEmail")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SendVerificationEmailResponseObject); ok {
+		if err := validResponse.VisitSendVerificationEmailResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListSessions operation middleware
+func (sh *strictHandler) ListSessions(w http.ResponseWriter, r *http.Request) {
+	var request ListSessionsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSessions(ctx, request.(ListSessionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSessions")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListSessionsResponseObject); ok {
+		if err := validResponse.VisitListSessionsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RevokeOtherSessions operation middleware
+func (sh *strictHandler) RevokeOtherSessions(w http.ResponseWriter, r *http.Request) {
+	var request RevokeOtherSessionsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RevokeOtherSessions(ctx, request.(RevokeOtherSessionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RevokeOtherSessions")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RevokeOtherSessionsResponseObject); ok {
+		if err := validResponse.VisitRevokeOtherSessionsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// EndSession operation middleware
+func (sh *strictHandler) EndSession(w http.ResponseWriter, r *http.Request, id string) {
+	var request EndSessionRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.EndSession(ctx, request.(EndSessionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "EndSession")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(EndSessionResponseObject); ok {
+		if err := validResponse.VisitEndSessionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SuspendUser operation middleware
+func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID) {
+	var request SuspendUserRequestObject
+
+	request.Id = id
+
+	var body SuspendUserJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SuspendUser(ctx, request.(SuspendUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SuspendUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SuspendUserResponseObject); ok {
+		if err := validResponse.VisitSuspendUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateUser operation middleware
+func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request) {
+	var request UpdateUserRequestObject
+
+	var body UpdateUserJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateUser(ctx, request.(UpdateUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateUserResponseObject); ok {
+		if err := validResponse.VisitUpdateUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpgradeUser operation middleware
+func (sh *strictHandler) UpgradeUser(w http.ResponseWriter, r *http.Request) {
+	var request UpgradeUserRequestObject
+
+	var body UpgradeUserJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpgradeUser(ctx, request.(UpgradeUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpgradeUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpgradeUserResponseObject); ok {
+		if err := validResponse.VisitUpgradeUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// VerifyUser operation middleware
+func (sh *strictHandler) VerifyUser(w http.ResponseWriter, r *http.Request, token string) {
+	var request VerifyUserRequestObject
+
+	request.Token = token
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.VerifyUser(ctx, request.(VerifyUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "VerifyUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(VerifyUserResponseObject); ok {
+		if err := validResponse.VisitVerifyUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteUser operation middleware
+func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id UserID) {
+	var request DeleteUserRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteUser(ctx, request.(DeleteUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteUserResponseObject); ok {
+		if err := validResponse.VisitDeleteUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Base64 encoded, compressed with deflate, json marshaled OpenAPI spec.
 // Stored as a slice of fixed-width chunks rather than one concatenated
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"vFffb+PIDf5XiGmBJoDiZO96ffA+5RZ72xTdbXDJ4gqcA4TS0NLcjjja+WFXXfh/Lzgjy/HFxRXFbd5s",
-	"aUR+/Ib8SH5RjesHx8QxqOUX1RFq8vnnrQsmGsfyW1NovBnKX/XOuhotDNMBcGuIHYHFEIE2xBFiZwJ4",
-	"+pwoRMBhINakF6pSoemoRzG5dr7HqJbKcPzLn1WlesOmT71aXlUqjgOVV9SSV7tdpX6k6MfrdST/HNAd",
-	"NY51gOhgiyZCTWvnCaIfDbeALRo+dj77enXS111ES8/d3HoKEt3ZY/SJHs9h2xHn0D2hht5psgE61MAu",
-	"yrOmIz29z1SQPpBmGKLp6fWK5YDGiNDjmL8cKULo3DZ/2qC15P8UwGIUNpsOuaXFio8CIpZoflYCTD3M",
-	"QYXoDbdqJ0EN6LGn+Ju3e33A6Ckmz6ShHgEZCL015KFxfY+sF3DfEQTyG/KZ91BB7ZJcdQWJo7EzNyue",
-	"yMmJ8TmRHyEFErI2BAOGQBpMLFEZQVESUVWKsZdI/nnxxhL6DYV4MWP///NpVylPYXAcKNPxPeofyx3J",
-	"v8ZxJM4/cRisaVDcXf4SCl8Hp3/0tFZL9YfLQxVdlrfh8q33bnJ1TLCwZnhIEUyAHq0gl+rYVeqN47U1",
-	"zQuAuIbGcZO8l4QuOQXOA4JOxRdlQD84Xxutib8+ojvTSqoZhjrFXAdorduShjPvLFUQUihCUoHpB/LB",
-	"MUbD7XlGesORPKMt9r8+WtdT7ERetsLg1jtuwRU1KCXxGjRFNDYAesrlfqgW69oM+oOLP0jFfH28HxyE",
-	"1HTg6l+oibAxwdSWRDEPIpMh3eJoHep75/6OvqWXKYd9q6idHqUqonNgxX2GdO/ce+RxKtDwApCcgx55",
-	"BIyR+iEG6R5PWmPuRRdzMzrlYzp9+aRtZUcfGVPsnDf/phe59QhhX1eVFHiNGhpPmjgatCHz+5EH7xoK",
-	"AWtLbzmaOH59aD+RtRdF+qpc8bUn/BQAoU7BMIUAPlmCM1q0CzAc0nptGiPFVqNFbuh8Ah/SMDgfSb8n",
-	"bfA+S/1LJO3aSAGNA0nGZr1qGhpilvLdvjXlfJk16djI2430QZKXsO9G0OHUJUOHA0niDd4N5KMpnWpt",
-	"yOrntg5NBSOsMdlYHcaT4sIEwNqlCI4FPNk8kdG/sB9k2lHUo7Hq2exQqV5Soz0xEP3UYXyifxVsndek",
-	"Ye189puCyGDAdRaaPNJguDDh2O+tJQwEJAIOCBu0RsN/AZP79udkvFTPzzOyw8RT9E1Qv6eY7/eYPuKN",
-	"8Y77KTX2c5OmDVk35MeZcZ2aHOTDCT6m10+/n4eTkx9syIeTs9b3yVgN0+v9HD31iLOVoFqpzKZ1DVqo",
-	"5Xg4P6bvavFqcfWbTO0xH8BUR1w8Z1AsGF6707k2pNqaBv56f38L17c3gn3mQAZDE0C7JontLOgSl+HW",
-	"EgSXfEP7YK9vb5b5xzu34n3kOJhLHExLfA7IZYT+eAONzeUv7bQlJo8yUK+968vouOI3jmX9MI6DLCJ+",
-	"BLn6XPiwdjJNhKWcu4C/3f3jg/Rkse5SXMB7x5RbD4KmxvRooTAp9/Dqm++uFldXK3VeAYthQODU1+QX",
-	"YiyXd2nzj19W+6RcqSWs1GKxWKndI5wFInjMJx/PX+eIpnPFqSwWxI08RY5HFZR9vCkz96wTARr0foTH",
-	"U4PxY5U/bv+HPY3GFcNhRYM7YpnEocbm0zy0YE9QGpqMOAjv3t7P9/J0/oez2hta2/H8MP+L+eP1aCPz",
-	"Rmq7CGmArYmdXB/cZHBjeS9qejgzrUrTNjHppAliOXvXgDxuccyYevSfSB/zkve5JeStrYLgAGEQ5std",
-	"To2npgZTIECxO3gnVZAXtQDBum3ZTaKJuehm25LAT4pqX467SrmBGAejlurbxdXiW5EVjF0Woct+0qaW",
-	"sorMWXqj1VIeZu361YryzdXV79bXsv1TU225TIEnG6mE8V1xe8raDO/yePjO3S/1Pfoxb81ZeUAWuapI",
-	"2Kx4cmFPVKhkqBCecQjf2IYi9BHVQ0Zc3snTLyp5q5ZKtELtHubTv9arGy7LYfaYO+ATJ4vDjpmd7B52",
-	"/wkAAP//",
+	"7H17chtJ0t9VMuAvgmC4AT5EaVZkOGyOhtJqVw8uKa7m80AWCt0JoIaNqp6qakJYWRE+hO/ge/goPokj",
+	"s6pfQIMERVEjzTf/MMB+1DMzKx+/zP7YifUs0wqVs53Dj50pigQN/zzVVjqpFf1O0MZGZv7fzrNUj0QK",
+	"WXgA9BjcFCEV1gFeoXLgptKCwd9ytA5ElqFKMOl3oo6NpzgT1ORYm5lwncOOVO7RQSfqzKSSs3zWOdyN",
+	"Om6Rob+FEzSdT5+izhk6szgeOzSrAzrHWKvEgtMwF9LBCMfaIDizkGoCYiKkanZe9rXX2te5EymudnNq",
+	"0NLsukNnchxuw3yKiqduUCQw0wmmFqYiAaUdXYunmIT7vBSYVIsmFTg5w6OBogcS4QTMxILfXKADO9Vz",
+	"fjUWaYpmy0IqHK1mPBVqgv2BakwIFc3mlw4NrPOunJR1RqpJ5xNNKhNGzNCF3T2ZCZmeCjelfyTNLqN/",
+	"oo4SM3oT6X4n6tDIpcGkc0hNN9ZQfHiBakIt7D88WO0yuoaCjqt1MOhyozCB0QKEAhQmlWgg1rOZUEkf",
+	"3kwRLJorNLy3NoKRzomcIsiVk2m5/gMVNoCJ77cczQJyi7QhVwiZsBYTkM6vHM/YE3s15597T1IU5gqt",
+	"65VjvwvNXlg0z39as8Iy2XR5Hx20bqhBm2llkffzR5GceSKj/2KtHCr+KbIslbGguez8av1mVL38m8Fx",
+	"57Dzn3YqMbDj79qdE2O08V01d4+2RKosdyAtzERKy0Ls/SnqPNFqnMr4KwziGGKt4twY4kjPFKANCEhy",
+	"3xfygJ5qM5JJgur+R3QuJ0THUsEod8zIIk31HBPoGp1iBDa3XhJGIGcZGquVcFJNtnmkz5VDo0Tq27//",
+	"0eoZuinJxzmt4NxoNQHtxZnntyNI0AmZWhAGWV5VrJjqCQ/6lXZPiR3vf7yvNNg8noIe/Yqxgytp5ShF",
+	"EvmVlOQhnYpFqkXyRusXwkzw67BDcdaNdLIgrnBaQ0rd85DeaP1SqEVgUPsVhqQ1zIRagHAOZ5mzdPzV",
+	"znY+THvladrWR3h6p3buckcXSuRuqo38F36VXXdgC76KiMFHIoHYYILKSZFaXt8LlRkdo7VilOKJctIt",
+	"7n9obzFNe170RczxI4Pi0oKAUW6lQmvB5ClCF/uTPkhl8/FYxpKYbSRSoWLcDoO3eZZp4zB5iYkUb1jS",
+	"fw2iHUtioEWGRLEsr+IYM8ei/FNxFjG9PGH5eiqsnWtTP2gyozM0TmJB1GNpZsVzy1rC7u7KORZ1dJrc",
+	"6vls84c/lVe80PAHVK6cWbSNPeFlxw9ilpH213n2Y6el/0SK9MnKs//54KDtYX/U1x+8UJLUwL9LNUn0",
+	"rNM25kon+MU3EPnBvWuZzk949ZIUtZXpJMJhQ2WhCz3SONvGOXUzbmPlhkxaL9vcj6DtnsMPa27olstL",
+	"82WlyOlO1UXkpxLaDUO9ZinO89lMtG3w7VbkcyZ+l/m1zajUBJqse3JFqi3STSh0QJiKoPjaqciQxH07",
+	"eS8rUdaRzISZiKdSYY8Uab5gUFitosrEiVMWXbOcLLrYkaog3SEMFc7fJ3glYxwOVJeEllQ5wly6KWkJ",
+	"Ur2VbkoMsx3B0GmXvS/WYwhdiyoBulg8UKpIw2ighqlUl/XHn2k9SZEPhJ5UoBDJ6Jt67Z6EAmuACrBH",
+	"1gsmQLPe9hp/xYLViNs2fiwxTVZXqtJ5hYOxyFNXWxu/F9KCGOmcloZkK6Zs8Vb9FibVSpczOrkmLdvz",
+	"dipcTT2LgOaICYy14X5zS1qaFWPWg9hkFLYnbbPf0xSFRUDSL0HAlUhlAmsGs0SuxcjaqPOpNhPtbjwT",
+	"fEcb2YsrXfj9fiLSdCTiy2uOnTba7vf7YZnofkUTYuzXYZm6hLJzUiGj+kgf7LfsV6V+tNNJINPnP4HT",
+	"l6iWmvzL3uP9G861ZWUOaKhFs04ziX+Q1rF3I47pSItAOlvyQb+/1Gn7WVpw3tL2tEx6iS5qK9BGGn9f",
+	"xOdOuNzWXROkyp3no5l0DkkKnqJKqO2oc5xlRl/xxTOkNjBp8WFEnRckTu5MaLdSIZprtCQ8czelRYiF",
+	"08YTGUvkWLOApgtRRW1Lom9Tamtjixd1sbp2PVj4bra7t6SElQG9rARYcww1yVbJI3Y9wRUaOZaYkFVH",
+	"qvs4T9PFnQTSS3SihSzUlTRazYIqXVBjgleY6owv81mZ5DHvaxvhhdv190tPUesLV2hsq+Prx1ymCYTb",
+	"heM02NTdAY1q0GHxnupYpDCix+12U57v9vf6uzeuVDHmajBRYy3aVvAs0C5Rgr12N1dmbJZflQ5ntl1P",
+	"8heEMWKxdoOXW2wf7kRah+Y29sjyAYsKJvIKFclPr9zgb7lIK42iu1W8biHRbCbNhIunW9sbidi4sjea",
+	"XT8/fw0P9h496u2BSLOp6O17EdItDy1+ccsC2QDLne21dra5CCwMkxubvJWszKZa4cqTURu1jNGYypC6",
+	"vcg5Q4vuXgzSOxqYZ7otdFBTbIFDI97gB6msQ5EUkoAUui0LRqcI8ymb51NcsP+tbAC6booDpY2cSCVS",
+	"sBnGchzcA55sbO1patLCaMGNbh/B0PLJPASHaeq1ZytmIaBQSDebj2j0I/aOe38P/Uhmkh3iReOtsu8c",
+	"49xIt3ihJyftprZwm9thjWWsnyKvcF4aAmOjZ/BUGhzrD2SYvJAq/3ALq05mrZcvpWqRGd4d9V6qCEwQ",
+	"QJhEXqF+X5xqUSlA3nvfdBJBZXe8pzaohYFyc/1+LGKnzXtUZHklEdSuJdKGi7R9VVs1V7JBIiLhMIkG",
+	"9GM8fi/4RIWuwjnQJCyHlkSWoSB7geyEYW1Sw2tMpGKobatJpHU8CQfrBnavoNOIF7W5r22y/RxtcYIu",
+	"sbRBmuvxLWgoRAnalHVp2VvLhzB3CDNxSWp1LWrXr9ocaZ2iULcnpVRYd46objPs2y5vtTKN/nhM9daq",
+	"BWldeE9Za0WqdwwsCceHGwrHN2QPnQWfRYuu9iGTBu1tFoktrJsXyD8W1Xpom/ubuX7KfPeTZ7sbLc6b",
+	"1Oo7niXleE7UFxjOtT2co8uz1Za1y0j8X5g1pm64f7izAxdnL5hr/nHmFZmpThPbb9uz30y7QfWm9raw",
+	"IOD01TMfGb84exFBznsCiTQYu3TBjyiQMzFBsDo3Mbb2ZjE22ML8PwqLD/bB3+Y4EnvCVYgoiSzr36hk",
+	"h7aj+jqV82ujsIuMqPnCXqO0jqRe1cxuUC1vVOM21/c2VeGyqXbLA32wIV1fZBMjkuuXQSY3R8GjmjRa",
+	"VuwXwT8XTkqpJksq9MPW+ZtW9a3ShyLw6lAErA2RxV+exZ9nzdMqrE7/vZ9/zerbe7w3fhDv934QB9j7",
+	"YbQX9x7jftJ7KB6Nfoj/kjzG3XEb+YdYU4v74krIlDlqLtIUy6hUBBfnP0GCsZyRdskNLRugu7utXUnd",
+	"evjd1gbiON+gM+j4HSSTi2205ijawzOfoR6UVlPVtkjEfwv/9eO2ME3UGWNxZt20LFNhn4aHW9QIdYXW",
+	"kUX+Y7VRN7cp7fMSQYDJmqbtP4M22i5qvUcURJIY0halLX0y7RrPZd2rd13QsXL/tYbAjhMBL/QVpqLd",
+	"A1+KoEZ47Ycfdncf7+7u7T/oXCeNmtOkMymYVpnRHO/kJ8lI0LkBb0SV9NYksB2RyR02n3b4pZ0L8+Bf",
+	"j/4x2xv9vHu1P/33+eP44PLFcf/XbNLZwMatLcBPxz/8ff8fP3eukT/XrS+bmHSyrfhYRezkFTZMtKgT",
+	"p9qusdVK7WlJNHj7ge9C929v30Sw9xBmUuUO7fYRZAEIp1W6AKlKO6xEJPXh+PR5CBlZ4CiPdAMlLAyP",
+	"A3qAzdVD+BGFQQODfHf3Qcwd8k8cHsHI6DkbrzEd8xOlDYJ0bP5CrPWlRIiFMRItSBdMmDbHpkhfCscm",
+	"6fGMJFGbh92JNCDRLHQHHSYWN+hsg9UwFmYz+eea6lorWy4pEO9Zcw9R3iIm4xmgkpteshZEHmik3P4G",
+	"o9e5tJL9bWKmfWmCXKuE1hIdr0iellmv6j1eC+N+zomGg6LDW0/0UP33tJDYf3v7poDe8frx3WrRp85l",
+	"/mghOijaYJSdv1Th7OKrYA9Xb4tM/h0XHhYh1Vi3y8csH6Uyhr++eXPK5KzHUHp9+8C2Y6LjnBa1NCKl",
+	"4gAla6OF5Dk+fX7IP57pgSp8vSRbRCYnqLZBKI8SvShYhh0+E1RoaI29e4ORiwP1RKsrVDRKC8hxBtIa",
+	"vO9nrNNUz+0hPdeDv52/fkXMSa3r3PXhpVbI4CSxdLoTxe/tPySyHnS2I1DUMAhQ+WyEpk+NcSjaA8GG",
+	"HweFl3bQOYRBp9/vDzqfOJqLMOQnh9tHPKPwnO+URAaqmK4K5RpBTO7jiYd8VlKE2XsBwzZc5jDilycb",
+	"QJFxMVBQoZDh3IsjGIn4soS1iRmChzzR2SDg2cmbcl/q8FPojozEcbrYruCn1HwTAXxFoimfTB3kmQ+F",
+	"S9eH52PvzuP7pNVUzwQ0cHA7hJi+tNQy956AUIu5WPCYZsJcYtJcF4YsHwIDkyOSWgIyWnm/lwGaNMJY",
+	"5BZBULuZ0cSdjEW2YFM9ZwKrRbVYQNOIgiRmOW9prDylIUeYhuyxHhausGEUrhfxKQ7kTxqB3GFJ8spb",
+	"ieCmBhH+6lz2mo4Uz8L2EIYl8w6hK2DvYc8fQuAvDhSfGNsRP2hwbNBOh9DNBA2vdn4XtyIwml1ltMme",
+	"fXKLfjjURAAyBBerM7l1mPT81eLMcVPhwF7KzLN8GVfmWQfEAXBgQVQQeI72WTjY3YsCqw9ULNLU0srx",
+	"2ILDawiaWMTzgaPD7Qjk2HcqUtrXqqmSfXzggnaHGZ7x7gO1cgTT40NesWEZelo6ueE2R/RAFe7rrtIQ",
+	"5nHoabwxmG0vus7Pnh6SyZ4rhiwUi9M9fX3+JoLTC/pz/ObJXyP46eTFyZsT+H//63/7rSFuDFuZ6onO",
+	"HZFQRaiMHh+osEG8GLGeoRecrOfNVdD1oDt8zT+GrPUNzzHuPUUXT3vn0uEhC4KefzSQKQuhgRr+3Dsr",
+	"UPw9Iu5D+PnlCyLZcHl4BNpN0cylZT2F3fzj3GLi2eVg9wEMOk+MtrZnpSvnP1DhsUGnH9a65zWv8IBl",
+	"oAsolNQ8LyVpgMQeH3pxKQEE8/KQKVvE09q5QAehhTmRkHQeNRMBqrE2seeESsgN1GjB+JVMpzJegEcH",
+	"dX86OX/+7BX83/9zsH0IQ38wDgP+RumCio5gqOfq2AMShiSxAnaTKIyxKgM1vJI4J5OXOToQ5W855mgj",
+	"TnEwtOrByGY4D5nZRzD0rm+e+LACCvmWSMSwlhv6tkNug97sQwNCekh804e3jHYmPYouPOjDseK9KwIw",
+	"XnGhewfESEvhFJigs7yfvLGiPOZirZyQio7UQaWCDzpBN5WO1cdSaJNmUIvPFpHdT1FHZ6hEJjuHnQf9",
+	"3T5ZPCTSWGva8VphcBNMvGer3OvnSeeQLj4pH1rKE9jf3b0VuLQM415nkBSgytXg7grutBwYjBZMmIyB",
+	"fehH1dZHOfqdJkC+rlR2Dn95RzZPQP7VOuENclOUBp6fv2bpbJmrEynSlDaKL9HuiIkljZzVXVJTSI9d",
+	"5a/OYceTPw9gJ8GrncJ90LoXqbSuAGl+ja1YQkFusCOk6tIURvoD78XB7sHNe1Hi/r/85p3wgWphbqRz",
+	"qAqEfw2wUQyXQ2rER2Np6BypP0Km6XZtW+t4j9ts7M5HmXy6jtOqza0nWP1yx5Sf1gjBuzsS0AZ0s5ZA",
+	"vIT7JgjktSp9V0GLaaGNL0sNswAtWkcEDD26x93h9tuSeLxlQsNLBD3yxRf71MOIWFRHHo9UwpdIjtYg",
+	"RX43yJbgUdWWm5dvk3X2Kt7+WOyEwDc7xrVtWfXwQBnACpyF1v2oky+X/rEuJPip6ckhVv50rwTgYVEt",
+	"NPB6PA5sucHG19IE+ZW9m19pJPzwSw9ufqlKu6M39h/f/MZyjtQdSLkk3je5UaDHY3Bz3fOIirrZQDTc",
+	"bQGRE10Lb8nViJhpcy0VV4rvMiV7WMd6Qvb3vxodN0PJX5mMmwDDNmJWPuO3gaL1fic7ZStOxXjkDZy5",
+	"NpfWm8s1GJXfuG+dI3Y34Igyl/b3ZyF1DQcFG4ij9mxwh+j5F2AdW4ISAuc0ieUsOOwF6YFFIL/rE9mc",
+	"vMLgoRsucdgQAizQNobtYwgHu49DXsfaCUsLIjUoErKUvWnX5GgedpOh74mfluAba5S3CuIgkqTQp0UD",
+	"vc5oh2+Y/u9Mx+dOGAcWHSdN5FnhZGgswR1JNm5kSTLdChdPVwk3nOb2ELaO09TnCnkhV4jirQjW4Y6j",
+	"gSpveV/XCEE4SFFYB3+BeCqMiMkM2YrYS7j1Ok2qw01akCrWxmDstvrwWhUAfO/JvngevLw6d3wQTjRy",
+	"YY0d9m+2kfvStO/n/GrPQP12tDA/vuRPTayd/fzyNNWsLqqkDGKx9y1gMO+qdY0bmWnrz4/j4Erfej5m",
+	"ceBb8qlVNsSnhAu2ZgRz5BAWu/UtOk7K6m/RacGD14aZlLmo2VQErgKVcqSJYz3enwtzsejDwe4ubDUT",
+	"9ZSHFG/BDjH82hy+rTaWXFqB+2HJ9gTAb4clj6ts9s/jya/MLNf6wzie51e6V5HfxoyyamRP0BXIs3Ve",
+	"Db6/4tdqm1f1yE5ZOOde3VU8tDXqDgeUv6JQvbuOHQJxVaDkjgIw7J29aXPt6u4uVbwipYmNKkViS5vC",
+	"8daNhcWeVBYVbfeVT1BilydXXqp8nhaFiaedNX7OvVbE6Fckso2c6p7abnal85o2vdLfFSGeFBFxA10/",
+	"GB8s4UiarR/LnGeylirLGF+DKBkDsBMHEMD6Y3lYZRcPC2BNkUvtTbUiwZqfcgs4R3MlY4adFfeKEzhY",
+	"agNF4hKTEsJw5APRl0rPi3oB4LGjZBWWyamhmTKgX8Xuwp2BCiGmUlEo9IeRr49FOoHvO6LfXHFJ2nCJ",
+	"TBA9E2SCpOnCgy18gJ/BH6S9D8lCPYRBp5GuPugMa24qarDAIRxVsf4SfTARBWajrp1sWRgWZ8oQCm2H",
+	"+xuSxl9POqe+QkiflJUDbyM36zEMVJgum9eT3BTB5dIl3KaqNKEh96SqtBcS+Mqqyrozq6wbdlQBOgpg",
+	"Y4BrfPPurFtGhL4R1eo8gFS62mObIM+2C3/WUhGHO2habDivF3c1C9yiayajBSBUAQdib1dJIx6EFQgE",
+	"znCcW5HaQxIbu+sdC7AD11kTR17qbD1XtaskHApJUTxRyqUqV5CE0tYrnJd4MW0gYKcSdFzXoQ9vSyuq",
+	"AkyRtFno3AyUl2L9LYb+NIvJLMHKlofRqK/AIznh6dFyPeolciJdzdlHvbW4wHy/JEB9WU421lrE6LCo",
+	"l+DRb6Lpr97msT2oxlaDggxh69+573A+TYWFEVZ5KrREYXsYTRI7COXB+rzy+49ha7W6W/GKM4swTKng",
+	"VYHYJiOVRl2r+tYmiT2d3o8AbpTu+FPufqfunBvEKBNZkVWiKp/jXWVnlXXSDrGpPXNHMlpB668QDRFr",
+	"ve6vFw0F2RSyNMjv+8A2vQ3upqrqJcN3C1q+61oX8nXnI0v+T+vPrZoTO0ifsUzTAlBdCfetCLZCQgnL",
+	"38Jl/ajhqV46dsjS5FTdpNkSidVa7juJQ7cqDd+yqlsGcAZqKYKjVVQX4dIjLDHhtrrXHivbayVnsXK3",
+	"9phUpZi9NXtP0ne5YNCfUvgPLIUbyHRfV4bBtoaYjy2yoKNt301g6NzV5PKS/zWdi4X1yi1DjkshFXzl",
+	"gVFFgawvwMk8+ifnZ0+LjIxUXmIFHB+owCM+zyEgdxlSHQulAty3oiaduzVMS6P/fXzTgeppaF/X17PO",
+	"ycwuAzbUbYntYiJos0fuQDNlomb7ofK305NnRB2nr55BnpFd8BBe/gjdg72HsHXaSOEsQ59Qf4nLAfS3",
+	"tj2MxBcHkJZIxhKHcxDcwUxbBw/39iH7EGyrHipikySC+VTGU86MyiwX1SvQddBNdThA0MX91pMgz1It",
+	"ktMiUW+tLJ/lqZOZMG5nrM2sx+C9Bl01s8HLVSszmkdSCXNzvTT/YktG3jch+9lbzxURklDLcsgDLt1+",
+	"Cud+D7csXJy9+NYPgr0N3lguT87vPdxkeC1lor+E0/eCSRbEUoa0TzS7ZKlcK01V5KDeJTzhs6k/KjHD",
+	"a6HVBRvdDKwOCbTrodUZKYeGXvwfvxz3/rvo/Wu39/h9793HvUfRo4NPg0G/+2s2+Z+Zmmz/W+dzkNdM",
+	"pTu/ZjhpssUmDOvfzdStX23/MsOsAmp/Ftl/JXR3SYDHTcq7I3GFNLTrUGMisY2EwSIrkMS993SjI1uO",
+	"79ZzEPtwXKS5hXAEu8znwg5UAQkrEwxzBwxwIOaZT3VanaJjMZPpAroGc1u4xqRW232G6xTGpQll2QfB",
+	"JCo69mfw4Q3JfysnUzPN8F5BaY0iTy1UeuaHUkbmv+ng2DqF6UNcQVqaW8PIEY9JFLVCCndQmork2vVE",
+	"/aQMXVWlaqrSwCHo5djXfa2TmQ0EX0l8oAoTwQP9Q1pOERwLmhCDYAJk19cJCFa+WPgczOAP4A9j0LrY",
+	"gRr+V4Pj/zL0nlgBdirYzpfq8qh6di6V7cMmSLnr4THRGnf36VQrhFec4n47TN11wDxf23YqKogoO3er",
+	"QoFb7bwZ9veGcPxZY4lXl29dDJ5ofk0Avq1I0T15IZbLtW6khO7duxJ6Vu5NGeW8N3/EN476XpdOycKl",
+	"DpGrhYPvJNZC5coyya49Q6J87rMASeEjXPcKR7rG0j8ry3P2v+2I7P4m41r9zs6X0ABfyLHjo8tmqPhM",
+	"6t4WclLPB2/SWK1O8M5H/pcVlE/X4LPPQzy2yOuuzgYuOwznZcnyCDJ/uLALeKvfItpr/W9ky1RD3DRZ",
+	"dG//L19RiLfUXf52MJ88vM+Xz98pjAFd0DdLbHXpBK6hpkJtmQAdbcCvbw28XhXmPDjshRNi56OrmKxV",
+	"Y31TDo7URFsNUeG8qLgiUjQFrKoPJyvjjUjV5mIMfLms2FKgDpp6awt+tj17hyZSWJabcKz7Msz6O3ih",
+	"eapJ/3sm/oGv4jwXVm05mHFNqlTHl2yAz6ea6x99ifBoMYBeqifXea1q9c9/R/D0RrjWlVLtG5aLKL7+",
+	"+L3gWot5+pJgtl78qMJcN3G7d/RCWVTJi+IDLDfH0otMlBJztJpUspSe0m+RW7Uu7xyE/j2EkXJ/lFSN",
+	"AnBWYRfuJHhU8s+az+WkKDjTbi21P/777alHyAVvSAGs3u7/R8h6K+mBdLMVt9mdRQzrQPba0kPnxUNf",
+	"5zjxvuUNTpFjn6BdzCHyEVmDMSqXcgpC8h3mT6wm8mzZIhfdVjvxJXZ9x+CVvsQegx/sdb4Teuw1PfWl",
+	"aOEzZcGJL5H+PaXDkPlQtzcAP8SYBQCNr9H7RfaycH8lmKL/SOlyiZCkitt8yTJTbV+Wf/cfhDy+fqCT",
+	"6EkrXPrY05cSDN4BdoMrteYmu5sj9ct7lpY+PPPt+JTOq+87/NGycH5Hn29YVRBFvqF3+B6VQXNZ1gOw",
+	"IBzX+bmzNzgvP79yjff3qQ8ypjh2vgqGQchV+PSWj3UWCYMebjhCCHdhigb7JYppJha+Rv4IB4o/aNE1",
+	"ONNXuA2h+PXF2QsY1kBjw5Dmg0k7uiypoiD3wYOrn6f5RpFi3zgrfgFQFs21xUuxZQu0zB3Pi7z6Bs81",
+	"qbi+RO5SBlP4p5aK1hW2UZJ3CInmL0UIVdT24G8aagVioJaq6ZbhPW5wBlVCLb3TrI1hMcWYS3DoFLf6",
+	"cBzK/A5U4MUKlSF92Wfut3uwv78Gr1mtwn2x1Mq3jv6sWvNHPthCqRvR+JjnreOZtXLXda5lJ8KCiKkR",
+	"YSkOsiZxVw//scMY/yw/W/QdxzF4Eota4kb5YaZ1sbzPdyit+hhXLdDV87dwQEsL/pNCXNAA/CvJof8A",
+	"vf8yTOo/2yctoBEWE+jGZpE53bNTg0ki1WSbP1g/UKWKhyqJOGDHkHv+VMlUWqfJ+nZi4esxiTyRrckc",
+	"fhDfIz7kCS/ln9iQteKU1qeOPbq9KK1/GcBvQY0Jm98h+uXdp+hj46tCv7wjyvD1Kzw95SYNXwdjogmD",
+	"WPm2nfL4bU6mGZEdUS+EUUldro1Mna4mCPXyLCqKa0SF2hfVrCJVFiiBYka1lr0MWG36gkHDQokJctnm",
+	"cShx2az2UmvIL+9qQ2dFqXzm9n4Dbxhq6K++9FNVervHttEUU5IaRyBGXBige7B7sA1SQfVR/lrT9crd",
+	"n959+v8BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -4,7 +4,8 @@
 // can be read, and changed, in one file.
 //
 // Every error response is JSON of the shape of the OpenAPI `Error` schema:
-// {"message": "...", "field": "..."} where field is present only for a single-input problem.
+// {"message": "...", "code": "...", "field": "..."} where code is present only when the client
+// must act on the reason (e.g. "new_device") and field only for a single-input problem.
 package httperr
 
 import (
@@ -38,6 +39,13 @@ const (
 // nginx's convention: a 4xx keeps abandoned requests out of server-error rates and alerts, and
 // the client never sees it anyway.
 const StatusClientClosedRequest = 499
+
+// CodedError is an error with a stable machine-readable reason the client acts on (the
+// response's `code`, e.g. "new_device"); its message is still the one shown to the user.
+type CodedError interface {
+	error
+	ErrorCode() string
+}
 
 // RetryAfterError is an error that knows when the caller may try again. A rate limiter returns
 // one so that 429 responses carry a Retry-After header.
@@ -141,6 +149,10 @@ func classify(r *http.Request, err error) (int, apigen.Error) {
 		body := apigen.Error{Message: msg}
 		if de, ok := errors.AsType[*domainerr.Error](err); ok && de.Field != "" {
 			body.Field = &de.Field
+		}
+		if ce, ok := errors.AsType[CodedError](err); ok && ce.ErrorCode() != "" {
+			code := ce.ErrorCode()
+			body.Code = &code
 		}
 		return status, body
 	}

@@ -102,7 +102,11 @@ func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slo
 		logger.Info("events exported", "events", n)
 		return nil
 	}
-	return verifyEvents(ctx, store, newRegistry(), stdout, verifyOptions{Now: time.Now(), Verifiers: extraVerifiers()})
+	codec, _, err := newCodec(ctx, pool, cfg)
+	if err != nil {
+		return err
+	}
+	return verifyEvents(ctx, store, codec, stdout, verifyOptions{Now: time.Now(), Verifiers: extraVerifiers()})
 }
 
 // exportOptions selects what `events export` writes: exactly one of Stream and All.

@@ -17,6 +17,9 @@ const usage = `clearvest — fixed-term crypto savings plans
 Usage:
   clearvest serve                         start the web server (embedded PostgreSQL unless DATABASE_URL is set)
   clearvest migrate                       apply database migrations and exit
+  clearvest admin create --email E --password P --name N
+                                          create an admin account (e-mail already verified)
+  clearvest seed                          create the DEMO accounts (development only) and print their logins
   clearvest projections status            position, lag and rate of every projection
   clearvest projections rebuild NAME|--all
                                           rebuild read models from position 0 and swap them in
@@ -61,6 +64,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runServe(ctx, rest, stdout, logger)
 	case "migrate":
 		return runMigrate(ctx, rest, stdout, logger)
+	case "admin":
+		return runAdmin(ctx, rest, stdout, logger)
+	case "seed":
+		return runSeed(ctx, rest, stdout, logger)
 	case "projections":
 		return runProjections(ctx, rest, stdout, logger)
 	case "events":

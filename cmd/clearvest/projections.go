@@ -52,9 +52,13 @@ func runProjections(ctx context.Context, args []string, stdout io.Writer, logger
 	if err := requireSchema(ctx, pool, projections.Migrations); err != nil {
 		return err
 	}
+	codec, _, err := newCodec(ctx, pool, cfg)
+	if err != nil {
+		return err
+	}
 	store := postgres.New(pool, postgres.WithLogger(logger))
 	defer store.Close()
-	runner, err := projections.NewRunner(pool, store, allProjections(), projections.WithLogger(logger))
+	runner, err := projections.NewRunner(pool, store, allProjections(codec), projections.WithLogger(logger))
 	if err != nil {
 		return err
 	}

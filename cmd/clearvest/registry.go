@@ -1,12 +1,25 @@
 package main
 
 import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/accounts"
+	"clearvest/auth"
+	"clearvest/config"
 	"clearvest/domain/aggregate"
+	"clearvest/domain/identity"
 	"clearvest/eventstore"
+	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
+	"clearvest/mail"
 	"clearvest/pgmigrate"
 	"clearvest/projections"
 	"clearvest/projections/catalogue"
+	"clearvest/projections/securitylog"
+	"clearvest/projections/users"
 )
 
 // This file is the one place where the binary learns what exists: every schema, every event
@@ -16,12 +29,13 @@ import (
 // allMigrations lists every migration set in the order they must run: a set may refer to tables
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
-	return []pgmigrate.Set{postgres.Migrations, projections.Migrations}
+	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations}
 }
 
-// allProjections lists every read model the runner keeps up to date.
-func allProjections() []projections.Projection {
-	return []projections.Projection{catalogue.Projection{}}
+// allProjections lists every read model the runner keeps up to date. codec must be the one
+// newCodec returns: the identity read models decode personal fields.
+func allProjections(codec *eventstore.Registry) []projections.Projection {
+	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec)}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here
@@ -29,7 +43,25 @@ func allProjections() []projections.Projection {
 // `events verify` fail and any aggregate that meets one refuse to load, rather than skip it.
 func newRegistry() *eventstore.Registry {
 	r := eventstore.NewRegistry()
+	identity.RegisterEvents(r)
 	return r
+}
+
+// newCodec is newRegistry with the personal-data cipher installed, which anything that decodes
+// or writes user events needs: personal fields are sealed per user (docs/identity.md). The
+// cipher's keys live in the database and are sealed with CLEARVEST_SECRET_KEY; a wrong key is
+// reported here rather than at the first read of a user.
+func newCodec(ctx context.Context, pool *pgxpool.Pool, cfg config.Config) (*eventstore.Registry, *pii.Cipher, error) {
+	cipher, err := pii.New(pool, cfg.SecretKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cipher.CheckSecret(ctx); err != nil {
+		return nil, nil, fmt.Errorf("%w (%s)", err, config.EnvSecretKey)
+	}
+	r := newRegistry()
+	r.SetCipher(cipher)
+	return r, cipher, nil
 }
 
 // logVerifier is a whole-log check run by `events verify` on top of the envelope and codec

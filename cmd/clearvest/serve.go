@@ -16,6 +16,7 @@ import (
 
 	"clearvest/api"
 	"clearvest/eventstore/postgres"
+	"clearvest/mail"
 	"clearvest/pgmigrate"
 	"clearvest/projections"
 	"clearvest/ui"
@@ -43,11 +44,16 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 
+	codec, cipher, err := newCodec(ctx, pool, cfg)
+	if err != nil {
+		return err
+	}
+
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	store := postgres.New(pool, postgres.WithLogger(logger), postgres.WithMetrics(reg))
 	defer store.Close()
-	runner, err := projections.NewRunner(pool, store, allProjections(), projections.WithLogger(logger), projections.WithMetrics(reg))
+	runner, err := projections.NewRunner(pool, store, allProjections(codec), projections.WithLogger(logger), projections.WithMetrics(reg))
 	if err != nil {
 		return err
 	}
@@ -56,27 +62,52 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	}
 	reg.MustRegister(projections.LagCollector{Runner: runner})
 
+	// Listening before the rest is wired lets e-mailed links name the port actually bound when
+	// only CLEARVEST_ADDR was changed (the default public URL assumes :8080).
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (set CLEARVEST_ADDR to use another address)", cfg.Addr, err)
+	}
+	cfg.PublicURL = publicURL(cfg.PublicURL, ln.Addr())
+	ident, err := newIdentity(ctx, cfg, pool, store, codec, cipher, reg, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	var demo []demoLogin
+	if !cfg.Production() {
+		if demo, err = seedDemo(ctx, cfg, ident.accounts, logger); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	mailbox := ""
+	if !cfg.Production() {
+		mailbox, _ = mail.MailboxDir(cfg.MailURL)
+	}
+
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, ReadYourWrites: runner, Metrics: reg,
+		Accounts: ident.accounts, PublicURL: cfg.PublicURL, MailboxDir: mailbox,
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w (set CLEARVEST_ADDR to use another address)", cfg.Addr, err)
-	}
 
 	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	runnerDone := make(chan struct{})
 	go func() { defer close(runnerDone); _ = runner.Run(workers) }()
+	senderDone := make(chan struct{})
+	go func() { defer close(senderDone); _ = ident.sender.Run(workers) }()
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	logger.Info("serving", "addr", ln.Addr().String(), "env", cfg.Env, "version", version)
-	fmt.Fprintf(stdout, "\nClearvest is running at %s\nPress Ctrl-C to stop.\n\n", publicURL(cfg.PublicURL, ln.Addr()))
+	fmt.Fprintf(stdout, "\nClearvest is running at %s\n", cfg.PublicURL)
+	printDemoLogins(stdout, demo, cfg.PublicURL, mailbox != "")
+	fmt.Fprint(stdout, "Press Ctrl-C to stop.\n\n")
 
 	select {
 	case err = <-serveErr:
@@ -88,6 +119,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	}
 	stopWorkers()
 	<-runnerDone
+	<-senderDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

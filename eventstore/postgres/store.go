@@ -349,7 +349,9 @@ func (s *Store) ReadStream(ctx context.Context, stream eventstore.StreamID, from
 	if err != nil {
 		return nil, fmt.Errorf("eventstore: read stream: %w", err)
 	}
-	return scanEnvelopes(rows, min(limit, 256))
+	// Most streams are short and every command reads one: a large up-front slice would cost
+	// more to allocate and clear than growing a small one for the rare long stream.
+	return scanEnvelopes(rows, min(limit, 16))
 }
 
 // ReadAll implements eventstore.Store.
@@ -420,18 +422,22 @@ func scanEnvelopes(rows pgx.Rows, capacity int) ([]eventstore.Envelope, error) {
 	out := make([]eventstore.Envelope, 0, capacity)
 	for rows.Next() {
 		var (
-			e      eventstore.Envelope
-			stream string
-			schema int32
-			meta   []byte
+			e          eventstore.Envelope
+			stream     string
+			schema     int32
+			data, meta []byte
 		)
-		if err := rows.Scan(&e.Position, &e.ID, &stream, &e.Version, &e.Type, &schema, &e.Data, &meta, &e.RecordedAt); err != nil {
+		// The id goes in as bytes and data as plain bytes: uuid.UUID's sql.Scanner would parse
+		// the id from text, and json.RawMessage would be validated again by encoding/json,
+		// though jsonb can only hold valid JSON. Rebuilds scan every row of the log.
+		if err := rows.Scan(&e.Position, (*[16]byte)(&e.ID), &stream, &e.Version, &e.Type, &schema, &data, &meta, &e.RecordedAt); err != nil {
 			return nil, fmt.Errorf("eventstore: scan: %w", err)
 		}
 		e.StreamID = eventstore.StreamID(stream)
 		e.SchemaVersion = int(schema)
+		e.Data = data
 		e.RecordedAt = e.RecordedAt.UTC()
-		if err := json.Unmarshal(meta, &e.Metadata); err != nil {
+		if err := decodeMetadata(meta, &e.Metadata); err != nil {
 			return nil, fmt.Errorf("eventstore: metadata of %s: %w", e.ID, err)
 		}
 		out = append(out, e)
@@ -440,6 +446,98 @@ func scanEnvelopes(rows pgx.Rows, capacity int) ([]eventstore.Envelope, error) {
 		return nil, fmt.Errorf("eventstore: read: %w", err)
 	}
 	return out, nil
+}
+
+// decodeMetadata is json.Unmarshal into m. Metadata as the store writes it (a flat object of
+// plain ASCII strings under the exact field names) is decoded without reflection, which is
+// most of the cost of reading the log; anything else — escapes, other keys, other value
+// types — is left to encoding/json, so the result is always the same.
+func decodeMetadata(b []byte, m *eventstore.Metadata) error {
+	if decodeFlatMetadata(b, m) {
+		return nil
+	}
+	*m = eventstore.Metadata{}
+	return json.Unmarshal(b, m)
+}
+
+func decodeFlatMetadata(b []byte, m *eventstore.Metadata) bool {
+	i := skipJSONSpace(b, 0)
+	if i == len(b) || b[i] != '{' {
+		return false
+	}
+	if i = skipJSONSpace(b, i+1); i < len(b) && b[i] == '}' {
+		return skipJSONSpace(b, i+1) == len(b)
+	}
+	for {
+		key, next, ok := plainJSONString(b, i)
+		if !ok {
+			return false
+		}
+		if i = skipJSONSpace(b, next); i == len(b) || b[i] != ':' {
+			return false
+		}
+		value, next, ok := plainJSONString(b, skipJSONSpace(b, i+1))
+		if !ok {
+			return false
+		}
+		var field *string
+		switch string(key) {
+		case "correlationId":
+			field = &m.CorrelationID
+		case "causationId":
+			field = &m.CausationID
+		case "actorId":
+			field = &m.ActorID
+		case "actorRole":
+			field = &m.ActorRole
+		case "impersonatorId":
+			field = &m.ImpersonatorID
+		case "idempotencyKey":
+			field = &m.IdempotencyKey
+		case "requestHash":
+			field = &m.RequestHash
+		case "clientIp":
+			field = &m.ClientIP
+		default:
+			return false
+		}
+		*field = string(value)
+		if i = skipJSONSpace(b, next); i == len(b) {
+			return false
+		}
+		switch b[i] {
+		case '}':
+			return skipJSONSpace(b, i+1) == len(b)
+		case ',':
+			i = skipJSONSpace(b, i+1)
+		default:
+			return false
+		}
+	}
+}
+
+// plainJSONString returns the contents of the string starting at b[i] and the index after it,
+// if it is made of printable ASCII without escapes.
+func plainJSONString(b []byte, i int) ([]byte, int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, 0, false
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return b[i+1 : j], j + 1, true
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 func isUniqueViolation(err error, constraint string) bool {

@@ -4,12 +4,390 @@ const injectedRtkApi = api.injectEndpoints({
     getMeta: build.query<GetMetaApiResponse, GetMetaApiArg>({
       query: () => ({ url: `/meta` }),
     }),
+    register: build.mutation<RegisterApiResponse, RegisterApiArg>({
+      query: (queryArg) => ({
+        url: `/users/register`,
+        method: "POST",
+        body: queryArg.registerRequest,
+        params: {
+          ref: queryArg.ref,
+        },
+      }),
+    }),
+    login: build.mutation<LoginApiResponse, LoginApiArg>({
+      query: (queryArg) => ({
+        url: `/users/login`,
+        method: "POST",
+        body: queryArg.loginRequest,
+      }),
+    }),
+    logout: build.query<LogoutApiResponse, LogoutApiArg>({
+      query: () => ({ url: `/users/logout` }),
+    }),
+    loginStatus: build.query<LoginStatusApiResponse, LoginStatusApiArg>({
+      query: () => ({ url: `/users/loginStatus` }),
+    }),
+    refreshSession: build.mutation<
+      RefreshSessionApiResponse,
+      RefreshSessionApiArg
+    >({
+      query: () => ({ url: `/users/refresh`, method: "POST" }),
+    }),
+    getUser: build.query<GetUserApiResponse, GetUserApiArg>({
+      query: (queryArg) => ({
+        url: `/users/getUser`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    updateUser: build.mutation<UpdateUserApiResponse, UpdateUserApiArg>({
+      query: (queryArg) => ({
+        url: `/users/updateUser`,
+        method: "PATCH",
+        body: queryArg.updateUserRequest,
+      }),
+    }),
+    uploadPhoto: build.mutation<UploadPhotoApiResponse, UploadPhotoApiArg>({
+      query: (queryArg) => ({
+        url: `/users/photo`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    getPhoto: build.query<GetPhotoApiResponse, GetPhotoApiArg>({
+      query: (queryArg) => ({ url: `/users/photo/${queryArg.name}` }),
+    }),
+    sendVerificationEmail: build.mutation<
+      SendVerificationEmailApiResponse,
+      SendVerificationEmailApiArg
+    >({
+      query: () => ({ url: `/users/sendVerificationEmail`, method: "POST" }),
+    }),
+    verifyUser: build.mutation<VerifyUserApiResponse, VerifyUserApiArg>({
+      query: (queryArg) => ({
+        url: `/users/verifyUser/${queryArg.token}`,
+        method: "PATCH",
+      }),
+    }),
+    changePassword: build.mutation<
+      ChangePasswordApiResponse,
+      ChangePasswordApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/changePassword`,
+        method: "PATCH",
+        body: queryArg.changePasswordRequest,
+      }),
+    }),
+    forgotPassword: build.mutation<
+      ForgotPasswordApiResponse,
+      ForgotPasswordApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/forgotPassword`,
+        method: "POST",
+        body: queryArg.forgotPasswordRequest,
+      }),
+    }),
+    resetPassword: build.mutation<
+      ResetPasswordApiResponse,
+      ResetPasswordApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/resetPassword/${queryArg.resetToken}`,
+        method: "PATCH",
+        body: queryArg.resetPasswordRequest,
+      }),
+    }),
+    sendLoginCode: build.mutation<
+      SendLoginCodeApiResponse,
+      SendLoginCodeApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/sendLoginCode/${queryArg.email}`,
+        method: "POST",
+      }),
+    }),
+    loginWithCode: build.mutation<
+      LoginWithCodeApiResponse,
+      LoginWithCodeApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/loginWithCode/${queryArg.email}`,
+        method: "POST",
+        body: queryArg.loginWithCodeRequest,
+      }),
+    }),
+    googleCallback: build.mutation<
+      GoogleCallbackApiResponse,
+      GoogleCallbackApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/google/callback`,
+        method: "POST",
+        body: queryArg.googleCallbackRequest,
+      }),
+    }),
+    listSessions: build.query<ListSessionsApiResponse, ListSessionsApiArg>({
+      query: () => ({ url: `/users/sessions` }),
+    }),
+    endSession: build.mutation<EndSessionApiResponse, EndSessionApiArg>({
+      query: (queryArg) => ({
+        url: `/users/sessions/${queryArg.id}`,
+        method: "DELETE",
+      }),
+    }),
+    revokeOtherSessions: build.mutation<
+      RevokeOtherSessionsApiResponse,
+      RevokeOtherSessionsApiArg
+    >({
+      query: () => ({ url: `/users/sessions/revoke-others`, method: "POST" }),
+    }),
+    setupTwoFactor: build.mutation<
+      SetupTwoFactorApiResponse,
+      SetupTwoFactorApiArg
+    >({
+      query: () => ({ url: `/users/2fa/setup`, method: "POST" }),
+    }),
+    enableTwoFactor: build.mutation<
+      EnableTwoFactorApiResponse,
+      EnableTwoFactorApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/2fa/enable`,
+        method: "POST",
+        body: queryArg.twoFactorEnableRequest,
+      }),
+    }),
+    disableTwoFactor: build.mutation<
+      DisableTwoFactorApiResponse,
+      DisableTwoFactorApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/2fa/disable`,
+        method: "POST",
+        body: queryArg.twoFactorDisableRequest,
+      }),
+    }),
+    getSecurityLog: build.query<
+      GetSecurityLogApiResponse,
+      GetSecurityLogApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/security-log`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    secureAccount: build.mutation<
+      SecureAccountApiResponse,
+      SecureAccountApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/secure-account/${queryArg.token}`,
+        method: "POST",
+      }),
+    }),
+    getUsers: build.query<GetUsersApiResponse, GetUsersApiArg>({
+      query: (queryArg) => ({
+        url: `/users/getUsers`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+        params: {
+          search: queryArg.search,
+        },
+      }),
+    }),
+    upgradeUser: build.mutation<UpgradeUserApiResponse, UpgradeUserApiArg>({
+      query: (queryArg) => ({
+        url: `/users/upgradeUser`,
+        method: "POST",
+        body: queryArg.upgradeUserRequest,
+      }),
+    }),
+    suspendUser: build.mutation<SuspendUserApiResponse, SuspendUserApiArg>({
+      query: (queryArg) => ({
+        url: `/users/suspend/${queryArg.id}`,
+        method: "POST",
+        body: queryArg.suspendRequest,
+      }),
+    }),
+    reinstateUser: build.mutation<
+      ReinstateUserApiResponse,
+      ReinstateUserApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/reinstate/${queryArg.id}`,
+        method: "POST",
+      }),
+    }),
+    deleteUser: build.mutation<DeleteUserApiResponse, DeleteUserApiArg>({
+      query: (queryArg) => ({ url: `/users/${queryArg.id}`, method: "DELETE" }),
+    }),
+    getCountries: build.query<GetCountriesApiResponse, GetCountriesApiArg>({
+      query: () => ({ url: `/countries` }),
+    }),
+    listDevMail: build.query<ListDevMailApiResponse, ListDevMailApiArg>({
+      query: () => ({ url: `/dev/mail` }),
+    }),
+    getDevMail: build.query<GetDevMailApiResponse, GetDevMailApiArg>({
+      query: (queryArg) => ({ url: `/dev/mail/${queryArg.id}` }),
+    }),
   }),
   overrideExisting: false,
 });
 export { injectedRtkApi as generatedApi };
 export type GetMetaApiResponse = /** status 200 Server metadata */ Meta;
 export type GetMetaApiArg = void;
+export type RegisterApiResponse =
+  /** status 201 Registered and signed in; the user carries `token`. */ User;
+export type RegisterApiArg = {
+  /** Referral code from a shared link. */
+  ref?: string;
+  registerRequest: RegisterRequest;
+};
+export type LoginApiResponse =
+  /** status 200 Signed in; the user carries `token`. */ User;
+export type LoginApiArg = {
+  loginRequest: LoginRequest;
+};
+export type LogoutApiResponse = /** status 200 Signed out. */ Message;
+export type LogoutApiArg = void;
+export type LoginStatusApiResponse =
+  /** status 200 true when the request carries a valid session. */ boolean;
+export type LoginStatusApiArg = void;
+export type RefreshSessionApiResponse =
+  /** status 200 Refreshed. */ TokenResponse;
+export type RefreshSessionApiArg = void;
+export type GetUserApiResponse = /** status 200 The user. */ User;
+export type GetUserApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type UpdateUserApiResponse = /** status 200 The updated user. */ User;
+export type UpdateUserApiArg = {
+  updateUserRequest: UpdateUserRequest;
+};
+export type UploadPhotoApiResponse =
+  /** status 200 The updated user; `photo` is the new image's URL. */ User;
+export type UploadPhotoApiArg = {
+  body: {
+    photo: Blob;
+  };
+};
+export type GetPhotoApiResponse = /** status 200 The image. */ Blob;
+export type GetPhotoApiArg = {
+  name: string;
+};
+export type SendVerificationEmailApiResponse =
+  /** status 200 Sent (or already verified). */ Message;
+export type SendVerificationEmailApiArg = void;
+export type VerifyUserApiResponse = /** status 200 Verified. */ Message;
+export type VerifyUserApiArg = {
+  token: string;
+};
+export type ChangePasswordApiResponse = /** status 200 Changed. */ Message;
+export type ChangePasswordApiArg = {
+  changePasswordRequest: ChangePasswordRequest;
+};
+export type ForgotPasswordApiResponse = /** status 200 Accepted. */ Message;
+export type ForgotPasswordApiArg = {
+  forgotPasswordRequest: ForgotPasswordRequest;
+};
+export type ResetPasswordApiResponse = /** status 200 Reset. */ Message;
+export type ResetPasswordApiArg = {
+  resetToken: string;
+  resetPasswordRequest: ResetPasswordRequest;
+};
+export type SendLoginCodeApiResponse = /** status 200 Sent. */ Message;
+export type SendLoginCodeApiArg = {
+  email: string;
+};
+export type LoginWithCodeApiResponse =
+  /** status 200 Signed in; the user carries `token`. */ User;
+export type LoginWithCodeApiArg = {
+  email: string;
+  loginWithCodeRequest: LoginWithCodeRequest;
+};
+export type GoogleCallbackApiResponse =
+  /** status 200 Signed in; the user carries `token`. */ User;
+export type GoogleCallbackApiArg = {
+  googleCallbackRequest: GoogleCallbackRequest;
+};
+export type ListSessionsApiResponse =
+  /** status 200 Active sessions, most recently used first. */ Session[];
+export type ListSessionsApiArg = void;
+export type EndSessionApiResponse = /** status 200 Ended. */ Message;
+export type EndSessionApiArg = {
+  id: string;
+};
+export type RevokeOtherSessionsApiResponse = /** status 200 Ended. */ Message;
+export type RevokeOtherSessionsApiArg = void;
+export type SetupTwoFactorApiResponse =
+  /** status 200 The secret to add to the authenticator app. */ TwoFactorSetup;
+export type SetupTwoFactorApiArg = void;
+export type EnableTwoFactorApiResponse =
+  /** status 200 On. The recovery codes are shown once; each works once instead of a code. */ RecoveryCodes;
+export type EnableTwoFactorApiArg = {
+  twoFactorEnableRequest: TwoFactorEnableRequest;
+};
+export type DisableTwoFactorApiResponse = /** status 200 Off. */ Message;
+export type DisableTwoFactorApiArg = {
+  twoFactorDisableRequest: TwoFactorDisableRequest;
+};
+export type GetSecurityLogApiResponse =
+  /** status 200 The log. */ SecurityLogEntry[];
+export type GetSecurityLogApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type SecureAccountApiResponse = /** status 200 Secured. */ Message;
+export type SecureAccountApiArg = {
+  token: string;
+};
+export type GetUsersApiResponse = /** status 200 Users, newest first. */ User[];
+export type GetUsersApiArg = {
+  /** Part of a name or e-mail (case-insensitive). */
+  search?: string;
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type UpgradeUserApiResponse = /** status 200 Changed. */ Message;
+export type UpgradeUserApiArg = {
+  upgradeUserRequest: UpgradeUserRequest;
+};
+export type SuspendUserApiResponse = /** status 200 Suspended. */ Message;
+export type SuspendUserApiArg = {
+  id: string;
+  suspendRequest: SuspendRequest;
+};
+export type ReinstateUserApiResponse = /** status 200 Reinstated. */ Message;
+export type ReinstateUserApiArg = {
+  id: string;
+};
+export type DeleteUserApiResponse = /** status 200 Closed. */ Message;
+export type DeleteUserApiArg = {
+  id: string;
+};
+export type GetCountriesApiResponse =
+  /** status 200 Countries by name. */ Country[];
+export type GetCountriesApiArg = void;
+export type ListDevMailApiResponse =
+  /** status 200 The mailbox. */ DevMailSummary[];
+export type ListDevMailApiArg = void;
+export type GetDevMailApiResponse = /** status 200 The message. */ DevMail;
+export type GetDevMailApiArg = {
+  id: string;
+};
 export type Meta = {
   product: "Clearvest";
   /** Build version of the server ("dev" for local builds). */
@@ -19,7 +397,205 @@ export type Meta = {
 export type Error = {
   /** What went wrong, worded for the user; safe to show as-is. */
   message: string;
+  /** A stable machine-readable reason, when the client must act on it: `new_device`
+    (continue with loginWithCode), `totp_required` (send totpCode), `suspended`,
+    `link_required` (Google sign-in needs the password or an e-mailed code).
+     */
+  code?: string;
   /** The input at fault, when the error is about one field. */
   field?: string;
 };
-export const { useGetMetaQuery } = injectedRtkApi;
+export type Role = "subscriber" | "author" | "admin" | "suspended";
+export type KycStatus = "Not Submitted" | "Pending" | "Approved" | "Rejected";
+export type User = {
+  _id: string;
+  name: string;
+  email: string;
+  phone: string;
+  /** ISO 3166-1 alpha-2 code, or "" when not given. */
+  country: string;
+  bio: string;
+  /** URL of the profile photo on our origin, or "". */
+  photo: string;
+  role: Role;
+  status: "active" | "suspended" | "closed";
+  /** The e-mail address is verified. */
+  isVerified: boolean;
+  kycStatus: KycStatus;
+  /** Available wallet balance, USD decimal string. */
+  balance: string;
+  investmentBalance: string;
+  /** Total returns ("profit") so far. */
+  totalMaturityAmount: string;
+  fees: string;
+  hasFees: boolean;
+  referralCode: string;
+  isImpersonated: boolean;
+  twoFactorEnabled: boolean;
+  createdAt?: string;
+  /** Access token (JWT, 15 minutes); present only in sign-in responses. API clients send it
+    as `Authorization: Bearer <token>`; browsers can ignore it (the cookie carries it).
+     */
+  token?: string;
+};
+export type RegisterRequest = {
+  name?: string;
+  email?: string;
+  password?: string;
+  /** When given, it must equal password ('Passwords do not match'). */
+  confirmPassword?: string;
+  phone?: string;
+  /** ISO 3166-1 alpha-2 code (or the country's name). */
+  country?: string;
+  referralCode?: string;
+};
+export type LoginRequest = {
+  email?: string;
+  password?: string;
+  /** Authenticator code or recovery code, after a `totp_required` answer. */
+  totpCode?: string;
+};
+export type Message = {
+  message: string;
+};
+export type TokenResponse = {
+  token: string;
+  expiresAt: string;
+};
+export type UpdateUserRequest = {
+  name?: string;
+  phone?: string;
+  bio?: string;
+  country?: string;
+  photo?: string;
+};
+export type ChangePasswordRequest = {
+  oldPassword?: string;
+  password?: string;
+  confirmPassword?: string;
+};
+export type ForgotPasswordRequest = {
+  email?: string;
+};
+export type ResetPasswordRequest = {
+  password?: string;
+  confirmPassword?: string;
+};
+export type LoginWithCodeRequest = {
+  loginCode?: string;
+  totpCode?: string;
+};
+export type GoogleCallbackRequest = {
+  /** The Google ID token. */
+  credential: string;
+  /** To link Google to an existing account, its password... */
+  password?: string;
+  /** ...or the code e-mailed after a `link_required` answer. */
+  code?: string;
+  totpCode?: string;
+};
+export type Session = {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  ip: string;
+  userAgent: string;
+  /** This is the session making the request. */
+  current: boolean;
+};
+export type TwoFactorSetup = {
+  /** Base32 secret to type into the app. */
+  secret: string;
+  /** The otpauth:// URL the QR code holds. */
+  otpauthUrl: string;
+  /** The QR code as a PNG data URL, usable directly as an image source. */
+  qrCode: string;
+};
+export type RecoveryCodes = {
+  message: string;
+  recoveryCodes: string[];
+};
+export type TwoFactorEnableRequest = {
+  code?: string;
+};
+export type TwoFactorDisableRequest = {
+  password?: string;
+  code?: string;
+};
+export type SecurityLogEntry = {
+  id: string;
+  at: string;
+  /** signed_in, registered, email_verified, password_changed, new_device_sign_in,
+    two_factor_enabled, two_factor_disabled, role_changed, suspended, reinstated,
+    staff_access (new kinds may appear; show `description`).
+     */
+  kind: string;
+  description: string;
+  ip?: string;
+  userAgent?: string;
+};
+export type UpgradeUserRequest = {
+  id?: string;
+  /** subscriber, author, admin or suspended. */
+  role?: string;
+  /** Why, when suspending. */
+  reason?: string;
+};
+export type SuspendRequest = {
+  reason?: string;
+};
+export type Country = {
+  name: string;
+  code: string;
+  dialCode?: string;
+};
+export type DevMailSummary = {
+  id: string;
+  to: string;
+  subject: string;
+  date: string;
+};
+export type DevMail = {
+  id: string;
+  to: string;
+  subject: string;
+  date: string;
+  text: string;
+  html: string;
+};
+export const {
+  useGetMetaQuery,
+  useRegisterMutation,
+  useLoginMutation,
+  useLogoutQuery,
+  useLoginStatusQuery,
+  useRefreshSessionMutation,
+  useGetUserQuery,
+  useUpdateUserMutation,
+  useUploadPhotoMutation,
+  useGetPhotoQuery,
+  useSendVerificationEmailMutation,
+  useVerifyUserMutation,
+  useChangePasswordMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+  useSendLoginCodeMutation,
+  useLoginWithCodeMutation,
+  useGoogleCallbackMutation,
+  useListSessionsQuery,
+  useEndSessionMutation,
+  useRevokeOtherSessionsMutation,
+  useSetupTwoFactorMutation,
+  useEnableTwoFactorMutation,
+  useDisableTwoFactorMutation,
+  useGetSecurityLogQuery,
+  useSecureAccountMutation,
+  useGetUsersQuery,
+  useUpgradeUserMutation,
+  useSuspendUserMutation,
+  useReinstateUserMutation,
+  useDeleteUserMutation,
+  useGetCountriesQuery,
+  useListDevMailQuery,
+  useGetDevMailQuery,
+} = injectedRtkApi;

@@ -1,0 +1,48 @@
+package accounts
+
+import (
+	"fmt"
+
+	"clearvest/auth/otp"
+	"clearvest/auth/password"
+	"clearvest/auth/ratelimit"
+	"clearvest/auth/session"
+	"clearvest/auth/token"
+	"clearvest/auth/totp"
+)
+
+// authParts are the credential and session stores, all on the pool. Flows that must write
+// inside their own transaction make a store on it instead (session.New(u.tx, …)).
+type authParts struct {
+	hasher   *password.Hasher
+	tokens   *token.Issuer
+	sessions *session.Store
+	devices  *session.Devices
+	codes    *otp.Codes
+	totp     *totp.Store
+	limiter  *ratelimit.Limiter
+	policy   *ratelimit.Policy
+	google   googleVerifier
+}
+
+func (s *Service) initAuth() error {
+	var err error
+	s.hasher = password.NewHasher(password.DefaultParams, 0)
+	if s.tokens, err = token.NewIssuer(s.clock, s.cfg.SecretKey); err != nil {
+		return fmt.Errorf("accounts: %w", err)
+	}
+	s.sessions = session.New(s.pool, s.clock)
+	s.devices = session.NewDevices(s.pool, s.clock)
+	if s.codes, err = otp.New(s.pool, s.clock, s.cfg.SecretKey); err != nil {
+		return fmt.Errorf("accounts: %w", err)
+	}
+	if s.totp, err = totp.New(s.pool, s.clock, s.cfg.SecretKey); err != nil {
+		return fmt.Errorf("accounts: %w", err)
+	}
+	s.limiter = ratelimit.New(s.pool, s.clock)
+	s.policy = ratelimit.NewPolicy(s.limiter)
+	if s.google, err = newGoogleVerifier(s); err != nil {
+		return err
+	}
+	return nil
+}

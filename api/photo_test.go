@@ -1,0 +1,138 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+
+	"clearvest/api"
+)
+
+func multipartPhoto(t *testing.T, field, filename string, data []byte) ([]byte, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	part, err := w.CreateFormFile(field, filename)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = part.Write(data)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), w.FormDataContentType()
+}
+
+func upload(t *testing.T, c *client, body []byte, contentType string) response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, c.app.srv.URL+"/api/users/photo", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, vs := range c.header {
+		req.Header[k] = vs
+	}
+	req.Header.Set("Content-Type", contentType)
+	res, err := c.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b bytes.Buffer
+	_, _ = b.ReadFrom(res.Body)
+	return response{status: res.StatusCode, header: res.Header, body: b.Bytes()}
+}
+
+func TestProfilePhotoUpload(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	b, _ := a.member(t, "photo@example.com", "subscriber")
+
+	img := image.NewRGBA(image.Rect(0, 0, 1024, 768))
+	img.Set(10, 10, color.RGBA{B: 255, A: 255})
+	var pngData bytes.Buffer
+	_ = png.Encode(&pngData, img)
+
+	// The file name and declared type are ignored: the content decides.
+	body, ct := multipartPhoto(t, "photo", "holiday.exe", pngData.Bytes())
+	res := upload(t, b, body, ct)
+	expect(t, res, http.StatusOK)
+	u := decodeUser(t, res)
+	if !strings.HasPrefix(u.Photo, "/api/users/photo/") || !strings.HasSuffix(u.Photo, ".png") {
+		t.Fatalf("photo URL %q", u.Photo)
+	}
+	got := b.do(http.MethodGet, u.Photo, nil)
+	expect(t, got, http.StatusOK)
+	if got.header.Get("Content-Type") != "image/png" {
+		t.Errorf("Content-Type %q", got.header.Get("Content-Type"))
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(got.body))
+	if err != nil || cfg.Width != 512 || cfg.Height != 384 {
+		t.Errorf("served photo %dx%d (%v), want 512x384", cfg.Width, cfg.Height, err)
+	}
+	expect(t, a.browser(t).do(http.MethodGet, u.Photo, nil), http.StatusUnauthorized)
+
+	// A profile may point only at our own photos.
+	res = b.do(http.MethodPatch, "/api/users/updateUser", map[string]string{"photo": "https://tracker.example/pixel.png"})
+	expect(t, res, http.StatusBadRequest)
+
+	for _, tc := range []struct {
+		name   string
+		field  string
+		data   []byte
+		status int
+		msg    string
+	}{
+		{"an HTML file", "photo", []byte("<!doctype html><script>alert(1)</script>"), http.StatusUnsupportedMediaType, "Profile photo must be a JPEG or PNG image."},
+		{"a GIF", "photo", []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), http.StatusUnsupportedMediaType, "Profile photo must be a JPEG or PNG image."},
+		{"no photo field", "avatar", pngData.Bytes(), http.StatusBadRequest, "Please select a file."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body, ct := multipartPhoto(t, tc.field, "x.png", tc.data)
+			res := upload(t, b, body, ct)
+			expect(t, res, tc.status)
+			if e := decodeError(t, res); e.Message != tc.msg {
+				t.Errorf("message %q, want %q", e.Message, tc.msg)
+			}
+		})
+	}
+}
+
+func TestDevelopmentMailboxAndCountries(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	a.member(t, "mailbox@example.com", "subscriber")
+	a.Mails(t) // deliver the outbox
+
+	res := a.browser(t).do(http.MethodGet, "/api/dev/mail", nil)
+	expect(t, res, http.StatusOK)
+	var list []struct {
+		ID, To, Subject string
+	}
+	if err := json.Unmarshal(res.body, &list); err != nil || len(list) == 0 {
+		t.Fatalf("mailbox %s", res.body)
+	}
+	one := a.browser(t).do(http.MethodGet, "/api/dev/mail/"+list[0].ID, nil)
+	expect(t, one, http.StatusOK)
+	if !strings.Contains(string(one.body), `"text"`) {
+		t.Errorf("message %s", one.body)
+	}
+	expect(t, a.browser(t).do(http.MethodGet, "/api/dev/mail/..%2F..%2Fetc%2Fpasswd", nil), http.StatusNotFound)
+
+	// Production never serves it, whatever is configured.
+	prod := newAppWith(t, a, api.EnvProduction)
+	expect(t, prod.browser(t).do(http.MethodGet, "/api/dev/mail", nil), http.StatusNotFound)
+
+	res = a.browser(t).do(http.MethodGet, "/api/countries", nil)
+	expect(t, res, http.StatusOK)
+	var countries []struct{ Name, Code string }
+	if err := json.Unmarshal(res.body, &countries); err != nil || len(countries) < 200 {
+		t.Fatalf("countries: %d, %v", len(countries), err)
+	}
+}

@@ -1,0 +1,675 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"clearvest/accounts"
+	"clearvest/api/apigen"
+	"clearvest/domain/domainerr"
+)
+
+// The user endpoints are thin: they turn the request into an accounts call, the result into the
+// specification's JSON, and sign-in results into cookies. Every rule lives in accounts and
+// below; who may call what lives in policy.go.
+
+// Success messages the UI shows as they are (SPEC §8 and §4 name some of them).
+const (
+	msgLoggedOut        = "Logout successful"
+	msgVerificationSent = "Verification email sent"
+	msgVerified         = "Email verified successfully"
+	msgPasswordChanged  = "Password changed successfully, please login"
+	msgForgot           = "If an account exists for that e-mail, we sent a reset link."
+	msgReset            = "Password Reset Successful, please login"
+	msgLoginCodeSent    = "If an account exists for that e-mail, we sent a login code."
+	msgSessionEnded     = "Session ended"
+	msgOthersEnded      = "All other sessions have been ended"
+	msgTOTPEnabled      = "Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once."
+	msgTOTPDisabled     = "Two-factor authentication is off"
+	msgSecured          = "Your account is secured: every session has ended and we sent you a link to set a new password."
+	msgRoleChanged      = "User role updated"
+	msgSuspended        = "User suspended"
+	msgReinstated       = "User reinstated"
+	msgClosed           = "Account closed and personal data erased"
+)
+
+var errAccountsMissing = errors.New("api: Deps.Accounts is not configured")
+
+// exchange gives strict handlers the request and response writer, which they need for cookies
+// and client details; the generated interface hands them only a context.
+type exchange struct {
+	w http.ResponseWriter
+	r *http.Request
+}
+
+type exchangeKey struct{}
+
+func withExchange(f apigen.StrictHandlerFunc, _ string) apigen.StrictHandlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, req any) (any, error) {
+		return f(context.WithValue(ctx, exchangeKey{}, exchange{w: w, r: r}), w, r, req)
+	}
+}
+
+func exchangeFrom(ctx context.Context) exchange {
+	ex, _ := ctx.Value(exchangeKey{}).(exchange)
+	return ex
+}
+
+// clientOf describes the caller for rate limits, device checks and the security log. The IP is
+// the peer address: behind a reverse proxy that is the proxy's, until trusted proxies can be
+// configured.
+func clientOf(ctx context.Context) accounts.Client {
+	r := exchangeFrom(ctx).r
+	if r == nil {
+		return accounts.Client{}
+	}
+	ip := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(ip); err == nil {
+		ip = host
+	}
+	c := accounts.Client{IP: ip, UserAgent: r.UserAgent()}
+	if dc, err := r.Cookie(CookieDevice); err == nil {
+		c.DeviceToken = dc.Value
+	}
+	return c
+}
+
+// actorOf is the signed-in caller; the policy has already refused anonymous callers of the
+// operations that use it.
+func actorOf(ctx context.Context) (accounts.Actor, error) {
+	p, ok := PrincipalFrom(ctx)
+	if !ok {
+		return accounts.Actor{}, accounts.ErrNotSignedIn
+	}
+	return accounts.Actor{UserID: p.UserID, Role: p.Role, SessionID: p.SessionID, Client: clientOf(ctx)}, nil
+}
+
+func (s *server) setSessionCookies(ctx context.Context, in accounts.SignIn) {
+	w := exchangeFrom(ctx).w
+	if w == nil {
+		return
+	}
+	now := time.Now()
+	http.SetCookie(w, s.cookie(CookieAccess, in.AccessToken, "/", in.AccessExpires.Sub(now)))
+	if in.RefreshToken != "" {
+		http.SetCookie(w, s.cookie(CookieRefresh, in.RefreshToken, refreshCookiePath, in.RefreshExpires.Sub(now)))
+	}
+	if in.DeviceToken != "" {
+		http.SetCookie(w, s.cookie(CookieDevice, in.DeviceToken, deviceCookiePath, accounts.DeviceCookieLife))
+	}
+}
+
+// clearSessionCookies signs the browser out. The device cookie stays: signing out does not make
+// this browser a stranger (only "wasn't me" and password resets forget devices, server-side).
+func (s *server) clearSessionCookies(ctx context.Context) {
+	w := exchangeFrom(ctx).w
+	if w == nil {
+		return
+	}
+	http.SetCookie(w, s.cookie(CookieAccess, "", "/", -1))
+	http.SetCookie(w, s.cookie(CookieRefresh, "", refreshCookiePath, -1))
+}
+
+func (s *server) cookie(name, value, path string, life time.Duration) *http.Cookie {
+	c := &http.Cookie{
+		Name: name, Value: value, Path: path, HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: s.secureCookies,
+	}
+	if life < 0 || value == "" {
+		c.MaxAge = -1
+	} else {
+		c.MaxAge = max(1, int(life.Seconds()))
+	}
+	return c
+}
+
+// userJSON maps the service's user onto the specification's field names. A suspended user's
+// role reads "suspended", as the original client counts suspended users by role.
+func userJSON(u accounts.User, token string) apigen.User {
+	role := apigen.Role(u.Role)
+	if u.Status == "suspended" {
+		role = apigen.RoleSuspended
+	}
+	out := apigen.User{
+		UnderscoreId: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Country: u.Country, Bio: u.Bio,
+		Photo: u.Photo, Role: role, Status: apigen.UserStatus(u.Status), IsVerified: u.Verified,
+		KycStatus: apigen.KycStatus(u.KYCStatus), Balance: u.Balance, InvestmentBalance: u.InvestmentBalance,
+		TotalMaturityAmount: u.TotalMaturityAmount, Fees: u.Fees, HasFees: u.HasFees,
+		ReferralCode: u.ReferralCode, IsImpersonated: false, TwoFactorEnabled: u.TwoFactorEnabled,
+	}
+	if !u.CreatedAt.IsZero() {
+		t := u.CreatedAt
+		out.CreatedAt = &t
+	}
+	if token != "" {
+		out.Token = &token
+	}
+	return out
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// signedIn records the sign-in's position and cookies and returns the user with the token.
+func (s *server) signedIn(ctx context.Context, in accounts.SignIn) apigen.User {
+	RecordPosition(ctx, in.Position)
+	s.setSessionCookies(ctx, in)
+	return userJSON(in.User, in.AccessToken)
+}
+
+func (s *server) Register(ctx context.Context, req apigen.RegisterRequestObject) (apigen.RegisterResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	b := req.Body
+	in := accounts.RegisterInput{
+		Name: str(b.Name), Email: str(b.Email), Password: str(b.Password), ConfirmPassword: str(b.ConfirmPassword),
+		Phone: str(b.Phone), Country: str(b.Country), ReferralCode: str(b.ReferralCode),
+	}
+	if in.ReferralCode == "" {
+		in.ReferralCode = str(req.Params.Ref)
+	}
+	res, err := s.accounts.Register(ctx, in, clientOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return apigen.Register201JSONResponse(s.signedIn(ctx, res)), nil
+}
+
+func (s *server) Login(ctx context.Context, req apigen.LoginRequestObject) (apigen.LoginResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	b := req.Body
+	res, err := s.accounts.Login(ctx, accounts.LoginInput{Email: str(b.Email), Password: str(b.Password), TOTPCode: str(b.TotpCode)}, clientOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return apigen.Login200JSONResponse(s.signedIn(ctx, res)), nil
+}
+
+func (s *server) LoginWithCode(ctx context.Context, req apigen.LoginWithCodeRequestObject) (apigen.LoginWithCodeResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	res, err := s.accounts.LoginWithCode(ctx, req.Email, str(req.Body.LoginCode), str(req.Body.TotpCode), clientOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return apigen.LoginWithCode200JSONResponse(s.signedIn(ctx, res)), nil
+}
+
+func (s *server) SendLoginCode(ctx context.Context, req apigen.SendLoginCodeRequestObject) (apigen.SendLoginCodeResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	if err := s.accounts.SendLoginCode(ctx, req.Email, clientOf(ctx)); err != nil {
+		return nil, err
+	}
+	return apigen.SendLoginCode200JSONResponse{Message: msgLoginCodeSent}, nil
+}
+
+func (s *server) GoogleCallback(ctx context.Context, req apigen.GoogleCallbackRequestObject) (apigen.GoogleCallbackResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	b := req.Body
+	res, err := s.accounts.GoogleSignIn(ctx, accounts.GoogleInput{
+		Credential: b.Credential, Password: str(b.Password), Code: str(b.Code), TOTPCode: str(b.TotpCode),
+	}, clientOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return apigen.GoogleCallback200JSONResponse(s.signedIn(ctx, res)), nil
+}
+
+func (s *server) RefreshSession(ctx context.Context, _ apigen.RefreshSessionRequestObject) (apigen.RefreshSessionResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	var token string
+	if r := exchangeFrom(ctx).r; r != nil {
+		if c, err := r.Cookie(CookieRefresh); err == nil {
+			token = c.Value
+		}
+	}
+	res, err := s.accounts.Refresh(ctx, token, clientOf(ctx))
+	if err != nil {
+		// A refresh cookie that no longer works is of no use to keep; clearing it stops the UI
+		// from trying it again.
+		if kind, _, ok := domainerr.KindOf(err); ok && (kind == domainerr.Unauthenticated || kind == domainerr.Forbidden) {
+			s.clearSessionCookies(ctx)
+		}
+		return nil, err
+	}
+	s.setSessionCookies(ctx, res)
+	return apigen.RefreshSession200JSONResponse{Token: res.AccessToken, ExpiresAt: res.AccessExpires}, nil
+}
+
+func (s *server) Logout(ctx context.Context, _ apigen.LogoutRequestObject) (apigen.LogoutResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	// The token may have expired: signing out must still end its session, so the service
+	// accepts an expired (but genuine) token here.
+	if tok := authStateFrom(ctx).token; tok != "" {
+		if err := s.accounts.Logout(ctx, tok); err != nil {
+			return nil, err
+		}
+	}
+	s.clearSessionCookies(ctx)
+	return apigen.Logout200JSONResponse{Message: msgLoggedOut}, nil
+}
+
+func (s *server) LoginStatus(ctx context.Context, _ apigen.LoginStatusRequestObject) (apigen.LoginStatusResponseObject, error) {
+	_, ok := PrincipalFrom(ctx)
+	return apigen.LoginStatus200JSONResponse(ok), nil
+}
+
+func (s *server) GetUser(ctx context.Context, _ apigen.GetUserRequestObject) (apigen.GetUserResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.accounts.User(ctx, a.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return apigen.GetUser200JSONResponse(userJSON(u, "")), nil
+}
+
+func (s *server) UpdateUser(ctx context.Context, req apigen.UpdateUserRequestObject) (apigen.UpdateUserResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := req.Body
+	u, pos, err := s.accounts.UpdateProfile(ctx, a, accounts.ProfileInput{
+		Name: b.Name, Phone: b.Phone, Bio: b.Bio, Country: b.Country, Photo: b.Photo,
+	})
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.UpdateUser200JSONResponse(userJSON(u, "")), nil
+}
+
+var errNoPhotoPart = domainerr.Field("photo", "Please select a file.")
+
+func (s *server) UploadPhoto(ctx context.Context, req apigen.UploadPhotoRequestObject) (apigen.UploadPhotoResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	part, err := photoPart(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	defer part.Close()
+	u, pos, err := s.accounts.UploadPhoto(ctx, a, part)
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.UploadPhoto200JSONResponse(userJSON(u, "")), nil
+}
+
+// photoPart finds the "photo" file among the parts, skipping (and draining) any others.
+func photoPart(mr *multipart.Reader) (*multipart.Part, error) {
+	for {
+		p, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil, errNoPhotoPart
+		}
+		if err != nil {
+			if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
+				return nil, err
+			}
+			return nil, domainerr.E(domainerr.Invalid, "The upload could not be read. Please try again.").Wrap(err)
+		}
+		if p.FormName() == "photo" {
+			return p, nil
+		}
+		_, _ = io.Copy(io.Discard, p)
+		p.Close()
+	}
+}
+
+func (s *server) GetPhoto(ctx context.Context, req apigen.GetPhotoRequestObject) (apigen.GetPhotoResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	data, contentType, err := s.accounts.Photo(ctx, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	// Photo names are random and never reused, so a browser may keep one as long as it likes;
+	// private, because it is personal data.
+	if w := exchangeFrom(ctx).w; w != nil {
+		w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
+	}
+	if contentType == "image/png" {
+		return apigen.GetPhoto200ImagepngResponse{Body: bytes.NewReader(data), ContentLength: int64(len(data))}, nil
+	}
+	return apigen.GetPhoto200ImagejpegResponse{Body: bytes.NewReader(data), ContentLength: int64(len(data))}, nil
+}
+
+func (s *server) SendVerificationEmail(ctx context.Context, _ apigen.SendVerificationEmailRequestObject) (apigen.SendVerificationEmailResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := s.accounts.SendVerification(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	if msg == "" {
+		msg = msgVerificationSent
+	}
+	return apigen.SendVerificationEmail200JSONResponse{Message: msg}, nil
+}
+
+func (s *server) VerifyUser(ctx context.Context, req apigen.VerifyUserRequestObject) (apigen.VerifyUserResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	pos, err := s.accounts.VerifyEmail(ctx, req.Token, clientOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.VerifyUser200JSONResponse{Message: msgVerified}, nil
+}
+
+func (s *server) ChangePassword(ctx context.Context, req apigen.ChangePasswordRequestObject) (apigen.ChangePasswordResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := req.Body
+	pos, err := s.accounts.ChangePassword(ctx, a, str(b.OldPassword), str(b.Password), str(b.ConfirmPassword))
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.ChangePassword200JSONResponse{Message: msgPasswordChanged}, nil
+}
+
+func (s *server) ForgotPassword(ctx context.Context, req apigen.ForgotPasswordRequestObject) (apigen.ForgotPasswordResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	if err := s.accounts.ForgotPassword(ctx, str(req.Body.Email), clientOf(ctx)); err != nil {
+		return nil, err
+	}
+	return apigen.ForgotPassword200JSONResponse{Message: msgForgot}, nil
+}
+
+func (s *server) ResetPassword(ctx context.Context, req apigen.ResetPasswordRequestObject) (apigen.ResetPasswordResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	b := req.Body
+	pos, err := s.accounts.ResetPassword(ctx, req.ResetToken, str(b.Password), str(b.ConfirmPassword), clientOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	s.clearSessionCookies(ctx)
+	return apigen.ResetPassword200JSONResponse{Message: msgReset}, nil
+}
+
+func (s *server) ListSessions(ctx context.Context, _ apigen.ListSessionsRequestObject) (apigen.ListSessionsResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.accounts.Sessions(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	out := make(apigen.ListSessions200JSONResponse, 0, len(list))
+	for _, ss := range list {
+		out = append(out, apigen.Session{Id: ss.ID, CreatedAt: ss.CreatedAt, LastSeenAt: ss.LastSeenAt,
+			Ip: ss.IP, UserAgent: ss.UserAgent, Current: ss.Current})
+	}
+	return out, nil
+}
+
+func (s *server) EndSession(ctx context.Context, req apigen.EndSessionRequestObject) (apigen.EndSessionResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.accounts.EndSession(ctx, a, req.Id); err != nil {
+		return nil, err
+	}
+	if req.Id == a.SessionID {
+		s.clearSessionCookies(ctx)
+	}
+	return apigen.EndSession200JSONResponse{Message: msgSessionEnded}, nil
+}
+
+func (s *server) RevokeOtherSessions(ctx context.Context, _ apigen.RevokeOtherSessionsRequestObject) (apigen.RevokeOtherSessionsResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.accounts.EndOtherSessions(ctx, a); err != nil {
+		return nil, err
+	}
+	return apigen.RevokeOtherSessions200JSONResponse{Message: msgOthersEnded}, nil
+}
+
+func (s *server) SetupTwoFactor(ctx context.Context, _ apigen.SetupTwoFactorRequestObject) (apigen.SetupTwoFactorResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	setup, err := s.accounts.SetupTOTP(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return apigen.SetupTwoFactor200JSONResponse{Secret: setup.Secret, OtpauthUrl: setup.URL, QrCode: setup.QRCode}, nil
+}
+
+func (s *server) EnableTwoFactor(ctx context.Context, req apigen.EnableTwoFactorRequestObject) (apigen.EnableTwoFactorResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	codes, pos, err := s.accounts.EnableTOTP(ctx, a, str(req.Body.Code))
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.EnableTwoFactor200JSONResponse{Message: msgTOTPEnabled, RecoveryCodes: codes}, nil
+}
+
+func (s *server) DisableTwoFactor(ctx context.Context, req apigen.DisableTwoFactorRequestObject) (apigen.DisableTwoFactorResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := s.accounts.DisableTOTP(ctx, a, str(req.Body.Password), str(req.Body.Code))
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.DisableTwoFactor200JSONResponse{Message: msgTOTPDisabled}, nil
+}
+
+func (s *server) GetSecurityLog(ctx context.Context, _ apigen.GetSecurityLogRequestObject) (apigen.GetSecurityLogResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := s.accounts.SecurityLog(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	out := make(apigen.GetSecurityLog200JSONResponse, 0, len(entries))
+	for _, e := range entries {
+		item := apigen.SecurityLogEntry{Id: e.ID, At: e.At, Kind: e.Kind, Description: e.Description}
+		if e.IP != "" {
+			item.Ip = &e.IP
+		}
+		if e.UserAgent != "" {
+			item.UserAgent = &e.UserAgent
+		}
+		out = append(out, item)
+	}
+	return out, nil
+}
+
+func (s *server) SecureAccount(ctx context.Context, req apigen.SecureAccountRequestObject) (apigen.SecureAccountResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	if err := s.accounts.SecureAccount(ctx, req.Token, clientOf(ctx)); err != nil {
+		return nil, err
+	}
+	s.clearSessionCookies(ctx)
+	return apigen.SecureAccount200JSONResponse{Message: msgSecured}, nil
+}
+
+func (s *server) GetUsers(ctx context.Context, req apigen.GetUsersRequestObject) (apigen.GetUsersResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	list, err := s.accounts.ListUsers(ctx, strings.TrimSpace(str(req.Params.Search)))
+	if err != nil {
+		return nil, err
+	}
+	out := make(apigen.GetUsers200JSONResponse, 0, len(list))
+	for _, u := range list {
+		out = append(out, userJSON(u, ""))
+	}
+	return out, nil
+}
+
+// UpgradeUser follows the original client: role "suspended" suspends, any other role on a
+// suspended user reinstates them with that role.
+func (s *server) UpgradeUser(ctx context.Context, req apigen.UpgradeUserRequestObject) (apigen.UpgradeUserResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := req.Body
+	role, id := strings.TrimSpace(str(b.Role)), strings.TrimSpace(str(b.Id))
+	if role == "suspended" {
+		if !Allowed(a.Role, ActSuspendUsers) {
+			return nil, errNotAllowed
+		}
+		pos, err := s.accounts.Suspend(ctx, a, id, str(b.Reason))
+		if err != nil {
+			return nil, err
+		}
+		RecordPosition(ctx, pos)
+		return apigen.UpgradeUser200JSONResponse{Message: msgSuspended}, nil
+	}
+	pos, err := s.accounts.SetRole(ctx, a, id, role)
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.UpgradeUser200JSONResponse{Message: msgRoleChanged}, nil
+}
+
+func (s *server) SuspendUser(ctx context.Context, req apigen.SuspendUserRequestObject) (apigen.SuspendUserResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := s.accounts.Suspend(ctx, a, req.Id, str(req.Body.Reason))
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.SuspendUser200JSONResponse{Message: msgSuspended}, nil
+}
+
+func (s *server) ReinstateUser(ctx context.Context, req apigen.ReinstateUserRequestObject) (apigen.ReinstateUserResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := s.accounts.Reinstate(ctx, a, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.ReinstateUser200JSONResponse{Message: msgReinstated}, nil
+}
+
+func (s *server) DeleteUser(ctx context.Context, req apigen.DeleteUserRequestObject) (apigen.DeleteUserResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := s.accounts.Close(ctx, a, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.DeleteUser200JSONResponse{Message: msgClosed}, nil
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"clearvest/accounts"
+	"clearvest/blob"
+	"clearvest/config"
+	"clearvest/eventstore"
+	"clearvest/eventstore/pii"
+	"clearvest/eventstore/postgres"
+	"clearvest/mail"
+)
+
+// identityParts is what serve and the account tools share: the codec that seals personal fields,
+// the mail outbox sender and the accounts service on top of them.
+type identityParts struct {
+	codec    *eventstore.Registry
+	cipher   *pii.Cipher
+	sender   *mail.Sender
+	accounts *accounts.Service
+}
+
+// newIdentity wires the identity flows on an open, migrated database. reg may be nil (CLI
+// tools have no /metrics). The sender is returned unstarted: serve runs it; a CLI tool that
+// enqueues mail leaves it to the running server (every serve process polls the outbox).
+func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, store *postgres.Store, codec *eventstore.Registry, cipher *pii.Cipher, reg prometheus.Registerer, logger *slog.Logger) (identityParts, error) {
+	transport, err := mail.Open(cfg.MailURL, senderAddress(cfg.PublicURL))
+	if err != nil {
+		return identityParts{}, err
+	}
+	opts := []mail.SenderOption{mail.WithLogger(logger)}
+	if reg != nil {
+		opts = append(opts, mail.WithMetrics(reg))
+	}
+	sender := mail.NewSender(pool, transport, opts...)
+	blobs, err := blob.NewDisk(filepath.Join(cfg.DataDir, "blobs"))
+	if err != nil {
+		return identityParts{}, err
+	}
+	svc, err := accounts.New(accounts.Config{
+		PublicURL: cfg.PublicURL, SecretKey: cfg.SecretKey, GoogleClientID: cfg.GoogleClientID,
+		Production: cfg.Production(),
+	}, accounts.Deps{
+		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Logger: logger,
+	})
+	if err != nil {
+		return identityParts{}, err
+	}
+	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc}, nil
+}
+
+// senderAddress is the From of every e-mail: no-reply at the public host, so replies and
+// bounces go to the operator's domain rather than a made-up one.
+func senderAddress(publicURL string) string {
+	host := "localhost"
+	if u, err := url.Parse(publicURL); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	return fmt.Sprintf("Clearvest <no-reply@%s>", host)
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"clearvest/accounts"
+	"clearvest/config"
+	"clearvest/eventstore/postgres"
+	"clearvest/pgmigrate"
+)
+
+// The demo seed gives a fresh development installation two accounts to try the product with.
+// Their passwords are generated per data directory (never fixed strings that would work on
+// every developer's machine, or on a server someone forgot to switch to production) and kept
+// in <data>/demo-logins.txt, readable only by its owner, so `serve` can print them at every
+// start.
+
+// DemoLoginsFile holds the demo accounts' credentials, relative to the data directory.
+const DemoLoginsFile = "demo-logins.txt"
+
+type demoLogin struct {
+	Role, Name, Email, Password string
+}
+
+var demoAccounts = []demoLogin{
+	{Role: "admin", Name: "Demo Admin", Email: "admin@clearvest.local"},
+	{Role: "subscriber", Name: "Demo Investor", Email: "investor@clearvest.local"},
+}
+
+const seedUsage = `Usage: clearvest seed
+
+Creates the demo accounts (development only) unless they exist, and prints their logins. serve
+does this by itself on the first start of a development data directory.
+`
+
+func runSeed(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger) error {
+	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, seedUsage)
+			return nil
+		}
+		return fmt.Errorf("%w: seed: %v", errUsage, err)
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	if cfg.Production() {
+		return fmt.Errorf("seed: demo accounts are for development only (%s=%s)", config.EnvEnv, cfg.Env)
+	}
+	svc, done, err := openAccounts(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer done()
+	logins, err := seedDemo(ctx, cfg, svc, logger)
+	if err != nil {
+		return err
+	}
+	printDemoLogins(stdout, logins, cfg.PublicURL, true)
+	return nil
+}
+
+// openAccounts is the accounts service for a CLI tool: the database of the configuration
+// (the running server's embedded cluster, if there is one), migrated.
+func openAccounts(ctx context.Context, cfg config.Config, logger *slog.Logger) (*accounts.Service, func(), error) {
+	pool, _, closeDB, err := openDatabase(ctx, cfg, logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Writing tools migrate (it is safe while serve runs): `admin create` is often the very
+	// first command run against a new database.
+	if err := pgmigrate.Apply(ctx, pool, allMigrations()...); err != nil {
+		closeDB()
+		return nil, nil, err
+	}
+	codec, cipher, err := newCodec(ctx, pool, cfg)
+	if err != nil {
+		closeDB()
+		return nil, nil, err
+	}
+	store := postgres.New(pool, postgres.WithLogger(logger))
+	ident, err := newIdentity(ctx, cfg, pool, store, codec, cipher, nil, logger)
+	if err != nil {
+		store.Close()
+		closeDB()
+		return nil, nil, err
+	}
+	return ident.accounts, func() { store.Close(); closeDB() }, nil
+}
+
+// seedDemo creates the demo accounts the first time a development data directory is used and
+// returns their logins; afterwards it returns the logins recorded then. If the accounts exist
+// but the file was deleted, nothing is recreated: their passwords are unknown, and printing
+// new ones that do not work would mislead.
+func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, logger *slog.Logger) ([]demoLogin, error) {
+	path := filepath.Join(cfg.DataDir, DemoLoginsFile)
+	if logins, err := readDemoLogins(path); err == nil {
+		return logins, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	var created []demoLogin
+	for _, d := range demoAccounts {
+		d.Password = demoPassword()
+		_, err := svc.CreateUser(ctx, accounts.CreateUserInput{
+			Name: d.Name, Email: d.Email, Password: d.Password, Role: d.Role, Verified: true,
+		})
+		if errors.Is(err, accounts.ErrEmailTaken) {
+			logger.Info("demo account exists already; its password is not in the data directory", "email", d.Email)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("creating demo account %s: %w", d.Email, err)
+		}
+		created = append(created, d)
+	}
+	if len(created) == 0 {
+		return nil, nil
+	}
+	if err := writeDemoLogins(path, created); err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+// demoPassword is 20 random characters from an alphabet without look-alikes, in groups for
+// reading aloud: about 100 bits, and never on a common-password list.
+func demoPassword() string {
+	const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+	b := make([]byte, 20)
+	_, _ = rand.Read(b)
+	var sb strings.Builder
+	for i, c := range b {
+		if i > 0 && i%5 == 0 {
+			sb.WriteByte('-')
+		}
+		sb.WriteByte(alphabet[int(c)%len(alphabet)])
+	}
+	return sb.String()
+}
+
+const demoHeader = "# Clearvest DEMO logins for this development data directory. Not for production.\n"
+
+func writeDemoLogins(path string, logins []demoLogin) error {
+	var sb strings.Builder
+	sb.WriteString(demoHeader)
+	for _, l := range logins {
+		fmt.Fprintf(&sb, "%s\t%s\t%s\t%s\n", l.Role, l.Email, l.Password, l.Name)
+	}
+	if err := os.WriteFile(path, []byte(sb.String()), 0o600); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+func readDemoLogins(path string) ([]demoLogin, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []demoLogin
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		parts := strings.SplitN(line, "\t", 4)
+		if len(parts) != 4 {
+			return nil, fmt.Errorf("malformed line %q", line)
+		}
+		out = append(out, demoLogin{Role: parts[0], Email: parts[1], Password: parts[2], Name: parts[3]})
+	}
+	return out, sc.Err()
+}
+
+// printDemoLogins shows the demo logins under the server's URL.
+func printDemoLogins(w io.Writer, logins []demoLogin, base string, mailbox bool) {
+	if len(logins) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nDEMO logins (development only; also in the data directory's "+DemoLoginsFile+"):")
+	for _, l := range logins {
+		fmt.Fprintf(w, "  %-10s %-26s %s\n", l.Role, l.Email, l.Password)
+	}
+	if mailbox {
+		fmt.Fprintf(w, "E-mails (verification links, login codes for new browsers): %s/api/dev/mail\n", base)
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,319 @@
+// Package pii encrypts personal fields of events with one key per data subject, so that a person's
+// data can be erased from an append-only log by destroying their key (crypto-shredding, DESIGN §3).
+//
+// Each subject (a user id) gets a random 256-bit data key on the first Seal. Keys live in the
+// pii_keys table sealed with a key-encryption key (KEK) derived from CLEARVEST_SECRET_KEY, so a
+// copy of the database alone reads nothing. Fields are sealed with AES-256-GCM and stored as
+// "pii:v1:<base64(nonce|ciphertext)>". Erase destroys the key: every field sealed with it then
+// decodes as eventstore.ErasedValue, and the events, with the money history they carry, stay.
+//
+// A Cipher is an eventstore.FieldCipher; install it with Registry.SetCipher.
+package pii
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hkdf"
+	"crypto/rand"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/eventstore"
+	"clearvest/pgmigrate"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// Migrations creates the pii_keys table.
+var Migrations = pgmigrate.MustFromFS("pii", migrationFS, "migrations")
+
+// kekInfo binds the derived key to this one use of the secret: the same secret feeds other
+// derivations (access tokens), and those keys must be unrelated.
+const kekInfo = "clearvest pii kek v1"
+
+// fieldPrefix marks the field format; a later format gets a new version, and old values stay
+// readable by the code that knows this one.
+const fieldPrefix = eventstore.SealedPrefix + "v1:"
+
+// keyFormat is the first byte of key_sealed, for the same reason.
+const keyFormat byte = 1
+
+const (
+	dataKeySize      = 32
+	defaultCacheTTL  = 5 * time.Minute
+	defaultTimeout   = 10 * time.Second
+	defaultCacheSize = 100_000
+)
+
+var (
+	// ErrNoKey means a sealed field names a subject that never had a key here: the database is
+	// not the one the events were written with, or it lost rows. It is never read as erased.
+	ErrNoKey = errors.New("pii: no data key for this subject")
+	// ErrWrongSecret means a data key cannot be unsealed: CLEARVEST_SECRET_KEY is not the one the
+	// keys were made with.
+	ErrWrongSecret = errors.New("pii: cannot unseal a data key: CLEARVEST_SECRET_KEY differs from the one the keys were made with")
+)
+
+// Cipher seals and opens personal fields. It is safe for concurrent use.
+type Cipher struct {
+	pool      *pgxpool.Pool
+	kek       cipher.AEAD
+	cacheTTL  time.Duration
+	timeout   time.Duration
+	cacheSize int
+	now       func() time.Time
+
+	mu    sync.Mutex
+	cache map[string]cachedKey
+}
+
+type cachedKey struct {
+	aead   cipher.AEAD // nil when erased
+	erased bool
+	until  time.Time
+}
+
+var _ eventstore.FieldCipher = (*Cipher)(nil)
+
+// Option configures a Cipher.
+type Option func(*Cipher)
+
+// WithCacheTTL sets how long a data key is kept in memory (default 5 minutes). It bounds how long
+// another process may go on reading a subject after Erase: erasure in this process is immediate,
+// but other processes learn of it only when their cached key expires.
+func WithCacheTTL(d time.Duration) Option { return func(c *Cipher) { c.cacheTTL = d } }
+
+// WithTimeout bounds each key lookup (default 10s). FieldCipher has no context parameter, because
+// the codec it plugs into has none, so the bound is set here.
+func WithTimeout(d time.Duration) Option { return func(c *Cipher) { c.timeout = d } }
+
+// New returns a cipher whose keys live in pool's pii_keys table (Migrations) and are sealed with
+// a key derived from secret, the decoded CLEARVEST_SECRET_KEY.
+func New(pool *pgxpool.Pool, secret []byte, opts ...Option) (*Cipher, error) {
+	if len(secret) < 32 {
+		return nil, fmt.Errorf("pii: the secret key has %d bytes, want at least 32", len(secret))
+	}
+	kek, err := hkdf.Key(sha256.New, secret, nil, kekInfo, 32)
+	if err != nil {
+		return nil, fmt.Errorf("pii: derive key: %w", err)
+	}
+	aead, err := newAEAD(kek)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cipher{
+		pool: pool, kek: aead, cacheTTL: defaultCacheTTL, timeout: defaultTimeout,
+		cacheSize: defaultCacheSize, now: time.Now, cache: map[string]cachedKey{},
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+func newAEAD(key []byte) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("pii: %w", err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, fmt.Errorf("pii: %w", err)
+	}
+	return aead, nil
+}
+
+// Seal encrypts plaintext with subject's data key, creating the key on first use. It fails with
+// eventstore.ErrErased for an erased subject: new personal data must not outlive an erasure.
+func (c *Cipher) Seal(subject, plaintext string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	aead, err := c.key(ctx, subject, true)
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plaintext)+aead.Overhead())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", fmt.Errorf("pii: nonce: %w", err)
+	}
+	// The subject is authenticated with the value, so a field copied into another subject's
+	// event does not open there.
+	out := aead.Seal(nonce, nonce, []byte(plaintext), []byte(subject))
+	return fieldPrefix + base64.StdEncoding.EncodeToString(out), nil
+}
+
+// Open decrypts a value made by Seal. It fails with eventstore.ErrErased when the subject's key
+// was destroyed, and with another error for a missing key, a wrong secret or a damaged value.
+func (c *Cipher) Open(subject, sealed string) (string, error) {
+	enc, ok := strings.CutPrefix(sealed, fieldPrefix)
+	if !ok {
+		return "", fmt.Errorf("pii: unknown sealed field format %.10q", sealed)
+	}
+	raw, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		return "", fmt.Errorf("pii: sealed field of %q is not base64: %w", subject, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	aead, err := c.key(ctx, subject, false)
+	if err != nil {
+		return "", err
+	}
+	if len(raw) < aead.NonceSize()+aead.Overhead() {
+		return "", fmt.Errorf("pii: sealed field of %q is truncated", subject)
+	}
+	plain, err := aead.Open(nil, raw[:aead.NonceSize()], raw[aead.NonceSize():], []byte(subject))
+	if err != nil {
+		return "", fmt.Errorf("pii: sealed field of %q does not open with its key: %w", subject, err)
+	}
+	return string(plain), nil
+}
+
+// Erase destroys subject's data key, so everything sealed for the subject reads as erased from
+// now on, in this process at once and in others when their cache expires (WithCacheTTL). Erasing
+// a subject that has no key yet still leaves the tombstone, so no key can be made later. Erase is
+// idempotent.
+func (c *Cipher) Erase(ctx context.Context, subject string) error {
+	if subject == "" {
+		return errors.New("pii: erase: empty subject")
+	}
+	if _, err := c.pool.Exec(ctx, `INSERT INTO pii_keys (subject_id, key_sealed, erased_at) VALUES ($1, NULL, now())
+		ON CONFLICT (subject_id) DO UPDATE SET key_sealed = NULL, erased_at = coalesce(pii_keys.erased_at, now())`, subject); err != nil {
+		return fmt.Errorf("pii: erase %q: %w", subject, err)
+	}
+	c.remember(subject, cachedKey{erased: true})
+	return nil
+}
+
+// CheckSecret unseals one stored data key, so that start-up fails with ErrWrongSecret when
+// CLEARVEST_SECRET_KEY was changed, instead of the first read of personal data failing later.
+// An empty table passes.
+func (c *Cipher) CheckSecret(ctx context.Context) error {
+	var subject string
+	var sealed []byte
+	err := c.pool.QueryRow(ctx, `SELECT subject_id, key_sealed FROM pii_keys WHERE key_sealed IS NOT NULL LIMIT 1`).Scan(&subject, &sealed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("pii: check secret: %w", err)
+	}
+	_, err = c.unsealKey(subject, sealed)
+	return err
+}
+
+// key returns subject's data key, from the cache or the table, creating it when create is set.
+func (c *Cipher) key(ctx context.Context, subject string, create bool) (cipher.AEAD, error) {
+	if subject == "" {
+		return nil, errors.New("pii: empty subject")
+	}
+	c.mu.Lock()
+	k, ok := c.cache[subject]
+	c.mu.Unlock()
+	switch {
+	case ok && k.erased:
+		// Erasure is final, so knowing it never goes stale.
+		return nil, eventstore.ErrErased
+	case ok && c.now().Before(k.until):
+		return k.aead, nil
+	}
+
+	sealed, found, err := c.load(ctx, subject)
+	if err != nil {
+		return nil, err
+	}
+	if !found && create {
+		if err := c.create(ctx, subject); err != nil {
+			return nil, err
+		}
+		// Read back rather than use the key just made: a concurrent Seal in another process may
+		// have won the insert, and everyone must use the stored key.
+		if sealed, found, err = c.load(ctx, subject); err != nil {
+			return nil, err
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("%w %q", ErrNoKey, subject)
+	}
+	if sealed == nil {
+		c.remember(subject, cachedKey{erased: true})
+		return nil, eventstore.ErrErased
+	}
+	aead, err := c.unsealKey(subject, sealed)
+	if err != nil {
+		return nil, err
+	}
+	c.remember(subject, cachedKey{aead: aead, until: c.now().Add(c.cacheTTL)})
+	return aead, nil
+}
+
+// load returns the sealed key (nil when erased) and whether the subject has a row at all.
+func (c *Cipher) load(ctx context.Context, subject string) ([]byte, bool, error) {
+	var sealed []byte
+	err := c.pool.QueryRow(ctx, `SELECT key_sealed FROM pii_keys WHERE subject_id = $1`, subject).Scan(&sealed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("pii: load key of %q: %w", subject, err)
+	}
+	return sealed, true, nil
+}
+
+func (c *Cipher) create(ctx context.Context, subject string) error {
+	key := make([]byte, dataKeySize)
+	if _, err := rand.Read(key); err != nil {
+		return fmt.Errorf("pii: new key: %w", err)
+	}
+	nonce := make([]byte, c.kek.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return fmt.Errorf("pii: nonce: %w", err)
+	}
+	sealed := append([]byte{keyFormat}, nonce...)
+	sealed = c.kek.Seal(sealed, nonce, key, keyAAD(subject))
+	if _, err := c.pool.Exec(ctx, `INSERT INTO pii_keys (subject_id, key_sealed) VALUES ($1, $2) ON CONFLICT (subject_id) DO NOTHING`,
+		subject, sealed); err != nil {
+		return fmt.Errorf("pii: store key of %q: %w", subject, err)
+	}
+	return nil
+}
+
+func (c *Cipher) unsealKey(subject string, sealed []byte) (cipher.AEAD, error) {
+	n := c.kek.NonceSize()
+	if len(sealed) < 1+n+c.kek.Overhead() || sealed[0] != keyFormat {
+		return nil, fmt.Errorf("pii: the data key of %q has an unknown format", subject)
+	}
+	key, err := c.kek.Open(nil, sealed[1:1+n], sealed[1+n:], keyAAD(subject))
+	if err != nil {
+		return nil, fmt.Errorf("%w (subject %q)", ErrWrongSecret, subject)
+	}
+	return newAEAD(key)
+}
+
+// keyAAD binds a sealed key to its row: a key copied onto another subject's row does not unseal.
+func keyAAD(subject string) []byte { return []byte("clearvest pii key:" + subject) }
+
+func (c *Cipher) remember(subject string, k cachedKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.cache[subject]; !ok && len(c.cache) >= c.cacheSize {
+		// Any entry will do: a missed key costs one query, and a bound keeps a rebuild over
+		// millions of users from holding every key in memory.
+		for s := range c.cache {
+			delete(c.cache, s)
+			break
+		}
+	}
+	c.cache[subject] = k
+}

@@ -1,0 +1,310 @@
+package pii_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/domain/identity"
+	"clearvest/eventstore"
+	"clearvest/eventstore/pii"
+	"clearvest/eventstore/postgres"
+	"clearvest/pgmigrate"
+	"clearvest/pgtest"
+)
+
+var secret = bytes.Repeat([]byte{7}, 32)
+
+func newPool(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	pool := pgtest.NewPool(t)
+	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations, pii.Migrations); err != nil {
+		t.Fatal(err)
+	}
+	return pool
+}
+
+func newCipher(t *testing.T, pool *pgxpool.Pool, key []byte, opts ...pii.Option) *pii.Cipher {
+	t.Helper()
+	c, err := pii.New(pool, key, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestSealOpenRoundTrip(t *testing.T) {
+	t.Parallel()
+	pool := newPool(t)
+	c := newCipher(t, pool, secret)
+	for _, plain := range []string{"ada@example.com", "Ada Lovelace", "ß∑ unicode ✓", strings.Repeat("x", 5000)} {
+		sealed, err := c.Seal("u-1", plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(sealed, "pii:v1:") || strings.Contains(sealed, plain) {
+			t.Fatalf("Seal(%.20q) = %.40q: want pii:v1:<base64> without the plaintext", plain, sealed)
+		}
+		again, _ := c.Seal("u-1", plain)
+		if again == sealed {
+			t.Fatal("sealing the same value twice gave the same text: nonces are reused")
+		}
+		got, err := c.Open("u-1", sealed)
+		if err != nil || got != plain {
+			t.Fatalf("Open = %.20q, %v", got, err)
+		}
+		// A fresh process with the same secret reads it from the stored key.
+		if got, err := newCipher(t, pool, secret).Open("u-1", sealed); err != nil || got != plain {
+			t.Fatalf("Open in another cipher = %.20q, %v", got, err)
+		}
+	}
+	var keys int
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pii_keys`).Scan(&keys); err != nil || keys != 1 {
+		t.Fatalf("pii_keys holds %d rows (%v), want one key for the one subject", keys, err)
+	}
+}
+
+func TestAValueOpensOnlyForItsSubject(t *testing.T) {
+	t.Parallel()
+	c := newCipher(t, newPool(t), secret)
+	sealed, err := c.Seal("u-1", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seal("u-2", "other"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Open("u-2", sealed); err == nil {
+		t.Fatal("u-1's value opened for u-2")
+	}
+	tampered := sealed[:len(sealed)-4] + "AAA="
+	if _, err := c.Open("u-1", tampered); err == nil || errors.Is(err, eventstore.ErrErased) {
+		t.Fatalf("a tampered value: err = %v, want a loud failure", err)
+	}
+}
+
+func TestConcurrentFirstSealsAgreeOnOneKey(t *testing.T) {
+	t.Parallel()
+	pool := newPool(t)
+	const n = 8
+	ciphers := make([]*pii.Cipher, n)
+	sealed := make([]string, n)
+	for i := range ciphers {
+		ciphers[i] = newCipher(t, pool, secret)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			var err error
+			sealed[i], err = ciphers[i].Seal("u-race", "value")
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		for j := range n {
+			if got, err := ciphers[j].Open("u-race", sealed[i]); err != nil || got != "value" {
+				t.Fatalf("cipher %d cannot open what cipher %d sealed: %q, %v", j, i, got, err)
+			}
+		}
+	}
+}
+
+func TestEraseMakesValuesReadAsErased(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	c := newCipher(t, pool, secret)
+	other := newCipher(t, pool, secret, pii.WithCacheTTL(0)) // another process, no cache
+	sealed, err := c.Seal("u-1", "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Open("u-1", sealed); err != nil {
+		t.Fatal(err)
+	}
+	kept, err := c.Seal("u-2", "grace@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if err := c.Erase(ctx, "u-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Erase(ctx, "u-1"); err != nil {
+		t.Fatalf("Erase is idempotent: %v", err)
+	}
+	for name, ci := range map[string]*pii.Cipher{"the erasing process": c, "another process": other} {
+		if _, err := ci.Open("u-1", sealed); !errors.Is(err, eventstore.ErrErased) {
+			t.Errorf("%s: Open after Erase = %v, want ErrErased", name, err)
+		}
+		if _, err := ci.Seal("u-1", "new data"); !errors.Is(err, eventstore.ErrErased) {
+			t.Errorf("%s: Seal after Erase = %v, want ErrErased: no new key for an erased subject", name, err)
+		}
+	}
+	if got, err := c.Open("u-2", kept); err != nil || got != "grace@example.com" {
+		t.Errorf("another subject's data after Erase: %q, %v", got, err)
+	}
+	var keyNull bool
+	if err := pool.QueryRow(ctx, `SELECT key_sealed IS NULL FROM pii_keys WHERE subject_id = 'u-1'`).Scan(&keyNull); err != nil || !keyNull {
+		t.Errorf("the key is still stored after Erase (%v)", err)
+	}
+}
+
+func TestWrongSecretFailsLoudly(t *testing.T) {
+	t.Parallel()
+	pool := newPool(t)
+	sealed, err := newCipher(t, pool, secret).Seal("u-1", "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := newCipher(t, pool, bytes.Repeat([]byte{8}, 32))
+	if _, err := wrong.Open("u-1", sealed); !errors.Is(err, pii.ErrWrongSecret) {
+		t.Errorf("Open with another secret: err = %v, want ErrWrongSecret", err)
+	}
+	if _, err := wrong.Seal("u-1", "more"); !errors.Is(err, pii.ErrWrongSecret) {
+		t.Errorf("Seal with another secret: err = %v, want ErrWrongSecret", err)
+	}
+	if err := wrong.CheckSecret(context.Background()); !errors.Is(err, pii.ErrWrongSecret) {
+		t.Errorf("CheckSecret with another secret = %v", err)
+	}
+	if err := newCipher(t, pool, secret).CheckSecret(context.Background()); err != nil {
+		t.Errorf("CheckSecret with the right secret = %v", err)
+	}
+}
+
+func TestAMissingKeyIsNotAnErasure(t *testing.T) {
+	t.Parallel()
+	sealed, err := newCipher(t, newPool(t), secret).Seal("u-1", "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same secret on another database, which never held u-1's key.
+	_, err = newCipher(t, newPool(t), secret).Open("u-1", sealed)
+	if !errors.Is(err, pii.ErrNoKey) || errors.Is(err, eventstore.ErrErased) {
+		t.Fatalf("Open without a key row: err = %v, want ErrNoKey", err)
+	}
+}
+
+func TestNewRefusesAShortSecret(t *testing.T) {
+	t.Parallel()
+	if _, err := pii.New(nil, []byte("short")); err == nil {
+		t.Fatal("a 5-byte secret was accepted")
+	}
+}
+
+// TestEventsInTheLog goes through the registry and the PostgreSQL store the way the application
+// does, and looks at what the events table really holds.
+func TestEventsInTheLog(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	store := postgres.New(pool)
+	t.Cleanup(store.Close)
+	c := newCipher(t, pool, secret)
+	reg := eventstore.NewRegistry()
+	identity.RegisterEvents(reg)
+	reg.SetCipher(c)
+
+	const userID = "0191f3a0-0000-7000-8000-000000000001"
+	stream := eventstore.NewStreamID(identity.StreamCategory, userID)
+	u := identity.New()
+	if err := u.Register(identity.RegisterParams{UserID: userID, Name: "Ada Lovelace", Email: "Ada@Example.com",
+		Phone: "+447700900123", Country: "GB", ReferralCode: "ADA123"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.RecordNewDevice("dev-1", "203.0.113.7", "Firefox/128"); err != nil {
+		t.Fatal(err)
+	}
+	var events []eventstore.NewEvent
+	for _, e := range u.Changes() {
+		ne, err := reg.EncodeFor(stream, e, eventstore.Metadata{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, ne)
+	}
+	if _, err := store.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: eventstore.NoStream, Events: events}); err != nil {
+		t.Fatal(err)
+	}
+
+	var raw string
+	if err := pool.QueryRow(ctx, `SELECT string_agg(data::text, ' ' ORDER BY version) FROM events WHERE stream_id = $1`, string(stream)).Scan(&raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, plain := range []string{"Ada@Example.com", "ada@example.com", "Ada Lovelace", "+447700900123", "203.0.113.7", "Firefox"} {
+		if strings.Contains(strings.ToLower(raw), strings.ToLower(plain)) {
+			t.Errorf("the events table holds %q in plaintext: %s", plain, raw)
+		}
+	}
+	if !strings.Contains(raw, `"country": "GB"`) || !strings.Contains(raw, `"referralCode": "ADA123"`) {
+		t.Errorf("fields that are not personal must stay readable: %s", raw)
+	}
+
+	decode := func(reg *eventstore.Registry) []any {
+		t.Helper()
+		envs, err := store.ReadStream(ctx, stream, 1, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []any
+		for _, env := range envs {
+			e, err := reg.Decode(env)
+			if err != nil {
+				t.Fatalf("decode %s: %v", env.Type, err)
+			}
+			out = append(out, e)
+		}
+		return out
+	}
+	got := decode(reg)
+	if r := got[0].(identity.Registered); r.Email != "Ada@Example.com" || r.Name != "Ada Lovelace" || r.Phone != "+447700900123" {
+		t.Errorf("decoded %+v", r)
+	}
+	if d := got[1].(identity.SignedInNewDevice); d.IP != "203.0.113.7" || d.UserAgent != "Firefox/128" {
+		t.Errorf("decoded %+v", d)
+	}
+
+	if err := c.Erase(ctx, userID); err != nil {
+		t.Fatal(err)
+	}
+	got = decode(reg)
+	want := identity.Registered{UserID: userID, Name: "[erased]", Email: "[erased]", Phone: "[erased]", Country: "GB",
+		ReferralCode: "ADA123", Role: identity.RoleSubscriber}
+	if got[0] != want {
+		t.Errorf("after Erase: %+v, want %+v", got[0], want)
+	}
+	if d := got[1].(identity.SignedInNewDevice); d.IP != "[erased]" || d.UserAgent != "[erased]" || d.DeviceID != "dev-1" {
+		t.Errorf("after Erase: %+v", d)
+	}
+
+	// A binary started with another secret must not quietly show "[erased]" for everyone.
+	wrongReg := eventstore.NewRegistry()
+	identity.RegisterEvents(wrongReg)
+	other := eventstore.NewStreamID(identity.StreamCategory, "other")
+	ne, err := reg.EncodeFor(other, identity.SignedInNewDevice{DeviceID: "d", IP: "198.51.100.1"}, eventstore.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	envs, err := store.Append(ctx, eventstore.StreamAppend{Stream: other, ExpectedVersion: eventstore.NoStream, Events: []eventstore.NewEvent{ne}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrongReg.SetCipher(newCipher(t, pool, bytes.Repeat([]byte{9}, 32), pii.WithTimeout(5*time.Second)))
+	if _, err := wrongReg.Decode(envs[0]); !errors.Is(err, pii.ErrWrongSecret) {
+		t.Errorf("decode with a wrong secret: err = %v, want ErrWrongSecret", err)
+	}
+}

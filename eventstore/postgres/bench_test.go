@@ -1,0 +1,244 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/eventstore"
+	"clearvest/eventstore/postgres"
+	"clearvest/pgmigrate"
+	"clearvest/pgtest"
+)
+
+// benchPool opens a fresh, migrated database with a pool sized like serve's (cmd/clearvest).
+func benchPool(b *testing.B) *pgxpool.Pool {
+	b.Helper()
+	cfg, err := pgxpool.ParseConfig(pgtest.NewDatabase(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.MaxConns = 20
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations); err != nil {
+		b.Fatal(err)
+	}
+	return pool
+}
+
+func benchStore(b *testing.B, pool *pgxpool.Pool) *postgres.Store {
+	s := postgres.New(pool, postgres.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	b.Cleanup(s.Close)
+	return s
+}
+
+var benchTypes = []string{"account.deposit_requested", "account.deposit_confirmed", "account.withdrawal_requested", "investment.started", "investment.matured"}
+
+// benchEvent is shaped like a command's event: a small payload and the metadata Execute adds.
+func benchEvent(n int) eventstore.NewEvent {
+	id := eventstore.NewEventID()
+	return eventstore.NewEvent{
+		ID: id, Type: benchTypes[n%len(benchTypes)], SchemaVersion: 1,
+		Data:     json.RawMessage(fmt.Sprintf(`{"amount":"%d.00","currency":"EUR","reference":"ref-%08d"}`, 100+n%900, n)),
+		Metadata: eventstore.Metadata{CorrelationID: id.String(), CausationID: id.String(), ActorID: "user-bench", ActorRole: "customer"},
+	}
+}
+
+// fillLog writes n events spread round-robin over the given number of streams and returns the
+// last position. It writes the rows with SQL, 50,000 per transaction, because appending them a
+// command at a time would take longer than the benchmarks; positions, versions and the streams
+// table follow the store's rules, ids are time-ordered like UUIDv7, and payload and metadata
+// are shaped like benchEvent's.
+func fillLog(b *testing.B, pool *pgxpool.Pool, n, streams int) int64 {
+	b.Helper()
+	ctx := context.Background()
+	const perTx = 50_000
+	var last int64
+	for from := 0; from < n; from += perTx {
+		to := min(from+perTx, n) - 1
+		err := pool.QueryRow(ctx, `WITH ins AS (
+			INSERT INTO events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
+			SELECT (pg_current_xact_id()::text::bigint << 16) | (g - $1 + 1), id, 'account-' || (g % $3), g / $3 + 1,
+			  ($4::text[])[g % cardinality($4::text[]) + 1], 1,
+			  jsonb_build_object('amount', (100 + g % 900) || '.00', 'currency', 'EUR', 'reference', 'ref-' || lpad(g::text, 8, '0')),
+			  jsonb_build_object('correlationId', id, 'causationId', id, 'actorId', 'user-bench', 'actorRole', 'customer'),
+			  now()
+			FROM (SELECT g, ('01900000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid AS id
+			      FROM generate_series($1::int, $2::int) g) s
+			RETURNING position)
+			SELECT max(position) FROM ins`, from, to, streams, benchTypes).Scan(&last)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, sql := range []string{
+		`INSERT INTO streams (stream_id, version) SELECT stream_id, max(version) FROM events GROUP BY stream_id`,
+		`VACUUM ANALYZE events`,
+	} {
+		if _, err := pool.Exec(ctx, sql); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return last
+}
+
+// BenchmarkAppendBatch10 appends 10 events to one stream per call, expecting its version, beside
+// one multi-row INSERT of the same 10 rows per transaction. Compare with: benchstat -col /impl.
+func BenchmarkAppendBatch10(b *testing.B) {
+	const batch, streamEvents = 10, 100
+	b.Run("impl=clearvest", func(b *testing.B) {
+		store := benchStore(b, benchPool(b))
+		ctx := context.Background()
+		var latencies []time.Duration
+		start := time.Now()
+		for i := 0; b.Loop(); i++ {
+			events := make([]eventstore.NewEvent, batch)
+			for j := range events {
+				events[j] = benchEvent(i*batch + j)
+			}
+			stream := eventstore.StreamID(fmt.Sprintf("account-%d", i*batch/streamEvents))
+			t0 := time.Now()
+			if _, err := store.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: int64(i * batch % streamEvents), Events: events}); err != nil {
+				b.Fatal(err)
+			}
+			latencies = append(latencies, time.Since(t0))
+		}
+		reportBatches(b, latencies, time.Since(start), batch)
+	})
+	b.Run("impl=raw-sql", func(b *testing.B) {
+		pool := benchPool(b)
+		ctx := context.Background()
+		// Same columns, types, keys and indexes as the log; no streams table, lock or trigger.
+		if _, err := pool.Exec(ctx, `CREATE TABLE raw_events (LIKE events INCLUDING ALL)`); err != nil {
+			b.Fatal(err)
+		}
+		var sql strings.Builder
+		sql.WriteString(`INSERT INTO raw_events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at) VALUES `)
+		for j := range batch {
+			if j > 0 {
+				sql.WriteString(", ")
+			}
+			p := j*7 + 1
+			fmt.Fprintf(&sql, "($%d, $%d, $%d, $%d, $%d, 1, $%d, $%d, now())", p, p+1, p+2, p+3, p+4, p+5, p+6)
+		}
+		var latencies []time.Duration
+		args := make([]any, 0, batch*7)
+		start := time.Now()
+		for i := 0; b.Loop(); i++ {
+			events := make([]eventstore.NewEvent, batch)
+			for j := range events {
+				events[j] = benchEvent(i*batch + j)
+			}
+			stream := fmt.Sprintf("account-%d", i*batch/streamEvents)
+			t0 := time.Now()
+			args = args[:0]
+			for j, e := range events {
+				meta, err := json.Marshal(e.Metadata)
+				if err != nil {
+					b.Fatal(err)
+				}
+				args = append(args, int64(i*batch+j+1), e.ID, stream, int64(i*batch%streamEvents+j+1), e.Type, string(e.Data), string(meta))
+			}
+			if _, err := pool.Exec(ctx, sql.String(), args...); err != nil {
+				b.Fatal(err)
+			}
+			latencies = append(latencies, time.Since(t0))
+		}
+		reportBatches(b, latencies, time.Since(start), batch)
+	})
+}
+
+func reportBatches(b *testing.B, latencies []time.Duration, elapsed time.Duration, batch int) {
+	slices.Sort(latencies)
+	b.ReportMetric(float64(len(latencies)*batch)/elapsed.Seconds(), "events/s")
+	b.ReportMetric(percentile(latencies, 0.50).Seconds()*1000, "p50-ms")
+	b.ReportMetric(percentile(latencies, 0.99).Seconds()*1000, "p99-ms")
+}
+
+// percentile is the nearest-rank percentile of sorted durations.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(float64(len(sorted))*p+0.5) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}
+
+// BenchmarkReadAll reads a log of 100,000 events from the start in pages of 1,000, beside a
+// keyset-paged SELECT of the same rows scanned into the same envelopes (metadata decoded alike)
+// but without the xmin visibility bound. Compare with: benchstat -col /impl.
+func BenchmarkReadAll(b *testing.B) {
+	const events, streams, page = 100_000, 1_000, 1_000
+	pool := benchPool(b)
+	store := benchStore(b, pool)
+	fillLog(b, pool, events, streams)
+	ctx := context.Background()
+
+	readAll := func(b *testing.B, next func(after int64) ([]eventstore.Envelope, error)) {
+		total := 0
+		for b.Loop() {
+			var after int64
+			for {
+				got, err := next(after)
+				if err != nil {
+					b.Fatal(err)
+				}
+				total += len(got)
+				if len(got) < page {
+					break
+				}
+				after = got[len(got)-1].Position
+			}
+		}
+		if total%events != 0 {
+			b.Fatalf("read %d events, not a multiple of %d", total, events)
+		}
+		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+	}
+	b.Run("impl=clearvest", func(b *testing.B) {
+		readAll(b, func(after int64) ([]eventstore.Envelope, error) { return store.ReadAll(ctx, after, page) })
+	})
+	b.Run("impl=raw-sql", func(b *testing.B) {
+		readAll(b, func(after int64) ([]eventstore.Envelope, error) { return rawReadPage(ctx, pool, after, page) })
+	})
+}
+
+// rawReadPage is the plain-SQL version of one ReadAll page.
+func rawReadPage(ctx context.Context, pool *pgxpool.Pool, after int64, limit int) ([]eventstore.Envelope, error) {
+	rows, err := pool.Query(ctx, `SELECT position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at
+		FROM events WHERE position > $1 ORDER BY position LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]eventstore.Envelope, 0, limit)
+	for rows.Next() {
+		var (
+			e      eventstore.Envelope
+			stream string
+			schema int32
+			meta   []byte
+		)
+		if err := rows.Scan(&e.Position, &e.ID, &stream, &e.Version, &e.Type, &schema, &e.Data, &meta, &e.RecordedAt); err != nil {
+			return nil, err
+		}
+		e.StreamID, e.SchemaVersion, e.RecordedAt = eventstore.StreamID(stream), int(schema), e.RecordedAt.UTC()
+		if err := json.Unmarshal(meta, &e.Metadata); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,325 @@
+package mail
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	netmail "net/mail"
+	"net/url"
+	"regexp"
+	"strings"
+	texttemplate "text/template"
+	"time"
+)
+
+// Template names, one per kind of message.
+const (
+	TemplateVerification    = "verification"     // VerificationData
+	TemplateLoginCode       = "login_code"       // LoginCodeData
+	TemplateNewDevice       = "new_device"       // NewDeviceData
+	TemplatePasswordReset   = "password_reset"   // PasswordResetData
+	TemplatePasswordChanged = "password_changed" // PasswordChangedData
+	TemplateComposed        = "composed"         // ComposedData
+)
+
+// Branding is what every message says about the operator.
+type Branding struct {
+	Product      string // "Clearvest" when empty
+	PublicURL    string // CLEARVEST_PUBLIC_URL: where the header and footer link to
+	SupportEmail string // optional; offered in the footer and in security advice
+}
+
+// VerificationData fills TemplateVerification. ValidFor is optional; when set, the message
+// says how long the link works.
+type VerificationData struct {
+	Name     string
+	Link     string
+	ValidFor time.Duration
+}
+
+// LoginCodeData fills TemplateLoginCode. The message states ValidFor, so it must be the
+// lifetime the code really has.
+type LoginCodeData struct {
+	Name     string
+	Code     string // six digits
+	ValidFor time.Duration
+}
+
+// NewDeviceData fills TemplateNewDevice. SecureLink is the one-time "wasn't me" link that
+// revokes every session and starts a password reset.
+type NewDeviceData struct {
+	Name       string
+	Time       time.Time
+	IP         string
+	Device     string // a readable description, e.g. "Firefox on Windows"
+	SecureLink string
+}
+
+// PasswordResetData fills TemplatePasswordReset.
+type PasswordResetData struct {
+	Name     string
+	Link     string
+	ValidFor time.Duration
+}
+
+// PasswordChangedData fills TemplatePasswordChanged. Without a SecureLink the advice points to
+// the forgot-password page instead.
+type PasswordChangedData struct {
+	Name       string
+	Time       time.Time
+	SecureLink string
+}
+
+// ComposedData fills TemplateComposed: a message staff wrote. Message is plain text; blank
+// lines separate paragraphs, and nothing in it is interpreted as HTML.
+type ComposedData struct {
+	Name    string
+	Subject string
+	Message string
+}
+
+//go:embed templates
+var templateFS embed.FS
+
+var templateNames = []string{
+	TemplateVerification, TemplateLoginCode, TemplateNewDevice,
+	TemplatePasswordReset, TemplatePasswordChanged, TemplateComposed,
+}
+
+// Templates renders Clearvest's messages with one operator's branding. It is safe for
+// concurrent use.
+type Templates struct {
+	brand Branding
+	text  map[string]*texttemplate.Template
+	html  map[string]*htmltemplate.Template
+}
+
+// view is what the template files see: {{.Brand.Product}}, {{.Data.Link}}, …
+type view struct {
+	Brand     Branding
+	Data      any
+	Subject   string
+	Preheader string
+}
+
+// NewTemplates parses the embedded templates for the given branding.
+func NewTemplates(b Branding) (*Templates, error) {
+	if b.Product = strings.TrimSpace(b.Product); b.Product == "" {
+		b.Product = "Clearvest"
+	}
+	b.PublicURL = strings.TrimRight(strings.TrimSpace(b.PublicURL), "/")
+	if err := checkLink(b.PublicURL); err != nil {
+		return nil, fmt.Errorf("mail: branding: public URL: %w", err)
+	}
+	if b.SupportEmail = strings.TrimSpace(b.SupportEmail); b.SupportEmail != "" {
+		a, err := netmail.ParseAddress(b.SupportEmail)
+		if err != nil {
+			return nil, fmt.Errorf("mail: branding: support e-mail %q: %w", b.SupportEmail, err)
+		}
+		b.SupportEmail = a.Address
+	}
+
+	t := &Templates{brand: b, text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
+	for _, name := range templateNames {
+		tt, err := texttemplate.New(name).Funcs(textFuncs).ParseFS(templateFS, "templates/layout.txt", "templates/"+name+".txt")
+		if err != nil {
+			return nil, fmt.Errorf("mail: template %s: %w", name, err)
+		}
+		ht, err := htmltemplate.New(name).Funcs(htmlFuncs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("mail: template %s: %w", name, err)
+		}
+		if tt.Lookup("subject") == nil || tt.Lookup("body") == nil || ht.Lookup("body") == nil {
+			return nil, fmt.Errorf("mail: template %s: needs a subject and a body in %[1]s.txt and a body in %[1]s.html", name)
+		}
+		t.text[name], t.html[name] = tt, ht
+	}
+	return t, nil
+}
+
+// Render produces the subject and both bodies of a message. data must be the template's own
+// type (VerificationData for TemplateVerification, and so on); links must be absolute http(s)
+// URLs. Everything taken from data is escaped in the HTML body.
+func (t *Templates) Render(name string, data any) (subject, text, html string, err error) {
+	tt, ok := t.text[name]
+	if !ok {
+		return "", "", "", fmt.Errorf("mail: no template %q", name)
+	}
+	if err := checkData(name, data); err != nil {
+		return "", "", "", fmt.Errorf("mail: template %s: %w", name, err)
+	}
+	v := view{Brand: t.brand, Data: data}
+
+	var buf bytes.Buffer
+	if err := tt.ExecuteTemplate(&buf, "subject", v); err != nil {
+		return "", "", "", fmt.Errorf("mail: template %s: subject: %w", name, err)
+	}
+	// One line, whatever the data held: a line break in a subject would start a new header.
+	v.Subject = strings.Join(strings.Fields(buf.String()), " ")
+	if v.Subject == "" {
+		return "", "", "", fmt.Errorf("mail: template %s: empty subject", name)
+	}
+	if tt.Lookup("preheader") != nil {
+		buf.Reset()
+		if err := tt.ExecuteTemplate(&buf, "preheader", v); err != nil {
+			return "", "", "", fmt.Errorf("mail: template %s: preheader: %w", name, err)
+		}
+		v.Preheader = strings.Join(strings.Fields(buf.String()), " ")
+	}
+
+	buf.Reset()
+	if err := tt.ExecuteTemplate(&buf, "layout", v); err != nil {
+		return "", "", "", fmt.Errorf("mail: template %s: text: %w", name, err)
+	}
+	text = buf.String()
+
+	buf.Reset()
+	if err := t.html[name].ExecuteTemplate(&buf, "layout", v); err != nil {
+		return "", "", "", fmt.Errorf("mail: template %s: html: %w", name, err)
+	}
+	return v.Subject, text, buf.String(), nil
+}
+
+var sixDigits = regexp.MustCompile(`^[0-9]{6}$`)
+
+// checkData refuses data that would render a misleading message: html/template would quietly
+// replace a javascript: link with "#ZgotmplZ", and a missing lifetime would print nonsense.
+func checkData(name string, data any) error {
+	wrongType := func(want any) error {
+		return fmt.Errorf("data is %T, want %T", data, want)
+	}
+	switch name {
+	case TemplateVerification:
+		d, ok := data.(VerificationData)
+		if !ok {
+			return wrongType(VerificationData{})
+		}
+		return checkLink(d.Link)
+	case TemplateLoginCode:
+		d, ok := data.(LoginCodeData)
+		if !ok {
+			return wrongType(LoginCodeData{})
+		}
+		if !sixDigits.MatchString(d.Code) {
+			return errors.New("the code must be six digits")
+		}
+		return checkValidFor(d.ValidFor)
+	case TemplateNewDevice:
+		d, ok := data.(NewDeviceData)
+		if !ok {
+			return wrongType(NewDeviceData{})
+		}
+		if d.Time.IsZero() {
+			return errors.New("no sign-in time")
+		}
+		return checkLink(d.SecureLink)
+	case TemplatePasswordReset:
+		d, ok := data.(PasswordResetData)
+		if !ok {
+			return wrongType(PasswordResetData{})
+		}
+		if err := checkLink(d.Link); err != nil {
+			return err
+		}
+		return checkValidFor(d.ValidFor)
+	case TemplatePasswordChanged:
+		d, ok := data.(PasswordChangedData)
+		if !ok {
+			return wrongType(PasswordChangedData{})
+		}
+		if d.Time.IsZero() {
+			return errors.New("no time of change")
+		}
+		if d.SecureLink != "" {
+			return checkLink(d.SecureLink)
+		}
+		return nil
+	case TemplateComposed:
+		d, ok := data.(ComposedData)
+		if !ok {
+			return wrongType(ComposedData{})
+		}
+		if strings.TrimSpace(d.Subject) == "" || strings.TrimSpace(d.Message) == "" {
+			return errors.New("a composed message needs a subject and a message")
+		}
+		return nil
+	}
+	return nil
+}
+
+func checkLink(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("%q is not an absolute http(s) URL", s)
+	}
+	return nil
+}
+
+func checkValidFor(d time.Duration) error {
+	if d <= 0 {
+		return errors.New("no validity period (ValidFor)")
+	}
+	return nil
+}
+
+var textFuncs = texttemplate.FuncMap{
+	"duration": humanDuration,
+	"when":     humanTime,
+}
+
+var htmlFuncs = htmltemplate.FuncMap{
+	"duration":   humanDuration,
+	"when":       humanTime,
+	"button":     func(url, label string) button { return button{URL: url, Label: label} },
+	"paragraphs": paragraphs,
+}
+
+type button struct{ URL, Label string }
+
+// humanDuration says a lifetime the way people do: "10 minutes", "1 hour", "2 days".
+func humanDuration(d time.Duration) string {
+	plural := func(n int64, unit string) string {
+		if n == 1 {
+			return "1 " + unit
+		}
+		return fmt.Sprintf("%d %ss", n, unit)
+	}
+	switch {
+	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
+		return plural(int64(d/(24*time.Hour)), "day")
+	case d >= time.Hour && d%time.Hour == 0:
+		return plural(int64(d/time.Hour), "hour")
+	case d >= time.Minute:
+		return plural(int64(d.Round(time.Minute)/time.Minute), "minute")
+	}
+	return plural(max(int64(d.Round(time.Second)/time.Second), 1), "second")
+}
+
+// humanTime is unambiguous for readers anywhere: no numeric dates, and the zone spelled out.
+func humanTime(t time.Time) string {
+	return t.UTC().Format("Monday 2 January 2006 at 15:04 UTC")
+}
+
+var blankLine = regexp.MustCompile(`\n[ \t]*\n`)
+
+// paragraphs turns a staff-written plain-text message into HTML: everything escaped, blank
+// lines separating paragraphs, single line breaks kept.
+func paragraphs(s string) htmltemplate.HTML {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	var b strings.Builder
+	for _, p := range blankLine.Split(strings.TrimSpace(s), -1) {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		lines := strings.Split(p, "\n")
+		for i, l := range lines {
+			lines[i] = htmltemplate.HTMLEscapeString(strings.TrimRight(l, " \t"))
+		}
+		b.WriteString(`<p style="margin:0 0 16px 0;">`)
+		b.WriteString(strings.Join(lines, "<br>\n"))
+		b.WriteString("</p>\n")
+	}
+	return htmltemplate.HTML(b.String())
+}

@@ -1,0 +1,215 @@
+package securitylog_test
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/domain/aggregate"
+	"clearvest/domain/identity"
+	"clearvest/eventstore"
+	"clearvest/eventstore/eventstoretest"
+	"clearvest/eventstore/pii"
+	"clearvest/eventstore/postgres"
+	"clearvest/pgmigrate"
+	"clearvest/pgtest"
+	"clearvest/projections"
+	"clearvest/projections/securitylog"
+)
+
+// app is the write side the way the application wires it: a PostgreSQL store, and a registry
+// whose cipher seals personal fields with per-user keys.
+type app struct {
+	pool   *pgxpool.Pool
+	store  *postgres.Store
+	codec  *eventstore.Registry
+	cipher *pii.Cipher
+	last   int64
+}
+
+func newApp(t *testing.T) *app {
+	t.Helper()
+	pool := pgtest.NewPool(t)
+	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations, projections.Migrations, pii.Migrations); err != nil {
+		t.Fatal(err)
+	}
+	store := postgres.New(pool)
+	t.Cleanup(store.Close)
+	cipher, err := pii.New(pool, bytes.Repeat([]byte{5}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := eventstore.NewRegistry()
+	identity.RegisterEvents(codec)
+	codec.SetCipher(cipher)
+	return &app{pool: pool, store: store, codec: codec, cipher: cipher}
+}
+
+// do runs one command on a user's stream: load, decide, append with the loaded version.
+func (a *app) do(t *testing.T, userID string, meta eventstore.Metadata, decide func(*identity.User) error) {
+	t.Helper()
+	ctx := context.Background()
+	stream := eventstore.NewStreamID(identity.StreamCategory, userID)
+	envs, err := a.store.ReadStream(ctx, stream, 1, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	history := make([]aggregate.Event, len(envs))
+	for i, env := range envs {
+		if history[i], err = a.codec.Decode(env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := identity.New()
+	aggregate.Load(u, int64(len(envs)), history...)
+	if err := decide(u); err != nil {
+		t.Fatalf("command on %s: %v", userID, err)
+	}
+	var events []eventstore.NewEvent
+	for _, e := range u.Changes() {
+		ne, err := a.codec.EncodeFor(stream, e, meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, ne)
+	}
+	stored, err := a.store.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: u.LoadedVersion(), Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.last = stored[len(stored)-1].Position
+}
+
+func snapshot(t *testing.T, pool *pgxpool.Pool) []string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT to_jsonb(e)::text FROM rm_securitylog.entries e ORDER BY user_id, position`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// line is an entry without its position and time, which the test cannot predict.
+type line struct{ kind, ip, userAgent, detail string }
+
+func lines(entries []securitylog.Entry) []line {
+	out := make([]line, len(entries))
+	for i, e := range entries {
+		out[i] = line{e.Kind, e.IP, e.UserAgent, e.Detail}
+	}
+	return out
+}
+
+func register(id, email string) func(*identity.User) error {
+	return func(u *identity.User) error {
+		return u.Register(identity.RegisterParams{UserID: id, Name: "Someone", Email: email, ReferralCode: "CODE" + id[len(id)-4:]})
+	}
+}
+
+func TestSecurityLog(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newApp(t)
+	ada, bob, grace := eventstore.NewEventID().String(), eventstore.NewEventID().String(), eventstore.NewEventID().String()
+	self := eventstore.Metadata{ActorID: ada, ClientIP: "198.51.100.12"}
+	staff := eventstore.Metadata{ActorID: grace, ActorRole: "admin", ClientIP: "192.0.2.1"}
+
+	a.do(t, grace, eventstore.Metadata{}, register(grace, "grace@example.com"))
+	a.do(t, ada, eventstore.Metadata{ClientIP: "198.51.100.10"}, register(ada, "ada@example.com"))
+	a.do(t, ada, eventstore.Metadata{ClientIP: "198.51.100.11"}, (*identity.User).VerifyEmail)
+	a.do(t, ada, self, func(u *identity.User) error { return u.RecordNewDevice("dev-1", "203.0.113.7", "Firefox/128") })
+	a.do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaChange) })
+	a.do(t, ada, eventstore.Metadata{ActorID: ada, ImpersonatorID: grace, ClientIP: "192.0.2.1"}, (*identity.User).EnableTwoFactor)
+	a.do(t, ada, staff, func(u *identity.User) error { return u.RecordStaffAccess(grace, "support ticket 42") })
+	a.do(t, ada, staff, func(u *identity.User) error { return u.ChangeRole(grace, identity.RoleAuthor) })
+	a.do(t, ada, staff, func(u *identity.User) error { return u.Suspend(grace, "chargeback") })
+	a.do(t, ada, staff, (*identity.User).Reinstate)
+	a.do(t, ada, self, (*identity.User).DisableTwoFactor)
+	a.do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset) })
+	a.do(t, ada, self, func(u *identity.User) error { return u.UpdateProfile(identity.Profile{Name: "Ada"}) })
+
+	a.do(t, bob, eventstore.Metadata{ClientIP: "198.51.100.20"}, register(bob, "bob@example.com"))
+	a.do(t, bob, eventstore.Metadata{ActorID: bob}, func(u *identity.User) error { return u.RecordNewDevice("dev-9", "203.0.113.9", "Safari") })
+	a.do(t, bob, eventstore.Metadata{ActorID: bob}, func(u *identity.User) error { return u.Close(bob) })
+	if err := a.cipher.Erase(ctx, bob); err != nil {
+		t.Fatal(err)
+	}
+
+	r, err := projections.NewRunner(a.pool, a.store, []projections.Projection{securitylog.New(a.codec)}, projections.WithBatchSize(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	eventstoretest.WaitVisible(t, a.store, a.last)
+	if err := r.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := securitylog.ForUser(ctx, a.pool, ada, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []line{
+		{securitylog.KindPasswordChanged, "198.51.100.12", "", "reset"},
+		{securitylog.KindTwoFactorDisabled, "198.51.100.12", "", ""},
+		{securitylog.KindReinstated, "", "", ""},
+		{securitylog.KindSuspended, "", "", "chargeback"},
+		{securitylog.KindRoleChanged, "", "", "subscriber → author"},
+		{securitylog.KindStaffAccess, "", "", "support ticket 42"},
+		// Enabled by staff impersonating ada: the address is staff's, not shown.
+		{securitylog.KindTwoFactorEnabled, "", "", ""},
+		{securitylog.KindPasswordChanged, "198.51.100.12", "", "change"},
+		{securitylog.KindNewDeviceSignIn, "203.0.113.7", "Firefox/128", ""},
+		{securitylog.KindEmailVerified, "198.51.100.11", "", ""},
+		{securitylog.KindRegistered, "198.51.100.10", "", ""},
+	}
+	if !slices.Equal(lines(got), want) {
+		t.Errorf("ForUser(ada)\n got  %v\n want %v", lines(got), want)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Position >= got[i-1].Position || got[i].At.After(got[i-1].At) {
+			t.Fatalf("entries are not newest first: %+v", got)
+		}
+	}
+
+	newest, err := securitylog.ForUser(ctx, a.pool, ada, 2)
+	if err != nil || !slices.Equal(lines(newest), want[:2]) {
+		t.Errorf("ForUser(ada, 2) = %v, %v", lines(newest), err)
+	}
+
+	closed, err := securitylog.ForUser(ctx, a.pool, bob, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantClosed := []line{{securitylog.KindNewDeviceSignIn, "", "", ""}, {securitylog.KindRegistered, "", "", ""}}
+	if !slices.Equal(lines(closed), wantClosed) {
+		t.Errorf("a closed account keeps addresses: %v", lines(closed))
+	}
+	if none, err := securitylog.ForUser(ctx, a.pool, "nobody", 10); err != nil || len(none) != 0 {
+		t.Errorf("ForUser(nobody) = %v, %v", none, err)
+	}
+
+	live := snapshot(t, a.pool)
+	if _, err := r.Rebuild(ctx, securitylog.Name); err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt := snapshot(t, a.pool); !slices.Equal(live, rebuilt) {
+		t.Errorf("rebuild differs from live\nlive:    %v\nrebuilt: %v", live, rebuilt)
+	}
+}

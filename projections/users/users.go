@@ -1,0 +1,354 @@
+// Package users is the read model of users: profile (personal fields in plaintext, decrypted
+// while projecting), role, status, verification, KYC status and referrals, for the API's user
+// pages and the admin user list.
+//
+// Events are decoded through the registry, so its field cipher must be set: the log holds personal
+// fields sealed. A closed account keeps its row (referral and money history refer to it) with its
+// personal fields blanked, so the read model never outlives an erasure, and a rebuild after the
+// user's key was destroyed yields the same rows as the live model did.
+package users
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
+	"clearvest/eventstore"
+	"clearvest/projections"
+)
+
+// Name of the projection; its tables live in schema rm_users.
+const Name = "users"
+
+// KYCNotSubmitted is the KYC status of a user who has sent no documents yet. No KYC events
+// exist yet, so every user has it; the KYC events, when they come, are applied here.
+const KYCNotSubmitted = "Not Submitted"
+
+// ErrNotFound is returned for a user the read model does not hold.
+var ErrNotFound = domainerr.New(domainerr.NotFound, "User not found")
+
+// Projection implements projections.Projection.
+type Projection struct {
+	codec *eventstore.Registry
+}
+
+var _ projections.Projection = (*Projection)(nil)
+
+// New returns the projection. codec decodes the events; it needs the identity events registered
+// and, for a log with sealed personal fields, its cipher set.
+func New(codec *eventstore.Registry) *Projection {
+	if codec == nil {
+		panic("users: New needs the event registry")
+	}
+	return &Projection{codec: codec}
+}
+
+// Name implements projections.Projection.
+func (*Projection) Name() string { return Name }
+
+// Schema implements projections.Projection.
+func (*Projection) Schema() string {
+	return `
+CREATE TABLE users (
+    id                 text        PRIMARY KEY,
+    name               text        NOT NULL,
+    email              text        NOT NULL,
+    email_lower        text        NOT NULL,
+    phone              text        NOT NULL,
+    country            text        NOT NULL,
+    bio                text        NOT NULL,
+    photo              text        NOT NULL,
+    role               text        NOT NULL,
+    status             text        NOT NULL,
+    is_verified        boolean     NOT NULL,
+    kyc_status         text        NOT NULL,
+    referral_code      text        NOT NULL,
+    referred_by        text        NOT NULL,
+    two_factor_enabled boolean     NOT NULL,
+    created_at         timestamptz NOT NULL,
+    updated_at         timestamptz NOT NULL
+);
+CREATE INDEX users_newest ON users (created_at DESC, id DESC);
+CREATE INDEX users_email_lower ON users (email_lower);
+CREATE INDEX users_referral_code ON users (lower(referral_code));
+CREATE INDEX users_referred_by ON users (referred_by) WHERE referred_by <> '';`
+}
+
+// row is one users row; the JSON names are the column names, for jsonb_populate_recordset.
+type row struct {
+	ID               string    `json:"id"`
+	Name             string    `json:"name"`
+	Email            string    `json:"email"`
+	EmailLower       string    `json:"email_lower"`
+	Phone            string    `json:"phone"`
+	Country          string    `json:"country"`
+	Bio              string    `json:"bio"`
+	Photo            string    `json:"photo"`
+	Role             string    `json:"role"`
+	Status           string    `json:"status"`
+	IsVerified       bool      `json:"is_verified"`
+	KYCStatus        string    `json:"kyc_status"`
+	ReferralCode     string    `json:"referral_code"`
+	ReferredBy       string    `json:"referred_by"`
+	TwoFactorEnabled bool      `json:"two_factor_enabled"`
+	CreatedAt        time.Time `json:"created_at"`
+	UpdatedAt        time.Time `json:"updated_at"`
+}
+
+const columns = `id, name, email, email_lower, phone, country, bio, photo, role, status, is_verified,
+	kyc_status, referral_code, referred_by, two_factor_enabled, created_at, updated_at`
+
+// handled are the event types that change a users row; only these are decoded.
+var handled = map[string]bool{
+	identity.TypeRegistered: true, identity.TypeEmailVerified: true, identity.TypeProfileUpdated: true,
+	identity.TypeRoleChanged: true, identity.TypeSuspended: true, identity.TypeReinstated: true,
+	identity.TypeTwoFactorEnabled: true, identity.TypeTwoFactorDisabled: true, identity.TypeClosed: true,
+}
+
+// Apply folds the batch into the affected rows in memory and writes them back with one upsert,
+// so a batch costs two statements however many events it holds.
+func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
+	var ids []string
+	for _, env := range events {
+		if env.StreamID.Category() == identity.StreamCategory && handled[env.Type] {
+			ids = append(ids, env.StreamID.ID())
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := load(ctx, tx, ids)
+	if err != nil {
+		return err
+	}
+	changed := map[string]*row{}
+	for _, env := range events {
+		if env.StreamID.Category() != identity.StreamCategory || !handled[env.Type] {
+			continue
+		}
+		e, err := p.codec.Decode(env)
+		if err != nil {
+			return err
+		}
+		id := env.StreamID.ID()
+		r := rows[id]
+		if reg, ok := e.(identity.Registered); ok {
+			r = &row{ID: id, Status: string(identity.StatusActive), KYCStatus: KYCNotSubmitted, CreatedAt: env.RecordedAt}
+			r.Name, r.Email, r.EmailLower, r.Phone, r.Country = reg.Name, reg.Email, identity.EmailKey(reg.Email), reg.Phone, reg.Country
+			r.Role, r.ReferralCode, r.ReferredBy = string(reg.Role), reg.ReferralCode, reg.ReferredBy
+			rows[id] = r
+		} else if r == nil {
+			// Nothing to update: the stream's start is not a registration this model knows.
+			continue
+		} else {
+			apply(r, e)
+		}
+		r.UpdatedAt = env.RecordedAt
+		changed[id] = r
+	}
+	out := make([]*row, 0, len(changed))
+	for _, r := range changed {
+		out = append(out, r)
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO users SELECT * FROM jsonb_populate_recordset(NULL::users, $1::jsonb)
+		ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, email = EXCLUDED.email, email_lower = EXCLUDED.email_lower,
+		  phone = EXCLUDED.phone, country = EXCLUDED.country, bio = EXCLUDED.bio, photo = EXCLUDED.photo,
+		  role = EXCLUDED.role, status = EXCLUDED.status, is_verified = EXCLUDED.is_verified,
+		  kyc_status = EXCLUDED.kyc_status, referral_code = EXCLUDED.referral_code, referred_by = EXCLUDED.referred_by,
+		  two_factor_enabled = EXCLUDED.two_factor_enabled, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+		string(data))
+	if err != nil {
+		return fmt.Errorf("users: upsert: %w", err)
+	}
+	return nil
+}
+
+func apply(r *row, e any) {
+	switch e := e.(type) {
+	case identity.EmailVerified:
+		r.IsVerified = true
+	case identity.ProfileUpdated:
+		r.Name, r.Phone, r.Bio, r.Country, r.Photo = e.Name, e.Phone, e.Bio, e.Country, e.Photo
+	case identity.RoleChanged:
+		r.Role = string(e.To)
+	case identity.Suspended:
+		r.Status = string(identity.StatusSuspended)
+	case identity.Reinstated:
+		r.Status = string(identity.StatusActive)
+	case identity.TwoFactorEnabled:
+		r.TwoFactorEnabled = true
+	case identity.TwoFactorDisabled:
+		r.TwoFactorEnabled = false
+	case identity.Closed:
+		r.Status = string(identity.StatusClosed)
+		r.Name, r.Email, r.EmailLower, r.Phone, r.Bio, r.Photo = "", "", "", "", "", ""
+	}
+}
+
+func load(ctx context.Context, tx pgx.Tx, ids []string) (map[string]*row, error) {
+	rows, err := tx.Query(ctx, `SELECT `+columns+` FROM users WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("users: load: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(rs pgx.CollectableRow) (*row, error) {
+		var r row
+		err := rs.Scan(&r.ID, &r.Name, &r.Email, &r.EmailLower, &r.Phone, &r.Country, &r.Bio, &r.Photo, &r.Role, &r.Status,
+			&r.IsVerified, &r.KYCStatus, &r.ReferralCode, &r.ReferredBy, &r.TwoFactorEnabled, &r.CreatedAt, &r.UpdatedAt)
+		return &r, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("users: load: %w", err)
+	}
+	out := make(map[string]*row, len(list))
+	for _, r := range list {
+		out[r.ID] = r
+	}
+	return out, nil
+}
+
+// User is one user as the API shows it (field names from the specification).
+type User struct {
+	ID               string          `json:"_id"`
+	Name             string          `json:"name"`
+	Email            string          `json:"email"`
+	Phone            string          `json:"phone"`
+	Country          string          `json:"country"`
+	Bio              string          `json:"bio"`
+	Photo            string          `json:"photo"`
+	Role             identity.Role   `json:"role"`
+	Status           identity.Status `json:"status"`
+	IsVerified       bool            `json:"isVerified"`
+	KYCStatus        string          `json:"kycStatus"`
+	ReferralCode     string          `json:"referralCode"`
+	ReferredBy       string          `json:"referredBy"`
+	TwoFactorEnabled bool            `json:"twoFactorEnabled"`
+	CreatedAt        time.Time       `json:"createdAt"`
+	UpdatedAt        time.Time       `json:"updatedAt"`
+}
+
+const userColumns = `id, name, email, phone, country, bio, photo, role, status, is_verified, kyc_status,
+	referral_code, referred_by, two_factor_enabled, created_at, updated_at`
+
+func scanUser(rs pgx.CollectableRow) (User, error) {
+	var u User
+	err := rs.Scan(&u.ID, &u.Name, &u.Email, &u.Phone, &u.Country, &u.Bio, &u.Photo, &u.Role, &u.Status, &u.IsVerified,
+		&u.KYCStatus, &u.ReferralCode, &u.ReferredBy, &u.TwoFactorEnabled, &u.CreatedAt, &u.UpdatedAt)
+	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
+	return u, err
+}
+
+func one(ctx context.Context, pool *pgxpool.Pool, where string, arg any) (User, error) {
+	rows, err := pool.Query(ctx, `SELECT `+userColumns+` FROM rm_users.users WHERE `+where+` LIMIT 1`, arg)
+	if err != nil {
+		return User{}, fmt.Errorf("users: %w", err)
+	}
+	u, err := pgx.CollectExactlyOneRow(rows, scanUser)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("users: %w", err)
+	}
+	return u, nil
+}
+
+// Get returns one user, closed ones included (with their personal fields blank).
+func Get(ctx context.Context, pool *pgxpool.Pool, id string) (User, error) {
+	return one(ctx, pool, `id = $1`, id)
+}
+
+// ByReferralCode returns the user whose referral code this is, ignoring case (people retype
+// codes). Closed accounts refer no one.
+func ByReferralCode(ctx context.Context, pool *pgxpool.Pool, code string) (User, error) {
+	return one(ctx, pool, `lower(referral_code) = lower($1) AND status <> 'closed'`, strings.TrimSpace(code))
+}
+
+// ListOptions selects a page of users.
+type ListOptions struct {
+	Search        string // part of the name or e-mail, any case; "" lists everyone
+	Limit         int    // default 50, at most 500
+	Offset        int
+	IncludeClosed bool // closed accounts have no personal data left; lists leave them out by default
+}
+
+const (
+	defaultLimit = 50
+	maxLimit     = 500
+)
+
+// List returns a page of users, newest first, and how many users match in all.
+func List(ctx context.Context, pool *pgxpool.Pool, opts ListOptions) ([]User, int, error) {
+	limit := opts.Limit
+	if limit <= 0 {
+		limit = defaultLimit
+	}
+	limit = min(limit, maxLimit)
+	search := strings.TrimSpace(opts.Search)
+	where := `($1 = '' OR name ILIKE $2 OR email_lower LIKE lower($2)) AND ($3 OR status <> 'closed')`
+	args := []any{search, "%" + escapeLike(search) + "%", opts.IncludeClosed}
+
+	var total int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_users.users WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("users: count: %w", err)
+	}
+	rows, err := pool.Query(ctx, `SELECT `+userColumns+` FROM rm_users.users WHERE `+where+`
+		ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`, append(args, limit, max(opts.Offset, 0))...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("users: list: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, scanUser)
+	if err != nil {
+		return nil, 0, fmt.Errorf("users: list: %w", err)
+	}
+	return list, total, nil
+}
+
+// escapeLike makes user input match literally inside a LIKE pattern.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// Counts returns how many users have verified their e-mail, how many are suspended, and how many
+// there are, closed accounts not counted.
+func Counts(ctx context.Context, pool *pgxpool.Pool) (verified, suspended, total int, err error) {
+	err = pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE is_verified), count(*) FILTER (WHERE status = 'suspended'), count(*)
+		FROM rm_users.users WHERE status <> 'closed'`).Scan(&verified, &suspended, &total)
+	if err != nil {
+		err = fmt.Errorf("users: counts: %w", err)
+	}
+	return verified, suspended, total, err
+}
+
+// Referral is a user someone referred, as the referrals page shows them.
+type Referral struct {
+	ID    string `json:"_id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	Photo string `json:"photo"`
+}
+
+// Referrals lists the users referrerID referred, newest first; closed accounts are left out.
+func Referrals(ctx context.Context, pool *pgxpool.Pool, referrerID string) ([]Referral, error) {
+	rows, err := pool.Query(ctx, `SELECT id, name, email, photo FROM rm_users.users
+		WHERE referred_by = $1 AND status <> 'closed' ORDER BY created_at DESC, id DESC`, referrerID)
+	if err != nil {
+		return nil, fmt.Errorf("users: referrals: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Referral])
+	if err != nil {
+		return nil, fmt.Errorf("users: referrals: %w", err)
+	}
+	return list, nil
+}
