@@ -135,4 +135,5 @@ if [[ $ready != true ]]; then
 	tail -n 50 "$e2e_data/serve.log" >&2
 	exit 1
 fi
-E2E_BASE_URL=$base_url CHROMIUM_PATH=$chromium node --test e2e/
+# The identity flows read the real e-mails the server writes, and the demo admin it seeded.
+E2E_BASE_URL=$base_url E2E_MAIL_DIR="$e2e_data/mail" CHROMIUM_PATH=$chromium node --test e2e/

@@ -82,3 +82,102 @@ describe('baseApi', () => {
     expect(sentHeaders(fetchMock).map((h) => h.position)).toEqual([null, '12', '12', '12']);
   });
 });
+
+describe('baseApi session refresh', () => {
+  const userApi = baseApi.injectEndpoints({
+    endpoints: (build) => ({
+      me: build.query<{ name: string }, void>({ query: () => '/users/getUser' }),
+      other: build.query<unknown, void>({ query: () => '/users/sessions' }),
+      signIn: build.mutation<unknown, void>({ query: () => ({ url: '/users/login', method: 'POST' }) }),
+    }),
+  });
+
+  function stub(handler: (path: string, nth: number) => Response) {
+    const counts = new Map<string, number>();
+    const fetchMock = vi.fn<(request: Request) => Promise<Response>>(async (request) => {
+      const path = `${request.method} ${new URL(request.url).pathname}`;
+      const nth = (counts.get(path) ?? 0) + 1;
+      counts.set(path, nth);
+      return handler(path, nth);
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    return () => fetchMock.mock.calls.map(([request]) => `${request.method} ${new URL(request.url).pathname}`);
+  }
+
+  const unauthorized = () => Response.json({ message: 'Please sign in' }, { status: 401 });
+
+  it('on a 401 refreshes the session once and retries the request', async () => {
+    const calls = stub((path, nth) => {
+      if (path === 'POST /api/users/refresh') return Response.json({ token: 't', expiresAt: '2030-01-01T00:00:00Z' });
+      return nth === 1 ? unauthorized() : Response.json({ name: 'Ada' });
+    });
+    const store = makeStore();
+
+    const result = await store.dispatch(userApi.endpoints.me.initiate());
+
+    expect(result.data).toEqual({ name: 'Ada' });
+    expect(calls()).toEqual(['GET /api/users/getUser', 'POST /api/users/refresh', 'GET /api/users/getUser']);
+    expect(fetchRequests()[1]?.headers.get('X-Requested-With')).toBe('XMLHttpRequest');
+  });
+
+  it('clears the signed-in state when the refresh is refused too', async () => {
+    const calls = stub(() => unauthorized());
+    const store = makeStore({
+      auth: {
+        known: true,
+        checking: false,
+        isLoggedIn: true,
+        user: null,
+        twoFactor: false,
+        message: '',
+        signedInVia: 'login',
+        endedBy: null,
+      },
+    });
+
+    const result = await store.dispatch(userApi.endpoints.me.initiate());
+
+    expect(result.error).toMatchObject({ status: 401 });
+    expect(calls()).toEqual(['GET /api/users/getUser', 'POST /api/users/refresh']);
+    expect(store.getState().auth).toMatchObject({ isLoggedIn: false, user: null, endedBy: 'expired' });
+  });
+
+  it('shares one refresh between requests that fail together', async () => {
+    let refreshed = false;
+    const calls = stub((path) => {
+      if (path === 'POST /api/users/refresh') {
+        refreshed = true;
+        return Response.json({ token: 't', expiresAt: '2030-01-01T00:00:00Z' });
+      }
+      return refreshed ? Response.json({ name: 'Ada' }) : unauthorized();
+    });
+    const store = makeStore();
+
+    await Promise.all([store.dispatch(userApi.endpoints.me.initiate()), store.dispatch(userApi.endpoints.other.initiate())]);
+
+    expect(calls().filter((c) => c === 'POST /api/users/refresh')).toHaveLength(1);
+    expect(calls()).toHaveLength(5);
+  });
+
+  it('does not refresh a 401 that asks for a next step, such as an authenticator code', async () => {
+    const calls = stub(() => Response.json({ message: 'Invalid authentication code', code: 'totp_required' }, { status: 401 }));
+    const store = makeStore();
+
+    await store.dispatch(userApi.endpoints.other.initiate());
+
+    expect(calls()).toEqual(['GET /api/users/sessions']);
+  });
+
+  it('does not refresh when signing in is refused: a 401 there means wrong credentials', async () => {
+    const calls = stub(() => unauthorized());
+    const store = makeStore();
+
+    await store.dispatch(userApi.endpoints.signIn.initiate());
+
+    expect(calls()).toEqual(['POST /api/users/login']);
+  });
+
+  function fetchRequests() {
+    return (globalThis.fetch as unknown as ReturnType<typeof vi.fn<(r: Request) => Promise<Response>>>).mock.calls.map(([r]) => r);
+  }
+});

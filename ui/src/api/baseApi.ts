@@ -7,6 +7,7 @@ import {
   type FetchBaseQueryMeta,
 } from '@reduxjs/toolkit/query/react';
 import { POSITION_HEADER, positionSeen, positionSlice, type PositionState } from './position';
+import { sessionExpired } from './session';
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/api',
@@ -22,14 +23,74 @@ const rawBaseQuery = fetchBaseQuery({
   },
 });
 
-const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError, object, FetchBaseQueryMeta> =
-  async (args, api, extraOptions) => {
-    const result = await rawBaseQuery(args, api, extraOptions);
-    // Error responses count too: a 409 or 422 may still report how far the log has moved.
-    const seen = result.meta?.response?.headers.get(POSITION_HEADER);
-    if (seen) api.dispatch(positionSeen(seen));
+// The OpenAPI document types some header parameters as integers (X-Clearvest-Position), so the
+// generated endpoints may pass numbers; fetch wants strings. Undefined headers are dropped, which
+// lets prepareHeaders add the position the client has seen.
+type HeaderValue = string | number | undefined;
+type Args = string | (Omit<FetchArgs, 'headers'> & { headers?: FetchArgs['headers'] | Record<string, HeaderValue> });
+
+function toFetchArgs(args: Args): string | FetchArgs {
+  if (typeof args === 'string' || !args.headers || args.headers instanceof Headers || Array.isArray(args.headers)) {
+    return args as string | FetchArgs;
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(args.headers as Record<string, HeaderValue>)) {
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return { ...args, headers };
+}
+
+type BaseQuery = BaseQueryFn<Args, unknown, FetchBaseQueryError, object, FetchBaseQueryMeta>;
+
+const queryNotingPosition: BaseQuery = async (args, api, extraOptions) => {
+  const result = await rawBaseQuery(toFetchArgs(args), api, extraOptions);
+  // Error responses count too: a 409 or 422 may still report how far the log has moved.
+  const seen = result.meta?.response?.headers.get(POSITION_HEADER);
+  if (seen) api.dispatch(positionSeen(seen));
+  return result;
+};
+
+// The access cookie lives 15 minutes; the refresh cookie (path-scoped to this URL, so it is
+// written by hand rather than taken from the generated endpoints, which are built on this file)
+// buys a new one. A 401 from the sign-in calls means "wrong credentials or code", not "session
+// expired", and neither does a 401 that names a next step in `code` (totp_required, new_device,
+// link_required): those never trigger a refresh.
+export const REFRESH_URL = '/users/refresh';
+const credentialCalls = /^\/?users\/(login|loginWithCode|register|refresh|logout|forgotPassword|resetPassword|google)\b/;
+
+const urlOf = (args: Args) => (typeof args === 'string' ? args : args.url);
+
+function sessionMayHaveExpired(error: FetchBaseQueryError | undefined, args: Args) {
+  if (error?.status !== 401 || credentialCalls.test(urlOf(args))) return false;
+  const code = (error.data as { code?: unknown } | undefined)?.code;
+  return typeof code !== 'string' || code === '';
+}
+
+// Parallel requests that all meet a 401 share one refresh: the server rotates the refresh token
+// on every use and treats a second use of the old one as theft.
+let refreshing: Promise<boolean> | null = null;
+
+function refreshSession(api: Parameters<BaseQuery>[1], extraOptions: object) {
+  refreshing ??= (async () => {
+    try {
+      const result = await queryNotingPosition({ url: REFRESH_URL, method: 'POST' }, api, extraOptions);
+      return !result.error;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+const baseQuery: BaseQuery = async (args, api, extraOptions) => {
+  const result = await queryNotingPosition(args, api, extraOptions);
+  if (!sessionMayHaveExpired(result.error, args)) return result;
+  if (!(await refreshSession(api, extraOptions))) {
+    api.dispatch(sessionExpired());
     return result;
-  };
+  }
+  return queryNotingPosition(args, api, extraOptions);
+};
 
 // The one API slice of the app. Endpoints are injected by the generated code (generated.ts) and
 // given cache tags in enhanced.ts; components import hooks from enhanced.ts.

@@ -1,16 +1,102 @@
 import { generatedApi } from './generated';
 
 // Cache tags are a client concern the OpenAPI document cannot express, so they are added here
-// rather than by editing generated.ts. List queries should provide {type, id: 'LIST'} and
-// mutations invalidate only what they change.
+// rather than by editing generated.ts. List queries provide {type, id: 'LIST'} and mutations
+// invalidate only what they change.
+//
+// 'AuthStatus' is loginStatus, 'Me' the signed-in user, 'Session' their sessions, 'SecurityLog'
+// their log, 'User' the staff user list. Signing in drops or refreshes everything cached for
+// whoever was signed in before; loginStatus is not asked again because the sign-in answer itself
+// says who is signed in.
+const userList = { type: 'User', id: 'LIST' } as const;
+const signedInData = ['Me', { type: 'Session', id: 'LIST' }, { type: 'SecurityLog', id: 'LIST' }, userList, { type: 'DevMail', id: 'LIST' }] as const;
+
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail'],
   endpoints: {
-    getMeta: {
-      providesTags: ['Meta'],
+    getMeta: { providesTags: ['Meta'] },
+
+    loginStatus: { providesTags: ['AuthStatus'] },
+    getUser: { providesTags: ['Me'] },
+    register: { invalidatesTags: [...signedInData] },
+    login: { invalidatesTags: [...signedInData] },
+    loginWithCode: { invalidatesTags: [...signedInData] },
+    googleCallback: { invalidatesTags: [...signedInData] },
+
+    updateUser: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }, userList] },
+    uploadPhoto: {
+      // The generator cannot express multipart bodies; this is the one hand-written request.
+      query: ({ body }) => {
+        const form = new FormData();
+        form.append('photo', body.photo);
+        return { url: '/users/photo', method: 'POST', body: form };
+      },
+      invalidatesTags: ['Me', userList],
     },
+    verifyUser: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }, userList] },
+    changePassword: { invalidatesTags: [{ type: 'Session', id: 'LIST' }, { type: 'SecurityLog', id: 'LIST' }] },
+
+    listSessions: { providesTags: [{ type: 'Session', id: 'LIST' }] },
+    endSession: { invalidatesTags: [{ type: 'Session', id: 'LIST' }, { type: 'SecurityLog', id: 'LIST' }] },
+    revokeOtherSessions: { invalidatesTags: [{ type: 'Session', id: 'LIST' }, { type: 'SecurityLog', id: 'LIST' }] },
+    enableTwoFactor: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }] },
+    disableTwoFactor: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }] },
+    getSecurityLog: { providesTags: [{ type: 'SecurityLog', id: 'LIST' }] },
+
+    getUsers: {
+      providesTags: (users) => [userList, ...(users ?? []).map((u) => ({ type: 'User' as const, id: u._id }))],
+    },
+    upgradeUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.upgradeUserRequest.id }] },
+    suspendUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
+    reinstateUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
+    deleteUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
+
+    // The list is the same for everyone and changes with a release, not a session.
+    getCountries: { providesTags: ['Country'], keepUnusedDataFor: 3600 },
+
+    listDevMail: { providesTags: [{ type: 'DevMail', id: 'LIST' }] },
+    getDevMail: { providesTags: (_r, _e, arg) => [{ type: 'DevMail', id: arg.id }] },
   },
 });
 
-export const { useGetMetaQuery } = api;
-export type { Meta } from './generated';
+export const {
+  useGetMetaQuery,
+  useRegisterMutation,
+  useLoginMutation,
+  useLoginStatusQuery,
+  useGetUserQuery,
+  useUpdateUserMutation,
+  useUploadPhotoMutation,
+  useSendVerificationEmailMutation,
+  useVerifyUserMutation,
+  useChangePasswordMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+  useSendLoginCodeMutation,
+  useLoginWithCodeMutation,
+  useListSessionsQuery,
+  useEndSessionMutation,
+  useRevokeOtherSessionsMutation,
+  useSetupTwoFactorMutation,
+  useEnableTwoFactorMutation,
+  useDisableTwoFactorMutation,
+  useGetSecurityLogQuery,
+  useGetUsersQuery,
+  useUpgradeUserMutation,
+  useSuspendUserMutation,
+  useReinstateUserMutation,
+  useDeleteUserMutation,
+  useGetCountriesQuery,
+  useListDevMailQuery,
+  useGetDevMailQuery,
+} = api;
+export type {
+  Country,
+  DevMail,
+  DevMailSummary,
+  Meta,
+  Role,
+  SecurityLogEntry,
+  Session,
+  User,
+} from './generated';

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/renderWithProviders';
+import { json, makeUser, signedIn, stubApi } from '../test/stubApi';
 import { AppRoutes } from './AppRoutes';
 
 describe('routes', () => {
@@ -43,12 +44,23 @@ describe('routes', () => {
   });
 
   it.each([
-    ['/my-account', 'My Account'],
+    ['/Hierarchy', 'Member Levels'],
+    ['/how-it-works', 'How It Works'],
+  ])('shows "Coming soon" for the planned public route %s', async (route, title) => {
+    renderWithProviders(<AppRoutes />, { route });
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+    expect(screen.getByText('Coming soon')).toBeTruthy();
+    expect(screen.queryByText('Page not found')).toBeNull();
+    await waitFor(() => expect(document.title).toBe(`${title} · Clearvest`));
+  });
+
+  it.each([
     ['/investment/inv-123', 'Investment Details'],
     ['/transaction-History', 'Transaction History'],
-    ['/Hierarchy', 'Member Levels'],
-  ])('shows "Coming soon" for the planned route %s', async (route, title) => {
-    renderWithProviders(<AppRoutes />, { route });
+  ])('shows "Coming soon" for the planned account route %s when signed in', async (route, title) => {
+    stubApi({ 'GET /api/users/loginStatus': json(true), 'GET /api/users/getUser': json(makeUser()) });
+    renderWithProviders(<AppRoutes />, { route, preloadedState: signedIn() });
 
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
     expect(screen.getByText('Coming soon')).toBeTruthy();
@@ -69,7 +81,7 @@ describe('routes', () => {
   it('leaves the version out when /api/meta fails', async () => {
     const { store } = renderWithProviders(<AppRoutes />, { route: '/' });
 
-    await vi.waitFor(() => expect(Object.values(store.getState().api.queries)[0]?.status).toBe('rejected'));
+    await vi.waitFor(() => expect(store.getState().api.queries['getMeta(undefined)']?.status).toBe('rejected'));
     const footer = screen.getByRole('contentinfo');
     expect(footer.textContent).not.toMatch(/version/i);
   });

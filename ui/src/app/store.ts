@@ -2,8 +2,9 @@ import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { baseApi } from '../api/baseApi';
 import { positionSlice } from '../api/position';
 import { toastSlice } from '../components/toast/toastSlice';
+import { authSlice } from '../features/auth/authSlice';
 
-const rootReducer = combineSlices(baseApi, positionSlice, toastSlice);
+const rootReducer = combineSlices(baseApi, positionSlice, toastSlice, authSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

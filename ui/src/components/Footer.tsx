@@ -21,6 +21,11 @@ export function Footer() {
                 <Link to={to}>{label}</Link>
               </li>
             ))}
+            {meta?.environment === 'development' ? (
+              <li>
+                <Link to="/dev/mail">Development mailbox</Link>
+              </li>
+            ) : null}
           </ul>
         </nav>
         <p className="site-footer__meta">

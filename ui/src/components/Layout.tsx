@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { useAuthBootstrap } from '../features/auth/useAuthBootstrap';
 import { Footer } from './Footer';
 import { Navbar } from './Navbar';
 import { Spinner } from './Spinner';
@@ -9,6 +10,7 @@ export function Layout() {
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const shownPath = useRef(pathname);
+  useAuthBootstrap();
 
   // A client-side navigation changes nothing a screen reader notices, and keyboard focus would
   // stay on the clicked link; moving focus to the new content gives both a fresh start.

@@ -1,5 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
+import { useAppSelector } from '../app/hooks';
+import { isStaff, selectAuth } from '../features/auth/authSlice';
+import { useLogout } from '../features/auth/useLogout';
 
 const MENU_ID = 'primary-menu';
 
@@ -32,6 +35,8 @@ export function Navbar() {
   }, [open]);
 
   const close = () => setOpenOn(null);
+  const { isLoggedIn, user } = useAppSelector(selectAuth);
+  const logout = useLogout();
 
   return (
     <nav className="nav" aria-label="Main">
@@ -50,6 +55,13 @@ export function Navbar() {
         Menu
       </button>
       <ul id={MENU_ID} className="nav__menu" data-open={open}>
+        {isLoggedIn ? (
+          <li>
+            <NavLink to="/my-account" className="nav__link" onClick={close}>
+              Dashboard
+            </NavLink>
+          </li>
+        ) : null}
         {links.map(({ to, label }) => (
           <li key={to}>
             <NavLink to={to} className="nav__link" onClick={close}>
@@ -57,11 +69,40 @@ export function Navbar() {
             </NavLink>
           </li>
         ))}
-        <li>
-          <NavLink to="/login" className="nav__link nav__link--cta" onClick={close}>
-            Sign In
-          </NavLink>
-        </li>
+        {isStaff(user?.role) ? (
+          <li>
+            <NavLink to="/compose-email" className="nav__link" onClick={close}>
+              Send Email
+            </NavLink>
+          </li>
+        ) : null}
+        {isLoggedIn ? (
+          <>
+            <li>
+              <NavLink to="/user-profile" end className="nav__link" onClick={close}>
+                Profile
+              </NavLink>
+            </li>
+            <li>
+              <button
+                type="button"
+                className="nav__link nav__link--button"
+                onClick={() => {
+                  close();
+                  void logout();
+                }}
+              >
+                Logout
+              </button>
+            </li>
+          </>
+        ) : (
+          <li>
+            <NavLink to="/login" className="nav__link nav__link--cta" onClick={close}>
+              Sign In
+            </NavLink>
+          </li>
+        )}
       </ul>
     </nav>
   );

@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
 // Browsers resolve a relative Request URL against the page; Node's Request does not, and the
@@ -10,6 +10,11 @@ globalThis.Request = class extends NodeRequest {
     super(typeof input === 'string' ? new URL(input, window.location.href) : input, init);
   }
 };
+
+// Pages are lazy chunks; the first import of one in a test file compiles it, which can take
+// longer than the default second on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 15_000 });
 
 beforeEach(() => {
   // No test may reach a real server; tests that care about responses stub fetch themselves.

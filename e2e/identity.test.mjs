@@ -1,0 +1,644 @@
+// Identity flows in a real browser against a running server, reading the e-mails the server
+// really wrote: `node --test e2e/` from the repository root, after `npm ci` in ui/ (playwright-core
+// and axe-core come from ui/node_modules, as in smoke.test.mjs).
+//
+// Environment:
+//   E2E_BASE_URL        server to test (default http://localhost:8080). It must run with
+//                       CLEARVEST_ENV=development and CLEARVEST_PUBLIC_URL equal to this URL (the
+//                       CSRF check compares the browser's Origin with it; e-mailed links use it).
+//   E2E_MAIL_DIR        required: the directory of the server's file:// mail transport, as a path
+//                       or a file:// URL (by default <CLEARVEST_DATA_DIR>/mail). The tests read the
+//                       newest .eml for each recipient to follow links and enter codes.
+//   E2E_ADMIN_EMAIL     an admin's e-mail and password, for the suspension test (the demo admin).
+//   E2E_ADMIN_PASSWORD  When unset, they are read from demo-logins.txt next to E2E_MAIL_DIR
+//                       (the file `clearvest serve` writes into a development data directory).
+//   CHROMIUM_PATH       browser binary (default /usr/bin/chromium)
+//
+// Every test registers its own users with unique e-mail addresses, so the tests are independent
+// of each other and of earlier runs against the same server. The server limits registrations to
+// 20 an hour per address; one run registers 8.
+import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(new URL('../ui/package.json', import.meta.url));
+
+function load(name) {
+  try {
+    return require(name);
+  } catch (error) {
+    throw new Error(`Cannot load ${name} from ui/node_modules: run "npm ci" in ui/ first (${error.message})`);
+  }
+}
+
+const { chromium } = load('playwright-core');
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+const BASE_URL = (process.env.E2E_BASE_URL || 'http://localhost:8080').replace(/\/+$/, '');
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const STEP_TIMEOUT_MS = 10_000;
+const MAIL_TIMEOUT_MS = 20_000;
+const PASSWORD = 'Harbour-Lantern-42';
+
+const url = (path) => `${BASE_URL}${path}`;
+
+const MAIL_DIR = (() => {
+  const raw = process.env.E2E_MAIL_DIR;
+  if (!raw) return null;
+  return raw.startsWith('file:') ? fileURLToPath(raw) : raw;
+})();
+
+function adminCredentials() {
+  if (process.env.E2E_ADMIN_EMAIL && process.env.E2E_ADMIN_PASSWORD) {
+    return { email: process.env.E2E_ADMIN_EMAIL, password: process.env.E2E_ADMIN_PASSWORD };
+  }
+  const file = MAIL_DIR && join(dirname(MAIL_DIR), 'demo-logins.txt');
+  if (file && existsSync(file)) {
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('admin\t'));
+    const [, email, password] = line?.split('\t') ?? [];
+    if (email && password) return { email, password };
+  }
+  throw new Error('Set E2E_ADMIN_EMAIL and E2E_ADMIN_PASSWORD (the demo admin) for the suspension test.');
+}
+
+let counter = 0;
+function uniqueEmail(tag) {
+  counter += 1;
+  return `e2e-${tag}-${Date.now().toString(36)}${counter}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+// ---- The file mailbox -------------------------------------------------------------------------
+
+function decodeQuotedPrintable(text) {
+  const bytes = [];
+  const soft = text.replace(/=\r?\n/g, '');
+  for (let i = 0; i < soft.length; i++) {
+    const hex = soft[i] === '=' ? soft.slice(i + 1, i + 3) : '';
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(soft[i], 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function parseHeaders(block) {
+  const headers = {};
+  for (const line of block.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function splitMessage(raw) {
+  const at = raw.search(/\r?\n\r?\n/);
+  return { headers: parseHeaders(raw.slice(0, at)), body: raw.slice(at).replace(/^\r?\n\r?\n/, '') };
+}
+
+function decodePart({ headers, body }) {
+  const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
+  return body;
+}
+
+// The plain-text part of a message: what a person would read, with the links and codes.
+function plainText(raw) {
+  const message = splitMessage(raw);
+  const boundary = /boundary="?([^";]+)"?/i.exec(message.headers['content-type'] ?? '')?.[1];
+  if (!boundary) return decodePart(message);
+  const parts = message.body.split(`--${boundary}`).slice(1, -1).map((p) => splitMessage(p.replace(/^\r?\n/, '')));
+  const text = parts.find((p) => /text\/plain/i.test(p.headers['content-type'] ?? '')) ?? parts[0];
+  return decodePart(text);
+}
+
+async function mailNames() {
+  return (await readdir(MAIL_DIR)).filter((n) => n.endsWith('.eml')).sort();
+}
+
+// What the mailbox holds now, so a later wait finds only mail sent after this point.
+async function mailMark() {
+  return new Set(await mailNames());
+}
+
+// The newest message to `to` that arrived after `mark` (file names start with a timestamp).
+async function waitForMail(to, { mark, subject } = {}) {
+  const deadline = Date.now() + MAIL_TIMEOUT_MS;
+  const address = to.toLowerCase();
+  while (Date.now() < deadline) {
+    for (const name of (await mailNames()).reverse()) {
+      if (mark?.has(name)) continue;
+      const raw = await readFile(join(MAIL_DIR, name), 'utf8');
+      const { headers } = splitMessage(raw);
+      if (!(headers.to ?? '').toLowerCase().includes(address)) continue;
+      if (subject && !subject.test(headers.subject ?? '')) continue;
+      return { subject: headers.subject ?? '', text: plainText(raw) };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`No e-mail to ${to}${subject ? ` matching ${subject}` : ''} within ${MAIL_TIMEOUT_MS / 1000} s in ${MAIL_DIR}`);
+}
+
+// A link from an e-mail, opened on the server under test (the e-mail carries the public URL).
+function linkIn(mail, pathPrefix) {
+  const link = mail.text.match(/https?:\/\/\S+/g)?.find((l) => new URL(l).pathname.startsWith(pathPrefix));
+  assert.ok(link, `no ${pathPrefix} link in "${mail.subject}":\n${mail.text}`);
+  const { pathname, search } = new URL(link);
+  return url(pathname + search);
+}
+
+function codeIn(mail) {
+  const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+  assert.ok(code, `no 6-digit code in "${mail.subject}":\n${mail.text}`);
+  return code;
+}
+
+// ---- Authenticator codes (RFC 6238: HMAC-SHA-1, 30 s steps, 6 digits) -------------------------
+
+function base32Decode(input) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const out = [];
+  for (const char of input.replace(/[\s=]/g, '').toUpperCase()) {
+    const index = alphabet.indexOf(char);
+    assert.ok(index >= 0, `not base32: ${input}`);
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+
+const currentStep = () => Math.floor(Date.now() / 1000 / 30);
+
+function totp(secret, step = currentStep()) {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(step));
+  const hmac = createHmac('sha1', base32Decode(secret)).update(counter).digest();
+  const offset = hmac[hmac.length - 1] & 0x0f;
+  return String((hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+// ---- Browser helpers ---------------------------------------------------------------------------
+
+describe(`identity flows against ${BASE_URL}`, () => {
+  let browser;
+
+  before(async () => {
+    assert.ok(MAIL_DIR, 'Set E2E_MAIL_DIR to the server\'s file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).');
+    try {
+      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
+    } catch (error) {
+      const reason = error.cause?.code ?? error.message;
+      throw new Error(`No server answers at ${BASE_URL} (${reason}). Start it, or set E2E_BASE_URL.`);
+    }
+    const meta = await (await fetch(url('/api/meta'))).json();
+    assert.equal(meta.environment, 'development', 'the identity flows need a development server (file mailbox)');
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  // A fresh browser profile: no cookies, so no session and no trusted-device cookie. The pages
+  // run under the server's real Content-Security-Policy; axe is added as an init script, which the
+  // browser runs outside the page's CSP, so the policy need not be bypassed to audit the page.
+  async function freshBrowser(contextOptions = {}) {
+    const context = await browser.newContext(contextOptions);
+    await context.addInitScript({ content: axeSource });
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // A CSP violation only shows up in the console; the page may still look fine.
+      if (message.type() === 'error' && /content security policy/i.test(message.text())) {
+        problems.push(`CSP: ${message.text()}`);
+      }
+    });
+    return { context, page, problems };
+  }
+
+  async function withBrowser(fn, contextOptions) {
+    const session = await freshBrowser(contextOptions);
+    try {
+      await fn(session);
+      assert.deepEqual(session.problems, [], 'no uncaught errors or CSP violations in the page');
+    } finally {
+      await session.context.close();
+    }
+  }
+
+  const heading = (page, name) => page.getByRole('heading', { level: 1, name });
+  const field = (page, label) => page.getByLabel(label, { exact: true });
+  const button = (page, name) => page.getByRole('button', { name, exact: true });
+  const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: false });
+
+  async function expectAccessible(page, where) {
+    const violations = await page.evaluate(async () => {
+      const results = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+      return results.violations.map(({ id, impact, help, nodes }) => ({
+        id,
+        impact,
+        help,
+        targets: nodes.map((node) => node.target.join(' ')),
+      }));
+    });
+    const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(blocking, [], `axe violations on ${where}:\n${JSON.stringify(blocking, null, 2)}`);
+  }
+
+  async function register(page, { name = 'Erin Example', email, password = PASSWORD, referral } = {}) {
+    await page.goto(url(referral ? `/register?ref=${referral}` : '/register'));
+    await heading(page, 'Create an Account').waitFor();
+    await field(page, 'Full name').fill(name);
+    await field(page, 'Email').fill(email);
+    await page.getByRole('option', { name: 'United Kingdom (+44)' }).waitFor({ state: 'attached' });
+    await field(page, 'Country').selectOption('GB');
+    await field(page, 'Phone number').fill('+447700900123');
+    await field(page, 'Password').fill(password);
+    await field(page, 'Confirm password').fill(password);
+    await button(page, 'Create account').click();
+    await heading(page, 'Identity Check').waitFor();
+    await toast(page, 'Registration Successful').waitFor();
+  }
+
+  async function logout(page) {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const toggle = nav.getByRole('button', { name: 'Menu' });
+    if (await toggle.isVisible()) await toggle.click();
+    await nav.getByRole('button', { name: 'Logout' }).click();
+    await heading(page, 'Sign In').waitFor();
+    await nav.getByRole('link', { name: 'Sign In' }).waitFor({ state: 'attached' });
+  }
+
+  async function submitLogin(page, email, password) {
+    await page.goto(url('/login'));
+    await heading(page, 'Sign In').waitFor();
+    await field(page, 'Email').fill(email);
+    await field(page, 'Password').fill(password);
+    await button(page, 'Sign In').click();
+  }
+
+  // Signs in, answering the e-mailed code when this browser is new to the account.
+  async function login(page, email, password) {
+    const mark = await mailMark();
+    await submitLogin(page, email, password);
+    const dashboard = heading(page, /^Welcome, /);
+    const code = heading(page, 'Enter your login code');
+    await dashboard.or(code).waitFor();
+    if (await code.isVisible()) {
+      const mail = await waitForMail(email, { mark, subject: /code/i });
+      await field(page, 'Login code').fill(codeIn(mail));
+      await button(page, 'Sign in').click();
+      await dashboard.waitFor();
+    }
+  }
+
+  async function openSecurityTab(page) {
+    await page.goto(url('/user-profile?tab=security'));
+    await page.getByRole('tab', { name: 'Security', selected: true }).waitFor();
+  }
+
+  // ---- Flows -----------------------------------------------------------------------------------
+
+  it('registers, verifies the e-mail from the real message and continues to the identity check', async () => {
+    await withBrowser(async ({ page }) => {
+      const email = uniqueEmail('verify');
+      const mark = await mailMark();
+      await register(page, { email, name: 'Vera Verify' });
+
+      await page.goto(url('/my-account'));
+      await heading(page, 'Welcome, Vera').waitFor();
+      await page.getByText('Please verify your e-mail address.').waitFor();
+      await page.getByText(/KYC Not Submitted/).waitFor();
+      await page.getByText('$0.00').first().waitFor();
+      await expectAccessible(page, '/my-account (unverified)');
+
+      const mail = await waitForMail(email, { mark, subject: /confirm|verif/i });
+      await page.goto(linkIn(mail, '/verify/'));
+      await heading(page, 'Verify Your E-mail').waitFor();
+      await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+      await expectAccessible(page, '/verify/:token');
+
+      // SPEC.md §4: on to the identity check after 3 s.
+      await page.waitForURL(url('/upload-kyc'), { timeout: 6000 });
+      await page.goto(url('/my-account'));
+      await heading(page, 'Welcome, Vera').waitFor();
+      assert.equal(await page.getByText('Please verify your e-mail address.').count(), 0, 'the banner is gone');
+    });
+  });
+
+  it('asks a new browser for the e-mailed login code, then signs in', async () => {
+    const email = uniqueEmail('device');
+    await withBrowser(async ({ page }) => {
+      await register(page, { email });
+      await logout(page);
+    });
+
+    await withBrowser(async ({ page }) => {
+      const mark = await mailMark();
+      await submitLogin(page, email, PASSWORD);
+      await heading(page, 'Enter your login code').waitFor();
+      assert.equal(new URL(page.url()).pathname, `/loginWithCode/${encodeURIComponent(email)}`);
+      await toast(page, 'New browser').waitFor();
+      await page.getByText(/You can ask for a new code in \d+ s\./).waitFor();
+      await expectAccessible(page, '/loginWithCode/:email');
+
+      const mail = await waitForMail(email, { mark, subject: /code/i });
+      await field(page, 'Login code').fill(codeIn(mail));
+      await button(page, 'Sign in').click();
+
+      await heading(page, /^Welcome, /).waitFor();
+      await toast(page, 'Login Successful').waitFor();
+      assert.equal(new URL(page.url()).pathname, '/my-account');
+    });
+  });
+
+  it('resets a forgotten password from the e-mailed link and signs in with the new one', async () => {
+    const email = uniqueEmail('forgot');
+    const newPassword = 'Meadow-Compass-77';
+    await withBrowser(async ({ page }) => {
+      await register(page, { email });
+      await logout(page);
+
+      const mark = await mailMark();
+      await page.goto(url('/forgot'));
+      await heading(page, 'Forgot Password').waitFor();
+      await field(page, 'Email').fill(email);
+      await button(page, 'Send reset link').click();
+      await page.getByText('If an account exists for that e-mail, we sent a reset link.').waitFor();
+      await expectAccessible(page, '/forgot (sent)');
+
+      const mail = await waitForMail(email, { mark, subject: /reset|password/i });
+      await page.goto(linkIn(mail, '/resetPassword/'));
+      await heading(page, 'Reset Password').waitFor();
+      await expectAccessible(page, '/resetPassword/:token');
+      await field(page, 'New password').fill(newPassword);
+      await field(page, 'Confirm new password').fill(newPassword);
+      await button(page, 'Reset password').click();
+
+      await heading(page, 'Sign In').waitFor();
+      await toast(page, 'Reset Successful').waitFor();
+
+      await submitLogin(page, email, PASSWORD);
+      await toast(page, 'Invalid email or password').waitFor();
+      await login(page, email, newPassword);
+    });
+  });
+
+  it('signs out after a password change; only the new password works', async () => {
+    const email = uniqueEmail('change');
+    const newPassword = 'Orchard-Beacon-19';
+    await withBrowser(async ({ page }) => {
+      await register(page, { email });
+      await openSecurityTab(page);
+      await expectAccessible(page, '/user-profile Security tab');
+
+      const form = page.getByRole('form', { name: 'Change password' });
+      await field(form, 'Current password').fill(PASSWORD);
+      await field(form, 'New password').fill(newPassword);
+      await field(form, 'Confirm new password').fill(newPassword);
+      await button(form, 'Change password').click();
+
+      await heading(page, 'Sign In').waitFor();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign In' }).waitFor({ state: 'attached' });
+
+      await submitLogin(page, email, PASSWORD);
+      await toast(page, 'Invalid email or password').waitFor();
+      await login(page, email, newPassword);
+    });
+  });
+
+  it('enrols an authenticator app; signing in then needs its code', async () => {
+    const email = uniqueEmail('totp');
+    await withBrowser(async ({ page }) => {
+      await register(page, { email });
+      await openSecurityTab(page);
+      await button(page, 'Set up authenticator app').click();
+      await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+      const secret = (await page.getByTestId('totp-secret').textContent()).replace(/\s/g, '');
+      await expectAccessible(page, 'authenticator set-up');
+
+      const enrolStep = currentStep();
+      await field(page, 'Code from the app').fill(totp(secret, enrolStep));
+      await button(page, 'Turn on two-step verification').click();
+      await page.getByRole('heading', { name: /Two-step verification is on/ }).waitFor();
+      const codes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
+      assert.ok(codes.length >= 8, `recovery codes shown: ${codes.join(', ')}`);
+      await expectAccessible(page, 'recovery codes');
+      await button(page, 'I have saved them').click();
+      await page.getByText('Signing in needs your password and a code from your authenticator app.').waitFor();
+      assert.equal(await page.getByRole('list', { name: 'Recovery codes' }).count(), 0, 'recovery codes are shown once');
+
+      await logout(page);
+      await submitLogin(page, email, PASSWORD);
+      const codeField = field(page, 'Authenticator code');
+      await codeField.waitFor();
+      await expectAccessible(page, '/login (authenticator step)');
+      // A code is accepted once: use the next step (within the server's ±1 step window).
+      await codeField.fill(totp(secret, Math.max(enrolStep + 1, currentStep())));
+      await button(page, 'Verify and sign in').click();
+      await heading(page, /^Welcome, /).waitFor();
+    });
+  });
+
+  it('shows "Account Suspended" to a user an admin has suspended from the Users tab', async () => {
+    const admin = adminCredentials();
+    const email = uniqueEmail('suspend');
+    await withBrowser(async ({ page }) => {
+      await register(page, { email, name: 'Sam Suspended' });
+      await logout(page);
+
+      await withBrowser(async ({ page: adminPage }) => {
+        await login(adminPage, admin.email, admin.password);
+        await adminPage.goto(url('/user-profile?tab=users'));
+        await adminPage.getByRole('tab', { name: 'Users', selected: true }).waitFor();
+        await field(adminPage, 'Search users by name or e-mail').fill(email);
+        const card = adminPage.getByTestId('user-card').filter({ hasText: email });
+        await card.waitFor();
+        // The search runs once typing pauses; until then the full list shows.
+        await adminPage.waitForFunction(() => document.querySelectorAll('[data-testid="user-card"]').length === 1);
+        await expectAccessible(adminPage, '/user-profile Users tab');
+
+        await card.getByRole('button', { name: 'Actions for Sam Suspended' }).click();
+        await card.getByRole('button', { name: 'Suspend', exact: true }).click();
+        const dialog = adminPage.getByRole('dialog', { name: 'Suspend Sam Suspended?' });
+        await dialog.getByLabel(/Reason/).fill('End-to-end test');
+        await dialog.getByRole('button', { name: 'Suspend user' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        await card.getByText('Suspended', { exact: true }).waitFor();
+      });
+
+      await submitLogin(page, email, PASSWORD);
+      const modal = page.getByRole('alertdialog', { name: 'Account Suspended' });
+      await modal.waitFor();
+      await modal.getByText(/suspended/).first().waitFor();
+      await expectAccessible(page, '/login (Account Suspended)');
+      await modal.getByRole('link', { name: 'Contact Support' }).click();
+      await page.waitForURL(url('/support'));
+    });
+  });
+
+  // ---- Every client-side message of the specification ----------------------------------------
+
+  it('shows every register message, blocks pasting and ticks the strength checklist', async () => {
+    await withBrowser(async ({ page, context }) => {
+      await page.goto(url('/register?ref=FRIEND42'));
+      await heading(page, 'Create an Account').waitFor();
+      assert.equal(await field(page, 'Referral code (optional)').inputValue(), 'FRIEND42');
+      await page.getByRole('option', { name: 'United Kingdom (+44)' }).waitFor({ state: 'attached' });
+      await expectAccessible(page, '/register');
+
+      const valid = {
+        'Full name': 'Val Idation',
+        Email: uniqueEmail('messages'),
+        'Phone number': '+447700900123',
+        Password: 'Ab1!efgh',
+        'Confirm password': 'Ab1!efgh',
+      };
+      const attempt = async ({ Country: country = 'GB', ...changes }, message, invalidLabel) => {
+        for (const [label, value] of Object.entries({ ...valid, ...changes })) await field(page, label).fill(value);
+        await field(page, 'Country').selectOption(country);
+        await button(page, 'Create account').click();
+        await page.getByText(message, { exact: true }).waitFor();
+        assert.equal(await field(page, invalidLabel).getAttribute('aria-invalid'), 'true', `${invalidLabel} is marked invalid`);
+        assert.ok(await field(page, invalidLabel).evaluate((el) => el === document.activeElement), `${invalidLabel} has focus`);
+      };
+      await attempt({ 'Full name': '' }, 'All fields are required', 'Full name');
+      await expectAccessible(page, '/register with an error');
+      await attempt({ Country: '' }, 'All fields are required', 'Country');
+      await attempt({ Email: 'not-an-email' }, 'Please enter a valid email', 'Email');
+      await attempt({ 'Phone number': '0123' }, 'Please enter a valid Phone Number', 'Phone number');
+      await attempt({ Password: 'Ab1!e', 'Confirm password': 'Ab1!e' }, 'Password must be up to 6 characters', 'Password');
+      await attempt({ 'Confirm password': 'Ab1!efgX' }, 'Passwords do not match', 'Confirm password');
+
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
+      await field(page, 'Confirm password').fill('');
+      await page.evaluate(() => navigator.clipboard.writeText('Ab1!efgh'));
+      await field(page, 'Confirm password').focus();
+      await page.keyboard.press('Control+V');
+      await toast(page, 'Cannot paste into input field').waitFor();
+      assert.equal(await field(page, 'Confirm password').inputValue(), '', 'nothing was pasted');
+
+      const checklist = page.getByText('A strong password has:').locator('..');
+      const met = () => checklist.locator('[data-met="true"]').count();
+      await field(page, 'Password').fill('');
+      assert.equal(await met(), 0);
+      await field(page, 'Password').fill('abcD');
+      assert.equal(await met(), 1);
+      await field(page, 'Password').fill('abcD7~');
+      assert.equal(await met(), 4);
+    });
+  });
+
+  it('shows every login, forgot, reset and login-code message', async () => {
+    await withBrowser(async ({ page }) => {
+      const expectMessage = async (where, submit, message, label) => {
+        await button(page, submit).click();
+        await page.getByText(message, { exact: true }).waitFor();
+        assert.equal(await field(page, label).getAttribute('aria-invalid'), 'true', `${where}: ${label} is marked invalid`);
+      };
+
+      await page.goto(url('/login'));
+      await heading(page, 'Sign In').waitFor();
+      await expectAccessible(page, '/login');
+      await expectMessage('/login', 'Sign In', 'All fields are required', 'Email');
+      await expectAccessible(page, '/login with an error');
+      await field(page, 'Email').fill('ada@');
+      await field(page, 'Password').fill('whatever');
+      await expectMessage('/login', 'Sign In', 'Please enter a valid email', 'Email');
+      await page.getByRole('link', { name: 'Forgot password?' }).click();
+
+      await heading(page, 'Forgot Password').waitFor();
+      await expectAccessible(page, '/forgot');
+      await expectMessage('/forgot', 'Send reset link', 'Please enter an email', 'Email');
+      await field(page, 'Email').fill('ada.example.com');
+      await expectMessage('/forgot', 'Send reset link', 'Please enter a valid email', 'Email');
+
+      await page.goto(url('/resetPassword/not-a-real-token'));
+      await heading(page, 'Reset Password').waitFor();
+      await expectMessage('/resetPassword', 'Reset password', 'All fields are required', 'New password');
+      await field(page, 'New password').fill('Ab1!e');
+      await field(page, 'Confirm new password').fill('Ab1!e');
+      await expectMessage('/resetPassword', 'Reset password', 'Password must be up to 6 characters', 'New password');
+      await field(page, 'New password').fill('Ab1!efgh');
+      await field(page, 'Confirm new password').fill('Ab1!efgX');
+      await expectMessage('/resetPassword', 'Reset password', 'Passwords do not match', 'Confirm new password');
+      await field(page, 'Confirm new password').fill('Ab1!efgh');
+      await button(page, 'Reset password').click();
+      await page.getByRole('alert').filter({ hasText: /invalid|expired/i }).first().waitFor();
+
+      await page.goto(url(`/loginWithCode/${encodeURIComponent('nobody@example.com')}`));
+      await heading(page, 'Enter your login code').waitFor();
+      await expectMessage('/loginWithCode', 'Sign in', 'Please fill in the login code', 'Login code');
+      await field(page, 'Login code').fill('12345');
+      await expectMessage('/loginWithCode', 'Sign in', 'Access code must be 6 characters', 'Login code');
+      await expectAccessible(page, '/loginWithCode with an error');
+    });
+  });
+
+  // ---- Layout at 360 px and the development mailbox ------------------------------------------
+
+  it('fits every identity page on a 360 px screen', async () => {
+    const email = uniqueEmail('narrow');
+    await withBrowser(
+      async ({ page }) => {
+        const fits = async (path, name) => {
+          if (path) await page.goto(url(path));
+          await heading(page, name).waitFor();
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          assert.ok(overflow <= 0, `${path ?? page.url()} is ${overflow}px wider than the screen`);
+        };
+        await fits('/login', 'Sign In');
+        await fits('/forgot', 'Forgot Password');
+        await fits('/resetPassword/abc', 'Reset Password');
+        await fits(`/loginWithCode/${encodeURIComponent('a.very.long.address.for.testing@example.com')}`, 'Enter your login code');
+        await register(page, { email });
+        await fits('/my-account', /^Welcome, /);
+        for (const tab of ['profile', 'security', 'logout']) await fits(`/user-profile?tab=${tab}`, 'Profile');
+        await fits('/dev/mail', 'Development Mailbox');
+        await expectAccessible(page, '/dev/mail');
+      },
+      { viewport: { width: 360, height: 740 } },
+    );
+  });
+
+  it('lists the development mailbox, newest first, and opens a message', async () => {
+    await withBrowser(async ({ page }) => {
+      const email = uniqueEmail('mailbox');
+      await register(page, { email });
+      await page.goto(url('/dev/mail'));
+      await heading(page, 'Development Mailbox').waitFor();
+      await page.getByLabel('Filter by recipient or subject').fill(email);
+      await page.getByRole('button', { name: /Confirm your e-mail/ }).click();
+      await page.getByRole('heading', { level: 2, name: /Confirm your e-mail/ }).waitFor();
+      await page.getByRole('link', { name: /\/verify\// }).waitFor();
+    });
+  });
+});

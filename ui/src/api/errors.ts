@@ -1,0 +1,35 @@
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import type { SerializedError } from '@reduxjs/toolkit';
+
+export interface ApiErrorInfo {
+  status: number | 'network' | 'unknown';
+  // The server's sentence for the user, when it sent one.
+  message?: string;
+  code?: string;
+  field?: string;
+}
+
+function isFetchError(error: unknown): error is FetchBaseQueryError {
+  return typeof error === 'object' && error !== null && 'status' in error;
+}
+
+// Reads what the server said out of an RTK Query error (a rejected unwrap() or a hook's error).
+// The server's message is shown when present (SPEC.md §8); callers supply the fallback.
+export function apiErrorInfo(error: unknown): ApiErrorInfo {
+  if (!isFetchError(error)) return { status: 'unknown', message: (error as SerializedError | undefined)?.message };
+  if (typeof error.status !== 'number') return { status: 'network' };
+  const data = error.data as { message?: unknown; code?: unknown; field?: unknown } | undefined;
+  const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return {
+    status: error.status,
+    message: str(data?.message),
+    code: str(data?.code),
+    field: str(data?.field),
+  };
+}
+
+export function errorMessage(error: unknown, fallback: string) {
+  const info = apiErrorInfo(error);
+  if (info.status === 'network') return 'Cannot reach Clearvest. Check your connection and try again.';
+  return info.message ?? fallback;
+}

@@ -1,0 +1,86 @@
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import type { FieldErrorState } from './useSpecForm';
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  label: string;
+  hint?: ReactNode;
+  error?: FieldErrorState;
+  ref?: Ref<HTMLInputElement>;
+  // Extra content after the input inside the field's row, e.g. a "Show" button.
+  addon?: ReactNode;
+  // Content below the hint that describes the field (e.g. a checklist); gets an id for aria.
+  details?: ReactNode;
+  optional?: boolean;
+}
+
+export function describedBy(...ids: (string | undefined | false)[]) {
+  const joined = ids.filter(Boolean).join(' ');
+  return joined || undefined;
+}
+
+export function FieldMessage({ id, message }: { id?: string; message?: string }) {
+  if (!id || !message) return null;
+  return (
+    <p id={id} className="field__error">
+      {message}
+    </p>
+  );
+}
+
+export function TextField({ label, hint, error, addon, details, optional, className, ref, ...input }: TextFieldProps) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const detailsId = details ? `${id}-details` : undefined;
+  return (
+    <div className={`field${className ? ` ${className}` : ''}`} data-invalid={error?.invalid || undefined}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+        {optional ? <span className="field__optional"> (optional)</span> : null}
+      </label>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      <div className="field__row">
+        <input
+          id={id}
+          ref={ref}
+          className="field__input"
+          aria-invalid={error?.invalid || undefined}
+          aria-describedby={describedBy(error?.describedBy, hintId, detailsId)}
+          {...input}
+        />
+        {addon}
+      </div>
+      <FieldMessage id={error?.describedBy} message={error?.message} />
+      {details ? <div id={detailsId}>{details}</div> : null}
+    </div>
+  );
+}
+
+type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'addon'>;
+
+// Beginners mistype passwords; letting them look is safer than making them guess.
+export function PasswordField(props: PasswordFieldProps) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <TextField
+      {...props}
+      type={visible ? 'text' : 'password'}
+      autoCapitalize="none"
+      spellCheck={false}
+      addon={
+        <button
+          type="button"
+          className="field__addon"
+          aria-pressed={visible}
+          aria-label={`Show ${props.label.toLowerCase()}`}
+          onClick={() => setVisible((v) => !v)}
+        >
+          {visible ? 'Hide' : 'Show'}
+        </button>
+      }
+    />
+  );
+}

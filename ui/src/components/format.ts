@@ -1,0 +1,39 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDateTime(iso: string | undefined) {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
+// "Firefox on Linux": enough for a person to recognise their own devices.
+export function describeUserAgent(ua: string) {
+  if (!ua) return 'Unknown device';
+  const browser =
+    (/Edg\//.test(ua) && 'Edge') ||
+    (/OPR\//.test(ua) && 'Opera') ||
+    (/Firefox\//.test(ua) && 'Firefox') ||
+    (/Chrom(e|ium)\//.test(ua) && 'Chrome') ||
+    (/Safari\//.test(ua) && 'Safari') ||
+    (/curl|Go-http-client|node|okhttp|python/i.test(ua) && 'An API client') ||
+    'A browser';
+  const os =
+    (/Android/.test(ua) && 'Android') ||
+    (/iPhone|iPad|iPod/.test(ua) && 'iOS') ||
+    (/Windows/.test(ua) && 'Windows') ||
+    (/Mac OS X|Macintosh/.test(ua) && 'macOS') ||
+    (/CrOS/.test(ua) && 'ChromeOS') ||
+    (/Linux/.test(ua) && 'Linux') ||
+    '';
+  return os ? `${browser} on ${os}` : browser;
+}
+
+export function truncate(text: string, max: number) {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : text;
+}
+
+export function initials(name: string) {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')).toUpperCase() || '?';
+}

@@ -1,0 +1,152 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { AppRoutes } from '../../app/AppRoutes';
+import { renderWithProviders } from '../../test/renderWithProviders';
+import { json, makeUser, stubApi } from '../../test/stubApi';
+
+async function openLogin(routes: Parameters<typeof stubApi>[0] = {}, route = '/login') {
+  const api = stubApi({ 'GET /api/users/loginStatus': json(false), ...routes });
+  const user = userEvent.setup();
+  const view = renderWithProviders(<AppRoutes />, { route });
+  await screen.findByRole('heading', { level: 1, name: 'Sign In' });
+  return { api, user, ...view };
+}
+
+const email = () => screen.getByLabelText('Email');
+const password = () => screen.getByLabelText('Password');
+const submit = () => screen.getByRole('button', { name: 'Sign In' });
+
+describe('login page', () => {
+  it('sets the title and links to forgot password and registration', async () => {
+    await openLogin();
+    await waitFor(() => expect(document.title).toBe('Sign In · Clearvest'));
+    expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/forgot');
+    expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/register');
+  });
+
+  it('says "All fields are required", marks the empty fields and focuses the first', async () => {
+    const { user, api } = await openLogin();
+    await user.type(password(), 'secret1');
+    await user.click(submit());
+
+    expect(await screen.findByText('All fields are required')).toBeTruthy();
+    expect(email().getAttribute('aria-invalid')).toBe('true');
+    expect(password().getAttribute('aria-invalid')).toBeNull();
+    expect(document.activeElement).toBe(email());
+    const messageId = email().getAttribute('aria-describedby')?.split(' ')[0];
+    expect(document.getElementById(messageId ?? '')?.textContent).toContain('All fields are required');
+    expect(api.to('POST /api/users/login')).toHaveLength(0);
+  });
+
+  it('says "Please enter a valid email"', async () => {
+    const { user, api } = await openLogin();
+    await user.type(email(), 'ada@example');
+    await user.type(password(), 'secret1');
+    await user.click(submit());
+
+    expect(await screen.findByText('Please enter a valid email')).toBeTruthy();
+    expect(document.activeElement).toBe(email());
+    expect(api.to('POST /api/users/login')).toHaveLength(0);
+  });
+
+  it('signs in, says "Login Successful" and goes to the dashboard', async () => {
+    const { user, api, store } = await openLogin({
+      'POST /api/users/login': json({ ...makeUser(), token: 'jwt' }),
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    await user.type(email(), ' ada@example.com ');
+    await user.type(password(), 'Secret-1');
+    await user.click(submit());
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
+    expect(screen.getByText('Login Successful')).toBeTruthy();
+    expect(api.to('POST /api/users/login')[0]?.body).toEqual({ email: 'ada@example.com', password: 'Secret-1' });
+    expect(store.getState().auth.user?.token).toBeUndefined();
+  });
+
+  it('returns to the page the user was sent away from', async () => {
+    stubApi({
+      'GET /api/users/loginStatus': json(false),
+      'POST /api/users/login': json(makeUser()),
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<AppRoutes />, { route: '/user-profile?tab=security' });
+    await screen.findByRole('heading', { level: 1, name: 'Sign In' });
+
+    await user.type(email(), 'ada@example.com');
+    await user.type(password(), 'Secret-1');
+    await user.click(submit());
+
+    expect(await screen.findByRole('tab', { name: 'Security', selected: true })).toBeTruthy();
+  });
+
+  it('shows the server message when sign-in is refused', async () => {
+    const { user } = await openLogin({ 'POST /api/users/login': json({ message: 'Invalid email or password' }, 401) });
+    await user.type(email(), 'ada@example.com');
+    await user.type(password(), 'wrong-1');
+    await user.click(submit());
+
+    expect((await screen.findByRole('alert')).textContent).toContain('Invalid email or password');
+  });
+
+  it('turns to the login-code page on "New browser"', async () => {
+    const { user, store } = await openLogin({
+      'POST /api/users/login': json(
+        { message: 'New browser or device detected. We sent a login code to your e-mail.', code: 'new_device' },
+        401,
+      ),
+    });
+    await user.type(email(), 'ada@example.com');
+    await user.type(password(), 'Secret-1');
+    await user.click(submit());
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Enter your login code' })).toBeTruthy();
+    expect(screen.getByText('ada@example.com')).toBeTruthy();
+    expect(store.getState().auth.twoFactor).toBe(true);
+    // The code was just sent, so resending waits.
+    expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeTruthy();
+  });
+
+  it('asks for the authenticator code on the same page when the server needs it', async () => {
+    let attempts = 0;
+    const { user, api } = await openLogin({
+      'POST /api/users/login': () =>
+        ++attempts === 1
+          ? json({ message: 'Enter the 6-digit code from your authenticator app.', code: 'totp_required' }, 401)
+          : json(makeUser()),
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    await user.type(email(), 'ada@example.com');
+    await user.type(password(), 'Secret-1');
+    await user.click(submit());
+
+    const totp = await screen.findByLabelText('Authenticator code');
+    await waitFor(() => expect(document.activeElement).toBe(totp));
+    await user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    expect(await screen.findByText('Please enter the code from your authenticator app')).toBeTruthy();
+
+    await user.type(totp, '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
+    expect(api.to('POST /api/users/login')[1]?.body).toEqual({ email: 'ada@example.com', password: 'Secret-1', totpCode: '123456' });
+  });
+
+  it('opens the Account Suspended dialog with a link to support', async () => {
+    const { user } = await openLogin({
+      'POST /api/users/login': json({ message: 'Your account has been suspended. Please contact support.', code: 'suspended' }, 403),
+    });
+    await user.type(email(), 'ada@example.com');
+    await user.type(password(), 'Secret-1');
+    await user.click(submit());
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'Account Suspended' });
+    expect(within(dialog).getByText('Your account has been suspended. Please contact support.')).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: 'Contact Support' }).getAttribute('href')).toBe('/support');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+});

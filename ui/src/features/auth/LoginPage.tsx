@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useLoginMutation } from '../../api/enhanced';
+import { apiErrorInfo, errorMessage } from '../../api/errors';
+import { AuthCard } from '../../components/AuthCard';
+import { SubmitButton } from '../../components/form/SubmitButton';
+import { PasswordField, TextField } from '../../components/form/TextField';
+import { useSpecForm } from '../../components/form/useSpecForm';
+import { useToast } from '../../components/toast/useToast';
+import { usePageTitle } from '../../components/usePageTitle';
+import { isNewDevice, isSuspended, isTotpRequired } from './authErrors';
+import { SuspendedDialog } from './SuspendedDialog';
+import { TotpField } from './TotpField';
+import { loginFields, loginSchema } from './validation';
+
+export function LoginPage() {
+  usePageTitle('Sign In');
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [login, { isLoading }] = useLoginMutation();
+  const form = useSpecForm(loginSchema, loginFields, { email: '', password: '', totpCode: '', totpStep: '' });
+  const { register, handleSubmit, setValue, setFocus, setError, fieldError } = form;
+  const [totpStep, setTotpStep] = useState(false);
+  const [suspendedMessage, setSuspendedMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (totpStep) setFocus('totpCode');
+  }, [totpStep, setFocus]);
+
+  const onSubmit = handleSubmit(async ({ email, password, totpCode }) => {
+    try {
+      await login({
+        loginRequest: { email: email.trim(), password, totpCode: totpStep ? totpCode.trim() : undefined },
+      }).unwrap();
+      // RequireGuest takes the user on as soon as the session exists.
+      toast.success('Login Successful');
+    } catch (error) {
+      const info = apiErrorInfo(error);
+      if (isNewDevice(info)) {
+        // The server has already e-mailed a login code (the auth slice turns twoFactor on).
+        toast.info(info.message ?? 'We sent a login code to your e-mail.');
+        navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
+        return;
+      }
+      if (isTotpRequired(info) && !totpStep) {
+        setValue('totpStep', 'yes');
+        setTotpStep(true);
+        return;
+      }
+      if (isSuspended(info)) {
+        setSuspendedMessage(info.message ?? 'Your account has been suspended. Please contact support.');
+        return;
+      }
+      const message = errorMessage(error, 'Sign-in failed. Please try again.');
+      toast.error(message);
+      if (info.field === 'email' || info.field === 'password') setError(info.field, { message }, { shouldFocus: true });
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Sign In"
+      titleId="login-title"
+      lead={<p>Welcome back. Sign in to see your plans and balance.</p>}
+      footer={
+        <>
+          <p>
+            <Link to="/forgot">Forgot password?</Link>
+          </p>
+          <p>
+            New to Clearvest? <Link to="/register">Create an account</Link>
+          </p>
+        </>
+      }
+    >
+      <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="login-title">
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          error={fieldError('email')}
+          {...register('email')}
+        />
+        <PasswordField label="Password" autoComplete="current-password" error={fieldError('password')} {...register('password')} />
+        {totpStep ? <TotpField registration={register('totpCode')} error={fieldError('totpCode')} /> : null}
+        <SubmitButton busy={isLoading} busyLabel="Signing in…">
+          {totpStep ? 'Verify and sign in' : 'Sign In'}
+        </SubmitButton>
+      </form>
+      {suspendedMessage ? <SuspendedDialog message={suspendedMessage} onClose={() => setSuspendedMessage(null)} /> : null}
+    </AuthCard>
+  );
+}

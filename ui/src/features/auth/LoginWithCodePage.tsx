@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useLoginWithCodeMutation, useSendLoginCodeMutation } from '../../api/enhanced';
+import { apiErrorInfo, errorMessage } from '../../api/errors';
+import { useAppSelector } from '../../app/hooks';
+import { AuthCard } from '../../components/AuthCard';
+import { SubmitButton } from '../../components/form/SubmitButton';
+import { TextField } from '../../components/form/TextField';
+import { useSpecForm } from '../../components/form/useSpecForm';
+import { useToast } from '../../components/toast/useToast';
+import { usePageTitle } from '../../components/usePageTitle';
+import { selectAuth } from './authSlice';
+import { isSuspended, isTotpRequired } from './authErrors';
+import { SuspendedDialog } from './SuspendedDialog';
+import { TotpField } from './TotpField';
+import { useCooldown } from './useCooldown';
+import { loginCodeFields, loginCodeSchema } from './validation';
+
+export const RESEND_COOLDOWN_SECONDS = 60;
+
+export function LoginWithCodePage() {
+  usePageTitle('Sign In with a Code');
+  const { email = '' } = useParams();
+  const navigate = useNavigate();
+  const toast = useToast();
+  // Arriving from the login page, a code has just been sent: resending at once would only
+  // invalidate it, so the button starts cooling down.
+  const { twoFactor } = useAppSelector(selectAuth);
+  const cooldown = useCooldown(twoFactor ? RESEND_COOLDOWN_SECONDS : 0);
+  const [loginWithCode, { isLoading }] = useLoginWithCodeMutation();
+  const [sendLoginCode, { isLoading: isSending }] = useSendLoginCodeMutation();
+  const form = useSpecForm(loginCodeSchema, loginCodeFields, { loginCode: '', totpCode: '', totpStep: '' });
+  const { register, handleSubmit, setValue, setFocus, fieldError } = form;
+  const [totpStep, setTotpStep] = useState(false);
+  const [suspendedMessage, setSuspendedMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (totpStep) setFocus('totpCode');
+  }, [totpStep, setFocus]);
+
+  const onSubmit = handleSubmit(async ({ loginCode, totpCode }) => {
+    try {
+      await loginWithCode({
+        email,
+        loginWithCodeRequest: { loginCode: loginCode.trim(), totpCode: totpStep ? totpCode.trim() : undefined },
+      }).unwrap();
+      toast.success('Login Successful');
+      navigate('/my-account', { replace: true });
+    } catch (error) {
+      const info = apiErrorInfo(error);
+      if (isTotpRequired(info) && !totpStep) {
+        setValue('totpStep', 'yes');
+        setTotpStep(true);
+        return;
+      }
+      if (isSuspended(info)) {
+        setSuspendedMessage(info.message ?? 'Your account has been suspended. Please contact support.');
+        return;
+      }
+      toast.error(errorMessage(error, 'Sign-in failed. Please try again.'));
+    }
+  });
+
+  const resend = async () => {
+    if (cooldown.secondsLeft > 0 || isSending) return;
+    try {
+      const { message } = await sendLoginCode({ email }).unwrap();
+      toast.success(message);
+    } catch (error) {
+      toast.error(errorMessage(error, 'The code could not be sent. Please try again.'));
+    }
+    cooldown.start(RESEND_COOLDOWN_SECONDS);
+  };
+
+  return (
+    <AuthCard
+      title="Enter your login code"
+      titleId="code-title"
+      lead={
+        <p>
+          For your safety we check new browsers and devices. We sent a 6-digit code to{' '}
+          <strong className="break-anywhere">{email}</strong>. It expires after a few minutes.
+        </p>
+      }
+      footer={
+        <p>
+          Not you, or wrong address? <Link to="/login">Back to sign in</Link>
+        </p>
+      }
+    >
+      <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="code-title">
+        <TextField
+          label="Login code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoCapitalize="none"
+          spellCheck={false}
+          error={fieldError('loginCode')}
+          {...register('loginCode')}
+        />
+        {totpStep ? <TotpField registration={register('totpCode')} error={fieldError('totpCode')} /> : null}
+        <SubmitButton busy={isLoading} busyLabel="Checking…">
+          Sign in
+        </SubmitButton>
+      </form>
+      <div className="resend">
+        <p className="resend__text">Did not get it? Check your spam folder, or ask for a new code.</p>
+        <button
+          type="button"
+          className="button button--secondary button--block"
+          aria-disabled={cooldown.secondsLeft > 0 || isSending || undefined}
+          aria-describedby="resend-status"
+          onClick={() => void resend()}
+        >
+          {isSending ? 'Sending…' : 'Resend code'}
+        </button>
+        <p id="resend-status" className="resend__status">
+          {cooldown.secondsLeft > 0 ? `You can ask for a new code in ${cooldown.secondsLeft} s.` : 'You can ask for a new code now.'}
+        </p>
+      </div>
+      {suspendedMessage ? <SuspendedDialog message={suspendedMessage} onClose={() => setSuspendedMessage(null)} /> : null}
+    </AuthCard>
+  );
+}

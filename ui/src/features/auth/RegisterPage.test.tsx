@@ -1,0 +1,162 @@
+import { createEvent, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { AppRoutes } from '../../app/AppRoutes';
+import { renderWithProviders } from '../../test/renderWithProviders';
+import { countries, json, makeUser, stubApi } from '../../test/stubApi';
+
+async function openRegister(routes: Parameters<typeof stubApi>[0] = {}, route = '/register') {
+  const api = stubApi({
+    'GET /api/users/loginStatus': json(false),
+    'GET /api/countries': json(countries),
+    ...routes,
+  });
+  const user = userEvent.setup();
+  const view = renderWithProviders(<AppRoutes />, { route });
+  await screen.findByRole('heading', { level: 1, name: 'Create an Account' });
+  await screen.findByRole('option', { name: 'Germany (+49)' });
+  return { api, user, ...view };
+}
+
+const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+
+async function fill(user: ReturnType<typeof userEvent.setup>, values: Partial<Record<string, string>>) {
+  const all = {
+    'Full name': 'Ada Lovelace',
+    Email: 'ada@example.com',
+    Country: 'GB',
+    'Phone number': '+447700900123',
+    Password: 'Secret-12',
+    'Confirm password': 'Secret-12',
+    ...values,
+  };
+  for (const [label, value] of Object.entries(all)) {
+    if (!value) continue;
+    if (label === 'Country') await user.selectOptions(field(label), value);
+    else await user.type(field(label), value);
+  }
+}
+
+const submit = (user: ReturnType<typeof userEvent.setup>) => user.click(screen.getByRole('button', { name: 'Create account' }));
+
+describe('register page', () => {
+  it.each([
+    ['a required field is empty', { 'Full name': '' }, 'All fields are required', 'Full name'],
+    ['the country is not chosen', { Country: '' }, 'All fields are required', 'Country'],
+    ['the e-mail is malformed', { Email: 'ada.example.com' }, 'Please enter a valid email', 'Email'],
+    ['the phone number is malformed', { 'Phone number': '0123' }, 'Please enter a valid Phone Number', 'Phone number'],
+    ['the password is short', { Password: 'Ab1!x', 'Confirm password': 'Ab1!x' }, 'Password must be up to 6 characters', 'Password'],
+    ['the passwords differ', { 'Confirm password': 'Secret-13' }, 'Passwords do not match', 'Confirm password'],
+  ])('says so when %s, focusing that field', async (_case, values, message, label) => {
+    const { user, api } = await openRegister();
+    await fill(user, values);
+    await submit(user);
+
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(field(label).getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(field(label));
+    expect(api.to('POST /api/users/register')).toHaveLength(0);
+  });
+
+  it('accepts phone numbers typed with spaces and sends them without', async () => {
+    const { user, api } = await openRegister({
+      'POST /api/users/register': json(makeUser(), 201),
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    await fill(user, { 'Phone number': '+44 7700 900-123' });
+    await submit(user);
+
+    await waitFor(() => expect(api.to('POST /api/users/register')).toHaveLength(1));
+    expect(api.to('POST /api/users/register')[0]?.body).toMatchObject({ phone: '+447700900123', country: 'GB' });
+  });
+
+  it('blocks pasting into the confirmation with "Cannot paste into input field"', async () => {
+    await openRegister();
+    const confirm = field('Confirm password');
+    const paste = createEvent.paste(confirm, { clipboardData: { getData: () => 'Secret-12' } });
+    fireEvent(confirm, paste);
+
+    expect(paste.defaultPrevented).toBe(true);
+    expect((await screen.findByRole('alert')).textContent).toContain('Cannot paste into input field');
+    expect(confirm.value).toBe('');
+  });
+
+  it('ticks the strength checklist as the password is typed', async () => {
+    const { user } = await openRegister();
+    const checklist = screen.getByText('A strong password has:').parentElement as HTMLElement;
+    const met = () =>
+      within(checklist)
+        .getAllByRole('listitem')
+        .filter((item) => item.dataset.met === 'true')
+        .map((item) => item.textContent?.replace(/[✓✗]| \((done|not yet)\)/g, '').trim());
+
+    expect(met()).toEqual([]);
+    await user.type(field('Password'), 'abc');
+    expect(met()).toEqual([]);
+    await user.type(field('Password'), 'D');
+    expect(met()).toEqual(['Lowercase and uppercase letters']);
+    await user.type(field('Password'), '7');
+    expect(met()).toEqual(['Lowercase and uppercase letters', 'A number (0-9)']);
+    await user.type(field('Password'), '~');
+    expect(met()).toHaveLength(4);
+    expect(within(checklist).getAllByText('(done)', { exact: false })).toHaveLength(4);
+  });
+
+  it('lists countries with their dialling codes', async () => {
+    await openRegister();
+    expect(screen.getByRole('option', { name: 'United Kingdom (+44)' })).toBeTruthy();
+  });
+
+  it('says "Failed to fetch countries. Please try again later." and offers a retry', async () => {
+    let calls = 0;
+    stubApi({
+      'GET /api/users/loginStatus': json(false),
+      'GET /api/countries': () => (++calls === 1 ? json({ message: 'boom' }, 500) : json(countries)),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<AppRoutes />, { route: '/register' });
+
+    expect((await screen.findByRole('alert')).textContent).toContain('Failed to fetch countries. Please try again later.');
+    await user.click(screen.getByRole('button', { name: 'Try loading countries again' }));
+    expect(await screen.findByRole('option', { name: 'Germany (+49)' })).toBeTruthy();
+  });
+
+  it('prefills the referral code from ?ref=', async () => {
+    await openRegister({}, '/register?ref=FRIEND42');
+    expect(field('Referral code (optional)').value).toBe('FRIEND42');
+  });
+
+  it('registers, says "Registration Successful" and continues to the identity check', async () => {
+    const { user, api } = await openRegister({
+      'POST /api/users/register': json({ ...makeUser(), token: 'jwt' }, 201),
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    await fill(user, {});
+    await user.type(field('Referral code (optional)'), 'FRIEND42');
+    await submit(user);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Identity Check' })).toBeTruthy();
+    expect(screen.getByText('Registration Successful')).toBeTruthy();
+    expect(api.to('POST /api/users/register')[0]?.body).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '+447700900123',
+      country: 'GB',
+      password: 'Secret-12',
+      confirmPassword: 'Secret-12',
+      referralCode: 'FRIEND42',
+    });
+  });
+
+  it('shows the server message and marks the field it names', async () => {
+    const { user } = await openRegister({
+      'POST /api/users/register': json({ message: 'Email has already been registered', field: 'email' }, 409),
+    });
+    await fill(user, {});
+    await submit(user);
+
+    expect((await screen.findByRole('alert')).textContent).toContain('Email has already been registered');
+    await waitFor(() => expect(document.activeElement).toBe(field('Email')));
+    expect(field('Email').getAttribute('aria-invalid')).toBe('true');
+  });
+});

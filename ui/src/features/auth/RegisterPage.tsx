@@ -1,0 +1,123 @@
+import type { ClipboardEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useRegisterMutation } from '../../api/enhanced';
+import { apiErrorInfo, errorMessage } from '../../api/errors';
+import { AuthCard } from '../../components/AuthCard';
+import { SubmitButton } from '../../components/form/SubmitButton';
+import { PasswordField, TextField } from '../../components/form/TextField';
+import { useSpecForm } from '../../components/form/useSpecForm';
+import { useToast } from '../../components/toast/useToast';
+import { usePageTitle } from '../../components/usePageTitle';
+import { CountrySelect, useDialCode } from './CountrySelect';
+import { PasswordChecklist } from './PasswordChecklist';
+import { messages, normalisePhone, registerFields, registerSchema, type RegisterValues } from './validation';
+
+export function RegisterPage() {
+  usePageTitle('Create an Account');
+  const toast = useToast();
+  const [searchParams] = useSearchParams();
+  const [registerUser, { isLoading }] = useRegisterMutation();
+  const form = useSpecForm(registerSchema, registerFields, {
+    name: '',
+    email: '',
+    phone: '',
+    country: '',
+    password: '',
+    confirmPassword: '',
+    referralCode: searchParams.get('ref')?.slice(0, 32) ?? '',
+  });
+  const { register, handleSubmit, watch, setError, fieldError } = form;
+  const dialCode = useDialCode(watch('country'));
+
+  // Typing the password twice is the point of the confirmation field (SPEC.md §5).
+  const blockPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault();
+    toast.error(messages.paste);
+  };
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await registerUser({
+        registerRequest: {
+          name: values.name.trim(),
+          email: values.email.trim(),
+          phone: normalisePhone(values.phone),
+          country: values.country,
+          password: values.password,
+          confirmPassword: values.confirmPassword,
+          referralCode: values.referralCode.trim() || undefined,
+        },
+      }).unwrap();
+      // RequireGuest continues to the identity check once the session exists.
+      toast.success('Registration Successful');
+    } catch (error) {
+      const message = errorMessage(error, 'Registration failed. Please try again.');
+      toast.error(message);
+      const { field } = apiErrorInfo(error);
+      if (field && (registerFields as readonly string[]).includes(field)) {
+        setError(field as keyof RegisterValues, { message }, { shouldFocus: true });
+      }
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Create an Account"
+      titleId="register-title"
+      lead={<p>It takes a minute. You will verify your e-mail and your identity before you can invest.</p>}
+      footer={
+        <p>
+          Already have an account? <Link to="/login">Sign in</Link>
+        </p>
+      }
+    >
+      <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="register-title">
+        <TextField label="Full name" autoComplete="name" error={fieldError('name')} {...register('name')} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          error={fieldError('email')}
+          {...register('email')}
+        />
+        <CountrySelect registration={register('country')} error={fieldError('country')} />
+        <TextField
+          label="Phone number"
+          type="tel"
+          autoComplete="tel"
+          hint={dialCode ? `Start with your country code, ${dialCode}.` : 'Start with your country code, e.g. +44.'}
+          error={fieldError('phone')}
+          {...register('phone')}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          error={fieldError('password')}
+          details={<PasswordChecklist password={watch('password')} />}
+          {...register('password')}
+        />
+        <PasswordField
+          label="Confirm password"
+          autoComplete="new-password"
+          hint="Type it again; pasting is turned off here."
+          error={fieldError('confirmPassword')}
+          onPaste={blockPaste}
+          {...register('confirmPassword')}
+        />
+        <TextField
+          label="Referral code"
+          optional
+          autoCapitalize="characters"
+          spellCheck={false}
+          error={fieldError('referralCode')}
+          {...register('referralCode')}
+        />
+        <SubmitButton busy={isLoading} busyLabel="Creating your account…">
+          Create account
+        </SubmitButton>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,127 @@
+import { screen } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { AppRoutes } from '../../app/AppRoutes';
+import { renderWithProviders } from '../../test/renderWithProviders';
+import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
+import { destinationAfterSignIn, RequireAuth, RequireGuest, RequireRole } from './guards';
+
+function Where() {
+  const location = useLocation();
+  return (
+    <p data-testid="where">
+      {location.pathname} from={(location.state as { from?: string } | null)?.from ?? '-'}
+    </p>
+  );
+}
+
+function Harness() {
+  return (
+    <Routes>
+      <Route element={<RequireAuth />}>
+        <Route path="/private" element={<p>private page</p>} />
+        <Route element={<RequireRole roles={['admin', 'author']} />}>
+          <Route path="/staff" element={<p>staff page</p>} />
+        </Route>
+      </Route>
+      <Route element={<RequireGuest />}>
+        <Route path="/login" element={<Where />} />
+      </Route>
+      <Route path="*" element={<Where />} />
+    </Routes>
+  );
+}
+
+const where = () => screen.getByTestId('where').textContent;
+
+describe('route guards', () => {
+  it('wait for the session check instead of redirecting', () => {
+    renderWithProviders(<Harness />, { route: '/private' });
+    expect(screen.getByRole('status').textContent).toContain('Checking your session');
+  });
+
+  it('send a visitor from a signed-in page to /login, remembering where they were going', () => {
+    renderWithProviders(<Harness />, {
+      route: '/private?x=1#top',
+      preloadedState: { auth: { ...signedIn().auth!, isLoggedIn: false, user: null } },
+    });
+    expect(where()).toBe('/login from=/private?x=1#top');
+  });
+
+  it('keep a returning user signed in when only the access cookie has expired', async () => {
+    let refreshed = false;
+    const api = stubApi({
+      'GET /api/users/loginStatus': () => json(refreshed),
+      'POST /api/users/refresh': () => {
+        refreshed = true;
+        return json({ token: 't', expiresAt: '2030-01-01T00:00:00Z' });
+      },
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    renderWithProviders(<AppRoutes />, { route: '/my-account' });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
+    expect(api.sent.map((r) => `${r.method} ${r.path}`).filter((r) => r.includes('/users/')).slice(0, 3)).toEqual([
+      'GET /api/users/loginStatus',
+      'POST /api/users/refresh',
+      'GET /api/users/loginStatus',
+    ]);
+  });
+
+  it('treat a visitor whose refresh is refused as signed out', async () => {
+    const api = stubApi({
+      'GET /api/users/loginStatus': json(false),
+      'POST /api/users/refresh': json({ message: 'Please sign in again' }, 401),
+    });
+    renderWithProviders(<AppRoutes />, { route: '/my-account' });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
+    expect(api.to('POST /api/users/refresh')).toHaveLength(1);
+    expect(api.to('GET /api/users/loginStatus')).toHaveLength(1);
+  });
+
+  it('let a signed-in user through to signed-in pages', () => {
+    renderWithProviders(<Harness />, { route: '/private', preloadedState: signedIn() });
+    expect(screen.getByText('private page')).toBeTruthy();
+  });
+
+  it('send a signed-in user away from the visitor-only pages', async () => {
+    stubApi({ 'GET /api/users/getUser': json(makeUser()) });
+    for (const route of ['/login', '/register', '/forgot']) {
+      const { unmount } = renderWithProviders(<AppRoutes />, { route, preloadedState: signedIn() });
+      expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
+      unmount();
+    }
+  });
+
+  it('hide staff pages from subscribers and show them to authors and admins', () => {
+    const { unmount } = renderWithProviders(<Harness />, { route: '/staff', preloadedState: signedIn(makeUser({ role: 'subscriber' })) });
+    expect(screen.queryByText('staff page')).toBeNull();
+    expect(where()).toContain('/my-account');
+    unmount();
+
+    for (const role of ['author', 'admin'] as const) {
+      const view = renderWithProviders(<Harness />, { route: '/staff', preloadedState: signedIn(makeUser({ role })) });
+      expect(screen.getByText('staff page')).toBeTruthy();
+      view.unmount();
+    }
+  });
+
+  it('forget the return page after an explicit logout', () => {
+    renderWithProviders(<Harness />, {
+      route: '/private',
+      preloadedState: { auth: { ...signedIn().auth!, isLoggedIn: false, user: null, endedBy: 'logout' } },
+    });
+    expect(where()).toBe('/login from=-');
+  });
+
+  it.each([
+    ['register', null, '/upload-kyc'],
+    ['login', { from: '/user-profile?tab=security' }, '/user-profile?tab=security'],
+    ['login', null, '/my-account'],
+    ['login', { from: '//evil.example/' }, '/my-account'],
+    ['login', { from: 'https://evil.example/' }, '/my-account'],
+  ])('after signing in via %s with state %j, go to %s', (via, state, expected) => {
+    expect(destinationAfterSignIn(via, state)).toBe(expected);
+  });
+});

@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, type Location } from 'react-router';
+import { useAppSelector } from '../../app/hooks';
+import { Spinner } from '../../components/Spinner';
+import { selectAuth, type Role } from './authSlice';
+
+export interface ReturnState {
+  from?: string;
+}
+
+const where = (location: Location) => `${location.pathname}${location.search}${location.hash}`;
+
+// Pages for signed-in users. Until the server has said whether there is a session, show the
+// loader rather than bounce a signed-in user to /login. A user sent away is remembered, so signing
+// in brings them back, except after they chose to log out.
+export function RequireAuth({ children }: { children?: ReactNode }) {
+  const { known, isLoggedIn, endedBy } = useAppSelector(selectAuth);
+  const location = useLocation();
+  if (!known) return <Spinner label="Checking your session…" />;
+  if (!isLoggedIn) {
+    const state: ReturnState | undefined = endedBy === 'logout' ? undefined : { from: where(location) };
+    return <Navigate to="/login" replace state={state} />;
+  }
+  return children ?? <Outlet />;
+}
+
+// Where a guest-only page sends a user who is (or just became) signed in: a new account continues
+// with the identity check, anyone else returns to where they were headed, else to the dashboard.
+export function destinationAfterSignIn(via: string | null, state: unknown) {
+  if (via === 'register') return '/upload-kyc';
+  const from = (state as ReturnState | null)?.from;
+  // Only paths on this site: a crafted link must not send the user elsewhere.
+  if (from && from.startsWith('/') && !from.startsWith('//')) return from;
+  return '/my-account';
+}
+
+// Pages only for visitors (/login, /register, /forgot). The pages themselves do not navigate on
+// success: the moment the session exists this guard moves on, so there is one place that decides.
+export function RequireGuest({ children }: { children?: ReactNode }) {
+  const { known, isLoggedIn, signedInVia } = useAppSelector(selectAuth);
+  const location = useLocation();
+  if (!known) return <Spinner label="Checking your session…" />;
+  if (isLoggedIn) return <Navigate to={destinationAfterSignIn(signedInVia, location.state)} replace />;
+  return children ?? <Outlet />;
+}
+
+// Hides staff pages from other roles. The server checks every request itself; this only spares
+// users pages that could not work for them. Use inside RequireAuth.
+export function RequireRole({ roles, children }: { roles: readonly Role[]; children?: ReactNode }) {
+  const user = useAppSelector(selectAuth).user;
+  if (!user) return <Spinner label="Loading your account…" />;
+  if (!roles.includes(user.role)) return <Navigate to="/my-account" replace />;
+  return children ?? <Outlet />;
+}

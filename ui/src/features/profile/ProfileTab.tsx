@@ -1,0 +1,203 @@
+import { useId, useRef, useState, type ChangeEvent } from 'react';
+import { useUpdateUserMutation, useUploadPhotoMutation, type User } from '../../api/enhanced';
+import { apiErrorInfo, errorMessage } from '../../api/errors';
+import { Avatar } from '../../components/Avatar';
+import { SubmitButton } from '../../components/form/SubmitButton';
+import { describedBy, FieldMessage, TextField } from '../../components/form/TextField';
+import { useSpecForm } from '../../components/form/useSpecForm';
+import { useToast } from '../../components/toast/useToast';
+import { CountrySelect } from '../auth/CountrySelect';
+import { isAcceptedPhoto, messages, normalisePhone, profileFields, profileSchema, type ProfileValues } from '../auth/validation';
+
+export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+const PHOTO_TOO_LARGE = 'The photo must be smaller than 5 MB.';
+
+function readAsDataUrl(file: File) {
+  // A data: URL rather than blob:, which the server's Content-Security-Policy does not allow.
+  return new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('could not read the file'));
+    reader.readAsDataURL(file);
+  });
+}
+
+function PhotoEditor({ user }: { user: User }) {
+  const toast = useToast();
+  const inputId = useId();
+  const errorId = `${inputId}-error`;
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [chosen, setChosen] = useState<{ file: File; preview: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [uploadPhoto, { isLoading: isUploading }] = useUploadPhotoMutation();
+  const [updateUser, { isLoading: isRemoving }] = useUpdateUserMutation();
+
+  const reject = (message: string) => {
+    setError(message);
+    setChosen(null);
+    toast.error(message);
+    inputRef.current?.focus();
+  };
+
+  const onChoose = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    setError(null);
+    if (!file) return setChosen(null);
+    if (!isAcceptedPhoto(file)) return reject(messages.photoType);
+    if (file.size > PHOTO_MAX_BYTES) return reject(PHOTO_TOO_LARGE);
+    try {
+      setChosen({ file, preview: await readAsDataUrl(file) });
+    } catch {
+      reject('This file could not be read. Please choose another photo.');
+    }
+  };
+
+  const clearInput = () => {
+    setChosen(null);
+    if (inputRef.current) inputRef.current.value = '';
+  };
+
+  const upload = async () => {
+    if (!chosen || isUploading) return;
+    try {
+      await uploadPhoto({ body: { photo: chosen.file } }).unwrap();
+      toast.success('Profile photo updated');
+      clearInput();
+    } catch (err) {
+      toast.error(errorMessage(err, 'Upload failed. Please try again.'));
+    }
+  };
+
+  const remove = async () => {
+    if (isRemoving) return;
+    try {
+      await updateUser({ updateUserRequest: { photo: '' } }).unwrap();
+      toast.success('Profile photo removed');
+    } catch (err) {
+      toast.error(errorMessage(err, 'The photo could not be removed. Please try again.'));
+    }
+  };
+
+  return (
+    <fieldset className="photo-editor">
+      <legend className="field__label">Profile photo</legend>
+      <div className="photo-editor__row">
+        {chosen ? (
+          <img className="avatar avatar--lg" src={chosen.preview} alt="Preview of the new profile photo" />
+        ) : (
+          <Avatar name={user.name} photo={user.photo} size="lg" />
+        )}
+        <div className="photo-editor__controls">
+          <label className="field__label field__label--plain" htmlFor={inputId}>
+            Choose a photo (JPEG or PNG, up to 5 MB)
+          </label>
+          <input
+            ref={inputRef}
+            id={inputId}
+            type="file"
+            className="file-input"
+            accept="image/jpeg,image/png,.jpg,.jpeg,.png"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy(error ? errorId : undefined)}
+            onChange={(event) => void onChoose(event)}
+          />
+          <FieldMessage id={errorId} message={error ?? undefined} />
+          <div className="button-row">
+            {chosen ? (
+              <>
+                <button type="button" className="button button--small" aria-disabled={isUploading || undefined} onClick={() => void upload()}>
+                  {isUploading ? 'Uploading…' : 'Upload photo'}
+                </button>
+                <button type="button" className="button button--small button--secondary" onClick={clearInput}>
+                  Cancel
+                </button>
+              </>
+            ) : user.photo ? (
+              <button type="button" className="button button--small button--secondary" aria-disabled={isRemoving || undefined} onClick={() => void remove()}>
+                {isRemoving ? 'Removing…' : 'Remove photo'}
+              </button>
+            ) : null}
+          </div>
+        </div>
+      </div>
+    </fieldset>
+  );
+}
+
+function ProfileForm({ user }: { user: User }) {
+  const toast = useToast();
+  const bioId = useId();
+  const [updateUser, { isLoading }] = useUpdateUserMutation();
+  const form = useSpecForm(profileSchema, profileFields, {
+    name: user.name,
+    phone: user.phone,
+    country: user.country,
+    bio: user.bio,
+  });
+  const { register, handleSubmit, setError, fieldError } = form;
+  const bioError = fieldError('bio');
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await updateUser({
+        updateUserRequest: {
+          name: values.name.trim(),
+          phone: normalisePhone(values.phone),
+          country: values.country,
+          bio: values.bio.trim(),
+        },
+      }).unwrap();
+      toast.success('User Updated');
+    } catch (error) {
+      const message = errorMessage(error, 'Your profile could not be saved. Please try again.');
+      toast.error(message);
+      const { field } = apiErrorInfo(error);
+      if (field && (profileFields as readonly string[]).includes(field)) {
+        setError(field as keyof ProfileValues, { message }, { shouldFocus: true });
+      }
+    }
+  });
+
+  return (
+    <form className="form" noValidate onSubmit={onSubmit} aria-label="Profile details">
+      <TextField label="Full name" autoComplete="name" error={fieldError('name')} {...register('name')} />
+      <TextField
+        label="Email"
+        type="email"
+        value={user.email}
+        readOnly
+        hint="Your e-mail address cannot be changed here. Contact support if you need to change it."
+      />
+      <TextField label="Phone number" type="tel" autoComplete="tel" error={fieldError('phone')} {...register('phone')} />
+      <CountrySelect registration={register('country')} error={fieldError('country')} />
+      <div className="field" data-invalid={bioError.invalid || undefined}>
+        <label className="field__label" htmlFor={bioId}>
+          About you <span className="field__optional">(optional)</span>
+        </label>
+        <textarea
+          id={bioId}
+          className="field__input field__textarea"
+          rows={4}
+          maxLength={1000}
+          aria-invalid={bioError.invalid || undefined}
+          aria-describedby={bioError.describedBy}
+          {...register('bio')}
+        />
+        <FieldMessage id={bioError.describedBy} message={bioError.message} />
+      </div>
+      <SubmitButton busy={isLoading} busyLabel="Saving…" className="button">
+        Save changes
+      </SubmitButton>
+    </form>
+  );
+}
+
+export function ProfileTab({ user }: { user: User }) {
+  return (
+    <div className="stack stack--lg">
+      <h2 className="visually-hidden">Profile</h2>
+      <PhotoEditor user={user} />
+      <ProfileForm key={user._id} user={user} />
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { useSearchParams } from 'react-router';
+import { useGetUserQuery } from '../../api/enhanced';
+import { errorMessage } from '../../api/errors';
+import { useAppSelector } from '../../app/hooks';
+import { Avatar } from '../../components/Avatar';
+import { truncate } from '../../components/format';
+import { LoadError } from '../../components/LoadError';
+import { Spinner } from '../../components/Spinner';
+import { Tabs, type TabDef } from '../../components/Tabs';
+import { usePageTitle } from '../../components/usePageTitle';
+import { isStaff, selectCurrentUser } from '../auth/authSlice';
+import { useLogout } from '../auth/useLogout';
+import { ProfileTab } from './ProfileTab';
+import { SecurityTab } from './SecurityTab';
+import { UsersTab } from './UsersTab';
+
+export const BADGE_NAME_MAX = 10;
+
+function LogoutTab() {
+  const logout = useLogout();
+  return (
+    <div className="stack">
+      <h2 className="visually-hidden">Logout</h2>
+      <p>Sign out of Clearvest on this device. Your other sessions stay signed in; end them on the Security tab.</p>
+      <p>
+        <button type="button" className="button" onClick={() => void logout()}>
+          Logout
+        </button>
+      </p>
+    </div>
+  );
+}
+
+export function UserProfilePage() {
+  usePageTitle('Profile');
+  const user = useAppSelector(selectCurrentUser);
+  const { isError, error, refetch } = useGetUserQuery({});
+  const [params, setParams] = useSearchParams();
+
+  if (!user) {
+    return (
+      <section className="page container" aria-labelledby="profile-title">
+        <h1 id="profile-title">Profile</h1>
+        {isError ? (
+          <LoadError title="Your profile could not be loaded" message={errorMessage(error, 'Failed to load user data')} onRetry={() => void refetch()} />
+        ) : (
+          <Spinner label="Loading your profile…" />
+        )}
+      </section>
+    );
+  }
+
+  const tabs: TabDef[] = [
+    { id: 'profile', label: 'Profile' },
+    { id: 'security', label: 'Security' },
+    ...(isStaff(user.role) ? [{ id: 'users', label: 'Users' }] : []),
+    { id: 'logout', label: 'Logout' },
+  ];
+  const requested = params.get('tab');
+  const selected = tabs.some((t) => t.id === requested) ? (requested as string) : 'profile';
+
+  return (
+    <section className="page container" aria-labelledby="profile-title">
+      <div className="profile-head">
+        <Avatar name={user.name} photo={user.photo} size="lg" />
+        <div>
+          <h1 id="profile-title" className="profile-head__title">
+            Profile
+          </h1>
+          <p className="profile-head__badge">
+            <span aria-hidden="true" title={user.name}>
+              {truncate(user.name, BADGE_NAME_MAX)}
+            </span>
+            <span className="visually-hidden">{user.name}</span>
+            <span className={`badge badge--role-${user.role}`}>{user.role}</span>
+          </p>
+        </div>
+      </div>
+      <Tabs label="Profile sections" tabs={tabs} selected={selected} onSelect={(id) => setParams({ tab: id }, { replace: true })}>
+        {selected === 'profile' ? <ProfileTab user={user} /> : null}
+        {selected === 'security' ? <SecurityTab user={user} /> : null}
+        {selected === 'users' ? <UsersTab me={user} /> : null}
+        {selected === 'logout' ? <LogoutTab /> : null}
+      </Tabs>
+    </section>
+  );
+}

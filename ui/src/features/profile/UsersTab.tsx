@@ -1,0 +1,152 @@
+import { useId, useState } from 'react';
+import { useGetUsersQuery, useReinstateUserMutation, type User } from '../../api/enhanced';
+import { errorMessage } from '../../api/errors';
+import { Avatar } from '../../components/Avatar';
+import { DisclosureMenu, type MenuAction } from '../../components/DisclosureMenu';
+import { truncate } from '../../components/format';
+import { LoadError } from '../../components/LoadError';
+import { Spinner } from '../../components/Spinner';
+import { useToast } from '../../components/toast/useToast';
+import { useDebounced } from '../../components/useDebounced';
+import { ChangeRoleDialog, DeleteUserDialog, SuspendDialog } from './UserActionDialogs';
+
+export const CARD_NAME_MAX = 12;
+
+type Pending = { kind: 'role' | 'suspend' | 'delete'; user: User } | null;
+
+const roleLabel: Record<User['role'], string> = {
+  subscriber: 'Subscriber',
+  author: 'Author',
+  admin: 'Admin',
+  suspended: 'Suspended',
+};
+
+function UserCard({ user, canManage, onAction }: { user: User; canManage: boolean; onAction: (p: NonNullable<Pending>) => void }) {
+  const toast = useToast();
+  const [reinstate, { isLoading: isReinstating }] = useReinstateUserMutation();
+  const suspended = user.status === 'suspended' || user.role === 'suspended';
+  const shortName = truncate(user.name, CARD_NAME_MAX);
+
+  const doReinstate = async () => {
+    if (isReinstating) return;
+    try {
+      const { message } = await reinstate({ id: user._id }).unwrap();
+      toast.success(message);
+    } catch (error) {
+      toast.error(errorMessage(error, 'The user could not be reinstated. Please try again.'));
+    }
+  };
+
+  const actions: MenuAction[] = [
+    { label: 'Change Role', onSelect: () => onAction({ kind: 'role', user }) },
+    suspended
+      ? { label: 'Reinstate', onSelect: () => void doReinstate() }
+      : { label: 'Suspend', onSelect: () => onAction({ kind: 'suspend', user }) },
+    { label: 'Delete User', tone: 'danger', onSelect: () => onAction({ kind: 'delete', user }) },
+  ];
+
+  return (
+    <li className="user-card" data-testid="user-card">
+      <div className="user-card__head">
+        <Avatar name={user.name} photo={user.photo} />
+        <div className="user-card__who">
+          <h3 className="user-card__name">
+            <span aria-hidden="true" title={user.name}>
+              {shortName}
+            </span>
+            <span className="visually-hidden">{user.name}</span>
+          </h3>
+          <p className="user-card__email break-anywhere">{user.email}</p>
+        </div>
+      </div>
+      <p className="user-card__badges">
+        <span className={`badge badge--role-${user.role}`}>{roleLabel[user.role] ?? user.role}</span>
+        <span className={`badge${user.isVerified ? ' badge--success' : ''}`}>{user.isVerified ? 'E-mail verified' : 'E-mail not verified'}</span>
+        <span className="badge">KYC: {user.kycStatus}</span>
+      </p>
+      {canManage ? (
+        <DisclosureMenu label={`Actions for ${user.name}`} actions={actions}>
+          Actions
+        </DisclosureMenu>
+      ) : null}
+    </li>
+  );
+}
+
+export function UsersTab({ me }: { me: User }) {
+  const searchId = useId();
+  const [search, setSearch] = useState('');
+  const term = useDebounced(search.trim(), 300);
+  const all = useGetUsersQuery({});
+  const filtered = useGetUsersQuery({ search: term }, { skip: term === '' });
+  const shown = term === '' ? all : filtered;
+  const [pending, setPending] = useState<Pending>(null);
+  const isAdmin = me.role === 'admin';
+
+  const everyone = all.data ?? [];
+  const verified = everyone.filter((u) => u.isVerified).length;
+  const suspended = everyone.filter((u) => u.role === 'suspended').length;
+
+  return (
+    <div className="stack stack--lg">
+      <h2 className="visually-hidden">Users</h2>
+      <dl className="figures figures--compact" aria-label="User counts">
+        <div className="figure">
+          <dt className="figure__label">Users</dt>
+          <dd className="figure__value">{all.data ? everyone.length : '–'}</dd>
+        </div>
+        <div className="figure">
+          <dt className="figure__label">Verified</dt>
+          <dd className="figure__value" data-testid="verified-count">
+            {all.data ? verified : '–'}
+          </dd>
+        </div>
+        <div className="figure">
+          <dt className="figure__label">Suspended</dt>
+          <dd className="figure__value" data-testid="suspended-count">
+            {all.data ? suspended : '–'}
+          </dd>
+        </div>
+      </dl>
+
+      <div className="field" role="search">
+        <label className="field__label" htmlFor={searchId}>
+          Search users by name or e-mail
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          className="field__input"
+          value={search}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      </div>
+
+      {shown.isFetching && !shown.data ? <Spinner label="Loading users…" /> : null}
+      {shown.isError ? (
+        <LoadError title="Users could not be loaded" message={errorMessage(shown.error, 'Please try again.')} onRetry={() => void shown.refetch()} />
+      ) : null}
+      {shown.data && shown.data.length === 0 ? (
+        <p className="empty">{term ? `No user matches “${term}”.` : 'No users yet.'}</p>
+      ) : null}
+      {shown.data && shown.data.length > 0 ? (
+        <>
+          <p className="visually-hidden" role="status">
+            {shown.data.length} {shown.data.length === 1 ? 'user' : 'users'} shown
+          </p>
+          <ul className="user-grid" aria-busy={shown.isFetching || undefined}>
+            {shown.data.map((user) => (
+              <UserCard key={user._id} user={user} canManage={isAdmin && user._id !== me._id && user.status !== 'closed'} onAction={setPending} />
+            ))}
+          </ul>
+        </>
+      ) : null}
+
+      {pending?.kind === 'role' ? <ChangeRoleDialog user={pending.user} onClose={() => setPending(null)} /> : null}
+      {pending?.kind === 'suspend' ? <SuspendDialog user={pending.user} onClose={() => setPending(null)} /> : null}
+      {pending?.kind === 'delete' ? <DeleteUserDialog user={pending.user} onClose={() => setPending(null)} /> : null}
+    </div>
+  );
+}
