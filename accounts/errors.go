@@ -31,13 +31,16 @@ var (
 	ErrLinkRequired = &Error{kind: domainerr.Unauthenticated, Code: "link_required",
 		Message: "An account with this e-mail already exists. Enter its password, or the code we e-mailed you, to link Google sign-in."}
 
-	ErrNotSignedIn      = domainerr.New(domainerr.Unauthenticated, "Please log in to continue.")
+	// ErrNotSignedIn is the one 401 that means "your session is gone": the UI answers it, and only
+	// it, by refreshing the session once and retrying.
+	ErrNotSignedIn = &Error{kind: domainerr.Unauthenticated, Code: "not_signed_in",
+		Message: "Please log in to continue."}
 	ErrSessionEnded     = domainerr.New(domainerr.Unauthenticated, "Your session has ended. Please log in again.")
 	ErrAllFields        = domainerr.New(domainerr.Invalid, "All fields are required")
 	ErrPasswordMismatch = domainerr.New(domainerr.Invalid, "Passwords do not match")
 	ErrEmailTaken       = domainerr.New(domainerr.Conflict, "Email has already been registered")
 	ErrEmailRequired    = domainerr.New(domainerr.Invalid, "Please enter an email")
-	ErrOldPassword      = domainerr.New(domainerr.Unauthenticated, "Old password is incorrect")
+	ErrOldPassword      = domainerr.Field("oldPassword", "Old password is incorrect")
 	ErrCodeEmpty        = domainerr.New(domainerr.Invalid, "Please fill in the login code")
 	ErrCodeLength       = domainerr.New(domainerr.Invalid, "Access code must be 6 characters")
 	ErrCodeInvalid      = domainerr.New(domainerr.Unauthenticated, "Invalid or expired login code")

@@ -106,7 +106,7 @@ func Allowed(role string, action Action) bool {
 
 // Refusals. The suspended message is the one the login page looks for ("suspended").
 var (
-	errNotSignedIn = domainerr.New(domainerr.Unauthenticated, "Please log in to continue.")
+	errNotSignedIn = accounts.ErrNotSignedIn
 	errNotAllowed  = domainerr.New(domainerr.Forbidden, "You are not allowed to do this.")
 	errNoPolicy    = domainerr.New(domainerr.Forbidden, "This operation is not available.")
 )

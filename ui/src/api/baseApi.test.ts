@@ -104,7 +104,7 @@ describe('baseApi session refresh', () => {
     return () => fetchMock.mock.calls.map(([request]) => `${request.method} ${new URL(request.url).pathname}`);
   }
 
-  const unauthorized = () => Response.json({ message: 'Please sign in' }, { status: 401 });
+  const unauthorized = () => Response.json({ message: 'Please log in to continue.', code: 'not_signed_in' }, { status: 401 });
 
   it('on a 401 refreshes the session once and retries the request', async () => {
     const calls = stub((path, nth) => {
@@ -161,6 +161,15 @@ describe('baseApi session refresh', () => {
 
   it('does not refresh a 401 that asks for a next step, such as an authenticator code', async () => {
     const calls = stub(() => Response.json({ message: 'Invalid authentication code', code: 'totp_required' }, { status: 401 }));
+    const store = makeStore();
+
+    await store.dispatch(userApi.endpoints.other.initiate());
+
+    expect(calls()).toEqual(['GET /api/users/sessions']);
+  });
+
+  it('does not refresh a 401 without the not_signed_in code', async () => {
+    const calls = stub(() => Response.json({ message: 'Old password is incorrect' }, { status: 401 }));
     const store = makeStore();
 
     await store.dispatch(userApi.endpoints.other.initiate());

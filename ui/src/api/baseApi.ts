@@ -52,9 +52,9 @@ const queryNotingPosition: BaseQuery = async (args, api, extraOptions) => {
 
 // The access cookie lives 15 minutes; the refresh cookie (path-scoped to this URL, so it is
 // written by hand rather than taken from the generated endpoints, which are built on this file)
-// buys a new one. A 401 from the sign-in calls means "wrong credentials or code", not "session
-// expired", and neither does a 401 that names a next step in `code` (totp_required, new_device,
-// link_required): those never trigger a refresh.
+// buys a new one. Only a 401 whose code is `not_signed_in` means the session is gone; other 401s
+// ("wrong credentials", or a next step such as totp_required or new_device) never trigger a
+// refresh, so a mistyped password is not counted twice against the rate limit.
 export const REFRESH_URL = '/users/refresh';
 const credentialCalls = /^\/?users\/(login|loginWithCode|register|refresh|logout|forgotPassword|resetPassword|google)\b/;
 
@@ -63,7 +63,7 @@ const urlOf = (args: Args) => (typeof args === 'string' ? args : args.url);
 function sessionMayHaveExpired(error: FetchBaseQueryError | undefined, args: Args) {
   if (error?.status !== 401 || credentialCalls.test(urlOf(args))) return false;
   const code = (error.data as { code?: unknown } | undefined)?.code;
-  return typeof code !== 'string' || code === '';
+  return code === 'not_signed_in';
 }
 
 // Parallel requests that all meet a 401 share one refresh: the server rotates the refresh token
