@@ -3,6 +3,8 @@ package accounts
 import (
 	"fmt"
 
+	"clearvest/auth"
+	"clearvest/auth/google"
 	"clearvest/auth/otp"
 	"clearvest/auth/password"
 	"clearvest/auth/ratelimit"
@@ -23,6 +25,9 @@ type authParts struct {
 	limiter  *ratelimit.Limiter
 	policy   *ratelimit.Policy
 	google   googleVerifier
+	// googleOAuth and googleSealer serve the redirect flow; nil when Google is not configured.
+	googleOAuth  *google.OAuth
+	googleSealer *auth.Sealer
 }
 
 func (s *Service) initAuth() error {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"clearvest/auth"
 	"clearvest/auth/google"
 	"clearvest/auth/otp"
 	"clearvest/auth/principal"
@@ -34,8 +35,16 @@ func newGoogleVerifier(s *Service) (googleVerifier, error) {
 	if s.cfg.GoogleClientID == "" {
 		return nil, nil
 	}
-	v, err := google.NewVerifier(google.Config{ClientID: s.cfg.GoogleClientID, Clock: s.clock})
+	v, err := google.NewVerifier(google.Config{ClientID: s.cfg.GoogleClientID, Issuer: s.cfg.GoogleIssuer, Clock: s.clock})
 	if err != nil {
+		return nil, err
+	}
+	if s.googleOAuth, err = google.NewOAuth(google.OAuthConfig{
+		ClientID: s.cfg.GoogleClientID, ClientSecret: s.cfg.GoogleClientSecret, Issuer: s.cfg.GoogleIssuer,
+	}); err != nil {
+		return nil, err
+	}
+	if s.googleSealer, err = auth.NewSealer("clearvest google sign-in v1", s.cfg.SecretKey); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -63,7 +72,7 @@ func (s *Service) GoogleSignIn(ctx context.Context, in GoogleInput, c Client) (S
 	if err := s.limit(ctx, ruleLinkIP, c.IP); err != nil {
 		return SignIn{}, err
 	}
-	gid, err := s.google.Verify(ctx, in.Credential, "")
+	gid, err := s.google.Verify(ctx, in.Credential, in.Nonce)
 	if err != nil {
 		return SignIn{}, err
 	}

@@ -55,6 +55,10 @@ type Config struct {
 	SecretKey []byte
 	// GoogleClientID enables Google sign-in when set.
 	GoogleClientID string
+	// GoogleClientSecret authenticates a confidential client at the token endpoint; optional.
+	GoogleClientSecret string
+	// GoogleIssuer defaults to Google's; tests and development point it at a local provider.
+	GoogleIssuer string
 	// Production turns development conveniences off.
 	Production bool
 	// SupportEmail is offered in e-mails, if set.

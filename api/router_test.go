@@ -75,7 +75,7 @@ func TestMetaDescribesTheServer(t *testing.T) {
 			if err := json.Unmarshal(res.body, &meta); err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]any{"product": "Clearvest", "version": tt.version, "environment": tt.env}
+			want := map[string]any{"product": "Clearvest", "version": tt.version, "environment": tt.env, "googleSignIn": false}
 			for k, v := range want {
 				if meta[k] != v {
 					t.Errorf("%s = %v, want %v", k, meta[k], v)

@@ -45,7 +45,9 @@ func newServer(deps Deps) *server {
 }
 
 func (s *server) GetMeta(context.Context, apigen.GetMetaRequestObject) (apigen.GetMetaResponseObject, error) {
-	return apigen.GetMeta200JSONResponse(s.meta), nil
+	m := s.meta
+	m.GoogleSignIn = s.googleEnabled()
+	return apigen.GetMeta200JSONResponse(m), nil
 }
 
 // parameterError answers a path, query or header parameter the generated router could not bind,

@@ -1,8 +1,8 @@
 // Package blob stores files the application keeps outside the database: profile photos now, KYC
 // documents later. Keys are relative slash-separated paths ("photos/abc.jpg") chosen by the
 // application, never by a client, and an implementation must refuse any key that would leave its
-// storage. The local-disk store is the default; an object store (S3) can implement the same
-// interface when a deployment needs several hosts to share files.
+// storage. The local-disk store is the default; the S3 store (any S3-compatible service) is for
+// deployments where several hosts must share files.
 package blob
 
 import (

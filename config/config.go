@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -28,7 +29,10 @@ const (
 	EnvMailURL          = "CLEARVEST_MAIL_URL"
 	EnvSecretKey        = "CLEARVEST_SECRET_KEY"
 	EnvGoogleClientID   = "GOOGLE_CLIENT_ID"
+	EnvGoogleSecret     = "GOOGLE_CLIENT_SECRET"
+	EnvGoogleIssuer     = "GOOGLE_ISSUER"
 	EnvDepositAddresses = "CLEARVEST_DEPOSIT_ADDRESSES"
+	EnvBlobURL          = "CLEARVEST_BLOB_URL"
 )
 
 // Deployment environments.
@@ -51,15 +55,32 @@ const (
 // Config is the whole runtime configuration. It is a plain value: load it once in main and
 // pass the parts each component needs.
 type Config struct {
-	DatabaseURL      string // empty: the embedded PostgreSQL cluster under DataDir
-	Addr             string
-	DataDir          string // always absolute
-	PublicURL        string
-	Env              string
-	MailURL          string
-	SecretKey        []byte
-	GoogleClientID   string
+	DatabaseURL    string // empty: the embedded PostgreSQL cluster under DataDir
+	Addr           string
+	DataDir        string // always absolute
+	PublicURL      string
+	Env            string
+	MailURL        string
+	SecretKey      []byte
+	GoogleClientID string
+	// GoogleClientSecret is set for a confidential OAuth client; PKCE protects the code either way.
+	GoogleClientSecret string
+	// GoogleIssuer is overridable so development and tests can use a local OpenID provider.
+	GoogleIssuer     string
 	DepositAddresses string
+	// BlobS3 is the bucket that holds files (profile photos) when CLEARVEST_BLOB_URL is set;
+	// nil means the local disk under DataDir.
+	BlobS3 *S3
+}
+
+// S3 locates a bucket of an S3-compatible object store, from
+// CLEARVEST_BLOB_URL=s3://ACCESS_KEY:SECRET_KEY@host[:port]/bucket?region=us-east-1&tls=true.
+type S3 struct {
+	Endpoint  string // scheme and host: "https://s3.amazonaws.com", "http://minio:9000"
+	Bucket    string
+	Region    string
+	AccessKey string
+	SecretKey string
 }
 
 // Production reports whether the development conveniences must stay off.
@@ -82,7 +103,15 @@ func (c Config) LogValue() slog.Value {
 		slog.String("database", db),
 		slog.String("mail", redactURL(c.MailURL)),
 		slog.Bool("google_login", c.GoogleClientID != ""),
+		slog.String("blobs", c.blobLogValue()),
 	)
+}
+
+func (c Config) blobLogValue() string {
+	if c.BlobS3 == nil {
+		return "disk"
+	}
+	return c.BlobS3.Endpoint + "/" + c.BlobS3.Bucket
 }
 
 // DataDir returns the data directory the environment selects, as an absolute path, without
@@ -159,7 +188,18 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 
 	c.GoogleClientID = get(EnvGoogleClientID)
+	c.GoogleClientSecret = get(EnvGoogleSecret)
+	c.GoogleIssuer = get(EnvGoogleIssuer)
+	if c.GoogleIssuer == "" {
+		c.GoogleIssuer = "https://accounts.google.com"
+	}
 	c.DepositAddresses = get(EnvDepositAddresses)
+
+	if s := get(EnvBlobURL); s != "" {
+		if c.BlobS3, err = parseBlobURL(s); err != nil {
+			return Config{}, err
+		}
+	}
 	return c, nil
 }
 
@@ -176,6 +216,74 @@ func checkDatabaseURL(s string) error {
 		return fmt.Errorf("%s: scheme %q is not supported; use postgres://user:pass@host:5432/dbname", EnvDatabaseURL, u.Scheme)
 	}
 	return nil
+}
+
+// parseBlobURL reads CLEARVEST_BLOB_URL. Unknown query parameters are refused so that a typo
+// (regoin=...) fails at start-up instead of signing for the wrong region on the first upload.
+// The value holds a secret key, so errors never echo it.
+func parseBlobURL(s string) (*S3, error) {
+	const form = "s3://ACCESS_KEY:SECRET_KEY@host[:port]/bucket?region=us-east-1&tls=true"
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a valid URL (is a '/' or other special character in the secret key not percent-encoded?); use %s", EnvBlobURL, form)
+	}
+	if u.Scheme != "s3" {
+		return nil, fmt.Errorf("%s: scheme %q is not supported; use %s, or leave it unset for the local disk", EnvBlobURL, u.Scheme, form)
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return nil, fmt.Errorf("%s: %s has no host; use %s", EnvBlobURL, redactURL(s), form)
+	}
+	var c S3
+	if u.User != nil {
+		c.AccessKey = u.User.Username()
+		c.SecretKey, _ = u.User.Password()
+	}
+	if c.AccessKey == "" || c.SecretKey == "" {
+		return nil, fmt.Errorf("%s: %s needs an access key and a secret key; use %s", EnvBlobURL, redactURL(s), form)
+	}
+	c.Bucket = strings.TrimSuffix(strings.TrimPrefix(u.Path, "/"), "/")
+	if !validBucket(c.Bucket) {
+		return nil, fmt.Errorf("%s: %q is not a bucket name (3-63 lower-case letters, digits, '.' and '-'; a path below the bucket is not supported); use %s", EnvBlobURL, c.Bucket, form)
+	}
+
+	q := u.Query()
+	c.Region = "us-east-1"
+	scheme := "https"
+	for name, values := range q {
+		v := values[len(values)-1]
+		switch name {
+		case "region":
+			if v == "" {
+				return nil, fmt.Errorf("%s: region is empty; omit it for us-east-1", EnvBlobURL)
+			}
+			c.Region = v
+		case "tls":
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s: tls=%q is not true or false", EnvBlobURL, v)
+			}
+			if !on {
+				scheme = "http"
+			}
+		default:
+			return nil, fmt.Errorf("%s: unknown parameter %q; only region and tls are supported", EnvBlobURL, name)
+		}
+	}
+	c.Endpoint = scheme + "://" + u.Host
+	return &c, nil
+}
+
+func validBucket(name string) bool {
+	if len(name) < 3 || len(name) > 63 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		if !('a' <= ch && ch <= 'z' || '0' <= ch && ch <= '9' || ch == '.' || ch == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func checkMailURL(s string) error {

@@ -37,7 +37,7 @@ func TestLoad(t *testing.T) {
 					MailURL:   "file://" + filepath.ToSlash(filepath.Join(dataDir, "mail")),
 				}
 				if c.DatabaseURL != "" || c.Addr != want.Addr || c.DataDir != want.DataDir || c.PublicURL != want.PublicURL ||
-					c.Env != want.Env || c.MailURL != want.MailURL || c.GoogleClientID != "" || c.DepositAddresses != "" {
+					c.Env != want.Env || c.MailURL != want.MailURL || c.GoogleClientID != "" || c.DepositAddresses != "" || c.BlobS3 != nil {
 					t.Errorf("got %+v, want %+v", c, want)
 				}
 				if len(c.SecretKey) != 32 {
@@ -192,11 +192,73 @@ func TestLogValueHidesSecrets(t *testing.T) {
 		DatabaseURL: "postgres://app:dbpass@db/clearvest",
 		MailURL:     "smtp://user:mailpass@mail:587",
 		SecretKey:   []byte("0123456789abcdef0123456789abcdef"),
+		BlobS3:      &config.S3{Endpoint: "https://s3.example.com", Bucket: "photos", AccessKey: "AKID", SecretKey: "blobsecret"},
 	}
 	s := c.LogValue().String()
-	for _, secret := range []string{"dbpass", "mailpass", "0123456789abcdef"} {
+	for _, secret := range []string{"dbpass", "mailpass", "0123456789abcdef", "blobsecret"} {
 		if strings.Contains(s, secret) {
 			t.Errorf("log value %q contains %q", s, secret)
 		}
+	}
+}
+
+func TestBlobURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		url     string
+		want    config.S3
+		wantErr string // substring; empty means success
+	}{
+		{
+			name: "defaults: TLS and us-east-1",
+			url:  "s3://AKID:secret@s3.amazonaws.com/clearvest-photos",
+			want: config.S3{Endpoint: "https://s3.amazonaws.com", Bucket: "clearvest-photos", Region: "us-east-1", AccessKey: "AKID", SecretKey: "secret"},
+		},
+		{
+			name: "MinIO without TLS on a port",
+			url:  "s3://minio:minio123@minio:9000/photos/?region=local&tls=false",
+			want: config.S3{Endpoint: "http://minio:9000", Bucket: "photos", Region: "local", AccessKey: "minio", SecretKey: "minio123"},
+		},
+		{
+			name: "percent-encoded secret",
+			url:  "s3://AKID:wJal%2FK7M%2BbPx@r2.example.com/b.c-d?tls=true&region=auto",
+			want: config.S3{Endpoint: "https://r2.example.com", Bucket: "b.c-d", Region: "auto", AccessKey: "AKID", SecretKey: "wJal/K7M+bPx"},
+		},
+		{name: "other scheme", url: "https://AKID:secret@s3.amazonaws.com/b", wantErr: `CLEARVEST_BLOB_URL: scheme "https" is not supported`},
+		{name: "no credentials", url: "s3://s3.amazonaws.com/bucket", wantErr: "CLEARVEST_BLOB_URL: s3://s3.amazonaws.com/bucket needs an access key and a secret key"},
+		{name: "no secret", url: "s3://AKID@s3.amazonaws.com/bucket", wantErr: "CLEARVEST_BLOB_URL:"},
+		{name: "no host", url: "s3://AKID:secret@/bucket", wantErr: "CLEARVEST_BLOB_URL:"},
+		{name: "no bucket", url: "s3://AKID:secret@s3.amazonaws.com", wantErr: `CLEARVEST_BLOB_URL: "" is not a bucket name`},
+		{name: "path below the bucket", url: "s3://AKID:secret@s3.amazonaws.com/bucket/photos", wantErr: `CLEARVEST_BLOB_URL: "bucket/photos" is not a bucket name`},
+		{name: "upper-case bucket", url: "s3://AKID:secret@s3.amazonaws.com/Photos", wantErr: "is not a bucket name"},
+		{name: "bad tls", url: "s3://AKID:secret@s3.amazonaws.com/bucket?tls=maybe", wantErr: `CLEARVEST_BLOB_URL: tls="maybe" is not true or false`},
+		{name: "empty region", url: "s3://AKID:secret@s3.amazonaws.com/bucket?region=", wantErr: "CLEARVEST_BLOB_URL: region is empty"},
+		{name: "misspelt parameter", url: "s3://AKID:secret@s3.amazonaws.com/bucket?regoin=eu-west-1", wantErr: `CLEARVEST_BLOB_URL: unknown parameter "regoin"`},
+		{name: "unencoded slash in the secret", url: "s3://AKID:wJal/K7M@s3.amazonaws.com/bucket", wantErr: "CLEARVEST_BLOB_URL:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := config.Load(env(map[string]string{
+				"CLEARVEST_DATA_DIR": filepath.Join(t.TempDir(), "data"),
+				"CLEARVEST_BLOB_URL": tt.url,
+			}))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				if strings.Contains(err.Error(), "secret@") || strings.Contains(err.Error(), "K7M") {
+					t.Errorf("error %q reveals the secret key", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.BlobS3 == nil || *c.BlobS3 != tt.want {
+				t.Fatalf("BlobS3 = %+v, want %+v", c.BlobS3, tt.want)
+			}
+		})
 	}
 }

@@ -21,41 +21,14 @@ import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const require = createRequire(new URL('../ui/package.json', import.meta.url));
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
 
-function load(name) {
-  try {
-    return require(name);
-  } catch (error) {
-    throw new Error(`Cannot load ${name} from ui/node_modules: run "npm ci" in ui/ first (${error.message})`);
-  }
-}
-
-const { chromium } = load('playwright-core');
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-const BASE_URL = (process.env.E2E_BASE_URL || 'http://localhost:8080').replace(/\/+$/, '');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const STEP_TIMEOUT_MS = 10_000;
 const MAIL_TIMEOUT_MS = 20_000;
 const PASSWORD = 'Harbour-Lantern-42';
-
-const url = (path) => `${BASE_URL}${path}`;
 
 const MAIL_DIR = (() => {
   const raw = process.env.E2E_MAIL_DIR;

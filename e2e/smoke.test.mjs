@@ -5,42 +5,12 @@
 //   E2E_BASE_URL   server to test (default http://localhost:8080)
 //   CHROMIUM_PATH  browser binary (default /usr/bin/chromium)
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 
-const require = createRequire(new URL('../ui/package.json', import.meta.url));
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
 
-function load(name) {
-  try {
-    return require(name);
-  } catch (error) {
-    throw new Error(`Cannot load ${name} from ui/node_modules: run "npm ci" in ui/ first (${error.message})`);
-  }
-}
-
-const { chromium } = load('playwright-core');
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-const BASE_URL = (process.env.E2E_BASE_URL || 'http://localhost:8080').replace(/\/+$/, '');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-// Without these, Chromium waits on network services (updates, sync, QUIC probes) that a closed
-// network never answers, and the launch hangs.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const STEP_TIMEOUT_MS = 10_000;
 const HOME_HEADING = /crypto savings plans/i;
 const NAV_LINKS = ['Portfolio Plans', 'About Us', 'Help Center', 'How It Works', 'Current Rates', 'Sign In'];
-
-const url = (path) => `${BASE_URL}${path}`;
 
 describe(`smoke test against ${BASE_URL}`, () => {
   let browser;

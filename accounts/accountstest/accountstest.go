@@ -8,6 +8,7 @@ package accountstest
 import (
 	"context"
 	"crypto/rand"
+	"time"
 
 	"log/slog"
 	"net/url"
@@ -55,7 +56,14 @@ type Env struct {
 type Option func(*options)
 
 type options struct {
-	clock clock.Clock
+	clock                  clock.Clock
+	googleClient, googleIs string
+}
+
+// WithGoogle turns Google sign-in on for clientID, trusting the OpenID provider at issuer
+// (a local one in tests).
+func WithGoogle(clientID, issuer string) Option {
+	return func(o *options) { o.googleClient, o.googleIs = clientID, issuer }
 }
 
 // WithClock makes the service (tokens, sessions, codes, limits) read time from c.
@@ -87,8 +95,10 @@ func New(t testing.TB, opts ...Option) *Env {
 	logger := slog.New(slog.DiscardHandler)
 	store := postgres.New(pool, postgres.WithLogger(logger))
 	t.Cleanup(store.Close)
+	// A generous bound: under the race detector on a busy CI machine, catching up can take far
+	// longer than the few seconds a user-facing read-your-writes wait allows.
 	runner, err := projections.NewRunner(pool, store, []projections.Projection{users.New(codec), securitylog.New(codec)},
-		projections.WithLogger(logger))
+		projections.WithLogger(logger), projections.WithWaitTimeout(30*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +123,9 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := accounts.New(accounts.Config{PublicURL: PublicURL, SecretKey: secret}, accounts.Deps{
+	svc, err := accounts.New(accounts.Config{
+		PublicURL: PublicURL, SecretKey: secret, GoogleClientID: o.googleClient, GoogleIssuer: o.googleIs,
+	}, accounts.Deps{
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Clock: o.clock, Logger: logger,
 	})
 	if err != nil {

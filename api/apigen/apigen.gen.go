@@ -203,6 +203,13 @@ type GoogleCallbackRequest struct {
 	TotpCode *string `json:"totpCode,omitempty"`
 }
 
+// GoogleLinkRequest defines model for GoogleLinkRequest.
+type GoogleLinkRequest struct {
+	Code     *string `json:"code,omitempty"`
+	Password *string `json:"password,omitempty"`
+	TotpCode *string `json:"totpCode,omitempty"`
+}
+
 // KycStatus defines model for KycStatus.
 type KycStatus string
 
@@ -230,7 +237,10 @@ type Message struct {
 // Meta defines model for Meta.
 type Meta struct {
 	Environment MetaEnvironment `json:"environment"`
-	Product     MetaProduct     `json:"product"`
+
+	// GoogleSignIn Whether "Continue with Google" is offered (GOOGLE_CLIENT_ID is set).
+	GoogleSignIn bool        `json:"googleSignIn"`
+	Product      MetaProduct `json:"product"`
 
 	// Version Build version of the server ("dev" for local builds).
 	//
@@ -480,6 +490,18 @@ type GetUsersParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// GoogleRedirectParams defines parameters for GoogleRedirect.
+type GoogleRedirectParams struct {
+	Code  *string `form:"code,omitempty" json:"code,omitempty"`
+	State *string `form:"state,omitempty" json:"state,omitempty"`
+	Error *string `form:"error,omitempty" json:"error,omitempty"`
+}
+
+// GoogleStartParams defines parameters for GoogleStart.
+type GoogleStartParams struct {
+	Return *string `form:"return,omitempty" json:"return,omitempty"`
+}
+
 // UploadPhotoMultipartBody defines parameters for UploadPhoto.
 type UploadPhotoMultipartBody struct {
 	Photo openapi_types.File `json:"photo"`
@@ -512,6 +534,9 @@ type ForgotPasswordJSONRequestBody = ForgotPasswordRequest
 
 // GoogleCallbackJSONRequestBody defines body for GoogleCallback for application/json ContentType.
 type GoogleCallbackJSONRequestBody = GoogleCallbackRequest
+
+// GoogleLinkJSONRequestBody defines body for GoogleLink for application/json ContentType.
+type GoogleLinkJSONRequestBody = GoogleLinkRequest
 
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
@@ -575,6 +600,15 @@ type ServerInterface interface {
 	// GoogleCallback Sign in (or sign up) with a Google ID token
 	// (POST /users/google/callback)
 	GoogleCallback(w http.ResponseWriter, r *http.Request)
+	// GoogleLink Finish a Google redirect sign-in that needs the account's password or code
+	// (POST /users/google/link)
+	GoogleLink(w http.ResponseWriter, r *http.Request)
+	// GoogleRedirect Google's answer to the redirect sign-in
+	// (GET /users/google/redirect)
+	GoogleRedirect(w http.ResponseWriter, r *http.Request, params GoogleRedirectParams)
+	// GoogleStart Begin the Google redirect sign-in
+	// (GET /users/google/start)
+	GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(w http.ResponseWriter, r *http.Request)
@@ -716,6 +750,24 @@ func (_ Unimplemented) GetUsers(w http.ResponseWriter, r *http.Request, params G
 // GoogleCallback Sign in (or sign up) with a Google ID token
 // (POST /users/google/callback)
 func (_ Unimplemented) GoogleCallback(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GoogleLink Finish a Google redirect sign-in that needs the account's password or code
+// (POST /users/google/link)
+func (_ Unimplemented) GoogleLink(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GoogleRedirect Google's answer to the redirect sign-in
+// (GET /users/google/redirect)
+func (_ Unimplemented) GoogleRedirect(w http.ResponseWriter, r *http.Request, params GoogleRedirectParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GoogleStart Begin the Google redirect sign-in
+// (GET /users/google/start)
+func (_ Unimplemented) GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1098,6 +1150,112 @@ func (siw *ServerInterfaceWrapper) GoogleCallback(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GoogleCallback(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GoogleLink operation middleware
+func (siw *ServerInterfaceWrapper) GoogleLink(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GoogleLink(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GoogleRedirect operation middleware
+func (siw *ServerInterfaceWrapper) GoogleRedirect(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GoogleRedirectParams
+
+	// ------------- Optional query parameter "code" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "code", r.URL.Query(), &params.Code, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "code"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "state" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "state", r.URL.Query(), &params.State, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "state"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "state", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "error" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "error", r.URL.Query(), &params.Error, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "error"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "error", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GoogleRedirect(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GoogleStart operation middleware
+func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GoogleStartParams
+
+	// ------------- Optional query parameter "return" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "return", r.URL.Query(), &params.Return, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "return"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "return", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GoogleStart(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1747,6 +1905,15 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/google/callback", wrapper.GoogleCallback)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/google/start", wrapper.GoogleStart)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/google/redirect", wrapper.GoogleRedirect)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/google/link", wrapper.GoogleLink)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/users/sessions", wrapper.ListSessions)
@@ -2665,6 +2832,219 @@ func (response GoogleCallback429JSONResponse) VisitGoogleCallbackResponse(w http
 type GoogleCallback500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GoogleCallback500JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLinkRequestObject struct {
+	Body *GoogleLinkJSONRequestBody
+}
+
+type GoogleLinkResponseObject interface {
+	VisitGoogleLinkResponse(w http.ResponseWriter) error
+}
+
+type GoogleLink200JSONResponse User
+
+func (response GoogleLink200JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GoogleLink400JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GoogleLink401JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GoogleLink403JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GoogleLink404JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GoogleLink429JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GoogleLink500JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleRedirectRequestObject struct {
+	Params GoogleRedirectParams
+}
+
+type GoogleRedirectResponseObject interface {
+	VisitGoogleRedirectResponse(w http.ResponseWriter) error
+}
+
+type GoogleRedirect302ResponseHeaders struct {
+	Location *string
+}
+
+type GoogleRedirect302Response struct {
+	Headers GoogleRedirect302ResponseHeaders
+}
+
+func (response GoogleRedirect302Response) VisitGoogleRedirectResponse(w http.ResponseWriter) error {
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(302)
+	return nil
+}
+
+type GoogleRedirect404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GoogleRedirect404JSONResponse) VisitGoogleRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleRedirect500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GoogleRedirect500JSONResponse) VisitGoogleRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleStartRequestObject struct {
+	Params GoogleStartParams
+}
+
+type GoogleStartResponseObject interface {
+	VisitGoogleStartResponse(w http.ResponseWriter) error
+}
+
+type GoogleStart302ResponseHeaders struct {
+	Location *string
+}
+
+type GoogleStart302Response struct {
+	Headers GoogleStart302ResponseHeaders
+}
+
+func (response GoogleStart302Response) VisitGoogleStartResponse(w http.ResponseWriter) error {
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(302)
+	return nil
+}
+
+type GoogleStart404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GoogleStart404JSONResponse) VisitGoogleStartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleStart500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GoogleStart500JSONResponse) VisitGoogleStartResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -4446,6 +4826,15 @@ type StrictServerInterface interface {
 	// GoogleCallback Sign in (or sign up) with a Google ID token
 	// (POST /users/google/callback)
 	GoogleCallback(ctx context.Context, request GoogleCallbackRequestObject) (GoogleCallbackResponseObject, error)
+	// GoogleLink Finish a Google redirect sign-in that needs the account's password or code
+	// (POST /users/google/link)
+	GoogleLink(ctx context.Context, request GoogleLinkRequestObject) (GoogleLinkResponseObject, error)
+	// GoogleRedirect Google's answer to the redirect sign-in
+	// (GET /users/google/redirect)
+	GoogleRedirect(ctx context.Context, request GoogleRedirectRequestObject) (GoogleRedirectResponseObject, error)
+	// GoogleStart Begin the Google redirect sign-in
+	// (GET /users/google/start)
+	GoogleStart(ctx context.Context, request GoogleStartRequestObject) (GoogleStartResponseObject, error)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -4875,6 +5264,89 @@ func (sh *strictHandler) GoogleCallback(w http.ResponseWriter, r *http.Request) 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GoogleCallbackResponseObject); ok {
 		if err := validResponse.VisitGoogleCallbackResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GoogleLink operation middleware
+func (sh *strictHandler) GoogleLink(w http.ResponseWriter, r *http.Request) {
+	var request GoogleLinkRequestObject
+
+	var body GoogleLinkJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GoogleLink(ctx, request.(GoogleLinkRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GoogleLink")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GoogleLinkResponseObject); ok {
+		if err := validResponse.VisitGoogleLinkResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GoogleRedirect operation middleware
+func (sh *strictHandler) GoogleRedirect(w http.ResponseWriter, r *http.Request, params GoogleRedirectParams) {
+	var request GoogleRedirectRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GoogleRedirect(ctx, request.(GoogleRedirectRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GoogleRedirect")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GoogleRedirectResponseObject); ok {
+		if err := validResponse.VisitGoogleRedirectResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GoogleStart operation middleware
+func (sh *strictHandler) GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams) {
+	var request GoogleStartRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GoogleStart(ctx, request.(GoogleStartRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GoogleStart")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GoogleStartResponseObject); ok {
+		if err := validResponse.VisitGoogleStartResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -5495,135 +5967,145 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H17chtJ0t9VMuAvgmC4AT5EaVZkOGyOhtJqVw8uKa7m80AWCt0JoIaNqp6qakJYWRE+hO/ge/goPokj",
-	"s6pfQIMERVEjzTf/MMB+1DMzKx+/zP7YifUs0wqVs53Dj50pigQN/zzVVjqpFf1O0MZGZv7fzrNUj0QK",
-	"WXgA9BjcFCEV1gFeoXLgptKCwd9ytA5ElqFKMOl3oo6NpzgT1ORYm5lwncOOVO7RQSfqzKSSs3zWOdyN",
-	"Om6Rob+FEzSdT5+izhk6szgeOzSrAzrHWKvEgtMwF9LBCMfaIDizkGoCYiKkanZe9rXX2te5EymudnNq",
-	"0NLsukNnchxuw3yKiqduUCQw0wmmFqYiAaUdXYunmIT7vBSYVIsmFTg5w6OBogcS4QTMxILfXKADO9Vz",
-	"fjUWaYpmy0IqHK1mPBVqgv2BakwIFc3mlw4NrPOunJR1RqpJ5xNNKhNGzNCF3T2ZCZmeCjelfyTNLqN/",
-	"oo4SM3oT6X4n6tDIpcGkc0hNN9ZQfHiBakIt7D88WO0yuoaCjqt1MOhyozCB0QKEAhQmlWgg1rOZUEkf",
-	"3kwRLJorNLy3NoKRzomcIsiVk2m5/gMVNoCJ77cczQJyi7QhVwiZsBYTkM6vHM/YE3s15597T1IU5gqt",
-	"65VjvwvNXlg0z39as8Iy2XR5Hx20bqhBm2llkffzR5GceSKj/2KtHCr+KbIslbGguez8av1mVL38m8Fx",
-	"57Dzn3YqMbDj79qdE2O08V01d4+2RKosdyAtzERKy0Ls/SnqPNFqnMr4KwziGGKt4twY4kjPFKANCEhy",
-	"3xfygJ5qM5JJgur+R3QuJ0THUsEod8zIIk31HBPoGp1iBDa3XhJGIGcZGquVcFJNtnmkz5VDo0Tq27//",
-	"0eoZuinJxzmt4NxoNQHtxZnntyNI0AmZWhAGWV5VrJjqCQ/6lXZPiR3vf7yvNNg8noIe/Yqxgytp5ShF",
-	"EvmVlOQhnYpFqkXyRusXwkzw67BDcdaNdLIgrnBaQ0rd85DeaP1SqEVgUPsVhqQ1zIRagHAOZ5mzdPzV",
-	"znY+THvladrWR3h6p3buckcXSuRuqo38F36VXXdgC76KiMFHIoHYYILKSZFaXt8LlRkdo7VilOKJctIt",
-	"7n9obzFNe170RczxI4Pi0oKAUW6lQmvB5ClCF/uTPkhl8/FYxpKYbSRSoWLcDoO3eZZp4zB5iYkUb1jS",
-	"fw2iHUtioEWGRLEsr+IYM8ei/FNxFjG9PGH5eiqsnWtTP2gyozM0TmJB1GNpZsVzy1rC7u7KORZ1dJrc",
-	"6vls84c/lVe80PAHVK6cWbSNPeFlxw9ilpH213n2Y6el/0SK9MnKs//54KDtYX/U1x+8UJLUwL9LNUn0",
-	"rNM25kon+MU3EPnBvWuZzk949ZIUtZXpJMJhQ2WhCz3SONvGOXUzbmPlhkxaL9vcj6DtnsMPa27olstL",
-	"82WlyOlO1UXkpxLaDUO9ZinO89lMtG3w7VbkcyZ+l/m1zajUBJqse3JFqi3STSh0QJiKoPjaqciQxH07",
-	"eS8rUdaRzISZiKdSYY8Uab5gUFitosrEiVMWXbOcLLrYkaog3SEMFc7fJ3glYxwOVJeEllQ5wly6KWkJ",
-	"Ur2VbkoMsx3B0GmXvS/WYwhdiyoBulg8UKpIw2ighqlUl/XHn2k9SZEPhJ5UoBDJ6Jt67Z6EAmuACrBH",
-	"1gsmQLPe9hp/xYLViNs2fiwxTVZXqtJ5hYOxyFNXWxu/F9KCGOmcloZkK6Zs8Vb9FibVSpczOrkmLdvz",
-	"dipcTT2LgOaICYy14X5zS1qaFWPWg9hkFLYnbbPf0xSFRUDSL0HAlUhlAmsGs0SuxcjaqPOpNhPtbjwT",
-	"fEcb2YsrXfj9fiLSdCTiy2uOnTba7vf7YZnofkUTYuzXYZm6hLJzUiGj+kgf7LfsV6V+tNNJINPnP4HT",
-	"l6iWmvzL3uP9G861ZWUOaKhFs04ziX+Q1rF3I47pSItAOlvyQb+/1Gn7WVpw3tL2tEx6iS5qK9BGGn9f",
-	"xOdOuNzWXROkyp3no5l0DkkKnqJKqO2oc5xlRl/xxTOkNjBp8WFEnRckTu5MaLdSIZprtCQ8czelRYiF",
-	"08YTGUvkWLOApgtRRW1Lom9Tamtjixd1sbp2PVj4bra7t6SElQG9rARYcww1yVbJI3Y9wRUaOZaYkFVH",
-	"qvs4T9PFnQTSS3SihSzUlTRazYIqXVBjgleY6owv81mZ5DHvaxvhhdv190tPUesLV2hsq+Prx1ymCYTb",
-	"heM02NTdAY1q0GHxnupYpDCix+12U57v9vf6uzeuVDHmajBRYy3aVvAs0C5Rgr12N1dmbJZflQ5ntl1P",
-	"8heEMWKxdoOXW2wf7kRah+Y29sjyAYsKJvIKFclPr9zgb7lIK42iu1W8biHRbCbNhIunW9sbidi4sjea",
-	"XT8/fw0P9h496u2BSLOp6O17EdItDy1+ccsC2QDLne21dra5CCwMkxubvJWszKZa4cqTURu1jNGYypC6",
-	"vcg5Q4vuXgzSOxqYZ7otdFBTbIFDI97gB6msQ5EUkoAUui0LRqcI8ymb51NcsP+tbAC6booDpY2cSCVS",
-	"sBnGchzcA55sbO1patLCaMGNbh/B0PLJPASHaeq1ZytmIaBQSDebj2j0I/aOe38P/Uhmkh3iReOtsu8c",
-	"49xIt3ihJyftprZwm9thjWWsnyKvcF4aAmOjZ/BUGhzrD2SYvJAq/3ALq05mrZcvpWqRGd4d9V6qCEwQ",
-	"QJhEXqF+X5xqUSlA3nvfdBJBZXe8pzaohYFyc/1+LGKnzXtUZHklEdSuJdKGi7R9VVs1V7JBIiLhMIkG",
-	"9GM8fi/4RIWuwjnQJCyHlkSWoSB7geyEYW1Sw2tMpGKobatJpHU8CQfrBnavoNOIF7W5r22y/RxtcYIu",
-	"sbRBmuvxLWgoRAnalHVp2VvLhzB3CDNxSWp1LWrXr9ocaZ2iULcnpVRYd46objPs2y5vtTKN/nhM9daq",
-	"BWldeE9Za0WqdwwsCceHGwrHN2QPnQWfRYuu9iGTBu1tFoktrJsXyD8W1Xpom/ubuX7KfPeTZ7sbLc6b",
-	"1Oo7niXleE7UFxjOtT2co8uz1Za1y0j8X5g1pm64f7izAxdnL5hr/nHmFZmpThPbb9uz30y7QfWm9raw",
-	"IOD01TMfGb84exFBznsCiTQYu3TBjyiQMzFBsDo3Mbb2ZjE22ML8PwqLD/bB3+Y4EnvCVYgoiSzr36hk",
-	"h7aj+jqV82ujsIuMqPnCXqO0jqRe1cxuUC1vVOM21/c2VeGyqXbLA32wIV1fZBMjkuuXQSY3R8GjmjRa",
-	"VuwXwT8XTkqpJksq9MPW+ZtW9a3ShyLw6lAErA2RxV+exZ9nzdMqrE7/vZ9/zerbe7w3fhDv934QB9j7",
-	"YbQX9x7jftJ7KB6Nfoj/kjzG3XEb+YdYU4v74krIlDlqLtIUy6hUBBfnP0GCsZyRdskNLRugu7utXUnd",
-	"evjd1gbiON+gM+j4HSSTi2205ijawzOfoR6UVlPVtkjEfwv/9eO2ME3UGWNxZt20LFNhn4aHW9QIdYXW",
-	"kUX+Y7VRN7cp7fMSQYDJmqbtP4M22i5qvUcURJIY0halLX0y7RrPZd2rd13QsXL/tYbAjhMBL/QVpqLd",
-	"A1+KoEZ47Ycfdncf7+7u7T/oXCeNmtOkMymYVpnRHO/kJ8lI0LkBb0SV9NYksB2RyR02n3b4pZ0L8+Bf",
-	"j/4x2xv9vHu1P/33+eP44PLFcf/XbNLZwMatLcBPxz/8ff8fP3eukT/XrS+bmHSyrfhYRezkFTZMtKgT",
-	"p9qusdVK7WlJNHj7ge9C929v30Sw9xBmUuUO7fYRZAEIp1W6AKlKO6xEJPXh+PR5CBlZ4CiPdAMlLAyP",
-	"A3qAzdVD+BGFQQODfHf3Qcwd8k8cHsHI6DkbrzEd8xOlDYJ0bP5CrPWlRIiFMRItSBdMmDbHpkhfCscm",
-	"6fGMJFGbh92JNCDRLHQHHSYWN+hsg9UwFmYz+eea6lorWy4pEO9Zcw9R3iIm4xmgkpteshZEHmik3P4G",
-	"o9e5tJL9bWKmfWmCXKuE1hIdr0iellmv6j1eC+N+zomGg6LDW0/0UP33tJDYf3v7poDe8frx3WrRp85l",
-	"/mghOijaYJSdv1Th7OKrYA9Xb4tM/h0XHhYh1Vi3y8csH6Uyhr++eXPK5KzHUHp9+8C2Y6LjnBa1NCKl",
-	"4gAla6OF5Dk+fX7IP57pgSp8vSRbRCYnqLZBKI8SvShYhh0+E1RoaI29e4ORiwP1RKsrVDRKC8hxBtIa",
-	"vO9nrNNUz+0hPdeDv52/fkXMSa3r3PXhpVbI4CSxdLoTxe/tPySyHnS2I1DUMAhQ+WyEpk+NcSjaA8GG",
-	"HweFl3bQOYRBp9/vDzqfOJqLMOQnh9tHPKPwnO+URAaqmK4K5RpBTO7jiYd8VlKE2XsBwzZc5jDilycb",
-	"QJFxMVBQoZDh3IsjGIn4soS1iRmChzzR2SDg2cmbcl/q8FPojozEcbrYruCn1HwTAXxFoimfTB3kmQ+F",
-	"S9eH52PvzuP7pNVUzwQ0cHA7hJi+tNQy956AUIu5WPCYZsJcYtJcF4YsHwIDkyOSWgIyWnm/lwGaNMJY",
-	"5BZBULuZ0cSdjEW2YFM9ZwKrRbVYQNOIgiRmOW9prDylIUeYhuyxHhausGEUrhfxKQ7kTxqB3GFJ8spb",
-	"ieCmBhH+6lz2mo4Uz8L2EIYl8w6hK2DvYc8fQuAvDhSfGNsRP2hwbNBOh9DNBA2vdn4XtyIwml1ltMme",
-	"fXKLfjjURAAyBBerM7l1mPT81eLMcVPhwF7KzLN8GVfmWQfEAXBgQVQQeI72WTjY3YsCqw9ULNLU0srx",
-	"2ILDawiaWMTzgaPD7Qjk2HcqUtrXqqmSfXzggnaHGZ7x7gO1cgTT40NesWEZelo6ueE2R/RAFe7rrtIQ",
-	"5nHoabwxmG0vus7Pnh6SyZ4rhiwUi9M9fX3+JoLTC/pz/ObJXyP46eTFyZsT+H//63/7rSFuDFuZ6onO",
-	"HZFQRaiMHh+osEG8GLGeoRecrOfNVdD1oDt8zT+GrPUNzzHuPUUXT3vn0uEhC4KefzSQKQuhgRr+3Dsr",
-	"UPw9Iu5D+PnlCyLZcHl4BNpN0cylZT2F3fzj3GLi2eVg9wEMOk+MtrZnpSvnP1DhsUGnH9a65zWv8IBl",
-	"oAsolNQ8LyVpgMQeH3pxKQEE8/KQKVvE09q5QAehhTmRkHQeNRMBqrE2seeESsgN1GjB+JVMpzJegEcH",
-	"dX86OX/+7BX83/9zsH0IQ38wDgP+RumCio5gqOfq2AMShiSxAnaTKIyxKgM1vJI4J5OXOToQ5W855mgj",
-	"TnEwtOrByGY4D5nZRzD0rm+e+LACCvmWSMSwlhv6tkNug97sQwNCekh804e3jHYmPYouPOjDseK9KwIw",
-	"XnGhewfESEvhFJigs7yfvLGiPOZirZyQio7UQaWCDzpBN5WO1cdSaJNmUIvPFpHdT1FHZ6hEJjuHnQf9",
-	"3T5ZPCTSWGva8VphcBNMvGer3OvnSeeQLj4pH1rKE9jf3b0VuLQM415nkBSgytXg7grutBwYjBZMmIyB",
-	"fehH1dZHOfqdJkC+rlR2Dn95RzZPQP7VOuENclOUBp6fv2bpbJmrEynSlDaKL9HuiIkljZzVXVJTSI9d",
-	"5a/OYceTPw9gJ8GrncJ90LoXqbSuAGl+ja1YQkFusCOk6tIURvoD78XB7sHNe1Hi/r/85p3wgWphbqRz",
-	"qAqEfw2wUQyXQ2rER2Np6BypP0Km6XZtW+t4j9ts7M5HmXy6jtOqza0nWP1yx5Sf1gjBuzsS0AZ0s5ZA",
-	"vIT7JgjktSp9V0GLaaGNL0sNswAtWkcEDD26x93h9tuSeLxlQsNLBD3yxRf71MOIWFRHHo9UwpdIjtYg",
-	"RX43yJbgUdWWm5dvk3X2Kt7+WOyEwDc7xrVtWfXwQBnACpyF1v2oky+X/rEuJPip6ckhVv50rwTgYVEt",
-	"NPB6PA5sucHG19IE+ZW9m19pJPzwSw9ufqlKu6M39h/f/MZyjtQdSLkk3je5UaDHY3Bz3fOIirrZQDTc",
-	"bQGRE10Lb8nViJhpcy0VV4rvMiV7WMd6Qvb3vxodN0PJX5mMmwDDNmJWPuO3gaL1fic7ZStOxXjkDZy5",
-	"NpfWm8s1GJXfuG+dI3Y34Igyl/b3ZyF1DQcFG4ij9mxwh+j5F2AdW4ISAuc0ieUsOOwF6YFFIL/rE9mc",
-	"vMLgoRsucdgQAizQNobtYwgHu49DXsfaCUsLIjUoErKUvWnX5GgedpOh74mfluAba5S3CuIgkqTQp0UD",
-	"vc5oh2+Y/u9Mx+dOGAcWHSdN5FnhZGgswR1JNm5kSTLdChdPVwk3nOb2ELaO09TnCnkhV4jirQjW4Y6j",
-	"gSpveV/XCEE4SFFYB3+BeCqMiMkM2YrYS7j1Ok2qw01akCrWxmDstvrwWhUAfO/JvngevLw6d3wQTjRy",
-	"YY0d9m+2kfvStO/n/GrPQP12tDA/vuRPTayd/fzyNNWsLqqkDGKx9y1gMO+qdY0bmWnrz4/j4Erfej5m",
-	"ceBb8qlVNsSnhAu2ZgRz5BAWu/UtOk7K6m/RacGD14aZlLmo2VQErgKVcqSJYz3enwtzsejDwe4ubDUT",
-	"9ZSHFG/BDjH82hy+rTaWXFqB+2HJ9gTAb4clj6ts9s/jya/MLNf6wzie51e6V5HfxoyyamRP0BXIs3Ve",
-	"Db6/4tdqm1f1yE5ZOOde3VU8tDXqDgeUv6JQvbuOHQJxVaDkjgIw7J29aXPt6u4uVbwipYmNKkViS5vC",
-	"8daNhcWeVBYVbfeVT1BilydXXqp8nhaFiaedNX7OvVbE6Fckso2c6p7abnal85o2vdLfFSGeFBFxA10/",
-	"GB8s4UiarR/LnGeylirLGF+DKBkDsBMHEMD6Y3lYZRcPC2BNkUvtTbUiwZqfcgs4R3MlY4adFfeKEzhY",
-	"agNF4hKTEsJw5APRl0rPi3oB4LGjZBWWyamhmTKgX8Xuwp2BCiGmUlEo9IeRr49FOoHvO6LfXHFJ2nCJ",
-	"TBA9E2SCpOnCgy18gJ/BH6S9D8lCPYRBp5GuPugMa24qarDAIRxVsf4SfTARBWajrp1sWRgWZ8oQCm2H",
-	"+xuSxl9POqe+QkiflJUDbyM36zEMVJgum9eT3BTB5dIl3KaqNKEh96SqtBcS+Mqqyrozq6wbdlQBOgpg",
-	"Y4BrfPPurFtGhL4R1eo8gFS62mObIM+2C3/WUhGHO2habDivF3c1C9yiayajBSBUAQdib1dJIx6EFQgE",
-	"znCcW5HaQxIbu+sdC7AD11kTR17qbD1XtaskHApJUTxRyqUqV5CE0tYrnJd4MW0gYKcSdFzXoQ9vSyuq",
-	"AkyRtFno3AyUl2L9LYb+NIvJLMHKlofRqK/AIznh6dFyPeolciJdzdlHvbW4wHy/JEB9WU421lrE6LCo",
-	"l+DRb6Lpr97msT2oxlaDggxh69+573A+TYWFEVZ5KrREYXsYTRI7COXB+rzy+49ha7W6W/GKM4swTKng",
-	"VYHYJiOVRl2r+tYmiT2d3o8AbpTu+FPufqfunBvEKBNZkVWiKp/jXWVnlXXSDrGpPXNHMlpB668QDRFr",
-	"ve6vFw0F2RSyNMjv+8A2vQ3upqrqJcN3C1q+61oX8nXnI0v+T+vPrZoTO0ifsUzTAlBdCfetCLZCQgnL",
-	"38Jl/ajhqV46dsjS5FTdpNkSidVa7juJQ7cqDd+yqlsGcAZqKYKjVVQX4dIjLDHhtrrXHivbayVnsXK3",
-	"9phUpZi9NXtP0ne5YNCfUvgPLIUbyHRfV4bBtoaYjy2yoKNt301g6NzV5PKS/zWdi4X1yi1DjkshFXzl",
-	"gVFFgawvwMk8+ifnZ0+LjIxUXmIFHB+owCM+zyEgdxlSHQulAty3oiaduzVMS6P/fXzTgeppaF/X17PO",
-	"ycwuAzbUbYntYiJos0fuQDNlomb7ofK305NnRB2nr55BnpFd8BBe/gjdg72HsHXaSOEsQ59Qf4nLAfS3",
-	"tj2MxBcHkJZIxhKHcxDcwUxbBw/39iH7EGyrHipikySC+VTGU86MyiwX1SvQddBNdThA0MX91pMgz1It",
-	"ktMiUW+tLJ/lqZOZMG5nrM2sx+C9Bl01s8HLVSszmkdSCXNzvTT/YktG3jch+9lbzxURklDLcsgDLt1+",
-	"Cud+D7csXJy9+NYPgr0N3lguT87vPdxkeC1lor+E0/eCSRbEUoa0TzS7ZKlcK01V5KDeJTzhs6k/KjHD",
-	"a6HVBRvdDKwOCbTrodUZKYeGXvwfvxz3/rvo/Wu39/h9793HvUfRo4NPg0G/+2s2+Z+Zmmz/W+dzkNdM",
-	"pTu/ZjhpssUmDOvfzdStX23/MsOsAmp/Ftl/JXR3SYDHTcq7I3GFNLTrUGMisY2EwSIrkMS993SjI1uO",
-	"79ZzEPtwXKS5hXAEu8znwg5UAQkrEwxzBwxwIOaZT3VanaJjMZPpAroGc1u4xqRW232G6xTGpQll2QfB",
-	"JCo69mfw4Q3JfysnUzPN8F5BaY0iTy1UeuaHUkbmv+ng2DqF6UNcQVqaW8PIEY9JFLVCCndQmork2vVE",
-	"/aQMXVWlaqrSwCHo5djXfa2TmQ0EX0l8oAoTwQP9Q1pOERwLmhCDYAJk19cJCFa+WPgczOAP4A9j0LrY",
-	"gRr+V4Pj/zL0nlgBdirYzpfq8qh6di6V7cMmSLnr4THRGnf36VQrhFec4n47TN11wDxf23YqKogoO3er",
-	"QoFb7bwZ9veGcPxZY4lXl29dDJ5ofk0Avq1I0T15IZbLtW6khO7duxJ6Vu5NGeW8N3/EN476XpdOycKl",
-	"DpGrhYPvJNZC5coyya49Q6J87rMASeEjXPcKR7rG0j8ry3P2v+2I7P4m41r9zs6X0ABfyLHjo8tmqPhM",
-	"6t4WclLPB2/SWK1O8M5H/pcVlE/X4LPPQzy2yOuuzgYuOwznZcnyCDJ/uLALeKvfItpr/W9ky1RD3DRZ",
-	"dG//L19RiLfUXf52MJ88vM+Xz98pjAFd0DdLbHXpBK6hpkJtmQAdbcCvbw28XhXmPDjshRNi56OrmKxV",
-	"Y31TDo7URFsNUeG8qLgiUjQFrKoPJyvjjUjV5mIMfLms2FKgDpp6awt+tj17hyZSWJabcKz7Msz6O3ih",
-	"eapJ/3sm/oGv4jwXVm05mHFNqlTHl2yAz6ea6x99ifBoMYBeqifXea1q9c9/R/D0RrjWlVLtG5aLKL7+",
-	"+L3gWot5+pJgtl78qMJcN3G7d/RCWVTJi+IDLDfH0otMlBJztJpUspSe0m+RW7Uu7xyE/j2EkXJ/lFSN",
-	"AnBWYRfuJHhU8s+az+WkKDjTbi21P/777alHyAVvSAGs3u7/R8h6K+mBdLMVt9mdRQzrQPba0kPnxUNf",
-	"5zjxvuUNTpFjn6BdzCHyEVmDMSqXcgpC8h3mT6wm8mzZIhfdVjvxJXZ9x+CVvsQegx/sdb4Teuw1PfWl",
-	"aOEzZcGJL5H+PaXDkPlQtzcAP8SYBQCNr9H7RfaycH8lmKL/SOlyiZCkitt8yTJTbV+Wf/cfhDy+fqCT",
-	"6EkrXPrY05cSDN4BdoMrteYmu5sj9ct7lpY+PPPt+JTOq+87/NGycH5Hn29YVRBFvqF3+B6VQXNZ1gOw",
-	"IBzX+bmzNzgvP79yjff3qQ8ypjh2vgqGQchV+PSWj3UWCYMebjhCCHdhigb7JYppJha+Rv4IB4o/aNE1",
-	"ONNXuA2h+PXF2QsY1kBjw5Dmg0k7uiypoiD3wYOrn6f5RpFi3zgrfgFQFs21xUuxZQu0zB3Pi7z6Bs81",
-	"qbi+RO5SBlP4p5aK1hW2UZJ3CInmL0UIVdT24G8aagVioJaq6ZbhPW5wBlVCLb3TrI1hMcWYS3DoFLf6",
-	"cBzK/A5U4MUKlSF92Wfut3uwv78Gr1mtwn2x1Mq3jv6sWvNHPthCqRvR+JjnreOZtXLXda5lJ8KCiKkR",
-	"YSkOsiZxVw//scMY/yw/W/QdxzF4Eota4kb5YaZ1sbzPdyit+hhXLdDV87dwQEsL/pNCXNAA/CvJof8A",
-	"vf8yTOo/2yctoBEWE+jGZpE53bNTg0ki1WSbP1g/UKWKhyqJOGDHkHv+VMlUWqfJ+nZi4esxiTyRrckc",
-	"fhDfIz7kCS/ln9iQteKU1qeOPbq9KK1/GcBvQY0Jm98h+uXdp+hj46tCv7wjyvD1Kzw95SYNXwdjogmD",
-	"WPm2nfL4bU6mGZEdUS+EUUldro1Mna4mCPXyLCqKa0SF2hfVrCJVFiiBYka1lr0MWG36gkHDQokJctnm",
-	"cShx2az2UmvIL+9qQ2dFqXzm9n4Dbxhq6K++9FNVervHttEUU5IaRyBGXBige7B7sA1SQfVR/lrT9crd",
-	"n959+v8BAAD//w==",
+	"7H1rchu3uuBWvuLcKlI1Teph2YmlunVHsWVfnyi2jh4nuRN6TLD7I4moCXQAtGgej6pmEbOH2ccsZVYy",
+	"hQ9AP8imRJmWYufmj0rsRuP5vV/41IrlNJMChdGtg0+tCbIEFf17KjU3XAr7f4I6VjxzP1uvUzlkKWS+",
+	"AcgRmAlCyrQBvEZhwEy4BoW/56gNsCxDkWDSa0UtHU9wymyXI6mmzLQOWlyYZ/utqDXlgk/zaetgJ2qZ",
+	"eYbuFY5RtW5uotYZGjU/GhlUyxM6x1iKRIORMGPcwBBHUiEYNediDGzMuKgPXoy12zjWuWEpLg9zqlDb",
+	"1XUGRuU42ILZBAUtXSFLYCoTTDVMWAJCGvssnmDi39NWYFJuGhdg+BQP+8I2SJhhMGVz+nKOBvREzujT",
+	"mKUpqraGlBm7m/GEiTH2+qK2IBR2Nb+27MRa74tFaaO4GLdu7KIyptgUjT/d4ynj6SkzE/uD29Vl9kfU",
+	"Emxqv0T7vhW17My5wqR1YLuu7SH7eIJibHvYe7q/PGR0CwQdlfug0ORKYALDOTAByFTKUUEsp1Mmkh5c",
+	"TBA0qmtUdLY6gqHMLThFkAvD02L/+8IfAAHf7zmqOeQa7YFcI2RMa0yAG7dztGIH7OWaf+m+SJGpa9Sm",
+	"W8x9E5i91KjevFyxwzxZd3uf7TceqEKdSaGRzvMHlpw5ILO/YikMCvqXZVnKY2bXsv2bdodRjvIvCket",
+	"g9Z/2S7JwLZ7q7ePlZLKDVU/PXskXGS5Aa5hylK7LRa9b6LWCylGKY8fYRJHEEsR50pZjHRIAVIBgyR3",
+	"YyFN6JVUQ54kKB5+Rud8bOGYCxjmhhCZpamcYQIdJVOMQOfaUcII+DRDpaVghovxFs30jTCoBEtd/w8/",
+	"WzlFM7H0cWZ3cKakGIN05Mzh2yEkaBhPNTCFRK9KVEzlmCb9VppXFh0ffr5vJeg8noAc/oaxgWuu+TBF",
+	"S/JLKklTOmXzVLLkQsoTpsb4OOgQeN1QJnOLFUZKSO3wNKULKX9iYu4RVD/ClKSEKRNzYMbgNDPasr8K",
+	"bydm2i24adMYvvV2he/SQJeC5WYiFf8nPsqpG9ABryKL4EOWQKwwQWE4SzXt76XIlIxRazZM8VgYbuYP",
+	"P7WfMU27jvRFhPFDhexKA4NhrrlArUHlKUIHe+MecKHz0YjH3CLbkKVMxLjlJ6/zLJPKYPITJpxdEKV/",
+	"DKAdcYtA8wwtxBK9imPMDJHym8CLCF5eEH09ZVrPpKoymkzJDJXhGIB6xNU0tFuUEnZ2lvhY1JJpcq/2",
+	"2fqNb4onjmg4BpULo+ZNc09o2/Ejm2ZW+mu9/qHVMH7CWfpiqe1/3d9vauxYfbXhpeBWDPyRi3Eip62m",
+	"OZcywa+ug8hN7n3Dcl7i9U9WUFtaTsIM1kQW+6BrJc6meU7MlPpYesGTxsc6dzNoemfw44oXsuHxwnpJ",
+	"KDKyVQ4RuaX4fv1Ub9mK83w6ZU0HfL8d+ZyFb7K+phUVkkAddY+vrWiL9iUEGRAmzAu+esIytOS+GbwX",
+	"hShtLM2EKYsnXGDXCtL0QCHTUkSlihOnRLqmudXoYmNFBW4OYCBw9iHBax7joC86lmhxkSPMuJlYKYGL",
+	"n7mZWITZimBgpMk+hP0YQEejSMA+DA0KEWkQ9cUg5eKq2vy1lOMUiSF0uQCBaJW+iZPuLVEgCVAAdq32",
+	"ggnYVW85ib9EwXLGTQc/4pgmyztVyrzMwIjlqansjTsLroENZW63xtJWTEnjLccNKtXSkFPLucYNx/Pz",
+	"hJmKeBaBXSMmMJKKxs21ldI0G5EcRCoj012u6+Oepsg0Alr5Ehhcs5QnsGIyC+AaZtYEna+kGktzJ09w",
+	"A62lLy4N4c77BUvTIYuvbmE7TbDd6/X8Ntn3JUywkduHRehiQs+sCBlVZ/pkr+G8SvGjGU48mL55CUZe",
+	"oVjo8vvd53t38LVFYQ7sVEO3RhKIf+TakHUjji1Li4AbXeBBr7cwaDMvDZi3cDwNi16Ai8oOvF95bidc",
+	"3H1md+11dh/Z4F7rWZr1j/P43DCT66pBxQqg5/lwyo1BS7tPUSS2h6h1lGVKXtPDM7R9YNJgeYlaJ5YI",
+	"boweG+zEAsnPzcQeXcyMVA41iI/EktiKfRCVOLJAsNfFkabtPakyg5X7QSzjxZrAsdl5/1SS3focKvS4",
+	"pKJkMINrVHzEMbG6qFU4Rnmazjcioz+hYQ1gIa65kmLqFYAAjQleYyozekwcPsljOtcmwBsTFp7zsXgj",
+	"mngLmgkq6Lde1Hi2w91+y7IzORqhwgQ6r9+9e31y/OHFyZvjtxcf3ry0LzWarV659KGUKTJBkOrmVZ14",
+	"YVhrnOk1Kt1oJ/wh52kC/nWwM3sTRKdvt6PfIm6YypilMLTN9Vad/e30dns7dx5RmHM5mah2CAvb2XSS",
+	"Zx6HLETqW6FqaQPU4qfc4FQ3S5nuAVOKzVcC2mKPzdMdc21Q3UebWwIhAWN+jcJyHyca4u85S0t5rNMO",
+	"n2tIJCmZU2biSXtrLQYVl9pafeg35+/gye6zZ91dYGk2Yd09R8o6BcunD9sarAa1ONhu42Drk+Kg1t3Z",
+	"5b1odjaRApdaRk3QMkKlSjX0/qTvDDWaB1HnN1TPz2ST46WiFgA5lpy5BLjQBlkSCIMVh9salEwRZhMy",
+	"bkxwTtbLogPomAn2hVR8zAVLQWcY85E3rjiw0ZXWtksNwzl1unUIA00SwgAMpqnTPTSbendMIHY6H9rZ",
+	"D8m34Kxl9p9kysmdEDpvJIXnGOeKm/mJHB83GyqYWV+LrW1jlZu9xVmhRo2UnMIrrnAkP1q17oSL/OM9",
+	"dGKeNT6+4qKBZjhj3gcuIlCeAGESOXXkQ+CuUUFAPjjLfhJBqbV9sH3YHvrCzOSHEYuNVB9QWL01iaDy",
+	"LOHaP7THV/ZVMcQrtEDEDCZR3/4zGn1gxNmhI3AGdhGaHHMsy5BZbctqWYPKoga3KJhhqk27aUHraOwZ",
+	"/BpWA2aZEG1q/VybaPs56sBQF1BaoV3r0T1gyPtYmlQdrsnWTTyZBoQpu7JKScXn2Swi3A+UUqbNOaK4",
+	"z7Tvu73lztTGozlVeys3pHHjHWStJKnOrLJAHJ+uSRwvrDZ55i0+DTLjx4wr1PfZJNJP794g1yyqjNC0",
+	"9ouZfEV499Kh3WPqfje3zedYfIHp3DrCOZo8W+5ZmsyS/0u1wlDg3x9sb8Pl2Qlhzd/PnCAzkWmie01n",
+	"9rtqVuwuKl8zDQxO3752cQWXZycR5HQmkHCFsUnn1EQAn7Ixgpa5irFxNI2xwgbk/4FpfLIH7jV54ciP",
+	"ILw/jmVZ706Z2/cdVfepWF8ThF1mFpov9S1C65DLZcnsDtHyTjFufXlvXREum0izONEna8L1ZTZWLLl9",
+	"G3hydwxBVKFGi4L93Fs3PafkYrwgQj9tXL9qFN9KeSgCJw5FQNIQSFXy4s+zKthdWF7+B7f+ihK4+3x3",
+	"9CTe637H9rH73XA37j7HvaT7lD0bfhd/nzzHnVET+HtPXYMZ5ZrxlDBqxtIUC59eBJfnLyHBmE+tdEkd",
+	"LeqjOzuNQ3HZyPzuqwORl7Tf6rfcCVqVi3S0+iyanVufIR4UWlPZN0vYf/O/enGTkytqjTDwrLu2ZcL0",
+	"K9+4QYwQ16iNVdB/KA/q7j65flPEX2Cyomv9Dy+NNpNaZ08GliTKSotcF7ahZonnqmpdvM1lW5ohGx2I",
+	"RwmDE3mNKWv2XxQkqOac/O67nZ3nOzu7e09at1Gj+jItT/KqVaYkeYuppVUSZK7AKVEFvNUBbJtlfJvU",
+	"p236aPtSPfnns79Pd4e/7FzvTf5j9jzevzo56v2WjVtr6LiVDXh59N2Pe3//pXUL/bltf0nFtJxtydbL",
+	"YsOvsaaiRa04lXqFrlZITwukwekP9BY6f/v5IoLdpzDlIjeotw4h82GEUqRz4KLQw4p4rh4cnb7xDjcN",
+	"5CPjpi+YhsGRj70gdfUAfkCmUEE/39l5EtOA9C8ODmGo5IyU19iy+bGQCoEbUn8hlvKKI8RMKY4auPEq",
+	"TJOBlaU/MUMq6dHUUqIm/4RhqY/j09DptwhYTL+1BVrCiKn16J+pi2uNaLkgQHwgyd37yINHyyFASTcd",
+	"ZQ1A7mGkOP4aolextKT9TWSmeWs8XSuJ1gIcL1GehlUvyz1OCqNxzi0Me0GHjt7CQ/nrVaDYf/v5IgQu",
+	"0v7R23LTJ8ZkjrVYOAh9UIyie1RGKcbXXh8uv2YZ/xHnLqiEi5Fspo9ZPkx5DP9+cXFK4CxHUBiBe0C6",
+	"YyLj3G5qoURyQe5dkkYD5Tk6fXNA/7yWfRFMv5a2sIyPUWwBEy7G9jKgDBl8xihQ2T125g2K++yLF1Jc",
+	"o7Cz1IDk77BSg7P9jGSaypk+sO268Lfzd28tctreZW568JMUSKFdbIG7W4jf3Xtqwbrf2opA2I6Bgcin",
+	"Q1Q92xk58l0Y3eBTP1hp+60D6Ld6vV6/dUO+cIQBtRxsHdKKfDs3qCUZKGL7lAlTcwHTGC9cwGxJRQi9",
+	"5zBoimodRPTxeI1Abpz3BZQx3HDuyBEMWXxVBAWyKYILGLO8gcHr44viXKrBu9AZKo6jdL5VBu/a7uvx",
+	"09eWNOXjiYE8c04JbnrwZuTMefTeSjVlGx9L7c0OPiKCa9szjZ4AE/MZm9OcpkxdYVLfFwr4PgAK644s",
+	"1WKQ2Z13Z+kDu4YYs1wjMNtvpqTFTork1qBTOSMAq3jXiEDbGXlKTHRe27nSkgbk6RqQxXoQTGGDyD8P",
+	"fjIKgxjX3OCDAuSF0xLBTBQi/Lsx2TvLUhwK6wMYFMg7gA6D3addx4TAPewL4hhbETVUOFKoJwPoZMxO",
+	"r8K/w6sIlCRTmT1khz65Rjcd24UPA/EmVqNybTDpuqeB55gJM6CveOZQvvDK06p9vAaQY4GVCQTkddSw",
+	"v7MbeVTvi5ilqbY7R3PzBq8BSIsiDg+MZW6HwEduUJbacy27KtDHOS7s6RDCU7ZAXyyxYNt8QDs2KDxR",
+	"C5wb7sOi+yKYrztCgl/HgYPx2mS2HOk6P3t1YFX2XFDAR9iczum784sITi/tn6OLF/8ewcvjk+OLY/h/",
+	"/+t/u6Ox2OiPMpVjmRsLQiWgUux9X/gDos2I5RQd4SQ5bya8rAedwTv6Z0BS3+Ac4+4rNPGke84NHhAh",
+	"6LqmHkyJCPXF4JfuWciB6FrgPoBffjqxIOsfDw5BmgmqGdckp5CZf5RrTBy67O88gX7rhZJadzU3xfr7",
+	"wjfrt3p+r7tO8vINNIUJgUBuu6ettBKgRY+P3bigAIxweUCQzeJJhS9YRqhhZkGIGxdzFAGKkVSxw4SS",
+	"yPXFcE7RP5lMeTwHF1vVeXl8/ub1W/i//2d/6wAGjjEOfPSSkAGKDmEgZ+LIhXMMLMXyka8WwijSpy8G",
+	"1xxnVuUljPZA+XuOOeqIEkSU3XWvZFMwlFWzD2HgTN+08EEZZuV6siSGpFw/th5QH/bLHtQCcA8s3vTg",
+	"Z4oVt3KUffCkB0eCzi44YJzgYt/tW0RacKfAGI2m86SDZQWbi6UwjAvLUvulCN5vedmUGxIfC6JtJYOK",
+	"uzY4em+ilsxQsIy3DlpPejs9q/FYkkZS07aTCr2ZYOwsW8VZv0laB/bhi6LRQpbF3s7OvUJzCzfubQpJ",
+	"CElddu4uRe0WE4PhnACTIoifulk1jVHMfrueXlAVKlsHv763Oo+Pm6wMQgdkJsgVvDl/R9RZE1YnnKWp",
+	"PSh6ZE+HjbWVyEnctWKKlWOX8at10HLgTxPYTvB6O5gPGs8i5dqEENfHOIqFGNI1TsSKunYJQ/mRzmJ/",
+	"Z//usyiyJr784R0TQ9UwU9wYFCE/ohI4EqZLLjWLRyOuLB+pNrGq6VblWKtxJ/c52O1PPLm5DdPKw62m",
+	"p/26YcJUo4fg/YYAtAbcrAQQR+G+CgB5JwrblZdiGmDjy0LD1Ic4rQICCoF6wNOh/ptSoJxmYqeXMNvk",
+	"i2/2qYsqIlIdufCkIprJ0tFKhJE7DYqrsrOqbDdt3zr77ES8vRHb9o5vMoxL3bDrvkHhwPKYhdr8IJMv",
+	"lzyzyiV4U7fkWFS+eVAAcGFRDTDwbjTyaLnGwVeSLOmT3bs/qaVL0UdP7v6oTFq0X+w9v/uLxQyzDUC5",
+	"AN6LXAmQoxGYmey6iIqq2mBhuNMQgm/hmjlNrgLEBJsrobgUfBch2YV1rAZk9/7R4LjuSn5kMK4HGDYB",
+	"s3D50rVoXmd30hPS4kSMh07BmUl1pZ26XAmjcgf3tWPEzhoYUWQi//EoJG7BIK8DkdeeFG7vPf8CqKOL",
+	"oASPOXVgOfMGe2blwODI77g0QMOv0VvoBgsYNgAfFqhr03Y+hP2d5z4rZuWCuQaWKmSJ1ZSdalfHaJp2",
+	"HaEfCJ8WwjdWCG9liANLkiBPs1oUPUU7fMXwvzEcnxumDGg0lHKSZ8HIUNuCDUE2ruWYEtwyE0+WAddz",
+	"c30A7aM0dZlWjsgFUtyOYFXccdQXxStn6xoiMAMpMm3ge4gnTLHYqiHtiKyE7XdpUjI3roGLWCqFsWn3",
+	"4J0IiQDOkn35xlt5ZW6IEY4lUlmSbbJvNoH7wrIfhn815+9+PVKYm1/ylyTWjH5ue+piVgdFUjixyPrm",
+	"YzA3lbpGtby+1fzjyJvS229GRA5cTy4xTXv/FDNe14xghuTCIrO+RkMpbb225RY0eakISQmL6l1FYMqg",
+	"UvI0ka/H2XNhxuY92N/ZgXY9zVG4kOI2bFuEX5kB2W5CyYUdeBiUbE6f/HpQ8qisBfB5OPnIyHKrPYz8",
+	"eW6nuyX4rY0oy0r2GE2IPFtl1aD3S3atpnWVTbaLskMPaq6iqa0Qd8ih/IhEdXMZ2zviSkfJhgTQn52+",
+	"63D18uku1AuzQhMpVcKSLamC4a0TM41dLjQKe9zXLkGJTJ5Ut6q0eWpkKp60Vtg5dxsjRh8RyNYyqjto",
+	"u9uUTntat0p/U4B4HDziCjpuMs5ZQp40XWXLlGeyEioLH18NKCkGYDv2QQCr2fKgzM0ehMCakInuVLWQ",
+	"nk6tzBzOUV3zmMLOwrvAgb2m1heWXGJShDAcOkf0lZCzUG0BXOyo1QqLJFnfTeHQL313/k1feBdTISgE",
+	"+WHoqotZmcCNHdn/qV4V1/6RVUHklFkVJE3nLtjCOfgp+MNK7wOroR5Av1VL9u+3BhUzle0wxCEclr7+",
+	"IvpgzELMRlU6aWsYBJ4ygCDt0HgDK/FXU/btWN6lb4WVfacj16tZ9IVfLqnX41wF53JhEm4SVeqhIQ8k",
+	"qjSXYXhkUWUVzyqqrh2WAR0hsNGHa3z15qx7eoS+EtHq3AepdKSLbYI82wr2rIUSGJtIWo7wkby2Wheh",
+	"egU+UOoMXZJLKFeACQyc/v1vrsG/2s585JV/YqTJBluOhPiEh77wi+CBUJLyT6F4zBWXkVccKxRjNWUo",
+	"A536wpMICt8YhAoGAxemVFLeicvPqRlZtm6jK47eFSVp/CKKECXbn0vfSsKUMiXlyC6Kisuspi4nTlR+",
+	"OMpSLRTyF1X5T05VXnHBdYWEKI/NBSQTny39TiXSVYtAxS7cekOiE8auaAKLdiuMr3zwsmEGI8CPzqCn",
+	"y8pDQXSA0x9fHAfhSBHy+h91Ka2t+0JIyiWiIM8ibjTlVwiL0aA9CPROB+O0C8UHiuOchR4cNPeFkc3U",
+	"kBo2FBZyRlIXI0IFb3x03lzmSkMnbHpfLBA6n4tENh87ZklLKLx5aRZEgUv6VRxrX7DlijXcRfVZeW25",
+	"J6rGNSjDCVdTtrBzK8JPFnQxD1MrIk72v29UxRqVOuMq2q2opfxs7Y5opffqaFHhe7Kz15TbSaHd9VTO",
+	"SvXQE+lobZ3MLlUo/gqCXRwNaeugFhQIUqcpm1MKbZhaTSYqGFqJBzcy0DiiEEQdOud7T59tRY6aEInw",
+	"lOAKM+Olj4lUppvyaytM1ESRHgwc6pPiN5ugomphKak6JCHZ9ZIKJQ7IJGYmpY7BDVq1bk5KVl9gqpE+",
+	"1bbJYHuwUnOBJcVlNcaRI2k9dHNLuR/CrQXeF2HfLVxUg7UBRZJJLsw3C+8/4NinZKzgnhtAOtHY1SJ4",
+	"xRWm0dSrQviMhBCXT27nQqxy2RBepoIzHOWapfrAyrM7qz18sA23mfUPnTjcfiMqT61gEPhVaFEYCMqi",
+	"Hf3WANpvcVYgqlTgkxgSNFTorQc/F+6MMnPBIptli33hmGCvTTH49ZqYC/kdi9OoFVyjmRzT8ux2Pesm",
+	"fMxNxetuR2vwRbtxrV7ibhcgr0mDPaOifnSodnotcGSL5vaknFslJnsA7f+gsSvqyhDLhHG7Rf54KKzb",
+	"QqCrctyjnd97Du3lItXhE6PmfppcwNuQOtlru1lXilc3ERoHpw+jr9Rq+f2lqnyjftU77BkEZCG9W5TO",
+	"/01pZ5n+3RzrXmmzIRgtpc0uAY0F1ur1JY40BLAJtNTT74dIMgjlB8vi/ZRHF2B5070O9HX7E1H+m9V8",
+	"qxJN4qnPiKdpyGwsiXs7grbP7Cb6G2JHntVCRhbYjlSF0aXWkyWrlSJUlhyaZWr4MymORSRVTROidE0R",
+	"1SxIQSmivjq3spWtlZQz7Ny9XZfljTJODHsg6rtYQfQvKvwnpsJLBgWf9aYs8pHa4mW0rc0IhsxXK29H",
+	"6YzNtRNuKfevIFI+aMUjKgsprrxqnnpxfvYqpEaT/abI4OwLjyMu4din0FFuY8yE8Hl3JTTJ3KxAWjv7",
+	"PyZIxEO9ndrjOl1XRXuQJZ48ZrpIsiAgaNJHNoCZomJKM1P52+nxawsdp29fQ55ZveAp/PQDdPZ3n0L7",
+	"tFZLpYhBhOpHVJer195y8dyuShfXFmS0xXCKRjUwldrA0909yD563aqLwqJJEsFswuMJlSjINNUGD2ku",
+	"0Em9Pgto4l4jJ8izVLLkNFTMWEnLp3lqeMaU2R5JNe1SFk0NruplmYpdK0oLDblg6u4Cyu7DhtIYXwXt",
+	"p7AZKk2W+JL8A5pw4X8XOHNn2NZweXbytTOC3TW+WLxlib57us70Gm67+RLRF5cEssAWShW5ig9XRJUr",
+	"NWJDMZhN4oRcWaNPgk3x1hzHgEZ3Zzj6SjarcxwzKxwq++H/+PWo+99Z95873ecfuu8/7T6Lnu3f9Pu9",
+	"zm/Z+H9mYrz1L63PSYEkKN3+LcNxHS3WQVj3bSbu/WnzBXPTMmPys8D+kSxxBQAe1SFvQ+Dy9SBuS99g",
+	"ia5V7gjlOSy5d65hNFaXo7fVYiA9OAr1JnxcEPnUZkz3RcjNKCp95AYo0tgiz2wi05KLjtiUp3PoKMx1",
+	"MI1xKbZ6UPVEK3+7VN+rRGFgx4MP7qjCscSZ6vU+HjQ7pFZttQFKz9xUihDZrzpKbZXA5N2V3gxQPRoK",
+	"4XbJQaxS0WwDoSlUuVkN1C+KGLKyZmR5w4l3hJIfpHOrkZkUBHchUl8EFcFl3Pr8+BCl5iUhikb3uXOu",
+	"YJfX8tncFUPx9gC638/ui+6Lwb8pHP3rwFliGegJIz2fi6vDsu2MC92DdVJWbo9Tj1aYu08nUiC8pVpT",
+	"90tuuS1Dxl12QTEonh6Qcbes2N1uxk1/vnfExZ7Vtnh5+1YFw1qYX+EOaqoW+kBWiMV7E9YSQncfXAg9",
+	"K86mCAt6MHvEV55+uaquCRGXaq5KJX5qI7LmS8gX1S6aU5WLdp+VGeDvEn7QvIBbNP2zok5+7+sOYtpb",
+	"Z17L14V+CQnwhI8MsS6doSCe1Llv7He1MFMdxioXdmx/op8koNzckih57v2xocBSyRvo/g84L+4wiiBz",
+	"zIVMwO1eA2mvjL+WLlNOcd2qLbt73z8iEW+4AOXrSb6i6X0+ff5G44nReHmziOQrjMCV9AVf5NHncNXy",
+	"IO+dAblMzGly2PUcYvuTKZGsUWK9KCZnxURdTlHgLJQ+ZCmqkN/Qg+Ol+UZW1KaqaPS4KJ0Yog7qcmtD",
+	"IltzGr1dSNAs18FY82WQ9Q+wQtNSk963DPx9d53KjGnRNjCl4rCpjK9IAZ9NJBUi/RLu0TCBbirHt1mt",
+	"KhcR/YFZjGslmC3dmbRm3bZwif23kmAW1ulq8+pqFdIy+bGeQLehFUqjSE7CjYx3+9JDSngRc7Sc3b2Q",
+	"J95roFuVITd2Qv8RxEiYP0vOdAg4K2MXNiI8IvlHxeZyHCo/NmtLzc3/uDN1EXLeGhIyHLd6/xnKTxTw",
+	"YGWzJbPZxiSGZCB9aw3Q89DocdiJsy2vwUWOXKWksIbIeWQVxihMSrnAyTeYyLycUd/WoSiULk/iS5z6",
+	"tsJreYVdCn7Qt9lObLN3ttWXgoXPpAXH7q6ibykv3aoPVX0D8GOMmQ+gcZdlfJGzDOavBFM02FSrLyn9",
+	"Nl+y3mvD5VZ/FPt/dPB4fEenhScpcOHW1S9FGJwB7A5TasVMtpkh9ctblhZugPx6bErn5UVrf7bE1T/Q",
+	"5ut3FVgo/OEMvoeF05wXhbk0MEMFNze2BufFPYi3WH9fOSdjiiPjytEphFz4O3CdrzNU7nDhhkME/xYm",
+	"qLBXRDFN2dxdVjXEvqCb5ToKp/Iat0Iq+eXZCQwqQWMDn+bTnApWmf7D4ODyPZFfaaTYV46KXyAoy661",
+	"wUrR1iFaZkN+kZeXYd5SE8fdVbGQweR/VFLROkzX7sYYQCLpyjYmQpE9ulxcCmB9sXCtReHeow6nUFa2",
+	"sd/Ui9RpTDGmWngyxXYPjvx9G33hcbGMyuDu/hUat7O/t7ciXrPchYdCqaVLR/8qH/lnZmy+5iSr3ap/",
+	"b39m5d6ZKtaSEWFuganmYQmMrA7cZeM/txvjH8X9od+wH4MWMa8kbhQ3pK7y5X2+QWnZxrisgS7z32CA",
+	"5hrc3Z5UWQzcJ8kBxcr7KxpTd38214CKaUygE6t5ZmRXTxQmCRfjrci274tCxEORROSwo5B7ujNwwrWR",
+	"Vvs2bO4Ko7I84Y3JHG4S32J8yAvayr9iQ1aSU7s/1dij+5PS6hVd7ggqSFi/EPTX9zfRp9r1nr++t5Dh",
+	"Csk5eMpV6q/pJaDxk1i6ZFq4+G1KphlaPaJaka6kunRJiR10OUGom2dRqD8QBbEvqmhFoqgUCGFFlZ4d",
+	"DVju+pKChplgY6T7U0a+1ny97GKvVnZlNGro6CzcWUXY3qvFG/rLrJY/elnegdMl3WiCqaUah8CGVBig",
+	"s7+zvwVc2AUnOR1ipevqFTo372/+fwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -41,12 +41,13 @@ func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, sto
 		opts = append(opts, mail.WithMetrics(reg))
 	}
 	sender := mail.NewSender(pool, transport, opts...)
-	blobs, err := blob.NewDisk(filepath.Join(cfg.DataDir, "blobs"))
+	blobs, err := openBlobs(cfg)
 	if err != nil {
 		return identityParts{}, err
 	}
 	svc, err := accounts.New(accounts.Config{
 		PublicURL: cfg.PublicURL, SecretKey: cfg.SecretKey, GoogleClientID: cfg.GoogleClientID,
+		GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuer: cfg.GoogleIssuer,
 		Production: cfg.Production(),
 	}, accounts.Deps{
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Logger: logger,
@@ -55,6 +56,18 @@ func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, sto
 		return identityParts{}, err
 	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc}, nil
+}
+
+// openBlobs returns the file store CLEARVEST_BLOB_URL selects. Either way files are served by
+// our own handlers, never by a link to the bucket, so access checks and headers stay ours.
+func openBlobs(cfg config.Config) (blob.Store, error) {
+	if s3 := cfg.BlobS3; s3 != nil {
+		return blob.NewS3(blob.S3Config{
+			Endpoint: s3.Endpoint, Bucket: s3.Bucket, Region: s3.Region,
+			AccessKey: s3.AccessKey, SecretKey: s3.SecretKey,
+		})
+	}
+	return blob.NewDisk(filepath.Join(cfg.DataDir, "blobs"))
 }
 
 // senderAddress is the From of every e-mail: no-reply at the public host, so replies and

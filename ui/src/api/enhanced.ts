@@ -22,6 +22,7 @@ export const api = generatedApi.enhanceEndpoints({
     login: { invalidatesTags: [...signedInData] },
     loginWithCode: { invalidatesTags: [...signedInData] },
     googleCallback: { invalidatesTags: [...signedInData] },
+    googleLink: { invalidatesTags: [...signedInData] },
 
     updateUser: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }, userList] },
     uploadPhoto: {
@@ -74,6 +75,7 @@ export const {
   useResetPasswordMutation,
   useSendLoginCodeMutation,
   useLoginWithCodeMutation,
+  useGoogleLinkMutation,
   useListSessionsQuery,
   useEndSessionMutation,
   useRevokeOtherSessionsMutation,

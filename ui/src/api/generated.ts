@@ -129,6 +129,34 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.googleCallbackRequest,
       }),
     }),
+    googleStart: build.query<GoogleStartApiResponse, GoogleStartApiArg>({
+      query: (queryArg) => ({
+        url: `/users/google/start`,
+        params: {
+          return: queryArg["return"],
+        },
+      }),
+    }),
+    googleRedirect: build.query<
+      GoogleRedirectApiResponse,
+      GoogleRedirectApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/google/redirect`,
+        params: {
+          code: queryArg.code,
+          state: queryArg.state,
+          error: queryArg.error,
+        },
+      }),
+    }),
+    googleLink: build.mutation<GoogleLinkApiResponse, GoogleLinkApiArg>({
+      query: (queryArg) => ({
+        url: `/users/google/link`,
+        method: "POST",
+        body: queryArg.googleLinkRequest,
+      }),
+    }),
     listSessions: build.query<ListSessionsApiResponse, ListSessionsApiArg>({
       query: () => ({ url: `/users/sessions` }),
     }),
@@ -319,6 +347,21 @@ export type GoogleCallbackApiResponse =
 export type GoogleCallbackApiArg = {
   googleCallbackRequest: GoogleCallbackRequest;
 };
+export type GoogleStartApiResponse = unknown;
+export type GoogleStartApiArg = {
+  return?: string;
+};
+export type GoogleRedirectApiResponse = unknown;
+export type GoogleRedirectApiArg = {
+  code?: string;
+  state?: string;
+  error?: string;
+};
+export type GoogleLinkApiResponse =
+  /** status 200 Signed in; the user carries `token`. */ User;
+export type GoogleLinkApiArg = {
+  googleLinkRequest: GoogleLinkRequest;
+};
 export type ListSessionsApiResponse =
   /** status 200 Active sessions, most recently used first. */ Session[];
 export type ListSessionsApiArg = void;
@@ -389,6 +432,8 @@ export type GetDevMailApiArg = {
   id: string;
 };
 export type Meta = {
+  /** Whether "Continue with Google" is offered (GOOGLE_CLIENT_ID is set). */
+  googleSignIn: boolean;
   product: "Clearvest";
   /** Build version of the server ("dev" for local builds). */
   version: string;
@@ -494,6 +539,11 @@ export type GoogleCallbackRequest = {
   code?: string;
   totpCode?: string;
 };
+export type GoogleLinkRequest = {
+  password?: string;
+  code?: string;
+  totpCode?: string;
+};
 export type Session = {
   id: string;
   createdAt: string;
@@ -582,6 +632,9 @@ export const {
   useSendLoginCodeMutation,
   useLoginWithCodeMutation,
   useGoogleCallbackMutation,
+  useGoogleStartQuery,
+  useGoogleRedirectQuery,
+  useGoogleLinkMutation,
   useListSessionsQuery,
   useEndSessionMutation,
   useRevokeOtherSessionsMutation,

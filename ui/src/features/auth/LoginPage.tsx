@@ -9,6 +9,7 @@ import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { usePageTitle } from '../../components/usePageTitle';
 import { isNewDevice, isSuspended, isTotpRequired } from './authErrors';
+import { GoogleButton, GoogleReturn } from './GoogleSignIn';
 import { SuspendedDialog } from './SuspendedDialog';
 import { TotpField } from './TotpField';
 import { loginFields, loginSchema } from './validation';
@@ -73,6 +74,7 @@ export function LoginPage() {
         </>
       }
     >
+      <GoogleReturn />
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="login-title">
         <TextField
           label="Email"
@@ -89,6 +91,7 @@ export function LoginPage() {
           {totpStep ? 'Verify and sign in' : 'Sign In'}
         </SubmitButton>
       </form>
+      <GoogleButton />
       {suspendedMessage ? <SuspendedDialog message={suspendedMessage} onClose={() => setSuspendedMessage(null)} /> : null}
     </AuthCard>
   );

@@ -10,6 +10,7 @@ import { useToast } from '../../components/toast/useToast';
 import { usePageTitle } from '../../components/usePageTitle';
 import { CountrySelect, useDialCode } from './CountrySelect';
 import { PasswordChecklist } from './PasswordChecklist';
+import { GoogleButton } from './GoogleSignIn';
 import { messages, normalisePhone, registerFields, registerSchema, type RegisterValues } from './validation';
 
 export function RegisterPage() {
@@ -118,6 +119,7 @@ export function RegisterPage() {
           Create account
         </SubmitButton>
       </form>
+      <GoogleButton />
     </AuthCard>
   );
 }

@@ -100,6 +100,7 @@ export const authSlice = createSlice({
       .addMatcher(endpoints.login.matchFulfilled, (state, { payload }) => signedIn(state, payload, 'login'))
       .addMatcher(endpoints.register.matchFulfilled, (state, { payload }) => signedIn(state, payload, 'register'))
       .addMatcher(endpoints.loginWithCode.matchFulfilled, (state, { payload }) => signedIn(state, payload, 'code'))
+      .addMatcher(endpoints.googleLink.matchFulfilled, (state, { payload }) => signedIn(state, payload, 'login'))
       .addMatcher(endpoints.login.matchRejected, (state, action) => {
         const { message = '', code } = apiErrorInfo(action.payload);
         state.isLoggedIn = false;

@@ -1,0 +1,341 @@
+package api_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"clearvest/accounts"
+	"clearvest/accounts/accountstest"
+)
+
+const googleClientID = "clearvest-test.apps.googleusercontent.com"
+
+// oidcKey is generated once: RSA key generation is slow under the race detector.
+var oidcKey = sync.OnceValue(func() *rsa.PrivateKey {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	return k
+})
+
+// oidcProvider is a local OpenID provider for the redirect flow: its authorize endpoint signs
+// the configured person in at once and redirects back with a code; its token endpoint checks
+// the PKCE verifier against the challenge before it hands out an ID token with the nonce.
+type oidcProvider struct {
+	t   *testing.T
+	srv *httptest.Server
+
+	mu    sync.Mutex
+	sub   string
+	email string
+	codes map[string]grant
+}
+
+type grant struct{ challenge, nonce, redirectURI, sub, email string }
+
+func newOIDCProvider(t *testing.T) *oidcProvider {
+	p := &oidcProvider{t: t, codes: map[string]grant{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"issuer": p.srv.URL, "authorization_endpoint": p.srv.URL + "/authorize",
+			"token_endpoint": p.srv.URL + "/token", "jwks_uri": p.srv.URL + "/jwks",
+			"id_token_signing_alg_values_supported": []string{"RS256"},
+		})
+	})
+	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
+		k := &oidcKey().PublicKey
+		_ = json.NewEncoder(w).Encode(map[string]any{"keys": []map[string]string{{
+			"kty": "RSA", "alg": "RS256", "use": "sig", "kid": "k1",
+			"n": base64.RawURLEncoding.EncodeToString(k.N.Bytes()),
+			"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(k.E)).Bytes()),
+		}}})
+	})
+	mux.HandleFunc("GET /authorize", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if q.Get("client_id") != googleClientID || q.Get("response_type") != "code" ||
+			q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" ||
+			q.Get("nonce") == "" || q.Get("state") == "" || !strings.Contains(q.Get("scope"), "openid") {
+			http.Error(w, "bad authorization request: "+r.URL.RawQuery, http.StatusBadRequest)
+			return
+		}
+		p.mu.Lock()
+		code := rand.Text()
+		p.codes[code] = grant{challenge: q.Get("code_challenge"), nonce: q.Get("nonce"),
+			redirectURI: q.Get("redirect_uri"), sub: p.sub, email: p.email}
+		p.mu.Unlock()
+		back, _ := url.Parse(q.Get("redirect_uri"))
+		back.RawQuery = url.Values{"code": {code}, "state": {q.Get("state")}}.Encode()
+		http.Redirect(w, r, back.String(), http.StatusFound)
+	})
+	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		g, ok := p.codes[r.PostFormValue("code")]
+		delete(p.codes, r.PostFormValue("code"))
+		p.mu.Unlock()
+		sum := sha256.Sum256([]byte(r.PostFormValue("code_verifier")))
+		if !ok || r.PostFormValue("grant_type") != "authorization_code" || r.PostFormValue("client_id") != googleClientID ||
+			r.PostFormValue("redirect_uri") != g.redirectURI ||
+			base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"error":"invalid_grant"}`))
+			return
+		}
+		now := time.Now()
+		tok := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{
+			"iss": p.srv.URL, "aud": googleClientID, "sub": g.sub, "email": g.email, "email_verified": true,
+			"name": "Gina Google", "nonce": g.nonce, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix(),
+		})
+		tok.Header["kid"] = "k1"
+		raw, err := tok.SignedString(oidcKey())
+		if err != nil {
+			p.t.Error(err)
+		}
+		_ = json.NewEncoder(w).Encode(map[string]string{"id_token": raw, "token_type": "Bearer", "access_token": "at"})
+	})
+	p.srv = httptest.NewServer(mux)
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+// as makes the provider sign in this Google account next.
+func (p *oidcProvider) as(sub, email string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sub, p.email = sub, email
+}
+
+func newGoogleApp(t *testing.T) (*app, *oidcProvider) {
+	p := newOIDCProvider(t)
+	return newApp(t, accountstest.WithGoogle(googleClientID, p.srv.URL)), p
+}
+
+// googleBrowser is a browser that does not follow redirects, so each hop can be checked.
+func (a *app) googleBrowser(t *testing.T) *client {
+	b := a.browser(t)
+	b.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return b
+}
+
+// get fetches an absolute URL (the provider's) with the browser's cookies.
+func (c *client) getURL(u string) *http.Response {
+	c.t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, u, nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	res.Body.Close()
+	return res
+}
+
+// authorize starts a sign-in and lets the provider answer; it returns the callback path (on
+// this app) the provider sent the browser to.
+func (c *client) authorize(returnPath string) string {
+	c.t.Helper()
+	res := c.do(http.MethodGet, "/api/users/google/start?return="+url.QueryEscape(returnPath), nil)
+	expect(c.t, res, http.StatusFound)
+	loc := res.header.Get("Location")
+	if !strings.HasPrefix(loc, "http") {
+		c.t.Fatalf("start: Location %q", loc)
+	}
+	back := c.getURL(loc)
+	if back.StatusCode != http.StatusFound {
+		c.t.Fatalf("authorize: status %d", back.StatusCode)
+	}
+	cb, err := url.Parse(back.Header.Get("Location"))
+	if err != nil || cb.Path != accounts.GoogleRedirectPath {
+		c.t.Fatalf("authorize: redirected to %q", back.Header.Get("Location"))
+	}
+	return cb.Path + "?" + cb.RawQuery
+}
+
+// callback delivers the provider's answer and returns where the app sent the browser.
+func (c *client) callback(path string) string {
+	c.t.Helper()
+	res := c.do(http.MethodGet, path, nil)
+	expect(c.t, res, http.StatusFound)
+	return res.header.Get("Location")
+}
+
+func (c *client) signedInAs() (userJSON, bool) {
+	c.t.Helper()
+	res := c.do(http.MethodGet, "/api/users/getUser", nil)
+	if res.status != http.StatusOK {
+		return userJSON{}, false
+	}
+	return decodeUser(c.t, res), true
+}
+
+func TestGoogleRedirectSignsUpNewUser(t *testing.T) {
+	t.Parallel()
+	a, p := newGoogleApp(t)
+	p.as("g-new", "newcomer@gmail.com")
+	b := a.googleBrowser(t)
+	start := b.do(http.MethodGet, "/api/users/google/start?return=/portfolio", nil)
+	expect(t, start, http.StatusFound)
+	auth, err := url.Parse(start.header.Get("Location"))
+	if err != nil || !strings.HasPrefix(start.header.Get("Location"), p.srv.URL+"/authorize?") {
+		t.Fatalf("start: Location %q", start.header.Get("Location"))
+	}
+	q := auth.Query()
+	if q.Get("redirect_uri") != accountstest.PublicURL+accounts.GoogleRedirectPath || q.Get("scope") != "openid email profile" ||
+		q.Get("code_challenge_method") != "S256" {
+		t.Errorf("authorization request %v", q)
+	}
+	var flow *http.Cookie
+	for _, c := range (&http.Response{Header: start.header}).Cookies() {
+		if c.Name == "cv_google" {
+			flow = c
+		}
+	}
+	if flow == nil || !flow.HttpOnly || flow.SameSite != http.SameSiteLaxMode || flow.Path != accounts.GoogleRedirectPath ||
+		flow.MaxAge != 600 || strings.Contains(flow.Value, q.Get("state")) {
+		t.Fatalf("flow cookie %+v", flow)
+	}
+	back := b.getURL(start.header.Get("Location"))
+	cb, _ := url.Parse(back.Header.Get("Location"))
+	if got := b.callback(cb.Path + "?" + cb.RawQuery); got != "/portfolio" {
+		t.Fatalf("signed in, redirected to %q, want /portfolio", got)
+	}
+	u, ok := b.signedInAs()
+	if !ok || u.Email != "newcomer@gmail.com" || !u.IsVerified {
+		t.Fatalf("after Google sign-up: %+v, signed in %v", u, ok)
+	}
+	// The answer is single-use: replaying the callback finds no flow.
+	if got := b.callback(cb.Path + "?" + cb.RawQuery); got != "/login?google=error" {
+		t.Errorf("replayed callback: %q", got)
+	}
+}
+
+func TestGoogleRedirectNeverSignsIntoPasswordAccountByEmail(t *testing.T) {
+	t.Parallel()
+	a, p := newGoogleApp(t)
+	const email = "owner@example.com"
+	if _, err := a.Accounts.CreateUser(context.Background(), accounts.CreateUserInput{
+		Name: "Owner", Email: email, Password: testPassword, Role: "subscriber", Verified: true,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p.as("g-owner", email)
+	b := a.googleBrowser(t)
+	if got := b.callback(b.authorize("/dashboard")); got != "/login?google=link" {
+		t.Fatalf("existing account: redirected to %q, want /login?google=link", got)
+	}
+	if _, ok := b.signedInAs(); ok {
+		t.Fatal("signed into an existing account on the strength of the e-mail alone")
+	}
+	// A browser without the pending link cannot finish it.
+	if res := a.browser(t).do(http.MethodPost, "/api/users/google/link", map[string]string{"password": testPassword}); res.status != http.StatusUnauthorized {
+		t.Errorf("link without the pending cookie: status %d", res.status)
+	}
+	res := b.do(http.MethodPost, "/api/users/google/link", map[string]string{"password": "not-the-password"})
+	expect(t, res, http.StatusUnauthorized)
+	if _, ok := b.signedInAs(); ok {
+		t.Fatal("signed in with a wrong password")
+	}
+	res = b.do(http.MethodPost, "/api/users/google/link", map[string]string{"password": testPassword})
+	expect(t, res, http.StatusOK)
+	u, ok := b.signedInAs()
+	if !ok || u.Email != email {
+		t.Fatalf("after linking: %+v, signed in %v", u, ok)
+	}
+	// Linked now: Google alone signs in, from another browser too.
+	other := a.googleBrowser(t)
+	if got := other.callback(other.authorize("/")); got != "/" {
+		t.Fatalf("linked account: redirected to %q", got)
+	}
+	if v, ok := other.signedInAs(); !ok || v.ID != u.ID {
+		t.Fatalf("linked sign-in: %+v, %v", v, ok)
+	}
+}
+
+func TestGoogleRedirectRefusesForgedAnswers(t *testing.T) {
+	t.Parallel()
+	a, p := newGoogleApp(t)
+	p.as("g-victim", "victim@gmail.com")
+
+	t.Run("bad state", func(t *testing.T) {
+		b := a.googleBrowser(t)
+		cb, _ := url.Parse(b.authorize("/"))
+		q := cb.Query()
+		q.Set("state", "forged-state")
+		if got := b.callback(cb.Path + "?" + q.Encode()); got != "/login?google=error" {
+			t.Errorf("bad state: redirected to %q", got)
+		}
+		if _, ok := b.signedInAs(); ok {
+			t.Error("signed in with a forged state")
+		}
+	})
+	t.Run("wrong PKCE verifier", func(t *testing.T) {
+		// A code stolen from one browser, injected into the attacker's own sign-in: the state
+		// is the attacker's, but the verifier is not the one the code was issued for.
+		victim := a.googleBrowser(t)
+		stolen, _ := url.Parse(victim.authorize("/"))
+		attacker := a.googleBrowser(t)
+		own, _ := url.Parse(attacker.authorize("/"))
+		q := own.Query()
+		q.Set("code", stolen.Query().Get("code"))
+		if got := attacker.callback(own.Path + "?" + q.Encode()); got != "/login?google=error" {
+			t.Errorf("wrong verifier: redirected to %q", got)
+		}
+		if _, ok := attacker.signedInAs(); ok {
+			t.Error("signed in with another browser's code")
+		}
+	})
+	t.Run("provider error", func(t *testing.T) {
+		b := a.googleBrowser(t)
+		b.authorize("/")
+		if got := b.callback("/api/users/google/redirect?error=access_denied"); got != "/login?google=error" {
+			t.Errorf("access denied: redirected to %q", got)
+		}
+	})
+	t.Run("open redirect", func(t *testing.T) {
+		for _, evil := range []string{"https://evil.example", "//evil.example/x", "/\\evil.example", "javascript:alert(1)"} {
+			b := a.googleBrowser(t)
+			if got := b.callback(b.authorize(evil)); got != "/" {
+				t.Errorf("return=%q: redirected to %q, want /", evil, got)
+			}
+		}
+	})
+}
+
+func TestGoogleRedirectDisabled(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	b := a.googleBrowser(t)
+	for _, path := range []string{"/api/users/google/start", "/api/users/google/redirect?code=x&state=y"} {
+		if res := b.do(http.MethodGet, path, nil); res.status != http.StatusNotFound {
+			t.Errorf("%s without Google: status %d, want 404", path, res.status)
+		}
+	}
+	var meta struct{ GoogleSignIn bool }
+	_ = json.Unmarshal(b.do(http.MethodGet, "/api/meta", nil).body, &meta)
+	if meta.GoogleSignIn {
+		t.Error("meta offers Google sign-in when it is not configured")
+	}
+	g, _ := newGoogleApp(t)
+	_ = json.Unmarshal(g.googleBrowser(t).do(http.MethodGet, "/api/meta", nil).body, &meta)
+	if !meta.GoogleSignIn {
+		t.Error("meta does not offer Google sign-in when it is configured")
+	}
+}

@@ -1,0 +1,36 @@
+// Shared set-up for the browser tests: playwright-core and axe-core are resolved from
+// ui/node_modules (the repository has one JavaScript dependency tree), and Chromium is the
+// system's; no browser is downloaded.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(new URL('../ui/package.json', import.meta.url));
+
+function load(name) {
+  try {
+    return require(name);
+  } catch (error) {
+    throw new Error(`Cannot load ${name} from ui/node_modules: run "npm ci" in ui/ first (${error.message})`);
+  }
+}
+
+export const { chromium } = load('playwright-core');
+export const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export const BASE_URL = (process.env.E2E_BASE_URL || 'http://localhost:8080').replace(/\/+$/, '');
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// Without these, Chromium waits on network services (updates, sync, QUIC probes) that a closed
+// network never answers, and the launch hangs.
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const STEP_TIMEOUT_MS = 10_000;
+
+export const url = (path) => `${BASE_URL}${path}`;

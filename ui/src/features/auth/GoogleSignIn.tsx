@@ -1,0 +1,101 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { useGetMetaQuery, useGoogleLinkMutation } from '../../api/enhanced';
+import { apiErrorInfo, errorMessage } from '../../api/errors';
+import { SubmitButton } from '../../components/form/SubmitButton';
+import { TextField } from '../../components/form/TextField';
+import { useToast } from '../../components/toast/useToast';
+import { isTotpRequired } from './authErrors';
+
+// A plain link to the server's redirect flow: no third-party script, which the CSP forbids.
+// Shown only when the server says Google sign-in is configured.
+export function GoogleButton() {
+  const { data: meta } = useGetMetaQuery();
+  if (!meta?.googleSignIn) return null;
+  return (
+    <p className="auth-alt">
+      <a className="button button--block button--secondary" href="/api/users/google/start">
+        Continue with Google
+      </a>
+    </p>
+  );
+}
+
+// The server redirects back to /login?google=… when the Google sign-in could not finish by
+// itself; this handles that answer.
+export function GoogleReturn() {
+  const [params, setParams] = useSearchParams();
+  const toast = useToast();
+  const outcome = params.get('google');
+  const reported = useRef(false);
+
+  useEffect(() => {
+    if (outcome === 'error' && !reported.current) {
+      reported.current = true;
+      toast.error('Google sign-in failed. Please try again.');
+      setParams({}, { replace: true });
+    }
+  }, [outcome, toast, setParams]);
+
+  if (outcome !== 'link' && outcome !== 'totp') return null;
+  return <GoogleLinkForm needsTotp={outcome === 'totp'} />;
+}
+
+function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
+  const toast = useToast();
+  const [link, { isLoading }] = useGoogleLinkMutation();
+  const [secret, setSecret] = useState('');
+  const [totpCode, setTotpCode] = useState('');
+  const [totpStep, setTotpStep] = useState(needsTotp);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const value = secret.trim();
+    // An e-mailed code is digits; anything else is taken for the password.
+    const proof = needsTotp ? {} : /^\d{4,10}$/.test(value) ? { code: value } : { password: secret };
+    try {
+      await link({ googleLinkRequest: { ...proof, totpCode: totpStep ? totpCode.trim() : undefined } }).unwrap();
+      toast.success('Login Successful');
+    } catch (error) {
+      if (isTotpRequired(apiErrorInfo(error)) && !totpStep) {
+        setTotpStep(true);
+        return;
+      }
+      toast.error(errorMessage(error, 'Google sign-in failed. Please try again.'));
+    }
+  };
+
+  return (
+    <form className="form" noValidate onSubmit={onSubmit} aria-label="Link Google">
+      {needsTotp ? (
+        <p>Enter your authenticator code to finish signing in with Google.</p>
+      ) : (
+        <>
+          <p>
+            An account with your Google e-mail already exists. Enter its password, or the code we just e-mailed you, to
+            link Google sign-in.
+          </p>
+          <TextField
+            label="Password or e-mailed code"
+            type="password"
+            autoComplete="current-password"
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+          />
+        </>
+      )}
+      {totpStep ? (
+        <TextField
+          label="Authenticator code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          value={totpCode}
+          onChange={(e) => setTotpCode(e.target.value)}
+        />
+      ) : null}
+      <SubmitButton busy={isLoading} busyLabel="Linking…">
+        Link Google and sign in
+      </SubmitButton>
+    </form>
+  );
+}
