@@ -91,6 +91,24 @@ func actorOf(ctx context.Context) (accounts.Actor, error) {
 	return accounts.Actor{UserID: p.UserID, Role: p.Role, SessionID: p.SessionID, Client: clientOf(ctx)}, nil
 }
 
+// record runs a command as the signed-in caller and passes the position it reached on to the
+// response (read-your-writes).
+func (s *server) record(ctx context.Context, command func(accounts.Actor) (int64, error)) error {
+	if s.accounts == nil {
+		return errAccountsMissing
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return err
+	}
+	pos, err := command(a)
+	if err != nil {
+		return err
+	}
+	RecordPosition(ctx, pos)
+	return nil
+}
+
 func (s *server) setSessionCookies(ctx context.Context, in accounts.SignIn) {
 	w := exchangeFrom(ctx).w
 	if w == nil {
@@ -528,18 +546,11 @@ func (s *server) EnableTwoFactor(ctx context.Context, req apigen.EnableTwoFactor
 }
 
 func (s *server) DisableTwoFactor(ctx context.Context, req apigen.DisableTwoFactorRequestObject) (apigen.DisableTwoFactorResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
-	if err != nil {
+	if err := s.record(ctx, func(a accounts.Actor) (int64, error) {
+		return s.accounts.DisableTOTP(ctx, a, str(req.Body.Password), str(req.Body.Code))
+	}); err != nil {
 		return nil, err
 	}
-	pos, err := s.accounts.DisableTOTP(ctx, a, str(req.Body.Password), str(req.Body.Code))
-	if err != nil {
-		return nil, err
-	}
-	RecordPosition(ctx, pos)
 	return apigen.DisableTwoFactor200JSONResponse{Message: msgTOTPDisabled}, nil
 }
 
@@ -627,49 +638,22 @@ func (s *server) UpgradeUser(ctx context.Context, req apigen.UpgradeUserRequestO
 }
 
 func (s *server) SuspendUser(ctx context.Context, req apigen.SuspendUserRequestObject) (apigen.SuspendUserResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
-	if err != nil {
+	if err := s.record(ctx, func(a accounts.Actor) (int64, error) { return s.accounts.Suspend(ctx, a, req.Id, str(req.Body.Reason)) }); err != nil {
 		return nil, err
 	}
-	pos, err := s.accounts.Suspend(ctx, a, req.Id, str(req.Body.Reason))
-	if err != nil {
-		return nil, err
-	}
-	RecordPosition(ctx, pos)
 	return apigen.SuspendUser200JSONResponse{Message: msgSuspended}, nil
 }
 
 func (s *server) ReinstateUser(ctx context.Context, req apigen.ReinstateUserRequestObject) (apigen.ReinstateUserResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
-	if err != nil {
+	if err := s.record(ctx, func(a accounts.Actor) (int64, error) { return s.accounts.Reinstate(ctx, a, req.Id) }); err != nil {
 		return nil, err
 	}
-	pos, err := s.accounts.Reinstate(ctx, a, req.Id)
-	if err != nil {
-		return nil, err
-	}
-	RecordPosition(ctx, pos)
 	return apigen.ReinstateUser200JSONResponse{Message: msgReinstated}, nil
 }
 
 func (s *server) DeleteUser(ctx context.Context, req apigen.DeleteUserRequestObject) (apigen.DeleteUserResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
-	if err != nil {
+	if err := s.record(ctx, func(a accounts.Actor) (int64, error) { return s.accounts.Close(ctx, a, req.Id) }); err != nil {
 		return nil, err
 	}
-	pos, err := s.accounts.Close(ctx, a, req.Id)
-	if err != nil {
-		return nil, err
-	}
-	RecordPosition(ctx, pos)
 	return apigen.DeleteUser200JSONResponse{Message: msgClosed}, nil
 }
