@@ -1,15 +1,22 @@
 package command_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/command"
@@ -48,7 +55,7 @@ func deposit(a *benchAccount) error {
 
 // benchStreamLength caps how long a benchmark stream grows before its writer moves to a fresh
 // one. Execute replays the whole stream on every command, so an uncapped stream would make the
-// result depend on -benchtime; a short history is what a typical aggregate loads.
+// result depend on -benchtime; with the cap every load replays 0 to 19 events.
 const benchStreamLength = 20
 
 // benchPGPool opens a fresh database sized like serve's pool (cmd/clearvest/db.go), so ten
@@ -112,14 +119,15 @@ func (n *streamNamer) next(writer, op int) (eventstore.StreamID, int64) {
 
 func benchCommandStore(b *testing.B, writers, streams int) {
 	pool := benchPGPool(b)
-	store := postgres.New(pool, postgres.WithLogger(quiet))
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	store := postgres.New(pool, postgres.WithLogger(logger))
 	b.Cleanup(store.Close)
 	codec := eventstore.NewRegistry()
 	eventstore.Register[benchDeposited](codec, 1)
-	runner := command.NewRunner(store, codec, command.WithLogger(quiet))
+	runner := command.NewRunner(store, codec, command.WithLogger(logger))
 	names := newStreamNamer(streams)
 	var gaveUp atomic.Int64
-	runWriters(b, writers, "cmds/s", func(ctx context.Context, w, op int) error {
+	runWriters(b, pool, writers, "cmds/s", func(ctx context.Context, w, op int) error {
 		stream, _ := names.next(w, op)
 		meta := eventstore.Metadata{ActorID: "user-bench", ActorRole: "customer"}
 		_, err := command.Execute(ctx, runner, stream, newBenchAccount, meta, deposit)
@@ -147,7 +155,7 @@ func benchCommandRawSQL(b *testing.B, writers, streams int) {
 	names := newStreamNamer(streams)
 	var position atomic.Int64
 	const data = `{"amount":100}`
-	runWriters(b, writers, "cmds/s", func(ctx context.Context, w, op int) error {
+	runWriters(b, pool, writers, "cmds/s", func(ctx context.Context, w, op int) error {
 		stream, version := names.next(w, op)
 		id := eventstore.NewEventID()
 		meta := fmt.Sprintf(`{"correlationId":%q,"causationId":%q,"actorId":"user-bench","actorRole":"customer"}`, id, id)
@@ -160,9 +168,23 @@ func benchCommandRawSQL(b *testing.B, writers, streams int) {
 
 // runWriters runs op on the given number of goroutines, each taking the next operation as soon
 // as it finished the last (a closed loop, like clients waiting for their answers), and reports
-// throughput and latency percentiles. ns/op is wall time divided by operations.
-func runWriters(b *testing.B, writers int, unit string, op func(ctx context.Context, writer, op int) error, report func(ops int)) {
+// throughput, latency percentiles and CPU per operation. ns/op is wall time divided by
+// operations.
+func runWriters(b *testing.B, pool *pgxpool.Pool, writers int, unit string, op func(ctx context.Context, writer, op int) error, report func(ops int)) {
 	ctx := context.Background()
+	// Connect every writer first, so no connection's start-up is timed or counted as CPU.
+	conns := make([]*pgxpool.Conn, 0, writers+1)
+	for range writers + 1 {
+		c, err := pool.Acquire(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Release()
+	}
+	cpu := newCPUMeter(pool)
 	work := make(chan struct{})
 	latencies := make([][]time.Duration, writers)
 	var failed atomic.Pointer[error]
@@ -181,6 +203,7 @@ func runWriters(b *testing.B, writers int, unit string, op func(ctx context.Cont
 			}
 		})
 	}
+	cpu.start()
 	start := time.Now()
 	for b.Loop() {
 		work <- struct{}{}
@@ -188,11 +211,13 @@ func runWriters(b *testing.B, writers int, unit string, op func(ctx context.Cont
 	close(work)
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpu.stop()
 	if err := failed.Load(); err != nil {
 		b.Fatal(*err)
 	}
 	all := slices.Concat(latencies...)
 	reportLatencies(b, all, elapsed, unit)
+	cpu.report(b, float64(len(all)), "us/op")
 	if report != nil {
 		report(len(all))
 	}
@@ -214,4 +239,92 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	}
 	i := int(float64(len(sorted))*p+0.5) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
+}
+
+// cpuMeter adds up the CPU time this process and the database's backends spend while it runs.
+// It depends much less than wall time on what else the machine is doing, which makes results
+// from a shared host comparable. Backends are read from /proc, so their share is reported only
+// when the server runs on this host and its processes are readable.
+type cpuMeter struct {
+	pool                 *pgxpool.Pool
+	self, server         time.Duration
+	selfOK, serverOK     bool
+	running              bool
+	startSelf, startServ time.Duration
+}
+
+func newCPUMeter(pool *pgxpool.Pool) *cpuMeter {
+	_, selfOK := procCPU("self")
+	_, serverOK := serverCPU(pool)
+	return &cpuMeter{pool: pool, selfOK: selfOK, serverOK: serverOK}
+}
+
+func (m *cpuMeter) start() {
+	m.startSelf, _ = procCPU("self")
+	m.startServ, _ = serverCPU(m.pool)
+	m.running = true
+}
+
+func (m *cpuMeter) stop() {
+	if !m.running {
+		return
+	}
+	self, _ := procCPU("self")
+	server, _ := serverCPU(m.pool)
+	m.self += self - m.startSelf
+	m.server += server - m.startServ
+	m.running = false
+}
+
+// report divides the CPU time by n and reports it in unit (e.g. "us/op" or "ns/event").
+func (m *cpuMeter) report(b *testing.B, n float64, unit string) {
+	m.stop()
+	scale := map[string]float64{"us": 1e3, "ns": 1}[strings.SplitN(unit, "/", 2)[0]]
+	if m.selfOK && n > 0 {
+		b.ReportMetric(float64(m.self.Nanoseconds())/scale/n, "go-cpu-"+unit)
+	}
+	if m.serverOK && n > 0 {
+		b.ReportMetric(float64(m.server.Nanoseconds())/scale/n, "pg-cpu-"+unit)
+	}
+}
+
+// serverCPU is the CPU time of the backends connected to the pool's database.
+func serverCPU(pool *pgxpool.Pool) (time.Duration, bool) {
+	rows, err := pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	if err != nil {
+		return 0, false
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return 0, false
+	}
+	var total time.Duration
+	ok := false
+	for _, pid := range pids {
+		if d, found := procCPU(strconv.Itoa(int(pid))); found {
+			total, ok = total+d, true
+		}
+	}
+	return total, ok
+}
+
+// procCPU is a process's user and system time from /proc/<pid>/stat (Linux), in the kernel's
+// USER_HZ ticks of 10 ms.
+func procCPU(pid string) (time.Duration, bool) {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// The fields after the parenthesised command name start with the state (field 3);
+	// utime and stime are fields 14 and 15.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, true
 }

@@ -1,10 +1,14 @@
 package projections_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,9 +25,7 @@ import (
 
 type benchFixture struct {
 	pool   *pgxpool.Pool
-	store  *postgres.Store
 	runner *projections.Runner
-	events int
 	last   int64 // position of the last event
 }
 
@@ -56,7 +58,7 @@ func newBenchFixture(b *testing.B, n, streams int) benchFixture {
 	if err := runner.Prepare(ctx); err != nil {
 		b.Fatal(err)
 	}
-	f := benchFixture{pool: pool, store: store, runner: runner, events: n, last: fillLog(b, pool, n, streams)}
+	f := benchFixture{pool: pool, runner: runner, last: fillLog(b, pool, n, streams)}
 	// A transaction left open elsewhere on the server holds the log back (the xmin horizon);
 	// measuring before every event is visible would time that wait instead.
 	deadline := time.Now().Add(time.Minute)
@@ -164,6 +166,8 @@ func BenchmarkRebuild(b *testing.B) {
 
 	b.Run("impl=clearvest", func(b *testing.B) {
 		var total int64
+		cpu := newCPUMeter(f.pool)
+		cpu.start()
 		for b.Loop() {
 			res, err := f.runner.Rebuild(ctx, catalogue.Name)
 			if err != nil {
@@ -175,12 +179,15 @@ func BenchmarkRebuild(b *testing.B) {
 			b.Fatalf("rebuilt %d events, not a multiple of %d", total, events)
 		}
 		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+		cpu.report(b, float64(total), "ns/event")
 		projected = catalogueChecksum(b, f.pool, projections.SchemaName(catalogue.Name))
 	})
 	b.Run("impl=raw-sql", func(b *testing.B) {
 		const schema = "rm_catalogue_rawsql"
 		insertStreams, insertTypes := catalogueInsertSQL(schema+".streams", schema+".event_types", "events")
 		rebuilds := 0
+		cpu := newCPUMeter(f.pool)
+		cpu.start()
 		for b.Loop() {
 			rebuilds++
 			err := pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
@@ -203,12 +210,15 @@ func BenchmarkRebuild(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(events*rebuilds)/b.Elapsed().Seconds(), "events/s")
+		cpu.report(b, float64(events*rebuilds), "ns/event")
 		raw = catalogueChecksum(b, f.pool, schema)
 		sameRows(b, projected, raw)
 	})
 	b.Run("impl=raw-read", func(b *testing.B) {
-		const page = 5000 // the rebuild's batch
+		const page = 20_000 // the rebuild's batch
 		total := 0
+		cpu := newCPUMeter(f.pool)
+		cpu.start()
 		for b.Loop() {
 			var after int64
 			for {
@@ -224,6 +234,7 @@ func BenchmarkRebuild(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+		cpu.report(b, float64(total), "ns/event")
 	})
 }
 
@@ -263,15 +274,18 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 
 	b.Run("impl=clearvest", func(b *testing.B) {
 		var total int64
+		cpu := newCPUMeter(f.pool)
 		for b.Loop() {
 			b.StopTimer()
 			reset(b)
 			runCtx, stop := context.WithCancel(ctx)
 			done := make(chan error, 1)
+			cpu.start()
 			b.StartTimer()
 			go func() { done <- f.runner.Run(runCtx) }()
 			err := f.runner.WaitFor(ctx, f.last)
 			b.StopTimer()
+			cpu.stop()
 			stop()
 			<-done
 			if err != nil {
@@ -281,6 +295,7 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+		cpu.report(b, float64(total), "ns/event")
 		projected = catalogueChecksum(b, f.pool, live)
 	})
 	b.Run("impl=raw-sql", func(b *testing.B) {
@@ -298,9 +313,11 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 			  WHERE name = $1 AND EXISTS (SELECT FROM batch))
 			SELECT count(*) FROM batch`
 		var total int64
+		cpu := newCPUMeter(f.pool)
 		for b.Loop() {
 			b.StopTimer()
 			reset(b)
+			cpu.start()
 			b.StartTimer()
 			for {
 				var n int
@@ -312,17 +329,20 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 				}
 			}
 			b.StopTimer()
+			cpu.stop()
 			total += applied(b)
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+		cpu.report(b, float64(total), "ns/event")
 		raw = catalogueChecksum(b, f.pool, live)
 		sameRows(b, projected, raw)
 	})
 }
 
 // rawReadPage reads one keyset page of the log with plain SQL into the same envelopes ReadAll
-// returns, decoded the obvious way.
+// returns: no visibility bound, each column scanned the cheapest way pgx offers, metadata
+// decoded with encoding/json.
 func rawReadPage(ctx context.Context, pool *pgxpool.Pool, after int64, limit int) ([]eventstore.Envelope, error) {
 	rows, err := pool.Query(ctx, `SELECT position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at
 		FROM events WHERE position > $1 ORDER BY position LIMIT $2`, after, limit)
@@ -333,19 +353,107 @@ func rawReadPage(ctx context.Context, pool *pgxpool.Pool, after int64, limit int
 	out := make([]eventstore.Envelope, 0, limit)
 	for rows.Next() {
 		var (
-			e      eventstore.Envelope
-			stream string
-			schema int32
-			meta   []byte
+			e          eventstore.Envelope
+			stream     string
+			schema     int32
+			data, meta []byte
 		)
-		if err := rows.Scan(&e.Position, &e.ID, &stream, &e.Version, &e.Type, &schema, &e.Data, &meta, &e.RecordedAt); err != nil {
+		if err := rows.Scan(&e.Position, (*[16]byte)(&e.ID), &stream, &e.Version, &e.Type, &schema, &data, &meta, &e.RecordedAt); err != nil {
 			return nil, err
 		}
-		e.StreamID, e.SchemaVersion, e.RecordedAt = eventstore.StreamID(stream), int(schema), e.RecordedAt.UTC()
+		e.StreamID, e.SchemaVersion, e.Data, e.RecordedAt = eventstore.StreamID(stream), int(schema), data, e.RecordedAt.UTC()
 		if err := json.Unmarshal(meta, &e.Metadata); err != nil {
 			return nil, err
 		}
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// cpuMeter adds up the CPU time this process and the database's backends spend while it runs.
+// It depends much less than wall time on what else the machine is doing, which makes results
+// from a shared host comparable. Backends are read from /proc, so their share is reported only
+// when the server runs on this host and its processes are readable.
+type cpuMeter struct {
+	pool                 *pgxpool.Pool
+	self, server         time.Duration
+	selfOK, serverOK     bool
+	running              bool
+	startSelf, startServ time.Duration
+}
+
+func newCPUMeter(pool *pgxpool.Pool) *cpuMeter {
+	_, selfOK := procCPU("self")
+	_, serverOK := serverCPU(pool)
+	return &cpuMeter{pool: pool, selfOK: selfOK, serverOK: serverOK}
+}
+
+func (m *cpuMeter) start() {
+	m.startSelf, _ = procCPU("self")
+	m.startServ, _ = serverCPU(m.pool)
+	m.running = true
+}
+
+func (m *cpuMeter) stop() {
+	if !m.running {
+		return
+	}
+	self, _ := procCPU("self")
+	server, _ := serverCPU(m.pool)
+	m.self += self - m.startSelf
+	m.server += server - m.startServ
+	m.running = false
+}
+
+// report divides the CPU time by n and reports it in unit (e.g. "us/op" or "ns/event").
+func (m *cpuMeter) report(b *testing.B, n float64, unit string) {
+	m.stop()
+	scale := map[string]float64{"us": 1e3, "ns": 1}[strings.SplitN(unit, "/", 2)[0]]
+	if m.selfOK && n > 0 {
+		b.ReportMetric(float64(m.self.Nanoseconds())/scale/n, "go-cpu-"+unit)
+	}
+	if m.serverOK && n > 0 {
+		b.ReportMetric(float64(m.server.Nanoseconds())/scale/n, "pg-cpu-"+unit)
+	}
+}
+
+// serverCPU is the CPU time of the backends connected to the pool's database.
+func serverCPU(pool *pgxpool.Pool) (time.Duration, bool) {
+	rows, err := pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	if err != nil {
+		return 0, false
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return 0, false
+	}
+	var total time.Duration
+	ok := false
+	for _, pid := range pids {
+		if d, found := procCPU(strconv.Itoa(int(pid))); found {
+			total, ok = total+d, true
+		}
+	}
+	return total, ok
+}
+
+// procCPU is a process's user and system time from /proc/<pid>/stat (Linux), in the kernel's
+// USER_HZ ticks of 10 ms.
+func procCPU(pid string) (time.Duration, bool) {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// The fields after the parenthesised command name start with the state (field 3);
+	// utime and stime are fields 14 and 15.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, true
 }

@@ -11,8 +11,10 @@ import (
 	"clearvest/eventstore/postgres"
 )
 
-// rebuildBatch is larger than the live batch: a rebuild is a bulk job with no one waiting on it.
-const rebuildBatch = 5000
+// rebuildBatch is larger than the live batch: a rebuild is a bulk job with no one waiting on it,
+// and a projection that upserts one row per stream rewrites each row once per batch, so fewer,
+// larger batches write far less. Two batches are held in memory at a time (see the bulk phase).
+const rebuildBatch = 20_000
 
 // RebuildResult reports one rebuild.
 type RebuildResult struct {
@@ -73,19 +75,39 @@ func (r *Runner) Rebuild(ctx context.Context, name string) (RebuildResult, error
 		return nil
 	}
 
-	// Bulk phase: no lock, the live runner goes on.
+	// Bulk phase: no lock, the live runner goes on. Where the next batch starts is known as soon
+	// as this one is read, so it is read on another connection while this one is applied:
+	// reading and writing then use both the client's and the server's CPU at once.
+	type batch struct {
+		events []eventstore.Envelope
+		err    error
+	}
+	readCtx, stopReading := context.WithCancel(ctx)
+	defer stopReading()
+	next := make(chan batch, 1)
+	readAfter := func(position int64) {
+		go func() {
+			events, err := postgres.ReadAll(readCtx, r.pool, position, rebuildBatch)
+			next <- batch{events, err}
+		}()
+	}
+	readAfter(0)
 	for {
-		events, err := postgres.ReadAll(ctx, r.pool, res.Position, rebuildBatch)
-		if err != nil {
-			return res, err
+		b := <-next
+		if b.err != nil {
+			return res, b.err
 		}
-		if len(events) == 0 {
+		if len(b.events) == 0 {
 			break
 		}
-		if err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return apply(tx, events) }); err != nil {
+		more := len(b.events) == rebuildBatch
+		if more {
+			readAfter(b.events[len(b.events)-1].Position)
+		}
+		if err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return apply(tx, b.events) }); err != nil {
 			return res, err
 		}
-		if len(events) < rebuildBatch {
+		if !more {
 			break
 		}
 	}

@@ -2,13 +2,14 @@
 # The benchmarks of docs/benchmarks.md (`make bench`): the PostgreSQL benchmarks of the command
 # path, the event store and the projections, each beside its raw-SQL baseline, repeated for
 # benchstat; then an HTTP load test of the built binary with wrk from a second process on
-# loopback. Takes about seven minutes on 2 cores; run it on an otherwise idle machine and
-# PostgreSQL server, since anything else running there is measured too.
+# loopback. Takes about six minutes on 2 cores; run it on an otherwise idle machine and
+# PostgreSQL server, since anything else running there is measured too (the CPU-time metrics,
+# go-cpu-* and pg-cpu-*, are the least affected by it).
 #
 #   TEST_DATABASE_URL  PostgreSQL server (a fresh database per benchmark); unset: the embedded
 #                      test cluster in .testdata/pg, as scripts/test.sh does
 #   BENCH              benchmark regexp (default: the benchmarks of docs/benchmarks.md)
-#   COUNT              runs of each benchmark (default 6, the fewest benchstat trusts)
+#   COUNT              rounds, i.e. runs of each benchmark (default 6, the fewest benchstat trusts)
 #   OUT                results directory (default .testdata/bench/<time>)
 #   WRK_DURATION       length of each HTTP load run (default 15s); 0 skips the HTTP load test
 set -euo pipefail
@@ -57,6 +58,42 @@ stop_server() {
 	kill -KILL "$1" 2>/dev/null || true
 }
 
+# summarise prints a markdown table of the medians of bench.txt: each clearvest result beside
+# its baselines, the throughput ratio, and the issue's target where there is one. CPU times
+# are per operation (us) or per event (ns), of this process (go-cpu) and its database
+# backends (pg-cpu).
+summarise() {
+	awk '/^Benchmark/ {
+		name = $1; sub(/-[0-9]+$/, "", name); sub(/^Benchmark/, "", name)
+		for (i = 3; i < NF; i += 2) print name, $(i + 1), $i
+	}' "$1" | sort -k1,1 -k2,2 -k3,3g | awk '
+		{ key = $1 " " $2; n[key]++; v[key, n[key]] = $3; if (n[key] == 1) order[++k] = key }
+		END { for (j = 1; j <= k; j++) { key = order[j]; c = n[key]
+			print key, (c % 2) ? v[key, (c + 1) / 2] : (v[key, c / 2] + v[key, c / 2 + 1]) / 2 } }' |
+	awk '
+		{ split($1, p, "/impl="); row = p[1]; impl = p[2]; val[row, impl, $2] = $3
+		  if (impl == "clearvest" && $2 ~ /^(cmds\/s|events\/s|p50-ms|p99-ms|go-cpu-.*|pg-cpu-.*)$/) { if (!((row, $2) in seen)) { seen[row, $2] = 1; rows[++k] = row SUBSEP $2 } } }
+		END {
+			target["Command/writers=10", "cmds/s"] = ">= 3000"; target["Command/writers=10", "p99-ms"] = "<= 10"
+			target["Rebuild", "events/s"] = ">= 150000"; target["LiveCatchUp", "events/s"] = ">= 30000"
+			printf "| benchmark | metric | clearvest | raw SQL | ratio | target | |\n|---|---|--:|--:|--:|---|---|\n"
+			for (j = 1; j <= k; j++) {
+				split(rows[j], rk, SUBSEP); row = rk[1]; unit = rk[2]; cv = val[row, "clearvest", unit]
+				for (b = 1; b <= 2; b++) {
+					base = (b == 1) ? "raw-sql" : "raw-read"
+					if (!((row, base, unit) in val)) continue
+					rv = val[row, base, unit]
+					ratio = (unit ~ /\/s$/) ? sprintf("%.2f", cv / rv) : ""
+					t = (b == 1) ? target[row, unit] : ""; verdict = ""
+					if (t ~ /^>=/) verdict = (cv >= substr(t, 4) + 0) ? "met" : "missed"
+					if (t ~ /^<=/) verdict = (cv <= substr(t, 4) + 0) ? "met" : "missed"
+					f = (unit ~ /-ms$/) ? "%.2f" : "%.0f"
+					printf "| %s | %s | " f " | " f " (%s) | %s | %s | %s |\n", row, unit, cv, rv, base, ratio, t, verdict
+				}
+			}
+		}'
+}
+
 if [[ -z ${TEST_DATABASE_URL:-} ]]; then
 	pgdir=$root/.testdata/pg
 	go run ./cmd/clearvest postgres start --data-dir "$pgdir" >/dev/null
@@ -65,24 +102,36 @@ if [[ -z ${TEST_DATABASE_URL:-} ]]; then
 	export TEST_DATABASE_URL
 fi
 
+pg_version=unknown
+if command -v psql >/dev/null; then
+	pg_version=$(psql "$TEST_DATABASE_URL" -XAtc 'SHOW server_version' 2>/dev/null || echo unknown)
+fi
+# benchstat shows "key: value" lines as the configuration the results were measured in.
 {
-	echo "# $(go version)"
-	echo "# cpus: $(nproc), $(awk '/MemTotal/ {printf "%.0f GiB RAM", $2 / 1048576}' /proc/meminfo)"
-	echo "# postgres: $(go run ./scripts/createdb -version "$TEST_DATABASE_URL" 2>/dev/null || echo unknown)"
-} >"$out/machine.txt"
+	echo "go: $(go env GOVERSION)"
+	echo "postgres: $pg_version"
+	echo "cpus: $(nproc)"
+	echo "ram: $(awk '/MemTotal/ {printf "%.0fGiB", $2 / 1048576}' /proc/meminfo)"
+} >"$out/bench.txt"
 
-echo "==> go benchmarks (count $count) into $out/bench.txt"
-# -p 1: packages one after another, or they would measure each other.
-go test -p 1 -run '^$' -bench "$bench" -benchmem -count "$count" -timeout 30m \
-	./command ./eventstore/postgres ./projections | tee "$out/bench.txt"
+echo "==> go benchmarks ($count rounds) into $out/bench.txt"
+# Rounds of -count 1 rather than -count "$count": -count repeats each benchmark back to back,
+# so a change in the machine's load between a result and its baseline would show up in their
+# ratio; rounds keep them side by side. -p 1: packages one after another, or they would
+# measure each other.
+for round in $(seq "$count"); do
+	echo "--- round $round of $count, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	go test -p 1 -run '^$' -bench "$bench" -benchmem -count 1 -timeout 30m \
+		./command ./eventstore/postgres ./projections | tee -a "$out/bench.txt"
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
 echo "==> benchstat"
-"${benchstat[@]}" "$out/bench.txt" | tee "$out/benchstat.txt"
+(cd "$out" && "${benchstat[@]}" bench.txt) | tee "$out/benchstat.txt"
 echo
-echo "==> clearvest against its raw-SQL baselines (benchstat -col /impl)"
-"${benchstat[@]}" -col '/impl@(raw-sql clearvest raw-read)' -filter '.unit:(cmds/s OR events/s OR p99-ms)' "$out/bench.txt" |
-	tee "$out/ratios.txt"
+echo "==> clearvest against its raw-SQL baselines (medians; ratio = clearvest / baseline)"
+summarise "$out/bench.txt" | tee "$out/summary.md"
 
 if [[ $wrk_duration == 0 ]]; then
 	exit 0

@@ -194,14 +194,18 @@ func writeEvents(ctx context.Context, tx pgx.Tx, appends []eventstore.StreamAppe
 		streamNames[i] = string(a.Stream)
 	}
 	slices.Sort(streamNames)
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(s)) FROM unnest($2::text[]) WITH ORDINALITY AS u(s, n) ORDER BY n`,
-		streamLockNamespace, streamNames); err != nil {
-		return nil, fmt.Errorf("eventstore: lock streams: %w", err)
+	// The lock, the transaction id and the stream versions go to the server in one round trip.
+	// It runs them in order, so the id is still assigned only once the locks are held.
+	batch := &pgx.Batch{}
+	batch.Queue(`SELECT pg_advisory_xact_lock($1, hashtext(s)) FROM unnest($2::text[]) WITH ORDINALITY AS u(s, n) ORDER BY n`,
+		streamLockNamespace, streamNames)
+	batch.Queue(`SELECT pg_current_xact_id()::text::bigint, now()`)
+	for _, a := range appends {
+		queueReserveVersions(batch, a)
 	}
-	var xid int64
-	var recordedAt time.Time
-	if err := tx.QueryRow(ctx, `SELECT pg_current_xact_id()::text::bigint, now()`).Scan(&xid, &recordedAt); err != nil {
-		return nil, fmt.Errorf("eventstore: transaction id: %w", err)
+	xid, recordedAt, newVersions, err := readReservations(ctx, tx, tx.SendBatch(ctx, batch), appends)
+	if err != nil {
+		return nil, err
 	}
 	recordedAt = recordedAt.UTC()
 
@@ -217,12 +221,8 @@ func writeEvents(ctx context.Context, tx pgx.Tx, appends []eventstore.StreamAppe
 		metadatas = make([]string, 0, total)
 		index     int64
 	)
-	for _, a := range appends {
-		newVersion, err := reserveVersions(ctx, tx, a)
-		if err != nil {
-			return nil, err
-		}
-		first := newVersion - int64(len(a.Events)) + 1
+	for k, a := range appends {
+		first := newVersions[k] - int64(len(a.Events)) + 1
 		for i, e := range a.Events {
 			index++
 			meta, err := json.Marshal(e.Metadata)
@@ -261,43 +261,65 @@ func writeEvents(ctx context.Context, tx pgx.Tx, appends []eventstore.StreamAppe
 	return envs, nil
 }
 
-// reserveVersions moves a stream's version forward by len(a.Events), checking the expectation,
-// and returns the new version. The streams row stays locked until commit.
-func reserveVersions(ctx context.Context, tx pgx.Tx, a eventstore.StreamAppend) (int64, error) {
+// queueReserveVersions queues the statement that moves a stream's version forward by
+// len(a.Events), checking the expectation; it returns the new version, or no row when the
+// expectation fails. The streams row stays locked until commit.
+func queueReserveVersions(batch *pgx.Batch, a eventstore.StreamAppend) {
 	n := int64(len(a.Events))
-	var version int64
-	var err error
 	switch {
 	case n == 0:
-		// Nothing to write: only the expectation is checked.
-		err = tx.QueryRow(ctx, `SELECT coalesce((SELECT version FROM streams WHERE stream_id = $1), 0)`, string(a.Stream)).Scan(&version)
-		if err == nil && a.ExpectedVersion != eventstore.AnyVersion && version != a.ExpectedVersion {
-			return 0, &eventstore.ConcurrencyError{Stream: a.Stream, Expected: a.ExpectedVersion, Actual: version}
-		}
+		// Nothing to write: only the expectation is checked (by readReservations).
+		batch.Queue(`SELECT coalesce((SELECT version FROM streams WHERE stream_id = $1), 0)`, string(a.Stream))
 	case a.ExpectedVersion == eventstore.AnyVersion:
-		err = tx.QueryRow(ctx, `INSERT INTO streams (stream_id, version) VALUES ($1, $2)
+		batch.Queue(`INSERT INTO streams (stream_id, version) VALUES ($1, $2)
 			ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version
-			RETURNING version`, string(a.Stream), n).Scan(&version)
+			RETURNING version`, string(a.Stream), n)
 	case a.ExpectedVersion == eventstore.NoStream:
-		err = tx.QueryRow(ctx, `INSERT INTO streams (stream_id, version) VALUES ($1, $2)
+		batch.Queue(`INSERT INTO streams (stream_id, version) VALUES ($1, $2)
 			ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version
 			  WHERE streams.version = 0
-			RETURNING version`, string(a.Stream), n).Scan(&version)
+			RETURNING version`, string(a.Stream), n)
 	default:
-		err = tx.QueryRow(ctx, `UPDATE streams SET version = version + $2 WHERE stream_id = $1 AND version = $3
-			RETURNING version`, string(a.Stream), n, a.ExpectedVersion).Scan(&version)
+		batch.Queue(`UPDATE streams SET version = version + $2 WHERE stream_id = $1 AND version = $3
+			RETURNING version`, string(a.Stream), n, a.ExpectedVersion)
 	}
-	if errors.Is(err, pgx.ErrNoRows) {
-		var actual int64
-		if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT version FROM streams WHERE stream_id = $1), 0)`, string(a.Stream)).Scan(&actual); err != nil {
-			return 0, fmt.Errorf("eventstore: stream version: %w", err)
+}
+
+// readReservations reads the results of writeEvents' batch: the transaction id, the time, and
+// each stream's new version, or the first failed expectation as a *eventstore.ConcurrencyError.
+func readReservations(ctx context.Context, tx pgx.Tx, br pgx.BatchResults, appends []eventstore.StreamAppend) (xid int64, recordedAt time.Time, versions []int64, err error) {
+	defer func() {
+		if closeErr := br.Close(); err == nil && closeErr != nil {
+			err = fmt.Errorf("eventstore: stream version: %w", closeErr)
 		}
-		return 0, &eventstore.ConcurrencyError{Stream: a.Stream, Expected: a.ExpectedVersion, Actual: actual}
+	}()
+	if _, err := br.Exec(); err != nil {
+		return 0, time.Time{}, nil, fmt.Errorf("eventstore: lock streams: %w", err)
 	}
-	if err != nil {
-		return 0, fmt.Errorf("eventstore: stream version: %w", err)
+	if err := br.QueryRow().Scan(&xid, &recordedAt); err != nil {
+		return 0, time.Time{}, nil, fmt.Errorf("eventstore: transaction id: %w", err)
 	}
-	return version, nil
+	versions = make([]int64, len(appends))
+	for i, a := range appends {
+		err := br.QueryRow().Scan(&versions[i])
+		if len(a.Events) == 0 && err == nil && a.ExpectedVersion != eventstore.AnyVersion && versions[i] != a.ExpectedVersion {
+			return 0, time.Time{}, nil, &eventstore.ConcurrencyError{Stream: a.Stream, Expected: a.ExpectedVersion, Actual: versions[i]}
+		}
+		if errors.Is(err, pgx.ErrNoRows) {
+			if err := br.Close(); err != nil {
+				return 0, time.Time{}, nil, fmt.Errorf("eventstore: stream version: %w", err)
+			}
+			var actual int64
+			if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT version FROM streams WHERE stream_id = $1), 0)`, string(a.Stream)).Scan(&actual); err != nil {
+				return 0, time.Time{}, nil, fmt.Errorf("eventstore: stream version: %w", err)
+			}
+			return 0, time.Time{}, nil, &eventstore.ConcurrencyError{Stream: a.Stream, Expected: a.ExpectedVersion, Actual: actual}
+		}
+		if err != nil {
+			return 0, time.Time{}, nil, fmt.Errorf("eventstore: stream version: %w", err)
+		}
+	}
+	return xid, recordedAt, versions, nil
 }
 
 // lookupExisting returns the stored envelopes when every event of the append is stored already,
