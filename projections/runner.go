@@ -183,9 +183,10 @@ func (r *Runner) runOne(ctx context.Context, p Projection) {
 	backoff := 100 * time.Millisecond
 	idle := time.NewTimer(r.idlePoll)
 	defer idle.Stop()
+	size := r.batchSize
 	for ctx.Err() == nil {
 		wake := r.appended.Wait()
-		n, err := r.Step(ctx, p.Name())
+		n, err := r.step(ctx, p.Name(), size)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -201,9 +202,13 @@ func (r *Runner) runOne(ctx context.Context, p Projection) {
 			continue
 		}
 		backoff = 100 * time.Millisecond
-		if n == r.batchSize {
+		if n == size {
+			// Far behind: bigger batches amortise the per-transaction cost. Once caught up,
+			// small batches keep each transaction (and read-your-writes waits) short.
+			size = r.batchSize * catchUpBatchFactor
 			continue
 		}
+		size = r.batchSize
 		idle.Reset(r.idlePoll)
 		select {
 		case <-ctx.Done():
@@ -217,6 +222,13 @@ func (r *Runner) runOne(ctx context.Context, p Projection) {
 // Step applies at most one batch to one projection and returns how many events it applied
 // (0 when caught up, or when another process holds the projection).
 func (r *Runner) Step(ctx context.Context, name string) (int, error) {
+	return r.step(ctx, name, r.batchSize)
+}
+
+// catchUpBatchFactor multiplies the batch size while a projection is behind.
+const catchUpBatchFactor = 5
+
+func (r *Runner) step(ctx context.Context, name string, size int) (int, error) {
 	p, ok := r.byName[name]
 	if !ok {
 		return 0, fmt.Errorf("projections: unknown projection %q", name)
@@ -230,7 +242,7 @@ func (r *Runner) Step(ctx context.Context, name string) (int, error) {
 		if err := tx.QueryRow(ctx, `SELECT position FROM projection_checkpoints WHERE name = $1`, name).Scan(&from); err != nil {
 			return fmt.Errorf("projections: checkpoint of %s: %w", name, err)
 		}
-		events, err := postgres.ReadAll(ctx, tx, from, r.batchSize)
+		events, err := postgres.ReadAll(ctx, tx, from, size)
 		if err != nil || len(events) == 0 {
 			return err
 		}

@@ -1,0 +1,43 @@
+package postgres
+
+import (
+	"encoding/json"
+	"testing"
+
+	"clearvest/eventstore"
+)
+
+// FuzzDecodeMetadata holds the fast metadata parser to encoding/json: for any input both accept,
+// they must agree, and anything the store itself writes must take the fast path's answer.
+func FuzzDecodeMetadata(f *testing.F) {
+	full, _ := json.Marshal(eventstore.Metadata{CorrelationID: "c", CausationID: "k", ActorID: "u1", ActorRole: "admin",
+		ImpersonatorID: "u9", IdempotencyKey: "idem", RequestHash: "h", ClientIP: "127.0.0.1"})
+	for _, seed := range []string{string(full), `{}`, `{"actorId":"a\"b\\u00e9"}`, `{"clientIp": "::1" }`,
+		`{"actorId":1}`, `{"unknown":"x","actorId":"y"}`, `[]`, `null`, `{"actorId":"a","actorId":"b"}`, `{"actorId":"\ud83d\ude00"}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want eventstore.Metadata
+		wantErr := json.Unmarshal(b, &want)
+		var got eventstore.Metadata
+		gotErr := decodeMetadata(b, &got)
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Fatalf("decodeMetadata(%q) error = %v, encoding/json error = %v", b, gotErr, wantErr)
+		}
+		if wantErr == nil && got != want {
+			t.Fatalf("decodeMetadata(%q) = %+v, encoding/json = %+v", b, got, want)
+		}
+	})
+}
+
+func TestDecodeMetadataRoundTripsWhatTheStoreWrites(t *testing.T) {
+	in := eventstore.Metadata{CorrelationID: "0191-ab", ActorID: "user \"quoted\" é", ClientIP: "2001:db8::1", RequestHash: "sha256:ff"}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out eventstore.Metadata
+	if err := decodeMetadata(b, &out); err != nil || out != in {
+		t.Fatalf("round trip = %+v, %v; want %+v", out, err, in)
+	}
+}
