@@ -1,14 +1,10 @@
 package projections_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -166,8 +162,8 @@ func BenchmarkRebuild(b *testing.B) {
 
 	b.Run("impl=clearvest", func(b *testing.B) {
 		var total int64
-		cpu := newCPUMeter(f.pool)
-		cpu.start()
+		cpu := pgtest.NewCPUMeter(f.pool)
+		cpu.Start()
 		for b.Loop() {
 			res, err := f.runner.Rebuild(ctx, catalogue.Name)
 			if err != nil {
@@ -179,15 +175,15 @@ func BenchmarkRebuild(b *testing.B) {
 			b.Fatalf("rebuilt %d events, not a multiple of %d", total, events)
 		}
 		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
-		cpu.report(b, float64(total), "ns/event")
+		cpu.Report(b, float64(total), "ns/event")
 		projected = catalogueChecksum(b, f.pool, projections.SchemaName(catalogue.Name))
 	})
 	b.Run("impl=raw-sql", func(b *testing.B) {
 		const schema = "rm_catalogue_rawsql"
 		insertStreams, insertTypes := catalogueInsertSQL(schema+".streams", schema+".event_types", "events")
 		rebuilds := 0
-		cpu := newCPUMeter(f.pool)
-		cpu.start()
+		cpu := pgtest.NewCPUMeter(f.pool)
+		cpu.Start()
 		for b.Loop() {
 			rebuilds++
 			err := pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
@@ -210,15 +206,15 @@ func BenchmarkRebuild(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(events*rebuilds)/b.Elapsed().Seconds(), "events/s")
-		cpu.report(b, float64(events*rebuilds), "ns/event")
+		cpu.Report(b, float64(events*rebuilds), "ns/event")
 		raw = catalogueChecksum(b, f.pool, schema)
 		sameRows(b, projected, raw)
 	})
 	b.Run("impl=raw-read", func(b *testing.B) {
 		const page = 20_000 // the rebuild's batch
 		total := 0
-		cpu := newCPUMeter(f.pool)
-		cpu.start()
+		cpu := pgtest.NewCPUMeter(f.pool)
+		cpu.Start()
 		for b.Loop() {
 			var after int64
 			for {
@@ -234,7 +230,7 @@ func BenchmarkRebuild(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
-		cpu.report(b, float64(total), "ns/event")
+		cpu.Report(b, float64(total), "ns/event")
 	})
 }
 
@@ -274,18 +270,18 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 
 	b.Run("impl=clearvest", func(b *testing.B) {
 		var total int64
-		cpu := newCPUMeter(f.pool)
+		cpu := pgtest.NewCPUMeter(f.pool)
 		for b.Loop() {
 			b.StopTimer()
 			reset(b)
 			runCtx, stop := context.WithCancel(ctx)
 			done := make(chan error, 1)
-			cpu.start()
+			cpu.Start()
 			b.StartTimer()
 			go func() { done <- f.runner.Run(runCtx) }()
 			err := f.runner.WaitFor(ctx, f.last)
 			b.StopTimer()
-			cpu.stop()
+			cpu.Stop()
 			stop()
 			<-done
 			if err != nil {
@@ -295,7 +291,7 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
-		cpu.report(b, float64(total), "ns/event")
+		cpu.Report(b, float64(total), "ns/event")
 		projected = catalogueChecksum(b, f.pool, live)
 	})
 	b.Run("impl=raw-sql", func(b *testing.B) {
@@ -313,11 +309,11 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 			  WHERE name = $1 AND EXISTS (SELECT FROM batch))
 			SELECT count(*) FROM batch`
 		var total int64
-		cpu := newCPUMeter(f.pool)
+		cpu := pgtest.NewCPUMeter(f.pool)
 		for b.Loop() {
 			b.StopTimer()
 			reset(b)
-			cpu.start()
+			cpu.Start()
 			b.StartTimer()
 			for {
 				var n int
@@ -329,12 +325,12 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			cpu.stop()
+			cpu.Stop()
 			total += applied(b)
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
-		cpu.report(b, float64(total), "ns/event")
+		cpu.Report(b, float64(total), "ns/event")
 		raw = catalogueChecksum(b, f.pool, live)
 		sameRows(b, projected, raw)
 	})
@@ -368,92 +364,4 @@ func rawReadPage(ctx context.Context, pool *pgxpool.Pool, after int64, limit int
 		out = append(out, e)
 	}
 	return out, rows.Err()
-}
-
-// cpuMeter adds up the CPU time this process and the database's backends spend while it runs.
-// It depends much less than wall time on what else the machine is doing, which makes results
-// from a shared host comparable. Backends are read from /proc, so their share is reported only
-// when the server runs on this host and its processes are readable.
-type cpuMeter struct {
-	pool                 *pgxpool.Pool
-	self, server         time.Duration
-	selfOK, serverOK     bool
-	running              bool
-	startSelf, startServ time.Duration
-}
-
-func newCPUMeter(pool *pgxpool.Pool) *cpuMeter {
-	_, selfOK := procCPU("self")
-	_, serverOK := serverCPU(pool)
-	return &cpuMeter{pool: pool, selfOK: selfOK, serverOK: serverOK}
-}
-
-func (m *cpuMeter) start() {
-	m.startSelf, _ = procCPU("self")
-	m.startServ, _ = serverCPU(m.pool)
-	m.running = true
-}
-
-func (m *cpuMeter) stop() {
-	if !m.running {
-		return
-	}
-	self, _ := procCPU("self")
-	server, _ := serverCPU(m.pool)
-	m.self += self - m.startSelf
-	m.server += server - m.startServ
-	m.running = false
-}
-
-// report divides the CPU time by n and reports it in unit (e.g. "us/op" or "ns/event").
-func (m *cpuMeter) report(b *testing.B, n float64, unit string) {
-	m.stop()
-	scale := map[string]float64{"us": 1e3, "ns": 1}[strings.SplitN(unit, "/", 2)[0]]
-	if m.selfOK && n > 0 {
-		b.ReportMetric(float64(m.self.Nanoseconds())/scale/n, "go-cpu-"+unit)
-	}
-	if m.serverOK && n > 0 {
-		b.ReportMetric(float64(m.server.Nanoseconds())/scale/n, "pg-cpu-"+unit)
-	}
-}
-
-// serverCPU is the CPU time of the backends connected to the pool's database.
-func serverCPU(pool *pgxpool.Pool) (time.Duration, bool) {
-	rows, err := pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
-	if err != nil {
-		return 0, false
-	}
-	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-	if err != nil {
-		return 0, false
-	}
-	var total time.Duration
-	ok := false
-	for _, pid := range pids {
-		if d, found := procCPU(strconv.Itoa(int(pid))); found {
-			total, ok = total+d, true
-		}
-	}
-	return total, ok
-}
-
-// procCPU is a process's user and system time from /proc/<pid>/stat (Linux), in the kernel's
-// USER_HZ ticks of 10 ms.
-func procCPU(pid string) (time.Duration, bool) {
-	stat, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	// The fields after the parenthesised command name start with the state (field 3);
-	// utime and stime are fields 14 and 15.
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	if len(fields) < 13 {
-		return 0, false
-	}
-	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
-	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond, true
 }

@@ -1,20 +1,16 @@
 package postgres_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/eventstore"
@@ -107,8 +103,8 @@ func BenchmarkAppendBatch10(b *testing.B) {
 		store := benchStore(b, pool)
 		ctx := context.Background()
 		var latencies []time.Duration
-		cpu := newCPUMeter(pool)
-		cpu.start()
+		cpu := pgtest.NewCPUMeter(pool)
+		cpu.Start()
 		start := time.Now()
 		for i := 0; b.Loop(); i++ {
 			events := make([]eventstore.NewEvent, batch)
@@ -123,7 +119,7 @@ func BenchmarkAppendBatch10(b *testing.B) {
 			latencies = append(latencies, time.Since(t0))
 		}
 		reportBatches(b, latencies, time.Since(start), batch)
-		cpu.report(b, float64(len(latencies)), "us/op")
+		cpu.Report(b, float64(len(latencies)), "us/op")
 	})
 	b.Run("impl=raw-sql", func(b *testing.B) {
 		pool := benchPool(b)
@@ -143,8 +139,8 @@ func BenchmarkAppendBatch10(b *testing.B) {
 		}
 		var latencies []time.Duration
 		args := make([]any, 0, batch*7)
-		cpu := newCPUMeter(pool)
-		cpu.start()
+		cpu := pgtest.NewCPUMeter(pool)
+		cpu.Start()
 		start := time.Now()
 		for i := 0; b.Loop(); i++ {
 			events := make([]eventstore.NewEvent, batch)
@@ -167,7 +163,7 @@ func BenchmarkAppendBatch10(b *testing.B) {
 			latencies = append(latencies, time.Since(t0))
 		}
 		reportBatches(b, latencies, time.Since(start), batch)
-		cpu.report(b, float64(len(latencies)), "us/op")
+		cpu.Report(b, float64(len(latencies)), "us/op")
 	})
 }
 
@@ -213,8 +209,8 @@ func BenchmarkReadAll(b *testing.B) {
 
 	readAll := func(b *testing.B, next func(after int64) ([]eventstore.Envelope, error)) {
 		total := 0
-		cpu := newCPUMeter(pool)
-		cpu.start()
+		cpu := pgtest.NewCPUMeter(pool)
+		cpu.Start()
 		for b.Loop() {
 			var after int64
 			for {
@@ -233,7 +229,7 @@ func BenchmarkReadAll(b *testing.B) {
 			b.Fatalf("read %d events, not a multiple of %d", total, events)
 		}
 		b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
-		cpu.report(b, float64(total), "ns/event")
+		cpu.Report(b, float64(total), "ns/event")
 	}
 	b.Run("impl=clearvest", func(b *testing.B) {
 		readAll(b, func(after int64) ([]eventstore.Envelope, error) { return store.ReadAll(ctx, after, page) })
@@ -270,92 +266,4 @@ func rawReadPage(ctx context.Context, pool *pgxpool.Pool, after int64, limit int
 		out = append(out, e)
 	}
 	return out, rows.Err()
-}
-
-// cpuMeter adds up the CPU time this process and the database's backends spend while it runs.
-// It depends much less than wall time on what else the machine is doing, which makes results
-// from a shared host comparable. Backends are read from /proc, so their share is reported only
-// when the server runs on this host and its processes are readable.
-type cpuMeter struct {
-	pool                 *pgxpool.Pool
-	self, server         time.Duration
-	selfOK, serverOK     bool
-	running              bool
-	startSelf, startServ time.Duration
-}
-
-func newCPUMeter(pool *pgxpool.Pool) *cpuMeter {
-	_, selfOK := procCPU("self")
-	_, serverOK := serverCPU(pool)
-	return &cpuMeter{pool: pool, selfOK: selfOK, serverOK: serverOK}
-}
-
-func (m *cpuMeter) start() {
-	m.startSelf, _ = procCPU("self")
-	m.startServ, _ = serverCPU(m.pool)
-	m.running = true
-}
-
-func (m *cpuMeter) stop() {
-	if !m.running {
-		return
-	}
-	self, _ := procCPU("self")
-	server, _ := serverCPU(m.pool)
-	m.self += self - m.startSelf
-	m.server += server - m.startServ
-	m.running = false
-}
-
-// report divides the CPU time by n and reports it in unit (e.g. "us/op" or "ns/event").
-func (m *cpuMeter) report(b *testing.B, n float64, unit string) {
-	m.stop()
-	scale := map[string]float64{"us": 1e3, "ns": 1}[strings.SplitN(unit, "/", 2)[0]]
-	if m.selfOK && n > 0 {
-		b.ReportMetric(float64(m.self.Nanoseconds())/scale/n, "go-cpu-"+unit)
-	}
-	if m.serverOK && n > 0 {
-		b.ReportMetric(float64(m.server.Nanoseconds())/scale/n, "pg-cpu-"+unit)
-	}
-}
-
-// serverCPU is the CPU time of the backends connected to the pool's database.
-func serverCPU(pool *pgxpool.Pool) (time.Duration, bool) {
-	rows, err := pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
-	if err != nil {
-		return 0, false
-	}
-	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-	if err != nil {
-		return 0, false
-	}
-	var total time.Duration
-	ok := false
-	for _, pid := range pids {
-		if d, found := procCPU(strconv.Itoa(int(pid))); found {
-			total, ok = total+d, true
-		}
-	}
-	return total, ok
-}
-
-// procCPU is a process's user and system time from /proc/<pid>/stat (Linux), in the kernel's
-// USER_HZ ticks of 10 ms.
-func procCPU(pid string) (time.Duration, bool) {
-	stat, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	// The fields after the parenthesised command name start with the state (field 3);
-	// utime and stime are fields 14 and 15.
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	if len(fields) < 13 {
-		return 0, false
-	}
-	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
-	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond, true
 }
