@@ -133,18 +133,7 @@ func (s *Service) GoogleSignIn(ctx context.Context, in GoogleInput, c Client) (S
 // the password and for the e-mailed new-browser code (it proved control of the mailbox); the
 // authenticator code, if the account has one, is still required.
 func (s *Service) googleSignInLinked(ctx context.Context, uid uuid.UUID, in GoogleInput, c Client, link func(u *unit) error) (SignIn, error) {
-	p, err := s.principals.Get(ctx, uid)
-	if err != nil {
-		return SignIn{}, err
-	}
-	switch p.Status {
-	case principal.StatusActive:
-	case principal.StatusSuspended:
-		return SignIn{}, ErrSuspended
-	default:
-		return SignIn{}, ErrGoogleInvalid
-	}
-	user, err := s.loadUser(ctx, uid.String())
+	user, err := s.activeUser(ctx, uid, ErrGoogleInvalid)
 	if err != nil {
 		return SignIn{}, err
 	}

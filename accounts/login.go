@@ -43,18 +43,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (SignIn, e
 		s.loginFailed(ctx, emailKey)
 		return SignIn{}, ErrBadCredentials
 	}
-	p, err := s.principals.Get(ctx, uid)
-	if err != nil {
-		return SignIn{}, err
-	}
-	switch p.Status {
-	case principal.StatusActive:
-	case principal.StatusSuspended:
-		return SignIn{}, ErrSuspended
-	default:
-		return SignIn{}, ErrBadCredentials
-	}
-	user, err := s.loadUser(ctx, uid.String())
+	user, err := s.activeUser(ctx, uid, ErrBadCredentials)
 	if err != nil {
 		return SignIn{}, err
 	}
@@ -255,18 +244,7 @@ func (s *Service) LoginWithCode(ctx context.Context, email, code, totpCode strin
 		}
 		return SignIn{}, err
 	}
-	p, err := s.principals.Get(ctx, uid)
-	if err != nil {
-		return SignIn{}, err
-	}
-	switch p.Status {
-	case principal.StatusActive:
-	case principal.StatusSuspended:
-		return SignIn{}, ErrSuspended
-	default:
-		return SignIn{}, ErrCodeInvalid
-	}
-	user, err := s.loadUser(ctx, uid.String())
+	user, err := s.activeUser(ctx, uid, ErrCodeInvalid)
 	if err != nil {
 		return SignIn{}, err
 	}

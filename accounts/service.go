@@ -221,6 +221,24 @@ type loaded struct {
 	createdAt time.Time
 }
 
+// activeUser loads a user who may sign in. A suspended principal gets ErrSuspended (the login
+// page explains it); any other inactive status gets notActive, so that a closed account answers
+// like the flow's ordinary refusal and reveals nothing more.
+func (s *Service) activeUser(ctx context.Context, uid uuid.UUID, notActive error) (loaded, error) {
+	p, err := s.principals.Get(ctx, uid)
+	if err != nil {
+		return loaded{}, err
+	}
+	switch p.Status {
+	case principal.StatusActive:
+	case principal.StatusSuspended:
+		return loaded{}, ErrSuspended
+	default:
+		return loaded{}, notActive
+	}
+	return s.loadUser(ctx, uid.String())
+}
+
 // loadUser replays a user's stream. A missing stream gives an unregistered user, which the
 // aggregate refuses every command for (ErrNotRegistered, a 404).
 func (s *Service) loadUser(ctx context.Context, id string) (loaded, error) {
