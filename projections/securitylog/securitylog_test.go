@@ -1,87 +1,19 @@
 package securitylog_test
 
 import (
-	"bytes"
 	"context"
 	"slices"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"clearvest/domain/aggregate"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
-	"clearvest/eventstore/pii"
-	"clearvest/eventstore/postgres"
-	"clearvest/pgmigrate"
-	"clearvest/pgtest"
 	"clearvest/projections"
+	"clearvest/projections/projectiontest"
 	"clearvest/projections/securitylog"
 )
-
-// app is the write side the way the application wires it: a PostgreSQL store, and a registry
-// whose cipher seals personal fields with per-user keys.
-type app struct {
-	pool   *pgxpool.Pool
-	store  *postgres.Store
-	codec  *eventstore.Registry
-	cipher *pii.Cipher
-	last   int64
-}
-
-func newApp(t *testing.T) *app {
-	t.Helper()
-	pool := pgtest.NewPool(t)
-	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations, projections.Migrations, pii.Migrations); err != nil {
-		t.Fatal(err)
-	}
-	store := postgres.New(pool)
-	t.Cleanup(store.Close)
-	cipher, err := pii.New(pool, bytes.Repeat([]byte{5}, 32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	codec := eventstore.NewRegistry()
-	identity.RegisterEvents(codec)
-	codec.SetCipher(cipher)
-	return &app{pool: pool, store: store, codec: codec, cipher: cipher}
-}
-
-// do runs one command on a user's stream: load, decide, append with the loaded version.
-func (a *app) do(t *testing.T, userID string, meta eventstore.Metadata, decide func(*identity.User) error) {
-	t.Helper()
-	ctx := context.Background()
-	stream := eventstore.NewStreamID(identity.StreamCategory, userID)
-	envs, err := a.store.ReadStream(ctx, stream, 1, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	history := make([]aggregate.Event, len(envs))
-	for i, env := range envs {
-		if history[i], err = a.codec.Decode(env); err != nil {
-			t.Fatal(err)
-		}
-	}
-	u := identity.New()
-	aggregate.Load(u, int64(len(envs)), history...)
-	if err := decide(u); err != nil {
-		t.Fatalf("command on %s: %v", userID, err)
-	}
-	var events []eventstore.NewEvent
-	for _, e := range u.Changes() {
-		ne, err := a.codec.EncodeFor(stream, e, meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		events = append(events, ne)
-	}
-	stored, err := a.store.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: u.LoadedVersion(), Events: events})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.last = stored[len(stored)-1].Position
-}
 
 func snapshot(t *testing.T, pool *pgxpool.Pool) []string {
 	t.Helper()
@@ -123,45 +55,45 @@ func register(id, email string) func(*identity.User) error {
 func TestSecurityLog(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
+	a := projectiontest.NewIdentityApp(t)
 	ada, bob, grace := eventstore.NewEventID().String(), eventstore.NewEventID().String(), eventstore.NewEventID().String()
 	self := eventstore.Metadata{ActorID: ada, ClientIP: "198.51.100.12"}
 	staff := eventstore.Metadata{ActorID: grace, ActorRole: "admin", ClientIP: "192.0.2.1"}
 
-	a.do(t, grace, eventstore.Metadata{}, register(grace, "grace@example.com"))
-	a.do(t, ada, eventstore.Metadata{ClientIP: "198.51.100.10"}, register(ada, "ada@example.com"))
-	a.do(t, ada, eventstore.Metadata{ClientIP: "198.51.100.11"}, (*identity.User).VerifyEmail)
-	a.do(t, ada, self, func(u *identity.User) error { return u.RecordNewDevice("dev-1", "203.0.113.7", "Firefox/128") })
-	a.do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaChange) })
-	a.do(t, ada, eventstore.Metadata{ActorID: ada, ImpersonatorID: grace, ClientIP: "192.0.2.1"}, (*identity.User).EnableTwoFactor)
-	a.do(t, ada, staff, func(u *identity.User) error { return u.RecordStaffAccess(grace, "support ticket 42") })
-	a.do(t, ada, staff, func(u *identity.User) error { return u.ChangeRole(grace, identity.RoleAuthor) })
-	a.do(t, ada, staff, func(u *identity.User) error { return u.Suspend(grace, "chargeback") })
-	a.do(t, ada, staff, (*identity.User).Reinstate)
-	a.do(t, ada, self, (*identity.User).DisableTwoFactor)
-	a.do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset) })
-	a.do(t, ada, self, func(u *identity.User) error { return u.UpdateProfile(identity.Profile{Name: "Ada"}) })
+	a.Do(t, grace, eventstore.Metadata{}, register(grace, "grace@example.com"))
+	a.Do(t, ada, eventstore.Metadata{ClientIP: "198.51.100.10"}, register(ada, "ada@example.com"))
+	a.Do(t, ada, eventstore.Metadata{ClientIP: "198.51.100.11"}, (*identity.User).VerifyEmail)
+	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordNewDevice("dev-1", "203.0.113.7", "Firefox/128") })
+	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaChange) })
+	a.Do(t, ada, eventstore.Metadata{ActorID: ada, ImpersonatorID: grace, ClientIP: "192.0.2.1"}, (*identity.User).EnableTwoFactor)
+	a.Do(t, ada, staff, func(u *identity.User) error { return u.RecordStaffAccess(grace, "support ticket 42") })
+	a.Do(t, ada, staff, func(u *identity.User) error { return u.ChangeRole(grace, identity.RoleAuthor) })
+	a.Do(t, ada, staff, func(u *identity.User) error { return u.Suspend(grace, "chargeback") })
+	a.Do(t, ada, staff, (*identity.User).Reinstate)
+	a.Do(t, ada, self, (*identity.User).DisableTwoFactor)
+	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset) })
+	a.Do(t, ada, self, func(u *identity.User) error { return u.UpdateProfile(identity.Profile{Name: "Ada"}) })
 
-	a.do(t, bob, eventstore.Metadata{ClientIP: "198.51.100.20"}, register(bob, "bob@example.com"))
-	a.do(t, bob, eventstore.Metadata{ActorID: bob}, func(u *identity.User) error { return u.RecordNewDevice("dev-9", "203.0.113.9", "Safari") })
-	a.do(t, bob, eventstore.Metadata{ActorID: bob}, func(u *identity.User) error { return u.Close(bob) })
-	if err := a.cipher.Erase(ctx, bob); err != nil {
+	a.Do(t, bob, eventstore.Metadata{ClientIP: "198.51.100.20"}, register(bob, "bob@example.com"))
+	a.Do(t, bob, eventstore.Metadata{ActorID: bob}, func(u *identity.User) error { return u.RecordNewDevice("dev-9", "203.0.113.9", "Safari") })
+	a.Do(t, bob, eventstore.Metadata{ActorID: bob}, func(u *identity.User) error { return u.Close(bob) })
+	if err := a.Cipher.Erase(ctx, bob); err != nil {
 		t.Fatal(err)
 	}
 
-	r, err := projections.NewRunner(a.pool, a.store, []projections.Projection{securitylog.New(a.codec)}, projections.WithBatchSize(4))
+	r, err := projections.NewRunner(a.Pool, a.Store, []projections.Projection{securitylog.New(a.Codec)}, projections.WithBatchSize(4))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Prepare(ctx); err != nil {
 		t.Fatal(err)
 	}
-	eventstoretest.WaitVisible(t, a.store, a.last)
+	eventstoretest.WaitVisible(t, a.Store, a.Last)
 	if err := r.CatchUp(ctx); err != nil {
 		t.Fatal(err)
 	}
 
-	got, err := securitylog.ForUser(ctx, a.pool, ada, 0)
+	got, err := securitylog.ForUser(ctx, a.Pool, ada, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,12 +120,12 @@ func TestSecurityLog(t *testing.T) {
 		}
 	}
 
-	newest, err := securitylog.ForUser(ctx, a.pool, ada, 2)
+	newest, err := securitylog.ForUser(ctx, a.Pool, ada, 2)
 	if err != nil || !slices.Equal(lines(newest), want[:2]) {
 		t.Errorf("ForUser(ada, 2) = %v, %v", lines(newest), err)
 	}
 
-	closed, err := securitylog.ForUser(ctx, a.pool, bob, 10)
+	closed, err := securitylog.ForUser(ctx, a.Pool, bob, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,15 +133,15 @@ func TestSecurityLog(t *testing.T) {
 	if !slices.Equal(lines(closed), wantClosed) {
 		t.Errorf("a closed account keeps addresses: %v", lines(closed))
 	}
-	if none, err := securitylog.ForUser(ctx, a.pool, "nobody", 10); err != nil || len(none) != 0 {
+	if none, err := securitylog.ForUser(ctx, a.Pool, "nobody", 10); err != nil || len(none) != 0 {
 		t.Errorf("ForUser(nobody) = %v, %v", none, err)
 	}
 
-	live := snapshot(t, a.pool)
+	live := snapshot(t, a.Pool)
 	if _, err := r.Rebuild(ctx, securitylog.Name); err != nil {
 		t.Fatal(err)
 	}
-	if rebuilt := snapshot(t, a.pool); !slices.Equal(live, rebuilt) {
+	if rebuilt := snapshot(t, a.Pool); !slices.Equal(live, rebuilt) {
 		t.Errorf("rebuild differs from live\nlive:    %v\nrebuilt: %v", live, rebuilt)
 	}
 }
