@@ -91,13 +91,18 @@ func actorOf(ctx context.Context) (accounts.Actor, error) {
 	return accounts.Actor{UserID: p.UserID, Role: p.Role, SessionID: p.SessionID, Client: clientOf(ctx)}, nil
 }
 
+// caller is the signed-in user an own-account or staff operation acts as.
+func (s *server) caller(ctx context.Context) (accounts.Actor, error) {
+	if s.accounts == nil {
+		return accounts.Actor{}, errAccountsMissing
+	}
+	return actorOf(ctx)
+}
+
 // record runs a command as the signed-in caller and passes the position it reached on to the
 // response (read-your-writes).
 func (s *server) record(ctx context.Context, command func(accounts.Actor) (int64, error)) error {
-	if s.accounts == nil {
-		return errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return err
 	}
@@ -296,10 +301,7 @@ func (s *server) LoginStatus(ctx context.Context, _ apigen.LoginStatusRequestObj
 }
 
 func (s *server) GetUser(ctx context.Context, _ apigen.GetUserRequestObject) (apigen.GetUserResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -311,10 +313,7 @@ func (s *server) GetUser(ctx context.Context, _ apigen.GetUserRequestObject) (ap
 }
 
 func (s *server) UpdateUser(ctx context.Context, req apigen.UpdateUserRequestObject) (apigen.UpdateUserResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -332,10 +331,7 @@ func (s *server) UpdateUser(ctx context.Context, req apigen.UpdateUserRequestObj
 var errNoPhotoPart = domainerr.Field("photo", "Please select a file.")
 
 func (s *server) UploadPhoto(ctx context.Context, req apigen.UploadPhotoRequestObject) (apigen.UploadPhotoResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -393,10 +389,7 @@ func (s *server) GetPhoto(ctx context.Context, req apigen.GetPhotoRequestObject)
 }
 
 func (s *server) SendVerificationEmail(ctx context.Context, _ apigen.SendVerificationEmailRequestObject) (apigen.SendVerificationEmailResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -423,10 +416,7 @@ func (s *server) VerifyUser(ctx context.Context, req apigen.VerifyUserRequestObj
 }
 
 func (s *server) ChangePassword(ctx context.Context, req apigen.ChangePasswordRequestObject) (apigen.ChangePasswordResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -464,10 +454,7 @@ func (s *server) ResetPassword(ctx context.Context, req apigen.ResetPasswordRequ
 }
 
 func (s *server) ListSessions(ctx context.Context, _ apigen.ListSessionsRequestObject) (apigen.ListSessionsResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -484,10 +471,7 @@ func (s *server) ListSessions(ctx context.Context, _ apigen.ListSessionsRequestO
 }
 
 func (s *server) EndSession(ctx context.Context, req apigen.EndSessionRequestObject) (apigen.EndSessionResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -501,10 +485,7 @@ func (s *server) EndSession(ctx context.Context, req apigen.EndSessionRequestObj
 }
 
 func (s *server) RevokeOtherSessions(ctx context.Context, _ apigen.RevokeOtherSessionsRequestObject) (apigen.RevokeOtherSessionsResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -515,10 +496,7 @@ func (s *server) RevokeOtherSessions(ctx context.Context, _ apigen.RevokeOtherSe
 }
 
 func (s *server) SetupTwoFactor(ctx context.Context, _ apigen.SetupTwoFactorRequestObject) (apigen.SetupTwoFactorResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -530,10 +508,7 @@ func (s *server) SetupTwoFactor(ctx context.Context, _ apigen.SetupTwoFactorRequ
 }
 
 func (s *server) EnableTwoFactor(ctx context.Context, req apigen.EnableTwoFactorRequestObject) (apigen.EnableTwoFactorResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -555,10 +530,7 @@ func (s *server) DisableTwoFactor(ctx context.Context, req apigen.DisableTwoFact
 }
 
 func (s *server) GetSecurityLog(ctx context.Context, _ apigen.GetSecurityLogRequestObject) (apigen.GetSecurityLogResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -609,10 +581,7 @@ func (s *server) GetUsers(ctx context.Context, req apigen.GetUsersRequestObject)
 // UpgradeUser follows the original client: role "suspended" suspends, any other role on a
 // suspended user reinstates them with that role.
 func (s *server) UpgradeUser(ctx context.Context, req apigen.UpgradeUserRequestObject) (apigen.UpgradeUserResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	a, err := actorOf(ctx)
+	a, err := s.caller(ctx)
 	if err != nil {
 		return nil, err
 	}
