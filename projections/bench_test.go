@@ -13,6 +13,7 @@ import (
 
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
+	"clearvest/eventstore/postgres/postgrestest"
 	"clearvest/pgmigrate"
 	"clearvest/pgtest"
 	"clearvest/projections"
@@ -54,7 +55,7 @@ func newBenchFixture(b *testing.B, n, streams int) benchFixture {
 	if err := runner.Prepare(ctx); err != nil {
 		b.Fatal(err)
 	}
-	f := benchFixture{pool: pool, runner: runner, last: fillLog(b, pool, n, streams)}
+	f := benchFixture{pool: pool, runner: runner, last: postgrestest.FillLog(b, pool, n, streams)}
 	// A transaction left open elsewhere on the server holds the log back (the xmin horizon);
 	// measuring before every event is visible would time that wait instead.
 	deadline := time.Now().Add(time.Minute)
@@ -71,46 +72,6 @@ func newBenchFixture(b *testing.B, n, streams int) benchFixture {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-var benchTypes = []string{"account.deposit_requested", "account.deposit_confirmed", "account.withdrawal_requested", "investment.started", "investment.matured"}
-
-// fillLog writes n events spread round-robin over the given number of streams and returns the
-// last position. It writes the rows with SQL, 50,000 per transaction, because appending them a
-// command at a time would take longer than the benchmarks; positions, versions and the streams
-// table follow the store's rules, ids are time-ordered like UUIDv7, and payload and metadata
-// are shaped like a command's.
-func fillLog(b *testing.B, pool *pgxpool.Pool, n, streams int) int64 {
-	b.Helper()
-	ctx := context.Background()
-	const perTx = 50_000
-	var last int64
-	for from := 0; from < n; from += perTx {
-		to := min(from+perTx, n) - 1
-		err := pool.QueryRow(ctx, `WITH ins AS (
-			INSERT INTO events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
-			SELECT (pg_current_xact_id()::text::bigint << 16) | (g - $1 + 1), id, 'account-' || (g % $3), g / $3 + 1,
-			  ($4::text[])[g % cardinality($4::text[]) + 1], 1,
-			  jsonb_build_object('amount', (100 + g % 900) || '.00', 'currency', 'EUR', 'reference', 'ref-' || lpad(g::text, 8, '0')),
-			  jsonb_build_object('correlationId', id, 'causationId', id, 'actorId', 'user-bench', 'actorRole', 'customer'),
-			  now()
-			FROM (SELECT g, ('01900000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid AS id
-			      FROM generate_series($1::int, $2::int) g) s
-			RETURNING position)
-			SELECT max(position) FROM ins`, from, to, streams, benchTypes).Scan(&last)
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	for _, sql := range []string{
-		`INSERT INTO streams (stream_id, version) SELECT stream_id, max(version) FROM events GROUP BY stream_id`,
-		`VACUUM ANALYZE events`,
-	} {
-		if _, err := pool.Exec(ctx, sql); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return last
 }
 
 // catalogueChecksum fingerprints the rows of a catalogue read model in schema, so that a

@@ -15,6 +15,7 @@ import (
 
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
+	"clearvest/eventstore/postgres/postgrestest"
 	"clearvest/pgmigrate"
 	"clearvest/pgtest"
 )
@@ -44,54 +45,14 @@ func benchStore(b *testing.B, pool *pgxpool.Pool) *postgres.Store {
 	return s
 }
 
-var benchTypes = []string{"account.deposit_requested", "account.deposit_confirmed", "account.withdrawal_requested", "investment.started", "investment.matured"}
-
 // benchEvent is shaped like a command's event: a small payload and the metadata Execute adds.
 func benchEvent(n int) eventstore.NewEvent {
 	id := eventstore.NewEventID()
 	return eventstore.NewEvent{
-		ID: id, Type: benchTypes[n%len(benchTypes)], SchemaVersion: 1,
+		ID: id, Type: postgrestest.EventTypes[n%len(postgrestest.EventTypes)], SchemaVersion: 1,
 		Data:     json.RawMessage(fmt.Sprintf(`{"amount":"%d.00","currency":"EUR","reference":"ref-%08d"}`, 100+n%900, n)),
 		Metadata: eventstore.Metadata{CorrelationID: id.String(), CausationID: id.String(), ActorID: "user-bench", ActorRole: "customer"},
 	}
-}
-
-// fillLog writes n events spread round-robin over the given number of streams and returns the
-// last position. It writes the rows with SQL, 50,000 per transaction, because appending them a
-// command at a time would take longer than the benchmarks; positions, versions and the streams
-// table follow the store's rules, ids are time-ordered like UUIDv7, and payload and metadata
-// are shaped like benchEvent's.
-func fillLog(b *testing.B, pool *pgxpool.Pool, n, streams int) int64 {
-	b.Helper()
-	ctx := context.Background()
-	const perTx = 50_000
-	var last int64
-	for from := 0; from < n; from += perTx {
-		to := min(from+perTx, n) - 1
-		err := pool.QueryRow(ctx, `WITH ins AS (
-			INSERT INTO events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
-			SELECT (pg_current_xact_id()::text::bigint << 16) | (g - $1 + 1), id, 'account-' || (g % $3), g / $3 + 1,
-			  ($4::text[])[g % cardinality($4::text[]) + 1], 1,
-			  jsonb_build_object('amount', (100 + g % 900) || '.00', 'currency', 'EUR', 'reference', 'ref-' || lpad(g::text, 8, '0')),
-			  jsonb_build_object('correlationId', id, 'causationId', id, 'actorId', 'user-bench', 'actorRole', 'customer'),
-			  now()
-			FROM (SELECT g, ('01900000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid AS id
-			      FROM generate_series($1::int, $2::int) g) s
-			RETURNING position)
-			SELECT max(position) FROM ins`, from, to, streams, benchTypes).Scan(&last)
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	for _, sql := range []string{
-		`INSERT INTO streams (stream_id, version) SELECT stream_id, max(version) FROM events GROUP BY stream_id`,
-		`VACUUM ANALYZE events`,
-	} {
-		if _, err := pool.Exec(ctx, sql); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return last
 }
 
 // BenchmarkAppendBatch10 appends 10 events to one stream per call, expecting its version, beside
@@ -190,7 +151,7 @@ func BenchmarkReadAll(b *testing.B) {
 	const events, streams, page = 100_000, 1_000, 1_000
 	pool := benchPool(b)
 	store := benchStore(b, pool)
-	last := fillLog(b, pool, events, streams)
+	last := postgrestest.FillLog(b, pool, events, streams)
 	ctx := context.Background()
 	// A transaction left open elsewhere on the server holds the log back (the xmin horizon);
 	// reading before every event is visible would read less, not faster.
