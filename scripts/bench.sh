@@ -31,32 +31,11 @@ on_exit() {
 	done
 }
 trap on_exit EXIT
+# shellcheck source=scripts/lib/server.sh
+source scripts/lib/server.sh
 trap 'exit 130' INT TERM
 
-# free_port prints a loopback port nothing listens on.
-free_port() {
-	local port _
-	for _ in $(seq 1 50); do
-		port=$((20000 + RANDOM % 30000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-			echo "$port"
-			return 0
-		fi
-	done
-	echo "bench.sh: no free port found" >&2
-	return 1
-}
 
-# stop_server asks the server to shut down gracefully, and insists after 10 s.
-stop_server() {
-	kill -TERM "$1" 2>/dev/null || return 0
-	local _
-	for _ in $(seq 1 100); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	kill -KILL "$1" 2>/dev/null || true
-}
 
 # summarise prints a markdown table of the medians of bench.txt: each clearvest result beside
 # its baselines, the throughput ratio, and the target where there is one. CPU times
@@ -150,34 +129,7 @@ if ! command -v wrk >/dev/null; then
 	fi
 fi
 go build -o bin/clearvest ./cmd/clearvest
-db="clearvest_bench_$$_${RANDOM}"
-db_url=$(go run ./scripts/createdb -name "$db" "$TEST_DATABASE_URL")
-cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")
-data=$(mktemp -d)
-cleanups+=("rm -rf '$data'")
-port=$(free_port)
-base_url="http://127.0.0.1:$port"
-CLEARVEST_ENV=development CLEARVEST_DATA_DIR=$data CLEARVEST_ADDR="127.0.0.1:$port" \
-	CLEARVEST_PUBLIC_URL=$base_url DATABASE_URL=$db_url \
-	bin/clearvest serve >"$data/serve.log" 2>&1 &
-server=$!
-cleanups+=("stop_server $server")
-ready=false
-for _ in $(seq 1 120); do
-	if ! kill -0 "$server" 2>/dev/null; then
-		break
-	fi
-	if curl -fsS -m 2 -o /dev/null "$base_url/readyz" 2>/dev/null; then
-		ready=true
-		break
-	fi
-	sleep 0.5
-done
-if [[ $ready != true ]]; then
-	echo "the server did not become ready at $base_url/readyz; its log:" >&2
-	tail -n 50 "$data/serve.log" >&2
-	exit 1
-fi
+start_server bench
 for path in /api/meta /healthz; do
 	echo "--- GET $path"
 	wrk -t2 -c50 -d"$wrk_duration" --latency "$base_url$path" | tee -a "$out/wrk.txt"

@@ -27,6 +27,8 @@ on_exit() {
 	fi
 }
 trap on_exit EXIT
+# shellcheck source=scripts/lib/server.sh
+source scripts/lib/server.sh
 trap 'exit 130' INT TERM
 
 step() {
@@ -34,30 +36,7 @@ step() {
 	printf '\n==> %s (%ds)\n' "$1" "$((SECONDS - began))"
 }
 
-# free_port prints a loopback port nothing listens on (bash's /dev/tcp: no extra tools needed).
-free_port() {
-	local port _
-	for _ in $(seq 1 50); do
-		port=$((20000 + RANDOM % 30000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-			echo "$port"
-			return 0
-		fi
-	done
-	echo "test.sh: no free port found" >&2
-	return 1
-}
 
-# stop_server asks a server to shut down gracefully, and insists after 10 s.
-stop_server() {
-	kill -TERM "$1" 2>/dev/null || return 0
-	local _
-	for _ in $(seq 1 100); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	kill -KILL "$1" 2>/dev/null || true
-}
 
 step "browser"
 chromium=${CHROMIUM_PATH:-/usr/bin/chromium}
@@ -105,35 +84,6 @@ step "build"
 go build -o bin/clearvest ./cmd/clearvest
 
 step "browser smoke test"
-e2e_db="clearvest_e2e_$$_${RANDOM}"
-e2e_url=$(go run ./scripts/createdb -name "$e2e_db" "$TEST_DATABASE_URL")
-cleanups+=("go run ./scripts/createdb -drop -name '$e2e_db' \"\$TEST_DATABASE_URL\"")
-e2e_data=$(mktemp -d)
-cleanups+=("rm -rf '$e2e_data'")
-port=$(free_port)
-base_url="http://127.0.0.1:$port"
-CLEARVEST_ENV=development CLEARVEST_DATA_DIR=$e2e_data CLEARVEST_ADDR="127.0.0.1:$port" \
-	CLEARVEST_PUBLIC_URL=$base_url DATABASE_URL=$e2e_url \
-	bin/clearvest serve >"$e2e_data/serve.log" 2>&1 &
-server=$!
-cleanups+=("stop_server $server")
-
-# Up to 60 s: the first start migrates and seeds the demo data.
-ready=false
-for _ in $(seq 1 120); do
-	if ! kill -0 "$server" 2>/dev/null; then
-		break
-	fi
-	if curl -fsS -m 2 -o /dev/null "$base_url/readyz" 2>/dev/null; then
-		ready=true
-		break
-	fi
-	sleep 0.5
-done
-if [[ $ready != true ]]; then
-	echo "the server did not become ready at $base_url/readyz; its log:" >&2
-	tail -n 50 "$e2e_data/serve.log" >&2
-	exit 1
-fi
+start_server e2e
 # The identity flows read the real e-mails the server writes, and the demo admin it seeded.
-E2E_BASE_URL=$base_url E2E_MAIL_DIR="$e2e_data/mail" CHROMIUM_PATH=$chromium node --test e2e/
+E2E_BASE_URL=$base_url E2E_MAIL_DIR="$server_data/mail" CHROMIUM_PATH=$chromium node --test e2e/

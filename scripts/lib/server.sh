@@ -1,0 +1,62 @@
+# shellcheck shell=bash
+# Shared by scripts/test.sh and scripts/bench.sh, which source it: starting a throwaway server
+# for browser tests and load tests. The caller keeps a `cleanups` array and runs it on exit, so
+# a failed or interrupted run leaves no server, database or data directory behind.
+
+# free_port prints a loopback port nothing listens on (bash's /dev/tcp: no extra tools needed).
+free_port() {
+	local port _
+	for _ in $(seq 1 50); do
+		port=$((20000 + RANDOM % 30000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			echo "$port"
+			return 0
+		fi
+	done
+	echo "no free port found" >&2
+	return 1
+}
+
+# stop_server asks a server to shut down gracefully, and insists after 10 s.
+stop_server() {
+	kill -TERM "$1" 2>/dev/null || return 0
+	local _
+	for _ in $(seq 1 100); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null || true
+}
+
+# start_server NAME runs bin/clearvest serve in development mode on a fresh database of
+# TEST_DATABASE_URL and a fresh data directory, and waits until /readyz answers (up to 60 s: the
+# first start migrates and seeds the demo data). It sets base_url and server_data.
+start_server() {
+	local db="clearvest_$1_$$_${RANDOM}" db_url port pid ready=false _
+	db_url=$(go run ./scripts/createdb -name "$db" "$TEST_DATABASE_URL")
+	cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")
+	server_data=$(mktemp -d)
+	cleanups+=("rm -rf '$server_data'")
+	port=$(free_port)
+	base_url="http://127.0.0.1:$port"
+	CLEARVEST_ENV=development CLEARVEST_DATA_DIR=$server_data CLEARVEST_ADDR="127.0.0.1:$port" \
+		CLEARVEST_PUBLIC_URL=$base_url DATABASE_URL=$db_url \
+		bin/clearvest serve >"$server_data/serve.log" 2>&1 &
+	pid=$!
+	cleanups+=("stop_server $pid")
+	for _ in $(seq 1 120); do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			break
+		fi
+		if curl -fsS -m 2 -o /dev/null "$base_url/readyz" 2>/dev/null; then
+			ready=true
+			break
+		fi
+		sleep 0.5
+	done
+	if [[ $ready != true ]]; then
+		echo "the server did not become ready at $base_url/readyz; its log:" >&2
+		tail -n 50 "$server_data/serve.log" >&2
+		return 1
+	fi
+}
