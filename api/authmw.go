@@ -7,9 +7,10 @@ import (
 	"net/url"
 	"strings"
 
-	"clearvest/accounts"
 	"clearvest/api/httperr"
+	"clearvest/app/accounts"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
 )
 
 // Cookie names (docs/identity.md). The refresh cookie is scoped to the refresh endpoint so that
@@ -26,7 +27,7 @@ const (
 // Principal is the signed-in caller of a request.
 type Principal struct {
 	UserID    string
-	Role      string
+	Role      identity.Role
 	SessionID string
 	// ViaCookie is true when the browser's cookie (not a bearer token) authenticated the
 	// request; only such requests need the CSRF checks.
@@ -35,7 +36,7 @@ type Principal struct {
 
 // Authenticator resolves an access token to the principal behind it, checking the session and
 // principal rows on every call, so that a sign-out, a role change or a suspension takes effect
-// on the very next request. It fails with accounts.ErrSuspended for a suspended principal and
+// on the very next request. It fails with identity.ErrSuspended for a suspended principal and
 // with another classified (401) error for anything else that is not a live session.
 type Authenticator interface {
 	Authenticate(ctx context.Context, accessToken string) (accounts.Principal, error)
@@ -91,7 +92,7 @@ func authenticate(a Authenticator) func(http.Handler) http.Handler {
 				switch {
 				case err == nil:
 					st.principal = &Principal{UserID: p.UserID, Role: p.Role, SessionID: p.SessionID, ViaCookie: st.viaCookie}
-				case errors.Is(err, accounts.ErrSuspended):
+				case errors.Is(err, identity.ErrSuspended):
 					st.suspended = true
 				default:
 					if _, _, classified := domainerr.KindOf(err); !classified {

@@ -6,8 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 
-	"clearvest/accounts"
 	"clearvest/api/apigen"
+	"clearvest/app/accounts"
 )
 
 // The Google redirect flow's cookies are scoped to the one route that reads each, so they travel

@@ -18,8 +18,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"clearvest/accounts"
-	"clearvest/accounts/accountstest"
+	"clearvest/app/accounts"
+	"clearvest/app/accounts/accountstest"
 )
 
 const googleClientID = "clearvest-test.apps.googleusercontent.com"

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"clearvest/accounts"
-	"clearvest/accounts/accountstest"
 	"clearvest/api"
-	"clearvest/mail"
+	"clearvest/app/accounts"
+	"clearvest/app/accounts/accountstest"
+	"clearvest/platform/mail"
 )
 
 // app is the real HTTP API around a real accounts service on its own database.

@@ -8,10 +8,11 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"clearvest/accounts"
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
+	"clearvest/app/accounts"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
 )
 
 // Action is something a caller may be allowed to do. Operations name the action they need;
@@ -40,20 +41,14 @@ const (
 	ActApproveChanges Action = "approveChanges" // the second admin of maker-checker
 )
 
-// Roles a principal can hold. Suspension is a status, not a role: a suspended principal is
-// refused before the table is consulted.
-const (
-	RoleSubscriber = "subscriber"
-	RoleAuthor     = "author"
-	RoleAdmin      = "admin"
-)
-
 // policy is the one server-side answer to "may this role do that" (DESIGN §4). The UI hides
 // what this table refuses; it never decides anything itself.
-var policy = map[string][]Action{
-	RoleSubscriber: {ActOwnAccount},
-	RoleAuthor:     {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail},
-	RoleAdmin: {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail,
+// Suspension is a status, not a role: a suspended principal is refused before the table is
+// consulted.
+var policy = map[identity.Role][]Action{
+	identity.RoleSubscriber: {ActOwnAccount},
+	identity.RoleAuthor:     {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail},
+	identity.RoleAdmin: {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail,
 		ActChangeRoles, ActSuspendUsers, ActCloseAccounts, ActAdjustBalances, ActWaiveFees,
 		ActImpersonate, ActApproveChanges},
 }
@@ -103,7 +98,7 @@ var operationActions = map[string]Action{
 }
 
 // Allowed reports whether role may perform action.
-func Allowed(role string, action Action) bool {
+func Allowed(role identity.Role, action Action) bool {
 	return action == ActPublic || slices.Contains(policy[role], action)
 }
 
@@ -159,7 +154,7 @@ func decide(r *http.Request, action Action, known bool) error {
 	st := authStateFrom(r.Context())
 	switch {
 	case st.suspended:
-		return accounts.ErrSuspended
+		return identity.ErrSuspended
 	case st.principal == nil:
 		return errNotSignedIn
 	case !Allowed(st.principal.Role, action):

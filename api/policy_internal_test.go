@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"clearvest/api/apigen"
+	"clearvest/domain/identity"
 )
 
 // TestEveryOperationHasAnAction keeps the policy table complete and the document honest: each
@@ -40,22 +41,22 @@ func TestEveryOperationHasAnAction(t *testing.T) {
 func TestPolicyTable(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		role   string
+		role   identity.Role
 		action Action
 		want   bool
 	}{
-		{RoleSubscriber, ActOwnAccount, true},
-		{RoleSubscriber, ActViewUsers, false},
-		{RoleSubscriber, ActChangeRoles, false},
-		{RoleAuthor, ActViewUsers, true},
-		{RoleAuthor, ActReviewQueues, true},
-		{RoleAuthor, ActSendEmail, true},
-		{RoleAuthor, ActChangeRoles, false},
-		{RoleAuthor, ActSuspendUsers, false},
-		{RoleAuthor, ActCloseAccounts, false},
-		{RoleAuthor, ActImpersonate, false},
-		{RoleAdmin, ActChangeRoles, true},
-		{RoleAdmin, ActApproveChanges, true},
+		{identity.RoleSubscriber, ActOwnAccount, true},
+		{identity.RoleSubscriber, ActViewUsers, false},
+		{identity.RoleSubscriber, ActChangeRoles, false},
+		{identity.RoleAuthor, ActViewUsers, true},
+		{identity.RoleAuthor, ActReviewQueues, true},
+		{identity.RoleAuthor, ActSendEmail, true},
+		{identity.RoleAuthor, ActChangeRoles, false},
+		{identity.RoleAuthor, ActSuspendUsers, false},
+		{identity.RoleAuthor, ActCloseAccounts, false},
+		{identity.RoleAuthor, ActImpersonate, false},
+		{identity.RoleAdmin, ActChangeRoles, true},
+		{identity.RoleAdmin, ActApproveChanges, true},
 		{"suspended", ActOwnAccount, false},
 		{"", ActPublic, true},
 		{"", ActOwnAccount, false},

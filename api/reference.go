@@ -6,8 +6,8 @@ import (
 
 	"clearvest/api/apigen"
 	"clearvest/domain/domainerr"
-	"clearvest/geo"
-	"clearvest/mail"
+	"clearvest/domain/geo"
+	"clearvest/platform/mail"
 )
 
 func (s *server) GetCountries(ctx context.Context, _ apigen.GetCountriesRequestObject) (apigen.GetCountriesResponseObject, error) {

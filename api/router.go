@@ -27,10 +27,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"clearvest/accounts"
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/api/middleware"
+	"clearvest/app/accounts"
 )
 
 // Environments (CLEARVEST_ENV).

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"net/http"
 
-	"clearvest/accounts"
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
+	"clearvest/app/accounts"
 	"clearvest/domain/domainerr"
 )
 

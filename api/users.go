@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"clearvest/accounts"
 	"clearvest/api/apigen"
+	"clearvest/app/accounts"
 	"clearvest/domain/domainerr"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"clearvest/accounts"
+	"clearvest/app/accounts"
 )
 
 // TestStaffEndpointsRoleMatrix is the server-side policy as a table: every staff endpoint,

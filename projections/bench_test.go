@@ -14,8 +14,8 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
 	"clearvest/eventstore/postgres/postgrestest"
-	"clearvest/pgmigrate"
-	"clearvest/pgtest"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
 	"clearvest/projections"
 	"clearvest/projections/catalogue"
 )

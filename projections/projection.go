@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"clearvest/eventstore"
-	"clearvest/pgmigrate"
+	"clearvest/platform/pgmigrate"
 )
 
 //go:embed migrations/*.sql

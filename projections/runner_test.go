@@ -17,8 +17,8 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/postgres"
-	"clearvest/pgmigrate"
-	"clearvest/pgtest"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
 )
 
 // applied records every application of every event, with no uniqueness, so applying an event

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"clearvest/accounts"
-	"clearvest/accounts/accountstest"
-	"clearvest/config"
-	"clearvest/pgtest"
+	"clearvest/app/accounts"
+	"clearvest/app/accounts/accountstest"
+	"clearvest/platform/config"
+	"clearvest/platform/pgtest"
 )
 
 func TestSeedDemoCreatesLoginsOnce(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"clearvest/accounts"
+	"clearvest/app/accounts"
 )
 
 const adminUsage = `Usage: clearvest admin create --email E --password P --name N

@@ -10,13 +10,13 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"clearvest/accounts"
-	"clearvest/blob"
-	"clearvest/config"
+	"clearvest/app/accounts"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
-	"clearvest/mail"
+	"clearvest/platform/blob"
+	"clearvest/platform/config"
+	"clearvest/platform/mail"
 )
 
 // identityParts is what serve and the account tools share: the codec that seals personal fields,

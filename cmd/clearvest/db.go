@@ -9,8 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"clearvest/config"
-	"clearvest/pgembed"
+	"clearvest/platform/config"
+	"clearvest/platform/pgembed"
 )
 
 // loadConfig reads the process environment; every subcommand shares it so that CLI tools see

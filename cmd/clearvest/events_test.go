@@ -21,8 +21,8 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/postgres"
-	"clearvest/pgmigrate"
-	"clearvest/pgtest"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
 )
 
 type testOpened struct {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"clearvest/pgmigrate"
+	"clearvest/platform/pgmigrate"
 )
 
 const migrateUsage = `Usage: clearvest migrate

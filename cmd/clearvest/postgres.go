@@ -9,8 +9,8 @@ import (
 	"log/slog"
 	"os"
 
-	"clearvest/config"
-	"clearvest/pgembed"
+	"clearvest/platform/config"
+	"clearvest/platform/pgembed"
 )
 
 const postgresUsage = `Usage: clearvest postgres start|stop|status|url [--data-dir DIR]

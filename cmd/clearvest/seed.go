@@ -14,10 +14,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clearvest/accounts"
-	"clearvest/config"
+	"clearvest/app/accounts"
 	"clearvest/eventstore/postgres"
-	"clearvest/pgmigrate"
+	"clearvest/platform/config"
+	"clearvest/platform/pgmigrate"
 )
 
 // The demo seed gives a fresh development installation two accounts to try the product with.

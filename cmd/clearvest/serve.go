@@ -16,8 +16,8 @@ import (
 
 	"clearvest/api"
 	"clearvest/eventstore/postgres"
-	"clearvest/mail"
-	"clearvest/pgmigrate"
+	"clearvest/platform/mail"
+	"clearvest/platform/pgmigrate"
 	"clearvest/projections"
 	"clearvest/ui"
 )

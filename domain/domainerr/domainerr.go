@@ -27,11 +27,14 @@ type Classified interface {
 	Kind() Kind
 }
 
-// Error is the general classified error. Field optionally names the input at fault.
+// Error is the general classified error. Field optionally names the input at fault; Code is a
+// stable machine-readable reason for refusals the client must act on, not just show
+// ("new_device", "suspended"), sent beside the message.
 type Error struct {
 	kind     Kind
 	Message  string
 	Field    string
+	Code     string
 	cause    error
 	sentinel bool
 }
@@ -40,6 +43,11 @@ type Error struct {
 // it with Wrap or WithMessage.
 func New(kind Kind, message string) *Error {
 	return &Error{kind: kind, Message: message, sentinel: true}
+}
+
+// Coded returns a sentinel error that also carries a stable code for clients.
+func Coded(kind Kind, code, message string) *Error {
+	return &Error{kind: kind, Message: message, Code: code, sentinel: true}
 }
 
 // Newf-free constructors for one-off errors.
@@ -55,13 +63,16 @@ func Field(field, message string) *Error {
 // WithMessage returns a copy of a sentinel with a more specific user message; it still matches
 // the sentinel under errors.Is.
 func (e *Error) WithMessage(message string) *Error {
-	return &Error{kind: e.kind, Message: message, Field: e.Field, cause: e}
+	return &Error{kind: e.kind, Message: message, Field: e.Field, Code: e.Code, cause: e}
 }
 
 // Wrap attaches an internal cause (never shown to the user) to a classified error.
 func (e *Error) Wrap(cause error) *Error {
-	return &Error{kind: e.kind, Message: e.Message, Field: e.Field, cause: errors.Join(e, cause)}
+	return &Error{kind: e.kind, Message: e.Message, Field: e.Field, Code: e.Code, cause: errors.Join(e, cause)}
 }
+
+// ErrorCode is read by the API's error mapper to fill the response's code.
+func (e *Error) ErrorCode() string { return e.Code }
 
 func (e *Error) Error() string { return e.Message }
 func (e *Error) Kind() Kind    { return e.kind }

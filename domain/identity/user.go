@@ -50,6 +50,14 @@ const (
 	StatusClosed    Status = "closed"
 )
 
+// IsStaff reports whether the role may see other users' data and work the queues.
+func (r Role) IsStaff() bool { return r == RoleAuthor || r == RoleAdmin }
+
+// Valid reports whether s is one of the three statuses.
+func (s Status) Valid() bool {
+	return s == StatusActive || s == StatusSuspended || s == StatusClosed
+}
+
 func fieldError(field, message string) *domainerr.Error {
 	e := domainerr.New(domainerr.Invalid, message)
 	e.Field = field
@@ -58,16 +66,18 @@ func fieldError(field, message string) *domainerr.Error {
 
 // Errors. Their messages are shown to the user as they are.
 var (
-	ErrNotRegistered           = domainerr.New(domainerr.NotFound, "User not found")
-	ErrAlreadyRegistered       = domainerr.New(domainerr.Conflict, "This account is already registered")
-	ErrAlreadyVerified         = domainerr.New(domainerr.Conflict, "Email is already verified")
-	ErrOwnRole                 = domainerr.New(domainerr.RuleBroken, "You cannot change your own role")
-	ErrOwnSuspension           = domainerr.New(domainerr.RuleBroken, "You cannot suspend your own account")
-	ErrOwnClosure              = domainerr.New(domainerr.RuleBroken, "You cannot close your own admin account")
-	ErrOwnStaffAccess          = domainerr.New(domainerr.RuleBroken, "You cannot open your own account as staff")
-	ErrAlreadySuspended        = domainerr.New(domainerr.Conflict, "This account is already suspended")
-	ErrNotSuspended            = domainerr.New(domainerr.Conflict, "This account is not suspended")
-	ErrSuspended               = domainerr.New(domainerr.Forbidden, "Your account has been suspended. Please contact support.")
+	ErrNotRegistered     = domainerr.New(domainerr.NotFound, "User not found")
+	ErrAlreadyRegistered = domainerr.New(domainerr.Conflict, "This account is already registered")
+	ErrAlreadyVerified   = domainerr.New(domainerr.Conflict, "Email is already verified")
+	ErrOwnRole           = domainerr.New(domainerr.RuleBroken, "You cannot change your own role")
+	ErrOwnSuspension     = domainerr.New(domainerr.RuleBroken, "You cannot suspend your own account")
+	ErrOwnClosure        = domainerr.New(domainerr.RuleBroken, "You cannot close your own admin account")
+	ErrOwnStaffAccess    = domainerr.New(domainerr.RuleBroken, "You cannot open your own account as staff")
+	ErrAlreadySuspended  = domainerr.New(domainerr.Conflict, "This account is already suspended")
+	ErrNotSuspended      = domainerr.New(domainerr.Conflict, "This account is not suspended")
+	// ErrSuspended answers every request and sign-in of a suspended user. The message must
+	// contain "suspended": the UI opens its "Account Suspended" dialog on that word.
+	ErrSuspended               = domainerr.Coded(domainerr.Forbidden, "suspended", "Your account has been suspended. Please contact support.")
 	ErrClosed                  = domainerr.New(domainerr.RuleBroken, "This account is closed")
 	ErrTwoFactorAlreadyEnabled = domainerr.New(domainerr.Conflict, "Two-factor authentication is already enabled")
 	ErrTwoFactorNotEnabled     = domainerr.New(domainerr.Conflict, "Two-factor authentication is not enabled")

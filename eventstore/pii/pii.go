@@ -29,7 +29,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/eventstore"
-	"clearvest/pgmigrate"
+	"clearvest/platform/pgmigrate"
 )
 
 //go:embed migrations/*.sql

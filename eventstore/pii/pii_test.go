@@ -15,8 +15,8 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
-	"clearvest/pgmigrate"
-	"clearvest/pgtest"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
 )
 
 var secret = bytes.Repeat([]byte{7}, 32)

@@ -16,8 +16,8 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
 	"clearvest/eventstore/postgres/postgrestest"
-	"clearvest/pgmigrate"
-	"clearvest/pgtest"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
 )
 
 // benchPool opens a fresh, migrated database with a pool sized like serve's (cmd/clearvest).

@@ -10,8 +10,8 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/postgres"
-	"clearvest/pgmigrate"
-	"clearvest/pgtest"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
 )
 
 func newStore(t *testing.T, opts ...postgres.Option) (*postgres.Store, *pgxpool.Pool) {

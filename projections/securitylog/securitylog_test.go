@@ -7,11 +7,11 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"clearvest/app/apptest"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/projections"
-	"clearvest/projections/projectiontest"
 	"clearvest/projections/securitylog"
 )
 
@@ -55,7 +55,7 @@ func register(id, email string) func(*identity.User) error {
 func TestSecurityLog(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := projectiontest.NewIdentityApp(t)
+	a := apptest.NewIdentityApp(t)
 	ada, bob, grace := eventstore.NewEventID().String(), eventstore.NewEventID().String(), eventstore.NewEventID().String()
 	self := eventstore.Metadata{ActorID: ada, ClientIP: "198.51.100.12"}
 	staff := eventstore.Metadata{ActorID: grace, ActorRole: "admin", ClientIP: "192.0.2.1"}

@@ -9,11 +9,11 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"clearvest/app/apptest"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/projections"
-	"clearvest/projections/projectiontest"
 	"clearvest/projections/users"
 )
 
@@ -48,7 +48,7 @@ func register(id, name, email, code, referredBy string, role identity.Role) func
 func TestUsersReadModel(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := projectiontest.NewIdentityApp(t)
+	a := apptest.NewIdentityApp(t)
 	// UUIDv7 ids grow with time, like the registrations below.
 	ada, grace, bob, carol := eventstore.NewEventID().String(), eventstore.NewEventID().String(), eventstore.NewEventID().String(), eventstore.NewEventID().String()
 	none := eventstore.Metadata{}
@@ -170,7 +170,7 @@ func TestUsersReadModel(t *testing.T) {
 func TestOtherEventsAreIgnored(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := projectiontest.NewIdentityApp(t)
+	a := apptest.NewIdentityApp(t)
 	id := eventstore.NewEventID().String()
 	a.Do(t, id, eventstore.Metadata{}, register(id, "Ada", "ada@example.com", "ADA123", "", ""))
 	// Events of other streams and of user events this model does not show.

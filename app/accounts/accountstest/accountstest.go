@@ -1,0 +1,207 @@
+// Package accountstest builds a real accounts service for tests: a fresh PostgreSQL database
+// with every schema, the event store, the personal-data cipher, the identity read models, a
+// file:// mailbox and a blob directory. Tests drive time-independent parts directly: they
+// deliver mail with DeliverMail and bring read models up to date with CatchUp, instead of
+// waiting for background loops.
+package accountstest
+
+import (
+	"context"
+	"crypto/rand"
+	"time"
+
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/app/accounts"
+	"clearvest/domain/clock"
+	"clearvest/domain/identity"
+	"clearvest/eventstore"
+	"clearvest/eventstore/pii"
+	"clearvest/eventstore/postgres"
+	"clearvest/platform/auth"
+	"clearvest/platform/blob"
+	"clearvest/platform/mail"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
+	"clearvest/projections"
+	"clearvest/projections/securitylog"
+	"clearvest/projections/users"
+)
+
+// PublicURL is the public URL the test service puts in e-mailed links.
+const PublicURL = "http://clearvest.test"
+
+// Env is a wired accounts service and what tests need to look behind it.
+type Env struct {
+	Accounts *accounts.Service
+	Pool     *pgxpool.Pool
+	Store    *postgres.Store
+	Codec    *eventstore.Registry
+	Cipher   *pii.Cipher
+	Runner   *projections.Runner
+	Sender   *mail.Sender
+	MailDir  string
+	Clock    clock.Clock
+	Secret   []byte
+}
+
+// Option adjusts the environment before the service is built.
+type Option func(*options)
+
+type options struct {
+	clock                  clock.Clock
+	googleClient, googleIs string
+}
+
+// WithGoogle turns Google sign-in on for clientID, trusting the OpenID provider at issuer
+// (a local one in tests).
+func WithGoogle(clientID, issuer string) Option {
+	return func(o *options) { o.googleClient, o.googleIs = clientID, issuer }
+}
+
+// WithClock makes the service (tokens, sessions, codes, limits) read time from c.
+func WithClock(c clock.Clock) Option { return func(o *options) { o.clock = c } }
+
+// New builds the environment; everything is closed when the test ends.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	o := options{clock: clock.System()}
+	for _, f := range opts {
+		f(&o)
+	}
+	ctx := context.Background()
+	pool := pgtest.NewPool(t)
+	if err := pgmigrate.Apply(ctx, pool, postgres.Migrations, projections.Migrations, pii.Migrations,
+		auth.Migrations, mail.Migrations, accounts.Migrations); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	cipher, err := pii.New(pool, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := eventstore.NewRegistry()
+	identity.RegisterEvents(codec)
+	codec.SetCipher(cipher)
+
+	logger := slog.New(slog.DiscardHandler)
+	store := postgres.New(pool, postgres.WithLogger(logger))
+	t.Cleanup(store.Close)
+	// A generous bound: under the race detector on a busy CI machine, catching up can take far
+	// longer than the few seconds a user-facing read-your-writes wait allows.
+	runner, err := projections.NewRunner(pool, store, []projections.Projection{users.New(codec), securitylog.New(codec)},
+		projections.WithLogger(logger), projections.WithWaitTimeout(30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := runner.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The runner runs as in serve: catching up on events needs the database's snapshot horizon
+	// to pass them, which other sessions on a shared test server can hold back for a moment.
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = runner.Run(runCtx) }()
+	t.Cleanup(func() { stop(); <-done })
+
+	dir := t.TempDir()
+	mailDir := filepath.Join(dir, "mail")
+	transport, err := mail.Open((&url.URL{Scheme: "file", Path: filepath.ToSlash(mailDir)}).String(), "Clearvest <no-reply@clearvest.test>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender := mail.NewSender(pool, transport, mail.WithLogger(logger), mail.WithClock(o.clock))
+	blobs, err := blob.NewDisk(filepath.Join(dir, "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := accounts.New(accounts.Config{
+		PublicURL: PublicURL, SecretKey: secret, GoogleClientID: o.googleClient, GoogleIssuer: o.googleIs,
+	}, accounts.Deps{
+		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Clock: o.clock, Logger: logger,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Env{Accounts: svc, Pool: pool, Store: store, Codec: codec, Cipher: cipher, Runner: runner,
+		Sender: sender, MailDir: mailDir, Clock: o.clock, Secret: secret}
+}
+
+// CatchUp waits until the read models have applied every event committed so far.
+func (e *Env) CatchUp(t testing.TB) {
+	t.Helper()
+	var head int64
+	if err := e.Pool.QueryRow(context.Background(), `SELECT coalesce(max(position), 0) FROM events`).Scan(&head); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Runner.WaitFor(context.Background(), head); err != nil {
+		t.Fatalf("projections did not reach position %d: %v", head, err)
+	}
+}
+
+// Mails delivers the outbox to the file mailbox and returns every message in it, newest first.
+func (e *Env) Mails(t testing.TB) []mail.MailboxEntry {
+	t.Helper()
+	if _, err := e.Sender.SendDue(context.Background()); err != nil {
+		t.Fatalf("sending mail: %v", err)
+	}
+	list, err := mail.ListFileMailbox(e.MailDir, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+// MailsTo returns the messages to one address whose subject contains subject, newest first.
+func (e *Env) MailsTo(t testing.TB, to, subject string) []mail.MailboxEntry {
+	t.Helper()
+	var out []mail.MailboxEntry
+	for _, m := range e.Mails(t) {
+		if strings.Contains(strings.ToLower(m.To), strings.ToLower(to)) && strings.Contains(m.Subject, subject) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+var (
+	codePattern = regexp.MustCompile(`\b(\d{6})\b`)
+	linkPattern = regexp.MustCompile(regexp.QuoteMeta(PublicURL) + `(/[A-Za-z-]+/)([A-Za-z0-9_-]{43})`)
+)
+
+// LatestCode returns the 6-digit code of the newest message to an address with subject.
+func (e *Env) LatestCode(t testing.TB, to, subject string) string {
+	t.Helper()
+	list := e.MailsTo(t, to, subject)
+	if len(list) == 0 {
+		t.Fatalf("no e-mail to %s with subject %q", to, subject)
+	}
+	m := codePattern.FindStringSubmatch(list[0].Text)
+	if m == nil {
+		t.Fatalf("no code in e-mail %q:\n%s", list[0].Subject, list[0].Text)
+	}
+	return m[1]
+}
+
+// LatestLink returns the token of the newest link with the given route ("/verify/") in a
+// message to an address.
+func (e *Env) LatestLink(t testing.TB, to, route string) string {
+	t.Helper()
+	for _, m := range e.MailsTo(t, to, "") {
+		for _, l := range linkPattern.FindAllStringSubmatch(m.Text, -1) {
+			if l[1] == route {
+				return l[2]
+			}
+		}
+	}
+	t.Fatalf("no %s link in the e-mails to %s", route, to)
+	return ""
+}

@@ -1,0 +1,53 @@
+package accounts
+
+import (
+	"fmt"
+
+	"clearvest/platform/auth"
+	"clearvest/platform/auth/google"
+	"clearvest/platform/auth/otp"
+	"clearvest/platform/auth/password"
+	"clearvest/platform/auth/ratelimit"
+	"clearvest/platform/auth/session"
+	"clearvest/platform/auth/token"
+	"clearvest/platform/auth/totp"
+)
+
+// authParts are the credential and session stores, all on the pool. Flows that must write
+// inside their own transaction make a store on it instead (session.New(u.tx, …)).
+type authParts struct {
+	hasher   *password.Hasher
+	tokens   *token.Issuer
+	sessions *session.Store
+	devices  *session.Devices
+	codes    *otp.Codes
+	totp     *totp.Store
+	limiter  *ratelimit.Limiter
+	policy   *ratelimit.Policy
+	google   googleVerifier
+	// googleOAuth and googleSealer serve the redirect flow; nil when Google is not configured.
+	googleOAuth  *google.OAuth
+	googleSealer *auth.Sealer
+}
+
+func (s *Service) initAuth() error {
+	var err error
+	s.hasher = password.NewHasher(password.DefaultParams, 0)
+	if s.tokens, err = token.NewIssuer(s.clock, s.cfg.SecretKey); err != nil {
+		return fmt.Errorf("accounts: %w", err)
+	}
+	s.sessions = session.New(s.pool, s.clock)
+	s.devices = session.NewDevices(s.pool, s.clock)
+	if s.codes, err = otp.New(s.pool, s.clock, s.cfg.SecretKey); err != nil {
+		return fmt.Errorf("accounts: %w", err)
+	}
+	if s.totp, err = totp.New(s.pool, s.clock, s.cfg.SecretKey); err != nil {
+		return fmt.Errorf("accounts: %w", err)
+	}
+	s.limiter = ratelimit.New(s.pool, s.clock)
+	s.policy = ratelimit.NewPolicy(s.limiter)
+	if s.google, err = newGoogleVerifier(s); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package accounts
+
+import (
+	"context"
+	"time"
+
+	"clearvest/platform/auth/ratelimit"
+)
+
+// rule is a limit of the flows that auth's ratelimit.Policy does not cover (sign-in attempts and
+// e-mailed codes are its business): at most max attempts per window for one key.
+type rule struct {
+	name   string
+	max    int
+	window time.Duration
+}
+
+// Registrations per address stop scripted sign-ups; links per address stop guessing tokens (not
+// that 256 bits can be guessed, but a flood costs database work); authenticator codes per
+// account bound guessing when setting up or turning off two-factor sign-in.
+var (
+	ruleRegister = rule{"register-ip", 20, time.Hour}
+	ruleLinkIP   = rule{"link-ip", 60, 15 * time.Minute}
+	ruleTOTP     = rule{"totp-account", 10, 15 * time.Minute}
+)
+
+// limit counts an attempt and refuses it (429 with Retry-After) when over the rule. An empty
+// key (a request with no client address) is not limited.
+func (s *Service) limit(ctx context.Context, r rule, key string) error {
+	if key == "" {
+		return nil
+	}
+	ok, wait, err := s.limiter.Hit(ctx, r.name+":"+key, r.max, r.window)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &ratelimit.LimitError{Wait: max(wait, time.Second)}
+	}
+	return nil
+}
+
+// loginFailed records a failed sign-in step for an account (for back-off). Failing to record it
+// is logged, not fatal: the user's answer is already "wrong".
+func (s *Service) loginFailed(ctx context.Context, account string) {
+	if err := s.policy.LoginFailed(ctx, account); err != nil {
+		s.log.WarnContext(ctx, "accounts: recording a failed sign-in failed", "err", err)
+	}
+}
+
+// loginSucceeded clears an account's failures, so a person who finally got it right is not
+// counted against later.
+func (s *Service) loginSucceeded(ctx context.Context, account string) {
+	if err := s.policy.LoginSucceeded(ctx, account); err != nil {
+		s.log.WarnContext(ctx, "accounts: clearing sign-in failures failed", "err", err)
+	}
+}

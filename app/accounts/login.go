@@ -1,0 +1,275 @@
+package accounts
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"clearvest/domain/identity"
+	"clearvest/eventstore"
+	"clearvest/platform/auth/otp"
+	"clearvest/platform/auth/principal"
+	"clearvest/platform/auth/session"
+	"clearvest/platform/mail"
+)
+
+// Login signs in with e-mail and password.
+//
+// The order of checks is what keeps the answers from telling an attacker more than "wrong":
+// limits first (before any password hashing, which is the expensive part), then the password
+// (an unknown e-mail costs the same hash), and only for the right password whether the account
+// is suspended, needs an authenticator code, or is on a browser it has not seen. A browser that
+// is not trusted gets an e-mailed code instead of a session (401 new_device); with two-factor
+// authentication on, the authenticator code is the second factor instead.
+func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (SignIn, error) {
+	email := strings.TrimSpace(in.Email)
+	if email == "" || in.Password == "" {
+		return SignIn{}, ErrAllFields
+	}
+	if err := identity.ValidateEmail(email); err != nil {
+		return SignIn{}, err
+	}
+	emailKey := principal.NormalizeEmail(email)
+	if err := s.policy.Login(ctx, emailKey, c.IP); err != nil {
+		return SignIn{}, err
+	}
+	uid, ok, err := s.checkPassword(ctx, emailKey, in.Password)
+	if err != nil {
+		return SignIn{}, err
+	}
+	if !ok {
+		s.loginFailed(ctx, emailKey)
+		return SignIn{}, ErrBadCredentials
+	}
+	user, err := s.activeUser(ctx, uid, ErrBadCredentials)
+	if err != nil {
+		return SignIn{}, err
+	}
+	trusted, err := s.devices.IsTrusted(ctx, uid, c.DeviceToken)
+	if err != nil {
+		return SignIn{}, err
+	}
+	if user.TwoFactorEnabled() {
+		if err := s.checkTOTP(ctx, uid, in.TOTPCode); err != nil {
+			if errors.Is(err, ErrTOTPInvalid) {
+				s.loginFailed(ctx, emailKey)
+			}
+			return SignIn{}, err
+		}
+	} else if !trusted {
+		if err := s.mailLoginCode(ctx, user); err != nil {
+			return SignIn{}, err
+		}
+		return SignIn{}, ErrNewDevice
+	}
+	s.loginSucceeded(ctx, emailKey)
+	return s.completeSignIn(ctx, user, c, !trusted)
+}
+
+// checkPassword verifies a password for the account of an e-mail. An unknown e-mail, or an
+// account without a password (Google only), costs the same hashing as a wrong password, so the
+// time taken tells nothing about which addresses are registered.
+func (s *Service) checkPassword(ctx context.Context, emailKey, pw string) (uuid.UUID, bool, error) {
+	uid, found, err := s.emails.Lookup(ctx, emailKey)
+	if err != nil {
+		return uuid.Nil, false, err
+	}
+	var cred principal.Credential
+	hasPassword := false
+	if found {
+		if cred, hasPassword, err = s.credentials.Get(ctx, uid); err != nil {
+			return uuid.Nil, false, err
+		}
+	}
+	if !hasPassword {
+		return uuid.Nil, false, s.hasher.DummyVerify(ctx, pw)
+	}
+	ok, err := s.hasher.Verify(ctx, pw, cred.Hash)
+	if err != nil || !ok {
+		return uuid.Nil, false, err
+	}
+	if s.hasher.NeedsRehash(cred.Hash) {
+		// Parameters were raised since this hash was made; the plaintext is at hand only now.
+		if h, err := s.hasher.Hash(ctx, pw); err == nil {
+			if err := s.credentials.Set(ctx, s.pool, uid, h); err != nil {
+				s.log.WarnContext(ctx, "accounts: rehash failed", "err", err)
+			}
+		}
+	}
+	return uid, true, nil
+}
+
+// mailLoginCode e-mails a fresh 6-digit login code. A code sent less than a minute ago is
+// still the valid one, so a repeated attempt just points to it instead of sending another.
+func (s *Service) mailLoginCode(ctx context.Context, user loaded) error {
+	_, err := s.inTx(ctx, eventstore.Metadata{ActorID: user.ID()}, func(u *unit) error {
+		code, err := s.codes.Issue(ctx, u.tx, uuid.MustParse(user.ID()), otp.Login, 0)
+		if errors.Is(err, otp.ErrCooldown) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return u.mail(ctx, "login-code/"+hashID(user.ID()+code+s.clock.Now().String()), user.Email(), mail.TemplateLoginCode,
+			mail.LoginCodeData{Name: user.Profile().Name, Code: code, ValidFor: otp.TTL(otp.Login)}, true)
+	})
+	return err
+}
+
+// completeSignIn starts the session. A sign-in from a browser not seen before is recorded
+// (user.signed_in_new_device), trusted from now on, and announced to the user by e-mail with a
+// "this wasn't me" link, all in the session's transaction.
+func (s *Service) completeSignIn(ctx context.Context, user loaded, c Client, newDevice bool) (SignIn, error) {
+	return s.completeSignInWith(ctx, user, c, newDevice, nil)
+}
+
+// completeSignInWith is completeSignIn with more writes (extra) in the same transaction.
+func (s *Service) completeSignInWith(ctx context.Context, user loaded, c Client, newDevice bool, extra func(u *unit) error) (SignIn, error) {
+	var out SignIn
+	pos, err := s.onUser(ctx, eventMetaFor(user.ID(), c), user.ID(), func(u *unit, fresh loaded) error {
+		uid := uuid.MustParse(user.ID())
+		if newDevice {
+			if err := fresh.RecordNewDevice(uuid.Must(uuid.NewV7()).String(), c.IP, c.UserAgent); err != nil {
+				return mapSignInError(err)
+			}
+			if err := u.appendUser(ctx, fresh.User); err != nil {
+				return err
+			}
+			if err := u.alertNewDevice(ctx, fresh, c); err != nil {
+				return err
+			}
+		}
+		user = fresh
+		if extra != nil {
+			if err := extra(u); err != nil {
+				return err
+			}
+		}
+		devToken := ""
+		if newDevice {
+			var err error
+			if devToken, err = session.NewDevices(u.tx, s.clock).Trust(ctx, uid, session.DeviceLabel(c.UserAgent)); err != nil {
+				return err
+			}
+			c.DeviceToken = devToken
+		}
+		signIn, err := u.startSession(ctx, user.ID(), c)
+		if err != nil {
+			return err
+		}
+		signIn.DeviceToken = devToken
+		out = signIn
+		return nil
+	})
+	if err != nil {
+		return SignIn{}, err
+	}
+	out.Position = pos
+	out.User = view(user)
+	return out, nil
+}
+
+// alertNewDevice e-mails the "new sign-in" alert with its own "this wasn't me" link.
+func (u *unit) alertNewDevice(ctx context.Context, user loaded, c Client) error {
+	tok, err := u.s.codes.Issue(ctx, u.tx, uuid.MustParse(user.ID()), otp.WasntMe, 0)
+	if err != nil {
+		return err
+	}
+	return u.mail(ctx, "new-device/"+hashID(tok), user.Email(), mail.TemplateNewDevice, mail.NewDeviceData{
+		Name: user.Profile().Name, Time: u.s.clock.Now(), IP: c.IP, Device: session.DeviceLabel(c.UserAgent),
+		SecureLink: u.s.link("/secure-account/" + tok),
+	}, true)
+}
+
+// SendLoginCode e-mails a login code to an account, answering the same whether or not the
+// account exists.
+func (s *Service) SendLoginCode(ctx context.Context, email string, c Client) error {
+	email = strings.TrimSpace(email)
+	if email == "" {
+		return ErrEmailRequired
+	}
+	if err := identity.ValidateEmail(email); err != nil {
+		return err
+	}
+	key := principal.NormalizeEmail(email)
+	if err := s.policy.CodeRequest(ctx, key, c.IP); err != nil {
+		return err
+	}
+	uid, found, err := s.emails.Lookup(ctx, key)
+	if err != nil || !found {
+		return err
+	}
+	p, err := s.principals.Get(ctx, uid)
+	if err != nil || p.Status != identity.StatusActive {
+		return nil
+	}
+	user, err := s.loadUser(ctx, uid.String())
+	if err != nil {
+		return err
+	}
+	return s.mailLoginCode(ctx, user)
+}
+
+// LoginWithCode signs in with the e-mailed code and trusts this browser from now on.
+func (s *Service) LoginWithCode(ctx context.Context, email, code, totpCode string, c Client) (SignIn, error) {
+	code = strings.TrimSpace(code)
+	switch {
+	case code == "":
+		return SignIn{}, ErrCodeEmpty
+	case len(code) != otp.CodeDigits:
+		return SignIn{}, ErrCodeLength
+	}
+	email = strings.TrimSpace(email)
+	if err := identity.ValidateEmail(email); err != nil {
+		return SignIn{}, err
+	}
+	key := principal.NormalizeEmail(email)
+	if err := s.policy.Login(ctx, key, c.IP); err != nil {
+		return SignIn{}, err
+	}
+	uid, found, err := s.emails.Lookup(ctx, key)
+	if err != nil {
+		return SignIn{}, err
+	}
+	if !found {
+		s.loginFailed(ctx, key)
+		return SignIn{}, ErrCodeInvalid
+	}
+	if _, err := s.codes.Consume(ctx, otp.Login, code, uid); err != nil {
+		s.loginFailed(ctx, key)
+		if errors.Is(err, otp.ErrInvalidCode) {
+			return SignIn{}, ErrCodeInvalid
+		}
+		return SignIn{}, err
+	}
+	user, err := s.activeUser(ctx, uid, ErrCodeInvalid)
+	if err != nil {
+		return SignIn{}, err
+	}
+	if user.TwoFactorEnabled() {
+		if err := s.checkTOTP(ctx, uid, totpCode); err != nil {
+			return SignIn{}, err
+		}
+	}
+	trusted, err := s.devices.IsTrusted(ctx, uid, c.DeviceToken)
+	if err != nil {
+		return SignIn{}, err
+	}
+	s.loginSucceeded(ctx, key)
+	return s.completeSignIn(ctx, user, c, !trusted)
+}
+
+// eventMetaFor is the metadata of events a user causes by signing in (no session yet).
+func eventMetaFor(userID string, c Client) eventstore.Metadata {
+	return eventstore.Metadata{ActorID: userID, ClientIP: c.IP}
+}
+
+// mapSignInError turns the aggregate's refusal to sign in into the API's answers.
+func mapSignInError(err error) error {
+	if errors.Is(err, identity.ErrSuspended) {
+		return identity.ErrSuspended
+	}
+	return err
+}

@@ -1,0 +1,143 @@
+package accounts
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"io"
+	"regexp"
+	"strings"
+
+	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
+	"clearvest/platform/blob"
+)
+
+// PhotoURLPrefix is where profile photos are served (GET /api/users/photo/{name}).
+const PhotoURLPrefix = "/api/users/photo/"
+
+const photoDir = "photos/"
+
+// photoName matches the names UploadPhoto gives: 22 random URL-safe characters and the type.
+var photoName = regexp.MustCompile(`^[A-Za-z0-9_-]{22}\.(jpg|png)$`)
+
+// UpdateProfile changes the signed-in user's own profile. Fields not given keep their value;
+// the e-mail is not part of the profile. A photo may only be removed ("") or set to one of our
+// own photo URLs, so a profile can never point browsers elsewhere.
+func (s *Service) UpdateProfile(ctx context.Context, a Actor, in ProfileInput) (User, int64, error) {
+	var country string
+	if in.Country != nil && strings.TrimSpace(*in.Country) != "" {
+		code, err := countryCode(*in.Country)
+		if err != nil {
+			return User{}, 0, err
+		}
+		country = code
+	}
+	if in.Photo != nil && *in.Photo != "" {
+		name, ok := strings.CutPrefix(*in.Photo, PhotoURLPrefix)
+		if !ok || !photoName.MatchString(name) {
+			return User{}, 0, identity.ErrInvalidPhoto
+		}
+	}
+	var out loaded
+	pos, err := s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+		p := user.Profile()
+		if in.Name != nil {
+			p.Name = *in.Name
+		}
+		if in.Phone != nil {
+			p.Phone = *in.Phone
+		}
+		if in.Bio != nil {
+			p.Bio = *in.Bio
+		}
+		if in.Country != nil {
+			p.Country = country
+		}
+		if in.Photo != nil {
+			p.Photo = *in.Photo
+		}
+		if err := user.UpdateProfile(p); err != nil {
+			return err
+		}
+		out = user
+		return u.appendUser(ctx, user.User)
+	})
+	if err != nil {
+		return User{}, 0, err
+	}
+	return view(out), pos, nil
+}
+
+// UploadPhoto makes an uploaded image the user's photo. The image is re-encoded (see
+// processPhoto) and stored under a random name; the old photo is deleted once the new one is
+// in the profile.
+func (s *Service) UploadPhoto(ctx context.Context, a Actor, r io.Reader) (User, int64, error) {
+	photo, err := processPhoto(r)
+	if err != nil {
+		return User{}, 0, err
+	}
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	name := base64.RawURLEncoding.EncodeToString(b) + "." + photo.ext
+	if err := s.blobs.Put(ctx, photoDir+name, bytes.NewReader(photo.data)); err != nil {
+		return User{}, 0, err
+	}
+	old := ""
+	var out loaded
+	pos, err := s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+		p := user.Profile()
+		old, p.Photo = p.Photo, PhotoURLPrefix+name
+		if err := user.UpdateProfile(p); err != nil {
+			return err
+		}
+		out = user
+		return u.appendUser(ctx, user.User)
+	})
+	if err != nil {
+		_ = s.blobs.Delete(context.WithoutCancel(ctx), photoDir+name)
+		return User{}, 0, err
+	}
+	s.deletePhoto(ctx, old)
+	return view(out), pos, nil
+}
+
+// deletePhoto removes a photo file that no profile uses any more; failing to is only logged
+// (an orphan file is untidy, not harmful).
+func (s *Service) deletePhoto(ctx context.Context, url string) {
+	name, ok := strings.CutPrefix(url, PhotoURLPrefix)
+	if !ok || !photoName.MatchString(name) {
+		return
+	}
+	if err := s.blobs.Delete(context.WithoutCancel(ctx), photoDir+name); err != nil {
+		s.log.WarnContext(ctx, "accounts: deleting an old photo failed", "err", err)
+	}
+}
+
+var errPhotoNotFound = domainerr.New(domainerr.NotFound, "Photo not found")
+
+// Photo returns a stored profile photo and its content type.
+func (s *Service) Photo(ctx context.Context, name string) ([]byte, string, error) {
+	if !photoName.MatchString(name) {
+		return nil, "", errPhotoNotFound
+	}
+	f, _, err := s.blobs.Open(ctx, photoDir+name)
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, "", errPhotoNotFound
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxPhotoBytes))
+	if err != nil {
+		return nil, "", err
+	}
+	contentType := "image/jpeg"
+	if strings.HasSuffix(name, ".png") {
+		contentType = "image/png"
+	}
+	return data, contentType, nil
+}

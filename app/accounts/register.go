@@ -1,0 +1,228 @@
+package accounts
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"clearvest/domain/geo"
+	"clearvest/domain/identity"
+	"clearvest/eventstore"
+	"clearvest/platform/auth/otp"
+	"clearvest/platform/auth/password"
+	"clearvest/platform/auth/principal"
+	"clearvest/platform/auth/session"
+	"clearvest/platform/mail"
+	"clearvest/projections/users"
+)
+
+// Register creates a subscriber, signs them in on this browser (which it trusts from now on:
+// the person just typed the password there) and e-mails a verification link, all in one
+// transaction with the user.registered event.
+func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (SignIn, error) {
+	in.Name, in.Email, in.Phone = strings.TrimSpace(in.Name), strings.TrimSpace(in.Email), strings.TrimSpace(in.Phone)
+	in.Country, in.ReferralCode = strings.TrimSpace(in.Country), strings.TrimSpace(in.ReferralCode)
+	if in.Name == "" || in.Email == "" || in.Password == "" || in.Phone == "" || in.Country == "" {
+		return SignIn{}, ErrAllFields
+	}
+	if err := identity.ValidateEmail(in.Email); err != nil {
+		return SignIn{}, err
+	}
+	if err := identity.ValidatePhone(identity.NormalizePhone(in.Phone)); err != nil {
+		return SignIn{}, err
+	}
+	country, err := countryCode(in.Country)
+	if err != nil {
+		return SignIn{}, err
+	}
+	if err := password.Check(in.Password, in.Email, in.Name); err != nil {
+		return SignIn{}, err
+	}
+	if in.ConfirmPassword != "" && in.ConfirmPassword != in.Password {
+		return SignIn{}, ErrPasswordMismatch
+	}
+	if err := s.limit(ctx, ruleRegister, c.IP); err != nil {
+		return SignIn{}, err
+	}
+	referredBy := ""
+	if in.ReferralCode != "" {
+		ref, err := users.ByReferralCode(ctx, s.pool, in.ReferralCode)
+		if errors.Is(err, users.ErrNotFound) {
+			return SignIn{}, ErrUnknownReferral
+		}
+		if err != nil {
+			return SignIn{}, err
+		}
+		referredBy = ref.ID
+	}
+	hash, err := s.hasher.Hash(ctx, in.Password)
+	if err != nil {
+		return SignIn{}, err
+	}
+
+	userID := uuid.Must(uuid.NewV7()).String()
+	if err := s.prepareKey(userID); err != nil {
+		return SignIn{}, err
+	}
+	var out SignIn
+	pos, err := s.inTx(ctx, eventstore.Metadata{ActorID: userID, ActorRole: string(identity.RoleSubscriber), ClientIP: c.IP}, func(u *unit) error {
+		user := identity.New()
+		if err := user.Register(identity.RegisterParams{
+			UserID: userID, Name: in.Name, Email: in.Email, Phone: in.Phone, Country: country,
+			ReferralCode: newReferralCode(), ReferredBy: referredBy,
+		}); err != nil {
+			return err
+		}
+		if err := u.appendUser(ctx, user); err != nil {
+			return err
+		}
+		if err := u.createPrincipal(ctx, user, hash); err != nil {
+			return err
+		}
+		if err := u.sendVerification(ctx, user); err != nil {
+			return err
+		}
+		signIn, err := u.startSession(ctx, userID, c)
+		if err != nil {
+			return err
+		}
+		if signIn.DeviceToken, err = session.NewDevices(u.tx, s.clock).Trust(ctx, uuid.MustParse(userID), session.DeviceLabel(c.UserAgent)); err != nil {
+			return err
+		}
+		out = signIn
+		out.User = view(loaded{User: user, createdAt: s.clock.Now()})
+		return nil
+	})
+	if err != nil {
+		return SignIn{}, err
+	}
+	out.Position = pos
+	return out, nil
+}
+
+// createPrincipal writes the rows that let a new user sign in: e-mail claim, principal and (if
+// they have one) password. The e-mail claim is what makes two concurrent sign-ups with one
+// address impossible; it is checked here, after the event, and a taken address rolls back the
+// whole registration.
+func (u *unit) createPrincipal(ctx context.Context, user *identity.User, passwordHash string) error {
+	id := uuid.MustParse(user.ID())
+	if err := u.s.emails.Reserve(ctx, u.tx, user.Email(), id); errors.Is(err, principal.ErrEmailTaken) {
+		return ErrEmailTaken
+	} else if err != nil {
+		return err
+	}
+	if err := u.syncPrincipal(ctx, user); err != nil {
+		return err
+	}
+	if passwordHash == "" {
+		return nil
+	}
+	return u.s.credentials.Set(ctx, u.tx, id, passwordHash)
+}
+
+// sendVerification issues a verification link and queues its e-mail.
+func (u *unit) sendVerification(ctx context.Context, user *identity.User) error {
+	tok, err := u.s.codes.Issue(ctx, u.tx, uuid.MustParse(user.ID()), otp.VerifyEmail, 0)
+	if err != nil {
+		return err
+	}
+	return u.mail(ctx, "verify/"+hashID(tok), user.Email(), mail.TemplateVerification, mail.VerificationData{
+		Name: user.Profile().Name, Link: u.s.link("/verify/" + tok), ValidFor: otp.TTL(otp.VerifyEmail),
+	}, true)
+}
+
+// CreateUser makes an account from operator tooling (`clearvest admin create`, the demo seed):
+// any role, the e-mail optionally marked verified. The password policy still applies.
+func (s *Service) CreateUser(ctx context.Context, in CreateUserInput) (User, error) {
+	in.Name, in.Email = strings.TrimSpace(in.Name), strings.TrimSpace(in.Email)
+	if in.Name == "" || in.Email == "" || in.Password == "" {
+		return User{}, ErrAllFields
+	}
+	if err := identity.ValidateEmail(in.Email); err != nil {
+		return User{}, err
+	}
+	role, err := identity.ParseRole(in.Role)
+	if err != nil {
+		return User{}, err
+	}
+	country := ""
+	if in.Country != "" {
+		if country, err = countryCode(in.Country); err != nil {
+			return User{}, err
+		}
+	}
+	if err := password.Check(in.Password, in.Email, in.Name); err != nil {
+		return User{}, err
+	}
+	hash, err := s.hasher.Hash(ctx, in.Password)
+	if err != nil {
+		return User{}, err
+	}
+	userID := uuid.Must(uuid.NewV7()).String()
+	if err := s.prepareKey(userID); err != nil {
+		return User{}, err
+	}
+	var out User
+	_, err = s.inTx(ctx, eventstore.Metadata{ActorRole: "operator"}, func(u *unit) error {
+		user := identity.New()
+		if err := user.Register(identity.RegisterParams{
+			UserID: userID, Name: in.Name, Email: in.Email, Country: country,
+			ReferralCode: newReferralCode(), Role: role,
+		}); err != nil {
+			return err
+		}
+		if in.Verified {
+			if err := user.VerifyEmail(); err != nil {
+				return err
+			}
+		}
+		if err := u.appendUser(ctx, user); err != nil {
+			return err
+		}
+		if err := u.createPrincipal(ctx, user, hash); err != nil {
+			return err
+		}
+		out = view(loaded{User: user, createdAt: s.clock.Now()})
+		return nil
+	})
+	return out, err
+}
+
+// countryCode accepts an ISO code or a country's name (the original client sent names) and
+// returns the ISO alpha-2 code the domain stores.
+func countryCode(in string) (string, error) {
+	if c, ok := geo.Lookup(in); ok {
+		return c.Code, nil
+	}
+	for _, c := range geo.Countries() {
+		if strings.EqualFold(c.Name, strings.TrimSpace(in)) {
+			return c.Code, nil
+		}
+	}
+	return "", identity.ErrInvalidCountry
+}
+
+// referralAlphabet leaves out letters and digits people confuse when they copy a code by hand.
+const referralAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+// newReferralCode returns 8 random characters (40 bits): collisions between users are
+// negligible at any realistic number of accounts.
+func newReferralCode() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = referralAlphabet[int(b[i])%len(referralAlphabet)]
+	}
+	return string(b)
+}
+
+// hashID is a short, non-reversible name for a secret, for dedupe keys and device ids.
+func hashID(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:12])
+}

@@ -1,0 +1,86 @@
+// Package apptest holds fixtures for read-model tests: the write side wired the way the
+// application wires it, so a read model is tested against real events in a real database.
+package apptest
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/app/command"
+	"clearvest/domain/identity"
+	"clearvest/eventstore"
+	"clearvest/eventstore/eventstoretest"
+	"clearvest/eventstore/pii"
+	"clearvest/eventstore/postgres"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
+	"clearvest/projections"
+)
+
+// IdentityApp is the users' write side: a PostgreSQL store and a registry whose cipher seals
+// personal fields with per-user keys.
+type IdentityApp struct {
+	Pool   *pgxpool.Pool
+	Store  *postgres.Store
+	Codec  *eventstore.Registry
+	Cipher *pii.Cipher
+	// Last is the position of the last event appended through Do.
+	Last int64
+
+	commands *command.Runner
+}
+
+// NewIdentityApp migrates a fresh database and wires the store, codec and cipher.
+func NewIdentityApp(t *testing.T) *IdentityApp {
+	t.Helper()
+	pool := pgtest.NewPool(t)
+	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations, projections.Migrations, pii.Migrations); err != nil {
+		t.Fatal(err)
+	}
+	store := postgres.New(pool)
+	t.Cleanup(store.Close)
+	cipher, err := pii.New(pool, bytes.Repeat([]byte{3}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := eventstore.NewRegistry()
+	identity.RegisterEvents(codec)
+	codec.SetCipher(cipher)
+	return &IdentityApp{Pool: pool, Store: store, Codec: codec, Cipher: cipher, commands: command.NewRunner(store, codec)}
+}
+
+// Do runs one command on a user's stream through the command runner.
+func (a *IdentityApp) Do(t *testing.T, userID string, meta eventstore.Metadata, decide func(*identity.User) error) {
+	t.Helper()
+	stream := eventstore.NewStreamID(identity.StreamCategory, userID)
+	res, err := command.Execute(context.Background(), a.commands, stream, identity.New, meta, decide)
+	if err != nil {
+		t.Fatalf("command on %s: %v", userID, err)
+	}
+	a.Last = max(a.Last, res.Position)
+}
+
+// Runner returns a prepared runner for the given read models.
+func (a *IdentityApp) Runner(t *testing.T, ps []projections.Projection, opts ...projections.Option) *projections.Runner {
+	t.Helper()
+	r, err := projections.NewRunner(a.Pool, a.Store, ps, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// CatchUp applies everything appended so far.
+func (a *IdentityApp) CatchUp(t *testing.T, r *projections.Runner) {
+	t.Helper()
+	eventstoretest.WaitVisible(t, a.Store, a.Last)
+	if err := r.CatchUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,237 @@
+package command_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/app/command"
+	"clearvest/domain/aggregate"
+	"clearvest/eventstore"
+	"clearvest/eventstore/postgres"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
+)
+
+// benchAccount is the smallest aggregate that behaves like a real one: it rebuilds state from
+// its history and raises one event per command.
+type benchAccount struct {
+	aggregate.Root
+	balance int64
+}
+
+type benchDeposited struct {
+	Amount int64 `json:"amount"`
+}
+
+func (benchDeposited) EventName() string { return "bench.deposited" }
+
+func newBenchAccount() *benchAccount { return &benchAccount{} }
+
+func (a *benchAccount) Apply(e aggregate.Event) {
+	if e, ok := e.(benchDeposited); ok {
+		a.balance += e.Amount
+	}
+}
+
+func deposit(a *benchAccount) error {
+	aggregate.Raise(a, benchDeposited{Amount: 100})
+	return nil
+}
+
+// benchStreamLength caps how long a benchmark stream grows before its writer moves to a fresh
+// one. Execute replays the whole stream on every command, so an uncapped stream would make the
+// result depend on -benchtime; with the cap every load replays 0 to 19 events.
+const benchStreamLength = 20
+
+// benchPGPool opens a fresh database sized like serve's pool (cmd/clearvest/db.go), so ten
+// writers get ten connections instead of pgxpool's default of max(4, cores).
+func benchPGPool(b *testing.B) *pgxpool.Pool {
+	b.Helper()
+	cfg, err := pgxpool.ParseConfig(pgtest.NewDatabase(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.MaxConns = 20
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations); err != nil {
+		b.Fatal(err)
+	}
+	return pool
+}
+
+// BenchmarkCommand measures the whole command path (load, decide, encode, append) on
+// PostgreSQL, one event per command, beside a bare single-row INSERT per transaction with the
+// same rows and concurrency. Compare with: benchstat -col /impl.
+func BenchmarkCommand(b *testing.B) {
+	cases := []struct {
+		name    string
+		writers int
+		streams int // 0: every writer has its own streams
+	}{
+		{"writers=1", 1, 0},
+		{"writers=10", 10, 0},
+		{"contended", 10, 2},
+	}
+	for _, c := range cases {
+		b.Run(c.name+"/impl=clearvest", func(b *testing.B) { benchCommandStore(b, c.writers, c.streams) })
+		b.Run(c.name+"/impl=raw-sql", func(b *testing.B) { benchCommandRawSQL(b, c.writers, c.streams) })
+	}
+}
+
+// streamNamer hands each command its stream and the version it will create there. Own
+// streams are counted per writer; shared ("hot") streams per stream, across writers.
+type streamNamer struct {
+	streams int
+	hot     []atomic.Int64
+}
+
+func newStreamNamer(streams int) *streamNamer {
+	return &streamNamer{streams: streams, hot: make([]atomic.Int64, max(streams, 1))}
+}
+
+func (n *streamNamer) next(writer, op int) (eventstore.StreamID, int64) {
+	if n.streams == 0 {
+		return eventstore.StreamID(fmt.Sprintf("account-w%d-%d", writer, op/benchStreamLength)), int64(op%benchStreamLength) + 1
+	}
+	h := writer % n.streams
+	k := int(n.hot[h].Add(1) - 1)
+	return eventstore.StreamID(fmt.Sprintf("account-hot%d-%d", h, k/benchStreamLength)), int64(k%benchStreamLength) + 1
+}
+
+func benchCommandStore(b *testing.B, writers, streams int) {
+	pool := benchPGPool(b)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	store := postgres.New(pool, postgres.WithLogger(logger))
+	b.Cleanup(store.Close)
+	codec := eventstore.NewRegistry()
+	eventstore.Register[benchDeposited](codec, 1)
+	runner := command.NewRunner(store, codec, command.WithLogger(logger))
+	names := newStreamNamer(streams)
+	var gaveUp atomic.Int64
+	runWriters(b, pool, writers, "cmds/s", func(ctx context.Context, w, op int) error {
+		stream, _ := names.next(w, op)
+		meta := eventstore.Metadata{ActorID: "user-bench", ActorRole: "customer"}
+		_, err := command.Execute(ctx, runner, stream, newBenchAccount, meta, deposit)
+		if streams > 0 && errors.Is(err, eventstore.ErrConcurrency) {
+			// Under contention a command may exhaust its retries; that is an answer the
+			// client gets (409), not a broken benchmark.
+			gaveUp.Add(1)
+			return nil
+		}
+		return err
+	}, func(ops int) {
+		if streams > 0 {
+			b.ReportMetric(float64(gaveUp.Load())/float64(ops), "gaveup/op")
+		}
+	})
+}
+
+func benchCommandRawSQL(b *testing.B, writers, streams int) {
+	pool := benchPGPool(b)
+	ctx := context.Background()
+	// Same columns, types, keys and indexes as the log; no streams table, no lock, no trigger.
+	if _, err := pool.Exec(ctx, `CREATE TABLE raw_events (LIKE events INCLUDING ALL)`); err != nil {
+		b.Fatal(err)
+	}
+	names := newStreamNamer(streams)
+	var position atomic.Int64
+	const data = `{"amount":100}`
+	runWriters(b, pool, writers, "cmds/s", func(ctx context.Context, w, op int) error {
+		stream, version := names.next(w, op)
+		id := eventstore.NewEventID()
+		meta := fmt.Sprintf(`{"correlationId":%q,"causationId":%q,"actorId":"user-bench","actorRole":"customer"}`, id, id)
+		_, err := pool.Exec(ctx, `INSERT INTO raw_events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
+			VALUES ($1, $2, $3, $4, 'bench.deposited', 1, $5, $6, now())`,
+			position.Add(1), id, string(stream), version, data, meta)
+		return err
+	}, nil)
+}
+
+// runWriters runs op on the given number of goroutines, each taking the next operation as soon
+// as it finished the last (a closed loop, like clients waiting for their answers), and reports
+// throughput, latency percentiles and CPU per operation. ns/op is wall time divided by
+// operations.
+func runWriters(b *testing.B, pool *pgxpool.Pool, writers int, unit string, op func(ctx context.Context, writer, op int) error, report func(ops int)) {
+	ctx := context.Background()
+	// Connect every writer first, so no connection's start-up is timed or counted as CPU.
+	conns := make([]*pgxpool.Conn, 0, writers+1)
+	for range writers + 1 {
+		c, err := pool.Acquire(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Release()
+	}
+	cpu := pgtest.NewCPUMeter(pool)
+	work := make(chan struct{})
+	latencies := make([][]time.Duration, writers)
+	var failed atomic.Pointer[error]
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				if _, ok := <-work; !ok {
+					return
+				}
+				start := time.Now()
+				if err := op(ctx, w, i); err != nil {
+					failed.CompareAndSwap(nil, &err)
+				}
+				latencies[w] = append(latencies[w], time.Since(start))
+			}
+		})
+	}
+	cpu.Start()
+	start := time.Now()
+	for b.Loop() {
+		work <- struct{}{}
+	}
+	close(work)
+	wg.Wait()
+	elapsed := time.Since(start)
+	cpu.Stop()
+	if err := failed.Load(); err != nil {
+		b.Fatal(*err)
+	}
+	all := slices.Concat(latencies...)
+	reportLatencies(b, all, elapsed, unit)
+	cpu.Report(b, float64(len(all)), "us/op")
+	if report != nil {
+		report(len(all))
+	}
+}
+
+func reportLatencies(b *testing.B, all []time.Duration, elapsed time.Duration, unit string) {
+	slices.Sort(all)
+	ops := float64(len(all))
+	b.ReportMetric(float64(elapsed.Nanoseconds())/ops, "ns/op")
+	b.ReportMetric(ops/elapsed.Seconds(), unit)
+	b.ReportMetric(percentile(all, 0.50).Seconds()*1000, "p50-ms")
+	b.ReportMetric(percentile(all, 0.99).Seconds()*1000, "p99-ms")
+}
+
+// percentile is the nearest-rank percentile of sorted durations.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(float64(len(sorted))*p+0.5) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}

@@ -1,0 +1,322 @@
+// Package otp issues and redeems one-time codes and links sent by e-mail: 6-digit login codes,
+// and 256-bit tokens for e-mail verification, password reset and "this wasn't me".
+//
+// Only an HMAC of each code is stored, keyed with a key derived from the application secret.
+// For the random 256-bit tokens a plain hash would do, but a 6-digit code has only a million
+// values: hashed without a key, a copy of the table would give them all away in a second.
+//
+// A code is single use. Issuing a new one of the same purpose replaces the old (so only the
+// latest e-mail works), and a login code is burnt after a few wrong guesses, so guessing is
+// bounded by how often codes may be requested (see package ratelimit).
+package otp
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"clearvest/domain/clock"
+	"clearvest/domain/domainerr"
+	"clearvest/platform/auth"
+)
+
+// Purpose is what a code is for; a code of one purpose is useless for another.
+type Purpose string
+
+// Purposes.
+const (
+	Login         Purpose = "login"
+	VerifyEmail   Purpose = "verify_email"
+	ResetPassword Purpose = "reset_password"
+	WasntMe       Purpose = "wasnt_me"
+	LinkGoogle    Purpose = "link_google"
+)
+
+const (
+	// MaxAttempts is how many wrong guesses burn a code.
+	MaxAttempts = 5
+	// Cooldown is the least time between two requested codes of one purpose for one user, so a
+	// "resend" button cannot be turned into a mail bomb.
+	Cooldown = 60 * time.Second
+	// CodeDigits is the length of numeric codes.
+	CodeDigits = 6
+
+	keyInfo = "clearvest one-time codes v1"
+)
+
+type policy struct {
+	numeric  bool          // a 6-digit code typed by the user, rather than a link
+	ttl      time.Duration // default life
+	cooldown time.Duration
+	replaces bool // a new code invalidates the older ones of its purpose
+}
+
+var policies = map[Purpose]policy{
+	Login:         {numeric: true, ttl: 10 * time.Minute, cooldown: Cooldown, replaces: true},
+	LinkGoogle:    {numeric: true, ttl: 10 * time.Minute, cooldown: Cooldown, replaces: true},
+	VerifyEmail:   {ttl: 24 * time.Hour, cooldown: Cooldown, replaces: true},
+	ResetPassword: {ttl: time.Hour, cooldown: Cooldown, replaces: true},
+	// Each new-device alert carries its own "this wasn't me" link; an alert must not disable
+	// the link in an earlier one, and alerts are not user-requested, so no cooldown.
+	WasntMe: {ttl: 7 * 24 * time.Hour},
+}
+
+// TTL is the default life of a purpose's codes.
+func TTL(p Purpose) time.Duration { return policies[p].ttl }
+
+// Numeric reports whether a purpose uses typed 6-digit codes (else URL-safe tokens for links).
+func Numeric(p Purpose) bool { return policies[p].numeric }
+
+var (
+	// ErrInvalidCode: a typed code is wrong, used, replaced or expired.
+	ErrInvalidCode = domainerr.New(domainerr.Unauthenticated, "Invalid or expired code")
+	// ErrInvalidLink: a link's token is wrong, used, replaced or expired.
+	ErrInvalidLink = domainerr.New(domainerr.Invalid, "Invalid or expired link")
+	// ErrTooManyWrongCodes: the code was burnt by wrong guesses.
+	ErrTooManyWrongCodes = domainerr.New(domainerr.RateLimited, "Too many wrong codes. Request a new one.")
+	// ErrCooldown is matched (errors.Is) by every *CooldownError.
+	ErrCooldown = domainerr.New(domainerr.RateLimited, "Please wait a minute before requesting a new code.")
+)
+
+// CooldownError refuses a code requested too soon after the previous one. The API's error
+// mapper sets Retry-After from RetryAfter.
+type CooldownError struct{ Wait time.Duration }
+
+func (e *CooldownError) Error() string {
+	s := int((e.Wait + time.Second - 1) / time.Second)
+	if s == 1 {
+		return "Please wait 1 second before requesting a new code."
+	}
+	return fmt.Sprintf("Please wait %d seconds before requesting a new code.", s)
+}
+
+// Kind implements domainerr.Classified.
+func (e *CooldownError) Kind() domainerr.Kind { return domainerr.RateLimited }
+
+// RetryAfter is how long until a new code may be requested.
+func (e *CooldownError) RetryAfter() time.Duration { return e.Wait }
+
+// Is makes errors.Is(err, ErrCooldown) hold.
+func (e *CooldownError) Is(target error) bool { return target == ErrCooldown }
+
+// Codes issues and redeems one-time codes.
+type Codes struct {
+	db    auth.DB
+	clock clock.Clock
+	keys  [][]byte // keys[0] is current; the others still redeem codes issued before a rotation
+}
+
+// New returns the code store on db, keyed from the application secrets (current first).
+func New(db auth.DB, c clock.Clock, secret []byte, previous ...[]byte) (*Codes, error) {
+	s := &Codes{db: db, clock: c}
+	for _, sec := range append([][]byte{secret}, previous...) {
+		key, err := auth.DeriveKey(sec, keyInfo)
+		if err != nil {
+			return nil, fmt.Errorf("otp: %w", err)
+		}
+		s.keys = append(s.keys, key)
+	}
+	return s, nil
+}
+
+func (s *Codes) hash(key []byte, p Purpose, plaintext string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(p))
+	m.Write([]byte{0})
+	m.Write([]byte(plaintext))
+	return m.Sum(nil)
+}
+
+func (s *Codes) hashes(p Purpose, plaintext string) [][]byte {
+	out := make([][]byte, len(s.keys))
+	for i, k := range s.keys {
+		out[i] = s.hash(k, p, plaintext)
+	}
+	return out
+}
+
+func newCode() string {
+	n, _ := rand.Int(rand.Reader, big.NewInt(1_000_000)) // crypto/rand never fails on supported platforms
+	return fmt.Sprintf("%0*d", CodeDigits, n.Int64())
+}
+
+// Issue creates a code for a user and returns its plaintext, to be e-mailed and forgotten.
+// ttl 0 means the purpose's default. db is where it is written: the transaction that also
+// queues the e-mail (so neither exists without the other), or nil for the store's own pool.
+// A request within Cooldown of the previous code of the purpose is a *CooldownError.
+func (s *Codes) Issue(ctx context.Context, db auth.DB, userID uuid.UUID, purpose Purpose, ttl time.Duration) (string, error) {
+	pol, ok := policies[purpose]
+	if !ok {
+		return "", fmt.Errorf("otp: unknown purpose %q", purpose)
+	}
+	if ttl <= 0 {
+		ttl = pol.ttl
+	}
+	if db == nil {
+		db = s.db
+	}
+	plaintext := auth.NewToken()
+	if pol.numeric {
+		plaintext = newCode()
+	}
+	now := s.clock.Now()
+	var refused error
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+		// Serialise issuers for this user and purpose, so two quick clicks cannot both pass the
+		// cooldown check.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, "otp:"+userID.String()+":"+string(purpose)); err != nil {
+			return err
+		}
+		if pol.cooldown > 0 {
+			var last *time.Time
+			if err := tx.QueryRow(ctx, `SELECT max(created_at) FROM one_time_codes WHERE user_id = $1 AND purpose = $2`,
+				userID, purpose).Scan(&last); err != nil {
+				return err
+			}
+			if last != nil && now.Sub(*last) < pol.cooldown {
+				refused = &CooldownError{Wait: last.Add(pol.cooldown).Sub(now)}
+				return nil
+			}
+		}
+		if pol.replaces {
+			if _, err := tx.Exec(ctx, `DELETE FROM one_time_codes WHERE user_id = $1 AND purpose = $2`, userID, purpose); err != nil {
+				return err
+			}
+		} else if _, err := tx.Exec(ctx, `DELETE FROM one_time_codes WHERE user_id = $1 AND purpose = $2 AND expires_at < $3`, userID, purpose, now); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO one_time_codes (id, user_id, purpose, code_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+			uuid.Must(uuid.NewV7()), userID, purpose, s.hash(s.keys[0], purpose, plaintext), now.Add(ttl), now)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("otp: issue: %w", err)
+	}
+	if refused != nil {
+		return "", refused
+	}
+	return plaintext, nil
+}
+
+// Consume redeems a code and returns the user it belongs to. A typed code (login) needs the
+// user it was sent to, since the code alone is not unique; a link's token identifies its user,
+// and userID may be uuid.Nil or, when the caller knows who is signed in, that user.
+//
+// Consume runs on the store's own connection, never the caller's transaction: a wrong guess
+// must count even when the caller then rolls back.
+func (s *Codes) Consume(ctx context.Context, purpose Purpose, plaintext string, userID uuid.UUID) (uuid.UUID, error) {
+	pol, ok := policies[purpose]
+	if !ok {
+		return uuid.Nil, fmt.Errorf("otp: unknown purpose %q", purpose)
+	}
+	plaintext = strings.TrimSpace(plaintext)
+	if pol.numeric {
+		return s.consumeCode(ctx, purpose, strings.ReplaceAll(plaintext, " ", ""), userID)
+	}
+	return s.consumeToken(ctx, purpose, plaintext, userID)
+}
+
+func (s *Codes) consumeToken(ctx context.Context, purpose Purpose, token string, userID uuid.UUID) (uuid.UUID, error) {
+	if len(token) != 43 {
+		return uuid.Nil, ErrInvalidLink
+	}
+	var owner uuid.UUID
+	// The single UPDATE both checks and spends the token, so two clicks cannot both succeed.
+	// Looking the hash up by index leaks nothing through timing: an attacker would have to
+	// find HMAC inputs whose outputs share a prefix with the stored value.
+	err := s.db.QueryRow(ctx, `
+		UPDATE one_time_codes SET used_at = $3
+		WHERE id = (SELECT id FROM one_time_codes
+		            WHERE code_hash = ANY($1) AND purpose = $2 AND used_at IS NULL AND expires_at > $3
+		              AND ($4 = '00000000-0000-0000-0000-000000000000'::uuid OR user_id = $4)
+		            LIMIT 1)
+		  AND used_at IS NULL
+		RETURNING user_id`, s.hashes(purpose, token), purpose, s.clock.Now(), userID).Scan(&owner)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return uuid.Nil, ErrInvalidLink
+	}
+	if err != nil {
+		return uuid.Nil, fmt.Errorf("otp: consume: %w", err)
+	}
+	return owner, nil
+}
+
+func (s *Codes) consumeCode(ctx context.Context, purpose Purpose, code string, userID uuid.UUID) (uuid.UUID, error) {
+	if userID == uuid.Nil || !isDigits(code, CodeDigits) {
+		return uuid.Nil, ErrInvalidCode
+	}
+	now := s.clock.Now()
+	// outcome is committed with the attempt count, not returned through BeginFunc (which would
+	// roll the count back).
+	var outcome error
+	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		var id uuid.UUID
+		var stored []byte
+		var expires time.Time
+		var attempts int
+		var used *time.Time
+		err := tx.QueryRow(ctx, `SELECT id, code_hash, expires_at, attempts, used_at FROM one_time_codes
+			WHERE user_id = $1 AND purpose = $2 ORDER BY created_at DESC LIMIT 1 FOR UPDATE`, userID, purpose).
+			Scan(&id, &stored, &expires, &attempts, &used)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			outcome = ErrInvalidCode
+			return nil
+		case err != nil:
+			return err
+		case used != nil || !now.Before(expires):
+			outcome = ErrInvalidCode
+			return nil
+		case attempts >= MaxAttempts:
+			outcome = ErrTooManyWrongCodes
+			return nil
+		}
+		match := false
+		for _, h := range s.hashes(purpose, code) {
+			if hmac.Equal(h, stored) {
+				match = true
+			}
+		}
+		if match {
+			_, err := tx.Exec(ctx, `UPDATE one_time_codes SET used_at = $2 WHERE id = $1`, id, now)
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE one_time_codes SET attempts = attempts + 1 WHERE id = $1`, id); err != nil {
+			return err
+		}
+		if attempts+1 >= MaxAttempts {
+			outcome = ErrTooManyWrongCodes
+		} else {
+			outcome = ErrInvalidCode
+		}
+		return nil
+	})
+	if err != nil {
+		return uuid.Nil, fmt.Errorf("otp: consume: %w", err)
+	}
+	if outcome != nil {
+		return uuid.Nil, outcome
+	}
+	return userID, nil
+}
+
+func isDigits(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

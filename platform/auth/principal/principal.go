@@ -1,0 +1,213 @@
+// Package principal keeps the rows that say who someone is to the server: their role and status
+// (principals), the e-mail that names them (user_emails) and their password hash (credentials).
+//
+// The event log is the history; these rows are the write side's current truth, written in the
+// same transaction as the events that change them. Requests read them directly instead of a
+// projection, because a projection lags: a suspended user must be locked out on the very next
+// request, not after a catch-up.
+package principal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"clearvest/domain/clock"
+	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
+	"clearvest/platform/auth"
+)
+
+var (
+	// ErrClosed: the account was closed; it can no longer sign in or act.
+	ErrClosed = domainerr.New(domainerr.Unauthenticated, "This account has been closed.")
+	// ErrUnknown: no principal row, which for a request means no such user.
+	ErrUnknown = domainerr.New(domainerr.Unauthenticated, "Please log in to continue.")
+)
+
+// Principal is who may act, as of the last committed change.
+type Principal struct {
+	UserID    uuid.UUID
+	Role      identity.Role
+	Status    identity.Status
+	UpdatedAt time.Time
+}
+
+// CanAct returns nil for an active principal, else the error to answer with.
+func (p Principal) CanAct() error {
+	switch p.Status {
+	case identity.StatusActive:
+		return nil
+	case identity.StatusSuspended:
+		return identity.ErrSuspended
+	default:
+		return ErrClosed
+	}
+}
+
+// Principals reads and writes the principals table.
+type Principals struct {
+	db    auth.DB
+	clock clock.Clock
+}
+
+// NewPrincipals returns the principals store on db (normally the pool).
+func NewPrincipals(db auth.DB, c clock.Clock) *Principals { return &Principals{db: db, clock: c} }
+
+// Get returns a user's principal, or ErrUnknown when there is none.
+func (s *Principals) Get(ctx context.Context, userID uuid.UUID) (Principal, error) {
+	p := Principal{UserID: userID}
+	err := s.db.QueryRow(ctx, `SELECT role, status, updated_at FROM principals WHERE user_id = $1`, userID).
+		Scan(&p.Role, &p.Status, &p.UpdatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Principal{}, ErrUnknown
+	}
+	if err != nil {
+		return Principal{}, fmt.Errorf("principal: get: %w", err)
+	}
+	p.UpdatedAt = p.UpdatedAt.UTC()
+	return p, nil
+}
+
+// Upsert records a user's role and status inside tx, the transaction that appends the events
+// that make them so (registration, role change, suspension, closure).
+func (s *Principals) Upsert(ctx context.Context, tx pgx.Tx, userID uuid.UUID, role identity.Role, status identity.Status) error {
+	if _, err := identity.ParseRole(string(role)); err != nil {
+		return fmt.Errorf("principal: unknown role %q", role)
+	}
+	if !status.Valid() {
+		return fmt.Errorf("principal: unknown status %q", status)
+	}
+	_, err := tx.Exec(ctx, `
+		INSERT INTO principals (user_id, role, status, updated_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, status = excluded.status, updated_at = excluded.updated_at`,
+		userID, role, status, s.clock.Now())
+	if err != nil {
+		return fmt.Errorf("principal: upsert: %w", err)
+	}
+	return nil
+}
+
+// ErrEmailTaken is the answer when an e-mail address already belongs to another account.
+var ErrEmailTaken = domainerr.New(domainerr.Conflict, "Email already in use")
+
+// NormalizeEmail is the form e-mails are compared in: trimmed and lower-cased. Lower-casing the
+// local part is stricter than RFC 5321 allows, but no mail provider people use treats
+// Alice@ and alice@ as different people, and treating them as one stops look-alike accounts.
+func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// Emails keeps e-mail addresses unique across accounts, ignoring case.
+type Emails struct{ db auth.DB }
+
+// NewEmails returns the e-mail index on db.
+func NewEmails(db auth.DB) *Emails { return &Emails{db: db} }
+
+// Reserve claims email for userID inside tx, the registration's (or e-mail change's)
+// transaction, so two concurrent sign-ups with one address cannot both commit. Reserving an
+// address the user already holds is a no-op; one held by someone else is ErrEmailTaken, without
+// aborting tx.
+func (s *Emails) Reserve(ctx context.Context, tx pgx.Tx, email string, userID uuid.UUID) error {
+	key := NormalizeEmail(email)
+	if key == "" {
+		return fmt.Errorf("principal: empty e-mail")
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO user_emails (email_lower, user_id) VALUES ($1, $2) ON CONFLICT (email_lower) DO NOTHING`, key, userID)
+	if err != nil {
+		return fmt.Errorf("principal: reserve e-mail: %w", err)
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	// Taken, perhaps by this user already. A claim committed by a concurrent transaction after
+	// ours began may be invisible to this snapshot (no row): it is someone else's all the same.
+	var owner uuid.UUID
+	err = tx.QueryRow(ctx, `SELECT user_id FROM user_emails WHERE email_lower = $1`, key).Scan(&owner)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("principal: reserve e-mail: %w", err)
+	}
+	if owner != userID {
+		return ErrEmailTaken
+	}
+	return nil
+}
+
+// Release gives up a user's claim on email (after an e-mail change, or when a closed account's
+// personal data is erased). Another user's claim is left alone.
+func (s *Emails) Release(ctx context.Context, tx pgx.Tx, email string, userID uuid.UUID) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM user_emails WHERE email_lower = $1 AND user_id = $2`, NormalizeEmail(email), userID); err != nil {
+		return fmt.Errorf("principal: release e-mail: %w", err)
+	}
+	return nil
+}
+
+// Lookup returns the user holding email, if any.
+func (s *Emails) Lookup(ctx context.Context, email string) (uuid.UUID, bool, error) {
+	var id uuid.UUID
+	err := s.db.QueryRow(ctx, `SELECT user_id FROM user_emails WHERE email_lower = $1`, NormalizeEmail(email)).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return uuid.Nil, false, nil
+	}
+	if err != nil {
+		return uuid.Nil, false, fmt.Errorf("principal: look up e-mail: %w", err)
+	}
+	return id, true, nil
+}
+
+// Credential is a user's stored password hash.
+type Credential struct {
+	Hash      string
+	ChangedAt time.Time
+}
+
+// Credentials stores password hashes (PHC strings from package password; never plaintext).
+type Credentials struct {
+	db    auth.DB
+	clock clock.Clock
+}
+
+// NewCredentials returns the credentials store on db.
+func NewCredentials(db auth.DB, c clock.Clock) *Credentials { return &Credentials{db: db, clock: c} }
+
+// Set stores a user's password hash through db: a pgx.Tx to commit it with the
+// user.password_changed event, or the pool for a transparent rehash after login.
+func (s *Credentials) Set(ctx context.Context, db auth.DB, userID uuid.UUID, hash string) error {
+	if !strings.HasPrefix(hash, "$argon2id$") {
+		return fmt.Errorf("principal: refusing to store something that is not an argon2id hash")
+	}
+	_, err := db.Exec(ctx, `
+		INSERT INTO credentials (user_id, password_hash, changed_at) VALUES ($1, $2, $3)
+		ON CONFLICT (user_id) DO UPDATE SET password_hash = excluded.password_hash, changed_at = excluded.changed_at`,
+		userID, hash, s.clock.Now())
+	if err != nil {
+		return fmt.Errorf("principal: set credential: %w", err)
+	}
+	return nil
+}
+
+// Get returns a user's password hash; ok is false when the user has none (a Google-only
+// account, say).
+func (s *Credentials) Get(ctx context.Context, userID uuid.UUID) (Credential, bool, error) {
+	var c Credential
+	err := s.db.QueryRow(ctx, `SELECT password_hash, changed_at FROM credentials WHERE user_id = $1`, userID).Scan(&c.Hash, &c.ChangedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Credential{}, false, nil
+	}
+	if err != nil {
+		return Credential{}, false, fmt.Errorf("principal: get credential: %w", err)
+	}
+	c.ChangedAt = c.ChangedAt.UTC()
+	return c, true, nil
+}
+
+// Delete removes a user's password (account closure).
+func (s *Credentials) Delete(ctx context.Context, db auth.DB, userID uuid.UUID) error {
+	if _, err := db.Exec(ctx, `DELETE FROM credentials WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("principal: delete credential: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,264 @@
+package config_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"clearvest/platform/config"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func validKey() string { return base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)) }
+
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		env     map[string]string
+		check   func(t *testing.T, c config.Config, dataDir string)
+		wantErr string // substring; empty means success
+	}{
+		{
+			name: "no configuration gives a working development setup",
+			env:  map[string]string{},
+			check: func(t *testing.T, c config.Config, dataDir string) {
+				want := config.Config{
+					Addr:      ":8080",
+					DataDir:   dataDir,
+					PublicURL: "http://localhost:8080",
+					Env:       config.Development,
+					MailURL:   "file://" + filepath.ToSlash(filepath.Join(dataDir, "mail")),
+				}
+				if c.DatabaseURL != "" || c.Addr != want.Addr || c.DataDir != want.DataDir || c.PublicURL != want.PublicURL ||
+					c.Env != want.Env || c.MailURL != want.MailURL || c.GoogleClientID != "" || c.DepositAddresses != "" || c.BlobS3 != nil {
+					t.Errorf("got %+v, want %+v", c, want)
+				}
+				if len(c.SecretKey) != 32 {
+					t.Errorf("generated key has %d bytes, want 32", len(c.SecretKey))
+				}
+				if !c.Embedded() || c.Production() {
+					t.Errorf("Embedded()=%v Production()=%v, want true false", c.Embedded(), c.Production())
+				}
+			},
+		},
+		{
+			name: "every variable is read",
+			env: map[string]string{
+				"DATABASE_URL":                "postgres://u:p@db:5432/clearvest",
+				"CLEARVEST_ADDR":              "127.0.0.1:9000",
+				"CLEARVEST_PUBLIC_URL":        "https://clearvest.example.com/",
+				"CLEARVEST_ENV":               "production",
+				"CLEARVEST_MAIL_URL":          "smtp://user:secret@mail.example.com:587",
+				"CLEARVEST_SECRET_KEY":        validKey(),
+				"GOOGLE_CLIENT_ID":            "abc.apps.googleusercontent.com",
+				"CLEARVEST_DEPOSIT_ADDRESSES": "USDT/TRC20=T123",
+			},
+			check: func(t *testing.T, c config.Config, _ string) {
+				if c.DatabaseURL != "postgres://u:p@db:5432/clearvest" || c.Addr != "127.0.0.1:9000" ||
+					c.PublicURL != "https://clearvest.example.com" || !c.Production() ||
+					c.MailURL != "smtp://user:secret@mail.example.com:587" || !bytes.Equal(c.SecretKey, bytes.Repeat([]byte{7}, 32)) ||
+					c.GoogleClientID != "abc.apps.googleusercontent.com" || c.DepositAddresses != "USDT/TRC20=T123" || c.Embedded() {
+					t.Errorf("unexpected config %+v", c)
+				}
+			},
+		},
+		{
+			name: "key=value database connection strings are accepted",
+			env:  map[string]string{"DATABASE_URL": "host=db user=app dbname=clearvest"},
+		},
+		{
+			name: "file mail URL in development",
+			env:  map[string]string{"CLEARVEST_MAIL_URL": "file:///var/mail/clearvest"},
+			check: func(t *testing.T, c config.Config, _ string) {
+				if c.MailURL != "file:///var/mail/clearvest" {
+					t.Errorf("MailURL = %q", c.MailURL)
+				}
+			},
+		},
+		{name: "unknown environment", env: map[string]string{"CLEARVEST_ENV": "staging"}, wantErr: `CLEARVEST_ENV: unknown environment "staging"`},
+		{name: "production needs mail", env: map[string]string{"CLEARVEST_ENV": "production", "CLEARVEST_SECRET_KEY": validKey()}, wantErr: "CLEARVEST_MAIL_URL is required in production"},
+		{name: "production needs a secret key", env: map[string]string{"CLEARVEST_ENV": "production", "CLEARVEST_MAIL_URL": "smtp://mail:25"}, wantErr: "CLEARVEST_SECRET_KEY is required in production"},
+		{name: "secret key not base64", env: map[string]string{"CLEARVEST_SECRET_KEY": "not base64!"}, wantErr: "CLEARVEST_SECRET_KEY: not standard base64"},
+		{name: "secret key too short", env: map[string]string{"CLEARVEST_SECRET_KEY": base64.StdEncoding.EncodeToString([]byte("short"))}, wantErr: "CLEARVEST_SECRET_KEY: decodes to 5 bytes, want exactly 32"},
+		{name: "URL-safe base64 is refused", env: map[string]string{"CLEARVEST_SECRET_KEY": base64.URLEncoding.EncodeToString(bytes.Repeat([]byte{0xfb}, 32))}, wantErr: "CLEARVEST_SECRET_KEY: not standard base64"},
+		{name: "bad listen address", env: map[string]string{"CLEARVEST_ADDR": "8080"}, wantErr: "CLEARVEST_ADDR: \"8080\" is not a listen address"},
+		{name: "relative public URL", env: map[string]string{"CLEARVEST_PUBLIC_URL": "clearvest.example.com"}, wantErr: "CLEARVEST_PUBLIC_URL:"},
+		{name: "unsupported mail scheme", env: map[string]string{"CLEARVEST_MAIL_URL": "http://mail"}, wantErr: `CLEARVEST_MAIL_URL: scheme "http" is not supported`},
+		{name: "relative mail directory", env: map[string]string{"CLEARVEST_MAIL_URL": "file://mail"}, wantErr: "CLEARVEST_MAIL_URL:"},
+		{name: "unsupported database scheme", env: map[string]string{"DATABASE_URL": "mysql://db/x"}, wantErr: `DATABASE_URL: scheme "mysql" is not supported`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dataDir := filepath.Join(t.TempDir(), "data")
+			m := map[string]string{"CLEARVEST_DATA_DIR": dataDir}
+			for k, v := range tt.env {
+				m[k] = v
+			}
+			c, err := config.Load(env(m))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.check != nil {
+				tt.check(t, c, dataDir)
+			}
+		})
+	}
+}
+
+func TestDevelopmentSecretKeyIsPersisted(t *testing.T) {
+	t.Parallel()
+	dataDir := filepath.Join(t.TempDir(), "data")
+	getenv := env(map[string]string{"CLEARVEST_DATA_DIR": dataDir})
+
+	first, err := config.Load(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(dataDir, config.SecretKeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != 0o600 {
+		t.Errorf("secret key file mode = %o, want 600", perm)
+	}
+	second, err := config.Load(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first.SecretKey, second.SecretKey) {
+		t.Error("second start generated a new key instead of reusing the stored one")
+	}
+
+	other, err := config.Load(env(map[string]string{"CLEARVEST_DATA_DIR": filepath.Join(t.TempDir(), "data")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(first.SecretKey, other.SecretKey) {
+		t.Error("two data directories share one key")
+	}
+}
+
+func TestDevelopmentSecretKeyCorruptFile(t *testing.T) {
+	t.Parallel()
+	dataDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dataDir, config.SecretKeyFile), []byte("garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := config.Load(env(map[string]string{"CLEARVEST_DATA_DIR": dataDir}))
+	if err == nil || !strings.Contains(err.Error(), config.SecretKeyFile) {
+		t.Fatalf("err = %v, want one naming the key file", err)
+	}
+}
+
+func TestConcurrentFirstStartsAgreeOnKey(t *testing.T) {
+	t.Parallel()
+	dataDir := t.TempDir()
+	getenv := env(map[string]string{"CLEARVEST_DATA_DIR": dataDir})
+	keys := make(chan []byte, 8)
+	for range cap(keys) {
+		go func() {
+			c, err := config.Load(getenv)
+			if err != nil {
+				t.Error(err)
+			}
+			keys <- c.SecretKey
+		}()
+	}
+	first := <-keys
+	for range cap(keys) - 1 {
+		if k := <-keys; !bytes.Equal(k, first) {
+			t.Fatal("concurrent first starts produced different keys")
+		}
+	}
+}
+
+func TestLogValueHidesSecrets(t *testing.T) {
+	t.Parallel()
+	c := config.Config{
+		DatabaseURL: "postgres://app:dbpass@db/clearvest",
+		MailURL:     "smtp://user:mailpass@mail:587",
+		SecretKey:   []byte("0123456789abcdef0123456789abcdef"),
+		BlobS3:      &config.S3{Endpoint: "https://s3.example.com", Bucket: "photos", AccessKey: "AKID", SecretKey: "blobsecret"},
+	}
+	s := c.LogValue().String()
+	for _, secret := range []string{"dbpass", "mailpass", "0123456789abcdef", "blobsecret"} {
+		if strings.Contains(s, secret) {
+			t.Errorf("log value %q contains %q", s, secret)
+		}
+	}
+}
+
+func TestBlobURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		url     string
+		want    config.S3
+		wantErr string // substring; empty means success
+	}{
+		{
+			name: "defaults: TLS and us-east-1",
+			url:  "s3://AKID:secret@s3.amazonaws.com/clearvest-photos",
+			want: config.S3{Endpoint: "https://s3.amazonaws.com", Bucket: "clearvest-photos", Region: "us-east-1", AccessKey: "AKID", SecretKey: "secret"},
+		},
+		{
+			name: "MinIO without TLS on a port",
+			url:  "s3://minio:minio123@minio:9000/photos/?region=local&tls=false",
+			want: config.S3{Endpoint: "http://minio:9000", Bucket: "photos", Region: "local", AccessKey: "minio", SecretKey: "minio123"},
+		},
+		{
+			name: "percent-encoded secret",
+			url:  "s3://AKID:wJal%2FK7M%2BbPx@r2.example.com/b.c-d?tls=true&region=auto",
+			want: config.S3{Endpoint: "https://r2.example.com", Bucket: "b.c-d", Region: "auto", AccessKey: "AKID", SecretKey: "wJal/K7M+bPx"},
+		},
+		{name: "other scheme", url: "https://AKID:secret@s3.amazonaws.com/b", wantErr: `CLEARVEST_BLOB_URL: scheme "https" is not supported`},
+		{name: "no credentials", url: "s3://s3.amazonaws.com/bucket", wantErr: "CLEARVEST_BLOB_URL: s3://s3.amazonaws.com/bucket needs an access key and a secret key"},
+		{name: "no secret", url: "s3://AKID@s3.amazonaws.com/bucket", wantErr: "CLEARVEST_BLOB_URL:"},
+		{name: "no host", url: "s3://AKID:secret@/bucket", wantErr: "CLEARVEST_BLOB_URL:"},
+		{name: "no bucket", url: "s3://AKID:secret@s3.amazonaws.com", wantErr: `CLEARVEST_BLOB_URL: "" is not a bucket name`},
+		{name: "path below the bucket", url: "s3://AKID:secret@s3.amazonaws.com/bucket/photos", wantErr: `CLEARVEST_BLOB_URL: "bucket/photos" is not a bucket name`},
+		{name: "upper-case bucket", url: "s3://AKID:secret@s3.amazonaws.com/Photos", wantErr: "is not a bucket name"},
+		{name: "bad tls", url: "s3://AKID:secret@s3.amazonaws.com/bucket?tls=maybe", wantErr: `CLEARVEST_BLOB_URL: tls="maybe" is not true or false`},
+		{name: "empty region", url: "s3://AKID:secret@s3.amazonaws.com/bucket?region=", wantErr: "CLEARVEST_BLOB_URL: region is empty"},
+		{name: "misspelt parameter", url: "s3://AKID:secret@s3.amazonaws.com/bucket?regoin=eu-west-1", wantErr: `CLEARVEST_BLOB_URL: unknown parameter "regoin"`},
+		{name: "unencoded slash in the secret", url: "s3://AKID:wJal/K7M@s3.amazonaws.com/bucket", wantErr: "CLEARVEST_BLOB_URL:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := config.Load(env(map[string]string{
+				"CLEARVEST_DATA_DIR": filepath.Join(t.TempDir(), "data"),
+				"CLEARVEST_BLOB_URL": tt.url,
+			}))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				if strings.Contains(err.Error(), "secret@") || strings.Contains(err.Error(), "K7M") {
+					t.Errorf("error %q reveals the secret key", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.BlobS3 == nil || *c.BlobS3 != tt.want {
+				t.Fatalf("BlobS3 = %+v, want %+v", c.BlobS3, tt.want)
+			}
+		})
+	}
+}

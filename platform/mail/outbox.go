@@ -1,0 +1,73 @@
+package mail
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"clearvest/platform/pgmigrate"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// Migrations creates the mail_outbox table.
+var Migrations = pgmigrate.MustFromFS("mail", migrationFS, "migrations")
+
+// Outbox row states.
+const (
+	StatusPending = "pending"
+	StatusSent    = "sent"
+	StatusFailed  = "failed"
+)
+
+// Enqueue records msg for sending, inside the caller's transaction: if the transaction rolls
+// back, the message was never there. dedupeKey names what causes the message, conventionally the
+// causing event's id and the template ("<event-id>/password_reset"); a second Enqueue with the
+// same key does nothing, so replaying a command or a handler never mails twice. scrub blanks the
+// bodies once the message is sent or given up, for messages carrying one-time links or codes.
+//
+// Call Sender.Kick after the transaction commits for prompt delivery; otherwise the next poll
+// picks the message up.
+func Enqueue(ctx context.Context, tx pgx.Tx, dedupeKey string, msg Message, scrub bool) error {
+	if strings.TrimSpace(dedupeKey) == "" {
+		return errors.New("mail: enqueue: empty dedupe key")
+	}
+	if err := msg.validate(); err != nil {
+		return fmt.Errorf("mail: enqueue: %w", err)
+	}
+	id, err := uuid.NewV7() // time-ordered, so new rows append to the index
+	if err != nil {
+		return fmt.Errorf("mail: enqueue: %w", err)
+	}
+	headers := make(map[string]string, len(msg.Headers)+1)
+	hasID := false
+	for k, v := range msg.Headers {
+		headers[k] = v
+		hasID = hasID || strings.EqualFold(k, "Message-ID")
+	}
+	if !hasID {
+		// Fixed now rather than at send time, so that a message sent twice (a sender died after
+		// handing it over) carries the same Message-ID and mail clients show it once.
+		headers["Message-ID"] = "<" + id.String() + ">"
+	}
+	h, err := json.Marshal(headers)
+	if err != nil {
+		return fmt.Errorf("mail: enqueue: %w", err)
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO mail_outbox
+		(id, dedupe_key, to_address, subject, text_body, html_body, headers, scrub_after_send)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (dedupe_key) DO NOTHING`,
+		id, dedupeKey, msg.To, msg.Subject, msg.Text, msg.HTML, h, scrub)
+	if err != nil {
+		return fmt.Errorf("mail: enqueue: %w", err)
+	}
+	return nil
+}
