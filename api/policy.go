@@ -16,7 +16,7 @@ import (
 )
 
 // Action is something a caller may be allowed to do. Operations name the action they need;
-// roles name the actions they grant. The rows of DESIGN §4 are split into actions fine enough
+// roles name the actions they grant. The rows of the roles table (docs/product-rules.md) are split into actions fine enough
 // that a later rule ("authors may not close accounts") is a one-line change of the table below.
 type Action string
 
@@ -41,7 +41,7 @@ const (
 	ActApproveChanges Action = "approveChanges" // the second admin of maker-checker
 )
 
-// policy is the one server-side answer to "may this role do that" (DESIGN §4). The UI hides
+// policy is the one server-side answer to "may this role do that" (docs/product-rules.md, "Roles"). The UI hides
 // what this table refuses; it never decides anything itself.
 // Suspension is a status, not a role: a suspended principal is refused before the table is
 // consulted.

@@ -20,7 +20,7 @@ import (
 // specification's JSON, and sign-in results into cookies. Every rule lives in accounts and
 // below; who may call what lives in policy.go.
 
-// Success messages the UI shows as they are (SPEC §8 and §4 name some of them).
+// Success messages the UI shows as they are (docs/product-rules.md, "Screens, messages and validation").
 const (
 	msgLoggedOut        = "Logout successful"
 	msgVerificationSent = "Verification email sent"

@@ -15,7 +15,7 @@ import (
 )
 
 // TestStaffEndpointsRoleMatrix is the server-side policy as a table: every staff endpoint,
-// called by every kind of caller, answers exactly as DESIGN §4 says.
+// called by every kind of caller, answers exactly as the roles table in docs/product-rules.md says.
 func TestStaffEndpointsRoleMatrix(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)

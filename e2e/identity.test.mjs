@@ -319,7 +319,7 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
       await expectAccessible(page, '/verify/:token');
 
-      // SPEC.md §4: on to the identity check after 3 s.
+      // After verification the page moves on to the identity check after 3 s.
       await page.waitForURL(url('/upload-kyc'), { timeout: 6000 });
       await page.goto(url('/my-account'));
       await heading(page, 'Welcome, Vera').waitFor();

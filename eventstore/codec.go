@@ -169,7 +169,7 @@ func (r *Registry) Known(name string) bool {
 	return ok
 }
 
-// Personal data in events (crypto-shredding, DESIGN §3). A string field of an event struct tagged
+// Personal data in events (crypto-shredding, docs/product-rules.md). A string field of an event struct tagged
 // pii:"true" is sealed with the data subject's own key when encoded and opened when decoded, so
 // destroying that key erases the field from every stored event while the events themselves, and
 // the money history they carry, stay intact and replayable.

@@ -1,6 +1,6 @@
 // Package httperr is the one place where errors become HTTP responses. Handlers, middleware and
 // the generated server return or pass errors here; nothing else chooses an error status or
-// words an error message, so the mapping of domain failures to the API contract (DESIGN.md §5)
+// words an error message, so the mapping of domain failures to the API contract (docs/product-rules.md, "API conventions")
 // can be read, and changed, in one file.
 //
 // Every error response is JSON of the shape of the OpenAPI `Error` schema:

@@ -10,7 +10,7 @@ import (
 	"clearvest/domain/domainerr"
 )
 
-// Read-your-writes headers (DESIGN.md §1). Command responses carry HeaderPosition; the UI sends
+// Read-your-writes headers (docs/product-rules.md, "Read-your-writes"). Command responses carry HeaderPosition; the UI sends
 // it back on the next query.
 const (
 	HeaderPosition = "X-Clearvest-Position"

@@ -32,7 +32,7 @@ import (
 	"clearvest/domain/domainerr"
 )
 
-// Role is what a user may do (DESIGN §4).
+// Role is what a user may do (docs/product-rules.md, "Roles").
 type Role string
 
 const (

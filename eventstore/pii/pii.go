@@ -1,5 +1,5 @@
 // Package pii encrypts personal fields of events with one key per data subject, so that a person's
-// data can be erased from an append-only log by destroying their key (crypto-shredding, DESIGN §3).
+// data can be erased from an append-only log by destroying their key (crypto-shredding, docs/product-rules.md).
 //
 // Each subject (a user id) gets a random 256-bit data key on the first Seal. Keys live in the
 // pii_keys table sealed with a key-encryption key (KEK) derived from CLEARVEST_SECRET_KEY, so a

@@ -1,4 +1,4 @@
-// Package config reads Clearvest's configuration from the environment (DESIGN §6).
+// Package config reads Clearvest's configuration from the environment.
 //
 // Every setting has a development default so that `clearvest serve` works with no
 // configuration at all; production refuses to start without the settings that protect

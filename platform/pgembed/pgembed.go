@@ -1,5 +1,5 @@
 // Package pgembed runs a private PostgreSQL cluster under Clearvest's data directory, so that
-// `clearvest serve` needs no database setup (DESIGN §1, "Embedded default and scale-out").
+// `clearvest serve` needs no database setup.
 //
 // Layout inside the data directory:
 //

@@ -14,7 +14,7 @@ function isFetchError(error: unknown): error is FetchBaseQueryError {
 }
 
 // Reads what the server said out of an RTK Query error (a rejected unwrap() or a hook's error).
-// The server's message is shown when present (SPEC.md §8); callers supply the fallback.
+// The server's message is shown when present (docs/product-rules.md); callers supply the fallback.
 export function apiErrorInfo(error: unknown): ApiErrorInfo {
   if (!isFetchError(error)) return { status: 'unknown', message: (error as SerializedError | undefined)?.message };
   if (typeof error.status !== 'number') return { status: 'network' };

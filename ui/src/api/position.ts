@@ -2,7 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
 // Command responses carry the global position of the last event they appended; queries that send
 // it back wait until the read models have caught up, so a page shown right after a write already
-// reflects it (DESIGN.md §1 "Read-your-writes").
+// reflects it (docs/product-rules.md, "Read-your-writes").
 export const POSITION_HEADER = 'X-Clearvest-Position';
 
 export interface PositionState {

@@ -1,6 +1,6 @@
 import { passwordChecks } from './validation';
 
-// The live strength checklist (SPEC.md §5). Each item says in words whether it is met, so the
+// The live strength checklist (docs/product-rules.md). Each item says in words whether it is met, so the
 // state does not depend on colour or the tick alone.
 export function PasswordChecklist({ password }: { password: string }) {
   return (

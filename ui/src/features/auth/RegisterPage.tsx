@@ -30,7 +30,7 @@ export function RegisterPage() {
   const { register, handleSubmit, watch, setError, fieldError } = form;
   const dialCode = useDialCode(watch('country'));
 
-  // Typing the password twice is the point of the confirmation field (SPEC.md §5).
+  // Typing the password twice is the point of the confirmation field.
   const blockPaste = (event: ClipboardEvent<HTMLInputElement>) => {
     event.preventDefault();
     toast.error(messages.paste);

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Dialog } from '../../components/Dialog';
 
-// SPEC.md §6: a suspended user who tries to sign in is told why and how to reach support.
+// A suspended user who tries to sign in is told why and how to reach support.
 export function SuspendedDialog({ message, onClose }: { message: string; onClose: () => void }) {
   return (
     <Dialog

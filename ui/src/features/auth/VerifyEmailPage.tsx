@@ -34,7 +34,7 @@ export function VerifyEmailPage() {
       );
   }, [dispatch, verificationToken]);
 
-  // SPEC.md §4: after verification the user continues to the identity check after 3 s.
+  // After verification the user continues to the identity check after 3 s.
   useEffect(() => {
     if (outcome.state !== 'verified') return;
     const timer = setTimeout(() => navigate('/upload-kyc', { replace: true }), REDIRECT_AFTER_MS);

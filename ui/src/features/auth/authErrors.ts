@@ -2,7 +2,7 @@ import type { ApiErrorInfo } from '../../api/errors';
 
 type Said = Pick<ApiErrorInfo, 'code' | 'message'>;
 
-// The specification keys these flows on the message text (SPEC.md §8); the contract adds stable
+// The specification keys these flows on the message text; the contract adds stable
 // codes. Either is enough.
 export const isNewDevice = ({ code, message }: Said) => code === 'new_device' || Boolean(message?.includes('New browser'));
 export const isSuspended = ({ code, message }: Said) => code === 'suspended' || Boolean(message?.includes('suspended'));

@@ -7,7 +7,7 @@ import { checkSession } from './checkSession';
 export type Role = User['role'];
 export type SignedInVia = 'login' | 'register' | 'code';
 
-// The signed-in user as the specification's auth state describes it (SPEC.md §4): isLoggedIn,
+// The signed-in user as the specification's auth state describes it: isLoggedIn,
 // user, twoFactor (a login code is pending), message (the last auth error). `known` is false
 // until the server has answered loginStatus once, so guards wait instead of guessing.
 export interface AuthState {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 // The specification's wording, used verbatim: support scripts, the e2e tests and users who were
-// told "you will see X" all depend on these exact strings (SPEC.md §5 and §8).
+// told "you will see X" all depend on these exact strings.
 export const messages = {
   required: 'All fields are required',
   email: 'Please enter a valid email',
@@ -21,7 +21,7 @@ export const PASSWORD_MIN = 6;
 export const LOGIN_CODE_LENGTH = 6;
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
-// Optional "+", a first digit 1-9, then 1 to 14 more digits (SPEC.md §5).
+// Optional "+", a first digit 1-9, then 1 to 14 more digits.
 const PHONE = /^\+?[1-9]\d{1,14}$/;
 
 export const isEmail = (value: string) => EMAIL.test(value.trim());

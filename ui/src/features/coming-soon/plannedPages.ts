@@ -1,4 +1,4 @@
-// The routes DESIGN.md §7 fixes that have no page yet. They show "Coming soon" instead of the 404
+// The product's routes that have no page yet. They show "Coming soon" instead of the 404
 // page so links from e-mails and bookmarks already point somewhere honest. When a feature lands,
 // remove its entry here and give it its own route in app/AppRoutes.tsx.
 //

@@ -19,7 +19,7 @@ export function ChangePasswordForm() {
     try {
       const { message } = await changePassword({ changePasswordRequest: values }).unwrap();
       toast.success(message);
-      // SPEC.md §4: a password change signs the user out; they sign in again with the new one.
+      // A password change signs the user out; they sign in again with the new one.
       await logout({ quiet: true });
     } catch (error) {
       const message = errorMessage(error, 'Your password could not be changed. Please try again.');
