@@ -3,6 +3,8 @@ package blob_test
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -35,7 +37,8 @@ const (
 // fakeS3 is an in-process S3: gofakes3 with its in-memory backend, served by httptest. In
 // front of it sits what gofakes3 leaves out and these tests need: the SigV4 check S3 makes on
 // every request (done with the AWS SDK's signer, an implementation independent of the
-// client's), If-Match on GET, and transient failures on demand.
+// client's) and on a body whose SHA-256 was signed, signed-chunk bodies in multipart parts,
+// If-Match on GET, and transient failures on demand.
 type fakeS3 struct {
 	srv     *httptest.Server
 	backend *s3mem.Backend
@@ -114,16 +117,24 @@ func (f *fakeS3) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s3Error(w, http.StatusServiceUnavailable, "SlowDown", "Please reduce your request rate.")
 		return
 	}
-	if r.Header.Get("X-Amz-Content-Sha256") == "STREAMING-AWS4-HMAC-SHA256-PAYLOAD" {
+	switch payload := r.Header.Get("X-Amz-Content-Sha256"); {
+	case payload == "STREAMING-AWS4-HMAC-SHA256-PAYLOAD":
 		if err := decodeChunked(r); err != nil {
 			s3Error(w, http.StatusBadRequest, "IncompleteBody", err.Error())
 			return
 		}
+	case payload != "UNSIGNED-PAYLOAD":
+		body, err := io.ReadAll(r.Body)
+		if sum := sha256.Sum256(body); err != nil || hex.EncodeToString(sum[:]) != payload {
+			s3Error(w, http.StatusBadRequest, "XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.")
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	if match := r.Header.Get("If-Match"); r.Method == http.MethodGet && match != "" {
-		head := httptest.NewRecorder()
-		f.s3.ServeHTTP(head, r.Clone(r.Context()))
-		if etag := head.Header().Get("ETag"); head.Code < 300 && etag != match {
+		current := httptest.NewRecorder()
+		f.s3.ServeHTTP(current, r.Clone(r.Context()))
+		if etag := current.Header().Get("ETag"); current.Code < 300 && etag != match {
 			s3Error(w, http.StatusPreconditionFailed, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold")
 			return
 		}
