@@ -32,11 +32,15 @@ type Info struct {
 
 // Store keeps blobs by key.
 type Store interface {
-	// Put stores the content of r under key, replacing what was there. Readers see either the
-	// old content or the whole new one, never a part.
+	// Put stores the content of r under key, replacing what was there. The length need not be
+	// known in advance and the content is never held in memory whole. Readers see either the
+	// old content or the whole new one, never a part; if r fails, nothing changes.
 	Put(ctx context.Context, key string, r io.Reader) error
-	// Open returns the content of key; the caller closes it.
+	// Open returns the content of key, streamed rather than read into memory; the caller
+	// closes it.
 	Open(ctx context.Context, key string) (io.ReadSeekCloser, Info, error)
+	// Stat describes key without reading it.
+	Stat(ctx context.Context, key string) (Info, error)
 	// Delete removes key; deleting a missing key is not an error.
 	Delete(ctx context.Context, key string) error
 }
@@ -130,6 +134,29 @@ func (d *Disk) Open(_ context.Context, key string) (io.ReadSeekCloser, Info, err
 		return nil, Info{}, ErrNotFound
 	}
 	return f, Info{Size: st.Size(), ModTime: st.ModTime()}, nil
+}
+
+// Stat implements Store.
+func (d *Disk) Stat(_ context.Context, key string) (Info, error) {
+	if err := checkKey(key); err != nil {
+		return Info{}, err
+	}
+	root, err := os.OpenRoot(d.dir)
+	if err != nil {
+		return Info{}, fmt.Errorf("blob: %w", err)
+	}
+	defer root.Close()
+	st, err := root.Stat(key)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Info{}, ErrNotFound
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("blob: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return Info{}, ErrNotFound
+	}
+	return Info{Size: st.Size(), ModTime: st.ModTime()}, nil
 }
 
 // Delete implements Store.

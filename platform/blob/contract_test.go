@@ -1,9 +1,12 @@
 package blob_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -39,6 +42,71 @@ func testStore(t *testing.T, newStore func(t *testing.T) blob.Store) {
 		}
 		if err := s.Delete(t.Context(), "photos/none.jpg"); err != nil {
 			t.Errorf("deleting a missing key: %v", err)
+		}
+	})
+	t.Run("stat", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		put(t, s, "photos/a.jpg", "jpeg bytes")
+		info, err := s.Stat(t.Context(), "photos/a.jpg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Size != int64(len("jpeg bytes")) || info.ModTime.IsZero() {
+			t.Errorf("info = %+v, want size 10 and a modification time", info)
+		}
+		if _, err := s.Stat(t.Context(), "photos/none.jpg"); !errors.Is(err, blob.ErrNotFound) {
+			t.Errorf("Stat of a missing key = %v, want ErrNotFound", err)
+		}
+		if _, err := s.Stat(t.Context(), "photos"); !errors.Is(err, blob.ErrNotFound) {
+			t.Errorf("Stat of a key's parent = %v, want ErrNotFound", err)
+		}
+	})
+	t.Run("stream longer than a part, of unknown length", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		const size = blob.PartSize + blob.PartSize/2
+		content, want := stream(t, size)
+		if err := s.Put(t.Context(), "kyc/passport.pdf", content); err != nil {
+			t.Fatal(err)
+		}
+		f, info, err := s.Open(t.Context(), "kyc/passport.pdf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		h := sha256.New()
+		if n, err := io.Copy(h, f); err != nil || n != size {
+			t.Fatalf("read %d bytes, %v; want %d", n, err, size)
+		}
+		if got := h.Sum(nil); !bytes.Equal(got, want) || info.Size != size {
+			t.Errorf("read back SHA-256 %x (size %d), want %x (size %d)", got, info.Size, want, size)
+		}
+	})
+	t.Run("a failing reader changes nothing", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		put(t, s, "kyc/passport.pdf", "old")
+		for _, n := range []int64{0, 1000, blob.PartSize + 1000} {
+			head, _ := stream(t, n)
+			err := s.Put(t.Context(), "kyc/passport.pdf", io.MultiReader(head, failingReader{}))
+			if !errors.Is(err, errReader) {
+				t.Errorf("Put failing after %d bytes = %v, want the reader's error", n, err)
+			}
+			f, _, err := s.Open(t.Context(), "kyc/passport.pdf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := readAll(t, f); got != "old" {
+				t.Errorf("after a Put failing after %d bytes the content is %.20q…, want the old content", n, got)
+			}
+			f.Close()
+			if err := s.Put(t.Context(), "kyc/other.pdf", io.MultiReader(head, failingReader{})); err == nil {
+				t.Errorf("Put of a new key failing after %d bytes succeeded", n)
+			}
+			if _, err := s.Stat(t.Context(), "kyc/other.pdf"); !errors.Is(err, blob.ErrNotFound) {
+				t.Errorf("a new key failing after %d bytes: Stat = %v, want ErrNotFound", n, err)
+			}
 		}
 	})
 	t.Run("overwrite", func(t *testing.T) {
@@ -144,6 +212,9 @@ func testStore(t *testing.T, newStore func(t *testing.T) blob.Store) {
 			if _, _, err := s.Open(t.Context(), key); !errors.Is(err, blob.ErrInvalidKey) {
 				t.Errorf("Open(%q) = %v, want ErrInvalidKey", key, err)
 			}
+			if _, err := s.Stat(t.Context(), key); !errors.Is(err, blob.ErrInvalidKey) {
+				t.Errorf("Stat(%q) = %v, want ErrInvalidKey", key, err)
+			}
 			if err := s.Delete(t.Context(), key); !errors.Is(err, blob.ErrInvalidKey) {
 				t.Errorf("Delete(%q) = %v, want ErrInvalidKey", key, err)
 			}
@@ -159,6 +230,25 @@ func testStore(t *testing.T, newStore func(t *testing.T) blob.Store) {
 		}
 	})
 }
+
+// stream returns n pseudo-random bytes from a reader that does not reveal its length, and
+// their SHA-256.
+func stream(t *testing.T, n int64) (io.Reader, []byte) {
+	t.Helper()
+	var seed [32]byte
+	seed[0] = byte(n)
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(rand.NewChaCha8(seed), n)); err != nil {
+		t.Fatal(err)
+	}
+	return io.LimitReader(rand.NewChaCha8(seed), n), h.Sum(nil)
+}
+
+var errReader = errors.New("reader failed")
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errReader }
 
 func put(t *testing.T, s blob.Store, key, content string) {
 	t.Helper()

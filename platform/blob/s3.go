@@ -5,41 +5,47 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-	"time"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
 // S3Config locates a bucket of an S3-compatible object store (AWS S3, MinIO, Ceph, Cloudflare
 // R2, ...).
 type S3Config struct {
 	// Endpoint is the base URL of the service, scheme and host only: "https://s3.amazonaws.com",
-	// "http://127.0.0.1:9000".
+	// "http://127.0.0.1:9000". The scheme decides whether requests use TLS.
 	Endpoint  string
 	Bucket    string
 	Region    string // "us-east-1" when empty; MinIO and R2 accept any
 	AccessKey string
 	SecretKey string
-	// Client is the HTTP client to use; nil means a default one. Tests pass the client of an
-	// httptest server.
-	Client *http.Client
+	// Transport carries the requests; nil means the client library's default, which has
+	// connection, TLS handshake and response header timeouts but no overall one, since a
+	// large object may legitimately take long to stream. Tests pass an httptest server's.
+	Transport http.RoundTripper
 }
 
-// S3 is a Store in a bucket of an S3-compatible object store. Requests use path-style URLs
+// PartSize is how much of an upload of unknown length is held in memory and sent per request.
+// S3 allows at most 10,000 parts, so an object may reach 80 GiB, and one upload holds about two
+// parts in memory: the client library's buffer and ours (see S3.Put).
+const PartSize = 8 << 20
+
+// S3 is a Store in a bucket of an S3-compatible object store, through the minio-go client:
+// it signs requests, streams uploads of unknown length as multipart uploads, and retries
+// throttled or failed requests with back-off. Requests use path-style URLs
 // (endpoint/bucket/key) because every compatible implementation supports them, while
 // virtual-hosted buckets (bucket.endpoint) need wildcard DNS that self-hosted ones rarely have.
 type S3 struct {
-	base   *url.URL
+	client *minio.Client
 	bucket string
-	signer sigV4
-	client *http.Client
-	now    func() time.Time
+	where  string // bucket and endpoint, for error messages
 }
 
 var _ Store = (*S3)(nil)
@@ -52,7 +58,6 @@ func NewS3(cfg S3Config) (*S3, error) {
 		(base.Path != "" && base.Path != "/") || base.RawQuery != "" || base.User != nil {
 		return nil, fmt.Errorf("blob: s3 endpoint %q must be a URL with scheme and host only, e.g. https://s3.amazonaws.com", cfg.Endpoint)
 	}
-	base.Path = ""
 	if cfg.Bucket == "" || strings.Contains(cfg.Bucket, "/") {
 		return nil, fmt.Errorf("blob: s3 bucket %q is not a bucket name", cfg.Bucket)
 	}
@@ -63,109 +68,92 @@ func NewS3(cfg S3Config) (*S3, error) {
 	if region == "" {
 		region = "us-east-1"
 	}
-	client := cfg.Client
-	if client == nil {
-		transport := http.DefaultTransport.(*http.Transport).Clone()
-		// No overall timeout: a large object may legitimately take long to stream. A service
-		// that accepts the connection and then says nothing is caught here instead.
-		transport.ResponseHeaderTimeout = 30 * time.Second
-		client = &http.Client{Transport: transport}
-	}
-	// A redirect from S3 means a wrong region or endpoint; following it would drop the
-	// Authorization header and turn a clear error into a confusing one.
-	noRedirects := *client
-	noRedirects.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &S3{
-		base:   base,
-		bucket: cfg.Bucket,
-		signer: sigV4{accessKey: cfg.AccessKey, secretKey: cfg.SecretKey, region: region, service: "s3"},
-		client: &noRedirects,
-		now:    time.Now,
-	}, nil
-}
-
-func (s *S3) objectURL(key string) *url.URL {
-	u := *s.base
-	u.Path = "/" + s.bucket + "/" + key
-	// Set explicitly so the path on the wire is exactly the one signed; Go's own escaping
-	// leaves characters such as '+' and '=' alone, which SigV4 encodes.
-	u.RawPath = "/" + uriEncode(s.bucket, true) + "/" + uriEncode(key, false)
-	return &u
-}
-
-func (s *S3) do(ctx context.Context, method, key string, body []byte, header http.Header) (*http.Response, error) {
-	var r io.Reader
-	payloadSHA := emptyPayloadSHA
-	if body != nil {
-		r = bytes.NewReader(body)
-		sum := sha256.Sum256(body)
-		payloadSHA = hex.EncodeToString(sum[:])
-	}
-	req, err := http.NewRequestWithContext(ctx, method, s.objectURL(key).String(), r)
+	client, err := minio.New(base.Host, &minio.Options{
+		Creds:  credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
+		Secure: base.Scheme == "https",
+		// Given explicitly, so the client never asks the service for the bucket's location.
+		Region:       region,
+		BucketLookup: minio.BucketLookupPath,
+		Transport:    cfg.Transport,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("blob: s3 %s %s: %w", method, key, err)
+		return nil, fmt.Errorf("blob: s3 endpoint %q: %w", cfg.Endpoint, err)
 	}
-	for k, vs := range header {
-		req.Header[k] = vs
-	}
-	s.signer.sign(req, payloadSHA, s.now())
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("blob: s3 %s %s: %w", method, key, err)
-	}
-	return resp, nil
+	return &S3{client: client, bucket: cfg.Bucket, where: fmt.Sprintf("bucket %s at %s://%s", cfg.Bucket, base.Scheme, base.Host)}, nil
 }
 
-// Put implements Store. The content is read into memory first: the signature covers its
-// SHA-256, which must be known before the request starts. Blobs here are small (photos are at
-// most a few megabytes), and S3 itself makes an object visible only once it is complete.
+// Put implements Store. Content that fits in one part goes up in a single request whose
+// signature covers its SHA-256, so S3 refuses a body altered on the way. Anything longer is
+// streamed as a multipart upload, one part in memory at a time, which S3 makes visible only
+// once complete and which the client aborts if r fails midway.
 func (s *S3) Put(ctx context.Context, key string, r io.Reader) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	data, err := io.ReadAll(r)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	head, err := io.ReadAll(io.LimitReader(r, PartSize))
 	if err != nil {
 		return fmt.Errorf("blob: write %s: %w", key, err)
 	}
 	// The interface carries no content type; sniffing gives the bucket a sensible one for
-	// anyone inspecting it, though our own handler decides what it serves.
-	header := http.Header{"Content-Type": {http.DetectContentType(data)}}
-	resp, err := s.do(ctx, http.MethodPut, key, data, header)
-	if err != nil {
-		return err
+	// anyone inspecting it, though our own handlers decide what they serve.
+	opts := minio.PutObjectOptions{ContentType: http.DetectContentType(head), PartSize: PartSize}
+	if len(head) == PartSize {
+		_, err = s.client.PutObject(ctx, s.bucket, key, io.MultiReader(bytes.NewReader(head), r), -1, opts)
+	} else {
+		sum := sha256.Sum256(head)
+		// With the hash given, this stops the client from signing the body chunk by chunk
+		// instead (its default over plain HTTP), which sends an empty body without a
+		// Content-Length.
+		opts.DisableContentSha256 = true
+		_, err = minio.Core{Client: s.client}.PutObject(ctx, s.bucket, key, bytes.NewReader(head), int64(len(head)), "", hex.EncodeToString(sum[:]), opts)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return responseError(http.MethodPut, key, resp)
+	if err != nil {
+		return s.fail("PUT", key, err)
 	}
 	return nil
 }
 
 // Open implements Store. The object is streamed: nothing is buffered, and a Seek costs a new
-// ranged request only when the next Read comes. ctx governs the reads as well as the opening.
+// ranged request only when the next Read comes, pinned to the version first read so that a
+// concurrent overwrite makes the read fail instead of splicing two versions together. ctx
+// governs the reads as well as the opening.
 func (s *S3) Open(ctx context.Context, key string) (io.ReadSeekCloser, Info, error) {
 	if err := checkKey(key); err != nil {
 		return nil, Info{}, err
 	}
-	resp, err := s.do(ctx, http.MethodGet, key, nil, nil)
+	obj, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
 	if err != nil {
-		return nil, Info{}, err
+		return nil, Info{}, s.fail("GET", key, err)
 	}
-	if resp.StatusCode != http.StatusOK {
-		defer resp.Body.Close()
-		return nil, Info{}, responseError(http.MethodGet, key, resp)
+	// A Read of no bytes makes the object send its GET now, so a missing key is reported here
+	// and the size comes from that response. Stat first would cost a HEAD as well, and a HEAD
+	// answer has no body to tell a missing bucket from a missing key.
+	if _, err := obj.Read(nil); err != nil && !errors.Is(err, io.EOF) {
+		obj.Close()
+		return nil, Info{}, s.fail("GET", key, err)
 	}
-	if resp.ContentLength < 0 {
-		resp.Body.Close()
-		return nil, Info{}, fmt.Errorf("blob: s3 GET %s: response has no Content-Length", key)
+	oi, err := obj.Stat()
+	if err != nil {
+		obj.Close()
+		return nil, Info{}, s.fail("GET", key, err)
 	}
-	info := Info{Size: resp.ContentLength}
-	if t, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
-		info.ModTime = t
+	return &s3Object{Object: obj, s: s, key: key}, Info{Size: oi.Size, ModTime: oi.LastModified}, nil
+}
+
+// Stat implements Store. It is one HEAD request, whose answer has no body: a missing bucket
+// reads as ErrNotFound here, unlike in Open.
+func (s *S3) Stat(ctx context.Context, key string) (Info, error) {
+	if err := checkKey(key); err != nil {
+		return Info{}, err
 	}
-	return &s3Object{
-		s: s, ctx: ctx, key: key, etag: resp.Header.Get("ETag"), size: info.Size, body: resp.Body,
-	}, info, nil
+	oi, err := s.client.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
+	if err != nil {
+		return Info{}, s.fail("HEAD", key, err)
+	}
+	return Info{Size: oi.Size, ModTime: oi.LastModified}, nil
 }
 
 // Delete implements Store.
@@ -173,145 +161,54 @@ func (s *S3) Delete(ctx context.Context, key string) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	resp, err := s.do(ctx, http.MethodDelete, key, nil, nil)
-	if err != nil {
+	err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{})
+	// S3 answers 204 for a missing key, but some compatible stores answer 404 NoSuchKey.
+	if err := s.fail("DELETE", key, err); err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusNoContent:
+	return nil
+}
+
+// fail turns a client error into one an operator can act on: S3's own code and message
+// (InvalidAccessKeyId, SignatureDoesNotMatch, NoSuchBucket, ...) with the bucket and endpoint.
+// Only NoSuchKey means the object is missing; a missing bucket is a configuration error that
+// must not pass for an absent photo.
+func (s *S3) fail(method, key string, err error) error {
+	if err == nil {
 		return nil
-	case resp.StatusCode == http.StatusNotFound:
-		// S3 answers 204 for a missing key, but some compatible stores answer 404 NoSuchKey.
-		err := responseError(http.MethodDelete, key, resp)
-		if errors.Is(err, ErrNotFound) {
-			return nil
-		}
-		return err
 	}
-	return responseError(http.MethodDelete, key, resp)
-}
-
-// responseError turns a failed response into an error carrying S3's own code and message
-// (SignatureDoesNotMatch, NoSuchBucket, ...), which is what an operator needs to fix the setup.
-func responseError(method, key string, resp *http.Response) error {
-	var body struct {
-		Code    string `xml:"Code"`
-		Message string `xml:"Message"`
+	var resp minio.ErrorResponse
+	if !errors.As(err, &resp) || resp.Code == "" {
+		return fmt.Errorf("blob: s3 %s %s (%s): %w", method, key, s.where, err)
 	}
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	_ = xml.Unmarshal(raw, &body) // a body that is not S3's XML still leaves the status to report
-	// Only NoSuchKey means the object is missing; a 404 for a missing bucket is a configuration
-	// error that must not pass for an absent photo. A bare 404 (HEAD, or a terse store) counts
-	// as a missing key.
-	if resp.StatusCode == http.StatusNotFound && (body.Code == "NoSuchKey" || body.Code == "") {
+	switch resp.Code {
+	case minio.NoSuchKey:
 		return ErrNotFound
+	case minio.PreconditionFailed:
+		return fmt.Errorf("blob: s3 %s %s: the object changed while being read", method, key)
 	}
-	detail := resp.Status
-	if body.Code != "" {
-		detail += ": " + body.Code
-	}
-	if body.Message != "" {
-		detail += ": " + body.Message
-	}
-	return fmt.Errorf("blob: s3 %s %s: %s", method, key, detail)
+	return fmt.Errorf("blob: s3 %s %s (%s): %s: %s", method, key, s.where, resp.Code, resp.Message)
 }
 
-// s3Object reads an object as it arrives. After a Seek the next Read asks for the rest of the
-// object from the new offset, pinned to the ETag first seen, so a concurrent overwrite makes the
-// read fail instead of splicing two versions together.
+// s3Object gives the client's object the store's errors.
 type s3Object struct {
-	s      *S3
-	ctx    context.Context
-	key    string
-	etag   string
-	size   int64
-	off    int64
-	body   io.ReadCloser // nil: open at off on the next Read
-	closed bool
+	*minio.Object
+	s   *S3
+	key string
 }
 
 func (o *s3Object) Read(p []byte) (int, error) {
-	if o.closed {
-		return 0, fmt.Errorf("blob: read %s: already closed", o.key)
-	}
-	if o.off >= o.size {
-		return 0, io.EOF
-	}
-	if o.body == nil {
-		if err := o.reopen(); err != nil {
-			return 0, err
-		}
-	}
-	n, err := o.body.Read(p)
-	o.off += int64(n)
-	if errors.Is(err, io.EOF) && o.off < o.size {
-		err = io.ErrUnexpectedEOF
+	n, err := o.Object.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = o.s.fail("GET", o.key, err)
 	}
 	return n, err
 }
 
-func (o *s3Object) reopen() error {
-	header := http.Header{"Range": {"bytes=" + strconv.FormatInt(o.off, 10) + "-"}}
-	if o.etag != "" {
-		header.Set("If-Match", o.etag)
-	}
-	resp, err := o.s.do(o.ctx, http.MethodGet, o.key, nil, header)
-	if err != nil {
-		return err
-	}
-	switch resp.StatusCode {
-	case http.StatusPartialContent:
-	case http.StatusOK:
-		// A store that ignores Range sends the whole object; skip to the offset.
-		if _, err := io.CopyN(io.Discard, resp.Body, o.off); err != nil {
-			resp.Body.Close()
-			return fmt.Errorf("blob: s3 GET %s: %w", o.key, err)
-		}
-	case http.StatusPreconditionFailed:
-		resp.Body.Close()
-		return fmt.Errorf("blob: s3 GET %s: the object changed while being read", o.key)
-	default:
-		defer resp.Body.Close()
-		return responseError(http.MethodGet, o.key, resp)
-	}
-	o.body = resp.Body
-	return nil
-}
-
 func (o *s3Object) Seek(offset int64, whence int) (int64, error) {
-	if o.closed {
-		return 0, fmt.Errorf("blob: seek %s: already closed", o.key)
+	pos, err := o.Object.Seek(offset, whence)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = o.s.fail("GET", o.key, err)
 	}
-	var abs int64
-	switch whence {
-	case io.SeekStart:
-		abs = offset
-	case io.SeekCurrent:
-		abs = o.off + offset
-	case io.SeekEnd:
-		abs = o.size + offset
-	default:
-		return 0, fmt.Errorf("blob: seek %s: invalid whence %d", o.key, whence)
-	}
-	if abs < 0 {
-		return 0, fmt.Errorf("blob: seek %s: negative position", o.key)
-	}
-	if abs != o.off && o.body != nil {
-		o.body.Close()
-		o.body = nil
-	}
-	o.off = abs
-	return abs, nil
-}
-
-func (o *s3Object) Close() error {
-	if o.closed {
-		return nil
-	}
-	o.closed = true
-	if o.body != nil {
-		return o.body.Close()
-	}
-	return nil
+	return pos, err
 }
