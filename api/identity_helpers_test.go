@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,13 +28,23 @@ type app struct {
 
 func newApp(t testing.TB, opts ...accountstest.Option) *app {
 	t.Helper()
-	return serve(t, accountstest.New(t, opts...), api.EnvDevelopment)
+	return serve(t, accountstest.New(t, opts...), api.EnvDevelopment, nil)
 }
 
 // newAppWith serves another app's service under another environment.
-func newAppWith(t testing.TB, a *app, env string) *app { return serve(t, a.Env, env) }
+func newAppWith(t testing.TB, a *app, env string) *app { return serve(t, a.Env, env, nil) }
 
-func serve(t testing.TB, env *accountstest.Env, environment string) *app {
+// newAppBehind serves another app's service trusting the given proxies (CIDR prefixes).
+func newAppBehind(t testing.TB, a *app, trusted ...string) *app {
+	t.Helper()
+	var prefixes []netip.Prefix
+	for _, s := range trusted {
+		prefixes = append(prefixes, netip.MustParsePrefix(s))
+	}
+	return serve(t, a.Env, api.EnvDevelopment, prefixes)
+}
+
+func serve(t testing.TB, env *accountstest.Env, environment string, trusted []netip.Prefix) *app {
 	srv := httptest.NewServer(api.New(api.Deps{
 		Logger:         slog.New(slog.DiscardHandler),
 		Env:            environment,
@@ -41,6 +52,7 @@ func serve(t testing.TB, env *accountstest.Env, environment string) *app {
 		PublicURL:      accountstest.PublicURL,
 		MailboxDir:     env.MailDir,
 		ReadYourWrites: env.Runner,
+		TrustedProxies: trusted,
 	}))
 	t.Cleanup(srv.Close)
 	return &app{Env: env, srv: srv}

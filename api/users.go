@@ -6,12 +6,12 @@ import (
 	"errors"
 	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"clearvest/api/apigen"
+	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	"clearvest/domain/domainerr"
 )
@@ -63,16 +63,16 @@ func exchangeFrom(ctx context.Context) exchange {
 }
 
 // clientOf describes the caller for rate limits, device checks and the security log. The IP is
-// the peer address: behind a reverse proxy that is the proxy's, until trusted proxies can be
-// configured.
+// the client's as middleware.ClientAddress worked it out: behind a trusted proxy, the address
+// the proxy forwarded for.
 func clientOf(ctx context.Context) accounts.Client {
 	r := exchangeFrom(ctx).r
 	if r == nil {
 		return accounts.Client{}
 	}
-	ip := r.RemoteAddr
-	if host, _, err := net.SplitHostPort(ip); err == nil {
-		ip = host
+	ip := ""
+	if addr := middleware.ClientAddr(r); addr.IsValid() {
+		ip = addr.String()
 	}
 	c := accounts.Client{IP: ip, UserAgent: r.UserAgent()}
 	if dc, err := r.Cookie(CookieDevice); err == nil {

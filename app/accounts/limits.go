@@ -8,20 +8,22 @@ import (
 )
 
 // rule is a limit of the flows that auth's ratelimit.Policy does not cover (sign-in attempts and
-// e-mailed codes are its business): at most max attempts per window for one key.
+// e-mailed codes are its business): at most max attempts per window for one key. perClient
+// rules are keyed by the client address, through ratelimit.ClientKey like every other limit.
 type rule struct {
-	name   string
-	max    int
-	window time.Duration
+	name      string
+	max       int
+	window    time.Duration
+	perClient bool
 }
 
 // Registrations per address stop scripted sign-ups; links per address stop guessing tokens (not
 // that 256 bits can be guessed, but a flood costs database work); authenticator codes per
 // account bound guessing when setting up or turning off two-factor sign-in.
 var (
-	ruleRegister = rule{"register-ip", 20, time.Hour}
-	ruleLinkIP   = rule{"link-ip", 60, 15 * time.Minute}
-	ruleTOTP     = rule{"totp-account", 10, 15 * time.Minute}
+	ruleRegister = rule{"register-ip", 20, time.Hour, true}
+	ruleLinkIP   = rule{"link-ip", 60, 15 * time.Minute, true}
+	ruleTOTP     = rule{"totp-account", 10, 15 * time.Minute, false}
 )
 
 // limit counts an attempt and refuses it (429 with Retry-After) when over the rule. An empty
@@ -29,6 +31,9 @@ var (
 func (s *Service) limit(ctx context.Context, r rule, key string) error {
 	if key == "" {
 		return nil
+	}
+	if r.perClient {
+		key = ratelimit.ClientKey(key)
 	}
 	ok, wait, err := s.limiter.Hit(ctx, r.name+":"+key, r.max, r.window)
 	if err != nil {

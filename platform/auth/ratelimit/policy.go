@@ -68,7 +68,7 @@ func (p *Policy) Login(ctx context.Context, account, ip string) error {
 	if wait > 0 {
 		return &LimitError{Wait: wait}
 	}
-	if err := p.check(ctx, "login-ip:"+ipKey(ip), p.LoginPerIP); err != nil {
+	if err := p.check(ctx, "login-ip:"+ClientKey(ip), p.LoginPerIP); err != nil {
 		return err
 	}
 	return p.check(ctx, "login-account:"+acct, p.LoginPerAccount)
@@ -102,7 +102,7 @@ func (p *Policy) LoginSucceeded(ctx context.Context, account string) error {
 // CodeRequest counts a request for an e-mailed code or link for account from ip, refusing it
 // with a *LimitError over either limit.
 func (p *Policy) CodeRequest(ctx context.Context, account, ip string) error {
-	if err := p.check(ctx, "code-ip:"+ipKey(ip), p.CodeRequestsPerIP); err != nil {
+	if err := p.check(ctx, "code-ip:"+ClientKey(ip), p.CodeRequestsPerIP); err != nil {
 		return err
 	}
 	return p.check(ctx, "code-account:"+accountKey(account), p.CodeRequestsPerAccount)
@@ -125,9 +125,11 @@ func accountKey(account string) string {
 	return digest(strings.ToLower(strings.TrimSpace(account)))
 }
 
-// ipKey groups IPv6 addresses by /64, the block one subscriber (or attacker) normally gets;
-// limiting single IPv6 addresses would limit nothing.
-func ipKey(ip string) string {
+// ClientKey is the one way a client address becomes part of a rate-limit key, so that every
+// limit counts one client alike: an IPv4 address as it is, an IPv6 address by its /64, the block
+// one subscriber (or attacker) normally gets (limiting single IPv6 addresses would limit
+// nothing). The address is the client's as the API resolved it behind trusted proxies.
+func ClientKey(ip string) string {
 	addr, err := netip.ParseAddr(strings.TrimSpace(ip))
 	if err != nil {
 		return digest("unparsed:" + ip)
