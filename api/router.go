@@ -191,7 +191,7 @@ func New(deps Deps) http.Handler {
 			// CSRF before authentication: a refused cross-site request costs no session lookup.
 			csrf(deps.PublicURL),
 			authenticate(authenticator),
-			middleware.ReadYourWrites(deps.ReadYourWrites, maxReadYourWritesWait),
+			middleware.ReadYourWrites(deps.ReadYourWrites, maxReadYourWritesWait, signedIn),
 		)
 		r.NotFound(notFound)
 		r.Get("/openapi.json", openAPIDocument)
