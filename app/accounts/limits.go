@@ -60,3 +60,51 @@ func (s *Service) loginSucceeded(ctx context.Context, account string) {
 		s.log.WarnContext(ctx, "accounts: clearing sign-in failures failed", "err", err)
 	}
 }
+
+// signInLimits are the sign-in limits one attempt counts against (ratelimit.Policy): the
+// account's, or, for a browser holding a trusted-device cookie of the account, that browser's
+// own, so that nobody can lock the owner (an admin) out by failing from elsewhere.
+type signInLimits struct {
+	s       *Service
+	account string
+	device  string // the trusted-device cookie; "" for any other browser
+	ip      string
+}
+
+func (s *Service) signInLimits(account string, c Client, trusted bool) signInLimits {
+	l := signInLimits{s: s, account: account, ip: c.IP}
+	if trusted {
+		l.device = c.DeviceToken
+	}
+	return l
+}
+
+// check counts the attempt, refusing it over a limit; call it before checking the credential.
+func (l signInLimits) check(ctx context.Context) error {
+	if l.device != "" {
+		return l.s.policy.LoginFromTrustedDevice(ctx, l.device, l.ip)
+	}
+	return l.s.policy.Login(ctx, l.account, l.ip)
+}
+
+// failed records a wrong credential (for back-off).
+func (l signInLimits) failed(ctx context.Context) {
+	if l.device == "" {
+		l.s.loginFailed(ctx, l.account)
+		return
+	}
+	if err := l.s.policy.TrustedDeviceFailed(ctx, l.device); err != nil {
+		l.s.log.WarnContext(ctx, "accounts: recording a failed sign-in failed", "err", err)
+	}
+}
+
+// succeeded clears the failures of whoever just got it right.
+func (l signInLimits) succeeded(ctx context.Context) {
+	if l.device == "" {
+		l.s.loginSucceeded(ctx, l.account)
+		return
+	}
+	if err := l.s.policy.TrustedDeviceSucceeded(ctx, l.device); err != nil {
+		l.s.log.WarnContext(ctx, "accounts: clearing sign-in failures failed", "err", err)
+	}
+}

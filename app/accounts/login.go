@@ -23,6 +23,9 @@ import (
 // is suspended, needs an authenticator code, or is on a browser it has not seen. A browser that
 // is not trusted gets an e-mailed code instead of a session (401 new_device); with two-factor
 // authentication on, the authenticator code is the second factor instead.
+//
+// A browser the account already trusts counts against limits of its own, not the account's
+// (signInLimits): failures from elsewhere never lock the owner out.
 func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (SignIn, error) {
 	email := strings.TrimSpace(in.Email)
 	if email == "" || in.Password == "" {
@@ -32,29 +35,36 @@ func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (SignIn, e
 		return SignIn{}, err
 	}
 	emailKey := principal.NormalizeEmail(email)
-	if err := s.policy.Login(ctx, emailKey, c.IP); err != nil {
+	uid, found, err := s.emails.Lookup(ctx, emailKey)
+	if err != nil {
 		return SignIn{}, err
 	}
-	uid, ok, err := s.checkPassword(ctx, emailKey, in.Password)
+	trusted := false
+	if found {
+		if trusted, err = s.devices.IsTrusted(ctx, uid, c.DeviceToken); err != nil {
+			return SignIn{}, err
+		}
+	}
+	limits := s.signInLimits(emailKey, c, trusted)
+	if err := limits.check(ctx); err != nil {
+		return SignIn{}, err
+	}
+	ok, err := s.verifyPassword(ctx, uid, found, in.Password)
 	if err != nil {
 		return SignIn{}, err
 	}
 	if !ok {
-		s.loginFailed(ctx, emailKey)
+		limits.failed(ctx)
 		return SignIn{}, ErrBadCredentials
 	}
 	user, err := s.activeUser(ctx, uid, ErrBadCredentials)
 	if err != nil {
 		return SignIn{}, err
 	}
-	trusted, err := s.devices.IsTrusted(ctx, uid, c.DeviceToken)
-	if err != nil {
-		return SignIn{}, err
-	}
 	if user.TwoFactorEnabled() {
 		if err := s.checkTOTP(ctx, uid, in.TOTPCode); err != nil {
 			if errors.Is(err, ErrTOTPInvalid) {
-				s.loginFailed(ctx, emailKey)
+				limits.failed(ctx)
 			}
 			return SignIn{}, err
 		}
@@ -64,31 +74,41 @@ func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (SignIn, e
 		}
 		return SignIn{}, ErrNewDevice
 	}
-	s.loginSucceeded(ctx, emailKey)
+	limits.succeeded(ctx)
 	return s.completeSignIn(ctx, user, c, !trusted)
 }
 
-// checkPassword verifies a password for the account of an e-mail. An unknown e-mail, or an
-// account without a password (Google only), costs the same hashing as a wrong password, so the
-// time taken tells nothing about which addresses are registered.
+// checkPassword verifies a password for the account of an e-mail and returns the account.
 func (s *Service) checkPassword(ctx context.Context, emailKey, pw string) (uuid.UUID, bool, error) {
 	uid, found, err := s.emails.Lookup(ctx, emailKey)
 	if err != nil {
 		return uuid.Nil, false, err
 	}
+	ok, err := s.verifyPassword(ctx, uid, found, pw)
+	if err != nil || !ok {
+		return uuid.Nil, false, err
+	}
+	return uid, true, nil
+}
+
+// verifyPassword checks a password for an account found (or not) by its e-mail. An unknown
+// e-mail, or an account without a password (Google only), costs the same hashing as a wrong
+// password, so the time taken tells nothing about which addresses are registered.
+func (s *Service) verifyPassword(ctx context.Context, uid uuid.UUID, found bool, pw string) (bool, error) {
 	var cred principal.Credential
 	hasPassword := false
 	if found {
+		var err error
 		if cred, hasPassword, err = s.credentials.Get(ctx, uid); err != nil {
-			return uuid.Nil, false, err
+			return false, err
 		}
 	}
 	if !hasPassword {
-		return uuid.Nil, false, s.hasher.DummyVerify(ctx, pw)
+		return false, s.hasher.DummyVerify(ctx, pw)
 	}
 	ok, err := s.hasher.Verify(ctx, pw, cred.Hash)
 	if err != nil || !ok {
-		return uuid.Nil, false, err
+		return false, err
 	}
 	if s.hasher.NeedsRehash(cred.Hash) {
 		// Parameters were raised since this hash was made; the plaintext is at hand only now.
@@ -98,7 +118,7 @@ func (s *Service) checkPassword(ctx context.Context, emailKey, pw string) (uuid.
 			}
 		}
 	}
-	return uid, true, nil
+	return true, nil
 }
 
 // mailLoginCode e-mails a fresh 6-digit login code. A code sent less than a minute ago is
