@@ -28,7 +28,7 @@ const (
 	msgPasswordChanged  = "Password changed successfully, please login"
 	msgForgot           = "If an account exists for that e-mail, we sent a reset link."
 	msgReset            = "Password Reset Successful, please login"
-	msgLoginCodeSent    = "If an account exists for that e-mail, we sent a login code."
+	msgLoginCodeSent    = "We sent a new login code to your e-mail."
 	msgSessionEnded     = "Session ended"
 	msgOthersEnded      = "All other sessions have been ended"
 	msgTOTPEnabled      = "Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once."
@@ -39,6 +39,10 @@ const (
 	msgReinstated       = "User reinstated"
 	msgClosed           = "Account closed and personal data erased"
 )
+
+// cookiePendingLogin holds the token of a sign-in waiting for its e-mailed code (new_device),
+// which loginWithCode needs with the code.
+const cookiePendingLogin = "cv_pending_login"
 
 var errAccountsMissing = errors.New("api: Deps.Accounts is not configured")
 
@@ -77,6 +81,18 @@ func clientOf(ctx context.Context) accounts.Client {
 	c := accounts.Client{IP: ip, UserAgent: r.UserAgent()}
 	if dc, err := r.Cookie(CookieDevice); err == nil {
 		c.DeviceToken = dc.Value
+	}
+	if pc, err := r.Cookie(cookiePendingLogin); err == nil {
+		c.PendingLogin = pc.Value
+	}
+	return c
+}
+
+// withPendingLogin is the client with the pending sign-in an API client sent in the body, which
+// wins over a cookie.
+func withPendingLogin(c accounts.Client, fromBody *string) accounts.Client {
+	if p := str(fromBody); p != "" {
+		c.PendingLogin = p
 	}
 	return c
 }
@@ -126,6 +142,15 @@ func (s *server) setSessionCookies(ctx context.Context, in accounts.SignIn) {
 	}
 	if in.DeviceToken != "" {
 		http.SetCookie(w, s.cookie(CookieDevice, in.DeviceToken, deviceCookiePath, accounts.DeviceCookieLife))
+	}
+}
+
+// setPendingLogin keeps a pending sign-in's token in the browser ("" forgets it). The cookie
+// lives as long as the sign-in may wait for its code and travels only to /api/users, where
+// loginWithCode and sendLoginCode are.
+func (s *server) setPendingLogin(ctx context.Context, token string) {
+	if w := exchangeFrom(ctx).w; w != nil {
+		http.SetCookie(w, s.cookie(cookiePendingLogin, token, deviceCookiePath, accounts.PendingLoginLife))
 	}
 }
 
@@ -216,6 +241,9 @@ func (s *server) Login(ctx context.Context, req apigen.LoginRequestObject) (apig
 	}
 	b := req.Body
 	res, err := s.accounts.Login(ctx, accounts.LoginInput{Email: str(b.Email), Password: str(b.Password), TOTPCode: str(b.TotpCode)}, clientOf(ctx))
+	if pending, ok := errors.AsType[*accounts.NewDeviceError](err); ok {
+		s.setPendingLogin(ctx, pending.Pending)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -226,10 +254,15 @@ func (s *server) LoginWithCode(ctx context.Context, req apigen.LoginWithCodeRequ
 	if s.accounts == nil {
 		return nil, errAccountsMissing
 	}
-	res, err := s.accounts.LoginWithCode(ctx, req.Email, str(req.Body.LoginCode), str(req.Body.TotpCode), clientOf(ctx))
+	b := req.Body
+	res, err := s.accounts.LoginWithCode(ctx, req.Email, str(b.LoginCode), str(b.TotpCode), withPendingLogin(clientOf(ctx), b.PendingLogin))
+	if errors.Is(err, accounts.ErrLoginExpired) {
+		s.setPendingLogin(ctx, "")
+	}
 	if err != nil {
 		return nil, err
 	}
+	s.setPendingLogin(ctx, "")
 	return apigen.LoginWithCode200JSONResponse(s.signedIn(ctx, res)), nil
 }
 
@@ -237,24 +270,17 @@ func (s *server) SendLoginCode(ctx context.Context, req apigen.SendLoginCodeRequ
 	if s.accounts == nil {
 		return nil, errAccountsMissing
 	}
-	if err := s.accounts.SendLoginCode(ctx, req.Email, clientOf(ctx)); err != nil {
+	c := clientOf(ctx)
+	if req.Body != nil {
+		c = withPendingLogin(c, req.Body.PendingLogin)
+	}
+	if err := s.accounts.SendLoginCode(ctx, req.Email, c); err != nil {
+		if errors.Is(err, accounts.ErrLoginExpired) {
+			s.setPendingLogin(ctx, "")
+		}
 		return nil, err
 	}
 	return apigen.SendLoginCode200JSONResponse{Message: msgLoginCodeSent}, nil
-}
-
-func (s *server) GoogleCallback(ctx context.Context, req apigen.GoogleCallbackRequestObject) (apigen.GoogleCallbackResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	b := req.Body
-	res, err := s.accounts.GoogleSignIn(ctx, accounts.GoogleInput{
-		Credential: b.Credential, Password: str(b.Password), Code: str(b.Code), TOTPCode: str(b.TotpCode),
-	}, clientOf(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return apigen.GoogleCallback200JSONResponse(s.signedIn(ctx, res)), nil
 }
 
 func (s *server) RefreshSession(ctx context.Context, _ apigen.RefreshSessionRequestObject) (apigen.RefreshSessionResponseObject, error) {

@@ -167,8 +167,9 @@ type DevMailSummary struct {
 // Error Every error response has this shape.
 type Error struct {
 	// Code A stable machine-readable reason, when the client must act on it: `new_device`
-	// (continue with loginWithCode), `totp_required` (send totpCode), `suspended`,
-	// `link_required` (Google sign-in needs the password or an e-mailed code).
+	// (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
+	// login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
+	// sign-in needs the password or an e-mailed code).
 	//
 	//
 	// Example: new_device
@@ -183,24 +184,15 @@ type Error struct {
 	//
 	// Example: Please enter a valid email
 	Message string `json:"message"`
+
+	// PendingLogin With `new_device` only: the token of the pending sign-in, for loginWithCode and
+	// sendLoginCode (browsers also get it as the HttpOnly cookie `cv_pending_login`).
+	PendingLogin *string `json:"pendingLogin,omitempty"`
 }
 
 // ForgotPasswordRequest defines model for ForgotPasswordRequest.
 type ForgotPasswordRequest struct {
 	Email *string `json:"email,omitempty"`
-}
-
-// GoogleCallbackRequest defines model for GoogleCallbackRequest.
-type GoogleCallbackRequest struct {
-	// Code ...or the code e-mailed after a `link_required` answer.
-	Code *string `json:"code,omitempty"`
-
-	// Credential The Google ID token.
-	Credential string `json:"credential"`
-
-	// Password To link Google to an existing account, its password...
-	Password *string `json:"password,omitempty"`
-	TotpCode *string `json:"totpCode,omitempty"`
 }
 
 // GoogleLinkRequest defines model for GoogleLinkRequest.
@@ -225,7 +217,10 @@ type LoginRequest struct {
 // LoginWithCodeRequest defines model for LoginWithCodeRequest.
 type LoginWithCodeRequest struct {
 	LoginCode *string `json:"loginCode,omitempty"`
-	TotpCode  *string `json:"totpCode,omitempty"`
+
+	// PendingLogin The pending sign-in's token from the `new_device` answer; browsers send the cookie instead.
+	PendingLogin *string `json:"pendingLogin,omitempty"`
+	TotpCode     *string `json:"totpCode,omitempty"`
 }
 
 // Message defines model for Message.
@@ -301,6 +296,12 @@ type SecurityLogEntry struct {
 	// Example: new_device_sign_in
 	Kind      string  `json:"kind"`
 	UserAgent *string `json:"userAgent,omitempty"`
+}
+
+// SendLoginCodeRequest defines model for SendLoginCodeRequest.
+type SendLoginCodeRequest struct {
+	// PendingLogin The pending sign-in's token from the `new_device` answer; browsers send the cookie instead.
+	PendingLogin *string `json:"pendingLogin,omitempty"`
 }
 
 // Session defines model for Session.
@@ -532,9 +533,6 @@ type ChangePasswordJSONRequestBody = ChangePasswordRequest
 // ForgotPasswordJSONRequestBody defines body for ForgotPassword for application/json ContentType.
 type ForgotPasswordJSONRequestBody = ForgotPasswordRequest
 
-// GoogleCallbackJSONRequestBody defines body for GoogleCallback for application/json ContentType.
-type GoogleCallbackJSONRequestBody = GoogleCallbackRequest
-
 // GoogleLinkJSONRequestBody defines body for GoogleLink for application/json ContentType.
 type GoogleLinkJSONRequestBody = GoogleLinkRequest
 
@@ -552,6 +550,9 @@ type RegisterJSONRequestBody = RegisterRequest
 
 // ResetPasswordJSONRequestBody defines body for ResetPassword for application/json ContentType.
 type ResetPasswordJSONRequestBody = ResetPasswordRequest
+
+// SendLoginCodeJSONRequestBody defines body for SendLoginCode for application/json ContentType.
+type SendLoginCodeJSONRequestBody = SendLoginCodeRequest
 
 // SuspendUserJSONRequestBody defines body for SuspendUser for application/json ContentType.
 type SuspendUserJSONRequestBody = SuspendRequest
@@ -597,9 +598,6 @@ type ServerInterface interface {
 	// GetUsers Every user (authors and admins)
 	// (GET /users/getUsers)
 	GetUsers(w http.ResponseWriter, r *http.Request, params GetUsersParams)
-	// GoogleCallback Sign in (or sign up) with a Google ID token
-	// (POST /users/google/callback)
-	GoogleCallback(w http.ResponseWriter, r *http.Request)
 	// GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 	// (POST /users/google/link)
 	GoogleLink(w http.ResponseWriter, r *http.Request)
@@ -645,7 +643,7 @@ type ServerInterface interface {
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams)
-	// SendLoginCode E-mail a 6-digit login code
+	// SendLoginCode E-mail a new login code for the pending sign-in
 	// (POST /users/sendLoginCode/{email})
 	SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath)
 	// SendVerificationEmail E-mail a new verification link
@@ -747,12 +745,6 @@ func (_ Unimplemented) GetUsers(w http.ResponseWriter, r *http.Request, params G
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GoogleCallback Sign in (or sign up) with a Google ID token
-// (POST /users/google/callback)
-func (_ Unimplemented) GoogleCallback(w http.ResponseWriter, r *http.Request) {
-	w.WriteHeader(http.StatusNotImplemented)
-}
-
 // GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 // (POST /users/google/link)
 func (_ Unimplemented) GoogleLink(w http.ResponseWriter, r *http.Request) {
@@ -843,7 +835,7 @@ func (_ Unimplemented) GetSecurityLog(w http.ResponseWriter, r *http.Request, pa
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// SendLoginCode E-mail a 6-digit login code
+// SendLoginCode E-mail a new login code for the pending sign-in
 // (POST /users/sendLoginCode/{email})
 func (_ Unimplemented) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -1136,20 +1128,6 @@ func (siw *ServerInterfaceWrapper) GetUsers(w http.ResponseWriter, r *http.Reque
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetUsers(w, r, params)
-	}))
-
-	for _, middleware := range siw.HandlerMiddlewares {
-		handler = middleware(handler)
-	}
-
-	handler.ServeHTTP(w, r)
-}
-
-// GoogleCallback operation middleware
-func (siw *ServerInterfaceWrapper) GoogleCallback(w http.ResponseWriter, r *http.Request) {
-
-	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GoogleCallback(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1902,9 +1880,6 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/loginWithCode/{email}", wrapper.LoginWithCode)
-	})
-	r.Group(func(r chi.Router) {
-		r.Post(options.BaseURL+"/users/google/callback", wrapper.GoogleCallback)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/users/google/start", wrapper.GoogleStart)
@@ -2723,115 +2698,6 @@ func (response GetUsers403JSONResponse) VisitGetUsersResponse(w http.ResponseWri
 type GetUsers500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetUsers500JSONResponse) VisitGetUsersResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallbackRequestObject struct {
-	Body *GoogleCallbackJSONRequestBody
-}
-
-type GoogleCallbackResponseObject interface {
-	VisitGoogleCallbackResponse(w http.ResponseWriter) error
-}
-
-type GoogleCallback200JSONResponse User
-
-func (response GoogleCallback200JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response GoogleCallback400JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback401JSONResponse struct{ UnauthorizedJSONResponse }
-
-func (response GoogleCallback401JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(401)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback403JSONResponse struct{ ForbiddenJSONResponse }
-
-func (response GoogleCallback403JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(403)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback404JSONResponse struct{ NotFoundJSONResponse }
-
-func (response GoogleCallback404JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(404)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback429JSONResponse struct{ TooManyRequestsJSONResponse }
-
-func (response GoogleCallback429JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
-	w.WriteHeader(429)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback500JSONResponse struct{ InternalErrorJSONResponse }
-
-func (response GoogleCallback500JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -3983,6 +3849,7 @@ func (response GetSecurityLog500JSONResponse) VisitGetSecurityLogResponse(w http
 
 type SendLoginCodeRequestObject struct {
 	Email EmailPath `json:"email"`
+	Body  *SendLoginCodeJSONRequestBody
 }
 
 type SendLoginCodeResponseObject interface {
@@ -4013,6 +3880,34 @@ func (response SendLoginCode400JSONResponse) VisitSendLoginCodeResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SendLoginCode401JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SendLoginCode403JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4823,9 +4718,6 @@ type StrictServerInterface interface {
 	// GetUsers Every user (authors and admins)
 	// (GET /users/getUsers)
 	GetUsers(ctx context.Context, request GetUsersRequestObject) (GetUsersResponseObject, error)
-	// GoogleCallback Sign in (or sign up) with a Google ID token
-	// (POST /users/google/callback)
-	GoogleCallback(ctx context.Context, request GoogleCallbackRequestObject) (GoogleCallbackResponseObject, error)
 	// GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 	// (POST /users/google/link)
 	GoogleLink(ctx context.Context, request GoogleLinkRequestObject) (GoogleLinkResponseObject, error)
@@ -4871,7 +4763,7 @@ type StrictServerInterface interface {
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(ctx context.Context, request GetSecurityLogRequestObject) (GetSecurityLogResponseObject, error)
-	// SendLoginCode E-mail a 6-digit login code
+	// SendLoginCode E-mail a new login code for the pending sign-in
 	// (POST /users/sendLoginCode/{email})
 	SendLoginCode(ctx context.Context, request SendLoginCodeRequestObject) (SendLoginCodeResponseObject, error)
 	// SendVerificationEmail E-mail a new verification link
@@ -5233,37 +5125,6 @@ func (sh *strictHandler) GetUsers(w http.ResponseWriter, r *http.Request, params
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetUsersResponseObject); ok {
 		if err := validResponse.VisitGetUsersResponse(w); err != nil {
-			sh.options.ResponseErrorHandlerFunc(w, r, err)
-		}
-	} else if response != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
-	}
-}
-
-// GoogleCallback operation middleware
-func (sh *strictHandler) GoogleCallback(w http.ResponseWriter, r *http.Request) {
-	var request GoogleCallbackRequestObject
-
-	var body GoogleCallbackJSONRequestBody
-	if err := runtime.BindJSONBody(r, &body); err != nil {
-		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
-		return
-	}
-	request.Body = &body
-
-	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.GoogleCallback(ctx, request.(GoogleCallbackRequestObject))
-	}
-	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "GoogleCallback")
-	}
-
-	response, err := handler(r.Context(), w, r, request)
-
-	if err != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(GoogleCallbackResponseObject); ok {
-		if err := validResponse.VisitGoogleCallbackResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -5697,6 +5558,16 @@ func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, e
 
 	request.Email = email
 
+	var body SendLoginCodeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SendLoginCode(ctx, request.(SendLoginCodeRequestObject))
 	}
@@ -5967,145 +5838,151 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rchu3uuBWvuLcKlI1Teph2YmlunVHsWVfnyi2jh4nuRN6TLD7I4moCXQAtGgej6pmEbOH2ccsZVYy",
-	"hQ9AP8imRJmWYufmj0rsRuP5vV/41IrlNJMChdGtg0+tCbIEFf17KjU3XAr7f4I6VjxzP1uvUzlkKWS+",
-	"AcgRmAlCyrQBvEZhwEy4BoW/56gNsCxDkWDSa0UtHU9wymyXI6mmzLQOWlyYZ/utqDXlgk/zaetgJ2qZ",
-	"eYbuFY5RtW5uotYZGjU/GhlUyxM6x1iKRIORMGPcwBBHUiEYNediDGzMuKgPXoy12zjWuWEpLg9zqlDb",
-	"1XUGRuU42ILZBAUtXSFLYCoTTDVMWAJCGvssnmDi39NWYFJuGhdg+BQP+8I2SJhhMGVz+nKOBvREzujT",
-	"mKUpqraGlBm7m/GEiTH2+qK2IBR2Nb+27MRa74tFaaO4GLdu7KIyptgUjT/d4ynj6SkzE/uD29Vl9kfU",
-	"Emxqv0T7vhW17My5wqR1YLuu7SH7eIJibHvYe7q/PGR0CwQdlfug0ORKYALDOTAByFTKUUEsp1Mmkh5c",
-	"TBA0qmtUdLY6gqHMLThFkAvD02L/+8IfAAHf7zmqOeQa7YFcI2RMa0yAG7dztGIH7OWaf+m+SJGpa9Sm",
-	"W8x9E5i91KjevFyxwzxZd3uf7TceqEKdSaGRzvMHlpw5ILO/YikMCvqXZVnKY2bXsv2bdodRjvIvCket",
-	"g9Z/2S7JwLZ7q7ePlZLKDVU/PXskXGS5Aa5hylK7LRa9b6LWCylGKY8fYRJHEEsR50pZjHRIAVIBgyR3",
-	"YyFN6JVUQ54kKB5+Rud8bOGYCxjmhhCZpamcYQIdJVOMQOfaUcII+DRDpaVghovxFs30jTCoBEtd/w8/",
-	"WzlFM7H0cWZ3cKakGIN05Mzh2yEkaBhPNTCFRK9KVEzlmCb9VppXFh0ffr5vJeg8noAc/oaxgWuu+TBF",
-	"S/JLKklTOmXzVLLkQsoTpsb4OOgQeN1QJnOLFUZKSO3wNKULKX9iYu4RVD/ClKSEKRNzYMbgNDPasr8K",
-	"bydm2i24adMYvvV2he/SQJeC5WYiFf8nPsqpG9ABryKL4EOWQKwwQWE4SzXt76XIlIxRazZM8VgYbuYP",
-	"P7WfMU27jvRFhPFDhexKA4NhrrlArUHlKUIHe+MecKHz0YjH3CLbkKVMxLjlJ6/zLJPKYPITJpxdEKV/",
-	"DKAdcYtA8wwtxBK9imPMDJHym8CLCF5eEH09ZVrPpKoymkzJDJXhGIB6xNU0tFuUEnZ2lvhY1JJpcq/2",
-	"2fqNb4onjmg4BpULo+ZNc09o2/Ejm2ZW+mu9/qHVMH7CWfpiqe1/3d9vauxYfbXhpeBWDPyRi3Eip62m",
-	"OZcywa+ug8hN7n3Dcl7i9U9WUFtaTsIM1kQW+6BrJc6meU7MlPpYesGTxsc6dzNoemfw44oXsuHxwnpJ",
-	"KDKyVQ4RuaX4fv1Ub9mK83w6ZU0HfL8d+ZyFb7K+phUVkkAddY+vrWiL9iUEGRAmzAu+esIytOS+GbwX",
-	"hShtLM2EKYsnXGDXCtL0QCHTUkSlihOnRLqmudXoYmNFBW4OYCBw9iHBax7joC86lmhxkSPMuJlYKYGL",
-	"n7mZWITZimBgpMk+hP0YQEejSMA+DA0KEWkQ9cUg5eKq2vy1lOMUiSF0uQCBaJW+iZPuLVEgCVAAdq32",
-	"ggnYVW85ib9EwXLGTQc/4pgmyztVyrzMwIjlqansjTsLroENZW63xtJWTEnjLccNKtXSkFPLucYNx/Pz",
-	"hJmKeBaBXSMmMJKKxs21ldI0G5EcRCoj012u6+Oepsg0Alr5Ehhcs5QnsGIyC+AaZtYEna+kGktzJ09w",
-	"A62lLy4N4c77BUvTIYuvbmE7TbDd6/X8Ntn3JUywkduHRehiQs+sCBlVZ/pkr+G8SvGjGU48mL55CUZe",
-	"oVjo8vvd53t38LVFYQ7sVEO3RhKIf+TakHUjji1Li4AbXeBBr7cwaDMvDZi3cDwNi16Ai8oOvF95bidc",
-	"3H1md+11dh/Z4F7rWZr1j/P43DCT66pBxQqg5/lwyo1BS7tPUSS2h6h1lGVKXtPDM7R9YNJgeYlaJ5YI",
-	"boweG+zEAsnPzcQeXcyMVA41iI/EktiKfRCVOLJAsNfFkabtPakyg5X7QSzjxZrAsdl5/1SS3focKvS4",
-	"pKJkMINrVHzEMbG6qFU4Rnmazjcioz+hYQ1gIa65kmLqFYAAjQleYyozekwcPsljOtcmwBsTFp7zsXgj",
-	"mngLmgkq6Lde1Hi2w91+y7IzORqhwgQ6r9+9e31y/OHFyZvjtxcf3ry0LzWarV659KGUKTJBkOrmVZ14",
-	"YVhrnOk1Kt1oJ/wh52kC/nWwM3sTRKdvt6PfIm6YypilMLTN9Vad/e30dns7dx5RmHM5mah2CAvb2XSS",
-	"Zx6HLETqW6FqaQPU4qfc4FQ3S5nuAVOKzVcC2mKPzdMdc21Q3UebWwIhAWN+jcJyHyca4u85S0t5rNMO",
-	"n2tIJCmZU2biSXtrLQYVl9pafeg35+/gye6zZ91dYGk2Yd09R8o6BcunD9sarAa1ONhu42Drk+Kg1t3Z",
-	"5b1odjaRApdaRk3QMkKlSjX0/qTvDDWaB1HnN1TPz2ST46WiFgA5lpy5BLjQBlkSCIMVh9salEwRZhMy",
-	"bkxwTtbLogPomAn2hVR8zAVLQWcY85E3rjiw0ZXWtksNwzl1unUIA00SwgAMpqnTPTSbendMIHY6H9rZ",
-	"D8m34Kxl9p9kysmdEDpvJIXnGOeKm/mJHB83GyqYWV+LrW1jlZu9xVmhRo2UnMIrrnAkP1q17oSL/OM9",
-	"dGKeNT6+4qKBZjhj3gcuIlCeAGESOXXkQ+CuUUFAPjjLfhJBqbV9sH3YHvrCzOSHEYuNVB9QWL01iaDy",
-	"LOHaP7THV/ZVMcQrtEDEDCZR3/4zGn1gxNmhI3AGdhGaHHMsy5BZbctqWYPKoga3KJhhqk27aUHraOwZ",
-	"/BpWA2aZEG1q/VybaPs56sBQF1BaoV3r0T1gyPtYmlQdrsnWTTyZBoQpu7JKScXn2Swi3A+UUqbNOaK4",
-	"z7Tvu73lztTGozlVeys3pHHjHWStJKnOrLJAHJ+uSRwvrDZ55i0+DTLjx4wr1PfZJNJP794g1yyqjNC0",
-	"9ouZfEV499Kh3WPqfje3zedYfIHp3DrCOZo8W+5ZmsyS/0u1wlDg3x9sb8Pl2Qlhzd/PnCAzkWmie01n",
-	"9rtqVuwuKl8zDQxO3752cQWXZycR5HQmkHCFsUnn1EQAn7Ixgpa5irFxNI2xwgbk/4FpfLIH7jV54ciP",
-	"ILw/jmVZ706Z2/cdVfepWF8ThF1mFpov9S1C65DLZcnsDtHyTjFufXlvXREum0izONEna8L1ZTZWLLl9",
-	"G3hydwxBVKFGi4L93Fs3PafkYrwgQj9tXL9qFN9KeSgCJw5FQNIQSFXy4s+zKthdWF7+B7f+ihK4+3x3",
-	"9CTe637H9rH73XA37j7HvaT7lD0bfhd/nzzHnVET+HtPXYMZ5ZrxlDBqxtIUC59eBJfnLyHBmE+tdEkd",
-	"LeqjOzuNQ3HZyPzuqwORl7Tf6rfcCVqVi3S0+iyanVufIR4UWlPZN0vYf/O/enGTkytqjTDwrLu2ZcL0",
-	"K9+4QYwQ16iNVdB/KA/q7j65flPEX2Cyomv9Dy+NNpNaZ08GliTKSotcF7ahZonnqmpdvM1lW5ohGx2I",
-	"RwmDE3mNKWv2XxQkqOac/O67nZ3nOzu7e09at1Gj+jItT/KqVaYkeYuppVUSZK7AKVEFvNUBbJtlfJvU",
-	"p236aPtSPfnns79Pd4e/7FzvTf5j9jzevzo56v2WjVtr6LiVDXh59N2Pe3//pXUL/bltf0nFtJxtydbL",
-	"YsOvsaaiRa04lXqFrlZITwukwekP9BY6f/v5IoLdpzDlIjeotw4h82GEUqRz4KLQw4p4rh4cnb7xDjcN",
-	"5CPjpi+YhsGRj70gdfUAfkCmUEE/39l5EtOA9C8ODmGo5IyU19iy+bGQCoEbUn8hlvKKI8RMKY4auPEq",
-	"TJOBlaU/MUMq6dHUUqIm/4RhqY/j09DptwhYTL+1BVrCiKn16J+pi2uNaLkgQHwgyd37yINHyyFASTcd",
-	"ZQ1A7mGkOP4aolextKT9TWSmeWs8XSuJ1gIcL1GehlUvyz1OCqNxzi0Me0GHjt7CQ/nrVaDYf/v5IgQu",
-	"0v7R23LTJ8ZkjrVYOAh9UIyie1RGKcbXXh8uv2YZ/xHnLqiEi5Fspo9ZPkx5DP9+cXFK4CxHUBiBe0C6",
-	"YyLj3G5qoURyQe5dkkYD5Tk6fXNA/7yWfRFMv5a2sIyPUWwBEy7G9jKgDBl8xihQ2T125g2K++yLF1Jc",
-	"o7Cz1IDk77BSg7P9jGSaypk+sO268Lfzd28tctreZW568JMUSKFdbIG7W4jf3Xtqwbrf2opA2I6Bgcin",
-	"Q1Q92xk58l0Y3eBTP1hp+60D6Ld6vV6/dUO+cIQBtRxsHdKKfDs3qCUZKGL7lAlTcwHTGC9cwGxJRQi9",
-	"5zBoimodRPTxeI1Abpz3BZQx3HDuyBEMWXxVBAWyKYILGLO8gcHr44viXKrBu9AZKo6jdL5VBu/a7uvx",
-	"09eWNOXjiYE8c04JbnrwZuTMefTeSjVlGx9L7c0OPiKCa9szjZ4AE/MZm9OcpkxdYVLfFwr4PgAK644s",
-	"1WKQ2Z13Z+kDu4YYs1wjMNtvpqTFTork1qBTOSMAq3jXiEDbGXlKTHRe27nSkgbk6RqQxXoQTGGDyD8P",
-	"fjIKgxjX3OCDAuSF0xLBTBQi/Lsx2TvLUhwK6wMYFMg7gA6D3addx4TAPewL4hhbETVUOFKoJwPoZMxO",
-	"r8K/w6sIlCRTmT1khz65Rjcd24UPA/EmVqNybTDpuqeB55gJM6CveOZQvvDK06p9vAaQY4GVCQTkddSw",
-	"v7MbeVTvi5ilqbY7R3PzBq8BSIsiDg+MZW6HwEduUJbacy27KtDHOS7s6RDCU7ZAXyyxYNt8QDs2KDxR",
-	"C5wb7sOi+yKYrztCgl/HgYPx2mS2HOk6P3t1YFX2XFDAR9iczum784sITi/tn6OLF/8ewcvjk+OLY/h/",
-	"/+t/u6Ox2OiPMpVjmRsLQiWgUux9X/gDos2I5RQd4SQ5bya8rAedwTv6Z0BS3+Ac4+4rNPGke84NHhAh",
-	"6LqmHkyJCPXF4JfuWciB6FrgPoBffjqxIOsfDw5BmgmqGdckp5CZf5RrTBy67O88gX7rhZJadzU3xfr7",
-	"wjfrt3p+r7tO8vINNIUJgUBuu6ettBKgRY+P3bigAIxweUCQzeJJhS9YRqhhZkGIGxdzFAGKkVSxw4SS",
-	"yPXFcE7RP5lMeTwHF1vVeXl8/ub1W/i//2d/6wAGjjEOfPSSkAGKDmEgZ+LIhXMMLMXyka8WwijSpy8G",
-	"1xxnVuUljPZA+XuOOeqIEkSU3XWvZFMwlFWzD2HgTN+08EEZZuV6siSGpFw/th5QH/bLHtQCcA8s3vTg",
-	"Z4oVt3KUffCkB0eCzi44YJzgYt/tW0RacKfAGI2m86SDZQWbi6UwjAvLUvulCN5vedmUGxIfC6JtJYOK",
-	"uzY4em+ilsxQsIy3DlpPejs9q/FYkkZS07aTCr2ZYOwsW8VZv0laB/bhi6LRQpbF3s7OvUJzCzfubQpJ",
-	"CElddu4uRe0WE4PhnACTIoifulk1jVHMfrueXlAVKlsHv763Oo+Pm6wMQgdkJsgVvDl/R9RZE1YnnKWp",
-	"PSh6ZE+HjbWVyEnctWKKlWOX8at10HLgTxPYTvB6O5gPGs8i5dqEENfHOIqFGNI1TsSKunYJQ/mRzmJ/",
-	"Z//usyiyJr784R0TQ9UwU9wYFCE/ohI4EqZLLjWLRyOuLB+pNrGq6VblWKtxJ/c52O1PPLm5DdPKw62m",
-	"p/26YcJUo4fg/YYAtAbcrAQQR+G+CgB5JwrblZdiGmDjy0LD1Ic4rQICCoF6wNOh/ptSoJxmYqeXMNvk",
-	"i2/2qYsqIlIdufCkIprJ0tFKhJE7DYqrsrOqbDdt3zr77ES8vRHb9o5vMoxL3bDrvkHhwPKYhdr8IJMv",
-	"lzyzyiV4U7fkWFS+eVAAcGFRDTDwbjTyaLnGwVeSLOmT3bs/qaVL0UdP7v6oTFq0X+w9v/uLxQyzDUC5",
-	"AN6LXAmQoxGYmey6iIqq2mBhuNMQgm/hmjlNrgLEBJsrobgUfBch2YV1rAZk9/7R4LjuSn5kMK4HGDYB",
-	"s3D50rVoXmd30hPS4kSMh07BmUl1pZ26XAmjcgf3tWPEzhoYUWQi//EoJG7BIK8DkdeeFG7vPf8CqKOL",
-	"oASPOXVgOfMGe2blwODI77g0QMOv0VvoBgsYNgAfFqhr03Y+hP2d5z4rZuWCuQaWKmSJ1ZSdalfHaJp2",
-	"HaEfCJ8WwjdWCG9liANLkiBPs1oUPUU7fMXwvzEcnxumDGg0lHKSZ8HIUNuCDUE2ruWYEtwyE0+WAddz",
-	"c30A7aM0dZlWjsgFUtyOYFXccdQXxStn6xoiMAMpMm3ge4gnTLHYqiHtiKyE7XdpUjI3roGLWCqFsWn3",
-	"4J0IiQDOkn35xlt5ZW6IEY4lUlmSbbJvNoH7wrIfhn815+9+PVKYm1/ylyTWjH5ue+piVgdFUjixyPrm",
-	"YzA3lbpGtby+1fzjyJvS229GRA5cTy4xTXv/FDNe14xghuTCIrO+RkMpbb225RY0eakISQmL6l1FYMqg",
-	"UvI0ka/H2XNhxuY92N/ZgXY9zVG4kOI2bFuEX5kB2W5CyYUdeBiUbE6f/HpQ8qisBfB5OPnIyHKrPYz8",
-	"eW6nuyX4rY0oy0r2GE2IPFtl1aD3S3atpnWVTbaLskMPaq6iqa0Qd8ih/IhEdXMZ2zviSkfJhgTQn52+",
-	"63D18uku1AuzQhMpVcKSLamC4a0TM41dLjQKe9zXLkGJTJ5Ut6q0eWpkKp60Vtg5dxsjRh8RyNYyqjto",
-	"u9uUTntat0p/U4B4HDziCjpuMs5ZQp40XWXLlGeyEioLH18NKCkGYDv2QQCr2fKgzM0ehMCakInuVLWQ",
-	"nk6tzBzOUV3zmMLOwrvAgb2m1heWXGJShDAcOkf0lZCzUG0BXOyo1QqLJFnfTeHQL313/k1feBdTISgE",
-	"+WHoqotZmcCNHdn/qV4V1/6RVUHklFkVJE3nLtjCOfgp+MNK7wOroR5Av1VL9u+3BhUzle0wxCEclr7+",
-	"IvpgzELMRlU6aWsYBJ4ygCDt0HgDK/FXU/btWN6lb4WVfacj16tZ9IVfLqnX41wF53JhEm4SVeqhIQ8k",
-	"qjSXYXhkUWUVzyqqrh2WAR0hsNGHa3z15qx7eoS+EtHq3AepdKSLbYI82wr2rIUSGJtIWo7wkby2Wheh",
-	"egU+UOoMXZJLKFeACQyc/v1vrsG/2s585JV/YqTJBluOhPiEh77wi+CBUJLyT6F4zBWXkVccKxRjNWUo",
-	"A536wpMICt8YhAoGAxemVFLeicvPqRlZtm6jK47eFSVp/CKKECXbn0vfSsKUMiXlyC6Kisuspi4nTlR+",
-	"OMpSLRTyF1X5T05VXnHBdYWEKI/NBSQTny39TiXSVYtAxS7cekOiE8auaAKLdiuMr3zwsmEGI8CPzqCn",
-	"y8pDQXSA0x9fHAfhSBHy+h91Ka2t+0JIyiWiIM8ibjTlVwiL0aA9CPROB+O0C8UHiuOchR4cNPeFkc3U",
-	"kBo2FBZyRlIXI0IFb3x03lzmSkMnbHpfLBA6n4tENh87ZklLKLx5aRZEgUv6VRxrX7DlijXcRfVZeW25",
-	"J6rGNSjDCVdTtrBzK8JPFnQxD1MrIk72v29UxRqVOuMq2q2opfxs7Y5opffqaFHhe7Kz15TbSaHd9VTO",
-	"SvXQE+lobZ3MLlUo/gqCXRwNaeugFhQIUqcpm1MKbZhaTSYqGFqJBzcy0DiiEEQdOud7T59tRY6aEInw",
-	"lOAKM+Olj4lUppvyaytM1ESRHgwc6pPiN5ugomphKak6JCHZ9ZIKJQ7IJGYmpY7BDVq1bk5KVl9gqpE+",
-	"1bbJYHuwUnOBJcVlNcaRI2k9dHNLuR/CrQXeF2HfLVxUg7UBRZJJLsw3C+8/4NinZKzgnhtAOtHY1SJ4",
-	"xRWm0dSrQviMhBCXT27nQqxy2RBepoIzHOWapfrAyrM7qz18sA23mfUPnTjcfiMqT61gEPhVaFEYCMqi",
-	"Hf3WANpvcVYgqlTgkxgSNFTorQc/F+6MMnPBIptli33hmGCvTTH49ZqYC/kdi9OoFVyjmRzT8ux2Pesm",
-	"fMxNxetuR2vwRbtxrV7ibhcgr0mDPaOifnSodnotcGSL5vaknFslJnsA7f+gsSvqyhDLhHG7Rf54KKzb",
-	"QqCrctyjnd97Du3lItXhE6PmfppcwNuQOtlru1lXilc3ERoHpw+jr9Rq+f2lqnyjftU77BkEZCG9W5TO",
-	"/01pZ5n+3RzrXmmzIRgtpc0uAY0F1ur1JY40BLAJtNTT74dIMgjlB8vi/ZRHF2B5070O9HX7E1H+m9V8",
-	"qxJN4qnPiKdpyGwsiXs7grbP7Cb6G2JHntVCRhbYjlSF0aXWkyWrlSJUlhyaZWr4MymORSRVTROidE0R",
-	"1SxIQSmivjq3spWtlZQz7Ny9XZfljTJODHsg6rtYQfQvKvwnpsJLBgWf9aYs8pHa4mW0rc0IhsxXK29H",
-	"6YzNtRNuKfevIFI+aMUjKgsprrxqnnpxfvYqpEaT/abI4OwLjyMu4din0FFuY8yE8Hl3JTTJ3KxAWjv7",
-	"PyZIxEO9ndrjOl1XRXuQJZ48ZrpIsiAgaNJHNoCZomJKM1P52+nxawsdp29fQ55ZveAp/PQDdPZ3n0L7",
-	"tFZLpYhBhOpHVJer195y8dyuShfXFmS0xXCKRjUwldrA0909yD563aqLwqJJEsFswuMJlSjINNUGD2ku",
-	"0Em9Pgto4l4jJ8izVLLkNFTMWEnLp3lqeMaU2R5JNe1SFk0NruplmYpdK0oLDblg6u4Cyu7DhtIYXwXt",
-	"p7AZKk2W+JL8A5pw4X8XOHNn2NZweXbytTOC3TW+WLxlib57us70Gm67+RLRF5cEssAWShW5ig9XRJUr",
-	"NWJDMZhN4oRcWaNPgk3x1hzHgEZ3Zzj6SjarcxwzKxwq++H/+PWo+99Z95873ecfuu8/7T6Lnu3f9Pu9",
-	"zm/Z+H9mYrz1L63PSYEkKN3+LcNxHS3WQVj3bSbu/WnzBXPTMmPys8D+kSxxBQAe1SFvQ+Dy9SBuS99g",
-	"ia5V7gjlOSy5d65hNFaXo7fVYiA9OAr1JnxcEPnUZkz3RcjNKCp95AYo0tgiz2wi05KLjtiUp3PoKMx1",
-	"MI1xKbZ6UPVEK3+7VN+rRGFgx4MP7qjCscSZ6vU+HjQ7pFZttQFKz9xUihDZrzpKbZXA5N2V3gxQPRoK",
-	"4XbJQaxS0WwDoSlUuVkN1C+KGLKyZmR5w4l3hJIfpHOrkZkUBHchUl8EFcFl3Pr8+BCl5iUhikb3uXOu",
-	"YJfX8tncFUPx9gC638/ui+6Lwb8pHP3rwFliGegJIz2fi6vDsu2MC92DdVJWbo9Tj1aYu08nUiC8pVpT",
-	"90tuuS1Dxl12QTEonh6Qcbes2N1uxk1/vnfExZ7Vtnh5+1YFw1qYX+EOaqoW+kBWiMV7E9YSQncfXAg9",
-	"K86mCAt6MHvEV55+uaquCRGXaq5KJX5qI7LmS8gX1S6aU5WLdp+VGeDvEn7QvIBbNP2zok5+7+sOYtpb",
-	"Z17L14V+CQnwhI8MsS6doSCe1Llv7He1MFMdxioXdmx/op8koNzckih57v2xocBSyRvo/g84L+4wiiBz",
-	"zIVMwO1eA2mvjL+WLlNOcd2qLbt73z8iEW+4AOXrSb6i6X0+ff5G44nReHmziOQrjMCV9AVf5NHncNXy",
-	"IO+dAblMzGly2PUcYvuTKZGsUWK9KCZnxURdTlHgLJQ+ZCmqkN/Qg+Ol+UZW1KaqaPS4KJ0Yog7qcmtD",
-	"IltzGr1dSNAs18FY82WQ9Q+wQtNSk963DPx9d53KjGnRNjCl4rCpjK9IAZ9NJBUi/RLu0TCBbirHt1mt",
-	"KhcR/YFZjGslmC3dmbRm3bZwif23kmAW1ulq8+pqFdIy+bGeQLehFUqjSE7CjYx3+9JDSngRc7Sc3b2Q",
-	"J95roFuVITd2Qv8RxEiYP0vOdAg4K2MXNiI8IvlHxeZyHCo/NmtLzc3/uDN1EXLeGhIyHLd6/xnKTxTw",
-	"YGWzJbPZxiSGZCB9aw3Q89DocdiJsy2vwUWOXKWksIbIeWQVxihMSrnAyTeYyLycUd/WoSiULk/iS5z6",
-	"tsJreYVdCn7Qt9lObLN3ttWXgoXPpAXH7q6ibykv3aoPVX0D8GOMmQ+gcZdlfJGzDOavBFM02FSrLyn9",
-	"Nl+y3mvD5VZ/FPt/dPB4fEenhScpcOHW1S9FGJwB7A5TasVMtpkh9ctblhZugPx6bErn5UVrf7bE1T/Q",
-	"5ut3FVgo/OEMvoeF05wXhbk0MEMFNze2BufFPYi3WH9fOSdjiiPjytEphFz4O3CdrzNU7nDhhkME/xYm",
-	"qLBXRDFN2dxdVjXEvqCb5ToKp/Iat0Iq+eXZCQwqQWMDn+bTnApWmf7D4ODyPZFfaaTYV46KXyAoy661",
-	"wUrR1iFaZkN+kZeXYd5SE8fdVbGQweR/VFLROkzX7sYYQCLpyjYmQpE9ulxcCmB9sXCtReHeow6nUFa2",
-	"sd/Ui9RpTDGmWngyxXYPjvx9G33hcbGMyuDu/hUat7O/t7ciXrPchYdCqaVLR/8qH/lnZmy+5iSr3ap/",
-	"b39m5d6ZKtaSEWFuganmYQmMrA7cZeM/txvjH8X9od+wH4MWMa8kbhQ3pK7y5X2+QWnZxrisgS7z32CA",
-	"5hrc3Z5UWQzcJ8kBxcr7KxpTd38214CKaUygE6t5ZmRXTxQmCRfjrci274tCxEORROSwo5B7ujNwwrWR",
-	"Vvs2bO4Ko7I84Y3JHG4S32J8yAvayr9iQ1aSU7s/1dij+5PS6hVd7ggqSFi/EPTX9zfRp9r1nr++t5Dh",
-	"Csk5eMpV6q/pJaDxk1i6ZFq4+G1KphlaPaJaka6kunRJiR10OUGom2dRqD8QBbEvqmhFoqgUCGFFlZ4d",
-	"DVju+pKChplgY6T7U0a+1ny97GKvVnZlNGro6CzcWUXY3qvFG/rLrJY/elnegdMl3WiCqaUah8CGVBig",
-	"s7+zvwVc2AUnOR1ipevqFTo372/+fwAAAP//",
+	"7H17cxs3tudXOcW9VSRrm9TDsjOR6tZdxZE9nii2Ro9J7oZZE+w+JBE1gQ6AFs3xqmo/xH7C/SRbOAD6",
+	"QTYlynpEnpt/XFazG40Gzvv8zsHnVixnmRQojG7tf25NkSWo6L8nUnPDpbD/T1DHimfuz9bbVI5YCpm/",
+	"AeQYzBQhZdoAXqEwYKZcg8Lfc9QGWJahSDDpt6KWjqc4Y3bIsVQzZlr7LS7Mq71W1JpxwWf5rLW/HbXM",
+	"IkP3E05Qta6vo9YpGrU4HBtUqxM6w1iKRIORMGfcwAjHUiEYteBiAmzCuKi/vHjXTuO7zgxLcfU1Jwq1",
+	"/brO0Kgch12YT1HQpytkCcxkgqmGKUtASGOvxVNM/O+0FJiUi8YFGD7Dg4GwNyTMMJixBT25QAN6Kuf0",
+	"aMzSFFVbQ8qMXc14ysQE+wNR+yAU9mt+admJtX4tPkobxcWkdW0/KmOKzdD43T2aMZ6eMDO1f3D7dZn9",
+	"I2oJNrNPov29FbXszLnCpLVvh66tIft0jGJiR9h9ubf6yugGCjos10GhyZXABEYLYAKQqZSjgljOZkwk",
+	"fTifImhUV6hob3UEI5lbcoogF4anxfoPhN8AIr7fc1QLyDXaDblCyJjWmAA3buXoix2xl9/8c+91ikxd",
+	"oTa9Yu73odkLjerd92tWmCebLu+rvcYNVagzKTTSfn7HklNHZPavWAqDgv7LsizlMbPfsvWbdptRvuXf",
+	"FI5b+63/tlWKgS33q946Ukoq96r67tkt4SLLDXANM5baZbHsfR21XksxTnn8BJM4hFiKOFfKcqRjCpAK",
+	"GCS5exfShN5INeJJguLxZ3TGJ5aOuYBRboiRWZrKOSbQUTLFCHSunSSMgM8yVFoKZriYdGmm74RBJVjq",
+	"xn/82coZmqmVj3O7gnMlxQSkE2eO3w4gQcN4qoEpJHlVsmIqJzTp99K8sez4+PN9L0Hn8RTk6DeMDVxx",
+	"zUcpWpFfSkma0glbpJIl51IeMzXBp2GHoOtGMllYrjBSQmpfT1M6l/JHJhaeQfUTTElKmDGxAGYMzjKj",
+	"rfqr6HZSpr1Cmza9w9+9VdG79KILwXIzlYr/E59k1w3owFeRZfARSyBWmKAwnKWa1vdCZErGqDUbpXgk",
+	"DDeLx5/aT5imPSf6IuL4kUJ2qYHBKNdcoNag8hShg/1JH7jQ+XjMY26ZbcRSJmLs+snrPMukMpj8iAln",
+	"5yTpn4Jox9wy0CJDS7Ekr+IYM0Oi/DroIqKX1yRfT5jWc6mqiiZTMkNlOAaiHnM1C/ctWwnb2yt6LGrJ",
+	"NLnT/dnmN18XV5zQcAoqF0Ytmuae0LLjJzbLrPXXevtdq+H9CWfp65V7//veXtPNTtVXb7wQ3JqBP3Ax",
+	"SeSs1TTn0ib4xQ0Qucn92vA53+PVj9ZQW/mchBmsmSz2Qs9anE3znJoZjbHyA08aL+vczaDpN4Of1vwg",
+	"Gy4vfS8ZRUa2yldE7lP8uH6qNyzFWT6bsaYNvtuKfMmH3+f7mr6osATqrHt0ZU1btD9CsAFhyrzhq6cs",
+	"Qyvum8l72YjSxspMmLF4ygX2rCFNFxQyLUVUujhxSqJrlluPLjbWVOBmH4YC5x8TvOIxDgeiY4UWFznC",
+	"nJuptRK4+ImbqWWYbgRDuvARP2V2PYbQsQNbk8iaIVbM97iwsmgiBe7DiMWXYORA0FP2cSNN9jEs5xA6",
+	"GkUC9mIYv7CwhvZlXFxW734r5STFgQgvEojWZ5w658DKFDIgBWDPOj+YgF20rnMYSg4uP7iJbsYc02R1",
+	"oUuTmRkYszw1laV1W8k1sJHM7cpa0YwpOczle4NHtvLKmVV8k4bd/WnKTMW6i8B+IyYwlorem2tr5Gk2",
+	"JjOKPE6me1zX33uSItMIaM1TYHDFUp7A2sn43Ty2W9YwI0sVVZIBKdLFPs3GyEssYglLRBHRnGvkBEwk",
+	"A2EpgN5FlzojJecalQaWagkTNMANMLfJfzUm+yDSBcRSXnKEYXz10b/mI4089Ft9MweH1W5i2DdSTaS5",
+	"VU26xdvIhV55hSPiYy4ub9DCjtUro7/YvZ8mtTLLcdntAzfN+odFfGaYyXU1VmFtu7N8NOPGoBWLJ24z",
+	"WlHrMMuUvKKLp2jHwKQhqBG1aOfvvcz3WIklaZqbqTVLY2akIuEBJKJjSRLbXoiAjR0fLQszJvTcejDR",
+	"FyzvcZUx1q5HGvhkI+K4kY/PV1m0rT0Hj5WcEcPV+Nx93gEUHOpkt1Usjh250AZZsrQAr/YenBZ/LMVl",
+	"fX0qcrSUfhQngytUfMwxsS6o9TPGeZou7iUqfkTDGkhWXHElxczb/YFTErzCVGZ0mRR7kse0E01MMSEJ",
+	"ccYn4l2TBJ6imaKCQet1TVV75diyakiOx6gwgc7bDx/eHh99fH387uj9+cd339sfNZpuv/z0kZQpMkEk",
+	"4+ZVnXgRT2uc6RUq3Rge/C7naQL+56ASfOShM7DLMWh5jRCzFEb2dt2tq63t/k5/+9YtCnMuJxPVNmFp",
+	"OZt28tTzt6VIfSNVrSyAWn6UG5zpZuPSXWBKscVaQlsesXm6E64Nqrs4cSskJGDCr1BEVr2SRYi/5ywt",
+	"7ahOOzyuIZHkW86Yiaft7hJ/N4vYuHTS6q9+d/YBXuy8etXbAZZmU9bbdWK24y0a/2Bbg3Wcll+20/iy",
+	"zdVE8OZuHfJO+iSbSoErd0ZN1DJGpUrv8+6i7xQ1mkfx4u/plZ/KpnxLxZwHyie5KElQFUEwWDO2rUHJ",
+	"FGE+pZjGFBcUtCwGIFdjIKTiEy5YCjrDmI99TMWRja7cnZOKGi1o0O4BDDVZL0MwmKbOnNRs5rMwQdjp",
+	"fGRnP6KUgguS2f8kM05ZhDB4oyg8wzhX3CyO5eSoOT7BzObOa20Zq9rsPc4LP4v09BuucCw/WW/umIv8",
+	"0x1cYZ41Xr7kokFmuBjeR2vJKy+AMImcG/ExaNeoECAfXUA/iaC0IT7aMewIA2Hm8uOYxUaqjyisu5pE",
+	"ULmWcO0v2u0rx6rE3xVaImIGk2hg/zMef2Sk2aEjcA72IzTl41iWIbNekvWOhpWPGt7gGIapNq2mJa3D",
+	"iVfwGwQLmFVCtKj1fW2S7WdVb2gtfz9f0+668Zt0MBKWxJRCu3+Hd+ALny5q+miuKWxPdga9EGbs0q5B",
+	"JX3bbPbcjT1Sps0ZorjLtO9KMuXK1N5Hc6qOVi5IIzE5bllLRi5CtCTwX24o8M8tPZ364FWDHUwRIn2X",
+	"RSIKvX2B3G1R5Q1N334+l29IlnzvRMlT+trXN83nSDzAdG58wxmaPFsdWZrMqrQLlTaLDP/7/tYWXJwe",
+	"E9f8/dQZZ1OZJrrftGe/q2ZH+rzyNNPA4OT9WweRuDg9jiCnPYGEK4xNuqBbBPAZmyBomasYG9+mMVbY",
+	"wPzfMY0vdsH9TAlFSokIn1pkWda/1Y/wY0fVdSq+r4nCLjJLzRf6BkN8xOWqtXmLuXyrabq5DbupWZpN",
+	"pVme6IsN6foimyiW3LwMPLkdDhFVpNGys7LwkVav/bmYLCmil43frxpN0tLGi8CZeBGQhQdSlfbFl0Vx",
+	"7Cqsfv5H9/0Vx3bn253xi3i39w3bw943o5249y3uJr2X7NXom/gvybe4PW4if590bAhbXTGeEkfNWZpi",
+	"kZ6M4OLse0gw5jNrMdNAyz729nbjq7hsVH539eso4TtoDVpuB60bSX5nfRbNebovMA8KT7AcmyXsf/i/",
+	"+nFTvi5qjTHorNuWZcr0G39zgxkhrlCbGQrzXblRt4/J9bsCSoLJmqH1P7yF3SxqXb4DWJIoawFzXcS7",
+	"mi2ey2o096bscxn2bcyFHiYMjuUVpqw5l1KIoFqe9Ztvtre/3d7e2X3Rukka1T/T6qSQWlCSEt90p3V8",
+	"ZK7AOYYFvdUJbItlfItcwi16aOtCvfjnq7/PdkY/b1/tTv9z/m28d3l82P8tm7Q28NsrC/D94Tc/7P79",
+	"59YN8uem9SW32Wq2ldg6iw2/wprbGbXiVOo1/mdhPS2JBucTOeu/87efziPYeQkzLnKDunsAmUdESpEu",
+	"gIvCtyygaX04PHnnc4feMeBmIJiG4aGHkZALvg/fIVOoYJBvb7+I6YX0XxxWHIvYqvmJkAqBG5c99C5G",
+	"zJTiqIGb5iQOBY1Z+iMz5GYfzqwkauAGe5OHJGroDFpELGbQ6oKWMGZqM/ln6uZaI1suGRAfyXL36f6Q",
+	"XXMMUMpNJ1kDkXsaKba/xuhVLi1lf5OYaV4aL9dKobVExyuSp+GrV+0eZ4XRe84sDXtDh7be0kP515sg",
+	"sf/203nAYNL60a/lok+NyZxqsXQQxiC4pbtUAi7jK+/jl0+zjP+AC4eP4WIs17jD+SjlMfz1/PyEyFmO",
+	"oQhs94F8x0TGuV3UwonkYpIGazRInsOTdy7V+VYORAhnW9nCMj5B0QXm/eaLwDIUxJqgQGXX2PnfBGEd",
+	"iNdSXKGws9SAlF+yVoOLZ41lmsq53rf39eBvZx/eW+a0o8vc9OFHKZBQamxJu1uK39l9acl60OpGIOzA",
+	"wEDksxGqvh2MMAkOETj8PAiR50FrHwatfr8/aF1TXh5hSHcOuwf0Rf4+91IrMlDE9ioTppaOpne8dtjf",
+	"UooQey9g2ATQHUb08GQDTDouBgJKODqcOXHkgAYB38hmCA77ZnUDg7dH5z6qWODQin2q4pLt0J2R4jhO",
+	"F90laHIJDb+yoiqfTA3kmUu8cHMArJz3CBfSj57KSVvTXOzY9JJirezVPrwbu1AnjWuto3JsDy/3U/Ag",
+	"EUrfqCtMgInFnC1cDh1gxtQlJvX1JQz8PhDSPbLSj0Fmd9DRhMe6jTBmuUb7m5KWxQnZrkGnct63Ix8K",
+	"KRYzmRfVANoPYD9nv/gUJPiDE+0JkXcll0rqwd7p9QBthLZfSAvoQCVDygEMQ3BxGMAmISvqyGQgXJ4L",
+	"FDrvEcapnBeMJ5yvCmaqcAUwoPcJMuBEyBA6DHZe9pwqBHdxIEhvdSO6UeFYoZ4OoZMxO82KFRF+ikBJ",
+	"CkJaUnNMnGt007FDhAibC14blWuDSc9dDZrPTJkBfckzJ3gK7Ap9vUewAKVsWFmRQRE7DXvbO5EXOAMR",
+	"szTVdgVpbj7sNgRpGdVxo7Eq9gD42L2UMBaVoQomdikhu0vELFR+MRArhgAFEmnFhkWOb8l+gLsYCgMR",
+	"EgMdIcF/x77jkNpkuk6Anp2+2QcmIBcEgQmL0zn5cHYewcmF/efw/PVfI/j+6Pjo/Aj+3//5v25rrEzw",
+	"W5nKiczNsEveoCdYKmYYCL9BtBixnKET32RtzoW3OKEz/ED/GZLtOTzDuPcGTTztnXGD+ySOeu7WoaML",
+	"EoUDMfy5dxqKSnqWyPfh5x+PLcn6y8MDkGaKas41WUuUQBnnGhPHNnvbL2DQeq2k1j3NTfH9A+FvG7T6",
+	"fq17zv6rcDAmIJDb4WkprR1q2eNTLy7kByNhMCTKZvG0op2sOtYwtyTEjUNhRYBiLFXsOKEUrQMxWhAe",
+	"KpMpjxfgwGodb8YneWwIY6vbFOnX7vfuPgydyh56jJeQgbIOYCjn4jAmi2poxaAX65bqCA81EMMrjnPr",
+	"jBOXe0L9PcccdURVOMruhHf/CTKWzGhkl2igxRiWYDQ3UjQQQ7K//bv1kMawT/ahhnLet7zUh58IkG8/",
+	"y1540beilDL3Pt3lTCr7255lrqXkFUzQaNpj2mxWKOBYCsO4sMp+UDoHg5a3mrkhw7ZQA9ZmqSTHQ1r9",
+	"OmrJDAXLeGu/9aK/3be+mBVzZM9tOXvVBzAmLuZW7P+7pLVvL74ubloqZdnd3r4T/rlImt/kKgXc72oq",
+	"fQUaXUwMRgsiVoJpv3SzanpHMfuteg1H1dxt7f/yq/XGPDi18hLaIDNFruDd2QeS2Jo4PeEsTe1G0SW7",
+	"O2yira9Ahrg1oKyFvcpzrf2WI3+awFaCV1shsNG4FynXJuCIn2IrloC6G+yINcLtJ4zkJ9qLve292/ei",
+	"KE15+M07IiWrYa64MShCEUoFphOmSwlMy0djrqxuqd5ineZuZVurKJ+7bOzWZ55c38Rp5eZWawB/uWdV",
+	"WmPu4td7EtAGdLOWQJyEexYE8kEUUTVv2TTQxsNSw8wDytYRAQHOHnF3aPymOjPnI9npJcze8uCLfeIt",
+	"AUvBkQODFdgxK0creC63G8ENUpXlpuXbZJ2d2bc7ZlseZkAhe6kbVt3fUKTWPGehNt/J5OEqlNYlK6/r",
+	"MSbLytePSgAOhNZAAx/GY8+WG2x8pZKVHtm5/ZFaTRo99OL2h8rKUPvE7re3P7FcxncPUi6I9zxXAuR4",
+	"DGYuew6/UnUlLA13GgoVLF0z591ViJhocy0Vl4bvMiU7EM16Qna/Pxkd15PcT0zGdThnEzELV5Rew3W7",
+	"iJiekmcnYjxwTs9cqkvtXOgKaM1t3HPniO0NOKIo9/7jWUjcwEHeByI8QYFhYln2AKyjC7iE55w6sZz6",
+	"VAKzdmCAGHRcraXhV+gDhcMlDhuCB2Hq2rRddmNv+1tfO7T2g7kGlipkifWenWtX52iadp2hH4mfloAl",
+	"a4y3EnzBkiTY06xWT0E4jGdM//em4zPDlAGNxlinL89CkKG2BPck2bhWyEt0y0w8XSVcr831PrQP09TV",
+	"ozkhF0RxO4J1KO9oIIqfXPxrhMAMpMi0gb9APGWKxdYNaUcUOWx/SJNSuXENXMRSKYxNuw8fRCi7cCHc",
+	"i3c+AixzQ4pwIpF6v2xRzLOJ3Jc++3H0V3OR9POxwtz8kj8tsWb2c8tTN7M6KJIivUbRN48Ova/VNa5V",
+	"Cq7XH4c+vN5+NyZx4EYC/MR1kQ1ixvuaEcyRkmsU6tdoIOXist+22oImLxUxKXFRfagITAl3pRwYZY9c",
+	"jBfmbNGHve1taNeLQYUDcLdhyzL82jrRdhNLLq3A47Bkc0Hm82HJw7Lhwpfx5BMzy43xMMoQupXuleS3",
+	"MaOsOtkTNAETty6qQb+vxLWavqu8Zavo7fSo4Sqa2hpzh1LdTyhU729jT3EpUXJPAej3Tt+2uXp1d5ea",
+	"slmjiZwqYcWWVCHw1omZxh4XGoXd7itXDkYhT2oOVsY8NTIVT1tr4pw7jVjWJySyjYLqjtpuD6XTmtaj",
+	"0l8VIR6FLLmCjpuMS5ZQJk1X1TJV9aylyiLHVyNKAgdskdhar5KpgHvo7j31OIJQBYMJDJ0Z+h/uhn+3",
+	"g3lwgr9ipMmG3f1qn4MCl8Cpr5FZOBuYsDLMdaKQlxwPysS5V99tDcMgdIfgwSEBAzAQQ+s7+izmMJRN",
+	"D10GvxiDeocs+xpda1DbufvKYFpkn0UnH3Sn7F+x3MHDjud7fIQpZUrKsf0o6kTRZA9MisYGj2QLrHZO",
+	"eGI7YJ1CKPrGHZQIioBn9PiIZx8rumO65ZnYLW+44HoKDJZRQYGSybguw68l01U7xsQOD/nFVo4TOuHd",
+	"FYW47L5hfOnRhYYZjAA/Ob9W+2K7BItkMpz88PoowLgVMa//w9387nsH6m3rgRCSwP6EfwrQqj4EyaZD",
+	"NMahYoHATPNwr6PbgTCyWe7RjdZPsF4GNWP1MoeiAi4pSr0+PERlIXOloROWdyCWRJovCyAnx76zlBqE",
+	"NFyZBcnaUlIVGzgQbLVZB3fQFkyaRqImPcMSU7NehoWVW5NvXTI+PPWsSbHu/aXR9mi0Yozrk7WmQ+ur",
+	"jQeiL73TQMsWzovt3aYyK0JZ1quqKj0Jj6WTqnWButL39Blkd520aGuv80sGqUuP+8sEbZhaLxAqHFoB",
+	"RxoZpBnJApIDnbPdl6+6kZMbJAw8z19iZrydMZXK9FJ+hdRVqWJ09GHoWJ+K8OdTVNQuKiWri2wh+72W",
+	"t7nYJx/QTB2Ki2vQ3OABMLGgVqMDgalGelTbW4Zbwz7sbe85BvXTrvQBI0irFGM+yR0udA3HUeR0M3Zz",
+	"n3I3htuIvM/Dulu6qCIWAUWSSS7MV0vv3+HEo6PX6Ml7UHoaqtCbje1K7FejqRdoe1huAKdSnqUwoBw0",
+	"2FtPcIrjXLNU71vLdXt9SBu24KY41oEzfNvvROWqNQGCvgp3kN29D4NKT4BBawjt9zgvGFUq8EjeBA31",
+	"uOrDT0X8roTvWmazanEgnBLstwmIWotTzpkGxSdT4zqREuuF95BWmxc5FacBXQrTya+BkBlSjmrZkKf4",
+	"IopQ8LMP3IRiIG4dj0ojgWEA0FMHXCYSatk2EKF2J9qwB9sqWnrY7UOtV9FArEC751MeTyuGWs1cACMn",
+	"Lv7prSNmQkVTWUEUgZ3t6ifZL7af5P01V5KcSoHeVBLStfwVfTgrxKCDGZepRs1mWCwFzYJkrgePU/oi",
+	"ZCkrL3H5O0sPJEFDANrvDQE8GRDIeSDsI8u0V2swRuR3RDRtX/Gql/AJN5XcoiWxhoybIzbrdrpG9RQb",
+	"LnDk9JmB1YJ32aE23LX0eJfm9qKcWwV5OoT2f9K7K97oCMuCXcsXnicJvGrFjmuY2yd22/0W2qv9jsMj",
+	"Ri38NLmA94GS+20360of5Cbt4oTT47ijtd51f3qiX2n2aI3GPPPlBkRkobxWlCnO+yrMsvy2GdFbueee",
+	"ZLRStrhCNJZYqydhONEQyCYoUK+0HwNKHVralX3gqQQp0PJ91zqoma3PpO6v1xsrLpzgPexlXRrKlKyu",
+	"xWT/VjVVqNqBIDXVoCpLzXWDLu72oZLL91JxzNMUuHAivTQ12hG0fckvzSik7l81ZOyDDSRVEeurDrSk",
+	"i2qNf0nmn0/9Ji1FDAvJncpSlfbbVNNj3ZOBWFrZ/aK4p1CgJUyOyn0iKoSodH+yOsOsqIwBbfUNqBop",
+	"oloUNYQLaKzOjbq3u1a9BPK6cxarPMHFOSiPpKKW24r+qar+hVXVqlByBVDKCoKqV9G9n1SV+fqwxmE6",
+	"Zwvt3D4qDSvrbh1+oQ8/BTyfay9WDdG+Pjt9E0pKU36JZYHfQHgecdWsIpjTxmoNIXwJVklNMjdrmNbO",
+	"/o/BC3iqt1N72vzbusQ/ZaMIT68LvD0RQZOnfg+aKdp6NGvev50cvbXUcfL+LeSZ9XVfwo/fQWdv5yW0",
+	"T2oNPwo4GlQfouZR/XbX+cWulRTXlmS05XACJhqYSW3g5c4uZJ981KGH5HolwQXVRvFMk/IOFQ/QSX2k",
+	"B9DE/UZNkGepZMlJaOuwVpbP8tTwjCmzNZZq1qOCihpdLXX6C6tW9L8ZccHU7Z2L3YMN/RuehewnBAX1",
+	"z0p8D/shTXgYui8InLs9bGu4OD1+7opgZ4Mnlk81oudebjK9htNlHiIRf0Ek6yr/K+xl2WLGLkkqV5qz",
+	"ho4l94GMuN47nwWb4Y3lboGNbi928+1W1pe7ZdY4VPbB//XLYe9/st4/t3vffuz9+nnnVfRq73ow6Hd+",
+	"yyb/OxOT7r+1vqQajqh067cMJ3W22IRh3bOZuPOjzQe6zcriuS8i+yeKURcEeFinvHsSl28XcBOSnyW6",
+	"1tghdG/QdMiESFyE2ofkqr0i+nAY2hH4wCPFIOdMD0QI8xWNIHIDBDq1zDOfyrTUomM24+kCOgpzHYLG",
+	"XIpuH6poDOVPcxp4/yy82Ong/VuaNKxopno7iEctFKi1BG2g0lM3lQIt+awBS+sMJp+y97GS6tZQtN3V",
+	"ibBK2617GE2hGcp6on5NTfKoJ0/R2DAEYqMABqAMYefG9As5CO4AoiLO7dpVoC+VZh5/4C0hAib7MirX",
+	"VcpHHNjC9cqoZhPsuuiBGP6HwvG/D124moGeMgo6cHF5UN4750LXIh5rqxduhixHaxJBJ1MpEN5TQ6S7",
+	"1TncVCzhTpkgHJaXBxQBL1tlt5t50+/vLRDJ09oSry7fOlykpfk1idKmlpaPFIVYPrBgIyN059GN0NNi",
+	"bwpo3KPFI555Jd66FhckXKplCxUM4b3Emu/dXjQ+aK5aLe77IpC4P7v3USHiN3j6p0WD+v7zBvLtbjKv",
+	"1eM5H8ICPOZjQ6pLZyhIJ3XuCgOu9uip01jlpIytz/QnGSjXN9TMnXmkQui1U+oGOngDzorDgyLIiiA3",
+	"F+1+g2ivvH8jX6ac4qYNPHZ2//KEQrzh5JHnU4dD0/ty+fx1ol/P0Hh7s8SRhCDw0nkPZTlPrSTuzsVw",
+	"q8KcJoc9ryG2PpuSyRot1vNictZM1OUUBc5DZzyWogo1cX04WpkvQVMIP0GXi856AY9Tt1sbapqaK6rt",
+	"hwTPchOONQ/DrH9AFJo+Nel/zcQ/cGd+zJkWbQMz6mCayviSHPD5VFKTyofIIYcJ9FI5uSlqVTkB6A8s",
+	"aNuo1mjlsKINW3iFQ+O/llqj8J2ugayuNqks6+DqtVT3jELVjjO9HXBwRrLYyXDn24VymyXwAcWb6ggE",
+	"6FQP8elGVD6XwGjhyoPXwg1uRhsc+GofvOIy9ygCbWSmqRUKp9KfBwYG1AJfA+FhAs1YRmpb6p2RjrCe",
+	"/JxRN1JDR9nZP3LtzofKUha79aD1RVUcHBzBKFfC2J+omsk3gCmBEN19695PCQuofa3CFEWfcAchrDBn",
+	"3MB70BhLkeiBGOFYqgI/Q6USxb56uFoVNFjtb+xqIlwCyr7Q8DR14YpmRVWhsWeIOmg8xOra24p/hLIT",
+	"5k8kwZ2qwC3ZVvDLa4TSvXSqSP5RCScehf6WzYGA5tv/OHJyCFkf6AtHbXT7/xWabNRoZCUifG/tSea9",
+	"vrHT6Vm46WksJZc22cBAOnT9oMI3RA5soDBGYVKqeE6+wnLt1b4BbR1aX+lyJx5i17cUXslL7BGuR98U",
+	"FrS3fbB3PRQtfKEsOHJnRX1N1ffWM6660oCfYsw8NswdVvIgexkiuwmmaLCpI2FSpiQfsqtt06mUv/4X",
+	"IY+nz+FberJWeP0k34cSDC62e0uWoBIBvl+O4BEs4foJnM8nXHpWHnT3r9aX4A9MZ/hVBRbam7hcxkGB",
+	"B+FF+zENzFBb0XsnOvLiHMobEhtvXP48xbFxTfcUQi78ucouje+LXDySdoTgfwXrmPcLgN6MLdxhYSMc",
+	"CDrZr6NwJq+wGzqFXJwew7CChxz62s7m+t/K9B+HB1fP6XymIMhnzooPgDe039oQgGvrAAS7p77Iy8NI",
+	"14fchu5EjqUKRv9Hpf64w3TtBJAhJJKOzCsrOenAeimADcTS4R1F5poGnFXqVu0z9VZ8GlOMqeOfTLHd",
+	"h0N/qshAeF4sAUfcnTxD7+3s7e6ugSKXq/BYLLVy6OufTTL/lRWb76zJArs6Arxrqr5yuk6VaymIsLDE",
+	"VEseBkVWJ+7y5n/tDN0/ivNbv+IUHX3EolKTVJxQuy5N/eUBpdUY46oHuqp/QyqBa3Bnq0aE63OPJK5d",
+	"gj8iM3Xnl3MNqJjGBDqxWmRG9vRUYZJwMelGQMcIFiYeiiSiXDRVk9CZjVOujbTet2EL1/6V5QlvrFNy",
+	"k/gaoU+vaSn/hD2tFad2faqwuruL0upBZG4LKkxYP5D1l1+vo8+141V/+dVShjtBxdFTrlJ/TDIRjZ/E",
+	"yiHfwpUmUJ3YSIY+JW6gfil16SgW+9LV2rdenkVQpOG82RdVvCLrPvlVCV9UGdnJgNWhLwgPzwSbIJ0S",
+	"M/a1v/Xmkv1ar63xuGGg03AyF3F7vwal9Ud2rT70fXnST498oymmVmocABtR8rCzt73XBS7CmXdUR18M",
+	"XT0o6PrX6/8fAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
