@@ -252,12 +252,15 @@ func TestTwoFactorSignIn(t *testing.T) {
 	}
 }
 
-// fakeGoogle stands in for Google's token verification: the credential is the subject.
+// fakeGoogle stands in for Google's token verification: the credential names the identity,
+// and every token carries the nonce googleNonce.
 type fakeGoogle map[string]google.Identity
 
-func (f fakeGoogle) Verify(_ context.Context, raw, _ string) (google.Identity, error) {
+const googleNonce = "nonce-of-this-browser"
+
+func (f fakeGoogle) Verify(_ context.Context, raw, nonce string) (google.Identity, error) {
 	id, ok := f[raw]
-	if !ok {
+	if !ok || nonce != googleNonce {
 		return google.Identity{}, google.ErrInvalidToken
 	}
 	return id, nil
@@ -274,29 +277,33 @@ func TestGoogleNeverLinksAnExistingAccountByEmailAlone(t *testing.T) {
 	owner := register(t, env, "owner@example.com")
 
 	// Unknown address: a verified account is created and signed in.
-	in, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "newcomer"}, browser)
+	in, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "newcomer", Nonce: googleNonce}, browser)
 	if err != nil || !in.User.Verified || in.AccessToken == "" {
 		t.Fatalf("new Google user: %+v, %v", in.User, err)
 	}
-	if _, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "forged"}, browser); err == nil {
+	if _, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "forged", Nonce: googleNonce}, browser); err == nil {
 		t.Fatal("a forged token signed in")
+	}
+	// A genuine token without the nonce of this browser's sign-in (one obtained elsewhere).
+	if _, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "newcomer"}, browser); !errors.Is(err, accounts.ErrGoogleInvalid) {
+		t.Fatalf("a token without its nonce: %v, want ErrGoogleInvalid", err)
 	}
 
 	// An existing account is not taken over by a Google account with its address.
-	_, err = env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "owner"}, browser)
+	_, err = env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "owner", Nonce: googleNonce}, browser)
 	if !errors.Is(err, accounts.ErrLinkRequired) {
 		t.Fatalf("existing account: %v, want ErrLinkRequired", err)
 	}
-	if _, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "owner", Password: "guess"}, browser); !errors.Is(err, accounts.ErrBadCredentials) {
+	if _, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "owner", Password: "guess", Nonce: googleNonce}, browser); !errors.Is(err, accounts.ErrBadCredentials) {
 		t.Fatalf("wrong password: %v", err)
 	}
 	code := env.LatestCode(t, "owner@example.com", "sign-in code")
-	in, err = env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "owner", Code: code}, browser)
+	in, err = env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "owner", Code: code, Nonce: googleNonce}, browser)
 	if err != nil || in.User.ID != owner.User.ID {
 		t.Fatalf("link with the e-mailed code: %+v, %v", in.User, err)
 	}
 	// Linked now: Google alone signs in.
-	if in, err = env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "owner"}, browser); err != nil || in.User.ID != owner.User.ID {
+	if in, err = env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "owner", Nonce: googleNonce}, browser); err != nil || in.User.ID != owner.User.ID {
 		t.Fatalf("linked sign-in: %v", err)
 	}
 }

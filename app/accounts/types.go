@@ -110,8 +110,8 @@ type ProfileInput struct {
 // e-mailed for linking.
 type GoogleInput struct {
 	Credential, Password, Code, TOTPCode string
-	// Nonce, when set, must be the token's nonce: the redirect flow binds its token to the
-	// browser that started it.
+	// Nonce must be the token's nonce: the redirect flow binds its token to the browser that
+	// started it.
 	Nonce string
 }
 
