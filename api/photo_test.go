@@ -22,7 +22,9 @@ func multipartPhoto(t *testing.T, field, filename string, data []byte) ([]byte, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _ = part.Write(data)
+	if _, err := part.Write(data); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,9 @@ func upload(t *testing.T, c *client, body []byte, contentType string) response {
 	}
 	defer res.Body.Close()
 	var b bytes.Buffer
-	_, _ = b.ReadFrom(res.Body)
+	if _, err := b.ReadFrom(res.Body); err != nil {
+		t.Fatal(err)
+	}
 	return response{status: res.StatusCode, header: res.Header, body: b.Bytes()}
 }
 
@@ -57,7 +61,9 @@ func TestProfilePhotoUpload(t *testing.T) {
 	img := image.NewRGBA(image.Rect(0, 0, 1024, 768))
 	img.Set(10, 10, color.RGBA{B: 255, A: 255})
 	var pngData bytes.Buffer
-	_ = png.Encode(&pngData, img)
+	if err := png.Encode(&pngData, img); err != nil {
+		t.Fatal(err)
+	}
 
 	// The file name and declared type are ignored: the content decides.
 	body, ct := multipartPhoto(t, "photo", "holiday.exe", pngData.Bytes())

@@ -289,7 +289,9 @@ func TestForgotPasswordAnswersAlikeForUnknownAddresses(t *testing.T) {
 	res := b.do(http.MethodPatch, "/api/users/resetPassword/"+token, map[string]string{"password": "a brand new passphrase", "confirmPassword": "a brand new passphrase"})
 	expect(t, res, http.StatusOK)
 	var msg struct{ Message string }
-	_ = json.Unmarshal(res.body, &msg)
+	if err := json.Unmarshal(res.body, &msg); err != nil {
+		t.Fatalf("reset answer %q: %v", res.body, err)
+	}
 	if !strings.Contains(msg.Message, "Reset Successful") {
 		t.Errorf("reset answered %q; the UI goes to /login on 'Reset Successful'", msg.Message)
 	}
@@ -488,7 +490,9 @@ func TestRegisterValidation(t *testing.T) {
 	// A referral code from a shared link (?ref=) is used when the body has none.
 	a.CatchUp(t)
 	var code string
-	_ = a.Pool.QueryRow(context.Background(), `SELECT referral_code FROM rm_users.users WHERE email_lower = 'ann@example.com'`).Scan(&code)
+	if err := a.Pool.QueryRow(context.Background(), `SELECT referral_code FROM rm_users.users WHERE email_lower = 'ann@example.com'`).Scan(&code); err != nil || code == "" {
+		t.Fatalf("ann's referral code %q: %v", code, err)
+	}
 	res = a.browser(t).do(http.MethodPost, "/api/users/register?ref="+code, with("email", "friend@example.com"))
 	expect(t, res, http.StatusCreated)
 }
