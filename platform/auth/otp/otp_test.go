@@ -217,7 +217,7 @@ func TestCooldown(t *testing.T) {
 	if kind, _, _ := domainerr.KindOf(err); kind != domainerr.RateLimited {
 		t.Errorf("kind = %v", kind)
 	}
-	issue(t, codes, user, otp.VerifyEmail) // other purposes have their own cooldown
+	issue(t, codes, user, otp.VerifyEmail)      // other purposes have their own cooldown
 	issue(t, codes, uuid.New(), otp.LinkGoogle) // and other users too
 	c.Advance(40 * time.Second)
 	issue(t, codes, user, otp.LinkGoogle)
