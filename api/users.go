@@ -41,8 +41,12 @@ const (
 )
 
 // cookiePendingLogin holds the token of a sign-in waiting for its e-mailed code (new_device),
-// which loginWithCode needs with the code.
-const cookiePendingLogin = "cv_pending_login"
+// which loginWithCode needs with the code. It travels only to /api/users, where loginWithCode
+// and sendLoginCode are.
+const (
+	cookiePendingLogin     = "cv_pending_login"
+	pendingLoginCookiePath = "/api/users"
+)
 
 var errAccountsMissing = errors.New("api: Deps.Accounts is not configured")
 
@@ -145,12 +149,11 @@ func (s *server) setSessionCookies(ctx context.Context, in accounts.SignIn) {
 	}
 }
 
-// setPendingLogin keeps a pending sign-in's token in the browser ("" forgets it). The cookie
-// lives as long as the sign-in may wait for its code and travels only to /api/users, where
-// loginWithCode and sendLoginCode are.
+// setPendingLogin keeps a pending sign-in's token in the browser ("" forgets it), for as long
+// as the sign-in may wait for its code.
 func (s *server) setPendingLogin(ctx context.Context, token string) {
 	if w := exchangeFrom(ctx).w; w != nil {
-		http.SetCookie(w, s.cookie(cookiePendingLogin, token, deviceCookiePath, accounts.PendingLoginLife))
+		http.SetCookie(w, s.cookie(cookiePendingLogin, token, pendingLoginCookiePath, accounts.PendingLoginLife))
 	}
 }
 
@@ -256,13 +259,12 @@ func (s *server) LoginWithCode(ctx context.Context, req apigen.LoginWithCodeRequ
 	}
 	b := req.Body
 	res, err := s.accounts.LoginWithCode(ctx, req.Email, str(b.LoginCode), str(b.TotpCode), withPendingLogin(clientOf(ctx), b.PendingLogin))
-	if errors.Is(err, accounts.ErrLoginExpired) {
-		s.setPendingLogin(ctx, "")
+	if err == nil || errors.Is(err, accounts.ErrLoginExpired) {
+		s.setPendingLogin(ctx, "") // used, or gone: either way of no more use
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.setPendingLogin(ctx, "")
 	return apigen.LoginWithCode200JSONResponse(s.signedIn(ctx, res)), nil
 }
 
