@@ -19,6 +19,7 @@ require (
 	github.com/minio/minio-go/v7 v7.4.1
 	github.com/oapi-codegen/runtime v1.8.0
 	github.com/prometheus/client_golang v1.25.0
+	github.com/realclientip/realclientip-go v1.0.0
 	github.com/shopspring/decimal v1.6.0
 	github.com/wneessen/go-mail v0.8.1
 	golang.org/x/crypto v0.57.0

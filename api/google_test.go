@@ -329,13 +329,28 @@ func TestGoogleRedirectDisabled(t *testing.T) {
 		}
 	}
 	var meta struct{ GoogleSignIn bool }
-	_ = json.Unmarshal(b.do(http.MethodGet, "/api/meta", nil).body, &meta)
+	if err := json.Unmarshal(b.do(http.MethodGet, "/api/meta", nil).body, &meta); err != nil {
+		t.Fatal(err)
+	}
 	if meta.GoogleSignIn {
 		t.Error("meta offers Google sign-in when it is not configured")
 	}
 	g, _ := newGoogleApp(t)
-	_ = json.Unmarshal(g.googleBrowser(t).do(http.MethodGet, "/api/meta", nil).body, &meta)
+	if err := json.Unmarshal(g.googleBrowser(t).do(http.MethodGet, "/api/meta", nil).body, &meta); err != nil {
+		t.Fatal(err)
+	}
 	if !meta.GoogleSignIn {
 		t.Error("meta does not offer Google sign-in when it is configured")
 	}
+}
+
+// TestNoSignInWithABareGoogleIDToken: an ID token posted by a page is a bearer credential that
+// could come from anywhere (another site the person signed in to with Google); only the redirect
+// flow, whose token carries this browser's nonce, signs in.
+func TestNoSignInWithABareGoogleIDToken(t *testing.T) {
+	t.Parallel()
+	a, _ := newGoogleApp(t)
+	res := a.browser(t).do(http.MethodPost, "/api/users/google/callback", map[string]string{"credential": "eyJhbGciOiJSUzI1NiJ9.e30.sig"})
+	expect(t, res, http.StatusNotFound)
+	decodeError(t, res)
 }

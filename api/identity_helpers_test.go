@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,21 +28,43 @@ type app struct {
 
 func newApp(t testing.TB, opts ...accountstest.Option) *app {
 	t.Helper()
-	return serve(t, accountstest.New(t, opts...), api.EnvDevelopment)
+	return serve(t, accountstest.New(t, opts...), nil)
 }
 
 // newAppWith serves another app's service under another environment.
-func newAppWith(t testing.TB, a *app, env string) *app { return serve(t, a.Env, env) }
+func newAppWith(t testing.TB, a *app, env string) *app {
+	return serve(t, a.Env, func(d *api.Deps) { d.Env = env })
+}
 
-func serve(t testing.TB, env *accountstest.Env, environment string) *app {
-	srv := httptest.NewServer(api.New(api.Deps{
+// newAppBehind serves another app's service trusting the given proxies (CIDR prefixes).
+func newAppBehind(t testing.TB, a *app, trusted ...string) *app {
+	t.Helper()
+	return serve(t, a.Env, func(d *api.Deps) {
+		for _, s := range trusted {
+			d.TrustedProxies = append(d.TrustedProxies, netip.MustParsePrefix(s))
+		}
+	})
+}
+
+// newAppWaitingOn serves another app's service with another read-your-writes waiter.
+func newAppWaitingOn(t testing.TB, a *app, w api.Waiter) *app {
+	return serve(t, a.Env, func(d *api.Deps) { d.ReadYourWrites = w })
+}
+
+// serve runs the API around env's service over real HTTP; adjust changes the dependencies.
+func serve(t testing.TB, env *accountstest.Env, adjust func(*api.Deps)) *app {
+	deps := api.Deps{
 		Logger:         slog.New(slog.DiscardHandler),
-		Env:            environment,
+		Env:            api.EnvDevelopment,
 		Accounts:       env.Accounts,
 		PublicURL:      accountstest.PublicURL,
 		MailboxDir:     env.MailDir,
 		ReadYourWrites: env.Runner,
-	}))
+	}
+	if adjust != nil {
+		adjust(&deps)
+	}
+	srv := httptest.NewServer(api.New(deps))
 	t.Cleanup(srv.Close)
 	return &app{Env: env, srv: srv}
 }

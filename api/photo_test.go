@@ -22,7 +22,9 @@ func multipartPhoto(t *testing.T, field, filename string, data []byte) ([]byte, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _ = part.Write(data)
+	if _, err := part.Write(data); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,9 @@ func upload(t *testing.T, c *client, body []byte, contentType string) response {
 	}
 	defer res.Body.Close()
 	var b bytes.Buffer
-	_, _ = b.ReadFrom(res.Body)
+	if _, err := b.ReadFrom(res.Body); err != nil {
+		t.Fatal(err)
+	}
 	return response{status: res.StatusCode, header: res.Header, body: b.Bytes()}
 }
 
@@ -57,7 +61,9 @@ func TestProfilePhotoUpload(t *testing.T) {
 	img := image.NewRGBA(image.Rect(0, 0, 1024, 768))
 	img.Set(10, 10, color.RGBA{B: 255, A: 255})
 	var pngData bytes.Buffer
-	_ = png.Encode(&pngData, img)
+	if err := png.Encode(&pngData, img); err != nil {
+		t.Fatal(err)
+	}
 
 	// The file name and declared type are ignored: the content decides.
 	body, ct := multipartPhoto(t, "photo", "holiday.exe", pngData.Bytes())
@@ -77,10 +83,6 @@ func TestProfilePhotoUpload(t *testing.T) {
 		t.Errorf("served photo %dx%d (%v), want 512x384", cfg.Width, cfg.Height, err)
 	}
 	expect(t, a.browser(t).do(http.MethodGet, u.Photo, nil), http.StatusUnauthorized)
-
-	// A profile may point only at our own photos.
-	res = b.do(http.MethodPatch, "/api/users/updateUser", map[string]string{"photo": "https://tracker.example/pixel.png"})
-	expect(t, res, http.StatusBadRequest)
 
 	for _, tc := range []struct {
 		name   string
@@ -102,6 +104,55 @@ func TestProfilePhotoUpload(t *testing.T) {
 			}
 		})
 	}
+}
+
+func pngBytes(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestProfileShowsOnlyAPhotoItsUserUploaded: a profile update cannot borrow another user's
+// photo or point at an address elsewhere; the owner can keep or remove their own.
+func TestProfileShowsOnlyAPhotoItsUserUploaded(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	alice, _ := a.member(t, "alice@example.com", "subscriber")
+	bob, _ := a.member(t, "bob@example.com", "subscriber")
+	body, ct := multipartPhoto(t, "photo", "me.png", pngBytes(t, 64, 64))
+	res := upload(t, alice, body, ct)
+	expect(t, res, http.StatusOK)
+	alicePhoto := decodeUser(t, res).Photo
+
+	for _, photo := range []string{
+		alicePhoto,                                    // another user's upload
+		"https://tracker.example/pixel.png",           // elsewhere
+		"/api/users/photo/AAAAAAAAAAAAAAAAAAAAAA.png", // ours in shape, but nobody's upload
+		"/api/users/photo/" + alicePhoto[len("/api/users/photo/"):] + "?v=2", // a variation of hers
+	} {
+		res := bob.do(http.MethodPatch, "/api/users/updateUser", map[string]string{"photo": photo, "bio": "borrowed"})
+		expect(t, res, http.StatusBadRequest)
+		if e := decodeError(t, res); e.Field != "photo" || !strings.Contains(e.Message, "a photo you uploaded") {
+			t.Errorf("photo %q: %+v", photo, e)
+		}
+	}
+	me := bob.do(http.MethodGet, "/api/users/getUser", nil)
+	expect(t, me, http.StatusOK)
+	if u := decodeUser(t, me); u.Photo != "" {
+		t.Fatalf("bob's profile shows %q after refused updates", u.Photo)
+	}
+
+	// The owner's own photo may stay as it is (a form sending it back) or go.
+	expect(t, alice.do(http.MethodPatch, "/api/users/updateUser", map[string]string{"photo": alicePhoto, "bio": "hello"}), http.StatusOK)
+	res = alice.do(http.MethodPatch, "/api/users/updateUser", map[string]string{"photo": ""})
+	expect(t, res, http.StatusOK)
+	if u := decodeUser(t, res); u.Photo != "" {
+		t.Fatalf("photo after removal: %q", u.Photo)
+	}
+	expect(t, alice.do(http.MethodGet, alicePhoto, nil), http.StatusNotFound)
 }
 
 func TestDevelopmentMailboxAndCountries(t *testing.T) {

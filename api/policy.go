@@ -69,7 +69,6 @@ var operationActions = map[string]Action{
 	"resetPassword":         ActPublic,
 	"sendLoginCode":         ActPublic,
 	"loginWithCode":         ActPublic,
-	"googleCallback":        ActPublic,
 	"googleStart":           ActPublic,
 	"googleRedirect":        ActPublic,
 	"googleLink":            ActPublic,

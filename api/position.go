@@ -48,3 +48,10 @@ func recordPositions(f apigen.StrictHandlerFunc, _ string) apigen.StrictHandlerF
 		return resp, err
 	}
 }
+
+// signedIn reports whether authenticate found a signed-in caller for r: only they may make a
+// query wait for the read models (read-your-writes).
+func signedIn(r *http.Request) bool {
+	_, ok := PrincipalFrom(r.Context())
+	return ok
+}

@@ -11,6 +11,24 @@ import (
 	"clearvest/api/middleware"
 )
 
+// signedInApp is an app with one signed-in member whose bearer token the tests send.
+func signedInApp(t *testing.T) (*app, string) {
+	t.Helper()
+	a := newApp(t)
+	_, u := a.member(t, "reader@example.com", "subscriber")
+	return a, u.Token
+}
+
+// query sends GET (or HEAD) /api/meta with the given position header values.
+func query(t *testing.T, a *app, token, method string, positions ...string) response {
+	t.Helper()
+	c := a.apiClient(t, token)
+	if len(positions) > 0 {
+		c.header[middleware.HeaderPosition] = positions
+	}
+	return c.do(method, "/api/meta", nil)
+}
+
 // gateWaiter reports each position it is asked for, then blocks until release is closed.
 type gateWaiter struct {
 	asked   chan int64
@@ -42,13 +60,12 @@ func (w *recordingWaiter) WaitFor(_ context.Context, position int64) error {
 
 func TestReadYourWritesWaitsForThePosition(t *testing.T) {
 	t.Parallel()
+	base, token := signedInApp(t)
 	waiter := &gateWaiter{asked: make(chan int64, 1), release: make(chan struct{})}
-	srv := start(t, api.Deps{ReadYourWrites: waiter})
+	a := newAppWaitingOn(t, base, waiter)
 
 	done := make(chan response, 1)
-	go func() {
-		done <- do(t, srv, http.MethodGet, "/api/meta", http.Header{middleware.HeaderPosition: {"4217"}}, nil)
-	}()
+	go func() { done <- query(t, a, token, http.MethodGet, "4217") }()
 
 	if got := <-waiter.asked; got != 4217 {
 		t.Fatalf("waited for position %d, want 4217", got)
@@ -71,6 +88,7 @@ func TestReadYourWritesWaitsForThePosition(t *testing.T) {
 
 func TestReadYourWritesServesStaleWhenTheWaitFails(t *testing.T) {
 	t.Parallel()
+	base, token := signedInApp(t)
 	tests := []struct {
 		name   string
 		waiter api.Waiter
@@ -82,8 +100,7 @@ func TestReadYourWritesServesStaleWhenTheWaitFails(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := start(t, api.Deps{ReadYourWrites: tt.waiter})
-			res := do(t, srv, http.MethodGet, "/api/meta", http.Header{middleware.HeaderPosition: {"9"}}, nil)
+			res := query(t, newAppWaitingOn(t, base, tt.waiter), token, http.MethodGet, "9")
 			if res.status != http.StatusOK {
 				t.Fatalf("status = %d, want 200 (body %q)", res.status, res.body)
 			}
@@ -96,6 +113,7 @@ func TestReadYourWritesServesStaleWhenTheWaitFails(t *testing.T) {
 
 func TestReadYourWritesHeaderHandling(t *testing.T) {
 	t.Parallel()
+	base, token := signedInApp(t)
 	tests := []struct {
 		name     string
 		method   string
@@ -124,12 +142,7 @@ func TestReadYourWritesHeaderHandling(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			waiter := &recordingWaiter{}
-			srv := start(t, api.Deps{ReadYourWrites: waiter})
-			h := http.Header{}
-			for _, v := range tt.values {
-				h.Add(middleware.HeaderPosition, v)
-			}
-			res := do(t, srv, tt.method, "/api/meta", h, nil)
+			res := query(t, newAppWaitingOn(t, base, waiter), token, tt.method, tt.values...)
 			if res.status != tt.status {
 				t.Fatalf("status = %d, want %d (body %q)", res.status, tt.status, res.body)
 			}
@@ -145,5 +158,41 @@ func TestReadYourWritesHeaderHandling(t *testing.T) {
 				t.Errorf("waiter called %d times, last at %d; want once at %d", calls, waiter.last.Load(), tt.waitedAt)
 			}
 		})
+	}
+}
+
+// TestAnonymousCallersNeverWait: waiting costs the server, so a caller who is not signed in
+// cannot ask for it, whatever position (or junk) they send.
+func TestAnonymousCallersNeverWait(t *testing.T) {
+	t.Parallel()
+	base, _ := signedInApp(t)
+	waiter := &recordingWaiter{err: errors.New("must not be asked")}
+	a := newAppWaitingOn(t, base, waiter)
+	for _, tc := range []struct{ who, token, position string }{
+		{"no token", "", "9223372036854775807"},
+		{"an invalid token", "not-a-token", "9223372036854775807"},
+		{"no token, junk position", "", "abc"},
+	} {
+		res := query(t, a, tc.token, http.MethodGet, tc.position)
+		if res.status != http.StatusOK || res.header.Get(middleware.HeaderStale) != "" {
+			t.Errorf("%s: status %d, stale %q; want 200 and no wait", tc.who, res.status, res.header.Get(middleware.HeaderStale))
+		}
+	}
+	if n := waiter.calls.Load(); n != 0 {
+		t.Fatalf("anonymous requests waited %d times", n)
+	}
+}
+
+// TestAPositionBeyondTheHeadWaitsForTheHeadOnly: with the real read models, a signed-in caller
+// sending the largest position gets fresh data, not a wait until the timeout and a stale mark.
+func TestAPositionBeyondTheHeadWaitsForTheHeadOnly(t *testing.T) {
+	t.Parallel()
+	a, token := signedInApp(t)
+	c := a.apiClient(t, token)
+	c.header[middleware.HeaderPosition] = []string{"9223372036854775807"}
+	res := c.do(http.MethodGet, "/api/users/getUser", nil)
+	expect(t, res, http.StatusOK)
+	if got := res.header.Get(middleware.HeaderStale); got != "" {
+		t.Fatalf("%s = %q: the request waited for a position the log never reached", middleware.HeaderStale, got)
 	}
 }

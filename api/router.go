@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -107,6 +108,9 @@ type Deps struct {
 	// MailboxDir is the directory of the file:// mail transport, served by /api/dev/mail in
 	// development; "" (or production) turns the development mailbox off.
 	MailboxDir string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For or Forwarded header names
+	// the client (CLEARVEST_TRUSTED_PROXIES); none means the peer is the client.
+	TrustedProxies []netip.Prefix
 }
 
 func (d Deps) withDefaults() Deps {
@@ -163,6 +167,7 @@ func New(deps Deps) http.Handler {
 	// Recover so error responses carry them too.
 	r.Use(
 		middleware.RequestID(deps.Logger),
+		middleware.ClientAddress(middleware.NewProxies(deps.TrustedProxies)),
 		metrics.Middleware,
 		middleware.AccessLog("/healthz", "/readyz", "/metrics"),
 		middleware.SecurityHeaders(deps.Env == EnvProduction),
@@ -186,7 +191,7 @@ func New(deps Deps) http.Handler {
 			// CSRF before authentication: a refused cross-site request costs no session lookup.
 			csrf(deps.PublicURL),
 			authenticate(authenticator),
-			middleware.ReadYourWrites(deps.ReadYourWrites, maxReadYourWritesWait),
+			middleware.ReadYourWrites(deps.ReadYourWrites, maxReadYourWritesWait, signedIn),
 		)
 		r.NotFound(notFound)
 		r.Get("/openapi.json", openAPIDocument)

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"clearvest/api/apigen"
+	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	"clearvest/domain/domainerr"
 )
@@ -28,7 +28,7 @@ const (
 	msgPasswordChanged  = "Password changed successfully, please login"
 	msgForgot           = "If an account exists for that e-mail, we sent a reset link."
 	msgReset            = "Password Reset Successful, please login"
-	msgLoginCodeSent    = "If an account exists for that e-mail, we sent a login code."
+	msgLoginCodeSent    = "We sent a new login code to your e-mail."
 	msgSessionEnded     = "Session ended"
 	msgOthersEnded      = "All other sessions have been ended"
 	msgTOTPEnabled      = "Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once."
@@ -38,6 +38,14 @@ const (
 	msgSuspended        = "User suspended"
 	msgReinstated       = "User reinstated"
 	msgClosed           = "Account closed and personal data erased"
+)
+
+// cookiePendingLogin holds the token of a sign-in waiting for its e-mailed code (new_device),
+// which loginWithCode needs with the code. It travels only to /api/users, where loginWithCode
+// and sendLoginCode are.
+const (
+	cookiePendingLogin     = "cv_pending_login"
+	pendingLoginCookiePath = "/api/users"
 )
 
 var errAccountsMissing = errors.New("api: Deps.Accounts is not configured")
@@ -63,20 +71,32 @@ func exchangeFrom(ctx context.Context) exchange {
 }
 
 // clientOf describes the caller for rate limits, device checks and the security log. The IP is
-// the peer address: behind a reverse proxy that is the proxy's, until trusted proxies can be
-// configured.
+// the client's as middleware.ClientAddress worked it out: behind a trusted proxy, the address
+// the proxy forwarded for.
 func clientOf(ctx context.Context) accounts.Client {
 	r := exchangeFrom(ctx).r
 	if r == nil {
 		return accounts.Client{}
 	}
-	ip := r.RemoteAddr
-	if host, _, err := net.SplitHostPort(ip); err == nil {
-		ip = host
+	ip := ""
+	if addr := middleware.ClientAddr(r); addr.IsValid() {
+		ip = addr.String()
 	}
 	c := accounts.Client{IP: ip, UserAgent: r.UserAgent()}
 	if dc, err := r.Cookie(CookieDevice); err == nil {
 		c.DeviceToken = dc.Value
+	}
+	if pc, err := r.Cookie(cookiePendingLogin); err == nil {
+		c.PendingLogin = pc.Value
+	}
+	return c
+}
+
+// withPendingLogin is the client with the pending sign-in an API client sent in the body, which
+// wins over a cookie.
+func withPendingLogin(c accounts.Client, fromBody *string) accounts.Client {
+	if p := str(fromBody); p != "" {
+		c.PendingLogin = p
 	}
 	return c
 }
@@ -126,6 +146,14 @@ func (s *server) setSessionCookies(ctx context.Context, in accounts.SignIn) {
 	}
 	if in.DeviceToken != "" {
 		http.SetCookie(w, s.cookie(CookieDevice, in.DeviceToken, deviceCookiePath, accounts.DeviceCookieLife))
+	}
+}
+
+// setPendingLogin keeps a pending sign-in's token in the browser ("" forgets it), for as long
+// as the sign-in may wait for its code.
+func (s *server) setPendingLogin(ctx context.Context, token string) {
+	if w := exchangeFrom(ctx).w; w != nil {
+		http.SetCookie(w, s.cookie(cookiePendingLogin, token, pendingLoginCookiePath, accounts.PendingLoginLife))
 	}
 }
 
@@ -216,6 +244,9 @@ func (s *server) Login(ctx context.Context, req apigen.LoginRequestObject) (apig
 	}
 	b := req.Body
 	res, err := s.accounts.Login(ctx, accounts.LoginInput{Email: str(b.Email), Password: str(b.Password), TOTPCode: str(b.TotpCode)}, clientOf(ctx))
+	if pending, ok := errors.AsType[*accounts.NewDeviceError](err); ok {
+		s.setPendingLogin(ctx, pending.Pending)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +257,11 @@ func (s *server) LoginWithCode(ctx context.Context, req apigen.LoginWithCodeRequ
 	if s.accounts == nil {
 		return nil, errAccountsMissing
 	}
-	res, err := s.accounts.LoginWithCode(ctx, req.Email, str(req.Body.LoginCode), str(req.Body.TotpCode), clientOf(ctx))
+	b := req.Body
+	res, err := s.accounts.LoginWithCode(ctx, req.Email, str(b.LoginCode), str(b.TotpCode), withPendingLogin(clientOf(ctx), b.PendingLogin))
+	if err == nil || errors.Is(err, accounts.ErrLoginExpired) {
+		s.setPendingLogin(ctx, "") // used, or gone: either way of no more use
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -237,24 +272,17 @@ func (s *server) SendLoginCode(ctx context.Context, req apigen.SendLoginCodeRequ
 	if s.accounts == nil {
 		return nil, errAccountsMissing
 	}
-	if err := s.accounts.SendLoginCode(ctx, req.Email, clientOf(ctx)); err != nil {
+	c := clientOf(ctx)
+	if req.Body != nil {
+		c = withPendingLogin(c, req.Body.PendingLogin)
+	}
+	if err := s.accounts.SendLoginCode(ctx, req.Email, c); err != nil {
+		if errors.Is(err, accounts.ErrLoginExpired) {
+			s.setPendingLogin(ctx, "")
+		}
 		return nil, err
 	}
 	return apigen.SendLoginCode200JSONResponse{Message: msgLoginCodeSent}, nil
-}
-
-func (s *server) GoogleCallback(ctx context.Context, req apigen.GoogleCallbackRequestObject) (apigen.GoogleCallbackResponseObject, error) {
-	if s.accounts == nil {
-		return nil, errAccountsMissing
-	}
-	b := req.Body
-	res, err := s.accounts.GoogleSignIn(ctx, accounts.GoogleInput{
-		Credential: b.Credential, Password: str(b.Password), Code: str(b.Code), TOTPCode: str(b.TotpCode),
-	}, clientOf(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return apigen.GoogleCallback200JSONResponse(s.signedIn(ctx, res)), nil
 }
 
 func (s *server) RefreshSession(ctx context.Context, _ apigen.RefreshSessionRequestObject) (apigen.RefreshSessionResponseObject, error) {

@@ -221,6 +221,37 @@ func TestLoginIsRateLimited(t *testing.T) {
 	expect(t, res, http.StatusTooManyRequests)
 }
 
+// TestFailuresElsewhereDoNotLockTheOwnerOut: an attacker guessing an admin's password puts the
+// account into back-off, but the admin's own browser (which the account trusts) still signs in.
+// A browser the account does not trust still waits, even with the right password.
+func TestFailuresElsewhereDoNotLockTheOwnerOut(t *testing.T) {
+	t.Parallel()
+	a := newAppBehind(t, newApp(t), "127.0.0.0/8")
+	owner, u := a.member(t, "admin@example.com", "admin")
+	owner.header.Set("X-Forwarded-For", "198.51.100.7")
+	attacker := a.browser(t)
+	attacker.header.Set("X-Forwarded-For", "203.0.113.66")
+	for i := 0; ; i++ {
+		res := attacker.do(http.MethodPost, "/api/users/login", map[string]string{"email": u.Email, "password": "guess " + strconv.Itoa(i)})
+		if res.status == http.StatusTooManyRequests {
+			break
+		}
+		expect(t, res, http.StatusUnauthorized)
+		if i == 20 {
+			t.Fatal("the attacker was never backed off")
+		}
+	}
+	res := owner.do(http.MethodPost, "/api/users/login", map[string]string{"email": u.Email, "password": testPassword})
+	expect(t, res, http.StatusOK)
+	if decodeUser(t, res).ID != u.ID {
+		t.Fatal("signed in as someone else")
+	}
+	stranger := a.browser(t)
+	stranger.header.Set("X-Forwarded-For", "198.51.100.8")
+	expect(t, stranger.do(http.MethodPost, "/api/users/login", map[string]string{"email": u.Email, "password": testPassword}), http.StatusTooManyRequests)
+	expect(t, attacker.do(http.MethodPost, "/api/users/login", map[string]string{"email": u.Email, "password": testPassword}), http.StatusTooManyRequests)
+}
+
 func TestForgotPasswordAnswersAlikeForUnknownAddresses(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
@@ -258,7 +289,9 @@ func TestForgotPasswordAnswersAlikeForUnknownAddresses(t *testing.T) {
 	res := b.do(http.MethodPatch, "/api/users/resetPassword/"+token, map[string]string{"password": "a brand new passphrase", "confirmPassword": "a brand new passphrase"})
 	expect(t, res, http.StatusOK)
 	var msg struct{ Message string }
-	_ = json.Unmarshal(res.body, &msg)
+	if err := json.Unmarshal(res.body, &msg); err != nil {
+		t.Fatalf("reset answer %q: %v", res.body, err)
+	}
 	if !strings.Contains(msg.Message, "Reset Successful") {
 		t.Errorf("reset answered %q; the UI goes to /login on 'Reset Successful'", msg.Message)
 	}
@@ -457,7 +490,9 @@ func TestRegisterValidation(t *testing.T) {
 	// A referral code from a shared link (?ref=) is used when the body has none.
 	a.CatchUp(t)
 	var code string
-	_ = a.Pool.QueryRow(context.Background(), `SELECT referral_code FROM rm_users.users WHERE email_lower = 'ann@example.com'`).Scan(&code)
+	if err := a.Pool.QueryRow(context.Background(), `SELECT referral_code FROM rm_users.users WHERE email_lower = 'ann@example.com'`).Scan(&code); err != nil || code == "" {
+		t.Fatalf("ann's referral code %q: %v", code, err)
+	}
 	res = a.browser(t).do(http.MethodPost, "/api/users/register?ref="+code, with("email", "friend@example.com"))
 	expect(t, res, http.StatusCreated)
 }

@@ -30,6 +30,8 @@ type Runner struct {
 	batchSize   int
 	idlePoll    time.Duration
 	waitTimeout time.Duration
+	waitPoll    time.Duration
+	waits       waits
 	metrics     *metrics
 
 	// afterApply lets tests act between a batch's writes and its commit.
@@ -62,7 +64,7 @@ func NewRunner(pool *pgxpool.Pool, store *postgres.Store, projections []Projecti
 	r := &Runner{
 		pool: pool, appended: store.Signal(), progress: postgres.NewSignal(),
 		byName: map[string]Projection{}, logger: slog.Default(),
-		batchSize: 1000, idlePoll: time.Second, waitTimeout: 3 * time.Second,
+		batchSize: 1000, idlePoll: time.Second, waitTimeout: 3 * time.Second, waitPoll: defaultWaitPoll,
 	}
 	for _, o := range opts {
 		o(r)

@@ -64,36 +64,3 @@ func (r *Runner) ProjectionLag(ctx context.Context) (int64, error) {
 	}
 	return worst, nil
 }
-
-// WaitFor blocks until every projection has applied the event at position (read-your-writes),
-// or the wait timeout passes. Checkpoints are read from the database, so it works whichever
-// process runs the projections; progress in this process wakes it early.
-func (r *Runner) WaitFor(ctx context.Context, position int64) error {
-	if position <= 0 || len(r.projections) == 0 {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, r.waitTimeout)
-	defer cancel()
-	names := r.Names()
-	poll := time.NewTicker(25 * time.Millisecond) // progress made by other processes
-	defer poll.Stop()
-	for {
-		wake := r.progress.Wait()
-		var lowest int64
-		if err := r.pool.QueryRow(ctx, `SELECT coalesce(min(position), 0) FROM projection_checkpoints WHERE name = ANY($1)`, names).Scan(&lowest); err != nil {
-			if ctx.Err() != nil {
-				return ErrWaitTimeout
-			}
-			return err
-		}
-		if lowest >= position {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ErrWaitTimeout
-		case <-wake:
-		case <-poll.C:
-		}
-	}
-}

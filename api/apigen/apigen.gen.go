@@ -167,8 +167,9 @@ type DevMailSummary struct {
 // Error Every error response has this shape.
 type Error struct {
 	// Code A stable machine-readable reason, when the client must act on it: `new_device`
-	// (continue with loginWithCode), `totp_required` (send totpCode), `suspended`,
-	// `link_required` (Google sign-in needs the password or an e-mailed code).
+	// (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
+	// login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
+	// sign-in needs the password or an e-mailed code).
 	//
 	//
 	// Example: new_device
@@ -183,24 +184,15 @@ type Error struct {
 	//
 	// Example: Please enter a valid email
 	Message string `json:"message"`
+
+	// PendingLogin With `new_device` only: the token of the pending sign-in, for loginWithCode and
+	// sendLoginCode (browsers also get it as the HttpOnly cookie `cv_pending_login`).
+	PendingLogin *string `json:"pendingLogin,omitempty"`
 }
 
 // ForgotPasswordRequest defines model for ForgotPasswordRequest.
 type ForgotPasswordRequest struct {
 	Email *string `json:"email,omitempty"`
-}
-
-// GoogleCallbackRequest defines model for GoogleCallbackRequest.
-type GoogleCallbackRequest struct {
-	// Code ...or the code e-mailed after a `link_required` answer.
-	Code *string `json:"code,omitempty"`
-
-	// Credential The Google ID token.
-	Credential string `json:"credential"`
-
-	// Password To link Google to an existing account, its password...
-	Password *string `json:"password,omitempty"`
-	TotpCode *string `json:"totpCode,omitempty"`
 }
 
 // GoogleLinkRequest defines model for GoogleLinkRequest.
@@ -225,7 +217,10 @@ type LoginRequest struct {
 // LoginWithCodeRequest defines model for LoginWithCodeRequest.
 type LoginWithCodeRequest struct {
 	LoginCode *string `json:"loginCode,omitempty"`
-	TotpCode  *string `json:"totpCode,omitempty"`
+
+	// PendingLogin The pending sign-in's token from the `new_device` answer; browsers send the cookie instead.
+	PendingLogin *string `json:"pendingLogin,omitempty"`
+	TotpCode     *string `json:"totpCode,omitempty"`
 }
 
 // Message defines model for Message.
@@ -301,6 +296,12 @@ type SecurityLogEntry struct {
 	// Example: new_device_sign_in
 	Kind      string  `json:"kind"`
 	UserAgent *string `json:"userAgent,omitempty"`
+}
+
+// SendLoginCodeRequest defines model for SendLoginCodeRequest.
+type SendLoginCodeRequest struct {
+	// PendingLogin The pending sign-in's token from the `new_device` answer; browsers send the cookie instead.
+	PendingLogin *string `json:"pendingLogin,omitempty"`
 }
 
 // Session defines model for Session.
@@ -532,9 +533,6 @@ type ChangePasswordJSONRequestBody = ChangePasswordRequest
 // ForgotPasswordJSONRequestBody defines body for ForgotPassword for application/json ContentType.
 type ForgotPasswordJSONRequestBody = ForgotPasswordRequest
 
-// GoogleCallbackJSONRequestBody defines body for GoogleCallback for application/json ContentType.
-type GoogleCallbackJSONRequestBody = GoogleCallbackRequest
-
 // GoogleLinkJSONRequestBody defines body for GoogleLink for application/json ContentType.
 type GoogleLinkJSONRequestBody = GoogleLinkRequest
 
@@ -552,6 +550,9 @@ type RegisterJSONRequestBody = RegisterRequest
 
 // ResetPasswordJSONRequestBody defines body for ResetPassword for application/json ContentType.
 type ResetPasswordJSONRequestBody = ResetPasswordRequest
+
+// SendLoginCodeJSONRequestBody defines body for SendLoginCode for application/json ContentType.
+type SendLoginCodeJSONRequestBody = SendLoginCodeRequest
 
 // SuspendUserJSONRequestBody defines body for SuspendUser for application/json ContentType.
 type SuspendUserJSONRequestBody = SuspendRequest
@@ -597,9 +598,6 @@ type ServerInterface interface {
 	// GetUsers Every user (authors and admins)
 	// (GET /users/getUsers)
 	GetUsers(w http.ResponseWriter, r *http.Request, params GetUsersParams)
-	// GoogleCallback Sign in (or sign up) with a Google ID token
-	// (POST /users/google/callback)
-	GoogleCallback(w http.ResponseWriter, r *http.Request)
 	// GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 	// (POST /users/google/link)
 	GoogleLink(w http.ResponseWriter, r *http.Request)
@@ -645,7 +643,7 @@ type ServerInterface interface {
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams)
-	// SendLoginCode E-mail a 6-digit login code
+	// SendLoginCode E-mail a new login code for the pending sign-in
 	// (POST /users/sendLoginCode/{email})
 	SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath)
 	// SendVerificationEmail E-mail a new verification link
@@ -747,12 +745,6 @@ func (_ Unimplemented) GetUsers(w http.ResponseWriter, r *http.Request, params G
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GoogleCallback Sign in (or sign up) with a Google ID token
-// (POST /users/google/callback)
-func (_ Unimplemented) GoogleCallback(w http.ResponseWriter, r *http.Request) {
-	w.WriteHeader(http.StatusNotImplemented)
-}
-
 // GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 // (POST /users/google/link)
 func (_ Unimplemented) GoogleLink(w http.ResponseWriter, r *http.Request) {
@@ -843,7 +835,7 @@ func (_ Unimplemented) GetSecurityLog(w http.ResponseWriter, r *http.Request, pa
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// SendLoginCode E-mail a 6-digit login code
+// SendLoginCode E-mail a new login code for the pending sign-in
 // (POST /users/sendLoginCode/{email})
 func (_ Unimplemented) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -1136,20 +1128,6 @@ func (siw *ServerInterfaceWrapper) GetUsers(w http.ResponseWriter, r *http.Reque
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetUsers(w, r, params)
-	}))
-
-	for _, middleware := range siw.HandlerMiddlewares {
-		handler = middleware(handler)
-	}
-
-	handler.ServeHTTP(w, r)
-}
-
-// GoogleCallback operation middleware
-func (siw *ServerInterfaceWrapper) GoogleCallback(w http.ResponseWriter, r *http.Request) {
-
-	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GoogleCallback(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1902,9 +1880,6 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/loginWithCode/{email}", wrapper.LoginWithCode)
-	})
-	r.Group(func(r chi.Router) {
-		r.Post(options.BaseURL+"/users/google/callback", wrapper.GoogleCallback)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/users/google/start", wrapper.GoogleStart)
@@ -2723,115 +2698,6 @@ func (response GetUsers403JSONResponse) VisitGetUsersResponse(w http.ResponseWri
 type GetUsers500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetUsers500JSONResponse) VisitGetUsersResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallbackRequestObject struct {
-	Body *GoogleCallbackJSONRequestBody
-}
-
-type GoogleCallbackResponseObject interface {
-	VisitGoogleCallbackResponse(w http.ResponseWriter) error
-}
-
-type GoogleCallback200JSONResponse User
-
-func (response GoogleCallback200JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response GoogleCallback400JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback401JSONResponse struct{ UnauthorizedJSONResponse }
-
-func (response GoogleCallback401JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(401)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback403JSONResponse struct{ ForbiddenJSONResponse }
-
-func (response GoogleCallback403JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(403)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback404JSONResponse struct{ NotFoundJSONResponse }
-
-func (response GoogleCallback404JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(404)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback429JSONResponse struct{ TooManyRequestsJSONResponse }
-
-func (response GoogleCallback429JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
-	w.WriteHeader(429)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GoogleCallback500JSONResponse struct{ InternalErrorJSONResponse }
-
-func (response GoogleCallback500JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -3983,6 +3849,7 @@ func (response GetSecurityLog500JSONResponse) VisitGetSecurityLogResponse(w http
 
 type SendLoginCodeRequestObject struct {
 	Email EmailPath `json:"email"`
+	Body  *SendLoginCodeJSONRequestBody
 }
 
 type SendLoginCodeResponseObject interface {
@@ -4013,6 +3880,34 @@ func (response SendLoginCode400JSONResponse) VisitSendLoginCodeResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SendLoginCode401JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SendLoginCode403JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4823,9 +4718,6 @@ type StrictServerInterface interface {
 	// GetUsers Every user (authors and admins)
 	// (GET /users/getUsers)
 	GetUsers(ctx context.Context, request GetUsersRequestObject) (GetUsersResponseObject, error)
-	// GoogleCallback Sign in (or sign up) with a Google ID token
-	// (POST /users/google/callback)
-	GoogleCallback(ctx context.Context, request GoogleCallbackRequestObject) (GoogleCallbackResponseObject, error)
 	// GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 	// (POST /users/google/link)
 	GoogleLink(ctx context.Context, request GoogleLinkRequestObject) (GoogleLinkResponseObject, error)
@@ -4871,7 +4763,7 @@ type StrictServerInterface interface {
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(ctx context.Context, request GetSecurityLogRequestObject) (GetSecurityLogResponseObject, error)
-	// SendLoginCode E-mail a 6-digit login code
+	// SendLoginCode E-mail a new login code for the pending sign-in
 	// (POST /users/sendLoginCode/{email})
 	SendLoginCode(ctx context.Context, request SendLoginCodeRequestObject) (SendLoginCodeResponseObject, error)
 	// SendVerificationEmail E-mail a new verification link
@@ -5233,37 +5125,6 @@ func (sh *strictHandler) GetUsers(w http.ResponseWriter, r *http.Request, params
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetUsersResponseObject); ok {
 		if err := validResponse.VisitGetUsersResponse(w); err != nil {
-			sh.options.ResponseErrorHandlerFunc(w, r, err)
-		}
-	} else if response != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
-	}
-}
-
-// GoogleCallback operation middleware
-func (sh *strictHandler) GoogleCallback(w http.ResponseWriter, r *http.Request) {
-	var request GoogleCallbackRequestObject
-
-	var body GoogleCallbackJSONRequestBody
-	if err := runtime.BindJSONBody(r, &body); err != nil {
-		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
-		return
-	}
-	request.Body = &body
-
-	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.GoogleCallback(ctx, request.(GoogleCallbackRequestObject))
-	}
-	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "GoogleCallback")
-	}
-
-	response, err := handler(r.Context(), w, r, request)
-
-	if err != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(GoogleCallbackResponseObject); ok {
-		if err := validResponse.VisitGoogleCallbackResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -5697,6 +5558,16 @@ func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, e
 
 	request.Email = email
 
+	var body SendLoginCodeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SendLoginCode(ctx, request.(SendLoginCodeRequestObject))
 	}
@@ -5967,145 +5838,152 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3pchu3uuCrfMW5VaRqmtRi2YmlunVHcWQfn8i2jpaT3Ak9Jtj9kUTUBDoAWjSPR1XzEPOE8yRT+AD0",
-	"QjYlyrQUOzd/VGI3Guu3b/jUiuU0kwKF0a2DT60JsgQV/XsqNTdcCvt/gjpWPHM/W69SOWQpZL4ByBGY",
-	"CULKtAG8RmHATLgGhb/nqA2wLEORYNJrRS0dT3DKbJcjqabMtA5aXJhn+62oNeWCT/Np62Anapl5hu4V",
-	"jlG1bm6i1hkaNT8aGVTLEzrHWIpEg5EwY9zAEEdSIRg152IMbMy4qA9ejLXbONa5YSkuD3OqUNvVdQZG",
-	"5TjYgtkEBS1dIUtgKhNMNUxYAkIa+yyeYOLf01ZgUm4aF2D4FA/7wjZImGEwZXP6co4G9ETO6NOYpSmq",
-	"toaUGbub8YSJMfb6orYgFHY1v7bsxFrvi0Vpo7gYt27sojKm2BSNP93jKePpKTMT+4Pb1WX2R9QSbGq/",
-	"RPu+FbXszLnCpHVgu67tIft4gmJse9h7ur88ZHQLBB2V+6DQ5EpgAsM5MAHIVMpRQSynUyaSHlxMEDSq",
-	"a1R0tjqCocwtOEWQC8PTYv/7wh8AAd/vOao55BrtgVwjZExrTIAbt3O0Ygfs5Zp/6b5Ikalr1KZbzH0T",
-	"mL3UqF7/uGKHebLu9j7bbzxQhTqTQiOd5w8sOXNAZn/FUhgU9C/LspTHzK5l+zftDqMc5d8UjloHrf+2",
-	"XZKBbfdWbx8rJZUbqn569ki4yHIDXMOUpXZbLHrfRK0XUoxSHj/CJI4gliLOlbIY6ZACpAIGSe7GQprQ",
-	"S6mGPElQPPyMzvnYwjEXMMwNITJLUznDBDpKphiBzrWjhBHwaYZKS8EMF+MtmulrYVAJlrr+H362copm",
-	"YunjzO7gTEkxBunImcO3Q0jQMJ5qYAqJXpWomMoxTfqtNC8tOj78fN9K0Hk8ATn8DWMD11zzYYqW5JdU",
-	"kqZ0yuapZMmFlCdMjfFx0CHwuqFM5hYrjJSQ2uFpShdSvmFi7hFUP8KUpIQpE3NgxuA0M9qyvwpvJ2ba",
-	"Lbhp0xi+9XaF79JAl4LlZiIV/xc+yqkb0AGvIovgQ5ZArDBBYThLNe3vpciUjFFrNkzxWBhu5g8/tZ8x",
-	"TbuO9EWE8UOF7EoDg2GuuUCtQeUpQgd74x5wofPRiMfcItuQpUzEuOUnr/Msk8pg8gYTzi6I0j8G0I64",
-	"RaB5hhZiiV7FMWaGSPlN4EUELy+Ivp4yrWdSVRlNpmSGynAMQD3iahraLUoJOztLfCxqyTS5V/ts/cY3",
-	"xRNHNByDyoVR86a5J7Tt+JFNMyv9tV790GoYP+EsfbHU9r/v7zc1dqy+2vBScCsG/sTFOJHTVtOcS5ng",
-	"V9dB5Cb3vmE5P+L1GyuoLS0nYQZrIot90LUSZ9M8J2ZKfSy94EnjY527GTS9M/hxxQvZ8HhhvSQUGdkq",
-	"h4jcUny/fqq3bMV5Pp2ypgO+3458zsI3WV/TigpJoI66x9dWtEX7EoIMCBPmBV89YRlact8M3otClDaW",
-	"ZsKUxRMusGsFaXqgkGkpolLFiVMiXdPcanSxsaICNwcwEDj7kOA1j3HQFx1LtLjIEWbcTKyUwMXP3Ews",
-	"wmxFMDDSZB/Cfgygo1EkYB+GBoWINIj6YpBycVVt/krKcYrEELpcgEC0St/ESfeWKJAEKAC7VnvBBOyq",
-	"t5zEX6JgOeOmgx9xTJPlnSplXmZgxPLUVPbGnQXXwIYyt1tjaSumpPGW4waVamnIqeVc44bj+XnCTEU8",
-	"i8CuERMYSUXj5tpKaZqNSA4ilZHpLtf1cU9TZBoBrXwJDK5ZyhNYMZkFcA0za4LOl1KNpbmTJ7iB1tIX",
-	"l4Zw5/2CpemQxVe3sJ0m2O71en6b7PsSJtjI7cMidDGhZ1aEjKozfbLXcF6l+NEMJx5MX/8IRl6hWOjy",
-	"+93ne3fwtUVhDuxUQ7dGEoh/5NqQdSOOLUuLgBtd4EGvtzBoMy8NmLdwPA2LXoCLyg68X3luJ1zcfWZ3",
-	"7XV2H9ngXutZmvVP8/jcMJPrqkHFCqDn+XDKjUFLu09RJLaHqHWUZUpe08MztH1g0mB5iVonlghujB4b",
-	"7MQCyc/NxB5dzIxUDjWIj8SS2Ip9EJU4skCw18WRpu09qTKDlftBLOPFmsCx2Xm/KclufQ4VelxSUTKY",
-	"wTUqPuKYWF3UKhyjPE3nG5HRN2hYA1iIa66kmHoFIEBjgteYyoweE4dP8pjOtQnwxoSF53wsXosm3oJm",
-	"ggr6rRc1nu1wt9+y7EyORqgwgc6rd+9enRx/eHHy+vjtxYfXP9qXGs1Wr1z6UMoUmSBIdfOqTrwwrDXO",
-	"9BqVbrQT/pDzNAH/OtiZvQmi07fb0W8RN0xlzFIY2uZ6q87+dnq7vZ07jyjMuZxMVDuEhe1sOskzj0MW",
-	"IvWtULW0AWrxU25wqpulTPeAKcXmKwFtscfm6Y65Nqjuo80tgZCAMb9GYbmPEw3x95ylpTzWaYfPNSSS",
-	"lMwpM/GkvbUWg4pLba0+9Ovzd/Bk99mz7i6wNJuw7p4jZZ2C5dOHbQ1Wg1ocbLdxsPVJcVDr7uzyXjQ7",
-	"m0iBSy2jJmgZoVKlGnp/0neGGs2DqPMbqudnssnxUlELgBxLzlwCXGiDLAmEwYrDbQ1KpgizCRk3Jjgn",
-	"62XRAXTMBPtCKj7mgqWgM4z5yBtXHNjoSmvbpYbhnDrdOoSBJglhAAbT1Okemk29OyYQO50P7eyH5Ftw",
-	"1jL7TzLl5E4InTeSwnOMc8XN/ESOj5sNFcysr8XWtrHKzd7irFCjRkpO4SVXOJIfrVp3wkX+8R46Mc8a",
-	"H19x0UAznDHvAxcRKE+AMImcOvIhcNeoICAfnGU/iaDU2j7YPmwPfWFm8sOIxUaqDyis3ppEUHmWcO0f",
-	"2uMr+6oY4hVaIGIGk6hv/xmNPjDi7NAROAO7CE2OOZZlyKy2ZbWsQWVRg1sUzDDVpt20oHU09gx+DasB",
-	"s0yINrV+rk20/Rx1YKgLKK3QrvXoHjDkfSxNqg7XZOsmnkwDwpRdWaWk4vNsFhHuB0op0+YcUdxn2vfd",
-	"3nJnauPRnKq9lRvSuPEOslaSVGdWWSCOT9ckjhdWmzzzFp8GmfFjxhXq+2wS6ad3b5BrFlVGaFr7xUy+",
-	"JLz70aHdY+p+N7fN51h8gencOsI5mjxb7lmazJL/S7XCUODfH2xvw+XZCWHNP86cIDORaaJ7TWf2u2pW",
-	"7C4qXzMNDE7fvnJxBZdnJxHkdCaQcIWxSefURACfsjGClrmKsXE0jbHCBuT/gWl8sgfuNXnhyI8gvD+O",
-	"ZVnvTpnb9x1V96lYXxOEXWYWmi/1LULrkMtlyewO0fJOMW59eW9dES6bSLM40SdrwvVlNlYsuX0beHJ3",
-	"DEFUoUaLgv3cWzc9p+RivCBCP21cv2oU30p5KAInDkVA0hBIVfLiz7Mq2F1YXv4Ht/6KErj7fHf0JN7r",
-	"fsf2sfvdcDfuPse9pPuUPRt+F3+fPMedURP4e09dgxnlmvGUMGrG0hQLn14El+c/QoIxn1rpkjpa1Ed3",
-	"dhqH4rKR+d1XByIvab/Vb7kTtCoX6Wj1WTQ7tz5DPCi0prJvlrD/4X/14iYnV9QaYeBZd23LhOmXvnGD",
-	"GCGuURuroP9QHtTdfXL9uoi/wGRF1/qfXhptJrXOngwsSZSVFrkubEPNEs9V1bp4m8u2NEM2OhCPEgYn",
-	"8hpT1uy/KEhQzTn53Xc7O893dnb3nrRuo0b1ZVqe5FWrTEnyFlNLqyTIXIFTogp4qwPYNsv4NqlP2/TR",
-	"9qV68q9n/5juDn/Zud6b/Ofsebx/dXLU+y0bt9bQcSsb8OPRdz/t/eOX1i3057b9JRXTcrYlWy+LDb/G",
-	"mooWteJU6hW6WiE9LZAGpz/QW+j8/eeLCHafwpSL3KDeOoTMhxFKkc6Bi0IPK+K5enB0+to73DSQj4yb",
-	"vmAaBkc+9oLU1QP4AZlCBf18Z+dJTAPSvzg4hKGSM1JeY8vmx0IqBG5I/YVYyiuOEDOlOGrgxqswTQZW",
-	"lr5hhlTSo6mlRE3+CcNSH8enodNvEbCYfmsLtIQRU+vRP1MX1xrRckGA+ECSu/eRB4+WQ4CSbjrKGoDc",
-	"w0hx/DVEr2JpSfubyEzz1ni6VhKtBTheojwNq16We5wURuOcWxj2gg4dvYWH8tfLQLH//vNFCFyk/aO3",
-	"5aZPjMkca7FwEPqgGEX3qIxSjK+9Plx+zTL+E85dUAkXI9lMH7N8mPIY/nZxcUrgLEdQGIF7QLpjIuPc",
-	"bmqhRHJB7l2SRgPlOTp9fUD/vJJ9EUy/lrawjI9RbAETLsb2MqAMGXzGKFDZPXbmDYr77IsXUlyjsLPU",
-	"gOTvsFKDs/2MZJrKmT6w7brw9/N3by1y2t5lbnrwRgqk0C62wN0txO/uPbVg3W9tRSBsx8BA5NMhqp7t",
-	"jBz5Loxu8KkfrLT91gH0W71er9+6IV84woBaDrYOaUW+nRvUkgwUsX3KhKm5gGmMFy5gtqQihN5zGDRF",
-	"tQ4i+ni8RiA3zvsCyhhuOHfkCIYsviqCAtkUwQWMWd7A4NXxRXEu1eBd6AwVx1E63yqDd2339fjpa0ua",
-	"8vHEQJ45pwQ3PXg9cuY8em+lmrKNj6X2ZgcfEcG17ZlGT4CJ+YzNaU5Tpq4wqe8LBXwfAIV1R5ZqMcjs",
-	"zruz9IFdQ4xZrhGY7TdT0mInRXJr0KmcEYBVvGtEoO2MPCUmOq/tXGlJA/J0DchiPQimsEHknwc/GYVB",
-	"jGtu8EEB8sJpiWAmChH+Zkz2zrIUh8L6AAYF8g6gw2D3adcxIXAP+4I4xlZEDRWOFOrJADoZs9Or8O/w",
-	"KgIlyVRmD9mhT67RTcd24cNAvInVqFwbTLruaeA5ZsIM6CueOZQvvPK0ah+vAeRYYGUCAXkdNezv7EYe",
-	"1fsiZmmq7c7R3LzBawDSoojDA2OZ2yHwkRuUpfZcy64K9HGOC3s6hPCULdAXSyzYNh/Qjg0KT9QC54b7",
-	"sOi+CObrjpDg13HgYLw2mS1Hus7PXh5YlT0XFPARNqdz+u78IoLTS/vn6OLF3yL48fjk+OIY/t//+b/u",
-	"aCw2+qNM5VjmxoJQCagUe98X/oBoM2I5RUc4Sc6bCS/rQWfwjv4ZkNQ3OMe4+xJNPOmec4MHRAi6rqkH",
-	"UyJCfTH4pXsWciC6FrgP4Jc3JxZk/ePBIUgzQTXjmuQUMvOPco2JQ5f9nSfQb71QUuuu5qZYf1/4Zv1W",
-	"z+9110levoGmMCEQyG33tJVWArTo8bEbFxSAES4PCLJZPKnwBcsINcwsCHHjYo4iQDGSKnaYUBK5vhjO",
-	"KfonkymP5+BiqzpegE7y2FBIqG6TPVq791sHMHDMcuAjmoQMkHUIAzkTRy7EY2CpmI+GtVBH0T99Mbjm",
-	"OLNqMGG5B9Tfc8xRR5Q0ouxJeMWbAqSs6n0IA2cOp80YlKFXridLdkjy9WPrAfVhv+xBLSj3wOJSD36m",
-	"+HG7LPvgSQ+OBJ1ncMo4Yca+27fIteBigTEaTWdMh80K1hdLYRgXls32S7G83/LyKjckUhaE3EoLFRdu",
-	"cP7eRC2ZoWAZbx20nvR2elYLsmSOJKltJyl608HYWbuK83+dtA7swxdFo4XMi72dnXuF6xau3duUlBCm",
-	"uuzwXYrkLSYGwzkBK0UVP3WzahqjmP12PeWgKmi2Dn59b/UgH0tZGYQOyEyQK3h9/o4otiZMTzhLU3tQ",
-	"9MieDhtrK6WTCGxFFyvbLuNc66DlwJ8msJ3g9XYwKTSeRcq1CWGvj3EUC3Gla5yIFX/tEobyI53F/s7+",
-	"3WdRZFJ8+cM7JiarYaa4MShCzkQlmCRMl9xsFo9GXFneUm1i1dWtyrFWY1Huc7Dbn3hycxumlYdbTVn7",
-	"dcMkqkavwfsNAWgNuFkJII7CfRUA8k4U9iwv2TTAxpeFhqkPe1oFBBQW9YCnQ/03pUU5bcVOL2G2yRff",
-	"7FMvCVgIjlzIUhHhZOloJerInQbFWtlZVbabtm+dfXZi396IbXtnOBnLpW7Ydd+gcGp5zEJtfpDJl0uo",
-	"WeUmvKlbdywq3zwoALhQqQYYeDcaebRc4+AriZf0ye7dn9RSqOijJ3d/VCYy2i/2nt/9xWLW2QagXADv",
-	"Ra4EyNEIzEx2XZRFVZWwMNxpCMu3cM2cdlcBYoLNlVBcCr6LkOxCPVYDsnv/aHBcdy8/MhjXgw6bgFm4",
-	"HOpahK+zRekJaXYixkOn9MykutJOha6EVrmD+9oxYmcNjCiyk/94FBK3YJDXgciTT0q496h/AdTRRaCC",
-	"x5w6sJx5Iz6zcmBw7ndcaqDh1+itdoMFDBuADxXUtWk7v8L+znOfKbNywVwDSxWyxGrPTrWrYzRNu47Q",
-	"D4RPCyEdK4S3MuyBJUmQp1ktsp4iIL5i+N8Yjs8NUwY0GkpDybNgZKhtwYYgG9fyTglumYkny4Drubk+",
-	"gPZRmrrsK0fkAiluR7AqFjnqi+KVs38NEZiBFJk28D3EE6ZYbNWQdkSWw/a7NCmZG9fARSyVwti0e/BO",
-	"hOQAZ92+fO0tvzI3xAjHEqlUyTbZPJvAfWHZD8O/mnN6vx4pzM0v+UsSa0Y/tz11MauDIikcW2R983GZ",
-	"m0pdo1qu32r+ceTN6+3XIyIHrieXrKa9z4oZr2tGMENya5GpX6OhNLde23ILmrxUhKSERfWuIjBloCl5",
-	"n8j/42y8MGPzHuzv7EC7nvooXJhxG7Ytwq/Mimw3oeTCDjwMSjanVH49KHlU1gf4PJx8ZGS51R5GPj63",
-	"090S/NZGlGUle4wmRKOtsmrQ+yW7VtO6yibbRSmiBzVX0dRWiDvkZH5Eorq5jO2dc6WjZEMC6M9O33W4",
-	"evl0F2qIWaGJlCphyZZUwfDWiZnGLhcahT3ua5e0RCZPqmVV2jw1MhVPWivsnLuNUaSPCGRrGdUdtN1t",
-	"Sqc9rVulvylAPA5ecgUdNxnnLCFPmq6yZco9WQmVhY+vBpQUF7Ad+8CA1Wx5UOZrD0KwTchOd6paSFmn",
-	"VmYO56iueUyhaOFd4MBeU+sLSy4xKcIaDp1z+krIWajAAC6e1GqFReKs76Zw8pe+O/+mL7yLqRAUgvww",
-	"dBXHrEzgxo7s/1TDimv/yKogcsqsCpKmcxeA4Zz+FBBipfeB1VAPoN+qFQDotwYVM5XtMMQmHJb+/yIi",
-	"YcxCHEdVOmlrGASeMoAg7dB4AyvxV9P47VjezW+FlX2nI9crXPSFXy6p1+NcBYdzYRJuElXq4SIPJKo0",
-	"l2Z4ZFFlFc8qKrEdlkEeIdjRh3B89ease3qEvhLR6twHrnSki3eCPNsK9qyFshibSFqO8JG8tloXoRoG",
-	"PnjqDF3iSyhhgAkMnP79H67Bv9vOfDSWf2KkyQZbjoT4JIi+8IvggVCS8k/hecwVnJFXHCsUYzVlKIOf",
-	"+sKTCArfGISqBgMXulRS3onL2akZWbZuoyuO3hVlavwiirAl259L6UrClDIl5cguigrOrKYuJ05UfjjK",
-	"Ui0e8hdV+S9OVV5ywXWFhCiPzQUkE58t/U4l0lULQ8UuBHtDohPGrmgCi3YrjK98QLNhBiPAj86gp8tq",
-	"REF0gNOfXhwH4UgR8vofdSmtrftCSMovosDPIpY05VcIixGiPQj0TgfjtAvPB4rtnIUeHDT3hZHN1JAa",
-	"NhQbckZSFyNCRXB8xN5c5kpDJ2x6XywQOp+fRDYfO2ZJSyjkeWkWRIFL+lUca1+w5So23EX6WXltuSeq",
-	"0DUoQwxXU7awcyvCTxZ0MQ9TKyJO9r9vVMUalTrjqtytqK/8bO2OaKX36mhR4Xuys9eU70nh3vX0zkpF",
-	"0RPpaG2dzC5VLf4Kgl0cDWnroBYUCFKnKZtTCm2YWk0mKhhaiRE3MtA4ohBEHTrne0+fbUWOmhCJ8JTg",
-	"CjPjpY+JVKab8msrTNREkR4MHOqT4jeboKIKYimpOiQh2fWSCiUOyCRmJqWOwQ1atW5OSlZfYKqRPtW2",
-	"yWB7sFJzgSXFZTXGkSNpPXRzS7kfwq0F3hdh3y1cVAO4AUWSSS7MNwvvP+DYp2ms4J4bQDrR2NUieMUV",
-	"ptHUK0X4LIUQq09u50KschkSXqaCMxzlmqX6wMqzO6s9fLANt5n1D5043H4tKk+tYBD4VWhRGAjKQh79",
-	"1gDab3FWIKpU4BMbEjRU/K0HPxfujDKbwSKbZYt94Zhgr01x+fU6mQs5H4vTqBVho5kc0/Lsdj3rJnzM",
-	"TcXrbkdr8EW7ca1e4m4cIK9Jgz2jon50qJ56LXBki+b2pJxbJSZ7AO3/pLEr6soQyyRyu0X+eCis20Kg",
-	"q3zco53few7t5cLV4ROj5n6aXMDbkE7Za7tZVwpaNxEaB6cPo6/U6vv9pap8o37VO+wZBGQh5VuUzv9N",
-	"aWeZEt4c615psyEYLaXSLgGNBdbqlSaONASwCbTU0++HSDIIJQnLgv6UWxdgedO9DvR1+xNR/pvVfKsS",
-	"TeKpz4inach2LIl7O4K2z/Ym+htiR57VQkYW2I5UhdGl1pMlq5XCVJYcmmVq+DMpjkUkVU0TohROEdUs",
-	"SEEpor46t7KVrZWUM+zcvV2X5S0zTgx7IOq7WFX0Lyr8J6bCSwYFn/WmLPKR2uJltK3NCIbMVytvR+mM",
-	"zbUTbikfsCBSPmjFIyoLaa+8ap56cX72MqRLk/2myOrsC48jLgnZp9BRvmPMhPB5dyU0ydysQFo7+z8m",
-	"SMRDvZ3a4zpdV0V7kCWePGa6SLIgIGjSRzaAmaKKSjNT+fvp8SsLHadvX0GeWb3gKbz5ATr7u0+hfVqr",
-	"r1LEIEL1I6rV1WtvuXhuV7mLawsy2mI4RaMamEpt4OnuHmQfvW7VRWHRJIlgNuHxhMoWZJrqhYc0F+ik",
-	"Xp8FNHGvkRPkWSpZchqqaKyk5dM8NTxjymyPpJp2KYumBlf1Uk3FrhXlhoZcMHV3UWX3YUO5jK+C9lPY",
-	"DJUrS3yZ/gFNuPC/C5y5M2xruDw7+doZwe4aXyzevETfPV1neg034HyJ6ItLAllgC+WLXBWIK6LKlbqx",
-	"oUDMJnFCrtTRJ8GmeGuOY0CjuzMcfXWb1TmOmRUOlf3wf/161P2frPuvne7zD933n3afRc/2b/r9Xue3",
-	"bPy/MzHe+rfW56RAEpRu/5bhuI4W6yCs+zYT9/60+dK5aZkx+Vlg/0iWuAIAj+qQtyFw+RoRt6VvsETX",
-	"qnmEkh2W3DvXMBqry9HbaoGQHhyFGhQ+Loh8ajOm+yLkZhTVP3IDFGlskWc2kWnJRUdsytM5dBTmOpjG",
-	"uBRbPah6opW/carvVaIwsOPBB3dU5ljiTPUaIA+aHVKrwNoApWduKkWI7FcdpbZKYPLuSm8GqB4NhXC7",
-	"5CBWqXK2gdAUKt+sBuoXRQxZWUeyvPXEO0LJD9K51chMCoK7JKkvgorgMm59fnyIUvOSEEWj+9w5V8TL",
-	"a/ls7gqkeHsA3fln90X3xeA/FI7+feAssQz0hJGez8XVYdl2xoXuwTopK7fHqUcrzN2nEykQ3lL9qfsl",
-	"t9yWIeMuwKAYFE8PyLhbVvFuN+OmP9874mLPalu8vH2rgmEtzK9wBzVVEH0gK8TiXQprCaG7Dy6EnhVn",
-	"U4QFPZg94itPv1xV14SISzVXpRI/tRFZ82Xli2oXzanKRbvPygzw9ws/aF7ALZr+WVE7v/d1BzHtrTOv",
-	"5StEv4QEeMJHhliXzlAQT+rcN/a7WpipDmOVSzy2P9FPElBubkmUPPf+2FBgqeQNdCcInBf3GkWQOeZC",
-	"JuB2r4G0V8ZfS5cpp7hu1Zbdve8fkYg3XIry9SRf0fQ+nz5/o/HEaLy8WUTyFUbgSvqCL/zoc7hqeZD3",
-	"zoBcJuY0Oex6DrH9yZRI1iixXhSTs2KiLqcocBbKIbIUVchv6MHx0nwjK2pTVTR6XJRTDFEHdbm1IZGt",
-	"OY3eLiRolutgrPkyyPoHWKFpqUnvWwb+vrtiZca0aBuYUsHYVMZXpIDPJpKKk34J92iYQDeV49usVpXL",
-	"if7ALMa1EsyW7lFas25buNj+W0kwC+t09Xp1tTJpmfxYT6Db0AqlUSQn4ZbGu33pISW8iDlazu5eyBPv",
-	"NdCtypAbO6H/CGIkzJ8lZzoEnJWxCxsRHpH8s2JzOQ6VH5u1pebmf9yZugg5bw0JGY5bvf8K5ScKeLCy",
-	"2ZLZbGMSQzKQvrUG6Hlo9DjsxNmW1+AiR65SUlhD5DyyCmMUJqVc4OQbTGRezqhv61AUSpcn8SVOfVvh",
-	"tbzCLgU/6NtsJ7bZO9vqS8HCZ9KCY3d/0beUl27Vh6q+AfgxxswH0LgLNL7IWQbzV4IpGmyq1ZeUfpsv",
-	"We+14cKrP4r9Pzp4PL6j08KTFLhwE+uXIgzOAHaHKbViJtvMkPrlLUsLt0J+PTal8/LytT9b4uofaPP1",
-	"uwosFP5wBt/DwmnOi8JcGpihgpsbW4Pz4m7EW6y/L52TMcWRceXoFEIu/L24ztcZKne4cMMhgn8LE1TY",
-	"K6KYpmzuLrAaYl/QbXMdhVN5jVshlfzy7AQGlaCxgU/zaU4Fq0z/YXBw+e7IrzRS7CtHxS8QlGXX2mCl",
-	"aOsQLbMhv8jLCzJvqYnj7qpYyGDyPyqpaB2ma3djDCCRdI0bE6HIHl04LgWwvli41qJw71GHUygr29hv",
-	"6kXqNKYYUy08mWK7B0f+vo2+8LhYRmVwdycLjdvZ39tbEa9Z7sJDodTSRaR/lY/8MzM2X3OS1W7av7c/",
-	"s3LvTBVryYgwt8BU87AERlYH7rLxn9uN8c/iTtFv2I9Bi5hXEjeKW1NX+fI+36C0bGNc1kCX+W8wQHMN",
-	"7r5PqiwG7pPkgGLl/bWNqbtTm2tAxTQm0InVPDOyqycKk4SL8VZk2/dFIeKhSCJy2FHIPd0jOOHaSKt9",
-	"GzZ3hVFZnvDGZA43iW8xPuQFbeVfsSEryandn2rs0f1JafWKLncEFSSsXxL66/ub6FPtys9f31vIcIXk",
-	"HDzlKvVX9xLQ+EksXTwtXPw2JdMMrR5RrUhXUl26pMQOupwg1M2zKNQfiILYF1W0IlFUCoSwokrPjgYs",
-	"d31JQcNMsDHS/SkjX2u+XnaxVyu7Mho1dHQW7qwibO/V4g39ZVbLH/1Y3oHTJd1ogqmlGofAhlQYoLO/",
-	"s78FXITb4CiPtui6eoXOzfub/x8AAP//",
+	"7H17cxs3tudXOcW9VSRrm9TDsjOR6tZdxZE9nii2RpInuZvOmmD3IYmoCXQAtGiOV1X7IfYT7ifZwgHQ",
+	"D7Kph2Up8tz847LIJhqP8z6/c/Cpk8h5LgUKozv7nzozZCkq+u+J1NxwKez/U9SJ4rn7s/M6k2OWQe4f",
+	"ADkBM0PImDaAlygMmBnXoPD3ArUBlucoUkyHnaijkxnOmR1yItWcmc5+hwvzYq8TdeZc8Hkx7+xvRx2z",
+	"zNF9hVNUnaurqHOKRi0PJwbV+oTOMJEi1WAkLBg3MMaJVAhGLbmYApsyLpovL9+10/quM8MyXH/NiUJt",
+	"V9cbGVXgqA+LGQpaukKWwlymmGmYsRSENPazZIap/562AtNq07gAw+d4EAv7QMoMgzlb0i+XaEDP5IJ+",
+	"mrAsQ9XVkDFjdzOZMTHFYSwaC0JhV/NLx06s82u5KG0UF9POlV1UzhSbo/GnezRnPDthZmb/4HZ1uf0j",
+	"6gg2t79E+30n6tiZc4VpZ98O3dhD9vEYxdSOsPt8b/2V0TUUdFjtg0JTKIEpjJfABCBTGUcFiZzPmUiH",
+	"cD5D0KguUdHZ6gjGsrDkFEEhDM/K/Y+FPwAivt8LVEsoNNoDuUTImdaYAjdu52jFjtirNf88eJkhU5eo",
+	"zaCc+31o9r1G9eb7DTvM09tu74u91gNVqHMpNNJ5fsfSU0dk9q9ECoOC/svyPOMJs2vZ+k27w6je8m8K",
+	"J539zn/bqsTAlvtWbx0pJZV7VfP07JFwkRcGuIY5y+y2WPa+ijovpZhkPHmESRxCIkVSKGU50jEFSAUM",
+	"0sK9C2lCr6Qa8zRF8fAzOuNTS8dcwLgwxMgsy+QCU+gpmWEEutBOEkbA5zkqLQUzXEz7NNM3wqASLHPj",
+	"P/xs5RzNzMrHhd3BhZJiCtKJM8dvB5CiYTzTwBSSvKpYMZNTmvRbaV5Zdnz4+b6VoItkBnL8GyYGLrnm",
+	"4wytyK+kJE3phC0zydJzKY+ZmuLjsEPQdWOZLi1XGCkhs6+nKZ1L+SMTS8+g+hGmJCXMmVgCMwbnudFW",
+	"/dV0OynTQalN297hn96q6V160XvBCjOTiv8TH+XUDejAV5Fl8DFLIVGYojCcZZr2973IlUxQazbO8EgY",
+	"bpYPP7WfMMsGTvRFxPFjhexCA4NxoblArUEVGUIPh9MhcKGLyYQn3DLbmGVMJNj3k9dFnktlMP0RU87O",
+	"SdI/BtFOuGWgZY6WYkleJQnmhkT5VdBFRC8vSb6eMK0XUtUVTa5kjspwDEQ94Woenlu1Era31/RY1JFZ",
+	"eqfn89s/fFV+4oSGU1CFMGrZNveUth0/snlurb/O6+86Le9POcterj373/f22h52qr7+4HvBrRn4AxfT",
+	"VM47bXOubIJf3ACRm9yvLcv5Hi9/tIba2nJSZrBhstgPBtbibJvnzMxpjLUveNr6sS7cDNq+M/hxwxey",
+	"5eOV9ZJRZGSnekXkluLH9VO9ZivOivmctR3w3XbkcxZ+n/W1rai0BJqse3RpTVu0X0KwAWHGvOGrZyxH",
+	"K+7byXvViNLGykyYs2TGBQ6sIU0fKGRaiqhycZKMRNe8sB5dYqypwM0+jAQuPqR4yRMcxaJnhRYXBcKC",
+	"m5m1Erj4iZuZZZh+BCP64AN+zO1+jKBnB7YmkTVDrJgfcGFl0VQK3IcxSy7AyFjQr+zPjTT5h7CdI+hp",
+	"FCnYD8P4pYU1si/j4qL+9GsppxnGIrxIIFqfceacAytTyIAUgAPr/GAKdtP6zmGoOLhacBvdTDhm6fpG",
+	"VyYzMzBhRWZqW+uOkmtgY1nYnbWiGTNymKv3Bo9s7ZVzq/imLaf704yZmnUXgV0jpjCRit5baGvkaTYh",
+	"M4o8TqYHXDffe5Ih0whozVNgcMkynsLGyfjTPLZH1jIjSxV1kgEpsuU+zcbICyxjCStEEdGcG+QETKSx",
+	"sBRA76KPemMlFxqVBpZpCVM0wA0wd8h/NSZ/J7IlJFJecIRRcvnBv+YDjTzyR309B4fdbmPYV1JNpblR",
+	"TbrNu5ULvfYKR8THXFxco4Udq9dGf7Z7P01qZZbjspsHbpv1D8vkzDBT6Hqswtp2Z8V4zo1BKxZP3GF0",
+	"os5hnit5SR+eoh0D05agRtShk7/3Nt9jJ1akaWFm1ixNmJGKhAeQiE4kSWz7QQRs4vhoVZgxoRfWg4k+",
+	"Y3uP64yxcT+ywCe3Io5r+fh8nUW72nPwRMk5MVyDz93yDqDkUCe7rWJx7MiFNsjSlQ14sffFafHHSlw2",
+	"96cmRyvpR3EyuETFJxxT64JaP2NSZNnyXqLiRzSshWTFJVdSzL3dHzglxUvMZE4fk2JPi4ROoo0ppiQh",
+	"zvhUvGmTwDM0M1QQd142VLVXjh2rhuRkggpT6L1+9+718dGHl8dvjt6ef3jzvf1So+kPq6WPpcyQCSIZ",
+	"N6/6xMt4WutML1Hp1vDgdwXPUvBfB5XgIw+92G5H3PEaIWEZjO3jut9UW9vDneH2jUcU5lxNJmocwsp2",
+	"tp3kqedvS5H6Wqpa2wC1+lNucK7bjUv3AVOKLTcS2uqI7dOdcm1Q3cWJWyMhAVN+iSKy6pUsQvy9YFll",
+	"R/W64ecaUkm+5ZyZZNbtr/B3u4hNKiet+eo3Z+/g2c6LF4MdYFk+Y4NdJ2Z73qLxP+xqsI7T6st2Wl92",
+	"ezURvLkbh7yTPslnUuDak1EbtUxQqcr7vLvoO0WN5kG8+Ht65aeyLd9SM+eB8kkuShJURRAM1oztalAy",
+	"Q1jMKKYxwyUFLcsByNWIhVR8ygXLQOeY8ImPqTiy0bWnC1JR4yUN2j+AkSbrZQQGs8yZk5rNfRYmCDtd",
+	"jO3sx5RScEEy+590zimLEAZvFYVnmBSKm+WxnB61xyeYub3z2tjGujZ7i4vSzyI9/YornMiP1ps75qL4",
+	"eAdXmOetH19w0SIzXAzvg7XklRdAmEbOjfgQtGtUCpAPLqCfRlDZEB/sGHaEWJiF/DBhiZHqAwrrrqYR",
+	"1D5LufYf2uOrxqrF3xVaImIG0yi2/5lMPjDS7NATuAC7CE35OJbnyKyXZL2jUW1Ro2scwzDVtt20pHU4",
+	"9Qr+FsECZpUQbWrzXNtk+1ndG9rI30/XtLtqXZMORsKKmFJoz+/wDnzh00Vti+aawvZkZ9ALYc4u7B7U",
+	"0rftZs/d2CNj2pwhirtM+64kU+1M4300p/po1Ya0EpPjlo1k5CJEKwL/+S0F/rmlp1MfvGqxgylCpO+y",
+	"SUShN2+QeyyqvaFt7ecL+YpkyfdOlDymr3113XyOxBeYzrVvOENT5OsjS5NblfZeZe0iw3+/v7UF70+P",
+	"iWv+fuqMs5nMUj1sO7PfVbsjfV77NdPA4OTtaweReH96HEFBZwIpV5iYbEmPCOBzNkXQslAJtr5NY6Kw",
+	"hfm/Yxqf7YL7mhKKlBIRPrXI8nx4ox/hx47q+1Sur43C3ueWmt/rawzxMZfr1uYN5vKNpuntbdjbmqX5",
+	"TJrViT67JV2/z6eKpddvA09vhkNENWm06qwsfaTVa38upiuK6Hnr+lWrSVrZeBE4Ey8CsvBAqsq++Lwo",
+	"jt2F9eV/cOuvObY73+5MniW7g2/YHg6+Ge8kg29xNx08Zy/G3yR/Sb/F7Ukb+fukY0vY6pLxjDhqwbIM",
+	"y/RkBO/PvocUEz63FjMNtOpjb2+3vorLVuV3V7+OEr5xJ+64E7RuJPmdzVm05+k+wzwoPcFqbJay/+H/",
+	"GiZt+bqoM8Ggs27alhnTr/zDLWaEuERt5ijMd9VB3Twm129KKAmmG4bW//AWdruodfkOYGmqrAXMdRnv",
+	"ard4LurR3Ouyz1XYtzUXepgyOJaXmLH2XEopghp51m++2d7+dnt7Z/dZ5zpp1Fym1UkhtaAkJb7pSev4",
+	"yEKBcwxLemsS2BbL+Ra5hFv0o6336tk/X/x9vjP+eftyd/afi2+TvYvjw+Fv+bRzC7+9tgHfH37zw+7f",
+	"f+5cI3+u219ym61mW4uts8TwS2y4nVEnyaTe4H+W1tOKaHA+kbP+e3/76TyCnecw56IwqPsHkHtEpBTZ",
+	"ErgofcsSmjaEw5M3PnfoHQNuYsE0jA49jIRc8H34DplCBXGxvf0soRfSf3FUcywSq+anQioEblz20LsY",
+	"CVOKowZu2pM4FDRm2Y/MkJt9OLeSqIUb7EMekqihF3eIWEzc6YOWMGHqdvLPNM21VrZcMSA+kOXu0/0h",
+	"u+YYoJKbTrIGIvc0Uh5/g9HrXFrJ/jYx0741Xq5VQmuFjtckT8uq1+0eZ4XRe84sDXtDh47e0kP116sg",
+	"sf/203nAYNL+0bfVps+MyZ1qsXQQxiC4pfuoAlwml97Hr37Ncv4DLh0+houJ3OAOF+OMJ/DX8/MTImc5",
+	"gTKwPQTyHVOZFHZTSyeSi2kWrNEgeQ5P3rhU52sZixDOtrKF5XyKog/M+83vA8tQEGuKApXdY+d/E4Q1",
+	"Fi+luERhZ6kBKb9krQYXz5rILJMLvW+fG8Dfzt69tcxpR5eFGcKPUiCh1NiKdrcUv7P73JJ13OlHIOzA",
+	"wEAU8zGqoR2MMAkOETj6FIfIc9zZh7gzHA7jzhXl5RFG9OSof0Ar8s+5l1qRgSKxnzJhGuloesdLh/2t",
+	"pAix9xJGbQDdUUQ/nt4Ck47LWEAFR4czJ44c0CDgG9kcwWHfrG5g8Pro3EcVSxxaeU51XLIdujdWHCfZ",
+	"sr8CTa6g4ZdWVBXTmYEid4kXbg6AVfMe41L60TM57Wqaix2bXlLulf10CG8mLtRJ41rrqBrbw8v9FDxI",
+	"hNI36hJTYGK5YEuXQweYM3WBaXN/CQO/D4R0j6z0Y5DbE3Q04bFuY0xYodF+p6RlcUK2a9CZXAztyIdC",
+	"iuVcFmU1gPYD2OXsl0tBgj840Z4SeddyqaQe7JNeD9BBaLtC2kAHKhlRDmAUgoujADYJWVFHJrFweS5Q",
+	"6LxHmGRyUTKecL4qmJnCNcCA3ifIgBMhI+gx2Hk+cKoQ3IexIL3Vj+hBhROFejaCXs7sNGtWRPgqAiUp",
+	"CGlJzTFxodFNxw4RImwueG1UoQ2mA/dp0HxmxgzoC547wVNiV2j1HsEClLJhVUUGRew07G3vRF7gxCJh",
+	"WabtDtLcfNhtBNIyquNGY1XsAfCJeylhLGpDlUzsUkL2lIhZqPwiFmuGAAUSacdGZY5vxX6AuxgKsQiJ",
+	"gZ6Q4Nex7zikMZm+E6Bnp6/2gQkoBEFgwub0Tt6dnUdw8t7+c3j+8q8RfH90fHR+BP/v//xfdzRWJvij",
+	"zORUFmbUJ2/QEywVM8TCHxBtRiLn6MQ3WZsL4S1O6I3e0X9GZHuOzjAZvEKTzAZn3OA+iaOBe3Tk6IJE",
+	"YSxGPw9OQ1HJwBL5Pvz847ElWf/x6ACkmaFacE3WEiVQJoXG1LHN3vYziDsvldR6oLkp1x8L/1jcGfq9",
+	"Hjj7r8bBmIJAboenrbR2qGWPj4OklB+MhMGIKJsls5p2supYw8KSEDcOhRUBiolUieOESrTGYrwkPFQu",
+	"M54swYHVet6MT4vEEMZWdynSr933/X0YOZU98hgvIQNlHcBILsRhQhbVyIpBL9Yt1REeKhajS44L64wT",
+	"l3tC/b3AAnVEVTjKnoR3/wkyls5pZJdooM0YVWA0N1IUixHZ3/7dekRj2F8OoYFy3re8NISfCJBvl2U/",
+	"eDa0opQy9z7d5Uwq+92eZa6V5BVM0Wg6YzpsVirgRArDuLDKPq6cg7jjrWZuyLAt1YC1WWrJ8ZBWv4o6",
+	"MkfBct7Z7zwbbg+tL2bFHNlzW85e9QGMqYu5lef/Ju3s2w9flg+tlLLsbm/fCf9cJs2vc5UC7nc9lb4G",
+	"jS4nBuMlESvBtJ+7WbW9o5z9VrOGo27udvZ/+dV6Yx6cWnsJHZCZIVfw5uwdSWxNnJ5ylmX2oOgjezps",
+	"qq2vQIa4NaCshb3Oc539jiN/msBWipdbIbDRehYZ1ybgiB/jKFaAurc4EWuE2yWM5Uc6i73tvZvPoixN",
+	"+fKHd0RKVsNCcWNQhCKUGkwnTJcSmJaPJlxZ3VJ/xDrN/dqx1lE+dznYrU88vbqO06rDrdcA/nLPqrTW",
+	"3MWv9ySgW9DNRgJxEu5JEMg7UUbVvGXTQhtflhrmHlC2iQgIcPaAp0Pjt9WZOR/JTi9l9pEvvtkn3hKw",
+	"FBw5MFiJHbNytIbncqcR3CBV227avtvsszP7didsy8MMKGQvdcuu+wfK1JrnLNTmO5l+uQqlTcnKq2aM",
+	"ybLy1YMSgAOhtdDAu8nEs+UtDr5WyUo/2bn5J42aNPrRs5t/VFWG2l/sfnvzL1bL+O5ByiXxnhdKgJxM",
+	"wCzkwOFX6q6EpeFeS6GCpWvmvLsaERNtbqTiyvBdpWQHotlMyO77R6PjZpL7kcm4CedsI2bhitIbuG4X",
+	"EdMz8uxEggfO6VlIdaGdC10DrbmDe+ocsX0LjijLvf94FhLXcJD3gQhPUGKYWJ5/AdbRJVzCc06TWE59",
+	"KoFZOzBADHqu1tLwS/SBwtEKh43AgzB1Y9ouu7G3/a2vHdq4YK6BZQpZar1n59o1OZqm3WToB+KnFWDJ",
+	"BuOtAl+wNA32NGvUUxAO4wnT/73p+MwwZUCjMdbpK/IQZGhswT1JNmkU8hLdMpPM1gnXa3O9D93DLHP1",
+	"aE7IBVHcjWATyjuKRfmVi3+NEZiBDJk28BdIZkyxxLoh3Ygih913WVopN66Bi0QqhYnpDuGdCGUXLoT7",
+	"/o2PAMvCkCKcSqTeL1sU82wj95VlP4z+ai+SfjpWmJtf+qcl1s5+bnuaZlYPRVqm1yj65tGh97W6Jo1K",
+	"wc3649CH17tvJiQO3EiAH7kus0HMeF8zggVSco1C/RoNZFxcDLtWW9DkpSImJS5qDhWBqeCulAOj7JGL",
+	"8cKCLYewt70N3WYxqHAA7i5sWYbfWCfabWPJlR14GJZsL8h8Oix5WDVc+DyefGRmuTYeRhlCt9ODivxu",
+	"zSjrTvYUTcDEbYpq0Pdrca22dVWPbJW9nR40XEVT22DuUKr7EYXq/W3sGa4kSu4pAP3Z6ZsOV6+f7kpT",
+	"Nms0kVMlrNiSKgTeegnTOOBCo7DHfenKwSjkSc3BqpinRqaSWWdDnHOnFcv6iER2q6C6o7abQ+m0p82o",
+	"9FdFiEchS66g5ybjkiWUSdN1tUxVPRupsszxNYiSwAFbJLY2q2Qq4B65Z089jiBUwWAKI2eG/od74N/t",
+	"YB6c4D8x0uSj/n69z0GJS+DU18gsnQ1MWBnmOlHIC44HVeLcq++uhlEQuiPw4JCAAYjFyPqOPos5CmXT",
+	"I5fBL8eg3iGrvkbfGtR27r4ymDbZZ9HJB92p+lesdvCw4/keH2FKuZJyYhdFnSja7IFp2djggWyB9c4J",
+	"j2wHbFIIZd+4gwpBEfCMHh/x5GNFd0y3PBG75RUXXM+AwSoqKFAyGddV+LViunrHmMThIT/bynFCJ7y7",
+	"phBX3TdMLjy60DCDEeBH59dqX2yXYplMhpMfXh4FGLci5vV/uIfffO9AvV0dCyEJ7E/4pwCtGkKQbDpE",
+	"YxwqFgjMtAjPOrqNhZHtco8etH6C9TKoGauXORQVcElR6vXhISpLWSgNvbC9sVgRab4sgJwc+85KahDS",
+	"cG0WJGsrSVUeYCzYerMO7qAtmLaNRE16RhWmZrMMCzu3Id+6Ynx46tmQYt37S6vt0WrFGNcna0OH1he3",
+	"HohWeqeBVi2cZ9u7bWVWhLJsVlXVehIeSydVmwJ1re/pE8juOmnR1V7nVwzSlB73lwnaMLVZINQ4tAaO",
+	"NDJIM5IFJAd6Z7vPX/QjJzdIGHiev8DceDtjJpUZZPwSqatSzegYwsixPhXhL2aoqF1URlYX2UJ2vZa3",
+	"udgnH9DMHIqLa9Dc4AEwsaRWo7HATCP9VNtHRlujIext7zkG9dOu9QEjSKsUEz4tHC50A8dR5PR27OaW",
+	"cjeGuxV5n4d9t3RRRywCijSXXJivlt6/w6lHR2/Qk/eg9CxUobcb27XYr0bTLND2sNwATqU8S2lAOWiw",
+	"t57gFCeFZpnet5br9uaQNmzBdXGsA2f4dt+I2qfWBAj6KjxBdvc+xLWeAHFnBN23uCgZVSrwSN4UDfW4",
+	"GsJPZfyugu9aZrNqMRZOCQ67BERtxCkXTIPi05lxnUiJ9cJ7SKstypyK04AuhenkVyxkjpSjWjXkKb6I",
+	"IhT87AM3oRiIW8ej1khgFAD01AGXiZRatsUi1O5Et+zBto6WHvWH0OhVFIs1aPdixpNZzVBrmAtg5NTF",
+	"P711xEyoaKoqiCKws11fkl2xXZL311xJciYFelNJSNfyVwzhrBSDDmZcpRo1m2O5FTQLkrkePE7pi5Cl",
+	"rL3E5e8sPZAEDQFofzYE8GRAIOdY2J+s0l6jwRiR3xHRtH3Fi0HKp9zUcouWxFoybo7YrNvpGtVTbLjE",
+	"kdMyA6sF77JHbbgb6fE+ze1ZNbca8nQE3f+kd9e80TFWBbuWLzxPEnjVih3XMHdI7Lb7LXTX+x2Hnxi1",
+	"9NPkAt4GSh523axrfZDbtIsTTg/jjjZ61/3piX6l2aMNGvPMlxsQkYXyWlGlOO+rMKvy23ZEb+2Ze5LR",
+	"WtniGtFYYq3fhOFEQyCboEC90n4IKHVoaVf1gacSpEDL993roGa2PpG6v9psrLhwgvewV3VpKFOyuhbT",
+	"/RvVVKlqY0FqqkVVVprrGl3cH0Itl++l4oRnGXDhRHplanQj6PqSX5pRSN2/aMnYBxtIqjLWVx9oRRc1",
+	"Gv+SzD+f+UNaiRiWkjuTlSoddqmmx7onsVjZ2f2yuKdUoBVMjsp9IiqEqHV/sjrDrKmMmI76GlSNFFEj",
+	"ihrCBTRW71rd29+oXgJ53TmLVd3g4hyUB1JRq21F/1RV/8Kqal0ouQIoZQVB3avo30+qymJzWOMwW7Cl",
+	"dm4flYZVdbcOvzCEnwKez7UXq4doX56dvgolpRm/wKrALxaeR1w1qwjmtLFaQwhfglVRkyzMBqa1s/9j",
+	"8AKe6u3UHjf/tinxT9kowtPrEm9PRNDmqd+DZsq2Hu2a928nR68tdZy8fQ1Fbn3d5/Djd9Db23kO3ZNG",
+	"w48Sjgb1H1HzqGG37/xi10qKa0sy2nI4ARMNzKU28HxnF/KPPuowQHK90uCCaqN4rkl5h4oH6GU+0gNo",
+	"kmGrJijyTLL0JLR12CjL50VmeM6U2ZpINR9QQUWDrlY6/YVdK/vfjLlg6ubOxe6HLf0bnoTsJwQF9c9K",
+	"fQ/7EU14FLovCFy4M+xqeH96/NQVwc4tfrF6qxH97vltptdyu8yXSMS/J5J1lf819rJsMWcXJJVrzVlD",
+	"x5L7QEZc751Pgs3x2nK3wEY3F7v5diuby91yaxwq+8P/9cvh4H+ywT+3B99+GPz6aedF9GLvKo6Hvd/y",
+	"6f/OxbT/b53PqYYjKt36Lcdpky1uw7Dut7m480/bL3SbV8Vzn0X2jxSjLgnwsEl59yQu3y7gOiQ/S3Wj",
+	"sUPo3qDpkgmRugi1D8nVe0UM4TC0I/CBR4pBLpiORQjzlY0gCgMEOrXMs5jJrNKiEzbn2RJ6CgsdgsZc",
+	"iv4Q6mgM5W9zir1/Fl7sdPD+DU0a1jRTsx3EgxYKNFqCtlDpqZtKiZZ80oClTQaTT9n7WEn9aCja7upE",
+	"WK3t1j2MptAMZTNRv6QmedSTp2xsGAKxUQADUIawd236hRwEdwFRGed27SrQl0ozjz/wlhABk30Zlesq",
+	"5SMObOl6ZdSzCXZfdCxG/6Fw8u8jF65moGeMgg5cXBxUzy640I2Ix8bqheshy9GGRNDJTAqEt9QQ6W51",
+	"DtcVS7hbJgiH5eUBRcCrVtnddt7053sDRPK0scXr27cJF2lpfkOitK2l5QNFIVYvLLiVEbrz4EboaXk2",
+	"JTTuweIRT7wSb1OLCxIu9bKFGobwXmLN924vGx+0V62Wz30WSNzf3fugEPFrPP3TskH98GkD+XZvM6/1",
+	"6zm/hAV4zCeGVJfOUZBO6t0VBlzv0dOksdpNGVuf6E8yUK6uqZk780iF0Gun0g108QaclZcHRZCXQW4u",
+	"usMW0V57/618mWqKt23gsbP7l0cU4i03jzydOhya3ufL568T/XqGxtubFY4kBIFX7nuoynkaJXF3LoZb",
+	"F+Y0ORx4DbH1yVRM1mqxnpeTs2airqYocBE647EMVaiJG8LR2nwJmkL4Cfq47KwX8DhNu7Wlpqm9otou",
+	"JHiWt+FY82WY9Q+IQtNS0+HXTPyxu/NjwbToGphTB9NMJhfkgC9mkppUfokccpjAIJPT66JWtRuA/sCC",
+	"tlvVGq1dVnTLFl7h0vivpdYorNM1kNX1JpVVHVyzluqeUajGdaY3Aw7OSBY7Ge58u1BuswI+oHhTE4EA",
+	"vfolPv2IyudSGC9defBGuMH1aIMDX+2Dl1wWHkWgjcw1tULhVPrzhYEBjcBXLDxMoB3LSG1LvTPSE9aT",
+	"XzDqRmroKjv7R6Hd/VB5xhK3H7S/qMqLgyMYF0oY+xVVM/kGMBUQor9v3fsZYQG1r1WYoRgS7iCEFRaM",
+	"G3gLGhMpUh2LMU6kKvEzVCpRnquHq9VBg/X+xq4mwiWg7AsNzzIXrmhXVDUae4Kog9ZLrK68rfhHKDth",
+	"/kQS3KkK3JJtDb+8QSjdS6eK9B+1cOJR6G/ZHghof/yPIyeHkPWBvnDVRn/4X6HJRoNG1iLC99aeZN7r",
+	"azudnoWHHsdScmmTWxhIh64fVFhD5MAGChMUJqOK5/QrLNde7xvQ1aH1la5O4kuc+pbCS3mBA8L16OvC",
+	"gvaxd/apL0ULnykLjtxdUV9T9b31jOuuNODHBHOPDXOXlXyRswyR3RQzNNjWkTCtUpJfsqtt262Uv/4X",
+	"IY/Hz+FberJWePMm3y8lGFxs94YsQS0CfL8cwQNYws0bOJ9OuPSsuujuX60vwR+YzvC7Ciy0N3G5jIMS",
+	"D8LL9mMamKG2ovdOdBTlPZTXJDZeufx5hhPjmu4phEL4e5VdGt8XuXgk7RjBfwvWMR+WAL05W7rLwsYY",
+	"C7rZr6dwLi993zX7UETxV7rshmfYh9rtQF0N/sba8ChdXnJ6DKMagnIUC1cOimlVegxUedxjzUsUyheW",
+	"l9/Zx6jGuW9d6b3t7VBySBiCfYgdNjLuEKqHgueEe3PRaFqamSlZTGfNObWjPtMqO/kQAmT9ktEniuB8",
+	"4nLkC4Al7VpbooeWBh2K7Z7KrqhuUt0cLxy560RWyi/9H7Xi6R7TjetLRpBKuu+vKkOl2/alABaLlZtH",
+	"yrQ7DTivFd3a3zT7CGrMMKF2hTLD7hAO/ZUosfCCpEJLcXdtDr23t7e7uwFHXe3CQ7HU2o21f3b4/FfW",
+	"yr4tKAvs6gjwrjiD2tVAda6lCMjSElMj8xm0cJO4q4f/tdOL/ygvn/2K84u0iGWtoKq0MDbl2D8/GrYe",
+	"IF13n9f1b8iDcA3uYtiIQInuJ6nr9eDv98zc5etcAyqmMYVeopa5kQM9U5imXEz7EdAdiKV9iiKtDLk5",
+	"XTg549pItQRt2NL1rmVFyluLrNwkvkbc1kvayj8xWxvFqd2fOibw7qK0fouaO4IaEzZvk/3l16voU+Nu",
+	"2F9+tZThrn9x9FSozN/xTETjJ7F2Q7lwdRVU5DaWocmKG2hYSV26R8a+dL1wb1DkEZQ5RG/2RTWXzvp+",
+	"flfCimojOxmwPvR7AvMzwaZIV9xMfOFyszPmsNEobDJpGeg0XCtG3D5s4ID9fWPrP/q+uqZoQN7PDDMr",
+	"NQ6AjSnz2dvb3usDF+HCPmoCUA5dv+Xo6ter/x8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

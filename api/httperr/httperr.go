@@ -5,7 +5,8 @@
 //
 // Every error response is JSON of the shape of the OpenAPI `Error` schema:
 // {"message": "...", "code": "...", "field": "..."} where code is present only when the client
-// must act on the reason (e.g. "new_device") and field only for a single-input problem.
+// must act on the reason (e.g. "new_device") and field only for a single-input problem; a
+// new_device refusal also carries "pendingLogin".
 package httperr
 
 import (
@@ -45,6 +46,14 @@ const StatusClientClosedRequest = 499
 type CodedError interface {
 	error
 	ErrorCode() string
+}
+
+// PendingLoginError is a refusal that opens the next step of a sign-in (401 new_device): the
+// token of the pending sign-in goes in the response's `pendingLogin`, for API clients to send
+// back with the e-mailed code.
+type PendingLoginError interface {
+	error
+	PendingLogin() string
 }
 
 // RetryAfterError is an error that knows when the caller may try again. A rate limiter returns
@@ -153,6 +162,10 @@ func classify(r *http.Request, err error) (int, apigen.Error) {
 		if ce, ok := errors.AsType[CodedError](err); ok && ce.ErrorCode() != "" {
 			code := ce.ErrorCode()
 			body.Code = &code
+		}
+		if pe, ok := errors.AsType[PendingLoginError](err); ok && pe.PendingLogin() != "" {
+			token := pe.PendingLogin()
+			body.PendingLogin = &token
 		}
 		return status, body
 	}

@@ -219,3 +219,34 @@ func TestTooLargeMessage(t *testing.T) {
 		}
 	}
 }
+
+// newDevice is a new_device refusal with the pending sign-in it opened.
+type newDevice struct{ token string }
+
+func (e newDevice) Error() string        { return "New browser or device detected." }
+func (e newDevice) Kind() domainerr.Kind { return domainerr.Unauthenticated }
+func (e newDevice) ErrorCode() string    { return "new_device" }
+func (e newDevice) PendingLogin() string { return e.token }
+
+func TestWritePendingLogin(t *testing.T) {
+	t.Parallel()
+	res := write(t, context.Background(), func(w http.ResponseWriter, r *http.Request) {
+		httperr.Write(w, r, fmt.Errorf("login: %w", newDevice{token: "tok-123"}))
+	})
+	var b struct {
+		Code         string `json:"code"`
+		PendingLogin string `json:"pendingLogin"`
+	}
+	if err := json.Unmarshal([]byte(res.raw), &b); err != nil {
+		t.Fatal(err)
+	}
+	if res.status != http.StatusUnauthorized || b.Code != "new_device" || b.PendingLogin != "tok-123" {
+		t.Errorf("got %d %s", res.status, res.raw)
+	}
+	other := write(t, context.Background(), func(w http.ResponseWriter, r *http.Request) {
+		httperr.Write(w, r, domainerr.E(domainerr.Unauthenticated, "Invalid email or password"))
+	})
+	if strings.Contains(other.raw, "pendingLogin") {
+		t.Errorf("an ordinary refusal carries pendingLogin: %s", other.raw)
+	}
+}

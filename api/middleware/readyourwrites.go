@@ -27,9 +27,13 @@ type Waiter interface {
 var errBadPosition = domainerr.Field(HeaderPosition,
 	"The "+HeaderPosition+" header must be a whole number, zero or more.")
 
-// ReadYourWrites makes a safe request (GET, HEAD) that carries HeaderPosition wait until the
-// read models have passed that position before the handler runs, so a page shown right after
-// a command already reflects it.
+// ReadYourWrites makes a safe request (GET, HEAD) of a signed-in caller that carries
+// HeaderPosition wait until the read models have passed that position before the handler runs,
+// so a page shown right after a command already reflects it.
+//
+// Waiting costs the server, so only callers signedIn reports (authentication has run before
+// this middleware) may ask for it; for anyone else the header is ignored and nothing waits.
+// The Waiter treats a position beyond the log's head as the head.
 //
 // A malformed position is answered with 400. If the wait fails (the projections are slow or
 // stuck) the request is served anyway, with "X-Clearvest-Stale: true": slightly old data with a
@@ -38,11 +42,11 @@ var errBadPosition = domainerr.Field(HeaderPosition,
 // means read models cannot be waited on, so every response to a positioned request is marked
 // stale. Unsafe requests ignore the header: they are commands, and commands read the event
 // store, not the read models.
-func ReadYourWrites(waiter Waiter, maxWait time.Duration) func(http.Handler) http.Handler {
+func ReadYourWrites(waiter Waiter, maxWait time.Duration, signedIn func(*http.Request) bool) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			values := r.Header.Values(HeaderPosition)
-			if len(values) == 0 || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+			if len(values) == 0 || (r.Method != http.MethodGet && r.Method != http.MethodHead) || !signedIn(r) {
 				next.ServeHTTP(w, r)
 				return
 			}

@@ -1,6 +1,9 @@
 package accounts
 
-import "clearvest/domain/domainerr"
+import (
+	"clearvest/domain/domainerr"
+	"clearvest/platform/auth/otp"
+)
 
 // Refusals of the sign-in flows, worded as docs/identity.md fixes them.
 var (
@@ -32,4 +35,19 @@ var (
 	ErrSessionNotFound  = domainerr.New(domainerr.NotFound, "Session not found")
 	ErrGoogleDisabled   = domainerr.New(domainerr.NotFound, "Google sign-in is not enabled on this server.")
 	ErrGoogleInvalid    = domainerr.New(domainerr.Unauthenticated, "Google sign-in failed. Please try again.")
+
+	// ErrLoginExpired: the browser holds no live pending sign-in (never had one, or it was used,
+	// replaced by a newer sign-in, or expired). The client goes back to the login page.
+	ErrLoginExpired = otp.ErrNoAttempt
 )
+
+// NewDeviceError is ErrNewDevice (401 new_device) with the pending sign-in the e-mailed code
+// belongs to: its token goes to the browser in an HttpOnly cookie and to API clients in the
+// answer, and LoginWithCode needs it with the code.
+type NewDeviceError struct{ Pending string }
+
+func (e *NewDeviceError) Error() string { return ErrNewDevice.Error() }
+func (e *NewDeviceError) Unwrap() error { return ErrNewDevice }
+
+// PendingLogin is read by the API's error mapper to put the token in the answer.
+func (e *NewDeviceError) PendingLogin() string { return e.Pending }

@@ -54,7 +54,9 @@ func newGoogleVerifier(s *Service) (googleVerifier, error) {
 // issuer). nil turns Google sign-in off.
 func (s *Service) SetGoogleVerifier(v googleVerifier) { s.google = v }
 
-// GoogleSignIn signs in with a Google ID token.
+// googleSignIn signs in with a Google ID token that the redirect flow obtained for this browser
+// (GoogleRedirect, GoogleLink): the token must carry the flow's nonce, so a token obtained
+// anywhere else is refused.
 //
 //   - A Google account already linked signs in to its Clearvest account.
 //   - An e-mail nobody uses creates an account (verified: Google vouched for the address).
@@ -62,12 +64,12 @@ func (s *Service) SetGoogleVerifier(v googleVerifier) { s.google = v }
 //     e-mail alone: whoever controls a Google account with that address would otherwise take
 //     over the Clearvest account. The person must also give the account's password or the
 //     code this call e-mails (401 link_required) — then the link is made and kept.
-func (s *Service) GoogleSignIn(ctx context.Context, in GoogleInput, c Client) (SignIn, error) {
+func (s *Service) googleSignIn(ctx context.Context, in GoogleInput, c Client) (SignIn, error) {
 	if s.google == nil {
 		return SignIn{}, ErrGoogleDisabled
 	}
-	if strings.TrimSpace(in.Credential) == "" {
-		return SignIn{}, ErrAllFields
+	if strings.TrimSpace(in.Credential) == "" || in.Nonce == "" {
+		return SignIn{}, ErrGoogleInvalid
 	}
 	if err := s.limit(ctx, ruleLinkIP, c.IP); err != nil {
 		return SignIn{}, err

@@ -78,7 +78,7 @@ type GoogleRedirectResult struct {
 
 // GoogleRedirect finishes a redirect sign-in: the state must match the browser's flow, the code
 // is exchanged with the PKCE verifier, and the ID token must carry the flow's nonce. Then it is
-// GoogleSignIn, with the same refusal to link an existing account on the e-mail alone.
+// googleSignIn, with its refusal to link an existing account on the e-mail alone.
 func (s *Service) GoogleRedirect(ctx context.Context, flow, code, state string, c Client) (GoogleRedirectResult, error) {
 	if !s.GoogleRedirectEnabled() {
 		return GoogleRedirectResult{}, ErrGoogleDisabled
@@ -96,7 +96,7 @@ func (s *Service) GoogleRedirect(ctx context.Context, flow, code, state string, 
 		return GoogleRedirectResult{}, ErrGoogleInvalid.Wrap(err)
 	}
 	out := GoogleRedirectResult{Return: f.Return}
-	out.SignIn, err = s.GoogleSignIn(ctx, GoogleInput{Credential: raw, Nonce: f.Nonce}, c)
+	out.SignIn, err = s.googleSignIn(ctx, GoogleInput{Credential: raw, Nonce: f.Nonce}, c)
 	if errors.Is(err, ErrLinkRequired) || errors.Is(err, ErrTOTPRequired) {
 		out.Pending = s.sealJSON(googlePending{
 			IDToken: raw, Nonce: f.Nonce, Return: f.Return, Expires: s.clock.Now().Add(GoogleFlowLife).Unix(),
@@ -116,7 +116,7 @@ func (s *Service) GoogleLink(ctx context.Context, pending string, in GoogleInput
 		return SignIn{}, "", ErrGoogleInvalid
 	}
 	in.Credential, in.Nonce = p.IDToken, p.Nonce
-	out, err := s.GoogleSignIn(ctx, in, c)
+	out, err := s.googleSignIn(ctx, in, c)
 	return out, p.Return, err
 }
 

@@ -15,14 +15,21 @@ import (
 	"clearvest/platform/mail"
 )
 
+// PendingLoginLife is how long a sign-in from a new browser waits for its e-mailed code.
+var PendingLoginLife = otp.TTL(otp.Login)
+
 // Login signs in with e-mail and password.
 //
 // The order of checks is what keeps the answers from telling an attacker more than "wrong":
 // limits first (before any password hashing, which is the expensive part), then the password
 // (an unknown e-mail costs the same hash), and only for the right password whether the account
 // is suspended, needs an authenticator code, or is on a browser it has not seen. A browser that
-// is not trusted gets an e-mailed code instead of a session (401 new_device); with two-factor
+// is not trusted gets no session but a pending sign-in (a *NewDeviceError, 401 new_device):
+// its token, and the code e-mailed for it, which LoginWithCode needs together. With two-factor
 // authentication on, the authenticator code is the second factor instead.
+//
+// A browser the account already trusts counts against limits of its own, not the account's
+// (signInLimits): failures from elsewhere never lock the owner out.
 func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (SignIn, error) {
 	email := strings.TrimSpace(in.Email)
 	if email == "" || in.Password == "" {
@@ -32,63 +39,81 @@ func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (SignIn, e
 		return SignIn{}, err
 	}
 	emailKey := principal.NormalizeEmail(email)
-	if err := s.policy.Login(ctx, emailKey, c.IP); err != nil {
+	uid, found, err := s.emails.Lookup(ctx, emailKey)
+	if err != nil {
 		return SignIn{}, err
 	}
-	uid, ok, err := s.checkPassword(ctx, emailKey, in.Password)
+	trusted := false
+	if found {
+		if trusted, err = s.devices.IsTrusted(ctx, uid, c.DeviceToken); err != nil {
+			return SignIn{}, err
+		}
+	}
+	limits := s.signInLimits(emailKey, c, trusted)
+	if err := limits.check(ctx); err != nil {
+		return SignIn{}, err
+	}
+	ok, err := s.verifyPassword(ctx, uid, found, in.Password)
 	if err != nil {
 		return SignIn{}, err
 	}
 	if !ok {
-		s.loginFailed(ctx, emailKey)
+		limits.failed(ctx)
 		return SignIn{}, ErrBadCredentials
 	}
 	user, err := s.activeUser(ctx, uid, ErrBadCredentials)
 	if err != nil {
 		return SignIn{}, err
 	}
-	trusted, err := s.devices.IsTrusted(ctx, uid, c.DeviceToken)
-	if err != nil {
-		return SignIn{}, err
-	}
 	if user.TwoFactorEnabled() {
 		if err := s.checkTOTP(ctx, uid, in.TOTPCode); err != nil {
 			if errors.Is(err, ErrTOTPInvalid) {
-				s.loginFailed(ctx, emailKey)
+				limits.failed(ctx)
 			}
 			return SignIn{}, err
 		}
 	} else if !trusted {
-		if err := s.mailLoginCode(ctx, user); err != nil {
+		pending, err := s.beginSignInAttempt(ctx, user, c.PendingLogin)
+		if err != nil {
 			return SignIn{}, err
 		}
-		return SignIn{}, ErrNewDevice
+		return SignIn{}, &NewDeviceError{Pending: pending}
 	}
-	s.loginSucceeded(ctx, emailKey)
+	limits.succeeded(ctx)
 	return s.completeSignIn(ctx, user, c, !trusted)
 }
 
-// checkPassword verifies a password for the account of an e-mail. An unknown e-mail, or an
-// account without a password (Google only), costs the same hashing as a wrong password, so the
-// time taken tells nothing about which addresses are registered.
+// checkPassword verifies a password for the account of an e-mail and returns the account.
 func (s *Service) checkPassword(ctx context.Context, emailKey, pw string) (uuid.UUID, bool, error) {
 	uid, found, err := s.emails.Lookup(ctx, emailKey)
 	if err != nil {
 		return uuid.Nil, false, err
 	}
+	ok, err := s.verifyPassword(ctx, uid, found, pw)
+	if err != nil || !ok {
+		return uuid.Nil, false, err
+	}
+	return uid, true, nil
+}
+
+// verifyPassword checks a password for an account found (or not) by its e-mail. An unknown
+// e-mail, or an account without a password (Google only), costs the same hashing as a wrong
+// password, so the time taken tells nothing about which addresses are registered.
+func (s *Service) verifyPassword(ctx context.Context, uid uuid.UUID, found bool, pw string) (bool, error) {
 	var cred principal.Credential
 	hasPassword := false
 	if found {
+		var err error
 		if cred, hasPassword, err = s.credentials.Get(ctx, uid); err != nil {
-			return uuid.Nil, false, err
+			return false, err
 		}
 	}
 	if !hasPassword {
-		return uuid.Nil, false, s.hasher.DummyVerify(ctx, pw)
+		return false, s.hasher.DummyVerify(ctx, pw)
 	}
 	ok, err := s.hasher.Verify(ctx, pw, cred.Hash)
 	if err != nil || !ok {
-		return uuid.Nil, false, err
+		return false, err
 	}
 	if s.hasher.NeedsRehash(cred.Hash) {
 		// Parameters were raised since this hash was made; the plaintext is at hand only now.
@@ -98,24 +123,34 @@ func (s *Service) checkPassword(ctx context.Context, emailKey, pw string) (uuid.
 			}
 		}
 	}
-	return uid, true, nil
+	return true, nil
 }
 
-// mailLoginCode e-mails a fresh 6-digit login code. A code sent less than a minute ago is
-// still the valid one, so a repeated attempt just points to it instead of sending another.
-func (s *Service) mailLoginCode(ctx context.Context, user loaded) error {
+// beginSignInAttempt starts the pending sign-in of a browser that passed the password (see
+// otp.Begin) and e-mails its code, and returns the attempt's token. current is the token the
+// browser already holds: pressing "Sign in" again within a minute goes on with the code just
+// sent instead of mailing another. A sign-in after a code was used always gets a fresh one.
+func (s *Service) beginSignInAttempt(ctx context.Context, user loaded, current string) (string, error) {
+	var token string
 	_, err := s.inTx(ctx, eventstore.Metadata{ActorID: user.ID()}, func(u *unit) error {
-		code, err := s.codes.Issue(ctx, u.tx, uuid.MustParse(user.ID()), otp.Login, 0)
-		if errors.Is(err, otp.ErrCooldown) {
-			return nil
-		}
+		a, err := s.codes.Begin(ctx, u.tx, uuid.MustParse(user.ID()), otp.Login, current)
 		if err != nil {
 			return err
 		}
-		return u.mail(ctx, "login-code/"+hashID(user.ID()+code+s.clock.Now().String()), user.Email(), mail.TemplateLoginCode,
-			mail.LoginCodeData{Name: user.Profile().Name, Code: code, ValidFor: otp.TTL(otp.Login)}, true)
+		token = a.Token
+		return u.mailLoginCode(ctx, user, a)
 	})
-	return err
+	return token, err
+}
+
+// mailLoginCode queues the e-mail with an attempt's new code; an attempt going on with the code
+// already sent has none, and nothing is sent.
+func (u *unit) mailLoginCode(ctx context.Context, user loaded, a otp.Attempt) error {
+	if a.Code == "" {
+		return nil
+	}
+	return u.mail(ctx, "login-code/"+hashID(a.Token+a.Code), user.Email(), mail.TemplateLoginCode,
+		mail.LoginCodeData{Name: user.Profile().Name, Code: a.Code, ValidFor: otp.TTL(otp.Login)}, true)
 }
 
 // completeSignIn starts the session. A sign-in from a browser not seen before is recorded
@@ -183,8 +218,11 @@ func (u *unit) alertNewDevice(ctx context.Context, user loaded, c Client) error 
 	}, true)
 }
 
-// SendLoginCode e-mails a login code to an account, answering the same whether or not the
-// account exists.
+// SendLoginCode e-mails a new code for the browser's pending sign-in (c.PendingLogin), once
+// the last one is a minute old. Without a live pending sign-in of that account nothing is sent
+// and the answer says the sign-in has expired (ErrLoginExpired): a code is only ever sent for
+// an attempt that passed the password. The answer is the same whether or not the account
+// exists, since only a browser that passed its password holds a pending sign-in.
 func (s *Service) SendLoginCode(ctx context.Context, email string, c Client) error {
 	email = strings.TrimSpace(email)
 	if email == "" {
@@ -197,22 +235,32 @@ func (s *Service) SendLoginCode(ctx context.Context, email string, c Client) err
 	if err := s.policy.CodeRequest(ctx, key, c.IP); err != nil {
 		return err
 	}
+	if c.PendingLogin == "" {
+		return ErrLoginExpired
+	}
 	uid, found, err := s.emails.Lookup(ctx, key)
-	if err != nil || !found {
-		return err
-	}
-	p, err := s.principals.Get(ctx, uid)
-	if err != nil || p.Status != identity.StatusActive {
-		return nil
-	}
-	user, err := s.loadUser(ctx, uid.String())
 	if err != nil {
 		return err
 	}
-	return s.mailLoginCode(ctx, user)
+	if !found {
+		return ErrLoginExpired
+	}
+	user, err := s.activeUser(ctx, uid, ErrLoginExpired)
+	if err != nil {
+		return err
+	}
+	_, err = s.inTx(ctx, eventstore.Metadata{ActorID: user.ID()}, func(u *unit) error {
+		a, err := s.codes.Resend(ctx, u.tx, uid, otp.Login, c.PendingLogin)
+		if err != nil {
+			return err
+		}
+		return u.mailLoginCode(ctx, user, a)
+	})
+	return err
 }
 
-// LoginWithCode signs in with the e-mailed code and trusts this browser from now on.
+// LoginWithCode finishes a pending sign-in: the code e-mailed for it, together with the token of
+// the browser that passed the password (c.PendingLogin). The browser is trusted from now on.
 func (s *Service) LoginWithCode(ctx context.Context, email, code, totpCode string, c Client) (SignIn, error) {
 	code = strings.TrimSpace(code)
 	switch {
@@ -225,6 +273,11 @@ func (s *Service) LoginWithCode(ctx context.Context, email, code, totpCode strin
 	if err := identity.ValidateEmail(email); err != nil {
 		return SignIn{}, err
 	}
+	// Without a pending sign-in there is nothing a code could be checked against, so nothing
+	// is counted either: no guess was made.
+	if c.PendingLogin == "" {
+		return SignIn{}, ErrLoginExpired
+	}
 	key := principal.NormalizeEmail(email)
 	if err := s.policy.Login(ctx, key, c.IP); err != nil {
 		return SignIn{}, err
@@ -234,17 +287,19 @@ func (s *Service) LoginWithCode(ctx context.Context, email, code, totpCode strin
 		return SignIn{}, err
 	}
 	if !found {
+		return SignIn{}, ErrLoginExpired
+	}
+	switch err := s.codes.Redeem(ctx, otp.Login, c.PendingLogin, code, uid); {
+	case errors.Is(err, otp.ErrInvalidCode):
 		s.loginFailed(ctx, key)
 		return SignIn{}, ErrCodeInvalid
-	}
-	if _, err := s.codes.Consume(ctx, otp.Login, code, uid); err != nil {
+	case errors.Is(err, otp.ErrTooManyWrongCodes):
 		s.loginFailed(ctx, key)
-		if errors.Is(err, otp.ErrInvalidCode) {
-			return SignIn{}, ErrCodeInvalid
-		}
+		return SignIn{}, err
+	case err != nil:
 		return SignIn{}, err
 	}
-	user, err := s.activeUser(ctx, uid, ErrCodeInvalid)
+	user, err := s.activeUser(ctx, uid, ErrLoginExpired)
 	if err != nil {
 		return SignIn{}, err
 	}

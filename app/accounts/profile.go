@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"clearvest/domain/domainerr"
-	"clearvest/domain/identity"
 	"clearvest/platform/blob"
 )
 
@@ -23,9 +22,16 @@ const photoDir = "photos/"
 // photoName matches the names UploadPhoto gives: 22 random URL-safe characters and the type.
 var photoName = regexp.MustCompile(`^[A-Za-z0-9_-]{22}\.(jpg|png)$`)
 
+// ErrPhotoNotYours refuses a profile photo the user did not upload.
+var ErrPhotoNotYours = domainerr.Field("photo", "Please upload your photo with the upload button; a profile can only show a photo you uploaded.")
+
 // UpdateProfile changes the signed-in user's own profile. Fields not given keep their value;
-// the e-mail is not part of the profile. A photo may only be removed ("") or set to one of our
-// own photo URLs, so a profile can never point browsers elsewhere.
+// the e-mail is not part of the profile.
+//
+// A photo may only be removed ("") or left as it is. A new photo comes only through UploadPhoto,
+// which stores the file and sets it in one step, so every photo a profile shows is one its owner
+// uploaded: never another user's photo (which would keep it alive after they replaced it, and
+// show it under someone else's name) and never an address elsewhere (a tracking pixel).
 func (s *Service) UpdateProfile(ctx context.Context, a Actor, in ProfileInput) (User, int64, error) {
 	var country string
 	if in.Country != nil && strings.TrimSpace(*in.Country) != "" {
@@ -35,15 +41,17 @@ func (s *Service) UpdateProfile(ctx context.Context, a Actor, in ProfileInput) (
 		}
 		country = code
 	}
-	if in.Photo != nil && *in.Photo != "" {
-		name, ok := strings.CutPrefix(*in.Photo, PhotoURLPrefix)
-		if !ok || !photoName.MatchString(name) {
-			return User{}, 0, identity.ErrInvalidPhoto
-		}
-	}
 	var out loaded
+	removed := ""
 	pos, err := s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		p := user.Profile()
+		if in.Photo != nil && *in.Photo != "" && *in.Photo != p.Photo {
+			return ErrPhotoNotYours
+		}
+		removed = ""
+		if in.Photo != nil && *in.Photo == "" {
+			removed = p.Photo
+		}
 		if in.Name != nil {
 			p.Name = *in.Name
 		}
@@ -68,6 +76,7 @@ func (s *Service) UpdateProfile(ctx context.Context, a Actor, in ProfileInput) (
 	if err != nil {
 		return User{}, 0, err
 	}
+	s.deletePhoto(ctx, removed)
 	return view(out), pos, nil
 }
 

@@ -17,9 +17,10 @@ import (
 	"clearvest/platform/mail"
 )
 
-// forgotFloor is the least time ForgotPassword takes. The work differs by whether the account
-// exists (a lookup, or a lookup plus a code and an outbox row); answering no sooner than this
-// makes both cases look alike from outside, as long as the work fits in it with room to spare.
+// forgotFloor is how long ForgotPassword takes. The work differs by whether the account exists
+// (a lookup, or a lookup plus a code and an outbox row); answering at a deadline set when the
+// request began makes both cases look alike from outside, as long as the work fits in it with
+// room to spare.
 const forgotFloor = 300 * time.Millisecond
 
 // MsgAlreadyVerified is SendVerification's answer for an address already verified.
@@ -80,12 +81,10 @@ func (s *Service) ForgotPassword(ctx context.Context, email string, c Client) er
 	if err := s.policy.CodeRequest(ctx, key, c.IP); err != nil {
 		return err
 	}
-	done := time.After(forgotFloor)
+	deadline := s.clock.Now().Add(forgotFloor)
 	err := s.mailReset(ctx, key, c)
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return ctx.Err()
+	if werr := s.waitUntil(ctx, deadline); werr != nil {
+		return werr
 	}
 	return err
 }

@@ -77,6 +77,10 @@ type Deps struct {
 	Blobs  blob.Store
 	Clock  clock.Clock
 	Logger *slog.Logger
+	// WaitUntil blocks until Clock reads t, or ctx ends; nil waits on a timer. Flows that must
+	// take a fixed time whatever they find (ForgotPassword) wait through it, so that tests can
+	// check the deadline instead of measuring time.
+	WaitUntil func(ctx context.Context, t time.Time) error
 }
 
 // Service runs the identity flows. It is safe for concurrent use.
@@ -91,6 +95,8 @@ type Service struct {
 	clock  clock.Clock
 	log    *slog.Logger
 	tmpl   *mail.Templates
+	// waitUntil is Deps.WaitUntil.
+	waitUntil func(ctx context.Context, t time.Time) error
 
 	principals  *principal.Principals
 	emails      *principal.Emails
@@ -121,15 +127,30 @@ func New(cfg Config, d Deps) (*Service, error) {
 	}
 	s := &Service{
 		cfg: cfg, pool: d.Pool, store: d.Store, codec: d.Codec, pii: d.PII, sender: d.Sender,
-		blobs: d.Blobs, clock: d.Clock, log: d.Logger, tmpl: tmpl,
+		blobs: d.Blobs, clock: d.Clock, log: d.Logger, tmpl: tmpl, waitUntil: d.WaitUntil,
 		principals:  principal.NewPrincipals(d.Pool, d.Clock),
 		emails:      principal.NewEmails(d.Pool),
 		credentials: principal.NewCredentials(d.Pool, d.Clock),
+	}
+	if s.waitUntil == nil {
+		s.waitUntil = s.sleepUntil
 	}
 	if err := s.initAuth(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// sleepUntil waits on a timer until the clock reads t.
+func (s *Service) sleepUntil(ctx context.Context, t time.Time) error {
+	timer := time.NewTimer(t.Sub(s.clock.Now()))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // unit is one transaction of a flow: what it appended and whether it enqueued mail, so the

@@ -28,6 +28,9 @@ type Client struct {
 	UserAgent string
 	// DeviceToken is the trusted-device cookie the browser sent, if any.
 	DeviceToken string
+	// PendingLogin is the token of the sign-in waiting for its e-mailed code that the browser
+	// (cookie) or API client (request body) sent, if any.
+	PendingLogin string
 }
 
 // User is the API's view of a user (the specification's field names are the API layer's
@@ -107,8 +110,8 @@ type ProfileInput struct {
 // e-mailed for linking.
 type GoogleInput struct {
 	Credential, Password, Code, TOTPCode string
-	// Nonce, when set, must be the token's nonce: the redirect flow binds its token to the
-	// browser that started it.
+	// Nonce must be the token's nonce: the redirect flow binds its token to the browser that
+	// started it.
 	Nonce string
 }
 

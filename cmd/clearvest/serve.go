@@ -90,6 +90,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, PublicURL: cfg.PublicURL, MailboxDir: mailbox,
+		TrustedProxies: cfg.TrustedProxies,
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

@@ -12,11 +12,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Environment variable names, exported so that error messages, docs and tests agree.
@@ -33,6 +35,7 @@ const (
 	EnvGoogleIssuer     = "GOOGLE_ISSUER"
 	EnvDepositAddresses = "CLEARVEST_DEPOSIT_ADDRESSES"
 	EnvBlobURL          = "CLEARVEST_BLOB_URL"
+	EnvTrustedProxies   = "CLEARVEST_TRUSTED_PROXIES"
 )
 
 // Deployment environments.
@@ -71,6 +74,9 @@ type Config struct {
 	// BlobS3 is the bucket that holds files (profile photos) when CLEARVEST_BLOB_URL is set;
 	// nil means the local disk under DataDir.
 	BlobS3 *S3
+	// TrustedProxies are the reverse proxies whose forwarding headers name the client
+	// (CLEARVEST_TRUSTED_PROXIES); empty means every request's peer is the client.
+	TrustedProxies []netip.Prefix
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -104,6 +110,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("mail", redactURL(c.MailURL)),
 		slog.Bool("google_login", c.GoogleClientID != ""),
 		slog.String("blobs", c.blobLogValue()),
+		slog.Any("trusted_proxies", c.TrustedProxies),
 	)
 }
 
@@ -200,7 +207,44 @@ func Load(getenv func(string) string) (Config, error) {
 			return Config{}, err
 		}
 	}
+	if c.TrustedProxies, err = ParseTrustedProxies(get(EnvTrustedProxies)); err != nil {
+		return Config{}, err
+	}
 	return c, nil
+}
+
+// ParseTrustedProxies reads CLEARVEST_TRUSTED_PROXIES: CIDR prefixes and single addresses
+// (taken as /32 or /128), separated by commas or spaces. A prefix with host bits set is refused
+// rather than widened or narrowed, because either guess could trust a proxy nobody meant to.
+func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		if strings.Contains(item, "%") {
+			return nil, fmt.Errorf("%s: %q has an IPv6 zone; list addresses without one", EnvTrustedProxies, item)
+		}
+		if !strings.Contains(item, "/") {
+			addr, err := netip.ParseAddr(item)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q is neither an IP address nor a CIDR prefix such as 10.0.0.0/8", EnvTrustedProxies, item)
+			}
+			addr = addr.Unmap()
+			out = append(out, netip.PrefixFrom(addr, addr.BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(item)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not a CIDR prefix such as 10.0.0.0/8 or 2001:db8::/32", EnvTrustedProxies, item)
+		}
+		if p != p.Masked() {
+			return nil, fmt.Errorf("%s: %q has bits set past the prefix length; write %s for the network or %s for the one address",
+				EnvTrustedProxies, item, p.Masked(), netip.PrefixFrom(p.Addr(), p.Addr().BitLen()))
+		}
+		if p.Addr().Is4In6() && p.Bits() >= 96 {
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func checkDatabaseURL(s string) error {

@@ -262,3 +262,47 @@ func TestBlobURL(t *testing.T) {
 		})
 	}
 }
+
+func TestTrustedProxies(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		value   string
+		want    []string
+		wantErr string // substring; empty means success
+	}{
+		{name: "unset trusts nobody", value: "", want: nil},
+		{name: "prefixes and bare addresses", value: "10.0.0.0/8, 192.0.2.7 2001:db8::/32\t2001:db8::1",
+			want: []string{"10.0.0.0/8", "192.0.2.7/32", "2001:db8::/32", "2001:db8::1/128"}},
+		{name: "IPv4-mapped addresses are IPv4", value: "::ffff:192.0.2.7", want: []string{"192.0.2.7/32"}},
+		{name: "not an address", value: "10.0.0.0/8,proxy.internal", wantErr: `CLEARVEST_TRUSTED_PROXIES: "proxy.internal" is neither an IP address nor a CIDR prefix`},
+		{name: "bad prefix length", value: "10.0.0.0/33", wantErr: `CLEARVEST_TRUSTED_PROXIES: "10.0.0.0/33" is not a CIDR prefix`},
+		{name: "host bits set", value: "10.1.2.3/8", wantErr: `CLEARVEST_TRUSTED_PROXIES: "10.1.2.3/8" has bits set past the prefix length; write 10.0.0.0/8 for the network or 10.1.2.3/32 for the one address`},
+		{name: "zone", value: "fe80::1%eth0", wantErr: "has an IPv6 zone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := config.Load(env(map[string]string{
+				"CLEARVEST_DATA_DIR":        filepath.Join(t.TempDir(), "data"),
+				"CLEARVEST_TRUSTED_PROXIES": tt.value,
+			}))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range c.TrustedProxies {
+				got = append(got, p.String())
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Fatalf("TrustedProxies = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -58,6 +58,7 @@ type Option func(*options)
 type options struct {
 	clock                  clock.Clock
 	googleClient, googleIs string
+	waitUntil              func(ctx context.Context, t time.Time) error
 }
 
 // WithGoogle turns Google sign-in on for clientID, trusting the OpenID provider at issuer
@@ -68,6 +69,11 @@ func WithGoogle(clientID, issuer string) Option {
 
 // WithClock makes the service (tokens, sessions, codes, limits) read time from c.
 func WithClock(c clock.Clock) Option { return func(o *options) { o.clock = c } }
+
+// WithWaitUntil replaces the service's timed waits (accounts.Deps.WaitUntil).
+func WithWaitUntil(f func(ctx context.Context, t time.Time) error) Option {
+	return func(o *options) { o.waitUntil = f }
+}
 
 // New builds the environment; everything is closed when the test ends.
 func New(t testing.TB, opts ...Option) *Env {
@@ -127,6 +133,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		PublicURL: PublicURL, SecretKey: secret, GoogleClientID: o.googleClient, GoogleIssuer: o.googleIs,
 	}, accounts.Deps{
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Clock: o.clock, Logger: logger,
+		WaitUntil: o.waitUntil,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -132,9 +132,14 @@ func (b *boolClaim) UnmarshalJSON(data []byte) error {
 }
 
 // Verify checks an ID token's signature (RS256, against the issuer's keys), issuer, audience and
-// expiry, and that Google verified the e-mail address. nonce, when not empty, must match the
-// token's nonce (the value the sign-in request carried, binding the token to this browser).
+// expiry, that Google verified the e-mail address, and that the token carries nonce: the value
+// this browser's sign-in request sent, which binds the token to it. An ID token is otherwise a
+// bearer credential that anyone who obtained it (another site the person signed in to with
+// Google, a log) could replay here, so a token is never accepted without its nonce.
 func (v *Verifier) Verify(ctx context.Context, rawIDToken, nonce string) (Identity, error) {
+	if nonce == "" {
+		return Identity{}, ErrInvalidToken.Wrap(errors.New("google: no nonce to check the token against"))
+	}
 	verifier, err := v.oidcVerifier(ctx)
 	if err != nil {
 		return Identity{}, err
@@ -143,7 +148,7 @@ func (v *Verifier) Verify(ctx context.Context, rawIDToken, nonce string) (Identi
 	if err != nil {
 		return Identity{}, ErrInvalidToken.Wrap(err)
 	}
-	if nonce != "" && subtle.ConstantTimeCompare([]byte(tok.Nonce), []byte(nonce)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(tok.Nonce), []byte(nonce)) != 1 {
 		return Identity{}, ErrInvalidToken.Wrap(errors.New("google: nonce mismatch"))
 	}
 	var c claims

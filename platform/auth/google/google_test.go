@@ -24,6 +24,9 @@ import (
 
 const clientID = "1234-test.apps.googleusercontent.com"
 
+// nonce is the one the sign-in request carried; the provider's tokens repeat it.
+const nonce = "n-0S6_WzA2Mj"
+
 var start = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // testKeys are generated once: RSA key generation is slow under the race detector.
@@ -53,7 +56,7 @@ func newProvider(t *testing.T) *provider {
 	p := &provider{published: map[string]*rsa.PublicKey{"k1": &testKeys()[0].PublicKey}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
-		_ = json.NewEncoder(w).Encode(map[string]any{
+		serveJSON(t, w, map[string]any{
 			"issuer":                                p.srv.URL,
 			"authorization_endpoint":                p.srv.URL + "/auth",
 			"token_endpoint":                        p.srv.URL + "/token",
@@ -73,11 +76,18 @@ func newProvider(t *testing.T) *provider {
 				"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(k.E)).Bytes()),
 			})
 		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"keys": keys})
+		serveJSON(t, w, map[string]any{"keys": keys})
 	})
 	p.srv = httptest.NewServer(mux)
 	t.Cleanup(p.srv.Close)
 	return p
+}
+
+// serveJSON writes a provider document; a failure is the test's, not the code under test's.
+func serveJSON(t *testing.T, w http.ResponseWriter, v any) {
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		t.Errorf("provider: writing %T: %v", v, err)
+	}
 }
 
 func (p *provider) publish(kid string, k *rsa.PublicKey) {
@@ -90,7 +100,7 @@ func (p *provider) claims() jwt.MapClaims {
 	return jwt.MapClaims{
 		"iss": p.srv.URL, "aud": clientID, "sub": "109876543210", "email": "alice@gmail.com",
 		"email_verified": true, "name": "Alice Example", "picture": "https://example.com/a.png",
-		"iat": start.Unix(), "exp": start.Add(time.Hour).Unix(), "nonce": "n-0S6_WzA2Mj",
+		"iat": start.Unix(), "exp": start.Add(time.Hour).Unix(), "nonce": nonce,
 	}
 }
 
@@ -127,7 +137,7 @@ func TestVerify(t *testing.T) {
 			p := newProvider(t)
 			v := newVerifier(t, p, clock.NewManual(start.Add(time.Minute)), discover)
 			raw := p.sign(t, "k1", testKeys()[0], p.claims())
-			id, err := v.Verify(context.Background(), raw, "n-0S6_WzA2Mj")
+			id, err := v.Verify(context.Background(), raw, nonce)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,8 +145,8 @@ func TestVerify(t *testing.T) {
 			if id != want {
 				t.Errorf("Identity = %+v, want %+v", id, want)
 			}
-			if _, err := v.Verify(context.Background(), raw, ""); err != nil {
-				t.Errorf("Verify without a nonce to check: %v", err)
+			if _, err := v.Verify(context.Background(), raw, ""); !errors.Is(err, google.ErrInvalidToken) {
+				t.Errorf("Verify with no nonce to check the token against = %v, want ErrInvalidToken", err)
 			}
 		})
 	}
@@ -166,7 +176,10 @@ func TestVerifyRejects(t *testing.T) {
 	noneToken := func() string {
 		tok := jwt.NewWithClaims(jwt.SigningMethodNone, p.claims())
 		tok.Header["kid"] = "k1"
-		s, _ := tok.SignedString(jwt.UnsafeAllowNoneSignatureType)
+		s, err := tok.SignedString(jwt.UnsafeAllowNoneSignatureType)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return s
 	}
 	tests := []struct {
@@ -175,19 +188,21 @@ func TestVerifyRejects(t *testing.T) {
 		nonce string
 		want  error
 	}{
-		{"garbage", "not-a-jwt", "", google.ErrInvalidToken},
-		{"wrong audience", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["aud"] = "someone-else.apps.googleusercontent.com" })), "", google.ErrInvalidToken},
-		{"wrong issuer", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["iss"] = "https://evil.example" })), "", google.ErrInvalidToken},
-		{"expired", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["exp"] = start.Unix() })), "", google.ErrInvalidToken},
-		{"no expiry", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { delete(m, "exp") })), "", google.ErrInvalidToken},
-		{"signed by an unknown key", p.sign(t, "k1", testKeys()[1], p.claims()), "", google.ErrInvalidToken},
-		{"unknown kid", p.sign(t, "k9", testKeys()[1], p.claims()), "", google.ErrInvalidToken},
-		{"HS256 with the public key", hsToken(), "", google.ErrInvalidToken},
-		{"alg none", noneToken(), "", google.ErrInvalidToken},
+		{"garbage", "not-a-jwt", nonce, google.ErrInvalidToken},
+		{"wrong audience", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["aud"] = "someone-else.apps.googleusercontent.com" })), nonce, google.ErrInvalidToken},
+		{"wrong issuer", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["iss"] = "https://evil.example" })), nonce, google.ErrInvalidToken},
+		{"expired", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["exp"] = start.Unix() })), nonce, google.ErrInvalidToken},
+		{"no expiry", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { delete(m, "exp") })), nonce, google.ErrInvalidToken},
+		{"signed by an unknown key", p.sign(t, "k1", testKeys()[1], p.claims()), nonce, google.ErrInvalidToken},
+		{"unknown kid", p.sign(t, "k9", testKeys()[1], p.claims()), nonce, google.ErrInvalidToken},
+		{"HS256 with the public key", hsToken(), nonce, google.ErrInvalidToken},
+		{"alg none", noneToken(), nonce, google.ErrInvalidToken},
 		{"wrong nonce", p.sign(t, "k1", good, p.claims()), "another-nonce", google.ErrInvalidToken},
-		{"e-mail not verified", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["email_verified"] = false })), "", google.ErrEmailNotVerified},
-		{"e-mail verification missing", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { delete(m, "email_verified") })), "", google.ErrEmailNotVerified},
-		{"no e-mail", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { delete(m, "email") })), "", google.ErrInvalidToken},
+		{"no nonce to check against", p.sign(t, "k1", good, p.claims()), "", google.ErrInvalidToken},
+		{"a token without a nonce", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { delete(m, "nonce") })), nonce, google.ErrInvalidToken},
+		{"e-mail not verified", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["email_verified"] = false })), nonce, google.ErrEmailNotVerified},
+		{"e-mail verification missing", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { delete(m, "email_verified") })), nonce, google.ErrEmailNotVerified},
+		{"no e-mail", p.sign(t, "k1", good, with(func(m jwt.MapClaims) { delete(m, "email") })), nonce, google.ErrInvalidToken},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -197,11 +212,11 @@ func TestVerifyRejects(t *testing.T) {
 			}
 		})
 	}
-	if kind, _, _ := domainerr.KindOf(google.ErrInvalidToken); kind != domainerr.Unauthenticated {
-		t.Errorf("ErrInvalidToken kind = %v", kind)
+	if kind, _, ok := domainerr.KindOf(google.ErrInvalidToken); !ok || kind != domainerr.Unauthenticated {
+		t.Errorf("ErrInvalidToken kind = %v (classified %v)", kind, ok)
 	}
 	// email_verified as the string "true", as older tokens had it, is accepted.
-	if _, err := v.Verify(context.Background(), p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["email_verified"] = "true" })), ""); err != nil {
+	if _, err := v.Verify(context.Background(), p.sign(t, "k1", good, with(func(m jwt.MapClaims) { m["email_verified"] = "true" })), nonce); err != nil {
 		t.Errorf(`email_verified "true": %v`, err)
 	}
 }
@@ -210,12 +225,12 @@ func TestKeyRotation(t *testing.T) {
 	t.Parallel()
 	p := newProvider(t)
 	v := newVerifier(t, p, clock.NewManual(start.Add(time.Minute)), false)
-	if _, err := v.Verify(context.Background(), p.sign(t, "k1", testKeys()[0], p.claims()), ""); err != nil {
+	if _, err := v.Verify(context.Background(), p.sign(t, "k1", testKeys()[0], p.claims()), nonce); err != nil {
 		t.Fatal(err)
 	}
 	// The provider starts signing with a new key; the verifier has only cached the old set.
 	p.publish("k2", &testKeys()[1].PublicKey)
-	if _, err := v.Verify(context.Background(), p.sign(t, "k2", testKeys()[1], p.claims()), ""); err != nil {
+	if _, err := v.Verify(context.Background(), p.sign(t, "k2", testKeys()[1], p.claims()), nonce); err != nil {
 		t.Errorf("a token signed with a newly published key: %v", err)
 	}
 	p.mu.Lock()

@@ -8,6 +8,10 @@
 // A code is single use. Issuing a new one of the same purpose replaces the old (so only the
 // latest e-mail works), and a login code is burnt after a few wrong guesses, so guessing is
 // bounded by how often codes may be requested (see package ratelimit).
+//
+// A login code is more than a code: it belongs to one sign-in attempt (Begin), the one that
+// passed the password, and is redeemed only together with that attempt's token, which the
+// browser holds. The code alone, read from a mailbox or guessed, never signs anyone in.
 package otp
 
 import (
@@ -15,6 +19,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"math/big"
@@ -58,10 +63,11 @@ type policy struct {
 	ttl      time.Duration // default life
 	cooldown time.Duration
 	replaces bool // a new code invalidates the older ones of its purpose
+	attempt  bool // codes belong to a sign-in attempt: Begin, Resend, Redeem instead of Issue, Consume
 }
 
 var policies = map[Purpose]policy{
-	Login:         {numeric: true, ttl: 10 * time.Minute, cooldown: Cooldown, replaces: true},
+	Login:         {numeric: true, ttl: 10 * time.Minute, cooldown: Cooldown, replaces: true, attempt: true},
 	LinkGoogle:    {numeric: true, ttl: 10 * time.Minute, cooldown: Cooldown, replaces: true},
 	VerifyEmail:   {ttl: 24 * time.Hour, cooldown: Cooldown, replaces: true},
 	ResetPassword: {ttl: time.Hour, cooldown: Cooldown, replaces: true},
@@ -85,6 +91,9 @@ var (
 	ErrTooManyWrongCodes = domainerr.New(domainerr.RateLimited, "Too many wrong codes. Request a new one.")
 	// ErrCooldown is matched (errors.Is) by every *CooldownError.
 	ErrCooldown = domainerr.New(domainerr.RateLimited, "Please wait a minute before requesting a new code.")
+	// ErrNoAttempt: the sign-in attempt is unknown, used, replaced by a newer one or expired.
+	ErrNoAttempt = domainerr.Coded(domainerr.Unauthenticated, "login_expired",
+		"This sign-in has expired. Please log in again.")
 )
 
 // CooldownError refuses a code requested too soon after the previous one. The API's error
@@ -155,8 +164,8 @@ func newCode() string {
 // A request within Cooldown of the previous code of the purpose is a *CooldownError.
 func (s *Codes) Issue(ctx context.Context, db auth.DB, userID uuid.UUID, purpose Purpose, ttl time.Duration) (string, error) {
 	pol, ok := policies[purpose]
-	if !ok {
-		return "", fmt.Errorf("otp: unknown purpose %q", purpose)
+	if !ok || pol.attempt {
+		return "", fmt.Errorf("otp: Issue cannot make %q codes", purpose)
 	}
 	if ttl <= 0 {
 		ttl = pol.ttl
@@ -171,9 +180,7 @@ func (s *Codes) Issue(ctx context.Context, db auth.DB, userID uuid.UUID, purpose
 	now := s.clock.Now()
 	var refused error
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-		// Serialise issuers for this user and purpose, so two quick clicks cannot both pass the
-		// cooldown check.
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, "otp:"+userID.String()+":"+string(purpose)); err != nil {
+		if err := lockPurpose(ctx, tx, userID, purpose); err != nil {
 			return err
 		}
 		if pol.cooldown > 0 {
@@ -215,8 +222,8 @@ func (s *Codes) Issue(ctx context.Context, db auth.DB, userID uuid.UUID, purpose
 // must count even when the caller then rolls back.
 func (s *Codes) Consume(ctx context.Context, purpose Purpose, plaintext string, userID uuid.UUID) (uuid.UUID, error) {
 	pol, ok := policies[purpose]
-	if !ok {
-		return uuid.Nil, fmt.Errorf("otp: unknown purpose %q", purpose)
+	if !ok || pol.attempt {
+		return uuid.Nil, fmt.Errorf("otp: Consume cannot redeem %q codes", purpose)
 	}
 	plaintext = strings.TrimSpace(plaintext)
 	if pol.numeric {
@@ -251,8 +258,18 @@ func (s *Codes) consumeToken(ctx context.Context, purpose Purpose, token string,
 }
 
 func (s *Codes) consumeCode(ctx context.Context, purpose Purpose, code string, userID uuid.UUID) (uuid.UUID, error) {
+	if err := s.redeem(ctx, purpose, code, userID, nil); err != nil {
+		return uuid.Nil, err
+	}
+	return userID, nil
+}
+
+// redeem checks a typed code against the user's latest code of the purpose and spends it. With
+// an attempt hash, the code must also belong to that attempt (else ErrNoAttempt, which is no
+// guess and counts nothing).
+func (s *Codes) redeem(ctx context.Context, purpose Purpose, code string, userID uuid.UUID, attempt []byte) error {
 	if userID == uuid.Nil || !isDigits(code, CodeDigits) {
-		return uuid.Nil, ErrInvalidCode
+		return ErrInvalidCode
 	}
 	now := s.clock.Now()
 	// outcome is committed with the attempt count, not returned through BeginFunc (which would
@@ -260,21 +277,28 @@ func (s *Codes) consumeCode(ctx context.Context, purpose Purpose, code string, u
 	var outcome error
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		var id uuid.UUID
-		var stored []byte
+		var stored, attemptHash []byte
 		var expires time.Time
 		var attempts int
 		var used *time.Time
-		err := tx.QueryRow(ctx, `SELECT id, code_hash, expires_at, attempts, used_at FROM one_time_codes
+		err := tx.QueryRow(ctx, `SELECT id, code_hash, attempt_hash, expires_at, attempts, used_at FROM one_time_codes
 			WHERE user_id = $1 AND purpose = $2 ORDER BY created_at DESC LIMIT 1 FOR UPDATE`, userID, purpose).
-			Scan(&id, &stored, &expires, &attempts, &used)
+			Scan(&id, &stored, &attemptHash, &expires, &attempts, &used)
+		noCode := ErrInvalidCode
+		if attempt != nil {
+			noCode = ErrNoAttempt
+		}
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
-			outcome = ErrInvalidCode
+			outcome = noCode
 			return nil
 		case err != nil:
 			return err
+		case attempt != nil && subtle.ConstantTimeCompare(attempt, attemptHash) != 1:
+			outcome = ErrNoAttempt
+			return nil
 		case used != nil || !now.Before(expires):
-			outcome = ErrInvalidCode
+			outcome = noCode
 			return nil
 		case attempts >= MaxAttempts:
 			outcome = ErrTooManyWrongCodes
@@ -301,12 +325,9 @@ func (s *Codes) consumeCode(ctx context.Context, purpose Purpose, code string, u
 		return nil
 	})
 	if err != nil {
-		return uuid.Nil, fmt.Errorf("otp: consume: %w", err)
+		return fmt.Errorf("otp: consume: %w", err)
 	}
-	if outcome != nil {
-		return uuid.Nil, outcome
-	}
-	return userID, nil
+	return outcome
 }
 
 func isDigits(s string, n int) bool {

@@ -61,27 +61,28 @@ func wrongCode(code string) string {
 	return "000000"
 }
 
-func TestLoginCode(t *testing.T) {
+// TestTypedCode covers the 6-digit codes Issue makes (a Google link's); login codes, which
+// belong to a sign-in attempt, are TestSignInAttempt's.
+func TestTypedCode(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	codes, _, _ := newCodes(t)
 	alice, bob := uuid.New(), uuid.New()
-	code := issue(t, codes, alice, otp.Login)
+	code := issue(t, codes, alice, otp.LinkGoogle)
 	if !regexp.MustCompile(`^[0-9]{6}$`).MatchString(code) {
-		t.Fatalf("login code %q is not 6 digits", code)
+		t.Fatalf("code %q is not 6 digits", code)
 	}
-	_, err := codes.Consume(ctx, otp.Login, code, bob)
+	_, err := codes.Consume(ctx, otp.LinkGoogle, code, bob)
 	wantErr(t, "someone else's code", err, otp.ErrInvalidCode)
-	_, err = codes.Consume(ctx, otp.Login, code, uuid.Nil)
+	_, err = codes.Consume(ctx, otp.LinkGoogle, code, uuid.Nil)
 	wantErr(t, "a code without its user", err, otp.ErrInvalidCode)
-	_, err = codes.Consume(ctx, otp.LinkGoogle, code, alice)
-	wantErr(t, "a login code used for another purpose", err, otp.ErrInvalidCode)
+	wantErr(t, "a link code used to sign in", codes.Redeem(ctx, otp.Login, "any-token", code, alice), otp.ErrNoAttempt)
 
-	got, err := codes.Consume(ctx, otp.Login, " "+code[:3]+" "+code[3:]+" ", alice)
+	got, err := codes.Consume(ctx, otp.LinkGoogle, " "+code[:3]+" "+code[3:]+" ", alice)
 	if err != nil || got != alice {
 		t.Fatalf("Consume(right code, typed with spaces) = %v, %v", got, err)
 	}
-	_, err = codes.Consume(ctx, otp.Login, code, alice)
+	_, err = codes.Consume(ctx, otp.LinkGoogle, code, alice)
 	wantErr(t, "a code used twice", err, otp.ErrInvalidCode)
 	kind, msg, _ := domainerr.KindOf(err)
 	if kind != domainerr.Unauthenticated || msg != "Invalid or expired code" {
@@ -94,26 +95,26 @@ func TestWrongGuessesBurnTheCode(t *testing.T) {
 	ctx := context.Background()
 	codes, c, _ := newCodes(t)
 	user := uuid.New()
-	code := issue(t, codes, user, otp.Login)
+	code := issue(t, codes, user, otp.LinkGoogle)
 	for i := 1; i < otp.MaxAttempts; i++ {
-		_, err := codes.Consume(ctx, otp.Login, wrongCode(code), user)
+		_, err := codes.Consume(ctx, otp.LinkGoogle, wrongCode(code), user)
 		wantErr(t, fmt.Sprintf("wrong guess %d", i), err, otp.ErrInvalidCode)
 	}
-	_, err := codes.Consume(ctx, otp.Login, wrongCode(code), user)
+	_, err := codes.Consume(ctx, otp.LinkGoogle, wrongCode(code), user)
 	wantErr(t, "fifth wrong guess", err, otp.ErrTooManyWrongCodes)
-	_, err = codes.Consume(ctx, otp.Login, code, user)
+	_, err = codes.Consume(ctx, otp.LinkGoogle, code, user)
 	wantErr(t, "the right code after the fifth wrong guess", err, otp.ErrTooManyWrongCodes)
 	if _, msg, _ := domainerr.KindOf(err); msg != "Too many wrong codes. Request a new one." {
 		t.Errorf("message = %q", msg)
 	}
 	// Malformed input is not a guess and does not count.
 	c.Advance(otp.Cooldown)
-	fresh := issue(t, codes, user, otp.Login)
+	fresh := issue(t, codes, user, otp.LinkGoogle)
 	for range 10 {
-		_, err := codes.Consume(ctx, otp.Login, "12ab56", user)
+		_, err := codes.Consume(ctx, otp.LinkGoogle, "12ab56", user)
 		wantErr(t, "malformed code", err, otp.ErrInvalidCode)
 	}
-	if _, err := codes.Consume(ctx, otp.Login, fresh, user); err != nil {
+	if _, err := codes.Consume(ctx, otp.LinkGoogle, fresh, user); err != nil {
 		t.Errorf("malformed inputs burnt the code: %v", err)
 	}
 }
@@ -123,13 +124,13 @@ func TestConcurrentWrongGuessesAllCount(t *testing.T) {
 	ctx := context.Background()
 	codes, _, _ := newCodes(t)
 	user := uuid.New()
-	code := issue(t, codes, user, otp.Login)
+	code := issue(t, codes, user, otp.LinkGoogle)
 	var wg sync.WaitGroup
 	for range 2 * otp.MaxAttempts {
-		wg.Go(func() { _, _ = codes.Consume(ctx, otp.Login, wrongCode(code), user) })
+		wg.Go(func() { _, _ = codes.Consume(ctx, otp.LinkGoogle, wrongCode(code), user) })
 	}
 	wg.Wait()
-	_, err := codes.Consume(ctx, otp.Login, code, user)
+	_, err := codes.Consume(ctx, otp.LinkGoogle, code, user)
 	wantErr(t, "the right code after a burst of wrong guesses", err, otp.ErrTooManyWrongCodes)
 }
 
@@ -140,7 +141,7 @@ func TestLifetimes(t *testing.T) {
 		purpose otp.Purpose
 		ttl     time.Duration
 	}{
-		{otp.Login, 10 * time.Minute},
+		{otp.LinkGoogle, 10 * time.Minute},
 		{otp.ResetPassword, time.Hour},
 		{otp.VerifyEmail, 24 * time.Hour},
 	} {
@@ -202,9 +203,9 @@ func TestCooldown(t *testing.T) {
 	ctx := context.Background()
 	codes, c, _ := newCodes(t)
 	user := uuid.New()
-	issue(t, codes, user, otp.Login)
+	issue(t, codes, user, otp.LinkGoogle)
 	c.Advance(20 * time.Second)
-	_, err := codes.Issue(ctx, nil, user, otp.Login, 0)
+	_, err := codes.Issue(ctx, nil, user, otp.LinkGoogle, 0)
 	var cd *otp.CooldownError
 	if !errors.As(err, &cd) || !errors.Is(err, otp.ErrCooldown) {
 		t.Fatalf("a second code after 20 s: %v, want a CooldownError", err)
@@ -216,10 +217,10 @@ func TestCooldown(t *testing.T) {
 	if kind, _, _ := domainerr.KindOf(err); kind != domainerr.RateLimited {
 		t.Errorf("kind = %v", kind)
 	}
-	issue(t, codes, user, otp.VerifyEmail) // other purposes have their own cooldown
-	issue(t, codes, uuid.New(), otp.Login) // and other users too
+	issue(t, codes, user, otp.VerifyEmail)      // other purposes have their own cooldown
+	issue(t, codes, uuid.New(), otp.LinkGoogle) // and other users too
 	c.Advance(40 * time.Second)
-	issue(t, codes, user, otp.Login)
+	issue(t, codes, user, otp.LinkGoogle)
 }
 
 func TestConcurrentIssuesRespectTheCooldown(t *testing.T) {
@@ -232,7 +233,7 @@ func TestConcurrentIssuesRespectTheCooldown(t *testing.T) {
 	issued := 0
 	for range 8 {
 		wg.Go(func() {
-			_, err := codes.Issue(ctx, nil, user, otp.Login, 0)
+			_, err := codes.Issue(ctx, nil, user, otp.LinkGoogle, 0)
 			if err == nil {
 				mu.Lock()
 				issued++
@@ -358,7 +359,7 @@ func TestSecretRotation(t *testing.T) {
 	old, _ := otp.New(pool, c, secret)
 	link := issue(t, old, uuid.New(), otp.VerifyEmail)
 	user := uuid.New()
-	code := issue(t, old, user, otp.Login)
+	code := issue(t, old, user, otp.LinkGoogle)
 
 	newSecret := bytes.Repeat([]byte{9}, 32)
 	rotated, err := otp.New(pool, c, newSecret, secret)
@@ -368,12 +369,12 @@ func TestSecretRotation(t *testing.T) {
 	if _, err := rotated.Consume(ctx, otp.VerifyEmail, link, uuid.Nil); err != nil {
 		t.Errorf("a link from before the rotation: %v", err)
 	}
-	if _, err := rotated.Consume(ctx, otp.Login, code, user); err != nil {
+	if _, err := rotated.Consume(ctx, otp.LinkGoogle, code, user); err != nil {
 		t.Errorf("a code from before the rotation: %v", err)
 	}
 	dropped, _ := otp.New(pool, c, newSecret)
 	c.Advance(otp.Cooldown)
-	code = issue(t, old, user, otp.Login)
-	_, err = dropped.Consume(ctx, otp.Login, code, user)
+	code = issue(t, old, user, otp.LinkGoogle)
+	_, err = dropped.Consume(ctx, otp.LinkGoogle, code, user)
 	wantErr(t, "a code of a retired secret", err, otp.ErrInvalidCode)
 }

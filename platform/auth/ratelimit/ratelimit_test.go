@@ -290,3 +290,51 @@ func TestCodeRequests(t *testing.T) {
 	}
 	wantLimited(t, "the 21st request from one address", f.policy.CodeRequest(ctx, "u100@example.com", "192.0.2.10"), time.Hour)
 }
+
+// TestTrustedBrowserIsNotLockedOutByFailuresElsewhere: an attacker failing against an account
+// puts the account into back-off and uses up its hourly cap, but the owner's own browser (a
+// trusted-device cookie) counts on its own and still gets in; its own failures back it off.
+func TestTrustedBrowserIsNotLockedOutByFailuresElsewhere(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newPolicy(t)
+	const admin, owner, other = "admin@example.com", "owners-device-cookie", "another-device-cookie"
+	for i := range 100 {
+		ip := fmt.Sprintf("10.0.%d.%d", i/200, i%200) // a botnet: no address reaches its own limit
+		if err := f.policy.Login(ctx, admin, ip); err != nil {
+			break // backing off already
+		}
+		if err := f.policy.LoginFailed(ctx, admin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantLimited(t, "the account after the attack", f.policy.Login(ctx, admin, "192.0.2.1"), 0)
+	if err := f.policy.LoginFromTrustedDevice(ctx, owner, "192.0.2.1"); err != nil {
+		t.Fatalf("the owner's trusted browser is locked out by failures from elsewhere: %v", err)
+	}
+	if err := f.policy.TrustedDeviceSucceeded(ctx, owner); err != nil {
+		t.Fatal(err)
+	}
+	wantLimited(t, "the account after the owner signed in", f.policy.Login(ctx, admin, "192.0.2.2"), 0)
+
+	// A trusted browser's own failures back it off, and only it.
+	for i := range 10 {
+		if err := f.policy.LoginFromTrustedDevice(ctx, other, "192.0.2.3"); err != nil {
+			t.Fatalf("attempt %d: %v", i+1, err)
+		}
+		if err := f.policy.TrustedDeviceFailed(ctx, other); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantLimited(t, "a trusted browser after 10 failures of its own", f.policy.LoginFromTrustedDevice(ctx, other, "192.0.2.3"), time.Minute)
+	if err := f.policy.LoginFromTrustedDevice(ctx, owner, "192.0.2.1"); err != nil {
+		t.Errorf("another trusted browser backs off too: %v", err)
+	}
+	// The per-address limit still applies to trusted browsers.
+	for i := range 30 {
+		if err := f.policy.Login(ctx, fmt.Sprintf("spray%d@example.com", i), "198.51.100.9"); err != nil {
+			t.Fatalf("spray attempt %d: %v", i+1, err)
+		}
+	}
+	wantLimited(t, "a trusted browser on an address over its limit", f.policy.LoginFromTrustedDevice(ctx, owner, "198.51.100.9"), 0)
+}

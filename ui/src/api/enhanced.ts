@@ -21,7 +21,6 @@ export const api = generatedApi.enhanceEndpoints({
     register: { invalidatesTags: [...signedInData] },
     login: { invalidatesTags: [...signedInData] },
     loginWithCode: { invalidatesTags: [...signedInData] },
-    googleCallback: { invalidatesTags: [...signedInData] },
     googleLink: { invalidatesTags: [...signedInData] },
 
     updateUser: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }, userList] },

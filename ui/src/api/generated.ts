@@ -107,6 +107,7 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/users/sendLoginCode/${queryArg.email}`,
         method: "POST",
+        body: queryArg.sendLoginCodeRequest,
       }),
     }),
     loginWithCode: build.mutation<
@@ -117,16 +118,6 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/users/loginWithCode/${queryArg.email}`,
         method: "POST",
         body: queryArg.loginWithCodeRequest,
-      }),
-    }),
-    googleCallback: build.mutation<
-      GoogleCallbackApiResponse,
-      GoogleCallbackApiArg
-    >({
-      query: (queryArg) => ({
-        url: `/users/google/callback`,
-        method: "POST",
-        body: queryArg.googleCallbackRequest,
       }),
     }),
     googleStart: build.query<GoogleStartApiResponse, GoogleStartApiArg>({
@@ -335,17 +326,13 @@ export type ResetPasswordApiArg = {
 export type SendLoginCodeApiResponse = /** status 200 Sent. */ Message;
 export type SendLoginCodeApiArg = {
   email: string;
+  sendLoginCodeRequest: SendLoginCodeRequest;
 };
 export type LoginWithCodeApiResponse =
   /** status 200 Signed in; the user carries `token`. */ User;
 export type LoginWithCodeApiArg = {
   email: string;
   loginWithCodeRequest: LoginWithCodeRequest;
-};
-export type GoogleCallbackApiResponse =
-  /** status 200 Signed in; the user carries `token`. */ User;
-export type GoogleCallbackApiArg = {
-  googleCallbackRequest: GoogleCallbackRequest;
 };
 export type GoogleStartApiResponse = unknown;
 export type GoogleStartApiArg = {
@@ -443,10 +430,15 @@ export type Error = {
   /** What went wrong, worded for the user; safe to show as-is. */
   message: string;
   /** A stable machine-readable reason, when the client must act on it: `new_device`
-    (continue with loginWithCode), `totp_required` (send totpCode), `suspended`,
-    `link_required` (Google sign-in needs the password or an e-mailed code).
+    (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
+    login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
+    sign-in needs the password or an e-mailed code).
      */
   code?: string;
+  /** With `new_device` only: the token of the pending sign-in, for loginWithCode and
+    sendLoginCode (browsers also get it as the HttpOnly cookie `cv_pending_login`).
+     */
+  pendingLogin?: string;
   /** The input at fault, when the error is about one field. */
   field?: string;
 };
@@ -526,18 +518,15 @@ export type ResetPasswordRequest = {
   password?: string;
   confirmPassword?: string;
 };
+export type SendLoginCodeRequest = {
+  /** The pending sign-in's token from the `new_device` answer; browsers send the cookie instead. */
+  pendingLogin?: string;
+};
 export type LoginWithCodeRequest = {
   loginCode?: string;
   totpCode?: string;
-};
-export type GoogleCallbackRequest = {
-  /** The Google ID token. */
-  credential: string;
-  /** To link Google to an existing account, its password... */
-  password?: string;
-  /** ...or the code e-mailed after a `link_required` answer. */
-  code?: string;
-  totpCode?: string;
+  /** The pending sign-in's token from the `new_device` answer; browsers send the cookie instead. */
+  pendingLogin?: string;
 };
 export type GoogleLinkRequest = {
   password?: string;
@@ -631,7 +620,6 @@ export const {
   useResetPasswordMutation,
   useSendLoginCodeMutation,
   useLoginWithCodeMutation,
-  useGoogleCallbackMutation,
   useGoogleStartQuery,
   useGoogleRedirectQuery,
   useGoogleLinkMutation,

@@ -10,7 +10,7 @@ import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { usePageTitle } from '../../components/usePageTitle';
 import { selectAuth } from './authSlice';
-import { isSuspended, isTotpRequired } from './authErrors';
+import { isLoginExpired, isSuspended, isTotpRequired } from './authErrors';
 import { SuspendedDialog } from './SuspendedDialog';
 import { TotpField } from './TotpField';
 import { useCooldown } from './useCooldown';
@@ -58,16 +58,22 @@ export function LoginWithCodePage() {
         return;
       }
       toast.error(errorMessage(error, 'Sign-in failed. Please try again.'));
+      if (isLoginExpired(info)) navigate('/login', { replace: true });
     }
   });
 
   const resend = async () => {
     if (cooldown.secondsLeft > 0 || isSending) return;
     try {
-      const { message } = await sendLoginCode({ email }).unwrap();
+      // The browser's pending sign-in travels as its HttpOnly cookie; the body is for API clients.
+      const { message } = await sendLoginCode({ email, sendLoginCodeRequest: {} }).unwrap();
       toast.success(message);
     } catch (error) {
       toast.error(errorMessage(error, 'The code could not be sent. Please try again.'));
+      if (isLoginExpired(apiErrorInfo(error))) {
+        navigate('/login', { replace: true });
+        return;
+      }
     }
     cooldown.start(RESEND_COOLDOWN_SECONDS);
   };
@@ -79,7 +85,8 @@ export function LoginWithCodePage() {
       lead={
         <p>
           For your safety we check new browsers and devices. We sent a 6-digit code to{' '}
-          <strong className="break-anywhere">{email}</strong>. It expires after a few minutes.
+          <strong className="break-anywhere">{email}</strong>. It works in this browser only and expires after 10
+          minutes.
         </p>
       }
       footer={

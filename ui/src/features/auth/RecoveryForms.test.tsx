@@ -140,6 +140,19 @@ describe('login-code page', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Invalid or expired login code');
   });
 
+  it.each([
+    ['signing in', 'Sign in', 'POST /api/users/loginWithCode/ada@example.com'],
+    ['asking for a new code', 'Resend code', 'POST /api/users/sendLoginCode/ada@example.com'],
+  ])('goes back to sign in when the pending sign-in has expired (%s)', async (_, button, call) => {
+    const expired = { message: 'This sign-in has expired. Please log in again.', code: 'login_expired' };
+    const { user } = await open(route, 'Enter your login code', { [call]: json(expired, 401) });
+    await user.type(screen.getByLabelText('Login code'), '123456');
+    await user.click(screen.getByRole('button', { name: button }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
+    expect(screen.getByText('This sign-in has expired. Please log in again.')).toBeTruthy();
+  });
+
   it('resends the code, then counts down before allowing another', async () => {
     const { user, api } = await open(route, 'Enter your login code', {
       'POST /api/users/sendLoginCode/ada@example.com': json({ message: 'We sent a new login code.' }),
@@ -154,6 +167,8 @@ describe('login-code page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Resend code' }));
     expect(api.to('POST /api/users/sendLoginCode/ada@example.com')).toHaveLength(1);
+    // The pending sign-in goes as the browser's cookie, not in the body.
+    expect(api.to('POST /api/users/sendLoginCode/ada@example.com')[0]?.body).toEqual({});
 
     // Second by second, as the countdown re-arms its timer after each render.
     for (let second = 0; second < 60; second++) {

@@ -7,3 +7,6 @@ type Said = Pick<ApiErrorInfo, 'code' | 'message'>;
 export const isNewDevice = ({ code, message }: Said) => code === 'new_device' || Boolean(message?.includes('New browser'));
 export const isSuspended = ({ code, message }: Said) => code === 'suspended' || Boolean(message?.includes('suspended'));
 export const isTotpRequired = ({ code }: Said) => code === 'totp_required';
+// The pending sign-in the login code belongs to is gone (used, replaced, expired): only the
+// password can start a new one.
+export const isLoginExpired = ({ code }: Said) => code === 'login_expired';

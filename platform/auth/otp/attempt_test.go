@@ -1,0 +1,149 @@
+package otp_test
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"clearvest/domain/domainerr"
+	"clearvest/platform/auth/otp"
+)
+
+func begin(t *testing.T, codes *otp.Codes, user uuid.UUID, current string) otp.Attempt {
+	t.Helper()
+	a, err := codes.Begin(context.Background(), nil, user, otp.Login, current)
+	if err != nil {
+		t.Fatalf("Begin: %v", err)
+	}
+	return a
+}
+
+// TestSignInAttempt: a login code is redeemed only together with the token of the attempt it
+// was sent for, so the code alone signs nobody in.
+func TestSignInAttempt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	codes, _, pool := newCodes(t)
+	alice, bob := uuid.New(), uuid.New()
+	a := begin(t, codes, alice, "")
+	if !regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`).MatchString(a.Token) || !regexp.MustCompile(`^[0-9]{6}$`).MatchString(a.Code) {
+		t.Fatalf("attempt %+v: want a 256-bit token and a 6-digit code", a)
+	}
+	other := begin(t, codes, bob, "")
+
+	wantErr(t, "the code without the token", codes.Redeem(ctx, otp.Login, "", a.Code, alice), otp.ErrNoAttempt)
+	wantErr(t, "the code with another attempt's token", codes.Redeem(ctx, otp.Login, other.Token, a.Code, alice), otp.ErrNoAttempt)
+	wantErr(t, "the attempt as another user", codes.Redeem(ctx, otp.Login, a.Token, a.Code, bob), otp.ErrNoAttempt)
+	if _, err := codes.Consume(ctx, otp.Login, a.Code, alice); err == nil {
+		t.Fatal("Consume redeemed a login code without its attempt")
+	}
+	if _, err := codes.Issue(ctx, nil, alice, otp.Login, 0); err == nil {
+		t.Fatal("Issue made a login code without an attempt")
+	}
+	wantErr(t, "a wrong code", codes.Redeem(ctx, otp.Login, a.Token, wrongCode(a.Code), alice), otp.ErrInvalidCode)
+	if err := codes.Redeem(ctx, otp.Login, a.Token, " "+a.Code+" ", alice); err != nil {
+		t.Fatalf("the attempt's token and code: %v", err)
+	}
+	wantErr(t, "an attempt used twice", codes.Redeem(ctx, otp.Login, a.Token, a.Code, alice), otp.ErrNoAttempt)
+	if _, msg, _ := domainerr.KindOf(otp.ErrNoAttempt); msg != "This sign-in has expired. Please log in again." {
+		t.Errorf("ErrNoAttempt message %q", msg)
+	}
+
+	// Only hashes are stored.
+	var leaked bool
+	if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM one_time_codes WHERE attempt_hash = $1 OR code_hash = $1)`,
+		[]byte(other.Token)).Scan(&leaked); err != nil || leaked {
+		t.Errorf("the attempt token is stored in plaintext (%v)", err)
+	}
+}
+
+// TestAFreshCodeAfterAUsedOne: a sign-in right after another one used its code gets a code of
+// its own, cooldown or not; only the same browser pressing "Sign in" again within the cooldown
+// goes on with the code it was already sent.
+func TestAFreshCodeAfterAUsedOne(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	codes, c, _ := newCodes(t)
+	user := uuid.New()
+	first := begin(t, codes, user, "")
+	if err := codes.Redeem(ctx, otp.Login, first.Token, first.Code, user); err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(5 * time.Second)
+	second := begin(t, codes, user, "")
+	if second.Code == "" || second.Token == first.Token {
+		t.Fatalf("a new browser a few seconds after a used code: %+v, want a new attempt and code", second)
+	}
+	if again := begin(t, codes, user, first.Token); again.Code == "" || again.Token == first.Token {
+		t.Fatalf("the browser whose code was used, signing in again: %+v, want a new attempt and code", again)
+	}
+	third := begin(t, codes, user, "")
+	if again := begin(t, codes, user, third.Token); again.Token != third.Token || again.Code != "" {
+		t.Fatalf("the same browser within the cooldown: %+v, want the same attempt and no new code", again)
+	}
+	c.Advance(otp.Cooldown)
+	if again := begin(t, codes, user, third.Token); again.Code == "" || again.Token == third.Token {
+		t.Fatalf("the same browser after the cooldown: %+v, want a new attempt and code", again)
+	}
+	// Each new attempt replaced the one before.
+	wantErr(t, "a replaced attempt", codes.Redeem(ctx, otp.Login, third.Token, third.Code, user), otp.ErrNoAttempt)
+}
+
+func TestResendIsForTheSameAttemptOnly(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	codes, c, _ := newCodes(t)
+	user := uuid.New()
+	a := begin(t, codes, user, "")
+	_, err := codes.Resend(ctx, nil, user, otp.Login, a.Token)
+	var cd *otp.CooldownError
+	if !errors.As(err, &cd) || cd.RetryAfter() != otp.Cooldown {
+		t.Fatalf("a resend at once: %v, want a cooldown of a minute", err)
+	}
+	for _, tok := range []string{"", "not-the-token"} {
+		if _, err := codes.Resend(ctx, nil, user, otp.Login, tok); !errors.Is(err, otp.ErrNoAttempt) {
+			t.Errorf("resend with token %q: %v, want ErrNoAttempt", tok, err)
+		}
+	}
+	c.Advance(otp.Cooldown)
+	re, err := codes.Resend(ctx, nil, user, otp.Login, a.Token)
+	if err != nil || re.Token != a.Token || re.Code == "" {
+		t.Fatalf("resend after the cooldown: %+v, %v", re, err)
+	}
+	if re.Code != a.Code {
+		wantErr(t, "the code the resend replaced", codes.Redeem(ctx, otp.Login, a.Token, a.Code, user), otp.ErrInvalidCode)
+	}
+	// A resent code lives its full life from the resend.
+	c.Advance(otp.TTL(otp.Login) - time.Second)
+	if err := codes.Redeem(ctx, otp.Login, a.Token, re.Code, user); err != nil {
+		t.Fatalf("the resent code: %v", err)
+	}
+	if _, err := codes.Resend(ctx, nil, user, otp.Login, a.Token); !errors.Is(err, otp.ErrNoAttempt) {
+		t.Errorf("resend for a finished attempt: %v, want ErrNoAttempt", err)
+	}
+}
+
+func TestWrongCodesBurnTheAttempt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	codes, c, _ := newCodes(t)
+	user := uuid.New()
+	a := begin(t, codes, user, "")
+	for range otp.MaxAttempts {
+		if err := codes.Redeem(ctx, otp.Login, a.Token, wrongCode(a.Code), user); err == nil {
+			t.Fatal("a wrong code worked")
+		}
+	}
+	wantErr(t, "the right code after the last wrong one", codes.Redeem(ctx, otp.Login, a.Token, a.Code, user), otp.ErrTooManyWrongCodes)
+	c.Advance(otp.Cooldown)
+	_, err := codes.Resend(ctx, nil, user, otp.Login, a.Token)
+	wantErr(t, "a resend for a burnt attempt", err, otp.ErrNoAttempt)
+
+	b := begin(t, codes, user, "")
+	c.Advance(otp.TTL(otp.Login))
+	wantErr(t, "an expired attempt", codes.Redeem(ctx, otp.Login, b.Token, b.Code, user), otp.ErrNoAttempt)
+}

@@ -1,0 +1,143 @@
+package projections
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// defaultWaitPoll is how often the poller reads the checkpoints while someone waits, for progress
+// made by other processes; progress in this process wakes it at once.
+const defaultWaitPoll = 25 * time.Millisecond
+
+// waits serves every read-your-writes wait of a Runner from one poller goroutine, which runs only
+// while someone waits: each round reads the lowest checkpoint and the log's head once, however
+// many requests are waiting, so a burst of waiting requests costs the database nothing more.
+type waits struct {
+	mu      sync.Mutex
+	pending map[*waiter]struct{}
+	polling bool
+	round   int64 // rounds started so far
+	// reached is the lowest checkpoint a round has seen. Checkpoints only move forward, so a
+	// position up to it needs no wait and no query.
+	reached int64
+}
+
+type waiter struct {
+	position int64
+	// clamped: position has been lowered to the log's head, by the first round that started
+	// after the waiter arrived. An earlier round's head may predate the client's own write.
+	clamped bool
+	after   int64 // the round number current when the waiter arrived
+	err     error
+	done    chan struct{}
+}
+
+// WaitFor blocks until every projection has applied the event at position (read-your-writes),
+// or the wait timeout passes. A position beyond the log's head waits for the head only: a client
+// cannot make a request wait for events that do not exist. Checkpoints are read from the
+// database, so it works whichever process runs the projections.
+func (r *Runner) WaitFor(ctx context.Context, position int64) error {
+	if position <= 0 || len(r.projections) == 0 {
+		return nil
+	}
+	w := r.addWaiter(position)
+	if w == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.waitTimeout)
+	defer cancel()
+	select {
+	case <-w.done:
+		return w.err
+	case <-ctx.Done():
+	}
+	r.waits.mu.Lock()
+	delete(r.waits.pending, w)
+	r.waits.mu.Unlock()
+	select {
+	case <-w.done: // settled at the same moment
+		return w.err
+	default:
+		return ErrWaitTimeout
+	}
+}
+
+// addWaiter registers a wait and starts the poller if none runs; nil means the position is
+// known to be applied already.
+func (r *Runner) addWaiter(position int64) *waiter {
+	ws := &r.waits
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if position <= ws.reached {
+		return nil
+	}
+	w := &waiter{position: position, after: ws.round, done: make(chan struct{})}
+	if ws.pending == nil {
+		ws.pending = map[*waiter]struct{}{}
+	}
+	ws.pending[w] = struct{}{}
+	if !ws.polling {
+		ws.polling = true
+		go r.pollWaits()
+	}
+	return w
+}
+
+// pollWaits is the poller: a round, then sleep until progress in this process or the next tick,
+// until nobody waits any more.
+func (r *Runner) pollWaits() {
+	tick := time.NewTicker(r.waitPoll)
+	defer tick.Stop()
+	names := r.Names()
+	for {
+		wake := r.progress.Wait()
+		r.waits.mu.Lock()
+		r.waits.round++
+		round := r.waits.round
+		r.waits.mu.Unlock()
+
+		var lowest, head int64
+		ctx, cancel := context.WithTimeout(context.Background(), r.waitTimeout)
+		err := r.pool.QueryRow(ctx, `SELECT
+			(SELECT coalesce(min(position), 0) FROM projection_checkpoints WHERE name = ANY($1)),
+			(SELECT coalesce(max(position), 0) FROM events)`, names).Scan(&lowest, &head)
+		cancel()
+		if !r.settle(round, lowest, head, err) {
+			return
+		}
+		select {
+		case <-wake:
+		case <-tick.C:
+		}
+	}
+}
+
+// settle releases the waiters a round's reading satisfies and reports whether any are left;
+// when none are, the poller stops. A failed reading fails every waiter, as a wait of its own
+// would have.
+func (r *Runner) settle(round, lowest, head int64, err error) bool {
+	ws := &r.waits
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if err == nil {
+		ws.reached = max(ws.reached, lowest)
+	}
+	for w := range ws.pending {
+		if err == nil && !w.clamped && round > w.after {
+			w.position, w.clamped = min(w.position, head), true
+		}
+		if err != nil {
+			w.err = err
+		} else if w.position > ws.reached {
+			continue
+		}
+		delete(ws.pending, w)
+		close(w.done)
+	}
+	if len(ws.pending) == 0 {
+		ws.polling = false
+		return false
+	}
+	return true
+}
