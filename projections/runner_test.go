@@ -390,3 +390,38 @@ func TestStatusReportsLag(t *testing.T) {
 		t.Fatalf("status after catch-up = %+v", st)
 	}
 }
+
+// TestCatchUpWaitsForAProjectionAnotherProcessHolds: CatchUp promises everything visible is
+// applied when it returns, so a batch another process (or a dying one) is in the middle of must
+// be waited for, not taken for "caught up".
+func TestCatchUpWaitsForAProjectionAnotherProcessHolds(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	r := f.runner(t, []Projection{applied{}})
+	last := appendEvents(t, f.store, 30)
+	eventstoretest.WaitVisible(t, f.store, last)
+
+	ctx := context.Background()
+	holder, err := f.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback(ctx) //nolint:errcheck
+	if err := lock(ctx, holder, "applied"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.CatchUp(ctx) }()
+	eventually(t, "CatchUp waiting for the lock", func() (bool, string) {
+		var waiting int
+		err := f.pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = $1`, lockNamespace).Scan(&waiting)
+		return err == nil && waiting == 1, fmt.Sprint(waiting, err)
+	})
+	if err := holder.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	assertAppliedOnce(t, f.pool, 30)
+}
