@@ -53,7 +53,7 @@ func applyBatch(ctx context.Context, tx pgx.Tx, p Projection, schema string, eve
 		return err
 	}
 	if err := callApply(ctx, tx, p, events); err != nil {
-		return fmt.Errorf("projections: %s at positions %d..%d: %w", p.Name(), events[0].Position, events[len(events)-1].Position, err)
+		return err
 	}
 	// Later statements in the transaction name their tables in full; reset to be safe.
 	_, err := tx.Exec(ctx, `SELECT set_config('search_path', 'public', true)`)
@@ -84,10 +84,10 @@ func applyInHalves(ctx context.Context, tx pgx.Tx, p Projection, schema string, 
 		return len(events), nil, sp.Commit(ctx)
 	}
 	if err := sp.Rollback(ctx); err != nil {
-		return 0, nil, errors.Join(applyErr, err)
+		return 0, nil, errors.Join(batchError(p, events, applyErr), err)
 	}
 	if ctx.Err() != nil || transient(applyErr) || tx.Conn().IsClosed() {
-		return 0, nil, applyErr
+		return 0, nil, batchError(p, events, applyErr)
 	}
 	if len(events) == 1 {
 		return 0, &EventError{Projection: p.Name(), Event: events[0], Err: applyErr}, nil
@@ -147,4 +147,9 @@ func transientCode(code string) bool {
 		return true
 	}
 	return false
+}
+
+// batchError names the projection and the batch an error happened in.
+func batchError(p Projection, events []eventstore.Envelope, err error) error {
+	return fmt.Errorf("projections: %s at positions %d..%d: %w", p.Name(), events[0].Position, events[len(events)-1].Position, err)
 }

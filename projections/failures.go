@@ -105,18 +105,21 @@ const failureColumns = `position, event_id::text, event_type, stream_id, error, 
 func scanFailure(row pgx.Row) (*Failure, error) {
 	var f Failure
 	err := row.Scan(&f.Position, &f.EventID, &f.EventType, &f.StreamID, &f.Error, &f.Attempts, &f.FirstFailedAt, &f.FailedAt, &f.RetryRequestedAt, &f.RetryRequestedBy)
-	if errors.Is(err, pgx.ErrNoRows) {
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
 		return nil, nil
+	case err != nil:
+		return nil, err
 	}
-	return &f, err
+	return &f, nil
 }
 
 // Retry clears a projection's park: the runner in every process tries the failed event again
 // at its next look (at once in this process, within the idle poll in others). Use it after
 // deploying a fixed Apply, or when the cause was outside the event. by names the operator.
 func (r *Runner) Retry(ctx context.Context, name, by string) (Failure, error) {
-	if _, ok := r.byName[name]; !ok {
-		return Failure{}, ErrUnknownProjection.WithMessage(fmt.Sprintf("no projection named %q (known: %s)", name, strings.Join(r.Names(), ", ")))
+	if _, err := r.lookup(name); err != nil {
+		return Failure{}, err
 	}
 	if strings.TrimSpace(by) == "" {
 		return Failure{}, domainerr.Field("by", "say who asks for the retry")
@@ -148,8 +151,8 @@ type SkipRequest struct {
 // after the checkpoint is passed by the runner; one the live read model has already applied
 // stays applied there (Skip.Applied) and is passed by rebuilds.
 func (r *Runner) Skip(ctx context.Context, req SkipRequest) (Skip, error) {
-	if _, ok := r.byName[req.Name]; !ok {
-		return Skip{}, ErrUnknownProjection.WithMessage(fmt.Sprintf("no projection named %q (known: %s)", req.Name, strings.Join(r.Names(), ", ")))
+	if _, err := r.lookup(req.Name); err != nil {
+		return Skip{}, err
 	}
 	switch {
 	case req.Position <= 0:

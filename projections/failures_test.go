@@ -614,3 +614,25 @@ func TestTransientClassification(t *testing.T) {
 		}
 	}
 }
+
+func TestReadYourWritesDoesNotWaitForAParkedProjection(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	events := logEvents(t, f, 10)
+	p := newPicky("picky")
+	p.refuseWith(events[3].ID, refusal)
+	// A wait timeout far beyond the test's: only giving up at once on the parked projection
+	// lets WaitFor return before the deadline below.
+	r := f.runner(t, []Projection{applied{}, p}, WithWaitTimeout(time.Hour))
+	if err := r.CatchUp(context.Background()); !errors.Is(err, ErrParked) {
+		t.Fatalf("CatchUp = %v, want ErrParked", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := r.WaitFor(ctx, events[2].Position); err != nil {
+		t.Errorf("WaitFor a position the parked projection has applied = %v, want nil", err)
+	}
+	if err := r.WaitFor(ctx, events[9].Position); !errors.Is(err, ErrParked) || !strings.Contains(err.Error(), "picky") {
+		t.Fatalf("WaitFor past the parked event = %v, want ErrParked naming picky", err)
+	}
+}

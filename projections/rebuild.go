@@ -111,9 +111,9 @@ func (r *Runner) rebuild(ctx context.Context, p Projection, atStart bool) (Rebui
 				}
 			} else if err := applyBatch(ctx, tx, p, build, todo); err != nil {
 				if ctx.Err() != nil || transient(err) || tx.Conn().IsClosed() {
-					return err
+					return batchError(p, todo, err)
 				}
-				return &refusedBatch{err}
+				return &refusedBatch{batchError(p, todo, err)}
 			}
 		}
 		last := events[len(events)-1]

@@ -431,9 +431,9 @@ func (r *Runner) stepOnce(ctx context.Context, p Projection, size int, wait, car
 				}
 			} else if err := applyBatch(ctx, tx, p, SchemaName(name), todo); err != nil {
 				if ctx.Err() != nil || transient(err) || tx.Conn().IsClosed() {
-					return err
+					return batchError(p, todo, err)
 				}
-				return &refusedBatch{err}
+				return &refusedBatch{batchError(p, todo, err)}
 			}
 		}
 		if r.afterApply != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -83,7 +84,9 @@ func stateOf(mismatch string, f *Failure) State {
 
 // WaitFor blocks until every projection has applied the event at position (read-your-writes),
 // or the wait timeout passes. Checkpoints are read from the database, so it works whichever
-// process runs the projections; progress in this process wakes it early.
+// process runs the projections; progress in this process wakes it early. A projection parked
+// before the position will not get there without an operator, so WaitFor then returns an error
+// wrapping ErrParked at once instead of holding every such request for the whole timeout.
 func (r *Runner) WaitFor(ctx context.Context, position int64) error {
 	if position <= 0 || len(r.projections) == 0 {
 		return nil
@@ -96,11 +99,18 @@ func (r *Runner) WaitFor(ctx context.Context, position int64) error {
 	for {
 		wake := r.progress.Wait()
 		var lowest int64
-		if err := r.pool.QueryRow(ctx, `SELECT coalesce(min(position), 0) FROM projection_checkpoints WHERE name = ANY($1)`, names).Scan(&lowest); err != nil {
+		var parked []string
+		if err := r.pool.QueryRow(ctx, `
+			SELECT coalesce(min(c.position), 0), coalesce(array_agg(c.name) FILTER (WHERE f.name IS NOT NULL AND c.position < $2), '{}')
+			FROM projection_checkpoints c LEFT JOIN projection_failures f ON f.name = c.name AND f.retry_requested_at IS NULL
+			WHERE c.name = ANY($1)`, names, position).Scan(&lowest, &parked); err != nil {
 			if ctx.Err() != nil {
 				return ErrWaitTimeout
 			}
 			return err
+		}
+		if len(parked) > 0 {
+			return fmt.Errorf("%w: %s", ErrParked, strings.Join(parked, ", "))
 		}
 		if lowest >= position {
 			return nil
