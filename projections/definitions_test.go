@@ -208,7 +208,9 @@ func (w *logWatch) logged(msg string) bool {
 	return slices.Contains(w.msgs, msg)
 }
 
-func (w *logWatch) waitFor(t *testing.T, prefix string) {
+// waitFor waits until a message starting with prefix is logged. The logging code runs in a
+// goroutine that reports its end on done; ending first fails the test with its error.
+func (w *logWatch) waitFor(t *testing.T, prefix string, done <-chan error) {
 	t.Helper()
 	timeout := time.After(20 * time.Second)
 	for {
@@ -220,6 +222,8 @@ func (w *logWatch) waitFor(t *testing.T, prefix string) {
 		}
 		select {
 		case <-ch:
+		case err := <-done:
+			t.Fatalf("returned %v before logging %q", err, prefix)
 		case <-timeout:
 			t.Fatalf("never logged %q", prefix)
 		}
@@ -243,7 +247,11 @@ func TestSecondProcessWaitsForARunningRebuild(t *testing.T) {
 	}
 	aDone := make(chan error, 1)
 	go func() { aDone <- a.Prepare(ctx) }()
-	<-g.entered
+	select {
+	case <-g.entered:
+	case err := <-aDone:
+		t.Fatalf("A's Prepare returned %v before its rebuild applied anything", err)
+	}
 
 	// Process B starts with the same definition while A's rebuild runs: it waits, then finds
 	// the rebuild done and does not repeat it.
@@ -255,7 +263,7 @@ func TestSecondProcessWaitsForARunningRebuild(t *testing.T) {
 	}
 	bDone := make(chan error, 1)
 	go func() { bDone <- b.Prepare(ctx) }()
-	watch.waitFor(t, "waiting for the rebuild")
+	watch.waitFor(t, "waiting for the rebuild", bDone)
 	g.open()
 	if err := <-aDone; err != nil {
 		t.Fatalf("A's Prepare: %v", err)
@@ -302,7 +310,7 @@ func TestWaitingForAnotherRebuildIsBounded(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- r.Prepare(ctx) }()
-	watch.waitFor(t, "waiting for the rebuild")
+	watch.waitFor(t, "waiting for the rebuild", done)
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Prepare = %v, want context.Canceled", err)

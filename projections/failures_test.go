@@ -551,7 +551,11 @@ func TestStoppingInsideApplyDoesNotPark(t *testing.T) {
 	})
 	r := f.runner(t, []Projection{p})
 	stop := runInBackground(t, r)
-	<-inside
+	select {
+	case <-inside:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the runner never reached the event")
+	}
 	stop()
 	if s := statusOf(t, r, "picky"); s.Failure != nil || s.Position != 0 {
 		t.Fatalf("stopping the process mid-batch left state %+v", s)
