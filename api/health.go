@@ -27,11 +27,12 @@ type probeResult struct {
 }
 
 // readyz tells a load balancer whether to send this process traffic: the database must answer
-// and projections must be less than MaxReadyLag events behind. The reasons are generic (the
-// endpoint is public); the underlying errors are logged.
+// and every projection must be running (not parked at a failed event, not stood down for a newer
+// definition) and nearly caught up. The endpoint is public: reasons name projections and
+// positions, and underlying errors are only logged.
 type readyz struct {
-	db  Pinger
-	lag LagReporter
+	db          Pinger
+	projections ReadinessChecker
 }
 
 func (h readyz) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -51,17 +52,15 @@ func (h readyz) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	switch {
-	case h.lag == nil:
+	case h.projections == nil:
 		reasons = append(reasons, "projection check not configured")
 	default:
-		lag, err := h.lag.ProjectionLag(ctx)
-		switch {
-		case err != nil:
-			log.WarnContext(ctx, "readiness: projection lag unknown", "error", err)
-			reasons = append(reasons, "projection lag unknown")
-		case lag >= MaxReadyLag:
-			reasons = append(reasons, fmt.Sprintf("projections are %d events behind (limit %d)", lag, MaxReadyLag))
+		notReady, err := h.projections.NotReady(ctx)
+		if err != nil {
+			log.WarnContext(ctx, "readiness: projection state unknown", "error", err)
+			reasons = append(reasons, "projection state unknown")
 		}
+		reasons = append(reasons, notReady...)
 	}
 
 	if len(reasons) > 0 {

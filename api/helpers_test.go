@@ -124,12 +124,12 @@ type fakeDB struct{ err error }
 
 func (f fakeDB) Ping(context.Context) error { return f.err }
 
-type fakeLag struct {
-	lag int64
-	err error
+type fakeReadiness struct {
+	reasons []string
+	err     error
 }
 
-func (f fakeLag) ProjectionLag(context.Context) (int64, error) { return f.lag, f.err }
+func (f fakeReadiness) NotReady(context.Context) ([]string, error) { return f.reasons, f.err }
 
 // panicFS panics when the UI handler touches it, standing in for any handler bug.
 type panicFS struct{}

@@ -5,7 +5,7 @@
 // Routes:
 //
 //	GET  /healthz          the process is alive
-//	GET  /readyz           the database answers and projections are nearly caught up
+//	GET  /readyz           the database answers and every projection runs and is nearly caught up
 //	GET  /metrics          Prometheus metrics
 //	     /api/...          the JSON API; unknown paths are JSON 404s
 //	GET  /api/openapi.json the API document
@@ -43,11 +43,6 @@ const (
 // DefaultMaxBodyBytes bounds request bodies when Deps.MaxBodyBytes is zero.
 const DefaultMaxBodyBytes int64 = 1 << 20
 
-// MaxReadyLag is how many events the slowest projection may be behind while /readyz still
-// reports ready. Beyond it, queries would serve visibly old data (and read-your-writes waits
-// would time out), so a load balancer should prefer another instance.
-const MaxReadyLag int64 = 10_000
-
 // maxReadYourWritesWait caps a read-your-writes wait even if the Waiter forgets to: the UI
 // would rather get slightly stale data than a hanging request.
 const maxReadYourWritesWait = 5 * time.Second
@@ -57,10 +52,12 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
-// LagReporter tells how far the read models are behind the event log.
-type LagReporter interface {
-	// ProjectionLag returns the number of events the slowest projection has yet to process.
-	ProjectionLag(ctx context.Context) (maxLagEvents int64, err error)
+// ReadinessChecker tells whether the read models can serve traffic.
+type ReadinessChecker interface {
+	// NotReady returns why they cannot, one sentence per read model that is parked at a failed
+	// event, stood down, or too far behind; none when they can. It must be cheap: probes call it
+	// often.
+	NotReady(ctx context.Context) (reasons []string, err error)
 }
 
 // Waiter blocks until the read models have passed a global event position, and returns an error
@@ -88,8 +85,8 @@ type Deps struct {
 	Assets fs.FS
 	// Health pings the database for /readyz.
 	Health Pinger
-	// Readiness reports projection lag for /readyz.
-	Readiness LagReporter
+	// Readiness reports the read models' state for /readyz.
+	Readiness ReadinessChecker
 	// ReadYourWrites waits for projections on queries that carry X-Clearvest-Position. nil
 	// means queries never wait and such responses are marked X-Clearvest-Stale.
 	ReadYourWrites Waiter
@@ -179,7 +176,7 @@ func New(deps Deps) http.Handler {
 	r.MethodNotAllowed(methodNotAllowed(r))
 
 	r.Get("/healthz", healthz)
-	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, lag: deps.Readiness})
+	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, projections: deps.Readiness})
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(deps.Metrics, promhttp.HandlerOpts{
 		ErrorLog: slog.NewLogLogger(deps.Logger.Handler(), slog.LevelError),
 	}))

@@ -445,11 +445,11 @@ func TestHealthAndReadiness(t *testing.T) {
 		status  int
 		reasons []string
 	}{
-		{"ready", api.Deps{Health: fakeDB{}, Readiness: fakeLag{lag: 12}}, http.StatusOK, nil},
-		{"lag just under the limit", api.Deps{Health: fakeDB{}, Readiness: fakeLag{lag: api.MaxReadyLag - 1}}, http.StatusOK, nil},
-		{"database down", api.Deps{Health: fakeDB{err: errDown}, Readiness: fakeLag{}}, http.StatusServiceUnavailable, []string{"database unreachable"}},
-		{"projections far behind", api.Deps{Health: fakeDB{}, Readiness: fakeLag{lag: 25_000}}, http.StatusServiceUnavailable, []string{"projections are 25000 events behind (limit 10000)"}},
-		{"lag unknown", api.Deps{Health: fakeDB{}, Readiness: fakeLag{err: errDown}}, http.StatusServiceUnavailable, []string{"projection lag unknown"}},
+		{"ready", api.Deps{Health: fakeDB{}, Readiness: fakeReadiness{}}, http.StatusOK, nil},
+		{"database down", api.Deps{Health: fakeDB{err: errDown}, Readiness: fakeReadiness{}}, http.StatusServiceUnavailable, []string{"database unreachable"}},
+		{"projections not ready", api.Deps{Health: fakeDB{}, Readiness: fakeReadiness{reasons: []string{"projection a is 45s behind (limit 30s)", "projection b failed at position 7 and is parked"}}},
+			http.StatusServiceUnavailable, []string{"projection a is 45s behind (limit 30s)", "projection b failed at position 7 and is parked"}},
+		{"projection state unknown", api.Deps{Health: fakeDB{}, Readiness: fakeReadiness{err: errDown}}, http.StatusServiceUnavailable, []string{"projection state unknown"}},
 		{"nothing configured", api.Deps{}, http.StatusServiceUnavailable, []string{"database check not configured", "projection check not configured"}},
 	}
 	for _, tt := range tests {

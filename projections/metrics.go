@@ -18,7 +18,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "clearvest_projection_events_applied_total", Help: "Events applied to read models by this process.",
 		}, []string{"projection"}),
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "clearvest_projection_batch_failures_total", Help: "Projection batches that failed and were retried.",
+			Name: "clearvest_projection_batch_failures_total", Help: "Projection batches that failed for a transient reason and were retried.",
 		}, []string{"projection"}),
 	}
 	if reg != nil {
@@ -31,10 +31,14 @@ var (
 	lagEventsDesc  = prometheus.NewDesc("clearvest_projection_lag_events", "Events visible in the log but not yet applied.", []string{"projection"}, nil)
 	lagSecondsDesc = prometheus.NewDesc("clearvest_projection_lag_seconds", "Age of the oldest event not yet applied.", []string{"projection"}, nil)
 	positionDesc   = prometheus.NewDesc("clearvest_projection_position", "Global position of the last applied event.", []string{"projection"}, nil)
+	failedDesc     = prometheus.NewDesc("clearvest_projection_failed", "1 while the projection is parked at an event its Apply refused, else 0.", []string{"projection"}, nil)
+	stoodDownDesc  = prometheus.NewDesc("clearvest_projection_stood_down", "1 while this process applies nothing to the projection because another definition built its read model, else 0.", []string{"projection"}, nil)
+	skippedDesc    = prometheus.NewDesc("clearvest_projection_skipped_events", "Events operators told the projection to pass without applying.", []string{"projection"}, nil)
 )
 
-// LagCollector exposes projection lag, read from the database at scrape time so every process
-// reports the same truth whichever of them runs the projections.
+// LagCollector exposes projection lag and state, read from the database at scrape time so every
+// process reports the same truth whichever of them runs the projections (except stood_down,
+// which is about this process's definition).
 type LagCollector struct{ Runner *Runner }
 
 // Describe implements prometheus.Collector.
@@ -42,6 +46,9 @@ func (c LagCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- lagEventsDesc
 	ch <- lagSecondsDesc
 	ch <- positionDesc
+	ch <- failedDesc
+	ch <- stoodDownDesc
+	ch <- skippedDesc
 }
 
 // Collect implements prometheus.Collector.
@@ -57,5 +64,15 @@ func (c LagCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(lagEventsDesc, prometheus.GaugeValue, float64(s.LagEvents), s.Name)
 		ch <- prometheus.MustNewConstMetric(lagSecondsDesc, prometheus.GaugeValue, s.LagSeconds, s.Name)
 		ch <- prometheus.MustNewConstMetric(positionDesc, prometheus.GaugeValue, float64(s.Position), s.Name)
+		ch <- prometheus.MustNewConstMetric(failedDesc, prometheus.GaugeValue, oneIf(s.State == StateFailed), s.Name)
+		ch <- prometheus.MustNewConstMetric(stoodDownDesc, prometheus.GaugeValue, oneIf(s.State == StateStoodDown), s.Name)
+		ch <- prometheus.MustNewConstMetric(skippedDesc, prometheus.GaugeValue, float64(len(s.Skips)), s.Name)
 	}
+}
+
+func oneIf(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -2,11 +2,15 @@ package projections
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
+	"clearvest/domain/domainerr"
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
 )
@@ -32,15 +36,27 @@ func (r RebuildResult) EventsPerSecond() float64 {
 	return float64(r.Events) / r.Duration.Seconds()
 }
 
+// ErrRebuildRunning is returned by Rebuild when another rebuild of the projection is running.
+var ErrRebuildRunning = domainerr.New(domainerr.Conflict, "a rebuild of this projection is already running")
+
 // Rebuild builds the projection from position 0 into a fresh schema while the live read model
 // keeps serving, then takes the projection's lock (pausing the live runner in every process),
 // applies the last few events, and swaps the new schema in. Readers see the old or the new read
-// model, never a half-built one.
+// model, never a half-built one. Skipped events are passed as the live runner passes them. An
+// event Apply refuses stops the rebuild with an *EventError and leaves the live read model as it
+// was; so does a database holding a newer definition than this process's.
 func (r *Runner) Rebuild(ctx context.Context, name string) (RebuildResult, error) {
-	p, ok := r.byName[name]
-	if !ok {
-		return RebuildResult{}, fmt.Errorf("projections: unknown projection %q (known: %v)", name, r.Names())
+	p, err := r.lookup(name)
+	if err != nil {
+		return RebuildResult{}, err
 	}
+	return r.rebuild(ctx, p, false)
+}
+
+// rebuild is Rebuild; atStart is Prepare's: it waits for a rebuild another process runs, and
+// then rebuilds only if the read model still needs it.
+func (r *Runner) rebuild(ctx context.Context, p Projection, atStart bool) (RebuildResult, error) {
+	name, mine := p.Name(), r.defs[p.Name()]
 	start := time.Now()
 	res := RebuildResult{Name: name}
 
@@ -50,26 +66,58 @@ func (r *Runner) Rebuild(ctx context.Context, name string) (RebuildResult, error
 		return res, err
 	}
 	defer conn.Release()
-	var got bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, hashtext($2))`, lockNamespace+1, name).Scan(&got); err != nil {
+	if err := r.rebuildLock(ctx, conn, name, atStart); err != nil {
 		return res, err
 	}
-	if !got {
-		return res, fmt.Errorf("projections: a rebuild of %s is already running", name)
-	}
 	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, hashtext($2))`, lockNamespace+1, name) //nolint:errcheck
+
+	stored, found, err := storedDefinition(ctx, conn, name)
+	if err != nil {
+		return res, err
+	}
+	if found && stored.Version > mine.Version {
+		if atStart {
+			r.logger.Warn("projection stood down: its read model was built by a newer definition", "projection", name, "reason", stored.mismatch(mine))
+			return res, nil
+		}
+		return res, fmt.Errorf("%w: refusing to rebuild %s: %s", ErrStoodDown, name, stored.mismatch(mine))
+	}
+	if atStart && found && stored == mine {
+		r.logger.Info("projection rebuilt by another process meanwhile", "projection", name)
+		return res, nil
+	}
+	skipped, err := skippedPositions(ctx, conn, name)
+	if err != nil {
+		return res, err
+	}
 
 	build := rebuildSchemaName(name)
 	if err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return createSchema(ctx, tx, p, build) }); err != nil {
 		return res, err
 	}
 	var lastAt *time.Time
-	apply := func(tx pgx.Tx, events []eventstore.Envelope) error {
-		if err := applyBatch(ctx, tx, p, build, events); err != nil {
-			return err
+	// apply applies one batch to the build schema; careful applies it in halves so that an event
+	// refused on its own is found and returned.
+	apply := func(tx pgx.Tx, events []eventstore.Envelope, careful bool) error {
+		todo := withoutPositions(events, skipped)
+		if len(todo) > 0 {
+			if careful {
+				_, failed, err := applyInHalves(ctx, tx, p, build, todo)
+				if failed != nil {
+					return failed
+				}
+				if err != nil {
+					return err
+				}
+			} else if err := applyBatch(ctx, tx, p, build, todo); err != nil {
+				if ctx.Err() != nil || transient(err) || tx.Conn().IsClosed() {
+					return batchError(p, todo, err)
+				}
+				return &refusedBatch{batchError(p, todo, err)}
+			}
 		}
 		last := events[len(events)-1]
-		res.Position, res.Events = last.Position, res.Events+int64(len(events))
+		res.Position, res.Events = last.Position, res.Events+int64(len(todo))
 		at := last.RecordedAt
 		lastAt = &at
 		return nil
@@ -104,7 +152,11 @@ func (r *Runner) Rebuild(ctx context.Context, name string) (RebuildResult, error
 		if more {
 			readAfter(b.events[len(b.events)-1].Position)
 		}
-		if err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return apply(tx, b.events) }); err != nil {
+		err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return apply(tx, b.events, false) })
+		if refused := (*refusedBatch)(nil); errors.As(err, &refused) {
+			err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return apply(tx, b.events, true) })
+		}
+		if err != nil {
 			return res, err
 		}
 		if !more {
@@ -117,6 +169,19 @@ func (r *Runner) Rebuild(ctx context.Context, name string) (RebuildResult, error
 		if err := lock(ctx, tx, name); err != nil {
 			return err
 		}
+		// Under the lock nothing else can change the definition or the skips.
+		if stored, found, err := storedDefinition(ctx, tx, name); err != nil {
+			return err
+		} else if found && stored.Version > mine.Version {
+			return fmt.Errorf("%w: refusing to swap in %s: %s", ErrStoodDown, name, stored.mismatch(mine))
+		}
+		now, err := skippedPositions(ctx, tx, name)
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(now, skipped) {
+			return fmt.Errorf("projections: events of %s were skipped during its rebuild; run the rebuild again", name)
+		}
 		for {
 			events, err := postgres.ReadAll(ctx, tx, res.Position, rebuildBatch)
 			if err != nil {
@@ -125,7 +190,7 @@ func (r *Runner) Rebuild(ctx context.Context, name string) (RebuildResult, error
 			if len(events) == 0 {
 				break
 			}
-			if err := apply(tx, events); err != nil {
+			if err := apply(tx, events, true); err != nil {
 				return err
 			}
 		}
@@ -136,18 +201,67 @@ func (r *Runner) Rebuild(ctx context.Context, name string) (RebuildResult, error
 		if _, err := tx.Exec(ctx, `ALTER SCHEMA `+pgx.Identifier{build}.Sanitize()+` RENAME TO `+live); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (name, position, schema_hash, events_applied, last_event_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, now())
+		if _, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (name, position, schema_hash, definition_version, events_applied, last_event_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, now())
 			ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, schema_hash = EXCLUDED.schema_hash,
-			  events_applied = EXCLUDED.events_applied, last_event_at = EXCLUDED.last_event_at, updated_at = now()`,
-			name, res.Position, schemaHash(p), res.Events, lastAt)
+			  definition_version = EXCLUDED.definition_version, events_applied = EXCLUDED.events_applied,
+			  last_event_at = EXCLUDED.last_event_at, updated_at = now()`,
+			name, res.Position, mine.SchemaHash, mine.Version, res.Events, lastAt); err != nil {
+			return err
+		}
+		// The new read model has passed every event up to the head, a parked one included.
+		_, err = tx.Exec(ctx, `DELETE FROM projection_failures WHERE name = $1`, name)
 		return err
 	})
 	if err != nil {
+		if failed := (*EventError)(nil); errors.As(err, &failed) {
+			return res, err
+		}
 		return res, fmt.Errorf("projections: swap in rebuilt %s: %w", name, err)
 	}
 	res.Duration = time.Since(start)
 	r.progress.Notify()
+	r.changed.Notify()
 	r.logger.Info("projection rebuilt", "projection", name, "events", res.Events, "duration", res.Duration, "events_per_second", int(res.EventsPerSecond()))
 	return res, nil
+}
+
+// rebuildLock takes the session lock that allows one rebuild of a projection at a time on conn.
+// When another process holds it, wait says whether to wait for it (bounded by WithRebuildWait
+// and ctx) rather than fail with ErrRebuildRunning.
+func (r *Runner) rebuildLock(ctx context.Context, conn *pgxpool.Conn, name string, wait bool) error {
+	var got bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, hashtext($2))`, lockNamespace+1, name).Scan(&got); err != nil {
+		return err
+	}
+	switch {
+	case got:
+		return nil
+	case !wait:
+		return ErrRebuildRunning.WithMessage(fmt.Sprintf("a rebuild of %s is already running", name))
+	}
+	r.logger.Info("waiting for the rebuild of this projection that another process is running", "projection", name, "limit", r.rebuildWait)
+	waitCtx, cancel := context.WithTimeout(ctx, r.rebuildWait)
+	defer cancel()
+	if _, err := conn.Exec(waitCtx, `SELECT pg_advisory_lock($1, hashtext($2))`, lockNamespace+1, name); err != nil {
+		// The lock may have been granted as the wait was cancelled; a closed connection cannot
+		// keep it, and the pool discards it.
+		_ = conn.Conn().Close(context.WithoutCancel(ctx))
+		if ctx.Err() == nil && waitCtx.Err() != nil {
+			return fmt.Errorf("projections: waited %s for another process's rebuild of %s: %w", r.rebuildWait, name, ErrRebuildRunning)
+		}
+		return fmt.Errorf("projections: waiting for another process's rebuild of %s: %w", name, err)
+	}
+	r.logger.Info("the other rebuild finished", "projection", name)
+	return nil
+}
+
+// skippedPositions lists the positions of a projection's skipped events, ascending.
+func skippedPositions(ctx context.Context, q rowQuerier, name string) ([]int64, error) {
+	var out []int64
+	err := q.QueryRow(ctx, `SELECT ARRAY(SELECT position FROM projection_skips WHERE name = $1 ORDER BY position)`, name).Scan(&out)
+	if err != nil {
+		return nil, fmt.Errorf("projections: skipped events of %s: %w", name, err)
+	}
+	return out, nil
 }

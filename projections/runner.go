@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,16 +24,22 @@ const lockNamespace = 0x43565052 // "CVPR"
 // Runner keeps every registered projection up to date.
 type Runner struct {
 	pool        *pgxpool.Pool
+	store       *postgres.Store
 	appended    *postgres.Signal // new events may be readable
+	changed     *postgres.Signal // an operator retried or skipped (in this process)
 	progress    *postgres.Signal // some checkpoint moved (in this process)
 	projections []Projection
 	byName      map[string]Projection
+	defs        map[string]Definition
 	logger      *slog.Logger
 	batchSize   int
 	idlePoll    time.Duration
 	waitTimeout time.Duration
 	waitPoll    time.Duration
 	waits       waits
+	retryDelay  time.Duration
+	rebuildWait time.Duration
+	maxReadyLag time.Duration
 	metrics     *metrics
 
 	// afterApply lets tests act between a batch's writes and its commit.
@@ -56,15 +64,32 @@ func WithMetrics(reg prometheus.Registerer) Option {
 func WithWaitTimeout(d time.Duration) Option { return func(r *Runner) { r.waitTimeout = d } }
 
 // WithIdlePoll sets how often an idle runner looks again when no signal arrives (default 1s).
-// It covers locks released by other processes and events held back by the xmin horizon.
+// It covers locks released by other processes, events held back by the xmin horizon, and
+// retries and skips recorded by other processes.
 func WithIdlePoll(d time.Duration) Option { return func(r *Runner) { r.idlePoll = d } }
+
+// WithRetryDelay sets the first wait after a transient failure (default 100ms); it doubles
+// after each further failure, up to maxRetryDelay.
+func WithRetryDelay(d time.Duration) Option { return func(r *Runner) { r.retryDelay = d } }
+
+// WithRebuildWait bounds how long Prepare waits for a rebuild that another process is running
+// (default 30 minutes); the context passed to Prepare can end the wait sooner.
+func WithRebuildWait(d time.Duration) Option { return func(r *Runner) { r.rebuildWait = d } }
+
+// WithMaxReadyLag sets how old the oldest event a projection has not applied may be while
+// NotReady still reports it ready (default DefaultMaxReadyLag).
+func WithMaxReadyLag(d time.Duration) Option { return func(r *Runner) { r.maxReadyLag = d } }
+
+// maxRetryDelay caps the backoff after transient failures.
+const maxRetryDelay = 10 * time.Second
 
 // NewRunner returns a runner for the given projections on the store's database.
 func NewRunner(pool *pgxpool.Pool, store *postgres.Store, projections []Projection, opts ...Option) (*Runner, error) {
 	r := &Runner{
-		pool: pool, appended: store.Signal(), progress: postgres.NewSignal(),
-		byName: map[string]Projection{}, logger: slog.Default(),
+		pool: pool, store: store, appended: store.Signal(), changed: postgres.NewSignal(), progress: postgres.NewSignal(),
+		byName: map[string]Projection{}, defs: map[string]Definition{}, logger: slog.Default(),
 		batchSize: 1000, idlePoll: time.Second, waitTimeout: 3 * time.Second, waitPoll: defaultWaitPoll,
+		retryDelay: 100 * time.Millisecond, rebuildWait: 30 * time.Minute, maxReadyLag: DefaultMaxReadyLag,
 	}
 	for _, o := range opts {
 		o(r)
@@ -80,9 +105,18 @@ func NewRunner(pool *pgxpool.Pool, store *postgres.Store, projections []Projecti
 			return nil, fmt.Errorf("projections: %q registered twice", p.Name())
 		}
 		r.byName[p.Name()] = p
+		r.defs[p.Name()] = DefinitionOf(p)
 		r.projections = append(r.projections, p)
 	}
 	return r, nil
+}
+
+func (r *Runner) lookup(name string) (Projection, error) {
+	p, ok := r.byName[name]
+	if !ok {
+		return nil, ErrUnknownProjection.WithMessage(fmt.Sprintf("no projection named %q (known: %s)", name, strings.Join(r.Names(), ", ")))
+	}
+	return p, nil
 }
 
 // Names lists the registered projections in registration order.
@@ -95,26 +129,55 @@ func (r *Runner) Names() []string {
 }
 
 // Prepare makes sure every projection has a live schema and a checkpoint. A projection whose
-// schema changed since its read model was built is rebuilt, so code and tables never disagree.
+// read model was built by an older definition (a lower version, or the same version with
+// another schema) is rebuilt, so code and tables never disagree; if another process is
+// rebuilding it already, Prepare waits for that rebuild (at most WithRebuildWait) and then
+// looks again. A read model built by a newer definition is left alone: this process stands down
+// for it (see Versioned).
 func (r *Runner) Prepare(ctx context.Context) error {
 	for _, p := range r.projections {
-		var stored string
-		err := r.pool.QueryRow(ctx, `SELECT schema_hash FROM projection_checkpoints WHERE name = $1`, p.Name()).Scan(&stored)
+		stored, found, err := storedDefinition(ctx, r.pool, p.Name())
 		switch {
-		case errors.Is(err, pgx.ErrNoRows):
+		case err != nil:
+			return err
+		case !found:
 			if err := r.createLive(ctx, p); err != nil {
 				return err
 			}
-		case err != nil:
-			return fmt.Errorf("projections: checkpoint of %s: %w", p.Name(), err)
-		case stored != schemaHash(p):
-			r.logger.Info("projection schema changed; rebuilding", "projection", p.Name())
-			if _, err := r.Rebuild(ctx, p.Name()); err != nil {
+			continue
+		}
+		mine := r.defs[p.Name()]
+		switch {
+		case stored == mine:
+		case stored.Version > mine.Version:
+			r.logger.Warn("projection stood down: its read model was built by a newer definition",
+				"projection", p.Name(), "reason", stored.mismatch(mine))
+		default:
+			r.logger.Info("projection definition changed; rebuilding", "projection", p.Name(),
+				"from_version", stored.Version, "to_version", mine.Version)
+			if _, err := r.rebuild(ctx, p, true); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// storedDefinition reads the definition the live read model was built with.
+func storedDefinition(ctx context.Context, q rowQuerier, name string) (d Definition, found bool, err error) {
+	err = q.QueryRow(ctx, `SELECT definition_version, schema_hash FROM projection_checkpoints WHERE name = $1`, name).Scan(&d.Version, &d.SchemaHash)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Definition{}, false, nil
+	}
+	if err != nil {
+		return Definition{}, false, fmt.Errorf("projections: checkpoint of %s: %w", name, err)
+	}
+	return d, true, nil
+}
+
+// rowQuerier is satisfied by a pool, a connection and a transaction.
+type rowQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 func (r *Runner) createLive(ctx context.Context, p Projection) error {
@@ -129,7 +192,8 @@ func (r *Runner) createLive(ctx context.Context, p Projection) error {
 		if err := createSchema(ctx, tx, p, SchemaName(p.Name())); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (name, schema_hash) VALUES ($1, $2)`, p.Name(), schemaHash(p))
+		def := r.defs[p.Name()]
+		_, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (name, schema_hash, definition_version) VALUES ($1, $2, $3)`, p.Name(), def.SchemaHash, def.Version)
 		return err
 	})
 }
@@ -167,7 +231,24 @@ func tryLock(ctx context.Context, tx pgx.Tx, name string) (bool, error) {
 	return ok, err
 }
 
-// Run keeps every projection up to date until ctx is done.
+// State is what the runner does with a projection.
+type State string
+
+const (
+	// StateRunning: the runner applies new events.
+	StateRunning State = "running"
+	// StateFailed: Apply refused an event on its own; the projection is parked just before it
+	// until an operator retries or skips it.
+	StateFailed State = "failed"
+	// StateRetrying: a retry was requested and the runner has not passed the failed event yet.
+	StateRetrying State = "retrying"
+	// StateStoodDown: the read model was built by another definition than this process's, so
+	// this process applies nothing to it (see Versioned).
+	StateStoodDown State = "stood down"
+)
+
+// Run keeps every projection up to date until ctx is done. A projection that fails waits on its
+// own; the others go on.
 func (r *Runner) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for _, p := range r.projections {
@@ -182,29 +263,34 @@ func (r *Runner) Run(ctx context.Context) error {
 }
 
 func (r *Runner) runOne(ctx context.Context, p Projection) {
-	backoff := 100 * time.Millisecond
+	delay := r.retryDelay
 	idle := time.NewTimer(r.idlePoll)
 	defer idle.Stop()
 	size := r.batchSize
+	state := StateRunning
 	for ctx.Err() == nil {
-		wake := r.appended.Wait()
-		n, err := r.step(ctx, p.Name(), size)
+		appended, changed := r.appended.Wait(), r.changed.Wait()
+		res, err := r.step(ctx, p, size, false)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
 			}
-			r.logger.Error("projection batch failed; retrying", "projection", p.Name(), "err", err, "backoff", backoff)
+			r.logger.Error("projection batch failed; retrying", "projection", p.Name(), "err", err, "backoff", delay)
 			r.metrics.failures.WithLabelValues(p.Name()).Inc()
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(backoff):
+			case <-time.After(delay):
 			}
-			backoff = min(backoff*2, 10*time.Second)
+			delay = min(delay*2, maxRetryDelay)
 			continue
 		}
-		backoff = 100 * time.Millisecond
-		if n == size {
+		delay = r.retryDelay
+		if !res.busy {
+			r.logTransition(p.Name(), state, res)
+			state = res.state
+		}
+		if res.passed == size {
 			// Far behind: bigger batches amortise the per-transaction cost. Once caught up,
 			// small batches keep each transaction (and read-your-writes waits) short.
 			size = r.batchSize * catchUpBatchFactor
@@ -215,89 +301,254 @@ func (r *Runner) runOne(ctx context.Context, p Projection) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-wake:
+		case <-appended:
+		case <-changed:
 		case <-idle.C:
 		}
 	}
 }
 
-// Step applies at most one batch to one projection and returns how many events it applied
-// (0 when caught up, or when another process holds the projection).
+// logTransition logs when a projection stops or resumes; a park is logged where it happens.
+func (r *Runner) logTransition(name string, was State, res stepResult) {
+	switch {
+	case res.state == was || res.parkedNow:
+	case res.state == StateStoodDown:
+		r.logger.Warn("projection stood down: its read model was built by another definition", "projection", name, "reason", res.mismatch)
+	case res.state == StateFailed:
+		r.logger.Warn("projection is parked at a failed event", "projection", name, "position", res.failure.Position,
+			"event_id", res.failure.EventID, "attempts", res.failure.Attempts)
+	case was == StateFailed || was == StateStoodDown:
+		r.logger.Info("projection resumed", "projection", name, "state", res.state)
+	}
+}
+
+// Step applies at most one batch to one projection and returns how many events it applied (0
+// when caught up). It waits for the projection's lock if another process holds it. It returns
+// an error wrapping ErrParked or ErrStoodDown when the projection cannot advance.
 func (r *Runner) Step(ctx context.Context, name string) (int, error) {
-	return r.step(ctx, name, r.batchSize)
+	p, err := r.lookup(name)
+	if err != nil {
+		return 0, err
+	}
+	res, err := r.step(ctx, p, r.batchSize, true)
+	if err != nil {
+		return 0, err
+	}
+	return res.applied, res.blocked(name)
 }
 
 // catchUpBatchFactor multiplies the batch size while a projection is behind.
 const catchUpBatchFactor = 5
 
-func (r *Runner) step(ctx context.Context, name string, size int) (int, error) {
-	p, ok := r.byName[name]
-	if !ok {
-		return 0, fmt.Errorf("projections: unknown projection %q", name)
+type stepResult struct {
+	state     State
+	busy      bool // another transaction holds the projection's lock; nothing was looked at
+	passed    int  // events the checkpoint moved past, applied or skipped
+	applied   int  // events applied
+	failure   *Failure
+	parkedNow bool   // this step parked the projection
+	mismatch  string // why this process stands down
+}
+
+// blocked explains why the projection cannot advance, or returns nil.
+func (s stepResult) blocked(name string) error {
+	switch s.state {
+	case StateFailed:
+		return fmt.Errorf("%w: %s at position %d (event %s, %s): %s", ErrParked, name, s.failure.Position, s.failure.EventID, s.failure.EventType, s.failure.Error)
+	case StateStoodDown:
+		return fmt.Errorf("%w: %s: %s", ErrStoodDown, name, s.mismatch)
 	}
-	var applied int
+	return nil
+}
+
+// refusedBatch is a batch Apply refused for a reason that is not transient; the step is then
+// repeated, applying the batch in halves to find the event at fault.
+type refusedBatch struct{ err error }
+
+func (e *refusedBatch) Error() string { return e.err.Error() }
+func (e *refusedBatch) Unwrap() error { return e.err }
+
+func (r *Runner) step(ctx context.Context, p Projection, size int, wait bool) (stepResult, error) {
+	res, err := r.stepOnce(ctx, p, size, wait, false)
+	if refused := (*refusedBatch)(nil); errors.As(err, &refused) {
+		r.logger.Warn("projection batch refused; applying it in halves to find the event at fault", "projection", p.Name(), "err", refused.err)
+		res, err = r.stepOnce(ctx, p, size, wait, true)
+	}
+	if err != nil {
+		return stepResult{}, err
+	}
+	if res.applied > 0 || res.passed > 0 {
+		r.metrics.applied.WithLabelValues(p.Name()).Add(float64(res.applied))
+		r.progress.Notify()
+	}
+	return res, nil
+}
+
+// stepOnce runs one batch in one transaction: the read-model writes, the checkpoint, and, when an
+// event fails on its own, the record of the failure commit together. In careful mode the batch
+// is applied in halves, so the events before a failing one are kept and the projection parks at
+// it.
+func (r *Runner) stepOnce(ctx context.Context, p Projection, size int, wait, careful bool) (stepResult, error) {
+	name := p.Name()
+	res := stepResult{state: StateRunning}
+	var failed *EventError
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if ok, err := tryLock(ctx, tx, name); err != nil || !ok {
+		if wait {
+			if err := lock(ctx, tx, name); err != nil {
+				return err
+			}
+		} else if ok, err := tryLock(ctx, tx, name); err != nil || !ok {
+			res.busy = !ok
 			return err
 		}
-		var from int64
-		if err := tx.QueryRow(ctx, `SELECT position FROM projection_checkpoints WHERE name = $1`, name).Scan(&from); err != nil {
-			return fmt.Errorf("projections: checkpoint of %s: %w", name, err)
+		cp, err := readCheckpoint(ctx, tx, name)
+		if err != nil {
+			return err
 		}
-		events, err := postgres.ReadAll(ctx, tx, from, size)
+		if m := cp.def.mismatch(r.defs[name]); m != "" {
+			res.state, res.mismatch = StateStoodDown, m
+			return nil
+		}
+		if cp.failure.Parked() {
+			f, err := scanFailure(tx.QueryRow(ctx, `SELECT `+failureColumns+` FROM projection_failures WHERE name = $1`, name))
+			if err != nil || f == nil {
+				return err
+			}
+			res.state, res.failure = StateFailed, f
+			return nil
+		}
+		if cp.failure != nil {
+			res.state, res.failure = StateRetrying, cp.failure
+		}
+		events, err := postgres.ReadAll(ctx, tx, cp.position, size)
 		if err != nil || len(events) == 0 {
 			return err
 		}
-		if err := applyBatch(ctx, tx, p, SchemaName(name), events); err != nil {
-			return err
+		todo := withoutPositions(events, cp.skips)
+		applied := len(todo)
+		if len(todo) > 0 {
+			if careful {
+				if applied, failed, err = applyInHalves(ctx, tx, p, SchemaName(name), todo); err != nil {
+					return err
+				}
+			} else if err := applyBatch(ctx, tx, p, SchemaName(name), todo); err != nil {
+				if ctx.Err() != nil || transient(err) || tx.Conn().IsClosed() {
+					return batchError(p, todo, err)
+				}
+				return &refusedBatch{batchError(p, todo, err)}
+			}
 		}
 		if r.afterApply != nil {
-			r.afterApply(name, events)
+			r.afterApply(name, todo[:applied])
 		}
-		last := events[len(events)-1]
-		if _, err := tx.Exec(ctx, `UPDATE projection_checkpoints
-			SET position = $2, events_applied = events_applied + $3, last_event_at = $4, updated_at = now()
-			WHERE name = $1`, name, last.Position, len(events), last.RecordedAt); err != nil {
-			return fmt.Errorf("projections: save checkpoint of %s: %w", name, err)
+		passed := events
+		if failed != nil {
+			if ctx.Err() != nil {
+				return ctx.Err() // the process is stopping: never park for that
+			}
+			passed = events[:sort.Search(len(events), func(i int) bool { return events[i].Position >= failed.Event.Position })]
 		}
-		applied = len(events)
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	if applied > 0 {
-		r.metrics.applied.WithLabelValues(name).Add(float64(applied))
-		r.progress.Notify()
-	}
-	return applied, nil
-}
-
-func applyBatch(ctx context.Context, tx pgx.Tx, p Projection, schema string, events []eventstore.Envelope) error {
-	if err := useSchema(ctx, tx, schema); err != nil {
-		return err
-	}
-	if err := p.Apply(ctx, tx, events); err != nil {
-		return fmt.Errorf("projections: %s at positions %d..%d: %w", p.Name(), events[0].Position, events[len(events)-1].Position, err)
-	}
-	// Later statements in the transaction name their tables in full; reset to be safe.
-	_, err := tx.Exec(ctx, `SELECT set_config('search_path', 'public', true)`)
-	return err
-}
-
-// CatchUp applies batches until every projection has seen everything visible now. Tests and the
-// CLI use it; serve uses Run.
-func (r *Runner) CatchUp(ctx context.Context) error {
-	for _, p := range r.projections {
-		for {
-			n, err := r.Step(ctx, p.Name())
+		if len(passed) > 0 {
+			last := passed[len(passed)-1]
+			if _, err := tx.Exec(ctx, `UPDATE projection_checkpoints
+				SET position = $2, events_applied = events_applied + $3, last_event_at = $4, updated_at = now()
+				WHERE name = $1`, name, last.Position, applied, last.RecordedAt); err != nil {
+				return fmt.Errorf("projections: save checkpoint of %s: %w", name, err)
+			}
+			if cp.failure != nil && last.Position >= cp.failure.Position {
+				if _, err := tx.Exec(ctx, `DELETE FROM projection_failures WHERE name = $1`, name); err != nil {
+					return fmt.Errorf("projections: clear the failure of %s: %w", name, err)
+				}
+				res.state, res.failure = StateRunning, nil
+			}
+		}
+		if failed != nil {
+			attempts, err := park(ctx, tx, failed)
 			if err != nil {
 				return err
 			}
-			if n < r.batchSize {
+			res.state, res.parkedNow = StateFailed, true
+			res.failure = &Failure{Position: failed.Event.Position, EventID: failed.Event.ID.String(), EventType: failed.Event.Type,
+				StreamID: string(failed.Event.StreamID), Error: failed.Err.Error(), Attempts: attempts}
+		}
+		res.passed, res.applied = len(passed), applied
+		return nil
+	})
+	if err != nil {
+		return stepResult{}, err
+	}
+	if failed != nil {
+		r.logger.Error("projection parked at a failed event; other projections go on", "projection", name,
+			"position", failed.Event.Position, "event_id", failed.Event.ID, "type", failed.Event.Type,
+			"stream", failed.Event.StreamID, "attempts", res.failure.Attempts, "err", failureText(failed.Err))
+	}
+	return res, nil
+}
+
+// checkpointRow is what a step needs to know about a projection before reading events.
+type checkpointRow struct {
+	position int64
+	def      Definition
+	failure  *Failure // Position, Attempts and RetryRequestedAt only
+	skips    []int64  // skipped positions after position, ascending
+}
+
+func readCheckpoint(ctx context.Context, tx pgx.Tx, name string) (checkpointRow, error) {
+	var cp checkpointRow
+	var failedAt *int64
+	var attempts *int
+	var retryAt *time.Time
+	err := tx.QueryRow(ctx, `
+		SELECT c.position, c.definition_version, c.schema_hash, f.position, f.attempts, f.retry_requested_at,
+		  ARRAY(SELECT s.position FROM projection_skips s WHERE s.name = c.name AND s.position > c.position ORDER BY s.position)
+		FROM projection_checkpoints c LEFT JOIN projection_failures f ON f.name = c.name
+		WHERE c.name = $1`, name).Scan(&cp.position, &cp.def.Version, &cp.def.SchemaHash, &failedAt, &attempts, &retryAt, &cp.skips)
+	if err != nil {
+		return cp, fmt.Errorf("projections: checkpoint of %s: %w", name, err)
+	}
+	if failedAt != nil {
+		cp.failure = &Failure{Position: *failedAt, Attempts: *attempts, RetryRequestedAt: retryAt}
+	}
+	return cp, nil
+}
+
+// withoutPositions returns events minus those at the given ascending positions.
+func withoutPositions(events []eventstore.Envelope, skip []int64) []eventstore.Envelope {
+	if len(skip) == 0 {
+		return events
+	}
+	out := make([]eventstore.Envelope, 0, len(events))
+	for _, e := range events {
+		for len(skip) > 0 && skip[0] < e.Position {
+			skip = skip[1:]
+		}
+		if len(skip) > 0 && skip[0] == e.Position {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// CatchUp applies batches until every projection has seen everything visible now, waiting for
+// projections another process is applying. Tests and the CLI use it; serve uses Run. It goes on
+// past a projection that is parked or stood down and returns an error naming each.
+func (r *Runner) CatchUp(ctx context.Context) error {
+	var blocked []error
+	for _, p := range r.projections {
+		for {
+			res, err := r.step(ctx, p, r.batchSize, true)
+			if err != nil {
+				return err
+			}
+			if err := res.blocked(p.Name()); err != nil {
+				blocked = append(blocked, err)
+				break
+			}
+			if res.passed < r.batchSize {
 				break
 			}
 		}
 	}
-	return nil
+	return errors.Join(blocked...)
 }

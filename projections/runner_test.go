@@ -77,9 +77,18 @@ func (f fixture) runner(t testing.TB, ps []Projection, opts ...Option) *Runner {
 	return r
 }
 
-// appendEvents appends n events spread over a few streams and returns the last position.
+// appendEvents appends n events spread over a few streams and returns the last position. It
+// stops the test, so only the test's goroutine may call it; others use tryAppendEvents.
 func appendEvents(t testing.TB, s eventstore.Store, n int) int64 {
 	t.Helper()
+	last, err := tryAppendEvents(s, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return last
+}
+
+func tryAppendEvents(s eventstore.Store, n int) (int64, error) {
 	var last int64
 	for i := 0; i < n; i += 10 {
 		batch := make([]eventstore.NewEvent, 0, 10)
@@ -89,11 +98,11 @@ func appendEvents(t testing.TB, s eventstore.Store, n int) int64 {
 		envs, err := s.Append(context.Background(), eventstore.StreamAppend{
 			Stream: eventstore.NewStreamID("acct", fmt.Sprint(i%7)), ExpectedVersion: eventstore.AnyVersion, Events: batch})
 		if err != nil {
-			t.Fatal(err)
+			return 0, err
 		}
 		last = envs[len(envs)-1].Position
 	}
-	return last
+	return last, nil
 }
 
 func assertAppliedOnce(t *testing.T, pool *pgxpool.Pool, want int) {
@@ -225,11 +234,10 @@ func TestRebuildEqualsLiveWhileWritesContinue(t *testing.T) {
 	defer cancel()
 	running := make(chan struct{})
 	go func() { defer close(running); _ = r.Run(ctx) }()
-	var wg sync.WaitGroup
-	wg.Add(1)
+	written := make(chan error, 1)
 	go func() { // writes keep coming during the rebuild
-		defer wg.Done()
-		appendEvents(t, f.store, 300)
+		_, err := tryAppendEvents(f.store, 300)
+		written <- err
 	}()
 	res, err := r.Rebuild(ctx, "applied")
 	if err != nil {
@@ -238,7 +246,9 @@ func TestRebuildEqualsLiveWhileWritesContinue(t *testing.T) {
 	if _, err := r.Rebuild(ctx, "catalogue_like"); err != nil {
 		t.Fatal(err)
 	}
-	wg.Wait()
+	if err := <-written; err != nil {
+		t.Fatalf("writing during the rebuild: %v", err)
+	}
 	last := appendEvents(t, f.store, 10)
 	if err := r.WaitFor(ctx, last); err != nil {
 		t.Fatalf("live runner did not resume after the rebuilds: %v", err)
@@ -304,20 +314,25 @@ func TestTwoProcessesNeverApplyTwice(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); _ = r.Run(ctx) }()
 	}
-	var last int64
-	var wmu sync.Mutex
-	var writers sync.WaitGroup
-	for w := 0; w < 4; w++ {
-		writers.Add(1)
+	type written struct {
+		last int64
+		err  error
+	}
+	writers := make(chan written, 4)
+	for range cap(writers) {
 		go func() {
-			defer writers.Done()
-			p := appendEvents(t, f.store, 100)
-			wmu.Lock()
-			last = max(last, p)
-			wmu.Unlock()
+			p, err := tryAppendEvents(f.store, 100)
+			writers <- written{p, err}
 		}()
 	}
-	writers.Wait()
+	var last int64
+	for range cap(writers) {
+		w := <-writers
+		if w.err != nil {
+			t.Fatalf("writer: %v", w.err)
+		}
+		last = max(last, w.last)
+	}
 	if err := r1.WaitFor(ctx, last); err != nil {
 		t.Fatal(err)
 	}
@@ -374,4 +389,39 @@ func TestStatusReportsLag(t *testing.T) {
 	if st[0].LagEvents != 0 || st[0].Position != last || st[0].EventsApplied != 40 || st[0].LagSeconds != 0 {
 		t.Fatalf("status after catch-up = %+v", st)
 	}
+}
+
+// TestCatchUpWaitsForAProjectionAnotherProcessHolds: CatchUp promises everything visible is
+// applied when it returns, so a batch another process (or a dying one) is in the middle of must
+// be waited for, not taken for "caught up".
+func TestCatchUpWaitsForAProjectionAnotherProcessHolds(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	r := f.runner(t, []Projection{applied{}})
+	last := appendEvents(t, f.store, 30)
+	eventstoretest.WaitVisible(t, f.store, last)
+
+	ctx := context.Background()
+	holder, err := f.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback(ctx) //nolint:errcheck
+	if err := lock(ctx, holder, "applied"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.CatchUp(ctx) }()
+	eventually(t, "CatchUp waiting for the lock", func() (bool, string) {
+		var waiting int
+		err := f.pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = $1`, lockNamespace).Scan(&waiting)
+		return err == nil && waiting == 1, fmt.Sprint(waiting, err)
+	})
+	if err := holder.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	assertAppliedOnce(t, f.pool, 30)
 }

@@ -2,6 +2,8 @@ package projections
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -97,13 +99,16 @@ func (r *Runner) pollWaits() {
 		round := r.waits.round
 		r.waits.mu.Unlock()
 
-		var lowest, head int64
+		var rd reading
 		ctx, cancel := context.WithTimeout(context.Background(), r.waitTimeout)
 		err := r.pool.QueryRow(ctx, `SELECT
 			(SELECT coalesce(min(position), 0) FROM projection_checkpoints WHERE name = ANY($1)),
-			(SELECT coalesce(max(position), 0) FROM events)`, names).Scan(&lowest, &head)
+			(SELECT coalesce(max(position), 0) FROM events),
+			coalesce(array_agg(c.name ORDER BY c.name), '{}'), coalesce(array_agg(c.position ORDER BY c.name), '{}')
+			FROM projection_checkpoints c JOIN projection_failures f ON f.name = c.name AND f.retry_requested_at IS NULL
+			WHERE c.name = ANY($1)`, names).Scan(&rd.lowest, &rd.head, &rd.parked, &rd.parkedAt)
 		cancel()
-		if !r.settle(round, lowest, head, err) {
+		if !r.settle(round, rd, err) {
 			return
 		}
 		select {
@@ -113,23 +118,48 @@ func (r *Runner) pollWaits() {
 	}
 }
 
+// reading is what one round of the poller learns.
+type reading struct {
+	lowest, head int64
+	// parked names the projections parked at a failed event, and parkedAt their checkpoints.
+	parked   []string
+	parkedAt []int64
+}
+
+// parkedBefore returns the parked projections that have not applied position: they will not
+// get there without an operator.
+func (rd reading) parkedBefore(position int64) []string {
+	var out []string
+	for i, at := range rd.parkedAt {
+		if at < position {
+			out = append(out, rd.parked[i])
+		}
+	}
+	return out
+}
+
 // settle releases the waiters a round's reading satisfies and reports whether any are left;
 // when none are, the poller stops. A failed reading fails every waiter, as a wait of its own
-// would have.
-func (r *Runner) settle(round, lowest, head int64, err error) bool {
+// would have, and a waiter behind a parked projection fails at once with ErrParked instead of
+// holding its request for the whole timeout.
+func (r *Runner) settle(round int64, rd reading, err error) bool {
 	ws := &r.waits
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	if err == nil {
-		ws.reached = max(ws.reached, lowest)
+		ws.reached = max(ws.reached, rd.lowest)
 	}
 	for w := range ws.pending {
 		if err == nil && !w.clamped && round > w.after {
-			w.position, w.clamped = min(w.position, head), true
+			w.position, w.clamped = min(w.position, rd.head), true
 		}
-		if err != nil {
+		switch parked := rd.parkedBefore(w.position); {
+		case err != nil:
 			w.err = err
-		} else if w.position > ws.reached {
+		case w.position <= ws.reached:
+		case len(parked) > 0:
+			w.err = fmt.Errorf("%w: %s", ErrParked, strings.Join(parked, ", "))
+		default:
 			continue
 		}
 		delete(ws.pending, w)

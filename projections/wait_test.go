@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -59,17 +60,6 @@ func (r *Runner) waiting() int {
 	return len(r.waits.pending)
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // TestManyWaitersShareOnePoller: N requests waiting for the read models cost the database the
 // poller's rounds, not N loops of queries.
 func TestManyWaitersShareOnePoller(t *testing.T) {
@@ -88,7 +78,7 @@ func TestManyWaitersShareOnePoller(t *testing.T) {
 	for range n {
 		wg.Go(func() { errs <- r.WaitFor(context.Background(), last) })
 	}
-	eventually(t, "every request waits", func() bool { return r.waiting() == n })
+	eventually(t, "every request waits", func() (bool, string) { return r.waiting() == n, fmt.Sprintf("%d waiting", r.waiting()) })
 	if err := r.CatchUp(context.Background()); err != nil { // one batch: one progress signal
 		t.Fatal(err)
 	}
@@ -125,7 +115,7 @@ func TestWaitForAPositionBeyondTheHeadWaitsForTheHead(t *testing.T) {
 
 	done := make(chan error, 1)
 	go func() { done <- r.WaitFor(context.Background(), math.MaxInt64) }()
-	eventually(t, "the request waits", func() bool { return r.waiting() == 1 })
+	eventually(t, "the request waits", func() (bool, string) { return r.waiting() == 1, fmt.Sprintf("%d waiting", r.waiting()) })
 	select {
 	case err := <-done:
 		t.Fatalf("answered before the read models reached the head: %v", err)

@@ -20,9 +20,14 @@ Usage:
   clearvest admin create --email E --password P --name N
                                           create an admin account (e-mail already verified)
   clearvest seed                          create the DEMO accounts (development only) and print their logins
-  clearvest projections status            position, lag and rate of every projection
+  clearvest projections status            state, position, lag and rate of every projection,
+                                          failed and skipped events
   clearvest projections rebuild NAME|--all
                                           rebuild read models from position 0 and swap them in
+  clearvest projections retry NAME [--by WHO]
+                                          try a projection's failed event again (after a fix)
+  clearvest projections skip NAME --position P --reason TEXT [--by WHO]
+                                          pass one event without applying it, recording why
   clearvest events export --stream S | --all
                                           write events as JSON lines to standard output
   clearvest events verify                 replay every event through the codec and check invariants

@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/user"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -15,26 +19,40 @@ import (
 
 func runProjections(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: projections needs status or rebuild", errUsage)
+		return fmt.Errorf("%w: projections needs status, rebuild, retry or skip", errUsage)
 	}
 	sub, rest := args[0], args[1:]
 	fs := flag.NewFlagSet("projections "+sub, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	all := fs.Bool("all", false, "rebuild every projection")
 	interval := fs.Duration("interval", time.Second, "status: time between the two samples used for the rate")
-	if err := fs.Parse(rest); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	position := fs.Int64("position", 0, "skip: position of the event to pass")
+	reason := fs.String("reason", "", "skip: why the event is passed, kept with it")
+	by := fs.String("by", "", "retry, skip: who decides (default: the operating-system user)")
+	names, err := parseInterspersed(fs, rest)
+	if err != nil {
+		return fmt.Errorf("%w: projections %s: %v", errUsage, sub, err)
 	}
-	var names []string
 	switch sub {
 	case "status":
-		if fs.NArg() > 0 || *all {
+		if len(names) > 0 || *all {
 			return fmt.Errorf("%w: projections status takes no arguments", errUsage)
 		}
 	case "rebuild":
-		names = fs.Args()
 		if *all == (len(names) > 0) {
 			return fmt.Errorf("%w: projections rebuild needs either projection names or --all", errUsage)
+		}
+	case "retry", "skip":
+		if len(names) != 1 || *all {
+			return fmt.Errorf("%w: projections %s needs exactly one projection name", errUsage, sub)
+		}
+		if sub == "skip" && (*position == 0 || *reason == "") {
+			return fmt.Errorf("%w: projections skip needs --position and --reason", errUsage)
+		}
+		if *by == "" {
+			if *by = operator(); *by == "" {
+				return fmt.Errorf("%w: projections %s: no operating-system user name; say who decides with --by", errUsage, sub)
+			}
 		}
 	default:
 		return fmt.Errorf("%w: unknown projections command %q", errUsage, sub)
@@ -62,24 +80,79 @@ func runProjections(ctx context.Context, args []string, stdout io.Writer, logger
 	if err != nil {
 		return err
 	}
-	if sub == "status" {
+	switch sub {
+	case "status":
 		return printStatus(ctx, runner, stdout, *interval)
+	case "retry":
+		f, err := runner.Retry(ctx, names[0], *by)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: the runners will try the event at position %d again (%s, %s in %s; failed %d time(s)).\n"+
+			"Run clearvest projections status to see whether it passes.\n", names[0], f.Position, f.EventID, f.EventType, f.StreamID, f.Attempts)
+		return nil
+	case "skip":
+		s, err := runner.Skip(ctx, projections.SkipRequest{Name: names[0], Position: *position, Reason: *reason, By: *by})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: the event at position %d (%s, %s in %s) is skipped, recorded as decided by %s.\n",
+			names[0], s.Position, s.EventID, s.EventType, s.StreamID, s.By)
+		if s.Applied {
+			fmt.Fprintf(stdout, "The live read model had applied it already; it stays there, and rebuilds will pass it.\n")
+		}
+		return nil
 	}
 	if *all {
 		names = runner.Names()
 	}
 	if err := runner.Prepare(ctx); err != nil {
-		return err
+		return withSkipHint(err)
 	}
 	for _, name := range names {
 		res, err := runner.Rebuild(ctx, name)
 		if err != nil {
-			return err
+			return withSkipHint(err)
 		}
 		fmt.Fprintf(stdout, "%s: rebuilt from %d events in %s (%.0f events/s), now at position %d\n",
 			name, res.Events, res.Duration.Round(time.Millisecond), res.EventsPerSecond(), res.Position)
 	}
 	return nil
+}
+
+// parseInterspersed parses flags that may come before or after the positional arguments
+// ("skip users --position 5" as well as "skip --position 5 users"), which flag.Parse alone
+// does not allow.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// operator names who runs the command when --by is not given.
+func operator() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return os.Getenv("USER")
+}
+
+// withSkipHint adds to an event a projection refused how to get past it.
+func withSkipHint(err error) error {
+	var refused *projections.EventError
+	if !errors.As(err, &refused) {
+		return err
+	}
+	return fmt.Errorf("%w\nfix the projection, or pass the event with:\n  clearvest projections skip %s --position %d --reason \"...\"",
+		err, refused.Projection, refused.Event.Position)
 }
 
 // printStatus samples twice so the rate is measured, not estimated.
@@ -100,13 +173,52 @@ func printStatus(ctx context.Context, runner *projections.Runner, w io.Writer, i
 	}
 	elapsed := time.Since(start).Seconds()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "PROJECTION\tPOSITION\tHEAD\tLAG EVENTS\tLAG SECONDS\tRATE EVENTS/S\tAPPLIED\t")
+	fmt.Fprintln(tw, "PROJECTION\tSTATE\tPOSITION\tHEAD\tLAG EVENTS\tLAG SECONDS\tRATE EVENTS/S\tAPPLIED\t")
 	for i, s := range second {
 		rate := float64(s.EventsApplied-first[i].EventsApplied) / elapsed
 		if rate < 0 { // a rebuild reset the counter between samples
 			rate = 0
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f\t%.0f\t%d\t\n", s.Name, s.Position, s.Head, s.LagEvents, s.LagSeconds, rate, s.EventsApplied)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1f\t%.0f\t%d\t\n", s.Name, s.State, s.Position, s.Head, s.LagEvents, s.LagSeconds, rate, s.EventsApplied)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range second {
+		printDetails(w, s)
+	}
+	return nil
+}
+
+// printDetails says what keeps a projection from running and which events it skips.
+func printDetails(w io.Writer, s projections.Status) {
+	if s.Mismatch != "" {
+		fmt.Fprintf(w, "\n%s stood down in this binary: %s.\n", s.Name, s.Mismatch)
+	}
+	if f := s.Failure; f != nil {
+		fmt.Fprintf(w, "\n%s failed at position %d: event %s (%s in %s), %d attempt(s), first %s, last %s.\n",
+			s.Name, f.Position, f.EventID, f.EventType, f.StreamID, f.Attempts, f.FirstFailedAt.UTC().Format(time.RFC3339), f.FailedAt.UTC().Format(time.RFC3339))
+		fmt.Fprintf(w, "  error: %s\n", strings.ReplaceAll(f.Error, "\n", "\n    "))
+		if f.Parked() {
+			fmt.Fprintf(w, "  after a fix, or once the cause is gone: clearvest projections retry %s\n", s.Name)
+			fmt.Fprintf(w, "  to pass the event instead:             clearvest projections skip %s --position %d --reason \"...\"\n", s.Name, f.Position)
+		} else {
+			fmt.Fprintf(w, "  retry requested by %s at %s; the runner has not passed the event yet.\n", f.RetryRequestedBy, f.RetryRequestedAt.UTC().Format(time.RFC3339))
+		}
+	}
+	if len(s.Skips) > 0 {
+		fmt.Fprintf(w, "\n%s skips %d event(s):\n", s.Name, len(s.Skips))
+		for _, k := range s.Skips {
+			note := ""
+			if k.Applied {
+				note = " (applied by the live read model before the skip; rebuilds pass it)"
+			}
+			fmt.Fprintf(w, "  position %d: event %s (%s in %s), skipped by %s at %s%s: %s\n",
+				k.Position, k.EventID, k.EventType, k.StreamID, k.By, k.At.UTC().Format(time.RFC3339), note, k.Reason)
+			if k.Error != "" {
+				first, _, _ := strings.Cut(k.Error, "\n")
+				fmt.Fprintf(w, "    it had failed with: %s\n", first)
+			}
+		}
+	}
 }

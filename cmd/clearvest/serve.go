@@ -58,7 +58,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 	if err := runner.Prepare(ctx); err != nil {
-		return err
+		return withSkipHint(err)
 	}
 	reg.MustRegister(projections.LagCollector{Runner: runner})
 

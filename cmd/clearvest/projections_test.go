@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/domain/identity"
+	"clearvest/eventstore"
+	"clearvest/eventstore/eventstoretest"
+	"clearvest/eventstore/postgres"
+	"clearvest/platform/pgtest"
+	"clearvest/projections"
+)
+
+// TestProjectionsRetryAndSkip drives `clearvest projections` as an operator would after an
+// event the identity read models cannot decode parked them. It sets environment variables, so
+// it cannot run in parallel.
+func TestProjectionsRetryAndSkip(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	t.Setenv("DATABASE_URL", url)
+	t.Setenv("CLEARVEST_DATA_DIR", t.TempDir())
+	t.Setenv("CLEARVEST_SECRET_KEY", base64.StdEncoding.EncodeToString(make([]byte, 32)))
+	t.Setenv("CLEARVEST_ENV", "development")
+	ctx := testCtx(t)
+	cli := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(ctx, args, &out, io.Discard)
+		return out.String(), err
+	}
+	if out, err := cli("migrate"); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, out)
+	}
+	if out, err := cli("projections", "rebuild", "--all"); err != nil {
+		t.Fatalf("rebuild of an empty log: %v\n%s", err, out)
+	}
+
+	// The serving process: the same read models, on the same database.
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	store := postgres.New(pool)
+	t.Cleanup(store.Close)
+	runner, err := projections.NewRunner(pool, store, allProjections(newRegistry()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := store.Append(ctx, eventstore.StreamAppend{
+		Stream: eventstore.NewStreamID(identity.StreamCategory, eventstore.NewEventID().String()), ExpectedVersion: eventstore.NoStream,
+		Events: []eventstore.NewEvent{{ID: eventstore.NewEventID(), Type: identity.TypeRegistered, SchemaVersion: 1, Data: []byte(`{"userId": 42}`)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventstoretest.WaitVisible(t, store, bad[0].Position)
+	position := fmt.Sprint(bad[0].Position)
+
+	if _, err := cli("projections", "rebuild", "users"); err == nil ||
+		!strings.Contains(err.Error(), "clearvest projections skip users --position "+position+` --reason "..."`) {
+		t.Fatalf("rebuild over the bad event = %v, want the event and how to skip it", err)
+	}
+	if err := runner.CatchUp(ctx); !errors.Is(err, projections.ErrParked) {
+		t.Fatalf("serving runner: %v, want users and securitylog parked", err)
+	}
+
+	out, err := cli("projections", "status", "--interval", "1ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("users failed at position %s: event %s (user.registered in %s), 1 attempt(s)", position, bad[0].ID, bad[0].StreamID),
+		"after a fix, or once the cause is gone: clearvest projections retry users",
+		"to pass the event instead:             clearvest projections skip users --position " + position,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+
+	for _, args := range [][]string{
+		{"projections", "retry"},
+		{"projections", "retry", "users", "securitylog"},
+		{"projections", "skip", "users", "--position", position},
+		{"projections", "skip", "users", "--reason", "r"},
+		{"projections", "unpark"},
+	} {
+		if _, err := cli(args...); !errors.Is(err, errUsage) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+	if _, err := cli("projections", "skip", "nope", "--position", position, "--reason", "r"); err == nil || !strings.Contains(err.Error(), `no projection named "nope"`) {
+		t.Errorf("skip of an unknown projection: %v", err)
+	}
+	if _, err := cli("projections", "retry", "catalogue"); !errors.Is(err, projections.ErrNotParked) {
+		t.Errorf("retry of a running projection: %v, want ErrNotParked", err)
+	}
+
+	out, err = cli("projections", "retry", "users", "--by", "alice")
+	if err != nil || !strings.Contains(out, "users: the runners will try the event at position "+position+" again") {
+		t.Fatalf("retry: %v %q", err, out)
+	}
+	if out, _ := cli("projections", "status", "--interval", "1ms"); !strings.Contains(out, "retry requested by alice") {
+		t.Errorf("status after the retry:\n%s", out)
+	}
+	if err := runner.CatchUp(ctx); !errors.Is(err, projections.ErrParked) {
+		t.Fatalf("the retry of an unchanged handler: %v, want parked again", err)
+	}
+
+	out, err = cli("projections", "skip", "users", "--position", position, "--reason", "malformed import")
+	if err != nil || !strings.Contains(out, "users: the event at position "+position) || !strings.Contains(out, "decided by "+operator()) {
+		t.Fatalf("skip without --by: %v %q", err, out)
+	}
+	// Flags may also come before the name.
+	if out, err := cli("projections", "skip", "--position", position, "--reason", "malformed import", "--by", "bob", "securitylog"); err != nil {
+		t.Fatalf("skip with flags first: %v %q", err, out)
+	}
+	if err := runner.CatchUp(ctx); err != nil {
+		t.Fatalf("after skipping: %v", err)
+	}
+	out, err = cli("projections", "status", "--interval", "1ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"users skips 1 event(s):",
+		fmt.Sprintf("position %s: event %s (user.registered in %s), skipped by bob at ", position, bad[0].ID, bad[0].StreamID),
+		": malformed import",
+		"    it had failed with: eventstore: decode user.registered (event " + bad[0].ID.String() + "): json: cannot unmarshal",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status after the skip lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "failed at position") || strings.Count(out, " running ") != 3 {
+		t.Errorf("status still shows a failure:\n%s", out)
+	}
+}
+
+// TestProjectionDefinitionsArePinned fails when a read model's schema changes without its
+// version being raised. Processes order definitions by version: the same version with another
+// schema would make old and new processes rebuild the read model back and forth during a
+// rolling deploy. When this fails, raise the projection's Version() and record the new pair.
+func TestProjectionDefinitionsArePinned(t *testing.T) {
+	t.Parallel()
+	pinned := map[string]projections.Definition{
+		"catalogue":   {Version: 1, SchemaHash: "29f7c7d13ce1e24c"},
+		"users":       {Version: 1, SchemaHash: "5cab56ca9864642e"},
+		"securitylog": {Version: 1, SchemaHash: "361ca30187af4c34"},
+	}
+	for _, p := range allProjections(newRegistry()) {
+		got := projections.DefinitionOf(p)
+		want, ok := pinned[p.Name()]
+		switch {
+		case !ok:
+			t.Errorf("%s is not pinned: add %q: {Version: %d, SchemaHash: %q}", p.Name(), p.Name(), got.Version, got.SchemaHash)
+		case got.Version == want.Version && got.SchemaHash != want.SchemaHash:
+			t.Errorf("%s: the schema changed but the version is still %d: raise %s's Version() and pin {Version: %d, SchemaHash: %q}",
+				p.Name(), got.Version, p.Name(), got.Version+1, got.SchemaHash)
+		case got != want:
+			t.Errorf("%s: definition %+v, pinned %+v: update the pin", p.Name(), got, want)
+		}
+	}
+}
