@@ -27,6 +27,18 @@ describe('dashboard', () => {
     expect(api.to('POST /api/users/sendVerificationEmail')).toHaveLength(1);
   });
 
+  it('shows an unreadable amount as not available, never as $0.00, and rounds extra digits half-even', async () => {
+    const user = makeUser({ balance: 'garbage', investmentBalance: '10.125', totalMaturityAmount: '0.00' });
+    stubApi({ 'GET /api/users/getUser': json(user) });
+    renderWithProviders(<AppRoutes />, { route: '/my-account', preloadedState: signedIn(user) });
+
+    const available = (await screen.findByText('Available balance')).nextElementSibling as HTMLElement;
+    expect(available.textContent).toBe('—Not available');
+    expect(within(available).getByTitle('Amount not available')).toBeTruthy();
+    expect((screen.getByText('Invested').nextElementSibling as HTMLElement).textContent).toBe('$10.12');
+    expect(screen.getAllByText('$0.00')).toHaveLength(1);
+  });
+
   it('shows staff shortcuts to authors and admins only', async () => {
     stubApi({ 'GET /api/users/getUser': json(makeUser({ role: 'author' })) });
     renderWithProviders(<AppRoutes />, { route: '/my-account', preloadedState: signedIn(makeUser({ role: 'author' })) });

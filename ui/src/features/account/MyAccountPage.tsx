@@ -2,8 +2,8 @@ import { Link } from 'react-router';
 import { useGetUserQuery, useSendVerificationEmailMutation, type User } from '../../api/enhanced';
 import { errorMessage } from '../../api/errors';
 import { useAppSelector } from '../../app/hooks';
+import { Amount } from '../../components/Amount';
 import { LoadError } from '../../components/LoadError';
-import { formatUsd } from '../../components/money';
 import { Spinner } from '../../components/Spinner';
 import { useToast } from '../../components/toast/useToast';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -86,7 +86,9 @@ function Figure({ label, amount }: { label: string; amount: string }) {
   return (
     <div className="figure">
       <dt className="figure__label">{label}</dt>
-      <dd className="figure__value">{formatUsd(amount)}</dd>
+      <dd className="figure__value">
+        <Amount amount={amount} />
+      </dd>
     </div>
   );
 }
