@@ -508,7 +508,7 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await attempt({ Country: '' }, 'All fields are required', 'Country');
       await attempt({ Email: 'not-an-email' }, 'Please enter a valid email', 'Email');
       await attempt({ 'Phone number': '0123' }, 'Please enter a valid Phone Number', 'Phone number');
-      await attempt({ Password: 'Ab1!e', 'Confirm password': 'Ab1!e' }, 'Password must be up to 6 characters', 'Password');
+      await attempt({ Password: 'Ab1!efg', 'Confirm password': 'Ab1!efg' }, 'Password must be at least 8 characters', 'Password');
       await attempt({ 'Confirm password': 'Ab1!efgX' }, 'Passwords do not match', 'Confirm password');
 
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
@@ -526,7 +526,10 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await field(page, 'Password').fill('abcD');
       assert.equal(await met(), 1);
       await field(page, 'Password').fill('abcD7~');
+      assert.equal(await met(), 3, 'six characters are too few');
+      await field(page, 'Password').fill('abcD7~gh');
       assert.equal(await met(), 4);
+      await checklist.getByText(/8 to 128 characters/).waitFor();
     });
   });
 
@@ -557,9 +560,9 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await page.goto(url('/resetPassword/not-a-real-token'));
       await heading(page, 'Reset Password').waitFor();
       await expectMessage('/resetPassword', 'Reset password', 'All fields are required', 'New password');
-      await field(page, 'New password').fill('Ab1!e');
-      await field(page, 'Confirm new password').fill('Ab1!e');
-      await expectMessage('/resetPassword', 'Reset password', 'Password must be up to 6 characters', 'New password');
+      await field(page, 'New password').fill('Ab1!efg');
+      await field(page, 'Confirm new password').fill('Ab1!efg');
+      await expectMessage('/resetPassword', 'Reset password', 'Password must be at least 8 characters', 'New password');
       await field(page, 'New password').fill('Ab1!efgh');
       await field(page, 'Confirm new password').fill('Ab1!efgX');
       await expectMessage('/resetPassword', 'Reset password', 'Passwords do not match', 'Confirm new password');

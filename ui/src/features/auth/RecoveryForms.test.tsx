@@ -57,7 +57,8 @@ describe('reset password page', () => {
 
   it.each([
     ['a field is empty', '', 'Secret-12', 'All fields are required', 'New password'],
-    ['the password is short', 'Ab1!x', 'Ab1!x', 'Password must be up to 6 characters', 'New password'],
+    ['the password has 7 characters', 'Ab1!xyz', 'Ab1!xyz', 'Password must be at least 8 characters', 'New password'],
+    ['the password has 129 characters', `Ab1!${'x'.repeat(125)}`, `Ab1!${'x'.repeat(125)}`, 'Password must be at most 128 characters', 'New password'],
     ['the passwords differ', 'Secret-12', 'Secret-13', 'Passwords do not match', 'Confirm new password'],
   ])('says so when %s', async (_case, password, confirm, message, focused) => {
     const { user, api } = await open(route, 'Reset Password');

@@ -45,7 +45,7 @@ describe('register page', () => {
     ['the country is not chosen', { Country: '' }, 'All fields are required', 'Country'],
     ['the e-mail is malformed', { Email: 'ada.example.com' }, 'Please enter a valid email', 'Email'],
     ['the phone number is malformed', { 'Phone number': '0123' }, 'Please enter a valid Phone Number', 'Phone number'],
-    ['the password is short', { Password: 'Ab1!x', 'Confirm password': 'Ab1!x' }, 'Password must be up to 6 characters', 'Password'],
+    ['the password has 7 characters', { Password: 'Ab1!xyz', 'Confirm password': 'Ab1!xyz' }, 'Password must be at least 8 characters', 'Password'],
     ['the passwords differ', { 'Confirm password': 'Secret-13' }, 'Passwords do not match', 'Confirm password'],
   ])('says so when %s, focusing that field', async (_case, values, message, label) => {
     const { user, api } = await openRegister();
@@ -98,8 +98,28 @@ describe('register page', () => {
     await user.type(field('Password'), '7');
     expect(met()).toEqual(['Lowercase and uppercase letters', 'A number (0-9)']);
     await user.type(field('Password'), '~');
+    expect(met()).toHaveLength(3);
+    await user.type(field('Password'), 'xy');
     expect(met()).toHaveLength(4);
     expect(within(checklist).getAllByText('(done)', { exact: false })).toHaveLength(4);
+  });
+
+  it("states the server's length rule in the checklist: 8 to 128 characters, counted as characters", async () => {
+    const { user } = await openRegister();
+    const length = screen.getByText('8 to 128 characters').closest('li') as HTMLElement;
+    expect(screen.queryByText(/6 characters/)).toBeNull();
+
+    await user.type(field('Password'), 'Ab1!xyz');
+    expect(length.dataset.met).toBe('false');
+    await user.type(field('Password'), 'w');
+    expect(length.dataset.met).toBe('true');
+    // Seven letters and an emoji are eight characters for the server, though nine UTF-16 units.
+    await user.clear(field('Password'));
+    await user.type(field('Password'), 'Ab1!xyz🙂');
+    expect(length.dataset.met).toBe('true');
+    await user.clear(field('Password'));
+    await user.type(field('Password'), 'Ab1!xy🙂');
+    expect(length.dataset.met).toBe('false');
   });
 
   it('lists countries with their dialling codes', async () => {
