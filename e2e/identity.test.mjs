@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
 
 const MAIL_TIMEOUT_MS = 20_000;
 const PASSWORD = 'Harbour-Lantern-42';
@@ -202,7 +202,7 @@ describe(`identity flows against ${BASE_URL}`, () => {
   // run under the server's real Content-Security-Policy; axe is added as an init script, which the
   // browser runs outside the page's CSP, so the policy need not be bypassed to audit the page.
   async function freshBrowser(contextOptions = {}) {
-    const context = await browser.newContext(contextOptions);
+    const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
     await context.addInitScript({ content: axeSource });
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
@@ -595,9 +595,25 @@ describe(`identity flows against ${BASE_URL}`, () => {
         await fits('/forgot', 'Forgot Password');
         await fits('/resetPassword/abc', 'Reset Password');
         await fits(`/loginWithCode/${encodeURIComponent('a.very.long.address.for.testing@example.com')}`, 'Enter your login code');
-        await register(page, { email });
+        await register(page, { email, name: 'Demo Investor 1' });
         await fits('/my-account', /^Welcome, /);
         for (const tab of ['profile', 'security', 'logout']) await fits(`/user-profile?tab=${tab}`, 'Profile');
+
+        // The header shows a 15-character name whole when there is room, and shortens a longer
+        // one with an ellipsis at the edge of the screen, never by a fixed count of characters.
+        const shownName = (name) => page.locator('.profile-head').getByTitle(name, { exact: true });
+        const isCut = (locator) => locator.evaluate((el) => el.scrollWidth > el.clientWidth);
+        await page.goto(url('/user-profile?tab=profile'));
+        assert.equal(await shownName('Demo Investor 1').textContent(), 'Demo Investor 1');
+        assert.equal(await isCut(shownName('Demo Investor 1')), false, 'a 15-character name fits at 360 px');
+        const longName = 'Demo Investor With A Remarkably Long Family Name';
+        await field(page, 'Full name').fill(longName);
+        await button(page, 'Save changes').click();
+        await toast(page, 'User Updated').waitFor();
+        await shownName(longName).waitFor();
+        assert.equal(await shownName(longName).textContent(), longName, 'the whole name stays in the text');
+        assert.equal(await isCut(shownName(longName)), true, 'a name wider than the screen is cut by CSS');
+        await fits(null, 'Profile');
         await fits('/dev/mail', 'Development Mailbox');
         await expectAccessible(page, '/dev/mail');
       },

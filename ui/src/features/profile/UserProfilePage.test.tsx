@@ -22,12 +22,20 @@ function openProfile(tab: string, routes: Parameters<typeof stubApi>[0] = {}, us
 }
 
 describe('profile page', () => {
-  it('has Profile, Security and Logout tabs for subscribers, with the name shortened to 10 characters', async () => {
+  it('has Profile, Security and Logout tabs for subscribers', async () => {
     openProfile('profile');
     const tabs = await screen.findAllByRole('tab');
     expect(tabs.map((t) => t.textContent)).toEqual(['Profile', 'Security', 'Logout']);
-    expect(screen.getByText('Charlotte …')).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Profile · Clearvest'));
+  });
+
+  it('shows the whole name in the header, leaving any shortening to the width of the screen', async () => {
+    openProfile('profile', {}, makeUser({ name: 'Demo Investor 1' }));
+    const name = await screen.findByTitle('Demo Investor 1');
+    expect(name.textContent).toBe('Demo Investor 1');
+    expect(name.className).toContain('truncate');
+    expect(name.getAttribute('aria-hidden')).toBeNull();
+    expect(screen.queryByText(/…/)).toBeNull();
   });
 
   it('moves between tabs with the arrow keys', async () => {
@@ -184,12 +192,12 @@ describe('users tab', () => {
     expect(screen.getByRole('tab', { name: 'Profile', selected: true })).toBeTruthy();
   });
 
-  it('counts verified and suspended users and shortens names on cards to 12 characters', async () => {
+  it('counts verified and suspended users and shows whole names on the cards', async () => {
     openProfile('users', { 'GET /api/users/getUsers': json(people) }, admin);
     await screen.findAllByTestId('user-card');
     expect(screen.getByTestId('verified-count').textContent).toBe('2');
     expect(screen.getByTestId('suspended-count').textContent).toBe('1');
-    expect(screen.getByText('Bartholomew …')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 3, name: 'Bartholomew Fitzgerald' }).getAttribute('title')).toBe('Bartholomew Fitzgerald');
     // Admins cannot act on their own account from here.
     expect(screen.queryByRole('button', { name: 'Actions for Demo Admin' })).toBeNull();
   });

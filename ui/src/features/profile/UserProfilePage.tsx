@@ -3,7 +3,6 @@ import { useGetUserQuery } from '../../api/enhanced';
 import { errorMessage } from '../../api/errors';
 import { useAppSelector } from '../../app/hooks';
 import { Avatar } from '../../components/Avatar';
-import { truncate } from '../../components/format';
 import { LoadError } from '../../components/LoadError';
 import { Spinner } from '../../components/Spinner';
 import { Tabs, type TabDef } from '../../components/Tabs';
@@ -13,8 +12,6 @@ import { useLogout } from '../auth/useLogout';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { UsersTab } from './UsersTab';
-
-export const BADGE_NAME_MAX = 10;
 
 function LogoutTab() {
   const logout = useLogout();
@@ -63,15 +60,15 @@ export function UserProfilePage() {
     <section className="page container" aria-labelledby="profile-title">
       <div className="profile-head">
         <Avatar name={user.name} photo={user.photo} size="lg" />
-        <div>
+        <div className="profile-head__who">
           <h1 id="profile-title" className="profile-head__title">
             Profile
           </h1>
           <p className="profile-head__badge">
-            <span aria-hidden="true" title={user.name}>
-              {truncate(user.name, BADGE_NAME_MAX)}
+            {/* The whole name is in the text; CSS shortens it only when it does not fit. */}
+            <span className="truncate" title={user.name}>
+              {user.name}
             </span>
-            <span className="visually-hidden">{user.name}</span>
             <span className={`badge badge--role-${user.role}`}>{user.role}</span>
           </p>
         </div>

@@ -3,14 +3,11 @@ import { useGetUsersQuery, useReinstateUserMutation, type User } from '../../api
 import { errorMessage } from '../../api/errors';
 import { Avatar } from '../../components/Avatar';
 import { DisclosureMenu, type MenuAction } from '../../components/DisclosureMenu';
-import { truncate } from '../../components/format';
 import { LoadError } from '../../components/LoadError';
 import { Spinner } from '../../components/Spinner';
 import { useToast } from '../../components/toast/useToast';
 import { useDebounced } from '../../components/useDebounced';
 import { ChangeRoleDialog, DeleteUserDialog, SuspendDialog } from './UserActionDialogs';
-
-export const CARD_NAME_MAX = 12;
 
 type Pending = { kind: 'role' | 'suspend' | 'delete'; user: User } | null;
 
@@ -25,7 +22,6 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
   const toast = useToast();
   const [reinstate, { isLoading: isReinstating }] = useReinstateUserMutation();
   const suspended = user.status === 'suspended' || user.role === 'suspended';
-  const shortName = truncate(user.name, CARD_NAME_MAX);
 
   const doReinstate = async () => {
     if (isReinstating) return;
@@ -50,11 +46,8 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
       <div className="user-card__head">
         <Avatar name={user.name} photo={user.photo} />
         <div className="user-card__who">
-          <h3 className="user-card__name">
-            <span aria-hidden="true" title={user.name}>
-              {shortName}
-            </span>
-            <span className="visually-hidden">{user.name}</span>
+          <h3 className="user-card__name truncate" title={user.name}>
+            {user.name}
           </h3>
           <p className="user-card__email break-anywhere">{user.email}</p>
         </div>
