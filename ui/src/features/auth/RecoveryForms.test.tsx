@@ -1,8 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
 const NEUTRAL = 'If an account exists for that e-mail, we sent a reset link.';
@@ -10,7 +9,7 @@ const NEUTRAL = 'If an account exists for that e-mail, we sent a reset link.';
 async function open(route: string, heading: string, routes: Parameters<typeof stubApi>[0] = {}) {
   const api = stubApi({ 'GET /api/users/loginStatus': json(false), ...routes });
   const user = userEvent.setup();
-  const view = renderWithProviders(<AppRoutes />, { route });
+  const view = renderApp({ route });
   await screen.findByRole('heading', { level: 1, name: heading });
   return { api, user, ...view };
 }
@@ -47,7 +46,7 @@ describe('forgot password page', () => {
 
   it('is for visitors only: a signed-in user goes to the dashboard', async () => {
     stubApi({ 'GET /api/users/getUser': json(makeUser()) });
-    renderWithProviders(<AppRoutes />, { route: '/forgot', preloadedState: signedIn() });
+    renderApp({ route: '/forgot', ...signedIn() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
   });
 });

@@ -1,8 +1,7 @@
 import { createEvent, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { countries, json, makeUser, stubApi } from '../../test/stubApi';
 
 async function openRegister(routes: Parameters<typeof stubApi>[0] = {}, route = '/register') {
@@ -12,7 +11,7 @@ async function openRegister(routes: Parameters<typeof stubApi>[0] = {}, route = 
     ...routes,
   });
   const user = userEvent.setup();
-  const view = renderWithProviders(<AppRoutes />, { route });
+  const view = renderApp({ route });
   await screen.findByRole('heading', { level: 1, name: 'Create an Account' });
   await screen.findByRole('option', { name: 'Germany (+49)' });
   return { api, user, ...view };
@@ -134,7 +133,7 @@ describe('register page', () => {
       'GET /api/countries': () => (++calls === 1 ? json({ message: 'boom' }, 500) : json(countries)),
     });
     const user = userEvent.setup();
-    renderWithProviders(<AppRoutes />, { route: '/register' });
+    renderApp({ route: '/register' });
 
     expect((await screen.findByRole('alert')).textContent).toContain('Failed to fetch countries. Please try again later.');
     await user.click(screen.getByRole('button', { name: 'Try loading countries again' }));

@@ -1,8 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { countries, json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
 const me = makeUser({ country: 'DE', name: 'Charlotte Montgomery' });
@@ -17,7 +16,7 @@ function openProfile(tab: string, routes: Parameters<typeof stubApi>[0] = {}, us
     ...routes,
   });
   const u = userEvent.setup();
-  const view = renderWithProviders(<AppRoutes />, { route: `/user-profile?tab=${tab}`, preloadedState: signedIn(user) });
+  const view = renderApp({ route: `/user-profile?tab=${tab}`, ...signedIn(user) });
   return { api, user: u, ...view };
 }
 
@@ -35,7 +34,7 @@ describe('profile page', () => {
     expect(name.textContent).toBe('Demo Investor 1');
     expect(name.className).toContain('truncate');
     expect(name.getAttribute('aria-hidden')).toBeNull();
-    expect(screen.queryByText(/…/)).toBeNull();
+    expect(screen.queryByText(/Inves…/)).toBeNull();
   });
 
   it('moves between tabs with the arrow keys', async () => {

@@ -1,13 +1,9 @@
 import { useSearchParams } from 'react-router';
-import { useGetUserQuery } from '../../api/enhanced';
-import { errorMessage } from '../../api/errors';
-import { useAppSelector } from '../../app/hooks';
+import type { User } from '../../api/enhanced';
 import { Avatar } from '../../components/Avatar';
-import { LoadError } from '../../components/LoadError';
-import { Spinner } from '../../components/Spinner';
+import { QueryState } from '../../components/QueryState';
 import { Tabs, type TabDef } from '../../components/Tabs';
-import { usePageTitle } from '../../components/usePageTitle';
-import { isStaff, selectCurrentUser } from '../auth/authSlice';
+import { isStaff, useCurrentUser } from '../auth/session';
 import { useLogout } from '../auth/useLogout';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
@@ -29,24 +25,23 @@ function LogoutTab() {
 }
 
 export function UserProfilePage() {
-  usePageTitle('Profile');
-  const user = useAppSelector(selectCurrentUser);
-  const { isError, error, refetch } = useGetUserQuery({});
+  const me = useCurrentUser();
+  return (
+    <section className="page container" aria-labelledby="profile-title">
+      <QueryState
+        query={me}
+        loading="Loading your profile…"
+        failed="Your profile could not be loaded"
+        heading={<h1 id="profile-title">Profile</h1>}
+      >
+        {(user) => <Profile user={user} />}
+      </QueryState>
+    </section>
+  );
+}
+
+function Profile({ user }: { user: User }) {
   const [params, setParams] = useSearchParams();
-
-  if (!user) {
-    return (
-      <section className="page container" aria-labelledby="profile-title">
-        <h1 id="profile-title">Profile</h1>
-        {isError ? (
-          <LoadError title="Your profile could not be loaded" message={errorMessage(error, 'Failed to load user data')} onRetry={() => void refetch()} />
-        ) : (
-          <Spinner label="Loading your profile…" />
-        )}
-      </section>
-    );
-  }
-
   const tabs: TabDef[] = [
     { id: 'profile', label: 'Profile' },
     { id: 'security', label: 'Security' },
@@ -57,7 +52,7 @@ export function UserProfilePage() {
   const selected = tabs.some((t) => t.id === requested) ? (requested as string) : 'profile';
 
   return (
-    <section className="page container" aria-labelledby="profile-title">
+    <>
       <div className="profile-head">
         <Avatar name={user.name} photo={user.photo} size="lg" />
         <div className="profile-head__who">
@@ -79,6 +74,6 @@ export function UserProfilePage() {
         {selected === 'users' ? <UsersTab me={user} /> : null}
         {selected === 'logout' ? <LogoutTab /> : null}
       </Tabs>
-    </section>
+    </>
   );
 }
