@@ -80,7 +80,7 @@ function PhotoEditor({ user }: { user: User }) {
       <legend className="field__label">Profile photo</legend>
       <div className="photo-editor__row">
         {chosen ? (
-          <img className="avatar avatar--lg" src={chosen.preview} alt="Preview of the new profile photo" />
+          <img className="avatar avatar--lg" src={chosen.preview} alt={`Preview of ${chosen.file.name}`} />
         ) : (
           <Avatar name={user.name} photo={user.photo} size="lg" />
         )}

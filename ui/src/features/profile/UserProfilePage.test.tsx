@@ -84,7 +84,7 @@ describe('profile page', () => {
     expect(input.getAttribute('aria-invalid')).toBe('true');
 
     fireEvent.change(input, { target: { files: [new File(['png'], 'me.png', { type: 'image/png' })] } });
-    const preview = (await screen.findByRole('img', { name: 'Preview of the new profile photo' })) as HTMLImageElement;
+    const preview = (await screen.findByRole('img', { name: 'Preview of me.png' })) as HTMLImageElement;
     expect(preview.src.startsWith('data:image/png')).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Upload photo' }));
 
