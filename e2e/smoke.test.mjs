@@ -136,6 +136,38 @@ describe(`smoke test against ${BASE_URL}`, () => {
     });
   }
 
+  // After a deploy an open tab asks for chunk names that are gone; a dropped connection looks the
+  // same. The page reloads once by itself, then shows the error page, which can try again.
+  it("reloads once when a page's code cannot be fetched, then shows the error page until it can", async () => {
+    const { context, page, problems } = await openPage();
+    try {
+      let loads = 0;
+      page.on('load', () => {
+        loads += 1;
+      });
+      const chunk = /\/assets\/LoginPage-[^/]+\.js$/;
+      const drop = (route) => route.abort();
+      await page.route(chunk, drop);
+      await page.goto(url('/'));
+      await page.getByRole('heading', { level: 1, name: HOME_HEADING }).waitFor();
+
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign In' }).click();
+
+      await page.getByRole('heading', { level: 1, name: 'Something went wrong' }).waitFor();
+      await page.getByText('This page could not be loaded', { exact: false }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/login', 'the error page stands where the link pointed');
+      assert.equal(loads, 2, 'the page reloaded once by itself, then stopped');
+
+      await page.unroute(chunk, drop);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Sign In' }).waitFor();
+      assert.equal(loads, 3);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   // A toast is read the moment it appears, so its text must meet contrast on every frame of its
   // entrance, not only once the animation has ended.
   it('keeps a toast readable through its entrance animation, and still under reduced motion', async () => {

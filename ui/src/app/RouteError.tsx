@@ -1,18 +1,25 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useRouteError } from 'react-router';
+import { Spinner } from '../components/Spinner';
 import { usePageTitle } from '../components/usePageTitle';
-import { browserPage, PageLoadError } from './pageLoader';
+import { browserPage, PageLoadError, reloadedAlready, reloadOnce } from './pageLoader';
 
 // The error page of the routes: a page whose code could not be loaded, or that failed while
-// rendering, shows this instead of a blank screen. Trying again reloads the page, which also
-// fetches the current release if a deploy is why the page's code was missing.
+// rendering, shows this instead of a blank screen. A page that could not be loaded first gets one
+// automatic reload (see pageLoader.ts). Trying again reloads the page, which also fetches the
+// current release if a deploy is why the page's code was missing.
 export function RouteError() {
   const error = useRouteError();
-  usePageTitle('Something went wrong');
-  useEffect(() => {
-    console.error('route error', error);
-  }, [error]);
   const notLoaded = error instanceof PageLoadError;
+  // Decided once: the reload marks the tab, and the page must not flash the error meanwhile.
+  const [reloading] = useState(() => notLoaded && !reloadedAlready());
+  useEffect(() => {
+    if (reloading) reloadOnce();
+    else console.error('route error', error);
+  }, [reloading, error]);
+  usePageTitle(reloading ? undefined : 'Something went wrong');
+
+  if (reloading) return <Spinner label="Loading page…" />;
   return (
     <section className="page page--narrow" aria-labelledby="route-error-title">
       <p className="eyebrow">Error</p>

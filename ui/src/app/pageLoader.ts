@@ -1,9 +1,11 @@
 // Pages are split into chunks whose names change with every release. A tab opened before a deploy
 // asks for chunks that no longer exist, and a flaky connection can drop one; either way the
 // import fails. Reloading fetches the current index.html and its chunk names, which fixes the
-// first case, so a failed load reloads the page once. If the load fails again after that reload,
-// the route's error page says so and offers to try again: the key in sessionStorage (per tab,
-// cleared by the next page that loads) makes sure this can never turn into a reload loop.
+// first case, so the route error page reloads the page once when a page could not be loaded (the
+// failed navigation has already moved the address to that page, so the reload lands there). If
+// the load fails again after that reload, the error page says so and offers to try again: the key
+// in sessionStorage (per tab, cleared by the next page that loads) means this can never turn into
+// a reload loop.
 
 const RELOADED_FOR = 'clearvest:reloaded-for';
 
@@ -28,14 +30,17 @@ export async function loadPage<T>(load: () => Promise<T>): Promise<T> {
   try {
     loaded = await load();
   } catch (error) {
-    if (sessionStorage.getItem(RELOADED_FOR) === null) {
-      sessionStorage.setItem(RELOADED_FOR, window.location.pathname);
-      browserPage.reload();
-      // The page is going away; keep the router waiting rather than flash the error page.
-      return new Promise<never>(() => {});
-    }
     throw new PageLoadError(error);
   }
   sessionStorage.removeItem(RELOADED_FOR);
   return loaded;
+}
+
+// Whether this tab has already reloaded for a failed load since a page last loaded.
+export const reloadedAlready = () => sessionStorage.getItem(RELOADED_FOR) !== null;
+
+export function reloadOnce() {
+  if (reloadedAlready()) return;
+  sessionStorage.setItem(RELOADED_FOR, window.location.pathname);
+  browserPage.reload();
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../test/renderWithProviders';
@@ -175,8 +175,12 @@ describe('route errors', () => {
     const reload = vi.spyOn(browserPage, 'reload').mockImplementation(() => {});
     const table = [home, { path: '/broken', title: 'Broken', access: 'public' as const, page: chunkGone }, notFound];
 
-    const first = renderApp({ route: '/broken', routes: appRoutes(table) });
+    // Following a link to the page: the failed navigation still moves the address there, so the
+    // reload opens the page the visitor asked for.
+    const first = renderApp({ route: '/', routes: appRoutes(table) });
+    await act(() => first.router.navigate('/broken'));
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    expect(first.router.state.location.pathname).toBe('/broken');
     // The page is about to go; nothing claims it failed yet.
     expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull();
     first.unmount();
