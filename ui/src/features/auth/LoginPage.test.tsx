@@ -104,6 +104,8 @@ describe('login page', () => {
     await user.click(submit());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Enter your login code' })).toBeTruthy();
+    // The server's sentence, not the page's shorter fallback.
+    expect(screen.getByRole('region', { name: 'Notifications' }).textContent).toContain('New browser or device detected.');
     expect(screen.getByText('ada@example.com')).toBeTruthy();
     expect(store.getState().auth.twoFactor).toBe(true);
     // The code was just sent, so resending waits.
