@@ -45,7 +45,8 @@ export default tseslint.config(
         // changes the store uses them, and they only name the store's types.
         { category: 'store-hooks', pattern: 'src/app/hooks.ts' },
       ],
-      'import/resolver': { typescript: { project: 'tsconfig.json' } },
+      // Relative imports name .ts and .tsx files without their extension.
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
     },
     rules: {
       'boundaries/dependencies': [
