@@ -34,3 +34,7 @@ export const CHROMIUM_ARGS = [
 export const STEP_TIMEOUT_MS = 10_000;
 
 export const url = (path) => `${BASE_URL}${path}`;
+
+// Browser contexts ask for reduced motion unless a test is about motion: an audit then sees each
+// page as it settles, not a frame of an animation. The toast test checks the animated frames.
+export const CONTEXT_DEFAULTS = { reducedMotion: 'reduce' };

@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
 
 const MAIL_TIMEOUT_MS = 20_000;
 const PASSWORD = 'Harbour-Lantern-42';
@@ -202,7 +202,7 @@ describe(`identity flows against ${BASE_URL}`, () => {
   // run under the server's real Content-Security-Policy; axe is added as an init script, which the
   // browser runs outside the page's CSP, so the policy need not be bypassed to audit the page.
   async function freshBrowser(contextOptions = {}) {
-    const context = await browser.newContext(contextOptions);
+    const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
     await context.addInitScript({ content: axeSource });
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
@@ -521,7 +521,7 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await attempt({ Country: '' }, 'All fields are required', 'Country');
       await attempt({ Email: 'not-an-email' }, 'Please enter a valid email', 'Email');
       await attempt({ 'Phone number': '0123' }, 'Please enter a valid Phone Number', 'Phone number');
-      await attempt({ Password: 'Ab1!e', 'Confirm password': 'Ab1!e' }, 'Password must be up to 6 characters', 'Password');
+      await attempt({ Password: 'Ab1!efg', 'Confirm password': 'Ab1!efg' }, 'Password must be at least 8 characters', 'Password');
       await attempt({ 'Confirm password': 'Ab1!efgX' }, 'Passwords do not match', 'Confirm password');
 
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
@@ -539,7 +539,10 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await field(page, 'Password').fill('abcD');
       assert.equal(await met(), 1);
       await field(page, 'Password').fill('abcD7~');
+      assert.equal(await met(), 3, 'six characters are too few');
+      await field(page, 'Password').fill('abcD7~gh');
       assert.equal(await met(), 4);
+      await checklist.getByText(/8 to 128 characters/).waitFor();
     });
   });
 
@@ -570,9 +573,9 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await page.goto(url('/resetPassword/not-a-real-token'));
       await heading(page, 'Reset Password').waitFor();
       await expectMessage('/resetPassword', 'Reset password', 'All fields are required', 'New password');
-      await field(page, 'New password').fill('Ab1!e');
-      await field(page, 'Confirm new password').fill('Ab1!e');
-      await expectMessage('/resetPassword', 'Reset password', 'Password must be up to 6 characters', 'New password');
+      await field(page, 'New password').fill('Ab1!efg');
+      await field(page, 'Confirm new password').fill('Ab1!efg');
+      await expectMessage('/resetPassword', 'Reset password', 'Password must be at least 8 characters', 'New password');
       await field(page, 'New password').fill('Ab1!efgh');
       await field(page, 'Confirm new password').fill('Ab1!efgX');
       await expectMessage('/resetPassword', 'Reset password', 'Passwords do not match', 'Confirm new password');
@@ -605,9 +608,25 @@ describe(`identity flows against ${BASE_URL}`, () => {
         await fits('/forgot', 'Forgot Password');
         await fits('/resetPassword/abc', 'Reset Password');
         await fits(`/loginWithCode/${encodeURIComponent('a.very.long.address.for.testing@example.com')}`, 'Enter your login code');
-        await register(page, { email });
+        await register(page, { email, name: 'Demo Investor 1' });
         await fits('/my-account', /^Welcome, /);
         for (const tab of ['profile', 'security', 'logout']) await fits(`/user-profile?tab=${tab}`, 'Profile');
+
+        // The header shows a 15-character name whole when there is room, and shortens a longer
+        // one with an ellipsis at the edge of the screen, never by a fixed count of characters.
+        const shownName = (name) => page.locator('.profile-head').getByTitle(name, { exact: true });
+        const isCut = (locator) => locator.evaluate((el) => el.scrollWidth > el.clientWidth);
+        await page.goto(url('/user-profile?tab=profile'));
+        assert.equal(await shownName('Demo Investor 1').textContent(), 'Demo Investor 1');
+        assert.equal(await isCut(shownName('Demo Investor 1')), false, 'a 15-character name fits at 360 px');
+        const longName = 'Demo Investor With A Remarkably Long Family Name';
+        await field(page, 'Full name').fill(longName);
+        await button(page, 'Save changes').click();
+        await toast(page, 'User Updated').waitFor();
+        await shownName(longName).waitFor();
+        assert.equal(await shownName(longName).textContent(), longName, 'the whole name stays in the text');
+        assert.equal(await isCut(shownName(longName)), true, 'a name wider than the screen is cut by CSS');
+        await fits(null, 'Profile');
         await fits('/dev/mail', 'Development Mailbox');
         await expectAccessible(page, '/dev/mail');
       },

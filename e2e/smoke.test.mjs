@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
 
 const HOME_HEADING = /crypto savings plans/i;
 const NAV_LINKS = ['Portfolio Plans', 'About Us', 'Help Center', 'How It Works', 'Current Rates', 'Sign In'];
@@ -30,7 +30,7 @@ describe(`smoke test against ${BASE_URL}`, () => {
   });
 
   async function openPage(contextOptions = {}) {
-    const context = await browser.newContext(contextOptions);
+    const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
     const problems = [];
@@ -42,6 +42,20 @@ describe(`smoke test against ${BASE_URL}`, () => {
       }
     });
     return { context, page, problems };
+  }
+
+  // Serious and critical axe findings on the page as it is (axe must already be in the page).
+  async function seriousViolations(page) {
+    const violations = await page.evaluate(async () => {
+      const results = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+      return results.violations.map(({ id, impact, help, nodes }) => ({
+        id,
+        impact,
+        help,
+        targets: nodes.map((node) => node.target.join(' ')),
+      }));
+    });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   }
 
   it('renders the home page with its heading and the main navigation', async () => {
@@ -119,22 +133,101 @@ describe(`smoke test against ${BASE_URL}`, () => {
         await page.goto(url(path));
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         await page.addScriptTag({ content: axeSource });
-        const violations = await page.evaluate(async () => {
-          const results = await globalThis.axe.run(document, { resultTypes: ['violations'] });
-          return results.violations.map(({ id, impact, help, nodes }) => ({
-            id,
-            impact,
-            help,
-            targets: nodes.map((node) => node.target.join(' ')),
-          }));
-        });
-        const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        const blocking = await seriousViolations(page);
         assert.deepEqual(blocking, [], `axe violations on ${path}:\n${JSON.stringify(blocking, null, 2)}`);
       } finally {
         await context.close();
       }
     });
   }
+
+  // After a deploy an open tab asks for chunk names that are gone; a dropped connection looks the
+  // same. The page reloads once by itself, then shows the error page, which can try again.
+  it("reloads once when a page's code cannot be fetched, then shows the error page until it can", async () => {
+    const { context, page, problems } = await openPage({ bypassCSP: true });
+    try {
+      let loads = 0;
+      page.on('load', () => {
+        loads += 1;
+      });
+      const chunk = /\/assets\/LoginPage-[^/]+\.js$/;
+      const drop = (route) => route.abort();
+      await page.route(chunk, drop);
+      await page.goto(url('/'));
+      await page.getByRole('heading', { level: 1, name: HOME_HEADING }).waitFor();
+
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign In' }).click();
+
+      await page.getByRole('heading', { level: 1, name: 'Something went wrong' }).waitFor();
+      await page.getByText('This page could not be loaded', { exact: false }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/login', 'the error page stands where the link pointed');
+      assert.equal(loads, 2, 'the page reloaded once by itself, then stopped');
+      await page.addScriptTag({ content: axeSource });
+      assert.deepEqual(await seriousViolations(page), [], 'the error page passes axe');
+
+      await page.unroute(chunk, drop);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Sign In' }).waitFor();
+      assert.equal(loads, 3);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  // A toast is read the moment it appears, so its text must meet contrast on every frame of its
+  // entrance, not only once the animation has ended.
+  it('keeps a toast readable through its entrance animation, and still under reduced motion', async () => {
+    const showToast = async (page) => {
+      // A client-side navigation keeps whatever the test set up in the page.
+      await page.evaluate(() => {
+        window.history.pushState(null, '', '/register');
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      });
+      await page.getByRole('heading', { level: 1, name: 'Create an Account' }).waitFor();
+      // Pasting into the confirmation is refused with a toast; no server round trip is involved.
+      await page.getByLabel('Confirm password', { exact: true }).dispatchEvent('paste');
+      await page.getByRole('region', { name: 'Notifications' }).getByText('Cannot paste into input field').waitFor();
+    };
+    const contrastAt = (page, fraction) =>
+      page.evaluate(async (at) => {
+        const toaster = document.querySelector('.toaster');
+        for (const animation of toaster.getAnimations({ subtree: true })) {
+          animation.pause();
+          animation.currentTime = at * animation.effect.getComputedTiming().duration;
+        }
+        const results = await globalThis.axe.run(toaster, { runOnly: ['color-contrast'], resultTypes: ['violations'] });
+        return results.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`));
+      }, fraction);
+
+    const moving = await openPage({ bypassCSP: true, reducedMotion: 'no-preference' });
+    try {
+      await moving.page.goto(url('/'));
+      await moving.page.addScriptTag({ content: axeSource });
+      // Stop the page's animation clock, so the test (not the machine's load) chooses the frames.
+      const devtools = await moving.context.newCDPSession(moving.page);
+      await devtools.send('Animation.enable');
+      await devtools.send('Animation.setPlaybackRate', { playbackRate: 0 });
+      await showToast(moving.page);
+      const animated = await moving.page.evaluate(() => document.querySelector('.toaster').getAnimations({ subtree: true }).length);
+      assert.ok(animated > 0, 'the toast slides in (this test checks the frames of that animation)');
+      for (const fraction of [0, 0.1, 0.25, 0.5, 0.75]) {
+        assert.deepEqual(await contrastAt(moving.page, fraction), [], `contrast at ${fraction * 100}% of the entrance`);
+      }
+    } finally {
+      await moving.context.close();
+    }
+
+    const still = await openPage();
+    try {
+      await still.page.goto(url('/'));
+      await showToast(still.page);
+      const animated = await still.page.evaluate(() => document.querySelector('.toaster').getAnimations({ subtree: true }).length);
+      assert.equal(animated, 0, 'with reduced motion the toast appears without moving');
+    } finally {
+      await still.context.close();
+    }
+  });
 
   it('serves the home page with a Content-Security-Policy header', async () => {
     const response = await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });

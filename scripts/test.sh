@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite (`make test`, and CI through .ci/run): static checks, Go tests against a
-# real PostgreSQL, the generated-code check, the UI's own tests, then a browser smoke test
-# against the built binary. Cheap failures come first. Needs Go, Node.js and npm; installs
-# Debian's chromium when run as root.
+# real PostgreSQL, the generated-code check, the UI's type check, lint and tests, then a browser
+# smoke test against the built binary. Cheap failures come first. Needs Go, Node.js and npm;
+# installs Debian's chromium when run as root.
 #
 #   TEST_DATABASE_URL  PostgreSQL server for tests; unset: an embedded cluster in .testdata/pg
 #   CHROMIUM_PATH      browser for the smoke test (default /usr/bin/chromium)
@@ -76,8 +76,8 @@ go test -race -count=1 -timeout 8m ./...
 step "generated code"
 make --no-print-directory check-generated
 
-step "ui typecheck and tests"
-(cd ui && npm run --silent typecheck && npm test)
+step "ui typecheck, lint and tests"
+(cd ui && npm run --silent typecheck && npm run --silent lint && npm test)
 
 step "build"
 (cd ui && npm run --silent build)

@@ -127,9 +127,7 @@ describe('baseApi session refresh', () => {
         known: true,
         checking: false,
         isLoggedIn: true,
-        user: null,
         twoFactor: false,
-        message: '',
         signedInVia: 'login',
         endedBy: null,
       },
@@ -139,7 +137,7 @@ describe('baseApi session refresh', () => {
 
     expect(result.error).toMatchObject({ status: 401 });
     expect(calls()).toEqual(['GET /api/users/getUser', 'POST /api/users/refresh']);
-    expect(store.getState().auth).toMatchObject({ isLoggedIn: false, user: null, endedBy: 'expired' });
+    expect(store.getState().auth).toMatchObject({ isLoggedIn: false, endedBy: 'expired' });
   });
 
   it('shares one refresh between requests that fail together', async () => {

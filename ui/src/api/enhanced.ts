@@ -1,4 +1,4 @@
-import { generatedApi } from './generated';
+import { generatedApi, type User } from './generated';
 
 // Cache tags are a client concern the OpenAPI document cannot express, so they are added here
 // rather than by editing generated.ts. List queries provide {type, id: 'LIST'} and mutations
@@ -9,6 +9,24 @@ import { generatedApi } from './generated';
 // whoever was signed in before; loginStatus is not asked again because the sign-in answer itself
 // says who is signed in.
 const userList = { type: 'User', id: 'LIST' } as const;
+
+// A sign-in answers with the user, so the cache of getUser holds the new user at once and a page
+// never shows the previous one while the refetch runs. The access token in that answer is for
+// API clients; the browser's cookie carries the session, so the token is not kept where any
+// script could read it.
+const cacheSignedInUser = {
+  async onQueryStarted(_arg: unknown, { dispatch, queryFulfilled }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: User }> }) {
+    let user: User;
+    try {
+      ({ data: user } = await queryFulfilled);
+    } catch {
+      return;
+    }
+    const withoutToken = { ...user };
+    delete withoutToken.token;
+    dispatch(api.util.upsertQueryEntries([{ endpointName: 'getUser', arg: {}, value: withoutToken }]));
+  },
+};
 const signedInData = ['Me', { type: 'Session', id: 'LIST' }, { type: 'SecurityLog', id: 'LIST' }, userList, { type: 'DevMail', id: 'LIST' }] as const;
 
 export const api = generatedApi.enhanceEndpoints({
@@ -18,10 +36,10 @@ export const api = generatedApi.enhanceEndpoints({
 
     loginStatus: { providesTags: ['AuthStatus'] },
     getUser: { providesTags: ['Me'] },
-    register: { invalidatesTags: [...signedInData] },
-    login: { invalidatesTags: [...signedInData] },
-    loginWithCode: { invalidatesTags: [...signedInData] },
-    googleLink: { invalidatesTags: [...signedInData] },
+    register: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
+    login: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
+    loginWithCode: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
+    googleLink: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
 
     updateUser: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }, userList] },
     uploadPhoto: {

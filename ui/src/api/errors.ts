@@ -17,6 +17,8 @@ function isFetchError(error: unknown): error is FetchBaseQueryError {
 // The server's message is shown when present (docs/product-rules.md); callers supply the fallback.
 export function apiErrorInfo(error: unknown): ApiErrorInfo {
   if (!isFetchError(error)) return { status: 'unknown', message: (error as SerializedError | undefined)?.message };
+  // An answer that is not JSON (a proxy's error page, say) came from a server all the same.
+  if (error.status === 'PARSING_ERROR') return { status: error.originalStatus };
   if (typeof error.status !== 'number') return { status: 'network' };
   const data = error.data as { message?: unknown; code?: unknown; field?: unknown } | undefined;
   const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);

@@ -28,11 +28,6 @@ export function describeUserAgent(ua: string) {
   return os ? `${browser} on ${os}` : browser;
 }
 
-export function truncate(text: string, max: number) {
-  const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max).join('')}…` : text;
-}
-
 export function initials(name: string) {
   const parts = name.trim().split(/\s+/).filter(Boolean);
   return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')).toUpperCase() || '?';

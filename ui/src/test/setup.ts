@@ -26,4 +26,6 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // The page loader remembers a reload in sessionStorage; each test starts with a fresh tab.
+  sessionStorage.clear();
 });

@@ -60,18 +60,21 @@ export function makeUser(overrides: Partial<User> = {}): User {
   };
 }
 
-// A store that already knows who is signed in, as after loginStatus and getUser answered.
-export function signedIn(user: User = makeUser()): Partial<RootState> {
+// Render options for a browser whose session the server has confirmed, with `user` signed in.
+export function signedIn(user: User = makeUser()): { preloadedState: Partial<RootState>; user: User } {
   return {
-    auth: {
-      known: true,
-      checking: false,
-      isLoggedIn: true,
-      user,
-      twoFactor: false,
-      message: '',
-      signedInVia: null,
-      endedBy: null,
+    preloadedState: {
+      auth: { known: true, checking: false, isLoggedIn: true, twoFactor: false, signedInVia: null, endedBy: null },
+    },
+    user,
+  };
+}
+
+// Render options for a browser whose session the server has said is gone.
+export function signedOut(endedBy: 'logout' | 'expired' | null = null): { preloadedState: Partial<RootState> } {
+  return {
+    preloadedState: {
+      auth: { known: true, checking: false, isLoggedIn: false, twoFactor: false, signedInVia: null, endedBy },
     },
   };
 }

@@ -1,8 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
 describe('dashboard', () => {
@@ -13,7 +12,7 @@ describe('dashboard', () => {
       'POST /api/users/sendVerificationEmail': json({ message: 'Verification email sent' }),
     });
     const u = userEvent.setup();
-    renderWithProviders(<AppRoutes />, { route: '/my-account', preloadedState: signedIn(user) });
+    renderApp({ route: '/my-account', ...signedIn(user) });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
     expect(screen.getByText('$1,234,567.50')).toBeTruthy();
@@ -27,23 +26,50 @@ describe('dashboard', () => {
     expect(api.to('POST /api/users/sendVerificationEmail')).toHaveLength(1);
   });
 
-  it('shows staff shortcuts to authors and admins only', async () => {
-    stubApi({ 'GET /api/users/getUser': json(makeUser({ role: 'author' })) });
-    renderWithProviders(<AppRoutes />, { route: '/my-account', preloadedState: signedIn(makeUser({ role: 'author' })) });
-    const staff = await screen.findByRole('heading', { name: 'Staff' });
-    expect(staff).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'KYC Approval' }).getAttribute('href')).toBe('/pending-kyc');
+  it('shows an unreadable amount as not available, never as $0.00, and rounds extra digits half-even', async () => {
+    const user = makeUser({ balance: 'garbage', investmentBalance: '10.125', totalMaturityAmount: '0.00' });
+    stubApi({ 'GET /api/users/getUser': json(user) });
+    renderApp({ route: '/my-account', ...signedIn(user) });
+
+    const available = (await screen.findByText('Available balance')).nextElementSibling as HTMLElement;
+    expect(available.textContent).toBe('—Not available');
+    expect(within(available).getByTitle('Amount not available')).toBeTruthy();
+    expect((screen.getByText('Invested').nextElementSibling as HTMLElement).textContent).toBe('$10.12');
+    expect(screen.getAllByText('$0.00')).toHaveLength(1);
   });
 
-  it('offers a retry when the account cannot be loaded', async () => {
-    stubApi({ 'GET /api/users/getUser': json({ message: 'Failed to load user data' }, 500) });
-    renderWithProviders(<AppRoutes />, {
-      route: '/my-account',
-      preloadedState: { auth: { ...signedIn().auth!, user: null } },
+  it('shows staff shortcuts to authors and admins only', async () => {
+    stubApi({ 'GET /api/users/getUser': json(makeUser({ role: 'author' })) });
+    renderApp({ route: '/my-account', ...signedIn(makeUser({ role: 'author' })) });
+    const staff = await screen.findByRole('heading', { name: 'Staff' });
+    expect(staff).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Identity Check Queue' }).getAttribute('href')).toBe('/pending-kyc');
+  });
+
+  it("shows the server's message and a retry when the account cannot be loaded, and loads it on retry", async () => {
+    let calls = 0;
+    stubApi({
+      'GET /api/users/getUser': () =>
+        ++calls === 1 ? json({ message: 'Account data is being moved; back in a minute' }, 503) : json(makeUser()),
     });
+    const u = userEvent.setup();
+    renderApp({ route: '/my-account', preloadedState: signedIn().preloadedState });
+
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Failed to load user data')).toBeTruthy();
-    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(within(alert).getByRole('heading', { name: 'Your account could not be loaded' })).toBeTruthy();
+    expect(within(alert).getByText('Account data is being moved; back in a minute')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'My Account' })).toBeTruthy();
+
+    await u.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
+  });
+
+  it('falls back to its own words when the server sends no message', async () => {
+    stubApi({ 'GET /api/users/getUser': () => new Response('upstream timeout', { status: 504 }) });
+    renderApp({ route: '/my-account', preloadedState: signedIn().preloadedState });
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Please try again.')).toBeTruthy();
   });
 });
 
@@ -59,7 +85,7 @@ describe('navbar when signed in', () => {
       },
     });
     const u = userEvent.setup();
-    const { store } = renderWithProviders(<AppRoutes />, { route: '/', preloadedState: signedIn(makeUser({ role: 'admin' })) });
+    const { store } = renderApp({ route: '/', ...signedIn(makeUser({ role: 'admin' })) });
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual([
       'Clearvest',
@@ -77,12 +103,12 @@ describe('navbar when signed in', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
     expect(screen.getByText('Successfully logged out')).toBeTruthy();
-    expect(store.getState().auth).toMatchObject({ isLoggedIn: false, user: null, endedBy: 'logout' });
+    expect(store.getState().auth).toMatchObject({ isLoggedIn: false, endedBy: 'logout' });
     expect(within(nav).getByRole('link', { name: 'Sign In' })).toBeTruthy();
   });
 
   it('hides Send Email from subscribers', () => {
-    renderWithProviders(<AppRoutes />, { route: '/', preloadedState: signedIn() });
+    renderApp({ route: '/', ...signedIn() });
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).queryByRole('link', { name: 'Send Email' })).toBeNull();
   });

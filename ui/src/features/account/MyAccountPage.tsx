@@ -1,42 +1,20 @@
 import { Link } from 'react-router';
-import { useGetUserQuery, useSendVerificationEmailMutation, type User } from '../../api/enhanced';
-import { errorMessage } from '../../api/errors';
-import { useAppSelector } from '../../app/hooks';
-import { LoadError } from '../../components/LoadError';
-import { formatUsd } from '../../components/money';
-import { Spinner } from '../../components/Spinner';
-import { useToast } from '../../components/toast/useToast';
-import { usePageTitle } from '../../components/usePageTitle';
-import { isStaff, selectCurrentUser } from '../auth/authSlice';
-
-const quickActions = [
-  { to: '/deposit-payment', label: 'Fund Wallet' },
-  { to: '/start-invest', label: 'New Investment' },
-  { to: '/invest-status', label: 'My Portfolio' },
-  { to: '/investment-plans', label: 'Available Plans' },
-  { to: '/withdraw-wallet', label: 'Withdraw Profit' },
-  { to: '/referrals', label: 'Referral Program' },
-  { to: '/transaction-History', label: 'Transactions' },
-];
-
-const staffActions = [
-  { to: '/admin-pending-wallet', label: 'Pending Withdrawals' },
-  { to: '/admin-pending-deposit', label: 'Pending Deposits' },
-  { to: '/admin-pending-investment', label: 'Investment Queue' },
-  { to: '/pending-kyc', label: 'KYC Approval' },
-];
+import { useSendVerificationEmailMutation, type User } from '../../api/enhanced';
+import { menuLinks, type MenuLink } from '../../app/routes';
+import { Amount } from '../../components/Amount';
+import { QueryState } from '../../components/QueryState';
+import { useRunMutation } from '../../components/useRunMutation';
+import { useCurrentUser } from '../auth/session';
 
 function VerifyEmailBanner() {
-  const toast = useToast();
+  const run = useRunMutation();
   const [send, { isLoading }] = useSendVerificationEmailMutation();
   const resend = async () => {
     if (isLoading) return;
-    try {
-      const { message } = await send().unwrap();
-      toast.success(message);
-    } catch (error) {
-      toast.error(errorMessage(error, 'The verification e-mail could not be sent. Please try again.'));
-    }
+    await run(send(), {
+      fallback: 'The verification e-mail could not be sent. Please try again.',
+      success: ({ message }) => message,
+    });
   };
   return (
     <div className="banner banner--warning">
@@ -86,32 +64,33 @@ function Figure({ label, amount }: { label: string; amount: string }) {
   return (
     <div className="figure">
       <dt className="figure__label">{label}</dt>
-      <dd className="figure__value">{formatUsd(amount)}</dd>
+      <dd className="figure__value">
+        <Amount amount={amount} />
+      </dd>
     </div>
   );
 }
 
-export function MyAccountPage() {
-  usePageTitle('My Account');
-  const user = useAppSelector(selectCurrentUser);
-  const { isError, error, refetch } = useGetUserQuery({});
+function QuickLinks({ links }: { links: MenuLink[] }) {
+  return (
+    <ul className="actions-grid">
+      {links.map(({ to, label }) => (
+        <li key={to}>
+          <Link className="action-tile" to={to}>
+            {label}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
-  if (!user) {
-    return (
-      <section className="page container" aria-labelledby="account-title">
-        <h1 id="account-title">My Account</h1>
-        {isError ? (
-          <LoadError title="Your account could not be loaded" message={errorMessage(error, 'Failed to load user data')} onRetry={() => void refetch()} />
-        ) : (
-          <Spinner label="Loading your account…" />
-        )}
-      </section>
-    );
-  }
-
+function Dashboard({ user }: { user: User }) {
+  const viewer = { signedIn: true, role: user.role };
+  const staffLinks = menuLinks('staff', viewer);
   const firstName = user.name.trim().split(/\s+/)[0] || user.name;
   return (
-    <section className="page container" aria-labelledby="account-title">
+    <>
       <p className="eyebrow">Dashboard</p>
       <h1 id="account-title">Welcome, {firstName}</h1>
       <div className="stack">
@@ -128,30 +107,30 @@ export function MyAccountPage() {
       </dl>
 
       <h2 className="section-title">Quick actions</h2>
-      <ul className="actions-grid">
-        {quickActions.map(({ to, label }) => (
-          <li key={to}>
-            <Link className="action-tile" to={to}>
-              {label}
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <QuickLinks links={menuLinks('account', viewer)} />
 
-      {isStaff(user.role) ? (
+      {staffLinks.length > 0 ? (
         <>
           <h2 className="section-title">Staff</h2>
-          <ul className="actions-grid">
-            {staffActions.map(({ to, label }) => (
-              <li key={to}>
-                <Link className="action-tile" to={to}>
-                  {label}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <QuickLinks links={staffLinks} />
         </>
       ) : null}
+    </>
+  );
+}
+
+export function MyAccountPage() {
+  const me = useCurrentUser();
+  return (
+    <section className="page container" aria-labelledby="account-title">
+      <QueryState
+        query={me}
+        loading="Loading your account…"
+        failed="Your account could not be loaded"
+        heading={<h1 id="account-title">My Account</h1>}
+      >
+        {(user) => <Dashboard user={user} />}
+      </QueryState>
     </section>
   );
 }

@@ -1,18 +1,15 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useForgotPasswordMutation } from '../../api/enhanced';
-import { errorMessage } from '../../api/errors';
 import { AuthCard } from '../../components/AuthCard';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
-import { useToast } from '../../components/toast/useToast';
-import { usePageTitle } from '../../components/usePageTitle';
+import { useRunMutation } from '../../components/useRunMutation';
 import { forgotSchema } from './validation';
 
 export function ForgotPasswordPage() {
-  usePageTitle('Forgot Password');
-  const toast = useToast();
+  const run = useRunMutation();
   const [forgotPassword, { isLoading }] = useForgotPasswordMutation();
   const form = useSpecForm(forgotSchema, ['email'], { email: '' });
   const { register, handleSubmit, fieldError } = form;
@@ -21,12 +18,10 @@ export function ForgotPasswordPage() {
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
 
   const onSubmit = handleSubmit(async ({ email }) => {
-    try {
-      const { message } = await forgotPassword({ forgotPasswordRequest: { email: email.trim() } }).unwrap();
-      setSent({ email: email.trim(), message });
-    } catch (error) {
-      toast.error(errorMessage(error, 'The reset e-mail could not be sent. Please try again.'));
-    }
+    const outcome = await run(forgotPassword({ forgotPasswordRequest: { email: email.trim() } }), {
+      fallback: 'The reset e-mail could not be sent. Please try again.',
+    });
+    if (outcome.ok) setSent({ email: email.trim(), message: outcome.data.message });
   });
 
   return (

@@ -1,8 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, stubApi } from '../../test/stubApi';
 
 const meta = (googleSignIn: boolean) =>
@@ -10,7 +9,7 @@ const meta = (googleSignIn: boolean) =>
 
 async function open(route: string, heading: string, googleSignIn: boolean, routes: Parameters<typeof stubApi>[0] = {}) {
   const api = stubApi({ 'GET /api/users/loginStatus': json(false), 'GET /api/meta': meta(googleSignIn), ...routes });
-  renderWithProviders(<AppRoutes />, { route });
+  renderApp({ route });
   await screen.findByRole('heading', { level: 1, name: heading });
   await waitFor(() => expect(api.to('GET /api/meta').length).toBeGreaterThan(0));
   return api;

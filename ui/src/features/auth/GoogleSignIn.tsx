@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useGetMetaQuery, useGoogleLinkMutation } from '../../api/enhanced';
-import { apiErrorInfo, errorMessage } from '../../api/errors';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
 import { useToast } from '../../components/toast/useToast';
+import { useRunMutation } from '../../components/useRunMutation';
 import { isTotpRequired } from './authErrors';
 
 // A plain link to the server's redirect flow: no third-party script, which the CSP forbids.
@@ -42,7 +42,7 @@ export function GoogleReturn() {
 }
 
 function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
-  const toast = useToast();
+  const run = useRunMutation();
   const [link, { isLoading }] = useGoogleLinkMutation();
   const [secret, setSecret] = useState('');
   const [totpCode, setTotpCode] = useState('');
@@ -53,16 +53,15 @@ function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
     const value = secret.trim();
     // An e-mailed code is digits; anything else is taken for the password.
     const proof = needsTotp ? {} : /^\d{4,10}$/.test(value) ? { code: value } : { password: secret };
-    try {
-      await link({ googleLinkRequest: { ...proof, totpCode: totpStep ? totpCode.trim() : undefined } }).unwrap();
-      toast.success('Login Successful');
-    } catch (error) {
-      if (isTotpRequired(apiErrorInfo(error)) && !totpStep) {
+    await run(link({ googleLinkRequest: { ...proof, totpCode: totpStep ? totpCode.trim() : undefined } }), {
+      fallback: 'Google sign-in failed. Please try again.',
+      success: 'Login Successful',
+      handled: (info) => {
+        if (!isTotpRequired(info) || totpStep) return false;
         setTotpStep(true);
-        return;
-      }
-      toast.error(errorMessage(error, 'Google sign-in failed. Please try again.'));
-    }
+        return true;
+      },
+    });
   };
 
   return (

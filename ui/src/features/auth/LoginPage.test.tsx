@@ -1,14 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, stubApi } from '../../test/stubApi';
 
 async function openLogin(routes: Parameters<typeof stubApi>[0] = {}, route = '/login') {
   const api = stubApi({ 'GET /api/users/loginStatus': json(false), ...routes });
   const user = userEvent.setup();
-  const view = renderWithProviders(<AppRoutes />, { route });
+  const view = renderApp({ route });
   await screen.findByRole('heading', { level: 1, name: 'Sign In' });
   return { api, user, ...view };
 }
@@ -62,7 +61,9 @@ describe('login page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
     expect(screen.getByText('Login Successful')).toBeTruthy();
     expect(api.to('POST /api/users/login')[0]?.body).toEqual({ email: 'ada@example.com', password: 'Secret-1' });
-    expect(store.getState().auth.user?.token).toBeUndefined();
+    const cached = store.getState().api.queries['getUser({})']?.data as Record<string, unknown> | undefined;
+    expect(cached).toMatchObject({ name: 'Ada Lovelace' });
+    expect(cached).not.toHaveProperty('token');
   });
 
   it('returns to the page the user was sent away from', async () => {
@@ -72,7 +73,7 @@ describe('login page', () => {
       'GET /api/users/getUser': json(makeUser()),
     });
     const user = userEvent.setup();
-    renderWithProviders(<AppRoutes />, { route: '/user-profile?tab=security' });
+    renderApp({ route: '/user-profile?tab=security' });
     await screen.findByRole('heading', { level: 1, name: 'Sign In' });
 
     await user.type(email(), 'ada@example.com');
@@ -103,6 +104,8 @@ describe('login page', () => {
     await user.click(submit());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Enter your login code' })).toBeTruthy();
+    // The server's sentence, not the page's shorter fallback.
+    expect(screen.getByRole('region', { name: 'Notifications' }).textContent).toContain('New browser or device detected.');
     expect(screen.getByText('ada@example.com')).toBeTruthy();
     expect(store.getState().auth.twoFactor).toBe(true);
     // The code was just sent, so resending waits.
@@ -136,14 +139,15 @@ describe('login page', () => {
 
   it('opens the Account Suspended dialog with a link to support', async () => {
     const { user } = await openLogin({
-      'POST /api/users/login': json({ message: 'Your account has been suspended. Please contact support.', code: 'suspended' }, 403),
+      // Not the page's own fallback wording, so the test shows that the server's words are used.
+      'POST /api/users/login': json({ message: 'Your account has been suspended pending a review.', code: 'suspended' }, 403),
     });
     await user.type(email(), 'ada@example.com');
     await user.type(password(), 'Secret-1');
     await user.click(submit());
 
     const dialog = await screen.findByRole('alertdialog', { name: 'Account Suspended' });
-    expect(within(dialog).getByText('Your account has been suspended. Please contact support.')).toBeTruthy();
+    expect(within(dialog).getByText('Your account has been suspended pending a review.')).toBeTruthy();
     expect(within(dialog).getByRole('link', { name: 'Contact Support' }).getAttribute('href')).toBe('/support');
 
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));

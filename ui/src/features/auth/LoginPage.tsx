@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useLoginMutation } from '../../api/enhanced';
-import { apiErrorInfo, errorMessage } from '../../api/errors';
 import { AuthCard } from '../../components/AuthCard';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
-import { usePageTitle } from '../../components/usePageTitle';
+import { useRunMutation } from '../../components/useRunMutation';
 import { isNewDevice, isSuspended, isTotpRequired } from './authErrors';
 import { GoogleButton, GoogleReturn } from './GoogleSignIn';
 import { SuspendedDialog } from './SuspendedDialog';
@@ -15,9 +14,9 @@ import { TotpField } from './TotpField';
 import { loginFields, loginSchema } from './validation';
 
 export function LoginPage() {
-  usePageTitle('Sign In');
   const navigate = useNavigate();
   const toast = useToast();
+  const run = useRunMutation();
   const [login, { isLoading }] = useLoginMutation();
   const form = useSpecForm(loginSchema, loginFields, { email: '', password: '', totpCode: '', totpStep: '' });
   const { register, handleSubmit, setValue, setFocus, setError, fieldError } = form;
@@ -29,33 +28,30 @@ export function LoginPage() {
   }, [totpStep, setFocus]);
 
   const onSubmit = handleSubmit(async ({ email, password, totpCode }) => {
-    try {
-      await login({
-        loginRequest: { email: email.trim(), password, totpCode: totpStep ? totpCode.trim() : undefined },
-      }).unwrap();
-      // RequireGuest takes the user on as soon as the session exists.
-      toast.success('Login Successful');
-    } catch (error) {
-      const info = apiErrorInfo(error);
-      if (isNewDevice(info)) {
-        // The server has already e-mailed a login code (the auth slice turns twoFactor on).
-        toast.info(info.message ?? 'We sent a login code to your e-mail.');
-        navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
-        return;
-      }
-      if (isTotpRequired(info) && !totpStep) {
-        setValue('totpStep', 'yes');
-        setTotpStep(true);
-        return;
-      }
-      if (isSuspended(info)) {
-        setSuspendedMessage(info.message ?? 'Your account has been suspended. Please contact support.');
-        return;
-      }
-      const message = errorMessage(error, 'Sign-in failed. Please try again.');
-      toast.error(message);
-      if (info.field === 'email' || info.field === 'password') setError(info.field, { message }, { shouldFocus: true });
-    }
+    // On success RequireGuest takes the user on as soon as the session exists.
+    await run(login({ loginRequest: { email: email.trim(), password, totpCode: totpStep ? totpCode.trim() : undefined } }), {
+      fallback: 'Sign-in failed. Please try again.',
+      success: 'Login Successful',
+      form: { setError, fields: ['email', 'password'] },
+      handled: (info) => {
+        if (isNewDevice(info)) {
+          // The server has already e-mailed a login code (the auth slice turns twoFactor on).
+          toast.info(info.message ?? 'We sent a login code to your e-mail.');
+          navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
+          return true;
+        }
+        if (isTotpRequired(info) && !totpStep) {
+          setValue('totpStep', 'yes');
+          setTotpStep(true);
+          return true;
+        }
+        if (isSuspended(info)) {
+          setSuspendedMessage(info.message ?? 'Your account has been suspended. Please contact support.');
+          return true;
+        }
+        return false;
+      },
+    });
   });
 
   return (

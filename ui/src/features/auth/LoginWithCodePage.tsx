@@ -1,14 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useLoginWithCodeMutation, useSendLoginCodeMutation } from '../../api/enhanced';
-import { apiErrorInfo, errorMessage } from '../../api/errors';
 import { useAppSelector } from '../../app/hooks';
 import { AuthCard } from '../../components/AuthCard';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
-import { useToast } from '../../components/toast/useToast';
-import { usePageTitle } from '../../components/usePageTitle';
+import { useRunMutation } from '../../components/useRunMutation';
 import { selectAuth } from './authSlice';
 import { isLoginExpired, isSuspended, isTotpRequired } from './authErrors';
 import { SuspendedDialog } from './SuspendedDialog';
@@ -19,10 +17,9 @@ import { loginCodeFields, loginCodeSchema } from './validation';
 export const RESEND_COOLDOWN_SECONDS = 60;
 
 export function LoginWithCodePage() {
-  usePageTitle('Sign In with a Code');
   const { email = '' } = useParams();
   const navigate = useNavigate();
-  const toast = useToast();
+  const run = useRunMutation();
   // Arriving from the login page, a code has just been sent: resending at once would only
   // invalidate it, so the button starts cooling down.
   const { twoFactor } = useAppSelector(selectAuth);
@@ -39,41 +36,42 @@ export function LoginWithCodePage() {
   }, [totpStep, setFocus]);
 
   const onSubmit = handleSubmit(async ({ loginCode, totpCode }) => {
-    try {
-      await loginWithCode({
+    const outcome = await run(
+      loginWithCode({
         email,
         loginWithCodeRequest: { loginCode: loginCode.trim(), totpCode: totpStep ? totpCode.trim() : undefined },
-      }).unwrap();
-      toast.success('Login Successful');
-      navigate('/my-account', { replace: true });
-    } catch (error) {
-      const info = apiErrorInfo(error);
-      if (isTotpRequired(info) && !totpStep) {
-        setValue('totpStep', 'yes');
-        setTotpStep(true);
-        return;
-      }
-      if (isSuspended(info)) {
-        setSuspendedMessage(info.message ?? 'Your account has been suspended. Please contact support.');
-        return;
-      }
-      toast.error(errorMessage(error, 'Sign-in failed. Please try again.'));
-      if (isLoginExpired(info)) navigate('/login', { replace: true });
-    }
+      }),
+      {
+        fallback: 'Sign-in failed. Please try again.',
+        success: 'Login Successful',
+        handled: (info) => {
+          if (isTotpRequired(info) && !totpStep) {
+            setValue('totpStep', 'yes');
+            setTotpStep(true);
+            return true;
+          }
+          if (isSuspended(info)) {
+            setSuspendedMessage(info.message ?? 'Your account has been suspended. Please contact support.');
+            return true;
+          }
+          return false;
+        },
+      },
+    );
+    if (outcome.ok) navigate('/my-account', { replace: true });
+    else if (isLoginExpired(outcome.error)) navigate('/login', { replace: true });
   });
 
   const resend = async () => {
     if (cooldown.secondsLeft > 0 || isSending) return;
-    try {
-      // The browser's pending sign-in travels as its HttpOnly cookie; the body is for API clients.
-      const { message } = await sendLoginCode({ email, sendLoginCodeRequest: {} }).unwrap();
-      toast.success(message);
-    } catch (error) {
-      toast.error(errorMessage(error, 'The code could not be sent. Please try again.'));
-      if (isLoginExpired(apiErrorInfo(error))) {
-        navigate('/login', { replace: true });
-        return;
-      }
+    // The browser's pending sign-in travels as its HttpOnly cookie; the body is for API clients.
+    const outcome = await run(sendLoginCode({ email, sendLoginCodeRequest: {} }), {
+      fallback: 'The code could not be sent. Please try again.',
+      success: ({ message }) => message,
+    });
+    if (!outcome.ok && isLoginExpired(outcome.error)) {
+      navigate('/login', { replace: true });
+      return;
     }
     cooldown.start(RESEND_COOLDOWN_SECONDS);
   };

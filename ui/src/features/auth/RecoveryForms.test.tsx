@@ -1,8 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
 const NEUTRAL = 'If an account exists for that e-mail, we sent a reset link.';
@@ -10,7 +9,7 @@ const NEUTRAL = 'If an account exists for that e-mail, we sent a reset link.';
 async function open(route: string, heading: string, routes: Parameters<typeof stubApi>[0] = {}) {
   const api = stubApi({ 'GET /api/users/loginStatus': json(false), ...routes });
   const user = userEvent.setup();
-  const view = renderWithProviders(<AppRoutes />, { route });
+  const view = renderApp({ route });
   await screen.findByRole('heading', { level: 1, name: heading });
   return { api, user, ...view };
 }
@@ -47,7 +46,7 @@ describe('forgot password page', () => {
 
   it('is for visitors only: a signed-in user goes to the dashboard', async () => {
     stubApi({ 'GET /api/users/getUser': json(makeUser()) });
-    renderWithProviders(<AppRoutes />, { route: '/forgot', preloadedState: signedIn() });
+    renderApp({ route: '/forgot', ...signedIn() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
   });
 });
@@ -57,7 +56,8 @@ describe('reset password page', () => {
 
   it.each([
     ['a field is empty', '', 'Secret-12', 'All fields are required', 'New password'],
-    ['the password is short', 'Ab1!x', 'Ab1!x', 'Password must be up to 6 characters', 'New password'],
+    ['the password has 7 characters', 'Ab1!xyz', 'Ab1!xyz', 'Password must be at least 8 characters', 'New password'],
+    ['the password has 129 characters', `Ab1!${'x'.repeat(125)}`, `Ab1!${'x'.repeat(125)}`, 'Password must be at most 128 characters', 'New password'],
     ['the passwords differ', 'Secret-12', 'Secret-13', 'Passwords do not match', 'Confirm new password'],
   ])('says so when %s', async (_case, password, confirm, message, focused) => {
     const { user, api } = await open(route, 'Reset Password');

@@ -1,8 +1,7 @@
 import { createEvent, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { countries, json, makeUser, stubApi } from '../../test/stubApi';
 
 async function openRegister(routes: Parameters<typeof stubApi>[0] = {}, route = '/register') {
@@ -12,7 +11,7 @@ async function openRegister(routes: Parameters<typeof stubApi>[0] = {}, route = 
     ...routes,
   });
   const user = userEvent.setup();
-  const view = renderWithProviders(<AppRoutes />, { route });
+  const view = renderApp({ route });
   await screen.findByRole('heading', { level: 1, name: 'Create an Account' });
   await screen.findByRole('option', { name: 'Germany (+49)' });
   return { api, user, ...view };
@@ -45,7 +44,7 @@ describe('register page', () => {
     ['the country is not chosen', { Country: '' }, 'All fields are required', 'Country'],
     ['the e-mail is malformed', { Email: 'ada.example.com' }, 'Please enter a valid email', 'Email'],
     ['the phone number is malformed', { 'Phone number': '0123' }, 'Please enter a valid Phone Number', 'Phone number'],
-    ['the password is short', { Password: 'Ab1!x', 'Confirm password': 'Ab1!x' }, 'Password must be up to 6 characters', 'Password'],
+    ['the password has 7 characters', { Password: 'Ab1!xyz', 'Confirm password': 'Ab1!xyz' }, 'Password must be at least 8 characters', 'Password'],
     ['the passwords differ', { 'Confirm password': 'Secret-13' }, 'Passwords do not match', 'Confirm password'],
   ])('says so when %s, focusing that field', async (_case, values, message, label) => {
     const { user, api } = await openRegister();
@@ -98,8 +97,28 @@ describe('register page', () => {
     await user.type(field('Password'), '7');
     expect(met()).toEqual(['Lowercase and uppercase letters', 'A number (0-9)']);
     await user.type(field('Password'), '~');
+    expect(met()).toHaveLength(3);
+    await user.type(field('Password'), 'xy');
     expect(met()).toHaveLength(4);
     expect(within(checklist).getAllByText('(done)', { exact: false })).toHaveLength(4);
+  });
+
+  it("states the server's length rule in the checklist: 8 to 128 characters, counted as characters", async () => {
+    const { user } = await openRegister();
+    const length = screen.getByText('8 to 128 characters').closest('li') as HTMLElement;
+    expect(screen.queryByText(/6 characters/)).toBeNull();
+
+    await user.type(field('Password'), 'Ab1!xyz');
+    expect(length.dataset.met).toBe('false');
+    await user.type(field('Password'), 'w');
+    expect(length.dataset.met).toBe('true');
+    // Seven letters and an emoji are eight characters for the server, though nine UTF-16 units.
+    await user.clear(field('Password'));
+    await user.type(field('Password'), 'Ab1!xyz🙂');
+    expect(length.dataset.met).toBe('true');
+    await user.clear(field('Password'));
+    await user.type(field('Password'), 'Ab1!xy🙂');
+    expect(length.dataset.met).toBe('false');
   });
 
   it('lists countries with their dialling codes', async () => {
@@ -114,7 +133,7 @@ describe('register page', () => {
       'GET /api/countries': () => (++calls === 1 ? json({ message: 'boom' }, 500) : json(countries)),
     });
     const user = userEvent.setup();
-    renderWithProviders(<AppRoutes />, { route: '/register' });
+    renderApp({ route: '/register' });
 
     expect((await screen.findByRole('alert')).textContent).toContain('Failed to fetch countries. Please try again later.');
     await user.click(screen.getByRole('button', { name: 'Try loading countries again' }));

@@ -1,21 +1,20 @@
 import type { ClipboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useRegisterMutation } from '../../api/enhanced';
-import { apiErrorInfo, errorMessage } from '../../api/errors';
 import { AuthCard } from '../../components/AuthCard';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
-import { usePageTitle } from '../../components/usePageTitle';
+import { useRunMutation } from '../../components/useRunMutation';
 import { CountrySelect, useDialCode } from './CountrySelect';
 import { PasswordChecklist } from './PasswordChecklist';
 import { GoogleButton } from './GoogleSignIn';
-import { messages, normalisePhone, registerFields, registerSchema, type RegisterValues } from './validation';
+import { messages, normalisePhone, registerFields, registerSchema } from './validation';
 
 export function RegisterPage() {
-  usePageTitle('Create an Account');
   const toast = useToast();
+  const run = useRunMutation();
   const [searchParams] = useSearchParams();
   const [registerUser, { isLoading }] = useRegisterMutation();
   const form = useSpecForm(registerSchema, registerFields, {
@@ -37,8 +36,9 @@ export function RegisterPage() {
   };
 
   const onSubmit = handleSubmit(async (values) => {
-    try {
-      await registerUser({
+    // On success RequireGuest continues to the identity check once the session exists.
+    await run(
+      registerUser({
         registerRequest: {
           name: values.name.trim(),
           email: values.email.trim(),
@@ -48,17 +48,9 @@ export function RegisterPage() {
           confirmPassword: values.confirmPassword,
           referralCode: values.referralCode.trim() || undefined,
         },
-      }).unwrap();
-      // RequireGuest continues to the identity check once the session exists.
-      toast.success('Registration Successful');
-    } catch (error) {
-      const message = errorMessage(error, 'Registration failed. Please try again.');
-      toast.error(message);
-      const { field } = apiErrorInfo(error);
-      if (field && (registerFields as readonly string[]).includes(field)) {
-        setError(field as keyof RegisterValues, { message }, { shouldFocus: true });
-      }
-    }
+      }),
+      { fallback: 'Registration failed. Please try again.', success: 'Registration Successful', form: { setError, fields: registerFields } },
+    );
   });
 
   return (

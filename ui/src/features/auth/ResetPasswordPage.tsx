@@ -1,35 +1,35 @@
 import { Link, useNavigate, useParams } from 'react-router';
 import { useResetPasswordMutation } from '../../api/enhanced';
-import { errorMessage } from '../../api/errors';
 import { AuthCard } from '../../components/AuthCard';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
-import { usePageTitle } from '../../components/usePageTitle';
+import { useRunMutation } from '../../components/useRunMutation';
 import { PasswordChecklist } from './PasswordChecklist';
 import { newPasswordFields, newPasswordSchema } from './validation';
 
 export function ResetPasswordPage() {
-  usePageTitle('Reset Password');
   const { resetToken = '' } = useParams();
   const navigate = useNavigate();
   const toast = useToast();
+  const run = useRunMutation();
   const [resetPassword, { isLoading }] = useResetPasswordMutation();
   const form = useSpecForm(newPasswordSchema, newPasswordFields, { password: '', confirmPassword: '' });
-  const { register, handleSubmit, watch, fieldError } = form;
+  const { register, handleSubmit, watch, setError, fieldError } = form;
 
   const onSubmit = handleSubmit(async ({ password, confirmPassword }) => {
-    try {
-      const { message } = await resetPassword({ resetToken, resetPasswordRequest: { password, confirmPassword } }).unwrap();
-      if (message.includes('Reset Successful')) {
-        toast.success(message);
-        navigate('/login', { replace: true });
-      } else {
-        toast.info(message);
-      }
-    } catch (error) {
-      toast.error(errorMessage(error, 'The password could not be reset. Please try again.'));
+    const outcome = await run(resetPassword({ resetToken, resetPasswordRequest: { password, confirmPassword } }), {
+      fallback: 'The password could not be reset. Please try again.',
+      form: { setError, fields: newPasswordFields },
+    });
+    if (!outcome.ok) return;
+    const { message } = outcome.data;
+    if (message.includes('Reset Successful')) {
+      toast.success(message);
+      navigate('/login', { replace: true });
+    } else {
+      toast.info(message);
     }
   });
 

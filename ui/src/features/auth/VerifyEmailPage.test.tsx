@@ -1,8 +1,6 @@
 import { act, screen } from '@testing-library/react';
-import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
 describe('e-mail verification page', () => {
@@ -17,12 +15,7 @@ describe('e-mail verification page', () => {
       'GET /api/users/loginStatus': json(true),
       'GET /api/users/getUser': json(makeUser()),
     });
-    renderWithProviders(
-      <StrictMode>
-        <AppRoutes />
-      </StrictMode>,
-      { route: '/verify/tok-1', preloadedState: signedIn(makeUser({ isVerified: false })) },
-    );
+    renderApp({ route: '/verify/tok-1', strict: true, ...signedIn(makeUser({ isVerified: false })) });
 
     expect(await screen.findByText('Email verified successfully')).toBeTruthy();
     expect(api.to('PATCH /api/users/verifyUser/tok-1')).toHaveLength(1);
@@ -43,7 +36,7 @@ describe('e-mail verification page', () => {
       'PATCH /api/users/verifyUser/old': json({ message: 'Invalid or expired verification link' }, 404),
       'GET /api/users/loginStatus': json(false),
     });
-    renderWithProviders(<AppRoutes />, { route: '/verify/old' });
+    renderApp({ route: '/verify/old' });
 
     expect((await screen.findByRole('alert')).textContent).toContain('Invalid or expired verification link');
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');

@@ -5,7 +5,6 @@ import { errorMessage } from '../../api/errors';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { AuthCard } from '../../components/AuthCard';
 import { Spinner } from '../../components/Spinner';
-import { usePageTitle } from '../../components/usePageTitle';
 import { selectIsLoggedIn } from './authSlice';
 
 export const REDIRECT_AFTER_MS = 3000;
@@ -13,7 +12,6 @@ export const REDIRECT_AFTER_MS = 3000;
 type Outcome = { state: 'verifying' } | { state: 'verified'; message: string } | { state: 'failed'; message: string };
 
 export function VerifyEmailPage() {
-  usePageTitle('Verify Your E-mail');
   const { verificationToken = '' } = useParams();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();

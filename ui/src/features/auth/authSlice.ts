@@ -1,23 +1,22 @@
-import { createSlice, isAnyOf } from '@reduxjs/toolkit';
-import { api, type User } from '../../api/enhanced';
+import { createSlice } from '@reduxjs/toolkit';
+import { api } from '../../api/enhanced';
 import { apiErrorInfo } from '../../api/errors';
 import { sessionExpired } from '../../api/session';
+import { isNewDevice } from './authErrors';
 import { checkSession } from './checkSession';
 
-export type Role = User['role'];
 export type SignedInVia = 'login' | 'register' | 'code';
 
-// The signed-in user as the specification's auth state describes it: isLoggedIn,
-// user, twoFactor (a login code is pending), message (the last auth error). `known` is false
-// until the server has answered loginStatus once, so guards wait instead of guessing.
+// What this browser tab knows about its own session. Server data (the signed-in user) is not
+// copied here: it is read from the getUser query's cache (useCurrentUser in session.ts).
 export interface AuthState {
+  // False until the server has answered loginStatus once, so guards wait instead of guessing.
   known: boolean;
   checking: boolean;
   isLoggedIn: boolean;
-  user: User | null;
+  // The last sign-in attempt was answered with "new browser": a login code is on its way.
   twoFactor: boolean;
-  message: string;
-  // How this browser tab's session began, which decides where a guest-only page sends the user.
+  // How this tab's session began, which decides where a guest-only page sends the user.
   signedInVia: SignedInVia | null;
   // Why the last session ended; an explicit logout forgets the page to come back to.
   endedBy: 'logout' | 'expired' | null;
@@ -27,27 +26,15 @@ const initialState: AuthState = {
   known: false,
   checking: false,
   isLoggedIn: false,
-  user: null,
   twoFactor: false,
-  message: '',
   signedInVia: null,
   endedBy: null,
 };
 
-// The access token in sign-in responses is for API clients; the browser's cookie carries the
-// session, so the token is not kept where any script could read it.
-function withoutToken(user: User): User {
-  const rest = { ...user };
-  delete rest.token;
-  return rest;
-}
-
-function signedIn(state: AuthState, user: User, via: SignedInVia) {
+function signedIn(state: AuthState, via: SignedInVia) {
   state.known = true;
   state.isLoggedIn = true;
-  state.user = withoutToken(user);
   state.twoFactor = false;
-  state.message = '';
   state.signedInVia = via;
   state.endedBy = null;
 }
@@ -55,7 +42,6 @@ function signedIn(state: AuthState, user: User, via: SignedInVia) {
 function signedOut(state: AuthState, endedBy: AuthState['endedBy']) {
   state.known = true;
   state.isLoggedIn = false;
-  state.user = null;
   state.signedInVia = null;
   state.endedBy = endedBy;
 }
@@ -69,7 +55,6 @@ export const authSlice = createSlice({
     loggedOut(state) {
       signedOut(state, 'logout');
       state.twoFactor = false;
-      state.message = '';
     },
   },
   extraReducers: (builder) => {
@@ -92,24 +77,12 @@ export const authSlice = createSlice({
       .addMatcher(endpoints.loginStatus.matchFulfilled, (state, { payload }) => {
         if (!payload && state.isLoggedIn) signedOut(state, 'expired');
       })
-      .addMatcher(isAnyOf(endpoints.getUser.matchFulfilled, endpoints.updateUser.matchFulfilled, endpoints.uploadPhoto.matchFulfilled), (state, { payload }) => {
-        // An answer that arrives after logging out must not sign the user back in.
-        if (!state.isLoggedIn) return;
-        state.user = withoutToken(payload);
-      })
-      .addMatcher(endpoints.login.matchFulfilled, (state, { payload }) => signedIn(state, payload, 'login'))
-      .addMatcher(endpoints.register.matchFulfilled, (state, { payload }) => signedIn(state, payload, 'register'))
-      .addMatcher(endpoints.loginWithCode.matchFulfilled, (state, { payload }) => signedIn(state, payload, 'code'))
-      .addMatcher(endpoints.googleLink.matchFulfilled, (state, { payload }) => signedIn(state, payload, 'login'))
+      .addMatcher(endpoints.login.matchFulfilled, (state) => signedIn(state, 'login'))
+      .addMatcher(endpoints.register.matchFulfilled, (state) => signedIn(state, 'register'))
+      .addMatcher(endpoints.loginWithCode.matchFulfilled, (state) => signedIn(state, 'code'))
+      .addMatcher(endpoints.googleLink.matchFulfilled, (state) => signedIn(state, 'login'))
       .addMatcher(endpoints.login.matchRejected, (state, action) => {
-        const { message = '', code } = apiErrorInfo(action.payload);
-        state.isLoggedIn = false;
-        state.user = null;
-        state.message = message;
-        if (code === 'new_device' || message.includes('New browser')) state.twoFactor = true;
-      })
-      .addMatcher(isAnyOf(endpoints.register.matchRejected, endpoints.loginWithCode.matchRejected), (state, action) => {
-        state.message = apiErrorInfo(action.payload).message ?? '';
+        if (isNewDevice(apiErrorInfo(action.payload))) state.twoFactor = true;
       })
       .addMatcher(endpoints.logout.matchFulfilled, (state) => {
         signedOut(state, 'logout');
@@ -119,14 +92,8 @@ export const authSlice = createSlice({
   selectors: {
     selectAuth: (state) => state,
     selectIsLoggedIn: (state) => state.isLoggedIn,
-    selectAuthKnown: (state) => state.known,
-    selectCurrentUser: (state) => state.user,
-    selectRole: (state): Role | null => state.user?.role ?? null,
   },
 });
 
 export const { loggedOut } = authSlice.actions;
-export const { selectAuth, selectIsLoggedIn, selectAuthKnown, selectCurrentUser, selectRole } = authSlice.selectors;
-
-export const isStaff = (role: Role | null | undefined) => role === 'admin' || role === 'author';
-export const STAFF_ROLES: readonly Role[] = ['admin', 'author'];
+export const { selectAuth, selectIsLoggedIn } = authSlice.selectors;

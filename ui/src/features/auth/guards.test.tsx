@@ -1,9 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
-import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
+import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
+import { json, makeUser, signedIn, signedOut, stubApi } from '../../test/stubApi';
 import { destinationAfterSignIn, RequireAuth, RequireGuest, RequireRole } from './guards';
 
 function Where() {
@@ -43,7 +43,7 @@ describe('route guards', () => {
   it('send a visitor from a signed-in page to /login, remembering where they were going', () => {
     renderWithProviders(<Harness />, {
       route: '/private?x=1#top',
-      preloadedState: { auth: { ...signedIn().auth!, isLoggedIn: false, user: null } },
+      ...signedOut(),
     });
     expect(where()).toBe('/login from=/private?x=1#top');
   });
@@ -58,7 +58,7 @@ describe('route guards', () => {
       },
       'GET /api/users/getUser': json(makeUser()),
     });
-    renderWithProviders(<AppRoutes />, { route: '/my-account' });
+    renderApp({ route: '/my-account' });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
     expect(api.sent.map((r) => `${r.method} ${r.path}`).filter((r) => r.includes('/users/')).slice(0, 3)).toEqual([
@@ -73,7 +73,7 @@ describe('route guards', () => {
       'GET /api/users/loginStatus': json(false),
       'POST /api/users/refresh': json({ message: 'Please sign in again' }, 401),
     });
-    renderWithProviders(<AppRoutes />, { route: '/my-account' });
+    renderApp({ route: '/my-account' });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
     expect(api.to('POST /api/users/refresh')).toHaveLength(1);
@@ -81,36 +81,54 @@ describe('route guards', () => {
   });
 
   it('let a signed-in user through to signed-in pages', () => {
-    renderWithProviders(<Harness />, { route: '/private', preloadedState: signedIn() });
+    renderWithProviders(<Harness />, { route: '/private', ...signedIn() });
     expect(screen.getByText('private page')).toBeTruthy();
   });
 
   it('send a signed-in user away from the visitor-only pages', async () => {
     stubApi({ 'GET /api/users/getUser': json(makeUser()) });
     for (const route of ['/login', '/register', '/forgot']) {
-      const { unmount } = renderWithProviders(<AppRoutes />, { route, preloadedState: signedIn() });
+      const { unmount } = renderApp({ route, ...signedIn() });
       expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
       unmount();
     }
   });
 
   it('hide staff pages from subscribers and show them to authors and admins', () => {
-    const { unmount } = renderWithProviders(<Harness />, { route: '/staff', preloadedState: signedIn(makeUser({ role: 'subscriber' })) });
+    const { unmount } = renderWithProviders(<Harness />, { route: '/staff', ...signedIn(makeUser({ role: 'subscriber' })) });
     expect(screen.queryByText('staff page')).toBeNull();
     expect(where()).toContain('/my-account');
     unmount();
 
     for (const role of ['author', 'admin'] as const) {
-      const view = renderWithProviders(<Harness />, { route: '/staff', preloadedState: signedIn(makeUser({ role })) });
+      const view = renderWithProviders(<Harness />, { route: '/staff', ...signedIn(makeUser({ role })) });
       expect(screen.getByText('staff page')).toBeTruthy();
       view.unmount();
     }
   });
 
+  it('show an error with a retry, not an endless spinner, when the user behind a staff page cannot be loaded', async () => {
+    let calls = 0;
+    stubApi({
+      'GET /api/users/getUser': () =>
+        ++calls === 1 ? json({ message: 'The user service is restarting' }, 503) : json(makeUser({ role: 'admin' })),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<Harness />, { route: '/staff', preloadedState: signedIn().preloadedState });
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Your account could not be loaded' })).toBeTruthy();
+    expect(within(alert).getByText('The user service is restarting')).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
+
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('staff page')).toBeTruthy();
+  });
+
   it('forget the return page after an explicit logout', () => {
     renderWithProviders(<Harness />, {
       route: '/private',
-      preloadedState: { auth: { ...signedIn().auth!, isLoggedIn: false, user: null, endedBy: 'logout' } },
+      ...signedOut('logout'),
     });
     expect(where()).toBe('/login from=-');
   });

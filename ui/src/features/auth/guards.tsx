@@ -2,7 +2,10 @@ import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, type Location } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { Spinner } from '../../components/Spinner';
-import { selectAuth, type Role } from './authSlice';
+import type { Role } from '../../api/enhanced';
+import { QueryState } from '../../components/QueryState';
+import { selectAuth } from './authSlice';
+import { useCurrentUser } from './session';
 
 export interface ReturnState {
   from?: string;
@@ -45,10 +48,13 @@ export function RequireGuest({ children }: { children?: ReactNode }) {
 }
 
 // Hides staff pages from other roles. The server checks every request itself; this only spares
-// users pages that could not work for them. Use inside RequireAuth.
+// users pages that could not work for them. Use inside RequireAuth. The role comes with the
+// signed-in user; if that cannot be loaded, the page says so and offers to try again.
 export function RequireRole({ roles, children }: { roles: readonly Role[]; children?: ReactNode }) {
-  const user = useAppSelector(selectAuth).user;
-  if (!user) return <Spinner label="Loading your account…" />;
-  if (!roles.includes(user.role)) return <Navigate to="/my-account" replace />;
-  return children ?? <Outlet />;
+  const me = useCurrentUser();
+  return (
+    <QueryState query={me} loading="Loading your account…" failed="Your account could not be loaded">
+      {(user) => (roles.includes(user.role) ? (children ?? <Outlet />) : <Navigate to="/my-account" replace />)}
+    </QueryState>
+  );
 }

@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
-import { useGetUserQuery } from '../../api/enhanced';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAuth } from './authSlice';
 import { checkSession } from './checkSession';
+import { useCurrentUser } from './session';
 
-// Asks the server once per load whether this browser has a session, and keeps the signed-in user
-// fresh; the auth slice listens to both answers.
+// Asks the server once per load whether this browser has a session (the auth slice listens to the
+// answer), and loads the signed-in user into the query cache as soon as there is one.
 export function useAuthBootstrap() {
   const dispatch = useAppDispatch();
-  const { known, isLoggedIn } = useAppSelector(selectAuth);
+  const { known } = useAppSelector(selectAuth);
   useEffect(() => {
     if (!known) void dispatch(checkSession());
   }, [known, dispatch]);
-  useGetUserQuery({}, { skip: !isLoggedIn });
+  useCurrentUser();
 }

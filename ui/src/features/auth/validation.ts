@@ -7,7 +7,8 @@ export const messages = {
   email: 'Please enter a valid email',
   emailRequired: 'Please enter an email',
   phone: 'Please enter a valid Phone Number',
-  passwordLength: 'Password must be up to 6 characters',
+  passwordTooShort: 'Password must be at least 8 characters',
+  passwordTooLong: 'Password must be at most 128 characters',
   mismatch: 'Passwords do not match',
   paste: 'Cannot paste into input field',
   codeRequired: 'Please fill in the login code',
@@ -17,7 +18,12 @@ export const messages = {
   photoType: 'Please choose a JPEG or PNG image.',
 } as const;
 
-export const PASSWORD_MIN = 6;
+// The server's password policy (platform/auth/password): 8 to 128 characters, counted as the
+// server counts them (code points, so an emoji is one character, not two).
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+const passwordLength = (p: string) => Array.from(p).length;
+const passwordLengthOk = (p: string) => passwordLength(p) >= PASSWORD_MIN && passwordLength(p) <= PASSWORD_MAX;
 export const LOGIN_CODE_LENGTH = 6;
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
@@ -31,13 +37,13 @@ export const normalisePhone = (value: string) => value.replace(/[\s().-]/g, '');
 export const isPhone = (value: string) => PHONE.test(normalisePhone(value));
 
 // The register page's live checklist. It guides; the only hard client rule is the length (the
-// server decides the rest).
+// server decides the rest: not a common password, not the user's name or e-mail).
 export const SPECIAL_CHARACTERS = '! % & @ # $ ^ * ? _ ~';
 export const passwordChecks = [
   { id: 'case', label: 'Lowercase and uppercase letters', test: (p: string) => /[a-z]/.test(p) && /[A-Z]/.test(p) },
   { id: 'digit', label: 'A number (0-9)', test: (p: string) => /\d/.test(p) },
   { id: 'special', label: `A special character (${SPECIAL_CHARACTERS})`, test: (p: string) => /[!%&@#$^*?_~]/.test(p) },
-  { id: 'length', label: 'At least 6 characters', test: (p: string) => p.length > 5 },
+  { id: 'length', label: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, test: passwordLengthOk },
 ] as const;
 
 // Every form value is a string (inputs and selects give strings); T names the form's fields.
@@ -76,6 +82,12 @@ export function formSchema<T extends Form<T>>(fields: readonly Field<T>[], rules
   return schema as unknown as z.ZodMiniType<T, T>;
 }
 
+// The length rules every new password meets, with the server's own messages.
+const newPasswordRules = <T extends Form<T> & { password: string }>(): Rule<T>[] => [
+  rule<T>('password', messages.passwordTooShort, (p) => passwordLength(p) >= PASSWORD_MIN),
+  rule<T>('password', messages.passwordTooLong, (p) => passwordLength(p) <= PASSWORD_MAX),
+];
+
 // A second factor may be asked for after the password (authenticator app) or the e-mailed code;
 // `totpStep` is "yes" once the server has asked, which is when the code becomes required.
 const totpRule = <T extends Form<T> & { totpCode: string; totpStep: string }>() =>
@@ -108,7 +120,7 @@ export const registerSchema = formSchema<RegisterValues>(registerFields, [
   requiredRule(['name', 'email', 'phone', 'country', 'password', 'confirmPassword']),
   rule('email', messages.email, isEmail),
   rule('phone', messages.phone, isPhone),
-  rule('password', messages.passwordLength, (p) => p.length >= PASSWORD_MIN),
+  ...newPasswordRules<RegisterValues>(),
   rule('confirmPassword', messages.mismatch, (c, v) => c === v.password),
 ]);
 
@@ -127,7 +139,7 @@ export interface NewPasswordValues {
 export const newPasswordFields = ['password', 'confirmPassword'] as const;
 export const newPasswordSchema = formSchema<NewPasswordValues>(newPasswordFields, [
   requiredRule(['password', 'confirmPassword']),
-  rule('password', messages.passwordLength, (p) => p.length >= PASSWORD_MIN),
+  ...newPasswordRules<NewPasswordValues>(),
   rule('confirmPassword', messages.mismatch, (c, v) => c === v.password),
 ]);
 
@@ -139,7 +151,7 @@ export interface ChangePasswordValues {
 export const changePasswordFields = ['oldPassword', 'password', 'confirmPassword'] as const;
 export const changePasswordSchema = formSchema<ChangePasswordValues>(changePasswordFields, [
   requiredRule(['oldPassword', 'password', 'confirmPassword']),
-  rule('password', messages.passwordLength, (p) => p.length >= PASSWORD_MIN),
+  ...newPasswordRules<ChangePasswordValues>(),
   rule('confirmPassword', messages.mismatch, (c, v) => c === v.password),
 ]);
 

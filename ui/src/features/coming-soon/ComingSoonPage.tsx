@@ -1,8 +1,7 @@
 import { Link } from 'react-router';
-import { usePageTitle } from '../../components/usePageTitle';
 
+// A page of the route table that is not built yet; the route table also gives the document title.
 export function ComingSoonPage({ title }: { title: string }) {
-  usePageTitle(title);
   return (
     <section className="page page--narrow" aria-labelledby="coming-soon-title">
       <p className="eyebrow">Coming soon</p>

@@ -1,8 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { json, stubApi } from '../../test/stubApi';
 
 const meta = (environment: string) => json({ product: 'Clearvest', version: 'dev', environment });
@@ -26,7 +25,7 @@ describe('development mailbox', () => {
       }),
     });
     const user = userEvent.setup();
-    renderWithProviders(<AppRoutes />, { route: '/dev/mail' });
+    renderApp({ route: '/dev/mail' });
 
     expect(await screen.findByRole('button', { name: /Your Clearvest login code/ })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Development mailbox' })).toBeTruthy();
@@ -40,7 +39,7 @@ describe('development mailbox', () => {
 
   it('says it exists only on development servers', async () => {
     const api = stubApi({ 'GET /api/meta': meta('production'), 'GET /api/users/loginStatus': json(false) });
-    renderWithProviders(<AppRoutes />, { route: '/dev/mail' });
+    renderApp({ route: '/dev/mail' });
 
     expect(await screen.findByText(/only on development servers/)).toBeTruthy();
     expect(api.to('GET /api/dev/mail')).toHaveLength(0);

@@ -1,20 +1,21 @@
 import { useId, useState } from 'react';
-import { useGetDevMailQuery, useGetMetaQuery, useListDevMailQuery } from '../../api/enhanced';
-import { errorMessage } from '../../api/errors';
+import { useGetDevMailQuery, useGetMetaQuery, useListDevMailQuery, type DevMail, type DevMailSummary } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
-import { LoadError } from '../../components/LoadError';
-import { Spinner } from '../../components/Spinner';
-import { usePageTitle } from '../../components/usePageTitle';
+import { QueryState } from '../../components/QueryState';
 
 // Links in a plain-text e-mail, so a developer can follow a verification or reset link in one click.
 const linksIn = (text: string) => Array.from(new Set(text.match(/https?:\/\/[^\s<>"')]+/g) ?? []));
 
 function MailView({ id }: { id: string }) {
-  const { data: mail, isLoading, isError, error, refetch } = useGetDevMailQuery({ id });
-  if (isLoading) return <Spinner label="Opening the e-mail…" />;
-  if (isError || !mail) {
-    return <LoadError title="The e-mail could not be opened" message={errorMessage(error, 'Please try again.')} onRetry={() => void refetch()} />;
-  }
+  const mail = useGetDevMailQuery({ id });
+  return (
+    <QueryState query={mail} loading="Opening the e-mail…" failed="The e-mail could not be opened">
+      {(mail) => <Mail mail={mail} />}
+    </QueryState>
+  );
+}
+
+function Mail({ mail }: { mail: DevMail }) {
   const links = linksIn(mail.text);
   return (
     <article className="card mail" aria-labelledby="mail-subject">
@@ -48,9 +49,10 @@ function Mailbox() {
   const filterId = useId();
   const [filter, setFilter] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
-  const { data: mails, isLoading, isFetching, isError, error, refetch } = useListDevMailQuery(undefined, { pollingInterval: 5000 });
+  const list = useListDevMailQuery(undefined, { pollingInterval: 5000 });
   const needle = filter.trim().toLowerCase();
-  const shown = (mails ?? []).filter((m) => !needle || m.to.toLowerCase().includes(needle) || m.subject.toLowerCase().includes(needle));
+  const matching = (mails: DevMailSummary[]) =>
+    mails.filter((m) => !needle || m.to.toLowerCase().includes(needle) || m.subject.toLowerCase().includes(needle));
 
   return (
     <div className="mailbox">
@@ -61,26 +63,33 @@ function Mailbox() {
           </label>
           <input id={filterId} type="search" className="field__input" value={filter} onChange={(e) => setFilter(e.target.value)} />
         </div>
-        <button type="button" className="button button--small button--secondary" onClick={() => void refetch()}>
-          {isFetching ? 'Refreshing…' : 'Refresh'}
+        <button type="button" className="button button--small button--secondary" onClick={() => void list.refetch()}>
+          {list.isFetching ? 'Refreshing…' : 'Refresh'}
         </button>
-        {isLoading ? <Spinner label="Loading the mailbox…" /> : null}
-        {isError ? <LoadError title="The mailbox could not be loaded" message={errorMessage(error, 'Please try again.')} onRetry={() => void refetch()} /> : null}
-        {mails && shown.length === 0 ? <p className="empty">{mails.length === 0 ? 'No e-mails yet.' : 'No e-mail matches.'}</p> : null}
-        {shown.length > 0 ? (
-          <ul className="list">
-            {shown.map((mail) => (
-              <li key={mail.id} className="list-item">
-                <button type="button" className="mail-item" aria-pressed={openId === mail.id} onClick={() => setOpenId(mail.id)}>
-                  <span className="list-item__title">{mail.subject}</span>
-                  <span className="list-item__meta">
-                    <span className="break-anywhere">{mail.to}</span> · {formatDateTime(mail.date)}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <QueryState
+          query={list}
+          loading="Loading the mailbox…"
+          failed="The mailbox could not be loaded"
+          empty={{
+            when: (mails) => matching(mails).length === 0,
+            message: list.data?.length === 0 ? 'No e-mails yet.' : 'No e-mail matches.',
+          }}
+        >
+          {(mails) => (
+            <ul className="list">
+              {matching(mails).map((mail) => (
+                <li key={mail.id} className="list-item">
+                  <button type="button" className="mail-item" aria-pressed={openId === mail.id} onClick={() => setOpenId(mail.id)}>
+                    <span className="list-item__title">{mail.subject}</span>
+                    <span className="list-item__meta">
+                      <span className="break-anywhere">{mail.to}</span> · {formatDateTime(mail.date)}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryState>
       </div>
       <div className="mailbox__view">{openId ? <MailView id={openId} /> : <p className="empty">Choose an e-mail to read it.</p>}</div>
     </div>
@@ -90,23 +99,23 @@ function Mailbox() {
 // The development mailbox: e-mails the server wrote with the file:// transport. Only a
 // development server has it; elsewhere the page says so instead of showing an error.
 export function DevMailPage() {
-  usePageTitle('Development Mailbox');
-  const { data: meta, isLoading, isError, refetch } = useGetMetaQuery();
+  const meta = useGetMetaQuery();
   return (
     <section className="page container" aria-labelledby="dev-mail-title">
       <p className="eyebrow">Development</p>
       <h1 id="dev-mail-title">Development Mailbox</h1>
-      {isLoading ? <Spinner label="Checking the server…" /> : null}
-      {isError ? <LoadError title="The server could not be reached" message="Please try again." onRetry={() => void refetch()} /> : null}
-      {meta && meta.environment !== 'development' ? (
-        <p>This page exists only on development servers. Here, e-mails are really sent.</p>
-      ) : null}
-      {meta?.environment === 'development' ? (
-        <>
-          <p>E-mails this server would have sent, newest first. Nothing here reaches a real inbox.</p>
-          <Mailbox />
-        </>
-      ) : null}
+      <QueryState query={meta} loading="Checking the server…" failed="The server could not be reached">
+        {({ environment }) =>
+          environment === 'development' ? (
+            <>
+              <p>E-mails this server would have sent, newest first. Nothing here reaches a real inbox.</p>
+              <Mailbox />
+            </>
+          ) : (
+            <p>This page exists only on development servers. Here, e-mails are really sent.</p>
+          )
+        }
+      </QueryState>
     </section>
   );
 }

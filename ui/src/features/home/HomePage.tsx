@@ -1,5 +1,4 @@
 import { Link } from 'react-router';
-import { usePageTitle } from '../../components/usePageTitle';
 
 const steps = [
   {
@@ -17,7 +16,6 @@ const steps = [
 ];
 
 export function HomePage() {
-  usePageTitle();
   return (
     <>
       <section className="hero" aria-labelledby="hero-title">

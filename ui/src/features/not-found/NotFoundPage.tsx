@@ -1,8 +1,6 @@
 import { Link } from 'react-router';
-import { usePageTitle } from '../../components/usePageTitle';
 
 export function NotFoundPage() {
-  usePageTitle('Page not found');
   return (
     <section className="page page--narrow" aria-labelledby="not-found-title">
       <p className="eyebrow">Error 404</p>

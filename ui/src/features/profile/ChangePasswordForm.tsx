@@ -1,33 +1,27 @@
 import { useChangePasswordMutation } from '../../api/enhanced';
-import { apiErrorInfo, errorMessage } from '../../api/errors';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
-import { useToast } from '../../components/toast/useToast';
+import { useRunMutation } from '../../components/useRunMutation';
 import { PasswordChecklist } from '../auth/PasswordChecklist';
 import { useLogout } from '../auth/useLogout';
 import { changePasswordFields, changePasswordSchema } from '../auth/validation';
 
 export function ChangePasswordForm() {
-  const toast = useToast();
+  const run = useRunMutation();
   const logout = useLogout();
   const [changePassword, { isLoading }] = useChangePasswordMutation();
   const form = useSpecForm(changePasswordSchema, changePasswordFields, { oldPassword: '', password: '', confirmPassword: '' });
   const { register, handleSubmit, watch, setError, fieldError } = form;
 
   const onSubmit = handleSubmit(async (values) => {
-    try {
-      const { message } = await changePassword({ changePasswordRequest: values }).unwrap();
-      toast.success(message);
-      // A password change signs the user out; they sign in again with the new one.
-      await logout({ quiet: true });
-    } catch (error) {
-      const message = errorMessage(error, 'Your password could not be changed. Please try again.');
-      toast.error(message);
-      const { status, field } = apiErrorInfo(error);
-      if (field === 'oldPassword' || (status === 401 && !field)) setError('oldPassword', { message }, { shouldFocus: true });
-      else if (field === 'password' || field === 'confirmPassword') setError(field, { message }, { shouldFocus: true });
-    }
+    const outcome = await run(changePassword({ changePasswordRequest: values }), {
+      fallback: 'Your password could not be changed. Please try again.',
+      success: ({ message }) => message,
+      form: { setError, fields: changePasswordFields },
+    });
+    // A password change signs the user out; they sign in again with the new one.
+    if (outcome.ok) await logout({ quiet: true });
   });
 
   return (

@@ -1,13 +1,13 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { useUpdateUserMutation, useUploadPhotoMutation, type User } from '../../api/enhanced';
-import { apiErrorInfo, errorMessage } from '../../api/errors';
 import { Avatar } from '../../components/Avatar';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { describedBy, FieldMessage, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
+import { useRunMutation } from '../../components/useRunMutation';
 import { CountrySelect } from '../auth/CountrySelect';
-import { isAcceptedPhoto, messages, normalisePhone, profileFields, profileSchema, type ProfileValues } from '../auth/validation';
+import { isAcceptedPhoto, messages, normalisePhone, profileFields, profileSchema } from '../auth/validation';
 
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 const PHOTO_TOO_LARGE = 'The photo must be smaller than 5 MB.';
@@ -24,6 +24,7 @@ function readAsDataUrl(file: File) {
 
 function PhotoEditor({ user }: { user: User }) {
   const toast = useToast();
+  const run = useRunMutation();
   const inputId = useId();
   const errorId = `${inputId}-error`;
   const inputRef = useRef<HTMLInputElement>(null);
@@ -59,23 +60,19 @@ function PhotoEditor({ user }: { user: User }) {
 
   const upload = async () => {
     if (!chosen || isUploading) return;
-    try {
-      await uploadPhoto({ body: { photo: chosen.file } }).unwrap();
-      toast.success('Profile photo updated');
-      clearInput();
-    } catch (err) {
-      toast.error(errorMessage(err, 'Upload failed. Please try again.'));
-    }
+    const outcome = await run(uploadPhoto({ body: { photo: chosen.file } }), {
+      fallback: 'Upload failed. Please try again.',
+      success: 'Profile photo updated',
+    });
+    if (outcome.ok) clearInput();
   };
 
   const remove = async () => {
     if (isRemoving) return;
-    try {
-      await updateUser({ updateUserRequest: { photo: '' } }).unwrap();
-      toast.success('Profile photo removed');
-    } catch (err) {
-      toast.error(errorMessage(err, 'The photo could not be removed. Please try again.'));
-    }
+    await run(updateUser({ updateUserRequest: { photo: '' } }), {
+      fallback: 'The photo could not be removed. Please try again.',
+      success: 'Profile photo removed',
+    });
   };
 
   return (
@@ -83,7 +80,7 @@ function PhotoEditor({ user }: { user: User }) {
       <legend className="field__label">Profile photo</legend>
       <div className="photo-editor__row">
         {chosen ? (
-          <img className="avatar avatar--lg" src={chosen.preview} alt="Preview of the new profile photo" />
+          <img className="avatar avatar--lg" src={chosen.preview} alt={`Preview of ${chosen.file.name}`} />
         ) : (
           <Avatar name={user.name} photo={user.photo} size="lg" />
         )}
@@ -125,7 +122,7 @@ function PhotoEditor({ user }: { user: User }) {
 }
 
 function ProfileForm({ user }: { user: User }) {
-  const toast = useToast();
+  const run = useRunMutation();
   const bioId = useId();
   const [updateUser, { isLoading }] = useUpdateUserMutation();
   const form = useSpecForm(profileSchema, profileFields, {
@@ -138,24 +135,17 @@ function ProfileForm({ user }: { user: User }) {
   const bioError = fieldError('bio');
 
   const onSubmit = handleSubmit(async (values) => {
-    try {
-      await updateUser({
+    await run(
+      updateUser({
         updateUserRequest: {
           name: values.name.trim(),
           phone: normalisePhone(values.phone),
           country: values.country,
           bio: values.bio.trim(),
         },
-      }).unwrap();
-      toast.success('User Updated');
-    } catch (error) {
-      const message = errorMessage(error, 'Your profile could not be saved. Please try again.');
-      toast.error(message);
-      const { field } = apiErrorInfo(error);
-      if (field && (profileFields as readonly string[]).includes(field)) {
-        setError(field as keyof ProfileValues, { message }, { shouldFocus: true });
-      }
-    }
+      }),
+      { fallback: 'Your profile could not be saved. Please try again.', success: 'User Updated', form: { setError, fields: profileFields } },
+    );
   });
 
   return (

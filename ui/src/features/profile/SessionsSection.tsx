@@ -1,24 +1,20 @@
 import { useState } from 'react';
 import { useEndSessionMutation, useListSessionsQuery, useRevokeOtherSessionsMutation, type Session } from '../../api/enhanced';
-import { errorMessage } from '../../api/errors';
 import { Dialog } from '../../components/Dialog';
 import { describeUserAgent, formatDateTime } from '../../components/format';
-import { LoadError } from '../../components/LoadError';
-import { Spinner } from '../../components/Spinner';
-import { useToast } from '../../components/toast/useToast';
+import { QueryState } from '../../components/QueryState';
+import { useRunMutation } from '../../components/useRunMutation';
 
 function SessionItem({ session }: { session: Session }) {
-  const toast = useToast();
+  const run = useRunMutation();
   const [endSession, { isLoading }] = useEndSessionMutation();
   const device = describeUserAgent(session.userAgent);
   const end = async () => {
     if (isLoading) return;
-    try {
-      const { message } = await endSession({ id: session.id }).unwrap();
-      toast.success(message);
-    } catch (error) {
-      toast.error(errorMessage(error, 'The session could not be ended. Please try again.'));
-    }
+    await run(endSession({ id: session.id }), {
+      fallback: 'The session could not be ended. Please try again.',
+      success: ({ message }) => message,
+    });
   };
   return (
     <li className="list-item">
@@ -48,46 +44,46 @@ function SessionItem({ session }: { session: Session }) {
 }
 
 export function SessionsSection() {
-  const toast = useToast();
-  const { data: sessions, isLoading, isError, error, refetch } = useListSessionsQuery();
+  const run = useRunMutation();
+  const list = useListSessionsQuery();
   const [revokeOthers, { isLoading: isRevoking }] = useRevokeOtherSessionsMutation();
   const [confirming, setConfirming] = useState(false);
-  const others = (sessions ?? []).filter((s) => !s.current).length;
+  const others = (list.data ?? []).filter((s) => !s.current).length;
 
   const endOthers = async () => {
-    try {
-      const { message } = await revokeOthers().unwrap();
-      toast.success(message);
-    } catch (err) {
-      toast.error(errorMessage(err, 'The other sessions could not be ended. Please try again.'));
-    }
+    await run(revokeOthers(), {
+      fallback: 'The other sessions could not be ended. Please try again.',
+      success: ({ message }) => message,
+    });
     setConfirming(false);
   };
 
   return (
     <section className="card" aria-labelledby="sessions-title">
       <h3 id="sessions-title">Where you are signed in</h3>
-      {isLoading ? <Spinner label="Loading your sessions…" /> : null}
-      {isError ? (
-        <LoadError title="Sessions could not be loaded" message={errorMessage(error, 'Please try again.')} onRetry={() => void refetch()} />
-      ) : null}
-      {sessions && sessions.length === 0 ? <p className="empty">No active sessions.</p> : null}
-      {sessions && sessions.length > 0 ? (
-        <>
-          <ul className="list">
-            {sessions.map((session) => (
-              <SessionItem key={session.id} session={session} />
-            ))}
-          </ul>
-          {others > 0 ? (
-            <button type="button" className="button button--secondary" onClick={() => setConfirming(true)}>
-              End all other sessions
-            </button>
-          ) : (
-            <p className="muted">You are not signed in anywhere else.</p>
-          )}
-        </>
-      ) : null}
+      <QueryState
+        query={list}
+        loading="Loading your sessions…"
+        failed="Sessions could not be loaded"
+        empty={{ when: (sessions) => sessions.length === 0, message: 'No active sessions.' }}
+      >
+        {(sessions) => (
+          <>
+            <ul className="list">
+              {sessions.map((session) => (
+                <SessionItem key={session.id} session={session} />
+              ))}
+            </ul>
+            {others > 0 ? (
+              <button type="button" className="button button--secondary" onClick={() => setConfirming(true)}>
+                End all other sessions
+              </button>
+            ) : (
+              <p className="muted">You are not signed in anywhere else.</p>
+            )}
+          </>
+        )}
+      </QueryState>
       {confirming ? (
         <Dialog
           title="End all other sessions?"

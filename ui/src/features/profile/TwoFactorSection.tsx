@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useDisableTwoFactorMutation, useEnableTwoFactorMutation, useSetupTwoFactorMutation, type User } from '../../api/enhanced';
-import { apiErrorInfo, errorMessage } from '../../api/errors';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { QrCode } from '../../components/QrCode';
 import { useToast } from '../../components/toast/useToast';
+import { useRunMutation } from '../../components/useRunMutation';
 import { totpCodeSchema, totpDisableFields, totpDisableSchema } from '../auth/validation';
 
 // Groups of four are far easier to type from one screen into another.
@@ -67,7 +67,7 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
   onEnabled: (codes: string[]) => void;
   onCancel: () => void;
 }) {
-  const toast = useToast();
+  const run = useRunMutation();
   const [enable, { isLoading }] = useEnableTwoFactorMutation();
   const form = useSpecForm(totpCodeSchema, ['code'], { code: '' });
   const { register, handleSubmit, setError, fieldError, setFocus } = form;
@@ -77,14 +77,11 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
   }, [setFocus]);
 
   const onSubmit = handleSubmit(async ({ code }) => {
-    try {
-      const { recoveryCodes } = await enable({ twoFactorEnableRequest: { code: code.replace(/\s/g, '') } }).unwrap();
-      onEnabled(recoveryCodes);
-    } catch (error) {
-      const message = errorMessage(error, 'That code did not work. Please try again.');
-      toast.error(message);
-      if (apiErrorInfo(error).status !== 'network') setError('code', { message }, { shouldFocus: true });
-    }
+    const outcome = await run(enable({ twoFactorEnableRequest: { code: code.replace(/\s/g, '') } }), {
+      fallback: 'That code did not work. Please try again.',
+      form: { setError, fields: ['code'], otherwise: 'code' },
+    });
+    if (outcome.ok) onEnabled(outcome.data.recoveryCodes);
   });
 
   return (
@@ -118,22 +115,18 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
 }
 
 function DisableForm() {
-  const toast = useToast();
+  const run = useRunMutation();
   const [disable, { isLoading }] = useDisableTwoFactorMutation();
   const form = useSpecForm(totpDisableSchema, totpDisableFields, { password: '', code: '' });
   const { register, handleSubmit, setError, fieldError, reset } = form;
 
   const onSubmit = handleSubmit(async (values) => {
-    try {
-      const { message } = await disable({ twoFactorDisableRequest: { password: values.password, code: values.code.trim() } }).unwrap();
-      toast.success(message);
-      reset();
-    } catch (error) {
-      const message = errorMessage(error, 'Two-step verification could not be turned off. Please try again.');
-      toast.error(message);
-      const { field } = apiErrorInfo(error);
-      if (field === 'password' || field === 'code') setError(field, { message }, { shouldFocus: true });
-    }
+    const outcome = await run(disable({ twoFactorDisableRequest: { password: values.password, code: values.code.trim() } }), {
+      fallback: 'Two-step verification could not be turned off. Please try again.',
+      success: ({ message }) => message,
+      form: { setError, fields: totpDisableFields },
+    });
+    if (outcome.ok) reset();
   });
 
   return (
@@ -149,17 +142,13 @@ function DisableForm() {
 }
 
 export function TwoFactorSection({ user }: { user: User }) {
-  const toast = useToast();
+  const run = useRunMutation();
   const [setup, { data: pending, isLoading, reset }] = useSetupTwoFactorMutation();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
 
   const start = async () => {
     if (isLoading) return;
-    try {
-      await setup().unwrap();
-    } catch (error) {
-      toast.error(errorMessage(error, 'Setup could not start. Please try again.'));
-    }
+    await run(setup(), { fallback: 'Setup could not start. Please try again.' });
   };
 
   let body;

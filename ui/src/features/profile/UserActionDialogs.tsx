@@ -1,10 +1,9 @@
 import { useId, useState } from 'react';
 import { useDeleteUserMutation, useSuspendUserMutation, useUpgradeUserMutation, type User } from '../../api/enhanced';
-import { errorMessage } from '../../api/errors';
 import { Dialog } from '../../components/Dialog';
 import { SelectField } from '../../components/form/SelectField';
 import { useSpecForm } from '../../components/form/useSpecForm';
-import { useToast } from '../../components/toast/useToast';
+import { useRunMutation } from '../../components/useRunMutation';
 import { roleSchema } from '../auth/validation';
 
 const assignableRoles = [
@@ -14,7 +13,7 @@ const assignableRoles = [
 ] as const;
 
 export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () => void }) {
-  const toast = useToast();
+  const run = useRunMutation();
   const formId = useId();
   const [upgradeUser, { isLoading }] = useUpgradeUserMutation();
   const form = useSpecForm(roleSchema, ['role'], { role: '' });
@@ -22,13 +21,11 @@ export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () =>
 
   const onSubmit = handleSubmit(async ({ role }) => {
     if (isLoading) return;
-    try {
-      const { message } = await upgradeUser({ upgradeUserRequest: { id: user._id, role } }).unwrap();
-      toast.success(message);
-      onClose();
-    } catch (error) {
-      toast.error(errorMessage(error, 'The role could not be changed. Please try again.'));
-    }
+    const outcome = await run(upgradeUser({ upgradeUserRequest: { id: user._id, role } }), {
+      fallback: 'The role could not be changed. Please try again.',
+      success: ({ message }) => message,
+    });
+    if (outcome.ok) onClose();
   });
 
   return (
@@ -64,20 +61,18 @@ export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () =>
 }
 
 export function SuspendDialog({ user, onClose }: { user: User; onClose: () => void }) {
-  const toast = useToast();
+  const run = useRunMutation();
   const reasonId = useId();
   const [reason, setReason] = useState('');
   const [suspendUser, { isLoading }] = useSuspendUserMutation();
 
   const suspend = async () => {
     if (isLoading) return;
-    try {
-      const { message } = await suspendUser({ id: user._id, suspendRequest: { reason: reason.trim() || undefined } }).unwrap();
-      toast.success(message);
-      onClose();
-    } catch (error) {
-      toast.error(errorMessage(error, 'The user could not be suspended. Please try again.'));
-    }
+    const outcome = await run(suspendUser({ id: user._id, suspendRequest: { reason: reason.trim() || undefined } }), {
+      fallback: 'The user could not be suspended. Please try again.',
+      success: ({ message }) => message,
+    });
+    if (outcome.ok) onClose();
   };
 
   return (
@@ -116,18 +111,16 @@ export function SuspendDialog({ user, onClose }: { user: User; onClose: () => vo
 }
 
 export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
-  const toast = useToast();
+  const run = useRunMutation();
   const [deleteUser, { isLoading }] = useDeleteUserMutation();
 
   const remove = async () => {
     if (isLoading) return;
-    try {
-      const { message } = await deleteUser({ id: user._id }).unwrap();
-      toast.success(message);
-      onClose();
-    } catch (error) {
-      toast.error(errorMessage(error, 'The account could not be closed. Please try again.'));
-    }
+    const outcome = await run(deleteUser({ id: user._id }), {
+      fallback: 'The account could not be closed. Please try again.',
+      success: ({ message }) => message,
+    });
+    if (outcome.ok) onClose();
   };
 
   return (

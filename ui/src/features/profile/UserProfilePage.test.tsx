@@ -1,8 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/AppRoutes';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { renderApp } from '../../test/renderWithProviders';
 import { countries, json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
 const me = makeUser({ country: 'DE', name: 'Charlotte Montgomery' });
@@ -17,17 +16,25 @@ function openProfile(tab: string, routes: Parameters<typeof stubApi>[0] = {}, us
     ...routes,
   });
   const u = userEvent.setup();
-  const view = renderWithProviders(<AppRoutes />, { route: `/user-profile?tab=${tab}`, preloadedState: signedIn(user) });
+  const view = renderApp({ route: `/user-profile?tab=${tab}`, ...signedIn(user) });
   return { api, user: u, ...view };
 }
 
 describe('profile page', () => {
-  it('has Profile, Security and Logout tabs for subscribers, with the name shortened to 10 characters', async () => {
+  it('has Profile, Security and Logout tabs for subscribers', async () => {
     openProfile('profile');
     const tabs = await screen.findAllByRole('tab');
     expect(tabs.map((t) => t.textContent)).toEqual(['Profile', 'Security', 'Logout']);
-    expect(screen.getByText('Charlotte …')).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Profile · Clearvest'));
+  });
+
+  it('shows the whole name in the header, leaving any shortening to the width of the screen', async () => {
+    openProfile('profile', {}, makeUser({ name: 'Demo Investor 1' }));
+    const name = await screen.findByTitle('Demo Investor 1');
+    expect(name.textContent).toBe('Demo Investor 1');
+    expect(name.className).toContain('truncate');
+    expect(name.getAttribute('aria-hidden')).toBeNull();
+    expect(screen.queryByText(/Inves…/)).toBeNull();
   });
 
   it('moves between tabs with the arrow keys', async () => {
@@ -77,7 +84,7 @@ describe('profile page', () => {
     expect(input.getAttribute('aria-invalid')).toBe('true');
 
     fireEvent.change(input, { target: { files: [new File(['png'], 'me.png', { type: 'image/png' })] } });
-    const preview = (await screen.findByRole('img', { name: 'Preview of the new profile photo' })) as HTMLImageElement;
+    const preview = (await screen.findByRole('img', { name: 'Preview of me.png' })) as HTMLImageElement;
     expect(preview.src.startsWith('data:image/png')).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Upload photo' }));
 
@@ -184,12 +191,12 @@ describe('users tab', () => {
     expect(screen.getByRole('tab', { name: 'Profile', selected: true })).toBeTruthy();
   });
 
-  it('counts verified and suspended users and shortens names on cards to 12 characters', async () => {
+  it('counts verified and suspended users and shows whole names on the cards', async () => {
     openProfile('users', { 'GET /api/users/getUsers': json(people) }, admin);
     await screen.findAllByTestId('user-card');
     expect(screen.getByTestId('verified-count').textContent).toBe('2');
     expect(screen.getByTestId('suspended-count').textContent).toBe('1');
-    expect(screen.getByText('Bartholomew …')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 3, name: 'Bartholomew Fitzgerald' }).getAttribute('title')).toBe('Bartholomew Fitzgerald');
     // Admins cannot act on their own account from here.
     expect(screen.queryByRole('button', { name: 'Actions for Demo Admin' })).toBeNull();
   });

@@ -1,20 +1,13 @@
 import { useSearchParams } from 'react-router';
-import { useGetUserQuery } from '../../api/enhanced';
-import { errorMessage } from '../../api/errors';
-import { useAppSelector } from '../../app/hooks';
+import type { User } from '../../api/enhanced';
 import { Avatar } from '../../components/Avatar';
-import { truncate } from '../../components/format';
-import { LoadError } from '../../components/LoadError';
-import { Spinner } from '../../components/Spinner';
+import { QueryState } from '../../components/QueryState';
 import { Tabs, type TabDef } from '../../components/Tabs';
-import { usePageTitle } from '../../components/usePageTitle';
-import { isStaff, selectCurrentUser } from '../auth/authSlice';
+import { isStaff, useCurrentUser } from '../auth/session';
 import { useLogout } from '../auth/useLogout';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { UsersTab } from './UsersTab';
-
-export const BADGE_NAME_MAX = 10;
 
 function LogoutTab() {
   const logout = useLogout();
@@ -32,24 +25,23 @@ function LogoutTab() {
 }
 
 export function UserProfilePage() {
-  usePageTitle('Profile');
-  const user = useAppSelector(selectCurrentUser);
-  const { isError, error, refetch } = useGetUserQuery({});
+  const me = useCurrentUser();
+  return (
+    <section className="page container" aria-labelledby="profile-title">
+      <QueryState
+        query={me}
+        loading="Loading your profile…"
+        failed="Your profile could not be loaded"
+        heading={<h1 id="profile-title">Profile</h1>}
+      >
+        {(user) => <Profile user={user} />}
+      </QueryState>
+    </section>
+  );
+}
+
+function Profile({ user }: { user: User }) {
   const [params, setParams] = useSearchParams();
-
-  if (!user) {
-    return (
-      <section className="page container" aria-labelledby="profile-title">
-        <h1 id="profile-title">Profile</h1>
-        {isError ? (
-          <LoadError title="Your profile could not be loaded" message={errorMessage(error, 'Failed to load user data')} onRetry={() => void refetch()} />
-        ) : (
-          <Spinner label="Loading your profile…" />
-        )}
-      </section>
-    );
-  }
-
   const tabs: TabDef[] = [
     { id: 'profile', label: 'Profile' },
     { id: 'security', label: 'Security' },
@@ -60,18 +52,18 @@ export function UserProfilePage() {
   const selected = tabs.some((t) => t.id === requested) ? (requested as string) : 'profile';
 
   return (
-    <section className="page container" aria-labelledby="profile-title">
+    <>
       <div className="profile-head">
         <Avatar name={user.name} photo={user.photo} size="lg" />
-        <div>
+        <div className="profile-head__who">
           <h1 id="profile-title" className="profile-head__title">
             Profile
           </h1>
           <p className="profile-head__badge">
-            <span aria-hidden="true" title={user.name}>
-              {truncate(user.name, BADGE_NAME_MAX)}
+            {/* The whole name is in the text; CSS shortens it only when it does not fit. */}
+            <span className="truncate" title={user.name}>
+              {user.name}
             </span>
-            <span className="visually-hidden">{user.name}</span>
             <span className={`badge badge--role-${user.role}`}>{user.role}</span>
           </p>
         </div>
@@ -82,6 +74,6 @@ export function UserProfilePage() {
         {selected === 'users' ? <UsersTab me={user} /> : null}
         {selected === 'logout' ? <LogoutTab /> : null}
       </Tabs>
-    </section>
+    </>
   );
 }

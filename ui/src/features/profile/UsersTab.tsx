@@ -1,16 +1,11 @@
 import { useId, useState } from 'react';
 import { useGetUsersQuery, useReinstateUserMutation, type User } from '../../api/enhanced';
-import { errorMessage } from '../../api/errors';
 import { Avatar } from '../../components/Avatar';
 import { DisclosureMenu, type MenuAction } from '../../components/DisclosureMenu';
-import { truncate } from '../../components/format';
-import { LoadError } from '../../components/LoadError';
-import { Spinner } from '../../components/Spinner';
-import { useToast } from '../../components/toast/useToast';
+import { QueryState } from '../../components/QueryState';
 import { useDebounced } from '../../components/useDebounced';
+import { useRunMutation } from '../../components/useRunMutation';
 import { ChangeRoleDialog, DeleteUserDialog, SuspendDialog } from './UserActionDialogs';
-
-export const CARD_NAME_MAX = 12;
 
 type Pending = { kind: 'role' | 'suspend' | 'delete'; user: User } | null;
 
@@ -22,19 +17,16 @@ const roleLabel: Record<User['role'], string> = {
 };
 
 function UserCard({ user, canManage, onAction }: { user: User; canManage: boolean; onAction: (p: NonNullable<Pending>) => void }) {
-  const toast = useToast();
+  const run = useRunMutation();
   const [reinstate, { isLoading: isReinstating }] = useReinstateUserMutation();
   const suspended = user.status === 'suspended' || user.role === 'suspended';
-  const shortName = truncate(user.name, CARD_NAME_MAX);
 
   const doReinstate = async () => {
     if (isReinstating) return;
-    try {
-      const { message } = await reinstate({ id: user._id }).unwrap();
-      toast.success(message);
-    } catch (error) {
-      toast.error(errorMessage(error, 'The user could not be reinstated. Please try again.'));
-    }
+    await run(reinstate({ id: user._id }), {
+      fallback: 'The user could not be reinstated. Please try again.',
+      success: ({ message }) => message,
+    });
   };
 
   const actions: MenuAction[] = [
@@ -50,11 +42,8 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
       <div className="user-card__head">
         <Avatar name={user.name} photo={user.photo} />
         <div className="user-card__who">
-          <h3 className="user-card__name">
-            <span aria-hidden="true" title={user.name}>
-              {shortName}
-            </span>
-            <span className="visually-hidden">{user.name}</span>
+          <h3 className="user-card__name truncate" title={user.name}>
+            {user.name}
           </h3>
           <p className="user-card__email break-anywhere">{user.email}</p>
         </div>
@@ -124,25 +113,25 @@ export function UsersTab({ me }: { me: User }) {
         />
       </div>
 
-      {shown.isFetching && !shown.data ? <Spinner label="Loading users…" /> : null}
-      {shown.isError ? (
-        <LoadError title="Users could not be loaded" message={errorMessage(shown.error, 'Please try again.')} onRetry={() => void shown.refetch()} />
-      ) : null}
-      {shown.data && shown.data.length === 0 ? (
-        <p className="empty">{term ? `No user matches “${term}”.` : 'No users yet.'}</p>
-      ) : null}
-      {shown.data && shown.data.length > 0 ? (
-        <>
-          <p className="visually-hidden" role="status">
-            {shown.data.length} {shown.data.length === 1 ? 'user' : 'users'} shown
-          </p>
-          <ul className="user-grid" aria-busy={shown.isFetching || undefined}>
-            {shown.data.map((user) => (
-              <UserCard key={user._id} user={user} canManage={isAdmin && user._id !== me._id && user.status !== 'closed'} onAction={setPending} />
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <QueryState
+        query={shown}
+        loading="Loading users…"
+        failed="Users could not be loaded"
+        empty={{ when: (users) => users.length === 0, message: term ? `No user matches “${term}”.` : 'No users yet.' }}
+      >
+        {(users) => (
+          <>
+            <p className="visually-hidden" role="status">
+              {users.length} {users.length === 1 ? 'user' : 'users'} shown
+            </p>
+            <ul className="user-grid" aria-busy={shown.isFetching || undefined}>
+              {users.map((user) => (
+                <UserCard key={user._id} user={user} canManage={isAdmin && user._id !== me._id && user.status !== 'closed'} onAction={setPending} />
+              ))}
+            </ul>
+          </>
+        )}
+      </QueryState>
 
       {pending?.kind === 'role' ? <ChangeRoleDialog user={pending.user} onClose={() => setPending(null)} /> : null}
       {pending?.kind === 'suspend' ? <SuspendDialog user={pending.user} onClose={() => setPending(null)} /> : null}

@@ -1,16 +1,12 @@
 import { Link } from 'react-router';
 import { useGetMetaQuery } from '../api/enhanced';
-
-const links = [
-  { to: '/our-story', label: 'About Us' },
-  { to: '/support', label: 'Help Center' },
-  { to: '/privacy-policy', label: 'Privacy Policy' },
-  { to: '/license', label: 'License' },
-];
+import { useViewer } from './useViewer';
+import { menuLinks } from './routes';
 
 export function Footer() {
   // The version is a courtesy for support requests; if the server cannot say, show nothing.
   const { data: meta } = useGetMetaQuery();
+  const links = menuLinks('footer', useViewer());
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">
@@ -21,11 +17,6 @@ export function Footer() {
                 <Link to={to}>{label}</Link>
               </li>
             ))}
-            {meta?.environment === 'development' ? (
-              <li>
-                <Link to="/dev/mail">Development mailbox</Link>
-              </li>
-            ) : null}
           </ul>
         </nav>
         <p className="site-footer__meta">

@@ -1,13 +1,14 @@
-import { Suspense, useEffect, useRef } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Outlet, useLocation, useNavigation } from 'react-router';
+import { Toaster } from '../components/toast/Toaster';
 import { useAuthBootstrap } from '../features/auth/useAuthBootstrap';
 import { Footer } from './Footer';
 import { Navbar } from './Navbar';
-import { Spinner } from './Spinner';
-import { Toaster } from './toast/Toaster';
 
 export function Layout() {
   const { pathname } = useLocation();
+  // While the next page's code loads, the current page stays and says it is busy.
+  const busy = useNavigation().state === 'loading';
   const mainRef = useRef<HTMLElement>(null);
   const shownPath = useRef(pathname);
   useAuthBootstrap();
@@ -28,10 +29,8 @@ export function Layout() {
       <header className="site-header">
         <Navbar />
       </header>
-      <main id="main" ref={mainRef} tabIndex={-1} className="site-main">
-        <Suspense fallback={<Spinner label="Loading page…" />}>
-          <Outlet />
-        </Suspense>
+      <main id="main" ref={mainRef} tabIndex={-1} className="site-main" aria-busy={busy || undefined}>
+        <Outlet />
       </main>
       <Footer />
       <Toaster />

@@ -1,8 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../app/AppRoutes';
-import { renderWithProviders } from '../test/renderWithProviders';
+import { renderApp } from '../test/renderWithProviders';
 
 function menuParts() {
   const toggle = screen.getByRole('button', { name: 'Menu' });
@@ -15,7 +14,7 @@ function menuParts() {
 describe('mobile menu', () => {
   it('opens and closes with the button', async () => {
     const user = userEvent.setup();
-    renderWithProviders(<AppRoutes />);
+    renderApp();
     const { toggle, menu } = menuParts();
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(menu.dataset.open).toBe('false');
@@ -30,7 +29,7 @@ describe('mobile menu', () => {
 
   it('closes on Escape and gives focus back to the button', async () => {
     const user = userEvent.setup();
-    renderWithProviders(<AppRoutes />);
+    renderApp();
     const { toggle, menu } = menuParts();
 
     await user.click(toggle);
@@ -45,7 +44,7 @@ describe('mobile menu', () => {
 
   it('closes when a link is followed', async () => {
     const user = userEvent.setup();
-    renderWithProviders(<AppRoutes />);
+    renderApp();
     const { toggle } = menuParts();
 
     await user.click(toggle);

@@ -1,18 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { useAppSelector } from '../app/hooks';
-import { isStaff, selectAuth } from '../features/auth/authSlice';
 import { useLogout } from '../features/auth/useLogout';
+import { menuLinks } from './routes';
+import { useViewer } from './useViewer';
 
 const MENU_ID = 'primary-menu';
-
-const links = [
-  { to: '/investment-plans', label: 'Portfolio Plans' },
-  { to: '/our-story', label: 'About Us' },
-  { to: '/support', label: 'Help Center' },
-  { to: '/how-it-works', label: 'How It Works' },
-  { to: '/market-rates', label: 'Current Rates' },
-];
 
 export function Navbar() {
   const location = useLocation();
@@ -35,8 +27,12 @@ export function Navbar() {
   }, [open]);
 
   const close = () => setOpenOn(null);
-  const { isLoggedIn, user } = useAppSelector(selectAuth);
+  const viewer = useViewer();
   const logout = useLogout();
+  // The pages of the main menu this visitor may open; "Sign In" is last, where "Logout" stands
+  // for a signed-in user.
+  const links = menuLinks('main', viewer);
+  const signIn = links.find((link) => link.to === '/login');
 
   return (
     <nav className="nav" aria-label="Main">
@@ -55,54 +51,36 @@ export function Navbar() {
         Menu
       </button>
       <ul id={MENU_ID} className="nav__menu" data-open={open}>
-        {isLoggedIn ? (
-          <li>
-            <NavLink to="/my-account" className="nav__link" onClick={close}>
-              Dashboard
-            </NavLink>
-          </li>
-        ) : null}
-        {links.map(({ to, label }) => (
-          <li key={to}>
-            <NavLink to={to} className="nav__link" onClick={close}>
-              {label}
-            </NavLink>
-          </li>
-        ))}
-        {isStaff(user?.role) ? (
-          <li>
-            <NavLink to="/compose-email" className="nav__link" onClick={close}>
-              Send Email
-            </NavLink>
-          </li>
-        ) : null}
-        {isLoggedIn ? (
-          <>
-            <li>
-              <NavLink to="/user-profile" end className="nav__link" onClick={close}>
-                Profile
+        {links
+          .filter((link) => link !== signIn)
+          .map(({ to, label }) => (
+            <li key={to}>
+              <NavLink to={to} end className="nav__link" onClick={close}>
+                {label}
               </NavLink>
             </li>
-            <li>
-              <button
-                type="button"
-                className="nav__link nav__link--button"
-                onClick={() => {
-                  close();
-                  void logout();
-                }}
-              >
-                Logout
-              </button>
-            </li>
-          </>
-        ) : (
+          ))}
+        {viewer.signedIn ? (
           <li>
-            <NavLink to="/login" className="nav__link nav__link--cta" onClick={close}>
-              Sign In
+            <button
+              type="button"
+              className="nav__link nav__link--button"
+              onClick={() => {
+                close();
+                void logout();
+              }}
+            >
+              Logout
+            </button>
+          </li>
+        ) : null}
+        {signIn ? (
+          <li>
+            <NavLink to={signIn.to} className="nav__link nav__link--cta" onClick={close}>
+              {signIn.label}
             </NavLink>
           </li>
-        )}
+        ) : null}
       </ul>
     </nav>
   );

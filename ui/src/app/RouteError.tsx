@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'react';
+import { Link, useRouteError } from 'react-router';
+import { Spinner } from '../components/Spinner';
+import { usePageTitle } from '../components/usePageTitle';
+import { browserPage, PageLoadError, reloadedAlready, reloadOnce } from './pageLoader';
+
+// The error page of the routes: a page whose code could not be loaded, or that failed while
+// rendering, shows this instead of a blank screen. A page that could not be loaded first gets one
+// automatic reload (see pageLoader.ts). Trying again reloads the page, which also fetches the
+// current release if a deploy is why the page's code was missing.
+export function RouteError() {
+  const error = useRouteError();
+  const notLoaded = error instanceof PageLoadError;
+  // Decided once: the reload marks the tab, and the page must not flash the error meanwhile.
+  const [reloading] = useState(() => notLoaded && !reloadedAlready());
+  useEffect(() => {
+    if (reloading) reloadOnce();
+    else console.error('route error', error);
+  }, [reloading, error]);
+  usePageTitle(reloading ? undefined : 'Something went wrong');
+
+  if (reloading) return <Spinner label="Loading page…" />;
+  return (
+    <section className="page page--narrow" aria-labelledby="route-error-title">
+      <p className="eyebrow">Error</p>
+      <h1 id="route-error-title">Something went wrong</h1>
+      <p role="alert">
+        {notLoaded
+          ? 'This page could not be loaded. Clearvest may have just been updated, or the connection dropped.'
+          : 'This page ran into a problem and could not be shown.'}{' '}
+        Your account and your money are not affected.
+      </p>
+      <p className="button-row">
+        <button type="button" className="button" onClick={() => browserPage.reload()}>
+          Try again
+        </button>
+        <Link className="button button--secondary" to="/">
+          Back to home
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ComponentType } from 'react';
+import { Outlet, useMatches, type RouteObject } from 'react-router';
+import { Spinner } from '../components/Spinner';
+import { usePageTitle } from '../components/usePageTitle';
+import { RequireAuth, RequireGuest, RequireRole } from '../features/auth/guards';
+import { Layout } from './Layout';
+import { loadPage } from './pageLoader';
+import { RouteError } from './RouteError';
+import { pages, rolesFor, type Access, type PageRoute } from './routes';
+
+interface PageHandle {
+  title?: string;
+}
+
+const isPageHandle = (handle: unknown): handle is PageHandle => typeof handle === 'object' && handle !== null && 'title' in handle;
+
+// Sets the document title from the route table, for whichever page is showing.
+function PageFrame() {
+  const handle = useMatches()
+    .map((match) => match.handle)
+    .filter(isPageHandle)
+    .pop();
+  usePageTitle(handle?.title);
+  return <Outlet />;
+}
+
+const comingSoon = () => import('../features/coming-soon/ComingSoonPage').then((m) => m.ComingSoonPage);
+
+function pageRoute(page: PageRoute): RouteObject {
+  const handle: PageHandle = { title: page.title };
+  const path = page.path === '/' ? undefined : page.path;
+  const base = page.path === '/' ? { index: true as const, handle } : { path, handle };
+  if (page.page && 'component' in page.page) return { ...base, Component: page.page.component };
+  if (page.page) {
+    const load = page.page;
+    return { ...base, lazy: async () => ({ Component: await loadPage(load) }) };
+  }
+  const title = page.title ?? '';
+  return {
+    ...base,
+    lazy: async () => {
+      const ComingSoonPage: ComponentType<{ title: string }> = await loadPage(comingSoon);
+      return { element: <ComingSoonPage title={title} /> };
+    },
+  };
+}
+
+// The route objects of the app, built from the route table: each access level is wrapped in its
+// guard, and errors below the layout show the error page inside it (with the navigation still
+// there); an error in the layout itself shows the error page alone.
+export function appRoutes(table: readonly PageRoute[] = pages): RouteObject[] {
+  const withAccess = (access: Access) => table.filter((page) => page.access === access).map(pageRoute);
+  const roleGuarded = (access: 'staff' | 'admin'): RouteObject => ({
+    element: <RequireRole roles={rolesFor(access) ?? []} />,
+    children: withAccess(access),
+  });
+  return [
+    {
+      element: <Layout />,
+      errorElement: <RouteError />,
+      children: [
+        {
+          Component: PageFrame,
+          errorElement: <RouteError />,
+          hydrateFallbackElement: <Spinner label="Loading page…" />,
+          children: [
+            ...withAccess('public'),
+            { element: <RequireGuest />, children: withAccess('guest') },
+            {
+              element: <RequireAuth />,
+              children: [...withAccess('signedIn'), roleGuarded('staff'), roleGuarded('admin')],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}

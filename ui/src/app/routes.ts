@@ -1,0 +1,178 @@
+import type { ComponentType } from 'react';
+import type { Role } from '../api/enhanced';
+import { STAFF_ROLES } from '../features/auth/session';
+import { HomePage } from '../features/home/HomePage';
+
+// The one list of the app's pages. The router, the document title, the navbar (and its mobile
+// menu), the footer, the route guards and the dashboard's quick links are all derived from it, so
+// a page has one path, one name and one access rule wherever it appears.
+//
+// Paths keep the original client's spelling (docs/product-rules.md, "Screens, messages and
+// validation"). A page without `page` is not built yet: its route shows "Coming soon", so links
+// from e-mails and bookmarks already land somewhere honest and the guards already apply. When a
+// feature lands, give its entry a `page`.
+
+// Who may open a page:
+//   public    everyone
+//   guest     only visitors who are signed out (a signed-in user is sent on to their dashboard)
+//   signedIn  signed-in users (a visitor is sent to /login and brought back afterwards)
+//   staff     authors and admins
+//   admin     admins
+export type Access = 'public' | 'guest' | 'signedIn' | 'staff' | 'admin';
+
+// Where a page is linked from: the main navigation (navbar and mobile menu), the footer, and the
+// dashboard's quick links for everyone ('account') and for staff ('staff').
+export type Menu = 'main' | 'footer' | 'account' | 'staff';
+
+export interface PageRoute {
+  path: string;
+  // The page's name: document title ("<title> · Clearvest"), the heading of "Coming soon", and
+  // the link text in every menu unless `label` says otherwise. Only the home page has none.
+  title?: string;
+  // A shorter name for links, where the page's title would not read well in a menu.
+  label?: string;
+  access: Access;
+  menus?: readonly Menu[];
+  // Linked only when the server runs in development (development tools).
+  developmentOnly?: boolean;
+  // The page: a loader for a split chunk, or a component for the one page in the main chunk.
+  page?: (() => Promise<ComponentType>) | { component: ComponentType };
+}
+
+// Order matters only within a menu: each menu lists its pages in the order they appear here.
+export const pages: readonly PageRoute[] = [
+  // The home page ships in the main chunk because most visits start there; every other page is
+  // split so the first load stays small.
+  { path: '/', access: 'public', page: { component: HomePage } },
+  {
+    path: '/my-account',
+    title: 'My Account',
+    label: 'Dashboard',
+    access: 'signedIn',
+    menus: ['main'],
+    page: () => import('../features/account/MyAccountPage').then((m) => m.MyAccountPage),
+  },
+  { path: '/deposit-payment', title: 'Fund Wallet', access: 'signedIn', menus: ['account'] },
+  { path: '/start-invest', title: 'New Investment', access: 'signedIn', menus: ['account'] },
+  { path: '/invest-status', title: 'My Portfolio', access: 'signedIn', menus: ['account'] },
+  { path: '/investment-plans', title: 'Portfolio Plans', access: 'public', menus: ['main', 'account'] },
+  { path: '/our-story', title: 'About Us', access: 'public', menus: ['main', 'footer'] },
+  { path: '/support', title: 'Help Center', access: 'public', menus: ['main', 'footer'] },
+  { path: '/how-it-works', title: 'How It Works', access: 'public', menus: ['main'] },
+  { path: '/market-rates', title: 'Current Rates', access: 'public', menus: ['main'] },
+  { path: '/compose-email', title: 'Send Email', access: 'staff', menus: ['main'] },
+  {
+    path: '/user-profile',
+    title: 'Profile',
+    access: 'signedIn',
+    menus: ['main'],
+    page: () => import('../features/profile/UserProfilePage').then((m) => m.UserProfilePage),
+  },
+  {
+    path: '/login',
+    title: 'Sign In',
+    access: 'guest',
+    menus: ['main'],
+    page: () => import('../features/auth/LoginPage').then((m) => m.LoginPage),
+  },
+  {
+    path: '/register',
+    title: 'Create an Account',
+    access: 'guest',
+    page: () => import('../features/auth/RegisterPage').then((m) => m.RegisterPage),
+  },
+  {
+    path: '/forgot',
+    title: 'Forgot Password',
+    access: 'guest',
+    page: () => import('../features/auth/ForgotPasswordPage').then((m) => m.ForgotPasswordPage),
+  },
+  {
+    path: '/resetPassword/:resetToken',
+    title: 'Reset Password',
+    access: 'public',
+    page: () => import('../features/auth/ResetPasswordPage').then((m) => m.ResetPasswordPage),
+  },
+  {
+    path: '/loginWithCode/:email',
+    title: 'Sign In with a Code',
+    access: 'public',
+    page: () => import('../features/auth/LoginWithCodePage').then((m) => m.LoginWithCodePage),
+  },
+  {
+    path: '/verify/:verificationToken',
+    title: 'Verify Your E-mail',
+    access: 'public',
+    page: () => import('../features/auth/VerifyEmailPage').then((m) => m.VerifyEmailPage),
+  },
+  { path: '/withdraw-wallet', title: 'Withdraw', access: 'signedIn', menus: ['account'] },
+  { path: '/referrals', title: 'Referrals', access: 'signedIn', menus: ['account'] },
+  { path: '/transaction-History', title: 'Transaction History', access: 'signedIn', menus: ['account'] },
+  { path: '/upload-kyc', title: 'Identity Check', access: 'signedIn' },
+  { path: '/investment/:investmentId', title: 'Investment Details', access: 'signedIn' },
+  { path: '/admin-pending-wallet', title: 'Pending Withdrawals', access: 'staff', menus: ['staff'] },
+  { path: '/admin-pending-deposit', title: 'Pending Deposits', access: 'staff', menus: ['staff'] },
+  { path: '/admin-pending-investment', title: 'Investment Queue', access: 'staff', menus: ['staff'] },
+  { path: '/pending-kyc', title: 'Identity Check Queue', access: 'staff', menus: ['staff'] },
+  { path: '/withdrawal/:id', title: 'Withdrawal Details', access: 'staff' },
+  { path: '/transaction/:transactionId', title: 'Payment Details', access: 'staff' },
+  // Balance adjustments and fee waivers are the admin's alone (docs/product-rules.md, "Roles").
+  { path: '/edit-balance/:id', title: 'Balance Adjustment', access: 'admin' },
+  { path: '/edit-user-balance/:id', title: 'Wallet Adjustment', access: 'admin' },
+  { path: '/update-fee/:id', title: 'Fees', access: 'admin' },
+  { path: '/Hierarchy', title: 'Member Levels', access: 'public' },
+  { path: '/privacy-policy', title: 'Privacy Policy', access: 'public', menus: ['footer'] },
+  { path: '/license', title: 'License', access: 'public', menus: ['footer'] },
+  {
+    path: '/dev/mail',
+    title: 'Development Mailbox',
+    label: 'Development mailbox',
+    access: 'public',
+    menus: ['footer'],
+    developmentOnly: true,
+    page: () => import('../features/dev-mail/DevMailPage').then((m) => m.DevMailPage),
+  },
+  {
+    path: '*',
+    title: 'Page not found',
+    access: 'public',
+    page: () => import('../features/not-found/NotFoundPage').then((m) => m.NotFoundPage),
+  },
+];
+
+// Whoever is looking at the page, as far as the links are concerned.
+export interface Viewer {
+  signedIn: boolean;
+  // Unknown until the signed-in user has loaded; staff links wait for it.
+  role?: Role;
+  development?: boolean;
+}
+
+export function rolesFor(access: Access): readonly Role[] | null {
+  if (access === 'staff') return STAFF_ROLES;
+  if (access === 'admin') return ['admin'];
+  return null;
+}
+
+export function mayOpen(access: Access, viewer: Viewer) {
+  if (access === 'public') return true;
+  if (access === 'guest') return !viewer.signedIn;
+  if (!viewer.signedIn) return false;
+  const roles = rolesFor(access);
+  return roles === null || (viewer.role !== undefined && roles.includes(viewer.role));
+}
+
+export interface MenuLink {
+  to: string;
+  label: string;
+}
+
+export const labelOf = (page: PageRoute) => page.label ?? page.title ?? 'Home';
+
+// The links of one menu that this viewer may follow, in table order.
+export function menuLinks(menu: Menu, viewer: Viewer, table: readonly PageRoute[] = pages): MenuLink[] {
+  return table
+    .filter((page) => page.menus?.includes(menu) && mayOpen(page.access, viewer))
+    .filter((page) => !page.developmentOnly || viewer.development)
+    .map((page) => ({ to: page.path, label: labelOf(page) }));
+}
