@@ -8,21 +8,32 @@ import (
 )
 
 // rule is a limit of the flows that auth's ratelimit.Policy does not cover (sign-in attempts and
-// e-mailed codes are its business): at most max attempts per window for one key.
+// e-mailed codes are its business): at most max attempts per window for one key, a client
+// address (byIP) or a user id.
 type rule struct {
 	name   string
 	max    int
 	window time.Duration
+	byIP   bool
 }
 
 // Registrations per address stop scripted sign-ups; links per address stop guessing tokens (not
 // that 256 bits can be guessed, but a flood costs database work); authenticator codes per
 // account bound guessing when setting up or turning off two-factor sign-in.
 var (
-	ruleRegister = rule{"register-ip", 20, time.Hour}
-	ruleLinkIP   = rule{"link-ip", 60, 15 * time.Minute}
-	ruleTOTP     = rule{"totp-account", 10, 15 * time.Minute}
+	ruleRegister = rule{"register-ip", 20, time.Hour, true}
+	ruleLinkIP   = rule{"link-ip", 60, 15 * time.Minute, true}
+	ruleTOTP     = rule{"totp-account", 10, 15 * time.Minute, false}
 )
+
+// key is the counter's key for one address or user. Both are hashed as the policy hashes its
+// own, so the table never holds a client address or an id in the clear.
+func (r rule) key(key string) string {
+	if r.byIP {
+		return r.name + ":" + ratelimit.IPKey(key)
+	}
+	return r.name + ":" + ratelimit.AccountKey(key)
+}
 
 // limit counts an attempt and refuses it (429 with Retry-After) when over the rule. An empty
 // key (a request with no client address) is not limited.
@@ -30,7 +41,7 @@ func (s *Service) limit(ctx context.Context, r rule, key string) error {
 	if key == "" {
 		return nil
 	}
-	ok, wait, err := s.limiter.Hit(ctx, r.name+":"+key, r.max, r.window)
+	ok, wait, err := s.limiter.Hit(ctx, r.key(key), r.max, r.window)
 	if err != nil {
 		return err
 	}

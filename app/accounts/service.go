@@ -30,6 +30,7 @@ import (
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
+	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth/principal"
 	"clearvest/platform/blob"
@@ -39,10 +40,12 @@ import (
 // Kicker wakes the mail sender after a commit; *mail.Sender is one (and a nil one is fine).
 type Kicker interface{ Kick() }
 
-// PersonalData is the personal-data key store; *pii.Cipher is one. Erase destroys a subject's
-// key (crypto-shredding); Seal is used to create a subject's key before a transaction needs it.
+// PersonalData is the personal-data key store; *pii.Cipher is one. EraseIn destroys a subject's
+// key (crypto-shredding) inside a transaction, and Erase afterwards makes this process forget
+// it for good; Seal is used to create a subject's key before a transaction needs it.
 type PersonalData interface {
 	Erase(ctx context.Context, subject string) error
+	EraseIn(ctx context.Context, db pii.Execer, subject string) error
 	Seal(subject, plaintext string) (string, error)
 }
 

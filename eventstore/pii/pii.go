@@ -25,7 +25,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/eventstore"
@@ -63,7 +65,21 @@ var (
 	// ErrWrongSecret means a data key cannot be unsealed: CLEARVEST_SECRET_KEY is not the one the
 	// keys were made with.
 	ErrWrongSecret = errors.New("pii: cannot unseal a data key: CLEARVEST_SECRET_KEY differs from the one the keys were made with")
+	// ErrBadSubject means the subject is not a user id. Subjects are UUIDs, and every entry point
+	// reduces them to the one canonical spelling (lower case, hyphenated), so that "{…}",
+	// upper-case or urn:uuid: forms of an id reach the same key instead of making or erasing
+	// another one.
+	ErrBadSubject = errors.New("pii: a data subject must be a user id (a UUID)")
 )
+
+// Subject returns the canonical form of a data subject's id, or ErrBadSubject.
+func Subject(id string) (string, error) {
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return "", fmt.Errorf("%w: %.80q", ErrBadSubject, id)
+	}
+	return u.String(), nil
+}
 
 // Cipher seals and opens personal fields. It is safe for concurrent use.
 type Cipher struct {
@@ -137,6 +153,10 @@ func newAEAD(key []byte) (cipher.AEAD, error) {
 // Seal encrypts plaintext with subject's data key, creating the key on first use. It fails with
 // eventstore.ErrErased for an erased subject: new personal data must not outlive an erasure.
 func (c *Cipher) Seal(subject, plaintext string) (string, error) {
+	subject, err := Subject(subject)
+	if err != nil {
+		return "", err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
 	aead, err := c.key(ctx, subject, true)
@@ -156,6 +176,10 @@ func (c *Cipher) Seal(subject, plaintext string) (string, error) {
 // Open decrypts a value made by Seal. It fails with eventstore.ErrErased when the subject's key
 // was destroyed, and with another error for a missing key, a wrong secret or a damaged value.
 func (c *Cipher) Open(subject, sealed string) (string, error) {
+	subject, err := Subject(subject)
+	if err != nil {
+		return "", err
+	}
 	enc, ok := strings.CutPrefix(sealed, fieldPrefix)
 	if !ok {
 		return "", fmt.Errorf("pii: unknown sealed field format %.10q", sealed)
@@ -185,16 +209,42 @@ func (c *Cipher) Open(subject, sealed string) (string, error) {
 // a subject that has no key yet still leaves the tombstone, so no key can be made later. Erase is
 // idempotent.
 func (c *Cipher) Erase(ctx context.Context, subject string) error {
-	if subject == "" {
-		return errors.New("pii: erase: empty subject")
+	subject, err := Subject(subject)
+	if err != nil {
+		return err
 	}
-	if _, err := c.pool.Exec(ctx, `INSERT INTO pii_keys (subject_id, key_sealed, erased_at) VALUES ($1, NULL, now())
-		ON CONFLICT (subject_id) DO UPDATE SET key_sealed = NULL, erased_at = coalesce(pii_keys.erased_at, now())`, subject); err != nil {
+	if _, err := c.pool.Exec(ctx, eraseSQL, subject); err != nil {
 		return fmt.Errorf("pii: erase %q: %w", subject, err)
 	}
 	c.remember(subject, cachedKey{erased: true})
 	return nil
 }
+
+// Execer runs a statement; a pgx.Tx, a *pgx.Conn and a *pgxpool.Pool are all one.
+type Execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// EraseIn is Erase written through db, normally the transaction that closes the account, so that
+// the erasure commits or rolls back with the closure. This process forgets the cached key at
+// once; call Erase after the commit to remember the subject as erased.
+func (c *Cipher) EraseIn(ctx context.Context, db Execer, subject string) error {
+	subject, err := Subject(subject)
+	if err != nil {
+		return err
+	}
+	if _, err := db.Exec(ctx, eraseSQL, subject); err != nil {
+		return fmt.Errorf("pii: erase %q: %w", subject, err)
+	}
+	c.mu.Lock()
+	delete(c.cache, subject)
+	c.mu.Unlock()
+	return nil
+}
+
+// eraseSQL destroys a subject's key and leaves the tombstone.
+const eraseSQL = `INSERT INTO pii_keys (subject_id, key_sealed, erased_at) VALUES ($1, NULL, now())
+	ON CONFLICT (subject_id) DO UPDATE SET key_sealed = NULL, erased_at = coalesce(pii_keys.erased_at, now())`
 
 // CheckSecret unseals one stored data key, so that start-up fails with ErrWrongSecret when
 // CLEARVEST_SECRET_KEY was changed, instead of the first read of personal data failing later.
@@ -215,8 +265,9 @@ func (c *Cipher) CheckSecret(ctx context.Context) error {
 
 // key returns subject's data key, from the cache or the table, creating it when create is set.
 func (c *Cipher) key(ctx context.Context, subject string, create bool) (cipher.AEAD, error) {
-	if subject == "" {
-		return nil, errors.New("pii: empty subject")
+	subject, err := Subject(subject)
+	if err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	k, ok := c.cache[subject]

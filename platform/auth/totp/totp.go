@@ -272,7 +272,13 @@ func (s *Store) RegenerateRecoveryCodes(ctx context.Context, userID uuid.UUID) (
 // Disable turns two-factor sign-in off and forgets the secret and recovery codes. The caller
 // must have re-authenticated the user first.
 func (s *Store) Disable(ctx context.Context, userID uuid.UUID) error {
-	if _, err := s.db.Exec(ctx, `DELETE FROM totp WHERE user_id = $1`, userID); err != nil {
+	return s.Forget(ctx, s.db, userID)
+}
+
+// Forget deletes a user's enrolment, enabled or not, through db (the transaction that closes
+// the account, or the store's own).
+func (s *Store) Forget(ctx context.Context, db auth.DB, userID uuid.UUID) error {
+	if _, err := db.Exec(ctx, `DELETE FROM totp WHERE user_id = $1`, userID); err != nil {
 		return fmt.Errorf("totp: disable: %w", err)
 	}
 	return nil
