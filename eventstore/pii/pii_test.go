@@ -239,7 +239,7 @@ func TestEventsInTheLog(t *testing.T) {
 	}
 	var events []eventstore.NewEvent
 	for _, e := range u.Changes() {
-		ne, err := reg.EncodeFor(stream, e, eventstore.Metadata{})
+		ne, err := reg.EncodeFor(stream, e, eventstore.Metadata{ActorID: userID, ClientIP: "198.51.100.77"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,10 +250,10 @@ func TestEventsInTheLog(t *testing.T) {
 	}
 
 	var raw string
-	if err := pool.QueryRow(ctx, `SELECT string_agg(data::text, ' ' ORDER BY version) FROM events WHERE stream_id = $1`, string(stream)).Scan(&raw); err != nil {
+	if err := pool.QueryRow(ctx, `SELECT string_agg(data::text || ' ' || metadata::text, ' ' ORDER BY version) FROM events WHERE stream_id = $1`, string(stream)).Scan(&raw); err != nil {
 		t.Fatal(err)
 	}
-	for _, plain := range []string{"Ada@Example.com", "ada@example.com", "Ada Lovelace", "+447700900123", "203.0.113.7", "Firefox"} {
+	for _, plain := range []string{"Ada@Example.com", "ada@example.com", "Ada Lovelace", "+447700900123", "203.0.113.7", "Firefox", "198.51.100.77"} {
 		if strings.Contains(strings.ToLower(raw), strings.ToLower(plain)) {
 			t.Errorf("the events table holds %q in plaintext: %s", plain, raw)
 		}
@@ -297,6 +297,13 @@ func TestEventsInTheLog(t *testing.T) {
 	}
 	if d := got[1].(identity.SignedInNewDevice); d.IP != "[erased]" || d.UserAgent != "[erased]" || d.DeviceID != "dev-1" {
 		t.Errorf("after Erase: %+v", d)
+	}
+	stored, err := store.ReadStream(ctx, stream, 1, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta, err := reg.OpenMetadata(stored[0]); err != nil || meta.ClientIP != "[erased]" || meta.ActorID != userID {
+		t.Errorf("metadata after Erase: %+v, %v", meta, err)
 	}
 
 	// A binary started with another secret must not quietly show "[erased]" for everyone.
