@@ -109,3 +109,35 @@ func TestClosingDeletesEverythingOutsideTheLog(t *testing.T) {
 		}
 	}
 }
+
+// TestAFailedRegistrationLeavesNoKey: the personal-data key is made before the registration's
+// transaction, so a registration refused inside it (the address is taken) must delete it again.
+func TestAFailedRegistrationLeavesNoKey(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := accountstest.New(t)
+	first := register(t, env, "taken@example.com")
+	if _, err := env.Accounts.Register(ctx, accounts.RegisterInput{
+		Name: "Second", Email: "TAKEN@example.com", Password: "another long phrase", Phone: "+447700900124", Country: "GB",
+	}, browser); !errors.Is(err, accounts.ErrEmailTaken) {
+		t.Fatalf("second registration: %v, want ErrEmailTaken", err)
+	}
+	if _, err := env.Accounts.CreateUser(ctx, accounts.CreateUserInput{
+		Name: "Third", Email: "taken@EXAMPLE.com", Password: "yet another long phrase", Role: "admin",
+	}); !errors.Is(err, accounts.ErrEmailTaken) {
+		t.Fatalf("operator creating the same address: %v, want ErrEmailTaken", err)
+	}
+	var subjects []string
+	rows, err := env.Pool.Query(ctx, `SELECT subject_id FROM pii_keys`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		_ = rows.Scan(&s)
+		subjects = append(subjects, s)
+	}
+	if len(subjects) != 1 || subjects[0] != first.User.ID {
+		t.Errorf("pii_keys subjects %v, want only the registered user %s", subjects, first.User.ID)
+	}
+}

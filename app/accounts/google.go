@@ -195,6 +195,7 @@ func (s *Service) googleRegister(ctx context.Context, gid google.Identity, c Cli
 		return nil
 	})
 	if err != nil {
+		s.discardKey(ctx, userID)
 		return SignIn{}, err
 	}
 	out.Position = pos

@@ -236,10 +236,111 @@ func (c *Cipher) EraseIn(ctx context.Context, db Execer, subject string) error {
 	if _, err := db.Exec(ctx, eraseSQL, subject); err != nil {
 		return fmt.Errorf("pii: erase %q: %w", subject, err)
 	}
+	c.forget(subject)
+	return nil
+}
+
+// ClaimIn records inside tx, the transaction that appends a subject's first events, that the
+// subject's key is in use. Keys are made before that transaction (Seal works on its own
+// connection), so until it commits a key has no stream and looks like an orphan to Tidy. The
+// claim refreshes the key's created_at: a sweep that reaches the row while tx is open waits for
+// it, then sees a fresh key and leaves it; a sweep that came first makes the claim fail with
+// ErrNoKey, and tx rolls back instead of committing events sealed with a key that is gone.
+func (c *Cipher) ClaimIn(ctx context.Context, db Execer, subject string) error {
+	subject, err := Subject(subject)
+	if err != nil {
+		return err
+	}
+	tag, err := db.Exec(ctx, `UPDATE pii_keys SET created_at = now() WHERE subject_id = $1 AND key_sealed IS NOT NULL`, subject)
+	if err != nil {
+		return fmt.Errorf("pii: claim the key of %q: %w", subject, err)
+	}
+	if tag.RowsAffected() == 0 {
+		c.forget(subject)
+		return fmt.Errorf("%w %q (swept or erased before its first events committed)", ErrNoKey, subject)
+	}
+	return nil
+}
+
+// Discard deletes subject's key when no stream has the subject as its id: the failure path of
+// a registration whose events did not commit. Keys in use and tombstones are left alone.
+func (c *Cipher) Discard(ctx context.Context, subject string) error {
+	subject, err := Subject(subject)
+	if err != nil {
+		return err
+	}
+	if _, err := c.pool.Exec(ctx, `DELETE FROM pii_keys k WHERE k.subject_id = $1 AND k.key_sealed IS NOT NULL AND `+noStream, subject); err != nil {
+		return fmt.Errorf("pii: discard the key of %q: %w", subject, err)
+	}
+	c.forget(subject)
+	return nil
+}
+
+// noStream holds for a pii_keys row k whose subject is the id of no stream (<category>-<id>) of
+// the event store: nothing was ever sealed with its key.
+const noStream = `NOT EXISTS (SELECT 1 FROM streams s WHERE substr(s.stream_id, strpos(s.stream_id, '-') + 1) = k.subject_id)`
+
+// Tidied is what Tidy did.
+type Tidied struct {
+	// Orphans is how many keys without any stream it deleted.
+	Orphans int64
+	// Respelled is how many tombstones under a non-canonical spelling of an id it moved to the
+	// canonical one, erasing the key that an erasure under that spelling had missed.
+	Respelled int
+}
+
+// Tidy repairs and trims the key table; it is safe to run at any time, from several processes.
+//
+// It deletes keys older than orphanAge that belong to no stream: keys made for a registration
+// whose events never committed (the process died, or the failure path could not Discard). A
+// registration in flight keeps its key through ClaimIn, and orphanAge should be far longer than
+// any registration takes. It also finishes erasures made before ids were canonicalised: a
+// tombstone under "{id}", an upper-case or urn:uuid: spelling erased nothing, so the key of the
+// canonical id is erased now and the stray tombstone removed.
+func (c *Cipher) Tidy(ctx context.Context, orphanAge time.Duration) (Tidied, error) {
+	var out Tidied
+	rows, err := c.pool.Query(ctx, `SELECT subject_id FROM pii_keys WHERE key_sealed IS NULL AND subject_id !~ $1`, canonicalPattern)
+	if err != nil {
+		return out, fmt.Errorf("pii: tidy: %w", err)
+	}
+	stray, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return out, fmt.Errorf("pii: tidy: %w", err)
+	}
+	for _, s := range stray {
+		id, err := Subject(s)
+		if err != nil {
+			continue // not an id at all: nobody's key, and a tombstone harms nothing
+		}
+		err = pgx.BeginFunc(ctx, c.pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, eraseSQL, id); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `DELETE FROM pii_keys WHERE subject_id = $1`, s)
+			return err
+		})
+		if err != nil {
+			return out, fmt.Errorf("pii: tidy: finish the erasure of %q: %w", s, err)
+		}
+		c.remember(id, cachedKey{erased: true})
+		out.Respelled++
+	}
+	tag, err := c.pool.Exec(ctx, `DELETE FROM pii_keys k WHERE k.key_sealed IS NOT NULL AND k.created_at < now() - make_interval(secs => $1) AND `+noStream,
+		orphanAge.Seconds())
+	if err != nil {
+		return out, fmt.Errorf("pii: tidy: delete orphan keys: %w", err)
+	}
+	out.Orphans = tag.RowsAffected()
+	return out, nil
+}
+
+// canonicalPattern matches the canonical spelling of a UUID (Subject's output).
+const canonicalPattern = `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`
+
+func (c *Cipher) forget(subject string) {
 	c.mu.Lock()
 	delete(c.cache, subject)
 	c.mu.Unlock()
-	return nil
 }
 
 // eraseSQL destroys a subject's key and leaves the tombstone.

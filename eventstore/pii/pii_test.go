@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/identity"
@@ -406,5 +408,215 @@ func TestSubjectsMustBeUserIDs(t *testing.T) {
 	var rows int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM pii_keys`).Scan(&rows); err != nil || rows != 0 {
 		t.Errorf("pii_keys holds %d rows (%v) after refused calls", rows, err)
+	}
+}
+
+// keyRows returns the subjects of pii_keys with "live" or "erased" for each.
+func keyRows(t *testing.T, pool *pgxpool.Pool) map[string]string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT subject_id, CASE WHEN key_sealed IS NULL THEN 'erased' ELSE 'live' END FROM pii_keys`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for rows.Next() {
+		var s, state string
+		if err := rows.Scan(&s, &state); err != nil {
+			t.Fatal(err)
+		}
+		out[s] = state
+	}
+	return out
+}
+
+func backdate(t *testing.T, pool *pgxpool.Pool, subject string, age time.Duration) {
+	t.Helper()
+	if _, err := pool.Exec(context.Background(), `UPDATE pii_keys SET created_at = now() - make_interval(secs => $2) WHERE subject_id = $1`,
+		subject, age.Seconds()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startStream appends one event to <category>-<subject>, as a registration would.
+func startStream(t *testing.T, pool *pgxpool.Pool, category, subject string) {
+	t.Helper()
+	store := postgres.New(pool)
+	defer store.Close()
+	if _, err := store.Append(context.Background(), eventstore.StreamAppend{
+		Stream: eventstore.NewStreamID(category, subject), ExpectedVersion: eventstore.NoStream,
+		Events: []eventstore.NewEvent{{ID: eventstore.NewEventID(), Type: "test.started", SchemaVersion: 1, Data: []byte(`{}`)}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTidyDeletesOnlyOrphanKeys(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	c := newCipher(t, pool, secret)
+	const (
+		user     = "0191f3a0-0000-7000-8000-0000000000b1" // old key, a user stream
+		account  = "0191f3a0-0000-7000-8000-0000000000b2" // old key, a stream of another category
+		orphan   = "0191f3a0-0000-7000-8000-0000000000b3" // old key, no stream: a registration that failed
+		fresh    = "0191f3a0-0000-7000-8000-0000000000b4" // new key, no stream yet: a registration in flight
+		erasedID = "0191f3a0-0000-7000-8000-0000000000b5" // a tombstone without a stream
+	)
+	for _, s := range []string{user, account, orphan, fresh, erasedID} {
+		if _, err := c.Seal(s, "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	startStream(t, pool, "user", user)
+	startStream(t, pool, "account", account)
+	if err := c.Erase(ctx, erasedID); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{user, account, orphan, erasedID} {
+		backdate(t, pool, s, 2*time.Hour)
+	}
+	got, err := c.Tidy(ctx, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Orphans != 1 || got.Respelled != 0 {
+		t.Errorf("Tidy = %+v, want the one orphan deleted", got)
+	}
+	want := map[string]string{user: "live", account: "live", fresh: "live", erasedID: "erased"}
+	if rows := keyRows(t, pool); !maps.Equal(rows, want) {
+		t.Errorf("pii_keys after Tidy = %v, want %v", rows, want)
+	}
+	if again, err := c.Tidy(ctx, time.Hour); err != nil || again != (pii.Tidied{}) {
+		t.Errorf("a second Tidy = %+v, %v; want nothing to do", again, err)
+	}
+}
+
+// TestAClaimedKeySurvivesASweep races the sweep against a registration's transaction: the claim
+// either keeps the key or, when the sweep won, makes the transaction fail.
+func TestAClaimedKeySurvivesASweep(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	c := newCipher(t, pool, secret)
+	const id = "0191f3a0-0000-7000-8000-0000000000c1"
+	if _, err := c.Seal(id, "x"); err != nil {
+		t.Fatal(err)
+	}
+	// The registration took long enough for its key to look like an orphan.
+	backdate(t, pool, id, 2*time.Hour)
+
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if err := c.ClaimIn(ctx, tx, id); err != nil {
+		t.Fatal(err)
+	}
+	swept := make(chan pii.Tidied, 1)
+	sweepErr := make(chan error, 1)
+	go func() {
+		got, err := c.Tidy(ctx, time.Hour)
+		swept <- got
+		sweepErr <- err
+	}()
+	// The sweep must reach the claimed row and wait for it before the transaction commits.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var waiting int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+			AND wait_event_type = 'Lock' AND query LIKE 'DELETE FROM pii_keys%'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sweep never waited for the claimed key")
+		}
+		time.Sleep(5 * time.Millisecond) // polling pg_stat_activity, not waiting for a guess
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-swept; got.Orphans != 0 {
+		t.Errorf("the sweep deleted %d keys, among them the one just claimed", got.Orphans)
+	}
+	if err := <-sweepErr; err != nil {
+		t.Fatal(err)
+	}
+	if rows := keyRows(t, pool); rows[id] != "live" {
+		t.Fatalf("pii_keys = %v: the claimed key is gone", rows)
+	}
+
+	// The other order: the sweep deleted the key first, so the claim must fail.
+	backdate(t, pool, id, 2*time.Hour)
+	if got, err := c.Tidy(ctx, time.Hour); err != nil || got.Orphans != 1 {
+		t.Fatalf("Tidy = %+v, %v", got, err)
+	}
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return c.ClaimIn(ctx, tx, id) })
+	if !errors.Is(err, pii.ErrNoKey) {
+		t.Errorf("claiming a swept key: %v, want ErrNoKey", err)
+	}
+}
+
+func TestDiscardDeletesOnlyAKeyWithoutAStream(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	c := newCipher(t, pool, secret)
+	const failed, used, erasedID = "0191f3a0-0000-7000-8000-0000000000d1", "0191f3a0-0000-7000-8000-0000000000d2", "0191f3a0-0000-7000-8000-0000000000d3"
+	for _, s := range []string{failed, used, erasedID} {
+		if _, err := c.Seal(s, "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Erase(ctx, erasedID); err != nil {
+		t.Fatal(err)
+	}
+	startStream(t, pool, "user", used)
+	for _, s := range []string{failed, used, erasedID} {
+		if err := c.Discard(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{used: "live", erasedID: "erased"}
+	if rows := keyRows(t, pool); !maps.Equal(rows, want) {
+		t.Errorf("pii_keys after Discard = %v, want %v", rows, want)
+	}
+}
+
+// TestTidyFinishesErasuresUnderOtherSpellings repairs what closing "{id}" did before ids were
+// canonicalised: a tombstone under that spelling, and the user's real key untouched.
+func TestTidyFinishesErasuresUnderOtherSpellings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	c := newCipher(t, pool, secret)
+	const id, kept = "0191f3a0-0000-7000-8000-0000000000e1", "0191f3a0-0000-7000-8000-0000000000e2"
+	sealed, err := c.Seal(id, "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seal(kept, "x"); err != nil {
+		t.Fatal(err)
+	}
+	startStream(t, pool, "user", id)
+	startStream(t, pool, "user", kept)
+	for _, spelling := range []string{"{" + id + "}", strings.ToUpper(id), "not-an-id"} {
+		if _, err := pool.Exec(ctx, `INSERT INTO pii_keys (subject_id, key_sealed, erased_at) VALUES ($1, NULL, now())`, spelling); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := c.Tidy(ctx, time.Hour)
+	if err != nil || got.Respelled != 2 {
+		t.Fatalf("Tidy = %+v, %v; want two stray tombstones moved", got, err)
+	}
+	want := map[string]string{id: "erased", kept: "live", "not-an-id": "erased"}
+	if rows := keyRows(t, pool); !maps.Equal(rows, want) {
+		t.Errorf("pii_keys after Tidy = %v, want %v", rows, want)
+	}
+	if _, err := newCipher(t, pool, secret).Open(id, sealed); !errors.Is(err, eventstore.ErrErased) {
+		t.Errorf("the user's data after Tidy: %v, want ErrErased", err)
 	}
 }
