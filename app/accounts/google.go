@@ -44,7 +44,7 @@ func newGoogleVerifier(s *Service) (googleVerifier, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if s.googleSealer, err = auth.NewSealer("clearvest google sign-in v1", s.cfg.SecretKey); err != nil {
+	if s.googleSealer, err = auth.NewSealer("clearvest google sign-in v1", s.cfg.SecretKey, s.cfg.PreviousSecretKeys...); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -60,6 +60,9 @@ type Config struct {
 	// SecretKey is the decoded CLEARVEST_SECRET_KEY; tokens, codes and sealed secrets derive
 	// their keys from it.
 	SecretKey []byte
+	// PreviousSecretKeys (CLEARVEST_SECRET_KEY_PREVIOUS) still verify tokens, redeem codes and
+	// open sealed secrets made before the secret key was rotated.
+	PreviousSecretKeys [][]byte
 	// GoogleClientID enables Google sign-in when set.
 	GoogleClientID string
 	// GoogleClientSecret authenticates a confidential client at the token endpoint; optional.

@@ -74,6 +74,10 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		ln.Close()
 		return err
 	}
+	if err := ident.accounts.CheckSecrets(ctx); err != nil {
+		ln.Close()
+		return err
+	}
 	var demo []demoLogin
 	if !cfg.Production() {
 		if demo, err = seedDemo(ctx, cfg, ident.accounts, logger); err != nil {

@@ -3,7 +3,8 @@
 //
 // Each subject (a user id) gets a random 256-bit data key on the first Seal. Keys live in the
 // pii_keys table sealed with a key-encryption key (KEK) derived from CLEARVEST_SECRET_KEY, so a
-// copy of the database alone reads nothing. Fields are sealed with AES-256-GCM and stored as
+// copy of the database alone reads nothing. Keys sealed with a previous secret still open
+// (WithPreviousSecrets), and Rotate seals them all with the current one (keyring.go). Fields are sealed with AES-256-GCM and stored as
 // "pii:v1:<base64(nonce|ciphertext)>". Erase destroys the key: every field sealed with it then
 // decodes as eventstore.ErasedValue, and the events, with the money history they carry, stay.
 //
@@ -14,9 +15,7 @@ import (
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/hkdf"
 	"crypto/rand"
-	"crypto/sha256"
 	"embed"
 	"encoding/base64"
 	"errors"
@@ -47,9 +46,6 @@ const kekInfo = "clearvest pii kek v1"
 // fieldPrefix marks the field format; a later format gets a new version, and old values stay
 // readable by the code that knows this one.
 const fieldPrefix = eventstore.SealedPrefix + "v1:"
-
-// keyFormat is the first byte of key_sealed, for the same reason.
-const keyFormat byte = 1
 
 const (
 	dataKeySize      = 32
@@ -84,7 +80,8 @@ func Subject(id string) (string, error) {
 // Cipher seals and opens personal fields. It is safe for concurrent use.
 type Cipher struct {
 	pool      *pgxpool.Pool
-	kek       cipher.AEAD
+	kek       *keyring
+	previous  [][]byte // previous secrets, until New has made the keyring
 	cacheTTL  time.Duration
 	timeout   time.Duration
 	cacheSize int
@@ -114,27 +111,28 @@ func WithCacheTTL(d time.Duration) Option { return func(c *Cipher) { c.cacheTTL 
 // the codec it plugs into has none, so the bound is set here.
 func WithTimeout(d time.Duration) Option { return func(c *Cipher) { c.timeout = d } }
 
+// WithPreviousSecrets lets the cipher open data keys sealed with earlier values of
+// CLEARVEST_SECRET_KEY (CLEARVEST_SECRET_KEY_PREVIOUS); new keys are sealed with the current
+// one, and Rotate seals the old ones again.
+func WithPreviousSecrets(secrets ...[]byte) Option {
+	return func(c *Cipher) { c.previous = append(c.previous, secrets...) }
+}
+
 // New returns a cipher whose keys live in pool's pii_keys table (Migrations) and are sealed with
 // a key derived from secret, the decoded CLEARVEST_SECRET_KEY.
 func New(pool *pgxpool.Pool, secret []byte, opts ...Option) (*Cipher, error) {
-	if len(secret) < 32 {
-		return nil, fmt.Errorf("pii: the secret key has %d bytes, want at least 32", len(secret))
-	}
-	kek, err := hkdf.Key(sha256.New, secret, nil, kekInfo, 32)
-	if err != nil {
-		return nil, fmt.Errorf("pii: derive key: %w", err)
-	}
-	aead, err := newAEAD(kek)
-	if err != nil {
-		return nil, err
-	}
 	c := &Cipher{
-		pool: pool, kek: aead, cacheTTL: defaultCacheTTL, timeout: defaultTimeout,
+		pool: pool, cacheTTL: defaultCacheTTL, timeout: defaultTimeout,
 		cacheSize: defaultCacheSize, now: time.Now, cache: map[string]cachedKey{},
 	}
 	for _, o := range opts {
 		o(c)
 	}
+	kek, err := newKeyring(secret, c.previous...)
+	if err != nil {
+		return nil, err
+	}
+	c.kek, c.previous = kek, nil
 	return c, nil
 }
 
@@ -347,23 +345,6 @@ func (c *Cipher) forget(subject string) {
 const eraseSQL = `INSERT INTO pii_keys (subject_id, key_sealed, erased_at) VALUES ($1, NULL, now())
 	ON CONFLICT (subject_id) DO UPDATE SET key_sealed = NULL, erased_at = coalesce(pii_keys.erased_at, now())`
 
-// CheckSecret unseals one stored data key, so that start-up fails with ErrWrongSecret when
-// CLEARVEST_SECRET_KEY was changed, instead of the first read of personal data failing later.
-// An empty table passes.
-func (c *Cipher) CheckSecret(ctx context.Context) error {
-	var subject string
-	var sealed []byte
-	err := c.pool.QueryRow(ctx, `SELECT subject_id, key_sealed FROM pii_keys WHERE key_sealed IS NOT NULL LIMIT 1`).Scan(&subject, &sealed)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("pii: check secret: %w", err)
-	}
-	_, err = c.unsealKey(subject, sealed)
-	return err
-}
-
 // key returns subject's data key, from the cache or the table, creating it when create is set.
 func (c *Cipher) key(ctx context.Context, subject string, create bool) (cipher.AEAD, error) {
 	subject, err := Subject(subject)
@@ -428,27 +409,17 @@ func (c *Cipher) create(ctx context.Context, subject string) error {
 	if _, err := rand.Read(key); err != nil {
 		return fmt.Errorf("pii: new key: %w", err)
 	}
-	nonce := make([]byte, c.kek.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		return fmt.Errorf("pii: nonce: %w", err)
-	}
-	sealed := append([]byte{keyFormat}, nonce...)
-	sealed = c.kek.Seal(sealed, nonce, key, keyAAD(subject))
 	if _, err := c.pool.Exec(ctx, `INSERT INTO pii_keys (subject_id, key_sealed) VALUES ($1, $2) ON CONFLICT (subject_id) DO NOTHING`,
-		subject, sealed); err != nil {
+		subject, c.kek.wrap(subject, key)); err != nil {
 		return fmt.Errorf("pii: store key of %q: %w", subject, err)
 	}
 	return nil
 }
 
 func (c *Cipher) unsealKey(subject string, sealed []byte) (cipher.AEAD, error) {
-	n := c.kek.NonceSize()
-	if len(sealed) < 1+n+c.kek.Overhead() || sealed[0] != keyFormat {
-		return nil, fmt.Errorf("pii: the data key of %q has an unknown format", subject)
-	}
-	key, err := c.kek.Open(nil, sealed[1:1+n], sealed[1+n:], keyAAD(subject))
+	key, err := c.kek.unwrap(subject, sealed)
 	if err != nil {
-		return nil, fmt.Errorf("%w (subject %q)", ErrWrongSecret, subject)
+		return nil, err
 	}
 	return newAEAD(key)
 }
