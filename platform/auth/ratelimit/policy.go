@@ -60,7 +60,7 @@ func NewPolicy(limiter *Limiter) *Policy {
 // refuses it with a *LimitError when the account is backing off or a limit is reached. Call it
 // before checking the credential.
 func (p *Policy) Login(ctx context.Context, account, ip string) error {
-	acct := AccountKey(account)
+	acct := accountKey(account)
 	wait, err := p.limiter.Blocked(ctx, "login-backoff:"+acct)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func (p *Policy) Login(ctx context.Context, account, ip string) error {
 	if wait > 0 {
 		return &LimitError{Wait: wait}
 	}
-	if err := p.check(ctx, "login-ip:"+IPKey(ip), p.LoginPerIP); err != nil {
+	if err := p.check(ctx, "login-ip:"+ipKey(ip), p.LoginPerIP); err != nil {
 		return err
 	}
 	return p.check(ctx, "login-account:"+acct, p.LoginPerAccount)
@@ -77,7 +77,7 @@ func (p *Policy) Login(ctx context.Context, account, ip string) error {
 // LoginFailed records a failed attempt; past FreeFailures in FailureWindow the account backs
 // off for FirstBackoff, doubling with each further failure.
 func (p *Policy) LoginFailed(ctx context.Context, account string) error {
-	acct := AccountKey(account)
+	acct := accountKey(account)
 	n, _, err := p.limiter.hit(ctx, "login-failures:"+acct, p.FailureWindow)
 	if err != nil {
 		return err
@@ -95,25 +95,32 @@ func (p *Policy) LoginFailed(ctx context.Context, account string) error {
 // LoginSucceeded clears an account's failures and back-off. The hourly cap stays: it limits
 // attempts, not failures.
 func (p *Policy) LoginSucceeded(ctx context.Context, account string) error {
-	acct := AccountKey(account)
+	acct := accountKey(account)
 	return p.limiter.Reset(ctx, "login-failures:"+acct, "login-backoff:"+acct)
 }
 
 // CodeRequest counts a request for an e-mailed code or link for account from ip, refusing it
 // with a *LimitError over either limit.
 func (p *Policy) CodeRequest(ctx context.Context, account, ip string) error {
-	if err := p.check(ctx, "code-ip:"+IPKey(ip), p.CodeRequestsPerIP); err != nil {
+	if err := p.check(ctx, "code-ip:"+ipKey(ip), p.CodeRequestsPerIP); err != nil {
 		return err
 	}
-	return p.check(ctx, "code-account:"+AccountKey(account), p.CodeRequestsPerAccount)
+	return p.check(ctx, "code-account:"+accountKey(account), p.CodeRequestsPerAccount)
 }
 
 // AccountKeys lists the keys under which the policy counts and blocks an account, for erasing
 // them with the account (Forget).
 func AccountKeys(account string) []string {
-	acct := AccountKey(account)
+	acct := accountKey(account)
 	return []string{"login-backoff:" + acct, "login-failures:" + acct, "login-account:" + acct, "code-account:" + acct}
 }
+
+// AccountKey and IPKey are how an account (an e-mail address or a user id) and a client address
+// appear in keys, for limits kept outside this policy: hashed, so the table holds neither.
+func AccountKey(account string) string { return accountKey(account) }
+
+// IPKey: see AccountKey.
+func IPKey(ip string) string { return ipKey(ip) }
 
 func (p *Policy) check(ctx context.Context, key string, r Rule) error {
 	ok, wait, err := p.limiter.Hit(ctx, key, r.Limit, r.Window)
@@ -126,17 +133,15 @@ func (p *Policy) check(ctx context.Context, key string, r Rule) error {
 	return nil
 }
 
-// AccountKey is how an account (an e-mail address or a user id) appears in a key: hashed after
-// normalising, so the table holds no e-mail addresses: its rows outlive nothing, but a database
-// copy should not list who tried to sign in.
-func AccountKey(account string) string {
+// accountKey hashes the normalised account so the table holds no e-mail addresses: its rows
+// outlive nothing, but a database copy should not list who tried to sign in.
+func accountKey(account string) string {
 	return digest(strings.ToLower(strings.TrimSpace(account)))
 }
 
-// IPKey is how a client address appears in a key: hashed, like accounts, with IPv6 addresses
-// grouped by /64, the block one subscriber (or attacker) normally gets; limiting single IPv6
-// addresses would limit nothing.
-func IPKey(ip string) string {
+// ipKey groups IPv6 addresses by /64, the block one subscriber (or attacker) normally gets;
+// limiting single IPv6 addresses would limit nothing.
+func ipKey(ip string) string {
 	addr, err := netip.ParseAddr(strings.TrimSpace(ip))
 	if err != nil {
 		return digest("unparsed:" + ip)
