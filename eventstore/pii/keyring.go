@@ -131,7 +131,7 @@ const rotateBatch = 1000
 // configuration. Rotate may run while other processes use the keys (a key is the same key
 // whatever seals it, and each row is replaced only if it did not change meanwhile, so an erasure
 // that comes in between stays) and may run again: keys already current are left alone. A key
-// that no configured secret opens stops it with ErrWrongSecret; keys done so far stay done.
+// that no configured secret opens stops it with ErrWrongSecret; pages done so far stay done.
 func (c *Cipher) Rotate(ctx context.Context) (Rotated, error) {
 	var out Rotated
 	for after := ""; ; {
@@ -151,6 +151,8 @@ func (c *Cipher) Rotate(ctx context.Context) (Rotated, error) {
 		if err != nil {
 			return out, fmt.Errorf("pii: rotate: %w", err)
 		}
+		var subjects []string
+		var old, next [][]byte
 		for _, r := range batch {
 			after = r.subject
 			if c.kek.current(r.sealed) {
@@ -161,10 +163,16 @@ func (c *Cipher) Rotate(ctx context.Context) (Rotated, error) {
 			if err != nil {
 				return out, err
 			}
-			tag, err := c.pool.Exec(ctx, `UPDATE pii_keys SET key_sealed = $3 WHERE subject_id = $1 AND key_sealed = $2`,
-				r.subject, r.sealed, c.kek.wrap(r.subject, key))
+			subjects, old, next = append(subjects, r.subject), append(old, r.sealed), append(next, c.kek.wrap(r.subject, key))
+		}
+		if len(subjects) > 0 {
+			// One statement per page: the compare with the old value keeps a row that changed
+			// since it was read (erased, or rotated by another run) as it now is.
+			tag, err := c.pool.Exec(ctx, `UPDATE pii_keys k SET key_sealed = u.next
+				FROM unnest($1::text[], $2::bytea[], $3::bytea[]) AS u(subject_id, old, next)
+				WHERE k.subject_id = u.subject_id AND k.key_sealed = u.old`, subjects, old, next)
 			if err != nil {
-				return out, fmt.Errorf("pii: rotate the key of %q: %w", r.subject, err)
+				return out, fmt.Errorf("pii: rotate: %w", err)
 			}
 			out.Resealed += int(tag.RowsAffected())
 		}

@@ -31,7 +31,7 @@ const (
 	uOther = "0191f3a0-0000-7000-8000-0000000000a4"
 )
 
-func newPool(t *testing.T) *pgxpool.Pool {
+func newPool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	pool := pgtest.NewPool(t)
 	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations, pii.Migrations); err != nil {

@@ -327,16 +327,23 @@ func (s *Store) Reseal(ctx context.Context) (int, error) {
 		if err != nil {
 			return resealed, fmt.Errorf("totp: reseal: %w", err)
 		}
+		var users []uuid.UUID
+		var old, next [][]byte
 		for _, r := range batch {
 			after = r.user
 			if s.sealer.SealedWithCurrent(r.sealed) {
 				continue
 			}
-			next, err := s.sealer.Reseal(r.sealed, r.user[:])
+			resealedValue, err := s.sealer.Reseal(r.sealed, r.user[:])
 			if err != nil {
 				return resealed, fmt.Errorf("%w: user %s: %v", ErrWrongSecret, r.user, err)
 			}
-			tag, err := s.db.Exec(ctx, `UPDATE totp SET secret_sealed = $3 WHERE user_id = $1 AND secret_sealed = $2`, r.user, r.sealed, next)
+			users, old, next = append(users, r.user), append(old, r.sealed), append(next, resealedValue)
+		}
+		if len(users) > 0 {
+			tag, err := s.db.Exec(ctx, `UPDATE totp t SET secret_sealed = u.next
+				FROM unnest($1::uuid[], $2::bytea[], $3::bytea[]) AS u(user_id, old, next)
+				WHERE t.user_id = u.user_id AND t.secret_sealed = u.old`, users, old, next)
 			if err != nil {
 				return resealed, fmt.Errorf("totp: reseal: %w", err)
 			}
