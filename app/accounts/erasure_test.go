@@ -21,6 +21,7 @@ func rowsOf(t *testing.T, env *accountstest.Env, id, email string) map[string]in
 	t.Helper()
 	uid := uuid.MustParse(id)
 	keys := append(ratelimit.AccountKeys(email), ratelimit.AccountKeys(id)...)
+	keys = append(keys, "totp-account:"+ratelimit.AccountKey(id))
 	return map[string]int{
 		"sessions":               count(t, env, `SELECT count(*) FROM sessions WHERE user_id = $1`, uid),
 		"session_rotated_tokens": count(t, env, `SELECT count(*) FROM session_rotated_tokens r JOIN sessions s ON s.id = r.session_id WHERE s.user_id = $1`, uid),
@@ -30,7 +31,7 @@ func rowsOf(t *testing.T, env *accountstest.Env, id, email string) map[string]in
 		"credentials":            count(t, env, `SELECT count(*) FROM credentials WHERE user_id = $1`, uid),
 		"user_emails":            count(t, env, `SELECT count(*) FROM user_emails WHERE user_id = $1`, uid),
 		"google_links":           count(t, env, `SELECT count(*) FROM google_links WHERE user_id = $1`, uid),
-		"rate_limits":            count(t, env, `SELECT count(*) FROM rate_limits WHERE key = ANY($1) OR key LIKE 'totp-account:%'`, keys),
+		"rate_limits":            count(t, env, `SELECT count(*) FROM rate_limits WHERE key = ANY($1)`, keys),
 		"mail_outbox":            count(t, env, `SELECT count(*) FROM mail_outbox WHERE lower(to_address) LIKE '%' || $1 || '%'`, email),
 		"pii_keys (live)":        count(t, env, `SELECT count(*) FROM pii_keys WHERE subject_id = $1 AND key_sealed IS NOT NULL`, id),
 	}

@@ -4,9 +4,10 @@
 // Each subject (a user id) gets a random 256-bit data key on the first Seal. Keys live in the
 // pii_keys table sealed with a key-encryption key (KEK) derived from CLEARVEST_SECRET_KEY, so a
 // copy of the database alone reads nothing. Keys sealed with a previous secret still open
-// (WithPreviousSecrets), and Rotate seals them all with the current one (keyring.go). Fields are sealed with AES-256-GCM and stored as
-// "pii:v1:<base64(nonce|ciphertext)>". Erase destroys the key: every field sealed with it then
-// decodes as eventstore.ErasedValue, and the events, with the money history they carry, stay.
+// (WithPreviousSecrets), and Rotate seals them all with the current one (keyring.go). Fields are
+// sealed with AES-256-GCM and stored as "pii:v1:<base64(nonce|ciphertext)>". Erase destroys the
+// key: every field sealed with it then decodes as eventstore.ErasedValue, and the events, with
+// the money history they carry, stay. Subjects are user ids in canonical form (Subject).
 //
 // A Cipher is an eventstore.FieldCipher; install it with Registry.SetCipher.
 package pii
@@ -238,12 +239,13 @@ func (c *Cipher) EraseIn(ctx context.Context, db Execer, subject string) error {
 	return nil
 }
 
-// ClaimIn records inside tx, the transaction that appends a subject's first events, that the
+// ClaimIn records through db, the transaction that appends a subject's first events, that the
 // subject's key is in use. Keys are made before that transaction (Seal works on its own
 // connection), so until it commits a key has no stream and looks like an orphan to Tidy. The
-// claim refreshes the key's created_at: a sweep that reaches the row while tx is open waits for
+// claim refreshes the key's created_at: a sweep that reaches the row while it is open waits for
 // it, then sees a fresh key and leaves it; a sweep that came first makes the claim fail with
-// ErrNoKey, and tx rolls back instead of committing events sealed with a key that is gone.
+// ErrNoKey, and the transaction rolls back instead of committing events sealed with a key that
+// is gone.
 func (c *Cipher) ClaimIn(ctx context.Context, db Execer, subject string) error {
 	subject, err := Subject(subject)
 	if err != nil {
