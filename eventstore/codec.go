@@ -86,6 +86,8 @@ func (r *Registry) AddUpcaster(name string, from int, up Upcaster) {
 // Encode turns a domain event into a NewEvent with a fresh id. It cannot seal personal fields,
 // having no stream to take the data subject from: with a cipher set, an event that carries
 // personal data is refused (ErrNoSubject) rather than stored readable. Use EncodeFor for those.
+// A client address in the metadata is sealed for the person who sent the request (see
+// requester), as EncodeFor does.
 func (r *Registry) Encode(e aggregate.Event, meta Metadata) (NewEvent, error) {
 	return r.encode("", e, meta)
 }
@@ -108,6 +110,12 @@ func (r *Registry) encode(subject string, e aggregate.Event, meta Metadata) (New
 	r.mu.RUnlock()
 	if !ok {
 		return NewEvent{}, fmt.Errorf("%w: Go type %T is not registered", ErrUnknownEventType, e)
+	}
+	if cipher != nil {
+		var err error
+		if meta, err = sealMetadata(cipher, subject, name, meta); err != nil {
+			return NewEvent{}, err
+		}
 	}
 	var value any = e
 	if len(reg.pii) > 0 && cipher != nil {
@@ -159,6 +167,65 @@ func (r *Registry) Decode(env Envelope) (aggregate.Event, error) {
 		}
 	}
 	return ptr.Elem().Interface().(aggregate.Event), nil
+}
+
+// OpenMetadata returns an envelope's metadata with its personal parts readable: the client
+// address opened with the key of the person who sent the request, ErasedValue once that
+// person's data was erased. Plaintext written before addresses were sealed reads as it is.
+func (r *Registry) OpenMetadata(env Envelope) (Metadata, error) {
+	m := env.Metadata
+	if !strings.HasPrefix(m.ClientIP, SealedPrefix) {
+		return m, nil
+	}
+	r.mu.RLock()
+	cipher := r.cipher
+	r.mu.RUnlock()
+	if cipher == nil {
+		return Metadata{}, ErrNoCipher
+	}
+	plain, err := cipher.Open(requester(m, env.StreamID.ID()), m.ClientIP)
+	switch {
+	case errors.Is(err, ErrErased):
+		plain = ErasedValue
+	case err != nil:
+		return Metadata{}, fmt.Errorf("eventstore: metadata of event %s: open the client address: %w", env.ID, err)
+	}
+	m.ClientIP = plain
+	return m, nil
+}
+
+// requester is the data subject whose key seals an event's client address: the person at the
+// keyboard. That is the impersonating staff member, else the actor, else (a request by nobody
+// signed in, such as following an e-mailed link) the subject of the stream.
+func requester(m Metadata, streamSubject string) string {
+	switch {
+	case m.ImpersonatorID != "":
+		return m.ImpersonatorID
+	case m.ActorID != "":
+		return m.ActorID
+	}
+	return streamSubject
+}
+
+// sealMetadata seals the client address of meta for the requester. Whatever it holds is sealed,
+// even text that looks sealed already: it comes from the request.
+func sealMetadata(c FieldCipher, streamSubject, name string, meta Metadata) (Metadata, error) {
+	if meta.ClientIP == "" {
+		return meta, nil
+	}
+	who := requester(meta, streamSubject)
+	if who == "" {
+		return Metadata{}, fmt.Errorf("%w (%s: a client address in the metadata, with no actor)", ErrNoSubject, name)
+	}
+	sealed, err := c.Seal(who, meta.ClientIP)
+	if err != nil {
+		return Metadata{}, fmt.Errorf("eventstore: seal the client address of %s: %w", name, err)
+	}
+	if !strings.HasPrefix(sealed, SealedPrefix) {
+		return Metadata{}, fmt.Errorf("eventstore: seal %s: the cipher's output does not start with %q", name, SealedPrefix)
+	}
+	meta.ClientIP = sealed
+	return meta, nil
 }
 
 // Known reports whether a type name is registered.

@@ -52,7 +52,11 @@ type Metadata struct {
 	ImpersonatorID string `json:"impersonatorId,omitempty"`
 	IdempotencyKey string `json:"idempotencyKey,omitempty"`
 	RequestHash    string `json:"requestHash,omitempty"`
-	ClientIP       string `json:"clientIp,omitempty"`
+	// ClientIP is personal data of whoever sent the request. With a cipher set, the codec seals
+	// it like a personal field (Registry.EncodeFor) for that person, so it is stored as a
+	// "pii:…" string and read back with Registry.OpenMetadata; erasing the person erases it.
+	// Values written before that are plaintext and read as they are.
+	ClientIP string `json:"clientIp,omitempty"`
 }
 
 // NewEvent is an event ready to be appended: encoded, not yet positioned.

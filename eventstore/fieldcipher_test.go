@@ -242,9 +242,33 @@ func TestMisusedPIITagsPanicAtRegistration(t *testing.T) {
 	}
 }
 
+// TestSelfReferringEventsRegister: the search for pii tags ends on a type that refers to itself,
+// the type registers, and with a cipher set it encodes and decodes unchanged, nothing sealed
+// (it has no personal field).
 func TestSelfReferringEventsRegister(t *testing.T) {
 	t.Parallel()
-	eventstore.NewRegistry().RegisterEvent(node{}, 1)
+	c := newFakeCipher()
+	r := eventstore.NewRegistry()
+	r.RegisterEvent(node{}, 1)
+	r.SetCipher(c)
+	if !r.Known("test.node") {
+		t.Fatal("test.node is not registered")
+	}
+	in := node{Name: "head", Next: &node{Name: "tail"}}
+	e, err := r.EncodeFor("user-u-1", in, eventstore.Metadata{})
+	if err != nil {
+		t.Fatalf("encode: %v", err)
+	}
+	if len(c.sealed) != 0 || !strings.Contains(string(e.Data), `"name":"tail"`) {
+		t.Errorf("stored %s after %d seals: a type without pii tags must be stored as it is", e.Data, len(c.sealed))
+	}
+	got, err := r.Decode(storedIn("user-u-1", e))
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	if n := got.(node); n.Name != "head" || n.Next == nil || n.Next.Name != "tail" || n.Next.Next != nil {
+		t.Errorf("Decode = %+v, want %+v", n, in)
+	}
 }
 
 // badCipher forgets the prefix, which would make Decode treat its output as plaintext.
@@ -257,5 +281,67 @@ func TestCipherOutputMustCarryThePrefix(t *testing.T) {
 	r := signupRegistry(&badCipher{})
 	if _, err := r.EncodeFor("user-u-1", signup, eventstore.Metadata{}); err == nil {
 		t.Error("a sealed value without SealedPrefix was accepted")
+	}
+}
+
+// TestClientAddressIsSealedForTheRequester: the client address in the metadata is personal data
+// of whoever sent the request, so it is sealed for them and opens as erased once they are.
+func TestClientAddressIsSealedForTheRequester(t *testing.T) {
+	t.Parallel()
+	c := newFakeCipher()
+	r := signupRegistry(c)
+	stream := eventstore.NewStreamID("user", "u-1")
+	for _, tc := range []struct {
+		name      string
+		meta      eventstore.Metadata
+		sealedFor string
+	}{
+		{"the user", eventstore.Metadata{ActorID: "u-1", ClientIP: "203.0.113.7"}, "u-1"},
+		{"nobody signed in", eventstore.Metadata{ClientIP: "203.0.113.7"}, "u-1"},
+		{"staff acting on the user", eventstore.Metadata{ActorID: "u-9", ActorRole: "admin", ClientIP: "203.0.113.7"}, "u-9"},
+		{"staff impersonating the user", eventstore.Metadata{ActorID: "u-1", ImpersonatorID: "u-8", ClientIP: "203.0.113.7"}, "u-8"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := r.EncodeFor(stream, Signup{UserID: "u-1"}, tc.meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "pii:fake:" + tc.sealedFor + ":7.311.0.302"; e.Metadata.ClientIP != want {
+				t.Errorf("stored clientIp %q, want %q", e.Metadata.ClientIP, want)
+			}
+			if e.Metadata.ActorID != tc.meta.ActorID || e.Metadata.ImpersonatorID != tc.meta.ImpersonatorID {
+				t.Errorf("the rest of the metadata changed: %+v", e.Metadata)
+			}
+			meta, err := r.OpenMetadata(storedIn(stream, e))
+			if err != nil || meta != tc.meta {
+				t.Errorf("OpenMetadata = %+v, %v; want %+v", meta, err, tc.meta)
+			}
+		})
+	}
+
+	e, err := r.EncodeFor(stream, Signup{UserID: "u-1"}, eventstore.Metadata{ActorID: "u-1", ClientIP: "203.0.113.7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	c.erased["u-1"] = true
+	c.mu.Unlock()
+	if meta, err := r.OpenMetadata(storedIn(stream, e)); err != nil || meta.ClientIP != eventstore.ErasedValue {
+		t.Errorf("after erasure: %+v, %v; want the address %q", meta, err, eventstore.ErasedValue)
+	}
+	if _, err := signupRegistry(nil).OpenMetadata(storedIn(stream, e)); !errors.Is(err, eventstore.ErrNoCipher) {
+		t.Errorf("a sealed address read without a cipher: %v, want ErrNoCipher", err)
+	}
+	// Addresses written before they were sealed read as they were written.
+	legacy := eventstore.Envelope{StreamID: stream, Metadata: eventstore.Metadata{ActorID: "u-1", ClientIP: "198.51.100.1"}}
+	if meta, err := r.OpenMetadata(legacy); err != nil || meta != legacy.Metadata {
+		t.Errorf("plaintext address: %+v, %v", meta, err)
+	}
+	// Without a stream or an actor there is nobody to seal it for.
+	if _, err := r.Encode(Signup{UserID: "u-1"}, eventstore.Metadata{ClientIP: "203.0.113.7"}); !errors.Is(err, eventstore.ErrNoSubject) {
+		t.Errorf("Encode with an address and no actor: %v, want ErrNoSubject", err)
+	}
+	if e, err := r.Encode(Signup{UserID: "u-1"}, eventstore.Metadata{ActorID: "u-2", ClientIP: "203.0.113.7"}); err != nil || e.Metadata.ClientIP != "pii:fake:u-2:7.311.0.302" {
+		t.Errorf("Encode with an actor: %+v, %v", e.Metadata, err)
 	}
 }

@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"fmt"
 
 	"clearvest/platform/auth"
@@ -33,16 +34,16 @@ type authParts struct {
 func (s *Service) initAuth() error {
 	var err error
 	s.hasher = password.NewHasher(password.DefaultParams, 0)
-	if s.tokens, err = token.NewIssuer(s.clock, s.cfg.SecretKey); err != nil {
+	if s.tokens, err = token.NewIssuer(s.clock, s.cfg.SecretKey, s.cfg.PreviousSecretKeys...); err != nil {
 		return fmt.Errorf("accounts: %w", err)
 	}
 	s.sessions = session.New(s.pool, s.clock)
 	s.devices = session.NewDevices(s.pool, s.clock)
-	if s.codes, err = otp.New(s.pool, s.clock, s.cfg.SecretKey); err != nil {
+	if s.codes, err = otp.New(s.pool, s.clock, s.cfg.SecretKey, s.cfg.PreviousSecretKeys...); err != nil {
 		return fmt.Errorf("accounts: %w", err)
 	}
-	if s.totp, err = totp.New(s.pool, s.clock, s.cfg.SecretKey); err != nil {
-		return fmt.Errorf("accounts: %w", err)
+	if s.totp, err = s.totpOn(s.pool); err != nil {
+		return err
 	}
 	s.limiter = ratelimit.New(s.pool, s.clock)
 	s.policy = ratelimit.NewPolicy(s.limiter)
@@ -50,4 +51,25 @@ func (s *Service) initAuth() error {
 		return err
 	}
 	return nil
+}
+
+// totpOn returns the TOTP store on db: the pool, or a flow's transaction.
+func (s *Service) totpOn(db auth.DB) (*totp.Store, error) {
+	store, err := totp.New(db, s.clock, s.cfg.SecretKey, s.cfg.PreviousSecretKeys...)
+	if err != nil {
+		return nil, fmt.Errorf("accounts: %w", err)
+	}
+	return store, nil
+}
+
+// CheckSecrets fails when something stored needs a secret key that is not configured (see
+// totp.Store.CheckSecret), so that serve refuses to start rather than lock those users out.
+func (s *Service) CheckSecrets(ctx context.Context) error {
+	return s.totp.CheckSecret(ctx)
+}
+
+// RotateSecrets seals every authenticator secret with the current secret key and returns how
+// many it changed (`clearvest keys rotate`).
+func (s *Service) RotateSecrets(ctx context.Context) (int, error) {
+	return s.totp.Reseal(ctx)
 }

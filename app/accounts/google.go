@@ -44,7 +44,7 @@ func newGoogleVerifier(s *Service) (googleVerifier, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if s.googleSealer, err = auth.NewSealer("clearvest google sign-in v1", s.cfg.SecretKey); err != nil {
+	if s.googleSealer, err = auth.NewSealer("clearvest google sign-in v1", s.cfg.SecretKey, s.cfg.PreviousSecretKeys...); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -197,6 +197,7 @@ func (s *Service) googleRegister(ctx context.Context, gid google.Identity, c Cli
 		return nil
 	})
 	if err != nil {
+		s.discardKey(ctx, userID)
 		return SignIn{}, err
 	}
 	out.Position = pos

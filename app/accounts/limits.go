@@ -8,8 +8,8 @@ import (
 )
 
 // rule is a limit of the flows that auth's ratelimit.Policy does not cover (sign-in attempts and
-// e-mailed codes are its business): at most max attempts per window for one key. perClient
-// rules are keyed by the client address, through ratelimit.ClientKey like every other limit.
+// e-mailed codes are its business): at most max attempts per window for one key, a client
+// address (perClient) or a user id.
 type rule struct {
 	name      string
 	max       int
@@ -26,16 +26,22 @@ var (
 	ruleTOTP     = rule{"totp-account", 10, 15 * time.Minute, false}
 )
 
+// key is the counter's key for one address or user. Both are hashed as the policy hashes its
+// own, so the table never holds a client address or an id in the clear.
+func (r rule) key(key string) string {
+	if r.perClient {
+		return r.name + ":" + ratelimit.ClientKey(key)
+	}
+	return r.name + ":" + ratelimit.AccountKey(key)
+}
+
 // limit counts an attempt and refuses it (429 with Retry-After) when over the rule. An empty
 // key (a request with no client address) is not limited.
 func (s *Service) limit(ctx context.Context, r rule, key string) error {
 	if key == "" {
 		return nil
 	}
-	if r.perClient {
-		key = ratelimit.ClientKey(key)
-	}
-	ok, wait, err := s.limiter.Hit(ctx, r.name+":"+key, r.max, r.window)
+	ok, wait, err := s.limiter.Hit(ctx, r.key(key), r.max, r.window)
 	if err != nil {
 		return err
 	}

@@ -99,6 +99,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Sig
 		return nil
 	})
 	if err != nil {
+		s.discardKey(ctx, userID)
 		return SignIn{}, err
 	}
 	out.Position = pos
@@ -108,13 +109,19 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Sig
 // createPrincipal writes the rows that let a new user sign in: e-mail claim, principal and (if
 // they have one) password. The e-mail claim is what makes two concurrent sign-ups with one
 // address impossible; it is checked here, after the event, and a taken address rolls back the
-// whole registration.
+// whole registration (and the caller discards the personal-data key it prepared). The key is
+// claimed here too, so the orphan sweep cannot take it while this transaction is open.
 func (u *unit) createPrincipal(ctx context.Context, user *identity.User, passwordHash string) error {
 	id := uuid.MustParse(user.ID())
 	if err := u.s.emails.Reserve(ctx, u.tx, user.Email(), id); errors.Is(err, principal.ErrEmailTaken) {
 		return ErrEmailTaken
 	} else if err != nil {
 		return err
+	}
+	if u.s.pii != nil {
+		if err := u.s.pii.ClaimIn(ctx, u.tx, user.ID()); err != nil {
+			return err
+		}
 	}
 	if err := u.syncPrincipal(ctx, user); err != nil {
 		return err
@@ -190,7 +197,11 @@ func (s *Service) CreateUser(ctx context.Context, in CreateUserInput) (User, err
 		out = view(loaded{User: user, createdAt: s.clock.Now()})
 		return nil
 	})
-	return out, err
+	if err != nil {
+		s.discardKey(ctx, userID)
+		return User{}, err
+	}
+	return out, nil
 }
 
 // countryCode accepts an ISO code or a country's name (the original client sent names) and

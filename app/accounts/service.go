@@ -30,6 +30,7 @@ import (
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
+	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth/principal"
 	"clearvest/platform/blob"
@@ -39,11 +40,17 @@ import (
 // Kicker wakes the mail sender after a commit; *mail.Sender is one (and a nil one is fine).
 type Kicker interface{ Kick() }
 
-// PersonalData is the personal-data key store; *pii.Cipher is one. Erase destroys a subject's
-// key (crypto-shredding); Seal is used to create a subject's key before a transaction needs it.
+// PersonalData is the personal-data key store; *pii.Cipher is one. Seal is used to create a
+// subject's key before a transaction needs it; a registration then claims the new key in its
+// transaction (ClaimIn) and discards it when the transaction fails (Discard), so no key outlives
+// a registration that did not happen. EraseIn destroys a key (crypto-shredding) inside a
+// transaction, and Erase afterwards makes this process forget it for good.
 type PersonalData interface {
-	Erase(ctx context.Context, subject string) error
 	Seal(subject, plaintext string) (string, error)
+	ClaimIn(ctx context.Context, db pii.Execer, subject string) error
+	Discard(ctx context.Context, subject string) error
+	EraseIn(ctx context.Context, db pii.Execer, subject string) error
+	Erase(ctx context.Context, subject string) error
 }
 
 // Config is what the service needs from the configuration.
@@ -53,6 +60,9 @@ type Config struct {
 	// SecretKey is the decoded CLEARVEST_SECRET_KEY; tokens, codes and sealed secrets derive
 	// their keys from it.
 	SecretKey []byte
+	// PreviousSecretKeys (CLEARVEST_SECRET_KEY_PREVIOUS) still verify tokens, redeem codes and
+	// open sealed secrets made before the secret key was rotated.
+	PreviousSecretKeys [][]byte
 	// GoogleClientID enables Google sign-in when set.
 	GoogleClientID string
 	// GoogleClientSecret authenticates a confidential client at the token endpoint; optional.
@@ -205,7 +215,8 @@ func (s *Service) onUser(ctx context.Context, meta eventstore.Metadata, userID s
 		if err != nil {
 			return 0, err
 		}
-		if err := s.prepareKey(user.ID()); err != nil {
+		// The actor's key seals the client address in the metadata.
+		if err := s.prepareKey(user.ID(), meta.ActorID); err != nil {
 			return 0, err
 		}
 		pos, err := s.inTx(ctx, meta, func(u *unit) error { return fn(u, user) })
@@ -217,19 +228,38 @@ func (s *Service) onUser(ctx context.Context, meta eventstore.Metadata, userID s
 	}
 }
 
-// prepareKey makes sure the user's personal-data key is created and cached before a transaction
-// needs it to seal fields: the key store works on its own connection.
-func (s *Service) prepareKey(userID string) error {
-	if s.pii == nil || userID == "" {
+// prepareKey makes sure the personal-data keys of the users are created and cached before a
+// transaction needs them to seal fields: the key store works on its own connection.
+func (s *Service) prepareKey(userIDs ...string) error {
+	if s.pii == nil {
 		return nil
 	}
-	_, err := s.pii.Seal(userID, "-")
-	if errors.Is(err, eventstore.ErrErased) {
-		// A closed account: nothing personal may be sealed for it any more, and the aggregate
-		// refuses the commands that would try.
-		return nil
+	for _, id := range userIDs {
+		if id == "" {
+			continue
+		}
+		_, err := s.pii.Seal(id, "-")
+		if errors.Is(err, eventstore.ErrErased) {
+			// A closed account: nothing personal may be sealed for it any more, and the
+			// aggregate refuses the commands that would try.
+			continue
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return err
+	return nil
+}
+
+// discardKey deletes the key prepared for a registration that failed; when that fails too, the
+// key is left for pii.Cipher.Tidy, which serve runs.
+func (s *Service) discardKey(ctx context.Context, userID string) {
+	if s.pii == nil {
+		return
+	}
+	if err := s.pii.Discard(context.WithoutCancel(ctx), userID); err != nil {
+		s.log.WarnContext(ctx, "accounts: discarding the key of a failed registration failed", "err", err)
+	}
 }
 
 func userStream(id string) eventstore.StreamID {

@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,7 +9,10 @@ import (
 	"github.com/google/uuid"
 
 	"clearvest/domain/identity"
+	"clearvest/eventstore"
+	"clearvest/platform/auth/ratelimit"
 	"clearvest/platform/auth/session"
+	"clearvest/platform/mail"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/users"
 )
@@ -99,51 +101,90 @@ func (s *Service) Reinstate(ctx context.Context, a Actor, targetID string) (int6
 	return s.staffCommand(ctx, a, targetID, func(u *identity.User) error { return u.Reinstate() }, nil)
 }
 
-// Close closes an account: user.closed, sessions and trusted browsers ended, password and
-// e-mail claim removed, and then the user's personal-data key destroyed, which erases the
-// personal fields of every event of theirs (crypto-shredding). The money history stays.
+// Close closes an account and erases the personal data of its owner (docs/identity.md,
+// "Closing an account"). In one transaction with user.closed: sessions (with their addresses
+// and browsers), trusted browsers, one-time codes, the authenticator secret, the password, the
+// e-mail claim, the linked Google account, rate-limit counters that name the account, and every
+// message to the address in the mail outbox are deleted, and the user's personal-data key is
+// destroyed, which erases the personal fields of every event of theirs (crypto-shredding). The
+// money history stays. The photo file goes after the commit, and the read models blank the
+// account when they apply user.closed.
 //
-// Erasure happens after the commit (the key store is not part of the transaction). Should it
-// fail, closing again repeats only the erasure.
+// targetID may be any spelling of the id that uuid.Parse accepts; the canonical one is used
+// throughout. Closing a closed account again repeats the deletions, which finishes the erasure
+// of an account closed before one of them existed.
 func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, error) {
+	id, err := uuid.Parse(strings.TrimSpace(targetID))
+	if err != nil {
+		return 0, ErrUserNotFound
+	}
 	var photo, email string
-	var alreadyClosed bool
-	pos, err := s.staffCommand(ctx, a, targetID, func(u *identity.User) error {
+	pos, err := s.staffCommand(ctx, a, id.String(), func(u *identity.User) error {
 		if u.Status() == identity.StatusClosed {
-			alreadyClosed = true
 			return nil
 		}
 		photo, email = u.Profile().Photo, u.Email()
 		return u.Close(a.UserID)
 	}, func(u *unit, id uuid.UUID) error {
-		if alreadyClosed {
-			return nil
-		}
-		if _, err := session.New(u.tx, s.clock).RevokeAll(ctx, id, uuid.Nil, reasonClosed); err != nil {
-			return err
-		}
-		if err := session.NewDevices(u.tx, s.clock).ForgetAll(ctx, id); err != nil {
-			return err
-		}
-		if err := s.credentials.Delete(ctx, u.tx, id); err != nil {
-			return err
-		}
-		// The address is personal data too, and freeing it lets its owner sign up again.
-		return s.emails.Release(ctx, u.tx, email, id)
+		return u.erase(ctx, id, email)
 	})
 	if err != nil {
-		// The aggregate refuses commands to a closed account; the erasure may still be due.
-		if !errors.Is(err, identity.ErrClosed) {
-			return 0, err
-		}
+		return 0, err
 	}
 	if s.pii != nil {
-		if err := s.pii.Erase(ctx, strings.TrimSpace(targetID)); err != nil {
-			return pos, fmt.Errorf("accounts: the account is closed but erasing its personal data failed (close it again to retry): %w", err)
+		// The key is gone with the commit; this makes the process's own cache agree at once.
+		if err := s.pii.Erase(ctx, id.String()); err != nil {
+			s.log.WarnContext(ctx, "accounts: the closed account's key is erased; marking it in this process failed", "err", err)
 		}
 	}
 	s.deletePhoto(ctx, photo)
 	return pos, nil
+}
+
+// erase deletes, inside the closing transaction, every row outside the log that holds the user's
+// personal data or lets anyone act as them, and destroys their personal-data key. email is ""
+// when it can no longer be read (an account closed before): what is found by the address alone
+// is then left.
+func (u *unit) erase(ctx context.Context, id uuid.UUID, email string) error {
+	s := u.s
+	if err := session.New(u.tx, s.clock).DeleteAll(ctx, id); err != nil {
+		return err
+	}
+	if err := session.NewDevices(u.tx, s.clock).ForgetAll(ctx, id); err != nil {
+		return err
+	}
+	if err := s.codes.Forget(ctx, u.tx, id); err != nil {
+		return err
+	}
+	if err := s.totp.Forget(ctx, u.tx, id); err != nil {
+		return err
+	}
+	if err := s.credentials.Delete(ctx, u.tx, id); err != nil {
+		return err
+	}
+	// Freeing the address lets its owner sign up again, as a new account: keeping any trace of
+	// it to refuse that would keep personal data of someone who asked to be forgotten.
+	if err := s.emails.ReleaseAll(ctx, u.tx, id); err != nil {
+		return err
+	}
+	if _, err := u.tx.Exec(ctx, `DELETE FROM google_links WHERE user_id = $1`, id); err != nil {
+		return fmt.Errorf("accounts: unlink Google: %w", err)
+	}
+	// Counters are keyed by the address typed at sign-in and by the user id.
+	keys := append(ratelimit.AccountKeys(id.String()), ruleTOTP.key(id.String()))
+	if email != "" && email != eventstore.ErasedValue {
+		keys = append(keys, ratelimit.AccountKeys(email)...)
+		if _, err := mail.ForgetRecipient(ctx, u.tx, email); err != nil {
+			return err
+		}
+	}
+	if err := ratelimit.Forget(ctx, u.tx, keys...); err != nil {
+		return err
+	}
+	if s.pii != nil {
+		return s.pii.EraseIn(ctx, u.tx, id.String())
+	}
+	return nil
 }
 
 // SecurityLog returns what happened to the actor's account, newest first: the read model's

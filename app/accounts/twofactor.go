@@ -60,7 +60,7 @@ func (s *Service) EnableTOTP(ctx context.Context, a Actor, code string) ([]strin
 		if err := u.appendUser(ctx, user.User); err != nil {
 			return err
 		}
-		store, err := totp.New(u.tx, s.clock, s.cfg.SecretKey)
+		store, err := s.totpOn(u.tx)
 		if err != nil {
 			return err
 		}
@@ -109,7 +109,7 @@ func (s *Service) DisableTOTP(ctx context.Context, a Actor, pw, code string) (in
 		if err := u.appendUser(ctx, user.User); err != nil {
 			return err
 		}
-		store, err := totp.New(u.tx, s.clock, s.cfg.SecretKey)
+		store, err := s.totpOn(u.tx)
 		if err != nil {
 			return err
 		}

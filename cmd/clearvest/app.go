@@ -46,7 +46,7 @@ func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, sto
 		return identityParts{}, err
 	}
 	svc, err := accounts.New(accounts.Config{
-		PublicURL: cfg.PublicURL, SecretKey: cfg.SecretKey, GoogleClientID: cfg.GoogleClientID,
+		PublicURL: cfg.PublicURL, SecretKey: cfg.SecretKey, PreviousSecretKeys: cfg.PreviousSecretKeys, GoogleClientID: cfg.GoogleClientID,
 		GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuer: cfg.GoogleIssuer,
 		Production: cfg.Production(),
 	}, accounts.Deps{

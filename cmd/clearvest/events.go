@@ -314,6 +314,9 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 				fails.add("%s: does not decode: %v", at, err)
 				continue
 			}
+			if _, err := registry.OpenMetadata(e); err != nil {
+				fails.add("%s: metadata does not open: %v", at, err)
+			}
 			for _, v := range opts.Verifiers {
 				if err := v.Observe(e, ev); err != nil {
 					fails.add("%s: %s: %v", at, v.Name(), err)

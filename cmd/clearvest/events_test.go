@@ -367,6 +367,22 @@ func TestVerifyUndecodableData(t *testing.T) {
 	}
 }
 
+// TestVerifyOpensMetadata: a sealed client address that this binary cannot open (here: no
+// cipher at all) is a failure, as an undecodable payload is.
+func TestVerifyOpensMetadata(t *testing.T) {
+	t.Parallel()
+	store, _ := newTestStore(t)
+	bad := appendVisible(t, store, eventstore.StreamAppend{Stream: "account-d", ExpectedVersion: eventstore.NoStream, Events: []eventstore.NewEvent{
+		newEvent(t, "test.deposited", testDeposited{Amount: "1.00"}, eventstore.Metadata{ActorID: "u1", ClientIP: "pii:v1:AAAA"}),
+	}})[0]
+	var out bytes.Buffer
+	err := verifyEvents(testCtx(t), store, testRegistry(), &out, verifyOptions{Now: time.Now()})
+	want := fmt.Sprintf("position %d (account-d v1, test.deposited): metadata does not open", bad.Position)
+	if err == nil || !strings.Contains(out.String(), want) {
+		t.Errorf("got %v, want a failure containing %q:\n%s", err, want, out.String())
+	}
+}
+
 func TestVerifyListsAtMostTwenty(t *testing.T) {
 	t.Parallel()
 	store, _ := newTestStore(t)

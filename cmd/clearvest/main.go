@@ -31,6 +31,7 @@ Usage:
   clearvest events export --stream S | --all
                                           write events as JSON lines to standard output
   clearvest events verify                 replay every event through the codec and check invariants
+  clearvest keys rotate                   seal every stored key and secret with the current CLEARVEST_SECRET_KEY
   clearvest postgres start|stop|status|url
                                           manage the embedded PostgreSQL cluster of the data directory
 
@@ -77,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runProjections(ctx, rest, stdout, logger)
 	case "events":
 		return runEvents(ctx, rest, stdout, logger)
+	case "keys":
+		return runKeys(ctx, rest, stdout, logger)
 	case "postgres":
 		return runPostgres(ctx, rest, stdout, logger)
 	case "help", "-h", "--help":

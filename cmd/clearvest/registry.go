@@ -49,10 +49,11 @@ func newRegistry() *eventstore.Registry {
 
 // newCodec is newRegistry with the personal-data cipher installed, which anything that decodes
 // or writes user events needs: personal fields are sealed per user (docs/identity.md). The
-// cipher's keys live in the database and are sealed with CLEARVEST_SECRET_KEY; a wrong key is
-// reported here rather than at the first read of a user.
+// cipher's keys live in the database and are sealed with CLEARVEST_SECRET_KEY (or, until
+// `keys rotate` has run, a key of CLEARVEST_SECRET_KEY_PREVIOUS); a missing key is reported here
+// rather than at the first read of a user.
 func newCodec(ctx context.Context, pool *pgxpool.Pool, cfg config.Config) (*eventstore.Registry, *pii.Cipher, error) {
-	cipher, err := pii.New(pool, cfg.SecretKey)
+	cipher, err := pii.New(pool, cfg.SecretKey, pii.WithPreviousSecrets(cfg.PreviousSecretKeys...))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -77,29 +77,38 @@ func runSeed(ctx context.Context, args []string, stdout io.Writer, logger *slog.
 // openAccounts is the accounts service for a CLI tool: the database of the configuration
 // (the running server's embedded cluster, if there is one), migrated.
 func openAccounts(ctx context.Context, cfg config.Config, logger *slog.Logger) (*accounts.Service, func(), error) {
-	pool, _, closeDB, err := openDatabase(ctx, cfg, logger)
+	ident, done, err := openIdentity(ctx, cfg, logger)
 	if err != nil {
 		return nil, nil, err
+	}
+	return ident.accounts, done, nil
+}
+
+// openIdentity is openAccounts with the parts beneath the service (the personal-data cipher).
+func openIdentity(ctx context.Context, cfg config.Config, logger *slog.Logger) (identityParts, func(), error) {
+	pool, _, closeDB, err := openDatabase(ctx, cfg, logger)
+	if err != nil {
+		return identityParts{}, nil, err
 	}
 	// Writing tools migrate (it is safe while serve runs): `admin create` is often the very
 	// first command run against a new database.
 	if err := pgmigrate.Apply(ctx, pool, allMigrations()...); err != nil {
 		closeDB()
-		return nil, nil, err
+		return identityParts{}, nil, err
 	}
 	codec, cipher, err := newCodec(ctx, pool, cfg)
 	if err != nil {
 		closeDB()
-		return nil, nil, err
+		return identityParts{}, nil, err
 	}
 	store := postgres.New(pool, postgres.WithLogger(logger))
 	ident, err := newIdentity(ctx, cfg, pool, store, codec, cipher, nil, logger)
 	if err != nil {
 		store.Close()
 		closeDB()
-		return nil, nil, err
+		return identityParts{}, nil, err
 	}
-	return ident.accounts, func() { store.Close(); closeDB() }, nil
+	return ident, func() { store.Close(); closeDB() }, nil
 }
 
 // seedDemo creates the demo accounts the first time a development data directory is used and

@@ -74,6 +74,10 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		ln.Close()
 		return err
 	}
+	if err := ident.accounts.CheckSecrets(ctx); err != nil {
+		ln.Close()
+		return err
+	}
 	var demo []demoLogin
 	if !cfg.Production() {
 		if demo, err = seedDemo(ctx, cfg, ident.accounts, logger); err != nil {
@@ -102,6 +106,8 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	go func() { defer close(runnerDone); _ = runner.Run(workers) }()
 	senderDone := make(chan struct{})
 	go func() { defer close(senderDone); _ = ident.sender.Run(workers) }()
+	tidyDone := make(chan struct{})
+	go func() { defer close(tidyDone); tidyKeys(workers, cipher, logger) }()
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -121,6 +127,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	stopWorkers()
 	<-runnerDone
 	<-senderDone
+	<-tidyDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

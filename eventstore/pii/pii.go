@@ -3,9 +3,11 @@
 //
 // Each subject (a user id) gets a random 256-bit data key on the first Seal. Keys live in the
 // pii_keys table sealed with a key-encryption key (KEK) derived from CLEARVEST_SECRET_KEY, so a
-// copy of the database alone reads nothing. Fields are sealed with AES-256-GCM and stored as
-// "pii:v1:<base64(nonce|ciphertext)>". Erase destroys the key: every field sealed with it then
-// decodes as eventstore.ErasedValue, and the events, with the money history they carry, stay.
+// copy of the database alone reads nothing. Keys sealed with a previous secret still open
+// (WithPreviousSecrets), and Rotate seals them all with the current one (keyring.go). Fields are
+// sealed with AES-256-GCM and stored as "pii:v1:<base64(nonce|ciphertext)>". Erase destroys the
+// key: every field sealed with it then decodes as eventstore.ErasedValue, and the events, with
+// the money history they carry, stay. Subjects are user ids in canonical form (Subject).
 //
 // A Cipher is an eventstore.FieldCipher; install it with Registry.SetCipher.
 package pii
@@ -14,9 +16,7 @@ import (
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/hkdf"
 	"crypto/rand"
-	"crypto/sha256"
 	"embed"
 	"encoding/base64"
 	"errors"
@@ -25,7 +25,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/eventstore"
@@ -46,9 +48,6 @@ const kekInfo = "clearvest pii kek v1"
 // readable by the code that knows this one.
 const fieldPrefix = eventstore.SealedPrefix + "v1:"
 
-// keyFormat is the first byte of key_sealed, for the same reason.
-const keyFormat byte = 1
-
 const (
 	dataKeySize      = 32
 	defaultCacheTTL  = 5 * time.Minute
@@ -63,12 +62,27 @@ var (
 	// ErrWrongSecret means a data key cannot be unsealed: CLEARVEST_SECRET_KEY is not the one the
 	// keys were made with.
 	ErrWrongSecret = errors.New("pii: cannot unseal a data key: CLEARVEST_SECRET_KEY differs from the one the keys were made with")
+	// ErrBadSubject means the subject is not a user id. Subjects are UUIDs, and every entry point
+	// reduces them to the one canonical spelling (lower case, hyphenated), so that "{…}",
+	// upper-case or urn:uuid: forms of an id reach the same key instead of making or erasing
+	// another one.
+	ErrBadSubject = errors.New("pii: a data subject must be a user id (a UUID)")
 )
+
+// Subject returns the canonical form of a data subject's id, or ErrBadSubject.
+func Subject(id string) (string, error) {
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return "", fmt.Errorf("%w: %.80q", ErrBadSubject, id)
+	}
+	return u.String(), nil
+}
 
 // Cipher seals and opens personal fields. It is safe for concurrent use.
 type Cipher struct {
 	pool      *pgxpool.Pool
-	kek       cipher.AEAD
+	kek       *keyring
+	previous  [][]byte // previous secrets, until New has made the keyring
 	cacheTTL  time.Duration
 	timeout   time.Duration
 	cacheSize int
@@ -98,27 +112,28 @@ func WithCacheTTL(d time.Duration) Option { return func(c *Cipher) { c.cacheTTL 
 // the codec it plugs into has none, so the bound is set here.
 func WithTimeout(d time.Duration) Option { return func(c *Cipher) { c.timeout = d } }
 
+// WithPreviousSecrets lets the cipher open data keys sealed with earlier values of
+// CLEARVEST_SECRET_KEY (CLEARVEST_SECRET_KEY_PREVIOUS); new keys are sealed with the current
+// one, and Rotate seals the old ones again.
+func WithPreviousSecrets(secrets ...[]byte) Option {
+	return func(c *Cipher) { c.previous = append(c.previous, secrets...) }
+}
+
 // New returns a cipher whose keys live in pool's pii_keys table (Migrations) and are sealed with
 // a key derived from secret, the decoded CLEARVEST_SECRET_KEY.
 func New(pool *pgxpool.Pool, secret []byte, opts ...Option) (*Cipher, error) {
-	if len(secret) < 32 {
-		return nil, fmt.Errorf("pii: the secret key has %d bytes, want at least 32", len(secret))
-	}
-	kek, err := hkdf.Key(sha256.New, secret, nil, kekInfo, 32)
-	if err != nil {
-		return nil, fmt.Errorf("pii: derive key: %w", err)
-	}
-	aead, err := newAEAD(kek)
-	if err != nil {
-		return nil, err
-	}
 	c := &Cipher{
-		pool: pool, kek: aead, cacheTTL: defaultCacheTTL, timeout: defaultTimeout,
+		pool: pool, cacheTTL: defaultCacheTTL, timeout: defaultTimeout,
 		cacheSize: defaultCacheSize, now: time.Now, cache: map[string]cachedKey{},
 	}
 	for _, o := range opts {
 		o(c)
 	}
+	kek, err := newKeyring(secret, c.previous...)
+	if err != nil {
+		return nil, err
+	}
+	c.kek, c.previous = kek, nil
 	return c, nil
 }
 
@@ -137,6 +152,10 @@ func newAEAD(key []byte) (cipher.AEAD, error) {
 // Seal encrypts plaintext with subject's data key, creating the key on first use. It fails with
 // eventstore.ErrErased for an erased subject: new personal data must not outlive an erasure.
 func (c *Cipher) Seal(subject, plaintext string) (string, error) {
+	subject, err := Subject(subject)
+	if err != nil {
+		return "", err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
 	aead, err := c.key(ctx, subject, true)
@@ -156,6 +175,10 @@ func (c *Cipher) Seal(subject, plaintext string) (string, error) {
 // Open decrypts a value made by Seal. It fails with eventstore.ErrErased when the subject's key
 // was destroyed, and with another error for a missing key, a wrong secret or a damaged value.
 func (c *Cipher) Open(subject, sealed string) (string, error) {
+	subject, err := Subject(subject)
+	if err != nil {
+		return "", err
+	}
 	enc, ok := strings.CutPrefix(sealed, fieldPrefix)
 	if !ok {
 		return "", fmt.Errorf("pii: unknown sealed field format %.10q", sealed)
@@ -185,38 +208,150 @@ func (c *Cipher) Open(subject, sealed string) (string, error) {
 // a subject that has no key yet still leaves the tombstone, so no key can be made later. Erase is
 // idempotent.
 func (c *Cipher) Erase(ctx context.Context, subject string) error {
-	if subject == "" {
-		return errors.New("pii: erase: empty subject")
+	subject, err := Subject(subject)
+	if err != nil {
+		return err
 	}
-	if _, err := c.pool.Exec(ctx, `INSERT INTO pii_keys (subject_id, key_sealed, erased_at) VALUES ($1, NULL, now())
-		ON CONFLICT (subject_id) DO UPDATE SET key_sealed = NULL, erased_at = coalesce(pii_keys.erased_at, now())`, subject); err != nil {
+	if _, err := c.pool.Exec(ctx, eraseSQL, subject); err != nil {
 		return fmt.Errorf("pii: erase %q: %w", subject, err)
 	}
 	c.remember(subject, cachedKey{erased: true})
 	return nil
 }
 
-// CheckSecret unseals one stored data key, so that start-up fails with ErrWrongSecret when
-// CLEARVEST_SECRET_KEY was changed, instead of the first read of personal data failing later.
-// An empty table passes.
-func (c *Cipher) CheckSecret(ctx context.Context) error {
-	var subject string
-	var sealed []byte
-	err := c.pool.QueryRow(ctx, `SELECT subject_id, key_sealed FROM pii_keys WHERE key_sealed IS NOT NULL LIMIT 1`).Scan(&subject, &sealed)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("pii: check secret: %w", err)
-	}
-	_, err = c.unsealKey(subject, sealed)
-	return err
+// Execer runs a statement; a pgx.Tx, a *pgx.Conn and a *pgxpool.Pool are all one.
+type Execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
+
+// EraseIn is Erase written through db, normally the transaction that closes the account, so that
+// the erasure commits or rolls back with the closure. This process forgets the cached key at
+// once; call Erase after the commit to remember the subject as erased.
+func (c *Cipher) EraseIn(ctx context.Context, db Execer, subject string) error {
+	subject, err := Subject(subject)
+	if err != nil {
+		return err
+	}
+	if _, err := db.Exec(ctx, eraseSQL, subject); err != nil {
+		return fmt.Errorf("pii: erase %q: %w", subject, err)
+	}
+	c.forget(subject)
+	return nil
+}
+
+// ClaimIn records through db, the transaction that appends a subject's first events, that the
+// subject's key is in use. Keys are made before that transaction (Seal works on its own
+// connection), so until it commits a key has no stream and looks like an orphan to Tidy. The
+// claim refreshes the key's created_at: a sweep that reaches the row while it is open waits for
+// it, then sees a fresh key and leaves it; a sweep that came first makes the claim fail with
+// ErrNoKey, and the transaction rolls back instead of committing events sealed with a key that
+// is gone.
+func (c *Cipher) ClaimIn(ctx context.Context, db Execer, subject string) error {
+	subject, err := Subject(subject)
+	if err != nil {
+		return err
+	}
+	tag, err := db.Exec(ctx, `UPDATE pii_keys SET created_at = now() WHERE subject_id = $1 AND key_sealed IS NOT NULL`, subject)
+	if err != nil {
+		return fmt.Errorf("pii: claim the key of %q: %w", subject, err)
+	}
+	if tag.RowsAffected() == 0 {
+		c.forget(subject)
+		return fmt.Errorf("%w %q (swept or erased before its first events committed)", ErrNoKey, subject)
+	}
+	return nil
+}
+
+// Discard deletes subject's key when no stream has the subject as its id: the failure path of
+// a registration whose events did not commit. Keys in use and tombstones are left alone.
+func (c *Cipher) Discard(ctx context.Context, subject string) error {
+	subject, err := Subject(subject)
+	if err != nil {
+		return err
+	}
+	if _, err := c.pool.Exec(ctx, `DELETE FROM pii_keys k WHERE k.subject_id = $1 AND k.key_sealed IS NOT NULL AND `+noStream, subject); err != nil {
+		return fmt.Errorf("pii: discard the key of %q: %w", subject, err)
+	}
+	c.forget(subject)
+	return nil
+}
+
+// noStream holds for a pii_keys row k whose subject is the id of no stream (<category>-<id>) of
+// the event store: nothing was ever sealed with its key.
+const noStream = `NOT EXISTS (SELECT 1 FROM streams s WHERE substr(s.stream_id, strpos(s.stream_id, '-') + 1) = k.subject_id)`
+
+// Tidied is what Tidy did.
+type Tidied struct {
+	// Orphans is how many keys without any stream it deleted.
+	Orphans int64
+	// Respelled is how many tombstones under a non-canonical spelling of an id it moved to the
+	// canonical one, erasing the key that an erasure under that spelling had missed.
+	Respelled int
+}
+
+// Tidy repairs and trims the key table; it is safe to run at any time, from several processes.
+//
+// It deletes keys older than orphanAge that belong to no stream: keys made for a registration
+// whose events never committed (the process died, or the failure path could not Discard). A
+// registration in flight keeps its key through ClaimIn, and orphanAge should be far longer than
+// any registration takes. It also finishes erasures made before ids were canonicalised: a
+// tombstone under "{id}", an upper-case or urn:uuid: spelling erased nothing, so the key of the
+// canonical id is erased now and the stray tombstone removed.
+func (c *Cipher) Tidy(ctx context.Context, orphanAge time.Duration) (Tidied, error) {
+	var out Tidied
+	rows, err := c.pool.Query(ctx, `SELECT subject_id FROM pii_keys WHERE key_sealed IS NULL AND subject_id !~ $1`, canonicalPattern)
+	if err != nil {
+		return out, fmt.Errorf("pii: tidy: %w", err)
+	}
+	stray, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return out, fmt.Errorf("pii: tidy: %w", err)
+	}
+	for _, s := range stray {
+		id, err := Subject(s)
+		if err != nil {
+			continue // not an id at all: nobody's key, and a tombstone harms nothing
+		}
+		err = pgx.BeginFunc(ctx, c.pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, eraseSQL, id); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `DELETE FROM pii_keys WHERE subject_id = $1`, s)
+			return err
+		})
+		if err != nil {
+			return out, fmt.Errorf("pii: tidy: finish the erasure of %q: %w", s, err)
+		}
+		c.remember(id, cachedKey{erased: true})
+		out.Respelled++
+	}
+	tag, err := c.pool.Exec(ctx, `DELETE FROM pii_keys k WHERE k.key_sealed IS NOT NULL AND k.created_at < now() - make_interval(secs => $1) AND `+noStream,
+		orphanAge.Seconds())
+	if err != nil {
+		return out, fmt.Errorf("pii: tidy: delete orphan keys: %w", err)
+	}
+	out.Orphans = tag.RowsAffected()
+	return out, nil
+}
+
+// canonicalPattern matches the canonical spelling of a UUID (Subject's output).
+const canonicalPattern = `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`
+
+func (c *Cipher) forget(subject string) {
+	c.mu.Lock()
+	delete(c.cache, subject)
+	c.mu.Unlock()
+}
+
+// eraseSQL destroys a subject's key and leaves the tombstone.
+const eraseSQL = `INSERT INTO pii_keys (subject_id, key_sealed, erased_at) VALUES ($1, NULL, now())
+	ON CONFLICT (subject_id) DO UPDATE SET key_sealed = NULL, erased_at = coalesce(pii_keys.erased_at, now())`
 
 // key returns subject's data key, from the cache or the table, creating it when create is set.
 func (c *Cipher) key(ctx context.Context, subject string, create bool) (cipher.AEAD, error) {
-	if subject == "" {
-		return nil, errors.New("pii: empty subject")
+	subject, err := Subject(subject)
+	if err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	k, ok := c.cache[subject]
@@ -276,27 +411,17 @@ func (c *Cipher) create(ctx context.Context, subject string) error {
 	if _, err := rand.Read(key); err != nil {
 		return fmt.Errorf("pii: new key: %w", err)
 	}
-	nonce := make([]byte, c.kek.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		return fmt.Errorf("pii: nonce: %w", err)
-	}
-	sealed := append([]byte{keyFormat}, nonce...)
-	sealed = c.kek.Seal(sealed, nonce, key, keyAAD(subject))
 	if _, err := c.pool.Exec(ctx, `INSERT INTO pii_keys (subject_id, key_sealed) VALUES ($1, $2) ON CONFLICT (subject_id) DO NOTHING`,
-		subject, sealed); err != nil {
+		subject, c.kek.wrap(subject, key)); err != nil {
 		return fmt.Errorf("pii: store key of %q: %w", subject, err)
 	}
 	return nil
 }
 
 func (c *Cipher) unsealKey(subject string, sealed []byte) (cipher.AEAD, error) {
-	n := c.kek.NonceSize()
-	if len(sealed) < 1+n+c.kek.Overhead() || sealed[0] != keyFormat {
-		return nil, fmt.Errorf("pii: the data key of %q has an unknown format", subject)
-	}
-	key, err := c.kek.Open(nil, sealed[1:1+n], sealed[1+n:], keyAAD(subject))
+	key, err := c.kek.unwrap(subject, sealed)
 	if err != nil {
-		return nil, fmt.Errorf("%w (subject %q)", ErrWrongSecret, subject)
+		return nil, err
 	}
 	return newAEAD(key)
 }

@@ -12,7 +12,7 @@ import (
 func FuzzDecodeMetadata(f *testing.F) {
 	full, _ := json.Marshal(eventstore.Metadata{CorrelationID: "c", CausationID: "k", ActorID: "u1", ActorRole: "admin",
 		ImpersonatorID: "u9", IdempotencyKey: "idem", RequestHash: "h", ClientIP: "127.0.0.1"})
-	for _, seed := range []string{string(full), `{}`, `{"actorId":"a\"b\\u00e9"}`, `{"clientIp": "::1" }`,
+	for _, seed := range []string{string(full), `{}`, `{"actorId":"a\"b\\u00e9"}`, `{"clientIp": "::1" }`, `{"actorId":"u1","clientIp":"pii:v1:q8+/Zm9v=="}`,
 		`{"actorId":1}`, `{"unknown":"x","actorId":"y"}`, `[]`, `null`, `{"actorId":"a","actorId":"b"}`, `{"actorId":"\ud83d\ude00"}`} {
 		f.Add([]byte(seed))
 	}

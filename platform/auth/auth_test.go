@@ -144,3 +144,44 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 }
+
+// TestSealerReseal moves a value sealed with the previous secret over to the current one, after
+// which a sealer without the previous secret opens it.
+func TestSealerReseal(t *testing.T) {
+	t.Parallel()
+	newSecret := bytes.Repeat([]byte{0x22}, 32)
+	old, _ := auth.NewSealer("test seal", secret)
+	rotating, err := auth.NewSealer("test seal", newSecret, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	current, _ := auth.NewSealer("test seal", newSecret)
+	aad := []byte("user-1")
+	sealed := old.Seal([]byte("seed"), aad)
+
+	if rotating.SealedWithCurrent(sealed) || !old.SealedWithCurrent(sealed) {
+		t.Error("SealedWithCurrent does not tell which secret sealed the value")
+	}
+	if ids := rotating.KeyIDs(); len(ids) != 2 || !bytes.Equal(ids[1], sealed[1:5]) || bytes.Equal(ids[0], ids[1]) {
+		t.Errorf("KeyIDs = %x; want the current key's id, then the previous one's %x", ids, sealed[1:5])
+	}
+	resealed, err := rotating.Reseal(sealed, aad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rotating.SealedWithCurrent(resealed) || !bytes.Equal(resealed[1:5], rotating.KeyIDs()[0]) {
+		t.Errorf("Reseal did not seal with the current secret")
+	}
+	if got, err := current.Open(resealed, aad); err != nil || string(got) != "seed" {
+		t.Errorf("the resealed value with only the new secret: %q, %v", got, err)
+	}
+	if again, err := rotating.Reseal(resealed, aad); err != nil || !bytes.Equal(again, resealed) {
+		t.Errorf("resealing a current value changed it (%v)", err)
+	}
+	if _, err := current.Reseal(sealed, aad); !errors.Is(err, auth.ErrUnseal) {
+		t.Errorf("Reseal without the secret that sealed the value: %v, want ErrUnseal", err)
+	}
+	if _, err := rotating.Reseal(sealed, []byte("user-2")); !errors.Is(err, auth.ErrUnseal) {
+		t.Errorf("Reseal for another record: %v, want ErrUnseal", err)
+	}
+}

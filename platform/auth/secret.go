@@ -51,11 +51,17 @@ func HashToken(token string) []byte {
 
 // Sealer encrypts small secrets at rest (TOTP seeds) with AES-256-GCM under a key derived from
 // the application secret. It seals with the current secret and opens with any secret it was
-// given, so the application secret can be rotated without losing what was sealed before.
+// given, so the application secret can be rotated without losing what was sealed before; Reseal
+// brings a value sealed with a previous secret over to the current one, after which the previous
+// secret can be dropped.
+//
+// A sealed value is: version byte, the 4-byte id of the key (the start of its SHA-256), nonce,
+// ciphertext.
 type Sealer struct {
 	current cipher.AEAD
 	currID  [4]byte
 	byID    map[[4]byte]cipher.AEAD
+	ids     [][]byte // every configured key's id, current first
 }
 
 // sealVersion is the first byte of every sealed value, so the format can change later.
@@ -88,9 +94,34 @@ func NewSealer(info string, current []byte, previous ...[]byte) (*Sealer, error)
 		}
 		if _, dup := s.byID[id]; !dup {
 			s.byID[id] = aead
+			s.ids = append(s.ids, id[:])
 		}
 	}
 	return s, nil
+}
+
+// KeyIDs returns the ids of the configured secrets' keys, current first, as they appear in
+// sealed values (bytes 1 to 4), so that a table can be searched for values no configured secret
+// opens.
+func (s *Sealer) KeyIDs() [][]byte { return s.ids }
+
+// SealedWithCurrent reports whether sealed names the current secret's key: Reseal would not
+// change it.
+func (s *Sealer) SealedWithCurrent(sealed []byte) bool {
+	return len(sealed) > 5 && sealed[0] == sealVersion && [4]byte(sealed[1:5]) == s.currID
+}
+
+// Reseal opens sealed with whichever configured secret sealed it and seals it again with the
+// current one. A value already sealed with the current secret is returned unchanged.
+func (s *Sealer) Reseal(sealed, aad []byte) ([]byte, error) {
+	if s.SealedWithCurrent(sealed) {
+		return sealed, nil
+	}
+	plain, err := s.Open(sealed, aad)
+	if err != nil {
+		return nil, err
+	}
+	return s.Seal(plain, aad), nil
 }
 
 // Seal encrypts plaintext. aad binds the result to its record (e.g. the user id), so a sealed

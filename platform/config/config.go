@@ -6,6 +6,7 @@
 package config
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
@@ -30,6 +31,7 @@ const (
 	EnvEnv              = "CLEARVEST_ENV"
 	EnvMailURL          = "CLEARVEST_MAIL_URL"
 	EnvSecretKey        = "CLEARVEST_SECRET_KEY"
+	EnvSecretKeyPrev    = "CLEARVEST_SECRET_KEY_PREVIOUS"
 	EnvGoogleClientID   = "GOOGLE_CLIENT_ID"
 	EnvGoogleSecret     = "GOOGLE_CLIENT_SECRET"
 	EnvGoogleIssuer     = "GOOGLE_ISSUER"
@@ -77,6 +79,10 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose forwarding headers name the client
 	// (CLEARVEST_TRUSTED_PROXIES); empty means every request's peer is the client.
 	TrustedProxies []netip.Prefix
+	// PreviousSecretKeys are earlier values of SecretKey, still accepted while a rotation is
+	// under way: what was signed, hashed or sealed with them still works, while everything new
+	// uses SecretKey (docs/identity.md, "Rotating the secret key").
+	PreviousSecretKeys [][]byte
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -108,6 +114,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("public_url", c.PublicURL),
 		slog.String("database", db),
 		slog.String("mail", redactURL(c.MailURL)),
+		slog.Int("previous_secret_keys", len(c.PreviousSecretKeys)),
 		slog.Bool("google_login", c.GoogleClientID != ""),
 		slog.String("blobs", c.blobLogValue()),
 		slog.Any("trusted_proxies", c.TrustedProxies),
@@ -191,6 +198,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 
 	if c.SecretKey, err = secretKey(get(EnvSecretKey), c); err != nil {
+		return Config{}, err
+	}
+	if c.PreviousSecretKeys, err = previousSecretKeys(get(EnvSecretKeyPrev), c.SecretKey); err != nil {
 		return Config{}, err
 	}
 
@@ -359,6 +369,33 @@ func secretKey(encoded string, c Config) ([]byte, error) {
 		return nil, fmt.Errorf("%s is required in production: the standard base64 of %d random bytes, e.g. from `openssl rand -base64 %d`", EnvSecretKey, SecretKeySize, SecretKeySize)
 	}
 	return developmentSecretKey(c.DataDir)
+}
+
+// previousSecretKeys reads CLEARVEST_SECRET_KEY_PREVIOUS: keys in the form of the current one,
+// separated by commas. Listing the current key, or a key twice, is refused: it is a sign that
+// the rotation is not what the operator thinks it is.
+func previousSecretKeys(list string, current []byte) ([][]byte, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var out [][]byte
+	for i, part := range strings.Split(list, ",") {
+		source := fmt.Sprintf("%s (key %d)", EnvSecretKeyPrev, i+1)
+		key, err := decodeSecretKey(strings.TrimSpace(part), source)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Equal(key, current) {
+			return nil, fmt.Errorf("%s: is the current key (%s); list only keys that were replaced", source, EnvSecretKey)
+		}
+		for _, k := range out {
+			if bytes.Equal(k, key) {
+				return nil, fmt.Errorf("%s: is listed twice", source)
+			}
+		}
+		out = append(out, key)
+	}
+	return out, nil
 }
 
 func decodeSecretKey(encoded, source string) ([]byte, error) {

@@ -17,6 +17,15 @@ func env(m map[string]string) func(string) string {
 
 func validKey() string { return base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)) }
 
+func keyOf(b byte) string { return base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{b}, 32)) }
+
+func wantPrevious(t *testing.T, c config.Config, n int) {
+	t.Helper()
+	if len(c.PreviousSecretKeys) != n {
+		t.Errorf("%d previous secret keys, want %d", len(c.PreviousSecretKeys), n)
+	}
+}
+
 func TestLoad(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -88,6 +97,30 @@ func TestLoad(t *testing.T) {
 		{name: "secret key not base64", env: map[string]string{"CLEARVEST_SECRET_KEY": "not base64!"}, wantErr: "CLEARVEST_SECRET_KEY: not standard base64"},
 		{name: "secret key too short", env: map[string]string{"CLEARVEST_SECRET_KEY": base64.StdEncoding.EncodeToString([]byte("short"))}, wantErr: "CLEARVEST_SECRET_KEY: decodes to 5 bytes, want exactly 32"},
 		{name: "URL-safe base64 is refused", env: map[string]string{"CLEARVEST_SECRET_KEY": base64.URLEncoding.EncodeToString(bytes.Repeat([]byte{0xfb}, 32))}, wantErr: "CLEARVEST_SECRET_KEY: not standard base64"},
+		{
+			name: "previous secret keys, separated by commas",
+			env: map[string]string{
+				"CLEARVEST_SECRET_KEY":          validKey(),
+				"CLEARVEST_SECRET_KEY_PREVIOUS": keyOf(1) + " , " + keyOf(2),
+			},
+			check: func(t *testing.T, c config.Config, _ string) {
+				if len(c.PreviousSecretKeys) != 2 || !bytes.Equal(c.PreviousSecretKeys[0], bytes.Repeat([]byte{1}, 32)) ||
+					!bytes.Equal(c.PreviousSecretKeys[1], bytes.Repeat([]byte{2}, 32)) {
+					t.Errorf("PreviousSecretKeys = %x", c.PreviousSecretKeys)
+				}
+			},
+		},
+		{
+			name:  "previous secret keys next to the development key",
+			env:   map[string]string{"CLEARVEST_SECRET_KEY_PREVIOUS": keyOf(1)},
+			check: func(t *testing.T, c config.Config, _ string) { wantPrevious(t, c, 1) },
+		},
+		{name: "no previous secret keys", env: map[string]string{"CLEARVEST_SECRET_KEY": validKey()}, check: func(t *testing.T, c config.Config, _ string) { wantPrevious(t, c, 0) }},
+		{name: "previous secret key not base64", env: map[string]string{"CLEARVEST_SECRET_KEY": validKey(), "CLEARVEST_SECRET_KEY_PREVIOUS": keyOf(1) + ",nope!"}, wantErr: "CLEARVEST_SECRET_KEY_PREVIOUS (key 2): not standard base64"},
+		{name: "previous secret key too short", env: map[string]string{"CLEARVEST_SECRET_KEY": validKey(), "CLEARVEST_SECRET_KEY_PREVIOUS": base64.StdEncoding.EncodeToString([]byte("short"))}, wantErr: "CLEARVEST_SECRET_KEY_PREVIOUS (key 1): decodes to 5 bytes"},
+		{name: "previous secret key is the current one", env: map[string]string{"CLEARVEST_SECRET_KEY": validKey(), "CLEARVEST_SECRET_KEY_PREVIOUS": validKey()}, wantErr: "CLEARVEST_SECRET_KEY_PREVIOUS (key 1): is the current key"},
+		{name: "previous secret key twice", env: map[string]string{"CLEARVEST_SECRET_KEY": validKey(), "CLEARVEST_SECRET_KEY_PREVIOUS": keyOf(1) + "," + keyOf(1)}, wantErr: "CLEARVEST_SECRET_KEY_PREVIOUS (key 2): is listed twice"},
+		{name: "empty entry in the previous secret keys", env: map[string]string{"CLEARVEST_SECRET_KEY": validKey(), "CLEARVEST_SECRET_KEY_PREVIOUS": keyOf(1) + ","}, wantErr: "CLEARVEST_SECRET_KEY_PREVIOUS (key 2): decodes to 0 bytes"},
 		{name: "bad listen address", env: map[string]string{"CLEARVEST_ADDR": "8080"}, wantErr: "CLEARVEST_ADDR: \"8080\" is not a listen address"},
 		{name: "relative public URL", env: map[string]string{"CLEARVEST_PUBLIC_URL": "clearvest.example.com"}, wantErr: "CLEARVEST_PUBLIC_URL:"},
 		{name: "unsupported mail scheme", env: map[string]string{"CLEARVEST_MAIL_URL": "http://mail"}, wantErr: `CLEARVEST_MAIL_URL: scheme "http" is not supported`},

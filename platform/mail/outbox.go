@@ -27,6 +27,29 @@ const (
 	StatusFailed  = "failed"
 )
 
+// ForgetRecipient deletes every message to address from the outbox, inside the caller's
+// transaction: pending ones are not sent, and sent or failed ones no longer keep the address,
+// the bodies (which greet the recipient by name) or the error a mail server gave about them.
+// It is part of erasing a closed account. Addresses match ignoring case, whether stored bare
+// or as "Name <address>".
+func ForgetRecipient(ctx context.Context, tx pgx.Tx, address string) (int64, error) {
+	addr := strings.ToLower(strings.TrimSpace(address))
+	if addr == "" {
+		return 0, errors.New("mail: forget recipient: empty address")
+	}
+	tag, err := tx.Exec(ctx, `DELETE FROM mail_outbox WHERE lower(to_address) = $1 OR lower(to_address) LIKE '%<' || $2 || '>'`,
+		addr, escapeLike(addr))
+	if err != nil {
+		return 0, fmt.Errorf("mail: forget recipient: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// escapeLike makes s match literally inside a LIKE pattern.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
 // Enqueue records msg for sending, inside the caller's transaction: if the transaction rolls
 // back, the message was never there. dedupeKey names what causes the message, conventionally the
 // causing event's id and the template ("<event-id>/password_reset"); a second Enqueue with the

@@ -3,7 +3,8 @@
 // did to the account (role changes, suspension, impersonation), newest first.
 //
 // Addresses shown are the user's own: from the event for a new-device sign-in, otherwise from the
-// event metadata, and only when the user acted themselves. Staff actions show no address, because
+// event metadata (sealed there, opened through the codec), and only when the user acted
+// themselves. Staff actions show no address, because
 // a staff member's network location is not the user's to see. When an account is closed its
 // entries lose their addresses and browsers, as the users read model loses the profile.
 package securitylog
@@ -125,7 +126,11 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		}
 		r.UserID, r.Position, r.At = userID, env.Position, env.RecordedAt
 		if selfService(r.Kind) && actedThemselves(env.Metadata, userID) {
-			r.IP = env.Metadata.ClientIP
+			meta, err := p.codec.OpenMetadata(env)
+			if err != nil {
+				return err
+			}
+			r.IP = meta.ClientIP
 		}
 		rows = append(rows, r)
 	}

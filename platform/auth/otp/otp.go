@@ -214,6 +214,18 @@ func (s *Codes) Issue(ctx context.Context, db auth.DB, userID uuid.UUID, purpose
 	return plaintext, nil
 }
 
+// Forget deletes every code of a user, spent ones included, through db (the transaction that
+// closes the account).
+func (s *Codes) Forget(ctx context.Context, db auth.DB, userID uuid.UUID) error {
+	if db == nil {
+		db = s.db
+	}
+	if _, err := db.Exec(ctx, `DELETE FROM one_time_codes WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("otp: forget: %w", err)
+	}
+	return nil
+}
+
 // Consume redeems a code and returns the user it belongs to. A typed code (login) needs the
 // user it was sent to, since the code alone is not unique; a link's token identifies its user,
 // and userID may be uuid.Nil or, when the caller knows who is signed in, that user.

@@ -145,6 +145,15 @@ func (s *Emails) Release(ctx context.Context, tx pgx.Tx, email string, userID uu
 	return nil
 }
 
+// ReleaseAll gives up every address a user holds (account closure). It needs no address, so it
+// also works once the user's personal data, their address included, can no longer be read.
+func (s *Emails) ReleaseAll(ctx context.Context, tx pgx.Tx, userID uuid.UUID) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM user_emails WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("principal: release e-mails: %w", err)
+	}
+	return nil
+}
+
 // Lookup returns the user holding email, if any.
 func (s *Emails) Lookup(ctx context.Context, email string) (uuid.UUID, bool, error) {
 	var id uuid.UUID

@@ -142,6 +142,17 @@ func (p *Policy) CodeRequest(ctx context.Context, account, ip string) error {
 	return p.check(ctx, "code-account:"+accountKey(account), p.CodeRequestsPerAccount)
 }
 
+// AccountKeys lists the keys under which the policy counts and blocks an account, for erasing
+// them with the account (Forget).
+func AccountKeys(account string) []string {
+	acct := accountKey(account)
+	return []string{"login-backoff:" + acct, "login-failures:" + acct, "login-account:" + acct, "code-account:" + acct}
+}
+
+// AccountKey is how an account (an e-mail address or a user id) appears in keys of limits kept
+// outside this policy: hashed, as ClientKey hashes addresses, so the table holds neither.
+func AccountKey(account string) string { return accountKey(account) }
+
 func (p *Policy) check(ctx context.Context, key string, r Rule) error {
 	ok, wait, err := p.limiter.Hit(ctx, key, r.Limit, r.Window)
 	if err != nil {

@@ -119,7 +119,13 @@ func (l *Limiter) Blocked(ctx context.Context, key string) (time.Duration, error
 
 // Reset forgets every counter and block of the keys.
 func (l *Limiter) Reset(ctx context.Context, keys ...string) error {
-	if _, err := l.db.Exec(ctx, `DELETE FROM rate_limits WHERE key = ANY($1)`, keys); err != nil {
+	return Forget(ctx, l.db, keys...)
+}
+
+// Forget deletes every counter and block of the keys through db: the limiter's pool, or the
+// transaction that closes an account (see AccountKeys).
+func Forget(ctx context.Context, db auth.DB, keys ...string) error {
+	if _, err := db.Exec(ctx, `DELETE FROM rate_limits WHERE key = ANY($1)`, keys); err != nil {
 		return fmt.Errorf("ratelimit: reset: %w", err)
 	}
 	return nil

@@ -338,3 +338,53 @@ func TestTrustedBrowserIsNotLockedOutByFailuresElsewhere(t *testing.T) {
 	}
 	wantLimited(t, "a trusted browser on an address over its limit", f.policy.LoginFromTrustedDevice(ctx, owner, "198.51.100.9"), 0)
 }
+
+// TestAccountKeysNameEveryRowOfAnAccount: whatever the policy counted for an account, Forget of
+// AccountKeys removes it, and nothing of another account; no row holds the address itself.
+func TestAccountKeysNameEveryRowOfAnAccount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := authtest.NewDB(t)
+	p := ratelimit.NewPolicy(ratelimit.New(pool, clock.NewManual(start)))
+	for _, account := range []string{"Leaving@Example.com", "staying@example.com"} {
+		for range p.FreeFailures {
+			if err := p.Login(ctx, account, "198.51.100.7"); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.LoginFailed(ctx, account); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := p.CodeRequest(ctx, account, "198.51.100.7"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(query string, args ...any) int {
+		t.Helper()
+		var n int
+		if err := pool.QueryRow(ctx, query, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(`SELECT count(*) FROM rate_limits WHERE key ILIKE '%example.com%' OR key LIKE '%198.51.100.7%'`); n != 0 {
+		t.Errorf("%d rows name an address in the clear", n)
+	}
+	mine := ratelimit.AccountKeys(" leaving@example.COM")
+	if n := count(`SELECT count(*) FROM rate_limits WHERE key = ANY($1)`, mine); n < 4 {
+		t.Fatalf("AccountKeys names %d rows, want the failures, back-off, attempts and code requests", n)
+	}
+	others := count(`SELECT count(*) FROM rate_limits WHERE NOT key = ANY($1)`, mine)
+	if err := ratelimit.Forget(ctx, pool, mine...); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(`SELECT count(*) FROM rate_limits WHERE key = ANY($1)`, mine); n != 0 {
+		t.Errorf("%d rows of the account left after Forget", n)
+	}
+	if n := count(`SELECT count(*) FROM rate_limits`); n != others {
+		t.Errorf("Forget left %d rows, want the %d of the other account and the addresses", n, others)
+	}
+	if err := p.Login(ctx, "leaving@example.com", "203.0.113.1"); err != nil {
+		t.Errorf("the account's back-off survived Forget: %v", err)
+	}
+}

@@ -334,6 +334,15 @@ func (s *Store) RevokeAll(ctx context.Context, userID, except uuid.UUID, reason 
 	return int(tag.RowsAffected()), nil
 }
 
+// DeleteAll removes every session of a user, ended ones and their rotated-out tokens included
+// (account closure: the rows hold the addresses and browsers the user signed in from).
+func (s *Store) DeleteAll(ctx context.Context, userID uuid.UUID) error {
+	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("session: delete all: %w", err)
+	}
+	return nil
+}
+
 // List returns a user's sessions that are neither revoked nor past their absolute life, most
 // recently used first. Marking the caller's own is left to the caller, which knows its sid.
 func (s *Store) List(ctx context.Context, userID uuid.UUID) ([]Session, error) {

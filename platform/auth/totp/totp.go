@@ -272,10 +272,87 @@ func (s *Store) RegenerateRecoveryCodes(ctx context.Context, userID uuid.UUID) (
 // Disable turns two-factor sign-in off and forgets the secret and recovery codes. The caller
 // must have re-authenticated the user first.
 func (s *Store) Disable(ctx context.Context, userID uuid.UUID) error {
-	if _, err := s.db.Exec(ctx, `DELETE FROM totp WHERE user_id = $1`, userID); err != nil {
+	return s.Forget(ctx, s.db, userID)
+}
+
+// Forget deletes a user's enrolment, enabled or not, through db (the transaction that closes
+// the account, or the store's own).
+func (s *Store) Forget(ctx context.Context, db auth.DB, userID uuid.UUID) error {
+	if _, err := db.Exec(ctx, `DELETE FROM totp WHERE user_id = $1`, userID); err != nil {
 		return fmt.Errorf("totp: disable: %w", err)
 	}
 	return nil
+}
+
+// ErrWrongSecret: a stored secret is sealed with an application secret that is not configured.
+var ErrWrongSecret = errors.New("totp: authenticator secrets are sealed with a secret key that is not configured")
+
+// CheckSecret fails with ErrWrongSecret when some stored secret needs an application secret that
+// is not configured (CLEARVEST_SECRET_KEY changed without the old value in
+// CLEARVEST_SECRET_KEY_PREVIOUS, or the old value removed before Reseal ran), so that start-up
+// fails instead of those users' sign-ins.
+func (s *Store) CheckSecret(ctx context.Context) error {
+	var unknown int
+	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM totp WHERE substring(secret_sealed FROM 2 FOR 4) <> ALL($1::bytea[])`,
+		s.sealer.KeyIDs()).Scan(&unknown); err != nil {
+		return fmt.Errorf("totp: check secret: %w", err)
+	}
+	if unknown > 0 {
+		return fmt.Errorf("%w (%d of them); put the old key in CLEARVEST_SECRET_KEY_PREVIOUS until `clearvest keys rotate` has run", ErrWrongSecret, unknown)
+	}
+	return nil
+}
+
+// resealBatch bounds the rows one query of Reseal reads.
+const resealBatch = 1000
+
+// Reseal seals every stored secret with the current application secret and returns how many it
+// changed. It may run while users sign in (a row is replaced only if it did not change meanwhile,
+// so a new enrolment or a disable in between stays as it is) and may run again.
+func (s *Store) Reseal(ctx context.Context) (int, error) {
+	resealed := 0
+	for after := uuid.Nil; ; {
+		rows, err := s.db.Query(ctx, `SELECT user_id, secret_sealed FROM totp WHERE user_id > $1 ORDER BY user_id LIMIT $2`, after, resealBatch)
+		if err != nil {
+			return resealed, fmt.Errorf("totp: reseal: %w", err)
+		}
+		type row struct {
+			user   uuid.UUID
+			sealed []byte
+		}
+		batch, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+			var x row
+			return x, r.Scan(&x.user, &x.sealed)
+		})
+		if err != nil {
+			return resealed, fmt.Errorf("totp: reseal: %w", err)
+		}
+		var users []uuid.UUID
+		var old, next [][]byte
+		for _, r := range batch {
+			after = r.user
+			if s.sealer.SealedWithCurrent(r.sealed) {
+				continue
+			}
+			resealedValue, err := s.sealer.Reseal(r.sealed, r.user[:])
+			if err != nil {
+				return resealed, fmt.Errorf("%w: user %s: %v", ErrWrongSecret, r.user, err)
+			}
+			users, old, next = append(users, r.user), append(old, r.sealed), append(next, resealedValue)
+		}
+		if len(users) > 0 {
+			tag, err := s.db.Exec(ctx, `UPDATE totp t SET secret_sealed = u.next
+				FROM unnest($1::uuid[], $2::bytea[], $3::bytea[]) AS u(user_id, old, next)
+				WHERE t.user_id = u.user_id AND t.secret_sealed = u.old`, users, old, next)
+			if err != nil {
+				return resealed, fmt.Errorf("totp: reseal: %w", err)
+			}
+			resealed += int(tag.RowsAffected())
+		}
+		if len(batch) < resealBatch {
+			return resealed, nil
+		}
+	}
 }
 
 // generate is RFC 4226's HOTP at counter step, truncated to digits.

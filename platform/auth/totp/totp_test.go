@@ -279,3 +279,49 @@ func TestDisable(t *testing.T) {
 		t.Errorf("enrolling again after Disable: %v", err)
 	}
 }
+
+// TestResealAfterRotation: after the application secret changes, secrets sealed with the old one
+// still work while it is configured as previous; Reseal moves them to the new one, after which
+// the old one can go.
+func TestResealAfterRotation(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t)
+	alice, e, _ := f.enrol(t)
+	bob, _, _ := f.enrol(t)
+	newSecret := bytes.Repeat([]byte{9}, 32)
+	onlyNew, err := totp.New(f.pool, f.clock, newSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := onlyNew.CheckSecret(ctx); !errors.Is(err, totp.ErrWrongSecret) {
+		t.Errorf("CheckSecret without the old secret = %v, want ErrWrongSecret", err)
+	}
+	rotating, err := totp.New(f.pool, f.clock, newSecret, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rotating.CheckSecret(ctx); err != nil {
+		t.Errorf("CheckSecret with the old secret as previous = %v", err)
+	}
+	f.clock.Advance(time.Minute)
+	if _, err := rotating.Verify(ctx, alice, f.code(t, e, 0)); err != nil {
+		t.Errorf("a code during rotation: %v", err)
+	}
+	if n, err := rotating.Reseal(ctx); err != nil || n != 2 {
+		t.Fatalf("Reseal = %d, %v; want both secrets resealed", n, err)
+	}
+	if n, err := rotating.Reseal(ctx); err != nil || n != 0 {
+		t.Errorf("a second Reseal = %d, %v; want nothing to do", n, err)
+	}
+	if err := onlyNew.CheckSecret(ctx); err != nil {
+		t.Errorf("CheckSecret after Reseal with only the new secret = %v", err)
+	}
+	f.clock.Advance(time.Minute)
+	if _, err := onlyNew.Verify(ctx, alice, f.code(t, e, 0)); err != nil {
+		t.Errorf("a code after Reseal with only the new secret: %v", err)
+	}
+	if on, _ := onlyNew.Enabled(ctx, bob); !on {
+		t.Error("Reseal turned two-factor sign-in off")
+	}
+}
