@@ -142,6 +142,8 @@ func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, e
 			return pos, fmt.Errorf("accounts: the account is closed but erasing its personal data failed (close it again to retry): %w", err)
 		}
 	}
+	// The runner's cache holds the stream decoded, personal fields in plaintext.
+	s.commands.Forget(userStream(strings.TrimSpace(targetID)))
 	s.deletePhoto(ctx, photo)
 	return pos, nil
 }

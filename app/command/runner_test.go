@@ -453,7 +453,7 @@ func TestIdempotencyKeyReusedWithAnotherRequest(t *testing.T) {
 		t.Fatalf("err = %v, want ErrIdempotencyKeyReused", err)
 	}
 	kind, msg, ok := domainerr.KindOf(err)
-	if !ok || kind != domainerr.Conflict || msg != "This Idempotency-Key was already used with a different request." {
+	if !ok || kind != domainerr.RuleBroken || msg != "This Idempotency-Key was already used with a different request." {
 		t.Errorf("KindOf = %v, %q, %v", kind, msg, ok)
 	}
 }
