@@ -14,9 +14,11 @@ import (
 	"testing"
 
 	"clearvest/api"
+	"clearvest/api/idempotency"
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
 	"clearvest/platform/mail"
+	"clearvest/platform/pgmigrate"
 )
 
 // app is the real HTTP API around a real accounts service on its own database.
@@ -34,6 +36,13 @@ func newApp(t testing.TB, opts ...accountstest.Option) *app {
 func newAppWith(t testing.TB, a *app, env string) *app { return serve(t, a.Env, env) }
 
 func serve(t testing.TB, env *accountstest.Env, environment string) *app {
+	if err := pgmigrate.Apply(context.Background(), env.Pool, idempotency.Migrations); err != nil {
+		t.Fatal(err)
+	}
+	idem, err := idempotency.NewStore(env.Pool, env.Secret)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(api.New(api.Deps{
 		Logger:         slog.New(slog.DiscardHandler),
 		Env:            environment,
@@ -41,6 +50,7 @@ func serve(t testing.TB, env *accountstest.Env, environment string) *app {
 		PublicURL:      accountstest.PublicURL,
 		MailboxDir:     env.MailDir,
 		ReadYourWrites: env.Runner,
+		Idempotency:    idem,
 	}))
 	t.Cleanup(srv.Close)
 	return &app{Env: env, srv: srv}

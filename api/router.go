@@ -29,6 +29,7 @@ import (
 
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
+	"clearvest/api/idempotency"
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 )
@@ -107,6 +108,9 @@ type Deps struct {
 	// MailboxDir is the directory of the file:// mail transport, served by /api/dev/mail in
 	// development; "" (or production) turns the development mailbox off.
 	MailboxDir string
+	// Idempotency keeps the answers of requests sent with an Idempotency-Key. nil leaves the
+	// header unread (tests of other parts); serve always sets it.
+	Idempotency *idempotency.Store
 }
 
 func (d Deps) withDefaults() Deps {
@@ -156,6 +160,16 @@ func New(deps Deps) http.Handler {
 		authenticator = deps.Accounts
 	}
 	metrics := middleware.NewMetrics(deps.Metrics)
+	// The generated router wraps each operation in these, the last outermost: the policy first,
+	// then Idempotency-Key, which needs the caller and has nothing to keep for a refusal.
+	operationMiddlewares := []apigen.MiddlewareFunc{ops.authorize}
+	if deps.Idempotency != nil {
+		idem, err := idempotencyFor(deps.Idempotency)
+		if err != nil {
+			panic(err)
+		}
+		operationMiddlewares = []apigen.MiddlewareFunc{idem, ops.authorize}
+	}
 
 	r := chi.NewRouter()
 	// Order matters: the request ID and its logger first so everything can log; metrics and the
@@ -202,7 +216,7 @@ func New(deps Deps) http.Handler {
 		apigen.HandlerWithOptions(strict, apigen.ChiServerOptions{
 			BaseRouter:       r,
 			ErrorHandlerFunc: parameterError,
-			Middlewares:      []apigen.MiddlewareFunc{ops.authorize},
+			Middlewares:      operationMiddlewares,
 		})
 	})
 

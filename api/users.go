@@ -70,15 +70,21 @@ func clientOf(ctx context.Context) accounts.Client {
 	if r == nil {
 		return accounts.Client{}
 	}
-	ip := r.RemoteAddr
-	if host, _, err := net.SplitHostPort(ip); err == nil {
-		ip = host
-	}
-	c := accounts.Client{IP: ip, UserAgent: r.UserAgent()}
+	c := accounts.Client{IP: clientAddress(r), UserAgent: r.UserAgent()}
 	if dc, err := r.Cookie(CookieDevice); err == nil {
 		c.DeviceToken = dc.Value
 	}
 	return c
+}
+
+// clientAddress is the caller's IP address: the peer's, until trusted proxies can be
+// configured.
+func clientAddress(r *http.Request) string {
+	ip := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(ip); err == nil {
+		ip = host
+	}
+	return ip
 }
 
 // actorOf is the signed-in caller; the policy has already refused anonymous callers of the

@@ -437,6 +437,9 @@ type UserStatus string
 // EmailPath defines model for EmailPath.
 type EmailPath = string
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // Position defines model for Position.
 type Position = int64
 
@@ -473,6 +476,46 @@ type UnprocessableEntity = Error
 // UnsupportedMediaType Every error response has this shape.
 type UnsupportedMediaType = Error
 
+// DisableTwoFactorParams defines parameters for DisableTwoFactor.
+type DisableTwoFactorParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// EnableTwoFactorParams defines parameters for EnableTwoFactor.
+type EnableTwoFactorParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetupTwoFactorParams defines parameters for SetupTwoFactor.
+type SetupTwoFactorParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ChangePasswordParams defines parameters for ChangePassword.
+type ChangePasswordParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ForgotPasswordParams defines parameters for ForgotPassword.
+type ForgotPasswordParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetUserParams defines parameters for GetUser.
 type GetUserParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
@@ -490,6 +533,22 @@ type GetUsersParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// GoogleCallbackParams defines parameters for GoogleCallback.
+type GoogleCallbackParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GoogleLinkParams defines parameters for GoogleLink.
+type GoogleLinkParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GoogleRedirectParams defines parameters for GoogleRedirect.
 type GoogleRedirectParams struct {
 	Code  *string `form:"code,omitempty" json:"code,omitempty"`
@@ -502,15 +561,76 @@ type GoogleStartParams struct {
 	Return *string `form:"return,omitempty" json:"return,omitempty"`
 }
 
+// LoginParams defines parameters for Login.
+type LoginParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// LoginWithCodeParams defines parameters for LoginWithCode.
+type LoginWithCodeParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // UploadPhotoMultipartBody defines parameters for UploadPhoto.
 type UploadPhotoMultipartBody struct {
 	Photo openapi_types.File `json:"photo"`
+}
+
+// UploadPhotoParams defines parameters for UploadPhoto.
+type UploadPhotoParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RefreshSessionParams defines parameters for RefreshSession.
+type RefreshSessionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // RegisterParams defines parameters for Register.
 type RegisterParams struct {
 	// Ref Referral code from a shared link.
 	Ref *string `form:"ref,omitempty" json:"ref,omitempty"`
+
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ReinstateUserParams defines parameters for ReinstateUser.
+type ReinstateUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ResetPasswordParams defines parameters for ResetPassword.
+type ResetPasswordParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SecureAccountParams defines parameters for SecureAccount.
+type SecureAccountParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetSecurityLogParams defines parameters for GetSecurityLog.
@@ -518,6 +638,62 @@ type GetSecurityLogParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// SendLoginCodeParams defines parameters for SendLoginCode.
+type SendLoginCodeParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SendVerificationEmailParams defines parameters for SendVerificationEmail.
+type SendVerificationEmailParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RevokeOtherSessionsParams defines parameters for RevokeOtherSessions.
+type RevokeOtherSessionsParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SuspendUserParams defines parameters for SuspendUser.
+type SuspendUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpdateUserParams defines parameters for UpdateUser.
+type UpdateUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpgradeUserParams defines parameters for UpgradeUser.
+type UpgradeUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// VerifyUserParams defines parameters for VerifyUser.
+type VerifyUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
@@ -578,19 +754,19 @@ type ServerInterface interface {
 	GetMeta(w http.ResponseWriter, r *http.Request)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
-	DisableTwoFactor(w http.ResponseWriter, r *http.Request)
+	DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams)
 	// EnableTwoFactor Turn on two-factor authentication with a code from the app
 	// (POST /users/2fa/enable)
-	EnableTwoFactor(w http.ResponseWriter, r *http.Request)
+	EnableTwoFactor(w http.ResponseWriter, r *http.Request, params EnableTwoFactorParams)
 	// SetupTwoFactor Start setting up an authenticator app
 	// (POST /users/2fa/setup)
-	SetupTwoFactor(w http.ResponseWriter, r *http.Request)
+	SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams)
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
-	ChangePassword(w http.ResponseWriter, r *http.Request)
+	ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
-	ForgotPassword(w http.ResponseWriter, r *http.Request)
+	ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams)
 	// GetUser The signed-in user
 	// (GET /users/getUser)
 	GetUser(w http.ResponseWriter, r *http.Request, params GetUserParams)
@@ -599,10 +775,10 @@ type ServerInterface interface {
 	GetUsers(w http.ResponseWriter, r *http.Request, params GetUsersParams)
 	// GoogleCallback Sign in (or sign up) with a Google ID token
 	// (POST /users/google/callback)
-	GoogleCallback(w http.ResponseWriter, r *http.Request)
+	GoogleCallback(w http.ResponseWriter, r *http.Request, params GoogleCallbackParams)
 	// GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 	// (POST /users/google/link)
-	GoogleLink(w http.ResponseWriter, r *http.Request)
+	GoogleLink(w http.ResponseWriter, r *http.Request, params GoogleLinkParams)
 	// GoogleRedirect Google's answer to the redirect sign-in
 	// (GET /users/google/redirect)
 	GoogleRedirect(w http.ResponseWriter, r *http.Request, params GoogleRedirectParams)
@@ -611,67 +787,67 @@ type ServerInterface interface {
 	GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
-	Login(w http.ResponseWriter, r *http.Request)
+	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
 	// LoginStatus Whether the caller is signed in
 	// (GET /users/loginStatus)
 	LoginStatus(w http.ResponseWriter, r *http.Request)
 	// LoginWithCode Sign in with the e-mailed code (and trust this browser)
 	// (POST /users/loginWithCode/{email})
-	LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath)
+	LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath, params LoginWithCodeParams)
 	// Logout End this session and clear the session cookies
 	// (GET /users/logout)
 	Logout(w http.ResponseWriter, r *http.Request)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
-	UploadPhoto(w http.ResponseWriter, r *http.Request)
+	UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams)
 	// GetPhoto A profile photo
 	// (GET /users/photo/{name})
 	GetPhoto(w http.ResponseWriter, r *http.Request, name string)
 	// RefreshSession Exchange the refresh cookie for a new access token
 	// (POST /users/refresh)
-	RefreshSession(w http.ResponseWriter, r *http.Request)
+	RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams)
 	// Register Create an account and sign in
 	// (POST /users/register)
 	Register(w http.ResponseWriter, r *http.Request, params RegisterParams)
 	// ReinstateUser Lift a suspension (admins)
 	// (POST /users/reinstate/{id})
-	ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID)
+	ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID, params ReinstateUserParams)
 	// ResetPassword Set a new password with the token from the reset link (ends every session)
 	// (PATCH /users/resetPassword/{resetToken})
-	ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string)
+	ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string, params ResetPasswordParams)
 	// SecureAccount "This wasn't me": lock out whoever signed in
 	// (POST /users/secure-account/{token})
-	SecureAccount(w http.ResponseWriter, r *http.Request, token string)
+	SecureAccount(w http.ResponseWriter, r *http.Request, token string, params SecureAccountParams)
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams)
 	// SendLoginCode E-mail a 6-digit login code
 	// (POST /users/sendLoginCode/{email})
-	SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath)
+	SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams)
 	// SendVerificationEmail E-mail a new verification link
 	// (POST /users/sendVerificationEmail)
-	SendVerificationEmail(w http.ResponseWriter, r *http.Request)
+	SendVerificationEmail(w http.ResponseWriter, r *http.Request, params SendVerificationEmailParams)
 	// ListSessions The signed-in user's active sessions
 	// (GET /users/sessions)
 	ListSessions(w http.ResponseWriter, r *http.Request)
 	// RevokeOtherSessions End every session except this one
 	// (POST /users/sessions/revoke-others)
-	RevokeOtherSessions(w http.ResponseWriter, r *http.Request)
+	RevokeOtherSessions(w http.ResponseWriter, r *http.Request, params RevokeOtherSessionsParams)
 	// EndSession End one of the user's sessions
 	// (DELETE /users/sessions/{id})
 	EndSession(w http.ResponseWriter, r *http.Request, id string)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
-	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID)
+	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams)
 	// UpdateUser Update the signed-in user's profile
 	// (PATCH /users/updateUser)
-	UpdateUser(w http.ResponseWriter, r *http.Request)
+	UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams)
 	// UpgradeUser Change a user's role (admins)
 	// (POST /users/upgradeUser)
-	UpgradeUser(w http.ResponseWriter, r *http.Request)
+	UpgradeUser(w http.ResponseWriter, r *http.Request, params UpgradeUserParams)
 	// VerifyUser Verify the e-mail address with the token from the verification link
 	// (PATCH /users/verifyUser/{token})
-	VerifyUser(w http.ResponseWriter, r *http.Request, token string)
+	VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams)
 	// DeleteUser Close an account (admins)
 	// (DELETE /users/{id})
 	DeleteUser(w http.ResponseWriter, r *http.Request, id UserID)
@@ -707,31 +883,31 @@ func (_ Unimplemented) GetMeta(w http.ResponseWriter, r *http.Request) {
 
 // DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 // (POST /users/2fa/disable)
-func (_ Unimplemented) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // EnableTwoFactor Turn on two-factor authentication with a code from the app
 // (POST /users/2fa/enable)
-func (_ Unimplemented) EnableTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) EnableTwoFactor(w http.ResponseWriter, r *http.Request, params EnableTwoFactorParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // SetupTwoFactor Start setting up an authenticator app
 // (POST /users/2fa/setup)
-func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // ChangePassword Change the password (ends every other session)
 // (PATCH /users/changePassword)
-func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // ForgotPassword E-mail a password-reset link
 // (POST /users/forgotPassword)
-func (_ Unimplemented) ForgotPassword(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -749,13 +925,13 @@ func (_ Unimplemented) GetUsers(w http.ResponseWriter, r *http.Request, params G
 
 // GoogleCallback Sign in (or sign up) with a Google ID token
 // (POST /users/google/callback)
-func (_ Unimplemented) GoogleCallback(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) GoogleCallback(w http.ResponseWriter, r *http.Request, params GoogleCallbackParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 // (POST /users/google/link)
-func (_ Unimplemented) GoogleLink(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) GoogleLink(w http.ResponseWriter, r *http.Request, params GoogleLinkParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -773,7 +949,7 @@ func (_ Unimplemented) GoogleStart(w http.ResponseWriter, r *http.Request, param
 
 // Login Sign in with e-mail and password
 // (POST /users/login)
-func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -785,7 +961,7 @@ func (_ Unimplemented) LoginStatus(w http.ResponseWriter, r *http.Request) {
 
 // LoginWithCode Sign in with the e-mailed code (and trust this browser)
 // (POST /users/loginWithCode/{email})
-func (_ Unimplemented) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+func (_ Unimplemented) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath, params LoginWithCodeParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -797,7 +973,7 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 
 // UploadPhoto Upload a profile photo and make it the user's photo
 // (POST /users/photo)
-func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -809,7 +985,7 @@ func (_ Unimplemented) GetPhoto(w http.ResponseWriter, r *http.Request, name str
 
 // RefreshSession Exchange the refresh cookie for a new access token
 // (POST /users/refresh)
-func (_ Unimplemented) RefreshSession(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -821,19 +997,19 @@ func (_ Unimplemented) Register(w http.ResponseWriter, r *http.Request, params R
 
 // ReinstateUser Lift a suspension (admins)
 // (POST /users/reinstate/{id})
-func (_ Unimplemented) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID) {
+func (_ Unimplemented) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID, params ReinstateUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // ResetPassword Set a new password with the token from the reset link (ends every session)
 // (PATCH /users/resetPassword/{resetToken})
-func (_ Unimplemented) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string) {
+func (_ Unimplemented) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string, params ResetPasswordParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // SecureAccount "This wasn't me": lock out whoever signed in
 // (POST /users/secure-account/{token})
-func (_ Unimplemented) SecureAccount(w http.ResponseWriter, r *http.Request, token string) {
+func (_ Unimplemented) SecureAccount(w http.ResponseWriter, r *http.Request, token string, params SecureAccountParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -845,13 +1021,13 @@ func (_ Unimplemented) GetSecurityLog(w http.ResponseWriter, r *http.Request, pa
 
 // SendLoginCode E-mail a 6-digit login code
 // (POST /users/sendLoginCode/{email})
-func (_ Unimplemented) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+func (_ Unimplemented) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // SendVerificationEmail E-mail a new verification link
 // (POST /users/sendVerificationEmail)
-func (_ Unimplemented) SendVerificationEmail(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) SendVerificationEmail(w http.ResponseWriter, r *http.Request, params SendVerificationEmailParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -863,7 +1039,7 @@ func (_ Unimplemented) ListSessions(w http.ResponseWriter, r *http.Request) {
 
 // RevokeOtherSessions End every session except this one
 // (POST /users/sessions/revoke-others)
-func (_ Unimplemented) RevokeOtherSessions(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) RevokeOtherSessions(w http.ResponseWriter, r *http.Request, params RevokeOtherSessionsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -875,25 +1051,25 @@ func (_ Unimplemented) EndSession(w http.ResponseWriter, r *http.Request, id str
 
 // SuspendUser Suspend a user (admins); ends their sessions at once
 // (POST /users/suspend/{id})
-func (_ Unimplemented) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID) {
+func (_ Unimplemented) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // UpdateUser Update the signed-in user's profile
 // (PATCH /users/updateUser)
-func (_ Unimplemented) UpdateUser(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // UpgradeUser Change a user's role (admins)
 // (POST /users/upgradeUser)
-func (_ Unimplemented) UpgradeUser(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) UpgradeUser(w http.ResponseWriter, r *http.Request, params UpgradeUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // VerifyUser Verify the e-mail address with the token from the verification link
 // (PATCH /users/verifyUser/{token})
-func (_ Unimplemented) VerifyUser(w http.ResponseWriter, r *http.Request, token string) {
+func (_ Unimplemented) VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -983,8 +1159,35 @@ func (siw *ServerInterfaceWrapper) GetMeta(w http.ResponseWriter, r *http.Reques
 // DisableTwoFactor operation middleware
 func (siw *ServerInterfaceWrapper) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DisableTwoFactorParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DisableTwoFactor(w, r)
+		siw.Handler.DisableTwoFactor(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -997,8 +1200,35 @@ func (siw *ServerInterfaceWrapper) DisableTwoFactor(w http.ResponseWriter, r *ht
 // EnableTwoFactor operation middleware
 func (siw *ServerInterfaceWrapper) EnableTwoFactor(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params EnableTwoFactorParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.EnableTwoFactor(w, r)
+		siw.Handler.EnableTwoFactor(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1011,8 +1241,35 @@ func (siw *ServerInterfaceWrapper) EnableTwoFactor(w http.ResponseWriter, r *htt
 // SetupTwoFactor operation middleware
 func (siw *ServerInterfaceWrapper) SetupTwoFactor(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetupTwoFactorParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SetupTwoFactor(w, r)
+		siw.Handler.SetupTwoFactor(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1025,8 +1282,35 @@ func (siw *ServerInterfaceWrapper) SetupTwoFactor(w http.ResponseWriter, r *http
 // ChangePassword operation middleware
 func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ChangePasswordParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ChangePassword(w, r)
+		siw.Handler.ChangePassword(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1039,8 +1323,35 @@ func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http
 // ForgotPassword operation middleware
 func (siw *ServerInterfaceWrapper) ForgotPassword(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ForgotPasswordParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ForgotPassword(w, r)
+		siw.Handler.ForgotPassword(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1148,8 +1459,35 @@ func (siw *ServerInterfaceWrapper) GetUsers(w http.ResponseWriter, r *http.Reque
 // GoogleCallback operation middleware
 func (siw *ServerInterfaceWrapper) GoogleCallback(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GoogleCallbackParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GoogleCallback(w, r)
+		siw.Handler.GoogleCallback(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1162,8 +1500,35 @@ func (siw *ServerInterfaceWrapper) GoogleCallback(w http.ResponseWriter, r *http
 // GoogleLink operation middleware
 func (siw *ServerInterfaceWrapper) GoogleLink(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GoogleLinkParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GoogleLink(w, r)
+		siw.Handler.GoogleLink(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1268,8 +1633,35 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 // Login operation middleware
 func (siw *ServerInterfaceWrapper) Login(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LoginParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.Login(w, r)
+		siw.Handler.Login(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1308,8 +1700,32 @@ func (siw *ServerInterfaceWrapper) LoginWithCode(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LoginWithCodeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.LoginWithCode(w, r, email)
+		siw.Handler.LoginWithCode(w, r, email, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1336,8 +1752,35 @@ func (siw *ServerInterfaceWrapper) Logout(w http.ResponseWriter, r *http.Request
 // UploadPhoto operation middleware
 func (siw *ServerInterfaceWrapper) UploadPhoto(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UploadPhotoParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UploadPhoto(w, r)
+		siw.Handler.UploadPhoto(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1376,8 +1819,35 @@ func (siw *ServerInterfaceWrapper) GetPhoto(w http.ResponseWriter, r *http.Reque
 // RefreshSession operation middleware
 func (siw *ServerInterfaceWrapper) RefreshSession(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RefreshSessionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.RefreshSession(w, r)
+		siw.Handler.RefreshSession(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1409,6 +1879,27 @@ func (siw *ServerInterfaceWrapper) Register(w http.ResponseWriter, r *http.Reque
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Register(w, r, params)
 	}))
@@ -1435,8 +1926,32 @@ func (siw *ServerInterfaceWrapper) ReinstateUser(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReinstateUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ReinstateUser(w, r, id)
+		siw.Handler.ReinstateUser(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1461,8 +1976,32 @@ func (siw *ServerInterfaceWrapper) ResetPassword(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ResetPasswordParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ResetPassword(w, r, resetToken)
+		siw.Handler.ResetPassword(w, r, resetToken, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1487,8 +2026,32 @@ func (siw *ServerInterfaceWrapper) SecureAccount(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SecureAccountParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SecureAccount(w, r, token)
+		siw.Handler.SecureAccount(w, r, token, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1554,8 +2117,32 @@ func (siw *ServerInterfaceWrapper) SendLoginCode(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SendLoginCodeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SendLoginCode(w, r, email)
+		siw.Handler.SendLoginCode(w, r, email, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1568,8 +2155,35 @@ func (siw *ServerInterfaceWrapper) SendLoginCode(w http.ResponseWriter, r *http.
 // SendVerificationEmail operation middleware
 func (siw *ServerInterfaceWrapper) SendVerificationEmail(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SendVerificationEmailParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SendVerificationEmail(w, r)
+		siw.Handler.SendVerificationEmail(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1596,8 +2210,35 @@ func (siw *ServerInterfaceWrapper) ListSessions(w http.ResponseWriter, r *http.R
 // RevokeOtherSessions operation middleware
 func (siw *ServerInterfaceWrapper) RevokeOtherSessions(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RevokeOtherSessionsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.RevokeOtherSessions(w, r)
+		siw.Handler.RevokeOtherSessions(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1648,8 +2289,32 @@ func (siw *ServerInterfaceWrapper) SuspendUser(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SuspendUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SuspendUser(w, r, id)
+		siw.Handler.SuspendUser(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1662,8 +2327,35 @@ func (siw *ServerInterfaceWrapper) SuspendUser(w http.ResponseWriter, r *http.Re
 // UpdateUser operation middleware
 func (siw *ServerInterfaceWrapper) UpdateUser(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateUser(w, r)
+		siw.Handler.UpdateUser(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1676,8 +2368,35 @@ func (siw *ServerInterfaceWrapper) UpdateUser(w http.ResponseWriter, r *http.Req
 // UpgradeUser operation middleware
 func (siw *ServerInterfaceWrapper) UpgradeUser(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpgradeUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpgradeUser(w, r)
+		siw.Handler.UpgradeUser(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1702,8 +2421,32 @@ func (siw *ServerInterfaceWrapper) VerifyUser(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params VerifyUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.VerifyUser(w, r, token)
+		siw.Handler.VerifyUser(w, r, token, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2164,7 +2907,8 @@ func (response GetMeta500JSONResponse) VisitGetMetaResponse(w http.ResponseWrite
 }
 
 type DisableTwoFactorRequestObject struct {
-	Body *DisableTwoFactorJSONRequestBody
+	Params DisableTwoFactorParams
+	Body   *DisableTwoFactorJSONRequestBody
 }
 
 type DisableTwoFactorResponseObject interface {
@@ -2227,6 +2971,36 @@ func (response DisableTwoFactor403JSONResponse) VisitDisableTwoFactorResponse(w 
 	return err
 }
 
+type DisableTwoFactor409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DisableTwoFactor409JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableTwoFactor422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response DisableTwoFactor422JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DisableTwoFactor429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response DisableTwoFactor429JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
@@ -2259,7 +3033,8 @@ func (response DisableTwoFactor500JSONResponse) VisitDisableTwoFactorResponse(w 
 }
 
 type EnableTwoFactorRequestObject struct {
-	Body *EnableTwoFactorJSONRequestBody
+	Params EnableTwoFactorParams
+	Body   *EnableTwoFactorJSONRequestBody
 }
 
 type EnableTwoFactorResponseObject interface {
@@ -2336,6 +3111,22 @@ func (response EnableTwoFactor409JSONResponse) VisitEnableTwoFactorResponse(w ht
 	return err
 }
 
+type EnableTwoFactor422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response EnableTwoFactor422JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableTwoFactor429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response EnableTwoFactor429JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
@@ -2368,6 +3159,7 @@ func (response EnableTwoFactor500JSONResponse) VisitEnableTwoFactorResponse(w ht
 }
 
 type SetupTwoFactorRequestObject struct {
+	Params SetupTwoFactorParams
 }
 
 type SetupTwoFactorResponseObject interface {
@@ -2430,6 +3222,22 @@ func (response SetupTwoFactor409JSONResponse) VisitSetupTwoFactorResponse(w http
 	return err
 }
 
+type SetupTwoFactor422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetupTwoFactor422JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetupTwoFactor500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response SetupTwoFactor500JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
@@ -2445,7 +3253,8 @@ func (response SetupTwoFactor500JSONResponse) VisitSetupTwoFactorResponse(w http
 }
 
 type ChangePasswordRequestObject struct {
-	Body *ChangePasswordJSONRequestBody
+	Params ChangePasswordParams
+	Body   *ChangePasswordJSONRequestBody
 }
 
 type ChangePasswordResponseObject interface {
@@ -2508,6 +3317,36 @@ func (response ChangePassword403JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ChangePassword409JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ChangePassword422JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangePassword429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ChangePassword429JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
@@ -2540,7 +3379,8 @@ func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http
 }
 
 type ForgotPasswordRequestObject struct {
-	Body *ForgotPasswordJSONRequestBody
+	Params ForgotPasswordParams
+	Body   *ForgotPasswordJSONRequestBody
 }
 
 type ForgotPasswordResponseObject interface {
@@ -2571,6 +3411,36 @@ func (response ForgotPassword400JSONResponse) VisitForgotPasswordResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForgotPassword409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ForgotPassword409JSONResponse) VisitForgotPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForgotPassword422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ForgotPassword422JSONResponse) VisitForgotPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2735,7 +3605,8 @@ func (response GetUsers500JSONResponse) VisitGetUsersResponse(w http.ResponseWri
 }
 
 type GoogleCallbackRequestObject struct {
-	Body *GoogleCallbackJSONRequestBody
+	Params GoogleCallbackParams
+	Body   *GoogleCallbackJSONRequestBody
 }
 
 type GoogleCallbackResponseObject interface {
@@ -2812,6 +3683,36 @@ func (response GoogleCallback404JSONResponse) VisitGoogleCallbackResponse(w http
 	return err
 }
 
+type GoogleCallback409JSONResponse struct{ ConflictJSONResponse }
+
+func (response GoogleCallback409JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleCallback422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GoogleCallback422JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GoogleCallback429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GoogleCallback429JSONResponse) VisitGoogleCallbackResponse(w http.ResponseWriter) error {
@@ -2844,7 +3745,8 @@ func (response GoogleCallback500JSONResponse) VisitGoogleCallbackResponse(w http
 }
 
 type GoogleLinkRequestObject struct {
-	Body *GoogleLinkJSONRequestBody
+	Params GoogleLinkParams
+	Body   *GoogleLinkJSONRequestBody
 }
 
 type GoogleLinkResponseObject interface {
@@ -2917,6 +3819,36 @@ func (response GoogleLink404JSONResponse) VisitGoogleLinkResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink409JSONResponse struct{ ConflictJSONResponse }
+
+func (response GoogleLink409JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GoogleLink422JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3057,7 +3989,8 @@ func (response GoogleStart500JSONResponse) VisitGoogleStartResponse(w http.Respo
 }
 
 type LoginRequestObject struct {
-	Body *LoginJSONRequestBody
+	Params LoginParams
+	Body   *LoginJSONRequestBody
 }
 
 type LoginResponseObject interface {
@@ -3116,6 +4049,36 @@ func (response Login403JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login409JSONResponse struct{ ConflictJSONResponse }
+
+func (response Login409JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response Login422JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3187,8 +4150,9 @@ func (response LoginStatus500JSONResponse) VisitLoginStatusResponse(w http.Respo
 }
 
 type LoginWithCodeRequestObject struct {
-	Email EmailPath `json:"email"`
-	Body  *LoginWithCodeJSONRequestBody
+	Email  EmailPath `json:"email"`
+	Params LoginWithCodeParams
+	Body   *LoginWithCodeJSONRequestBody
 }
 
 type LoginWithCodeResponseObject interface {
@@ -3247,6 +4211,36 @@ func (response LoginWithCode403JSONResponse) VisitLoginWithCodeResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCode409JSONResponse struct{ ConflictJSONResponse }
+
+func (response LoginWithCode409JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCode422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response LoginWithCode422JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3332,7 +4326,8 @@ func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 }
 
 type UploadPhotoRequestObject struct {
-	Body *multipart.Reader
+	Params UploadPhotoParams
+	Body   *multipart.Reader
 }
 
 type UploadPhotoResponseObject interface {
@@ -3395,6 +4390,20 @@ func (response UploadPhoto403JSONResponse) VisitUploadPhotoResponse(w http.Respo
 	return err
 }
 
+type UploadPhoto409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UploadPhoto409JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadPhoto413JSONResponse struct{ PayloadTooLargeJSONResponse }
 
 func (response UploadPhoto413JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
@@ -3421,6 +4430,22 @@ func (response UploadPhoto415JSONResponse) VisitUploadPhotoResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadPhoto422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UploadPhoto422JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3530,6 +4555,7 @@ func (response GetPhoto500JSONResponse) VisitGetPhotoResponse(w http.ResponseWri
 }
 
 type RefreshSessionRequestObject struct {
+	Params RefreshSessionParams
 }
 
 type RefreshSessionResponseObject interface {
@@ -3574,6 +4600,36 @@ func (response RefreshSession403JSONResponse) VisitRefreshSessionResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshSession409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RefreshSession409JSONResponse) VisitRefreshSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshSession422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RefreshSession422JSONResponse) VisitRefreshSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3643,6 +4699,22 @@ func (response Register409JSONResponse) VisitRegisterResponse(w http.ResponseWri
 	return err
 }
 
+type Register422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response Register422JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type Register429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response Register429JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
@@ -3675,7 +4747,8 @@ func (response Register500JSONResponse) VisitRegisterResponse(w http.ResponseWri
 }
 
 type ReinstateUserRequestObject struct {
-	Id UserID `json:"id"`
+	Id     UserID `json:"id"`
+	Params ReinstateUserParams
 }
 
 type ReinstateUserResponseObject interface {
@@ -3738,6 +4811,20 @@ func (response ReinstateUser404JSONResponse) VisitReinstateUserResponse(w http.R
 	return err
 }
 
+type ReinstateUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ReinstateUser409JSONResponse) VisitReinstateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ReinstateUser422JSONResponse struct {
 	UnprocessableEntityJSONResponse
 }
@@ -3770,6 +4857,7 @@ func (response ReinstateUser500JSONResponse) VisitReinstateUserResponse(w http.R
 
 type ResetPasswordRequestObject struct {
 	ResetToken string `json:"resetToken"`
+	Params     ResetPasswordParams
 	Body       *ResetPasswordJSONRequestBody
 }
 
@@ -3819,6 +4907,36 @@ func (response ResetPassword404JSONResponse) VisitResetPasswordResponse(w http.R
 	return err
 }
 
+type ResetPassword409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ResetPassword409JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetPassword422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ResetPassword422JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResetPassword429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ResetPassword429JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
@@ -3851,7 +4969,8 @@ func (response ResetPassword500JSONResponse) VisitResetPasswordResponse(w http.R
 }
 
 type SecureAccountRequestObject struct {
-	Token string `json:"token"`
+	Token  string `json:"token"`
+	Params SecureAccountParams
 }
 
 type SecureAccountResponseObject interface {
@@ -3882,6 +5001,36 @@ func (response SecureAccount404JSONResponse) VisitSecureAccountResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SecureAccount409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SecureAccount409JSONResponse) VisitSecureAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SecureAccount422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SecureAccount422JSONResponse) VisitSecureAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3982,7 +5131,8 @@ func (response GetSecurityLog500JSONResponse) VisitGetSecurityLogResponse(w http
 }
 
 type SendLoginCodeRequestObject struct {
-	Email EmailPath `json:"email"`
+	Email  EmailPath `json:"email"`
+	Params SendLoginCodeParams
 }
 
 type SendLoginCodeResponseObject interface {
@@ -4013,6 +5163,36 @@ func (response SendLoginCode400JSONResponse) VisitSendLoginCodeResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SendLoginCode409JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SendLoginCode422JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4049,6 +5229,7 @@ func (response SendLoginCode500JSONResponse) VisitSendLoginCodeResponse(w http.R
 }
 
 type SendVerificationEmailRequestObject struct {
+	Params SendVerificationEmailParams
 }
 
 type SendVerificationEmailResponseObject interface {
@@ -4093,6 +5274,36 @@ func (response SendVerificationEmail403JSONResponse) VisitSendVerificationEmailR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendVerificationEmail409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SendVerificationEmail409JSONResponse) VisitSendVerificationEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendVerificationEmail422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SendVerificationEmail422JSONResponse) VisitSendVerificationEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4192,6 +5403,7 @@ func (response ListSessions500JSONResponse) VisitListSessionsResponse(w http.Res
 }
 
 type RevokeOtherSessionsRequestObject struct {
+	Params RevokeOtherSessionsParams
 }
 
 type RevokeOtherSessionsResponseObject interface {
@@ -4236,6 +5448,36 @@ func (response RevokeOtherSessions403JSONResponse) VisitRevokeOtherSessionsRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeOtherSessions409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RevokeOtherSessions409JSONResponse) VisitRevokeOtherSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeOtherSessions422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RevokeOtherSessions422JSONResponse) VisitRevokeOtherSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4333,8 +5575,9 @@ func (response EndSession500JSONResponse) VisitEndSessionResponse(w http.Respons
 }
 
 type SuspendUserRequestObject struct {
-	Id   UserID `json:"id"`
-	Body *SuspendUserJSONRequestBody
+	Id     UserID `json:"id"`
+	Params SuspendUserParams
+	Body   *SuspendUserJSONRequestBody
 }
 
 type SuspendUserResponseObject interface {
@@ -4411,6 +5654,20 @@ func (response SuspendUser404JSONResponse) VisitSuspendUserResponse(w http.Respo
 	return err
 }
 
+type SuspendUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SuspendUser409JSONResponse) VisitSuspendUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SuspendUser422JSONResponse struct {
 	UnprocessableEntityJSONResponse
 }
@@ -4442,7 +5699,8 @@ func (response SuspendUser500JSONResponse) VisitSuspendUserResponse(w http.Respo
 }
 
 type UpdateUserRequestObject struct {
-	Body *UpdateUserJSONRequestBody
+	Params UpdateUserParams
+	Body   *UpdateUserJSONRequestBody
 }
 
 type UpdateUserResponseObject interface {
@@ -4505,6 +5763,36 @@ func (response UpdateUser403JSONResponse) VisitUpdateUserResponse(w http.Respons
 	return err
 }
 
+type UpdateUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateUser409JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UpdateUser422JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateUser500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UpdateUser500JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
@@ -4520,7 +5808,8 @@ func (response UpdateUser500JSONResponse) VisitUpdateUserResponse(w http.Respons
 }
 
 type UpgradeUserRequestObject struct {
-	Body *UpgradeUserJSONRequestBody
+	Params UpgradeUserParams
+	Body   *UpgradeUserJSONRequestBody
 }
 
 type UpgradeUserResponseObject interface {
@@ -4597,6 +5886,20 @@ func (response UpgradeUser404JSONResponse) VisitUpgradeUserResponse(w http.Respo
 	return err
 }
 
+type UpgradeUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpgradeUser409JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpgradeUser422JSONResponse struct {
 	UnprocessableEntityJSONResponse
 }
@@ -4628,7 +5931,8 @@ func (response UpgradeUser500JSONResponse) VisitUpgradeUserResponse(w http.Respo
 }
 
 type VerifyUserRequestObject struct {
-	Token string `json:"token"`
+	Token  string `json:"token"`
+	Params VerifyUserParams
 }
 
 type VerifyUserResponseObject interface {
@@ -4659,6 +5963,36 @@ func (response VerifyUser404JSONResponse) VisitVerifyUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response VerifyUser409JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response VerifyUser422JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5041,8 +6375,10 @@ func (sh *strictHandler) GetMeta(w http.ResponseWriter, r *http.Request) {
 }
 
 // DisableTwoFactor operation middleware
-func (sh *strictHandler) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams) {
 	var request DisableTwoFactorRequestObject
+
+	request.Params = params
 
 	var body DisableTwoFactorJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5072,8 +6408,10 @@ func (sh *strictHandler) DisableTwoFactor(w http.ResponseWriter, r *http.Request
 }
 
 // EnableTwoFactor operation middleware
-func (sh *strictHandler) EnableTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) EnableTwoFactor(w http.ResponseWriter, r *http.Request, params EnableTwoFactorParams) {
 	var request EnableTwoFactorRequestObject
+
+	request.Params = params
 
 	var body EnableTwoFactorJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5103,8 +6441,10 @@ func (sh *strictHandler) EnableTwoFactor(w http.ResponseWriter, r *http.Request)
 }
 
 // SetupTwoFactor operation middleware
-func (sh *strictHandler) SetupTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams) {
 	var request SetupTwoFactorRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SetupTwoFactor(ctx, request.(SetupTwoFactorRequestObject))
@@ -5127,8 +6467,10 @@ func (sh *strictHandler) SetupTwoFactor(w http.ResponseWriter, r *http.Request) 
 }
 
 // ChangePassword operation middleware
-func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams) {
 	var request ChangePasswordRequestObject
+
+	request.Params = params
 
 	var body ChangePasswordJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5158,8 +6500,10 @@ func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request) 
 }
 
 // ForgotPassword operation middleware
-func (sh *strictHandler) ForgotPassword(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams) {
 	var request ForgotPasswordRequestObject
+
+	request.Params = params
 
 	var body ForgotPasswordJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5241,8 +6585,10 @@ func (sh *strictHandler) GetUsers(w http.ResponseWriter, r *http.Request, params
 }
 
 // GoogleCallback operation middleware
-func (sh *strictHandler) GoogleCallback(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) GoogleCallback(w http.ResponseWriter, r *http.Request, params GoogleCallbackParams) {
 	var request GoogleCallbackRequestObject
+
+	request.Params = params
 
 	var body GoogleCallbackJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5272,8 +6618,10 @@ func (sh *strictHandler) GoogleCallback(w http.ResponseWriter, r *http.Request) 
 }
 
 // GoogleLink operation middleware
-func (sh *strictHandler) GoogleLink(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) GoogleLink(w http.ResponseWriter, r *http.Request, params GoogleLinkParams) {
 	var request GoogleLinkRequestObject
+
+	request.Params = params
 
 	var body GoogleLinkJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5355,8 +6703,10 @@ func (sh *strictHandler) GoogleStart(w http.ResponseWriter, r *http.Request, par
 }
 
 // Login operation middleware
-func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	var request LoginRequestObject
+
+	request.Params = params
 
 	var body LoginJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5410,10 +6760,11 @@ func (sh *strictHandler) LoginStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 // LoginWithCode operation middleware
-func (sh *strictHandler) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+func (sh *strictHandler) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath, params LoginWithCodeParams) {
 	var request LoginWithCodeRequestObject
 
 	request.Email = email
+	request.Params = params
 
 	var body LoginWithCodeJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5467,8 +6818,10 @@ func (sh *strictHandler) Logout(w http.ResponseWriter, r *http.Request) {
 }
 
 // UploadPhoto operation middleware
-func (sh *strictHandler) UploadPhoto(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
 	var request UploadPhotoRequestObject
+
+	request.Params = params
 
 	if reader, err := r.MultipartReader(); err != nil {
 		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
@@ -5524,8 +6877,10 @@ func (sh *strictHandler) GetPhoto(w http.ResponseWriter, r *http.Request, name s
 }
 
 // RefreshSession operation middleware
-func (sh *strictHandler) RefreshSession(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams) {
 	var request RefreshSessionRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.RefreshSession(ctx, request.(RefreshSessionRequestObject))
@@ -5581,10 +6936,11 @@ func (sh *strictHandler) Register(w http.ResponseWriter, r *http.Request, params
 }
 
 // ReinstateUser operation middleware
-func (sh *strictHandler) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID) {
+func (sh *strictHandler) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID, params ReinstateUserParams) {
 	var request ReinstateUserRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ReinstateUser(ctx, request.(ReinstateUserRequestObject))
@@ -5607,10 +6963,11 @@ func (sh *strictHandler) ReinstateUser(w http.ResponseWriter, r *http.Request, i
 }
 
 // ResetPassword operation middleware
-func (sh *strictHandler) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string) {
+func (sh *strictHandler) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string, params ResetPasswordParams) {
 	var request ResetPasswordRequestObject
 
 	request.ResetToken = resetToken
+	request.Params = params
 
 	var body ResetPasswordJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5640,10 +6997,11 @@ func (sh *strictHandler) ResetPassword(w http.ResponseWriter, r *http.Request, r
 }
 
 // SecureAccount operation middleware
-func (sh *strictHandler) SecureAccount(w http.ResponseWriter, r *http.Request, token string) {
+func (sh *strictHandler) SecureAccount(w http.ResponseWriter, r *http.Request, token string, params SecureAccountParams) {
 	var request SecureAccountRequestObject
 
 	request.Token = token
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SecureAccount(ctx, request.(SecureAccountRequestObject))
@@ -5692,10 +7050,11 @@ func (sh *strictHandler) GetSecurityLog(w http.ResponseWriter, r *http.Request, 
 }
 
 // SendLoginCode operation middleware
-func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams) {
 	var request SendLoginCodeRequestObject
 
 	request.Email = email
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SendLoginCode(ctx, request.(SendLoginCodeRequestObject))
@@ -5718,8 +7077,10 @@ func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, e
 }
 
 // SendVerificationEmail operation middleware
-func (sh *strictHandler) SendVerificationEmail(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) SendVerificationEmail(w http.ResponseWriter, r *http.Request, params SendVerificationEmailParams) {
 	var request SendVerificationEmailRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SendVerificationEmail(ctx, request.(SendVerificationEmailRequestObject))
@@ -5766,8 +7127,10 @@ func (sh *strictHandler) ListSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 // RevokeOtherSessions operation middleware
-func (sh *strictHandler) RevokeOtherSessions(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) RevokeOtherSessions(w http.ResponseWriter, r *http.Request, params RevokeOtherSessionsParams) {
 	var request RevokeOtherSessionsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.RevokeOtherSessions(ctx, request.(RevokeOtherSessionsRequestObject))
@@ -5816,10 +7179,11 @@ func (sh *strictHandler) EndSession(w http.ResponseWriter, r *http.Request, id s
 }
 
 // SuspendUser operation middleware
-func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID) {
+func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams) {
 	var request SuspendUserRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	var body SuspendUserJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5849,8 +7213,10 @@ func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UpdateUser operation middleware
-func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams) {
 	var request UpdateUserRequestObject
+
+	request.Params = params
 
 	var body UpdateUserJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5880,8 +7246,10 @@ func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request) {
 }
 
 // UpgradeUser operation middleware
-func (sh *strictHandler) UpgradeUser(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UpgradeUser(w http.ResponseWriter, r *http.Request, params UpgradeUserParams) {
 	var request UpgradeUserRequestObject
+
+	request.Params = params
 
 	var body UpgradeUserJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5911,10 +7279,11 @@ func (sh *strictHandler) UpgradeUser(w http.ResponseWriter, r *http.Request) {
 }
 
 // VerifyUser operation middleware
-func (sh *strictHandler) VerifyUser(w http.ResponseWriter, r *http.Request, token string) {
+func (sh *strictHandler) VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams) {
 	var request VerifyUserRequestObject
 
 	request.Token = token
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.VerifyUser(ctx, request.(VerifyUserRequestObject))
@@ -5967,145 +7336,154 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rchu3uuBWvuLcKlI1Teph2YmlunVHsWVfnyi2jh4nuRN6TLD7I4moCXQAtGgej6pmEbOH2ccsZVYy",
-	"hQ9AP8imRJmWYufmj0rsRuP5vV/41IrlNJMChdGtg0+tCbIEFf17KjU3XAr7f4I6VjxzP1uvUzlkKWS+",
-	"AcgRmAlCyrQBvEZhwEy4BoW/56gNsCxDkWDSa0UtHU9wymyXI6mmzLQOWlyYZ/utqDXlgk/zaetgJ2qZ",
-	"eYbuFY5RtW5uotYZGjU/GhlUyxM6x1iKRIORMGPcwBBHUiEYNediDGzMuKgPXoy12zjWuWEpLg9zqlDb",
-	"1XUGRuU42ILZBAUtXSFLYCoTTDVMWAJCGvssnmDi39NWYFJuGhdg+BQP+8I2SJhhMGVz+nKOBvREzujT",
-	"mKUpqraGlBm7m/GEiTH2+qK2IBR2Nb+27MRa74tFaaO4GLdu7KIyptgUjT/d4ynj6SkzE/uD29Vl9kfU",
-	"Emxqv0T7vhW17My5wqR1YLuu7SH7eIJibHvYe7q/PGR0CwQdlfug0ORKYALDOTAByFTKUUEsp1Mmkh5c",
-	"TBA0qmtUdLY6gqHMLThFkAvD02L/+8IfAAHf7zmqOeQa7YFcI2RMa0yAG7dztGIH7OWaf+m+SJGpa9Sm",
-	"W8x9E5i91KjevFyxwzxZd3uf7TceqEKdSaGRzvMHlpw5ILO/YikMCvqXZVnKY2bXsv2bdodRjvIvCket",
-	"g9Z/2S7JwLZ7q7ePlZLKDVU/PXskXGS5Aa5hylK7LRa9b6LWCylGKY8fYRJHEEsR50pZjHRIAVIBgyR3",
-	"YyFN6JVUQ54kKB5+Rud8bOGYCxjmhhCZpamcYQIdJVOMQOfaUcII+DRDpaVghovxFs30jTCoBEtd/w8/",
-	"WzlFM7H0cWZ3cKakGIN05Mzh2yEkaBhPNTCFRK9KVEzlmCb9VppXFh0ffr5vJeg8noAc/oaxgWuu+TBF",
-	"S/JLKklTOmXzVLLkQsoTpsb4OOgQeN1QJnOLFUZKSO3wNKULKX9iYu4RVD/ClKSEKRNzYMbgNDPasr8K",
-	"bydm2i24adMYvvV2he/SQJeC5WYiFf8nPsqpG9ABryKL4EOWQKwwQWE4SzXt76XIlIxRazZM8VgYbuYP",
-	"P7WfMU27jvRFhPFDhexKA4NhrrlArUHlKUIHe+MecKHz0YjH3CLbkKVMxLjlJ6/zLJPKYPITJpxdEKV/",
-	"DKAdcYtA8wwtxBK9imPMDJHym8CLCF5eEH09ZVrPpKoymkzJDJXhGIB6xNU0tFuUEnZ2lvhY1JJpcq/2",
-	"2fqNb4onjmg4BpULo+ZNc09o2/Ejm2ZW+mu9/qHVMH7CWfpiqe1/3d9vauxYfbXhpeBWDPyRi3Eip62m",
-	"OZcywa+ug8hN7n3Dcl7i9U9WUFtaTsIM1kQW+6BrJc6meU7MlPpYesGTxsc6dzNoemfw44oXsuHxwnpJ",
-	"KDKyVQ4RuaX4fv1Ub9mK83w6ZU0HfL8d+ZyFb7K+phUVkkAddY+vrWiL9iUEGRAmzAu+esIytOS+GbwX",
-	"hShtLM2EKYsnXGDXCtL0QCHTUkSlihOnRLqmudXoYmNFBW4OYCBw9iHBax7joC86lmhxkSPMuJlYKYGL",
-	"n7mZWITZimBgpMk+hP0YQEejSMA+DA0KEWkQ9cUg5eKq2vy1lOMUiSF0uQCBaJW+iZPuLVEgCVAAdq32",
-	"ggnYVW85ib9EwXLGTQc/4pgmyztVyrzMwIjlqansjTsLroENZW63xtJWTEnjLccNKtXSkFPLucYNx/Pz",
-	"hJmKeBaBXSMmMJKKxs21ldI0G5EcRCoj012u6+Oepsg0Alr5Ehhcs5QnsGIyC+AaZtYEna+kGktzJ09w",
-	"A62lLy4N4c77BUvTIYuvbmE7TbDd6/X8Ntn3JUywkduHRehiQs+sCBlVZ/pkr+G8SvGjGU48mL55CUZe",
-	"oVjo8vvd53t38LVFYQ7sVEO3RhKIf+TakHUjji1Li4AbXeBBr7cwaDMvDZi3cDwNi16Ai8oOvF95bidc",
-	"3H1md+11dh/Z4F7rWZr1j/P43DCT66pBxQqg5/lwyo1BS7tPUSS2h6h1lGVKXtPDM7R9YNJgeYlaJ5YI",
-	"boweG+zEAsnPzcQeXcyMVA41iI/EktiKfRCVOLJAsNfFkabtPakyg5X7QSzjxZrAsdl5/1SS3focKvS4",
-	"pKJkMINrVHzEMbG6qFU4Rnmazjcioz+hYQ1gIa65kmLqFYAAjQleYyozekwcPsljOtcmwBsTFp7zsXgj",
-	"mngLmgkq6Lde1Hi2w91+y7IzORqhwgQ6r9+9e31y/OHFyZvjtxcf3ry0LzWarV659KGUKTJBkOrmVZ14",
-	"YVhrnOk1Kt1oJ/wh52kC/nWwM3sTRKdvt6PfIm6YypilMLTN9Vad/e30dns7dx5RmHM5mah2CAvb2XSS",
-	"Zx6HLETqW6FqaQPU4qfc4FQ3S5nuAVOKzVcC2mKPzdMdc21Q3UebWwIhAWN+jcJyHyca4u85S0t5rNMO",
-	"n2tIJCmZU2biSXtrLQYVl9pafeg35+/gye6zZ91dYGk2Yd09R8o6BcunD9sarAa1ONhu42Drk+Kg1t3Z",
-	"5b1odjaRApdaRk3QMkKlSjX0/qTvDDWaB1HnN1TPz2ST46WiFgA5lpy5BLjQBlkSCIMVh9salEwRZhMy",
-	"bkxwTtbLogPomAn2hVR8zAVLQWcY85E3rjiw0ZXWtksNwzl1unUIA00SwgAMpqnTPTSbendMIHY6H9rZ",
-	"D8m34Kxl9p9kysmdEDpvJIXnGOeKm/mJHB83GyqYWV+LrW1jlZu9xVmhRo2UnMIrrnAkP1q17oSL/OM9",
-	"dGKeNT6+4qKBZjhj3gcuIlCeAGESOXXkQ+CuUUFAPjjLfhJBqbV9sH3YHvrCzOSHEYuNVB9QWL01iaDy",
-	"LOHaP7THV/ZVMcQrtEDEDCZR3/4zGn1gxNmhI3AGdhGaHHMsy5BZbctqWYPKoga3KJhhqk27aUHraOwZ",
-	"/BpWA2aZEG1q/VybaPs56sBQF1BaoV3r0T1gyPtYmlQdrsnWTTyZBoQpu7JKScXn2Swi3A+UUqbNOaK4",
-	"z7Tvu73lztTGozlVeys3pHHjHWStJKnOrLJAHJ+uSRwvrDZ55i0+DTLjx4wr1PfZJNJP794g1yyqjNC0",
-	"9ouZfEV499Kh3WPqfje3zedYfIHp3DrCOZo8W+5ZmsyS/0u1wlDg3x9sb8Pl2Qlhzd/PnCAzkWmie01n",
-	"9rtqVuwuKl8zDQxO3752cQWXZycR5HQmkHCFsUnn1EQAn7Ixgpa5irFxNI2xwgbk/4FpfLIH7jV54ciP",
-	"ILw/jmVZ706Z2/cdVfepWF8ThF1mFpov9S1C65DLZcnsDtHyTjFufXlvXREum0izONEna8L1ZTZWLLl9",
-	"G3hydwxBVKFGi4L93Fs3PafkYrwgQj9tXL9qFN9KeSgCJw5FQNIQSFXy4s+zKthdWF7+B7f+ihK4+3x3",
-	"9CTe637H9rH73XA37j7HvaT7lD0bfhd/nzzHnVET+HtPXYMZ5ZrxlDBqxtIUC59eBJfnLyHBmE+tdEkd",
-	"LeqjOzuNQ3HZyPzuqwORl7Tf6rfcCVqVi3S0+iyanVufIR4UWlPZN0vYf/O/enGTkytqjTDwrLu2ZcL0",
-	"K9+4QYwQ16iNVdB/KA/q7j65flPEX2Cyomv9Dy+NNpNaZ08GliTKSotcF7ahZonnqmpdvM1lW5ohGx2I",
-	"RwmDE3mNKWv2XxQkqOac/O67nZ3nOzu7e09at1Gj+jItT/KqVaYkeYuppVUSZK7AKVEFvNUBbJtlfJvU",
-	"p236aPtSPfnns79Pd4e/7FzvTf5j9jzevzo56v2WjVtr6LiVDXh59N2Pe3//pXUL/bltf0nFtJxtydbL",
-	"YsOvsaaiRa04lXqFrlZITwukwekP9BY6f/v5IoLdpzDlIjeotw4h82GEUqRz4KLQw4p4rh4cnb7xDjcN",
-	"5CPjpi+YhsGRj70gdfUAfkCmUEE/39l5EtOA9C8ODmGo5IyU19iy+bGQCoEbUn8hlvKKI8RMKY4auPEq",
-	"TJOBlaU/MUMq6dHUUqIm/4RhqY/j09DptwhYTL+1BVrCiKn16J+pi2uNaLkgQHwgyd37yINHyyFASTcd",
-	"ZQ1A7mGkOP4aolextKT9TWSmeWs8XSuJ1gIcL1GehlUvyz1OCqNxzi0Me0GHjt7CQ/nrVaDYf/v5IgQu",
-	"0v7R23LTJ8ZkjrVYOAh9UIyie1RGKcbXXh8uv2YZ/xHnLqiEi5Fspo9ZPkx5DP9+cXFK4CxHUBiBe0C6",
-	"YyLj3G5qoURyQe5dkkYD5Tk6fXNA/7yWfRFMv5a2sIyPUWwBEy7G9jKgDBl8xihQ2T125g2K++yLF1Jc",
-	"o7Cz1IDk77BSg7P9jGSaypk+sO268Lfzd28tctreZW568JMUSKFdbIG7W4jf3Xtqwbrf2opA2I6Bgcin",
-	"Q1Q92xk58l0Y3eBTP1hp+60D6Ld6vV6/dUO+cIQBtRxsHdKKfDs3qCUZKGL7lAlTcwHTGC9cwGxJRQi9",
-	"5zBoimodRPTxeI1Abpz3BZQx3HDuyBEMWXxVBAWyKYILGLO8gcHr44viXKrBu9AZKo6jdL5VBu/a7uvx",
-	"09eWNOXjiYE8c04JbnrwZuTMefTeSjVlGx9L7c0OPiKCa9szjZ4AE/MZm9OcpkxdYVLfFwr4PgAK644s",
-	"1WKQ2Z13Z+kDu4YYs1wjMNtvpqTFTork1qBTOSMAq3jXiEDbGXlKTHRe27nSkgbk6RqQxXoQTGGDyD8P",
-	"fjIKgxjX3OCDAuSF0xLBTBQi/Lsx2TvLUhwK6wMYFMg7gA6D3addx4TAPewL4hhbETVUOFKoJwPoZMxO",
-	"r8K/w6sIlCRTmT1khz65Rjcd24UPA/EmVqNybTDpuqeB55gJM6CveOZQvvDK06p9vAaQY4GVCQTkddSw",
-	"v7MbeVTvi5ilqbY7R3PzBq8BSIsiDg+MZW6HwEduUJbacy27KtDHOS7s6RDCU7ZAXyyxYNt8QDs2KDxR",
-	"C5wb7sOi+yKYrztCgl/HgYPx2mS2HOk6P3t1YFX2XFDAR9iczum784sITi/tn6OLF/8ewcvjk+OLY/h/",
-	"/+t/u6Ox2OiPMpVjmRsLQiWgUux9X/gDos2I5RQd4SQ5bya8rAedwTv6Z0BS3+Ac4+4rNPGke84NHhAh",
-	"6LqmHkyJCPXF4JfuWciB6FrgPoBffjqxIOsfDw5BmgmqGdckp5CZf5RrTBy67O88gX7rhZJadzU3xfr7",
-	"wjfrt3p+r7tO8vINNIUJgUBuu6ettBKgRY+P3bigAIxweUCQzeJJhS9YRqhhZkGIGxdzFAGKkVSxw4SS",
-	"yPXFcE7RP5lMeTwHF1vVeXl8/ub1W/i//2d/6wAGjjEOfPSSkAGKDmEgZ+LIhXMMLMXyka8WwijSpy8G",
-	"1xxnVuUljPZA+XuOOeqIEkSU3XWvZFMwlFWzD2HgTN+08EEZZuV6siSGpFw/th5QH/bLHtQCcA8s3vTg",
-	"Z4oVt3KUffCkB0eCzi44YJzgYt/tW0RacKfAGI2m86SDZQWbi6UwjAvLUvulCN5vedmUGxIfC6JtJYOK",
-	"uzY4em+ilsxQsIy3DlpPejs9q/FYkkZS07aTCr2ZYOwsW8VZv0laB/bhi6LRQpbF3s7OvUJzCzfubQpJ",
-	"CElddu4uRe0WE4PhnACTIoifulk1jVHMfrueXlAVKlsHv763Oo+Pm6wMQgdkJsgVvDl/R9RZE1YnnKWp",
-	"PSh6ZE+HjbWVyEnctWKKlWOX8at10HLgTxPYTvB6O5gPGs8i5dqEENfHOIqFGNI1TsSKunYJQ/mRzmJ/",
-	"Z//usyiyJr784R0TQ9UwU9wYFCE/ohI4EqZLLjWLRyOuLB+pNrGq6VblWKtxJ/c52O1PPLm5DdPKw62m",
-	"p/26YcJUo4fg/YYAtAbcrAQQR+G+CgB5JwrblZdiGmDjy0LD1Ic4rQICCoF6wNOh/ptSoJxmYqeXMNvk",
-	"i2/2qYsqIlIdufCkIprJ0tFKhJE7DYqrsrOqbDdt3zr77ES8vRHb9o5vMoxL3bDrvkHhwPKYhdr8IJMv",
-	"lzyzyiV4U7fkWFS+eVAAcGFRDTDwbjTyaLnGwVeSLOmT3bs/qaVL0UdP7v6oTFq0X+w9v/uLxQyzDUC5",
-	"AN6LXAmQoxGYmey6iIqq2mBhuNMQgm/hmjlNrgLEBJsrobgUfBch2YV1rAZk9/7R4LjuSn5kMK4HGDYB",
-	"s3D50rVoXmd30hPS4kSMh07BmUl1pZ26XAmjcgf3tWPEzhoYUWQi//EoJG7BIK8DkdeeFG7vPf8CqKOL",
-	"oASPOXVgOfMGe2blwODI77g0QMOv0VvoBgsYNgAfFqhr03Y+hP2d5z4rZuWCuQaWKmSJ1ZSdalfHaJp2",
-	"HaEfCJ8WwjdWCG9liANLkiBPs1oUPUU7fMXwvzEcnxumDGg0lHKSZ8HIUNuCDUE2ruWYEtwyE0+WAddz",
-	"c30A7aM0dZlWjsgFUtyOYFXccdQXxStn6xoiMAMpMm3ge4gnTLHYqiHtiKyE7XdpUjI3roGLWCqFsWn3",
-	"4J0IiQDOkn35xlt5ZW6IEY4lUlmSbbJvNoH7wrIfhn815+9+PVKYm1/ylyTWjH5ue+piVgdFUjixyPrm",
-	"YzA3lbpGtby+1fzjyJvS229GRA5cTy4xTXv/FDNe14xghuTCIrO+RkMpbb225RY0eakISQmL6l1FYMqg",
-	"UvI0ka/H2XNhxuY92N/ZgXY9zVG4kOI2bFuEX5kB2W5CyYUdeBiUbE6f/HpQ8qisBfB5OPnIyHKrPYz8",
-	"eW6nuyX4rY0oy0r2GE2IPFtl1aD3S3atpnWVTbaLskMPaq6iqa0Qd8ih/IhEdXMZ2zviSkfJhgTQn52+",
-	"63D18uku1AuzQhMpVcKSLamC4a0TM41dLjQKe9zXLkGJTJ5Ut6q0eWpkKp60Vtg5dxsjRh8RyNYyqjto",
-	"u9uUTntat0p/U4B4HDziCjpuMs5ZQp40XWXLlGeyEioLH18NKCkGYDv2QQCr2fKgzM0ehMCakInuVLWQ",
-	"nk6tzBzOUV3zmMLOwrvAgb2m1heWXGJShDAcOkf0lZCzUG0BXOyo1QqLJFnfTeHQL313/k1feBdTISgE",
-	"+WHoqotZmcCNHdn/qV4V1/6RVUHklFkVJE3nLtjCOfgp+MNK7wOroR5Av1VL9u+3BhUzle0wxCEclr7+",
-	"IvpgzELMRlU6aWsYBJ4ygCDt0HgDK/FXU/btWN6lb4WVfacj16tZ9IVfLqnX41wF53JhEm4SVeqhIQ8k",
-	"qjSXYXhkUWUVzyqqrh2WAR0hsNGHa3z15qx7eoS+EtHq3AepdKSLbYI82wr2rIUSGJtIWo7wkby2Wheh",
-	"egU+UOoMXZJLKFeACQyc/v1vrsG/2s585JV/YqTJBluOhPiEh77wi+CBUJLyT6F4zBWXkVccKxRjNWUo",
-	"A536wpMICt8YhAoGAxemVFLeicvPqRlZtm6jK47eFSVp/CKKECXbn0vfSsKUMiXlyC6Kisuspi4nTlR+",
-	"OMpSLRTyF1X5T05VXnHBdYWEKI/NBSQTny39TiXSVYtAxS7cekOiE8auaAKLdiuMr3zwsmEGI8CPzqCn",
-	"y8pDQXSA0x9fHAfhSBHy+h91Ka2t+0JIyiWiIM8ibjTlVwiL0aA9CPROB+O0C8UHiuOchR4cNPeFkc3U",
-	"kBo2FBZyRlIXI0IFb3x03lzmSkMnbHpfLBA6n4tENh87ZklLKLx5aRZEgUv6VRxrX7DlijXcRfVZeW25",
-	"J6rGNSjDCVdTtrBzK8JPFnQxD1MrIk72v29UxRqVOuMq2q2opfxs7Y5opffqaFHhe7Kz15TbSaHd9VTO",
-	"SvXQE+lobZ3MLlUo/gqCXRwNaeugFhQIUqcpm1MKbZhaTSYqGFqJBzcy0DiiEEQdOud7T59tRY6aEInw",
-	"lOAKM+Olj4lUppvyaytM1ESRHgwc6pPiN5ugomphKak6JCHZ9ZIKJQ7IJGYmpY7BDVq1bk5KVl9gqpE+",
-	"1bbJYHuwUnOBJcVlNcaRI2k9dHNLuR/CrQXeF2HfLVxUg7UBRZJJLsw3C+8/4NinZKzgnhtAOtHY1SJ4",
-	"xRWm0dSrQviMhBCXT27nQqxy2RBepoIzHOWapfrAyrM7qz18sA23mfUPnTjcfiMqT61gEPhVaFEYCMqi",
-	"Hf3WANpvcVYgqlTgkxgSNFTorQc/F+6MMnPBIptli33hmGCvTTH49ZqYC/kdi9OoFVyjmRzT8ux2Pesm",
-	"fMxNxetuR2vwRbtxrV7ibhcgr0mDPaOifnSodnotcGSL5vaknFslJnsA7f+gsSvqyhDLhHG7Rf54KKzb",
-	"QqCrctyjnd97Du3lItXhE6PmfppcwNuQOtlru1lXilc3ERoHpw+jr9Rq+f2lqnyjftU77BkEZCG9W5TO",
-	"/01pZ5n+3RzrXmmzIRgtpc0uAY0F1ur1JY40BLAJtNTT74dIMgjlB8vi/ZRHF2B5070O9HX7E1H+m9V8",
-	"qxJN4qnPiKdpyGwsiXs7grbP7Cb6G2JHntVCRhbYjlSF0aXWkyWrlSJUlhyaZWr4MymORSRVTROidE0R",
-	"1SxIQSmivjq3spWtlZQz7Ny9XZfljTJODHsg6rtYQfQvKvwnpsJLBgWf9aYs8pHa4mW0rc0IhsxXK29H",
-	"6YzNtRNuKfevIFI+aMUjKgsprrxqnnpxfvYqpEaT/abI4OwLjyMu4din0FFuY8yE8Hl3JTTJ3KxAWjv7",
-	"PyZIxEO9ndrjOl1XRXuQJZ48ZrpIsiAgaNJHNoCZomJKM1P52+nxawsdp29fQ55ZveAp/PQDdPZ3n0L7",
-	"tFZLpYhBhOpHVJer195y8dyuShfXFmS0xXCKRjUwldrA0909yD563aqLwqJJEsFswuMJlSjINNUGD2ku",
-	"0Em9Pgto4l4jJ8izVLLkNFTMWEnLp3lqeMaU2R5JNe1SFk0NruplmYpdK0oLDblg6u4Cyu7DhtIYXwXt",
-	"p7AZKk2W+JL8A5pw4X8XOHNn2NZweXbytTOC3TW+WLxlib57us70Gm67+RLRF5cEssAWShW5ig9XRJUr",
-	"NWJDMZhN4oRcWaNPgk3x1hzHgEZ3Zzj6SjarcxwzKxwq++H/+PWo+99Z95873ecfuu8/7T6Lnu3f9Pu9",
-	"zm/Z+H9mYrz1L63PSYEkKN3+LcNxHS3WQVj3bSbu/WnzBXPTMmPys8D+kSxxBQAe1SFvQ+Dy9SBuS99g",
-	"ia5V7gjlOSy5d65hNFaXo7fVYiA9OAr1JnxcEPnUZkz3RcjNKCp95AYo0tgiz2wi05KLjtiUp3PoKMx1",
-	"MI1xKbZ6UPVEK3+7VN+rRGFgx4MP7qjCscSZ6vU+HjQ7pFZttQFKz9xUihDZrzpKbZXA5N2V3gxQPRoK",
-	"4XbJQaxS0WwDoSlUuVkN1C+KGLKyZmR5w4l3hJIfpHOrkZkUBHchUl8EFcFl3Pr8+BCl5iUhikb3uXOu",
-	"YJfX8tncFUPx9gC638/ui+6Lwb8pHP3rwFliGegJIz2fi6vDsu2MC92DdVJWbo9Tj1aYu08nUiC8pVpT",
-	"90tuuS1Dxl12QTEonh6Qcbes2N1uxk1/vnfExZ7Vtnh5+1YFw1qYX+EOaqoW+kBWiMV7E9YSQncfXAg9",
-	"K86mCAt6MHvEV55+uaquCRGXaq5KJX5qI7LmS8gX1S6aU5WLdp+VGeDvEn7QvIBbNP2zok5+7+sOYtpb",
-	"Z17L14V+CQnwhI8MsS6doSCe1Llv7He1MFMdxioXdmx/op8koNzckih57v2xocBSyRvo/g84L+4wiiBz",
-	"zIVMwO1eA2mvjL+WLlNOcd2qLbt73z8iEW+4AOXrSb6i6X0+ff5G44nReHmziOQrjMCV9AVf5NHncNXy",
-	"IO+dAblMzGly2PUcYvuTKZGsUWK9KCZnxURdTlHgLJQ+ZCmqkN/Qg+Ol+UZW1KaqaPS4KJ0Yog7qcmtD",
-	"IltzGr1dSNAs18FY82WQ9Q+wQtNSk963DPx9d53KjGnRNjCl4rCpjK9IAZ9NJBUi/RLu0TCBbirHt1mt",
-	"KhcR/YFZjGslmC3dmbRm3bZwif23kmAW1ulq8+pqFdIy+bGeQLehFUqjSE7CjYx3+9JDSngRc7Sc3b2Q",
-	"J95roFuVITd2Qv8RxEiYP0vOdAg4K2MXNiI8IvlHxeZyHCo/NmtLzc3/uDN1EXLeGhIyHLd6/xnKTxTw",
-	"YGWzJbPZxiSGZCB9aw3Q89DocdiJsy2vwUWOXKWksIbIeWQVxihMSrnAyTeYyLycUd/WoSiULk/iS5z6",
-	"tsJreYVdCn7Qt9lObLN3ttWXgoXPpAXH7q6ibykv3aoPVX0D8GOMmQ+gcZdlfJGzDOavBFM02FSrLyn9",
-	"Nl+y3mvD5VZ/FPt/dPB4fEenhScpcOHW1S9FGJwB7A5TasVMtpkh9ctblhZugPx6bErn5UVrf7bE1T/Q",
-	"5ut3FVgo/OEMvoeF05wXhbk0MEMFNze2BufFPYi3WH9fOSdjiiPjytEphFz4O3CdrzNU7nDhhkME/xYm",
-	"qLBXRDFN2dxdVjXEvqCb5ToKp/Iat0Iq+eXZCQwqQWMDn+bTnApWmf7D4ODyPZFfaaTYV46KXyAoy661",
-	"wUrR1iFaZkN+kZeXYd5SE8fdVbGQweR/VFLROkzX7sYYQCLpyjYmQpE9ulxcCmB9sXCtReHeow6nUFa2",
-	"sd/Ui9RpTDGmWngyxXYPjvx9G33hcbGMyuDu/hUat7O/t7ciXrPchYdCqaVLR/8qH/lnZmy+5iSr3ap/",
-	"b39m5d6ZKtaSEWFuganmYQmMrA7cZeM/txvjH8X9od+wH4MWMa8kbhQ3pK7y5X2+QWnZxrisgS7z32CA",
-	"5hrc3Z5UWQzcJ8kBxcr7KxpTd38214CKaUygE6t5ZmRXTxQmCRfjrci274tCxEORROSwo5B7ujNwwrWR",
-	"Vvs2bO4Ko7I84Y3JHG4S32J8yAvayr9iQ1aSU7s/1dij+5PS6hVd7ggqSFi/EPTX9zfRp9r1nr++t5Dh",
-	"Csk5eMpV6q/pJaDxk1i6ZFq4+G1KphlaPaJaka6kunRJiR10OUGom2dRqD8QBbEvqmhFoqgUCGFFlZ4d",
-	"DVju+pKChplgY6T7U0a+1ny97GKvVnZlNGro6CzcWUXY3qvFG/rLrJY/elnegdMl3WiCqaUah8CGVBig",
-	"s7+zvwVc2AUnOR1ipevqFTo372/+fwAAAP//",
+	"7H39ctu4sueroLS3ynItJX/EyUzsunXXSZyMzziJjz/uzN3RbASRLQljCuAAoBWdbKr2IfYJ90m2ugHw",
+	"Q6JsOUoczzn+z6ZIEAT6u3/d+NSK1SRTEqQ1rf1PrTHwBDT9eZzAJFMWZDz7SVi8koCJtcisULK13zrV",
+	"YEBa1u5bnUN/kynJ7BiYsUpDwrg0U9DMKsaZhgy4hYRp+DMHY9lU2LG7mU+gJ/uVd3V+hll/n0llx0KO",
+	"mOY4qjDMigl0e7IVtUw8hgnHCYHMJ63931o4gdbvUcvOMmjtt4zVQo5anz9HrVNlhJvv/PTfpGrAU5b5",
+	"G5ga0oRSbiyDa/wwem2YMc8ykAkk3doEhkpPuG3tt4S0z/ZaUWsipJjgpLaL2QhpYQSapnMGVs8Ohxb0",
+	"4oTOIVYyMbhiUy4sG8BQaWBWz3Ad+IgLWX958a6dxnedW57CCts2HYPbOA08YROVQGrYmCe4BXgtHkPi",
+	"f6elgKRcNCFpXw56Em9IuOVswmf05AwsM2M1pUdjnqagNwxLucXVjMdcju68nZ+jVsY1n4D1JHo04SI9",
+	"5XaM/wj8ugz/iVqST/BJwN9bUQtnLjQkrX0curaG/OMJyBGOsPt0r4mCKqT5M8wW1/MtvwJDNG71zFFR",
+	"hWwMH8J+wQF1umdXMGNcJuWF8NQIrHFLOhQaic/xEtEAa0+4voKE1ZjmJ2H3md9QIY3FrVRDpnMpkXrs",
+	"VMTQZTtIXLtPn/bktTBikAI7PH95fIzboXmMqxox6I66jLPLy+NXB0zDBCYDQH4eKs1299hY5dq4jaMF",
+	"dwKjXPI5Tm4tXeynxCzh/527Me9hSYIabK4lJGyAi8mA61SAZrGaTLhMuuwCFxf0NWhiKxOxgcqRkyOW",
+	"SyvSgvR70tM+beCfOegZyw0gL1wDy7gxkDBhb/j2XzsvU+D6GoztFHNfR1xcGtDHr5YQt0hWpexne428",
+	"pMFkShogVnrBkzNHffhfrKQFSX/yLEtFzPFbtv4wbjPKt/ybhmFrv/Xftko1suV+NVtHWivtXlXfPdwS",
+	"IbPcMmHYhKe4LChZP0etl0oOUxHfwyQOWaxknGuNwtDJI6Y04yzJ3bsgcv836iy2oLKYsSJNe9KzHJLJ",
+	"56j1WumBSBKQ3/6DzsUI2UBINsgtiWCepmoKCWtrlULETG6cDouYmGSgjZLcCjnapJU/lha05Kkb/9vP",
+	"Vk3AafgpbsBUKzkqLAhi1wOWgOUiNYxrIE1TcnKqRjTpd8q+Rm7+9vN9p5jJ4zFTgz8gtizIT6sq+o2m",
+	"dMpnqeLJhVInXI/gfrgp0OhAJTNkKqsUS/H1NKULpd5yOfP8be5hSkqxCZczxq2FSWYNGi4V05LMoE5h",
+	"BzW9w9+9VbGY6EWXkud2rLT4B9zLrltmAl+RPBjwhMUaEpBW8NTQ+l7KTKsYjOGDFI6kFXb27af2C6Rp",
+	"x0nOiDh+oIFfoSUyyI2QYAzTeQqsTQpdSJMPhyIWyGwDnnIZwyZ9kAZSclw2mOFO5nGWiOEQSFB6QvPS",
+	"7VKaPMuUtpC8hUTwC1Iy90HwQ4HMN8sAqZ1kXRxDZkmLfA5qkGjtJYn2U27MVOmqjsu0ykBbAYEhhkJP",
+	"wn3z5sr29oIKjVoqTe50f7b6zZ+LK07gON2YS6tnTXNPaNnhI59kaPO33rxoNbw/ETx9uXDvf9/ba7rZ",
+	"WRnVGy+lQOP/ZyFHiZq0muZcmiO/uQEiN7nfGz7nFVy/RfN84XMSbqFmLeGFDvoZTfMc2wmNsfCDSBov",
+	"m9zNoOk3Cx+X/KAaLs99L9ljVrXKV0TuU/y4fqo3LMV5Ppnwpg2+24p8yYev831NX1RYEXXWPbpGqxrw",
+	"RxbMTzbm3uY2Y54Bqopm8p6334xFecsmPB4LCR204emCBm6UjErHNk5J7E1ydKVii2YGukt9CdMPCVyL",
+	"GPo92UahJWQOTuilaiTkL8KOkWE2I9a3ymYfwnr0WdsAem7KZuGGwrzqRz3ZT4W8qt7+RqlRCqRMOkIy",
+	"CYCu/tg5FigUyNiUDDros0LC8Ks3nbNRsmA546aNHwpIk8WVKs1tbtmQ56mtrI3bC2EYH6gclwZlK6QU",
+	"5yjfGxzphVdOUOuNGrbnlzG6u4VpFzH8Ru9G4ntzgxYeusdoQ1GggJuOMPX3nqbADTBA25Rxds1TkbAl",
+	"k5kj1zCzJup8rfRI2Vt1gnvRSlGChVe4/X7J03TA46sb1E4TbXe7Xb9M+HtJE3zo1mGeulx8AJeuMtMn",
+	"uw37VZouzXTiyfT4FbPqCuTckD/uPN+9Ra/NG4IMpxqGtYpI/KMwlmJacYwqLWLCmoIPut25lzbr0sB5",
+	"c9vT8NFzdFFZgd+X7tuJkLfv2W1rnd3FNrjT9yzM+udZfG65zU01jIbG63k+mAhrAWX3KcgER4hah1mm",
+	"1TVdPAMcA5KGeFvUOkEhuDZ7rLEScyI/t2PcuphbpR1rkB6JFakVvBCVPDInsFflkablPakqg6XrQSrj",
+	"5YrEsd5+vy3Fbn0OFXlcSlEKk7Jr0GIoIEE/Fp2VYZ6ms7XE6FuwvIEs5LXQSk68AxCoMYFrSFVGl0nD",
+	"J3lM+9pEeCPiwnMxkseySbeAHYNmvdbLms52vNtroTpT5LEkrP3m/fs3J0cfXp4cH727+HD8Cn80YDe7",
+	"5acPlEqBk0fj51WdeBHTa5zpNWjTGKJ8kYs0Yf7nkF3w4Yt2D5ej1yJtmKqYp2yAt5vNuvrb7u50t2/d",
+	"ojDncjJRbRPmlrNpJ888DyFFmhupamEB9PyjwsLENFuZ7gLXms+WEtr8iM3THQljQd/Fm1sgIclG4hok",
+	"ah9nGsKfOU9Le6y9ER43LFHkZE64jccbmyspqLj01uqvPj5/z57sPHvW2WE8zca8s+tEWbtQ+fTghmHo",
+	"Qc2/bKfxZauL4uDW3TrknWR2NlYSFu6MmqhlCFqXbujdRd8ZGLDfxJ1f0z0/U03ptopbwCgv5MIl1SRN",
+	"MIc3DNMqBTYdU3BjDDOKfBYDsLYdQ08qLUZC8pSZDGIx9MEVRzamcjcOadhgRoNuHrC+IQuhzyykqSki",
+	"2d7F8MLO5AOc/YDSGi7Shn8kE0GZjDB4oyg8hzjXws5O1OioOVDB7epebG0Zq9rsHUwLN2qo1YS9FhqG",
+	"6iO6dSdC5h/v4BOLrPHylZANMsMFAj8IGTHtBRAkkXNHPgTtGhUC5INLKiQRK722DzgGjtCTdqo+DHls",
+	"lf4AEv3WJGKVa4kw/iJuXzlWJYivAYmIW0iiHv4xHH7gpNlZW8KU4UcYSsfyLAOO3hZ6Wf3KR/VvcDDD",
+	"VJtWE0nrcOQV/ApRA45KiBa1vq9Nsv0cTFCocyytCUNweAca8umdJldHGIqTk06mF7IJv6JUaRlObzYR",
+	"7kZKKTf2HEDeZdp3Xd5yZWrvozlVRysXpHHhHWUtFakurDInHJ+uKBwv0Js88xGfBpvxYyY0mLssEvmn",
+	"ty+Quy2qvKHp2y+m6jXx3SvHdvfp+32+aT5H8itM58Y3nIPNs8WRlc1Q/F/qJYEC//v+1ha7PDshrvn7",
+	"mTNkxipNTLdpz/7UzY7dReVpbhhnp+/eODTJ5dlJxHLaE5YIDbFNZ3SLZGLCR8CMynUMjW8zEGtoYP4X",
+	"3MCTXeZ+pgwe5RGkz+XxLOveanP7saPqOhXf10RhlxlS86W5wWgdCLVomd1iWt5qxq1u761qwmVjZecn",
+	"+mRFur7MRponNy+DSG6HL0QVaTRv2M98dNNrSiFHcyb008bv143mW2kPRcyZQxEja4gpXeriL4sq4Cos",
+	"fv4H9/0VJ3Dn+c7wSbzb+YHvQeeHwU7ceQ67Secpfzb4If4xeQ7bwyby91m+hjDKNRcpcdSUpykU+cCI",
+	"XZ6/YgnEYoLWJQ00749ubze+SqhG5XdXH4gSkr1Wr+V2EF0u8tHqs2hObn2BeVB4TeXYPOH/w//XjZuS",
+	"XFFrCEFn3bYsY25e+5sbzAh5Dcaig/6i3KjbxxTmuMBuQLJkaPOf3hptFrUunsx4kmi0FoUpYkPNFs9V",
+	"Nbp4U8q2DEM2JhAPE85O1DWkvDl/UYigWnLyhx+2t59vb+/sPmndJI3qn4k6ybtWmVaULaY70UlQuWbO",
+	"iSrorU5gWzwTW+Q+bdFDW5f6yT+e/X2yM/h1+3p3/F/T5/He1clh949s1FrBx60swKvDH37e/fuvrRvk",
+	"z03rSy4maraFWC+PrbiGmosWteJUmSW+WmE9zYkG5z/Qr6z9t18uIrbzlE2EzC2YzQOWefCokumMCVn4",
+	"YQWUrMsOT499ws0wypEJ25PcsP6hx22Qu7rPXgDXoFkv395+EtML6U/oH7CBVlNyXmNU8yOpNDBhyf1l",
+	"sVJXAljMtRZgmLDehWkKsPL0Lbfkkh5OUBI15ScsTz2E0LB2r0XEYnutTWYUG3K9mvyzdXOtkS3nDIgP",
+	"ZLn7HHnIaDkGKOWmk6yByD2NFNtfY/Qql5ayv0nMNC+Nl2ul0Jqj4wXJ0/DVi3aPs8LoPedIw97Qoa1H",
+	"eij/ex0k9t9+uQiYSVo/+rVc9LG1mVMtSAdhDIJHukslQDK+9v5w+TTPxM8wc6ASIYeqWT5m+SAVMfvp",
+	"4uKUyFkNWREE7jLyHRMV57iohRMpJKV3yRoNkufw9Hif/nijejKEflG28EyMQG4W4N/LwDIU8BmBBE1w",
+	"eQpvEOS0J18qeQ0SZ2kYUL4DrQYX+xmqNFVTs4/3ddjfzt+/Q+bE0VVuu+ytkkCwMD6n3ZHid3afIln3",
+	"WpsRkzgw40zmkwHoLg5GiXwHwet/6oUoba+1z3qtbrfba32mXDiwPt3Z3zygL/L3uZeiyAAZ41UubS0F",
+	"TO946bC6pRQh9p6xfhOgth/Rw6MV4Psw60lWIvfZuRNHbMDjqwJQyCfAHNgMdQNnb44uSlB2BTfM2gMt",
+	"YJjONkvcMA5fR81fo2jKR2PL8swlJYTtsuOhC+fR72jVlPd4BL0PO3hEhDA4Mr09YVzOptwBxQPyu7ou",
+	"BPP32O8IpRZnGa6820sPChtAzHMDjOO4mVbInYTfN8ykaup2mojq9P35RcROL90inB5evPzJY6vI6VqE",
+	"iPm1a3M5K/DlrAYvx3eWCPMDDy53pDFSKmHxWIkYNh1W2yHea6BbTkh5nUtDkxI0FULEu4W6gszW8OkH",
+	"pHlCNIe2eAJ2rCg6Z8eRR3fjYISYbIDlj7iQbnudbrBjXuDw6fYl8Hsa1EXrTChi8SD0MDY+ToSJP4Mu",
+	"vpXCw8PcQOLesLe7e1ApHQhRYb9CuHVWpGmB8R+BNWxv+3kXxz6kmZoqFQ8dhsAqsqlZ++nHj04C7e0+",
+	"dwyOlIlrSWRE9Qx+CSd+8akGBYf/GWZIVKnC35WXgCMJCRoDyNdkWQ0J0qLkbKLyoiTCFJhZL/G8Fcpl",
+	"giPjL4VgI8FXyfqS4YB3eAuBXmqQh9yWUAa2T5mUfgjR9iN/PeRvCZ4zqsEz+oUoli56wexYA7CfrM3e",
+	"o6njVIvZZ/1CqfRZm7Odpx1nHDF3sSfJktmM6EYNQw1m3GdtpDrWr9iV4aeIaUUhXBQ+TqznBtx0cAgP",
+	"T/Khf6tzYyHpuKvBFiLSNFcic9tdoEXoqz2OiFHCqwSzc08fe9s7kVdBPRnzNDW4cjQ3H4jtM4Wi28ln",
+	"i0bXARNDzw8pyptyqEKsu4Qa7g4pIk83C6Yh3t6nFesXGdI5i5LdxXTsyZBWaUukYPqOfSd7a5PZdCr1",
+	"/Oz1Pkq1XBIQKSxOuxCCkZOAEXt1dHJ0ccT+3//5v25rUEv4rUzVSOUWSagkVCpH6Um/QbQYsZqAU+jk",
+	"f0yl90FYu/+e/ugTz/TPIe68BhuPO+fCwj6JjY671ZMpKcee7P/aOQsVWR0k7n3269sTJFl/uX/ASMBM",
+	"hSH7eUG+bD9hvdZLrYzpGGGL7+9Jf1uv1fVr3XEeQcHCEiBhEgQOT0uJngmyx8dOXGgmTjqmT5TN43HF",
+	"XkEDzbApkpCwDgsXMZBDpWPHCaXY6snBjFBpmUpFPGMO89f2jl2Sx5ZgzmaD8iTG/b65z/rOiOt7pJ1U",
+	"gbIOWF9N5aGDHqG4ns2JroOe7F8LmF7i7iKXe0L9M4ccTEQlbBp3wgeECLiXTGhkJ/hpMfolJNCNhGKH",
+	"PDL/btOnMfDJLqsBzfeRl7rsF6qJwM/CC0+67NArDJ8sdEY2/raHzDWX+gv64EnQocEki5W0XJDK6JXu",
+	"Yq/l/ShhydUpDAy0YivQggBK+By1VAaSZ6K133rS3e6id45ijiz8LefB+JDWyEVhi/0/Tlr7ePFlcdNc",
+	"MdLu9vadYOQF5OAm5znApxeBCAsI82JibDAjYiWY/1M3q6Z3FLPfqpfRVB2g1v5vv6N/7jG+lZcE80No",
+	"dnz+niS2s3QSwdMUN4ou4e7wkUHvkVwzNKnR51rkudZ+y5E/TWArgeutEOpq3ItUGBvg2PexFXN45xV2",
+	"BA0o/ISB+kh7sbe9d/teFNVBX3/zjkjJGjbVwlqQwaapgJzCdCn9i3zkzLZ29RYl09lmZVurGKm7bOzW",
+	"J5F8vonTys2tFtD+tmZdYWM26/c1CWgFullKIE7CPQgCeS+LOKu3bBpo4+tSw8TD8ZYRAcH1vuHu0PhN",
+	"pX7O/8DpJRxv+eqLfeotAaTgyEHpCuQdytEKGq6o0HbmRWW5aflWWWdn9u0O+ZYHaVASR5mGVfc3FMnW",
+	"RQZsWoLylq256nPHXWSEvVDJ16syW5b//lwPW6Is+PxNKchhABuI6P1w6Pl6BcqpFDPTIzu3P1KrK6SH",
+	"ntz+UFndS088v/2Jor4ZH9jdXWVei7WF9OwKL5uv+1yD8QpWu8i1ZGo4ZHaqOg6rVHV8kOPaDcUtyIXc",
+	"+aIVliNOWspzpZk+z3cOMLWc7dzvfx2uq6M87pnp6tjfJtaTLoBVA9q7iJEZkyMrYzhwPt5U6SvjIgYV",
+	"hKPb+Uf+fTD8K29gX+8uEhiH4hUeFPMV+NYUWCPPtnVCO/OxVo4mc8DntF11rxXX4APv/Tn27jOP9jW1",
+	"abvU4N72c1/stvSDhWE81cCTGaOQYyuaEyc07a8sTb4RM8/BupYYyiX0iSdJ8F14rbqGUFD/pMy3NhOd",
+	"W64tM2CpjC3PQjCotnxr8ktcq1snpuE2Hjc0IHJGk9lnG4dp6qo3nXQOOmQjYstqGaKeLH5yccoBMG5Z",
+	"CtxY9mMlb7MRUYR3432alGpdGCZkrLSG2G502XsZiotcduzy2EfoVW7JBBgpoPj/FsWmm3ht7rMfqOZu",
+	"birwcKxlN7/kUeM+AI3r9qJuDrdBJkUan2K6HoW+rnU8rFU2L1e1IT+4cTwk4eVGcqW5xmfoufURjIhN",
+	"gZL4lEAyYKmot7uBipUmrzSJFOL5+lARsyWsnjKglO12mQM25bMu29veZhv1Qm/piio22BaKp6U14BtN",
+	"AmRuBR6oAGmuQH84AuSwbKfyhRLkn5i1b4wJE/7CbWunZJaV2Xox0DQCG5DCyyJ79PtdKb3oUPdNDVKa",
+	"2hIzlABA96hv1neeFnAOa4prv3fmts01i7s719UTDVLytCUKWaVD8LkdcwMdIQ1I3O5rV1BKYX8CwZRx",
+	"fwNcx+NlDRt3GhH+90hkKyWWHLXdnk6iNa1nZv5ShHgUkCKatd1kXMKQssmmakRQXeBSqizy3DWiJGzM",
+	"VuzBMcuNiH7ZS6MfgJChc4jzwUM7EbrLztg56GsRE0w4/BbsBe+C9ySKS0gKaM+BA2hcSTUN3XGYw/qj",
+	"u180NfDDFECXMn/tf+lJn2YtzJpg7QxcI0q0YNy7o6L7sDD+Erp3asLRvUvTmQMhVTBo6Bn1Y5XAPuu1",
+	"as1Zeq1+JfiJAwZ8zkGJgSlQOdTgNaSDC1tqw7B+0Cl9Fmwzel8fvalqixV8l4e6oGm154If9e5DPek/",
+	"l+Imo1wH0EWRFmkyrOqQqYdqWDX33blnw2qZ0itadB6USKmAZPc4qAfvst0xrfqvaAiee6hZWzmEIsuz",
+	"zRBWnWuwtI5d6MQ0WZfL/TzqhuPhjmfgSihDMxxIWN9FYv7D3fDvOJjHT/orVtmsv+kEni+n60n/ESKI",
+	"dQoDEdCbu9Zl6kpARb4tl2MlXLEnvUAjwFU/9MfpO7BhqSfGrvqzFm7bvEkKOulcNDzzH1EADXE8Vxyc",
+	"hCllWqkhfhS1LlsuC0+cYf+A5WC1j9WjDHyUgfcnA18LKUxF4Gkvewq+IxumzBSXIqLaEDF2pUdrisjw",
+	"7oqXNR8uhfjKg+Utdf6GjwHDX3ThK4oETn9+eRQMT02ixv9Tt4A3TE9KRXW1BCwvsOqpuAI2j0DvsiCd",
+	"C4C8Kz2gigVf0VywTk9a1Sy76caGJnsuuO8waNT8zSOCZyrXhrXDovfknFj2dbkU/cN3lpKPSn0WZkH6",
+	"opS2xbb2JF/s3iYckhht4cWRqDNlv4QwL5fDYeWWwNvm/FxPU0sQbXs/Nrq5jQ6zdd1dlxxw8GzlgehL",
+	"7zTQvDP9ZHu3qc8BlTnV2xpUunCfKCfY6zJ94aCABwCmczJkw1QOlXEMUpcp60sKY7leLiYqHFqpQbEq",
+	"yDiSECQd2ue7T59tRk6akIjwkoBKlZytNFbadlJxjaZPzXDqsr5jfXKqp2PQ1DkzJTeS7Dn8XnJP5T6F",
+	"G+249N+EBXSZZ+TA9iSkBuhRg7f0t/pLvUK24BQu5zhKgK7Gbu5T7sZwK5H3RVh3pItqgQgDmWRKSPuX",
+	"pfcXMPLliUu05xqUTjJ2ucNQSeEasPUOSb4KKtQC+bo4b8O5CixvwLEzGOaGp2Yfre/t5ZlptsVuSvAc",
+	"OON941hWrqJhEPRVuKMIvpQNrHqtPtt4B9OCUZVmvnAqAUtNT7vslyKxVVZLIbOhWuxJpwS7G1T3U+8P",
+	"PVdTNj+NWvNRmskRfR4u17NOIkbCVqAq+LYG/IV7L3pR7jCg2hlBlVhRxVlq+yNLKkitTZrbk3JulZqP",
+	"Ptv4L3p3xbkaQNk8BZfIbw+VjSAFuo7/XVr53edsY/Gwh/CI1b6QEiXeu9BGoLvhZl05BKJJ0Dg6faDe",
+	"Va0x7qNj9YgHWDtWRCwRGrPIEmKzrqQvG7c0V/5U7lmTZhcaXixQKHJG9bg5J8gCjQbJ77XNtyi5Co2D",
+	"yyN7qIw6MM66ax20wdYn0lOfl2vZCmbLy8qhSNPQk6BURRsR2/A9WUhbBITWsxowa05JKl0EtGojoRKo",
+	"tI9E4W0XZfcv5OYWYMma30aNFmRUi84FF47Gat+oBDeXyvmwcneW9+UJgCskI+9TOcx3C39UEo9K4uso",
+	"iYXojC9R1igbyAf0Bu/mevJM5cs94cN0ymfGeQpUvF3IUI8F83KEhx4Fohrre3l+9jr0DaFgWFGC35Oe",
+	"IV0nE1/vTMXpMZfSF0mXpKtyu0Sm4Oy/D3TKsxhO7X7RActgSZSEodSuKSriiAianLs1aKZoxdas8/52",
+	"evQGqeP03RuWZ+hkPWVvX7D23s5TtnFaa9JWAJFZ9SFq+Nnd8H1iXPtPYZBkDIoTgrNbNlHGsqc7uyz7",
+	"6B3VDkhkkyRi07GIx9T7KDPURibUJLJ26oMDDGzcbVRUeZYqnpz6Vlzf0C2Z5KkVGdd2a6j0pEM1kzXC",
+	"rDeMLJa9aHo4EJLr2492cA82NO16EJqKAGLUNDXxhwX1acIF0kTC1BHBhmGXZyf/dGprZ4VXzB82Sc89",
+	"XeV7Gg7u+95VFZfEYIzPdWx0ja+uSIdUWuWHnnjrwO9cd8dPkk/gxvL5JUzfUDzvG/otL5/P0NLW+OD/",
+	"+u2w8z955x/bnecfOr9/2nkWPdv73Ot1239ko/+dydHmv7W+pLqeWGLrjwxGdR5cRTq4ZzN550ebj/id",
+	"lMX4X8Rj9xSELQjwsE55axKXbz90U7kbT0ytUVToBoXKyWEYwKJjTL9We0912WFob+ThdpROnXLTk6GW",
+	"rWgslVtG5QbIPNOxSkudP+QTkc5Ym84A9VFRoeRml1UhE9ofstnz/mV4sbMY9m9p+rSgR+vtpR52NV2t",
+	"a30DmZ+5bylw8o+1crcZoz6v7iNAVUJy7eJIrfNKG9o1DNLQAm45C74sgKRlo+/yWDqfsaeEXfvGbAg5",
+	"X+4Uy54M7pdrPeEbxQSoqrcyqYDGV1W7Lqs+wMNnrlOYDwVRe0JcF9OT/f/QMPz3vksZcGbGnEI8Ql4d",
+	"lPdOhTRdtkpN4M2lNdGSvMzpWElg76hB6N2qB28qQXQnlBG0y0svykKUx6xsNEsSv7+3gOPPaku8uHzL",
+	"EPFI80vylo0t3h9KAGr+eKyVLPqdb27RnxW7WeDzvlko6l8vRuREWbWYrwKCXEuI+lOGiiZTzT03ivu+",
+	"qBgJHzp+9cVB3PuP8pwVhy91H6GHX8sDPBFDS7rYZCBJybbvWtFSbblYJ+PKsXFbn+hfMu8+31Baf+6R",
+	"EKF1Yqns6BQ6dl6cpBmxzGlLSmdsdBt0VeX9K7mS5RRX7ce2s/vjg9ZKDQf3PZyKV5relyucR0jw7VkM",
+	"sN6+LyC+RUKjUjPmO6H7wtlaqfydi+QX1RlNDjpeR259sqUMaPQQLorJoVluyilKmIY+zDwFHYrKuuxo",
+	"Yb4RujbUjpUuF32cAxyp7ic0VA83N6XBDwlxh1UEiv1esuQ75GBocZLuI2+uyJs9dyTilBu5YdmEDnhI",
+	"VXxF0aPpWNFhAl8DKBEm0EnV6KaQa+Uw0e9Y2b5S0fHCuacr9rNN1egvVXQcvtOdr2GqHdurjf+rRdVr",
+	"hlANyOQknKp+O6qmdugBn0BDf5K5TifdBrFaeeV3gKN8D1kp7aOj/QVtPgKOtwRZrSUXZfKflQjhUWjY",
+	"3extN9/+kGPpt1CgQy774F+o6t/sPgKLvnI3qoJ60Q5fCEmvLa/J3jU3Npo/Dzfdj252WaYVVPKh6zEZ",
+	"viFySBINMUibUrON5C/YKWSxZc2GCe00TbkTX2PXtzRcqyvoEGjL3BQpxNve410VWvhLSq4jd/rrY+5v",
+	"ibBBx7bqCTP4GEPmYYrurMOvQnkhNJ1AChaaGkInS/PNax2B0HA28b8QLd43QAPpScnifEUvzb6WGHOR",
+	"41vSHJX48n0nOb5+SHbuyP+HE4w9L0/WfmwF8R37HLttYDy0GnPJmIMCTySKxqWGcUt939fO1OTFSfk3",
+	"ZGZeO0RDCkPrmgtrYLmMfdtbVjnl2uPGB+BPZUzYGDR0CzTphM/cccYD6Ek6e7ytYaKuYTO0g7k8O2H9",
+	"Cvq374tfmwukK9N/oMWLl8UMH1hxyjzk97ES5auia3FhGyJ2GybAHtdUoHk20jwpObe5Z6A7z26uCtn/",
+	"Uyknb3NTOz+vzxJFR5BzGVom40h0Zm9Pzh19V2ARjDu9tOz8h8/UWw4bSCGmzsYqhY0uO/Rn8vWklxwl",
+	"YE24cxvpve293d0lZQLlKjxYAVBM8bF1+aPiX96znAcB4Uj+rliMymmYVTlBUacZUl8t/RoUfZ2dypsf",
+	"c5x1RglH/z8mOVeN3NOKzSoFlMXh08twCF8eIF2M8C/GKBatn5CdEobRUbGuFS1zjyT7VLOWgTZK8pRR",
+	"4ZowDDQ3kLB2rGeZVR0z1pAkQo42I7y/JwsLHWQSFSeoT5SEGRsLY5WeMWP5zPX953kiGosq3STWcny/",
+	"E6e8pKV82Di97yrtcX2qyNG7S/rqucZuCypM+Kk1oFOkD3OUur/9jjLWoeeLK8in1HnY0VOu09Z+a4tn",
+	"gojGT2KeY46lq0yiotYBuoHVFsalUqCTHfGli4W6nTyLQlOlKNjBUcWplUVraRa+qDKykwGLQ19SOQyX",
+	"fAR06OTQnzpV79PdrfWSGw4bBjoLB/0St3dr2HR/AvDiQ6/Kg0M75NqOIUWpccD4gLodtfe29zaZkOEI",
+	"bWq3UQxdPXf08++f/38AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
