@@ -82,6 +82,7 @@ type Runner struct {
 	backoffMax  time.Duration
 	logger      *slog.Logger
 	cache       *cache
+	batches     *batcher
 }
 
 // Option configures a Runner.
@@ -112,6 +113,11 @@ func WithCache(streams int, idle time.Duration) Option {
 	return func(r *Runner) { r.cache = newCache(streams, idle) }
 }
 
+// WithBatches lets up to streams commands that append at the same time share one append
+// (default 64; 1 appends every command on its own). See batcher for why this changes nothing a
+// command can observe.
+func WithBatches(streams int) Option { return func(r *Runner) { r.batches.max = streams } }
+
 // WithTransactions lets commands write rows outside the log in the transaction of their events
 // (Update, InTx). db must reach the database of the store, which must be a TxStore.
 func WithTransactions(db Beginner) Option { return func(r *Runner) { r.db = db } }
@@ -130,6 +136,7 @@ func NewRunner(store eventstore.Store, codec *eventstore.Registry, opts ...Optio
 		backoffMax:  defaultBackoffMax,
 		logger:      slog.Default(),
 		cache:       newCache(defaultCacheSize, defaultCacheIdle),
+		batches:     newBatcher(store, defaultBatchStreams),
 	}
 	for _, o := range opts {
 		o(r)
@@ -231,7 +238,7 @@ func executeOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.
 	if err != nil {
 		return Result{}, nil, err
 	}
-	stored, err := r.store.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events})
+	stored, err := r.batches.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events})
 	if errors.Is(err, eventstore.ErrConcurrency) || retryable(err) {
 		r.cache.forget(stream)
 		return Result{}, err, nil

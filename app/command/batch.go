@@ -1,0 +1,208 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"clearvest/eventstore"
+)
+
+// defaultBatchStreams bounds how many commands share one append.
+const defaultBatchStreams = 64
+
+// batcher lets the appends of commands that run at the same time share one store append: one
+// transaction, one WAL flush and a handful of round trips for many commands instead of each.
+// Appends to several streams are atomic, so the batch commits as a whole; what the commands see
+// is what they would have seen alone: a command's events are stored exactly when its append
+// succeeds, and an append that conflicts fails only its own command.
+//
+// Nothing waits for a batch to fill. The first command appends at once and leads; commands
+// arriving while its append runs queue up, and when it is done the first of them leads the next
+// append with all of them (group commit). A lone command therefore appends exactly as it would
+// without the batcher, and under load the batches grow by themselves.
+type batcher struct {
+	store eventstore.Store
+	max   int
+
+	mu      sync.Mutex
+	queue   []*queued
+	leading bool
+	// pending is the append queued or running for each stream and expected version.
+	pending map[pendingKey]*queued
+}
+
+type pendingKey struct {
+	stream   eventstore.StreamID
+	expected int64
+}
+
+type queued struct {
+	append eventstore.StreamAppend
+	done   chan struct{} // closed once the append's outcome is known
+	turn   chan struct{} // closed to make this command lead the next batch
+	taken  bool
+	doomed int // appends waiting for this one's outcome to be told they conflict
+	stored []eventstore.Envelope
+	err    error
+}
+
+func newBatcher(store eventstore.Store, max int) *batcher {
+	return &batcher{store: store, max: max, pending: map[pendingKey]*queued{}}
+}
+
+// Append appends one command's events, possibly together with those of other commands. Once its
+// append has been sent, it waits for the outcome even if ctx ends, since the events may commit.
+func (b *batcher) Append(ctx context.Context, a eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+	if b.max <= 1 {
+		return b.store.Append(ctx, a)
+	}
+	key := pendingKey{a.Stream, a.ExpectedVersion}
+	b.mu.Lock()
+	if other, ok := b.pending[key]; ok && a.ExpectedVersion != eventstore.AnyVersion {
+		other.doomed++
+		b.mu.Unlock()
+		return nil, b.doomed(ctx, a, other)
+	}
+	q := &queued{append: a, done: make(chan struct{}), turn: make(chan struct{})}
+	b.pending[key] = q
+	b.queue = append(b.queue, q)
+	lead := !b.leading
+	b.leading = true
+	b.mu.Unlock()
+	if !lead && !b.await(ctx, q) {
+		return q.stored, q.err
+	}
+	// This command leads: it is first in the queue, so the batch it takes holds its own append.
+	b.flush(context.WithoutCancel(ctx), b.take())
+	b.mu.Lock()
+	if len(b.queue) > 0 {
+		close(b.queue[0].turn)
+	} else {
+		b.leading = false
+	}
+	b.mu.Unlock()
+	return q.stored, q.err
+}
+
+// doomed answers an append that decided on the same version of a stream as another one still
+// queued or running: at most one of the two can succeed, and if the other fails the stream has
+// moved all the same. The answer is a conflict, given once the other is done, so that the retry
+// loads what the other stored instead of deciding on the same old state again.
+func (b *batcher) doomed(ctx context.Context, a eventstore.StreamAppend, other *queued) error {
+	select {
+	case <-other.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	actual := a.ExpectedVersion
+	if other.err == nil {
+		actual += int64(len(other.append.Events))
+	}
+	return &eventstore.ConcurrencyError{Stream: a.Stream, Expected: a.ExpectedVersion, Actual: actual}
+}
+
+// await waits until q's append is done (false) or q must lead the next batch (true). A command
+// whose ctx ends while it is still queued leaves the queue.
+func (b *batcher) await(ctx context.Context, q *queued) (lead bool) {
+	select {
+	case <-q.done:
+		return false
+	case <-q.turn:
+		return true
+	case <-ctx.Done():
+	}
+	b.mu.Lock()
+	select {
+	case <-q.turn:
+		b.mu.Unlock()
+		return true
+	default:
+	}
+	if !q.taken {
+		b.queue = slices.DeleteFunc(b.queue, func(o *queued) bool { return o == q })
+		b.release(q)
+		q.err = ctx.Err()
+		b.mu.Unlock()
+		return false
+	}
+	b.mu.Unlock()
+	<-q.done
+	return false
+}
+
+// take removes the next batch from the queue: queued appends in order, one per stream (two
+// appends to one stream cannot share an append; the later one waits for the next batch).
+func (b *batcher) take() []*queued {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var batch []*queued
+	streams := map[eventstore.StreamID]bool{}
+	rest := b.queue[:0]
+	for _, q := range b.queue {
+		if len(batch) < b.max && !streams[q.append.Stream] {
+			streams[q.append.Stream] = true
+			q.taken = true
+			batch = append(batch, q)
+		} else {
+			rest = append(rest, q)
+		}
+	}
+	clear(b.queue[len(rest):])
+	b.queue = rest
+	return batch
+}
+
+// flush appends a batch and hands each command its outcome. When the batch fails on one
+// stream's expected version, that command gets the conflict and the others are appended again
+// without it; any other failure is isolated by appending each command alone.
+func (b *batcher) flush(ctx context.Context, batch []*queued) {
+	for len(batch) > 0 {
+		appends := make([]eventstore.StreamAppend, len(batch))
+		for i, q := range batch {
+			appends[i] = q.append
+		}
+		stored, err := b.store.Append(ctx, appends...)
+		if err == nil {
+			for _, q := range batch {
+				n := len(q.append.Events)
+				b.finish(q, stored[:n:n], nil)
+				stored = stored[n:]
+			}
+			return
+		}
+		if len(batch) == 1 {
+			b.finish(batch[0], nil, err)
+			return
+		}
+		var ce *eventstore.ConcurrencyError
+		if errors.As(err, &ce) {
+			if i := slices.IndexFunc(batch, func(q *queued) bool { return q.append.Stream == ce.Stream }); i >= 0 {
+				b.finish(batch[i], nil, err)
+				batch = slices.Delete(batch, i, i+1)
+				continue
+			}
+		}
+		for _, q := range batch {
+			b.flush(ctx, []*queued{q})
+		}
+		return
+	}
+}
+
+func (b *batcher) finish(q *queued, stored []eventstore.Envelope, err error) {
+	b.mu.Lock()
+	q.stored, q.err = stored, err
+	b.release(q)
+	b.mu.Unlock()
+	close(q.done)
+}
+
+// release forgets q as its stream's pending append; b.mu must be held.
+func (b *batcher) release(q *queued) {
+	key := pendingKey{q.append.Stream, q.append.ExpectedVersion}
+	if b.pending[key] == q {
+		delete(b.pending, key)
+	}
+}

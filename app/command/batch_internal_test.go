@@ -1,0 +1,196 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"clearvest/eventstore"
+	"clearvest/eventstore/memstore"
+)
+
+// gatedStore holds its first append until the test opens the gate, so that the appends arriving
+// meanwhile queue up behind it, and records the streams of every append.
+type gatedStore struct {
+	*memstore.Store
+	gate  chan struct{}
+	once  sync.Once
+	mu    sync.Mutex
+	calls [][]eventstore.StreamID
+}
+
+func (s *gatedStore) Append(ctx context.Context, appends ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+	s.once.Do(func() { <-s.gate })
+	var streams []eventstore.StreamID
+	for _, a := range appends {
+		streams = append(streams, a.Stream)
+	}
+	s.mu.Lock()
+	s.calls = append(s.calls, streams)
+	s.mu.Unlock()
+	return s.Store.Append(ctx, appends...)
+}
+
+func oneEvent(stream string, expected int64) eventstore.StreamAppend {
+	return eventstore.StreamAppend{Stream: eventstore.StreamID(stream), ExpectedVersion: expected, Events: []eventstore.NewEvent{{
+		ID: eventstore.NewEventID(), Type: "t.happened", SchemaVersion: 1, Data: json.RawMessage(`{}`),
+	}}}
+}
+
+// queuedLen waits until one append runs and n more are queued behind it.
+func queuedLen(t *testing.T, b *batcher, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b.mu.Lock()
+		got, leading := len(b.queue), b.leading
+		b.mu.Unlock()
+		if leading && got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d appends queued (running: %v), want %d behind a running one", got, leading, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// waitUntil polls cond, with b locked, until it holds.
+func waitUntil(t *testing.T, what string, cond func() bool, b *batcher) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b.mu.Lock()
+		ok := cond()
+		b.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+type outcome struct {
+	stream string
+	stored []eventstore.Envelope
+	err    error
+}
+
+func appendAll(b *batcher, appends ...eventstore.StreamAppend) chan outcome {
+	out := make(chan outcome, len(appends))
+	for _, a := range appends {
+		go func() {
+			stored, err := b.Append(context.Background(), a)
+			out <- outcome{string(a.Stream), stored, err}
+		}()
+	}
+	return out
+}
+
+// Appends that arrive while one runs share the next append; a conflict on one stream fails only
+// its own command.
+func TestAppendsArrivingTogetherShareOneAppend(t *testing.T) {
+	t.Parallel()
+	mem := memstore.New()
+	if _, err := mem.Append(context.Background(), oneEvent("s-taken", eventstore.NoStream)); err != nil {
+		t.Fatal(err)
+	}
+	store := &gatedStore{Store: mem, gate: make(chan struct{})}
+	b := newBatcher(store, 64)
+
+	first := appendAll(b, oneEvent("s-first", eventstore.NoStream))
+	queuedLen(t, b, 0)
+	rest := appendAll(b, oneEvent("s-a", eventstore.NoStream), oneEvent("s-taken", eventstore.NoStream), oneEvent("s-b", eventstore.NoStream))
+	queuedLen(t, b, 3)
+	close(store.gate)
+
+	if o := <-first; o.err != nil || len(o.stored) != 1 {
+		t.Fatalf("first append: %+v", o)
+	}
+	for range 3 {
+		o := <-rest
+		switch o.stream {
+		case "s-taken":
+			var ce *eventstore.ConcurrencyError
+			if !errors.As(o.err, &ce) || ce.Stream != "s-taken" {
+				t.Errorf("s-taken: err = %v, want its own conflict", o.err)
+			}
+		default:
+			if o.err != nil || len(o.stored) != 1 || string(o.stored[0].StreamID) != o.stream || o.stored[0].Version != 1 {
+				t.Errorf("%s: %+v", o.stream, o)
+			}
+		}
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	// The first append alone, the three together (refused for s-taken), the two others again.
+	if len(store.calls) != 3 || len(store.calls[1]) != 3 || len(store.calls[2]) != 2 {
+		t.Errorf("appends sent: %v", store.calls)
+	}
+}
+
+// Two appends that decided on the same version of a stream cannot both succeed: the second is
+// answered with a conflict once the first is done, without an append of its own.
+func TestASecondAppendOnTheSameVersionConflictsOnceTheFirstIsDone(t *testing.T) {
+	t.Parallel()
+	store := &gatedStore{Store: memstore.New(), gate: make(chan struct{})}
+	b := newBatcher(store, 64)
+	first := appendAll(b, oneEvent("s-x", eventstore.NoStream))
+	queuedLen(t, b, 0)
+	second := appendAll(b, oneEvent("s-x", eventstore.NoStream))
+	waitUntil(t, "the second append to wait for the first", func() bool {
+		return b.pending[pendingKey{"s-x", eventstore.NoStream}].doomed == 1
+	}, b)
+	close(store.gate)
+	if o := <-first; o.err != nil {
+		t.Fatal(o.err)
+	}
+	o := <-second
+	var ce *eventstore.ConcurrencyError
+	// Actual 1 is known only once the first append has succeeded.
+	if !errors.As(o.err, &ce) || ce.Expected != 0 || ce.Actual != 1 {
+		t.Fatalf("second: err = %v, want a conflict at version 1", o.err)
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if len(store.calls) != 1 {
+		t.Errorf("appends sent: %v, want only the first", store.calls)
+	}
+}
+
+// A command that gives up while its append is still queued leaves nothing behind.
+func TestAQueuedAppendWithdrawsWhenItsContextEnds(t *testing.T) {
+	t.Parallel()
+	store := &gatedStore{Store: memstore.New(), gate: make(chan struct{})}
+	b := newBatcher(store, 64)
+	first := appendAll(b, oneEvent("s-first", eventstore.NoStream))
+	queuedLen(t, b, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	gone := make(chan error, 1)
+	go func() {
+		_, err := b.Append(ctx, oneEvent("s-gone", eventstore.NoStream))
+		gone <- err
+	}()
+	queuedLen(t, b, 1)
+	cancel()
+	if err := <-gone; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	close(store.gate)
+	if o := <-first; o.err != nil {
+		t.Fatal(o.err)
+	}
+	if got, _ := store.ReadStream(context.Background(), "s-gone", 1, 10); len(got) != 0 {
+		t.Errorf("the withdrawn append was stored: %+v", got)
+	}
+	// The batcher is free again.
+	if _, err := b.Append(context.Background(), oneEvent("s-after", eventstore.NoStream)); err != nil {
+		t.Fatal(err)
+	}
+}
