@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"clearvest/eventstore"
 )
 
 // PostgreSQL aborts one of two transactions that wait for each other (a deadlock) and, under
@@ -36,6 +38,11 @@ func (r *Runner) retrying(ctx context.Context, what string, attempt func() (res 
 		}
 		if n >= r.maxAttempts {
 			r.logger.WarnContext(ctx, "command gave up after retries", "stream", what, "attempts", n, "err", retry)
+			if !errors.Is(retry, eventstore.ErrConcurrency) {
+				// A transaction that keeps deadlocking is a conflict with other writers too, and
+				// the client's remedy is the same: try again.
+				return Result{}, fmt.Errorf("command on %s: %d attempts: %w: %w", what, n, eventstore.ErrConcurrency, retry)
+			}
 			return Result{}, fmt.Errorf("command on %s: %d attempts: %w", what, n, retry)
 		}
 		r.logger.DebugContext(ctx, "command retrying", "stream", what, "attempt", n, "err", retry)

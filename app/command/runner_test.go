@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"clearvest/app/command"
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
@@ -338,6 +340,37 @@ func TestDefaultIsFiveAttempts(t *testing.T) {
 	_, err := command.Execute(context.Background(), r, counterStream("busy"), NewCounter, eventstore.Metadata{}, increment(1))
 	if !errors.Is(err, eventstore.ErrConcurrency) || store.appends.Load() != 5 {
 		t.Fatalf("err = %v after %d appends, want ErrConcurrency after 5", err, store.appends.Load())
+	}
+}
+
+// deadlockingStore answers its first appends as PostgreSQL answers a deadlock victim.
+type deadlockingStore struct {
+	eventstore.Store
+	deadlocks int
+	appends   atomic.Int64
+}
+
+func (s *deadlockingStore) Append(ctx context.Context, a ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+	if int(s.appends.Add(1)) <= s.deadlocks {
+		return nil, fmt.Errorf("eventstore: lock streams: %w", &pgconn.PgError{Code: "40P01", Message: "deadlock detected"})
+	}
+	return s.Store.Append(ctx, a...)
+}
+
+func TestDeadlocksAreRetriedThenReportedAsAConflict(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := &deadlockingStore{Store: memstore.New(), deadlocks: 2}
+	res, err := command.Execute(ctx, newRunner(store, command.WithBackoff(0, 0)), counterStream("victim"), NewCounter, eventstore.Metadata{}, increment(1))
+	if err != nil || res.Version != 1 || store.appends.Load() != 3 {
+		t.Fatalf("result %+v, %v after %d appends; want success on the third", res, err, store.appends.Load())
+	}
+
+	always := &deadlockingStore{Store: memstore.New(), deadlocks: 1 << 30}
+	_, err = command.Execute(ctx, newRunner(always, command.WithBackoff(0, 0), command.WithMaxAttempts(3)), counterStream("victim"), NewCounter, eventstore.Metadata{}, increment(1))
+	var pg *pgconn.PgError
+	if !errors.Is(err, eventstore.ErrConcurrency) || !errors.As(err, &pg) || pg.Code != "40P01" || always.appends.Load() != 3 {
+		t.Fatalf("err = %v after %d appends; want a conflict wrapping the deadlock after 3", err, always.appends.Load())
 	}
 }
 

@@ -15,6 +15,7 @@ type result struct {
 	impl            string
 	offered         float64 // commands per second asked for; 0 for a closed loop
 	done, failed    int
+	dropped         int // not sent: already maxLag late when a writer got to them
 	achieved        float64 // commands per second completed
 	p50, p99, p999  time.Duration
 	goCPU, pgCPU    time.Duration // per command
@@ -36,22 +37,31 @@ func newWriters(n int, start []int64) *writers {
 	return w
 }
 
+// maxLag is how late a command may start before the open loop gives it up: a system that
+// cannot keep up would otherwise take minutes to work off the backlog of a 10-second run.
+const maxLag = 5 * time.Second
+
 // openLoop offers rate commands per second for d, spread over the writers' goroutines, and
 // measures each command's latency from the moment it was scheduled to be sent: a command that
 // waits because every writer is busy counts its wait, as a client's request would (no
-// coordinated omission). The schedule never slows down for the system under test.
+// coordinated omission). The schedule never slows down for the system under test; commands
+// more than maxLag late are dropped and counted, so an overloaded run still ends.
 func openLoop(ctx context.Context, im *impl, ws *writers, rate float64, d time.Duration) result {
 	total := int(rate * d.Seconds())
 	interval := time.Duration(float64(time.Second) / rate)
 	due := make(chan time.Time, total)
 	latencies := make([][]time.Duration, len(ws.next))
-	var failed atomic.Int64
+	var failed, dropped atomic.Int64
 	var firstErr atomic.Pointer[error]
 	cpu := pgtest.NewCPUMeter(im.pool)
 	var wg sync.WaitGroup
 	for w := range ws.next {
 		wg.Go(func() {
 			for at := range due {
+				if time.Since(at) > maxLag {
+					dropped.Add(1)
+					continue
+				}
 				n := int(ws.next[w].Add(1) - 1)
 				if err := im.run(ctx, w, n); err != nil {
 					failed.Add(1)
@@ -76,6 +86,7 @@ func openLoop(ctx context.Context, im *impl, ws *writers, rate float64, d time.D
 	r := summarise(im.name, slices.Concat(latencies...), elapsed, cpu)
 	r.offered = rate
 	r.failed = int(failed.Load())
+	r.dropped = int(dropped.Load())
 	if e := firstErr.Load(); e != nil {
 		r.firstErr = *e
 	}
