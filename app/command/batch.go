@@ -29,13 +29,6 @@ type batcher struct {
 	mu      sync.Mutex
 	queue   []*queued
 	leading bool
-	// pending is the append queued or running for each stream and expected version.
-	pending map[pendingKey]*queued
-}
-
-type pendingKey struct {
-	stream   eventstore.StreamID
-	expected int64
 }
 
 type queued struct {
@@ -43,13 +36,12 @@ type queued struct {
 	done   chan struct{} // closed once the append's outcome is known
 	turn   chan struct{} // closed to make this command lead the next batch
 	taken  bool
-	doomed int // appends waiting for this one's outcome to be told they conflict
 	stored []eventstore.Envelope
 	err    error
 }
 
 func newBatcher(store eventstore.Store, max int) *batcher {
-	return &batcher{store: store, max: max, pending: map[pendingKey]*queued{}}
+	return &batcher{store: store, max: max}
 }
 
 // Append appends one command's events, possibly together with those of other commands. Once its
@@ -58,15 +50,8 @@ func (b *batcher) Append(ctx context.Context, a eventstore.StreamAppend) ([]even
 	if b.max <= 1 {
 		return b.store.Append(ctx, a)
 	}
-	key := pendingKey{a.Stream, a.ExpectedVersion}
 	b.mu.Lock()
-	if other, ok := b.pending[key]; ok && a.ExpectedVersion != eventstore.AnyVersion {
-		other.doomed++
-		b.mu.Unlock()
-		return nil, b.doomed(ctx, a, other)
-	}
 	q := &queued{append: a, done: make(chan struct{}), turn: make(chan struct{})}
-	b.pending[key] = q
 	b.queue = append(b.queue, q)
 	lead := !b.leading
 	b.leading = true
@@ -84,23 +69,6 @@ func (b *batcher) Append(ctx context.Context, a eventstore.StreamAppend) ([]even
 	}
 	b.mu.Unlock()
 	return q.stored, q.err
-}
-
-// doomed answers an append that decided on the same version of a stream as another one still
-// queued or running: at most one of the two can succeed, and if the other fails the stream has
-// moved all the same. The answer is a conflict, given once the other is done, so that the retry
-// loads what the other stored instead of deciding on the same old state again.
-func (b *batcher) doomed(ctx context.Context, a eventstore.StreamAppend, other *queued) error {
-	select {
-	case <-other.done:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	actual := a.ExpectedVersion
-	if other.err == nil {
-		actual += int64(len(other.append.Events))
-	}
-	return &eventstore.ConcurrencyError{Stream: a.Stream, Expected: a.ExpectedVersion, Actual: actual}
 }
 
 // await waits until q's append is done (false) or q must lead the next batch (true). A command
@@ -122,7 +90,6 @@ func (b *batcher) await(ctx context.Context, q *queued) (lead bool) {
 	}
 	if !q.taken {
 		b.queue = slices.DeleteFunc(b.queue, func(o *queued) bool { return o == q })
-		b.release(q)
 		q.err = ctx.Err()
 		b.mu.Unlock()
 		return false
@@ -134,6 +101,7 @@ func (b *batcher) await(ctx context.Context, q *queued) (lead bool) {
 
 // take removes the next batch from the queue: queued appends in order, one per stream (two
 // appends to one stream cannot share an append; the later one waits for the next batch).
+// Commands take turns on a stream, so that happens only when a caller appends on its own.
 func (b *batcher) take() []*queued {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -192,17 +160,6 @@ func (b *batcher) flush(ctx context.Context, batch []*queued) {
 }
 
 func (b *batcher) finish(q *queued, stored []eventstore.Envelope, err error) {
-	b.mu.Lock()
 	q.stored, q.err = stored, err
-	b.release(q)
-	b.mu.Unlock()
 	close(q.done)
-}
-
-// release forgets q as its stream's pending append; b.mu must be held.
-func (b *batcher) release(q *queued) {
-	key := pendingKey{q.append.Stream, q.append.ExpectedVersion}
-	if b.pending[key] == q {
-		delete(b.pending, key)
-	}
 }

@@ -58,24 +58,6 @@ func queuedLen(t *testing.T, b *batcher, n int) {
 	}
 }
 
-// waitUntil polls cond, with b locked, until it holds.
-func waitUntil(t *testing.T, what string, cond func() bool, b *batcher) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b.mu.Lock()
-		ok := cond()
-		b.mu.Unlock()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 type outcome struct {
 	stream string
 	stored []eventstore.Envelope
@@ -132,35 +114,6 @@ func TestAppendsArrivingTogetherShareOneAppend(t *testing.T) {
 	// The first append alone, the three together (refused for s-taken), the two others again.
 	if len(store.calls) != 3 || len(store.calls[1]) != 3 || len(store.calls[2]) != 2 {
 		t.Errorf("appends sent: %v", store.calls)
-	}
-}
-
-// Two appends that decided on the same version of a stream cannot both succeed: the second is
-// answered with a conflict once the first is done, without an append of its own.
-func TestASecondAppendOnTheSameVersionConflictsOnceTheFirstIsDone(t *testing.T) {
-	t.Parallel()
-	store := &gatedStore{Store: memstore.New(), gate: make(chan struct{})}
-	b := newBatcher(store, 64)
-	first := appendAll(b, oneEvent("s-x", eventstore.NoStream))
-	queuedLen(t, b, 0)
-	second := appendAll(b, oneEvent("s-x", eventstore.NoStream))
-	waitUntil(t, "the second append to wait for the first", func() bool {
-		return b.pending[pendingKey{"s-x", eventstore.NoStream}].doomed == 1
-	}, b)
-	close(store.gate)
-	if o := <-first; o.err != nil {
-		t.Fatal(o.err)
-	}
-	o := <-second
-	var ce *eventstore.ConcurrencyError
-	// Actual 1 is known only once the first append has succeeded.
-	if !errors.As(o.err, &ce) || ce.Expected != 0 || ce.Actual != 1 {
-		t.Fatalf("second: err = %v, want a conflict at version 1", o.err)
-	}
-	store.mu.Lock()
-	defer store.mu.Unlock()
-	if len(store.calls) != 1 {
-		t.Errorf("appends sent: %v, want only the first", store.calls)
 	}
 }
 

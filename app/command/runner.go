@@ -83,6 +83,7 @@ type Runner struct {
 	logger      *slog.Logger
 	cache       *cache
 	batches     *batcher
+	locks       streamLocks
 }
 
 // Option configures a Runner.
@@ -180,7 +181,8 @@ type Result struct {
 // refuses, the stream's tail is read first and decide asked again if it moved, so neither answer
 // rests on an old state.
 //
-// An error from decide is returned as it is, and nothing is stored. When another writer appended
+// Commands on one stream take turns within the process (decide must therefore not run another
+// command on its own stream). An error from decide is returned as it is, and nothing is stored. When another writer appended
 // to the stream in between, or the append's transaction was chosen as a deadlock victim,
 // Execute loads again and asks decide again, because the decision may differ on the new state;
 // after the last attempt it returns the *eventstore.ConcurrencyError (or the deadlock).
@@ -194,6 +196,11 @@ func Execute[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 		return Result{}, err
 	}
 	meta = withIDs(meta)
+	unlock, err := r.locks.lock(ctx, stream)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
 	return r.retrying(ctx, string(stream), func() (Result, error, error) {
 		return executeOnce(ctx, r, stream, newAgg, meta, decide)
 	})

@@ -120,7 +120,7 @@ func (r *Runner) InTx(ctx context.Context, meta eventstore.Metadata, fn func(ctx
 // appends the aggregate's events with tx.Append, then writes the rows they justify, all of which
 // commit together. The aggregate comes from the runner's cache after a read of the stream's
 // tail, so fn decides on the stream as it is now even when it appends nothing; a conflict
-// reloads it and runs fn again.
+// reloads it and runs fn again. Like Execute, it takes the stream's turn in this process.
 func Update[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, fn func(ctx context.Context, agg A, tx *Tx) error) (Result, error) {
 	if r.db == nil {
 		return Result{}, ErrNoTransactions
@@ -129,6 +129,12 @@ func Update[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Strea
 		return Result{}, err
 	}
 	meta = withIDs(meta)
+	// The stream's turn is taken before any connection, so that waiting for it holds none.
+	unlock, err := r.locks.lock(ctx, stream)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
 	return r.retrying(ctx, string(stream), func() (Result, error, error) {
 		// Loaded before the transaction begins, so that no connection is held while reading.
 		h, cached, err := r.load(ctx, stream)
