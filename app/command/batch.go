@@ -12,36 +12,47 @@ import (
 // defaultBatchStreams bounds how many commands share one append.
 const defaultBatchStreams = 64
 
+// defaultBatchAppenders is how many batch appends may run at once.
+const defaultBatchAppenders = 2
+
 // batcher lets the appends of commands that run at the same time share one store append: one
 // transaction, one WAL flush and a handful of round trips for many commands instead of each.
 // Appends to several streams are atomic, so the batch commits as a whole; what the commands see
 // is what they would have seen alone: a command's events are stored exactly when its append
 // succeeds, and an append that conflicts fails only its own command.
 //
-// Nothing waits for a batch to fill. The first command appends at once and leads; commands
-// arriving while its append runs queue up, and when it is done the first of them leads the next
-// append with all of them (group commit). A lone command therefore appends exactly as it would
-// without the batcher, and under load the batches grow by themselves.
+// Nothing waits for a batch to fill. A command that arrives while fewer than appenders appends
+// run appends at once and leads; commands arriving while all of them run queue up, and when a
+// leader is done the first queued command leads the next append with all of them (group
+// commit). A lone command therefore appends exactly as it would without the batcher, and under
+// load the batches grow by themselves. Two appends in flight rather than one keep both of a
+// small machine's cores busy: PostgreSQL works on one batch while Go sends or answers the other.
 type batcher struct {
 	store eventstore.Store
 	max   int
+	// appenders bounds the appends running at once.
+	appenders int
 
 	mu      sync.Mutex
 	queue   []*queued
-	leading bool
+	leaders int
+
+	// joined, when set (by tests), runs right after a command has joined the queue.
+	joined func(*queued)
 }
 
 type queued struct {
 	append eventstore.StreamAppend
 	done   chan struct{} // closed once the append's outcome is known
 	turn   chan struct{} // closed to make this command lead the next batch
+	turned bool          // the command leads, or has been told to (turn is closed)
 	taken  bool
 	stored []eventstore.Envelope
 	err    error
 }
 
-func newBatcher(store eventstore.Store, max int) *batcher {
-	return &batcher{store: store, max: max}
+func newBatcher(store eventstore.Store, streams, appenders int) *batcher {
+	return &batcher{store: store, max: streams, appenders: max(appenders, 1)}
 }
 
 // Append appends one command's events, possibly together with those of other commands. Once its
@@ -50,53 +61,73 @@ func (b *batcher) Append(ctx context.Context, a eventstore.StreamAppend) ([]even
 	if b.max <= 1 {
 		return b.store.Append(ctx, a)
 	}
-	b.mu.Lock()
 	q := &queued{append: a, done: make(chan struct{}), turn: make(chan struct{})}
+	b.mu.Lock()
 	b.queue = append(b.queue, q)
-	lead := !b.leading
-	b.leading = true
+	if b.leaders < b.appenders {
+		b.leaders++
+		q.turned = true
+	}
+	lead := q.turned
 	b.mu.Unlock()
+	if b.joined != nil {
+		b.joined(q)
+	}
 	if !lead && !b.await(ctx, q) {
 		return q.stored, q.err
 	}
-	// This command leads: it is first in the queue, so the batch it takes holds its own append.
-	b.flush(context.WithoutCancel(ctx), b.take())
-	b.mu.Lock()
-	if len(b.queue) > 0 {
-		close(b.queue[0].turn)
-	} else {
-		b.leading = false
+	// Lead: append the queue's next batch until q's append has gone in one (this leader's or
+	// another's), then pass the lead on to the first queued command without one, or give it up.
+	for {
+		b.flush(context.WithoutCancel(ctx), b.take())
+		b.mu.Lock()
+		if !q.taken {
+			b.mu.Unlock()
+			continue
+		}
+		if i := slices.IndexFunc(b.queue, func(o *queued) bool { return !o.turned }); i >= 0 {
+			next := b.queue[i]
+			next.turned = true
+			close(next.turn)
+		} else {
+			b.leaders--
+		}
+		b.mu.Unlock()
+		break
 	}
-	b.mu.Unlock()
+	<-q.done
 	return q.stored, q.err
 }
 
-// await waits until q's append is done (false) or q must lead the next batch (true). A command
-// whose ctx ends while it is still queued leaves the queue.
+// await waits until q's append is done (false) or q must lead (true): a command handed the
+// lead holds one of the appenders' places and must lead even when its own append is done
+// already. A command whose ctx ends while it is still queued leaves the queue.
 func (b *batcher) await(ctx context.Context, q *queued) (lead bool) {
 	select {
 	case <-q.done:
-		return false
 	case <-q.turn:
-		return true
 	case <-ctx.Done():
 	}
 	b.mu.Lock()
-	select {
-	case <-q.turn:
-		b.mu.Unlock()
+	defer b.mu.Unlock()
+	if q.turned {
 		return true
+	}
+	select {
+	case <-q.done:
+		return false
 	default:
 	}
 	if !q.taken {
 		b.queue = slices.DeleteFunc(b.queue, func(o *queued) bool { return o == q })
 		q.err = ctx.Err()
-		b.mu.Unlock()
+		close(q.done)
 		return false
 	}
 	b.mu.Unlock()
 	<-q.done
-	return false
+	b.mu.Lock()
+	return q.turned
 }
 
 // take removes the next batch from the queue: queued appends in order, one per stream (two

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -46,7 +48,7 @@ func queuedLen(t *testing.T, b *batcher, n int) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		b.mu.Lock()
-		got, leading := len(b.queue), b.leading
+		got, leading := len(b.queue), b.leaders > 0
 		b.mu.Unlock()
 		if leading && got == n {
 			return
@@ -84,7 +86,7 @@ func TestAppendsArrivingTogetherShareOneAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := &gatedStore{Store: mem, gate: make(chan struct{})}
-	b := newBatcher(store, 64)
+	b := newBatcher(store, 64, 1)
 
 	first := appendAll(b, oneEvent("s-first", eventstore.NoStream))
 	queuedLen(t, b, 0)
@@ -121,7 +123,7 @@ func TestAppendsArrivingTogetherShareOneAppend(t *testing.T) {
 func TestAQueuedAppendWithdrawsWhenItsContextEnds(t *testing.T) {
 	t.Parallel()
 	store := &gatedStore{Store: memstore.New(), gate: make(chan struct{})}
-	b := newBatcher(store, 64)
+	b := newBatcher(store, 64, 1)
 	first := appendAll(b, oneEvent("s-first", eventstore.NoStream))
 	queuedLen(t, b, 0)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -145,5 +147,76 @@ func TestAQueuedAppendWithdrawsWhenItsContextEnds(t *testing.T) {
 	// The batcher is free again.
 	if _, err := b.Append(context.Background(), oneEvent("s-after", eventstore.NoStream)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// yieldingStore lets other goroutines run in the middle of an append, as a round trip would.
+type yieldingStore struct{ *memstore.Store }
+
+func (s yieldingStore) Append(ctx context.Context, a ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+	runtime.Gosched()
+	defer runtime.Gosched()
+	return s.Store.Append(ctx, a...)
+}
+
+// Several batches may be appended at once; every command still gets its own outcome, once, and
+// the lead is never lost (a lost lead leaves every later command waiting forever).
+func TestConcurrentBatchesStoreEveryAppendOnce(t *testing.T) {
+	t.Parallel()
+	store := yieldingStore{memstore.New()}
+	b := newBatcher(store, 4, 2)
+	const rounds, n = 50, 100
+	for r := range rounds {
+		var appends []eventstore.StreamAppend
+		for i := range n {
+			appends = append(appends, oneEvent(fmt.Sprintf("s-%d-%d", r, i), eventstore.NoStream))
+		}
+		out := appendAll(b, appends...)
+		for range n {
+			if o := <-out; o.err != nil || len(o.stored) != 1 || string(o.stored[0].StreamID) != o.stream {
+				t.Fatalf("%s: %+v", o.stream, o)
+			}
+		}
+	}
+	if head, _ := store.ReadAll(context.Background(), 0, 2*rounds*n); len(head) != rounds*n {
+		t.Errorf("the log holds %d events, want %d", len(head), rounds*n)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.leaders != 0 || len(b.queue) != 0 {
+		t.Errorf("after the last append: %d leaders, %d queued", b.leaders, len(b.queue))
+	}
+}
+
+// A leader that has joined the queue but not yet taken its batch must not be handed the lead
+// of another that finishes meanwhile: it would then hold two of the appenders' places and give
+// back one, and once every place is lost no command is ever appended again.
+func TestALeaderIsNotHandedASecondLead(t *testing.T) {
+	t.Parallel()
+	store := &gatedStore{Store: memstore.New(), gate: make(chan struct{})}
+	b := newBatcher(store, 64, 2)
+	joined, release := make(chan struct{}), make(chan struct{})
+	b.joined = func(q *queued) {
+		if q.append.Stream == "s-second" {
+			close(joined)
+			<-release
+		}
+	}
+	first := appendAll(b, oneEvent("s-first", eventstore.NoStream))
+	queuedLen(t, b, 0)
+	second := appendAll(b, oneEvent("s-second", eventstore.NoStream))
+	<-joined
+	close(store.gate) // the first leader finishes while the second sits between joining and taking
+	if o := <-first; o.err != nil {
+		t.Fatal(o.err)
+	}
+	close(release)
+	if o := <-second; o.err != nil {
+		t.Fatal(o.err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.leaders != 0 {
+		t.Errorf("%d appenders' places held with nothing to append, want 0", b.leaders)
 	}
 }

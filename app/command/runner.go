@@ -115,9 +115,11 @@ func WithCache(streams int, idle time.Duration) Option {
 }
 
 // WithBatches lets up to streams commands that append at the same time share one append
-// (default 64; 1 appends every command on its own). See batcher for why this changes nothing a
-// command can observe.
-func WithBatches(streams int) Option { return func(r *Runner) { r.batches.max = streams } }
+// (default 64; 1 appends every command on its own), with up to appenders such appends running
+// at once (default 2). See batcher for why this changes nothing a command can observe.
+func WithBatches(streams, appenders int) Option {
+	return func(r *Runner) { r.batches.max, r.batches.appenders = streams, max(appenders, 1) }
+}
 
 // WithTransactions lets commands write rows outside the log in the transaction of their events
 // (Update, InTx). db must reach the database of the store, which must be a TxStore.
@@ -137,7 +139,7 @@ func NewRunner(store eventstore.Store, codec *eventstore.Registry, opts ...Optio
 		backoffMax:  defaultBackoffMax,
 		logger:      slog.Default(),
 		cache:       newCache(defaultCacheSize, defaultCacheIdle),
-		batches:     newBatcher(store, defaultBatchStreams),
+		batches:     newBatcher(store, defaultBatchStreams, defaultBatchAppenders),
 	}
 	for _, o := range opts {
 		o(r)

@@ -310,7 +310,7 @@ func TestCommandsOnOneStreamTakeTurnsInAProcess(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	store := &countingAppends{Store: memstore.New()}
-	r := newRunner(store, command.WithBatches(1))
+	r := newRunner(store, command.WithBatches(1, 1))
 	stream := counterStream("turns")
 	const n = 20
 	var decided atomic.Int64
