@@ -123,7 +123,15 @@ func TestIdempotencyKeyAcrossTwoServers(t *testing.T) {
 		return one.count(t, `SELECT count(*) FROM idempotency_keys WHERE response IS NULL`) == 1
 	})
 
-	busy := two.apiClient(t, admin.Token).withKey("suspend-1", http.MethodPost, path, body)
+	repeat := make(chan response, 1)
+	go func() { repeat <- two.apiClient(t, admin.Token).withKey("suspend-1", http.MethodPost, path, body) }()
+	var busy response
+	select {
+	case busy = <-repeat:
+	case <-time.After(30 * time.Second):
+		_ = hold.Rollback(ctx)
+		t.Fatal("the repeat waited for the first request instead of answering at once")
+	}
 	expect(t, busy, http.StatusConflict)
 	if e := decodeError(t, busy); e.Message == "" {
 		t.Error("409 without a message")
