@@ -12,15 +12,15 @@ import (
 
 // result is one run of one impl.
 type result struct {
-	impl            string
-	offered         float64 // commands per second asked for; 0 for a closed loop
-	done, failed    int
-	dropped         int // not sent: already maxLag late when a writer got to them
-	achieved        float64 // commands per second completed
-	p50, p99, p999  time.Duration
-	goCPU, pgCPU    time.Duration // per command
-	goCPUok, pgCPUo bool
-	firstErr        error
+	impl             string
+	offered          float64 // commands per second asked for; 0 for a closed loop
+	done, failed     int
+	dropped          int     // not sent: already maxLag late when a writer got to them
+	achieved         float64 // commands per second completed
+	p50, p99, p999   time.Duration
+	goCPU, pgCPU     time.Duration // per command
+	goCPUok, pgCPUok bool
+	firstErr         error
 }
 
 // writers hands out each writer's commands in order, so that a writer's streams grow one
@@ -137,7 +137,7 @@ func summarise(name string, all []time.Duration, elapsed time.Duration, cpu *pgt
 	self, server, selfOK, serverOK := cpu.Used()
 	if n := len(all); n > 0 {
 		r.goCPU, r.pgCPU = self/time.Duration(n), server/time.Duration(n)
-		r.goCPUok, r.pgCPUo = selfOK, serverOK
+		r.goCPUok, r.pgCPUok = selfOK, serverOK
 	}
 	return r
 }

@@ -170,7 +170,7 @@ func report(w io.Writer, impls []*impl, results []result, rates []float64) {
 				offered = fmt.Sprintf("%.0f", r.offered)
 			}
 			fmt.Fprintf(tw, "| %s\t %s\t %.0f\t %.2f\t %.2f\t %.2f\t %s\t %s\t %d\t %d\t\n", r.impl, offered, r.achieved,
-				ms(r.p50), ms(r.p99), ms(r.p999), us(r.goCPU, r.goCPUok), us(r.pgCPU, r.pgCPUo), r.failed, r.dropped)
+				ms(r.p50), ms(r.p99), ms(r.p999), us(r.goCPU, r.goCPUok), us(r.pgCPU, r.pgCPUok), r.failed, r.dropped)
 		}
 	}
 	tw.Flush()
