@@ -184,10 +184,12 @@ type Result struct {
 // rests on an old state.
 //
 // Commands on one stream take turns within the process (decide must therefore not run another
-// command on its own stream). An error from decide is returned as it is, and nothing is stored. When another writer appended
-// to the stream in between, or the append's transaction was chosen as a deadlock victim,
-// Execute loads again and asks decide again, because the decision may differ on the new state;
-// after the last attempt it returns the *eventstore.ConcurrencyError (or the deadlock).
+// command on its own stream), and the appends of concurrent commands may share one store append
+// (see batcher). An error from decide is returned as it is, and nothing is stored. When another
+// writer appended to the stream in between, or the append's transaction was chosen as a
+// deadlock victim, Execute loads again and asks decide again, because the decision may differ
+// on the new state; after the last attempt it returns the *eventstore.ConcurrencyError (or the
+// deadlock, wrapped so that it also matches eventstore.ErrConcurrency).
 //
 // When meta.IdempotencyKey is set, the stream is searched for events of an earlier request with
 // that key: with the same meta.RequestHash their result is returned (IdempotentReplay) without
