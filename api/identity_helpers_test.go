@@ -15,9 +15,11 @@ import (
 	"testing"
 
 	"clearvest/api"
+	"clearvest/api/idempotency"
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
 	"clearvest/platform/mail"
+	"clearvest/platform/pgmigrate"
 )
 
 // app is the real HTTP API around a real accounts service on its own database.
@@ -53,6 +55,13 @@ func newAppWaitingOn(t testing.TB, a *app, w api.Waiter) *app {
 
 // serve runs the API around env's service over real HTTP; adjust changes the dependencies.
 func serve(t testing.TB, env *accountstest.Env, adjust func(*api.Deps)) *app {
+	if err := pgmigrate.Apply(context.Background(), env.Pool, idempotency.Migrations); err != nil {
+		t.Fatal(err)
+	}
+	idem, err := idempotency.NewStore(env.Pool, env.Secret)
+	if err != nil {
+		t.Fatal(err)
+	}
 	deps := api.Deps{
 		Logger:         slog.New(slog.DiscardHandler),
 		Env:            api.EnvDevelopment,
@@ -60,6 +69,7 @@ func serve(t testing.TB, env *accountstest.Env, adjust func(*api.Deps)) *app {
 		PublicURL:      accountstest.PublicURL,
 		MailboxDir:     env.MailDir,
 		ReadYourWrites: env.Runner,
+		Idempotency:    idem,
 	}
 	if adjust != nil {
 		adjust(&deps)

@@ -30,6 +30,7 @@ import (
 
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
+	"clearvest/api/idempotency"
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 )
@@ -108,6 +109,9 @@ type Deps struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For or Forwarded header names
 	// the client (CLEARVEST_TRUSTED_PROXIES); none means the peer is the client.
 	TrustedProxies []netip.Prefix
+	// Idempotency keeps the answers of requests sent with an Idempotency-Key. nil leaves the
+	// header unread (tests of other parts); serve always sets it.
+	Idempotency *idempotency.Store
 }
 
 func (d Deps) withDefaults() Deps {
@@ -157,6 +161,16 @@ func New(deps Deps) http.Handler {
 		authenticator = deps.Accounts
 	}
 	metrics := middleware.NewMetrics(deps.Metrics)
+	// The generated router wraps each operation in these, the last outermost: the policy first,
+	// then Idempotency-Key, which needs the caller and has nothing to keep for a refusal.
+	operationMiddlewares := []apigen.MiddlewareFunc{ops.authorize}
+	if deps.Idempotency != nil {
+		idem, err := idempotencyFor(deps.Idempotency)
+		if err != nil {
+			panic(err)
+		}
+		operationMiddlewares = []apigen.MiddlewareFunc{idem, ops.authorize}
+	}
 
 	r := chi.NewRouter()
 	// Order matters: the request ID and its logger first so everything can log; metrics and the
@@ -204,7 +218,7 @@ func New(deps Deps) http.Handler {
 		apigen.HandlerWithOptions(strict, apigen.ChiServerOptions{
 			BaseRouter:       r,
 			ErrorHandlerFunc: parameterError,
-			Middlewares:      []apigen.MiddlewareFunc{ops.authorize},
+			Middlewares:      operationMiddlewares,
 		})
 	})
 

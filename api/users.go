@@ -78,11 +78,7 @@ func clientOf(ctx context.Context) accounts.Client {
 	if r == nil {
 		return accounts.Client{}
 	}
-	ip := ""
-	if addr := middleware.ClientAddr(r); addr.IsValid() {
-		ip = addr.String()
-	}
-	c := accounts.Client{IP: ip, UserAgent: r.UserAgent()}
+	c := accounts.Client{IP: clientAddress(r), UserAgent: r.UserAgent()}
 	if dc, err := r.Cookie(CookieDevice); err == nil {
 		c.DeviceToken = dc.Value
 	}
@@ -99,6 +95,15 @@ func withPendingLogin(c accounts.Client, fromBody *string) accounts.Client {
 		c.PendingLogin = p
 	}
 	return c
+}
+
+// clientAddress is the caller's IP address as the client-address middleware resolved it
+// through the trusted proxies; "" when it has none.
+func clientAddress(r *http.Request) string {
+	if addr := middleware.ClientAddr(r); addr.IsValid() {
+		return addr.String()
+	}
+	return ""
 }
 
 // actorOf is the signed-in caller; the policy has already refused anonymous callers of the

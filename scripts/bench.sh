@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The benchmarks of docs/benchmarks.md (`make bench`): the PostgreSQL benchmarks of the command
 # path, the event store and the projections, each beside its raw-SQL baseline, repeated for
-# benchstat; then an HTTP load test of the built binary with wrk from a second process on
-# loopback. Takes about six minutes on 2 cores; run it on an otherwise idle machine and
-# PostgreSQL server, since anything else running there is measured too (the CPU-time metrics,
-# go-cpu-* and pg-cpu-*, are the least affected by it).
+# benchstat; then the open-loop command comparison (scripts/cmdbench: Clearvest, the bare
+# INSERT and a peer library in one run); then an HTTP load test of the built binary with wrk
+# from a second process on loopback. Takes about twelve minutes on 2 cores; run it on an
+# otherwise idle machine and PostgreSQL server, since anything else running there is measured
+# too (the CPU-time metrics, go-cpu-* and pg-cpu-*, are the least affected by it).
 #
 #   TEST_DATABASE_URL  PostgreSQL server (a fresh database per benchmark); unset: the embedded
 #                      test cluster in .testdata/pg, as scripts/test.sh does
 #   BENCH              benchmark regexp (default: the benchmarks of docs/benchmarks.md)
 #   COUNT              rounds, i.e. runs of each benchmark (default 6, the fewest benchstat trusts)
 #   OUT                results directory (default .testdata/bench/<time>)
+#   CMDBENCH_DURATION  length of each open-loop run (default 10s); 0 skips the comparison
+#   CMDBENCH_RATES     offered rates, commands per second (default 1000,2000,3000,4000,5000,6000)
 #   WRK_DURATION       length of each HTTP load run (default 15s); 0 skips the HTTP load test
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -20,6 +23,8 @@ bench=${BENCH:-'^Benchmark(Command|AppendBatch10|ReadAll|Rebuild|LiveCatchUp)$'}
 count=${COUNT:-6}
 out=${OUT:-$root/.testdata/bench/$(date -u +%Y%m%dT%H%M%SZ)}
 wrk_duration=${WRK_DURATION:-15s}
+cmdbench_duration=${CMDBENCH_DURATION:-10s}
+cmdbench_rates=${CMDBENCH_RATES:-1000,2000,3000,4000,5000,6000}
 benchstat=(go run golang.org/x/perf/cmd/benchstat@latest)
 mkdir -p "$out"
 
@@ -53,7 +58,7 @@ summarise() {
 		{ split($1, p, "/impl="); row = p[1]; impl = p[2]; val[row, impl, $2] = $3
 		  if (impl == "clearvest" && $2 ~ /^(cmds\/s|events\/s|p50-ms|p99-ms|go-cpu-.*|pg-cpu-.*)$/) { if (!((row, $2) in seen)) { seen[row, $2] = 1; rows[++k] = row SUBSEP $2 } } }
 		END {
-			target["Command/writers=10", "cmds/s"] = ">= 3000"; target["Command/writers=10", "p99-ms"] = "<= 10"
+			target["Command/writers=10", "cmds/s"] = ">= 4000"; target["Command/writers=10", "p99-ms"] = "<= 10"
 			target["Rebuild", "events/s"] = ">= 150000"; target["LiveCatchUp", "events/s"] = ">= 30000"
 			printf "| benchmark | metric | clearvest | raw SQL | ratio | target | |\n|---|---|--:|--:|--:|---|---|\n"
 			for (j = 1; j <= k; j++) {
@@ -101,7 +106,7 @@ echo "==> go benchmarks ($count rounds) into $out/bench.txt"
 for round in $(seq "$count"); do
 	echo "--- round $round of $count, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	go test -p 1 -run '^$' -bench "$bench" -benchmem -count 1 -timeout 30m \
-		./command ./eventstore/postgres ./projections | tee -a "$out/bench.txt"
+		./app/command ./eventstore/postgres ./projections | tee -a "$out/bench.txt"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -111,6 +116,13 @@ echo "==> benchstat"
 echo
 echo "==> clearvest against its raw-SQL baselines (medians; ratio = clearvest / baseline)"
 summarise "$out/bench.txt" | tee "$out/summary.md"
+
+if [[ $cmdbench_duration != 0 ]]; then
+	echo
+	echo "==> command throughput, open loop: clearvest, the bare INSERT and the peer (scripts/cmdbench)"
+	(cd scripts/cmdbench && go run . -db "$TEST_DATABASE_URL" -duration "$cmdbench_duration" -rates "$cmdbench_rates") |
+		tee "$out/cmdbench.md"
+fi
 
 if [[ $wrk_duration == 0 ]]; then
 	exit 0

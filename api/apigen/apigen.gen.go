@@ -438,6 +438,9 @@ type UserStatus string
 // EmailPath defines model for EmailPath.
 type EmailPath = string
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // Position defines model for Position.
 type Position = int64
 
@@ -474,6 +477,46 @@ type UnprocessableEntity = Error
 // UnsupportedMediaType Every error response has this shape.
 type UnsupportedMediaType = Error
 
+// DisableTwoFactorParams defines parameters for DisableTwoFactor.
+type DisableTwoFactorParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// EnableTwoFactorParams defines parameters for EnableTwoFactor.
+type EnableTwoFactorParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetupTwoFactorParams defines parameters for SetupTwoFactor.
+type SetupTwoFactorParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ChangePasswordParams defines parameters for ChangePassword.
+type ChangePasswordParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ForgotPasswordParams defines parameters for ForgotPassword.
+type ForgotPasswordParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetUserParams defines parameters for GetUser.
 type GetUserParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
@@ -491,6 +534,14 @@ type GetUsersParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// GoogleLinkParams defines parameters for GoogleLink.
+type GoogleLinkParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GoogleRedirectParams defines parameters for GoogleRedirect.
 type GoogleRedirectParams struct {
 	Code  *string `form:"code,omitempty" json:"code,omitempty"`
@@ -503,15 +554,76 @@ type GoogleStartParams struct {
 	Return *string `form:"return,omitempty" json:"return,omitempty"`
 }
 
+// LoginParams defines parameters for Login.
+type LoginParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// LoginWithCodeParams defines parameters for LoginWithCode.
+type LoginWithCodeParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // UploadPhotoMultipartBody defines parameters for UploadPhoto.
 type UploadPhotoMultipartBody struct {
 	Photo openapi_types.File `json:"photo"`
+}
+
+// UploadPhotoParams defines parameters for UploadPhoto.
+type UploadPhotoParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RefreshSessionParams defines parameters for RefreshSession.
+type RefreshSessionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // RegisterParams defines parameters for Register.
 type RegisterParams struct {
 	// Ref Referral code from a shared link.
 	Ref *string `form:"ref,omitempty" json:"ref,omitempty"`
+
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ReinstateUserParams defines parameters for ReinstateUser.
+type ReinstateUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ResetPasswordParams defines parameters for ResetPassword.
+type ResetPasswordParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SecureAccountParams defines parameters for SecureAccount.
+type SecureAccountParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetSecurityLogParams defines parameters for GetSecurityLog.
@@ -519,6 +631,62 @@ type GetSecurityLogParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// SendLoginCodeParams defines parameters for SendLoginCode.
+type SendLoginCodeParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SendVerificationEmailParams defines parameters for SendVerificationEmail.
+type SendVerificationEmailParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RevokeOtherSessionsParams defines parameters for RevokeOtherSessions.
+type RevokeOtherSessionsParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SuspendUserParams defines parameters for SuspendUser.
+type SuspendUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpdateUserParams defines parameters for UpdateUser.
+type UpdateUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpgradeUserParams defines parameters for UpgradeUser.
+type UpgradeUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// VerifyUserParams defines parameters for VerifyUser.
+type VerifyUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
@@ -579,19 +747,19 @@ type ServerInterface interface {
 	GetMeta(w http.ResponseWriter, r *http.Request)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
-	DisableTwoFactor(w http.ResponseWriter, r *http.Request)
+	DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams)
 	// EnableTwoFactor Turn on two-factor authentication with a code from the app
 	// (POST /users/2fa/enable)
-	EnableTwoFactor(w http.ResponseWriter, r *http.Request)
+	EnableTwoFactor(w http.ResponseWriter, r *http.Request, params EnableTwoFactorParams)
 	// SetupTwoFactor Start setting up an authenticator app
 	// (POST /users/2fa/setup)
-	SetupTwoFactor(w http.ResponseWriter, r *http.Request)
+	SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams)
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
-	ChangePassword(w http.ResponseWriter, r *http.Request)
+	ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
-	ForgotPassword(w http.ResponseWriter, r *http.Request)
+	ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams)
 	// GetUser The signed-in user
 	// (GET /users/getUser)
 	GetUser(w http.ResponseWriter, r *http.Request, params GetUserParams)
@@ -600,7 +768,7 @@ type ServerInterface interface {
 	GetUsers(w http.ResponseWriter, r *http.Request, params GetUsersParams)
 	// GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 	// (POST /users/google/link)
-	GoogleLink(w http.ResponseWriter, r *http.Request)
+	GoogleLink(w http.ResponseWriter, r *http.Request, params GoogleLinkParams)
 	// GoogleRedirect Google's answer to the redirect sign-in
 	// (GET /users/google/redirect)
 	GoogleRedirect(w http.ResponseWriter, r *http.Request, params GoogleRedirectParams)
@@ -609,67 +777,67 @@ type ServerInterface interface {
 	GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
-	Login(w http.ResponseWriter, r *http.Request)
+	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
 	// LoginStatus Whether the caller is signed in
 	// (GET /users/loginStatus)
 	LoginStatus(w http.ResponseWriter, r *http.Request)
 	// LoginWithCode Sign in with the e-mailed code (and trust this browser)
 	// (POST /users/loginWithCode/{email})
-	LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath)
+	LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath, params LoginWithCodeParams)
 	// Logout End this session and clear the session cookies
 	// (GET /users/logout)
 	Logout(w http.ResponseWriter, r *http.Request)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
-	UploadPhoto(w http.ResponseWriter, r *http.Request)
+	UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams)
 	// GetPhoto A profile photo
 	// (GET /users/photo/{name})
 	GetPhoto(w http.ResponseWriter, r *http.Request, name string)
 	// RefreshSession Exchange the refresh cookie for a new access token
 	// (POST /users/refresh)
-	RefreshSession(w http.ResponseWriter, r *http.Request)
+	RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams)
 	// Register Create an account and sign in
 	// (POST /users/register)
 	Register(w http.ResponseWriter, r *http.Request, params RegisterParams)
 	// ReinstateUser Lift a suspension (admins)
 	// (POST /users/reinstate/{id})
-	ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID)
+	ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID, params ReinstateUserParams)
 	// ResetPassword Set a new password with the token from the reset link (ends every session)
 	// (PATCH /users/resetPassword/{resetToken})
-	ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string)
+	ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string, params ResetPasswordParams)
 	// SecureAccount "This wasn't me": lock out whoever signed in
 	// (POST /users/secure-account/{token})
-	SecureAccount(w http.ResponseWriter, r *http.Request, token string)
+	SecureAccount(w http.ResponseWriter, r *http.Request, token string, params SecureAccountParams)
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams)
 	// SendLoginCode E-mail a new login code for the pending sign-in
 	// (POST /users/sendLoginCode/{email})
-	SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath)
+	SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams)
 	// SendVerificationEmail E-mail a new verification link
 	// (POST /users/sendVerificationEmail)
-	SendVerificationEmail(w http.ResponseWriter, r *http.Request)
+	SendVerificationEmail(w http.ResponseWriter, r *http.Request, params SendVerificationEmailParams)
 	// ListSessions The signed-in user's active sessions
 	// (GET /users/sessions)
 	ListSessions(w http.ResponseWriter, r *http.Request)
 	// RevokeOtherSessions End every session except this one
 	// (POST /users/sessions/revoke-others)
-	RevokeOtherSessions(w http.ResponseWriter, r *http.Request)
+	RevokeOtherSessions(w http.ResponseWriter, r *http.Request, params RevokeOtherSessionsParams)
 	// EndSession End one of the user's sessions
 	// (DELETE /users/sessions/{id})
 	EndSession(w http.ResponseWriter, r *http.Request, id string)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
-	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID)
+	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams)
 	// UpdateUser Update the signed-in user's profile
 	// (PATCH /users/updateUser)
-	UpdateUser(w http.ResponseWriter, r *http.Request)
+	UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams)
 	// UpgradeUser Change a user's role (admins)
 	// (POST /users/upgradeUser)
-	UpgradeUser(w http.ResponseWriter, r *http.Request)
+	UpgradeUser(w http.ResponseWriter, r *http.Request, params UpgradeUserParams)
 	// VerifyUser Verify the e-mail address with the token from the verification link
 	// (PATCH /users/verifyUser/{token})
-	VerifyUser(w http.ResponseWriter, r *http.Request, token string)
+	VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams)
 	// DeleteUser Close an account (admins)
 	// (DELETE /users/{id})
 	DeleteUser(w http.ResponseWriter, r *http.Request, id UserID)
@@ -705,31 +873,31 @@ func (_ Unimplemented) GetMeta(w http.ResponseWriter, r *http.Request) {
 
 // DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 // (POST /users/2fa/disable)
-func (_ Unimplemented) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // EnableTwoFactor Turn on two-factor authentication with a code from the app
 // (POST /users/2fa/enable)
-func (_ Unimplemented) EnableTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) EnableTwoFactor(w http.ResponseWriter, r *http.Request, params EnableTwoFactorParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // SetupTwoFactor Start setting up an authenticator app
 // (POST /users/2fa/setup)
-func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // ChangePassword Change the password (ends every other session)
 // (PATCH /users/changePassword)
-func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // ForgotPassword E-mail a password-reset link
 // (POST /users/forgotPassword)
-func (_ Unimplemented) ForgotPassword(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -747,7 +915,7 @@ func (_ Unimplemented) GetUsers(w http.ResponseWriter, r *http.Request, params G
 
 // GoogleLink Finish a Google redirect sign-in that needs the account's password or code
 // (POST /users/google/link)
-func (_ Unimplemented) GoogleLink(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) GoogleLink(w http.ResponseWriter, r *http.Request, params GoogleLinkParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -765,7 +933,7 @@ func (_ Unimplemented) GoogleStart(w http.ResponseWriter, r *http.Request, param
 
 // Login Sign in with e-mail and password
 // (POST /users/login)
-func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -777,7 +945,7 @@ func (_ Unimplemented) LoginStatus(w http.ResponseWriter, r *http.Request) {
 
 // LoginWithCode Sign in with the e-mailed code (and trust this browser)
 // (POST /users/loginWithCode/{email})
-func (_ Unimplemented) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+func (_ Unimplemented) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath, params LoginWithCodeParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -789,7 +957,7 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 
 // UploadPhoto Upload a profile photo and make it the user's photo
 // (POST /users/photo)
-func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -801,7 +969,7 @@ func (_ Unimplemented) GetPhoto(w http.ResponseWriter, r *http.Request, name str
 
 // RefreshSession Exchange the refresh cookie for a new access token
 // (POST /users/refresh)
-func (_ Unimplemented) RefreshSession(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -813,19 +981,19 @@ func (_ Unimplemented) Register(w http.ResponseWriter, r *http.Request, params R
 
 // ReinstateUser Lift a suspension (admins)
 // (POST /users/reinstate/{id})
-func (_ Unimplemented) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID) {
+func (_ Unimplemented) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID, params ReinstateUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // ResetPassword Set a new password with the token from the reset link (ends every session)
 // (PATCH /users/resetPassword/{resetToken})
-func (_ Unimplemented) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string) {
+func (_ Unimplemented) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string, params ResetPasswordParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // SecureAccount "This wasn't me": lock out whoever signed in
 // (POST /users/secure-account/{token})
-func (_ Unimplemented) SecureAccount(w http.ResponseWriter, r *http.Request, token string) {
+func (_ Unimplemented) SecureAccount(w http.ResponseWriter, r *http.Request, token string, params SecureAccountParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -837,13 +1005,13 @@ func (_ Unimplemented) GetSecurityLog(w http.ResponseWriter, r *http.Request, pa
 
 // SendLoginCode E-mail a new login code for the pending sign-in
 // (POST /users/sendLoginCode/{email})
-func (_ Unimplemented) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+func (_ Unimplemented) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // SendVerificationEmail E-mail a new verification link
 // (POST /users/sendVerificationEmail)
-func (_ Unimplemented) SendVerificationEmail(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) SendVerificationEmail(w http.ResponseWriter, r *http.Request, params SendVerificationEmailParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -855,7 +1023,7 @@ func (_ Unimplemented) ListSessions(w http.ResponseWriter, r *http.Request) {
 
 // RevokeOtherSessions End every session except this one
 // (POST /users/sessions/revoke-others)
-func (_ Unimplemented) RevokeOtherSessions(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) RevokeOtherSessions(w http.ResponseWriter, r *http.Request, params RevokeOtherSessionsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -867,25 +1035,25 @@ func (_ Unimplemented) EndSession(w http.ResponseWriter, r *http.Request, id str
 
 // SuspendUser Suspend a user (admins); ends their sessions at once
 // (POST /users/suspend/{id})
-func (_ Unimplemented) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID) {
+func (_ Unimplemented) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // UpdateUser Update the signed-in user's profile
 // (PATCH /users/updateUser)
-func (_ Unimplemented) UpdateUser(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // UpgradeUser Change a user's role (admins)
 // (POST /users/upgradeUser)
-func (_ Unimplemented) UpgradeUser(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) UpgradeUser(w http.ResponseWriter, r *http.Request, params UpgradeUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // VerifyUser Verify the e-mail address with the token from the verification link
 // (PATCH /users/verifyUser/{token})
-func (_ Unimplemented) VerifyUser(w http.ResponseWriter, r *http.Request, token string) {
+func (_ Unimplemented) VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -975,8 +1143,35 @@ func (siw *ServerInterfaceWrapper) GetMeta(w http.ResponseWriter, r *http.Reques
 // DisableTwoFactor operation middleware
 func (siw *ServerInterfaceWrapper) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DisableTwoFactorParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DisableTwoFactor(w, r)
+		siw.Handler.DisableTwoFactor(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -989,8 +1184,35 @@ func (siw *ServerInterfaceWrapper) DisableTwoFactor(w http.ResponseWriter, r *ht
 // EnableTwoFactor operation middleware
 func (siw *ServerInterfaceWrapper) EnableTwoFactor(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params EnableTwoFactorParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.EnableTwoFactor(w, r)
+		siw.Handler.EnableTwoFactor(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1003,8 +1225,35 @@ func (siw *ServerInterfaceWrapper) EnableTwoFactor(w http.ResponseWriter, r *htt
 // SetupTwoFactor operation middleware
 func (siw *ServerInterfaceWrapper) SetupTwoFactor(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetupTwoFactorParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SetupTwoFactor(w, r)
+		siw.Handler.SetupTwoFactor(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1017,8 +1266,35 @@ func (siw *ServerInterfaceWrapper) SetupTwoFactor(w http.ResponseWriter, r *http
 // ChangePassword operation middleware
 func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ChangePasswordParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ChangePassword(w, r)
+		siw.Handler.ChangePassword(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1031,8 +1307,35 @@ func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http
 // ForgotPassword operation middleware
 func (siw *ServerInterfaceWrapper) ForgotPassword(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ForgotPasswordParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ForgotPassword(w, r)
+		siw.Handler.ForgotPassword(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1140,8 +1443,35 @@ func (siw *ServerInterfaceWrapper) GetUsers(w http.ResponseWriter, r *http.Reque
 // GoogleLink operation middleware
 func (siw *ServerInterfaceWrapper) GoogleLink(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GoogleLinkParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GoogleLink(w, r)
+		siw.Handler.GoogleLink(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1246,8 +1576,35 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 // Login operation middleware
 func (siw *ServerInterfaceWrapper) Login(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LoginParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.Login(w, r)
+		siw.Handler.Login(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1286,8 +1643,32 @@ func (siw *ServerInterfaceWrapper) LoginWithCode(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LoginWithCodeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.LoginWithCode(w, r, email)
+		siw.Handler.LoginWithCode(w, r, email, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1314,8 +1695,35 @@ func (siw *ServerInterfaceWrapper) Logout(w http.ResponseWriter, r *http.Request
 // UploadPhoto operation middleware
 func (siw *ServerInterfaceWrapper) UploadPhoto(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UploadPhotoParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UploadPhoto(w, r)
+		siw.Handler.UploadPhoto(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1354,8 +1762,35 @@ func (siw *ServerInterfaceWrapper) GetPhoto(w http.ResponseWriter, r *http.Reque
 // RefreshSession operation middleware
 func (siw *ServerInterfaceWrapper) RefreshSession(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RefreshSessionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.RefreshSession(w, r)
+		siw.Handler.RefreshSession(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1387,6 +1822,27 @@ func (siw *ServerInterfaceWrapper) Register(w http.ResponseWriter, r *http.Reque
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Register(w, r, params)
 	}))
@@ -1413,8 +1869,32 @@ func (siw *ServerInterfaceWrapper) ReinstateUser(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReinstateUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ReinstateUser(w, r, id)
+		siw.Handler.ReinstateUser(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1439,8 +1919,32 @@ func (siw *ServerInterfaceWrapper) ResetPassword(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ResetPasswordParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ResetPassword(w, r, resetToken)
+		siw.Handler.ResetPassword(w, r, resetToken, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1465,8 +1969,32 @@ func (siw *ServerInterfaceWrapper) SecureAccount(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SecureAccountParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SecureAccount(w, r, token)
+		siw.Handler.SecureAccount(w, r, token, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1532,8 +2060,32 @@ func (siw *ServerInterfaceWrapper) SendLoginCode(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SendLoginCodeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SendLoginCode(w, r, email)
+		siw.Handler.SendLoginCode(w, r, email, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1546,8 +2098,35 @@ func (siw *ServerInterfaceWrapper) SendLoginCode(w http.ResponseWriter, r *http.
 // SendVerificationEmail operation middleware
 func (siw *ServerInterfaceWrapper) SendVerificationEmail(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SendVerificationEmailParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SendVerificationEmail(w, r)
+		siw.Handler.SendVerificationEmail(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1574,8 +2153,35 @@ func (siw *ServerInterfaceWrapper) ListSessions(w http.ResponseWriter, r *http.R
 // RevokeOtherSessions operation middleware
 func (siw *ServerInterfaceWrapper) RevokeOtherSessions(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RevokeOtherSessionsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.RevokeOtherSessions(w, r)
+		siw.Handler.RevokeOtherSessions(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1626,8 +2232,32 @@ func (siw *ServerInterfaceWrapper) SuspendUser(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SuspendUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SuspendUser(w, r, id)
+		siw.Handler.SuspendUser(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1640,8 +2270,35 @@ func (siw *ServerInterfaceWrapper) SuspendUser(w http.ResponseWriter, r *http.Re
 // UpdateUser operation middleware
 func (siw *ServerInterfaceWrapper) UpdateUser(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateUser(w, r)
+		siw.Handler.UpdateUser(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1654,8 +2311,35 @@ func (siw *ServerInterfaceWrapper) UpdateUser(w http.ResponseWriter, r *http.Req
 // UpgradeUser operation middleware
 func (siw *ServerInterfaceWrapper) UpgradeUser(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpgradeUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpgradeUser(w, r)
+		siw.Handler.UpgradeUser(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1680,8 +2364,32 @@ func (siw *ServerInterfaceWrapper) VerifyUser(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params VerifyUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.VerifyUser(w, r, token)
+		siw.Handler.VerifyUser(w, r, token, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2139,7 +2847,8 @@ func (response GetMeta500JSONResponse) VisitGetMetaResponse(w http.ResponseWrite
 }
 
 type DisableTwoFactorRequestObject struct {
-	Body *DisableTwoFactorJSONRequestBody
+	Params DisableTwoFactorParams
+	Body   *DisableTwoFactorJSONRequestBody
 }
 
 type DisableTwoFactorResponseObject interface {
@@ -2202,6 +2911,36 @@ func (response DisableTwoFactor403JSONResponse) VisitDisableTwoFactorResponse(w 
 	return err
 }
 
+type DisableTwoFactor409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DisableTwoFactor409JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableTwoFactor422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response DisableTwoFactor422JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DisableTwoFactor429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response DisableTwoFactor429JSONResponse) VisitDisableTwoFactorResponse(w http.ResponseWriter) error {
@@ -2234,7 +2973,8 @@ func (response DisableTwoFactor500JSONResponse) VisitDisableTwoFactorResponse(w 
 }
 
 type EnableTwoFactorRequestObject struct {
-	Body *EnableTwoFactorJSONRequestBody
+	Params EnableTwoFactorParams
+	Body   *EnableTwoFactorJSONRequestBody
 }
 
 type EnableTwoFactorResponseObject interface {
@@ -2311,6 +3051,22 @@ func (response EnableTwoFactor409JSONResponse) VisitEnableTwoFactorResponse(w ht
 	return err
 }
 
+type EnableTwoFactor422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response EnableTwoFactor422JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableTwoFactor429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response EnableTwoFactor429JSONResponse) VisitEnableTwoFactorResponse(w http.ResponseWriter) error {
@@ -2343,6 +3099,7 @@ func (response EnableTwoFactor500JSONResponse) VisitEnableTwoFactorResponse(w ht
 }
 
 type SetupTwoFactorRequestObject struct {
+	Params SetupTwoFactorParams
 }
 
 type SetupTwoFactorResponseObject interface {
@@ -2405,6 +3162,22 @@ func (response SetupTwoFactor409JSONResponse) VisitSetupTwoFactorResponse(w http
 	return err
 }
 
+type SetupTwoFactor422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetupTwoFactor422JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetupTwoFactor500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response SetupTwoFactor500JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
@@ -2420,7 +3193,8 @@ func (response SetupTwoFactor500JSONResponse) VisitSetupTwoFactorResponse(w http
 }
 
 type ChangePasswordRequestObject struct {
-	Body *ChangePasswordJSONRequestBody
+	Params ChangePasswordParams
+	Body   *ChangePasswordJSONRequestBody
 }
 
 type ChangePasswordResponseObject interface {
@@ -2483,6 +3257,36 @@ func (response ChangePassword403JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ChangePassword409JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ChangePassword422JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangePassword429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ChangePassword429JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
@@ -2515,7 +3319,8 @@ func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http
 }
 
 type ForgotPasswordRequestObject struct {
-	Body *ForgotPasswordJSONRequestBody
+	Params ForgotPasswordParams
+	Body   *ForgotPasswordJSONRequestBody
 }
 
 type ForgotPasswordResponseObject interface {
@@ -2546,6 +3351,36 @@ func (response ForgotPassword400JSONResponse) VisitForgotPasswordResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForgotPassword409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ForgotPassword409JSONResponse) VisitForgotPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForgotPassword422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ForgotPassword422JSONResponse) VisitForgotPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2710,7 +3545,8 @@ func (response GetUsers500JSONResponse) VisitGetUsersResponse(w http.ResponseWri
 }
 
 type GoogleLinkRequestObject struct {
-	Body *GoogleLinkJSONRequestBody
+	Params GoogleLinkParams
+	Body   *GoogleLinkJSONRequestBody
 }
 
 type GoogleLinkResponseObject interface {
@@ -2783,6 +3619,36 @@ func (response GoogleLink404JSONResponse) VisitGoogleLinkResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink409JSONResponse struct{ ConflictJSONResponse }
+
+func (response GoogleLink409JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GoogleLink422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GoogleLink422JSONResponse) VisitGoogleLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2923,7 +3789,8 @@ func (response GoogleStart500JSONResponse) VisitGoogleStartResponse(w http.Respo
 }
 
 type LoginRequestObject struct {
-	Body *LoginJSONRequestBody
+	Params LoginParams
+	Body   *LoginJSONRequestBody
 }
 
 type LoginResponseObject interface {
@@ -2982,6 +3849,36 @@ func (response Login403JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login409JSONResponse struct{ ConflictJSONResponse }
+
+func (response Login409JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response Login422JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3053,8 +3950,9 @@ func (response LoginStatus500JSONResponse) VisitLoginStatusResponse(w http.Respo
 }
 
 type LoginWithCodeRequestObject struct {
-	Email EmailPath `json:"email"`
-	Body  *LoginWithCodeJSONRequestBody
+	Email  EmailPath `json:"email"`
+	Params LoginWithCodeParams
+	Body   *LoginWithCodeJSONRequestBody
 }
 
 type LoginWithCodeResponseObject interface {
@@ -3113,6 +4011,36 @@ func (response LoginWithCode403JSONResponse) VisitLoginWithCodeResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCode409JSONResponse struct{ ConflictJSONResponse }
+
+func (response LoginWithCode409JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithCode422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response LoginWithCode422JSONResponse) VisitLoginWithCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3198,7 +4126,8 @@ func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 }
 
 type UploadPhotoRequestObject struct {
-	Body *multipart.Reader
+	Params UploadPhotoParams
+	Body   *multipart.Reader
 }
 
 type UploadPhotoResponseObject interface {
@@ -3261,6 +4190,20 @@ func (response UploadPhoto403JSONResponse) VisitUploadPhotoResponse(w http.Respo
 	return err
 }
 
+type UploadPhoto409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UploadPhoto409JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadPhoto413JSONResponse struct{ PayloadTooLargeJSONResponse }
 
 func (response UploadPhoto413JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
@@ -3287,6 +4230,22 @@ func (response UploadPhoto415JSONResponse) VisitUploadPhotoResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadPhoto422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UploadPhoto422JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3396,6 +4355,7 @@ func (response GetPhoto500JSONResponse) VisitGetPhotoResponse(w http.ResponseWri
 }
 
 type RefreshSessionRequestObject struct {
+	Params RefreshSessionParams
 }
 
 type RefreshSessionResponseObject interface {
@@ -3440,6 +4400,36 @@ func (response RefreshSession403JSONResponse) VisitRefreshSessionResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshSession409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RefreshSession409JSONResponse) VisitRefreshSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshSession422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RefreshSession422JSONResponse) VisitRefreshSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3509,6 +4499,22 @@ func (response Register409JSONResponse) VisitRegisterResponse(w http.ResponseWri
 	return err
 }
 
+type Register422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response Register422JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type Register429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response Register429JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
@@ -3541,7 +4547,8 @@ func (response Register500JSONResponse) VisitRegisterResponse(w http.ResponseWri
 }
 
 type ReinstateUserRequestObject struct {
-	Id UserID `json:"id"`
+	Id     UserID `json:"id"`
+	Params ReinstateUserParams
 }
 
 type ReinstateUserResponseObject interface {
@@ -3604,6 +4611,20 @@ func (response ReinstateUser404JSONResponse) VisitReinstateUserResponse(w http.R
 	return err
 }
 
+type ReinstateUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ReinstateUser409JSONResponse) VisitReinstateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ReinstateUser422JSONResponse struct {
 	UnprocessableEntityJSONResponse
 }
@@ -3636,6 +4657,7 @@ func (response ReinstateUser500JSONResponse) VisitReinstateUserResponse(w http.R
 
 type ResetPasswordRequestObject struct {
 	ResetToken string `json:"resetToken"`
+	Params     ResetPasswordParams
 	Body       *ResetPasswordJSONRequestBody
 }
 
@@ -3685,6 +4707,36 @@ func (response ResetPassword404JSONResponse) VisitResetPasswordResponse(w http.R
 	return err
 }
 
+type ResetPassword409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ResetPassword409JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetPassword422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ResetPassword422JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResetPassword429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ResetPassword429JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
@@ -3717,7 +4769,8 @@ func (response ResetPassword500JSONResponse) VisitResetPasswordResponse(w http.R
 }
 
 type SecureAccountRequestObject struct {
-	Token string `json:"token"`
+	Token  string `json:"token"`
+	Params SecureAccountParams
 }
 
 type SecureAccountResponseObject interface {
@@ -3748,6 +4801,36 @@ func (response SecureAccount404JSONResponse) VisitSecureAccountResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SecureAccount409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SecureAccount409JSONResponse) VisitSecureAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SecureAccount422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SecureAccount422JSONResponse) VisitSecureAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3848,8 +4931,9 @@ func (response GetSecurityLog500JSONResponse) VisitGetSecurityLogResponse(w http
 }
 
 type SendLoginCodeRequestObject struct {
-	Email EmailPath `json:"email"`
-	Body  *SendLoginCodeJSONRequestBody
+	Email  EmailPath `json:"email"`
+	Params SendLoginCodeParams
+	Body   *SendLoginCodeJSONRequestBody
 }
 
 type SendLoginCodeResponseObject interface {
@@ -3912,6 +4996,36 @@ func (response SendLoginCode403JSONResponse) VisitSendLoginCodeResponse(w http.R
 	return err
 }
 
+type SendLoginCode409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SendLoginCode409JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendLoginCode422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SendLoginCode422JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SendLoginCode429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response SendLoginCode429JSONResponse) VisitSendLoginCodeResponse(w http.ResponseWriter) error {
@@ -3944,6 +5058,7 @@ func (response SendLoginCode500JSONResponse) VisitSendLoginCodeResponse(w http.R
 }
 
 type SendVerificationEmailRequestObject struct {
+	Params SendVerificationEmailParams
 }
 
 type SendVerificationEmailResponseObject interface {
@@ -3988,6 +5103,36 @@ func (response SendVerificationEmail403JSONResponse) VisitSendVerificationEmailR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendVerificationEmail409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SendVerificationEmail409JSONResponse) VisitSendVerificationEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendVerificationEmail422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SendVerificationEmail422JSONResponse) VisitSendVerificationEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4087,6 +5232,7 @@ func (response ListSessions500JSONResponse) VisitListSessionsResponse(w http.Res
 }
 
 type RevokeOtherSessionsRequestObject struct {
+	Params RevokeOtherSessionsParams
 }
 
 type RevokeOtherSessionsResponseObject interface {
@@ -4131,6 +5277,36 @@ func (response RevokeOtherSessions403JSONResponse) VisitRevokeOtherSessionsRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeOtherSessions409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RevokeOtherSessions409JSONResponse) VisitRevokeOtherSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeOtherSessions422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RevokeOtherSessions422JSONResponse) VisitRevokeOtherSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4228,8 +5404,9 @@ func (response EndSession500JSONResponse) VisitEndSessionResponse(w http.Respons
 }
 
 type SuspendUserRequestObject struct {
-	Id   UserID `json:"id"`
-	Body *SuspendUserJSONRequestBody
+	Id     UserID `json:"id"`
+	Params SuspendUserParams
+	Body   *SuspendUserJSONRequestBody
 }
 
 type SuspendUserResponseObject interface {
@@ -4306,6 +5483,20 @@ func (response SuspendUser404JSONResponse) VisitSuspendUserResponse(w http.Respo
 	return err
 }
 
+type SuspendUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SuspendUser409JSONResponse) VisitSuspendUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SuspendUser422JSONResponse struct {
 	UnprocessableEntityJSONResponse
 }
@@ -4337,7 +5528,8 @@ func (response SuspendUser500JSONResponse) VisitSuspendUserResponse(w http.Respo
 }
 
 type UpdateUserRequestObject struct {
-	Body *UpdateUserJSONRequestBody
+	Params UpdateUserParams
+	Body   *UpdateUserJSONRequestBody
 }
 
 type UpdateUserResponseObject interface {
@@ -4400,6 +5592,36 @@ func (response UpdateUser403JSONResponse) VisitUpdateUserResponse(w http.Respons
 	return err
 }
 
+type UpdateUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateUser409JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UpdateUser422JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateUser500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UpdateUser500JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
@@ -4415,7 +5637,8 @@ func (response UpdateUser500JSONResponse) VisitUpdateUserResponse(w http.Respons
 }
 
 type UpgradeUserRequestObject struct {
-	Body *UpgradeUserJSONRequestBody
+	Params UpgradeUserParams
+	Body   *UpgradeUserJSONRequestBody
 }
 
 type UpgradeUserResponseObject interface {
@@ -4492,6 +5715,20 @@ func (response UpgradeUser404JSONResponse) VisitUpgradeUserResponse(w http.Respo
 	return err
 }
 
+type UpgradeUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpgradeUser409JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpgradeUser422JSONResponse struct {
 	UnprocessableEntityJSONResponse
 }
@@ -4523,7 +5760,8 @@ func (response UpgradeUser500JSONResponse) VisitUpgradeUserResponse(w http.Respo
 }
 
 type VerifyUserRequestObject struct {
-	Token string `json:"token"`
+	Token  string `json:"token"`
+	Params VerifyUserParams
 }
 
 type VerifyUserResponseObject interface {
@@ -4554,6 +5792,36 @@ func (response VerifyUser404JSONResponse) VisitVerifyUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response VerifyUser409JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response VerifyUser422JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4933,8 +6201,10 @@ func (sh *strictHandler) GetMeta(w http.ResponseWriter, r *http.Request) {
 }
 
 // DisableTwoFactor operation middleware
-func (sh *strictHandler) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams) {
 	var request DisableTwoFactorRequestObject
+
+	request.Params = params
 
 	var body DisableTwoFactorJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -4964,8 +6234,10 @@ func (sh *strictHandler) DisableTwoFactor(w http.ResponseWriter, r *http.Request
 }
 
 // EnableTwoFactor operation middleware
-func (sh *strictHandler) EnableTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) EnableTwoFactor(w http.ResponseWriter, r *http.Request, params EnableTwoFactorParams) {
 	var request EnableTwoFactorRequestObject
+
+	request.Params = params
 
 	var body EnableTwoFactorJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -4995,8 +6267,10 @@ func (sh *strictHandler) EnableTwoFactor(w http.ResponseWriter, r *http.Request)
 }
 
 // SetupTwoFactor operation middleware
-func (sh *strictHandler) SetupTwoFactor(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams) {
 	var request SetupTwoFactorRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SetupTwoFactor(ctx, request.(SetupTwoFactorRequestObject))
@@ -5019,8 +6293,10 @@ func (sh *strictHandler) SetupTwoFactor(w http.ResponseWriter, r *http.Request) 
 }
 
 // ChangePassword operation middleware
-func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams) {
 	var request ChangePasswordRequestObject
+
+	request.Params = params
 
 	var body ChangePasswordJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5050,8 +6326,10 @@ func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request) 
 }
 
 // ForgotPassword operation middleware
-func (sh *strictHandler) ForgotPassword(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams) {
 	var request ForgotPasswordRequestObject
+
+	request.Params = params
 
 	var body ForgotPasswordJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5133,8 +6411,10 @@ func (sh *strictHandler) GetUsers(w http.ResponseWriter, r *http.Request, params
 }
 
 // GoogleLink operation middleware
-func (sh *strictHandler) GoogleLink(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) GoogleLink(w http.ResponseWriter, r *http.Request, params GoogleLinkParams) {
 	var request GoogleLinkRequestObject
+
+	request.Params = params
 
 	var body GoogleLinkJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5216,8 +6496,10 @@ func (sh *strictHandler) GoogleStart(w http.ResponseWriter, r *http.Request, par
 }
 
 // Login operation middleware
-func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	var request LoginRequestObject
+
+	request.Params = params
 
 	var body LoginJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5271,10 +6553,11 @@ func (sh *strictHandler) LoginStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 // LoginWithCode operation middleware
-func (sh *strictHandler) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+func (sh *strictHandler) LoginWithCode(w http.ResponseWriter, r *http.Request, email EmailPath, params LoginWithCodeParams) {
 	var request LoginWithCodeRequestObject
 
 	request.Email = email
+	request.Params = params
 
 	var body LoginWithCodeJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5328,8 +6611,10 @@ func (sh *strictHandler) Logout(w http.ResponseWriter, r *http.Request) {
 }
 
 // UploadPhoto operation middleware
-func (sh *strictHandler) UploadPhoto(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
 	var request UploadPhotoRequestObject
+
+	request.Params = params
 
 	if reader, err := r.MultipartReader(); err != nil {
 		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
@@ -5385,8 +6670,10 @@ func (sh *strictHandler) GetPhoto(w http.ResponseWriter, r *http.Request, name s
 }
 
 // RefreshSession operation middleware
-func (sh *strictHandler) RefreshSession(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams) {
 	var request RefreshSessionRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.RefreshSession(ctx, request.(RefreshSessionRequestObject))
@@ -5442,10 +6729,11 @@ func (sh *strictHandler) Register(w http.ResponseWriter, r *http.Request, params
 }
 
 // ReinstateUser operation middleware
-func (sh *strictHandler) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID) {
+func (sh *strictHandler) ReinstateUser(w http.ResponseWriter, r *http.Request, id UserID, params ReinstateUserParams) {
 	var request ReinstateUserRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ReinstateUser(ctx, request.(ReinstateUserRequestObject))
@@ -5468,10 +6756,11 @@ func (sh *strictHandler) ReinstateUser(w http.ResponseWriter, r *http.Request, i
 }
 
 // ResetPassword operation middleware
-func (sh *strictHandler) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string) {
+func (sh *strictHandler) ResetPassword(w http.ResponseWriter, r *http.Request, resetToken string, params ResetPasswordParams) {
 	var request ResetPasswordRequestObject
 
 	request.ResetToken = resetToken
+	request.Params = params
 
 	var body ResetPasswordJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5501,10 +6790,11 @@ func (sh *strictHandler) ResetPassword(w http.ResponseWriter, r *http.Request, r
 }
 
 // SecureAccount operation middleware
-func (sh *strictHandler) SecureAccount(w http.ResponseWriter, r *http.Request, token string) {
+func (sh *strictHandler) SecureAccount(w http.ResponseWriter, r *http.Request, token string, params SecureAccountParams) {
 	var request SecureAccountRequestObject
 
 	request.Token = token
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SecureAccount(ctx, request.(SecureAccountRequestObject))
@@ -5553,10 +6843,11 @@ func (sh *strictHandler) GetSecurityLog(w http.ResponseWriter, r *http.Request, 
 }
 
 // SendLoginCode operation middleware
-func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath) {
+func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams) {
 	var request SendLoginCodeRequestObject
 
 	request.Email = email
+	request.Params = params
 
 	var body SendLoginCodeJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5589,8 +6880,10 @@ func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, e
 }
 
 // SendVerificationEmail operation middleware
-func (sh *strictHandler) SendVerificationEmail(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) SendVerificationEmail(w http.ResponseWriter, r *http.Request, params SendVerificationEmailParams) {
 	var request SendVerificationEmailRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SendVerificationEmail(ctx, request.(SendVerificationEmailRequestObject))
@@ -5637,8 +6930,10 @@ func (sh *strictHandler) ListSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 // RevokeOtherSessions operation middleware
-func (sh *strictHandler) RevokeOtherSessions(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) RevokeOtherSessions(w http.ResponseWriter, r *http.Request, params RevokeOtherSessionsParams) {
 	var request RevokeOtherSessionsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.RevokeOtherSessions(ctx, request.(RevokeOtherSessionsRequestObject))
@@ -5687,10 +6982,11 @@ func (sh *strictHandler) EndSession(w http.ResponseWriter, r *http.Request, id s
 }
 
 // SuspendUser operation middleware
-func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID) {
+func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams) {
 	var request SuspendUserRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	var body SuspendUserJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5720,8 +7016,10 @@ func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UpdateUser operation middleware
-func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams) {
 	var request UpdateUserRequestObject
+
+	request.Params = params
 
 	var body UpdateUserJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5751,8 +7049,10 @@ func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request) {
 }
 
 // UpgradeUser operation middleware
-func (sh *strictHandler) UpgradeUser(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UpgradeUser(w http.ResponseWriter, r *http.Request, params UpgradeUserParams) {
 	var request UpgradeUserRequestObject
+
+	request.Params = params
 
 	var body UpgradeUserJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5782,10 +7082,11 @@ func (sh *strictHandler) UpgradeUser(w http.ResponseWriter, r *http.Request) {
 }
 
 // VerifyUser operation middleware
-func (sh *strictHandler) VerifyUser(w http.ResponseWriter, r *http.Request, token string) {
+func (sh *strictHandler) VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams) {
 	var request VerifyUserRequestObject
 
 	request.Token = token
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.VerifyUser(ctx, request.(VerifyUserRequestObject))
@@ -5838,152 +7139,161 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H17cxs3tudXOcW9VSRrm9TDsjOR6tZdxZE9nii2RpInuZvOmmD3IYmoCXQAtGiOV1X7IfYT7ifZwgHQ",
-	"D7Kph2Up8tz847LIJhqP8z6/c/Cpk8h5LgUKozv7nzozZCkq+u+J1NxwKez/U9SJ4rn7s/M6k2OWQe4f",
-	"ADkBM0PImDaAlygMmBnXoPD3ArUBlucoUkyHnaijkxnOmR1yItWcmc5+hwvzYq8TdeZc8Hkx7+xvRx2z",
-	"zNF9hVNUnaurqHOKRi0PJwbV+oTOMJEi1WAkLBg3MMaJVAhGLbmYApsyLpovL9+10/quM8MyXH/NiUJt",
-	"V9cbGVXgqA+LGQpaukKWwlymmGmYsRSENPazZIap/562AtNq07gAw+d4EAv7QMoMgzlb0i+XaEDP5IJ+",
-	"mrAsQ9XVkDFjdzOZMTHFYSwaC0JhV/NLx06s82u5KG0UF9POlV1UzhSbo/GnezRnPDthZmb/4HZ1uf0j",
-	"6gg2t79E+30n6tiZc4VpZ98O3dhD9vEYxdSOsPt8b/2V0TUUdFjtg0JTKIEpjJfABCBTGUcFiZzPmUiH",
-	"cD5D0KguUdHZ6gjGsrDkFEEhDM/K/Y+FPwAivt8LVEsoNNoDuUTImdaYAjdu52jFjtirNf88eJkhU5eo",
-	"zaCc+31o9r1G9eb7DTvM09tu74u91gNVqHMpNNJ5fsfSU0dk9q9ECoOC/svyPOMJs2vZ+k27w6je8m8K",
-	"J539zn/bqsTAlvtWbx0pJZV7VfP07JFwkRcGuIY5y+y2WPa+ijovpZhkPHmESRxCIkVSKGU50jEFSAUM",
-	"0sK9C2lCr6Qa8zRF8fAzOuNTS8dcwLgwxMgsy+QCU+gpmWEEutBOEkbA5zkqLQUzXEz7NNM3wqASLHPj",
-	"P/xs5RzNzMrHhd3BhZJiCtKJM8dvB5CiYTzTwBSSvKpYMZNTmvRbaV5Zdnz4+b6VoItkBnL8GyYGLrnm",
-	"4wytyK+kJE3phC0zydJzKY+ZmuLjsEPQdWOZLi1XGCkhs6+nKZ1L+SMTS8+g+hGmJCXMmVgCMwbnudFW",
-	"/dV0OynTQalN297hn96q6V160XvBCjOTiv8TH+XUDejAV5Fl8DFLIVGYojCcZZr2973IlUxQazbO8EgY",
-	"bpYPP7WfMMsGTvRFxPFjhexCA4NxoblArUEVGUIPh9MhcKGLyYQn3DLbmGVMJNj3k9dFnktlMP0RU87O",
-	"SdI/BtFOuGWgZY6WYkleJQnmhkT5VdBFRC8vSb6eMK0XUtUVTa5kjspwDEQ94Woenlu1Era31/RY1JFZ",
-	"eqfn89s/fFV+4oSGU1CFMGrZNveUth0/snlurb/O6+86Le9POcterj373/f22h52qr7+4HvBrRn4AxfT",
-	"VM47bXOubIJf3ACRm9yvLcv5Hi9/tIba2nJSZrBhstgPBtbibJvnzMxpjLUveNr6sS7cDNq+M/hxwxey",
-	"5eOV9ZJRZGSnekXkluLH9VO9ZivOivmctR3w3XbkcxZ+n/W1rai0BJqse3RpTVu0X0KwAWHGvOGrZyxH",
-	"K+7byXvViNLGykyYs2TGBQ6sIU0fKGRaiqhycZKMRNe8sB5dYqypwM0+jAQuPqR4yRMcxaJnhRYXBcKC",
-	"m5m1Erj4iZuZZZh+BCP64AN+zO1+jKBnB7YmkTVDrJgfcGFl0VQK3IcxSy7AyFjQr+zPjTT5h7CdI+hp",
-	"FCnYD8P4pYU1si/j4qL+9GsppxnGIrxIIFqfceacAytTyIAUgAPr/GAKdtP6zmGoOLhacBvdTDhm6fpG",
-	"VyYzMzBhRWZqW+uOkmtgY1nYnbWiGTNymKv3Bo9s7ZVzq/imLaf704yZmnUXgV0jpjCRit5baGvkaTYh",
-	"M4o8TqYHXDffe5Ih0whozVNgcMkynsLGyfjTPLZH1jIjSxV1kgEpsuU+zcbICyxjCStEEdGcG+QETKSx",
-	"sBRA76KPemMlFxqVBpZpCVM0wA0wd8h/NSZ/J7IlJFJecIRRcvnBv+YDjTzyR309B4fdbmPYV1JNpblR",
-	"TbrNu5ULvfYKR8THXFxco4Udq9dGf7Z7P01qZZbjspsHbpv1D8vkzDBT6Hqswtp2Z8V4zo1BKxZP3GF0",
-	"os5hnit5SR+eoh0D05agRtShk7/3Nt9jJ1akaWFm1ixNmJGKhAeQiE4kSWz7QQRs4vhoVZgxoRfWg4k+",
-	"Y3uP64yxcT+ywCe3Io5r+fh8nUW72nPwRMk5MVyDz93yDqDkUCe7rWJx7MiFNsjSlQ14sffFafHHSlw2",
-	"96cmRyvpR3EyuETFJxxT64JaP2NSZNnyXqLiRzSshWTFJVdSzL3dHzglxUvMZE4fk2JPi4ROoo0ppiQh",
-	"zvhUvGmTwDM0M1QQd142VLVXjh2rhuRkggpT6L1+9+718dGHl8dvjt6ef3jzvf1So+kPq6WPpcyQCSIZ",
-	"N6/6xMt4WutML1Hp1vDgdwXPUvBfB5XgIw+92G5H3PEaIWEZjO3jut9UW9vDneH2jUcU5lxNJmocwsp2",
-	"tp3kqedvS5H6Wqpa2wC1+lNucK7bjUv3AVOKLTcS2uqI7dOdcm1Q3cWJWyMhAVN+iSKy6pUsQvy9YFll",
-	"R/W64ecaUkm+5ZyZZNbtr/B3u4hNKiet+eo3Z+/g2c6LF4MdYFk+Y4NdJ2Z73qLxP+xqsI7T6st2Wl92",
-	"ezURvLkbh7yTPslnUuDak1EbtUxQqcr7vLvoO0WN5kG8+Ht65aeyLd9SM+eB8kkuShJURRAM1oztalAy",
-	"Q1jMKKYxwyUFLcsByNWIhVR8ygXLQOeY8ImPqTiy0bWnC1JR4yUN2j+AkSbrZQQGs8yZk5rNfRYmCDtd",
-	"jO3sx5RScEEy+590zimLEAZvFYVnmBSKm+WxnB61xyeYub3z2tjGujZ7i4vSzyI9/YornMiP1ps75qL4",
-	"eAdXmOetH19w0SIzXAzvg7XklRdAmEbOjfgQtGtUCpAPLqCfRlDZEB/sGHaEWJiF/DBhiZHqAwrrrqYR",
-	"1D5LufYf2uOrxqrF3xVaImIG0yi2/5lMPjDS7NATuAC7CE35OJbnyKyXZL2jUW1Ro2scwzDVtt20pHU4",
-	"9Qr+FsECZpUQbWrzXNtk+1ndG9rI30/XtLtqXZMORsKKmFJoz+/wDnzh00Vti+aawvZkZ9ALYc4u7B7U",
-	"0rftZs/d2CNj2pwhirtM+64kU+1M4300p/po1Ya0EpPjlo1k5CJEKwL/+S0F/rmlp1MfvGqxgylCpO+y",
-	"SUShN2+QeyyqvaFt7ecL+YpkyfdOlDymr3113XyOxBeYzrVvOENT5OsjS5NblfZeZe0iw3+/v7UF70+P",
-	"iWv+fuqMs5nMUj1sO7PfVbsjfV77NdPA4OTtaweReH96HEFBZwIpV5iYbEmPCOBzNkXQslAJtr5NY6Kw",
-	"hfm/Yxqf7YL7mhKKlBIRPrXI8nx4ox/hx47q+1Sur43C3ueWmt/rawzxMZfr1uYN5vKNpuntbdjbmqX5",
-	"TJrViT67JV2/z6eKpddvA09vhkNENWm06qwsfaTVa38upiuK6Hnr+lWrSVrZeBE4Ey8CsvBAqsq++Lwo",
-	"jt2F9eV/cOuvObY73+5MniW7g2/YHg6+Ge8kg29xNx08Zy/G3yR/Sb/F7Ukb+fukY0vY6pLxjDhqwbIM",
-	"y/RkBO/PvocUEz63FjMNtOpjb2+3vorLVuV3V7+OEr5xJ+64E7RuJPmdzVm05+k+wzwoPcFqbJay/+H/",
-	"GiZt+bqoM8Ggs27alhnTr/zDLWaEuERt5ijMd9VB3Twm129KKAmmG4bW//AWdruodfkOYGmqrAXMdRnv",
-	"ard4LurR3Ouyz1XYtzUXepgyOJaXmLH2XEopghp51m++2d7+dnt7Z/dZ5zpp1Fym1UkhtaAkJb7pSev4",
-	"yEKBcwxLemsS2BbL+Ra5hFv0o6336tk/X/x9vjP+eftyd/afi2+TvYvjw+Fv+bRzC7+9tgHfH37zw+7f",
-	"f+5cI3+u219ym61mW4uts8TwS2y4nVEnyaTe4H+W1tOKaHA+kbP+e3/76TyCnecw56IwqPsHkHtEpBTZ",
-	"ErgofcsSmjaEw5M3PnfoHQNuYsE0jA49jIRc8H34DplCBXGxvf0soRfSf3FUcywSq+anQioEblz20LsY",
-	"CVOKowZu2pM4FDRm2Y/MkJt9OLeSqIUb7EMekqihF3eIWEzc6YOWMGHqdvLPNM21VrZcMSA+kOXu0/0h",
-	"u+YYoJKbTrIGIvc0Uh5/g9HrXFrJ/jYx0741Xq5VQmuFjtckT8uq1+0eZ4XRe84sDXtDh47e0kP116sg",
-	"sf/203nAYNL+0bfVps+MyZ1qsXQQxiC4pfuoAlwml97Hr37Ncv4DLh0+houJ3OAOF+OMJ/DX8/MTImc5",
-	"gTKwPQTyHVOZFHZTSyeSi2kWrNEgeQ5P3rhU52sZixDOtrKF5XyKog/M+83vA8tQEGuKApXdY+d/E4Q1",
-	"Fi+luERhZ6kBKb9krQYXz5rILJMLvW+fG8Dfzt69tcxpR5eFGcKPUiCh1NiKdrcUv7P73JJ13OlHIOzA",
-	"wEAU8zGqoR2MMAkOETj6FIfIc9zZh7gzHA7jzhXl5RFG9OSof0Ar8s+5l1qRgSKxnzJhGuloesdLh/2t",
-	"pAix9xJGbQDdUUQ/nt4Ck47LWEAFR4czJ44c0CDgG9kcwWHfrG5g8Pro3EcVSxxaeU51XLIdujdWHCfZ",
-	"sr8CTa6g4ZdWVBXTmYEid4kXbg6AVfMe41L60TM57Wqaix2bXlLulf10CG8mLtRJ41rrqBrbw8v9FDxI",
-	"hNI36hJTYGK5YEuXQweYM3WBaXN/CQO/D4R0j6z0Y5DbE3Q04bFuY0xYodF+p6RlcUK2a9CZXAztyIdC",
-	"iuVcFmU1gPYD2OXsl0tBgj840Z4SeddyqaQe7JNeD9BBaLtC2kAHKhlRDmAUgoujADYJWVFHJrFweS5Q",
-	"6LxHmGRyUTKecL4qmJnCNcCA3ifIgBMhI+gx2Hk+cKoQ3IexIL3Vj+hBhROFejaCXs7sNGtWRPgqAiUp",
-	"CGlJzTFxodFNxw4RImwueG1UoQ2mA/dp0HxmxgzoC547wVNiV2j1HsEClLJhVUUGRew07G3vRF7gxCJh",
-	"WabtDtLcfNhtBNIyquNGY1XsAfCJeylhLGpDlUzsUkL2lIhZqPwiFmuGAAUSacdGZY5vxX6AuxgKsQiJ",
-	"gZ6Q4Nex7zikMZm+E6Bnp6/2gQkoBEFgwub0Tt6dnUdw8t7+c3j+8q8RfH90fHR+BP/v//xfdzRWJvij",
-	"zORUFmbUJ2/QEywVM8TCHxBtRiLn6MQ3WZsL4S1O6I3e0X9GZHuOzjAZvEKTzAZn3OA+iaOBe3Tk6IJE",
-	"YSxGPw9OQ1HJwBL5Pvz847ElWf/x6ACkmaFacE3WEiVQJoXG1LHN3vYziDsvldR6oLkp1x8L/1jcGfq9",
-	"Hjj7r8bBmIJAboenrbR2qGWPj4OklB+MhMGIKJsls5p2supYw8KSEDcOhRUBiolUieOESrTGYrwkPFQu",
-	"M54swYHVet6MT4vEEMZWdynSr933/X0YOZU98hgvIQNlHcBILsRhQhbVyIpBL9Yt1REeKhajS44L64wT",
-	"l3tC/b3AAnVEVTjKnoR3/wkyls5pZJdooM0YVWA0N1IUixHZ3/7dekRj2F8OoYFy3re8NISfCJBvl2U/",
-	"eDa0opQy9z7d5Uwq+92eZa6V5BVM0Wg6YzpsVirgRArDuLDKPq6cg7jjrWZuyLAt1YC1WWrJ8ZBWv4o6",
-	"MkfBct7Z7zwbbg+tL2bFHNlzW85e9QGMqYu5lef/Ju3s2w9flg+tlLLsbm/fCf9cJs2vc5UC7nc9lb4G",
-	"jS4nBuMlESvBtJ+7WbW9o5z9VrOGo27udvZ/+dV6Yx6cWnsJHZCZIVfw5uwdSWxNnJ5ylmX2oOgjezps",
-	"qq2vQIa4NaCshb3Oc539jiN/msBWipdbIbDRehYZ1ybgiB/jKFaAurc4EWuE2yWM5Uc6i73tvZvPoixN",
-	"+fKHd0RKVsNCcWNQhCKUGkwnTJcSmJaPJlxZ3VJ/xDrN/dqx1lE+dznYrU88vbqO06rDrdcA/nLPqrTW",
-	"3MWv9ySgW9DNRgJxEu5JEMg7UUbVvGXTQhtflhrmHlC2iQgIcPaAp0Pjt9WZOR/JTi9l9pEvvtkn3hKw",
-	"FBw5MFiJHbNytIbncqcR3CBV227avtvsszP7didsy8MMKGQvdcuu+wfK1JrnLNTmO5l+uQqlTcnKq2aM",
-	"ybLy1YMSgAOhtdDAu8nEs+UtDr5WyUo/2bn5J42aNPrRs5t/VFWG2l/sfnvzL1bL+O5ByiXxnhdKgJxM",
-	"wCzkwOFX6q6EpeFeS6GCpWvmvLsaERNtbqTiyvBdpWQHotlMyO77R6PjZpL7kcm4CedsI2bhitIbuG4X",
-	"EdMz8uxEggfO6VlIdaGdC10DrbmDe+ocsX0LjijLvf94FhLXcJD3gQhPUGKYWJ5/AdbRJVzCc06TWE59",
-	"KoFZOzBADHqu1tLwS/SBwtEKh43AgzB1Y9ouu7G3/a2vHdq4YK6BZQpZar1n59o1OZqm3WToB+KnFWDJ",
-	"BuOtAl+wNA32NGvUUxAO4wnT/73p+MwwZUCjMdbpK/IQZGhswT1JNmkU8hLdMpPM1gnXa3O9D93DLHP1",
-	"aE7IBVHcjWATyjuKRfmVi3+NEZiBDJk28BdIZkyxxLoh3Ygih913WVopN66Bi0QqhYnpDuGdCGUXLoT7",
-	"/o2PAMvCkCKcSqTeL1sU82wj95VlP4z+ai+SfjpWmJtf+qcl1s5+bnuaZlYPRVqm1yj65tGh97W6Jo1K",
-	"wc3649CH17tvJiQO3EiAH7kus0HMeF8zggVSco1C/RoNZFxcDLtWW9DkpSImJS5qDhWBqeCulAOj7JGL",
-	"8cKCLYewt70N3WYxqHAA7i5sWYbfWCfabWPJlR14GJZsL8h8Oix5WDVc+DyefGRmuTYeRhlCt9ODivxu",
-	"zSjrTvYUTcDEbYpq0Pdrca22dVWPbJW9nR40XEVT22DuUKr7EYXq/W3sGa4kSu4pAP3Z6ZsOV6+f7kpT",
-	"Nms0kVMlrNiSKgTeegnTOOBCo7DHfenKwSjkSc3BqpinRqaSWWdDnHOnFcv6iER2q6C6o7abQ+m0p82o",
-	"9FdFiEchS66g5ybjkiWUSdN1tUxVPRupsszxNYiSwAFbJLY2q2Qq4B65Z089jiBUwWAKI2eG/od74N/t",
-	"YB6c4D8x0uSj/n69z0GJS+DU18gsnQ1MWBnmOlHIC44HVeLcq++uhlEQuiPw4JCAAYjFyPqOPos5CmXT",
-	"I5fBL8eg3iGrvkbfGtR27r4ymDbZZ9HJB92p+lesdvCw4/keH2FKuZJyYhdFnSja7IFp2djggWyB9c4J",
-	"j2wHbFIIZd+4gwpBEfCMHh/x5GNFd0y3PBG75RUXXM+AwSoqKFAyGddV+LViunrHmMThIT/bynFCJ7y7",
-	"phBX3TdMLjy60DCDEeBH59dqX2yXYplMhpMfXh4FGLci5vV/uIfffO9AvV0dCyEJ7E/4pwCtGkKQbDpE",
-	"YxwqFgjMtAjPOrqNhZHtco8etH6C9TKoGauXORQVcElR6vXhISpLWSgNvbC9sVgRab4sgJwc+85KahDS",
-	"cG0WJGsrSVUeYCzYerMO7qAtmLaNRE16RhWmZrMMCzu3Id+6Ynx46tmQYt37S6vt0WrFGNcna0OH1he3",
-	"HohWeqeBVi2cZ9u7bWVWhLJsVlXVehIeSydVmwJ1re/pE8juOmnR1V7nVwzSlB73lwnaMLVZINQ4tAaO",
-	"NDJIM5IFJAd6Z7vPX/QjJzdIGHiev8DceDtjJpUZZPwSqatSzegYwsixPhXhL2aoqF1URlYX2UJ2vZa3",
-	"udgnH9DMHIqLa9Dc4AEwsaRWo7HATCP9VNtHRlujIext7zkG9dOu9QEjSKsUEz4tHC50A8dR5PR27OaW",
-	"cjeGuxV5n4d9t3RRRywCijSXXJivlt6/w6lHR2/Qk/eg9CxUobcb27XYr0bTLND2sNwATqU8S2lAOWiw",
-	"t57gFCeFZpnet5br9uaQNmzBdXGsA2f4dt+I2qfWBAj6KjxBdvc+xLWeAHFnBN23uCgZVSrwSN4UDfW4",
-	"GsJPZfyugu9aZrNqMRZOCQ67BERtxCkXTIPi05lxnUiJ9cJ7SKstypyK04AuhenkVyxkjpSjWjXkKb6I",
-	"IhT87AM3oRiIW8ej1khgFAD01AGXiZRatsUi1O5Et+zBto6WHvWH0OhVFIs1aPdixpNZzVBrmAtg5NTF",
-	"P711xEyoaKoqiCKws11fkl2xXZL311xJciYFelNJSNfyVwzhrBSDDmZcpRo1m2O5FTQLkrkePE7pi5Cl",
-	"rL3E5e8sPZAEDQFofzYE8GRAIOdY2J+s0l6jwRiR3xHRtH3Fi0HKp9zUcouWxFoybo7YrNvpGtVTbLjE",
-	"kdMyA6sF77JHbbgb6fE+ze1ZNbca8nQE3f+kd9e80TFWBbuWLzxPEnjVih3XMHdI7Lb7LXTX+x2Hnxi1",
-	"9NPkAt4GSh523axrfZDbtIsTTg/jjjZ61/3piX6l2aMNGvPMlxsQkYXyWlGlOO+rMKvy23ZEb+2Ze5LR",
-	"WtniGtFYYq3fhOFEQyCboEC90n4IKHVoaVf1gacSpEDL993roGa2PpG6v9psrLhwgvewV3VpKFOyuhbT",
-	"/RvVVKlqY0FqqkVVVprrGl3cH0Itl++l4oRnGXDhRHplanQj6PqSX5pRSN2/aMnYBxtIqjLWVx9oRRc1",
-	"Gv+SzD+f+UNaiRiWkjuTlSoddqmmx7onsVjZ2f2yuKdUoBVMjsp9IiqEqHV/sjrDrKmMmI76GlSNFFEj",
-	"ihrCBTRW71rd29+oXgJ53TmLVd3g4hyUB1JRq21F/1RV/8Kqal0ouQIoZQVB3avo30+qymJzWOMwW7Cl",
-	"dm4flYZVdbcOvzCEnwKez7UXq4doX56dvgolpRm/wKrALxaeR1w1qwjmtLFaQwhfglVRkyzMBqa1s/9j",
-	"8AKe6u3UHjf/tinxT9kowtPrEm9PRNDmqd+DZsq2Hu2a928nR68tdZy8fQ1Fbn3d5/Djd9Db23kO3ZNG",
-	"w48Sjgb1H1HzqGG37/xi10qKa0sy2nI4ARMNzKU28HxnF/KPPuowQHK90uCCaqN4rkl5h4oH6GU+0gNo",
-	"kmGrJijyTLL0JLR12CjL50VmeM6U2ZpINR9QQUWDrlY6/YVdK/vfjLlg6ubOxe6HLf0bnoTsJwQF9c9K",
-	"fQ/7EU14FLovCFy4M+xqeH96/NQVwc4tfrF6qxH97vltptdyu8yXSMS/J5J1lf819rJsMWcXJJVrzVlD",
-	"x5L7QEZc751Pgs3x2nK3wEY3F7v5diuby91yaxwq+8P/9cvh4H+ywT+3B99+GPz6aedF9GLvKo6Hvd/y",
-	"6f/OxbT/b53PqYYjKt36Lcdpky1uw7Dut7m480/bL3SbV8Vzn0X2jxSjLgnwsEl59yQu3y7gOiQ/S3Wj",
-	"sUPo3qDpkgmRugi1D8nVe0UM4TC0I/CBR4pBLpiORQjzlY0gCgMEOrXMs5jJrNKiEzbn2RJ6CgsdgsZc",
-	"iv4Q6mgM5W9zir1/Fl7sdPD+DU0a1jRTsx3EgxYKNFqCtlDpqZtKiZZ80oClTQaTT9n7WEn9aCja7upE",
-	"WK3t1j2MptAMZTNRv6QmedSTp2xsGAKxUQADUIawd236hRwEdwFRGed27SrQl0ozjz/wlhABk30Zlesq",
-	"5SMObOl6ZdSzCXZfdCxG/6Fw8u8jF65moGeMgg5cXBxUzy640I2Ix8bqheshy9GGRNDJTAqEt9QQ6W51",
-	"DtcVS7hbJgiH5eUBRcCrVtnddt7053sDRPK0scXr27cJF2lpfkOitK2l5QNFIVYvLLiVEbrz4EboaXk2",
-	"JTTuweIRT7wSb1OLCxIu9bKFGobwXmLN924vGx+0V62Wz30WSNzf3fugEPFrPP3TskH98GkD+XZvM6/1",
-	"6zm/hAV4zCeGVJfOUZBO6t0VBlzv0dOksdpNGVuf6E8yUK6uqZk780iF0Gun0g108QaclZcHRZCXQW4u",
-	"usMW0V57/618mWqKt23gsbP7l0cU4i03jzydOhya3ufL568T/XqGxtubFY4kBIFX7nuoynkaJXF3LoZb",
-	"F+Y0ORx4DbH1yVRM1mqxnpeTs2airqYocBE647EMVaiJG8LR2nwJmkL4Cfq47KwX8DhNu7Wlpqm9otou",
-	"JHiWt+FY82WY9Q+IQtNS0+HXTPyxu/NjwbToGphTB9NMJhfkgC9mkppUfokccpjAIJPT66JWtRuA/sCC",
-	"tlvVGq1dVnTLFl7h0vivpdYorNM1kNX1JpVVHVyzluqeUajGdaY3Aw7OSBY7Ge58u1BuswI+oHhTE4EA",
-	"vfolPv2IyudSGC9defBGuMH1aIMDX+2Dl1wWHkWgjcw1tULhVPrzhYEBjcBXLDxMoB3LSG1LvTPSE9aT",
-	"XzDqRmroKjv7R6Hd/VB5xhK3H7S/qMqLgyMYF0oY+xVVM/kGMBUQor9v3fsZYQG1r1WYoRgS7iCEFRaM",
-	"G3gLGhMpUh2LMU6kKvEzVCpRnquHq9VBg/X+xq4mwiWg7AsNzzIXrmhXVDUae4Kog9ZLrK68rfhHKDth",
-	"/kQS3KkK3JJtDb+8QSjdS6eK9B+1cOJR6G/ZHghof/yPIyeHkPWBvnDVRn/4X6HJRoNG1iLC99aeZN7r",
-	"azudnoWHHsdScmmTWxhIh64fVFhD5MAGChMUJqOK5/QrLNde7xvQ1aH1la5O4kuc+pbCS3mBA8L16OvC",
-	"gvaxd/apL0ULnykLjtxdUV9T9b31jOuuNODHBHOPDXOXlXyRswyR3RQzNNjWkTCtUpJfsqtt262Uv/4X",
-	"IY/Hz+FberJWePMm3y8lGFxs94YsQS0CfL8cwQNYws0bOJ9OuPSsuujuX60vwR+YzvC7Ciy0N3G5jIMS",
-	"D8LL9mMamKG2ovdOdBTlPZTXJDZeufx5hhPjmu4phEL4e5VdGt8XuXgk7RjBfwvWMR+WAL05W7rLwsYY",
-	"C7rZr6dwLi993zX7UETxV7rshmfYh9rtQF0N/sba8ChdXnJ6DKMagnIUC1cOimlVegxUedxjzUsUyheW",
-	"l9/Zx6jGuW9d6b3t7VBySBiCfYgdNjLuEKqHgueEe3PRaFqamSlZTGfNObWjPtMqO/kQAmT9ktEniuB8",
-	"4nLkC4Al7VpbooeWBh2K7Z7KrqhuUt0cLxy560RWyi/9H7Xi6R7TjetLRpBKuu+vKkOl2/alABaLlZtH",
-	"yrQ7DTivFd3a3zT7CGrMMKF2hTLD7hAO/ZUosfCCpEJLcXdtDr23t7e7uwFHXe3CQ7HU2o21f3b4/FfW",
-	"yr4tKAvs6gjwrjiD2tVAda6lCMjSElMj8xm0cJO4q4f/tdOL/ygvn/2K84u0iGWtoKq0MDbl2D8/GrYe",
-	"IF13n9f1b8iDcA3uYtiIQInuJ6nr9eDv98zc5etcAyqmMYVeopa5kQM9U5imXEz7EdAdiKV9iiKtDLk5",
-	"XTg549pItQRt2NL1rmVFyluLrNwkvkbc1kvayj8xWxvFqd2fOibw7qK0fouaO4IaEzZvk/3l16voU+Nu",
-	"2F9+tZThrn9x9FSozN/xTETjJ7F2Q7lwdRVU5DaWocmKG2hYSV26R8a+dL1wb1DkEZQ5RG/2RTWXzvp+",
-	"flfCimojOxmwPvR7AvMzwaZIV9xMfOFyszPmsNEobDJpGeg0XCtG3D5s4ID9fWPrP/q+uqZoQN7PDDMr",
-	"NQ6AjSnz2dvb3usDF+HCPmoCUA5dv+Xo6ter/x8AAP//",
+	"7H17c9s4tudXOaW9VZZrKfkRJz2R69Zdd+JkPJ2Hrx/Tc7fZG0HkkYQxBbAB0Iom66r9EPsJ95Ns4QDg",
+	"Q6JsOU7S7pn8Z1MkCALnfX7n4FMnkbNcChRGdwafOlNkKSr68yTFWS4NimTxZ27slRR1onhuuBSdQedU",
+	"oUZhoDs0qsDhNkgBZoqgjVSYAhN6jgqMBAYKc2QGU1D4W4HawJybqbuZzTAWw9q7ej/hYjgAIc2Uiwko",
+	"ZkflGgyfYT8WnaijkynOmJ0QimLWGfzSsRPo/Bp1zCLHzqCjjeJi0rm5iTqnUnM33+Xpv87kiGWQ+xtA",
+	"jmlCGdMG8Np+GL02zJjlOYoU035jAmOpZsx0Bh0uzLODTtSZccFndlK75Wy4MDhBRdM5Q6MWR2ODanVC",
+	"55hIkWq7YnPGDYxwLBWCUQu7DmzCuGi+vHzXXuu7zg3LcINtm0/RbZxClsJMpphpmLLUboG9lkwx9b/T",
+	"UmBaLRoXtC+HsbA3pMwwmLEFPblAA3oq5/RowrIM1ZaGjBm7msmUicm9t/Mm6uRMsRkaT6LHM8azU2am",
+	"9h9uvy63/0QdwWb2SbS/d6KOnTlXmHYGdujGGrKPb1BM7Aj7Tw/aKKhGmj/hYnU937Ir1ETjRi0cFdXI",
+	"RrMxDkoOaNI9XOECmEirC+GpCRrtlnTMlSU+x0tEA9CdMXWFKTSY5s/cDMBvKBfa2K2UY1CFEJZ6zJwn",
+	"2Ic9S1z7T5/G4pprPsoQjs5fnJzY7VAssasaAfYnfWBweXny8hAUznA2QsvPY6lg/wCmslDabRwtuBMY",
+	"1ZIvcXJn7WI/JWYJ/+/dj3mPKhJUaAolMIWRXUxApjKOChI5mzGR9uHCLi6qa1TEVjqCkSwsJ0dQCMOz",
+	"kvRj4WmfNvC3AtUCCo2WF64RcqY1psDNLd/+t96LDJm6Rm165dwfIi4uNaqTl2uIm6ebUvazg1ZeUqhz",
+	"KTQSK/3I0jNHffa/RAqDgv5keZ7xhNlv2fm7dptRveXfFI47g85/26nUyI77Ve8cKyWVe1Vz9+yWcJEX",
+	"BriGGcvssljJehN1XkgxznjyDSZxBIkUSaGUFYZOHoFUwCAt3Lswcv+36ixYUVmgDc+yWHiWs2RyE3Ve",
+	"STXiaYri63/QOZ9YNuACRoUhEcyyTM4xha6SGUagC+10WAR8lqPSUjDDxWSbVv5EGFSCZW78rz9bOUOn",
+	"4ed2A+ZKiklpQRC7HkKKhvFMA1NImqbi5ExOaNLvpHllufnrz/edBF0kU5Cjv2NiIMhPI2v6jaZ0yhaZ",
+	"ZOmFlG+YmuC34aZAoyOZLixTGSkhs6+nKV1I+ZaJhedv/Q2mJCXMmFgAMwZnudHWcKmZlmQG9Uo7qO0d",
+	"/u6dmsVEL7oUrDBTqfg/8JvsugEd+IrkwYilkChMURjOMk3reylyJRPUmo0yPBaGm8XXn9rPmGU9Jzkj",
+	"4viRQnZlLZFRoblArUEVGUKXFDoXuhiPecIts41YxkSC2/RBCknJMdFihjuZxyDl4zGSoPSE5qXbpdBF",
+	"nktlMH2LKWcXpGS+BcGPuWW+RY6W2knWJQnmhrTITVCDRGsvSLSfMq3nUtV1XK5kjspwDAwx5moW7ls2",
+	"V3Z3V1Ro1JFZeq/7881vvimvOIHjdGMhjFq0zT2lZcePbJZbm7/z+sdOy/tTzrIXK/f+94ODtpudlVG/",
+	"8VJwa/z/xMUklbNO25wrc+QXN0DkJvdry+e8xOu31jxf+ZyUGWxYS/ZCz/oZbfOcmhmNsfIDT1sv68LN",
+	"oO03gx/X/CBbLi99L9ljRnaqV0TuU/y4fqq3LMV5MZuxtg2+34p8zoc/5Pvavqi0Ipqse3xtrWq0P0Iw",
+	"P2HKvM2tpyxHqyrayXvZftPGyluYsWTKBfasDU8XFDItRVQ5tklGYm9WWFcqMdbMsO7SUOD8Q4rXPMFh",
+	"LLpWaHFRoBN6mZxw8TM3U8sw2xEM6cIH/Jjb9RhC1w5szSlrwlgV0ePCyqKJFDiAEUuuwMhY0FP2cSNN",
+	"/iEs5xC6Gq3jJ00exi+ts6F9GRdX9btfSznJMBbhRQIx1fRtQaaQrSoAe9blxRTsom07X6Xi4OqD2+hm",
+	"zDFLVxe6staZgTErMlNbWreVXAMbycKurBXNmFGYpHpv8MNXXjmzSnPSsrs/T623XFqGEdhv9F6ofW+h",
+	"rYFovWtrglGcgeke1833nmbINAJa0xYYXLOMp7B2Mn4339gta5mRpYo6yYAU2WJAszHyCssI0hJRRDTn",
+	"BjlZpz8WlgLoXXSpO1JyrlFpYJmWMEED3ABzm/xnY/L3IltAIuUVRxgm1x/8az7QyEO/1bdzcFjtNoZ9",
+	"JdVEmjvVpFu8jQInK69wRPyGi6tbtLBj9droT/YfpkmtzHJcdvfAbbP+aZGcG2YKXY9QWbvwvBjNuDFo",
+	"xeKp24xO1DnKcyWv6eIZ2jEwbQllRR3a+Qcv8wNWYkmaFmZqTdqEGalIeDjbMJEkse2FCNjY8dGyMHPh",
+	"Kct691/eN3XGWLseWeCTjYjjVj6+WGXRLe05eKzkjBiuwefu8w6h5FAnu61icezoA25LC/Ds4IvT4ttK",
+	"XDbXpyZHK+lH0VG4RsXHHFPrvlofZVxk2eJBouItGtZCsuKaKylm3u4PnJLiNWYyp8uk2NMioZ1oY4oJ",
+	"SYhzPhEnbRJ4imaKCuLOi4aq9sqxY9WQJEclhe7r9+9fvzn+8OLNyfG7iw8nL+2PGs12v/r0kZQZMnJk",
+	"/LzqEy9Dea0zvUalWyOTPxY8S8H/HFSCj1p0Y7scccdrhIRlMLK36+2m2trt7/V379yiMOdqMlFjE5aW",
+	"s20nzzx/W4rUt1LVygKo5Ue5wZluNy7dBaYUW6wltOUR26c74dqguo8Tt0JCAib8GkVk1StZhPhbwbLK",
+	"jupuhcc1pJJ8yxkzyXRre4m/20VsUjlpzVefnL+HJ3vPnvX2gGX5lPX2nZjteovGP7ilwTpOyy/ba33Z",
+	"5moieHN3DnkvfZJPpcCVO6M2ahmjUpX3eX/Rd4YazVfx4h/olZ/JtixbzZwHSge5KEk9NxPM2C0NSmYI",
+	"8ynFNKa4oIBnOQC5GrGQik+4YBnoHBM+9jEVRza6dndBKmq0oEG3D2GoyXoZgsEs02UA27sGXtjpYmRn",
+	"P6Jshguw2T/SGacERhi8VRSeY1IobhZv5OS4PT7BzObOa2MZ69rsHc5LP4v09CuucCw/Wm/uDRfFx3u4",
+	"wjxvvXzFRYvMcPG/D9aSV14AYRo5N+JD0K5RKUA+uFxCGkFlQ3ywY9gRYmHm8sOYJUaqDyisu5pGULuW",
+	"cu0v2u2rxqrF7hVaImIG0yi2f4zHHxhpdugKnIP9CE1ZWJbnyKyXZL2jYe2jhrc4hmGqbatpSeto4hX8",
+	"BsECZpUQLWpzX9tk+3ndG1rL34/XtLtp/SYdjIQlMaUIDnF0D77wmaq2j+aaQv5kZ9ALYcauKOtbZQba",
+	"zZ77sUfGtDlHFPeZ9n1JplqZxvtoTvXRqgVpJSbHLWvJyEWIlgT+0w0F/oWlpzMfvGqxgylCpO+zSESh",
+	"dy+Quy2qvaHt2y/m8hXJkpdOlHxLX/vmtvkciy8wnVvfcI6myFdHlia3Ku1SZe0iw/8+2NmBy7M3xDX/",
+	"eeaMs6nMUt1v27PfVLsjfVF7mmlgcPrutQPGXJ69iaCgPYGUK0xMtqBbBPAZmyBoWagEW9+mMVHYwvw/",
+	"Mo1P9sH9TMlISokIn5Zked6/04/wY0f1dSq/r43CLnNLzZf6FkN8xOWqtXmHuXynabq5DbupWZpPpVme",
+	"6JMN6foynyiW3r4MPL0biRHVpNGys7LwkVav/bmYLCmip63fr1pN0srGi8CZeBGQhQdSVfbF50Vx7Cqs",
+	"fv4H9/01x3bv+d74SbLf+4EdYO+H0V7Se477ae8pezb6IflT+hx3x23k7xOWLWGra8Yz4qg5yzIsU5sR",
+	"XJ6/hBQTPrMWMw207GPv7ra+istW5Xdfv45yq3En7rgdtG4k+Z3NWbTn6T7DPCg9wWpslrL/4f/rJ235",
+	"uqgzxqCz7lqWKdOv/M0tZoS4Rm1mKMyP1UbdPSbXJyUMBdM1Q+u/egu7XdS6fAewNFXWAua6jHe1WzxX",
+	"9WjubdnnKuzbmgs9Shm8kdeYsfZcSimCGnnWH37Y3X2+u7u3/6RzmzRqfqbVSSG1oCQlvulO6/jIQoFz",
+	"DEt6axLYDsv5DrmEO/TQzqV68o9n/znbG/1t93p/+l/z58nB1Zuj/t/zSWcDv722AC+Pfvhp/z//1rlF",
+	"/ty2vuQ2W822EltnieHX2HA7o06SSb3G/yytpyXR4HwiZ/13//LzRQR7T2HGRWFQbx9C7nGwUmQL4KL0",
+	"LUtUXB+OTk987tA7BtzEgmkYHnkICrngA/gRmUIFcbG7+yShF9KfOKw5FolV8xMhFQI3LnvoXYyEKcVR",
+	"AzftSRwKGrPsLTPkZh/NrCRq4QZ7k0dDaujGHSIWE3e2QUsYM7WZ/DNNc62VLZcMiA9kuft0f8iuOQao",
+	"5KaTrIHIPY2U299g9DqXVrK/Tcy0L42Xa5XQWqLjFcnT8tWrdo+zwug955aGvaFDW2/pofrvVZDYf/n5",
+	"IsA/af3o12rRp8bkTrVYOghjENLTXaqwnsm19/Grp1nOf8KFw8dwMZZr3OFilPEE/nxxcUrkLMdQBrb7",
+	"QL5jKpPCLmrpRHIxyYI1GiTP0emJS3W+lrEI4WwrW1jOJyi2SxzzZWAZCmJNUKAi5D/534SejcULKa5R",
+	"2FlqQMovWavBxbPGMsvkXA/sfT34y/n7d5Y57eiyMH14KwUSwo0taXdL8Xv7Ty1Zx53tCIQdGBiIYjZC",
+	"1beDESbBoQmHn+IQeY47A4g7/X4/7txQXh5hSHcOtw/pi/x97qVWZKBI7FUmTCMdTe944WDHlRQh9l7A",
+	"sA0bPIzo4ckGlQi4iAVURQhw7sSRAxoEbCSbITjcnNUNDF4fX/ioYolhq/DmNUi0Hbo7UhzH2WJ7CRVd",
+	"FQRcW1FVTKYGitwlXrg5BFbNe4QL6UfP5GRL01zs2PSScq3s1T6cjF2ok8a11lE1ti8q8FPwIBFK36hr",
+	"KixZzNnC5dABAhi+vr5U+eDh8JGVfgxyu4OOJjxOboQJKzTa35S0LE71DBp0Jud9O/KRkGIxk0UJ5td+",
+	"APs5g/JTkOAPTrSnjs6IpE/fn19EcHp5QUt+enTx4s8epEYu3yrWzg/WZWJRAvWhgdO3s6qg+ocepe8I",
+	"cyJlCslU8gS3HejdlQ400MuMSg5UITRNitNUqLSAExFcYW4aQP9D0nshlkQENkMzlRTvNNPIw+TtYAQ9",
+	"balvmDAu7NhBM5kpKwsa6PY1dQw0qIt/6lAN5NH8YWz7OLGF/RlV+a0UcB8XGlP3hoP9/cNaDUaIs/sV",
+	"sntueJaVxRITNBoOdp97KrAz1XWeGTuEjZFk0UP36cePTv4d7D934sXSs11LIj4qDPFLOPOLT8U8dvif",
+	"cGFJMZP2d+nlr+VVa4pYqUJ23ZjAPSvkGMDHXt56G9gzhv2lFKskdms5fjJb7B3ePqGXast5bkscqIRy",
+	"U8MQ9B4GEFTI1jvxFQuXfwWFLqoB40zOS4UgXAwFzFThCpBFDwjK4lTbELoM9p72nIkG7mIsyJ7ajuhG",
+	"hWOFejqErqU+GNas2/BTBEpScNyKQKdcCo1uOnaIEPl1SRWjCm0w7bmrwSIjEtVXPHfbXmKq6Os9sgoo",
+	"lVhVBzBPJwe7e5FXhLFIWJZpu4I0Nx8OHoK0CsRpCWNNv0PgY88XmZVW1VClcnGpSrtLJMQ9/awYqBTg",
+	"phUblrnnJbsW7mPAxiIkrLrCUjJ9x8BJ7sZktp1iPz97NbDSrRAEzQqL0y2FYeQkYQQvj98cXxzD//s/",
+	"/9dtjdVVfiszOZGFGW5TlMITLNX3xMJvEC1GImfozArygubCe0LQHb6nP4bEO8NzTHqv0CTT3jk3OCDx",
+	"0XO3Dh1dkIqOxfBvvbNQ4tazRD6Av719Y0nWXx4eAgmaOddkxa/Imd0nEHdeKKl1T3NTfn8s/G1xp+/X",
+	"uuf8kppmwRQEcjs8LaX1jyx7fOwlpV5jpKSGRNksmdasJmsmaphbEuLGoQMjQDGWKnGcUImvWIwWhNPL",
+	"ZcaTBTgQZde7l2mRGMKN6y3KQGn3+/YAhs6UHHrsoZCBsg5hKOfiKCFL34rtxZIIO4zF8Jrj/NLuruVy",
+	"T6i/FVigjqgmUNmd8GEpgjKmMxrZKQBajGEFknQjRbEYkl/o362HNIZ9sg8N5P7A8lIffqYiE/tZ9sKT",
+	"vlXxpDh8GtaZ+va3A8tcS0nVoBeeBF0aDMNECsM4qY64clrjjvfmuCGHqzRPrC1dA20EuMdN1JE5Cpbz",
+	"zqDzpL/bf2K9JWam5GfsOD/KB9YmLhZc7v9J2hnYiy/Km5aqu/Z3d++Fyy/BHLe58AGPvgrxWIHslxOD",
+	"0YKIleomnrpZtb2jnP1Osy6p7oZ1Br/8GnV0AE3XXhLMEK7g5Pw9SWxn8aScZZndKLpkd4dNtPVhyUG0",
+	"hr31/FZ5rjPoOPKnCeykeL0TAm6te5FxbQK+/VtsxRKAfIMdsYaU/YSR/Eh7cbB7cPdelOVWX37zjknJ",
+	"apgrbgyKYNvU4GNhupRYt3zkzLdu/RYpssV2bVvr6LP7bOzOJ57e3MZp1ebWK5J/eWChZmtO7dcHEtAG",
+	"dLOWQJyEexQE8l6U0V5v2bTQxpelhpkHOq4jAgJCfsXdofHbaiedH2KnlzJ7yxdf7FNvCVgKjhxIscQ0",
+	"WjlawxmWJe/OvKgtNy3fJuvszL79Mdvx8BdKJUndsur+hjLlu8qAbUtQ3bKzVM7vuIuMsB9l+uXK9tZl",
+	"4W+awVMrC26+KgU5dGULEb0fjz1fb0A5tepwemTv7kcahZr00JO7H6rKpemJ53c/URaM2wf29zeZ12qx",
+	"Jj27wcuWC2kfwHglq10USoAcj8HMZc+hwOqOj+W4bku5j+VC5nzRGssRJ63lucpMX+Y7B0Vbz3bu9z8O",
+	"1zWxJt+Y6Zqo6jbWEy6Q1SivcJEjPSVHViR46Hy8uVRX2kUMathRt/Pf+ffR8K+4hX29u0iQoBKGyPL8",
+	"C/CtLhFPnm2bhHbmY67MmswBJdR15dKGX6OP9Q+X2HsIHketG9N2CcqD3ee+/G/tB3MNLFPI0gVQ6LET",
+	"LYkTmvYXliZfiZmXwGVrDOUKgMXSNPgurFFTRVisf1LmezATnRumDGg0xjrnRR6CQY3leyC/JI1GAMQ0",
+	"zCTTlo5OzmjSA9g6yjJXz+qkc9AhWxGsqxKJYlH+5OKUIwRmIEOmDfyplr/ZiijCu/U+Syu1zjVwkUil",
+	"MDFbfXgvQtmWC7VfnvhIvSwMmQATiZQH2KHYdBuvLX32I9Xc7V0aHo+17OaXfte4j0Djur1omsNdFGkJ",
+	"JqCYrsfCP9Q6Hjfqoter2pAn3DoZk/ByIwF+5LrMfTPjIxgRzJGgBJRA0mgg4+Kqv2UVK01eKhIpxPPN",
+	"oSIwFbifMqGUK3eZA5izRR8Odndhq1n6Lly5yhbsWPG0tip+q02ALK3AIxUg7fXrj0eAHFX9aT5TgvwT",
+	"s/atMWFCb7ht7VXMsjFbrwaaJmgCXnldZI9+vy+lly3/vqpBSlNbY4YSDOkb6puHO08reIcHimu/d/qu",
+	"zdWru7vUJtUapORpCytkpQrB527CNPa40Cjsdl+7Ul0K+xMYpor7a2Qqma7rgLnXWmfwDYlso8SSo7a7",
+	"00m0ps3MzB+KEI8DUkRB103GJQwpm6zrRgRVXK6lyjLP3SBKAsjskNhab0BQc42hu/fMY2lChSKmMHQm",
+	"/n+4G/7dDuYBOv6KkSYfbg/qPWhKbA6nfnVm4fwLwjEy1yVIXnE8rMAj3tjY0jAMQncIHrgXcDCxGCYy",
+	"RZ/JH4aWFkOHYinHoL5Oy37ctnVW7Nx91wZaZI8koeDCXtVbaLm7kh3P918KU8qVlGP7UdQlqM16mZRN",
+	"Zx6r5bLaFucbWy3rNErZUPSwgiEFsLoHGT16f+ieOct/RSvrFRdcT4HBMo4v8B05LlUKohIR9d5jiUPW",
+	"f7ZN5kRkeHdNfS/74ZhceTSmoR69+DGARF1NRYoVCvX0pxfHoSBIkajx/7ibT1668pAtHQshqWyMEIsB",
+	"DNmHIIdLrKVDsRL41ZfmlUwSCyPbpTTdaH0w68FRM3cvISk+5GAM1DXKg8oWslAaumF5Y7EkgH2BGTmQ",
+	"9p2VjCPM+sosSDNUcrXcwFiw1bZP3IHRMG0bidq9DSsU3HqJG1ZuDUJiyVTy1LMGFHHwp1ZLqdXmMq7j",
+	"4pqm4882Hoi+9F4DLdtjT3b32wp2Ca/frM+tdcZ9I50Ib0rvlebdjwCP4aTFlq4d9OAYpCk9Hi4TtGFq",
+	"vUCocWgNzmxkkGYkC0gOdM/3nz7bjpzcIGHgeZ5Q784qmkplehm/RurPVzOR+jB0rE/tXOZTVNR4MCMb",
+	"kSw3+72Wt7kYkMdqpg53yTVobvAQmFgQiD0WmGmkR7W9Zbgz7MPB7oFjUD/tWkdJKo6QYswnhaswWMNx",
+	"FEPfjN3cp9yP4TYi74uw7pYu6hhjQJHmkgvzh6X3H3Hi62zW6MkHUHoW+pm0uwa1LIBG02z14YH0AU7u",
+	"Syy8tebA/N5UgzMcF5plemDt7N31yQ3YgdtihIfOTN86EbWr1gQI+ircQV7CAOJad5m4M4StdzgvGVUq",
+	"8Nj7FA11S+zDz2VstALcW2azajEWTgn2twg63ogBz5kGxSdT4/phE+uF95BWm5eZOacBXRbeya9YyBwp",
+	"VbrsdlDsFkUoHR1Q2YyDb3PrJtVa0gxDKRYVwzCRUvPPWIQq0GjDbp6r9Q3D7T40ut7FYqUYYz7lybRm",
+	"qDXMBTBy4mLL3jpiJtTGVrWoEdjZrn6S/WL7Sd67dM0tMinQm0pCusbzog/npRj0x5WUGW931E/YEDsL",
+	"krm+3IMSWSFZXnuJSyNbeiAJGoL7fm8Iks2AyhJiYR9Zpr1Gq0oiv2OiafuKZ72UT7ippbgtibXkbR2x",
+	"WSfZncrSOKzFfWZgteALd/3ZETWExzbN7Uk1txpWfAhb/0XvrvnOI6xaP1i+8DxJcHMrdlzr9T6x2/5z",
+	"2Frtuh8eMcoXYtlteRcoub/lZl3rxt+mXZxweqTOc6ON6ne/+Xse8bP1+7kvZyKWCG0lRJWaf6h6r9pO",
+	"tFcM1O55IM2ulOuvUKjljPq5X06QBRoN6t6bGF+jVCO0cq3OTqEyzMA4D13roBR3PpFxcrPetHLBDx8P",
+	"WNb8oQzSWgaYDu5UqqVhEAtSqi2KvdKzt1gO232oYVC8DB/zLAMunAKqDKOtCLZ8qwuaUYCcPGtBmgSL",
+	"TaoyjlofaElzNhrek4a6mPpNWorGlnomk5Xi729RzaB1pmKxtLKDsniwVPcVsJXKCSMqtKp1PbQazqwo",
+	"uJi2+hYomhRRI0Idghs0VvdWS2F7rTIM5HVvpVidV7dBpudbatDlBtzfNel3TfplNOmqzHT1n8rKqbqL",
+	"tv0woS+L9TGio2zOFtr50FQZW7XDcECbPvwcMLqu62c93v3i/OxVaM6Q8Sus6ptj4RnSNZkQwTcxVqkJ",
+	"4StQK9KVhVkjU+zsfx9cimcxO7Vvm3pdh/mgRCSVE+my3IiIoC3s8QCaKbtttRsGfzk9fm2p4/Tdayhy",
+	"MBKewtsfoXuw9xS2Tht9uEqUJ9Qfop6O/S3fjMN1eOTakoy24oSwwgZmUht4urcP+Ucfwukh+bFp8Oe1",
+	"UTzXZFuEgi/oZj5sBmiSfquiKvJMsvTUd1v6ir7brMgMz5kyO2OpZj0qSGsQ5lIH37DsZV+7ERdM3X0i",
+	"gXuwpS/To9BUhL6hvpipP5tmSBMehq5KAueOCLY0XJ69+adTW3sbvGL5aER67ukm39NyzNzvDVm/JAZz",
+	"7YNqwsAy8YxdkQ6pdXgPbc8egm1yDfw+CTbDW2uT1zB9S2Wy79m2vjY5t5a2sg/+r1+Oev+T9f6x23v+",
+	"offrp71n0bODmzjud/+eT/53Libb/9b5nNJlYomdv+c4afLgJtLBPZuLez/afiDtrKp0/iwe+0bpiZIA",
+	"j5qU90Di8r1dbqslYqludOEJrXY0nVQlUpec8NHYemOfPhyF3jE+5kzh5znTsQgR3rJrT2GAsNyWeeZT",
+	"mVU6f8xmPFtAl06s9PkCLsV2H+qwIeWPhIy9sxte7CyGwR0ddVb0aLN3z+MuVWo0Jm8h8zP3LSUI+Xsh",
+	"0l3GqMeW+DBZnZBcTy5S66zWafQBBmnos7WeBV9QX2BqQ1j2cg4ZgyigViiV3b01T0jOlztzsUzIuE5I",
+	"6LtwMA+U8VYmVSf4klXXSNMHm9jCtWGqp73suuhYDP9D4fjfhy6vwkBPGcWbuLg6rO6dc6Ebwa61BVe3",
+	"1y1EazKWp1MpEN5RD8j7lWbdVt/lDtYieKOXXpSqqU4H2WqXJH5/70AenzWWeHX51sGNLc2vyei3dvF+",
+	"LAGo5VOdNrLo9766RX9W7maJUf1qoah/vRiRE2X1SqkaEPhBQtQfjlN28GlvaFDe91mVHvahk5efHcT9",
+	"9lGes/LMoP53+O2X8gDf8LEhXaxzFKRku/ctF6j3s2uSce20s51P9C+Zdze31C2fe4xQ6EtXKTs6PA3O",
+	"ywMgI8jLhA0XW/0WXVV7/0auZDXFTZtd7e3/6VFrpZbz5h5POSFN7/MVzndY/N1ZDDTevq8AZiGhsXSk",
+	"WFWV2KhDvncF8qo6o8lhz+vInU+mkgGtHsJFOTlrlutqigLnockty1CFQuQ+HK/MlzBrBKyiy2WT3ADU",
+	"a/oJLaWZ7R0/7IeEuMMmAsX8XrLkd8jB0OKk/e+8uSFvxu7UuznTYsvAjHr4ZzK5oujRfCqpTfuXQJOE",
+	"CfQyObkt5Fo7A/N3LBveqKJz5bjODZuFZnLyh6roDN/pjlDQ9XbY9e7q9YrVB4ZQGwf63w09OidV4VSM",
+	"c/VDUeMSDImCpU0sEnTrx1huR1SknMJo4VpGrAUe3Y47OvQ1lXjNZeHxRNrIXFMXMk4Fll8YItSI2sbC",
+	"A4baMdjUIN17i10hBRLiW6MwdJiz/afQ7oTUPGOJWw9aX1Sx8ENFMCqUMPYnqhn1vdcqSNT2IJw24M6c",
+	"cMdviD4hkEKUac64gXegMZEi1bEY4ViqEklHJV7lvnqYbR3sXD/hw9VyuVxveRQBRa/a9WiNxv4p8Eet",
+	"B7/eeEv799DFwnzHFD3eViCWq2plIWtk5oNUvkj/Wgt+H4dG3+2BpPbbH3Oa6A7id5ULPq4dDtPb7n+n",
+	"7y/cxapB0SvZlgebIuTK6Vsb1J+Hm76N2ekSqBtYm0euN2X4hsiBpBQmKExGTTrSP2CHkdVWN1s6tOHU",
+	"1U58iV3fUXgtr7BHeER9WxDc3vbe3lWjhT+k5Dp2Z9d+T2uvETYibQZ5AD8mmHsErjup8YtQXsi6pJih",
+	"wbZG0ulaKMWDjk5oO5L/X4cWvzX2yNKTdcC8I+Ol2ZcSYy4pckcGr5Y6+db5u6/gBLmPeXx5hvPqXPDv",
+	"nX5+x/7IbhuAhRZlLs94WELleNnwVAMz1C/+wUnIojzn/5ak4ysH1slwbFxTYoVQiMS3y4XaGd2+JGKE",
+	"/lTHFKaosF8CpWds4Q5jHmEs6OT0rsKZvPadXu1NUXls5ZhnuA2101e3NCSFUtaB8bfSIXxnb2BYg8IP",
+	"Y+GaJGBaNeQA6sfRZc3DwMoXlgcr2tuo88c2cE1dVn0hPgGWBhA7jHrcIcAjZY4IEuxSMfRpZqpkMZk2",
+	"59QO308/F5zwjUTWZTnDR1Y0tgzF/x7N+aKod7uwLZF0yzEOjvxA7V/kE8XSSuy0xs6H7hC/pRYK/p9a",
+	"A5Qu041DA4eQSjr9vWolYUei45JjsXTeX4kR0u7o1qpxhn2m2WdZY4YJtXOWGW714cgfRBgLL/YqICl3",
+	"h1XSe7sH+/tryneqVXi0AqCc4vd+7d+tlvWN2lkQEI7k74uRqh0BWpcTFDJbWOprwCKCldJkp+rm79iD",
+	"JqP81Ud4v4MPNk1F0IotaoXNpYG4Dh/0+dHd1fTEaoBl1foJSVKugc7HTSMCsLtHUtfAKkelpWAZUEEp",
+	"14CKaUyhm6hFbmRPTxWmKReT7cjeH4vSvUCRVnb4TApcwJRrI9UCtGELd9gBK1LeWuzsJvEgr/134pQX",
+	"tJSPGz/7u0p7uz51RPf9JX39MGe3BTUm/NQZ0dHZR4WVur/8amWsQzWUVyyf0imUjp4KlXUGnR2WcyIa",
+	"P4lljjkRrmKQis1HMnSOcwP1K6VAx1nal64W0PeKPIISYODt4KjmkVvX3a9K+KLayE4GrA59SWVqTLAJ",
+	"0kmbY9/fpNmcvN/ofjoetwx0Fk43Jm7vN2pG/LHHqw+9rE5L7ZHzOsXMSo1DYCOCRXQPdg+2gYtwbjj1",
+	"CiqHrh+2evPrzf8PAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

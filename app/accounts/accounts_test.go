@@ -17,6 +17,7 @@ import (
 
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
+	"clearvest/app/command"
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
@@ -153,6 +154,10 @@ func TestClosingAnAccountErasesItsPersonalData(t *testing.T) {
 	}
 	if reg := ev.(identity.Registered); reg.Email != eventstore.ErasedValue || reg.Name != eventstore.ErasedValue {
 		t.Errorf("registration after erasure: %+v", reg)
+	}
+	// Nor does the command runner keep them decoded in memory.
+	if u, err := command.Load(ctx, env.Commands, eventstore.StreamID("user-"+in.User.ID), identity.New); err != nil || u.Profile().Name != eventstore.ErasedValue {
+		t.Errorf("the runner still holds the closed account's name: %q, %v", u.Profile().Name, err)
 	}
 	uid := uuid.MustParse(in.User.ID)
 	if n := count(t, env, `SELECT count(*) FROM sessions WHERE user_id = $1 AND revoked_at IS NULL`, uid); n != 0 {

@@ -3,12 +3,13 @@
 // suspend, close). It orchestrates the user aggregate (domain/identity), the credential and
 // session tables (auth), the mail outbox (mail) and the event store.
 //
-// Every flow that changes something does all its writes in one PostgreSQL transaction: the
-// events (postgres.Store.AppendTx, always first, which the store's ordering guarantee needs),
-// then the rows outside the log that those events justify (principal, credentials, sessions,
-// codes) and the e-mails they cause (mail.Enqueue). Either the fact, its consequences and its
-// notifications all commit, or none do. After the commit the service announces the events to
-// the projections and kicks the mail sender.
+// Every flow that changes something is one command of the command runner (app/command), which
+// does all its writes in one PostgreSQL transaction: the events (always first, which the store's
+// ordering guarantee needs), then the rows outside the log that those events justify (principal,
+// credentials, sessions, codes) and the e-mails they cause (mail.Enqueue). Either the fact, its
+// consequences and its notifications all commit, or none do. The runner retries a flow whose
+// user stream moved under it or whose transaction deadlocked, and announces the events after
+// the commit; the service then kicks the mail sender.
 //
 // The service trusts its caller on *who may call what* (api/policy.go decides that); it
 // enforces everything else: the aggregate's rules, rate limits, codes, sessions.
@@ -26,7 +27,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"clearvest/domain/aggregate"
+	"clearvest/app/command"
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
@@ -91,20 +92,23 @@ type Deps struct {
 	// take a fixed time whatever they find (ForgotPassword) wait through it, so that tests can
 	// check the deadline instead of measuring time.
 	WaitUntil func(ctx context.Context, t time.Time) error
+	// Commands runs the flows' commands; nil means a runner of its own on Pool, Store and Codec.
+	// Share the process's runner, so that one cache holds each user stream.
+	Commands *command.Runner
 }
 
 // Service runs the identity flows. It is safe for concurrent use.
 type Service struct {
-	cfg    Config
-	pool   *pgxpool.Pool
-	store  *postgres.Store
-	codec  *eventstore.Registry
-	pii    PersonalData
-	sender Kicker
-	blobs  blob.Store
-	clock  clock.Clock
-	log    *slog.Logger
-	tmpl   *mail.Templates
+	cfg      Config
+	pool     *pgxpool.Pool
+	commands *command.Runner
+	codec    *eventstore.Registry
+	pii      PersonalData
+	sender   Kicker
+	blobs    blob.Store
+	clock    clock.Clock
+	log      *slog.Logger
+	tmpl     *mail.Templates
 	// waitUntil is Deps.WaitUntil.
 	waitUntil func(ctx context.Context, t time.Time) error
 
@@ -135,8 +139,11 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("accounts: %w", err)
 	}
+	if d.Commands == nil {
+		d.Commands = command.NewRunner(d.Store, d.Codec, command.WithTransactions(d.Pool), command.WithLogger(d.Logger))
+	}
 	s := &Service{
-		cfg: cfg, pool: d.Pool, store: d.Store, codec: d.Codec, pii: d.PII, sender: d.Sender,
+		cfg: cfg, pool: d.Pool, commands: d.Commands, codec: d.Codec, pii: d.PII, sender: d.Sender,
 		blobs: d.Blobs, clock: d.Clock, log: d.Logger, tmpl: tmpl, waitUntil: d.WaitUntil,
 		principals:  principal.NewPrincipals(d.Pool, d.Clock),
 		emails:      principal.NewEmails(d.Pool),
@@ -163,69 +170,69 @@ func (s *Service) sleepUntil(ctx context.Context, t time.Time) error {
 	}
 }
 
-// unit is one transaction of a flow: what it appended and whether it enqueued mail, so the
+// unit is one transaction of a flow: the command's transaction, through which the flow appends
+// (appendUser) and then writes its other rows (tx), and whether it enqueued mail, so that the
 // commit knows whom to wake.
 type unit struct {
-	s        *Service
-	tx       pgx.Tx
-	meta     eventstore.Metadata
-	position int64
-	appended bool
-	mailed   bool
+	s      *Service
+	tx     pgx.Tx
+	cmd    *command.Tx
+	mailed bool
 }
 
-// maxAttempts bounds retries of a flow whose user stream moved under it (two tabs saving a
-// profile at once): each retry reloads and decides again.
-const maxAttempts = 4
-
-// inTx runs fn in one transaction and commits it, then announces the events and wakes the mail
-// sender. fn must append events before any other write, and must not use the pool: a flow
-// holds one connection at a time, or concurrent flows could exhaust the pool waiting for each
-// other. Reading the user and preparing their personal-data key happen before (onUser).
+// inTx runs fn as one command in one transaction (command.Runner.InTx) and commits it, then
+// wakes the mail sender. fn must append events before any other write, and must not use the
+// pool: a flow holds one connection at a time, or concurrent flows could exhaust the pool
+// waiting for each other. Reading the user and preparing their personal-data key happen before
+// (onUser). fn runs again when its append conflicts or its transaction deadlocks.
 func (s *Service) inTx(ctx context.Context, meta eventstore.Metadata, fn func(u *unit) error) (int64, error) {
-	if meta.CorrelationID == "" {
-		meta.CorrelationID = eventstore.NewEventID().String()
-	}
-	if meta.CausationID == "" {
-		meta.CausationID = meta.CorrelationID
-	}
-	u := &unit{s: s, meta: meta}
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		u.tx = tx
-		return fn(u)
+	mailed := false
+	res, err := s.commands.InTx(ctx, meta, func(ctx context.Context, tx *command.Tx) error {
+		u := &unit{s: s, tx: tx.Tx, cmd: tx}
+		err := fn(u)
+		mailed = u.mailed
+		return err
 	})
 	if err != nil {
 		return 0, err
 	}
-	if u.appended {
-		s.store.Announce()
-	}
-	if u.mailed && s.sender != nil {
+	if mailed && s.sender != nil {
 		s.sender.Kick()
 	}
-	return u.position, nil
+	return res.Position, nil
 }
 
-// onUser loads a user, then runs fn on them in one transaction (inTx). When another writer
-// appended to the user's stream in between, the append conflicts and the flow starts again from
-// a fresh load, since the decision may differ on the new state.
+// onUser runs fn on a user, loaded as they are now, in one transaction (command.Update). When
+// another writer appended to the user's stream in between, the append conflicts and the runner
+// starts again from a fresh load, since the decision may differ on the new state.
 func (s *Service) onUser(ctx context.Context, meta eventstore.Metadata, userID string, fn func(u *unit, user loaded) error) (int64, error) {
-	for attempt := 1; ; attempt++ {
-		user, err := s.loadUser(ctx, userID)
-		if err != nil {
-			return 0, err
-		}
-		// The actor's key seals the client address in the metadata.
-		if err := s.prepareKey(user.ID(), meta.ActorID); err != nil {
-			return 0, err
-		}
-		pos, err := s.inTx(ctx, meta, func(u *unit) error { return fn(u, user) })
-		if errors.Is(err, eventstore.ErrConcurrency) && attempt < maxAttempts {
-			s.log.DebugContext(ctx, "accounts: user stream moved; deciding again", "attempt", attempt)
-			continue
-		}
-		return pos, err
+	if _, err := uuid.Parse(userID); err != nil {
+		// Not a user id: the flow decides on an unregistered user, which it refuses.
+		return s.inTx(ctx, meta, func(u *unit) error { return fn(u, loaded{User: identity.New()}) })
 	}
+	first, err := s.loadUser(ctx, userID)
+	if err != nil {
+		return 0, err
+	}
+	// The actor's key seals the client address in the metadata.
+	if err := s.prepareKey(first.ID(), meta.ActorID); err != nil {
+		return 0, err
+	}
+	mailed := false
+	res, err := command.Update(ctx, s.commands, userStream(userID), newUserState, meta,
+		func(ctx context.Context, st *userState, tx *command.Tx) error {
+			u := &unit{s: s, tx: tx.Tx, cmd: tx}
+			err := fn(u, st.loaded())
+			mailed = u.mailed
+			return err
+		})
+	if err != nil {
+		return 0, err
+	}
+	if mailed && s.sender != nil {
+		s.sender.Kick()
+	}
+	return res.Position, nil
 }
 
 // prepareKey makes sure the personal-data keys of the users are created and cached before a
@@ -272,6 +279,19 @@ type loaded struct {
 	createdAt time.Time
 }
 
+// userState is the user aggregate as the command runner loads it: the runner tells it when the
+// stream began (StreamStarted), which the API shows as the account's creation time.
+type userState struct {
+	*identity.User
+	createdAt time.Time
+}
+
+func newUserState() *userState { return &userState{User: identity.New()} }
+
+func (u *userState) StreamStarted(at time.Time) { u.createdAt = at }
+
+func (u *userState) loaded() loaded { return loaded{User: u.User, createdAt: u.createdAt} }
+
 // activeUser loads a user who may sign in. A suspended principal gets identity.ErrSuspended (the login
 // page explains it); any other inactive status gets notActive, so that a closed account answers
 // like the flow's ordinary refusal and reveals nothing more.
@@ -290,62 +310,23 @@ func (s *Service) activeUser(ctx context.Context, uid uuid.UUID, notActive error
 	return s.loadUser(ctx, uid.String())
 }
 
-// loadUser replays a user's stream. A missing stream gives an unregistered user, which the
-// aggregate refuses every command for (ErrNotRegistered, a 404).
+// loadUser returns a user as their stream says now (command.Load). A missing stream gives an
+// unregistered user, which the aggregate refuses every command for (ErrNotRegistered, a 404).
 func (s *Service) loadUser(ctx context.Context, id string) (loaded, error) {
-	u := loaded{User: identity.New()}
 	if _, err := uuid.Parse(id); err != nil {
-		return u, nil
+		return loaded{User: identity.New()}, nil
 	}
-	stream := userStream(id)
-	var version int64
-	for {
-		page, err := s.store.ReadStream(ctx, stream, version+1, 500)
-		if err != nil {
-			return u, fmt.Errorf("accounts: load user: %w", err)
-		}
-		history := make([]aggregate.Event, len(page))
-		for i, env := range page {
-			if history[i], err = s.codec.Decode(env); err != nil {
-				return u, fmt.Errorf("accounts: load user: %w", err)
-			}
-			if env.Version == 1 {
-				u.createdAt = env.RecordedAt
-			}
-			version = env.Version
-		}
-		aggregate.Load(u.User, version, history...)
-		if len(page) < 500 {
-			return u, nil
-		}
+	st, err := command.Load(ctx, s.commands, userStream(id), newUserState)
+	if err != nil {
+		return loaded{User: identity.New()}, fmt.Errorf("accounts: load user: %w", err)
 	}
+	return st.loaded(), nil
 }
 
 // appendUser appends the events the aggregate raised, expecting the version it was loaded at.
-// Personal fields are sealed with the user's own key (EncodeFor).
+// Personal fields are sealed with the user's own key (the codec's EncodeFor).
 func (u *unit) appendUser(ctx context.Context, user *identity.User) error {
-	changes := user.Changes()
-	if len(changes) == 0 {
-		return nil
-	}
-	stream := userStream(user.ID())
-	events := make([]eventstore.NewEvent, len(changes))
-	for i, c := range changes {
-		e, err := u.s.codec.EncodeFor(stream, c, u.meta)
-		if err != nil {
-			return fmt.Errorf("accounts: encode %s: %w", c.EventName(), err)
-		}
-		events[i] = e
-	}
-	envs, err := u.s.store.AppendTx(ctx, u.tx, eventstore.StreamAppend{
-		Stream: stream, ExpectedVersion: user.LoadedVersion(), Events: events,
-	})
-	if err != nil {
-		return err
-	}
-	u.appended = true
-	u.position = max(u.position, envs[len(envs)-1].Position)
-	return nil
+	return u.cmd.Append(ctx, command.Change{Stream: userStream(user.ID()), Aggregate: user})
 }
 
 // mail renders a template and puts the message in the outbox, in this transaction. The dedupe

@@ -137,6 +137,8 @@ func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, e
 			s.log.WarnContext(ctx, "accounts: the closed account's key is erased; marking it in this process failed", "err", err)
 		}
 	}
+	// The runner's cache holds the stream decoded, personal fields in plaintext.
+	s.commands.Forget(userStream(strings.TrimSpace(targetID)))
 	s.deletePhoto(ctx, photo)
 	return pos, nil
 }

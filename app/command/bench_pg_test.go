@@ -49,8 +49,9 @@ func deposit(a *benchAccount) error {
 }
 
 // benchStreamLength caps how long a benchmark stream grows before its writer moves to a fresh
-// one. Execute replays the whole stream on every command, so an uncapped stream would make the
-// result depend on -benchtime; with the cap every load replays 0 to 19 events.
+// one. A runner without its cache (and the peer in scripts/cmdbench) replays the whole stream on
+// every command, so an uncapped stream would make the result depend on -benchtime; with the cap
+// every load replays 0 to 19 events, and the workload stays the one earlier results measured.
 const benchStreamLength = 20
 
 // benchPGPool opens a fresh database sized like serve's pool (cmd/clearvest/db.go), so ten
@@ -74,8 +75,10 @@ func benchPGPool(b *testing.B) *pgxpool.Pool {
 }
 
 // BenchmarkCommand measures the whole command path (load, decide, encode, append) on
-// PostgreSQL, one event per command, beside a bare single-row INSERT per transaction with the
-// same rows and concurrency. Compare with: benchstat -col /impl.
+// PostgreSQL, one event per command, with the runner's defaults as serve uses them (cache,
+// batched appends), beside a bare single-row INSERT per transaction with the same rows and
+// concurrency. Compare with: benchstat -col /impl. scripts/cmdbench runs the same workload open
+// loop, beside a peer library.
 func BenchmarkCommand(b *testing.B) {
 	cases := []struct {
 		name    string

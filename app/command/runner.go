@@ -1,9 +1,13 @@
-// Package command runs commands against event-sourced aggregates. Every command handler goes
-// through Execute, so the load → decide → append cycle, optimistic-concurrency retries and
-// idempotency keys are written once:
+// Package command runs commands against event-sourced aggregates. It is the only code that
+// appends events for the application: the load → decide → append cycle, optimistic-concurrency
+// and deadlock retries, the aggregate cache and idempotency keys are written once, here.
 //
 //	res, err := command.Execute(ctx, runner, account.StreamID(userID), account.New, meta,
 //		func(a *account.Account) error { return a.RequestWithdrawal(amount, now) })
+//
+// A command that must also write rows outside the log (a uniqueness claim, credentials, an
+// outbox message) runs with Update or InTx instead: its events and those rows commit in one
+// PostgreSQL transaction.
 package command
 
 import (
@@ -11,8 +15,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
@@ -21,11 +26,14 @@ import (
 
 // ErrIdempotencyKeyReused is returned when an Idempotency-Key comes back with a different request
 // body: replaying the first result would answer a question the client did not ask.
-var ErrIdempotencyKeyReused = domainerr.New(domainerr.Conflict,
+var ErrIdempotencyKeyReused = domainerr.New(domainerr.RuleBroken,
 	"This Idempotency-Key was already used with a different request.")
 
 // Aggregate is what the runner needs from an aggregate. Every type that embeds aggregate.Root
 // satisfies it.
+//
+// Loaded events may be shared between aggregates (the runner caches them), so Apply must read an
+// event, never modify what it holds.
 type Aggregate interface {
 	aggregate.Aggregate
 	Version() int64
@@ -33,29 +41,56 @@ type Aggregate interface {
 	Changes() []aggregate.Event
 }
 
+// StreamStarter is implemented by aggregates that want to know when the first event of their
+// stream was recorded (to show when an account was opened, say); the runner tells them after
+// loading. Domain events carry business time, not storage time, so this is the way to it.
+type StreamStarter interface {
+	StreamStarted(at time.Time)
+}
+
 const (
 	defaultMaxAttempts = 5
 	defaultPageSize    = 1000
 	defaultBackoffBase = 5 * time.Millisecond
 	defaultBackoffMax  = 100 * time.Millisecond
+	defaultCacheSize   = 10_000
+	defaultCacheIdle   = 10 * time.Minute
 )
+
+// TxStore is a store that can append inside a PostgreSQL transaction it did not begin;
+// *postgres.Store is one.
+type TxStore interface {
+	AppendTx(ctx context.Context, tx pgx.Tx, appends ...eventstore.StreamAppend) ([]eventstore.Envelope, error)
+	// Announce tells subscribers that events appended with AppendTx were committed.
+	Announce()
+}
+
+// Beginner starts transactions; *pgxpool.Pool is one.
+type Beginner interface {
+	Begin(ctx context.Context) (pgx.Tx, error)
+}
 
 // Runner executes commands against one store. It is safe for concurrent use.
 type Runner struct {
 	store       eventstore.Store
+	txStore     TxStore
+	db          Beginner
 	codec       *eventstore.Registry
 	maxAttempts int
 	pageSize    int
 	backoffBase time.Duration
 	backoffMax  time.Duration
 	logger      *slog.Logger
+	cache       *cache
+	batches     *batcher
+	locks       streamLocks
 }
 
 // Option configures a Runner.
 type Option func(*Runner)
 
 // WithMaxAttempts sets how many times a command is tried when its stream keeps moving under it
-// (default 5). Values below 1 mean 1.
+// or its transaction deadlocks (default 5). Values below 1 mean 1.
 func WithMaxAttempts(n int) Option { return func(r *Runner) { r.maxAttempts = max(n, 1) } }
 
 // WithBackoff sets the wait before retry n: a random duration up to min(ceiling, base·2ⁿ⁻¹)
@@ -71,6 +106,25 @@ func WithPageSize(n int) Option { return func(r *Runner) { r.pageSize = max(n, 1
 // WithLogger sets where retries are reported (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(r *Runner) { r.logger = l } }
 
+// WithCache keeps the loaded state of up to streams streams in memory (default 10,000; 0 turns
+// the cache off), each dropped once unused for idle (default 10 minutes; 0: kept until
+// crowded out). An entry behind the store (another process appended) costs a retry, never a
+// wrong answer: see Execute.
+func WithCache(streams int, idle time.Duration) Option {
+	return func(r *Runner) { r.cache = newCache(streams, idle) }
+}
+
+// WithBatches lets up to streams commands that append at the same time share one append
+// (default 64; 1 appends every command on its own), with up to appenders such appends running
+// at once (default 2). See batcher for why this changes nothing a command can observe.
+func WithBatches(streams, appenders int) Option {
+	return func(r *Runner) { r.batches.max, r.batches.appenders = streams, max(appenders, 1) }
+}
+
+// WithTransactions lets commands write rows outside the log in the transaction of their events
+// (Update, InTx). db must reach the database of the store, which must be a TxStore.
+func WithTransactions(db Beginner) Option { return func(r *Runner) { r.db = db } }
+
 // NewRunner returns a runner that reads and appends through store and encodes with codec.
 func NewRunner(store eventstore.Store, codec *eventstore.Registry, opts ...Option) *Runner {
 	if store == nil || codec == nil {
@@ -84,19 +138,33 @@ func NewRunner(store eventstore.Store, codec *eventstore.Registry, opts ...Optio
 		backoffBase: defaultBackoffBase,
 		backoffMax:  defaultBackoffMax,
 		logger:      slog.Default(),
+		cache:       newCache(defaultCacheSize, defaultCacheIdle),
+		batches:     newBatcher(store, defaultBatchStreams, defaultBatchAppenders),
 	}
 	for _, o := range opts {
 		o(r)
 	}
+	if r.db != nil {
+		ts, ok := store.(TxStore)
+		if !ok {
+			panic("command: WithTransactions needs a store that appends inside transactions (TxStore)")
+		}
+		r.txStore = ts
+	}
 	return r
 }
+
+// Forget drops what the runner holds in memory about a stream, so that nothing decoded from it
+// outlives, say, the erasure of the personal data it contained.
+func (r *Runner) Forget(stream eventstore.StreamID) { r.cache.forget(stream) }
 
 // Result is what a command did.
 type Result struct {
 	// Position is the global position of the last appended event, for read-your-writes; 0 when
 	// the command appended nothing.
 	Position int64
-	// Version is the stream's version after the command.
+	// Version is the stream's version after the command (after an append to several streams:
+	// the version of the last of them).
 	Version int64
 	// Events are the appended events (on a replay: the events the original request appended).
 	Events []eventstore.Envelope
@@ -110,9 +178,18 @@ type Result struct {
 // carries meta; when meta has no correlation id a fresh one is made, and the causation id
 // defaults to the correlation id, so all events of one command can be found together.
 //
-// An error from decide is returned as it is, and nothing is stored. When another writer appended
-// to the stream in between, Execute loads again and asks decide again, because the decision may
-// differ on the new state; after the last attempt it returns the *eventstore.ConcurrencyError.
+// The stream usually comes from the runner's cache, which costs no read. The append's expected
+// version catches a cache that fell behind another process; when decide raises nothing or
+// refuses, the stream's tail is read first and decide asked again if it moved, so neither answer
+// rests on an old state.
+//
+// Commands on one stream take turns within the process (decide must therefore not run another
+// command on its own stream), and the appends of concurrent commands may share one store append
+// (see batcher). An error from decide is returned as it is, and nothing is stored. When another
+// writer appended to the stream in between, or the append's transaction was chosen as a
+// deadlock victim, Execute loads again and asks decide again, because the decision may differ
+// on the new state; after the last attempt it returns the *eventstore.ConcurrencyError (or the
+// deadlock, wrapped so that it also matches eventstore.ErrConcurrency).
 //
 // When meta.IdempotencyKey is set, the stream is searched for events of an earlier request with
 // that key: with the same meta.RequestHash their result is returned (IdempotentReplay) without
@@ -122,131 +199,112 @@ func Execute[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	if err := stream.Validate(); err != nil {
 		return Result{}, err
 	}
+	meta = withIDs(meta)
+	unlock, err := r.locks.lock(ctx, stream)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	return r.retrying(ctx, string(stream), func() (Result, error, error) {
+		return executeOnce(ctx, r, stream, newAgg, meta, decide)
+	})
+}
+
+// executeOnce is one load → decide → append. It reports what is worth retrying (an append
+// conflict, a deadlock) separately from other errors, so that an error decide returned is never
+// retried, whatever it wraps.
+func executeOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A) error) (res Result, retry, err error) {
+	h, cached, err := r.load(ctx, stream)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	var agg A
+	for {
+		if earlier := h.keyed(meta.IdempotencyKey); len(earlier) > 0 {
+			res, err := r.replay(ctx, stream, earlier, meta.RequestHash)
+			return res, nil, err
+		}
+		agg = build(newAgg, h)
+		decideErr := decide(agg)
+		if cached && (decideErr != nil || len(agg.Changes()) == 0) {
+			fresh, err := r.refresh(ctx, stream, h)
+			if err != nil {
+				return Result{}, nil, err
+			}
+			if fresh != h {
+				h, cached = fresh, false
+				continue
+			}
+		}
+		if decideErr != nil {
+			return Result{}, nil, decideErr
+		}
+		break
+	}
+	changes := agg.Changes()
+	if len(changes) == 0 {
+		return Result{Version: agg.Version()}, nil, nil
+	}
+	events, err := r.encode(stream, changes, meta)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	stored, err := r.batches.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events})
+	if errors.Is(err, eventstore.ErrConcurrency) || retryable(err) {
+		r.cache.forget(stream)
+		return Result{}, err, nil
+	}
+	if err != nil {
+		return Result{}, nil, fmt.Errorf("command on %s: append: %w", stream, err)
+	}
+	r.cache.put(stream, h.extended(stored, changes))
+	last := stored[len(stored)-1]
+	return Result{Position: last.Position, Version: last.Version, Events: stored}, nil, nil
+}
+
+// replay answers a repeated request with what it appended the first time.
+func (r *Runner) replay(ctx context.Context, stream eventstore.StreamID, earlier []keyRef, hash string) (Result, error) {
+	for _, k := range earlier {
+		if k.hash != hash {
+			return Result{}, ErrIdempotencyKeyReused
+		}
+	}
+	first, last := earlier[0].version, earlier[len(earlier)-1].version
+	envs, err := r.store.ReadStream(ctx, stream, first, int(last-first+1))
+	if err != nil {
+		return Result{}, fmt.Errorf("command: replay on %s: %w", stream, err)
+	}
+	var events []eventstore.Envelope
+	for _, env := range envs {
+		if env.Metadata.IdempotencyKey == earlier[0].key {
+			events = append(events, env)
+		}
+	}
+	if len(events) != len(earlier) {
+		return Result{}, fmt.Errorf("command: replay on %s: found %d of the request's %d events", stream, len(events), len(earlier))
+	}
+	end := events[len(events)-1]
+	return Result{Position: end.Position, Version: end.Version, Events: events, IdempotentReplay: true}, nil
+}
+
+func (r *Runner) encode(stream eventstore.StreamID, changes []aggregate.Event, meta eventstore.Metadata) ([]eventstore.NewEvent, error) {
+	events := make([]eventstore.NewEvent, len(changes))
+	for i, c := range changes {
+		var err error
+		if events[i], err = r.codec.EncodeFor(stream, c, meta); err != nil {
+			return nil, fmt.Errorf("command on %s: %w", stream, err)
+		}
+	}
+	return events, nil
+}
+
+// withIDs gives a command's metadata a correlation id, and a causation id defaulting to it.
+func withIDs(meta eventstore.Metadata) eventstore.Metadata {
 	if meta.CorrelationID == "" {
 		meta.CorrelationID = eventstore.NewEventID().String()
 	}
 	if meta.CausationID == "" {
 		meta.CausationID = meta.CorrelationID
 	}
-	for attempt := 1; ; attempt++ {
-		res, conflict, err := attemptOnce(ctx, r, stream, newAgg, meta, decide)
-		if conflict == nil {
-			return res, err
-		}
-		if attempt >= r.maxAttempts {
-			r.logger.WarnContext(ctx, "command gave up after concurrency conflicts",
-				"stream", string(stream), "attempts", attempt, "err", conflict)
-			return Result{}, fmt.Errorf("command on %s: %d attempts: %w", stream, attempt, conflict)
-		}
-		r.logger.DebugContext(ctx, "command retrying after concurrency conflict",
-			"stream", string(stream), "attempt", attempt, "err", conflict)
-		if err := r.wait(ctx, attempt); err != nil {
-			return Result{}, err
-		}
-	}
-}
-
-// attemptOnce is one load → decide → append. It reports an append conflict separately from
-// other errors, so that only the store's conflict is retried — never an error decide returned,
-// whatever it wraps.
-func attemptOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A) error) (res Result, conflict, err error) {
-	agg, earlier, err := load(ctx, r, stream, newAgg, meta.IdempotencyKey)
-	if err != nil {
-		return Result{}, nil, err
-	}
-	if len(earlier) > 0 {
-		for _, e := range earlier {
-			if e.Metadata.RequestHash != meta.RequestHash {
-				return Result{}, nil, ErrIdempotencyKeyReused
-			}
-		}
-		last := earlier[len(earlier)-1]
-		return Result{Position: last.Position, Version: last.Version, Events: earlier, IdempotentReplay: true}, nil, nil
-	}
-
-	if err := decide(agg); err != nil {
-		return Result{}, nil, err
-	}
-	changes := agg.Changes()
-	if len(changes) == 0 {
-		return Result{Version: agg.Version()}, nil, nil
-	}
-	events := make([]eventstore.NewEvent, len(changes))
-	for i, c := range changes {
-		if events[i], err = r.codec.EncodeFor(stream, c, meta); err != nil {
-			return Result{}, nil, fmt.Errorf("command on %s: %w", stream, err)
-		}
-	}
-	stored, err := r.store.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events})
-	if errors.Is(err, eventstore.ErrConcurrency) {
-		return Result{}, err, nil
-	}
-	if err != nil {
-		return Result{}, nil, fmt.Errorf("command on %s: append: %w", stream, err)
-	}
-	last := stored[len(stored)-1]
-	return Result{Position: last.Position, Version: last.Version, Events: stored}, nil, nil
-}
-
-// Load rebuilds the current state of a stream for reading. An unknown stream gives a fresh
-// aggregate at version 0.
-func Load[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A) (A, error) {
-	agg, _, err := load(ctx, r, stream, newAgg, "")
-	return agg, err
-}
-
-// load replays the whole stream page by page and collects the events of an earlier request with
-// the idempotency key, if one is given. A page shorter than the page size is taken as the end of
-// the stream, which both stores guarantee; and were a store ever to return less, a command would
-// still be safe, since its append expects the version it loaded and would conflict.
-func load[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, key string) (A, []eventstore.Envelope, error) {
-	agg := newAgg()
-	var version int64
-	var keyed []eventstore.Envelope
-	for {
-		page, err := r.store.ReadStream(ctx, stream, version+1, r.pageSize)
-		if err != nil {
-			var zero A
-			return zero, nil, fmt.Errorf("command: load %s: %w", stream, err)
-		}
-		history := make([]aggregate.Event, len(page))
-		for i, env := range page {
-			if env.Version != version+1 {
-				var zero A
-				return zero, nil, fmt.Errorf("command: load %s: version %d follows %d", stream, env.Version, version)
-			}
-			if history[i], err = r.codec.Decode(env); err != nil {
-				var zero A
-				return zero, nil, fmt.Errorf("command: load %s: %w", stream, err)
-			}
-			if key != "" && env.Metadata.IdempotencyKey == key {
-				keyed = append(keyed, env)
-			}
-			version = env.Version
-		}
-		aggregate.Load(agg, version, history...)
-		if len(page) < r.pageSize {
-			return agg, keyed, nil
-		}
-	}
-}
-
-// wait sleeps before retry number attempt, or returns early with ctx's error.
-func (r *Runner) wait(ctx context.Context, attempt int) error {
-	ceiling := r.backoffBase
-	for i := 1; i < attempt && ceiling < r.backoffMax; i++ {
-		ceiling *= 2
-	}
-	ceiling = min(ceiling, r.backoffMax)
-	if ceiling <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(rand.N(ceiling) + 1)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return meta
 }

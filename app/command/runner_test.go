@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"clearvest/app/command"
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
@@ -251,19 +253,19 @@ func TestConcurrentCommandsAllSucceed(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	store := memstore.New()
-	r := newRunner(store, command.WithMaxAttempts(20), command.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	stream := counterStream("race")
 	const n = 20
 
 	var decided atomic.Int64
-	// Every command's first decision waits for all the others', so all of them load version 0
-	// and nineteen are certain to conflict.
+	// Twenty processes, each with its own runner. Every command's first decision waits for all
+	// the others', so all of them load version 0 and nineteen are certain to conflict.
 	var firstRound sync.WaitGroup
 	firstRound.Add(n)
 	versions := make([]int64, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
+			r := newRunner(store, command.WithMaxAttempts(20), command.WithBackoff(time.Millisecond, 5*time.Millisecond))
 			first := true
 			res, err := command.Execute(ctx, r, stream, NewCounter, eventstore.Metadata{}, func(c *Counter) error {
 				decided.Add(1)
@@ -289,7 +291,7 @@ func TestConcurrentCommandsAllSucceed(t *testing.T) {
 			t.Fatalf("result versions = %v, want 1..%d", versions, n)
 		}
 	}
-	c, err := command.Load(ctx, r, stream, NewCounter)
+	c, err := command.Load(ctx, newRunner(store), stream, NewCounter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,6 +302,60 @@ func TestConcurrentCommandsAllSucceed(t *testing.T) {
 		t.Errorf("%d commands decided only %d times; the retries were not exercised", n, decided.Load())
 	}
 	t.Logf("%d commands decided %d times", n, decided.Load())
+}
+
+// Within one process commands on a stream take turns, so none of them decides on a version
+// another is about to replace, and none has to try again.
+func TestCommandsOnOneStreamTakeTurnsInAProcess(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := &countingAppends{Store: memstore.New()}
+	r := newRunner(store, command.WithBatches(1, 1))
+	stream := counterStream("turns")
+	const n = 20
+	var decided atomic.Int64
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			if _, err := command.Execute(ctx, r, stream, NewCounter, eventstore.Metadata{}, func(c *Counter) error {
+				decided.Add(1)
+				return c.Increment(1)
+			}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if decided.Load() != n || store.appends.Load() != n {
+		t.Errorf("%d commands decided %d times and appended %d times; want each once", n, decided.Load(), store.appends.Load())
+	}
+	// A command waiting for its turn gives up when its context ends.
+	unblock := make(chan struct{})
+	started := make(chan struct{})
+	go func() {
+		_, _ = command.Execute(ctx, r, stream, NewCounter, eventstore.Metadata{}, func(c *Counter) error {
+			close(started)
+			<-unblock
+			return nil
+		})
+	}()
+	<-started
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := command.Execute(cancelled, r, stream, NewCounter, eventstore.Metadata{}, increment(1)); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v while another command holds the stream, want context.Canceled", err)
+	}
+	close(unblock)
+}
+
+type countingAppends struct {
+	eventstore.Store
+	appends atomic.Int64
+}
+
+func (s *countingAppends) Append(ctx context.Context, a ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+	s.appends.Add(1)
+	return s.Store.Append(ctx, a...)
 }
 
 // conflictingStore refuses every append as if another writer always got there first.
@@ -338,6 +394,37 @@ func TestDefaultIsFiveAttempts(t *testing.T) {
 	_, err := command.Execute(context.Background(), r, counterStream("busy"), NewCounter, eventstore.Metadata{}, increment(1))
 	if !errors.Is(err, eventstore.ErrConcurrency) || store.appends.Load() != 5 {
 		t.Fatalf("err = %v after %d appends, want ErrConcurrency after 5", err, store.appends.Load())
+	}
+}
+
+// deadlockingStore answers its first appends as PostgreSQL answers a deadlock victim.
+type deadlockingStore struct {
+	eventstore.Store
+	deadlocks int
+	appends   atomic.Int64
+}
+
+func (s *deadlockingStore) Append(ctx context.Context, a ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+	if int(s.appends.Add(1)) <= s.deadlocks {
+		return nil, fmt.Errorf("eventstore: lock streams: %w", &pgconn.PgError{Code: "40P01", Message: "deadlock detected"})
+	}
+	return s.Store.Append(ctx, a...)
+}
+
+func TestDeadlocksAreRetriedThenReportedAsAConflict(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := &deadlockingStore{Store: memstore.New(), deadlocks: 2}
+	res, err := command.Execute(ctx, newRunner(store, command.WithBackoff(0, 0)), counterStream("victim"), NewCounter, eventstore.Metadata{}, increment(1))
+	if err != nil || res.Version != 1 || store.appends.Load() != 3 {
+		t.Fatalf("result %+v, %v after %d appends; want success on the third", res, err, store.appends.Load())
+	}
+
+	always := &deadlockingStore{Store: memstore.New(), deadlocks: 1 << 30}
+	_, err = command.Execute(ctx, newRunner(always, command.WithBackoff(0, 0), command.WithMaxAttempts(3)), counterStream("victim"), NewCounter, eventstore.Metadata{}, increment(1))
+	var pg *pgconn.PgError
+	if !errors.Is(err, eventstore.ErrConcurrency) || !errors.As(err, &pg) || pg.Code != "40P01" || always.appends.Load() != 3 {
+		t.Fatalf("err = %v after %d appends; want a conflict wrapping the deadlock after 3", err, always.appends.Load())
 	}
 }
 
@@ -453,7 +540,7 @@ func TestIdempotencyKeyReusedWithAnotherRequest(t *testing.T) {
 		t.Fatalf("err = %v, want ErrIdempotencyKeyReused", err)
 	}
 	kind, msg, ok := domainerr.KindOf(err)
-	if !ok || kind != domainerr.Conflict || msg != "This Idempotency-Key was already used with a different request." {
+	if !ok || kind != domainerr.RuleBroken || msg != "This Idempotency-Key was already used with a different request." {
 		t.Errorf("KindOf = %v, %q, %v", kind, msg, ok)
 	}
 }
@@ -473,13 +560,13 @@ func TestRequestWithoutEventsLeavesNoKey(t *testing.T) {
 	}
 }
 
-// The same request sent ten times at once (a client retrying over a flaky network) is decided
-// once: the losers of the append race reload, find the winner's key and replay its result.
+// The same request sent ten times at once (a client retrying over a flaky network, reaching
+// several processes) is decided once: the losers of the append race reload, find the winner's key
+// and replay its result.
 func TestConcurrentDuplicateRequestsAreDecidedOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	store := memstore.New()
-	r := newRunner(store, command.WithMaxAttempts(10), command.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	stream := counterStream("dupes")
 	meta := eventstore.Metadata{IdempotencyKey: "pay-1", RequestHash: "h"}
 
@@ -488,6 +575,7 @@ func TestConcurrentDuplicateRequestsAreDecidedOnce(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
+			r := newRunner(store, command.WithMaxAttempts(10), command.WithBackoff(time.Millisecond, 5*time.Millisecond))
 			res, err := command.Execute(ctx, r, stream, NewCounter, meta, increment(7))
 			if err != nil {
 				t.Error(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"clearvest/app/accounts"
+	"clearvest/app/command"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -51,11 +52,18 @@ func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, sto
 		Production: cfg.Production(),
 	}, accounts.Deps{
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Logger: logger,
+		Commands: newCommands(pool, store, codec, logger),
 	})
 	if err != nil {
 		return identityParts{}, err
 	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc}, nil
+}
+
+// newCommands is the process's one command runner: every service appends through it, so one
+// cache holds each stream.
+func newCommands(pool *pgxpool.Pool, store *postgres.Store, codec *eventstore.Registry, logger *slog.Logger) *command.Runner {
+	return command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger))
 }
 
 // openBlobs returns the file store CLEARVEST_BLOB_URL selects. Either way files are served by

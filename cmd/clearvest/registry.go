@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"clearvest/api/idempotency"
 	"clearvest/app/accounts"
 	"clearvest/domain/aggregate"
 	"clearvest/domain/identity"
@@ -29,7 +30,8 @@ import (
 // allMigrations lists every migration set in the order they must run: a set may refer to tables
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
-	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations}
+	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
+		idempotency.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"clearvest/api"
+	"clearvest/api/idempotency"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
@@ -89,11 +90,16 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	if !cfg.Production() {
 		mailbox, _ = mail.MailboxDir(cfg.MailURL)
 	}
+	idem, err := idempotency.NewStore(pool, cfg.SecretKey)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, ReadYourWrites: runner, Metrics: reg,
-		Accounts: ident.accounts, PublicURL: cfg.PublicURL, MailboxDir: mailbox,
+		Accounts: ident.accounts, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	srv := &http.Server{
@@ -108,6 +114,11 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	go func() { defer close(senderDone); _ = ident.sender.Run(workers) }()
 	tidyDone := make(chan struct{})
 	go func() { defer close(tidyDone); tidyKeys(workers, cipher, logger) }()
+	sweeperDone := make(chan struct{})
+	go func() {
+		defer close(sweeperDone)
+		idem.Run(workers, 10*time.Minute, func(err error) { logger.Warn("sweeping idempotency keys", "err", err) })
+	}()
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -128,6 +139,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-runnerDone
 	<-senderDone
 	<-tidyDone
+	<-sweeperDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

@@ -51,6 +51,13 @@ func (m *CPUMeter) Stop() {
 	m.running = false
 }
 
+// Used returns the CPU time counted so far, of this process and of the database's backends;
+// ok is false for a part that could not be read.
+func (m *CPUMeter) Used() (self, server time.Duration, selfOK, serverOK bool) {
+	m.Stop()
+	return m.self, m.server, m.selfOK, m.serverOK
+}
+
 // Report divides the CPU time by n and reports it in unit (e.g. "us/op" or "ns/event").
 func (m *CPUMeter) Report(b *testing.B, n float64, unit string) {
 	m.Stop()

@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/accounts"
+	"clearvest/app/command"
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
@@ -41,6 +42,8 @@ const PublicURL = "http://clearvest.test"
 // Env is a wired accounts service and what tests need to look behind it.
 type Env struct {
 	Accounts *accounts.Service
+	// Commands is the service's command runner (with its cache), as serve shares it.
+	Commands *command.Runner
 	Pool     *pgxpool.Pool
 	Store    *postgres.Store
 	Codec    *eventstore.Registry
@@ -129,16 +132,18 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	commands := command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger))
 	svc, err := accounts.New(accounts.Config{
 		PublicURL: PublicURL, SecretKey: secret, GoogleClientID: o.googleClient, GoogleIssuer: o.googleIs,
 	}, accounts.Deps{
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Clock: o.clock, Logger: logger,
 		WaitUntil: o.waitUntil,
+		Commands:  commands,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Env{Accounts: svc, Pool: pool, Store: store, Codec: codec, Cipher: cipher, Runner: runner,
+	return &Env{Accounts: svc, Commands: commands, Pool: pool, Store: store, Codec: codec, Cipher: cipher, Runner: runner,
 		Sender: sender, MailDir: mailDir, Clock: o.clock, Secret: secret}
 }
 

@@ -1,0 +1,70 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"clearvest/api/apigen"
+	"clearvest/api/idempotency"
+)
+
+// idempotentOperations returns "METHOD /path" of every operation whose declaration in
+// openapi.yaml takes the Idempotency-Key header: the document says which requests honour it.
+func idempotentOperations() (map[string]bool, error) {
+	doc, err := apigen.GetSpec()
+	if err != nil {
+		return nil, fmt.Errorf("api: reading the embedded OpenAPI document: %w", err)
+	}
+	out := map[string]bool{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			for _, p := range op.Parameters {
+				if p.Value != nil && p.Value.In == "header" && strings.EqualFold(p.Value.Name, idempotency.HeaderKey) {
+					out[method+" "+path] = true
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// idempotencyFor installs the Idempotency-Key middleware on the operations that declare the
+// header. It runs inside the policy check, so it knows the caller and the matched route.
+func idempotencyFor(store *idempotency.Store) (apigen.MiddlewareFunc, error) {
+	ops, err := idempotentOperations()
+	if err != nil {
+		return nil, err
+	}
+	applies := func(r *http.Request) bool {
+		switch r.Method {
+		case http.MethodPost, http.MethodPut, http.MethodPatch:
+			return ops[r.Method+" "+routeOf(r)]
+		}
+		return false
+	}
+	return idempotency.Middleware(store, idempotencyScope, applies), nil
+}
+
+// idempotencyScope is whose keys a request's key is among. A signed-in caller's own: keys are
+// per user, whatever the route. An anonymous caller has no identity, so the scope is the client
+// address and the route: the address alone is shared by everyone behind one NAT or proxy, and
+// a stored answer (say, of a sign-in) is only ever replayed to a request with the same key,
+// route and body, which someone who could send it would get by sending it anyway.
+func idempotencyScope(r *http.Request) string {
+	if p, ok := PrincipalFrom(r.Context()); ok {
+		return "user " + p.UserID
+	}
+	return "anonymous " + clientAddress(r) + " " + r.Method + " " + routeOf(r)
+}
+
+// routeOf is the operation's path as openapi.yaml writes it ("/users/verifyUser/{token}").
+func routeOf(r *http.Request) string {
+	rc := chi.RouteContext(r.Context())
+	if rc == nil {
+		return ""
+	}
+	return strings.TrimPrefix(rc.RoutePattern(), "/api")
+}

@@ -1,0 +1,212 @@
+package idempotency
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"net/http"
+
+	"clearvest/api/httperr"
+	"clearvest/api/middleware"
+	"clearvest/app/command"
+	"clearvest/domain/domainerr"
+)
+
+// Header names.
+const (
+	HeaderKey = "Idempotency-Key"
+	HeaderHit = "Idempotency-Hit"
+)
+
+// MaxKeyLength bounds a key; clients use UUIDs or similar.
+const MaxKeyLength = 255
+
+// maxStoredBody bounds a response kept for repeats. Every answer of the API is far smaller; a
+// larger one is sent but not kept, and the key released, rather than fill the table.
+const maxStoredBody = 1 << 20
+
+// storedHeaders are the response headers a repeat must see again: what the body is, the
+// read-your-writes position, and the cookies and redirect of a sign-in. The rest (security
+// headers, Cache-Control) are set afresh on every response by the middleware around this one.
+var storedHeaders = []string{"Content-Type", "Content-Disposition", "Location", "Set-Cookie", middleware.HeaderPosition}
+
+var (
+	errBadKey = domainerr.Field(HeaderKey,
+		"The Idempotency-Key header must be 1 to 255 visible ASCII characters, sent once.")
+	errInProgressHTTP = domainerr.New(domainerr.Conflict,
+		"A request with this Idempotency-Key is still being processed. Wait for its answer, or try again in a moment.")
+)
+
+// Middleware answers requests that carry an Idempotency-Key, for the requests applies selects
+// (POST, PUT and PATCH of the operations that change state), within the caller named by scope:
+//
+//   - the first request with a key runs, and its response is stored (sealed) for a day;
+//   - a repeat with the same method, path, query and body gets that response again, with
+//     Idempotency-Hit: true, and runs nothing;
+//   - a repeat with another request is refused with 422, one sent while the first still runs
+//     with 409;
+//   - a response the server failed to give (5xx), a 429 (try later) or a response too large to
+//     keep releases the key, so that a retry runs again.
+//
+// It must run after authentication (scope needs the caller) and after the policy (a refused
+// request has nothing to remember).
+func Middleware(s *Store, scope func(*http.Request) string, applies func(*http.Request) bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			values := r.Header.Values(HeaderKey)
+			if len(values) == 0 || !applies(r) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			if len(values) > 1 || !validKey(values[0]) {
+				httperr.Write(w, r, errBadKey)
+				return
+			}
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				httperr.WriteRequestError(w, r, err)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+
+			claim, stored, err := s.Begin(r.Context(), scope(r), values[0], requestHash(r, body))
+			switch {
+			case errors.Is(err, ErrReused):
+				httperr.Write(w, r, command.ErrIdempotencyKeyReused)
+				return
+			case errors.Is(err, ErrInProgress):
+				httperr.Write(w, r, errInProgressHTTP)
+				return
+			case err != nil:
+				httperr.Write(w, r, err)
+				return
+			case stored != nil:
+				replay(w, *stored)
+				return
+			}
+			s.run(w, r, claim, next)
+		})
+	}
+}
+
+// run serves a claimed request and keeps its response, or releases the key when the response is
+// not one to repeat.
+func (s *Store) run(w http.ResponseWriter, r *http.Request, claim *Claim, next http.Handler) {
+	ctx := context.WithoutCancel(r.Context())
+	log := middleware.Logger(r.Context())
+	finished := false
+	defer func() {
+		if !finished {
+			// A panic: the request failed on the server's side.
+			if err := s.Release(ctx, claim); err != nil {
+				log.ErrorContext(ctx, "releasing an idempotency key", "err", err)
+			}
+		}
+	}()
+	c := &capture{ResponseWriter: w}
+	next.ServeHTTP(c, r)
+	finished = true
+
+	status := c.statusSent()
+	if status >= 500 || status == http.StatusTooManyRequests || status == httperr.StatusClientClosedRequest || c.overflow {
+		if err := s.Release(ctx, claim); err != nil {
+			log.ErrorContext(ctx, "releasing an idempotency key", "err", err)
+		}
+		return
+	}
+	res := Response{Status: status, Header: http.Header{}, Body: c.body.Bytes()}
+	for _, name := range storedHeaders {
+		if v := w.Header().Values(name); len(v) > 0 {
+			res.Header[name] = v
+		}
+	}
+	if err := s.Complete(ctx, claim, res); err != nil {
+		// The client has its answer; a repeat will wait out the lease and run again.
+		log.ErrorContext(ctx, "storing an idempotent response", "err", err)
+	}
+}
+
+func replay(w http.ResponseWriter, res Response) {
+	h := w.Header()
+	for name, values := range res.Header {
+		h[name] = values
+	}
+	h.Set(HeaderHit, "true")
+	w.WriteHeader(res.Status)
+	_, _ = w.Write(res.Body)
+}
+
+// requestHash identifies a request: two requests with one key are the same request when their
+// method, path, query and body are.
+func requestHash(r *http.Request, body []byte) []byte {
+	h := sha256.New()
+	h.Write([]byte(r.Method + " " + r.URL.EscapedPath() + "?" + r.URL.RawQuery + "\n"))
+	h.Write(body)
+	return h.Sum(nil)
+}
+
+func validKey(k string) bool {
+	if k == "" || len(k) > MaxKeyLength {
+		return false
+	}
+	for i := range len(k) {
+		if k[i] < 0x21 || k[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// capture passes a response through and keeps a copy of its status and body.
+type capture struct {
+	http.ResponseWriter
+	status   int
+	started  bool
+	body     bytes.Buffer
+	overflow bool
+}
+
+func (c *capture) WriteHeader(code int) {
+	if !c.started && code >= 200 {
+		c.status, c.started = code, true
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *capture) Write(b []byte) (int, error) {
+	if !c.started {
+		c.status, c.started = http.StatusOK, true
+	}
+	if c.body.Len()+len(b) > maxStoredBody {
+		c.overflow = true
+	} else {
+		c.body.Write(b)
+	}
+	return c.ResponseWriter.Write(b)
+}
+
+func (c *capture) statusSent() int {
+	if !c.started {
+		return http.StatusOK
+	}
+	return c.status
+}
+
+// Written tells httperr that the response has started, so that a late error is not written
+// over it.
+func (c *capture) Written() bool { return c.started }
+
+// Flush keeps streaming responses working through the wrapper.
+func (c *capture) Flush() {
+	if !c.started {
+		c.status, c.started = http.StatusOK, true
+	}
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (c *capture) Unwrap() http.ResponseWriter { return c.ResponseWriter }

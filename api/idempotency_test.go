@@ -1,0 +1,165 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// withKey sends one request with an Idempotency-Key.
+func (c *client) withKey(key, method, path string, body any) response {
+	c.t.Helper()
+	c.header.Set("Idempotency-Key", key)
+	defer c.header.Del("Idempotency-Key")
+	return c.do(method, path, body)
+}
+
+func (a *app) count(t *testing.T, sql string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := a.Pool.QueryRow(context.Background(), sql, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestIdempotencyKeyReplaysTheFirstAnswer(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	b, u := a.member(t, "ada@example.com", "subscriber")
+	profileEvents := func() int {
+		return a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'user.profile_updated'`, "user-"+u.ID)
+	}
+
+	first := b.withKey("k-1", http.MethodPatch, "/api/users/updateUser", map[string]string{"bio": "first"})
+	expect(t, first, http.StatusOK)
+	if first.header.Get("Idempotency-Hit") != "" || first.header.Get("X-Clearvest-Position") == "" {
+		t.Fatalf("first answer headers: %v", first.header)
+	}
+	again := b.withKey("k-1", http.MethodPatch, "/api/users/updateUser", map[string]string{"bio": "first"})
+	expect(t, again, http.StatusOK)
+	if again.header.Get("Idempotency-Hit") != "true" || string(again.body) != string(first.body) ||
+		again.header.Get("X-Clearvest-Position") != first.header.Get("X-Clearvest-Position") ||
+		again.header.Get("Content-Type") != first.header.Get("Content-Type") {
+		t.Fatalf("repeat = %v %s, want the first answer %v %s with Idempotency-Hit", again.header, again.body, first.header, first.body)
+	}
+	if n := profileEvents(); n != 1 {
+		t.Fatalf("%d profile events after a repeated request, want 1", n)
+	}
+
+	other := b.withKey("k-1", http.MethodPatch, "/api/users/updateUser", map[string]string{"bio": "second"})
+	expect(t, other, http.StatusUnprocessableEntity)
+	if e := decodeError(t, other); e.Message != "This Idempotency-Key was already used with a different request." {
+		t.Errorf("message = %q", e.Message)
+	}
+	if n := profileEvents(); n != 1 {
+		t.Fatalf("%d profile events after a refused reuse, want 1", n)
+	}
+
+	// Keys are per caller: another user's request with the same key is a request of its own.
+	c, v := a.member(t, "grace@example.com", "subscriber")
+	theirs := c.withKey("k-1", http.MethodPatch, "/api/users/updateUser", map[string]string{"bio": "first"})
+	expect(t, theirs, http.StatusOK)
+	if theirs.header.Get("Idempotency-Hit") != "" || decodeUser(t, theirs).ID != v.ID {
+		t.Errorf("another user's key answered with %v %s", theirs.header, theirs.body)
+	}
+
+	// A request without a key is never remembered.
+	expect(t, b.do(http.MethodPatch, "/api/users/updateUser", map[string]string{"bio": "third"}), http.StatusOK)
+	if n := profileEvents(); n != 2 {
+		t.Errorf("%d profile events, want 2", n)
+	}
+}
+
+// A repeated sign-in gets the first sign-in's answer, cookies included, and opens no second
+// session; what is stored for it is sealed (see the idempotency package's tests).
+func TestIdempotencyKeyOnASignIn(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	b, u := a.member(t, "ada@example.com", "subscriber")
+	sessions := func() int { return a.count(t, `SELECT count(*) FROM sessions WHERE user_id = $1`, u.ID) }
+	before := sessions()
+	login := map[string]string{"email": "ada@example.com", "password": testPassword}
+	first := b.withKey("login-1", http.MethodPost, "/api/users/login", login)
+	expect(t, first, http.StatusOK)
+	again := b.withKey("login-1", http.MethodPost, "/api/users/login", login)
+	expect(t, again, http.StatusOK)
+	if again.header.Get("Idempotency-Hit") != "true" || decodeUser(t, again).Token != decodeUser(t, first).Token ||
+		len(again.header.Values("Set-Cookie")) != len(first.header.Values("Set-Cookie")) {
+		t.Fatalf("repeat = %v, want the first answer's token and cookies", again.header)
+	}
+	if n := sessions(); n != before+1 {
+		t.Errorf("%d sessions after two identical sign-ins, want %d", n, before+1)
+	}
+}
+
+// Two server processes share the keys through the database: a repeat sent to the other one
+// while the first request runs is refused with 409, and once it has finished gets its answer.
+func TestIdempotencyKeyAcrossTwoServers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	one := newApp(t)
+	two := newAppWith(t, one, "development")
+	_, admin := one.member(t, "admin@example.com", "admin")
+	_, target := one.member(t, "ada@example.com", "subscriber")
+	path := "/api/users/suspend/" + target.ID
+	body := map[string]string{"reason": "testing"}
+
+	// Hold the first request inside its transaction: suspending writes the principal row.
+	hold, err := one.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Rollback(ctx) //nolint:errcheck // released below
+	if _, err := hold.Exec(ctx, `SELECT 1 FROM principals WHERE user_id = $1 FOR UPDATE`, target.ID); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan response, 1)
+	go func() { done <- one.apiClient(t, admin.Token).withKey("suspend-1", http.MethodPost, path, body) }()
+	waitFor(t, "the first request to claim its key", func() bool {
+		return one.count(t, `SELECT count(*) FROM idempotency_keys WHERE response IS NULL`) == 1
+	})
+
+	repeat := make(chan response, 1)
+	go func() { repeat <- two.apiClient(t, admin.Token).withKey("suspend-1", http.MethodPost, path, body) }()
+	var busy response
+	select {
+	case busy = <-repeat:
+	case <-time.After(30 * time.Second):
+		_ = hold.Rollback(ctx)
+		t.Fatal("the repeat waited for the first request instead of answering at once")
+	}
+	expect(t, busy, http.StatusConflict)
+	if e := decodeError(t, busy); e.Message == "" {
+		t.Error("409 without a message")
+	}
+	if err := hold.Rollback(ctx); err != nil && err != pgx.ErrTxClosed {
+		t.Fatal(err)
+	}
+	first := <-done
+	expect(t, first, http.StatusOK)
+
+	again := two.apiClient(t, admin.Token).withKey("suspend-1", http.MethodPost, path, body)
+	expect(t, again, http.StatusOK)
+	if again.header.Get("Idempotency-Hit") != "true" || string(again.body) != string(first.body) {
+		t.Fatalf("repeat on the other server = %v %s, want the first answer", again.header, again.body)
+	}
+	if n := one.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'user.suspended'`, "user-"+target.ID); n != 1 {
+		t.Errorf("%d suspensions stored, want 1", n)
+	}
+}
+
+// waitFor polls a condition until it holds, failing after a generous deadline.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,196 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"clearvest/eventstore"
+)
+
+// defaultBatchStreams bounds how many commands share one append.
+const defaultBatchStreams = 64
+
+// defaultBatchAppenders is how many batch appends may run at once.
+const defaultBatchAppenders = 2
+
+// batcher lets the appends of commands that run at the same time share one store append: one
+// transaction, one WAL flush and a handful of round trips for many commands instead of each.
+// Appends to several streams are atomic, so the batch commits as a whole; what the commands see
+// is what they would have seen alone: a command's events are stored exactly when its append
+// succeeds, and an append that conflicts fails only its own command.
+//
+// Nothing waits for a batch to fill. A command that arrives while fewer than appenders appends
+// run appends at once and leads; commands arriving while all of them run queue up, and when a
+// leader is done the first queued command leads the next append with all of them (group
+// commit). A lone command therefore appends exactly as it would without the batcher, and under
+// load the batches grow by themselves. Two appends in flight rather than one keep both of a
+// small machine's cores busy: PostgreSQL works on one batch while Go sends or answers the other.
+type batcher struct {
+	store eventstore.Store
+	max   int
+	// appenders bounds the appends running at once.
+	appenders int
+
+	mu      sync.Mutex
+	queue   []*queued
+	leaders int
+
+	// joined, when set (by tests), runs right after a command has joined the queue.
+	joined func(*queued)
+}
+
+type queued struct {
+	append eventstore.StreamAppend
+	done   chan struct{} // closed once the append's outcome is known
+	turn   chan struct{} // closed to make this command lead the next batch
+	turned bool          // the command leads, or has been told to (turn is closed)
+	taken  bool
+	stored []eventstore.Envelope
+	err    error
+}
+
+func newBatcher(store eventstore.Store, streams, appenders int) *batcher {
+	return &batcher{store: store, max: streams, appenders: max(appenders, 1)}
+}
+
+// Append appends one command's events, possibly together with those of other commands. Once its
+// append has been sent, it waits for the outcome even if ctx ends, since the events may commit.
+func (b *batcher) Append(ctx context.Context, a eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+	if b.max <= 1 {
+		return b.store.Append(ctx, a)
+	}
+	q := &queued{append: a, done: make(chan struct{}), turn: make(chan struct{})}
+	b.mu.Lock()
+	b.queue = append(b.queue, q)
+	if b.leaders < b.appenders {
+		b.leaders++
+		q.turned = true
+	}
+	lead := q.turned
+	b.mu.Unlock()
+	if b.joined != nil {
+		b.joined(q)
+	}
+	if !lead && !b.await(ctx, q) {
+		return q.stored, q.err
+	}
+	// Lead: append the queue's next batch until q's append has gone in one (this leader's or
+	// another's), then pass the lead on to the first queued command without one, or give it up.
+	for {
+		b.flush(context.WithoutCancel(ctx), b.take())
+		b.mu.Lock()
+		if !q.taken {
+			b.mu.Unlock()
+			continue
+		}
+		if i := slices.IndexFunc(b.queue, func(o *queued) bool { return !o.turned }); i >= 0 {
+			next := b.queue[i]
+			next.turned = true
+			close(next.turn)
+		} else {
+			b.leaders--
+		}
+		b.mu.Unlock()
+		break
+	}
+	<-q.done
+	return q.stored, q.err
+}
+
+// await waits until q's append is done (false) or q must lead (true): a command handed the
+// lead holds one of the appenders' places and must lead even when its own append is done
+// already. A command whose ctx ends while it is still queued leaves the queue.
+func (b *batcher) await(ctx context.Context, q *queued) (lead bool) {
+	select {
+	case <-q.done:
+	case <-q.turn:
+	case <-ctx.Done():
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if q.turned {
+		return true
+	}
+	select {
+	case <-q.done:
+		return false
+	default:
+	}
+	if !q.taken {
+		b.queue = slices.DeleteFunc(b.queue, func(o *queued) bool { return o == q })
+		q.err = ctx.Err()
+		close(q.done)
+		return false
+	}
+	b.mu.Unlock()
+	<-q.done
+	b.mu.Lock()
+	return q.turned
+}
+
+// take removes the next batch from the queue: queued appends in order, one per stream (two
+// appends to one stream cannot share an append; the later one waits for the next batch).
+// Commands take turns on a stream, so that happens only when a caller appends on its own.
+func (b *batcher) take() []*queued {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var batch []*queued
+	streams := map[eventstore.StreamID]bool{}
+	rest := b.queue[:0]
+	for _, q := range b.queue {
+		if len(batch) < b.max && !streams[q.append.Stream] {
+			streams[q.append.Stream] = true
+			q.taken = true
+			batch = append(batch, q)
+		} else {
+			rest = append(rest, q)
+		}
+	}
+	clear(b.queue[len(rest):])
+	b.queue = rest
+	return batch
+}
+
+// flush appends a batch and hands each command its outcome. When the batch fails on one
+// stream's expected version, that command gets the conflict and the others are appended again
+// without it; any other failure is isolated by appending each command alone.
+func (b *batcher) flush(ctx context.Context, batch []*queued) {
+	for len(batch) > 0 {
+		appends := make([]eventstore.StreamAppend, len(batch))
+		for i, q := range batch {
+			appends[i] = q.append
+		}
+		stored, err := b.store.Append(ctx, appends...)
+		if err == nil {
+			for _, q := range batch {
+				n := len(q.append.Events)
+				b.finish(q, stored[:n:n], nil)
+				stored = stored[n:]
+			}
+			return
+		}
+		if len(batch) == 1 {
+			b.finish(batch[0], nil, err)
+			return
+		}
+		var ce *eventstore.ConcurrencyError
+		if errors.As(err, &ce) {
+			if i := slices.IndexFunc(batch, func(q *queued) bool { return q.append.Stream == ce.Stream }); i >= 0 {
+				b.finish(batch[i], nil, err)
+				batch = slices.Delete(batch, i, i+1)
+				continue
+			}
+		}
+		for _, q := range batch {
+			b.flush(ctx, []*queued{q})
+		}
+		return
+	}
+}
+
+func (b *batcher) finish(q *queued, stored []eventstore.Envelope, err error) {
+	q.stored, q.err = stored, err
+	close(q.done)
+}

@@ -1,0 +1,155 @@
+package command
+
+import (
+	"container/list"
+	"sync"
+	"time"
+
+	"clearvest/domain/aggregate"
+	"clearvest/eventstore"
+)
+
+// history is what the runner knows of a stream up to a version: its decoded events, when its
+// first event was recorded, and which events carry an idempotency key. A history is never
+// changed once made: a longer one is a new value, so commands may replay it concurrently.
+type history struct {
+	version int64
+	events  []aggregate.Event
+	started time.Time
+	keys    []keyRef
+}
+
+// keyRef is an event appended by a request with an idempotency key.
+type keyRef struct {
+	key, hash string
+	version   int64
+}
+
+// extended returns h followed by stored envelopes and the events they hold. The full slice
+// expressions make append copy, so h's arrays are never written.
+func (h *history) extended(stored []eventstore.Envelope, events []aggregate.Event) *history {
+	next := &history{
+		version: h.version,
+		events:  append(h.events[:len(h.events):len(h.events)], events...),
+		started: h.started,
+		keys:    h.keys[:len(h.keys):len(h.keys)],
+	}
+	for _, env := range stored {
+		next.version = env.Version
+		if env.Version == 1 {
+			next.started = env.RecordedAt
+		}
+		if env.Metadata.IdempotencyKey != "" {
+			next.keys = append(next.keys, keyRef{key: env.Metadata.IdempotencyKey, hash: env.Metadata.RequestHash, version: env.Version})
+		}
+	}
+	return next
+}
+
+// keyed returns the events of an earlier request with the idempotency key.
+func (h *history) keyed(key string) []keyRef {
+	if key == "" {
+		return nil
+	}
+	var out []keyRef
+	for _, k := range h.keys {
+		if k.key == key {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// cache keeps the histories of recently used streams, so that the common command (one writer
+// per stream at a time) neither reads nor decodes its stream. It may be behind the store
+// (another process appended): a command that appends finds out from the append's expected
+// version, and one that decides to append nothing checks the stream's tail first (Execute), so
+// an answer is never based on an old state. Least recently used streams go first once there are
+// more than size, and a stream unused for longer than idle is dropped at the next put, since
+// histories hold decoded, and so decrypted, personal data.
+type cache struct {
+	size int
+	idle time.Duration
+	now  func() time.Time
+
+	mu      sync.Mutex
+	entries map[eventstore.StreamID]*list.Element
+	lru     list.List // front: most recently used; values are *cached
+}
+
+type cached struct {
+	stream eventstore.StreamID
+	h      *history
+	used   time.Time
+}
+
+func newCache(size int, idle time.Duration) *cache {
+	if size <= 0 {
+		return nil
+	}
+	return &cache{size: size, idle: idle, now: time.Now, entries: map[eventstore.StreamID]*list.Element{}}
+}
+
+func (c *cache) get(stream eventstore.StreamID) *history {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[stream]
+	if !ok {
+		return nil
+	}
+	e := el.Value.(*cached)
+	now := c.now()
+	if c.idle > 0 && now.Sub(e.used) > c.idle {
+		c.remove(el)
+		return nil
+	}
+	e.used = now
+	c.lru.MoveToFront(el)
+	return e.h
+}
+
+// put records h unless the cache already holds a later version of the stream (a concurrent
+// command that finished first).
+func (c *cache) put(stream eventstore.StreamID, h *history) {
+	if c == nil || h == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	if el, ok := c.entries[stream]; ok {
+		e := el.Value.(*cached)
+		if e.h.version <= h.version {
+			e.h = h
+		}
+		e.used = now
+		c.lru.MoveToFront(el)
+	} else {
+		c.entries[stream] = c.lru.PushFront(&cached{stream: stream, h: h, used: now})
+	}
+	for c.lru.Len() > c.size {
+		c.remove(c.lru.Back())
+	}
+	for c.idle > 0 && c.lru.Len() > 0 && now.Sub(c.lru.Back().Value.(*cached).used) > c.idle {
+		c.remove(c.lru.Back())
+	}
+}
+
+func (c *cache) forget(stream eventstore.StreamID) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[stream]; ok {
+		c.remove(el)
+	}
+}
+
+func (c *cache) remove(el *list.Element) {
+	delete(c.entries, el.Value.(*cached).stream)
+	c.lru.Remove(el)
+}

@@ -1,0 +1,90 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"clearvest/domain/aggregate"
+	"clearvest/eventstore"
+)
+
+// Load rebuilds the current state of a stream for reading. An unknown stream gives a fresh
+// aggregate at version 0. A cached stream costs one read of its tail, which is usually empty.
+func Load[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A) (A, error) {
+	h, cached, err := r.load(ctx, stream)
+	if err == nil && cached {
+		h, err = r.refresh(ctx, stream, h)
+	}
+	if err != nil {
+		var zero A
+		return zero, err
+	}
+	return build(newAgg, h), nil
+}
+
+// build replays a history into a fresh aggregate.
+func build[A Aggregate](newAgg func() A, h *history) A {
+	agg := newAgg()
+	aggregate.Load(agg, h.version, h.events...)
+	if s, ok := any(agg).(StreamStarter); ok && !h.started.IsZero() {
+		s.StreamStarted(h.started)
+	}
+	return agg
+}
+
+// load returns the stream's history from the cache (cached is then true, and the history may be
+// behind the store), or else read from the store.
+func (r *Runner) load(ctx context.Context, stream eventstore.StreamID) (h *history, cached bool, err error) {
+	if h := r.cache.get(stream); h != nil {
+		return h, true, nil
+	}
+	if h, err = r.readAfter(ctx, stream, &history{}); err != nil {
+		return nil, false, err
+	}
+	r.cache.put(stream, h)
+	return h, false, nil
+}
+
+// refresh reads what was appended to the stream after h. It returns h itself when nothing was.
+func (r *Runner) refresh(ctx context.Context, stream eventstore.StreamID, h *history) (*history, error) {
+	fresh, err := r.readAfter(ctx, stream, h)
+	if err != nil {
+		r.cache.forget(stream)
+		return nil, err
+	}
+	if fresh != h {
+		r.cache.put(stream, fresh)
+	}
+	return fresh, nil
+}
+
+// readAfter reads the events after base page by page and returns base extended with them. A
+// page shorter than the page size is taken as the end of the stream, which both stores
+// guarantee; and were a store ever to return less, a command would still be safe, since its
+// append expects the version it loaded and would conflict. A gap in the versions means the
+// store is broken, and fails the load rather than decide on a state with a hole in it.
+func (r *Runner) readAfter(ctx context.Context, stream eventstore.StreamID, base *history) (*history, error) {
+	h := base
+	for {
+		page, err := r.store.ReadStream(ctx, stream, h.version+1, r.pageSize)
+		if err != nil {
+			return nil, fmt.Errorf("command: load %s: %w", stream, err)
+		}
+		if len(page) == 0 {
+			return h, nil
+		}
+		events := make([]aggregate.Event, len(page))
+		for i, env := range page {
+			if env.Version != h.version+int64(i)+1 {
+				return nil, fmt.Errorf("command: load %s: version %d follows %d", stream, env.Version, h.version+int64(i))
+			}
+			if events[i], err = r.codec.Decode(env); err != nil {
+				return nil, fmt.Errorf("command: load %s: %w", stream, err)
+			}
+		}
+		h = h.extended(page, events)
+		if len(page) < r.pageSize {
+			return h, nil
+		}
+	}
+}
