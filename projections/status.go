@@ -26,7 +26,7 @@ const lagCountCap = 1_000_000
 // ErrWaitTimeout is returned by WaitFor when projections did not reach the position in time.
 var ErrWaitTimeout = errors.New("projections: read models did not catch up in time")
 
-const safeHead = `(SELECT coalesce(max(position), 0) FROM events WHERE position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16))`
+const safeHead = `(SELECT coalesce(max(position), 0) FROM events WHERE position < eventstore_visible_below())`
 
 // Status reports every registered projection.
 func (r *Runner) Status(ctx context.Context) ([]Status, error) {
