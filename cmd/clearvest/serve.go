@@ -43,6 +43,9 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	if err := pgmigrate.Apply(ctx, pool, allMigrations()...); err != nil {
 		return err
 	}
+	if _, err := resumePositions(ctx, pool, logger); err != nil {
+		return err
+	}
 
 	codec, cipher, err := newCodec(ctx, pool, cfg)
 	if err != nil {
