@@ -62,6 +62,12 @@ type LagReporter interface {
 	ProjectionLag(ctx context.Context) (maxLagEvents int64, err error)
 }
 
+// PositionChecker tells whether new events would sort above the log's head; it fails after a
+// restore into another PostgreSQL cluster until positions are moved on (postgres.Store).
+type PositionChecker interface {
+	CheckPositions(ctx context.Context) error
+}
+
 // Waiter blocks until the read models have passed a global event position, and returns an error
 // if they do not get there in time: implementations bound their own wait.
 type Waiter = middleware.Waiter
@@ -89,6 +95,8 @@ type Deps struct {
 	Health Pinger
 	// Readiness reports projection lag for /readyz.
 	Readiness LagReporter
+	// Positions, when set, makes /readyz fail while appends would land below the log's head.
+	Positions PositionChecker
 	// ReadYourWrites waits for projections on queries that carry X-Clearvest-Position. nil
 	// means queries never wait and such responses are marked X-Clearvest-Stale.
 	ReadYourWrites Waiter
@@ -174,7 +182,7 @@ func New(deps Deps) http.Handler {
 	r.MethodNotAllowed(methodNotAllowed(r))
 
 	r.Get("/healthz", healthz)
-	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, lag: deps.Readiness})
+	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, lag: deps.Readiness, positions: deps.Positions})
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(deps.Metrics, promhttp.HandlerOpts{
 		ErrorLog: slog.NewLogLogger(deps.Logger.Handler(), slog.LevelError),
 	}))

@@ -91,7 +91,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
-		Health: pool, Readiness: runner, ReadYourWrites: runner, Metrics: reg,
+		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, PublicURL: cfg.PublicURL, MailboxDir: mailbox,
 	})
 	srv := &http.Server{
