@@ -191,6 +191,7 @@ func New(deps Deps) http.Handler {
 		r.Use(
 			noStore,
 			bodyLimits(deps.MaxBodyBytes, uploadBodyLimits),
+			middleware.RejectNullCharacters,
 			// CSRF before authentication: a refused cross-site request costs no session lookup.
 			csrf(deps.PublicURL),
 			authenticate(authenticator),
