@@ -6,7 +6,7 @@
 //
 //	GET  /healthz          the process is alive
 //	GET  /readyz           the database answers and projections are nearly caught up
-//	GET  /metrics          Prometheus metrics
+//	GET  /metrics          404: metrics are served by MetricsHandler on a listener of their own
 //	     /api/...          the JSON API; unknown paths are JSON 404s
 //	GET  /api/openapi.json the API document
 //	GET  /*                the UI: a file from Deps.Assets, else index.html
@@ -72,7 +72,7 @@ type PositionChecker interface {
 // if they do not get there in time: implementations bound their own wait.
 type Waiter = middleware.Waiter
 
-// MetricsRegistry is where HTTP metrics are registered and /metrics gathers from; a
+// MetricsRegistry is where HTTP metrics are registered and MetricsHandler gathers from; a
 // *prometheus.Registry is one.
 type MetricsRegistry interface {
 	prometheus.Registerer
@@ -102,8 +102,8 @@ type Deps struct {
 	ReadYourWrites Waiter
 	// MaxBodyBytes bounds request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// Metrics is where HTTP metrics are registered and what /metrics serves; other packages
-	// register their collectors in the same registry. nil means a private registry with the Go
+	// Metrics is where HTTP metrics are registered; other packages register their collectors in
+	// the same registry, and MetricsHandler serves it. nil means a private registry with the Go
 	// and process collectors.
 	Metrics MetricsRegistry
 	// Accounts runs the identity flows behind /api/users and authenticates every request. nil
@@ -183,9 +183,8 @@ func New(deps Deps) http.Handler {
 
 	r.Get("/healthz", healthz)
 	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, lag: deps.Readiness, positions: deps.Positions})
-	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(deps.Metrics, promhttp.HandlerOpts{
-		ErrorLog: slog.NewLogLogger(deps.Logger.Handler(), slog.LevelError),
-	}))
+	// Not the SPA's index.html either: a scraper pointed here must see that nothing is here.
+	r.Get("/metrics", notFound)
 
 	r.Route("/api", func(r chi.Router) {
 		r.Use(
@@ -218,6 +217,21 @@ func New(deps Deps) http.Handler {
 	ui := newSPA(deps.Assets)
 	r.Get("/*", ui.ServeHTTP)
 	return r
+}
+
+// MetricsHandler serves GET /metrics in Prometheus's text format from reg (the registry given
+// as Deps.Metrics). It belongs on a listener of its own (CLEARVEST_METRICS_ADDR), never on the
+// public one: metrics describe traffic, errors and the state of the ledger to whoever reads
+// them.
+func MetricsHandler(reg prometheus.Gatherer, logger *slog.Logger) http.Handler {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError),
+	}))
+	return mux
 }
 
 // bodyLimits applies the default body limit, or a route's own when it takes uploads. The
