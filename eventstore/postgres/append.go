@@ -21,10 +21,9 @@ import (
 // of a stream's events and the readers' visibility bound depend on.
 var ErrWriteBeforeAppend = errors.New("eventstore: AppendTx must come before any other write in its transaction")
 
-// SQLSTATEs raised by the append functions (migrations/0002_positions.sql).
+// SQLSTATEs raised by the append statements (migrations/0002_positions.sql).
 const (
 	codeWriteBeforeAppend = "CVA01"
-	codePositionsBehind   = "CVA02"
 	codeConflict          = "CVA09"
 )
 
@@ -132,14 +131,15 @@ func checkAppend(appends []eventstore.StreamAppend) (int, error) {
 	return total, nil
 }
 
-// queryRower is a pool (an append in a transaction of its own) or the caller's transaction.
+// queryRower is a pooled connection (an append in a transaction of its own) or a transaction.
 type queryRower interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// writeEvents runs one of the append functions of migrations/0002_positions.sql. They take the
-// streams' locks before the transaction gets its id, so within a stream position order is
-// version order, and readers know which running transactions may still add events.
+// writeEvents runs appendOne's statement or the eventstore_append function
+// (migrations/0002_positions.sql). Both take the streams' locks before the transaction gets its
+// id, so within a stream position order is version order, and readers know which running
+// transactions may still add events.
 func writeEvents(ctx context.Context, q queryRower, appends []eventstore.StreamAppend, total int) ([]eventstore.Envelope, error) {
 	if len(appends) == 1 && total == 1 {
 		return appendOne(ctx, q, appends[0])
@@ -308,8 +308,6 @@ func appendError(err error, appends []eventstore.StreamAppend) error {
 		return &eventstore.ConcurrencyError{Stream: a.Stream, Expected: a.ExpectedVersion, Actual: v}
 	case codeWriteBeforeAppend:
 		return ErrWriteBeforeAppend
-	case codePositionsBehind:
-		return ErrPositionsBehind
 	case "22P02": // invalid_text_representation: not JSON
 		return fmt.Errorf("%w: data or metadata is not valid JSON", eventstore.ErrInvalidEvent)
 	case "22P05": // untranslatable_character: \u0000, which jsonb cannot hold

@@ -45,10 +45,15 @@ const streamLockNamespaceSQL = "1129727315"
 // maxEventsPerAppend follows from the 16 index bits in a position.
 const maxEventsPerAppend = 1<<16 - 1
 
-// visibleBelow is the exclusive upper bound of the positions a query may return, computed in
-// its own snapshot (migrations/0002_positions.sql). As a STABLE function beside an index
-// condition it runs once per query.
-const visibleBelow = `eventstore_visible_below()`
+// Readers compute the visibility bound (migrations/0002_positions.sql) in one statement and
+// read below it in the next, sent together in one round trip: in READ COMMITTED the second
+// statement's snapshot is later than the first, so transactions that ended in between need not
+// hold the read back, and the bound never goes down from one read to the next. The bound goes
+// from one statement to the other as a setting local to the transaction.
+const (
+	setVisibleBelow = `SELECT set_config('clearvest.visible_below', eventstore_visible_below(true)::text, true)`
+	visibleBelow    = `current_setting('clearvest.visible_below')::bigint`
+)
 
 const selectColumns = `position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at`
 
@@ -176,6 +181,7 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]eventsto
 // Querier is satisfied by a pool, a connection and a transaction.
 type Querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // ReadAll reads up to limit events after a position through any querier, so a projection can
@@ -184,18 +190,43 @@ func ReadAll(ctx context.Context, q Querier, after int64, limit int) ([]eventsto
 	if limit <= 0 {
 		return nil, nil
 	}
-	rows, err := q.Query(ctx, `SELECT `+selectColumns+` FROM events WHERE position > $1 AND position < `+visibleBelow+` ORDER BY position LIMIT $2`, after, limit)
+	batch := &pgx.Batch{}
+	batch.Queue(setVisibleBelow)
+	batch.Queue(`SELECT `+selectColumns+` FROM events WHERE position > $1 AND position < `+visibleBelow+` ORDER BY position LIMIT $2`, after, limit)
+	br := q.SendBatch(ctx, batch)
+	defer br.Close()
+	if _, err := br.Exec(); err != nil {
+		return nil, fmt.Errorf("eventstore: read all: %w", err)
+	}
+	rows, err := br.Query()
 	if err != nil {
 		return nil, fmt.Errorf("eventstore: read all: %w", err)
 	}
-	return scanEnvelopes(rows, min(limit, 1024))
+	events, err := scanEnvelopes(rows, min(limit, 1024))
+	if err != nil {
+		return nil, err
+	}
+	if err := br.Close(); err != nil {
+		return nil, fmt.Errorf("eventstore: read all: %w", err)
+	}
+	return events, nil
 }
 
 // Head implements eventstore.Store.
 func (s *Store) Head(ctx context.Context) (int64, error) {
+	batch := &pgx.Batch{}
+	batch.Queue(setVisibleBelow)
+	batch.Queue(`SELECT coalesce(max(position), 0) FROM events WHERE position < ` + visibleBelow)
+	br := s.pool.SendBatch(ctx, batch)
+	defer br.Close()
 	var head int64
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(position), 0) FROM events WHERE position < `+visibleBelow).Scan(&head)
-	if err != nil {
+	if _, err := br.Exec(); err != nil {
+		return 0, fmt.Errorf("eventstore: head: %w", err)
+	}
+	if err := br.QueryRow().Scan(&head); err != nil {
+		return 0, fmt.Errorf("eventstore: head: %w", err)
+	}
+	if err := br.Close(); err != nil {
 		return 0, fmt.Errorf("eventstore: head: %w", err)
 	}
 	return head, nil

@@ -207,3 +207,53 @@ func TestAppendTxRefusesAfterAnotherWrite(t *testing.T) {
 		t.Fatalf("%d rows stored (%v), want none", stored, err)
 	}
 }
+
+// TestBoundForALaterReadIgnoresTransactionsThatEnded: a transaction that was running in the
+// reader's snapshot and has ended since can only bound a read made in that same snapshot. A
+// cursor keeps the snapshot of its declaration, so a writer committed between declaring and
+// fetching shows both cases.
+func TestBoundForALaterReadIgnoresTransactionsThatEnded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, pool := newStore(t)
+	other, err := pgx.Connect(ctx, pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close(ctx)
+	writer, err := other.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Rollback(ctx) //nolint:errcheck
+	if _, err := writer.Exec(ctx, `CREATE TABLE job (n int)`); err != nil {
+		t.Fatal(err)
+	}
+	envs, err := s.Append(ctx, eventstore.StreamAppend{Stream: "account-a", ExpectedVersion: eventstore.NoStream,
+		Events: []eventstore.NewEvent{eventstoretest.Event("t.happened", 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	reader, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Rollback(ctx) //nolint:errcheck
+	if _, err := reader.Exec(ctx, `DECLARE bound CURSOR FOR SELECT eventstore_visible_below(true), eventstore_visible_below(false)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := writer.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var later, same int64
+	if err := reader.QueryRow(ctx, `FETCH bound`).Scan(&later, &same); err != nil {
+		t.Fatal(err)
+	}
+	if later <= envs[0].Position {
+		t.Errorf("bound for a later read = %d, not above the committed append at %d: a writer that ended still held it back", later, envs[0].Position)
+	}
+	if same > envs[0].Position {
+		t.Errorf("bound for a read in the same snapshot = %d, above %d: that snapshot cannot see what the ended writer did", same, envs[0].Position)
+	}
+}

@@ -27,42 +27,55 @@ CREATE FUNCTION eventstore_positions_ok() RETURNS boolean LANGUAGE sql STABLE AS
             FROM event_position_offset)
 $$;
 
--- The exclusive upper bound of the positions a reader may return in the current snapshot S.
+-- The exclusive upper bound of the positions a reader may return.
 --
 -- Appends take their streams' advisory locks (namespace 1129727315, "CVES") before their
 -- transaction gets an id, and hold them until it ends. An event can appear later below a
--- position p only if its transaction was running in S with an id below p. So the bound is the
--- lowest id among S's running transactions (pg_snapshot_xip) that may be appends, or S's xmax
--- when there is none. A running transaction is ruled out only when pg_locks, read after S was
--- taken, shows its id lock held by a transaction that holds no stream lock of this database:
--- such a transaction got its id first, and AppendTx refuses to append in it. Everything else
--- bounds the read: appends, transactions that ended between S and the scan (S cannot see what
--- they wrote), and ones whose id lock is not in the table yet. Other databases' transactions,
--- and this one's that write other tables, no longer hold readers back.
+-- position p only if its transaction was running, with an id below p, when the reader's
+-- snapshot was taken. So the bound is the lowest id among the running transactions of this
+-- statement's snapshot S (pg_snapshot_xip) that may be appends, or S's xmax when there is none.
+-- pg_locks, read after S was taken, rules a running transaction out when its id lock is held
+-- by a transaction without a stream lock of this database: such a transaction had its id
+-- before any stream lock, and AppendTx refuses to append in it. So other databases'
+-- transactions, and this one's that write other tables, do not hold readers back. A
+-- transaction whose id lock is not in pg_locks is either still getting it (it bounds the read)
+-- or has ended since S.
 --
--- STABLE, so it sees the caller's snapshot: the events a query reads beside it are read in S.
--- That makes it correct in READ COMMITTED and REPEATABLE READ transactions alike.
-CREATE FUNCTION eventstore_visible_below() RETURNS bigint LANGUAGE plpgsql STABLE AS $$
+-- later_read says the events will be read by a later statement of a READ COMMITTED
+-- transaction (postgres.ReadAll and Head do so, in the same round trip): its snapshot sees
+-- whatever ended before now, so transactions that ended since S are ruled out too. That makes
+-- the bound tight and never lower than one computed before. Otherwise (the events are read in S
+-- itself, as in a REPEATABLE READ transaction or in the same statement) they still bound the
+-- read, since S cannot see what they wrote.
+--
+-- STABLE, so it sees the caller's snapshot.
+CREATE FUNCTION eventstore_visible_below(later_read boolean DEFAULT false) RETURNS bigint
+LANGUAGE plpgsql STABLE AS $$
 DECLARE
     snap   pg_snapshot := pg_current_snapshot();
     bound  xid8 := pg_snapshot_xmax(snap);
+    later  boolean := later_read AND current_setting('transaction_isolation') = 'read committed';
+    held   xid[];
     others xid[];
 BEGIN
     IF pg_snapshot_xmin(snap) < bound THEN
-        others := ARRAY(
-            WITH l AS MATERIALIZED (
-                SELECT locktype, database, classid, objsubid, virtualtransaction, transactionid, mode
-                FROM pg_locks WHERE locktype IN ('advisory', 'transactionid'))
-            SELECT t.transactionid FROM l t
-            WHERE t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock'
-              AND NOT EXISTS (
-                  SELECT 1 FROM l a
-                  WHERE a.locktype = 'advisory' AND a.classid = 1129727315 AND a.objsubid = 2
-                    AND a.virtualtransaction = t.virtualtransaction
-                    AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())));
+        WITH l AS MATERIALIZED (
+            SELECT locktype, database, classid, objsubid, virtualtransaction, transactionid, mode
+            FROM pg_locks WHERE locktype IN ('advisory', 'transactionid'))
+        SELECT coalesce(array_agg(t.transactionid), '{}'),
+               coalesce(array_agg(t.transactionid) FILTER (WHERE NOT EXISTS (
+                   SELECT 1 FROM l a
+                   WHERE a.locktype = 'advisory' AND a.classid = 1129727315 AND a.objsubid = 2
+                     AND a.virtualtransaction = t.virtualtransaction
+                     AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database()))), '{}')
+        INTO held, others
+        FROM l t
+        WHERE t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock';
         SELECT coalesce(min(x), bound) INTO bound
         FROM pg_snapshot_xip(snap) AS x
-        WHERE x::xid <> ALL (others);
+        WHERE x::xid <> ALL (others)
+          AND NOT (later AND x::xid <> ALL (held)
+                   AND coalesce(pg_xact_status(x) IN ('committed', 'aborted'), false));
     END IF;
     RETURN (bound::text::bigint + (SELECT xid_offset FROM event_position_offset)) << 16;
 END;
