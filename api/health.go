@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/api/middleware"
+	"clearvest/eventstore/postgres"
 )
 
 // readyTimeout bounds all readiness checks together; a probe that hangs is a failed probe.
@@ -26,13 +28,15 @@ type probeResult struct {
 	Reasons []string `json:"reasons,omitempty"`
 }
 
-// readyz tells a load balancer whether to send this process traffic: the database must answer
-// and every projection must be running (not parked at a failed event, not stood down for a newer
-// definition) and nearly caught up. The endpoint is public: reasons name projections and
-// positions, and underlying errors are only logged.
+// readyz tells a load balancer whether to send this process traffic: the database must answer,
+// every projection must be running (not parked at a failed event, not stood down for a newer
+// definition) and nearly caught up, and new events must sort above the log's head (they do not
+// in a restored database until serve or migrate moves positions on). The endpoint is public:
+// reasons name projections and positions, and underlying errors are only logged.
 type readyz struct {
 	db          Pinger
 	projections ReadinessChecker
+	positions   PositionChecker
 }
 
 func (h readyz) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -61,6 +65,16 @@ func (h readyz) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			reasons = append(reasons, "projection state unknown")
 		}
 		reasons = append(reasons, notReady...)
+	}
+
+	if h.positions != nil {
+		if err := h.positions.CheckPositions(ctx); errors.Is(err, postgres.ErrPositionsBehind) {
+			log.ErrorContext(ctx, "readiness: the event log's head is above the next append's position; run clearvest migrate", "error", err)
+			reasons = append(reasons, "event positions need moving on after a restore")
+		} else if err != nil {
+			log.WarnContext(ctx, "readiness: event positions unchecked", "error", err)
+			reasons = append(reasons, "event positions unchecked")
+		}
 	}
 
 	if len(reasons) > 0 {

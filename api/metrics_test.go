@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -19,10 +20,12 @@ func TestMetricsExposeRequestLatencyByRoute(t *testing.T) {
 	other.Inc()
 
 	srv := start(t, api.Deps{Metrics: reg, Assets: uiBuild()})
+	scraper := httptest.NewServer(api.MetricsHandler(reg, nil))
+	t.Cleanup(scraper.Close)
 	for _, path := range []string{"/api/meta", "/api/meta", "/api/nope", "/withdrawal/42"} {
 		get(t, srv, path)
 	}
-	res := get(t, srv, "/metrics")
+	res := get(t, scraper, "/metrics")
 	if res.status != http.StatusOK {
 		t.Fatalf("status = %d", res.status)
 	}
@@ -33,8 +36,8 @@ func TestMetricsExposeRequestLatencyByRoute(t *testing.T) {
 		`clearvest_http_request_duration_seconds_count{method="GET",route="/api/*",status="4xx"} 1`,
 		`clearvest_http_request_duration_seconds_count{method="GET",route="/*",status="2xx"} 1`,
 		`clearvest_http_request_duration_seconds_bucket{method="GET",route="/api/meta",status="2xx",le="+Inf"} 2`,
-		// The scrape itself is in flight while it is gathered.
-		"clearvest_http_requests_in_flight 1",
+		// The scrape does not pass through the public listener.
+		"clearvest_http_requests_in_flight 0",
 		"clearvest_test_other_total 1",
 	} {
 		if !strings.Contains(body, want) {
@@ -44,6 +47,14 @@ func TestMetricsExposeRequestLatencyByRoute(t *testing.T) {
 	if strings.Contains(body, "/withdrawal/42") {
 		t.Error("a raw path became a label value")
 	}
+
+	t.Run("the public listener does not serve them", func(t *testing.T) {
+		t.Parallel()
+		res := get(t, srv, "/metrics")
+		if res.status != http.StatusNotFound || strings.Contains(string(res.body), "clearvest_") {
+			t.Errorf("public GET /metrics = %d %.80s, want a 404 without metrics", res.status, res.body)
+		}
+	})
 
 	t.Run("two routers can share a registry", func(t *testing.T) {
 		t.Parallel()

@@ -6,7 +6,7 @@
 //
 //	GET  /healthz          the process is alive
 //	GET  /readyz           the database answers and every projection runs and is nearly caught up
-//	GET  /metrics          Prometheus metrics
+//	GET  /metrics          404: metrics are served by MetricsHandler on a listener of their own
 //	     /api/...          the JSON API; unknown paths are JSON 404s
 //	GET  /api/openapi.json the API document
 //	GET  /*                the UI: a file from Deps.Assets, else index.html
@@ -61,11 +61,17 @@ type ReadinessChecker interface {
 	NotReady(ctx context.Context) (reasons []string, err error)
 }
 
+// PositionChecker tells whether new events would sort above the log's head; it fails after a
+// restore into another PostgreSQL cluster until positions are moved on (postgres.Store).
+type PositionChecker interface {
+	CheckPositions(ctx context.Context) error
+}
+
 // Waiter blocks until the read models have passed a global event position, and returns an error
 // if they do not get there in time: implementations bound their own wait.
 type Waiter = middleware.Waiter
 
-// MetricsRegistry is where HTTP metrics are registered and /metrics gathers from; a
+// MetricsRegistry is where HTTP metrics are registered and MetricsHandler gathers from; a
 // *prometheus.Registry is one.
 type MetricsRegistry interface {
 	prometheus.Registerer
@@ -88,13 +94,15 @@ type Deps struct {
 	Health Pinger
 	// Readiness reports the read models' state for /readyz.
 	Readiness ReadinessChecker
+	// Positions, when set, makes /readyz fail while appends would land below the log's head.
+	Positions PositionChecker
 	// ReadYourWrites waits for projections on queries that carry X-Clearvest-Position. nil
 	// means queries never wait and such responses are marked X-Clearvest-Stale.
 	ReadYourWrites Waiter
 	// MaxBodyBytes bounds request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// Metrics is where HTTP metrics are registered and what /metrics serves; other packages
-	// register their collectors in the same registry. nil means a private registry with the Go
+	// Metrics is where HTTP metrics are registered; other packages register their collectors in
+	// the same registry, and MetricsHandler serves it. nil means a private registry with the Go
 	// and process collectors.
 	Metrics MetricsRegistry
 	// Accounts runs the identity flows behind /api/users and authenticates every request. nil
@@ -190,15 +198,15 @@ func New(deps Deps) http.Handler {
 	r.MethodNotAllowed(methodNotAllowed(r))
 
 	r.Get("/healthz", healthz)
-	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, projections: deps.Readiness})
-	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(deps.Metrics, promhttp.HandlerOpts{
-		ErrorLog: slog.NewLogLogger(deps.Logger.Handler(), slog.LevelError),
-	}))
+	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, projections: deps.Readiness, positions: deps.Positions})
+	// Not the SPA's index.html either: a scraper pointed here must see that nothing is here.
+	r.Get("/metrics", notFound)
 
 	r.Route("/api", func(r chi.Router) {
 		r.Use(
 			noStore,
 			bodyLimits(deps.MaxBodyBytes, uploadBodyLimits),
+			middleware.RejectNullCharacters,
 			// CSRF before authentication: a refused cross-site request costs no session lookup.
 			csrf(deps.PublicURL),
 			authenticate(authenticator),
@@ -225,6 +233,21 @@ func New(deps Deps) http.Handler {
 	ui := newSPA(deps.Assets)
 	r.Get("/*", ui.ServeHTTP)
 	return r
+}
+
+// MetricsHandler serves GET /metrics in Prometheus's text format from reg (the registry given
+// as Deps.Metrics). It belongs on a listener of its own (CLEARVEST_METRICS_ADDR), never on the
+// public one: metrics describe traffic, errors and the state of the ledger to whoever reads
+// them.
+func MetricsHandler(reg prometheus.Gatherer, logger *slog.Logger) http.Handler {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError),
+	}))
+	return mux
 }
 
 // bodyLimits applies the default body limit, or a route's own when it takes uploads. The

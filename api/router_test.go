@@ -14,6 +14,9 @@ import (
 	"clearvest/api"
 	"clearvest/api/httperr"
 	"clearvest/api/middleware"
+	"clearvest/eventstore/postgres"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
 )
 
 func TestUnknownAPIRoutesAnswerJSON(t *testing.T) {
@@ -479,5 +482,37 @@ func TestHealthAndReadiness(t *testing.T) {
 				t.Errorf("readiness leaks internal error: %s", res.body)
 			}
 		})
+	}
+}
+
+// TestNotReadyWhileARestoredLogNeedsRepair serves /readyz on a real event store whose database
+// looks freshly restored into a younger cluster: not ready until positions are moved on.
+func TestNotReadyWhileARestoredLogNeedsRepair(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	pool := pgtest.NewPool(t)
+	if err := pgmigrate.Apply(ctx, pool, postgres.Migrations); err != nil {
+		t.Fatal(err)
+	}
+	store := postgres.New(pool)
+	t.Cleanup(store.Close)
+	srv := start(t, api.Deps{Health: pool, Readiness: fakeReadiness{}, Positions: store})
+	if res := get(t, srv, "/readyz"); res.status != http.StatusOK {
+		t.Fatalf("/readyz before the restore = %d %s", res.status, res.body)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
+		VALUES (((pg_snapshot_xmax(pg_current_snapshot())::text::bigint + 1000000) << 16) | 1, gen_random_uuid(),
+		        'account-restored', 1, 't.restored', 1, '{}', '{}', now())`); err != nil {
+		t.Fatal(err)
+	}
+	res := get(t, srv, "/readyz")
+	if res.status != http.StatusServiceUnavailable || !strings.Contains(string(res.body), "event positions need moving on after a restore") {
+		t.Fatalf("/readyz with a restored log = %d %s, want 503 naming the positions", res.status, res.body)
+	}
+	if _, err := postgres.AdvancePositionOffset(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	if res := get(t, srv, "/readyz"); res.status != http.StatusOK {
+		t.Fatalf("/readyz after moving positions on = %d %s", res.status, res.body)
 	}
 }

@@ -37,7 +37,7 @@ func (s StreamID) ID() string {
 // Validate reports whether the stream id has the "<category>-<id>" shape.
 func (s StreamID) Validate() error {
 	c, id, ok := strings.Cut(string(s), "-")
-	if !ok || c == "" || id == "" || len(s) > 200 {
+	if !ok || c == "" || id == "" || len(s) > 200 || !storableText(string(s)) {
 		return fmt.Errorf("%w: %q is not <category>-<id>", ErrInvalidStream, string(s))
 	}
 	return nil

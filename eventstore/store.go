@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"clearvest/domain/domainerr"
 )
 
 // Expected stream versions for Append. Any other value n >= 1 means "the stream is exactly at
@@ -32,8 +36,9 @@ type StreamAppend struct {
 //     never later find an event below p (no event is ever skipped, even when transactions commit
 //     out of order).
 //   - ReadStream sees every committed event of its stream at once. ReadAll, Head and Subscribe
-//     may show a committed event a moment later (until every write that started before it has
-//     finished); read-your-writes therefore waits for a position instead of assuming it.
+//     may show a committed event a moment later (until every append that got its position
+//     before it has finished); read-your-writes therefore waits for a position instead of
+//     assuming it.
 type Store interface {
 	// Append stores events and returns their envelopes in input order.
 	Append(ctx context.Context, appends ...StreamAppend) ([]Envelope, error)
@@ -59,6 +64,10 @@ var (
 	// ErrDuplicateEvent is returned when some, but not all, of an append's event ids are already
 	// stored, or a stored id belongs to another stream or type: that is a bug, not a retry.
 	ErrDuplicateEvent = errors.New("eventstore: event id already used differently")
+	// ErrNullCharacter is returned, wrapped in ErrInvalidEvent, for text holding U+0000, which
+	// PostgreSQL's text and jsonb cannot store. It is the client's input at fault, so the API
+	// answers 400 with its message.
+	ErrNullCharacter error = domainerr.New(domainerr.Invalid, "Text cannot contain the null character (\\u0000).")
 	// ErrUnknownEventType is returned by the codec for type names it does not know.
 	ErrUnknownEventType = errors.New("eventstore: unknown event type")
 )
@@ -96,7 +105,16 @@ func ValidateAppend(appends []StreamAppend) error {
 			if e.ID == [16]byte{} || e.Type == "" || len(e.Data) == 0 || e.SchemaVersion < 1 {
 				return fmt.Errorf("%w: id, type, schema version and data are required", ErrInvalidEvent)
 			}
+			if !storableText(e.Type) {
+				return fmt.Errorf("%w: type %q is not valid UTF-8 text", ErrInvalidEvent, e.Type)
+			}
 		}
 	}
 	return nil
+}
+
+// storableText reports whether PostgreSQL can store s in a text column: valid UTF-8 without
+// U+0000.
+func storableText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }

@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
 
-bench=${BENCH:-'^Benchmark(Command|AppendBatch10|ReadAll|Rebuild|LiveCatchUp)$'}
+bench=${BENCH:-'^Benchmark(Command|Append|AppendBatch10|ReadAll|Rebuild|LiveCatchUp)$'}
 count=${COUNT:-6}
 out=${OUT:-$root/.testdata/bench/$(date -u +%Y%m%dT%H%M%SZ)}
 wrk_duration=${WRK_DURATION:-15s}
@@ -56,7 +56,7 @@ summarise() {
 			print key, (c % 2) ? v[key, (c + 1) / 2] : (v[key, c / 2] + v[key, c / 2 + 1]) / 2 } }' |
 	awk '
 		{ split($1, p, "/impl="); row = p[1]; impl = p[2]; val[row, impl, $2] = $3
-		  if (impl == "clearvest" && $2 ~ /^(cmds\/s|events\/s|p50-ms|p99-ms|go-cpu-.*|pg-cpu-.*)$/) { if (!((row, $2) in seen)) { seen[row, $2] = 1; rows[++k] = row SUBSEP $2 } } }
+		  if (impl == "clearvest" && $2 ~ /^(cmds\/s|appends\/s|events\/s|p50-ms|p99-ms|go-cpu-.*|pg-cpu-.*)$/) { if (!((row, $2) in seen)) { seen[row, $2] = 1; rows[++k] = row SUBSEP $2 } } }
 		END {
 			target["Command/writers=10", "cmds/s"] = ">= 4000"; target["Command/writers=10", "p99-ms"] = "<= 10"
 			target["Rebuild", "events/s"] = ">= 150000"; target["LiveCatchUp", "events/s"] = ">= 30000"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite (`make test`, and CI through .ci/run): static checks, Go tests against a
-# real PostgreSQL, the generated-code check, the UI's type check, lint and tests, then a browser
-# smoke test against the built binary. Cheap failures come first. Needs Go, Node.js and npm;
-# installs Debian's chromium when run as root.
+# real PostgreSQL, the generated-code check, the UI's type check, lint and tests, a backup restored
+# into a new cluster (scripts/restore-check), then a browser smoke test against the built binary.
+# Cheap failures come first. Needs Go, Node.js and npm; installs Debian's chromium when run as root.
 #
 #   TEST_DATABASE_URL  PostgreSQL server for tests; unset: an embedded cluster in .testdata/pg
 #   CHROMIUM_PATH      browser for the smoke test (default /usr/bin/chromium)
@@ -82,6 +82,9 @@ step "ui typecheck, lint and tests"
 step "build"
 (cd ui && npm run --silent build)
 go build -o bin/clearvest ./cmd/clearvest
+
+step "backup and restore"
+scripts/restore-check
 
 step "browser smoke test"
 start_server e2e

@@ -95,6 +95,8 @@ func TestWrite(t *testing.T) {
 		{"unknown kind is ours", nil, domainerr.E(domainerr.Kind(99), "weird"), 500, httperr.InternalMessage, "", ""},
 		{"concurrency", nil, &eventstore.ConcurrencyError{Stream: "account-1", Expected: 3, Actual: 4}, 409, httperr.ConcurrencyMessage, "", ""},
 		{"wrapped concurrency", nil, fmt.Errorf("confirm deposit: %w", &eventstore.ConcurrencyError{}), 409, httperr.ConcurrencyMessage, "", ""},
+		{"text the store cannot hold", nil, fmt.Errorf("append: %w: %w", eventstore.ErrInvalidEvent, eventstore.ErrNullCharacter), 400, `Text cannot contain the null character (\u0000).`, "", ""},
+		{"another invalid event is ours", nil, fmt.Errorf("append: %w: id, type, schema version and data are required", eventstore.ErrInvalidEvent), 500, httperr.InternalMessage, "", ""},
 		{"body too large", nil, fmt.Errorf("decode: %w", &http.MaxBytesError{Limit: 1 << 20}), 413, "The request is too large (the limit is 1 MB).", "", ""},
 		{"internal", nil, secret, 500, httperr.InternalMessage, "", ""},
 		{"client went away", canceled, fmt.Errorf("query: %w", context.Canceled), httperr.StatusClientClosedRequest, httperr.InternalMessage, "", ""},

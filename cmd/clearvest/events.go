@@ -90,6 +90,11 @@ func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slo
 	if err := requireSchema(ctx, pool, postgres.Migrations); err != nil {
 		return err
 	}
+	// Readers of a restored log that was not repaired see only part of it; a partial export or
+	// audit must not pass for a whole one.
+	if err := postgres.CheckPositions(ctx, pool); err != nil {
+		return fmt.Errorf("%w: run clearvest migrate first", err)
+	}
 	store := postgres.New(pool, postgres.WithLogger(logger))
 	defer store.Close()
 

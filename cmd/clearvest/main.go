@@ -16,7 +16,8 @@ const usage = `clearvest — fixed-term crypto savings plans
 
 Usage:
   clearvest serve                         start the web server (embedded PostgreSQL unless DATABASE_URL is set)
-  clearvest migrate                       apply database migrations and exit
+  clearvest migrate                       apply database migrations (after a restore into another
+                                          cluster, also move event positions on) and exit
   clearvest admin create --email E --password P --name N
                                           create an admin account (e-mail already verified)
   clearvest seed                          create the DEMO accounts (development only) and print their logins

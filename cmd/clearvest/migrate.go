@@ -10,13 +10,16 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"clearvest/eventstore/postgres"
 	"clearvest/platform/pgmigrate"
 )
 
 const migrateUsage = `Usage: clearvest migrate
 
 Applies every pending database migration (event store first, then read models) and reports
-what it did. Safe to run while other processes use the database, and to run twice.
+what it did. After a restore into another PostgreSQL cluster it also moves event positions
+above the restored log (docs/eventstore.md, "Backups and restores"). Safe to run while other
+processes use the database, and to run twice.
 `
 
 func runMigrate(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger) error {
@@ -41,7 +44,32 @@ func runMigrate(ctx context.Context, args []string, stdout io.Writer, logger *sl
 		return err
 	}
 	defer closeDB()
-	return migrate(ctx, pool, allMigrations(), stdout)
+	if err := migrate(ctx, pool, allMigrations(), stdout); err != nil {
+		return err
+	}
+	ch, err := resumePositions(ctx, pool, logger)
+	if err != nil {
+		return err
+	}
+	if ch.Moved() {
+		fmt.Fprintf(stdout, "eventstore: positions moved above the restored log's head %d (transaction id offset %d -> %d)\n", ch.Head, ch.From, ch.To)
+	}
+	return nil
+}
+
+// resumePositions makes new event positions sort above the log's head again when the database
+// was restored into another PostgreSQL cluster, whose transaction ids start lower; otherwise it
+// changes nothing. serve and migrate run it after migrating, so a restored database is never
+// served before it is repaired.
+func resumePositions(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) (postgres.OffsetChange, error) {
+	ch, err := postgres.AdvancePositionOffset(ctx, pool)
+	if err != nil {
+		return ch, err
+	}
+	if ch.Moved() {
+		logger.Warn("event positions moved above the restored log", "head", ch.Head, "offset_from", ch.From, "offset_to", ch.To)
+	}
+	return ch, nil
 }
 
 // migrate applies sets and reports, per set, which migrations are new and where it now stands.

@@ -44,6 +44,9 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	if err := pgmigrate.Apply(ctx, pool, allMigrations()...); err != nil {
 		return err
 	}
+	if _, err := resumePositions(ctx, pool, logger); err != nil {
+		return err
+	}
 
 	codec, cipher, err := newCodec(ctx, pool, cfg)
 	if err != nil {
@@ -70,9 +73,23 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return fmt.Errorf("listen on %s: %w (set CLEARVEST_ADDR to use another address)", cfg.Addr, err)
 	}
 	cfg.PublicURL = publicURL(cfg.PublicURL, ln.Addr())
+	// Metrics get their own listener, or none: never the public one.
+	var mln net.Listener
+	if cfg.MetricsAddr != "" {
+		if mln, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("listen on %s for metrics: %w (set CLEARVEST_METRICS_ADDR to use another address)", cfg.MetricsAddr, err)
+		}
+	}
+	closeListeners := func() {
+		ln.Close()
+		if mln != nil {
+			mln.Close()
+		}
+	}
 	ident, err := newIdentity(ctx, cfg, pool, store, codec, cipher, reg, logger)
 	if err != nil {
-		ln.Close()
+		closeListeners()
 		return err
 	}
 	if err := ident.accounts.CheckSecrets(ctx); err != nil {
@@ -82,7 +99,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	var demo []demoLogin
 	if !cfg.Production() {
 		if demo, err = seedDemo(ctx, cfg, ident.accounts, logger); err != nil {
-			ln.Close()
+			closeListeners()
 			return err
 		}
 	}
@@ -98,7 +115,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
-		Health: pool, Readiness: runner, ReadYourWrites: runner, Metrics: reg,
+		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		TrustedProxies: cfg.TrustedProxies,
 	})
@@ -120,20 +137,36 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		idem.Run(workers, 10*time.Minute, func(err error) { logger.Warn("sweeping idempotency keys", "err", err) })
 	}()
 
-	serveErr := make(chan error, 1)
+	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
+	var metricsSrv *http.Server
+	if mln != nil {
+		metricsSrv = &http.Server{
+			Handler: api.MetricsHandler(reg, logger), ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+			ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second,
+		}
+		go func() { serveErr <- metricsSrv.Serve(mln) }()
+		logger.Info("serving metrics", "addr", mln.Addr().String())
+	}
 	logger.Info("serving", "addr", ln.Addr().String(), "env", cfg.Env, "version", version)
 	fmt.Fprintf(stdout, "\nClearvest is running at %s\n", cfg.PublicURL)
+	if mln != nil {
+		fmt.Fprintf(stdout, "Metrics: http://%s/metrics\n", mln.Addr())
+	}
 	printDemoLogins(stdout, demo, cfg.PublicURL, mailbox != "")
 	fmt.Fprint(stdout, "Press Ctrl-C to stop.\n\n")
 
 	select {
 	case err = <-serveErr:
+		srv.Close() // the metrics listener failed: stop the public one too
 	case <-ctx.Done():
 		logger.Info("shutting down")
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		err = srv.Shutdown(shutdownCtx)
+	}
+	if metricsSrv != nil {
+		_ = metricsSrv.Close()
 	}
 	stopWorkers()
 	<-runnerDone

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,6 +128,99 @@ func BenchmarkAppendBatch10(b *testing.B) {
 		reportBatches(b, latencies, time.Since(start), batch)
 		cpu.Report(b, float64(len(latencies)), "us/op")
 	})
+}
+
+// BenchmarkAppend appends one event per call with its expected version, the shape of almost every
+// command, from 1 and from 10 concurrent writers (each on its own streams), beside a single-row
+// INSERT per transaction of the same row. Compare with: benchstat -col /impl.
+func BenchmarkAppend(b *testing.B) {
+	const streamEvents = 20
+	for _, writers := range []int{1, 10} {
+		b.Run(fmt.Sprintf("writers=%d/impl=clearvest", writers), func(b *testing.B) {
+			pool := benchPool(b)
+			store := benchStore(b, pool)
+			runAppenders(b, pool, writers, func(ctx context.Context, w, op int) error {
+				stream := eventstore.StreamID(fmt.Sprintf("account-w%d-%d", w, op/streamEvents))
+				_, err := store.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: int64(op % streamEvents),
+					Events: []eventstore.NewEvent{benchEvent(op)}})
+				return err
+			})
+		})
+		b.Run(fmt.Sprintf("writers=%d/impl=raw-sql", writers), func(b *testing.B) {
+			pool := benchPool(b)
+			if _, err := pool.Exec(context.Background(), `CREATE TABLE raw_events (LIKE events INCLUDING ALL)`); err != nil {
+				b.Fatal(err)
+			}
+			var position atomic.Int64
+			runAppenders(b, pool, writers, func(ctx context.Context, w, op int) error {
+				e := benchEvent(op)
+				meta, err := json.Marshal(e.Metadata)
+				if err != nil {
+					return err
+				}
+				_, err = pool.Exec(ctx, `INSERT INTO raw_events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
+					VALUES ($1, $2, $3, $4, $5, 1, $6, $7, now())`,
+					position.Add(1), e.ID, fmt.Sprintf("account-w%d-%d", w, op/streamEvents), int64(op%streamEvents)+1, e.Type, string(e.Data), string(meta))
+				return err
+			})
+		})
+	}
+}
+
+// runAppenders runs op on the given number of goroutines in a closed loop (each starts its next
+// operation when the last returned) and reports appends per second, latency percentiles and CPU
+// per append.
+func runAppenders(b *testing.B, pool *pgxpool.Pool, writers int, op func(ctx context.Context, writer, op int) error) {
+	ctx := context.Background()
+	// Connect every writer first, so no connection's start-up is timed or counted as CPU.
+	conns := make([]*pgxpool.Conn, 0, writers)
+	for range writers {
+		c, err := pool.Acquire(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Release()
+	}
+	work := make(chan struct{})
+	latencies := make([][]time.Duration, writers)
+	var failed atomic.Pointer[error]
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				if _, ok := <-work; !ok {
+					return
+				}
+				start := time.Now()
+				if err := op(ctx, w, i); err != nil {
+					failed.CompareAndSwap(nil, &err)
+				}
+				latencies[w] = append(latencies[w], time.Since(start))
+			}
+		})
+	}
+	cpu := pgtest.NewCPUMeter(pool)
+	cpu.Start()
+	start := time.Now()
+	for b.Loop() {
+		work <- struct{}{}
+	}
+	close(work)
+	wg.Wait()
+	elapsed := time.Since(start)
+	cpu.Stop()
+	if err := failed.Load(); err != nil {
+		b.Fatal(*err)
+	}
+	all := slices.Concat(latencies...)
+	slices.Sort(all)
+	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "appends/s")
+	b.ReportMetric(percentile(all, 0.50).Seconds()*1000, "p50-ms")
+	b.ReportMetric(percentile(all, 0.99).Seconds()*1000, "p99-ms")
+	cpu.Report(b, float64(len(all)), "us/op")
 }
 
 func reportBatches(b *testing.B, latencies []time.Duration, elapsed time.Duration, batch int) {

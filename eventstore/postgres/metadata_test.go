@@ -41,3 +41,29 @@ func TestDecodeMetadataRoundTripsWhatTheStoreWrites(t *testing.T) {
 		t.Fatalf("round trip = %+v, %v; want %+v", out, err, in)
 	}
 }
+
+// FuzzAppendMetadata holds the metadata encoder to encoding/json: both must decode to the same
+// metadata, whatever the field values.
+func FuzzAppendMetadata(f *testing.F) {
+	f.Add("c", "k", "u1", "admin", "", "idem", "sha256:ff", "127.0.0.1")
+	f.Add("", "", "user \"quoted\" é", "", "\x00", "a\\b", "<&>", "\u2028")
+	f.Fuzz(func(t *testing.T, correlation, causation, actor, role, impersonator, key, hash, ip string) {
+		in := eventstore.Metadata{CorrelationID: correlation, CausationID: causation, ActorID: actor, ActorRole: role,
+			ImpersonatorID: impersonator, IdempotencyKey: key, RequestHash: hash, ClientIP: ip}
+		want, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := appendMetadata(nil, &in)
+		var fromGot, fromWant eventstore.Metadata
+		if err := json.Unmarshal(got, &fromGot); err != nil {
+			t.Fatalf("appendMetadata wrote invalid JSON %q: %v", got, err)
+		}
+		if err := json.Unmarshal(want, &fromWant); err != nil {
+			t.Fatal(err)
+		}
+		if fromGot != fromWant {
+			t.Fatalf("appendMetadata(%+v) = %q decodes to %+v; encoding/json's %q to %+v", in, got, fromGot, want, fromWant)
+		}
+	})
+}

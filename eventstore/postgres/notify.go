@@ -68,7 +68,7 @@ func (s *Store) notifier(ctx context.Context) {
 const notifyMinInterval = 5 * time.Millisecond
 
 // listen wakes local subscribers on NOTIFY from any process, and on a poll tick as the fallback
-// for events whose visibility was held back by another transaction below the xmin horizon.
+// for events whose visibility was held back by an append that was still running.
 func (s *Store) listen(ctx context.Context) {
 	ticker := time.NewTicker(s.pollInterval)
 	defer ticker.Stop()

@@ -1,20 +1,22 @@
 // Package postgres is the PostgreSQL implementation of eventstore.Store.
 //
-// Global positions are (writer's transaction id << 16) | index. Readers only return events whose
-// transaction id is below the xmin of their snapshot: every transaction below xmin has finished, so
-// nothing can ever commit behind what a reader has already seen. This is what keeps projections
-// from skipping events when transactions commit out of order, without serialising all writers on
-// one lock (which would forfeit group commit).
+// Global positions are ((writer's transaction id + offset) << 16) | index. The offset, kept in
+// the database, keeps positions increasing when a dump is restored into another cluster, whose
+// transaction ids start again low (positions.go). Appends take their streams' advisory locks
+// before their transaction gets an id; readers only return events below the lowest id of a
+// running transaction that may still be such an append (eventstore_visible_below), so nothing
+// can ever commit behind what a reader has already seen. This keeps projections from skipping
+// events when transactions commit out of order, without serialising all writers on one lock
+// (which would forfeit group commit), and without waiting for transactions that write anything
+// else, in this database or another.
 package postgres
 
 import (
 	"context"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"time"
 
@@ -36,14 +38,22 @@ var Migrations = pgmigrate.MustFromFS("eventstore", migrationFS, "migrations")
 // Channel is the NOTIFY channel announcing appends.
 const Channel = "clearvest_events"
 
-// streamLockNamespace is the first key of the per-stream advisory locks taken by appends.
-const streamLockNamespace = 0x43564553 // "CVES"
+// streamLockNamespaceSQL is the first key of the per-stream advisory locks taken by appends,
+// 0x43564553 ("CVES"); migrations/0002_positions.sql names it too, and readers look for it.
+const streamLockNamespaceSQL = "1129727315"
 
 // maxEventsPerAppend follows from the 16 index bits in a position.
 const maxEventsPerAppend = 1<<16 - 1
 
-// safeBelow is the exclusive upper bound of positions a reader may see now.
-const safeBelow = `(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)`
+// Readers compute the visibility bound (migrations/0002_positions.sql) in one statement and
+// read below it in the next, sent together in one round trip: in READ COMMITTED the second
+// statement's snapshot is later than the first, so transactions that ended in between need not
+// hold the read back, and the bound never goes down from one read to the next. The bound goes
+// from one statement to the other as a setting local to the transaction.
+const (
+	setVisibleBelow = `SELECT set_config('clearvest.visible_below', eventstore_visible_below(true)::text, true)`
+	visibleBelow    = `current_setting('clearvest.visible_below')::bigint`
+)
 
 const selectColumns = `position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at`
 
@@ -56,7 +66,8 @@ type Store struct {
 
 	pollInterval time.Duration
 	metrics      *metrics
-	// beforeCommit lets tests hold an append's transaction open after it has its position.
+	// beforeCommit lets tests hold an append's transaction open after it has its position;
+	// with it, appends run in an explicit transaction.
 	beforeCommit func(context.Context, []eventstore.Envelope)
 	startOnce    sync.Once
 	cancel       context.CancelFunc
@@ -108,220 +119,6 @@ func (s *Store) Signal() *Signal {
 	return s.signal
 }
 
-// Append implements eventstore.Store.
-func (s *Store) Append(ctx context.Context, appends ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
-	if err := eventstore.ValidateAppend(appends); err != nil {
-		return nil, err
-	}
-	total := 0
-	for _, a := range appends {
-		total += len(a.Events)
-	}
-	if total > maxEventsPerAppend {
-		return nil, fmt.Errorf("%w: at most %d events per append", eventstore.ErrInvalidEvent, maxEventsPerAppend)
-	}
-	start := time.Now()
-	envs, err := s.appendTx(ctx, appends, total)
-	s.metrics.observe(start, total, err, errors.Is(err, eventstore.ErrConcurrency))
-	if err != nil {
-		// A retry of an append that already succeeded fails its version check or hits the
-		// unique event id: answer it with what was stored the first time.
-		if total > 0 && (errors.Is(err, eventstore.ErrConcurrency) || isUniqueViolation(err, "events_event_id_key")) {
-			if stored, ok, lookupErr := s.lookupExisting(ctx, appends, total); lookupErr != nil {
-				return nil, lookupErr
-			} else if ok {
-				return stored, nil
-			}
-			if isUniqueViolation(err, "events_event_id_key") {
-				return nil, fmt.Errorf("%w: some event ids are stored already", eventstore.ErrDuplicateEvent)
-			}
-		}
-		return nil, err
-	}
-	if total > 0 {
-		s.announce()
-	}
-	return envs, nil
-}
-
-func (s *Store) appendTx(ctx context.Context, appends []eventstore.StreamAppend, total int) ([]eventstore.Envelope, error) {
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("eventstore: begin: %w", err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // no-op after commit
-	envs, err := writeEvents(ctx, tx, appends, total)
-	if err != nil {
-		return nil, err
-	}
-	if s.beforeCommit != nil {
-		s.beforeCommit(ctx, envs)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return nil, fmt.Errorf("eventstore: commit: %w", err)
-	}
-	return envs, nil
-}
-
-// AppendTx appends inside the caller's transaction, so that rows outside the log (a uniqueness
-// index, credentials, an outbox message) commit atomically with the events that justify them.
-// Call it before the transaction writes anything else (the stream-order guarantee depends on
-// it), commit, then call Announce. It does not answer retries idempotently the way Append does.
-func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, appends ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
-	if err := eventstore.ValidateAppend(appends); err != nil {
-		return nil, err
-	}
-	total := 0
-	for _, a := range appends {
-		total += len(a.Events)
-	}
-	if total > maxEventsPerAppend {
-		return nil, fmt.Errorf("%w: at most %d events per append", eventstore.ErrInvalidEvent, maxEventsPerAppend)
-	}
-	return writeEvents(ctx, tx, appends, total)
-}
-
-// Announce tells subscribers in every process that new events were committed by AppendTx.
-func (s *Store) Announce() { s.announce() }
-
-func writeEvents(ctx context.Context, tx pgx.Tx, appends []eventstore.StreamAppend, total int) ([]eventstore.Envelope, error) {
-	// Lock the streams before the transaction writes anything. Advisory locks assign no
-	// transaction id, so the id this transaction gets afterwards is higher than that of every
-	// earlier writer of these streams: within a stream, position order is version order.
-	// Sorted order avoids deadlocks between multi-stream appends.
-	streamNames := make([]string, len(appends))
-	for i, a := range appends {
-		streamNames[i] = string(a.Stream)
-	}
-	slices.Sort(streamNames)
-	// The lock, the transaction id and the stream versions go to the server in one round trip.
-	// It runs them in order, so the id is still assigned only once the locks are held.
-	batch := &pgx.Batch{}
-	batch.Queue(`SELECT pg_advisory_xact_lock($1, hashtext(s)) FROM unnest($2::text[]) WITH ORDINALITY AS u(s, n) ORDER BY n`,
-		streamLockNamespace, streamNames)
-	batch.Queue(`SELECT pg_current_xact_id()::text::bigint, now()`)
-	for _, a := range appends {
-		queueReserveVersions(batch, a)
-	}
-	xid, recordedAt, newVersions, err := readReservations(ctx, tx, tx.SendBatch(ctx, batch), appends)
-	if err != nil {
-		return nil, err
-	}
-	recordedAt = recordedAt.UTC()
-
-	envs := make([]eventstore.Envelope, 0, total)
-	var (
-		positions = make([]int64, 0, total)
-		ids       = make([]uuid.UUID, 0, total)
-		streamIDs = make([]string, 0, total)
-		versions  = make([]int64, 0, total)
-		types     = make([]string, 0, total)
-		schemas   = make([]int32, 0, total)
-		datas     = make([]string, 0, total)
-		metadatas = make([]string, 0, total)
-		index     int64
-	)
-	for k, a := range appends {
-		first := newVersions[k] - int64(len(a.Events)) + 1
-		for i, e := range a.Events {
-			index++
-			meta, err := json.Marshal(e.Metadata)
-			if err != nil {
-				return nil, fmt.Errorf("eventstore: metadata: %w", err)
-			}
-			env := eventstore.Envelope{
-				ID: e.ID, StreamID: a.Stream, Version: first + int64(i), Position: xid<<16 | index,
-				Type: e.Type, SchemaVersion: e.SchemaVersion, Data: append(json.RawMessage(nil), e.Data...),
-				Metadata: e.Metadata, RecordedAt: recordedAt,
-			}
-			envs = append(envs, env)
-			positions = append(positions, env.Position)
-			ids = append(ids, env.ID)
-			streamIDs = append(streamIDs, string(env.StreamID))
-			versions = append(versions, env.Version)
-			types = append(types, env.Type)
-			schemas = append(schemas, int32(env.SchemaVersion))
-			datas = append(datas, string(env.Data))
-			metadatas = append(metadatas, string(meta))
-		}
-	}
-	if total > 0 {
-		_, err := tx.Exec(ctx, `INSERT INTO events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
-			SELECT p, i, s, v, t, sv, d::jsonb, m::jsonb, $9
-			FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[])
-			  AS u(p, i, s, v, t, sv, d, m)`,
-			positions, ids, streamIDs, versions, types, schemas, datas, metadatas, recordedAt)
-		if err != nil {
-			if isInvalidJSON(err) {
-				return nil, fmt.Errorf("%w: data or metadata is not valid JSON", eventstore.ErrInvalidEvent)
-			}
-			return nil, fmt.Errorf("eventstore: insert: %w", err)
-		}
-	}
-	return envs, nil
-}
-
-// queueReserveVersions queues the statement that moves a stream's version forward by
-// len(a.Events), checking the expectation; it returns the new version, or no row when the
-// expectation fails. The streams row stays locked until commit.
-func queueReserveVersions(batch *pgx.Batch, a eventstore.StreamAppend) {
-	n := int64(len(a.Events))
-	switch {
-	case n == 0:
-		// Nothing to write: only the expectation is checked (by readReservations).
-		batch.Queue(`SELECT coalesce((SELECT version FROM streams WHERE stream_id = $1), 0)`, string(a.Stream))
-	case a.ExpectedVersion == eventstore.AnyVersion:
-		batch.Queue(`INSERT INTO streams (stream_id, version) VALUES ($1, $2)
-			ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version
-			RETURNING version`, string(a.Stream), n)
-	case a.ExpectedVersion == eventstore.NoStream:
-		batch.Queue(`INSERT INTO streams (stream_id, version) VALUES ($1, $2)
-			ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version
-			  WHERE streams.version = 0
-			RETURNING version`, string(a.Stream), n)
-	default:
-		batch.Queue(`UPDATE streams SET version = version + $2 WHERE stream_id = $1 AND version = $3
-			RETURNING version`, string(a.Stream), n, a.ExpectedVersion)
-	}
-}
-
-// readReservations reads the results of writeEvents' batch: the transaction id, the time, and
-// each stream's new version, or the first failed expectation as a *eventstore.ConcurrencyError.
-func readReservations(ctx context.Context, tx pgx.Tx, br pgx.BatchResults, appends []eventstore.StreamAppend) (xid int64, recordedAt time.Time, versions []int64, err error) {
-	defer func() {
-		if closeErr := br.Close(); err == nil && closeErr != nil {
-			err = fmt.Errorf("eventstore: stream version: %w", closeErr)
-		}
-	}()
-	if _, err := br.Exec(); err != nil {
-		return 0, time.Time{}, nil, fmt.Errorf("eventstore: lock streams: %w", err)
-	}
-	if err := br.QueryRow().Scan(&xid, &recordedAt); err != nil {
-		return 0, time.Time{}, nil, fmt.Errorf("eventstore: transaction id: %w", err)
-	}
-	versions = make([]int64, len(appends))
-	for i, a := range appends {
-		err := br.QueryRow().Scan(&versions[i])
-		if len(a.Events) == 0 && err == nil && a.ExpectedVersion != eventstore.AnyVersion && versions[i] != a.ExpectedVersion {
-			return 0, time.Time{}, nil, &eventstore.ConcurrencyError{Stream: a.Stream, Expected: a.ExpectedVersion, Actual: versions[i]}
-		}
-		if errors.Is(err, pgx.ErrNoRows) {
-			if err := br.Close(); err != nil {
-				return 0, time.Time{}, nil, fmt.Errorf("eventstore: stream version: %w", err)
-			}
-			var actual int64
-			if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT version FROM streams WHERE stream_id = $1), 0)`, string(a.Stream)).Scan(&actual); err != nil {
-				return 0, time.Time{}, nil, fmt.Errorf("eventstore: stream version: %w", err)
-			}
-			return 0, time.Time{}, nil, &eventstore.ConcurrencyError{Stream: a.Stream, Expected: a.ExpectedVersion, Actual: actual}
-		}
-		if err != nil {
-			return 0, time.Time{}, nil, fmt.Errorf("eventstore: stream version: %w", err)
-		}
-	}
-	return xid, recordedAt, versions, nil
-}
-
 // lookupExisting returns the stored envelopes when every event of the append is stored already,
 // in the same streams and with the same types.
 func (s *Store) lookupExisting(ctx context.Context, appends []eventstore.StreamAppend, total int) ([]eventstore.Envelope, bool, error) {
@@ -359,7 +156,7 @@ func (s *Store) lookupExisting(ctx context.Context, appends []eventstore.StreamA
 	return out, true, nil
 }
 
-// ReadStream implements eventstore.Store. Stream reads are not limited by the xmin horizon:
+// ReadStream implements eventstore.Store. Stream reads are not limited by the visibility bound:
 // a stream's versions are gap-free by construction, and a command must see its own stream's
 // latest committed state.
 func (s *Store) ReadStream(ctx context.Context, stream eventstore.StreamID, fromVersion int64, limit int) ([]eventstore.Envelope, error) {
@@ -384,26 +181,52 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]eventsto
 // Querier is satisfied by a pool, a connection and a transaction.
 type Querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // ReadAll reads up to limit events after a position through any querier, so a projection can
-// read inside its own transaction.
+// read inside its own transaction (READ COMMITTED or REPEATABLE READ).
 func ReadAll(ctx context.Context, q Querier, after int64, limit int) ([]eventstore.Envelope, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	rows, err := q.Query(ctx, `SELECT `+selectColumns+` FROM events WHERE position > $1 AND position < `+safeBelow+` ORDER BY position LIMIT $2`, after, limit)
+	batch := &pgx.Batch{}
+	batch.Queue(setVisibleBelow)
+	batch.Queue(`SELECT `+selectColumns+` FROM events WHERE position > $1 AND position < `+visibleBelow+` ORDER BY position LIMIT $2`, after, limit)
+	br := q.SendBatch(ctx, batch)
+	defer br.Close()
+	if _, err := br.Exec(); err != nil {
+		return nil, fmt.Errorf("eventstore: read all: %w", err)
+	}
+	rows, err := br.Query()
 	if err != nil {
 		return nil, fmt.Errorf("eventstore: read all: %w", err)
 	}
-	return scanEnvelopes(rows, min(limit, 1024))
+	events, err := scanEnvelopes(rows, min(limit, 1024))
+	if err != nil {
+		return nil, err
+	}
+	if err := br.Close(); err != nil {
+		return nil, fmt.Errorf("eventstore: read all: %w", err)
+	}
+	return events, nil
 }
 
 // Head implements eventstore.Store.
 func (s *Store) Head(ctx context.Context) (int64, error) {
+	batch := &pgx.Batch{}
+	batch.Queue(setVisibleBelow)
+	batch.Queue(`SELECT coalesce(max(position), 0) FROM events WHERE position < ` + visibleBelow)
+	br := s.pool.SendBatch(ctx, batch)
+	defer br.Close()
 	var head int64
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(position), 0) FROM events WHERE position < `+safeBelow).Scan(&head)
-	if err != nil {
+	if _, err := br.Exec(); err != nil {
+		return 0, fmt.Errorf("eventstore: head: %w", err)
+	}
+	if err := br.QueryRow().Scan(&head); err != nil {
+		return 0, fmt.Errorf("eventstore: head: %w", err)
+	}
+	if err := br.Close(); err != nil {
 		return 0, fmt.Errorf("eventstore: head: %w", err)
 	}
 	return head, nil
@@ -470,104 +293,7 @@ func scanEnvelopes(rows pgx.Rows, capacity int) ([]eventstore.Envelope, error) {
 	return out, nil
 }
 
-// decodeMetadata is json.Unmarshal into m. Metadata as the store writes it (a flat object of
-// plain ASCII strings under the exact field names) is decoded without reflection, which is
-// most of the cost of reading the log; anything else — escapes, other keys, other value
-// types — is left to encoding/json, so the result is always the same.
-func decodeMetadata(b []byte, m *eventstore.Metadata) error {
-	if decodeFlatMetadata(b, m) {
-		return nil
-	}
-	*m = eventstore.Metadata{}
-	return json.Unmarshal(b, m)
-}
-
-func decodeFlatMetadata(b []byte, m *eventstore.Metadata) bool {
-	i := skipJSONSpace(b, 0)
-	if i == len(b) || b[i] != '{' {
-		return false
-	}
-	if i = skipJSONSpace(b, i+1); i < len(b) && b[i] == '}' {
-		return skipJSONSpace(b, i+1) == len(b)
-	}
-	for {
-		key, next, ok := plainJSONString(b, i)
-		if !ok {
-			return false
-		}
-		if i = skipJSONSpace(b, next); i == len(b) || b[i] != ':' {
-			return false
-		}
-		value, next, ok := plainJSONString(b, skipJSONSpace(b, i+1))
-		if !ok {
-			return false
-		}
-		var field *string
-		switch string(key) {
-		case "correlationId":
-			field = &m.CorrelationID
-		case "causationId":
-			field = &m.CausationID
-		case "actorId":
-			field = &m.ActorID
-		case "actorRole":
-			field = &m.ActorRole
-		case "impersonatorId":
-			field = &m.ImpersonatorID
-		case "idempotencyKey":
-			field = &m.IdempotencyKey
-		case "requestHash":
-			field = &m.RequestHash
-		case "clientIp":
-			field = &m.ClientIP
-		default:
-			return false
-		}
-		*field = string(value)
-		if i = skipJSONSpace(b, next); i == len(b) {
-			return false
-		}
-		switch b[i] {
-		case '}':
-			return skipJSONSpace(b, i+1) == len(b)
-		case ',':
-			i = skipJSONSpace(b, i+1)
-		default:
-			return false
-		}
-	}
-}
-
-// plainJSONString returns the contents of the string starting at b[i] and the index after it,
-// if it is made of printable ASCII without escapes.
-func plainJSONString(b []byte, i int) ([]byte, int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return nil, 0, false
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return b[i+1 : j], j + 1, true
-		case c == '\\' || c < 0x20 || c >= 0x80:
-			return nil, 0, false
-		}
-	}
-	return nil, 0, false
-}
-
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 func isUniqueViolation(err error, constraint string) bool {
 	var pg *pgconn.PgError
 	return errors.As(err, &pg) && pg.Code == "23505" && pg.ConstraintName == constraint
-}
-
-func isInvalidJSON(err error) bool {
-	var pg *pgconn.PgError
-	return errors.As(err, &pg) && pg.Code == "22P02"
 }

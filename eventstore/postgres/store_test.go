@@ -2,6 +2,8 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
@@ -30,4 +32,41 @@ func TestConformance(t *testing.T) {
 		s, _ := newStore(t)
 		return s
 	})
+}
+
+// TestNullCharacterIsAnInvalidEvent: jsonb cannot hold \u0000, and text cannot hold U+0000. The
+// store says so with ErrNullCharacter inside ErrInvalidEvent, which the API answers with a 400,
+// and stores nothing.
+func TestNullCharacterIsAnInvalidEvent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, pool := newStore(t)
+	bad := eventstoretest.Event("t.bad", 1)
+	bad.Data = json.RawMessage(`{"name":"a\u0000b"}`)
+	withMeta := eventstoretest.Event("t.bad", 2)
+	withMeta.Metadata.ActorID = "a\x00b"
+	for name, events := range map[string][]eventstore.NewEvent{
+		"data":                {bad},
+		"metadata":            {withMeta},
+		"data of two events":  {eventstoretest.Event("t.ok", 3), bad},
+		"metadata of two too": {withMeta, eventstoretest.Event("t.ok", 4)},
+	} {
+		_, err := s.Append(ctx, eventstore.StreamAppend{Stream: "account-a", ExpectedVersion: eventstore.AnyVersion, Events: events})
+		if !errors.Is(err, eventstore.ErrInvalidEvent) || !errors.Is(err, eventstore.ErrNullCharacter) {
+			t.Errorf("%s holding U+0000: err = %v, want ErrInvalidEvent and ErrNullCharacter", name, err)
+		}
+	}
+	typed := eventstoretest.Event("t.a\x00b", 5)
+	if _, err := s.Append(ctx, eventstore.StreamAppend{Stream: "account-a", ExpectedVersion: eventstore.AnyVersion,
+		Events: []eventstore.NewEvent{typed}}); !errors.Is(err, eventstore.ErrInvalidEvent) {
+		t.Errorf("a type holding U+0000: err = %v, want ErrInvalidEvent", err)
+	}
+	if _, err := s.Append(ctx, eventstore.StreamAppend{Stream: "account-a\x00", ExpectedVersion: eventstore.AnyVersion,
+		Events: []eventstore.NewEvent{eventstoretest.Event("t.ok", 6)}}); !errors.Is(err, eventstore.ErrInvalidStream) {
+		t.Errorf("a stream id holding U+0000: err = %v, want ErrInvalidStream", err)
+	}
+	var stored int
+	if err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM streams)`).Scan(&stored); err != nil || stored != 0 {
+		t.Fatalf("%d rows stored (%v), want none", stored, err)
+	}
 }

@@ -38,6 +38,7 @@ const (
 	EnvDepositAddresses = "CLEARVEST_DEPOSIT_ADDRESSES"
 	EnvBlobURL          = "CLEARVEST_BLOB_URL"
 	EnvTrustedProxies   = "CLEARVEST_TRUSTED_PROXIES"
+	EnvMetricsAddr      = "CLEARVEST_METRICS_ADDR"
 )
 
 // Deployment environments.
@@ -60,8 +61,11 @@ const (
 // Config is the whole runtime configuration. It is a plain value: load it once in main and
 // pass the parts each component needs.
 type Config struct {
-	DatabaseURL    string // empty: the embedded PostgreSQL cluster under DataDir
-	Addr           string
+	DatabaseURL string // empty: the embedded PostgreSQL cluster under DataDir
+	Addr        string
+	// MetricsAddr is where Prometheus metrics are served, apart from the public listener;
+	// empty: they are not served.
+	MetricsAddr    string
 	DataDir        string // always absolute
 	PublicURL      string
 	Env            string
@@ -110,6 +114,7 @@ func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("env", c.Env),
 		slog.String("addr", c.Addr),
+		slog.String("metrics_addr", c.MetricsAddr),
 		slog.String("data_dir", c.DataDir),
 		slog.String("public_url", c.PublicURL),
 		slog.String("database", db),
@@ -174,8 +179,16 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.Addr == "" {
 		c.Addr = defaultAddr
 	}
-	if _, port, err := net.SplitHostPort(c.Addr); err != nil || port == "" {
-		return Config{}, fmt.Errorf("%s: %q is not a listen address; use host:port or :port, e.g. %q", EnvAddr, c.Addr, defaultAddr)
+	if err := checkListenAddr(EnvAddr, c.Addr, defaultAddr); err != nil {
+		return Config{}, err
+	}
+	if c.MetricsAddr = get(EnvMetricsAddr); c.MetricsAddr != "" {
+		if err := checkListenAddr(EnvMetricsAddr, c.MetricsAddr, "127.0.0.1:9090"); err != nil {
+			return Config{}, err
+		}
+		if _, port, _ := net.SplitHostPort(c.MetricsAddr); c.MetricsAddr == c.Addr && port != "0" {
+			return Config{}, fmt.Errorf("%s: %q is %s too; metrics need a listener of their own, away from the public one", EnvMetricsAddr, c.MetricsAddr, EnvAddr)
+		}
 	}
 
 	c.PublicURL = strings.TrimRight(get(EnvPublicURL), "/")
@@ -255,6 +268,13 @@ func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+func checkListenAddr(name, addr, example string) error {
+	if _, port, err := net.SplitHostPort(addr); err != nil || port == "" {
+		return fmt.Errorf("%s: %q is not a listen address; use host:port or :port, e.g. %q", name, addr, example)
+	}
+	return nil
 }
 
 func checkDatabaseURL(s string) error {

@@ -46,7 +46,8 @@ func TestLoad(t *testing.T) {
 					MailURL:   "file://" + filepath.ToSlash(filepath.Join(dataDir, "mail")),
 				}
 				if c.DatabaseURL != "" || c.Addr != want.Addr || c.DataDir != want.DataDir || c.PublicURL != want.PublicURL ||
-					c.Env != want.Env || c.MailURL != want.MailURL || c.GoogleClientID != "" || c.DepositAddresses != "" || c.BlobS3 != nil {
+					c.Env != want.Env || c.MailURL != want.MailURL || c.GoogleClientID != "" || c.DepositAddresses != "" || c.BlobS3 != nil ||
+					c.MetricsAddr != "" {
 					t.Errorf("got %+v, want %+v", c, want)
 				}
 				if len(c.SecretKey) != 32 {
@@ -68,12 +69,14 @@ func TestLoad(t *testing.T) {
 				"CLEARVEST_SECRET_KEY":        validKey(),
 				"GOOGLE_CLIENT_ID":            "abc.apps.googleusercontent.com",
 				"CLEARVEST_DEPOSIT_ADDRESSES": "USDT/TRC20=T123",
+				"CLEARVEST_METRICS_ADDR":      "10.0.0.7:9090",
 			},
 			check: func(t *testing.T, c config.Config, _ string) {
 				if c.DatabaseURL != "postgres://u:p@db:5432/clearvest" || c.Addr != "127.0.0.1:9000" ||
 					c.PublicURL != "https://clearvest.example.com" || !c.Production() ||
 					c.MailURL != "smtp://user:secret@mail.example.com:587" || !bytes.Equal(c.SecretKey, bytes.Repeat([]byte{7}, 32)) ||
-					c.GoogleClientID != "abc.apps.googleusercontent.com" || c.DepositAddresses != "USDT/TRC20=T123" || c.Embedded() {
+					c.GoogleClientID != "abc.apps.googleusercontent.com" || c.DepositAddresses != "USDT/TRC20=T123" || c.Embedded() ||
+					c.MetricsAddr != "10.0.0.7:9090" {
 					t.Errorf("unexpected config %+v", c)
 				}
 			},
@@ -122,6 +125,8 @@ func TestLoad(t *testing.T) {
 		{name: "previous secret key twice", env: map[string]string{"CLEARVEST_SECRET_KEY": validKey(), "CLEARVEST_SECRET_KEY_PREVIOUS": keyOf(1) + "," + keyOf(1)}, wantErr: "CLEARVEST_SECRET_KEY_PREVIOUS (key 2): is listed twice"},
 		{name: "empty entry in the previous secret keys", env: map[string]string{"CLEARVEST_SECRET_KEY": validKey(), "CLEARVEST_SECRET_KEY_PREVIOUS": keyOf(1) + ","}, wantErr: "CLEARVEST_SECRET_KEY_PREVIOUS (key 2): decodes to 0 bytes"},
 		{name: "bad listen address", env: map[string]string{"CLEARVEST_ADDR": "8080"}, wantErr: "CLEARVEST_ADDR: \"8080\" is not a listen address"},
+		{name: "bad metrics address", env: map[string]string{"CLEARVEST_METRICS_ADDR": "9090"}, wantErr: "CLEARVEST_METRICS_ADDR: \"9090\" is not a listen address"},
+		{name: "metrics on the public listener", env: map[string]string{"CLEARVEST_METRICS_ADDR": ":8080"}, wantErr: "CLEARVEST_METRICS_ADDR: \":8080\" is CLEARVEST_ADDR too"},
 		{name: "relative public URL", env: map[string]string{"CLEARVEST_PUBLIC_URL": "clearvest.example.com"}, wantErr: "CLEARVEST_PUBLIC_URL:"},
 		{name: "unsupported mail scheme", env: map[string]string{"CLEARVEST_MAIL_URL": "http://mail"}, wantErr: `CLEARVEST_MAIL_URL: scheme "http" is not supported`},
 		{name: "relative mail directory", env: map[string]string{"CLEARVEST_MAIL_URL": "file://mail"}, wantErr: "CLEARVEST_MAIL_URL:"},

@@ -28,21 +28,19 @@ stop_server() {
 	kill -KILL "$1" 2>/dev/null || true
 }
 
-# start_server NAME runs bin/clearvest serve in development mode on a fresh database of
-# TEST_DATABASE_URL and a fresh data directory, and waits until /readyz answers (up to 60 s: the
-# first start migrates and seeds the demo data). It sets base_url and server_data.
-start_server() {
-	local db="clearvest_$1_$$_${RANDOM}" db_url port pid ready=false _
-	db_url=$(go run ./scripts/createdb -name "$db" "$TEST_DATABASE_URL")
-	cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")
-	server_data=$(mktemp -d)
-	cleanups+=("rm -rf '$server_data'")
+# serve_on DATABASE_URL DATA_DIR LOG runs `serve` in development mode (the binary in
+# $clearvest_bin, default bin/clearvest) on that database and data directory, on a free loopback
+# port, logging to LOG, and waits until /readyz answers (up to 60 s: the first start migrates
+# and seeds the demo data). It sets base_url and server_pid; the stop is added to cleanups.
+serve_on() {
+	local port pid ready=false _
 	port=$(free_port)
 	base_url="http://127.0.0.1:$port"
-	CLEARVEST_ENV=development CLEARVEST_DATA_DIR=$server_data CLEARVEST_ADDR="127.0.0.1:$port" \
-		CLEARVEST_PUBLIC_URL=$base_url DATABASE_URL=$db_url \
-		bin/clearvest serve >"$server_data/serve.log" 2>&1 &
+	CLEARVEST_ENV=development CLEARVEST_DATA_DIR=$2 CLEARVEST_ADDR="127.0.0.1:$port" \
+		CLEARVEST_PUBLIC_URL=$base_url DATABASE_URL=$1 \
+		"${clearvest_bin:-bin/clearvest}" serve >"$3" 2>&1 &
 	pid=$!
+	server_pid=$pid
 	cleanups+=("stop_server $pid")
 	for _ in $(seq 1 120); do
 		if ! kill -0 "$pid" 2>/dev/null; then
@@ -56,7 +54,18 @@ start_server() {
 	done
 	if [[ $ready != true ]]; then
 		echo "the server did not become ready at $base_url/readyz; its log:" >&2
-		tail -n 50 "$server_data/serve.log" >&2
+		tail -n 50 "$3" >&2
 		return 1
 	fi
+}
+
+# start_server NAME runs serve (serve_on) on a fresh database of TEST_DATABASE_URL and a fresh
+# data directory. It sets base_url, server_pid and server_data.
+start_server() {
+	local db="clearvest_$1_$$_${RANDOM}" db_url
+	db_url=$(go run ./scripts/createdb -name "$db" "$TEST_DATABASE_URL")
+	cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")
+	server_data=$(mktemp -d)
+	cleanups+=("rm -rf '$server_data'")
+	serve_on "$db_url" "$server_data" "$server_data/serve.log"
 }

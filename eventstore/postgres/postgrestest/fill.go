@@ -16,7 +16,8 @@ var EventTypes = []string{"account.deposit_requested", "account.deposit_confirme
 // last position. It writes the rows with SQL, 50,000 per transaction, because appending them a
 // command at a time would take longer than the benchmarks; positions, versions and the streams
 // table follow the store's rules, ids are time-ordered like UUIDv7, and payload and metadata
-// are shaped like a command's.
+// are shaped like a command's. It takes no stream locks, so readers do not wait for it: it must
+// return before anything reads the log.
 func FillLog(b testing.TB, pool *pgxpool.Pool, n, streams int) int64 {
 	b.Helper()
 	ctx := context.Background()
@@ -26,7 +27,7 @@ func FillLog(b testing.TB, pool *pgxpool.Pool, n, streams int) int64 {
 		to := min(from+perTx, n) - 1
 		err := pool.QueryRow(ctx, `WITH ins AS (
 			INSERT INTO events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
-			SELECT (pg_current_xact_id()::text::bigint << 16) | (g - $1 + 1), id, 'account-' || (g % $3), g / $3 + 1,
+			SELECT ((pg_current_xact_id()::text::bigint + (SELECT xid_offset FROM event_position_offset)) << 16) | (g - $1 + 1), id, 'account-' || (g % $3), g / $3 + 1,
 			  ($4::text[])[g % cardinality($4::text[]) + 1], 1,
 			  jsonb_build_object('amount', (100 + g % 900) || '.00', 'currency', 'EUR', 'reference', 'ref-' || lpad(g::text, 8, '0')),
 			  jsonb_build_object('correlationId', id, 'causationId', id, 'actorId', 'user-bench', 'actorRole', 'customer'),

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"clearvest/platform/pgtest"
+)
+
+// TestServeKeepsMetricsOffThePublicListener starts serve as an operator would, with
+// CLEARVEST_METRICS_ADDR set: metrics answer there, and the public listener has none.
+func TestServeKeepsMetricsOffThePublicListener(t *testing.T) {
+	t.Setenv("DATABASE_URL", pgtest.NewDatabase(t))
+	t.Setenv("CLEARVEST_DATA_DIR", t.TempDir())
+	t.Setenv("CLEARVEST_SECRET_KEY", base64.StdEncoding.EncodeToString(make([]byte, 32)))
+	t.Setenv("CLEARVEST_ENV", "development")
+	t.Setenv("CLEARVEST_ADDR", "127.0.0.1:0")
+	t.Setenv("CLEARVEST_METRICS_ADDR", "127.0.0.1:0")
+	ctx, stop := context.WithCancel(testCtx(t))
+	defer stop()
+	out, stdout := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, nil, stdout, slog.New(slog.DiscardHandler))
+		stdout.Close()
+	}()
+
+	var public, metrics string
+	lines := bufio.NewScanner(out)
+	for (public == "" || metrics == "") && lines.Scan() {
+		line := lines.Text()
+		if rest, ok := strings.CutPrefix(line, "Clearvest is running at "); ok {
+			u, err := url.Parse(rest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			public = "http://127.0.0.1:" + u.Port()
+		}
+		if rest, ok := strings.CutPrefix(line, "Metrics: "); ok {
+			metrics = rest
+		}
+	}
+	if public == "" || metrics == "" {
+		t.Fatalf("serve stopped before naming both listeners: %v", <-done)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+
+	get := func(u string) (int, string) {
+		t.Helper()
+		res, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if status, body := get(public + "/metrics"); status != http.StatusNotFound || strings.Contains(body, "clearvest_") {
+		t.Errorf("public GET /metrics = %d %.80s, want a 404 without metrics", status, body)
+	}
+	if status, body := get(metrics); status != http.StatusOK || !strings.Contains(body, "clearvest_projection") {
+		t.Errorf("GET %s = %d %.200s, want the metrics", metrics, status, body)
+	}
+	if status, _ := get(public + "/healthz"); status != http.StatusOK {
+		t.Errorf("public /healthz = %d", status)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
