@@ -19,12 +19,14 @@ type authParts struct {
 	hasher   *password.Hasher
 	tokens   *token.Issuer
 	sessions *session.Store
-	devices  *session.Devices
-	codes    *otp.Codes
-	totp     *totp.Store
-	limiter  *ratelimit.Limiter
-	policy   *ratelimit.Policy
-	google   googleVerifier
+	// guard checks the session and principal behind every authenticated request.
+	guard   *session.Guard
+	devices *session.Devices
+	codes   *otp.Codes
+	totp    *totp.Store
+	limiter *ratelimit.Limiter
+	policy  *ratelimit.Policy
+	google  googleVerifier
 	// googleOAuth and googleSealer serve the redirect flow; nil when Google is not configured.
 	googleOAuth  *google.OAuth
 	googleSealer *auth.Sealer
@@ -37,6 +39,7 @@ func (s *Service) initAuth() error {
 		return fmt.Errorf("accounts: %w", err)
 	}
 	s.sessions = session.New(s.pool, s.clock)
+	s.guard = session.NewGuard(s.pool, s.clock, session.WithGuardLogger(s.log))
 	s.devices = session.NewDevices(s.pool, s.clock)
 	if s.codes, err = otp.New(s.pool, s.clock, s.cfg.SecretKey); err != nil {
 		return fmt.Errorf("accounts: %w", err)

@@ -155,7 +155,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 		if err := s.credentials.Set(ctx, u.tx, uid, hash); err != nil {
 			return err
 		}
-		if _, err := session.New(u.tx, s.clock).RevokeAll(ctx, uid, uuid.Nil, reasonPasswordReset); err != nil {
+		if err := u.endSessions(ctx, uid, uuid.Nil, reasonPasswordReset); err != nil {
 			return err
 		}
 		return u.mailPasswordChanged(ctx, user)
@@ -216,7 +216,7 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, oldPassword, newP
 		if err := s.credentials.Set(ctx, u.tx, uid, hash); err != nil {
 			return err
 		}
-		if _, err := session.New(u.tx, s.clock).RevokeAll(ctx, uid, current, reasonPasswordChanged); err != nil {
+		if err := u.endSessions(ctx, uid, current, reasonPasswordChanged); err != nil {
 			return err
 		}
 		return u.mailPasswordChanged(ctx, user)
@@ -250,7 +250,7 @@ func (s *Service) SecureAccount(ctx context.Context, token string, c Client) err
 		return err
 	}
 	_, err = s.inTx(ctx, eventstore.Metadata{ActorID: uid.String(), ClientIP: c.IP}, func(u *unit) error {
-		if _, err := session.New(u.tx, s.clock).RevokeAll(ctx, uid, uuid.Nil, reasonWasntMe); err != nil {
+		if err := u.endSessions(ctx, uid, uuid.Nil, reasonWasntMe); err != nil {
 			return err
 		}
 		if err := session.NewDevices(u.tx, s.clock).ForgetAll(ctx, uid); err != nil {

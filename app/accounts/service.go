@@ -34,6 +34,7 @@ import (
 	"clearvest/platform/auth/principal"
 	"clearvest/platform/blob"
 	"clearvest/platform/mail"
+	"clearvest/projections/users"
 )
 
 // Kicker wakes the mail sender after a commit; *mail.Sender is one (and a nil one is fine).
@@ -141,6 +142,8 @@ type unit struct {
 	position int64
 	appended bool
 	mailed   bool
+	// authChanged: a principal or session row changed (syncPrincipal, endSessions).
+	authChanged bool
 }
 
 // maxAttempts bounds retries of a flow whose user stream moved under it (two tabs saving a
@@ -171,6 +174,9 @@ func (s *Service) inTx(ctx context.Context, meta eventstore.Metadata, fn func(u 
 	}
 	if u.mailed && s.sender != nil {
 		s.sender.Kick()
+	}
+	if u.authChanged {
+		s.settleSessions(ctx)
 	}
 	return u.position, nil
 }
@@ -318,6 +324,7 @@ func (u *unit) syncPrincipal(ctx context.Context, user *identity.User) error {
 	if err != nil {
 		return err
 	}
+	u.authChanged = true
 	return u.s.principals.Upsert(ctx, u.tx, id, user.Role(), user.Status())
 }
 
@@ -338,8 +345,33 @@ func view(u loaded) User {
 	}
 }
 
-// User returns a user as they are now (from their stream, so a change is visible at once).
+// listed is the API's picture of a user from the users read model, as view is from the stream.
+func listed(u users.User) User {
+	return User{
+		ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Country: u.Country, Bio: u.Bio, Photo: u.Photo,
+		Role: string(u.Role), Status: string(u.Status), Verified: u.IsVerified, KYCStatus: u.KYCStatus,
+		Balance: "0.00", InvestmentBalance: "0.00", TotalMaturityAmount: "0.00", Fees: "0.00",
+		ReferralCode: u.ReferralCode, TwoFactorEnabled: u.TwoFactorEnabled, CreatedAt: u.CreatedAt,
+	}
+}
+
+// User returns a user from the users read model, one indexed row: it is what every signed-in
+// page asks for, and replaying the stream each time would cost a read and a decryption per
+// event. Like every query it is as fresh as the read model; a client that sends the position
+// of its last command (X-Clearvest-Position) is answered only once the model has passed it
+// (docs/product-rules.md, "Read-your-writes"). A user the model does not hold yet (a
+// registration a moment ago, asked without its position) is read from their stream.
 func (s *Service) User(ctx context.Context, userID string) (User, error) {
+	row, err := users.Get(ctx, s.pool, userID)
+	if err == nil {
+		if row.Status == identity.StatusClosed {
+			return User{}, ErrUserNotFound
+		}
+		return listed(row), nil
+	}
+	if !errors.Is(err, users.ErrNotFound) {
+		return User{}, err
+	}
 	u, err := s.loadUser(ctx, userID)
 	if err != nil {
 		return User{}, err

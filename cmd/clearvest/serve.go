@@ -101,6 +101,8 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	go func() { defer close(runnerDone); _ = runner.Run(workers) }()
 	senderDone := make(chan struct{})
 	go func() { defer close(senderDone); _ = ident.sender.Run(workers) }()
+	sessionsDone := make(chan struct{})
+	go func() { defer close(sessionsDone); _ = ident.accounts.WatchSessions(workers) }()
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -120,6 +122,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	stopWorkers()
 	<-runnerDone
 	<-senderDone
+	<-sessionsDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
