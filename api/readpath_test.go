@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -22,13 +23,17 @@ import (
 // queryCounter counts the queries made while serving requests. The server's base context
 // carries a mark that the pool's tracer looks for, so background work on the same pool
 // (projection runners, listeners, the mail sender) is not counted.
-type queryCounter struct{ n atomic.Int64 }
+type queryCounter struct {
+	n    atomic.Int64
+	last atomic.Value // string: the SQL of the latest counted query
+}
 
 type countedKey struct{}
 
-func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
 	if ctx.Value(countedKey{}) != nil {
 		c.n.Add(1)
+		c.last.Store(data.SQL)
 	}
 	return ctx
 }
@@ -39,9 +44,10 @@ func (c *queryCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.T
 	return ctx
 }
 
-func (c *queryCounter) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchQueryData) {
+func (c *queryCounter) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, data pgx.TraceBatchQueryData) {
 	if ctx.Value(countedKey{}) != nil {
 		c.n.Add(1)
+		c.last.Store(data.SQL)
 	}
 }
 
@@ -136,5 +142,120 @@ func BenchmarkGetUser(b *testing.B) {
 		})
 		meter.Report(b, float64(b.N), "us/op")
 		b.ReportMetric(float64(counter.n.Load()-before)/float64(b.N), "queries/op")
+	})
+}
+
+// TestSignedInReadIsOneQuery: once a session has been checked, GET /api/users/getUser costs
+// one indexed read of the users read model and nothing else: the session and principal come
+// from memory and the user's stream is not replayed.
+func TestSignedInReadIsOneQuery(t *testing.T) {
+	t.Parallel()
+	var counter queryCounter
+	env := accountstest.New(t, accountstest.WithQueryTracer(&counter))
+	a := serveCounted(t, env)
+	token, _ := registerForToken(t, a, "ada@example.com")
+	env.CatchUp(t)
+	client := &http.Client{}
+	if got := getUserStatus(t, client, a, token); got != http.StatusOK {
+		t.Fatalf("getUser: %d", got)
+	}
+	for range 3 {
+		before := counter.n.Load()
+		if got := getUserStatus(t, client, a, token); got != http.StatusOK {
+			t.Fatalf("getUser: %d", got)
+		}
+		if n := counter.n.Load() - before; n != 1 {
+			t.Fatalf("a signed-in getUser made %d queries, want 1", n)
+		}
+		if q, _ := counter.last.Load().(string); !strings.Contains(q, "FROM rm_users.users") {
+			t.Fatalf("a signed-in getUser read %q, want the users read model", q)
+		}
+	}
+}
+
+// TestRevocationReachesOtherInstances runs two server instances on one database, each with its
+// own memory of sessions. Whatever ends a session or lowers a right through instance A is
+// refused by instance B on the next request once B has heard of it: the test waits for that
+// with SyncSessions (every change committed before the call has reached B), not for a time.
+func TestRevocationReachesOtherInstances(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	var counter queryCounter
+	b := serveCounted(t, a.SecondProcess(t, accountstest.WithQueryTracer(&counter)))
+	_, admin := a.member(t, "admin@example.com", "admin")
+	onA := a.apiClient(t, admin.Token)
+
+	// signedIn returns a member's token after B has answered with it once, and checks that B
+	// now answers it from memory (the only query is the read model's row).
+	signedIn := func(t *testing.T, email, role string) (*client, userJSON) {
+		t.Helper()
+		browser, u := a.member(t, email, role)
+		a.CatchUp(t)
+		expect(t, b.apiClient(t, u.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusOK)
+		before := counter.n.Load()
+		expect(t, b.apiClient(t, u.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusOK)
+		if n := counter.n.Load() - before; n != 1 {
+			t.Fatalf("instance B made %d queries for a known session, want 1", n)
+		}
+		return browser, u
+	}
+	heard := func(t *testing.T) {
+		t.Helper()
+		if err := b.Accounts.SyncSessions(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	t.Run("sign-out", func(t *testing.T) {
+		_, u := signedIn(t, "leaver@example.com", "subscriber")
+		expect(t, a.apiClient(t, u.Token).do(http.MethodGet, "/api/users/logout", nil), http.StatusOK)
+		heard(t)
+		expect(t, b.apiClient(t, u.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
+	})
+
+	t.Run("suspension", func(t *testing.T) {
+		_, u := signedIn(t, "rogue@example.com", "subscriber")
+		expect(t, onA.do(http.MethodPost, "/api/users/suspend/"+u.ID, map[string]string{"reason": "chargebacks"}), http.StatusOK)
+		heard(t)
+		res := b.apiClient(t, u.Token).do(http.MethodGet, "/api/users/getUser", nil)
+		expect(t, res, http.StatusForbidden)
+		if e := decodeError(t, res); e.Code != "suspended" {
+			t.Errorf("got %+v, want the suspended refusal", e)
+		}
+	})
+
+	t.Run("demotion", func(t *testing.T) {
+		_, u := signedIn(t, "editor@example.com", "author")
+		expect(t, b.apiClient(t, u.Token).do(http.MethodGet, "/api/users/getUsers", nil), http.StatusOK)
+		expect(t, onA.do(http.MethodPost, "/api/users/upgradeUser", map[string]string{"id": u.ID, "role": "subscriber"}), http.StatusOK)
+		heard(t)
+		expect(t, b.apiClient(t, u.Token).do(http.MethodGet, "/api/users/getUsers", nil), http.StatusForbidden)
+	})
+
+	t.Run("closure", func(t *testing.T) {
+		_, u := signedIn(t, "gone@example.com", "subscriber")
+		expect(t, onA.do(http.MethodDelete, "/api/users/"+u.ID, nil), http.StatusOK)
+		heard(t)
+		expect(t, b.apiClient(t, u.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
+	})
+
+	t.Run("password change ends the other sessions", func(t *testing.T) {
+		browser, u := signedIn(t, "mover@example.com", "subscriber")
+		// A second sign-in from the same (now trusted) browser is a second session.
+		second := decodeUser(t, browser.do(http.MethodPost, "/api/users/login", map[string]string{"email": u.Email, "password": testPassword}))
+		expect(t, a.apiClient(t, second.Token).do(http.MethodPatch, "/api/users/changePassword", map[string]string{
+			"oldPassword": testPassword, "password": "new-harbour-lantern-43", "confirmPassword": "new-harbour-lantern-43",
+		}), http.StatusOK)
+		heard(t)
+		expect(t, b.apiClient(t, u.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
+	})
+
+	t.Run("ending the other sessions", func(t *testing.T) {
+		browser, u := signedIn(t, "tidy@example.com", "subscriber")
+		second := decodeUser(t, browser.do(http.MethodPost, "/api/users/login", map[string]string{"email": u.Email, "password": testPassword}))
+		expect(t, a.apiClient(t, second.Token).do(http.MethodPost, "/api/users/sessions/revoke-others", nil), http.StatusOK)
+		heard(t)
+		expect(t, b.apiClient(t, u.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
+		expect(t, b.apiClient(t, second.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusOK)
 	})
 }

@@ -51,6 +51,9 @@ func (s *Service) Authenticate(ctx context.Context, accessToken string) (Princip
 // process that serves requests runs it; without it every request reads the rows.
 func (s *Service) WatchSessions(ctx context.Context) error { return s.guard.Run(ctx) }
 
+// SessionCacheTrusted reports whether Authenticate answers from memory at the moment.
+func (s *Service) SessionCacheTrusted() bool { return s.guard.Trusted() }
+
 // SyncSessions returns once every change to principals and sessions committed before the call,
 // by any process, has reached this process's session guard.
 func (s *Service) SyncSessions(ctx context.Context) error { return s.guard.Sync(ctx) }

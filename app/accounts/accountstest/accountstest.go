@@ -170,6 +170,11 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	watched := make(chan struct{})
 	go func() { defer close(watched); _ = svc.WatchSessions(watchCtx) }()
 	t.Cleanup(func() { stopWatching(); <-watched })
+	for deadline := time.Now().Add(30 * time.Second); !svc.SessionCacheTrusted(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the session guard did not start listening")
+		}
+	}
 	return &Env{Accounts: svc, Pool: pool, Store: store, Codec: codec, Cipher: cipher, Runner: runner,
 		Sender: sender, MailDir: mailDir, Clock: o.clock, Secret: secret, dbURL: dbURL}
 }

@@ -6,9 +6,9 @@
 -- tables, through whichever code path, is covered.
 --
 -- Not announced: new rows (nothing about them can be cached yet) and activity (last_seen_at,
--- refresh token rotation), which change nothing a cached check relies on. Deleting a session
--- that had already ended (signing in prunes long-dead ones) is not announced either: an ended
--- session is refused whether or not its row exists.
+-- refresh token rotation), which change nothing a cached check relies on. Deleting a revoked
+-- session is not announced either: it is refused whether or not its row exists. (Expiry is
+-- not judged here: the database's clock need not agree with the application's.)
 CREATE FUNCTION notify_auth_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_LEVEL = 'STATEMENT' THEN
@@ -37,7 +37,7 @@ CREATE TRIGGER sessions_changed AFTER UPDATE ON sessions FOR EACH ROW
     WHEN ((OLD.user_id, OLD.revoked_at, OLD.expires_at) IS DISTINCT FROM (NEW.user_id, NEW.revoked_at, NEW.expires_at))
     EXECUTE FUNCTION notify_auth_change();
 CREATE TRIGGER sessions_deleted AFTER DELETE ON sessions FOR EACH ROW
-    WHEN (OLD.revoked_at IS NULL AND OLD.expires_at > now())
+    WHEN (OLD.revoked_at IS NULL)
     EXECUTE FUNCTION notify_auth_change();
 CREATE TRIGGER sessions_truncated AFTER TRUNCATE ON sessions FOR EACH STATEMENT
     EXECUTE FUNCTION notify_auth_change();

@@ -166,6 +166,14 @@ func (g *Guard) cached(userID, sessionID uuid.UUID) (p principal.Principal, s ca
 	return u.principal, s, true, sOK && time.Since(s.loaded) <= cacheMaxAge
 }
 
+// Trusted reports whether checks are answered from memory at the moment: Run is listening and
+// its connection proved itself within the lease.
+func (g *Guard) Trusted() bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.trusted()
+}
+
 // trusted: the cache may be used. Callers hold mu.
 func (g *Guard) trusted() bool {
 	return g.listening && time.Since(g.confirmed) < lease
