@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -54,10 +56,16 @@ func (c *queryCounter) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, data pg
 func (c *queryCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
 
 // serveCounted serves env's accounts like serve does, marking request contexts for counter.
+// It logs as serve does, JSON lines to a file, so that benchmarks pay for the access log.
 func serveCounted(t testing.TB, env *accountstest.Env) *app {
 	t.Helper()
+	logFile, err := os.Create(filepath.Join(t.TempDir(), "serve.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { logFile.Close() })
 	srv := httptest.NewUnstartedServer(api.New(api.Deps{
-		Logger:         slog.New(slog.DiscardHandler),
+		Logger:         slog.New(slog.NewJSONHandler(logFile, nil)),
 		Accounts:       env.Accounts,
 		PublicURL:      accountstest.PublicURL,
 		MailboxDir:     env.MailDir,

@@ -30,7 +30,8 @@ stop_server() {
 
 # start_server NAME runs bin/clearvest serve in development mode on a fresh database of
 # TEST_DATABASE_URL and a fresh data directory, and waits until /readyz answers (up to 60 s: the
-# first start migrates and seeds the demo data). It sets base_url and server_data.
+# first start migrates and seeds the demo data). It sets base_url, server_data, server_pid and
+# server_db_url.
 start_server() {
 	local db="clearvest_$1_$$_${RANDOM}" db_url port pid ready=false _
 	db_url=$(go run ./scripts/createdb -name "$db" "$TEST_DATABASE_URL")
@@ -44,6 +45,8 @@ start_server() {
 		bin/clearvest serve >"$server_data/serve.log" 2>&1 &
 	pid=$!
 	cleanups+=("stop_server $pid")
+	server_pid=$pid
+	server_db_url=$db_url
 	for _ in $(seq 1 120); do
 		if ! kill -0 "$pid" 2>/dev/null; then
 			break
