@@ -12,6 +12,8 @@
 #   COUNT              rounds, i.e. runs of each benchmark (default 6, the fewest benchstat trusts)
 #   OUT                results directory (default .testdata/bench/<time>)
 #   WRK_DURATION       length of each HTTP load run (default 15s); 0 skips the HTTP load test
+#   READPATH_DURATION  length of each run of the signed-in read benchmark (scripts/bench-readpath.sh,
+#                      which also reads READPATH_RATES and READPATH_ROUNDS; default 20s); 0 skips it
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -101,7 +103,7 @@ echo "==> go benchmarks ($count rounds) into $out/bench.txt"
 for round in $(seq "$count"); do
 	echo "--- round $round of $count, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	go test -p 1 -run '^$' -bench "$bench" -benchmem -count 1 -timeout 30m \
-		./command ./eventstore/postgres ./projections | tee -a "$out/bench.txt"
+		./app/command ./eventstore/postgres ./projections | tee -a "$out/bench.txt"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -111,6 +113,11 @@ echo "==> benchstat"
 echo
 echo "==> clearvest against its raw-SQL baselines (medians; ratio = clearvest / baseline)"
 summarise "$out/bench.txt" | tee "$out/summary.md"
+
+if [[ ${READPATH_DURATION:-20s} != 0 ]]; then
+	echo
+	OUT=$out/readpath scripts/bench-readpath.sh
+fi
 
 if [[ $wrk_duration == 0 ]]; then
 	exit 0
