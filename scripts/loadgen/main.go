@@ -139,7 +139,7 @@ type result struct {
 	rate      int
 	sent      int
 	errors    int64
-	latencies []time.Duration // sorted, successful requests only
+	latencies []time.Duration // sorted; a failed request counts with the time it took to fail
 	serverCPU time.Duration   // -1 when unknown
 	pgCPU     time.Duration   // -1 when unknown
 }
@@ -232,7 +232,6 @@ func attack(client *http.Client, tg target, token string, rate int, d time.Durat
 	interval := time.Second / time.Duration(rate)
 	n := int(d / interval)
 	latencies := make([]time.Duration, n)
-	failed := make([]bool, n)
 	var errs atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now().Add(10 * time.Millisecond)
@@ -245,20 +244,13 @@ func attack(client *http.Client, tg target, token string, rate int, d time.Durat
 			ok := get(client, tg.url, token)
 			latencies[i] = time.Since(due)
 			if !ok {
-				failed[i] = true
 				errs.Add(1)
 			}
 		})
 	}
 	wg.Wait()
-	r := result{target: tg.name, rate: rate, sent: n, errors: errs.Load()}
-	for i, l := range latencies {
-		if !failed[i] {
-			r.latencies = append(r.latencies, l)
-		}
-	}
-	slices.Sort(r.latencies)
-	return r
+	slices.Sort(latencies)
+	return result{target: tg.name, rate: rate, sent: n, errors: errs.Load(), latencies: latencies}
 }
 
 func get(client *http.Client, url, token string) bool {

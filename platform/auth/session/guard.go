@@ -334,6 +334,8 @@ func (g *Guard) Run(ctx context.Context) error {
 	go func() { defer close(listened); g.listen(ctx) }()
 	ticker := time.NewTicker(flushInterval)
 	defer ticker.Stop()
+	sweeper := time.NewTicker(cacheMaxAge)
+	defer sweeper.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -349,6 +351,7 @@ func (g *Guard) Run(ctx context.Context) error {
 			return nil
 		case <-ticker.C:
 			g.flush(ctx)
+		case <-sweeper.C:
 			g.sweep()
 		}
 	}
