@@ -19,17 +19,17 @@ type authParts struct {
 	hasher   *password.Hasher
 	tokens   *token.Issuer
 	sessions *session.Store
-	// guard checks the session and principal behind every authenticated request.
-	guard   *session.Guard
-	devices *session.Devices
-	codes   *otp.Codes
-	totp    *totp.Store
-	limiter *ratelimit.Limiter
-	policy  *ratelimit.Policy
-	google  googleVerifier
+	devices  *session.Devices
+	codes    *otp.Codes
+	totp     *totp.Store
+	limiter  *ratelimit.Limiter
+	policy   *ratelimit.Policy
+	google   googleVerifier
 	// googleOAuth and googleSealer serve the redirect flow; nil when Google is not configured.
 	googleOAuth  *google.OAuth
 	googleSealer *auth.Sealer
+	// guard checks the session and principal behind every authenticated request.
+	guard *session.Guard
 }
 
 func (s *Service) initAuth() error {
