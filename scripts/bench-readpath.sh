@@ -49,6 +49,8 @@ go build -o "$out/loadgen" ./scripts/loadgen
 go build -o "$out/bareuser" ./scripts/bareuser
 
 start_server readpath
+# Kept with the results (cleanups run last to first: this one before the server's data goes).
+cleanups+=("cp '$server_data/serve.log' '$out/serve.log'")
 read -r token user_id < <("$out/loadgen" register -url "$base_url")
 
 bare_port=$(free_port)
@@ -56,9 +58,10 @@ bare_url="http://127.0.0.1:$bare_port"
 "$out/bareuser" -addr "127.0.0.1:$bare_port" -user "$user_id" "$server_db_url" >"$out/bareuser.log" 2>&1 &
 bare_pid=$!
 cleanups+=("stop_server $bare_pid")
-# Ready once it serves the row, which also means the read model has the new user.
+# Ready once it serves the row, which also means the read model has the new user (up to a
+# minute: another session's long transaction on the server holds projections back).
 ready=false
-for _ in $(seq 1 100); do
+for _ in $(seq 1 600); do
 	if curl -fsS -m 2 -o /dev/null "$bare_url/api/users/getUser" 2>/dev/null; then
 		ready=true
 		break
