@@ -51,7 +51,8 @@ go build -o "$out/bareuser" ./scripts/bareuser
 start_server readpath
 # Kept with the results (cleanups run last to first: this one before the server's data goes).
 cleanups+=("cp '$server_data/serve.log' '$out/serve.log'")
-read -r token user_id < <("$out/loadgen" register -url "$base_url")
+creds=$("$out/loadgen" register -url "$base_url")
+read -r token user_id <<<"$creds"
 
 bare_port=$(free_port)
 bare_url="http://127.0.0.1:$bare_port"
