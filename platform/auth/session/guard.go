@@ -96,7 +96,9 @@ type GuardOption func(*Guard)
 // WithGuardLogger sets where the guard reports a lost listening connection.
 func WithGuardLogger(l *slog.Logger) GuardOption { return func(g *Guard) { g.logger = l } }
 
-// WithListenConfig connects the listener with cfg instead of the pool's configuration.
+// WithListenConfig connects the listener with cfg instead of the pool's configuration: for a
+// pool that goes through a pooler in transaction mode, which cannot LISTEN, it can name the
+// server itself.
 func WithListenConfig(cfg *pgconn.Config) GuardOption {
 	return func(g *Guard) { g.listenConfig = cfg.Copy() }
 }
