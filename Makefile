@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin/clearvest
 
-.PHONY: run build ui ui-deps generate check-generated test bench clean
+.PHONY: run build ui ui-deps generate check-generated test bench bench-readpath clean
 
 run: build
 	exec ./$(BIN) serve
@@ -32,6 +32,10 @@ test:
 
 bench:
 	scripts/bench.sh
+
+# Only the signed-in read benchmark (part of make bench): one table, about 5 minutes.
+bench-readpath:
+	scripts/bench-readpath.sh
 
 # Removes build output and the test cluster (stopped first). ./data, the development
 # database, is left alone: delete it yourself to start from an empty demo.

@@ -371,6 +371,9 @@ func TestRegisterVerifyAndNewDeviceFlow(t *testing.T) {
 	// The verification link from the e-mail.
 	token := a.LatestLink(t, email, "/verify/")
 	expect(t, a.browser(t).do(http.MethodPatch, "/api/users/verifyUser/"+token, nil), http.StatusOK)
+	// The laptop sees a change made in another browser once the read models have it (its own
+	// changes it would wait for, by sending their position).
+	a.CatchUp(t)
 	me := laptop.do(http.MethodGet, "/api/users/getUser", nil)
 	expect(t, me, http.StatusOK)
 	if !decodeUser(t, me).IsVerified {

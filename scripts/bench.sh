@@ -15,6 +15,8 @@
 #   CMDBENCH_DURATION  length of each open-loop run (default 10s); 0 skips the comparison
 #   CMDBENCH_RATES     offered rates, commands per second (default 1000,2000,3000,4000,5000,6000)
 #   WRK_DURATION       length of each HTTP load run (default 15s); 0 skips the HTTP load test
+#   READPATH_DURATION  length of each run of the signed-in read benchmark (scripts/bench-readpath.sh,
+#                      which also reads READPATH_RATES and READPATH_ROUNDS; default 20s); 0 skips it
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -122,6 +124,11 @@ if [[ $cmdbench_duration != 0 ]]; then
 	echo "==> command throughput, open loop: clearvest, the bare INSERT and the peer (scripts/cmdbench)"
 	(cd scripts/cmdbench && go run . -db "$TEST_DATABASE_URL" -duration "$cmdbench_duration" -rates "$cmdbench_rates") |
 		tee "$out/cmdbench.md"
+fi
+
+if [[ ${READPATH_DURATION:-20s} != 0 ]]; then
+	echo
+	OUT=$out/readpath scripts/bench-readpath.sh
 fi
 
 if [[ $wrk_duration == 0 ]]; then

@@ -214,6 +214,7 @@ func TestTwoFactorSignIn(t *testing.T) {
 	if err != nil || len(recovery) == 0 {
 		t.Fatalf("enable: %v (%d recovery codes)", err, len(recovery))
 	}
+	env.CatchUp(t) // User reads the read model, as getUser does
 	u, err := env.Accounts.User(ctx, in.User.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,8 @@ type authParts struct {
 	// googleOAuth and googleSealer serve the redirect flow; nil when Google is not configured.
 	googleOAuth  *google.OAuth
 	googleSealer *auth.Sealer
+	// guard checks the session and principal behind every authenticated request.
+	guard *session.Guard
 }
 
 func (s *Service) initAuth() error {
@@ -38,6 +40,7 @@ func (s *Service) initAuth() error {
 		return fmt.Errorf("accounts: %w", err)
 	}
 	s.sessions = session.New(s.pool, s.clock)
+	s.guard = session.NewGuard(s.pool, s.clock, session.WithGuardLogger(s.log))
 	s.devices = session.NewDevices(s.pool, s.clock)
 	if s.codes, err = otp.New(s.pool, s.clock, s.cfg.SecretKey, s.cfg.PreviousSecretKeys...); err != nil {
 		return fmt.Errorf("accounts: %w", err)

@@ -154,7 +154,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 		if err := s.credentials.Set(ctx, u.tx, uid, hash); err != nil {
 			return err
 		}
-		if _, err := session.New(u.tx, s.clock).RevokeAll(ctx, uid, uuid.Nil, reasonPasswordReset); err != nil {
+		if err := u.endSessions(ctx, uid, uuid.Nil, reasonPasswordReset); err != nil {
 			return err
 		}
 		return u.mailPasswordChanged(ctx, user)
@@ -215,7 +215,7 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, oldPassword, newP
 		if err := s.credentials.Set(ctx, u.tx, uid, hash); err != nil {
 			return err
 		}
-		if _, err := session.New(u.tx, s.clock).RevokeAll(ctx, uid, current, reasonPasswordChanged); err != nil {
+		if err := u.endSessions(ctx, uid, current, reasonPasswordChanged); err != nil {
 			return err
 		}
 		return u.mailPasswordChanged(ctx, user)
@@ -249,7 +249,7 @@ func (s *Service) SecureAccount(ctx context.Context, token string, c Client) err
 		return err
 	}
 	_, err = s.inTx(ctx, eventstore.Metadata{ActorID: uid.String(), ClientIP: c.IP}, func(u *unit) error {
-		if _, err := session.New(u.tx, s.clock).RevokeAll(ctx, uid, uuid.Nil, reasonWasntMe); err != nil {
+		if err := u.endSessions(ctx, uid, uuid.Nil, reasonWasntMe); err != nil {
 			return err
 		}
 		if err := session.NewDevices(u.tx, s.clock).ForgetAll(ctx, uid); err != nil {

@@ -36,6 +36,7 @@ import (
 	"clearvest/platform/auth/principal"
 	"clearvest/platform/blob"
 	"clearvest/platform/mail"
+	"clearvest/projections/users"
 )
 
 // Kicker wakes the mail sender after a commit; *mail.Sender is one (and a nil one is fine).
@@ -178,6 +179,24 @@ type unit struct {
 	tx     pgx.Tx
 	cmd    *command.Tx
 	mailed bool
+	// authChanged: a principal or session row changed (syncPrincipal, endSessions).
+	authChanged bool
+}
+
+// afterCommit does what a committed unit left for after its commit: wake the mail sender for the
+// mail it queued, and wait until this process's session cache has heard of the principal and
+// session rows it changed, so that the flow's answer is not followed by a request the cache
+// still lets through.
+func (s *Service) afterCommit(ctx context.Context, u *unit) {
+	if u == nil {
+		return
+	}
+	if u.mailed && s.sender != nil {
+		s.sender.Kick()
+	}
+	if u.authChanged {
+		s.settleSessions(ctx)
+	}
 }
 
 // inTx runs fn as one command in one transaction (command.Runner.InTx) and commits it, then
@@ -186,19 +205,15 @@ type unit struct {
 // waiting for each other. Reading the user and preparing their personal-data key happen before
 // (onUser). fn runs again when its append conflicts or its transaction deadlocks.
 func (s *Service) inTx(ctx context.Context, meta eventstore.Metadata, fn func(u *unit) error) (int64, error) {
-	mailed := false
+	var done *unit // the attempt that committed: fn runs again after a conflict
 	res, err := s.commands.InTx(ctx, meta, func(ctx context.Context, tx *command.Tx) error {
-		u := &unit{s: s, tx: tx.Tx, cmd: tx}
-		err := fn(u)
-		mailed = u.mailed
-		return err
+		done = &unit{s: s, tx: tx.Tx, cmd: tx}
+		return fn(done)
 	})
 	if err != nil {
 		return 0, err
 	}
-	if mailed && s.sender != nil {
-		s.sender.Kick()
-	}
+	s.afterCommit(ctx, done)
 	return res.Position, nil
 }
 
@@ -218,20 +233,16 @@ func (s *Service) onUser(ctx context.Context, meta eventstore.Metadata, userID s
 	if err := s.prepareKey(first.ID(), meta.ActorID); err != nil {
 		return 0, err
 	}
-	mailed := false
+	var done *unit // the attempt that committed: fn runs again after a conflict
 	res, err := command.Update(ctx, s.commands, userStream(userID), newUserState, meta,
 		func(ctx context.Context, st *userState, tx *command.Tx) error {
-			u := &unit{s: s, tx: tx.Tx, cmd: tx}
-			err := fn(u, st.loaded())
-			mailed = u.mailed
-			return err
+			done = &unit{s: s, tx: tx.Tx, cmd: tx}
+			return fn(done, st.loaded())
 		})
 	if err != nil {
 		return 0, err
 	}
-	if mailed && s.sender != nil {
-		s.sender.Kick()
-	}
+	s.afterCommit(ctx, done)
 	return res.Position, nil
 }
 
@@ -350,6 +361,7 @@ func (u *unit) syncPrincipal(ctx context.Context, user *identity.User) error {
 	if err != nil {
 		return err
 	}
+	u.authChanged = true
 	return u.s.principals.Upsert(ctx, u.tx, id, user.Role(), user.Status())
 }
 
@@ -370,8 +382,33 @@ func view(u loaded) User {
 	}
 }
 
-// User returns a user as they are now (from their stream, so a change is visible at once).
+// listed is the API's picture of a user from the users read model, as view is from the stream.
+func listed(u users.User) User {
+	return User{
+		ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Country: u.Country, Bio: u.Bio, Photo: u.Photo,
+		Role: string(u.Role), Status: string(u.Status), Verified: u.IsVerified, KYCStatus: u.KYCStatus,
+		Balance: "0.00", InvestmentBalance: "0.00", TotalMaturityAmount: "0.00", Fees: "0.00",
+		ReferralCode: u.ReferralCode, TwoFactorEnabled: u.TwoFactorEnabled, CreatedAt: u.CreatedAt,
+	}
+}
+
+// User returns a user from the users read model, one indexed row: it is what every signed-in
+// page asks for, and replaying the stream each time would cost a read and a decryption per
+// event. Like every query it is as fresh as the read model; a client that sends the position
+// of its last command (X-Clearvest-Position) is answered only once the model has passed it
+// (docs/product-rules.md, "Read-your-writes"). A user the model does not hold yet (a
+// registration a moment ago, asked without its position) is read from their stream.
 func (s *Service) User(ctx context.Context, userID string) (User, error) {
+	row, err := users.Get(ctx, s.pool, userID)
+	if err == nil {
+		if row.Status == identity.StatusClosed {
+			return User{}, ErrUserNotFound
+		}
+		return listed(row), nil
+	}
+	if !errors.Is(err, users.ErrNotFound) {
+		return User{}, err
+	}
 	u, err := s.loadUser(ctx, userID)
 	if err != nil {
 		return User{}, err

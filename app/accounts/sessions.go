@@ -8,6 +8,7 @@ import (
 
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
+	"clearvest/platform/auth/principal"
 	"clearvest/platform/auth/session"
 )
 
@@ -27,32 +28,52 @@ const (
 
 // Authenticate checks an access token and, behind it, the principal and session rows, on every
 // request: a revoked session, a suspension or a role change applies at once, whatever the token
-// says. A suspended user gets identity.ErrSuspended (so the UI can say why); anything else that is not a
-// live session is a 401.
+// says. A suspended user gets identity.ErrSuspended (so the UI can say why); anything else that
+// is not a live session is a 401. The rows are read through the session guard, which answers
+// from memory while WatchSessions keeps it told of every change.
 func (s *Service) Authenticate(ctx context.Context, accessToken string) (Principal, error) {
 	claims, err := s.tokens.Verify(accessToken)
 	if err != nil {
 		return Principal{}, err
 	}
-	p, err := s.principals.Get(ctx, claims.UserID)
-	if err != nil {
-		return Principal{}, err
-	}
-	switch p.Status {
-	case identity.StatusActive:
-	case identity.StatusSuspended:
-		return Principal{}, identity.ErrSuspended
-	default:
+	p, err := s.guard.Check(ctx, claims.UserID, claims.SessionID)
+	if errors.Is(err, principal.ErrClosed) {
 		return Principal{}, ErrSessionEnded
 	}
-	sess, err := s.sessions.Validate(ctx, claims.SessionID, p.Role, s.clock.Now())
 	if err != nil {
 		return Principal{}, err
-	}
-	if sess.UserID != claims.UserID {
-		return Principal{}, ErrSessionEnded
 	}
 	return Principal{UserID: claims.UserID.String(), Role: p.Role, SessionID: claims.SessionID.String()}, nil
+}
+
+// WatchSessions lets Authenticate answer from memory until ctx ends: it listens for changes to
+// principals and sessions made by any process, and writes session activity in batches. Every
+// process that serves requests runs it; without it every request reads the rows.
+func (s *Service) WatchSessions(ctx context.Context) error { return s.guard.Run(ctx) }
+
+// SessionCacheTrusted reports whether Authenticate answers from memory at the moment.
+func (s *Service) SessionCacheTrusted() bool { return s.guard.Trusted() }
+
+// SyncSessions returns once every change to principals and sessions committed before the call,
+// by any process, has reached this process's session guard.
+func (s *Service) SyncSessions(ctx context.Context) error { return s.guard.Sync(ctx) }
+
+// settleSessions is called after a flow changed principal or session rows and before it answers:
+// once this process's guard has heard of the change, the caller's next request cannot pass on
+// what the guard remembered (revocation is immediate). It waits only while the guard remembers
+// anything, and gives up when ctx ends, which means the caller is gone.
+func (s *Service) settleSessions(ctx context.Context) {
+	if err := s.guard.Sync(ctx); err != nil {
+		s.log.DebugContext(ctx, "accounts: caller left before the session guard settled", "err", err)
+	}
+}
+
+// endSessions signs a user out everywhere but except (uuid.Nil: everywhere), in the flow's
+// transaction; the flow waits for its guard to hear of it before answering.
+func (u *unit) endSessions(ctx context.Context, userID, except uuid.UUID, reason string) error {
+	u.authChanged = true
+	_, err := session.New(u.tx, u.s.clock).RevokeAll(ctx, userID, except, reason)
+	return err
 }
 
 // startSession creates a session, inside the flow's transaction, for a user who has proved who
@@ -81,6 +102,9 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string, _ Client) (S
 		return SignIn{}, ErrSessionEnded
 	}
 	sess, next, err := s.sessions.Refresh(ctx, refreshToken)
+	if errors.Is(err, session.ErrReused) {
+		s.settleSessions(ctx) // the session family was revoked
+	}
 	if errors.Is(err, identity.ErrSuspended) {
 		return SignIn{}, identity.ErrSuspended
 	}
@@ -105,7 +129,11 @@ func (s *Service) Logout(ctx context.Context, accessToken string) error {
 		}
 		return err
 	}
-	return s.sessions.RevokeOwn(ctx, claims.UserID, claims.SessionID, reasonLogout)
+	if err := s.sessions.RevokeOwn(ctx, claims.UserID, claims.SessionID, reasonLogout); err != nil {
+		return err
+	}
+	s.settleSessions(ctx)
+	return nil
 }
 
 // Sessions lists the actor's active sessions, marking the current one.
@@ -141,6 +169,7 @@ func (s *Service) EndSession(ctx context.Context, a Actor, sessionID string) err
 	} else if err != nil {
 		return err
 	}
+	s.settleSessions(ctx)
 	return nil
 }
 
@@ -151,8 +180,11 @@ func (s *Service) EndOtherSessions(ctx context.Context, a Actor) error {
 		return ErrNotSignedIn
 	}
 	sid, _ := uuid.Parse(a.SessionID)
-	_, err = s.sessions.RevokeAll(ctx, uid, sid, reasonEndedByUser)
-	return err
+	if _, err = s.sessions.RevokeAll(ctx, uid, sid, reasonEndedByUser); err != nil {
+		return err
+	}
+	s.settleSessions(ctx)
+	return nil
 }
 
 // deviceID names a browser in session rows and new-device events without revealing its cookie:

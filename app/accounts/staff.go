@@ -29,12 +29,7 @@ func (s *Service) ListUsers(ctx context.Context, search string) ([]User, error) 
 	}
 	out := make([]User, 0, len(list))
 	for _, u := range list {
-		out = append(out, User{
-			ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Country: u.Country, Bio: u.Bio, Photo: u.Photo,
-			Role: string(u.Role), Status: string(u.Status), Verified: u.IsVerified, KYCStatus: u.KYCStatus,
-			Balance: "0.00", InvestmentBalance: "0.00", TotalMaturityAmount: "0.00", Fees: "0.00",
-			ReferralCode: u.ReferralCode, TwoFactorEnabled: u.TwoFactorEnabled, CreatedAt: u.CreatedAt,
-		})
+		out = append(out, listed(u))
 	}
 	return out, nil
 }
@@ -91,8 +86,7 @@ func (s *Service) Suspend(ctx context.Context, a Actor, targetID, reason string)
 	return s.staffCommand(ctx, a, targetID, func(u *identity.User) error {
 		return u.Suspend(a.UserID, reason)
 	}, func(u *unit, id uuid.UUID) error {
-		_, err := session.New(u.tx, s.clock).RevokeAll(ctx, id, uuid.Nil, reasonSuspended)
-		return err
+		return u.endSessions(ctx, id, uuid.Nil, reasonSuspended)
 	})
 }
 
@@ -138,7 +132,7 @@ func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, e
 		}
 	}
 	// The runner's cache holds the stream decoded, personal fields in plaintext.
-	s.commands.Forget(userStream(strings.TrimSpace(targetID)))
+	s.commands.Forget(userStream(id.String()))
 	s.deletePhoto(ctx, photo)
 	return pos, nil
 }
@@ -152,6 +146,7 @@ func (u *unit) erase(ctx context.Context, id uuid.UUID, email string) error {
 	if err := session.New(u.tx, s.clock).DeleteAll(ctx, id); err != nil {
 		return err
 	}
+	u.authChanged = true // the deleted sessions must stop working in this process's cache too
 	if err := session.NewDevices(u.tx, s.clock).ForgetAll(ctx, id); err != nil {
 		return err
 	}

@@ -136,6 +136,8 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		defer close(sweeperDone)
 		idem.Run(workers, 10*time.Minute, func(err error) { logger.Warn("sweeping idempotency keys", "err", err) })
 	}()
+	sessionsDone := make(chan struct{})
+	go func() { defer close(sessionsDone); _ = ident.accounts.WatchSessions(workers) }()
 
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -173,6 +175,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-senderDone
 	<-tidyDone
 	<-sweeperDone
+	<-sessionsDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

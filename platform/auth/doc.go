@@ -35,11 +35,15 @@
 // without signing everyone out.
 //
 // Access tokens are stateless and short-lived (15 minutes), and they are never enough on their
-// own: every request also reads the session row and the principal row. A JWT cannot be
-// recalled, so without those reads signing out, "sign out everywhere", a demotion or a
-// suspension would wait for the token to expire. The principal row is written in the same
+// own: every request is also checked against the session row and the principal row. A JWT
+// cannot be recalled, so without that check signing out, "sign out everywhere", a demotion or
+// a suspension would wait for the token to expire. The principal row is written in the same
 // transaction as the events that change it, and read from the write side rather than a
 // projection, because a projection lags and a suspended user must be out on the next request.
+// The check is answered from memory (session.Guard) only while every change to those rows is
+// heard: triggers announce each one on a channel that every process listens on, in the
+// transaction that makes it, and a process that cannot prove its listener current reads the
+// rows again.
 //
 // Refresh tokens rotate on every use and the rotated-out hashes are kept. A stolen refresh
 // token then has two users, the thief and the victim, and whichever refreshes second presents

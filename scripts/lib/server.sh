@@ -60,10 +60,11 @@ serve_on() {
 }
 
 # start_server NAME runs serve (serve_on) on a fresh database of TEST_DATABASE_URL and a fresh
-# data directory. It sets base_url, server_pid and server_data.
+# data directory. It sets base_url, server_pid, server_data and server_db_url.
 start_server() {
 	local db="clearvest_$1_$$_${RANDOM}" db_url
 	db_url=$(go run ./scripts/createdb -name "$db" "$TEST_DATABASE_URL")
+	server_db_url=$db_url
 	cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")
 	server_data=$(mktemp -d)
 	cleanups+=("rm -rf '$server_data'")

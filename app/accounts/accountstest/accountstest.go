@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/accounts"
@@ -53,6 +54,8 @@ type Env struct {
 	MailDir  string
 	Clock    clock.Clock
 	Secret   []byte
+
+	dbURL string
 }
 
 // Option adjusts the environment before the service is built.
@@ -62,6 +65,7 @@ type options struct {
 	clock                  clock.Clock
 	googleClient, googleIs string
 	waitUntil              func(ctx context.Context, t time.Time) error
+	tracer                 pgx.QueryTracer
 }
 
 // WithGoogle turns Google sign-in on for clientID, trusting the OpenID provider at issuer
@@ -78,6 +82,10 @@ func WithWaitUntil(f func(ctx context.Context, t time.Time) error) Option {
 	return func(o *options) { o.waitUntil = f }
 }
 
+// WithQueryTracer traces every query of the environment's pool (tests count the queries a
+// request makes with it).
+func WithQueryTracer(tr pgx.QueryTracer) Option { return func(o *options) { o.tracer = tr } }
+
 // New builds the environment; everything is closed when the test ends.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
@@ -85,14 +93,40 @@ func New(t testing.TB, opts ...Option) *Env {
 	for _, f := range opts {
 		f(&o)
 	}
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	return build(t, pgtest.NewDatabase(t), secret, o)
+}
+
+// SecondProcess is another server process on the same database: its own pool, event store,
+// projection runner and accounts service (with its own in-memory state), sharing only what
+// processes share, the database and the secret key.
+func (e *Env) SecondProcess(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	o := options{clock: e.Clock}
+	for _, f := range opts {
+		f(&o)
+	}
+	return build(t, e.dbURL, e.Secret, o)
+}
+
+func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
+	t.Helper()
 	ctx := context.Background()
-	pool := pgtest.NewPool(t)
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.Tracer = o.tracer
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatalf("pool: %v", err)
+	}
+	t.Cleanup(pool.Close)
 	if err := pgmigrate.Apply(ctx, pool, postgres.Migrations, projections.Migrations, pii.Migrations,
 		auth.Migrations, mail.Migrations, accounts.Migrations); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	secret := make([]byte, 32)
-	_, _ = rand.Read(secret)
 	cipher, err := pii.New(pool, secret)
 	if err != nil {
 		t.Fatal(err)
@@ -143,8 +177,18 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The session guard runs as in serve, so tests exercise the cached check that production uses.
+	watchCtx, stopWatching := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() { defer close(watched); _ = svc.WatchSessions(watchCtx) }()
+	t.Cleanup(func() { stopWatching(); <-watched })
+	for deadline := time.Now().Add(30 * time.Second); !svc.SessionCacheTrusted(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the session guard did not start listening")
+		}
+	}
 	return &Env{Accounts: svc, Commands: commands, Pool: pool, Store: store, Codec: codec, Cipher: cipher, Runner: runner,
-		Sender: sender, MailDir: mailDir, Clock: o.clock, Secret: secret}
+		Sender: sender, MailDir: mailDir, Clock: o.clock, Secret: secret, dbURL: dbURL}
 }
 
 // CatchUp waits until the read models have applied every event committed so far.

@@ -171,6 +171,24 @@ func (s *Store) Create(ctx context.Context, userID uuid.UUID, dev Device) (Sessi
 // whose current role is role (from the principal row, not the token, so a demotion applies at
 // once), and records the activity. An idle session is revoked on the spot.
 func (s *Store) Validate(ctx context.Context, sessionID uuid.UUID, role identity.Role, now time.Time) (Session, error) {
+	sess, err := s.get(ctx, sessionID)
+	if err != nil {
+		return Session{}, err
+	}
+	if err := s.usable(ctx, s.db, sess, role, now); err != nil {
+		return Session{}, err
+	}
+	if now.Sub(sess.LastSeenAt) >= TouchInterval {
+		if err := s.touch(ctx, sess.ID, now); err != nil {
+			return Session{}, err
+		}
+		sess.LastSeenAt = now
+	}
+	return sess, nil
+}
+
+// get reads a session; an unknown one is ErrExpired.
+func (s *Store) get(ctx context.Context, sessionID uuid.UUID) (Session, error) {
 	sess, err := scan(s.db.QueryRow(ctx, `SELECT `+columns+` FROM sessions s WHERE s.id = $1`, sessionID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, ErrExpired
@@ -178,18 +196,28 @@ func (s *Store) Validate(ctx context.Context, sessionID uuid.UUID, role identity
 	if err != nil {
 		return Session{}, fmt.Errorf("session: validate: %w", err)
 	}
-	if err := s.usable(ctx, s.db, sess, role, now); err != nil {
-		return Session{}, err
-	}
-	if now.Sub(sess.LastSeenAt) >= TouchInterval {
-		// The condition makes concurrent requests (and processes) write at most once.
-		if _, err := s.db.Exec(ctx, `UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at <= $3`,
-			sess.ID, now, now.Add(-TouchInterval)); err != nil {
-			return Session{}, fmt.Errorf("session: touch: %w", err)
-		}
-		sess.LastSeenAt = now
-	}
 	return sess, nil
+}
+
+// touch records activity at now. The condition makes concurrent requests (and processes) write
+// at most once per TouchInterval.
+func (s *Store) touch(ctx context.Context, sessionID uuid.UUID, now time.Time) error {
+	if _, err := s.db.Exec(ctx, `UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at <= $3`,
+		sessionID, now, now.Add(-TouchInterval)); err != nil {
+		return fmt.Errorf("session: touch: %w", err)
+	}
+	return nil
+}
+
+// touchMany records the activity of many sessions in one statement; a session already seen
+// later keeps its time.
+func (s *Store) touchMany(ctx context.Context, ids []uuid.UUID, at []time.Time) error {
+	if _, err := s.db.Exec(ctx, `UPDATE sessions s SET last_seen_at = t.at
+		FROM unnest($1::uuid[], $2::timestamptz[]) AS t(id, at)
+		WHERE s.id = t.id AND s.last_seen_at < t.at`, ids, at); err != nil {
+		return fmt.Errorf("session: touch: %w", err)
+	}
+	return nil
 }
 
 // usable applies the revocation, absolute and idle rules, revoking a session found idle so that

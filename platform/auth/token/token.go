@@ -65,6 +65,8 @@ type Issuer struct {
 	key    []byte
 	keys   map[string][]byte
 	parser *jwt.Parser
+	// verified remembers accepted tokens, so that a token's signature is checked once.
+	verified verifiedTokens
 }
 
 // NewIssuer derives the signing keys from the application secrets (32 bytes each).
@@ -123,6 +125,9 @@ var errUnknownKey = errors.New("token: unknown kid")
 // Verify checks a token's signature, algorithm, audience and times, and returns its claims.
 // The errors are ErrExpired or ErrInvalid (with the reason attached, for logs).
 func (i *Issuer) Verify(token string) (Claims, error) {
+	if c, ok := i.verified.get(token); ok {
+		return i.stillValid(c)
+	}
 	var c jwtClaims
 	var kid string
 	_, err := i.parser.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
@@ -150,5 +155,7 @@ func (i *Issuer) Verify(token string) (Claims, error) {
 	if c.IssuedAt == nil {
 		return Claims{}, ErrInvalid.Wrap(errors.New("token: no iat"))
 	}
-	return Claims{UserID: userID, SessionID: sessionID, IssuedAt: c.IssuedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC(), KeyID: kid}, nil
+	claims := Claims{UserID: userID, SessionID: sessionID, IssuedAt: c.IssuedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC(), KeyID: kid}
+	i.verified.put(token, claims, i.clock.Now())
+	return claims, nil
 }

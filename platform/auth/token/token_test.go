@@ -238,3 +238,25 @@ func TestShortSecretRefused(t *testing.T) {
 		t.Error("NewIssuer accepted a 5-byte previous secret")
 	}
 }
+
+// TestVerifiedTokensAreRemembered: a token is presented on every request of its life; once
+// verified it is not parsed again, but its times still apply.
+func TestVerifiedTokensAreRemembered(t *testing.T) {
+	c := clock.NewManual(start)
+	i := newIssuer(t, c, secretA)
+	s, issued, _ := i.Issue(uuid.New(), uuid.New())
+	if _, err := i.Verify(s); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if got, err := i.Verify(s); err != nil || got != issued {
+			t.Fatalf("Verify = %+v, %v", got, err)
+		}
+	}); n != 0 {
+		t.Errorf("verifying a known token allocates %.0f times: it is parsed again", n)
+	}
+	c.Advance(token.TTL + token.Leeway)
+	if _, err := i.Verify(s); !errors.Is(err, token.ErrExpired) {
+		t.Errorf("a remembered token past its life: %v, want ErrExpired", err)
+	}
+}
