@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
 
 	"clearvest/api/apigen"
 	"clearvest/api/idempotency"
@@ -53,11 +54,12 @@ func idempotencyFor(store *idempotency.Store) (apigen.MiddlewareFunc, error) {
 // address and the route: the address alone is shared by everyone behind one NAT or proxy, and
 // a stored answer (say, of a sign-in) is only ever replayed to a request with the same key,
 // route and body, which someone who could send it would get by sending it anyway.
-func idempotencyScope(r *http.Request) string {
+func idempotencyScope(r *http.Request) (string, uuid.UUID) {
 	if p, ok := PrincipalFrom(r.Context()); ok {
-		return "user " + p.UserID
+		owner, _ := uuid.Parse(p.UserID)
+		return "user " + p.UserID, owner
 	}
-	return "anonymous " + clientAddress(r) + " " + r.Method + " " + routeOf(r)
+	return "anonymous " + clientAddress(r) + " " + r.Method + " " + routeOf(r), uuid.Nil
 }
 
 // routeOf is the operation's path as openapi.yaml writes it ("/users/verifyUser/{token}").

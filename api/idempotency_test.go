@@ -163,3 +163,34 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// Kept answers may hold a user's profile and sign-in tokens, so closing the account deletes
+// every answer about them: those of their own requests, and those of anonymous sign-ins that
+// signed them in. Another user's kept answers stay.
+func TestClosingAnAccountDeletesItsKeptAnswers(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	admin, _ := a.member(t, "admin@example.com", "admin")
+	b, u := a.member(t, "leaving@example.com", "subscriber")
+	c, _ := a.member(t, "staying@example.com", "subscriber")
+	expect(t, b.withKey("profile", http.MethodPatch, "/api/users/updateUser", map[string]string{"bio": "mine"}), http.StatusOK)
+	// A sign-in on another browser: anonymous until it succeeds.
+	d := a.browser(t)
+	expect(t, d.do(http.MethodPost, "/api/users/login", map[string]string{"email": "leaving@example.com", "password": testPassword}), http.StatusUnauthorized)
+	code := a.LatestCode(t, "leaving@example.com", "sign-in code")
+	expect(t, d.withKey("sign-in", http.MethodPost, "/api/users/loginWithCode/leaving@example.com", map[string]string{"loginCode": code}), http.StatusOK)
+	expect(t, c.withKey("profile", http.MethodPatch, "/api/users/updateUser", map[string]string{"bio": "theirs"}), http.StatusOK)
+	kept := func() int { return a.count(t, `SELECT count(*) FROM idempotency_keys WHERE owner = $1`, u.ID) }
+	if n := kept(); n != 2 {
+		t.Fatalf("%d kept answers about the user before closing, want their update and their sign-in", n)
+	}
+	all := a.count(t, `SELECT count(*) FROM idempotency_keys`)
+
+	expect(t, admin.do(http.MethodDelete, "/api/users/"+u.ID, nil), http.StatusOK)
+	if n := kept(); n != 0 {
+		t.Errorf("%d kept answers about the closed account remain", n)
+	}
+	if n := a.count(t, `SELECT count(*) FROM idempotency_keys`); n != all-2 {
+		t.Errorf("%d kept answers left, want the other user's %d", n, all-2)
+	}
+}

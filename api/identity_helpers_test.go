@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"clearvest/api"
-	"clearvest/api/idempotency"
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
+	keys "clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
 )
@@ -55,10 +55,10 @@ func newAppWaitingOn(t testing.TB, a *app, w api.Waiter) *app {
 
 // serve runs the API around env's service over real HTTP; adjust changes the dependencies.
 func serve(t testing.TB, env *accountstest.Env, adjust func(*api.Deps)) *app {
-	if err := pgmigrate.Apply(context.Background(), env.Pool, idempotency.Migrations); err != nil {
+	if err := pgmigrate.Apply(context.Background(), env.Pool, keys.Migrations); err != nil {
 		t.Fatal(err)
 	}
-	idem, err := idempotency.NewStore(env.Pool, env.Secret)
+	idem, err := keys.NewStore(env.Pool, env.Secret, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

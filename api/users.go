@@ -10,7 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"clearvest/api/apigen"
+	"clearvest/api/idempotency"
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	"clearvest/domain/domainerr"
@@ -220,6 +223,9 @@ func str(p *string) string {
 // signedIn records the sign-in's position and cookies and returns the user with the token.
 func (s *server) signedIn(ctx context.Context, in accounts.SignIn) apigen.User {
 	RecordPosition(ctx, in.Position)
+	if id, err := uuid.Parse(in.User.ID); err == nil {
+		idempotency.SetOwner(ctx, id) // the kept answer holds this user's profile and token
+	}
 	s.setSessionCookies(ctx, in)
 	return userJSON(in.User, in.AccessToken)
 }

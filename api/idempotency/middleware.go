@@ -1,3 +1,8 @@
+// Package idempotency is the HTTP side of the Idempotency-Key header of every state-changing
+// request (docs/product-rules.md, "API conventions"): the first request with a key runs and its
+// response is kept; a repeat with the same request gets that response again, marked
+// Idempotency-Hit; a repeat with another request is refused (422); one sent while the first
+// still runs is refused (409). The keys and responses live in platform/idempotency.
 package idempotency
 
 import (
@@ -8,11 +13,17 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/google/uuid"
+
 	"clearvest/api/httperr"
 	"clearvest/api/middleware"
 	"clearvest/app/command"
 	"clearvest/domain/domainerr"
+	keys "clearvest/platform/idempotency"
 )
+
+// Store keeps the keys and their responses.
+type Store = keys.Store
 
 // Header names.
 const (
@@ -50,9 +61,13 @@ var (
 //   - a response the server failed to give (5xx), a 429 (try later) or a response too large to
 //     keep releases the key, so that a retry runs again.
 //
+// scope names the caller whose keys the request's key is among, and the user its response will
+// be about when that is the caller (uuid.Nil for an anonymous caller; a handler that signs
+// someone in names them with SetOwner). Closing that user's account deletes the response.
+//
 // It must run after authentication (scope needs the caller) and after the policy (a refused
 // request has nothing to remember).
-func Middleware(s *Store, scope func(*http.Request) string, applies func(*http.Request) bool) func(http.Handler) http.Handler {
+func Middleware(s *Store, scope func(*http.Request) (string, uuid.UUID), applies func(*http.Request) bool) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			values := r.Header.Values(HeaderKey)
@@ -71,12 +86,13 @@ func Middleware(s *Store, scope func(*http.Request) string, applies func(*http.R
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 
-			claim, stored, err := s.Begin(r.Context(), scope(r), values[0], requestHash(r, body))
+			name, owner := scope(r)
+			claim, stored, err := s.Begin(r.Context(), name, values[0], requestHash(r, body))
 			switch {
-			case errors.Is(err, ErrReused):
+			case errors.Is(err, keys.ErrReused):
 				httperr.Write(w, r, command.ErrIdempotencyKeyReused)
 				return
-			case errors.Is(err, ErrInProgress):
+			case errors.Is(err, keys.ErrInProgress):
 				httperr.Write(w, r, errInProgressHTTP)
 				return
 			case err != nil:
@@ -86,14 +102,14 @@ func Middleware(s *Store, scope func(*http.Request) string, applies func(*http.R
 				replay(w, *stored)
 				return
 			}
-			s.run(w, r, claim, next)
+			run(s, w, r.WithContext(context.WithValue(r.Context(), ownerKey{}, &owner)), claim, next)
 		})
 	}
 }
 
 // run serves a claimed request and keeps its response, or releases the key when the response is
 // not one to repeat.
-func (s *Store) run(w http.ResponseWriter, r *http.Request, claim *Claim, next http.Handler) {
+func run(s *Store, w http.ResponseWriter, r *http.Request, claim *keys.Claim, next http.Handler) {
 	ctx := context.WithoutCancel(r.Context())
 	log := middleware.Logger(r.Context())
 	finished := false
@@ -116,19 +132,31 @@ func (s *Store) run(w http.ResponseWriter, r *http.Request, claim *Claim, next h
 		}
 		return
 	}
-	res := Response{Status: status, Header: http.Header{}, Body: c.body.Bytes()}
+	res := keys.Response{Status: status, Header: http.Header{}, Body: c.body.Bytes()}
 	for _, name := range storedHeaders {
 		if v := w.Header().Values(name); len(v) > 0 {
 			res.Header[name] = v
 		}
 	}
-	if err := s.Complete(ctx, claim, res); err != nil {
+	if err := s.Complete(ctx, claim, res, *r.Context().Value(ownerKey{}).(*uuid.UUID)); err != nil {
 		// The client has its answer; a repeat will wait out the lease and run again.
 		log.ErrorContext(ctx, "storing an idempotent response", "err", err)
 	}
 }
 
-func replay(w http.ResponseWriter, res Response) {
+// ownerKey is the context key of the user a kept response will be about.
+type ownerKey struct{}
+
+// SetOwner names the user a request's response is about when the caller was anonymous (a
+// sign-in or registration answers with that user's profile and token), so that closing their
+// account deletes the kept response. Outside a request with an Idempotency-Key it does nothing.
+func SetOwner(ctx context.Context, user uuid.UUID) {
+	if o, ok := ctx.Value(ownerKey{}).(*uuid.UUID); ok {
+		*o = user
+	}
+}
+
+func replay(w http.ResponseWriter, res keys.Response) {
 	h := w.Header()
 	for name, values := range res.Header {
 		h[name] = values

@@ -10,9 +10,12 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/api/idempotency"
+	keys "clearvest/platform/idempotency"
 	"clearvest/platform/pgmigrate"
 	"clearvest/platform/pgtest"
 )
@@ -20,10 +23,10 @@ import (
 func newStore(t *testing.T) (*idempotency.Store, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.NewPool(t)
-	if err := pgmigrate.Apply(context.Background(), pool, idempotency.Migrations); err != nil {
+	if err := pgmigrate.Apply(context.Background(), pool, keys.Migrations); err != nil {
 		t.Fatal(err)
 	}
-	s, err := idempotency.NewStore(pool, bytes.Repeat([]byte{7}, 32))
+	s, err := keys.NewStore(pool, bytes.Repeat([]byte{7}, 32), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +36,7 @@ func newStore(t *testing.T) (*idempotency.Store, *pgxpool.Pool) {
 // server serves handler behind the middleware, every request in one scope.
 func server(t *testing.T, s *idempotency.Store, handler http.HandlerFunc) *httptest.Server {
 	t.Helper()
-	mw := idempotency.Middleware(s, func(*http.Request) string { return "user test" }, func(*http.Request) bool { return true })
+	mw := idempotency.Middleware(s, func(*http.Request) (string, uuid.UUID) { return "user test", uuid.Nil }, func(*http.Request) bool { return true })
 	srv := httptest.NewServer(mw(handler))
 	t.Cleanup(srv.Close)
 	return srv
@@ -107,7 +110,7 @@ func TestServerFailuresReleaseTheKey(t *testing.T) {
 func TestAPanicReleasesTheKey(t *testing.T) {
 	t.Parallel()
 	s, pool := newStore(t)
-	mw := idempotency.Middleware(s, func(*http.Request) string { return "user test" }, func(*http.Request) bool { return true })
+	mw := idempotency.Middleware(s, func(*http.Request) (string, uuid.UUID) { return "user test", uuid.Nil }, func(*http.Request) bool { return true })
 	h := mw(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
 	req := httptest.NewRequest(http.MethodPost, "/things", strings.NewReader(`{}`))
 	req.Header.Set(idempotency.HeaderKey, "k-panic")

@@ -12,6 +12,7 @@ import (
 	"clearvest/eventstore"
 	"clearvest/platform/auth/ratelimit"
 	"clearvest/platform/auth/session"
+	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/users"
@@ -166,6 +167,10 @@ func (u *unit) erase(ctx context.Context, id uuid.UUID, email string) error {
 	}
 	if _, err := u.tx.Exec(ctx, `DELETE FROM google_links WHERE user_id = $1`, id); err != nil {
 		return fmt.Errorf("accounts: unlink Google: %w", err)
+	}
+	// Answers kept for repeated requests may hold the profile and sign-in tokens.
+	if err := idempotency.Forget(ctx, u.tx, id); err != nil {
+		return err
 	}
 	// Counters are keyed by the address typed at sign-in and by the user id.
 	keys := append(ratelimit.AccountKeys(id.String()), ruleTOTP.key(id.String()))

@@ -6,7 +6,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"clearvest/api/idempotency"
 	"clearvest/app/accounts"
 	"clearvest/domain/aggregate"
 	"clearvest/domain/identity"
@@ -15,6 +14,7 @@ import (
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth"
 	"clearvest/platform/config"
+	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
 	"clearvest/projections"

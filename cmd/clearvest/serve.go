@@ -15,8 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"clearvest/api"
-	"clearvest/api/idempotency"
 	"clearvest/eventstore/postgres"
+	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
 	"clearvest/projections"
@@ -107,7 +107,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	if !cfg.Production() {
 		mailbox, _ = mail.MailboxDir(cfg.MailURL)
 	}
-	idem, err := idempotency.NewStore(pool, cfg.SecretKey)
+	idem, err := idempotency.NewStore(pool, cfg.SecretKey, cfg.PreviousSecretKeys)
 	if err != nil {
 		ln.Close()
 		return err

@@ -29,6 +29,7 @@ import (
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth"
 	"clearvest/platform/blob"
+	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
 	"clearvest/platform/pgtest"
@@ -124,7 +125,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	}
 	t.Cleanup(pool.Close)
 	if err := pgmigrate.Apply(ctx, pool, postgres.Migrations, projections.Migrations, pii.Migrations,
-		auth.Migrations, mail.Migrations, accounts.Migrations); err != nil {
+		auth.Migrations, mail.Migrations, accounts.Migrations, idempotency.Migrations); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
 	cipher, err := pii.New(pool, secret)

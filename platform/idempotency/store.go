@@ -1,8 +1,6 @@
-// Package idempotency implements the Idempotency-Key header of every state-changing request
-// (docs/product-rules.md, "API conventions"): the first request with a key runs and its response
-// is kept; a repeat with the same request gets that response again, marked Idempotency-Hit; a
-// repeat with another request is refused (422); one sent while the first still runs is refused
-// (409). Keys live in PostgreSQL, so every server process sharing the database honours them.
+// Package idempotency keeps the Idempotency-Key header's keys and the responses they were
+// answered with (docs/product-rules.md, "API conventions"), in PostgreSQL, so that every server
+// process sharing the database honours them. The HTTP side is api/idempotency.
 package idempotency
 
 import (
@@ -17,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/platform/auth"
@@ -58,9 +57,10 @@ func WithTTL(d time.Duration) Option { return func(s *Store) { s.ttl = d } }
 func WithLease(d time.Duration) Option { return func(s *Store) { s.lease = d } }
 
 // NewStore returns a store on a migrated database (Migrations); secret is the decoded
-// CLEARVEST_SECRET_KEY.
-func NewStore(pool *pgxpool.Pool, secret []byte, opts ...Option) (*Store, error) {
-	sealer, err := auth.NewSealer("clearvest idempotent responses v1", secret)
+// CLEARVEST_SECRET_KEY and previous the keys it replaced (CLEARVEST_SECRET_KEY_PREVIOUS), whose
+// sealed responses still open during a rotation.
+func NewStore(pool *pgxpool.Pool, secret []byte, previous [][]byte, opts ...Option) (*Store, error) {
+	sealer, err := auth.NewSealer("clearvest idempotent responses v1", secret, previous...)
 	if err != nil {
 		return nil, fmt.Errorf("idempotency: %w", err)
 	}
@@ -142,15 +142,21 @@ func (s *Store) Begin(ctx context.Context, scope, key string, requestHash []byte
 	return nil, nil, ErrInProgress
 }
 
-// Complete stores the response of a claimed key. A claim that was taken over (the request
-// outlived its lease) stores nothing.
-func (s *Store) Complete(ctx context.Context, c *Claim, res Response) error {
+// Complete stores the response of a claimed key. owner is the user the response is about (the
+// caller, or the user a sign-in signed in), uuid.Nil for none: closing that user's account
+// deletes it (Forget), since a response may hold their personal data. A claim that was taken
+// over (the request outlived its lease) stores nothing.
+func (s *Store) Complete(ctx context.Context, c *Claim, res Response, owner uuid.UUID) error {
 	plain, err := json.Marshal(res)
 	if err != nil {
 		return fmt.Errorf("idempotency: %w", err)
 	}
-	_, err = s.pool.Exec(ctx, `UPDATE idempotency_keys SET response = $3, locked_until = NULL WHERE id = $1 AND token = $2`,
-		c.id, c.token, s.sealer.Seal(plain, c.id))
+	var o *uuid.UUID
+	if owner != uuid.Nil {
+		o = &owner
+	}
+	_, err = s.pool.Exec(ctx, `UPDATE idempotency_keys SET response = $3, locked_until = NULL, owner = $4 WHERE id = $1 AND token = $2`,
+		c.id, c.token, s.sealer.Seal(plain, c.id), o)
 	if err != nil {
 		return fmt.Errorf("idempotency: store the response: %w", err)
 	}
@@ -161,6 +167,20 @@ func (s *Store) Complete(ctx context.Context, c *Claim, res Response) error {
 func (s *Store) Release(ctx context.Context, c *Claim) error {
 	if _, err := s.pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE id = $1 AND token = $2`, c.id, c.token); err != nil {
 		return fmt.Errorf("idempotency: release: %w", err)
+	}
+	return nil
+}
+
+// DB is what Forget writes through: a pool or the caller's transaction.
+type DB interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// Forget deletes every stored response owned by a user, inside the transaction that closes
+// their account.
+func Forget(ctx context.Context, db DB, owner uuid.UUID) error {
+	if _, err := db.Exec(ctx, `DELETE FROM idempotency_keys WHERE owner = $1`, owner); err != nil {
+		return fmt.Errorf("idempotency: forget a user's responses: %w", err)
 	}
 	return nil
 }
