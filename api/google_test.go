@@ -2,21 +2,11 @@ package api_test
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
-	"math/big"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-
-	"github.com/golang-jwt/jwt/v5"
 
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
@@ -24,106 +14,9 @@ import (
 
 const googleClientID = "clearvest-test.apps.googleusercontent.com"
 
-// oidcKey is generated once: RSA key generation is slow under the race detector.
-var oidcKey = sync.OnceValue(func() *rsa.PrivateKey {
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		panic(err)
-	}
-	return k
-})
-
-// oidcProvider is a local OpenID provider for the redirect flow: its authorize endpoint signs
-// the configured person in at once and redirects back with a code; its token endpoint checks
-// the PKCE verifier against the challenge before it hands out an ID token with the nonce.
-type oidcProvider struct {
-	t   *testing.T
-	srv *httptest.Server
-
-	mu    sync.Mutex
-	sub   string
-	email string
-	codes map[string]grant
-}
-
-type grant struct{ challenge, nonce, redirectURI, sub, email string }
-
-func newOIDCProvider(t *testing.T) *oidcProvider {
-	p := &oidcProvider{t: t, codes: map[string]grant{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
-		_ = json.NewEncoder(w).Encode(map[string]any{
-			"issuer": p.srv.URL, "authorization_endpoint": p.srv.URL + "/authorize",
-			"token_endpoint": p.srv.URL + "/token", "jwks_uri": p.srv.URL + "/jwks",
-			"id_token_signing_alg_values_supported": []string{"RS256"},
-		})
-	})
-	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
-		k := &oidcKey().PublicKey
-		_ = json.NewEncoder(w).Encode(map[string]any{"keys": []map[string]string{{
-			"kty": "RSA", "alg": "RS256", "use": "sig", "kid": "k1",
-			"n": base64.RawURLEncoding.EncodeToString(k.N.Bytes()),
-			"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(k.E)).Bytes()),
-		}}})
-	})
-	mux.HandleFunc("GET /authorize", func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		if q.Get("client_id") != googleClientID || q.Get("response_type") != "code" ||
-			q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" ||
-			q.Get("nonce") == "" || q.Get("state") == "" || !strings.Contains(q.Get("scope"), "openid") {
-			http.Error(w, "bad authorization request: "+r.URL.RawQuery, http.StatusBadRequest)
-			return
-		}
-		p.mu.Lock()
-		code := rand.Text()
-		p.codes[code] = grant{challenge: q.Get("code_challenge"), nonce: q.Get("nonce"),
-			redirectURI: q.Get("redirect_uri"), sub: p.sub, email: p.email}
-		p.mu.Unlock()
-		back, _ := url.Parse(q.Get("redirect_uri"))
-		back.RawQuery = url.Values{"code": {code}, "state": {q.Get("state")}}.Encode()
-		http.Redirect(w, r, back.String(), http.StatusFound)
-	})
-	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		g, ok := p.codes[r.PostFormValue("code")]
-		delete(p.codes, r.PostFormValue("code"))
-		p.mu.Unlock()
-		sum := sha256.Sum256([]byte(r.PostFormValue("code_verifier")))
-		if !ok || r.PostFormValue("grant_type") != "authorization_code" || r.PostFormValue("client_id") != googleClientID ||
-			r.PostFormValue("redirect_uri") != g.redirectURI ||
-			base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write([]byte(`{"error":"invalid_grant"}`))
-			return
-		}
-		now := time.Now()
-		tok := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{
-			"iss": p.srv.URL, "aud": googleClientID, "sub": g.sub, "email": g.email, "email_verified": true,
-			"name": "Gina Google", "nonce": g.nonce, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix(),
-		})
-		tok.Header["kid"] = "k1"
-		raw, err := tok.SignedString(oidcKey())
-		if err != nil {
-			p.t.Error(err)
-		}
-		_ = json.NewEncoder(w).Encode(map[string]string{"id_token": raw, "token_type": "Bearer", "access_token": "at"})
-	})
-	p.srv = httptest.NewServer(mux)
-	t.Cleanup(p.srv.Close)
-	return p
-}
-
-// as makes the provider sign in this Google account next.
-func (p *oidcProvider) as(sub, email string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.sub, p.email = sub, email
-}
-
-func newGoogleApp(t *testing.T) (*app, *oidcProvider) {
-	p := newOIDCProvider(t)
-	return newApp(t, accountstest.WithGoogle(googleClientID, p.srv.URL)), p
+func newGoogleApp(t *testing.T) (*app, *accountstest.OIDCProvider) {
+	p := accountstest.NewOIDCProvider(t, googleClientID)
+	return newApp(t, accountstest.WithGoogle(googleClientID, p.URL)), p
 }
 
 // googleBrowser is a browser that does not follow redirects, so each hop can be checked.
@@ -189,12 +82,12 @@ func (c *client) signedInAs() (userJSON, bool) {
 func TestGoogleRedirectSignsUpNewUser(t *testing.T) {
 	t.Parallel()
 	a, p := newGoogleApp(t)
-	p.as("g-new", "newcomer@gmail.com")
+	p.As("g-new", "newcomer@gmail.com", "Gina Google")
 	b := a.googleBrowser(t)
 	start := b.do(http.MethodGet, "/api/users/google/start?return=/portfolio", nil)
 	expect(t, start, http.StatusFound)
 	auth, err := url.Parse(start.header.Get("Location"))
-	if err != nil || !strings.HasPrefix(start.header.Get("Location"), p.srv.URL+"/authorize?") {
+	if err != nil || !strings.HasPrefix(start.header.Get("Location"), p.URL+"/authorize?") {
 		t.Fatalf("start: Location %q", start.header.Get("Location"))
 	}
 	q := auth.Query()
@@ -236,7 +129,7 @@ func TestGoogleRedirectNeverSignsIntoPasswordAccountByEmail(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	p.as("g-owner", email)
+	p.As("g-owner", email, "Gina Google")
 	b := a.googleBrowser(t)
 	if got := b.callback(b.authorize("/dashboard")); got != "/login?google=link" {
 		t.Fatalf("existing account: redirected to %q, want /login?google=link", got)
@@ -272,7 +165,7 @@ func TestGoogleRedirectNeverSignsIntoPasswordAccountByEmail(t *testing.T) {
 func TestGoogleRedirectRefusesForgedAnswers(t *testing.T) {
 	t.Parallel()
 	a, p := newGoogleApp(t)
-	p.as("g-victim", "victim@gmail.com")
+	p.As("g-victim", "victim@gmail.com", "Gina Google")
 
 	t.Run("bad state", func(t *testing.T) {
 		b := a.googleBrowser(t)

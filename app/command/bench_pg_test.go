@@ -18,7 +18,7 @@ import (
 	"clearvest/domain/aggregate"
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgmigrate"
+	"clearvest/eventstore/postgres/postgrestest"
 	"clearvest/platform/pgtest"
 )
 
@@ -53,26 +53,6 @@ func deposit(a *benchAccount) error {
 // every command, so an uncapped stream would make the result depend on -benchtime; with the cap
 // every load replays 0 to 19 events, and the workload stays the one earlier results measured.
 const benchStreamLength = 20
-
-// benchPGPool opens a fresh database sized like serve's pool (cmd/clearvest/db.go), so ten
-// writers get ten connections instead of pgxpool's default of max(4, cores).
-func benchPGPool(b *testing.B) *pgxpool.Pool {
-	b.Helper()
-	cfg, err := pgxpool.ParseConfig(pgtest.NewDatabase(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.MaxConns = 20
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(pool.Close)
-	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations); err != nil {
-		b.Fatal(err)
-	}
-	return pool
-}
 
 // BenchmarkCommand measures the whole command path (load, decide, encode, append) on
 // PostgreSQL, one event per command, with the runner's defaults as serve uses them (cache,
@@ -116,7 +96,7 @@ func (n *streamNamer) next(writer, op int) (eventstore.StreamID, int64) {
 }
 
 func benchCommandStore(b *testing.B, writers, streams int) {
-	pool := benchPGPool(b)
+	pool := postgrestest.Pool(b)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := postgres.New(pool, postgres.WithLogger(logger))
 	b.Cleanup(store.Close)
@@ -144,7 +124,7 @@ func benchCommandStore(b *testing.B, writers, streams int) {
 }
 
 func benchCommandRawSQL(b *testing.B, writers, streams int) {
-	pool := benchPGPool(b)
+	pool := postgrestest.Pool(b)
 	ctx := context.Background()
 	// Same columns, types, keys and indexes as the log; no streams table, no lock, no trigger.
 	if _, err := pool.Exec(ctx, `CREATE TABLE raw_events (LIKE events INCLUDING ALL)`); err != nil {

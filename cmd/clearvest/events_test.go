@@ -50,6 +50,25 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
+// operatorShell configures the environment as an operator's shell would, for a development server on
+// a fresh database, and returns that database's URL and a way to run command lines in it, which
+// answers with what the command printed. Tests that use it set environment variables, so they
+// cannot run in parallel.
+func operatorShell(t *testing.T) (string, func(args ...string) (string, error)) {
+	t.Helper()
+	url := pgtest.NewDatabase(t)
+	t.Setenv("DATABASE_URL", url)
+	t.Setenv("CLEARVEST_DATA_DIR", t.TempDir())
+	t.Setenv("CLEARVEST_SECRET_KEY", base64.StdEncoding.EncodeToString(make([]byte, 32)))
+	t.Setenv("CLEARVEST_ENV", "development")
+	ctx := testCtx(t)
+	return url, func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(ctx, args, &out, io.Discard)
+		return out.String(), err
+	}
+}
+
 func newTestStore(t *testing.T) (*postgres.Store, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.NewPool(t)
@@ -545,16 +564,7 @@ func TestMigrateReportsWhatItDid(t *testing.T) {
 // TestCommandsEndToEnd drives the real command lines against DATABASE_URL, as an operator would.
 // It sets environment variables, so it cannot run in parallel.
 func TestCommandsEndToEnd(t *testing.T) {
-	t.Setenv("DATABASE_URL", pgtest.NewDatabase(t))
-	t.Setenv("CLEARVEST_DATA_DIR", t.TempDir())
-	t.Setenv("CLEARVEST_SECRET_KEY", base64.StdEncoding.EncodeToString(make([]byte, 32)))
-	t.Setenv("CLEARVEST_ENV", "development")
-	ctx := testCtx(t)
-	cli := func(args ...string) (string, error) {
-		var out bytes.Buffer
-		err := run(ctx, args, &out, io.Discard)
-		return out.String(), err
-	}
+	_, cli := operatorShell(t)
 
 	if _, err := cli("events", "verify"); err == nil || !strings.Contains(err.Error(), "run clearvest migrate first") {
 		t.Errorf("verify before migrate: %v", err)

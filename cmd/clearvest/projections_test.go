@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -15,7 +12,6 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgtest"
 	"clearvest/projections"
 )
 
@@ -23,17 +19,8 @@ import (
 // event the identity read models cannot decode parked them. It sets environment variables, so
 // it cannot run in parallel.
 func TestProjectionsRetryAndSkip(t *testing.T) {
-	url := pgtest.NewDatabase(t)
-	t.Setenv("DATABASE_URL", url)
-	t.Setenv("CLEARVEST_DATA_DIR", t.TempDir())
-	t.Setenv("CLEARVEST_SECRET_KEY", base64.StdEncoding.EncodeToString(make([]byte, 32)))
-	t.Setenv("CLEARVEST_ENV", "development")
+	url, cli := operatorShell(t)
 	ctx := testCtx(t)
-	cli := func(args ...string) (string, error) {
-		var out bytes.Buffer
-		err := run(ctx, args, &out, io.Discard)
-		return out.String(), err
-	}
 	if out, err := cli("migrate"); err != nil {
 		t.Fatalf("migrate: %v\n%s", err, out)
 	}

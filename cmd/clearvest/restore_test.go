@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +12,6 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgtest"
 )
 
 // TestMigrateResumesPositionsAfterARestore puts a database in the state a pg_restore into a
@@ -23,17 +20,8 @@ import (
 // would, and appends: the new event must sort above the restored head, so readers that have
 // passed it still get it, and verify must see the whole log.
 func TestMigrateResumesPositionsAfterARestore(t *testing.T) {
-	url := pgtest.NewDatabase(t)
-	t.Setenv("DATABASE_URL", url)
-	t.Setenv("CLEARVEST_DATA_DIR", t.TempDir())
-	t.Setenv("CLEARVEST_SECRET_KEY", base64.StdEncoding.EncodeToString(make([]byte, 32)))
-	t.Setenv("CLEARVEST_ENV", "development")
+	url, cli := operatorShell(t)
 	ctx := testCtx(t)
-	cli := func(args ...string) (string, error) {
-		var out bytes.Buffer
-		err := run(ctx, args, &out, io.Discard)
-		return out.String(), err
-	}
 	if out, err := cli("migrate"); err != nil {
 		t.Fatalf("migrate: %v\n%s", err, out)
 	}

@@ -18,28 +18,8 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
 	"clearvest/eventstore/postgres/postgrestest"
-	"clearvest/platform/pgmigrate"
 	"clearvest/platform/pgtest"
 )
-
-// benchPool opens a fresh, migrated database with a pool sized like serve's (cmd/clearvest).
-func benchPool(b *testing.B) *pgxpool.Pool {
-	b.Helper()
-	cfg, err := pgxpool.ParseConfig(pgtest.NewDatabase(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.MaxConns = 20
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(pool.Close)
-	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations); err != nil {
-		b.Fatal(err)
-	}
-	return pool
-}
 
 func benchStore(b *testing.B, pool *pgxpool.Pool) *postgres.Store {
 	s := postgres.New(pool, postgres.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
@@ -62,7 +42,7 @@ func benchEvent(n int) eventstore.NewEvent {
 func BenchmarkAppendBatch10(b *testing.B) {
 	const batch, streamEvents = 10, 100
 	b.Run("impl=clearvest", func(b *testing.B) {
-		pool := benchPool(b)
+		pool := postgrestest.Pool(b)
 		store := benchStore(b, pool)
 		ctx := context.Background()
 		var latencies []time.Duration
@@ -85,7 +65,7 @@ func BenchmarkAppendBatch10(b *testing.B) {
 		cpu.Report(b, float64(len(latencies)), "us/op")
 	})
 	b.Run("impl=raw-sql", func(b *testing.B) {
-		pool := benchPool(b)
+		pool := postgrestest.Pool(b)
 		ctx := context.Background()
 		// Same columns, types, keys and indexes as the log; no streams table, lock or trigger.
 		if _, err := pool.Exec(ctx, `CREATE TABLE raw_events (LIKE events INCLUDING ALL)`); err != nil {
@@ -137,7 +117,7 @@ func BenchmarkAppend(b *testing.B) {
 	const streamEvents = 20
 	for _, writers := range []int{1, 10} {
 		b.Run(fmt.Sprintf("writers=%d/impl=clearvest", writers), func(b *testing.B) {
-			pool := benchPool(b)
+			pool := postgrestest.Pool(b)
 			store := benchStore(b, pool)
 			runAppenders(b, pool, writers, func(ctx context.Context, w, op int) error {
 				stream := eventstore.StreamID(fmt.Sprintf("account-w%d-%d", w, op/streamEvents))
@@ -147,7 +127,7 @@ func BenchmarkAppend(b *testing.B) {
 			})
 		})
 		b.Run(fmt.Sprintf("writers=%d/impl=raw-sql", writers), func(b *testing.B) {
-			pool := benchPool(b)
+			pool := postgrestest.Pool(b)
 			if _, err := pool.Exec(context.Background(), `CREATE TABLE raw_events (LIKE events INCLUDING ALL)`); err != nil {
 				b.Fatal(err)
 			}
@@ -244,7 +224,7 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 // benchstat -col /impl.
 func BenchmarkReadAll(b *testing.B) {
 	const events, streams, page = 100_000, 1_000, 1_000
-	pool := benchPool(b)
+	pool := postgrestest.Pool(b)
 	store := benchStore(b, pool)
 	last := postgrestest.FillLog(b, pool, events, streams)
 	ctx := context.Background()

@@ -1,0 +1,33 @@
+package postgrestest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/eventstore/postgres"
+	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgtest"
+)
+
+// Pool opens a fresh database with the event store's schema and a pool sized like serve's
+// (cmd/clearvest/db.go), so that ten benchmark writers get ten connections instead of pgxpool's
+// default of max(4, cores).
+func Pool(b testing.TB) *pgxpool.Pool {
+	b.Helper()
+	cfg, err := pgxpool.ParseConfig(pgtest.NewDatabase(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.MaxConns = 20
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations); err != nil {
+		b.Fatal(err)
+	}
+	return pool
+}
