@@ -94,6 +94,14 @@ var operationActions = map[string]Action{
 	"suspendUser":           ActSuspendUsers,
 	"reinstateUser":         ActSuspendUsers,
 	"deleteUser":            ActCloseAccounts,
+	"uploadKycDocuments":    ActOwnAccount,
+	"getMyKyc":              ActOwnAccount,
+	"getKycDocument":        ActOwnAccount, // staff, or the owner; anyone else 404 (in the handler)
+	"getPendingKyc":         ActReviewQueues,
+	"getKycCase":            ActReviewQueues,
+	"approveKyc":            ActReviewQueues,
+	"rejectKyc":             ActReviewQueues,
+	"getInvestEligibility":  ActOwnAccount,
 }
 
 // Allowed reports whether role may perform action.

@@ -25,6 +25,114 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for InvestEligibilityEligible.
+const (
+	InvestEligibilityEligibleTrue InvestEligibilityEligible = true
+)
+
+// Valid indicates whether the value is a known member of the InvestEligibilityEligible enum.
+func (e InvestEligibilityEligible) Valid() bool {
+	switch e {
+	case InvestEligibilityEligibleTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KycCaseUserStatus.
+const (
+	KycCaseUserStatusActive    KycCaseUserStatus = "active"
+	KycCaseUserStatusClosed    KycCaseUserStatus = "closed"
+	KycCaseUserStatusSuspended KycCaseUserStatus = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the KycCaseUserStatus enum.
+func (e KycCaseUserStatus) Valid() bool {
+	switch e {
+	case KycCaseUserStatusActive:
+		return true
+	case KycCaseUserStatusClosed:
+		return true
+	case KycCaseUserStatusSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KycDecisionStatus.
+const (
+	KycDecisionStatusApproved KycDecisionStatus = "Approved"
+	KycDecisionStatusRejected KycDecisionStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the KycDecisionStatus enum.
+func (e KycDecisionStatus) Valid() bool {
+	switch e {
+	case KycDecisionStatusApproved:
+		return true
+	case KycDecisionStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KycRejectionReason.
+const (
+	KycRejectionReasonBlurry      KycRejectionReason = "blurry"
+	KycRejectionReasonCutOff      KycRejectionReason = "cut_off"
+	KycRejectionReasonExpired     KycRejectionReason = "expired"
+	KycRejectionReasonGlare       KycRejectionReason = "glare"
+	KycRejectionReasonMismatch    KycRejectionReason = "mismatch"
+	KycRejectionReasonMissing     KycRejectionReason = "missing"
+	KycRejectionReasonNotAccepted KycRejectionReason = "not_accepted"
+	KycRejectionReasonOther       KycRejectionReason = "other"
+)
+
+// Valid indicates whether the value is a known member of the KycRejectionReason enum.
+func (e KycRejectionReason) Valid() bool {
+	switch e {
+	case KycRejectionReasonBlurry:
+		return true
+	case KycRejectionReasonCutOff:
+		return true
+	case KycRejectionReasonExpired:
+		return true
+	case KycRejectionReasonGlare:
+		return true
+	case KycRejectionReasonMismatch:
+		return true
+	case KycRejectionReasonMissing:
+		return true
+	case KycRejectionReasonNotAccepted:
+		return true
+	case KycRejectionReasonOther:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KycSide.
+const (
+	KycSideBack  KycSide = "back"
+	KycSideFront KycSide = "front"
+)
+
+// Valid indicates whether the value is a known member of the KycSide enum.
+func (e KycSide) Valid() bool {
+	switch e {
+	case KycSideBack:
+		return true
+	case KycSideFront:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for KycStatus.
 const (
 	KycStatusApproved     KycStatus = "Approved"
@@ -202,8 +310,160 @@ type GoogleLinkRequest struct {
 	TotpCode *string `json:"totpCode,omitempty"`
 }
 
+// InvestEligibility defines model for InvestEligibility.
+type InvestEligibility struct {
+	Eligible InvestEligibilityEligible `json:"eligible"`
+}
+
+// InvestEligibilityEligible defines model for InvestEligibility.Eligible.
+type InvestEligibilityEligible bool
+
+// KycApproveRequest defines model for KycApproveRequest.
+type KycApproveRequest struct {
+	// Submission The submission the reviewer looked at; 409 if another is pending now.
+	Submission *int `json:"submission,omitempty"`
+}
+
+// KycCase defines model for KycCase.
+type KycCase struct {
+	AsOf time.Time `json:"asOf"`
+
+	// Documents The documents on file now, one per side (what a decision is about).
+	Documents []KycDocument `json:"documents"`
+	KycStatus KycStatus     `json:"kycStatus"`
+
+	// Submissions Every submission, newest first, each with its decision.
+	Submissions []KycSubmission `json:"submissions"`
+	User        struct {
+		UnderscoreId string            `json:"_id"`
+		Country      string            `json:"country"`
+		CreatedAt    time.Time         `json:"createdAt"`
+		Email        string            `json:"email"`
+		IsVerified   bool              `json:"isVerified"`
+		Name         string            `json:"name"`
+		Phone        string            `json:"phone"`
+		Status       KycCaseUserStatus `json:"status"`
+	} `json:"user"`
+}
+
+// KycCaseUserStatus defines model for KycCase.User.Status.
+type KycCaseUserStatus string
+
+// KycDecision defines model for KycDecision.
+type KycDecision struct {
+	At      time.Time `json:"at"`
+	Comment string    `json:"comment"`
+
+	// Documents The refused documents (empty for an approval).
+	Documents []KycDocumentRejection `json:"documents"`
+	Reviewer  KycPerson              `json:"reviewer"`
+	Status    KycDecisionStatus      `json:"status"`
+}
+
+// KycDecisionStatus defines model for KycDecision.Status.
+type KycDecisionStatus string
+
+// KycDocument defines model for KycDocument.
+type KycDocument struct {
+	// ContentType Detected from the content.
+	//
+	// Example: image/jpeg
+	ContentType string `json:"contentType"`
+
+	// Sha256 Hex SHA-256 of the file as uploaded.
+	Sha256 string  `json:"sha256"`
+	Side   KycSide `json:"side"`
+	Size   int64   `json:"size"`
+
+	// Submission The submission this file came with.
+	Submission int `json:"submission"`
+
+	// Url Where getKycDocument serves it, or "" when the file was deleted.
+	//
+	// Example: /api/users/kyc/0191f3c2-7a4e-7b1c-9e2d-5a6b7c8d9e0f/documents/1/front
+	Url string `json:"url"`
+}
+
+// KycDocumentRejection defines model for KycDocumentRejection.
+type KycDocumentRejection struct {
+	// Reason Why a document was refused: blurry (unreadable or out of focus), cut_off (edges or
+	// corners missing), glare, expired, mismatch (does not match the account's name),
+	// not_accepted (not an accepted identity document), missing (the page sent is not this
+	// side), other (see the comment).
+	Reason KycRejectionReason `json:"reason"`
+	Side   KycSide            `json:"side"`
+}
+
+// KycPerson defines model for KycPerson.
+type KycPerson struct {
+	UnderscoreId string `json:"_id"`
+
+	// Name "" for a closed account.
+	Name string `json:"name"`
+}
+
+// KycQueue defines model for KycQueue.
+type KycQueue struct {
+	// AsOf The server's clock when the queue was read; waiting times count to it.
+	AsOf         time.Time      `json:"asOf"`
+	PendingUsers []KycQueueItem `json:"pendingUsers"`
+}
+
+// KycQueueItem defines model for KycQueueItem.
+type KycQueueItem struct {
+	UnderscoreId string `json:"_id"`
+	Country      string `json:"country"`
+
+	// Documents Sides sent with this submission.
+	Documents []KycSide `json:"documents"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+
+	// Submission 1 for a first submission, higher for a re-upload after a rejection.
+	Submission  int       `json:"submission"`
+	SubmittedAt time.Time `json:"submittedAt"`
+}
+
+// KycRejectRequest defines model for KycRejectRequest.
+type KycRejectRequest struct {
+	Documents []KycDocumentRejection `json:"documents"`
+
+	// Reason A free comment for the user.
+	Reason     *string `json:"reason,omitempty"`
+	Submission *int    `json:"submission,omitempty"`
+}
+
+// KycRejectionReason Why a document was refused: blurry (unreadable or out of focus), cut_off (edges or
+// corners missing), glare, expired, mismatch (does not match the account's name),
+// not_accepted (not an accepted identity document), missing (the page sent is not this
+// side), other (see the comment).
+type KycRejectionReason string
+
+// KycSide defines model for KycSide.
+type KycSide string
+
 // KycStatus defines model for KycStatus.
 type KycStatus string
+
+// KycSubmission defines model for KycSubmission.
+type KycSubmission struct {
+	Decision *KycDecision `json:"decision,omitempty"`
+
+	// Documents The files sent with this submission (both at first, the rejected ones later).
+	Documents []KycDocument `json:"documents"`
+
+	// Submission Counts the user's submissions from 1.
+	Submission  int       `json:"submission"`
+	SubmittedAt time.Time `json:"submittedAt"`
+}
+
+// KycSubmitted defines model for KycSubmitted.
+type KycSubmitted struct {
+	Kyc MyKyc `json:"kyc"`
+
+	// Message Example: KYC documents uploaded successfully!
+	Message string `json:"message"`
+}
 
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
@@ -248,6 +508,21 @@ type MetaEnvironment string
 
 // MetaProduct defines model for Meta.Product.
 type MetaProduct string
+
+// MyKyc defines model for MyKyc.
+type MyKyc struct {
+	// Documents The documents on file now, one per side.
+	Documents    []KycDocument `json:"documents"`
+	KycStatus    KycStatus     `json:"kycStatus"`
+	LastDecision *KycDecision  `json:"lastDecision,omitempty"`
+
+	// Resubmit The sides the next upload must carry (both before the first, the rejected ones after a rejection, none otherwise).
+	Resubmit []KycSide `json:"resubmit"`
+
+	// Submission The latest submission's number, 0 before the first.
+	Submission  int        `json:"submission"`
+	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
+}
 
 // RecoveryCodes defines model for RecoveryCodes.
 type RecoveryCodes struct {
@@ -456,6 +731,9 @@ type Conflict = Error
 // Forbidden Every error response has this shape.
 type Forbidden = Error
 
+// Gone Every error response has this shape.
+type Gone = Error
+
 // InternalError Every error response has this shape.
 type InternalError = Error
 
@@ -476,6 +754,13 @@ type UnprocessableEntity = Error
 
 // UnsupportedMediaType Every error response has this shape.
 type UnsupportedMediaType = Error
+
+// GetInvestEligibilityParams defines parameters for GetInvestEligibility.
+type GetInvestEligibilityParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
 
 // DisableTwoFactorParams defines parameters for DisableTwoFactor.
 type DisableTwoFactorParams struct {
@@ -552,6 +837,43 @@ type GoogleRedirectParams struct {
 // GoogleStartParams defines parameters for GoogleStart.
 type GoogleStartParams struct {
 	Return *string `form:"return,omitempty" json:"return,omitempty"`
+}
+
+// GetMyKycParams defines parameters for GetMyKyc.
+type GetMyKycParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetPendingKycParams defines parameters for GetPendingKyc.
+type GetPendingKycParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetKycCaseParams defines parameters for GetKycCase.
+type GetKycCaseParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ApproveKycParams defines parameters for ApproveKyc.
+type ApproveKycParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RejectKycParams defines parameters for RejectKyc.
+type RejectKycParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // LoginParams defines parameters for Login.
@@ -681,6 +1003,20 @@ type UpgradeUserParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// UploadKycDocumentsMultipartBody defines parameters for UploadKycDocuments.
+type UploadKycDocumentsMultipartBody struct {
+	Back  *openapi_types.File `json:"back,omitempty"`
+	Front *openapi_types.File `json:"front,omitempty"`
+}
+
+// UploadKycDocumentsParams defines parameters for UploadKycDocuments.
+type UploadKycDocumentsParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // VerifyUserParams defines parameters for VerifyUser.
 type VerifyUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -703,6 +1039,12 @@ type ForgotPasswordJSONRequestBody = ForgotPasswordRequest
 
 // GoogleLinkJSONRequestBody defines body for GoogleLink for application/json ContentType.
 type GoogleLinkJSONRequestBody = GoogleLinkRequest
+
+// ApproveKycJSONRequestBody defines body for ApproveKyc for application/json ContentType.
+type ApproveKycJSONRequestBody = KycApproveRequest
+
+// RejectKycJSONRequestBody defines body for RejectKyc for application/json ContentType.
+type RejectKycJSONRequestBody = KycRejectRequest
 
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
@@ -731,6 +1073,9 @@ type UpdateUserJSONRequestBody = UpdateUserRequest
 // UpgradeUserJSONRequestBody defines body for UpgradeUser for application/json ContentType.
 type UpgradeUserJSONRequestBody = UpgradeUserRequest
 
+// UploadKycDocumentsMultipartRequestBody defines body for UploadKycDocuments for multipart/form-data ContentType.
+type UploadKycDocumentsMultipartRequestBody UploadKycDocumentsMultipartBody
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// GetCountries Countries with their ISO codes and dialling codes
@@ -742,6 +1087,9 @@ type ServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(w http.ResponseWriter, r *http.Request, id string)
+	// GetInvestEligibility Whether the signed-in user may start an investment
+	// (GET /invest/eligibility)
+	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
@@ -775,6 +1123,24 @@ type ServerInterface interface {
 	// GoogleStart Begin the Google redirect sign-in
 	// (GET /users/google/start)
 	GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams)
+	// GetMyKyc The signed-in user's identity check
+	// (GET /users/kyc)
+	GetMyKyc(w http.ResponseWriter, r *http.Request, params GetMyKycParams)
+	// GetPendingKyc Identity checks waiting for review (authors and admins), oldest first
+	// (GET /users/kyc/pending)
+	GetPendingKyc(w http.ResponseWriter, r *http.Request, params GetPendingKycParams)
+	// GetKycCase One user's identity check with every submission and decision (authors and admins)
+	// (GET /users/kyc/{id})
+	GetKycCase(w http.ResponseWriter, r *http.Request, id UserID, params GetKycCaseParams)
+	// ApproveKyc Approve the pending submission (authors and admins)
+	// (PATCH /users/kyc/{id}/approve)
+	ApproveKyc(w http.ResponseWriter, r *http.Request, id UserID, params ApproveKycParams)
+	// GetKycDocument Download one identity document
+	// (GET /users/kyc/{id}/documents/{submission}/{side})
+	GetKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide)
+	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
+	// (PATCH /users/kyc/{id}/reject)
+	RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
@@ -835,6 +1201,9 @@ type ServerInterface interface {
 	// UpgradeUser Change a user's role (admins)
 	// (POST /users/upgradeUser)
 	UpgradeUser(w http.ResponseWriter, r *http.Request, params UpgradeUserParams)
+	// UploadKycDocuments Send identity documents for review
+	// (POST /users/uploadKycDocuments)
+	UploadKycDocuments(w http.ResponseWriter, r *http.Request, params UploadKycDocumentsParams)
 	// VerifyUser Verify the e-mail address with the token from the verification link
 	// (PATCH /users/verifyUser/{token})
 	VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams)
@@ -862,6 +1231,12 @@ func (_ Unimplemented) ListDevMail(w http.ResponseWriter, r *http.Request) {
 // GetDevMail One e-mail of the development mailbox (development only)
 // (GET /dev/mail/{id})
 func (_ Unimplemented) GetDevMail(w http.ResponseWriter, r *http.Request, id string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetInvestEligibility Whether the signed-in user may start an investment
+// (GET /invest/eligibility)
+func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -928,6 +1303,42 @@ func (_ Unimplemented) GoogleRedirect(w http.ResponseWriter, r *http.Request, pa
 // GoogleStart Begin the Google redirect sign-in
 // (GET /users/google/start)
 func (_ Unimplemented) GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetMyKyc The signed-in user's identity check
+// (GET /users/kyc)
+func (_ Unimplemented) GetMyKyc(w http.ResponseWriter, r *http.Request, params GetMyKycParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPendingKyc Identity checks waiting for review (authors and admins), oldest first
+// (GET /users/kyc/pending)
+func (_ Unimplemented) GetPendingKyc(w http.ResponseWriter, r *http.Request, params GetPendingKycParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetKycCase One user's identity check with every submission and decision (authors and admins)
+// (GET /users/kyc/{id})
+func (_ Unimplemented) GetKycCase(w http.ResponseWriter, r *http.Request, id UserID, params GetKycCaseParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApproveKyc Approve the pending submission (authors and admins)
+// (PATCH /users/kyc/{id}/approve)
+func (_ Unimplemented) ApproveKyc(w http.ResponseWriter, r *http.Request, id UserID, params ApproveKycParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetKycDocument Download one identity document
+// (GET /users/kyc/{id}/documents/{submission}/{side})
+func (_ Unimplemented) GetKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
+// (PATCH /users/kyc/{id}/reject)
+func (_ Unimplemented) RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1051,6 +1462,12 @@ func (_ Unimplemented) UpgradeUser(w http.ResponseWriter, r *http.Request, param
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// UploadKycDocuments Send identity documents for review
+// (POST /users/uploadKycDocuments)
+func (_ Unimplemented) UploadKycDocuments(w http.ResponseWriter, r *http.Request, params UploadKycDocumentsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // VerifyUser Verify the e-mail address with the token from the verification link
 // (PATCH /users/verifyUser/{token})
 func (_ Unimplemented) VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams) {
@@ -1117,6 +1534,47 @@ func (siw *ServerInterfaceWrapper) GetDevMail(w http.ResponseWriter, r *http.Req
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetDevMail(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetInvestEligibility operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestEligibilityParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestEligibility(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1564,6 +2022,282 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GoogleStart(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetMyKyc operation middleware
+func (siw *ServerInterfaceWrapper) GetMyKyc(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMyKycParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetMyKyc(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPendingKyc operation middleware
+func (siw *ServerInterfaceWrapper) GetPendingKyc(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPendingKycParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPendingKyc(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetKycCase operation middleware
+func (siw *ServerInterfaceWrapper) GetKycCase(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetKycCaseParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetKycCase(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ApproveKyc operation middleware
+func (siw *ServerInterfaceWrapper) ApproveKyc(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ApproveKycParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApproveKyc(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetKycDocument operation middleware
+func (siw *ServerInterfaceWrapper) GetKycDocument(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "submission" -------------
+	var submission int
+
+	err = runtime.BindStyledParameterWithOptions("simple", "submission", chi.URLParam(r, "submission"), &submission, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "submission", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "side" -------------
+	var side KycSide
+
+	err = runtime.BindStyledParameterWithOptions("simple", "side", chi.URLParam(r, "side"), &side, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "side", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetKycDocument(w, r, id, submission, side)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectKyc operation middleware
+func (siw *ServerInterfaceWrapper) RejectKyc(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectKycParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectKyc(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2349,6 +3083,47 @@ func (siw *ServerInterfaceWrapper) UpgradeUser(w http.ResponseWriter, r *http.Re
 	handler.ServeHTTP(w, r)
 }
 
+// UploadKycDocuments operation middleware
+func (siw *ServerInterfaceWrapper) UploadKycDocuments(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UploadKycDocumentsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UploadKycDocuments(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // VerifyUser operation middleware
 func (siw *ServerInterfaceWrapper) VerifyUser(w http.ResponseWriter, r *http.Request) {
 
@@ -2638,6 +3413,30 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Delete(options.BaseURL+"/users/{id}", wrapper.DeleteUser)
 	})
 	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/uploadKycDocuments", wrapper.UploadKycDocuments)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/kyc", wrapper.GetMyKyc)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/kyc/pending", wrapper.GetPendingKyc)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/kyc/{id}", wrapper.GetKycCase)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/kyc/{id}/documents/{submission}/{side}", wrapper.GetKycDocument)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/kyc/{id}/approve", wrapper.ApproveKyc)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/kyc/{id}/reject", wrapper.RejectKyc)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/eligibility", wrapper.GetInvestEligibility)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/countries", wrapper.GetCountries)
 	})
 	r.Group(func(r chi.Router) {
@@ -2655,6 +3454,8 @@ type BadRequestJSONResponse Error
 type ConflictJSONResponse Error
 
 type ForbiddenJSONResponse Error
+
+type GoneJSONResponse Error
 
 type InternalErrorJSONResponse Error
 
@@ -2800,6 +3601,70 @@ func (response GetDevMail404JSONResponse) VisitGetDevMailResponse(w http.Respons
 type GetDevMail500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetDevMail500JSONResponse) VisitGetDevMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestEligibilityRequestObject struct {
+	Params GetInvestEligibilityParams
+}
+
+type GetInvestEligibilityResponseObject interface {
+	VisitGetInvestEligibilityResponse(w http.ResponseWriter) error
+}
+
+type GetInvestEligibility200JSONResponse InvestEligibility
+
+func (response GetInvestEligibility200JSONResponse) VisitGetInvestEligibilityResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestEligibility401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestEligibility401JSONResponse) VisitGetInvestEligibilityResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestEligibility403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetInvestEligibility403JSONResponse) VisitGetInvestEligibilityResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestEligibility500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestEligibility500JSONResponse) VisitGetInvestEligibilityResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -3777,6 +4642,533 @@ func (response GoogleStart404JSONResponse) VisitGoogleStartResponse(w http.Respo
 type GoogleStart500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GoogleStart500JSONResponse) VisitGoogleStartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyKycRequestObject struct {
+	Params GetMyKycParams
+}
+
+type GetMyKycResponseObject interface {
+	VisitGetMyKycResponse(w http.ResponseWriter) error
+}
+
+type GetMyKyc200JSONResponse MyKyc
+
+func (response GetMyKyc200JSONResponse) VisitGetMyKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyKyc401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetMyKyc401JSONResponse) VisitGetMyKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyKyc500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetMyKyc500JSONResponse) VisitGetMyKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingKycRequestObject struct {
+	Params GetPendingKycParams
+}
+
+type GetPendingKycResponseObject interface {
+	VisitGetPendingKycResponse(w http.ResponseWriter) error
+}
+
+type GetPendingKyc200JSONResponse KycQueue
+
+func (response GetPendingKyc200JSONResponse) VisitGetPendingKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingKyc401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPendingKyc401JSONResponse) VisitGetPendingKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingKyc403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPendingKyc403JSONResponse) VisitGetPendingKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingKyc500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPendingKyc500JSONResponse) VisitGetPendingKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKycCaseRequestObject struct {
+	Id     UserID `json:"id"`
+	Params GetKycCaseParams
+}
+
+type GetKycCaseResponseObject interface {
+	VisitGetKycCaseResponse(w http.ResponseWriter) error
+}
+
+type GetKycCase200JSONResponse KycCase
+
+func (response GetKycCase200JSONResponse) VisitGetKycCaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKycCase401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetKycCase401JSONResponse) VisitGetKycCaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKycCase403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetKycCase403JSONResponse) VisitGetKycCaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKycCase404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetKycCase404JSONResponse) VisitGetKycCaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKycCase500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetKycCase500JSONResponse) VisitGetKycCaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveKycRequestObject struct {
+	Id     UserID `json:"id"`
+	Params ApproveKycParams
+	Body   *ApproveKycJSONRequestBody
+}
+
+type ApproveKycResponseObject interface {
+	VisitApproveKycResponse(w http.ResponseWriter) error
+}
+
+type ApproveKyc200JSONResponse Message
+
+func (response ApproveKyc200JSONResponse) VisitApproveKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveKyc400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ApproveKyc400JSONResponse) VisitApproveKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveKyc401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApproveKyc401JSONResponse) VisitApproveKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveKyc403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApproveKyc403JSONResponse) VisitApproveKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveKyc404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApproveKyc404JSONResponse) VisitApproveKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveKyc409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApproveKyc409JSONResponse) VisitApproveKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveKyc422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ApproveKyc422JSONResponse) VisitApproveKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveKyc500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApproveKyc500JSONResponse) VisitApproveKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKycDocumentRequestObject struct {
+	Id         UserID  `json:"id"`
+	Submission int     `json:"submission"`
+	Side       KycSide `json:"side"`
+}
+
+type GetKycDocumentResponseObject interface {
+	VisitGetKycDocumentResponse(w http.ResponseWriter) error
+}
+
+type GetKycDocument200ApplicationoctetStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response GetKycDocument200ApplicationoctetStreamResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "application/octet-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetKycDocument401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetKycDocument401JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKycDocument404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetKycDocument404JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKycDocument410JSONResponse struct{ GoneJSONResponse }
+
+func (response GetKycDocument410JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(410)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKycDocument500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetKycDocument500JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectKycRequestObject struct {
+	Id     UserID `json:"id"`
+	Params RejectKycParams
+	Body   *RejectKycJSONRequestBody
+}
+
+type RejectKycResponseObject interface {
+	VisitRejectKycResponse(w http.ResponseWriter) error
+}
+
+type RejectKyc200JSONResponse Message
+
+func (response RejectKyc200JSONResponse) VisitRejectKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectKyc400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectKyc400JSONResponse) VisitRejectKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectKyc401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectKyc401JSONResponse) VisitRejectKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectKyc403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectKyc403JSONResponse) VisitRejectKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectKyc404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectKyc404JSONResponse) VisitRejectKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectKyc409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectKyc409JSONResponse) VisitRejectKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectKyc422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RejectKyc422JSONResponse) VisitRejectKycResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectKyc500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectKyc500JSONResponse) VisitRejectKycResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -5759,6 +7151,145 @@ func (response UpgradeUser500JSONResponse) VisitUpgradeUserResponse(w http.Respo
 	return err
 }
 
+type UploadKycDocumentsRequestObject struct {
+	Params UploadKycDocumentsParams
+	Body   *multipart.Reader
+}
+
+type UploadKycDocumentsResponseObject interface {
+	VisitUploadKycDocumentsResponse(w http.ResponseWriter) error
+}
+
+type UploadKycDocuments200JSONResponse KycSubmitted
+
+func (response UploadKycDocuments200JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadKycDocuments400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UploadKycDocuments400JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadKycDocuments401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UploadKycDocuments401JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadKycDocuments403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UploadKycDocuments403JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadKycDocuments409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UploadKycDocuments409JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadKycDocuments413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UploadKycDocuments413JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadKycDocuments415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response UploadKycDocuments415JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadKycDocuments422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UploadKycDocuments422JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadKycDocuments500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UploadKycDocuments500JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type VerifyUserRequestObject struct {
 	Token  string `json:"token"`
 	Params VerifyUserParams
@@ -5962,6 +7493,9 @@ type StrictServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(ctx context.Context, request GetDevMailRequestObject) (GetDevMailResponseObject, error)
+	// GetInvestEligibility Whether the signed-in user may start an investment
+	// (GET /invest/eligibility)
+	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
@@ -5995,6 +7529,24 @@ type StrictServerInterface interface {
 	// GoogleStart Begin the Google redirect sign-in
 	// (GET /users/google/start)
 	GoogleStart(ctx context.Context, request GoogleStartRequestObject) (GoogleStartResponseObject, error)
+	// GetMyKyc The signed-in user's identity check
+	// (GET /users/kyc)
+	GetMyKyc(ctx context.Context, request GetMyKycRequestObject) (GetMyKycResponseObject, error)
+	// GetPendingKyc Identity checks waiting for review (authors and admins), oldest first
+	// (GET /users/kyc/pending)
+	GetPendingKyc(ctx context.Context, request GetPendingKycRequestObject) (GetPendingKycResponseObject, error)
+	// GetKycCase One user's identity check with every submission and decision (authors and admins)
+	// (GET /users/kyc/{id})
+	GetKycCase(ctx context.Context, request GetKycCaseRequestObject) (GetKycCaseResponseObject, error)
+	// ApproveKyc Approve the pending submission (authors and admins)
+	// (PATCH /users/kyc/{id}/approve)
+	ApproveKyc(ctx context.Context, request ApproveKycRequestObject) (ApproveKycResponseObject, error)
+	// GetKycDocument Download one identity document
+	// (GET /users/kyc/{id}/documents/{submission}/{side})
+	GetKycDocument(ctx context.Context, request GetKycDocumentRequestObject) (GetKycDocumentResponseObject, error)
+	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
+	// (PATCH /users/kyc/{id}/reject)
+	RejectKyc(ctx context.Context, request RejectKycRequestObject) (RejectKycResponseObject, error)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -6055,6 +7607,9 @@ type StrictServerInterface interface {
 	// UpgradeUser Change a user's role (admins)
 	// (POST /users/upgradeUser)
 	UpgradeUser(ctx context.Context, request UpgradeUserRequestObject) (UpgradeUserResponseObject, error)
+	// UploadKycDocuments Send identity documents for review
+	// (POST /users/uploadKycDocuments)
+	UploadKycDocuments(ctx context.Context, request UploadKycDocumentsRequestObject) (UploadKycDocumentsResponseObject, error)
 	// VerifyUser Verify the e-mail address with the token from the verification link
 	// (PATCH /users/verifyUser/{token})
 	VerifyUser(ctx context.Context, request VerifyUserRequestObject) (VerifyUserResponseObject, error)
@@ -6169,6 +7724,32 @@ func (sh *strictHandler) GetDevMail(w http.ResponseWriter, r *http.Request, id s
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetDevMailResponseObject); ok {
 		if err := validResponse.VisitGetDevMailResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetInvestEligibility operation middleware
+func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
+	var request GetInvestEligibilityRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestEligibility(ctx, request.(GetInvestEligibilityRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestEligibility")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestEligibilityResponseObject); ok {
+		if err := validResponse.VisitGetInvestEligibilityResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -6488,6 +8069,184 @@ func (sh *strictHandler) GoogleStart(w http.ResponseWriter, r *http.Request, par
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GoogleStartResponseObject); ok {
 		if err := validResponse.VisitGoogleStartResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetMyKyc operation middleware
+func (sh *strictHandler) GetMyKyc(w http.ResponseWriter, r *http.Request, params GetMyKycParams) {
+	var request GetMyKycRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMyKyc(ctx, request.(GetMyKycRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMyKyc")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetMyKycResponseObject); ok {
+		if err := validResponse.VisitGetMyKycResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPendingKyc operation middleware
+func (sh *strictHandler) GetPendingKyc(w http.ResponseWriter, r *http.Request, params GetPendingKycParams) {
+	var request GetPendingKycRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPendingKyc(ctx, request.(GetPendingKycRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPendingKyc")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPendingKycResponseObject); ok {
+		if err := validResponse.VisitGetPendingKycResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetKycCase operation middleware
+func (sh *strictHandler) GetKycCase(w http.ResponseWriter, r *http.Request, id UserID, params GetKycCaseParams) {
+	var request GetKycCaseRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetKycCase(ctx, request.(GetKycCaseRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetKycCase")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetKycCaseResponseObject); ok {
+		if err := validResponse.VisitGetKycCaseResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ApproveKyc operation middleware
+func (sh *strictHandler) ApproveKyc(w http.ResponseWriter, r *http.Request, id UserID, params ApproveKycParams) {
+	var request ApproveKycRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body ApproveKycJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApproveKyc(ctx, request.(ApproveKycRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApproveKyc")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApproveKycResponseObject); ok {
+		if err := validResponse.VisitApproveKycResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetKycDocument operation middleware
+func (sh *strictHandler) GetKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide) {
+	var request GetKycDocumentRequestObject
+
+	request.Id = id
+	request.Submission = submission
+	request.Side = side
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetKycDocument(ctx, request.(GetKycDocumentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetKycDocument")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetKycDocumentResponseObject); ok {
+		if err := validResponse.VisitGetKycDocumentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectKyc operation middleware
+func (sh *strictHandler) RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams) {
+	var request RejectKycRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body RejectKycJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectKyc(ctx, request.(RejectKycRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectKyc")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectKycResponseObject); ok {
+		if err := validResponse.VisitRejectKycResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -7081,6 +8840,39 @@ func (sh *strictHandler) UpgradeUser(w http.ResponseWriter, r *http.Request, par
 	}
 }
 
+// UploadKycDocuments operation middleware
+func (sh *strictHandler) UploadKycDocuments(w http.ResponseWriter, r *http.Request, params UploadKycDocumentsParams) {
+	var request UploadKycDocumentsRequestObject
+
+	request.Params = params
+
+	if reader, err := r.MultipartReader(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
+		return
+	} else {
+		request.Body = reader
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UploadKycDocuments(ctx, request.(UploadKycDocumentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UploadKycDocuments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UploadKycDocumentsResponseObject); ok {
+		if err := validResponse.VisitUploadKycDocumentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // VerifyUser operation middleware
 func (sh *strictHandler) VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams) {
 	var request VerifyUserRequestObject
@@ -7139,161 +8931,204 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H17c9s4tudXOaW9VZZrKfkRJz2R69Zdd+JkPJ2Hrx/Tc7fZG0HkkYQxBbAB0Iom66r9EPsJ95Ns4QDg",
-	"Q6JsOU7S7pn8Z1MkCALnfX7n4FMnkbNcChRGdwafOlNkKSr68yTFWS4NimTxZ27slRR1onhuuBSdQedU",
-	"oUZhoDs0qsDhNkgBZoqgjVSYAhN6jgqMBAYKc2QGU1D4W4HawJybqbuZzTAWw9q7ej/hYjgAIc2Uiwko",
-	"ZkflGgyfYT8WnaijkynOmJ0QimLWGfzSsRPo/Bp1zCLHzqCjjeJi0rm5iTqnUnM33+Xpv87kiGWQ+xtA",
-	"jmlCGdMG8Np+GL02zJjlOYoU035jAmOpZsx0Bh0uzLODTtSZccFndlK75Wy4MDhBRdM5Q6MWR2ODanVC",
-	"55hIkWq7YnPGDYxwLBWCUQu7DmzCuGi+vHzXXuu7zg3LcINtm0/RbZxClsJMpphpmLLUboG9lkwx9b/T",
-	"UmBaLRoXtC+HsbA3pMwwmLEFPblAA3oq5/RowrIM1ZaGjBm7msmUicm9t/Mm6uRMsRkaT6LHM8azU2am",
-	"9h9uvy63/0QdwWb2SbS/d6KOnTlXmHYGdujGGrKPb1BM7Aj7Tw/aKKhGmj/hYnU937Ir1ETjRi0cFdXI",
-	"RrMxDkoOaNI9XOECmEirC+GpCRrtlnTMlSU+x0tEA9CdMXWFKTSY5s/cDMBvKBfa2K2UY1CFEJZ6zJwn",
-	"2Ic9S1z7T5/G4pprPsoQjs5fnJzY7VAssasaAfYnfWBweXny8hAUznA2QsvPY6lg/wCmslDabRwtuBMY",
-	"1ZIvcXJn7WI/JWYJ/+/dj3mPKhJUaAolMIWRXUxApjKOChI5mzGR9uHCLi6qa1TEVjqCkSwsJ0dQCMOz",
-	"kvRj4WmfNvC3AtUCCo2WF64RcqY1psDNLd/+t96LDJm6Rm165dwfIi4uNaqTl2uIm6ebUvazg1ZeUqhz",
-	"KTQSK/3I0jNHffa/RAqDgv5keZ7xhNlv2fm7dptRveXfFI47g85/26nUyI77Ve8cKyWVe1Vz9+yWcJEX",
-	"BriGGcvssljJehN1XkgxznjyDSZxBIkUSaGUFYZOHoFUwCAt3Lswcv+36ixYUVmgDc+yWHiWs2RyE3Ve",
-	"STXiaYri63/QOZ9YNuACRoUhEcyyTM4xha6SGUagC+10WAR8lqPSUjDDxWSbVv5EGFSCZW78rz9bOUOn",
-	"4ed2A+ZKiklpQRC7HkKKhvFMA1NImqbi5ExOaNLvpHllufnrz/edBF0kU5Cjv2NiIMhPI2v6jaZ0yhaZ",
-	"ZOmFlG+YmuC34aZAoyOZLixTGSkhs6+nKV1I+ZaJhedv/Q2mJCXMmFgAMwZnudHWcKmZlmQG9Uo7qO0d",
-	"/u6dmsVEL7oUrDBTqfg/8JvsugEd+IrkwYilkChMURjOMk3reylyJRPUmo0yPBaGm8XXn9rPmGU9Jzkj",
-	"4viRQnZlLZFRoblArUEVGUKXFDoXuhiPecIts41YxkSC2/RBCknJMdFihjuZxyDl4zGSoPSE5qXbpdBF",
-	"nktlMH2LKWcXpGS+BcGPuWW+RY6W2knWJQnmhrTITVCDRGsvSLSfMq3nUtV1XK5kjspwDAwx5moW7ls2",
-	"V3Z3V1Ro1JFZeq/7881vvimvOIHjdGMhjFq0zT2lZcePbJZbm7/z+sdOy/tTzrIXK/f+94ODtpudlVG/",
-	"8VJwa/z/xMUklbNO25wrc+QXN0DkJvdry+e8xOu31jxf+ZyUGWxYS/ZCz/oZbfOcmhmNsfIDT1sv68LN",
-	"oO03gx/X/CBbLi99L9ljRnaqV0TuU/y4fqq3LMV5MZuxtg2+34p8zoc/5Pvavqi0Ipqse3xtrWq0P0Iw",
-	"P2HKvM2tpyxHqyrayXvZftPGyluYsWTKBfasDU8XFDItRVQ5tklGYm9WWFcqMdbMsO7SUOD8Q4rXPMFh",
-	"LLpWaHFRoBN6mZxw8TM3U8sw2xEM6cIH/Jjb9RhC1w5szSlrwlgV0ePCyqKJFDiAEUuuwMhY0FP2cSNN",
-	"/iEs5xC6Gq3jJ00exi+ts6F9GRdX9btfSznJMBbhRQIx1fRtQaaQrSoAe9blxRTsom07X6Xi4OqD2+hm",
-	"zDFLVxe6staZgTErMlNbWreVXAMbycKurBXNmFGYpHpv8MNXXjmzSnPSsrs/T623XFqGEdhv9F6ofW+h",
-	"rYFovWtrglGcgeke1833nmbINAJa0xYYXLOMp7B2Mn4339gta5mRpYo6yYAU2WJAszHyCssI0hJRRDTn",
-	"BjlZpz8WlgLoXXSpO1JyrlFpYJmWMEED3ABzm/xnY/L3IltAIuUVRxgm1x/8az7QyEO/1bdzcFjtNoZ9",
-	"JdVEmjvVpFu8jQInK69wRPyGi6tbtLBj9droT/YfpkmtzHJcdvfAbbP+aZGcG2YKXY9QWbvwvBjNuDFo",
-	"xeKp24xO1DnKcyWv6eIZ2jEwbQllRR3a+Qcv8wNWYkmaFmZqTdqEGalIeDjbMJEkse2FCNjY8dGyMHPh",
-	"Kct691/eN3XGWLseWeCTjYjjVj6+WGXRLe05eKzkjBiuwefu8w6h5FAnu61icezoA25LC/Ds4IvT4ttK",
-	"XDbXpyZHK+lH0VG4RsXHHFPrvlofZVxk2eJBouItGtZCsuKaKylm3u4PnJLiNWYyp8uk2NMioZ1oY4oJ",
-	"SYhzPhEnbRJ4imaKCuLOi4aq9sqxY9WQJEclhe7r9+9fvzn+8OLNyfG7iw8nL+2PGs12v/r0kZQZMnJk",
-	"/LzqEy9Dea0zvUalWyOTPxY8S8H/HFSCj1p0Y7scccdrhIRlMLK36+2m2trt7/V379yiMOdqMlFjE5aW",
-	"s20nzzx/W4rUt1LVygKo5Ue5wZluNy7dBaYUW6wltOUR26c74dqguo8Tt0JCAib8GkVk1StZhPhbwbLK",
-	"jupuhcc1pJJ8yxkzyXRre4m/20VsUjlpzVefnL+HJ3vPnvX2gGX5lPX2nZjteovGP7ilwTpOyy/ba33Z",
-	"5moieHN3DnkvfZJPpcCVO6M2ahmjUpX3eX/Rd4YazVfx4h/olZ/JtixbzZwHSge5KEk9NxPM2C0NSmYI",
-	"8ynFNKa4oIBnOQC5GrGQik+4YBnoHBM+9jEVRza6dndBKmq0oEG3D2GoyXoZgsEs02UA27sGXtjpYmRn",
-	"P6Jshguw2T/SGacERhi8VRSeY1IobhZv5OS4PT7BzObOa2MZ69rsHc5LP4v09CuucCw/Wm/uDRfFx3u4",
-	"wjxvvXzFRYvMcPG/D9aSV14AYRo5N+JD0K5RKUA+uFxCGkFlQ3ywY9gRYmHm8sOYJUaqDyisu5pGULuW",
-	"cu0v2u2rxqrF7hVaImIG0yi2f4zHHxhpdugKnIP9CE1ZWJbnyKyXZL2jYe2jhrc4hmGqbatpSeto4hX8",
-	"BsECZpUQLWpzX9tk+3ndG1rL34/XtLtp/SYdjIQlMaUIDnF0D77wmaq2j+aaQv5kZ9ALYcauKOtbZQba",
-	"zZ77sUfGtDlHFPeZ9n1JplqZxvtoTvXRqgVpJSbHLWvJyEWIlgT+0w0F/oWlpzMfvGqxgylCpO+zSESh",
-	"dy+Quy2qvaHt2y/m8hXJkpdOlHxLX/vmtvkciy8wnVvfcI6myFdHlia3Ku1SZe0iw/8+2NmBy7M3xDX/",
-	"eeaMs6nMUt1v27PfVLsjfVF7mmlgcPrutQPGXJ69iaCgPYGUK0xMtqBbBPAZmyBoWagEW9+mMVHYwvw/",
-	"Mo1P9sH9TMlISokIn5Zked6/04/wY0f1dSq/r43CLnNLzZf6FkN8xOWqtXmHuXynabq5DbupWZpPpVme",
-	"6JMN6foynyiW3r4MPL0biRHVpNGys7LwkVav/bmYLCmip63fr1pN0srGi8CZeBGQhQdSVfbF50Vx7Cqs",
-	"fv4H9/01x3bv+d74SbLf+4EdYO+H0V7Se477ae8pezb6IflT+hx3x23k7xOWLWGra8Yz4qg5yzIsU5sR",
-	"XJ6/hBQTPrMWMw207GPv7ra+istW5Xdfv45yq3En7rgdtG4k+Z3NWbTn6T7DPCg9wWpslrL/4f/rJ235",
-	"uqgzxqCz7lqWKdOv/M0tZoS4Rm1mKMyP1UbdPSbXJyUMBdM1Q+u/egu7XdS6fAewNFXWAua6jHe1WzxX",
-	"9WjubdnnKuzbmgs9Shm8kdeYsfZcSimCGnnWH37Y3X2+u7u3/6RzmzRqfqbVSSG1oCQlvulO6/jIQoFz",
-	"DEt6axLYDsv5DrmEO/TQzqV68o9n/znbG/1t93p/+l/z58nB1Zuj/t/zSWcDv722AC+Pfvhp/z//1rlF",
-	"/ty2vuQ2W822EltnieHX2HA7o06SSb3G/yytpyXR4HwiZ/13//LzRQR7T2HGRWFQbx9C7nGwUmQL4KL0",
-	"LUtUXB+OTk987tA7BtzEgmkYHnkICrngA/gRmUIFcbG7+yShF9KfOKw5FolV8xMhFQI3LnvoXYyEKcVR",
-	"AzftSRwKGrPsLTPkZh/NrCRq4QZ7k0dDaujGHSIWE3e2QUsYM7WZ/DNNc62VLZcMiA9kuft0f8iuOQao",
-	"5KaTrIHIPY2U299g9DqXVrK/Tcy0L42Xa5XQWqLjFcnT8tWrdo+zwug955aGvaFDW2/pofrvVZDYf/n5",
-	"IsA/af3o12rRp8bkTrVYOghjENLTXaqwnsm19/Grp1nOf8KFw8dwMZZr3OFilPEE/nxxcUrkLMdQBrb7",
-	"QL5jKpPCLmrpRHIxyYI1GiTP0emJS3W+lrEI4WwrW1jOJyi2SxzzZWAZCmJNUKAi5D/534SejcULKa5R",
-	"2FlqQMovWavBxbPGMsvkXA/sfT34y/n7d5Y57eiyMH14KwUSwo0taXdL8Xv7Ty1Zx53tCIQdGBiIYjZC",
-	"1beDESbBoQmHn+IQeY47A4g7/X4/7txQXh5hSHcOtw/pi/x97qVWZKBI7FUmTCMdTe944WDHlRQh9l7A",
-	"sA0bPIzo4ckGlQi4iAVURQhw7sSRAxoEbCSbITjcnNUNDF4fX/ioYolhq/DmNUi0Hbo7UhzH2WJ7CRVd",
-	"FQRcW1FVTKYGitwlXrg5BFbNe4QL6UfP5GRL01zs2PSScq3s1T6cjF2ok8a11lE1ti8q8FPwIBFK36hr",
-	"KixZzNnC5dABAhi+vr5U+eDh8JGVfgxyu4OOJjxOboQJKzTa35S0LE71DBp0Jud9O/KRkGIxk0UJ5td+",
-	"APs5g/JTkOAPTrSnjs6IpE/fn19EcHp5QUt+enTx4s8epEYu3yrWzg/WZWJRAvWhgdO3s6qg+ocepe8I",
-	"cyJlCslU8gS3HejdlQ400MuMSg5UITRNitNUqLSAExFcYW4aQP9D0nshlkQENkMzlRTvNNPIw+TtYAQ9",
-	"balvmDAu7NhBM5kpKwsa6PY1dQw0qIt/6lAN5NH8YWz7OLGF/RlV+a0UcB8XGlP3hoP9/cNaDUaIs/sV",
-	"sntueJaVxRITNBoOdp97KrAz1XWeGTuEjZFk0UP36cePTv4d7D934sXSs11LIj4qDPFLOPOLT8U8dvif",
-	"cGFJMZP2d+nlr+VVa4pYqUJ23ZjAPSvkGMDHXt56G9gzhv2lFKskdms5fjJb7B3ePqGXast5bkscqIRy",
-	"U8MQ9B4GEFTI1jvxFQuXfwWFLqoB40zOS4UgXAwFzFThCpBFDwjK4lTbELoM9p72nIkG7mIsyJ7ajuhG",
-	"hWOFejqErqU+GNas2/BTBEpScNyKQKdcCo1uOnaIEPl1SRWjCm0w7bmrwSIjEtVXPHfbXmKq6Os9sgoo",
-	"lVhVBzBPJwe7e5FXhLFIWJZpu4I0Nx8OHoK0CsRpCWNNv0PgY88XmZVW1VClcnGpSrtLJMQ9/awYqBTg",
-	"phUblrnnJbsW7mPAxiIkrLrCUjJ9x8BJ7sZktp1iPz97NbDSrRAEzQqL0y2FYeQkYQQvj98cXxzD//s/",
-	"/9dtjdVVfiszOZGFGW5TlMITLNX3xMJvEC1GImfozArygubCe0LQHb6nP4bEO8NzTHqv0CTT3jk3OCDx",
-	"0XO3Dh1dkIqOxfBvvbNQ4tazRD6Av719Y0nWXx4eAgmaOddkxa/Imd0nEHdeKKl1T3NTfn8s/G1xp+/X",
-	"uuf8kppmwRQEcjs8LaX1jyx7fOwlpV5jpKSGRNksmdasJmsmaphbEuLGoQMjQDGWKnGcUImvWIwWhNPL",
-	"ZcaTBTgQZde7l2mRGMKN6y3KQGn3+/YAhs6UHHrsoZCBsg5hKOfiKCFL34rtxZIIO4zF8Jrj/NLuruVy",
-	"T6i/FVigjqgmUNmd8GEpgjKmMxrZKQBajGEFknQjRbEYkl/o362HNIZ9sg8N5P7A8lIffqYiE/tZ9sKT",
-	"vlXxpDh8GtaZ+va3A8tcS0nVoBeeBF0aDMNECsM4qY64clrjjvfmuCGHqzRPrC1dA20EuMdN1JE5Cpbz",
-	"zqDzpL/bf2K9JWam5GfsOD/KB9YmLhZc7v9J2hnYiy/Km5aqu/Z3d++Fyy/BHLe58AGPvgrxWIHslxOD",
-	"0YKIleomnrpZtb2jnP1Osy6p7oZ1Br/8GnV0AE3XXhLMEK7g5Pw9SWxn8aScZZndKLpkd4dNtPVhyUG0",
-	"hr31/FZ5rjPoOPKnCeykeL0TAm6te5FxbQK+/VtsxRKAfIMdsYaU/YSR/Eh7cbB7cPdelOVWX37zjknJ",
-	"apgrbgyKYNvU4GNhupRYt3zkzLdu/RYpssV2bVvr6LP7bOzOJ57e3MZp1ebWK5J/eWChZmtO7dcHEtAG",
-	"dLOWQJyEexQE8l6U0V5v2bTQxpelhpkHOq4jAgJCfsXdofHbaiedH2KnlzJ7yxdf7FNvCVgKjhxIscQ0",
-	"WjlawxmWJe/OvKgtNy3fJuvszL79Mdvx8BdKJUndsur+hjLlu8qAbUtQ3bKzVM7vuIuMsB9l+uXK9tZl",
-	"4W+awVMrC26+KgU5dGULEb0fjz1fb0A5tepwemTv7kcahZr00JO7H6rKpemJ53c/URaM2wf29zeZ12qx",
-	"Jj27wcuWC2kfwHglq10USoAcj8HMZc+hwOqOj+W4bku5j+VC5nzRGssRJ63lucpMX+Y7B0Vbz3bu9z8O",
-	"1zWxJt+Y6Zqo6jbWEy6Q1SivcJEjPSVHViR46Hy8uVRX2kUMathRt/Pf+ffR8K+4hX29u0iQoBKGyPL8",
-	"C/CtLhFPnm2bhHbmY67MmswBJdR15dKGX6OP9Q+X2HsIHketG9N2CcqD3ee+/G/tB3MNLFPI0gVQ6LET",
-	"LYkTmvYXliZfiZmXwGVrDOUKgMXSNPgurFFTRVisf1LmezATnRumDGg0xjrnRR6CQY3leyC/JI1GAMQ0",
-	"zCTTlo5OzmjSA9g6yjJXz+qkc9AhWxGsqxKJYlH+5OKUIwRmIEOmDfyplr/ZiijCu/U+Syu1zjVwkUil",
-	"MDFbfXgvQtmWC7VfnvhIvSwMmQATiZQH2KHYdBuvLX32I9Xc7V0aHo+17OaXfte4j0Djur1omsNdFGkJ",
-	"JqCYrsfCP9Q6Hjfqoter2pAn3DoZk/ByIwF+5LrMfTPjIxgRzJGgBJRA0mgg4+Kqv2UVK01eKhIpxPPN",
-	"oSIwFbifMqGUK3eZA5izRR8Odndhq1n6Lly5yhbsWPG0tip+q02ALK3AIxUg7fXrj0eAHFX9aT5TgvwT",
-	"s/atMWFCb7ht7VXMsjFbrwaaJmgCXnldZI9+vy+lly3/vqpBSlNbY4YSDOkb6puHO08reIcHimu/d/qu",
-	"zdWru7vUJtUapORpCytkpQrB527CNPa40Cjsdl+7Ul0K+xMYpor7a2Qqma7rgLnXWmfwDYlso8SSo7a7",
-	"00m0ps3MzB+KEI8DUkRB103GJQwpm6zrRgRVXK6lyjLP3SBKAsjskNhab0BQc42hu/fMY2lChSKmMHQm",
-	"/n+4G/7dDuYBOv6KkSYfbg/qPWhKbA6nfnVm4fwLwjEy1yVIXnE8rMAj3tjY0jAMQncIHrgXcDCxGCYy",
-	"RZ/JH4aWFkOHYinHoL5Oy37ctnVW7Nx91wZaZI8koeDCXtVbaLm7kh3P918KU8qVlGP7UdQlqM16mZRN",
-	"Zx6r5bLaFucbWy3rNErZUPSwgiEFsLoHGT16f+ieOct/RSvrFRdcT4HBMo4v8B05LlUKohIR9d5jiUPW",
-	"f7ZN5kRkeHdNfS/74ZhceTSmoR69+DGARF1NRYoVCvX0pxfHoSBIkajx/7ibT1668pAtHQshqWyMEIsB",
-	"DNmHIIdLrKVDsRL41ZfmlUwSCyPbpTTdaH0w68FRM3cvISk+5GAM1DXKg8oWslAaumF5Y7EkgH2BGTmQ",
-	"9p2VjCPM+sosSDNUcrXcwFiw1bZP3IHRMG0bidq9DSsU3HqJG1ZuDUJiyVTy1LMGFHHwp1ZLqdXmMq7j",
-	"4pqm4882Hoi+9F4DLdtjT3b32wp2Ca/frM+tdcZ9I50Ib0rvlebdjwCP4aTFlq4d9OAYpCk9Hi4TtGFq",
-	"vUCocWgNzmxkkGYkC0gOdM/3nz7bjpzcIGHgeZ5Q784qmkplehm/RurPVzOR+jB0rE/tXOZTVNR4MCMb",
-	"kSw3+72Wt7kYkMdqpg53yTVobvAQmFgQiD0WmGmkR7W9Zbgz7MPB7oFjUD/tWkdJKo6QYswnhaswWMNx",
-	"FEPfjN3cp9yP4TYi74uw7pYu6hhjQJHmkgvzh6X3H3Hi62zW6MkHUHoW+pm0uwa1LIBG02z14YH0AU7u",
-	"Syy8tebA/N5UgzMcF5plemDt7N31yQ3YgdtihIfOTN86EbWr1gQI+ircQV7CAOJad5m4M4StdzgvGVUq",
-	"8Nj7FA11S+zDz2VstALcW2azajEWTgn2twg63ogBz5kGxSdT4/phE+uF95BWm5eZOacBXRbeya9YyBwp",
-	"VbrsdlDsFkUoHR1Q2YyDb3PrJtVa0gxDKRYVwzCRUvPPWIQq0GjDbp6r9Q3D7T40ut7FYqUYYz7lybRm",
-	"qDXMBTBy4mLL3jpiJtTGVrWoEdjZrn6S/WL7Sd67dM0tMinQm0pCusbzog/npRj0x5WUGW931E/YEDsL",
-	"krm+3IMSWSFZXnuJSyNbeiAJGoL7fm8Iks2AyhJiYR9Zpr1Gq0oiv2OiafuKZ72UT7ippbgtibXkbR2x",
-	"WSfZncrSOKzFfWZgteALd/3ZETWExzbN7Uk1txpWfAhb/0XvrvnOI6xaP1i+8DxJcHMrdlzr9T6x2/5z",
-	"2Frtuh8eMcoXYtlteRcoub/lZl3rxt+mXZxweqTOc6ON6ne/+Xse8bP1+7kvZyKWCG0lRJWaf6h6r9pO",
-	"tFcM1O55IM2ulOuvUKjljPq5X06QBRoN6t6bGF+jVCO0cq3OTqEyzMA4D13roBR3PpFxcrPetHLBDx8P",
-	"WNb8oQzSWgaYDu5UqqVhEAtSqi2KvdKzt1gO232oYVC8DB/zLAMunAKqDKOtCLZ8qwuaUYCcPGtBmgSL",
-	"TaoyjlofaElzNhrek4a6mPpNWorGlnomk5Xi729RzaB1pmKxtLKDsniwVPcVsJXKCSMqtKp1PbQazqwo",
-	"uJi2+hYomhRRI0Idghs0VvdWS2F7rTIM5HVvpVidV7dBpudbatDlBtzfNel3TfplNOmqzHT1n8rKqbqL",
-	"tv0woS+L9TGio2zOFtr50FQZW7XDcECbPvwcMLqu62c93v3i/OxVaM6Q8Sus6ptj4RnSNZkQwTcxVqkJ",
-	"4StQK9KVhVkjU+zsfx9cimcxO7Vvm3pdh/mgRCSVE+my3IiIoC3s8QCaKbtttRsGfzk9fm2p4/Tdayhy",
-	"MBKewtsfoXuw9xS2Tht9uEqUJ9Qfop6O/S3fjMN1eOTakoy24oSwwgZmUht4urcP+Ucfwukh+bFp8Oe1",
-	"UTzXZFuEgi/oZj5sBmiSfquiKvJMsvTUd1v6ir7brMgMz5kyO2OpZj0qSGsQ5lIH37DsZV+7ERdM3X0i",
-	"gXuwpS/To9BUhL6hvpipP5tmSBMehq5KAueOCLY0XJ69+adTW3sbvGL5aER67ukm39NyzNzvDVm/JAZz",
-	"7YNqwsAy8YxdkQ6pdXgPbc8egm1yDfw+CTbDW2uT1zB9S2Wy79m2vjY5t5a2sg/+r1+Oev+T9f6x23v+",
-	"offrp71n0bODmzjud/+eT/53Libb/9b5nNJlYomdv+c4afLgJtLBPZuLez/afiDtrKp0/iwe+0bpiZIA",
-	"j5qU90Di8r1dbqslYqludOEJrXY0nVQlUpec8NHYemOfPhyF3jE+5kzh5znTsQgR3rJrT2GAsNyWeeZT",
-	"mVU6f8xmPFtAl06s9PkCLsV2H+qwIeWPhIy9sxte7CyGwR0ddVb0aLN3z+MuVWo0Jm8h8zP3LSUI+Xsh",
-	"0l3GqMeW+DBZnZBcTy5S66zWafQBBmnos7WeBV9QX2BqQ1j2cg4ZgyigViiV3b01T0jOlztzsUzIuE5I",
-	"6LtwMA+U8VYmVSf4klXXSNMHm9jCtWGqp73suuhYDP9D4fjfhy6vwkBPGcWbuLg6rO6dc6Ebwa61BVe3",
-	"1y1EazKWp1MpEN5RD8j7lWbdVt/lDtYieKOXXpSqqU4H2WqXJH5/70AenzWWeHX51sGNLc2vyei3dvF+",
-	"LAGo5VOdNrLo9766RX9W7maJUf1qoah/vRiRE2X1SqkaEPhBQtQfjlN28GlvaFDe91mVHvahk5efHcT9",
-	"9lGes/LMoP53+O2X8gDf8LEhXaxzFKRku/ctF6j3s2uSce20s51P9C+Zdze31C2fe4xQ6EtXKTs6PA3O",
-	"ywMgI8jLhA0XW/0WXVV7/0auZDXFTZtd7e3/6VFrpZbz5h5POSFN7/MVzndY/N1ZDDTevq8AZiGhsXSk",
-	"WFWV2KhDvncF8qo6o8lhz+vInU+mkgGtHsJFOTlrlutqigLnockty1CFQuQ+HK/MlzBrBKyiy2WT3ADU",
-	"a/oJLaWZ7R0/7IeEuMMmAsX8XrLkd8jB0OKk/e+8uSFvxu7UuznTYsvAjHr4ZzK5oujRfCqpTfuXQJOE",
-	"CfQyObkt5Fo7A/N3LBveqKJz5bjODZuFZnLyh6roDN/pjlDQ9XbY9e7q9YrVB4ZQGwf63w09OidV4VSM",
-	"c/VDUeMSDImCpU0sEnTrx1huR1SknMJo4VpGrAUe3Y47OvQ1lXjNZeHxRNrIXFMXMk4Fll8YItSI2sbC",
-	"A4baMdjUIN17i10hBRLiW6MwdJiz/afQ7oTUPGOJWw9aX1Sx8ENFMCqUMPYnqhn1vdcqSNT2IJw24M6c",
-	"cMdviD4hkEKUac64gXegMZEi1bEY4ViqEklHJV7lvnqYbR3sXD/hw9VyuVxveRQBRa/a9WiNxv4p8Eet",
-	"B7/eeEv799DFwnzHFD3eViCWq2plIWtk5oNUvkj/Wgt+H4dG3+2BpPbbH3Oa6A7id5ULPq4dDtPb7n+n",
-	"7y/cxapB0SvZlgebIuTK6Vsb1J+Hm76N2ekSqBtYm0euN2X4hsiBpBQmKExGTTrSP2CHkdVWN1s6tOHU",
-	"1U58iV3fUXgtr7BHeER9WxDc3vbe3lWjhT+k5Dp2Z9d+T2uvETYibQZ5AD8mmHsErjup8YtQXsi6pJih",
-	"wbZG0ulaKMWDjk5oO5L/X4cWvzX2yNKTdcC8I+Ol2ZcSYy4pckcGr5Y6+db5u6/gBLmPeXx5hvPqXPDv",
-	"nX5+x/7IbhuAhRZlLs94WELleNnwVAMz1C/+wUnIojzn/5ak4ysH1slwbFxTYoVQiMS3y4XaGd2+JGKE",
-	"/lTHFKaosF8CpWds4Q5jHmEs6OT0rsKZvPadXu1NUXls5ZhnuA2101e3NCSFUtaB8bfSIXxnb2BYg8IP",
-	"Y+GaJGBaNeQA6sfRZc3DwMoXlgcr2tuo88c2cE1dVn0hPgGWBhA7jHrcIcAjZY4IEuxSMfRpZqpkMZk2",
-	"59QO308/F5zwjUTWZTnDR1Y0tgzF/x7N+aKod7uwLZF0yzEOjvxA7V/kE8XSSuy0xs6H7hC/pRYK/p9a",
-	"A5Qu041DA4eQSjr9vWolYUei45JjsXTeX4kR0u7o1qpxhn2m2WdZY4YJtXOWGW714cgfRBgLL/YqICl3",
-	"h1XSe7sH+/tryneqVXi0AqCc4vd+7d+tlvWN2lkQEI7k74uRqh0BWpcTFDJbWOprwCKCldJkp+rm79iD",
-	"JqP81Ud4v4MPNk1F0IotaoXNpYG4Dh/0+dHd1fTEaoBl1foJSVKugc7HTSMCsLtHUtfAKkelpWAZUEEp",
-	"14CKaUyhm6hFbmRPTxWmKReT7cjeH4vSvUCRVnb4TApcwJRrI9UCtGELd9gBK1LeWuzsJvEgr/134pQX",
-	"tJSPGz/7u0p7uz51RPf9JX39MGe3BTUm/NQZ0dHZR4WVur/8amWsQzWUVyyf0imUjp4KlXUGnR2WcyIa",
-	"P4lljjkRrmKQis1HMnSOcwP1K6VAx1nal64W0PeKPIISYODt4KjmkVvX3a9K+KLayE4GrA59SWVqTLAJ",
-	"0kmbY9/fpNmcvN/ofjoetwx0Fk43Jm7vN2pG/LHHqw+9rE5L7ZHzOsXMSo1DYCOCRXQPdg+2gYtwbjj1",
-	"CiqHrh+2evPrzf8PAAD//w==",
+	"7H15cxs5sudXwXJfhMjYInVYdo+lePFWbctujS+Njunu7eo1waokiVYR4AAo0RyvI/ZD7CfcT/ICmUAd",
+	"ZJGiLNlWz/M/DossonDkjcxffmwlajJVEqQ1rYOPrTHwFDT+9ySFyVRZkMn8J2HdJymYRIupFUq2Dlqn",
+	"GgxIy9p9q3Pod5iSzI6BGas0pIxLMwPNrGKcaZgCt5AyDf/IwVg2E3ZMD/MJxLJfeVf3Fcz7B0wqOxZy",
+	"xDR3owrDrJhAL5atqGWSMUy4mxDIfNI6+K3lJtD6PWrZ+RRaBy1jtZCj1qdPUetUGUHzXZz+y0wNeMam",
+	"/gGmhjihjBvL4NotDF8bZsynU5AppL3aBIZKT7htHbSEtE/2W1FrIqSYuEntFLMR0sIINE7nDKyeHw0t",
+	"6OUJnUOiZGrcjs24sGwAQ6WBWT13+8BHXMj6y4t37Ta+69zyDDY4ttkY6OA08JRNVAqZYWOeuiNwnyVj",
+	"SP33uBWQlpsmJJ7LYSzdAym3nE34HH85B8vMWM3wpwnPMtBbhmXcut1MxlyObn2cn6LWlGs+AetJ9HjC",
+	"RXbK7dj9Idzqpu6PqCX5xP0S3PetqOVmLjSkrQM3dG0P+YfXIEduhL3H+00UVCHNVzBf3s83/AoM0rjV",
+	"c6KiCtkYPoSDggPqdM+uYM64TMsPwq9GYA1t6VBoR3zES0gDrD3h+gpSVmOan4Q9YP5AhTTWHaUaMp1L",
+	"6ajHzkQCPbbriGvv8eNYXgsjBhmwo/NnJyfuODRP3K5GDHqjHuPs8vLk+SHTMIHJABw/D5Vme/tsrHJt",
+	"6OBww0lglFu+wMmtlZv9GJkl/L17O+Y9KklQg821hJQN3GYy4DoToFmiJhMu0x67cJsL+ho0spWJ2EDl",
+	"jpMjlksrsoL0Y+lpHw/wHznoOcsNOF64BjblxkDKhF2z9l+6zzLg+hqM7RZzv4u4uDSgT56vIG6RbkrZ",
+	"T/YbeUmDmSppAFnpR56eEfW5vxIlLUj8L59OM5Fwt5btPwwdRvmWf9MwbB20/vt2qUa26Vuzfay10vSq",
+	"+um5IxFymlsmDJvwzG2Lk6yfotYzJYeZSL7CJI5YomSSa+2EIckjpjTjLM3pXRDR3406iy2pLGasyLJY",
+	"epZzZPIpar1QeiDSFOSXX9C5GDk2EJINcosimGeZmkHK2lplEDGTG9JhEROTKWijJLdCjjq48y+VhK9z",
+	"9BqMynUCDD4IVCdOBs64YSlkYL2oGSlFFHEiLWjJMxryy++imgBZHjNHGDOt5KiwbFCMHLIULBeZYVwD",
+	"asBSwmRqhJN+q+wLJ2W+/HzfKmbyZMzU4A9ILAty3aqK3sUpnfJ5pnh6odRrrkdf7aiJdwYqnTtmt0qx",
+	"zL0ep3Sh1Bsu517umK8wJaXYhMs549bCZGqNM6gqJi+aZ93CPmt6h396u2LJ4YsuJc/tWGnxT/gqp26Z",
+	"CfyOcmrAU5ZoSEFawTOD+3spp1olYAwfZHAsrbDzLz+1nyHLuiTRI5REAw38yllIg9wICcYwnWfA2mho",
+	"CGny4VAkwjHbgGdcJtDBBWlA5ctlg3tAspizVAyHgALcE5qXupfS5NOp0hbSN5AKfoHK72sQ/FA45ptP",
+	"wVE7yuAkgalF7fYpqGektWeock65MTOlq7p3qtUUtBUQGGIo9CQ8t2hG7ewsqfaopbL0Vs9PN3/4U/EJ",
+	"CRzS2bm0et409xS3HT7wydT5Iq2XP7Ya3p8Knj1bevZ/7O83PUzWT/XBSymc1ngl5ChVk1bTnEsz6Tca",
+	"IKLJ/d6wnOdw/ca5DUvLSbmFmhXnPug6/6dpnmM7wTGWvhBp48cmpxk0fWfhw4ovVMPHC+tFO9GqVvmK",
+	"iJbix/VTXbMV5/lkwpsO+HY78jkLv8v6mlZUWBF11j2+dtY+uC9ZMIvZmHtfwIz5FJyqaCbvRbvSWCdv",
+	"2YQnYyGh63wL/EADN0pGpcOdZCj2Jrlz8RLrzAznxvUlzN6ncC0S6Mey7YSWkDmQ0MvUSMifhR07hulE",
+	"rI8fvIcPU7cffdZ2Azszz5kwTkV0hXSyaKQkHLABT66YVbHEX7mfW2Wn78N29lnbgHNIlZ2G8Qurse9e",
+	"JuRV9emXSo0yiGV4kQRIDa4tyBS0oSWDrnPFIWVu0zrkQ5UcXC64iW6GArJ0eaNLL4JbNuR5ZitbS0cp",
+	"DOMDlbuddaIZMgzflO8N8YGlV06c0hw1nO7PY+fFF5ZhxNwavcnq3psbZyA6r9+ZYBj/4KYrTP29pxlw",
+	"Awycacs4u+aZSNnKyfjTfO2OrGFGjiqqJMOUzOYHOBurrqCIbC0QRYRzrpGTM8Rj6SgA34UftQdazQxo",
+	"w3hmFBuBZcIyTof8k7XTdzKbs0SpKwGsn1y/9695jyP3/VGv5+Cw200M+0LpkbI3qknavI0COkuvICJ+",
+	"LeTVGi1MrF4Z/dHe3TSpk1nEZTcP3DTrE3kNxh5nYiQGIvOm3cKm4JcUBPSxNatzKLd5oFQGXC4dSPHD",
+	"phN5NU+OplOtrmHldpl8MBHGNIZuMB5TfO+jL9cCZug+qSvnD9pDtr/zlIkh41LZMSAnB/qVatarhk6a",
+	"o59N037GDSxPlpt3w82VWKqSfBKi5csrK752whyNQalmEcqfKWhmhGOpmRMinKWQCNyDIKY6bl3CwsTc",
+	"ZIO+mifP/Zta5WK51nzu/r6aJ+eW23yTcfyDpIj9qZhVGrJ8JGISZs61wwhlxIAnY9JQwppiabdZ0HlJ",
+	"NA1LcoJ1+ezer7ApktIkXf5O413Ekd380AvpsmzTmL+DFkMB1XkUbFVaq8uSYuzjLcv2UHFyIR7OEyuu",
+	"AQ0cr4ud/ZopA2nzrUeVl9+jfeSN3qBj6O3lPtUWUkyhulfLkmDhPXhAVdKr8kqduCLiuRXC5bmnnQZO",
+	"vcWRJWoy8a7ebXlYwzA3kFZ4uQ2TqZ2jwuSScZR+PPssdj0Dt9QVRB4E4QbjnWL8rplevHh2J0mv24RO",
+	"ijPntlWZSf0Uw66uOrogk5rcWOd5B0e8vunPweIk2VCrCVnG9HjdahITPoLtP6YwajpwM+Z7j58sD/4T",
+	"fGDnPx119x4/CZYQymVuWD7NFPd3esvjCdLMN0kt9xg+/k9oDPEv6qbodtpRGJpuwifkAfQax8x11mSs",
+	"ggZnslWOhiKVhgmLUZa4FbdKqxnfVInE1vd/m0/FtmNzs301T7Z3dp/uDh8le90f+D50fxjsJt2nsJd2",
+	"H/Mngx+Sv6RPYWe4XRDP9u72UCtpbzQGcd9rmxTVqMdvdXHgtPYbCLLkuiXKJK9sg5MuxjijX9yWRprX",
+	"6V+/Yv6eyzfWe0Hd1OkADxmFFyOtwXiCkr/XuoX2WDHFv+WQr7GqGsgbQ+Vbxs0luSqJ7x9uIKQ+5zEf",
+	"4m0d3l2KCRiG83U+lcBZb6YEvMl4aXx8d1NhjWs6sTBZFtIL+1N7w3q9Vg56L2bMGiXm6M0wvOX3l1bC",
+	"VKTKrYwyL94WNdVqi2ilxbNO7O168qTr7qqVORYjZ/8P/VVcl2Q240NynXVgyt5qUWtvZe1tYj6VZlNN",
+	"TFXfVj2gFQRBAmWlE1U74DuZGRP+4YR+v4d+k/9jt8kACcJwMag11ADMq/9atAN9sdJ73d1p9HXrh3+D",
+	"71bd/w13sRTLDVpw7pytoP9IwKCFd8AGWa71nLVzWUTplGYYMRqyoUpy04lYktv3ajhkbUhHYJjSsUyU",
+	"lqANwzXJUSdio4xriJiPw0Xumwm3yZi1UwV0FUB/u33z4nfLMEdYnSiWUtn34aqAtfHiQBZ3B0zgtY6d",
+	"F6voROHVPuDHR0AM768dHMvH0umYTsTIhW4bAG9c4SmGKJw3GmkrHHHTcltRC9eEJgAuCp1uWpVjicqM",
+	"6Rs3nVbUwrc12Jt4WudeY4a3BptgwJOrlb9ZMnDfKsvOA7O1otYpSeFWtKHpS8PWSHKB9yo+yE0cFx69",
+	"2bFw5tUauczaA2XHGM0kn5piI7QKpiRQ+pS+tzDBOomMlzqm4PKt6kQNGeq7X0rm3kWolmSxdKhX8+Sm",
+	"DXszfzVPFgLApQH86tdnFacweA/M5EkCxgzzLJv/t42DnegqN64Cg693jnTeIRi5IPtzO3biJ+FWaYzf",
+	"0/VsojAk5D6ICn28eJ9AmWsLOmLDCOframx65X5kIVS9UXx2bSj9YjlKvmV8EL1wTWuhdlreISuC5HR9",
+	"gkIWI+I+F29hA57s33s4+E1JsPX9aaRkTJxk1z7iU6PgO0Xr34DlDSQrr4VWMkQGghRP4RoyNcWP8W4t",
+	"zclkaRLYIwzSn4uRPGnU8YA6Lm49q92W+fupllOLCnMFUtZ++e7dy9fH75+9Pjl+e/H+5Ln70gBFX5cj",
+	"eH5e1YkXWX6NM70G3SxSf8xFljL/dYhF+MShduy2w7tpmUp4xgbucdOp++A7vd3ezo1HFOZcTiaqHcLC",
+	"djaeJErC9UbpZ4W/v22MO+PGPv885a6BVNEKrxZ9LneiEj5YrxzoajfhaGOicg9J3SG1t0nJL/k2EZNu",
+	"B9GwmgkDnfvw4G6KQvlM7fIxZ63mkwHoiO0sreNLmQLVcHLNLKhGJYuTaSLkM6+onGg1a8XjEifrxZ8W",
+	"e74svNcFCUqVXx+xebojYSzo2yQELclCyUbiGmTEhM8ugH/kPCvv5Ntb4eeGpap0TrY6C4qq2VaohCXq",
+	"rz45f8ce7T550t1lPJuOeXeP7IW29xf9D4Pfs+w6rrt7udHeCZGHG4e8lWFUXNTUnoyaqGUIWpeZTLfX",
+	"4WdgwH6RjLA7ZnidqaZKkkpqCMOSB8q4q9YfVNwHrTJgszHmx41hjsmzxQDoxcZSaTESkmfMTCERQ5+f",
+	"R2RjKk9jEJoN5jho55D16fKizyxkmSmStOsOrskHbvYDvNSgZE33n3QiZO1qrUmnn0OSa2Hnr9XouDnX",
+	"7TZ3U7VtrJplb2FW5OygwflCaBiqD06bvhYy/3CLtCoxbfz4SsgGmUG5pO+FjJj2AgjSiFJS3gczMSoE",
+	"yHvKl0/xEtgbw+/dGG6EWNqZej/kiVX6PUg+yNyDlc9SYfyH7vjKsSr56RocEXELaRS7/wyHGGswhrUl",
+	"zJhbhMFKIz6dAteHlGnTryyqvybJKEy1aTcdaR2Nmm8OmxLP8LYMN7V+rk2y/byaWbOSvx+uj/KpcU0r",
+	"Qiifcc3uqzGaFi0Mpo+jwUzBkgm/wtuBMsu82X6/HXs4+/AcQN5m2rclmXJnau/DOVVHKzekkZiIW1aS",
+	"URnKrRzq4w0F/oWjpzOfCNng0GFA0Nxmk5BCb94geiyqvKFp7Rcz9QJlyXMSJV8zb+vTuvkcy3uYzto3",
+	"nIPNp8sjKzt1Ku2y6RrYiQz//cH2Nrs8e41c87czMs7GKktN4xX4P3RzROii8mtuGGenb19S8efl2euI",
+	"5XgmLBUaEpvN8RHJ8PaeUeVP84U7JBoamP9HbuDRHqOvsbAF0+ulL3Hh0+nN15h+7Ki6T8X6mijscuqo",
+	"+dKsMcQHQi1bmzeYyzeappvbsJuapdOxsosTfbQhXV9OR5qn67dBpDdXG66+WPp5PPdZu177CzlaUESP",
+	"G9evG03S0saLGJl4EUMLjyld2hefF468XJeBVonQbJAW0UT+vvilIf56zUWGHDXjWQZFmUzELs+fY6bd",
+	"xFnMONBisGhnp/FVQt103byRX7eQQeLcSPQ767Norvm4SxZeOTZP+f/0f/WSptqPqDWEoLNu2pYxNy/8",
+	"ww1mBKbbTkDaH8uDunlMYU6KUstVOYL1HMJlUUu584ynqXYWsDBF4LbZ4vm8yNhyXc1RytlrdQ0Zb87L",
+	"L0RQrWbnhx92dp7u7OzuPWqtk0b1ZTqdFNLUtcLAIT7pHB+Va0aOYUFvK/OS8Efbl/rRP5/8bbI7+GXn",
+	"em/86+xpsn/1+qj3x7QxcWzRb69swPOjH17t/e2X1hr5s25/0W2+h4zOivW0IBrIJyLrv/3Xny8itvuY",
+	"TYTMLZjOIZt6rAclszkTsvAti8rvHjs6PfF1KN4xEDaW3LD+kS9nRBf8gP0IXINmcb6z8yjBF+J/oV9x",
+	"LBKn5kdSaWDC0sW0dzESrrXArLPmggC8/eDZG27RzT6aOEnUwA3uIV/xb1g7biGx2LjVYUaxIdebyT9b",
+	"N9ca2fLzsmidZA1E7mmkkk1by7GtRjaD7G8SM81b4+VaKbQW6HhJ8jSsujGl1/hIx7mjYW/o4NE7eij/",
+	"ehEk9l9/vggQB7h/+G256WNrp6RaHB2EMRDNgD4q8QySa+/jl7/mU/EK5lRrKeRQrXCH80EmEvbTxcUp",
+	"krMasuKGpsfQdyyyP4ITKeQoC9ZokDxHpydUNvNSxTLcyzjZwqdiBLJTYHVcBpbBINYIJGhepK8iQkQs",
+	"nyl5DdLibTngRamzGiieNVRZpmbmwD3XZX89f/fWMacbXeW2x94oCVgtzRe0u6P43b3HjqzjVidi0g3M",
+	"uA/L99xgWN9Glen9j3GIPMetAxa3er1e3PrUp0SQPj7Z7xziivxz9FInMkAm7lO+mOzj3vGMoDVKKeJv",
+	"OPpN+Bd9uuEYbYC2A/NYshJoh52TOKKitVBnzyfAqAbb6QbOXh5f+KhiUQ9dYqpUYD/c0O2BFjDM5p0F",
+	"5I8S9Obaiap8NLYsn4ZqhkPGy3kPYK786JkabRmcixsbX1Lslfu0x06GFOrEcZ11VI7tgXP8FHzBId5D",
+	"6mtERJjP+JzqsRgLgC/V/UV0Hw/5EjnpxykJiGjC11wPIOG5AfedVv4yCd+SqVnPjXwklZxPVF4A1hg/",
+	"gFvOQbEUKsAh0Z4SnSFJn747v4jY6eUFbvnp0cWzn3zSErp8y3XbfrA2l/MCjIbVsGjcrEo4mkOPREOE",
+	"OVIqZclYiQQ6BOxC+YI1hA6OsDo6lwYnJXAqCJ8jkAiuYGprYDaHqPdCLAkJbAJ2rDDeaceRh4JxgyGM",
+	"QQOGz4gL6cYOmsligQ+9FR9fgdWDg1L80wTEK49YE8Z2P0e28IVQYa2iyGKjN+zv7R1WcIZCnN3vkDtz",
+	"K7KsAAQagTVsf+eppwI3U1PlmSFVa1qFFj1rP/7wgeTf/t5TEi+Ont1eIvEh+JHfwonffASscsO/grkj",
+	"xUy575WXv45XnSnipAradVRcsUSOAcjCy1tvA3vGcN8UYhXFbiVZBc0W94S3T/ClxnEeHQkVKOLdVD8E",
+	"vfuhoDaknZD4iiUlEjANFNVgw0zNCoUgKYbC7FjDUlGkOcCySFJtfdbmbPdxl0w0Rh/GEu2pToQPahhq",
+	"MOM+azvqY/2KdRu+iphWGBx3IpCUS26ApuOGCJFfulSxOjcW0i59GiwyJFFzJaZ07EV9Lq7eV+kyvEos",
+	"EXC4p5P9nd3IK8JYJjzLjNtBnJsPB/eZcgqEtIR1pt8hE0PPF5mTVuVQhXKhq0p3SijEPf0sGagY4MYd",
+	"6xdJFAt2LbuNARvLcGHVlo6ScR0HJLlrk+mQYj8/e3HgpFsuscw3bE67EIYRScKIPT9+fXxxzP7///1/",
+	"dDROV/mjzNRI5bbfwSiFJ1jEsIqlPyBKHVATILMCvaCZ9J4Qa/ff4X/6yDv9c0i6L8Am4+65sHCA4qNL",
+	"j/aJLlBFx7L/S/cswLh1HZEfsF/evHYk6z/uH5Z5Bk75LsmZnUcsbj3TypiuEbZYfyz9Y3Gr5/e6S35J",
+	"RbNAyiQINzxupfOPHHt86CaFXuOopPpI2TwZV6wmZyYahrWTwlKlecRADpVOiBNK8RXLwZySTlQmkjmj",
+	"gvy2dy/TPLGIQWK28AbK0PedA9YnU7Lv69ilCpR1yPpqJo8obdeJ7fmCCDuMZf9awAwLARyXe0LFogYT",
+	"+cRNTOpFssSy+HSCI5MCwM3olwX3NFIUyz76hf7dpo9juF/2WA0F5sDxUo/9jIBFblnug0c9p+JRcfhr",
+	"WDL13Xf7jrkWLlWDXngUdGkwDBMlLReoOuLSaY1b3psTFh2uwjxxtnQl+yjkLX2KWmoKkk9F66D1qLfT",
+	"e+S8JW7H6Gdskx/lA2sjigUX53+Stg7ch8+KhxYQzPZ2dm6F8bJRAk3ANllO8ViCfykmxgZzJFbE4HlM",
+	"s2p6RzH77TrGVdUNax389nvUMgGAo/KSYIYIzU7O36HEJosnFTzL3EHhR+50+Mg4HxYdRGfYO89vmeda",
+	"By0if5zAdgrX2yHg1ngWmTA2YKV8jaNYACPZ4EScIeWWMFAf8Cz2d/ZvPosCuuv+D+8YlaxhMy2sBRls",
+	"m0oeZJhuvbqatauPKJnNO5VjraZR3uZgtz+K9NM6TisPt4q6+dsdwQgb79R+vyMBbUA3KwmEJNyDIJB3",
+	"soj2esumgTbulxoo4LQNdRyJEaxIc0zGkFx5m7OMVTFjuXYTvHL6nJeJxQuhayeeigJqSGNZFLbguL0m",
+	"zWM4OhazsUjGiBcZ6l62PIoKvmzO5s5CwshcLH12Ik3Q+VRbEQuP+8xMfHyprsawxp/+qnJdmWz5tHOE",
+	"BoA4xVQwnfbYryqnSCgOQYZwkfEUlr5+2BnoMim0x+ozRxeLoGCXJ+vDq0u8vIwWssTVTURcPrJdAJp+",
+	"UWZdnucKtiWHgQcq9Oy7ezM31oD68EePbv5RCeN5B6Yv2Dxkqy97wrgiYqaCgnzGdmBw+nAlb5dmKvH3",
+	"xGfkrxLymLH/BQ8Ux2/C2aQ4g5teyt0j9y5MT72l7zRURNn0RfK9E0SVhPgCtpnch8pu4/ZtIkfJrdsb",
+	"8m2f3oZXxco07Lp/oEjpuDUrLkBSE0Oik/WjSu8P4nFVls2n+uWI0/WfvigFUfZ0AxG9Gw49429AORWE",
+	"468nK/Z3nt78iwL02P1gb2+TeS0De+JvN3jZIujqfQi0i1xLpoZDZmeqS1me1cAG1jY2QMOhOUCxpgrL",
+	"ISdtLN9KvqNU09VsR9//ebiunkv2lZmuXjXRxHqSAtW1OkAyiMwYA1UygUMPC6X0lSFDqJIbTif/nX8f",
+	"DP/KNezrjXJM+SvSjPl0eg98a4qMRs+2dUI783cq3LnEIQuQKuQxicLf5fUX2LvPfJ2EqU2bEhD2d556",
+	"3JGVCxaG8UwDT+cMrxaWjGqc9j1Lky/EzAvJoyss6jLBkqdpiE3wWvEv5lr+izLfnZnoHM12AxZRa/Jp",
+	"CPbWtu+O/JLUQKORaRCOYbkrCRlN5oBtHWUZYZ+SdA46BF3i5iqwKJbFV3QPMQDGLXNuqGV/qdzPbkV4",
+	"g7P1LktLtS4MEzJRWkNit3rsnQz1xXSVdnnib+JUbtEEGCnAe75tvHtq4rWFZT9Qzd2M6P1wrGWaX/pd",
+	"4z4AjUtnUTeH2yDTIlkIAwS+1uWu1vGwhqG7WtWGPICtk6GHn0HQLWzTEXJbuPVBvYjNPOQMZxoMWJYJ",
+	"edXbcooVJ6+0R6KBWNaHipgti3cw0wFzYehmkM34vMf2d3aKiJ2HSZYU3dti2048rURQ3moSIAs78EAF",
+	"SDPW8cMRIEdlL4PPlCD/wqy99s4Hs7PoWLsls2zM1suBphHYUI+wKrJ3SYCsDzHKi1NbE9j9U0VzL5ai",
+	"uHcU1/7szE2Ha5ZPd6HVnzNI0dOWTsgqHe5j2gk30BXSgHTHfe0RJdxvMNmtvNczwDXCfTXe5e021hF9",
+	"RSLb6OKYqO3m62Lc0/rN65+KEI9DJphmbZqMv3FLJ0KaqhGBFdUrqbLIY6kRJSbAbaPYWm1AIHJJn549",
+	"87lyoQIZUtYnE/8/6IF/d4P5BDz/iVV22u8cVPsVFLl3xT0Z+heYp8ypo4S6EnBYJoeV6Hr9IHT7zCfm",
+	"hjy3WPYTlYLP1OkH7KU+ZakVY2APkEU/ruOcFTd3Dy+Em+wzxTC4sFuCmi524nDjeTi9MKWpVmroFoUd",
+	"JRrv74oGBQ/VclluofCVrZZVGqVoindYphmGYhSfRPjg/aFb5iT8V7SyXggpzJhxtpinG/gOHZfyCqIU",
+	"EdU+NQlVzny2TUYiMrx7ZR7FszEkVz7b2mKfSfgQksCpZiqFMsv89NWz45BQoVHU+D/o4ZPnVP61ZWIp",
+	"FZaFYkZySHbusSCHi1xqylLH5HZfelswSSytapbS+KDzwZwHhw2JvYTE+BClKWFqg08anatcG9YO2xvL",
+	"BQHsC0jRgXTvLGUc1qQszQI1QylXiwOMJV/GJxSUbApp00jYGqhfZrmulrhh51ZkQC2YSp56ViQ97f+l",
+	"0VJqtLksdeda0Tj3ycYD4UpvNdCiPfZoZ6+pIB/rcer195Uuiq8VifC69F5qQPsA8q1IWmyZSrNyYpC6",
+	"9Li7TMCUjpUCocKhlXIFq4I0Q1mAcqB9vvf4SSciuYHCwPM8VrWQVTRW2nYzgflVNROpx/rE+gjXNMPm",
+	"AM6SQRsRLTe3XsfbQh6gx2rHLDQhMMLCIeNyjkUqsYTMAP4Uof762/0e29/ZJwb10650H8PiJyWHYpRT",
+	"BdEKjsMY+mbsRku5HcNtRN4XYd8dXVRrCBjIdKoEweb/Ken9Rxj5OroVevIOlO7RdRsJnApdqWakzHLz",
+	"6DbZvACL5DKt9HDD4sCiSdKMmxomYiyFNb6nnsEipIqBJ8kboCw5+MARhwRLByrw3ytS5Qj58mEGTjw+",
+	"8erIyZZhr359xpx///m+6xcIiWwZVs/1rFCax0G+RYTkap5se89qXZDEw4I/3OMs2mesOFGsHvlTxSBO",
+	"aodsiiYeQ4SMvhYwa4xNRExlaRF12ZA2aDzcQLNIHTfltoducLelC9+R/6sGuW6gIFzHCgK6mxz4Cs7q",
+	"nQnunYRmAUNWEyy0raMKmaBTbgiT3YX4tn2m95o7+iKNWZjCLeph48MtArxbWA8vU1LcClJI6bZNMqMm",
+	"oCQwZ5TF0n/pHDGPMaw0PdcvN6Lv6+ncz9A5RiuNZUqOfGZyCF0p2egi+fV9jnDdnIm+UvhquaXlJx+/",
+	"+gaXbKFC4HtY6hsm8/hTqMdwK506vqDgKFumfSzf+Gn7oxEpfFpjYmvgE+OLhhI9x8YxodMdl4xby5Mx",
+	"Zru3+8+IiLvPhQnQFgeVJ7Ds9JdueOpiPoXuO3yTOWBSGSmGw37knE0u04H64HanGDNg5XZPsfi23/Hw",
+	"FG4usRQBYULnksADEbZCDSs4Tz12bvlwiMUQQ7DJGAtuvZQvtieiLH6ejGNJT2GtckINmUPMLzQv8ZNi",
+	"mRodMl4WW9AvqY5SzWSPHcl5KUp9Oex+5KZKPagKKBkcvmjug3GxHtvf3VndTo/lMgUdSx+EI3iYUKPs",
+	"42MhrOZ+RoBQK9yUKjz+HQRwQy1fDWd9TU3f2iZOzSOHnnerxtyskd7tDCqVWLBdg/xRl9AF7NxASK6b",
+	"Ol80GlWBAu5iWN1WeO5uIM9eKgn3Ivyeq5nEUjPHCEvlaXf23FDKkSO/xjo6CvmGbhJl9y7KQya3/5D1",
+	"6T99woep9SijLHRbhgUwXz2WixZXQAEyyiPGOKlAIfQyhIAAarVODYUYIouNm1gOKcXT6Y0mnqWf/qvY",
+	"S/XmdQ8nRyl0/fpuPn1L84lOodoOZrjClIqIpQMDfgHDKgtA6s05C5X0ZAO2jjHuEXwCjo3HdvJeG6EI",
+	"+TtkdgbD3PDMHMQScxdXZV2zbbYuefGQ8ge2TmTlU2cbhIu08ASmLxywuAJrH7f6bOstzIobBKWZB/1J",
+	"fYflHvu5SNoskX6clJxjLTIJxd4WYtbUklMxbipGYxuxQU79BYv3oE03K0oGfG9ZLA+ii5VYqilgDcdi",
+	"PgQmlYIMmJUHiNdFuDHCsH4VC78fMOAQhQtDxUOlYxngJym8vIC+hHhIfpT3AfFpEVip3+mxWt+oWC6h",
+	"QFH9eXmDXLvHZFaNKOnVX9tyG0A5SxDMCDtHLi/Jrdgtyae9EKp25rQe3eFKhQtGs7i4n/F6qSjFMXwC",
+	"xVbgLPAyyONMYYZ9qOKpvISCCY4e8GonZB37s0HjF7WqGcfS/WSR9mrN3pD8jpGm3SuedFMxErZSe4Ml",
+	"98sFJURsTtmSZYwJwQXkFC4zsFpI0mn7brCV0rMOzu1RObcKSE2fSu1rST0DKDGnKzX2iHOTWGby6VRp",
+	"20N223vKti6UYhO3R9xamEyd3vc/sdojwLljeRsoubdFsz4Dq+ddTIxqMgpIOD3QrJ5aI8LvCT3fCxw+",
+	"++Lx3OOoUUzWp0TLsmboDveOyEEl3nUzVFHlmTvS7BJO8BKFOs4oYwBBkAUaDeremxhfAiOqCi+R8Cwj",
+	"DV0k+dx1r4NS3P6Ixsmn1aYVZWX5RKVFzR/wF51lAOnBjUq1MAxiiUq1QbGXenaN5dDpsUpxnJfhQ5Fl",
+	"TEhSQKVhtBWxLY+xjTMKtXBPGkrggsWmdJHgWR1oQXPiV+/9g6ihLsb+kBbSRAs9k6lS8fe2EKwwE9cQ",
+	"y4WdPShQCwt1X1bcI45hhDg7lXZLTsPZJQUX41GvqZF11ns1dTZkXeFY7bWWQmelMgzkdWuliD1NT7kd",
+	"PyBHubGF7XdN+l2T3o8mXZaZBDypnZyqumiduwl9la9OXjvKZnxuyIdGSM4Sh5sqAHvs5wAeQO3Gqom4",
+	"z87PXgRU6ExcQQmsGkvPkHR9IINvYp1Sk9JDX5akq3K7Qqa42X+bYJRnMTe1r5uPsaoYDSskEOeovA1H",
+	"ImgKe9yBZoo2H82GwV9Pj1866jh9+5LlU2YVe8ze/Mja+7uP2dZprQFIUX7Oqj/CZlK9LY8CTq2lhHEk",
+	"Y5w4QRADyybKWPZ4d49NP/gQThfQj02DP2+sFlODtkVAomLtzOfzMbBJr1FRERLbqW/z8AV9t0meWTHl",
+	"2m4PlZ50ESmrRpgLrQPDtt98s7HQMBp/2NAQ4kFoKkyUwIZchFJ7yPo44X5o5yBhRkSwZdjl2et/ObW1",
+	"u8ErTvncEeWFUq+5HgH97vEm6/GxDkjfQCr4haOAbx0/viSoQ77QDYiuZ65Qh1Ray4Z+K3cpuqTOQR8l",
+	"n8DaxLEVTN9w2embxay+7Jw6S1u7H/7v3466/4t3/7nTffq++/vH3SfRk/1Pcdxr/zEd/Z+pHHX+rfU5",
+	"mKnIEtt/TGF023vPyP92Kkf3cmVK8vrr3ZfePf+jTnl3JC4PKr8O5Iinpgb/HzD+nXKiAsNKNLbaUaDH",
+	"jgJovY85W5/nHMsQ4S3aBeSWIciEY57ZWGWlzh/yicjmrK0hN+G+QCjZ6bFqPaOm2hoVe2c3vJgshoMb",
+	"oPwbrkSrTQMeNoZSrSNq48UjrqW4efyOkHSTMeqL3nyYrEpIPtXGqXVeaXF2B4M0NPhYzYLPsCEh9j8q",
+	"mkiGG4MolNNhjU177T0hOl8GzeziQoZaMICH/w74yN7KRNgUj6VHHbx8sInPqf9D9drL7YuJZf8/NAz/",
+	"vU/3KpyZMcd4k5BXh+WzMyFNLdi1EglqPaBKtOLG8nSsJLC32HzqdphR64CnMIxDdddeeuFVTdmWfKtZ",
+	"kvjzvQES4ay2xcvbtwoHwdH8ilKjxvahDyUAdeb35Vaxp90vbtGfFadZFM9/sVDUf70YEYmyKoRTBaHg",
+	"TkLUd+UvyiuakVaL5z4LguaO2U7fIuXILzftfc8gui8P8LUYWtTFZgrS51zfEsek2kinTsYGCpSt7Y/4",
+	"J5p3n9akI577HKHQlqBUdmeI5+S/H+ZZxKbFhY2QW70GXVV5/0auZDnFTbts7O795UFrpcoOPMQcQgP2",
+	"8xXOd7yOm28xwHr7vkwwCxca5MQWmU0lXFoNIPHW0IjL6gwnB12vI7c/2lIGNHoIF8XknFluyilKmIXu",
+	"ejwDHRASe+x4ab6Ys4aJVfhx0Z0vJOrV/YQGzLhmKGK3kBB32ESg2G8lS77BHQxuTtr7zpsb8mbcwlSE",
+	"GTdyy7IJNg/OVHKF0aPZWGH1zn1kk4QJdDO1tow7FBS9VqNvWMe9EdRcZarHm/aNu6CUkz9VmXdYJ/Vu",
+	"NtU+nNW2rlUovTuGUA3IFLMpNks9OkdVQSqGXH2lG9OQMFhaz0Vi7X6ZVN3vRFgpm7LBnLBsVyYerc87",
+	"OvRgb3AtVO7ziYxVU4PtEQQiv91zilAtahtLnzDUnIONnVm9t9iWSlLhmgFpIyaoHC03kEZMwzTjCe0H",
+	"7i/oWPqhIjbItbTuKwSz800hypSozkFoc0zNrqnvt+xhBlKIMs24sOwtM5AomZqim5c3RBF7qjhXn2Zb",
+	"TXauthYnkKmidxj1QMboVbMerdDYv0T+0Xl1Rd++tvm8rJr7nlP0ADGKHVdVykJWyMw7qXyZ/r0S/D4O",
+	"HUabA0nNjz/ka6IbiJ8qF3xcO3RJ7PS+0/c9w+vXKHrptuXOpgi6cmZtZ9zz8NDXMTvpAnUDa/OImuaE",
+	"NUSUJKUhISQubPT954M+bgSc4vWl3tOpb2u4VlfQxXxEsy4I7h57556q0MKfUnIdY4nU92vtVcJGpvUg",
+	"D4MPCUx9Bq6ScF+UF25dCE6iqcNdujKV4k49m5/sf92WzQ+LFr927pGjJ+eAeUemQDC5HzFGlyI33OBV",
+	"rk7+/GgF57SYh3fPcF6Un34HK/iWjdvoGAIqULhnPCxS5UTRickwTh2973wJSfnMoYfLikvHF5Ssk8HQ",
+	"Urc0DSyXie/jhTlDvpjSl0QMgPlv2Rg09IpE6QmfE4jJAGIZt+IWa2uYFAhX7iHCUxLWIG5RJwASefHj",
+	"wVrDo+6by7PXrF9Jhe/HkkASIC2RghFIibVD/UY1YzfCDAXfGt49hpDEHSYMtn/yhfiYsHTAYspRj1uY",
+	"8Ig3R5gSTFcxHp9Fq3w0rs+pOX0//dzkhK8ksi6LGT6worHFVPzv0Zx7zXp3G9sQSXccQ+nId9T++XSk",
+	"eVqKncbYeV+rbBlCwf9RAUBpc8P6FfnWRzS0ThVKwo3ElGQ8lsVg9OMiRwgHnFSAM9xv6g3gDGSQYJ85",
+	"lcFWjx1JgoaJpRd7ZSIpobjRe9v7e3srynfKXXiwAqCY4vdGkt+tltUdJHkQEETyt82RIs45UxksWCdO",
+	"g1YgBs1qcfEm1Kgx949h/aFWErs+paw/4MlVP6I24KEib3cn2v/L4+iHJztsMHcCoL2/+4htvRDYM+Cf",
+	"RZl9LDNqGssl291582NvqxOhUzSfAlYDRuz07cuIvTx5EbGfYXAasR/fnEbsp+OTZ1go+PxFAMr1l3do",
+	"2WyZWHoOiTwW5WCOdk/okpZCkmFGML6JqhJDeT/WhFAVTI8h0BDN5K+nL6NY4nzcwt27nbXGs0zNIC1K",
+	"FalRSgVJlEphB8qOWTvIO9p9+hA3M5ZuTLeXFdy5LSdph5SQXcLiF2j3zWh11KAdAaBG3ElQ7ptmUTgL",
+	"s27nTF2D7jF3IP4HCJ5IdZUgA7iosUrzEYRNHEOW+qISN/AEJkrPD3FyBIGB0n2IqS3upwSc6WxEgtCb",
+	"jRGstLo5My5841GPHa50jA0vcMrVhmA8oOaurNasEfNDKtp0x7pRaVXUQmLYtILrm5Zyvpon5+4crXXi",
+	"u8n19V8eepgS4yuLZsyj9n8v4vyzF3GeO6d6CT60ys93ghLFa525s5BqqXvBk67LgPLh7/lxdU78u7+F",
+	"/J4gt+l1Oe7YvAK+UQQxVuWwfv4N5PIV+vIlwLKHHhJ5RMCQjrDIysNQE8jiFLRRkmcMQQ+EYaC5gZS1",
+	"Ub2rrhlrSJ0g7kTu+VgWITCQaRkrmigJczYWTqPPmbF87oGy81Q0AnLQJO4UWf5GnPKM4LgftAvzTT0S",
+	"tz/VqqPbeyNuBC/qDR1BhQk/tgbANeij3End3353MpYy74pPHJ+Cvg70lOusddDa5lOBROMnscgxJ5LM",
+	"KQREGaiAbkoD9UqlMAHL8VpjGeSlm08jViTB+VhNVIkay7TYlbCiysgkA5aHviSUeslHgJjWQ4/BVQfI",
+	"7dVaBw6HDQMttuVpv/r1WYd1vacRBfO62hylOqxTzg2DymvKx6s8KfCzhoex8BKc6e7kTa9WWUlfNPzo",
+	"OVxDpqZu7V0M8Y4hc3LrkPEBOjHt/Z39DhPSbXmaIxlVhk7Ln7c+/f7pPwMAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -73,6 +73,7 @@ var kindStatus = map[domainerr.Kind]int{
 	domainerr.UnsupportedMedia: http.StatusUnsupportedMediaType,
 	domainerr.RuleBroken:       http.StatusUnprocessableEntity,
 	domainerr.RateLimited:      http.StatusTooManyRequests,
+	domainerr.Gone:             http.StatusGone,
 }
 
 // Fallbacks for classified errors created with an empty message; the domain should always word
@@ -87,6 +88,7 @@ var kindMessage = map[domainerr.Kind]string{
 	domainerr.UnsupportedMedia: "This file type is not supported.",
 	domainerr.RuleBroken:       "This cannot be done right now.",
 	domainerr.RateLimited:      "Too many attempts. Please try again later.",
+	domainerr.Gone:             "This was deleted and is no longer available.",
 }
 
 // Write answers the request with the response err stands for:

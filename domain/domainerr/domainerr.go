@@ -18,6 +18,7 @@ const (
 	UnsupportedMedia                 // file type not accepted (415)
 	RuleBroken                       // well-formed but breaks a business rule (422)
 	RateLimited                      // too many attempts (429)
+	Gone                             // existed, and was deleted for good (410)
 )
 
 // Classified is any error that knows its Kind. Its Error() text is shown to the user as-is, so

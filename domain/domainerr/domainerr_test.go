@@ -102,7 +102,7 @@ func TestKindsAreDistinctAndNonZero(t *testing.T) {
 	kinds := []domainerr.Kind{
 		domainerr.Invalid, domainerr.Unauthenticated, domainerr.Forbidden, domainerr.NotFound,
 		domainerr.Conflict, domainerr.TooLarge, domainerr.UnsupportedMedia, domainerr.RuleBroken,
-		domainerr.RateLimited,
+		domainerr.RateLimited, domainerr.Gone,
 	}
 	seen := map[domainerr.Kind]bool{}
 	for _, k := range kinds {

@@ -246,6 +246,73 @@ const injectedRtkApi = api.injectEndpoints({
     deleteUser: build.mutation<DeleteUserApiResponse, DeleteUserApiArg>({
       query: (queryArg) => ({ url: `/users/${queryArg.id}`, method: "DELETE" }),
     }),
+    uploadKycDocuments: build.mutation<
+      UploadKycDocumentsApiResponse,
+      UploadKycDocumentsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/uploadKycDocuments`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    getMyKyc: build.query<GetMyKycApiResponse, GetMyKycApiArg>({
+      query: (queryArg) => ({
+        url: `/users/kyc`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    getPendingKyc: build.query<GetPendingKycApiResponse, GetPendingKycApiArg>({
+      query: (queryArg) => ({
+        url: `/users/kyc/pending`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    getKycCase: build.query<GetKycCaseApiResponse, GetKycCaseApiArg>({
+      query: (queryArg) => ({
+        url: `/users/kyc/${queryArg.id}`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    getKycDocument: build.query<
+      GetKycDocumentApiResponse,
+      GetKycDocumentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/kyc/${queryArg.id}/documents/${queryArg.submission}/${queryArg.side}`,
+      }),
+    }),
+    approveKyc: build.mutation<ApproveKycApiResponse, ApproveKycApiArg>({
+      query: (queryArg) => ({
+        url: `/users/kyc/${queryArg.id}/approve`,
+        method: "PATCH",
+        body: queryArg.kycApproveRequest,
+      }),
+    }),
+    rejectKyc: build.mutation<RejectKycApiResponse, RejectKycApiArg>({
+      query: (queryArg) => ({
+        url: `/users/kyc/${queryArg.id}/reject`,
+        method: "PATCH",
+        body: queryArg.kycRejectRequest,
+      }),
+    }),
+    getInvestEligibility: build.query<
+      GetInvestEligibilityApiResponse,
+      GetInvestEligibilityApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/eligibility`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
     getCountries: build.query<GetCountriesApiResponse, GetCountriesApiArg>({
       query: () => ({ url: `/countries` }),
     }),
@@ -407,6 +474,60 @@ export type ReinstateUserApiArg = {
 export type DeleteUserApiResponse = /** status 200 Closed. */ Message;
 export type DeleteUserApiArg = {
   id: string;
+};
+export type UploadKycDocumentsApiResponse =
+  /** status 200 Submitted; the case is now Pending. */ KycSubmitted;
+export type UploadKycDocumentsApiArg = {
+  body: {
+    front?: Blob;
+    back?: Blob;
+  };
+};
+export type GetMyKycApiResponse = /** status 200 The user's KYC case. */ MyKyc;
+export type GetMyKycApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetPendingKycApiResponse = /** status 200 The queue. */ KycQueue;
+export type GetPendingKycApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetKycCaseApiResponse = /** status 200 The case. */ KycCase;
+export type GetKycCaseApiArg = {
+  id: string;
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetKycDocumentApiResponse = /** status 200 The document. */ Blob;
+export type GetKycDocumentApiArg = {
+  id: string;
+  submission: number;
+  side: KycSide;
+};
+export type ApproveKycApiResponse = /** status 200 Approved. */ Message;
+export type ApproveKycApiArg = {
+  id: string;
+  kycApproveRequest: KycApproveRequest;
+};
+export type RejectKycApiResponse = /** status 200 Rejected. */ Message;
+export type RejectKycApiArg = {
+  id: string;
+  kycRejectRequest: KycRejectRequest;
+};
+export type GetInvestEligibilityApiResponse =
+  /** status 200 The user may invest. */ InvestEligibility;
+export type GetInvestEligibilityApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
 };
 export type GetCountriesApiResponse =
   /** status 200 Countries by name. */ Country[];
@@ -583,6 +704,115 @@ export type UpgradeUserRequest = {
 export type SuspendRequest = {
   reason?: string;
 };
+export type KycSide = "front" | "back";
+export type KycDocument = {
+  side: KycSide;
+  /** The submission this file came with. */
+  submission: number;
+  /** Detected from the content. */
+  contentType: string;
+  size: number;
+  /** Hex SHA-256 of the file as uploaded. */
+  sha256: string;
+  /** Where getKycDocument serves it, or "" when the file was deleted. */
+  url: string;
+};
+export type KycPerson = {
+  _id: string;
+  /** "" for a closed account. */
+  name: string;
+};
+export type KycRejectionReason =
+  | "blurry"
+  | "cut_off"
+  | "glare"
+  | "expired"
+  | "mismatch"
+  | "not_accepted"
+  | "missing"
+  | "other";
+export type KycDocumentRejection = {
+  side: KycSide;
+  reason: KycRejectionReason;
+};
+export type KycDecision = {
+  status: "Approved" | "Rejected";
+  at: string;
+  reviewer: KycPerson;
+  /** The refused documents (empty for an approval). */
+  documents: KycDocumentRejection[];
+  comment: string;
+};
+export type MyKyc = {
+  kycStatus: KycStatus;
+  /** The latest submission's number, 0 before the first. */
+  submission: number;
+  submittedAt?: string;
+  /** The documents on file now, one per side. */
+  documents: KycDocument[];
+  /** The sides the next upload must carry (both before the first, the rejected ones after a rejection, none otherwise). */
+  resubmit: KycSide[];
+  lastDecision?: KycDecision;
+};
+export type KycSubmitted = {
+  message: string;
+  kyc: MyKyc;
+};
+export type KycQueueItem = {
+  _id: string;
+  name: string;
+  email: string;
+  country: string;
+  /** 1 for a first submission, higher for a re-upload after a rejection. */
+  submission: number;
+  submittedAt: string;
+  /** Sides sent with this submission. */
+  documents: KycSide[];
+};
+export type KycQueue = {
+  pendingUsers: KycQueueItem[];
+  /** The server's clock when the queue was read; waiting times count to it. */
+  asOf: string;
+};
+export type KycSubmission = {
+  /** Counts the user's submissions from 1. */
+  submission: number;
+  submittedAt: string;
+  /** The files sent with this submission (both at first, the rejected ones later). */
+  documents: KycDocument[];
+  decision?: KycDecision;
+};
+export type KycCase = {
+  user: {
+    _id: string;
+    name: string;
+    email: string;
+    phone: string;
+    country: string;
+    isVerified: boolean;
+    status: "active" | "suspended" | "closed";
+    createdAt: string;
+  };
+  kycStatus: KycStatus;
+  /** The documents on file now, one per side (what a decision is about). */
+  documents: KycDocument[];
+  /** Every submission, newest first, each with its decision. */
+  submissions: KycSubmission[];
+  asOf: string;
+};
+export type KycApproveRequest = {
+  /** The submission the reviewer looked at; 409 if another is pending now. */
+  submission?: number;
+};
+export type KycRejectRequest = {
+  /** A free comment for the user. */
+  reason?: string;
+  documents: KycDocumentRejection[];
+  submission?: number;
+};
+export type InvestEligibility = {
+  eligible: true;
+};
 export type Country = {
   name: string;
   code: string;
@@ -636,6 +866,14 @@ export const {
   useSuspendUserMutation,
   useReinstateUserMutation,
   useDeleteUserMutation,
+  useUploadKycDocumentsMutation,
+  useGetMyKycQuery,
+  useGetPendingKycQuery,
+  useGetKycCaseQuery,
+  useGetKycDocumentQuery,
+  useApproveKycMutation,
+  useRejectKycMutation,
+  useGetInvestEligibilityQuery,
   useGetCountriesQuery,
   useListDevMailQuery,
   useGetDevMailQuery,
