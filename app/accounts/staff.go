@@ -197,9 +197,14 @@ func (s *Service) SecurityLog(ctx context.Context, a Actor) ([]LogEntry, error) 
 		return nil, err
 	}
 	out := make([]LogEntry, 0, len(entries)+20)
+	names := map[string]string{}
 	for _, e := range entries {
+		desc := describe(e.Kind, e.Detail, e.UserAgent)
+		if e.ActorID != "" {
+			desc = s.withStaffName(ctx, desc, e.ActorID, names)
+		}
 		out = append(out, LogEntry{ID: fmt.Sprintf("e%d", e.Position), At: e.At, Kind: e.Kind,
-			Description: describe(e.Kind, e.Detail, e.UserAgent), IP: e.IP, UserAgent: e.UserAgent})
+			Description: desc, IP: e.IP, UserAgent: e.UserAgent})
 	}
 	signIns, err := s.recentSignIns(ctx, a.UserID)
 	if err != nil {
@@ -208,6 +213,22 @@ func (s *Service) SecurityLog(ctx context.Context, a Actor) ([]LogEntry, error) 
 	out = append(out, signIns...)
 	slices.SortStableFunc(out, func(x, y LogEntry) int { return y.At.Compare(x.At) })
 	return out, nil
+}
+
+// withStaffName names the staff member an entry is about, so the user knows who looked at or
+// decided on their documents; a closed staff account has no name left to show.
+func (s *Service) withStaffName(ctx context.Context, desc, staffID string, names map[string]string) string {
+	name, ok := names[staffID]
+	if !ok {
+		if u, err := users.Get(ctx, s.pool, staffID); err == nil {
+			name = u.Name
+		}
+		names[staffID] = name
+	}
+	if name == "" {
+		return desc
+	}
+	return desc + " (" + name + ")"
 }
 
 // recentSignIns lists the account's sign-ins (sessions, ended ones included) of the last 30
@@ -268,6 +289,14 @@ func describe(kind, detail, userAgent string) string {
 		return withDetail("Account suspended")
 	case securitylog.KindReinstated:
 		return "Account reinstated"
+	case securitylog.KindKYCSubmitted:
+		return "Identity documents sent for review"
+	case securitylog.KindKYCApproved:
+		return "Identity documents approved"
+	case securitylog.KindKYCRejected:
+		return "Identity documents rejected"
+	case securitylog.KindKYCDocumentViewed:
+		return "Identity document (" + detail + ") viewed by staff"
 	}
 	return strings.ReplaceAll(kind, "_", " ")
 }

@@ -24,6 +24,7 @@ import (
 	"clearvest/app/command"
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
+	"clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -134,6 +135,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	}
 	codec := eventstore.NewRegistry()
 	identity.RegisterEvents(codec)
+	kyc.RegisterEvents(codec)
 	codec.SetCipher(cipher)
 
 	logger := slog.New(slog.DiscardHandler)
