@@ -96,6 +96,10 @@ type Deps struct {
 	// Commands runs the flows' commands; nil means a runner of its own on Pool, Store and Codec.
 	// Share the process's runner, so that one cache holds each user stream.
 	Commands *command.Runner
+	// OnClosed, when set, runs after an account's closure committed, for what other
+	// capabilities keep about the user outside the log (their identity documents). A failure is
+	// logged: the closure stands, and the retention run deletes what is left.
+	OnClosed func(ctx context.Context, userID string) error
 }
 
 // Service runs the identity flows. It is safe for concurrent use.
@@ -112,6 +116,7 @@ type Service struct {
 	tmpl     *mail.Templates
 	// waitUntil is Deps.WaitUntil.
 	waitUntil func(ctx context.Context, t time.Time) error
+	onClosed  func(ctx context.Context, userID string) error
 
 	principals  *principal.Principals
 	emails      *principal.Emails
@@ -145,7 +150,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	}
 	s := &Service{
 		cfg: cfg, pool: d.Pool, commands: d.Commands, codec: d.Codec, pii: d.PII, sender: d.Sender,
-		blobs: d.Blobs, clock: d.Clock, log: d.Logger, tmpl: tmpl, waitUntil: d.WaitUntil,
+		blobs: d.Blobs, clock: d.Clock, log: d.Logger, tmpl: tmpl, waitUntil: d.WaitUntil, onClosed: d.OnClosed,
 		principals:  principal.NewPrincipals(d.Pool, d.Clock),
 		emails:      principal.NewEmails(d.Pool),
 		credentials: principal.NewCredentials(d.Pool, d.Clock),

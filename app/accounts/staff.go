@@ -102,8 +102,8 @@ func (s *Service) Reinstate(ctx context.Context, a Actor, targetID string) (int6
 // e-mail claim, the linked Google account, rate-limit counters that name the account, and every
 // message to the address in the mail outbox are deleted, and the user's personal-data key is
 // destroyed, which erases the personal fields of every event of theirs (crypto-shredding). The
-// money history stays. The photo file goes after the commit, and the read models blank the
-// account when they apply user.closed.
+// money history stays. The photo file goes after the commit, then what Deps.OnClosed deletes
+// (identity documents), and the read models blank the account when they apply user.closed.
 //
 // targetID may be any spelling of the id that uuid.Parse accepts; the canonical one is used
 // throughout. Closing a closed account again repeats the deletions, which finishes the erasure
@@ -135,6 +135,11 @@ func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, e
 	// The runner's cache holds the stream decoded, personal fields in plaintext.
 	s.commands.Forget(userStream(id.String()))
 	s.deletePhoto(ctx, photo)
+	if s.onClosed != nil {
+		if err := s.onClosed(context.WithoutCancel(ctx), id.String()); err != nil {
+			s.log.ErrorContext(ctx, "accounts: the account is closed; deleting what other capabilities keep about it failed", "user", id.String(), "err", err)
+		}
+	}
 	return pos, nil
 }
 
