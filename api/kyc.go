@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"io"
-	"mime"
 	"net/http"
 
 	"clearvest/api/apigen"
@@ -107,7 +106,8 @@ func (r kycDocumentResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) 
 	defer r.Body.Close()
 	h := w.Header()
 	h.Set("Content-Type", r.ContentType)
-	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": r.Filename}))
+	// The name is ours (side and extension), so it needs no escaping.
+	h.Set("Content-Disposition", `attachment; filename="`+r.Filename+`"`)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 	h.Set("Cache-Control", "private, no-store")
