@@ -8,12 +8,18 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"io/fs"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"clearvest/app/accounts/accountstest"
+	"clearvest/app/command"
 	"clearvest/app/kyc"
+	"clearvest/domain/identity"
+	domainkyc "clearvest/domain/kyc"
+	"clearvest/eventstore"
 	"clearvest/platform/blob"
 )
 
@@ -47,6 +53,23 @@ func New(t testing.TB, opts ...accountstest.Option) *Env {
 		t.Fatal(err)
 	}
 	return &Env{Env: env, KYC: svc, Blobs: blobs, Dir: dir}
+}
+
+// Case loads a user's case as the stream is now.
+func (e *Env) Case(ctx context.Context, userID string) (*domainkyc.Case, error) {
+	return command.Load(ctx, e.Commands, eventstore.NewStreamID(identity.StreamCategory, userID), domainkyc.New)
+}
+
+// CountFiles counts the stored document files (temporary files of a write in progress aside).
+func (e *Env) CountFiles() (int, error) {
+	n := 0
+	err := filepath.WalkDir(e.Dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), ".") {
+			n++
+		}
+		return err
+	})
+	return n, err
 }
 
 // PlainFiles keeps documents in a blob store as they are, measuring them while they stream.
