@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -202,6 +204,12 @@ func TestKYCUploadAttacks(t *testing.T) {
 	name := regexp.MustCompile(`^kyc/[A-Za-z0-9_-]{22}$`)
 	if len(files) != 2 || !name.MatchString(files[0]) || !name.MatchString(files[1]) {
 		t.Fatalf("stored files: %v", files)
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(filepath.Join(k.kyc.Dir, filepath.FromSlash(f)))
+		if err != nil || bytes.Contains(raw, []byte("<script>")) || bytes.Contains(raw, []byte("%PDF")) {
+			t.Fatalf("%s is not encrypted at rest (%v)", f, err)
+		}
 	}
 	got := user.do(http.MethodGet, "/api/users/kyc/"+u.ID+"/documents/1/front", nil)
 	expect(t, got, http.StatusOK)

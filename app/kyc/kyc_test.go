@@ -138,6 +138,37 @@ func TestDocumentGoneWhenTheFileIs(t *testing.T) {
 	}
 }
 
+// TestDocumentGoneWhenTheKeyIs: a file whose owner's personal-data key was destroyed cannot be
+// decrypted, and answers 410 like a deleted one.
+func TestDocumentGoneWhenTheKeyIs(t *testing.T) {
+	t.Parallel()
+	env := kyctest.New(t)
+	ctx := context.Background()
+	a := member(t, env, "erased@example.com", "subscriber")
+	staff := member(t, env, "viewer@example.com", "admin")
+	if _, _, err := env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg, "back": pdf}), ""); err != nil {
+		t.Fatal(err)
+	}
+	raw, _, err := env.Blobs.Open(ctx, keyOf(t, env, a, kyc.SideFront))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := io.ReadAll(raw)
+	raw.Close()
+	if bytes.Contains(stored, []byte("JFIF")) {
+		t.Fatal("the stored file holds the plaintext")
+	}
+	if err := env.Cipher.EraseIn(ctx, env.Pool, a.UserID); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Cipher.Erase(ctx, a.UserID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.KYC.Document(ctx, staff, a.UserID, 1, "front"); !errors.Is(err, appkyc.ErrDocGone) {
+		t.Fatalf("a file of an erased key: %v, want 410", err)
+	}
+}
+
 func keyOf(t *testing.T, env *kyctest.Env, a appkyc.Actor, side kyc.Side) string {
 	t.Helper()
 	c, err := env.Case(context.Background(), a.UserID)

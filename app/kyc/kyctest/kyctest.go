@@ -1,13 +1,10 @@
-// Package kyctest wires a real KYC service for tests, on top of an accounts test environment:
-// the same database, command runner, personal-data cipher and mail outbox, and a blob
-// directory whose files tests can look at.
+// Package kyctest wires a real KYC service for tests, as serve does, on top of an accounts test
+// environment: the same database, command runner, personal-data cipher and mail outbox, and the
+// sealed store over a blob directory whose files tests can look at.
 package kyctest
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"io/fs"
 	"log/slog"
 	"path/filepath"
@@ -21,6 +18,7 @@ import (
 	domainkyc "clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/platform/blob"
+	"clearvest/platform/blob/sealed"
 )
 
 // Env is an accounts environment with the KYC service.
@@ -46,7 +44,7 @@ func New(t testing.TB, opts ...accountstest.Option) *Env {
 		t.Fatal(err)
 	}
 	svc, err = kyc.New(kyc.Config{PublicURL: accountstest.PublicURL}, kyc.Deps{
-		Pool: env.Pool, Commands: env.Commands, Files: PlainFiles{Store: blobs}, Keys: env.Cipher, Sender: env.Sender,
+		Pool: env.Pool, Commands: env.Commands, Files: kyc.SealedFiles(sealed.New(blobs, env.Cipher)), Keys: env.Cipher, Sender: env.Sender,
 		Clock: env.Clock, Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
@@ -69,35 +67,5 @@ func (e *Env) CountFiles() (int, error) {
 		}
 		return err
 	})
-	return n, err
-}
-
-// PlainFiles keeps documents in a blob store as they are, measuring them while they stream.
-type PlainFiles struct{ Store blob.Store }
-
-func (p PlainFiles) Put(ctx context.Context, key, _ string, r io.Reader) (kyc.Written, error) {
-	h := sha256.New()
-	c := &counter{r: io.TeeReader(r, h)}
-	if err := p.Store.Put(ctx, key, c); err != nil {
-		return kyc.Written{}, err
-	}
-	return kyc.Written{Size: c.n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
-}
-
-func (p PlainFiles) Open(ctx context.Context, key, _ string) (io.ReadCloser, error) {
-	f, _, err := p.Store.Open(ctx, key)
-	return f, err
-}
-
-func (p PlainFiles) Delete(ctx context.Context, key string) error { return p.Store.Delete(ctx, key) }
-
-type counter struct {
-	r io.Reader
-	n int64
-}
-
-func (c *counter) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.n += int64(n)
 	return n, err
 }
