@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"clearvest/api/apigen"
+	"clearvest/api/idempotency"
 	appkyc "clearvest/app/kyc"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/kyc"
@@ -38,12 +39,15 @@ func (s *server) UploadKycDocuments(ctx context.Context, req apigen.UploadKycDoc
 	if req.Params.IdempotencyKey != nil {
 		key = *req.Params.IdempotencyKey
 	}
-	c, pos, err := s.kyc.Upload(ctx, a, req.Body, key)
+	up, err := s.kyc.Upload(ctx, a, req.Body, key)
 	if err != nil {
 		return nil, err
 	}
-	RecordPosition(ctx, pos)
-	return apigen.UploadKycDocuments200JSONResponse{Message: msgKYCUploaded, Kyc: myKycJSON(c)}, nil
+	RecordPosition(ctx, up.Position)
+	if w := exchangeFrom(ctx).w; w != nil && up.Replayed {
+		w.Header().Set(idempotency.HeaderHit, "true")
+	}
+	return apigen.UploadKycDocuments200JSONResponse{Message: msgKYCUploaded, Kyc: myKycJSON(up.Case)}, nil
 }
 
 func (s *server) GetMyKyc(ctx context.Context, _ apigen.GetMyKycRequestObject) (apigen.GetMyKycResponseObject, error) {

@@ -287,7 +287,8 @@ func TestKYCDoubleDecision(t *testing.T) {
 }
 
 // TestKYCIdempotentUpload: a repeated upload with the same Idempotency-Key gets the first
-// answer and creates nothing.
+// answer and creates nothing; the key is honoured by the command, since the body is streamed
+// and never held to be hashed.
 func TestKYCIdempotentUpload(t *testing.T) {
 	t.Parallel()
 	k := newKYCApp(t)
@@ -304,6 +305,13 @@ func TestKYCIdempotentUpload(t *testing.T) {
 	}
 	if files := k.storedFiles(t); len(files) != 2 {
 		t.Fatalf("files after a replay: %v", files)
+	}
+	// The same key with other files is another request.
+	other, otherCT := multipartBody(t, front(jpg), back(append(pdfFile(), "% changed\n"...)))
+	expectMessage(t, uploadRaw(t, user, key, other, otherCT), http.StatusUnprocessableEntity,
+		"This Idempotency-Key was already used with a different request.")
+	if files := k.storedFiles(t); len(files) != 2 {
+		t.Fatalf("files after a reused key: %v", files)
 	}
 	if mine := decodeJSON[myKycJSON](t, user.do(http.MethodGet, "/api/users/kyc", nil)); mine.Submission != 1 {
 		t.Fatalf("submissions after a replay: %d", mine.Submission)

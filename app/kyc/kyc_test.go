@@ -58,16 +58,17 @@ func TestUploadKeepsNothingOnFailure(t *testing.T) {
 	ctx := context.Background()
 	a := member(t, env, "rules@example.com", "subscriber")
 	staff := member(t, env, "staff@example.com", "author")
-	first, _, err := env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg, "back": pdf}), "")
+	up, err := env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg, "back": pdf}), "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	first := up.Case
 	if _, err := env.KYC.Reject(ctx, staff, a.UserID, appkyc.RejectInput{Documents: []kyc.Rejection{{Side: kyc.SideBack, Reason: kyc.ReasonGlare}}}); err != nil {
 		t.Fatal(err)
 	}
 	// After the rejection only the back may come: both sides are read and stored, then the case
 	// refuses, and the two new files go again.
-	_, _, err = env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg, "back": pdf}), "")
+	_, err = env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg, "back": pdf}), "")
 	if !errors.Is(err, kyc.ErrResubmit) {
 		t.Fatalf("upload of both sides after a rejection of one: %v", err)
 	}
@@ -92,18 +93,18 @@ func TestUploadIdempotencyKeyInTheStream(t *testing.T) {
 	ctx := context.Background()
 	a := member(t, env, "idem@example.com", "subscriber")
 	files := map[string]string{"front": jpeg, "back": pdf}
-	first, pos1, err := env.KYC.Upload(ctx, a, body(t, files), "key-1")
-	if err != nil {
-		t.Fatal(err)
+	first, err := env.KYC.Upload(ctx, a, body(t, files), "key-1")
+	if err != nil || first.Replayed {
+		t.Fatal(err, first.Replayed)
 	}
-	again, pos2, err := env.KYC.Upload(ctx, a, body(t, files), "key-1")
-	if err != nil || pos2 != pos1 || again.Submission != 1 || first.Submission != 1 {
-		t.Fatalf("replay: %v, positions %d/%d, submission %d", err, pos1, pos2, again.Submission)
+	again, err := env.KYC.Upload(ctx, a, body(t, files), "key-1")
+	if err != nil || !again.Replayed || again.Position != first.Position || again.Case.Submission != 1 {
+		t.Fatalf("replay: %v, %+v", err, again)
 	}
 	if n := countKYCFiles(t, env); n != 2 {
 		t.Fatalf("%d files after a replay, want 2", n)
 	}
-	_, _, err = env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg + "other", "back": pdf}), "key-1")
+	_, err = env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg + "other", "back": pdf}), "key-1")
 	if err == nil || !strings.Contains(err.Error(), "Idempotency-Key") {
 		t.Fatalf("the key with other files: %v", err)
 	}
@@ -119,7 +120,7 @@ func TestDocumentGoneWhenTheFileIs(t *testing.T) {
 	env := kyctest.New(t)
 	ctx := context.Background()
 	a := member(t, env, "gone@example.com", "subscriber")
-	if _, _, err := env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg, "back": pdf}), ""); err != nil {
+	if _, err := env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg, "back": pdf}), ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := env.Blobs.Delete(ctx, keyOf(t, env, a, kyc.SideBack)); err != nil {
@@ -146,7 +147,7 @@ func TestDocumentGoneWhenTheKeyIs(t *testing.T) {
 	ctx := context.Background()
 	a := member(t, env, "erased@example.com", "subscriber")
 	staff := member(t, env, "viewer@example.com", "admin")
-	if _, _, err := env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg, "back": pdf}), ""); err != nil {
+	if _, err := env.KYC.Upload(ctx, a, body(t, map[string]string{"front": jpeg, "back": pdf}), ""); err != nil {
 		t.Fatal(err)
 	}
 	raw, _, err := env.Blobs.Open(ctx, keyOf(t, env, a, kyc.SideFront))

@@ -30,19 +30,19 @@ const sniffBytes = 3072
 //
 // idempotencyKey, when set, goes into the event's metadata with a hash of the files, so a
 // request repeated after its answer was lost finds its own submission instead of a 409.
-func (s *Service) Upload(ctx context.Context, a Actor, mr *multipart.Reader, idempotencyKey string) (MyCase, int64, error) {
+func (s *Service) Upload(ctx context.Context, a Actor, mr *multipart.Reader, idempotencyKey string) (Uploaded, error) {
 	userID, err := parseUser(a.UserID)
 	if err != nil {
-		return MyCase{}, 0, err
+		return Uploaded{}, err
 	}
 	if idempotencyKey == "" {
 		// Refused before the files are read when the answer cannot depend on them.
 		c, err := s.load(ctx, userID)
 		if err != nil {
-			return MyCase{}, 0, err
+			return Uploaded{}, err
 		}
 		if len(c.Resubmit()) == 0 || c.Closed() || !c.Registered() {
-			return MyCase{}, 0, c.Submit(nil, s.clock.Now())
+			return Uploaded{}, c.Submit(nil, s.clock.Now())
 		}
 	}
 	var stored []kyc.Document
@@ -58,17 +58,17 @@ func (s *Service) Upload(ctx context.Context, a Actor, mr *multipart.Reader, ide
 			break
 		}
 		if err != nil {
-			return MyCase{}, 0, readError(err)
+			return Uploaded{}, readError(err)
 		}
 		d, err := s.storePart(ctx, userID, p, stored)
 		p.Close()
 		if err != nil {
-			return MyCase{}, 0, err
+			return Uploaded{}, err
 		}
 		stored = append(stored, d)
 	}
 	if err := s.prepareKeys(a.UserID); err != nil {
-		return MyCase{}, 0, err
+		return Uploaded{}, err
 	}
 	meta := metaFor(a)
 	if idempotencyKey != "" {
@@ -78,12 +78,20 @@ func (s *Service) Upload(ctx context.Context, a Actor, mr *multipart.Reader, ide
 		return c.Submit(stored, s.clock.Now())
 	})
 	if err != nil {
-		return MyCase{}, 0, err
+		return Uploaded{}, err
 	}
 	// A replay answers with the first request's submission; this request's copies go.
 	keep = !res.IdempotentReplay
 	view, err := s.MyCase(ctx, Actor{UserID: userID})
-	return view, res.Position, err
+	return Uploaded{Case: view, Position: res.Position, Replayed: res.IdempotentReplay}, err
+}
+
+// Uploaded is what an upload did: the case after it, the position of its event, and whether it
+// was the replay of an earlier request with the same Idempotency-Key.
+type Uploaded struct {
+	Case     MyCase
+	Position int64
+	Replayed bool
 }
 
 // storePart checks one part and streams it into a new file under a random name.

@@ -79,7 +79,7 @@ func TestKYCPurge(t *testing.T) {
 	}
 	decided, pending, staff := create("decided@example.com", "subscriber"), create("pending@example.com", "subscriber"), create("staff@example.com", "admin")
 	for _, a := range []appkyc.Actor{decided, pending} {
-		if _, _, err := ident.kyc.Upload(ctx, a, kycMultipart(t), ""); err != nil {
+		if _, err := ident.kyc.Upload(ctx, a, kycMultipart(t), ""); err != nil {
 			t.Fatal(err)
 		}
 	}
