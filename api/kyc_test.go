@@ -242,8 +242,20 @@ func TestKYCAccess(t *testing.T) {
 	expect(t, other.do(http.MethodGet, "/api/users/kyc/"+u.ID, nil), http.StatusForbidden)
 	expect(t, other.do(http.MethodPatch, "/api/users/kyc/"+u.ID+"/approve", map[string]any{}), http.StatusForbidden)
 	expect(t, owner.do(http.MethodPatch, "/api/users/kyc/"+u.ID+"/approve", map[string]any{}), http.StatusForbidden)
-	expect(t, author.do(http.MethodGet, "/api/users/kyc/pending", nil), http.StatusOK)
 	expect(t, author.do(http.MethodGet, doc, nil), http.StatusOK)
+
+	// The queue is oldest first; staff never decide their own case.
+	o := decodeUser(t, other.do(http.MethodGet, "/api/users/getUser", nil))
+	expect(t, uploadKYC(t, other, nil, front(jpegFile(t)), back(pdfFile())), http.StatusOK)
+	expect(t, uploadKYC(t, author, nil, front(jpegFile(t)), back(pdfFile())), http.StatusOK)
+	k.CatchUp(t)
+	queue := decodeJSON[kycQueueJSON](t, author.do(http.MethodGet, "/api/users/kyc/pending", nil))
+	if len(queue.PendingUsers) != 3 || queue.PendingUsers[0].ID != u.ID || queue.PendingUsers[1].ID != o.ID {
+		t.Fatalf("queue: %+v", queue)
+	}
+	a := decodeUser(t, author.do(http.MethodGet, "/api/users/getUser", nil))
+	expectMessage(t, author.do(http.MethodPatch, "/api/users/kyc/"+a.ID+"/approve", map[string]any{}), http.StatusUnprocessableEntity,
+		"You cannot decide your own identity check.")
 	expect(t, author.do(http.MethodGet, "/api/users/kyc/not-a-user", nil), http.StatusNotFound)
 	res := author.do(http.MethodPatch, "/api/users/kyc/"+u.ID+"/reject", map[string]any{
 		"documents": []map[string]string{{"side": "back", "reason": "blurry"}, {"side": "back", "reason": "glare"}}})
