@@ -321,7 +321,8 @@ func (c *Case) DeleteDocuments(refs []DocumentRef, reason string, at time.Time) 
 }
 
 // Stored lists the documents whose files have not been deleted. decidedBefore, when not zero,
-// keeps only those of submissions decided before it.
+// keeps only those of submissions decided before it, and never a document a rejected case
+// still has on file: the next submission carries it over, so a reviewer will need it again.
 func (c *Case) Stored(decidedBefore time.Time) []DocumentRef {
 	var out []DocumentRef
 	for _, s := range c.submissions {
@@ -330,12 +331,19 @@ func (c *Case) Stored(decidedBefore time.Time) []DocumentRef {
 		}
 		for _, d := range s.Documents {
 			ref := DocumentRef{Submission: s.Number, Side: d.Side}
-			if !c.deleted[ref] {
-				out = append(out, ref)
+			if c.deleted[ref] || (!decidedBefore.IsZero() && c.status == StatusRejected && c.carriesOver(ref)) {
+				continue
 			}
+			out = append(out, ref)
 		}
 	}
 	return out
+}
+
+// carriesOver reports whether ref is on file for a side the next submission will not replace.
+func (c *Case) carriesOver(ref DocumentRef) bool {
+	cur, ok := c.current[ref.Side]
+	return ok && cur.Submission == ref.Submission && !slices.Contains(c.rejected, ref.Side)
 }
 
 // open refuses commands to a user who does not exist or whose account is closed.

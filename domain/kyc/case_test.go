@@ -2,6 +2,7 @@ package kyc_test
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -214,6 +215,26 @@ func TestViewsAndDeletion(t *testing.T) {
 	if !c.Deleted(refs[0]) || len(c.Stored(time.Time{})) != 0 {
 		t.Errorf("deleted: %v, stored %v", c.Deleted(refs[0]), c.Stored(time.Time{}))
 	}
+}
+
+// Retention never deletes the side a rejected case carries over to its next submission: the
+// reviewer of that submission needs it, and the user is not asked for it again.
+func TestRetentionKeepsWhatARejectedCaseCarriesOver(t *testing.T) {
+	t.Parallel()
+	decided := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	given := cases.Given(reg, submitted1(),
+		kyc.Rejected{Submission: 1, ReviewerID: staffID, Documents: []kyc.Rejection{{Side: kyc.SideBack, Reason: kyc.ReasonBlurry}}, At: decided})
+	given.When(func(c *kyc.Case) error {
+		got := c.Stored(decided.Add(time.Hour))
+		want := []kyc.DocumentRef{{Submission: 1, Side: kyc.SideBack}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("retention would delete %v, want only the rejected %v", got, want)
+		}
+		if all := c.Stored(time.Time{}); len(all) != 2 {
+			t.Errorf("closure must still delete both: %v", all)
+		}
+		return nil
+	}).Then(t)
 }
 
 func TestIdentityIgnoresKYCEvents(t *testing.T) {
