@@ -271,10 +271,10 @@ func upload(args []string, out io.Writer) error {
 	type doc struct{ front, back []byte }
 	docs := make([]doc, len(tokens))
 	bodies := make([][]byte, len(tokens))
-	var ctype string
+	ctypes := make([]string, len(tokens)) // each body has its own boundary
 	for i := range tokens {
 		docs[i] = doc{document(jpegHeader, *size), document(pdfHeader, *size)}
-		bodies[i], ctype = multipartBody(docs[i].front, docs[i].back)
+		bodies[i], ctypes[i] = multipartBody(docs[i].front, docs[i].back)
 	}
 	for _, tok := range tokens {
 		if err := warmUp(url, tok); err != nil {
@@ -293,7 +293,7 @@ func upload(args []string, out io.Writer) error {
 	for i, tok := range tokens {
 		wg.Go(func() {
 			<-start
-			errs[i] = send(url, tok, bodies[i], ctype, *idemKey)
+			errs[i] = send(url, tok, bodies[i], ctypes[i], *idemKey)
 		})
 	}
 	began := time.Now()
