@@ -16,6 +16,7 @@ import (
 	appkyc "clearvest/app/kyc"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
+	"clearvest/projections"
 )
 
 func kycMultipart(t *testing.T) *multipart.Reader {
@@ -125,5 +126,76 @@ func TestKYCPurge(t *testing.T) {
 	out, err = cli("kyc", "purge", "--older-than", "1ns")
 	if err != nil || !strings.Contains(out, "0 user(s), 0 document(s) deleted") {
 		t.Fatalf("second run: %v %q", err, out)
+	}
+}
+
+// TestSeedSubmitsASampleIdentityCheck: `clearvest seed` leaves the sample applicant's check in
+// the staff queue, with two PNG documents that say on their face they are samples (the words
+// are drawn, so the test can only check the picture decodes and is the marked one we draw).
+func TestSeedSubmitsASampleIdentityCheck(t *testing.T) {
+	_, cli := operatorShell(t)
+	ctx := testCtx(t)
+	out, err := cli("seed")
+	if err != nil || !strings.Contains(out, "applicant@clearvest.local") {
+		t.Fatalf("seed: %v %q", err, out)
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ident, done, err := openIdentity(ctx, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	// The queue is a read model: bring it up to date, as a server would.
+	catchUp := func() {
+		t.Helper()
+		runner, err := projections.NewRunner(ident.pool, ident.store, allProjections(ident.codec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := runner.Prepare(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := runner.CatchUp(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	catchUp()
+	queue, _, err := ident.kyc.Queue(ctx)
+	if err != nil || len(queue) != 1 || queue[0].Email != "applicant@clearvest.local" || queue[0].Submission != 1 {
+		t.Fatalf("queue after seeding: %v %+v", err, queue)
+	}
+	admin, err := ident.accounts.CreateUser(ctx, accounts.CreateUserInput{Name: "Reviewer", Email: "reviewer@example.com", Password: "quiet-harbour-lantern-42", Role: "admin", Verified: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	staff := appkyc.Actor{UserID: admin.ID, Role: identity.RoleAdmin}
+	for _, side := range []string{"front", "back"} {
+		f, err := ident.kyc.Document(ctx, staff, queue[0].ID, 1, side)
+		if err != nil {
+			t.Fatalf("%s: %v", side, err)
+		}
+		data, err := io.ReadAll(f.Body)
+		f.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := sampleDocument(side, "Sample Applicant")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.ContentType != "image/png" || !bytes.Equal(data, want) {
+			t.Errorf("%s: %s, %d bytes; want the drawn sample PNG", side, f.ContentType, len(data))
+		}
+	}
+	// A second seed changes nothing: the logins exist, no second submission is made.
+	if _, err := cli("seed"); err != nil {
+		t.Fatal(err)
+	}
+	catchUp()
+	if again, _, err := ident.kyc.Queue(ctx); err != nil || len(again) != 1 || again[0].Submission != 1 {
+		t.Fatalf("queue after seeding twice: %v %+v", err, again)
 	}
 }

@@ -15,12 +15,15 @@ import (
 	"strings"
 
 	"clearvest/app/accounts"
+	appkyc "clearvest/app/kyc"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/config"
 	"clearvest/platform/pgmigrate"
 )
 
-// The demo seed gives a fresh development installation two accounts to try the product with.
+// The demo seed gives a fresh development installation three accounts to try the product with:
+// an admin, an investor who has not sent identity documents yet, and a sample applicant whose
+// (sample) documents wait in the staff queue.
 // Their passwords are generated per data directory (never fixed strings that would work on
 // every developer's machine, or on a server someone forgot to switch to production) and kept
 // in <data>/demo-logins.txt, readable only by its owner, so `serve` can print them at every
@@ -31,11 +34,14 @@ const DemoLoginsFile = "demo-logins.txt"
 
 type demoLogin struct {
 	Role, Name, Email, Password string
+	// sampleKYC submits sample identity documents for the account when it is created.
+	sampleKYC bool
 }
 
 var demoAccounts = []demoLogin{
 	{Role: "admin", Name: "Demo Admin", Email: "admin@clearvest.local"},
 	{Role: "subscriber", Name: "Demo Investor", Email: "investor@clearvest.local"},
+	{Role: "subscriber", Name: "Sample Applicant", Email: "applicant@clearvest.local", sampleKYC: true},
 }
 
 const seedUsage = `Usage: clearvest seed
@@ -61,12 +67,12 @@ func runSeed(ctx context.Context, args []string, stdout io.Writer, logger *slog.
 	if cfg.Production() {
 		return fmt.Errorf("seed: demo accounts are for development only (%s=%s)", config.EnvEnv, cfg.Env)
 	}
-	svc, done, err := openAccounts(ctx, cfg, logger)
+	ident, done, err := openIdentity(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer done()
-	logins, err := seedDemo(ctx, cfg, svc, logger)
+	logins, err := seedDemo(ctx, cfg, ident.accounts, ident.kyc, logger)
 	if err != nil {
 		return err
 	}
@@ -114,8 +120,8 @@ func openIdentity(ctx context.Context, cfg config.Config, logger *slog.Logger) (
 // seedDemo creates the demo accounts the first time a development data directory is used and
 // returns their logins; afterwards it returns the logins recorded then. If the accounts exist
 // but the file was deleted, nothing is recreated: their passwords are unknown, and printing
-// new ones that do not work would mislead.
-func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, logger *slog.Logger) ([]demoLogin, error) {
+// new ones that do not work would mislead. Without a kyc service no sample documents are sent.
+func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, kycSvc *appkyc.Service, logger *slog.Logger) ([]demoLogin, error) {
 	path := filepath.Join(cfg.DataDir, DemoLoginsFile)
 	if logins, err := readDemoLogins(path); err == nil {
 		return logins, nil
@@ -125,7 +131,7 @@ func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, log
 	var created []demoLogin
 	for _, d := range demoAccounts {
 		d.Password = demoPassword()
-		_, err := svc.CreateUser(ctx, accounts.CreateUserInput{
+		u, err := svc.CreateUser(ctx, accounts.CreateUserInput{
 			Name: d.Name, Email: d.Email, Password: d.Password, Role: d.Role, Verified: true,
 		})
 		if errors.Is(err, accounts.ErrEmailTaken) {
@@ -134,6 +140,11 @@ func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, log
 		}
 		if err != nil {
 			return nil, fmt.Errorf("creating demo account %s: %w", d.Email, err)
+		}
+		if d.sampleKYC && kycSvc != nil {
+			if err := submitSampleKYC(ctx, kycSvc, u.ID, d.Name); err != nil {
+				return nil, err
+			}
 		}
 		created = append(created, d)
 	}

@@ -98,7 +98,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	}
 	var demo []demoLogin
 	if !cfg.Production() {
-		if demo, err = seedDemo(ctx, cfg, ident.accounts, logger); err != nil {
+		if demo, err = seedDemo(ctx, cfg, ident.accounts, ident.kyc, logger); err != nil {
 			closeListeners()
 			return err
 		}
