@@ -59,8 +59,7 @@ export function DocumentSlot({ side, file, error, disabled, onPick }: DocumentSl
         {file ? <FilePreview file={file} label={`Preview of ${words.short}`} /> : <p className="muted doc-slot__empty">Drag and drop a file here, or</p>}
         <div className="button-row doc-slot__buttons">
           <label className="button button--secondary button--small doc-slot__pick">
-            {file ? 'Choose another file' : 'Choose a file'}
-            <span className="visually-hidden"> for {words.short}</span>
+            {file ? 'Choose another file' : 'Choose a file'} <span className="visually-hidden">for {words.short}</span>
             <input
               type="file"
               className="visually-hidden"
@@ -71,12 +70,12 @@ export function DocumentSlot({ side, file, error, disabled, onPick }: DocumentSl
             />
           </label>
           <label className="button button--secondary button--small doc-slot__pick doc-slot__camera">
-            Take a photo<span className="visually-hidden"> of {words.short}</span>
+            Take a photo <span className="visually-hidden">of {words.short}</span>
             <input type="file" className="visually-hidden" accept="image/*" capture="environment" onChange={picked} />
           </label>
           {file ? (
             <button type="button" className="button button--secondary button--small" onClick={() => onPick(null)}>
-              Remove<span className="visually-hidden"> {words.short}</span>
+              Remove <span className="visually-hidden">{words.short}</span>
             </button>
           ) : null}
         </div>
