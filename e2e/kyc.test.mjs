@@ -150,10 +150,11 @@ describe(`identity check against ${BASE_URL}`, () => {
       await expectAccessible(staff.page, '/pending-kyc/:id');
       await button(staff.page, 'Reject').click();
       const dialog = staff.page.getByRole('dialog', { name: /^Reject .*documents$/ });
+      await dialog.waitFor();
+      await expectAccessible(staff.page, 'reject dialog');
       await dialog.getByRole('checkbox', { name: 'Reject the back' }).check();
       await dialog.getByLabel('Reason for the back').selectOption({ label: 'Glare or reflections' });
       await dialog.getByLabel(/Comment for the user/).fill('Please take the photo away from the window.');
-      await expectAccessible(staff.page, 'reject dialog');
       await dialog.getByRole('button', { name: 'Reject documents' }).click();
       await heading(staff.page, 'Identity Check Queue').waitFor();
       assert.equal(await staff.page.getByTestId('kyc-queue-item').filter({ hasText: email }).count(), 0, 'the case left the queue');
