@@ -2,10 +2,12 @@
 # The benchmarks of docs/benchmarks.md (`make bench`): the PostgreSQL benchmarks of the command
 # path, the event store and the projections, each beside its raw-SQL baseline, repeated for
 # benchstat; then the open-loop command comparison (scripts/cmdbench: Clearvest, the bare
-# INSERT and a peer library in one run); then an HTTP load test of the built binary with wrk
-# from a second process on loopback. Takes about twelve minutes on 2 cores; run it on an
-# otherwise idle machine and PostgreSQL server, since anything else running there is measured
-# too (the CPU-time metrics, go-cpu-* and pg-cpu-*, are the least affected by it).
+# INSERT and a peer library in one run); then the signed-in read benchmark
+# (scripts/bench-readpath.sh), the KYC upload benchmark (scripts/bench-kyc.sh) and an HTTP load
+# test of the built binary with wrk from a second process on loopback. Takes about fourteen
+# minutes on 2 cores; run it on an otherwise idle machine and PostgreSQL server, since anything
+# else running there is measured too (the CPU-time metrics, go-cpu-* and pg-cpu-*, are the least
+# affected by it).
 #
 #   TEST_DATABASE_URL  PostgreSQL server (a fresh database per benchmark); unset: the embedded
 #                      test cluster in .testdata/pg, as scripts/test.sh does
@@ -17,6 +19,8 @@
 #   WRK_DURATION       length of each HTTP load run (default 15s); 0 skips the HTTP load test
 #   READPATH_DURATION  length of each run of the signed-in read benchmark (scripts/bench-readpath.sh,
 #                      which also reads READPATH_RATES and READPATH_ROUNDS; default 20s); 0 skips it
+#   KYC_ROUNDS         rounds of the KYC upload benchmark (scripts/bench-kyc.sh, which also reads
+#                      KYC_INVESTORS, KYC_SIZE and KYC_FLAGS; default 3); 0 skips it
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -129,6 +133,11 @@ fi
 if [[ ${READPATH_DURATION:-20s} != 0 ]]; then
 	echo
 	OUT=$out/readpath scripts/bench-readpath.sh
+fi
+
+if [[ ${KYC_ROUNDS:-3} != 0 ]]; then
+	echo
+	OUT=$out/kyc scripts/bench-kyc.sh
 fi
 
 if [[ $wrk_duration == 0 ]]; then
