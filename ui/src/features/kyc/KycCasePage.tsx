@@ -8,13 +8,14 @@ import type { RunOutcome } from '../../components/useRunMutation';
 import { ApproveDialog, RejectDialog } from './DecisionDialogs';
 import { DocumentViewer } from './DocumentViewer';
 import { SubmissionHistory } from './SubmissionHistory';
+import { countryName } from './queueWords';
 
 function Profile({ user }: { user: KycCase['user'] }) {
   const rows: [string, string][] = [
     ['Name', user.name || '—'],
     ['E-mail', user.email],
     ['Phone', user.phone || '—'],
-    ['Country', user.country || '—'],
+    ['Country', user.country ? countryName(user.country) : '—'],
     ['E-mail verified', user.isVerified ? 'Yes' : 'No'],
     ['Account created', formatDateTime(user.createdAt)],
     ['Account status', user.status],

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
-import { waitingTime } from './waiting';
+import { waitingTime } from './queueWords';
 
 const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Rita Reviewer' });
 

@@ -2,16 +2,7 @@ import { Link } from 'react-router';
 import { useGetPendingKycQuery, type KycQueueItem } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
-import { waitingTime } from './waiting';
-
-function countryName(code: string) {
-  if (!code) return 'Country not given';
-  try {
-    return new Intl.DisplayNames(undefined, { type: 'region' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
+import { countryName, waitingTime } from './queueWords';
 
 function QueueItem({ item, asOf }: { item: KycQueueItem; asOf: string }) {
   return (

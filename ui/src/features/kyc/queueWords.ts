@@ -12,3 +12,13 @@ export function waitingTime(submittedAt: string, asOf: string): string {
   if (hours > 0) return `waiting ${hours} h ${mins} min`;
   return `waiting ${mins} min`;
 }
+
+// "United Kingdom" for "GB", in the reader's language.
+export function countryName(code: string) {
+  if (!code) return 'Country not given';
+  try {
+    return new Intl.DisplayNames(undefined, { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
