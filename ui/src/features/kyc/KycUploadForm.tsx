@@ -52,6 +52,10 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
     if (uploading) return;
     if (!validate()) return;
     setProgress(0);
+    // The upload bypasses the API client and so its session refresh: reading the user first
+    // renews an expired access cookie, so a page left open for a while still uploads.
+    const check = dispatch(api.endpoints.getUser.initiate({}, { forceRefetch: true, subscribe: false }));
+    await check;
     const chosen: Files = {};
     for (const side of sides) chosen[side] = files[side];
     const outcome = await uploadKycDocuments(chosen, { idempotencyKey: newIdempotencyKey(), onProgress: setProgress });
