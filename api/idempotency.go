@@ -42,11 +42,20 @@ func idempotencyFor(store *idempotency.Store) (apigen.MiddlewareFunc, error) {
 	applies := func(r *http.Request) bool {
 		switch r.Method {
 		case http.MethodPost, http.MethodPut, http.MethodPatch:
-			return ops[r.Method+" "+routeOf(r)]
+			op := r.Method + " " + routeOf(r)
+			return ops[op] && !streamedBodies[op]
 		}
 		return false
 	}
 	return idempotency.Middleware(store, idempotencyScope, applies), nil
+}
+
+// streamedBodies are the operations whose body streams straight into storage: the record here
+// would have to hold the whole body in memory to hash it, so their command honours the key
+// instead, in its events' metadata (command.Execute's replay), and the handler marks a replay
+// with Idempotency-Hit.
+var streamedBodies = map[string]bool{
+	http.MethodPost + " /users/uploadKycDocuments": true,
 }
 
 // idempotencyScope is whose keys a request's key is among. A signed-in caller's own: keys are

@@ -33,6 +33,8 @@ import (
 	"clearvest/api/idempotency"
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
+	appkyc "clearvest/app/kyc"
+	"clearvest/domain/kyc"
 )
 
 // Environments (CLEARVEST_ENV).
@@ -108,6 +110,9 @@ type Deps struct {
 	// Accounts runs the identity flows behind /api/users and authenticates every request. nil
 	// leaves every caller anonymous and the user endpoints failing (tests of other parts).
 	Accounts *accounts.Service
+	// KYC runs the identity checks behind /api/users/kyc, the document upload and
+	// /api/invest/eligibility; nil answers them with a 422 (tests of other parts).
+	KYC *appkyc.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string
@@ -154,6 +159,8 @@ func (d Deps) withDefaults() Deps {
 // Deps.MaxBodyBytes: a little over the largest file, for the multipart framing.
 var uploadBodyLimits = map[string]int64{
 	"/api/users/photo": accounts.MaxPhotoBytes + 64<<10,
+	// Two documents of at most 10 MiB each, and the multipart framing.
+	"/api/users/uploadKycDocuments": 2*kyc.MaxFileBytes + 64<<10,
 }
 
 // New returns the HTTP handler of the whole application.

@@ -9,6 +9,7 @@ import (
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/app/accounts"
+	appkyc "clearvest/app/kyc"
 	"clearvest/domain/domainerr"
 )
 
@@ -17,6 +18,7 @@ import (
 type server struct {
 	meta          apigen.Meta
 	accounts      *accounts.Service
+	kyc           *appkyc.Service
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -36,6 +38,7 @@ func newServer(deps Deps) *server {
 			Environment: env,
 		},
 		accounts:   deps.Accounts,
+		kyc:        deps.KYC,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

@@ -28,8 +28,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/command"
+	"clearvest/domain/aggregate"
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
+	"clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -96,6 +98,10 @@ type Deps struct {
 	// Commands runs the flows' commands; nil means a runner of its own on Pool, Store and Codec.
 	// Share the process's runner, so that one cache holds each user stream.
 	Commands *command.Runner
+	// OnClosed, when set, runs after an account's closure committed, for what other
+	// capabilities keep about the user outside the log (their identity documents). A failure is
+	// logged: the closure stands, and the retention run deletes what is left.
+	OnClosed func(ctx context.Context, userID string) error
 }
 
 // Service runs the identity flows. It is safe for concurrent use.
@@ -112,6 +118,7 @@ type Service struct {
 	tmpl     *mail.Templates
 	// waitUntil is Deps.WaitUntil.
 	waitUntil func(ctx context.Context, t time.Time) error
+	onClosed  func(ctx context.Context, userID string) error
 
 	principals  *principal.Principals
 	emails      *principal.Emails
@@ -145,7 +152,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	}
 	s := &Service{
 		cfg: cfg, pool: d.Pool, commands: d.Commands, codec: d.Codec, pii: d.PII, sender: d.Sender,
-		blobs: d.Blobs, clock: d.Clock, log: d.Logger, tmpl: tmpl, waitUntil: d.WaitUntil,
+		blobs: d.Blobs, clock: d.Clock, log: d.Logger, tmpl: tmpl, waitUntil: d.WaitUntil, onClosed: d.OnClosed,
 		principals:  principal.NewPrincipals(d.Pool, d.Clock),
 		emails:      principal.NewEmails(d.Pool),
 		credentials: principal.NewCredentials(d.Pool, d.Clock),
@@ -288,6 +295,7 @@ func userStream(id string) eventstore.StreamID {
 type loaded struct {
 	*identity.User
 	createdAt time.Time
+	kycStatus kyc.Status
 }
 
 // userState is the user aggregate as the command runner loads it: the runner tells it when the
@@ -295,13 +303,32 @@ type loaded struct {
 type userState struct {
 	*identity.User
 	createdAt time.Time
+	kycStatus kyc.Status
 }
 
-func newUserState() *userState { return &userState{User: identity.New()} }
+func newUserState() *userState {
+	return &userState{User: identity.New(), kycStatus: kyc.StatusNotSubmitted}
+}
 
 func (u *userState) StreamStarted(at time.Time) { u.createdAt = at }
 
-func (u *userState) loaded() loaded { return loaded{User: u.User, createdAt: u.createdAt} }
+// Apply also follows the identity check's status, which the API shows with the user; the
+// check itself belongs to domain/kyc.
+func (u *userState) Apply(e aggregate.Event) {
+	u.User.Apply(e)
+	switch e.(type) {
+	case kyc.Submitted:
+		u.kycStatus = kyc.StatusPending
+	case kyc.Approved:
+		u.kycStatus = kyc.StatusApproved
+	case kyc.Rejected:
+		u.kycStatus = kyc.StatusRejected
+	}
+}
+
+func (u *userState) loaded() loaded {
+	return loaded{User: u.User, createdAt: u.createdAt, kycStatus: u.kycStatus}
+}
 
 // activeUser loads a user who may sign in. A suspended principal gets identity.ErrSuspended (the login
 // page explains it); any other inactive status gets notActive, so that a closed account answers
@@ -369,14 +396,14 @@ func metaFor(a Actor) eventstore.Metadata {
 	return eventstore.Metadata{ActorID: a.UserID, ActorRole: string(a.Role), ClientIP: a.Client.IP}
 }
 
-// view is the API's picture of a user. Money and KYC fields are placeholders until the money
-// and KYC read models exist.
+// view is the API's picture of a user. Money fields are placeholders until the money read
+// models exist.
 func view(u loaded) User {
 	p := u.Profile()
 	return User{
 		ID: u.ID(), Name: p.Name, Email: u.Email(), Phone: p.Phone, Country: p.Country, Bio: p.Bio,
 		Photo: p.Photo, Role: string(u.Role()), Status: string(u.Status()), Verified: u.EmailVerified(),
-		KYCStatus: "Not Submitted", Balance: "0.00", InvestmentBalance: "0.00", TotalMaturityAmount: "0.00",
+		KYCStatus: kycStatus(u.kycStatus), Balance: "0.00", InvestmentBalance: "0.00", TotalMaturityAmount: "0.00",
 		Fees: "0.00", ReferralCode: u.ReferralCode(), TwoFactorEnabled: u.TwoFactorEnabled(),
 		CreatedAt: u.createdAt,
 	}
@@ -421,3 +448,10 @@ func (s *Service) User(ctx context.Context, userID string) (User, error) {
 
 // link builds an absolute URL to a UI route.
 func (s *Service) link(path string) string { return s.cfg.PublicURL + path }
+
+func kycStatus(s kyc.Status) string {
+	if s == "" {
+		return string(kyc.StatusNotSubmitted)
+	}
+	return string(s)
+}

@@ -102,8 +102,8 @@ func (s *Service) Reinstate(ctx context.Context, a Actor, targetID string) (int6
 // e-mail claim, the linked Google account, rate-limit counters that name the account, and every
 // message to the address in the mail outbox are deleted, and the user's personal-data key is
 // destroyed, which erases the personal fields of every event of theirs (crypto-shredding). The
-// money history stays. The photo file goes after the commit, and the read models blank the
-// account when they apply user.closed.
+// money history stays. The photo file goes after the commit, then what Deps.OnClosed deletes
+// (identity documents), and the read models blank the account when they apply user.closed.
 //
 // targetID may be any spelling of the id that uuid.Parse accepts; the canonical one is used
 // throughout. Closing a closed account again repeats the deletions, which finishes the erasure
@@ -135,6 +135,11 @@ func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, e
 	// The runner's cache holds the stream decoded, personal fields in plaintext.
 	s.commands.Forget(userStream(id.String()))
 	s.deletePhoto(ctx, photo)
+	if s.onClosed != nil {
+		if err := s.onClosed(context.WithoutCancel(ctx), id.String()); err != nil {
+			s.log.ErrorContext(ctx, "accounts: the account is closed; deleting what other capabilities keep about it failed", "user", id.String(), "err", err)
+		}
+	}
 	return pos, nil
 }
 
@@ -197,9 +202,14 @@ func (s *Service) SecurityLog(ctx context.Context, a Actor) ([]LogEntry, error) 
 		return nil, err
 	}
 	out := make([]LogEntry, 0, len(entries)+20)
+	names := map[string]string{}
 	for _, e := range entries {
+		desc := describe(e.Kind, e.Detail, e.UserAgent)
+		if e.ActorID != "" {
+			desc = s.withStaffName(ctx, desc, e.ActorID, names)
+		}
 		out = append(out, LogEntry{ID: fmt.Sprintf("e%d", e.Position), At: e.At, Kind: e.Kind,
-			Description: describe(e.Kind, e.Detail, e.UserAgent), IP: e.IP, UserAgent: e.UserAgent})
+			Description: desc, IP: e.IP, UserAgent: e.UserAgent})
 	}
 	signIns, err := s.recentSignIns(ctx, a.UserID)
 	if err != nil {
@@ -208,6 +218,22 @@ func (s *Service) SecurityLog(ctx context.Context, a Actor) ([]LogEntry, error) 
 	out = append(out, signIns...)
 	slices.SortStableFunc(out, func(x, y LogEntry) int { return y.At.Compare(x.At) })
 	return out, nil
+}
+
+// withStaffName names the staff member an entry is about, so the user knows who looked at or
+// decided on their documents; a closed staff account has no name left to show.
+func (s *Service) withStaffName(ctx context.Context, desc, staffID string, names map[string]string) string {
+	name, ok := names[staffID]
+	if !ok {
+		if u, err := users.Get(ctx, s.pool, staffID); err == nil {
+			name = u.Name
+		}
+		names[staffID] = name
+	}
+	if name == "" {
+		return desc
+	}
+	return desc + " (" + name + ")"
 }
 
 // recentSignIns lists the account's sign-ins (sessions, ended ones included) of the last 30
@@ -268,6 +294,14 @@ func describe(kind, detail, userAgent string) string {
 		return withDetail("Account suspended")
 	case securitylog.KindReinstated:
 		return "Account reinstated"
+	case securitylog.KindKYCSubmitted:
+		return "Identity documents sent for review"
+	case securitylog.KindKYCApproved:
+		return "Identity documents approved"
+	case securitylog.KindKYCRejected:
+		return "Identity documents rejected"
+	case securitylog.KindKYCDocumentViewed:
+		return "Identity document (" + detail + ") viewed by staff"
 	}
 	return strings.ReplaceAll(kind, "_", " ")
 }

@@ -11,6 +11,7 @@ import (
 
 	"clearvest/app/command"
 	"clearvest/domain/identity"
+	"clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/pii"
@@ -48,6 +49,7 @@ func NewIdentityApp(t *testing.T) *IdentityApp {
 	}
 	codec := eventstore.NewRegistry()
 	identity.RegisterEvents(codec)
+	kyc.RegisterEvents(codec)
 	codec.SetCipher(cipher)
 	return &IdentityApp{Pool: pool, Store: store, Codec: codec, Cipher: cipher, commands: command.NewRunner(store, codec)}
 }

@@ -12,6 +12,7 @@ import (
 
 	"clearvest/app/accounts"
 	"clearvest/app/command"
+	"clearvest/app/kyc"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -27,6 +28,9 @@ type identityParts struct {
 	cipher   *pii.Cipher
 	sender   *mail.Sender
 	accounts *accounts.Service
+	kyc      *kyc.Service
+	pool     *pgxpool.Pool
+	store    *postgres.Store
 }
 
 // newIdentity wires the identity flows on an open, migrated database. reg may be nil (CLI
@@ -46,18 +50,31 @@ func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, sto
 	if err != nil {
 		return identityParts{}, err
 	}
+	commands := newCommands(pool, store, codec, logger)
+	// Closing an account deletes its identity documents; the kyc service is built below, on
+	// the same runner, before any request can close one.
+	var kycService *kyc.Service
+	onClosed := func(ctx context.Context, userID string) error {
+		return kycService.DeleteClosedAccountFiles(ctx, userID)
+	}
 	svc, err := accounts.New(accounts.Config{
 		PublicURL: cfg.PublicURL, SecretKey: cfg.SecretKey, PreviousSecretKeys: cfg.PreviousSecretKeys, GoogleClientID: cfg.GoogleClientID,
 		GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuer: cfg.GoogleIssuer,
 		Production: cfg.Production(),
 	}, accounts.Deps{
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Logger: logger,
-		Commands: newCommands(pool, store, codec, logger),
+		Commands: commands, OnClosed: onClosed,
 	})
 	if err != nil {
 		return identityParts{}, err
 	}
-	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc}, nil
+	kycService, err = kyc.New(kyc.Config{PublicURL: cfg.PublicURL}, kyc.Deps{
+		Pool: pool, Commands: commands, Files: kycFiles(blobs, cipher), Keys: cipher, Sender: sender, Logger: logger,
+	})
+	if err != nil {
+		return identityParts{}, err
+	}
+	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, pool: pool, store: store}, nil
 }
 
 // newCommands is the process's one command runner: every service appends through it, so one

@@ -32,6 +32,9 @@ Usage:
   clearvest events export --stream S | --all
                                           write events as JSON lines to standard output
   clearvest events verify                 replay every event through the codec and check invariants
+  clearvest kyc purge --older-than DURATION
+                                          delete identity document files of closed accounts and of
+                                          checks decided longer ago than DURATION (e.g. 90d)
   clearvest keys rotate                   seal every stored key and secret with the current CLEARVEST_SECRET_KEY
   clearvest postgres start|stop|status|url
                                           manage the embedded PostgreSQL cluster of the data directory
@@ -81,6 +84,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runEvents(ctx, rest, stdout, logger)
 	case "keys":
 		return runKeys(ctx, rest, stdout, logger)
+	case "kyc":
+		return runKYC(ctx, rest, stdout, logger)
 	case "postgres":
 		return runPostgres(ctx, rest, stdout, logger)
 	case "help", "-h", "--help":

@@ -139,8 +139,8 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 	t.Parallel()
 	pinned := map[string]projections.Definition{
 		"catalogue":   {Version: 1, SchemaHash: "29f7c7d13ce1e24c"},
-		"users":       {Version: 1, SchemaHash: "5cab56ca9864642e"},
-		"securitylog": {Version: 1, SchemaHash: "361ca30187af4c34"},
+		"users":       {Version: 2, SchemaHash: "9e33411e7b5cd53d"},
+		"securitylog": {Version: 2, SchemaHash: "2c4efe1b3c0a8eba"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

@@ -9,6 +9,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/domain/aggregate"
 	"clearvest/domain/identity"
+	"clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -46,6 +47,7 @@ func allProjections(codec *eventstore.Registry) []projections.Projection {
 func newRegistry() *eventstore.Registry {
 	r := eventstore.NewRegistry()
 	identity.RegisterEvents(r)
+	kyc.RegisterEvents(r)
 	return r
 }
 

@@ -22,6 +22,8 @@ const (
 	TemplatePasswordReset   = "password_reset"   // PasswordResetData
 	TemplatePasswordChanged = "password_changed" // PasswordChangedData
 	TemplateComposed        = "composed"         // ComposedData
+	TemplateKYCApproved     = "kyc_approved"     // KYCApprovedData
+	TemplateKYCRejected     = "kyc_rejected"     // KYCRejectedData
 )
 
 // Branding is what every message says about the operator.
@@ -80,12 +82,32 @@ type ComposedData struct {
 	Message string
 }
 
+// KYCApprovedData fills TemplateKYCApproved.
+type KYCApprovedData struct {
+	Name string
+	Link string // where the user goes next (their account)
+}
+
+// KYCRejectedDocument is one refused document, in plain words.
+type KYCRejectedDocument struct {
+	Document string // "Front" or "Back"
+	Reason   string // a sentence
+}
+
+// KYCRejectedData fills TemplateKYCRejected. Comment is the reviewer's free text, plain text.
+type KYCRejectedData struct {
+	Name      string
+	Link      string // the upload page
+	Documents []KYCRejectedDocument
+	Comment   string
+}
+
 //go:embed templates
 var templateFS embed.FS
 
 var templateNames = []string{
 	TemplateVerification, TemplateLoginCode, TemplateNewDevice,
-	TemplatePasswordReset, TemplatePasswordChanged, TemplateComposed,
+	TemplatePasswordReset, TemplatePasswordChanged, TemplateComposed, TemplateKYCApproved, TemplateKYCRejected,
 }
 
 // Templates renders Clearvest's messages with one operator's branding. It is safe for
@@ -245,6 +267,21 @@ func checkData(name string, data any) error {
 			return errors.New("a composed message needs a subject and a message")
 		}
 		return nil
+	case TemplateKYCApproved:
+		d, ok := data.(KYCApprovedData)
+		if !ok {
+			return wrongType(KYCApprovedData{})
+		}
+		return checkLink(d.Link)
+	case TemplateKYCRejected:
+		d, ok := data.(KYCRejectedData)
+		if !ok {
+			return wrongType(KYCRejectedData{})
+		}
+		if len(d.Documents) == 0 {
+			return errors.New("a rejection names at least one document")
+		}
+		return checkLink(d.Link)
 	}
 	return nil
 }

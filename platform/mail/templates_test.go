@@ -63,6 +63,15 @@ func TestRenderEveryTemplate(t *testing.T) {
 			"Scheduled maintenance",
 			[]string{"We will be down on Sunday.\n\nThanks,\nThe team"},
 			[]string{"<p style=\"margin:0 0 16px 0;\">We will be down on Sunday.</p>", "Thanks,<br>\nThe team"}},
+		{TemplateKYCApproved, KYCApprovedData{Name: "Ada", Link: "https://clearvest.example.com/my-account"},
+			"Your identity is verified",
+			[]string{"Hello Ada,", "approved", "https://clearvest.example.com/my-account"},
+			[]string{"approved", `href="https://clearvest.example.com/my-account"`}},
+		{TemplateKYCRejected, KYCRejectedData{Name: "Ada", Link: "https://clearvest.example.com/upload-kyc",
+			Documents: []KYCRejectedDocument{{Document: "Back", Reason: "The image is blurry or unreadable."}}, Comment: "Use <daylight>"},
+			"Please send your identity document again",
+			[]string{"Back: The image is blurry or unreadable.", "Use <daylight>", "https://clearvest.example.com/upload-kyc"},
+			[]string{"The image is blurry or unreadable.", "Use &lt;daylight&gt;", `href="https://clearvest.example.com/upload-kyc"`}},
 	}
 	for _, tc := range tests {
 		subject, text, html, err := tp.Render(tc.name, tc.data)
@@ -186,6 +195,8 @@ func TestRenderRefusesBadData(t *testing.T) {
 		{TemplatePasswordReset, PasswordResetData{Link: "https://x.example"}, "ValidFor"},
 		{TemplatePasswordChanged, PasswordChangedData{Time: signInTime, SecureLink: "data:text/html,x"}, "not an absolute"},
 		{TemplateComposed, ComposedData{Subject: "  ", Message: "x"}, "needs a subject"},
+		{TemplateKYCRejected, KYCRejectedData{Link: "https://x.example"}, "at least one document"},
+		{TemplateKYCApproved, KYCApprovedData{Link: "javascript:alert(1)"}, "not an absolute"},
 	} {
 		_, _, _, err := tp.Render(tc.name, tc.data)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -1,6 +1,7 @@
 // Package securitylog is the read model behind a user's security page: registration,
 // verification, password changes, sign-ins from new devices, two-factor changes, and what staff
-// did to the account (role changes, suspension, impersonation), newest first.
+// did to the account (role changes, suspension, impersonation), and the identity check (documents
+// sent, decisions, and each time staff viewed a document), newest first.
 //
 // Addresses shown are the user's own: from the event for a new-device sign-in, otherwise from the
 // event metadata (sealed there, opened through the codec), and only when the user acted
@@ -13,12 +14,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/identity"
+	"clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/projections"
 )
@@ -38,6 +41,10 @@ const (
 	KindRoleChanged       = "role_changed" // detail: "<from> → <to>"
 	KindSuspended         = "suspended"    // detail: the reason
 	KindReinstated        = "reinstated"
+	KindKYCSubmitted      = "kyc_submitted"       // detail: the submission number
+	KindKYCApproved       = "kyc_approved"        // actor: the reviewer
+	KindKYCRejected       = "kyc_rejected"        // actor: the reviewer
+	KindKYCDocumentViewed = "kyc_document_viewed" // detail: the side; actor: the staff member
 )
 
 // Projection implements projections.Projection.
@@ -59,6 +66,10 @@ func New(codec *eventstore.Registry) *Projection {
 // Name implements projections.Projection.
 func (*Projection) Name() string { return Name }
 
+// Version implements projections.Projection's optional definition version: 2 added the KYC
+// entries and who acted (actor_id).
+func (*Projection) Version() int { return 2 }
+
 // Schema implements projections.Projection.
 func (*Projection) Schema() string {
 	return `
@@ -70,6 +81,7 @@ CREATE TABLE entries (
     ip         text        NOT NULL,
     user_agent text        NOT NULL,
     detail     text        NOT NULL,
+    actor_id   text        NOT NULL,
     PRIMARY KEY (user_id, position)
 );`
 }
@@ -82,6 +94,8 @@ type Entry struct {
 	IP        string    `json:"ip,omitempty"`
 	UserAgent string    `json:"userAgent,omitempty"`
 	Detail    string    `json:"detail,omitempty"`
+	// ActorID is the staff member who acted, for entries that name one.
+	ActorID string `json:"actorId,omitempty"`
 }
 
 // row is one entries row; the JSON names are the column names, for jsonb_populate_recordset.
@@ -93,6 +107,7 @@ type row struct {
 	IP        string    `json:"ip"`
 	UserAgent string    `json:"user_agent"`
 	Detail    string    `json:"detail"`
+	ActorID   string    `json:"actor_id"`
 }
 
 var handled = map[string]bool{
@@ -100,6 +115,7 @@ var handled = map[string]bool{
 	identity.TypeSignedInNewDevice: true, identity.TypeTwoFactorEnabled: true, identity.TypeTwoFactorDisabled: true,
 	identity.TypeStaffAccessed: true, identity.TypeRoleChanged: true, identity.TypeSuspended: true,
 	identity.TypeReinstated: true, identity.TypeClosed: true,
+	kyc.TypeSubmitted: true, kyc.TypeApproved: true, kyc.TypeRejected: true, kyc.TypeDocumentViewed: true,
 }
 
 // Apply inserts the batch's entries with one statement, then blanks the addresses of accounts the
@@ -173,6 +189,14 @@ func entry(e any) (row, bool) {
 		return row{Kind: KindSuspended, Detail: e.Reason}, true
 	case identity.Reinstated:
 		return row{Kind: KindReinstated}, true
+	case kyc.Submitted:
+		return row{Kind: KindKYCSubmitted, Detail: strconv.Itoa(e.Submission)}, true
+	case kyc.Approved:
+		return row{Kind: KindKYCApproved, ActorID: e.ReviewerID}, true
+	case kyc.Rejected:
+		return row{Kind: KindKYCRejected, ActorID: e.ReviewerID}, true
+	case kyc.DocumentViewed:
+		return row{Kind: KindKYCDocumentViewed, Detail: string(e.Side), ActorID: e.StaffID}, true
 	}
 	return row{}, false
 }
@@ -180,7 +204,7 @@ func entry(e any) (row, bool) {
 // selfService kinds are things a user does to their own account.
 func selfService(kind string) bool {
 	switch kind {
-	case KindRegistered, KindEmailVerified, KindPasswordChanged, KindTwoFactorEnabled, KindTwoFactorDisabled:
+	case KindRegistered, KindEmailVerified, KindPasswordChanged, KindTwoFactorEnabled, KindTwoFactorDisabled, KindKYCSubmitted:
 		return true
 	}
 	return false
@@ -197,14 +221,14 @@ func ForUser(ctx context.Context, pool *pgxpool.Pool, userID string, limit int) 
 	if limit <= 0 {
 		limit = 50
 	}
-	rows, err := pool.Query(ctx, `SELECT position, at, kind, ip, user_agent, detail FROM rm_securitylog.entries
+	rows, err := pool.Query(ctx, `SELECT position, at, kind, ip, user_agent, detail, actor_id FROM rm_securitylog.entries
 		WHERE user_id = $1 ORDER BY position DESC LIMIT $2`, userID, min(limit, 500))
 	if err != nil {
 		return nil, fmt.Errorf("securitylog: %w", err)
 	}
 	list, err := pgx.CollectRows(rows, func(rs pgx.CollectableRow) (Entry, error) {
 		var e Entry
-		err := rs.Scan(&e.Position, &e.At, &e.Kind, &e.IP, &e.UserAgent, &e.Detail)
+		err := rs.Scan(&e.Position, &e.At, &e.Kind, &e.IP, &e.UserAgent, &e.Detail, &e.ActorID)
 		e.At = e.At.UTC()
 		return e, err
 	})

@@ -21,6 +21,7 @@ import (
 
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
+	"clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/projections"
 )
@@ -28,9 +29,8 @@ import (
 // Name of the projection; its tables live in schema rm_users.
 const Name = "users"
 
-// KYCNotSubmitted is the KYC status of a user who has sent no documents yet. No KYC events
-// exist yet, so every user has it; the KYC events, when they come, are applied here.
-const KYCNotSubmitted = "Not Submitted"
+// KYCNotSubmitted is the KYC status of a user who has sent no documents yet.
+const KYCNotSubmitted = string(kyc.StatusNotSubmitted)
 
 // ErrNotFound is returned for a user the read model does not hold.
 var ErrNotFound = domainerr.New(domainerr.NotFound, "User not found")
@@ -54,6 +54,10 @@ func New(codec *eventstore.Registry) *Projection {
 // Name implements projections.Projection.
 func (*Projection) Name() string { return Name }
 
+// Version implements projections.Projection's optional definition version: 2 added the KYC
+// status and the review queue's columns.
+func (*Projection) Version() int { return 2 }
+
 // Schema implements projections.Projection.
 func (*Projection) Schema() string {
 	return `
@@ -74,12 +78,16 @@ CREATE TABLE users (
     referred_by        text        NOT NULL,
     two_factor_enabled boolean     NOT NULL,
     created_at         timestamptz NOT NULL,
-    updated_at         timestamptz NOT NULL
+    updated_at         timestamptz NOT NULL,
+    kyc_submission     integer     NOT NULL,
+    kyc_submitted_at   timestamptz,
+    kyc_sides          text        NOT NULL
 );
 CREATE INDEX users_newest ON users (created_at DESC, id DESC);
 CREATE INDEX users_email_lower ON users (email_lower);
 CREATE INDEX users_referral_code ON users (lower(referral_code));
-CREATE INDEX users_referred_by ON users (referred_by) WHERE referred_by <> '';`
+CREATE INDEX users_referred_by ON users (referred_by) WHERE referred_by <> '';
+CREATE INDEX users_kyc_pending ON users (kyc_submitted_at, id) WHERE kyc_status = 'Pending';`
 }
 
 // row is one users row; the JSON names are the column names, for jsonb_populate_recordset.
@@ -101,16 +109,21 @@ type row struct {
 	TwoFactorEnabled bool      `json:"two_factor_enabled"`
 	CreatedAt        time.Time `json:"created_at"`
 	UpdatedAt        time.Time `json:"updated_at"`
+	// The latest KYC submission: its number, when it was sent and its sides ("front,back").
+	KYCSubmission  int        `json:"kyc_submission"`
+	KYCSubmittedAt *time.Time `json:"kyc_submitted_at"`
+	KYCSides       string     `json:"kyc_sides"`
 }
 
 const columns = `id, name, email, email_lower, phone, country, bio, photo, role, status, is_verified,
-	kyc_status, referral_code, referred_by, two_factor_enabled, created_at, updated_at`
+	kyc_status, referral_code, referred_by, two_factor_enabled, created_at, updated_at, kyc_submission, kyc_submitted_at, kyc_sides`
 
 // handled are the event types that change a users row; only these are decoded.
 var handled = map[string]bool{
 	identity.TypeRegistered: true, identity.TypeEmailVerified: true, identity.TypeProfileUpdated: true,
 	identity.TypeRoleChanged: true, identity.TypeSuspended: true, identity.TypeReinstated: true,
 	identity.TypeTwoFactorEnabled: true, identity.TypeTwoFactorDisabled: true, identity.TypeClosed: true,
+	kyc.TypeSubmitted: true, kyc.TypeApproved: true, kyc.TypeRejected: true,
 }
 
 // Apply folds the batch into the affected rows in memory and writes them back with one upsert,
@@ -167,7 +180,8 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		  phone = EXCLUDED.phone, country = EXCLUDED.country, bio = EXCLUDED.bio, photo = EXCLUDED.photo,
 		  role = EXCLUDED.role, status = EXCLUDED.status, is_verified = EXCLUDED.is_verified,
 		  kyc_status = EXCLUDED.kyc_status, referral_code = EXCLUDED.referral_code, referred_by = EXCLUDED.referred_by,
-		  two_factor_enabled = EXCLUDED.two_factor_enabled, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+		  two_factor_enabled = EXCLUDED.two_factor_enabled, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+		  kyc_submission = EXCLUDED.kyc_submission, kyc_submitted_at = EXCLUDED.kyc_submitted_at, kyc_sides = EXCLUDED.kyc_sides`,
 		string(data))
 	if err != nil {
 		return fmt.Errorf("users: upsert: %w", err)
@@ -194,6 +208,17 @@ func apply(r *row, e any) {
 	case identity.Closed:
 		r.Status = string(identity.StatusClosed)
 		r.Name, r.Email, r.EmailLower, r.Phone, r.Bio, r.Photo = "", "", "", "", "", ""
+	case kyc.Submitted:
+		at := e.At
+		sides := make([]string, len(e.Documents))
+		for i, d := range e.Documents {
+			sides[i] = string(d.Side)
+		}
+		r.KYCStatus, r.KYCSubmission, r.KYCSubmittedAt, r.KYCSides = string(kyc.StatusPending), e.Submission, &at, strings.Join(sides, ",")
+	case kyc.Approved:
+		r.KYCStatus = string(kyc.StatusApproved)
+	case kyc.Rejected:
+		r.KYCStatus = string(kyc.StatusRejected)
 	}
 }
 
@@ -205,7 +230,8 @@ func load(ctx context.Context, tx pgx.Tx, ids []string) (map[string]*row, error)
 	list, err := pgx.CollectRows(rows, func(rs pgx.CollectableRow) (*row, error) {
 		var r row
 		err := rs.Scan(&r.ID, &r.Name, &r.Email, &r.EmailLower, &r.Phone, &r.Country, &r.Bio, &r.Photo, &r.Role, &r.Status,
-			&r.IsVerified, &r.KYCStatus, &r.ReferralCode, &r.ReferredBy, &r.TwoFactorEnabled, &r.CreatedAt, &r.UpdatedAt)
+			&r.IsVerified, &r.KYCStatus, &r.ReferralCode, &r.ReferredBy, &r.TwoFactorEnabled, &r.CreatedAt, &r.UpdatedAt,
+			&r.KYCSubmission, &r.KYCSubmittedAt, &r.KYCSides)
 		return &r, err
 	})
 	if err != nil {
@@ -351,4 +377,56 @@ func Referrals(ctx context.Context, pool *pgxpool.Pool, referrerID string) ([]Re
 		return nil, fmt.Errorf("users: referrals: %w", err)
 	}
 	return list, nil
+}
+
+// PendingKYC is one identity check waiting for review.
+type PendingKYC struct {
+	ID          string
+	Name        string
+	Email       string
+	Country     string
+	Submission  int
+	SubmittedAt time.Time
+	Sides       []string
+}
+
+// KYCQueue lists the identity checks waiting for review, oldest submission first. Closed
+// accounts are left out: there is nothing left to review.
+func KYCQueue(ctx context.Context, pool *pgxpool.Pool, limit int) ([]PendingKYC, error) {
+	if limit <= 0 {
+		limit = maxLimit
+	}
+	rows, err := pool.Query(ctx, `SELECT id, name, email, country, kyc_submission, kyc_submitted_at, kyc_sides
+		FROM rm_users.users WHERE kyc_status = 'Pending' AND status <> 'closed'
+		ORDER BY kyc_submitted_at, id LIMIT $1`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("users: kyc queue: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(rs pgx.CollectableRow) (PendingKYC, error) {
+		var p PendingKYC
+		var sides string
+		err := rs.Scan(&p.ID, &p.Name, &p.Email, &p.Country, &p.Submission, &p.SubmittedAt, &sides)
+		p.SubmittedAt = p.SubmittedAt.UTC()
+		p.Sides = strings.Split(sides, ",")
+		return p, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("users: kyc queue: %w", err)
+	}
+	return list, nil
+}
+
+// KYCRetentionCandidates lists the users whose identity documents a retention run looks at:
+// closed accounts and decided checks.
+func KYCRetentionCandidates(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
+	rows, err := pool.Query(ctx, `SELECT id FROM rm_users.users
+		WHERE kyc_submission > 0 AND (status = 'closed' OR kyc_status IN ('Approved', 'Rejected')) ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("users: kyc retention: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("users: kyc retention: %w", err)
+	}
+	return ids, nil
 }

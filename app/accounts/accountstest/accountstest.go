@@ -24,6 +24,7 @@ import (
 	"clearvest/app/command"
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
+	"clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -67,6 +68,12 @@ type options struct {
 	googleClient, googleIs string
 	waitUntil              func(ctx context.Context, t time.Time) error
 	tracer                 pgx.QueryTracer
+	onClosed               func(ctx context.Context, userID string) error
+}
+
+// WithOnClosed sets what runs after an account's closure (accounts.Deps.OnClosed).
+func WithOnClosed(f func(ctx context.Context, userID string) error) Option {
+	return func(o *options) { o.onClosed = f }
 }
 
 // WithGoogle turns Google sign-in on for clientID, trusting the OpenID provider at issuer
@@ -134,6 +141,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	}
 	codec := eventstore.NewRegistry()
 	identity.RegisterEvents(codec)
+	kyc.RegisterEvents(codec)
 	codec.SetCipher(cipher)
 
 	logger := slog.New(slog.DiscardHandler)
@@ -174,6 +182,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Clock: o.clock, Logger: logger,
 		WaitUntil: o.waitUntil,
 		Commands:  commands,
+		OnClosed:  o.onClosed,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,163 @@
+package kyc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"clearvest/app/command"
+	"clearvest/domain/kyc"
+	"clearvest/eventstore"
+	"clearvest/platform/blob"
+	"clearvest/platform/mail"
+)
+
+// uploadPage is where the UI lets a user send documents again.
+const uploadPage = "/upload-kyc"
+
+// accountPage is where an approved user goes next.
+const accountPage = "/my-account"
+
+// Approve accepts the pending submission of a user on behalf of a reviewer and e-mails the
+// user, in one transaction. submission, when not 0, is the one the reviewer looked at.
+func (s *Service) Approve(ctx context.Context, a Actor, userID string, submission int) (int64, error) {
+	return s.decide(ctx, a, userID, func(c *kyc.Case) error {
+		return c.Approve(a.UserID, submission, s.clock.Now())
+	}, func(c *kyc.Case) (string, any) {
+		return mail.TemplateKYCApproved, mail.KYCApprovedData{Name: c.Name(), Link: s.cfg.PublicURL + accountPage}
+	})
+}
+
+// RejectInput is a rejection: the refused documents with reasons, a comment for the user, and
+// the submission the reviewer looked at (0: the pending one).
+type RejectInput struct {
+	Submission int
+	Documents  []kyc.Rejection
+	Comment    string
+}
+
+// Reject refuses documents of the pending submission and e-mails the user the reasons, in one
+// transaction.
+func (s *Service) Reject(ctx context.Context, a Actor, userID string, in RejectInput) (int64, error) {
+	return s.decide(ctx, a, userID, func(c *kyc.Case) error {
+		return c.Reject(a.UserID, in.Submission, in.Documents, in.Comment, s.clock.Now())
+	}, func(c *kyc.Case) (string, any) {
+		d := c.LastDecision()
+		data := mail.KYCRejectedData{Name: c.Name(), Link: s.cfg.PublicURL + uploadPage, Comment: d.Comment}
+		for _, r := range d.Rejections {
+			data.Documents = append(data.Documents, mail.KYCRejectedDocument{Document: sideName(r.Side), Reason: r.Reason.Text()})
+		}
+		return mail.TemplateKYCRejected, data
+	})
+}
+
+func sideName(s kyc.Side) string {
+	if s == kyc.SideFront {
+		return "Front"
+	}
+	return "Back"
+}
+
+// decide runs one decision on a user's stream: the event and the e-mail commit together, and a
+// second reviewer deciding the same case at the same time finds it decided (409).
+func (s *Service) decide(ctx context.Context, a Actor, userID string, rule func(*kyc.Case) error, message func(*kyc.Case) (string, any)) (int64, error) {
+	userID, err := parseUser(userID)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.prepareKeys(a.UserID, userID); err != nil {
+		return 0, err
+	}
+	res, err := command.Update(ctx, s.commands, stream(userID), kyc.New, metaFor(a),
+		func(ctx context.Context, c *kyc.Case, tx *command.Tx) error {
+			if !c.Registered() {
+				return ErrUserNotFound
+			}
+			if err := rule(c); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: stream(userID), Aggregate: c}); err != nil {
+				return err
+			}
+			template, data := message(c)
+			subject, text, html, err := s.tmpl.Render(template, data)
+			if err != nil {
+				return err
+			}
+			// One decision per submission, so this names the cause: a retried command mails once.
+			dedupe := fmt.Sprintf("kyc/%s/%d/%s", userID, c.Submission(), template)
+			return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: c.Email(), Subject: subject, Text: text, HTML: html}, false)
+		})
+	if err != nil {
+		return 0, err
+	}
+	s.kick()
+	return res.Position, nil
+}
+
+// DocumentFile is a document ready to stream. Close Body when done.
+type DocumentFile struct {
+	Body        io.ReadCloser
+	ContentType string
+	// Filename is made from the side and the type ("front.pdf"), never the user's.
+	Filename string
+}
+
+// Document opens one document for the caller: staff, or the user it belongs to; anyone else
+// gets 404, as for a document that does not exist. A staff view is recorded on the user's
+// stream (their security log shows it) before anything is sent. 410 when the file was deleted
+// or the account closed.
+func (s *Service) Document(ctx context.Context, a Actor, userID string, submission int, side string) (DocumentFile, error) {
+	userID, err := parseUser(userID)
+	if err != nil {
+		return DocumentFile{}, ErrDocNotFound
+	}
+	owner := a.UserID == userID
+	if !owner && !a.Role.IsStaff() {
+		return DocumentFile{}, ErrDocNotFound
+	}
+	c, err := s.load(ctx, userID)
+	if err != nil {
+		return DocumentFile{}, err
+	}
+	d, ok := c.Document(submission, kyc.Side(side))
+	if !c.Registered() || !ok {
+		return DocumentFile{}, ErrDocNotFound
+	}
+	if c.Closed() || c.Deleted(kyc.DocumentRef{Submission: submission, Side: d.Side}) {
+		return DocumentFile{}, ErrDocGone
+	}
+	body, err := s.files.Open(ctx, d.Key, userID)
+	if errors.Is(err, blob.ErrNotFound) || errors.Is(err, eventstore.ErrErased) {
+		return DocumentFile{}, ErrDocGone.Wrap(err)
+	}
+	if err != nil {
+		return DocumentFile{}, err
+	}
+	if !owner {
+		if err := s.prepareKeys(a.UserID); err != nil {
+			body.Close()
+			return DocumentFile{}, err
+		}
+		_, err := command.Execute(ctx, s.commands, stream(userID), kyc.New, metaFor(a), func(c *kyc.Case) error {
+			return c.RecordView(a.UserID, submission, d.Side)
+		})
+		if err != nil {
+			body.Close()
+			return DocumentFile{}, err
+		}
+	}
+	return DocumentFile{Body: body, ContentType: d.ContentType, Filename: string(d.Side) + "." + extension(d.ContentType)}, nil
+}
+
+func extension(contentType string) string {
+	switch contentType {
+	case "image/jpeg":
+		return "jpg"
+	case "application/pdf":
+		return "pdf"
+	}
+	return strings.TrimPrefix(contentType, "image/")
+}
