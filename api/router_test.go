@@ -235,7 +235,7 @@ func TestSecurityHeaders(t *testing.T) {
 		"Permissions-Policy":         "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
 	}
 	wantCSP := regexp.MustCompile(`^default-src 'self'; script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'; ` +
-		`style-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'; img-src 'self' data:; connect-src 'self'; font-src 'self'; ` +
+		`style-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; ` +
 		`object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'$`)
 
 	for _, env := range []string{api.EnvDevelopment, api.EnvProduction} {

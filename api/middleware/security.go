@@ -41,7 +41,8 @@ func ContentSecurityPolicy(nonce string) string {
 	return "default-src 'self'; " +
 		"script-src 'self' 'nonce-" + nonce + "'; " +
 		"style-src 'self' 'nonce-" + nonce + "'; " +
-		"img-src 'self' data:; " +
+		// blob: for previews of files the user picked (object URLs made in the page itself).
+		"img-src 'self' data: blob:; " +
 		"connect-src 'self'; " +
 		"font-src 'self'; " +
 		"object-src 'none'; " +

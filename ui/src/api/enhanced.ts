@@ -5,7 +5,8 @@ import { generatedApi, type User } from './generated';
 // invalidate only what they change.
 //
 // 'AuthStatus' is loginStatus, 'Me' the signed-in user, 'Session' their sessions, 'SecurityLog'
-// their log, 'User' the staff user list. Signing in drops or refreshes everything cached for
+// their log, 'User' the staff user list, 'Kyc' the signed-in user's identity check, 'KycQueue'
+// the staff queue, 'KycCase' one user's case (by user id), 'Eligibility' whether they may invest. Signing in drops or refreshes everything cached for
 // whoever was signed in before; loginStatus is not asked again because the sign-in answer itself
 // says who is signed in.
 const userList = { type: 'User', id: 'LIST' } as const;
@@ -27,10 +28,25 @@ const cacheSignedInUser = {
     dispatch(api.util.upsertQueryEntries([{ endpointName: 'getUser', arg: {}, value: withoutToken }]));
   },
 };
-const signedInData = ['Me', { type: 'Session', id: 'LIST' }, { type: 'SecurityLog', id: 'LIST' }, userList, { type: 'DevMail', id: 'LIST' }] as const;
+const signedInData = [
+  'Me',
+  { type: 'Session', id: 'LIST' },
+  { type: 'SecurityLog', id: 'LIST' },
+  userList,
+  { type: 'DevMail', id: 'LIST' },
+  'Kyc',
+  'KycQueue',
+  'KycCase',
+  'Eligibility',
+] as const;
+
+// What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
+// and the staff queue. The upload itself runs on XMLHttpRequest for its progress events
+// (features/kyc), which then invalidates these.
+export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -68,6 +84,26 @@ export const api = generatedApi.enhanceEndpoints({
     suspendUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
     reinstateUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
     deleteUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
+
+    uploadKycDocuments: {
+      query: ({ body }) => {
+        const form = new FormData();
+        if (body.front) form.append('front', body.front);
+        if (body.back) form.append('back', body.back);
+        return { url: '/users/uploadKycDocuments', method: 'POST', body: form };
+      },
+      invalidatesTags: [...kycUploadInvalidates],
+    },
+    getMyKyc: { providesTags: ['Kyc'] },
+    getPendingKyc: { providesTags: ['KycQueue'] },
+    getKycCase: { providesTags: (_r, _e, arg) => [{ type: 'KycCase', id: arg.id }] },
+    approveKyc: {
+      invalidatesTags: (_r, _e, arg) => ['KycQueue', { type: 'KycCase', id: arg.id }, userList, { type: 'User', id: arg.id }],
+    },
+    rejectKyc: {
+      invalidatesTags: (_r, _e, arg) => ['KycQueue', { type: 'KycCase', id: arg.id }, userList, { type: 'User', id: arg.id }],
+    },
+    getInvestEligibility: { providesTags: ['Eligibility'] },
 
     // The list is the same for everyone and changes with a release, not a session.
     getCountries: { providesTags: ['Country'], keepUnusedDataFor: 3600 },
@@ -108,11 +144,30 @@ export const {
   useGetCountriesQuery,
   useListDevMailQuery,
   useGetDevMailQuery,
+  useGetMyKycQuery,
+  useGetPendingKycQuery,
+  useGetKycCaseQuery,
+  useApproveKycMutation,
+  useRejectKycMutation,
+  useGetInvestEligibilityQuery,
 } = api;
 export type {
   Country,
   DevMail,
   DevMailSummary,
+  InvestEligibility,
+  KycCase,
+  KycDecision,
+  KycDocument,
+  KycDocumentRejection,
+  KycQueue,
+  KycQueueItem,
+  KycRejectionReason,
+  KycSide,
+  KycStatus,
+  KycSubmission,
+  KycSubmitted,
+  MyKyc,
   Meta,
   Role,
   SecurityLogEntry,

@@ -1,10 +1,14 @@
 import { Link } from 'react-router';
-import { useSendVerificationEmailMutation, type User } from '../../api/enhanced';
+import { useGetMyKycQuery, useSendVerificationEmailMutation, type User } from '../../api/enhanced';
 import { menuLinks, type MenuLink } from '../../app/routes';
 import { Amount } from '../../components/Amount';
+import { DecisionReasons } from '../../components/DecisionReasons';
+import { gateLink, useInvestGate } from '../../components/investGate';
 import { QueryState } from '../../components/QueryState';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
+
+const INVEST_PATH = '/start-invest';
 
 function VerifyEmailBanner() {
   const run = useRunMutation();
@@ -32,7 +36,7 @@ function KycNotice({ status }: { status: User['kycStatus'] }) {
   if (status === 'Approved') return null;
   if (status === 'Pending') {
     return (
-      <div className="banner banner--info">
+      <div className="banner banner--info" data-testid="kyc-notice">
         <p>
           <strong>Identity check: pending review.</strong> We are checking your documents and will e-mail you when we
           are done.
@@ -40,22 +44,57 @@ function KycNotice({ status }: { status: User['kycStatus'] }) {
       </div>
     );
   }
-  if (status === 'Rejected') {
-    return (
-      <div className="banner banner--error">
-        <p>
-          <strong>Identity check: not accepted.</strong> Your documents could not be accepted.{' '}
-          <Link to="/upload-kyc">Upload new documents</Link>
-        </p>
-      </div>
-    );
-  }
+  if (status === 'Rejected') return <KycRejectedNotice />;
   return (
-    <div className="banner banner--info">
+    <div className="banner banner--info" data-testid="kyc-notice">
       <p>
         <strong>Identity check: KYC Not Submitted.</strong> Before you can invest we need to confirm who you are.{' '}
         <Link to="/upload-kyc">Upload your documents</Link>
       </p>
+    </div>
+  );
+}
+
+// A rejection with the reviewer's reasons, so the user knows what to fix before re-uploading.
+function KycRejectedNotice() {
+  const kyc = useGetMyKycQuery({});
+  const decision = kyc.data?.lastDecision;
+  return (
+    <div className="banner banner--error" data-testid="kyc-notice">
+      <p>
+        <strong>Identity check: not accepted.</strong> Your documents could not be accepted.
+      </p>
+      {decision && decision.status === 'Rejected' ? <DecisionReasons decision={decision} /> : null}
+      <p>
+        <Link to="/upload-kyc">Upload new documents</Link>
+      </p>
+    </div>
+  );
+}
+
+// "New Investment" opens only when the server says the user may invest; otherwise the tile says
+// why, with the way forward when there is one.
+function InvestTile({ to, label, user }: MenuLink & { user: User }) {
+  const gate = useInvestGate();
+  if (gate.state !== 'closed') {
+    return (
+      <Link className="action-tile" to={to}>
+        {label}
+      </Link>
+    );
+  }
+  const link = gateLink(user);
+  return (
+    <div className="action-tile action-tile--closed" data-testid="invest-gate">
+      <span>
+        {label} <span className="badge">Locked</span>
+      </span>
+      <span className="action-tile__note">{gate.message}</span>
+      {link ? (
+        <Link className="action-tile__link" to={link.to}>
+          {link.label}
+        </Link>
+      ) : null}
     </div>
   );
 }
@@ -71,14 +110,18 @@ function Figure({ label, amount }: { label: string; amount: string }) {
   );
 }
 
-function QuickLinks({ links }: { links: MenuLink[] }) {
+function QuickLinks({ links, user }: { links: MenuLink[]; user: User }) {
   return (
     <ul className="actions-grid">
       {links.map(({ to, label }) => (
         <li key={to}>
-          <Link className="action-tile" to={to}>
-            {label}
-          </Link>
+          {to === INVEST_PATH ? (
+            <InvestTile to={to} label={label} user={user} />
+          ) : (
+            <Link className="action-tile" to={to}>
+              {label}
+            </Link>
+          )}
         </li>
       ))}
     </ul>
@@ -107,12 +150,12 @@ function Dashboard({ user }: { user: User }) {
       </dl>
 
       <h2 className="section-title">Quick actions</h2>
-      <QuickLinks links={menuLinks('account', viewer)} />
+      <QuickLinks links={menuLinks('account', viewer)} user={user} />
 
       {staffLinks.length > 0 ? (
         <>
           <h2 className="section-title">Staff</h2>
-          <QuickLinks links={staffLinks} />
+          <QuickLinks links={staffLinks} user={user} />
         </>
       ) : null}
     </>

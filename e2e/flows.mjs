@@ -1,0 +1,228 @@
+// What the browser tests share: the server's file mailbox (read to follow e-mailed links and
+// codes), the demo admin's credentials, unique e-mail addresses, fresh browser profiles with axe,
+// and the sign-up and sign-in steps. See identity.test.mjs for the environment they need.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { axeSource, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
+
+export const MAIL_TIMEOUT_MS = 20_000;
+export const PASSWORD = 'Harbour-Lantern-42';
+
+export const MAIL_DIR = (() => {
+  const raw = process.env.E2E_MAIL_DIR;
+  if (!raw) return null;
+  return raw.startsWith('file:') ? fileURLToPath(raw) : raw;
+})();
+
+export function adminCredentials() {
+  if (process.env.E2E_ADMIN_EMAIL && process.env.E2E_ADMIN_PASSWORD) {
+    return { email: process.env.E2E_ADMIN_EMAIL, password: process.env.E2E_ADMIN_PASSWORD };
+  }
+  const file = MAIL_DIR && join(dirname(MAIL_DIR), 'demo-logins.txt');
+  if (file && existsSync(file)) {
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('admin\t'));
+    const [, email, password] = line?.split('\t') ?? [];
+    if (email && password) return { email, password };
+  }
+  throw new Error('Set E2E_ADMIN_EMAIL and E2E_ADMIN_PASSWORD (the demo admin) for the suspension test.');
+}
+
+let counter = 0;
+export function uniqueEmail(tag) {
+  counter += 1;
+  return `e2e-${tag}-${Date.now().toString(36)}${counter}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+// ---- The file mailbox -------------------------------------------------------------------------
+
+function decodeQuotedPrintable(text) {
+  const bytes = [];
+  const soft = text.replace(/=\r?\n/g, '');
+  for (let i = 0; i < soft.length; i++) {
+    const hex = soft[i] === '=' ? soft.slice(i + 1, i + 3) : '';
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(soft[i], 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function parseHeaders(block) {
+  const headers = {};
+  for (const line of block.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function splitMessage(raw) {
+  const at = raw.search(/\r?\n\r?\n/);
+  return { headers: parseHeaders(raw.slice(0, at)), body: raw.slice(at).replace(/^\r?\n\r?\n/, '') };
+}
+
+function decodePart({ headers, body }) {
+  const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
+  return body;
+}
+
+// The plain-text part of a message: what a person would read, with the links and codes.
+function plainText(raw) {
+  const message = splitMessage(raw);
+  const boundary = /boundary="?([^";]+)"?/i.exec(message.headers['content-type'] ?? '')?.[1];
+  if (!boundary) return decodePart(message);
+  const parts = message.body.split(`--${boundary}`).slice(1, -1).map((p) => splitMessage(p.replace(/^\r?\n/, '')));
+  const text = parts.find((p) => /text\/plain/i.test(p.headers['content-type'] ?? '')) ?? parts[0];
+  return decodePart(text);
+}
+
+async function mailNames() {
+  return (await readdir(MAIL_DIR)).filter((n) => n.endsWith('.eml')).sort();
+}
+
+// What the mailbox holds now, so a later wait finds only mail sent after this point.
+export async function mailMark() {
+  return new Set(await mailNames());
+}
+
+// The newest message to `to` that arrived after `mark` (file names start with a timestamp).
+export async function waitForMail(to, { mark, subject } = {}) {
+  const deadline = Date.now() + MAIL_TIMEOUT_MS;
+  const address = to.toLowerCase();
+  while (Date.now() < deadline) {
+    for (const name of (await mailNames()).reverse()) {
+      if (mark?.has(name)) continue;
+      const raw = await readFile(join(MAIL_DIR, name), 'utf8');
+      const { headers } = splitMessage(raw);
+      if (!(headers.to ?? '').toLowerCase().includes(address)) continue;
+      if (subject && !subject.test(headers.subject ?? '')) continue;
+      return { subject: headers.subject ?? '', text: plainText(raw) };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`No e-mail to ${to}${subject ? ` matching ${subject}` : ''} within ${MAIL_TIMEOUT_MS / 1000} s in ${MAIL_DIR}`);
+}
+
+// A link from an e-mail, opened on the server under test (the e-mail carries the public URL).
+export function linkIn(mail, pathPrefix) {
+  const link = mail.text.match(/https?:\/\/\S+/g)?.find((l) => new URL(l).pathname.startsWith(pathPrefix));
+  assert.ok(link, `no ${pathPrefix} link in "${mail.subject}":\n${mail.text}`);
+  const { pathname, search } = new URL(link);
+  return url(pathname + search);
+}
+
+export function codeIn(mail) {
+  const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+  assert.ok(code, `no 6-digit code in "${mail.subject}":\n${mail.text}`);
+  return code;
+}
+
+// ---- Browser helpers ---------------------------------------------------------------------------
+
+
+// A fresh browser profile: no cookies, so no session and no trusted-device cookie. The pages
+// run under the server's real Content-Security-Policy; axe is added as an init script, which the
+// browser runs outside the page's CSP, so the policy need not be bypassed to audit the page.
+export async function freshBrowser(browser, contextOptions = {}) {
+  const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
+  await context.addInitScript({ content: axeSource });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // A CSP violation only shows up in the console; the page may still look fine.
+    if (message.type() === 'error' && /content security policy/i.test(message.text())) {
+      problems.push(`CSP: ${message.text()}`);
+    }
+  });
+  return { context, page, problems };
+}
+
+export async function withBrowser(browser, fn, contextOptions) {
+  const session = await freshBrowser(browser, contextOptions);
+  try {
+    await fn(session);
+    assert.deepEqual(session.problems, [], 'no uncaught errors or CSP violations in the page');
+  } finally {
+    await session.context.close();
+  }
+}
+
+export const heading = (page, name) => page.getByRole('heading', { level: 1, name });
+export const field = (page, label) => page.getByLabel(label, { exact: true });
+export const button = (page, name) => page.getByRole('button', { name, exact: true });
+export const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: false });
+
+export async function expectAccessible(page, where) {
+  const violations = await page.evaluate(async () => {
+    const results = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      targets: nodes.map((node) => node.target.join(' ')),
+    }));
+  });
+  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(blocking, [], `axe violations on ${where}:\n${JSON.stringify(blocking, null, 2)}`);
+}
+
+export async function register(page, { name = 'Erin Example', email, password = PASSWORD, referral } = {}) {
+  await page.goto(url(referral ? `/register?ref=${referral}` : '/register'));
+  await heading(page, 'Create an Account').waitFor();
+  await field(page, 'Full name').fill(name);
+  await field(page, 'Email').fill(email);
+  await page.getByRole('option', { name: 'United Kingdom (+44)' }).waitFor({ state: 'attached' });
+  await field(page, 'Country').selectOption('GB');
+  await field(page, 'Phone number').fill('+447700900123');
+  await field(page, 'Password').fill(password);
+  await field(page, 'Confirm password').fill(password);
+  await button(page, 'Create account').click();
+  await heading(page, 'Identity Check').waitFor();
+  await toast(page, 'Registration Successful').waitFor();
+}
+
+export async function logout(page) {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const toggle = nav.getByRole('button', { name: 'Menu' });
+  if (await toggle.isVisible()) await toggle.click();
+  await nav.getByRole('button', { name: 'Logout' }).click();
+  await heading(page, 'Sign In').waitFor();
+  await nav.getByRole('link', { name: 'Sign In' }).waitFor({ state: 'attached' });
+}
+
+export async function submitLogin(page, email, password) {
+  await page.goto(url('/login'));
+  await heading(page, 'Sign In').waitFor();
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(password);
+  await button(page, 'Sign In').click();
+}
+
+// Signs in, answering the e-mailed code when this browser is new to the account.
+export async function login(page, email, password) {
+  const mark = await mailMark();
+  await submitLogin(page, email, password);
+  const dashboard = heading(page, /^Welcome, /);
+  const code = heading(page, 'Enter your login code');
+  await dashboard.or(code).waitFor();
+  if (await code.isVisible()) {
+    const mail = await waitForMail(email, { mark, subject: /code/i });
+    await field(page, 'Login code').fill(codeIn(mail));
+    await button(page, 'Sign in').click();
+    await dashboard.waitFor();
+  }
+}

@@ -1,0 +1,75 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { KycStatus } from '../../api/enhanced';
+import { myKyc, rejectedBack } from '../../test/kyc';
+import { renderApp } from '../../test/renderWithProviders';
+import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
+
+function dashboard(kycStatus: KycStatus, eligibility: Response, kyc = myKyc({ kycStatus })) {
+  const user = makeUser({ kycStatus });
+  stubApi({
+    'GET /api/users/getUser': json(user),
+    'GET /api/users/kyc': json(kyc),
+    'GET /api/invest/eligibility': eligibility,
+  });
+  renderApp({ route: '/my-account', ...signedIn(user) });
+}
+
+const closed = (message: string) => json({ message }, 403);
+
+describe('dashboard identity-check notices and the investing gate', () => {
+  it('prompts for documents before the first upload and locks investing with the server’s message', async () => {
+    dashboard('Not Submitted', closed('Please upload your identity documents before investing.'));
+    const notice = await screen.findByTestId('kyc-notice');
+    expect(within(notice).getByRole('link', { name: 'Upload your documents' }).getAttribute('href')).toBe('/upload-kyc');
+
+    const gate = await screen.findByTestId('invest-gate');
+    expect(within(gate).getByText('Please upload your identity documents before investing.')).toBeTruthy();
+    expect(within(gate).getByRole('link', { name: 'Upload your documents' }).getAttribute('href')).toBe('/upload-kyc');
+    expect(screen.queryByRole('link', { name: 'New Investment' })).toBeNull();
+  });
+
+  it('says the review is pending, without a link to upload again', async () => {
+    dashboard('Pending', closed('Your identity documents are being reviewed. You can invest once they are approved.'));
+    const notice = await screen.findByTestId('kyc-notice');
+    expect(notice.textContent).toContain('pending review');
+    expect(within(notice).queryByRole('link')).toBeNull();
+    const gate = await screen.findByTestId('invest-gate');
+    expect(within(gate).getByText(/being reviewed/)).toBeTruthy();
+    expect(within(gate).queryByRole('link')).toBeNull();
+  });
+
+  it('shows a rejection with the reviewer’s reasons in plain words and a re-upload link', async () => {
+    dashboard('Rejected', closed('Your identity documents were rejected. Please upload them again before investing.'), rejectedBack);
+    const notice = await screen.findByTestId('kyc-notice');
+    expect(await within(notice).findByText(/Glare or reflections hide part of the document/)).toBeTruthy();
+    expect(within(notice).getByText('The light hides the machine-readable zone.')).toBeTruthy();
+    expect(within(notice).getByRole('link', { name: 'Upload new documents' }).getAttribute('href')).toBe('/upload-kyc');
+  });
+
+  it('shows nothing once approved, and investing opens', async () => {
+    dashboard('Approved', json({ eligible: true }));
+    await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' });
+    expect(await screen.findByRole('link', { name: 'New Investment' })).toBeTruthy();
+    expect(screen.queryByTestId('kyc-notice')).toBeNull();
+    expect(screen.queryByTestId('invest-gate')).toBeNull();
+  });
+
+  it('shows the gate on /start-invest too', async () => {
+    const user = makeUser({ kycStatus: 'Rejected' });
+    stubApi({
+      'GET /api/users/getUser': json(user),
+      'GET /api/invest/eligibility': closed('Your identity documents were rejected. Please upload them again before investing.'),
+    });
+    renderApp({ route: '/start-invest', ...signedIn(user) });
+    const gate = await screen.findByTestId('invest-gate');
+    expect(within(gate).getByText(/were rejected/)).toBeTruthy();
+    expect(within(gate).getByRole('link', { name: 'Upload new documents' }).getAttribute('href')).toBe('/upload-kyc');
+  });
+
+  it('lets an eligible user through on /start-invest', async () => {
+    stubApi({ 'GET /api/users/getUser': json(makeUser({ kycStatus: 'Approved' })), 'GET /api/invest/eligibility': json({ eligible: true }) });
+    renderApp({ route: '/start-invest', ...signedIn(makeUser({ kycStatus: 'Approved' })) });
+    expect(await screen.findByRole('heading', { name: 'Investing is open to you' })).toBeTruthy();
+  });
+});

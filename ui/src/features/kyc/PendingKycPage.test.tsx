@@ -1,0 +1,74 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '../../test/renderWithProviders';
+import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
+import { waitingTime } from './queueWords';
+
+const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Rita Reviewer' });
+
+describe('waiting time', () => {
+  it('counts from submission to the server’s clock', () => {
+    expect(waitingTime('2026-11-23T07:00:00Z', '2026-11-23T10:12:30Z')).toBe('waiting 3 h 12 min');
+    expect(waitingTime('2026-11-23T10:00:00Z', '2026-11-23T10:05:59Z')).toBe('waiting 5 min');
+    expect(waitingTime('2026-11-23T10:00:00Z', '2026-11-23T10:00:20Z')).toBe('waiting less than a minute');
+    expect(waitingTime('2026-11-20T08:00:00Z', '2026-11-23T10:00:00Z')).toBe('waiting 3 d 2 h');
+    // A submission stamped after asOf (clock skew between servers) never waits a negative time.
+    expect(waitingTime('2026-11-23T10:01:00Z', '2026-11-23T10:00:00Z')).toBe('waiting less than a minute');
+  });
+});
+
+describe('identity check queue', () => {
+  it('lists the waiting users oldest first with their waiting time and a re-upload badge', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/users/kyc/pending': json({
+        asOf: '2026-11-23T10:12:00Z',
+        pendingUsers: [
+          { _id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', country: 'GB', submission: 1, submittedAt: '2026-11-23T07:00:00Z', documents: ['front', 'back'] },
+          { _id: 'u2', name: 'Bo Re', email: 'bo@example.com', country: 'DE', submission: 2, submittedAt: '2026-11-23T10:00:00Z', documents: ['back'] },
+        ],
+      }),
+    });
+    renderApp({ route: '/pending-kyc', ...signedIn(staff) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Identity Check Queue' })).toBeTruthy();
+    const items = await screen.findAllByTestId('kyc-queue-item');
+    expect(items).toHaveLength(2);
+    expect(within(items[0]!).getByRole('link', { name: 'Ada Lovelace' }).getAttribute('href')).toBe('/pending-kyc/u1');
+    expect(within(items[0]!).getByText('ada@example.com')).toBeTruthy();
+    expect(within(items[0]!).getByText('waiting 3 h 12 min')).toBeTruthy();
+    expect(within(items[0]!).getByText('United Kingdom')).toBeTruthy();
+    expect(within(items[0]!).queryByText('re-upload')).toBeNull();
+    expect(within(items[1]!).getByText('waiting 12 min')).toBeTruthy();
+    expect(within(items[1]!).getByText('re-upload')).toBeTruthy();
+    expect(items[1]!.textContent).toContain('Submission 2');
+  });
+
+  it('says when nobody is waiting', async () => {
+    stubApi({ 'GET /api/users/getUser': json(staff), 'GET /api/users/kyc/pending': json({ asOf: '2026-11-23T10:00:00Z', pendingUsers: [] }) });
+    renderApp({ route: '/pending-kyc', ...signedIn(staff) });
+    expect(await screen.findByText('No identity checks are waiting.')).toBeTruthy();
+  });
+
+  it('shows the server’s message with a retry when the queue cannot be loaded', async () => {
+    let calls = 0;
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/users/kyc/pending': () =>
+        ++calls === 1 ? json({ message: 'Identity checks are not available yet.' }, 422) : json({ asOf: '2026-11-23T10:00:00Z', pendingUsers: [] }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/pending-kyc', ...signedIn(staff) });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Identity checks are not available yet.')).toBeTruthy();
+    await u.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('No identity checks are waiting.')).toBeTruthy();
+  });
+
+  it('is for staff only', async () => {
+    stubApi({ 'GET /api/users/getUser': json(makeUser()) });
+    renderApp({ route: '/pending-kyc', ...signedIn(makeUser()) });
+    expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
+    expect(screen.queryByRole('heading', { level: 1, name: 'Identity Check Queue' })).toBeNull();
+  });
+});
