@@ -28,24 +28,12 @@ out=${OUT:-$root/.testdata/bench/kyc-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 
 cleanups=()
-on_exit() {
-	local i
-	for ((i = ${#cleanups[@]} - 1; i >= 0; i--)); do
-		eval "${cleanups[i]}" || true
-	done
-}
-trap on_exit EXIT
 # shellcheck source=scripts/lib/server.sh
 source scripts/lib/server.sh
+trap run_cleanups EXIT
 trap 'exit 130' INT TERM
 
-if [[ -z ${TEST_DATABASE_URL:-} ]]; then
-	pgdir=$root/.testdata/pg
-	go run ./cmd/clearvest postgres start --data-dir "$pgdir" >/dev/null
-	cleanups+=("go run ./cmd/clearvest postgres stop --data-dir '$pgdir'")
-	TEST_DATABASE_URL=$(go run ./cmd/clearvest postgres url --data-dir "$pgdir")
-	export TEST_DATABASE_URL
-fi
+use_test_database
 
 echo "==> KYC uploads: building bin/clearvest and scripts/kycload"
 go build -o bin/clearvest ./cmd/clearvest

@@ -35,15 +35,9 @@ benchstat=(go run golang.org/x/perf/cmd/benchstat@latest)
 mkdir -p "$out"
 
 cleanups=()
-on_exit() {
-	local i
-	for ((i = ${#cleanups[@]} - 1; i >= 0; i--)); do
-		eval "${cleanups[i]}" || true
-	done
-}
-trap on_exit EXIT
 # shellcheck source=scripts/lib/server.sh
 source scripts/lib/server.sh
+trap run_cleanups EXIT
 trap 'exit 130' INT TERM
 
 
@@ -84,13 +78,7 @@ summarise() {
 		}'
 }
 
-if [[ -z ${TEST_DATABASE_URL:-} ]]; then
-	pgdir=$root/.testdata/pg
-	go run ./cmd/clearvest postgres start --data-dir "$pgdir" >/dev/null
-	cleanups+=("go run ./cmd/clearvest postgres stop --data-dir '$pgdir'")
-	TEST_DATABASE_URL=$(go run ./cmd/clearvest postgres url --data-dir "$pgdir")
-	export TEST_DATABASE_URL
-fi
+use_test_database
 
 pg_version=unknown
 if command -v psql >/dev/null; then

@@ -3,6 +3,27 @@
 # for browser tests and load tests. The caller keeps a `cleanups` array and runs it on exit, so
 # a failed or interrupted run leaves no server, database or data directory behind.
 
+# run_cleanups runs the caller's cleanups in reverse order; callers trap it on EXIT.
+run_cleanups() {
+	local i
+	for ((i = ${#cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${cleanups[i]}" || true
+	done
+}
+
+# use_test_database exports TEST_DATABASE_URL: the caller's, or else the embedded test cluster
+# of make test (.testdata/pg), started now and stopped by the cleanups.
+use_test_database() {
+	if [[ -n ${TEST_DATABASE_URL:-} ]]; then
+		return 0
+	fi
+	local pgdir=$PWD/.testdata/pg
+	go run ./cmd/clearvest postgres start --data-dir "$pgdir" >/dev/null
+	cleanups+=("go run ./cmd/clearvest postgres stop --data-dir '$pgdir'")
+	TEST_DATABASE_URL=$(go run ./cmd/clearvest postgres url --data-dir "$pgdir")
+	export TEST_DATABASE_URL
+}
+
 # free_port prints a loopback port nothing listens on (bash's /dev/tcp: no extra tools needed).
 free_port() {
 	local port _
