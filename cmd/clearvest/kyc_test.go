@@ -37,6 +37,21 @@ func kycMultipart(t *testing.T) *multipart.Reader {
 	return multipart.NewReader(&buf, w.Boundary())
 }
 
+// operatorIdentity opens the services a CLI tool opens, on operatorShell's configuration.
+func operatorIdentity(t *testing.T) identityParts {
+	t.Helper()
+	cfg, err := loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ident, done, err := openIdentity(testCtx(t), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(done)
+	return ident
+}
+
 func countFiles(t *testing.T, dir string) int {
 	t.Helper()
 	n := 0
@@ -62,15 +77,7 @@ func countFiles(t *testing.T, dir string) int {
 func TestKYCPurge(t *testing.T) {
 	_, cli := operatorShell(t)
 	ctx := testCtx(t)
-	cfg, err := loadConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ident, done, err := openIdentity(ctx, cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer done()
+	ident := operatorIdentity(t)
 	create := func(email, role string) appkyc.Actor {
 		u, err := ident.accounts.CreateUser(ctx, accounts.CreateUserInput{Name: "N " + role, Email: email, Password: "quiet-harbour-lantern-42", Role: role, Verified: true})
 		if err != nil {
@@ -139,15 +146,7 @@ func TestSeedSubmitsASampleIdentityCheck(t *testing.T) {
 	if err != nil || !strings.Contains(out, "applicant@clearvest.local") {
 		t.Fatalf("seed: %v %q", err, out)
 	}
-	cfg, err := loadConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ident, done, err := openIdentity(ctx, cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer done()
+	ident := operatorIdentity(t)
 	// The queue is a read model: bring it up to date, as a server would.
 	catchUp := func() {
 		t.Helper()
