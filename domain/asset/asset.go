@@ -226,7 +226,9 @@ func (r Rate) MarshalJSON() ([]byte, error) { return json.Marshal(r.String()) }
 // deposits it favours neither the platform nor the user.
 func USDValue(amount Amount, rate Rate) money.Money {
 	v := amount.d.Mul(rate.d).RoundBank(2)
-	// Below 10^11 coins at below $10^7 each, v has at most 18 integer digits, which money holds.
+	// Below 10^11 coins at below $10^7 each, v has at most 18 integer digits, which money holds;
+	// so for parsed amounts and rates this cannot panic. (An amount from PayoutAmount is within
+	// those bounds at its own rate; only pairing it with a far higher rate could overflow.)
 	return money.MustParse(v.StringFixed(2))
 }
 
