@@ -6,6 +6,7 @@ ignore ./ui/node_modules
 
 require (
 	github.com/aws/aws-sdk-go-v2 v1.41.5
+	github.com/btcsuite/btcd/btcutil v1.2.0
 	github.com/coreos/go-oidc/v3 v3.21.0
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
 	github.com/emersion/go-smtp v0.25.1

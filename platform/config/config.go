@@ -20,6 +20,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"clearvest/domain/fees"
+	"clearvest/domain/money"
 )
 
 // Environment variable names, exported so that error messages, docs and tests agree.
@@ -39,6 +42,7 @@ const (
 	EnvBlobURL          = "CLEARVEST_BLOB_URL"
 	EnvTrustedProxies   = "CLEARVEST_TRUSTED_PROXIES"
 	EnvMetricsAddr      = "CLEARVEST_METRICS_ADDR"
+	EnvWithdrawalFee    = "CLEARVEST_WITHDRAWAL_FEE"
 )
 
 // Deployment environments.
@@ -51,6 +55,11 @@ const (
 	defaultAddr      = ":8080"
 	defaultDataDir   = "./data"
 	defaultPublicURL = "http://localhost:8080"
+
+	// DefaultWithdrawalFee is the published withdrawal fee when CLEARVEST_WITHDRAWAL_FEE is
+	// unset: 1% + $1.00, at most $25.00, on withdrawals of $10.00 or more. The flat part
+	// covers the network fee of an on-chain payout; the cap keeps large withdrawals modest.
+	DefaultWithdrawalFee = "percent=1,flat=1.00,min=10.00,cap=25.00"
 
 	// SecretKeySize is the length of CLEARVEST_SECRET_KEY once decoded.
 	SecretKeySize = 32
@@ -87,6 +96,9 @@ type Config struct {
 	// under way: what was signed, hashed or sealed with them still works, while everything new
 	// uses SecretKey (docs/identity.md, "Rotating the secret key").
 	PreviousSecretKeys [][]byte
+	// WithdrawalFee is the published withdrawal fee schedule (CLEARVEST_WITHDRAWAL_FEE, or
+	// DefaultWithdrawalFee), validated at start-up.
+	WithdrawalFee fees.Schedule
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -123,6 +135,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("google_login", c.GoogleClientID != ""),
 		slog.String("blobs", c.blobLogValue()),
 		slog.Any("trusted_proxies", c.TrustedProxies),
+		slog.String("withdrawal_fee", c.WithdrawalFee.String()),
 	)
 }
 
@@ -233,7 +246,68 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.TrustedProxies, err = ParseTrustedProxies(get(EnvTrustedProxies)); err != nil {
 		return Config{}, err
 	}
+	if c.WithdrawalFee, err = ParseWithdrawalFee(get(EnvWithdrawalFee)); err != nil {
+		return Config{}, err
+	}
 	return c, nil
+}
+
+// ParseWithdrawalFee reads CLEARVEST_WITHDRAWAL_FEE: comma-separated key=value terms, each at most
+// once, in any order: percent (of the amount, e.g. 1.5), flat (dollars, e.g. 1.00), min (the
+// smallest withdrawal) and cap (the most the fee can be). A term left out is zero; cap left out
+// means no cap. Empty means DefaultWithdrawalFee. Amounts follow the money rules (at most two
+// decimals, never rounded), and the schedule must pass fees.New, so a fee that could swallow a
+// withdrawal fails at start-up rather than at a user's expense.
+func ParseWithdrawalFee(s string) (fees.Schedule, error) {
+	const form = "percent=1.5,flat=1.00,min=10.00,cap=50.00"
+	if s == "" {
+		s = DefaultWithdrawalFee
+	}
+	var t fees.Terms
+	seen := map[string]bool{}
+	for _, item := range strings.Split(s, ",") {
+		key, value, ok := strings.Cut(strings.TrimSpace(item), "=")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if !ok || key == "" || value == "" {
+			return fees.Schedule{}, fmt.Errorf("%s: %q is not key=value; write the schedule like %s", EnvWithdrawalFee, strings.TrimSpace(item), form)
+		}
+		if seen[key] {
+			return fees.Schedule{}, fmt.Errorf("%s: %s is given twice", EnvWithdrawalFee, key)
+		}
+		seen[key] = true
+		var err error
+		switch key {
+		case "percent":
+			t.Percent, err = fees.ParsePercent(value)
+		case "flat":
+			t.Flat, err = parseFeeAmount(value)
+		case "min":
+			t.Minimum, err = parseFeeAmount(value)
+		case "cap":
+			if t.Cap, err = parseFeeAmount(value); err == nil && !t.Cap.IsPositive() {
+				return fees.Schedule{}, fmt.Errorf("%s: cap=%s would make every fee zero; leave cap out for no cap, or set percent=0,flat=0 for no fee", EnvWithdrawalFee, value)
+			}
+		default:
+			return fees.Schedule{}, fmt.Errorf("%s: unknown term %q; use percent, flat, min and cap, e.g. %s", EnvWithdrawalFee, key, form)
+		}
+		if err != nil {
+			return fees.Schedule{}, fmt.Errorf("%s: %s=%s: %w", EnvWithdrawalFee, key, value, err)
+		}
+	}
+	schedule, err := fees.New(fees.Withdrawal, t)
+	if err != nil {
+		return fees.Schedule{}, fmt.Errorf("%s: %w", EnvWithdrawalFee, err)
+	}
+	return schedule, nil
+}
+
+// parseFeeAmount reads a dollar amount of a fee schedule: money's grammar, not negative.
+func parseFeeAmount(s string) (money.Money, error) {
+	m, err := money.Parse(s)
+	if err != nil {
+		return money.Money{}, err
+	}
+	return money.NonNegative(m)
 }
 
 // ParseTrustedProxies reads CLEARVEST_TRUSTED_PROXIES: CIDR prefixes and single addresses

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"clearvest/domain/fees"
+	"clearvest/domain/money"
 	"clearvest/platform/config"
 )
 
@@ -342,5 +344,70 @@ func TestTrustedProxies(t *testing.T) {
 				t.Fatalf("TrustedProxies = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestWithdrawalFee(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		value   string
+		want    string // the schedule as published
+		wantErr string // substring; empty means success
+	}{
+		{name: "unset is the default", value: "", want: "1% + $1.00 (at most $25.00), minimum $10.00"},
+		{name: "every term", value: "percent=1.5,flat=1.00,min=10.00,cap=50.00", want: "1.5% + $1.00 (at most $50.00), minimum $10.00"},
+		{name: "any order, spaces around terms", value: " min=10 , percent=0.25 ", want: "0.25%, minimum $10.00"},
+		{name: "flat only", value: "flat=2.50,min=20", want: "$2.50, minimum $20.00"},
+		{name: "free", value: "percent=0", want: "Free"},
+		{name: "unknown term", value: "percent=1,fixed=1.00", wantErr: `CLEARVEST_WITHDRAWAL_FEE: unknown term "fixed"; use percent, flat, min and cap`},
+		{name: "not key=value", value: "1.5%", wantErr: `CLEARVEST_WITHDRAWAL_FEE: "1.5%" is not key=value`},
+		{name: "empty term", value: "percent=1,,min=10", wantErr: `CLEARVEST_WITHDRAWAL_FEE: "" is not key=value`},
+		{name: "empty value", value: "percent=", wantErr: `"percent=" is not key=value`},
+		{name: "a term twice", value: "percent=1,percent=2", wantErr: "CLEARVEST_WITHDRAWAL_FEE: percent is given twice"},
+		{name: "percent sign", value: "percent=1.5%", wantErr: "CLEARVEST_WITHDRAWAL_FEE: percent=1.5%: A percentage is written like 1.5"},
+		{name: "dollar sign", value: "flat=$1", wantErr: "CLEARVEST_WITHDRAWAL_FEE: flat=$1: Please enter a valid amount"},
+		{name: "fraction of a cent is not rounded", value: "flat=0.005", wantErr: "flat=0.005: Amount can have at most 2 decimal places"},
+		{name: "negative minimum", value: "min=-10", wantErr: "min=-10: Amount cannot be negative"},
+		{name: "zero cap", value: "percent=1,cap=0", wantErr: "cap=0 would make every fee zero; leave cap out for no cap"},
+		{name: "cap below the flat fee", value: "percent=1,flat=5,min=10,cap=2", wantErr: "CLEARVEST_WITHDRAWAL_FEE: The withdrawal fee schedule is not valid: the cap $2.00 is below the flat fee $5.00"},
+		{name: "fee swallows the minimum", value: "flat=5,min=5", wantErr: "leaving nothing to pay out; raise the minimum"},
+		{name: "100 percent", value: "percent=100", wantErr: "the percentage must be at least 0 and below 100"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := config.Load(env(map[string]string{
+				"CLEARVEST_DATA_DIR":       filepath.Join(t.TempDir(), "data"),
+				"CLEARVEST_WITHDRAWAL_FEE": tt.value,
+			}))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.WithdrawalFee.String(); got != tt.want || c.WithdrawalFee.Operation() != fees.Withdrawal {
+				t.Errorf("WithdrawalFee = %q (%s), want %q", got, c.WithdrawalFee.Operation(), tt.want)
+			}
+		})
+	}
+}
+
+func TestDefaultWithdrawalFeeQuotes(t *testing.T) {
+	t.Parallel()
+	s, err := config.ParseWithdrawalFee(config.DefaultWithdrawalFee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := s.Quote(money.MustParse("100.00"))
+	if err != nil || q.Fee.String() != "2.00" || q.Net.String() != "98.00" {
+		t.Errorf("Quote($100) = %+v, %v; want a $2.00 fee", q, err)
+	}
+	if _, err := s.Quote(money.MustParse("9.99")); err == nil || err.Error() != "The minimum withdrawal is $10.00" {
+		t.Errorf("Quote($9.99) error = %v", err)
 	}
 }
