@@ -21,8 +21,10 @@ import (
 	"strings"
 	"unicode"
 
+	"clearvest/domain/asset"
 	"clearvest/domain/fees"
 	"clearvest/domain/money"
+	"clearvest/domain/payout"
 )
 
 // Environment variable names, exported so that error messages, docs and tests agree.
@@ -84,8 +86,11 @@ type Config struct {
 	// GoogleClientSecret is set for a confidential OAuth client; PKCE protects the code either way.
 	GoogleClientSecret string
 	// GoogleIssuer is overridable so development and tests can use a local OpenID provider.
-	GoogleIssuer     string
-	DepositAddresses string
+	GoogleIssuer string
+	// DepositAddresses are where investors send each asset on each network
+	// (CLEARVEST_DEPOSIT_ADDRESSES), checked at start-up so that a typo never reaches a screen
+	// that asks people to send money to it.
+	DepositAddresses []DepositAddress
 	// BlobS3 is the bucket that holds files (profile photos) when CLEARVEST_BLOB_URL is set;
 	// nil means the local disk under DataDir.
 	BlobS3 *S3
@@ -236,7 +241,9 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.GoogleIssuer == "" {
 		c.GoogleIssuer = "https://accounts.google.com"
 	}
-	c.DepositAddresses = get(EnvDepositAddresses)
+	if c.DepositAddresses, err = ParseDepositAddresses(get(EnvDepositAddresses)); err != nil {
+		return Config{}, err
+	}
 
 	if s := get(EnvBlobURL); s != "" {
 		if c.BlobS3, err = parseBlobURL(s); err != nil {
@@ -556,4 +563,47 @@ func redactURL(s string) string {
 		return s
 	}
 	return u.Redacted()
+}
+
+// DepositAddress is one entry of CLEARVEST_DEPOSIT_ADDRESSES.
+type DepositAddress struct {
+	Asset   asset.Asset
+	Network payout.Network
+	Address string
+}
+
+// ParseDepositAddresses reads CLEARVEST_DEPOSIT_ADDRESSES: ASSET/NETWORK=ADDRESS entries
+// separated by commas, e.g. "BTC/BTC=bc1q…,USDT/TRC20=T…". Each asset must travel on its network,
+// each address must pass the network's checksum, and each asset and network may appear once.
+func ParseDepositAddresses(s string) ([]DepositAddress, error) {
+	const form = "BTC/BTC=bc1q...,USDT/TRC20=T..."
+	var out []DepositAddress
+	seen := map[string]bool{}
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		route, addr, ok := strings.Cut(item, "=")
+		a, n, ok2 := strings.Cut(strings.TrimSpace(route), "/")
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("%s: %q is not ASSET/NETWORK=ADDRESS; write it like %s", EnvDepositAddresses, item, form)
+		}
+		d := DepositAddress{Asset: asset.Asset(strings.TrimSpace(a)), Network: payout.Network(strings.TrimSpace(n))}
+		if err := payout.CheckRoute(d.Asset, d.Network); err != nil {
+			return nil, fmt.Errorf("%s: %s/%s: %v", EnvDepositAddresses, d.Asset, d.Network, err)
+		}
+		key := string(d.Asset) + "/" + string(d.Network)
+		if seen[key] {
+			return nil, fmt.Errorf("%s: %s is given twice", EnvDepositAddresses, key)
+		}
+		seen[key] = true
+		norm, err := payout.NormalizeAddress(string(d.Network), addr)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", EnvDepositAddresses, key, err)
+		}
+		d.Address = norm
+		out = append(out, d)
+	}
+	return out, nil
 }

@@ -48,7 +48,7 @@ func TestLoad(t *testing.T) {
 					MailURL:   "file://" + filepath.ToSlash(filepath.Join(dataDir, "mail")),
 				}
 				if c.DatabaseURL != "" || c.Addr != want.Addr || c.DataDir != want.DataDir || c.PublicURL != want.PublicURL ||
-					c.Env != want.Env || c.MailURL != want.MailURL || c.GoogleClientID != "" || c.DepositAddresses != "" || c.BlobS3 != nil ||
+					c.Env != want.Env || c.MailURL != want.MailURL || c.GoogleClientID != "" || len(c.DepositAddresses) != 0 || c.BlobS3 != nil ||
 					c.MetricsAddr != "" {
 					t.Errorf("got %+v, want %+v", c, want)
 				}
@@ -70,14 +70,14 @@ func TestLoad(t *testing.T) {
 				"CLEARVEST_MAIL_URL":          "smtp://user:secret@mail.example.com:587",
 				"CLEARVEST_SECRET_KEY":        validKey(),
 				"GOOGLE_CLIENT_ID":            "abc.apps.googleusercontent.com",
-				"CLEARVEST_DEPOSIT_ADDRESSES": "USDT/TRC20=T123",
+				"CLEARVEST_DEPOSIT_ADDRESSES": "USDT/TRC20=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
 				"CLEARVEST_METRICS_ADDR":      "10.0.0.7:9090",
 			},
 			check: func(t *testing.T, c config.Config, _ string) {
 				if c.DatabaseURL != "postgres://u:p@db:5432/clearvest" || c.Addr != "127.0.0.1:9000" ||
 					c.PublicURL != "https://clearvest.example.com" || !c.Production() ||
 					c.MailURL != "smtp://user:secret@mail.example.com:587" || !bytes.Equal(c.SecretKey, bytes.Repeat([]byte{7}, 32)) ||
-					c.GoogleClientID != "abc.apps.googleusercontent.com" || c.DepositAddresses != "USDT/TRC20=T123" || c.Embedded() ||
+					c.GoogleClientID != "abc.apps.googleusercontent.com" || len(c.DepositAddresses) != 1 || c.DepositAddresses[0] != (config.DepositAddress{Asset: "USDT", Network: "TRC20", Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"}) || c.Embedded() ||
 					c.MetricsAddr != "10.0.0.7:9090" {
 					t.Errorf("unexpected config %+v", c)
 				}
@@ -409,5 +409,28 @@ func TestDefaultWithdrawalFeeQuotes(t *testing.T) {
 	}
 	if _, err := s.Quote(money.MustParse("9.99")); err == nil || err.Error() != "The minimum withdrawal is $10.00" {
 		t.Errorf("Quote($9.99) error = %v", err)
+	}
+}
+
+func TestDepositAddresses(t *testing.T) {
+	t.Parallel()
+	got, err := config.ParseDepositAddresses(" BTC/BTC = bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4 , USDT/TRC20=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t,")
+	if err != nil || len(got) != 2 || got[0].Address != "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" || got[1].Network != "TRC20" {
+		t.Fatalf("valid list: %v %+v", err, got)
+	}
+	for _, bad := range []string{
+		"USDT/TRC20=T123", // fails the checksum
+		"BTC/TRC20=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",                                                  // BTC does not travel on TRON
+		"DOGE/BTC=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",                                           // unknown asset
+		"BTC=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",                                                // no network
+		"BTC/BTC=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5",                                            // one character changed
+		"BTC/BTC=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4,BTC/BTC=3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy", // twice
+	} {
+		if _, err := config.ParseDepositAddresses(bad); err == nil || !strings.Contains(err.Error(), config.EnvDepositAddresses) {
+			t.Errorf("%q: %v, want an error naming the variable", bad, err)
+		}
+	}
+	if none, err := config.ParseDepositAddresses(""); err != nil || len(none) != 0 {
+		t.Errorf("unset: %v %+v", err, none)
 	}
 }
