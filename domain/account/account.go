@@ -1,0 +1,981 @@
+// Package account is the money aggregate: one stream per user ("account-<userID>") holding
+// everything that moves that user's money, and the rules that keep it whole.
+//
+// Balances (all US dollars to the cent, docs/money.md):
+//   - available: what the user may invest or withdraw now;
+//   - held: reserved by investments and withdrawals that wait for staff;
+//   - invested: principal of active investments;
+//   - returns: returns paid at maturity, in total;
+//   - fees: fees charged less fees waived, in total;
+//   - adjustments: staff corrections, signed, in total.
+//
+// Rules:
+//   - Every amount a user or staff member enters is more than zero; an adjustment's is not zero.
+//   - available ≥ 0 and held ≥ 0 after every event; a command that would break either is refused
+//     ("Insufficient balance").
+//   - A deposit moves nothing until staff confirm it; confirmation credits what actually arrived,
+//     which may differ from what was requested. Rejection credits nothing.
+//   - An investment or a withdrawal reserves its amount at once, as a hold with the request's id.
+//     Staff approval settles (posts) the hold for exactly its amount; rejection releases (voids)
+//     it. A hold is posted once or voided once, never both.
+//   - An investment's amount lies within the plan's min and max as captured with the request;
+//     the investment keeps those terms. Activation starts the term (end = start + term days) and
+//     fixes the return: principal × term rate, half-even to the cent. Maturity, on or after the
+//     end, pays principal and return into the available balance.
+//   - A withdrawal's fee comes from the published schedule (the caller computes it) and is less
+//     than the amount: the user receives amount − fee, so a fee never stops anyone withdrawing
+//     their whole available balance. The fee is charged when the withdrawal is approved.
+//   - Staff may waive (refund) a fee charged on an approved withdrawal, never more than was
+//     charged and not waived yet.
+//   - A referral bonus is credited at most once per referred user, never for oneself.
+//   - A correction (adjustment) has a signed amount, a category and a reason, and may not make
+//     the available balance negative.
+//   - Request ids are unique across the account; a request with an id already used is a
+//     Conflict, so a retried request never holds twice. Deciding a request already decided is a
+//     Conflict too, never a second effect.
+//   - Staff never decide or correct money on their own account.
+//
+// Who may run which command (subscriber, author, admin) is the API policy's concern; the
+// aggregate records the staff id because rules and the audit trail need it.
+package account
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"clearvest/domain/aggregate"
+	"clearvest/domain/money"
+)
+
+// Limits on the free text and ids commands accept.
+const (
+	MaxIDLength   = 64
+	MaxTextRunes  = 500
+	MaxFieldRunes = 128 // assets, networks, addresses, transaction hashes
+)
+
+// Status is where a deposit, investment or withdrawal stands. The strings are the API's.
+type Status string
+
+const (
+	StatusPending   Status = "Pending"   // any request, until staff decide
+	StatusConfirmed Status = "Confirmed" // a deposit
+	StatusApproved  Status = "Approved"  // a withdrawal
+	StatusActive    Status = "Active"    // an investment, during its term
+	StatusEnded     Status = "Ended"     // an investment, after maturity
+	StatusRejected  Status = "Rejected"  // any request
+)
+
+type (
+	HoldStatus string
+	HoldKind   string
+	Category   string
+)
+
+const (
+
+	// A hold is pending until it is posted (settled) or voided (released).
+	HoldPending HoldStatus = "pending"
+	HoldPosted  HoldStatus = "posted"
+	HoldVoided  HoldStatus = "voided"
+
+	HoldInvestment HoldKind = "investment"
+	HoldWithdrawal HoldKind = "withdrawal"
+)
+
+// Adjustment categories.
+const (
+	CategoryCorrection   Category = "correction"   // a mistake of ours put right
+	CategoryCompensation Category = "compensation" // goodwill for a problem the user had
+	CategoryReversal     Category = "reversal"     // an earlier credit taken back
+	CategoryOther        Category = "other"
+)
+
+// Categories lists the adjustment categories in the order staff pages show them.
+var Categories = []Category{CategoryCorrection, CategoryCompensation, CategoryReversal, CategoryOther}
+
+// Valid reports whether c is a known category.
+func (c Category) Valid() bool { return slices.Contains(Categories, c) }
+
+// Balances are the dashboard figures of an account.
+type Balances struct {
+	Available   money.Money `json:"available"`
+	Held        money.Money `json:"held"`
+	Invested    money.Money `json:"invested"`
+	Returns     money.Money `json:"returns"`
+	Fees        money.Money `json:"fees"`
+	Adjustments money.Money `json:"adjustments"`
+	Referrals   money.Money `json:"referrals"`
+}
+
+// Equal reports whether every figure of b equals o's.
+func (b Balances) Equal(o Balances) bool {
+	return b.Available.Equal(o.Available) && b.Held.Equal(o.Held) && b.Invested.Equal(o.Invested) &&
+		b.Returns.Equal(o.Returns) && b.Fees.Equal(o.Fees) && b.Adjustments.Equal(o.Adjustments) &&
+		b.Referrals.Equal(o.Referrals)
+}
+
+// Hold is funds reserved for one request; its id is the request's.
+type Hold struct {
+	ID     string      `json:"id"`
+	Kind   HoldKind    `json:"kind"`
+	Amount money.Money `json:"amount"`
+	Status HoldStatus  `json:"status"`
+	Posted money.Money `json:"posted"` // the amount settled, when posted
+}
+
+// Deposit is one deposit request and its decision.
+type Deposit struct {
+	ID            string      `json:"id"`
+	TransactionID string      `json:"transactionId"`
+	Amount        money.Money `json:"amount"`
+	Asset         string      `json:"asset"`
+	Network       string      `json:"network"`
+	OnChainAmount string      `json:"onChainAmount"`
+	USDRate       string      `json:"usdRate"`
+	TxHash        string      `json:"txHash,omitempty"`
+	Status        Status      `json:"status"`
+	Received      money.Money `json:"received"`
+	Notes         string      `json:"notes,omitempty"`
+	StaffID       string      `json:"staffId,omitempty"`
+	RequestedAt   time.Time   `json:"requestedAt"`
+	DecidedAt     time.Time   `json:"decidedAt"`
+}
+
+// Investment is one investment and where it stands.
+type Investment struct {
+	ID          string      `json:"id"`
+	Terms       Terms       `json:"terms"`
+	Amount      money.Money `json:"amount"`
+	Status      Status      `json:"status"`
+	Return      money.Money `json:"return"` // fixed at activation
+	Start       time.Time   `json:"start"`
+	End         time.Time   `json:"end"`
+	Reason      string      `json:"reason,omitempty"`
+	StaffID     string      `json:"staffId,omitempty"`
+	RequestedAt time.Time   `json:"requestedAt"`
+	DecidedAt   time.Time   `json:"decidedAt"`
+	MaturedAt   time.Time   `json:"maturedAt"`
+}
+
+// Withdrawal is one withdrawal request and its decision.
+type Withdrawal struct {
+	ID            string      `json:"id"`
+	Amount        money.Money `json:"amount"`
+	Fee           money.Money `json:"fee"`
+	Address       string      `json:"address"`
+	Network       string      `json:"network"`
+	Asset         string      `json:"asset"`
+	Status        Status      `json:"status"`
+	TxHash        string      `json:"txHash,omitempty"`
+	OnChainAmount string      `json:"onChainAmount,omitempty"`
+	USDRate       string      `json:"usdRate,omitempty"`
+	FeeWaived     money.Money `json:"feeWaived"`
+	Reason        string      `json:"reason,omitempty"`
+	StaffID       string      `json:"staffId,omitempty"`
+	RequestedAt   time.Time   `json:"requestedAt"`
+	DecidedAt     time.Time   `json:"decidedAt"`
+}
+
+// Receives is what the user is paid: the amount less the fee.
+func (w Withdrawal) Receives() money.Money { return w.Amount.Sub(w.Fee) }
+
+// Account is the aggregate. Create it with New and load the user's money stream into it.
+type Account struct {
+	aggregate.Root
+	userID string
+
+	bal Balances
+
+	holds       map[string]*Hold
+	deposits    map[string]*Deposit
+	investments map[string]*Investment
+	withdrawals map[string]*Withdrawal
+	adjustments map[string]bool
+	referrals   map[string]bool
+	txIDs       map[string]bool
+	order       []string // request ids (deposits, investments, withdrawals), oldest first
+}
+
+// New returns the empty account of userID, ready to load history into.
+func New(userID string) *Account {
+	return &Account{
+		userID:      userID,
+		holds:       map[string]*Hold{},
+		deposits:    map[string]*Deposit{},
+		investments: map[string]*Investment{},
+		withdrawals: map[string]*Withdrawal{},
+		adjustments: map[string]bool{},
+		referrals:   map[string]bool{},
+		txIDs:       map[string]bool{},
+	}
+}
+
+// NewFor returns a constructor of userID's account, for loaders that take func() *Account.
+func NewFor(userID string) func() *Account {
+	return func() *Account { return New(userID) }
+}
+
+// Stream is the name of userID's money stream.
+func Stream(userID string) string { return StreamCategory + "-" + userID }
+
+// ---- deposits ----
+
+// DepositRequest is what a user states when they say they sent crypto.
+type DepositRequest struct {
+	DepositID     string
+	TransactionID string
+	Amount        money.Money
+	Asset         string
+	Network       string
+	OnChainAmount string
+	USDRate       string
+	TxHash        string // optional
+}
+
+// RequestDeposit records a deposit waiting for staff. Nothing is credited yet.
+func (a *Account) RequestDeposit(r DepositRequest, at time.Time) error {
+	if err := a.newRequestID(r.DepositID); err != nil {
+		return err
+	}
+	txID := strings.TrimSpace(r.TransactionID)
+	if !validField(txID, MaxIDLength) {
+		return ErrInvalidTransaction
+	}
+	if a.txIDs[txID] {
+		return ErrDuplicateTransaction
+	}
+	if _, err := money.Positive(r.Amount); err != nil {
+		return err
+	}
+	asset, network, err := assetAndNetwork(r.Asset, r.Network)
+	if err != nil {
+		return err
+	}
+	if !positiveDecimal(r.OnChainAmount) {
+		return ErrInvalidOnChain
+	}
+	if !positiveDecimal(r.USDRate) {
+		return ErrInvalidRate
+	}
+	txHash := strings.TrimSpace(r.TxHash)
+	if txHash != "" && !validField(txHash, MaxFieldRunes) {
+		return ErrInvalidTxHash
+	}
+	aggregate.Raise(a, DepositRequested{
+		DepositID: r.DepositID, TransactionID: txID, Amount: r.Amount, Asset: asset, Network: network,
+		OnChainAmount: r.OnChainAmount, USDRate: r.USDRate, TxHash: txHash, At: at.UTC(),
+	})
+	return nil
+}
+
+// ConfirmDeposit credits received, what actually arrived in USD, to the available balance.
+func (a *Account) ConfirmDeposit(depositID string, received money.Money, notes, staffID string, at time.Time) error {
+	if _, err := a.pendingDeposit(depositID, staffID); err != nil {
+		return err
+	}
+	if _, err := money.Positive(received); err != nil {
+		return err
+	}
+	notes, err := optionalText(notes, ErrNotesTooLong)
+	if err != nil {
+		return err
+	}
+	aggregate.Raise(a, DepositConfirmed{DepositID: depositID, Received: received, Notes: notes, StaffID: staffID, At: at.UTC()})
+	return nil
+}
+
+// RejectDeposit closes a deposit without crediting anything.
+func (a *Account) RejectDeposit(depositID, notes, staffID string, at time.Time) error {
+	if _, err := a.pendingDeposit(depositID, staffID); err != nil {
+		return err
+	}
+	notes, err := optionalText(notes, ErrNotesTooLong)
+	if err != nil {
+		return err
+	}
+	aggregate.Raise(a, DepositRejected{DepositID: depositID, Notes: notes, StaffID: staffID, At: at.UTC()})
+	return nil
+}
+
+func (a *Account) pendingDeposit(id, staffID string) (*Deposit, error) {
+	if err := a.staff(staffID); err != nil {
+		return nil, err
+	}
+	d, ok := a.deposits[id]
+	if !ok {
+		return nil, ErrDepositNotFound
+	}
+	if d.Status != StatusPending {
+		return nil, ErrDepositDecided
+	}
+	return d, nil
+}
+
+// ---- investments ----
+
+// RequestInvestment holds amount for an investment under terms, the plan's terms as they are
+// now. Whether the user may invest at all (verified e-mail, approved identity check) is decided
+// before, on the user's stream.
+func (a *Account) RequestInvestment(investmentID string, terms Terms, amount money.Money, at time.Time) error {
+	if err := a.newRequestID(investmentID); err != nil {
+		return err
+	}
+	terms, err := validTerms(terms)
+	if err != nil {
+		return err
+	}
+	if _, err := money.Positive(amount); err != nil {
+		return err
+	}
+	if amount.LessThan(terms.Min) || terms.Max.LessThan(amount) {
+		return ErrOutOfRange.WithMessage("Amount must be between " + USD(terms.Min) + " and " + USD(terms.Max) + " for the " + terms.PlanName + " plan")
+	}
+	if err := a.covers(amount); err != nil {
+		return err
+	}
+	aggregate.Raise(a, InvestmentRequested{InvestmentID: investmentID, Terms: terms, Amount: amount, At: at.UTC()})
+	return nil
+}
+
+func validTerms(t Terms) (Terms, error) {
+	t.PlanID, t.PlanName = strings.TrimSpace(t.PlanID), strings.TrimSpace(t.PlanName)
+	switch {
+	case !validField(t.PlanID, MaxIDLength), !validField(t.PlanName, MaxFieldRunes), t.PlanVersion < 1,
+		t.TermDays < 1, t.TermDays > 36600, !nonNegativeDecimal(t.TermRate),
+		!t.Min.IsPositive(), t.Max.LessThan(t.Min):
+		return Terms{}, ErrInvalidTerms
+	}
+	return t, nil
+}
+
+// ActivateInvestment approves a pending investment: its hold settles into the invested balance,
+// the term starts at start and the return is fixed.
+func (a *Account) ActivateInvestment(investmentID, staffID string, start time.Time) error {
+	inv, err := a.pendingInvestment(investmentID, staffID)
+	if err != nil {
+		return err
+	}
+	rate := decimal.RequireFromString(inv.Terms.TermRate) // checked when requested
+	start = start.UTC()
+	aggregate.Raise(a, InvestmentActivated{
+		InvestmentID: investmentID, Amount: inv.Amount, Return: inv.Amount.MulRate(rate),
+		Start: start, End: start.AddDate(0, 0, inv.Terms.TermDays), StaffID: staffID,
+	})
+	return nil
+}
+
+// RejectInvestment refuses a pending investment and releases its hold.
+func (a *Account) RejectInvestment(investmentID, reason, staffID string, at time.Time) error {
+	inv, err := a.pendingInvestment(investmentID, staffID)
+	if err != nil {
+		return err
+	}
+	reason, err = requiredText(reason)
+	if err != nil {
+		return err
+	}
+	aggregate.Raise(a, InvestmentRejected{InvestmentID: investmentID, Amount: inv.Amount, Reason: reason, StaffID: staffID, At: at.UTC()})
+	return nil
+}
+
+func (a *Account) pendingInvestment(id, staffID string) (*Investment, error) {
+	if err := a.staff(staffID); err != nil {
+		return nil, err
+	}
+	inv, ok := a.investments[id]
+	if !ok {
+		return nil, ErrInvestmentNotFound
+	}
+	if inv.Status != StatusPending {
+		return nil, ErrInvestmentDecided
+	}
+	return inv, nil
+}
+
+// MatureInvestment pays an active investment's principal and return into the available
+// balance, at or after its end.
+func (a *Account) MatureInvestment(investmentID string, at time.Time) error {
+	inv, ok := a.investments[investmentID]
+	if !ok {
+		return ErrInvestmentNotFound
+	}
+	if inv.Status != StatusActive {
+		return ErrNotActive
+	}
+	if at.Before(inv.End) {
+		return ErrNotDue
+	}
+	aggregate.Raise(a, InvestmentMatured{InvestmentID: investmentID, Principal: inv.Amount, Return: inv.Return, At: at.UTC()})
+	return nil
+}
+
+// MatureDue matures every active investment whose end is at or before at, earliest end first.
+// With none due it raises nothing.
+func (a *Account) MatureDue(at time.Time) error {
+	for _, id := range a.Due(at) {
+		if err := a.MatureInvestment(id, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Due lists the active investments whose end is at or before at, earliest end first.
+func (a *Account) Due(at time.Time) []string {
+	var due []*Investment
+	for _, inv := range a.investments {
+		if inv.Status == StatusActive && !at.Before(inv.End) {
+			due = append(due, inv)
+		}
+	}
+	slices.SortFunc(due, func(x, y *Investment) int {
+		return cmp.Or(x.End.Compare(y.End), strings.Compare(x.ID, y.ID))
+	})
+	ids := make([]string, len(due))
+	for i, inv := range due {
+		ids[i] = inv.ID
+	}
+	return ids
+}
+
+// ---- withdrawals ----
+
+// WithdrawalRequest is what a user asks to withdraw, with the fee the published schedule
+// charges for it (zero for a fee-exempt account).
+type WithdrawalRequest struct {
+	WithdrawalID string
+	Amount       money.Money
+	Fee          money.Money
+	Address      string // validated for the network by the caller
+	Network      string
+	Asset        string
+}
+
+// RequestWithdrawal holds the amount until staff decide. The user will receive amount − fee.
+func (a *Account) RequestWithdrawal(r WithdrawalRequest, at time.Time) error {
+	if err := a.newRequestID(r.WithdrawalID); err != nil {
+		return err
+	}
+	if _, err := money.Positive(r.Amount); err != nil {
+		return err
+	}
+	if r.Fee.IsNegative() {
+		return ErrFeeNegative
+	}
+	if !r.Fee.LessThan(r.Amount) {
+		return ErrFeeTooHigh.WithMessage("The amount must be more than the withdrawal fee of " + USD(r.Fee))
+	}
+	address := strings.TrimSpace(r.Address)
+	if !validField(address, MaxFieldRunes) {
+		return ErrInvalidAddress
+	}
+	asset, network, err := assetAndNetwork(r.Asset, r.Network)
+	if err != nil {
+		return err
+	}
+	if err := a.covers(r.Amount); err != nil {
+		return err
+	}
+	aggregate.Raise(a, WithdrawalRequested{
+		WithdrawalID: r.WithdrawalID, Amount: r.Amount, Fee: r.Fee, Address: address, Network: network, Asset: asset, At: at.UTC(),
+	})
+	return nil
+}
+
+// Payout is what staff record when they approve a withdrawal: the transaction that paid it and,
+// when known, the amount of the asset sent and the rate applied.
+type Payout struct {
+	TxHash        string
+	OnChainAmount string // optional
+	USDRate       string // optional
+}
+
+// ApproveWithdrawal settles a pending withdrawal's hold: the user was paid amount − fee, and the
+// fee is charged.
+func (a *Account) ApproveWithdrawal(withdrawalID string, p Payout, staffID string, at time.Time) error {
+	w, err := a.pendingWithdrawal(withdrawalID, staffID)
+	if err != nil {
+		return err
+	}
+	txHash := strings.TrimSpace(p.TxHash)
+	if txHash == "" {
+		return ErrPayoutTxRequired
+	}
+	if !validField(txHash, MaxFieldRunes) {
+		return ErrInvalidTxHash
+	}
+	if p.OnChainAmount != "" && !positiveDecimal(p.OnChainAmount) {
+		return ErrInvalidOnChain
+	}
+	if p.USDRate != "" && !positiveDecimal(p.USDRate) {
+		return ErrInvalidRate
+	}
+	aggregate.Raise(a, WithdrawalApproved{
+		WithdrawalID: withdrawalID, Amount: w.Amount, Fee: w.Fee, TxHash: txHash,
+		OnChainAmount: p.OnChainAmount, USDRate: p.USDRate, StaffID: staffID, At: at.UTC(),
+	})
+	return nil
+}
+
+// RejectWithdrawal refuses a pending withdrawal and releases its hold; no fee is charged.
+func (a *Account) RejectWithdrawal(withdrawalID, reason, staffID string, at time.Time) error {
+	w, err := a.pendingWithdrawal(withdrawalID, staffID)
+	if err != nil {
+		return err
+	}
+	reason, err = requiredText(reason)
+	if err != nil {
+		return err
+	}
+	aggregate.Raise(a, WithdrawalRejected{WithdrawalID: withdrawalID, Amount: w.Amount, Reason: reason, StaffID: staffID, At: at.UTC()})
+	return nil
+}
+
+func (a *Account) pendingWithdrawal(id, staffID string) (*Withdrawal, error) {
+	if err := a.staff(staffID); err != nil {
+		return nil, err
+	}
+	w, ok := a.withdrawals[id]
+	if !ok {
+		return nil, ErrWithdrawalNotFound
+	}
+	if w.Status != StatusPending {
+		return nil, ErrWithdrawalDecided
+	}
+	return w, nil
+}
+
+// WaiveFee refunds amount of the fee charged on an approved withdrawal to the available balance.
+func (a *Account) WaiveFee(withdrawalID string, amount money.Money, reason, staffID string, at time.Time) error {
+	if err := a.staff(staffID); err != nil {
+		return err
+	}
+	w, ok := a.withdrawals[withdrawalID]
+	if !ok {
+		return ErrWithdrawalNotFound
+	}
+	if w.Status != StatusApproved {
+		return ErrNotApproved
+	}
+	left := w.Fee.Sub(w.FeeWaived)
+	if !left.IsPositive() {
+		return ErrNoFeeToWaive
+	}
+	if _, err := money.Positive(amount); err != nil {
+		return err
+	}
+	if left.LessThan(amount) {
+		return ErrWaiverTooLarge.WithMessage("The waiver cannot be more than the fee charged: " + USD(left) + " can still be waived")
+	}
+	reason, err := requiredText(reason)
+	if err != nil {
+		return err
+	}
+	aggregate.Raise(a, FeeWaived{WithdrawalID: withdrawalID, Amount: amount, Reason: reason, StaffID: staffID, At: at.UTC()})
+	return nil
+}
+
+// ---- referrals and corrections ----
+
+// CreditReferralBonus credits amount for referredUserID, a user this user referred.
+func (a *Account) CreditReferralBonus(referredUserID string, amount money.Money, at time.Time) error {
+	if !validID(referredUserID) {
+		return ErrInvalidReferred
+	}
+	if referredUserID == a.userID {
+		return ErrSelfReferral
+	}
+	if a.referrals[referredUserID] {
+		return ErrReferralCredited
+	}
+	if _, err := money.Positive(amount); err != nil {
+		return err
+	}
+	aggregate.Raise(a, ReferralBonusCredited{ReferredUserID: referredUserID, Amount: amount, At: at.UTC()})
+	return nil
+}
+
+// Adjustment is a correction staff post: a signed amount for the available balance.
+type Adjustment struct {
+	AdjustmentID string
+	Amount       money.Money
+	Category     Category
+	Reason       string
+}
+
+// PostAdjustment adds adj.Amount (negative to take money back) to the available balance. The
+// second approval above a threshold is decided before this command runs.
+func (a *Account) PostAdjustment(adj Adjustment, staffID string, at time.Time) error {
+	if err := a.staff(staffID); err != nil {
+		return err
+	}
+	if !validID(adj.AdjustmentID) {
+		return ErrInvalidID
+	}
+	if a.adjustments[adj.AdjustmentID] {
+		return ErrDuplicateID
+	}
+	if adj.Amount.IsZero() {
+		return ErrAdjustmentZero
+	}
+	if !adj.Category.Valid() {
+		return ErrInvalidCategory
+	}
+	reason, err := requiredText(adj.Reason)
+	if err != nil {
+		return err
+	}
+	if after := a.bal.Available.Add(adj.Amount); after.IsNegative() {
+		return ErrAdjustmentNegative.WithMessage("This adjustment would make the available balance negative: " + USD(a.bal.Available) + " is available")
+	}
+	aggregate.Raise(a, AdjustmentPosted{
+		AdjustmentID: adj.AdjustmentID, Amount: adj.Amount, Category: adj.Category, Reason: reason, StaffID: staffID, At: at.UTC(),
+	})
+	return nil
+}
+
+// ---- shared checks ----
+
+func (a *Account) newRequestID(id string) error {
+	if !validID(id) {
+		return ErrInvalidID
+	}
+	if a.deposits[id] != nil || a.investments[id] != nil || a.withdrawals[id] != nil {
+		return ErrDuplicateID
+	}
+	return nil
+}
+
+func (a *Account) staff(staffID string) error {
+	if !validID(staffID) {
+		return ErrInvalidStaffID
+	}
+	if staffID == a.userID {
+		return ErrOwnAccount
+	}
+	return nil
+}
+
+// covers refuses an amount the available balance cannot hold.
+func (a *Account) covers(amount money.Money) error {
+	if a.bal.Available.LessThan(amount) {
+		return ErrInsufficientBalance.WithMessage("Insufficient balance: " + USD(a.bal.Available) + " is available")
+	}
+	return nil
+}
+
+// ---- state ----
+
+// UserID is the id of the user whose money this is.
+func (a *Account) UserID() string { return a.userID }
+
+// Balances are the account's figures now.
+func (a *Account) Balances() Balances { return a.bal }
+
+// Available, Held, Invested, Returns, Fees and Adjustments are single figures of Balances.
+func (a *Account) Available() money.Money   { return a.bal.Available }
+func (a *Account) Held() money.Money        { return a.bal.Held }
+func (a *Account) Invested() money.Money    { return a.bal.Invested }
+func (a *Account) Returns() money.Money     { return a.bal.Returns }
+func (a *Account) Fees() money.Money        { return a.bal.Fees }
+func (a *Account) Adjustments() money.Money { return a.bal.Adjustments }
+
+// Hold returns the hold with the request's id.
+func (a *Account) Hold(id string) (Hold, bool) {
+	h, ok := a.holds[id]
+	if !ok {
+		return Hold{}, false
+	}
+	return *h, true
+}
+
+// Holds are every hold, pending or not, oldest first.
+func (a *Account) Holds() []Hold {
+	var out []Hold
+	for _, id := range a.order {
+		if h, ok := a.holds[id]; ok {
+			out = append(out, *h)
+		}
+	}
+	return out
+}
+
+// Deposit returns one deposit.
+func (a *Account) Deposit(id string) (Deposit, bool) {
+	d, ok := a.deposits[id]
+	if !ok {
+		return Deposit{}, false
+	}
+	return *d, true
+}
+
+// Deposits are every deposit, oldest first.
+func (a *Account) Deposits() []Deposit {
+	var out []Deposit
+	for _, id := range a.order {
+		if d, ok := a.deposits[id]; ok {
+			out = append(out, *d)
+		}
+	}
+	return out
+}
+
+// Investment returns one investment.
+func (a *Account) Investment(id string) (Investment, bool) {
+	inv, ok := a.investments[id]
+	if !ok {
+		return Investment{}, false
+	}
+	return *inv, true
+}
+
+// Investments are every investment, oldest first.
+func (a *Account) Investments() []Investment {
+	var out []Investment
+	for _, id := range a.order {
+		if inv, ok := a.investments[id]; ok {
+			out = append(out, *inv)
+		}
+	}
+	return out
+}
+
+// Withdrawal returns one withdrawal.
+func (a *Account) Withdrawal(id string) (Withdrawal, bool) {
+	w, ok := a.withdrawals[id]
+	if !ok {
+		return Withdrawal{}, false
+	}
+	return *w, true
+}
+
+// Withdrawals are every withdrawal, oldest first.
+func (a *Account) Withdrawals() []Withdrawal {
+	var out []Withdrawal
+	for _, id := range a.order {
+		if w, ok := a.withdrawals[id]; ok {
+			out = append(out, *w)
+		}
+	}
+	return out
+}
+
+// ReferralCredited reports whether the bonus for referredUserID was credited.
+func (a *Account) ReferralCredited(referredUserID string) bool { return a.referrals[referredUserID] }
+
+// Apply implements aggregate.Aggregate. Balances move by the amounts the events carry.
+func (a *Account) Apply(e aggregate.Event) {
+	b := &a.bal
+	switch e := e.(type) {
+	case DepositRequested:
+		a.order = append(a.order, e.DepositID)
+		a.txIDs[e.TransactionID] = true
+		a.deposits[e.DepositID] = &Deposit{
+			ID: e.DepositID, TransactionID: e.TransactionID, Amount: e.Amount, Asset: e.Asset, Network: e.Network,
+			OnChainAmount: e.OnChainAmount, USDRate: e.USDRate, TxHash: e.TxHash, Status: StatusPending, RequestedAt: e.At,
+		}
+	case DepositConfirmed:
+		b.Available = b.Available.Add(e.Received)
+		if d := a.deposits[e.DepositID]; d != nil {
+			d.Status, d.Received, d.Notes, d.StaffID, d.DecidedAt = StatusConfirmed, e.Received, e.Notes, e.StaffID, e.At
+		}
+	case DepositRejected:
+		if d := a.deposits[e.DepositID]; d != nil {
+			d.Status, d.Notes, d.StaffID, d.DecidedAt = StatusRejected, e.Notes, e.StaffID, e.At
+		}
+
+	case InvestmentRequested:
+		a.order = append(a.order, e.InvestmentID)
+		a.hold(e.InvestmentID, HoldInvestment, e.Amount)
+		a.investments[e.InvestmentID] = &Investment{
+			ID: e.InvestmentID, Terms: e.Terms, Amount: e.Amount, Status: StatusPending, RequestedAt: e.At,
+		}
+	case InvestmentActivated:
+		a.post(e.InvestmentID, e.Amount)
+		b.Invested = b.Invested.Add(e.Amount)
+		if inv := a.investments[e.InvestmentID]; inv != nil {
+			inv.Status, inv.Return, inv.Start, inv.End, inv.StaffID, inv.DecidedAt = StatusActive, e.Return, e.Start, e.End, e.StaffID, e.Start
+		}
+	case InvestmentRejected:
+		a.void(e.InvestmentID, e.Amount)
+		if inv := a.investments[e.InvestmentID]; inv != nil {
+			inv.Status, inv.Reason, inv.StaffID, inv.DecidedAt = StatusRejected, e.Reason, e.StaffID, e.At
+		}
+	case InvestmentMatured:
+		b.Invested = b.Invested.Sub(e.Principal)
+		b.Available = b.Available.Add(e.Principal).Add(e.Return)
+		b.Returns = b.Returns.Add(e.Return)
+		if inv := a.investments[e.InvestmentID]; inv != nil {
+			inv.Status, inv.MaturedAt = StatusEnded, e.At
+		}
+
+	case WithdrawalRequested:
+		a.order = append(a.order, e.WithdrawalID)
+		a.hold(e.WithdrawalID, HoldWithdrawal, e.Amount)
+		a.withdrawals[e.WithdrawalID] = &Withdrawal{
+			ID: e.WithdrawalID, Amount: e.Amount, Fee: e.Fee, Address: e.Address, Network: e.Network, Asset: e.Asset,
+			Status: StatusPending, RequestedAt: e.At,
+		}
+	case WithdrawalApproved:
+		a.post(e.WithdrawalID, e.Amount)
+		b.Fees = b.Fees.Add(e.Fee)
+		if w := a.withdrawals[e.WithdrawalID]; w != nil {
+			w.Status, w.TxHash, w.OnChainAmount, w.USDRate, w.StaffID, w.DecidedAt = StatusApproved, e.TxHash, e.OnChainAmount, e.USDRate, e.StaffID, e.At
+		}
+	case WithdrawalRejected:
+		a.void(e.WithdrawalID, e.Amount)
+		if w := a.withdrawals[e.WithdrawalID]; w != nil {
+			w.Status, w.Reason, w.StaffID, w.DecidedAt = StatusRejected, e.Reason, e.StaffID, e.At
+		}
+	case FeeWaived:
+		b.Fees = b.Fees.Sub(e.Amount)
+		b.Available = b.Available.Add(e.Amount)
+		if w := a.withdrawals[e.WithdrawalID]; w != nil {
+			w.FeeWaived = w.FeeWaived.Add(e.Amount)
+		}
+
+	case ReferralBonusCredited:
+		a.referrals[e.ReferredUserID] = true
+		b.Available = b.Available.Add(e.Amount)
+		b.Referrals = b.Referrals.Add(e.Amount)
+	case AdjustmentPosted:
+		a.adjustments[e.AdjustmentID] = true
+		b.Available = b.Available.Add(e.Amount)
+		b.Adjustments = b.Adjustments.Add(e.Amount)
+	}
+}
+
+// hold reserves amount from the available balance.
+func (a *Account) hold(id string, kind HoldKind, amount money.Money) {
+	a.bal.Available = a.bal.Available.Sub(amount)
+	a.bal.Held = a.bal.Held.Add(amount)
+	a.holds[id] = &Hold{ID: id, Kind: kind, Amount: amount, Status: HoldPending}
+}
+
+// post settles amount of a hold; where it goes is the caller's business.
+func (a *Account) post(id string, amount money.Money) {
+	a.bal.Held = a.bal.Held.Sub(amount)
+	if h := a.holds[id]; h != nil {
+		h.Status, h.Posted = HoldPosted, amount
+	}
+}
+
+// void releases a hold back to the available balance.
+func (a *Account) void(id string, amount money.Money) {
+	a.bal.Held = a.bal.Held.Sub(amount)
+	a.bal.Available = a.bal.Available.Add(amount)
+	if h := a.holds[id]; h != nil {
+		h.Status = HoldVoided
+	}
+}
+
+// ---- input helpers ----
+
+func validID(id string) bool {
+	if id == "" || len(id) > MaxIDLength {
+		return false
+	}
+	for _, r := range id {
+		if r <= ' ' || r == 0x7f || r > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// validField accepts a trimmed, non-empty, printable single-line value of at most max runes.
+func validField(s string, max int) bool {
+	if s == "" || !utf8.ValidString(s) || utf8.RuneCountInString(s) > max {
+		return false
+	}
+	for _, r := range s {
+		if r < ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func assetAndNetwork(asset, network string) (string, string, error) {
+	asset, network = strings.TrimSpace(asset), strings.TrimSpace(network)
+	if !validField(asset, MaxFieldRunes) {
+		return "", "", ErrInvalidAsset
+	}
+	if !validField(network, MaxFieldRunes) {
+		return "", "", ErrInvalidNetwork
+	}
+	return asset, network, nil
+}
+
+func requiredText(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", ErrReasonRequired
+	}
+	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxTextRunes {
+		return "", ErrReasonTooLong
+	}
+	return s, nil
+}
+
+func optionalText(s string, tooLong error) (string, error) {
+	s = strings.TrimSpace(s)
+	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxTextRunes {
+		return "", tooLong
+	}
+	return s, nil
+}
+
+// decimalString accepts plain decimals only: digits, optionally a point and more digits, at
+// most 40 characters. No sign, exponent or spaces, so that the stored string is the number.
+func decimalString(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	intPart, frac, hasPoint := strings.Cut(s, ".")
+	if intPart == "" || (hasPoint && frac == "") {
+		return false
+	}
+	for _, part := range []string{intPart, frac} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func positiveDecimal(s string) bool {
+	return decimalString(s) && decimal.RequireFromString(s).IsPositive()
+}
+
+func nonNegativeDecimal(s string) bool { return decimalString(s) }
+
+// USD writes an amount for people: "$1,234.50", "-$5.00".
+func USD(m money.Money) string {
+	s := m.String()
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	b.WriteByte('$')
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	b.WriteByte('.')
+	b.WriteString(frac)
+	return b.String()
+}

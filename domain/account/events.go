@@ -1,0 +1,214 @@
+package account
+
+import (
+	"time"
+
+	"clearvest/domain/aggregate"
+	"clearvest/domain/money"
+)
+
+// StreamCategory is the category of money streams: a user's money lives in "account-<userID>",
+// a stream of its own beside the user's identity stream, so that money commands never wait on
+// profile or sign-in changes and the other way round.
+const StreamCategory = "account"
+
+// Event type names. They are stored with every event and must never change.
+const (
+	TypeDepositRequested      = "account.deposit_requested"
+	TypeDepositConfirmed      = "account.deposit_confirmed"
+	TypeDepositRejected       = "account.deposit_rejected"
+	TypeInvestmentRequested   = "account.investment_requested"
+	TypeInvestmentActivated   = "account.investment_activated"
+	TypeInvestmentRejected    = "account.investment_rejected"
+	TypeInvestmentMatured     = "account.investment_matured"
+	TypeWithdrawalRequested   = "account.withdrawal_requested"
+	TypeWithdrawalApproved    = "account.withdrawal_approved"
+	TypeWithdrawalRejected    = "account.withdrawal_rejected"
+	TypeFeeWaived             = "account.fee_waived"
+	TypeReferralBonusCredited = "account.referral_bonus_credited"
+	TypeAdjustmentPosted      = "account.adjustment_posted"
+)
+
+// Every decision event carries the amounts it moves, so that a reader (the double-entry view, a
+// read model) needs no earlier event to know what changed.
+
+// DepositRequested records that the user says they sent crypto worth Amount. Nothing moves until
+// staff confirm what actually arrived.
+type DepositRequested struct {
+	DepositID     string      `json:"depositId"`
+	TransactionID string      `json:"transactionId"` // human-friendly reference shown to the user
+	Amount        money.Money `json:"amount"`        // USD the user expects to be credited
+	Asset         string      `json:"asset"`         // e.g. "USDT"
+	Network       string      `json:"network"`       // e.g. "TRC20"
+	OnChainAmount string      `json:"onChainAmount"` // decimal in the asset's own precision
+	USDRate       string      `json:"usdRate"`       // USD per unit of the asset, as applied
+	TxHash        string      `json:"txHash,omitempty"`
+	At            time.Time   `json:"at"`
+}
+
+// DepositConfirmed credits Received, what actually arrived in USD (it may differ from the
+// amount requested), to the available balance.
+type DepositConfirmed struct {
+	DepositID string      `json:"depositId"`
+	Received  money.Money `json:"received"`
+	Notes     string      `json:"notes,omitempty"`
+	StaffID   string      `json:"staffId"`
+	At        time.Time   `json:"at"`
+}
+
+// DepositRejected records that nothing arrived, or not what was claimed; nothing is credited.
+type DepositRejected struct {
+	DepositID string    `json:"depositId"`
+	Notes     string    `json:"notes,omitempty"`
+	StaffID   string    `json:"staffId"`
+	At        time.Time `json:"at"`
+}
+
+// Terms are a plan's terms as they were when the investment was requested. The investment keeps
+// them whatever later versions of the plan say.
+type Terms struct {
+	PlanID      string      `json:"planId"`
+	PlanVersion int         `json:"planVersion"`
+	PlanName    string      `json:"planName"`
+	TermDays    int         `json:"termDays"`
+	TermRate    string      `json:"termRate"` // the return for the whole term, as a fraction: "0.015" is 1.5 %
+	Min         money.Money `json:"min"`
+	Max         money.Money `json:"max"`
+}
+
+// InvestmentRequested holds Amount from the available balance until staff decide.
+type InvestmentRequested struct {
+	InvestmentID string      `json:"investmentId"`
+	Terms        Terms       `json:"terms"`
+	Amount       money.Money `json:"amount"`
+	At           time.Time   `json:"at"`
+}
+
+// InvestmentActivated settles the hold into the invested balance and fixes the return:
+// Amount × the term rate, half-even to the cent.
+type InvestmentActivated struct {
+	InvestmentID string      `json:"investmentId"`
+	Amount       money.Money `json:"amount"`
+	Return       money.Money `json:"return"`
+	Start        time.Time   `json:"start"`
+	End          time.Time   `json:"end"`
+	StaffID      string      `json:"staffId"`
+}
+
+// InvestmentRejected releases the hold back to the available balance.
+type InvestmentRejected struct {
+	InvestmentID string      `json:"investmentId"`
+	Amount       money.Money `json:"amount"`
+	Reason       string      `json:"reason"`
+	StaffID      string      `json:"staffId"`
+	At           time.Time   `json:"at"`
+}
+
+// InvestmentMatured pays the principal and the return fixed at activation into the available
+// balance.
+type InvestmentMatured struct {
+	InvestmentID string      `json:"investmentId"`
+	Principal    money.Money `json:"principal"`
+	Return       money.Money `json:"return"`
+	At           time.Time   `json:"at"`
+}
+
+// WithdrawalRequested holds Amount from the available balance. The user will receive
+// Amount − Fee; Fee comes from the published schedule and is charged only when the withdrawal
+// is approved.
+type WithdrawalRequested struct {
+	WithdrawalID string      `json:"withdrawalId"`
+	Amount       money.Money `json:"amount"`
+	Fee          money.Money `json:"fee"`
+	Address      string      `json:"address"`
+	Network      string      `json:"network"`
+	Asset        string      `json:"asset"`
+	At           time.Time   `json:"at"`
+}
+
+// WithdrawalApproved settles the hold: Amount − Fee was paid out in transaction TxHash and Fee
+// was charged. OnChainAmount and USDRate, when known, record the payout in the asset.
+type WithdrawalApproved struct {
+	WithdrawalID  string      `json:"withdrawalId"`
+	Amount        money.Money `json:"amount"`
+	Fee           money.Money `json:"fee"`
+	TxHash        string      `json:"txHash"`
+	OnChainAmount string      `json:"onChainAmount,omitempty"`
+	USDRate       string      `json:"usdRate,omitempty"`
+	StaffID       string      `json:"staffId"`
+	At            time.Time   `json:"at"`
+}
+
+// WithdrawalRejected releases the hold back to the available balance; no fee is charged.
+type WithdrawalRejected struct {
+	WithdrawalID string      `json:"withdrawalId"`
+	Amount       money.Money `json:"amount"`
+	Reason       string      `json:"reason"`
+	StaffID      string      `json:"staffId"`
+	At           time.Time   `json:"at"`
+}
+
+// FeeWaived refunds Amount of the fee charged on an approved withdrawal to the available
+// balance.
+type FeeWaived struct {
+	WithdrawalID string      `json:"withdrawalId"`
+	Amount       money.Money `json:"amount"`
+	Reason       string      `json:"reason"`
+	StaffID      string      `json:"staffId"`
+	At           time.Time   `json:"at"`
+}
+
+// ReferralBonusCredited credits a bonus for a user this user referred, at most once per
+// referred user.
+type ReferralBonusCredited struct {
+	ReferredUserID string      `json:"referredUserId"`
+	Amount         money.Money `json:"amount"`
+	At             time.Time   `json:"at"`
+}
+
+// AdjustmentPosted is a correction by staff: a signed amount added to the available balance,
+// with a category and a reason the user sees.
+type AdjustmentPosted struct {
+	AdjustmentID string      `json:"adjustmentId"`
+	Amount       money.Money `json:"amount"`
+	Category     Category    `json:"category"`
+	Reason       string      `json:"reason"`
+	StaffID      string      `json:"staffId"`
+	At           time.Time   `json:"at"`
+}
+
+func (DepositRequested) EventName() string      { return TypeDepositRequested }
+func (DepositConfirmed) EventName() string      { return TypeDepositConfirmed }
+func (DepositRejected) EventName() string       { return TypeDepositRejected }
+func (InvestmentRequested) EventName() string   { return TypeInvestmentRequested }
+func (InvestmentActivated) EventName() string   { return TypeInvestmentActivated }
+func (InvestmentRejected) EventName() string    { return TypeInvestmentRejected }
+func (InvestmentMatured) EventName() string     { return TypeInvestmentMatured }
+func (WithdrawalRequested) EventName() string   { return TypeWithdrawalRequested }
+func (WithdrawalApproved) EventName() string    { return TypeWithdrawalApproved }
+func (WithdrawalRejected) EventName() string    { return TypeWithdrawalRejected }
+func (FeeWaived) EventName() string             { return TypeFeeWaived }
+func (ReferralBonusCredited) EventName() string { return TypeReferralBonusCredited }
+func (AdjustmentPosted) EventName() string      { return TypeAdjustmentPosted }
+
+// Events returns a zero value of every money event type.
+func Events() []aggregate.Event {
+	return []aggregate.Event{
+		DepositRequested{}, DepositConfirmed{}, DepositRejected{},
+		InvestmentRequested{}, InvestmentActivated{}, InvestmentRejected{}, InvestmentMatured{},
+		WithdrawalRequested{}, WithdrawalApproved{}, WithdrawalRejected{},
+		FeeWaived{}, ReferralBonusCredited{}, AdjustmentPosted{},
+	}
+}
+
+// EventRegistry is what RegisterEvents needs; *eventstore.Registry satisfies it.
+type EventRegistry interface {
+	RegisterEvent(e aggregate.Event, schemaVersion int)
+}
+
+// RegisterEvents registers every money event type at its current schema version (all 1 so far).
+func RegisterEvents(r EventRegistry) {
+	for _, e := range Events() {
+		r.RegisterEvent(e, 1)
+	}
+}
