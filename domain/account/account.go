@@ -334,7 +334,7 @@ func (a *Account) RequestInvestment(investmentID string, terms Terms, amount mon
 		return err
 	}
 	if amount.LessThan(terms.Min) || terms.Max.LessThan(amount) {
-		return ErrOutOfRange.WithMessage("Amount must be between " + USD(terms.Min) + " and " + USD(terms.Max) + " for the " + terms.PlanName + " plan")
+		return ErrOutOfRange.WithMessage("Amount must be between " + terms.Min.Dollars() + " and " + terms.Max.Dollars() + " for the " + terms.PlanName + " plan")
 	}
 	if err := a.covers(amount); err != nil {
 		return err
@@ -469,7 +469,7 @@ func (a *Account) RequestWithdrawal(r WithdrawalRequest, at time.Time) error {
 		return ErrFeeNegative
 	}
 	if !r.Fee.LessThan(r.Amount) {
-		return ErrFeeTooHigh.WithMessage("The amount must be more than the withdrawal fee of " + USD(r.Fee))
+		return ErrFeeTooHigh.WithMessage("The amount must be more than the withdrawal fee of " + r.Fee.Dollars())
 	}
 	address := strings.TrimSpace(r.Address)
 	if !validField(address, MaxFieldRunes) {
@@ -571,7 +571,7 @@ func (a *Account) WaiveFee(withdrawalID string, amount money.Money, reason, staf
 		return err
 	}
 	if left.LessThan(amount) {
-		return ErrWaiverTooLarge.WithMessage("The waiver cannot be more than the fee charged: " + USD(left) + " can still be waived")
+		return ErrWaiverTooLarge.WithMessage("The waiver cannot be more than the fee charged: " + left.Dollars() + " can still be waived")
 	}
 	reason, err := requiredText(reason)
 	if err != nil {
@@ -632,7 +632,7 @@ func (a *Account) PostAdjustment(adj Adjustment, staffID string, at time.Time) e
 		return err
 	}
 	if after := a.bal.Available.Add(adj.Amount); after.IsNegative() {
-		return ErrAdjustmentNegative.WithMessage("This adjustment would make the available balance negative: " + USD(a.bal.Available) + " is available")
+		return ErrAdjustmentNegative.WithMessage("This adjustment would make the available balance negative: " + a.bal.Available.Dollars() + " is available")
 	}
 	aggregate.Raise(a, AdjustmentPosted{
 		AdjustmentID: adj.AdjustmentID, Amount: adj.Amount, Category: adj.Category, Reason: reason, StaffID: staffID, At: at.UTC(),
@@ -665,7 +665,7 @@ func (a *Account) staff(staffID string) error {
 // covers refuses an amount the available balance cannot hold.
 func (a *Account) covers(amount money.Money) error {
 	if a.bal.Available.LessThan(amount) {
-		return ErrInsufficientBalance.WithMessage("Insufficient balance: " + USD(a.bal.Available) + " is available")
+		return ErrInsufficientBalance.WithMessage("Insufficient balance: " + a.bal.Available.Dollars() + " is available")
 	}
 	return nil
 }
@@ -957,25 +957,3 @@ func positiveDecimal(s string) bool {
 }
 
 func nonNegativeDecimal(s string) bool { return decimalString(s) }
-
-// USD writes an amount for people: "$1,234.50", "-$5.00".
-func USD(m money.Money) string {
-	s := m.String()
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	b.WriteByte('$')
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	b.WriteByte('.')
-	b.WriteString(frac)
-	return b.String()
-}

@@ -665,14 +665,3 @@ func TestEventNamesAreStable(t *testing.T) {
 		t.Errorf("stream %q", account.Stream(userID))
 	}
 }
-
-func TestUSD(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"0": "$0.00", "5": "$5.00", "999.99": "$999.99", "1000": "$1,000.00", "1234567.5": "$1,234,567.50", "-1234.5": "-$1,234.50",
-	} {
-		if got := account.USD(m(in)); got != want {
-			t.Errorf("USD(%s) = %s, want %s", in, got, want)
-		}
-	}
-}

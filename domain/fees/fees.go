@@ -89,7 +89,7 @@ func New(op Operation, t Terms) (Schedule, error) {
 	case t.Cap.IsPositive() && !t.Percent.IsPositive():
 		return bad("a cap only limits a percentage; without one, the flat fee is the fee")
 	case t.Cap.IsPositive() && t.Cap.LessThan(t.Flat):
-		return bad("the cap " + FormatUSD(t.Cap) + " is below the flat fee " + FormatUSD(t.Flat))
+		return bad("the cap " + t.Cap.Dollars() + " is below the flat fee " + t.Flat.Dollars())
 	}
 	s := Schedule{op: op, terms: t}
 	smallest := t.Minimum
@@ -97,7 +97,7 @@ func New(op Operation, t Terms) (Schedule, error) {
 		smallest = money.FromCents(1)
 	}
 	if fee := s.fee(smallest); !fee.LessThan(smallest) {
-		return bad("the fee on the smallest amount accepted, " + FormatUSD(smallest) + ", would be " + FormatUSD(fee) +
+		return bad("the fee on the smallest amount accepted, " + smallest.Dollars() + ", would be " + fee.Dollars() +
 			", leaving nothing to pay out; raise the minimum")
 	}
 	return s, nil
@@ -120,7 +120,7 @@ func (s Schedule) Quote(amount money.Money) (Quote, error) {
 		return Quote{}, money.ErrNotPositive
 	}
 	if amount.LessThan(s.terms.Minimum) {
-		return Quote{}, ErrBelowMinimum.WithMessage("The minimum " + string(s.op) + " is " + FormatUSD(s.terms.Minimum))
+		return Quote{}, ErrBelowMinimum.WithMessage("The minimum " + string(s.op) + " is " + s.terms.Minimum.Dollars())
 	}
 	fee := s.fee(amount)
 	if amount.LessThan(fee) { // unreachable for a schedule New accepted; a guard, not a rule
@@ -146,17 +146,17 @@ func (s Schedule) String() string {
 		parts = append(parts, s.terms.Percent.String()+"%")
 	}
 	if s.terms.Flat.IsPositive() {
-		parts = append(parts, FormatUSD(s.terms.Flat))
+		parts = append(parts, s.terms.Flat.Dollars())
 	}
 	out := strings.Join(parts, " + ")
 	if out == "" {
 		out = "Free"
 	}
 	if s.terms.Cap.IsPositive() {
-		out += " (at most " + FormatUSD(s.terms.Cap) + ")"
+		out += " (at most " + s.terms.Cap.Dollars() + ")"
 	}
 	if s.terms.Minimum.IsPositive() {
-		out += ", minimum " + FormatUSD(s.terms.Minimum)
+		out += ", minimum " + s.terms.Minimum.Dollars()
 	}
 	return out
 }
@@ -185,22 +185,4 @@ func digits(s string) bool {
 		}
 	}
 	return true
-}
-
-// FormatUSD writes an amount as people read it in messages: "$1,234.50", "-$5.00".
-func FormatUSD(m money.Money) string {
-	s := m.String()
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	intPart, cents, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return sign + "$" + b.String() + "." + cents
 }

@@ -145,18 +145,6 @@ func TestString(t *testing.T) {
 	}
 }
 
-func TestFormatUSD(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"0": "$0.00", "1.5": "$1.50", "999.99": "$999.99", "1000": "$1,000.00", "1234567.8": "$1,234,567.80",
-		"-1234.5": "-$1,234.50", "999999999999999999.99": "$999,999,999,999,999,999.99",
-	} {
-		if got := fees.FormatUSD(money.MustParse(in)); got != want {
-			t.Errorf("FormatUSD(%s) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestParsePercent(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"0", "1.5", "1.2345", "99.9999", "100"} {

@@ -15,6 +15,7 @@ package money
 import (
 	"encoding/json"
 	"math/big"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -183,6 +184,25 @@ func (m Money) Decimal() decimal.Decimal { return m.d }
 // String returns the amount with exactly two decimals and no currency sign: "-1234.50". It is the
 // stored and transmitted form; formatting for people happens at the edge.
 func (m Money) String() string { return m.d.StringFixed(2) }
+
+// Dollars writes the amount for people: "$1,234.50", "-$5.00". Messages that quote an amount
+// use it, so every screen and e-mail shows money the same way.
+func (m Money) Dollars() string {
+	s := m.String()
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intPart, cents, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return sign + "$" + b.String() + "." + cents
+}
 
 // MarshalJSON writes the amount as a decimal string, "12.50": JSON numbers are floats to most
 // readers, and a float is not an amount.

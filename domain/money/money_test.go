@@ -378,3 +378,15 @@ func TestUnmarshalJSONErrorKeepsTheTargetUnchanged(t *testing.T) {
 		t.Errorf("failed decode changed the amount to %s", m)
 	}
 }
+
+func TestDollars(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"0": "$0.00", "1.5": "$1.50", "999.99": "$999.99", "1000": "$1,000.00", "1234567.8": "$1,234,567.80",
+		"-1234.5": "-$1,234.50", "999999999999999999.99": "$999,999,999,999,999,999.99",
+	} {
+		if got := money.MustParse(in).Dollars(); got != want {
+			t.Errorf("Dollars(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
