@@ -49,7 +49,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"clearvest/domain/aggregate"
+	"clearvest/domain/asset"
 	"clearvest/domain/money"
+	"clearvest/domain/payout"
 )
 
 // Limits on the free text and ids commands accept.
@@ -257,10 +259,10 @@ func (a *Account) RequestDeposit(r DepositRequest, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	if !positiveDecimal(r.OnChainAmount) {
+	if !validOnChain(asset, r.OnChainAmount) {
 		return ErrInvalidOnChain
 	}
-	if !positiveDecimal(r.USDRate) {
+	if !validRate(r.USDRate) {
 		return ErrInvalidRate
 	}
 	txHash := strings.TrimSpace(r.TxHash)
@@ -471,11 +473,13 @@ func (a *Account) RequestWithdrawal(r WithdrawalRequest, at time.Time) error {
 	if !r.Fee.LessThan(r.Amount) {
 		return ErrFeeTooHigh.WithMessage("The amount must be more than the withdrawal fee of " + r.Fee.Dollars())
 	}
-	address := strings.TrimSpace(r.Address)
-	if !validField(address, MaxFieldRunes) {
-		return ErrInvalidAddress
-	}
 	asset, network, err := assetAndNetwork(r.Asset, r.Network)
+	if err != nil {
+		return err
+	}
+	// The address is checked against its network's checksum here, so no path can hold money
+	// for a payout to an address that cannot receive it.
+	address, err := payout.NormalizeAddress(network, r.Address)
 	if err != nil {
 		return err
 	}
@@ -510,10 +514,10 @@ func (a *Account) ApproveWithdrawal(withdrawalID string, p Payout, staffID strin
 	if !validField(txHash, MaxFieldRunes) {
 		return ErrInvalidTxHash
 	}
-	if p.OnChainAmount != "" && !positiveDecimal(p.OnChainAmount) {
+	if p.OnChainAmount != "" && !validOnChain(w.Asset, p.OnChainAmount) {
 		return ErrInvalidOnChain
 	}
-	if p.USDRate != "" && !positiveDecimal(p.USDRate) {
+	if p.USDRate != "" && !validRate(p.USDRate) {
 		return ErrInvalidRate
 	}
 	aggregate.Raise(a, WithdrawalApproved{
@@ -902,17 +906,35 @@ func validField(s string, max int) bool {
 	return true
 }
 
-func assetAndNetwork(asset, network string) (string, string, error) {
-	asset, network = strings.TrimSpace(asset), strings.TrimSpace(network)
-	if !validField(asset, MaxFieldRunes) {
+// assetAndNetwork checks that the asset travels on the network (BTC on Bitcoin, USDT on TRON
+// or Ethereum, ...), with the vocabulary of the asset and payout packages.
+func assetAndNetwork(a, n string) (string, string, error) {
+	parsed, err := asset.Parse(strings.TrimSpace(a))
+	if err != nil {
 		return "", "", ErrInvalidAsset
 	}
-	if !validField(network, MaxFieldRunes) {
+	network, err := payout.ParseNetwork(strings.TrimSpace(n))
+	if err != nil {
 		return "", "", ErrInvalidNetwork
 	}
-	return asset, network, nil
+	if err := payout.CheckRoute(parsed, network); err != nil {
+		return "", "", ErrInvalidNetwork.WithMessage(parsed.Name() + " cannot be sent on " + network.Name())
+	}
+	return string(parsed), string(network), nil
 }
 
+// validOnChain reports whether s is a positive amount of the asset in its own precision (8
+// decimals for BTC, 6 for USDT, ...), never rounded.
+func validOnChain(a, s string) bool {
+	amount, err := asset.ParseAmount(asset.Asset(a), s)
+	return err == nil && !amount.IsZero()
+}
+
+// validRate reports whether s is a USD rate the asset package accepts.
+func validRate(s string) bool {
+	_, err := asset.ParseRate(s)
+	return err == nil
+}
 func requiredText(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -950,10 +972,6 @@ func decimalString(s string) bool {
 		}
 	}
 	return true
-}
-
-func positiveDecimal(s string) bool {
-	return decimalString(s) && decimal.RequireFromString(s).IsPositive()
 }
 
 func nonNegativeDecimal(s string) bool { return decimalString(s) }

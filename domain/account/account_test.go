@@ -11,6 +11,7 @@ import (
 	"clearvest/domain/aggregate/aggregatetest"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/money"
+	"clearvest/domain/payout"
 )
 
 const (
@@ -63,11 +64,11 @@ func invActivated(id, amount, ret string) account.InvestmentActivated {
 }
 
 func wdReq(id, amount, fee string) account.WithdrawalRequest {
-	return account.WithdrawalRequest{WithdrawalID: id, Amount: m(amount), Fee: m(fee), Address: "TXyz123", Network: "TRC20", Asset: "USDT"}
+	return account.WithdrawalRequest{WithdrawalID: id, Amount: m(amount), Fee: m(fee), Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Network: "TRC20", Asset: "USDT"}
 }
 
 func wdRequested(id, amount, fee string) account.WithdrawalRequested {
-	return account.WithdrawalRequested{WithdrawalID: id, Amount: m(amount), Fee: m(fee), Address: "TXyz123", Network: "TRC20", Asset: "USDT", At: t0}
+	return account.WithdrawalRequested{WithdrawalID: id, Amount: m(amount), Fee: m(fee), Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Network: "TRC20", Asset: "USDT", At: t0}
 }
 
 func wdApproved(id, amount, fee string) account.WithdrawalApproved {
@@ -426,7 +427,7 @@ func TestWithdrawals(t *testing.T) {
 	t.Run("a request holds the amount", func(t *testing.T) {
 		t.Parallel()
 		r := wdReq("w1", "100", "2.50")
-		r.Address = "  TXyz123 "
+		r.Address = "  TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t "
 		a := accounts.Given(funded()...).
 			When(func(a *account.Account) error { return a.RequestWithdrawal(r, t0) }).
 			Then(t, wdRequested("w1", "100", "2.50"))
@@ -477,10 +478,13 @@ func TestWithdrawals(t *testing.T) {
 		}{
 			{"no id", func(r *account.WithdrawalRequest) { r.WithdrawalID = "" }, account.ErrInvalidID},
 			{"zero", func(r *account.WithdrawalRequest) { r.Amount, r.Fee = money.Zero, money.Zero }, money.ErrNotPositive},
-			{"no address", func(r *account.WithdrawalRequest) { r.Address = " " }, account.ErrInvalidAddress},
-			{"address too long", func(r *account.WithdrawalRequest) { r.Address = strings.Repeat("a", 129) }, account.ErrInvalidAddress},
+			{"no address", func(r *account.WithdrawalRequest) { r.Address = " " }, payout.ErrInvalidAddress},
+			{"address too long", func(r *account.WithdrawalRequest) { r.Address = strings.Repeat("a", 129) }, payout.ErrInvalidAddress},
 			{"no asset", func(r *account.WithdrawalRequest) { r.Asset = "" }, account.ErrInvalidAsset},
 			{"no network", func(r *account.WithdrawalRequest) { r.Network = "" }, account.ErrInvalidNetwork},
+			{"address of another network", func(r *account.WithdrawalRequest) { r.Address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" }, payout.ErrInvalidAddress},
+			{"checksum broken", func(r *account.WithdrawalRequest) { r.Address = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T" }, payout.ErrInvalidAddress},
+			{"asset not on the network", func(r *account.WithdrawalRequest) { r.Asset = "BTC" }, account.ErrInvalidNetwork},
 		} {
 			r := wdReq("w1", "10", "1")
 			tc.edit(&r)

@@ -39,7 +39,6 @@ var (
 
 	ErrWithdrawalNotFound = domainerr.New(domainerr.NotFound, "Withdrawal not found")
 	ErrWithdrawalDecided  = domainerr.New(domainerr.Conflict, "This withdrawal was already decided")
-	ErrInvalidAddress     = fieldError(domainerr.Invalid, "walletAddress", "Please enter a wallet address")
 	ErrFeeNegative        = fieldError(domainerr.Invalid, "fee", "The fee cannot be negative")
 	ErrFeeTooHigh         = fieldError(domainerr.RuleBroken, "amount", "The amount must be more than the withdrawal fee")
 	ErrPayoutTxRequired   = fieldError(domainerr.Invalid, "txHash", "Please enter the payout transaction hash")

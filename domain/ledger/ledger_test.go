@@ -142,7 +142,7 @@ func TestFigures(t *testing.T) {
 		func() error { return a.ActivateInvestment("i", staff, at) },
 		func() error { return a.MatureDue(at.AddDate(0, 0, 10)) },
 		func() error {
-			return a.RequestWithdrawal(account.WithdrawalRequest{WithdrawalID: "w", Amount: m("100"), Fee: m("3"), Address: "x", Network: "n", Asset: "a"}, at)
+			return a.RequestWithdrawal(account.WithdrawalRequest{WithdrawalID: "w", Amount: m("100"), Fee: m("3"), Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Network: "TRC20", Asset: "USDT"}, at)
 		},
 		func() error { return a.ApproveWithdrawal("w", account.Payout{TxHash: "h"}, staff, at) },
 		func() error { return a.WaiveFee("w", m("1"), "goodwill", staff, at) },
@@ -151,7 +151,7 @@ func TestFigures(t *testing.T) {
 			return a.PostAdjustment(account.Adjustment{AdjustmentID: "a", Amount: m("-2"), Category: account.CategoryCorrection, Reason: "r"}, staff, at)
 		},
 		func() error {
-			return a.RequestWithdrawal(account.WithdrawalRequest{WithdrawalID: "w2", Amount: m("10"), Fee: m("0"), Address: "x", Network: "n", Asset: "a"}, at)
+			return a.RequestWithdrawal(account.WithdrawalRequest{WithdrawalID: "w2", Amount: m("10"), Fee: m("0"), Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Network: "TRC20", Asset: "USDT"}, at)
 		},
 	}
 	for i, step := range steps {

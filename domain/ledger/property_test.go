@@ -272,7 +272,7 @@ func (s *sim) command() (name string, decision bool, target string, err error) {
 		id := s.id("w", s.withdraws)
 		amt := s.amount(a.Available())
 		err = a.RequestWithdrawal(account.WithdrawalRequest{
-			WithdrawalID: id, Amount: amt, Fee: s.fee(amt), Address: "addr", Network: "TRC20", Asset: "USDT",
+			WithdrawalID: id, Amount: amt, Fee: s.fee(amt), Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Network: "TRC20", Asset: "USDT",
 		}, now)
 		if err == nil {
 			s.withdraws = append(s.withdraws, id)
