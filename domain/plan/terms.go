@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -147,4 +148,32 @@ func roundHalfEven(r *big.Rat, places int32) decimal.Decimal {
 		}
 	}
 	return decimal.NewFromBigInt(q, -places)
+}
+
+// ErrRateFormat is returned for a rate that is not written as a plain decimal.
+var ErrRateFormat = domainerr.New(domainerr.Invalid, "The rate for the term must be a decimal such as 0.0040.")
+
+// ParseRate reads a rate for the term written as a plain decimal ("0.004", "0.0040"): digits, a
+// point and more digits. Exponents, signs, spaces and percent signs are refused rather than
+// guessed at; a rate that was misread is worse than one that was refused. Range and precision
+// are Validate's.
+func ParseRate(s string) (decimal.Decimal, error) {
+	whole, frac, ok := strings.Cut(s, ".")
+	if whole == "" || (ok && frac == "") || !allDigits(whole) || !allDigits(frac) || len(s) > 40 {
+		return decimal.Decimal{}, ErrRateFormat
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Decimal{}, ErrRateFormat
+	}
+	return d, nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

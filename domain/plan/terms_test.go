@@ -159,3 +159,17 @@ func FuzzTerms(f *testing.F) {
 		checkTerms(t, tm, amount)
 	})
 }
+
+func TestParseRate(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"0.004", "0.0040", "1", "0", "12.5"} {
+		if d, err := plan.ParseRate(s); err != nil || !d.Equal(decimal.RequireFromString(s)) {
+			t.Errorf("ParseRate(%q) = %s, %v", s, d, err)
+		}
+	}
+	for _, s := range []string{"", ".", ".5", "5.", "-0.1", "+0.1", "4e-3", "0,004", " 0.004", "0.4%", "NaN", "0x1"} {
+		if _, err := plan.ParseRate(s); err == nil {
+			t.Errorf("ParseRate(%q) accepted", s)
+		}
+	}
+}
