@@ -102,6 +102,7 @@ var operationActions = map[string]Action{
 	"approveKyc":            ActReviewQueues,
 	"rejectKyc":             ActReviewQueues,
 	"getInvestEligibility":  ActOwnAccount,
+	"listPlans":             ActPublic,
 }
 
 // Allowed reports whether role may perform action.

@@ -34,6 +34,7 @@ import (
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
+	appplans "clearvest/app/plans"
 	"clearvest/domain/kyc"
 )
 
@@ -113,6 +114,9 @@ type Deps struct {
 	// KYC runs the identity checks behind /api/users/kyc, the document upload and
 	// /api/invest/eligibility; nil answers them with a 422 (tests of other parts).
 	KYC *appkyc.Service
+	// Plans is the plan catalogue behind /api/invest/plans; nil answers it with a 422 (tests
+	// of other parts).
+	Plans *appplans.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

@@ -10,6 +10,7 @@ import (
 	"clearvest/api/httperr"
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
+	appplans "clearvest/app/plans"
 	"clearvest/domain/domainerr"
 )
 
@@ -19,6 +20,7 @@ type server struct {
 	meta          apigen.Meta
 	accounts      *accounts.Service
 	kyc           *appkyc.Service
+	plans         *appplans.Service
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -39,6 +41,7 @@ func newServer(deps Deps) *server {
 		},
 		accounts:   deps.Accounts,
 		kyc:        deps.KYC,
+		plans:      deps.Plans,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

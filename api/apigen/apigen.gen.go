@@ -524,6 +524,68 @@ type MyKyc struct {
 	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
 }
 
+// Plan defines model for Plan.
+type Plan struct {
+	// UnderscoreId Example: 0191f3c2-7a4e-7b1c-9e2d-5a6b7c8d9e0f
+	UnderscoreId string `json:"_id"`
+
+	// Apr The simple annualised rate in percent, two decimals.
+	//
+	// Example: 4.87
+	Apr     string      `json:"apr"`
+	Example PlanExample `json:"example"`
+
+	// Max The largest amount accepted, USD decimal string.
+	//
+	// Example: 250.00
+	Max string `json:"max"`
+
+	// Min The smallest amount accepted, USD decimal string.
+	//
+	// Example: 100.00
+	Min string `json:"min"`
+
+	// Name Example: Basic
+	Name string `json:"name"`
+
+	// TermDays Example: 30
+	TermDays int `json:"termDays"`
+
+	// TermRate The rate for the whole term as a decimal (at least four decimals).
+	//
+	// Example: 0.0040
+	TermRate string `json:"termRate"`
+
+	// Version The version of the terms; it grows each time the terms change.
+	//
+	// Example: 1
+	Version int `json:"version"`
+}
+
+// PlanExample defines model for PlanExample.
+type PlanExample struct {
+	// Amount Example: 100.00
+	Amount string `json:"amount"`
+
+	// MaturityDays Example: 30
+	MaturityDays int `json:"maturityDays"`
+
+	// Payout amount + return, paid at maturity.
+	//
+	// Example: 100.40
+	Payout string `json:"payout"`
+
+	// Return amount × termRate, rounded half-even to the cent.
+	//
+	// Example: 0.40
+	Return string `json:"return"`
+}
+
+// PlanList defines model for PlanList.
+type PlanList struct {
+	Plans []Plan `json:"plans"`
+}
+
 // RecoveryCodes defines model for RecoveryCodes.
 type RecoveryCodes struct {
 	Message       string   `json:"message"`
@@ -1090,6 +1152,9 @@ type ServerInterface interface {
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
+	// ListPlans The plans offered to investors, with their current terms
+	// (GET /invest/plans)
+	ListPlans(w http.ResponseWriter, r *http.Request)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
@@ -1237,6 +1302,12 @@ func (_ Unimplemented) GetDevMail(w http.ResponseWriter, r *http.Request, id str
 // GetInvestEligibility Whether the signed-in user may start an investment
 // (GET /invest/eligibility)
 func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListPlans The plans offered to investors, with their current terms
+// (GET /invest/plans)
+func (_ Unimplemented) ListPlans(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1575,6 +1646,20 @@ func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetInvestEligibility(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListPlans operation middleware
+func (siw *ServerInterfaceWrapper) ListPlans(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPlans(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3437,6 +3522,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/invest/eligibility", wrapper.GetInvestEligibility)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/plans", wrapper.ListPlans)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/countries", wrapper.GetCountries)
 	})
 	r.Group(func(r chi.Router) {
@@ -3665,6 +3753,41 @@ func (response GetInvestEligibility403JSONResponse) VisitGetInvestEligibilityRes
 type GetInvestEligibility500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetInvestEligibility500JSONResponse) VisitGetInvestEligibilityResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPlansRequestObject struct {
+}
+
+type ListPlansResponseObject interface {
+	VisitListPlansResponse(w http.ResponseWriter) error
+}
+
+type ListPlans200JSONResponse PlanList
+
+func (response ListPlans200JSONResponse) VisitListPlansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPlans500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListPlans500JSONResponse) VisitListPlansResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -7496,6 +7619,9 @@ type StrictServerInterface interface {
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
+	// ListPlans The plans offered to investors, with their current terms
+	// (GET /invest/plans)
+	ListPlans(ctx context.Context, request ListPlansRequestObject) (ListPlansResponseObject, error)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
@@ -7750,6 +7876,30 @@ func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Req
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetInvestEligibilityResponseObject); ok {
 		if err := validResponse.VisitGetInvestEligibilityResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListPlans operation middleware
+func (sh *strictHandler) ListPlans(w http.ResponseWriter, r *http.Request) {
+	var request ListPlansRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPlans(ctx, request.(ListPlansRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPlans")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPlansResponseObject); ok {
+		if err := validResponse.VisitListPlansResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -8931,204 +9081,216 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H15cxs5sudXwXJfhMjYInVYdo+lePFWbctujS+Njunu7eo1waokiVYR4AAo0RyvI/ZD7CfcT/ICmUAd",
-	"ZJGiLNlWz/M/DossonDkjcxffmwlajJVEqQ1rYOPrTHwFDT+9ySFyVRZkMn8J2HdJymYRIupFUq2Dlqn",
-	"GgxIy9p9q3Pod5iSzI6BGas0pIxLMwPNrGKcaZgCt5AyDf/IwVg2E3ZMD/MJxLJfeVf3Fcz7B0wqOxZy",
-	"xDR3owrDrJhAL5atqGWSMUy4mxDIfNI6+K3lJtD6PWrZ+RRaBy1jtZCj1qdPUetUGUHzXZz+y0wNeMam",
-	"/gGmhjihjBvL4NotDF8bZsynU5AppL3aBIZKT7htHbSEtE/2W1FrIqSYuEntFLMR0sIINE7nDKyeHw0t",
-	"6OUJnUOiZGrcjs24sGwAQ6WBWT13+8BHXMj6y4t37Ta+69zyDDY4ttkY6OA08JRNVAqZYWOeuiNwnyVj",
-	"SP33uBWQlpsmJJ7LYSzdAym3nE34HH85B8vMWM3wpwnPMtBbhmXcut1MxlyObn2cn6LWlGs+AetJ9HjC",
-	"RXbK7dj9Idzqpu6PqCX5xP0S3PetqOVmLjSkrQM3dG0P+YfXIEduhL3H+00UVCHNVzBf3s83/AoM0rjV",
-	"c6KiCtkYPoSDggPqdM+uYM64TMsPwq9GYA1t6VBoR3zES0gDrD3h+gpSVmOan4Q9YP5AhTTWHaUaMp1L",
-	"6ajHzkQCPbbriGvv8eNYXgsjBhmwo/NnJyfuODRP3K5GDHqjHuPs8vLk+SHTMIHJABw/D5Vme/tsrHJt",
-	"6OBww0lglFu+wMmtlZv9GJkl/L17O+Y9KklQg821hJQN3GYy4DoToFmiJhMu0x67cJsL+ho0spWJ2EDl",
-	"jpMjlksrsoL0Y+lpHw/wHznoOcsNOF64BjblxkDKhF2z9l+6zzLg+hqM7RZzv4u4uDSgT56vIG6RbkrZ",
-	"T/YbeUmDmSppAFnpR56eEfW5vxIlLUj8L59OM5Fwt5btPwwdRvmWf9MwbB20/vt2qUa26Vuzfay10vSq",
-	"+um5IxFymlsmDJvwzG2Lk6yfotYzJYeZSL7CJI5YomSSa+2EIckjpjTjLM3pXRDR3406iy2pLGasyLJY",
-	"epZzZPIpar1QeiDSFOSXX9C5GDk2EJINcosimGeZmkHK2lplEDGTG9JhEROTKWijJLdCjjq48y+VhK9z",
-	"9BqMynUCDD4IVCdOBs64YSlkYL2oGSlFFHEiLWjJMxryy++imgBZHjNHGDOt5KiwbFCMHLIULBeZYVwD",
-	"asBSwmRqhJN+q+wLJ2W+/HzfKmbyZMzU4A9ILAty3aqK3sUpnfJ5pnh6odRrrkdf7aiJdwYqnTtmt0qx",
-	"zL0ep3Sh1Bsu517umK8wJaXYhMs549bCZGqNM6gqJi+aZ93CPmt6h396u2LJ4YsuJc/tWGnxT/gqp26Z",
-	"CfyOcmrAU5ZoSEFawTOD+3spp1olYAwfZHAsrbDzLz+1nyHLuiTRI5REAw38yllIg9wICcYwnWfA2mho",
-	"CGny4VAkwjHbgGdcJtDBBWlA5ctlg3tAspizVAyHgALcE5qXupfS5NOp0hbSN5AKfoHK72sQ/FA45ptP",
-	"wVE7yuAkgalF7fYpqGektWeock65MTOlq7p3qtUUtBUQGGIo9CQ8t2hG7ewsqfaopbL0Vs9PN3/4U/EJ",
-	"CRzS2bm0et409xS3HT7wydT5Iq2XP7Ya3p8Knj1bevZ/7O83PUzWT/XBSymc1ngl5ChVk1bTnEsz6Tca",
-	"IKLJ/d6wnOdw/ca5DUvLSbmFmhXnPug6/6dpnmM7wTGWvhBp48cmpxk0fWfhw4ovVMPHC+tFO9GqVvmK",
-	"iJbix/VTXbMV5/lkwpsO+HY78jkLv8v6mlZUWBF11j2+dtY+uC9ZMIvZmHtfwIz5FJyqaCbvRbvSWCdv",
-	"2YQnYyGh63wL/EADN0pGpcOdZCj2Jrlz8RLrzAznxvUlzN6ncC0S6Mey7YSWkDmQ0MvUSMifhR07hulE",
-	"rI8fvIcPU7cffdZ2Azszz5kwTkV0hXSyaKQkHLABT66YVbHEX7mfW2Wn78N29lnbgHNIlZ2G8Qurse9e",
-	"JuRV9emXSo0yiGV4kQRIDa4tyBS0oSWDrnPFIWVu0zrkQ5UcXC64iW6GArJ0eaNLL4JbNuR5ZitbS0cp",
-	"DOMDlbuddaIZMgzflO8N8YGlV06c0hw1nO7PY+fFF5ZhxNwavcnq3psbZyA6r9+ZYBj/4KYrTP29pxlw",
-	"Awycacs4u+aZSNnKyfjTfO2OrGFGjiqqJMOUzOYHOBurrqCIbC0QRYRzrpGTM8Rj6SgA34UftQdazQxo",
-	"w3hmFBuBZcIyTof8k7XTdzKbs0SpKwGsn1y/9695jyP3/VGv5+Cw200M+0LpkbI3qknavI0COkuvICJ+",
-	"LeTVGi1MrF4Z/dHe3TSpk1nEZTcP3DTrE3kNxh5nYiQGIvOm3cKm4JcUBPSxNatzKLd5oFQGXC4dSPHD",
-	"phN5NU+OplOtrmHldpl8MBHGNIZuMB5TfO+jL9cCZug+qSvnD9pDtr/zlIkh41LZMSAnB/qVatarhk6a",
-	"o59N037GDSxPlpt3w82VWKqSfBKi5csrK752whyNQalmEcqfKWhmhGOpmRMinKWQCNyDIKY6bl3CwsTc",
-	"ZIO+mifP/Zta5WK51nzu/r6aJ+eW23yTcfyDpIj9qZhVGrJ8JGISZs61wwhlxIAnY9JQwppiabdZ0HlJ",
-	"NA1LcoJ1+ezer7ApktIkXf5O413Ekd380AvpsmzTmL+DFkMB1XkUbFVaq8uSYuzjLcv2UHFyIR7OEyuu",
-	"AQ0cr4ud/ZopA2nzrUeVl9+jfeSN3qBj6O3lPtUWUkyhulfLkmDhPXhAVdKr8kqduCLiuRXC5bmnnQZO",
-	"vcWRJWoy8a7ebXlYwzA3kFZ4uQ2TqZ2jwuSScZR+PPssdj0Dt9QVRB4E4QbjnWL8rplevHh2J0mv24RO",
-	"ijPntlWZSf0Uw66uOrogk5rcWOd5B0e8vunPweIk2VCrCVnG9HjdahITPoLtP6YwajpwM+Z7j58sD/4T",
-	"fGDnPx119x4/CZYQymVuWD7NFPd3esvjCdLMN0kt9xg+/k9oDPEv6qbodtpRGJpuwifkAfQax8x11mSs",
-	"ggZnslWOhiKVhgmLUZa4FbdKqxnfVInE1vd/m0/FtmNzs301T7Z3dp/uDh8le90f+D50fxjsJt2nsJd2",
-	"H/Mngx+Sv6RPYWe4XRDP9u72UCtpbzQGcd9rmxTVqMdvdXHgtPYbCLLkuiXKJK9sg5MuxjijX9yWRprX",
-	"6V+/Yv6eyzfWe0Hd1OkADxmFFyOtwXiCkr/XuoX2WDHFv+WQr7GqGsgbQ+Vbxs0luSqJ7x9uIKQ+5zEf",
-	"4m0d3l2KCRiG83U+lcBZb6YEvMl4aXx8d1NhjWs6sTBZFtIL+1N7w3q9Vg56L2bMGiXm6M0wvOX3l1bC",
-	"VKTKrYwyL94WNdVqi2ilxbNO7O168qTr7qqVORYjZ/8P/VVcl2Q240NynXVgyt5qUWtvZe1tYj6VZlNN",
-	"TFXfVj2gFQRBAmWlE1U74DuZGRP+4YR+v4d+k/9jt8kACcJwMag11ADMq/9atAN9sdJ73d1p9HXrh3+D",
-	"71bd/w13sRTLDVpw7pytoP9IwKCFd8AGWa71nLVzWUTplGYYMRqyoUpy04lYktv3ajhkbUhHYJjSsUyU",
-	"lqANwzXJUSdio4xriJiPw0Xumwm3yZi1UwV0FUB/u33z4nfLMEdYnSiWUtn34aqAtfHiQBZ3B0zgtY6d",
-	"F6voROHVPuDHR0AM768dHMvH0umYTsTIhW4bAG9c4SmGKJw3GmkrHHHTcltRC9eEJgAuCp1uWpVjicqM",
-	"6Rs3nVbUwrc12Jt4WudeY4a3BptgwJOrlb9ZMnDfKsvOA7O1otYpSeFWtKHpS8PWSHKB9yo+yE0cFx69",
-	"2bFw5tUauczaA2XHGM0kn5piI7QKpiRQ+pS+tzDBOomMlzqm4PKt6kQNGeq7X0rm3kWolmSxdKhX8+Sm",
-	"DXszfzVPFgLApQH86tdnFacweA/M5EkCxgzzLJv/t42DnegqN64Cg693jnTeIRi5IPtzO3biJ+FWaYzf",
-	"0/VsojAk5D6ICn28eJ9AmWsLOmLDCOframx65X5kIVS9UXx2bSj9YjlKvmV8EL1wTWuhdlreISuC5HR9",
-	"gkIWI+I+F29hA57s33s4+E1JsPX9aaRkTJxk1z7iU6PgO0Xr34DlDSQrr4VWMkQGghRP4RoyNcWP8W4t",
-	"zclkaRLYIwzSn4uRPGnU8YA6Lm49q92W+fupllOLCnMFUtZ++e7dy9fH75+9Pjl+e/H+5Ln70gBFX5cj",
-	"eH5e1YkXWX6NM70G3SxSf8xFljL/dYhF+MShduy2w7tpmUp4xgbucdOp++A7vd3ezo1HFOZcTiaqHcLC",
-	"djaeJErC9UbpZ4W/v22MO+PGPv885a6BVNEKrxZ9LneiEj5YrxzoajfhaGOicg9J3SG1t0nJL/k2EZNu",
-	"B9GwmgkDnfvw4G6KQvlM7fIxZ63mkwHoiO0sreNLmQLVcHLNLKhGJYuTaSLkM6+onGg1a8XjEifrxZ8W",
-	"e74svNcFCUqVXx+xebojYSzo2yQELclCyUbiGmTEhM8ugH/kPCvv5Ntb4eeGpap0TrY6C4qq2VaohCXq",
-	"rz45f8ce7T550t1lPJuOeXeP7IW29xf9D4Pfs+w6rrt7udHeCZGHG4e8lWFUXNTUnoyaqGUIWpeZTLfX",
-	"4WdgwH6RjLA7ZnidqaZKkkpqCMOSB8q4q9YfVNwHrTJgszHmx41hjsmzxQDoxcZSaTESkmfMTCERQ5+f",
-	"R2RjKk9jEJoN5jho55D16fKizyxkmSmStOsOrskHbvYDvNSgZE33n3QiZO1qrUmnn0OSa2Hnr9XouDnX",
-	"7TZ3U7VtrJplb2FW5OygwflCaBiqD06bvhYy/3CLtCoxbfz4SsgGmUG5pO+FjJj2AgjSiFJS3gczMSoE",
-	"yHvKl0/xEtgbw+/dGG6EWNqZej/kiVX6PUg+yNyDlc9SYfyH7vjKsSr56RocEXELaRS7/wyHGGswhrUl",
-	"zJhbhMFKIz6dAteHlGnTryyqvybJKEy1aTcdaR2Nmm8OmxLP8LYMN7V+rk2y/byaWbOSvx+uj/KpcU0r",
-	"Qiifcc3uqzGaFi0Mpo+jwUzBkgm/wtuBMsu82X6/HXs4+/AcQN5m2rclmXJnau/DOVVHKzekkZiIW1aS",
-	"URnKrRzq4w0F/oWjpzOfCNng0GFA0Nxmk5BCb94geiyqvKFp7Rcz9QJlyXMSJV8zb+vTuvkcy3uYzto3",
-	"nIPNp8sjKzt1Ku2y6RrYiQz//cH2Nrs8e41c87czMs7GKktN4xX4P3RzROii8mtuGGenb19S8efl2euI",
-	"5XgmLBUaEpvN8RHJ8PaeUeVP84U7JBoamP9HbuDRHqOvsbAF0+ulL3Hh0+nN15h+7Ki6T8X6mijscuqo",
-	"+dKsMcQHQi1bmzeYyzeappvbsJuapdOxsosTfbQhXV9OR5qn67dBpDdXG66+WPp5PPdZu177CzlaUESP",
-	"G9evG03S0saLGJl4EUMLjyld2hefF468XJeBVonQbJAW0UT+vvilIf56zUWGHDXjWQZFmUzELs+fY6bd",
-	"xFnMONBisGhnp/FVQt103byRX7eQQeLcSPQ767Norvm4SxZeOTZP+f/0f/WSptqPqDWEoLNu2pYxNy/8",
-	"ww1mBKbbTkDaH8uDunlMYU6KUstVOYL1HMJlUUu584ynqXYWsDBF4LbZ4vm8yNhyXc1RytlrdQ0Zb87L",
-	"L0RQrWbnhx92dp7u7OzuPWqtk0b1ZTqdFNLUtcLAIT7pHB+Va0aOYUFvK/OS8Efbl/rRP5/8bbI7+GXn",
-	"em/86+xpsn/1+qj3x7QxcWzRb69swPOjH17t/e2X1hr5s25/0W2+h4zOivW0IBrIJyLrv/3Xny8itvuY",
-	"TYTMLZjOIZt6rAclszkTsvAti8rvHjs6PfF1KN4xEDaW3LD+kS9nRBf8gP0IXINmcb6z8yjBF+J/oV9x",
-	"LBKn5kdSaWDC0sW0dzESrrXArLPmggC8/eDZG27RzT6aOEnUwA3uIV/xb1g7biGx2LjVYUaxIdebyT9b",
-	"N9ca2fLzsmidZA1E7mmkkk1by7GtRjaD7G8SM81b4+VaKbQW6HhJ8jSsujGl1/hIx7mjYW/o4NE7eij/",
-	"ehEk9l9/vggQB7h/+G256WNrp6RaHB2EMRDNgD4q8QySa+/jl7/mU/EK5lRrKeRQrXCH80EmEvbTxcUp",
-	"krMasuKGpsfQdyyyP4ITKeQoC9ZokDxHpydUNvNSxTLcyzjZwqdiBLJTYHVcBpbBINYIJGhepK8iQkQs",
-	"nyl5DdLibTngRamzGiieNVRZpmbmwD3XZX89f/fWMacbXeW2x94oCVgtzRe0u6P43b3HjqzjVidi0g3M",
-	"uA/L99xgWN9Glen9j3GIPMetAxa3er1e3PrUp0SQPj7Z7xziivxz9FInMkAm7lO+mOzj3vGMoDVKKeJv",
-	"OPpN+Bd9uuEYbYC2A/NYshJoh52TOKKitVBnzyfAqAbb6QbOXh5f+KhiUQ9dYqpUYD/c0O2BFjDM5p0F",
-	"5I8S9Obaiap8NLYsn4ZqhkPGy3kPYK786JkabRmcixsbX1Lslfu0x06GFOrEcZ11VI7tgXP8FHzBId5D",
-	"6mtERJjP+JzqsRgLgC/V/UV0Hw/5EjnpxykJiGjC11wPIOG5AfedVv4yCd+SqVnPjXwklZxPVF4A1hg/",
-	"gFvOQbEUKsAh0Z4SnSFJn747v4jY6eUFbvnp0cWzn3zSErp8y3XbfrA2l/MCjIbVsGjcrEo4mkOPREOE",
-	"OVIqZclYiQQ6BOxC+YI1hA6OsDo6lwYnJXAqCJ8jkAiuYGprYDaHqPdCLAkJbAJ2rDDeaceRh4JxgyGM",
-	"QQOGz4gL6cYOmsligQ+9FR9fgdWDg1L80wTEK49YE8Z2P0e28IVQYa2iyGKjN+zv7R1WcIZCnN3vkDtz",
-	"K7KsAAQagTVsf+eppwI3U1PlmSFVa1qFFj1rP/7wgeTf/t5TEi+Ont1eIvEh+JHfwonffASscsO/grkj",
-	"xUy575WXv45XnSnipAradVRcsUSOAcjCy1tvA3vGcN8UYhXFbiVZBc0W94S3T/ClxnEeHQkVKOLdVD8E",
-	"vfuhoDaknZD4iiUlEjANFNVgw0zNCoUgKYbC7FjDUlGkOcCySFJtfdbmbPdxl0w0Rh/GEu2pToQPahhq",
-	"MOM+azvqY/2KdRu+iphWGBx3IpCUS26ApuOGCJFfulSxOjcW0i59GiwyJFFzJaZ07EV9Lq7eV+kyvEos",
-	"EXC4p5P9nd3IK8JYJjzLjNtBnJsPB/eZcgqEtIR1pt8hE0PPF5mTVuVQhXKhq0p3SijEPf0sGagY4MYd",
-	"6xdJFAt2LbuNARvLcGHVlo6ScR0HJLlrk+mQYj8/e3HgpFsuscw3bE67EIYRScKIPT9+fXxxzP7///1/",
-	"dDROV/mjzNRI5bbfwSiFJ1jEsIqlPyBKHVATILMCvaCZ9J4Qa/ff4X/6yDv9c0i6L8Am4+65sHCA4qNL",
-	"j/aJLlBFx7L/S/cswLh1HZEfsF/evHYk6z/uH5Z5Bk75LsmZnUcsbj3TypiuEbZYfyz9Y3Gr5/e6S35J",
-	"RbNAyiQINzxupfOPHHt86CaFXuOopPpI2TwZV6wmZyYahrWTwlKlecRADpVOiBNK8RXLwZySTlQmkjmj",
-	"gvy2dy/TPLGIQWK28AbK0PedA9YnU7Lv69ilCpR1yPpqJo8obdeJ7fmCCDuMZf9awAwLARyXe0LFogYT",
-	"+cRNTOpFssSy+HSCI5MCwM3olwX3NFIUyz76hf7dpo9juF/2WA0F5sDxUo/9jIBFblnug0c9p+JRcfhr",
-	"WDL13Xf7jrkWLlWDXngUdGkwDBMlLReoOuLSaY1b3psTFh2uwjxxtnQl+yjkLX2KWmoKkk9F66D1qLfT",
-	"e+S8JW7H6Gdskx/lA2sjigUX53+Stg7ch8+KhxYQzPZ2dm6F8bJRAk3ANllO8ViCfykmxgZzJFbE4HlM",
-	"s2p6RzH77TrGVdUNax389nvUMgGAo/KSYIYIzU7O36HEJosnFTzL3EHhR+50+Mg4HxYdRGfYO89vmeda",
-	"By0if5zAdgrX2yHg1ngWmTA2YKV8jaNYACPZ4EScIeWWMFAf8Cz2d/ZvPosCuuv+D+8YlaxhMy2sBRls",
-	"m0oeZJhuvbqatauPKJnNO5VjraZR3uZgtz+K9NM6TisPt4q6+dsdwQgb79R+vyMBbUA3KwmEJNyDIJB3",
-	"soj2esumgTbulxoo4LQNdRyJEaxIc0zGkFx5m7OMVTFjuXYTvHL6nJeJxQuhayeeigJqSGNZFLbguL0m",
-	"zWM4OhazsUjGiBcZ6l62PIoKvmzO5s5CwshcLH12Ik3Q+VRbEQuP+8xMfHyprsawxp/+qnJdmWz5tHOE",
-	"BoA4xVQwnfbYryqnSCgOQYZwkfEUlr5+2BnoMim0x+ozRxeLoGCXJ+vDq0u8vIwWssTVTURcPrJdAJp+",
-	"UWZdnucKtiWHgQcq9Oy7ezM31oD68EePbv5RCeN5B6Yv2Dxkqy97wrgiYqaCgnzGdmBw+nAlb5dmKvH3",
-	"xGfkrxLymLH/BQ8Ux2/C2aQ4g5teyt0j9y5MT72l7zRURNn0RfK9E0SVhPgCtpnch8pu4/ZtIkfJrdsb",
-	"8m2f3oZXxco07Lp/oEjpuDUrLkBSE0Oik/WjSu8P4nFVls2n+uWI0/WfvigFUfZ0AxG9Gw49429AORWE",
-	"468nK/Z3nt78iwL02P1gb2+TeS0De+JvN3jZIujqfQi0i1xLpoZDZmeqS1me1cAG1jY2QMOhOUCxpgrL",
-	"ISdtLN9KvqNU09VsR9//ebiunkv2lZmuXjXRxHqSAtW1OkAyiMwYA1UygUMPC6X0lSFDqJIbTif/nX8f",
-	"DP/KNezrjXJM+SvSjPl0eg98a4qMRs+2dUI783cq3LnEIQuQKuQxicLf5fUX2LvPfJ2EqU2bEhD2d556",
-	"3JGVCxaG8UwDT+cMrxaWjGqc9j1Lky/EzAvJoyss6jLBkqdpiE3wWvEv5lr+izLfnZnoHM12AxZRa/Jp",
-	"CPbWtu+O/JLUQKORaRCOYbkrCRlN5oBtHWUZYZ+SdA46BF3i5iqwKJbFV3QPMQDGLXNuqGV/qdzPbkV4",
-	"g7P1LktLtS4MEzJRWkNit3rsnQz1xXSVdnnib+JUbtEEGCnAe75tvHtq4rWFZT9Qzd2M6P1wrGWaX/pd",
-	"4z4AjUtnUTeH2yDTIlkIAwS+1uWu1vGwhqG7WtWGPICtk6GHn0HQLWzTEXJbuPVBvYjNPOQMZxoMWJYJ",
-	"edXbcooVJ6+0R6KBWNaHipgti3cw0wFzYehmkM34vMf2d3aKiJ2HSZYU3dti2048rURQ3moSIAs78EAF",
-	"SDPW8cMRIEdlL4PPlCD/wqy99s4Hs7PoWLsls2zM1suBphHYUI+wKrJ3SYCsDzHKi1NbE9j9U0VzL5ai",
-	"uHcU1/7szE2Ha5ZPd6HVnzNI0dOWTsgqHe5j2gk30BXSgHTHfe0RJdxvMNmtvNczwDXCfTXe5e021hF9",
-	"RSLb6OKYqO3m62Lc0/rN65+KEI9DJphmbZqMv3FLJ0KaqhGBFdUrqbLIY6kRJSbAbaPYWm1AIHJJn549",
-	"87lyoQIZUtYnE/8/6IF/d4P5BDz/iVV22u8cVPsVFLl3xT0Z+heYp8ypo4S6EnBYJoeV6Hr9IHT7zCfm",
-	"hjy3WPYTlYLP1OkH7KU+ZakVY2APkEU/ruOcFTd3Dy+Em+wzxTC4sFuCmi524nDjeTi9MKWpVmroFoUd",
-	"JRrv74oGBQ/VclluofCVrZZVGqVoindYphmGYhSfRPjg/aFb5iT8V7SyXggpzJhxtpinG/gOHZfyCqIU",
-	"EdU+NQlVzny2TUYiMrx7ZR7FszEkVz7b2mKfSfgQksCpZiqFMsv89NWz45BQoVHU+D/o4ZPnVP61ZWIp",
-	"FZaFYkZySHbusSCHi1xqylLH5HZfelswSSytapbS+KDzwZwHhw2JvYTE+BClKWFqg08anatcG9YO2xvL",
-	"BQHsC0jRgXTvLGUc1qQszQI1QylXiwOMJV/GJxSUbApp00jYGqhfZrmulrhh51ZkQC2YSp56ViQ97f+l",
-	"0VJqtLksdeda0Tj3ycYD4UpvNdCiPfZoZ6+pIB/rcer195Uuiq8VifC69F5qQPsA8q1IWmyZSrNyYpC6",
-	"9Li7TMCUjpUCocKhlXIFq4I0Q1mAcqB9vvf4SSciuYHCwPM8VrWQVTRW2nYzgflVNROpx/rE+gjXNMPm",
-	"AM6SQRsRLTe3XsfbQh6gx2rHLDQhMMLCIeNyjkUqsYTMAP4Uof762/0e29/ZJwb10650H8PiJyWHYpRT",
-	"BdEKjsMY+mbsRku5HcNtRN4XYd8dXVRrCBjIdKoEweb/Ken9Rxj5OroVevIOlO7RdRsJnApdqWakzHLz",
-	"6DbZvACL5DKt9HDD4sCiSdKMmxomYiyFNb6nnsEipIqBJ8kboCw5+MARhwRLByrw3ytS5Qj58mEGTjw+",
-	"8erIyZZhr359xpx///m+6xcIiWwZVs/1rFCax0G+RYTkap5se89qXZDEw4I/3OMs2mesOFGsHvlTxSBO",
-	"aodsiiYeQ4SMvhYwa4xNRExlaRF12ZA2aDzcQLNIHTfltoducLelC9+R/6sGuW6gIFzHCgK6mxz4Cs7q",
-	"nQnunYRmAUNWEyy0raMKmaBTbgiT3YX4tn2m95o7+iKNWZjCLeph48MtArxbWA8vU1LcClJI6bZNMqMm",
-	"oCQwZ5TF0n/pHDGPMaw0PdcvN6Lv6+ncz9A5RiuNZUqOfGZyCF0p2egi+fV9jnDdnIm+UvhquaXlJx+/",
-	"+gaXbKFC4HtY6hsm8/hTqMdwK506vqDgKFumfSzf+Gn7oxEpfFpjYmvgE+OLhhI9x8YxodMdl4xby5Mx",
-	"Zru3+8+IiLvPhQnQFgeVJ7Ds9JdueOpiPoXuO3yTOWBSGSmGw37knE0u04H64HanGDNg5XZPsfi23/Hw",
-	"FG4usRQBYULnksADEbZCDSs4Tz12bvlwiMUQQ7DJGAtuvZQvtieiLH6ejGNJT2GtckINmUPMLzQv8ZNi",
-	"mRodMl4WW9AvqY5SzWSPHcl5KUp9Oex+5KZKPagKKBkcvmjug3GxHtvf3VndTo/lMgUdSx+EI3iYUKPs",
-	"42MhrOZ+RoBQK9yUKjz+HQRwQy1fDWd9TU3f2iZOzSOHnnerxtyskd7tDCqVWLBdg/xRl9AF7NxASK6b",
-	"Ol80GlWBAu5iWN1WeO5uIM9eKgn3Ivyeq5nEUjPHCEvlaXf23FDKkSO/xjo6CvmGbhJl9y7KQya3/5D1",
-	"6T99woep9SijLHRbhgUwXz2WixZXQAEyyiPGOKlAIfQyhIAAarVODYUYIouNm1gOKcXT6Y0mnqWf/qvY",
-	"S/XmdQ8nRyl0/fpuPn1L84lOodoOZrjClIqIpQMDfgHDKgtA6s05C5X0ZAO2jjHuEXwCjo3HdvJeG6EI",
-	"+TtkdgbD3PDMHMQScxdXZV2zbbYuefGQ8ge2TmTlU2cbhIu08ASmLxywuAJrH7f6bOstzIobBKWZB/1J",
-	"fYflHvu5SNoskX6clJxjLTIJxd4WYtbUklMxbipGYxuxQU79BYv3oE03K0oGfG9ZLA+ii5VYqilgDcdi",
-	"PgQmlYIMmJUHiNdFuDHCsH4VC78fMOAQhQtDxUOlYxngJym8vIC+hHhIfpT3AfFpEVip3+mxWt+oWC6h",
-	"QFH9eXmDXLvHZFaNKOnVX9tyG0A5SxDMCDtHLi/Jrdgtyae9EKp25rQe3eFKhQtGs7i4n/F6qSjFMXwC",
-	"xVbgLPAyyONMYYZ9qOKpvISCCY4e8GonZB37s0HjF7WqGcfS/WSR9mrN3pD8jpGm3SuedFMxErZSe4Ml",
-	"98sFJURsTtmSZYwJwQXkFC4zsFpI0mn7brCV0rMOzu1RObcKSE2fSu1rST0DKDGnKzX2iHOTWGby6VRp",
-	"20N223vKti6UYhO3R9xamEyd3vc/sdojwLljeRsoubdFsz4Dq+ddTIxqMgpIOD3QrJ5aI8LvCT3fCxw+",
-	"++Lx3OOoUUzWp0TLsmboDveOyEEl3nUzVFHlmTvS7BJO8BKFOs4oYwBBkAUaDeremxhfAiOqCi+R8Cwj",
-	"DV0k+dx1r4NS3P6Ixsmn1aYVZWX5RKVFzR/wF51lAOnBjUq1MAxiiUq1QbGXenaN5dDpsUpxnJfhQ5Fl",
-	"TEhSQKVhtBWxLY+xjTMKtXBPGkrggsWmdJHgWR1oQXPiV+/9g6ihLsb+kBbSRAs9k6lS8fe2EKwwE9cQ",
-	"y4WdPShQCwt1X1bcI45hhDg7lXZLTsPZJQUX41GvqZF11ns1dTZkXeFY7bWWQmelMgzkdWuliD1NT7kd",
-	"PyBHubGF7XdN+l2T3o8mXZaZBDypnZyqumiduwl9la9OXjvKZnxuyIdGSM4Sh5sqAHvs5wAeQO3Gqom4",
-	"z87PXgRU6ExcQQmsGkvPkHR9IINvYp1Sk9JDX5akq3K7Qqa42X+bYJRnMTe1r5uPsaoYDSskEOeovA1H",
-	"ImgKe9yBZoo2H82GwV9Pj1866jh9+5LlU2YVe8ze/Mja+7uP2dZprQFIUX7Oqj/CZlK9LY8CTq2lhHEk",
-	"Y5w4QRADyybKWPZ4d49NP/gQThfQj02DP2+sFlODtkVAomLtzOfzMbBJr1FRERLbqW/z8AV9t0meWTHl",
-	"2m4PlZ50ESmrRpgLrQPDtt98s7HQMBp/2NAQ4kFoKkyUwIZchFJ7yPo44X5o5yBhRkSwZdjl2et/ObW1",
-	"u8ErTvncEeWFUq+5HgH97vEm6/GxDkjfQCr4haOAbx0/viSoQ77QDYiuZ65Qh1Ray4Z+K3cpuqTOQR8l",
-	"n8DaxLEVTN9w2embxay+7Jw6S1u7H/7v3466/4t3/7nTffq++/vH3SfRk/1Pcdxr/zEd/Z+pHHX+rfU5",
-	"mKnIEtt/TGF023vPyP92Kkf3cmVK8vrr3ZfePf+jTnl3JC4PKr8O5Iinpgb/HzD+nXKiAsNKNLbaUaDH",
-	"jgJovY85W5/nHMsQ4S3aBeSWIciEY57ZWGWlzh/yicjmrK0hN+G+QCjZ6bFqPaOm2hoVe2c3vJgshoMb",
-	"oPwbrkSrTQMeNoZSrSNq48UjrqW4efyOkHSTMeqL3nyYrEpIPtXGqXVeaXF2B4M0NPhYzYLPsCEh9j8q",
-	"mkiGG4MolNNhjU177T0hOl8GzeziQoZaMICH/w74yN7KRNgUj6VHHbx8sInPqf9D9drL7YuJZf8/NAz/",
-	"vU/3KpyZMcd4k5BXh+WzMyFNLdi1EglqPaBKtOLG8nSsJLC32HzqdphR64CnMIxDdddeeuFVTdmWfKtZ",
-	"kvjzvQES4ay2xcvbtwoHwdH8ilKjxvahDyUAdeb35Vaxp90vbtGfFadZFM9/sVDUf70YEYmyKoRTBaHg",
-	"TkLUd+UvyiuakVaL5z4LguaO2U7fIuXILzftfc8gui8P8LUYWtTFZgrS51zfEsek2kinTsYGCpSt7Y/4",
-	"J5p3n9akI577HKHQlqBUdmeI5+S/H+ZZxKbFhY2QW70GXVV5/0auZDnFTbts7O795UFrpcoOPMQcQgP2",
-	"8xXOd7yOm28xwHr7vkwwCxca5MQWmU0lXFoNIPHW0IjL6gwnB12vI7c/2lIGNHoIF8XknFluyilKmIXu",
-	"ejwDHRASe+x4ab6Ys4aJVfhx0Z0vJOrV/YQGzLhmKGK3kBB32ESg2G8lS77BHQxuTtr7zpsb8mbcwlSE",
-	"GTdyy7IJNg/OVHKF0aPZWGH1zn1kk4QJdDO1tow7FBS9VqNvWMe9EdRcZarHm/aNu6CUkz9VmXdYJ/Vu",
-	"NtU+nNW2rlUovTuGUA3IFLMpNks9OkdVQSqGXH2lG9OQMFhaz0Vi7X6ZVN3vRFgpm7LBnLBsVyYerc87",
-	"OvRgb3AtVO7ziYxVU4PtEQQiv91zilAtahtLnzDUnIONnVm9t9iWSlLhmgFpIyaoHC03kEZMwzTjCe0H",
-	"7i/oWPqhIjbItbTuKwSz800hypSozkFoc0zNrqnvt+xhBlKIMs24sOwtM5AomZqim5c3RBF7qjhXn2Zb",
-	"TXauthYnkKmidxj1QMboVbMerdDYv0T+0Xl1Rd++tvm8rJr7nlP0ADGKHVdVykJWyMw7qXyZ/r0S/D4O",
-	"HUabA0nNjz/ka6IbiJ8qF3xcO3RJ7PS+0/c9w+vXKHrptuXOpgi6cmZtZ9zz8NDXMTvpAnUDa/OImuaE",
-	"NUSUJKUhISQubPT954M+bgSc4vWl3tOpb2u4VlfQxXxEsy4I7h57556q0MKfUnIdY4nU92vtVcJGpvUg",
-	"D4MPCUx9Bq6ScF+UF25dCE6iqcNdujKV4k49m5/sf92WzQ+LFr927pGjJ+eAeUemQDC5HzFGlyI33OBV",
-	"rk7+/GgF57SYh3fPcF6Un34HK/iWjdvoGAIqULhnPCxS5UTRickwTh2973wJSfnMoYfLikvHF5Ssk8HQ",
-	"Urc0DSyXie/jhTlDvpjSl0QMgPlv2Rg09IpE6QmfE4jJAGIZt+IWa2uYFAhX7iHCUxLWIG5RJwASefHj",
-	"wVrDo+6by7PXrF9Jhe/HkkASIC2RghFIibVD/UY1YzfCDAXfGt49hpDEHSYMtn/yhfiYsHTAYspRj1uY",
-	"8Ig3R5gSTFcxHp9Fq3w0rs+pOX0//dzkhK8ksi6LGT6worHFVPzv0Zx7zXp3G9sQSXccQ+nId9T++XSk",
-	"eVqKncbYeV+rbBlCwf9RAUBpc8P6FfnWRzS0ThVKwo3ElGQ8lsVg9OMiRwgHnFSAM9xv6g3gDGSQYJ85",
-	"lcFWjx1JgoaJpRd7ZSIpobjRe9v7e3srynfKXXiwAqCY4vdGkt+tltUdJHkQEETyt82RIs45UxksWCdO",
-	"g1YgBs1qcfEm1Kgx949h/aFWErs+paw/4MlVP6I24KEib3cn2v/L4+iHJztsMHcCoL2/+4htvRDYM+Cf",
-	"RZl9LDNqGssl291582NvqxOhUzSfAlYDRuz07cuIvTx5EbGfYXAasR/fnEbsp+OTZ1go+PxFAMr1l3do",
-	"2WyZWHoOiTwW5WCOdk/okpZCkmFGML6JqhJDeT/WhFAVTI8h0BDN5K+nL6NY4nzcwt27nbXGs0zNIC1K",
-	"FalRSgVJlEphB8qOWTvIO9p9+hA3M5ZuTLeXFdy5LSdph5SQXcLiF2j3zWh11KAdAaBG3ElQ7ptmUTgL",
-	"s27nTF2D7jF3IP4HCJ5IdZUgA7iosUrzEYRNHEOW+qISN/AEJkrPD3FyBIGB0n2IqS3upwSc6WxEgtCb",
-	"jRGstLo5My5841GPHa50jA0vcMrVhmA8oOaurNasEfNDKtp0x7pRaVXUQmLYtILrm5Zyvpon5+4crXXi",
-	"u8n19V8eepgS4yuLZsyj9n8v4vyzF3GeO6d6CT60ys93ghLFa525s5BqqXvBk67LgPLh7/lxdU78u7+F",
-	"/J4gt+l1Oe7YvAK+UQQxVuWwfv4N5PIV+vIlwLKHHhJ5RMCQjrDIysNQE8jiFLRRkmcMQQ+EYaC5gZS1",
-	"Ub2rrhlrSJ0g7kTu+VgWITCQaRkrmigJczYWTqPPmbF87oGy81Q0AnLQJO4UWf5GnPKM4LgftAvzTT0S",
-	"tz/VqqPbeyNuBC/qDR1BhQk/tgbANeij3End3353MpYy74pPHJ+Cvg70lOusddDa5lOBROMnscgxJ5LM",
-	"KQREGaiAbkoD9UqlMAHL8VpjGeSlm08jViTB+VhNVIkay7TYlbCiysgkA5aHviSUeslHgJjWQ4/BVQfI",
-	"7dVaBw6HDQMttuVpv/r1WYd1vacRBfO62hylOqxTzg2DymvKx6s8KfCzhoex8BKc6e7kTa9WWUlfNPzo",
-	"OVxDpqZu7V0M8Y4hc3LrkPEBOjHt/Z39DhPSbXmaIxlVhk7Ln7c+/f7pPwMAAP//",
+	"7H3pciM5kuarYLltJsomSFFKZVaXZGOzqrxKnZdax1T3dvQmwQgniVYQiAYQYrJr02wfYs3mgeZN9knW",
+	"4A7EQQYpKpWHqif/pKUYETgdfsH98187iZrlSoK0pnP0a2cKPAWN/z1NYZYrCzJZ/Cys+yUFk2iRW6Fk",
+	"56hzpsGAtKw7tLqA4S5TktkpMGOVhpRxaeagmVWMMw05cAsp0/D3Aoxlc2Gn9DKfQSyHtb56r2AxPGJS",
+	"2amQE6a5a1UYZsUM+rHsRB2TTGHG3YBAFrPO0V86bgCdv0Ydu8ihc9QxVgs56Xz8GHXOlBE03uXhv8zU",
+	"iGcs9y8wNcYBZdxYBjduYthtGDHPc5AppP3GAMZKz7jtHHWEtE8OO1FnJqSYuUENytEIaWECGodzDlYv",
+	"TsYW9OqALiBRMjVuxeZcWDaCsdLArF64deATLmSz87Kv/da+LizPYIttm0+BNk4DT9lMpZAZNuWp2wL3",
+	"WzKF1D/HpYC0WjQhcV+OY+leSLnlbMYX+OUCLDNTNcdPE55loHcMy7h1q5lMuZzceTs/Rp2caz4D60n0",
+	"+YyL7IzbqftDuNnl7o+oI/nMfQnueSfquJELDWnnyDXdWEP+4TXIiWvh4PFhGwXVSPMVLFbX8w2/BoM0",
+	"bvWCqKhGNoaP4ag8AU26Z9ewYFym1Q/hqwlYQ0s6FtoRH50lpAHWnXF9DSlrHJqfhT1ifkOFNNZtpRoz",
+	"XUjpqMfORQJ9tu+I6+Dx41jeCCNGGbCTi6enp247NE/cqkYM+pM+4+zq6vTZMdMwg9kI3HkeK80ODtlU",
+	"FdrQxuGCE8OolnzpJHfWLvZjPCzh7/27Hd6TigQ12EJLSNnILSYDrjMBmiVqNuMy7bNLt7igb0DjsTIR",
+	"G6nCneSIFdKKrCT9WHraxw38ewF6wQoD7izcAMu5MZAyYTfM/U+9pxlwfQPG9sqx34ddXBnQp8/WELdI",
+	"t6XsJ4etZ0mDyZU0gEfpJ56eE/W5vxIlLUj8L8/zTCTczWXvb4Y2o+rldxrGnaPOf9+rxMgePTV7z7VW",
+	"mrpq7p7bEiHzwjJh2IxnblkcZ/0YdZ4qOc5E8hUGccISJZNCa8cMiR8xpRlnaUF9QUR/t8ostiKymLEi",
+	"y2Lpj5wjk49R54XSI5GmIL/8hC7ExB0DIdmosMiCeZapOaSsq1UGETOFIRkWMTHLQRsluRVysosr/1JJ",
+	"+Dpbr8GoQifA4INAceJ44JwblkIG1rOaiVJEEafSgpY8oya//CqqGZDmMXeEMddKTkrNBtnIMUvBcpEZ",
+	"xjWgBKw4TKYmOOi3yr5wXObLj/etYqZIpkyN/gaJZYGvW1WTuzikM77IFE8vlXrN9eSrbTWdnZFKF+6w",
+	"W6VY5rrHIV0q9YbLhec75isMSSk243LBuLUwy61xClVN5UX1rFfqZ219+Lf3apocdnQleWGnSot/wFfZ",
+	"dctMOO/Ip0Y8ZYmGFKQVPDO4vlcy1yoBY/gog+fSCrv48kP7BbKsRxw9Qk400sCvnYY0KoyQYAzTRQas",
+	"i4qGkKYYj0Ui3GEb8YzLBHZxQhpQ+HLZYh4QL+YsFeMxIAP3hOa57pU0RZ4rbSF9A6nglyj8vgbBj4U7",
+	"fIscHLUjD04SyC1Kt49BPCOtPUWRc8aNmStdl725VjloKyAciLHQs/Desho1GKyI9qijsvRO7+fbv/yx",
+	"/IUYDsnsQlq9aBt7issOH/gsd7ZI5+VPnZb+U8Gzpyvv/svhYdvLpP3UX7ySwkmNV0JOUjXrtI25UpP+",
+	"Qg1ENLi/tkznGdy8cWbDynRSbqGhxbkfes7+aRvn1M6wjZUHIm392RQ0grZnFj6seaBafl6aL+qJVnWq",
+	"LiKaim/XD3XDUlwUsxlv2+C7rcinTPw+82ubUalFNI/u8xun7YN7yIJazKbc2wJmynNwoqKdvJf1SmMd",
+	"v2UznkyFhJ6zLfAHDdwoGVUGd5Ih25sVzsRLrFMznBk3lDB/n8KNSGAYy65jWkIWQEwvUxMhfxF26g7M",
+	"bsSG+MN7+JC79RiyrmvYqXlOhXEioiek40UTJeGIjXhyzayKJX7lPrfK5u/Dcg5Z14AzSJXNQ/ul1jh0",
+	"nQl5XX/7pVKTDGIZOpIAqcG5BZ6COrRk0HOmOKTMLdou2VDVCa4m3EY3YwFZurrQlRXBLRvzIrO1paWt",
+	"FIbxkSrcyjrWDBm6b6p+g39gpcuZE5qTlt39Zeqs+FIzjJibo1dZXb+FcQqis/qdCob+D256wjT7PcuA",
+	"G2DgVFvG2Q3PRMrWDsbv5mu3ZS0jclRRJxmmZLY4wtFYdQ2lZ2uJKCIcc4OcnCIeS0cB2Bf+1B1pNTeg",
+	"DeOZUWwClgnLOG3yz9bm72S2YIlS1wLYMLl577t5jy0P/VZvPsFhtdsO7AulJ8reKiZp8bZy6Kx0QUT8",
+	"WsjrDVKYjnqt9UcH95OkjmfRKbu94bZRn8obMPZ5JiZiJDKv2i0tCj4kJ6D3rVldQLXMI6Uy4HJlQ8oP",
+	"23bk1SI5yXOtbmDtcpliNBPGtLpu0B9TPvfelxsBczSf1LWzB+0xOxz8yMSYcansFPAkB/qVat6vu07a",
+	"vZ9tw37KDawOlpt34+2FWKqSYha85aszKx87Zo7KoFTzCPlPDpoZ4Y7U3DERzlJIBK5BYFO7bl7Cwszc",
+	"poO+WiTPfE+darJca75wf18vkgvLbbFNO/5FEsR+V8w6CVm9EjEJc2faoYcyYsCTKUkoYU05tbtM6KIi",
+	"mpYpOca6unfv1+gUSaWSrj7TeBdxYrff9JK7rOo05t9Bi7GA+jjKY1Vpq6ucYur9Lav6ULlzwR/OEytu",
+	"ABUcL4ud/popA2n7rUf9LL9H/cgrvUHGUO/VOjUmUg6hvlarnGCpH9ygOunVz0qTuCI6c2uYyzNPOy0n",
+	"9Q5blqjZzJt6dz3DGsaFgbR2lrswy+0CBSaXjCP349knHddzcFNdQ+SBEW7R3hn679rpxbNnt5PU3TZ0",
+	"Uu45t53aSJq7GFZ13dYFntRmxjrLOxjizUV/BhYHycZazUgzptebWpOY8Qns/S2HSduGmyk/ePxktfGf",
+	"4QO7+Pmkd/D4SdCEkC9zw4o8U9zf6a22J0gy38a13Gv4+j+g1cW/LJuiu0lHYWi4CZ+RBdBvbbPQWZuy",
+	"ChqcylbbGvJUGiYselniTtyptGbsqeaJba7/Hs/FnjvmZu96kewN9n/cHz9KDno/8EPo/TDaT3o/wkHa",
+	"e8yfjH5Ifp/+CIPxXkk8e/t7Y62kvVUZxHVvLFLUoB6/1OWG09xvIcjq1K1QJlllW+x02cY5fXFXGmmf",
+	"p+9+zfj9Kd9a7gVx06QD3GRkXoykBuMJcv5+5w7SY80Q/1hAsUGraiFvdJXvGDeW5Loivr+7hpD6nMV8",
+	"jLd1eHcpZmAYjtfZVAJHvZ0Q8CrjlfH+3W2ZNc7p1MJslUkvrU+jh81yrWr0s6gxG4SYozfD8JbfX1oJ",
+	"U+Mqd1LKPHtbllTrNaK1Gs8mtrfvyZOuu+ta5lRMnP4/9ldxPeLZjI/JdNbhUPbXs1p7J21vG/WpUpsa",
+	"bKreW32D1hAEMZS1RlRjg++lZsz4h1P6/gDtJv/HfpsCEpjhslNrrAGYF/8NbwfaYpX1uj9otXWbm3+L",
+	"7VZf/y1XsWLLLVJw4YytIP+IwaCGd8RGWaH1gnULWXrplGboMRqzsUoKsxuxpLDv1XjMupBOwDClY5ko",
+	"LUEbhnOSk92ITTKuIWLeDxe5JzNukynrpgroKoD+duvm2e+OYY6wdqNYSmXfh6sC1sWLA1neHTCB1zp2",
+	"Uc5iNwpde4cfnwAdeH/t4I58LJ2M2Y0YmdBdA+CVK9zF4IXzSiMthSNumm4n6uCcUAXASaHRTbNyR6I2",
+	"YnrihtOJOthbi76Ju3XhJWboNegEI55cr/1mRcF9qyy7CIetE3XOiAt3oi1VX2q2QZJLZ69mg9x24sKr",
+	"txsWTr3awJdZd6TsFL2ZZFOTb4RmwZQECp/Sn81NsIkj46WOKU/5Tn2ghhT1/S/Fc+/DVCuyWNnU60Vy",
+	"24K9WbxaJEsO4EoBfvXnpzWjMFgPzBRJAsaMiyxb/LetnZ1oKrfOAp2v9/Z03sMZucT7Czt17CfhVmn0",
+	"39P1bKLQJeR+iEp5vHyfQJFrSzJiSw/n67pveu16ZMFVvZV/dqMr/XLVS75jvBO9NE0brnaa3jErneR0",
+	"fYJMFj3iPhZvaQGeHH52d/CbimCb69NKyRg4yW68x6dBwffy1r8By1tIVt4IrWTwDAQunsINZCrHn/Fu",
+	"LS1IZWlj2BN00l+IiTxtlfGAMi7uPG3clvn7qY4TiwpjBVLWffnu3cvXz98/fX36/O3l+9Nn7qEB8r6u",
+	"evD8uOoDL6P8Wkd6A7qdpf5UiCxl/nHwRfjAoW7slsObaZlKeMZG7nWz27TBB/39/uDWLQpjrgYTNTZh",
+	"aTlbdxI54Wal9JPc39/Wx51xY599mnDXQKJojVWLNpfbUQkfrBcOdLWbcNQxUbiHoO4Q2tsm5Fdsm4hJ",
+	"t4KoWM2Fgd3PYcHd5oXykdrVa05bLWYj0BEbrMzjS6kCdXdyQy2oeyXLnWkj5LOMr3eg1A7WFt6sNhcD",
+	"z/U6gnAtMy5lwTNhIGWaW4wXzEEnIN3WzxXelMwwYKt+zA/7v/+h9SIivLF5292cn/tXyf5bt8d6gskN",
+	"M/SuBHU+YlcXz8LIGPXeHN/B40F/MGi9OV8nWM2MZ9kndbY/WNfZaizQT9yIpO1VC3r2jC9M4/VHA1wc",
+	"skUfPXk82HytSK2c+6CXlosDt8HBNp5PVQbMfcC48bd9boZdblkG3DgrutDl/q/w+cHgsHXOa8WLG8GS",
+	"cHG9m2MmLJs4BYUu6dy5q56GVIx67/vRXSz0hofEbT8RXG3Ja+tGB6Yhl3yv687u84rklzyMSEfN7V9P",
+	"KjNuCy3sopUGVjc65wtVtLB6T7z/4tMOIpZzkTqTLbS/Srrt20jfr+3gP/+DhTWLmKaEBTbl2bgHNyDL",
+	"8N6VO5L27pZ2zK9cOYhyukvLtG5LXos2RTzPuNzeV4Vs+VbvKjbZNoxzb344hdlsVHpbVn7p03K8q0xj",
+	"0+AqQ67ZYvtwJ8JY0HcJ81zRcCWbiBuQkTvPqFjA3wueVZFW3Z3wuWGpqlxOO7tL5ke7BVhzNje7Pr14",
+	"xx7tP3nS22c8y6e8d0BWYNdzOv9h8GatOgQ33ajfasUGHn9rk3cyd8vr98abred0DFpX8al3t8zOwYD9",
+	"InG+94zbPVdt+YG1gD+GiWwUR13PKqs5hbQTcvMpRj1PYYEpEWUD6JuMpdJiIqQT7jkkYuyjrolsTO1t",
+	"vFpkowU2unvMhnQlPWQWssyUqTdNt6UpRm70I7yqphB895+UBFEVMNFmqV1AgszutZo8b49gvkvEQWMZ",
+	"60LpLczLSEx0I7wQGsbqg7ORXgtZfLhDsKzIW3++FrKFZ1CGwHshI6Y9A3L6Fp6998H4j0oG8p5UgRRD",
+	"e7yL471rw7UQSztX78c8sUq/B8lHmXux9lsqjP/RbV/VVi3rSIMjIu6Uvtj9ZzxGD7IxrCthztwkDOaP",
+	"8jwHro8pfnJYm9RwQ+hoGGrbajrSOpm0x4O0hRNjDAQuanNf23j7RT1ecu35friep4+tc1rjGP+E4Cmf",
+	"Y9c2aWEwKQjdIOQCn/FrvPOtcofavTJ3Ox7O6r8AkHcZ9l1JplqZRn84pnpr1YK0EhOdlrVkVF3Q1Tb1",
+	"8ZYM/9LR07kPb29x0+E1j7nLIiGF3r5A9FpU66Ft7pdz9QJ5yTNiJV8zGvfjpvE8l59hOBt7uABb5Kst",
+	"K5s7kXbVFtzjWIZ/frS3x67OX+Op+eM5KWdTlaWmNbDp77rdz39Z+xot1rO3Lyml/+r8dcQK3BOWCg2J",
+	"zRb4imQYk8Uon7M9jAoSDS2H/ydu4NEBo8doz2DSlPSWDc/z24NTfNtRfZ3K+bVR2FXuqPnKbFDER0Kt",
+	"apu3qMu3qqbb67DbqqX5VNnlgT7akq6v8onm6eZlEOntOeTrwwV+mS58LoaX/t6ncwvPijq6VSWtdLyI",
+	"kYoXMdTwmNKVfvFpl0xXm+KK7+8e9CmNLbdqN1xkeKLmPMugTH683R22zsPhKffedt1SXKAzI9HubI6i",
+	"PZPvPrHVVds85f/D/9VP2jL6os4YwCzt0JplmXLzwr/cokZgEsUMpP2p2qjb2xTmtEygXxf53YwMX2W1",
+	"lBHFeJpqpwELU17HtWs8n3bfseohPUk5e61uIOPt2VYlC2pkYv7ww2Dw42Cwf/Cos4kbNafpZFJIPtIK",
+	"r4PwTWf4qEIzMgxLelsbbYof7V3pR/948sfZ/uhPg5uD6Z/nPyaH169P+n/LJ50t7PbaAjw7+eHVwR//",
+	"1NnAfzatL5rNnyFOv6Y9LbEGsolI++/+4ZfLiO0/ZjMhCwtm95jlHsFHyWzBhCxtyxLPo89Ozk59dqE3",
+	"DISNJTdseOKT1NEEP2I/AdegWVwMBo8S7BD/C8OaYZE4MT+RSgMTlsKNvImRcK0FxhK3p3nhnTbP3nif",
+	"4knpsF3Oyrc88w5Vw7pxB4nFxp1dZhQbc70d/7NNda31WH5aboTjrIHIPY3UciQamRP1+6rA+9vYTPvS",
+	"eL5WMa0lOl7hPC2zbk3UMN7TceFo2Cs6uPWOHqq/XgSO/YdfLgNwDa4fPq0WfWptTqLF0UFoAzFq6KcK",
+	"pSa58TZ+9TXPxStYUAa9kGO1xhwuRplI2M+Xl2dIzmrMynv3PkPbsYzpC0akkJMsaKOB85ycnVIy5EsV",
+	"y3Db7ngLz8UE5G6JwHQVjgw6sSYgQfMyKQFxf2L5VMkbkBZjoADDX5zWQP6sscoyNTdH7r0e+8PFu7fu",
+	"cLrWVWH77I2SgBgYfEm6O4rfpwu1uLMbMekaZtxftvZdY5i1THgjw1/j4HmOO0cs7vT7/bjzcUjhfUN8",
+	"c7h7jDPy71GnjmWATNyvfDmE0/XxlACTKi7i762HbahGQ7q3nmyBoQaLWLIKPo1dEDuiVOSAnsJnwAhZ",
+	"w8kGzl4+v/RexRLlokLKqoE5uaa7Iy1gnC12l/CcKiizG8eqisnUsiIPOWrHjFfjHsFC+dYzNdkxOBbX",
+	"NnZSrpX7tc9Ox+TqxHaddlS17eHQ/BB8GjlGl+gbxLlZzPmCsmwZCzBe9fVFzDYP5BU57scptJNowiNp",
+	"jCDhhQH3TCsfIoC9ZGredy2fSCUXM1WUMGTGN+Cmc1ROhdIqibWnRGdI0mfvLi4jdnZ1iUt+dnL59Gd/",
+	"W4sm3yoah2+sy+WihBhjDYQxN6oKZOzY44sRYU6USlkyVSKBXYLroijwBu4SR7A0XUiDgxI4FARFE0gE",
+	"15DbBkTZMcq94EtCApuBnSr0d9pp5AG+XGMITtOCzDbhQrq2g2SymLZJveLraxDYsFHyf5qAY+hxyELb",
+	"7nM8Fj69NcxVlLHJ1MPhwcFxDT0u+Nn9Crk9tyLLSpi3CVjDDgc/eipwIzX1MzOmHHyrUKNn3ccfPhD/",
+	"Ozz4kdiLo2e3lkh8CGnnl3DmFx9hCF3zr2DhSDFT7rny/NedVaeKOK6Ceh2lzK2QY7i/9PzW68D+YLgn",
+	"JVtFtlsLQUS1xb3h9RPs1LiTR1tCaed4NzUMTu9hgEkIwYTEvmJJ4WFMA3k12DhT81IgSPKhMDvVsJLq",
+	"bo4w2Z1E25B1Odt/3CMVjdGPsUR9ajfCFzWMNZjpkHUd9bFhTbsNjyKmFTrHHQsk4VIYoOG4JoLnly5V",
+	"rC6MhbRHvwaNDEnUXIuctr1EXcDZe+wFhleJFa4Z93RyONiPvCCMZcKzzLgVxLF5d/CQKSdASEpYp/od",
+	"MzH25yJz3KpqqhQudFXpdgmZuKefFQUVHdy4YsMyNG5Jr2V3UWBjGS6sutJRMs7jiDh3YzC7JNgvzl8c",
+	"Oe5WSARvCIvTLZlhRJwwYs+ev35++Zz9v//zf2lrnKzyW5mpiSrscBe9FJ5gEZkwln6DKCBMzYDUCrSC",
+	"5tJbQqw7fIf/GeLZGV5A0nsBNpn2LoSFI2QfPXp1SHSBIjqWwz/1zgM4Z88R+RH705vXjmT9z8PjKnrM",
+	"Cd8VPjN4xOLOU62M6Rlhy/nH0r8Wd/p+rXtkl9QkC6RMgnDN41I6+8gdjw+9pJRrHIXUECmbJ9Oa1uTU",
+	"RMMwI15Ywg+JGMix0gmdhIp9xXK0oFBClYlkwQhmpevNy7RILCJLmR28gTL0fPeIDUmVHHp0EqkCZR2z",
+	"oZrLE0rGcGx7scTCjmM5vBEwx/Qud8o9oWKqmol8OD6maiBZIthJOsOWSQDgYgwrGBVqKYrlEO1C37cZ",
+	"Yhvuyz5rYHsdubPUZ78gDJ2blvvhUd+JeBQc/hqWVH337NAdrqVL1SAXHgVZGhTDREnLBYqOuDJa4463",
+	"5oRFg6tUT5wuXYvdCdGoH6OOykHyXHSOOo/6g/4jjCixU7Qz9siO8o61CfmCy/0/TTtH7sen5UtLuJQH",
+	"g8GdkLu2Cj4JiFWrIR4roF7lwNhogcSKyGqPaVRtfZSj32siF9bNsM7RX/4adUyAVap1EtQQodnpxTvk",
+	"2KTxpIJnmdso/MntDp8YZ8OigegUe2f5rZ65zlGHyB8HsJfCzV5wuLXuRSaMDQhYX2MrliCmttgRp0i5",
+	"KYzUB9yLw8Hh7XtRAjJ+/s17jkLWsLkW1laxWbXo9jDcJmYG69ZfUTJb7Na2tR4cf5eN3ftVpB83nbRq",
+	"c+tYyn+5J8Rs653aX+9JQFvQzVoCIQ73IAjknSy9vV6zaaGNz0sN5HDagyY60ATWBK8nU0iuvc5Z+aqY",
+	"sVy7AV47ec6rdJEl17VjTyUsBqSxLNMVsd1+m+QxHA2L+VQkU0QBDtmMOx4bCztbsIXTkNAzF0sfc04D",
+	"dDbVTsTC6z7eHl9fyZY0rPXTP6tC1wZbve0MoREg+jzBYKR99mdVkCcUmyBFuIx4ClPf3OwcdBXq32fN",
+	"kaOJRQDfq4P17tWVs7yKAbVyqtuIuHplr4Sp/qKHdXWca44tGQw8UKE/vvu3n8YG/Cp+9Oj2jypw5nsc",
+	"+vKYhxykVUsYZ0SHqaQgn4cTDjj9uPZsV2pq43yXIbetJ5u8OXQpwdyrgf0k3PJMTQqIqqh8H/AdslJK",
+	"d0hAyK4iy2MpnAUPemYcEXNJBybllh951YUiy92v/jNIo8AmavzlGsAbqv411zQmaM946tFONvhNhWRX",
+	"FyxVWcYRkj6WwxAzPQwu4TUh+RE6OnLQbAFcsy6F2zN1A5o9GrCULwzL3T+/G/Td7zKWv9sfDOqB3rt9",
+	"NuS5HlbO51vzPcrhsf/8D/boyWO2F8sQJO9+2h8MhuuivWupIjifVJg844s+G/qbkSGbK31tqsj+WNqp",
+	"VsVkWs7f0cCOKbeawsCPnJVvCy1xJsPV+PPh6ohiWQtAj9iQwscbDYQI+aEPkR/WI8uHPsfJTqFGDxgT",
+	"qK0hXxnRkOELMg7D+GlbGlt/XDFiTJx31uDMGbqE/YjuklwLuhJwRl6iF7lVjBsDto2zOh0YCbvzBXli",
+	"GUi/hhXWzq35EjbHpV/QKjHSKr8ZSpuobokEHoBbsj3TqiskM58Yuk4rxcTRL7ja2H4b3Ds5Rt3wHAP7",
+	"Aut85l0TTqWOKKmzZKaOJdbyMsvqIeTvqK00Lt8260x+qIMx3/PxuBjbokzLqvsXyhi0O+sOS5VRSINA",
+	"r9BPKv18SOPrwgI/Nm9znXHy8YtSEKV7tBDRu/HYaypbUE6t0MbXU24OBz/e/kVZe8N9cHCwzbhW8eXx",
+	"2y06W8b+/xwa2GWhnYIydtKyR2HpdU8sQmy0IBSjYkLO8dqRw5O0tUJWnTuKjV9/7Oj5b+fUNYNfv/Kh",
+	"a6Z5tR09SdpCA46CVE8zRc+6TODYo5OifoSWWy2ZhXb++/l9MOdXbji+3ouAMcplXgTP889wbk0Zgu2P",
+	"bZPQzv0lMGcS5iFsmYCaSFGj4IPh0vEeMp/YZRrDpoipw8GPHv5u7YSd3ZNp4OmC4V3oiq6Kw/7M3OQL",
+	"HealaPc1em8VEc7TNDhTeQODBoPD/0kP370P0QX6GQxYBE8s8nA71Vi+e56XpFG7BA8NooKtFscjpckc",
+	"sZ2TLCMIfuLOQYagD689bTWKZfmILk5HwMrs+d/XAkp2Irxy3nmXpZVYF85MTJTWkNidPnsnA8wNWYRX",
+	"pz50wNmITgWYKMDAhD28LG87a0vTfqCSu72wzMPRlml86XeJ+wAkLu1FUx3ugkzL6Eb0aPrkvPtqx+NG",
+	"KYf1ojYELu2cjj0KInqUsFpcCMbj1t9CRGzukQ8502DAskzI6/6OE6w4eKU9ICLEstlUxGyVbYihWRi8",
+	"R6EMbM4XfXY4GJRXDL5ah6TriB2259jT2kIeO20MZGkFHigDaS+58XAYyElVUusTOcg/8dHeeEmN4aS0",
+	"rb3qsGx9rFcdTROwIYFqnWfviuoCPMRrKRzahpuo39T10+XKtdM92bXfO3Pb5prV3V2qOO0UUrS0pWOy",
+	"SocL5G7CDfSENCDddt94YDP3DUbnVoEIBrhG1NnW4IP91sTHr0hkW0W6ELXdHt+Ca9oMFflNEeLzELqq",
+	"WZcG40ME0pmQpq5EIATEWqosA+8aRIkRu3vIttYrEHi5NKR3z31wb4BMgJQNScX/N3rhX11jPmLY/2KV",
+	"zYe7R/WyWWWwcHmxj/YFJlZwKmymrgUcV9GsFcjzMDDdIfM3cSEwN5bDRKXgQwuHAQJ0SGG1ZRtYim7Z",
+	"jtt1xoobu0e5xEX2oa3oXNivsPWXC8K59jyqcxhSrpUau0lhYbPWgIOyTtZD1VxWK3l9Za1lnUQpazMf",
+	"V3HRIXvORz0/eHvojkFU/xW1rBdCCjNlnC0nFoRzh4ZLdQVRsYh6ucSEUv0+WScjFhn6Xhse8nQKiY8X",
+	"QFCeiMGHkLVCSZ4+BgP/Onv19HmIANPIavwf9PLpM8pX3TGxlArz2DGFImRn9Fngw2XyB8UHYDaOxwoo",
+	"DwnGF7RyaXzR2WDOgnMcLXBI9A9RXCXGYvko94UqtGHdsLyxXGLAPuMdDUjXZ8XjMIluZRQoGSq+Wm5g",
+	"LPkqTLag6HhI21rCCpXDKix/PccNK7cmZHNJVfLUsyZK8/D3rZpSq85lCbCxvaXHT7ZuCGd6p4aW9bFH",
+	"g4M2BBFMIGwChtSKeb9WxMKb3Hu5q48PIECUuMVOmdJWHpAm97g/T8D4mrUMoXZCa/lVVgVuhrwA+UD3",
+	"4uDxk92I+AYyA3/mMQ2PtKKp0raXCQwIbahI/UbA0RxrVDlNBnVE1NzcfCnA6wgtVjtloRaWERaOGZcL",
+	"zKqLJWQG8FNEnB7uDfvscHBIB9QPu1YEF7M1lRyLSUEpj2tOHPrQtztuJYTmHQ7cVuR9Gdbd0UU96YmB",
+	"THMlCPnzN0nvP8HEJ/6ukZP3oHRf5KGVwCkzn5LcqrBcH92ULUrMci7TWilhzGYua3XOERqpguamaEgC",
+	"wjGYNVlT8CRZAxTWCx84AidhOFutCs2a2F4CYH+YjhNfJmO952THsFd/fsqcff/ptusXcInsGNYMTq9R",
+	"mi/HcQcPyfUi2fOW1SYnia9O83C3s6zitmZHMd3tN+WDOG1ssilryY2xcsmNgHmrbyJiKktLr8uWtEHt",
+	"4QKaZeq4LRknFCW+K104O/P0WeerOrluoSCcxxoCuh8f+ArG6r0J7p2EdgZDWhMsVU+mlL4gU25xk92H",
+	"+PZ8asqGO/oy70KY0izqY/3tHULoXJoPr0JS3AxSSOm2TTKjZqAkMKeUxdI/dIaYTypQmt4bVgsx9AnA",
+	"7jM0jlFLY5mSEx8fHlxXSraaSH5+n8Jctz9EX8l9tVpZ/aP3X32DS7aQ0vTdLfUNg3n8LjR9uLWCcV+Q",
+	"cVSVe3+tevy496sRKXzcoGJr4DPjsxwx0QLSsuAyl4xby5MpRrt3h0+JiHvPhAlYPEe1NzBP/k+98Nbl",
+	"IofeO+zJHDGpjBTj8TByxiaX6Uh9cKtTthnAvXtniBYw3PV4Om4ssRQBEkcXktBOEWdHjWvAdH12Yfl4",
+	"jNlbY7DJFJNHPJcvl4cSm4An01jSWwiukCidEm4RsrVQQ88PimVqcsx4lR1GX1K6hZrLPjuRi4qV+vz9",
+	"w8gNlUqhlthX2HxZYxL9Yn12uD9YX9WZFTIFHUvvhCM8qwCq4P1jwa3mPiMEuzVmSr1K0z0YcEvycaPc",
+	"z4Yk5I2VStpbDqWX17W5XT3nuylUKrFgewbPR5NDlziZIyG5bivA1qpUBQq4j2J1V+a5vwU/e6kkfBbm",
+	"90zNJebGuoOwkk97b8sNuRwZ8hu0o5MQb+gGURWRpThkMvuP2ZD+M6Q0xUapXIpCt5VbAOPVY7mscQXY",
+	"MqM8xJXjCuRCr1wIiPjYKBhWsiHS2LiJ5ZhCPJ3caDuz9Ok/i77UrKH8cGKUQvHZ7+rTt1SfaBfqVQnH",
+	"a1Qpn+8YDuAXUKyyUPmhPWahFp5swDaLInjIsQC85cHovNVGsGf+Dpmdw7gwPDNHscTYxXVR12yPbQpe",
+	"PKb4gZ1TWfvV6QbhIi28geELRyyu1eGIO0O28xbm5Q2C0syjlKVgPfjBL2XQZgVN5rjkAsETiCn2dxBk",
+	"qxGcin5TMZnaiI0KKnNd9oM63bxMGSCuT+lBdLESS5UD5nAsx0NgUCnIALJ7hACDBHQlDBvWi3cMA2gl",
+	"wgaiq3isdCwDXi65l5fg4hDAzbfyPkDULSPBDXf7rFG+NJYrsHUEmFHdIDfuMZlVEwp69de23AYU4Qq1",
+	"N8IC5qtTcjN2U/JhL1QGIHNSj+5wpcIJo1pc3s94uVSm4hg+g3IpcBR4GeSB8TDCPmTx1DohZ4KjB7za",
+	"CVHHfm9Q+UWpaqaxdJ8s016j5jCS33MZ0suf9FIxEbaWe4MYIasJJURsTtiSZowBwSVGHk4zHLUQpNNV",
+	"VKazlnq2i2N7VI2thqo1JGyQRlDPCCqQ/BooCAJzJZaZIs+Vtn08bgc/sp1LpdjMrRG3Fma5NeUnVnvI",
+	"SrctbwMl93do1Odg9aKHgVGtGe/InB5oVE+jHvb3gJ7vCQ6ffPF44YEfySfrQ6JllTN0j3tHPEEVQH87",
+	"tlrtnXvS7Aqw+QqFupNR+QACIws0GsS9VzG+BMBEHQ8n4VlGEroM8rnvWgehuPcrKicf16tWFJXlA5WW",
+	"JX8AjHWaAaRHtwrVUjGIJQrVFsFeydkNmsNun9WS4zwPH4ssY0KSAKoUo52I7fiiADiikAv3pCUFLmhs",
+	"SpcBnvWGliQnPnrvX0QJdTn1m7QUJlrKmUxVgr+/g+iqmbiBWC6t7FEJs1qK+yrjHoFXIwQGq9WHcxLO",
+	"rgi4GLd6Q46s097robMh6grb6m7UFHbXCsNAXncWilha/4zb6QMylF/XZ/Rdkn6XpJ9Xkq7yTELK1Y5P",
+	"1U203fsxfV+RufXi4SSb84UhGxoxhKvCAZQB2Ge/BPAAqo9YD8R9enH+IsDYZ+IaKiToWPoDSdcHMtgm",
+	"1gk1KT1Wb0W6qrBreAoVWP4Wzih/xNzQvm48xrpkNMyQQJyj6jYciaDN7XEPminrErUrBn84e/7SUcfZ",
+	"25esyJlV7DF78xPrHu4/ZjtnjYpFZfo5q3+E1e/6O75sAdXCE8aRjHHsBEEMLJspY9nj/QOWf/AunB6g",
+	"HZsGe95YLXKDukVAomLdzMfzMbBJv1VQEXTkma9L8wVtt1mRWZFzbffGSs96iJTVIMylWqdh2W+/2Viq",
+	"940ftlSweRCSCgMlsIIgwWofsyEOuIQAlDAnItgx7Or89T+d2NrfooszvnBEeanUa64nQN893mY+3tcB",
+	"6RtIBb90FPCt/cdXhM3Kl8qX0fXMNcqQWi3sUCDqPkmXVOrsV8lnsDFwbM2hb7ns9NWt1l925k7T1u7D",
+	"//WXk97/5L1/DHo/vu/99df9J9GTw49x3O/+LZ/871xOdn/X+RSQZzwSe3/LYXLXe8/If5vLyWe5MiV+",
+	"/fXuS+8f/9GkvHsSl6+CsQnkiKemUa8kFCVxwokSDGve2HoJlD47CVU2vM/Z+jjnWAYPb1nfpLAMQSYq",
+	"UNYg88d8JrIF62ooTLgvEEru9lk9n1FTbo2KvbEbOiaN4eiW2iMtV6L1KicPG0OpUcK59eIR51LePH5H",
+	"SLpNGfVJb95NVickH2rjxDqv1WS8h0IaKhKtP4JPsYIqFmwrq96GG4MopNNhjk134z0hGl8G1ezyQoZq",
+	"xoCvVxAA3b2WibApHkuPSg56ZxNfUMGa+rWXWxcTy+G/aRj/65DuVTgzU47+JiGvj6t350KahrNrLRLU",
+	"ZkCVaM2N5dlUSWBvsVre3TCjNgFPoRuH8q4998KrmrCBkO60cxK/v7dAIpw3lnh1+dbhIDiaX5Nq1Frv",
+	"+KE4oM79utzJ97T/xTX683I3y+T5L+aK+q/nIyJWVodwqiEU3IuJComZh2V6RTvSavneJ0HQ3DPa6VuE",
+	"HPnppv3vEUSfywJ8LcYWZbHJQfqY6zvimNQrfzXJ2ECJsrX3K/6J6t3HDeGIFz5GKNRRqYTdOeI5+efj",
+	"IotYXl7YCLnTb5FVtf63MiWrIW5bFmj/4PcPWirVVuAhxhAasJ8ucL7jddx+iwHW6/dVgFm40CAjtoxs",
+	"quDSGgCJd4ZGXBVnODjoeRm596uteECrhXBZDs6p5aYaooR5KAfKM9ABIbHPnq+MF2PWMLAKfy7LiYZA",
+	"vaad0IIZ1w5F7CYS/A7bMBT7rXjJN7iDwcVJ+9/P5pZnM+5gKMKcG7lj2QyrnWcquUbv0XyqMHvnc0ST",
+	"hAH0MrUxjTskFL1Wk2+Yx70V1FxtqM+3LXR5SSEnv6k07zBPKjZv6oWD63Wo61B693ShGpApRlNsF3p0",
+	"gaKCRAyZ+kq3hiGhs7QZi8S6wyqoergbYaZsykYLwrJdG3i0Oe7o2IO9wY1QhY8nMlblBssjCER++8wh",
+	"Qg2vbSx9wFB7DDaWkvbWYlcqSYlrBstM+dpghYE0YhryjCe0Hri+oGPpm4rYqNDSukcIZueLQlQhUbtH",
+	"oS47VefHNDqQfYxACl6mOReWvWUGEiVTU5Yf9IooYk+V++rDbOvBzp4WET2EQKbKYodUtB29V+1ytEZj",
+	"/xTxRxf1GX373OaLKmvue0zRA8QodqeqlhayhmfeS+TL9N9rzu/noSRyuyOp/fWHfE10C/FT5oL3a4ey",
+	"rrv97/T9meH1GxS9cttyb1UETTmzsZT3RXjp66iddIG6hbZ5QkVzwhwiCpLSkBASl5Pxv0Ho41bAKd6c",
+	"6mfa9T0NN+oaehiPaDY5wd1r79xbNVr4TXKu55gi9f1aex2zkWnTycPgQwK5j8BVEj4X5YVbF4KTaKtw",
+	"l64NpbhXkfknh1+3xvzDosWvHXvk6MkZYN6QKRFMPg8bo0uRW27walcnv320gguazMO7Z7go00+/gxV8",
+	"y8JttA0BFSjcMx6XoXKirMRkGLdYyPLel5AUzxxquKy5dHxBwToZjC1VS9PACpn4Ol4YM+STKX1KxAiY",
+	"f8qmoKFfBkrP+IJATEYQy7gTd1hXw6xEuHIvEZ6SsAZxi3YDIJFnP6EUtX/VPbk6f82GtVD4YSwJJAHS",
+	"CikYgZRYN+Rv1CN2I4xQSFMNxuBrCEm8y4TB8k8+ER8Dlo5YTDHqcQcDHvHmCEOC6SrG47NQ1fXGmNrD",
+	"99NPDU74SizrqhzhA0saWw7F/+7N+axR725hWzzp7sRQOPI9pX+RTzRPK7bT6jsfapWtQij4P2oAKF1u",
+	"2LDG34aIhrZbh5JwLTElGY9l2Rh9XMYIYYOzGnCG+6ZZAM5ABgnWmVMZ7PTZiSRomFh6tlcFkhKKG/Xb",
+	"PTw4WJO+U63Cg2UA5RC/F5L8rrWsryDJA4Mgkr9rjBSdnHOVwZJ24iRoDWLQrGcXb0KOGnP/GDYcayWx",
+	"6lPKhiOeXA8jKgMeMvL2B9Hh7x9HPzwZsNHCMYDu4f4jtvNCYM2Af5Rp9rHMqGgsl2x/8Oan/s5uhEbR",
+	"IgfMBozY2duXEXt5+iJiv8DoLGI/vTmL2M/PT59iouCzFwEo11/eoWazY2LpT0jksShHC9R7QpW0FJIM",
+	"I4KxJ8pKDOn9mBNCWTB9hkBDNJI/nL2MYonjcRN3fTttjWeZmkNapipSoZQakiilwo6UnbJu4He0+vQj",
+	"LmYsXZtuLWu4czuO044pILuCxS/R7tvR6qhAOwJATbjjoNwXzSJ3FkbdLpi6Ad1nbkP8BwieSHmVIAO4",
+	"qLFK8wmERZxClvqkEtfwDGZKL45xcASBgdx9jKEt7lMCznQ6IkHozacIVlpfnDkXvvCoxw5XOsaCFzjk",
+	"ekEwHlBz12ZrNoj5ISVtum3dKrUq6iAxbJvB9U1TOV8tkgu3j9Y69t1m+vqHxx6mxPjMojnzqP3fkzh/",
+	"60mcF86oXoEPrZ/ne0GJ4rXOwmlIjdC9YEk3eUD18vf4uOZJ/Hd/C/k9QG7b63JcsUUNfKN0YqyLYf30",
+	"G8jVK/TVS4BVCz0E8oiAIR1hkpWHoSaQxRy0UZJnDEEPhGGguYGUdVG8q56ZakgdI96N3PuxLF1gINPK",
+	"VzRTEhZsKpxEXzBj+cIDZRepaAXkoEHcy7P8jU7KU4LjftAmzDe1SNz61LOO7m6NuBY8qze0BbVD+Gtn",
+	"BFyDPikc1/3LXx2Ppci78hd3TkHfBHoqdNY56uzxXCDR+EEsn5hTSeoUAqKMVEA3pYb6lVCYgeV4rbEK",
+	"8tIr8oiVQXDeVxPVvMYyLVclzKjWMvGA1aavCKVe8gkgpvXYY3A1AXL7jdKB43FLQ8tlebqv/vx0l/W8",
+	"pREF9bpeHKXerBPOLY3KG4rHq70p8LeWlzHxEpzq7vhNv5FZSQ9aPnoGN5Cp3M29hy7eKWSObx0zPkIj",
+	"pns4ONxlQrolTwsko1rTafV55+NfP/7/AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

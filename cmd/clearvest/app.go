@@ -13,6 +13,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/command"
 	"clearvest/app/kyc"
+	"clearvest/app/plans"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -22,13 +23,15 @@ import (
 )
 
 // identityParts is what serve and the account tools share: the codec that seals personal fields,
-// the mail outbox sender and the accounts service on top of them.
+// the mail outbox sender and the accounts service on top of them, the identity checks and the
+// plan catalogue.
 type identityParts struct {
 	codec    *eventstore.Registry
 	cipher   *pii.Cipher
 	sender   *mail.Sender
 	accounts *accounts.Service
 	kyc      *kyc.Service
+	plans    *plans.Service
 	pool     *pgxpool.Pool
 	store    *postgres.Store
 }
@@ -74,7 +77,11 @@ func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, sto
 	if err != nil {
 		return identityParts{}, err
 	}
-	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, pool: pool, store: store}, nil
+	planService, err := plans.New(plans.Deps{Pool: pool, Commands: commands})
+	if err != nil {
+		return identityParts{}, err
+	}
+	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService, pool: pool, store: store}, nil
 }
 
 // newCommands is the process's one command runner: every service appends through it, so one

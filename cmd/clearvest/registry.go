@@ -7,9 +7,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/accounts"
+	appplans "clearvest/app/plans"
 	"clearvest/domain/aggregate"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
+	"clearvest/domain/plan"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -20,6 +22,7 @@ import (
 	"clearvest/platform/pgmigrate"
 	"clearvest/projections"
 	"clearvest/projections/catalogue"
+	"clearvest/projections/plans"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/users"
 )
@@ -32,13 +35,13 @@ import (
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
-		idempotency.Migrations}
+		idempotency.Migrations, appplans.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one
 // newCodec returns: the identity read models decode personal fields.
 func allProjections(codec *eventstore.Registry) []projections.Projection {
-	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec)}
+	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec)}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here
@@ -48,6 +51,7 @@ func newRegistry() *eventstore.Registry {
 	r := eventstore.NewRegistry()
 	identity.RegisterEvents(r)
 	kyc.RegisterEvents(r)
+	plan.RegisterEvents(r)
 	return r
 }
 

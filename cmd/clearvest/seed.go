@@ -23,7 +23,7 @@ import (
 
 // The demo seed gives a fresh development installation three accounts to try the product with:
 // an admin, an investor who has not sent identity documents yet, and a sample applicant whose
-// (sample) documents wait in the staff queue.
+// (sample) documents wait in the staff queue; and the demo plans (seedplans.go).
 // Their passwords are generated per data directory (never fixed strings that would work on
 // every developer's machine, or on a server someone forgot to switch to production) and kept
 // in <data>/demo-logins.txt, readable only by its owner, so `serve` can print them at every
@@ -46,8 +46,9 @@ var demoAccounts = []demoLogin{
 
 const seedUsage = `Usage: clearvest seed
 
-Creates the demo accounts (development only) unless they exist, and prints their logins. serve
-does this by itself on the first start of a development data directory.
+Creates the demo accounts and, while the plan catalogue is empty, the demo plans (development
+only) unless they exist, and prints the accounts' logins. serve does this by itself on the first
+start of a development data directory.
 `
 
 func runSeed(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger) error {
@@ -74,6 +75,9 @@ func runSeed(ctx context.Context, args []string, stdout io.Writer, logger *slog.
 	defer done()
 	logins, err := seedDemo(ctx, cfg, ident.accounts, ident.kyc, logger)
 	if err != nil {
+		return err
+	}
+	if err := seedDemoPlans(ctx, ident.plans, logger); err != nil {
 		return err
 	}
 	printDemoLogins(stdout, logins, cfg.PublicURL, true)

@@ -6,7 +6,7 @@ import { generatedApi, type User } from './generated';
 //
 // 'AuthStatus' is loginStatus, 'Me' the signed-in user, 'Session' their sessions, 'SecurityLog'
 // their log, 'User' the staff user list, 'Kyc' the signed-in user's identity check, 'KycQueue'
-// the staff queue, 'KycCase' one user's case (by user id), 'Eligibility' whether they may invest. Signing in drops or refreshes everything cached for
+// the staff queue, 'KycCase' one user's case (by user id), 'Eligibility' whether they may invest, 'Plan' the plan catalogue. Signing in drops or refreshes everything cached for
 // whoever was signed in before; loginStatus is not asked again because the sign-in answer itself
 // says who is signed in.
 const userList = { type: 'User', id: 'LIST' } as const;
@@ -46,7 +46,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -104,6 +104,8 @@ export const api = generatedApi.enhanceEndpoints({
       invalidatesTags: (_r, _e, arg) => ['KycQueue', { type: 'KycCase', id: arg.id }, userList, { type: 'User', id: arg.id }],
     },
     getInvestEligibility: { providesTags: ['Eligibility'] },
+    // The same for everyone; terms change rarely, and a page opened again asks again.
+    listPlans: { providesTags: ['Plan'] },
 
     // The list is the same for everyone and changes with a release, not a session.
     getCountries: { providesTags: ['Country'], keepUnusedDataFor: 3600 },
@@ -150,6 +152,7 @@ export const {
   useApproveKycMutation,
   useRejectKycMutation,
   useGetInvestEligibilityQuery,
+  useListPlansQuery,
 } = api;
 export type {
   Country,
@@ -169,6 +172,8 @@ export type {
   KycSubmitted,
   MyKyc,
   Meta,
+  Plan,
+  PlanExample,
   Role,
   SecurityLogEntry,
   Session,

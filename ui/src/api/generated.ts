@@ -313,6 +313,9 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    listPlans: build.query<ListPlansApiResponse, ListPlansApiArg>({
+      query: () => ({ url: `/invest/plans` }),
+    }),
     getCountries: build.query<GetCountriesApiResponse, GetCountriesApiArg>({
       query: () => ({ url: `/countries` }),
     }),
@@ -529,6 +532,8 @@ export type GetInvestEligibilityApiArg = {
      */
   "X-Clearvest-Position"?: number;
 };
+export type ListPlansApiResponse = /** status 200 The active plans. */ PlanList;
+export type ListPlansApiArg = void;
 export type GetCountriesApiResponse =
   /** status 200 Countries by name. */ Country[];
 export type GetCountriesApiArg = void;
@@ -813,6 +818,33 @@ export type KycRejectRequest = {
 export type InvestEligibility = {
   eligible: true;
 };
+export type PlanExample = {
+  amount: string;
+  /** amount × termRate, rounded half-even to the cent. */
+  return: string;
+  /** amount + return, paid at maturity. */
+  payout: string;
+  maturityDays: number;
+};
+export type Plan = {
+  _id: string;
+  name: string;
+  /** The smallest amount accepted, USD decimal string. */
+  min: string;
+  /** The largest amount accepted, USD decimal string. */
+  max: string;
+  termDays: number;
+  /** The rate for the whole term as a decimal (at least four decimals). */
+  termRate: string;
+  /** The simple annualised rate in percent, two decimals. */
+  apr: string;
+  /** The version of the terms; it grows each time the terms change. */
+  version: number;
+  example: PlanExample;
+};
+export type PlanList = {
+  plans: Plan[];
+};
 export type Country = {
   name: string;
   code: string;
@@ -874,6 +906,7 @@ export const {
   useApproveKycMutation,
   useRejectKycMutation,
   useGetInvestEligibilityQuery,
+  useListPlansQuery,
   useGetCountriesQuery,
   useListDevMailQuery,
   useGetDevMailQuery,

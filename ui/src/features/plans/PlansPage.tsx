@@ -1,0 +1,111 @@
+import { Link } from 'react-router';
+import { useListPlansQuery, type Plan } from '../../api/enhanced';
+import { Amount } from '../../components/Amount';
+import { QueryState } from '../../components/QueryState';
+import { aprPercent, days, termRatePercent } from './planWords';
+
+// The plan catalogue for everyone, signed in or not. Every figure is the server's: the terms,
+// the annualised rate and the worked example come from GET /api/invest/plans, computed by the
+// same rules an investment follows (docs/plans.md). The page only formats them.
+
+function RiskNotice() {
+  return (
+    <section className="notice plans__risk" aria-labelledby="plans-risk-title">
+      <h2 id="plans-risk-title">Know the risks before you invest</h2>
+      <ul>
+        <li>
+          Crypto savings can lose value. A plan’s return is what its terms say it pays, in US dollars, at the end of
+          the term. It is not a promise about the price of any crypto asset, and you can lose money if the platform
+          fails or cannot pay.
+        </li>
+        <li>Your money stays in the plan for its whole term and is paid back, with the return, when the term ends.</li>
+        <li>
+          The annual rate is there to compare plans of different lengths: it is the rate for the term spread over a
+          year (rate × 365 ÷ days), without compounding. You earn the rate for the term, once.
+        </li>
+        <li>Only put in money you can afford to lose.</li>
+      </ul>
+    </section>
+  );
+}
+
+function PlanCard({ plan }: { plan: Plan }) {
+  const titleId = `plan-${plan._id}-name`;
+  const { example } = plan;
+  return (
+    <li className="card plan-card" data-testid="plan-card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="plan-card__name">
+        {plan.name}
+      </h2>
+      <dl className="plan-card__terms">
+        <div>
+          <dt>Amount</dt>
+          <dd>
+            <Amount amount={plan.min} /> to <Amount amount={plan.max} />
+          </dd>
+        </div>
+        <div>
+          <dt>Term</dt>
+          <dd>{days(plan.termDays)}</dd>
+        </div>
+        <div>
+          <dt>Rate for the term</dt>
+          <dd data-testid="plan-term-rate">{termRatePercent(plan.termRate)}</dd>
+        </div>
+        <div>
+          <dt>Annual rate (APR)</dt>
+          <dd data-testid="plan-apr">{aprPercent(plan.apr)} a year</dd>
+        </div>
+      </dl>
+      <p className="plan-card__example" data-testid="plan-example">
+        Invest <Amount amount={example.amount} /> for {days(example.maturityDays)} <span aria-hidden="true">→ </span>
+        <span className="visually-hidden">and </span>
+        receive <Amount amount={example.payout} />
+        <span className="plan-card__return">
+          {' '}
+          (<Amount amount={example.return} /> return)
+        </span>
+      </p>
+      <Link
+        className="button plan-card__cta"
+        to={`/start-invest?plan=${encodeURIComponent(plan._id)}`}
+        aria-label={`Start investing in ${plan.name}`}
+      >
+        Start investing
+      </Link>
+    </li>
+  );
+}
+
+export function PlansPage() {
+  const plans = useListPlansQuery();
+  return (
+    <section className="page container" aria-labelledby="plans-title">
+      <h1 id="plans-title">Portfolio Plans</h1>
+      <p className="plans__lead muted">
+        Each plan has a fixed term and a fixed rate for that term, set before you invest. You see what you would get
+        back before any money moves.
+      </p>
+      <RiskNotice />
+      <QueryState
+        query={plans}
+        loading="Loading the plans…"
+        failed="The plans could not be loaded"
+        empty={{ when: (data) => data.plans.length === 0, message: 'No plans are open for new investments right now.' }}
+      >
+        {(data) => (
+          <>
+            <ul className="plan-grid" aria-label="Plans" aria-busy={plans.isFetching || undefined}>
+              {data.plans.map((plan) => (
+                <PlanCard key={plan._id} plan={plan} />
+              ))}
+            </ul>
+            <p className="muted plans__footnote">
+              Investing needs an account with a verified e-mail address and an approved identity check.
+            </p>
+          </>
+        )}
+      </QueryState>
+    </section>
+  );
+}
