@@ -52,6 +52,7 @@ import (
 	"clearvest/domain/asset"
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
+	"clearvest/domain/plan"
 )
 
 // Limits on the free text and ids commands accept.
@@ -349,7 +350,7 @@ func validTerms(t Terms) (Terms, error) {
 	t.PlanID, t.PlanName = strings.TrimSpace(t.PlanID), strings.TrimSpace(t.PlanName)
 	switch {
 	case !validField(t.PlanID, MaxIDLength), !validField(t.PlanName, MaxFieldRunes), t.PlanVersion < 1,
-		t.TermDays < 1, t.TermDays > 36600, !nonNegativeDecimal(t.TermRate),
+		t.TermDays < 1, t.TermDays > 36600, !validTermRate(t.TermRate),
 		!t.Min.IsPositive(), t.Max.LessThan(t.Min):
 		return Terms{}, ErrInvalidTerms
 	}
@@ -954,24 +955,9 @@ func optionalText(s string, tooLong error) (string, error) {
 	return s, nil
 }
 
-// decimalString accepts plain decimals only: digits, optionally a point and more digits, at
-// most 40 characters. No sign, exponent or spaces, so that the stored string is the number.
-func decimalString(s string) bool {
-	if s == "" || len(s) > 40 {
-		return false
-	}
-	intPart, frac, hasPoint := strings.Cut(s, ".")
-	if intPart == "" || (hasPoint && frac == "") {
-		return false
-	}
-	for _, part := range []string{intPart, frac} {
-		for i := 0; i < len(part); i++ {
-			if part[i] < '0' || part[i] > '9' {
-				return false
-			}
-		}
-	}
-	return true
+// validTermRate reports whether s is a rate for the term as the plan catalogue writes it. The
+// range is the plan's business; an investment only needs a rate it can compute with.
+func validTermRate(s string) bool {
+	_, err := plan.ParseRate(s)
+	return err == nil
 }
-
-func nonNegativeDecimal(s string) bool { return decimalString(s) }
