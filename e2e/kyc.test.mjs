@@ -55,6 +55,52 @@ async function tinyJpeg(page) {
   return Buffer.from(dataUrl.split(',')[1], 'base64');
 }
 
+// Where the document of a viewer sits in its stage's scroll area: its box as drawn (rotated), in
+// the stage's scroll coordinates, its size before rotation, and the stage's sizes.
+function documentFit(viewer) {
+  return viewer.evaluate((section) => {
+    const stage = section.querySelector('.doc-viewer__stage');
+    const turn = section.querySelector('.doc-viewer__turn');
+    const s = stage.getBoundingClientRect();
+    const r = turn.getBoundingClientRect();
+    const left = r.left - s.left - stage.clientLeft + stage.scrollLeft;
+    const top = r.top - s.top - stage.clientTop + stage.scrollTop;
+    const pad = parseFloat(getComputedStyle(stage).paddingLeft);
+    return {
+      left,
+      top,
+      right: left + r.width,
+      bottom: top + r.height,
+      width: r.width,
+      height: r.height,
+      laidOut: { width: turn.offsetWidth, height: turn.offsetHeight },
+      scroll: { width: stage.scrollWidth, height: stage.scrollHeight },
+      client: { width: stage.clientWidth, height: stage.clientHeight },
+      pad,
+    };
+  });
+}
+
+// After a quarter turn the drawn box has the swapped size and lies wholly inside the stage's scroll
+// area, so scrolling reaches every edge; one narrower than the stage is centred across it. Polls
+// briefly, since the frame takes the new size from a ResizeObserver.
+async function assertQuarterTurnFits(viewer, what) {
+  let fit;
+  const ok = (f) =>
+    Math.abs(f.width - f.laidOut.height) <= 1 &&
+    Math.abs(f.height - f.laidOut.width) <= 1 &&
+    f.left >= -0.5 &&
+    f.top >= -0.5 &&
+    f.right <= f.scroll.width + 0.5 &&
+    f.bottom <= f.scroll.height + 0.5 &&
+    (f.width > f.client.width - 2 * f.pad - 1 || Math.abs(f.left - (f.client.width - f.right)) <= 1);
+  for (const start = Date.now(); Date.now() - start < 3000; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    fit = await documentFit(viewer);
+    if (ok(fit)) return;
+  }
+  assert.fail(`${what}: the quarter-turned document does not fit its stage's scroll area: ${JSON.stringify(fit)}`);
+}
+
 describe(`identity check against ${BASE_URL}`, () => {
   let browser;
 
@@ -139,9 +185,36 @@ describe(`identity check against ${BASE_URL}`, () => {
       await openCase(staff.page, email);
       await staff.page.getByRole('img', { name: 'Front of the document' }).waitFor();
       await staff.page.getByRole('img', { name: 'Back of the document, page 1' }).waitFor();
-      await staff.page.getByTestId('document-front').getByRole('button', { name: 'Zoom in' }).click();
-      await staff.page.getByTestId('document-front').getByText('125%').waitFor();
-      await staff.page.getByTestId('document-front').getByRole('button', { name: 'Rotate 90°' }).click();
+      // A quarter turn lays the (landscape) documents out sideways, scrollable to every edge, at
+      // every zoom, on a desktop and on a phone.
+      const front = staff.page.getByTestId('document-front');
+      const back = staff.page.getByTestId('document-back');
+      const press = (viewer, name) => viewer.getByRole('button', { name }).click();
+      await press(front, 'Zoom in');
+      await front.getByText('125%').waitFor();
+      await press(front, 'Rotate 90°');
+      await assertQuarterTurnFits(front, 'front at 125%');
+      for (const zoom of ['150%', '200%', '300%']) {
+        await press(front, 'Zoom in');
+        await front.getByText(zoom).waitFor();
+        await assertQuarterTurnFits(front, `front at ${zoom}`);
+      }
+      await press(back, 'Rotate 90°');
+      await assertQuarterTurnFits(back, 'back (PDF) at 100%');
+      await staff.page.setViewportSize(PHONE.viewport);
+      await assertQuarterTurnFits(front, 'front at 300% on a phone');
+      await press(front, 'Reset');
+      await press(front, 'Rotate 90°');
+      await assertQuarterTurnFits(front, 'front at 100% on a phone');
+      for (let i = 0; i < 2; i++) await press(front, 'Zoom out');
+      await front.getByText('50%').waitFor();
+      await assertQuarterTurnFits(front, 'front at 50% on a phone');
+      await assertQuarterTurnFits(back, 'back (PDF) at 100% on a phone');
+      await staff.page.setViewportSize(DESKTOP.viewport);
+      await press(front, 'Reset');
+      await press(front, 'Zoom in');
+      await front.getByText('125%').waitFor();
+      await press(front, 'Rotate 90°');
       await expectAccessible(staff.page, '/pending-kyc/:id');
       await button(staff.page, 'Reject').click();
       const dialog = staff.page.getByRole('dialog', { name: /^Reject .*documents$/ });

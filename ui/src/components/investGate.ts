@@ -5,18 +5,24 @@ export type InvestGate =
   | { state: 'checking' }
   | { state: 'open' }
   | { state: 'closed'; message: string }
-  // The check itself failed (network, server error): starting is left to the server to refuse.
-  | { state: 'unknown' };
+  // The check itself failed (network, server error). Nothing is known, so nothing is offered but
+  // asking again: `retry` refetches, and `retrying` is true while that runs.
+  | { state: 'unknown'; retry: () => void; retrying: boolean };
+
+// What the user is told while the eligibility check cannot be answered.
+export const GATE_UNKNOWN_MESSAGE = 'We could not check whether you can invest right now.';
 
 // Whether the signed-in user may start an investment, as the server says (a verified e-mail and
-// an approved identity check). The server's 403 message says what is missing.
+// an approved identity check). The server's 403 message says what is missing. While a refetch
+// runs after a failure (a retry, or the cache invalidated after an upload), the last answer
+// stands: the entry keeps its error until a new answer comes, so an action never flashes open.
 export function useInvestGate(): InvestGate {
-  const { data, isError, error } = useGetInvestEligibilityQuery({});
+  const { data, isError, error, isFetching, refetch } = useGetInvestEligibilityQuery({});
   if (data?.eligible) return { state: 'open' };
-  if (isError) {
+  if (isError || (error !== undefined && isFetching)) {
     const info = apiErrorInfo(error);
     if (info.status === 403) return { state: 'closed', message: info.message ?? 'You cannot start an investment yet.' };
-    return { state: 'unknown' };
+    return { state: 'unknown', retry: () => void refetch(), retrying: isFetching };
   }
   return { state: 'checking' };
 }

@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { KycStatus } from '../../api/enhanced';
 import { myKyc, rejectedBack } from '../../test/kyc';
@@ -55,6 +56,33 @@ describe('dashboard identity-check notices and the investing gate', () => {
     expect(screen.queryByTestId('invest-gate')).toBeNull();
   });
 
+  it('when the check fails, shows a calm note with Retry instead of an open action, and opens once a retry succeeds', async () => {
+    let answer: () => Response | Promise<Response> = () => json({ message: 'Service unavailable' }, 503);
+    const user = makeUser({ kycStatus: 'Approved' });
+    const api = stubApi({
+      'GET /api/users/getUser': json(user),
+      'GET /api/users/kyc': json(myKyc({ kycStatus: 'Approved' })),
+      'GET /api/invest/eligibility': () => answer(),
+    });
+    renderApp({ route: '/my-account', ...signedIn(user) });
+    const gate = await screen.findByTestId('invest-gate-unknown');
+    expect(within(gate).getByText('We could not check whether you can invest right now.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'New Investment' })).toBeNull();
+    expect(screen.queryByTestId('invest-gate')).toBeNull();
+
+    // The retry stays a calm note while it runs (never a link that flashes open), then opens.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    answer = () => held.then(() => json({ eligible: true }));
+    await userEvent.setup().click(within(gate).getByRole('button', { name: 'Retry' }));
+    expect(await within(gate).findByRole('button', { name: 'Retrying…' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'New Investment' })).toBeNull();
+    release();
+    expect(await screen.findByRole('link', { name: 'New Investment' })).toBeTruthy();
+    expect(screen.queryByTestId('invest-gate-unknown')).toBeNull();
+    expect(api.to('GET /api/invest/eligibility')).toHaveLength(2);
+  });
+
   it('shows the gate on /start-invest too', async () => {
     const user = makeUser({ kycStatus: 'Rejected' });
     stubApi({
@@ -65,6 +93,29 @@ describe('dashboard identity-check notices and the investing gate', () => {
     const gate = await screen.findByTestId('invest-gate');
     expect(within(gate).getByText(/were rejected/)).toBeTruthy();
     expect(within(gate).getByRole('link', { name: 'Upload new documents' }).getAttribute('href')).toBe('/upload-kyc');
+  });
+
+  it('on /start-invest, a check that cannot reach the server offers Retry, not the way in', async () => {
+    const user = makeUser({ kycStatus: 'Approved' });
+    let reachable = false;
+    const api = stubApi({
+      'GET /api/users/getUser': json(user),
+      'GET /api/invest/eligibility': () => {
+        if (!reachable) throw new TypeError('Failed to fetch');
+        return json({ eligible: true });
+      },
+    });
+    renderApp({ route: '/start-invest', ...signedIn(user) });
+    const gate = await screen.findByTestId('invest-gate-unknown');
+    expect(gate.textContent).toContain('We could not check whether you can invest right now.');
+    expect(screen.queryByRole('link', { name: 'See the portfolio plans' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Investing is open to you' })).toBeNull();
+
+    reachable = true;
+    await userEvent.setup().click(within(gate).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Investing is open to you' })).toBeTruthy();
+    expect(screen.queryByTestId('invest-gate-unknown')).toBeNull();
+    expect(api.to('GET /api/invest/eligibility')).toHaveLength(2);
   });
 
   it('lets an eligible user through on /start-invest', async () => {

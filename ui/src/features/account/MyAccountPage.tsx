@@ -3,8 +3,9 @@ import { useGetMyKycQuery, useSendVerificationEmailMutation, type User } from '.
 import { menuLinks, type MenuLink } from '../../app/routes';
 import { Amount } from '../../components/Amount';
 import { DecisionReasons } from '../../components/DecisionReasons';
-import { gateLink, useInvestGate } from '../../components/investGate';
+import { GATE_UNKNOWN_MESSAGE, gateLink, useInvestGate } from '../../components/investGate';
 import { QueryState } from '../../components/QueryState';
+import { RetryButton } from '../../components/RetryButton';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
 
@@ -76,6 +77,16 @@ function KycRejectedNotice() {
 // why, with the way forward when there is one.
 function InvestTile({ to, label, user }: MenuLink & { user: User }) {
   const gate = useInvestGate();
+  if (gate.state === 'unknown') {
+    // The check failed: nothing is known, so the tile offers only to ask again, calmly.
+    return (
+      <div className="action-tile action-tile--closed" data-testid="invest-gate-unknown">
+        <span>{label}</span>
+        <span className="action-tile__note">{GATE_UNKNOWN_MESSAGE}</span>
+        <RetryButton busy={gate.retrying} onRetry={gate.retry} className="button button--secondary button--small" />
+      </div>
+    );
+  }
   if (gate.state !== 'closed') {
     return (
       <Link className="action-tile" to={to}>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { gateLink, useInvestGate } from '../../components/investGate';
+import { GATE_UNKNOWN_MESSAGE, gateLink, useInvestGate } from '../../components/investGate';
+import { RetryButton } from '../../components/RetryButton';
 import { Spinner } from '../../components/Spinner';
 import { useCurrentUser } from '../auth/session';
 
@@ -26,9 +27,16 @@ export function StartInvestPage() {
           ) : null}
         </div>
       ) : null}
-      {gate.state === 'open' || gate.state === 'unknown' ? (
+      {gate.state === 'unknown' ? (
+        // The check failed: a calm note and a way to ask again, never an action that may be refused.
+        <div className="panel" data-testid="invest-gate-unknown">
+          <p>{GATE_UNKNOWN_MESSAGE} Please try again in a moment.</p>
+          <RetryButton busy={gate.retrying} onRetry={gate.retry} />
+        </div>
+      ) : null}
+      {gate.state === 'open' ? (
         <div className="panel">
-          <h2 className="panel__title">{gate.state === 'open' ? 'Investing is open to you' : 'New Investment'}</h2>
+          <h2 className="panel__title">Investing is open to you</h2>
           <p>Choosing a plan and an amount right here is coming soon. Meanwhile, have a look at our plans.</p>
           <Link to="/investment-plans">See the portfolio plans</Link>
         </div>

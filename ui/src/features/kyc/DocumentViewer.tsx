@@ -1,8 +1,9 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type CSSProperties } from 'react';
 import type { KycDocument } from '../../api/enhanced';
 import { formatBytes, sideLabel, typeName } from '../../components/kycWords';
 import { FileIcon } from './FilePreview';
 import { PdfCanvas } from './PdfCanvas';
+import { useBoxSize, type BoxSize } from './useBoxSize';
 import { previewKind } from './validation';
 
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
@@ -26,6 +27,28 @@ function DownloadInstead({ doc, label }: { doc: KycDocument; label: string }) {
   );
 }
 
+// How the document sits in the stage after `turns` quarter turns. The document is laid out at its
+// zoomed width (`--doc-zoom` times the stage's width, in CSS), and `size` is that box before
+// rotation. A frame of the rotated size (width and height swapped after an odd number of turns)
+// takes its place in the stage, so the stage's scroll area is exactly the rotated document and its
+// scrollbars reach every edge; the document is centred in the frame and rotated about its centre,
+// and the frame is centred in the stage when smaller. Until the size is known (the first layout, or
+// no layout at all) the document stays in the flow and is only rotated.
+export function documentPlacement(turns: number, zoom: number, size: BoxSize | null): { frame: CSSProperties | undefined; content: CSSProperties; placed: boolean } {
+  const rotate = `rotate(${turns * 90}deg)`;
+  const zoomVar = { '--doc-zoom': String(zoom) } as CSSProperties;
+  if (!size) return { frame: undefined, content: { ...zoomVar, transform: rotate }, placed: false };
+  const sideways = turns % 2 === 1;
+  // Whole pixels, rounded up, so a fractional size never leaves a sliver outside the frame.
+  const width = Math.ceil(sideways ? size.height : size.width);
+  const height = Math.ceil(sideways ? size.width : size.height);
+  return {
+    frame: { width: `${width}px`, height: `${height}px` },
+    content: { ...zoomVar, transform: `translate(-50%, -50%) ${rotate}` },
+    placed: true,
+  };
+}
+
 // One identity document for a reviewer: zoom, rotate in quarter turns, page through a PDF, or a
 // download for types the browser cannot show (HEIC).
 export function DocumentViewer({ doc }: { doc: KycDocument }) {
@@ -41,6 +64,8 @@ export function DocumentViewer({ doc }: { doc: KycDocument }) {
   const zoom = ZOOMS[zoomIndex] ?? 1;
   const showable = url !== '' && kind !== 'file' && !broken;
   const headingId = `doc-${doc.side}-title`;
+  const [contentRef, size] = useBoxSize();
+  const placement = documentPlacement(turns, zoom, size);
 
   return (
     <section className="doc-viewer" aria-labelledby={headingId} data-testid={`document-${doc.side}`}>
@@ -87,12 +112,14 @@ export function DocumentViewer({ doc }: { doc: KycDocument }) {
               scrollable-region-focusable). */}
           {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
           <div className="doc-viewer__stage" role="region" aria-label={`${label}, scrollable view`} tabIndex={0}>
-            <div className="doc-viewer__turn" style={{ transform: `rotate(${turns * 90}deg)`, width: `${zoom * 100}%` }}>
-              {kind === 'image' ? (
-                <img className="doc-viewer__image" src={url} alt={label} onError={() => setBroken(true)} />
-              ) : (
-                <PdfCanvas load={load} page={page} width={Math.round(BASE_WIDTH * zoom)} label={`${label}, page ${page}`} onPageCount={setPages} />
-              )}
+            <div className="doc-viewer__frame" style={placement.frame} data-testid={`document-${doc.side}-frame`}>
+              <div ref={contentRef} className={placement.placed ? 'doc-viewer__turn doc-viewer__turn--placed' : 'doc-viewer__turn'} style={placement.content}>
+                {kind === 'image' ? (
+                  <img className="doc-viewer__image" src={url} alt={label} onError={() => setBroken(true)} />
+                ) : (
+                  <PdfCanvas load={load} page={page} width={Math.round(BASE_WIDTH * zoom)} label={`${label}, page ${page}`} onPageCount={setPages} />
+                )}
+              </div>
             </div>
           </div>
           {kind === 'pdf' && pages > 1 ? (
