@@ -43,7 +43,7 @@ trap 'exit 130' INT TERM
 
 
 # summarise prints a markdown table of the medians of bench.txt: each clearvest result beside
-# its baselines, the throughput ratio, and the target where there is one. CPU times
+# its baselines, the throughput ratio, and the target where there is one (docs/benchmarks.md). CPU times
 # are per operation (us) or per event (ns), of this process (go-cpu) and its database
 # backends (pg-cpu).
 summarise() {
