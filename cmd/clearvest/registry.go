@@ -86,7 +86,12 @@ type logVerifier interface {
 }
 
 // extraVerifiers returns fresh instances of the ledger checks: verifiers carry state across the
-// replay, so each run needs its own.
-func extraVerifiers() []logVerifier {
-	return nil
+// replay, so each run needs its own. pool is where they find the read models they compare with
+// the replay.
+func extraVerifiers(ctx context.Context, pool *pgxpool.Pool) ([]logVerifier, error) {
+	lv, err := newLedgerVerifier(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	return []logVerifier{lv}, nil
 }
