@@ -62,6 +62,8 @@ func seed(t *testing.T, e *apptest.MoneyApp, alice, bob, staff string) {
 		return a.PostAdjustment(account.Adjustment{AdjustmentID: "a1", Amount: m("-5"), Category: "correction", Reason: "double credit"}, staff, at)
 	})
 	e.Do(t, alice, func(a *account.Account) error { return a.CreditReferralBonus(bob, m("20"), at) })
+	e.Do(t, bob, func(a *account.Account) error { return a.RequestInvestment("i3", terms, m("300"), at) })
+	e.Do(t, alice, func(a *account.Account) error { return a.CreditReferralBonus(staff, m("5"), at) })
 }
 
 func snapshot(t *testing.T, pool *pgxpool.Pool) []string {
@@ -149,13 +151,13 @@ func TestLedgerReadModel(t *testing.T) {
 		books.Payouts:         "97.00",
 		books.FeeIncome:       "2.00",
 		books.ReturnsExpense:  "-3.12",
-		books.ReferralExpense: "-20.00",
+		books.ReferralExpense: "-25.00",
 		books.Adjustments:     "5.00",
-		books.UserAccount(alice, books.BookAvailable): "419.12",
+		books.UserAccount(alice, books.BookAvailable): "424.12",
 		books.UserAccount(alice, books.BookHeld):      "0.00",
 		books.UserAccount(alice, books.BookInvested):  "0.00",
-		books.UserAccount(bob, books.BookAvailable):   "1000.00",
-		books.UserAccount(bob, books.BookHeld):        "0.00",
+		books.UserAccount(bob, books.BookAvailable):   "700.00",
+		books.UserAccount(bob, books.BookHeld):        "300.00",
 	}
 	for _, b := range tb.Accounts {
 		if w, ok := want[b.Account]; !ok || b.Balance.String() != w {
@@ -179,8 +181,8 @@ func TestLedgerReadModel(t *testing.T) {
 			t.Errorf("figures of %s = %+v, the aggregate says %+v", u, got, agg)
 		}
 	}
-	if got, _ := ledger.Figures(ctx, e.Pool, alice); got.Available.String() != "419.12" || got.Returns.String() != "3.12" ||
-		got.Fees.String() != "2.00" || got.Adjustments.String() != "-5.00" || got.Referrals.String() != "20.00" {
+	if got, _ := ledger.Figures(ctx, e.Pool, alice); got.Available.String() != "424.12" || got.Returns.String() != "3.12" ||
+		got.Fees.String() != "2.00" || got.Adjustments.String() != "-5.00" || got.Referrals.String() != "25.00" {
 		t.Errorf("Alice's figures = %+v", got)
 	}
 	if _, err := ledger.Figures(ctx, e.Pool, staff); !errors.Is(err, ledger.ErrNotFound) {
@@ -214,7 +216,7 @@ func TestLedgerShowsANegativeAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	envs, err := e.Store.Append(ctx, eventstore.StreamAppend{Stream: eventstore.StreamID(account.Stream(bob)), ExpectedVersion: 6,
+	envs, err := e.Store.Append(ctx, eventstore.StreamAppend{Stream: eventstore.StreamID(account.Stream(bob)), ExpectedVersion: 7,
 		Events: []eventstore.NewEvent{{ID: eventstore.NewEventID(), Type: "account.adjustment_posted", SchemaVersion: 1, Data: data}}})
 	if err != nil {
 		t.Fatal(err)
@@ -227,9 +229,9 @@ func TestLedgerShowsANegativeAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(neg) != 1 || neg[0].Account != books.UserAccount(bob, books.BookAvailable) || neg[0].Lowest.String() != "-200.00" ||
+	if len(neg) != 1 || neg[0].Account != books.UserAccount(bob, books.BookAvailable) || neg[0].Lowest.String() != "-500.00" ||
 		neg[0].Position != envs[0].Position {
-		t.Errorf("WentNegative = %+v, want bob's available at -200.00 from position %d", neg, envs[0].Position)
+		t.Errorf("WentNegative = %+v, want bob's available at -500.00 from position %d", neg, envs[0].Position)
 	}
 	// The event's own postings still balance, so the trial balance does too.
 	if tb, err := ledger.ReadTrialBalance(ctx, e.Pool); err != nil || !tb.Balanced() {
