@@ -76,6 +76,8 @@ var operationActions = map[string]Action{
 	"getCountries":          ActPublic,
 	"listDevMail":           ActPublic,
 	"getDevMail":            ActPublic,
+	"getDevClock":           ActPublic,
+	"advanceDevClock":       ActPublic,
 	"getUser":               ActOwnAccount,
 	"updateUser":            ActOwnAccount,
 	"uploadPhoto":           ActOwnAccount,

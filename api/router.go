@@ -22,6 +22,8 @@ import (
 	"strings"
 	"time"
 
+	"clearvest/domain/clock"
+
 	"github.com/go-chi/chi/v5"
 	chimw "github.com/go-chi/chi/v5/middleware"
 	"github.com/prometheus/client_golang/prometheus"
@@ -123,6 +125,9 @@ type Deps struct {
 	// MailboxDir is the directory of the file:// mail transport, served by /api/dev/mail in
 	// development; "" (or production) turns the development mailbox off.
 	MailboxDir string
+	// DevClock is the development test clock, served by /api/dev/clock in development; nil (or
+	// production) turns the routes off. It must be the clock the services read.
+	DevClock *clock.Offset
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For or Forwarded header names
 	// the client (CLEARVEST_TRUSTED_PROXIES); none means the peer is the client.
 	TrustedProxies []netip.Prefix

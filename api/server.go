@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"clearvest/domain/clock"
+
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/app/accounts"
@@ -24,6 +26,7 @@ type server struct {
 	production    bool
 	secureCookies bool
 	mailboxDir    string
+	devClock      *clock.Offset
 }
 
 var _ apigen.StrictServerInterface = (*server)(nil)
@@ -47,6 +50,7 @@ func newServer(deps Deps) *server {
 		// sent back.
 		secureCookies: deps.Env == EnvProduction,
 		mailboxDir:    deps.MailboxDir,
+		devClock:      deps.DevClock,
 	}
 }
 

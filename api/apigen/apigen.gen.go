@@ -254,6 +254,28 @@ type Country struct {
 	Name string `json:"name"`
 }
 
+// DevClock defines model for DevClock.
+type DevClock struct {
+	// Now The application's current time (UTC).
+	Now time.Time `json:"now"`
+
+	// Offset How far the test clock is ahead of the real one, as a Go duration ("72h0m0s").
+	//
+	// Example: 72h0m0s
+	Offset string `json:"offset"`
+
+	// OffsetSeconds The same offset in whole seconds.
+	OffsetSeconds int64 `json:"offsetSeconds"`
+}
+
+// DevClockAdvance defines model for DevClockAdvance.
+type DevClockAdvance struct {
+	// Advance A positive Go duration ("72h", "90m", "1h30m") of at most 3650 days (87600h).
+	//
+	// Example: 72h
+	Advance string `json:"advance"`
+}
+
 // DevMail defines model for DevMail.
 type DevMail struct {
 	Date    time.Time `json:"date"`
@@ -817,6 +839,14 @@ type UnprocessableEntity = Error
 // UnsupportedMediaType Every error response has this shape.
 type UnsupportedMediaType = Error
 
+// AdvanceDevClockParams defines parameters for AdvanceDevClock.
+type AdvanceDevClockParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetInvestEligibilityParams defines parameters for GetInvestEligibility.
 type GetInvestEligibilityParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
@@ -1087,6 +1117,9 @@ type VerifyUserParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// AdvanceDevClockJSONRequestBody defines body for AdvanceDevClock for application/json ContentType.
+type AdvanceDevClockJSONRequestBody = DevClockAdvance
+
 // DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
 type DisableTwoFactorJSONRequestBody = TwoFactorDisableRequest
 
@@ -1143,6 +1176,12 @@ type ServerInterface interface {
 	// GetCountries Countries with their ISO codes and dialling codes
 	// (GET /countries)
 	GetCountries(w http.ResponseWriter, r *http.Request)
+	// GetDevClock The application's clock and how far the test clock has moved it (development only)
+	// (GET /dev/clock)
+	GetDevClock(w http.ResponseWriter, r *http.Request)
+	// AdvanceDevClock Move the application's clock forward (development only)
+	// (POST /dev/clock)
+	AdvanceDevClock(w http.ResponseWriter, r *http.Request, params AdvanceDevClockParams)
 	// ListDevMail E-mails written to the development mailbox, newest first (development only)
 	// (GET /dev/mail)
 	ListDevMail(w http.ResponseWriter, r *http.Request)
@@ -1284,6 +1323,18 @@ type Unimplemented struct{}
 // GetCountries Countries with their ISO codes and dialling codes
 // (GET /countries)
 func (_ Unimplemented) GetCountries(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetDevClock The application's clock and how far the test clock has moved it (development only)
+// (GET /dev/clock)
+func (_ Unimplemented) GetDevClock(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AdvanceDevClock Move the application's clock forward (development only)
+// (POST /dev/clock)
+func (_ Unimplemented) AdvanceDevClock(w http.ResponseWriter, r *http.Request, params AdvanceDevClockParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1565,6 +1616,61 @@ func (siw *ServerInterfaceWrapper) GetCountries(w http.ResponseWriter, r *http.R
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetCountries(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetDevClock operation middleware
+func (siw *ServerInterfaceWrapper) GetDevClock(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetDevClock(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AdvanceDevClock operation middleware
+func (siw *ServerInterfaceWrapper) AdvanceDevClock(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params AdvanceDevClockParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AdvanceDevClock(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3533,6 +3639,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/dev/mail/{id}", wrapper.GetDevMail)
 	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/dev/clock", wrapper.GetDevClock)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/dev/clock", wrapper.AdvanceDevClock)
+	})
 
 	return r
 }
@@ -3590,6 +3702,150 @@ func (response GetCountries200JSONResponse) VisitGetCountriesResponse(w http.Res
 type GetCountries500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetCountries500JSONResponse) VisitGetCountriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDevClockRequestObject struct {
+}
+
+type GetDevClockResponseObject interface {
+	VisitGetDevClockResponse(w http.ResponseWriter) error
+}
+
+type GetDevClock200JSONResponse DevClock
+
+func (response GetDevClock200JSONResponse) VisitGetDevClockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDevClock404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetDevClock404JSONResponse) VisitGetDevClockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDevClock500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetDevClock500JSONResponse) VisitGetDevClockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AdvanceDevClockRequestObject struct {
+	Params AdvanceDevClockParams
+	Body   *AdvanceDevClockJSONRequestBody
+}
+
+type AdvanceDevClockResponseObject interface {
+	VisitAdvanceDevClockResponse(w http.ResponseWriter) error
+}
+
+type AdvanceDevClock200JSONResponse DevClock
+
+func (response AdvanceDevClock200JSONResponse) VisitAdvanceDevClockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AdvanceDevClock400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AdvanceDevClock400JSONResponse) VisitAdvanceDevClockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AdvanceDevClock404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AdvanceDevClock404JSONResponse) VisitAdvanceDevClockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AdvanceDevClock409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AdvanceDevClock409JSONResponse) VisitAdvanceDevClockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AdvanceDevClock422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response AdvanceDevClock422JSONResponse) VisitAdvanceDevClockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AdvanceDevClock500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response AdvanceDevClock500JSONResponse) VisitAdvanceDevClockResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -7610,6 +7866,12 @@ type StrictServerInterface interface {
 	// GetCountries Countries with their ISO codes and dialling codes
 	// (GET /countries)
 	GetCountries(ctx context.Context, request GetCountriesRequestObject) (GetCountriesResponseObject, error)
+	// GetDevClock The application's clock and how far the test clock has moved it (development only)
+	// (GET /dev/clock)
+	GetDevClock(ctx context.Context, request GetDevClockRequestObject) (GetDevClockResponseObject, error)
+	// AdvanceDevClock Move the application's clock forward (development only)
+	// (POST /dev/clock)
+	AdvanceDevClock(ctx context.Context, request AdvanceDevClockRequestObject) (AdvanceDevClockResponseObject, error)
 	// ListDevMail E-mails written to the development mailbox, newest first (development only)
 	// (GET /dev/mail)
 	ListDevMail(ctx context.Context, request ListDevMailRequestObject) (ListDevMailResponseObject, error)
@@ -7800,6 +8062,63 @@ func (sh *strictHandler) GetCountries(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetCountriesResponseObject); ok {
 		if err := validResponse.VisitGetCountriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetDevClock operation middleware
+func (sh *strictHandler) GetDevClock(w http.ResponseWriter, r *http.Request) {
+	var request GetDevClockRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDevClock(ctx, request.(GetDevClockRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDevClock")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetDevClockResponseObject); ok {
+		if err := validResponse.VisitGetDevClockResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AdvanceDevClock operation middleware
+func (sh *strictHandler) AdvanceDevClock(w http.ResponseWriter, r *http.Request, params AdvanceDevClockParams) {
+	var request AdvanceDevClockRequestObject
+
+	request.Params = params
+
+	var body AdvanceDevClockJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AdvanceDevClock(ctx, request.(AdvanceDevClockRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AdvanceDevClock")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AdvanceDevClockResponseObject); ok {
+		if err := validResponse.VisitAdvanceDevClockResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -9081,216 +9400,225 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3pciM5kuarYLltJsomSFFKZVaXZGOzqrxKnZdax1T3dvQmwQgniVYQiAYQYrJr02wfYs3mgeZN9knW",
-	"4A7EQQYpKpWHqif/pKUYETgdfsH98187iZrlSoK0pnP0a2cKPAWN/z1NYZYrCzJZ/Cys+yUFk2iRW6Fk",
-	"56hzpsGAtKw7tLqA4S5TktkpMGOVhpRxaeagmVWMMw05cAsp0/D3Aoxlc2Gn9DKfQSyHtb56r2AxPGJS",
-	"2amQE6a5a1UYZsUM+rHsRB2TTGHG3YBAFrPO0V86bgCdv0Ydu8ihc9QxVgs56Xz8GHXOlBE03uXhv8zU",
-	"iGcs9y8wNcYBZdxYBjduYthtGDHPc5AppP3GAMZKz7jtHHWEtE8OO1FnJqSYuUENytEIaWECGodzDlYv",
-	"TsYW9OqALiBRMjVuxeZcWDaCsdLArF64deATLmSz87Kv/da+LizPYIttm0+BNk4DT9lMpZAZNuWp2wL3",
-	"WzKF1D/HpYC0WjQhcV+OY+leSLnlbMYX+OUCLDNTNcdPE55loHcMy7h1q5lMuZzceTs/Rp2caz4D60n0",
-	"+YyL7IzbqftDuNnl7o+oI/nMfQnueSfquJELDWnnyDXdWEP+4TXIiWvh4PFhGwXVSPMVLFbX8w2/BoM0",
-	"bvWCqKhGNoaP4ag8AU26Z9ewYFym1Q/hqwlYQ0s6FtoRH50lpAHWnXF9DSlrHJqfhT1ifkOFNNZtpRoz",
-	"XUjpqMfORQJ9tu+I6+Dx41jeCCNGGbCTi6enp247NE/cqkYM+pM+4+zq6vTZMdMwg9kI3HkeK80ODtlU",
-	"FdrQxuGCE8OolnzpJHfWLvZjPCzh7/27Hd6TigQ12EJLSNnILSYDrjMBmiVqNuMy7bNLt7igb0DjsTIR",
-	"G6nCneSIFdKKrCT9WHraxw38ewF6wQoD7izcAMu5MZAyYTfM/U+9pxlwfQPG9sqx34ddXBnQp8/WELdI",
-	"t6XsJ4etZ0mDyZU0gEfpJ56eE/W5vxIlLUj8L8/zTCTczWXvb4Y2o+rldxrGnaPOf9+rxMgePTV7z7VW",
-	"mrpq7p7bEiHzwjJh2IxnblkcZ/0YdZ4qOc5E8hUGccISJZNCa8cMiR8xpRlnaUF9QUR/t8ostiKymLEi",
-	"y2Lpj5wjk49R54XSI5GmIL/8hC7ExB0DIdmosMiCeZapOaSsq1UGETOFIRkWMTHLQRsluRVysosr/1JJ",
-	"+Dpbr8GoQifA4INAceJ44JwblkIG1rOaiVJEEafSgpY8oya//CqqGZDmMXeEMddKTkrNBtnIMUvBcpEZ",
-	"xjWgBKw4TKYmOOi3yr5wXObLj/etYqZIpkyN/gaJZYGvW1WTuzikM77IFE8vlXrN9eSrbTWdnZFKF+6w",
-	"W6VY5rrHIV0q9YbLhec75isMSSk243LBuLUwy61xClVN5UX1rFfqZ219+Lf3apocdnQleWGnSot/wFfZ",
-	"dctMOO/Ip0Y8ZYmGFKQVPDO4vlcy1yoBY/gog+fSCrv48kP7BbKsRxw9Qk400sCvnYY0KoyQYAzTRQas",
-	"i4qGkKYYj0Ui3GEb8YzLBHZxQhpQ+HLZYh4QL+YsFeMxIAP3hOa57pU0RZ4rbSF9A6nglyj8vgbBj4U7",
-	"fIscHLUjD04SyC1Kt49BPCOtPUWRc8aNmStdl725VjloKyAciLHQs/Desho1GKyI9qijsvRO7+fbv/yx",
-	"/IUYDsnsQlq9aBt7issOH/gsd7ZI5+VPnZb+U8Gzpyvv/svhYdvLpP3UX7ySwkmNV0JOUjXrtI25UpP+",
-	"Qg1ENLi/tkznGdy8cWbDynRSbqGhxbkfes7+aRvn1M6wjZUHIm392RQ0grZnFj6seaBafl6aL+qJVnWq",
-	"LiKaim/XD3XDUlwUsxlv2+C7rcinTPw+82ubUalFNI/u8xun7YN7yIJazKbc2wJmynNwoqKdvJf1SmMd",
-	"v2UznkyFhJ6zLfAHDdwoGVUGd5Ih25sVzsRLrFMznBk3lDB/n8KNSGAYy65jWkIWQEwvUxMhfxF26g7M",
-	"bsSG+MN7+JC79RiyrmvYqXlOhXEioiek40UTJeGIjXhyzayKJX7lPrfK5u/Dcg5Z14AzSJXNQ/ul1jh0",
-	"nQl5XX/7pVKTDGIZOpIAqcG5BZ6COrRk0HOmOKTMLdou2VDVCa4m3EY3YwFZurrQlRXBLRvzIrO1paWt",
-	"FIbxkSrcyjrWDBm6b6p+g39gpcuZE5qTlt39Zeqs+FIzjJibo1dZXb+FcQqis/qdCob+D256wjT7PcuA",
-	"G2DgVFvG2Q3PRMrWDsbv5mu3ZS0jclRRJxmmZLY4wtFYdQ2lZ2uJKCIcc4OcnCIeS0cB2Bf+1B1pNTeg",
-	"DeOZUWwClgnLOG3yz9bm72S2YIlS1wLYMLl577t5jy0P/VZvPsFhtdsO7AulJ8reKiZp8bZy6Kx0QUT8",
-	"WsjrDVKYjnqt9UcH95OkjmfRKbu94bZRn8obMPZ5JiZiJDKv2i0tCj4kJ6D3rVldQLXMI6Uy4HJlQ8oP",
-	"23bk1SI5yXOtbmDtcpliNBPGtLpu0B9TPvfelxsBczSf1LWzB+0xOxz8yMSYcansFPAkB/qVat6vu07a",
-	"vZ9tw37KDawOlpt34+2FWKqSYha85aszKx87Zo7KoFTzCPlPDpoZ4Y7U3DERzlJIBK5BYFO7bl7Cwszc",
-	"poO+WiTPfE+darJca75wf18vkgvLbbFNO/5FEsR+V8w6CVm9EjEJc2faoYcyYsCTKUkoYU05tbtM6KIi",
-	"mpYpOca6unfv1+gUSaWSrj7TeBdxYrff9JK7rOo05t9Bi7GA+jjKY1Vpq6ucYur9Lav6ULlzwR/OEytu",
-	"ABUcL4ud/popA2n7rUf9LL9H/cgrvUHGUO/VOjUmUg6hvlarnGCpH9ygOunVz0qTuCI6c2uYyzNPOy0n",
-	"9Q5blqjZzJt6dz3DGsaFgbR2lrswy+0CBSaXjCP349knHddzcFNdQ+SBEW7R3hn679rpxbNnt5PU3TZ0",
-	"Uu45t53aSJq7GFZ13dYFntRmxjrLOxjizUV/BhYHycZazUgzptebWpOY8Qns/S2HSduGmyk/ePxktfGf",
-	"4QO7+Pmkd/D4SdCEkC9zw4o8U9zf6a22J0gy38a13Gv4+j+g1cW/LJuiu0lHYWi4CZ+RBdBvbbPQWZuy",
-	"ChqcylbbGvJUGiYselniTtyptGbsqeaJba7/Hs/FnjvmZu96kewN9n/cHz9KDno/8EPo/TDaT3o/wkHa",
-	"e8yfjH5Ifp/+CIPxXkk8e/t7Y62kvVUZxHVvLFLUoB6/1OWG09xvIcjq1K1QJlllW+x02cY5fXFXGmmf",
-	"p+9+zfj9Kd9a7gVx06QD3GRkXoykBuMJcv5+5w7SY80Q/1hAsUGraiFvdJXvGDeW5Loivr+7hpD6nMV8",
-	"jLd1eHcpZmAYjtfZVAJHvZ0Q8CrjlfH+3W2ZNc7p1MJslUkvrU+jh81yrWr0s6gxG4SYozfD8JbfX1oJ",
-	"U+Mqd1LKPHtbllTrNaK1Gs8mtrfvyZOuu+ta5lRMnP4/9ldxPeLZjI/JdNbhUPbXs1p7J21vG/WpUpsa",
-	"bKreW32D1hAEMZS1RlRjg++lZsz4h1P6/gDtJv/HfpsCEpjhslNrrAGYF/8NbwfaYpX1uj9otXWbm3+L",
-	"7VZf/y1XsWLLLVJw4YytIP+IwaCGd8RGWaH1gnULWXrplGboMRqzsUoKsxuxpLDv1XjMupBOwDClY5ko",
-	"LUEbhnOSk92ITTKuIWLeDxe5JzNukynrpgroKoD+duvm2e+OYY6wdqNYSmXfh6sC1sWLA1neHTCB1zp2",
-	"Uc5iNwpde4cfnwAdeH/t4I58LJ2M2Y0YmdBdA+CVK9zF4IXzSiMthSNumm4n6uCcUAXASaHRTbNyR6I2",
-	"YnrihtOJOthbi76Ju3XhJWboNegEI55cr/1mRcF9qyy7CIetE3XOiAt3oi1VX2q2QZJLZ69mg9x24sKr",
-	"txsWTr3awJdZd6TsFL2ZZFOTb4RmwZQECp/Sn81NsIkj46WOKU/5Tn2ghhT1/S/Fc+/DVCuyWNnU60Vy",
-	"24K9WbxaJEsO4EoBfvXnpzWjMFgPzBRJAsaMiyxb/LetnZ1oKrfOAp2v9/Z03sMZucT7Czt17CfhVmn0",
-	"39P1bKLQJeR+iEp5vHyfQJFrSzJiSw/n67pveu16ZMFVvZV/dqMr/XLVS75jvBO9NE0brnaa3jErneR0",
-	"fYJMFj3iPhZvaQGeHH52d/CbimCb69NKyRg4yW68x6dBwffy1r8By1tIVt4IrWTwDAQunsINZCrHn/Fu",
-	"LS1IZWlj2BN00l+IiTxtlfGAMi7uPG3clvn7qY4TiwpjBVLWffnu3cvXz98/fX36/O3l+9Nn7qEB8r6u",
-	"evD8uOoDL6P8Wkd6A7qdpf5UiCxl/nHwRfjAoW7slsObaZlKeMZG7nWz27TBB/39/uDWLQpjrgYTNTZh",
-	"aTlbdxI54Wal9JPc39/Wx51xY599mnDXQKJojVWLNpfbUQkfrBcOdLWbcNQxUbiHoO4Q2tsm5Fdsm4hJ",
-	"t4KoWM2Fgd3PYcHd5oXykdrVa05bLWYj0BEbrMzjS6kCdXdyQy2oeyXLnWkj5LOMr3eg1A7WFt6sNhcD",
-	"z/U6gnAtMy5lwTNhIGWaW4wXzEEnIN3WzxXelMwwYKt+zA/7v/+h9SIivLF5292cn/tXyf5bt8d6gskN",
-	"M/SuBHU+YlcXz8LIGPXeHN/B40F/MGi9OV8nWM2MZ9kndbY/WNfZaizQT9yIpO1VC3r2jC9M4/VHA1wc",
-	"skUfPXk82HytSK2c+6CXlosDt8HBNp5PVQbMfcC48bd9boZdblkG3DgrutDl/q/w+cHgsHXOa8WLG8GS",
-	"cHG9m2MmLJs4BYUu6dy5q56GVIx67/vRXSz0hofEbT8RXG3Ja+tGB6Yhl3yv687u84rklzyMSEfN7V9P",
-	"KjNuCy3sopUGVjc65wtVtLB6T7z/4tMOIpZzkTqTLbS/Srrt20jfr+3gP/+DhTWLmKaEBTbl2bgHNyDL",
-	"8N6VO5L27pZ2zK9cOYhyukvLtG5LXos2RTzPuNzeV4Vs+VbvKjbZNoxzb344hdlsVHpbVn7p03K8q0xj",
-	"0+AqQ67ZYvtwJ8JY0HcJ81zRcCWbiBuQkTvPqFjA3wueVZFW3Z3wuWGpqlxOO7tL5ke7BVhzNje7Pr14",
-	"xx7tP3nS22c8y6e8d0BWYNdzOv9h8GatOgQ33ajfasUGHn9rk3cyd8vr98abred0DFpX8al3t8zOwYD9",
-	"InG+94zbPVdt+YG1gD+GiWwUR13PKqs5hbQTcvMpRj1PYYEpEWUD6JuMpdJiIqQT7jkkYuyjrolsTO1t",
-	"vFpkowU2unvMhnQlPWQWssyUqTdNt6UpRm70I7yqphB895+UBFEVMNFmqV1AgszutZo8b49gvkvEQWMZ",
-	"60LpLczLSEx0I7wQGsbqg7ORXgtZfLhDsKzIW3++FrKFZ1CGwHshI6Y9A3L6Fp6998H4j0oG8p5UgRRD",
-	"e7yL471rw7UQSztX78c8sUq/B8lHmXux9lsqjP/RbV/VVi3rSIMjIu6Uvtj9ZzxGD7IxrCthztwkDOaP",
-	"8jwHro8pfnJYm9RwQ+hoGGrbajrSOpm0x4O0hRNjDAQuanNf23j7RT1ecu35friep4+tc1rjGP+E4Cmf",
-	"Y9c2aWEwKQjdIOQCn/FrvPOtcofavTJ3Ox7O6r8AkHcZ9l1JplqZRn84pnpr1YK0EhOdlrVkVF3Q1Tb1",
-	"8ZYM/9LR07kPb29x0+E1j7nLIiGF3r5A9FpU66Ft7pdz9QJ5yTNiJV8zGvfjpvE8l59hOBt7uABb5Kst",
-	"K5s7kXbVFtzjWIZ/frS3x67OX+Op+eM5KWdTlaWmNbDp77rdz39Z+xot1rO3Lyml/+r8dcQK3BOWCg2J",
-	"zRb4imQYk8Uon7M9jAoSDS2H/ydu4NEBo8doz2DSlPSWDc/z24NTfNtRfZ3K+bVR2FXuqPnKbFDER0Kt",
-	"apu3qMu3qqbb67DbqqX5VNnlgT7akq6v8onm6eZlEOntOeTrwwV+mS58LoaX/t6ncwvPijq6VSWtdLyI",
-	"kYoXMdTwmNKVfvFpl0xXm+KK7+8e9CmNLbdqN1xkeKLmPMugTH683R22zsPhKffedt1SXKAzI9HubI6i",
-	"PZPvPrHVVds85f/D/9VP2jL6os4YwCzt0JplmXLzwr/cokZgEsUMpP2p2qjb2xTmtEygXxf53YwMX2W1",
-	"lBHFeJpqpwELU17HtWs8n3bfseohPUk5e61uIOPt2VYlC2pkYv7ww2Dw42Cwf/Cos4kbNafpZFJIPtIK",
-	"r4PwTWf4qEIzMgxLelsbbYof7V3pR/948sfZ/uhPg5uD6Z/nPyaH169P+n/LJ50t7PbaAjw7+eHVwR//",
-	"1NnAfzatL5rNnyFOv6Y9LbEGsolI++/+4ZfLiO0/ZjMhCwtm95jlHsFHyWzBhCxtyxLPo89Ozk59dqE3",
-	"DISNJTdseOKT1NEEP2I/AdegWVwMBo8S7BD/C8OaYZE4MT+RSgMTlsKNvImRcK0FxhK3p3nhnTbP3nif",
-	"4knpsF3Oyrc88w5Vw7pxB4nFxp1dZhQbc70d/7NNda31WH5aboTjrIHIPY3UciQamRP1+6rA+9vYTPvS",
-	"eL5WMa0lOl7hPC2zbk3UMN7TceFo2Cs6uPWOHqq/XgSO/YdfLgNwDa4fPq0WfWptTqLF0UFoAzFq6KcK",
-	"pSa58TZ+9TXPxStYUAa9kGO1xhwuRplI2M+Xl2dIzmrMynv3PkPbsYzpC0akkJMsaKOB85ycnVIy5EsV",
-	"y3Db7ngLz8UE5G6JwHQVjgw6sSYgQfMyKQFxf2L5VMkbkBZjoADDX5zWQP6sscoyNTdH7r0e+8PFu7fu",
-	"cLrWVWH77I2SgBgYfEm6O4rfpwu1uLMbMekaZtxftvZdY5i1THgjw1/j4HmOO0cs7vT7/bjzcUjhfUN8",
-	"c7h7jDPy71GnjmWATNyvfDmE0/XxlACTKi7i762HbahGQ7q3nmyBoQaLWLIKPo1dEDuiVOSAnsJnwAhZ",
-	"w8kGzl4+v/RexRLlokLKqoE5uaa7Iy1gnC12l/CcKiizG8eqisnUsiIPOWrHjFfjHsFC+dYzNdkxOBbX",
-	"NnZSrpX7tc9Ox+TqxHaddlS17eHQ/BB8GjlGl+gbxLlZzPmCsmwZCzBe9fVFzDYP5BU57scptJNowiNp",
-	"jCDhhQH3TCsfIoC9ZGredy2fSCUXM1WUMGTGN+Cmc1ROhdIqibWnRGdI0mfvLi4jdnZ1iUt+dnL59Gd/",
-	"W4sm3yoah2+sy+WihBhjDYQxN6oKZOzY44sRYU6USlkyVSKBXYLroijwBu4SR7A0XUiDgxI4FARFE0gE",
-	"15DbBkTZMcq94EtCApuBnSr0d9pp5AG+XGMITtOCzDbhQrq2g2SymLZJveLraxDYsFHyf5qAY+hxyELb",
-	"7nM8Fj69NcxVlLHJ1MPhwcFxDT0u+Nn9Crk9tyLLSpi3CVjDDgc/eipwIzX1MzOmHHyrUKNn3ccfPhD/",
-	"Ozz4kdiLo2e3lkh8CGnnl3DmFx9hCF3zr2DhSDFT7rny/NedVaeKOK6Ceh2lzK2QY7i/9PzW68D+YLgn",
-	"JVtFtlsLQUS1xb3h9RPs1LiTR1tCaed4NzUMTu9hgEkIwYTEvmJJ4WFMA3k12DhT81IgSPKhMDvVsJLq",
-	"bo4w2Z1E25B1Odt/3CMVjdGPsUR9ajfCFzWMNZjpkHUd9bFhTbsNjyKmFTrHHQsk4VIYoOG4JoLnly5V",
-	"rC6MhbRHvwaNDEnUXIuctr1EXcDZe+wFhleJFa4Z93RyONiPvCCMZcKzzLgVxLF5d/CQKSdASEpYp/od",
-	"MzH25yJz3KpqqhQudFXpdgmZuKefFQUVHdy4YsMyNG5Jr2V3UWBjGS6sutJRMs7jiDh3YzC7JNgvzl8c",
-	"Oe5WSARvCIvTLZlhRJwwYs+ev35++Zz9v//zf2lrnKzyW5mpiSrscBe9FJ5gEZkwln6DKCBMzYDUCrSC",
-	"5tJbQqw7fIf/GeLZGV5A0nsBNpn2LoSFI2QfPXp1SHSBIjqWwz/1zgM4Z88R+RH705vXjmT9z8PjKnrM",
-	"Cd8VPjN4xOLOU62M6Rlhy/nH0r8Wd/p+rXtkl9QkC6RMgnDN41I6+8gdjw+9pJRrHIXUECmbJ9Oa1uTU",
-	"RMMwI15Ywg+JGMix0gmdhIp9xXK0oFBClYlkwQhmpevNy7RILCJLmR28gTL0fPeIDUmVHHp0EqkCZR2z",
-	"oZrLE0rGcGx7scTCjmM5vBEwx/Qud8o9oWKqmol8OD6maiBZIthJOsOWSQDgYgwrGBVqKYrlEO1C37cZ",
-	"Yhvuyz5rYHsdubPUZ78gDJ2blvvhUd+JeBQc/hqWVH337NAdrqVL1SAXHgVZGhTDREnLBYqOuDJa4463",
-	"5oRFg6tUT5wuXYvdCdGoH6OOykHyXHSOOo/6g/4jjCixU7Qz9siO8o61CfmCy/0/TTtH7sen5UtLuJQH",
-	"g8GdkLu2Cj4JiFWrIR4roF7lwNhogcSKyGqPaVRtfZSj32siF9bNsM7RX/4adUyAVap1EtQQodnpxTvk",
-	"2KTxpIJnmdso/MntDp8YZ8OigegUe2f5rZ65zlGHyB8HsJfCzV5wuLXuRSaMDQhYX2MrliCmttgRp0i5",
-	"KYzUB9yLw8Hh7XtRAjJ+/s17jkLWsLkW1laxWbXo9jDcJmYG69ZfUTJb7Na2tR4cf5eN3ftVpB83nbRq",
-	"c+tYyn+5J8Rs653aX+9JQFvQzVoCIQ73IAjknSy9vV6zaaGNz0sN5HDagyY60ATWBK8nU0iuvc5Z+aqY",
-	"sVy7AV47ec6rdJEl17VjTyUsBqSxLNMVsd1+m+QxHA2L+VQkU0QBDtmMOx4bCztbsIXTkNAzF0sfc04D",
-	"dDbVTsTC6z7eHl9fyZY0rPXTP6tC1wZbve0MoREg+jzBYKR99mdVkCcUmyBFuIx4ClPf3OwcdBXq32fN",
-	"kaOJRQDfq4P17tWVs7yKAbVyqtuIuHplr4Sp/qKHdXWca44tGQw8UKE/vvu3n8YG/Cp+9Oj2jypw5nsc",
-	"+vKYhxykVUsYZ0SHqaQgn4cTDjj9uPZsV2pq43yXIbetJ5u8OXQpwdyrgf0k3PJMTQqIqqh8H/AdslJK",
-	"d0hAyK4iy2MpnAUPemYcEXNJBybllh951YUiy92v/jNIo8AmavzlGsAbqv411zQmaM946tFONvhNhWRX",
-	"FyxVWcYRkj6WwxAzPQwu4TUh+RE6OnLQbAFcsy6F2zN1A5o9GrCULwzL3T+/G/Td7zKWv9sfDOqB3rt9",
-	"NuS5HlbO51vzPcrhsf/8D/boyWO2F8sQJO9+2h8MhuuivWupIjifVJg844s+G/qbkSGbK31tqsj+WNqp",
-	"VsVkWs7f0cCOKbeawsCPnJVvCy1xJsPV+PPh6ohiWQtAj9iQwscbDYQI+aEPkR/WI8uHPsfJTqFGDxgT",
-	"qK0hXxnRkOELMg7D+GlbGlt/XDFiTJx31uDMGbqE/YjuklwLuhJwRl6iF7lVjBsDto2zOh0YCbvzBXli",
-	"GUi/hhXWzq35EjbHpV/QKjHSKr8ZSpuobokEHoBbsj3TqiskM58Yuk4rxcTRL7ja2H4b3Ds5Rt3wHAP7",
-	"Aut85l0TTqWOKKmzZKaOJdbyMsvqIeTvqK00Lt8260x+qIMx3/PxuBjbokzLqvsXyhi0O+sOS5VRSINA",
-	"r9BPKv18SOPrwgI/Nm9znXHy8YtSEKV7tBDRu/HYaypbUE6t0MbXU24OBz/e/kVZe8N9cHCwzbhW8eXx",
-	"2y06W8b+/xwa2GWhnYIydtKyR2HpdU8sQmy0IBSjYkLO8dqRw5O0tUJWnTuKjV9/7Oj5b+fUNYNfv/Kh",
-	"a6Z5tR09SdpCA46CVE8zRc+6TODYo5OifoSWWy2ZhXb++/l9MOdXbji+3ouAMcplXgTP889wbk0Zgu2P",
-	"bZPQzv0lMGcS5iFsmYCaSFGj4IPh0vEeMp/YZRrDpoipw8GPHv5u7YSd3ZNp4OmC4V3oiq6Kw/7M3OQL",
-	"HealaPc1em8VEc7TNDhTeQODBoPD/0kP370P0QX6GQxYBE8s8nA71Vi+e56XpFG7BA8NooKtFscjpckc",
-	"sZ2TLCMIfuLOQYagD689bTWKZfmILk5HwMrs+d/XAkp2Irxy3nmXpZVYF85MTJTWkNidPnsnA8wNWYRX",
-	"pz50wNmITgWYKMDAhD28LG87a0vTfqCSu72wzMPRlml86XeJ+wAkLu1FUx3ugkzL6Eb0aPrkvPtqx+NG",
-	"KYf1ojYELu2cjj0KInqUsFpcCMbj1t9CRGzukQ8502DAskzI6/6OE6w4eKU9ICLEstlUxGyVbYihWRi8",
-	"R6EMbM4XfXY4GJRXDL5ah6TriB2259jT2kIeO20MZGkFHigDaS+58XAYyElVUusTOcg/8dHeeEmN4aS0",
-	"rb3qsGx9rFcdTROwIYFqnWfviuoCPMRrKRzahpuo39T10+XKtdM92bXfO3Pb5prV3V2qOO0UUrS0pWOy",
-	"SocL5G7CDfSENCDddt94YDP3DUbnVoEIBrhG1NnW4IP91sTHr0hkW0W6ELXdHt+Ca9oMFflNEeLzELqq",
-	"WZcG40ME0pmQpq5EIATEWqosA+8aRIkRu3vIttYrEHi5NKR3z31wb4BMgJQNScX/N3rhX11jPmLY/2KV",
-	"zYe7R/WyWWWwcHmxj/YFJlZwKmymrgUcV9GsFcjzMDDdIfM3cSEwN5bDRKXgQwuHAQJ0SGG1ZRtYim7Z",
-	"jtt1xoobu0e5xEX2oa3oXNivsPWXC8K59jyqcxhSrpUau0lhYbPWgIOyTtZD1VxWK3l9Za1lnUQpazMf",
-	"V3HRIXvORz0/eHvojkFU/xW1rBdCCjNlnC0nFoRzh4ZLdQVRsYh6ucSEUv0+WScjFhn6Xhse8nQKiY8X",
-	"QFCeiMGHkLVCSZ4+BgP/Onv19HmIANPIavwf9PLpM8pX3TGxlArz2DGFImRn9Fngw2XyB8UHYDaOxwoo",
-	"DwnGF7RyaXzR2WDOgnMcLXBI9A9RXCXGYvko94UqtGHdsLyxXGLAPuMdDUjXZ8XjMIluZRQoGSq+Wm5g",
-	"LPkqTLag6HhI21rCCpXDKix/PccNK7cmZHNJVfLUsyZK8/D3rZpSq85lCbCxvaXHT7ZuCGd6p4aW9bFH",
-	"g4M2BBFMIGwChtSKeb9WxMKb3Hu5q48PIECUuMVOmdJWHpAm97g/T8D4mrUMoXZCa/lVVgVuhrwA+UD3",
-	"4uDxk92I+AYyA3/mMQ2PtKKp0raXCQwIbahI/UbA0RxrVDlNBnVE1NzcfCnA6wgtVjtloRaWERaOGZcL",
-	"zKqLJWQG8FNEnB7uDfvscHBIB9QPu1YEF7M1lRyLSUEpj2tOHPrQtztuJYTmHQ7cVuR9Gdbd0UU96YmB",
-	"THMlCPnzN0nvP8HEJ/6ukZP3oHRf5KGVwCkzn5LcqrBcH92ULUrMci7TWilhzGYua3XOERqpguamaEgC",
-	"wjGYNVlT8CRZAxTWCx84AidhOFutCs2a2F4CYH+YjhNfJmO952THsFd/fsqcff/ptusXcInsGNYMTq9R",
-	"mi/HcQcPyfUi2fOW1SYnia9O83C3s6zitmZHMd3tN+WDOG1ssilryY2xcsmNgHmrbyJiKktLr8uWtEHt",
-	"4QKaZeq4LRknFCW+K104O/P0WeerOrluoSCcxxoCuh8f+ArG6r0J7p2EdgZDWhMsVU+mlL4gU25xk92H",
-	"+PZ8asqGO/oy70KY0izqY/3tHULoXJoPr0JS3AxSSOm2TTKjZqAkMKeUxdI/dIaYTypQmt4bVgsx9AnA",
-	"7jM0jlFLY5mSEx8fHlxXSraaSH5+n8Jctz9EX8l9tVpZ/aP3X32DS7aQ0vTdLfUNg3n8LjR9uLWCcV+Q",
-	"cVSVe3+tevy496sRKXzcoGJr4DPjsxwx0QLSsuAyl4xby5MpRrt3h0+JiHvPhAlYPEe1NzBP/k+98Nbl",
-	"IofeO+zJHDGpjBTj8TByxiaX6Uh9cKtTthnAvXtniBYw3PV4Om4ssRQBEkcXktBOEWdHjWvAdH12Yfl4",
-	"jNlbY7DJFJNHPJcvl4cSm4An01jSWwiukCidEm4RsrVQQ88PimVqcsx4lR1GX1K6hZrLPjuRi4qV+vz9",
-	"w8gNlUqhlthX2HxZYxL9Yn12uD9YX9WZFTIFHUvvhCM8qwCq4P1jwa3mPiMEuzVmSr1K0z0YcEvycaPc",
-	"z4Yk5I2VStpbDqWX17W5XT3nuylUKrFgewbPR5NDlziZIyG5bivA1qpUBQq4j2J1V+a5vwU/e6kkfBbm",
-	"90zNJebGuoOwkk97b8sNuRwZ8hu0o5MQb+gGURWRpThkMvuP2ZD+M6Q0xUapXIpCt5VbAOPVY7mscQXY",
-	"MqM8xJXjCuRCr1wIiPjYKBhWsiHS2LiJ5ZhCPJ3caDuz9Ok/i77UrKH8cGKUQvHZ7+rTt1SfaBfqVQnH",
-	"a1Qpn+8YDuAXUKyyUPmhPWahFp5swDaLInjIsQC85cHovNVGsGf+Dpmdw7gwPDNHscTYxXVR12yPbQpe",
-	"PKb4gZ1TWfvV6QbhIi28geELRyyu1eGIO0O28xbm5Q2C0syjlKVgPfjBL2XQZgVN5rjkAsETiCn2dxBk",
-	"qxGcin5TMZnaiI0KKnNd9oM63bxMGSCuT+lBdLESS5UD5nAsx0NgUCnIALJ7hACDBHQlDBvWi3cMA2gl",
-	"wgaiq3isdCwDXi65l5fg4hDAzbfyPkDULSPBDXf7rFG+NJYrsHUEmFHdIDfuMZlVEwp69de23AYU4Qq1",
-	"N8IC5qtTcjN2U/JhL1QGIHNSj+5wpcIJo1pc3s94uVSm4hg+g3IpcBR4GeSB8TDCPmTx1DohZ4KjB7za",
-	"CVHHfm9Q+UWpaqaxdJ8s016j5jCS33MZ0suf9FIxEbaWe4MYIasJJURsTtiSZowBwSVGHk4zHLUQpNNV",
-	"VKazlnq2i2N7VI2thqo1JGyQRlDPCCqQ/BooCAJzJZaZIs+Vtn08bgc/sp1LpdjMrRG3Fma5NeUnVnvI",
-	"SrctbwMl93do1Odg9aKHgVGtGe/InB5oVE+jHvb3gJ7vCQ6ffPF44YEfySfrQ6JllTN0j3tHPEEVQH87",
-	"tlrtnXvS7Aqw+QqFupNR+QACIws0GsS9VzG+BMBEHQ8n4VlGEroM8rnvWgehuPcrKicf16tWFJXlA5WW",
-	"JX8AjHWaAaRHtwrVUjGIJQrVFsFeydkNmsNun9WS4zwPH4ssY0KSAKoUo52I7fiiADiikAv3pCUFLmhs",
-	"SpcBnvWGliQnPnrvX0QJdTn1m7QUJlrKmUxVgr+/g+iqmbiBWC6t7FEJs1qK+yrjHoFXIwQGq9WHcxLO",
-	"rgi4GLd6Q46s097robMh6grb6m7UFHbXCsNAXncWilha/4zb6QMylF/XZ/Rdkn6XpJ9Xkq7yTELK1Y5P",
-	"1U203fsxfV+RufXi4SSb84UhGxoxhKvCAZQB2Ge/BPAAqo9YD8R9enH+IsDYZ+IaKiToWPoDSdcHMtgm",
-	"1gk1KT1Wb0W6qrBreAoVWP4Wzih/xNzQvm48xrpkNMyQQJyj6jYciaDN7XEPminrErUrBn84e/7SUcfZ",
-	"25esyJlV7DF78xPrHu4/ZjtnjYpFZfo5q3+E1e/6O75sAdXCE8aRjHHsBEEMLJspY9nj/QOWf/AunB6g",
-	"HZsGe95YLXKDukVAomLdzMfzMbBJv1VQEXTkma9L8wVtt1mRWZFzbffGSs96iJTVIMylWqdh2W+/2Viq",
-	"940ftlSweRCSCgMlsIIgwWofsyEOuIQAlDAnItgx7Or89T+d2NrfooszvnBEeanUa64nQN893mY+3tcB",
-	"6RtIBb90FPCt/cdXhM3Kl8qX0fXMNcqQWi3sUCDqPkmXVOrsV8lnsDFwbM2hb7ns9NWt1l925k7T1u7D",
-	"//WXk97/5L1/DHo/vu/99df9J9GTw49x3O/+LZ/871xOdn/X+RSQZzwSe3/LYXLXe8/If5vLyWe5MiV+",
-	"/fXuS+8f/9GkvHsSl6+CsQnkiKemUa8kFCVxwokSDGve2HoJlD47CVU2vM/Z+jjnWAYPb1nfpLAMQSYq",
-	"UNYg88d8JrIF62ooTLgvEEru9lk9n1FTbo2KvbEbOiaN4eiW2iMtV6L1KicPG0OpUcK59eIR51LePH5H",
-	"SLpNGfVJb95NVickH2rjxDqv1WS8h0IaKhKtP4JPsYIqFmwrq96GG4MopNNhjk134z0hGl8G1ezyQoZq",
-	"xoCvVxAA3b2WibApHkuPSg56ZxNfUMGa+rWXWxcTy+G/aRj/65DuVTgzU47+JiGvj6t350KahrNrLRLU",
-	"ZkCVaM2N5dlUSWBvsVre3TCjNgFPoRuH8q4998KrmrCBkO60cxK/v7dAIpw3lnh1+dbhIDiaX5Nq1Frv",
-	"+KE4oM79utzJ97T/xTX683I3y+T5L+aK+q/nIyJWVodwqiEU3IuJComZh2V6RTvSavneJ0HQ3DPa6VuE",
-	"HPnppv3vEUSfywJ8LcYWZbHJQfqY6zvimNQrfzXJ2ECJsrX3K/6J6t3HDeGIFz5GKNRRqYTdOeI5+efj",
-	"IotYXl7YCLnTb5FVtf63MiWrIW5bFmj/4PcPWirVVuAhxhAasJ8ucL7jddx+iwHW6/dVgFm40CAjtoxs",
-	"quDSGgCJd4ZGXBVnODjoeRm596uteECrhXBZDs6p5aYaooR5KAfKM9ABIbHPnq+MF2PWMLAKfy7LiYZA",
-	"vaad0IIZ1w5F7CYS/A7bMBT7rXjJN7iDwcVJ+9/P5pZnM+5gKMKcG7lj2QyrnWcquUbv0XyqMHvnc0ST",
-	"hAH0MrUxjTskFL1Wk2+Yx70V1FxtqM+3LXR5SSEnv6k07zBPKjZv6oWD63Wo61B693ShGpApRlNsF3p0",
-	"gaKCRAyZ+kq3hiGhs7QZi8S6wyqoergbYaZsykYLwrJdG3i0Oe7o2IO9wY1QhY8nMlblBssjCER++8wh",
-	"Qg2vbSx9wFB7DDaWkvbWYlcqSYlrBstM+dpghYE0YhryjCe0Hri+oGPpm4rYqNDSukcIZueLQlQhUbtH",
-	"oS47VefHNDqQfYxACl6mOReWvWUGEiVTU5Yf9IooYk+V++rDbOvBzp4WET2EQKbKYodUtB29V+1ytEZj",
-	"/xTxRxf1GX373OaLKmvue0zRA8QodqeqlhayhmfeS+TL9N9rzu/noSRyuyOp/fWHfE10C/FT5oL3a4ey",
-	"rrv97/T9meH1GxS9cttyb1UETTmzsZT3RXjp66iddIG6hbZ5QkVzwhwiCpLSkBASl5Pxv0Ho41bAKd6c",
-	"6mfa9T0NN+oaehiPaDY5wd1r79xbNVr4TXKu55gi9f1aex2zkWnTycPgQwK5j8BVEj4X5YVbF4KTaKtw",
-	"l64NpbhXkfknh1+3xvzDosWvHXvk6MkZYN6QKRFMPg8bo0uRW27walcnv320gguazMO7Z7go00+/gxV8",
-	"y8JttA0BFSjcMx6XoXKirMRkGLdYyPLel5AUzxxquKy5dHxBwToZjC1VS9PACpn4Ol4YM+STKX1KxAiY",
-	"f8qmoKFfBkrP+IJATEYQy7gTd1hXw6xEuHIvEZ6SsAZxi3YDIJFnP6EUtX/VPbk6f82GtVD4YSwJJAHS",
-	"CikYgZRYN+Rv1CN2I4xQSFMNxuBrCEm8y4TB8k8+ER8Dlo5YTDHqcQcDHvHmCEOC6SrG47NQ1fXGmNrD",
-	"99NPDU74SizrqhzhA0saWw7F/+7N+axR725hWzzp7sRQOPI9pX+RTzRPK7bT6jsfapWtQij4P2oAKF1u",
-	"2LDG34aIhrZbh5JwLTElGY9l2Rh9XMYIYYOzGnCG+6ZZAM5ABgnWmVMZ7PTZiSRomFh6tlcFkhKKG/Xb",
-	"PTw4WJO+U63Cg2UA5RC/F5L8rrWsryDJA4Mgkr9rjBSdnHOVwZJ24iRoDWLQrGcXb0KOGnP/GDYcayWx",
-	"6lPKhiOeXA8jKgMeMvL2B9Hh7x9HPzwZsNHCMYDu4f4jtvNCYM2Af5Rp9rHMqGgsl2x/8Oan/s5uhEbR",
-	"IgfMBozY2duXEXt5+iJiv8DoLGI/vTmL2M/PT59iouCzFwEo11/eoWazY2LpT0jksShHC9R7QpW0FJIM",
-	"I4KxJ8pKDOn9mBNCWTB9hkBDNJI/nL2MYonjcRN3fTttjWeZmkNapipSoZQakiilwo6UnbJu4He0+vQj",
-	"LmYsXZtuLWu4czuO044pILuCxS/R7tvR6qhAOwJATbjjoNwXzSJ3FkbdLpi6Ad1nbkP8BwieSHmVIAO4",
-	"qLFK8wmERZxClvqkEtfwDGZKL45xcASBgdx9jKEt7lMCznQ6IkHozacIVlpfnDkXvvCoxw5XOsaCFzjk",
-	"ekEwHlBz12ZrNoj5ISVtum3dKrUq6iAxbJvB9U1TOV8tkgu3j9Y69t1m+vqHxx6mxPjMojnzqP3fkzh/",
-	"60mcF86oXoEPrZ/ne0GJ4rXOwmlIjdC9YEk3eUD18vf4uOZJ/Hd/C/k9QG7b63JcsUUNfKN0YqyLYf30",
-	"G8jVK/TVS4BVCz0E8oiAIR1hkpWHoSaQxRy0UZJnDEEPhGGguYGUdVG8q56ZakgdI96N3PuxLF1gINPK",
-	"VzRTEhZsKpxEXzBj+cIDZRepaAXkoEHcy7P8jU7KU4LjftAmzDe1SNz61LOO7m6NuBY8qze0BbVD+Gtn",
-	"BFyDPikc1/3LXx2Ppci78hd3TkHfBHoqdNY56uzxXCDR+EEsn5hTSeoUAqKMVEA3pYb6lVCYgeV4rbEK",
-	"8tIr8oiVQXDeVxPVvMYyLVclzKjWMvGA1aavCKVe8gkgpvXYY3A1AXL7jdKB43FLQ8tlebqv/vx0l/W8",
-	"pREF9bpeHKXerBPOLY3KG4rHq70p8LeWlzHxEpzq7vhNv5FZSQ9aPnoGN5Cp3M29hy7eKWSObx0zPkIj",
-	"pns4ONxlQrolTwsko1rTafV55+NfP/7/AAAA//8=",
+	"7L3rchs5si76Kjg8EyEqVpGiZNk9lmLFOmrfWmO7rdFl9cyZ6mOCVUkSoyJQA6BEc/o4Yj/EjlgPtN5k",
+	"P8kOZAJ1IYsUZfminu0/DossonBJ5D2//K2TqFmuJEhrOke/dabAU9D439MUZrmyIJPFT8K6T1IwiRa5",
+	"FUp2jjpnGgxIy7pDqwsY7jIlmZ0CM1ZpSBmXZg6aWcU405ADt5AyDf8owFg2F3ZKD/MZxHJYe1fvNSyG",
+	"R0wqOxVywjR3owrDrJhBP5adqGOSKcy4mxDIYtY5+lvHTaDza9Sxixw6Rx1jtZCTzsePUedMGUHzXZ7+",
+	"q0yNeMZy/wBTY5xQxo1lcOMWhq8NM+Z5DjKFtN+YwFjpGbedo46Q9slhJ+rMhBQzN6lBORshLUxA43TO",
+	"werFydiCXp3QBSRKpsbt2JwLy0YwVhqY1Qu3D3zChWy+vHzXfuu7LizPYItjm0+BDk4DT9lMpZAZNuWp",
+	"OwL3WTKF1H+PWwFptWlC4rkcx9I9kHLL2Ywv8JcLsMxM1Rx/mvAsA71jWMat281kyuXkzsf5MerkXPMZ",
+	"WE+iL2ZcZGfcTt0fwq0ud39EHcln7pfgvu9EHTdzoSHtHLmhG3vIP7wBOXEjHDw+bKOgGmm+hsXqfr7l",
+	"12CQxq1eEBXVyMbwMRyVN6BJ9+waFozLtPog/GoC1tCWjoV2xEd3CWmAdWdcX0PKGpfmJ2GPmD9QIY11",
+	"R6nGTBdSOuqxc5FAn+074jp4/DiWN8KIUQbs5OLZ6ak7Ds0Tt6sRg/6kzzi7ujp9fsw0zGA2Anefx0qz",
+	"g0M2VYU2dHC44cQwqi1fusmdtZv9GC9L+Hv/bpf3pCJBDbbQElI2cpvJgOtMgGaJms24TPvs0m0u6BvQ",
+	"eK1MxEaqcDc5YoW0IitJP5ae9vEA/1GAXrDCgLsLN8BybgykTNgNa/9L71kGXN+Asb1y7vdhF1cG9Onz",
+	"NcQt0m0p+8lh613SYHIlDeBV+pGn50R97q9ESQsS/8vzPBMJd2vZ+7uhw6je8gcN485R5//eq8TIHn1r",
+	"9l5orTS9qnl67kiEzAvLhGEznrltcZz1Y9R5puQ4E8lXmMQJS5RMCq0dMyR+xJRmnKUFvQsi+rtVZrEV",
+	"kcWMFVkWS3/lHJl8jDovlR6JNAX55Rd0ISbuGgjJRoVFFsyzTM0hZV2tMoiYKQzJsIiJWQ7aKMmtkJNd",
+	"3PlXSsLXOXoNRhU6AQYfBIoTxwPn3LAUMrCe1UyUIoo4lRa05BkN+eV3Uc2ANI+5I4y5VnJSajbIRo5Z",
+	"CpaLzDCuASVgxWEyNcFJ/6zsS8dlvvx8f1bMFMmUqdHfIbEs8HWranIXp3TGF5ni6aVSb7iefLWjprsz",
+	"UunCXXarFMvc63FKl0q95XLh+Y75ClNSis24XDBuLcxya5xCVVN5UT3rlfpZ2zv803s1TQ5fdCV5YadK",
+	"i3/CVzl1y0y478inRjxliYYUpBU8M7i/VzLXKgFj+CiDF9IKu/jyU/sFsqxHHD1CTjTSwK+dhjQqjJBg",
+	"DNNFBqyLioaQphiPRSLcZRvxjMsEdnFBGlD4ctliHhAv5iwV4zEgA/eE5rnulTRFnittIX0LqeCXKPy+",
+	"BsGPhbt8ixwctSMPThLILUq3j0E8I609Q5Fzxo2ZK12XvblWOWgrIFyIsdCz8NyyGjUYrIj2qKOy9E7P",
+	"59s//LH8hBgOyexCWr1om3uK2w4f+Cx3tkjn1Y+dlvengmfPVp79t8PDtodJ+6k/eCWFkxqvhZykatZp",
+	"m3OlJv2NBohocr+2LOc53DzLVHK9uh6p5quqqDv1GjHtGBaUCmcZse7V5bNdx2ZK3S/lFnruu7bVqfHY",
+	"QIux/ZOaszHXyNTJgnJTdETGp17X93psxpSEiHF3414plhYa58W6ceeHg+lgNjBxBydUbaD/fP18vGna",
+	"vnhUh+g5Jw3nU5U5eYi/aCw8KL0tim7jfNS8U27E8gw2HdhJeuPYx+q58eqLdjPiBlq2Ku5ELO48Hczo",
+	"P/vTR+6/u26ruWUzZSx79OTxgKV8YVj3jz88GQymqxvrlPzNmnhz9WGuaxb61hm0Kwt0JNWwLzbS2NTO",
+	"cIyVL0Ta+rEpaAZt31n4sOYL1fLx0lrRgrGqU70ioqX4cf1UN2zFRTGb8TbWc7cd+ZSF32d9bSsq9dsm",
+	"ib64cXYouC9ZMNjYlHsr1Ux5Do7m2hnvMrUb6zQBNuPJVEjoOasXP9DAjZJR5QpKMhTIs8I4CWadAizs",
+	"ERtKmL9P4UYkMIxl14lTIQsgcZypiZC/CDt1rHw3YkP84D18yN1+DFnXDewMEKdcO+WlJ6RjYBMl4YiN",
+	"eHLNrIol/sr93Cqbvw/bOWRdAzJl7sMwfmnPDN3LhLyuP/1KqUkGsQwvkgCpwbUFaYfWnWTQm3GRQcrc",
+	"pu2SdV/d4GrBbXQzFpCl7VyR7Ftu2ZgXma1tLR2lY9wjVbiddUoDZGmTcwTP1corZ06dm7Sc7i9Tbms2",
+	"S8TcGr0x5d5bGGe6GD5G4wA9c9z0hGm+9ywDboCBM7oYZzc8EylbOxl/mm/ckbXMyFFFnWSYktniiGSY",
+	"uobS57pEFBHOuUFOzkSMpaMAfBd+1B1pNTegDeOZUWzixI9lnA75J2vzdzJbsESpawFsmNy89695jyMP",
+	"/VFvvsFht9su7EulJ8reqsDR5m3lalx5BRHxGyGvN+iHdNVroz86uJ+O53gW3bLbB26b9am8AWNfZGIi",
+	"RiLzRsfSpuCX5J72Xl+rC6i2eaRUBlyuHEj5w7YTeb1ITvJcqxtYu12mGM2EMa1ORVRmyu+9PnUjYI6G",
+	"vbqGlHF7zA4HT5kYMy6VnQLe5EC/Us37dadeu1++bdrPuGnTW8y78fZCLFVJMQtxnNWVlV87Zo5milTz",
+	"CPlPDpoZ4a7U3DERzlJIBO5BYFOo1wgLM3ObdfR6kTz3b+pUi+Va84X7+3qRXFhui23G8Q+SIPanYtZJ",
+	"yOqRiEmYOxUZfecRA55MSUIJa8ql3WVBFxXRtCzJMdbVs3u/RqdIKmNp9TuNUbITu/2hl9xlVacx/wla",
+	"jAXU51Feq8qOWuUUU+8JXNWHypMLkRqeOOUZFRwvi51llSkDaXs8rn6X36N+5M2xIGPo7dU+NRZSTqG+",
+	"V6ucYOk9eEB10qvflSZxRXTn1jCX5552Wm7qHY4sUbOZd0Lc9Q5rGBcG0tpd7sIstwsUmFw6O1SrG559",
+	"0nU9B7fUNUQeGOEW452hZ7mdXjx7didJr9uGTsoz57ZTm0nzFMOurju6wJPaHCwWpA0uouamPweLk2Rj",
+	"rWakGdPjTa1JzPgE9v6ew6TtwM2UHzx+0mLTwwd28dNJ7+Dxk6AJIV/mhhV5priPNq+OJ0gy38a13GP4",
+	"+D+hNfi0LJuiu0lHYWi6ibP/HX/tt45Z6KxNWQUNTmWrHQ350A0TFv1/cSfuVFozvqkWI2ju/x7PxZ67",
+	"5mbvepHsDfaf7o8fJQe9H/gh9H4Y7Se9p3CQ9h7zJ6Mfkj+mT2Ew3iuJZ29/b6yVtLcqg7jvjU2KGtTj",
+	"t7o8cFr7LQRZ3boVyiSrbIuTLsc4p1/clUba1+lfv2b+/pZvLfeCuGnSAR4yMi9GUoPxBDl/v3MH6bFm",
+	"in8uoNigVbWQNwZxdox3rpXE9w83EFKfs5iPMY6MUXUxA8Nwvs6mEnZ7P59XGa+Mjzxsy6xxTacWZqtM",
+	"eml/Gm/YLNeqQT+LGrNBiDl6MwzzT3w4VZgaV7mTUubZ27KkWq8RrdV4NrG9fU+elIhR1zKnYuL0/7EP",
+	"EveIZzM+JtNZh0vZX89q7Z20vW3Up0ptarCp+tvqB7SGIIihrDWiGgd8LzVjxj+c0u8P0G7yf+y3KSCB",
+	"GS47tcYagHnx3/B29Ju+1/1Bq63bPPxbbLf6/m+5ixVbbpGCC2dsBflHDAY1vCM2ygqtF6xbyNJLpzRD",
+	"j9GYjVVSmN2IJYV9r8Zj1oV0AoYpHctEaQnaMFyTnOxGbJJxDRHzfrjIfTPjNpmybqqAglT0t9s3z353",
+	"DHOEtRvFUir7PgSxWBdDWrKMajGBAUe7KFexG4VXe4cfnwBdeB8Qc1c+lk7G7EaMTOiuAfDKFZ5i8MJ5",
+	"pZG2whE3LbcTdXBNqALgotDoplW5K1GbMX3jptOJOvi2Fn0TT+vCS8zw1qATjHhyvfY3Kwruz8qyi3DZ",
+	"OlHnjLhwJ9pS9aVhGyS5dPdqNshtNy48erth4dSrDXyZdUfKTtGbSTY1+UZoFUxJoMQ+/dncBJs4MoYb",
+	"TXnLd+oTNaSo738pnnsfplqRxcqhXi+S2zbs7eL1IllyAFcK8Ou/PqsZhcF6YKZIEjBmXGTZ4v/a2tmJ",
+	"pnLrKtD5em9P5z2ckUu8v7BTx34SbpVG/z0lDiQKXULug6iUx8vxBMqpXJIRW3o439R902v3Iwuu6q38",
+	"sxtd6ZerXvId453opWnacLXT8o5Z6SSn8AkyWfSI+yzR/q0Byvu6g99WBNvcn1ZKxpReduM9Pg0Kvpe3",
+	"/i1Y3kKy8kZoJYNnIHDxFG4gUzl+jLG1tCCVpY1hT9BJfyEm8rRVxgPKuLjzrBEt8/GpjhOLCrNYUtZ9",
+	"9e7dqzcv3j97c/ri58v3p8/dlwbI+7rqwfPzqk+8zD9tnekN6HaW+mMhspT5r4Mvwqe0dWO3Hd5My1TC",
+	"MzZyj5ulWPegv98f3HpEYc7VZKLGISxtZ+tJIifcrJR+kvv72/q4M27s808T7hpIFK2xatHmcicq4YP1",
+	"woFCuwlHHROFeyg3CEnnbUJ+xbaJmHQ7iIrVXBjY/RwW3G1eKF9DUD3mtNViNgIdscHKOr6UKlB3JzfU",
+	"grpXsjyZNkI+y/h6B0rtYm3hzWpzMfBcryMINzLjUhY8EwZSprnFTNYcdALSHf1cYaRkhqmE9Wt+2P/j",
+	"D62BiPDE5mN3a37hHyX7b90Z6wmW3czQuxLU+YhdXTwPM2P09ub8Dh4P+oNBa+R8nWA1M55ln/Sy/cG6",
+	"l61mqf3IjUjaHrWgZ8/5wjQefzTAzSFb9NGTx4PNYUUa5dwnvbQEDtwBB9uYMrTcDyhLLKywyy3LgBtn",
+	"RRe6PP8VPj8YHLauea14cTNYEi7u7eaYCcsmTkGhIB0mzJXfhiKh+tv3o7tY6A0PiTt+Irjaltf2jS5M",
+	"Qy75t667uy8qkl/yMCIdNY9/PanMuC20sItWGlg96JwvVNHC6j3x/psviIlYzkWKmWp+/FXSbT9G+v3a",
+	"F/z3f7GwZxHTVErDpjwb9+AGZJl4vhIjaX/dcvYb7Vw5iXK5S9u07kjeiDZFPM+43N5XhWz5Vu8qDtk2",
+	"jXNvfjiF2WxUelt2fumn5XxXmcamyVWGXHPE9ulOhLGg75KAvKLhSjYRNyAjd59RsYB/FDyrMq26O+Hn",
+	"hqWqcjnt7C6ZH+0WYM3Z3Hz16cU79mj/yZPePuNZPuW9A7ICu57T+R8Gb9aqQ3BTRP1WKzbw+FuHvJO5",
+	"W4bfG0+23tMxaF1lTt/dMjsHA/aLZKDfM6P8XLVVrtYS/hiWWFKGf73eseYU0k7IzaeYjz+FBRbrlAOg",
+	"bzKWSouJkE6455CIsU/hJrIxtacxtMhGCxx095gNKSQ9ZBayzJRFYU23pSlGbvYjDFVTcYj7T0qCqEqY",
+	"aLPULiBBZvdGTV6059bfJeOgsY11ofQzzMtMTHQjvBQaxuqDs5HeCFl8uEOyrMhbP74WsoVnUO3KeyEj",
+	"pj0DcvoW3r33wfiPSgbynlSBFFN7vIvjvRvDjRBLO1fvxzyxSr8HyUeZe7D2WSqM/9AdXzVWrR5OgyMi",
+	"7pS+2P1nPEYPsjGsK2HO3CIMVjbzPAeujyl/clhb1HBD6miYattuOtI6mbTng7SlE2MOBG5q81zbePtF",
+	"PV9y7f1+uJ6nj61rWuMY/4TkKV+o0bZoYbBcDd0g5AKf8WuM+VZVbe1embtdD2f1XwDIu0z7riRT7Uzj",
+	"fTin+mjVhrQSE92WtWRUBehqh/p4S4Z/6ejp3Ke3t7jpMMxj7rJJSKG3bxA9FtXe0Lb2y7l6ibzkObGS",
+	"r5mN+3HTfF7IzzCdjW+4AFvkqyMrmzuRdtWW3ONYhv/+aG+PXZ2/wVvz53NSzqYqo8KglV35h27381/W",
+	"fo0W69nPrwhs4ur8TcQKPBOWCg2JzRb4iGSYk8Wo0rg9jQoS3VZq9SM38OiA0ddoz2A5n/SWDc/z25NT",
+	"/NhRfZ/K9bVR2FXuqPnKbFDER0Ktapu3qMu3qqbb67DbqqX5VNnliT7akq6v8onm6eZtEOnt6Abr0wV+",
+	"mS58LYaX/t6ncwvPijq6VSWtdLyIkYoXMdTwmNKVfvFpQaarTXnF93cP+mLblqjaDRcZ3qg5zzIoy3Jv",
+	"d4et83B4yr23XbeUF+jMSLQ7m7NorzG9T251NTZP+f/j/+onbbWmUWcMYJZOaM22TLl56R9uUSOwiGIG",
+	"0v5YHdTtYwpzWkI7rMv8bmaGr7JaqohiPE2104CFKcNx7RrPp8U7Vj2kJylnb9QNZLy92qpkQY0a4R9+",
+	"GAyeDgb7B486m7hRc5lOJoXiI60wHIRPOsNHFZqRYVjS29psU/zR3pV+9M8nf57tj/4yuDmY/nX+NDm8",
+	"fnPS/3s+6Wxht9c24PnJD68P/vyXzgb+s2l/0Wz+DHn6Ne1piTWQTUTaf/dPv1xGbP8xmwlZWDC7xyz3",
+	"2FJKZgsmZGlblkgzfXZyduqrC71hIGwsuWHDEw+fgCb4EfsRuAbN4mIweJTgC/G/MKwZFokT8xOpNDBh",
+	"Kd3ImxgJ11pgLnF7mRfGtHn21vsUT0qH7TJehOWZd6ga1o07SCw27uwyo9iY6+34n22qa63X8tNqIxxn",
+	"DUTuaaRWI9GonKjHqwLvb2Mz7Vvj+VrFtJboeIXztKy6tVDDeE/HhaNhr+jg0Tt6qP56GTj2n365DJBK",
+	"uH/4bbXpU2tzEi2ODsIYiJ5EH1X4ScmNt/GrX/NcvIYFYTsIOVZrzOFilImE/XR5eYbkrMasjLv3GdqO",
+	"ZU5fMCKFnGRBGw2c5+TslIohX6lYhmi74y08FxOQuyU22FW4MujEmoAEzcuiBESkiuUzJW9AWsyBAkx/",
+	"cVoD+bPGKsvU3By553rsTxfvfnaX042uCttnb5UERGfhS9LdUfw+BdTizm7EpBuYcR9s7bvBsGqZkHCG",
+	"v8XB8xx3jljc6ff7cefjkNL7hvjkcPcYV+Sfo5c6lgEycZ/y5RRO945nBOVVcREftx624W0NKW492QLd",
+	"DxaxZBWwH7sgdkSlyAHXh8+AEeaLkw2cvXpx6b2KJf5KheFWgxlzQ3dHWsA4W+wuIY1VIHs3jlUVk6ll",
+	"RR5q1I4Zr+Y9goXyo2dqsmNwLm5sfEm5V+7TPjsdk6sTx3XaUTW2B+rzU/Bl5Jhdom8QgWkx5wuqsmUs",
+	"AMzV9xfRBD3EXOS4H6fUTqIJj/EygoQXBtx3WvkUAXxLpuZ9N/KJVHIxU0UJkGf8AG45R+VSqKySWHtK",
+	"dIYkffbu4jJiZ1eXuOVnJ5fPfvLRWjT5VnFi/GBdLhcl+B1rYN+5WVXwd8ce+Y4Ic6JUypKpEgnsEpAc",
+	"ZYE3EME4wvjpQhqclMCpIFyfQCK4htw2wPOOUe4FXxIS2AzsVKG/004jDz3nBkPYpBbMwAkX0o0dJJPF",
+	"sk16Kz6+BhsQByX/pwkImx4hL4ztfo7Xwpe3hrWKMjeZ3nB4cHBcwzUMfna/Q+7MrciyEoBwAtaww8FT",
+	"TwVupqZ+Z8ZUg28VavSs+/jDB+J/hwdPib04enZ7icSHYIt+C2d+8xEg0w3/GhaOFDPlvlee/7q76lQR",
+	"x1VQr6OSuRVyDPFLz2+9DuwvhvumZKvIdmspiKi2uCe8foIvNQiJgkdCZecYmxoGp/cwwCSEZEJiX7Gk",
+	"9DCmgbwabJypeSkQJPlQmJ1qWCl1N0dY7E6ibci6nO0/7pGKxujDWKI+tRvhgxrGGsx0yLqO+tiwpt2G",
+	"ryKmFTrHHQsk4VIYoOm4IYLnl4IqVhfGQtqjT4NGhiRqrkVOx16iLuDqPfYCw1BihbjHPZ0cDvYjLwhj",
+	"mfAsM24HcW7eHTxkygkQkhLWqX7HTIz9vcgct6qGKoULhSrdKSET9/SzoqCigxt3bFimxi3ptewuCmws",
+	"Q8CqKx0l4zqOiHM3JrNLgv3i/OWR426FRPCGsDndkhlGxAkj9vzFmxeXL9j/+h//k47GySp/lJmaqMIO",
+	"d9FL4QkWMTNj6Q+IEsLUDEitQCtoLr0lxLrDd/ifId6d4QUkvZdgk2nvQlg4QvbRo0eHRBcoomM5/Evv",
+	"PMDG9hyRH7G/vH3jSNZ/PDyussec8F3hM4NHLO4808qYnhG2XH8s/WNxp+/3ukd2SU2yQMokCDc8bqWz",
+	"j9z1+NBLSrnGUUgNkbJ5Mq1pTU5NNAwr4oUl/JCIgRwrndBNqNhXLEcLSiVUmUgWjGBWut68TIvEIuaZ",
+	"2cEIlKHvd4/YkFTJoUcnkSpQ1jEbqrk8oWIMx7YXSyzsOJbDGwFzLO9yt9wTKpaqmcin42OpBpIlgp2k",
+	"MxyZBABuxrCCUaGRolgO0S707zZDHMP9ss8aqHNH7i712S8IkOiW5T541HciHgWHD8OSqu++O3SXaymo",
+	"GuTCoyBLg2KYKGm5QNERV0Zr3PHWnLBocJXqidOla7k7IRv1Y9RROUiei85R51F/0H+EGSV2inbGHtlR",
+	"3rE2IV9wef6naefIffisfGgJMfVgMLgTptxWyScBS201xWMFbq6cGBstkFgR8+8xzartHeXs95qYmnUz",
+	"rHP0t1+jjgmwSrWXBDVEaHZ68Q45Nmk8qeBZ5g4KP3KnwyfG2bBoIIIHs1q9c52jDpE/TmAvhZu9JOCu",
+	"Tdoc86eS1RKzvSByF9CJGadXk2hBPZd4mARfyomCYOixtQJe2BAdCDN1g6lxc649WnDAMjOkuzURPj2i",
+	"4o5hM5gpvThyzMFYrp3eZ9k/QSsvhowj7bKG1P9cAz0bkfmFN8UPCYZ1n705DcjF7hEPo+Z/vBtyZ8wU",
+	"kUdtn51KVmWnk3KvnKAvK7sQYpV1DweHmP2yQt0l2N09iXsTTZfvWIOZiEeExHs4OLydeEts1c9P7S1Y",
+	"fkg+7qym7Qh8U26QhNBy7NbpU8lssVu7DvWigtsuRNTJlWm5Aidpako6HgZltZrOjgnU20z29CSGurO7",
+	"CwSx5D1XEau8QIbSBaHPLt01IuNs4qjJWcVHjCOFR0zChCNuntKskDnXBigI5zH0UE3A1HA3QImTF5Fh",
+	"dTgY3Jd2l+5ypwkN/7d2mqge2VuCdf/4K/nfwNgfVbr47LQfsAk/Nh19zir7+K2vnk/rR7+MugF/E7e4",
+	"WDXM8E+5vIeDp7f/oAQEdz84OLj9B22gt5+fU7x1UsOuYRdemnw+dhDkYwhIteoqmTA2IER+DVVlCYJx",
+	"C43FUZxbwkh9eBDs/gUaoYbNtbC2yl2un5qfbhNT6ssc7N5vIv24SROtDneJ1d2rOUBrzsmvX5Yn4TLW",
+	"EQhZAA+CQN7JMhrqLf8W2vi81ECieA+a6Hmt+jAy8Ckk114VrqQ4KaRsxq+dvcurcsql0K7Ta0rYKEhj",
+	"WZbz47j9NsvMcHS8zacimWL/hlDtv+OxI/FlC7ZQhaaEzlj6miyaoJCT/k7EwuO+Hg0fX0ETMKz1p39V",
+	"ha5Ntnra6cUjwL5BBBOV9tlfVUGRQhyCHEVlRnBY+uZh56CrUrg+a84cXZDUmmV1sj78uHKXVzES76rA",
+	"lA1GvuhlXZ3nmmtLDjUeqNBf3/1t5HUNOB9/9Oj2H1VtNe5x6ctrHmp0Vz3FuCK6TCUF+TrVcMHpw7V3",
+	"u3LjNO53WZLSerMp2kFBe+YeDewn4ZZnalJAVFWt+YKoULVZhgsCDHlVeRVLYQ0VVzki5pIuTMotP/Km",
+	"PVVeuU/9zyCNApuo8ZdrAO/I9Y+5oRHAZMZTjwa2Ia4oJLu6YKnKMo7NhGI5DDVFwxAyXVOyFqFpkINm",
+	"C+CadakczZsZHow7d//8YdB3n8tY/mF/MKgXQu322ZDnelgFZ2+thyynx/77v5w1w/ZiGYrI3Ef7g8Fw",
+	"XTVUrZQS15MKk2d80WdDb38N2Vzpa1NVvsXSTrUqJtNy/Y4Gdkx51FQmdcSGFADClQxX67OGqzOKZa1A",
+	"K2JDKq9qDBAqyIa+hGxYr7wa1oyFih4wZ15bQ/4ToiHDF+Q8DfOnY2kc/XHFiBFYxhmEM2HAYyNjOCHX",
+	"gkLmXC5Yohe5VYwbA7aNszodGAn7S/ozykKzNaywdm9N/wt5KXDwEjjAKn8YSpuo7qkrWxG4I9meadUV",
+	"kpkHTlinlSKwwhfcbRy/rVEPOdTc9BwD+wL7fOZd906ljgj0oGSmjiXWcAvKvm/kqavtNG7fNvtMcZqD",
+	"Md/z9SqY++m9QM1d9w+UOdoP1fmxLm3+KztBAgBJCxG9G48/3d3xVZSbr+okOTzY4mXLXZs+hwZ2WWin",
+	"oIydtOxR2VY9UokQVC0I/qiYUPC4duXwJm2tkFX3jmrH1l87+v73c+uaxSFf+dI1y6Dbrp4kbaEB10Sq",
+	"p5li5FkmcOzRu1E/QsutVuxJJ//9/j6Y+ys3XF/vRcAanrJukOf5Z7i3pixRao2ZnPskKc4kzENZDwEZ",
+	"kqJGyXnDpes9ZL7w2TSmTRnFh4OnPrS3dsHO7sk08HTBMFdoRVfFaX9mbvKFLvNSNdgavbeqmOJpGpyp",
+	"vIHRhsVT/6KX796X6AL9DAYsggsXecjeaGzfPe9L0ug6h5cGUTNX2xqT0mSO2M5JllGLGuLOQYagD68d",
+	"1iGKZfkVJRaNgJXoMn+sJVzuRJiStfMuSyuxLpyZmCitIbE7ffZOBhg4sgivTn1qnbMRnQqA8Umr2B4m",
+	"k7XdtaVlP1DJ3d4S8OFoyzS/9LvEfQASl86iqQ53QaZl9j96NH3x+n2143Gj1dF6URsSe3dOxx4lGD1K",
+	"GMgPyerc+ihExOYeGZhTtgzLhLzu7zjBipNX2gMGQyybQ0XMVtX4mLqMST+U6sfmfNFnh4NBGWLw3awk",
+	"hSN22J5jT2sbXe20MZClHXigDKS9JdXDYSAnVTPUT+Qg/8JXe2OQGsst6Fh71WXZ+lqvOpomYEOB8TrP",
+	"3hX1zXmIYSmc2oZI1O8q/HS5Ena6J7v2Z2duO1yzerrN7TxzCila2hKbvOoQQO4m3EBPSAOS+qcS8Kf7",
+	"DVavVIkIBrhGVPbW5IP9VmCAr0hkW2W6ELXdnt+Ce9pMFfldEeKLUNqhWZcm41ME0pmQpq5EIETSWqos",
+	"E9MbRIkVLXvIttYrEBhcGtKz5774JUAKQcqGpOL/Bz3w724wX1HjP7HK5sPdo3pbybKYpgzso32B2bWc",
+	"Gn+qawHHVbVH1QRhGJjukPlIXChcieUwUSn41PthgMgeUtlJOQbmhy7bcbvOWHFz9yjQuMm+9AOdC/tV",
+	"3vByw1Q3nu96EKaUa6XGblHY+LM14aDsI/lQNZfVTpdfWWtZJ1EuQr3DcVU3FKrLfVXQg7eHHnJe5gPR",
+	"sl4KKcwUW6Y3C+/CvUPDpQpBVCyi3k44oVL4T9bJiEWGd69ND3k2hcTnCyBoXcTgQ6jqJBAEn4OBf529",
+	"fvYiZIBpZDX+D3r49DnhOeyYWEqFOC9YYhiqF/ss8OGyOJLyA7Ba1WPplJcE8wtauTQ+6GwwZ8E5jhY4",
+	"JPqHKK8Sc7F8FdhCFdqwbtjeWC4xYI8Igwake2fF47DIfGUWKBkqvloeYCz5ahsJQdVjkLaNhB2ch1XZ",
+	"2nqOG3ZuTcrmkqrkqWdNlubhH1s1pVadyxKgcftIj59sPRCu9E4DLetjjwYHbQhbWGDfBNSiUm380RtF",
+	"LLzJvZdf9fEBJIgSt9gpS77LC9LkHvfnCZhfs5Yh1G5orf7YqsDNkBcgH+heHDx+shsR30Bm4O98KHXi",
+	"zEyVtr1MYEJoQ0XqNxKO5tjD0WkyqCOi5ubWSwleR2ix2ikLvSKNsHDMuFxg1XksITOAP8WODMO9YZ8d",
+	"Dg7pgvpp15rEI5qBkmMxKQgSYM2NQx/6dtethJi+w4Xbirwvw747uqgXBTOQaa4EIWP/Lun9R5j4crg1",
+	"cvIelO6bILUSOCHXUBF4lZbrs5uyRdnTg8u01mof0T7KXtZzhA6sWldQNiQBxYXKqFLBk2QNUFovfOAI",
+	"LIjpbLUubWtye6lBycN0nPg2Uus9JzuGvf7rM+bs+0+3Xb+AS2THsGZyeo3SfLuqO3hIrhfJnresNjlJ",
+	"fPe2h3ucZZfTNSeK5eC/Kx/EaeOQTdlrdYydvW4EzFt9ExFTWVp6XbakDRoPN9AsU8dtxTihaf9d6cLZ",
+	"mafPO1/VyXULBeE61hUI3osPfAVj9d4E905CO4MhrclXmVetELHkPciUW9xk9yG+PV+asiFGX9ZdCFOa",
+	"RU6Lesp2CMF6aT28SklxK0ghpWibZEbNQElgTimLpf/SGWK+qEBpem5YbcTQA2S4n6FxjFoay5Sc+Pzw",
+	"4LpSstVE8uv7FOa6/SX6Su6r14vE9/esua++VZAtlDR9d0t9w2QefwpNH26toeoXZBxVZ/vfqjd+3PvN",
+	"iBQ+blCxNfCZ8VWOWGgBqdeqyYVtLU+mmO3eHT4jIu49FyZg1R3VnkAcmb/0wlOXixx67/BN5ohJZaQY",
+	"j4cIcMFlOlIf3O6UY4bmF70zRNMZ7nq8OTeXWIoAGacLSWjgiEOnxjXg1j67sHw8xuqtMdhkisUjnsuX",
+	"20OFTcCTaSzpKQQfSpROCdcP2VroMesnxTI1OWa8qg6jX1K5hZrLPjuRi4qVenybw8hNlVqFl9iQOHwT",
+	"7aDPDvcHlQGDu+/YdgoZuOMoZAo6lt4JR3iPAXTI+8eCW839jBBe15gp9S6G92DALcXHjXZ4G4qQN3by",
+	"ah9ZpLBxzK1aDt5RoVKJBdszeD+aHLrEkR4JyXVbg9JWpSpQwH0Uq7syz/0t+NkrJeGzML/nai6xNtZd",
+	"hJV62ntbbsjlyJDfoB2dhHxDN4mqyTrlIZPZf8yG9J8hlSk2WslTFrqt3AKYrx7LZY0rwHoa5SEgHVcg",
+	"F3rlQkBE5EZDzZINkcbGTSzHlOLp5EbbnaWf/qvoS9QE/eHlKIXm7N/Vp2+pPtEp1Lv2jteoUr7eMVzA",
+	"L6BYZaEzUnvOQi09GSG/6k2DPCRnAKb0YK3eaiNYUB9DZucwLgzPzFEsMXdxXdY122ObkhePKX9g51TW",
+	"PnW6QQikhScwfeGIxbU+VXFnyHZ+hnkZQVCaeRTPFKwHP/ilTNqsoDsdl1wgeAIxxf4OglA2klPRbyom",
+	"UxuxEdb2ClO+B3W6eVkyQFyfyoMosBJLlQPWcCznQ2BSKcgAQn+EALwEBCkMG9abWw0DlBvC6qKreKx0",
+	"LAOePLmXl+BUEeDUj/I+QLguI6UOd/us0d47liuwrgSYUUWQG3FMZtWEkl592JbbgLJfodo7MzyWq0ty",
+	"K3ZL8mkv1CYnc1KPYrhS4YJRLS7jM14ulaU4hs+g3AqcBQaDPHAsZtiHKp7aS8iZ4OgBQzsh69ifDSq/",
+	"KFXNNJbuJ8u01+jJj+T3Qoby8ie9VEyErdXeIEbIakEJEZsTtqQZY0JwiSGLywxXLSTpdBW1sa6Vnu3i",
+	"3B5Vc6uhTg4JG6SR1DOCqolMDRQEgSsTy0yR50rbPl63g6ds51IpNnN7xK2FWW5N+ROrPaSzO5afAyX3",
+	"d2jW52D1ooeJUa0V78icHmhWD9Lo94Se7wUO9w48XnhgZPLJ+pRoWdUM3SPuiDeoamDTjq1We+aeNLvS",
+	"+GOFQt3NqHwAgZEFGg3i3qsYXwJgoo6Hk/AsIwldJvncd6+DUNz7DZWTj+tVK8rK8olKy5I/AKo7zQDS",
+	"o1uFaqkYxBKFaotgr+TsBs1ht89qxXGeh49FljEhSQBVitFOxHZ80xycUaiFe9JSAhc0NgTmpATP+kBL",
+	"khO/eu8fRAl1OfWHtJQmWsqZTFWCv7+D6OOZuIFYLu3sUQlDXor7quIegckjBAar9U91Es6uCLgYj3pD",
+	"jazT3uupsyHrCsfqbtQUdtcKw0BedxaKLxztnHE7fUCG8pv6ir5L0u+S9PNK0lWeSUjy2vGpuom2ez+m",
+	"r4r1yWsn2ZwvDNnQiLFfNdahCsA++yWAB1D/4Hoi7rOL85ehzUsmrqHqlBBLfyEpfCCDbWKdUJPSY9lX",
+	"pKsKu4anuNl/G2eUv2Jual83H2NdMRpWSCDOURUNRyJoc3vcg2bKvn3tisGfzl68ctRx9vMrVuTMKvaY",
+	"vf2RdQ/3H7Ods0ZHv7L8nNV/hN1h+zu+rQ/1ihXGkYxx7ARBDCybKWPZ4/0Dln/wLpweoB2bBnveWC1y",
+	"g7pFQKJi3czn8zGwSb9VUBF05Jnv2/YFbbdZkVmRc233xkrPeoiU1SDMpV7gYdtvj2w0+9XRD1s6vD0I",
+	"SYWJEthhl9pOHLMhTriEAJQwJyLYMezq/M2/nNja3+IVZ3zhiPJSqTdcT4B+93ib9XhfB6RvIRX80lHA",
+	"t/YfXxE2K19q70nhmWuUIbbKeAwNFO9TdEmtQH+TfAYbE8fWXPqWYKfv/rg+2Jk7TVu7H/5/fzvp/b+8",
+	"989B7+n73q+/7T+Jnhx+jON+9+/55P/P5WT3D51PAXnGK7H39xwmd417Rv63uZx8lpAp8euvFy+9f/5H",
+	"k/LuSVy+S9QmkCOemkY/r9C0ywknKjCseWPrLcL67CR0ofI+Z+vznGMZPLxl/6/CMgSZqEBZg8wf85nI",
+	"FqyroTAhXiCU3O2zej2jptoaFXtjN7yYNIajW3pztYRE613AHjaGktvacz96e+AR11JGHr8jJN2mjPqi",
+	"N+8mqxOST7VxYp3XehbfQyENHfvWX8Fn2GEcG5qWXeFDxCAK5XRYY9PdGCdE48ugml0GZKinGvh+BQHQ",
+	"3WuZCJvisfSoJa93NvEFNXSrh73cvphYDv9Dw/jfhxRX4dRRKMWRjqtn50KahrNrLRLUZkCVaE3E8myq",
+	"JLCfsZvs3TCjNgFPoRuH6q4998JQTThASHfaOYk/31sgEc4bW7y6fetwEBzNryk1enTwKRgIX8kBde73",
+	"5U6+p/0vrtGfl6dZFs9/MVfU/3k+ImJldQinGkLBvZiokFh5WJZXtCOtls99EgTNPbOdvkXKkV9u2v+e",
+	"QfS5LMA3YmxRFpscpM+5viOOSb0zZpOMDZQoW3u/4Z+o3n3ckI544XOEQh+VStidI56T/35cZBHLy4CN",
+	"kDv9FllVe/9WpmQ1xW3bAu0f/PFBS6XaDjzEHEID9l+zj9pDiWKA9fp9lWAWAhpkxJaZTRVcWgMg8c7Q",
+	"iKviDCcHPS8j936zFQ9otRAuy8k5tdxUU5QwD+2yeQY6ICT22YuV+WLOGiZW4cdlu+2QqNe0E1ow49qh",
+	"iN1Cgt9hG4ZivxUv+QYxGNyctP/9bm55N+MOpiLMuZE7ls0g7hwx7IuoCsvmU4XVO58jmyRMoJepjWXc",
+	"oaDojZp8wzruraDmalN9sW0j6EtKOfldlXmHdTouVkvvbtb8N6H07ulCNSBTzKbYLvXoAkUFiRgy9ZVu",
+	"TUOi1tKNXCTWHVZJ1cPdCCtlUzZaEJbt2sSjzXlHxx7sDW6EKnw+kbEqN9geQSDy22dOEWp4bWPpE4ba",
+	"c7DdNgRrsSuVpMI1g22mfG+wwkAaMQ15xhPaD9xf0LH0Q0VsVGhp3VcIZuebQlQpUbtHTCpEkMGUNCqj",
+	"A9nHDKTgZZpzYdnPvnm2KdsPekUUsafKc/VptvVkZ0+LiB5CIFNls0NjRZaR96pdjtZo7F8i/+iivqJv",
+	"X9t8UVXNfc8peoAYxe5W1cpC1vDMe4l8mf5nzfn9IrREbncktT/+kMNEtxA/VS54v3Zo67rb/07fnxle",
+	"v0HRK9GWe6siaMqZja28L8JDX0ftpADqFtrmCTXNCWuIKElKQ0JIXE7G/w6hj1sBp3hzqZ/p1Pc03Khr",
+	"6GE+otnkBHePvXNP1Wjhd8m5XmCJ1Pew9jpmI9Omk4fBhwRyn4GrJHwuygtRF4KTaOtwl65NpbhXk/kn",
+	"h1+3x/zDosWvnXvk6MkZYN6QKRFMPg8bo6DILRG8Wujk949WcEGLeXhxhouy/PQ7WMG3bNxGxxBQgUKc",
+	"8bhMlRNlJybDuMVGlvcOQlI+c+jhsibo+JKSdTIYW+qWpoEVMvF9vDBnyBdT+pKIETD/LZuChn6ZKD3j",
+	"CwIxGUEs407cYV0NsxLhyj1EeErCGsQt2g2ARJ79hFbU/lH3zdX5GzaspcIPY0kgCZBWSMEIpMS6oX6j",
+	"nrEbYYZCmmowBh9DSOJdJgy2f/KF+JiwdMRiylGPO5jwiJEjTAmmUIzHZ6Gu6405tafvp5+anPCVWNZV",
+	"OcMHVjS2nIr/3ZvzWbPe3ca2eNLdjaF05HtK/yKfaJ5WbKfVdz7UKluFUPB/1ABQutywYY2/DRENbbcO",
+	"JeFGYkoyHstyMPpxmSOEA85qwBnuN80GcAYySLDPnMpgp89OJEHDxNKzvSqRlFDc6L3dw4ODNeU71S48",
+	"WAZQTvF7I8nvWsv6DpI8MAgi+bvmSNHNOVcZLGknToLWIAbNenbxNtSoMfePYcOxVhK7PqVsOOLJ9TCi",
+	"NuChIm9/EB3+8XH0w5MBGy0cA+ge7j9iOy8F9gz4Z1lmH8uMmsZyyfYHb3/s7+xGaBQtcsBqwIid/fwq",
+	"Yq9OX0bsFxidRezHt2cR++nF6TMsFHz+MgDl+uAdajY7Jpb+hkQei3K0QL0ndElLIckwIxjfRFWJobwf",
+	"a0KoCqbPEGiIZvKns1dRLHE+buHu3U5b41mm5pCWpYrUKKWGJEqlsCNlp6wb+B3tPn2ImxlLN6bbyxru",
+	"3I7jtGNKyK5g8Uu0+3a0OmrQjgBQE+44KPdNs8idhVm3C6ZuQPeZOxD/AwRPpLpKkAFc1Fil+QTCJk4h",
+	"S31RiRt4BjOlF8c4OYLAQO4+xtQW91MCznQ6IkHozacIVlrfnDkXvvGoxw5XOsaGFzjlekMwHlBz11Zr",
+	"Noj5IRVtumPdqrQq6iAxbFvB9U1LOV8vkgt3jtY69t1m+vovjz1MifGVRXPmUfu/F3H+3os4L5xRvQIf",
+	"Wr/P94ISxbDOwmlIjdS9YEk3eUD18Pf8uOZN/E8fhfyeILdtuBx3bFED3yidGOtyWD89ArkaQl8NAqxa",
+	"6CGRRwQM6QiLrDwMNYEs5qCNkjxjCHogDAPNDaSsi+Jd9cxUQ+oY8W7kno9l6QIDmVa+opmSsGBT4ST6",
+	"ghnLFx4ou0hFKyAHTeJenuVvdFOeERz3gzZhvqlF4vanXnV0d2vEjeBZvaEjqF3C3zoj4Br0SeG47t9+",
+	"dTyWMu/KT9w9BX0T6KnQWeeos8dzgUTjJ7F8Y04lqVMIiDJSAd2UBupXQmEGlmNYYxXkpVfkESuT4Lyv",
+	"Jqp5jWVa7kpYUW1k4gGrQ18RSr3kE0BM67HH4GoC5PYbrQPH45aBltvydF//9dku63lLIwrqdb05Sn1Y",
+	"J5xbBpU3lI9Xe1LgZy0PY+ElONXd8Zt+o7KSvmj50XO4gUzlbu09dPFOIXN865jxERox3cPB4S4T0m15",
+	"WiAZ1YZOq593Pv768X8HAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

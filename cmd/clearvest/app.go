@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"path/filepath"
 
+	"clearvest/domain/clock"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -36,15 +38,16 @@ type identityParts struct {
 	store    *postgres.Store
 }
 
-// newIdentity wires the identity flows on an open, migrated database. reg may be nil (CLI
-// tools have no /metrics). The sender is returned unstarted: serve runs it; a CLI tool that
+// newIdentity wires the identity flows on an open, migrated database. clk is the application's
+// clock, which every service reads (serve's development test clock, or the system clock). reg may
+// be nil (CLI tools have no /metrics). The sender is returned unstarted: serve runs it; a CLI tool that
 // enqueues mail leaves it to the running server (every serve process polls the outbox).
-func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, store *postgres.Store, codec *eventstore.Registry, cipher *pii.Cipher, reg prometheus.Registerer, logger *slog.Logger) (identityParts, error) {
+func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *pgxpool.Pool, store *postgres.Store, codec *eventstore.Registry, cipher *pii.Cipher, reg prometheus.Registerer, logger *slog.Logger) (identityParts, error) {
 	transport, err := mail.Open(cfg.MailURL, senderAddress(cfg.PublicURL))
 	if err != nil {
 		return identityParts{}, err
 	}
-	opts := []mail.SenderOption{mail.WithLogger(logger)}
+	opts := []mail.SenderOption{mail.WithLogger(logger), mail.WithClock(clk)}
 	if reg != nil {
 		opts = append(opts, mail.WithMetrics(reg))
 	}
@@ -66,18 +69,18 @@ func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, sto
 		Production: cfg.Production(),
 	}, accounts.Deps{
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Logger: logger,
-		Commands: commands, OnClosed: onClosed,
+		Commands: commands, OnClosed: onClosed, Clock: clk,
 	})
 	if err != nil {
 		return identityParts{}, err
 	}
 	kycService, err = kyc.New(kyc.Config{PublicURL: cfg.PublicURL}, kyc.Deps{
-		Pool: pool, Commands: commands, Files: kycFiles(blobs, cipher), Keys: cipher, Sender: sender, Logger: logger,
+		Pool: pool, Commands: commands, Files: kycFiles(blobs, cipher), Keys: cipher, Sender: sender, Logger: logger, Clock: clk,
 	})
 	if err != nil {
 		return identityParts{}, err
 	}
-	planService, err := plans.New(plans.Deps{Pool: pool, Commands: commands})
+	planService, err := plans.New(plans.Deps{Pool: pool, Commands: commands, Clock: clk})
 	if err != nil {
 		return identityParts{}, err
 	}

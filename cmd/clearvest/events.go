@@ -29,7 +29,10 @@ const eventsUsage = `Usage:
              --after POS   with --all: only events after global position POS (resume an export)
   verify   read the whole log and check that every event decodes with this binary's registry,
            that every stream's versions run 1, 2, 3... without gaps, that positions strictly
-           increase, and the ledger checks; exits 1 and lists the failures when one fails
+           increase, and the ledger checks (replayed from the log: every money event's postings
+           and the whole trial balance sum to zero, no user account ever goes below zero, the
+           books agree with each user's account, and the ledger read model's figures equal the
+           replay as of its checkpoint); exits 1 and lists the failures when one fails
 
 Neither command writes to the database; run clearvest migrate first on a new database.
 `
@@ -111,7 +114,11 @@ func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slo
 	if err != nil {
 		return err
 	}
-	return verifyEvents(ctx, store, codec, stdout, verifyOptions{Now: time.Now(), Verifiers: extraVerifiers()})
+	verifiers, err := extraVerifiers(ctx, pool)
+	if err != nil {
+		return err
+	}
+	return verifyEvents(ctx, store, codec, stdout, verifyOptions{Now: time.Now(), Verifiers: verifiers})
 }
 
 // exportOptions selects what `events export` writes: exactly one of Stream and All.
@@ -323,7 +330,7 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 				fails.add("%s: metadata does not open: %v", at, err)
 			}
 			for _, v := range opts.Verifiers {
-				if err := v.Observe(e, ev); err != nil {
+				for _, err := range joined(v.Observe(e, ev)) {
 					fails.add("%s: %s: %v", at, v.Name(), err)
 				}
 			}
@@ -348,7 +355,7 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 		}
 	}
 	for _, v := range opts.Verifiers {
-		if err := v.Finish(); err != nil {
+		for _, err := range joined(v.Finish()) {
 			fails.add("%s: %v", v.Name(), err)
 		}
 	}
@@ -366,6 +373,18 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 		fmt.Fprintf(w, "  ... and %d more\n", more)
 	}
 	return fmt.Errorf("events verify: %d failed checks", fails.total)
+}
+
+// joined splits an error made with errors.Join into its parts, so that each is listed as a
+// failure of its own; nil gives none.
+func joined(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // checkEnvelope checks what every stored event must satisfy whatever its type. A store enforces

@@ -8,6 +8,7 @@ import (
 
 	"clearvest/app/accounts"
 	appplans "clearvest/app/plans"
+	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
@@ -22,6 +23,7 @@ import (
 	"clearvest/platform/pgmigrate"
 	"clearvest/projections"
 	"clearvest/projections/catalogue"
+	"clearvest/projections/ledger"
 	"clearvest/projections/plans"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/users"
@@ -41,7 +43,7 @@ func allMigrations() []pgmigrate.Set {
 // allProjections lists every read model the runner keeps up to date. codec must be the one
 // newCodec returns: the identity read models decode personal fields.
 func allProjections(codec *eventstore.Registry) []projections.Projection {
-	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec)}
+	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec)}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here
@@ -52,6 +54,7 @@ func newRegistry() *eventstore.Registry {
 	identity.RegisterEvents(r)
 	kyc.RegisterEvents(r)
 	plan.RegisterEvents(r)
+	account.RegisterEvents(r)
 	return r
 }
 
@@ -83,7 +86,12 @@ type logVerifier interface {
 }
 
 // extraVerifiers returns fresh instances of the ledger checks: verifiers carry state across the
-// replay, so each run needs its own.
-func extraVerifiers() []logVerifier {
-	return nil
+// replay, so each run needs its own. pool is where they find the read models they compare with
+// the replay.
+func extraVerifiers(ctx context.Context, pool *pgxpool.Pool) ([]logVerifier, error) {
+	lv, err := newLedgerVerifier(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	return []logVerifier{lv}, nil
 }

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"clearvest/domain/clock"
+
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
 	"clearvest/eventstore/postgres"
@@ -112,7 +114,7 @@ func openIdentity(ctx context.Context, cfg config.Config, logger *slog.Logger) (
 		return identityParts{}, nil, err
 	}
 	store := postgres.New(pool, postgres.WithLogger(logger))
-	ident, err := newIdentity(ctx, cfg, pool, store, codec, cipher, nil, logger)
+	ident, err := newIdentity(ctx, cfg, clock.System(), pool, store, codec, cipher, nil, logger)
 	if err != nil {
 		store.Close()
 		closeDB()

@@ -11,6 +11,9 @@ import (
 	"net/http"
 	"time"
 
+	"clearvest/domain/clock"
+	"clearvest/platform/config"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
@@ -22,6 +25,19 @@ import (
 	"clearvest/projections"
 	"clearvest/ui"
 )
+
+// appClock is the clock every service of a serve process reads. In development it is the test
+// clock, an offset clock that POST /api/dev/clock moves forward; the offset lives in this
+// process's memory only, so it starts at zero and resets on restart, and neither other serve
+// processes nor CLI commands see it. In production it is the system clock, and no test clock
+// exists to be moved.
+func appClock(cfg config.Config) (clock.Clock, *clock.Offset) {
+	if cfg.Production() {
+		return clock.System(), nil
+	}
+	dev := clock.NewOffset(clock.System())
+	return dev, dev
+}
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
@@ -87,7 +103,8 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 			mln.Close()
 		}
 	}
-	ident, err := newIdentity(ctx, cfg, pool, store, codec, cipher, reg, logger)
+	clk, devClock := appClock(cfg)
+	ident, err := newIdentity(ctx, cfg, clk, pool, store, codec, cipher, reg, logger)
 	if err != nil {
 		closeListeners()
 		return err
@@ -121,6 +138,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
+		DevClock:       devClock,
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	srv := &http.Server{

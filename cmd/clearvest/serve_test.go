@@ -10,7 +10,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"clearvest/domain/clock"
+	"clearvest/platform/config"
 	"clearvest/platform/pgtest"
 )
 
@@ -74,5 +77,25 @@ func TestServeKeepsMetricsOffThePublicListener(t *testing.T) {
 	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAppClock: development installs the test clock as the one clock every service reads;
+// production has none.
+func TestAppClock(t *testing.T) {
+	t.Parallel()
+	clk, dev := appClock(config.Config{Env: config.Development})
+	if dev == nil || clk != clock.Clock(dev) {
+		t.Fatalf("development: clock %T, test clock %v; want the test clock as the application's clock", clk, dev)
+	}
+	if _, err := dev.Advance(time.Hour); err != nil || clk.Now().Before(time.Now().Add(59*time.Minute)) {
+		t.Errorf("advancing the test clock did not move the application's clock (%v)", err)
+	}
+	clk, dev = appClock(config.Config{Env: config.Production})
+	if dev != nil {
+		t.Error("production has a test clock")
+	}
+	if _, ok := clk.(*clock.Offset); ok || clk.Now().Sub(time.Now()).Abs() > time.Minute {
+		t.Errorf("production clock %T reads %s", clk, clk.Now())
 	}
 }

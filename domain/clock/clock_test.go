@@ -1,6 +1,7 @@
 package clock_test
 
 import (
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -71,5 +72,57 @@ func TestManualIsSafeForConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if want := start.Add(50 * time.Second); !c.Now().Equal(want) {
 		t.Errorf("Now() = %v, want %v", c.Now(), want)
+	}
+}
+
+func TestOffsetClock(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	base := clock.NewManual(start)
+	o := clock.NewOffset(base)
+	if got := o.Now(); !got.Equal(start) || o.Offset() != 0 {
+		t.Fatalf("a new offset clock reads %s (offset %s), want %s", got, o.Offset(), start)
+	}
+	if off, err := o.Advance(72 * time.Hour); err != nil || off != 72*time.Hour {
+		t.Fatalf("Advance(72h) = %s, %v", off, err)
+	}
+	base.Advance(time.Minute)
+	if want := start.Add(72*time.Hour + time.Minute); !o.Now().Equal(want) {
+		t.Errorf("Now() = %s, want %s: the offset clock must keep running with its base", o.Now(), want)
+	}
+	for _, d := range []time.Duration{0, -time.Second, clock.MaxAdvance + time.Nanosecond} {
+		if off, err := o.Advance(d); !errors.Is(err, clock.ErrBadAdvance) || off != 72*time.Hour {
+			t.Errorf("Advance(%s) = %s, %v; want ErrBadAdvance and the offset unchanged", d, off, err)
+		}
+	}
+	if _, err := o.Advance(clock.MaxAdvance); err != nil {
+		t.Errorf("Advance(MaxAdvance): %v", err)
+	}
+	var err error
+	for i := 0; i < 20 && err == nil; i++ {
+		_, err = o.Advance(clock.MaxAdvance)
+	}
+	if err == nil || o.Offset() > 100*365*24*time.Hour {
+		t.Errorf("the offset grew to %s without refusal", o.Offset())
+	}
+}
+
+func TestOffsetClockConcurrentAdvances(t *testing.T) {
+	t.Parallel()
+	o := clock.NewOffset(clock.System())
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := o.Advance(time.Hour); err != nil {
+				t.Error(err)
+			}
+			_ = o.Now()
+		}()
+	}
+	wg.Wait()
+	if o.Offset() != 50*time.Hour {
+		t.Errorf("offset %s after 50 advances of 1h", o.Offset())
 	}
 }

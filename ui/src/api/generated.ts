@@ -325,6 +325,19 @@ const injectedRtkApi = api.injectEndpoints({
     getDevMail: build.query<GetDevMailApiResponse, GetDevMailApiArg>({
       query: (queryArg) => ({ url: `/dev/mail/${queryArg.id}` }),
     }),
+    getDevClock: build.query<GetDevClockApiResponse, GetDevClockApiArg>({
+      query: () => ({ url: `/dev/clock` }),
+    }),
+    advanceDevClock: build.mutation<
+      AdvanceDevClockApiResponse,
+      AdvanceDevClockApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/dev/clock`,
+        method: "POST",
+        body: queryArg.devClockAdvance,
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -543,6 +556,13 @@ export type ListDevMailApiArg = void;
 export type GetDevMailApiResponse = /** status 200 The message. */ DevMail;
 export type GetDevMailApiArg = {
   id: string;
+};
+export type GetDevClockApiResponse = /** status 200 The clock. */ DevClock;
+export type GetDevClockApiArg = void;
+export type AdvanceDevClockApiResponse =
+  /** status 200 The clock after the move. */ DevClock;
+export type AdvanceDevClockApiArg = {
+  devClockAdvance: DevClockAdvance;
 };
 export type Meta = {
   /** Whether "Continue with Google" is offered (GOOGLE_CLIENT_ID is set). */
@@ -864,6 +884,18 @@ export type DevMail = {
   text: string;
   html: string;
 };
+export type DevClock = {
+  /** The application's current time (UTC). */
+  now: string;
+  /** How far the test clock is ahead of the real one, as a Go duration ("72h0m0s"). */
+  offset: string;
+  /** The same offset in whole seconds. */
+  offsetSeconds: number;
+};
+export type DevClockAdvance = {
+  /** A positive Go duration ("72h", "90m", "1h30m") of at most 3650 days (87600h). */
+  advance: string;
+};
 export const {
   useGetMetaQuery,
   useRegisterMutation,
@@ -910,4 +942,6 @@ export const {
   useGetCountriesQuery,
   useListDevMailQuery,
   useGetDevMailQuery,
+  useGetDevClockQuery,
+  useAdvanceDevClockMutation,
 } = injectedRtkApi;

@@ -1,0 +1,424 @@
+// Package ledger is the double-entry read model of the money events: every account.* event's
+// postings (domain/ledger.Postings) as rows, every account's balance, and every user's figures.
+// Auditors read the trial balance and the accounts that ever went below zero from it; the
+// figures are the ones the dashboard shows, read from the books instead of the aggregate.
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/domain/account"
+	books "clearvest/domain/ledger"
+	"clearvest/domain/money"
+	"clearvest/eventstore"
+	"clearvest/projections"
+)
+
+// Name of the projection; its tables live in schema rm_ledger.
+const Name = "ledger"
+
+// Projection implements projections.Projection.
+type Projection struct {
+	codec *eventstore.Registry
+}
+
+var _ projections.Projection = (*Projection)(nil)
+
+// New returns the projection. codec decodes the events; it needs the account events registered.
+func New(codec *eventstore.Registry) *Projection {
+	if codec == nil {
+		panic("ledger: New needs the event registry")
+	}
+	return &Projection{codec: codec}
+}
+
+// Name implements projections.Projection.
+func (*Projection) Name() string { return Name }
+
+// Schema implements projections.Projection. Amounts are NUMERIC(20,2) like every amount in a
+// read model.
+//
+//   - postings: one row per posting, keyed by the event's position and the posting's line in
+//     its set.
+//   - balances: one row per account; lowest is the lowest balance the account had after any
+//     event, first_negative the position of the event that first took it below zero.
+//   - figures: one row per user, the dashboard figures (ledger.Figures) summed over the user's
+//     events.
+func (*Projection) Schema() string {
+	return `
+CREATE TABLE postings (
+    position   bigint        NOT NULL,
+    line       smallint      NOT NULL,
+    stream_id  text          NOT NULL,
+    event_type text          NOT NULL,
+    account    text          NOT NULL,
+    amount     numeric(20,2) NOT NULL,
+    user_id    text          NOT NULL,
+    PRIMARY KEY (position, line)
+);
+CREATE INDEX postings_by_user ON postings (user_id, position);
+CREATE INDEX postings_by_account ON postings (account, position);
+CREATE TABLE balances (
+    account        text          PRIMARY KEY,
+    user_account   boolean       NOT NULL,
+    balance        numeric(20,2) NOT NULL,
+    lowest         numeric(20,2) NOT NULL,
+    first_negative bigint
+);
+CREATE TABLE figures (
+    user_id     text          PRIMARY KEY,
+    available   numeric(20,2) NOT NULL,
+    held        numeric(20,2) NOT NULL,
+    invested    numeric(20,2) NOT NULL,
+    returns     numeric(20,2) NOT NULL,
+    fees        numeric(20,2) NOT NULL,
+    adjustments numeric(20,2) NOT NULL,
+    referrals   numeric(20,2) NOT NULL
+);`
+}
+
+type balanceRow struct {
+	balance, lowest money.Money
+	firstNegative   *int64
+	user            bool
+}
+
+// Apply decodes the batch's money events, folds balances and figures in memory (starting from
+// the rows already stored for the accounts and users the batch touches) and writes one statement
+// per table.
+func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
+	type posted struct {
+		env eventstore.Envelope
+		ps  []books.Posting
+	}
+	var batch []posted
+	accountSet, userSet := map[string]bool{}, map[string]bool{}
+	for _, env := range events {
+		if env.StreamID.Category() != account.StreamCategory {
+			continue
+		}
+		e, err := p.codec.Decode(env)
+		if err != nil {
+			return fmt.Errorf("ledger: %s at position %d: %w", env.Type, env.Position, err)
+		}
+		userID := env.StreamID.ID()
+		ps := books.Postings(userID, e)
+		if len(ps) == 0 {
+			continue
+		}
+		if len(ps) > 32767 {
+			return fmt.Errorf("ledger: %s at position %d has %d postings", env.Type, env.Position, len(ps))
+		}
+		batch = append(batch, posted{env, ps})
+		userSet[userID] = true
+		for _, q := range ps {
+			accountSet[string(q.Account)] = true
+		}
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+
+	bals, err := loadBalances(ctx, tx, keys(accountSet))
+	if err != nil {
+		return err
+	}
+	figs, err := loadFigures(ctx, tx, keys(userSet))
+	if err != nil {
+		return err
+	}
+
+	var (
+		positions         []int64
+		lines             []int16
+		streams, types    []string
+		accounts, amounts []string
+		users             []string
+	)
+	for _, b := range batch {
+		userID := b.env.StreamID.ID()
+		for i, q := range b.ps {
+			positions = append(positions, b.env.Position)
+			lines = append(lines, int16(i))
+			streams = append(streams, string(b.env.StreamID))
+			types = append(types, b.env.Type)
+			accounts = append(accounts, string(q.Account))
+			amounts = append(amounts, q.Amount.String())
+			users = append(users, q.User)
+
+			r := bals[string(q.Account)]
+			if r == nil {
+				_, _, isUser := q.Account.User()
+				r = &balanceRow{user: isUser}
+				bals[string(q.Account)] = r
+			}
+			r.balance = r.balance.Add(q.Amount)
+		}
+		// Balances are judged after the whole set, as the trial balance judges them.
+		for _, q := range b.ps {
+			r := bals[string(q.Account)]
+			if r.balance.LessThan(r.lowest) {
+				r.lowest = r.balance
+			}
+			if r.balance.IsNegative() && r.firstNegative == nil {
+				pos := b.env.Position
+				r.firstNegative = &pos
+			}
+		}
+		figs[userID] = add(figs[userID], books.Figures(userID, b.ps))
+	}
+
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO postings (position, line, stream_id, event_type, account, amount, user_id)
+		SELECT * FROM unnest($1::bigint[], $2::smallint[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[])`,
+		positions, lines, streams, types, accounts, amounts, users); err != nil {
+		return fmt.Errorf("ledger: postings: %w", err)
+	}
+
+	var (
+		bAccounts, bBalances, bLowest []string
+		bUser                         []bool
+		bNegative                     []*int64
+	)
+	for _, a := range keys(accountSet) {
+		r := bals[a]
+		bAccounts = append(bAccounts, a)
+		bUser = append(bUser, r.user)
+		bBalances = append(bBalances, r.balance.String())
+		bLowest = append(bLowest, r.lowest.String())
+		bNegative = append(bNegative, r.firstNegative)
+	}
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO balances (account, user_account, balance, lowest, first_negative)
+		SELECT * FROM unnest($1::text[], $2::boolean[], $3::numeric[], $4::numeric[], $5::bigint[])
+		ON CONFLICT (account) DO UPDATE SET balance = EXCLUDED.balance, lowest = EXCLUDED.lowest,
+		  first_negative = EXCLUDED.first_negative`,
+		bAccounts, bUser, bBalances, bLowest, bNegative); err != nil {
+		return fmt.Errorf("ledger: balances: %w", err)
+	}
+
+	cols := make([][]string, 8)
+	for _, u := range keys(userSet) {
+		f := figs[u]
+		for i, v := range []string{u, f.Available.String(), f.Held.String(), f.Invested.String(), f.Returns.String(),
+			f.Fees.String(), f.Adjustments.String(), f.Referrals.String()} {
+			cols[i] = append(cols[i], v)
+		}
+	}
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO figures (user_id, available, held, invested, returns, fees, adjustments, referrals)
+		SELECT * FROM unnest($1::text[], $2::numeric[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[])
+		ON CONFLICT (user_id) DO UPDATE SET available = EXCLUDED.available, held = EXCLUDED.held, invested = EXCLUDED.invested,
+		  returns = EXCLUDED.returns, fees = EXCLUDED.fees, adjustments = EXCLUDED.adjustments, referrals = EXCLUDED.referrals`,
+		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7]); err != nil {
+		return fmt.Errorf("ledger: figures: %w", err)
+	}
+	return nil
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out) // a stable order keeps row locks in the same order in every batch
+	return out
+}
+
+func add(a, b account.Balances) account.Balances {
+	return account.Balances{
+		Available: a.Available.Add(b.Available), Held: a.Held.Add(b.Held), Invested: a.Invested.Add(b.Invested),
+		Returns: a.Returns.Add(b.Returns), Fees: a.Fees.Add(b.Fees), Adjustments: a.Adjustments.Add(b.Adjustments),
+		Referrals: a.Referrals.Add(b.Referrals),
+	}
+}
+
+func loadBalances(ctx context.Context, tx pgx.Tx, accounts []string) (map[string]*balanceRow, error) {
+	rows, err := tx.Query(ctx, `SELECT account, user_account, balance::text, lowest::text, first_negative
+		FROM balances WHERE account = ANY($1)`, accounts)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: balances: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]*balanceRow{}
+	for rows.Next() {
+		var (
+			a, bal, low string
+			r           balanceRow
+		)
+		if err := rows.Scan(&a, &r.user, &bal, &low, &r.firstNegative); err != nil {
+			return nil, err
+		}
+		if r.balance, err = money.Parse(bal); err == nil {
+			r.lowest, err = money.Parse(low)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ledger: balance of %s: %w", a, err)
+		}
+		out[a] = &r
+	}
+	return out, rows.Err()
+}
+
+const figureColumns = `available::text, held::text, invested::text, returns::text, fees::text, adjustments::text, referrals::text`
+
+func scanFigures(row pgx.Row, extra ...any) (account.Balances, error) {
+	var s [7]string
+	dest := append(extra, &s[0], &s[1], &s[2], &s[3], &s[4], &s[5], &s[6])
+	if err := row.Scan(dest...); err != nil {
+		return account.Balances{}, err
+	}
+	var b account.Balances
+	for i, f := range []*money.Money{&b.Available, &b.Held, &b.Invested, &b.Returns, &b.Fees, &b.Adjustments, &b.Referrals} {
+		m, err := money.Parse(s[i])
+		if err != nil {
+			return account.Balances{}, err
+		}
+		*f = m
+	}
+	return b, nil
+}
+
+func loadFigures(ctx context.Context, tx pgx.Tx, users []string) (map[string]account.Balances, error) {
+	rows, err := tx.Query(ctx, `SELECT user_id, `+figureColumns+` FROM figures WHERE user_id = ANY($1)`, users)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: figures: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]account.Balances{}
+	for rows.Next() {
+		var u string
+		b, err := scanFigures(rows, &u)
+		if err != nil {
+			return nil, fmt.Errorf("ledger: figures: %w", err)
+		}
+		out[u] = b
+	}
+	return out, rows.Err()
+}
+
+// ---- queries ----
+
+// Querier is what the queries read through: a pool, or a transaction that reads the read model
+// and its checkpoint from one snapshot.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+var _ Querier = (*pgxpool.Pool)(nil)
+
+// ErrNotFound is returned for a user the read model holds no money events of.
+var ErrNotFound = errors.New("ledger: no money events for this user")
+
+// Balance is one account's balance.
+type Balance struct {
+	Account books.Account
+	Balance money.Money
+}
+
+// TrialBalance is the books as the read model holds them.
+type TrialBalance struct {
+	// Total is the sum of every balance: zero when the books balance.
+	Total money.Money
+	// Accounts lists every account's balance, by name.
+	Accounts []Balance
+	// Unbalanced lists the positions of events whose postings did not sum to zero.
+	Unbalanced []int64
+}
+
+// Balanced reports whether the total and every event's postings sum to zero.
+func (tb TrialBalance) Balanced() bool { return tb.Total.IsZero() && len(tb.Unbalanced) == 0 }
+
+// ReadTrialBalance reads every account's balance and the events whose postings do not balance.
+func ReadTrialBalance(ctx context.Context, q Querier) (TrialBalance, error) {
+	var tb TrialBalance
+	rows, err := q.Query(ctx, `SELECT account, balance::text FROM rm_ledger.balances ORDER BY account`)
+	if err != nil {
+		return tb, err
+	}
+	tb.Accounts, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Balance, error) {
+		var a, s string
+		if err := row.Scan(&a, &s); err != nil {
+			return Balance{}, err
+		}
+		m, err := money.Parse(s)
+		return Balance{Account: books.Account(a), Balance: m}, err
+	})
+	if err != nil {
+		return tb, err
+	}
+	for _, b := range tb.Accounts {
+		tb.Total = tb.Total.Add(b.Balance)
+	}
+	rows, err = q.Query(ctx, `SELECT position FROM rm_ledger.postings GROUP BY position HAVING sum(amount) <> 0 ORDER BY position`)
+	if err != nil {
+		return tb, err
+	}
+	tb.Unbalanced, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+	return tb, err
+}
+
+// Negative is a user account that went below zero.
+type Negative struct {
+	Account books.Account
+	// Lowest is the lowest balance it had after an event; Position is the event that first took
+	// it below zero.
+	Lowest   money.Money
+	Position int64
+}
+
+// WentNegative lists the user accounts that were below zero after any event, in the order it
+// first happened. It must be empty.
+func WentNegative(ctx context.Context, q Querier) ([]Negative, error) {
+	rows, err := q.Query(ctx, `SELECT account, lowest::text, first_negative FROM rm_ledger.balances
+		WHERE user_account AND first_negative IS NOT NULL ORDER BY first_negative, account`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Negative, error) {
+		var a, s string
+		var n Negative
+		if err := row.Scan(&a, &s, &n.Position); err != nil {
+			return n, err
+		}
+		n.Account = books.Account(a)
+		var err error
+		n.Lowest, err = money.Parse(s)
+		return n, err
+	})
+}
+
+// Figures reads a user's figures from the books; ErrNotFound when the user has no posting.
+func Figures(ctx context.Context, q Querier, userID string) (account.Balances, error) {
+	b, err := scanFigures(q.QueryRow(ctx, `SELECT `+figureColumns+` FROM rm_ledger.figures WHERE user_id = $1`, userID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return b, ErrNotFound
+	}
+	return b, err
+}
+
+// AllFigures reads every user's figures, by user id.
+func AllFigures(ctx context.Context, q Querier) (map[string]account.Balances, error) {
+	rows, err := q.Query(ctx, `SELECT user_id, `+figureColumns+` FROM rm_ledger.figures`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]account.Balances{}
+	for rows.Next() {
+		var u string
+		b, err := scanFigures(rows, &u)
+		if err != nil {
+			return nil, err
+		}
+		out[u] = b
+	}
+	return out, rows.Err()
+}
