@@ -25,6 +25,69 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for DepositAsset.
+const (
+	DepositAssetBTC  DepositAsset = "BTC"
+	DepositAssetETH  DepositAsset = "ETH"
+	DepositAssetUSDT DepositAsset = "USDT"
+)
+
+// Valid indicates whether the value is a known member of the DepositAsset enum.
+func (e DepositAsset) Valid() bool {
+	switch e {
+	case DepositAssetBTC:
+		return true
+	case DepositAssetETH:
+		return true
+	case DepositAssetUSDT:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DepositNetwork.
+const (
+	DepositNetworkBTC   DepositNetwork = "BTC"
+	DepositNetworkERC20 DepositNetwork = "ERC20"
+	DepositNetworkTRC20 DepositNetwork = "TRC20"
+)
+
+// Valid indicates whether the value is a known member of the DepositNetwork enum.
+func (e DepositNetwork) Valid() bool {
+	switch e {
+	case DepositNetworkBTC:
+		return true
+	case DepositNetworkERC20:
+		return true
+	case DepositNetworkTRC20:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DepositStatus.
+const (
+	DepositStatusConfirmed DepositStatus = "Confirmed"
+	DepositStatusPending   DepositStatus = "Pending"
+	DepositStatusRejected  DepositStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the DepositStatus enum.
+func (e DepositStatus) Valid() bool {
+	switch e {
+	case DepositStatusConfirmed:
+		return true
+	case DepositStatusPending:
+		return true
+	case DepositStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InvestEligibilityEligible.
 const (
 	InvestEligibilityEligibleTrue InvestEligibilityEligible = true
@@ -242,6 +305,14 @@ type ChangePasswordRequest struct {
 	Password        *string `json:"password,omitempty"`
 }
 
+// ConfirmDepositRequest defines model for ConfirmDepositRequest.
+type ConfirmDepositRequest struct {
+	// Amount USD actually received, decimal string.
+	Amount        string  `json:"amount"`
+	Notes         *string `json:"notes,omitempty"`
+	TransactionId string  `json:"transactionId"`
+}
+
 // Country defines model for Country.
 type Country struct {
 	// Code Example: GB
@@ -252,6 +323,93 @@ type Country struct {
 
 	// Name Example: United Kingdom
 	Name string `json:"name"`
+}
+
+// CreateDepositRequest defines model for CreateDepositRequest.
+type CreateDepositRequest struct {
+	// Amount USD the investor sent, decimal string.
+	//
+	// Example: 1000.00
+	Amount  string `json:"amount"`
+	Asset   string `json:"asset"`
+	Network string `json:"network"`
+
+	// OnChainAmount How much of the asset was sent; required for BTC and ETH, ignored for USDT.
+	OnChainAmount *string `json:"onChainAmount,omitempty"`
+
+	// TxHash The on-chain transaction hash, if the investor has it.
+	TxHash *string `json:"txHash,omitempty"`
+}
+
+// Deposit defines model for Deposit.
+type Deposit struct {
+	// Address Where the investor was told to send the asset.
+	Address string `json:"address"`
+
+	// Amount USD the investor stated, decimal string.
+	Amount        string     `json:"amount"`
+	Asset         string     `json:"asset"`
+	DecidedAt     *time.Time `json:"decidedAt,omitempty"`
+	Network       string     `json:"network"`
+	Notes         string     `json:"notes"`
+	OnChainAmount string     `json:"onChainAmount"`
+
+	// QrPayload What the QR code encodes (the address).
+	QrPayload string `json:"qrPayload"`
+
+	// Received USD credited, decimal string ("0.00" until confirmed).
+	Received    string        `json:"received"`
+	RequestedAt time.Time     `json:"requestedAt"`
+	Status      DepositStatus `json:"status"`
+
+	// TransactionId Example: DEP-7K3Q-9XM2
+	TransactionId string `json:"transactionId"`
+	TxHash        string `json:"txHash"`
+	UsdRate       string `json:"usdRate"`
+
+	// User The investor (staff views only).
+	User *DepositUser `json:"user,omitempty"`
+}
+
+// DepositAddress defines model for DepositAddress.
+type DepositAddress struct {
+	Address string         `json:"address"`
+	Asset   DepositAsset   `json:"asset"`
+	Network DepositNetwork `json:"network"`
+}
+
+// DepositAddressList defines model for DepositAddressList.
+type DepositAddressList struct {
+	Addresses []DepositAddress `json:"addresses"`
+}
+
+// DepositAsset defines model for DepositAsset.
+type DepositAsset string
+
+// DepositNetwork defines model for DepositNetwork.
+type DepositNetwork string
+
+// DepositQueue defines model for DepositQueue.
+type DepositQueue struct {
+	AsOf     time.Time          `json:"asOf"`
+	Deposits []DepositQueueItem `json:"deposits"`
+}
+
+// DepositQueueItem defines model for DepositQueueItem.
+type DepositQueueItem struct {
+	// AgeSeconds How long the deposit has waited, at asOf.
+	AgeSeconds int64   `json:"ageSeconds"`
+	Deposit    Deposit `json:"deposit"`
+}
+
+// DepositStatus defines model for DepositStatus.
+type DepositStatus string
+
+// DepositUser The investor (staff views only).
+type DepositUser struct {
+	UnderscoreId string `json:"_id"`
+	Email        string `json:"email"`
+	Name         string `json:"name"`
 }
 
 // DevMail defines model for DevMail.
@@ -606,6 +764,12 @@ type RegisterRequest struct {
 	ReferralCode *string `json:"referralCode,omitempty"`
 }
 
+// RejectDepositRequest defines model for RejectDepositRequest.
+type RejectDepositRequest struct {
+	Notes         *string `json:"notes,omitempty"`
+	TransactionId string  `json:"transactionId"`
+}
+
 // ResetPasswordRequest defines model for ResetPasswordRequest.
 type ResetPasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -781,6 +945,9 @@ type IdempotencyKey = string
 // Position defines model for Position.
 type Position = int64
 
+// TransactionID defines model for TransactionID.
+type TransactionID = string
+
 // UserID defines model for UserID.
 type UserID = string
 
@@ -819,6 +986,44 @@ type UnsupportedMediaType = Error
 
 // GetInvestEligibilityParams defines parameters for GetInvestEligibility.
 type GetInvestEligibilityParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ConfirmDepositParams defines parameters for ConfirmDeposit.
+type ConfirmDepositParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateDepositParams defines parameters for CreateDeposit.
+type CreateDepositParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetPendingDepositsParams defines parameters for GetPendingDeposits.
+type GetPendingDepositsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// RejectDepositParams defines parameters for RejectDeposit.
+type RejectDepositParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ViewPaymentStatusParams defines parameters for ViewPaymentStatus.
+type ViewPaymentStatusParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
@@ -1087,6 +1292,15 @@ type VerifyUserParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ConfirmDepositJSONRequestBody defines body for ConfirmDeposit for application/json ContentType.
+type ConfirmDepositJSONRequestBody = ConfirmDepositRequest
+
+// CreateDepositJSONRequestBody defines body for CreateDeposit for application/json ContentType.
+type CreateDepositJSONRequestBody = CreateDepositRequest
+
+// RejectDepositJSONRequestBody defines body for RejectDeposit for application/json ContentType.
+type RejectDepositJSONRequestBody = RejectDepositRequest
+
 // DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
 type DisableTwoFactorJSONRequestBody = TwoFactorDisableRequest
 
@@ -1158,6 +1372,24 @@ type ServerInterface interface {
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
+	// ListDepositAddresses Where to send each asset on each network
+	// (GET /payments/addresses)
+	ListDepositAddresses(w http.ResponseWriter, r *http.Request)
+	// ConfirmDeposit Confirm a deposit and credit what arrived (authors and admins)
+	// (PATCH /payments/confirmPayment)
+	ConfirmDeposit(w http.ResponseWriter, r *http.Request, params ConfirmDepositParams)
+	// CreateDeposit Say that you sent crypto to a deposit address
+	// (POST /payments/create)
+	CreateDeposit(w http.ResponseWriter, r *http.Request, params CreateDepositParams)
+	// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first
+	// (GET /payments/pending-deposit)
+	GetPendingDeposits(w http.ResponseWriter, r *http.Request, params GetPendingDepositsParams)
+	// RejectDeposit Reject a deposit; nothing is credited (authors and admins)
+	// (PATCH /payments/rejectPayment)
+	RejectDeposit(w http.ResponseWriter, r *http.Request, params RejectDepositParams)
+	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
+	// (GET /payments/viewPaymentStatus/{transactionId})
+	ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams)
@@ -1314,6 +1546,42 @@ func (_ Unimplemented) ListPlans(w http.ResponseWriter, r *http.Request) {
 // GetMeta Product name, build version and environment of this server
 // (GET /meta)
 func (_ Unimplemented) GetMeta(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListDepositAddresses Where to send each asset on each network
+// (GET /payments/addresses)
+func (_ Unimplemented) ListDepositAddresses(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ConfirmDeposit Confirm a deposit and credit what arrived (authors and admins)
+// (PATCH /payments/confirmPayment)
+func (_ Unimplemented) ConfirmDeposit(w http.ResponseWriter, r *http.Request, params ConfirmDepositParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateDeposit Say that you sent crypto to a deposit address
+// (POST /payments/create)
+func (_ Unimplemented) CreateDeposit(w http.ResponseWriter, r *http.Request, params CreateDepositParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first
+// (GET /payments/pending-deposit)
+func (_ Unimplemented) GetPendingDeposits(w http.ResponseWriter, r *http.Request, params GetPendingDepositsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectDeposit Reject a deposit; nothing is credited (authors and admins)
+// (PATCH /payments/rejectPayment)
+func (_ Unimplemented) RejectDeposit(w http.ResponseWriter, r *http.Request, params RejectDepositParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
+// (GET /payments/viewPaymentStatus/{transactionId})
+func (_ Unimplemented) ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1674,6 +1942,234 @@ func (siw *ServerInterfaceWrapper) GetMeta(w http.ResponseWriter, r *http.Reques
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetMeta(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListDepositAddresses operation middleware
+func (siw *ServerInterfaceWrapper) ListDepositAddresses(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListDepositAddresses(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ConfirmDeposit operation middleware
+func (siw *ServerInterfaceWrapper) ConfirmDeposit(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ConfirmDepositParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ConfirmDeposit(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateDeposit operation middleware
+func (siw *ServerInterfaceWrapper) CreateDeposit(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateDepositParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateDeposit(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPendingDeposits operation middleware
+func (siw *ServerInterfaceWrapper) GetPendingDeposits(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPendingDepositsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPendingDeposits(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectDeposit operation middleware
+func (siw *ServerInterfaceWrapper) RejectDeposit(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectDepositParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectDeposit(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ViewPaymentStatus operation middleware
+func (siw *ServerInterfaceWrapper) ViewPaymentStatus(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "transactionId" -------------
+	var transactionId TransactionID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "transactionId", chi.URLParam(r, "transactionId"), &transactionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "transactionId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ViewPaymentStatusParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ViewPaymentStatus(w, r, transactionId, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3525,6 +4021,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/invest/plans", wrapper.ListPlans)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/payments/addresses", wrapper.ListDepositAddresses)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/payments/create", wrapper.CreateDeposit)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/payments/viewPaymentStatus/{transactionId}", wrapper.ViewPaymentStatus)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/payments/pending-deposit", wrapper.GetPendingDeposits)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/payments/confirmPayment", wrapper.ConfirmDeposit)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/payments/rejectPayment", wrapper.RejectDeposit)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/countries", wrapper.GetCountries)
 	})
 	r.Group(func(r chi.Router) {
@@ -3823,6 +4337,525 @@ func (response GetMeta200JSONResponse) VisitGetMetaResponse(w http.ResponseWrite
 type GetMeta500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetMeta500JSONResponse) VisitGetMetaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDepositAddressesRequestObject struct {
+}
+
+type ListDepositAddressesResponseObject interface {
+	VisitListDepositAddressesResponse(w http.ResponseWriter) error
+}
+
+type ListDepositAddresses200JSONResponse DepositAddressList
+
+func (response ListDepositAddresses200JSONResponse) VisitListDepositAddressesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDepositAddresses500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListDepositAddresses500JSONResponse) VisitListDepositAddressesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDepositRequestObject struct {
+	Params ConfirmDepositParams
+	Body   *ConfirmDepositJSONRequestBody
+}
+
+type ConfirmDepositResponseObject interface {
+	VisitConfirmDepositResponse(w http.ResponseWriter) error
+}
+
+type ConfirmDeposit200JSONResponse Message
+
+func (response ConfirmDeposit200JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ConfirmDeposit400JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ConfirmDeposit401JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ConfirmDeposit403JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ConfirmDeposit404JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ConfirmDeposit409JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ConfirmDeposit422JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ConfirmDeposit500JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDepositRequestObject struct {
+	Params CreateDepositParams
+	Body   *CreateDepositJSONRequestBody
+}
+
+type CreateDepositResponseObject interface {
+	VisitCreateDepositResponse(w http.ResponseWriter) error
+}
+
+type CreateDeposit200JSONResponse Deposit
+
+func (response CreateDeposit200JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateDeposit400JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateDeposit401JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateDeposit403JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateDeposit409JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CreateDeposit422JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateDeposit500JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingDepositsRequestObject struct {
+	Params GetPendingDepositsParams
+}
+
+type GetPendingDepositsResponseObject interface {
+	VisitGetPendingDepositsResponse(w http.ResponseWriter) error
+}
+
+type GetPendingDeposits200JSONResponse DepositQueue
+
+func (response GetPendingDeposits200JSONResponse) VisitGetPendingDepositsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingDeposits401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPendingDeposits401JSONResponse) VisitGetPendingDepositsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingDeposits403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPendingDeposits403JSONResponse) VisitGetPendingDepositsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingDeposits500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPendingDeposits500JSONResponse) VisitGetPendingDepositsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDepositRequestObject struct {
+	Params RejectDepositParams
+	Body   *RejectDepositJSONRequestBody
+}
+
+type RejectDepositResponseObject interface {
+	VisitRejectDepositResponse(w http.ResponseWriter) error
+}
+
+type RejectDeposit200JSONResponse Message
+
+func (response RejectDeposit200JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectDeposit400JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectDeposit401JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectDeposit403JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectDeposit404JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectDeposit409JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RejectDeposit422JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectDeposit500JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ViewPaymentStatusRequestObject struct {
+	TransactionId TransactionID `json:"transactionId"`
+	Params        ViewPaymentStatusParams
+}
+
+type ViewPaymentStatusResponseObject interface {
+	VisitViewPaymentStatusResponse(w http.ResponseWriter) error
+}
+
+type ViewPaymentStatus200JSONResponse Deposit
+
+func (response ViewPaymentStatus200JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ViewPaymentStatus401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ViewPaymentStatus401JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ViewPaymentStatus404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ViewPaymentStatus404JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ViewPaymentStatus500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ViewPaymentStatus500JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -7625,6 +8658,24 @@ type StrictServerInterface interface {
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
+	// ListDepositAddresses Where to send each asset on each network
+	// (GET /payments/addresses)
+	ListDepositAddresses(ctx context.Context, request ListDepositAddressesRequestObject) (ListDepositAddressesResponseObject, error)
+	// ConfirmDeposit Confirm a deposit and credit what arrived (authors and admins)
+	// (PATCH /payments/confirmPayment)
+	ConfirmDeposit(ctx context.Context, request ConfirmDepositRequestObject) (ConfirmDepositResponseObject, error)
+	// CreateDeposit Say that you sent crypto to a deposit address
+	// (POST /payments/create)
+	CreateDeposit(ctx context.Context, request CreateDepositRequestObject) (CreateDepositResponseObject, error)
+	// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first
+	// (GET /payments/pending-deposit)
+	GetPendingDeposits(ctx context.Context, request GetPendingDepositsRequestObject) (GetPendingDepositsResponseObject, error)
+	// RejectDeposit Reject a deposit; nothing is credited (authors and admins)
+	// (PATCH /payments/rejectPayment)
+	RejectDeposit(ctx context.Context, request RejectDepositRequestObject) (RejectDepositResponseObject, error)
+	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
+	// (GET /payments/viewPaymentStatus/{transactionId})
+	ViewPaymentStatus(ctx context.Context, request ViewPaymentStatusRequestObject) (ViewPaymentStatusResponseObject, error)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(ctx context.Context, request DisableTwoFactorRequestObject) (DisableTwoFactorResponseObject, error)
@@ -7924,6 +8975,182 @@ func (sh *strictHandler) GetMeta(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetMetaResponseObject); ok {
 		if err := validResponse.VisitGetMetaResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListDepositAddresses operation middleware
+func (sh *strictHandler) ListDepositAddresses(w http.ResponseWriter, r *http.Request) {
+	var request ListDepositAddressesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDepositAddresses(ctx, request.(ListDepositAddressesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDepositAddresses")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListDepositAddressesResponseObject); ok {
+		if err := validResponse.VisitListDepositAddressesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ConfirmDeposit operation middleware
+func (sh *strictHandler) ConfirmDeposit(w http.ResponseWriter, r *http.Request, params ConfirmDepositParams) {
+	var request ConfirmDepositRequestObject
+
+	request.Params = params
+
+	var body ConfirmDepositJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ConfirmDeposit(ctx, request.(ConfirmDepositRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ConfirmDeposit")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ConfirmDepositResponseObject); ok {
+		if err := validResponse.VisitConfirmDepositResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateDeposit operation middleware
+func (sh *strictHandler) CreateDeposit(w http.ResponseWriter, r *http.Request, params CreateDepositParams) {
+	var request CreateDepositRequestObject
+
+	request.Params = params
+
+	var body CreateDepositJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateDeposit(ctx, request.(CreateDepositRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateDeposit")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateDepositResponseObject); ok {
+		if err := validResponse.VisitCreateDepositResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPendingDeposits operation middleware
+func (sh *strictHandler) GetPendingDeposits(w http.ResponseWriter, r *http.Request, params GetPendingDepositsParams) {
+	var request GetPendingDepositsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPendingDeposits(ctx, request.(GetPendingDepositsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPendingDeposits")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPendingDepositsResponseObject); ok {
+		if err := validResponse.VisitGetPendingDepositsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectDeposit operation middleware
+func (sh *strictHandler) RejectDeposit(w http.ResponseWriter, r *http.Request, params RejectDepositParams) {
+	var request RejectDepositRequestObject
+
+	request.Params = params
+
+	var body RejectDepositJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectDeposit(ctx, request.(RejectDepositRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectDeposit")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectDepositResponseObject); ok {
+		if err := validResponse.VisitRejectDepositResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ViewPaymentStatus operation middleware
+func (sh *strictHandler) ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams) {
+	var request ViewPaymentStatusRequestObject
+
+	request.TransactionId = transactionId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ViewPaymentStatus(ctx, request.(ViewPaymentStatusRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ViewPaymentStatus")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ViewPaymentStatusResponseObject); ok {
+		if err := validResponse.VisitViewPaymentStatusResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -9081,216 +10308,239 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3pciM5kuarYLltJsomSFFKZVaXZGOzqrxKnZdax1T3dvQmwQgniVYQiAYQYrJr02wfYs3mgeZN9knW",
-	"4A7EQQYpKpWHqif/pKUYETgdfsH98187iZrlSoK0pnP0a2cKPAWN/z1NYZYrCzJZ/Cys+yUFk2iRW6Fk",
-	"56hzpsGAtKw7tLqA4S5TktkpMGOVhpRxaeagmVWMMw05cAsp0/D3Aoxlc2Gn9DKfQSyHtb56r2AxPGJS",
-	"2amQE6a5a1UYZsUM+rHsRB2TTGHG3YBAFrPO0V86bgCdv0Ydu8ihc9QxVgs56Xz8GHXOlBE03uXhv8zU",
-	"iGcs9y8wNcYBZdxYBjduYthtGDHPc5AppP3GAMZKz7jtHHWEtE8OO1FnJqSYuUENytEIaWECGodzDlYv",
-	"TsYW9OqALiBRMjVuxeZcWDaCsdLArF64deATLmSz87Kv/da+LizPYIttm0+BNk4DT9lMpZAZNuWp2wL3",
-	"WzKF1D/HpYC0WjQhcV+OY+leSLnlbMYX+OUCLDNTNcdPE55loHcMy7h1q5lMuZzceTs/Rp2caz4D60n0",
-	"+YyL7IzbqftDuNnl7o+oI/nMfQnueSfquJELDWnnyDXdWEP+4TXIiWvh4PFhGwXVSPMVLFbX8w2/BoM0",
-	"bvWCqKhGNoaP4ag8AU26Z9ewYFym1Q/hqwlYQ0s6FtoRH50lpAHWnXF9DSlrHJqfhT1ifkOFNNZtpRoz",
-	"XUjpqMfORQJ9tu+I6+Dx41jeCCNGGbCTi6enp247NE/cqkYM+pM+4+zq6vTZMdMwg9kI3HkeK80ODtlU",
-	"FdrQxuGCE8OolnzpJHfWLvZjPCzh7/27Hd6TigQ12EJLSNnILSYDrjMBmiVqNuMy7bNLt7igb0DjsTIR",
-	"G6nCneSIFdKKrCT9WHraxw38ewF6wQoD7izcAMu5MZAyYTfM/U+9pxlwfQPG9sqx34ddXBnQp8/WELdI",
-	"t6XsJ4etZ0mDyZU0gEfpJ56eE/W5vxIlLUj8L8/zTCTczWXvb4Y2o+rldxrGnaPOf9+rxMgePTV7z7VW",
-	"mrpq7p7bEiHzwjJh2IxnblkcZ/0YdZ4qOc5E8hUGccISJZNCa8cMiR8xpRlnaUF9QUR/t8ostiKymLEi",
-	"y2Lpj5wjk49R54XSI5GmIL/8hC7ExB0DIdmosMiCeZapOaSsq1UGETOFIRkWMTHLQRsluRVysosr/1JJ",
-	"+Dpbr8GoQifA4INAceJ44JwblkIG1rOaiVJEEafSgpY8oya//CqqGZDmMXeEMddKTkrNBtnIMUvBcpEZ",
-	"xjWgBKw4TKYmOOi3yr5wXObLj/etYqZIpkyN/gaJZYGvW1WTuzikM77IFE8vlXrN9eSrbTWdnZFKF+6w",
-	"W6VY5rrHIV0q9YbLhec75isMSSk243LBuLUwy61xClVN5UX1rFfqZ219+Lf3apocdnQleWGnSot/wFfZ",
-	"dctMOO/Ip0Y8ZYmGFKQVPDO4vlcy1yoBY/gog+fSCrv48kP7BbKsRxw9Qk400sCvnYY0KoyQYAzTRQas",
-	"i4qGkKYYj0Ui3GEb8YzLBHZxQhpQ+HLZYh4QL+YsFeMxIAP3hOa57pU0RZ4rbSF9A6nglyj8vgbBj4U7",
-	"fIscHLUjD04SyC1Kt49BPCOtPUWRc8aNmStdl725VjloKyAciLHQs/Desho1GKyI9qijsvRO7+fbv/yx",
-	"/IUYDsnsQlq9aBt7issOH/gsd7ZI5+VPnZb+U8Gzpyvv/svhYdvLpP3UX7ySwkmNV0JOUjXrtI25UpP+",
-	"Qg1ENLi/tkznGdy8cWbDynRSbqGhxbkfes7+aRvn1M6wjZUHIm392RQ0grZnFj6seaBafl6aL+qJVnWq",
-	"LiKaim/XD3XDUlwUsxlv2+C7rcinTPw+82ubUalFNI/u8xun7YN7yIJazKbc2wJmynNwoqKdvJf1SmMd",
-	"v2UznkyFhJ6zLfAHDdwoGVUGd5Ih25sVzsRLrFMznBk3lDB/n8KNSGAYy65jWkIWQEwvUxMhfxF26g7M",
-	"bsSG+MN7+JC79RiyrmvYqXlOhXEioiek40UTJeGIjXhyzayKJX7lPrfK5u/Dcg5Z14AzSJXNQ/ul1jh0",
-	"nQl5XX/7pVKTDGIZOpIAqcG5BZ6COrRk0HOmOKTMLdou2VDVCa4m3EY3YwFZurrQlRXBLRvzIrO1paWt",
-	"FIbxkSrcyjrWDBm6b6p+g39gpcuZE5qTlt39Zeqs+FIzjJibo1dZXb+FcQqis/qdCob+D256wjT7PcuA",
-	"G2DgVFvG2Q3PRMrWDsbv5mu3ZS0jclRRJxmmZLY4wtFYdQ2lZ2uJKCIcc4OcnCIeS0cB2Bf+1B1pNTeg",
-	"DeOZUWwClgnLOG3yz9bm72S2YIlS1wLYMLl577t5jy0P/VZvPsFhtdsO7AulJ8reKiZp8bZy6Kx0QUT8",
-	"WsjrDVKYjnqt9UcH95OkjmfRKbu94bZRn8obMPZ5JiZiJDKv2i0tCj4kJ6D3rVldQLXMI6Uy4HJlQ8oP",
-	"23bk1SI5yXOtbmDtcpliNBPGtLpu0B9TPvfelxsBczSf1LWzB+0xOxz8yMSYcansFPAkB/qVat6vu07a",
-	"vZ9tw37KDawOlpt34+2FWKqSYha85aszKx87Zo7KoFTzCPlPDpoZ4Y7U3DERzlJIBK5BYFO7bl7Cwszc",
-	"poO+WiTPfE+darJca75wf18vkgvLbbFNO/5FEsR+V8w6CVm9EjEJc2faoYcyYsCTKUkoYU05tbtM6KIi",
-	"mpYpOca6unfv1+gUSaWSrj7TeBdxYrff9JK7rOo05t9Bi7GA+jjKY1Vpq6ucYur9Lav6ULlzwR/OEytu",
-	"ABUcL4ud/popA2n7rUf9LL9H/cgrvUHGUO/VOjUmUg6hvlarnGCpH9ygOunVz0qTuCI6c2uYyzNPOy0n",
-	"9Q5blqjZzJt6dz3DGsaFgbR2lrswy+0CBSaXjCP349knHddzcFNdQ+SBEW7R3hn679rpxbNnt5PU3TZ0",
-	"Uu45t53aSJq7GFZ13dYFntRmxjrLOxjizUV/BhYHycZazUgzptebWpOY8Qns/S2HSduGmyk/ePxktfGf",
-	"4QO7+Pmkd/D4SdCEkC9zw4o8U9zf6a22J0gy38a13Gv4+j+g1cW/LJuiu0lHYWi4CZ+RBdBvbbPQWZuy",
-	"ChqcylbbGvJUGiYselniTtyptGbsqeaJba7/Hs/FnjvmZu96kewN9n/cHz9KDno/8EPo/TDaT3o/wkHa",
-	"e8yfjH5Ifp/+CIPxXkk8e/t7Y62kvVUZxHVvLFLUoB6/1OWG09xvIcjq1K1QJlllW+x02cY5fXFXGmmf",
-	"p+9+zfj9Kd9a7gVx06QD3GRkXoykBuMJcv5+5w7SY80Q/1hAsUGraiFvdJXvGDeW5Loivr+7hpD6nMV8",
-	"jLd1eHcpZmAYjtfZVAJHvZ0Q8CrjlfH+3W2ZNc7p1MJslUkvrU+jh81yrWr0s6gxG4SYozfD8JbfX1oJ",
-	"U+Mqd1LKPHtbllTrNaK1Gs8mtrfvyZOuu+ta5lRMnP4/9ldxPeLZjI/JdNbhUPbXs1p7J21vG/WpUpsa",
-	"bKreW32D1hAEMZS1RlRjg++lZsz4h1P6/gDtJv/HfpsCEpjhslNrrAGYF/8NbwfaYpX1uj9otXWbm3+L",
-	"7VZf/y1XsWLLLVJw4YytIP+IwaCGd8RGWaH1gnULWXrplGboMRqzsUoKsxuxpLDv1XjMupBOwDClY5ko",
-	"LUEbhnOSk92ITTKuIWLeDxe5JzNukynrpgroKoD+duvm2e+OYY6wdqNYSmXfh6sC1sWLA1neHTCB1zp2",
-	"Uc5iNwpde4cfnwAdeH/t4I58LJ2M2Y0YmdBdA+CVK9zF4IXzSiMthSNumm4n6uCcUAXASaHRTbNyR6I2",
-	"YnrihtOJOthbi76Ju3XhJWboNegEI55cr/1mRcF9qyy7CIetE3XOiAt3oi1VX2q2QZJLZ69mg9x24sKr",
-	"txsWTr3awJdZd6TsFL2ZZFOTb4RmwZQECp/Sn81NsIkj46WOKU/5Tn2ghhT1/S/Fc+/DVCuyWNnU60Vy",
-	"24K9WbxaJEsO4EoBfvXnpzWjMFgPzBRJAsaMiyxb/LetnZ1oKrfOAp2v9/Z03sMZucT7Czt17CfhVmn0",
-	"39P1bKLQJeR+iEp5vHyfQJFrSzJiSw/n67pveu16ZMFVvZV/dqMr/XLVS75jvBO9NE0brnaa3jErneR0",
-	"fYJMFj3iPhZvaQGeHH52d/CbimCb69NKyRg4yW68x6dBwffy1r8By1tIVt4IrWTwDAQunsINZCrHn/Fu",
-	"LS1IZWlj2BN00l+IiTxtlfGAMi7uPG3clvn7qY4TiwpjBVLWffnu3cvXz98/fX36/O3l+9Nn7qEB8r6u",
-	"evD8uOoDL6P8Wkd6A7qdpf5UiCxl/nHwRfjAoW7slsObaZlKeMZG7nWz27TBB/39/uDWLQpjrgYTNTZh",
-	"aTlbdxI54Wal9JPc39/Wx51xY599mnDXQKJojVWLNpfbUQkfrBcOdLWbcNQxUbiHoO4Q2tsm5Fdsm4hJ",
-	"t4KoWM2Fgd3PYcHd5oXykdrVa05bLWYj0BEbrMzjS6kCdXdyQy2oeyXLnWkj5LOMr3eg1A7WFt6sNhcD",
-	"z/U6gnAtMy5lwTNhIGWaW4wXzEEnIN3WzxXelMwwYKt+zA/7v/+h9SIivLF5292cn/tXyf5bt8d6gskN",
-	"M/SuBHU+YlcXz8LIGPXeHN/B40F/MGi9OV8nWM2MZ9kndbY/WNfZaizQT9yIpO1VC3r2jC9M4/VHA1wc",
-	"skUfPXk82HytSK2c+6CXlosDt8HBNp5PVQbMfcC48bd9boZdblkG3DgrutDl/q/w+cHgsHXOa8WLG8GS",
-	"cHG9m2MmLJs4BYUu6dy5q56GVIx67/vRXSz0hofEbT8RXG3Ja+tGB6Yhl3yv687u84rklzyMSEfN7V9P",
-	"KjNuCy3sopUGVjc65wtVtLB6T7z/4tMOIpZzkTqTLbS/Srrt20jfr+3gP/+DhTWLmKaEBTbl2bgHNyDL",
-	"8N6VO5L27pZ2zK9cOYhyukvLtG5LXos2RTzPuNzeV4Vs+VbvKjbZNoxzb344hdlsVHpbVn7p03K8q0xj",
-	"0+AqQ67ZYvtwJ8JY0HcJ81zRcCWbiBuQkTvPqFjA3wueVZFW3Z3wuWGpqlxOO7tL5ke7BVhzNje7Pr14",
-	"xx7tP3nS22c8y6e8d0BWYNdzOv9h8GatOgQ33ajfasUGHn9rk3cyd8vr98abred0DFpX8al3t8zOwYD9",
-	"InG+94zbPVdt+YG1gD+GiWwUR13PKqs5hbQTcvMpRj1PYYEpEWUD6JuMpdJiIqQT7jkkYuyjrolsTO1t",
-	"vFpkowU2unvMhnQlPWQWssyUqTdNt6UpRm70I7yqphB895+UBFEVMNFmqV1AgszutZo8b49gvkvEQWMZ",
-	"60LpLczLSEx0I7wQGsbqg7ORXgtZfLhDsKzIW3++FrKFZ1CGwHshI6Y9A3L6Fp6998H4j0oG8p5UgRRD",
-	"e7yL471rw7UQSztX78c8sUq/B8lHmXux9lsqjP/RbV/VVi3rSIMjIu6Uvtj9ZzxGD7IxrCthztwkDOaP",
-	"8jwHro8pfnJYm9RwQ+hoGGrbajrSOpm0x4O0hRNjDAQuanNf23j7RT1ecu35friep4+tc1rjGP+E4Cmf",
-	"Y9c2aWEwKQjdIOQCn/FrvPOtcofavTJ3Ox7O6r8AkHcZ9l1JplqZRn84pnpr1YK0EhOdlrVkVF3Q1Tb1",
-	"8ZYM/9LR07kPb29x0+E1j7nLIiGF3r5A9FpU66Ft7pdz9QJ5yTNiJV8zGvfjpvE8l59hOBt7uABb5Kst",
-	"K5s7kXbVFtzjWIZ/frS3x67OX+Op+eM5KWdTlaWmNbDp77rdz39Z+xot1rO3Lyml/+r8dcQK3BOWCg2J",
-	"zRb4imQYk8Uon7M9jAoSDS2H/ydu4NEBo8doz2DSlPSWDc/z24NTfNtRfZ3K+bVR2FXuqPnKbFDER0Kt",
-	"apu3qMu3qqbb67DbqqX5VNnlgT7akq6v8onm6eZlEOntOeTrwwV+mS58LoaX/t6ncwvPijq6VSWtdLyI",
-	"kYoXMdTwmNKVfvFpl0xXm+KK7+8e9CmNLbdqN1xkeKLmPMugTH683R22zsPhKffedt1SXKAzI9HubI6i",
-	"PZPvPrHVVds85f/D/9VP2jL6os4YwCzt0JplmXLzwr/cokZgEsUMpP2p2qjb2xTmtEygXxf53YwMX2W1",
-	"lBHFeJpqpwELU17HtWs8n3bfseohPUk5e61uIOPt2VYlC2pkYv7ww2Dw42Cwf/Cos4kbNafpZFJIPtIK",
-	"r4PwTWf4qEIzMgxLelsbbYof7V3pR/948sfZ/uhPg5uD6Z/nPyaH169P+n/LJ50t7PbaAjw7+eHVwR//",
-	"1NnAfzatL5rNnyFOv6Y9LbEGsolI++/+4ZfLiO0/ZjMhCwtm95jlHsFHyWzBhCxtyxLPo89Ozk59dqE3",
-	"DISNJTdseOKT1NEEP2I/AdegWVwMBo8S7BD/C8OaYZE4MT+RSgMTlsKNvImRcK0FxhK3p3nhnTbP3nif",
-	"4knpsF3Oyrc88w5Vw7pxB4nFxp1dZhQbc70d/7NNda31WH5aboTjrIHIPY3UciQamRP1+6rA+9vYTPvS",
-	"eL5WMa0lOl7hPC2zbk3UMN7TceFo2Cs6uPWOHqq/XgSO/YdfLgNwDa4fPq0WfWptTqLF0UFoAzFq6KcK",
-	"pSa58TZ+9TXPxStYUAa9kGO1xhwuRplI2M+Xl2dIzmrMynv3PkPbsYzpC0akkJMsaKOB85ycnVIy5EsV",
-	"y3Db7ngLz8UE5G6JwHQVjgw6sSYgQfMyKQFxf2L5VMkbkBZjoADDX5zWQP6sscoyNTdH7r0e+8PFu7fu",
-	"cLrWVWH77I2SgBgYfEm6O4rfpwu1uLMbMekaZtxftvZdY5i1THgjw1/j4HmOO0cs7vT7/bjzcUjhfUN8",
-	"c7h7jDPy71GnjmWATNyvfDmE0/XxlACTKi7i762HbahGQ7q3nmyBoQaLWLIKPo1dEDuiVOSAnsJnwAhZ",
-	"w8kGzl4+v/RexRLlokLKqoE5uaa7Iy1gnC12l/CcKiizG8eqisnUsiIPOWrHjFfjHsFC+dYzNdkxOBbX",
-	"NnZSrpX7tc9Ox+TqxHaddlS17eHQ/BB8GjlGl+gbxLlZzPmCsmwZCzBe9fVFzDYP5BU57scptJNowiNp",
-	"jCDhhQH3TCsfIoC9ZGredy2fSCUXM1WUMGTGN+Cmc1ROhdIqibWnRGdI0mfvLi4jdnZ1iUt+dnL59Gd/",
-	"W4sm3yoah2+sy+WihBhjDYQxN6oKZOzY44sRYU6USlkyVSKBXYLroijwBu4SR7A0XUiDgxI4FARFE0gE",
-	"15DbBkTZMcq94EtCApuBnSr0d9pp5AG+XGMITtOCzDbhQrq2g2SymLZJveLraxDYsFHyf5qAY+hxyELb",
-	"7nM8Fj69NcxVlLHJ1MPhwcFxDT0u+Nn9Crk9tyLLSpi3CVjDDgc/eipwIzX1MzOmHHyrUKNn3ccfPhD/",
-	"Ozz4kdiLo2e3lkh8CGnnl3DmFx9hCF3zr2DhSDFT7rny/NedVaeKOK6Ceh2lzK2QY7i/9PzW68D+YLgn",
-	"JVtFtlsLQUS1xb3h9RPs1LiTR1tCaed4NzUMTu9hgEkIwYTEvmJJ4WFMA3k12DhT81IgSPKhMDvVsJLq",
-	"bo4w2Z1E25B1Odt/3CMVjdGPsUR9ajfCFzWMNZjpkHUd9bFhTbsNjyKmFTrHHQsk4VIYoOG4JoLnly5V",
-	"rC6MhbRHvwaNDEnUXIuctr1EXcDZe+wFhleJFa4Z93RyONiPvCCMZcKzzLgVxLF5d/CQKSdASEpYp/od",
-	"MzH25yJz3KpqqhQudFXpdgmZuKefFQUVHdy4YsMyNG5Jr2V3UWBjGS6sutJRMs7jiDh3YzC7JNgvzl8c",
-	"Oe5WSARvCIvTLZlhRJwwYs+ev35++Zz9v//zf2lrnKzyW5mpiSrscBe9FJ5gEZkwln6DKCBMzYDUCrSC",
-	"5tJbQqw7fIf/GeLZGV5A0nsBNpn2LoSFI2QfPXp1SHSBIjqWwz/1zgM4Z88R+RH705vXjmT9z8PjKnrM",
-	"Cd8VPjN4xOLOU62M6Rlhy/nH0r8Wd/p+rXtkl9QkC6RMgnDN41I6+8gdjw+9pJRrHIXUECmbJ9Oa1uTU",
-	"RMMwI15Ywg+JGMix0gmdhIp9xXK0oFBClYlkwQhmpevNy7RILCJLmR28gTL0fPeIDUmVHHp0EqkCZR2z",
-	"oZrLE0rGcGx7scTCjmM5vBEwx/Qud8o9oWKqmol8OD6maiBZIthJOsOWSQDgYgwrGBVqKYrlEO1C37cZ",
-	"Yhvuyz5rYHsdubPUZ78gDJ2blvvhUd+JeBQc/hqWVH337NAdrqVL1SAXHgVZGhTDREnLBYqOuDJa4463",
-	"5oRFg6tUT5wuXYvdCdGoH6OOykHyXHSOOo/6g/4jjCixU7Qz9siO8o61CfmCy/0/TTtH7sen5UtLuJQH",
-	"g8GdkLu2Cj4JiFWrIR4roF7lwNhogcSKyGqPaVRtfZSj32siF9bNsM7RX/4adUyAVap1EtQQodnpxTvk",
-	"2KTxpIJnmdso/MntDp8YZ8OigegUe2f5rZ65zlGHyB8HsJfCzV5wuLXuRSaMDQhYX2MrliCmttgRp0i5",
-	"KYzUB9yLw8Hh7XtRAjJ+/s17jkLWsLkW1laxWbXo9jDcJmYG69ZfUTJb7Na2tR4cf5eN3ftVpB83nbRq",
-	"c+tYyn+5J8Rs653aX+9JQFvQzVoCIQ73IAjknSy9vV6zaaGNz0sN5HDagyY60ATWBK8nU0iuvc5Z+aqY",
-	"sVy7AV47ec6rdJEl17VjTyUsBqSxLNMVsd1+m+QxHA2L+VQkU0QBDtmMOx4bCztbsIXTkNAzF0sfc04D",
-	"dDbVTsTC6z7eHl9fyZY0rPXTP6tC1wZbve0MoREg+jzBYKR99mdVkCcUmyBFuIx4ClPf3OwcdBXq32fN",
-	"kaOJRQDfq4P17tWVs7yKAbVyqtuIuHplr4Sp/qKHdXWca44tGQw8UKE/vvu3n8YG/Cp+9Oj2jypw5nsc",
-	"+vKYhxykVUsYZ0SHqaQgn4cTDjj9uPZsV2pq43yXIbetJ5u8OXQpwdyrgf0k3PJMTQqIqqh8H/AdslJK",
-	"d0hAyK4iy2MpnAUPemYcEXNJBybllh951YUiy92v/jNIo8AmavzlGsAbqv411zQmaM946tFONvhNhWRX",
-	"FyxVWcYRkj6WwxAzPQwu4TUh+RE6OnLQbAFcsy6F2zN1A5o9GrCULwzL3T+/G/Td7zKWv9sfDOqB3rt9",
-	"NuS5HlbO51vzPcrhsf/8D/boyWO2F8sQJO9+2h8MhuuivWupIjifVJg844s+G/qbkSGbK31tqsj+WNqp",
-	"VsVkWs7f0cCOKbeawsCPnJVvCy1xJsPV+PPh6ohiWQtAj9iQwscbDYQI+aEPkR/WI8uHPsfJTqFGDxgT",
-	"qK0hXxnRkOELMg7D+GlbGlt/XDFiTJx31uDMGbqE/YjuklwLuhJwRl6iF7lVjBsDto2zOh0YCbvzBXli",
-	"GUi/hhXWzq35EjbHpV/QKjHSKr8ZSpuobokEHoBbsj3TqiskM58Yuk4rxcTRL7ja2H4b3Ds5Rt3wHAP7",
-	"Aut85l0TTqWOKKmzZKaOJdbyMsvqIeTvqK00Lt8260x+qIMx3/PxuBjbokzLqvsXyhi0O+sOS5VRSINA",
-	"r9BPKv18SOPrwgI/Nm9znXHy8YtSEKV7tBDRu/HYaypbUE6t0MbXU24OBz/e/kVZe8N9cHCwzbhW8eXx",
-	"2y06W8b+/xwa2GWhnYIydtKyR2HpdU8sQmy0IBSjYkLO8dqRw5O0tUJWnTuKjV9/7Oj5b+fUNYNfv/Kh",
-	"a6Z5tR09SdpCA46CVE8zRc+6TODYo5OifoSWWy2ZhXb++/l9MOdXbji+3ouAMcplXgTP889wbk0Zgu2P",
-	"bZPQzv0lMGcS5iFsmYCaSFGj4IPh0vEeMp/YZRrDpoipw8GPHv5u7YSd3ZNp4OmC4V3oiq6Kw/7M3OQL",
-	"HealaPc1em8VEc7TNDhTeQODBoPD/0kP370P0QX6GQxYBE8s8nA71Vi+e56XpFG7BA8NooKtFscjpckc",
-	"sZ2TLCMIfuLOQYagD689bTWKZfmILk5HwMrs+d/XAkp2Irxy3nmXpZVYF85MTJTWkNidPnsnA8wNWYRX",
-	"pz50wNmITgWYKMDAhD28LG87a0vTfqCSu72wzMPRlml86XeJ+wAkLu1FUx3ugkzL6Eb0aPrkvPtqx+NG",
-	"KYf1ojYELu2cjj0KInqUsFpcCMbj1t9CRGzukQ8502DAskzI6/6OE6w4eKU9ICLEstlUxGyVbYihWRi8",
-	"R6EMbM4XfXY4GJRXDL5ah6TriB2259jT2kIeO20MZGkFHigDaS+58XAYyElVUusTOcg/8dHeeEmN4aS0",
-	"rb3qsGx9rFcdTROwIYFqnWfviuoCPMRrKRzahpuo39T10+XKtdM92bXfO3Pb5prV3V2qOO0UUrS0pWOy",
-	"SocL5G7CDfSENCDddt94YDP3DUbnVoEIBrhG1NnW4IP91sTHr0hkW0W6ELXdHt+Ca9oMFflNEeLzELqq",
-	"WZcG40ME0pmQpq5EIATEWqosA+8aRIkRu3vIttYrEHi5NKR3z31wb4BMgJQNScX/N3rhX11jPmLY/2KV",
-	"zYe7R/WyWWWwcHmxj/YFJlZwKmymrgUcV9GsFcjzMDDdIfM3cSEwN5bDRKXgQwuHAQJ0SGG1ZRtYim7Z",
-	"jtt1xoobu0e5xEX2oa3oXNivsPWXC8K59jyqcxhSrpUau0lhYbPWgIOyTtZD1VxWK3l9Za1lnUQpazMf",
-	"V3HRIXvORz0/eHvojkFU/xW1rBdCCjNlnC0nFoRzh4ZLdQVRsYh6ucSEUv0+WScjFhn6Xhse8nQKiY8X",
-	"QFCeiMGHkLVCSZ4+BgP/Onv19HmIANPIavwf9PLpM8pX3TGxlArz2DGFImRn9Fngw2XyB8UHYDaOxwoo",
-	"DwnGF7RyaXzR2WDOgnMcLXBI9A9RXCXGYvko94UqtGHdsLyxXGLAPuMdDUjXZ8XjMIluZRQoGSq+Wm5g",
-	"LPkqTLag6HhI21rCCpXDKix/PccNK7cmZHNJVfLUsyZK8/D3rZpSq85lCbCxvaXHT7ZuCGd6p4aW9bFH",
-	"g4M2BBFMIGwChtSKeb9WxMKb3Hu5q48PIECUuMVOmdJWHpAm97g/T8D4mrUMoXZCa/lVVgVuhrwA+UD3",
-	"4uDxk92I+AYyA3/mMQ2PtKKp0raXCQwIbahI/UbA0RxrVDlNBnVE1NzcfCnA6wgtVjtloRaWERaOGZcL",
-	"zKqLJWQG8FNEnB7uDfvscHBIB9QPu1YEF7M1lRyLSUEpj2tOHPrQtztuJYTmHQ7cVuR9Gdbd0UU96YmB",
-	"THMlCPnzN0nvP8HEJ/6ukZP3oHRf5KGVwCkzn5LcqrBcH92ULUrMci7TWilhzGYua3XOERqpguamaEgC",
-	"wjGYNVlT8CRZAxTWCx84AidhOFutCs2a2F4CYH+YjhNfJmO952THsFd/fsqcff/ptusXcInsGNYMTq9R",
-	"mi/HcQcPyfUi2fOW1SYnia9O83C3s6zitmZHMd3tN+WDOG1ssilryY2xcsmNgHmrbyJiKktLr8uWtEHt",
-	"4QKaZeq4LRknFCW+K104O/P0WeerOrluoSCcxxoCuh8f+ArG6r0J7p2EdgZDWhMsVU+mlL4gU25xk92H",
-	"+PZ8asqGO/oy70KY0izqY/3tHULoXJoPr0JS3AxSSOm2TTKjZqAkMKeUxdI/dIaYTypQmt4bVgsx9AnA",
-	"7jM0jlFLY5mSEx8fHlxXSraaSH5+n8Jctz9EX8l9tVpZ/aP3X32DS7aQ0vTdLfUNg3n8LjR9uLWCcV+Q",
-	"cVSVe3+tevy496sRKXzcoGJr4DPjsxwx0QLSsuAyl4xby5MpRrt3h0+JiHvPhAlYPEe1NzBP/k+98Nbl",
-	"IofeO+zJHDGpjBTj8TByxiaX6Uh9cKtTthnAvXtniBYw3PV4Om4ssRQBEkcXktBOEWdHjWvAdH12Yfl4",
-	"jNlbY7DJFJNHPJcvl4cSm4An01jSWwiukCidEm4RsrVQQ88PimVqcsx4lR1GX1K6hZrLPjuRi4qV+vz9",
-	"w8gNlUqhlthX2HxZYxL9Yn12uD9YX9WZFTIFHUvvhCM8qwCq4P1jwa3mPiMEuzVmSr1K0z0YcEvycaPc",
-	"z4Yk5I2VStpbDqWX17W5XT3nuylUKrFgewbPR5NDlziZIyG5bivA1qpUBQq4j2J1V+a5vwU/e6kkfBbm",
-	"90zNJebGuoOwkk97b8sNuRwZ8hu0o5MQb+gGURWRpThkMvuP2ZD+M6Q0xUapXIpCt5VbAOPVY7mscQXY",
-	"MqM8xJXjCuRCr1wIiPjYKBhWsiHS2LiJ5ZhCPJ3caDuz9Ok/i77UrKH8cGKUQvHZ7+rTt1SfaBfqVQnH",
-	"a1Qpn+8YDuAXUKyyUPmhPWahFp5swDaLInjIsQC85cHovNVGsGf+Dpmdw7gwPDNHscTYxXVR12yPbQpe",
-	"PKb4gZ1TWfvV6QbhIi28geELRyyu1eGIO0O28xbm5Q2C0syjlKVgPfjBL2XQZgVN5rjkAsETiCn2dxBk",
-	"qxGcin5TMZnaiI0KKnNd9oM63bxMGSCuT+lBdLESS5UD5nAsx0NgUCnIALJ7hACDBHQlDBvWi3cMA2gl",
-	"wgaiq3isdCwDXi65l5fg4hDAzbfyPkDULSPBDXf7rFG+NJYrsHUEmFHdIDfuMZlVEwp69de23AYU4Qq1",
-	"N8IC5qtTcjN2U/JhL1QGIHNSj+5wpcIJo1pc3s94uVSm4hg+g3IpcBR4GeSB8TDCPmTx1DohZ4KjB7za",
-	"CVHHfm9Q+UWpaqaxdJ8s016j5jCS33MZ0suf9FIxEbaWe4MYIasJJURsTtiSZowBwSVGHk4zHLUQpNNV",
-	"VKazlnq2i2N7VI2thqo1JGyQRlDPCCqQ/BooCAJzJZaZIs+Vtn08bgc/sp1LpdjMrRG3Fma5NeUnVnvI",
-	"SrctbwMl93do1Odg9aKHgVGtGe/InB5oVE+jHvb3gJ7vCQ6ffPF44YEfySfrQ6JllTN0j3tHPEEVQH87",
-	"tlrtnXvS7Aqw+QqFupNR+QACIws0GsS9VzG+BMBEHQ8n4VlGEroM8rnvWgehuPcrKicf16tWFJXlA5WW",
-	"JX8AjHWaAaRHtwrVUjGIJQrVFsFeydkNmsNun9WS4zwPH4ssY0KSAKoUo52I7fiiADiikAv3pCUFLmhs",
-	"SpcBnvWGliQnPnrvX0QJdTn1m7QUJlrKmUxVgr+/g+iqmbiBWC6t7FEJs1qK+yrjHoFXIwQGq9WHcxLO",
-	"rgi4GLd6Q46s097robMh6grb6m7UFHbXCsNAXncWilha/4zb6QMylF/XZ/Rdkn6XpJ9Xkq7yTELK1Y5P",
-	"1U203fsxfV+RufXi4SSb84UhGxoxhKvCAZQB2Ge/BPAAqo9YD8R9enH+IsDYZ+IaKiToWPoDSdcHMtgm",
-	"1gk1KT1Wb0W6qrBreAoVWP4Wzih/xNzQvm48xrpkNMyQQJyj6jYciaDN7XEPminrErUrBn84e/7SUcfZ",
-	"25esyJlV7DF78xPrHu4/ZjtnjYpFZfo5q3+E1e/6O75sAdXCE8aRjHHsBEEMLJspY9nj/QOWf/AunB6g",
-	"HZsGe95YLXKDukVAomLdzMfzMbBJv1VQEXTkma9L8wVtt1mRWZFzbffGSs96iJTVIMylWqdh2W+/2Viq",
-	"940ftlSweRCSCgMlsIIgwWofsyEOuIQAlDAnItgx7Or89T+d2NrfooszvnBEeanUa64nQN893mY+3tcB",
-	"6RtIBb90FPCt/cdXhM3Kl8qX0fXMNcqQWi3sUCDqPkmXVOrsV8lnsDFwbM2hb7ns9NWt1l925k7T1u7D",
-	"//WXk97/5L1/DHo/vu/99df9J9GTw49x3O/+LZ/871xOdn/X+RSQZzwSe3/LYXLXe8/If5vLyWe5MiV+",
-	"/fXuS+8f/9GkvHsSl6+CsQnkiKemUa8kFCVxwokSDGve2HoJlD47CVU2vM/Z+jjnWAYPb1nfpLAMQSYq",
-	"UNYg88d8JrIF62ooTLgvEEru9lk9n1FTbo2KvbEbOiaN4eiW2iMtV6L1KicPG0OpUcK59eIR51LePH5H",
-	"SLpNGfVJb95NVickH2rjxDqv1WS8h0IaKhKtP4JPsYIqFmwrq96GG4MopNNhjk134z0hGl8G1ezyQoZq",
-	"xoCvVxAA3b2WibApHkuPSg56ZxNfUMGa+rWXWxcTy+G/aRj/65DuVTgzU47+JiGvj6t350KahrNrLRLU",
-	"ZkCVaM2N5dlUSWBvsVre3TCjNgFPoRuH8q4998KrmrCBkO60cxK/v7dAIpw3lnh1+dbhIDiaX5Nq1Frv",
-	"+KE4oM79utzJ97T/xTX683I3y+T5L+aK+q/nIyJWVodwqiEU3IuJComZh2V6RTvSavneJ0HQ3DPa6VuE",
-	"HPnppv3vEUSfywJ8LcYWZbHJQfqY6zvimNQrfzXJ2ECJsrX3K/6J6t3HDeGIFz5GKNRRqYTdOeI5+efj",
-	"IotYXl7YCLnTb5FVtf63MiWrIW5bFmj/4PcPWirVVuAhxhAasJ8ucL7jddx+iwHW6/dVgFm40CAjtoxs",
-	"quDSGgCJd4ZGXBVnODjoeRm596uteECrhXBZDs6p5aYaooR5KAfKM9ABIbHPnq+MF2PWMLAKfy7LiYZA",
-	"vaad0IIZ1w5F7CYS/A7bMBT7rXjJN7iDwcVJ+9/P5pZnM+5gKMKcG7lj2QyrnWcquUbv0XyqMHvnc0ST",
-	"hAH0MrUxjTskFL1Wk2+Yx70V1FxtqM+3LXR5SSEnv6k07zBPKjZv6oWD63Wo61B693ShGpApRlNsF3p0",
-	"gaKCRAyZ+kq3hiGhs7QZi8S6wyqoergbYaZsykYLwrJdG3i0Oe7o2IO9wY1QhY8nMlblBssjCER++8wh",
-	"Qg2vbSx9wFB7DDaWkvbWYlcqSYlrBstM+dpghYE0YhryjCe0Hri+oGPpm4rYqNDSukcIZueLQlQhUbtH",
-	"oS47VefHNDqQfYxACl6mOReWvWUGEiVTU5Yf9IooYk+V++rDbOvBzp4WET2EQKbKYodUtB29V+1ytEZj",
-	"/xTxRxf1GX373OaLKmvue0zRA8QodqeqlhayhmfeS+TL9N9rzu/noSRyuyOp/fWHfE10C/FT5oL3a4ey",
-	"rrv97/T9meH1GxS9cttyb1UETTmzsZT3RXjp66iddIG6hbZ5QkVzwhwiCpLSkBASl5Pxv0Ho41bAKd6c",
-	"6mfa9T0NN+oaehiPaDY5wd1r79xbNVr4TXKu55gi9f1aex2zkWnTycPgQwK5j8BVEj4X5YVbF4KTaKtw",
-	"l64NpbhXkfknh1+3xvzDosWvHXvk6MkZYN6QKRFMPg8bo0uRW27walcnv320gguazMO7Z7go00+/gxV8",
-	"y8JttA0BFSjcMx6XoXKirMRkGLdYyPLel5AUzxxquKy5dHxBwToZjC1VS9PACpn4Ol4YM+STKX1KxAiY",
-	"f8qmoKFfBkrP+IJATEYQy7gTd1hXw6xEuHIvEZ6SsAZxi3YDIJFnP6EUtX/VPbk6f82GtVD4YSwJJAHS",
-	"CikYgZRYN+Rv1CN2I4xQSFMNxuBrCEm8y4TB8k8+ER8Dlo5YTDHqcQcDHvHmCEOC6SrG47NQ1fXGmNrD",
-	"99NPDU74SizrqhzhA0saWw7F/+7N+axR725hWzzp7sRQOPI9pX+RTzRPK7bT6jsfapWtQij4P2oAKF1u",
-	"2LDG34aIhrZbh5JwLTElGY9l2Rh9XMYIYYOzGnCG+6ZZAM5ABgnWmVMZ7PTZiSRomFh6tlcFkhKKG/Xb",
-	"PTw4WJO+U63Cg2UA5RC/F5L8rrWsryDJA4Mgkr9rjBSdnHOVwZJ24iRoDWLQrGcXb0KOGnP/GDYcayWx",
-	"6lPKhiOeXA8jKgMeMvL2B9Hh7x9HPzwZsNHCMYDu4f4jtvNCYM2Af5Rp9rHMqGgsl2x/8Oan/s5uhEbR",
-	"IgfMBozY2duXEXt5+iJiv8DoLGI/vTmL2M/PT59iouCzFwEo11/eoWazY2LpT0jksShHC9R7QpW0FJIM",
-	"I4KxJ8pKDOn9mBNCWTB9hkBDNJI/nL2MYonjcRN3fTttjWeZmkNapipSoZQakiilwo6UnbJu4He0+vQj",
-	"LmYsXZtuLWu4czuO044pILuCxS/R7tvR6qhAOwJATbjjoNwXzSJ3FkbdLpi6Ad1nbkP8BwieSHmVIAO4",
-	"qLFK8wmERZxClvqkEtfwDGZKL45xcASBgdx9jKEt7lMCznQ6IkHozacIVlpfnDkXvvCoxw5XOsaCFzjk",
-	"ekEwHlBz12ZrNoj5ISVtum3dKrUq6iAxbJvB9U1TOV8tkgu3j9Y69t1m+vqHxx6mxPjMojnzqP3fkzh/",
-	"60mcF86oXoEPrZ/ne0GJ4rXOwmlIjdC9YEk3eUD18vf4uOZJ/Hd/C/k9QG7b63JcsUUNfKN0YqyLYf30",
-	"G8jVK/TVS4BVCz0E8oiAIR1hkpWHoSaQxRy0UZJnDEEPhGGguYGUdVG8q56ZakgdI96N3PuxLF1gINPK",
-	"VzRTEhZsKpxEXzBj+cIDZRepaAXkoEHcy7P8jU7KU4LjftAmzDe1SNz61LOO7m6NuBY8qze0BbVD+Gtn",
-	"BFyDPikc1/3LXx2Ppci78hd3TkHfBHoqdNY56uzxXCDR+EEsn5hTSeoUAqKMVEA3pYb6lVCYgeV4rbEK",
-	"8tIr8oiVQXDeVxPVvMYyLVclzKjWMvGA1aavCKVe8gkgpvXYY3A1AXL7jdKB43FLQ8tlebqv/vx0l/W8",
-	"pREF9bpeHKXerBPOLY3KG4rHq70p8LeWlzHxEpzq7vhNv5FZSQ9aPnoGN5Cp3M29hy7eKWSObx0zPkIj",
-	"pns4ONxlQrolTwsko1rTafV55+NfP/7/AAAA//8=",
+	"7L37chs5sif8Kvj4TYSoOEXqYtk9LcWJ86ll2a3xTaPL9Mw3nDXBqiSJURGoAVCiOb2O2IfYiPMo+wDn",
+	"TfZJNpAJ1IWsoijLF/Ws/+m2WFW4ZiYyE5m//LUTq1mmJEhrOoe/dqbAE9D4z7MEZpmyIOPFz8K6XxIw",
+	"sRaZFUp2DjvnGgxIy7pDq3MYbjMlmZ0CM1ZpSBiXZg6aWcU405ABt5AwDf/IwVg2F3ZKL/MZDOSw0lfv",
+	"FSyGh0wqOxVywjR3rQrDrJhBfyA7UcfEU5hxNyCQ+axz+NeOG0Dnb1HHLjLoHHaM1UJOOh8/Rp1zZQSN",
+	"d3n4L1M14inL/AtMjXFAKTeWwa2bGHYbRsyzDGQCSb82gLHSM247hx0h7bODTtSZCSlmblC7xWiEtDAB",
+	"jcO5AKsXx2MLenVAlxArmRi3YnMuLBvBWGlgVi/cOvAJF7LeedHXXmNfl5ansMG2zadAG6eBJ2ymEkgN",
+	"m/LEbYH7LZ5C4p/jUkBSLpqQuC9HA+leSLjlbMYX+OUCLDNTNcdPY56moLcMS7l1qxlPuZzcezs/Rp2M",
+	"az4D60n0dMZFes7t1P0h3Owy90fUkXzmvgT3vBN13MiFhqRz6JqurSH/8BrkxLWw//SgiYIqpPkKFqvr",
+	"+YbfgEEat3pBVFQhG8PHcFhwQJ3u2Q0sGJdJ+UP4agLW0JKOhXbER7yENMC6M65vIGE1pvlZ2EPmN1RI",
+	"Y91WqjHTuZSOeuxcxNBne4649p8+HchbYcQoBXZ8eXJ25rZD89itasSgP+kzzq6vz54fMQ0zmI3A8fNY",
+	"abZ/wKYq14Y2DhecBEa55Euc3Gld7KfILOHvvfsx73FJghpsriUkbOQWkwHXqQDNYjWbcZn02ZVbXNC3",
+	"oJGtTMRGKnecHLFcWpEWpD+QnvZxA/+Rg16w3IDjhVtgGTcGEibsmrn/uXeSAte3YGyvGPtDxMWV5tLw",
+	"2LVz9ryFxm3lnWRTWn/WSOrXBnRrP+JBjX9035pMSQPIuT/x5IKI3f0VK2lB4j95lqUi5m46O383tPdl",
+	"L7/TMO4cdv7fnfLU2qGnZudUa6WpqzqxOAoQMsstE4bNeOp2wQnyj1HnRMlxKuKvMIhjFisZ51o72Uvi",
+	"jynNOEty6gsi+rvxiGQrJyQzVqTpQHoOd1T5Meq8UHokkgTkl5/QpZg4rhOSjXKLEp+nqZpDwrpapRAx",
+	"kxs6MiMmZhlooyS3Qk62ceVfKglfZ+s1GJXrGBh8EHh6OZE754YlkIL1km2iFFHEmbSgJU+pyS+/imoG",
+	"pOjMHWHMtZKTQpFCqXXEErBcpIZxDXjglgItVRMc9FtlXzih9uXH+1Yxk8dTpkZ/h9iycIxYVTnmcUjn",
+	"fJEqnlwp9ZrryVfbauKdkUoWjtmtUix13eOQrpR6w+XCyx3zFYakFJtxuWDcWphl1jj9raJhozbYK9TB",
+	"pj782zsVxRE7upY8t1OlxT/hq+y6ZSbwO8qpEU9YrCEBaQVPDa7vtcy0isEYPkrhVFphF19+aL9AmvZI",
+	"okcoiUYa+I1TyEa5ERKMYTpPgXVRrxHS5OOxiIVjthFPuYxhGyekAc96LhusEZLFnCViPAYU4J7QvNS9",
+	"libPMqUtJG8gEfwKD7+vQfBj4ZhvkYGjdpTBcQyZxdPtYziekdZO8Mg558bMla6evZlWGWgrIDDEWOhZ",
+	"eG9Za9vdXTnao45Kk3u9n23+8sfiFxI44cwWevYcUAVsnQmfqVw2mK3Xl88Zj23O03TBNMQgbh3pJBCL",
+	"GU8Z9ewYtTK0J/sN05DKUk/1OTTNuK6jbaKKlYrWX1c0PD+zvzWuTS6tXjTta4IkCR/4LHNmYeflT52G",
+	"kSaCpycr7/7bwUHTy6QZVl+8lsKdqK+EnCRq1rlrZthARINrnI4GbuEhO21R93MaudLM2b1NO12Of293",
+	"d7e/u7vB7jtzwC5t5d6zpkUCO1f6ZpNXlTyZciGPW+bzs5qzGR6+5KrAIaAm4yZ2xMLKokLz09UJKjqn",
+	"Vz9HTEykCg+uL59fLZH3QSPNfviZm+nqKJzYUbIXu5GyCmmyKTfTiIlxfc2n3Dijqd7h3v7v7yINv6lh",
+	"oct1bKITTyENpJEkGoxZncUvU9BQH6lbSKvSxCkzBrxZjr33m4h/c6qz3DZLmHaiWuVLiEUCybGtmZEJ",
+	"t9CzAploHeG1y667aXDljX9or9s1rSq3OPk/XjDH1Ayk+59hXVxL2oztxqkHSdy8oE7VEA2ryLqDjmPY",
+	"Qccb8/78gqStF+/Cus9Cug3MzV3ntKfBS3q5SeiXYub56Xnvh1dP/tj78c9v9jtrmW/lUW6SC26h5Vm7",
+	"Jrk0Tmfrb3rSrDJhVHBWlR6WqaccbDGjYjUrOx7Isb49a/j8uOTqVnZv560NFucY363z0AafvfVvr8iy",
+	"1tW7e5KvhWmXa/SHsDDblDzD0pWKFdeaL1aHXHSwbohhSYPj9qerk07UOb36uRM5tr1qcOIWH78tl3bp",
+	"84uTfXcCX+H/17TwxxxyaFgb8268OXMn1Na9FxI7P7Mwu3Mpix4iGtqaBS0bXZ3VBPwFQbNikCo5QdHr",
+	"u8ODd85JaHLLXNdOJK64IJfdjsWSbLgQbfN10y3HvGbSl4V4DXRwDjJx21Po+igkLsB9CMk6krg2TTcr",
+	"V9XjuGssH4/ZrYC5YUqmCzwp6ov9XiSNMoTuExoPVK8Kr1dq3qMT1Wu91Fjzwty+8R3Vx5V4wb8ZaU/t",
+	"rHmwLbMzOY2g6ZmFDy0P1N3Txllb1Sm7iGgqvl0/1DVLcZnPZrzJrrnfinzKxB8yv6YZFY7FOo2e3oJe",
+	"MHAPWfCUIw/jbYSZ8gxW6TRYdcuuZmP5KAU24/FUSOhp4An+oIEbJaPyyi9O0RMyy411RjFTkgl7yIYS",
+	"5u8TuBUxDAeyGytphcyB/CCpmgj5i7BTZyduR2yIP7yHD5lbjyHpehmxMHqNekIyYdhESThkIx7fMKsG",
+	"Er9yn1tls/dhOYesS7q3sllov3AkD11nQt5U336p1CSFgQwdSYDE4NyCmwHd6pJBz/EbJKiYbtMtTqmR",
+	"lRNuopuxgDRpkytZbp2AHfM8tZWlpa0UhvGRyt3KAsNm6gZnuKFc6XIGxvAJtOjYpbM4Ym6O3rZz/Tod",
+	"8AjvHdGQmao546YnTL3f8xS4cfq5Bc04u+WpSFjrYPxuvnZb1jAiRxVVkkGxeoijseoGirv1JaKIcMw1",
+	"cnIm60A6CsC+8KfuSKu5AW0YT41iE7BMuPMMm/zZ2uydTBcsVupGABvGt+99N++x5aHf6vUcHFa7iWFf",
+	"KD1R9k7PWXE23H2lvNIFEfFrIW/WOOaI1e/yS2T38cQFLru74aZRn+GRepqKiRiJ1Ht7lxYFH1IYgj/d",
+	"rc6hXOaRUilwubIhxYdNO/JqER9nmVa30LpcJh/NhDGNl8d4I1w89/e/Th/AGxV1Awnj9ogd7P7IxJhx",
+	"qewUkJMD/Uo171cvb5vjL5qGfcLNwzVWFeezEK+zOrPisRPm6B+Wah6h/MlAMyMcS82dEOFoTOMaBDGF",
+	"utBGavCrRfzc97SqAUedm0V8uZHZ/Kp4kQ5ivyum7YQsX4mYhDkYSzESEQMeT+mEEtYUU7vPhC5LommY",
+	"UjCuN1MV49ITu/oM3Zr38kG0a57C/Am0GAuojqNgq1bNNOpkU38Fu8bhETRyHltxC6jg+LO4E3XiVJlG",
+	"dfxurTf0Xq5TbSIVL0G5VquSYKkf3KAq6VV5pU5ca0wxR9iedho49R5bFqvZDFp8aHfwsIZxbiCp8HIX",
+	"Zpld4IHJJeMo/Xj6SexKdlQLkQdBuEF753il30wvXjzfYbYt7V+x59x2KiOp72JY1batCzKp6WbLgrTh",
+	"bq6+6M/B4iDZWKsZacb0el1rEjM+gZ2/ZzBp9BNO+f7TZw3mOXxglz8f9/afPguaEMplbliepYr7qMLV",
+	"9gSdzHdJLfcavv5PaAwyWrXw73U6CkPDjfmMLIB+Y5u5Ttvc7BOwla2h4AXDhMWL10Fn0Cm1ZuypEpxR",
+	"X/8dnokdx+Zm52YR7+zu/bg3fhLv937gB9D7YbQX936E/aT3lD8b/RD/PvkRdsc7BfHs7O2MtUK35B10",
+	"6Ba0tkhRjXr8UhcbTnO/gyBLrluhTLLKNtjpoo0L+uK+NNI8T999y/g9l2987oXjpk4HuMkovBidGozH",
+	"KPn7nXucHi1DvMMP2EDeGD2zZdxY4puS+P7hGkLqcxbzEbrPMHpSzMAwHK+zqeg6a7NDwKuM18aHfGwq",
+	"rDd3L9Z6WH+urXEvfooas+YQc/RG15Ihjk2YilS5l1LmxdvySXVvX9x6sbfnyZMCbqta5lRMnP4/9tF5",
+	"PZLZjI/JdNaBKfvtotbeS9vbRH0q1aaamKr2Vt2gFoIggdJqRNU2+EFqxox/OKPv99Fu8n/sNSkgQRgu",
+	"O7XGGoD547/m7Vi+XG6Owahv/h22W82fvdkqlmK54RRcOGMrnH8kYFDDO2SjNNd6wbq5LLx0SjP0GI3Z",
+	"WMW52Y5YnNv3ajxmXUgmYJjSAxkrLUEbhnOSk+2ITVKuIWLeDxe5JzNu4ynrJgooOoj+xrtYEr9bhjnC",
+	"2o4GUir7PkQPsS7GEskinIgJjPSyi2IW21Ho2jv8+ASI4X0kkmP5gXRnzHbEyITuGgCvXOEuBi+cVxpp",
+	"KRxx03Q7UQfnhCoATgqNbpoV3RoWI6Ynhm4NsLfGa4IgTyqqatAJRjy+af1mRcF9qyy7DMzWiSpXFpup",
+	"vtRsjSSXeK9ig9zFceHVuw0Lp16tkcusO1J2it5MsqnJN0KzYEoCJXDoz+YmWCeRMZbJFFy+VR2oIUV9",
+	"70vJ3IcI1ZIsVjb1ZhHftWBvFq8W8ZIDuFSAX/3lpGIUBuuBmTyOwZhxnqaL/2djZyeayo2zQOfrgz2d",
+	"D3BGLsn+3E6d+Im5VZoCS/CWJFboEnI/RMV5vHyfQLkzdwf0fWxbh+Cbbl2PNLiqN/LPrnWlX616ybeM",
+	"d6IXpmnN1U7TO2KFk7wIXfIecZ8NtLQAzw4+uzv4TUmw9fVppGRM3WK33uNTo+AHeevfgOUNJCtvhVYy",
+	"eAaCFE/gFlKV4c94t5bkpLI0CewJOukvxUSeNZ7xgGfcoHNSuy3z91MddywqDB9OWPflu3cvX5++P3l9",
+	"dvr26v3Zc/fQgK3GLFU8eH5c1YEXeUaNI70F3SxSf8pFmjD/OPgifC5Bd+CWw5tpqYp5ykbudYrXKjdu",
+	"t7/X371zi8KYy8FEtU1YWs7GnURJuF4p/ST397f1cafc2OefdrhroKOoxapFm8vtqIQP1h8OdLUbc9Qx",
+	"8XAPaaUhubDpkF+xbSIm3QqiYjUXBrY/hwV3lxfK54qWrzltNZ+NQEdsd2UeX0oVqLqTa2pB1StZ7EwT",
+	"IZ+nvN2BUmGsDbxZjUGjmW4jCNcy41LmPBUGEqa5xRSiDHSMsdB2rkJE5dIF8UH/9z80XkSEN9Zvu5vz",
+	"qX+V7L+2PdYTTK/GiMHC3ojY9eXztZHa+099oPbqzXnbwWpmPE0/qbO93bbOVkPgf+JGxI0xnaBnz/nC",
+	"1F5/souLQ7bok2dPd9dfK1IrIf6z4eLAbXCwjedTlQJzHzBu/G2fm2GXW5YCN86KznWx/ytyfnf3oHHO",
+	"rceLG8HS4eJ6N0dMWDZxCgpd0jm+K5+GZPBq73vRfSz0mofEbT8RXGXJK+tGDFM7l3yvbbx7WpJ8W+LB",
+	"JqQy4zbXwi4aaWB1ozO+UHmDqPfE+28+8TliGReJM9lC+6uk27yN9H1rB//1nyysWcQ0pUyzKU/HPbgF",
+	"WWT8rdyRNHfXFt3vB1FMd2mZ2rakOSo2S7nc3FeFYvlO7yo22TSMC29+OIXZrFV6m2Ld658W410VGusG",
+	"Vxpy9RabhzsRxoK+T+bXioYr2UTcgowcP6NiAf/IeVpGWnW3wueGJap0OW1tL5kfzRZgxdlc7/rs8h17",
+	"svfsWW+P8TSb8t4+WYFdL+n8h8GbteoQXHejfqcVG2T8nU3ey9wtrt9rbzby6Ri0LtOy7m+ZkR/qrjSq",
+	"b5TP1kysBuwXyVV8YO7hhWqCVKlEKDLE/qBc0CoQR8WLpd2pPJ9i5uYUFpjWXTSAztSBVFpMhHTaSAax",
+	"GPvMUaJzU3kb70LZaIGNbh+xId2hD5mFNDUFfEDdz2rykRv9CO/WKY0YUxLo5CwjPJpMy0uIUTq/VpPT",
+	"5kzD+4RI1Jaxeoq+hXkROop+jxdCw1h9cEbdayHzD/eI7hVZ4883QjYIOcpyfi9kxLSXmE5BRGHxPngr",
+	"okLivSfdJcFYJO+Tee/acC0MpJ2r92MeW6Xfg+Sj1L1Y+S0Rxv/otq9sq4KcoMERESaQDSRGrqPL2xjW",
+	"lTBnbhIGIXd4lgHXRxTwOaxMargm1jUMtWk1HWkdT5oDWJrinzFoAxe1vq9N/H1ZDfBs5e/H6yr72Din",
+	"Fk/+J0R7eZyQpkkLg8AG6Lchn/2M3wif+xHS0hvdSPdjj5Qbewkg7zPs+5JMuTK1/nBM1dbKBWkkJuKW",
+	"VjIqbxQrm/p0Q4F/5ejpwsfjN/gV8V7K3GeRkELvXiB6Lar00DT3q7l6gbLkOYmSrxk+/HHdeE7lZxjO",
+	"2h4uwebZasvKZu5Iu26KRsLUZXp+uLPDri9e15JVpypNTGMk1j9088XEVeVrNLHP374kFLTri9cRy3FP",
+	"WCI0xDZd4CuSYRAZI0ya5rgviDU0MP9P3MCTfUaP0QBD4AfpTTGeZXdH0/i2o+o6FfNrorDrzFHztVlj",
+	"OYyEWlWP79Dv79SlN1e6N9Wjs6myywN9siFdX2cTzZP1yyA20ITb4xt+mS588og//VdRKJ42zl83qqSl",
+	"jhcxUvEihhoeU7rULz7tVux6XSD0w/2ZHpal4RrwlosUOWrO0xQKAJe7/XdtLhlPuQ82RJcCGZ3di4Zy",
+	"fRTNiBsPCQYv2+YJ///8X/24CXkj6owBzNIOtSzLlJsXUMMHqKoRmPUxA2l/Kjfq7jaFOStAwNpC1euh",
+	"7KuillK4Ao6A04OCRt6s8XzaBc2qS/c44ey1uoWUN6eHFSKohpjyww+7uz/u7u7tP+msk0ZLYAcXr4ts",
+	"Ka3w/grfdIaPyjUjw7Cgt9bwWPxo51o/+eezP872Rn/evd2f/mX+Y3xw8/q4//ds0tnA0VBZgOfHP7za",
+	"/+OfO2vkz7r1RbP5MyQWVLSnJdFANhFp/90//HIVsb2nbCZkbsFsH7HMg54qmS6YkIVtWWAS9tnx+ZlP",
+	"h/SGgbADyQ0bHnugLTTBD9lPwDVoNsh3d5/E2CH+E4YVwyJ2xzxirjBhKT7Kmxgx11pg8HNzXhpewvP0",
+	"jXeCtkHBXLmXvAfYsO6gg8RiB51tZhQbc72Z/LN1da2RLT8tmcNJ1kDknkYqSR21VI/qBVuQ/U1ipnlp",
+	"vFwrhdYSHa9InoZZN2aWGO/puHQ07BUd3HpHD+VfL4LE/sMvVwHrE9cPn5aLPrU2o6PF0UFoA3E26acS",
+	"aTO+9TZ++TXPxCtYEAqYkGPVYg7no1TE7Oerq3MkZzVmRaBAn6HtWAQhBiNSyEkatNEgeY7Pzyh786Ua",
+	"yBAe4GQLz8QE5HYBWnsdWAadWBOQoHmRRYFQqQN5ouQtSItBW4DxOk5rIH/WWKWpmptD916P/eHy3VvH",
+	"nK51lds+e6MkII4fb4B92aMbwEFnO2LSNcy4vx3uu8YwzZowE4e/DoKrfNA5ZINOv98fdD4OKR5xiG8O",
+	"t49wRv496tSJDJCx+5Uvx5y6Pk4IY7aUIv6ifdgEBDuki/bJBrDTsBhIViJOs0sSR5Q7HRAg+QwYoQO6",
+	"s4Gzl6dX3qtYIPWV4MIV/FvXdHekBYzTxfYSBG6J/nzrRFU+mVqWZyGp7ojxctwjWCjfeqomWwbH4trG",
+	"Toq1cr/22dmYXJ3YrtOOyrY9grQfgs97x3AYfYtYnYs5X1BaMGMB+bi6vghz7bGPIyf9OMWiEk14NMAR",
+	"xDw34J5p5WMasJdUzfuu5WOp5GKm8gK52fgG3HQOi6lQHqiH0yI6Q5I+f3d5FbHz6ytc8vPjq5Of/fUy",
+	"mnyriIK+sS6XiwKVmdVAmd2oSlzmIw/JTIQ5USph8VSJGLYJ4ZjC1mvYsRzxpXUuDQ5K4FAQR1ogEdxA",
+	"Zmuozkd47gVfEhLYDOxUob/TTiOPiewaQ4DNBjDrCRfStR1OJot5ptQrvt4CWo2Nkv/TBOh3D90c2naf",
+	"I1v4fNwwV1EEU1MPB/v7RxXA7eBn9yvk9tyKNC2QsSdgDTvY/dFTgRupqfLMmEADrEKNnnWffvhA8u9g",
+	"/0cSL46e3Voi8SEKuF/CmV98RG53zb+ChSNFgmpRXv46XnWqiJMqqNdRjt8KOYYLVy9vvQ7sGcM9KcQq",
+	"it1KzCSqLe4Nr59gp8ZxHm0J5cnjZdowOL2HAdchRD+S+BpIimdjGsirwcapmhcHgiQfCrNTDSu5+eYQ",
+	"s/PpaBuyLmd7T3ukojH6cSBRn9qO8EUNYw1mOmRdR31sWNFuw6OIaYXOcScC6XDJDdBwXBPB80uXKlbn",
+	"xkLSo1+DRoYkam5ERttewETg7D1YBMO7zxKbmXs6Odjdi/xBOJAxT1PjVhDH5t3BQ6bcAUKnhHWq3xFB",
+	"5Dm+SJ20KpsqDhe6W3W7hELc08+KgooOblyxYRHLt6TXsvsosAMZLqy60lEyzuOQJHdtMNt0sF9evDh0",
+	"0i2XiDYRFqdbCMOIJGHEnp++Pr06Zf/7f/xP2hp3VvmtTNVE5Xa4jV4KT7AI5j6QfoMogk3NgNQKtILm",
+	"0ltCrDt8h/8YIu8MLyHuvQAbT3uXwsIhio8evTokusAjeiCHf+5dBLSxniPyQ/bnN68dyfqfh0dluJs7",
+	"fFfkzO4TNuicaGVMzwhbzH8g/WuDTt+vdY/sksrJAgmTIFzzuJTOPnLs8aEXF+caXZAOkbJ5PK1oTU5N",
+	"NAxT+IUlwJOIgRwrHRMnlOJrIEcLin1UqYgXjHBhut68TPLYIjqu2cIbKEPPtw/ZkFTJoYdTkSpQ1hEb",
+	"qrk8puwRJ7YXSyLsaCCHtwLmmI/muNwTKubWmcjnD2BuCZIlorMkM2yZDgBcjGGJ+0ItRQM5RLvQ922G",
+	"2Ib7ss9q+MSHjpf67BeE0nbTcj886bsjHg8Ofw1Lqr57duCYa+lSNZwLT8JZGhTDWEnLBR4dg9JoHXS8",
+	"NScsGlyFeuJ06UqwUQif/Rh1VAaSZ6Jz2HnS3+0/wRAYO0U7Y4fsKO9Ym5AvuNj/s6Rz6H48KV5awtbf",
+	"3929F/rwRtEyAVl2NSZlBZi4GBgbLZBYER36KY2qqY9i9Dt19PWqGdY5/Ovfoo4JOFCVToIaIjQ7u3zH",
+	"CHDSkV0ieJq6jcKf3O7wiXE2LBqITrF3lt8qz3UOO0T+OICdBG53gsOtcS9SYWyA7PoaW7GEibXBjjhF",
+	"yk1hpD7gXhzsHty9FwWo/OffvFM8ZA2ba2FtGUxWCccPw62DfLBu9RUEb6tsazWa/z4bu/OrSD6u47Ry",
+	"c6vlZ/76wDIZjXdqf3sgAW1AN60EQhLuURDIO1l4e71m00Abn5cayOG0A3U4owm0RNvHU4hvvM5Z+qqY",
+	"sVy7Ad6485yX+S1LrmsnngocD0gGssivxHb7TSeP4WhYzKcinmIlk5B+ueXBvLCzBVs4DQk9cwPpg+Rp",
+	"gM6m2opYeN0nCODrK+mdhjV++heV68pgy7edITQCLNhFuB1Jn/1F5eQJxSZIES4insLU1zc7B13mJvRZ",
+	"feRoYlFNpNXBevfqCi+vglatcHUTEZev7BSVfb4os66Os4VtyWDggQo9++7dzY21EhL40ZO7PyoLzDyA",
+	"6Qs2D0lTq5YwzoiYqaAgnzgUGJx+bOXtUk2t8XcRI9zI2eTNoUsJ5l4N4ifmlqdqkkNUphH4CPWQRlO4",
+	"Q0KVnzIUfiCFs+BBz4wjYi6JYRJu+aFXXSgU3v3qP0PcVhITFflyA+ANVf+aaxozymc88fAsa/ymQrLr",
+	"S5aoNOVYxWsghyHIexhcwi05BBE6OjLQbAFcsy7lBzB1C5o92WUJXxiWuf/8brfvfpcD+bu93d1qZPp2",
+	"nw15poel8/nOBJVieOy//pM9efaU7QxkiOp3P+3t7g7bwtMruS04n0SYLOWLPhv6m5Ehmyt9Y8pUhIG0",
+	"U63yybSYv6OBLVNsNcWtHzor3+Za4kyGqwHzw9URDWQlYj5iQ4p3rzUQQvqHPqZ/WA2FH/qkrBJa3tED",
+	"xgRqa8hXRjRk+IKMwzB+2pba1h+Vghgz/Z01OHOGLoFVorsk04KuBJyRF+tFZpWHw2+QrE4HRsLufEGZ",
+	"WET+t4jCCt+aL2FzXPkFLTM5rSqAhU1UtUSCDMAt2VxoVRWSmc9kbdNKMdP1C642tt9Usooco254ToB9",
+	"gXU+964Jp1JHlIVaCFMnEiuJpEXBRfJ3VFYal2+Tdc74gvChaqDq7YqfkmMxyd3uB6jt4kPWPXl9enzx",
+	"p9PLq/fPT8/fXZ5dvT9+/vzi9PLy9HI7YuhQpM/JlaN0gi6gY+mrebjpeZh4JCfHjejnIL0x5tLx66iA",
+	"+cZbiEZurAO+wxdlzAbI+jYWDcP5Evzpi3r48h3oNaNVDT60EoA/UEnY/PtRSpF5sCiw5hCTZBXDAutW",
+	"FCJ+yLqN5YcwQc5pPFRhqoxf9icDRYBvezt5IIPM2TKMF0FR/u6cOMQb2E5F7iOS6RZd/3qKdQoDTzXw",
+	"ZMF8aZGtgcTgJf+0KKRBUAs+O5j07CaSi2tVme6tVC9VWSXVGt2lP6nk85URa64d9bEe5OBs9o9fVLBS",
+	"2laj68yvulfjN2CPSiXNr6f539s/cLD7490fFNU43Qf7+5tMZLXi3OewS/w2oP7sRbxMfBEa0q241o5x",
+	"WZdW0lv0yUxIs30f8ULWMgKzmWUhg4GBKFyUaTiMLiDGRDvOPPhQMVh/BVAUXfZgT8GhUC3adPac6jly",
+	"M5DDWlkaH6+wdMYVivHKcRUV0QYktAy65adCTgZSmKKCj484oCIMXmjUlrSPFarQROA3IJ39sOd+OsQb",
+	"7KLyFHWCTeMFnBOr+FOfvVguf0UuEx98wEivdUdFxIa1gjVD1p36GlsDGepqbTNfzlloXzu0MJI07gAk",
+	"NSvgf7F6m312XF3xgZxyM0VhP0LjPfE3hLFWxgSd3Y6Vnh1WBPdyoS0sDRAk+AicfeHa6m/12Vu8smn3",
+	"PXUPdp80ekfiarW1RyvBm0rCfWUBXlY+adRxltjx0Yvy35JkvuQLujxfqJxwzLxl6ozTZWF1H0G87C4q",
+	"xLCPxe9VquK0WWR+45+XBX8eo2exVj2phYTxtvY35UoMi16Ato6p9N543HhGR0ylSXGv9JlObFKT77YK",
+	"avWIhCljThC8R1kwpLNzOm79KdlfEdi6mtf9WAV2Y/L549G4A0bjd4X7W4p12oVSgh+FIEBWVR2/oLLt",
+	"HnjGpWD0nV9rMAXt98MrX96bEa8qHT3vfIwe1znRdkTUtZtPYoKvdMdcu1UOKkIXrYm59EGXeFIcMS4X",
+	"SgKD1AA72D3YfogGQfFt+2O+4/P8q6ZcnYb8C0Vu62OV5W3pxo9HnL8bj7/r26VgPtjfoLMrpd5wufBL",
+	"YT4Lq13lWjI1HjM7Vz2Cu6hGeCLWcEOpNhTsFHRbYT3kpE/gO8LcaGc7ev7b4bp6Uv1XZro63lUT60m6",
+	"hazh8tKVtplixK6M4ciXacJ7V3R8VEByaOe/8++j4V+5hn29MxGxD8r7iiz7DHxrCmiHFscnJZdwJmEe",
+	"4BAIsZ4ugMnFOFxi72EwpExt2JSJ6cwtqgPSOmFROtwwx2LFHMNhf2Zp8oWYeQlFo0XFK5EmeJKEIE1e",
+	"A+NG0InvzqoWZxXGLxmw6JDIsxD1Xlu+B/ILxcxXMdBanA5eaTKHbOs4TakWKUnncIZgbGAzfl80kMUj",
+	"SsgYAStgRH9fSVTbijCVZetdmpTHujBMyFhpDbHd6rN3MuB903Xm9ZlPSaLb7oRNFGDC0w4m4TT6quvT",
+	"fqzO6tooH+F1IyGOfT9xH8GJS3tRV4e7IJMiaxojJT3o10O143Gtpm37URsSIrfOxr4cDF5ywQdhiiRf",
+	"br0DM2JzXwKGMw0GLEuFvOlvuYMVB6+0rwwDA1lvKmK2RDHDlE9MCqYUKTbniz472N0tQpd92WJJYc5b",
+	"bMeJp9aKxltNAmRpBR6pAGmuPfx4BMixh9D+dAnyL8zaa5NfME2dtrVXMsvGbF0NSyKWnoANwExt91PX",
+	"VCD1MV5K4dDWRLj/pu6irlbC2R8orv3embs2t8H3XF/Oc6eQoqUtnZBVOgQHdGNuoCekAem2+9ZXeHDf",
+	"YNZ/meBkgGssv9WY1LTXCKj2FYlsoww6ora78+ZwTespaL8pQjwNKfH6rrsT9H+3UmWR0FsjSkQC2EGx",
+	"1a5AYND6kN698KABAYoVEjYkFf8/6IV/d415JAL/i1U2G24TfoG/ii9ACIqEIbQvELCFp5D4zP6jMku+",
+	"rHY3DEJ3yHwgU7h8HchhrBLwKcvDUAtpSOn6RRsUeLNkx2Fkphu7L/eDi+xT5tG5sFcWGV3CrMX2fHm7",
+	"MKRMKzV2k5prJSeNiUzYzWs6MR6l5vKyGOE30lraTpTLkCd+VOItBFQuj6bw/S74t69lvRBSmCnjbBmw",
+	"JPAdGi7lFUQpIgrry9eae4hORiIy9N2aV3AyhdjnIWGod8TgQ0DDIfA4n9uFf52/OjkN0X0aRY3/g14+",
+	"e044eFtmIKVCfEyEZgmoL30W5HABKkN5R4jy4zFICybBvKVGKY0vOhvMWXBOogUJif4hytfGHE+PnrFQ",
+	"uTasG5Z3IJcEsEfSRAPS9VnKOATnWhkFngylXC02cCD5ar1AQagbkDS1BIgAVsJ9tEvcsHItqeBLqpKn",
+	"npbs74PfN2pKjTqXpco1zS09fbZxQzjTezW0rI892d1vQiZGYLI6EDFBXOFHrxWJ8Lr0Xu7q4yNIPCdp",
+	"sVVAZRUMUpceD5cJmLfXKhAqHFrBbbIqSDOUBSgHupf7T59tRyQ3KB6beB7hvUgrmipte6nARPOaitSv",
+	"JTLOQ/pMijoiam5uvpQ4eogWq51SdLkwzAgLGDHhg7wxaMJ9iqX3hjvDPjvYPSAG9cMOsteXCC5Tqdo5",
+	"Dn3om7FbUUvoHgy3EXlfhXV3dFEFU2Igk0wJKoH0m6T3n2DiAQVbzskHULqvdttI4BQq5VMMinR/nzWZ",
+	"LorijVwmUSnjESUxVEamJKZKjULKsiaAbYNobBUFT5I1QHAB8IEjIDvmHVTKcbdgBlAlysfpOPH1gts9",
+	"J1uGvfrLCXP2/afbrl/AJbJlWB30okJpvi7xPTwkN4s4RGpvEKH9eLfz1SL+FwvMPqttcj0+mwIy7xeg",
+	"vY42VgM8S+q4C+Tn1SI+4QbuTRfOznxMYZthHi0E9DA58BWM1c8S5dkoYEhrotu0Ss17hAoLZ8odbrKH",
+	"EN+Oh7y5IzEAz6tKUkA1fXd5PqtZvHTbJplRMwiRrAPpHzpDzIOVKE3vDcuFGHpgQfcZGseopbFUyYnH",
+	"nQiuKyUbTSQ/v08Rrpsz0VdyX71axMc0nYr76ltdsgWopO9uqW8YzON3oe7DLaXIlxQchYK882vZ48ed",
+	"X41I4OMaFVsDnxmfxYtpcpB4rZpc2NbyeIooGt3hCRFx77kwAeP7sPIG4m/+uRfeulpk0HuHPZlDJpWR",
+	"YjweRs7Y5DIZqQ9udYo2Q9HA3jmikA63PU63Gwtm8BLUts4lVVFC/G41rhS86LNLTOWa8QUbg42nCErj",
+	"pXyxPJSCDDyeDiS9ham7IUnX+/z8V8EiYqmaHDFeok7RlwTjouayz47LpICB9LigB1HIzuIlpj42nyiC",
+	"sCa/WJ8d7O2WBgyuvhPbCaRA2dAJ6IH0TjjCyQ9grSHTOmRvc8OoMkaLmVItV/8AAdwAalire74G3HBt",
+	"yebmlkUCa9vcqLb8PRUqFVuwPYP8UZfQRf2dkZAcfQsrRntjLoxf9q+YDHOwt4E8e6kkfJ7sSjWXiLnn",
+	"GGEFp+/BlhtKOTLk12hHxyHe0A2iYDofh0xm/xEb0j+GBH821gAsVjPCZsQodFu6BTBeHRPnV9MwvRsB",
+	"JcoMk46h5kLASjL0osdGKcRQSN4cyDGFeLpzo4ln6dN/FX2Jcvi+Z3h+V5/WZHiWvr5Q5WpFlfI4aoEB",
+	"v4BilYaKss0xC5XwZAO2XmzVlzIIgP6+yIW32qicgr9DZhcwzg1PzeFAYuxiW9Q122HrghePKH5g60xW",
+	"fnW6QbhIC29g+MIhG1Tq+w46Q7b1FubFDYLSzFc/SMB6UNVfiqDNsuSBk5ILBGUlodjfQvD+WnAq+k3F",
+	"ZGojNkLMQGGKflCnmxcpAyT1KT2ILlYGUmWAORzL8RAYVAoyFO8i2BcC0BeGDatFgYehGA6WI0FX8Vjp",
+	"gQx1uMi9vFSGAgtD+Fbeh9IXyxUmhtt95rRXIXPwlUdWymEQqkx5g1y7x2RWTSjo1V/bchuqk5XVwJwZ",
+	"PpCrU3IzdlPyYS9UXjR1px7d4UqFE0a1uLif8edSkYpj+AyKpcBR4GWQL7iBEfYhi6fSCTkTHD3g1U6I",
+	"OvZ7g8ovnqpmOpDuk2Xas8pm7wNpI/mdygBb+ayXiImwldwbxB5eTSghYnOHLWnGGBBc1N7AaQZWC0E6",
+	"XdTEa6ln2zi2J+XYKmj9Q8IcrgX1jKAsvlkBG0bA/9gyk2eZ0raP7Lb/I9u6UorN3Bpxa2GWWVN8YrUv",
+	"heO25W2g5P4WjfoCrF70MDCqEbsPhdMjjepBGv0e0PM9weHBF4+XvqAM+WR9SLQsc4YecO+IHFQW/myu",
+	"2VB554E0u1IwcYVCHWeUPoAgyAKNhuPeqxhfCBizwNkmVDgshBUY56FrHQ7FnV9ROfnYrlpRVJYPVFo+",
+	"+UMhKqcZQHJ456FaKAYDiYdqw8FenrNrNIftPqskx3kZPhZpyoSkA6hUjLYituWLjeKIQi7cs4YUuKCx",
+	"KV0EeFYbWjo58dF7/yKeUFdTv0lLYaLFOZOq8uDvb2HVplTcwkAurexhUb6pOO7LjHss6BRhwYHi8IuY",
+	"O+HsygE3wK1ekyPrtPdq6GyIusK2ums1he3WwzCQ170PxVNHO+fcTh+Rofy6OqPvJ+n3k/TznqSrMpMq",
+	"cGknp6om2vbDhL7K24PXjtM5XxiyobE2WVmQlDIA++yXAB6AFpmoBuKeXF68COUxU3EDZYW5gfQMSdcH",
+	"MtgmFgIuNoq5gnRVbltkihv9t3FGeRZzQ/u68RhtyWiYIYH46eVtOBJBk9vjATRT1DtvVgz+cH760lHH",
+	"+duXLM+YVewpe/MT6x7sPWVb57VK6EX6Oat+JGZ8Av0tXw4V/8I6pxqMEycIYmDZTBnLnu7ts+yDd+H0",
+	"AO3YJNjzxmqRGdQtAsI966Y+no+BjfuNBxWVpDn39a6/oO02y1MrMq7tzljpWQ8R+GuEmWk3MuuLxxXL",
+	"fvfNRr3ON33YUBn7UZxUGCiRJVgqEqsOsiEOuCgtImFORLBl2PXF63+5Y2tvgy7O+cIR5ZVSr7meAH33",
+	"dJP5eF8HJG8gEfzKUcC39h9fU80nrFRSEQZ0PXODZ4gtIx5D4fmHJF1iGzu/Sj6DtYFjLUzfcNnpq+a3",
+	"X3ZmTtPW7sP/9tfj3v/Pe//c7f34vve3X/eeRc8OPg4G/e7fs8l/z+Rk+3edTykehyyx8/cMJve994z8",
+	"t5mcfJYrU5LXvyHwwOM65T2QuHx13XUgRzwxtTrIodixO5wowbDija2WVu6z41C91/ucrY9zHsjg4S3q",
+	"JueWIchEWewpnPljPhPpgnU15CbcFwglt/usms+oKbdGDbyxGzomjeHwjprGDVei1erJjxtDyS3thW+9",
+	"+eIR51LcPH5HSLpLGfVJb95NViUkH2rjjnXukYPc8j9AIQ2VzttZkKDmHYuZfOQejKC4MYhCOh3m2HTX",
+	"3hOi8WVQzS4uZLZrZVoCWL/XMhE2xWPpjUFrnnpnE19QIezqtZdbFzOQw//QMP73Id2rcGamHP1NQt4c",
+	"le/OhTQ1Z1crEtR6QJWo5cbyfKoksLf5bAT6fphR64Cn0I2zUvCAhQ2EZKtZkvj9vQMS4aK2xKvL14aD",
+	"4Gi+JdXoyf6nYCB8NTxuWpd7+Z72vrhGf1HsZpE8/8VcUf/3+YhIlFUhnCoIBQ8SokJi5mGRXtGMtFq8",
+	"90kQNA+MdvoWIUd+ukn/ewTR57IAX4uxxbPYZCB9zPU9cUz8BccKlAkCMIUTaOdX/BPVu49rwhEvfYxQ",
+	"qM9cHnYXiOfkn4/zNGJZcWEj5FZTIYdK/xuZkuUQNy03vrf/+0d9KlVW4DHGEBp4QCGf73gdd99igPX6",
+	"fRlgFi40yIgtIptKuLQaQOK9oRFXjzMcHPT8Gbnzqy1lQKOFcFUMzqnlphyihHnPB9rxFHRASOyz05Xx",
+	"YswaBlbhzwOJ5gJWF6Xva3ZCA2ZcMxSxm0jwO2wiUOy3kiXf4A4GFycczd95807eHHQwFGHOjdyybAaD",
+	"ziFLVXyD3qP5VGH2zueIJgkD6KVqbRp3SCh6rSbfMI97I6i5ylBPpdWLTWDnrijk5DeV5h3m6aRYJby7",
+	"nvNfh9J7oAvVgEwwmmKz0KNLPCroiCFTX+nGMCR0ltZjkVh3WAZVD7cjzJRN2GhBWLatgUfr446OPNgb",
+	"3AqV+3giY1VmsDyCQOS3zxwiVPPaDqQPGGqOwcaanN5a7EolKXHNYPl6XyQ4N5BETEOW8pjWA9cX9ED6",
+	"piI2yrW07hGC2fmiEGVI1PZhtdQTgT9NQfYxAil4meZcWPaWGYiVTMxAUhniEEmH2FPFvvow22qws6dF",
+	"RA8hkCm663UdWpGm5L1qPkcrNPYvEX90WZ3Rt89tviyz5r7HFD1CjGLHVZW0kBaZ+aAjXyZ/qji/kWfa",
+	"HUnNrz/ma6I7iJ8yF7xfO5Ts3e5/p+/PDK9fo+iV25YHqyJoyq0JNxfGXoaXvo7aSReoG2ibx1Q0J8wh",
+	"oiApDTEhcWGJ6t8e9HEj4BSvT/Uz7fqOhlt1Az2MRzTrnODutXfurQot/CYl1ymmSH2/1m4TNjKpO3kY",
+	"fIgh8xG4SsLnorxw60JwEk0V7pLWUIoGJ5BINvUAPTv4lPCjfxVa/NqxR46enAHmDZkCweTziDG6FLnj",
+	"Bq9ydfLbRyu4pMk8vnuGyyL99DtYwbcs3EbbEFCBwj3jUREqJ4pKTIZxi4UsH3wJSfHMoYZLy6XjCwrW",
+	"SWFsqVqaBpbL2Nfxwpghn0zpUyJGwPxTNgUN/SJQesYXBGIygoEcdAYd1tUwKxCu3EuEpySsQdyi7QBI",
+	"5MWPB2sNr7on1xev2bASCj8cSAJJgKRECqbqyt2Qv1GN2I0wQiFJNBiDryEk8TYTBss/+UR8DFg6ZAOK",
+	"UR90MOARb44wJJiuYjw+i1b5ZFofU3P4fvKpwQlfSWRdFyN8ZEljy6H43705nzXq3S1sgyfdcQyFIz/w",
+	"9M+zieZJKXYafedDrdJVCAX/RwUApcsNG1bk2xDR0LarUBKuJaYk4wNZNEYfFzFC2OCsApzhvqkXgDOQ",
+	"Qox15lQKW312LAkaZiC92CsDSQnFjfrtHuzvt6TvlKvwaAVAMcTvhSS/ay3tFSR5EBBE8veNkSLOuVAp",
+	"LGkn7gStQAyadnHxJuSoMfcfw4ZjrSRWfUrYcMTjm2FEZcBDRt7ebnTw+6fRD8922WjhBED3YO8J23oh",
+	"sGbAP4s0+4FMqWgsl2xv981P/a3tCI2iRQaYDRix87cvI/by7EXEfoHRecR+enMesZ9Pz04wUfD5iwCU",
+	"6y/vULPZMgPpOSTyWJSjBeo9oUpaAnGKEcHYE2UlhvR+zAmhLJg+Q6AhGskfzl9GA4njcRN3fTttjaep",
+	"mkNSpCpSoZQKkiilwo6UnbJukHe0+vQjLuZAujbdWlZw57acpB1TQHYJi1+g3Tej1VGBdgSAmnAnQbkv",
+	"mkXuLIy6XTB1C7rP3Ib4DxA8kfIqQQZwUWOV5hMIiziFNPFJJa7hGcyUXhzh4AgCA6X7GENb3KcEnOl0",
+	"RILQm08RrLS6OHMufOFRjx2u9AALXuCQqwXBeEDNbc3WrBHzY0radNu6UWpV1EFi2DSD65umcr5axJdu",
+	"H6114rvJ9PUPjzxMifGZRXPmUfu/J3H+1pM4L51RvQIfWuXnB0GJ4rXOwmlItdC9YEnXZUD58vf4uDon",
+	"/snfQn4PkNv0uhxXbFEB3yicGG0xrJ9+A7l6hb56CbBqoYdAHhEwpCNMsvIw1ASymIE2SvKUIeiBMAw0",
+	"N5CwLh7vqmemGhIniLcj9/5AFi4wkEnpK5opCQs2Fe5EXzBj+cIDZeeJaATkoEE8yLP8jTjlhOC4H7UJ",
+	"800tErc+1ayj+1sjrgUv6g1tQYUJf+2MgGvQx7mTun/9m5OxFHlX/OL4FPRtoKdcp53Dzg7PBBKNH8Qy",
+	"x5xJUqcQEGWkAropNdQvD4UZWI7XGqsgL708i1gRBOd9NVHFayyTYlXCjCotkwxYbfqaUOolnwBiWo89",
+	"BlcdILdfKx04Hjc0tFyWp/vqLyfbrOctjSio19XiKNVm3eHc0Ki8pXi8ypsCf2t4+TlgoQHDeoy7KeU8",
+	"ZSRpmNVcmjH4IEScAhWL07NKyxlfkO6+2jYmdYIzC5ws69eyNulB44BuIVWZa7OH7uMppE4mHjE+QgOp",
+	"e7B7sM2EdNuZ5EiilaaT8vPOx799/D8BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

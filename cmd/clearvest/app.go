@@ -13,6 +13,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/command"
 	"clearvest/app/kyc"
+	"clearvest/app/money"
 	"clearvest/app/plans"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
@@ -32,6 +33,7 @@ type identityParts struct {
 	accounts *accounts.Service
 	kyc      *kyc.Service
 	plans    *plans.Service
+	money    *money.Service
 	pool     *pgxpool.Pool
 	store    *postgres.Store
 }
@@ -81,7 +83,23 @@ func newIdentity(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, sto
 	if err != nil {
 		return identityParts{}, err
 	}
-	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService, pool: pool, store: store}, nil
+	moneyService, err := money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg)}, money.Deps{
+		Pool: pool, Commands: commands, Sender: sender, Logger: logger,
+	})
+	if err != nil {
+		return identityParts{}, err
+	}
+	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
+		money: moneyService, pool: pool, store: store}, nil
+}
+
+// depositAddresses are the configured deposit addresses as the money service takes them.
+func depositAddresses(cfg config.Config) []money.Address {
+	out := make([]money.Address, 0, len(cfg.DepositAddresses))
+	for _, d := range cfg.DepositAddresses {
+		out = append(out, money.Address{Asset: d.Asset, Network: d.Network, Address: d.Address})
+	}
+	return out
 }
 
 // newCommands is the process's one command runner: every service appends through it, so one
