@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"clearvest/platform/config"
 	"clearvest/platform/pgtest"
 )
 
@@ -74,5 +75,17 @@ func TestServeKeepsMetricsOffThePublicListener(t *testing.T) {
 	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestDevDepositAddressesParse(t *testing.T) {
+	if _, err := config.ParseDepositAddresses(devDepositAddresses); err != nil {
+		t.Fatal(err)
+	}
+	if got := depositAddresses(config.Config{Env: config.Production}); len(got) != 0 {
+		t.Fatalf("production without addresses got %v", got)
+	}
+	if got := depositAddresses(config.Config{}); len(got) != 4 {
+		t.Fatalf("development defaults: %v", got)
 	}
 }
