@@ -142,7 +142,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"users":       {Version: 2, SchemaHash: "9e33411e7b5cd53d"},
 		"securitylog": {Version: 2, SchemaHash: "2c4efe1b3c0a8eba"},
 		"plans":       {Version: 1, SchemaHash: "de0bfce3e962dab2"},
-		"wallets":     {Version: 1, SchemaHash: "99911085a40f79f6"},
+		"wallets":     {Version: 1, SchemaHash: "5318201e37c1818e"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

@@ -46,19 +46,19 @@ func (*Projection) Schema() string {
 	return `
 CREATE TABLE balances (
     user_id     text    PRIMARY KEY,
-    available   numeric NOT NULL,
-    held        numeric NOT NULL,
-    invested    numeric NOT NULL,
-    returns     numeric NOT NULL,
-    fees        numeric NOT NULL,
-    adjustments numeric NOT NULL,
-    referrals   numeric NOT NULL
+    available   numeric(20,2) NOT NULL,
+    held        numeric(20,2) NOT NULL,
+    invested    numeric(20,2) NOT NULL,
+    returns     numeric(20,2) NOT NULL,
+    fees        numeric(20,2) NOT NULL,
+    adjustments numeric(20,2) NOT NULL,
+    referrals   numeric(20,2) NOT NULL
 );
 CREATE TABLE deposits (
     deposit_id      text        NOT NULL,
     user_id         text        NOT NULL,
     transaction_id  text        NOT NULL,
-    amount          numeric     NOT NULL,
+    amount          numeric(20,2) NOT NULL,
     asset           text        NOT NULL,
     network         text        NOT NULL,
     address         text        NOT NULL,
@@ -66,7 +66,7 @@ CREATE TABLE deposits (
     usd_rate        text        NOT NULL,
     tx_hash         text        NOT NULL,
     status          text        NOT NULL,
-    received        numeric     NOT NULL,
+    received        numeric(20,2) NOT NULL,
     notes           text        NOT NULL,
     staff_id        text        NOT NULL,
     requested_at    timestamptz NOT NULL,
