@@ -298,3 +298,27 @@ func TestCreateDepositIsIdempotent(t *testing.T) {
 		t.Fatalf("%d deposits recorded, want 1", n)
 	}
 }
+
+func TestATransactionHashIsClaimedOnceUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	ivy, _ := a.member(t, "ivy@example.com", "subscriber")
+	oscar, _ := a.member(t, "oscar@example.com", "subscriber")
+	var wg sync.WaitGroup
+	statuses := make([]int, 2)
+	for i, c := range []*client{ivy, oscar} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = c.do(http.MethodPost, "/api/payments/create",
+				map[string]string{"amount": "10", "asset": "USDT", "network": "TRC20", "txHash": "0xSAME"}).status
+		}()
+	}
+	wg.Wait()
+	if !(statuses[0] == http.StatusOK && statuses[1] == http.StatusConflict) && !(statuses[0] == http.StatusConflict && statuses[1] == http.StatusOK) {
+		t.Fatalf("statuses %v, want one 200 and one 409", statuses)
+	}
+	if n := a.count(t, `SELECT count(*) FROM events WHERE type = 'account.deposit_requested'`); n != 1 {
+		t.Fatalf("%d deposit events, want 1 (the refused request rolled back)", n)
+	}
+}
