@@ -6,6 +6,7 @@ import { QrCode } from '../../components/QrCode';
 import { QueryState } from '../../components/QueryState';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useCurrentUser } from '../auth/session';
 import { DepositDetails } from './DepositDetails';
 import { needsOnChainAmount, routeLabel } from './depositWords';
 
@@ -132,11 +133,18 @@ function Redirect() {
 
 export function DepositPage() {
   const addresses = useListDepositAddressesQuery();
+  const { data: user } = useCurrentUser();
   const [created, setCreated] = useState<Deposit | null>(null);
   return (
     <section className="page container page--narrow" aria-labelledby="deposit-title">
       <h1 id="deposit-title">Fund Wallet</h1>
-      {created ? (
+      {user && !user.isVerified && !created ? (
+        // The server refuses deposits before the e-mail is verified; say so before any typing.
+        <div className="panel panel--warning" data-testid="deposit-unverified">
+          <p>Please verify your email address before making a deposit.</p>
+          <Link to="/my-account">Go to your dashboard to resend the verification e-mail</Link>
+        </div>
+      ) : created ? (
         <>
           <DepositDetails deposit={created} />
           <p>

@@ -73,6 +73,15 @@ describe('deposit page', () => {
     await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'Fund Wallet' })).toBeNull(), { timeout: 5000 });
   });
 
+  it('asks for a verified e-mail first', async () => {
+    const unverified = makeUser({ _id: 'u2', isVerified: false });
+    stubApi({ 'GET /api/users/getUser': json(unverified), 'GET /api/payments/addresses': json(addresses) });
+    renderApp({ route: '/deposit-payment', ...signedIn(unverified) });
+    const notice = await screen.findByTestId('deposit-unverified');
+    expect(within(notice).getByText('Please verify your email address before making a deposit.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Confirm deposit' })).toBeNull();
+  });
+
   it('shows the server’s refusal as it is and stays on the form', async () => {
     stubApi({
       'GET /api/users/getUser': json(investor),
