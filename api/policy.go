@@ -105,6 +105,12 @@ var operationActions = map[string]Action{
 	"rejectKyc":             ActReviewQueues,
 	"getInvestEligibility":  ActOwnAccount,
 	"listPlans":             ActPublic,
+	"listDepositAddresses":  ActPublic,
+	"createDeposit":         ActOwnAccount,
+	"viewPaymentStatus":     ActOwnAccount, // the owner, or staff; anyone else 404 (in the service)
+	"getPendingDeposits":    ActReviewQueues,
+	"confirmDeposit":        ActReviewQueues,
+	"rejectDeposit":         ActReviewQueues,
 }
 
 // Allowed reports whether role may perform action.

@@ -36,6 +36,7 @@ import (
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
+	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	"clearvest/domain/kyc"
 )
@@ -119,6 +120,8 @@ type Deps struct {
 	// Plans is the plan catalogue behind /api/invest/plans; nil answers it with a 422 (tests
 	// of other parts).
 	Plans *appplans.Service
+	// Money runs deposits; nil in tests of other parts (its operations then answer 422).
+	Money *appmoney.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

@@ -12,6 +12,7 @@ import (
 	"clearvest/api/httperr"
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
+	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	"clearvest/domain/domainerr"
 )
@@ -23,6 +24,7 @@ type server struct {
 	accounts      *accounts.Service
 	kyc           *appkyc.Service
 	plans         *appplans.Service
+	money         *appmoney.Service
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -45,6 +47,7 @@ func newServer(deps Deps) *server {
 		accounts:   deps.Accounts,
 		kyc:        deps.KYC,
 		plans:      deps.Plans,
+		money:      deps.Money,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

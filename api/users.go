@@ -348,6 +348,15 @@ func (s *server) GetUser(ctx context.Context, _ apigen.GetUserRequestObject) (ap
 	if err != nil {
 		return nil, err
 	}
+	if s.money != nil {
+		// The money figures come from the wallets read model; without the service they stay zero.
+		b, err := s.money.Balances(ctx, a.UserID)
+		if err != nil {
+			return nil, err
+		}
+		u.Balance, u.InvestmentBalance, u.TotalMaturityAmount = b.Available.String(), b.Invested.String(), b.Returns.String()
+		u.Fees, u.HasFees = b.Fees.String(), b.Fees.IsPositive()
+	}
 	return apigen.GetUser200JSONResponse(userJSON(u, "")), nil
 }
 

@@ -25,6 +25,69 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for DepositAsset.
+const (
+	DepositAssetBTC  DepositAsset = "BTC"
+	DepositAssetETH  DepositAsset = "ETH"
+	DepositAssetUSDT DepositAsset = "USDT"
+)
+
+// Valid indicates whether the value is a known member of the DepositAsset enum.
+func (e DepositAsset) Valid() bool {
+	switch e {
+	case DepositAssetBTC:
+		return true
+	case DepositAssetETH:
+		return true
+	case DepositAssetUSDT:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DepositNetwork.
+const (
+	DepositNetworkBTC   DepositNetwork = "BTC"
+	DepositNetworkERC20 DepositNetwork = "ERC20"
+	DepositNetworkTRC20 DepositNetwork = "TRC20"
+)
+
+// Valid indicates whether the value is a known member of the DepositNetwork enum.
+func (e DepositNetwork) Valid() bool {
+	switch e {
+	case DepositNetworkBTC:
+		return true
+	case DepositNetworkERC20:
+		return true
+	case DepositNetworkTRC20:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DepositStatus.
+const (
+	DepositStatusConfirmed DepositStatus = "Confirmed"
+	DepositStatusPending   DepositStatus = "Pending"
+	DepositStatusRejected  DepositStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the DepositStatus enum.
+func (e DepositStatus) Valid() bool {
+	switch e {
+	case DepositStatusConfirmed:
+		return true
+	case DepositStatusPending:
+		return true
+	case DepositStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InvestEligibilityEligible.
 const (
 	InvestEligibilityEligibleTrue InvestEligibilityEligible = true
@@ -242,6 +305,14 @@ type ChangePasswordRequest struct {
 	Password        *string `json:"password,omitempty"`
 }
 
+// ConfirmDepositRequest defines model for ConfirmDepositRequest.
+type ConfirmDepositRequest struct {
+	// Amount USD actually received, decimal string.
+	Amount        string  `json:"amount"`
+	Notes         *string `json:"notes,omitempty"`
+	TransactionId string  `json:"transactionId"`
+}
+
 // Country defines model for Country.
 type Country struct {
 	// Code Example: GB
@@ -252,6 +323,93 @@ type Country struct {
 
 	// Name Example: United Kingdom
 	Name string `json:"name"`
+}
+
+// CreateDepositRequest defines model for CreateDepositRequest.
+type CreateDepositRequest struct {
+	// Amount USD the investor sent, decimal string.
+	//
+	// Example: 1000.00
+	Amount  string `json:"amount"`
+	Asset   string `json:"asset"`
+	Network string `json:"network"`
+
+	// OnChainAmount How much of the asset was sent; required for BTC and ETH, ignored for USDT.
+	OnChainAmount *string `json:"onChainAmount,omitempty"`
+
+	// TxHash The on-chain transaction hash, if the investor has it.
+	TxHash *string `json:"txHash,omitempty"`
+}
+
+// Deposit defines model for Deposit.
+type Deposit struct {
+	// Address Where the investor was told to send the asset.
+	Address string `json:"address"`
+
+	// Amount USD the investor stated, decimal string.
+	Amount        string     `json:"amount"`
+	Asset         string     `json:"asset"`
+	DecidedAt     *time.Time `json:"decidedAt,omitempty"`
+	Network       string     `json:"network"`
+	Notes         string     `json:"notes"`
+	OnChainAmount string     `json:"onChainAmount"`
+
+	// QrPayload What the QR code encodes (the address).
+	QrPayload string `json:"qrPayload"`
+
+	// Received USD credited, decimal string ("0.00" until confirmed).
+	Received    string        `json:"received"`
+	RequestedAt time.Time     `json:"requestedAt"`
+	Status      DepositStatus `json:"status"`
+
+	// TransactionId Example: DEP-7K3Q-9XM2
+	TransactionId string `json:"transactionId"`
+	TxHash        string `json:"txHash"`
+	UsdRate       string `json:"usdRate"`
+
+	// User The investor (staff views only).
+	User *DepositUser `json:"user,omitempty"`
+}
+
+// DepositAddress defines model for DepositAddress.
+type DepositAddress struct {
+	Address string         `json:"address"`
+	Asset   DepositAsset   `json:"asset"`
+	Network DepositNetwork `json:"network"`
+}
+
+// DepositAddressList defines model for DepositAddressList.
+type DepositAddressList struct {
+	Addresses []DepositAddress `json:"addresses"`
+}
+
+// DepositAsset defines model for DepositAsset.
+type DepositAsset string
+
+// DepositNetwork defines model for DepositNetwork.
+type DepositNetwork string
+
+// DepositQueue defines model for DepositQueue.
+type DepositQueue struct {
+	AsOf     time.Time          `json:"asOf"`
+	Deposits []DepositQueueItem `json:"deposits"`
+}
+
+// DepositQueueItem defines model for DepositQueueItem.
+type DepositQueueItem struct {
+	// AgeSeconds How long the deposit has waited, at asOf.
+	AgeSeconds int64   `json:"ageSeconds"`
+	Deposit    Deposit `json:"deposit"`
+}
+
+// DepositStatus defines model for DepositStatus.
+type DepositStatus string
+
+// DepositUser The investor (staff views only).
+type DepositUser struct {
+	UnderscoreId string `json:"_id"`
+	Email        string `json:"email"`
+	Name         string `json:"name"`
 }
 
 // DevClock defines model for DevClock.
@@ -628,6 +786,12 @@ type RegisterRequest struct {
 	ReferralCode *string `json:"referralCode,omitempty"`
 }
 
+// RejectDepositRequest defines model for RejectDepositRequest.
+type RejectDepositRequest struct {
+	Notes         *string `json:"notes,omitempty"`
+	TransactionId string  `json:"transactionId"`
+}
+
 // ResetPasswordRequest defines model for ResetPasswordRequest.
 type ResetPasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -803,6 +967,9 @@ type IdempotencyKey = string
 // Position defines model for Position.
 type Position = int64
 
+// TransactionID defines model for TransactionID.
+type TransactionID = string
+
 // UserID defines model for UserID.
 type UserID = string
 
@@ -849,6 +1016,44 @@ type AdvanceDevClockParams struct {
 
 // GetInvestEligibilityParams defines parameters for GetInvestEligibility.
 type GetInvestEligibilityParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ConfirmDepositParams defines parameters for ConfirmDeposit.
+type ConfirmDepositParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateDepositParams defines parameters for CreateDeposit.
+type CreateDepositParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetPendingDepositsParams defines parameters for GetPendingDeposits.
+type GetPendingDepositsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// RejectDepositParams defines parameters for RejectDeposit.
+type RejectDepositParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ViewPaymentStatusParams defines parameters for ViewPaymentStatus.
+type ViewPaymentStatusParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
@@ -1120,6 +1325,15 @@ type VerifyUserParams struct {
 // AdvanceDevClockJSONRequestBody defines body for AdvanceDevClock for application/json ContentType.
 type AdvanceDevClockJSONRequestBody = DevClockAdvance
 
+// ConfirmDepositJSONRequestBody defines body for ConfirmDeposit for application/json ContentType.
+type ConfirmDepositJSONRequestBody = ConfirmDepositRequest
+
+// CreateDepositJSONRequestBody defines body for CreateDeposit for application/json ContentType.
+type CreateDepositJSONRequestBody = CreateDepositRequest
+
+// RejectDepositJSONRequestBody defines body for RejectDeposit for application/json ContentType.
+type RejectDepositJSONRequestBody = RejectDepositRequest
+
 // DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
 type DisableTwoFactorJSONRequestBody = TwoFactorDisableRequest
 
@@ -1197,6 +1411,24 @@ type ServerInterface interface {
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
+	// ListDepositAddresses Where to send each asset on each network
+	// (GET /payments/addresses)
+	ListDepositAddresses(w http.ResponseWriter, r *http.Request)
+	// ConfirmDeposit Confirm a deposit and credit what arrived (authors and admins)
+	// (PATCH /payments/confirmPayment)
+	ConfirmDeposit(w http.ResponseWriter, r *http.Request, params ConfirmDepositParams)
+	// CreateDeposit Say that you sent crypto to a deposit address
+	// (POST /payments/create)
+	CreateDeposit(w http.ResponseWriter, r *http.Request, params CreateDepositParams)
+	// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first
+	// (GET /payments/pending-deposit)
+	GetPendingDeposits(w http.ResponseWriter, r *http.Request, params GetPendingDepositsParams)
+	// RejectDeposit Reject a deposit; nothing is credited (authors and admins)
+	// (PATCH /payments/rejectPayment)
+	RejectDeposit(w http.ResponseWriter, r *http.Request, params RejectDepositParams)
+	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
+	// (GET /payments/viewPaymentStatus/{transactionId})
+	ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams)
@@ -1365,6 +1597,42 @@ func (_ Unimplemented) ListPlans(w http.ResponseWriter, r *http.Request) {
 // GetMeta Product name, build version and environment of this server
 // (GET /meta)
 func (_ Unimplemented) GetMeta(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListDepositAddresses Where to send each asset on each network
+// (GET /payments/addresses)
+func (_ Unimplemented) ListDepositAddresses(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ConfirmDeposit Confirm a deposit and credit what arrived (authors and admins)
+// (PATCH /payments/confirmPayment)
+func (_ Unimplemented) ConfirmDeposit(w http.ResponseWriter, r *http.Request, params ConfirmDepositParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateDeposit Say that you sent crypto to a deposit address
+// (POST /payments/create)
+func (_ Unimplemented) CreateDeposit(w http.ResponseWriter, r *http.Request, params CreateDepositParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first
+// (GET /payments/pending-deposit)
+func (_ Unimplemented) GetPendingDeposits(w http.ResponseWriter, r *http.Request, params GetPendingDepositsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectDeposit Reject a deposit; nothing is credited (authors and admins)
+// (PATCH /payments/rejectPayment)
+func (_ Unimplemented) RejectDeposit(w http.ResponseWriter, r *http.Request, params RejectDepositParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
+// (GET /payments/viewPaymentStatus/{transactionId})
+func (_ Unimplemented) ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1780,6 +2048,234 @@ func (siw *ServerInterfaceWrapper) GetMeta(w http.ResponseWriter, r *http.Reques
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetMeta(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListDepositAddresses operation middleware
+func (siw *ServerInterfaceWrapper) ListDepositAddresses(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListDepositAddresses(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ConfirmDeposit operation middleware
+func (siw *ServerInterfaceWrapper) ConfirmDeposit(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ConfirmDepositParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ConfirmDeposit(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateDeposit operation middleware
+func (siw *ServerInterfaceWrapper) CreateDeposit(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateDepositParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateDeposit(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPendingDeposits operation middleware
+func (siw *ServerInterfaceWrapper) GetPendingDeposits(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPendingDepositsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPendingDeposits(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectDeposit operation middleware
+func (siw *ServerInterfaceWrapper) RejectDeposit(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectDepositParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectDeposit(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ViewPaymentStatus operation middleware
+func (siw *ServerInterfaceWrapper) ViewPaymentStatus(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "transactionId" -------------
+	var transactionId TransactionID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "transactionId", chi.URLParam(r, "transactionId"), &transactionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "transactionId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ViewPaymentStatusParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ViewPaymentStatus(w, r, transactionId, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3631,6 +4127,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/invest/plans", wrapper.ListPlans)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/payments/addresses", wrapper.ListDepositAddresses)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/payments/create", wrapper.CreateDeposit)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/payments/viewPaymentStatus/{transactionId}", wrapper.ViewPaymentStatus)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/payments/pending-deposit", wrapper.GetPendingDeposits)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/payments/confirmPayment", wrapper.ConfirmDeposit)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/payments/rejectPayment", wrapper.RejectDeposit)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/countries", wrapper.GetCountries)
 	})
 	r.Group(func(r chi.Router) {
@@ -4079,6 +4593,525 @@ func (response GetMeta200JSONResponse) VisitGetMetaResponse(w http.ResponseWrite
 type GetMeta500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetMeta500JSONResponse) VisitGetMetaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDepositAddressesRequestObject struct {
+}
+
+type ListDepositAddressesResponseObject interface {
+	VisitListDepositAddressesResponse(w http.ResponseWriter) error
+}
+
+type ListDepositAddresses200JSONResponse DepositAddressList
+
+func (response ListDepositAddresses200JSONResponse) VisitListDepositAddressesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDepositAddresses500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListDepositAddresses500JSONResponse) VisitListDepositAddressesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDepositRequestObject struct {
+	Params ConfirmDepositParams
+	Body   *ConfirmDepositJSONRequestBody
+}
+
+type ConfirmDepositResponseObject interface {
+	VisitConfirmDepositResponse(w http.ResponseWriter) error
+}
+
+type ConfirmDeposit200JSONResponse Message
+
+func (response ConfirmDeposit200JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ConfirmDeposit400JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ConfirmDeposit401JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ConfirmDeposit403JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ConfirmDeposit404JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ConfirmDeposit409JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ConfirmDeposit422JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmDeposit500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ConfirmDeposit500JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDepositRequestObject struct {
+	Params CreateDepositParams
+	Body   *CreateDepositJSONRequestBody
+}
+
+type CreateDepositResponseObject interface {
+	VisitCreateDepositResponse(w http.ResponseWriter) error
+}
+
+type CreateDeposit200JSONResponse Deposit
+
+func (response CreateDeposit200JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateDeposit400JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateDeposit401JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateDeposit403JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateDeposit409JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CreateDeposit422JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDeposit500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateDeposit500JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingDepositsRequestObject struct {
+	Params GetPendingDepositsParams
+}
+
+type GetPendingDepositsResponseObject interface {
+	VisitGetPendingDepositsResponse(w http.ResponseWriter) error
+}
+
+type GetPendingDeposits200JSONResponse DepositQueue
+
+func (response GetPendingDeposits200JSONResponse) VisitGetPendingDepositsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingDeposits401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPendingDeposits401JSONResponse) VisitGetPendingDepositsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingDeposits403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPendingDeposits403JSONResponse) VisitGetPendingDepositsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingDeposits500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPendingDeposits500JSONResponse) VisitGetPendingDepositsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDepositRequestObject struct {
+	Params RejectDepositParams
+	Body   *RejectDepositJSONRequestBody
+}
+
+type RejectDepositResponseObject interface {
+	VisitRejectDepositResponse(w http.ResponseWriter) error
+}
+
+type RejectDeposit200JSONResponse Message
+
+func (response RejectDeposit200JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectDeposit400JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectDeposit401JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectDeposit403JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectDeposit404JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectDeposit409JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RejectDeposit422JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectDeposit500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectDeposit500JSONResponse) VisitRejectDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ViewPaymentStatusRequestObject struct {
+	TransactionId TransactionID `json:"transactionId"`
+	Params        ViewPaymentStatusParams
+}
+
+type ViewPaymentStatusResponseObject interface {
+	VisitViewPaymentStatusResponse(w http.ResponseWriter) error
+}
+
+type ViewPaymentStatus200JSONResponse Deposit
+
+func (response ViewPaymentStatus200JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ViewPaymentStatus401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ViewPaymentStatus401JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ViewPaymentStatus404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ViewPaymentStatus404JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ViewPaymentStatus500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ViewPaymentStatus500JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -7887,6 +8920,24 @@ type StrictServerInterface interface {
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
+	// ListDepositAddresses Where to send each asset on each network
+	// (GET /payments/addresses)
+	ListDepositAddresses(ctx context.Context, request ListDepositAddressesRequestObject) (ListDepositAddressesResponseObject, error)
+	// ConfirmDeposit Confirm a deposit and credit what arrived (authors and admins)
+	// (PATCH /payments/confirmPayment)
+	ConfirmDeposit(ctx context.Context, request ConfirmDepositRequestObject) (ConfirmDepositResponseObject, error)
+	// CreateDeposit Say that you sent crypto to a deposit address
+	// (POST /payments/create)
+	CreateDeposit(ctx context.Context, request CreateDepositRequestObject) (CreateDepositResponseObject, error)
+	// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first
+	// (GET /payments/pending-deposit)
+	GetPendingDeposits(ctx context.Context, request GetPendingDepositsRequestObject) (GetPendingDepositsResponseObject, error)
+	// RejectDeposit Reject a deposit; nothing is credited (authors and admins)
+	// (PATCH /payments/rejectPayment)
+	RejectDeposit(ctx context.Context, request RejectDepositRequestObject) (RejectDepositResponseObject, error)
+	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
+	// (GET /payments/viewPaymentStatus/{transactionId})
+	ViewPaymentStatus(ctx context.Context, request ViewPaymentStatusRequestObject) (ViewPaymentStatusResponseObject, error)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(ctx context.Context, request DisableTwoFactorRequestObject) (DisableTwoFactorResponseObject, error)
@@ -8243,6 +9294,182 @@ func (sh *strictHandler) GetMeta(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetMetaResponseObject); ok {
 		if err := validResponse.VisitGetMetaResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListDepositAddresses operation middleware
+func (sh *strictHandler) ListDepositAddresses(w http.ResponseWriter, r *http.Request) {
+	var request ListDepositAddressesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDepositAddresses(ctx, request.(ListDepositAddressesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDepositAddresses")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListDepositAddressesResponseObject); ok {
+		if err := validResponse.VisitListDepositAddressesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ConfirmDeposit operation middleware
+func (sh *strictHandler) ConfirmDeposit(w http.ResponseWriter, r *http.Request, params ConfirmDepositParams) {
+	var request ConfirmDepositRequestObject
+
+	request.Params = params
+
+	var body ConfirmDepositJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ConfirmDeposit(ctx, request.(ConfirmDepositRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ConfirmDeposit")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ConfirmDepositResponseObject); ok {
+		if err := validResponse.VisitConfirmDepositResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateDeposit operation middleware
+func (sh *strictHandler) CreateDeposit(w http.ResponseWriter, r *http.Request, params CreateDepositParams) {
+	var request CreateDepositRequestObject
+
+	request.Params = params
+
+	var body CreateDepositJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateDeposit(ctx, request.(CreateDepositRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateDeposit")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateDepositResponseObject); ok {
+		if err := validResponse.VisitCreateDepositResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPendingDeposits operation middleware
+func (sh *strictHandler) GetPendingDeposits(w http.ResponseWriter, r *http.Request, params GetPendingDepositsParams) {
+	var request GetPendingDepositsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPendingDeposits(ctx, request.(GetPendingDepositsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPendingDeposits")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPendingDepositsResponseObject); ok {
+		if err := validResponse.VisitGetPendingDepositsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectDeposit operation middleware
+func (sh *strictHandler) RejectDeposit(w http.ResponseWriter, r *http.Request, params RejectDepositParams) {
+	var request RejectDepositRequestObject
+
+	request.Params = params
+
+	var body RejectDepositJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectDeposit(ctx, request.(RejectDepositRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectDeposit")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectDepositResponseObject); ok {
+		if err := validResponse.VisitRejectDepositResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ViewPaymentStatus operation middleware
+func (sh *strictHandler) ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams) {
+	var request ViewPaymentStatusRequestObject
+
+	request.TransactionId = transactionId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ViewPaymentStatus(ctx, request.(ViewPaymentStatusRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ViewPaymentStatus")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ViewPaymentStatusResponseObject); ok {
+		if err := validResponse.VisitViewPaymentStatusResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -9400,225 +10627,248 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchs5si76Kjg8EyEqVpGiZNk9lmLFOmrfWmO7rdFl9cyZ6mOCVUkSoyJQA6BEc/o4Yj/EjlgPtN5k",
-	"P8kOZAJ1IYsUZfminu0/DossonBJ5D2//K2TqFmuJEhrOke/dabAU9D439MUZrmyIJPFT8K6T1IwiRa5",
-	"FUp2jjpnGgxIy7pDqwsY7jIlmZ0CM1ZpSBmXZg6aWcU405ADt5AyDf8owFg2F3ZKD/MZxHJYe1fvNSyG",
-	"R0wqOxVywjR3owrDrJhBP5adqGOSKcy4mxDIYtY5+lvHTaDza9Sxixw6Rx1jtZCTzsePUedMGUHzXZ7+",
-	"q0yNeMZy/wBTY5xQxo1lcOMWhq8NM+Z5DjKFtN+YwFjpGbedo46Q9slhJ+rMhBQzN6lBORshLUxA43TO",
-	"werFydiCXp3QBSRKpsbt2JwLy0YwVhqY1Qu3D3zChWy+vHzXfuu7LizPYItjm0+BDk4DT9lMpZAZNuWp",
-	"OwL3WTKF1H+PWwFptWlC4rkcx9I9kHLL2Ywv8JcLsMxM1Rx/mvAsA71jWMat281kyuXkzsf5MerkXPMZ",
-	"WE+iL2ZcZGfcTt0fwq0ud39EHcln7pfgvu9EHTdzoSHtHLmhG3vIP7wBOXEjHDw+bKOgGmm+hsXqfr7l",
-	"12CQxq1eEBXVyMbwMRyVN6BJ9+waFozLtPog/GoC1tCWjoV2xEd3CWmAdWdcX0PKGpfmJ2GPmD9QIY11",
-	"R6nGTBdSOuqxc5FAn+074jp4/DiWN8KIUQbs5OLZ6ak7Ds0Tt6sRg/6kzzi7ujp9fsw0zGA2Anefx0qz",
-	"g0M2VYU2dHC44cQwqi1fusmdtZv9GC9L+Hv/bpf3pCJBDbbQElI2cpvJgOtMgGaJms24TPvs0m0u6BvQ",
-	"eK1MxEaqcDc5YoW0IitJP5ae9vEA/1GAXrDCgLsLN8BybgykTNgNa/9L71kGXN+Asb1y7vdhF1cG9Onz",
-	"NcQt0m0p+8lh613SYHIlDeBV+pGn50R97q9ESQsS/8vzPBMJd2vZ+7uhw6je8gcN485R5//eq8TIHn1r",
-	"9l5orTS9qnl67kiEzAvLhGEznrltcZz1Y9R5puQ4E8lXmMQJS5RMCq0dMyR+xJRmnKUFvQsi+rtVZrEV",
-	"kcWMFVkWS3/lHJl8jDovlR6JNAX55Rd0ISbuGgjJRoVFFsyzTM0hZV2tMoiYKQzJsIiJWQ7aKMmtkJNd",
-	"3PlXSsLXOXoNRhU6AQYfBIoTxwPn3LAUMrCe1UyUIoo4lRa05BkN+eV3Uc2ANI+5I4y5VnJSajbIRo5Z",
-	"CpaLzDCuASVgxWEyNcFJ/6zsS8dlvvx8f1bMFMmUqdHfIbEs8HWranIXp3TGF5ni6aVSb7iefLWjprsz",
-	"UunCXXarFMvc63FKl0q95XLh+Y75ClNSis24XDBuLcxya5xCVVN5UT3rlfpZ2zv803s1TQ5fdCV5YadK",
-	"i3/CVzl1y0y478inRjxliYYUpBU8M7i/VzLXKgFj+CiDF9IKu/jyU/sFsqxHHD1CTjTSwK+dhjQqjJBg",
-	"DNNFBqyLioaQphiPRSLcZRvxjMsEdnFBGlD4ctliHhAv5iwV4zEgA/eE5rnulTRFnittIX0LqeCXKPy+",
-	"BsGPhbt8ixwctSMPThLILUq3j0E8I609Q5Fzxo2ZK12XvblWOWgrIFyIsdCz8NyyGjUYrIj2qKOy9E7P",
-	"59s//LH8hBgOyexCWr1om3uK2w4f+Cx3tkjn1Y+dlvengmfPVp79t8PDtodJ+6k/eCWFkxqvhZykatZp",
-	"m3OlJv2NBohocr+2LOc53DzLVHK9uh6p5quqqDv1GjHtGBaUCmcZse7V5bNdx2ZK3S/lFnruu7bVqfHY",
-	"QIux/ZOaszHXyNTJgnJTdETGp17X93psxpSEiHF3414plhYa58W6ceeHg+lgNjBxBydUbaD/fP18vGna",
-	"vnhUh+g5Jw3nU5U5eYi/aCw8KL0tim7jfNS8U27E8gw2HdhJeuPYx+q58eqLdjPiBlq2Ku5ELO48Hczo",
-	"P/vTR+6/u26ruWUzZSx79OTxgKV8YVj3jz88GQymqxvrlPzNmnhz9WGuaxb61hm0Kwt0JNWwLzbS2NTO",
-	"cIyVL0Ta+rEpaAZt31n4sOYL1fLx0lrRgrGqU70ioqX4cf1UN2zFRTGb8TbWc7cd+ZSF32d9bSsq9dsm",
-	"ib64cXYouC9ZMNjYlHsr1Ux5Do7m2hnvMrUb6zQBNuPJVEjoOasXP9DAjZJR5QpKMhTIs8I4CWadAizs",
-	"ERtKmL9P4UYkMIxl14lTIQsgcZypiZC/CDt1rHw3YkP84D18yN1+DFnXDewMEKdcO+WlJ6RjYBMl4YiN",
-	"eHLNrIol/sr93Cqbvw/bOWRdAzJl7sMwfmnPDN3LhLyuP/1KqUkGsQwvkgCpwbUFaYfWnWTQm3GRQcrc",
-	"pu2SdV/d4GrBbXQzFpCl7VyR7Ftu2ZgXma1tLR2lY9wjVbiddUoDZGmTcwTP1corZ06dm7Sc7i9Tbms2",
-	"S8TcGr0x5d5bGGe6GD5G4wA9c9z0hGm+9ywDboCBM7oYZzc8EylbOxl/mm/ckbXMyFFFnWSYktniiGSY",
-	"uobS57pEFBHOuUFOzkSMpaMAfBd+1B1pNTegDeOZUWzixI9lnA75J2vzdzJbsESpawFsmNy89695jyMP",
-	"/VFvvsFht9su7EulJ8reqsDR5m3lalx5BRHxGyGvN+iHdNVroz86uJ+O53gW3bLbB26b9am8AWNfZGIi",
-	"RiLzRsfSpuCX5J72Xl+rC6i2eaRUBlyuHEj5w7YTeb1ITvJcqxtYu12mGM2EMa1ORVRmyu+9PnUjYI6G",
-	"vbqGlHF7zA4HT5kYMy6VnQLe5EC/Us37dadeu1++bdrPuGnTW8y78fZCLFVJMQtxnNWVlV87Zo5milTz",
-	"CPlPDpoZ4a7U3DERzlJIBO5BYFOo1wgLM3ObdfR6kTz3b+pUi+Va84X7+3qRXFhui23G8Q+SIPanYtZJ",
-	"yOqRiEmYOxUZfecRA55MSUIJa8ql3WVBFxXRtCzJMdbVs3u/RqdIKmNp9TuNUbITu/2hl9xlVacx/wla",
-	"jAXU51Feq8qOWuUUU+8JXNWHypMLkRqeOOUZFRwvi51llSkDaXs8rn6X36N+5M2xIGPo7dU+NRZSTqG+",
-	"V6ucYOk9eEB10qvflSZxRXTn1jCX5552Wm7qHY4sUbOZd0Lc9Q5rGBcG0tpd7sIstwsUmFw6O1SrG559",
-	"0nU9B7fUNUQeGOEW452hZ7mdXjx7didJr9uGTsoz57ZTm0nzFMOurju6wJPaHCwWpA0uouamPweLk2Rj",
-	"rWakGdPjTa1JzPgE9v6ew6TtwM2UHzx+0mLTwwd28dNJ7+Dxk6AJIV/mhhV5priPNq+OJ0gy38a13GP4",
-	"+D+hNfi0LJuiu0lHYWi6ibP/HX/tt45Z6KxNWQUNTmWrHQ350A0TFv1/cSfuVFozvqkWI2ju/x7PxZ67",
-	"5mbvepHsDfaf7o8fJQe9H/gh9H4Y7Se9p3CQ9h7zJ6Mfkj+mT2Ew3iuJZ29/b6yVtLcqg7jvjU2KGtTj",
-	"t7o8cFr7LQRZ3boVyiSrbIuTLsc4p1/clUba1+lfv2b+/pZvLfeCuGnSAR4yMi9GUoPxBDl/v3MH6bFm",
-	"in8uoNigVbWQNwZxdox3rpXE9w83EFKfs5iPMY6MUXUxA8Nwvs6mEnZ7P59XGa+Mjzxsy6xxTacWZqtM",
-	"eml/Gm/YLNeqQT+LGrNBiDl6MwzzT3w4VZgaV7mTUubZ27KkWq8RrdV4NrG9fU+elIhR1zKnYuL0/7EP",
-	"EveIZzM+JtNZh0vZX89q7Z20vW3Up0ptarCp+tvqB7SGIIihrDWiGgd8LzVjxj+c0u8P0G7yf+y3KSCB",
-	"GS47tcYagHnx3/B29Ju+1/1Bq63bPPxbbLf6/m+5ixVbbpGCC2dsBflHDAY1vCM2ygqtF6xbyNJLpzRD",
-	"j9GYjVVSmN2IJYV9r8Zj1oV0AoYpHctEaQnaMFyTnOxGbJJxDRHzfrjIfTPjNpmybqqAglT0t9s3z353",
-	"DHOEtRvFUir7PgSxWBdDWrKMajGBAUe7KFexG4VXe4cfnwBdeB8Qc1c+lk7G7EaMTOiuAfDKFZ5i8MJ5",
-	"pZG2whE3LbcTdXBNqALgotDoplW5K1GbMX3jptOJOvi2Fn0TT+vCS8zw1qATjHhyvfY3Kwruz8qyi3DZ",
-	"OlHnjLhwJ9pS9aVhGyS5dPdqNshtNy48erth4dSrDXyZdUfKTtGbSTY1+UZoFUxJoMQ+/dncBJs4MoYb",
-	"TXnLd+oTNaSo738pnnsfplqRxcqhXi+S2zbs7eL1IllyAFcK8Ou/PqsZhcF6YKZIEjBmXGTZ4v/a2tmJ",
-	"pnLrKtD5em9P5z2ckUu8v7BTx34SbpVG/z0lDiQKXULug6iUx8vxBMqpXJIRW3o439R902v3Iwuu6q38",
-	"sxtd6ZerXvId453opWnacLXT8o5Z6SSn8AkyWfSI+yzR/q0Byvu6g99WBNvcn1ZKxpReduM9Pg0Kvpe3",
-	"/i1Y3kKy8kZoJYNnIHDxFG4gUzl+jLG1tCCVpY1hT9BJfyEm8rRVxgPKuLjzrBEt8/GpjhOLCrNYUtZ9",
-	"9e7dqzcv3j97c/ri58v3p8/dlwbI+7rqwfPzqk+8zD9tnekN6HaW+mMhspT5r4Mvwqe0dWO3Hd5My1TC",
-	"MzZyj5ulWPegv98f3HpEYc7VZKLGISxtZ+tJIifcrJR+kvv72/q4M27s808T7hpIFK2xatHmcicq4YP1",
-	"woFCuwlHHROFeyg3CEnnbUJ+xbaJmHQ7iIrVXBjY/RwW3G1eKF9DUD3mtNViNgIdscHKOr6UKlB3JzfU",
-	"grpXsjyZNkI+y/h6B0rtYm3hzWpzMfBcryMINzLjUhY8EwZSprnFTNYcdALSHf1cYaRkhqmE9Wt+2P/j",
-	"D62BiPDE5mN3a37hHyX7b90Z6wmW3czQuxLU+YhdXTwPM2P09ub8Dh4P+oNBa+R8nWA1M55ln/Sy/cG6",
-	"l61mqf3IjUjaHrWgZ8/5wjQefzTAzSFb9NGTx4PNYUUa5dwnvbQEDtwBB9uYMrTcDyhLLKywyy3LgBtn",
-	"RRe6PP8VPj8YHLauea14cTNYEi7u7eaYCcsmTkGhIB0mzJXfhiKh+tv3o7tY6A0PiTt+Irjaltf2jS5M",
-	"Qy75t667uy8qkl/yMCIdNY9/PanMuC20sItWGlg96JwvVNHC6j3x/psviIlYzkWKmWp+/FXSbT9G+v3a",
-	"F/z3f7GwZxHTVErDpjwb9+AGZJl4vhIjaX/dcvYb7Vw5iXK5S9u07kjeiDZFPM+43N5XhWz5Vu8qDtk2",
-	"jXNvfjiF2WxUelt2fumn5XxXmcamyVWGXHPE9ulOhLGg75KAvKLhSjYRNyAjd59RsYB/FDyrMq26O+Hn",
-	"hqWqcjnt7C6ZH+0WYM3Z3Hz16cU79mj/yZPePuNZPuW9A7ICu57T+R8Gb9aqQ3BTRP1WKzbw+FuHvJO5",
-	"W4bfG0+23tMxaF1lTt/dMjsHA/aLZKDfM6P8XLVVrtYS/hiWWFKGf73eseYU0k7IzaeYjz+FBRbrlAOg",
-	"bzKWSouJkE6455CIsU/hJrIxtacxtMhGCxx095gNKSQ9ZBayzJRFYU23pSlGbvYjDFVTcYj7T0qCqEqY",
-	"aLPULiBBZvdGTV6059bfJeOgsY11ofQzzMtMTHQjvBQaxuqDs5HeCFl8uEOyrMhbP74WsoVnUO3KeyEj",
-	"pj0DcvoW3r33wfiPSgbynlSBFFN7vIvjvRvDjRBLO1fvxzyxSr8HyUeZe7D2WSqM/9AdXzVWrR5OgyMi",
-	"7pS+2P1nPEYPsjGsK2HO3CIMVjbzPAeujyl/clhb1HBD6miYattuOtI6mbTng7SlE2MOBG5q81zbePtF",
-	"PV9y7f1+uJ6nj61rWuMY/4TkKV+o0bZoYbBcDd0g5AKf8WuM+VZVbe1embtdD2f1XwDIu0z7riRT7Uzj",
-	"fTin+mjVhrQSE92WtWRUBehqh/p4S4Z/6ejp3Ke3t7jpMMxj7rJJSKG3bxA9FtXe0Lb2y7l6ibzkObGS",
-	"r5mN+3HTfF7IzzCdjW+4AFvkqyMrmzuRdtWW3ONYhv/+aG+PXZ2/wVvz53NSzqYqo8KglV35h27381/W",
-	"fo0W69nPrwhs4ur8TcQKPBOWCg2JzRb4iGSYk8Wo0rg9jQoS3VZq9SM38OiA0ddoz2A5n/SWDc/z25NT",
-	"/NhRfZ/K9bVR2FXuqPnKbFDER0Ktapu3qMu3qqbb67DbqqX5VNnliT7akq6v8onm6eZtEOnt6Abr0wV+",
-	"mS58LYaX/t6ncwvPijq6VSWtdLyIkYoXMdTwmNKVfvFpQaarTXnF93cP+mLblqjaDRcZ3qg5zzIoy3Jv",
-	"d4et83B4yr23XbeUF+jMSLQ7m7NorzG9T251NTZP+f/j/+onbbWmUWcMYJZOaM22TLl56R9uUSOwiGIG",
-	"0v5YHdTtYwpzWkI7rMv8bmaGr7JaqohiPE2104CFKcNx7RrPp8U7Vj2kJylnb9QNZLy92qpkQY0a4R9+",
-	"GAyeDgb7B486m7hRc5lOJoXiI60wHIRPOsNHFZqRYVjS29psU/zR3pV+9M8nf57tj/4yuDmY/nX+NDm8",
-	"fnPS/3s+6Wxht9c24PnJD68P/vyXzgb+s2l/0Wz+DHn6Ne1piTWQTUTaf/dPv1xGbP8xmwlZWDC7xyz3",
-	"2FJKZgsmZGlblkgzfXZyduqrC71hIGwsuWHDEw+fgCb4EfsRuAbN4mIweJTgC/G/MKwZFokT8xOpNDBh",
-	"Kd3ImxgJ11pgLnF7mRfGtHn21vsUT0qH7TJehOWZd6ga1o07SCw27uwyo9iY6+34n22qa63X8tNqIxxn",
-	"DUTuaaRWI9GonKjHqwLvb2Mz7Vvj+VrFtJboeIXztKy6tVDDeE/HhaNhr+jg0Tt6qP56GTj2n365DJBK",
-	"uH/4bbXpU2tzEi2ODsIYiJ5EH1X4ScmNt/GrX/NcvIYFYTsIOVZrzOFilImE/XR5eYbkrMasjLv3GdqO",
-	"ZU5fMCKFnGRBGw2c5+TslIohX6lYhmi74y08FxOQuyU22FW4MujEmoAEzcuiBESkiuUzJW9AWsyBAkx/",
-	"cVoD+bPGKsvU3By553rsTxfvfnaX042uCttnb5UERGfhS9LdUfw+BdTizm7EpBuYcR9s7bvBsGqZkHCG",
-	"v8XB8xx3jljc6ff7cefjkNL7hvjkcPcYV+Sfo5c6lgEycZ/y5RRO945nBOVVcREftx624W0NKW492QLd",
-	"DxaxZBWwH7sgdkSlyAHXh8+AEeaLkw2cvXpx6b2KJf5KheFWgxlzQ3dHWsA4W+wuIY1VIHs3jlUVk6ll",
-	"RR5q1I4Zr+Y9goXyo2dqsmNwLm5sfEm5V+7TPjsdk6sTx3XaUTW2B+rzU/Bl5Jhdom8QgWkx5wuqsmUs",
-	"AMzV9xfRBD3EXOS4H6fUTqIJj/EygoQXBtx3WvkUAXxLpuZ9N/KJVHIxU0UJkGf8AG45R+VSqKySWHtK",
-	"dIYkffbu4jJiZ1eXuOVnJ5fPfvLRWjT5VnFi/GBdLhcl+B1rYN+5WVXwd8ce+Y4Ic6JUypKpEgnsEpAc",
-	"ZYE3EME4wvjpQhqclMCpIFyfQCK4htw2wPOOUe4FXxIS2AzsVKG/004jDz3nBkPYpBbMwAkX0o0dJJPF",
-	"sk16Kz6+BhsQByX/pwkImx4hL4ztfo7Xwpe3hrWKMjeZ3nB4cHBcwzUMfna/Q+7MrciyEoBwAtaww8FT",
-	"TwVupqZ+Z8ZUg28VavSs+/jDB+J/hwdPib04enZ7icSHYIt+C2d+8xEg0w3/GhaOFDPlvlee/7q76lQR",
-	"x1VQr6OSuRVyDPFLz2+9DuwvhvumZKvIdmspiKi2uCe8foIvNQiJgkdCZecYmxoGp/cwwCSEZEJiX7Gk",
-	"9DCmgbwabJypeSkQJPlQmJ1qWCl1N0dY7E6ibci6nO0/7pGKxujDWKI+tRvhgxrGGsx0yLqO+tiwpt2G",
-	"ryKmFTrHHQsk4VIYoOm4IYLnl4IqVhfGQtqjT4NGhiRqrkVOx16iLuDqPfYCw1BihbjHPZ0cDvYjLwhj",
-	"mfAsM24HcW7eHTxkygkQkhLWqX7HTIz9vcgct6qGKoULhSrdKSET9/SzoqCigxt3bFimxi3ptewuCmws",
-	"Q8CqKx0l4zqOiHM3JrNLgv3i/OWR426FRPCGsDndkhlGxAkj9vzFmxeXL9j/+h//k47GySp/lJmaqMIO",
-	"d9FL4QkWMTNj6Q+IEsLUDEitQCtoLr0lxLrDd/ifId6d4QUkvZdgk2nvQlg4QvbRo0eHRBcoomM5/Evv",
-	"PMDG9hyRH7G/vH3jSNZ/PDyussec8F3hM4NHLO4808qYnhG2XH8s/WNxp+/3ukd2SU2yQMokCDc8bqWz",
-	"j9z1+NBLSrnGUUgNkbJ5Mq1pTU5NNAwr4oUl/JCIgRwrndBNqNhXLEcLSiVUmUgWjGBWut68TIvEIuaZ",
-	"2cEIlKHvd4/YkFTJoUcnkSpQ1jEbqrk8oWIMx7YXSyzsOJbDGwFzLO9yt9wTKpaqmcin42OpBpIlgp2k",
-	"MxyZBABuxrCCUaGRolgO0S707zZDHMP9ss8aqHNH7i712S8IkOiW5T541HciHgWHD8OSqu++O3SXaymo",
-	"GuTCoyBLg2KYKGm5QNERV0Zr3PHWnLBocJXqidOla7k7IRv1Y9RROUiei85R51F/0H+EGSV2inbGHtlR",
-	"3rE2IV9wef6naefIffisfGgJMfVgMLgTptxWyScBS201xWMFbq6cGBstkFgR8+8xzartHeXs95qYmnUz",
-	"rHP0t1+jjgmwSrWXBDVEaHZ68Q45Nmk8qeBZ5g4KP3KnwyfG2bBoIIIHs1q9c52jDpE/TmAvhZu9JOCu",
-	"Tdoc86eS1RKzvSByF9CJGadXk2hBPZd4mARfyomCYOixtQJe2BAdCDN1g6lxc649WnDAMjOkuzURPj2i",
-	"4o5hM5gpvThyzMFYrp3eZ9k/QSsvhowj7bKG1P9cAz0bkfmFN8UPCYZ1n705DcjF7hEPo+Z/vBtyZ8wU",
-	"kUdtn51KVmWnk3KvnKAvK7sQYpV1DweHmP2yQt0l2N09iXsTTZfvWIOZiEeExHs4OLydeEts1c9P7S1Y",
-	"fkg+7qym7Qh8U26QhNBy7NbpU8lssVu7DvWigtsuRNTJlWm5Aidpako6HgZltZrOjgnU20z29CSGurO7",
-	"CwSx5D1XEau8QIbSBaHPLt01IuNs4qjJWcVHjCOFR0zChCNuntKskDnXBigI5zH0UE3A1HA3QImTF5Fh",
-	"dTgY3Jd2l+5ypwkN/7d2mqge2VuCdf/4K/nfwNgfVbr47LQfsAk/Nh19zir7+K2vnk/rR7+MugF/E7e4",
-	"WDXM8E+5vIeDp7f/oAQEdz84OLj9B22gt5+fU7x1UsOuYRdemnw+dhDkYwhIteoqmTA2IER+DVVlCYJx",
-	"C43FUZxbwkh9eBDs/gUaoYbNtbC2yl2un5qfbhNT6ssc7N5vIv24SROtDneJ1d2rOUBrzsmvX5Yn4TLW",
-	"EQhZAA+CQN7JMhrqLf8W2vi81ECieA+a6Hmt+jAy8Ckk114VrqQ4KaRsxq+dvcurcsql0K7Ta0rYKEhj",
-	"WZbz47j9NsvMcHS8zacimWL/hlDtv+OxI/FlC7ZQhaaEzlj6miyaoJCT/k7EwuO+Hg0fX0ETMKz1p39V",
-	"ha5Ntnra6cUjwL5BBBOV9tlfVUGRQhyCHEVlRnBY+uZh56CrUrg+a84cXZDUmmV1sj78uHKXVzES76rA",
-	"lA1GvuhlXZ3nmmtLDjUeqNBf3/1t5HUNOB9/9Oj2H1VtNe5x6ctrHmp0Vz3FuCK6TCUF+TrVcMHpw7V3",
-	"u3LjNO53WZLSerMp2kFBe+YeDewn4ZZnalJAVFWt+YKoULVZhgsCDHlVeRVLYQ0VVzki5pIuTMotP/Km",
-	"PVVeuU/9zyCNApuo8ZdrAO/I9Y+5oRHAZMZTjwa2Ia4oJLu6YKnKMo7NhGI5DDVFwxAyXVOyFqFpkINm",
-	"C+CadakczZsZHow7d//8YdB3n8tY/mF/MKgXQu322ZDnelgFZ2+thyynx/77v5w1w/ZiGYrI3Ef7g8Fw",
-	"XTVUrZQS15MKk2d80WdDb38N2Vzpa1NVvsXSTrUqJtNy/Y4Gdkx51FQmdcSGFADClQxX67OGqzOKZa1A",
-	"K2JDKq9qDBAqyIa+hGxYr7wa1oyFih4wZ15bQ/4ToiHDF+Q8DfOnY2kc/XHFiBFYxhmEM2HAYyNjOCHX",
-	"gkLmXC5Yohe5VYwbA7aNszodGAn7S/ozykKzNaywdm9N/wt5KXDwEjjAKn8YSpuo7qkrWxG4I9meadUV",
-	"kpkHTlinlSKwwhfcbRy/rVEPOdTc9BwD+wL7fOZd906ljgj0oGSmjiXWcAvKvm/kqavtNG7fNvtMcZqD",
-	"Md/z9SqY++m9QM1d9w+UOdoP1fmxLm3+KztBAgBJCxG9G48/3d3xVZSbr+okOTzY4mXLXZs+hwZ2WWin",
-	"oIydtOxR2VY9UokQVC0I/qiYUPC4duXwJm2tkFX3jmrH1l87+v73c+uaxSFf+dI1y6Dbrp4kbaEB10Sq",
-	"p5li5FkmcOzRu1E/QsutVuxJJ//9/j6Y+ys3XF/vRcAanrJukOf5Z7i3pixRao2ZnPskKc4kzENZDwEZ",
-	"kqJGyXnDpes9ZL7w2TSmTRnFh4OnPrS3dsHO7sk08HTBMFdoRVfFaX9mbvKFLvNSNdgavbeqmOJpGpyp",
-	"vIHRhsVT/6KX796X6AL9DAYsggsXecjeaGzfPe9L0ug6h5cGUTNX2xqT0mSO2M5JllGLGuLOQYagD68d",
-	"1iGKZfkVJRaNgJXoMn+sJVzuRJiStfMuSyuxLpyZmCitIbE7ffZOBhg4sgivTn1qnbMRnQqA8Umr2B4m",
-	"k7XdtaVlP1DJ3d4S8OFoyzS/9LvEfQASl86iqQ53QaZl9j96NH3x+n2143Gj1dF6URsSe3dOxx4lGD1K",
-	"GMgPyerc+ihExOYeGZhTtgzLhLzu7zjBipNX2gMGQyybQ0XMVtX4mLqMST+U6sfmfNFnh4NBGWLw3awk",
-	"hSN22J5jT2sbXe20MZClHXigDKS9JdXDYSAnVTPUT+Qg/8JXe2OQGsst6Fh71WXZ+lqvOpomYEOB8TrP",
-	"3hX1zXmIYSmc2oZI1O8q/HS5Ena6J7v2Z2duO1yzerrN7TxzCila2hKbvOoQQO4m3EBPSAOS+qcS8Kf7",
-	"DVavVIkIBrhGVPbW5IP9VmCAr0hkW2W6ELXdnt+Ce9pMFfldEeKLUNqhWZcm41ME0pmQpq5EIETSWqos",
-	"E9MbRIkVLXvIttYrEBhcGtKz5774JUAKQcqGpOL/Bz3w724wX1HjP7HK5sPdo3pbybKYpgzso32B2bWc",
-	"Gn+qawHHVbVH1QRhGJjukPlIXChcieUwUSn41PthgMgeUtlJOQbmhy7bcbvOWHFz9yjQuMm+9AOdC/tV",
-	"3vByw1Q3nu96EKaUa6XGblHY+LM14aDsI/lQNZfVTpdfWWtZJ1EuQr3DcVU3FKrLfVXQg7eHHnJe5gPR",
-	"sl4KKcwUW6Y3C+/CvUPDpQpBVCyi3k44oVL4T9bJiEWGd69ND3k2hcTnCyBoXcTgQ6jqJBAEn4OBf529",
-	"fvYiZIBpZDX+D3r49DnhOeyYWEqFOC9YYhiqF/ss8OGyOJLyA7Ba1WPplJcE8wtauTQ+6GwwZ8E5jhY4",
-	"JPqHKK8Sc7F8FdhCFdqwbtjeWC4xYI8Igwake2fF47DIfGUWKBkqvloeYCz5ahsJQdVjkLaNhB2ch1XZ",
-	"2nqOG3ZuTcrmkqrkqWdNlubhH1s1pVadyxKgcftIj59sPRCu9E4DLetjjwYHbQhbWGDfBNSiUm380RtF",
-	"LLzJvZdf9fEBJIgSt9gpS77LC9LkHvfnCZhfs5Yh1G5orf7YqsDNkBcgH+heHDx+shsR30Bm4O98KHXi",
-	"zEyVtr1MYEJoQ0XqNxKO5tjD0WkyqCOi5ubWSwleR2ix2ikLvSKNsHDMuFxg1XksITOAP8WODMO9YZ8d",
-	"Dg7pgvpp15rEI5qBkmMxKQgSYM2NQx/6dtethJi+w4Xbirwvw747uqgXBTOQaa4EIWP/Lun9R5j4crg1",
-	"cvIelO6bILUSOCHXUBF4lZbrs5uyRdnTg8u01mof0T7KXtZzhA6sWldQNiQBxYXKqFLBk2QNUFovfOAI",
-	"LIjpbLUubWtye6lBycN0nPg2Uus9JzuGvf7rM+bs+0+3Xb+AS2THsGZyeo3SfLuqO3hIrhfJnresNjlJ",
-	"fPe2h3ucZZfTNSeK5eC/Kx/EaeOQTdlrdYydvW4EzFt9ExFTWVp6XbakDRoPN9AsU8dtxTihaf9d6cLZ",
-	"mafPO1/VyXULBeE61hUI3osPfAVj9d4E905CO4MhrclXmVetELHkPciUW9xk9yG+PV+asiFGX9ZdCFOa",
-	"RU6Lesp2CMF6aT28SklxK0ghpWibZEbNQElgTimLpf/SGWK+qEBpem5YbcTQA2S4n6FxjFoay5Sc+Pzw",
-	"4LpSstVE8uv7FOa6/SX6Su6r14vE9/esua++VZAtlDR9d0t9w2QefwpNH26toeoXZBxVZ/vfqjd+3PvN",
-	"iBQ+blCxNfCZ8VWOWGgBqdeqyYVtLU+mmO3eHT4jIu49FyZg1R3VnkAcmb/0wlOXixx67/BN5ohJZaQY",
-	"j4cIcMFlOlIf3O6UY4bmF70zRNMZ7nq8OTeXWIoAGacLSWjgiEOnxjXg1j67sHw8xuqtMdhkisUjnsuX",
-	"20OFTcCTaSzpKQQfSpROCdcP2VroMesnxTI1OWa8qg6jX1K5hZrLPjuRi4qVenybw8hNlVqFl9iQOHwT",
-	"7aDPDvcHlQGDu+/YdgoZuOMoZAo6lt4JR3iPAXTI+8eCW839jBBe15gp9S6G92DALcXHjXZ4G4qQN3by",
-	"ah9ZpLBxzK1aDt5RoVKJBdszeD+aHLrEkR4JyXVbg9JWpSpQwH0Uq7syz/0t+NkrJeGzML/nai6xNtZd",
-	"hJV62ntbbsjlyJDfoB2dhHxDN4mqyTrlIZPZf8yG9J8hlSk2WslTFrqt3AKYrx7LZY0rwHoa5SEgHVcg",
-	"F3rlQkBE5EZDzZINkcbGTSzHlOLp5EbbnaWf/qvoS9QE/eHlKIXm7N/Vp2+pPtEp1Lv2jteoUr7eMVzA",
-	"L6BYZaEzUnvOQi09GSG/6k2DPCRnAKb0YK3eaiNYUB9DZucwLgzPzFEsMXdxXdY122ObkhePKX9g51TW",
-	"PnW6QQikhScwfeGIxbU+VXFnyHZ+hnkZQVCaeRTPFKwHP/ilTNqsoDsdl1wgeAIxxf4OglA2klPRbyom",
-	"UxuxEdb2ClO+B3W6eVkyQFyfyoMosBJLlQPWcCznQ2BSKcgAQn+EALwEBCkMG9abWw0DlBvC6qKreKx0",
-	"LAOePLmXl+BUEeDUj/I+QLguI6UOd/us0d47liuwrgSYUUWQG3FMZtWEkl592JbbgLJfodo7MzyWq0ty",
-	"K3ZL8mkv1CYnc1KPYrhS4YJRLS7jM14ulaU4hs+g3AqcBQaDPHAsZtiHKp7aS8iZ4OgBQzsh69ifDSq/",
-	"KFXNNJbuJ8u01+jJj+T3Qoby8ie9VEyErdXeIEbIakEJEZsTtqQZY0JwiSGLywxXLSTpdBW1sa6Vnu3i",
-	"3B5Vc6uhTg4JG6SR1DOCqolMDRQEgSsTy0yR50rbPl63g6ds51IpNnN7xK2FWW5N+ROrPaSzO5afAyX3",
-	"d2jW52D1ooeJUa0V78icHmhWD9Lo94Se7wUO9w48XnhgZPLJ+pRoWdUM3SPuiDeoamDTjq1We+aeNLvS",
-	"+GOFQt3NqHwAgZEFGg3i3qsYXwJgoo6Hk/AsIwldJvncd6+DUNz7DZWTj+tVK8rK8olKy5I/AKo7zQDS",
-	"o1uFaqkYxBKFaotgr+TsBs1ht89qxXGeh49FljEhSQBVitFOxHZ80xycUaiFe9JSAhc0NgTmpATP+kBL",
-	"khO/eu8fRAl1OfWHtJQmWsqZTFWCv7+D6OOZuIFYLu3sUQlDXor7quIegckjBAar9U91Es6uCLgYj3pD",
-	"jazT3uupsyHrCsfqbtQUdtcKw0BedxaKLxztnHE7fUCG8pv6ir5L0u+S9PNK0lWeSUjy2vGpuom2ez+m",
-	"r4r1yWsn2ZwvDNnQiLFfNdahCsA++yWAB1D/4Hoi7rOL85ehzUsmrqHqlBBLfyEpfCCDbWKdUJPSY9lX",
-	"pKsKu4anuNl/G2eUv2Jual83H2NdMRpWSCDOURUNRyJoc3vcg2bKvn3tisGfzl68ctRx9vMrVuTMKvaY",
-	"vf2RdQ/3H7Ods0ZHv7L8nNV/hN1h+zu+rQ/1ihXGkYxx7ARBDCybKWPZ4/0Dln/wLpweoB2bBnveWC1y",
-	"g7pFQKJi3czn8zGwSb9VUBF05Jnv2/YFbbdZkVmRc233xkrPeoiU1SDMpV7gYdtvj2w0+9XRD1s6vD0I",
-	"SYWJEthhl9pOHLMhTriEAJQwJyLYMezq/M2/nNja3+IVZ3zhiPJSqTdcT4B+93ib9XhfB6RvIRX80lHA",
-	"t/YfXxE2K19q70nhmWuUIbbKeAwNFO9TdEmtQH+TfAYbE8fWXPqWYKfv/rg+2Jk7TVu7H/5/fzvp/b+8",
-	"989B7+n73q+/7T+Jnhx+jON+9+/55P/P5WT3D51PAXnGK7H39xwmd417Rv63uZx8lpAp8euvFy+9f/5H",
-	"k/LuSVy+S9QmkCOemkY/r9C0ywknKjCseWPrLcL67CR0ofI+Z+vznGMZPLxl/6/CMgSZqEBZg8wf85nI",
-	"FqyroTAhXiCU3O2zej2jptoaFXtjN7yYNIajW3pztYRE613AHjaGktvacz96e+AR11JGHr8jJN2mjPqi",
-	"N+8mqxOST7VxYp3XehbfQyENHfvWX8Fn2GEcG5qWXeFDxCAK5XRYY9PdGCdE48ugml0GZKinGvh+BQHQ",
-	"3WuZCJvisfSoJa93NvEFNXSrh73cvphYDv9Dw/jfhxRX4dRRKMWRjqtn50KahrNrLRLUZkCVaE3E8myq",
-	"JLCfsZvs3TCjNgFPoRuH6q4998JQTThASHfaOYk/31sgEc4bW7y6fetwEBzNryk1enTwKRgIX8kBde73",
-	"5U6+p/0vrtGfl6dZFs9/MVfU/3k+ImJldQinGkLBvZiokFh5WJZXtCOtls99EgTNPbOdvkXKkV9u2v+e",
-	"QfS5LMA3YmxRFpscpM+5viOOSb0zZpOMDZQoW3u/4Z+o3n3ckI544XOEQh+VStidI56T/35cZBHLy4CN",
-	"kDv9FllVe/9WpmQ1xW3bAu0f/PFBS6XaDjzEHEID9l+zj9pDiWKA9fp9lWAWAhpkxJaZTRVcWgMg8c7Q",
-	"iKviDCcHPS8j936zFQ9otRAuy8k5tdxUU5QwD+2yeQY6ICT22YuV+WLOGiZW4cdlu+2QqNe0E1ow49qh",
-	"iN1Cgt9hG4ZivxUv+QYxGNyctP/9bm55N+MOpiLMuZE7ls0g7hwx7IuoCsvmU4XVO58jmyRMoJepjWXc",
-	"oaDojZp8wzruraDmalN9sW0j6EtKOfldlXmHdTouVkvvbtb8N6H07ulCNSBTzKbYLvXoAkUFiRgy9ZVu",
-	"TUOi1tKNXCTWHVZJ1cPdCCtlUzZaEJbt2sSjzXlHxx7sDW6EKnw+kbEqN9geQSDy22dOEWp4bWPpE4ba",
-	"c7DdNgRrsSuVpMI1g22mfG+wwkAaMQ15xhPaD9xf0LH0Q0VsVGhp3VcIZuebQlQpUbtHTCpEkMGUNCqj",
-	"A9nHDKTgZZpzYdnPvnm2KdsPekUUsafKc/VptvVkZ0+LiB5CIFNls0NjRZaR96pdjtZo7F8i/+iivqJv",
-	"X9t8UVXNfc8peoAYxe5W1cpC1vDMe4l8mf5nzfn9IrREbncktT/+kMNEtxA/VS54v3Zo67rb/07fnxle",
-	"v0HRK9GWe6siaMqZja28L8JDX0ftpADqFtrmCTXNCWuIKElKQ0JIXE7G/w6hj1sBp3hzqZ/p1Pc03Khr",
-	"6GE+otnkBHePvXNP1Wjhd8m5XmCJ1Pew9jpmI9Omk4fBhwRyn4GrJHwuygtRF4KTaOtwl65NpbhXk/kn",
-	"h1+3x/zDosWvnXvk6MkZYN6QKRFMPg8bo6DILRG8Wujk949WcEGLeXhxhouy/PQ7WMG3bNxGxxBQgUKc",
-	"8bhMlRNlJybDuMVGlvcOQlI+c+jhsibo+JKSdTIYW+qWpoEVMvF9vDBnyBdT+pKIETD/LZuChn6ZKD3j",
-	"CwIxGUEs407cYV0NsxLhyj1EeErCGsQt2g2ARJ79hFbU/lH3zdX5GzaspcIPY0kgCZBWSMEIpMS6oX6j",
-	"nrEbYYZCmmowBh9DSOJdJgy2f/KF+JiwdMRiylGPO5jwiJEjTAmmUIzHZ6Gu6405tafvp5+anPCVWNZV",
-	"OcMHVjS2nIr/3ZvzWbPe3ca2eNLdjaF05HtK/yKfaJ5WbKfVdz7UKluFUPB/1ABQutywYY2/DRENbbcO",
-	"JeFGYkoyHstyMPpxmSOEA85qwBnuN80GcAYySLDPnMpgp89OJEHDxNKzvSqRlFDc6L3dw4ODNeU71S48",
-	"WAZQTvF7I8nvWsv6DpI8MAgi+bvmSNHNOVcZLGknToLWIAbNenbxNtSoMfePYcOxVhK7PqVsOOLJ9TCi",
-	"NuChIm9/EB3+8XH0w5MBGy0cA+ge7j9iOy8F9gz4Z1lmH8uMmsZyyfYHb3/s7+xGaBQtcsBqwIid/fwq",
-	"Yq9OX0bsFxidRezHt2cR++nF6TMsFHz+MgDl+uAdajY7Jpb+hkQei3K0QL0ndElLIckwIxjfRFWJobwf",
-	"a0KoCqbPEGiIZvKns1dRLHE+buHu3U5b41mm5pCWpYrUKKWGJEqlsCNlp6wb+B3tPn2ImxlLN6bbyxru",
-	"3I7jtGNKyK5g8Uu0+3a0OmrQjgBQE+44KPdNs8idhVm3C6ZuQPeZOxD/AwRPpLpKkAFc1Fil+QTCJk4h",
-	"S31RiRt4BjOlF8c4OYLAQO4+xtQW91MCznQ6IkHozacIVlrfnDkXvvGoxw5XOsaGFzjlekMwHlBz11Zr",
-	"Noj5IRVtumPdqrQq6iAxbFvB9U1LOV8vkgt3jtY69t1m+vovjz1MifGVRXPmUfu/F3H+3os4L5xRvQIf",
-	"Wr/P94ISxbDOwmlIjdS9YEk3eUD18Pf8uOZN/E8fhfyeILdtuBx3bFED3yidGOtyWD89ArkaQl8NAqxa",
-	"6CGRRwQM6QiLrDwMNYEs5qCNkjxjCHogDAPNDaSsi+Jd9cxUQ+oY8W7kno9l6QIDmVa+opmSsGBT4ST6",
-	"ghnLFx4ou0hFKyAHTeJenuVvdFOeERz3gzZhvqlF4vanXnV0d2vEjeBZvaEjqF3C3zoj4Br0SeG47t9+",
-	"dTyWMu/KT9w9BX0T6KnQWeeos8dzgUTjJ7F8Y04lqVMIiDJSAd2UBupXQmEGlmNYYxXkpVfkESuT4Lyv",
-	"Jqp5jWVa7kpYUW1k4gGrQ18RSr3kE0BM67HH4GoC5PYbrQPH45aBltvydF//9dku63lLIwrqdb05Sn1Y",
-	"J5xbBpU3lI9Xe1LgZy0PY+ElONXd8Zt+o7KSvmj50XO4gUzlbu09dPFOIXN865jxERox3cPB4S4T0m15",
-	"WiAZ1YZOq593Pv768X8HAAD//w==",
+	"7L37chs5sif8Kvj4TYSoOEWKkmV3txQnzifLslvjm8aSpme+Ya8JViVJjIpADQCK5vQ6Yh9iI86j7AOc",
+	"N9kn2UAmUBeyiqQsX9Sz/memLVahcMlM5PWXv7ViNc2UBGlN6+i31gR4Ahr/8zyBaaYsyHjxs7DuLwmY",
+	"WIvMCiVbR60LDQakZe2B1TMY7DIlmZ0AM1ZpSBiXZg6aWcU405ABt5AwDf+YgbFsLuyEHuZT6MtB6Vud",
+	"l7AYHDGp7ETIMdPcjSoMs2IK3b5sRS0TT2DK3YRAzqato7+13ARav0Ytu8igddQyVgs5bn38GLUulBE0",
+	"3+Xpv0jVkKcs8w8wNcIJpdxYBrduYfjZMGOeZSATSLqVCYyUnnLbOmoJaZ8ctqLWVEgxdZPq5bMR0sIY",
+	"NE7nHVi9OBlZ0KsTuoRYycS4HZtzYdkQRkoDs3rh9oGPuZDVj+ff2q/91qXlKWxxbPMJ0MFp4AmbqgRS",
+	"wyY8cUfg/hZPIPG/41ZAUmyakHgux33pHki45WzKF/jmAiwzEzXHV2OepqB3DEu5dbsZT7gc3/k4P0at",
+	"jGs+BetJ9GzKRXrB7cT9Q7jVZe4fUUvyqXsT3O+tqOVmLjQkrSM3dGUP+YdXIMduhIPHh3UUVCLNl7BY",
+	"3c/X/AYM0rjVC6KiEtkYPoKjnAOqdM9uYMG4TIo/hLfGYA1t6UhoR3zES0gDrD3l+gYSVmGan4U9Yv5A",
+	"hTTWHaUaMT2T0lGPnYsYumzfEdfB48d9eSuMGKbATi5Pz8/dcWgeu12NGHTHXcbZ9fX5s2OmYQrTITh+",
+	"HinNDg7ZRM20oYPDDSeBUWz5Eie3Gjf7MTJL+Pf+3Zj3pCBBDXamJSRs6DaTAdepAM1iNZ1ymXTZldtc",
+	"0Legka1MxIZq5jg5YjNpRZqTfl962scD/McM9ILNDDheuAWWcWMgYcKuWftfOqcpcH0Lxnbyud9HXFxp",
+	"Lg2P3Tjnzxpo3JaeSbal9Se1pH5tQDd+R9xr8I/uXZMpaQA59ylP3hGxu3/FSlqQ+J88y1IRc7ecvb8b",
+	"OvviK3/QMGodtf7fveLW2qNfzd6Z1krTp6rE4ihAyGxmmTBsylN3Ck6Qf4xap0qOUhF/hUmcsFjJeKa1",
+	"k70k/pjSjLNkRt+CiP5de0WylRuSGSvStC89hzuq/Bi1nis9FEkC8ssv6FKMHdcJyYYzixKfp6maQ8La",
+	"WqUQMTMzdGVGTEwz0EZJboUc7+LOv1ASvs7RazBqpmNg8EHg7eVE7pwblkAK1ku2sVJEEefSgpY8pSG/",
+	"/C6qKZCiM3eEMddKjnNFCqXWMUvAcpEaxjXghVsItFSNcdJvlH3uhNqXn+8bxcwsnjA1/DvEloVrxKrS",
+	"NY9TuuCLVPHkSqlXXI+/2lET7wxVsnDMbpViqfs8TulKqddcLrzcMV9hSkqxKZcLxq2FaWaN099KGjZq",
+	"g51cHaz7hn96r6Q44oeuJZ/ZidLin/BVTt0yE/gd5dSQJyzWkIC0gqcG9/daZlrFYAwfpnAmrbCLLz+1",
+	"XyBNOyTRI5REQw38xilkw5kREoxhepYCa6NeI6SZjUYiFo7ZhjzlMoZdXJAGvOu5rLFGSBZzlojRCFCA",
+	"e0LzUvdamlmWKW0heQ2J4Fd4+X0Ngh8Jx3yLDBy1owyOY8gs3m4fw/WMtHaKV84FN2audPnuzbTKQFsB",
+	"gSFGQk/Dc8taW6+3crVHLZUmd3o+2/7hj/lfSOCEO1vo6TNAFbBxJXyqZrLGbL2+fMZ4bGc8TRdMQwzi",
+	"1pFOArGY8pTRlx2jlqb26KBmGVJZ+lJ1DXUrrupo26hihaL1txUNz6/s19q9mUmrF3XnmiBJwgc+zZxZ",
+	"2HrxtFUz00Tw9HTl2X87PKx7mDTD8oPXUrgb9aWQ40RNW5tWhgNENLna5WjgFu5z0hZ1P6eRK82c3Vt3",
+	"0sX893u9XrfX2+L0nTlgl45y/0ndJoGdK32zzaNKnk64kCcN6/lZzdkUL19yVeAUUJNxCztmYWdRoXl6",
+	"dYqKztnVzxETY6nCD9eXz66WyPuwlmY//MzNZHUWTuwo2YndTFmJNNmEm0nExKi65xNunNFU/eD+wY+b",
+	"SMMfatjoYh/r6MRTSA1pJIkGY1ZX8csENFRn6jbSqjRxyowBb5bj17t1xL891Vlu6yVMM1Gt8iXEIoHk",
+	"xFbMyIRb6FiBTLSO8Jpl12YaXHniH9rrdnW7yi0u/k/vmGNqBtL9n2Ft3Es6jN3apQdJXL+hTtUQNbvI",
+	"2v2WY9h+yxvz/v6CpOkr3oV1l410Bzgzm+5pT4OX9HCd0C/EzLOzi84PLx/9qfPTX14ftNYy38pPM5O8",
+	"4xYafmvWJJfm6Wz9bW+aVSaMcs4q08My9RSTzVeU72bpxAM5Vo9nDZ+fFFzdyO7NvLXF5pzgs1Ue2uK1",
+	"N/7pFVnWuHubF/lKmGa5Rv8QFqbbkmfYukKx4lrzxeqU8w+sm2LY0uC4fXp12opaZ1c/tyLHtlc1Ttz8",
+	"5TfF1i69/u70wN3AV/j/a0b40wxmULM35u1oe+ZOaKw7byR+/NzCdONW5l+IaGprNrQYdHVVY/ABgnrF",
+	"IFVyjKLXfw4v3jknocktc592InHFBbnsdsy3ZMuNaFqvW24x5zWLvszFa6CDC5CJO55c10ch8Q7ci5Cs",
+	"I4lrUxdZuSpfx21j+WjEbgXMDVMyXeBNUd3s9yKplSEUT6i9UL0qvF6peY9OVK/10mD1G3N7mqr4ZpUK",
+	"pJrXL69kX+4YFvyMjuhZ+/rqdLdy9GsZQo1GnqtXiWzENdIYxXDcFJ3dySc+2uA96SlTEiLGnRH+QrFk",
+	"pnFe7q7+4WDSm/ZMv7Vb1bv935vn00j7V8FDSs8xIdl8olJght7YiuaXzRI1b+UbsTyDdQd2ktxyGdfJ",
+	"pOKH+kDGLdRsVb8VsX7rp96U/mN/8sj9567bam7ZVBnLHj153GMJXxjW/vGHJ73eZHVjq6r3ZnMzzLVh",
+	"oa89C1QXmHiVZDsam9hpPRs18J2Z0QzqfrPwoeEHtZkhkR+tahWfiGgpflw/1TVbcTmbTnmdxX23HfmU",
+	"hd9nfXUryl3eVRI9uwW9YOB+ZCGGg7cLxsnMhGewKkGDv2GZ2o3lwxTYlMcTIaGjgSf4Bw3cKBkVweg4",
+	"RR/ddGYs47FlSjJhj9hAwvx9ArcihkFftmMlrZAzIA9dqsZC/iLs5FQlsBuxAf7hPXzI3H4MyArJ6HJB",
+	"f2ZHSCfAxkrCERvy+IZZ1Zf4lnvdKpu9D9s5YG2yCpXNwvh5iGPgPibkTfnpF0qNU+jL8CEJkBhcW3CA",
+	"YcBHMui4mwASNJl2Kb5YcHCx4Dq6GQlIk6YbL5tZJyhGfJba0tbSUTrBPVQzt7PAcJiq5Aix85VPTsEY",
+	"PoYG668IY0TMrdF7Hdx3nXVyjBFxNLEnas646QhT/e5FCtw4y9GCZpzd8lQkrHEy/jRfuSOrmZGjijLJ",
+	"4IV/RHeYuoE862OJKCKcc4WcGJdJXzoKwG/hn9pDreYGtGE8NYqN3fXjNC0c8mdrs7cyXbBYqRsBbBDf",
+	"vvefeY8jD/xRr+fgsNt1DPtc6bGyG326udayOdlh5RNExK+EvFnjMiZW3+Qxy+7iIw5ctnngulmfo7J3",
+	"loqxGIrUxyGWNgV/pAQZr3daPYNim4dKpcDlyoHkL9adyMtFfJJlWt1C43aZ2XAqjKlNa0BlJv/d61NO",
+	"U8VYn7qBhHF7zA57PzExYlwqOwHk5EC/Us275bSC+sygummfcnN/W0rFs2nIJFtdWf6zE+YYuZBqHqH8",
+	"yUAzIxxLzZ0Q4ejmwT0IYgr1mq0MtJeL+Jn/0qptFrVuFvHlVg6dl/mDdBH7UzFNN2TxSMQkzJ2KjNk7",
+	"EQMeT+iGEtbkS7vLgi4LoqlZUnD7bGfExEWMYPU3dLjfyTvWbBMJ82fQYiSgPI+crRptpqiVTXxywBpX",
+	"XLAVeeyUZ1Rw/F3cilpxqkytobjZHgtfL/apspCS/6rYq1VJsPQdPKAy6ZV5pUpca5wEjrA97dRw6h2O",
+	"LFbTKTR4dzfwsIbRzEBS4uU2TDO7wAuTS2eHanXL009iV7LwG4g8CMItxrvAZJN6evHieYNDYen88jPn",
+	"tlWaSfUUw642HV2QSXUxVwvShqhxddOfgcVJspFWU9KM6fGq1iSmfAx7f89gXOvBnvCDx09qbHr4wC5/",
+	"PukcPH4SNCGUy9ywWZYq7vNdV8cTdDNvklruMXz8n1Cb/rbqe7rT7SgMTTd29r+Tr93aMWc6bQoAjcGW",
+	"jobSagwTFlMC+q1+q9Ca8UultKHq/u/xTOw5Njd7N4t4r7f/0/7oUXzQ+YEfQueH4X7c+QkOks5j/mT4",
+	"Q/xj8hP0Rns58ezt7420Qof5Bjp0G1rZpKhCPX6r8wOntW8gyILrViiTrLItTjof4x29cVcaqV+n/3zD",
+	"/D2Xb33vheumSgd4yCi8GN0ajMco+butO9weDVPc4KGuIW/M69ox3rmWE98/3EBIfc5iPkbHLub1iikY",
+	"hvN1NhUFWre7BLzKeG18MtK2wnp7x3flC+vvtTWO709RY9ZcYo7eKGAeMiyFKUmVOyllXrwt31R39hKv",
+	"F3v7njwpFbysZU7E2On/I5832iGZzfiITGcdmLLbLGrtnbS9bdSnQm2qiKny18oH1EAQJFAajajKAd9L",
+	"zZjyD+f0/gHaTf4f+3UKSBCGy06tkQZg/vqveDuW0x7qs4Oqh7/BdqtEWrbbxUIs19yCC2dshfuPBAxq",
+	"eEdsmM60XrD2TOZeOqUZeoxGbKTimdmNWDyz79VoxNqQjMEwpfsyVlqCNgzXJMe7ERunXEPEvB8ucr9M",
+	"uY0nrJ0ooLw1+jdmCZD43THMEdZu1JdS2fchr421MctN5oluTGAOol3kq9iNwqe9w4+PgRje58g5lu9L",
+	"d8fsRoxM6LYB8MoVnmLwwnmlkbbCETcttxW1cE2oAuCi0OimVVE8O58x/WIonoVfqw1gBXlSUlWDTjDk",
+	"8U3jOysK7htl2WVgtlZUCqZtp/rSsBWSXOK9kg2yiePCo5sNC6derZHLrD1UdoLeTLKpyTdCq2BKApUW",
+	"6c/mJlgnkTHLzuRcvlOeqCFFff9Lydz7CNWCLFYO9WYRb9qw14uXi3jJAVwowC//eloyCoP1wMwsjsGY",
+	"0SxNF//P1s5ONJVrV4HO13t7Ou/hjFyS/TM7ceIn5lZpSnnCKEms0CXk/hDl9/FyPIGqujanmn5s2ofg",
+	"m27cjzS4qrfyz651pV+tesl3jHei56ZpxdVOyztmuZM8T6rzHnFfp9bdGKC8rzv4dUGw1f2ppWQsKmS3",
+	"3uNToeB7eetfg+U1JCtvhVYyeAaCFE/gFlKV4Z8xtpbMSGWpE9hjdNJfirE8r73jAe+4fuu0Ei3z8amW",
+	"uxYVJrYnrP3i7dsXr87en746P3tz9f78mfvRgC1n05U8eH5e5YnnFXC1M70FXS9Sn85EmjD/c/BF+CqX",
+	"dt9thzfTUhXzlA3d42Yp1t3r7nd7G48ozLmYTFQ5hKXtrD1JlITrldJPcn9/Wx93yo199mmXuwa6ihqs",
+	"WrS53IlK+GD95UCh3ZijjomXeyh4DmWvdZf8im0TMel2EBWruTCw+zksuE1eKF/FXDzmtNXZdAg6Yr2V",
+	"dXwpVaDsTq6oBWWvZH4ydYR8kfJmB0qJsbbwZtWmM2e6iSDcyIxLOeOpMJAwzS0Wt2WgY8zSt3MVcn2X",
+	"AsSH3R9/qA1EhCfWH7tb85l/lOy/pjPWYyz8x1zW3N6I2PXls7U1BAePfQnBauS86WI1U56mn/Sx/V7T",
+	"x1aLM55yI+LabGPQ02d8YSqPP+rh5pAt+ujJ4976sCKNEjKTawIH7oCDbUwZWu4FyhILK2xzy1LgxlnR",
+	"M52f/4qc7/UOa9fceL24GSxdLu7r5pgJy8ZOQaEgHSbM5b8GmILy1/eju1joFQ+JO34iuNKWl/aNGKZy",
+	"L/mvNvHuWUHyTSUx25DKlNuZFnZRSwOrB53xhZrViHpPvP/mS/IjlnGRYKaaH3+VdOuPkd5v/MB//ScL",
+	"exYxTcX8bMLTUQduQea1qCsxkvrPNdWd+Enky13apqYjqc/XzlIut/dVoVje6F3FIeum8c6bH05hNmuV",
+	"3roqjOqr+XxXhca6yRWGXHXE+umOhbGg71KTuKLhSjYWtyAjx8+oWMA/ZjwtMq3aO+F1wxJVuJx2dpfM",
+	"j3oLsORsrn76/PIte7T/5Elnn/E0m/DOAVmBbS/p/IvBm7XqEFwXUd9oxQYZv3HIO5m7efi98mQtn45A",
+	"66Jg8O6WGfmhNhX4faNKy3piNWC/SBXtPati36k6sJ9ShiJDVBqqUi5DxJS8WNrdyvMJ1hRPYIGAA/kA",
+	"6EztS6XFWEinjWQQi5HPOSc6N6WnMRbKhgscdPeYDSiGPmAW0tTkwBZVP6uZDd3shxhbpwJ3LJahm7PI",
+	"8KgzLS8hRun8So3P6mtg75IiUdnG8i36BuZ56ij6PZ4LDSP1wRl1r4ScfbhDdq/Iav98I2SNkKP6+/dC",
+	"Rkx7iekURBQW74O3Isol3nvSXRLMRfI+mfduDDdCX9q5ej/isVX6PUg+TN2Dpb8lwvg/uuMrxiphemhw",
+	"RISljX2JNRXo8jaGtSXMmVuEQTAonmXA9TElfA5KixqsyXUNU63bTUdaJ+P6BJa6/GdM2sBNrZ5rHX9f",
+	"lhM8G/n74brKPtauqcGT/wnZXr6ypG7RwiDkBvptyGc/5TfCVyUFwIRaN9Ld2CPlxl4CyLtM+64kU+xM",
+	"5Xs4p/JoxYbUEhNxSyMZFRHF0qE+3lLgXzl6eufz8Wv8ihiXMnfZJKTQzRtEj0WlL9St/WqunqMseUai",
+	"5GumD39cN58z+Rmms/YLl2Bn2erIymbuSruuy0bConr6/Whvj12/e1Upo56olCqZaoqx6wMTV6W30cS+",
+	"ePOC8Pmu372K2AzPhCVCQ2zTBT4iGSaRMUJLqs/7gljX1YY95QYeHTD6GQ0whCSR3hTjWbY5m8aPHZX3",
+	"KV9fHYVdZ46ar80ay2Eo1Kp6vEG/36hLb690b6tHZxNllyf6aEu6vs7Gmifrt0FsoQk35zf8Mln44hF/",
+	"+6/iozyuXb+uVUkLHS9ipOJFDDU8pnShX3xaVOx6XSL0/f2ZHjCoJgx4y0WKHDXnaQo5tNBm/12TS8ZT",
+	"7r0N0aVERmf3oqFcnUU9Fsx9ksGLsXnC/z//r25chwkTtUYAZumEGrZlws1zqCBXlNUIrPqYgrRPi4Pa",
+	"PKYw5zk8XVOqejWVfVXUUglXQLhwelDQyOs1nk8L0Ky6dE8Szl6pW0h5fXlYLoIqWD4//NDr/dTr7R88",
+	"aq2TRkswHO9e5dVSWmH8Cp90ho+aaUaGYU5vjemx+NLetX70zyd/mu4P/9K7PZj8df5TfHjz6qT792zc",
+	"2sLRUNqAZyc/vDz4019aa+TPuv1Fs/kzFBaUtKcl0UA2EWn/7T/+chWx/cdsKuTMgtk9ZpmH41UyXTAh",
+	"c9syR8vsspOLc18O6Q0DYfuSGzY48RBwaIIfsafANWjWn/V6j2L8IP4nDEqGReyueUQDYsJSfpQ3MWKu",
+	"tcDk5/q6NAzC8/S1d4I2gRRduYe8B9iwdr+FxGL7rV1mFBtxvZ38s1V1rZYtP62Yw0nWQOSeRkpFHZVS",
+	"j3KALcj+OjFTvzVerhVCa4mOVyRPzaprK0uM93RcOhr2ig4evaOH4l/Pg8T+4y9XAYUW9w9/LTZ9Ym1G",
+	"V4ujgzAGIsDSnwoM2PjW2/jF2zwTL2FB+HRCjlSDOTwbpiJmP19dXSA5qxHLEwW6DG3HPAkxGJFCjtOg",
+	"jQbJc3JxTtWbL1RfhvQAJ1t4JsYgd3M45evAMujEGoMEzfMqCgTx7ctTJW9BWkzaAszXcVoD+bNGKk3V",
+	"3By55zrsj5dv3zjmdKOrme2y10oCIkzyGkCifYoA9lu7EZNuYMZ9dLjrBsMya0LzHPzWD67yfuuI9Vvd",
+	"brff+jigfMQBPjnYPcYV+efoo05kgIzdX/lyzqn7ximhHxdSxAfaB3UQxQMKtI+3AESHRV+yAgudXZI4",
+	"otrpgE3Kp8AIt9LdDZy9OLvyXsUcQ7KAvS4hM7uh20MtYJQudpfAmQtc8lsnqmbjiWWzLBTVHTNezHsI",
+	"C+VHT9V4x+Bc3Nj4kXyv3F+77HxErk4c12lHxdge29xPwde9YzqMvkUU2cWcL6gsmLGAyV3eXwRg96jc",
+	"kZN+nHJRiSY8TuUQYj4z4H7Tyuc04FdSNe+6kU+kkoupmuWY4sYP4JZzlC+F6kA90BvRGZL0xdvLq4hd",
+	"XF/hll+cXJ3+7MPLaPKtYl36wdpcLnK8cFaBC3ezKhDDjz1YOBHmWKmExRMlYtgl7G1KW6+gGnNEPtcz",
+	"aXBSAqeCCOcCieAGMlvBGz/Gey/4kpDApmAnCv2ddhJ5tG43GEK/1sCsj7mQbuxwM1msM6Wv4uMNcOo4",
+	"KPk/TWhK4EHFw9judWQLX48b1iryZGr6wuHBwXEJCj742f0OuTO3Ik1zzPYxWMMOez95KnAzNWWeGRFo",
+	"gFWo0bP24w8fSP4dHvxE4sXRs9tLJD7Ep/dbOPWbjz0F3PAvYeFIkUCElJe/jledKuKkCup1VOO3Qo4h",
+	"4OrlrdeBPWO4X3KximK3lDOJaot7wusn+FGDGC54JFQnj8G0QXB6DwKuQ8h+JPHVl5TPxjSQV4ONUjXP",
+	"LwRJPhRmJxpWavPNEVbn09U2YG3O9h93SEVj9Me+RH1qN8IHNYw0mMmAtR31sUFJuw0/RUwrdI47EUiX",
+	"y8wATccNETy/FFSxemYsJB36a9DIkETNjcjo2HOYCFy9B4tgGPssUMO5p5PD3n7kL8K+jHmaGreDODfv",
+	"Dh4w5S4QuiWsU/2OCbzR8UXqpFUxVH65UGzVnRIKcU8/KwoqOrhxxwZ5Lt+SXsvuosD2ZQhYtaWjZFzH",
+	"EUnuymR26WK/fPf8yEm3mUS0ibA57VwYRiQJI/bs7NXZ1Rn73//jf9LRuLvKH2WqxmpmB7vopfAEi20G",
+	"+tIfEGWwqSmQWoFW0Fx6S4i1B2/xPwbIO4NLiDvPwcaTzqWwcITio0OPDogu8Iruy8FfOu8CDl7HEfkR",
+	"+8vrV45k/Z8Hx0W6m7t8V+RM7xHrt061MqZjhM3X35f+sX6r6/e6Q3ZJ6WaBhEkQbnjcSmcfOfb40Inz",
+	"e40CpAOkbB5PSlqTUxMNwxJ+YQnwJGIgR0rHxAmF+OrL4YJyH1Uq4gUjXJi2Ny+TWWwRt9nsYATK0O+7",
+	"R2xAquTAw6lIFSjrmA3UXJ5Q9YgT24slEXbcl4NbAXOsR3Nc7gkVa+tM5OsHsLYEyRLRWZIpjkwXAG7G",
+	"oMB9oZGivhygXei/bQY4hnuzyyrI2UeOl7rsFwR5d8tyf3jUdVc8Xhw+DEuqvvvt0DHXUlA13AuPwl0a",
+	"FMNYScsFXh39wmjtt7w1JywaXLl64nTpUrJRSJ/9GLVUBpJnonXUetTtdR9hCoydoJ2xR3aUd6yNyRec",
+	"n/950jpyfzzNH1rq+nDQ690JF3urbJmAebyak7ICmZ1PjA0XSKyIW/6YZlX3jXz2e9W+AGUzrHX0t1+j",
+	"lgk4UKWPBDVEaHZ++ZYRFKoju0TwNHUHhX9yp8PHxtmwaCCCR99a5bnWUYvIHyewl8DtXhyA4sZ1jvlz",
+	"yUqZ5P4icgzorhmnV9PVgnouyTAJvvYUL4KBBwMLAGcDdCBM1S3m8s259g1WAviaId2t2qXAo8LvGDaF",
+	"qdKLIyccjOXa6X2W/RO08teQcaSdF7361zXQsxGZX8gpfkgwrH366jw0e3GPeNw3//JuSPYxE+yeYLvs",
+	"XLIinZ6Ue+Uu+rwUDdtEsPZh7xDTdVaoO0fnuydxr8dW9N9owH3HI0LiPewdbibevD/E56f2GvBBJB93",
+	"VpN6yMAJN0hCaDm2y/SJcIwldihXQWxiiKiVKVPDAidJYnI6HgRltZjOjgnUW81O9SSGurPjBcKE8p6r",
+	"iBVeIEP5jdBlV46NyDgbO2pyVvER40jhEZMw5gj0pzSbyYxrAxSE86B/qCZgLrsbIAf2i8iwOuz17ku7",
+	"S7zcqnbT+ls9TRSP7C11wvr4aw7Y+1Qli89O+wFM8WPV0eesso/fmvV8HQL6ZdQteE7cgrFKfY8+hXkP",
+	"ez9tfiFvauReODjY/EJd447PLyleu1vDNogLf5t8PnEQ7scQkKrVVVJhbIC0/BqqyhJm5BYai6M4t4Sh",
+	"+vAgxP0ZGqGGzbWwtki2Lp+an24VBOvLHOzebyL5uE4TLQ53SdTdq8FZbc7Jr19WJuEymgiELIAHQSBv",
+	"ZR4N9ZZ/DW18Xmqgq3gPqnB/tfowCvAJxDdeFS5ucVJI2ZTfOHuXF/WfS6Fdp9fkOFeQ9GWOP4Djduss",
+	"M8PR8TafiHiCPegCPMGOB7vEjy3YQs00JXT2pS8iowkKOe7uRCw87gvo8PEV+APDal/9q5rp0mSLp51e",
+	"PARstUq4VkmX/VXNKFKIQ5CjKM8IDktfP+wcdFG712XVmaMLkrpZrk7Whx9XeHkV1PGuCkzek/GLMuvq",
+	"PBvYlhxqPFChZ9/9be7rUvMvfOnR5peK1oD3YPqczUNR8aqnGFdEzJRTkC+sDQxOf2zk7cKNU+HvvIam",
+	"lrMp2kFBe+YeDeIn5panajyDqCiz8xVcocw0DxcE3PSiVKwvhTVUDeaImEtimIRbfuRNeyoVc3/1ryHi",
+	"PomJkny5AfCOXP+YGxoRV6Y88fBla+KKQrLrS5aoNOXYf7UvB6EIahBCpg01dhGaBhlotgCuWZvq57yZ",
+	"4dHDM/c/f+h13d9lX/5hv9crV27tdtmAZ3pQBGc3FnDm02P/9Z/OmmF7fRmq3tyf9nu9QVP5Vqn2E9eT",
+	"CJOlfNFlA29/Ddhc6RtTlOr1pZ1oNRtP8vU7Gtgx+VFTXdcRG1AACFcyWC0oG6zOqC9LFWURG1A9WGWA",
+	"UPI28DVvg3Kp2KBkLBT0gDnz2hrynxANGb4g52mYPx1L5eiPC0GMSDjOIJwKAx7MGcMJmRYUMudywWK9",
+	"yKzyjYxqJKvTgZGwv6Q/I6+MaxCFJb413S/kpcDBc6QDq/KWECYqe+ry3gnuSLYXWmWFZOqRHpq0UkSC",
+	"+IK7jePXNRslh5qbnhNgX2CfL7zr3qnUEaE05MLUicQS0ELeKps8daWdxu3bZp8zviD8xEo7nGbFT8mR",
+	"GM/c6YcmKfmLrH366uzk3Z/PLq/ePzu7eHt5fvX+5Nmzd2eXl2eXuxHDgBu9TqEOpRMMkZxI34fNLc83",
+	"+EFyctyIcQDSG2MuHb8O8wYtGKWv5cZqqx4wX9bRuNJsqIlFw3S+BH/6dmy+8RpGlWhXQ4ypaJ0UqCQc",
+	"/t0oJa/MW+RYrIjZtYrxhB3HchE/YO3axpFYQO40HuoNWtT3+JuBKqR2vZ3cl0Hm7BjG86Rhn1tGHOIN",
+	"bKcidxHpe4fSozzFOoWBpxp4smC+KdxOX6LP3P+at0AjKCKPnkF6dh3JxZV+mg/VK1jf9fMr+wYDkFBt",
+	"aMnv+qf7Ar+K5v+v6XIsBd/wGFB/9iJeJr59IOlWXGvHuKxNO+kt+mQqpNm9i3ghaxmBS82ykMHEeRQu",
+	"tSGJdxBjITpnHpwvn6z36lMfbScjyA4KDoVyu83zZ9SJm5u+HFQaCvp8vqU7LleMV66rKM/GI6FlMGw9",
+	"EXLcl8LkvRd9Rh61z/JCo7KlXewtiiYCvwHp7Id996cjzPDKe4bSR3BoTFBxYhX/1GXPlxuXksvEJ+cx",
+	"0mvdVRGxQaXV4IC1J747al+Gjqi7lBnhm6KGNaKhovEEIKlYAf+LVcfsspPyjvflhJsJCvshGu+Jz6CJ",
+	"tTIm6Ox2pPT0qCS4l1ukYvgrSPAhOPvCjdXd6bI3mNLQ7HtqH/Ye1XpH4nKf3Acrweua+X714E7oWVer",
+	"4yyx44MX5b8nyXzJF5RTsFAzwvn0lqkzTpeF1V0E8bK7KBfDvlatU+pn2GSR+YN/VrRqfIiexUrfywYS",
+	"xmym35UrMWx6Dmo+oqbJo1HtHR0xlSZ5XOkz3dikJm+2CiqdJIUpcjIR3E5ZMKSzc7pu/S25GorXZdyT",
+	"hyqwa8FZHo7GHTCMvyvc31Ks0ykUEvw4JMmzsur4BZVt94NnXCrW2vutAuPTHB9eefPOjHhV+tCz1sfo",
+	"Yd0TTVdEVbv5JCb4SjHmSlQ5qAhttCbm0hcl4E1xzLhcKAkMUgPssHe4ex8NgvK/D0Z8z+PglE25Kg35",
+	"B3Lsh4cqy5vgOB6OOH87Gn3XtwvBfHiwxceulHrN5cJvhfksrHY105Kp0YjZueoQHFS5AgKx+GtamaJg",
+	"p6KUEushJ30C3xEmVTPb0e+/H66rgs58Zaar4kHWsZ6kKGQFt55C2maCFS0yhmPfxhDjruj4KIHI0cl/",
+	"598Hw79yDft6ZyJiAxXxiiz7DHxrcuijBscnFV9yJmEe4IKoowsFgMnFOFhi70EwpExl2oRU4MwtKhlo",
+	"XLAoHG5Yg7hijuG0P7M0+ULMvIQy1aDiFUhMPElCkiavNKtAUKbvzqoGZxXmLxmw6JCYZaEqrLJ99+QX",
+	"qikrY4Q2OB280mSO2M5JmlKvbpLO4Q7B3MB6fNuoL/OfqGBxCCyH2f6xVMi9E2Gp587bNCmudWGYkLHS",
+	"GmK702VvZeiHQeHM63NfskvR7oTqHqxie1ikWuurri77oTqrK7N8gOFGQuT8fuM+gBuXzqKqDrdBJjmq",
+	"CGZKelDM+2rHo0rP9+arNgAG7JyPfLs0DHJhgVCIBXLrHZgRm/sWaZyq8Fgq5E13x12sOHmlfec06Mvq",
+	"UBGzBconQiJgMSGVELM5X3TZYa+Xpy77tv6S0px32J4TT40d/3fqBMjSDjxQAVLfm//hCJAT32Li0yXI",
+	"vzBrry1+QRgXOtZOwSxbs3U5LYlYegw2ABc2xaeuqYH4QwxK4dTWZLj/rmJRVyvp7PcU1/7szKbDrfE9",
+	"V7fzwimkaGlLJ2SVDskB7Zgb6AhpQLrjvvUdkNw7iIpTFDgZ4BrbU9YWNe3XAo5+RSLbqoKOqG1z3Rzu",
+	"abUE7XdFiGcBMkZvip2g/7uRKnPAiwpRIlLOHoqtZgUCk9YH9Ow7D6oToMohYQNS8f+DHvh3N5hH6vF/",
+	"scpmg13C9/Gh+BykJy8YQvsCq/Z5ColHvjkuUGSKbrCDIHQHzCcyheBrXw5ilYCH9BiEXoEDgrPJx6DE",
+	"myU7DjMz3dx9OzzcZA8pg86F/QKPYAnTHcfz7V/DlDKt1Mgtaq6VHNcWMuFnXtGN8SA1lxf5DL+R1tJ0",
+	"o1wGHJXjAo8ooFZ6tKHvseDfv5b1XEhhJoyzZUCvwHdouBQhiEJE5NaX78V6H52MRGT4dmNdwekEYl+H",
+	"hKneEYMPAS2OwFV9bRf+6+Ll6VnI7tMoavw/6OHzZ4QTu2P6UirEj0bosoCK1mVBDuega1R3hCh4HqM7",
+	"ZxKsW6qV0vigs8GcBeckWpCQ6B+iem2s8fToUgs104a1w/b25ZIA9kjTaEC6bxYyDsErV2aBN0MhV/MD",
+	"7Eu+2k9XECoVJHUjASJkFnBYzRI37FxDKfiSquSpp6H6+/DHWk2pVuey1NmtfqTHT7YeCFd6p4GW9bFH",
+	"vYM65H4E7qwC9RMEJL70SpEIr0rv5U99fACF5yQtdnIoyZxBqtLj/jIB6/YaBUKJQ0u4hlYFaYayAOVA",
+	"+/Lg8ZPdiOQG5WMTzwcIJc7MRGnbSQUWmldUpG6lkHEeymdS1BFRc3PrpcLRI7RY7YSyy4VhRljAjAmf",
+	"5I1JE+5VbE072Bt02WHvkBjUTzvIXt9CvyilauY49KFvx255r707MNxW5H0V9t3RRRlskIFMMiWoReDv",
+	"kt6fwtjDbDXck/egdN8NvpbAKVXKlxjk5f6+ajJd5M2NuUyiQsYjinDiOwZTEVOphy9VWVMDioC4lCt4",
+	"kqwBgguADxwblmDdgRvGQxo2YAZQp+aH6Tjx/fSbPSc7hr386ylz9v2n265fwCWyY1gV9KJEab5v/x08",
+	"JDeLOGRqb5Gh/XCP8+Ui/hdLzD6vHHI1P5sSMu+WoL2ONlYTPAvq2ATy83IRn3IDd6YLZ2c+pLTNsI4m",
+	"4LF7yYGvYKx+lizPWgFDWpNHr8w7nROUZrhTNrjJ7kN8ex7yZkNhAN5XpaKAcvnu8npWq3gp2iaZUVMI",
+	"max96X90hpgHK1GanhsUGzHwwLvuNTSOUUtjqZJjjzsRXFdK1ppIfn2fIly3Z6Kv5L56uYhPaDkl99W3",
+	"CrIFqKTvbqlvmMzjT6Hqwy2kyJcUHLmCvPdb8cWPe78ZkcDHNSq2Bj41vooXy+Qg8Vo1ubCt5fEEUTTa",
+	"g1Mi4s4zYUIPjKPSE4hP/ZdOeOpqkUHnLX7JHDGpjBSj0QCBc7lMhuqD2518zNBUt3OBKN2DXd/Hws0F",
+	"K3gJ7VTPJHUZxP4WalRqCNVll1jKNeULNgIbTxCUxkv5fHuoBBl4POlLegpLd0ORrvf5+beCRcRSNT5m",
+	"vECdojcJxkXNZZedFEUBfelxsw+jUJ3Fi54zOHwVRbXLDvd7hQGDu+/EdgIpUDV0ArovvROO+sgEMPNQ",
+	"aR2qtznCXDabKS8X8TM/lfsI4BpQw4Lq1oMbEkpS62h/teF/08gigbVjbmpr5t6/K2yiii3YjkH+qEro",
+	"vD/dUEiOvoUVo722FsZv+1cshjnc30KevVASPk91pZpLxNxzjLCC03dvyw2lHBnya7Sjk5Bv6CaRM53P",
+	"Qyaz/5gN6D8GBH820gCI643YjJiFbgu3AOarY+H8ahmmdyOgRJli0TFUXAjYaY0e9NgouRgKxZt9OaIU",
+	"T3dv1PEsvfqvoi9RDd/3Cs/v6tOaCs/C1xe6QK6oUh5HLTDgF1Cs0tBxvT5noZSejK0Eys3Ifauf0PDG",
+	"N4HyVhu1G/IxZPYORjPDU3PUl5i72JR1zfbYuuTFY8of2DmXpb863SAE0sITmL5wxPql/vf91oDtvIF5",
+	"HkFQmvnuQAlYD6r6S560WbQEclJygaCsJBS7O9jcppKcin5TMZ7YiA0RM1CY/Duo083zkgGS+lQeRIGV",
+	"vlQZYA3Hcj4EJpWCDM0tCfaFGswIwwblpvmD0CIC23Whq3ikdF+GPpXkXl5q04SNk/wo70NrqOUOTIPd",
+	"LnPaq5Az8J25VtpFEapMEUGuxDGZVWNKevVhW25D986iW6Yzw/tydUluxW5JPu2F2m+n7tajGK5UuGBU",
+	"i/P4jL+X8lIcw6eQbwXOAoNBviEVZtiHKp7SR8iZ4OgBQzsh69ifDSq/eKuaSV+6V5ZpzyqbvQ+kjeR3",
+	"JgNs5ZNOIsbClmpvEHt4taCEiM1dtqQZY0Jw3psKlxlYLSTptFETr5Se7eLcHhVzK3WzGRDmcCWpZwhF",
+	"c+oS2DA2xIktM7MsU9p2kd0OfmI7V0qxqdsjbi1MM2vyV6z2reLcsbwJlNzdoVm/A6sXHUyMqsXuQ+H0",
+	"QLN6kEa/J/R8L3C4d+Dx0jdcI5+sT4mWRc3QPeKOyEFFY+z6ng2lZ+5JsysNhVco1HFG4QMIgizQaLju",
+	"vYrxhYAxc5xtQoXDRpGBce671+FS3PsNlZOPzaoVZWX5RKXlmz80anSaASRHGy/VXDHoS7xUay724p5d",
+	"oznsdlmpOM7L8JFIUyYkXUCFYrQTsR3fjBtnFGrhntSUwAWNDRv+UIJneaClmxN/eu8fxBvqauIPaSlN",
+	"NL9nUlVc/N0d7GqYilvoy6WdPcrbG+bXfVFxjw0PI2w4kF9+EXM3nF254Pp41GtqZJ32Xk6dDVlXOFZ7",
+	"raaw23gZBvK686V45mjngtvJAzKUX5VX9P0m/X6Tft6bdFVmUodK7eRU2UTbvZ/QV7Pm5LWTdM4Xhmxo",
+	"7N1ZNOymCsAu+yWAB6BFJsqJuKeX756H9tGpuIGiA2tfeoak8IEMtomFgIuNYi4nXTWzDTLFzf7bOKM8",
+	"i7mpfd18jKZiNKyQQPz0IhqORFDn9rgHzWQTZVWzYvDHi7MXjjou3rxgs4xZxR6z109Z+3D/Mdu50AoD",
+	"JzhGUX7Oyi+JKR9Dd8e3C8d/YR9wDcaJEwQxsGyqjGWP9w9Y9sG7cDqAdmwS7HljtcgM6hYB4Z61U5/P",
+	"x8DG3dqLilrSXOAiv6jtNp2lVmRc272R0tMOIvBXCDPTbmbWN1fNt31zZKN8A/3Nv/hr/hi1k30oNxUm",
+	"SmQJtlLGrrxsgBPOW4tImBMR7Bh2/e7Vv9y1tb/FJy74whHllVKvuB4Dvfd4m/V4XwckryER/MpRwLf2",
+	"H19TzyfsVFISBhSeucE7xBYZj5lnxPsUXeIYe79JPoW1iWMNTF8T7MT/WxfszJymrd2L/+1vJ53/n3f+",
+	"2ev89L7z62/7T6Inhx/7/W7779n4v2dyvPuH1qc0j0OW2Pt7BuO7xj0j/24mx58lZEry+ncEHnhSpbx7",
+	"EpfvPr8O5IgnBk1a/yi2ObLcgrucqMCw5I3FJzkapog47l/yPmfr85z7Mnh4aShURBiCTBTNnsKdP+JT",
+	"kS5YW8PMhHiBUHK3y8r1jJpqa1TfG7vhw6QxHG3o+V8TEsXXLyFkGzxgDCW3te/86PWBR1xLHnn8jpC0",
+	"SRn1RW/eTVYmJJ9q46517pGD3PbfQyHVMBbGEmBCPQsS1LxjMTMbuh+GkEcMolBOhzU27bVxQjS+DKrZ",
+	"eUBmt9KmJYD1ey0TYVM8lt4ItOapdzbxBYvVFCphL7cvpi8H/6Fh9O8Diqtw6lSe4EjHxbNzIU3F2dWI",
+	"BLUeUCVqiFheTJQE9mY2HYK+G2bUOuApdOOsNDxg4QAh2amXJP58N0AivKts8er2NeEgOJpvKDV6dPAp",
+	"GAhfDY+b9uVOvqf9L67Rv8tPMy+e/2KuqP/7fEQkysoQTiWEgnsJUSGx8jAvr6hHWs2f+yQImntmO32L",
+	"lCO/3KT7PYPoc1mAr8TI4l1sMpA+5/qOOCY+wLECZYIATOEG2vsN/4nq3cc16YiXPkco9GcuLrt3iOfk",
+	"fx/N0ohlecBGyJ26Rg6l729lShZT3Lbd+P7Bjw/6VirtwEPMITRwj0Y+3/E6NkcxwHr9vkgwCwENMmLz",
+	"zKYCLq0CkHhnaMTV6wwnBx1/R+79ZgsZUGshXOWTc2q5KaYoYd7xiXY8BR0QErvsbGW+mLOGiVX4575E",
+	"cwG7i9L7FTuhBjOuHorYLST4HbYRKPZbyZJvEIPBzQlX83fe3Mib/RamIsy5kTuWTaHfOmKpim/QezSf",
+	"KKze+RzZJGECnVStLeMOBUWv1Pgb1nFvBTVXmuqZtHqxDezcFaWc/K7KvMM6nRQrpXdXa/6rUHr3dKEa",
+	"kAlmU2yXenSJVwVdMWTqK12bhoTO0mouEmsPiqTqwW6ElbIJGy4Iy7Yx8Wh93tGxB3uDW6FmPp/IWJUZ",
+	"bI8gEPntM6cIVby2fekThupzsLEnp7cW21JJKlwz2L7eNwmeGUgipiFLeUz7gfsLui/9UBEbzrS07icE",
+	"s/NNIYqUqN2jcqsnAn+agOxiBlLwMs25sOwNMxArmZi+pDbEIZMOsafyc/VptuVkZ0+LiB5CIFMU63Uf",
+	"tCJNyXtVf4+WaOxfIv/osryib1/bfFlUzX3PKXqAGMWOq0plIQ0y815Xvkz+XHJ+I880O5LqH3/IYaIN",
+	"xE+VC96vHVr27na/0/dnhtevUPRKtOXeqgiacmvSzYWxl+Ghr6N2UgB1C23zhJrmhDVElCSlISYkLmxR",
+	"/fuDPq4FnOLVpX6mU9/TcKtuoIP5iGadE9w99tY9VaKF36XkOsMSqe9h7SZhI5Oqk4fBhxgyn4GrJHwu",
+	"ygtRF4KTqOtwlzSmUtQ4gUSyrQfoyeGnpB/9q9Di1849cvTkDDBvyOQIJp9HjFFQZEMErxQ6+f2jFVzS",
+	"Yh5enOEyLz/9DlbwLRu30TEEVKAQZzzOU+VE3onJMG6xkeW9g5CUzxx6uDQEHZ9Tsk4KI0vd0jSwmYx9",
+	"Hy/MGfLFlL4kYgjM/8omoKGbJ0pP+YJATIbQl/1Wv8XaGqY5wpV7iPCUhDWIW7QbAIm8+PFgreFR98v1",
+	"u1dsUEqFH/QlgSRAUiAFU3fldqjfKGfsRpihkCQajMHHEJJ4lwmD7Z98IT4mLB2xPuWo91uY8IiRI0wJ",
+	"plCMx2fRajaeVOdUn76ffGpywlcSWdf5DB9Y0dhyKv53b85nzXp3G1vjSXccQ+nI97z9Z9lY86QQO7W+",
+	"84FW6SqEgv9HCQClzQ0blOTbANHQdstQEm4kpiTjfZkPRi/nOUI44LQEnOHeqTaAM5BCjH3mVAo7XXYi",
+	"CRqmL73YKxJJCcWNvts+PDhoKN8pduHBCoB8it8bSX7XWpo7SPIgIIjk75ojRZzzTqWwpJ24G7QEMWia",
+	"xcXrUKPG3P8YNhhpJbHrU8IGQx7fDCJqAx4q8vZ70eGPj6MfnvTYcOEEQPtw/xHbeS6wZ8A/8zL7vkyp",
+	"aSyXbL/3+ml3ZzdCo2iRAVYDRuzizYuIvTh/HrFfYHgRsaevLyL289n5KRYKPnsegHJ98A41mx3Tl55D",
+	"Io9FOVyg3hO6pCUQp5gRjF+iqsRQ3o81IVQF02UINEQz+ePFi6gvcT5u4e7bTlvjaarmkOSlitQopYQk",
+	"SqWwQ2UnrB3kHe0+/RE3sy/dmG4vS7hzO07Sjighu4DFz9Hu69HqqEE7AkCNuZOg3DfNIncWZt0umLoF",
+	"3WXuQPwLCJ5IdZUgA7iosUrzMYRNnECa+KISN/AUpkovjnFyBIGB0n2EqS3uVQLOdDoiQejNJwhWWt6c",
+	"ORe+8ajHDle6jw0vcMrlhmA8oOY2VmtWiPkhFW26Y92qtCpqITFsW8H1TUs5Xy7iS3eO1jrxXWf6+h+P",
+	"PUyJ8ZVFc+ZR+78Xcf7eizgvnVG9Ah9a5ud7QYliWGfhNKRK6l6wpKsyoHj4e35clRP/7KOQ3xPktg2X",
+	"444tSuAbuROjKYf10yOQqyH01SDAqoUeEnlEwJCOsMjKw1ATyGIG2ijJU4agB8Iw0NxAwtp4vauOmWhI",
+	"nCDejdzzfZm7wEAmha9oqiQs2ES4G33BjOULD5Q9S0QtIAdN4l6e5W/EKacEx/2gTZhvapG4/SlXHd3d",
+	"GnEjeFFv6AhKTPhbawhcgz6ZOan7t1+djKXMu/wvjk9B3wZ6mum0ddTa45lAovGTWOaYc0nqFAKiDFVA",
+	"N6WBusWlMAXLMayxCvLSmWURy5PgvK8mKnmNZZLvSlhRaWSSAatDXxNKveRjQEzrkcfgqgLkdiutA0ej",
+	"moGW2/K0X/71dJd1vKURBfW63BylPKy7nGsGlbeUj1d6UuDfah5+BthowLAO425JM54ykjTMai7NCHwS",
+	"Ii6BmsXpaWnkjC9Id18dG4s6wZkFTpZ1K1Wb9EPthG4hVZkbs4Pu4wmkTiYeMz5EA6l92DvcZUK640xm",
+	"SKKloZPi9dbHXz/+nwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

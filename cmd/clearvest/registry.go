@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/accounts"
+	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
@@ -27,6 +28,7 @@ import (
 	"clearvest/projections/plans"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/users"
+	"clearvest/projections/wallets"
 )
 
 // This file is the one place where the binary learns what exists: every schema, every event
@@ -37,13 +39,13 @@ import (
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
-		idempotency.Migrations, appplans.Migrations}
+		idempotency.Migrations, appplans.Migrations, appmoney.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one
 // newCodec returns: the identity read models decode personal fields.
 func allProjections(codec *eventstore.Registry) []projections.Projection {
-	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec)}
+	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec)}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here

@@ -99,3 +99,15 @@ func TestAppClock(t *testing.T) {
 		t.Errorf("production clock %T reads %s", clk, clk.Now())
 	}
 }
+
+func TestDevDepositAddressesParse(t *testing.T) {
+	if _, err := config.ParseDepositAddresses(devDepositAddresses); err != nil {
+		t.Fatal(err)
+	}
+	if got := depositAddresses(config.Config{Env: config.Production}); len(got) != 0 {
+		t.Fatalf("production without addresses got %v", got)
+	}
+	if got := depositAddresses(config.Config{}); len(got) != 4 {
+		t.Fatalf("development defaults: %v", got)
+	}
+}

@@ -142,6 +142,7 @@ type Deposit struct {
 	OnChainAmount string      `json:"onChainAmount"`
 	USDRate       string      `json:"usdRate"`
 	TxHash        string      `json:"txHash,omitempty"`
+	Address       string      `json:"address,omitempty"`
 	Status        Status      `json:"status"`
 	Received      money.Money `json:"received"`
 	Notes         string      `json:"notes,omitempty"`
@@ -239,6 +240,7 @@ type DepositRequest struct {
 	OnChainAmount string
 	USDRate       string
 	TxHash        string // optional
+	Address       string // where the user was told to send it; optional
 }
 
 // RequestDeposit records a deposit waiting for staff. Nothing is credited yet.
@@ -270,9 +272,13 @@ func (a *Account) RequestDeposit(r DepositRequest, at time.Time) error {
 	if txHash != "" && !validField(txHash, MaxFieldRunes) {
 		return ErrInvalidTxHash
 	}
+	address := strings.TrimSpace(r.Address)
+	if address != "" && !validField(address, MaxFieldRunes) {
+		return ErrInvalidAddress
+	}
 	aggregate.Raise(a, DepositRequested{
 		DepositID: r.DepositID, TransactionID: txID, Amount: r.Amount, Asset: asset, Network: network,
-		OnChainAmount: r.OnChainAmount, USDRate: r.USDRate, TxHash: txHash, At: at.UTC(),
+		OnChainAmount: r.OnChainAmount, USDRate: r.USDRate, TxHash: txHash, Address: address, At: at.UTC(),
 	})
 	return nil
 }
@@ -783,7 +789,7 @@ func (a *Account) Apply(e aggregate.Event) {
 		a.txIDs[e.TransactionID] = true
 		a.deposits[e.DepositID] = &Deposit{
 			ID: e.DepositID, TransactionID: e.TransactionID, Amount: e.Amount, Asset: e.Asset, Network: e.Network,
-			OnChainAmount: e.OnChainAmount, USDRate: e.USDRate, TxHash: e.TxHash, Status: StatusPending, RequestedAt: e.At,
+			OnChainAmount: e.OnChainAmount, USDRate: e.USDRate, TxHash: e.TxHash, Address: e.Address, Status: StatusPending, RequestedAt: e.At,
 		}
 	case DepositConfirmed:
 		b.Available = b.Available.Add(e.Received)

@@ -202,6 +202,7 @@ func TestDeposits(t *testing.T) {
 			{"rate missing", func(r *account.DepositRequest) { r.USDRate = "" }, account.ErrInvalidRate},
 			{"rate with a trailing point", func(r *account.DepositRequest) { r.USDRate = "1." }, account.ErrInvalidRate},
 			{"hash with a newline", func(r *account.DepositRequest) { r.TxHash = "0xab\ncd" }, account.ErrInvalidTxHash},
+			{"address with a newline", func(r *account.DepositRequest) { r.Address = "TR7\nx" }, account.ErrInvalidAddress},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()

@@ -28,6 +28,7 @@ var (
 	ErrInvalidOnChain       = fieldError(domainerr.Invalid, "onChainAmount", "Please enter a valid amount of the asset")
 	ErrInvalidRate          = fieldError(domainerr.Invalid, "usdRate", "Invalid exchange rate")
 	ErrInvalidTxHash        = fieldError(domainerr.Invalid, "txHash", "Invalid transaction hash")
+	ErrInvalidAddress       = fieldError(domainerr.Invalid, "address", "Invalid deposit address")
 	ErrNotesTooLong         = fieldError(domainerr.Invalid, "notes", "Notes must be at most 500 characters")
 
 	ErrInvestmentNotFound = domainerr.New(domainerr.NotFound, "Investment not found")

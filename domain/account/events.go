@@ -43,7 +43,10 @@ type DepositRequested struct {
 	OnChainAmount string      `json:"onChainAmount"` // decimal in the asset's own precision
 	USDRate       string      `json:"usdRate"`       // USD per unit of the asset, as applied
 	TxHash        string      `json:"txHash,omitempty"`
-	At            time.Time   `json:"at"`
+	// Address is where the user was told to send the asset (absent in events written before
+	// deposits had a service).
+	Address string    `json:"address,omitempty"`
+	At      time.Time `json:"at"`
 }
 
 // DepositConfirmed credits Received, what actually arrived in USD (it may differ from the

@@ -16,14 +16,16 @@ import (
 
 // Template names, one per kind of message.
 const (
-	TemplateVerification    = "verification"     // VerificationData
-	TemplateLoginCode       = "login_code"       // LoginCodeData
-	TemplateNewDevice       = "new_device"       // NewDeviceData
-	TemplatePasswordReset   = "password_reset"   // PasswordResetData
-	TemplatePasswordChanged = "password_changed" // PasswordChangedData
-	TemplateComposed        = "composed"         // ComposedData
-	TemplateKYCApproved     = "kyc_approved"     // KYCApprovedData
-	TemplateKYCRejected     = "kyc_rejected"     // KYCRejectedData
+	TemplateVerification     = "verification"      // VerificationData
+	TemplateLoginCode        = "login_code"        // LoginCodeData
+	TemplateNewDevice        = "new_device"        // NewDeviceData
+	TemplatePasswordReset    = "password_reset"    // PasswordResetData
+	TemplatePasswordChanged  = "password_changed"  // PasswordChangedData
+	TemplateComposed         = "composed"          // ComposedData
+	TemplateKYCApproved      = "kyc_approved"      // KYCApprovedData
+	TemplateKYCRejected      = "kyc_rejected"      // KYCRejectedData
+	TemplateDepositConfirmed = "deposit_confirmed" // DepositConfirmedData
+	TemplateDepositRejected  = "deposit_rejected"  // DepositRejectedData
 )
 
 // Branding is what every message says about the operator.
@@ -102,12 +104,35 @@ type KYCRejectedData struct {
 	Comment   string
 }
 
+// DepositConfirmedData fills TemplateDepositConfirmed. Received is the credited amount as the
+// user reads it ("$1,000.00"); Notes is staff's free text, plain text.
+type DepositConfirmedData struct {
+	Name          string
+	TransactionID string
+	Received      string
+	Asset         string
+	Notes         string
+	Link          string // the user's account
+}
+
+// DepositRejectedData fills TemplateDepositRejected. Amount is what the user said they sent
+// ("$1,000.00"); Notes is staff's free text, plain text.
+type DepositRejectedData struct {
+	Name          string
+	TransactionID string
+	Amount        string
+	Asset         string
+	Notes         string
+	Link          string // the user's account
+}
+
 //go:embed templates
 var templateFS embed.FS
 
 var templateNames = []string{
 	TemplateVerification, TemplateLoginCode, TemplateNewDevice,
 	TemplatePasswordReset, TemplatePasswordChanged, TemplateComposed, TemplateKYCApproved, TemplateKYCRejected,
+	TemplateDepositConfirmed, TemplateDepositRejected,
 }
 
 // Templates renders Clearvest's messages with one operator's branding. It is safe for
@@ -280,6 +305,24 @@ func checkData(name string, data any) error {
 		}
 		if len(d.Documents) == 0 {
 			return errors.New("a rejection names at least one document")
+		}
+		return checkLink(d.Link)
+	case TemplateDepositConfirmed:
+		d, ok := data.(DepositConfirmedData)
+		if !ok {
+			return wrongType(DepositConfirmedData{})
+		}
+		if d.TransactionID == "" || d.Received == "" {
+			return errors.New("a confirmation names the transaction and the amount received")
+		}
+		return checkLink(d.Link)
+	case TemplateDepositRejected:
+		d, ok := data.(DepositRejectedData)
+		if !ok {
+			return wrongType(DepositRejectedData{})
+		}
+		if d.TransactionID == "" {
+			return errors.New("a rejection names the transaction")
 		}
 		return checkLink(d.Link)
 	}

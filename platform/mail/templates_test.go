@@ -72,6 +72,16 @@ func TestRenderEveryTemplate(t *testing.T) {
 			"Please send your identity document again",
 			[]string{"Back: The image is blurry or unreadable.", "Use <daylight>", "https://clearvest.example.com/upload-kyc"},
 			[]string{"The image is blurry or unreadable.", "Use &lt;daylight&gt;", `href="https://clearvest.example.com/upload-kyc"`}},
+		{TemplateDepositConfirmed, DepositConfirmedData{Name: "Ada", TransactionID: "DEP-7K3Q-9XM2", Received: "$990.00", Asset: "USDT",
+			Notes: "Arrived <short>", Link: "https://clearvest.example.com/my-account"},
+			"Your deposit DEP-7K3Q-9XM2 was confirmed",
+			[]string{"Hello Ada,", "$990.00 was added", "Arrived <short>", "https://clearvest.example.com/my-account"},
+			[]string{"$990.00", "Arrived &lt;short&gt;", `href="https://clearvest.example.com/my-account"`}},
+		{TemplateDepositRejected, DepositRejectedData{Name: "Ada", TransactionID: "DEP-7K3Q-9XM2", Amount: "$1,000.00", Asset: "BTC",
+			Notes: "Nothing arrived", Link: "https://clearvest.example.com/my-account"},
+			"Your deposit DEP-7K3Q-9XM2 was not confirmed",
+			[]string{"$1,000.00", "Nothing arrived", "nothing was added"},
+			[]string{"$1,000.00", "Nothing arrived", `href="https://clearvest.example.com/my-account"`}},
 	}
 	for _, tc := range tests {
 		subject, text, html, err := tp.Render(tc.name, tc.data)

@@ -22,6 +22,7 @@ import (
 
 	"clearvest/app/accounts"
 	"clearvest/app/command"
+	"clearvest/domain/account"
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
@@ -69,6 +70,15 @@ type options struct {
 	waitUntil              func(ctx context.Context, t time.Time) error
 	tracer                 pgx.QueryTracer
 	onClosed               func(ctx context.Context, userID string) error
+	readModels             func(codec *eventstore.Registry) []projections.Projection
+	migrations             []pgmigrate.Set
+}
+
+// WithReadModels adds read models (built on the environment's codec) to its projection runner,
+// and migration sets their services need, so a service's tests and the API's read-your-writes
+// wait see them.
+func WithReadModels(f func(codec *eventstore.Registry) []projections.Projection, migrations ...pgmigrate.Set) Option {
+	return func(o *options) { o.readModels, o.migrations = f, migrations }
 }
 
 // WithOnClosed sets what runs after an account's closure (accounts.Deps.OnClosed).
@@ -142,6 +152,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	codec := eventstore.NewRegistry()
 	identity.RegisterEvents(codec)
 	kyc.RegisterEvents(codec)
+	account.RegisterEvents(codec)
 	codec.SetCipher(cipher)
 
 	logger := slog.New(slog.DiscardHandler)
@@ -149,7 +160,14 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	t.Cleanup(store.Close)
 	// A generous bound: under the race detector on a busy CI machine, catching up can take far
 	// longer than the few seconds a user-facing read-your-writes wait allows.
-	runner, err := projections.NewRunner(pool, store, []projections.Projection{users.New(codec), securitylog.New(codec)},
+	models := []projections.Projection{users.New(codec), securitylog.New(codec)}
+	if o.readModels != nil {
+		models = append(models, o.readModels(codec)...)
+	}
+	if err := pgmigrate.Apply(ctx, pool, o.migrations...); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	runner, err := projections.NewRunner(pool, store, models,
 		projections.WithLogger(logger), projections.WithWaitTimeout(30*time.Second))
 	if err != nil {
 		t.Fatal(err)

@@ -38,6 +38,8 @@ const signedInData = [
   'KycQueue',
   'KycCase',
   'Eligibility',
+  'Deposit',
+  'DepositQueue',
 ] as const;
 
 // What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
@@ -46,7 +48,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -107,6 +109,19 @@ export const api = generatedApi.enhanceEndpoints({
     // The same for everyone; terms change rarely, and a page opened again asks again.
     listPlans: { providesTags: ['Plan'] },
 
+    // Deposits. A decision credits the wallet, so it refreshes the signed-in user too (staff
+    // deciding someone else's deposit see their own figures unchanged, which is right).
+    listDepositAddresses: { providesTags: ['DepositAddress'] },
+    createDeposit: { invalidatesTags: ['Me', 'DepositQueue'] },
+    viewPaymentStatus: { providesTags: (_r, _e, arg) => [{ type: 'Deposit', id: arg.transactionId }] },
+    getPendingDeposits: { providesTags: ['DepositQueue'] },
+    confirmDeposit: {
+      invalidatesTags: (_r, _e, arg) => ['DepositQueue', 'Me', { type: 'Deposit', id: arg.confirmDepositRequest.transactionId }],
+    },
+    rejectDeposit: {
+      invalidatesTags: (_r, _e, arg) => ['DepositQueue', { type: 'Deposit', id: arg.rejectDepositRequest.transactionId }],
+    },
+
     // The list is the same for everyone and changes with a release, not a session.
     getCountries: { providesTags: ['Country'], keepUnusedDataFor: 3600 },
 
@@ -153,9 +168,20 @@ export const {
   useRejectKycMutation,
   useGetInvestEligibilityQuery,
   useListPlansQuery,
+  useListDepositAddressesQuery,
+  useCreateDepositMutation,
+  useViewPaymentStatusQuery,
+  useGetPendingDepositsQuery,
+  useConfirmDepositMutation,
+  useRejectDepositMutation,
 } = api;
 export type {
   Country,
+  Deposit,
+  DepositAddress,
+  DepositQueue,
+  DepositQueueItem,
+  DepositStatus,
   DevMail,
   DevMailSummary,
   InvestEligibility,

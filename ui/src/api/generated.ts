@@ -316,6 +316,64 @@ const injectedRtkApi = api.injectEndpoints({
     listPlans: build.query<ListPlansApiResponse, ListPlansApiArg>({
       query: () => ({ url: `/invest/plans` }),
     }),
+    listDepositAddresses: build.query<
+      ListDepositAddressesApiResponse,
+      ListDepositAddressesApiArg
+    >({
+      query: () => ({ url: `/payments/addresses` }),
+    }),
+    createDeposit: build.mutation<
+      CreateDepositApiResponse,
+      CreateDepositApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/payments/create`,
+        method: "POST",
+        body: queryArg.createDepositRequest,
+      }),
+    }),
+    viewPaymentStatus: build.query<
+      ViewPaymentStatusApiResponse,
+      ViewPaymentStatusApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/payments/viewPaymentStatus/${queryArg.transactionId}`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    getPendingDeposits: build.query<
+      GetPendingDepositsApiResponse,
+      GetPendingDepositsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/payments/pending-deposit`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    confirmDeposit: build.mutation<
+      ConfirmDepositApiResponse,
+      ConfirmDepositApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/payments/confirmPayment`,
+        method: "PATCH",
+        body: queryArg.confirmDepositRequest,
+      }),
+    }),
+    rejectDeposit: build.mutation<
+      RejectDepositApiResponse,
+      RejectDepositApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/payments/rejectPayment`,
+        method: "PATCH",
+        body: queryArg.rejectDepositRequest,
+      }),
+    }),
     getCountries: build.query<GetCountriesApiResponse, GetCountriesApiArg>({
       query: () => ({ url: `/countries` }),
     }),
@@ -547,6 +605,39 @@ export type GetInvestEligibilityApiArg = {
 };
 export type ListPlansApiResponse = /** status 200 The active plans. */ PlanList;
 export type ListPlansApiArg = void;
+export type ListDepositAddressesApiResponse =
+  /** status 200 The addresses. */ DepositAddressList;
+export type ListDepositAddressesApiArg = void;
+export type CreateDepositApiResponse =
+  /** status 200 The Pending deposit. */ Deposit;
+export type CreateDepositApiArg = {
+  createDepositRequest: CreateDepositRequest;
+};
+export type ViewPaymentStatusApiResponse =
+  /** status 200 The deposit. */ Deposit;
+export type ViewPaymentStatusApiArg = {
+  transactionId: string;
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetPendingDepositsApiResponse =
+  /** status 200 The queue. */ DepositQueue;
+export type GetPendingDepositsApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type ConfirmDepositApiResponse = /** status 200 Confirmed. */ Message;
+export type ConfirmDepositApiArg = {
+  confirmDepositRequest: ConfirmDepositRequest;
+};
+export type RejectDepositApiResponse = /** status 200 Rejected. */ Message;
+export type RejectDepositApiArg = {
+  rejectDepositRequest: RejectDepositRequest;
+};
 export type GetCountriesApiResponse =
   /** status 200 Countries by name. */ Country[];
 export type GetCountriesApiArg = void;
@@ -865,6 +956,72 @@ export type Plan = {
 export type PlanList = {
   plans: Plan[];
 };
+export type DepositAsset = "BTC" | "ETH" | "USDT";
+export type DepositNetwork = "BTC" | "ERC20" | "TRC20";
+export type DepositAddress = {
+  asset: DepositAsset;
+  network: DepositNetwork;
+  address: string;
+};
+export type DepositAddressList = {
+  addresses: DepositAddress[];
+};
+export type DepositStatus = "Pending" | "Confirmed" | "Rejected";
+export type DepositUser = {
+  _id: string;
+  name: string;
+  email: string;
+};
+export type Deposit = {
+  transactionId: string;
+  /** USD the investor stated, decimal string. */
+  amount: string;
+  asset: string;
+  network: string;
+  /** Where the investor was told to send the asset. */
+  address: string;
+  /** What the QR code encodes (the address). */
+  qrPayload: string;
+  onChainAmount: string;
+  usdRate: string;
+  txHash: string;
+  status: DepositStatus;
+  /** USD credited, decimal string ("0.00" until confirmed). */
+  received: string;
+  notes: string;
+  requestedAt: string;
+  decidedAt?: string;
+  user?: DepositUser;
+};
+export type CreateDepositRequest = {
+  /** USD the investor sent, decimal string. */
+  amount: string;
+  asset: string;
+  network: string;
+  /** How much of the asset was sent; required for BTC and ETH, ignored for USDT. */
+  onChainAmount?: string;
+  /** The on-chain transaction hash, if the investor has it. */
+  txHash?: string;
+};
+export type DepositQueueItem = {
+  deposit: Deposit;
+  /** How long the deposit has waited, at asOf. */
+  ageSeconds: number;
+};
+export type DepositQueue = {
+  asOf: string;
+  deposits: DepositQueueItem[];
+};
+export type ConfirmDepositRequest = {
+  transactionId: string;
+  /** USD actually received, decimal string. */
+  amount: string;
+  notes?: string;
+};
+export type RejectDepositRequest = {
+  transactionId: string;
+  notes?: string;
+};
 export type Country = {
   name: string;
   code: string;
@@ -939,6 +1096,12 @@ export const {
   useRejectKycMutation,
   useGetInvestEligibilityQuery,
   useListPlansQuery,
+  useListDepositAddressesQuery,
+  useCreateDepositMutation,
+  useViewPaymentStatusQuery,
+  useGetPendingDepositsQuery,
+  useConfirmDepositMutation,
+  useRejectDepositMutation,
   useGetCountriesQuery,
   useListDevMailQuery,
   useGetDevMailQuery,

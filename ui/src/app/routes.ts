@@ -52,7 +52,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['main'],
     page: () => import('../features/account/MyAccountPage').then((m) => m.MyAccountPage),
   },
-  { path: '/deposit-payment', title: 'Fund Wallet', access: 'signedIn', menus: ['account'] },
+  {
+    path: '/deposit-payment',
+    title: 'Fund Wallet',
+    access: 'signedIn',
+    menus: ['account'],
+    page: () => import('../features/deposits/DepositPage').then((m) => m.DepositPage),
+  },
   {
     path: '/start-invest',
     title: 'New Investment',
@@ -128,7 +134,13 @@ export const pages: readonly PageRoute[] = [
   },
   { path: '/investment/:investmentId', title: 'Investment Details', access: 'signedIn' },
   { path: '/admin-pending-wallet', title: 'Pending Withdrawals', access: 'staff', menus: ['staff'] },
-  { path: '/admin-pending-deposit', title: 'Pending Deposits', access: 'staff', menus: ['staff'] },
+  {
+    path: '/admin-pending-deposit',
+    title: 'Pending Deposits',
+    access: 'staff',
+    menus: ['staff'],
+    page: () => import('../features/deposits/PendingDepositsPage').then((m) => m.PendingDepositsPage),
+  },
   { path: '/admin-pending-investment', title: 'Investment Queue', access: 'staff', menus: ['staff'] },
   {
     path: '/pending-kyc',
@@ -144,7 +156,12 @@ export const pages: readonly PageRoute[] = [
     page: () => import('../features/kyc/KycCasePage').then((m) => m.KycCasePage),
   },
   { path: '/withdrawal/:id', title: 'Withdrawal Details', access: 'staff' },
-  { path: '/transaction/:transactionId', title: 'Payment Details', access: 'staff' },
+  {
+    path: '/transaction/:transactionId',
+    title: 'Payment Details',
+    access: 'staff',
+    page: () => import('../features/deposits/PaymentDetailsPage').then((m) => m.PaymentDetailsPage),
+  },
   // Balance adjustments and fee waivers are the admin's alone (docs/product-rules.md, "Roles").
   { path: '/edit-balance/:id', title: 'Balance Adjustment', access: 'admin' },
   { path: '/edit-user-balance/:id', title: 'Wallet Adjustment', access: 'admin' },

@@ -1,0 +1,154 @@
+package api
+
+import (
+	"context"
+	"time"
+
+	"clearvest/api/apigen"
+	appmoney "clearvest/app/money"
+	"clearvest/domain/domainerr"
+)
+
+// errMoneyUnavailable answers the payment operations of a server wired without the money
+// service (tests of other parts).
+var errMoneyUnavailable = domainerr.New(domainerr.RuleBroken, "Deposits are not available yet.")
+
+// errBadJSON answers a command without a body (the generated router already refuses most).
+var errBadJSON = domainerr.New(domainerr.Invalid, "The request body is missing.")
+
+const (
+	msgDepositConfirmed = "Deposit confirmed successfully"
+	msgDepositRejected  = "Deposit rejected successfully"
+)
+
+// moneyCaller is the signed-in caller as the money service sees them.
+func (s *server) moneyCaller(ctx context.Context) (appmoney.Actor, error) {
+	if s.money == nil {
+		return appmoney.Actor{}, errMoneyUnavailable
+	}
+	a, err := s.caller(ctx)
+	if err != nil {
+		return appmoney.Actor{}, err
+	}
+	return appmoney.Actor{UserID: a.UserID, Role: a.Role, IP: a.Client.IP}, nil
+}
+
+func (s *server) ListDepositAddresses(context.Context, apigen.ListDepositAddressesRequestObject) (apigen.ListDepositAddressesResponseObject, error) {
+	if s.money == nil {
+		return nil, errMoneyUnavailable
+	}
+	list := s.money.Addresses()
+	out := apigen.ListDepositAddresses200JSONResponse{Addresses: make([]apigen.DepositAddress, 0, len(list))}
+	for _, a := range list {
+		out.Addresses = append(out.Addresses, apigen.DepositAddress{Asset: apigen.DepositAsset(a.Asset),
+			Network: apigen.DepositNetwork(a.Network), Address: a.Address})
+	}
+	return out, nil
+}
+
+func (s *server) CreateDeposit(ctx context.Context, req apigen.CreateDepositRequestObject) (apigen.CreateDepositResponseObject, error) {
+	a, err := s.moneyCaller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if req.Body == nil {
+		return nil, errBadJSON
+	}
+	in := appmoney.DepositInput{Amount: req.Body.Amount, Asset: req.Body.Asset, Network: req.Body.Network}
+	if req.Body.OnChainAmount != nil {
+		in.OnChainAmount = *req.Body.OnChainAmount
+	}
+	if req.Body.TxHash != nil {
+		in.TxHash = *req.Body.TxHash
+	}
+	created, err := s.money.CreateDeposit(ctx, a, in)
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, created.Position)
+	return apigen.CreateDeposit200JSONResponse(depositJSON(created.Deposit, false)), nil
+}
+
+func (s *server) ViewPaymentStatus(ctx context.Context, req apigen.ViewPaymentStatusRequestObject) (apigen.ViewPaymentStatusResponseObject, error) {
+	a, err := s.moneyCaller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.money.Deposit(ctx, a, req.TransactionId)
+	if err != nil {
+		return nil, err
+	}
+	return apigen.ViewPaymentStatus200JSONResponse(depositJSON(d, a.Role.IsStaff())), nil
+}
+
+func (s *server) GetPendingDeposits(ctx context.Context, _ apigen.GetPendingDepositsRequestObject) (apigen.GetPendingDepositsResponseObject, error) {
+	if _, err := s.moneyCaller(ctx); err != nil {
+		return nil, err
+	}
+	list, err := s.money.PendingDeposits(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	out := apigen.GetPendingDeposits200JSONResponse{AsOf: now, Deposits: make([]apigen.DepositQueueItem, 0, len(list))}
+	for _, d := range list {
+		out.Deposits = append(out.Deposits, apigen.DepositQueueItem{Deposit: depositJSON(d, true),
+			AgeSeconds: max(0, int64(now.Sub(d.RequestedAt)/time.Second))})
+	}
+	return out, nil
+}
+
+func (s *server) ConfirmDeposit(ctx context.Context, req apigen.ConfirmDepositRequestObject) (apigen.ConfirmDepositResponseObject, error) {
+	a, err := s.moneyCaller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if req.Body == nil {
+		return nil, errBadJSON
+	}
+	in := appmoney.DecisionInput{TransactionID: req.Body.TransactionId, Received: req.Body.Amount}
+	if req.Body.Notes != nil {
+		in.Notes = *req.Body.Notes
+	}
+	pos, err := s.money.ConfirmDeposit(ctx, a, in)
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.ConfirmDeposit200JSONResponse{Message: msgDepositConfirmed}, nil
+}
+
+func (s *server) RejectDeposit(ctx context.Context, req apigen.RejectDepositRequestObject) (apigen.RejectDepositResponseObject, error) {
+	a, err := s.moneyCaller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if req.Body == nil {
+		return nil, errBadJSON
+	}
+	in := appmoney.DecisionInput{TransactionID: req.Body.TransactionId}
+	if req.Body.Notes != nil {
+		in.Notes = *req.Body.Notes
+	}
+	pos, err := s.money.RejectDeposit(ctx, a, in)
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.RejectDeposit200JSONResponse{Message: msgDepositRejected}, nil
+}
+
+// depositJSON maps a deposit onto the specification; withUser adds the investor (staff views).
+// The QR code encodes the address alone, which every wallet reads.
+func depositJSON(d appmoney.Deposit, withUser bool) apigen.Deposit {
+	out := apigen.Deposit{
+		TransactionId: d.TransactionID, Amount: d.Amount.String(), Asset: d.Asset, Network: d.Network,
+		Address: d.Address, QrPayload: d.Address, OnChainAmount: d.OnChainAmount, UsdRate: d.USDRate,
+		TxHash: d.TxHash, Status: apigen.DepositStatus(d.Status), Received: d.Received.String(), Notes: d.Notes,
+		RequestedAt: d.RequestedAt, DecidedAt: d.DecidedAt,
+	}
+	if withUser {
+		out.User = &apigen.DepositUser{UnderscoreId: d.UserID, Name: d.Name, Email: d.Email}
+	}
+	return out
+}

@@ -1,0 +1,324 @@
+package api_test
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"clearvest/api"
+	"clearvest/app/accounts"
+	"clearvest/app/accounts/accountstest"
+	"clearvest/app/money"
+	"clearvest/eventstore"
+	"clearvest/platform/config"
+	"clearvest/projections"
+	"clearvest/projections/wallets"
+)
+
+const (
+	testBTCAddress  = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
+	testTRONAddress = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
+)
+
+// newMoneyApp is the API with the money service and the wallets read model, deposit addresses
+// configured for BTC on Bitcoin and USDT on TRON.
+func newMoneyApp(t *testing.T) *app {
+	t.Helper()
+	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+		return []projections.Projection{wallets.New(codec)}
+	}, money.Migrations))
+	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var addrs []money.Address
+	for _, d := range parsed {
+		addrs = append(addrs, money.Address{Asset: d.Asset, Network: d.Network, Address: d.Address})
+	}
+	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs}, money.Deps{
+		Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock, Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serve(t, env, func(d *api.Deps) { d.Money = svc })
+}
+
+type depositJSON struct {
+	TransactionID string `json:"transactionId"`
+	Amount        string `json:"amount"`
+	Asset         string `json:"asset"`
+	Network       string `json:"network"`
+	Address       string `json:"address"`
+	QRPayload     string `json:"qrPayload"`
+	OnChainAmount string `json:"onChainAmount"`
+	USDRate       string `json:"usdRate"`
+	TxHash        string `json:"txHash"`
+	Status        string `json:"status"`
+	Received      string `json:"received"`
+	Notes         string `json:"notes"`
+	User          *struct {
+		ID    string `json:"_id"`
+		Email string `json:"email"`
+	} `json:"user"`
+}
+
+type depositQueueJSON struct {
+	Deposits []struct {
+		Deposit    depositJSON `json:"deposit"`
+		AgeSeconds int64       `json:"ageSeconds"`
+	} `json:"deposits"`
+}
+
+type balancesJSON struct {
+	Balance             string `json:"balance"`
+	InvestmentBalance   string `json:"investmentBalance"`
+	TotalMaturityAmount string `json:"totalMaturityAmount"`
+	Fees                string `json:"fees"`
+	HasFees             bool   `json:"hasFees"`
+}
+
+var transactionIDPattern = regexp.MustCompile(`^DEP-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$`)
+
+func createUSDT(t *testing.T, c *client, amount, txHash string) depositJSON {
+	t.Helper()
+	res := c.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": amount, "asset": "USDT", "network": "TRC20", "txHash": txHash})
+	expect(t, res, http.StatusOK)
+	return decodeJSON[depositJSON](t, res)
+}
+
+func TestDepositFlowCreditsTheWalletAndMailsTheInvestor(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	staff, _ := a.member(t, "sam@example.com", "author")
+	other, _ := a.member(t, "oscar@example.com", "subscriber")
+
+	res := investor.do(http.MethodGet, "/api/payments/addresses", nil)
+	expect(t, res, http.StatusOK)
+	if !strings.Contains(string(res.body), testTRONAddress) || !strings.Contains(string(res.body), testBTCAddress) {
+		t.Fatalf("addresses: %s", res.body)
+	}
+
+	d := createUSDT(t, investor, "100", "0xabc123")
+	if !transactionIDPattern.MatchString(d.TransactionID) || d.Status != "Pending" || d.Amount != "100.00" ||
+		d.Address != testTRONAddress || d.QRPayload != testTRONAddress || d.OnChainAmount != "100.000000" || d.USDRate != "1" ||
+		d.Received != "0.00" || d.User != nil {
+		t.Fatalf("created: %+v", d)
+	}
+
+	// The owner sees it; another investor gets 404, as for a deposit that does not exist.
+	res = investor.do(http.MethodGet, "/api/payments/viewPaymentStatus/"+d.TransactionID, nil)
+	expect(t, res, http.StatusOK)
+	expect(t, other.do(http.MethodGet, "/api/payments/viewPaymentStatus/"+d.TransactionID, nil), http.StatusNotFound)
+	expect(t, other.do(http.MethodGet, "/api/payments/viewPaymentStatus/DEP-2222-2222", nil), http.StatusNotFound)
+
+	// A subscriber may not decide, nor see the queue.
+	expect(t, other.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "100"}), http.StatusForbidden)
+	expect(t, other.do(http.MethodGet, "/api/payments/pending-deposit", nil), http.StatusForbidden)
+
+	// The same transaction hash, in another case, is refused for anyone.
+	res = other.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "5", "asset": "USDT", "network": "TRC20", "txHash": "0xABC123"})
+	expect(t, res, http.StatusConflict)
+	if e := decodeError(t, res); e.Message != "This transaction hash has already been used." {
+		t.Fatalf("reused hash: %+v", e)
+	}
+
+	staff.position = max(staff.position, investor.position)
+	res = staff.do(http.MethodGet, "/api/payments/pending-deposit", nil)
+	expect(t, res, http.StatusOK)
+	q := decodeJSON[depositQueueJSON](t, res)
+	if len(q.Deposits) != 1 || q.Deposits[0].Deposit.TransactionID != d.TransactionID || q.Deposits[0].AgeSeconds < 0 ||
+		q.Deposits[0].Deposit.User == nil || q.Deposits[0].Deposit.User.Email != "ivy@example.com" {
+		t.Fatalf("queue: %s", res.body)
+	}
+
+	res = staff.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "99.50", "notes": "Network fee deducted"})
+	expect(t, res, http.StatusOK)
+	res = staff.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": d.TransactionID, "notes": "late"})
+	expect(t, res, http.StatusConflict)
+	if e := decodeError(t, res); e.Message != "This deposit was already decided" {
+		t.Fatalf("second decision: %+v", e)
+	}
+
+	mails := a.MailsTo(t, "ivy@example.com", "was confirmed")
+	if len(mails) != 1 || !strings.Contains(mails[0].Text, "$99.50") || !strings.Contains(mails[0].Text, "Network fee deducted") ||
+		!strings.Contains(mails[0].Subject, d.TransactionID) {
+		t.Fatalf("confirmation mails: %+v", mails)
+	}
+
+	investor.position = max(investor.position, staff.position)
+	res = investor.do(http.MethodGet, "/api/users/getUser", nil)
+	expect(t, res, http.StatusOK)
+	if b := decodeJSON[balancesJSON](t, res); b.Balance != "99.50" || b.InvestmentBalance != "0.00" || b.Fees != "0.00" || b.HasFees {
+		t.Fatalf("getUser figures: %+v", b)
+	}
+	res = investor.do(http.MethodGet, "/api/payments/viewPaymentStatus/"+d.TransactionID, nil)
+	expect(t, res, http.StatusOK)
+	if got := decodeJSON[depositJSON](t, res); got.Status != "Confirmed" || got.Received != "99.50" || got.Notes != "Network fee deducted" {
+		t.Fatalf("after confirmation: %+v", got)
+	}
+	res = staff.do(http.MethodGet, "/api/payments/pending-deposit", nil)
+	if q := decodeJSON[depositQueueJSON](t, res); len(q.Deposits) != 0 {
+		t.Fatalf("queue after the decision: %s", res.body)
+	}
+}
+
+func TestDepositRejectionMailsTheNotes(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	staff, _ := a.member(t, "ada@example.com", "admin")
+
+	res := investor.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "250", "asset": "BTC", "network": "BTC", "onChainAmount": "0.004"})
+	expect(t, res, http.StatusOK)
+	d := decodeJSON[depositJSON](t, res)
+	if d.OnChainAmount != "0.004" || d.USDRate != "62500" || d.Address != testBTCAddress {
+		t.Fatalf("BTC deposit: %+v", d)
+	}
+	expect(t, staff.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": d.TransactionID, "notes": "Nothing arrived"}), http.StatusOK)
+	mails := a.MailsTo(t, "ivy@example.com", "was not confirmed")
+	if len(mails) != 1 || !strings.Contains(mails[0].Text, "Nothing arrived") || !strings.Contains(mails[0].Text, "$250.00") {
+		t.Fatalf("rejection mails: %+v", mails)
+	}
+	investor.position = max(investor.position, staff.position)
+	res = investor.do(http.MethodGet, "/api/users/getUser", nil)
+	if b := decodeJSON[balancesJSON](t, res); b.Balance != "0.00" {
+		t.Fatalf("balance after a rejection: %+v", b)
+	}
+}
+
+func TestDepositInputIsChecked(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	cases := []struct {
+		body    map[string]string
+		status  int
+		message string
+	}{
+		{map[string]string{"amount": "10", "asset": "BTC", "network": "BTC"}, http.StatusBadRequest, "Please enter the amount of the asset you sent."},
+		{map[string]string{"amount": "10", "asset": "ETH", "network": "ERC20", "onChainAmount": "1"}, http.StatusUnprocessableEntity,
+			"Deposits of this asset on this network are not available. Please choose another."},
+		{map[string]string{"amount": "10", "asset": "BTC", "network": "TRC20"}, http.StatusBadRequest, "Bitcoin cannot be sent on TRON"},
+		{map[string]string{"amount": "0", "asset": "USDT", "network": "TRC20"}, http.StatusBadRequest, "Amount must be greater than zero"},
+	}
+	for _, tc := range cases {
+		res := investor.do(http.MethodPost, "/api/payments/create", tc.body)
+		if res.status != tc.status {
+			t.Errorf("%v: status %d, want %d; %s", tc.body, res.status, tc.status, res.body)
+			continue
+		}
+		if e := decodeError(t, res); tc.message != "" && e.Message != tc.message {
+			t.Errorf("%v: message %q, want %q", tc.body, e.Message, tc.message)
+		}
+	}
+}
+
+func TestDepositNeedsAVerifiedEmail(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	if _, err := a.Accounts.CreateUser(context.Background(), accounts.CreateUserInput{
+		Name: "Una", Email: "una@example.com", Password: testPassword, Role: "subscriber",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// The first sign-in from a browser asks for the e-mailed code, as in member.
+	c := a.browser(t)
+	expect(t, c.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusUnauthorized)
+	res := c.do(http.MethodPost, "/api/users/loginWithCode/una@example.com", map[string]string{"loginCode": a.LatestCode(t, "una@example.com", "sign-in code")})
+	expect(t, res, http.StatusOK)
+	res = c.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "10", "asset": "USDT", "network": "TRC20"})
+	expect(t, res, http.StatusForbidden)
+	if e := decodeError(t, res); e.Message != "Please verify your email address before making a deposit." {
+		t.Fatalf("unverified: %+v", e)
+	}
+}
+
+func TestConcurrentDepositDecisionsDecideOnce(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	sam, _ := a.member(t, "sam@example.com", "author")
+	ada, _ := a.member(t, "ada@example.com", "admin")
+	d := createUSDT(t, investor, "40", "")
+
+	var wg sync.WaitGroup
+	statuses := make([]int, 2)
+	for i, c := range []*client{sam, ada} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == 0 {
+				statuses[i] = c.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "40"}).status
+			} else {
+				statuses[i] = c.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": d.TransactionID}).status
+			}
+		}()
+	}
+	wg.Wait()
+	if !(statuses[0] == http.StatusOK && statuses[1] == http.StatusConflict) && !(statuses[0] == http.StatusConflict && statuses[1] == http.StatusOK) {
+		t.Fatalf("statuses %v, want one 200 and one 409", statuses)
+	}
+	decided := len(a.MailsTo(t, "ivy@example.com", "was confirmed")) + len(a.MailsTo(t, "ivy@example.com", "was not confirmed"))
+	if decided != 1 {
+		t.Fatalf("%d decision mails, want 1", decided)
+	}
+	if n := a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type IN ('account.deposit_confirmed', 'account.deposit_rejected')`,
+		"account-"+investorID(t, a, investor)); n != 1 {
+		t.Fatalf("%d decision events, want 1", n)
+	}
+}
+
+func investorID(t *testing.T, a *app, c *client) string {
+	t.Helper()
+	return decodeUser(t, c.do(http.MethodGet, "/api/users/getUser", nil)).ID
+}
+
+func TestCreateDepositIsIdempotent(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	body := map[string]string{"amount": "75.25", "asset": "USDT", "network": "TRC20", "txHash": "0xfeed"}
+	first := investor.withKey("dep-1", http.MethodPost, "/api/payments/create", body)
+	expect(t, first, http.StatusOK)
+	again := investor.withKey("dep-1", http.MethodPost, "/api/payments/create", body)
+	expect(t, again, http.StatusOK)
+	if again.header.Get("Idempotency-Hit") != "true" || first.header.Get("Idempotency-Hit") != "" {
+		t.Fatalf("headers: first %v, again %v", first.header, again.header)
+	}
+	if f, s := decodeJSON[depositJSON](t, first), decodeJSON[depositJSON](t, again); f.TransactionID != s.TransactionID || f.TransactionID == "" {
+		t.Fatalf("transaction ids %q and %q", f.TransactionID, s.TransactionID)
+	}
+	if n := a.count(t, `SELECT count(*) FROM money_deposit_refs`); n != 1 {
+		t.Fatalf("%d deposits recorded, want 1", n)
+	}
+}
+
+func TestATransactionHashIsClaimedOnceUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	ivy, _ := a.member(t, "ivy@example.com", "subscriber")
+	oscar, _ := a.member(t, "oscar@example.com", "subscriber")
+	var wg sync.WaitGroup
+	statuses := make([]int, 2)
+	for i, c := range []*client{ivy, oscar} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = c.do(http.MethodPost, "/api/payments/create",
+				map[string]string{"amount": "10", "asset": "USDT", "network": "TRC20", "txHash": "0xSAME"}).status
+		}()
+	}
+	wg.Wait()
+	if !(statuses[0] == http.StatusOK && statuses[1] == http.StatusConflict) && !(statuses[0] == http.StatusConflict && statuses[1] == http.StatusOK) {
+		t.Fatalf("statuses %v, want one 200 and one 409", statuses)
+	}
+	if n := a.count(t, `SELECT count(*) FROM events WHERE type = 'account.deposit_requested'`); n != 1 {
+		t.Fatalf("%d deposit events, want 1 (the refused request rolled back)", n)
+	}
+}

@@ -1,0 +1,295 @@
+package money
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"clearvest/app/command"
+	"clearvest/domain/account"
+	"clearvest/domain/asset"
+	"clearvest/domain/money"
+	"clearvest/domain/payout"
+	"clearvest/platform/mail"
+)
+
+// accountPage is where an investor goes after a decision.
+const accountPage = "/my-account"
+
+// DepositInput is what an investor states when they say they sent crypto.
+type DepositInput struct {
+	Amount  string // USD, a decimal string
+	Asset   string
+	Network string
+	// OnChainAmount is how much of the asset was sent. For USDT it is the USD amount (1 USDT is
+	// taken as 1 USD) and may be left empty; for BTC and ETH, which have no price here, it is
+	// required, and the rate recorded is the one it implies (Amount ÷ OnChainAmount).
+	OnChainAmount string
+	TxHash        string // optional
+}
+
+// Deposit is one deposit as its owner and staff see it.
+type Deposit struct {
+	TransactionID string
+	UserID        string
+	Amount        money.Money
+	Asset         string
+	Network       string
+	Address       string
+	OnChainAmount string
+	USDRate       string
+	TxHash        string
+	Status        account.Status
+	Received      money.Money
+	Notes         string
+	RequestedAt   time.Time
+	DecidedAt     *time.Time
+	// The owner's name and e-mail (for staff pages; "" when the read model has not seen them).
+	Name, Email string
+}
+
+// Created is a new deposit and the position of its event, for read-your-writes.
+type Created struct {
+	Deposit  Deposit
+	Position int64
+}
+
+// errTransactionIDTaken is a transaction id drawn twice; CreateDeposit draws again.
+var errTransactionIDTaken = errors.New("money: transaction id taken")
+
+// CreateDeposit records a Pending deposit on the caller's account: the deposit address for the
+// asset and network, the amounts and a fresh transaction id; the transaction hash, if any, is
+// claimed platform-wide in the same transaction. Nothing is credited until staff confirm it.
+func (s *Service) CreateDeposit(ctx context.Context, a Actor, in DepositInput) (Created, error) {
+	u, err := s.user(ctx, a.UserID)
+	if err != nil {
+		return Created{}, err
+	}
+	if !u.EmailVerified() {
+		return Created{}, ErrNotVerified
+	}
+	amount, err := money.Parse(strings.TrimSpace(in.Amount))
+	if err != nil {
+		return Created{}, err
+	}
+	if _, err := money.Positive(amount); err != nil {
+		return Created{}, err
+	}
+	as, err := asset.Parse(strings.TrimSpace(in.Asset))
+	if err != nil {
+		return Created{}, account.ErrInvalidAsset
+	}
+	network, err := payout.ParseNetwork(strings.TrimSpace(in.Network))
+	if err != nil {
+		return Created{}, account.ErrInvalidNetwork
+	}
+	if err := payout.CheckRoute(as, network); err != nil {
+		return Created{}, account.ErrInvalidNetwork.WithMessage(as.Name() + " cannot be sent on " + network.Name())
+	}
+	address, ok := s.address(as, network)
+	if !ok {
+		return Created{}, ErrNoAddress
+	}
+	onChain, rate, err := onChainAndRate(as, amount, in.OnChainAmount)
+	if err != nil {
+		return Created{}, err
+	}
+	txHash := strings.TrimSpace(in.TxHash)
+	for range 5 {
+		req := account.DepositRequest{
+			DepositID: uuid.NewString(), TransactionID: newTransactionID(), Amount: amount, Asset: string(as),
+			Network: string(network), OnChainAmount: onChain, USDRate: rate, TxHash: txHash, Address: address,
+		}
+		created, err := s.create(ctx, a, req)
+		if errors.Is(err, errTransactionIDTaken) {
+			continue
+		}
+		return created, err
+	}
+	return Created{}, errors.New("money: could not draw a free transaction id")
+}
+
+func (s *Service) create(ctx context.Context, a Actor, req account.DepositRequest) (Created, error) {
+	var d account.Deposit
+	res, err := command.Update(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID), metaFor(a),
+		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+			now := s.clock.Now()
+			if err := acc.RequestDeposit(req, now); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: accountStream(a.UserID), Aggregate: acc}); err != nil {
+				return err
+			}
+			tag, err := tx.Exec(ctx, `INSERT INTO money_deposit_refs (transaction_id, user_id, deposit_id, created_at)
+				VALUES ($1, $2, $3, $4) ON CONFLICT (transaction_id) DO NOTHING`, req.TransactionID, a.UserID, req.DepositID, now)
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 0 {
+				return errTransactionIDTaken
+			}
+			if req.TxHash != "" {
+				tag, err := tx.Exec(ctx, `INSERT INTO money_tx_hashes (tx_hash_key, transaction_id, created_at)
+					VALUES ($1, $2, $3) ON CONFLICT (tx_hash_key) DO NOTHING`, txHashKey(req.TxHash), req.TransactionID, now)
+				if err != nil {
+					return err
+				}
+				if tag.RowsAffected() == 0 {
+					return ErrTxHashUsed
+				}
+			}
+			d, _ = acc.Deposit(req.DepositID)
+			return nil
+		})
+	if err != nil {
+		return Created{}, err
+	}
+	return Created{Deposit: fromAggregate(a.UserID, d), Position: res.Position}, nil
+}
+
+// txHashKey is the form a hash is unique in: trimmed, lower case.
+func txHashKey(h string) string { return strings.ToLower(strings.TrimSpace(h)) }
+
+// onChainAndRate works out what the deposit records in the asset. USDT is taken at 1 USD, so its
+// on-chain amount is the USD amount with six decimals. BTC and ETH have no price feed here: the
+// investor says how much they sent, and the rate recorded is the one their two figures imply.
+// Staff credit what actually arrived either way.
+func onChainAndRate(as asset.Asset, amount money.Money, stated string) (string, string, error) {
+	if as == asset.USDT {
+		return amount.Decimal().StringFixed(int32(as.Decimals())), "1", nil
+	}
+	stated = strings.TrimSpace(stated)
+	if stated == "" {
+		return "", "", ErrOnChainRequired
+	}
+	x, err := asset.ParseAmount(as, stated)
+	if err != nil || x.IsZero() {
+		return "", "", account.ErrInvalidOnChain
+	}
+	r := amount.Decimal().Div(x.Decimal()).RoundBank(asset.MaxRateDecimals)
+	rate, err := asset.ParseRate(r.String())
+	if err != nil {
+		return "", "", ErrOnChainMismatch
+	}
+	return x.String(), rate.String(), nil
+}
+
+// transactionAlphabet leaves out characters people confuse when they read an id aloud (0/O,
+// 1/I/L).
+const transactionAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// newTransactionID draws a human-friendly id like DEP-7K3Q-9XM2: 31^8 (about 8.5 × 10^11)
+// possibilities; the money_deposit_refs key makes it unique and a collision draws again.
+func newTransactionID() string {
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	out := []byte("DEP-XXXX-XXXX")
+	pos := []int{4, 5, 6, 7, 9, 10, 11, 12}
+	for i, p := range pos {
+		out[p] = transactionAlphabet[int(b[i])%len(transactionAlphabet)]
+	}
+	return string(out)
+}
+
+// DecisionInput is a staff decision on a deposit.
+type DecisionInput struct {
+	TransactionID string
+	Received      string // USD actually received; confirmations only
+	Notes         string
+}
+
+// ConfirmDeposit credits what actually arrived to the investor's wallet and e-mails them, in
+// one transaction. A second decision is a 409.
+func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput) (int64, error) {
+	received, err := money.Parse(strings.TrimSpace(in.Received))
+	if err != nil {
+		return 0, err
+	}
+	return s.decide(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
+		return acc.ConfirmDeposit(depositID, received, in.Notes, a.UserID, at)
+	}, func(name string, d account.Deposit) (string, any) {
+		return mail.TemplateDepositConfirmed, mail.DepositConfirmedData{Name: name, TransactionID: d.TransactionID,
+			Received: d.Received.Dollars(), Asset: d.Asset, Notes: d.Notes, Link: s.cfg.PublicURL + accountPage}
+	})
+}
+
+// RejectDeposit closes a deposit without crediting anything and e-mails the investor, in one
+// transaction. A second decision is a 409.
+func (s *Service) RejectDeposit(ctx context.Context, a Actor, in DecisionInput) (int64, error) {
+	return s.decide(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
+		return acc.RejectDeposit(depositID, in.Notes, a.UserID, at)
+	}, func(name string, d account.Deposit) (string, any) {
+		return mail.TemplateDepositRejected, mail.DepositRejectedData{Name: name, TransactionID: d.TransactionID,
+			Amount: d.Amount.Dollars(), Asset: d.Asset, Notes: d.Notes, Link: s.cfg.PublicURL + accountPage}
+	})
+}
+
+// ref finds the account and deposit a transaction id names.
+func (s *Service) ref(ctx context.Context, transactionID string) (userID, depositID string, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT user_id, deposit_id FROM money_deposit_refs WHERE transaction_id = $1`,
+		strings.ToUpper(strings.TrimSpace(transactionID))).Scan(&userID, &depositID)
+	if err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return "", "", ErrDepositNotFound
+		}
+		return "", "", fmt.Errorf("money: deposit ref: %w", err)
+	}
+	return userID, depositID, nil
+}
+
+func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
+	rule func(acc *account.Account, depositID string, at time.Time) error,
+	message func(name string, d account.Deposit) (string, any)) (int64, error) {
+	userID, depositID, err := s.ref(ctx, transactionID)
+	if err != nil {
+		return 0, err
+	}
+	u, err := s.user(ctx, userID)
+	if err != nil {
+		return 0, err
+	}
+	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
+		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+			if err := rule(acc, depositID, s.clock.Now()); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
+				return err
+			}
+			d, _ := acc.Deposit(depositID)
+			template, data := message(u.Profile().Name, d)
+			subject, text, html, err := s.tmpl.Render(template, data)
+			if err != nil {
+				return err
+			}
+			// One decision per deposit, so this names the cause: a retried command mails once.
+			dedupe := "deposit/" + d.TransactionID + "/" + template
+			return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: u.Email(), Subject: subject, Text: text, HTML: html}, false)
+		})
+	if err != nil {
+		return 0, err
+	}
+	s.kick()
+	return res.Position, nil
+}
+
+func fromAggregate(userID string, d account.Deposit) Deposit {
+	out := Deposit{
+		TransactionID: d.TransactionID, UserID: userID, Amount: d.Amount, Asset: d.Asset, Network: d.Network,
+		Address: d.Address, OnChainAmount: d.OnChainAmount, USDRate: d.USDRate, TxHash: d.TxHash, Status: d.Status,
+		Received: d.Received, Notes: d.Notes, RequestedAt: d.RequestedAt,
+	}
+	if !d.DecidedAt.IsZero() {
+		t := d.DecidedAt
+		out.DecidedAt = &t
+	}
+	return out
+}

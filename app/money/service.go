@@ -1,0 +1,162 @@
+// Package money is the application service of users' money: the commands of the account
+// aggregate (domain/account, stream "account-<userID>") run through the command runner, with
+// the rows and e-mails that must commit with them. Deposits are built (docs/deposits.md);
+// investments, withdrawals and staff corrections are planned.
+//
+// The service trusts its caller on who may call what (api/policy.go), except for a deposit's
+// status, which only its owner and staff may see: anyone else gets a 404.
+package money
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"log/slog"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/app/command"
+	"clearvest/domain/account"
+	"clearvest/domain/asset"
+	"clearvest/domain/clock"
+	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
+	"clearvest/domain/payout"
+	"clearvest/eventstore"
+	"clearvest/platform/mail"
+	"clearvest/platform/pgmigrate"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// Migrations creates the service's own tables (money_deposit_refs, money_tx_hashes). They refer
+// to no other set's tables.
+var Migrations = pgmigrate.MustFromFS("money", migrationFS, "migrations")
+
+// Address is where investors send one asset on one network.
+type Address struct {
+	Asset   asset.Asset
+	Network payout.Network
+	Address string
+}
+
+// Kicker wakes the mail sender after a commit; *mail.Sender is one.
+type Kicker interface{ Kick() }
+
+// Config is what the service needs from the configuration.
+type Config struct {
+	// PublicURL is where links in e-mails point.
+	PublicURL    string
+	SupportEmail string
+	// Addresses are the configured deposit addresses (CLEARVEST_DEPOSIT_ADDRESSES).
+	Addresses []Address
+}
+
+// Deps are the collaborators of the service.
+type Deps struct {
+	Pool     *pgxpool.Pool
+	Commands *command.Runner // must run transactions (command.WithTransactions)
+	Sender   Kicker
+	Clock    clock.Clock
+	Logger   *slog.Logger
+}
+
+// Service runs the money commands. It is safe for concurrent use.
+type Service struct {
+	cfg      Config
+	pool     *pgxpool.Pool
+	commands *command.Runner
+	sender   Kicker
+	clock    clock.Clock
+	log      *slog.Logger
+	tmpl     *mail.Templates
+}
+
+// New wires the service.
+func New(cfg Config, d Deps) (*Service, error) {
+	if d.Pool == nil || d.Commands == nil {
+		return nil, errors.New("money: New needs a pool and a command runner")
+	}
+	if d.Clock == nil {
+		d.Clock = clock.System()
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	tmpl, err := mail.NewTemplates(mail.Branding{PublicURL: cfg.PublicURL, SupportEmail: cfg.SupportEmail})
+	if err != nil {
+		return nil, err
+	}
+	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl}, nil
+}
+
+// Actor is who is calling: the signed-in user, their role and address.
+type Actor struct {
+	UserID string
+	Role   identity.Role
+	IP     string
+}
+
+// Errors of the service (the aggregate's are in domain/account).
+var (
+	ErrUserNotFound    = domainerr.New(domainerr.NotFound, "User not found")
+	ErrDepositNotFound = account.ErrDepositNotFound
+	ErrNotVerified     = domainerr.New(domainerr.Forbidden, "Please verify your email address before making a deposit.")
+	ErrNoAddress       = domainerr.New(domainerr.RuleBroken, "Deposits of this asset on this network are not available. Please choose another.")
+	ErrTxHashUsed      = fieldError(domainerr.Conflict, "txHash", "This transaction hash has already been used.")
+	ErrOnChainRequired = fieldError(domainerr.Invalid, "onChainAmount", "Please enter the amount of the asset you sent.")
+	ErrOnChainMismatch = fieldError(domainerr.Invalid, "onChainAmount", "The amount of the asset does not match the USD amount. Please check both.")
+)
+
+func fieldError(kind domainerr.Kind, field, message string) *domainerr.Error {
+	e := domainerr.New(kind, message)
+	e.Field = field
+	return e
+}
+
+func metaFor(a Actor) eventstore.Metadata {
+	return eventstore.Metadata{ActorID: a.UserID, ActorRole: string(a.Role), ClientIP: a.IP}
+}
+
+func accountStream(userID string) eventstore.StreamID {
+	return eventstore.NewStreamID(account.StreamCategory, userID)
+}
+
+func userStream(userID string) eventstore.StreamID {
+	return eventstore.NewStreamID(identity.StreamCategory, userID)
+}
+
+// user loads a user's identity as the stream is now (e-mail, verification, name).
+func (s *Service) user(ctx context.Context, userID string) (*identity.User, error) {
+	u, err := command.Load(ctx, s.commands, userStream(userID), identity.New)
+	if err != nil {
+		return nil, err
+	}
+	if !u.Registered() {
+		return nil, ErrUserNotFound
+	}
+	return u, nil
+}
+
+// Addresses lists the configured deposit addresses, in configuration order.
+func (s *Service) Addresses() []Address {
+	return append([]Address(nil), s.cfg.Addresses...)
+}
+
+func (s *Service) address(a asset.Asset, n payout.Network) (string, bool) {
+	for _, d := range s.cfg.Addresses {
+		if d.Asset == a && d.Network == n {
+			return d.Address, true
+		}
+	}
+	return "", false
+}
+
+func (s *Service) kick() {
+	if s.sender != nil {
+		s.sender.Kick()
+	}
+}

@@ -1,0 +1,49 @@
+package money
+
+import (
+	"context"
+	"strings"
+
+	"clearvest/domain/account"
+	"clearvest/projections/wallets"
+)
+
+// Deposit returns one deposit to its owner or to staff; anyone else gets a 404, as for a
+// deposit that does not exist. It reads the wallets read model, as fresh as the caller's
+// position (read-your-writes).
+func (s *Service) Deposit(ctx context.Context, a Actor, transactionID string) (Deposit, error) {
+	d, err := wallets.ByTransactionID(ctx, s.pool, strings.ToUpper(strings.TrimSpace(transactionID)))
+	if err != nil {
+		return Deposit{}, err
+	}
+	if d.UserID != a.UserID && !a.Role.IsStaff() {
+		return Deposit{}, ErrDepositNotFound
+	}
+	return fromRow(d), nil
+}
+
+// PendingDeposits is the staff queue: deposits waiting for a decision, oldest first.
+func (s *Service) PendingDeposits(ctx context.Context) ([]Deposit, error) {
+	rows, err := wallets.PendingDeposits(ctx, s.pool, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Deposit, len(rows))
+	for i, r := range rows {
+		out[i] = fromRow(r)
+	}
+	return out, nil
+}
+
+// Balances returns a user's dashboard figures from the wallets read model.
+func (s *Service) Balances(ctx context.Context, userID string) (account.Balances, error) {
+	return wallets.Balances(ctx, s.pool, userID)
+}
+
+func fromRow(d wallets.Deposit) Deposit {
+	return Deposit{
+		TransactionID: d.TransactionID, UserID: d.UserID, Amount: d.Amount, Asset: d.Asset, Network: d.Network,
+		Address: d.Address, OnChainAmount: d.OnChainAmount, USDRate: d.USDRate, TxHash: d.TxHash, Status: d.Status,
+		Received: d.Received, Notes: d.Notes, RequestedAt: d.RequestedAt, DecidedAt: d.DecidedAt, Name: d.Name, Email: d.Email,
+	}
+}

@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import type { Deposit } from '../../api/enhanced';
+import { Amount } from '../../components/Amount';
+import { formatDateTime } from '../../components/format';
+import { routeLabel, statusBadge } from './depositWords';
+
+// A deposit's facts, for its owner and for staff.
+export function DepositDetails({ deposit }: { deposit: Deposit }) {
+  const rows: [string, ReactNode][] = [
+    ['Transaction ID', <strong data-testid="transaction-id">{deposit.transactionId}</strong>],
+    [
+      'Status',
+      <span className={statusBadge(deposit.status)} data-testid="deposit-status">
+        {deposit.status}
+      </span>,
+    ],
+    ['Amount', <Amount amount={deposit.amount} />],
+    ['Sent', `${deposit.onChainAmount} ${deposit.asset} (${routeLabel(deposit.asset, deposit.network)})`],
+    ['To address', <code className="break-anywhere">{deposit.address}</code>],
+  ];
+  if (deposit.txHash) rows.push(['Transaction hash', <code className="break-anywhere">{deposit.txHash}</code>]);
+  if (deposit.user) rows.push(['Investor', `${deposit.user.name} (${deposit.user.email})`]);
+  rows.push(['Requested', formatDateTime(deposit.requestedAt)]);
+  if (deposit.status === 'Confirmed') rows.push(['Credited', <Amount amount={deposit.received} />]);
+  if (deposit.notes) rows.push(['Notes', deposit.notes]);
+  if (deposit.decidedAt) rows.push(['Decided', formatDateTime(deposit.decidedAt)]);
+  return (
+    <dl className="facts" data-testid="deposit-details">
+      {rows.map(([term, value]) => (
+        <div key={term} className="facts__row">
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

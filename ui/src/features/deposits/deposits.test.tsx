@@ -1,0 +1,161 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Deposit } from '../../api/enhanced';
+import { renderApp } from '../../test/renderWithProviders';
+import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
+import { waitedFor } from './depositWords';
+
+const investor = makeUser({ _id: 'u1', name: 'Ivy Investor' });
+const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Sam Staff' });
+
+const addresses = {
+  addresses: [
+    { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+    { asset: 'BTC', network: 'BTC', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' },
+  ],
+};
+
+const pending: Deposit = {
+  transactionId: 'DEP-7K3Q-9XM2',
+  amount: '100.00',
+  asset: 'USDT',
+  network: 'TRC20',
+  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  qrPayload: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  onChainAmount: '100.000000',
+  usdRate: '1',
+  txHash: '0xabc',
+  status: 'Pending',
+  received: '0.00',
+  notes: '',
+  requestedAt: '2026-11-23T10:00:00Z',
+};
+
+describe('waiting time', () => {
+  it('reads the server’s seconds', () => {
+    expect(waitedFor(20)).toBe('waiting less than a minute');
+    expect(waitedFor(5 * 60)).toBe('waiting 5 min');
+    expect(waitedFor(3 * 3600 + 12 * 60)).toBe('waiting 3 h 12 min');
+    expect(waitedFor(3 * 86400 + 2 * 3600)).toBe('waiting 3 d 2 h');
+  });
+});
+
+describe('deposit page', () => {
+  it('shows the address with a QR code, sends the deposit and counts down to the dashboard', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/payments/addresses': json(addresses),
+      'POST /api/payments/create': json(pending),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Fund Wallet' })).toBeTruthy();
+    const address = await screen.findByTestId('deposit-address');
+    expect(within(address).getByText('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBeTruthy();
+    expect(within(address).getByRole('img', { name: /QR code/ })).toBeTruthy();
+    expect(within(address).getByRole('button', { name: 'Copy address' })).toBeTruthy();
+    // USDT needs no on-chain amount; BTC does.
+    expect(screen.queryByLabelText(/Amount of USDT/)).toBeNull();
+    await u.selectOptions(screen.getByLabelText('Asset and network'), 'BTC/BTC');
+    expect(screen.getByLabelText('Amount of BTC you sent')).toBeTruthy();
+    await u.selectOptions(screen.getByLabelText('Asset and network'), 'USDT/TRC20');
+
+    await u.type(screen.getByLabelText('Amount in US dollars'), '100');
+    await u.type(screen.getByLabelText(/Transaction hash/), '0xabc');
+    await u.click(screen.getByRole('button', { name: 'Confirm deposit' }));
+
+    expect(await screen.findByTestId('transaction-id')).toHaveProperty('textContent', 'DEP-7K3Q-9XM2');
+    expect(screen.getByTestId('deposit-status').textContent).toBe('Pending');
+    expect(api.to('POST /api/payments/create')[0]!.body).toEqual({ amount: '100', asset: 'USDT', network: 'TRC20', txHash: '0xabc' });
+    expect(screen.getByRole('link', { name: 'Go now' }).getAttribute('href')).toBe('/my-account');
+    expect(screen.getByText(/Going to your dashboard in \d s/)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'Fund Wallet' })).toBeNull(), { timeout: 5000 });
+  });
+
+  it('asks for a verified e-mail first', async () => {
+    const unverified = makeUser({ _id: 'u2', isVerified: false });
+    stubApi({ 'GET /api/users/getUser': json(unverified), 'GET /api/payments/addresses': json(addresses) });
+    renderApp({ route: '/deposit-payment', ...signedIn(unverified) });
+    const notice = await screen.findByTestId('deposit-unverified');
+    expect(within(notice).getByText('Please verify your email address before making a deposit.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Confirm deposit' })).toBeNull();
+  });
+
+  it('shows the server’s refusal as it is and stays on the form', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/payments/addresses': json(addresses),
+      'POST /api/payments/create': json({ message: 'This transaction hash has already been used.', field: 'txHash' }, 409),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    await u.type(await screen.findByLabelText('Amount in US dollars'), '100');
+    await u.click(screen.getByRole('button', { name: 'Confirm deposit' }));
+    expect(await screen.findByText('This transaction hash has already been used.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Confirm deposit' })).toBeTruthy();
+  });
+});
+
+describe('staff deposit queue and decision', () => {
+  it('lists pending deposits oldest first with their age and links to the details', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/payments/pending-deposit': json({
+        asOf: '2026-11-23T10:12:00Z',
+        deposits: [{ deposit: { ...pending, user: { _id: 'u1', name: 'Ivy Investor', email: 'ivy@example.com' } }, ageSeconds: 720 }],
+      }),
+    });
+    renderApp({ route: '/admin-pending-deposit', ...signedIn(staff) });
+    const items = await screen.findAllByTestId('deposit-queue-item');
+    expect(items).toHaveLength(1);
+    expect(within(items[0]!).getByRole('link', { name: 'DEP-7K3Q-9XM2' }).getAttribute('href')).toBe('/transaction/DEP-7K3Q-9XM2');
+    expect(within(items[0]!).getByText('waiting 12 min')).toBeTruthy();
+    expect(items[0]!.textContent).toContain('ivy@example.com');
+    expect(items[0]!.textContent).toContain('$100.00');
+  });
+
+  it('confirms with the amount received and notes, and shows a 409 as the server words it', async () => {
+    let confirmed = false;
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/payments/viewPaymentStatus/DEP-7K3Q-9XM2': () =>
+        json(confirmed ? { ...pending, status: 'Confirmed', received: '99.50', notes: 'Fee deducted' } : pending),
+      'PATCH /api/payments/confirmPayment': () => {
+        if (confirmed) return json({ message: 'This deposit was already decided' }, 409);
+        confirmed = true;
+        return json({ message: 'Deposit confirmed successfully' });
+      },
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/transaction/DEP-7K3Q-9XM2', ...signedIn(staff) });
+    const received = await screen.findByLabelText('Amount received (USD)');
+    await u.clear(received);
+    await u.type(received, '99.50');
+    await u.type(screen.getByLabelText(/Notes/), 'Fee deducted');
+    await u.click(screen.getByRole('button', { name: 'Confirm payment' }));
+    expect(await screen.findByText('Payment successfully confirmed!')).toBeTruthy();
+    expect(api.to('PATCH /api/payments/confirmPayment')[0]!.body).toEqual({ transactionId: 'DEP-7K3Q-9XM2', amount: '99.50', notes: 'Fee deducted' });
+    await waitFor(() => expect(screen.getByTestId('deposit-status').textContent).toBe('Confirmed'));
+    expect(screen.queryByRole('button', { name: 'Confirm payment' })).toBeNull();
+  });
+
+  it('shows a conflict from another reviewer verbatim', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/payments/viewPaymentStatus/DEP-7K3Q-9XM2': json(pending),
+      'PATCH /api/payments/rejectPayment': json({ message: 'This deposit was already decided' }, 409),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/transaction/DEP-7K3Q-9XM2', ...signedIn(staff) });
+    await u.click(await screen.findByRole('button', { name: 'Reject payment' }));
+    expect(await screen.findByText('This deposit was already decided')).toBeTruthy();
+  });
+
+  it('is for staff only', async () => {
+    stubApi({ 'GET /api/users/getUser': json(investor) });
+    renderApp({ route: '/admin-pending-deposit', ...signedIn(investor) });
+    expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
+    expect(screen.queryByRole('heading', { level: 1, name: 'Pending Deposits' })).toBeNull();
+  });
+});
