@@ -207,8 +207,11 @@ func TestDeadlockedTransactionIsRetried(t *testing.T) {
 			t.Fatalf("a command failed: %v", err)
 		}
 	}
-	if runs.Load() != 3 {
-		t.Errorf("transactions ran %d times, want 3 (one deadlock victim run again)", runs.Load())
+	// At least one rerun: the deadlock victim's. On a crowded server the database may abort a
+	// rerun too (it was seen once), which the runner must also get past, so more is not wrong;
+	// what matters is that both commands succeeded once each, checked below.
+	if runs.Load() < 3 {
+		t.Errorf("transactions ran %d times, want at least 3 (the deadlock victim run again)", runs.Load())
 	}
 	if rows := sideRows(t, pool); rows["x"] != 2 || rows["y"] != 2 {
 		t.Errorf("side rows = %v, want x=2 and y=2", rows)
