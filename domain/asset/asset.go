@@ -16,12 +16,12 @@ package asset
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"clearvest/domain/domainerr"
 	"clearvest/domain/money"
+	"clearvest/domain/plaindecimal"
 )
 
 // Asset is a coin Clearvest accepts and pays out, named by its ticker. The zero value is no asset.
@@ -119,8 +119,8 @@ func MustParseAmount(a Asset, s string) Amount {
 // parseDecimal checks the grammar (0|[1-9][0-9]*)(\.[0-9]+)? and the limits, then reads the exact
 // value. Syntax is checked before precision and size, so "1.2.3" is invalid, not too precise.
 func parseDecimal(s string, maxInt int, maxFrac int32) (decimal.Decimal, error) {
-	intPart, frac, hasPoint := strings.Cut(s, ".")
-	if !allDigits(intPart) || (len(intPart) > 1 && intPart[0] == '0') || (hasPoint && !allDigits(frac)) {
+	intPart, frac, ok := plaindecimal.Split(s)
+	if !ok || (len(intPart) > 1 && intPart[0] == '0') {
 		return decimal.Decimal{}, ErrInvalidAmount
 	}
 	if len(frac) > int(maxFrac) {
@@ -129,24 +129,11 @@ func parseDecimal(s string, maxInt int, maxFrac int32) (decimal.Decimal, error) 
 	if len(intPart) > maxInt {
 		return decimal.Decimal{}, ErrTooLarge
 	}
-	// The grammar above leaves only plain decimal digits, which NewFromString reads exactly.
-	d, err := decimal.NewFromString(s)
-	if err != nil {
+	d, ok := plaindecimal.Parse(s)
+	if !ok {
 		return decimal.Decimal{}, ErrInvalidAmount
 	}
 	return d, nil
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // Asset returns the asset the amount is of.

@@ -22,6 +22,7 @@ import (
 
 	"clearvest/domain/domainerr"
 	"clearvest/domain/money"
+	"clearvest/domain/plaindecimal"
 )
 
 // Operation is something a fee is charged for.
@@ -164,25 +165,10 @@ func (s Schedule) String() string {
 // ParsePercent reads a percentage written as digits with an optional point and at most
 // MaxPercentDecimals decimals ("1.5", "0"), without a sign, exponent or "%". It never rounds.
 func ParsePercent(s string) (decimal.Decimal, error) {
-	intPart, frac, hasPoint := strings.Cut(s, ".")
-	if !digits(intPart) || (hasPoint && !digits(frac)) || len(intPart) > 3 || len(frac) > MaxPercentDecimals {
-		return decimal.Decimal{}, ErrInvalidSchedule.WithMessage("A percentage is written like 1.5, with at most 4 decimal places")
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil {
+	intPart, frac, ok := plaindecimal.Split(s)
+	d, parsed := plaindecimal.Parse(s)
+	if !ok || !parsed || len(intPart) > 3 || len(frac) > MaxPercentDecimals {
 		return decimal.Decimal{}, ErrInvalidSchedule.WithMessage("A percentage is written like 1.5, with at most 4 decimal places")
 	}
 	return d, nil
-}
-
-func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -2,13 +2,13 @@ package plan
 
 import (
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"clearvest/domain/domainerr"
 	"clearvest/domain/money"
+	"clearvest/domain/plaindecimal"
 )
 
 // Limits of a plan's terms.
@@ -158,22 +158,9 @@ var ErrRateFormat = domainerr.New(domainerr.Invalid, "The rate for the term must
 // guessed at; a rate that was misread is worse than one that was refused. Range and precision
 // are Validate's.
 func ParseRate(s string) (decimal.Decimal, error) {
-	whole, frac, ok := strings.Cut(s, ".")
-	if whole == "" || (ok && frac == "") || !allDigits(whole) || !allDigits(frac) || len(s) > 40 {
-		return decimal.Decimal{}, ErrRateFormat
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil {
+	d, ok := plaindecimal.Parse(s)
+	if !ok || len(s) > 40 {
 		return decimal.Decimal{}, ErrRateFormat
 	}
 	return d, nil
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
