@@ -17,6 +17,7 @@ import (
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
 	"clearvest/platform/mail"
+	"clearvest/projections/wallets"
 )
 
 // accountPage is where an investor goes after a decision.
@@ -34,25 +35,9 @@ type DepositInput struct {
 	TxHash        string // optional
 }
 
-// Deposit is one deposit as its owner and staff see it.
-type Deposit struct {
-	TransactionID string
-	UserID        string
-	Amount        money.Money
-	Asset         string
-	Network       string
-	Address       string
-	OnChainAmount string
-	USDRate       string
-	TxHash        string
-	Status        account.Status
-	Received      money.Money
-	Notes         string
-	RequestedAt   time.Time
-	DecidedAt     *time.Time
-	// The owner's name and e-mail (for staff pages; "" when the read model has not seen them).
-	Name, Email string
-}
+// Deposit is one deposit as its owner and staff see it: the wallets read model's row, so the
+// shape is defined once.
+type Deposit = wallets.Deposit
 
 // Created is a new deposit and the position of its event, for read-your-writes.
 type Created struct {

@@ -19,31 +19,15 @@ func (s *Service) Deposit(ctx context.Context, a Actor, transactionID string) (D
 	if d.UserID != a.UserID && !a.Role.IsStaff() {
 		return Deposit{}, ErrDepositNotFound
 	}
-	return fromRow(d), nil
+	return d, nil
 }
 
 // PendingDeposits is the staff queue: deposits waiting for a decision, oldest first.
 func (s *Service) PendingDeposits(ctx context.Context) ([]Deposit, error) {
-	rows, err := wallets.PendingDeposits(ctx, s.pool, 0)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Deposit, len(rows))
-	for i, r := range rows {
-		out[i] = fromRow(r)
-	}
-	return out, nil
+	return wallets.PendingDeposits(ctx, s.pool, 0)
 }
 
 // Balances returns a user's dashboard figures from the wallets read model.
 func (s *Service) Balances(ctx context.Context, userID string) (account.Balances, error) {
 	return wallets.Balances(ctx, s.pool, userID)
-}
-
-func fromRow(d wallets.Deposit) Deposit {
-	return Deposit{
-		TransactionID: d.TransactionID, UserID: d.UserID, Amount: d.Amount, Asset: d.Asset, Network: d.Network,
-		Address: d.Address, OnChainAmount: d.OnChainAmount, USDRate: d.USDRate, TxHash: d.TxHash, Status: d.Status,
-		Received: d.Received, Notes: d.Notes, RequestedAt: d.RequestedAt, DecidedAt: d.DecidedAt, Name: d.Name, Email: d.Email,
-	}
 }
