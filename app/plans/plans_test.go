@@ -15,6 +15,7 @@ import (
 	"clearvest/domain/money"
 	"clearvest/domain/plan"
 	"clearvest/eventstore"
+	"clearvest/platform/pgtest"
 	projplans "clearvest/projections/plans"
 )
 
@@ -181,26 +182,9 @@ func TestCatalogue(t *testing.T) {
 
 // snapshot is the whole read model as text.
 func snapshot(t *testing.T, e *planstest.Env) []string {
-	t.Helper()
-	rows, err := e.Pool.Query(context.Background(), `
+	return pgtest.Texts(t, e.Pool, `
 		SELECT to_jsonb(p)::text FROM rm_plans.plans p
 		UNION ALL SELECT to_jsonb(v)::text FROM rm_plans.plan_terms v ORDER BY 1`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func TestConcurrentCreationsOfOneName(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	books "clearvest/domain/ledger"
 	"clearvest/domain/money"
 	"clearvest/eventstore"
+	"clearvest/platform/pgtest"
 	"clearvest/projections"
 	"clearvest/projections/ledger"
 )
@@ -67,29 +68,10 @@ func seed(t *testing.T, e *apptest.MoneyApp, alice, bob, staff string) {
 }
 
 func snapshot(t *testing.T, pool *pgxpool.Pool) []string {
-	t.Helper()
-	var out []string
-	for _, q := range []string{
+	return pgtest.Texts(t, pool,
 		`SELECT to_jsonb(p)::text FROM rm_ledger.postings p ORDER BY position, line`,
 		`SELECT to_jsonb(b)::text FROM rm_ledger.balances b ORDER BY account`,
-		`SELECT to_jsonb(f)::text FROM rm_ledger.figures f ORDER BY user_id`,
-	} {
-		rows, err := pool.Query(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, s)
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
+		`SELECT to_jsonb(f)::text FROM rm_ledger.figures f ORDER BY user_id`)
 }
 
 func TestLedgerReadModel(t *testing.T) {

@@ -11,28 +11,13 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
+	"clearvest/platform/pgtest"
 	"clearvest/projections"
 	"clearvest/projections/securitylog"
 )
 
 func snapshot(t *testing.T, pool *pgxpool.Pool) []string {
-	t.Helper()
-	rows, err := pool.Query(context.Background(), `SELECT to_jsonb(e)::text FROM rm_securitylog.entries e ORDER BY user_id, position`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return pgtest.Texts(t, pool, `SELECT to_jsonb(e)::text FROM rm_securitylog.entries e ORDER BY user_id, position`)
 }
 
 // line is an entry without its position and time, which the test cannot predict.

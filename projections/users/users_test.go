@@ -13,29 +13,14 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
+	"clearvest/platform/pgtest"
 	"clearvest/projections"
 	"clearvest/projections/users"
 )
 
 // snapshot is the whole read model as text, for comparing a rebuild with the live model.
 func snapshot(t *testing.T, pool *pgxpool.Pool) []string {
-	t.Helper()
-	rows, err := pool.Query(context.Background(), `SELECT to_jsonb(u)::text FROM rm_users.users u ORDER BY id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return pgtest.Texts(t, pool, `SELECT to_jsonb(u)::text FROM rm_users.users u ORDER BY id`)
 }
 
 func register(id, name, email, code, referredBy string, role identity.Role) func(*identity.User) error {

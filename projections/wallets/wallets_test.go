@@ -12,6 +12,7 @@ import (
 	"clearvest/domain/account"
 	"clearvest/domain/money"
 	"clearvest/eventstore"
+	"clearvest/platform/pgtest"
 	"clearvest/projections"
 	"clearvest/projections/users"
 	"clearvest/projections/wallets"
@@ -105,26 +106,7 @@ func TestWalletsReadModel(t *testing.T) {
 }
 
 func rows(t *testing.T, pool *pgxpool.Pool) []string {
-	t.Helper()
-	var out []string
-	for _, q := range []string{
+	return pgtest.Texts(t, pool,
 		`SELECT to_jsonb(b)::text FROM rm_wallets.balances b ORDER BY user_id`,
-		`SELECT to_jsonb(d)::text FROM rm_wallets.deposits d ORDER BY transaction_id`,
-	} {
-		r, err := pool.Query(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for r.Next() {
-			var s string
-			if err := r.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, s)
-		}
-		if err := r.Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
+		`SELECT to_jsonb(d)::text FROM rm_wallets.deposits d ORDER BY transaction_id`)
 }
