@@ -6,13 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/command"
 	"clearvest/domain/aggregate"
@@ -105,7 +100,7 @@ func benchCommandStore(b *testing.B, writers, streams int) {
 	runner := command.NewRunner(store, codec, command.WithLogger(logger))
 	names := newStreamNamer(streams)
 	var gaveUp atomic.Int64
-	runWriters(b, pool, writers, "cmds/s", func(ctx context.Context, w, op int) error {
+	ops := pgtest.RunWriters(b, pool, writers, "cmds/s", func(ctx context.Context, w, op int) error {
 		stream, _ := names.next(w, op)
 		meta := eventstore.Metadata{ActorID: "user-bench", ActorRole: "customer"}
 		_, err := command.Execute(ctx, runner, stream, newBenchAccount, meta, deposit)
@@ -116,11 +111,10 @@ func benchCommandStore(b *testing.B, writers, streams int) {
 			return nil
 		}
 		return err
-	}, func(ops int) {
-		if streams > 0 {
-			b.ReportMetric(float64(gaveUp.Load())/float64(ops), "gaveup/op")
-		}
 	})
+	if streams > 0 {
+		b.ReportMetric(float64(gaveUp.Load())/float64(ops), "gaveup/op")
+	}
 }
 
 func benchCommandRawSQL(b *testing.B, writers, streams int) {
@@ -133,7 +127,7 @@ func benchCommandRawSQL(b *testing.B, writers, streams int) {
 	names := newStreamNamer(streams)
 	var position atomic.Int64
 	const data = `{"amount":100}`
-	runWriters(b, pool, writers, "cmds/s", func(ctx context.Context, w, op int) error {
+	pgtest.RunWriters(b, pool, writers, "cmds/s", func(ctx context.Context, w, op int) error {
 		stream, version := names.next(w, op)
 		id := eventstore.NewEventID()
 		meta := fmt.Sprintf(`{"correlationId":%q,"causationId":%q,"actorId":"user-bench","actorRole":"customer"}`, id, id)
@@ -141,80 +135,5 @@ func benchCommandRawSQL(b *testing.B, writers, streams int) {
 			VALUES ($1, $2, $3, $4, 'bench.deposited', 1, $5, $6, now())`,
 			position.Add(1), id, string(stream), version, data, meta)
 		return err
-	}, nil)
-}
-
-// runWriters runs op on the given number of goroutines, each taking the next operation as soon
-// as it finished the last (a closed loop, like clients waiting for their answers), and reports
-// throughput, latency percentiles and CPU per operation. ns/op is wall time divided by
-// operations.
-func runWriters(b *testing.B, pool *pgxpool.Pool, writers int, unit string, op func(ctx context.Context, writer, op int) error, report func(ops int)) {
-	ctx := context.Background()
-	// Connect every writer first, so no connection's start-up is timed or counted as CPU.
-	conns := make([]*pgxpool.Conn, 0, writers+1)
-	for range writers + 1 {
-		c, err := pool.Acquire(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
-		conns = append(conns, c)
-	}
-	for _, c := range conns {
-		c.Release()
-	}
-	cpu := pgtest.NewCPUMeter(pool)
-	work := make(chan struct{})
-	latencies := make([][]time.Duration, writers)
-	var failed atomic.Pointer[error]
-	var wg sync.WaitGroup
-	for w := range writers {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				if _, ok := <-work; !ok {
-					return
-				}
-				start := time.Now()
-				if err := op(ctx, w, i); err != nil {
-					failed.CompareAndSwap(nil, &err)
-				}
-				latencies[w] = append(latencies[w], time.Since(start))
-			}
-		})
-	}
-	cpu.Start()
-	start := time.Now()
-	for b.Loop() {
-		work <- struct{}{}
-	}
-	close(work)
-	wg.Wait()
-	elapsed := time.Since(start)
-	cpu.Stop()
-	if err := failed.Load(); err != nil {
-		b.Fatal(*err)
-	}
-	all := slices.Concat(latencies...)
-	reportLatencies(b, all, elapsed, unit)
-	cpu.Report(b, float64(len(all)), "us/op")
-	if report != nil {
-		report(len(all))
-	}
-}
-
-func reportLatencies(b *testing.B, all []time.Duration, elapsed time.Duration, unit string) {
-	slices.Sort(all)
-	ops := float64(len(all))
-	b.ReportMetric(float64(elapsed.Nanoseconds())/ops, "ns/op")
-	b.ReportMetric(ops/elapsed.Seconds(), unit)
-	b.ReportMetric(percentile(all, 0.50).Seconds()*1000, "p50-ms")
-	b.ReportMetric(percentile(all, 0.99).Seconds()*1000, "p99-ms")
-}
-
-// percentile is the nearest-rank percentile of sorted durations.
-func percentile(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(float64(len(sorted))*p+0.5) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
+	})
 }

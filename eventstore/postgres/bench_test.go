@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -119,7 +117,7 @@ func BenchmarkAppend(b *testing.B) {
 		b.Run(fmt.Sprintf("writers=%d/impl=clearvest", writers), func(b *testing.B) {
 			pool := postgrestest.Pool(b)
 			store := benchStore(b, pool)
-			runAppenders(b, pool, writers, func(ctx context.Context, w, op int) error {
+			pgtest.RunWriters(b, pool, writers, "appends/s", func(ctx context.Context, w, op int) error {
 				stream := eventstore.StreamID(fmt.Sprintf("account-w%d-%d", w, op/streamEvents))
 				_, err := store.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: int64(op % streamEvents),
 					Events: []eventstore.NewEvent{benchEvent(op)}})
@@ -132,7 +130,7 @@ func BenchmarkAppend(b *testing.B) {
 				b.Fatal(err)
 			}
 			var position atomic.Int64
-			runAppenders(b, pool, writers, func(ctx context.Context, w, op int) error {
+			pgtest.RunWriters(b, pool, writers, "appends/s", func(ctx context.Context, w, op int) error {
 				e := benchEvent(op)
 				meta, err := json.Marshal(e.Metadata)
 				if err != nil {
@@ -147,76 +145,9 @@ func BenchmarkAppend(b *testing.B) {
 	}
 }
 
-// runAppenders runs op on the given number of goroutines in a closed loop (each starts its next
-// operation when the last returned) and reports appends per second, latency percentiles and CPU
-// per append.
-func runAppenders(b *testing.B, pool *pgxpool.Pool, writers int, op func(ctx context.Context, writer, op int) error) {
-	ctx := context.Background()
-	// Connect every writer first, so no connection's start-up is timed or counted as CPU.
-	conns := make([]*pgxpool.Conn, 0, writers)
-	for range writers {
-		c, err := pool.Acquire(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
-		conns = append(conns, c)
-	}
-	for _, c := range conns {
-		c.Release()
-	}
-	work := make(chan struct{})
-	latencies := make([][]time.Duration, writers)
-	var failed atomic.Pointer[error]
-	var wg sync.WaitGroup
-	for w := range writers {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				if _, ok := <-work; !ok {
-					return
-				}
-				start := time.Now()
-				if err := op(ctx, w, i); err != nil {
-					failed.CompareAndSwap(nil, &err)
-				}
-				latencies[w] = append(latencies[w], time.Since(start))
-			}
-		})
-	}
-	cpu := pgtest.NewCPUMeter(pool)
-	cpu.Start()
-	start := time.Now()
-	for b.Loop() {
-		work <- struct{}{}
-	}
-	close(work)
-	wg.Wait()
-	elapsed := time.Since(start)
-	cpu.Stop()
-	if err := failed.Load(); err != nil {
-		b.Fatal(*err)
-	}
-	all := slices.Concat(latencies...)
-	slices.Sort(all)
-	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "appends/s")
-	b.ReportMetric(percentile(all, 0.50).Seconds()*1000, "p50-ms")
-	b.ReportMetric(percentile(all, 0.99).Seconds()*1000, "p99-ms")
-	cpu.Report(b, float64(len(all)), "us/op")
-}
-
 func reportBatches(b *testing.B, latencies []time.Duration, elapsed time.Duration, batch int) {
-	slices.Sort(latencies)
 	b.ReportMetric(float64(len(latencies)*batch)/elapsed.Seconds(), "events/s")
-	b.ReportMetric(percentile(latencies, 0.50).Seconds()*1000, "p50-ms")
-	b.ReportMetric(percentile(latencies, 0.99).Seconds()*1000, "p99-ms")
-}
-
-// percentile is the nearest-rank percentile of sorted durations.
-func percentile(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(float64(len(sorted))*p+0.5) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
+	pgtest.ReportLatencies(b, latencies)
 }
 
 // BenchmarkReadAll reads a log of 100,000 events from the start in pages of 1,000, beside a
