@@ -16,6 +16,7 @@ import (
 	"clearvest/eventstore"
 	"clearvest/platform/config"
 	"clearvest/projections"
+	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
 )
 
@@ -24,12 +25,13 @@ const (
 	testTRONAddress = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
 )
 
-// newMoneyApp is the API with the money service and the wallets read model, deposit addresses
+// newMoneyApp is the API with the money service and its read models (the books, which hold the
+// figures, and the wallets, which hold the deposits), deposit addresses
 // configured for BTC on Bitcoin and USDT on TRON.
 func newMoneyApp(t *testing.T) *app {
 	t.Helper()
 	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
-		return []projections.Projection{wallets.New(codec)}
+		return []projections.Projection{ledger.New(codec), wallets.New(codec)}
 	}, money.Migrations))
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {

@@ -143,7 +143,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"securitylog": {Version: 2, SchemaHash: "2c4efe1b3c0a8eba"},
 		"plans":       {Version: 1, SchemaHash: "de0bfce3e962dab2"},
 		"ledger":      {Version: 1, SchemaHash: "74cb5997f0fa3888"},
-		"wallets":     {Version: 1, SchemaHash: "5318201e37c1818e"},
+		"wallets":     {Version: 2, SchemaHash: "595033ecaf0bce48"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

@@ -1,7 +1,6 @@
-// Package wallets is the read model of users' money: per user the dashboard figures folded from
-// the account events (through the double-entry postings of domain/ledger, so the figures are the
-// ones the books give), and every deposit with its status, for the status page and the staff
-// queue.
+// Package wallets is the read model of users' deposits: every deposit with its status, for the
+// status page and the staff queue. A user's dashboard figures are the books' (projections/ledger),
+// read through Balances, so they are kept in one place.
 package wallets
 
 import (
@@ -14,10 +13,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/account"
-	"clearvest/domain/ledger"
 	"clearvest/domain/money"
 	"clearvest/eventstore"
 	"clearvest/projections"
+	"clearvest/projections/ledger"
 )
 
 // Name of the projection; its tables live in schema rm_wallets.
@@ -41,19 +40,13 @@ func New(codec *eventstore.Registry) *Projection {
 // Name implements projections.Projection.
 func (*Projection) Name() string { return Name }
 
+// Version implements projections.Versioned. 2: the figures moved to the books
+// (projections/ledger), and the balances table went.
+func (*Projection) Version() int { return 2 }
+
 // Schema implements projections.Projection.
 func (*Projection) Schema() string {
 	return `
-CREATE TABLE balances (
-    user_id     text    PRIMARY KEY,
-    available   numeric(20,2) NOT NULL,
-    held        numeric(20,2) NOT NULL,
-    invested    numeric(20,2) NOT NULL,
-    returns     numeric(20,2) NOT NULL,
-    fees        numeric(20,2) NOT NULL,
-    adjustments numeric(20,2) NOT NULL,
-    referrals   numeric(20,2) NOT NULL
-);
 CREATE TABLE deposits (
     deposit_id      text        NOT NULL,
     user_id         text        NOT NULL,
@@ -77,10 +70,8 @@ CREATE UNIQUE INDEX deposits_transaction_id ON deposits (transaction_id);
 CREATE INDEX deposits_pending ON deposits (requested_at, transaction_id) WHERE status = 'Pending';`
 }
 
-// Apply folds each account event into its user's figures and deposits.
+// Apply records each deposit event.
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
-	deltas := map[string]account.Balances{}
-	var order []string
 	for _, env := range events {
 		if env.StreamID.Category() != account.StreamCategory {
 			continue
@@ -89,38 +80,11 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		if err != nil {
 			return err
 		}
-		userID := env.StreamID.ID()
-		if ps := ledger.Postings(userID, e); len(ps) > 0 {
-			if _, ok := deltas[userID]; !ok {
-				order = append(order, userID)
-			}
-			deltas[userID] = add(deltas[userID], ledger.Figures(userID, ps))
-		}
-		if err := applyDeposit(ctx, tx, userID, e); err != nil {
+		if err := applyDeposit(ctx, tx, env.StreamID.ID(), e); err != nil {
 			return err
 		}
 	}
-	for _, id := range order {
-		d := deltas[id]
-		_, err := tx.Exec(ctx, `INSERT INTO balances AS b VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-			ON CONFLICT (user_id) DO UPDATE SET available = b.available + EXCLUDED.available, held = b.held + EXCLUDED.held,
-			  invested = b.invested + EXCLUDED.invested, returns = b.returns + EXCLUDED.returns, fees = b.fees + EXCLUDED.fees,
-			  adjustments = b.adjustments + EXCLUDED.adjustments, referrals = b.referrals + EXCLUDED.referrals`,
-			id, d.Available.String(), d.Held.String(), d.Invested.String(), d.Returns.String(), d.Fees.String(),
-			d.Adjustments.String(), d.Referrals.String())
-		if err != nil {
-			return fmt.Errorf("wallets: balances: %w", err)
-		}
-	}
 	return nil
-}
-
-func add(a, b account.Balances) account.Balances {
-	return account.Balances{
-		Available: a.Available.Add(b.Available), Held: a.Held.Add(b.Held), Invested: a.Invested.Add(b.Invested),
-		Returns: a.Returns.Add(b.Returns), Fees: a.Fees.Add(b.Fees), Adjustments: a.Adjustments.Add(b.Adjustments),
-		Referrals: a.Referrals.Add(b.Referrals),
-	}
 }
 
 func applyDeposit(ctx context.Context, tx pgx.Tx, userID string, e any) error {
@@ -145,25 +109,17 @@ func applyDeposit(ctx context.Context, tx pgx.Tx, userID string, e any) error {
 	return nil
 }
 
-// Balances returns a user's figures; a user without money events has zeros.
+// Balances returns a user's figures from the books (projections/ledger); a user without money
+// events has zeros.
 func Balances(ctx context.Context, pool *pgxpool.Pool, userID string) (account.Balances, error) {
-	var f [7]string
-	err := pool.QueryRow(ctx, `SELECT `+cents("available")+`, `+cents("held")+`, `+cents("invested")+`, `+cents("returns")+`,
-		`+cents("fees")+`, `+cents("adjustments")+`, `+cents("referrals")+` FROM rm_wallets.balances WHERE user_id = $1`, userID).
-		Scan(&f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6])
-	if errors.Is(err, pgx.ErrNoRows) {
+	b, err := ledger.Figures(ctx, pool, userID)
+	if errors.Is(err, ledger.ErrNotFound) {
 		return account.Balances{}, nil
 	}
 	if err != nil {
 		return account.Balances{}, fmt.Errorf("wallets: balances: %w", err)
 	}
-	var m [7]money.Money
-	for i, s := range f {
-		if m[i], err = money.Parse(s); err != nil {
-			return account.Balances{}, fmt.Errorf("wallets: balances: %q: %w", s, err)
-		}
-	}
-	return account.Balances{Available: m[0], Held: m[1], Invested: m[2], Returns: m[3], Fees: m[4], Adjustments: m[5], Referrals: m[6]}, nil
+	return b, nil
 }
 
 // cents writes a numeric column as money reads it: "-12.50", "0.00".
