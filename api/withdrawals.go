@@ -37,12 +37,26 @@ func (s *server) GetWithdrawalQuote(ctx context.Context, req apigen.GetWithdrawa
 	if _, err := s.moneyCaller(ctx); err != nil {
 		return nil, err
 	}
-	q, err := s.money.Quote(req.Params.Amount, req.Params.Network)
+	in := appmoney.QuoteInput{Network: req.Params.Network}
+	if req.Params.Amount != nil {
+		in.Amount = *req.Params.Amount
+	}
+	if req.Params.WalletAddress != nil {
+		in.WalletAddress = *req.Params.WalletAddress
+	}
+	q, err := s.money.Quote(in)
 	if err != nil {
 		return nil, err
 	}
-	return apigen.GetWithdrawalQuote200JSONResponse{Amount: q.Amount.String(), Fee: q.Fee.String(), Receives: q.Receives.String(),
-		Minimum: q.Minimum.String(), Schedule: q.Schedule}, nil
+	out := apigen.GetWithdrawalQuote200JSONResponse{Minimum: q.Minimum.String(), Schedule: q.Schedule}
+	if q.Amount != nil {
+		amount, fee, receives := q.Amount.String(), q.Fee.String(), q.Receives.String()
+		out.Amount, out.Fee, out.Receives = &amount, &fee, &receives
+	}
+	if q.Address != "" {
+		out.WalletAddress = &q.Address
+	}
+	return out, nil
 }
 
 func (s *server) GetPendingWithdrawals(ctx context.Context, _ apigen.GetPendingWithdrawalsRequestObject) (apigen.GetPendingWithdrawalsResponseObject, error) {

@@ -234,6 +234,15 @@ func TestWithdrawalInputIsChecked(t *testing.T) {
 	}
 	expectMessage(t, investor.do(http.MethodGet, "/api/withDraw/quote?amount=5&network=TRC20", nil), http.StatusUnprocessableEntity,
 		"The minimum withdrawal is $10.00")
+	// The page checks an address when its field loses focus, before any amount is typed.
+	expectMessage(t, investor.do(http.MethodGet, "/api/withDraw/quote?network=TRC20&walletAddress=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u", nil),
+		http.StatusBadRequest, "Please enter a valid TRON address")
+	res := investor.do(http.MethodGet, "/api/withDraw/quote?network=ERC20&walletAddress=%20"+testETHAddress, nil)
+	expect(t, res, http.StatusOK)
+	if q := decodeJSON[map[string]string](t, res); q["walletAddress"] != testETHAddress || q["minimum"] != "10.00" || q["fee"] != "" ||
+		q["schedule"] != "1% + $1.00 (at most $25.00), minimum $10.00" {
+		t.Fatalf("address check: %s", res.body)
+	}
 	if n := a.count(t, `SELECT count(*) FROM events WHERE type = 'account.withdrawal_requested'`); n != 0 {
 		t.Fatalf("%d withdrawals recorded from bad input", n)
 	}

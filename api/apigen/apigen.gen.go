@@ -1068,13 +1068,21 @@ type WithdrawalQueueItem struct {
 
 // WithdrawalQuote defines model for WithdrawalQuote.
 type WithdrawalQuote struct {
-	Amount   string `json:"amount"`
-	Fee      string `json:"fee"`
-	Minimum  string `json:"minimum"`
-	Receives string `json:"receives"`
+	// Amount The amount asked about (when given), decimal string.
+	Amount *string `json:"amount,omitempty"`
+
+	// Fee The fee on it, decimal string.
+	Fee     *string `json:"fee,omitempty"`
+	Minimum string  `json:"minimum"`
+
+	// Receives What the user would receive, amount − fee, decimal string.
+	Receives *string `json:"receives,omitempty"`
 
 	// Schedule The schedule as published, e.g. "1% + $1.00 (at most $25.00), minimum $10.00".
 	Schedule string `json:"schedule"`
+
+	// WalletAddress The address as it will be paid to (when given), trimmed.
+	WalletAddress *string `json:"walletAddress,omitempty"`
 }
 
 // WithdrawalStatus defines model for WithdrawalStatus.
@@ -1486,8 +1494,9 @@ type GetPendingWithdrawalsParams struct {
 
 // GetWithdrawalQuoteParams defines parameters for GetWithdrawalQuote.
 type GetWithdrawalQuoteParams struct {
-	Amount  string `form:"amount" json:"amount"`
-	Network string `form:"network" json:"network"`
+	Amount        *string `form:"amount,omitempty" json:"amount,omitempty"`
+	Network       string  `form:"network" json:"network"`
+	WalletAddress *string `form:"walletAddress,omitempty" json:"walletAddress,omitempty"`
 }
 
 // RejectWithdrawalParams defines parameters for RejectWithdrawal.
@@ -1746,7 +1755,7 @@ type ServerInterface interface {
 	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first
 	// (GET /withDraw/pending)
 	GetPendingWithdrawals(w http.ResponseWriter, r *http.Request, params GetPendingWithdrawalsParams)
-	// GetWithdrawalQuote What a withdrawal of an amount costs, before confirming
+	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
 	// (GET /withDraw/quote)
 	GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams)
 	// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
@@ -2106,7 +2115,7 @@ func (_ Unimplemented) GetPendingWithdrawals(w http.ResponseWriter, r *http.Requ
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetWithdrawalQuote What a withdrawal of an amount costs, before confirming
+// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
 // (GET /withDraw/quote)
 func (_ Unimplemented) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -4367,9 +4376,9 @@ func (siw *ServerInterfaceWrapper) GetWithdrawalQuote(w http.ResponseWriter, r *
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetWithdrawalQuoteParams
 
-	// ------------- Required query parameter "amount" -------------
+	// ------------- Optional query parameter "amount" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "amount", r.URL.Query(), &params.Amount, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "amount", r.URL.Query(), &params.Amount, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -4389,6 +4398,19 @@ func (siw *ServerInterfaceWrapper) GetWithdrawalQuote(w http.ResponseWriter, r *
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "network"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "network", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "walletAddress" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "walletAddress", r.URL.Query(), &params.WalletAddress, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "walletAddress"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "walletAddress", Err: err})
 		}
 		return
 	}
@@ -10274,7 +10296,7 @@ type StrictServerInterface interface {
 	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first
 	// (GET /withDraw/pending)
 	GetPendingWithdrawals(ctx context.Context, request GetPendingWithdrawalsRequestObject) (GetPendingWithdrawalsResponseObject, error)
-	// GetWithdrawalQuote What a withdrawal of an amount costs, before confirming
+	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
 	// (GET /withDraw/quote)
 	GetWithdrawalQuote(ctx context.Context, request GetWithdrawalQuoteRequestObject) (GetWithdrawalQuoteResponseObject, error)
 	// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
@@ -12161,171 +12183,173 @@ var swaggerSpec = []string{
 	"aN0ahh4afYvDWQdDtRlsao1e6HgIJaz6BIFm9l/5WaxHmzJrIKwywBBhMJAVheDsf//7f1Tt+jq8qWe3",
 	"wgLYDm8qv4kFyKnboZg2A2ls3rB7RZ2qAInbJtGcF1hbo3CG9VhxOXBVAXUqP5ECKlU9cJWnwOJVWc8Y",
 	"qyOAhR3eOg5YYLabAm7F4ddP715Qk+62mu1LSIrfWVNBUjX0pyMo5R+9A4jSvCQotz3l2uVvRlMq7oGy",
-	"a3MC6gRNVcIKZTr8tp6FrrIwL6DWiy/GDZvOBqkwY4wmdEYd1mvs/V/sX9h3e51uF/NBEObmu/3HnW4X",
-	"M/txRuy7PYL962wf0F/hGmF1hemu39h1SFVb15UaHyq6dMfvPUWoOzuFOv/X80Bif/r5KjQHQQUUf81X",
-	"PbZ2Sra5U6TDGNg1g/6U982Ib3yQJH+bT8VLWBCmt5BDVSM63BnF7Kerq3O0B9SQZWmeHYbO96yEJHjh",
-	"hRylwZ0XNIjj8zPC3nihejIkdzrjjE/FCGQr63LzLtgcGAUcgQTNsxpY7K3SkydK3oC0mHIPmG3tiJ0C",
-	"gkOVpmpuDt1zbfany7dvnHXjRlcz22GvlQRE5ecVcJJ7lL/Va7QiJt3AjPvcvo4bDEFyqANC/7deSHTo",
-	"NQ5Zr9HpdHqNj32qJunjk/0WgcX65+ijzuYCp1tOgC9XDLlvnFBTmtwM82mS/arOMX1Kkxxt0acKFj3J",
-	"8hZV7JLsOUK+Cf0c+AQYYf0745qzF6dXPiyb4e7n3YgKDXPc0M2BFjBMF62lnjl5u6gbZ+vNRmPLZtMA",
-	"iXDEeD7vASyUHz1Vox2Dc3Fj40eyvXJ/7bCzIcWKcVypbGFs33LKT8GjFmEys77BzhuLOV8QqAtjoVVS",
-	"cX+xL5ZvlhQ585FTJRHRhMf2H0DMZwbcb1r5jFT8SqrmHTfysVRyMVGzrNWT8QO45RxmSyEUDw/WTHSG",
-	"JH3+9vIqYufvrnDLz4+vTn7yyYHoM1/tD+AHa3K5yNo4sVIXJzervJHTke/hRIQ5Uiph8ViJGFrUEomK",
-	"DkudYDg2pNIzaXBSAqeCjacEEsE1TG2pDdQROg5CMA4JbAJ2rDBgbMeRb6LkBsN2GRXdr0ZcSDd2MO0t",
-	"ooTQV/Hxmi5XOCgFkE3oFed7PYWx3et4LTyaSliryErh6AsH+/tHhQ5dIVHB75A7cyvSNGulNQJr2EH3",
-	"R08FbqameGeGBPlkFbpEWfPxhw/E/w72fyT24ujZ7SUSH7YN81s48ZuPrd7c8C9h4UiRFBjl+a+7q20h",
-	"kaugY4wQGlbIMaTLeX7rnYj+YrhfMraKbLdQ8YJ+H/eEd/DgRw0i8OGREMoRpkL1Q9ZAP6ByhdoVYl89",
-	"SdUITAOFhdgwVfNMIEgKQjE71rCCrGQOEVuJRFufNTnbe9wmHxejP/YkOqRaET6oYajBjPus6aiP9Qvu",
-	"wfBTxLTC7ALHAkm4zAzQdNwQIXROWSlWz4yFpE1/DS4tJFFzLaZ07BnIF67eQ30xzFzLOy1xTycH3b3I",
-	"C8KejHmaGreDODcfT+8z5QQISQmrBZgjAmB39yJ13CofKhMulBnnTgmZuKefFQ8fZgjgjvWzSowlxyC7",
-	"jQewJ0PGT1M6SsZ1HBLnLk2mRYL98uL5oeNuM4lYYWFzmhkzjIgTRuzZ6avTq1P23////6CjcbLKH2Wq",
-	"Rmpm+y0M83iCxe5vPekPiOoP1ARIrUA38lx6VzJr9t/if/Tx7vQvIW4/BxuP25fCwiGyjzY92ie6QBHd",
-	"k/1f2hcBxbjtiPyQ/fL6lSNZ/+f+UV6s4ITvCp/pPmK9xolWxrSNsNn6e9I/1mt0/F63ybFbkCyQMAnC",
-	"DY9beaFSvB4f2nEm18j27yNl83hc0JqcmmgYAjAJS3B1EQM5VDqmm5Czr54cLKhyRaUiXjBC9Wt6/3wy",
-	"iy32ujE7mMJj6PfWIeuTKtn3YHhSBco6Yn01l8dU++vY9mKJhR31ZP9GwBzRBNwt94SKyAgm8tWfWBmM",
-	"ZInYeskERyYBgJvRz1H7aKSoJ/voWPffNn0cw73ZYaVuQ4fuLnXYz9gYyy3L/eFRx4l4FBw+j40MB/fb",
-	"gbtcS1lpQS48CrI0KIaxkpYLFB293Ovfa3h3uLDosc7UE6dLF1LFQ/HTx6ihpiD5VDQOG4863c4jTGC2",
-	"Y7QzdskR7e3BEflMs/M/SxqH7o8n2UNLnfL2u91b9RLayisQ+pasegJW2gxlE2ODBRIr9np6TLOq+kY2",
-	"+91yL7WiGdY4/NuvUcMEFM/CR4IaIjQ7u3zLCMjekV0ieJq6g8I/udPhI0Opm9iUibBTV+9c47BB5I8T",
-	"2E3gZjcOML+jqsyGM8kKdYBeELkL6MSM06tJtKCeSzxMgkcOQUHQ91CuAZ62jxGYibrBSow5177vZYDO",
-	"NaS7lTu7+U5aO4ZNYKL04tAxB2O5dnqfZf8ErbwYMo60M8gS/7oGejYi8wtvih8SDGuevDoLPTjdIx61",
-	"17/cCqnaZowd52yHnUmWF0OScq+coM+ABLC1HmsedA/QkblC3Rm28h2Je72z03+jplcWHhES70H3YDPx",
-	"Zj317p/aK6CjkXzcWY2rAZ/H3CAJoeXYLNIngmkXrkOxhnXThYgaU2UqrsBxkpiMjvtBWc2ns2MC9ZZr",
-	"izyJoe7s7gIhevrQX8TyMJqh6hTosCt3jcg4GzlqclbxIeNI4RGTMOII06w0m8kp1wYoi8lDNqOagJWI",
-	"boAMljkiw+qg270r7S7d5Ua5yfHfqmkif2R3qUHxx18zX/hTlSzunfYDFPbHsj/OWWUfv/bV81Wk6JdR",
-	"N+Bv4hYXq9Ar9lMu70H3x80vZI1g3Qv7+5tfqGp2eP+c4rWTGraGXXhpcn/sIMjHkNFTqaukwtgASP4l",
-	"VJUlxO8tNBZHcW4JA/XhQbD7UzRCDZtrYW1eKlc8NT/dMoTp5znY3d9E8nGdJpof7hKru1NT6Mqk3V8/",
-	"L0/CZdQRCFkAD4JA3sosncxb/hW0cb/UQKJ4F8pgzaPahmhjiK+9KpxLcVJI2YRfO3uX5+gdS7lxTq/h",
-	"eUpET2boUThup8oyMxwdb/OxiMfYtzuAS+14qHL82IIt1ExTRUxPeggAmqCQo85OxMLjHv4AH18BrzKs",
-	"8tW/qpkuTDZ/2unFA3DT8aikSYf9Vc0o1QqHIEdRVlKVZYOsHXYOOkde6LDyzNEFiQ6bisn6/K2Vu7wK",
-	"yX1bBSZrlf9ZL+vqPGuuLTnUeKBCf333tpHXhYbJ+NKjzS/l7dTvcOmzax4gYVY9xbgiukwZBXlYlHDB",
-	"6Y+1dzt345Tud1YBXXmzKdpBWY/MPRrYT8wtT9VoBlEOkhBiwB4kJAsXhK43eaF/TwprqJbfETGXdGES",
-	"bvmhN+2p0N/91b+GoX5iEwX+cg3gHbn+MTc0ph9NeOLBZ9fEFYVk7y5ZotKUa4OuuX4oYe+HkGkNQkKE",
-	"psEUNFsA16xJ6AfezPC9X6buf77rdtzfZU9+t9ftFuvuWx3W51Pdz4OzG+E3sumx//pPZ82w3Z4MmAXu",
-	"T3vdbr+u+L6A3IHrSYSZpnzRYX1vf/XZXOlrkwMt9KQdazUbjbP1OxrYMdlRUxD/kPUpAIQr6a/CAfRX",
-	"Z9STBTyAiPUpDao0QAAs6HvEgn6x0L9fMBZyesCiQ20N+U+IhgxfkPM0zJ+OpXT0RzkjRhxDZxBOhAHf",
-	"igPDCVMtKGTO5YLFejG1yrehrOCsTgdGwv6c/owM16CGFRburel8Ji8FDp7hVFmV5eeZqOipyzpfuSPZ",
-	"nmkVFZKJx+mq00oRx+sz7jaOX7HTl+RQc9NzDOwz7PO5d907lToijK2MmTqWWIDJIv4c4um6sNO4fdvs",
-	"85QvCP261MywXvFTcihGM3f6ocVd9iJrnrw6Pb74y+nl1ftnp+dvL8+u3h8/e3Zxenl5etmKGAbc6HUK",
-	"dSidYIjkWPpeym55PmsQycndRowDkN4Yc+nu6yBrr4dR+srbWG60CObzOhpXWkXWXdEwnc9xP30zXd82",
-	"F6NKtKshxpTnYwYqCYd/O0rJoA0WGZI+Iq6uInRiv9iMxfdZs7L5O8L/OI0nEY6xFPLQSTJQiXnL28k9",
-	"uTZRHG+IN7CditzBPi07lB7lKdYpDDzVwJMF8wnhOz2JPnP/a9bAloAkfUIz6dlVJBeXeuI/VK9gdef+",
-	"L+wbDDCQlaElv+uf7gv8Ipr/H9PlWAi+4TGg/uxZvEx882fSrbjW7uKyJu2kt+iTiZCmdRv2QtYyZgub",
-	"ZSaDlYfIXCpDEhcQI4wQZz77M5us9+rHzk5BHkF2UHAoFFPvz54xM0M+2ZP9Ujton8+3JOMyxXhFXEVZ",
-	"Nh4xLYNh67GQo54UJuuc7TPyqIDDM43SlnaoobwzEbAmh1u25/50iBleWd9/+ggOjQkqjq3inzrsudLY",
-	"e97N5/Tqp8i7THxyHiO91omKiPVL+fZ91hz7YpOedEzQgLQtyowg5pCtEQ0VjScASckK+J+sPGaHHRd3",
-	"vCfH3IyR2Q/QeE98Bk2slTFBZ7dDpSeHBcZdPDMcYFzg4ANw9oUbq7PTYW8wpaHe99Q86D6q9I4QwT10",
-	"Dl6c5Fdi4HnH4UodZ+k6PnhW/nvizJd8QTkFCzUjlHZvmTrjdJlZ3YYRL7uLMjbsi/3bhW7UdRaZP/hn",
-	"eaPth+hZLHUtryFhzGb6XbkSw6ZnLWmcoCIpUyWjI6bSJIsr3ZPEJjV5s1VwtVTWl+VkIjSxsmBIZ+ck",
-	"br2UXA3F6yJq3UNl2JXQeg9H4w5FMt8U7q/J1ukUcg5+FJLkWVF1/IzKtvvBX1yqrtr9rQTCWB8fXnnz",
-	"1hfxqvChZ42P0cOSE3UioqzdfNIl+EIx5lJUOagITbQm5tIXJaCkOGJcLpQEBqkBdtA9aN1Fg6D87/0h",
-	"3/VAgkVTrkxD/oEMPOuh8vI6PLOHw87fDoff9O2cMR/sb/GxK6Vec7nwW2Hu5apdzbRkajhkdq7ahKdZ",
-	"rIDAqv+KRvTI2KkopXD18CZ9wr0jUM/6a0e//35uXRm17wtfujKad9XVkxSFLHUdopC2GWNFi4zhyDeh",
-	"xrgrOj4KKLx08t/u74O5v3LN9fXORARXzOMV0+k93FuTYUfWOD6p+JIzCfOAt0j9+CgATC7G/tL17gdD",
-	"ypSmTVBPztyikoHaBYvc4YY1iCvmGE77nrnJZ7rMSzCdNSpeDmXJkyQkafJSqzFEtfzmrKpxVmH+kgGL",
-	"DonZNFSFlbbvjveFasqKIOs1TgevNJlDtnOcpmwoIE2IOwcZgrmB1d0Jop7MfqKCxQGwrEnKD4VC7p0I",
-	"Sz133qZJLtaFYULGSmuI7U6HvZWhmxmFM9+d+ZJdinYnVPdgFdvFItVKX3V52Q/VWV2a5QMMNxKk+TeJ",
-	"+wAkLp1FWR1ugkwyVBHMlPSo4nfVjodKj5QtcY3qsidfvb1zNvTNbjHIhQVCIRbIrXdgRmzuG9xyqsJj",
-	"qZDXnR0nWHHySvu+t9CT5aEiZnOYdIREwGJCKiFmc77osINuN0tdBond1ySlOe+wXceeSj+xG56KxP9e",
-	"xUCWduCBMpDnpVk+PAZy7BuEfToH+QNf7bXFLwjjQsfazi/L1te6mJZEV3oENiA/18Wn8PeHGZQiQL76",
-	"DPffVSzqaiWd/Y7s2p+d2XS4Fb7n8naeO4UULW3pmKzSITmgGXMDbSENSHfcN75/pXsHUXHyAicDXGNz",
-	"8cqipr1KxPYvSGRbVdAF+MdNdXO4p+UStN8VIZ4GyBi9KXaC/u9aqswAL0pEiUg5u8i26hUITFrv07MX",
-	"HlQn9HqBhPVJxf83euBf3WAeqcf/xSo77bcI38eH4jOQnqxgCO0LrNrnKSQe+eYoR5HJe/n3A9PtM5/I",
-	"FIKvPdmPVQIe0qMfOj33Cc4mG4MSb5bsOMzMdHP3zYxxkz2kDDoX9nI8gqWmODieb94fpjTVSg3douZa",
-	"yVFlIRN+5hVJjAepubzIZviVtJY6iXIZcFSOcjyiAPvt0Ya+xYJ//1rWcyGFGTPOlgG9wr1DwyUPQeQs",
-	"IrO+fCf9u+hkxCLDt2vrCk7GEPs6JEz1jhh8CGhxhE7va7vwX+cvT05Ddp9GVuP/QQ+fPSOg/R3Tk1Ih",
-	"djlClwVUtA4LfDgDXaO6I0TB801OskuCdUuVXJpAvSVZcI6jBQ6J/iGq18YaT48utVAzbVgzbG9PLjFg",
-	"36oDDUj3zZzHIXjlyixQMuR8NTvAniz72HDzBKFSQVI1EiBCZg6HVc9xw87VlIIvqUqeemqqvw9+qNSU",
-	"KnUuSxjQ1SM9frL1QLjSWw20rI896u5XtT5C4M5ypyOCgMSXXili4WXuvfypjw+g8Jy4xU4GJZldkDL3",
-	"uDtPwLq9WoZQuKEFXEOrAjdDXoB8oHm5//hJKyK+QfnYdOcDhBJnZqy0bacCC81LKlKnVMg4D+UzKeqI",
-	"qLm59VLh6CFarHZM2eXCMCMsYMaET/LGpAn3qnGP9Hf7HXbQPaAL6qcdeK8gnJm8lKr+xqEPfbvrlnVK",
-	"vsWF24q8r8K+O7oogg0ykMlUCWrw/Luk96cw8jBbNXLyDpR+vYhrCZxSpXyJQVbu76sm04WjIOyuw2US",
-	"5TweUYQTiAWWAmIRk69NEkpGVGVNOPkBcSlT8CRZAwQXAB84dnzDugPq3YCQhjWYAa8XLxfxA3Wc0NzW",
-	"eE52DHv51xPm7PtPt10/g0tkx7Ay6EWB0hzl3M5Dcr2IQ6b2FhnaD/c4Xy7iP1hi9lnpkMv52ZSQebsE",
-	"7XW0sZrgmVPHJpCfl4v4hBu4NV04O/MhpW2GddQBj92JD3wBY/VesjwrGQxpTR69cjZA/BxfUZ7JlA1u",
-	"srsQ366HvNlQGIDyqlAUUCzfXV7PahUvRdskM2oCIZO1J/2PzhDzYCVK03P9fCP6HnjXvYbGMWpp2I7E",
-	"404E15WSlSaSX9+nMNftL9EXcl+9XMS+k0bBffW1gmxZ46xvbqmvl8zjT6Hsw825yOdkHJmCvPtb/sWP",
-	"u78ZkcDHNSq2Bj4xvooXy+Qg8Vo1ubCt5fEYUTSa/RMi4vYzYUIPjMPCE4hP/Us7PHW1mEL7LX7JHDKp",
-	"jBTDYR+Bc7lMBuqD251szEtvfLTPEaW73/J9LNxcsIKX0E71TFKbZuxvoYaFjpoddomlXBO+YEOw8RhB",
-	"aTyXz7aHSpCBx+OepKewdDcU6Xqfn38rWEQsVaMjxnPUKXqTYFzUXHbYcV4U0JMeN/sgCtVZPO85g8OX",
-	"UVQ77GCvmxswuPuObSeQAlVDJ6B70jvhqI9MADMPldahepsjzGW9mfJyET/zU7kLA64ANcypbj24YWjT",
-	"tLfaiapuZJHA2jE39YV1798WNlHFFmzb4P0oc+isodZASI6+hRWjvbIWxm/7FyyGOdjbgp+9UBLup7pS",
-	"zSVi7rmLsILTd2fLDbkcGfJrtKPjkG/oJpFdOp+HTGb/EevTf/QJ/myoARDXG7EZMQvd5m4BzFfHwvnV",
-	"MkzvRkCOMsGiYyi5ELBVLT3osVEyNhSKN3tySCmeTm5U3Vl69Y+iL1EN37cKz2/q05oKz9zXF9por6hS",
-	"HkctXMDPoFhh8Kc+Z6GQnoytBKiLAKl5vtVPaHjjm0B5q43aDfkYMruA4czw1Bz2JOYu1mVds122Lnnx",
-	"iPIHds5k4a9ONwiBtPAEpi8csl5Dwtx3Buo1+mznDcyzCILSzHcHSsB6UNWfs6TNvCWQ45ILBGUlptjZ",
-	"weY2peRU9JuK0dhGbICYgcJk30Gdbp6VDBDXp/IgCqz0pJoC1nAs50NgUinI0B2cYF+owYwwrO8ff0U9",
-	"nbzvGtt1oat4qHRPhkbf5F5eatOEjZP8KO9Da6jlDkz9Voc57VXIGfjOXCvtoghVJo8gl+KYzKoRJb36",
-	"sC23of153m7cmeE9ubokt2K3JJ/2guPx1Ek9iuFKhQtGtTiLz3i5lJXiGD6BbCtwFhgM8g2pMMM+VPEU",
-	"PkLOBEcPGNoJWcf+bFD5Ralqxj3pXlmmPavs9H0gbSS/UxlgK5+0EzEStlB7g9jDqwUlRGxO2JJmjAnB",
-	"WW8qXGa4aiFJp4maeKn0rIVze5TPrdDNpk+Yw6WkngE4CR+eycCGsSFObJmZTadK2w5et/0f2c6VUmzi",
-	"9ohbC5OpNdkrVvtWce5Y3gRK7uzQrC/A6kUbE6MqsfuQOT3QrB6k0W8JPd8KHO4ceLz0DdfIJ+tTomVe",
-	"M3SHuCPeoLxHbnXPhsIzd6RZbyEOlEqByyoKdTcj9wEERhZoNIh7r2J8JmDMDGebUOGwUWS4OHfd6yAU",
-	"d39D5eRjvWpFWVk+UWlZ8odGjU4zgORwo1DNFIOeRKFaIdhzObtGc2h1WKE4zvPwoUhTJiQJoFwx2onY",
-	"zjHphjijUAv3pKIELmhs2PCHEjyLAy1JTvzpvX8QJdTV2B/SUppoJmdSlQv+zg52NUzFDfTk0s4eZu0N",
-	"M3GfV9xjw8MIGw5kwi9iTsLZFQHXw6NeUyPrtPdi6mzIusKxmms1hVatMAzkdWuheOpo55zb8QMylF8V",
-	"V/RNkn6TpPcrSVd5JnWo1I5PFU201t2YvprVJ68dp3O+MGRDY+/OvGE3VQB22M8BPAAtMlFMxD25vHge",
-	"2ken4hryDqw96S8khQ9ksE0sBFxsZHMZ6aqZreEpbvZfxxnlr5ib2pfNx6grRsMKCcRPz6PhSARVbo87",
-	"0Mx0rKyqVwz+dH76wlHH+ZsXbDZlVrHH7PVT1jzYe8x2zrXCwAmOkZefs+JLYsJH0Nnx7cLxX9gHXINx",
-	"7ARBDCybKGPZ4719Nv3gXThtQDs2Cfa8sVpMDeoWAeGeNVOfz8fAxp1KQUUtac5xkZ/VdpvMUiumXNvd",
-	"odKTNiLwlwhzqt3MrG+umm375shGUQL9zb/4a/YYtZN9KJIKEyWmCbZSxq68rI8TzlqLSJgTEewY9u7i",
-	"1R9ObO1t8YlzvnBEeaXUK65HQO893mY93tcByWtIBL9yFPC1/cfvqOcTdiopMAMKz1yjDLF5xuPUX8S7",
-	"FF3iGLu/ST6BtYljNZe+ItiJ/7cu2Dl1mrZ2L/6/fztu/z+8/c9u+8f37V9/23sSPTn42Ot1mn+fjv6/",
-	"qRy1vmt8SvM4vBK7f5/C6LZxz8i/O5WjewmZEr/+HYEHHpcp747E5bvPrwM54olBk9Y/im2OLLfghBMV",
-	"GBa8sfgkR8MUEcf9S97nbH2ec08GDy8NhYoIQ5CJvNlTkPlDPhHpgjU1zEyIFwglWx1WrGfUVFujet7Y",
-	"DR8mjeFwQ8//ipAovn4JIdvgAWMoua298KNXBx5xLVnk8RtC0iZl1Be9eTdZkZB8qo0T69wjB7ntv4NC",
-	"qmEkjCXAhOorSFDz7oqZ2cD9MIAsYhCFcjqssWmujROi8WVQzc4CMq1Sm5YA1u+1TIRN8Vh6Q9Cap97Z",
-	"xBcsVhMohb3cvpie7P+bhuG/9imuwqlTeYIjHeXPzoU0JWdXLRLUekCVqCZieT5WEtib2WQA+naYUeuA",
-	"p9CNs9LwgIUDhGSnmpP4890AiXBR2uLV7avDQXA0X1Nq9Gj/UzAQvhgeN+3LrXxPe59do7/ITjMrnv9s",
-	"rqj//XxExMqKEE4FhII7MVEhsfIwK6+oRlrNnvskCJo7Zjt9jZQjv9yk8y2D6L4swFdiaFEWmylIn3N9",
-	"SxwTH+BYgTJBAKYggXZ/w3+ievdxTTripc8RCv2Zc2F3gXhO/vfhLI3YNAvYCLlT1cih8P2tTMl8itu2",
-	"G9/b/+FBS6XCDjzEHEIDd2jk8w2vY3MUA6zX7/MEsxDQICM2y2zK4dJKAIm3hkZcFWc4OWh7Gbn7m815",
-	"QKWFcJVNzqnlJp+ihHnbJ9rxFHRASOyw05X5Ys4aJlbhn3sSzQXsLkrvl+yECsy4aihit5Dgd9iGodiv",
-	"xUu+QgwGNyeI5m93c+Pd7DUwFWHOjdyxbAK9xiFLVXyN3qP5WGH1zn1kk4QJtFO1tow7FBS9UqOvWMe9",
-	"FdRcYaqn0urFNrBzV5Ry8rsq8w7rdFyskN5drvkvQ+nd0YVqQCaYTbFd6tEligoSMWTqK12ZhoTO0nIu",
-	"Emv286TqfivCStmEDRaEZVubeLQ+7+jIg73BjVAzn09krJoabI8gEPntnlOESl7bnvQJQ9U52NiT01uL",
-	"TakkFa4ZbF/vmwTPDCQR0zBNeUz7gfsLuif9UBEbzLS07icEs/NNIfKUqNZhsdUTgT+NQXYwAyl4meZc",
-	"WPaGGYiVTExPUhvikEmH2FPZufo022Kys6dFRA8hkCmK9boPWpGm5L2qlqMFGvtD5B9dFlf09WubL/Oq",
-	"uW85RQ8Qo9jdqkJZSA3PvJPIl8lfCs5vvDP1jqTqxx9ymGgD8VPlgvdrh5a9rc43+r5neP0SRa9EW+6s",
-	"iqAptybdXBh7GR76MmonBVC30DaPqWlOWENESVIaYkLiwhbVvz/o40rAKV5e6j2d+q6GG3UNbcxHNOuc",
-	"4O6xt+6pAi38LjnXKZZIfQtr1zEbmZSdPAw+xDD1GbhKwn1RXoi6EJxEVYe7pDaVosIJJJJtPUBPDj4l",
-	"/eiPQotfOvfI0ZMzwLwhkyGY3A8bo6DIhgheIXTy+0cruKTFPLw4w2VWfvoNrOBrNm6jYwioQCHOeJSl",
-	"yomsE5Nh3GIjyzsHISmfOfRwqQk6PqdknRSGlrqlaWAzGfs+Xpgz5IspfUnEAJj/lY1BQydLlJ7wBYGY",
-	"DKAne41egzU1TDKEK/cQ4SkJaxC3qBUAiTz78WCt4VH3y7uLV6xfSIXv9ySBJECSIwVTd+VmqN8oZuxG",
-	"mKGQJBqMwccQkrjFhMH2T74QHxOWDlmPctR7DUx4xMgRpgRTKMbjs2g1G43Lc6pO308+NTnhC7Gsd9kM",
-	"H1jR2HIq/jdvzr1mvbuNrfCkuxtD6ch3lP6z6UjzJGc7lb7zvlbpKoSC/0cBAKXJDesX+Fsf0dBaRSgJ",
-	"NxJTkvGezAajl7McIRxwUgDOcO+UG8AZSCHGPnMqhZ0OO5YEDdOTnu3liaSE4kbfbR7s79eU7+S78GAZ",
-	"QDbFb40kv2kt9R0keWAQRPK3zZGim3OhUljSTpwELUAMmnp28TrUqDH3P4b1h1pJ7PqUsP6Ax9f9iNqA",
-	"h4q8vW508MPj6PsnXTZYOAbQPNh7xHaeC+wZ8M+szL4nU2oayyXb675+2tlpRWgULaaA1YARO3/zImIv",
-	"zp5H7GcYnEfs6evziP10enaChYLPngegXB+8Q81mx/SkvyGRx6IcLFDvCV3SEohTzAjGL1FVYijvx5oQ",
-	"qoLpMAQaopn86fxF1JM4H7dw922nrfE0VXNIslJFapRSQBKlUtiBsmPWDPyOdp/+iJvZk25Mt5cF3Lkd",
-	"x2mHlJCdw+JnaPfVaHXUoB0BoEbccVDum2aROwuzbhdM3YDuMHcg/gUET6S6SpABXNRYpfkIwiaOIU18",
-	"UYkbeAITpRdHODmCwEDuPsTUFvcqAWc6HZEg9OZjBCstbs6cC9941GOHK93Dhhc45WJDMB5Qc2urNUvE",
-	"/JCKNt2xblVaFTWQGLat4PqqpZwvF/GlO0drHfuuMn39j0cepsT4yqI586j934o4f+9FnJfOqF6BDy3e",
-	"5ztBiWJYZ+E0pFLqXrCkyzwgf/hbflz5Jv7FRyG/JchtGy7HHVsUwDcyJ0ZdDuunRyBXQ+irQYBVCz0k",
-	"8oiAIR1hkZWHoSaQxSlooyRPGYIeCMNAcwMJa6J4V20z1pA4RtyK3PM9mbnAQCa5r2iiJCzYWDiJvmDG",
-	"8oUHyp4lohKQgyZxJ8/yV7opJwTH/aBNmK9qkbj9KVYd3d4acSN4Vu/tEXelnmk+D/008sDFrLrR1HDI",
-	"plwkrM8nOIn//vf/YEOAPlOyHY+5kB4KJFY68eBYCzWzzGouDc2EjbkZs2Zg/li9GfUkptNdSzWX5P/0",
-	"H/BhGm4MWK9ae51acwuk9o9VmlDGm7Wpu45ojAD0ZDx2gj7J3hHSbUnWqrncEcRtRqL5nKdV3UB8wp8I",
-	"xd9eJWYobr0hQLl0R+xgf98X2RbGVLKAGbdj0JMS0FzrO4D8nA1w6wudv/qgAkbHywt7gK34v3UJeRAw",
-	"18tcBLutF67UBjzr/ElzC1zrjCfGWOhZ75r5SaWJCZywz5rvLp+1cq0ku+f8hovUbQ0b8JQ785pYQ76m",
-	"ZWZKfWLnbgB7TMpPH/tASrBzpa/7UamSJf+a94IQTn+xhgYVHTPGppXxGJJZCqxpAFg/X+4/ZspCv3VU",
-	"zCEO/FNp4r0zaUXKUMxkYPwE/B+UtBxRijw6Ey6kBJspcZ6f+5VEvpPZbMKEjNNZ4lSkg243okr6nlza",
-	"hSi0KAiFgpJP3FQLQxYafw9SmLQ6yI133Mb4nho9WSAhYdh3e91Ot7vDBpCqOcUH/B7tmPAO7fjOmTSz",
-	"4VDEwm2GP85D9t0vmAGeHfQO44MQ/Fs5/Q57g04pnmUoLuu5zYPuo0rPOhHkHSTCF+LwJ0vz/EoMvrBR",
-	"NbE27wwpsJRvEbf7bPNkrplV2e7m7GiVJVrlODve9Vsy8GX3RcbPRmDb+QDLPQurNFueGsVGYMuqYrPv",
-	"TMN+KyiRQlfMX6p5Tzb72Q9P6e/9VuSWRipkTauhL6jhfZmuiZvv3cp9+12gVr2VUFI+nIGu5hI0YiKj",
-	"UMTobGhwxQ66B637ombvA1hXyZfv+0/+4YfZlzWf5ysRpMI6GjFfuddupskVplRbfXenQ96+6+7Phc88",
-	"9FP+gzXhLWx9qQEvacW36r97RwMFNfZamRZMgZL+n6m2XrWn/vLehImoiXfeg0fNUnTmgLiBiOozvT6c",
-	"eVSy8bjJv0J2CLYa8Z2KgxtnkgHmFFV2BN1aNrz63hI42N9vRUwWcnaD0A1N/Uhv3ihe/4zbtVX7e5rn",
-	"tiGKGoyqqoH9ircOfjz5sqnhy5tVe2mVhS+rKn9NPfZnLN8t+fKG6Iklao6VsSbyzj8WKzkU2lml9yUV",
-	"yL243jV7VdRYq/vvFVyuHfZGIW/ITXzfaE8maC6HfpzexK/ptvfH801eLK3rWwe+b67JNR34ijzhqCjg",
-	"sCUYZhSFtm0rFuP9+y7LQdXfGgPgGvTxzAmSv/3qLhkhKWR/+dW9oG/ClZ3ptHHY2OVTgffLz2SZ05xJ",
-	"So9BgPuBCt3qaKBOLukmYDne7FXQ/vZsGrEM1MDn3kaFKgC3Iz7KFVZUGJliuqtDv6Ouw5KPAHuUDn1P",
-	"lfImFwaicNnqQGel1vCGNV/+9aTF2j5zLArpUsVm98Vhrxdx1aDInTH1Jq8Rw79VPPwMsHG0YW3G3ZJm",
-	"PGUUOaZI2hA8qAQpnV7mFEae8gXlYq2OXdRf27kf2hNqECLO3EF3TPE7Xh5EzKcOFhXLIUDh+0XyXZ0C",
-	"4oSCuwUJt7xTAgKlHyr35AZSNXXLamNFwhjSKWhzxPgAndNNZ28zIR1FJTO8JIWhk/z1xsdfP/6vAAAA",
-	"//8=",
+	"sD0CJsIH+bwTgyXmCAvRnGdR1dZWvK5WWjnBgfAdWw2TZVf89kls2zEjNlezNAkQv5/EuIOEXS9/GTds",
+	"OhukwowxHNIZdVivsfd/sX9h3+11ul1MaEGcnu/2H3e6XSxNwOWx7/YIt7Dy6yvsseLEvLWHIKtsLtKU",
+	"DYAyLqxaOjyrxWRSqQAsh+393hfWv57U1mF3bV1pa3zw7NJdCO87Q2vCmRj5v56HS/enn69CuxRUyfHX",
+	"fG1ja6fkrXCmRRgD+4jQn/JOIvGNDxvlb/OpeAkLQjkXcqhqhKk79Jj9dHV1jhaSGrIs8bXDMByRFdWE",
+	"uISQozQ4OINOdXx+RmgkL1RPhnRXZ67yqRiBbGV9f94FKwzjoiOQoHlWFYzdZnryRMkbkBaLEADzz931",
+	"pxDpUKWpmptD91yb/eny7Rtn77nR1cx22GslAfsU8AqAzT3KaOs1WhGTbmDGfbZjxw2GsEHUE6L/Wy+k",
+	"fvQah6zX6HQ6vcbHPtXX9PHJfovgc/1z9FFnhYLTtifAl2uo3DdOqE1Pbpj6xNF+VS+dPiWOjrbo3AWL",
+	"nmR50y52SRYuYQGFDhd8Aoy6Hzg2xtmL0ysfqM46EeT9mQothNzQzYEWMEwXraUuQnkDrRtn/c5GY8tm",
+	"0wASccR4Pu8BLJQfPVWjHYNzcWPjR7K9cn/tsLMhRc9xXKlsYWzfhMtPweM4YXq3vsFeJIs5XxDMDWOh",
+	"eVRxf7FTmG8fFTmDmlNtFdGE73YwgJjPDLjftPI5uviVVM07buRjqeRiomZZ8yvjB3DLOcyWQrgmHr6a",
+	"6AxJ+vzt5VXEzt9d4ZafH1+d/OTTJTGKsNoxwQ/W5HKRNbZipb5WblZ5a6sj39WKCHOkVMLisRIxtKhJ",
+	"FJVhlnrjcGzRpWfS4KQETgVbcQkkgmuY2lJjrCN0pYTwJBLYBOxYYQjdjiPfVsoNhg1EKvqBjbiQbuzg",
+	"7LCIm0Jfxcdr+n7hoBRSN6F7nu9+FcZ2r+O18PgyYa0iKw6kLxzs7x8VepaF1A2/Q+7MrRNLobnYCKxh",
+	"B90fPRW4mZrinRkSCJZVKLdY8/GHD8T/DvZ/JPbi6NntJRIfNlLzWzjxm4/N79zwL2HhSJFUOuX5r7ur",
+	"bSGRq6CrkDArVsgxJBB6fhsELV0M90vGVpHtFmqA0BPmnvAuL/yoQUxCPBLCfcLksH7Io+gHnLJQzUPs",
+	"qyepPoNpoEAZG6ZqngkESWE5ZscaVrCmzCGiTZFo67MmZ3uP2+T1Y/THnkQXXSvCBzUMNZhxnzUd9bF+",
+	"wWEafoqYVphv4VggCZeZAZqOGyIkE1CejtUzYyFp01+Dkw9J1FyLKR17BnuGq/fgZwxz+fLeU9zTyUF3",
+	"L/KCsCdjnqbG7SDOzWcY9JlyAoSkhNUCzBFB0rt7kTpulQ+Va4qYK+hOCZm4p58VnyfmTOCO9bPalCVX",
+	"KbuNT7QnQw5UUzpKxnUcEucuTaZFgv3y4vmh424ziehpYXOaGTOMiBNG7Nnpq9OrU/bf////oKNxssof",
+	"ZapGamb7LQx8eYLFfng96Q+IKjLUBEitQMf6XHrnOmv23+J/9PHu9C8hbj8HG4/bl8LCIbKPNj3aJ7pA",
+	"Ed2T/V/aFwHXue2I/JD98vqVI1n/5/5RXr7hhO8Kn+k+Yr3GiVbGtI2w2fp70j/Wa3T8XrfJ1V2QLJAw",
+	"CcINj1t5oVK8Hh/acSbXyBvSR8rm8bigNTk10TCEpBKWAPwiBnKodEw3IWdfPTlYUC2PSkW8YIRz2PQR",
+	"i2QWW+z+Y3YwqcnQ761D1idVsu/hAaUKlHXE+mouj6ka2rHtxRILO+rJ/o2AOeIruFvuCRWxIkzk62Gx",
+	"VhrJEtEGkwmOTAIAN6Of4xjSSFFP9jHU4L9t+jiGe7PDSv2XDt1d6rCfsVWYW5b7w6OOE/EoOHxmHxkO",
+	"7rcDd7mW8vSCXHgUZGlQDGMlLRcoOnp5HKTX8AECYdGHn6knTpcuJM+HcrCPUUNNQfKpaBw2HnW6nUeY",
+	"0m3HaGfskmveW8gj8iJn53+WNA7dH0+yh5Z6B+53u7fqrrSVnyR0cln1jaw0XsomxgYLJFbsfvWYZlX1",
+	"jWz2u+XuckUzrHH4t1+jhgm4poWPBDVEaHZ2+ZYRtL8ju0TwNHUHhX9yp8NHhpJZsU0Vocmu3rnGYYPI",
+	"Hyewm8DNbhyAj0dVuR5nkhUqI70gchfQiRmnV5NoQT2XeJgEj6WCgqDvwW0DYG8fY1ITdYO1KXOufSfQ",
+	"ACZsSHcr97rzvcV2DJvAROnFoWMOxnLt9D7L/glaeTFkHGlnIC7+dQ30bETmF94UPyQY1jx5dRa6krpH",
+	"PI6xf7kVktfNGHvw2Q47kywvDyXlXjlBn0ErYLNB1jzoHqBrd4W6M7TpOxL3evev/0ZN9zA8IiTeg+7B",
+	"ZuLNugzeP7VXgGkj+bizGldDYI+5QRJCy7FZpE+EFy9ch2JV76YLETWmylRcgeMkMRkd94Oymk9nxwTq",
+	"LVdbeRJD3dndBcI49cHQiOWBRUP1OtBhV+4akXE2ctTkrOJDxpHCIyZhxBG4Wmk2k1OuDVBelwexRjUB",
+	"azPdABlQdUSG1UG3e1faXbrLjXLb579V00T+yO5Sy+aPv2bRgacqWdw77Qdw8I9lr5uzyj5+7avn62rR",
+	"L6NuwN/ELS5WoXvup1zeg+6Pm1/IWuO6F/b3N79Q1f7x/jnFayc1bA278NLk/thBkI8hx6lSV0mFsQGi",
+	"/UuoKksY6FtoLI7i3BIG6sODYPenaIQaNtfC2rx4sHhqfrplUNfPc7C7v4nk4zpNND/cJVZ3pzbZlWnM",
+	"v35enoTLqCMQsgAeBIG8lVmCnbf8K2jjfqmBRPEulOGrR7Ut4sYQX3tVOJfipJCyCb929i7P8UyWsgWd",
+	"XsPzJJGezPC0cNxOlWVmODre5mMRj7GTeYDb2vHg7fixBVuomaYaoZ70oAg0QSFHnZ2Ihcc9IAQ+vgLn",
+	"ZVjlq39VM12YbP6004sH4KbjcVqTDvurmlHyGQ5BjqKsyCzLj1k77Bx0jkXRYeWZowsSHTYVk/UZbSt3",
+	"eRWk/LYKTAh4ND7rZV2dZ821JYcaD1Tor+/eNvK60EIaX3q0+aW8wfwdLn12zQNIzqqnGFdElymjIA8U",
+	"Ey44/bH2budunNL9zmrCK282RTsoD5S5RwP7ibnlqRrNIMphI0JQ2cOmZOGC0Acohz7oSWENoRs4IuaS",
+	"LkzCLT/0pj1BH7i/+tcw+YHYRIG/XAN4R65/zA2NCVkTnng43jVxRSHZu0uWqDTl2qBrrh+K+vshZFqD",
+	"GRGhaTAFzRbANWsSHoQ3M3w3nKn7n++6Hfd32ZPf7XW7RSSCVof1+VT38+DsRkCSbHrsv/7TWTNstycD",
+	"ioP7016326+DIyhgmeB6EmGmKV90WN/bX302V/ra5NATPWnHWs1G42z9jgZ2THbUlNNwyPoUAMKV9FcB",
+	"EvqrM+rJAkJCxPqUGFYaIEA49D2GQ78IfdAvGAs5PWAZpraG/CdEQ4YvyHka5k/HUjr6o5wRI7KjMwgn",
+	"woDPQsFwwlQLCplzuWCxXkyt8o05Kzir04GRsD+nPyNDeqhhhYV7azqfyUuBg2fIXVZlGYsmKnrqsl5g",
+	"7ki2Z1pFhWTikcvqtFJENvuMu43jV+z0JTnU3PQcA/sM+3zuXfdOpY4IdSxjpo4lFoDDiD+HeLou7DRu",
+	"3zb7POULwgMvtXesV/yUHIrRzJ1+aPqXvciaJ69Ojy/+cnp59f7Z6fnby7Or98fPnl2cXl6eXrYihgE3",
+	"ep1CHUonGCI5lr67tFuez6NEcnK3EeMApDfGXLr7OsgaDmKUvvI2lltPgvm8jsaV5pl1VzRM53PcT99e",
+	"2DcSxqgS7WqIMeUZqoFKwuHfjlIysIdF1lsAMWhXMUuxg27G4vusWdkOHwGRnMaTCMdYCpn5JBmo6L7l",
+	"7eSeXJs6jzfEG9hORe5g55odSo/yFOsUBp5q4MmC+RT5nZ5En7n/NWvpS9CaPsWb9OwqkvPPP8vaUD5I",
+	"r+BJaZaZD+3L+gYDMGZlaMnv+qf7Ar+I5v/HdDkWgm94DKg/exYvE98Om3QrrrW7uKxJO+kt+mQipGnd",
+	"hr2QtYz502aZyWAtJjKXypDEBcQIrMSZz/7MJuu9+rGzU5BHkB0UHArFYoSzZ8zMkE/2ZL/UINvn8y3J",
+	"uEwxXhFXUZaNR0zLYNh6LOSoJ4XJeon7jDwqafFMo7SlHWqx70wErFLilu25Px1ihpeS7XjsLH76CA6N",
+	"CSqOreKfOuy50tiN383n9OqnyLtMfHIeI73WiYqI9UsVCH3WHPvym550TNCAtC3KjCDmkK0RDRWNJwBJ",
+	"yQr4n6w8ZocdF3e8J8fcjJHZD9B4T3wGTayVMUFnt0OlJ4cFxl08MxxgXODgA3D2hRurs9NhbzClod73",
+	"1DzoPqr0jhDBPXQOXpzkV2LgeQ/mSh1n6To+eFb+e+LMl3xBOQULNSPcem+ZOuN0mVndhhEvu4syNuzh",
+	"D9qF/tx1Fpk/+Gd56/GH6Fks9XGvIWHMZvpduRLDpmdNepygIilTJaMjptIkiyvdk8QmNXmzVXC1VOiY",
+	"5WQiWLOyYEhn5yRuvZRcDcXrIo7fQ2XYlWCDD0fjDkUy3xTur8nW6RRyDn4UkuRZUXX8jMq2+8FfXKqu",
+	"2v2tBEtZHx9eefPWF/Gq8KFnjY/Rw5ITdSKirN180iX4QjHmUlQ5qAhNtCbm0hcloKQ4YlwulAQGqQF2",
+	"0D1o3UWDoPzv/SHf9dCKRVOuTEP+gQxO7KHy8jqEt4fDzt8Oh9/07ZwxH+xv8bErpV5zufBbYe7lql3N",
+	"tGRqOGR2rtqEMFqsgEAchIrW/MjYqSilcPXwJn3CvSOY0/prR7//fm5dGcfwC1+6Mr551dWTFIUs9WGi",
+	"kLYZY0WLjOHIt+XGuCs6Pgq4xHTy3+7vg7m/cs319c5EhJvM4xXT6T3cW5OhadY4Pqn4kjMJ84BASR0K",
+	"KQBMLsb+0vXuB0PKlKZN4FfO3KKSgdoFi9zhhjWIK+YYTvueuclnusxLwKU1Kl4O7smTJCRp8lLzNcT5",
+	"/OasqnFWYf6SAYsOidk0VIWVtu+O94Vqyoqw8zVOB680mUO2c5ymbCggTYg7BxmCuYHV/Rqinsx+ooLF",
+	"AbCsbcwPhULunQhLPXfepkku1oVhQsZKa4jtToe9laG/G4Uz3535kl2KdidU92AV28Ui1UpfdXnZD9VZ",
+	"XZrlAww3Esj7N4n7ACQunUVZHW6CTDJUEcyU9Djrd9WOh0qPlC1xjeqyJ1+9vXM29O1/MciFBUIhFsit",
+	"d2BGbO5b/nKqwmOpkNedHSdYcfJK+07A0JPloSJmc+B4hETAYkIqIWZzvuiwg243S10Gif3oJKU577Bd",
+	"x55KP7EbnorE/17FQJZ24IEykOelWT48BnLsW6Z9Ogf5A1/ttcUvCONCx9rOL8vW17qYlkRXegQ2YGHX",
+	"xafw94cZlCKIwvoM999VLOpqJZ39juzan53ZdLgVvufydp47hRQtbemYrNIhOaAZcwNtIQ1Id9w3vqOn",
+	"ewdRcfICJwNcY7v1yqKmvUoM+y9IZFtV0AVAzE11c7in5RK03xUhngbIGL0pdoL+71qqzAAvSkSJSDm7",
+	"yLbqFQhMWu/TsxceVCd0v4GE9UnF/zd64F/dYB6px//FKjvttwjfx4fiM5CerGAI7Qus2ucpJB755ihH",
+	"kfHKxo5h/cB0+8wnMoXga0/2Y5WAh/Toh97XfYKzycagxJslOw4zM93cfXtn3GQPKYPOhb0cj2CpTRCO",
+	"R31VkjClqVZq6BY110qOKguZ8DOvSGI8SM3lRTbDr6S11EmUy4CjcpTjEQUgdI829C0W/PvXsp4LKcyY",
+	"cbYM6BXuHRoueQgiZxGZ9YWpF4ja/sk6GbHI8O3auoKTMcS+DglTvSMGHwJaHOH1+9ou/Nf5y5PTkN2n",
+	"kdX4f9DDZ8+o9cCO6UmpEM0docsCKlqHBT6cga5R3RGi4Pm2L9klwbqlSi5NMOeSLDjH0QKHRP8Q1Wtj",
+	"jadHl1qomTasGba3J5cYsG9eggak+2bO4xC8cmUWKBlyvpodYE+WfWy4eYJQqSCpGgkQITOHw6rnuGHn",
+	"akrBl1QlTz011d8HP1RqSpU6lyVU7OqRHj/ZeiBc6a0GWtbHHnX3q5pBIXBnufcTQUDiS68UsfAy917+",
+	"1McHUHhO3GIng5LMLkiZe9ydJ2DdXi1DKNzQAq6hVYGbIS9APtC83H/8pBUR36B8bLrzAUKJMzNW2rZT",
+	"gYXmJRWpUypknIfymRR1RNTc3HqpcPQQLVY7puxyYZgRFjBjwid5Y9KEe9W4R/q7/Q476B7QBfXTDrxX",
+	"EM5MXkpVf+PQh77ddct6R9/iwm1F3ldh3x1dFMEGGchkqgS1vP5d0vtTGHmYrRo5eQdKv17EtQROqVK+",
+	"xCAr9/dVk+nCURD2G+IyiXIejyjCCcQCSwGxiMnXJgklI6qyps4BAXEpU/AkWQMEFwAfOPbAw7oD6maB",
+	"kIY1mAGvFy8X8QN1nNDc1nhOdgx7+dcT5uz7T7ddP4NLZMewMuhFgdIc5dzOQ3K9iEOm9hYZ2g/3OF8u",
+	"4j9YYvZZ6ZDL+dmUkHm7BO11tLGa4JlTxyaQn5eL+IQbuDVdODvzIaVthnXUAY/diQ98AWP1XrI8KxkM",
+	"aU0evXI2QPwcX1GeyZQNbrK7EN+uh7zZUBiA8qpQFFAs311ez2oVL0XbJDNqAiGTtSf9j84Q82AlStNz",
+	"/Xwj+h54172GxjFqadigxeNOBNeVkpUmkl/fpzDX7S/RF3JfvVzEvpNGwX31tYJsWSuxb26pr5fM40+h",
+	"7MPNucjnZByZgrz7W/7Fj7u/GZHAxzUqtgY+Mb6KF8vkIPFaNbmwreXxGFE0mv0TIuL2M2FCD4zDwhOI",
+	"T/1LOzx1tZhC+y1+yRwyqYwUw2EfgXO5TAbqg9udbMxLb3y0zxGlu9/yfSzcXLCCl9BO9UxS42rsb6GG",
+	"hR6jHXaJpVwTvmBDsPEYQWk8l8+2h0qQgcfjnqSnsHQ3FOl6n59/K1hELFWjI8Zz1Cl6k2Bc1Fx22HFe",
+	"FNCTHjf7IArVWTzvOYPDl1FUO+xgr5sbMLj7jm0nkAJVQyege9I74aiPTAAzD5XWoXqbI8xlvZnychE/",
+	"81O5CwOuADXMqW49uGFoIrW32purbmSRwNoxN3XKde/fFjZRxRZs2+D9KHPorMXYQEiOvoUVo72yFsZv",
+	"+xcshjnY24KfvVAS7qe6Us0lYu65i7CC03dnyw25HBnya7Sj45Bv6CaRXTqfh0xm/xHr03/0Cf5sqAEQ",
+	"1xuxGTEL3eZuAcxXx8L51TJM70ZAjjLBomMouRCweS896LFRMjYUijd7ckgpnk5uVN1ZevWPoi9RDd+3",
+	"Cs9v6tOaCs/c1xcai6+oUh5HLVzAz6BYYfCnPmehkJ6MrQSoiwCpeb7VT2h445tAhQaI2G7Ix5DZBQxn",
+	"hqfmsCcxd7Eu65rtsnXJi0eUP7BzJgt/dbpBCKSFJzB94ZD1GhLmvjNQr9FnO29gnkUQlGa+O1AC1oOq",
+	"/pwlbeYtgRyXXCAoKzHFzg42tyklp6LfVIzGNmIDxAwUJvsO6nTzrGSAuD6VB1FgpSfVFLCGYzkfApNK",
+	"QYZ+6QT7Qg1mhGF9//gr6unkfdfYrgtdxUOlezK0Pif38lKbJmyc5Ed5H1pDLXdg6rc6zGmvQs7Ad+Za",
+	"aRdFqDJ5BLkUx2RWjSjp1YdtuQ0N4fMG7M4M78nVJbkVuyX5tBccj6dO6lEMVypcMKrFWXzGy6WsFMfw",
+	"CWRbgbPAYJBvSIUZ9qGKp/ARciY4esDQTsg69meDyi9KVTPuSffKMu1ZZafvA2kj+Z3KAFv5pJ2IkbCF",
+	"2hvEHl4tKCFic8KWNGNMCM56U+Eyw1ULSTpN1MRLpWctnNujfG6FbjZ9whwuJfUMwEn48EwGNowNcWLL",
+	"zGw6Vdp28Lrt/8h2rpRiE7dH3FqYTK3JXrHat4pzx/ImUHJnh2Z9AVYv2pgYVYndh8zpgWb1II1+S+j5",
+	"VuBw58DjpW+4Rj5ZnxIt85qhO8Qd8QblPXKrezYUnrkjzXoLcaBUClxWUai7GbkPIDCyQKNB3HsV4zMB",
+	"Y2Y424QKh40iw8W5614Hobj7GyonH+tVK8rK8olKy5I/NGp0mgEkhxuFaqYY9CQK1QrBnsvZNZpDq8MK",
+	"xXGehw9FmjIhSQDlitFOxHaOSTfEGYVauCcVJXBBY8OGP5TgWRxoSXLiT+/9gyihrsb+kJbSRDM5k6pc",
+	"8Hd2sKthKm6gJ5d29jBrb5iJ+7ziHhseRthwIBN+EXMSzq4IuB4e9ZoaWae9F1NnQ9YVjtVcqym0aoVh",
+	"IK9bC8VTRzvn3I4fkKH8qriib5L0myS9X0m6yjOpQ6V2fKpoorXuxvTVrD557Tid84UhGxp7d+YNu6kC",
+	"sMN+DuABaJGJYiLuyeXF89A+OhXXkHdg7Ul/ISl8IINtYiHgYiOby0hXzWwNT3Gz/zrOKH/F3NS+bD5G",
+	"XTEaVkggfnoeDUciqHJ73IFmpmNlVb1i8Kfz0xeOOs7fvGCzKbOKPWavn7Lmwd5jtnOuFQZOcIy8/JwV",
+	"XxITPoLOjm8Xjv/CPuAajGMnCGJg2UQZyx7v7bPpB+/CaQPasUmw543VYmpQtwgI96yZ+nw+BjbuVAoq",
+	"aklzjov8rLbbZJZaMeXa7g6VnrQRgb9EmFPtZmZ9c9Vs2zdHNooS6G/+xV+zx6id7EORVJgoMU2wlTJ2",
+	"5WV9nHDWWkTCnIhgx7B3F6/+cGJrb4tPnPOFI8orpV5xPQJ67/E26/G+DkheQyL4laOAr+0/fkc9n7BT",
+	"SYEZUHjmGmWIzTMep/4i3qXoEsfY/U3yCaxNHKu59BXBTvy/dcHOqdO0tXvx//3bcfv/4e1/dts/vm//",
+	"+tvek+jJwcder9P8+3T0/03lqPVd41Oax+GV2P37FEa3jXtG/t2pHN1LyJT49e8IPPC4THl3JC7ffX4d",
+	"yBFPDJq0/lFsc2S5BSecqMCw4I3FJzkapog47l/yPmfr85x7Mnh4aShURBiCTOTNnoLMH/KJSBesqWFm",
+	"QrxAKNnqsGI9o6baGtXzxm74MGkMhxt6/leERPH1SwjZBg8YQ8lt7YUfvTrwiGvJIo/fEJI2KaO+6M27",
+	"yYqE5FNtnFjnHjnIbf8dFFINI2EsASZUX0GCmndXzMwG7ocBZBGDKJTTYY1Nc22cEI0vg2p2FpBpldq0",
+	"BLB+r2UibIrH0huC1jz1zia+YLGaQCns5fbF9GT/3zQM/7VPcRVOncoTHOkof3YupCk5u2qRoNYDqkQ1",
+	"EcvzsZLA3swmA9C3w4xaBzyFbpyVhgcsHCAkO9WcxJ/vBkiEi9IWr25fHQ6Co/maUqNH+5+CgfDF8Lhp",
+	"X27le9r77Br9RXaaWfH8Z3NF/e/nIyJWVoRwKiAU3ImJComVh1l5RTXSavbcJ0HQ3DHb6WukHPnlJp1v",
+	"GUT3ZQG+EkOLsthMQfqc61vimPgAxwqUCQIwBQm0+xv+E9W7j2vSES99jlDoz5wLuwvEc/K/D2dpxKZZ",
+	"wEbInapGDoXvb2VK5lPctt343v4PD1oqFXbgIeYQGrhDI59veB2boxhgvX6fJ5iFgAYZsVlmUw6XVgJI",
+	"vDU04qo4w8lB28vI3d9szgMqLYSrbHJOLTf5FCXM2z7RjqegA0Jih52uzBdz1jCxCv/ck2guYHdRer9k",
+	"J1RgxlVDEbuFBL/DNgzFfi1e8hViMLg5QTR/u5sb72avgakIc27kjmUT6DUOWaria/QezccKq3fuI5sk",
+	"TKCdqrVl3KGg6JUafcU67q2g5gpTPZVWL7aBnbuilJPfVZl3WKfjYoX07nLNfxlK744uVAMywWyK7VKP",
+	"LlFUkIghU1/pyjQkdJaWc5FYs58nVfdbEVbKJmywICzb2sSj9XlHRx7sDW6Emvl8ImPV1GB7BIHIb/ec",
+	"IlTy2vakTxiqzsHGnpzeWmxKJalwzWD7et8keGYgiZiGacpj2g/cX9A96YeK2GCmpXU/IZidbwqRp0S1",
+	"Doutngj8aQyygxlIwcs058KyN8xArGRiepLaEIdMOsSeys7Vp9kWk509LSJ6CIFMUazXfdCKNCXvVbUc",
+	"LdDYHyL/6LK4oq9f23yZV819yyl6gBjF7lYVykJqeOadRL5M/lJwfuOdqXckVT/+kMNEG4ifKhe8Xzu0",
+	"7G11vtH3PcPrlyh6JdpyZ1UETbk16ebC2Mvw0JdROymAuoW2eUxNc8IaIkqS0hATEhe2qP79QR9XAk7x",
+	"8lLv6dR3Ndyoa2hjPqJZ5wR3j711TxVo4XfJuU6xROpbWLuO2cik7ORh8CGGqc/AVRLui/JC1IXgJKo6",
+	"3CW1qRQVTiCRbOsBenLwKelHfxRa/NK5R46enAHmDZkMweR+2BgFRTZE8Aqhk98/WsElLebhxRkus/LT",
+	"b2AFX7NxGx1DQAUKccajLFVOZJ2YDOMWG1neOQhJ+cyhh0tN0PE5JeukMLTULU0Dm8nY9/HCnCFfTOlL",
+	"IgbA/K9sDBo6WaL0hC8IxGQAPdlr9BqsqWGSIVy5hwhPSViDuEWtAEjk2Y8Haw2Pul/eXbxi/UIqfL8n",
+	"CSQBkhwpmLorN0P9RjFjN8IMhSTRYAw+hpDELSYMtn/yhfiYsHTIepSj3mtgwiNGjjAlmEIxHp9Fq9lo",
+	"XJ5Tdfp+8qnJCV+IZb3LZvjAisaWU/G/eXPuNevdbWyFJ93dGEpHvqP0n01Hmic526n0nfe1SlchFPw/",
+	"CgAoTW5Yv8Df+oiG1ipCSbiRmJKM92Q2GL2c5QjhgJMCcIZ7p9wAzkAKMfaZUynsdNixJGiYnvRsL08k",
+	"JRQ3+m7zYH+/pnwn34UHywCyKX5rJPlNa6nvIMkDgyCSv22OFN2cC5XCknbiJGgBYtDUs4vXoUaNuf8x",
+	"rD/USmLXp4T1Bzy+7kfUBjxU5O11o4MfHkffP+mywcIxgObB3iO281xgz4B/ZmX2PZlS01gu2V739dPO",
+	"TitCo2gxBawGjNj5mxcRe3H2PGI/w+A8Yk9fn0fsp9OzEywUfPY8AOX64B1qNjumJ/0NiTwW5WCBek/o",
+	"kpZAnGJGMH6JqhJDeT/WhFAVTIch0BDN5E/nL6KexPm4hbtvO22Np6maQ5KVKlKjlAKSKJXCDpQds2bg",
+	"d7T79EfczJ50Y7q9LODO7ThOO6SE7BwWP0O7r0arowbtCAA14o6Dct80i9xZmHW7YOoGdIe5A/EvIHgi",
+	"1VWCDOCixirNRxA2cQxp4otK3MATmCi9OMLJEQQGcvchpra4Vwk40+mIBKE3HyNYaXFz5lz4xqMeO1zp",
+	"Hja8wCkXG4LxgJpbW61ZIuaHVLTpjnWr0qqogcSwbQXXVy3lfLmIL905WuvYd5Xp63888jAlxlcWzZlH",
+	"7f9WxPl7L+K8dEb1Cnxo8T7fCUoUwzoLpyGVUveCJV3mAfnD3/LjyjfxLz4K+S1BbttwOe7YogC+kTkx",
+	"6nJYPz0CuRpCXw0CrFroIZFHBAzpCIusPAw1gSxOQRslecoQ9EAYBpobSFgTxbtqm7GGxDHiVuSe78nM",
+	"BQYyyX1FEyVhwcbCSfQFM5YvPFD2LBGVgBw0iTt5lr/STTkhOO4HbcJ8VYvE7U+x6uj21ogbwbN6b4+4",
+	"K/VM83nop5EHLmbVjaaGQzblImF9PsFJ/Pe//wcbAvSZku14zIX0UCCx0okHx1qomWVWc2loJmzMzZg1",
+	"A/PH6s2oJzGd7lqquST/p/+AD9NwY8B61drr1JpbILV/rNKEMt6sTd11RGMEoCfjsRP0SfaOkG5LslbN",
+	"5Y4gbjMSzec8reoG4hP+RCj+9ioxQ3HrDQHKpTtiB/v7vsi2MKaSBcy4HYOelIDmWt8B5OdsgFtf6PzV",
+	"BxUwOl5e2ANsxf+tS8iDgLle5iLYbb1wpTbgWedPmlvgWmc8McZCz3rXzE8qTUzghH3WfHf5rJVrJdk9",
+	"5zdcpG5r2ICn3JnXxBryNS0zU+oTO3cD2GNSfvrYB1KCnSt93Y9KlSz517wXhHD6izU0qOiYMTatjMeQ",
+	"zFJgTQPA+vly/zFTFvqto2IOceCfShPvnUkrUoZiJgPjJ+D/oKTliFLk0ZlwISXYTInz/NyvJPKdzGYT",
+	"JmSczhKnIh10uxFV0vfk0i5EoUVBKBSUfOKmWhiy0Ph7kMKk1UFuvOM2xvfU6MkCCQnDvtvrdrrdHTaA",
+	"VM0pPuD3aMeEd2jHd86kmQ2HIhZuM/xxHrLvfsEM8OygdxgfhODfyul32Bt0SvEsQ3FZz20edB9VetaJ",
+	"IO8gEb4Qhz9ZmudXYvCFjaqJtXlnSIGlfIu43WebJ3PNrMp2N2dHqyzRKsfZ8a7fkoEvuy8yfjYC284H",
+	"WO5ZWKXZ8tQoNgJbVhWbfWca9ltBiRS6Yv5SzXuy2c9+eEp/77citzRSIWtaDX1BDe/LdE3cfO9W7tvv",
+	"ArXqrYSS8uEMdDWXoBETGYUiRmdDgyt20D1o3Rc1ex/Aukq+fN9/8g8/zL6s+TxfiSAV1tGI+cq9djNN",
+	"rjCl2uq7Ox3y9l13fy585qGf8h+sCW9h60sNeEkrvlX/3TsaKKix18q0gsab+T8y5Z+b3CY48h1AvCGT",
+	"uU/Kb5ApYJiSPelB87Dld96xR81SdP2AuIEw5rL6jtLf67kcIb/mIk2dwTDlInGGD9kw2KbEdzkOLqAJ",
+	"gYUVdf2wrsKQ/WUDrt+TzZDx5sPUkCYMo6Wz1EZoH+S6v9+yVsRkIU04U97R2ClIAeyv6CdaSLjzoPrF",
+	"boXuo6kyzixT8cxs1Ab+jKe7Vbd+2ppbQmhVDeT3devYzJOtRy4RQt1M97vdL5sKv7zbtUxKWfiypsHX",
+	"1Nt/xnLlku9yiMRNbopYmdAfdO6bYRQoP+YyMAEmbOR9oixWcii0M9bvS1iS13W9x/qqqMhXtyUseKI7",
+	"7I1Cxpd7Pnz/QZkglwhtSr3no6YJ4R/PZXuxtK5vjQm/eWzXNCYsso6jYjAHO6VholXoZrdiSN+/S7cc",
+	"a/6tMQCuQR/PnMD526/ukhHARPaXX90L+iZc2ZlOG4eNXT4VeL/8TJY5zZmkrCHE/R+o0MSPBurkcnAC",
+	"luPNXu1l0J5NI5ZhPfiU5KhQHOF2xAf/wooKI1Ooe3Xod9SMWfIRYOvWoW81U97kwkAURVwd6KzUMd+w",
+	"5su/nrRY2yfURSGLzI2ZQCxw0oVhrxdx1aDInTEjKS+dw79VPPwMsJ+2YW3G3ZJmPGUUUKcA4xA81gbp",
+	"4l7mFEae8gWlqK2OXVTr27l73hNqECLOCkRNpvgdLw8i5jMqC/52J04K3y+S7+oUED4V3C1IuOWdEj4q",
+	"/VC5JzeQqqlbVhsLNcaQTkGbI8YH6LNvHnQPWkxIR1HJDC9JYegkf73x8deP/ysAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -44,13 +44,15 @@ type WithdrawalInput struct {
 }
 
 // Quote is what a withdrawal of an amount costs under the published schedule, shown before the
-// user confirms.
+// user confirms. Without an amount only Minimum and Schedule are set.
 type Quote struct {
-	Amount   money.Money
+	Amount   *money.Money
 	Fee      money.Money
 	Receives money.Money
 	Minimum  money.Money
 	Schedule string // the schedule as published: "1% + $1.00 (at most $25.00), minimum $10.00"
+	// Address is the wallet address as it will be paid to, when one was given.
+	Address string
 }
 
 // WithdrawalCreated is a new withdrawal and the position of its event, for read-your-writes.
@@ -77,31 +79,43 @@ func DefaultAsset(n payout.Network) asset.Asset {
 // FeeSchedule returns the published withdrawal fee schedule.
 func (s *Service) FeeSchedule() fees.Schedule { return s.cfg.WithdrawalFee }
 
-// Quote returns the fee on a withdrawal of amount on network and what the user would receive.
-// It checks what CreateWithdrawal checks about the amount and the network, nothing about the
-// balance or the address.
-func (s *Service) Quote(amount, network string) (Quote, error) {
-	if _, err := parseNetwork(network); err != nil {
-		return Quote{}, err
-	}
-	q, err := s.quote(amount)
-	if err != nil {
-		return Quote{}, err
-	}
-	return q, nil
+// QuoteInput is what the withdrawal page asks about before the user confirms; Amount and
+// WalletAddress may be empty.
+type QuoteInput struct {
+	Amount, Network, WalletAddress string
 }
 
-func (s *Service) quote(amount string) (Quote, error) {
+// Quote returns the schedule, and the fee on an amount and what the user would receive; it
+// checks the network, and the address when one is given, as CreateWithdrawal does. It checks
+// nothing about the balance.
+func (s *Service) Quote(in QuoteInput) (Quote, error) {
+	network, err := parseNetwork(in.Network)
+	if err != nil {
+		return Quote{}, err
+	}
+	out := Quote{Minimum: s.cfg.WithdrawalFee.Minimum(), Schedule: s.cfg.WithdrawalFee.String()}
+	if strings.TrimSpace(in.Amount) != "" {
+		q, err := s.quote(in.Amount)
+		if err != nil {
+			return Quote{}, err
+		}
+		out.Amount, out.Fee, out.Receives = &q.Amount, q.Fee, q.Net
+	}
+	if in.WalletAddress != "" {
+		if out.Address, err = payout.NormalizeAddress(string(network), in.WalletAddress); err != nil {
+			return Quote{}, err
+		}
+	}
+	return out, nil
+}
+
+// quote is the schedule's quote of an amount written as a decimal string.
+func (s *Service) quote(amount string) (fees.Quote, error) {
 	a, err := money.Parse(strings.TrimSpace(amount))
 	if err != nil {
-		return Quote{}, err
+		return fees.Quote{}, err
 	}
-	q, err := s.cfg.WithdrawalFee.Quote(a)
-	if err != nil {
-		return Quote{}, err
-	}
-	return Quote{Amount: q.Amount, Fee: q.Fee, Receives: q.Net, Minimum: s.cfg.WithdrawalFee.Minimum(),
-		Schedule: s.cfg.WithdrawalFee.String()}, nil
+	return s.cfg.WithdrawalFee.Quote(a)
 }
 
 func parseNetwork(code string) (payout.Network, error) {
