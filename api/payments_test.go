@@ -18,6 +18,7 @@ import (
 	"clearvest/projections"
 	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
+	"clearvest/projections/withdrawals"
 )
 
 const (
@@ -26,12 +27,12 @@ const (
 )
 
 // newMoneyApp is the API with the money service and its read models (the books, which hold the
-// figures, and the wallets, which hold the deposits), deposit addresses
-// configured for BTC on Bitcoin and USDT on TRON.
+// figures, the wallets, which hold the deposits, and the withdrawals), deposit addresses
+// configured for BTC on Bitcoin and USDT on TRON, and the default withdrawal fee.
 func newMoneyApp(t *testing.T) *app {
 	t.Helper()
 	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
-		return []projections.Projection{ledger.New(codec), wallets.New(codec)}
+		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec)}
 	}, money.Migrations))
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {
@@ -41,7 +42,11 @@ func newMoneyApp(t *testing.T) *app {
 	for _, d := range parsed {
 		addrs = append(addrs, money.Address{Asset: d.Asset, Network: d.Network, Address: d.Address})
 	}
-	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs}, money.Deps{
+	fee, err := config.ParseWithdrawalFee(config.DefaultWithdrawalFee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee}, money.Deps{
 		Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock, Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {

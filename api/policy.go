@@ -111,6 +111,13 @@ var operationActions = map[string]Action{
 	"getPendingDeposits":    ActReviewQueues,
 	"confirmDeposit":        ActReviewQueues,
 	"rejectDeposit":         ActReviewQueues,
+	"createWithdrawal":      ActOwnAccount,
+	"getWithdrawalQuote":    ActOwnAccount,
+	"getWithdrawalHistory":  ActOwnAccount,
+	"getWithdrawal":         ActOwnAccount, // the owner, or staff; anyone else 404 (in the service)
+	"getPendingWithdrawals": ActReviewQueues,
+	"approveWithdrawal":     ActReviewQueues,
+	"rejectWithdrawal":      ActReviewQueues,
 }
 
 // Allowed reports whether role may perform action.

@@ -10,8 +10,11 @@ const config = {
   exportName: 'generatedApi',
   hooks: true,
   // The UI does not send Idempotency-Key (it never retries a mutation by itself); leaving the
-  // header out keeps the argument of endpoints without other parameters optional.
+  // header out keeps the argument of endpoints without other parameters optional. A withdrawal
+  // is the exception: the confirm step sends one key per confirmation, so a double click or a
+  // retried request holds the money once. The first matching override applies.
   endpointOverrides: [
+    { pattern: 'createWithdrawal', parameterFilter: () => true },
     { pattern: () => true, parameterFilter: (name) => name !== 'Idempotency-Key' },
   ],
 };

@@ -298,6 +298,39 @@ func (e UserStatus) Valid() bool {
 	}
 }
 
+// Defines values for WithdrawalStatus.
+const (
+	WithdrawalStatusApproved WithdrawalStatus = "Approved"
+	WithdrawalStatusPending  WithdrawalStatus = "Pending"
+	WithdrawalStatusRejected WithdrawalStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the WithdrawalStatus enum.
+func (e WithdrawalStatus) Valid() bool {
+	switch e {
+	case WithdrawalStatusApproved:
+		return true
+	case WithdrawalStatusPending:
+		return true
+	case WithdrawalStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// ApproveWithdrawalRequest defines model for ApproveWithdrawalRequest.
+type ApproveWithdrawalRequest struct {
+	// OnChainAmount How much of the asset was sent, if known.
+	OnChainAmount *string `json:"onChainAmount,omitempty"`
+
+	// TxHash The payout transaction hash.
+	TxHash string `json:"txHash"`
+
+	// UsdRate The USD rate applied, if known.
+	UsdRate *string `json:"usdRate,omitempty"`
+}
+
 // ChangePasswordRequest defines model for ChangePasswordRequest.
 type ChangePasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -339,6 +372,21 @@ type CreateDepositRequest struct {
 
 	// TxHash The on-chain transaction hash, if the investor has it.
 	TxHash *string `json:"txHash,omitempty"`
+}
+
+// CreateWithdrawalRequest defines model for CreateWithdrawalRequest.
+type CreateWithdrawalRequest struct {
+	// Amount USD taken from the available balance, decimal string; the fee comes out of it.
+	//
+	// Example: 100.00
+	Amount string `json:"amount"`
+
+	// Asset The coin to pay in; by default USDT on ERC20 and TRC20, BTC on BTC.
+	Asset *string `json:"asset,omitempty"`
+
+	// Network BTC, ERC20 or TRC20.
+	Network       string `json:"network"`
+	WalletAddress string `json:"walletAddress"`
 }
 
 // Deposit defines model for Deposit.
@@ -792,6 +840,11 @@ type RejectDepositRequest struct {
 	TransactionId string  `json:"transactionId"`
 }
 
+// RejectWithdrawalRequest defines model for RejectWithdrawalRequest.
+type RejectWithdrawalRequest struct {
+	Reason string `json:"reason"`
+}
+
 // ResetPasswordRequest defines model for ResetPasswordRequest.
 type ResetPasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -958,6 +1011,83 @@ type User struct {
 // UserStatus defines model for User.Status.
 type UserStatus string
 
+// Withdrawal defines model for Withdrawal.
+type Withdrawal struct {
+	UnderscoreId string `json:"_id"`
+
+	// Amount USD taken from the available balance, decimal string.
+	Amount string `json:"amount"`
+	Asset  string `json:"asset"`
+
+	// AvailableBalance The investor's available balance now, decimal string (staff views of one withdrawal).
+	AvailableBalance *string    `json:"availableBalance,omitempty"`
+	DecidedAt        *time.Time `json:"decidedAt,omitempty"`
+
+	// Fee The schedule's fee, decimal string; charged when approved.
+	Fee string `json:"fee"`
+
+	// FeeWaived How much of the fee staff refunded, decimal string.
+	FeeWaived     string `json:"feeWaived"`
+	Network       string `json:"network"`
+	OnChainAmount string `json:"onChainAmount"`
+
+	// Reason Why it was rejected (rejected withdrawals).
+	Reason string `json:"reason"`
+
+	// Receives What the investor is paid, amount − fee, decimal string.
+	Receives    string           `json:"receives"`
+	RequestDate time.Time        `json:"requestDate"`
+	Status      WithdrawalStatus `json:"status"`
+
+	// TxHash The payout transaction (approved withdrawals).
+	TxHash  string `json:"txHash"`
+	UsdRate string `json:"usdRate"`
+
+	// User The investor (staff views only).
+	User          *DepositUser `json:"user,omitempty"`
+	WalletAddress string       `json:"walletAddress"`
+}
+
+// WithdrawalList defines model for WithdrawalList.
+type WithdrawalList struct {
+	Withdrawals []Withdrawal `json:"withdrawals"`
+}
+
+// WithdrawalQueue defines model for WithdrawalQueue.
+type WithdrawalQueue struct {
+	AsOf        time.Time             `json:"asOf"`
+	Withdrawals []WithdrawalQueueItem `json:"withdrawals"`
+}
+
+// WithdrawalQueueItem defines model for WithdrawalQueueItem.
+type WithdrawalQueueItem struct {
+	// AgeSeconds How long the withdrawal has waited, at asOf.
+	AgeSeconds int64      `json:"ageSeconds"`
+	Withdrawal Withdrawal `json:"withdrawal"`
+}
+
+// WithdrawalQuote defines model for WithdrawalQuote.
+type WithdrawalQuote struct {
+	// Amount The amount asked about (when given), decimal string.
+	Amount *string `json:"amount,omitempty"`
+
+	// Fee The fee on it, decimal string.
+	Fee     *string `json:"fee,omitempty"`
+	Minimum string  `json:"minimum"`
+
+	// Receives What the user would receive, amount − fee, decimal string.
+	Receives *string `json:"receives,omitempty"`
+
+	// Schedule The schedule as published, e.g. "1% + $1.00 (at most $25.00), minimum $10.00".
+	Schedule string `json:"schedule"`
+
+	// WalletAddress The address as it will be paid to (when given), trimmed.
+	WalletAddress *string `json:"walletAddress,omitempty"`
+}
+
+// WithdrawalStatus defines model for WithdrawalStatus.
+type WithdrawalStatus string
+
 // EmailPath defines model for EmailPath.
 type EmailPath = string
 
@@ -972,6 +1102,9 @@ type TransactionID = string
 
 // UserID defines model for UserID.
 type UserID = string
+
+// WithdrawalID defines model for WithdrawalID.
+type WithdrawalID = string
 
 // BadRequest Every error response has this shape.
 type BadRequest = Error
@@ -1322,6 +1455,58 @@ type VerifyUserParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ApproveWithdrawalParams defines parameters for ApproveWithdrawal.
+type ApproveWithdrawalParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateWithdrawalParams defines parameters for CreateWithdrawal.
+type CreateWithdrawalParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetWithdrawalParams defines parameters for GetWithdrawal.
+type GetWithdrawalParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetWithdrawalHistoryParams defines parameters for GetWithdrawalHistory.
+type GetWithdrawalHistoryParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetPendingWithdrawalsParams defines parameters for GetPendingWithdrawals.
+type GetPendingWithdrawalsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetWithdrawalQuoteParams defines parameters for GetWithdrawalQuote.
+type GetWithdrawalQuoteParams struct {
+	Amount        *string `form:"amount,omitempty" json:"amount,omitempty"`
+	Network       string  `form:"network" json:"network"`
+	WalletAddress *string `form:"walletAddress,omitempty" json:"walletAddress,omitempty"`
+}
+
+// RejectWithdrawalParams defines parameters for RejectWithdrawal.
+type RejectWithdrawalParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // AdvanceDevClockJSONRequestBody defines body for AdvanceDevClock for application/json ContentType.
 type AdvanceDevClockJSONRequestBody = DevClockAdvance
 
@@ -1384,6 +1569,15 @@ type UpgradeUserJSONRequestBody = UpgradeUserRequest
 
 // UploadKycDocumentsMultipartRequestBody defines body for UploadKycDocuments for multipart/form-data ContentType.
 type UploadKycDocumentsMultipartRequestBody UploadKycDocumentsMultipartBody
+
+// ApproveWithdrawalJSONRequestBody defines body for ApproveWithdrawal for application/json ContentType.
+type ApproveWithdrawalJSONRequestBody = ApproveWithdrawalRequest
+
+// CreateWithdrawalJSONRequestBody defines body for CreateWithdrawal for application/json ContentType.
+type CreateWithdrawalJSONRequestBody = CreateWithdrawalRequest
+
+// RejectWithdrawalJSONRequestBody defines body for RejectWithdrawal for application/json ContentType.
+type RejectWithdrawalJSONRequestBody = RejectWithdrawalRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
@@ -1546,6 +1740,27 @@ type ServerInterface interface {
 	// DeleteUser Close an account (admins)
 	// (DELETE /users/{id})
 	DeleteUser(w http.ResponseWriter, r *http.Request, id UserID)
+	// ApproveWithdrawal Record the payout of a withdrawal (authors and admins)
+	// (PUT /withDraw/approve/{id})
+	ApproveWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params ApproveWithdrawalParams)
+	// CreateWithdrawal Ask to withdraw from the available balance to a wallet
+	// (POST /withDraw/create)
+	CreateWithdrawal(w http.ResponseWriter, r *http.Request, params CreateWithdrawalParams)
+	// GetWithdrawal One withdrawal (its owner, or staff; anyone else 404)
+	// (GET /withDraw/get-withdrawal/{id})
+	GetWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params GetWithdrawalParams)
+	// GetWithdrawalHistory The caller's withdrawals, newest first
+	// (GET /withDraw/history)
+	GetWithdrawalHistory(w http.ResponseWriter, r *http.Request, params GetWithdrawalHistoryParams)
+	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first
+	// (GET /withDraw/pending)
+	GetPendingWithdrawals(w http.ResponseWriter, r *http.Request, params GetPendingWithdrawalsParams)
+	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
+	// (GET /withDraw/quote)
+	GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams)
+	// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
+	// (PUT /withDraw/reject/{id})
+	RejectWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params RejectWithdrawalParams)
 }
 
 // Unimplemented server implementation that returns http.StatusNotImplemented for each endpoint.
@@ -1867,6 +2082,48 @@ func (_ Unimplemented) VerifyUser(w http.ResponseWriter, r *http.Request, token 
 // DeleteUser Close an account (admins)
 // (DELETE /users/{id})
 func (_ Unimplemented) DeleteUser(w http.ResponseWriter, r *http.Request, id UserID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApproveWithdrawal Record the payout of a withdrawal (authors and admins)
+// (PUT /withDraw/approve/{id})
+func (_ Unimplemented) ApproveWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params ApproveWithdrawalParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateWithdrawal Ask to withdraw from the available balance to a wallet
+// (POST /withDraw/create)
+func (_ Unimplemented) CreateWithdrawal(w http.ResponseWriter, r *http.Request, params CreateWithdrawalParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetWithdrawal One withdrawal (its owner, or staff; anyone else 404)
+// (GET /withDraw/get-withdrawal/{id})
+func (_ Unimplemented) GetWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params GetWithdrawalParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetWithdrawalHistory The caller's withdrawals, newest first
+// (GET /withDraw/history)
+func (_ Unimplemented) GetWithdrawalHistory(w http.ResponseWriter, r *http.Request, params GetWithdrawalHistoryParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first
+// (GET /withDraw/pending)
+func (_ Unimplemented) GetPendingWithdrawals(w http.ResponseWriter, r *http.Request, params GetPendingWithdrawalsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
+// (GET /withDraw/quote)
+func (_ Unimplemented) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
+// (PUT /withDraw/reject/{id})
+func (_ Unimplemented) RejectWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params RejectWithdrawalParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3887,6 +4144,338 @@ func (siw *ServerInterfaceWrapper) DeleteUser(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// ApproveWithdrawal operation middleware
+func (siw *ServerInterfaceWrapper) ApproveWithdrawal(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WithdrawalID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ApproveWithdrawalParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApproveWithdrawal(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateWithdrawal operation middleware
+func (siw *ServerInterfaceWrapper) CreateWithdrawal(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateWithdrawalParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateWithdrawal(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetWithdrawal operation middleware
+func (siw *ServerInterfaceWrapper) GetWithdrawal(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WithdrawalID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetWithdrawalParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetWithdrawal(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetWithdrawalHistory operation middleware
+func (siw *ServerInterfaceWrapper) GetWithdrawalHistory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetWithdrawalHistoryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetWithdrawalHistory(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPendingWithdrawals operation middleware
+func (siw *ServerInterfaceWrapper) GetPendingWithdrawals(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPendingWithdrawalsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPendingWithdrawals(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetWithdrawalQuote operation middleware
+func (siw *ServerInterfaceWrapper) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetWithdrawalQuoteParams
+
+	// ------------- Optional query parameter "amount" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "amount", r.URL.Query(), &params.Amount, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "amount"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "amount", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "network" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "network", r.URL.Query(), &params.Network, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "network"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "network", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "walletAddress" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "walletAddress", r.URL.Query(), &params.WalletAddress, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "walletAddress"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "walletAddress", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetWithdrawalQuote(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectWithdrawal operation middleware
+func (siw *ServerInterfaceWrapper) RejectWithdrawal(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WithdrawalID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectWithdrawalParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectWithdrawal(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 type UnescapedCookieParamError struct {
 	ParamName string
 	Err       error
@@ -4143,6 +4732,27 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/payments/rejectPayment", wrapper.RejectDeposit)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/withDraw/create", wrapper.CreateWithdrawal)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/withDraw/quote", wrapper.GetWithdrawalQuote)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/withDraw/pending", wrapper.GetPendingWithdrawals)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/withDraw/get-withdrawal/{id}", wrapper.GetWithdrawal)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/withDraw/history", wrapper.GetWithdrawalHistory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/withDraw/approve/{id}", wrapper.ApproveWithdrawal)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/withDraw/reject/{id}", wrapper.RejectWithdrawal)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/countries", wrapper.GetCountries)
@@ -8894,6 +9504,622 @@ func (response DeleteUser500JSONResponse) VisitDeleteUserResponse(w http.Respons
 	return err
 }
 
+type ApproveWithdrawalRequestObject struct {
+	Id     WithdrawalID `json:"id"`
+	Params ApproveWithdrawalParams
+	Body   *ApproveWithdrawalJSONRequestBody
+}
+
+type ApproveWithdrawalResponseObject interface {
+	VisitApproveWithdrawalResponse(w http.ResponseWriter) error
+}
+
+type ApproveWithdrawal200JSONResponse Message
+
+func (response ApproveWithdrawal200JSONResponse) VisitApproveWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveWithdrawal400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ApproveWithdrawal400JSONResponse) VisitApproveWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveWithdrawal401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApproveWithdrawal401JSONResponse) VisitApproveWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveWithdrawal403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApproveWithdrawal403JSONResponse) VisitApproveWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveWithdrawal404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApproveWithdrawal404JSONResponse) VisitApproveWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveWithdrawal409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApproveWithdrawal409JSONResponse) VisitApproveWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveWithdrawal422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ApproveWithdrawal422JSONResponse) VisitApproveWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveWithdrawal500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApproveWithdrawal500JSONResponse) VisitApproveWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWithdrawalRequestObject struct {
+	Params CreateWithdrawalParams
+	Body   *CreateWithdrawalJSONRequestBody
+}
+
+type CreateWithdrawalResponseObject interface {
+	VisitCreateWithdrawalResponse(w http.ResponseWriter) error
+}
+
+type CreateWithdrawal200JSONResponse Withdrawal
+
+func (response CreateWithdrawal200JSONResponse) VisitCreateWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWithdrawal400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateWithdrawal400JSONResponse) VisitCreateWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWithdrawal401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateWithdrawal401JSONResponse) VisitCreateWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWithdrawal403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateWithdrawal403JSONResponse) VisitCreateWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWithdrawal409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateWithdrawal409JSONResponse) VisitCreateWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWithdrawal422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CreateWithdrawal422JSONResponse) VisitCreateWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWithdrawal500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateWithdrawal500JSONResponse) VisitCreateWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawalRequestObject struct {
+	Id     WithdrawalID `json:"id"`
+	Params GetWithdrawalParams
+}
+
+type GetWithdrawalResponseObject interface {
+	VisitGetWithdrawalResponse(w http.ResponseWriter) error
+}
+
+type GetWithdrawal200JSONResponse Withdrawal
+
+func (response GetWithdrawal200JSONResponse) VisitGetWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawal401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetWithdrawal401JSONResponse) VisitGetWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawal404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetWithdrawal404JSONResponse) VisitGetWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawal500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetWithdrawal500JSONResponse) VisitGetWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawalHistoryRequestObject struct {
+	Params GetWithdrawalHistoryParams
+}
+
+type GetWithdrawalHistoryResponseObject interface {
+	VisitGetWithdrawalHistoryResponse(w http.ResponseWriter) error
+}
+
+type GetWithdrawalHistory200JSONResponse WithdrawalList
+
+func (response GetWithdrawalHistory200JSONResponse) VisitGetWithdrawalHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawalHistory401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetWithdrawalHistory401JSONResponse) VisitGetWithdrawalHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawalHistory500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetWithdrawalHistory500JSONResponse) VisitGetWithdrawalHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingWithdrawalsRequestObject struct {
+	Params GetPendingWithdrawalsParams
+}
+
+type GetPendingWithdrawalsResponseObject interface {
+	VisitGetPendingWithdrawalsResponse(w http.ResponseWriter) error
+}
+
+type GetPendingWithdrawals200JSONResponse WithdrawalQueue
+
+func (response GetPendingWithdrawals200JSONResponse) VisitGetPendingWithdrawalsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingWithdrawals401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPendingWithdrawals401JSONResponse) VisitGetPendingWithdrawalsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingWithdrawals403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPendingWithdrawals403JSONResponse) VisitGetPendingWithdrawalsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingWithdrawals500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPendingWithdrawals500JSONResponse) VisitGetPendingWithdrawalsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawalQuoteRequestObject struct {
+	Params GetWithdrawalQuoteParams
+}
+
+type GetWithdrawalQuoteResponseObject interface {
+	VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error
+}
+
+type GetWithdrawalQuote200JSONResponse WithdrawalQuote
+
+func (response GetWithdrawalQuote200JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawalQuote400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetWithdrawalQuote400JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawalQuote401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetWithdrawalQuote401JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawalQuote422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetWithdrawalQuote422JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWithdrawalQuote500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetWithdrawalQuote500JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectWithdrawalRequestObject struct {
+	Id     WithdrawalID `json:"id"`
+	Params RejectWithdrawalParams
+	Body   *RejectWithdrawalJSONRequestBody
+}
+
+type RejectWithdrawalResponseObject interface {
+	VisitRejectWithdrawalResponse(w http.ResponseWriter) error
+}
+
+type RejectWithdrawal200JSONResponse Message
+
+func (response RejectWithdrawal200JSONResponse) VisitRejectWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectWithdrawal400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectWithdrawal400JSONResponse) VisitRejectWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectWithdrawal401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectWithdrawal401JSONResponse) VisitRejectWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectWithdrawal403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectWithdrawal403JSONResponse) VisitRejectWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectWithdrawal404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectWithdrawal404JSONResponse) VisitRejectWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectWithdrawal409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectWithdrawal409JSONResponse) VisitRejectWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectWithdrawal422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RejectWithdrawal422JSONResponse) VisitRejectWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectWithdrawal500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectWithdrawal500JSONResponse) VisitRejectWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// GetCountries Countries with their ISO codes and dialling codes
@@ -9055,6 +10281,27 @@ type StrictServerInterface interface {
 	// DeleteUser Close an account (admins)
 	// (DELETE /users/{id})
 	DeleteUser(ctx context.Context, request DeleteUserRequestObject) (DeleteUserResponseObject, error)
+	// ApproveWithdrawal Record the payout of a withdrawal (authors and admins)
+	// (PUT /withDraw/approve/{id})
+	ApproveWithdrawal(ctx context.Context, request ApproveWithdrawalRequestObject) (ApproveWithdrawalResponseObject, error)
+	// CreateWithdrawal Ask to withdraw from the available balance to a wallet
+	// (POST /withDraw/create)
+	CreateWithdrawal(ctx context.Context, request CreateWithdrawalRequestObject) (CreateWithdrawalResponseObject, error)
+	// GetWithdrawal One withdrawal (its owner, or staff; anyone else 404)
+	// (GET /withDraw/get-withdrawal/{id})
+	GetWithdrawal(ctx context.Context, request GetWithdrawalRequestObject) (GetWithdrawalResponseObject, error)
+	// GetWithdrawalHistory The caller's withdrawals, newest first
+	// (GET /withDraw/history)
+	GetWithdrawalHistory(ctx context.Context, request GetWithdrawalHistoryRequestObject) (GetWithdrawalHistoryResponseObject, error)
+	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first
+	// (GET /withDraw/pending)
+	GetPendingWithdrawals(ctx context.Context, request GetPendingWithdrawalsRequestObject) (GetPendingWithdrawalsResponseObject, error)
+	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
+	// (GET /withDraw/quote)
+	GetWithdrawalQuote(ctx context.Context, request GetWithdrawalQuoteRequestObject) (GetWithdrawalQuoteResponseObject, error)
+	// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
+	// (PUT /withDraw/reject/{id})
+	RejectWithdrawal(ctx context.Context, request RejectWithdrawalRequestObject) (RejectWithdrawalResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx context.Context, w http.ResponseWriter, r *http.Request, request any) (any, error)
@@ -10622,253 +11869,487 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 	}
 }
 
+// ApproveWithdrawal operation middleware
+func (sh *strictHandler) ApproveWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params ApproveWithdrawalParams) {
+	var request ApproveWithdrawalRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body ApproveWithdrawalJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApproveWithdrawal(ctx, request.(ApproveWithdrawalRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApproveWithdrawal")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApproveWithdrawalResponseObject); ok {
+		if err := validResponse.VisitApproveWithdrawalResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateWithdrawal operation middleware
+func (sh *strictHandler) CreateWithdrawal(w http.ResponseWriter, r *http.Request, params CreateWithdrawalParams) {
+	var request CreateWithdrawalRequestObject
+
+	request.Params = params
+
+	var body CreateWithdrawalJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateWithdrawal(ctx, request.(CreateWithdrawalRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateWithdrawal")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateWithdrawalResponseObject); ok {
+		if err := validResponse.VisitCreateWithdrawalResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetWithdrawal operation middleware
+func (sh *strictHandler) GetWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params GetWithdrawalParams) {
+	var request GetWithdrawalRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetWithdrawal(ctx, request.(GetWithdrawalRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetWithdrawal")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetWithdrawalResponseObject); ok {
+		if err := validResponse.VisitGetWithdrawalResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetWithdrawalHistory operation middleware
+func (sh *strictHandler) GetWithdrawalHistory(w http.ResponseWriter, r *http.Request, params GetWithdrawalHistoryParams) {
+	var request GetWithdrawalHistoryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetWithdrawalHistory(ctx, request.(GetWithdrawalHistoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetWithdrawalHistory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetWithdrawalHistoryResponseObject); ok {
+		if err := validResponse.VisitGetWithdrawalHistoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPendingWithdrawals operation middleware
+func (sh *strictHandler) GetPendingWithdrawals(w http.ResponseWriter, r *http.Request, params GetPendingWithdrawalsParams) {
+	var request GetPendingWithdrawalsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPendingWithdrawals(ctx, request.(GetPendingWithdrawalsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPendingWithdrawals")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPendingWithdrawalsResponseObject); ok {
+		if err := validResponse.VisitGetPendingWithdrawalsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetWithdrawalQuote operation middleware
+func (sh *strictHandler) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams) {
+	var request GetWithdrawalQuoteRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetWithdrawalQuote(ctx, request.(GetWithdrawalQuoteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetWithdrawalQuote")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetWithdrawalQuoteResponseObject); ok {
+		if err := validResponse.VisitGetWithdrawalQuoteResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectWithdrawal operation middleware
+func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params RejectWithdrawalParams) {
+	var request RejectWithdrawalRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body RejectWithdrawalJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectWithdrawal(ctx, request.(RejectWithdrawalRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectWithdrawal")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectWithdrawalResponseObject); ok {
+		if err := validResponse.VisitRejectWithdrawalResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Base64 encoded, compressed with deflate, json marshaled OpenAPI spec.
 // Stored as a slice of fixed-width chunks rather than one concatenated
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs5sif8Kvj4TYSoOEWKkmV3txQnzifLslvjm8aSpme+Ya8JViVJjIpADQCK5vQ6Yh9iI86j7AOc",
-	"N9kn2UAmUBeyiqQsX9Sz/memLVahcMlM5PWXv7ViNc2UBGlN6+i31gR4Ahr/8zyBaaYsyHjxs7DuLwmY",
-	"WIvMCiVbR60LDQakZe2B1TMY7DIlmZ0AM1ZpSBiXZg6aWcU405ABt5AwDf+YgbFsLuyEHuZT6MtB6Vud",
-	"l7AYHDGp7ETIMdPcjSoMs2IK3b5sRS0TT2DK3YRAzqato7+13ARav0Ytu8igddQyVgs5bn38GLUulBE0",
-	"3+Xpv0jVkKcs8w8wNcIJpdxYBrduYfjZMGOeZSATSLqVCYyUnnLbOmoJaZ8ctqLWVEgxdZPq5bMR0sIY",
-	"NE7nHVi9OBlZ0KsTuoRYycS4HZtzYdkQRkoDs3rh9oGPuZDVj+ff2q/91qXlKWxxbPMJ0MFp4AmbqgRS",
-	"wyY8cUfg/hZPIPG/41ZAUmyakHgux33pHki45WzKF/jmAiwzEzXHV2OepqB3DEu5dbsZT7gc3/k4P0at",
-	"jGs+BetJ9GzKRXrB7cT9Q7jVZe4fUUvyqXsT3O+tqOVmLjQkrSM3dGUP+YdXIMduhIPHh3UUVCLNl7BY",
-	"3c/X/AYM0rjVC6KiEtkYPoKjnAOqdM9uYMG4TIo/hLfGYA1t6UhoR3zES0gDrD3l+gYSVmGan4U9Yv5A",
-	"hTTWHaUaMT2T0lGPnYsYumzfEdfB48d9eSuMGKbATi5Pz8/dcWgeu12NGHTHXcbZ9fX5s2OmYQrTITh+",
-	"HinNDg7ZRM20oYPDDSeBUWz5Eie3Gjf7MTJL+Pf+3Zj3pCBBDXamJSRs6DaTAdepAM1iNZ1ymXTZldtc",
-	"0Legka1MxIZq5jg5YjNpRZqTfl962scD/McM9ILNDDheuAWWcWMgYcKuWftfOqcpcH0Lxnbyud9HXFxp",
-	"Lg2P3Tjnzxpo3JaeSbal9Se1pH5tQDd+R9xr8I/uXZMpaQA59ylP3hGxu3/FSlqQ+J88y1IRc7ecvb8b",
-	"OvviK3/QMGodtf7fveLW2qNfzd6Z1krTp6rE4ihAyGxmmTBsylN3Ck6Qf4xap0qOUhF/hUmcsFjJeKa1",
-	"k70k/pjSjLNkRt+CiP5de0WylRuSGSvStC89hzuq/Bi1nis9FEkC8ssv6FKMHdcJyYYzixKfp6maQ8La",
-	"WqUQMTMzdGVGTEwz0EZJboUc7+LOv1ASvs7RazBqpmNg8EHg7eVE7pwblkAK1ku2sVJEEefSgpY8pSG/",
-	"/C6qKZCiM3eEMddKjnNFCqXWMUvAcpEaxjXghVsItFSNcdJvlH3uhNqXn+8bxcwsnjA1/DvEloVrxKrS",
-	"NY9TuuCLVPHkSqlXXI+/2lET7wxVsnDMbpViqfs8TulKqddcLrzcMV9hSkqxKZcLxq2FaWaN099KGjZq",
-	"g51cHaz7hn96r6Q44oeuJZ/ZidLin/BVTt0yE/gd5dSQJyzWkIC0gqcG9/daZlrFYAwfpnAmrbCLLz+1",
-	"XyBNOyTRI5REQw38xilkw5kREoxhepYCa6NeI6SZjUYiFo7ZhjzlMoZdXJAGvOu5rLFGSBZzlojRCFCA",
-	"e0LzUvdamlmWKW0heQ2J4Fd4+X0Ngh8Jx3yLDBy1owyOY8gs3m4fw/WMtHaKV84FN2audPnuzbTKQFsB",
-	"gSFGQk/Dc8taW6+3crVHLZUmd3o+2/7hj/lfSOCEO1vo6TNAFbBxJXyqZrLGbL2+fMZ4bGc8TRdMQwzi",
-	"1pFOArGY8pTRlx2jlqb26KBmGVJZ+lJ1DXUrrupo26hihaL1txUNz6/s19q9mUmrF3XnmiBJwgc+zZxZ",
-	"2HrxtFUz00Tw9HTl2X87PKx7mDTD8oPXUrgb9aWQ40RNW5tWhgNENLna5WjgFu5z0hZ1P6eRK82c3Vt3",
-	"0sX893u9XrfX2+L0nTlgl45y/0ndJoGdK32zzaNKnk64kCcN6/lZzdkUL19yVeAUUJNxCztmYWdRoXl6",
-	"dYqKztnVzxETY6nCD9eXz66WyPuwlmY//MzNZHUWTuwo2YndTFmJNNmEm0nExKi65xNunNFU/eD+wY+b",
-	"SMMfatjoYh/r6MRTSA1pJIkGY1ZX8csENFRn6jbSqjRxyowBb5bj17t1xL891Vlu6yVMM1Gt8iXEIoHk",
-	"xFbMyIRb6FiBTLSO8Jpl12YaXHniH9rrdnW7yi0u/k/vmGNqBtL9n2Ft3Es6jN3apQdJXL+hTtUQNbvI",
-	"2v2WY9h+yxvz/v6CpOkr3oV1l410Bzgzm+5pT4OX9HCd0C/EzLOzi84PLx/9qfPTX14ftNYy38pPM5O8",
-	"4xYafmvWJJfm6Wz9bW+aVSaMcs4q08My9RSTzVeU72bpxAM5Vo9nDZ+fFFzdyO7NvLXF5pzgs1Ue2uK1",
-	"N/7pFVnWuHubF/lKmGa5Rv8QFqbbkmfYukKx4lrzxeqU8w+sm2LY0uC4fXp12opaZ1c/tyLHtlc1Ttz8",
-	"5TfF1i69/u70wN3AV/j/a0b40wxmULM35u1oe+ZOaKw7byR+/NzCdONW5l+IaGprNrQYdHVVY/ABgnrF",
-	"IFVyjKLXfw4v3jknocktc592InHFBbnsdsy3ZMuNaFqvW24x5zWLvszFa6CDC5CJO55c10ch8Q7ci5Cs",
-	"I4lrUxdZuSpfx21j+WjEbgXMDVMyXeBNUd3s9yKplSEUT6i9UL0qvF6peY9OVK/10mD1G3N7mqr4ZpUK",
-	"pJrXL69kX+4YFvyMjuhZ+/rqdLdy9GsZQo1GnqtXiWzENdIYxXDcFJ3dySc+2uA96SlTEiLGnRH+QrFk",
-	"pnFe7q7+4WDSm/ZMv7Vb1bv935vn00j7V8FDSs8xIdl8olJght7YiuaXzRI1b+UbsTyDdQd2ktxyGdfJ",
-	"pOKH+kDGLdRsVb8VsX7rp96U/mN/8sj9567bam7ZVBnLHj153GMJXxjW/vGHJ73eZHVjq6r3ZnMzzLVh",
-	"oa89C1QXmHiVZDsam9hpPRs18J2Z0QzqfrPwoeEHtZkhkR+tahWfiGgpflw/1TVbcTmbTnmdxX23HfmU",
-	"hd9nfXUryl3eVRI9uwW9YOB+ZCGGg7cLxsnMhGewKkGDv2GZ2o3lwxTYlMcTIaGjgSf4Bw3cKBkVweg4",
-	"RR/ddGYs47FlSjJhj9hAwvx9ArcihkFftmMlrZAzIA9dqsZC/iLs5FQlsBuxAf7hPXzI3H4MyArJ6HJB",
-	"f2ZHSCfAxkrCERvy+IZZ1Zf4lnvdKpu9D9s5YG2yCpXNwvh5iGPgPibkTfnpF0qNU+jL8CEJkBhcW3CA",
-	"YcBHMui4mwASNJl2Kb5YcHCx4Dq6GQlIk6YbL5tZJyhGfJba0tbSUTrBPVQzt7PAcJiq5Aix85VPTsEY",
-	"PoYG668IY0TMrdF7Hdx3nXVyjBFxNLEnas646QhT/e5FCtw4y9GCZpzd8lQkrHEy/jRfuSOrmZGjijLJ",
-	"4IV/RHeYuoE862OJKCKcc4WcGJdJXzoKwG/hn9pDreYGtGE8NYqN3fXjNC0c8mdrs7cyXbBYqRsBbBDf",
-	"vvefeY8jD/xRr+fgsNt1DPtc6bGyG326udayOdlh5RNExK+EvFnjMiZW3+Qxy+7iIw5ctnngulmfo7J3",
-	"loqxGIrUxyGWNgV/pAQZr3daPYNim4dKpcDlyoHkL9adyMtFfJJlWt1C43aZ2XAqjKlNa0BlJv/d61NO",
-	"U8VYn7qBhHF7zA57PzExYlwqOwHk5EC/Us275bSC+sygummfcnN/W0rFs2nIJFtdWf6zE+YYuZBqHqH8",
-	"yUAzIxxLzZ0Q4ejmwT0IYgr1mq0MtJeL+Jn/0qptFrVuFvHlVg6dl/mDdBH7UzFNN2TxSMQkzJ2KjNk7",
-	"EQMeT+iGEtbkS7vLgi4LoqlZUnD7bGfExEWMYPU3dLjfyTvWbBMJ82fQYiSgPI+crRptpqiVTXxywBpX",
-	"XLAVeeyUZ1Rw/F3cilpxqkytobjZHgtfL/apspCS/6rYq1VJsPQdPKAy6ZV5pUpca5wEjrA97dRw6h2O",
-	"LFbTKTR4dzfwsIbRzEBS4uU2TDO7wAuTS2eHanXL009iV7LwG4g8CMItxrvAZJN6evHieYNDYen88jPn",
-	"tlWaSfUUw642HV2QSXUxVwvShqhxddOfgcVJspFWU9KM6fGq1iSmfAx7f89gXOvBnvCDx09qbHr4wC5/",
-	"PukcPH4SNCGUy9ywWZYq7vNdV8cTdDNvklruMXz8n1Cb/rbqe7rT7SgMTTd29r+Tr93aMWc6bQoAjcGW",
-	"jobSagwTFlMC+q1+q9Ca8UultKHq/u/xTOw5Njd7N4t4r7f/0/7oUXzQ+YEfQueH4X7c+QkOks5j/mT4",
-	"Q/xj8hP0Rns58ezt7420Qof5Bjp0G1rZpKhCPX6r8wOntW8gyILrViiTrLItTjof4x29cVcaqV+n/3zD",
-	"/D2Xb33vheumSgd4yCi8GN0ajMco+butO9weDVPc4KGuIW/M69ox3rmWE98/3EBIfc5iPkbHLub1iikY",
-	"hvN1NhUFWre7BLzKeG18MtK2wnp7x3flC+vvtTWO709RY9ZcYo7eKGAeMiyFKUmVOyllXrwt31R39hKv",
-	"F3v7njwpFbysZU7E2On/I5832iGZzfiITGcdmLLbLGrtnbS9bdSnQm2qiKny18oH1EAQJFAajajKAd9L",
-	"zZjyD+f0/gHaTf4f+3UKSBCGy06tkQZg/vqveDuW0x7qs4Oqh7/BdqtEWrbbxUIs19yCC2dshfuPBAxq",
-	"eEdsmM60XrD2TOZeOqUZeoxGbKTimdmNWDyz79VoxNqQjMEwpfsyVlqCNgzXJMe7ERunXEPEvB8ucr9M",
-	"uY0nrJ0ooLw1+jdmCZD43THMEdZu1JdS2fchr421MctN5oluTGAOol3kq9iNwqe9w4+PgRje58g5lu9L",
-	"d8fsRoxM6LYB8MoVnmLwwnmlkbbCETcttxW1cE2oAuCi0OimVVE8O58x/WIonoVfqw1gBXlSUlWDTjDk",
-	"8U3jOysK7htl2WVgtlZUCqZtp/rSsBWSXOK9kg2yiePCo5sNC6derZHLrD1UdoLeTLKpyTdCq2BKApUW",
-	"6c/mJlgnkTHLzuRcvlOeqCFFff9Lydz7CNWCLFYO9WYRb9qw14uXi3jJAVwowC//eloyCoP1wMwsjsGY",
-	"0SxNF//P1s5ONJVrV4HO13t7Ou/hjFyS/TM7ceIn5lZpSnnCKEms0CXk/hDl9/FyPIGqujanmn5s2ofg",
-	"m27cjzS4qrfyz651pV+tesl3jHei56ZpxdVOyztmuZM8T6rzHnFfp9bdGKC8rzv4dUGw1f2ppWQsKmS3",
-	"3uNToeB7eetfg+U1JCtvhVYyeAaCFE/gFlKV4Z8xtpbMSGWpE9hjdNJfirE8r73jAe+4fuu0Ei3z8amW",
-	"uxYVJrYnrP3i7dsXr87en746P3tz9f78mfvRgC1n05U8eH5e5YnnFXC1M70FXS9Sn85EmjD/c/BF+CqX",
-	"dt9thzfTUhXzlA3d42Yp1t3r7nd7G48ozLmYTFQ5hKXtrD1JlITrldJPcn9/Wx93yo199mmXuwa6ihqs",
-	"WrS53IlK+GD95UCh3ZijjomXeyh4DmWvdZf8im0TMel2EBWruTCw+zksuE1eKF/FXDzmtNXZdAg6Yr2V",
-	"dXwpVaDsTq6oBWWvZH4ydYR8kfJmB0qJsbbwZtWmM2e6iSDcyIxLOeOpMJAwzS0Wt2WgY8zSt3MVcn2X",
-	"AsSH3R9/qA1EhCfWH7tb85l/lOy/pjPWYyz8x1zW3N6I2PXls7U1BAePfQnBauS86WI1U56mn/Sx/V7T",
-	"x1aLM55yI+LabGPQ02d8YSqPP+rh5pAt+ujJ4976sCKNEjKTawIH7oCDbUwZWu4FyhILK2xzy1LgxlnR",
-	"M52f/4qc7/UOa9fceL24GSxdLu7r5pgJy8ZOQaEgHSbM5b8GmILy1/eju1joFQ+JO34iuNKWl/aNGKZy",
-	"L/mvNvHuWUHyTSUx25DKlNuZFnZRSwOrB53xhZrViHpPvP/mS/IjlnGRYKaaH3+VdOuPkd5v/MB//ScL",
-	"exYxTcX8bMLTUQduQea1qCsxkvrPNdWd+Enky13apqYjqc/XzlIut/dVoVje6F3FIeum8c6bH05hNmuV",
-	"3roqjOqr+XxXhca6yRWGXHXE+umOhbGg71KTuKLhSjYWtyAjx8+oWMA/ZjwtMq3aO+F1wxJVuJx2dpfM",
-	"j3oLsORsrn76/PIte7T/5Elnn/E0m/DOAVmBbS/p/IvBm7XqEFwXUd9oxQYZv3HIO5m7efi98mQtn45A",
-	"66Jg8O6WGfmhNhX4faNKy3piNWC/SBXtPati36k6sJ9ShiJDVBqqUi5DxJS8WNrdyvMJ1hRPYIGAA/kA",
-	"6EztS6XFWEinjWQQi5HPOSc6N6WnMRbKhgscdPeYDSiGPmAW0tTkwBZVP6uZDd3shxhbpwJ3LJahm7PI",
-	"8KgzLS8hRun8So3P6mtg75IiUdnG8i36BuZ56ij6PZ4LDSP1wRl1r4ScfbhDdq/Iav98I2SNkKP6+/dC",
-	"Rkx7iekURBQW74O3Isol3nvSXRLMRfI+mfduDDdCX9q5ej/isVX6PUg+TN2Dpb8lwvg/uuMrxiphemhw",
-	"RISljX2JNRXo8jaGtSXMmVuEQTAonmXA9TElfA5KixqsyXUNU63bTUdaJ+P6BJa6/GdM2sBNrZ5rHX9f",
-	"lhM8G/n74brKPtauqcGT/wnZXr6ypG7RwiDkBvptyGc/5TfCVyUFwIRaN9Ld2CPlxl4CyLtM+64kU+xM",
-	"5Xs4p/JoxYbUEhNxSyMZFRHF0qE+3lLgXzl6eufz8Wv8ihiXMnfZJKTQzRtEj0WlL9St/WqunqMseUai",
-	"5GumD39cN58z+Rmms/YLl2Bn2erIymbuSruuy0bConr6/Whvj12/e1Upo56olCqZaoqx6wMTV6W30cS+",
-	"ePOC8Pmu372K2AzPhCVCQ2zTBT4iGSaRMUJLqs/7gljX1YY95QYeHTD6GQ0whCSR3hTjWbY5m8aPHZX3",
-	"KV9fHYVdZ46ar80ay2Eo1Kp6vEG/36hLb690b6tHZxNllyf6aEu6vs7Gmifrt0FsoQk35zf8Mln44hF/",
-	"+6/iozyuXb+uVUkLHS9ipOJFDDU8pnShX3xaVOx6XSL0/f2ZHjCoJgx4y0WKHDXnaQo5tNBm/12TS8ZT",
-	"7r0N0aVERmf3oqFcnUU9Fsx9ksGLsXnC/z//r25chwkTtUYAZumEGrZlws1zqCBXlNUIrPqYgrRPi4Pa",
-	"PKYw5zk8XVOqejWVfVXUUglXQLhwelDQyOs1nk8L0Ky6dE8Szl6pW0h5fXlYLoIqWD4//NDr/dTr7R88",
-	"aq2TRkswHO9e5dVSWmH8Cp90ho+aaUaGYU5vjemx+NLetX70zyd/mu4P/9K7PZj8df5TfHjz6qT792zc",
-	"2sLRUNqAZyc/vDz4019aa+TPuv1Fs/kzFBaUtKcl0UA2EWn/7T/+chWx/cdsKuTMgtk9ZpmH41UyXTAh",
-	"c9syR8vsspOLc18O6Q0DYfuSGzY48RBwaIIfsafANWjWn/V6j2L8IP4nDEqGReyueUQDYsJSfpQ3MWKu",
-	"tcDk5/q6NAzC8/S1d4I2gRRduYe8B9iwdr+FxGL7rV1mFBtxvZ38s1V1rZYtP62Yw0nWQOSeRkpFHZVS",
-	"j3KALcj+OjFTvzVerhVCa4mOVyRPzaprK0uM93RcOhr2ig4evaOH4l/Pg8T+4y9XAYUW9w9/LTZ9Ym1G",
-	"V4ujgzAGIsDSnwoM2PjW2/jF2zwTL2FB+HRCjlSDOTwbpiJmP19dXSA5qxHLEwW6DG3HPAkxGJFCjtOg",
-	"jQbJc3JxTtWbL1RfhvQAJ1t4JsYgd3M45evAMujEGoMEzfMqCgTx7ctTJW9BWkzaAszXcVoD+bNGKk3V",
-	"3By55zrsj5dv3zjmdKOrme2y10oCIkzyGkCifYoA9lu7EZNuYMZ9dLjrBsMya0LzHPzWD67yfuuI9Vvd",
-	"brff+jigfMQBPjnYPcYV+efoo05kgIzdX/lyzqn7ximhHxdSxAfaB3UQxQMKtI+3AESHRV+yAgudXZI4",
-	"otrpgE3Kp8AIt9LdDZy9OLvyXsUcQ7KAvS4hM7uh20MtYJQudpfAmQtc8lsnqmbjiWWzLBTVHTNezHsI",
-	"C+VHT9V4x+Bc3Nj4kXyv3F+77HxErk4c12lHxdge29xPwde9YzqMvkUU2cWcL6gsmLGAyV3eXwRg96jc",
-	"kZN+nHJRiSY8TuUQYj4z4H7Tyuc04FdSNe+6kU+kkoupmuWY4sYP4JZzlC+F6kA90BvRGZL0xdvLq4hd",
-	"XF/hll+cXJ3+7MPLaPKtYl36wdpcLnK8cFaBC3ezKhDDjz1YOBHmWKmExRMlYtgl7G1KW6+gGnNEPtcz",
-	"aXBSAqeCCOcCieAGMlvBGz/Gey/4kpDApmAnCv2ddhJ5tG43GEK/1sCsj7mQbuxwM1msM6Wv4uMNcOo4",
-	"KPk/TWhK4EHFw9judWQLX48b1iryZGr6wuHBwXEJCj742f0OuTO3Ik1zzPYxWMMOez95KnAzNWWeGRFo",
-	"gFWo0bP24w8fSP4dHvxE4sXRs9tLJD7Ep/dbOPWbjz0F3PAvYeFIkUCElJe/jledKuKkCup1VOO3Qo4h",
-	"4OrlrdeBPWO4X3KximK3lDOJaot7wusn+FGDGC54JFQnj8G0QXB6DwKuQ8h+JPHVl5TPxjSQV4ONUjXP",
-	"LwRJPhRmJxpWavPNEVbn09U2YG3O9h93SEVj9Me+RH1qN8IHNYw0mMmAtR31sUFJuw0/RUwrdI47EUiX",
-	"y8wATccNETy/FFSxemYsJB36a9DIkETNjcjo2HOYCFy9B4tgGPssUMO5p5PD3n7kL8K+jHmaGreDODfv",
-	"Dh4w5S4QuiWsU/2OCbzR8UXqpFUxVH65UGzVnRIKcU8/KwoqOrhxxwZ5Lt+SXsvuosD2ZQhYtaWjZFzH",
-	"EUnuymR26WK/fPf8yEm3mUS0ibA57VwYRiQJI/bs7NXZ1Rn73//jf9LRuLvKH2WqxmpmB7vopfAEi20G",
-	"+tIfEGWwqSmQWoFW0Fx6S4i1B2/xPwbIO4NLiDvPwcaTzqWwcITio0OPDogu8Iruy8FfOu8CDl7HEfkR",
-	"+8vrV45k/Z8Hx0W6m7t8V+RM7xHrt061MqZjhM3X35f+sX6r6/e6Q3ZJ6WaBhEkQbnjcSmcfOfb40Inz",
-	"e40CpAOkbB5PSlqTUxMNwxJ+YQnwJGIgR0rHxAmF+OrL4YJyH1Uq4gUjXJi2Ny+TWWwRt9nsYATK0O+7",
-	"R2xAquTAw6lIFSjrmA3UXJ5Q9YgT24slEXbcl4NbAXOsR3Nc7gkVa+tM5OsHsLYEyRLRWZIpjkwXAG7G",
-	"oMB9oZGivhygXei/bQY4hnuzyyrI2UeOl7rsFwR5d8tyf3jUdVc8Xhw+DEuqvvvt0DHXUlA13AuPwl0a",
-	"FMNYScsFXh39wmjtt7w1JywaXLl64nTpUrJRSJ/9GLVUBpJnonXUetTtdR9hCoydoJ2xR3aUd6yNyRec",
-	"n/950jpyfzzNH1rq+nDQ690JF3urbJmAebyak7ICmZ1PjA0XSKyIW/6YZlX3jXz2e9W+AGUzrHX0t1+j",
-	"lgk4UKWPBDVEaHZ++ZYRFKoju0TwNHUHhX9yp8PHxtmwaCCCR99a5bnWUYvIHyewl8DtXhyA4sZ1jvlz",
-	"yUqZ5P4icgzorhmnV9PVgnouyTAJvvYUL4KBBwMLAGcDdCBM1S3m8s259g1WAviaId2t2qXAo8LvGDaF",
-	"qdKLIyccjOXa6X2W/RO08teQcaSdF7361zXQsxGZX8gpfkgwrH366jw0e3GPeNw3//JuSPYxE+yeYLvs",
-	"XLIinZ6Ue+Uu+rwUDdtEsPZh7xDTdVaoO0fnuydxr8dW9N9owH3HI0LiPewdbibevD/E56f2GvBBJB93",
-	"VpN6yMAJN0hCaDm2y/SJcIwldihXQWxiiKiVKVPDAidJYnI6HgRltZjOjgnUW81O9SSGurPjBcKE8p6r",
-	"iBVeIEP5jdBlV46NyDgbO2pyVvER40jhEZMw5gj0pzSbyYxrAxSE86B/qCZgLrsbIAf2i8iwOuz17ku7",
-	"S7zcqnbT+ls9TRSP7C11wvr4aw7Y+1Qli89O+wFM8WPV0eesso/fmvV8HQL6ZdQteE7cgrFKfY8+hXkP",
-	"ez9tfiFvauReODjY/EJd447PLyleu1vDNogLf5t8PnEQ7scQkKrVVVJhbIC0/BqqyhJm5BYai6M4t4Sh",
-	"+vAgxP0ZGqGGzbWwtki2Lp+an24VBOvLHOzebyL5uE4TLQ53SdTdq8FZbc7Jr19WJuEymgiELIAHQSBv",
-	"ZR4N9ZZ/DW18Xmqgq3gPqnB/tfowCvAJxDdeFS5ucVJI2ZTfOHuXF/WfS6Fdp9fkOFeQ9GWOP4Djduss",
-	"M8PR8TafiHiCPegCPMGOB7vEjy3YQs00JXT2pS8iowkKOe7uRCw87gvo8PEV+APDal/9q5rp0mSLp51e",
-	"PARstUq4VkmX/VXNKFKIQ5CjKM8IDktfP+wcdFG712XVmaMLkrpZrk7Whx9XeHkV1PGuCkzek/GLMuvq",
-	"PBvYlhxqPFChZ9/9be7rUvMvfOnR5peK1oD3YPqczUNR8aqnGFdEzJRTkC+sDQxOf2zk7cKNU+HvvIam",
-	"lrMp2kFBe+YeDeIn5panajyDqCiz8xVcocw0DxcE3PSiVKwvhTVUDeaImEtimIRbfuRNeyoVc3/1ryHi",
-	"PomJkny5AfCOXP+YGxoRV6Y88fBla+KKQrLrS5aoNOXYf7UvB6EIahBCpg01dhGaBhlotgCuWZvq57yZ",
-	"4dHDM/c/f+h13d9lX/5hv9crV27tdtmAZ3pQBGc3FnDm02P/9Z/OmmF7fRmq3tyf9nu9QVP5Vqn2E9eT",
-	"CJOlfNFlA29/Ddhc6RtTlOr1pZ1oNRtP8vU7Gtgx+VFTXdcRG1AACFcyWC0oG6zOqC9LFWURG1A9WGWA",
-	"UPI28DVvg3Kp2KBkLBT0gDnz2hrynxANGb4g52mYPx1L5eiPC0GMSDjOIJwKAx7MGcMJmRYUMudywWK9",
-	"yKzyjYxqJKvTgZGwv6Q/I6+MaxCFJb413S/kpcDBc6QDq/KWECYqe+ry3gnuSLYXWmWFZOqRHpq0UkSC",
-	"+IK7jePXNRslh5qbnhNgX2CfL7zr3qnUEaE05MLUicQS0ELeKps8daWdxu3bZp8zviD8xEo7nGbFT8mR",
-	"GM/c6YcmKfmLrH366uzk3Z/PLq/ePzu7eHt5fvX+5Nmzd2eXl2eXuxHDgBu9TqEOpRMMkZxI34fNLc83",
-	"+EFyctyIcQDSG2MuHb8O8wYtGKWv5cZqqx4wX9bRuNJsqIlFw3S+BH/6dmy+8RpGlWhXQ4ypaJ0UqCQc",
-	"/t0oJa/MW+RYrIjZtYrxhB3HchE/YO3axpFYQO40HuoNWtT3+JuBKqR2vZ3cl0Hm7BjG86Rhn1tGHOIN",
-	"bKcidxHpe4fSozzFOoWBpxp4smC+KdxOX6LP3P+at0AjKCKPnkF6dh3JxZV+mg/VK1jf9fMr+wYDkFBt",
-	"aMnv+qf7Ar+K5v+v6XIsBd/wGFB/9iJeJr59IOlWXGvHuKxNO+kt+mQqpNm9i3ghaxmBS82ykMHEeRQu",
-	"tSGJdxBjITpnHpwvn6z36lMfbScjyA4KDoVyu83zZ9SJm5u+HFQaCvp8vqU7LleMV66rKM/GI6FlMGw9",
-	"EXLcl8LkvRd9Rh61z/JCo7KlXewtiiYCvwHp7Id996cjzPDKe4bSR3BoTFBxYhX/1GXPlxuXksvEJ+cx",
-	"0mvdVRGxQaXV4IC1J747al+Gjqi7lBnhm6KGNaKhovEEIKlYAf+LVcfsspPyjvflhJsJCvshGu+Jz6CJ",
-	"tTIm6Ox2pPT0qCS4l1ukYvgrSPAhOPvCjdXd6bI3mNLQ7HtqH/Ye1XpH4nKf3Acrweua+X714E7oWVer",
-	"4yyx44MX5b8nyXzJF5RTsFAzwvn0lqkzTpeF1V0E8bK7KBfDvlatU+pn2GSR+YN/VrRqfIiexUrfywYS",
-	"xmym35UrMWx6Dmo+oqbJo1HtHR0xlSZ5XOkz3dikJm+2CiqdJIUpcjIR3E5ZMKSzc7pu/S25GorXZdyT",
-	"hyqwa8FZHo7GHTCMvyvc31Ks0ykUEvw4JMmzsur4BZVt94NnXCrW2vutAuPTHB9eefPOjHhV+tCz1sfo",
-	"Yd0TTVdEVbv5JCb4SjHmSlQ5qAhttCbm0hcl4E1xzLhcKAkMUgPssHe4ex8NgvK/D0Z8z+PglE25Kg35",
-	"B3Lsh4cqy5vgOB6OOH87Gn3XtwvBfHiwxceulHrN5cJvhfksrHY105Kp0YjZueoQHFS5AgKx+GtamaJg",
-	"p6KUEushJ30C3xEmVTPb0e+/H66rgs58Zaar4kHWsZ6kKGQFt55C2maCFS0yhmPfxhDjruj4KIHI0cl/",
-	"598Hw79yDft6ZyJiAxXxiiz7DHxrcuijBscnFV9yJmEe4IKoowsFgMnFOFhi70EwpExl2oRU4MwtKhlo",
-	"XLAoHG5Yg7hijuG0P7M0+ULMvIQy1aDiFUhMPElCkiavNKtAUKbvzqoGZxXmLxmw6JCYZaEqrLJ99+QX",
-	"qikrY4Q2OB280mSO2M5JmlKvbpLO4Q7B3MB6fNuoL/OfqGBxCCyH2f6xVMi9E2Gp587bNCmudWGYkLHS",
-	"GmK702VvZeiHQeHM63NfskvR7oTqHqxie1ikWuurri77oTqrK7N8gOFGQuT8fuM+gBuXzqKqDrdBJjmq",
-	"CGZKelDM+2rHo0rP9+arNgAG7JyPfLs0DHJhgVCIBXLrHZgRm/sWaZyq8Fgq5E13x12sOHmlfec06Mvq",
-	"UBGzBconQiJgMSGVELM5X3TZYa+Xpy77tv6S0px32J4TT40d/3fqBMjSDjxQAVLfm//hCJAT32Li0yXI",
-	"vzBrry1+QRgXOtZOwSxbs3U5LYlYegw2ABc2xaeuqYH4QwxK4dTWZLj/rmJRVyvp7PcU1/7szKbDrfE9",
-	"V7fzwimkaGlLJ2SVDskB7Zgb6AhpQLrjvvUdkNw7iIpTFDgZ4BrbU9YWNe3XAo5+RSLbqoKOqG1z3Rzu",
-	"abUE7XdFiGcBMkZvip2g/7uRKnPAiwpRIlLOHoqtZgUCk9YH9Ow7D6oToMohYQNS8f+DHvh3N5hH6vF/",
-	"scpmg13C9/Gh+BykJy8YQvsCq/Z5ColHvjkuUGSKbrCDIHQHzCcyheBrXw5ilYCH9BiEXoEDgrPJx6DE",
-	"myU7DjMz3dx9OzzcZA8pg86F/QKPYAnTHcfz7V/DlDKt1Mgtaq6VHNcWMuFnXtGN8SA1lxf5DL+R1tJ0",
-	"o1wGHJXjAo8ooFZ6tKHvseDfv5b1XEhhJoyzZUCvwHdouBQhiEJE5NaX78V6H52MRGT4dmNdwekEYl+H",
-	"hKneEYMPAS2OwFV9bRf+6+Ll6VnI7tMoavw/6OHzZ4QTu2P6UirEj0bosoCK1mVBDuega1R3hCh4HqM7",
-	"ZxKsW6qV0vigs8GcBeckWpCQ6B+iem2s8fToUgs104a1w/b25ZIA9kjTaEC6bxYyDsErV2aBN0MhV/MD",
-	"7Eu+2k9XECoVJHUjASJkFnBYzRI37FxDKfiSquSpp6H6+/DHWk2pVuey1NmtfqTHT7YeCFd6p4GW9bFH",
-	"vYM65H4E7qwC9RMEJL70SpEIr0rv5U99fACF5yQtdnIoyZxBqtLj/jIB6/YaBUKJQ0u4hlYFaYayAOVA",
-	"+/Lg8ZPdiOQG5WMTzwcIJc7MRGnbSQUWmldUpG6lkHEeymdS1BFRc3PrpcLRI7RY7YSyy4VhRljAjAmf",
-	"5I1JE+5VbE072Bt02WHvkBjUTzvIXt9CvyilauY49KFvx255r707MNxW5H0V9t3RRRlskIFMMiWoReDv",
-	"kt6fwtjDbDXck/egdN8NvpbAKVXKlxjk5f6+ajJd5M2NuUyiQsYjinDiOwZTEVOphy9VWVMDioC4lCt4",
-	"kqwBgguADxwblmDdgRvGQxo2YAZQp+aH6Tjx/fSbPSc7hr386ylz9v2n265fwCWyY1gV9KJEab5v/x08",
-	"JDeLOGRqb5Gh/XCP8+Ui/hdLzD6vHHI1P5sSMu+WoL2ONlYTPAvq2ATy83IRn3IDd6YLZ2c+pLTNsI4m",
-	"4LF7yYGvYKx+lizPWgFDWpNHr8w7nROUZrhTNrjJ7kN8ex7yZkNhAN5XpaKAcvnu8npWq3gp2iaZUVMI",
-	"max96X90hpgHK1GanhsUGzHwwLvuNTSOUUtjqZJjjzsRXFdK1ppIfn2fIly3Z6Kv5L56uYhPaDkl99W3",
-	"CrIFqKTvbqlvmMzjT6Hqwy2kyJcUHLmCvPdb8cWPe78ZkcDHNSq2Bj41vooXy+Qg8Vo1ubCt5fEEUTTa",
-	"g1Mi4s4zYUIPjKPSE4hP/ZdOeOpqkUHnLX7JHDGpjBSj0QCBc7lMhuqD2518zNBUt3OBKN2DXd/Hws0F",
-	"K3gJ7VTPJHUZxP4WalRqCNVll1jKNeULNgIbTxCUxkv5fHuoBBl4POlLegpLd0ORrvf5+beCRcRSNT5m",
-	"vECdojcJxkXNZZedFEUBfelxsw+jUJ3Fi54zOHwVRbXLDvd7hQGDu+/EdgIpUDV0ArovvROO+sgEMPNQ",
-	"aR2qtznCXDabKS8X8TM/lfsI4BpQw4Lq1oMbEkpS62h/teF/08gigbVjbmpr5t6/K2yiii3YjkH+qEro",
-	"vD/dUEiOvoUVo722FsZv+1cshjnc30KevVASPk91pZpLxNxzjLCC03dvyw2lHBnya7Sjk5Bv6CaRM53P",
-	"Qyaz/5gN6D8GBH820gCI643YjJiFbgu3AOarY+H8ahmmdyOgRJli0TFUXAjYaY0e9NgouRgKxZt9OaIU",
-	"T3dv1PEsvfqvoi9RDd/3Cs/v6tOaCs/C1xe6QK6oUh5HLTDgF1Cs0tBxvT5noZSejK0Eys3Ifauf0PDG",
-	"N4HyVhu1G/IxZPYORjPDU3PUl5i72JR1zfbYuuTFY8of2DmXpb863SAE0sITmL5wxPql/vf91oDtvIF5",
-	"HkFQmvnuQAlYD6r6S560WbQEclJygaCsJBS7O9jcppKcin5TMZ7YiA0RM1CY/Duo083zkgGS+lQeRIGV",
-	"vlQZYA3Hcj4EJpWCDM0tCfaFGswIwwblpvmD0CIC23Whq3ikdF+GPpXkXl5q04SNk/wo70NrqOUOTIPd",
-	"LnPaq5Az8J25VtpFEapMEUGuxDGZVWNKevVhW25D986iW6Yzw/tydUluxW5JPu2F2m+n7tajGK5UuGBU",
-	"i/P4jL+X8lIcw6eQbwXOAoNBviEVZtiHKp7SR8iZ4OgBQzsh69ifDSq/eKuaSV+6V5ZpzyqbvQ+kjeR3",
-	"JgNs5ZNOIsbClmpvEHt4taCEiM1dtqQZY0Jw3psKlxlYLSTptFETr5Se7eLcHhVzK3WzGRDmcCWpZwhF",
-	"c+oS2DA2xIktM7MsU9p2kd0OfmI7V0qxqdsjbi1MM2vyV6z2reLcsbwJlNzdoVm/A6sXHUyMqsXuQ+H0",
-	"QLN6kEa/J/R8L3C4d+Dx0jdcI5+sT4mWRc3QPeKOyEFFY+z6ng2lZ+5JsysNhVco1HFG4QMIgizQaLju",
-	"vYrxhYAxc5xtQoXDRpGBce671+FS3PsNlZOPzaoVZWX5RKXlmz80anSaASRHGy/VXDHoS7xUay724p5d",
-	"oznsdlmpOM7L8JFIUyYkXUCFYrQTsR3fjBtnFGrhntSUwAWNDRv+UIJneaClmxN/eu8fxBvqauIPaSlN",
-	"NL9nUlVc/N0d7GqYilvoy6WdPcrbG+bXfVFxjw0PI2w4kF9+EXM3nF254Pp41GtqZJ32Xk6dDVlXOFZ7",
-	"raaw23gZBvK686V45mjngtvJAzKUX5VX9P0m/X6Tft6bdFVmUodK7eRU2UTbvZ/QV7Pm5LWTdM4Xhmxo",
-	"7N1ZNOymCsAu+yWAB6BFJsqJuKeX756H9tGpuIGiA2tfeoak8IEMtomFgIuNYi4nXTWzDTLFzf7bOKM8",
-	"i7mpfd18jKZiNKyQQPz0IhqORFDn9rgHzWQTZVWzYvDHi7MXjjou3rxgs4xZxR6z109Z+3D/Mdu50AoD",
-	"JzhGUX7Oyi+JKR9Dd8e3C8d/YR9wDcaJEwQxsGyqjGWP9w9Y9sG7cDqAdmwS7HljtcgM6hYB4Z61U5/P",
-	"x8DG3dqLilrSXOAiv6jtNp2lVmRc272R0tMOIvBXCDPTbmbWN1fNt31zZKN8A/3Nv/hr/hi1k30oNxUm",
-	"SmQJtlLGrrxsgBPOW4tImBMR7Bh2/e7Vv9y1tb/FJy74whHllVKvuB4Dvfd4m/V4XwckryER/MpRwLf2",
-	"H19TzyfsVFISBhSeucE7xBYZj5lnxPsUXeIYe79JPoW1iWMNTF8T7MT/WxfszJymrd2L/+1vJ53/n3f+",
-	"2ev89L7z62/7T6Inhx/7/W7779n4v2dyvPuH1qc0j0OW2Pt7BuO7xj0j/24mx58lZEry+ncEHnhSpbx7",
-	"EpfvPr8O5IgnBk1a/yi2ObLcgrucqMCw5I3FJzkapog47l/yPmfr85z7Mnh4aShURBiCTBTNnsKdP+JT",
-	"kS5YW8PMhHiBUHK3y8r1jJpqa1TfG7vhw6QxHG3o+V8TEsXXLyFkGzxgDCW3te/86PWBR1xLHnn8jpC0",
-	"SRn1RW/eTVYmJJ9q46517pGD3PbfQyHVMBbGEmBCPQsS1LxjMTMbuh+GkEcMolBOhzU27bVxQjS+DKrZ",
-	"eUBmt9KmJYD1ey0TYVM8lt4ItOapdzbxBYvVFCphL7cvpi8H/6Fh9O8Diqtw6lSe4EjHxbNzIU3F2dWI",
-	"BLUeUCVqiFheTJQE9mY2HYK+G2bUOuApdOOsNDxg4QAh2amXJP58N0AivKts8er2NeEgOJpvKDV6dPAp",
-	"GAhfDY+b9uVOvqf9L67Rv8tPMy+e/2KuqP/7fEQkysoQTiWEgnsJUSGx8jAvr6hHWs2f+yQImntmO32L",
-	"lCO/3KT7PYPoc1mAr8TI4l1sMpA+5/qOOCY+wLECZYIATOEG2vsN/4nq3cc16YiXPkco9GcuLrt3iOfk",
-	"fx/N0ohlecBGyJ26Rg6l729lShZT3Lbd+P7Bjw/6VirtwEPMITRwj0Y+3/E6NkcxwHr9vkgwCwENMmLz",
-	"zKYCLq0CkHhnaMTV6wwnBx1/R+79ZgsZUGshXOWTc2q5KaYoYd7xiXY8BR0QErvsbGW+mLOGiVX4575E",
-	"cwG7i9L7FTuhBjOuHorYLST4HbYRKPZbyZJvEIPBzQlX83fe3Mib/RamIsy5kTuWTaHfOmKpim/QezSf",
-	"KKze+RzZJGECnVStLeMOBUWv1Pgb1nFvBTVXmuqZtHqxDezcFaWc/K7KvMM6nRQrpXdXa/6rUHr3dKEa",
-	"kAlmU2yXenSJVwVdMWTqK12bhoTO0mouEmsPiqTqwW6ElbIJGy4Iy7Yx8Wh93tGxB3uDW6FmPp/IWJUZ",
-	"bI8gEPntM6cIVby2fekThupzsLEnp7cW21JJKlwz2L7eNwmeGUgipiFLeUz7gfsLui/9UBEbzrS07icE",
-	"s/NNIYqUqN2jcqsnAn+agOxiBlLwMs25sOwNMxArmZi+pDbEIZMOsafyc/VptuVkZ0+LiB5CIFMU63Uf",
-	"tCJNyXtVf4+WaOxfIv/osryib1/bfFlUzX3PKXqAGMWOq0plIQ0y815Xvkz+XHJ+I880O5LqH3/IYaIN",
-	"xE+VC96vHVr27na/0/dnhtevUPRKtOXeqgiacmvSzYWxl+Ghr6N2UgB1C23zhJrmhDVElCSlISYkLmxR",
-	"/fuDPq4FnOLVpX6mU9/TcKtuoIP5iGadE9w99tY9VaKF36XkOsMSqe9h7SZhI5Oqk4fBhxgyn4GrJHwu",
-	"ygtRF4KTqOtwlzSmUtQ4gUSyrQfoyeGnpB/9q9Di1849cvTkDDBvyOQIJp9HjFFQZEMErxQ6+f2jFVzS",
-	"Yh5enOEyLz/9DlbwLRu30TEEVKAQZzzOU+VE3onJMG6xkeW9g5CUzxx6uDQEHZ9Tsk4KI0vd0jSwmYx9",
-	"Hy/MGfLFlL4kYgjM/8omoKGbJ0pP+YJATIbQl/1Wv8XaGqY5wpV7iPCUhDWIW7QbAIm8+PFgreFR98v1",
-	"u1dsUEqFH/QlgSRAUiAFU3fldqjfKGfsRpihkCQajMHHEJJ4lwmD7Z98IT4mLB2xPuWo91uY8IiRI0wJ",
-	"plCMx2fRajaeVOdUn76ffGpywlcSWdf5DB9Y0dhyKv53b85nzXp3G1vjSXccQ+nI97z9Z9lY86QQO7W+",
-	"84FW6SqEgv9HCQClzQ0blOTbANHQdstQEm4kpiTjfZkPRi/nOUI44LQEnOHeqTaAM5BCjH3mVAo7XXYi",
-	"CRqmL73YKxJJCcWNvts+PDhoKN8pduHBCoB8it8bSX7XWpo7SPIgIIjk75ojRZzzTqWwpJ24G7QEMWia",
-	"xcXrUKPG3P8YNhhpJbHrU8IGQx7fDCJqAx4q8vZ70eGPj6MfnvTYcOEEQPtw/xHbeS6wZ8A/8zL7vkyp",
-	"aSyXbL/3+ml3ZzdCo2iRAVYDRuzizYuIvTh/HrFfYHgRsaevLyL289n5KRYKPnsegHJ98A41mx3Tl55D",
-	"Io9FOVyg3hO6pCUQp5gRjF+iqsRQ3o81IVQF02UINEQz+ePFi6gvcT5u4e7bTlvjaarmkOSlitQopYQk",
-	"SqWwQ2UnrB3kHe0+/RE3sy/dmG4vS7hzO07Sjighu4DFz9Hu69HqqEE7AkCNuZOg3DfNIncWZt0umLoF",
-	"3WXuQPwLCJ5IdZUgA7iosUrzMYRNnECa+KISN/AUpkovjnFyBIGB0n2EqS3uVQLOdDoiQejNJwhWWt6c",
-	"ORe+8ajHDle6jw0vcMrlhmA8oOY2VmtWiPkhFW26Y92qtCpqITFsW8H1TUs5Xy7iS3eO1jrxXWf6+h+P",
-	"PUyJ8ZVFc+ZR+78Xcf7eizgvnVG9Ah9a5ud7QYliWGfhNKRK6l6wpKsyoHj4e35clRP/7KOQ3xPktg2X",
-	"444tSuAbuROjKYf10yOQqyH01SDAqoUeEnlEwJCOsMjKw1ATyGIG2ijJU4agB8Iw0NxAwtp4vauOmWhI",
-	"nCDejdzzfZm7wEAmha9oqiQs2ES4G33BjOULD5Q9S0QtIAdN4l6e5W/EKacEx/2gTZhvapG4/SlXHd3d",
-	"GnEjeFFv6AhKTPhbawhcgz6ZOan7t1+djKXMu/wvjk9B3wZ6mum0ddTa45lAovGTWOaYc0nqFAKiDFVA",
-	"N6WBusWlMAXLMayxCvLSmWURy5PgvK8mKnmNZZLvSlhRaWSSAatDXxNKveRjQEzrkcfgqgLkdiutA0ej",
-	"moGW2/K0X/71dJd1vKURBfW63BylPKy7nGsGlbeUj1d6UuDfah5+BthowLAO425JM54ykjTMai7NCHwS",
-	"Ii6BmsXpaWnkjC9Id18dG4s6wZkFTpZ1K1Wb9EPthG4hVZkbs4Pu4wmkTiYeMz5EA6l92DvcZUK640xm",
-	"SKKloZPi9dbHXz/+nwAAAP//",
+	"7L3rchtJki74KrHYWiNgkwBBilJVkTY2S1GUiq0bm6S6qrdRKwQyHUA0ExHoiAAhdK3M9uf8Hjtm8yjn",
+	"AeZN5kmOhXtEXoBMABQpiVVHf7pLRGZkXDz87p//1ojVZKokSGsah781xsAT0PifZwlMpsqCjBc/Cev+",
+	"koCJtZhaoWTjsHGuwYC0rNm3egb9FlOS2TEwY5WGhHFp5qCZVYwzDVPgFhKm4R8zMJbNhR3Tw3wCPdkv",
+	"fKv9Ehb9QyaVHQs5Ypq7UYVhVkyg05ONqGHiMUy4mxDI2aRx+LeGm0Dj16hhF1NoHDaM1UKOGh8/Ro1z",
+	"ZQTNd3n6L1I14Cmb+geYGuKEUm4sgxu3MPxsmDGfTkEmkHRKExgqPeG2cdgQ0j45aESNiZBi4ibVzWYj",
+	"pIURaJzOBVi9OB5a0KsTuoRYycS4HZtzYdkAhkoDs3rh9oGPuJDlj2ff2qv81qXlKWxxbPMx0MFp4Amb",
+	"qARSw8Y8cUfg/haPIfG/41ZAkm+akHguRz3pHki45WzCF/jmAiwzYzXHV2OepqB3DEu5dbsZj7kc3fo4",
+	"P0aNKdd8AtaT6OmEi/Sc27H7h3Crm7p/RA3JJ+5NcL83ooabudCQNA7d0KU95B9egRy5EfYfH1RRUIE0",
+	"X8JidT9f82swSONWL4iKCmRj+BAOsxtQpnt2DQvGZZL/Ibw1AmtoS4dCO+Kju4Q0wJoTrq8hYaVL85Ow",
+	"h8wfqJDGuqNUQ6ZnUjrqsXMRQ4ftOeLaf/y4J2+EEYMU2PHlydmZOw7NY7erEYPOqMM4e/fu7NkR0zCB",
+	"yQDcfR4qzfYP2FjNtKGDww0nhpFv+dJNbtRu9mO8LOHfe7e7vMc5CWqwMy0hYQO3mQy4TgVoFqvJhMuk",
+	"w67c5oK+AY3XykRsoGbuJkdsJq1IM9LvSU/7eID/mIFesJkBdxdugE25MZAwYdes/Zf2SQpc34Cx7Wzu",
+	"d2EXV5pLw2M3ztmzGhq3hWeSbWn9SSWpvzOga78j7jj4z8KOE83nPP1Mn/jo3jVTJQ0gc3jKkwu6T+5f",
+	"sZIWJP4nn05TEXO3Y7t/N0Re+Ve+0zBsHDb+z91cMO7Sr2b3VGul6VNlenREJuR0ZpkwbMJTd9BOVnyM",
+	"GidKDlMRf4FJHLNYyXimtWPvxGGZ0oyzZEbfgoj+XSmF2YoQZsaKNO1Jz0Qc4X+MGs+VHogkAfn5F3Qp",
+	"Ru5iC8kGM4tChaepmkPCmlqlEDEzMySVIyYmU9BGSW6FHLVw518oCV/m6DUYNdMxMPggUEA6rj7nhiWQ",
+	"gvXMc6QUUcSZtKAlT2nIz7+LagKkS80dYcy1kqNMV0PGeMQSsFykhnENKNNznpmqEU76jbLPHd/8/PN9",
+	"o5iZxWOmBn+H2LIgqawqaBI4pXO+SBVPrpR6xfXoix013Z2BShbuslulWOo+j1O6Uuo1lwvPd8wXmJJS",
+	"bMLlgnFrYTK1xqmIBSUeFc52pnFWfcM/vVvQTfFD7ySf2bHS4p/wRU7dMhPuO/KpAU9YrCEBaQVPDe7v",
+	"OznVKgZj+CCFU2mFXXz+qf0Madomjh4hJxpo4NdO5xvMjJBgDNOzFFgTVSchzWw4FLFwl23AUy5jaOGC",
+	"NKA6wWWFwUO8mLNEDIeADNwTmue676SZTadKW0heQyL4FQq/L0HwQ+Eu32IKjtqRB8cxTC1Kt49BPCOt",
+	"HU+nWt1ALugL4neq1RS0FSSalTwZcyGPJ2omKyzLn9ScTZAFkE3mVC+L/NRZLhETQ3Yt1RzNoYJScNBd",
+	"UQqihv3wEzfj1W+4pU35Qs0sK2hQbMzNeGnY/W7VuDOTXHAL1QO/u3zGNLfA8ExQPG095Y9FFehvYf65",
+	"NURsETULFPHn3Ji50kntZsdKDoWehOeWFfHK1ak0udXz0+0f/li1EpriM0CtvnYlvIZe3Hbz2M54mi6Y",
+	"hhjEjdvzBGIx4SmjLy/t/KP9imVIZelL5TVU0lVJ7d5GAS6d6pLS7ldWecruF72oOtcEyQ8+8MnUWfqN",
+	"F08bFTNNBE9PVp79l4ODqodJEy8++E4Kp8G8FHKUqElj08pwgIgmV7kcDdzCXU7aoq7tjCylPUNYPel8",
+	"/nvdbrfT7W5x+shmlo5y70nVJoGdK329zaN34nRHLOwsKpBPr05QsTy9+iliYiRV+OHd5bOru/JCJdux",
+	"m+kKN0TeVdrzMTfODi5/cG//h02k4Q81bHS+j/V0soUsWUsq/BokG2o1od294SJ1mkOQy8uUc4SPDQFY",
+	"rCZgmJMOaugXWyKpW1LU6n7Hyu21cjKICXnEBguWwJDPUovH6RT004uT/S6e+JX7rwgJQEn3f8ubv4FK",
+	"y59/enUS+cGVprG3GW/uNG97nCQajNmO0Veefnmc9VTg+UTFqefTWFLWxqChTK/uOlmVJm67DXh/Gx5N",
+	"p4oFbs97LLfVcqaeEFa5M8QigeTYlvxDCbfQtgJZ6bqDrZdgmznRyhP/0N6iqtpVbnHxf75gjrUzkO7/",
+	"DGviXtJhtCqXHuRx9YY6BV9U7CJr9hrukvUa3kvntRhI6r7ifdO32Uh3gDOzSTv2NHhJD1eJ/pwzPDs9",
+	"b3//8tGf2z/+8nq/sZYFr9MoK36rt9+W5vnOeOfhFvrGKiuOsptVpIdl6sknm60o283CiQdyLB/Pmnte",
+	"YC61173+bm2xOcf4bPkObfHaG//0Ck+r3b3Ni3wlTD1fo38IC5NtyTNsXa5ec635YnXK2QfWTTFsaYjI",
+	"PL06aUSN06ufGpG7tlcV0Zns5Tf51i697iRNI2qgxFk3wp9nMIOKvTFvh9tf7oTGuvVG4sfPLEw2bmX2",
+	"hYimtmZD80FXVzUCH/mrVg9TJUfIev3nUP2ac2Ka3DL3accSV2ILy/GEbEu23Ii69brl5nNes+jLjL0G",
+	"OjgHmbjjySw+ZBIX4F6EZB1JvDNVIdOrojhuGsuHQ3YjYG6YkukCJUV5s9+LpJKHUKCwUqB6g2i9cvMe",
+	"Qxfe9qHBqjfm5iRV8fUqFUg1r15ewauzY1jw7juiZ813Vyet0tGvvRBqOKzURh2RDblGGqPgrJsiE4bx",
+	"sQ8j+hBZypSEiHHDOHuhWDLTOC8nq7/fH3cnXdNrtMqqsv97/Xxqaf8qxCXoOSYkm49VCszQG1vR/LJx",
+	"quaNbCOWZ7DuwI6TG2cvVPHr7IfqCOUNVGxVrxGxXuPH7oT+Y2/8yP1ny201t2yijGWPnjzusoQvDGv+",
+	"8P2Tbne8urFlnX2z0yHMtWahr/0VKC8w8SrJdjQ2tpPqa1Rz78yMZlD1m4UPNT+ozRcS76NVjfwTES3F",
+	"j+unumYrLmeTCa/yu9xuRz5l4XdZX9WKskBTmURPb0AvGLgfWYiconTBALgZ8ymsctDgdVqmdmPRsJ7w",
+	"eCwktDXwBP+ggRslozzLJE7RMz6ZGct4bJ1BK+wh60uYv0/gRsTQ78lmrKQVcgbkF0/VSMifhR2fqARa",
+	"EevjH97Dh6nbjz5ZIVMSLhhFaAvpGNhISThkAx5fM6t6Et9yr1tlp+/DdvZZk6xCZadh/Cyw2HcfE/K6",
+	"+PQLpUYp9GT4kARIDK4tuEExzCoZtJ0kgARNphYlDuQ3OF9wFd0MBaRJncSbzqxjFOguKGwtHaVj3AP0",
+	"XEhgOEyZc4SkmJVPTsAYPoIa6y8PHkbMrdH7ntx3nXVyhKkuaGKP1Zxx0xam/N3zFLhxlqMFzTi74alI",
+	"WO1k/Gm+ckdWMSNHFUWSQYF/SDJMXUOWzrVEFBHOuUROjMukJx0F4LfwT82BVnMD2jCeGsVGTvw4TQuH",
+	"/Mna6VuZLlis1LUA1o9v3vvPvMeR+/6o19/gsNtVF/a50iNlN3r2M61lcxbTyieIiF8Jeb0mcEBXfZOX",
+	"a3qbSEG4ZZsHrpr1GSp7p6kYiYFIffRvaVPwR8p883qn1TPIt3mgVApcrhxI9mLVibxcxD68VbtdZjaY",
+	"CGMq85VQmcl+9/qU01Qxwq6uIWHcHrGD7o9MDBmXyo4Bb3KgX6nmnWK+UHXKX9W0T7i5uy2l4tkkpIiu",
+	"riz72TFzjBdKNY+Q/0xBMyPclZo7JsLRzYN7ENgU6jVbGWgvF/Ez/6VV2yxqXC/iy60cOi+zB0kQ+1Mx",
+	"dRIyfyRiEuZORca0vIgBj8ckoYQ12dJus6DLnGgqlhTcPtsZMXEeKVr9Dd3pt/KO1dtEwvwFtBgKKM4j",
+	"u1a1NlPUmI59Ss4aV1ywFXnslGdUcLwsbkSNOFWm0lDcbI+Fr+f7VFpIwX+V79UqJ1j6Dh5QkfSKd6VM",
+	"XGucBI6wPe1U3NRbHFmsJhOo8e5uuMMahjMDSeEuN2EytQsUmFw6O1SrG55+0nUlC7+GyAMj3GK8c0zx",
+	"qqYXz543OBSWzi87c24bhZmUTzHsat3RBZ5UFXm3IG3I1Shv+jOwOMk8POUfL2tNYsJHsPv3KYwqPdhj",
+	"vv/4SYVNDx/Y5U/H7f3HT4ImhHyZGzabpor7RPbV8QRJ5k1cyz2Gj/8TKvNaV31Pt5KOwtB0Y2f/O/7a",
+	"qRxzptO6ANAIbOFoKJnNMGExEafX6DVyrRm/VEjWK+//Lp+KXXfNze71It7t7v24N3wU77e/5wfQ/n6w",
+	"F7d/hP2k/Zg/GXwf/5D8CN3hbkY8u3u7Q63QYb6BDt2GljYpKlGP3+rswGntGwgyv3UrlElW2RYnnY1x",
+	"QW/clkaq1+k/XzN/f8u3lntB3JTpAA8ZmRcjqcF4jJy/07iF9KiZ4gYPdQV5YzbljvHOtYz4/uEGQupz",
+	"FvMROnYxYV9MwDCcr7OpKAK9nRDwKuM741MAt2XW2zu+S19YL9fWOL4/RY1ZI8QcvVHaRMhrFqbAVW6l",
+	"lHn2tiypbu0lXs/29jx5Uo1HUcsci5HT/4c+W7tNPJvxIZnOOlzKTj2rtbfS9rZRn3K1qcSmil8rHlAN",
+	"QRBDqTWiSgd8JzVjwj+c0fv7aDf5f+xVKSCBGS47tYaaUkFQhhS9Hcv5EtU5YuXD32C7lSIt2+1izpYr",
+	"pODCGVtB/hGDQQ3vkA3SmdYL1pzJzEundMh1Gap4ZloRi2f2vRoOWROSERimdE/GSkvQhuGa5KgVsVHK",
+	"NUTM++Ei98uE23jMmokCyhalf2OWALHfHcMcYbWinpTKvg/ZpKyJuaUySy9lAjN/7SJbRSsKn/YOPz4C",
+	"uvA+M9Vd+Z50MqYVMTKhmwbAK1d4isEL55VG2gpH3LTcRtTANaEKgItCo5tWRfHsbMb0i6F4Fn6tMoAV",
+	"+ElBVQ06wYDH17XvrCi4b5Rll+GyNaJCMG071ZeGLZHk0t0r2CCbblx4dLNh4dSrNXyZNQfKjtGbSTY1",
+	"+UZoFUxJoJpBfW9ugnUcGXMtTXbLd4oTNaSo730unnsXppqTxcqhXi/iTRv2evFyES85gHMF+OVfTwpG",
+	"YbAemJnFMRgznKXp4v/Y2tmJpnLlKtD5emdP5x2ckUu8f2bHjv3E3CpNKU8YJYkVuoTcH6JMHi/HE6hc",
+	"c3PC8ce6fQi+6dr9SIOreiv/7FpX+tWql3zHeCd6ZpqWXO20vCOWOcmzpDrvEfcFqJ2NAcq7uoNf5wRb",
+	"3p9KSsZqYXbjPT4lCr6Tt/41WF5BsvJGaCWDZyBw8QRuIFVT/DPG1pIZqSxVDHuETvpLMZJnlTIeUMb1",
+	"GielaJmPTzWcWFRYTpKw5ou3b1+8On1/8urs9M3V+7Nn7kcDtphNV/Dg+XkVJ56VtlbO9AZ0NUt9OhNp",
+	"wvzPwRfha8uaPbcd3kxLVcxTNnCPm6VYd7ez1+luPKIw53wyUekQlraz8iSRE65XSj/J/f11fdwpN/bZ",
+	"pwl3DSSKaqxatLnciUr4YL1woNBuzFHHROEekAxCPXuVkF+xbSIm3Q6iYjUXBlr3YcFt8kJ5eIL8Maet",
+	"ziYD0BHrrqzjc6kCRXdySS0oeiWzk6ki5POU1ztQChdrC29WZTrzVNcRhBuZcSlnPBUGEiqDEtLdhBhr",
+	"NexchVzfpQDxQeeH7ysDEeGJ9cfu1nzqHyX7r+6M9QgRPTCXNbM3IqzaWldJsv/Yp/2vRs7rBKuZ8DT9",
+	"pI9lNQZblOg85UbEldnGoCfP+MKUHn/Uxc0hW/TRk8fd9WFFGqW+1g0PONjGlKHlXqAssbDCJrcsBW6c",
+	"FT3T2fmv8Plu96ByzbXixc1gSbi4r5sjJiwbOQWFgnSYMJf9GvBHil/fi25joZc8JO74ieAKW17YN7ow",
+	"Jbnkv1p3d09zkq+rdtmGVCbczrSwi0oaWD1oqodc3WRPvP/isTYiNuUiwUw1P/4q6VYfI71f+4H/+k8W",
+	"9iximlA62JinwzbcgMwqwFdiJNWfq6s/8ZPIlru0TXVHUp2vPU253N5XhWx5o3cVh6yaxoU3P5zCbNYq",
+	"vVVVGOVXs/muMo11k8sNufKI1dMdCWNB36YydUXDlWwkbkBG7j6jYgH/mPE0z7Rq7oTXDUtU7nLaaW1V",
+	"xltwNpc/fXb5lj3ae/Kkvcd4Oh3z9j5ZgU3P6fyLwZu16hBcF1HfaMUGHr9xyFuZu1n4vfRk5T0dgtZ5",
+	"2ejtLTPyQ20q8/xK9ba/1k54i3rD3Fu8adJLc1gT9LoAA/azFHLfsTD7QlVBiBXSIxliXREwQRF4quBC",
+	"004lmI8RRmAMC8QYyQZAT25PKi1GQjpVaAqxGPqEd7pkpvA0BmLZYIGDto5YnwL4fWYhTU2GZVN28prZ",
+	"wM1+gIF9wrTASh0S23l6SZVdewkxioZXanRaXYZ9m/yM0jYWRfgbmGd5q+h0eS40DNUHZ1G+EnL24Rap",
+	"xWJa+edrISs4LEFuvBcyYtqza6edIqd6H1wlUcZu35PilGAilHcIvXdjuBF60s7V+yGPrdLvQfJB6h4s",
+	"/C0Rxv/RHV8+VgHGR4MjIqyr7Eks6EB/uzGsKWHO3CIMQszx6RS4PqJs035hUf01ibZhqo2ousTueFSd",
+	"PVOVfI0ZI7ip5XOtut+XxezS2vv9cP10HyvXVBNG+IRUM1/WUrVoYRBlB51GFDCY8GvhS6ICRkqlD+t2",
+	"1yPlxl4CyNtM+7Ykk+9M6Xs4p+Jo+YZUEhPdltsJqMdbMvwrR08XvhigwqmJQTFzm01CCt28QfRYVPhC",
+	"1dqv5uo58pJnxEq+ZO7yx3XzOZX3MJ21X7gEO5tWQOnYqRNp76pSoRDXgX4/3N1l7y5elWq4xyqlMqqK",
+	"SvDqqMhV4W2078/fvCDUz3cXryI2wzNhidAQ23SBj0iGGWyMANKqk84g1lWFaU+5gUf7jH5G6w9RiKS3",
+	"A/l0ujmVx48dFfcpW18Vhb2bOmp+Z9aYLQOhVnXzDcbFRkV+e41/WyV+OlZ2eaKPtqTrd9OR5sn6bRBb",
+	"qOH1yRU/jxe+csVL/1WInseV69eVKmmu40WMVLyIoYbHlM71i08Lyb1bl4V9d2eqxyKpiEFmcCUEmZGj",
+	"lmxyHtb5gzzl3tkKXsqidEY3WunlWVTDEd0lEz0fmyf8//b/6sRVsERRYwhglk6oZlvG3DyHEmxGUY3A",
+	"kpMJSPs0P6jNYwpzliFS1uXJl/PoV1kt1Y8FeA2nBwWNvFrj+bTo0Ko/+Tjh7JW6gZRX16ZlLKgEJ/X9",
+	"993uj93u3v6jxjputIQBcvEqK9XSCoNn+KQzfNRMMzIMM3qrzc3Fl3bf6Uf/fPLnyd7gl+7N/viv8x/j",
+	"g+tXx52/T0eNLbwchQ14dvz9y/0//9JYw3/W7S+azfdQ1VDQnpZYA9lEpP03//TzVcT2HrOJkDMLpnXE",
+	"ph7kW8l0wYTMbMsMILfDjs/PfC2mNwyE7UluWP/Yoz6iCX7IngLXoFlv1u0+ivGD+J/QLxgWsRPzCEjF",
+	"hKXkLG9ixFxrgZnX1UVxmAHA09feA1uHk3XlHvLuZ8OavQYSi+01WswoNuR6O/5ny+pa5bX8tEoSx1kD",
+	"kXsaKVSUlOpMitG9wPur2Ez11ni+ljOtJTpe4TwVq67Se3LP1/aZuvcJvXVL2KRsvKd10rOIDbFjVidA",
+	"Qfpl1KEShsQQY/jzbGeqoYc+AcFpCDUTdgwkmaWwY9gQKuDJ4jHXI0hI7HKf9tep+cTPvBp3aRl0bgjA",
+	"aN0ahh4afYvDWQdDtRlsao1e6HgIJaz6BIFm9l/5WaxHmzJrIKwywBBhMJAVheDsf//7f1Tt+jq8qWe3",
+	"wgLYDm8qv4kFyKnboZg2A2ls3rB7RZ2qAInbJtGcF1hbo3CG9VhxOXBVAXUqP5ECKlU9cJWnwOJVWc8Y",
+	"qyOAhR3eOg5YYLabAm7F4ddP715Qk+62mu1LSIrfWVNBUjX0pyMo5R+9A4jSvCQotz3l2uVvRlMq7oGy",
+	"sD0CJsIH+bwTgyXmCAvRnGdR1dZWvK5WWjnBgfAdWw2TZVf89kls2zEjNlezNAkQv5/EuIOEXS9/GTds",
+	"OhukwowxHNIZdVivsfd/sX9h3+11ul1MaEGcnu/2H3e6XSxNwOWx7/YIt7Dy6yvsseLEvLWHIKtsLtKU",
+	"DYAyLqxaOjyrxWRSqQAsh+393hfWv57U1mF3bV1pa3zw7NJdCO87Q2vCmRj5v56HS/enn69CuxRUyfHX",
+	"fG1ja6fkrXCmRRgD+4jQn/JOIvGNDxvlb/OpeAkLQjkXcqhqhKk79Jj9dHV1jhaSGrIs8bXDMByRFdWE",
+	"uISQozQ4OINOdXx+RmgkL1RPhnRXZ67yqRiBbGV9f94FKwzjoiOQoHlWFYzdZnryRMkbkBaLEADzz931",
+	"pxDpUKWpmptD91yb/eny7Rtn77nR1cx22GslAfsU8AqAzT3KaOs1WhGTbmDGfbZjxw2GsEHUE6L/Wy+k",
+	"fvQah6zX6HQ6vcbHPtXX9PHJfovgc/1z9FFnhYLTtifAl2uo3DdOqE1Pbpj6xNF+VS+dPiWOjrbo3AWL",
+	"nmR50y52SRYuYQGFDhd8Aoy6Hzg2xtmL0ysfqM46EeT9mQothNzQzYEWMEwXraUuQnkDrRtn/c5GY8tm",
+	"0wASccR4Pu8BLJQfPVWjHYNzcWPjR7K9cn/tsLMhRc9xXKlsYWzfhMtPweM4YXq3vsFeJIs5XxDMDWOh",
+	"eVRxf7FTmG8fFTmDmlNtFdGE73YwgJjPDLjftPI5uviVVM07buRjqeRiomZZ8yvjB3DLOcyWQrgmHr6a",
+	"6AxJ+vzt5VXEzt9d4ZafH1+d/OTTJTGKsNoxwQ/W5HKRNbZipb5WblZ5a6sj39WKCHOkVMLisRIxtKhJ",
+	"FJVhlnrjcGzRpWfS4KQETgVbcQkkgmuY2lJjrCN0pYTwJBLYBOxYYQjdjiPfVsoNhg1EKvqBjbiQbuzg",
+	"7LCIm0Jfxcdr+n7hoBRSN6F7nu9+FcZ2r+O18PgyYa0iKw6kLxzs7x8VepaF1A2/Q+7MrRNLobnYCKxh",
+	"B90fPRW4mZrinRkSCJZVKLdY8/GHD8T/DvZ/JPbi6NntJRIfNlLzWzjxm4/N79zwL2HhSJFUOuX5r7ur",
+	"bSGRq6CrkDArVsgxJBB6fhsELV0M90vGVpHtFmqA0BPmnvAuL/yoQUxCPBLCfcLksH7Io+gHnLJQzUPs",
+	"qyepPoNpoEAZG6ZqngkESWE5ZscaVrCmzCGiTZFo67MmZ3uP2+T1Y/THnkQXXSvCBzUMNZhxnzUd9bF+",
+	"wWEafoqYVphv4VggCZeZAZqOGyIkE1CejtUzYyFp01+Dkw9J1FyLKR17BnuGq/fgZwxz+fLeU9zTyUF3",
+	"L/KCsCdjnqbG7SDOzWcY9JlyAoSkhNUCzBFB0rt7kTpulQ+Va4qYK+hOCZm4p58VnyfmTOCO9bPalCVX",
+	"KbuNT7QnQw5UUzpKxnUcEucuTaZFgv3y4vmh424ziehpYXOaGTOMiBNG7Nnpq9OrU/bf////oKNxssof",
+	"ZapGamb7LQx8eYLFfng96Q+IKjLUBEitQMf6XHrnOmv23+J/9PHu9C8hbj8HG4/bl8LCIbKPNj3aJ7pA",
+	"Ed2T/V/aFwHXue2I/JD98vqVI1n/5/5RXr7hhO8Kn+k+Yr3GiVbGtI2w2fp70j/Wa3T8XrfJ1V2QLJAw",
+	"CcINj1t5oVK8Hh/acSbXyBvSR8rm8bigNTk10TCEpBKWAPwiBnKodEw3IWdfPTlYUC2PSkW8YIRz2PQR",
+	"i2QWW+z+Y3YwqcnQ761D1idVsu/hAaUKlHXE+mouj6ka2rHtxRILO+rJ/o2AOeIruFvuCRWxIkzk62Gx",
+	"VhrJEtEGkwmOTAIAN6Of4xjSSFFP9jHU4L9t+jiGe7PDSv2XDt1d6rCfsVWYW5b7w6OOE/EoOHxmHxkO",
+	"7rcDd7mW8vSCXHgUZGlQDGMlLRcoOnp5HKTX8AECYdGHn6knTpcuJM+HcrCPUUNNQfKpaBw2HnW6nUeY",
+	"0m3HaGfskmveW8gj8iJn53+WNA7dH0+yh5Z6B+53u7fqrrSVnyR0cln1jaw0XsomxgYLJFbsfvWYZlX1",
+	"jWz2u+XuckUzrHH4t1+jhgm4poWPBDVEaHZ2+ZYRtL8ju0TwNHUHhX9yp8NHhpJZsU0Vocmu3rnGYYPI",
+	"Hyewm8DNbhyAj0dVuR5nkhUqI70gchfQiRmnV5NoQT2XeJgEj6WCgqDvwW0DYG8fY1ITdYO1KXOufSfQ",
+	"ACZsSHcr97rzvcV2DJvAROnFoWMOxnLt9D7L/glaeTFkHGlnIC7+dQ30bETmF94UPyQY1jx5dRa6krpH",
+	"PI6xf7kVktfNGHvw2Q47kywvDyXlXjlBn0ErYLNB1jzoHqBrd4W6M7TpOxL3evev/0ZN9zA8IiTeg+7B",
+	"ZuLNugzeP7VXgGkj+bizGldDYI+5QRJCy7FZpE+EFy9ch2JV76YLETWmylRcgeMkMRkd94Oymk9nxwTq",
+	"LVdbeRJD3dndBcI49cHQiOWBRUP1OtBhV+4akXE2ctTkrOJDxpHCIyZhxBG4Wmk2k1OuDVBelwexRjUB",
+	"azPdABlQdUSG1UG3e1faXbrLjXLb579V00T+yO5Sy+aPv2bRgacqWdw77Qdw8I9lr5uzyj5+7avn62rR",
+	"L6NuwN/ELS5WoXvup1zeg+6Pm1/IWuO6F/b3N79Q1f7x/jnFayc1bA278NLk/thBkI8hx6lSV0mFsQGi",
+	"/UuoKksY6FtoLI7i3BIG6sODYPenaIQaNtfC2rx4sHhqfrplUNfPc7C7v4nk4zpNND/cJVZ3pzbZlWnM",
+	"v35enoTLqCMQsgAeBIG8lVmCnbf8K2jjfqmBRPEulOGrR7Ut4sYQX3tVOJfipJCyCb929i7P8UyWsgWd",
+	"XsPzJJGezPC0cNxOlWVmODre5mMRj7GTeYDb2vHg7fixBVuomaYaoZ70oAg0QSFHnZ2Ihcc9IAQ+vgLn",
+	"ZVjlq39VM12YbP6004sH4KbjcVqTDvurmlHyGQ5BjqKsyCzLj1k77Bx0jkXRYeWZowsSHTYVk/UZbSt3",
+	"eRWk/LYKTAh4ND7rZV2dZ821JYcaD1Tor+/eNvK60EIaX3q0+aW8wfwdLn12zQNIzqqnGFdElymjIA8U",
+	"Ey44/bH2budunNL9zmrCK282RTsoD5S5RwP7ibnlqRrNIMphI0JQ2cOmZOGC0Acohz7oSWENoRs4IuaS",
+	"LkzCLT/0pj1BH7i/+tcw+YHYRIG/XAN4R65/zA2NCVkTnng43jVxRSHZu0uWqDTl2qBrrh+K+vshZFqD",
+	"GRGhaTAFzRbANWsSHoQ3M3w3nKn7n++6Hfd32ZPf7XW7RSSCVof1+VT38+DsRkCSbHrsv/7TWTNstycD",
+	"ioP7016326+DIyhgmeB6EmGmKV90WN/bX302V/ra5NATPWnHWs1G42z9jgZ2THbUlNNwyPoUAMKV9FcB",
+	"EvqrM+rJAkJCxPqUGFYaIEA49D2GQ78IfdAvGAs5PWAZpraG/CdEQ4YvyHka5k/HUjr6o5wRI7KjMwgn",
+	"woDPQsFwwlQLCplzuWCxXkyt8o05Kzir04GRsD+nPyNDeqhhhYV7azqfyUuBg2fIXVZlGYsmKnrqsl5g",
+	"7ki2Z1pFhWTikcvqtFJENvuMu43jV+z0JTnU3PQcA/sM+3zuXfdOpY4IdSxjpo4lFoDDiD+HeLou7DRu",
+	"3zb7POULwgMvtXesV/yUHIrRzJ1+aPqXvciaJ69Ojy/+cnp59f7Z6fnby7Or98fPnl2cXl6eXrYihgE3",
+	"ep1CHUonGCI5lr67tFuez6NEcnK3EeMApDfGXLr7OsgaDmKUvvI2lltPgvm8jsaV5pl1VzRM53PcT99e",
+	"2DcSxqgS7WqIMeUZqoFKwuHfjlIysIdF1lsAMWhXMUuxg27G4vusWdkOHwGRnMaTCMdYCpn5JBmo6L7l",
+	"7eSeXJs6jzfEG9hORe5g55odSo/yFOsUBp5q4MmC+RT5nZ5En7n/NWvpS9CaPsWb9OwqkvPPP8vaUD5I",
+	"r+BJaZaZD+3L+gYDMGZlaMnv+qf7Ar+I5v/HdDkWgm94DKg/exYvE98Om3QrrrW7uKxJO+kt+mQipGnd",
+	"hr2QtYz502aZyWAtJjKXypDEBcQIrMSZz/7MJuu9+rGzU5BHkB0UHArFYoSzZ8zMkE/2ZL/UINvn8y3J",
+	"uEwxXhFXUZaNR0zLYNh6LOSoJ4XJeon7jDwqafFMo7SlHWqx70wErFLilu25Px1ihpeS7XjsLH76CA6N",
+	"CSqOreKfOuy50tiN383n9OqnyLtMfHIeI73WiYqI9UsVCH3WHPvym550TNCAtC3KjCDmkK0RDRWNJwBJ",
+	"yQr4n6w8ZocdF3e8J8fcjJHZD9B4T3wGTayVMUFnt0OlJ4cFxl08MxxgXODgA3D2hRurs9NhbzClod73",
+	"1DzoPqr0jhDBPXQOXpzkV2LgeQ/mSh1n6To+eFb+e+LMl3xBOQULNSPcem+ZOuN0mVndhhEvu4syNuzh",
+	"D9qF/tx1Fpk/+Gd56/GH6Fks9XGvIWHMZvpduRLDpmdNepygIilTJaMjptIkiyvdk8QmNXmzVXC1VOiY",
+	"5WQiWLOyYEhn5yRuvZRcDcXrIo7fQ2XYlWCDD0fjDkUy3xTur8nW6RRyDn4UkuRZUXX8jMq2+8FfXKqu",
+	"2v2tBEtZHx9eefPWF/Gq8KFnjY/Rw5ITdSKirN180iX4QjHmUlQ5qAhNtCbm0hcloKQ4YlwulAQGqQF2",
+	"0D1o3UWDoPzv/SHf9dCKRVOuTEP+gQxO7KHy8jqEt4fDzt8Oh9/07ZwxH+xv8bErpV5zufBbYe7lql3N",
+	"tGRqOGR2rtqEMFqsgEAchIrW/MjYqSilcPXwJn3CvSOY0/prR7//fm5dGcfwC1+6Mr551dWTFIUs9WGi",
+	"kLYZY0WLjOHIt+XGuCs6Pgq4xHTy3+7vg7m/cs319c5EhJvM4xXT6T3cW5OhadY4Pqn4kjMJ84BASR0K",
+	"KQBMLsb+0vXuB0PKlKZN4FfO3KKSgdoFi9zhhjWIK+YYTvueuclnusxLwKU1Kl4O7smTJCRp8lLzNcT5",
+	"/OasqnFWYf6SAYsOidk0VIWVtu+O94Vqyoqw8zVOB680mUO2c5ymbCggTYg7BxmCuYHV/Rqinsx+ooLF",
+	"AbCsbcwPhULunQhLPXfepkku1oVhQsZKa4jtToe9laG/G4Uz3535kl2KdidU92AV28Ui1UpfdXnZD9VZ",
+	"XZrlAww3Esj7N4n7ACQunUVZHW6CTDJUEcyU9Djrd9WOh0qPlC1xjeqyJ1+9vXM29O1/MciFBUIhFsit",
+	"d2BGbO5b/nKqwmOpkNedHSdYcfJK+07A0JPloSJmc+B4hETAYkIqIWZzvuiwg243S10Gif3oJKU577Bd",
+	"x55KP7EbnorE/17FQJZ24IEykOelWT48BnLsW6Z9Ogf5A1/ttcUvCONCx9rOL8vW17qYlkRXegQ2YGHX",
+	"xafw94cZlCKIwvoM999VLOpqJZ39juzan53ZdLgVvufydp47hRQtbemYrNIhOaAZcwNtIQ1Id9w3vqOn",
+	"ewdRcfICJwNcY7v1yqKmvUoM+y9IZFtV0AVAzE11c7in5RK03xUhngbIGL0pdoL+71qqzAAvSkSJSDm7",
+	"yLbqFQhMWu/TsxceVCd0v4GE9UnF/zd64F/dYB6px//FKjvttwjfx4fiM5CerGAI7Qus2ucpJB755ihH",
+	"kfHKxo5h/cB0+8wnMoXga0/2Y5WAh/Toh97XfYKzycagxJslOw4zM93cfXtn3GQPKYPOhb0cj2CpTRCO",
+	"R31VkjClqVZq6BY110qOKguZ8DOvSGI8SM3lRTbDr6S11EmUy4CjcpTjEQUgdI829C0W/PvXsp4LKcyY",
+	"cbYM6BXuHRoueQgiZxGZ9YWpF4ja/sk6GbHI8O3auoKTMcS+DglTvSMGHwJaHOH1+9ou/Nf5y5PTkN2n",
+	"kdX4f9DDZ8+o9cCO6UmpEM0docsCKlqHBT6cga5R3RGi4Pm2L9klwbqlSi5NMOeSLDjH0QKHRP8Q1Wtj",
+	"jadHl1qomTasGba3J5cYsG9eggak+2bO4xC8cmUWKBlyvpodYE+WfWy4eYJQqSCpGgkQITOHw6rnuGHn",
+	"akrBl1QlTz011d8HP1RqSpU6lyVU7OqRHj/ZeiBc6a0GWtbHHnX3q5pBIXBnufcTQUDiS68UsfAy917+",
+	"1McHUHhO3GIng5LMLkiZe9ydJ2DdXi1DKNzQAq6hVYGbIS9APtC83H/8pBUR36B8bLrzAUKJMzNW2rZT",
+	"gYXmJRWpUypknIfymRR1RNTc3HqpcPQQLVY7puxyYZgRFjBjwid5Y9KEe9W4R/q7/Q476B7QBfXTDrxX",
+	"EM5MXkpVf+PQh77ddct6R9/iwm1F3ldh3x1dFMEGGchkqgS1vP5d0vtTGHmYrRo5eQdKv17EtQROqVK+",
+	"xCAr9/dVk+nCURD2G+IyiXIejyjCCcQCSwGxiMnXJgklI6qyps4BAXEpU/AkWQMEFwAfOPbAw7oD6maB",
+	"kIY1mAGvFy8X8QN1nNDc1nhOdgx7+dcT5uz7T7ddP4NLZMewMuhFgdIc5dzOQ3K9iEOm9hYZ2g/3OF8u",
+	"4j9YYvZZ6ZDL+dmUkHm7BO11tLGa4JlTxyaQn5eL+IQbuDVdODvzIaVthnXUAY/diQ98AWP1XrI8KxkM",
+	"aU0evXI2QPwcX1GeyZQNbrK7EN+uh7zZUBiA8qpQFFAs311ez2oVL0XbJDNqAiGTtSf9j84Q82AlStNz",
+	"/Xwj+h54172GxjFqadigxeNOBNeVkpUmkl/fpzDX7S/RF3JfvVzEvpNGwX31tYJsWSuxb26pr5fM40+h",
+	"7MPNucjnZByZgrz7W/7Fj7u/GZHAxzUqtgY+Mb6KF8vkIPFaNbmwreXxGFE0mv0TIuL2M2FCD4zDwhOI",
+	"T/1LOzx1tZhC+y1+yRwyqYwUw2EfgXO5TAbqg9udbMxLb3y0zxGlu9/yfSzcXLCCl9BO9UxS42rsb6GG",
+	"hR6jHXaJpVwTvmBDsPEYQWk8l8+2h0qQgcfjnqSnsHQ3FOl6n59/K1hELFWjI8Zz1Cl6k2Bc1Fx22HFe",
+	"FNCTHjf7IArVWTzvOYPDl1FUO+xgr5sbMLj7jm0nkAJVQyege9I74aiPTAAzD5XWoXqbI8xlvZnychE/",
+	"81O5CwOuADXMqW49uGFoIrW32purbmSRwNoxN3XKde/fFjZRxRZs2+D9KHPorMXYQEiOvoUVo72yFsZv",
+	"+xcshjnY24KfvVAS7qe6Us0lYu65i7CC03dnyw25HBnya7Sj45Bv6CaRXTqfh0xm/xHr03/0Cf5sqAEQ",
+	"1xuxGTEL3eZuAcxXx8L51TJM70ZAjjLBomMouRCweS896LFRMjYUijd7ckgpnk5uVN1ZevWPoi9RDd+3",
+	"Cs9v6tOaCs/c1xcai6+oUh5HLVzAz6BYYfCnPmehkJ6MrQSoiwCpeb7VT2h445tAhQaI2G7Ix5DZBQxn",
+	"hqfmsCcxd7Eu65rtsnXJi0eUP7BzJgt/dbpBCKSFJzB94ZD1GhLmvjNQr9FnO29gnkUQlGa+O1AC1oOq",
+	"/pwlbeYtgRyXXCAoKzHFzg42tyklp6LfVIzGNmIDxAwUJvsO6nTzrGSAuD6VB1FgpSfVFLCGYzkfApNK",
+	"QYZ+6QT7Qg1mhGF9//gr6unkfdfYrgtdxUOlezK0Pif38lKbJmyc5Ed5H1pDLXdg6rc6zGmvQs7Ad+Za",
+	"aRdFqDJ5BLkUx2RWjSjp1YdtuQ0N4fMG7M4M78nVJbkVuyX5tBccj6dO6lEMVypcMKrFWXzGy6WsFMfw",
+	"CWRbgbPAYJBvSIUZ9qGKp/ARciY4esDQTsg69meDyi9KVTPuSffKMu1ZZafvA2kj+Z3KAFv5pJ2IkbCF",
+	"2hvEHl4tKCFic8KWNGNMCM56U+Eyw1ULSTpN1MRLpWctnNujfG6FbjZ9whwuJfUMwEn48EwGNowNcWLL",
+	"zGw6Vdp28Lrt/8h2rpRiE7dH3FqYTK3JXrHat4pzx/ImUHJnh2Z9AVYv2pgYVYndh8zpgWb1II1+S+j5",
+	"VuBw58DjpW+4Rj5ZnxIt85qhO8Qd8QblPXKrezYUnrkjzXoLcaBUClxWUai7GbkPIDCyQKNB3HsV4zMB",
+	"Y2Y424QKh40iw8W5614Hobj7GyonH+tVK8rK8olKy5I/NGp0mgEkhxuFaqYY9CQK1QrBnsvZNZpDq8MK",
+	"xXGehw9FmjIhSQDlitFOxHaOSTfEGYVauCcVJXBBY8OGP5TgWRxoSXLiT+/9gyihrsb+kJbSRDM5k6pc",
+	"8Hd2sKthKm6gJ5d29jBrb5iJ+7ziHhseRthwIBN+EXMSzq4IuB4e9ZoaWae9F1NnQ9YVjtVcqym0aoVh",
+	"IK9bC8VTRzvn3I4fkKH8qriib5L0myS9X0m6yjOpQ6V2fKpoorXuxvTVrD557Tid84UhGxp7d+YNu6kC",
+	"sMN+DuABaJGJYiLuyeXF89A+OhXXkHdg7Ul/ISl8IINtYiHgYiOby0hXzWwNT3Gz/zrOKH/F3NS+bD5G",
+	"XTEaVkggfnoeDUciqHJ73IFmpmNlVb1i8Kfz0xeOOs7fvGCzKbOKPWavn7Lmwd5jtnOuFQZOcIy8/JwV",
+	"XxITPoLOjm8Xjv/CPuAajGMnCGJg2UQZyx7v7bPpB+/CaQPasUmw543VYmpQtwgI96yZ+nw+BjbuVAoq",
+	"aklzjov8rLbbZJZaMeXa7g6VnrQRgb9EmFPtZmZ9c9Vs2zdHNooS6G/+xV+zx6id7EORVJgoMU2wlTJ2",
+	"5WV9nHDWWkTCnIhgx7B3F6/+cGJrb4tPnPOFI8orpV5xPQJ67/E26/G+DkheQyL4laOAr+0/fkc9n7BT",
+	"SYEZUHjmGmWIzTMep/4i3qXoEsfY/U3yCaxNHKu59BXBTvy/dcHOqdO0tXvx//3bcfv/4e1/dts/vm//",
+	"+tvek+jJwcder9P8+3T0/03lqPVd41Oax+GV2P37FEa3jXtG/t2pHN1LyJT49e8IPPC4THl3JC7ffX4d",
+	"yBFPDJq0/lFsc2S5BSecqMCw4I3FJzkapog47l/yPmfr85x7Mnh4aShURBiCTOTNnoLMH/KJSBesqWFm",
+	"QrxAKNnqsGI9o6baGtXzxm74MGkMhxt6/leERPH1SwjZBg8YQ8lt7YUfvTrwiGvJIo/fEJI2KaO+6M27",
+	"yYqE5FNtnFjnHjnIbf8dFFINI2EsASZUX0GCmndXzMwG7ocBZBGDKJTTYY1Nc22cEI0vg2p2FpBpldq0",
+	"BLB+r2UibIrH0huC1jz1zia+YLGaQCns5fbF9GT/3zQM/7VPcRVOncoTHOkof3YupCk5u2qRoNYDqkQ1",
+	"EcvzsZLA3swmA9C3w4xaBzyFbpyVhgcsHCAkO9WcxJ/vBkiEi9IWr25fHQ6Co/maUqNH+5+CgfDF8Lhp",
+	"X27le9r77Br9RXaaWfH8Z3NF/e/nIyJWVoRwKiAU3ImJComVh1l5RTXSavbcJ0HQ3DHb6WukHPnlJp1v",
+	"GUT3ZQG+EkOLsthMQfqc61vimPgAxwqUCQIwBQm0+xv+E9W7j2vSES99jlDoz5wLuwvEc/K/D2dpxKZZ",
+	"wEbInapGDoXvb2VK5lPctt343v4PD1oqFXbgIeYQGrhDI59veB2boxhgvX6fJ5iFgAYZsVlmUw6XVgJI",
+	"vDU04qo4w8lB28vI3d9szgMqLYSrbHJOLTf5FCXM2z7RjqegA0Jih52uzBdz1jCxCv/ck2guYHdRer9k",
+	"J1RgxlVDEbuFBL/DNgzFfi1e8hViMLg5QTR/u5sb72avgakIc27kjmUT6DUOWaria/QezccKq3fuI5sk",
+	"TKCdqrVl3KGg6JUafcU67q2g5gpTPZVWL7aBnbuilJPfVZl3WKfjYoX07nLNfxlK744uVAMywWyK7VKP",
+	"LlFUkIghU1/pyjQkdJaWc5FYs58nVfdbEVbKJmywICzb2sSj9XlHRx7sDW6Emvl8ImPV1GB7BIHIb/ec",
+	"IlTy2vakTxiqzsHGnpzeWmxKJalwzWD7et8keGYgiZiGacpj2g/cX9A96YeK2GCmpXU/IZidbwqRp0S1",
+	"Doutngj8aQyygxlIwcs058KyN8xArGRiepLaEIdMOsSeys7Vp9kWk509LSJ6CIFMUazXfdCKNCXvVbUc",
+	"LdDYHyL/6LK4oq9f23yZV819yyl6gBjF7lYVykJqeOadRL5M/lJwfuOdqXckVT/+kMNEG4ifKhe8Xzu0",
+	"7G11vtH3PcPrlyh6JdpyZ1UETbk16ebC2Mvw0JdROymAuoW2eUxNc8IaIkqS0hATEhe2qP79QR9XAk7x",
+	"8lLv6dR3Ndyoa2hjPqJZ5wR3j711TxVo4XfJuU6xROpbWLuO2cik7ORh8CGGqc/AVRLui/JC1IXgJKo6",
+	"3CW1qRQVTiCRbOsBenLwKelHfxRa/NK5R46enAHmDZkMweR+2BgFRTZE8Aqhk98/WsElLebhxRkus/LT",
+	"b2AFX7NxGx1DQAUKccajLFVOZJ2YDOMWG1neOQhJ+cyhh0tN0PE5JeukMLTULU0Dm8nY9/HCnCFfTOlL",
+	"IgbA/K9sDBo6WaL0hC8IxGQAPdlr9BqsqWGSIVy5hwhPSViDuEWtAEjk2Y8Haw2Pul/eXbxi/UIqfL8n",
+	"CSQBkhwpmLorN0P9RjFjN8IMhSTRYAw+hpDELSYMtn/yhfiYsHTIepSj3mtgwiNGjjAlmEIxHp9Fq9lo",
+	"XJ5Tdfp+8qnJCV+IZb3LZvjAisaWU/G/eXPuNevdbWyFJ93dGEpHvqP0n01Hmic526n0nfe1SlchFPw/",
+	"CgAoTW5Yv8Df+oiG1ipCSbiRmJKM92Q2GL2c5QjhgJMCcIZ7p9wAzkAKMfaZUynsdNixJGiYnvRsL08k",
+	"JRQ3+m7zYH+/pnwn34UHywCyKX5rJPlNa6nvIMkDgyCSv22OFN2cC5XCknbiJGgBYtDUs4vXoUaNuf8x",
+	"rD/USmLXp4T1Bzy+7kfUBjxU5O11o4MfHkffP+mywcIxgObB3iO281xgz4B/ZmX2PZlS01gu2V739dPO",
+	"TitCo2gxBawGjNj5mxcRe3H2PGI/w+A8Yk9fn0fsp9OzEywUfPY8AOX64B1qNjumJ/0NiTwW5WCBek/o",
+	"kpZAnGJGMH6JqhJDeT/WhFAVTIch0BDN5E/nL6KexPm4hbtvO22Np6maQ5KVKlKjlAKSKJXCDpQds2bg",
+	"d7T79EfczJ50Y7q9LODO7ThOO6SE7BwWP0O7r0arowbtCAA14o6Dct80i9xZmHW7YOoGdIe5A/EvIHgi",
+	"1VWCDOCixirNRxA2cQxp4otK3MATmCi9OMLJEQQGcvchpra4Vwk40+mIBKE3HyNYaXFz5lz4xqMeO1zp",
+	"Hja8wCkXG4LxgJpbW61ZIuaHVLTpjnWr0qqogcSwbQXXVy3lfLmIL905WuvYd5Xp63888jAlxlcWzZlH",
+	"7f9WxPl7L+K8dEb1Cnxo8T7fCUoUwzoLpyGVUveCJV3mAfnD3/LjyjfxLz4K+S1BbttwOe7YogC+kTkx",
+	"6nJYPz0CuRpCXw0CrFroIZFHBAzpCIusPAw1gSxOQRslecoQ9EAYBpobSFgTxbtqm7GGxDHiVuSe78nM",
+	"BQYyyX1FEyVhwcbCSfQFM5YvPFD2LBGVgBw0iTt5lr/STTkhOO4HbcJ8VYvE7U+x6uj21ogbwbN6b4+4",
+	"K/VM83nop5EHLmbVjaaGQzblImF9PsFJ/Pe//wcbAvSZku14zIX0UCCx0okHx1qomWVWc2loJmzMzZg1",
+	"A/PH6s2oJzGd7lqquST/p/+AD9NwY8B61drr1JpbILV/rNKEMt6sTd11RGMEoCfjsRP0SfaOkG5LslbN",
+	"5Y4gbjMSzec8reoG4hP+RCj+9ioxQ3HrDQHKpTtiB/v7vsi2MKaSBcy4HYOelIDmWt8B5OdsgFtf6PzV",
+	"BxUwOl5e2ANsxf+tS8iDgLle5iLYbb1wpTbgWedPmlvgWmc8McZCz3rXzE8qTUzghH3WfHf5rJVrJdk9",
+	"5zdcpG5r2ICn3JnXxBryNS0zU+oTO3cD2GNSfvrYB1KCnSt93Y9KlSz517wXhHD6izU0qOiYMTatjMeQ",
+	"zFJgTQPA+vly/zFTFvqto2IOceCfShPvnUkrUoZiJgPjJ+D/oKTliFLk0ZlwISXYTInz/NyvJPKdzGYT",
+	"JmSczhKnIh10uxFV0vfk0i5EoUVBKBSUfOKmWhiy0Ph7kMKk1UFuvOM2xvfU6MkCCQnDvtvrdrrdHTaA",
+	"VM0pPuD3aMeEd2jHd86kmQ2HIhZuM/xxHrLvfsEM8OygdxgfhODfyul32Bt0SvEsQ3FZz20edB9VetaJ",
+	"IO8gEb4Qhz9ZmudXYvCFjaqJtXlnSIGlfIu43WebJ3PNrMp2N2dHqyzRKsfZ8a7fkoEvuy8yfjYC284H",
+	"WO5ZWKXZ8tQoNgJbVhWbfWca9ltBiRS6Yv5SzXuy2c9+eEp/77citzRSIWtaDX1BDe/LdE3cfO9W7tvv",
+	"ArXqrYSS8uEMdDWXoBETGYUiRmdDgyt20D1o3Rc1ex/Aukq+fN9/8g8/zL6s+TxfiSAV1tGI+cq9djNN",
+	"rjCl2uq7Ox3y9l13fy585qGf8h+sCW9h60sNeEkrvlX/3TsaKKix18q0gsab+T8y5Z+b3CY48h1AvCGT",
+	"uU/Kb5ApYJiSPelB87Dld96xR81SdP2AuIEw5rL6jtLf67kcIb/mIk2dwTDlInGGD9kw2KbEdzkOLqAJ",
+	"gYUVdf2wrsKQ/WUDrt+TzZDx5sPUkCYMo6Wz1EZoH+S6v9+yVsRkIU04U97R2ClIAeyv6CdaSLjzoPrF",
+	"boXuo6kyzixT8cxs1Ab+jKe7Vbd+2ppbQmhVDeT3devYzJOtRy4RQt1M97vdL5sKv7zbtUxKWfiypsHX",
+	"1Nt/xnLlku9yiMRNbopYmdAfdO6bYRQoP+YyMAEmbOR9oixWcii0M9bvS1iS13W9x/qqqMhXtyUseKI7",
+	"7I1Cxpd7Pnz/QZkglwhtSr3no6YJ4R/PZXuxtK5vjQm/eWzXNCYsso6jYjAHO6VholXoZrdiSN+/S7cc",
+	"a/6tMQCuQR/PnMD526/ukhHARPaXX90L+iZc2ZlOG4eNXT4VeL/8TJY5zZmkrCHE/R+o0MSPBurkcnAC",
+	"luPNXu1l0J5NI5ZhPfiU5KhQHOF2xAf/wooKI1Ooe3Xod9SMWfIRYOvWoW81U97kwkAURVwd6KzUMd+w",
+	"5su/nrRY2yfURSGLzI2ZQCxw0oVhrxdx1aDInTEjKS+dw79VPPwMsJ+2YW3G3ZJmPGUUUKcA4xA81gbp",
+	"4l7mFEae8gWlqK2OXVTr27l73hNqECLOCkRNpvgdLw8i5jMqC/52J04K3y+S7+oUED4V3C1IuOWdEj4q",
+	"/VC5JzeQqqlbVhsLNcaQTkGbI8YH6LNvHnQPWkxIR1HJDC9JYegkf73x8deP/ysAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -1,10 +1,10 @@
 // Package money is the application service of users' money: the commands of the account
 // aggregate (domain/account, stream "account-<userID>") run through the command runner, with
-// the rows and e-mails that must commit with them. Deposits are built (docs/deposits.md);
-// investments, withdrawals and staff corrections are planned.
+// the rows and e-mails that must commit with them. Deposits (docs/deposits.md) and withdrawals
+// (docs/withdrawals.md) are built; investments and staff corrections are planned.
 //
 // The service trusts its caller on who may call what (api/policy.go), except for a deposit's
-// status, which only its owner and staff may see: anyone else gets a 404.
+// status and a withdrawal, which only their owner and staff may see: anyone else gets a 404.
 package money
 
 import (
@@ -21,6 +21,7 @@ import (
 	"clearvest/domain/asset"
 	"clearvest/domain/clock"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/fees"
 	"clearvest/domain/identity"
 	"clearvest/domain/payout"
 	"clearvest/eventstore"
@@ -31,7 +32,8 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// Migrations creates the service's own tables (money_deposit_refs, money_tx_hashes). They refer
+// Migrations creates the service's own tables (money_deposit_refs, money_tx_hashes,
+// money_withdrawal_refs). They refer
 // to no other set's tables.
 var Migrations = pgmigrate.MustFromFS("money", migrationFS, "migrations")
 
@@ -52,6 +54,8 @@ type Config struct {
 	SupportEmail string
 	// Addresses are the configured deposit addresses (CLEARVEST_DEPOSIT_ADDRESSES).
 	Addresses []Address
+	// WithdrawalFee is the published withdrawal fee schedule (CLEARVEST_WITHDRAWAL_FEE).
+	WithdrawalFee fees.Schedule
 }
 
 // Deps are the collaborators of the service.
@@ -78,6 +82,9 @@ type Service struct {
 func New(cfg Config, d Deps) (*Service, error) {
 	if d.Pool == nil || d.Commands == nil {
 		return nil, errors.New("money: New needs a pool and a command runner")
+	}
+	if cfg.WithdrawalFee.Operation() != fees.Withdrawal {
+		return nil, errors.New("money: New needs the withdrawal fee schedule")
 	}
 	if d.Clock == nil {
 		d.Clock = clock.System()

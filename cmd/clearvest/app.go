@@ -86,7 +86,8 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
-	moneyService, err := money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg)}, money.Deps{
+	moneyService, err := money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
+		WithdrawalFee: cfg.WithdrawalFee}, money.Deps{
 		Pool: pool, Commands: commands, Sender: sender, Logger: logger,
 	})
 	if err != nil {

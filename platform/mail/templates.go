@@ -26,6 +26,10 @@ const (
 	TemplateKYCRejected      = "kyc_rejected"      // KYCRejectedData
 	TemplateDepositConfirmed = "deposit_confirmed" // DepositConfirmedData
 	TemplateDepositRejected  = "deposit_rejected"  // DepositRejectedData
+
+	TemplateWithdrawalRequested = "withdrawal_requested" // WithdrawalRequestedData
+	TemplateWithdrawalApproved  = "withdrawal_approved"  // WithdrawalApprovedData
+	TemplateWithdrawalRejected  = "withdrawal_rejected"  // WithdrawalRejectedData
 )
 
 // Branding is what every message says about the operator.
@@ -126,6 +130,42 @@ type DepositRejectedData struct {
 	Link          string // the user's account
 }
 
+// WithdrawalRequestedData fills TemplateWithdrawalRequested. Amounts are as the user reads
+// them ("$1,000.00"): Amount is taken from the wallet, Fee is the schedule's and Receives is
+// Amount − Fee.
+type WithdrawalRequestedData struct {
+	Name     string
+	Amount   string
+	Fee      string
+	Receives string
+	Asset    string
+	Network  string // the network's name ("TRON")
+	Address  string
+	Link     string // the withdrawal's page
+}
+
+// WithdrawalApprovedData fills TemplateWithdrawalApproved. TxHash is the payout transaction.
+type WithdrawalApprovedData struct {
+	Name     string
+	Amount   string
+	Fee      string
+	Receives string
+	Asset    string
+	Network  string
+	Address  string
+	TxHash   string
+	Link     string
+}
+
+// WithdrawalRejectedData fills TemplateWithdrawalRejected. Reason is staff's free text, plain
+// text; the amount is back in the wallet and no fee was charged.
+type WithdrawalRejectedData struct {
+	Name   string
+	Amount string
+	Reason string
+	Link   string
+}
+
 //go:embed templates
 var templateFS embed.FS
 
@@ -133,6 +173,7 @@ var templateNames = []string{
 	TemplateVerification, TemplateLoginCode, TemplateNewDevice,
 	TemplatePasswordReset, TemplatePasswordChanged, TemplateComposed, TemplateKYCApproved, TemplateKYCRejected,
 	TemplateDepositConfirmed, TemplateDepositRejected,
+	TemplateWithdrawalRequested, TemplateWithdrawalApproved, TemplateWithdrawalRejected,
 }
 
 // Templates renders Clearvest's messages with one operator's branding. It is safe for
@@ -323,6 +364,33 @@ func checkData(name string, data any) error {
 		}
 		if d.TransactionID == "" {
 			return errors.New("a rejection names the transaction")
+		}
+		return checkLink(d.Link)
+	case TemplateWithdrawalRequested:
+		d, ok := data.(WithdrawalRequestedData)
+		if !ok {
+			return wrongType(WithdrawalRequestedData{})
+		}
+		if d.Amount == "" || d.Fee == "" || d.Receives == "" || d.Address == "" {
+			return errors.New("a withdrawal request names the amount, the fee, what is received and the address")
+		}
+		return checkLink(d.Link)
+	case TemplateWithdrawalApproved:
+		d, ok := data.(WithdrawalApprovedData)
+		if !ok {
+			return wrongType(WithdrawalApprovedData{})
+		}
+		if d.Receives == "" || d.TxHash == "" {
+			return errors.New("an approval names what is received and the payout transaction")
+		}
+		return checkLink(d.Link)
+	case TemplateWithdrawalRejected:
+		d, ok := data.(WithdrawalRejectedData)
+		if !ok {
+			return wrongType(WithdrawalRejectedData{})
+		}
+		if d.Amount == "" || strings.TrimSpace(d.Reason) == "" {
+			return errors.New("a withdrawal rejection names the amount and the reason")
 		}
 		return checkLink(d.Link)
 	}

@@ -82,6 +82,21 @@ func TestRenderEveryTemplate(t *testing.T) {
 			"Your deposit DEP-7K3Q-9XM2 was not confirmed",
 			[]string{"$1,000.00", "Nothing arrived", "nothing was added"},
 			[]string{"$1,000.00", "Nothing arrived", `href="https://clearvest.example.com/my-account"`}},
+		{TemplateWithdrawalRequested, WithdrawalRequestedData{Name: "Ada", Amount: "$100.00", Fee: "$2.00", Receives: "$98.00", Asset: "USDT",
+			Network: "TRON", Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Link: "https://clearvest.example.com/withdrawal/w1"},
+			"We received your withdrawal request of $100.00",
+			[]string{"fee is $2.00", "you will receive $98.00", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "https://clearvest.example.com/withdrawal/w1"},
+			[]string{"$98.00", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", `href="https://clearvest.example.com/withdrawal/w1"`}},
+		{TemplateWithdrawalApproved, WithdrawalApprovedData{Name: "Ada", Amount: "$100.00", Fee: "$2.00", Receives: "$98.00", Asset: "USDT",
+			Network: "TRON", Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", TxHash: "0xpaid<1>", Link: "https://clearvest.example.com/withdrawal/w1"},
+			"Your withdrawal of $100.00 was approved",
+			[]string{"$98.00 was sent", "Payout transaction: 0xpaid<1>"},
+			[]string{"$98.00", "0xpaid&lt;1&gt;", `href="https://clearvest.example.com/withdrawal/w1"`}},
+		{TemplateWithdrawalRejected, WithdrawalRejectedData{Name: "Ada", Amount: "$100.00", Reason: "Address <unclear>",
+			Link: "https://clearvest.example.com/withdrawal/w1"},
+			"Your withdrawal of $100.00 was not approved",
+			[]string{"no fee was charged", "Our reason: Address <unclear>"},
+			[]string{"Address &lt;unclear&gt;", `href="https://clearvest.example.com/withdrawal/w1"`}},
 	}
 	for _, tc := range tests {
 		subject, text, html, err := tp.Render(tc.name, tc.data)

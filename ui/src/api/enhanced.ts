@@ -40,6 +40,9 @@ const signedInData = [
   'Eligibility',
   'Deposit',
   'DepositQueue',
+  'Withdrawal',
+  'WithdrawalQueue',
+  'WithdrawalHistory',
 ] as const;
 
 // What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
@@ -48,7 +51,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -122,6 +125,15 @@ export const api = generatedApi.enhanceEndpoints({
       invalidatesTags: (_r, _e, arg) => ['DepositQueue', { type: 'Deposit', id: arg.rejectDepositRequest.transactionId }],
     },
 
+    // Withdrawals. A request holds money and a decision may charge the fee or release the hold,
+    // so both refresh the signed-in user's figures.
+    createWithdrawal: { invalidatesTags: ['Me', 'WithdrawalQueue', 'WithdrawalHistory'] },
+    getWithdrawal: { providesTags: (_r, _e, arg) => [{ type: 'Withdrawal', id: arg.id }] },
+    getWithdrawalHistory: { providesTags: ['WithdrawalHistory'] },
+    getPendingWithdrawals: { providesTags: ['WithdrawalQueue'] },
+    approveWithdrawal: { invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', { type: 'Withdrawal', id: arg.id }] },
+    rejectWithdrawal: { invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', { type: 'Withdrawal', id: arg.id }] },
+
     // The list is the same for everyone and changes with a release, not a session.
     getCountries: { providesTags: ['Country'], keepUnusedDataFor: 3600 },
 
@@ -174,6 +186,13 @@ export const {
   useGetPendingDepositsQuery,
   useConfirmDepositMutation,
   useRejectDepositMutation,
+  useCreateWithdrawalMutation,
+  useLazyGetWithdrawalQuoteQuery,
+  useGetWithdrawalQuery,
+  useGetWithdrawalHistoryQuery,
+  useGetPendingWithdrawalsQuery,
+  useApproveWithdrawalMutation,
+  useRejectWithdrawalMutation,
 } = api;
 export type {
   Country,
@@ -196,12 +215,17 @@ export type {
   KycStatus,
   KycSubmission,
   KycSubmitted,
-  MyKyc,
   Meta,
+  MyKyc,
   Plan,
   PlanExample,
   Role,
   SecurityLogEntry,
   Session,
   User,
+  Withdrawal,
+  WithdrawalQueue,
+  WithdrawalQueueItem,
+  WithdrawalQuote,
+  WithdrawalStatus,
 } from './generated';

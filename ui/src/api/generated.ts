@@ -374,6 +374,82 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.rejectDepositRequest,
       }),
     }),
+    createWithdrawal: build.mutation<
+      CreateWithdrawalApiResponse,
+      CreateWithdrawalApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/withDraw/create`,
+        method: "POST",
+        body: queryArg.createWithdrawalRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
+      }),
+    }),
+    getWithdrawalQuote: build.query<
+      GetWithdrawalQuoteApiResponse,
+      GetWithdrawalQuoteApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/withDraw/quote`,
+        params: {
+          amount: queryArg.amount,
+          network: queryArg.network,
+          walletAddress: queryArg.walletAddress,
+        },
+      }),
+    }),
+    getPendingWithdrawals: build.query<
+      GetPendingWithdrawalsApiResponse,
+      GetPendingWithdrawalsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/withDraw/pending`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    getWithdrawal: build.query<GetWithdrawalApiResponse, GetWithdrawalApiArg>({
+      query: (queryArg) => ({
+        url: `/withDraw/get-withdrawal/${queryArg.id}`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    getWithdrawalHistory: build.query<
+      GetWithdrawalHistoryApiResponse,
+      GetWithdrawalHistoryApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/withDraw/history`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    approveWithdrawal: build.mutation<
+      ApproveWithdrawalApiResponse,
+      ApproveWithdrawalApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/withDraw/approve/${queryArg.id}`,
+        method: "PUT",
+        body: queryArg.approveWithdrawalRequest,
+      }),
+    }),
+    rejectWithdrawal: build.mutation<
+      RejectWithdrawalApiResponse,
+      RejectWithdrawalApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/withDraw/reject/${queryArg.id}`,
+        method: "PUT",
+        body: queryArg.rejectWithdrawalRequest,
+      }),
+    }),
     getCountries: build.query<GetCountriesApiResponse, GetCountriesApiArg>({
       query: () => ({ url: `/countries` }),
     }),
@@ -637,6 +713,58 @@ export type ConfirmDepositApiArg = {
 export type RejectDepositApiResponse = /** status 200 Rejected. */ Message;
 export type RejectDepositApiArg = {
   rejectDepositRequest: RejectDepositRequest;
+};
+export type CreateWithdrawalApiResponse =
+  /** status 200 The Pending withdrawal. */ Withdrawal;
+export type CreateWithdrawalApiArg = {
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+     */
+  "Idempotency-Key"?: string;
+  createWithdrawalRequest: CreateWithdrawalRequest;
+};
+export type GetWithdrawalQuoteApiResponse =
+  /** status 200 The quote. */ WithdrawalQuote;
+export type GetWithdrawalQuoteApiArg = {
+  amount?: string;
+  network: string;
+  walletAddress?: string;
+};
+export type GetPendingWithdrawalsApiResponse =
+  /** status 200 The queue. */ WithdrawalQueue;
+export type GetPendingWithdrawalsApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetWithdrawalApiResponse =
+  /** status 200 The withdrawal. */ Withdrawal;
+export type GetWithdrawalApiArg = {
+  id: string;
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetWithdrawalHistoryApiResponse =
+  /** status 200 The withdrawals. */ WithdrawalList;
+export type GetWithdrawalHistoryApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type ApproveWithdrawalApiResponse = /** status 200 Approved. */ Message;
+export type ApproveWithdrawalApiArg = {
+  id: string;
+  approveWithdrawalRequest: ApproveWithdrawalRequest;
+};
+export type RejectWithdrawalApiResponse = /** status 200 Rejected. */ Message;
+export type RejectWithdrawalApiArg = {
+  id: string;
+  rejectWithdrawalRequest: RejectWithdrawalRequest;
 };
 export type GetCountriesApiResponse =
   /** status 200 Countries by name. */ Country[];
@@ -1022,6 +1150,78 @@ export type RejectDepositRequest = {
   transactionId: string;
   notes?: string;
 };
+export type WithdrawalStatus = "Pending" | "Approved" | "Rejected";
+export type Withdrawal = {
+  _id: string;
+  /** USD taken from the available balance, decimal string. */
+  amount: string;
+  /** The schedule's fee, decimal string; charged when approved. */
+  fee: string;
+  /** What the investor is paid, amount − fee, decimal string. */
+  receives: string;
+  /** How much of the fee staff refunded, decimal string. */
+  feeWaived: string;
+  walletAddress: string;
+  network: string;
+  asset: string;
+  status: WithdrawalStatus;
+  requestDate: string;
+  decidedAt?: string;
+  /** The payout transaction (approved withdrawals). */
+  txHash: string;
+  onChainAmount: string;
+  usdRate: string;
+  /** Why it was rejected (rejected withdrawals). */
+  reason: string;
+  user?: DepositUser;
+  /** The investor's available balance now, decimal string (staff views of one withdrawal). */
+  availableBalance?: string;
+};
+export type CreateWithdrawalRequest = {
+  /** USD taken from the available balance, decimal string; the fee comes out of it. */
+  amount: string;
+  walletAddress: string;
+  /** BTC, ERC20 or TRC20. */
+  network: string;
+  /** The coin to pay in; by default USDT on ERC20 and TRC20, BTC on BTC. */
+  asset?: string;
+};
+export type WithdrawalQuote = {
+  /** The amount asked about (when given), decimal string. */
+  amount?: string;
+  /** The fee on it, decimal string. */
+  fee?: string;
+  /** What the user would receive, amount − fee, decimal string. */
+  receives?: string;
+  /** The address as it will be paid to (when given), trimmed. */
+  walletAddress?: string;
+  minimum: string;
+  /** The schedule as published, e.g. "1% + $1.00 (at most $25.00), minimum $10.00". */
+  schedule: string;
+};
+export type WithdrawalQueueItem = {
+  withdrawal: Withdrawal;
+  /** How long the withdrawal has waited, at asOf. */
+  ageSeconds: number;
+};
+export type WithdrawalQueue = {
+  asOf: string;
+  withdrawals: WithdrawalQueueItem[];
+};
+export type WithdrawalList = {
+  withdrawals: Withdrawal[];
+};
+export type ApproveWithdrawalRequest = {
+  /** The payout transaction hash. */
+  txHash: string;
+  /** How much of the asset was sent, if known. */
+  onChainAmount?: string;
+  /** The USD rate applied, if known. */
+  usdRate?: string;
+};
+export type RejectWithdrawalRequest = {
+  reason: string;
+};
 export type Country = {
   name: string;
   code: string;
@@ -1102,6 +1302,13 @@ export const {
   useGetPendingDepositsQuery,
   useConfirmDepositMutation,
   useRejectDepositMutation,
+  useCreateWithdrawalMutation,
+  useGetWithdrawalQuoteQuery,
+  useGetPendingWithdrawalsQuery,
+  useGetWithdrawalQuery,
+  useGetWithdrawalHistoryQuery,
+  useApproveWithdrawalMutation,
+  useRejectWithdrawalMutation,
   useGetCountriesQuery,
   useListDevMailQuery,
   useGetDevMailQuery,

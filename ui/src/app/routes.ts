@@ -123,7 +123,13 @@ export const pages: readonly PageRoute[] = [
     access: 'public',
     page: () => import('../features/auth/VerifyEmailPage').then((m) => m.VerifyEmailPage),
   },
-  { path: '/withdraw-wallet', title: 'Withdraw', access: 'signedIn', menus: ['account'] },
+  {
+    path: '/withdraw-wallet',
+    title: 'Withdraw',
+    access: 'signedIn',
+    menus: ['account'],
+    page: () => import('../features/withdrawals/WithdrawPage').then((m) => m.WithdrawPage),
+  },
   { path: '/referrals', title: 'Referrals', access: 'signedIn', menus: ['account'] },
   { path: '/transaction-History', title: 'Transaction History', access: 'signedIn', menus: ['account'] },
   {
@@ -133,7 +139,13 @@ export const pages: readonly PageRoute[] = [
     page: () => import('../features/kyc/UploadKycPage').then((m) => m.UploadKycPage),
   },
   { path: '/investment/:investmentId', title: 'Investment Details', access: 'signedIn' },
-  { path: '/admin-pending-wallet', title: 'Pending Withdrawals', access: 'staff', menus: ['staff'] },
+  {
+    path: '/admin-pending-wallet',
+    title: 'Pending Withdrawals',
+    access: 'staff',
+    menus: ['staff'],
+    page: () => import('../features/withdrawals/PendingWithdrawalsPage').then((m) => m.PendingWithdrawalsPage),
+  },
   {
     path: '/admin-pending-deposit',
     title: 'Pending Deposits',
@@ -155,7 +167,14 @@ export const pages: readonly PageRoute[] = [
     access: 'staff',
     page: () => import('../features/kyc/KycCasePage').then((m) => m.KycCasePage),
   },
-  { path: '/withdrawal/:id', title: 'Withdrawal Details', access: 'staff' },
+  // Staff decide here; an investor opening their own withdrawal (the e-mails link here) sees its
+  // status. Anyone else gets the server's 404.
+  {
+    path: '/withdrawal/:id',
+    title: 'Withdrawal Details',
+    access: 'signedIn',
+    page: () => import('../features/withdrawals/WithdrawalDetailsPage').then((m) => m.WithdrawalDetailsPage),
+  },
   {
     path: '/transaction/:transactionId',
     title: 'Payment Details',

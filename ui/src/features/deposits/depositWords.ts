@@ -1,29 +1,9 @@
 import type { DepositStatus } from '../../api/enhanced';
 
-// "BTC on Bitcoin", "USDT on TRON (TRC-20)": how the deposit page names a route.
-const networkNames: Record<string, string> = { BTC: 'Bitcoin', ERC20: 'Ethereum (ERC-20)', TRC20: 'TRON (TRC-20)' };
-
-export function networkName(network: string) {
-  return networkNames[network] ?? network;
-}
-
-export function routeLabel(asset: string, network: string) {
-  return `${asset} on ${networkName(network)}`;
-}
+export { networkName, routeLabel, waitedFor } from '../../components/cryptoWords';
 
 // USDT is taken at 1 USD; BTC and ETH have no price here, so the investor says how much they sent.
 export const needsOnChainAmount = (asset: string) => asset !== 'USDT';
-
-// How long a deposit has waited, from the server's count of seconds.
-export function waitedFor(seconds: number) {
-  const minutes = Math.max(0, Math.floor(seconds / 60));
-  if (minutes < 1) return 'waiting less than a minute';
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  if (days > 0) return `waiting ${days} d ${hours} h`;
-  if (hours > 0) return `waiting ${hours} h ${minutes % 60} min`;
-  return `waiting ${minutes} min`;
-}
 
 export function statusBadge(status: DepositStatus) {
   if (status === 'Confirmed') return 'badge badge--success';

@@ -1,0 +1,319 @@
+package money
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"clearvest/app/command"
+	"clearvest/domain/account"
+	"clearvest/domain/asset"
+	"clearvest/domain/domainerr"
+	"clearvest/domain/fees"
+	"clearvest/domain/money"
+	"clearvest/domain/payout"
+	"clearvest/platform/mail"
+	"clearvest/projections/withdrawals"
+)
+
+// withdrawalPage is where an e-mail about a withdrawal links to.
+const withdrawalPage = "/withdrawal/"
+
+// Withdrawal is one withdrawal as its owner and staff see it: the withdrawals read model's row.
+type Withdrawal = withdrawals.Withdrawal
+
+// ErrWithdrawalNotFound is a withdrawal that does not exist or is not the caller's.
+var ErrWithdrawalNotFound = account.ErrWithdrawalNotFound
+
+// ErrNotVerifiedWithdrawal refuses a withdrawal from an account whose e-mail is not verified:
+// the e-mail is where the request and the payout are confirmed.
+var ErrNotVerifiedWithdrawal = domainerr.New(domainerr.Forbidden, "Please verify your email address before requesting a withdrawal.")
+
+// WithdrawalInput is what an investor asks to withdraw and where to.
+type WithdrawalInput struct {
+	Amount        string // USD taken from the available balance, a decimal string
+	WalletAddress string
+	Network       string
+	// Asset is the coin to pay in; empty means the network's default (DefaultAsset).
+	Asset string
+}
+
+// Quote is what a withdrawal of an amount costs under the published schedule, shown before the
+// user confirms. Without an amount only Minimum and Schedule are set.
+type Quote struct {
+	Amount   *money.Money
+	Fee      money.Money
+	Receives money.Money
+	Minimum  money.Money
+	Schedule string // the schedule as published: "1% + $1.00 (at most $25.00), minimum $10.00"
+	// Address is the wallet address as it will be paid to, when one was given.
+	Address string
+}
+
+// WithdrawalCreated is a new withdrawal and the position of its event, for read-your-writes.
+type WithdrawalCreated struct {
+	Withdrawal Withdrawal
+	Position   int64
+}
+
+// DefaultAsset is the coin a withdrawal on a network pays in when none is named: USDT where the
+// network carries it (the wallet is in dollars), otherwise the network's own coin.
+func DefaultAsset(n payout.Network) asset.Asset {
+	assets := n.Assets()
+	for _, a := range assets {
+		if a == asset.USDT {
+			return a
+		}
+	}
+	if len(assets) == 0 {
+		return ""
+	}
+	return assets[0]
+}
+
+// FeeSchedule returns the published withdrawal fee schedule.
+func (s *Service) FeeSchedule() fees.Schedule { return s.cfg.WithdrawalFee }
+
+// QuoteInput is what the withdrawal page asks about before the user confirms; Amount and
+// WalletAddress may be empty.
+type QuoteInput struct {
+	Amount, Network, WalletAddress string
+}
+
+// Quote returns the schedule, and the fee on an amount and what the user would receive; it
+// checks the network, and the address when one is given, as CreateWithdrawal does. It checks
+// nothing about the balance.
+func (s *Service) Quote(in QuoteInput) (Quote, error) {
+	network, err := parseNetwork(in.Network)
+	if err != nil {
+		return Quote{}, err
+	}
+	out := Quote{Minimum: s.cfg.WithdrawalFee.Minimum(), Schedule: s.cfg.WithdrawalFee.String()}
+	if strings.TrimSpace(in.Amount) != "" {
+		q, err := s.quote(in.Amount)
+		if err != nil {
+			return Quote{}, err
+		}
+		out.Amount, out.Fee, out.Receives = &q.Amount, q.Fee, q.Net
+	}
+	if in.WalletAddress != "" {
+		if out.Address, err = payout.NormalizeAddress(string(network), in.WalletAddress); err != nil {
+			return Quote{}, err
+		}
+	}
+	return out, nil
+}
+
+// quote is the schedule's quote of an amount written as a decimal string.
+func (s *Service) quote(amount string) (fees.Quote, error) {
+	a, err := money.Parse(strings.TrimSpace(amount))
+	if err != nil {
+		return fees.Quote{}, err
+	}
+	return s.cfg.WithdrawalFee.Quote(a)
+}
+
+func parseNetwork(code string) (payout.Network, error) {
+	code = strings.TrimSpace(code)
+	if code == "" {
+		return "", account.ErrInvalidNetwork
+	}
+	return payout.ParseNetwork(code)
+}
+
+// CreateWithdrawal holds amount from the caller's available balance for a payout of amount − fee
+// to their wallet, and e-mails them the request, in one transaction. The fee is the published
+// schedule's; nothing is charged or paid until staff approve. The address is checked for the
+// network (and again by the aggregate), so no money is held for an address that cannot receive.
+func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalInput) (WithdrawalCreated, error) {
+	u, err := s.user(ctx, a.UserID)
+	if err != nil {
+		return WithdrawalCreated{}, err
+	}
+	if !u.EmailVerified() {
+		return WithdrawalCreated{}, ErrNotVerifiedWithdrawal
+	}
+	q, err := s.quote(in.Amount)
+	if err != nil {
+		return WithdrawalCreated{}, err
+	}
+	network, err := parseNetwork(in.Network)
+	if err != nil {
+		return WithdrawalCreated{}, err
+	}
+	as := DefaultAsset(network)
+	if strings.TrimSpace(in.Asset) != "" {
+		if as, err = asset.Parse(strings.TrimSpace(in.Asset)); err != nil {
+			return WithdrawalCreated{}, account.ErrInvalidAsset
+		}
+	}
+	address, err := payout.NormalizeAddress(string(network), in.WalletAddress)
+	if err != nil {
+		return WithdrawalCreated{}, err
+	}
+	req := account.WithdrawalRequest{WithdrawalID: uuid.NewString(), Amount: q.Amount, Fee: q.Fee,
+		Address: address, Network: string(network), Asset: string(as)}
+	var w account.Withdrawal
+	res, err := command.Update(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID), metaFor(a),
+		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+			now := s.clock.Now()
+			if err := acc.RequestWithdrawal(req, now); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: accountStream(a.UserID), Aggregate: acc}); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO money_withdrawal_refs (withdrawal_id, user_id, created_at) VALUES ($1, $2, $3)`,
+				req.WithdrawalID, a.UserID, now); err != nil {
+				return err
+			}
+			w, _ = acc.Withdrawal(req.WithdrawalID)
+			return s.mailWithdrawal(ctx, tx, u.Email(), w, mail.TemplateWithdrawalRequested, mail.WithdrawalRequestedData{
+				Name: u.Profile().Name, Amount: w.Amount.Dollars(), Fee: w.Fee.Dollars(), Receives: w.Receives().Dollars(),
+				Asset: w.Asset, Network: payout.Network(w.Network).Name(), Address: w.Address, Link: s.withdrawalLink(w.ID),
+			})
+		})
+	if err != nil {
+		return WithdrawalCreated{}, err
+	}
+	s.kick()
+	return WithdrawalCreated{Withdrawal: withdrawalFromAggregate(a.UserID, u.Profile().Name, u.Email(), w), Position: res.Position}, nil
+}
+
+// PayoutInput is what staff record when they approve a withdrawal.
+type PayoutInput struct {
+	WithdrawalID  string
+	TxHash        string // required
+	OnChainAmount string // optional: how much of the asset was sent
+	USDRate       string // optional: the rate applied
+}
+
+// ApproveWithdrawal records that staff paid amount − fee out in transaction TxHash: the hold is
+// settled, the fee charged, and the investor e-mailed, in one transaction. A second decision is
+// a 409; staff cannot decide their own withdrawal.
+func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput) (int64, error) {
+	p := account.Payout{TxHash: in.TxHash, OnChainAmount: strings.TrimSpace(in.OnChainAmount), USDRate: strings.TrimSpace(in.USDRate)}
+	return s.decideWithdrawal(ctx, a, in.WithdrawalID, func(acc *account.Account, at time.Time) error {
+		return acc.ApproveWithdrawal(in.WithdrawalID, p, a.UserID, at)
+	}, func(name string, w account.Withdrawal) (string, any) {
+		return mail.TemplateWithdrawalApproved, mail.WithdrawalApprovedData{Name: name, Amount: w.Amount.Dollars(),
+			Fee: w.Fee.Dollars(), Receives: w.Receives().Dollars(), Asset: w.Asset, Network: payout.Network(w.Network).Name(),
+			Address: w.Address, TxHash: w.TxHash, Link: s.withdrawalLink(w.ID)}
+	})
+}
+
+// RejectWithdrawal refuses a pending withdrawal: the hold goes back to the available balance, no
+// fee is charged, and the investor is e-mailed the reason, in one transaction.
+func (s *Service) RejectWithdrawal(ctx context.Context, a Actor, withdrawalID, reason string) (int64, error) {
+	return s.decideWithdrawal(ctx, a, withdrawalID, func(acc *account.Account, at time.Time) error {
+		return acc.RejectWithdrawal(withdrawalID, reason, a.UserID, at)
+	}, func(name string, w account.Withdrawal) (string, any) {
+		return mail.TemplateWithdrawalRejected, mail.WithdrawalRejectedData{Name: name, Amount: w.Amount.Dollars(),
+			Reason: w.Reason, Link: s.withdrawalLink(w.ID)}
+	})
+}
+
+func (s *Service) decideWithdrawal(ctx context.Context, a Actor, withdrawalID string,
+	rule func(acc *account.Account, at time.Time) error,
+	message func(name string, w account.Withdrawal) (string, any)) (int64, error) {
+	userID, err := s.withdrawalOwner(ctx, withdrawalID)
+	if err != nil {
+		return 0, err
+	}
+	u, err := s.user(ctx, userID)
+	if err != nil {
+		return 0, err
+	}
+	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
+		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+			if err := rule(acc, s.clock.Now()); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
+				return err
+			}
+			w, _ := acc.Withdrawal(withdrawalID)
+			template, data := message(u.Profile().Name, w)
+			return s.mailWithdrawal(ctx, tx, u.Email(), w, template, data)
+		})
+	if err != nil {
+		return 0, err
+	}
+	s.kick()
+	return res.Position, nil
+}
+
+// mailWithdrawal enqueues one message about a withdrawal in the command's transaction. Each
+// template is sent once per withdrawal, so a retried command mails once.
+func (s *Service) mailWithdrawal(ctx context.Context, tx *command.Tx, to string, w account.Withdrawal, template string, data any) error {
+	subject, text, html, err := s.tmpl.Render(template, data)
+	if err != nil {
+		return err
+	}
+	return mail.Enqueue(ctx, tx.Tx, "withdrawal/"+w.ID+"/"+template, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
+}
+
+func (s *Service) withdrawalLink(id string) string { return s.cfg.PublicURL + withdrawalPage + id }
+
+// withdrawalOwner finds the account a withdrawal is on.
+func (s *Service) withdrawalOwner(ctx context.Context, id string) (string, error) {
+	id = strings.TrimSpace(id)
+	if _, err := uuid.Parse(id); err != nil {
+		return "", ErrWithdrawalNotFound
+	}
+	var userID string
+	err := s.pool.QueryRow(ctx, `SELECT user_id FROM money_withdrawal_refs WHERE withdrawal_id = $1`, id).Scan(&userID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", ErrWithdrawalNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("money: withdrawal ref: %w", err)
+	}
+	return userID, nil
+}
+
+// Withdrawal returns one withdrawal to its owner or to staff; anyone else gets a 404, as for a
+// withdrawal that does not exist.
+func (s *Service) Withdrawal(ctx context.Context, a Actor, id string) (Withdrawal, error) {
+	id = strings.TrimSpace(id)
+	if _, err := uuid.Parse(id); err != nil {
+		return Withdrawal{}, ErrWithdrawalNotFound
+	}
+	w, err := withdrawals.ByID(ctx, s.pool, id)
+	if err != nil {
+		return Withdrawal{}, err
+	}
+	if w.UserID != a.UserID && !a.Role.IsStaff() {
+		return Withdrawal{}, ErrWithdrawalNotFound
+	}
+	return w, nil
+}
+
+// PendingWithdrawals is the staff queue: withdrawals waiting for a decision, oldest first.
+func (s *Service) PendingWithdrawals(ctx context.Context) ([]Withdrawal, error) {
+	return withdrawals.Pending(ctx, s.pool, 0)
+}
+
+// WithdrawalHistory is the caller's withdrawals, newest first.
+func (s *Service) WithdrawalHistory(ctx context.Context, a Actor) ([]Withdrawal, error) {
+	return withdrawals.ByUser(ctx, s.pool, a.UserID, 0)
+}
+
+func withdrawalFromAggregate(userID, name, email string, w account.Withdrawal) Withdrawal {
+	out := Withdrawal{
+		ID: w.ID, UserID: userID, Amount: w.Amount, Fee: w.Fee, FeeWaived: w.FeeWaived, Receives: w.Receives(),
+		Address: w.Address, Network: w.Network, Asset: w.Asset, Status: w.Status, TxHash: w.TxHash,
+		OnChainAmount: w.OnChainAmount, USDRate: w.USDRate, Reason: w.Reason, RequestedAt: w.RequestedAt,
+		Name: name, Email: email,
+	}
+	if !w.DecidedAt.IsZero() {
+		t := w.DecidedAt
+		out.DecidedAt = &t
+	}
+	return out
+}

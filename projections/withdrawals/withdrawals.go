@@ -1,0 +1,211 @@
+// Package withdrawals is the read model of users' withdrawals: every withdrawal with what it
+// costs, where it is paid and its decision, for the withdrawal page, the investor's history and
+// the staff queue. Figures (the available balance a withdrawal is held from) are the books'
+// (projections/ledger).
+package withdrawals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/domain/account"
+	"clearvest/domain/money"
+	"clearvest/eventstore"
+	"clearvest/projections"
+)
+
+// Name of the projection; its tables live in schema rm_withdrawals.
+const Name = "withdrawals"
+
+// Projection implements projections.Projection.
+type Projection struct {
+	codec *eventstore.Registry
+}
+
+var _ projections.Projection = (*Projection)(nil)
+
+// New returns the projection. codec decodes the events; it needs the account events registered.
+func New(codec *eventstore.Registry) *Projection {
+	if codec == nil {
+		panic("withdrawals: New needs the event registry")
+	}
+	return &Projection{codec: codec}
+}
+
+// Name implements projections.Projection.
+func (*Projection) Name() string { return Name }
+
+// Schema implements projections.Projection.
+func (*Projection) Schema() string {
+	return `
+CREATE TABLE withdrawals (
+    withdrawal_id   text          NOT NULL PRIMARY KEY,
+    user_id         text          NOT NULL,
+    amount          numeric(20,2) NOT NULL,
+    fee             numeric(20,2) NOT NULL,
+    fee_waived      numeric(20,2) NOT NULL,
+    address         text          NOT NULL,
+    network         text          NOT NULL,
+    asset           text          NOT NULL,
+    status          text          NOT NULL,
+    tx_hash         text          NOT NULL,
+    on_chain_amount text          NOT NULL,
+    usd_rate        text          NOT NULL,
+    reason          text          NOT NULL,
+    staff_id        text          NOT NULL,
+    requested_at    timestamptz   NOT NULL,
+    decided_at      timestamptz
+);
+CREATE INDEX withdrawals_user ON withdrawals (user_id, requested_at DESC, withdrawal_id);
+CREATE INDEX withdrawals_pending ON withdrawals (requested_at, withdrawal_id) WHERE status = 'Pending';`
+}
+
+// Apply records each withdrawal event.
+func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
+	for _, env := range events {
+		if env.StreamID.Category() != account.StreamCategory {
+			continue
+		}
+		e, err := p.codec.Decode(env)
+		if err != nil {
+			return err
+		}
+		if err := apply(ctx, tx, env.StreamID.ID(), e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func apply(ctx context.Context, tx pgx.Tx, userID string, e any) error {
+	var err error
+	switch e := e.(type) {
+	case account.WithdrawalRequested:
+		_, err = tx.Exec(ctx, `INSERT INTO withdrawals (withdrawal_id, user_id, amount, fee, fee_waived, address, network, asset,
+			status, tx_hash, on_chain_amount, usd_rate, reason, staff_id, requested_at)
+			VALUES ($1, $2, $3, $4, 0, $5, $6, $7, 'Pending', '', '', '', '', '', $8) ON CONFLICT DO NOTHING`,
+			e.WithdrawalID, userID, e.Amount.String(), e.Fee.String(), e.Address, e.Network, e.Asset, e.At)
+	case account.WithdrawalApproved:
+		_, err = tx.Exec(ctx, `UPDATE withdrawals SET status = 'Approved', tx_hash = $3, on_chain_amount = $4, usd_rate = $5,
+			staff_id = $6, decided_at = $7 WHERE user_id = $1 AND withdrawal_id = $2`,
+			userID, e.WithdrawalID, e.TxHash, e.OnChainAmount, e.USDRate, e.StaffID, e.At)
+	case account.WithdrawalRejected:
+		_, err = tx.Exec(ctx, `UPDATE withdrawals SET status = 'Rejected', reason = $3, staff_id = $4, decided_at = $5
+			WHERE user_id = $1 AND withdrawal_id = $2`, userID, e.WithdrawalID, e.Reason, e.StaffID, e.At)
+	case account.FeeWaived:
+		_, err = tx.Exec(ctx, `UPDATE withdrawals SET fee_waived = fee_waived + $3 WHERE user_id = $1 AND withdrawal_id = $2`,
+			userID, e.WithdrawalID, e.Amount.String())
+	}
+	if err != nil {
+		return fmt.Errorf("withdrawals: %w", err)
+	}
+	return nil
+}
+
+// Withdrawal is one withdrawal row, with its owner's name and e-mail from the users read model.
+// Receives is Amount − Fee, what the owner is paid.
+type Withdrawal struct {
+	ID            string
+	UserID        string
+	Amount        money.Money
+	Fee           money.Money
+	FeeWaived     money.Money
+	Receives      money.Money
+	Address       string
+	Network       string
+	Asset         string
+	Status        account.Status
+	TxHash        string
+	OnChainAmount string
+	USDRate       string
+	Reason        string
+	RequestedAt   time.Time
+	DecidedAt     *time.Time
+	Name, Email   string
+}
+
+// ErrNotFound is a withdrawal the read model does not hold.
+var ErrNotFound = account.ErrWithdrawalNotFound
+
+// cents writes a numeric column as money reads it: "-12.50", "0.00".
+func cents(col string) string { return "to_char(" + col + ", 'FM999999999999999990.00')" }
+
+var columns = `w.withdrawal_id, w.user_id, ` + cents("w.amount") + `, ` + cents("w.fee") + `, ` + cents("w.fee_waived") + `,
+	w.address, w.network, w.asset, w.status, w.tx_hash, w.on_chain_amount, w.usd_rate, w.reason, w.requested_at, w.decided_at,
+	coalesce(u.name, ''), coalesce(u.email, '')`
+
+const from = ` FROM rm_withdrawals.withdrawals w LEFT JOIN rm_users.users u ON u.id = w.user_id `
+
+func scan(rs pgx.CollectableRow) (Withdrawal, error) {
+	var w Withdrawal
+	var amount, fee, waived string
+	err := rs.Scan(&w.ID, &w.UserID, &amount, &fee, &waived, &w.Address, &w.Network, &w.Asset, &w.Status, &w.TxHash,
+		&w.OnChainAmount, &w.USDRate, &w.Reason, &w.RequestedAt, &w.DecidedAt, &w.Name, &w.Email)
+	if err != nil {
+		return w, err
+	}
+	w.RequestedAt = w.RequestedAt.UTC()
+	if w.DecidedAt != nil {
+		t := w.DecidedAt.UTC()
+		w.DecidedAt = &t
+	}
+	for _, f := range []struct {
+		s string
+		m *money.Money
+	}{{amount, &w.Amount}, {fee, &w.Fee}, {waived, &w.FeeWaived}} {
+		if *f.m, err = money.Parse(f.s); err != nil {
+			return w, err
+		}
+	}
+	w.Receives = w.Amount.Sub(w.Fee)
+	return w, nil
+}
+
+// ByID returns one withdrawal.
+func ByID(ctx context.Context, pool *pgxpool.Pool, id string) (Withdrawal, error) {
+	rows, err := pool.Query(ctx, `SELECT `+columns+from+`WHERE w.withdrawal_id = $1`, id)
+	if err != nil {
+		return Withdrawal{}, fmt.Errorf("withdrawals: withdrawal: %w", err)
+	}
+	w, err := pgx.CollectExactlyOneRow(rows, scan)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Withdrawal{}, ErrNotFound
+	}
+	if err != nil {
+		return Withdrawal{}, fmt.Errorf("withdrawals: withdrawal: %w", err)
+	}
+	return w, nil
+}
+
+// Pending lists the withdrawals waiting for staff, oldest first.
+func Pending(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Withdrawal, error) {
+	if limit <= 0 {
+		limit = 500
+	}
+	return list(ctx, pool, `WHERE w.status = 'Pending' ORDER BY w.requested_at, w.withdrawal_id LIMIT $1`, limit)
+}
+
+// ByUser lists a user's withdrawals, newest first.
+func ByUser(ctx context.Context, pool *pgxpool.Pool, userID string, limit int) ([]Withdrawal, error) {
+	if limit <= 0 {
+		limit = 500
+	}
+	return list(ctx, pool, `WHERE w.user_id = $2 ORDER BY w.requested_at DESC, w.withdrawal_id LIMIT $1`, limit, userID)
+}
+
+func list(ctx context.Context, pool *pgxpool.Pool, where string, args ...any) ([]Withdrawal, error) {
+	rows, err := pool.Query(ctx, `SELECT `+columns+from+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("withdrawals: list: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, scan)
+	if err != nil {
+		return nil, fmt.Errorf("withdrawals: list: %w", err)
+	}
+	return out, nil
+}

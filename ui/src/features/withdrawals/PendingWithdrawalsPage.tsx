@@ -1,0 +1,59 @@
+import { Link } from 'react-router';
+import { useGetPendingWithdrawalsQuery, type WithdrawalQueueItem } from '../../api/enhanced';
+import { Amount } from '../../components/Amount';
+import { waitedFor } from '../../components/cryptoWords';
+import { formatDateTime } from '../../components/format';
+import { QueryState } from '../../components/QueryState';
+import { payoutLabel } from './withdrawalWords';
+
+function QueueItem({ item }: { item: WithdrawalQueueItem }) {
+  const w = item.withdrawal;
+  return (
+    <li className="queue-item" data-testid="withdrawal-queue-item">
+      <div className="queue-item__who">
+        <h2 className="queue-item__name">
+          <Link to={`/withdrawal/${encodeURIComponent(w._id)}`}>
+            <Amount amount={w.amount} /> to {w.user?.name || 'Unnamed user'}
+          </Link>
+        </h2>
+        <p className="break-anywhere muted">{w.user?.email}</p>
+      </div>
+      <p className="queue-item__meta">
+        <span>
+          Pays <Amount amount={w.receives} />
+        </span>
+        <span>{payoutLabel(w.network)}</span>
+        <span>
+          <time dateTime={w.requestDate} title={formatDateTime(w.requestDate)}>
+            {waitedFor(item.ageSeconds)}
+          </time>
+        </span>
+      </p>
+    </li>
+  );
+}
+
+export function PendingWithdrawalsPage() {
+  const queue = useGetPendingWithdrawalsQuery({}, { refetchOnMountOrArgChange: true });
+  return (
+    <section className="page container" aria-labelledby="withdrawal-queue-title">
+      <p className="eyebrow">Staff</p>
+      <h1 id="withdrawal-queue-title">Pending Withdrawals</h1>
+      <p className="muted">Oldest first. Open a withdrawal, pay it out on-chain, then approve it with the transaction hash, or reject it.</p>
+      <QueryState
+        query={queue}
+        loading="Loading the queue…"
+        failed="Failed to fetch pending withdrawals."
+        empty={{ when: (data) => data.withdrawals.length === 0, message: 'No withdrawals are waiting.' }}
+      >
+        {(data) => (
+          <ol className="queue" aria-busy={queue.isFetching || undefined}>
+            {data.withdrawals.map((item) => (
+              <QueueItem key={item.withdrawal._id} item={item} />
+            ))}
+          </ol>
+        )}
+      </QueryState>
+    </section>
+  );
+}

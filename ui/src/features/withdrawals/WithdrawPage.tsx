@@ -1,0 +1,230 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useCreateWithdrawalMutation, useLazyGetWithdrawalQuoteQuery, type Withdrawal, type WithdrawalQuote } from '../../api/enhanced';
+import { apiErrorInfo, errorMessage } from '../../api/errors';
+import { Amount } from '../../components/Amount';
+import { TextField } from '../../components/form/TextField';
+import { newIdempotencyKey } from '../../components/idempotencyKey';
+import { formatUsd } from '../../components/money';
+import { RedirectCountdown } from '../../components/RedirectCountdown';
+import { useToast } from '../../components/toast/useToast';
+import { useRunMutation } from '../../components/useRunMutation';
+import { useCurrentUser } from '../auth/session';
+import { payoutLabel, payoutRoutes } from './withdrawalWords';
+
+// After a withdrawal is requested the page goes to the dashboard after this many seconds.
+export const REDIRECT_SECONDS = 3;
+
+type Field = 'amount' | 'walletAddress';
+type Errors = Partial<Record<Field, string>>;
+
+interface Request {
+  amount: string;
+  network: string;
+  walletAddress: string;
+}
+
+const errorIds: Record<Field, string> = { amount: 'withdraw-amount-error', walletAddress: 'withdraw-address-error' };
+
+function fieldOf(raw: unknown): Field | undefined {
+  const field = apiErrorInfo(raw).field;
+  return field === 'amount' || field === 'walletAddress' ? field : undefined;
+}
+
+// The form: amount, network and address. The server checks the address when its field loses
+// focus, so a mistyped address is caught before the amount is typed; Continue asks the server
+// for the fee, which the confirmation step shows.
+function RequestForm({ initial, available, onQuoted }: { initial: Request; available: string; onQuoted: (r: Request, q: WithdrawalQuote) => void }) {
+  const toast = useToast();
+  const refs = { amount: useRef<HTMLInputElement>(null), walletAddress: useRef<HTMLInputElement>(null) };
+  const [quote] = useLazyGetWithdrawalQuoteQuery();
+  // Its own flag, not the query's: the address check on blur may still be running when Continue
+  // is pressed, and that must not swallow the press.
+  const [submitting, setSubmitting] = useState(false);
+  const [request, setRequest] = useState(initial);
+  const [errors, setErrors] = useState<Errors>({});
+  const set = (field: keyof Request, value: string) => {
+    setRequest((r) => ({ ...r, [field]: value }));
+    setErrors((e) => (field === 'amount' ? { ...e, amount: undefined } : { ...e, walletAddress: undefined }));
+  };
+
+  const checkAddress = async () => {
+    const walletAddress = request.walletAddress.trim();
+    if (!walletAddress) return;
+    try {
+      await quote({ network: request.network, walletAddress }).unwrap();
+    } catch (raw) {
+      if (fieldOf(raw) === 'walletAddress') setErrors((e) => ({ ...e, walletAddress: errorMessage(raw, 'Please enter a valid wallet address') }));
+    }
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting) return;
+    const trimmed = { ...request, amount: request.amount.trim(), walletAddress: request.walletAddress.trim() };
+    const missing: Errors = {};
+    if (!trimmed.amount) missing.amount = 'Please enter an amount';
+    if (!trimmed.walletAddress) missing.walletAddress = 'Please enter a wallet address';
+    if (missing.amount || missing.walletAddress) {
+      setErrors(missing);
+      (missing.amount ? refs.amount : refs.walletAddress).current?.focus();
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const q = await quote({ amount: trimmed.amount, network: trimmed.network, walletAddress: trimmed.walletAddress }).unwrap();
+      onQuoted(trimmed, q);
+    } catch (raw) {
+      setSubmitting(false);
+      const message = errorMessage(raw, 'Error requesting withdrawal');
+      const field = fieldOf(raw);
+      toast.error(message);
+      if (field) {
+        setErrors({ [field]: message });
+        refs[field].current?.focus();
+      }
+    }
+  };
+
+  const error = (field: Field) => (errors[field] ? { invalid: true, message: errors[field], describedBy: errorIds[field] } : undefined);
+  return (
+    <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+      <TextField
+        ref={refs.amount}
+        label="Amount in US dollars"
+        hint={`The fee comes out of this amount. Available: ${formatUsd(available)}`}
+        inputMode="decimal"
+        value={request.amount}
+        onChange={(e) => set('amount', e.target.value)}
+        error={error('amount')}
+      />
+      <div className="field">
+        <label className="field__label" htmlFor="withdraw-network">
+          Network
+        </label>
+        <select id="withdraw-network" className="field__input field__select" value={request.network} onChange={(e) => set('network', e.target.value)}>
+          {payoutRoutes.map((r) => (
+            <option key={r.network} value={r.network}>
+              {payoutLabel(r.network)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <TextField
+        ref={refs.walletAddress}
+        label="Your wallet address"
+        hint={`An address on ${payoutLabel(request.network)}. A payout cannot be called back: paste the address rather than typing it.`}
+        value={request.walletAddress}
+        onChange={(e) => set('walletAddress', e.target.value)}
+        onBlur={() => void checkAddress()}
+        autoCapitalize="none"
+        autoComplete="off"
+        spellCheck={false}
+        error={error('walletAddress')}
+      />
+      <button type="submit" className="button" aria-disabled={submitting || undefined}>
+        {submitting ? 'Checking…' : 'Continue'}
+      </button>
+    </form>
+  );
+}
+
+// The confirmation step: the server's quote in words, then the request. One Idempotency-Key per
+// confirmation step, so a double click or a retried request holds the money once.
+function Confirm({ request, quote, onBack, onCreated }: { request: Request; quote: WithdrawalQuote; onBack: () => void; onCreated: (w: Withdrawal) => void }) {
+  const run = useRunMutation();
+  const [create, { isLoading }] = useCreateWithdrawalMutation();
+  const [key] = useState(newIdempotencyKey);
+  const confirm = async () => {
+    if (isLoading) return;
+    const outcome = await run(create({ 'Idempotency-Key': key, createWithdrawalRequest: request }), {
+      fallback: 'Error requesting withdrawal',
+      success: 'Withdrawal requested. We will e-mail you when it is paid.',
+    });
+    if (outcome.ok) onCreated(outcome.data);
+  };
+  return (
+    <div className="panel" data-testid="withdraw-confirm">
+      <h2 className="panel__title">Check and confirm</h2>
+      <p data-testid="withdraw-summary">
+        You will receive <strong>{formatUsd(quote.receives)}</strong> after a <strong>{formatUsd(quote.fee)}</strong> fee.
+      </p>
+      <dl className="facts">
+        <div className="facts__row">
+          <dt>Taken from your balance</dt>
+          <dd>
+            <Amount amount={quote.amount} />
+          </dd>
+        </div>
+        <div className="facts__row">
+          <dt>Paid in</dt>
+          <dd>{payoutLabel(request.network)}</dd>
+        </div>
+        <div className="facts__row">
+          <dt>To address</dt>
+          <dd>
+            <code className="break-anywhere">{quote.walletAddress ?? request.walletAddress}</code>
+          </dd>
+        </div>
+        <div className="facts__row">
+          <dt>Fee schedule</dt>
+          <dd>{quote.schedule}</dd>
+        </div>
+      </dl>
+      <p className="muted">Staff send the payout after checking the request. It cannot be called back once sent.</p>
+      <div className="button-row">
+        <button type="button" className="button" aria-disabled={isLoading || undefined} onClick={() => void confirm()}>
+          {isLoading ? 'Sending…' : 'Confirm withdrawal'}
+        </button>
+        <button type="button" className="button button--secondary" onClick={onBack} disabled={isLoading}>
+          Change details
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function WithdrawPage() {
+  const { data: user } = useCurrentUser();
+  const [request, setRequest] = useState<Request>({ amount: '', network: payoutRoutes[0].network, walletAddress: '' });
+  const [quoted, setQuoted] = useState<WithdrawalQuote | null>(null);
+  const [created, setCreated] = useState<Withdrawal | null>(null);
+  return (
+    <section className="page container page--narrow" aria-labelledby="withdraw-title">
+      <h1 id="withdraw-title">Withdraw</h1>
+      {user ? (
+        <p data-testid="withdraw-available">
+          Available balance: <strong>{formatUsd(user.balance)}</strong>
+        </p>
+      ) : null}
+      {user && !user.isVerified && !created ? (
+        <div className="panel panel--warning" data-testid="withdraw-unverified">
+          <p>Please verify your email address before requesting a withdrawal.</p>
+          <Link to="/my-account">Go to your dashboard to resend the verification e-mail</Link>
+        </div>
+      ) : created ? (
+        <div className="panel">
+          <p>
+            Your withdrawal of <Amount amount={created.amount} /> is waiting for staff. You will receive <Amount amount={created.receives} /> after
+            the <Amount amount={created.fee} /> fee. We will e-mail you when it is paid.
+          </p>
+          <p>
+            <Link to={`/withdrawal/${created._id}`}>See this withdrawal</Link>
+          </p>
+          <RedirectCountdown seconds={REDIRECT_SECONDS} />
+        </div>
+      ) : quoted ? (
+        <Confirm request={request} quote={quoted} onBack={() => setQuoted(null)} onCreated={setCreated} />
+      ) : (
+        <RequestForm
+          initial={request}
+          available={user?.balance ?? '0'}
+          onQuoted={(r, q) => {
+            setRequest(r);
+            setQuoted(q);
+          }}
+        />
+      )}
+    </section>
+  );
+}

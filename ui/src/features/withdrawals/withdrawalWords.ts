@@ -1,0 +1,21 @@
+import type { WithdrawalStatus } from '../../api/enhanced';
+import { routeLabel } from '../../components/cryptoWords';
+
+// The networks a withdrawal can be paid on, and the coin each pays in (the server's default:
+// USDT where the network carries it, bitcoin on Bitcoin).
+export const payoutRoutes = [
+  { network: 'TRC20', asset: 'USDT' },
+  { network: 'ERC20', asset: 'USDT' },
+  { network: 'BTC', asset: 'BTC' },
+] as const;
+
+export function payoutLabel(network: string) {
+  const route = payoutRoutes.find((r) => r.network === network);
+  return route ? routeLabel(route.asset, route.network) : network;
+}
+
+export function withdrawalBadge(status: WithdrawalStatus) {
+  if (status === 'Approved') return 'badge badge--success';
+  if (status === 'Rejected') return 'badge badge--danger';
+  return 'badge badge--warning';
+}

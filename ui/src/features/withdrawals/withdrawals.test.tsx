@@ -1,0 +1,221 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Withdrawal } from '../../api/enhanced';
+import { renderApp } from '../../test/renderWithProviders';
+import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
+
+const investor = makeUser({ _id: 'u1', name: 'Ivy Investor', balance: '1000.00' });
+const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Sam Staff' });
+const tron = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const schedule = '1% + $1.00 (at most $25.00), minimum $10.00';
+
+const pending: Withdrawal = {
+  _id: '6f1c2a52-3b7e-4d21-9a55-0c1f2e3d4b5a',
+  amount: '100.00',
+  fee: '2.00',
+  receives: '98.00',
+  feeWaived: '0.00',
+  walletAddress: tron,
+  network: 'TRC20',
+  asset: 'USDT',
+  status: 'Pending',
+  requestDate: '2026-11-23T10:00:00Z',
+  txHash: '',
+  onChainAmount: '',
+  usdRate: '',
+  reason: '',
+};
+const staffView: Withdrawal = { ...pending, user: { _id: 'u1', name: 'Ivy Investor', email: 'ivy@example.com' }, availableBalance: '900.00' };
+
+// The quote as the server answers it: an address check, the minimum, or the fee on $100.
+const quoteOf = (request: Request) => {
+  const q = new URL(request.url).searchParams;
+  const address = q.get('walletAddress');
+  if (address && address !== tron) return json({ message: 'Please enter a valid TRON address', field: 'walletAddress' }, 400);
+  if (q.get('amount') === '5') return json({ message: 'The minimum withdrawal is $10.00', field: 'amount' }, 422);
+  return json({
+    minimum: '10.00',
+    schedule,
+    ...(address ? { walletAddress: address } : {}),
+    ...(q.get('amount') ? { amount: '100.00', fee: '2.00', receives: '98.00' } : {}),
+  });
+};
+
+describe('withdraw page', () => {
+  it('checks the address on blur, shows the fee from the quote, sends one key per confirmation and goes to the dashboard', async () => {
+    const keys: (string | null)[] = [];
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/create': (request: Request) => {
+        keys.push(request.headers.get('Idempotency-Key'));
+        return json(pending);
+      },
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/withdraw-wallet', ...signedIn(investor) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Withdraw' })).toBeTruthy();
+    expect((await screen.findByTestId('withdraw-available')).textContent).toContain('$1,000.00');
+
+    const address = screen.getByLabelText('Your wallet address');
+    await u.type(address, 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u');
+    await u.tab();
+    expect(await screen.findByText('Please enter a valid TRON address')).toBeTruthy();
+    expect(address.getAttribute('aria-invalid')).toBe('true');
+    await u.clear(address);
+    await u.type(address, tron);
+    await u.tab();
+    await waitFor(() => expect(screen.queryByText('Please enter a valid TRON address')).toBeNull());
+
+    await u.type(screen.getByLabelText('Amount in US dollars'), '5');
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findAllByText('The minimum withdrawal is $10.00')).length).toBeGreaterThan(0);
+    await u.clear(screen.getByLabelText('Amount in US dollars'));
+    await u.type(screen.getByLabelText('Amount in US dollars'), '100');
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+
+    const summary = await screen.findByTestId('withdraw-summary');
+    expect(summary.textContent).toBe('You will receive $98.00 after a $2.00 fee.');
+    expect(screen.getByText(schedule)).toBeTruthy();
+    await u.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
+
+    expect(await screen.findByText('Withdrawal requested. We will e-mail you when it is paid.')).toBeTruthy();
+    expect(api.to('POST /api/withDraw/create')[0]!.body).toEqual({ amount: '100', network: 'TRC20', walletAddress: tron });
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(screen.getByRole('link', { name: 'Go now' }).getAttribute('href')).toBe('/my-account');
+    expect(screen.getByText(/Going to your dashboard in \d s/)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'Withdraw' })).toBeNull(), { timeout: 5000 });
+  });
+
+  it('shows the server’s refusal, or the fallback without one, and stays on the confirmation with the same key', async () => {
+    const keys: (string | null)[] = [];
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/create': (request: Request) => {
+        keys.push(request.headers.get('Idempotency-Key'));
+        return keys.length === 1 ? json({ message: 'Insufficient balance: $50.00 is available', field: 'amount' }, 422) : new Response('', { status: 500 });
+      },
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/withdraw-wallet', ...signedIn(investor) });
+    await u.type(await screen.findByLabelText('Amount in US dollars'), '100');
+    await u.type(screen.getByLabelText('Your wallet address'), tron);
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    await u.click(await screen.findByRole('button', { name: 'Confirm withdrawal' }));
+    expect(await screen.findByText('Insufficient balance: $50.00 is available')).toBeTruthy();
+    await u.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
+    expect(await screen.findByText('Error requesting withdrawal')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Confirm withdrawal' })).toBeTruthy();
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('asks for a verified e-mail first', async () => {
+    const unverified = makeUser({ _id: 'u2', isVerified: false });
+    stubApi({ 'GET /api/users/getUser': json(unverified) });
+    renderApp({ route: '/withdraw-wallet', ...signedIn(unverified) });
+    expect(await screen.findByTestId('withdraw-unverified')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+  });
+});
+
+describe('staff withdrawal queue and decision', () => {
+  it('lists pending withdrawals oldest first with their age and links to the details', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/withDraw/pending': json({ asOf: '2026-11-23T10:12:00Z', withdrawals: [{ withdrawal: staffView, ageSeconds: 720 }] }),
+    });
+    renderApp({ route: '/admin-pending-wallet', ...signedIn(staff) });
+    const items = await screen.findAllByTestId('withdrawal-queue-item');
+    expect(items).toHaveLength(1);
+    expect(within(items[0]!).getByRole('link').getAttribute('href')).toBe(`/withdrawal/${pending._id}`);
+    expect(within(items[0]!).getByText('waiting 12 min')).toBeTruthy();
+    expect(items[0]!.textContent).toContain('ivy@example.com');
+    expect(items[0]!.textContent).toContain('$98.00');
+  });
+
+  it('says so when the queue cannot be fetched', async () => {
+    stubApi({ 'GET /api/users/getUser': json(staff), 'GET /api/withDraw/pending': new Response('', { status: 500 }) });
+    renderApp({ route: '/admin-pending-wallet', ...signedIn(staff) });
+    expect(await screen.findByText('Failed to fetch pending withdrawals.')).toBeTruthy();
+  });
+
+  it('approves with the payout hash, then shows the new status without buttons', async () => {
+    let approved = false;
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      [`GET /api/withDraw/get-withdrawal/${pending._id}`]: () => json(approved ? { ...staffView, status: 'Approved', txHash: '0xpaid' } : staffView),
+      [`PUT /api/withDraw/approve/${pending._id}`]: () => {
+        approved = true;
+        return json({ message: 'Withdrawal approved!' });
+      },
+    });
+    const u = userEvent.setup();
+    renderApp({ route: `/withdrawal/${pending._id}`, ...signedIn(staff) });
+    const details = await screen.findByTestId('withdrawal-details');
+    expect(details.textContent).toContain('Ivy Investor (ivy@example.com)');
+    expect(details.textContent).toContain('$900.00');
+    expect(screen.getByTestId('withdrawal-receives').textContent).toBe('$98.00');
+    expect(screen.getByTestId('withdrawal-address').textContent).toBe(tron);
+    expect(screen.getByRole('button', { name: 'Copy address' })).toBeTruthy();
+
+    await u.click(screen.getByRole('button', { name: 'Approve withdrawal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve withdrawal' });
+    await u.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(within(dialog).getByText('Please enter the payout transaction hash')).toBeTruthy();
+    await u.type(within(dialog).getByLabelText('Payout transaction hash'), '0xpaid');
+    await u.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Withdrawal approved!')).toBeTruthy();
+    expect(api.to(`PUT /api/withDraw/approve/${pending._id}`)[0]!.body).toEqual({ txHash: '0xpaid' });
+    await waitFor(() => expect(screen.getByTestId('withdrawal-status').textContent).toBe('Approved'));
+    expect(screen.queryByRole('button', { name: 'Approve withdrawal' })).toBeNull();
+  });
+
+  it('rejects with a reason and shows a conflict from another reviewer, or the fallback', async () => {
+    let tries = 0;
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      [`GET /api/withDraw/get-withdrawal/${pending._id}`]: json(staffView),
+      [`PUT /api/withDraw/reject/${pending._id}`]: () =>
+        ++tries === 1 ? json({ message: 'This withdrawal was already decided' }, 409) : new Response('', { status: 500 }),
+      [`PUT /api/withDraw/approve/${pending._id}`]: new Response('', { status: 500 }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: `/withdrawal/${pending._id}`, ...signedIn(staff) });
+    await u.click(await screen.findByRole('button', { name: 'Reject withdrawal' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Reject withdrawal' });
+    await u.type(within(dialog).getByLabelText(/Reason/), 'Address unclear');
+    await u.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('This withdrawal was already decided')).toBeTruthy();
+    await u.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Failed to reject withdrawal.')).toBeTruthy();
+    await u.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    await u.click(screen.getByRole('button', { name: 'Approve withdrawal' }));
+    dialog = await screen.findByRole('dialog', { name: 'Approve withdrawal' });
+    await u.type(within(dialog).getByLabelText('Payout transaction hash'), '0x1');
+    await u.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Failed to approve withdrawal.')).toBeTruthy();
+  });
+
+  it('shows an investor their own withdrawal read-only', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      [`GET /api/withDraw/get-withdrawal/${pending._id}`]: json({ ...pending, status: 'Rejected', reason: 'Address unclear' }),
+    });
+    renderApp({ route: `/withdrawal/${pending._id}`, ...signedIn(investor) });
+    expect((await screen.findByTestId('withdrawal-status')).textContent).toBe('Rejected');
+    expect(screen.getByText('Address unclear')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Approve|Reject/ })).toBeNull();
+  });
+
+  it('says so when a withdrawal cannot be fetched', async () => {
+    stubApi({ 'GET /api/users/getUser': json(investor), [`GET /api/withDraw/get-withdrawal/${pending._id}`]: json({ message: 'Withdrawal not found' }, 404) });
+    renderApp({ route: `/withdrawal/${pending._id}`, ...signedIn(investor) });
+    expect(await screen.findByText('Failed to fetch withdrawal details.')).toBeTruthy();
+    expect(screen.getByText('Withdrawal not found')).toBeTruthy();
+  });
+});
