@@ -1,10 +1,10 @@
 // Package money is the application service of users' money: the commands of the account
 // aggregate (domain/account, stream "account-<userID>") run through the command runner, with
-// the rows and e-mails that must commit with them. Deposits are built (docs/deposits.md);
-// investments, withdrawals and staff corrections are planned.
+// the rows and e-mails that must commit with them. Deposits (docs/deposits.md) and investments
+// (docs/investments.md) are built; withdrawals and staff corrections are planned.
 //
 // The service trusts its caller on who may call what (api/policy.go), except for a deposit's
-// status, which only its owner and staff may see: anyone else gets a 404.
+// status and an investment, which only their owner and staff may see: anyone else gets a 404.
 package money
 
 import (
@@ -31,7 +31,8 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// Migrations creates the service's own tables (money_deposit_refs, money_tx_hashes). They refer
+// Migrations creates the service's own tables (money_deposit_refs, money_tx_hashes,
+// money_investment_refs). They refer
 // to no other set's tables.
 var Migrations = pgmigrate.MustFromFS("money", migrationFS, "migrations")
 
@@ -61,6 +62,8 @@ type Deps struct {
 	Sender   Kicker
 	Clock    clock.Clock
 	Logger   *slog.Logger
+	// Plans is the plan catalogue investments take their terms from; nil refuses investments.
+	Plans PlanCatalogue
 }
 
 // Service runs the money commands. It is safe for concurrent use.
@@ -72,6 +75,7 @@ type Service struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	tmpl     *mail.Templates
+	plans    PlanCatalogue
 }
 
 // New wires the service.
@@ -90,7 +94,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl}, nil
+	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl, plans: d.Plans}, nil
 }
 
 // Actor is who is calling: the signed-in user, their role and address.
