@@ -103,6 +103,30 @@ func (e InvestEligibilityEligible) Valid() bool {
 	}
 }
 
+// Defines values for InvestmentStatus.
+const (
+	InvestmentStatusActive   InvestmentStatus = "Active"
+	InvestmentStatusEnded    InvestmentStatus = "Ended"
+	InvestmentStatusPending  InvestmentStatus = "Pending"
+	InvestmentStatusRejected InvestmentStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the InvestmentStatus enum.
+func (e InvestmentStatus) Valid() bool {
+	switch e {
+	case InvestmentStatusActive:
+		return true
+	case InvestmentStatusEnded:
+		return true
+	case InvestmentStatusPending:
+		return true
+	case InvestmentStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for KycCaseUserStatus.
 const (
 	KycCaseUserStatusActive    KycCaseUserStatus = "active"
@@ -214,6 +238,24 @@ func (e KycStatus) Valid() bool {
 	case KycStatusPending:
 		return true
 	case KycStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MaturityInstruction.
+const (
+	MaturityInstructionPayout   MaturityInstruction = "payout"
+	MaturityInstructionReinvest MaturityInstruction = "reinvest"
+)
+
+// Valid indicates whether the value is a known member of the MaturityInstruction enum.
+func (e MaturityInstruction) Valid() bool {
+	switch e {
+	case MaturityInstructionPayout:
+		return true
+	case MaturityInstructionReinvest:
 		return true
 	default:
 		return false
@@ -452,6 +494,16 @@ type DevMailSummary struct {
 	To      string    `json:"to"`
 }
 
+// EarlyRedemption defines model for EarlyRedemption.
+type EarlyRedemption struct {
+	// Forfeited The return given up.
+	Forfeited    string `json:"forfeited"`
+	InvestmentId string `json:"investmentId"`
+
+	// Principal What comes back to the available balance.
+	Principal string `json:"principal"`
+}
+
 // Error Every error response has this shape.
 type Error struct {
 	// Code A stable machine-readable reason, when the client must act on it: `new_device`
@@ -497,6 +549,103 @@ type InvestEligibility struct {
 
 // InvestEligibilityEligible defines model for InvestEligibility.Eligible.
 type InvestEligibilityEligible bool
+
+// Investment defines model for Investment.
+type Investment struct {
+	UnderscoreId string `json:"_id"`
+
+	// Amount The principal, USD decimal string.
+	Amount string `json:"amount"`
+
+	// Apr The simple annualised rate of the captured terms in percent, two decimals.
+	Apr         string     `json:"apr"`
+	ClosedAt    *time.Time `json:"closedAt,omitempty"`
+	ClosedEarly bool       `json:"closedEarly"`
+	DecidedAt   *time.Time `json:"decidedAt,omitempty"`
+	EndDate     *time.Time `json:"endDate,omitempty"`
+
+	// Forfeited The return given up by an early redemption ("0.00" otherwise).
+	Forfeited   string              `json:"forfeited"`
+	Instruction MaturityInstruction `json:"instruction"`
+
+	// MaturityAmount The return, fixed at approval ("0.00" before); the expected return while Pending.
+	MaturityAmount string `json:"maturityAmount"`
+
+	// Payout amount + maturityAmount, paid at maturity.
+	Payout string `json:"payout"`
+
+	// Plan The plan's name as it was when the investment was requested.
+	//
+	// Example: Basic
+	Plan   string `json:"plan"`
+	PlanId string `json:"planId"`
+
+	// PlanVersion The version of the plan's terms the investment captured.
+	PlanVersion int `json:"planVersion"`
+
+	// Reason Why staff rejected it.
+	Reason *string `json:"reason,omitempty"`
+
+	// ReinvestedAs The investment the payout went into, after a reinvestment.
+	ReinvestedAs *string `json:"reinvestedAs,omitempty"`
+
+	// ReinvestedFrom The investment whose payout started this one.
+	ReinvestedFrom *string          `json:"reinvestedFrom,omitempty"`
+	RequestedAt    time.Time        `json:"requestedAt"`
+	StartDate      *time.Time       `json:"startDate,omitempty"`
+	Status         InvestmentStatus `json:"status"`
+	TermDays       int              `json:"termDays"`
+
+	// TermRate The captured rate for the whole term as a decimal (at least four decimals).
+	TermRate string `json:"termRate"`
+
+	// User The investor (staff views only).
+	User *DepositUser `json:"user,omitempty"`
+}
+
+// InvestmentList defines model for InvestmentList.
+type InvestmentList struct {
+	// AsOf The app clock's reading, which decides maturity.
+	AsOf        time.Time    `json:"asOf"`
+	Investments []Investment `json:"investments"`
+}
+
+// InvestmentQueue defines model for InvestmentQueue.
+type InvestmentQueue struct {
+	AsOf               time.Time             `json:"asOf"`
+	PendingInvestments []InvestmentQueueItem `json:"pendingInvestments"`
+}
+
+// InvestmentQueueItem defines model for InvestmentQueueItem.
+type InvestmentQueueItem struct {
+	// AgeSeconds How long the investment has waited, at asOf.
+	AgeSeconds int64      `json:"ageSeconds"`
+	Investment Investment `json:"investment"`
+}
+
+// InvestmentQuote defines model for InvestmentQuote.
+type InvestmentQuote struct {
+	Amount string `json:"amount"`
+	Apr    string `json:"apr"`
+
+	// Available The caller's available balance.
+	Available string `json:"available"`
+
+	// MaturesAt The end date if the investment were approved now.
+	MaturesAt time.Time `json:"maturesAt"`
+
+	// Payout amount + return.
+	Payout string `json:"payout"`
+	Plan   string `json:"plan"`
+
+	// Return amount × termRate, rounded half-even to the cent.
+	Return   string `json:"return"`
+	TermDays int    `json:"termDays"`
+	TermRate string `json:"termRate"`
+}
+
+// InvestmentStatus defines model for InvestmentStatus.
+type InvestmentStatus string
 
 // KycApproveRequest defines model for KycApproveRequest.
 type KycApproveRequest struct {
@@ -663,6 +812,15 @@ type LoginWithCodeRequest struct {
 	TotpCode     *string `json:"totpCode,omitempty"`
 }
 
+// MaturityInstruction defines model for MaturityInstruction.
+type MaturityInstruction string
+
+// MaturityInstructionRequest defines model for MaturityInstructionRequest.
+type MaturityInstructionRequest struct {
+	// Instruction payout or reinvest.
+	Instruction string `json:"instruction"`
+}
+
 // Message defines model for Message.
 type Message struct {
 	// Message Example: Email verified successfully
@@ -792,6 +950,11 @@ type RejectDepositRequest struct {
 	TransactionId string  `json:"transactionId"`
 }
 
+// RejectInvestmentRequest defines model for RejectInvestmentRequest.
+type RejectInvestmentRequest struct {
+	Reason string `json:"reason"`
+}
+
 // ResetPasswordRequest defines model for ResetPasswordRequest.
 type ResetPasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -837,6 +1000,17 @@ type Session struct {
 	Ip         string    `json:"ip"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
 	UserAgent  string    `json:"userAgent"`
+}
+
+// SettledInvestments defines model for SettledInvestments.
+type SettledInvestments struct {
+	Settled []Investment `json:"settled"`
+}
+
+// StartInvestmentRequest defines model for StartInvestmentRequest.
+type StartInvestmentRequest struct {
+	Amount   string `json:"amount"`
+	PlanName string `json:"planName"`
 }
 
 // SuspendRequest defines model for SuspendRequest.
@@ -964,6 +1138,9 @@ type EmailPath = string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// InvestmentID defines model for InvestmentID.
+type InvestmentID = string
+
 // Position defines model for Position.
 type Position = int64
 
@@ -1014,11 +1191,78 @@ type AdvanceDevClockParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// GetPendingInvestmentsParams defines parameters for GetPendingInvestments.
+type GetPendingInvestmentsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
 // GetInvestEligibilityParams defines parameters for GetInvestEligibility.
 type GetInvestEligibilityParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetInvestmentHistoryParams defines parameters for GetInvestmentHistory.
+type GetInvestmentHistoryParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetInvestmentParams defines parameters for GetInvestment.
+type GetInvestmentParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetInvestmentQuoteParams defines parameters for GetInvestmentQuote.
+type GetInvestmentQuoteParams struct {
+	PlanName string `form:"planName" json:"planName"`
+	Amount   string `form:"amount" json:"amount"`
+}
+
+// StartInvestmentParams defines parameters for StartInvestment.
+type StartInvestmentParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ApproveInvestmentParams defines parameters for ApproveInvestment.
+type ApproveInvestmentParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RedeemEarlyParams defines parameters for RedeemEarly.
+type RedeemEarlyParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetMaturityInstructionParams defines parameters for SetMaturityInstruction.
+type SetMaturityInstructionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RejectInvestmentParams defines parameters for RejectInvestment.
+type RejectInvestmentParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ConfirmDepositParams defines parameters for ConfirmDeposit.
@@ -1325,6 +1569,15 @@ type VerifyUserParams struct {
 // AdvanceDevClockJSONRequestBody defines body for AdvanceDevClock for application/json ContentType.
 type AdvanceDevClockJSONRequestBody = DevClockAdvance
 
+// StartInvestmentJSONRequestBody defines body for StartInvestment for application/json ContentType.
+type StartInvestmentJSONRequestBody = StartInvestmentRequest
+
+// SetMaturityInstructionJSONRequestBody defines body for SetMaturityInstruction for application/json ContentType.
+type SetMaturityInstructionJSONRequestBody = MaturityInstructionRequest
+
+// RejectInvestmentJSONRequestBody defines body for RejectInvestment for application/json ContentType.
+type RejectInvestmentJSONRequestBody = RejectInvestmentRequest
+
 // ConfirmDepositJSONRequestBody defines body for ConfirmDeposit for application/json ContentType.
 type ConfirmDepositJSONRequestBody = ConfirmDepositRequest
 
@@ -1402,12 +1655,45 @@ type ServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(w http.ResponseWriter, r *http.Request, id string)
+	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
+	// (GET /invest/adminPendingInvestment)
+	GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams)
+	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
+	// (GET /invest/deposit-maturity)
+	SettleMaturedInvestments(w http.ResponseWriter, r *http.Request)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
+	// GetInvestmentHistory The caller's investments, newest first
+	// (GET /invest/investment-history)
+	GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams)
+	// GetInvestment One investment (its owner, or staff; anyone else 404)
+	// (GET /invest/investment/{investmentId})
+	GetInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params GetInvestmentParams)
 	// ListPlans The plans offered to investors, with their current terms
 	// (GET /invest/plans)
 	ListPlans(w http.ResponseWriter, r *http.Request)
+	// GetInvestmentQuote What an investment of an amount in a plan would pay, before it is made
+	// (GET /invest/quote)
+	GetInvestmentQuote(w http.ResponseWriter, r *http.Request, params GetInvestmentQuoteParams)
+	// StartInvestment Ask to invest an amount in a plan
+	// (POST /invest/start-invest)
+	StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams)
+	// ApproveInvestment Approve a pending investment (authors and admins)
+	// (PUT /invest/{investmentId}/approve)
+	ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams)
+	// PreviewEarlyRedemption What ending an active investment now would pay back (the owner)
+	// (GET /invest/{investmentId}/early-redemption)
+	PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request, investmentId InvestmentID)
+	// RedeemEarly End an active investment now, giving up its return (the owner)
+	// (POST /invest/{investmentId}/early-redemption)
+	RedeemEarly(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RedeemEarlyParams)
+	// SetMaturityInstruction Choose what happens at maturity (the owner; Pending or Active investments)
+	// (PUT /invest/{investmentId}/instruction)
+	SetMaturityInstruction(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params SetMaturityInstructionParams)
+	// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
+	// (PUT /invest/{investmentId}/reject)
+	RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
@@ -1582,15 +1868,81 @@ func (_ Unimplemented) GetDevMail(w http.ResponseWriter, r *http.Request, id str
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
+// (GET /invest/adminPendingInvestment)
+func (_ Unimplemented) GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
+// (GET /invest/deposit-maturity)
+func (_ Unimplemented) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetInvestEligibility Whether the signed-in user may start an investment
 // (GET /invest/eligibility)
 func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetInvestmentHistory The caller's investments, newest first
+// (GET /invest/investment-history)
+func (_ Unimplemented) GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetInvestment One investment (its owner, or staff; anyone else 404)
+// (GET /invest/investment/{investmentId})
+func (_ Unimplemented) GetInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params GetInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // ListPlans The plans offered to investors, with their current terms
 // (GET /invest/plans)
 func (_ Unimplemented) ListPlans(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetInvestmentQuote What an investment of an amount in a plan would pay, before it is made
+// (GET /invest/quote)
+func (_ Unimplemented) GetInvestmentQuote(w http.ResponseWriter, r *http.Request, params GetInvestmentQuoteParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StartInvestment Ask to invest an amount in a plan
+// (POST /invest/start-invest)
+func (_ Unimplemented) StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApproveInvestment Approve a pending investment (authors and admins)
+// (PUT /invest/{investmentId}/approve)
+func (_ Unimplemented) ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// PreviewEarlyRedemption What ending an active investment now would pay back (the owner)
+// (GET /invest/{investmentId}/early-redemption)
+func (_ Unimplemented) PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request, investmentId InvestmentID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RedeemEarly End an active investment now, giving up its return (the owner)
+// (POST /invest/{investmentId}/early-redemption)
+func (_ Unimplemented) RedeemEarly(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RedeemEarlyParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetMaturityInstruction Choose what happens at maturity (the owner; Pending or Active investments)
+// (PUT /invest/{investmentId}/instruction)
+func (_ Unimplemented) SetMaturityInstruction(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params SetMaturityInstructionParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
+// (PUT /invest/{investmentId}/reject)
+func (_ Unimplemented) RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1988,6 +2340,61 @@ func (siw *ServerInterfaceWrapper) GetDevMail(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// GetPendingInvestments operation middleware
+func (siw *ServerInterfaceWrapper) GetPendingInvestments(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPendingInvestmentsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPendingInvestments(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SettleMaturedInvestments operation middleware
+func (siw *ServerInterfaceWrapper) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SettleMaturedInvestments(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetInvestEligibility operation middleware
 func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r *http.Request) {
 
@@ -2029,11 +2436,415 @@ func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r
 	handler.ServeHTTP(w, r)
 }
 
+// GetInvestmentHistory operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestmentHistory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestmentHistoryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestmentHistory(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetInvestment operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestment(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListPlans operation middleware
 func (siw *ServerInterfaceWrapper) ListPlans(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListPlans(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetInvestmentQuote operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestmentQuote(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestmentQuoteParams
+
+	// ------------- Required query parameter "planName" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "planName", r.URL.Query(), &params.PlanName, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "planName"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "planName", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "amount" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "amount", r.URL.Query(), &params.Amount, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "amount"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "amount", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestmentQuote(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// StartInvestment operation middleware
+func (siw *ServerInterfaceWrapper) StartInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StartInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StartInvestment(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ApproveInvestment operation middleware
+func (siw *ServerInterfaceWrapper) ApproveInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ApproveInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApproveInvestment(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// PreviewEarlyRedemption operation middleware
+func (siw *ServerInterfaceWrapper) PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PreviewEarlyRedemption(w, r, investmentId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RedeemEarly operation middleware
+func (siw *ServerInterfaceWrapper) RedeemEarly(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RedeemEarlyParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RedeemEarly(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetMaturityInstruction operation middleware
+func (siw *ServerInterfaceWrapper) SetMaturityInstruction(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetMaturityInstructionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetMaturityInstruction(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectInvestment operation middleware
+func (siw *ServerInterfaceWrapper) RejectInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectInvestment(w, r, investmentId, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4127,6 +4938,39 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/invest/plans", wrapper.ListPlans)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/quote", wrapper.GetInvestmentQuote)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/invest/start-invest", wrapper.StartInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/investment-history", wrapper.GetInvestmentHistory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/investment/{investmentId}", wrapper.GetInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/adminPendingInvestment", wrapper.GetPendingInvestments)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/invest/{investmentId}/approve", wrapper.ApproveInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/invest/{investmentId}/reject", wrapper.RejectInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/deposit-maturity", wrapper.SettleMaturedInvestments)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/invest/{investmentId}/instruction", wrapper.SetMaturityInstruction)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/{investmentId}/early-redemption", wrapper.PreviewEarlyRedemption)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/invest/{investmentId}/early-redemption", wrapper.RedeemEarly)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/payments/addresses", wrapper.ListDepositAddresses)
 	})
 	r.Group(func(r chi.Router) {
@@ -4470,6 +5314,119 @@ func (response GetDevMail500JSONResponse) VisitGetDevMailResponse(w http.Respons
 	return err
 }
 
+type GetPendingInvestmentsRequestObject struct {
+	Params GetPendingInvestmentsParams
+}
+
+type GetPendingInvestmentsResponseObject interface {
+	VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error
+}
+
+type GetPendingInvestments200JSONResponse InvestmentQueue
+
+func (response GetPendingInvestments200JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingInvestments401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPendingInvestments401JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingInvestments403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPendingInvestments403JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingInvestments500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPendingInvestments500JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestmentsRequestObject struct {
+}
+
+type SettleMaturedInvestmentsResponseObject interface {
+	VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error
+}
+
+type SettleMaturedInvestments200JSONResponse SettledInvestments
+
+func (response SettleMaturedInvestments200JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SettleMaturedInvestments401JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SettleMaturedInvestments500JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetInvestEligibilityRequestObject struct {
 	Params GetInvestEligibilityParams
 }
@@ -4534,6 +5491,121 @@ func (response GetInvestEligibility500JSONResponse) VisitGetInvestEligibilityRes
 	return err
 }
 
+type GetInvestmentHistoryRequestObject struct {
+	Params GetInvestmentHistoryParams
+}
+
+type GetInvestmentHistoryResponseObject interface {
+	VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error
+}
+
+type GetInvestmentHistory200JSONResponse InvestmentList
+
+func (response GetInvestmentHistory200JSONResponse) VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentHistory401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestmentHistory401JSONResponse) VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentHistory500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestmentHistory500JSONResponse) VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       GetInvestmentParams
+}
+
+type GetInvestmentResponseObject interface {
+	VisitGetInvestmentResponse(w http.ResponseWriter) error
+}
+
+type GetInvestment200JSONResponse Investment
+
+func (response GetInvestment200JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestment401JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestment404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetInvestment404JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestment500JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPlansRequestObject struct {
 }
 
@@ -4558,6 +5630,741 @@ func (response ListPlans200JSONResponse) VisitListPlansResponse(w http.ResponseW
 type ListPlans500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ListPlans500JSONResponse) VisitListPlansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuoteRequestObject struct {
+	Params GetInvestmentQuoteParams
+}
+
+type GetInvestmentQuoteResponseObject interface {
+	VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error
+}
+
+type GetInvestmentQuote200JSONResponse InvestmentQuote
+
+func (response GetInvestmentQuote200JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetInvestmentQuote400JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestmentQuote401JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetInvestmentQuote403JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetInvestmentQuote422JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestmentQuote500JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestmentRequestObject struct {
+	Params StartInvestmentParams
+	Body   *StartInvestmentJSONRequestBody
+}
+
+type StartInvestmentResponseObject interface {
+	VisitStartInvestmentResponse(w http.ResponseWriter) error
+}
+
+type StartInvestment200JSONResponse Investment
+
+func (response StartInvestment200JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response StartInvestment400JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StartInvestment401JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response StartInvestment403JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment409JSONResponse struct{ ConflictJSONResponse }
+
+func (response StartInvestment409JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response StartInvestment422JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StartInvestment500JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestmentRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       ApproveInvestmentParams
+}
+
+type ApproveInvestmentResponseObject interface {
+	VisitApproveInvestmentResponse(w http.ResponseWriter) error
+}
+
+type ApproveInvestment200JSONResponse Message
+
+func (response ApproveInvestment200JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApproveInvestment401JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApproveInvestment403JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApproveInvestment404JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApproveInvestment409JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ApproveInvestment422JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApproveInvestment500JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemptionRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+}
+
+type PreviewEarlyRedemptionResponseObject interface {
+	VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error
+}
+
+type PreviewEarlyRedemption200JSONResponse EarlyRedemption
+
+func (response PreviewEarlyRedemption200JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PreviewEarlyRedemption401JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PreviewEarlyRedemption404JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption409JSONResponse struct{ ConflictJSONResponse }
+
+func (response PreviewEarlyRedemption409JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response PreviewEarlyRedemption422JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response PreviewEarlyRedemption500JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarlyRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       RedeemEarlyParams
+}
+
+type RedeemEarlyResponseObject interface {
+	VisitRedeemEarlyResponse(w http.ResponseWriter) error
+}
+
+type RedeemEarly200JSONResponse EarlyRedemption
+
+func (response RedeemEarly200JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RedeemEarly401JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RedeemEarly404JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RedeemEarly409JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RedeemEarly422JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RedeemEarly500JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstructionRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       SetMaturityInstructionParams
+	Body         *SetMaturityInstructionJSONRequestBody
+}
+
+type SetMaturityInstructionResponseObject interface {
+	VisitSetMaturityInstructionResponse(w http.ResponseWriter) error
+}
+
+type SetMaturityInstruction200JSONResponse Investment
+
+func (response SetMaturityInstruction200JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetMaturityInstruction400JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetMaturityInstruction401JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetMaturityInstruction404JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetMaturityInstruction409JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetMaturityInstruction422JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetMaturityInstruction500JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestmentRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       RejectInvestmentParams
+	Body         *RejectInvestmentJSONRequestBody
+}
+
+type RejectInvestmentResponseObject interface {
+	VisitRejectInvestmentResponse(w http.ResponseWriter) error
+}
+
+type RejectInvestment200JSONResponse Message
+
+func (response RejectInvestment200JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectInvestment400JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectInvestment401JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectInvestment403JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectInvestment404JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectInvestment409JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RejectInvestment422JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectInvestment500JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -8911,12 +10718,45 @@ type StrictServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(ctx context.Context, request GetDevMailRequestObject) (GetDevMailResponseObject, error)
+	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
+	// (GET /invest/adminPendingInvestment)
+	GetPendingInvestments(ctx context.Context, request GetPendingInvestmentsRequestObject) (GetPendingInvestmentsResponseObject, error)
+	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
+	// (GET /invest/deposit-maturity)
+	SettleMaturedInvestments(ctx context.Context, request SettleMaturedInvestmentsRequestObject) (SettleMaturedInvestmentsResponseObject, error)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
+	// GetInvestmentHistory The caller's investments, newest first
+	// (GET /invest/investment-history)
+	GetInvestmentHistory(ctx context.Context, request GetInvestmentHistoryRequestObject) (GetInvestmentHistoryResponseObject, error)
+	// GetInvestment One investment (its owner, or staff; anyone else 404)
+	// (GET /invest/investment/{investmentId})
+	GetInvestment(ctx context.Context, request GetInvestmentRequestObject) (GetInvestmentResponseObject, error)
 	// ListPlans The plans offered to investors, with their current terms
 	// (GET /invest/plans)
 	ListPlans(ctx context.Context, request ListPlansRequestObject) (ListPlansResponseObject, error)
+	// GetInvestmentQuote What an investment of an amount in a plan would pay, before it is made
+	// (GET /invest/quote)
+	GetInvestmentQuote(ctx context.Context, request GetInvestmentQuoteRequestObject) (GetInvestmentQuoteResponseObject, error)
+	// StartInvestment Ask to invest an amount in a plan
+	// (POST /invest/start-invest)
+	StartInvestment(ctx context.Context, request StartInvestmentRequestObject) (StartInvestmentResponseObject, error)
+	// ApproveInvestment Approve a pending investment (authors and admins)
+	// (PUT /invest/{investmentId}/approve)
+	ApproveInvestment(ctx context.Context, request ApproveInvestmentRequestObject) (ApproveInvestmentResponseObject, error)
+	// PreviewEarlyRedemption What ending an active investment now would pay back (the owner)
+	// (GET /invest/{investmentId}/early-redemption)
+	PreviewEarlyRedemption(ctx context.Context, request PreviewEarlyRedemptionRequestObject) (PreviewEarlyRedemptionResponseObject, error)
+	// RedeemEarly End an active investment now, giving up its return (the owner)
+	// (POST /invest/{investmentId}/early-redemption)
+	RedeemEarly(ctx context.Context, request RedeemEarlyRequestObject) (RedeemEarlyResponseObject, error)
+	// SetMaturityInstruction Choose what happens at maturity (the owner; Pending or Active investments)
+	// (PUT /invest/{investmentId}/instruction)
+	SetMaturityInstruction(ctx context.Context, request SetMaturityInstructionRequestObject) (SetMaturityInstructionResponseObject, error)
+	// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
+	// (PUT /invest/{investmentId}/reject)
+	RejectInvestment(ctx context.Context, request RejectInvestmentRequestObject) (RejectInvestmentResponseObject, error)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
@@ -9227,6 +11067,56 @@ func (sh *strictHandler) GetDevMail(w http.ResponseWriter, r *http.Request, id s
 	}
 }
 
+// GetPendingInvestments operation middleware
+func (sh *strictHandler) GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams) {
+	var request GetPendingInvestmentsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPendingInvestments(ctx, request.(GetPendingInvestmentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPendingInvestments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPendingInvestmentsResponseObject); ok {
+		if err := validResponse.VisitGetPendingInvestmentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SettleMaturedInvestments operation middleware
+func (sh *strictHandler) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+	var request SettleMaturedInvestmentsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SettleMaturedInvestments(ctx, request.(SettleMaturedInvestmentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SettleMaturedInvestments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SettleMaturedInvestmentsResponseObject); ok {
+		if err := validResponse.VisitSettleMaturedInvestmentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetInvestEligibility operation middleware
 func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
 	var request GetInvestEligibilityRequestObject
@@ -9253,6 +11143,59 @@ func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Req
 	}
 }
 
+// GetInvestmentHistory operation middleware
+func (sh *strictHandler) GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams) {
+	var request GetInvestmentHistoryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestmentHistory(ctx, request.(GetInvestmentHistoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestmentHistory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestmentHistoryResponseObject); ok {
+		if err := validResponse.VisitGetInvestmentHistoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetInvestment operation middleware
+func (sh *strictHandler) GetInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params GetInvestmentParams) {
+	var request GetInvestmentRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestment(ctx, request.(GetInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestmentResponseObject); ok {
+		if err := validResponse.VisitGetInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListPlans operation middleware
 func (sh *strictHandler) ListPlans(w http.ResponseWriter, r *http.Request) {
 	var request ListPlansRequestObject
@@ -9270,6 +11213,213 @@ func (sh *strictHandler) ListPlans(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ListPlansResponseObject); ok {
 		if err := validResponse.VisitListPlansResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetInvestmentQuote operation middleware
+func (sh *strictHandler) GetInvestmentQuote(w http.ResponseWriter, r *http.Request, params GetInvestmentQuoteParams) {
+	var request GetInvestmentQuoteRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestmentQuote(ctx, request.(GetInvestmentQuoteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestmentQuote")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestmentQuoteResponseObject); ok {
+		if err := validResponse.VisitGetInvestmentQuoteResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// StartInvestment operation middleware
+func (sh *strictHandler) StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams) {
+	var request StartInvestmentRequestObject
+
+	request.Params = params
+
+	var body StartInvestmentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StartInvestment(ctx, request.(StartInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StartInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StartInvestmentResponseObject); ok {
+		if err := validResponse.VisitStartInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ApproveInvestment operation middleware
+func (sh *strictHandler) ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams) {
+	var request ApproveInvestmentRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApproveInvestment(ctx, request.(ApproveInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApproveInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApproveInvestmentResponseObject); ok {
+		if err := validResponse.VisitApproveInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// PreviewEarlyRedemption operation middleware
+func (sh *strictHandler) PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request, investmentId InvestmentID) {
+	var request PreviewEarlyRedemptionRequestObject
+
+	request.InvestmentId = investmentId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PreviewEarlyRedemption(ctx, request.(PreviewEarlyRedemptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PreviewEarlyRedemption")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PreviewEarlyRedemptionResponseObject); ok {
+		if err := validResponse.VisitPreviewEarlyRedemptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RedeemEarly operation middleware
+func (sh *strictHandler) RedeemEarly(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RedeemEarlyParams) {
+	var request RedeemEarlyRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RedeemEarly(ctx, request.(RedeemEarlyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RedeemEarly")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RedeemEarlyResponseObject); ok {
+		if err := validResponse.VisitRedeemEarlyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetMaturityInstruction operation middleware
+func (sh *strictHandler) SetMaturityInstruction(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params SetMaturityInstructionParams) {
+	var request SetMaturityInstructionRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	var body SetMaturityInstructionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetMaturityInstruction(ctx, request.(SetMaturityInstructionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetMaturityInstruction")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetMaturityInstructionResponseObject); ok {
+		if err := validResponse.VisitSetMaturityInstructionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectInvestment operation middleware
+func (sh *strictHandler) RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams) {
+	var request RejectInvestmentRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	var body RejectInvestmentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectInvestment(ctx, request.(RejectInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectInvestmentResponseObject); ok {
+		if err := validResponse.VisitRejectInvestmentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -10627,248 +12777,281 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs5sif8Kvj4TYSoOEWKkmV3txQnzifLslvjm8aSpme+Ya8JViVJjIpADQCK5vQ6Yh9iI86j7AOc",
-	"N9kn2UAmUBeyiqQsX9Sz/memLVahcMlM5PWXv7ViNc2UBGlN6+i31gR4Ahr/8zyBaaYsyHjxs7DuLwmY",
-	"WIvMCiVbR60LDQakZe2B1TMY7DIlmZ0AM1ZpSBiXZg6aWcU405ABt5AwDf+YgbFsLuyEHuZT6MtB6Vud",
-	"l7AYHDGp7ETIMdPcjSoMs2IK3b5sRS0TT2DK3YRAzqato7+13ARav0Ytu8igddQyVgs5bn38GLUulBE0",
-	"3+Xpv0jVkKcs8w8wNcIJpdxYBrduYfjZMGOeZSATSLqVCYyUnnLbOmoJaZ8ctqLWVEgxdZPq5bMR0sIY",
-	"NE7nHVi9OBlZ0KsTuoRYycS4HZtzYdkQRkoDs3rh9oGPuZDVj+ff2q/91qXlKWxxbPMJ0MFp4AmbqgRS",
-	"wyY8cUfg/hZPIPG/41ZAUmyakHgux33pHki45WzKF/jmAiwzEzXHV2OepqB3DEu5dbsZT7gc3/k4P0at",
-	"jGs+BetJ9GzKRXrB7cT9Q7jVZe4fUUvyqXsT3O+tqOVmLjQkrSM3dGUP+YdXIMduhIPHh3UUVCLNl7BY",
-	"3c/X/AYM0rjVC6KiEtkYPoKjnAOqdM9uYMG4TIo/hLfGYA1t6UhoR3zES0gDrD3l+gYSVmGan4U9Yv5A",
-	"hTTWHaUaMT2T0lGPnYsYumzfEdfB48d9eSuMGKbATi5Pz8/dcWgeu12NGHTHXcbZ9fX5s2OmYQrTITh+",
-	"HinNDg7ZRM20oYPDDSeBUWz5Eie3Gjf7MTJL+Pf+3Zj3pCBBDXamJSRs6DaTAdepAM1iNZ1ymXTZldtc",
-	"0Legka1MxIZq5jg5YjNpRZqTfl962scD/McM9ILNDDheuAWWcWMgYcKuWftfOqcpcH0Lxnbyud9HXFxp",
-	"Lg2P3Tjnzxpo3JaeSbal9Se1pH5tQDd+R9xr8I/uXZMpaQA59ylP3hGxu3/FSlqQ+J88y1IRc7ecvb8b",
-	"OvviK3/QMGodtf7fveLW2qNfzd6Z1krTp6rE4ihAyGxmmTBsylN3Ck6Qf4xap0qOUhF/hUmcsFjJeKa1",
-	"k70k/pjSjLNkRt+CiP5de0WylRuSGSvStC89hzuq/Bi1nis9FEkC8ssv6FKMHdcJyYYzixKfp6maQ8La",
-	"WqUQMTMzdGVGTEwz0EZJboUc7+LOv1ASvs7RazBqpmNg8EHg7eVE7pwblkAK1ku2sVJEEefSgpY8pSG/",
-	"/C6qKZCiM3eEMddKjnNFCqXWMUvAcpEaxjXghVsItFSNcdJvlH3uhNqXn+8bxcwsnjA1/DvEloVrxKrS",
-	"NY9TuuCLVPHkSqlXXI+/2lET7wxVsnDMbpViqfs8TulKqddcLrzcMV9hSkqxKZcLxq2FaWaN099KGjZq",
-	"g51cHaz7hn96r6Q44oeuJZ/ZidLin/BVTt0yE/gd5dSQJyzWkIC0gqcG9/daZlrFYAwfpnAmrbCLLz+1",
-	"XyBNOyTRI5REQw38xilkw5kREoxhepYCa6NeI6SZjUYiFo7ZhjzlMoZdXJAGvOu5rLFGSBZzlojRCFCA",
-	"e0LzUvdamlmWKW0heQ2J4Fd4+X0Ngh8Jx3yLDBy1owyOY8gs3m4fw/WMtHaKV84FN2audPnuzbTKQFsB",
-	"gSFGQk/Dc8taW6+3crVHLZUmd3o+2/7hj/lfSOCEO1vo6TNAFbBxJXyqZrLGbL2+fMZ4bGc8TRdMQwzi",
-	"1pFOArGY8pTRlx2jlqb26KBmGVJZ+lJ1DXUrrupo26hihaL1txUNz6/s19q9mUmrF3XnmiBJwgc+zZxZ",
-	"2HrxtFUz00Tw9HTl2X87PKx7mDTD8oPXUrgb9aWQ40RNW5tWhgNENLna5WjgFu5z0hZ1P6eRK82c3Vt3",
-	"0sX893u9XrfX2+L0nTlgl45y/0ndJoGdK32zzaNKnk64kCcN6/lZzdkUL19yVeAUUJNxCztmYWdRoXl6",
-	"dYqKztnVzxETY6nCD9eXz66WyPuwlmY//MzNZHUWTuwo2YndTFmJNNmEm0nExKi65xNunNFU/eD+wY+b",
-	"SMMfatjoYh/r6MRTSA1pJIkGY1ZX8csENFRn6jbSqjRxyowBb5bj17t1xL891Vlu6yVMM1Gt8iXEIoHk",
-	"xFbMyIRb6FiBTLSO8Jpl12YaXHniH9rrdnW7yi0u/k/vmGNqBtL9n2Ft3Es6jN3apQdJXL+hTtUQNbvI",
-	"2v2WY9h+yxvz/v6CpOkr3oV1l410Bzgzm+5pT4OX9HCd0C/EzLOzi84PLx/9qfPTX14ftNYy38pPM5O8",
-	"4xYafmvWJJfm6Wz9bW+aVSaMcs4q08My9RSTzVeU72bpxAM5Vo9nDZ+fFFzdyO7NvLXF5pzgs1Ue2uK1",
-	"N/7pFVnWuHubF/lKmGa5Rv8QFqbbkmfYukKx4lrzxeqU8w+sm2LY0uC4fXp12opaZ1c/tyLHtlc1Ttz8",
-	"5TfF1i69/u70wN3AV/j/a0b40wxmULM35u1oe+ZOaKw7byR+/NzCdONW5l+IaGprNrQYdHVVY/ABgnrF",
-	"IFVyjKLXfw4v3jknocktc592InHFBbnsdsy3ZMuNaFqvW24x5zWLvszFa6CDC5CJO55c10ch8Q7ci5Cs",
-	"I4lrUxdZuSpfx21j+WjEbgXMDVMyXeBNUd3s9yKplSEUT6i9UL0qvF6peY9OVK/10mD1G3N7mqr4ZpUK",
-	"pJrXL69kX+4YFvyMjuhZ+/rqdLdy9GsZQo1GnqtXiWzENdIYxXDcFJ3dySc+2uA96SlTEiLGnRH+QrFk",
-	"pnFe7q7+4WDSm/ZMv7Vb1bv935vn00j7V8FDSs8xIdl8olJght7YiuaXzRI1b+UbsTyDdQd2ktxyGdfJ",
-	"pOKH+kDGLdRsVb8VsX7rp96U/mN/8sj9567bam7ZVBnLHj153GMJXxjW/vGHJ73eZHVjq6r3ZnMzzLVh",
-	"oa89C1QXmHiVZDsam9hpPRs18J2Z0QzqfrPwoeEHtZkhkR+tahWfiGgpflw/1TVbcTmbTnmdxX23HfmU",
-	"hd9nfXUryl3eVRI9uwW9YOB+ZCGGg7cLxsnMhGewKkGDv2GZ2o3lwxTYlMcTIaGjgSf4Bw3cKBkVweg4",
-	"RR/ddGYs47FlSjJhj9hAwvx9ArcihkFftmMlrZAzIA9dqsZC/iLs5FQlsBuxAf7hPXzI3H4MyArJ6HJB",
-	"f2ZHSCfAxkrCERvy+IZZ1Zf4lnvdKpu9D9s5YG2yCpXNwvh5iGPgPibkTfnpF0qNU+jL8CEJkBhcW3CA",
-	"YcBHMui4mwASNJl2Kb5YcHCx4Dq6GQlIk6YbL5tZJyhGfJba0tbSUTrBPVQzt7PAcJiq5Aix85VPTsEY",
-	"PoYG668IY0TMrdF7Hdx3nXVyjBFxNLEnas646QhT/e5FCtw4y9GCZpzd8lQkrHEy/jRfuSOrmZGjijLJ",
-	"4IV/RHeYuoE862OJKCKcc4WcGJdJXzoKwG/hn9pDreYGtGE8NYqN3fXjNC0c8mdrs7cyXbBYqRsBbBDf",
-	"vvefeY8jD/xRr+fgsNt1DPtc6bGyG326udayOdlh5RNExK+EvFnjMiZW3+Qxy+7iIw5ctnngulmfo7J3",
-	"loqxGIrUxyGWNgV/pAQZr3daPYNim4dKpcDlyoHkL9adyMtFfJJlWt1C43aZ2XAqjKlNa0BlJv/d61NO",
-	"U8VYn7qBhHF7zA57PzExYlwqOwHk5EC/Us275bSC+sygummfcnN/W0rFs2nIJFtdWf6zE+YYuZBqHqH8",
-	"yUAzIxxLzZ0Q4ejmwT0IYgr1mq0MtJeL+Jn/0qptFrVuFvHlVg6dl/mDdBH7UzFNN2TxSMQkzJ2KjNk7",
-	"EQMeT+iGEtbkS7vLgi4LoqlZUnD7bGfExEWMYPU3dLjfyTvWbBMJ82fQYiSgPI+crRptpqiVTXxywBpX",
-	"XLAVeeyUZ1Rw/F3cilpxqkytobjZHgtfL/apspCS/6rYq1VJsPQdPKAy6ZV5pUpca5wEjrA97dRw6h2O",
-	"LFbTKTR4dzfwsIbRzEBS4uU2TDO7wAuTS2eHanXL009iV7LwG4g8CMItxrvAZJN6evHieYNDYen88jPn",
-	"tlWaSfUUw642HV2QSXUxVwvShqhxddOfgcVJspFWU9KM6fGq1iSmfAx7f89gXOvBnvCDx09qbHr4wC5/",
-	"PukcPH4SNCGUy9ywWZYq7vNdV8cTdDNvklruMXz8n1Cb/rbqe7rT7SgMTTd29r+Tr93aMWc6bQoAjcGW",
-	"jobSagwTFlMC+q1+q9Ca8UultKHq/u/xTOw5Njd7N4t4r7f/0/7oUXzQ+YEfQueH4X7c+QkOks5j/mT4",
-	"Q/xj8hP0Rns58ezt7420Qof5Bjp0G1rZpKhCPX6r8wOntW8gyILrViiTrLItTjof4x29cVcaqV+n/3zD",
-	"/D2Xb33vheumSgd4yCi8GN0ajMco+butO9weDVPc4KGuIW/M69ox3rmWE98/3EBIfc5iPkbHLub1iikY",
-	"hvN1NhUFWre7BLzKeG18MtK2wnp7x3flC+vvtTWO709RY9ZcYo7eKGAeMiyFKUmVOyllXrwt31R39hKv",
-	"F3v7njwpFbysZU7E2On/I5832iGZzfiITGcdmLLbLGrtnbS9bdSnQm2qiKny18oH1EAQJFAajajKAd9L",
-	"zZjyD+f0/gHaTf4f+3UKSBCGy06tkQZg/vqveDuW0x7qs4Oqh7/BdqtEWrbbxUIs19yCC2dshfuPBAxq",
-	"eEdsmM60XrD2TOZeOqUZeoxGbKTimdmNWDyz79VoxNqQjMEwpfsyVlqCNgzXJMe7ERunXEPEvB8ucr9M",
-	"uY0nrJ0ooLw1+jdmCZD43THMEdZu1JdS2fchr421MctN5oluTGAOol3kq9iNwqe9w4+PgRje58g5lu9L",
-	"d8fsRoxM6LYB8MoVnmLwwnmlkbbCETcttxW1cE2oAuCi0OimVVE8O58x/WIonoVfqw1gBXlSUlWDTjDk",
-	"8U3jOysK7htl2WVgtlZUCqZtp/rSsBWSXOK9kg2yiePCo5sNC6derZHLrD1UdoLeTLKpyTdCq2BKApUW",
-	"6c/mJlgnkTHLzuRcvlOeqCFFff9Lydz7CNWCLFYO9WYRb9qw14uXi3jJAVwowC//eloyCoP1wMwsjsGY",
-	"0SxNF//P1s5ONJVrV4HO13t7Ou/hjFyS/TM7ceIn5lZpSnnCKEms0CXk/hDl9/FyPIGqujanmn5s2ofg",
-	"m27cjzS4qrfyz651pV+tesl3jHei56ZpxdVOyztmuZM8T6rzHnFfp9bdGKC8rzv4dUGw1f2ppWQsKmS3",
-	"3uNToeB7eetfg+U1JCtvhVYyeAaCFE/gFlKV4Z8xtpbMSGWpE9hjdNJfirE8r73jAe+4fuu0Ei3z8amW",
-	"uxYVJrYnrP3i7dsXr87en746P3tz9f78mfvRgC1n05U8eH5e5YnnFXC1M70FXS9Sn85EmjD/c/BF+CqX",
-	"dt9thzfTUhXzlA3d42Yp1t3r7nd7G48ozLmYTFQ5hKXtrD1JlITrldJPcn9/Wx93yo199mmXuwa6ihqs",
-	"WrS53IlK+GD95UCh3ZijjomXeyh4DmWvdZf8im0TMel2EBWruTCw+zksuE1eKF/FXDzmtNXZdAg6Yr2V",
-	"dXwpVaDsTq6oBWWvZH4ydYR8kfJmB0qJsbbwZtWmM2e6iSDcyIxLOeOpMJAwzS0Wt2WgY8zSt3MVcn2X",
-	"AsSH3R9/qA1EhCfWH7tb85l/lOy/pjPWYyz8x1zW3N6I2PXls7U1BAePfQnBauS86WI1U56mn/Sx/V7T",
-	"x1aLM55yI+LabGPQ02d8YSqPP+rh5pAt+ujJ4976sCKNEjKTawIH7oCDbUwZWu4FyhILK2xzy1LgxlnR",
-	"M52f/4qc7/UOa9fceL24GSxdLu7r5pgJy8ZOQaEgHSbM5b8GmILy1/eju1joFQ+JO34iuNKWl/aNGKZy",
-	"L/mvNvHuWUHyTSUx25DKlNuZFnZRSwOrB53xhZrViHpPvP/mS/IjlnGRYKaaH3+VdOuPkd5v/MB//ScL",
-	"exYxTcX8bMLTUQduQea1qCsxkvrPNdWd+Enky13apqYjqc/XzlIut/dVoVje6F3FIeum8c6bH05hNmuV",
-	"3roqjOqr+XxXhca6yRWGXHXE+umOhbGg71KTuKLhSjYWtyAjx8+oWMA/ZjwtMq3aO+F1wxJVuJx2dpfM",
-	"j3oLsORsrn76/PIte7T/5Elnn/E0m/DOAVmBbS/p/IvBm7XqEFwXUd9oxQYZv3HIO5m7efi98mQtn45A",
-	"66Jg8O6WGfmhNhX4faNKy3piNWC/SBXtPati36k6sJ9ShiJDVBqqUi5DxJS8WNrdyvMJ1hRPYIGAA/kA",
-	"6EztS6XFWEinjWQQi5HPOSc6N6WnMRbKhgscdPeYDSiGPmAW0tTkwBZVP6uZDd3shxhbpwJ3LJahm7PI",
-	"8KgzLS8hRun8So3P6mtg75IiUdnG8i36BuZ56ij6PZ4LDSP1wRl1r4ScfbhDdq/Iav98I2SNkKP6+/dC",
-	"Rkx7iekURBQW74O3Isol3nvSXRLMRfI+mfduDDdCX9q5ej/isVX6PUg+TN2Dpb8lwvg/uuMrxiphemhw",
-	"RISljX2JNRXo8jaGtSXMmVuEQTAonmXA9TElfA5KixqsyXUNU63bTUdaJ+P6BJa6/GdM2sBNrZ5rHX9f",
-	"lhM8G/n74brKPtauqcGT/wnZXr6ypG7RwiDkBvptyGc/5TfCVyUFwIRaN9Ld2CPlxl4CyLtM+64kU+xM",
-	"5Xs4p/JoxYbUEhNxSyMZFRHF0qE+3lLgXzl6eufz8Wv8ihiXMnfZJKTQzRtEj0WlL9St/WqunqMseUai",
-	"5GumD39cN58z+Rmms/YLl2Bn2erIymbuSruuy0bConr6/Whvj12/e1Upo56olCqZaoqx6wMTV6W30cS+",
-	"ePOC8Pmu372K2AzPhCVCQ2zTBT4iGSaRMUJLqs/7gljX1YY95QYeHTD6GQ0whCSR3hTjWbY5m8aPHZX3",
-	"KV9fHYVdZ46ar80ay2Eo1Kp6vEG/36hLb690b6tHZxNllyf6aEu6vs7Gmifrt0FsoQk35zf8Mln44hF/",
-	"+6/iozyuXb+uVUkLHS9ipOJFDDU8pnShX3xaVOx6XSL0/f2ZHjCoJgx4y0WKHDXnaQo5tNBm/12TS8ZT",
-	"7r0N0aVERmf3oqFcnUU9Fsx9ksGLsXnC/z//r25chwkTtUYAZumEGrZlws1zqCBXlNUIrPqYgrRPi4Pa",
-	"PKYw5zk8XVOqejWVfVXUUglXQLhwelDQyOs1nk8L0Ky6dE8Szl6pW0h5fXlYLoIqWD4//NDr/dTr7R88",
-	"aq2TRkswHO9e5dVSWmH8Cp90ho+aaUaGYU5vjemx+NLetX70zyd/mu4P/9K7PZj8df5TfHjz6qT792zc",
-	"2sLRUNqAZyc/vDz4019aa+TPuv1Fs/kzFBaUtKcl0UA2EWn/7T/+chWx/cdsKuTMgtk9ZpmH41UyXTAh",
-	"c9syR8vsspOLc18O6Q0DYfuSGzY48RBwaIIfsafANWjWn/V6j2L8IP4nDEqGReyueUQDYsJSfpQ3MWKu",
-	"tcDk5/q6NAzC8/S1d4I2gRRduYe8B9iwdr+FxGL7rV1mFBtxvZ38s1V1rZYtP62Yw0nWQOSeRkpFHZVS",
-	"j3KALcj+OjFTvzVerhVCa4mOVyRPzaprK0uM93RcOhr2ig4evaOH4l/Pg8T+4y9XAYUW9w9/LTZ9Ym1G",
-	"V4ujgzAGIsDSnwoM2PjW2/jF2zwTL2FB+HRCjlSDOTwbpiJmP19dXSA5qxHLEwW6DG3HPAkxGJFCjtOg",
-	"jQbJc3JxTtWbL1RfhvQAJ1t4JsYgd3M45evAMujEGoMEzfMqCgTx7ctTJW9BWkzaAszXcVoD+bNGKk3V",
-	"3By55zrsj5dv3zjmdKOrme2y10oCIkzyGkCifYoA9lu7EZNuYMZ9dLjrBsMya0LzHPzWD67yfuuI9Vvd",
-	"brff+jigfMQBPjnYPcYV+efoo05kgIzdX/lyzqn7ximhHxdSxAfaB3UQxQMKtI+3AESHRV+yAgudXZI4",
-	"otrpgE3Kp8AIt9LdDZy9OLvyXsUcQ7KAvS4hM7uh20MtYJQudpfAmQtc8lsnqmbjiWWzLBTVHTNezHsI",
-	"C+VHT9V4x+Bc3Nj4kXyv3F+77HxErk4c12lHxdge29xPwde9YzqMvkUU2cWcL6gsmLGAyV3eXwRg96jc",
-	"kZN+nHJRiSY8TuUQYj4z4H7Tyuc04FdSNe+6kU+kkoupmuWY4sYP4JZzlC+F6kA90BvRGZL0xdvLq4hd",
-	"XF/hll+cXJ3+7MPLaPKtYl36wdpcLnK8cFaBC3ezKhDDjz1YOBHmWKmExRMlYtgl7G1KW6+gGnNEPtcz",
-	"aXBSAqeCCOcCieAGMlvBGz/Gey/4kpDApmAnCv2ddhJ5tG43GEK/1sCsj7mQbuxwM1msM6Wv4uMNcOo4",
-	"KPk/TWhK4EHFw9judWQLX48b1iryZGr6wuHBwXEJCj742f0OuTO3Ik1zzPYxWMMOez95KnAzNWWeGRFo",
-	"gFWo0bP24w8fSP4dHvxE4sXRs9tLJD7Ep/dbOPWbjz0F3PAvYeFIkUCElJe/jledKuKkCup1VOO3Qo4h",
-	"4OrlrdeBPWO4X3KximK3lDOJaot7wusn+FGDGC54JFQnj8G0QXB6DwKuQ8h+JPHVl5TPxjSQV4ONUjXP",
-	"LwRJPhRmJxpWavPNEVbn09U2YG3O9h93SEVj9Me+RH1qN8IHNYw0mMmAtR31sUFJuw0/RUwrdI47EUiX",
-	"y8wATccNETy/FFSxemYsJB36a9DIkETNjcjo2HOYCFy9B4tgGPssUMO5p5PD3n7kL8K+jHmaGreDODfv",
-	"Dh4w5S4QuiWsU/2OCbzR8UXqpFUxVH65UGzVnRIKcU8/KwoqOrhxxwZ5Lt+SXsvuosD2ZQhYtaWjZFzH",
-	"EUnuymR26WK/fPf8yEm3mUS0ibA57VwYRiQJI/bs7NXZ1Rn73//jf9LRuLvKH2WqxmpmB7vopfAEi20G",
-	"+tIfEGWwqSmQWoFW0Fx6S4i1B2/xPwbIO4NLiDvPwcaTzqWwcITio0OPDogu8Iruy8FfOu8CDl7HEfkR",
-	"+8vrV45k/Z8Hx0W6m7t8V+RM7xHrt061MqZjhM3X35f+sX6r6/e6Q3ZJ6WaBhEkQbnjcSmcfOfb40Inz",
-	"e40CpAOkbB5PSlqTUxMNwxJ+YQnwJGIgR0rHxAmF+OrL4YJyH1Uq4gUjXJi2Ny+TWWwRt9nsYATK0O+7",
-	"R2xAquTAw6lIFSjrmA3UXJ5Q9YgT24slEXbcl4NbAXOsR3Nc7gkVa+tM5OsHsLYEyRLRWZIpjkwXAG7G",
-	"oMB9oZGivhygXei/bQY4hnuzyyrI2UeOl7rsFwR5d8tyf3jUdVc8Xhw+DEuqvvvt0DHXUlA13AuPwl0a",
-	"FMNYScsFXh39wmjtt7w1JywaXLl64nTpUrJRSJ/9GLVUBpJnonXUetTtdR9hCoydoJ2xR3aUd6yNyRec",
-	"n/950jpyfzzNH1rq+nDQ690JF3urbJmAebyak7ICmZ1PjA0XSKyIW/6YZlX3jXz2e9W+AGUzrHX0t1+j",
-	"lgk4UKWPBDVEaHZ++ZYRFKoju0TwNHUHhX9yp8PHxtmwaCCCR99a5bnWUYvIHyewl8DtXhyA4sZ1jvlz",
-	"yUqZ5P4icgzorhmnV9PVgnouyTAJvvYUL4KBBwMLAGcDdCBM1S3m8s259g1WAviaId2t2qXAo8LvGDaF",
-	"qdKLIyccjOXa6X2W/RO08teQcaSdF7361zXQsxGZX8gpfkgwrH366jw0e3GPeNw3//JuSPYxE+yeYLvs",
-	"XLIinZ6Ue+Uu+rwUDdtEsPZh7xDTdVaoO0fnuydxr8dW9N9owH3HI0LiPewdbibevD/E56f2GvBBJB93",
-	"VpN6yMAJN0hCaDm2y/SJcIwldihXQWxiiKiVKVPDAidJYnI6HgRltZjOjgnUW81O9SSGurPjBcKE8p6r",
-	"iBVeIEP5jdBlV46NyDgbO2pyVvER40jhEZMw5gj0pzSbyYxrAxSE86B/qCZgLrsbIAf2i8iwOuz17ku7",
-	"S7zcqnbT+ls9TRSP7C11wvr4aw7Y+1Qli89O+wFM8WPV0eesso/fmvV8HQL6ZdQteE7cgrFKfY8+hXkP",
-	"ez9tfiFvauReODjY/EJd447PLyleu1vDNogLf5t8PnEQ7scQkKrVVVJhbIC0/BqqyhJm5BYai6M4t4Sh",
-	"+vAgxP0ZGqGGzbWwtki2Lp+an24VBOvLHOzebyL5uE4TLQ53SdTdq8FZbc7Jr19WJuEymgiELIAHQSBv",
-	"ZR4N9ZZ/DW18Xmqgq3gPqnB/tfowCvAJxDdeFS5ucVJI2ZTfOHuXF/WfS6Fdp9fkOFeQ9GWOP4Djduss",
-	"M8PR8TafiHiCPegCPMGOB7vEjy3YQs00JXT2pS8iowkKOe7uRCw87gvo8PEV+APDal/9q5rp0mSLp51e",
-	"PARstUq4VkmX/VXNKFKIQ5CjKM8IDktfP+wcdFG712XVmaMLkrpZrk7Whx9XeHkV1PGuCkzek/GLMuvq",
-	"PBvYlhxqPFChZ9/9be7rUvMvfOnR5peK1oD3YPqczUNR8aqnGFdEzJRTkC+sDQxOf2zk7cKNU+HvvIam",
-	"lrMp2kFBe+YeDeIn5panajyDqCiz8xVcocw0DxcE3PSiVKwvhTVUDeaImEtimIRbfuRNeyoVc3/1ryHi",
-	"PomJkny5AfCOXP+YGxoRV6Y88fBla+KKQrLrS5aoNOXYf7UvB6EIahBCpg01dhGaBhlotgCuWZvq57yZ",
-	"4dHDM/c/f+h13d9lX/5hv9crV27tdtmAZ3pQBGc3FnDm02P/9Z/OmmF7fRmq3tyf9nu9QVP5Vqn2E9eT",
-	"CJOlfNFlA29/Ddhc6RtTlOr1pZ1oNRtP8vU7Gtgx+VFTXdcRG1AACFcyWC0oG6zOqC9LFWURG1A9WGWA",
-	"UPI28DVvg3Kp2KBkLBT0gDnz2hrynxANGb4g52mYPx1L5eiPC0GMSDjOIJwKAx7MGcMJmRYUMudywWK9",
-	"yKzyjYxqJKvTgZGwv6Q/I6+MaxCFJb413S/kpcDBc6QDq/KWECYqe+ry3gnuSLYXWmWFZOqRHpq0UkSC",
-	"+IK7jePXNRslh5qbnhNgX2CfL7zr3qnUEaE05MLUicQS0ELeKps8daWdxu3bZp8zviD8xEo7nGbFT8mR",
-	"GM/c6YcmKfmLrH366uzk3Z/PLq/ePzu7eHt5fvX+5Nmzd2eXl2eXuxHDgBu9TqEOpRMMkZxI34fNLc83",
-	"+EFyctyIcQDSG2MuHb8O8wYtGKWv5cZqqx4wX9bRuNJsqIlFw3S+BH/6dmy+8RpGlWhXQ4ypaJ0UqCQc",
-	"/t0oJa/MW+RYrIjZtYrxhB3HchE/YO3axpFYQO40HuoNWtT3+JuBKqR2vZ3cl0Hm7BjG86Rhn1tGHOIN",
-	"bKcidxHpe4fSozzFOoWBpxp4smC+KdxOX6LP3P+at0AjKCKPnkF6dh3JxZV+mg/VK1jf9fMr+wYDkFBt",
-	"aMnv+qf7Ar+K5v+v6XIsBd/wGFB/9iJeJr59IOlWXGvHuKxNO+kt+mQqpNm9i3ghaxmBS82ykMHEeRQu",
-	"tSGJdxBjITpnHpwvn6z36lMfbScjyA4KDoVyu83zZ9SJm5u+HFQaCvp8vqU7LleMV66rKM/GI6FlMGw9",
-	"EXLcl8LkvRd9Rh61z/JCo7KlXewtiiYCvwHp7Id996cjzPDKe4bSR3BoTFBxYhX/1GXPlxuXksvEJ+cx",
-	"0mvdVRGxQaXV4IC1J747al+Gjqi7lBnhm6KGNaKhovEEIKlYAf+LVcfsspPyjvflhJsJCvshGu+Jz6CJ",
-	"tTIm6Ox2pPT0qCS4l1ukYvgrSPAhOPvCjdXd6bI3mNLQ7HtqH/Ye1XpH4nKf3Acrweua+X714E7oWVer",
-	"4yyx44MX5b8nyXzJF5RTsFAzwvn0lqkzTpeF1V0E8bK7KBfDvlatU+pn2GSR+YN/VrRqfIiexUrfywYS",
-	"xmym35UrMWx6Dmo+oqbJo1HtHR0xlSZ5XOkz3dikJm+2CiqdJIUpcjIR3E5ZMKSzc7pu/S25GorXZdyT",
-	"hyqwa8FZHo7GHTCMvyvc31Ks0ykUEvw4JMmzsur4BZVt94NnXCrW2vutAuPTHB9eefPOjHhV+tCz1sfo",
-	"Yd0TTVdEVbv5JCb4SjHmSlQ5qAhttCbm0hcl4E1xzLhcKAkMUgPssHe4ex8NgvK/D0Z8z+PglE25Kg35",
-	"B3Lsh4cqy5vgOB6OOH87Gn3XtwvBfHiwxceulHrN5cJvhfksrHY105Kp0YjZueoQHFS5AgKx+GtamaJg",
-	"p6KUEushJ30C3xEmVTPb0e+/H66rgs58Zaar4kHWsZ6kKGQFt55C2maCFS0yhmPfxhDjruj4KIHI0cl/",
-	"598Hw79yDft6ZyJiAxXxiiz7DHxrcuijBscnFV9yJmEe4IKoowsFgMnFOFhi70EwpExl2oRU4MwtKhlo",
-	"XLAoHG5Yg7hijuG0P7M0+ULMvIQy1aDiFUhMPElCkiavNKtAUKbvzqoGZxXmLxmw6JCYZaEqrLJ99+QX",
-	"qikrY4Q2OB280mSO2M5JmlKvbpLO4Q7B3MB6fNuoL/OfqGBxCCyH2f6xVMi9E2Gp587bNCmudWGYkLHS",
-	"GmK702VvZeiHQeHM63NfskvR7oTqHqxie1ikWuurri77oTqrK7N8gOFGQuT8fuM+gBuXzqKqDrdBJjmq",
-	"CGZKelDM+2rHo0rP9+arNgAG7JyPfLs0DHJhgVCIBXLrHZgRm/sWaZyq8Fgq5E13x12sOHmlfec06Mvq",
-	"UBGzBconQiJgMSGVELM5X3TZYa+Xpy77tv6S0px32J4TT40d/3fqBMjSDjxQAVLfm//hCJAT32Li0yXI",
-	"vzBrry1+QRgXOtZOwSxbs3U5LYlYegw2ABc2xaeuqYH4QwxK4dTWZLj/rmJRVyvp7PcU1/7szKbDrfE9",
-	"V7fzwimkaGlLJ2SVDskB7Zgb6AhpQLrjvvUdkNw7iIpTFDgZ4BrbU9YWNe3XAo5+RSLbqoKOqG1z3Rzu",
-	"abUE7XdFiGcBMkZvip2g/7uRKnPAiwpRIlLOHoqtZgUCk9YH9Ow7D6oToMohYQNS8f+DHvh3N5hH6vF/",
-	"scpmg13C9/Gh+BykJy8YQvsCq/Z5ColHvjkuUGSKbrCDIHQHzCcyheBrXw5ilYCH9BiEXoEDgrPJx6DE",
-	"myU7DjMz3dx9OzzcZA8pg86F/QKPYAnTHcfz7V/DlDKt1Mgtaq6VHNcWMuFnXtGN8SA1lxf5DL+R1tJ0",
-	"o1wGHJXjAo8ooFZ6tKHvseDfv5b1XEhhJoyzZUCvwHdouBQhiEJE5NaX78V6H52MRGT4dmNdwekEYl+H",
-	"hKneEYMPAS2OwFV9bRf+6+Ll6VnI7tMoavw/6OHzZ4QTu2P6UirEj0bosoCK1mVBDuega1R3hCh4HqM7",
-	"ZxKsW6qV0vigs8GcBeckWpCQ6B+iem2s8fToUgs104a1w/b25ZIA9kjTaEC6bxYyDsErV2aBN0MhV/MD",
-	"7Eu+2k9XECoVJHUjASJkFnBYzRI37FxDKfiSquSpp6H6+/DHWk2pVuey1NmtfqTHT7YeCFd6p4GW9bFH",
-	"vYM65H4E7qwC9RMEJL70SpEIr0rv5U99fACF5yQtdnIoyZxBqtLj/jIB6/YaBUKJQ0u4hlYFaYayAOVA",
-	"+/Lg8ZPdiOQG5WMTzwcIJc7MRGnbSQUWmldUpG6lkHEeymdS1BFRc3PrpcLRI7RY7YSyy4VhRljAjAmf",
-	"5I1JE+5VbE072Bt02WHvkBjUTzvIXt9CvyilauY49KFvx255r707MNxW5H0V9t3RRRlskIFMMiWoReDv",
-	"kt6fwtjDbDXck/egdN8NvpbAKVXKlxjk5f6+ajJd5M2NuUyiQsYjinDiOwZTEVOphy9VWVMDioC4lCt4",
-	"kqwBgguADxwblmDdgRvGQxo2YAZQp+aH6Tjx/fSbPSc7hr386ylz9v2n265fwCWyY1gV9KJEab5v/x08",
-	"JDeLOGRqb5Gh/XCP8+Ui/hdLzD6vHHI1P5sSMu+WoL2ONlYTPAvq2ATy83IRn3IDd6YLZ2c+pLTNsI4m",
-	"4LF7yYGvYKx+lizPWgFDWpNHr8w7nROUZrhTNrjJ7kN8ex7yZkNhAN5XpaKAcvnu8npWq3gp2iaZUVMI",
-	"max96X90hpgHK1GanhsUGzHwwLvuNTSOUUtjqZJjjzsRXFdK1ppIfn2fIly3Z6Kv5L56uYhPaDkl99W3",
-	"CrIFqKTvbqlvmMzjT6Hqwy2kyJcUHLmCvPdb8cWPe78ZkcDHNSq2Bj41vooXy+Qg8Vo1ubCt5fEEUTTa",
-	"g1Mi4s4zYUIPjKPSE4hP/ZdOeOpqkUHnLX7JHDGpjBSj0QCBc7lMhuqD2518zNBUt3OBKN2DXd/Hws0F",
-	"K3gJ7VTPJHUZxP4WalRqCNVll1jKNeULNgIbTxCUxkv5fHuoBBl4POlLegpLd0ORrvf5+beCRcRSNT5m",
-	"vECdojcJxkXNZZedFEUBfelxsw+jUJ3Fi54zOHwVRbXLDvd7hQGDu+/EdgIpUDV0ArovvROO+sgEMPNQ",
-	"aR2qtznCXDabKS8X8TM/lfsI4BpQw4Lq1oMbEkpS62h/teF/08gigbVjbmpr5t6/K2yiii3YjkH+qEro",
-	"vD/dUEiOvoUVo722FsZv+1cshjnc30KevVASPk91pZpLxNxzjLCC03dvyw2lHBnya7Sjk5Bv6CaRM53P",
-	"Qyaz/5gN6D8GBH820gCI643YjJiFbgu3AOarY+H8ahmmdyOgRJli0TFUXAjYaY0e9NgouRgKxZt9OaIU",
-	"T3dv1PEsvfqvoi9RDd/3Cs/v6tOaCs/C1xe6QK6oUh5HLTDgF1Cs0tBxvT5noZSejK0Eys3Ifauf0PDG",
-	"N4HyVhu1G/IxZPYORjPDU3PUl5i72JR1zfbYuuTFY8of2DmXpb863SAE0sITmL5wxPql/vf91oDtvIF5",
-	"HkFQmvnuQAlYD6r6S560WbQEclJygaCsJBS7O9jcppKcin5TMZ7YiA0RM1CY/Duo083zkgGS+lQeRIGV",
-	"vlQZYA3Hcj4EJpWCDM0tCfaFGswIwwblpvmD0CIC23Whq3ikdF+GPpXkXl5q04SNk/wo70NrqOUOTIPd",
-	"LnPaq5Az8J25VtpFEapMEUGuxDGZVWNKevVhW25D986iW6Yzw/tydUluxW5JPu2F2m+n7tajGK5UuGBU",
-	"i/P4jL+X8lIcw6eQbwXOAoNBviEVZtiHKp7SR8iZ4OgBQzsh69ifDSq/eKuaSV+6V5ZpzyqbvQ+kjeR3",
-	"JgNs5ZNOIsbClmpvEHt4taCEiM1dtqQZY0Jw3psKlxlYLSTptFETr5Se7eLcHhVzK3WzGRDmcCWpZwhF",
-	"c+oS2DA2xIktM7MsU9p2kd0OfmI7V0qxqdsjbi1MM2vyV6z2reLcsbwJlNzdoVm/A6sXHUyMqsXuQ+H0",
-	"QLN6kEa/J/R8L3C4d+Dx0jdcI5+sT4mWRc3QPeKOyEFFY+z6ng2lZ+5JsysNhVco1HFG4QMIgizQaLju",
-	"vYrxhYAxc5xtQoXDRpGBce671+FS3PsNlZOPzaoVZWX5RKXlmz80anSaASRHGy/VXDHoS7xUay724p5d",
-	"oznsdlmpOM7L8JFIUyYkXUCFYrQTsR3fjBtnFGrhntSUwAWNDRv+UIJneaClmxN/eu8fxBvqauIPaSlN",
-	"NL9nUlVc/N0d7GqYilvoy6WdPcrbG+bXfVFxjw0PI2w4kF9+EXM3nF254Pp41GtqZJ32Xk6dDVlXOFZ7",
-	"raaw23gZBvK686V45mjngtvJAzKUX5VX9P0m/X6Tft6bdFVmUodK7eRU2UTbvZ/QV7Pm5LWTdM4Xhmxo",
-	"7N1ZNOymCsAu+yWAB6BFJsqJuKeX756H9tGpuIGiA2tfeoak8IEMtomFgIuNYi4nXTWzDTLFzf7bOKM8",
-	"i7mpfd18jKZiNKyQQPz0IhqORFDn9rgHzWQTZVWzYvDHi7MXjjou3rxgs4xZxR6z109Z+3D/Mdu50AoD",
-	"JzhGUX7Oyi+JKR9Dd8e3C8d/YR9wDcaJEwQxsGyqjGWP9w9Y9sG7cDqAdmwS7HljtcgM6hYB4Z61U5/P",
-	"x8DG3dqLilrSXOAiv6jtNp2lVmRc272R0tMOIvBXCDPTbmbWN1fNt31zZKN8A/3Nv/hr/hi1k30oNxUm",
-	"SmQJtlLGrrxsgBPOW4tImBMR7Bh2/e7Vv9y1tb/FJy74whHllVKvuB4Dvfd4m/V4XwckryER/MpRwLf2",
-	"H19TzyfsVFISBhSeucE7xBYZj5lnxPsUXeIYe79JPoW1iWMNTF8T7MT/WxfszJymrd2L/+1vJ53/n3f+",
-	"2ev89L7z62/7T6Inhx/7/W7779n4v2dyvPuH1qc0j0OW2Pt7BuO7xj0j/24mx58lZEry+ncEHnhSpbx7",
-	"EpfvPr8O5IgnBk1a/yi2ObLcgrucqMCw5I3FJzkapog47l/yPmfr85z7Mnh4aShURBiCTBTNnsKdP+JT",
-	"kS5YW8PMhHiBUHK3y8r1jJpqa1TfG7vhw6QxHG3o+V8TEsXXLyFkGzxgDCW3te/86PWBR1xLHnn8jpC0",
-	"SRn1RW/eTVYmJJ9q46517pGD3PbfQyHVMBbGEmBCPQsS1LxjMTMbuh+GkEcMolBOhzU27bVxQjS+DKrZ",
-	"eUBmt9KmJYD1ey0TYVM8lt4ItOapdzbxBYvVFCphL7cvpi8H/6Fh9O8Diqtw6lSe4EjHxbNzIU3F2dWI",
-	"BLUeUCVqiFheTJQE9mY2HYK+G2bUOuApdOOsNDxg4QAh2amXJP58N0AivKts8er2NeEgOJpvKDV6dPAp",
-	"GAhfDY+b9uVOvqf9L67Rv8tPMy+e/2KuqP/7fEQkysoQTiWEgnsJUSGx8jAvr6hHWs2f+yQImntmO32L",
-	"lCO/3KT7PYPoc1mAr8TI4l1sMpA+5/qOOCY+wLECZYIATOEG2vsN/4nq3cc16YiXPkco9GcuLrt3iOfk",
-	"fx/N0ohlecBGyJ26Rg6l729lShZT3Lbd+P7Bjw/6VirtwEPMITRwj0Y+3/E6NkcxwHr9vkgwCwENMmLz",
-	"zKYCLq0CkHhnaMTV6wwnBx1/R+79ZgsZUGshXOWTc2q5KaYoYd7xiXY8BR0QErvsbGW+mLOGiVX4575E",
-	"cwG7i9L7FTuhBjOuHorYLST4HbYRKPZbyZJvEIPBzQlX83fe3Mib/RamIsy5kTuWTaHfOmKpim/QezSf",
-	"KKze+RzZJGECnVStLeMOBUWv1Pgb1nFvBTVXmuqZtHqxDezcFaWc/K7KvMM6nRQrpXdXa/6rUHr3dKEa",
-	"kAlmU2yXenSJVwVdMWTqK12bhoTO0mouEmsPiqTqwW6ElbIJGy4Iy7Yx8Wh93tGxB3uDW6FmPp/IWJUZ",
-	"bI8gEPntM6cIVby2fekThupzsLEnp7cW21JJKlwz2L7eNwmeGUgipiFLeUz7gfsLui/9UBEbzrS07icE",
-	"s/NNIYqUqN2jcqsnAn+agOxiBlLwMs25sOwNMxArmZi+pDbEIZMOsafyc/VptuVkZ0+LiB5CIFMU63Uf",
-	"tCJNyXtVf4+WaOxfIv/osryib1/bfFlUzX3PKXqAGMWOq0plIQ0y815Xvkz+XHJ+I880O5LqH3/IYaIN",
-	"xE+VC96vHVr27na/0/dnhtevUPRKtOXeqgiacmvSzYWxl+Ghr6N2UgB1C23zhJrmhDVElCSlISYkLmxR",
-	"/fuDPq4FnOLVpX6mU9/TcKtuoIP5iGadE9w99tY9VaKF36XkOsMSqe9h7SZhI5Oqk4fBhxgyn4GrJHwu",
-	"ygtRF4KTqOtwlzSmUtQ4gUSyrQfoyeGnpB/9q9Di1849cvTkDDBvyOQIJp9HjFFQZEMErxQ6+f2jFVzS",
-	"Yh5enOEyLz/9DlbwLRu30TEEVKAQZzzOU+VE3onJMG6xkeW9g5CUzxx6uDQEHZ9Tsk4KI0vd0jSwmYx9",
-	"Hy/MGfLFlL4kYgjM/8omoKGbJ0pP+YJATIbQl/1Wv8XaGqY5wpV7iPCUhDWIW7QbAIm8+PFgreFR98v1",
-	"u1dsUEqFH/QlgSRAUiAFU3fldqjfKGfsRpihkCQajMHHEJJ4lwmD7Z98IT4mLB2xPuWo91uY8IiRI0wJ",
-	"plCMx2fRajaeVOdUn76ffGpywlcSWdf5DB9Y0dhyKv53b85nzXp3G1vjSXccQ+nI97z9Z9lY86QQO7W+",
-	"84FW6SqEgv9HCQClzQ0blOTbANHQdstQEm4kpiTjfZkPRi/nOUI44LQEnOHeqTaAM5BCjH3mVAo7XXYi",
-	"CRqmL73YKxJJCcWNvts+PDhoKN8pduHBCoB8it8bSX7XWpo7SPIgIIjk75ojRZzzTqWwpJ24G7QEMWia",
-	"xcXrUKPG3P8YNhhpJbHrU8IGQx7fDCJqAx4q8vZ70eGPj6MfnvTYcOEEQPtw/xHbeS6wZ8A/8zL7vkyp",
-	"aSyXbL/3+ml3ZzdCo2iRAVYDRuzizYuIvTh/HrFfYHgRsaevLyL289n5KRYKPnsegHJ98A41mx3Tl55D",
-	"Io9FOVyg3hO6pCUQp5gRjF+iqsRQ3o81IVQF02UINEQz+ePFi6gvcT5u4e7bTlvjaarmkOSlitQopYQk",
-	"SqWwQ2UnrB3kHe0+/RE3sy/dmG4vS7hzO07Sjighu4DFz9Hu69HqqEE7AkCNuZOg3DfNIncWZt0umLoF",
-	"3WXuQPwLCJ5IdZUgA7iosUrzMYRNnECa+KISN/AUpkovjnFyBIGB0n2EqS3uVQLOdDoiQejNJwhWWt6c",
-	"ORe+8ajHDle6jw0vcMrlhmA8oOY2VmtWiPkhFW26Y92qtCpqITFsW8H1TUs5Xy7iS3eO1jrxXWf6+h+P",
-	"PUyJ8ZVFc+ZR+78Xcf7eizgvnVG9Ah9a5ud7QYliWGfhNKRK6l6wpKsyoHj4e35clRP/7KOQ3xPktg2X",
-	"444tSuAbuROjKYf10yOQqyH01SDAqoUeEnlEwJCOsMjKw1ATyGIG2ijJU4agB8Iw0NxAwtp4vauOmWhI",
-	"nCDejdzzfZm7wEAmha9oqiQs2ES4G33BjOULD5Q9S0QtIAdN4l6e5W/EKacEx/2gTZhvapG4/SlXHd3d",
-	"GnEjeFFv6AhKTPhbawhcgz6ZOan7t1+djKXMu/wvjk9B3wZ6mum0ddTa45lAovGTWOaYc0nqFAKiDFVA",
-	"N6WBusWlMAXLMayxCvLSmWURy5PgvK8mKnmNZZLvSlhRaWSSAatDXxNKveRjQEzrkcfgqgLkdiutA0ej",
-	"moGW2/K0X/71dJd1vKURBfW63BylPKy7nGsGlbeUj1d6UuDfah5+BthowLAO425JM54ykjTMai7NCHwS",
-	"Ii6BmsXpaWnkjC9Id18dG4s6wZkFTpZ1K1Wb9EPthG4hVZkbs4Pu4wmkTiYeMz5EA6l92DvcZUK640xm",
-	"SKKloZPi9dbHXz/+nwAAAP//",
+	"7L37cts4mij+KvjpN1WWaylZdpx0x66tPY7jJJ7cPL5M95xhnwgiIQltCuAAoBVNTqr2IbZqH+U8wL7J",
+	"PskpfB/Ai0RKcuQkTh//0x2LJK7f/fqpFclJKgUTRrcOPrXGjMZMwT9PYzZJpWEimr3ixv4SMx0pnhou",
+	"ReugdaaYZsKQdt+ojPW3iRTEjBnRRioWEyr0lCliJKFEsZRRw2Ki2D8ypg2ZcjPGl+mEhaJfmqvzms36",
+	"B0RIM+ZiRBS1o3JNDJ+wbihaQUtHYzahdkFMZJPWwd9bdgGt34KWmaWsddDSRnExan3+HLTOpOa43vnl",
+	"v0zkgCYkdS8QOYQFJVQbwm7sxmBav2KapkzELO5WFjCUakJN66DFhXmy3wpaEy74xC6ql6+GC8NGTMFy",
+	"zplRs6OhYWpxQRcskiLW9sSmlBsyYEOpGDFqZs+BjigX1cnzuXZr57owNGFrXNt0zPDiFKMxmciYJZqM",
+	"aWyvwP4WjVnsnsNRsLg4NC7gXg5DYV+IqaFkQmfw5YwZosdyCp9GNEmY2tIkocaeZjSmYnTr6/wctFKq",
+	"6IQZB6InE8qTM2rG9g9ud5faP4KWoBP7JbPPW0HLrpwrFrcO7NCVM6Qf3zAxsiPsPd6vg6ASaL5ms8Xz",
+	"fEuvmQYYN2qGUFQCG02H7CDHgCrck2s2I1TExQ/+qxEzGo90yJUFPsQlgAHSnlB1zWJSQZpX3BwQd6Fc",
+	"aGOvUg6JyoSw0GOmPGJdsmuBa+/x41DccM0HCSNHF8enp/Y6FI3sqQaEdUddQsnV1enzQ6LYhE0GzOLz",
+	"UCqyt0/GMlMaLw4OHAlGceRzmNxqPOzHgCz+793aoxc3TJsJE+b0ecMN8+KVeN2LfrJ/O0pxVMC7YiZT",
+	"gsVkYG+OMKoSzhSJ5GRCRdwll/YmmbphCnBYB2QgM0s2ApIJw5Mcz0LhEA2g5R8ZUzOSaWYR74aRlGrN",
+	"YsLNkoP+tXOcMKrs9jv52jehTZeKCk0jO07jcZvSOxue95VmqvlaNxr8s/1Wp1JoBmTiGY3PEbPsX5EU",
+	"hgn4J03ThEfUbmfnd413X8zyJ8WGrYPW/79TsMgdfKp3TpSSCqeqAouFAC7SzBCuyYQm9hYs1/gctI6l",
+	"GCY8+gaLOCKRFFGmlCX0SGuJVISSOMO5WIB/1/JjssCOiTY8SULhyImFys9B64VUAx7HTHz9DV3wkcU6",
+	"LsggM8BeaJLIKYtJW8mEBURnGvlzQPgkZUpLQQ0Xo204+ZdSsG9z9YppmamIEfaRA6u09H1KNYlZwowj",
+	"oyMpESJOhWFK0ASH/PqnKCcMpaqpBYypkmKUS21AtQ5JzAzliSZUMeDuBUFL5AgW/U6aF5aoff31vpNE",
+	"Z9GYyMHvLDLE8ywjSzIFLOmMzhJJ40sp31A1+mZXjbgzkPHMIruRkiR2eljSpZRvqZg5uqO/wZKkJBMq",
+	"ZoQawyap0VZYLInzIHp2ctmzbg739k5JSoWJrgTNzFgq/k/2TW7dEO3xHejUgMYkUixmwnCaaDjfK5Eq",
+	"GTGt6SBhJ8JwM/v6S/uFJUkHKXoAlGigGL220t8g01wwrYnKEkbaIERxobPhkEfcItuAJlREbBs2pBjw",
+	"eipqVB+kxZTEfDhkQMAdoDmqeyV0lqZSGRa/ZTGnl8D8vgXAD7lFvlnKLLQDDY4ilhrgbp89ewZYOwaW",
+	"c0a1nkpV5r2pkilThjOPEEOuJv69eRGx11tg7UFLJvGt3k/Xf/lz/gsSHM+zuZo8ZyACNu6ETmQmanTk",
+	"q4vnhEYmo0kyI4pFjN9Y0IlZxCc0ITizRdTS0h7t1WxDSIMzVfdQt+OqjLaOKFYIWn9fkPDczn6rPZtM",
+	"GDWru9cYQJJ9pJPU6qCtl89aNSuNOU2OF979l/39updRMiy/eCW45aivuRjFctJatTMYIMDF1W5HMWrY",
+	"JjdtQPazErlUxCrZdTddrH+31+t1e701bt+qA2buKnef1B0SM1Oprtd5VYrjMeXiqGE/r+SUTID5ol0E",
+	"lgCSjN3YIfEnCwLNs8tjEHROLl8FhI+E9A+uLp5fzoH3fi3MfnxF9XhxFZbsSNGJ7EpJCTTJmOpxQPiw",
+	"euZjqq3SVJ1wd+/nVaDhLtUfdHGOdXDiIKQGNOJYMa0Xd/HLmClWXak9SCOT2AozmjkbAMzerQP+9aHO",
+	"UFNPYZqBahEvWcRjFh+ZihoZU8M6hgMSLQO8Ztq1GgYX3viHcrJd3alSA5v/yzmxSE2YsP/TpA1niZex",
+	"Xbt1T4nrD9SKGrzmFEk7bFmEDVtOmXf8i8VNszh72W0O0l5gplfxaQeDF/hyHdEvyMzzk7POT68f/aXz",
+	"9Ne3e62lyLfwKNPxOTWs4VmzJDm3Tqvrr8tpFpEwyDGrDA/z0FMsNt9RfpqlG/fgWL2eJXh+VGB1I7o3",
+	"49Yah3ME71ZxaI3P3rm3F2hZ4+mt3uQbrpvpGv7BDZusC57+6ArBiipFZ4tLzidYtkR/pN5K/OzyuBW0",
+	"Ti5ftQKLtpc1FuP843fF0c59fn68ZznwJfx/yQh/yVjGas5Gvx+uj9wxjnXrg4TJTw2brDzKfIYAl7bk",
+	"QItBF3c1Ys4bUS8YJFKMgPS66YDxTikSTWqIndqSxAUT5LzZMT+SNQ+iab92u8Wal2z6IievHg7OmIjt",
+	"9eSyPhCJc2Y/ZPEykLjSdW6cyzI7bmtDh0Nyw9lUEymSGXCK6mF/4HEtDUHnRS1DdaLwcqHmAxhRndSL",
+	"g9UfzM1xIqPrRSgQclq/vZJ+uaWJtzNaoCftq8vj7crVL0UIORw6rF4EsiFVAGPoMLJLtHonHTvXhrOk",
+	"J0QKFhBqlfCXksSZgnVZXv3T3rg36emwtV2Vu93vzetphP1LbyHF9wgXZDqWCSMav1gL5ufVEjlt5Qcx",
+	"v4JlF3YU31AR1dGk4kG9I+OG1RxV2ApI2Hram+A/dseP7D+37VFTQyZSG/LoyeMeielMk/bPPz3p9caL",
+	"B1sVvVerm36tDRt961CgusHYiSTrwdjYTOrRqAHvdIYrqHtm2MeGB3I1QgI+GtkqpghwK25ct9QlR3GR",
+	"TSa0TuO+3Yl8ycY32V/djk6oSmbnLGaT1HvdqlsaSjVklqPUoyF64siI3zBBsrRWAK84B+t2lSouIp7S",
+	"pEG7iOSEaTKg0bU3OtMbyhM6SJg36HVX2h3mXJTFnEFpj7VH5L0C1ZWd3DA1I8w+JN7NBQwYXIl6TFO2",
+	"yGS8SWaeIGgDm5nQaMwF6yhGY/hBMaqlCIrggCgBM+Yk04bQyBApCDcHpC/Y9EPMbnjE+qFoR1IYLjKG",
+	"RsxEjrj4hZvxsYzZdkD68MMH9jG1Z9NHRS1F/gsm3w4XlsaPpGAH/thDAV/Zz4006Qd/tH3SRsVZmtSP",
+	"n3uB+nYyLq7Lb7+UcpSwUPiJBGOxhr15GyH4xARhHcssWQxa5Ta6YAsiV2y4DuSGnCVxk1CQZsbS0iHN",
+	"ElM6WrxKy9sGMrMnywgMUyWuPpZhYcoJ05qOWAMIF56egNg9OsOMndcqcIcQoQBWiLGcEqo7XFfnPUsY",
+	"1Va5NkwRSm5owmPSuBh3m2/sldWsyEJFGWRAJjpANi+vWR6FMwcUAay5Ak6EijgUFgJgLvipPVByqpnS",
+	"hCZakpHl0FYYhSFfGZO+F8mMRFJec0b60c0HN80HGLnvrno5NvvTrkPYF1KNpFlp9s4Fu9XBJwtTIBC/",
+	"4eJ6iVUdUX2VUTG9jRndY9nqgetWjYEcJwkf8QFPnKtm7lDgIQYsOdHcqIwVxzyQMmFULFxI/uFvjRNP",
+	"nF9kPbm7ydZmcTgn3gG5uni+lpUtbdARNLcIRqgQGU24ZjFR1DCPABFNTaZYTAxTE20FzZSpCEzKZir9",
+	"xLp2yiiR+nZGJ/wCWHLpSPIT/yKLIBPx81tJJbdj+KUInBlRuRxRstFJM2ZqyjXbbhAOtFFZ5IWPZcrn",
+	"W2oyxc3stPSJJbzu56MlAIOrDsiQf2QxqMZpquQNTUoLxUC/7UNkBh9TUDz9fqdjnjDilNTajaR0JrOa",
+	"6RGOyb+Q6joDklIOS/G/14+aUNGAAwm1ap9VLAnY28GYnXOzQtyB33MrW5WrPKOaR03zNklrCRV/ZUrX",
+	"BmnZld3gw5yJ4EIRg+aW5vGrW2uUQOmnjqPOCGr0ytkHnLuhxvaLk7H4SC+zEUww0NTKIPYWkV1zYWRA",
+	"6BA5rh/KvrpirhdKTlbONh1Lnc+nDVUG4ju5tpLHnRqylbkdBVjP9l3Q9JL5m6nJczorG2NL12mfejP2",
+	"4tHkpBborxeOUK+3X6JtwZP6NjXESkSGDGWmckJcT2M2NZGjCQdQMceMKh6UzOa5rTs/jNLOkREt0Kyc",
+	"epTJb5U2VrnDarN5cT0N1mRnMa01K6GdZ0tDjCQHmXXMozFB/qMrJGtNXTdfzvpW15LUsMreWh5+icm1",
+	"GPFO7MhObj3daG/rG5Vrplt/rxtamEuE68uNzLwiBq579Y1XvdraXD4DadiyMIImiXHxd296aCJjLsR+",
+	"HROFIwRMHzXILVaztiBYdbEj/2CKOTGGxUTI6frIuFJUQaFnqUBSw53sN42D/td/Ek8FA6IwGpuMaTLs",
+	"MCtJ+mDCJua6PmdZrjc6Ip5T62VE2u2oRJyL2yrDwXLIW+bqOIoMv7ETntjjWOXveD2LjvC+G5VOnQ0m",
+	"XDeLZsVzZ7i/4WwKQaXyGgTjQ7Lfe2qhjQoQ3AnXuRXAwdiKfJeFo3g9i46p3txpJ6Msp7GLO8sfEykw",
+	"RE7IaQBWnJQponnMSHs6tgQL2BicgTf2gNiwFt1+PYueu5kW6XXQup5FF2tJT6/zF9Hi625FN9kZi1cC",
+	"ItiUWcGHK20Cwmg0RjsfNzrf2m02dFEATc2WvPC0ntYeFcFoi88gsut22muj843rvzLFh5zF9apyg3Mu",
+	"aKVjF4W+RO71mEo9fuYWzVwOq89zW+H487MX51TZSEl4LM5qkbrMzQMXVAa9Mq5UgWuJuGAB28FODabe",
+	"xoghJ57D3xaHFRtmmsUlXG6zSWpmoA1QkSvtX4SuSFobgNwTwjXGO4Oshnp4ceR5BSWfu7/8zqlplVZS",
+	"vUV/qk1X52lSXXCvYcL48OTqoT9nBtXnoZITZMD4etVKwCd0xHZ+T9moVl0c073HT2rkR/aRXLw66uw9",
+	"fuJNAUCXqSZZmkgaV9T+0ngc7ZurqJZ9DV7/J6vNs1oUE27FHbnG5UZ0gn6UehtFppKmSMMRM6WrwfwN",
+	"TbiB2POwFbYKaw3MVMpPqZ7/Dk35jkVzvXM9i3Z6u093h4+ivc5PdJ91fhrsRp2nbC/uPKZPBj9FP8dP",
+	"WW+4kwPPzu7OUEkUdpbDoT3QyiEFFehxR51fOO59BUAWWLcAmYV1Z8VN52Oc4xe3hZH6fbrpG9bvsHxt",
+	"vufZTRUO4JKBeBHkGoRGQPlXuytL3KNhiStU2BrwhgSiLe2iOHLg+4cdyFkJaXwIyh1kq/IJ0wTWa+Vz",
+	"NLHdSjO+0i7rZV1ifWtlGGdYzteW6L9fIsYsYWIXYB2BvG6Xysd1iarcSihz5G2eU906HGk52dt14IkJ",
+	"zmUpc8xHVv4fugTFDtLskjnUIWW3mdSaW0l764hPhdhUIVPl2coX1AAQSFAalajKBW8kZkzox1P8fg/0",
+	"JvfHbp0AUm/qPiJDxRhx7L/iM56Pr69PQ6le/grdrRLSt94pFmS51kxPc2HOERiQ8A7IIMmUmpF2JvJY",
+	"B6kI+N2HZCijTG8HJMrMBzkckjaLR0wTqUIRSSWY0gT2JEbbARklVLGAuGiGwD6ZUBONSTuWDBOk8G+I",
+	"G0Hy6/wm20EohDQffAIVaUM6lcgzqgiHZDczy3exHfipXdgEHTFEeJeMZVE+FJbHbAfo+yJtzZgTruAW",
+	"fSyDExrxKCxw43ZbQQv2BCIAbAqUbtwVBk7nK8YnGq0JMFuT5eDCcUw/q5cJBjS6bvxmQcB9Jw258MjW",
+	"CsqmjLVEXxy2ApJzuFfSQVZhnH91tWJhxasldJm0B9KMISYEdWq0jTjXkhQMC2aoOzMTLKPIkM6lcyzf",
+	"Ki9Uo6C++7Vo7iZEtQCLhUu9nkUrfbuz17NoLoymEIBf/+24pBR67YHoLIqY1sMsSWb/39ohI6Aq1+4C",
+	"Qlg2jhfZIKRjjvZnZmzJT0SNVJhbA7FmkQSTkP2hcE/OR2VhrZLVOY2fm87BR/g0nkfiA37WinJZGpB0",
+	"uRhrtKVdKFKumlYClnB7hyQPNcqzt1xckau+0l0ZCbtpUE1dVEKJYua2Y+8erqWKNYM0nvtcxET1JJ0/",
+	"GeAE55sXE56sDpQsxq/DkrcFhlYXVou6UBuI3DgTVwVlNwryessMrcFRccOVFN4U4i8hZjcskalzGqVK",
+	"xgv7K+5iBLFdF3wkTmuFGgZMPWwdV4IsXVhjy8oBElLGY9J++f79yzcnH47fnJ68u/xw+tw+1MyUvdQl",
+	"k6VbV3nheW2Z2pXeNEVhPMt4Es/HYbj6Ee3QHofTSxMZ0YQM7Ot6Loq8193t9lZekV9zsZigcglzx1l7",
+	"k0D6l0vhX2Tv/75G/YRq8/zLpBnFkPc2RaxZJdPeqGAfjeOGGBEcURCqQZrxdct89ao6qWZBmQuIsCdY",
+	"jdnaVGVdZXZzxciK16x4nk0GTAWkt7CPryX7lO3nFTmobIbNb6YOkM+ca7TWxFBCrDXMd3cRwrgsWLFY",
+	"zX73559qPS/+jeXXbvd84l5FhbfpjtUI6vehN9jrL03xm8X69h675PxF13mTJKEnNEm+aLLdXtNki2UP",
+	"GkPnyq7q/PVHPTgcVL4fPXncW+5HXRUstXGMVJnO93r7tXu+uUWQH0T3HRJuyMhKZOiVhFS0/KmvNlie",
+	"fTe4jUmiYhKy148At9yLX+JLbtYm3D0pQL4pSmQdUPHBUbUwsHjRawZj1MeLVtdTf413GphRhpv91eJB",
+	"HmfREEvhj6npSupj19KEivWNc0CWV5qTYci6ZZw7fctqCHqp0FtX36D6ab7eRaKxbHGF5lodsX65I64N",
+	"U7ep9rMg4br47sDiMwgW7B8ZTYoEnfaW/1yTWBY2tq3tOW2jXuUtWderU59evCePdp886ewSmqRj2tlD",
+	"tbftKJ370JvvFi2gy0IIVqrtnsavHPJW+n0eb1B5sxZPh0ypohTP7VVRNLytKp3znWoY/da44CJWqnHN",
+	"hXl81aLn1rDEy3fONDNfpTjWhsWuzmVdcGEpq45AZVssPlYuM1uyGSorEmDSghmzGdQRzAcA03UopOIj",
+	"LqwolLKID10qOSKZLr0NnmcymMGg24ekjxELfWJYkui8XmXVqq2zgV39ACIZsG4d1MBAtl3E09TptRcs",
+	"AtbwRo5O6ktb3SYgpXKMZRb+jk3zdEewMr3gig3lR6tRvuEi+3iLpF2e1v58zUUNhcWyeh+4CIhy5NpK",
+	"p0CpPnhTSZCT2w8oOMUQ+eUsYB/sGHaEUJip/DCkkZHqAxN0kNgXS7/FXLsf7fUVY5VKdSpmgQgqFoUC",
+	"EivAwaA1aQs2JXYTGgpK0zRlVB1ikmK/tKn+kvxMv9SmyPyjUX24UF1aM4TIwKFW77UOvy/KSYmN+H1/",
+	"DZOfa/fU4Df5gtg6VzCibtNcQyVNMBqhh2RCr7kLBfd1EGttWLdDj4Rqc8GYuM2ybwsyxclU5oM1lUcr",
+	"DqQemIxJWDwX6j8XfIvvfI38Bj907dIMVevw0EKLWWmsT6h4tygM/dxbW9zPR6hdMFKe2zH7x2syz0uL",
+	"m+cuH7/GQAweVX0bgANsXw1s+FpQmqFu75dT+QLo8nMky98yffjzsvWciDtYztIZLpjJ0sWRpUmteHBV",
+	"F0cHdQfx+cHODrk6f1OpNDeWSVyfe/sPVe9Suyx9DbaSs3cvsV/C1fmbgGRwJyTmikUmmcErgkD4I8GC",
+	"0vURiyxSdeVznlHNHu0RfAyaNFRtFb6IRZqujgNzYwflc8r3VwdhV6mF5iu9RAUccLmo56xQ1FYqRetr",
+	"T+sqROlYmvmFPloTrq/SkaLx8mPga6g0S5NQXfEIJ0ktlpB9XLt/VSveF/JyQFBcDghIy0SqQlb7Mn/u",
+	"1bIQ/s0N0y6/qcaBnadATWmSsLz68mpDbJNtzUHuxhaFuRBcIQ1aPKqrqC+Xu0kaQzE2jen/cH91o7qy",
+	"uUFryJieu6GGYxlT/YJVinuWRbJcNHhWXNTqMbk+zSv4NyVZVJMwatLXoISLLwJqZUqv3dRLj1/maVu0",
+	"zR/FlLyRNyyh9eVhchJUKXf800+93tNeb3fvUWsZNZqrVHr+Jk90VxIckfCmVSJlpggq2Tm8NQZ2w0c7",
+	"V+rRP5/8ZbI7+LV3szf+2/RptH/95qj7ezpqrWExKh3A86OfXu/95dfWEvqz7HzBBHEHKTEl6WmONKB+",
+	"iZpU+8+/XAZk9zGZcJEZprcPSeraI0mRzAgXuZ6eNxTpkqOzU1cOySlZ3ISCatI/clXywZxxQJ4xqpgi",
+	"YdbrPYpgQvgn65eUtMiyeSiYTLjByD6nrkVUKQ5h+/V1aSB8hCZvVxWhsC85U74m7bAFwGLC1jbRkgyp",
+	"Wo/+maq4VouWX5aGZCmrB3IHI6V0pEqSUtlT6ml/HZmpPxpH1wqiNQfHC5SnZte1OVHaWY0uLAw7QQeu",
+	"3sJD8dcLT7H//Mulb9QD5wdPi0MfG5Mia7Fw4MeAJjn4U9EmJ7px9pLia5ry12yGJfy5GMoG00I2SHhE",
+	"Xl1engE4yyHJIz66BPTwPHzWK+RcjBIvjXrKc3R2itWbXspQ+DgPS1toykdMbOftra48yoBBcMQEUzTP",
+	"/4E+R6E4luKGCQPhhgwizazUgLbBoUwSOdUH9r0O+fPF+3cWOe3oMjNd8lYKBk04aE3N5l105Yat7YAI",
+	"OzChzs3ftYNBmTVseNL/FHqfR9g6IGGr2+2Grc99jKTtw5t9V6jFvYeTWpLBRGR/pfPR0naOY2wQVVAR",
+	"FzHRr+vi1MeIidEaDerYLBSk6E1HLpAcYe00376FThjB1h6WN1Dy8uTSWWjzNhtFG7JS8yo7dHugOBsm",
+	"s+25/lVFn7gbS6qy0diQLPXpoIeEFusesJl0oydytKVhLXZsmCQ/K/trl5wO0WwM41rpqBjb9ZpzS3B1",
+	"7yCuSd1Ao53ZlM6wLBghvkda+XyhIZ7rkhZY6kcxihphwrXyGLCIZprZZ0q64BSYJZHTrh35SEgxm8gs",
+	"L22j3QB2Owf5VjCD2dXCRzgDkD57f3EZkLOrSzjys6PL41cuTgBUvsV2IG6wNhWzvH8bqbRvs6sqOrgd",
+	"uuZtCJgjKWMSjSWP2Da2J8OEi0rjJwqd6FQmNCyKw1Kg4xwHILhmqan0fzsEvuftcgBgE2bGEmzHZhy4",
+	"hmZ2MOiOU9P2bkS5sGN7zmQgQxpnhdcb2tvBoGhL1r5JpOu75se2nwNauExyv1eepwHgDPt7e4el1nze",
+	"Z+FOyN654UmS99AbMaPJfu+pgwK7Ul3GmSEWDTQSJHrSfvzxI9K//b2nSF4sPNuzBOCDfoHuCCfu8KHH",
+	"ox3+NZtZUMQqGNLRX4urVhSxVAXkOsxOXQBH7zl39NbJwA4x7JOcrALZLUX7gthi33DyCUwK1cfwSrBO",
+	"HnhF+96B0Pd1HX3cLpKvUGBgIlEMrRpkmMhpzhAE2lCIGSu2UJtPH0B1PmRtfdKmZPdxB0U0gj+GAuSp",
+	"7QBeVGyomB73SdtCH+mXpFv/KCBKgqPBkkBkLplmuBw7hLeio4PKqEwbFnfwVy+RAYjqa57itedlImH3",
+	"rlgkASd20ViNOjjZ7+0GjhGGIqJJou0Jwtqcab1PpGUgyCWMFf0OsfiGxYvEUqtiqJy5oJPc3hIQcQc/",
+	"CwIqOAvgxPp5UOacXEtuI8CGwjv/2sJCMuzjACl3ZTHbyNgvzl8cWOqWCag26Q+nnRPDAClhQJ6fvDm5",
+	"PCH//e//gVdjeZW7ykSOZGb622ClcAALnRhD4S4IQxHlhKFYAVrQVDhNiLT77+EffcCd/gWLOi+Yicad",
+	"C27YAZCPDr7aR7gAFh2K/q+dc1/zqGOB/ID8+vaNBVn3c/+wiFu0zHeBzvQekbB1rKTWHc1Nvv9QuNfC",
+	"VteddQf1khJnYTERjNvh4SitfmTR42Mnyvkaerr7ANk0GpekJismagLFJ7jBgqcBYWIoVYSYUJCvUAxm",
+	"GMQqEx7NCNaFbTv1Ms4iA62t9BZ48zQ+3z4gfRQl+66cqpAesg5JX07FEeY9WbI9myNhh6Ho33A2hUxK",
+	"i+UOUCErVAcu8wWyogAsoTprPIGRkQHAYfSLuq84UhCKPuiFbm7dhzHsl11SaS52YHGpS36BPnh2W/aH",
+	"R13L4oFxOJc2ivr22b5FrjkHtecLjzwv9YJhJIWhHFhHWCitYctpc9yAwpWLJ1aWLkWN+Tjoz0FLpkzQ",
+	"lLcOWo+6ve4jiGUyY9AzdlCPcoa1EdqC8/s/jVsH9sfj/KW5xph7vd6tWoet5V3ybaEWXUsLXcXyhZHB",
+	"DIAVWrs9xlXVzZGvfqfaOrGshrUO/v5b0NK+VHZpEi+GcEVOL94T7BZjwS7mNEnsRcFP9nboSGMUB/Rg",
+	"wwLlizjXOmgh+MMCdmJ2sxP5WvqjOsP8qSCllADHiCwCWjZj5WpkLSDnIg0TzGVNAyPou3rpvgZ8HwwI",
+	"E3kDQZlTqlwPWl+fXqPsVm3k6BrnbWkyYROpZgeWOEC5Pk2oIf9kSjo2pC1o5+na7nPF8N0A1S/AFDck",
+	"06R9/ObU98O1r7jS+O7jbR+1pcfQYNJ0yakgRV4ECvfSMvo8iRI6aZL2fm8f4q4WoDtvYLAhcC8v0ufm",
+	"aGiNB1cEwLvf218NvHkLzbuH9pr+DAA+9q7G9V0VxlQDCIHm2C7DJ3SsKKFDOZ1lFUIErVTqGhQ4imOd",
+	"w3HfC6vFcra0h95qmLEDMZCdLS5gTWhnuQpKBcpclUDWJZcWjVA5G0lXyP2AUIDwgAg2otALQSqSiZQq",
+	"zdAJ5/oigJgASQl2gLz3QYCK1X6vtynszuFyq9rd/O/1MFG8sjPXmfzzb3lxxmcynt057Pt+E5+rhj6r",
+	"lX3+3qjnEkrALiNvmMPENRCr1Br6S5B3v/d09Qd532f7wd7e6g/qepvePaV4a7mGaSAXjpvcHTnw/NE7",
+	"pGpllYRr47t+fAtRZa6txhoSi4U4u4WB/HgvyP0JKKGaTBU3poiaL9+aW261fNvXudidTzz+vEwSLS53",
+	"jtRt1AO+Nubkt69Lk2AbTQCCGsC9AJD3IveGOs2/BjbuFhqQFe+AxnU2Xzp2GXSc1dWZvR1P9Db01le9",
+	"//lyvg1wAJqsg4Lddch+qc02fPRo9UdFE/4NYCeHltLR59WYhthWdDgkbVwf6kxwvXo7IDKJc7JSgpoi",
+	"6bwWYLDcHByfroCN6+jW8Wk6jboUkmJ8ifwuByh1Yf00Kxla3cqKb6hkDdnUd+k6dGU4ILRRl3rJb2kS",
+	"ZywUZVmSmsIuZ9lTYU5xoZGkDZmrPpwD2+tTGAlk1cipluAkHlEu5q3Xzr1bxQYcHDyY1eDPrwjVNaGm",
+	"dT3QoasM9ecXfzl8bwytZ3QGlXsqN1i+PNCZFaPRGErcW8XfFzYOCDZeWxNcC1NWBVhZtaVJI5xGYxZd",
+	"O0gslVIGRZpM6DXTVi/JixXMha8Auom85nIo8upAMG63zvqkKTgXsHw610XxoC3X0Acmm5GZzBQmAITC",
+	"ZTzjArkYdbcC4l932d7w+kJxIk1qP/2bzFRpscXbVvcfMLscV3Uy7pK/yQyjIWAIRLo8g8RvffmwUJna",
+	"J5p3SXXl4GZBBFxcbC0OjphZbFxznxlSeZ0NLAmdBtRD4Q/FnHwFjEVvGOwIkSmHIFcFYjP8LobqjLk2",
+	"Us2WyS8F5XzlXr7v4gukuTaASomQfkcaf9lA26vqzB1e9M6ncsO+z+vd9+1tN8Ucz1ufg3sHGKuBYhPS",
+	"8Y1UoooSVGK7bW40kVPh3Ogg3B4SKlBcTDQj+7397Y1hKs8WrxULMBwEoxqhVVHR+svQRI5AfPQFJVyt",
+	"Al9QJY+n8L13i6IIobCbg7oHlgNSgdw2poYeOBEIiyLYX91n0FADZYzSKV0z5jzd7jU7NEh+Exq7ysRL",
+	"Aq+4IFcXJJZJQpUG32Xfp/v3fUxZQzWJAGynKVNkxqgibawU4eywrgNtav/zp17X/i5C8afdXq9co2C7",
+	"S/o0Vf0iem1lqZJ8eeS//pM8evKY7ITC13ewP+32ev2mQgWlKiewn5jrNKGzLuk7A3WfTKW61kVRilCY",
+	"sZLZaJzv37Wr8leNKU0HpI8RMrCT/mLphP7iikJRqp0QkD5WPqgM4Is79F11h365KEK/ZE0t4AESNJXR",
+	"6GBCGNJ0huqQXz9eS+XqDwspDopcklTJCdfMdbuEeItUcYwppGJGIjVLjSTQx75OLLNaGAD219SF8hoQ",
+	"DXSwhLe6+5XcODB4XtPLyLytuA7Krsy8/7a9kvWJVo3F5h++V00twfolB2AHqZWJSRmcHZj1y5TKaioQ",
+	"KlnoPC7apkRzRqCZleZI+IRbZl/be3fbOYPA1z7kaoJRD9qwFDKFdSjYRwoJVTmU5oFvMktiMmBfgmDQ",
+	"lXZtBIM4lryBC7wFxgLuFwExm8OSeifkFLHs6hT3YVeuGRnykR0EXdboYiITIMBUcTOeMMMji0WOvS3V",
+	"aYreRPW2WIjgK4yxeV7lmibZ2pTN+qFLpVrWGLgu8+hbmfrsaTWa+qTZwO30TRSw7+F7KilvdE45Q3rv",
+	"a2VxYVmDZSGIFCmdBbmiDpEMVurYWCYD6tNx3x58avBRv4LYRE/FSk0qGnts+U4hpe25oAsL5THsLAiF",
+	"JSSqkYb6bndzDbdQELMUDFzZEBflZTLgwd1QXICB1pEQrML5O4tc2NdHc1gaE3tN59GLQk5R+DMYPWap",
+	"Z5fs93qh8LYfzRI7VnV7dgPdLSDwlo/j5R3mpij8rcGiFYpyX5VyuWs0lLVLAfaWA5Iae9v2Idnf28s7",
+	"tMBVhUJmBjouLbAQiB4b5C7Phftrb50KnQ2HPIKoWffzAfkT5g4IXrr0enORrqbD31d3fkPW/jf26q/W",
+	"NJ0zaFHjvLfk9UeIBcjp8ZG+LkTKOjq8Mamt2lF2HK4D0c0azORQStBFonm6ZIrez9AZ52Ola1C1TXa7",
+	"Tn4LQlFbVc7lQ9QSRVNugehXAbKka5xrKeTTUGxhyZJqy2OaKEbjmWtaGm9h1o2Lg/N15pF6WZVdsC0Q",
+	"1/IWLTW0xR3eNzQ41VKjr0QMfGHnGkrgq/t3vyki/xGjgArMd0ICzQsMlU1jNS7eO3DqztEC6NreKbq2",
+	"L/Wd5T33IbQfo/g8Hi/w8cOSKalENXxv48UgvBTXDN2Nz4sFbYZeXxNZ5lfawD7dvr6hlfbHwgLQRxz8",
+	"Q+MVsOeUMMHyn1wVQaADsRTsxl9oHC5iYqtAaDGBTXyH7T8OYV8DVvNwArBDwjFb0lPC2AcArgXgExcU",
+	"UAe4ARnxGwvZWQrGIEcJN4bfZoo+1xuiVsLL7WRtDEMb0iwx22gyLoi8S4ADyi0ayXwo+r7PRD/PXSCC",
+	"TecMDMW43iJX9hIEeQ4UnbBQVKVJEPHyOIT5RuSYACSV6y7lYg7qI3nqOnV8FzS/e21ySf+Qe6dRlsV0",
+	"37a4BLffWL38QxOn47GUmqHVfQzlCXQZ70qU6DBX9KUiR/PETN85oUJUXaqFYuEtTONE6AWiVCiHsmJN",
+	"QzpB0fHnFLVFOVPNVRz+oxCApkrK3xj7l6iQvivcvTcf/aEpAt5CrdJ56IpmJHFuhLKoB7bn+M410onr",
+	"39QU1AP9nb4qpBpaB6YXmF1plxdT+8qd+5TPXB63oBMWYO+lPHAECFzRPgljUXxxFVU6bzi+dXzKKZ1h",
+	"G2hn82d6eYSsFOjejImLACf5h6R9/Obk6PyvJxeXH56fnL2/OL38cPT8+fnJxcXJxXZAoPoCfo4eYKli",
+	"yJc/EhhGANsTzEylui68EyIPsI2oENKQAfNz14tymJ4ELxzlm/qqaSbluZaGI/jlfI1YBGwqbiTWkgAn",
+	"EZ6qLzjgTrYEJf7ybwcpecn7Wd5SHlqPLraqVCy20lvuoWtfXTy3qlBGk2RGFIsYv2ExtIWZ0BmJ+XDI",
+	"VGE2dmQGS49vO4buAxFkvYOvEAHAHT9Bto8GYA+xddbfUOTefqp9oAKqDnlPLPRz1oGce99Bwn31KR1X",
+	"Vnn/RIBjf+oPMsB31QrwGiBW0JF4EZMIkBl1BaqURdxVTH8leVlk+wWRgSqqzb7/cxZBexmaKyZ+sc5W",
+	"UAQBoLbhMy9KXUfI6XOiM6CToeg/Pznr/PT60V86T399u+eKu83xuDwIcIFdBbn7CYmWhhomYy5G4JPG",
+	"w2OxK8+GeVqOaFSOtEuuLp5fQjgkvWZgBdm1Px1gtJDoRGPKCz+6C5sEsgo/dckLqcizy2NYz8nlKx+s",
+	"4Cq1EYzhs6wiIH0pju1wR548j+WUTLJoHArMHBJme0G/ygNCFdwAiysBWf+HVMfskqPyiYdiTPUYiP0A",
+	"shxil7YVKanzqDUzlGpyUCLc5TuDAcYlCj5gTITCjtXd6pJ3UN+mOUmnvd97VBsXgAB33yl4eZHfiYD7",
+	"I1oREOBQ5yEa4A4p8wWdYbLcTGbYrtxF4RpZptYI6rchxPNGmZwMOzWw48ZeIy3Ygcd9zQl2y/uDJQT7",
+	"Q980G3gTjo1i8mqtYGk0BzQfq5jqHJdsMtXdc4Jd23Ltwej2IHDXGt0clT3MM9TLouNXFLbtA4e4WLl7",
+	"51OlOV9zet3Cl7dGxMvSRPcox26FlFOVbn6Y7DovItw6te7WEgQWA90b0h3XYK6sylVhyL2QNwK6r7S8",
+	"qTfT/SHn74fDB3m7IMz7e2tMdinlWypm7ij03WRDZ0oQORwSM5Ud7LNYLodr1dg2FmIFjde3zQXCjhWK",
+	"S6gHmPQFeIfNHpvRDp//OFhX7UD2jZGu2uW5DvUExin7Dsy+bKlikBsmwM5xiIZ4zDEFw0epOyve/AP+",
+	"3hv8FUvQ1xkToVFc4a9I0zvAW533wWswfGIlfgyjcr3j2pCzi2EZaGLsz6F33ytSurJsbFtj1S2sH9u4",
+	"YV4Y3KRoCKDK0jumJl8JmedaDjaIeEVbPhrn0SSlU8Ewku6DsarJWAUZxJoZ40IcXYnwyvFtiC9Yo6vc",
+	"fLvB6OCEJn1Ato6ShAw5S2Kkzp6HQBGl+q71QSjyR1i9fsAINSRhVBvyc6mrx1YAdf+33kM8svsCUk8i",
+	"qRSLzFaXvBdEZ6691ZiF4urU9W9Ab3eMRXCNJDvQsaDWVl3d9n01VldWeQ/djdjq+oHj3gOOi3dRFYfb",
+	"TMR5iykoKeW6TW8qHQ+lGklToRr1NbBdK4+tU0yBdo5EqBbtfYHUOANmQKYMbfIUS7KThIvr7pZlrLB4",
+	"qYCkAM5XhwqIKdpnQ38cqCyP/STIlM4g0Tev8cbsOdoFQT24LbJTpAC7R+SGJjx2z+sIyNwJ3FMC8qKy",
+	"yvtHQI6gIdQmFOQPjNpLKyFDTy+81k6BLGujdTksCVF6xIzvYtvkn4Ln99MpBUtbUgrwh/JFXS7U/duQ",
+	"XLu706sut8b2XD3OMyuQgqYtLJGVygcHtCOqWYcLzYS97hsGbQDqqqBoRlU0bjVUPdnt1ddT+WZAtlY5",
+	"dYS21UXU4UyrBfx+KEA88f3D1CrfCdi/G6Ey735UAUpom7YDZKtZgIACXX1899x1WOu7FmEsJn0U8f8N",
+	"X/hXO5hr2+Z+MdKk/W1s9uZc8XnHtrwYB+gXkLpOExa7NmiHRUsxJ2xsadL3RLdPXCCTd76Goh/JmLn+",
+	"Tn07LzSJw95m+RgYeDOnx0Fkpl07cSuzQ7j+YmBc2C2a0/iwct/XDHK0PqYQXeQLrCkph1B+SUkxqq2O",
+	"BNO8QY5xLyWXl/kKv5PU0sRRLnxTrcOiOZ1vYexazz34gn98KesFF1yPCSXz3R093oHiUrggChKRa18Q",
+	"elEp5XRrmQxJpJ+7Ma/gGGvOgfJjoLIc++iLr2PVOFfHEv46e3184qP7FJAa9we+fPocm4Zv6VAIKSKs",
+	"UyfyFpld4ulw3oHTJZxCU8qpfxeRBGo01lJpeNHqYFaDg+x0RyHBPoTNO7CAA5bFmslMadL2xwullSrt",
+	"Ke0uA1Qg7ZwFjYNOxgurAM5Q0NX8AkNRtbHB4XFsUcjiupEYtEsueiM2U1x/cuvVonPQ09AKZP/ntSvP",
+	"AVA0jvT4ydoDwU5vNdC8PPaot7cIv8+wi7O3EKepFR6xHzB89EYiCa9S7/mpPt+DLiRILbbyvsI5glSp",
+	"x+Y0AVLBGwlCCUNLTW6N9NQMaAHQgfbF3uMn2wHSDYzHRpz3/fQo0WOpTCfhULKxIiJ1KzUlpz59JgEZ",
+	"ESQ3u19MgjsAjdWMMbqca6K5YRAx4YK8IWjCfqrtK/2dfpfs9/YRQd2yPe3l2HSsSKVqxjiwoa+HbriV",
+	"2yHcWuB96c/dwkW58yxhIk4lF+aHhfdnbOTK/zXwyQ0g/XoWNQI4hkq5FIO8L4IrMpjMLAQNOQrSQUHj",
+	"oaW8L0yFSUwuN4lLEWBFaUyK1nnFVSfgCdQGsK9Cpdgq1kWA/rYNhUjfzl7PontqOMG1LbGcbGny+m/H",
+	"xOr337k6ftUksqXniimWIM1Czu0sJNezyEdqrxGhfX+v8/Us+qN1aqpccjU+GwMybxegvQw2FgM8C+hY",
+	"1fHt9Sw6pprdGi6snnmfwjb9Ppq6UG5EB76BsnonUZ61BAalJtfKOBtAoyGXUZ7zlBVmsk2Ar1JYsjkx",
+	"APhVKSmgnL47v5/FLF70tgmi5YT5SNZQuIdWEXONGaTC9/rFQfRdF3b7GSjHIKWRRIqRLwXsC6AItqT2",
+	"45cQ1/WR6BuZr17PIld+sGS++nwvSks+mKW+azXKig23oCJfk3DkAvLOp2LGzzufNI/Z5yUitmJ0ol0W",
+	"L6TJsdhJ1WjCNoZGY6ym2T9GIO485zp1fOqg9EY/CEX/145/63KWss57mEkfECG14MNhH7qoUxEP5Ed7",
+	"OvmYF0756JzJhEezPrZDoLAWyODF1tcqE7AyktIRNNmQmSJS8REXXYJ1wyd0RobMRGNowOGofH48mILM",
+	"aDQOBb4Fqbs+SdfZ/NxXXiMiiRwdElq058IvsWWFnIouOSqSAkIxYkZbvTbICynl8+Pw1ZbaXbK/2ysU",
+	"GDh9aLrIEobZ0DFT2KNBMXtYFpZSOCbvDciztyn0PG5WU17PouduKZsQ4JoOtwXULe9+gB1hWge7uaLN",
+	"hWEjMMQ3jMzj5a0aVhDpC/v9bRsryMgw09GAH1UKPZRqQk3roDXggoJtYUFpr82Fccf+LWtA7q5Bz15K",
+	"we4mu1JOBTQntIiw0NBwY80NqFyp4Fm9dHTk4w3tInKkc3HIqPYfkj7+o4+tnoaKMRLJCTaxhCh0U5gF",
+	"IF4dEucX0zCdGQEoygSSjlnFhCBFMnMvutooORnyyZuhKBdaq8FZ/PSPIi9hDt9DhueD+LQkw7Ow9bkm",
+	"couilOvF5BHwKwhW4PxpjlkohSdr5kzwLu7S2c11qfirLqyMsG7vQybnbJhpmuiDUEDsYlPUNdkhy4IX",
+	"DzF+YOtUlH61soF3pPk3IHzhgIQtwaYfYnbDIxa2+mTrHZvmHgSpCD4hMTOu++wvedAmnAv6y4wEf10o",
+	"kCh2t8h///t/VINTwW7KR2MTkAH0R+M6nwdkummeMuD6BUB6EDpWQiGx1uZCPAQElTJBJlxkhmks+wJn",
+	"CmVW3Otv7FL7vnXNQMYzNBUPpQqFW4UzL78yJn1vqTXeHelHNx/cKB8SHKYNjo3+Dk05gkh/u0us9MpF",
+	"hs6WUPTh3V+4GUNYiK8qU3iQK35MYuQIg16d25Yat4k2OnTtUqwaHorFLdkd2y25sBcYjyaW66EPV0jY",
+	"MIjFuX/G8aU8FQcrBfsLsasAZxAeK0bY+yye0iRoTNBQ7NCK2C7q2N0NCL/AVfU4FPaTedgz0qQfPGgD",
+	"+J0I36LvSSfmI25KuTfQpHkxoQSBzTJblIwhINj3Q8NtelTzQTptkMQrqWfbsLZHxdp0plOohgzr+hvM",
+	"XQrqGTDL4f07eVdmy55oZIjO0lQq0wV023tKti6lJBN7RtQYNkmNzj8xauaWyQV55yHZ9SAi58yoWQcC",
+	"o2pr9wFxuqdRPQCjDwE9DwkOGzseLzA6ztlkXUi0KHKGNvA7Aga5WgxNBv/yOxvCrNMQB1ImjNa2DrCY",
+	"UdgAPCHzMOrZvRMxvlJhzLwhOVaFI+DAd4iz6Vl7prjzCYSTz82iFUZluUClec7fd9zYSgYsPljJVHPB",
+	"IBTAVGsYe8Fnl0gO211SSo5zNHzIk4RwgQyoEIy2ArJ1hLIhrMjnwj2pSYHzEptUeYBneaA5zgmPPrgX",
+	"gUNdjt0lzYWJ5nwmkQXj726RtpAk4TcsFHMne+BjUQt2X2Tc24+3A2iHlzO/gFgOZxYYXAhXvSRH1krv",
+	"5dBZH3UFY7WXSgrbjczQg9etmeKJhZ0zasb3SFF+U97RAyd94KR3y0kXaSaEsxtl6VRZRdvejOjLrDl4",
+	"7SiZ0plGHZrFOigYjcsA7JJffPEA0Mh4ORD3+OL8BcFYKpLwa6swkkxoOmShcAiJ7gPhdRPDfF1sIHM5",
+	"6MrMNNAUu/rvY4xyKGaX9m3jMZqS0SBDAuqnF95wAII6s8cGMJOOpZHNgsGfz05eWug4e/eSZCkxkjwm",
+	"b5+R9v7uY7J1piQ4TmCMIv2clD/iEzpi3S3fK9H+Rbi2IKMtOYEiBoZMpDbk8e4eST86E06HgR4be31e",
+	"G8VTDbKFr3BP2omL5yPMRN1aRpWliaTxGWzyq+pukywxPKXK7AylmnSgAn8FMFNlV2Y4gnV+7Ks9G2UO",
+	"9Hf34W/5a3IA1vl7wqkgUCKNKbjQNFOHpA8LBpEDqiiyKQLBliZX52/+cGxrd40pzujMAuWllG+oGjH8",
+	"7vE6+3G2Dha/ZTGnlxYCvrf9+AoQjFCSVogBumeugYeYIuIxdYi4SdIljLHzSdAJWxo41oD0Nc5Osaov",
+	"fWolbWU//F9/P+r8T9r5Z6/z9EPnt0+7T4In+5/DsNv+PR3971SMtv/U+pL28oASO7+nbHRbv2fgvk3F",
+	"6E5cpkivf6DigUdVyNsQuBQDI+qyIkc01qDSulf7AVHSUMMsc8IEw5I1Ft6koJhCxXH3kbM5GxfnHApv",
+	"4cWhQBAhUGSi6Ebqef6QTngyI23FMu39BVyK7S4p5zMqzK2RoVN2/cQoMRwU0hiwba+Hospa6xKFzy+Y",
+	"jza4xzWU7NGeu9HrHY+wl2/dE/gH8Ao2CaMu6c2ZycqA5EJtLFunrnKQPf4NBFLFRlwbLJhQj4JYat6i",
+	"mM4G9sGA5R6DwKfTQY5Ne6mfEJQvDWJ27pDZrrRp8cX6nZQJZVNcLb0hUwo6CscM4hAiOWEVt5c9Fx2K",
+	"/r8pNvzXPvpVKNFjCvYmLq4Pi3enXOiKsauxEtTygipBg8fybCwFI++yyYCp29WMWlZ4Csw4Cw0PiL9A",
+	"Fm/VUxJ3vytKIpxXjnjx+JrqIFiYb0g1erT3JTUQvlk9bjyXW9medr+6RH+e32aePP/VTFH/79mIkJSV",
+	"SziVKhRsRES5gMzDPL2iqW+0e++LStBsGO30PUKO3Hbj7kME0V1pgG/40AAv1ikTLub6lnVMnINjoZQJ",
+	"FGDyHGjnE/wJ4t3nJeGIFy5GaIJwULAwcg71nNzzYZYEJM0dNlxs1TVyKM2/lipZLHF5RG6pMs/ez/ea",
+	"K5VO4D7GEGq2QSOfh3odq70YzDj5vggw8w4NVGLzyKaiXFqlQOKtSyMusjNYHOs4HrnzyRQ0oFZDuMwX",
+	"Z8VyXSxRsGnHBdrRhClfIbFLThbWCzFrEFgFP4cC1AXoLorfV/SEmppx9aWI7Ua83WEdgmK+Fy35Dj4Y",
+	"OBzPmh9wcyVuhi0IRZhSLbYMmbCwdUASGV2D9Wg6lpC9cxfRJH4BnUQuTeP2CUVv5Og75nGvVWqutNQT",
+	"YdRsnbJzlxhy8kOleft9WipWCu+u5vxXS+ltaELVTMQQTbFe6NEFsApkMajqS1UbhgTG0mosEmn3i6Dq",
+	"/nYAmbIxGcywlm1j4NHyuKNDV+yN3XCZuXgibWSqoT0Ch8pvdxwiVLHahsIFDNXHYENPTqcttoUUmLim",
+	"mTCBbxKcaRYHRLE0oRGeB5wvU6FwQwVkkClh7CMoZueaQhQhUdsH5VZPWPxpzEQXIpC8lWlKuSHviGaR",
+	"FLEOBbYh9pF0UHsqv1cXZlsOdnawCNVDsMgU+nrthIYnCVqv6vloCcb+EPFHF+Udff/c5osia+4hpuge",
+	"1ii2WFVKC2mgmRuxfBH/tWT8BpxpNiTVv36f3UQrgB8zF5xd27fs3e4+wPcdl9evQPSCt2VjUQRUuSXh",
+	"5lybC//StxE70YG6hrR5hE1z/B4CDJJSLMJKXNCi+scrfVxbcIpWt3pHt76j2I28Zh2IR9TLjOD2tff2",
+	"rRIs/JCU6wRSpB7c2k3ERsRVIw9hHyOWughcKdhdQZ73umA5iboOd3FjKEWNEYjH61qAnux/SfjRHwUW",
+	"v3XskYUnq4A5RSavYHI3ZAydIis8eCXXyY9freACN3P//AwXefrpQ7GC79m4Da/BVwXyfsbDPFSO552Y",
+	"NKEGGllu7ITEeGbfw6XB6fgCg3USNjTYLU0xkonI9fGCmCGXTOlSIgaMuKdkzBTr5oHSEzrDIiYDFoqw",
+	"FbZIW7FJXuHKvoT1lLjRULdo2xckcuTHFWv1r9onV+dvSL8UCt8PBRZJYHFRKRi7K7d9/kY5YjeACIU4",
+	"VkxreA1KEm8TrqH9k0vEh4ClAxJijHrYgoBH8BxBSDC6Ylx9FiWz0bi6pvrw/fhLgxO+Ecm6yld4z5LG",
+	"5kPxH6w5dxr1bg+2xpJuMQbDkTfk/lk6UjQuyE6t7byvZLJYQsH9USqA0qaa9Ev0rQ/V0LbLpSTsSEQK",
+	"QkORD4Yf5zFCMOCkVDjDflNtAKdZwiLoMycTttUlRwJLw4TCkb0ikBSruOG87f29vYb0neIU7i0ByJf4",
+	"0EjyQWpp7iBJPYFAkL9tjBRizrlM2Jx0YjloqcSgbiYXb32OGrH/0aQ/VFJA16eY9Ac0uu4H2AbcZ+Tt",
+	"9oL9nx8HPz3pkcHMEoD2/u4jsvWCQ8+Af+Zp9qFIsGksFWS39/ZZd2s7AKVoljLIBgzI2buXAXl5+iIg",
+	"v7DBWUCevT0LyKuT02NIFHz+whfKdc47kGy2dCgchgSuFuVgBnKP75IWsyiBiGCYCbMSfXo/5IRgFkyX",
+	"QKEhXMmfz14GoYD12I3bua20RpNETlmcpypio5RSJVFMhR1IMyZtT+/w9PFHOMxQ2DHtWZbqzm1ZSjvE",
+	"gOyiLH5e7b6+Wh02aIcCUCNqKSh1TbPQnAVRtzMib5jqEnsh7gMonoh5lUz44qLaSEVHzB/imCWxSyqx",
+	"A0/YRKrZISwOS2AAdR9CaIv9FAtnWhkRS+hNx1CstHw4U8pd41FXO1yqEBpewJLLDcGor5rbmK1ZAeb7",
+	"lLRpr3Wt1KqgBcCwbgbXd03lfD2LLuw9GmPJd53q6x4eujIl2mUWTYmr2v+QxPmjJ3FeWKV6oXxoGZ83",
+	"KiUKbp2ZlZAqoXtek67SgOLlh/i4Kib+1XkhHwLk1nWXw4nNSsU3ciNGUwzrl3sgF13oi06ARQ3dB/Jw",
+	"X0M6gCQrV4YaiyymTGkpaEKg6AHXhCmqWUzawN5lR48Viy0h3g7s+6HITWBMxIWtaCIFm5Extxx9RrSh",
+	"M1coO4t5bUEOXMRGluXvhCnHWI77Xqsw31UjsedTzjq6vTZiR3CkXuMVlJDwU2vAqGLqKLNU9++/WRqL",
+	"kXf5LxZPmbrx8JSppHXQ2qEpB6Bxi5jHmFOB4hQURBlIX90UB+oWTGHCDAW3xmKRl06WBiQPgnO2mqBk",
+	"NRZxfip+R6WRkQYsDn2FVeoFHTGoaT10NbiqBXK7ldaBw2HNQPNtedqv/3a8TTpO0wi8eF1ujlIe1jLn",
+	"mkHFDcbjld7k8FvNy88ZNBrQpEOo3VJGE4KUhhhFhR4yF4QIW8BmcWpSGjmlM5TdF8eGpE5m1QJLy7qV",
+	"rE18ULugG5bI1I7ZAfPxmCWWJh4SOgAFqb3f298mXNjrjDMA0dLQcfF56/Nvn/9vAAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -279,8 +279,8 @@ func (s *Service) decideInvestment(ctx context.Context, a Actor, investmentID, t
 
 // Settled is what one maturity run paid out on one account.
 type Settled struct {
-	InvestmentIDs []string
-	Position      int64
+	Investments []Investment // as they are after the run
+	Position    int64
 }
 
 // SettleDue matures every investment of the user whose end is at or before the app clock's now,
@@ -290,11 +290,12 @@ type Settled struct {
 func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error) {
 	var out Settled
 	var name, email string
+	var due []string
 	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), maturityMeta,
 		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
 			now := s.clock.Now()
-			due := acc.Due(now)
-			out.InvestmentIDs = due
+			due = acc.Due(now)
+			out.Investments = nil
 			if len(due) == 0 {
 				return nil
 			}
@@ -316,6 +317,7 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 			}
 			for _, id := range due {
 				inv, _ := acc.Investment(id)
+				out.Investments = append(out.Investments, fromInvestment(userID, inv))
 				if err := s.mailInvestment(ctx, tx, name, email, inv, mail.TemplateInvestmentMatured); err != nil {
 					return err
 				}
@@ -325,7 +327,7 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 	if err != nil {
 		return Settled{}, err
 	}
-	if len(out.InvestmentIDs) > 0 {
+	if len(out.Investments) > 0 {
 		s.kick()
 	}
 	out.Position = res.Position

@@ -54,10 +54,10 @@ func (j *MaturityJob) RunOnce(ctx context.Context) (int, error) {
 			j.svc.log.Warn("settling due investments", "user", userID, "err", err)
 			continue
 		}
-		if len(settled.InvestmentIDs) > 0 {
-			j.svc.log.Info("investments matured", "user", userID, "count", len(settled.InvestmentIDs))
+		if len(settled.Investments) > 0 {
+			j.svc.log.Info("investments matured", "user", userID, "count", len(settled.Investments))
 		}
-		n += len(settled.InvestmentIDs)
+		n += len(settled.Investments)
 	}
 	return n, nil
 }
