@@ -131,6 +131,7 @@ func (s *Service) Quote(ctx context.Context, a Actor, in InvestInput) (Quote, er
 	if err != nil {
 		return Quote{}, err
 	}
+	available := acc.Available()
 	// The aggregate's own checks, on a copy that is never appended.
 	if err := acc.RequestInvestment(uuid.NewString(), captured(p), amount, s.clock.Now()); err != nil {
 		return Quote{}, err
@@ -138,7 +139,7 @@ func (s *Service) Quote(ctx context.Context, a Actor, in InvestInput) (Quote, er
 	t := p.Terms()
 	ex := t.ExampleFor(amount)
 	return Quote{PlanName: p.Name(), Terms: t, Amount: amount, Return: ex.Return, Payout: ex.Payout,
-		MaturesAt: t.MaturesAt(s.clock.Now()), Available: acc.Available()}, nil
+		MaturesAt: t.MaturesAt(s.clock.Now()), Available: available}, nil
 }
 
 // StartInvestment holds in.Amount from the caller's available balance for an investment in the
