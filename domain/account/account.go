@@ -41,6 +41,8 @@ package account
 
 import (
 	"cmp"
+	"crypto/sha1" //nolint:gosec // a name-based id, not a security hash
+	"encoding/hex"
 	"slices"
 	"strings"
 	"time"
@@ -90,6 +92,17 @@ const (
 	HoldInvestment HoldKind = "investment"
 	HoldWithdrawal HoldKind = "withdrawal"
 )
+
+// Instruction is what happens to an investment's payout at maturity.
+type Instruction string
+
+const (
+	InstructionPayOut   Instruction = "payout"   // principal and return to the available balance (default)
+	InstructionReinvest Instruction = "reinvest" // principal and return into a new investment, same terms
+)
+
+// Valid reports whether i is a known instruction.
+func (i Instruction) Valid() bool { return i == InstructionPayOut || i == InstructionReinvest }
 
 // Adjustment categories.
 const (
@@ -164,8 +177,16 @@ type Investment struct {
 	StaffID     string      `json:"staffId,omitempty"`
 	RequestedAt time.Time   `json:"requestedAt"`
 	DecidedAt   time.Time   `json:"decidedAt"`
-	MaturedAt   time.Time   `json:"maturedAt"`
+	MaturedAt   time.Time   `json:"maturedAt"` // when it ended: at maturity, or when closed early
+
+	Instruction    Instruction `json:"instruction"`
+	ClosedEarly    bool        `json:"closedEarly,omitempty"`
+	ReinvestedAs   string      `json:"reinvestedAs,omitempty"`   // the investment its payout went into
+	ReinvestedFrom string      `json:"reinvestedFrom,omitempty"` // the investment whose payout started it
 }
+
+// Payout is what the investment pays at maturity: principal and the return.
+func (inv Investment) Payout() money.Money { return inv.Amount.Add(inv.Return) }
 
 // Withdrawal is one withdrawal request and its decision.
 type Withdrawal struct {
@@ -408,7 +429,10 @@ func (a *Account) pendingInvestment(id, staffID string) (*Investment, error) {
 }
 
 // MatureInvestment pays an active investment's principal and return into the available
-// balance, at or after its end.
+// balance, at or after its end. With the reinvest instruction the payout then starts a new
+// active investment under the same terms, its term beginning at the old end. The new investment
+// pays out at its own maturity unless the investor asks again: money is never locked for a term
+// the investor did not choose.
 func (a *Account) MatureInvestment(investmentID string, at time.Time) error {
 	inv, ok := a.investments[investmentID]
 	if !ok {
@@ -421,17 +445,105 @@ func (a *Account) MatureInvestment(investmentID string, at time.Time) error {
 		return ErrNotDue
 	}
 	aggregate.Raise(a, InvestmentMatured{InvestmentID: investmentID, Principal: inv.Amount, Return: inv.Return, At: at.UTC()})
+	if inv.Instruction == InstructionReinvest {
+		amount := inv.Payout()
+		rate := decimal.RequireFromString(inv.Terms.TermRate) // checked when requested
+		aggregate.Raise(a, InvestmentReinvested{
+			InvestmentID: investmentID, NewInvestmentID: ReinvestmentID(investmentID), Terms: inv.Terms,
+			Amount: amount, Return: amount.MulRate(rate), Start: inv.End, End: inv.End.AddDate(0, 0, inv.Terms.TermDays),
+		})
+	}
 	return nil
 }
 
-// MatureDue matures every active investment whose end is at or before at, earliest end first.
-// With none due it raises nothing.
+// ReinvestmentID is the id of the investment that reinvests investmentID's payout. It is derived,
+// not drawn, so that the same maturity always names the same new investment: a name-based
+// (version 5 style) UUID of the old id.
+func ReinvestmentID(investmentID string) string {
+	sum := sha1.Sum([]byte("clearvest/reinvestment/" + investmentID))
+	sum[6] = sum[6]&0x0f | 0x50
+	sum[8] = sum[8]&0x3f | 0x80
+	h := hex.EncodeToString(sum[:16])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// maxMaturitiesPerRun bounds MatureDue: a reinvestment chain left alone for years matures one
+// term per step, and a bound keeps one command small; the next run carries on.
+const maxMaturitiesPerRun = 1000
+
+// MatureDue matures every active investment whose end is at or before at, earliest end first,
+// including reinvestments that are themselves already due. With none due it raises nothing.
 func (a *Account) MatureDue(at time.Time) error {
-	for _, id := range a.Due(at) {
-		if err := a.MatureInvestment(id, at); err != nil {
+	for range maxMaturitiesPerRun {
+		due := a.Due(at)
+		if len(due) == 0 {
+			return nil
+		}
+		if err := a.MatureInvestment(due[0], at); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// SetMaturityInstruction records what happens at maturity to a pending or active investment's
+// payout. Setting the instruction it already has changes nothing.
+func (a *Account) SetMaturityInstruction(investmentID string, ins Instruction, at time.Time) error {
+	inv, ok := a.investments[investmentID]
+	if !ok {
+		return ErrInvestmentNotFound
+	}
+	if !ins.Valid() {
+		return ErrInvalidInstruction
+	}
+	if inv.Status != StatusPending && inv.Status != StatusActive {
+		return ErrInvestmentEnded
+	}
+	if inv.instruction() == ins {
+		return nil
+	}
+	aggregate.Raise(a, InvestmentInstructionSet{InvestmentID: investmentID, Instruction: ins, At: at.UTC()})
+	return nil
+}
+
+func (inv *Investment) instruction() Instruction {
+	if inv.Instruction == "" {
+		return InstructionPayOut
+	}
+	return inv.Instruction
+}
+
+// Redemption is what closing an active investment early pays: the principal in full, with the
+// return fixed at activation forfeited (the early-redemption rule of every plan, docs/investments.md).
+type Redemption struct {
+	InvestmentID string
+	Principal    money.Money
+	Forfeited    money.Money
+}
+
+// EarlyRedemption previews closing investmentID at at, without changing anything.
+func (a *Account) EarlyRedemption(investmentID string, at time.Time) (Redemption, error) {
+	inv, ok := a.investments[investmentID]
+	if !ok {
+		return Redemption{}, ErrInvestmentNotFound
+	}
+	if inv.Status != StatusActive {
+		return Redemption{}, ErrNotActive
+	}
+	if !at.Before(inv.End) {
+		return Redemption{}, ErrPastEnd
+	}
+	return Redemption{InvestmentID: investmentID, Principal: inv.Amount, Forfeited: inv.Return}, nil
+}
+
+// RedeemEarly closes an active investment before its end: the principal goes back to the
+// available balance and the return is forfeited.
+func (a *Account) RedeemEarly(investmentID string, at time.Time) error {
+	r, err := a.EarlyRedemption(investmentID, at)
+	if err != nil {
+		return err
+	}
+	aggregate.Raise(a, InvestmentRedeemed{InvestmentID: investmentID, Principal: r.Principal, Forfeited: r.Forfeited, At: at.UTC()})
 	return nil
 }
 
@@ -824,6 +936,28 @@ func (a *Account) Apply(e aggregate.Event) {
 		b.Returns = b.Returns.Add(e.Return)
 		if inv := a.investments[e.InvestmentID]; inv != nil {
 			inv.Status, inv.MaturedAt = StatusEnded, e.At
+		}
+	case InvestmentInstructionSet:
+		if inv := a.investments[e.InvestmentID]; inv != nil {
+			inv.Instruction = e.Instruction
+		}
+	case InvestmentRedeemed:
+		b.Invested = b.Invested.Sub(e.Principal)
+		b.Available = b.Available.Add(e.Principal)
+		if inv := a.investments[e.InvestmentID]; inv != nil {
+			inv.Status, inv.MaturedAt, inv.ClosedEarly = StatusEnded, e.At, true
+		}
+	case InvestmentReinvested:
+		b.Available = b.Available.Sub(e.Amount)
+		b.Invested = b.Invested.Add(e.Amount)
+		a.order = append(a.order, e.NewInvestmentID)
+		if inv := a.investments[e.InvestmentID]; inv != nil {
+			inv.ReinvestedAs = e.NewInvestmentID
+		}
+		a.investments[e.NewInvestmentID] = &Investment{
+			ID: e.NewInvestmentID, Terms: e.Terms, Amount: e.Amount, Status: StatusActive, Return: e.Return,
+			Start: e.Start, End: e.End, RequestedAt: e.Start, DecidedAt: e.Start,
+			ReinvestedFrom: e.InvestmentID,
 		}
 
 	case WithdrawalRequested:

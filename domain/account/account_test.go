@@ -649,11 +649,133 @@ func TestAdjustments(t *testing.T) {
 	})
 }
 
+func TestMaturityInstructions(t *testing.T) {
+	t.Parallel()
+	active := history(funded(), invRequested("i1", "200"), invActivated("i1", "200", "2.50"))
+	end := t1.AddDate(0, 0, 30)
+	t.Run("reinvest on a pending or active investment", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(history(funded(), invRequested("i1", "200"))...).
+			When(func(a *account.Account) error { return a.SetMaturityInstruction("i1", account.InstructionReinvest, t1) }).
+			Then(t, account.InvestmentInstructionSet{InvestmentID: "i1", Instruction: account.InstructionReinvest, At: t1})
+		a := accounts.Given(active...).
+			When(func(a *account.Account) error { return a.SetMaturityInstruction("i1", account.InstructionReinvest, t1) }).
+			Then(t, account.InvestmentInstructionSet{InvestmentID: "i1", Instruction: account.InstructionReinvest, At: t1})
+		wantBalances(t, a, "300", "0", "200", "0", "0", "0")
+	})
+	t.Run("the instruction it already has changes nothing", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(active...).
+			When(func(a *account.Account) error { return a.SetMaturityInstruction("i1", account.InstructionPayOut, t1) }).
+			Then(t)
+	})
+	t.Run("refused", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(active...).
+			When(func(a *account.Account) error { return a.SetMaturityInstruction("i1", "hold", t1) }).
+			ThenError(t, account.ErrInvalidInstruction)
+		accounts.Given(active...).
+			When(func(a *account.Account) error { return a.SetMaturityInstruction("nope", account.InstructionReinvest, t1) }).
+			ThenError(t, account.ErrInvestmentNotFound)
+		matured := history(active, account.InvestmentMatured{InvestmentID: "i1", Principal: m("200"), Return: m("2.50"), At: end})
+		accounts.Given(matured...).
+			When(func(a *account.Account) error { return a.SetMaturityInstruction("i1", account.InstructionReinvest, end) }).
+			ThenError(t, account.ErrInvestmentEnded)
+	})
+	t.Run("reinvest at maturity starts a new active investment at the old end", func(t *testing.T) {
+		t.Parallel()
+		late := end.Add(72 * time.Hour)
+		newID := account.ReinvestmentID("i1")
+		a := accounts.Given(history(active, account.InvestmentInstructionSet{InvestmentID: "i1", Instruction: account.InstructionReinvest, At: t1})...).
+			When(func(a *account.Account) error { return a.MatureDue(late) }).
+			Then(t,
+				account.InvestmentMatured{InvestmentID: "i1", Principal: m("200"), Return: m("2.50"), At: late},
+				account.InvestmentReinvested{
+					InvestmentID: "i1", NewInvestmentID: newID, Terms: basic(), Amount: m("202.50"),
+					Return: m("2.53"), Start: end, End: end.AddDate(0, 0, 30),
+				})
+		wantBalances(t, a, "300", "0", "202.50", "2.50", "0", "0")
+		old, _ := a.Investment("i1")
+		next, ok := a.Investment(newID)
+		if old.ReinvestedAs != newID || !ok || next.ReinvestedFrom != "i1" || next.Status != account.StatusActive ||
+			next.Instruction != "" || !next.Payout().Equal(m("205.03")) {
+			t.Errorf("old %+v\nnew %+v", old, next)
+		}
+	})
+	t.Run("a reinvestment already due matures in the same run and pays out", func(t *testing.T) {
+		t.Parallel()
+		farLate := end.AddDate(0, 0, 31)
+		newID := account.ReinvestmentID("i1")
+		a := accounts.Given(history(active, account.InvestmentInstructionSet{InvestmentID: "i1", Instruction: account.InstructionReinvest, At: t1})...).
+			When(func(a *account.Account) error { return a.MatureDue(farLate) }).
+			Then(t,
+				account.InvestmentMatured{InvestmentID: "i1", Principal: m("200"), Return: m("2.50"), At: farLate},
+				account.InvestmentReinvested{
+					InvestmentID: "i1", NewInvestmentID: newID, Terms: basic(), Amount: m("202.50"),
+					Return: m("2.53"), Start: end, End: end.AddDate(0, 0, 30),
+				},
+				account.InvestmentMatured{InvestmentID: newID, Principal: m("202.50"), Return: m("2.53"), At: farLate})
+		wantBalances(t, a, "505.03", "0", "0", "5.03", "0", "0")
+	})
+	t.Run("the reinvestment id is derived, the same every time", func(t *testing.T) {
+		t.Parallel()
+		id := account.ReinvestmentID("i1")
+		if id != account.ReinvestmentID("i1") || id == account.ReinvestmentID("i2") || len(id) != 36 || id[14] != '5' {
+			t.Errorf("id %q", id)
+		}
+	})
+}
+
+func TestEarlyRedemption(t *testing.T) {
+	t.Parallel()
+	active := history(funded(), invRequested("i1", "200"), invActivated("i1", "200", "2.50"))
+	end := t1.AddDate(0, 0, 30)
+	t.Run("preview and redeem: principal back, return forfeited", func(t *testing.T) {
+		t.Parallel()
+		a := account.New(userID)
+		aggregate.Load(a, 3, active...)
+		r, err := a.EarlyRedemption("i1", end.Add(-time.Second))
+		if err != nil || !r.Principal.Equal(m("200")) || !r.Forfeited.Equal(m("2.50")) {
+			t.Fatalf("preview %+v, %v", r, err)
+		}
+		if len(a.Changes()) != 0 {
+			t.Errorf("a preview raised %v", a.Changes())
+		}
+		a = accounts.Given(active...).
+			When(func(a *account.Account) error { return a.RedeemEarly("i1", t1.Add(time.Hour)) }).
+			Then(t, account.InvestmentRedeemed{InvestmentID: "i1", Principal: m("200"), Forfeited: m("2.50"), At: t1.Add(time.Hour)})
+		wantBalances(t, a, "500", "0", "0", "0", "0", "0")
+		if inv, _ := a.Investment("i1"); inv.Status != account.StatusEnded || !inv.ClosedEarly {
+			t.Errorf("investment %+v", inv)
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(active...).
+			When(func(a *account.Account) error { return a.RedeemEarly("i1", end) }).
+			ThenError(t, account.ErrPastEnd)
+		accounts.Given(history(funded(), invRequested("i1", "200"))...).
+			When(func(a *account.Account) error { return a.RedeemEarly("i1", t1) }).
+			ThenError(t, account.ErrNotActive)
+		accounts.Given(active...).
+			When(func(a *account.Account) error { return a.RedeemEarly("i9", t1) }).
+			ThenError(t, account.ErrInvestmentNotFound)
+		redeemed := history(active, account.InvestmentRedeemed{InvestmentID: "i1", Principal: m("200"), Forfeited: m("2.50"), At: t1})
+		accounts.Given(redeemed...).
+			When(func(a *account.Account) error { return a.RedeemEarly("i1", t1) }).
+			ThenError(t, account.ErrNotActive)
+		accounts.Given(redeemed...).
+			When(func(a *account.Account) error { return a.MatureDue(end) }).
+			Then(t)
+	})
+}
+
 func TestEventNamesAreStable(t *testing.T) {
 	t.Parallel()
 	want := []string{
 		"account.deposit_requested", "account.deposit_confirmed", "account.deposit_rejected",
 		"account.investment_requested", "account.investment_activated", "account.investment_rejected", "account.investment_matured",
+		"account.investment_instruction_set", "account.investment_redeemed", "account.investment_reinvested",
 		"account.withdrawal_requested", "account.withdrawal_approved", "account.withdrawal_rejected",
 		"account.fee_waived", "account.referral_bonus_credited", "account.adjustment_posted",
 	}

@@ -37,6 +37,9 @@ var (
 	ErrOutOfRange         = fieldError(domainerr.RuleBroken, "amount", "Amount is outside this plan's limits")
 	ErrNotActive          = domainerr.New(domainerr.Conflict, "This investment is not active")
 	ErrNotDue             = domainerr.New(domainerr.RuleBroken, "This investment has not reached its end date")
+	ErrInvestmentEnded    = domainerr.New(domainerr.Conflict, "This investment has already ended")
+	ErrInvalidInstruction = fieldError(domainerr.Invalid, "instruction", "Please choose what happens at maturity: pay out or reinvest")
+	ErrPastEnd            = domainerr.New(domainerr.RuleBroken, "This investment has reached its end date: it pays out in full at maturity")
 
 	ErrWithdrawalNotFound = domainerr.New(domainerr.NotFound, "Withdrawal not found")
 	ErrWithdrawalDecided  = domainerr.New(domainerr.Conflict, "This withdrawal was already decided")

@@ -21,6 +21,9 @@ const (
 	TypeInvestmentActivated   = "account.investment_activated"
 	TypeInvestmentRejected    = "account.investment_rejected"
 	TypeInvestmentMatured     = "account.investment_matured"
+	TypeInstructionSet        = "account.investment_instruction_set"
+	TypeInvestmentRedeemed    = "account.investment_redeemed"
+	TypeInvestmentReinvested  = "account.investment_reinvested"
 	TypeWithdrawalRequested   = "account.withdrawal_requested"
 	TypeWithdrawalApproved    = "account.withdrawal_approved"
 	TypeWithdrawalRejected    = "account.withdrawal_rejected"
@@ -116,6 +119,37 @@ type InvestmentMatured struct {
 	At           time.Time   `json:"at"`
 }
 
+// InvestmentInstructionSet records what the investor wants done at maturity: pay out to the
+// wallet (the default) or reinvest into the same terms.
+type InvestmentInstructionSet struct {
+	InvestmentID string      `json:"investmentId"`
+	Instruction  Instruction `json:"instruction"`
+	At           time.Time   `json:"at"`
+}
+
+// InvestmentRedeemed closes an active investment before its end at the investor's request: the
+// principal goes back to the available balance and the return fixed at activation is forfeited.
+type InvestmentRedeemed struct {
+	InvestmentID string      `json:"investmentId"`
+	Principal    money.Money `json:"principal"`
+	Forfeited    money.Money `json:"forfeited"`
+	At           time.Time   `json:"at"`
+}
+
+// InvestmentReinvested follows the InvestmentMatured of an investment whose instruction was
+// reinvest: Amount (its principal and return) moves from the available balance straight into
+// a new, already active investment, NewInvestmentID, under the same terms. Its term starts when
+// the old one ended, so a reinvestment loses no days however late maturity runs.
+type InvestmentReinvested struct {
+	InvestmentID    string      `json:"investmentId"`
+	NewInvestmentID string      `json:"newInvestmentId"`
+	Terms           Terms       `json:"terms"`
+	Amount          money.Money `json:"amount"`
+	Return          money.Money `json:"return"`
+	Start           time.Time   `json:"start"`
+	End             time.Time   `json:"end"`
+}
+
 // WithdrawalRequested holds Amount from the available balance. The user will receive
 // Amount − Fee; Fee comes from the published schedule and is charged only when the withdrawal
 // is approved.
@@ -180,25 +214,29 @@ type AdjustmentPosted struct {
 	At           time.Time   `json:"at"`
 }
 
-func (DepositRequested) EventName() string      { return TypeDepositRequested }
-func (DepositConfirmed) EventName() string      { return TypeDepositConfirmed }
-func (DepositRejected) EventName() string       { return TypeDepositRejected }
-func (InvestmentRequested) EventName() string   { return TypeInvestmentRequested }
-func (InvestmentActivated) EventName() string   { return TypeInvestmentActivated }
-func (InvestmentRejected) EventName() string    { return TypeInvestmentRejected }
-func (InvestmentMatured) EventName() string     { return TypeInvestmentMatured }
-func (WithdrawalRequested) EventName() string   { return TypeWithdrawalRequested }
-func (WithdrawalApproved) EventName() string    { return TypeWithdrawalApproved }
-func (WithdrawalRejected) EventName() string    { return TypeWithdrawalRejected }
-func (FeeWaived) EventName() string             { return TypeFeeWaived }
-func (ReferralBonusCredited) EventName() string { return TypeReferralBonusCredited }
-func (AdjustmentPosted) EventName() string      { return TypeAdjustmentPosted }
+func (DepositRequested) EventName() string         { return TypeDepositRequested }
+func (DepositConfirmed) EventName() string         { return TypeDepositConfirmed }
+func (DepositRejected) EventName() string          { return TypeDepositRejected }
+func (InvestmentRequested) EventName() string      { return TypeInvestmentRequested }
+func (InvestmentActivated) EventName() string      { return TypeInvestmentActivated }
+func (InvestmentRejected) EventName() string       { return TypeInvestmentRejected }
+func (InvestmentMatured) EventName() string        { return TypeInvestmentMatured }
+func (InvestmentInstructionSet) EventName() string { return TypeInstructionSet }
+func (InvestmentRedeemed) EventName() string       { return TypeInvestmentRedeemed }
+func (InvestmentReinvested) EventName() string     { return TypeInvestmentReinvested }
+func (WithdrawalRequested) EventName() string      { return TypeWithdrawalRequested }
+func (WithdrawalApproved) EventName() string       { return TypeWithdrawalApproved }
+func (WithdrawalRejected) EventName() string       { return TypeWithdrawalRejected }
+func (FeeWaived) EventName() string                { return TypeFeeWaived }
+func (ReferralBonusCredited) EventName() string    { return TypeReferralBonusCredited }
+func (AdjustmentPosted) EventName() string         { return TypeAdjustmentPosted }
 
 // Events returns a zero value of every money event type.
 func Events() []aggregate.Event {
 	return []aggregate.Event{
 		DepositRequested{}, DepositConfirmed{}, DepositRejected{},
 		InvestmentRequested{}, InvestmentActivated{}, InvestmentRejected{}, InvestmentMatured{},
+		InvestmentInstructionSet{}, InvestmentRedeemed{}, InvestmentReinvested{},
 		WithdrawalRequested{}, WithdrawalApproved{}, WithdrawalRejected{},
 		FeeWaived{}, ReferralBonusCredited{}, AdjustmentPosted{},
 	}

@@ -15,6 +15,8 @@
 //	investment activated   user held −A                    user invested +A
 //	investment rejected    user held −A                    user available +A
 //	investment matured     user invested −P, returns −Ret  user available +P+Ret
+//	investment reinvested  user available −A               user invested +A
+//	investment redeemed    user invested −P                user available +P
 //	withdrawal requested   user available −A              user held +A
 //	withdrawal approved    user held −A                    payouts +(A−F), fee income +F
 //	withdrawal rejected    user held −A                    user available +A
@@ -22,7 +24,7 @@
 //	referral bonus         referral expense −B             user available +B
 //	adjustment (signed S)  adjustments −S                  user available +S
 //
-// Deposit requests and rejections move nothing and have no postings.
+// Deposit requests and rejections, and maturity instructions, move nothing and have no postings.
 package ledger
 
 import (
@@ -109,6 +111,10 @@ func Postings(userID string, e aggregate.Event) []Posting {
 			user(BookInvested, e.Principal.Neg()), platform(ReturnsExpense, e.Return.Neg()),
 			user(BookAvailable, e.Principal.Add(e.Return)),
 		}
+	case account.InvestmentReinvested:
+		return []Posting{user(BookAvailable, e.Amount.Neg()), user(BookInvested, e.Amount)}
+	case account.InvestmentRedeemed:
+		return []Posting{user(BookInvested, e.Principal.Neg()), user(BookAvailable, e.Principal)}
 
 	case account.WithdrawalRequested:
 		return []Posting{user(BookAvailable, e.Amount.Neg()), user(BookHeld, e.Amount)}

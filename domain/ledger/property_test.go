@@ -231,7 +231,7 @@ func (s *sim) known(id string) bool {
 // which.
 func (s *sim) command() (name string, decision bool, target string, err error) {
 	a, now := s.acc, s.now
-	switch op := s.pick(17); op {
+	switch op := s.pick(19); op {
 	case 0, 1:
 		id := s.id("d", s.deposits)
 		amt := s.amount(s.cents(10_000))
@@ -288,6 +288,18 @@ func (s *sim) command() (name string, decision bool, target string, err error) {
 		id := s.target(s.withdraws)
 		w, _ := a.Withdrawal(id)
 		return "waive fee", false, "", a.WaiveFee(id, s.amount(w.Fee.Sub(w.FeeWaived)), "sorry", s.staff(), now)
+	case 17:
+		ins := []account.Instruction{account.InstructionPayOut, account.InstructionReinvest, account.InstructionReinvest, account.InstructionReinvest, "hold"}[s.pick(5)]
+		return "set instruction", false, "", a.SetMaturityInstruction(s.target(s.invests), ins, now)
+	case 18:
+		if s.pick(4) == 0 {
+			return "redeem early", false, "", a.RedeemEarly(s.target(s.invests), now)
+		}
+		s.now = s.now.Add(time.Duration(s.pick(40*24)) * time.Hour)
+		if s.pick(2) == 0 {
+			return "mature due", false, "", a.MatureDue(s.now)
+		}
+		return "mature investment", false, "", a.MatureInvestment(s.target(s.invests), s.now)
 	case 15:
 		return "credit referral", false, "", a.CreditReferralBonus("r"+strconv.Itoa(s.pick(6)), s.amount(s.cents(500)), now)
 	default:
@@ -441,7 +453,7 @@ func TestMoneyProperties(t *testing.T) {
 	for _, name := range []string{
 		"request deposit", "confirm deposit", "reject deposit", "request investment", "activate investment",
 		"reject investment", "mature investment", "request withdrawal", "approve withdrawal",
-		"reject withdrawal", "waive fee", "credit referral", "post adjustment",
+		"reject withdrawal", "waive fee", "credit referral", "post adjustment", "set instruction", "redeem early",
 	} {
 		if total[name] < n/100 || total["refused "+name] < n/100 {
 			t.Errorf("%q succeeded %d and was refused %d times in %d sequences: the generator misses it", name, total[name], total["refused "+name], n)
