@@ -206,7 +206,7 @@ func TestInvestmentFlowFromQuoteToMaturity(t *testing.T) {
 		t.Fatalf("queue: %s", res.body)
 	}
 
-	approvedAt := a.clock.Now()
+	approvedAt := a.clock.Now().Truncate(time.Microsecond) // as PostgreSQL keeps it
 	res = a.staff.do(http.MethodPut, "/api/invest/"+inv.ID+"/approve", nil)
 	expect(t, res, http.StatusOK)
 	if e := decodeJSON[struct{ Message string }](t, res); e.Message != "Investment approved successfully!" {
@@ -438,4 +438,93 @@ func TestMaturityJobsSettleOnceWhenRunTogether(t *testing.T) {
 	if m := a.MailsTo(t, "ian@example.com", "matured"); len(m) != 1 {
 		t.Fatalf("%d maturity mails, want 1", len(m))
 	}
+}
+
+func TestEarlyRedemptionReturnsThePrincipalAndForfeitsTheReturn(t *testing.T) {
+	t.Parallel()
+	a := newInvestApp(t)
+	a.plan(t, "Basic", "100", "1000", 30, "0.015")
+	ivy, _ := a.investor(t, "ivy@example.com", "500")
+	ada, _ := a.member(t, "ada@example.com", "admin")
+	inv := a.start(t, ivy, "Basic", "400")
+
+	// Nothing to redeem while it waits for staff.
+	expect(t, ivy.do(http.MethodGet, "/api/invest/"+inv.ID+"/early-redemption", nil), http.StatusConflict)
+	expect(t, a.staff.do(http.MethodPut, "/api/invest/"+inv.ID+"/approve", nil), http.StatusOK)
+	a.clock.Advance(10 * 24 * time.Hour)
+
+	// Only the owner may redeem, staff included.
+	expect(t, ada.do(http.MethodGet, "/api/invest/"+inv.ID+"/early-redemption", nil), http.StatusNotFound)
+	expect(t, ada.do(http.MethodPost, "/api/invest/"+inv.ID+"/early-redemption", nil), http.StatusNotFound)
+
+	res := ivy.do(http.MethodGet, "/api/invest/"+inv.ID+"/early-redemption", nil)
+	expect(t, res, http.StatusOK)
+	type redemption struct{ InvestmentID, Principal, Forfeited string }
+	if p := decodeJSON[redemption](t, res); p.InvestmentID != inv.ID || p.Principal != "400.00" || p.Forfeited != "6.00" {
+		t.Fatalf("preview: %s", res.body)
+	}
+	res = ivy.do(http.MethodPost, "/api/invest/"+inv.ID+"/early-redemption", nil)
+	expect(t, res, http.StatusOK)
+	if p := decodeJSON[redemption](t, res); p.Principal != "400.00" || p.Forfeited != "6.00" {
+		t.Fatalf("redeemed: %s", res.body)
+	}
+	expect(t, ivy.do(http.MethodPost, "/api/invest/"+inv.ID+"/early-redemption", nil), http.StatusConflict)
+	got := getInvestment(t, ivy, inv.ID)
+	if got.Status != "Ended" || !got.ClosedEarly || got.Forfeited != "6.00" {
+		t.Fatalf("after redemption: %+v", got)
+	}
+	if b := balances(t, ivy); b.Balance != "500.00" || b.InvestmentBalance != "0.00" {
+		t.Fatalf("balances: %+v", b)
+	}
+	// An ended investment takes no instruction.
+	expect(t, ivy.do(http.MethodPut, "/api/invest/"+inv.ID+"/instruction", map[string]string{"instruction": "reinvest"}), http.StatusConflict)
+}
+
+func TestReinvestInstructionStartsANewInvestmentOnTheSameTerms(t *testing.T) {
+	t.Parallel()
+	a := newInvestApp(t)
+	a.plan(t, "Basic", "100", "1000", 30, "0.015")
+	ivy, _ := a.investor(t, "ivy@example.com", "500")
+	inv := a.start(t, ivy, "Basic", "200")
+
+	expectMessage(t, ivy.do(http.MethodPut, "/api/invest/"+inv.ID+"/instruction", map[string]string{"instruction": "later"}),
+		http.StatusBadRequest, "Please choose what happens at maturity: pay out or reinvest")
+	res := ivy.do(http.MethodPut, "/api/invest/"+inv.ID+"/instruction", map[string]string{"instruction": "reinvest"})
+	expect(t, res, http.StatusOK)
+	if got := decodeJSON[investmentJSON](t, res); got.Instruction != "reinvest" {
+		t.Fatalf("instruction: %s", res.body)
+	}
+	expect(t, a.staff.do(http.MethodPut, "/api/invest/"+inv.ID+"/approve", nil), http.StatusOK)
+	// The plan's terms change afterwards: the reinvestment keeps the captured ones.
+	if _, err := a.plans.Create(context.Background(), eventstore.Metadata{}, plans.CreateInput{Name: "Other", Terms: planTerms("1", "2", 1, "0.5"), Active: true}); err != nil {
+		t.Fatal(err)
+	}
+	ivy.position = max(ivy.position, a.staff.position)
+	end := *getInvestment(t, ivy, inv.ID).EndDate
+
+	a.clock.Advance(31 * 24 * time.Hour)
+	res = ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil)
+	expect(t, res, http.StatusOK)
+	settled := decodeJSON[settledJSON](t, res)
+	if len(settled.Settled) != 1 || settled.Settled[0].ReinvestedAs == "" {
+		t.Fatalf("settled: %s", res.body)
+	}
+	if m := a.MailsTo(t, "ivy@example.com", "matured"); len(m) != 1 || !strings.Contains(m[0].Text, "$203.00 was reinvested") {
+		t.Fatalf("maturity mails: %+v", m)
+	}
+	next := getInvestment(t, ivy, settled.Settled[0].ReinvestedAs)
+	// 203.00 × 0.015 = 3.045 → 3.04 (half-even).
+	if next.Status != "Active" || next.Amount != "203.00" || next.MaturityAmount != "3.04" || next.Payout != "206.04" ||
+		next.ReinvestedFrom != inv.ID || next.TermDays != 30 || next.TermRate != "0.0150" || next.Instruction != "payout" ||
+		!next.StartDate.Equal(end) || !next.EndDate.Equal(end.AddDate(0, 0, 30)) {
+		t.Fatalf("reinvestment: %+v", next)
+	}
+	if old := getInvestment(t, ivy, inv.ID); old.Status != "Ended" || old.ReinvestedAs != next.ID {
+		t.Fatalf("old investment: %+v", old)
+	}
+	if b := balances(t, ivy); b.Balance != "300.00" || b.InvestmentBalance != "203.00" {
+		t.Fatalf("balances: %+v", b)
+	}
+	// The new investment is the investor's to redeem, like any other.
+	expect(t, ivy.do(http.MethodGet, "/api/invest/"+next.ID+"/early-redemption", nil), http.StatusOK)
 }

@@ -202,7 +202,7 @@ func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to s
 		Reason: inv.Reason, Link: s.investmentPage(inv.ID), End: inv.End,
 	}
 	if inv.Status != account.StatusPending && inv.Status != account.StatusRejected {
-		data.Return, data.Payout = inv.Return.Dollars(), inv.Amount.Add(inv.Return).Dollars()
+		data.Return, data.Payout = inv.Return.Dollars(), inv.Payout().Dollars()
 	}
 	if template == mail.TemplateInvestmentMatured {
 		data.Reinvested = reinvested(inv)
@@ -291,13 +291,11 @@ type Settled struct {
 func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error) {
 	var out Settled
 	var name, email string
-	var due []string
 	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), maturityMeta,
 		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
 			now := s.clock.Now()
-			due = acc.Due(now)
 			out.Investments = nil
-			if len(due) == 0 {
+			if len(acc.Due(now)) == 0 {
 				return nil
 			}
 			if email == "" {
@@ -316,7 +314,9 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 			if err := s.claimReinvestments(ctx, tx, acc, userID, now); err != nil {
 				return err
 			}
-			for _, id := range due {
+			// A reinvestment already due matures in the same run, so the matured list comes from
+			// the events, not from what was due at the start.
+			for _, id := range matured(acc) {
 				inv, _ := acc.Investment(id)
 				out.Investments = append(out.Investments, fromInvestment(userID, inv))
 				if err := s.mailInvestment(ctx, tx, name, email, inv, mail.TemplateInvestmentMatured); err != nil {
@@ -342,7 +342,11 @@ var maturityMeta = metaFor(Actor{Role: "system"})
 func fromInvestment(userID string, inv account.Investment) Investment {
 	out := Investment{
 		ID: inv.ID, UserID: userID, Terms: inv.Terms, Amount: inv.Amount, Status: inv.Status, Return: inv.Return,
-		Instruction: "payout", Reason: inv.Reason, StaffID: inv.StaffID, RequestedAt: inv.RequestedAt,
+		Instruction: string(account.InstructionPayOut), ClosedEarly: inv.ClosedEarly, ReinvestedAs: inv.ReinvestedAs,
+		ReinvestedFrom: inv.ReinvestedFrom, Reason: inv.Reason, StaffID: inv.StaffID, RequestedAt: inv.RequestedAt,
+	}
+	if inv.Instruction != "" {
+		out.Instruction = string(inv.Instruction)
 	}
 	at := func(t time.Time) *time.Time {
 		if t.IsZero() {

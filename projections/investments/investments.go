@@ -111,6 +111,22 @@ func apply(ctx context.Context, tx pgx.Tx, userID string, e any) error {
 	case account.InvestmentMatured:
 		_, err = tx.Exec(ctx, `UPDATE investments SET status = 'Ended', closed_at = $3 WHERE user_id = $1 AND investment_id = $2`,
 			userID, e.InvestmentID, e.At)
+	case account.InvestmentInstructionSet:
+		_, err = tx.Exec(ctx, `UPDATE investments SET instruction = $3 WHERE user_id = $1 AND investment_id = $2`,
+			userID, e.InvestmentID, string(e.Instruction))
+	case account.InvestmentRedeemed:
+		_, err = tx.Exec(ctx, `UPDATE investments SET status = 'Ended', closed_early = true, forfeited = $3, closed_at = $4
+			WHERE user_id = $1 AND investment_id = $2`, userID, e.InvestmentID, e.Forfeited.String(), e.At)
+	case account.InvestmentReinvested:
+		if _, err = tx.Exec(ctx, `UPDATE investments SET reinvested_as = $3 WHERE user_id = $1 AND investment_id = $2`,
+			userID, e.InvestmentID, e.NewInvestmentID); err != nil {
+			return err
+		}
+		if err = insert(ctx, tx, userID, e.NewInvestmentID, e.Terms, e.Amount, "Active", e.Start, e.InvestmentID); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE investments SET return_amount = $3, start_at = $4, end_at = $5, decided_at = $4
+			WHERE user_id = $1 AND investment_id = $2`, userID, e.NewInvestmentID, e.Return.String(), e.Start, e.End)
 	}
 	return err
 }
