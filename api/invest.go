@@ -44,7 +44,7 @@ func (s *server) StartInvestment(ctx context.Context, req apigen.StartInvestment
 		return nil, err
 	}
 	RecordPosition(ctx, created.Position)
-	return apigen.StartInvestment200JSONResponse(investmentJSON(created.Investment, false)), nil
+	return apigen.StartInvestment200JSONResponse(s.investmentJSON(created.Investment, false)), nil
 }
 
 func (s *server) GetInvestmentHistory(ctx context.Context, _ apigen.GetInvestmentHistoryRequestObject) (apigen.GetInvestmentHistoryResponseObject, error) {
@@ -58,7 +58,7 @@ func (s *server) GetInvestmentHistory(ctx context.Context, _ apigen.GetInvestmen
 	}
 	out := apigen.GetInvestmentHistory200JSONResponse{AsOf: s.money.Now(), Investments: make([]apigen.Investment, 0, len(list))}
 	for _, inv := range list {
-		out.Investments = append(out.Investments, investmentJSON(inv, false))
+		out.Investments = append(out.Investments, s.investmentJSON(inv, false))
 	}
 	return out, nil
 }
@@ -72,7 +72,7 @@ func (s *server) GetInvestment(ctx context.Context, req apigen.GetInvestmentRequ
 	if err != nil {
 		return nil, err
 	}
-	return apigen.GetInvestment200JSONResponse(investmentJSON(inv, a.Role.IsStaff())), nil
+	return apigen.GetInvestment200JSONResponse(s.investmentJSON(inv, a.Role.IsStaff())), nil
 }
 
 func (s *server) GetPendingInvestments(ctx context.Context, _ apigen.GetPendingInvestmentsRequestObject) (apigen.GetPendingInvestmentsResponseObject, error) {
@@ -87,7 +87,7 @@ func (s *server) GetPendingInvestments(ctx context.Context, _ apigen.GetPendingI
 	now := time.Now().UTC()
 	out := apigen.GetPendingInvestments200JSONResponse{AsOf: now, PendingInvestments: make([]apigen.InvestmentQueueItem, 0, len(list))}
 	for _, inv := range list {
-		out.PendingInvestments = append(out.PendingInvestments, apigen.InvestmentQueueItem{Investment: investmentJSON(inv, true),
+		out.PendingInvestments = append(out.PendingInvestments, apigen.InvestmentQueueItem{Investment: s.investmentJSON(inv, true),
 			AgeSeconds: max(0, int64(now.Sub(inv.RequestedAt)/time.Second))})
 	}
 	return out, nil
@@ -134,7 +134,7 @@ func (s *server) SettleMaturedInvestments(ctx context.Context, _ apigen.SettleMa
 	RecordPosition(ctx, settled.Position)
 	out := apigen.SettleMaturedInvestments200JSONResponse{Settled: make([]apigen.Investment, 0, len(settled.Investments))}
 	for _, inv := range settled.Investments {
-		out.Settled = append(out.Settled, investmentJSON(inv, false))
+		out.Settled = append(out.Settled, s.investmentJSON(inv, false))
 	}
 	return out, nil
 }
@@ -152,7 +152,7 @@ func (s *server) SetMaturityInstruction(ctx context.Context, req apigen.SetMatur
 		return nil, err
 	}
 	RecordPosition(ctx, res.Position)
-	return apigen.SetMaturityInstruction200JSONResponse(investmentJSON(res.Investment, false)), nil
+	return apigen.SetMaturityInstruction200JSONResponse(s.investmentJSON(res.Investment, false)), nil
 }
 
 func (s *server) PreviewEarlyRedemption(ctx context.Context, req apigen.PreviewEarlyRedemptionRequestObject) (apigen.PreviewEarlyRedemptionResponseObject, error) {
@@ -186,8 +186,10 @@ func redemptionJSON(r appmoney.Redemption) apigen.EarlyRedemption {
 
 // investmentJSON maps an investment onto the specification; withUser adds the investor (staff
 // views). While an investment waits for staff, maturityAmount is the return its captured terms
-// give (approval fixes the same figure); after, it is the return fixed at approval.
-func investmentJSON(inv appmoney.Investment, withUser bool) apigen.Investment {
+// give (approval fixes the same figure); after, it is the return fixed at approval. Progress and
+// the accrued estimate are read on the app clock, which decides maturity.
+func (s *server) investmentJSON(inv appmoney.Investment, withUser bool) apigen.Investment {
+	now := s.money.Now()
 	t := inv.PlanTerms()
 	ret := inv.Return
 	if inv.Status == account.StatusPending {
@@ -205,6 +207,7 @@ func investmentJSON(inv appmoney.Investment, withUser bool) apigen.Investment {
 		TermRate: t.RateText(), Apr: t.APRPercent().StringFixed(plan.APRDecimals), MaturityAmount: ret.String(),
 		Payout: inv.Amount.Add(ret).String(), Forfeited: inv.Forfeited.String(),
 		Instruction: apigen.MaturityInstruction(inv.Instruction), ClosedEarly: inv.ClosedEarly,
+		ProgressPercent: int(inv.Progress(now).Shift(2).IntPart()), AccruedEstimate: inv.AccruedEstimate(now).String(),
 		ReinvestedAs: opt(inv.ReinvestedAs), ReinvestedFrom: opt(inv.ReinvestedFrom), StartDate: inv.Start, EndDate: inv.End,
 		RequestedAt: inv.RequestedAt, DecidedAt: inv.DecidedAt, ClosedAt: inv.ClosedAt, Reason: opt(inv.Reason),
 	}

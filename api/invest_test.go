@@ -236,13 +236,22 @@ func TestInvestmentFlowFromQuoteToMaturity(t *testing.T) {
 		t.Fatalf("balances while active: %+v", b)
 	}
 
+	// Half way: the estimate is half the return, labelled an estimate by the UI.
+	a.clock.Advance(15 * 24 * time.Hour)
+	res = ivy.do(http.MethodGet, "/api/invest/investment/"+inv.ID, nil)
+	if e := decodeJSON[struct {
+		ProgressPercent int
+		AccruedEstimate string
+	}](t, res); e.ProgressPercent != 50 || e.AccruedEstimate != "1.50" {
+		t.Fatalf("half way: %s", res.body)
+	}
 	// Not due yet: settling now changes nothing.
 	res = ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil)
 	expect(t, res, http.StatusOK)
 	if s := decodeJSON[settledJSON](t, res); len(s.Settled) != 0 {
 		t.Fatalf("settled before the end: %s", res.body)
 	}
-	a.clock.Advance(30 * 24 * time.Hour)
+	a.clock.Advance(15 * 24 * time.Hour)
 	res = ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil)
 	expect(t, res, http.StatusOK)
 	if s := decodeJSON[settledJSON](t, res); len(s.Settled) != 1 || s.Settled[0].ID != inv.ID || s.Settled[0].Status != "Ended" {

@@ -10,8 +10,11 @@ const config = {
   exportName: 'generatedApi',
   hooks: true,
   // The UI does not send Idempotency-Key (it never retries a mutation by itself); leaving the
-  // header out keeps the argument of endpoints without other parameters optional.
+  // header out keeps the argument of endpoints without other parameters optional. Starting an
+  // investment is the exception: its confirmation step holds one key, so a second click or a
+  // retry after a lost answer never moves the money twice. The first matching override applies.
   endpointOverrides: [
+    { pattern: 'startInvestment', parameterFilter: () => true },
     { pattern: () => true, parameterFilter: (name) => name !== 'Idempotency-Key' },
   ],
 };

@@ -165,6 +165,29 @@ type Investment struct {
 // Payout is what the investment pays at maturity: the principal and the return.
 func (i Investment) Payout() money.Money { return i.Amount.Add(i.Return) }
 
+// Progress is how far through its term the investment is at now, from 0 to 1: 0 before it
+// starts, 1 once ended. It is for display (a progress bar, an estimate), never for money moved.
+func (i Investment) Progress(now time.Time) decimal.Decimal {
+	switch {
+	case i.Status == account.StatusEnded:
+		return decimal.NewFromInt(1)
+	case i.Status != account.StatusActive || i.Start == nil || i.End == nil || !i.End.After(*i.Start):
+		return decimal.Zero
+	}
+	elapsed := min(max(now.Sub(*i.Start), 0), i.End.Sub(*i.Start))
+	return decimal.NewFromInt(int64(elapsed / time.Second)).Div(decimal.NewFromInt(int64(i.End.Sub(*i.Start) / time.Second)))
+}
+
+// AccruedEstimate is the return earned so far if it accrued evenly over the term, rounded
+// half-even to the cent: an estimate to show, not a figure anything is paid on (the return is
+// paid whole at maturity, or forfeited by an early redemption).
+func (i Investment) AccruedEstimate(now time.Time) money.Money {
+	if i.ClosedEarly {
+		return money.Zero
+	}
+	return i.Return.MulRate(i.Progress(now))
+}
+
 // PlanTerms are the captured terms as the plan package works with them (rates, APR).
 func (i Investment) PlanTerms() plan.Terms { return PlanTerms(i.Terms) }
 
