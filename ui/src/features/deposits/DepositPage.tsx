@@ -1,9 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { useCreateDepositMutation, useListDepositAddressesQuery, type Deposit, type DepositAddress } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { QrCode } from '../../components/QrCode';
 import { QueryState } from '../../components/QueryState';
+import { RedirectCountdown } from '../../components/RedirectCountdown';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
@@ -112,25 +113,6 @@ function DepositForm({ addresses, onCreated }: { addresses: DepositAddress[]; on
   );
 }
 
-// Counts down to the dashboard, as after every money request; the link goes at once.
-function Redirect() {
-  const navigate = useNavigate();
-  const [left, setLeft] = useState(REDIRECT_SECONDS);
-  useEffect(() => {
-    if (left <= 0) {
-      void navigate('/my-account');
-      return;
-    }
-    const timer = setTimeout(() => setLeft((n) => n - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [left, navigate]);
-  return (
-    <p role="status">
-      Going to your dashboard in {left} s… <Link to="/my-account">Go now</Link>
-    </p>
-  );
-}
-
 export function DepositPage() {
   const addresses = useListDepositAddressesQuery();
   const { data: user } = useCurrentUser();
@@ -150,7 +132,7 @@ export function DepositPage() {
           <p>
             Your deposit of <Amount amount={created.amount} /> is waiting for staff to confirm it arrived. We will e-mail you.
           </p>
-          <Redirect />
+          <RedirectCountdown seconds={REDIRECT_SECONDS} />
         </>
       ) : (
         <>

@@ -14,16 +14,8 @@ export function routeLabel(asset: string, network: string) {
 // USDT is taken at 1 USD; BTC and ETH have no price here, so the investor says how much they sent.
 export const needsOnChainAmount = (asset: string) => asset !== 'USDT';
 
-// How long a deposit has waited, from the server's count of seconds.
-export function waitedFor(seconds: number) {
-  const minutes = Math.max(0, Math.floor(seconds / 60));
-  if (minutes < 1) return 'waiting less than a minute';
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  if (days > 0) return `waiting ${days} d ${hours} h`;
-  if (hours > 0) return `waiting ${hours} h ${minutes % 60} min`;
-  return `waiting ${minutes} min`;
-}
+// How long a request has waited (deposits and investments share the words).
+export { waitedFor } from '../../components/format';
 
 export function statusBadge(status: DepositStatus) {
   if (status === 'Confirmed') return 'badge badge--success';
