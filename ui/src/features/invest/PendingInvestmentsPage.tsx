@@ -10,7 +10,7 @@ import { InvestmentDecision } from './InvestmentDecision';
 function QueueItem({ item }: { item: InvestmentQueueItem }) {
   const inv = item.investment;
   return (
-    <li className="queue-item" data-testid="investment-queue-item">
+    <li className="queue-item queue-item--decide" data-testid="investment-queue-item">
       <div className="queue-item__who">
         <h2 className="queue-item__name">
           <Link to={`/investment/${encodeURIComponent(inv._id)}`}>
@@ -34,7 +34,9 @@ function QueueItem({ item }: { item: InvestmentQueueItem }) {
           </time>
         </span>
       </p>
-      <InvestmentDecision investment={inv} />
+      <div className="queue-item__decision">
+        <InvestmentDecision investment={inv} />
+      </div>
     </li>
   );
 }
