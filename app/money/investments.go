@@ -299,11 +299,15 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 				return nil
 			}
 			if email == "" {
+				// A closed account's investments still mature; only the e-mail is skipped.
 				u, err := s.user(ctx, userID)
-				if err != nil {
+				switch {
+				case errors.Is(err, ErrUserNotFound):
+				case err != nil:
 					return err
+				default:
+					name, email = u.Profile().Name, u.Email()
 				}
-				name, email = u.Profile().Name, u.Email()
 			}
 			if err := acc.MatureDue(now); err != nil {
 				return err
@@ -319,6 +323,9 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 			for _, id := range matured(acc) {
 				inv, _ := acc.Investment(id)
 				out.Investments = append(out.Investments, fromInvestment(userID, inv))
+				if email == "" {
+					continue
+				}
 				if err := s.mailInvestment(ctx, tx, name, email, inv, mail.TemplateInvestmentMatured); err != nil {
 					return err
 				}
