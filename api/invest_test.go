@@ -173,7 +173,8 @@ func TestInvestmentFlowFromQuoteToMaturity(t *testing.T) {
 		inv.APR != "18.25" || inv.Instruction != "payout" || inv.StartDate != nil || inv.User != nil {
 		t.Fatalf("started: %+v", inv)
 	}
-	if m := a.MailsTo(t, "ivy@example.com", "We received your investment request"); len(m) != 1 || !strings.Contains(m[0].Text, "$200.05") {
+	if m := a.MailsTo(t, "ivy@example.com", "We received your investment request"); len(m) != 1 || !strings.Contains(m[0].Text, "$200.05") ||
+		!strings.Contains(m[0].Text, "1.50% for the term, 18.25% a year") {
 		t.Fatalf("request mails: %+v", m)
 	}
 	if b := balances(t, ivy); b.Balance != "299.95" {

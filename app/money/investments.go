@@ -198,7 +198,7 @@ func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to s
 	t := investments.PlanTerms(inv.Terms)
 	data := mail.InvestmentData{
 		Name: name, Plan: inv.Terms.PlanName, Amount: inv.Amount.Dollars(), TermDays: inv.Terms.TermDays,
-		TermRate: percent(t.TermRate.Shift(2).String()), APR: percent(t.APRPercent().StringFixed(plan.APRDecimals)),
+		TermRate: percent(t.RatePercent()), APR: percent(t.APRPercent().StringFixed(plan.APRDecimals)),
 		Reason: inv.Reason, Link: s.investmentPage(inv.ID), End: inv.End,
 	}
 	if inv.Status != account.StatusPending && inv.Status != account.StatusRejected {
