@@ -538,3 +538,18 @@ func TestReinvestInstructionStartsANewInvestmentOnTheSameTerms(t *testing.T) {
 	// The new investment is the investor's to redeem, like any other.
 	expect(t, ivy.do(http.MethodGet, "/api/invest/"+next.ID+"/early-redemption", nil), http.StatusOK)
 }
+
+// TestSignInAnswerCarriesTheFigures: the client keeps the sign-in answer as the signed-in user,
+// so a dashboard opened right after signing in shows the balance, not zeros.
+func TestSignInAnswerCarriesTheFigures(t *testing.T) {
+	t.Parallel()
+	a := newInvestApp(t)
+	a.investor(t, "ivy@example.com", "123.45")
+	b := a.browser(t)
+	expect(t, b.do(http.MethodPost, "/api/users/login", map[string]string{"email": "ivy@example.com", "password": testPassword}), http.StatusUnauthorized)
+	res := b.do(http.MethodPost, "/api/users/loginWithCode/ivy@example.com", map[string]string{"loginCode": a.LatestCode(t, "ivy@example.com", "sign-in code")})
+	expect(t, res, http.StatusOK)
+	if got := decodeJSON[balancesJSON](t, res); got.Balance != "123.45" {
+		t.Fatalf("sign-in answer: %s", res.body)
+	}
+}

@@ -149,7 +149,6 @@ describe(`investments against ${BASE_URL}`, () => {
 
       // Sessions made before the move have ended; the dashboard shows $250.00 − $200.05 + $200.85.
       await login(page, email, PASSWORD);
-      await page.goto(url('/my-account'));
       const available = page.locator('.figure').filter({ hasText: 'Available balance' });
       await available.getByText('$250.80').waitFor();
       await page.locator('.figure').filter({ hasText: 'Invested' }).getByText('$0.00').waitFor();
