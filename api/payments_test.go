@@ -12,7 +12,10 @@ import (
 	"clearvest/api"
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
+	"clearvest/app/command"
 	"clearvest/app/money"
+	"clearvest/app/plans"
+	"clearvest/domain/clock"
 	"clearvest/eventstore"
 	"clearvest/platform/config"
 	"clearvest/projections"
@@ -34,6 +37,15 @@ func newMoneyApp(t *testing.T) *app {
 	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec)}
 	}, money.Migrations))
+	svc := newMoneyService(t, env, env.Commands, nil, env.Clock)
+	return serve(t, env, func(d *api.Deps) { d.Money = svc })
+}
+
+// newMoneyService is the money service of the API tests: deposit addresses for BTC on Bitcoin and
+// USDT on TRON, the default withdrawal fee, the plan catalogue p (nil where no test invests) and
+// the clock clk.
+func newMoneyService(t *testing.T, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock) *money.Service {
+	t.Helper()
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {
 		t.Fatal(err)
@@ -46,13 +58,15 @@ func newMoneyApp(t *testing.T) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee}, money.Deps{
-		Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock, Logger: slog.New(slog.DiscardHandler),
-	})
+	deps := money.Deps{Pool: env.Pool, Commands: commands, Sender: env.Sender, Clock: clk, Logger: slog.New(slog.DiscardHandler)}
+	if p != nil { // a nil *plans.Service would be a non-nil catalogue
+		deps.Plans = p
+	}
+	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee}, deps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serve(t, env, func(d *api.Deps) { d.Money = svc })
+	return svc
 }
 
 type depositJSON struct {
@@ -87,6 +101,14 @@ type balancesJSON struct {
 	TotalMaturityAmount string `json:"totalMaturityAmount"`
 	Fees                string `json:"fees"`
 	HasFees             bool   `json:"hasFees"`
+}
+
+// balances reads the caller's money figures as the dashboard does.
+func balances(t *testing.T, c *client) balancesJSON {
+	t.Helper()
+	res := c.do(http.MethodGet, "/api/users/getUser", nil)
+	expect(t, res, http.StatusOK)
+	return decodeJSON[balancesJSON](t, res)
 }
 
 var transactionIDPattern = regexp.MustCompile(`^DEP-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$`)

@@ -227,7 +227,27 @@ func (s *server) signedIn(ctx context.Context, in accounts.SignIn) apigen.User {
 		idempotency.SetOwner(ctx, id) // the kept answer holds this user's profile and token
 	}
 	s.setSessionCookies(ctx, in)
-	return userJSON(in.User, in.AccessToken)
+	// The client keeps this answer as the signed-in user, so it carries the money figures too:
+	// without them the dashboard would show zeros until the next read. A failed read leaves the
+	// zeros; the client reads the user again after signing in.
+	u := in.User
+	_ = s.withFigures(ctx, &u)
+	return userJSON(u, in.AccessToken)
+}
+
+// withFigures fills the user's money figures from the books; without the money service they
+// stay zero.
+func (s *server) withFigures(ctx context.Context, u *accounts.User) error {
+	if s.money == nil {
+		return nil
+	}
+	b, err := s.money.Balances(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	u.Balance, u.InvestmentBalance, u.TotalMaturityAmount = b.Available.String(), b.Invested.String(), b.Returns.String()
+	u.Fees, u.HasFees = b.Fees.String(), b.Fees.IsPositive()
+	return nil
 }
 
 func (s *server) Register(ctx context.Context, req apigen.RegisterRequestObject) (apigen.RegisterResponseObject, error) {
@@ -348,14 +368,8 @@ func (s *server) GetUser(ctx context.Context, _ apigen.GetUserRequestObject) (ap
 	if err != nil {
 		return nil, err
 	}
-	if s.money != nil {
-		// The money figures come from the wallets read model; without the service they stay zero.
-		b, err := s.money.Balances(ctx, a.UserID)
-		if err != nil {
-			return nil, err
-		}
-		u.Balance, u.InvestmentBalance, u.TotalMaturityAmount = b.Available.String(), b.Invested.String(), b.Returns.String()
-		u.Fees, u.HasFees = b.Fees.String(), b.Fees.IsPositive()
+	if err := s.withFigures(ctx, &u); err != nil {
+		return nil, err
 	}
 	return apigen.GetUser200JSONResponse(userJSON(u, "")), nil
 }

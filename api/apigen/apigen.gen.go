@@ -103,6 +103,30 @@ func (e InvestEligibilityEligible) Valid() bool {
 	}
 }
 
+// Defines values for InvestmentStatus.
+const (
+	InvestmentStatusActive   InvestmentStatus = "Active"
+	InvestmentStatusEnded    InvestmentStatus = "Ended"
+	InvestmentStatusPending  InvestmentStatus = "Pending"
+	InvestmentStatusRejected InvestmentStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the InvestmentStatus enum.
+func (e InvestmentStatus) Valid() bool {
+	switch e {
+	case InvestmentStatusActive:
+		return true
+	case InvestmentStatusEnded:
+		return true
+	case InvestmentStatusPending:
+		return true
+	case InvestmentStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for KycCaseUserStatus.
 const (
 	KycCaseUserStatusActive    KycCaseUserStatus = "active"
@@ -214,6 +238,24 @@ func (e KycStatus) Valid() bool {
 	case KycStatusPending:
 		return true
 	case KycStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MaturityInstruction.
+const (
+	MaturityInstructionPayout   MaturityInstruction = "payout"
+	MaturityInstructionReinvest MaturityInstruction = "reinvest"
+)
+
+// Valid indicates whether the value is a known member of the MaturityInstruction enum.
+func (e MaturityInstruction) Valid() bool {
+	switch e {
+	case MaturityInstructionPayout:
+		return true
+	case MaturityInstructionReinvest:
 		return true
 	default:
 		return false
@@ -500,6 +542,16 @@ type DevMailSummary struct {
 	To      string    `json:"to"`
 }
 
+// EarlyRedemption defines model for EarlyRedemption.
+type EarlyRedemption struct {
+	// Forfeited The return given up.
+	Forfeited    string `json:"forfeited"`
+	InvestmentId string `json:"investmentId"`
+
+	// Principal What comes back to the available balance.
+	Principal string `json:"principal"`
+}
+
 // Error Every error response has this shape.
 type Error struct {
 	// Code A stable machine-readable reason, when the client must act on it: `new_device`
@@ -545,6 +597,111 @@ type InvestEligibility struct {
 
 // InvestEligibilityEligible defines model for InvestEligibility.Eligible.
 type InvestEligibilityEligible bool
+
+// Investment defines model for Investment.
+type Investment struct {
+	UnderscoreId string `json:"_id"`
+
+	// AccruedEstimate An estimate of the return earned so far, as if it accrued evenly over the term (half-even
+	// to the cent). Display only: the return is paid whole at maturity, or forfeited by an
+	// early redemption.
+	AccruedEstimate string `json:"accruedEstimate"`
+
+	// Amount The principal, USD decimal string.
+	Amount string `json:"amount"`
+
+	// Apr The simple annualised rate of the captured terms in percent, two decimals.
+	Apr         string     `json:"apr"`
+	ClosedAt    *time.Time `json:"closedAt,omitempty"`
+	ClosedEarly bool       `json:"closedEarly"`
+	DecidedAt   *time.Time `json:"decidedAt,omitempty"`
+	EndDate     *time.Time `json:"endDate,omitempty"`
+
+	// Forfeited The return given up by an early redemption ("0.00" otherwise).
+	Forfeited   string              `json:"forfeited"`
+	Instruction MaturityInstruction `json:"instruction"`
+
+	// MaturityAmount The return, fixed at approval ("0.00" before); the expected return while Pending.
+	MaturityAmount string `json:"maturityAmount"`
+
+	// Payout amount + maturityAmount, paid at maturity.
+	Payout string `json:"payout"`
+
+	// Plan The plan's name as it was when the investment was requested.
+	//
+	// Example: Basic
+	Plan   string `json:"plan"`
+	PlanId string `json:"planId"`
+
+	// PlanVersion The version of the plan's terms the investment captured.
+	PlanVersion int `json:"planVersion"`
+
+	// ProgressPercent How far through its term the investment is, by the app clock (display only).
+	ProgressPercent int `json:"progressPercent"`
+
+	// Reason Why staff rejected it.
+	Reason *string `json:"reason,omitempty"`
+
+	// ReinvestedAs The investment the payout went into, after a reinvestment.
+	ReinvestedAs *string `json:"reinvestedAs,omitempty"`
+
+	// ReinvestedFrom The investment whose payout started this one.
+	ReinvestedFrom *string          `json:"reinvestedFrom,omitempty"`
+	RequestedAt    time.Time        `json:"requestedAt"`
+	StartDate      *time.Time       `json:"startDate,omitempty"`
+	Status         InvestmentStatus `json:"status"`
+	TermDays       int              `json:"termDays"`
+
+	// TermRate The captured rate for the whole term as a decimal (at least four decimals).
+	TermRate string `json:"termRate"`
+
+	// User The investor (staff views only).
+	User *DepositUser `json:"user,omitempty"`
+}
+
+// InvestmentList defines model for InvestmentList.
+type InvestmentList struct {
+	// AsOf The app clock's reading, which decides maturity.
+	AsOf        time.Time    `json:"asOf"`
+	Investments []Investment `json:"investments"`
+}
+
+// InvestmentQueue defines model for InvestmentQueue.
+type InvestmentQueue struct {
+	AsOf               time.Time             `json:"asOf"`
+	PendingInvestments []InvestmentQueueItem `json:"pendingInvestments"`
+}
+
+// InvestmentQueueItem defines model for InvestmentQueueItem.
+type InvestmentQueueItem struct {
+	// AgeSeconds How long the investment has waited, at asOf.
+	AgeSeconds int64      `json:"ageSeconds"`
+	Investment Investment `json:"investment"`
+}
+
+// InvestmentQuote defines model for InvestmentQuote.
+type InvestmentQuote struct {
+	Amount string `json:"amount"`
+	Apr    string `json:"apr"`
+
+	// Available The caller's available balance.
+	Available string `json:"available"`
+
+	// MaturesAt The end date if the investment were approved now.
+	MaturesAt time.Time `json:"maturesAt"`
+
+	// Payout amount + return.
+	Payout string `json:"payout"`
+	Plan   string `json:"plan"`
+
+	// Return amount × termRate, rounded half-even to the cent.
+	Return   string `json:"return"`
+	TermDays int    `json:"termDays"`
+	TermRate string `json:"termRate"`
+}
+
+// InvestmentStatus defines model for InvestmentStatus.
+type InvestmentStatus string
 
 // KycApproveRequest defines model for KycApproveRequest.
 type KycApproveRequest struct {
@@ -711,6 +868,15 @@ type LoginWithCodeRequest struct {
 	TotpCode     *string `json:"totpCode,omitempty"`
 }
 
+// MaturityInstruction defines model for MaturityInstruction.
+type MaturityInstruction string
+
+// MaturityInstructionRequest defines model for MaturityInstructionRequest.
+type MaturityInstructionRequest struct {
+	// Instruction payout or reinvest.
+	Instruction string `json:"instruction"`
+}
+
 // Message defines model for Message.
 type Message struct {
 	// Message Example: Email verified successfully
@@ -840,6 +1006,11 @@ type RejectDepositRequest struct {
 	TransactionId string  `json:"transactionId"`
 }
 
+// RejectInvestmentRequest defines model for RejectInvestmentRequest.
+type RejectInvestmentRequest struct {
+	Reason string `json:"reason"`
+}
+
 // RejectWithdrawalRequest defines model for RejectWithdrawalRequest.
 type RejectWithdrawalRequest struct {
 	Reason string `json:"reason"`
@@ -890,6 +1061,17 @@ type Session struct {
 	Ip         string    `json:"ip"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
 	UserAgent  string    `json:"userAgent"`
+}
+
+// SettledInvestments defines model for SettledInvestments.
+type SettledInvestments struct {
+	Settled []Investment `json:"settled"`
+}
+
+// StartInvestmentRequest defines model for StartInvestmentRequest.
+type StartInvestmentRequest struct {
+	Amount   string `json:"amount"`
+	PlanName string `json:"planName"`
 }
 
 // SuspendRequest defines model for SuspendRequest.
@@ -1094,6 +1276,9 @@ type EmailPath = string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// InvestmentID defines model for InvestmentID.
+type InvestmentID = string
+
 // Position defines model for Position.
 type Position = int64
 
@@ -1147,11 +1332,78 @@ type AdvanceDevClockParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// GetPendingInvestmentsParams defines parameters for GetPendingInvestments.
+type GetPendingInvestmentsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
 // GetInvestEligibilityParams defines parameters for GetInvestEligibility.
 type GetInvestEligibilityParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetInvestmentHistoryParams defines parameters for GetInvestmentHistory.
+type GetInvestmentHistoryParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetInvestmentParams defines parameters for GetInvestment.
+type GetInvestmentParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetInvestmentQuoteParams defines parameters for GetInvestmentQuote.
+type GetInvestmentQuoteParams struct {
+	PlanName string `form:"planName" json:"planName"`
+	Amount   string `form:"amount" json:"amount"`
+}
+
+// StartInvestmentParams defines parameters for StartInvestment.
+type StartInvestmentParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ApproveInvestmentParams defines parameters for ApproveInvestment.
+type ApproveInvestmentParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RedeemEarlyParams defines parameters for RedeemEarly.
+type RedeemEarlyParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetMaturityInstructionParams defines parameters for SetMaturityInstruction.
+type SetMaturityInstructionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RejectInvestmentParams defines parameters for RejectInvestment.
+type RejectInvestmentParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ConfirmDepositParams defines parameters for ConfirmDeposit.
@@ -1510,6 +1762,15 @@ type RejectWithdrawalParams struct {
 // AdvanceDevClockJSONRequestBody defines body for AdvanceDevClock for application/json ContentType.
 type AdvanceDevClockJSONRequestBody = DevClockAdvance
 
+// StartInvestmentJSONRequestBody defines body for StartInvestment for application/json ContentType.
+type StartInvestmentJSONRequestBody = StartInvestmentRequest
+
+// SetMaturityInstructionJSONRequestBody defines body for SetMaturityInstruction for application/json ContentType.
+type SetMaturityInstructionJSONRequestBody = MaturityInstructionRequest
+
+// RejectInvestmentJSONRequestBody defines body for RejectInvestment for application/json ContentType.
+type RejectInvestmentJSONRequestBody = RejectInvestmentRequest
+
 // ConfirmDepositJSONRequestBody defines body for ConfirmDeposit for application/json ContentType.
 type ConfirmDepositJSONRequestBody = ConfirmDepositRequest
 
@@ -1596,12 +1857,45 @@ type ServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(w http.ResponseWriter, r *http.Request, id string)
+	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
+	// (GET /invest/adminPendingInvestment)
+	GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams)
+	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
+	// (GET /invest/deposit-maturity)
+	SettleMaturedInvestments(w http.ResponseWriter, r *http.Request)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
+	// GetInvestmentHistory The caller's investments, newest first
+	// (GET /invest/investment-history)
+	GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams)
+	// GetInvestment One investment (its owner, or staff; anyone else 404)
+	// (GET /invest/investment/{investmentId})
+	GetInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params GetInvestmentParams)
 	// ListPlans The plans offered to investors, with their current terms
 	// (GET /invest/plans)
 	ListPlans(w http.ResponseWriter, r *http.Request)
+	// GetInvestmentQuote What an investment of an amount in a plan would pay, before it is made
+	// (GET /invest/quote)
+	GetInvestmentQuote(w http.ResponseWriter, r *http.Request, params GetInvestmentQuoteParams)
+	// StartInvestment Ask to invest an amount in a plan
+	// (POST /invest/start-invest)
+	StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams)
+	// ApproveInvestment Approve a pending investment (authors and admins)
+	// (PUT /invest/{investmentId}/approve)
+	ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams)
+	// PreviewEarlyRedemption What ending an active investment now would pay back (the owner)
+	// (GET /invest/{investmentId}/early-redemption)
+	PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request, investmentId InvestmentID)
+	// RedeemEarly End an active investment now, giving up its return (the owner)
+	// (POST /invest/{investmentId}/early-redemption)
+	RedeemEarly(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RedeemEarlyParams)
+	// SetMaturityInstruction Choose what happens at maturity (the owner; Pending or Active investments)
+	// (PUT /invest/{investmentId}/instruction)
+	SetMaturityInstruction(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params SetMaturityInstructionParams)
+	// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
+	// (PUT /invest/{investmentId}/reject)
+	RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
@@ -1797,15 +2091,81 @@ func (_ Unimplemented) GetDevMail(w http.ResponseWriter, r *http.Request, id str
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
+// (GET /invest/adminPendingInvestment)
+func (_ Unimplemented) GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
+// (GET /invest/deposit-maturity)
+func (_ Unimplemented) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetInvestEligibility Whether the signed-in user may start an investment
 // (GET /invest/eligibility)
 func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetInvestmentHistory The caller's investments, newest first
+// (GET /invest/investment-history)
+func (_ Unimplemented) GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetInvestment One investment (its owner, or staff; anyone else 404)
+// (GET /invest/investment/{investmentId})
+func (_ Unimplemented) GetInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params GetInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // ListPlans The plans offered to investors, with their current terms
 // (GET /invest/plans)
 func (_ Unimplemented) ListPlans(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetInvestmentQuote What an investment of an amount in a plan would pay, before it is made
+// (GET /invest/quote)
+func (_ Unimplemented) GetInvestmentQuote(w http.ResponseWriter, r *http.Request, params GetInvestmentQuoteParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StartInvestment Ask to invest an amount in a plan
+// (POST /invest/start-invest)
+func (_ Unimplemented) StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApproveInvestment Approve a pending investment (authors and admins)
+// (PUT /invest/{investmentId}/approve)
+func (_ Unimplemented) ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// PreviewEarlyRedemption What ending an active investment now would pay back (the owner)
+// (GET /invest/{investmentId}/early-redemption)
+func (_ Unimplemented) PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request, investmentId InvestmentID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RedeemEarly End an active investment now, giving up its return (the owner)
+// (POST /invest/{investmentId}/early-redemption)
+func (_ Unimplemented) RedeemEarly(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RedeemEarlyParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetMaturityInstruction Choose what happens at maturity (the owner; Pending or Active investments)
+// (PUT /invest/{investmentId}/instruction)
+func (_ Unimplemented) SetMaturityInstruction(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params SetMaturityInstructionParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
+// (PUT /invest/{investmentId}/reject)
+func (_ Unimplemented) RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2245,6 +2605,61 @@ func (siw *ServerInterfaceWrapper) GetDevMail(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// GetPendingInvestments operation middleware
+func (siw *ServerInterfaceWrapper) GetPendingInvestments(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPendingInvestmentsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPendingInvestments(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SettleMaturedInvestments operation middleware
+func (siw *ServerInterfaceWrapper) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SettleMaturedInvestments(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetInvestEligibility operation middleware
 func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r *http.Request) {
 
@@ -2286,11 +2701,415 @@ func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r
 	handler.ServeHTTP(w, r)
 }
 
+// GetInvestmentHistory operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestmentHistory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestmentHistoryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestmentHistory(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetInvestment operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestment(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListPlans operation middleware
 func (siw *ServerInterfaceWrapper) ListPlans(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListPlans(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetInvestmentQuote operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestmentQuote(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestmentQuoteParams
+
+	// ------------- Required query parameter "planName" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "planName", r.URL.Query(), &params.PlanName, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "planName"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "planName", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "amount" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "amount", r.URL.Query(), &params.Amount, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "amount"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "amount", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestmentQuote(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// StartInvestment operation middleware
+func (siw *ServerInterfaceWrapper) StartInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StartInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StartInvestment(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ApproveInvestment operation middleware
+func (siw *ServerInterfaceWrapper) ApproveInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ApproveInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApproveInvestment(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// PreviewEarlyRedemption operation middleware
+func (siw *ServerInterfaceWrapper) PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PreviewEarlyRedemption(w, r, investmentId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RedeemEarly operation middleware
+func (siw *ServerInterfaceWrapper) RedeemEarly(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RedeemEarlyParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RedeemEarly(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetMaturityInstruction operation middleware
+func (siw *ServerInterfaceWrapper) SetMaturityInstruction(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetMaturityInstructionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetMaturityInstruction(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectInvestment operation middleware
+func (siw *ServerInterfaceWrapper) RejectInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectInvestment(w, r, investmentId, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4716,6 +5535,39 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/invest/plans", wrapper.ListPlans)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/quote", wrapper.GetInvestmentQuote)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/invest/start-invest", wrapper.StartInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/investment-history", wrapper.GetInvestmentHistory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/investment/{investmentId}", wrapper.GetInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/adminPendingInvestment", wrapper.GetPendingInvestments)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/invest/{investmentId}/approve", wrapper.ApproveInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/invest/{investmentId}/reject", wrapper.RejectInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/deposit-maturity", wrapper.SettleMaturedInvestments)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/invest/{investmentId}/instruction", wrapper.SetMaturityInstruction)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/{investmentId}/early-redemption", wrapper.PreviewEarlyRedemption)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/invest/{investmentId}/early-redemption", wrapper.RedeemEarly)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/payments/addresses", wrapper.ListDepositAddresses)
 	})
 	r.Group(func(r chi.Router) {
@@ -5080,6 +5932,119 @@ func (response GetDevMail500JSONResponse) VisitGetDevMailResponse(w http.Respons
 	return err
 }
 
+type GetPendingInvestmentsRequestObject struct {
+	Params GetPendingInvestmentsParams
+}
+
+type GetPendingInvestmentsResponseObject interface {
+	VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error
+}
+
+type GetPendingInvestments200JSONResponse InvestmentQueue
+
+func (response GetPendingInvestments200JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingInvestments401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPendingInvestments401JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingInvestments403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPendingInvestments403JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingInvestments500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPendingInvestments500JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestmentsRequestObject struct {
+}
+
+type SettleMaturedInvestmentsResponseObject interface {
+	VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error
+}
+
+type SettleMaturedInvestments200JSONResponse SettledInvestments
+
+func (response SettleMaturedInvestments200JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SettleMaturedInvestments401JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SettleMaturedInvestments500JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetInvestEligibilityRequestObject struct {
 	Params GetInvestEligibilityParams
 }
@@ -5144,6 +6109,121 @@ func (response GetInvestEligibility500JSONResponse) VisitGetInvestEligibilityRes
 	return err
 }
 
+type GetInvestmentHistoryRequestObject struct {
+	Params GetInvestmentHistoryParams
+}
+
+type GetInvestmentHistoryResponseObject interface {
+	VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error
+}
+
+type GetInvestmentHistory200JSONResponse InvestmentList
+
+func (response GetInvestmentHistory200JSONResponse) VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentHistory401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestmentHistory401JSONResponse) VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentHistory500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestmentHistory500JSONResponse) VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       GetInvestmentParams
+}
+
+type GetInvestmentResponseObject interface {
+	VisitGetInvestmentResponse(w http.ResponseWriter) error
+}
+
+type GetInvestment200JSONResponse Investment
+
+func (response GetInvestment200JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestment401JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestment404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetInvestment404JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestment500JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPlansRequestObject struct {
 }
 
@@ -5168,6 +6248,741 @@ func (response ListPlans200JSONResponse) VisitListPlansResponse(w http.ResponseW
 type ListPlans500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ListPlans500JSONResponse) VisitListPlansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuoteRequestObject struct {
+	Params GetInvestmentQuoteParams
+}
+
+type GetInvestmentQuoteResponseObject interface {
+	VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error
+}
+
+type GetInvestmentQuote200JSONResponse InvestmentQuote
+
+func (response GetInvestmentQuote200JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetInvestmentQuote400JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestmentQuote401JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetInvestmentQuote403JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetInvestmentQuote422JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestmentQuote500JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestmentRequestObject struct {
+	Params StartInvestmentParams
+	Body   *StartInvestmentJSONRequestBody
+}
+
+type StartInvestmentResponseObject interface {
+	VisitStartInvestmentResponse(w http.ResponseWriter) error
+}
+
+type StartInvestment200JSONResponse Investment
+
+func (response StartInvestment200JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response StartInvestment400JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StartInvestment401JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response StartInvestment403JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment409JSONResponse struct{ ConflictJSONResponse }
+
+func (response StartInvestment409JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response StartInvestment422JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StartInvestment500JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestmentRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       ApproveInvestmentParams
+}
+
+type ApproveInvestmentResponseObject interface {
+	VisitApproveInvestmentResponse(w http.ResponseWriter) error
+}
+
+type ApproveInvestment200JSONResponse Message
+
+func (response ApproveInvestment200JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApproveInvestment401JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApproveInvestment403JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApproveInvestment404JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApproveInvestment409JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ApproveInvestment422JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApproveInvestment500JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemptionRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+}
+
+type PreviewEarlyRedemptionResponseObject interface {
+	VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error
+}
+
+type PreviewEarlyRedemption200JSONResponse EarlyRedemption
+
+func (response PreviewEarlyRedemption200JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PreviewEarlyRedemption401JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PreviewEarlyRedemption404JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption409JSONResponse struct{ ConflictJSONResponse }
+
+func (response PreviewEarlyRedemption409JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response PreviewEarlyRedemption422JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response PreviewEarlyRedemption500JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarlyRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       RedeemEarlyParams
+}
+
+type RedeemEarlyResponseObject interface {
+	VisitRedeemEarlyResponse(w http.ResponseWriter) error
+}
+
+type RedeemEarly200JSONResponse EarlyRedemption
+
+func (response RedeemEarly200JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RedeemEarly401JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RedeemEarly404JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RedeemEarly409JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RedeemEarly422JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RedeemEarly500JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstructionRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       SetMaturityInstructionParams
+	Body         *SetMaturityInstructionJSONRequestBody
+}
+
+type SetMaturityInstructionResponseObject interface {
+	VisitSetMaturityInstructionResponse(w http.ResponseWriter) error
+}
+
+type SetMaturityInstruction200JSONResponse Investment
+
+func (response SetMaturityInstruction200JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetMaturityInstruction400JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetMaturityInstruction401JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetMaturityInstruction404JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetMaturityInstruction409JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetMaturityInstruction422JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetMaturityInstruction500JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestmentRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       RejectInvestmentParams
+	Body         *RejectInvestmentJSONRequestBody
+}
+
+type RejectInvestmentResponseObject interface {
+	VisitRejectInvestmentResponse(w http.ResponseWriter) error
+}
+
+type RejectInvestment200JSONResponse Message
+
+func (response RejectInvestment200JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectInvestment400JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectInvestment401JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectInvestment403JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectInvestment404JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectInvestment409JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RejectInvestment422JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectInvestment500JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -10137,12 +11952,45 @@ type StrictServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(ctx context.Context, request GetDevMailRequestObject) (GetDevMailResponseObject, error)
+	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
+	// (GET /invest/adminPendingInvestment)
+	GetPendingInvestments(ctx context.Context, request GetPendingInvestmentsRequestObject) (GetPendingInvestmentsResponseObject, error)
+	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
+	// (GET /invest/deposit-maturity)
+	SettleMaturedInvestments(ctx context.Context, request SettleMaturedInvestmentsRequestObject) (SettleMaturedInvestmentsResponseObject, error)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
+	// GetInvestmentHistory The caller's investments, newest first
+	// (GET /invest/investment-history)
+	GetInvestmentHistory(ctx context.Context, request GetInvestmentHistoryRequestObject) (GetInvestmentHistoryResponseObject, error)
+	// GetInvestment One investment (its owner, or staff; anyone else 404)
+	// (GET /invest/investment/{investmentId})
+	GetInvestment(ctx context.Context, request GetInvestmentRequestObject) (GetInvestmentResponseObject, error)
 	// ListPlans The plans offered to investors, with their current terms
 	// (GET /invest/plans)
 	ListPlans(ctx context.Context, request ListPlansRequestObject) (ListPlansResponseObject, error)
+	// GetInvestmentQuote What an investment of an amount in a plan would pay, before it is made
+	// (GET /invest/quote)
+	GetInvestmentQuote(ctx context.Context, request GetInvestmentQuoteRequestObject) (GetInvestmentQuoteResponseObject, error)
+	// StartInvestment Ask to invest an amount in a plan
+	// (POST /invest/start-invest)
+	StartInvestment(ctx context.Context, request StartInvestmentRequestObject) (StartInvestmentResponseObject, error)
+	// ApproveInvestment Approve a pending investment (authors and admins)
+	// (PUT /invest/{investmentId}/approve)
+	ApproveInvestment(ctx context.Context, request ApproveInvestmentRequestObject) (ApproveInvestmentResponseObject, error)
+	// PreviewEarlyRedemption What ending an active investment now would pay back (the owner)
+	// (GET /invest/{investmentId}/early-redemption)
+	PreviewEarlyRedemption(ctx context.Context, request PreviewEarlyRedemptionRequestObject) (PreviewEarlyRedemptionResponseObject, error)
+	// RedeemEarly End an active investment now, giving up its return (the owner)
+	// (POST /invest/{investmentId}/early-redemption)
+	RedeemEarly(ctx context.Context, request RedeemEarlyRequestObject) (RedeemEarlyResponseObject, error)
+	// SetMaturityInstruction Choose what happens at maturity (the owner; Pending or Active investments)
+	// (PUT /invest/{investmentId}/instruction)
+	SetMaturityInstruction(ctx context.Context, request SetMaturityInstructionRequestObject) (SetMaturityInstructionResponseObject, error)
+	// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
+	// (PUT /invest/{investmentId}/reject)
+	RejectInvestment(ctx context.Context, request RejectInvestmentRequestObject) (RejectInvestmentResponseObject, error)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
@@ -10474,6 +12322,56 @@ func (sh *strictHandler) GetDevMail(w http.ResponseWriter, r *http.Request, id s
 	}
 }
 
+// GetPendingInvestments operation middleware
+func (sh *strictHandler) GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams) {
+	var request GetPendingInvestmentsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPendingInvestments(ctx, request.(GetPendingInvestmentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPendingInvestments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPendingInvestmentsResponseObject); ok {
+		if err := validResponse.VisitGetPendingInvestmentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SettleMaturedInvestments operation middleware
+func (sh *strictHandler) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+	var request SettleMaturedInvestmentsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SettleMaturedInvestments(ctx, request.(SettleMaturedInvestmentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SettleMaturedInvestments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SettleMaturedInvestmentsResponseObject); ok {
+		if err := validResponse.VisitSettleMaturedInvestmentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetInvestEligibility operation middleware
 func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
 	var request GetInvestEligibilityRequestObject
@@ -10500,6 +12398,59 @@ func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Req
 	}
 }
 
+// GetInvestmentHistory operation middleware
+func (sh *strictHandler) GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams) {
+	var request GetInvestmentHistoryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestmentHistory(ctx, request.(GetInvestmentHistoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestmentHistory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestmentHistoryResponseObject); ok {
+		if err := validResponse.VisitGetInvestmentHistoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetInvestment operation middleware
+func (sh *strictHandler) GetInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params GetInvestmentParams) {
+	var request GetInvestmentRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestment(ctx, request.(GetInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestmentResponseObject); ok {
+		if err := validResponse.VisitGetInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListPlans operation middleware
 func (sh *strictHandler) ListPlans(w http.ResponseWriter, r *http.Request) {
 	var request ListPlansRequestObject
@@ -10517,6 +12468,213 @@ func (sh *strictHandler) ListPlans(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ListPlansResponseObject); ok {
 		if err := validResponse.VisitListPlansResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetInvestmentQuote operation middleware
+func (sh *strictHandler) GetInvestmentQuote(w http.ResponseWriter, r *http.Request, params GetInvestmentQuoteParams) {
+	var request GetInvestmentQuoteRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestmentQuote(ctx, request.(GetInvestmentQuoteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestmentQuote")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestmentQuoteResponseObject); ok {
+		if err := validResponse.VisitGetInvestmentQuoteResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// StartInvestment operation middleware
+func (sh *strictHandler) StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams) {
+	var request StartInvestmentRequestObject
+
+	request.Params = params
+
+	var body StartInvestmentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StartInvestment(ctx, request.(StartInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StartInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StartInvestmentResponseObject); ok {
+		if err := validResponse.VisitStartInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ApproveInvestment operation middleware
+func (sh *strictHandler) ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams) {
+	var request ApproveInvestmentRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApproveInvestment(ctx, request.(ApproveInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApproveInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApproveInvestmentResponseObject); ok {
+		if err := validResponse.VisitApproveInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// PreviewEarlyRedemption operation middleware
+func (sh *strictHandler) PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request, investmentId InvestmentID) {
+	var request PreviewEarlyRedemptionRequestObject
+
+	request.InvestmentId = investmentId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PreviewEarlyRedemption(ctx, request.(PreviewEarlyRedemptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PreviewEarlyRedemption")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PreviewEarlyRedemptionResponseObject); ok {
+		if err := validResponse.VisitPreviewEarlyRedemptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RedeemEarly operation middleware
+func (sh *strictHandler) RedeemEarly(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RedeemEarlyParams) {
+	var request RedeemEarlyRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RedeemEarly(ctx, request.(RedeemEarlyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RedeemEarly")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RedeemEarlyResponseObject); ok {
+		if err := validResponse.VisitRedeemEarlyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetMaturityInstruction operation middleware
+func (sh *strictHandler) SetMaturityInstruction(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params SetMaturityInstructionParams) {
+	var request SetMaturityInstructionRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	var body SetMaturityInstructionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetMaturityInstruction(ctx, request.(SetMaturityInstructionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetMaturityInstruction")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetMaturityInstructionResponseObject); ok {
+		if err := validResponse.VisitSetMaturityInstructionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectInvestment operation middleware
+func (sh *strictHandler) RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams) {
+	var request RejectInvestmentRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	var body RejectInvestmentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectInvestment(ctx, request.(RejectInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectInvestmentResponseObject); ok {
+		if err := validResponse.VisitRejectInvestmentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -12080,276 +14238,312 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchtJki74KrHYWiNgkwBBilJVkTY2S1GUiq0bm6S6qrdRKwQyHUA0ExHoiAAhdK3M9uf8Hjtm8yjn",
-	"AeZN5kmOhXtEXoBMABQpiVVHf7pLRGZkXDz87p//1ojVZKokSGsah781xsAT0PifZwlMpsqCjBc/Cev+",
-	"koCJtZhaoWTjsHGuwYC0rNm3egb9FlOS2TEwY5WGhHFp5qCZVYwzDVPgFhKm4R8zMJbNhR3Tw3wCPdkv",
-	"fKv9Ehb9QyaVHQs5Ypq7UYVhVkyg05ONqGHiMUy4mxDI2aRx+LeGm0Dj16hhF1NoHDaM1UKOGh8/Ro1z",
-	"ZQTNd3n6L1I14Cmb+geYGuKEUm4sgxu3MPxsmDGfTkEmkHRKExgqPeG2cdgQ0j45aESNiZBi4ibVzWYj",
-	"pIURaJzOBVi9OB5a0KsTuoRYycS4HZtzYdkAhkoDs3rh9oGPuJDlj2ff2qv81qXlKWxxbPMx0MFp4Amb",
-	"qARSw8Y8cUfg/haPIfG/41ZAkm+akHguRz3pHki45WzCF/jmAiwzYzXHV2OepqB3DEu5dbsZj7kc3fo4",
-	"P0aNKdd8AtaT6OmEi/Sc27H7h3Crm7p/RA3JJ+5NcL83ooabudCQNA7d0KU95B9egRy5EfYfH1RRUIE0",
-	"X8JidT9f82swSONWL4iKCmRj+BAOsxtQpnt2DQvGZZL/Ibw1AmtoS4dCO+Kju4Q0wJoTrq8hYaVL85Ow",
-	"h8wfqJDGuqNUQ6ZnUjrqsXMRQ4ftOeLaf/y4J2+EEYMU2PHlydmZOw7NY7erEYPOqMM4e/fu7NkR0zCB",
-	"yQDcfR4qzfYP2FjNtKGDww0nhpFv+dJNbtRu9mO8LOHfe7e7vMc5CWqwMy0hYQO3mQy4TgVoFqvJhMuk",
-	"w67c5oK+AY3XykRsoGbuJkdsJq1IM9LvSU/7eID/mIFesJkBdxdugE25MZAwYdes/Zf2SQpc34Cx7Wzu",
-	"d2EXV5pLw2M3ztmzGhq3hWeSbWn9SSWpvzOga78j7jj4z8KOE83nPP1Mn/jo3jVTJQ0gc3jKkwu6T+5f",
-	"sZIWJP4nn05TEXO3Y7t/N0Re+Ve+0zBsHDb+z91cMO7Sr2b3VGul6VNlenREJuR0ZpkwbMJTd9BOVnyM",
-	"GidKDlMRf4FJHLNYyXimtWPvxGGZ0oyzZEbfgoj+XSmF2YoQZsaKNO1Jz0Qc4X+MGs+VHogkAfn5F3Qp",
-	"Ru5iC8kGM4tChaepmkPCmlqlEDEzMySVIyYmU9BGSW6FHLVw518oCV/m6DUYNdMxMPggUEA6rj7nhiWQ",
-	"gvXMc6QUUcSZtKAlT2nIz7+LagKkS80dYcy1kqNMV0PGeMQSsFykhnENKNNznpmqEU76jbLPHd/8/PN9",
-	"o5iZxWOmBn+H2LIgqawqaBI4pXO+SBVPrpR6xfXoix013Z2BShbuslulWOo+j1O6Uuo1lwvPd8wXmJJS",
-	"bMLlgnFrYTK1xqmIBSUeFc52pnFWfcM/vVvQTfFD7ySf2bHS4p/wRU7dMhPuO/KpAU9YrCEBaQVPDe7v",
-	"OznVKgZj+CCFU2mFXXz+qf0Madomjh4hJxpo4NdO5xvMjJBgDNOzFFgTVSchzWw4FLFwl23AUy5jaOGC",
-	"NKA6wWWFwUO8mLNEDIeADNwTmue676SZTadKW0heQyL4FQq/L0HwQ+Eu32IKjtqRB8cxTC1Kt49BPCOt",
-	"HU+nWt1ALugL4neq1RS0FSSalTwZcyGPJ2omKyzLn9ScTZAFkE3mVC+L/NRZLhETQ3Yt1RzNoYJScNBd",
-	"UQqihv3wEzfj1W+4pU35Qs0sK2hQbMzNeGnY/W7VuDOTXHAL1QO/u3zGNLfA8ExQPG095Y9FFehvYf65",
-	"NURsETULFPHn3Ji50kntZsdKDoWehOeWFfHK1ak0udXz0+0f/li1EpriM0CtvnYlvIZe3Hbz2M54mi6Y",
-	"hhjEjdvzBGIx4SmjLy/t/KP9imVIZelL5TVU0lVJ7d5GAS6d6pLS7ldWecruF72oOtcEyQ8+8MnUWfqN",
-	"F08bFTNNBE9PVp79l4ODqodJEy8++E4Kp8G8FHKUqElj08pwgIgmV7kcDdzCXU7aoq7tjCylPUNYPel8",
-	"/nvdbrfT7W5x+shmlo5y70nVJoGdK329zaN34nRHLOwsKpBPr05QsTy9+iliYiRV+OHd5bOru/JCJdux",
-	"m+kKN0TeVdrzMTfODi5/cG//h02k4Q81bHS+j/V0soUsWUsq/BokG2o1od294SJ1mkOQy8uUc4SPDQFY",
-	"rCZgmJMOaugXWyKpW1LU6n7Hyu21cjKICXnEBguWwJDPUovH6RT004uT/S6e+JX7rwgJQEn3f8ubv4FK",
-	"y59/enUS+cGVprG3GW/uNG97nCQajNmO0Veefnmc9VTg+UTFqefTWFLWxqChTK/uOlmVJm67DXh/Gx5N",
-	"p4oFbs97LLfVcqaeEFa5M8QigeTYlvxDCbfQtgJZ6bqDrZdgmznRyhP/0N6iqtpVbnHxf75gjrUzkO7/",
-	"DGviXtJhtCqXHuRx9YY6BV9U7CJr9hrukvUa3kvntRhI6r7ifdO32Uh3gDOzSTv2NHhJD1eJ/pwzPDs9",
-	"b3//8tGf2z/+8nq/sZYFr9MoK36rt9+W5vnOeOfhFvrGKiuOsptVpIdl6sknm60o283CiQdyLB/Pmnte",
-	"YC61173+bm2xOcf4bPkObfHaG//0Ck+r3b3Ni3wlTD1fo38IC5NtyTNsXa5ec635YnXK2QfWTTFsaYjI",
-	"PL06aUSN06ufGpG7tlcV0Zns5Tf51i697iRNI2qgxFk3wp9nMIOKvTFvh9tf7oTGuvVG4sfPLEw2bmX2",
-	"hYimtmZD80FXVzUCH/mrVg9TJUfIev3nUP2ac2Ka3DL3accSV2ILy/GEbEu23Ii69brl5nNes+jLjL0G",
-	"OjgHmbjjySw+ZBIX4F6EZB1JvDNVIdOrojhuGsuHQ3YjYG6YkukCJUV5s9+LpJKHUKCwUqB6g2i9cvMe",
-	"Qxfe9qHBqjfm5iRV8fUqFUg1r15ewauzY1jw7juiZ813Vyet0tGvvRBqOKzURh2RDblGGqPgrJsiE4bx",
-	"sQ8j+hBZypSEiHHDOHuhWDLTOC8nq7/fH3cnXdNrtMqqsv97/Xxqaf8qxCXoOSYkm49VCszQG1vR/LJx",
-	"quaNbCOWZ7DuwI6TG2cvVPHr7IfqCOUNVGxVrxGxXuPH7oT+Y2/8yP1ny201t2yijGWPnjzusoQvDGv+",
-	"8P2Tbne8urFlnX2z0yHMtWahr/0VKC8w8SrJdjQ2tpPqa1Rz78yMZlD1m4UPNT+ozRcS76NVjfwTES3F",
-	"j+unumYrLmeTCa/yu9xuRz5l4XdZX9WKskBTmURPb0AvGLgfWYiconTBALgZ8ymsctDgdVqmdmPRsJ7w",
-	"eCwktDXwBP+ggRslozzLJE7RMz6ZGct4bJ1BK+wh60uYv0/gRsTQ78lmrKQVcgbkF0/VSMifhR2fqARa",
-	"EevjH97Dh6nbjz5ZIVMSLhhFaAvpGNhISThkAx5fM6t6Et9yr1tlp+/DdvZZk6xCZadh/Cyw2HcfE/K6",
-	"+PQLpUYp9GT4kARIDK4tuEExzCoZtJ0kgARNphYlDuQ3OF9wFd0MBaRJncSbzqxjFOguKGwtHaVj3AP0",
-	"XEhgOEyZc4SkmJVPTsAYPoIa6y8PHkbMrdH7ntx3nXVyhKkuaGKP1Zxx0xam/N3zFLhxlqMFzTi74alI",
-	"WO1k/Gm+ckdWMSNHFUWSQYF/SDJMXUOWzrVEFBHOuUROjMukJx0F4LfwT82BVnMD2jCeGsVGTvw4TQuH",
-	"/Mna6VuZLlis1LUA1o9v3vvPvMeR+/6o19/gsNtVF/a50iNlN3r2M61lcxbTyieIiF8Jeb0mcEBXfZOX",
-	"a3qbSEG4ZZsHrpr1GSp7p6kYiYFIffRvaVPwR8p883qn1TPIt3mgVApcrhxI9mLVibxcxD68VbtdZjaY",
-	"CGMq85VQmcl+9/qU01Qxwq6uIWHcHrGD7o9MDBmXyo4Bb3KgX6nmnWK+UHXKX9W0T7i5uy2l4tkkpIiu",
-	"riz72TFzjBdKNY+Q/0xBMyPclZo7JsLRzYN7ENgU6jVbGWgvF/Ez/6VV2yxqXC/iy60cOi+zB0kQ+1Mx",
-	"dRIyfyRiEuZORca0vIgBj8ckoYQ12dJus6DLnGgqlhTcPtsZMXEeKVr9Dd3pt/KO1dtEwvwFtBgKKM4j",
-	"u1a1NlPUmI59Ss4aV1ywFXnslGdUcLwsbkSNOFWm0lDcbI+Fr+f7VFpIwX+V79UqJ1j6Dh5QkfSKd6VM",
-	"XGucBI6wPe1U3NRbHFmsJhOo8e5uuMMahjMDSeEuN2EytQsUmFw6O1SrG55+0nUlC7+GyAMj3GK8c0zx",
-	"qqYXz543OBSWzi87c24bhZmUTzHsat3RBZ5UFXm3IG3I1Shv+jOwOMk8POUfL2tNYsJHsPv3KYwqPdhj",
-	"vv/4SYVNDx/Y5U/H7f3HT4ImhHyZGzabpor7RPbV8QRJ5k1cyz2Gj/8TKvNaV31Pt5KOwtB0Y2f/O/7a",
-	"qRxzptO6ANAIbOFoKJnNMGExEafX6DVyrRm/VEjWK+//Lp+KXXfNze71It7t7v24N3wU77e/5wfQ/n6w",
-	"F7d/hP2k/Zg/GXwf/5D8CN3hbkY8u3u7Q63QYb6BDt2GljYpKlGP3+rswGntGwgyv3UrlElW2RYnnY1x",
-	"QW/clkaq1+k/XzN/f8u3lntB3JTpAA8ZmRcjqcF4jJy/07iF9KiZ4gYPdQV5YzbljvHOtYz4/uEGQupz",
-	"FvMROnYxYV9MwDCcr7OpKAK9nRDwKuM741MAt2XW2zu+S19YL9fWOL4/RY1ZI8QcvVHaRMhrFqbAVW6l",
-	"lHn2tiypbu0lXs/29jx5Uo1HUcsci5HT/4c+W7tNPJvxIZnOOlzKTj2rtbfS9rZRn3K1qcSmil8rHlAN",
-	"QRBDqTWiSgd8JzVjwj+c0fv7aDf5f+xVKSCBGS47tYaaUkFQhhS9Hcv5EtU5YuXD32C7lSIt2+1izpYr",
-	"pODCGVtB/hGDQQ3vkA3SmdYL1pzJzEundMh1Gap4ZloRi2f2vRoOWROSERimdE/GSkvQhuGa5KgVsVHK",
-	"NUTM++Ei98uE23jMmokCyhalf2OWALHfHcMcYbWinpTKvg/ZpKyJuaUySy9lAjN/7SJbRSsKn/YOPz4C",
-	"uvA+M9Vd+Z50MqYVMTKhmwbAK1d4isEL55VG2gpH3LTcRtTANaEKgItCo5tWRfHsbMb0i6F4Fn6tMoAV",
-	"+ElBVQ06wYDH17XvrCi4b5Rll+GyNaJCMG071ZeGLZHk0t0r2CCbblx4dLNh4dSrNXyZNQfKjtGbSTY1",
-	"+UZoFUxJoJpBfW9ugnUcGXMtTXbLd4oTNaSo730unnsXppqTxcqhXi/iTRv2evFyES85gHMF+OVfTwpG",
-	"YbAemJnFMRgznKXp4v/Y2tmJpnLlKtD5emdP5x2ckUu8f2bHjv3E3CpNKU8YJYkVuoTcH6JMHi/HE6hc",
-	"c3PC8ce6fQi+6dr9SIOreiv/7FpX+tWql3zHeCd6ZpqWXO20vCOWOcmzpDrvEfcFqJ2NAcq7uoNf5wRb",
-	"3p9KSsZqYXbjPT4lCr6Tt/41WF5BsvJGaCWDZyBw8QRuIFVT/DPG1pIZqSxVDHuETvpLMZJnlTIeUMb1",
-	"GielaJmPTzWcWFRYTpKw5ou3b1+8On1/8urs9M3V+7Nn7kcDtphNV/Dg+XkVJ56VtlbO9AZ0NUt9OhNp",
-	"wvzPwRfha8uaPbcd3kxLVcxTNnCPm6VYd7ez1+luPKIw53wyUekQlraz8iSRE65XSj/J/f11fdwpN/bZ",
-	"pwl3DSSKaqxatLnciUr4YL1woNBuzFHHROEekAxCPXuVkF+xbSIm3Q6iYjUXBlr3YcFt8kJ5eIL8Maet",
-	"ziYD0BHrrqzjc6kCRXdySS0oeiWzk6ki5POU1ztQChdrC29WZTrzVNcRhBuZcSlnPBUGEiqDEtLdhBhr",
-	"NexchVzfpQDxQeeH7ysDEeGJ9cfu1nzqHyX7r+6M9QgRPTCXNbM3IqzaWldJsv/Yp/2vRs7rBKuZ8DT9",
-	"pI9lNQZblOg85UbEldnGoCfP+MKUHn/Uxc0hW/TRk8fd9WFFGqW+1g0PONjGlKHlXqAssbDCJrcsBW6c",
-	"FT3T2fmv8Plu96ByzbXixc1gSbi4r5sjJiwbOQWFgnSYMJf9GvBHil/fi25joZc8JO74ieAKW17YN7ow",
-	"Jbnkv1p3d09zkq+rdtmGVCbczrSwi0oaWD1oqodc3WRPvP/isTYiNuUiwUw1P/4q6VYfI71f+4H/+k8W",
-	"9iximlA62JinwzbcgMwqwFdiJNWfq6s/8ZPIlru0TXVHUp2vPU253N5XhWx5o3cVh6yaxoU3P5zCbNYq",
-	"vVVVGOVXs/muMo11k8sNufKI1dMdCWNB36YydUXDlWwkbkBG7j6jYgH/mPE0z7Rq7oTXDUtU7nLaaW1V",
-	"xltwNpc/fXb5lj3ae/Kkvcd4Oh3z9j5ZgU3P6fyLwZu16hBcF1HfaMUGHr9xyFuZu1n4vfRk5T0dgtZ5",
-	"2ejtLTPyQ20q8/xK9ba/1k54i3rD3Fu8adJLc1gT9LoAA/azFHLfsTD7QlVBiBXSIxliXREwQRF4quBC",
-	"004lmI8RRmAMC8QYyQZAT25PKi1GQjpVaAqxGPqEd7pkpvA0BmLZYIGDto5YnwL4fWYhTU2GZVN28prZ",
-	"wM1+gIF9wrTASh0S23l6SZVdewkxioZXanRaXYZ9m/yM0jYWRfgbmGd5q+h0eS40DNUHZ1G+EnL24Rap",
-	"xWJa+edrISs4LEFuvBcyYtqza6edIqd6H1wlUcZu35PilGAilHcIvXdjuBF60s7V+yGPrdLvQfJB6h4s",
-	"/C0Rxv/RHV8+VgHGR4MjIqyr7Eks6EB/uzGsKWHO3CIMQszx6RS4PqJs035hUf01ibZhqo2ousTueFSd",
-	"PVOVfI0ZI7ip5XOtut+XxezS2vv9cP10HyvXVBNG+IRUM1/WUrVoYRBlB51GFDCY8GvhS6ICRkqlD+t2",
-	"1yPlxl4CyNtM+7Ykk+9M6Xs4p+Jo+YZUEhPdltsJqMdbMvwrR08XvhigwqmJQTFzm01CCt28QfRYVPhC",
-	"1dqv5uo58pJnxEq+ZO7yx3XzOZX3MJ21X7gEO5tWQOnYqRNp76pSoRDXgX4/3N1l7y5elWq4xyqlMqqK",
-	"SvDqqMhV4W2078/fvCDUz3cXryI2wzNhidAQ23SBj0iGGWyMANKqk84g1lWFaU+5gUf7jH5G6w9RiKS3",
-	"A/l0ujmVx48dFfcpW18Vhb2bOmp+Z9aYLQOhVnXzDcbFRkV+e41/WyV+OlZ2eaKPtqTrd9OR5sn6bRBb",
-	"qOH1yRU/jxe+csVL/1WInseV69eVKmmu40WMVLyIoYbHlM71i08Lyb1bl4V9d2eqxyKpiEFmcCUEmZGj",
-	"lmxyHtb5gzzl3tkKXsqidEY3WunlWVTDEd0lEz0fmyf8//b/6sRVsERRYwhglk6oZlvG3DyHEmxGUY3A",
-	"kpMJSPs0P6jNYwpzliFS1uXJl/PoV1kt1Y8FeA2nBwWNvFrj+bTo0Ko/+Tjh7JW6gZRX16ZlLKgEJ/X9",
-	"993uj93u3v6jxjputIQBcvEqK9XSCoNn+KQzfNRMMzIMM3qrzc3Fl3bf6Uf/fPLnyd7gl+7N/viv8x/j",
-	"g+tXx52/T0eNLbwchQ14dvz9y/0//9JYw3/W7S+azfdQ1VDQnpZYA9lEpP03//TzVcT2HrOJkDMLpnXE",
-	"ph7kW8l0wYTMbMsMILfDjs/PfC2mNwyE7UluWP/Yoz6iCX7IngLXoFlv1u0+ivGD+J/QLxgWsRPzCEjF",
-	"hKXkLG9ixFxrgZnX1UVxmAHA09feA1uHk3XlHvLuZ8OavQYSi+01WswoNuR6O/5ny+pa5bX8tEoSx1kD",
-	"kXsaKVSUlOpMitG9wPur2Ez11ni+ljOtJTpe4TwVq67Se3LP1/aZuvcJvXVL2KRsvKd10rOIDbFjVidA",
-	"Qfpl1KEShsQQY/jzbGeqoYc+AcFpCDUTdgwkmaWwY9gQKuDJ4jHXI0hI7HKf9tep+cTPvBp3aRl0bgjA",
-	"aN0ahh4afYvDWQdDtRlsao1e6HgIJaz6BIFm9l/5WaxHmzJrIKwywBBhMJAVheDsf//7f1Tt+jq8qWe3",
-	"wgLYDm8qv4kFyKnboZg2A2ls3rB7RZ2qAInbJtGcF1hbo3CG9VhxOXBVAXUqP5ECKlU9cJWnwOJVWc8Y",
-	"qyOAhR3eOg5YYLabAm7F4ddP715Qk+62mu1LSIrfWVNBUjX0pyMo5R+9A4jSvCQotz3l2uVvRlMq7oGy",
-	"sD0CJsIH+bwTgyXmCAvRnGdR1dZWvK5WWjnBgfAdWw2TZVf89kls2zEjNlezNAkQv5/EuIOEXS9/GTds",
-	"OhukwowxHNIZdVivsfd/sX9h3+11ul1MaEGcnu/2H3e6XSxNwOWx7/YIt7Dy6yvsseLEvLWHIKtsLtKU",
-	"DYAyLqxaOjyrxWRSqQAsh+393hfWv57U1mF3bV1pa3zw7NJdCO87Q2vCmRj5v56HS/enn69CuxRUyfHX",
-	"fG1ja6fkrXCmRRgD+4jQn/JOIvGNDxvlb/OpeAkLQjkXcqhqhKk79Jj9dHV1jhaSGrIs8bXDMByRFdWE",
-	"uISQozQ4OINOdXx+RmgkL1RPhnRXZ67yqRiBbGV9f94FKwzjoiOQoHlWFYzdZnryRMkbkBaLEADzz931",
-	"pxDpUKWpmptD91yb/eny7Rtn77nR1cx22GslAfsU8AqAzT3KaOs1WhGTbmDGfbZjxw2GsEHUE6L/Wy+k",
-	"fvQah6zX6HQ6vcbHPtXX9PHJfovgc/1z9FFnhYLTtifAl2uo3DdOqE1Pbpj6xNF+VS+dPiWOjrbo3AWL",
-	"nmR50y52SRYuYQGFDhd8Aoy6Hzg2xtmL0ysfqM46EeT9mQothNzQzYEWMEwXraUuQnkDrRtn/c5GY8tm",
-	"0wASccR4Pu8BLJQfPVWjHYNzcWPjR7K9cn/tsLMhRc9xXKlsYWzfhMtPweM4YXq3vsFeJIs5XxDMDWOh",
-	"eVRxf7FTmG8fFTmDmlNtFdGE73YwgJjPDLjftPI5uviVVM07buRjqeRiomZZ8yvjB3DLOcyWQrgmHr6a",
-	"6AxJ+vzt5VXEzt9d4ZafH1+d/OTTJTGKsNoxwQ/W5HKRNbZipb5WblZ5a6sj39WKCHOkVMLisRIxtKhJ",
-	"FJVhlnrjcGzRpWfS4KQETgVbcQkkgmuY2lJjrCN0pYTwJBLYBOxYYQjdjiPfVsoNhg1EKvqBjbiQbuzg",
-	"7LCIm0Jfxcdr+n7hoBRSN6F7nu9+FcZ2r+O18PgyYa0iKw6kLxzs7x8VepaF1A2/Q+7MrRNLobnYCKxh",
-	"B90fPRW4mZrinRkSCJZVKLdY8/GHD8T/DvZ/JPbi6NntJRIfNlLzWzjxm4/N79zwL2HhSJFUOuX5r7ur",
-	"bSGRq6CrkDArVsgxJBB6fhsELV0M90vGVpHtFmqA0BPmnvAuL/yoQUxCPBLCfcLksH7Io+gHnLJQzUPs",
-	"qyepPoNpoEAZG6ZqngkESWE5ZscaVrCmzCGiTZFo67MmZ3uP2+T1Y/THnkQXXSvCBzUMNZhxnzUd9bF+",
-	"wWEafoqYVphv4VggCZeZAZqOGyIkE1CejtUzYyFp01+Dkw9J1FyLKR17BnuGq/fgZwxz+fLeU9zTyUF3",
-	"L/KCsCdjnqbG7SDOzWcY9JlyAoSkhNUCzBFB0rt7kTpulQ+Va4qYK+hOCZm4p58VnyfmTOCO9bPalCVX",
-	"KbuNT7QnQw5UUzpKxnUcEucuTaZFgv3y4vmh424ziehpYXOaGTOMiBNG7Nnpq9OrU/bf////oKNxssof",
-	"ZapGamb7LQx8eYLFfng96Q+IKjLUBEitQMf6XHrnOmv23+J/9PHu9C8hbj8HG4/bl8LCIbKPNj3aJ7pA",
-	"Ed2T/V/aFwHXue2I/JD98vqVI1n/5/5RXr7hhO8Kn+k+Yr3GiVbGtI2w2fp70j/Wa3T8XrfJ1V2QLJAw",
-	"CcINj1t5oVK8Hh/acSbXyBvSR8rm8bigNTk10TCEpBKWAPwiBnKodEw3IWdfPTlYUC2PSkW8YIRz2PQR",
-	"i2QWW+z+Y3YwqcnQ761D1idVsu/hAaUKlHXE+mouj6ka2rHtxRILO+rJ/o2AOeIruFvuCRWxIkzk62Gx",
-	"VhrJEtEGkwmOTAIAN6Of4xjSSFFP9jHU4L9t+jiGe7PDSv2XDt1d6rCfsVWYW5b7w6OOE/EoOHxmHxkO",
-	"7rcDd7mW8vSCXHgUZGlQDGMlLRcoOnp5HKTX8AECYdGHn6knTpcuJM+HcrCPUUNNQfKpaBw2HnW6nUeY",
-	"0m3HaGfskmveW8gj8iJn53+WNA7dH0+yh5Z6B+53u7fqrrSVnyR0cln1jaw0XsomxgYLJFbsfvWYZlX1",
-	"jWz2u+XuckUzrHH4t1+jhgm4poWPBDVEaHZ2+ZYRtL8ju0TwNHUHhX9yp8NHhpJZsU0Vocmu3rnGYYPI",
-	"Hyewm8DNbhyAj0dVuR5nkhUqI70gchfQiRmnV5NoQT2XeJgEj6WCgqDvwW0DYG8fY1ITdYO1KXOufSfQ",
-	"ACZsSHcr97rzvcV2DJvAROnFoWMOxnLt9D7L/glaeTFkHGlnIC7+dQ30bETmF94UPyQY1jx5dRa6krpH",
-	"PI6xf7kVktfNGHvw2Q47kywvDyXlXjlBn0ErYLNB1jzoHqBrd4W6M7TpOxL3evev/0ZN9zA8IiTeg+7B",
-	"ZuLNugzeP7VXgGkj+bizGldDYI+5QRJCy7FZpE+EFy9ch2JV76YLETWmylRcgeMkMRkd94Oymk9nxwTq",
-	"LVdbeRJD3dndBcI49cHQiOWBRUP1OtBhV+4akXE2ctTkrOJDxpHCIyZhxBG4Wmk2k1OuDVBelwexRjUB",
-	"azPdABlQdUSG1UG3e1faXbrLjXLb579V00T+yO5Sy+aPv2bRgacqWdw77Qdw8I9lr5uzyj5+7avn62rR",
-	"L6NuwN/ELS5WoXvup1zeg+6Pm1/IWuO6F/b3N79Q1f7x/jnFayc1bA278NLk/thBkI8hx6lSV0mFsQGi",
-	"/UuoKksY6FtoLI7i3BIG6sODYPenaIQaNtfC2rx4sHhqfrplUNfPc7C7v4nk4zpNND/cJVZ3pzbZlWnM",
-	"v35enoTLqCMQsgAeBIG8lVmCnbf8K2jjfqmBRPEulOGrR7Ut4sYQX3tVOJfipJCyCb929i7P8UyWsgWd",
-	"XsPzJJGezPC0cNxOlWVmODre5mMRj7GTeYDb2vHg7fixBVuomaYaoZ70oAg0QSFHnZ2Ihcc9IAQ+vgLn",
-	"ZVjlq39VM12YbP6004sH4KbjcVqTDvurmlHyGQ5BjqKsyCzLj1k77Bx0jkXRYeWZowsSHTYVk/UZbSt3",
-	"eRWk/LYKTAh4ND7rZV2dZ821JYcaD1Tor+/eNvK60EIaX3q0+aW8wfwdLn12zQNIzqqnGFdElymjIA8U",
-	"Ey44/bH2budunNL9zmrCK282RTsoD5S5RwP7ibnlqRrNIMphI0JQ2cOmZOGC0Acohz7oSWENoRs4IuaS",
-	"LkzCLT/0pj1BH7i/+tcw+YHYRIG/XAN4R65/zA2NCVkTnng43jVxRSHZu0uWqDTl2qBrrh+K+vshZFqD",
-	"GRGhaTAFzRbANWsSHoQ3M3w3nKn7n++6Hfd32ZPf7XW7RSSCVof1+VT38+DsRkCSbHrsv/7TWTNstycD",
-	"ioP7016326+DIyhgmeB6EmGmKV90WN/bX302V/ra5NATPWnHWs1G42z9jgZ2THbUlNNwyPoUAMKV9FcB",
-	"EvqrM+rJAkJCxPqUGFYaIEA49D2GQ78IfdAvGAs5PWAZpraG/CdEQ4YvyHka5k/HUjr6o5wRI7KjMwgn",
-	"woDPQsFwwlQLCplzuWCxXkyt8o05Kzir04GRsD+nPyNDeqhhhYV7azqfyUuBg2fIXVZlGYsmKnrqsl5g",
-	"7ki2Z1pFhWTikcvqtFJENvuMu43jV+z0JTnU3PQcA/sM+3zuXfdOpY4IdSxjpo4lFoDDiD+HeLou7DRu",
-	"3zb7POULwgMvtXesV/yUHIrRzJ1+aPqXvciaJ69Ojy/+cnp59f7Z6fnby7Or98fPnl2cXl6eXrYihgE3",
-	"ep1CHUonGCI5lr67tFuez6NEcnK3EeMApDfGXLr7OsgaDmKUvvI2lltPgvm8jsaV5pl1VzRM53PcT99e",
-	"2DcSxqgS7WqIMeUZqoFKwuHfjlIysIdF1lsAMWhXMUuxg27G4vusWdkOHwGRnMaTCMdYCpn5JBmo6L7l",
-	"7eSeXJs6jzfEG9hORe5g55odSo/yFOsUBp5q4MmC+RT5nZ5En7n/NWvpS9CaPsWb9OwqkvPPP8vaUD5I",
-	"r+BJaZaZD+3L+gYDMGZlaMnv+qf7Ar+I5v/HdDkWgm94DKg/exYvE98Om3QrrrW7uKxJO+kt+mQipGnd",
-	"hr2QtYz502aZyWAtJjKXypDEBcQIrMSZz/7MJuu9+rGzU5BHkB0UHArFYoSzZ8zMkE/2ZL/UINvn8y3J",
-	"uEwxXhFXUZaNR0zLYNh6LOSoJ4XJeon7jDwqafFMo7SlHWqx70wErFLilu25Px1ihpeS7XjsLH76CA6N",
-	"CSqOreKfOuy50tiN383n9OqnyLtMfHIeI73WiYqI9UsVCH3WHPvym550TNCAtC3KjCDmkK0RDRWNJwBJ",
-	"yQr4n6w8ZocdF3e8J8fcjJHZD9B4T3wGTayVMUFnt0OlJ4cFxl08MxxgXODgA3D2hRurs9NhbzClod73",
-	"1DzoPqr0jhDBPXQOXpzkV2LgeQ/mSh1n6To+eFb+e+LMl3xBOQULNSPcem+ZOuN0mVndhhEvu4syNuzh",
-	"D9qF/tx1Fpk/+Gd56/GH6Fks9XGvIWHMZvpduRLDpmdNepygIilTJaMjptIkiyvdk8QmNXmzVXC1VOiY",
-	"5WQiWLOyYEhn5yRuvZRcDcXrIo7fQ2XYlWCDD0fjDkUy3xTur8nW6RRyDn4UkuRZUXX8jMq2+8FfXKqu",
-	"2v2tBEtZHx9eefPWF/Gq8KFnjY/Rw5ITdSKirN180iX4QjHmUlQ5qAhNtCbm0hcloKQ4YlwulAQGqQF2",
-	"0D1o3UWDoPzv/SHf9dCKRVOuTEP+gQxO7KHy8jqEt4fDzt8Oh9/07ZwxH+xv8bErpV5zufBbYe7lql3N",
-	"tGRqOGR2rtqEMFqsgEAchIrW/MjYqSilcPXwJn3CvSOY0/prR7//fm5dGcfwC1+6Mr551dWTFIUs9WGi",
-	"kLYZY0WLjOHIt+XGuCs6Pgq4xHTy3+7vg7m/cs319c5EhJvM4xXT6T3cW5OhadY4Pqn4kjMJ84BASR0K",
-	"KQBMLsb+0vXuB0PKlKZN4FfO3KKSgdoFi9zhhjWIK+YYTvueuclnusxLwKU1Kl4O7smTJCRp8lLzNcT5",
-	"/OasqnFWYf6SAYsOidk0VIWVtu+O94Vqyoqw8zVOB680mUO2c5ymbCggTYg7BxmCuYHV/Rqinsx+ooLF",
-	"AbCsbcwPhULunQhLPXfepkku1oVhQsZKa4jtToe9laG/G4Uz3535kl2KdidU92AV28Ui1UpfdXnZD9VZ",
-	"XZrlAww3Esj7N4n7ACQunUVZHW6CTDJUEcyU9Djrd9WOh0qPlC1xjeqyJ1+9vXM29O1/MciFBUIhFsit",
-	"d2BGbO5b/nKqwmOpkNedHSdYcfJK+07A0JPloSJmc+B4hETAYkIqIWZzvuiwg243S10Gif3oJKU577Bd",
-	"x55KP7EbnorE/17FQJZ24IEykOelWT48BnLsW6Z9Ogf5A1/ttcUvCONCx9rOL8vW17qYlkRXegQ2YGHX",
-	"xafw94cZlCKIwvoM999VLOpqJZ39juzan53ZdLgVvufydp47hRQtbemYrNIhOaAZcwNtIQ1Id9w3vqOn",
-	"ewdRcfICJwNcY7v1yqKmvUoM+y9IZFtV0AVAzE11c7in5RK03xUhngbIGL0pdoL+71qqzAAvSkSJSDm7",
-	"yLbqFQhMWu/TsxceVCd0v4GE9UnF/zd64F/dYB6px//FKjvttwjfx4fiM5CerGAI7Qus2ucpJB755ihH",
-	"kfHKxo5h/cB0+8wnMoXga0/2Y5WAh/Toh97XfYKzycagxJslOw4zM93cfXtn3GQPKYPOhb0cj2CpTRCO",
-	"R31VkjClqVZq6BY110qOKguZ8DOvSGI8SM3lRTbDr6S11EmUy4CjcpTjEQUgdI829C0W/PvXsp4LKcyY",
-	"cbYM6BXuHRoueQgiZxGZ9YWpF4ja/sk6GbHI8O3auoKTMcS+DglTvSMGHwJaHOH1+9ou/Nf5y5PTkN2n",
-	"kdX4f9DDZ8+o9cCO6UmpEM0docsCKlqHBT6cga5R3RGi4Pm2L9klwbqlSi5NMOeSLDjH0QKHRP8Q1Wtj",
-	"jadHl1qomTasGba3J5cYsG9eggak+2bO4xC8cmUWKBlyvpodYE+WfWy4eYJQqSCpGgkQITOHw6rnuGHn",
-	"akrBl1QlTz011d8HP1RqSpU6lyVU7OqRHj/ZeiBc6a0GWtbHHnX3q5pBIXBnufcTQUDiS68UsfAy917+",
-	"1McHUHhO3GIng5LMLkiZe9ydJ2DdXi1DKNzQAq6hVYGbIS9APtC83H/8pBUR36B8bLrzAUKJMzNW2rZT",
-	"gYXmJRWpUypknIfymRR1RNTc3HqpcPQQLVY7puxyYZgRFjBjwid5Y9KEe9W4R/q7/Q476B7QBfXTDrxX",
-	"EM5MXkpVf+PQh77ddct6R9/iwm1F3ldh3x1dFMEGGchkqgS1vP5d0vtTGHmYrRo5eQdKv17EtQROqVK+",
-	"xCAr9/dVk+nCURD2G+IyiXIejyjCCcQCSwGxiMnXJgklI6qyps4BAXEpU/AkWQMEFwAfOPbAw7oD6maB",
-	"kIY1mAGvFy8X8QN1nNDc1nhOdgx7+dcT5uz7T7ddP4NLZMewMuhFgdIc5dzOQ3K9iEOm9hYZ2g/3OF8u",
-	"4j9YYvZZ6ZDL+dmUkHm7BO11tLGa4JlTxyaQn5eL+IQbuDVdODvzIaVthnXUAY/diQ98AWP1XrI8KxkM",
-	"aU0evXI2QPwcX1GeyZQNbrK7EN+uh7zZUBiA8qpQFFAs311ez2oVL0XbJDNqAiGTtSf9j84Q82AlStNz",
-	"/Xwj+h54172GxjFqadigxeNOBNeVkpUmkl/fpzDX7S/RF3JfvVzEvpNGwX31tYJsWSuxb26pr5fM40+h",
-	"7MPNucjnZByZgrz7W/7Fj7u/GZHAxzUqtgY+Mb6KF8vkIPFaNbmwreXxGFE0mv0TIuL2M2FCD4zDwhOI",
-	"T/1LOzx1tZhC+y1+yRwyqYwUw2EfgXO5TAbqg9udbMxLb3y0zxGlu9/yfSzcXLCCl9BO9UxS42rsb6GG",
-	"hR6jHXaJpVwTvmBDsPEYQWk8l8+2h0qQgcfjnqSnsHQ3FOl6n59/K1hELFWjI8Zz1Cl6k2Bc1Fx22HFe",
-	"FNCTHjf7IArVWTzvOYPDl1FUO+xgr5sbMLj7jm0nkAJVQyege9I74aiPTAAzD5XWoXqbI8xlvZnychE/",
-	"81O5CwOuADXMqW49uGFoIrW32purbmSRwNoxN3XKde/fFjZRxRZs2+D9KHPorMXYQEiOvoUVo72yFsZv",
-	"+xcshjnY24KfvVAS7qe6Us0lYu65i7CC03dnyw25HBnya7Sj45Bv6CaRXTqfh0xm/xHr03/0Cf5sqAEQ",
-	"1xuxGTEL3eZuAcxXx8L51TJM70ZAjjLBomMouRCweS896LFRMjYUijd7ckgpnk5uVN1ZevWPoi9RDd+3",
-	"Cs9v6tOaCs/c1xcai6+oUh5HLVzAz6BYYfCnPmehkJ6MrQSoiwCpeb7VT2h445tAhQaI2G7Ix5DZBQxn",
-	"hqfmsCcxd7Eu65rtsnXJi0eUP7BzJgt/dbpBCKSFJzB94ZD1GhLmvjNQr9FnO29gnkUQlGa+O1AC1oOq",
-	"/pwlbeYtgRyXXCAoKzHFzg42tyklp6LfVIzGNmIDxAwUJvsO6nTzrGSAuD6VB1FgpSfVFLCGYzkfApNK",
-	"QYZ+6QT7Qg1mhGF9//gr6unkfdfYrgtdxUOlezK0Pif38lKbJmyc5Ed5H1pDLXdg6rc6zGmvQs7Ad+Za",
-	"aRdFqDJ5BLkUx2RWjSjp1YdtuQ0N4fMG7M4M78nVJbkVuyX5tBccj6dO6lEMVypcMKrFWXzGy6WsFMfw",
-	"CWRbgbPAYJBvSIUZ9qGKp/ARciY4esDQTsg69meDyi9KVTPuSffKMu1ZZafvA2kj+Z3KAFv5pJ2IkbCF",
-	"2hvEHl4tKCFic8KWNGNMCM56U+Eyw1ULSTpN1MRLpWctnNujfG6FbjZ9whwuJfUMwEn48EwGNowNcWLL",
-	"zGw6Vdp28Lrt/8h2rpRiE7dH3FqYTK3JXrHat4pzx/ImUHJnh2Z9AVYv2pgYVYndh8zpgWb1II1+S+j5",
-	"VuBw58DjpW+4Rj5ZnxIt85qhO8Qd8QblPXKrezYUnrkjzXoLcaBUClxWUai7GbkPIDCyQKNB3HsV4zMB",
-	"Y2Y424QKh40iw8W5614Hobj7GyonH+tVK8rK8olKy5I/NGp0mgEkhxuFaqYY9CQK1QrBnsvZNZpDq8MK",
-	"xXGehw9FmjIhSQDlitFOxHaOSTfEGYVauCcVJXBBY8OGP5TgWRxoSXLiT+/9gyihrsb+kJbSRDM5k6pc",
-	"8Hd2sKthKm6gJ5d29jBrb5iJ+7ziHhseRthwIBN+EXMSzq4IuB4e9ZoaWae9F1NnQ9YVjtVcqym0aoVh",
-	"IK9bC8VTRzvn3I4fkKH8qriib5L0myS9X0m6yjOpQ6V2fKpoorXuxvTVrD557Tid84UhGxp7d+YNu6kC",
-	"sMN+DuABaJGJYiLuyeXF89A+OhXXkHdg7Ul/ISl8IINtYiHgYiOby0hXzWwNT3Gz/zrOKH/F3NS+bD5G",
-	"XTEaVkggfnoeDUciqHJ73IFmpmNlVb1i8Kfz0xeOOs7fvGCzKbOKPWavn7Lmwd5jtnOuFQZOcIy8/JwV",
-	"XxITPoLOjm8Xjv/CPuAajGMnCGJg2UQZyx7v7bPpB+/CaQPasUmw543VYmpQtwgI96yZ+nw+BjbuVAoq",
-	"aklzjov8rLbbZJZaMeXa7g6VnrQRgb9EmFPtZmZ9c9Vs2zdHNooS6G/+xV+zx6id7EORVJgoMU2wlTJ2",
-	"5WV9nHDWWkTCnIhgx7B3F6/+cGJrb4tPnPOFI8orpV5xPQJ67/E26/G+DkheQyL4laOAr+0/fkc9n7BT",
-	"SYEZUHjmGmWIzTMep/4i3qXoEsfY/U3yCaxNHKu59BXBTvy/dcHOqdO0tXvx//3bcfv/4e1/dts/vm//",
-	"+tvek+jJwcder9P8+3T0/03lqPVd41Oax+GV2P37FEa3jXtG/t2pHN1LyJT49e8IPPC4THl3JC7ffX4d",
-	"yBFPDJq0/lFsc2S5BSecqMCw4I3FJzkapog47l/yPmfr85x7Mnh4aShURBiCTOTNnoLMH/KJSBesqWFm",
-	"QrxAKNnqsGI9o6baGtXzxm74MGkMhxt6/leERPH1SwjZBg8YQ8lt7YUfvTrwiGvJIo/fEJI2KaO+6M27",
-	"yYqE5FNtnFjnHjnIbf8dFFINI2EsASZUX0GCmndXzMwG7ocBZBGDKJTTYY1Nc22cEI0vg2p2FpBpldq0",
-	"BLB+r2UibIrH0huC1jz1zia+YLGaQCns5fbF9GT/3zQM/7VPcRVOncoTHOkof3YupCk5u2qRoNYDqkQ1",
-	"EcvzsZLA3swmA9C3w4xaBzyFbpyVhgcsHCAkO9WcxJ/vBkiEi9IWr25fHQ6Co/maUqNH+5+CgfDF8Lhp",
-	"X27le9r77Br9RXaaWfH8Z3NF/e/nIyJWVoRwKiAU3ImJComVh1l5RTXSavbcJ0HQ3DHb6WukHPnlJp1v",
-	"GUT3ZQG+EkOLsthMQfqc61vimPgAxwqUCQIwBQm0+xv+E9W7j2vSES99jlDoz5wLuwvEc/K/D2dpxKZZ",
-	"wEbInapGDoXvb2VK5lPctt343v4PD1oqFXbgIeYQGrhDI59veB2boxhgvX6fJ5iFgAYZsVlmUw6XVgJI",
-	"vDU04qo4w8lB28vI3d9szgMqLYSrbHJOLTf5FCXM2z7RjqegA0Jih52uzBdz1jCxCv/ck2guYHdRer9k",
-	"J1RgxlVDEbuFBL/DNgzFfi1e8hViMLg5QTR/u5sb72avgakIc27kjmUT6DUOWaria/QezccKq3fuI5sk",
-	"TKCdqrVl3KGg6JUafcU67q2g5gpTPZVWL7aBnbuilJPfVZl3WKfjYoX07nLNfxlK744uVAMywWyK7VKP",
-	"LlFUkIghU1/pyjQkdJaWc5FYs58nVfdbEVbKJmywICzb2sSj9XlHRx7sDW6Emvl8ImPV1GB7BIHIb/ec",
-	"IlTy2vakTxiqzsHGnpzeWmxKJalwzWD7et8keGYgiZiGacpj2g/cX9A96YeK2GCmpXU/IZidbwqRp0S1",
-	"Doutngj8aQyygxlIwcs058KyN8xArGRiepLaEIdMOsSeys7Vp9kWk509LSJ6CIFMUazXfdCKNCXvVbUc",
-	"LdDYHyL/6LK4oq9f23yZV819yyl6gBjF7lYVykJqeOadRL5M/lJwfuOdqXckVT/+kMNEG4ifKhe8Xzu0",
-	"7G11vtH3PcPrlyh6JdpyZ1UETbk16ebC2Mvw0JdROymAuoW2eUxNc8IaIkqS0hATEhe2qP79QR9XAk7x",
-	"8lLv6dR3Ndyoa2hjPqJZ5wR3j711TxVo4XfJuU6xROpbWLuO2cik7ORh8CGGqc/AVRLui/JC1IXgJKo6",
-	"3CW1qRQVTiCRbOsBenLwKelHfxRa/NK5R46enAHmDZkMweR+2BgFRTZE8Aqhk98/WsElLebhxRkus/LT",
-	"b2AFX7NxGx1DQAUKccajLFVOZJ2YDOMWG1neOQhJ+cyhh0tN0PE5JeukMLTULU0Dm8nY9/HCnCFfTOlL",
-	"IgbA/K9sDBo6WaL0hC8IxGQAPdlr9BqsqWGSIVy5hwhPSViDuEWtAEjk2Y8Haw2Pul/eXbxi/UIqfL8n",
-	"CSQBkhwpmLorN0P9RjFjN8IMhSTRYAw+hpDELSYMtn/yhfiYsHTIepSj3mtgwiNGjjAlmEIxHp9Fq9lo",
-	"XJ5Tdfp+8qnJCV+IZb3LZvjAisaWU/G/eXPuNevdbWyFJ93dGEpHvqP0n01Hmic526n0nfe1SlchFPw/",
-	"CgAoTW5Yv8Df+oiG1ipCSbiRmJKM92Q2GL2c5QjhgJMCcIZ7p9wAzkAKMfaZUynsdNixJGiYnvRsL08k",
-	"JRQ3+m7zYH+/pnwn34UHywCyKX5rJPlNa6nvIMkDgyCSv22OFN2cC5XCknbiJGgBYtDUs4vXoUaNuf8x",
-	"rD/USmLXp4T1Bzy+7kfUBjxU5O11o4MfHkffP+mywcIxgObB3iO281xgz4B/ZmX2PZlS01gu2V739dPO",
-	"TitCo2gxBawGjNj5mxcRe3H2PGI/w+A8Yk9fn0fsp9OzEywUfPY8AOX64B1qNjumJ/0NiTwW5WCBek/o",
-	"kpZAnGJGMH6JqhJDeT/WhFAVTIch0BDN5E/nL6KexPm4hbtvO22Np6maQ5KVKlKjlAKSKJXCDpQds2bg",
-	"d7T79EfczJ50Y7q9LODO7ThOO6SE7BwWP0O7r0arowbtCAA14o6Dct80i9xZmHW7YOoGdIe5A/EvIHgi",
-	"1VWCDOCixirNRxA2cQxp4otK3MATmCi9OMLJEQQGcvchpra4Vwk40+mIBKE3HyNYaXFz5lz4xqMeO1zp",
-	"Hja8wCkXG4LxgJpbW61ZIuaHVLTpjnWr0qqogcSwbQXXVy3lfLmIL905WuvYd5Xp63888jAlxlcWzZlH",
-	"7f9WxPl7L+K8dEb1Cnxo8T7fCUoUwzoLpyGVUveCJV3mAfnD3/LjyjfxLz4K+S1BbttwOe7YogC+kTkx",
-	"6nJYPz0CuRpCXw0CrFroIZFHBAzpCIusPAw1gSxOQRslecoQ9EAYBpobSFgTxbtqm7GGxDHiVuSe78nM",
-	"BQYyyX1FEyVhwcbCSfQFM5YvPFD2LBGVgBw0iTt5lr/STTkhOO4HbcJ8VYvE7U+x6uj21ogbwbN6b4+4",
-	"K/VM83nop5EHLmbVjaaGQzblImF9PsFJ/Pe//wcbAvSZku14zIX0UCCx0okHx1qomWVWc2loJmzMzZg1",
-	"A/PH6s2oJzGd7lqquST/p/+AD9NwY8B61drr1JpbILV/rNKEMt6sTd11RGMEoCfjsRP0SfaOkG5LslbN",
-	"5Y4gbjMSzec8reoG4hP+RCj+9ioxQ3HrDQHKpTtiB/v7vsi2MKaSBcy4HYOelIDmWt8B5OdsgFtf6PzV",
-	"BxUwOl5e2ANsxf+tS8iDgLle5iLYbb1wpTbgWedPmlvgWmc8McZCz3rXzE8qTUzghH3WfHf5rJVrJdk9",
-	"5zdcpG5r2ICn3JnXxBryNS0zU+oTO3cD2GNSfvrYB1KCnSt93Y9KlSz517wXhHD6izU0qOiYMTatjMeQ",
-	"zFJgTQPA+vly/zFTFvqto2IOceCfShPvnUkrUoZiJgPjJ+D/oKTliFLk0ZlwISXYTInz/NyvJPKdzGYT",
-	"JmSczhKnIh10uxFV0vfk0i5EoUVBKBSUfOKmWhiy0Ph7kMKk1UFuvOM2xvfU6MkCCQnDvtvrdrrdHTaA",
-	"VM0pPuD3aMeEd2jHd86kmQ2HIhZuM/xxHrLvfsEM8OygdxgfhODfyul32Bt0SvEsQ3FZz20edB9VetaJ",
-	"IO8gEb4Qhz9ZmudXYvCFjaqJtXlnSIGlfIu43WebJ3PNrMp2N2dHqyzRKsfZ8a7fkoEvuy8yfjYC284H",
-	"WO5ZWKXZ8tQoNgJbVhWbfWca9ltBiRS6Yv5SzXuy2c9+eEp/77citzRSIWtaDX1BDe/LdE3cfO9W7tvv",
-	"ArXqrYSS8uEMdDWXoBETGYUiRmdDgyt20D1o3Rc1ex/Aukq+fN9/8g8/zL6s+TxfiSAV1tGI+cq9djNN",
-	"rjCl2uq7Ox3y9l13fy585qGf8h+sCW9h60sNeEkrvlX/3TsaKKix18q0gsab+T8y5Z+b3CY48h1AvCGT",
-	"uU/Kb5ApYJiSPelB87Dld96xR81SdP2AuIEw5rL6jtLf67kcIb/mIk2dwTDlInGGD9kw2KbEdzkOLqAJ",
-	"gYUVdf2wrsKQ/WUDrt+TzZDx5sPUkCYMo6Wz1EZoH+S6v9+yVsRkIU04U97R2ClIAeyv6CdaSLjzoPrF",
-	"boXuo6kyzixT8cxs1Ab+jKe7Vbd+2ppbQmhVDeT3devYzJOtRy4RQt1M97vdL5sKv7zbtUxKWfiypsHX",
-	"1Nt/xnLlku9yiMRNbopYmdAfdO6bYRQoP+YyMAEmbOR9oixWcii0M9bvS1iS13W9x/qqqMhXtyUseKI7",
-	"7I1Cxpd7Pnz/QZkglwhtSr3no6YJ4R/PZXuxtK5vjQm/eWzXNCYsso6jYjAHO6VholXoZrdiSN+/S7cc",
-	"a/6tMQCuQR/PnMD526/ukhHARPaXX90L+iZc2ZlOG4eNXT4VeL/8TJY5zZmkrCHE/R+o0MSPBurkcnAC",
-	"luPNXu1l0J5NI5ZhPfiU5KhQHOF2xAf/wooKI1Ooe3Xod9SMWfIRYOvWoW81U97kwkAURVwd6KzUMd+w",
-	"5su/nrRY2yfURSGLzI2ZQCxw0oVhrxdx1aDInTEjKS+dw79VPPwMsJ+2YW3G3ZJmPGUUUKcA4xA81gbp",
-	"4l7mFEae8gWlqK2OXVTr27l73hNqECLOCkRNpvgdLw8i5jMqC/52J04K3y+S7+oUED4V3C1IuOWdEj4q",
-	"/VC5JzeQqqlbVhsLNcaQTkGbI8YH6LNvHnQPWkxIR1HJDC9JYegkf73x8deP/ysAAP//",
+	"7L3bchtH2iD4KrlYbxCIKYAgRck2GROzFEXZbJ3YItV2b8MrJKoSQDYLmdWZWYTQXkXM5VxPTMQ8yj7A",
+	"vMn/JBv5fZlVWUAVAAqURHt1Y4uoqjx+5+PvrVjOMimYMLp1/HtrymjCFPzzImGzTBom4sXP3NhfEqZj",
+	"xTPDpWgdty4V00wY0h4albNhh0hBzJQRbaRiCaFCz5kiRhJKFMsYNSwhiv0rZ9qQOTdTfJnO2EAMg7m6",
+	"L9hieEyENFMuJkRROyrXxPAZ6w1EK2rpeMpm1C6IiXzWOv5Hyy6g9VvUMouMtY5b2iguJq2PH6PWpdQc",
+	"17u8/J9SOaIpydwLRI5hQSnVhrBbuzGY1q+YZhkTCUt6lQWMpZpR0zpucWGeHLWi1owLPrOL6her4cKw",
+	"CVOwnLfMqMXp2DC1uqArFkuRaHtic8oNGbGxVIwYtbDnQCeUi+rkxVwHtXNdGZqyLa5tPmV4cYrRhMxk",
+	"wlJNpjSxV2B/i6cscc/hKFhSHhoXcC8nA2FfSKihZEYX8OWCGaKncg6fxjRNmdrTJKXGnmY8pWJy5+v8",
+	"GLUyquiMGQei5zPK00tqpvYPbneX2T+ilqAz+yWzz1tRy66cK5a0ju3QlTOkH14yMbEjHD4+qoOgADRf",
+	"sMXqeb6iN0wDjBu1QCgKwEbTMTsuMKAK9+SGLQgVSfmD/2rCjMYjHXNlgQ9xCWCAtGdU3bCEVJDmZ26O",
+	"ibtQLrSxVynHROVCWOgxcx6zHjmwwHX4+PFA3HLNRykjp1dnFxf2OhSN7alGhPUmPULJu3cXz06IYjM2",
+	"GzGLz2OpyOERmcpcabw4OHAkGOWRL2Fyq/GwHwOy+L8Pao9e3DJtZkyYi2cNN8zLV5JtL/rJ0d0oxWkJ",
+	"74qZXAmWkJG9OcKoSjlTJJazGRVJj1zbm2TqlinAYR2Rkcwt2YhILgxPCzwbCIdoAC3/yplakFwzi3i3",
+	"jGRUa5YQbtYc9K/ds5RRZbffLda+C226VlRoGttxGo/bBO/seN7vNFPN17rj4L9wM00UndP0M03x0X6r",
+	"Myk0A0r0lCZvEXntX7EUhgn4J82ylMfUntj+PzWCVznLd4qNW8et/32/5ML7+FTvnyslFU5VhUcLZFxk",
+	"uSFckxlN7UVbxvQxap1JMU55/AUWcUpiKeJcKctLkJwTqQglSY5zsQj/rmX5ZIXjE214mg6Eo1gW8D9G",
+	"redSjXiSMPH5N3TFJxaxuSCj3AAHo2kq5ywhbSVTFhGdaxQBIsJnGVNaCmq4mHTg5H+Sgn2Zq1dMy1zF",
+	"jLAPHLixZSFzqknCUmYcpZ5IiRBxIQxTgqY45Oc/RTljKLjNLWDMlRSTQjAEwnhCEmYoTzWhioEAUdLM",
+	"VE5g0a+leW7p5udf72tJdB5PiRz9k8WGeLZoZCC2wJIu6SKVNLmW8iVVky921Yg7I5ksLLIbKUlqp4cl",
+	"XUv5ioqFozv6CyxJSjKjYkGoMWyWGW3l0UBjAOm2W4i3dXO4t/cDQRgmeidobqZS8X+zL3LrhmiP70Cn",
+	"RjQhsWIJE4bTVMP5vhOZkjHTmo5Sdi4MN4vPv7RfWJp2kaJHQIlGitEbK2COcs0F05qoPGWkDXIaFzof",
+	"j3nMLbKNaEpFzDqwIcVAnKCiRrtCWkxJwsdjBgTcAZqjuu+EzrNMKsOSVyzh9BqY35cA+DG3yLfImIV2",
+	"oMFxzDID3O2jZ88Aa6dZpuQtKxl9wH4zJTOmDEfWLMXZlHJxOpO5qFFjf5ZzMgMSgAqgFb0M0FOrJkWE",
+	"j8mNkHPQvQKh4Ki/IhRELfPhZ6qnq3PYrWV0IXNDAgmKTKmeLg172K8bN9fJW2pY/cDvrp4RRQ0jcCfA",
+	"nrZe8sdQBPqHX3+peiFZBMkCWPwl1XouVdJ42LEUY65m/r1lqb92dzJN7vR+tv3LH+t2gkt8xkCqb9wJ",
+	"bYAXe9w0NjlN0wVRLGb81p55wmI+oynBmZdO/tFhzTaENDhTdQ+1cFURu7cRgCu3uiS0u53V3rJ9ohZ1",
+	"95oA+LEPdJal9qOfnrZqVppwmp6tvPufjo7qXkZJPHzxneBWgnnBxSSRs9amncEAES6udjuKUcN2uWkD",
+	"srZVsqRyBGH1psv1H/T7/V6/v8XtA5lZusqDJ3WHxMxcqpttXt2J0p0Qf7IgQD69PgPB8vz654jwiZD+",
+	"wburZ9e70kIpurFd6Qo1BNpVOfMp1VYPrk54cPjDJtBwl+oPujzHZjjZgpesBRV6wwQZKznD072lPLWS",
+	"g+fLy5BzAq+NGSOxnDFNLHeQY7fZCkjdEaJWzzuW9qyl5UGEixMyWpCEjWmeGrhOK6Cfvz077MONX9t/",
+	"RQAAUtj/LR/+BiitTv/0+ixyg0uFY28z3txK3uY0SRTTejtCX3v71XHWQ4GjEzW3Xi5jSVibMsWq8GrR",
+	"ycg0scetmTPuwdX06kjg9rTHUFPPZ5oBYZU6s5gnLDk1FftQQg3rGg6kdN3FNnOwzZRo5Y1/KadR1Z0q",
+	"NbD5v74llrQTJuz/NGnDWeJldGq37vlx/YFaAZ/XnCJpD1oWyQYtZ6VzUgxLmmZxhvC7HKS9wFxvko4d",
+	"DF7hy3Wsv6QMz84vu9+/ePTX7o+/vjpsrSXB6yTKmmfN+tvSOt9pZzzcQt5YJcVRgVkhPCxDT7nYYkfF",
+	"aQY37sGxej1r8DwgLo3o3oxbWxzOKbxbxaEtPnvt3l6haY2nt3mTL7lupmv4Bzdsti14+qMrxWuqFF2s",
+	"LrmYYN0S/ZF698/T67NW1Dq//rkVWbS9rnEFFR+/Lo926XPLaVpRCzjOuhH+mrOc1ZyNfjPeHrkTHOvO",
+	"BwmTXxg223iUxQwRLm3NgZaDru5qwpybsV48TKWYAOl104H4NadINKkhdmpLEld8C8v+hOJItjyIpv3a",
+	"7ZZrXrPpq4K8eji4ZCKx11NofEAk3jL7IUvWgcQ7XeefvQ7ZcVsbOh6TW87mmkiRLoBTVA/7PU9qaQh6",
+	"JWsZqlOI1gs378F14XQfHKz+YG7PUhnfrEKBkPP67QVWnT1NvHXfAj1pv7s+61Sufi1CyPG4Vhq1QDam",
+	"CmAMPcF2iYRrQqfOZ+lcZCmRgkWEakLJT5IkuYJ1WV79/eG0P+vrQatTFZXd783raYT9a++XwPcIF2Q+",
+	"lSkjGr/YCuaXlVM5bxUHsbyCdRd2mtxafaGOXhcP6j2Ut6zmqAatiAxaP/Zn+I+D6SP7z449amrITGpD",
+	"Hj153CcJXWjS/uH7J/3+dPVgqzL7ZqODX2vDRl85FKhuMHEiyXYwNjWzejRqwDud4wrqnhn2oeGB3IyQ",
+	"gI9GtsopItyKG9ctdc1RXOWzGa2zu9ztRD5l47vsr25H51Sli7csYbPMu9OrWxpLNWaWo9SjIbrYyYTf",
+	"MkHyrFYAr3j963aVKS5intG0QbtAjXtE4xvv6llR13sbrU9LsQflnFGwx9oj8r646srOb5laEGYfEu9c",
+	"BgYMMQJ6SjO2ymS8YW6ZIGgDm5nReMoF6ypGE/hBMaqliMqonzgF58Es14bQ2Fidn5tjMhRs/j5htzxm",
+	"w4Fox1IYLnKGroNUTrj4hZvpmUxYJyJD+OE9+5DZsxmiopYh/wVHS5cLS+MnUrBjf+wDAV/Zz4002Xt/",
+	"tEPSRsVZmsyPX/heh3YyLm7Ct3+ScpKygfATCcYSDXvzlmLwRAvCupZZsgS0yg7GVpRErtxwHciNOUuT",
+	"JqEgy42lpWBRCY4Wr9LythEYdwQjMEyVuPogpZUpZ0xrOmENIFz6VyNi9+jMc3Zeq8CdQOgRWCGmck6o",
+	"7nJdnfcyZVRb5dowRSi5pSlPSONi3G2+tFdWsyILFSHIgEx0jGxe3rAivG4JKCJYcwWcCBXJQFgIgLng",
+	"p/ZIyblmShOaakkmlkNbYRSG/NmY7I1IFySW8oYzMoxv37tp3sPIQ3fV67HZn3Ydwj6XaiLNRudHIdht",
+	"jipbmQKB+CUXN2t8K4jqmwyB2V2cKR7LNg9ct2qM0DpP+YSPeOocpEuHAg8xEtGJ5kblrDzmkZQpo2Ll",
+	"QooPf2uceOa8kdvJ3TSOVc6Sc234rNabdioIcw9LQRS4EaMQ9aWlFV5BKOVjAEEcEgJG0wWRt8yLtmpG",
+	"2lOajrv20UD4gAImTKdHnnGdpXQRIImbh2uSUZ444dOKZ9TkipsF+HQLroLhZwPBLK8lqmC2tXDebGQE",
+	"t6TnWhE4ErcxL2YNypHmlrIQKkROU65Zgm5Jd5IxzUyuWAJno62EnTEVg0fFzKWfWNdOGadS383ahl+A",
+	"LBLAQgFqn2QKZSJ5didx7G6SThBTGN5pYJyUZsrUnGvWaZCKtFF57KWudVr3KwdWF8EnluO4n0/XAAyu",
+	"OiJj/oElYBMATzxNg4Vi6HIHPRzsQwYat9/vfMpTRpx2XrsRdJWvTo9wTP4Tqa4zQpwJsKV+1JSKBhxI",
+	"qdV3rUYNqI1OsYKNl3Ie/F6YF6vs9CnVPG6at0lMTan4G1O6NuzUruwWHxbcExeKGLS0NI9fvVprTKbk",
+	"RDGtLxHn1inmSuaTKeEG51mehuvIAqpBa4FT39tJQNA6zr/jYtMt11kXeWqJPtV1B/DLdEHQzKKc0cY5",
+	"x2oM8rhClpzqdYabGYb1F8EYIENxYWRE6BjFID+UfXXDXM+VnG2cbT6VuphPG6oMRNNzbcXBe/UuKHM3",
+	"6rSdQ6JktIFPgqnZM7oILeTBddqnzdEqBRsA3uAlVuR3AG9g8PFsqE0NsWKqIWOZq4JJ1NO/Xf0WaFcD",
+	"MlFgbRVHA19G4YAoDiPYOTLJFXpaULaQNVTpdpVzreLtqhSz2d9RXmGDG8CZumvtgYjhexqi1jkoG1Me",
+	"TwnyT10huVsaKYrlbG8uD8S9TYbycPg1tvJyxHtxADiF42KnvW3vDaiZbvu97ugaCIjbp3sHeEV+3/bq",
+	"G696s5sgPANp2LrQjiaJd/V3bzNqInUu6Wkb25IjFkyfNshdTCTEgmA1QgZ5DFPMiWEsIULOt0fGjaIW",
+	"Cm1rBaoaDma/aRz0f/1P4illRBTmx5BCVyKBqlQ77fbcZ73C7wh9QdHXEXK3o4CAl7cVwsF6yFvnozqN",
+	"Db+1E57b49jkqHqxiF0AbKO1QOejGdfNomX53Cmgt5zNIQZf3oBgf0KO+j9aaKMCFA9QTp35xsHYhgzE",
+	"laN4sYjPqN7d2yrjvKCxqzsrHhMpMKJYyHkE5reMKaJ5wkh7PrUEC9gYnIG30oFosRXdfrGIn7mZVul1",
+	"1LpZxFdbSVgvihfRVO9uRTcZiMtXIiLYnFnhiCttIsJoPEUDrZXe/dbusqGrEmhqtuQFrO3MLXEZS7r6",
+	"DALu7qZ9N3pNuf4bU3zMWVKv6jd4VaNWNnVJO2tkY4+p1ONnYYouZLX6zOMNHls/e3lOlY0EAmZ5VqvU",
+	"ZWkeuKAQ9EJcqQLXGnHBAraDnRpMvYsRRs48h78rDis2zjVLAlxus1lmFqAxUFEYHT4JXZG0NgC5J4Rb",
+	"jHcJSWD18OLI8wZKvnR/xZ1T0wpWUr1Ff6pNV+dpUl1svmHC+GyO6qE/YwZV7CKA1b1etXLwGZ2w/X9m",
+	"bFKrUk7p4eMnNfIj+0Cufj7tHj5+4k0ZQJepJnmWSppUzBbBeBwN05uoln0NXv83q818XRUT7sQducbl",
+	"xnSGDrB6G0uu0qYQ0QkzwdVgupsm3IBZd9AatEprE8wUpPNVz3+fZnzfornev1nE+/2DHw/Gj+LD7vf0",
+	"iHW/Hx3E3R/ZYdJ9TJ+Mvo9/SH5k/fF+ATz7B/tjJVHYWQ+H9kArhxRVoMcddXHhuPcNAFli3Qpklhag",
+	"DTddjPEWv7grjNTv003fsH6H5VvzPc9uqnAAlwzEiyDXIDQGyr/Zzxxwj4YlblBha8Ab8i33tLPfFcD3",
+	"LzuQs3LS5ASUO6gfwGdME1ivlc/RDHcnzfiddkmC2xLrOyvDOMN6vrZG//0UMWYNE7sC6whU2nCZz1wH",
+	"VOVOQpkjb8uc6s5xZOvJ3oEDTyw5EUqZUz6x8v/Y5XN3kWYHJlOHlL1mUmvuJO1tIz6VYlOFTIWzhRfU",
+	"ABBIUBqVqMoF7yRmzOiHC/z+EPQm98dBnQBSbw4/JWOFySLAQ0Jn/3JGRX0WWfXyN+hulVjM7U6xJMu1",
+	"pnxaCHOOwICEd0xGaa7UgrRzUQSpSOWzYcYyznUnInFu3svxmLRZMmGaSDUQsVSCKU1gT2LSicgkpYpF",
+	"xIWhRPbJjJp4StqJZJhPin+D9wLJr/P7dKKBENK89/mmpA3Zp6JIQCUccoPNothFJ/JTu3gXOmGI8C53",
+	"1aL8QFge04nQd0famjEnXMEt+iAUJzTiUVjgxu22ohbsCUQA2BQo3bgrjHgvVoxPNFoTYLYmy8GV45h+",
+	"Vi8TjGh80/jNioD7Whpy5ZGtFYWmjK1EXxy2ApJLuBfoIJswzr+6WbGw4tUaukzaI2mmEMyDOjXaRpz7",
+	"SQqGJYzUvZkJ1lFkyMbUBZbvhQvVKKgffC6auwtRLcFi5VJvFvFG3/TixSJein8qBeAXfz8LlEKvPRCd",
+	"xzHTepyn6eJ/2zrWB1Tl2l1A7NHOgT47xOIs0f7cTC35iamRCpOiIEgwlmASsj+ULszlcDqsHrU5Jflj",
+	"0zn40KzG80h9pNZW4UlrI8muV4PE9rSLIStU00qkGW7vhBQxYkXanQsIc/WwehtDmHeNhqqLqggoZmE7",
+	"9i7kWqpYM0jjuS9FfFRP0vmcAU5wvs2JlysOlnL8Oix5VWJodWG1qAvV2sitM3FVUHan6LxXzNAaHBW3",
+	"XEnhTSH+EhJ2y1KZOadRpmSysr/yLiYQlHfFJ+KiVqhhwNQHrbNKdKyLR21ZOUBChY2EtH968+anl+fv",
+	"z15enL++fn/xzD7UzISe7MBk6dYVLryo9lW70tumKJKnOU+T5TgSV26nPbDH4fTSVMY0JSP7ul4K/+/3",
+	"Dnr9jVfk11wuJqpcwtJx1t4kkP71Uvgn2fu/rlE/pdo8+zRpRjHkvU0Rd1bJtDcq2AfjuCGGcscUhGqQ",
+	"ZnwlSV9PsE6qWVHmIiLsCVZjznZVWTeZ3Vx5yPI1K57nsxFTEemv7ONzyT6h/bwiB4Vm2OJm6gD50rlG",
+	"a00MAWJtYb67jxDMdcGW5WqOej98X+t58W+sv3a753P3Kiq8TXesJlBRFb3BXn9pij8t13f42FVCWHWd",
+	"N0kSekbT9JMmK8oubFG1pDH0L3RVF68/6gfhcY+ePO6v96NuCqjaOY4qpPP9/lHtnm/vEKQI0YknhBsy",
+	"sRIZeiUhh7B46uu/hrMfRHcxSVRMQvb6EeDWe/EDvuRmbcLd8xLkm6JEtgEVHxxVCwM1QZrbBWPUx7tW",
+	"11N/jfcamBHCzdFm8aCIs2iIpfDH1HQl9bFrWUrF9sY5IMsbzckwZN0y3jp9y2oIeq3QW1eYovppsd5V",
+	"orFucaXmWh2xfrkTrg1TdynWtSLhuvj0yOIzCBbsXzlNy8yq9p7/XJNElja2vc5Wlc0C63p16ourN+TR",
+	"wZMn3QNC02xKu4eo9rYdpXMfevPdqgV0XQjBRrXd0/iNQ95Jvy/iDSpv1uLpmClVVtK6uyqKhrdNla++",
+	"Ugmy3xoXXMZKNa65NI9vWvTSGtZ4+XDyLeo/fZ7JNTOfpbDejoXy3sq6yMYgF5NAoXMsFBlWHQ8MlsrK",
+	"I5jxYaZsATVfiwHAbj4QUvEJF1YOy1jMx64AAWK4Dt4GtzcZLWDQzgkZYrjEkBiWprqoLVw1qet8ZFc/",
+	"gjAKrDEKlVNQZiiDeeqU6isWA196KSfn9WXx7hINUznGUH54zeZFkiyYuJ5zxcbyg1VnX3KRf7hDqjfP",
+	"an++4aKGvGMJ1PdcREQ5XmFFYyCT772dJipo/XuU2hIIO3Pmt/d2DDvCQJi5fD+msZHqPRN0lNoXg98S",
+	"rt2P9vrKsYKyyopZIII6VwMBmR/g3dCatAWbE7sJDf0FaJYxqk4wtXUYbGq4JqvXL7UpdeB0Uh+rVJcM",
+	"D/E5cKjVe63D76swlbURvx+uVfRj7Z4anDafENjnyozUbZprqHoMFit0z8zoDXdx6L5mba0B7W7okVJt",
+	"rhgTd1n2XUGmPJnKfLCmcLTyQOqByZiUJUt5BkuRv/jO50iu8EPXLs1QtQ0DL1WojZ6ClIrXq5LYD9uX",
+	"/ytGqF0wUp67MfvHWzLPa4ubb10VhxrrNLhz9V0ADrB9M7Dha1EwQ93er+fyOdDlZ0iWv2TS+cd16zkX",
+	"97CctTNcMZNnNWWiTWbFg3d1QXxQsxSfH+/vk3dvX1bqE05lmtQnLv9L1fvzroOvwVBz+fonbJ/z7u3L",
+	"iORwJyThisUmXcArgkDsJcHi//XhkixWdUWXnlLNHh0SfAxqPFTY9knpNMs2B6G5saPwnIr91UHYu8xC",
+	"8zu9Rv8ccbmqZG3QEjdqZNurbttqY9lUmuWFPtoSrt9lE0WT9cfAt9Cn1mbJupIjTpJaLT/9uHb/qla8",
+	"L+XliKC4HBGQlolUpaz2ac7kd+vyB3a3irvkqhrveZF/heVgy4q8m6zATYY9B7k7mzOW4n+FNGhuqa6i",
+	"vtT2LjkU5dg0of+n+6sX15XcjlpjxvTSDTUcy5Tq56xSEjYUyQrR4Gl5UZvH5Pqi6LbSlOFRzQCpyZ2D",
+	"wj++dKyVKb12Uy89fpqbb9UxcJpQ8lLespTWFxUqSFClVPr33/f7P/b7B4ePWuuo0VJ927cviyoBSoIX",
+	"FN60SqTMFUElu4C3xqhy+Gj/nXr07yd/nR2Mfu3fHk7/Pv8xPrp5edr7ZzZpbWGuCg7g2en3Lw7/+mtr",
+	"Df1Zd75ggriHfJxAeloiDahfoibV/ssv1xE5eExmXOSG6c4JyVy3PCnSBeGi0NOL5k89cnp54YpoOSWL",
+	"m4GgmgxPXUcTMGcck6eMKqbIIO/3H8UwIfyTDQMlLbZsHoqtE24wrNCpazFVikPOQKehyouRhqavNlXw",
+	"sC85P4Im7UELgMUMWh1X3GY7+meq4lotWn5aDpSlrB7IHYwEuVCVDKnQTetpfx2ZqT8aR9dKorUExyuU",
+	"p2bXdXJPaUW8Q2Wieywrf8eS4MV4T5u4Z1j3tC6ZGaMtlitqV+qjjiEYY16cTH39hk8oyTNmDQu2BCTJ",
+	"U7anyZjVlN6Pp1RNWIJs16dO9xqm+IXW1xRfbqgwZqwoWDJ2bf+2uJx1JdY3F1JfVz2F+1BrF+nRLv5V",
+	"3sX6Sup6TXn2ohiuq1oVeS/7f/y3/1536uuqnXyO0iUlJgalS+7WoaddZNVvPLB7rahe0wBhmxQJGpC2",
+	"VnCHzX0QyqLsQUX18kaCiuvNRdkdBIaosp4w1rtygxPe2nQVENtNpqtw+PXLu5eCILvtZvvkp3CeNblP",
+	"dUN/egmQctIdSoDMK4xy21tu3P7mEiDhGWwoAVJTCscFEGkojgD1PNvzwj3e2YrWNXIryzig7upWwxRh",
+	"Mr9/Etm2xIjMZZ4mvn3VJxFuz2HX819CNcnyUcr1FFxLvUmPDFoH/wf5T+S7g16/D5FJUIP6u8PHvX4f",
+	"kmpge+S7A6wmVzv7CnmsuTGn7bmKbjxNyYhh6IyRS5dnFJ/NagWA5fgLd/bB/teD2tqaH9vmiGvniLyy",
+	"COFsZ6BNWBWj/Ou5R7q//HLtWwGDSA5Py71NjcnQWmFVCz8G9MjFn8ouufGtc8GVX9OMv2AL7ODHxVg2",
+	"MFN76TH5+fr6EjQkOSZFBHOPgGunSAfzPh4uJqk3cHqZ6vTyAitk/iQHwsctW3WVZnzCRKdooP3Oa2Hg",
+	"Y54wwRQt8tmhk/JAnElxy4SB9BkGmRMW/dHdPJZpKuf62L7XJX+5evPa6nt2dJmbHnklBYMenLSmecwB",
+	"hiYOWp2ICDswoS5stWcHg3rP2O90+PvAx/AMWsdk0Or1eoPWxyFmhg3hzaErnOjew0mtFsqstD1jdDn7",
+	"z85xhi2oS8XURQAP6/pEDzECeLJFC3y2GAhSdr8nV6jhYhFn372VzhjBzp6WjFHy0/m1c/oXXTbLRudB",
+	"e2w7dHukOBuni85Sh+yyE/2t1X7zydSQPPPlTU4ILdc9YgvpRk/lZE/DWuzYMElxVvbXHrkYYyQCjCuk",
+	"CcZ23ezdElwBbojTV7fQZ3cxpwusT0yI78Ieni+03Hd92COrUFPMCkSYcJ08RyymuWb2mZIu2BpmSeW8",
+	"Z0c+FVIsZjIvSk1qN4DdznGxFazI41qzIZwBSF++ubqOyOW7azjyy9Prs59d3Ct4EVa7gbrB2lQsig7x",
+	"pNIg3q6q7BF/4trDI2BOpExIPJU8Zh1sgI4JxJW+zxR63atcaFgUh6VAT3sOQHDDMlPpMH8CphTv6gUA",
+	"mzEzlRCOYKaRa5luB4PmuDWN9SeUCzu2N3YYqPiDs8LrDQ30YVAMT4A8zqnlgOQ6HNt+DmjhKiP5vfIi",
+	"rRVnODo8PAma//swGHdC9s6NZUu+S/+EGU2O+j86KLAr1SHOjLF6uZHAt0j78YcPSP+ODn9E8mLh2Z4l",
+	"AJ9iRi3cEc7c4dtDgeFfsIUFRRTppKO/Fle7XABV8RWH7SaXwdFHgjp66xktIoZ9UpBVILtB9hpYwuwb",
+	"zuQFk0I1YLwSLNgNUX5DH5My9AXmfR4akq+BwEQbohg6ysg4lfOCIQh0yxEzVWylSLg+hjLhyNqGpE3J",
+	"weMuWv0I/jgQYKLrRPCiYmPF9HRI2hb6yDAwmPpHEVESYlcsCUTmkmuGy7FD+MAMjHkyKteGJV381Rv5",
+	"AET1Dc/w2ot69bB7V7WeQFBm2VedOjg56h9EjhEOREzTVNsThLW5aI0hkZaBIJcwijN9gsXkLF6kllqV",
+	"Q5WSIgR92lsCIu7gZ8XmCfEncGLDIsloyVRK7mITHQgfT9YWFpJhH8dIuSuL6SBjv3r7/NhSt1xA2Xt/",
+	"OO2CGEZICSPy7Pzl+fU5+Y//+j/waiyvcleZyonMzbADji8HsFBseyDcBWFqjZwxFCvAsD4XzrhO2sM3",
+	"8I8h4M7wisXd58zE0+4VN+wYyEcXXx0iXACLHojhr923voZn1wL5Mfn11UsLsu7n4UmZh2OZ7wqd6T8i",
+	"g9aZklp3NTfF/gfCvTZo9dxZd9HUHXAWlhDBuB0ejvKtTAE9PnTjgq+hNWQIkE3jaSA1WTFREyimxg12",
+	"XogIE2OpYsSEknwNxGiBSVky5fGCYIOKtvNYJHlsoLO13oMAMY3PO8dkiKLk0PV1ENJD1gkZyrk4xTx+",
+	"S7YXSyTsZCCGt5zNoTKIxXIHqFDlREcukxuy/AEsoU1EMoORkQHAYQzLBhQ4UjQQQ3A1uLn1EMawX/ZI",
+	"pbf4scWlHvkF2uDbbdkfHvUsiwfG4aIkUXGwz44sci3FPHq+8MjzUi8YxlIYyoF1DEo/yKDlHATcgA2/",
+	"EE+sLB1kQfi8vo9RS2ZM0Iy3jluPev3eI4jNN1PQM/bRNO805AlakYv7v0hax/bHs+IlSIxCCdS+edjv",
+	"36lz+FZ2Et+leNU2stJUvFgYGS0AWKGz+2NcVd0cxer3L4RhStDUNywv1bDW8T9+i1ra9+wJJvFiCFfk",
+	"4uoNwbaVFuwSTtPUXhT8ZG+HTjQGBkMLduyUtIpzreMWgj8sYD9ht/uxb+o1qYv1uBAkSHF1jMgioGUz",
+	"Vq5G1gJyLtIwwVwVIGAEQ9e4yTejGoJPaiZvIcloTlWCspBvlKVRduMhphPXN39PkxmbSbU4tsQBSlRr",
+	"Qg35N1PSsSFtQbsoP+Q+VwzfjVD9AkxxQzJN2mcvL6B+BhWW2FDXo8t93PFZCHpKwYvWIxeClHm+KNxL",
+	"y+iLoiDsA7e84qh/BKbdFeguOqntCNzrzb9ujobO+HBFALxH/aPNwPtamucyF8lngPaaRnEAPvaupvXt",
+	"3aZUAwiB5tgO4RMKxgfoEKZnb0KIqJVJXYMCp0miCzgeemG1XM6e9tBbTZtzIAays8UFbE7jnKFRUHDX",
+	"Vb1mPXJt0QiVs4l0HaWOCQUIj4hgEwpN2aQiucio0gzjulyDNhATIMnWDlA0YYtQsTrq93eF3SVcBrqu",
+	"6IwZqMX1j3qYKF/ZDxQkMPn8VngHnspkce+w7xvffaxa3axW9vFro55LkAa7jLxlDhO3QKyntIgw/RTk",
+	"Per/uPmDMynGKUfT49Hh4eYP3gkH7BYez6Gu0WegFK8s1zAN5MJxk/sjB54/+hinWlkl5dr49oNfQlRZ",
+	"6u+3hcRiIc5uYSQ/PAhyfw5KqCZzxY0ps0DDW3PLrZYj/jwXu/87Tz6uk0TLy10idRxrophpadwGn2mV",
+	"zkTBBW8KY/7t89Ik2EYTgKAG8CAA5I0oAuyc5l8DG/cLDciK90HjulxuhbAOOi7r+ibcjSd6G3rrs97/",
+	"cnuKBjgATdZBwcE2ZJ86+wtzzOXR5o+eSzXiScLELrBTQEtw9EV1UStmYdxMG9eHOhNcr+5ERKZJQVYC",
+	"qCmLKNUCDJZPhuPTFbBxraW7Pu28UZdCUowvkX/KEUpdWA/YSoZWt7LiGypZYzb37YJPXFk5yJbRrv2Z",
+	"awaR5GwgQlmSmtIuZ9lTaU5x2TakDZVYfITw1B4ZFAjOGciqsVMtIe5wQrlYtl67iMEqNuDgEBRXzSf6",
+	"jFBdk71UA9jY3pL680s+Hb53htZLuoBKlJUbDC8PdGbFaDyFtk5W8feNOiKCHaC3BNfSlFUBVlbtrdgI",
+	"p/GUxTcOEoPWIKBIkxm9YdrqJUXxraWIaEC3MhBuIIpqlzBur876pCk4F7AdENdlMcw911kUJluQhcwV",
+	"5pQOhKvggwvkYtLbi4h/3VUvgtdXim1qUvvp32WugsWWb1vdf8TsclwV9aRH/i5zDLCFIRDpiqTkIgZw",
+	"7bDQacUH0fVIdeXgZkEEXF1sLQ5OmFntoPmQGVK4zgaWhE4D6qHwD8WcfEW3VW8Y7AiRqYAgV9VsN/wu",
+	"h+pOuTZSLdbJLyXl/Nm9/NDFF4j1awCVgJB+RRp/3UDbq+rMPV70/u9h5/CP29333W035RzPWh+jBwcY",
+	"m4FiF9LxhVSiihIUsN02N5rIuXBudBBuTwgVKC6mmpGj/lFnZ5gqqh/VigUYDoKJMtA6tGzFa2gqJyA+",
+	"+gJpPurOFQgs4ilcMnpQ5GsgfG9QbTkgFchtE2rosROBsMiX/dV9BtGhKGMEp3TDmPN0u9fs0CD5zWji",
+	"Om2sCbzigry7IolMU6o0+C6HvnzV0MeUNVRHi8B2mjFFFowq0sbKZ84Oi1ZYktn/fNfv2d/FQHx30O+H",
+	"Nbc6PTKkmRqW0WsbS+8VyyP/63+SR08ek/2B8PXK7E8H/f6wqfBWULUP9uM6rvbI0Bmoh2Qu1Y0ui6wN",
+	"hO/l6vfv2sf6q8agz2MyxAgZ2MlwtRTYcHVFlX7WERli5HxlAF+sbOiqlQ3DIl/DwJpawgPU/FBGo4MJ",
+	"YUjTBapDfv14LZWrPymlOCjaTjIlZ1wzF6YL8RaZ4hhTSMWCxGqRGUkg8r1OLLNaGAD259SFippmDXQw",
+	"wFvd+0xuHBi8qFFrZJHSoaPQlelpAFzJ9kSrxmLzLx94XUuwfikA2EFqZWISgrMDs2FIqaymAqGSpc7j",
+	"om0CmjMBzSyYI+Uzbpl9bXJVxzmDwNc+5mqGUQ/asAyKz+iBYB8o5OgXUFoEvkGI9Yh9CoIRIy36bolg",
+	"EMdSNCSEt8BYwP0iIGZzHKh3Qs4Ry95d4D7syjUjYz6xg6DLGl1MZAYEmCpupjNmeGyxyLG3tTpN2Wuz",
+	"3hYLEXylMbYo1bGlSba2Ckj90EHpwS0Grktm/1KmPntajaY+aXZwO30RBexr+J4C5Y0uKWdI731yAxeW",
+	"NVgWgkiR0UVUKOoQyWCljp1lMqA+Xfft8e8NPuqfITbRU7Gg6Vpjz1jf+S7sxY4eYQvlCewsGghLSFQj",
+	"DfXdm5cayKIgZikYuLIhLsrLZMCDewNxBQZaR0Kwqvw/WezCvj6Yk5WUwCJ6Ucg5Cn8Go8cs9eyRo35/",
+	"ILztR7PUjlXdnt1Abw8IvOXjeHknhSkKf2uwaA1E2CcwbN+ChrJ2EGAPCao19rbOCTk6PCw6DsJVDYTM",
+	"DXQQXWEhED02KlyeK/fX3rsQOh+PeQxRs+7nY/Id5g4IHlx6vblIVyssPVR3fkMhqC/s1d+saTpn0KrG",
+	"+WDJ6x8hFqCgx6f6phQp6+jwzqS2akfZd7gORDdvMJNDaWwXiebpEgptVpYi0OnxQ6ULJs3AQ+Jk0Had",
+	"/BYNRG2VZJcPUUsUTdjS268CZEmXh2wp5I8DsYdV8IJm31QTmipGk4Vrwp/sYdaNi4PzfZOQelmVXbA9",
+	"ENeKloM1tMUd3hc0ONVSo89EDHyjkhpKcFok/39JRP4zRgGVmO+EBFrUrAxNYzUu3ntw6i7RAkZVuugq",
+	"ZmHMV1xt9J1liouYZzSF0H6M4vN4vMLHTwJTUkA1pBoz7tq1VjErwzWf2xW9LRe0G3p9TmRZXmkD+3T7",
+	"+oJW2j8WFoA+4uAfGgmCPSfABMt/ClUEgQ7EUrAbf6JxuIyJrQKhxQQ2g5v9UxH2LWC1CCcAOyQcsyU9",
+	"AcZ+A+BaAD53QQF1gBuRCb+1kJ1nYAxylHBn+G2m6Eu9zmolvMJO1sYwtDHNU9NBk3FJ5F0CHFBu0Ujm",
+	"B2Lo+6YNi9wFIth8ycBQjustcqGXICpyoOiMDURVmgQRr4hDCMedUk0wAUiqSgmfhkieus5zXwXN71+b",
+	"XNMP78FplKGYjnnqmgRw+4XVyz81cTqbSqkZWt2nUJ5Ah3gXUKKTQtGXipwuEzN974QKUXWtFooVkzCN",
+	"E6EXiFKpHMqKNQ3pBEXHn1PUVuVMtdRB489CAJo6g3xh7F+jQvriLQ/efPSnpgh4C7VK54krmpEmhRHK",
+	"oh7YnpN710hnrh9pU1AP9Cv9rJBqaB2YXmF2pV1eQu0r9+5TvnR53ILOWIS9RIvAESBwZTtQjEXxxVVU",
+	"cN5wfNv4lDO6AAq+72z+TK+PkJUC3ZsJcRHgpPiQtM9enp++/dv51fX7Z+eXb64urt+fPnv29vzq6vyq",
+	"ExGovoCfowdYqgTy5U8FhhHA9lxRvdI7IYoA25gKIQ0ZMT93vSiH6Unwwmmxqc+aZhLOtTYcwS/nc8Qi",
+	"/DJlilmuB7UkwEmEp+oLDpTlCj2U+Mu/G6QUXZQWPlMkg1b6q63XFUus9FZ46Nrvrp5ZVSinabrwhdMS",
+	"aHM4owuS8PGYqaBMK5IZ7GbTcQzdByI01FEtRQBwx8+Q7aMB2ENsnfV3IApvP9U+UAFVh6LeJ/o560DO",
+	"ve8g4aH6lM4qq3x4IsCZP/VvMsBX1QrwGiBW0JF4kZAYkBl1BaqURdxNTH8jeVll+yWRgcL8zb7/tyyG",
+	"dom0UEz8Yp2toAwCQG3DZ16ElWkvnhGdA50ciOGz88vu9y8e/bX746+vDl1xtyUeVwQBrrCrqHA/IdHS",
+	"UMNkysUEfNJ4eCxx5dkwT8sRjcqR9si7q2fXEA4JJaupIQf2p2OMFhLdeEp56Ud3YZNAVuGnHnkuFXl6",
+	"fQbrOb/+2QcruEptBGP4LKuIyLBSjnZI2lNXi3kgMHNImM6KflUEhCq4AZZUArL+X1Ids0dOwxMfiCnV",
+	"UyD2I8hySFzaVqykLqLWzFiq2XFAuMM7gwGmAQUfMSYGwo7V2+uR11DfpjlJp33Uf1QbF4AA99ApeLjI",
+	"r0TA/RFtCAhwqPMtGuAeKfMVXWCy3ELmgJ4+CtfIkFoXBaq3JsTLRpmCDDs1sOvG3iIt2IHHQ80Jdsv7",
+	"kyUE+0PfNRt4F46NYvJmrWBtNAc0062Y6hyXbDLVPXCCXdtC+JvR7ZvAXWt0c1T2pMhQD0XHzyhs2wcO",
+	"cbHU9v7vlWbTzel1K1/eGRGvg4keUI7dBimnKt38YbLrvIhw59S6O0sQWAz0cEz3Xc/iUJWrwpB7oegt",
+	"+VBpeVO7z4dDzt+Mx9/k7ZIwHx1uMdm1lK+oWLij0PeTDZ0rQeR4TMxcdrF1d1gOF5riYCFW0Hhd11ck",
+	"7FihOEA9wKRPwDvsH96Mdvj8j4N11aa2Xxjp3rJY3jK1OIPKo3WoJzBOWbkXfdlSxSA3TICd4wQN8Zhj",
+	"CoaPoOE/3vw3/H0w+CvWoK8zJkLv4dJfkWX3gLe6aK3cYPjESvwYRuXaEbchZxfDMtDEOFxC76FXpHRl",
+	"2dgJ0apbWD+2ccO8NLhJ0RBAlWf3TE0+EzIvdbFuEPHKTs80KaJJglPBMJLeN2NVk7EKMog1M8aFOLoS",
+	"4ZXj2xFfsEbXZdA2vcHo4IQmfUz2TtOUjDlLE6TOnodAESU3kPb1j2d2tL1oIIpHWL1+xAg1JGVUG/JD",
+	"0NVjL4K6/3tvIB7ZfQGpJ7FUisVmr0feCKJz1zF1ygbi3YXr34De7gSL4BpJ9qFjQa2turrth2qsrqzy",
+	"AbobYX3JN477ADgu3kVVHG4zkRQtpqCklMYeHLtKx2OpJtJUqEZ9DWzXymPvAlOgnSMRqkV7XyA1zoAZ",
+	"kTlDmzzFkuwk5eKmt2cZKyxeKiApgPPVoSJi6E2lTQ9Ulsd+EmROF5DoW9R4Y/Yc7YKgHtwe2S9TgN0j",
+	"cktTnrjndQRk6QQeKAF5XlnlwyMgp9AQahcK8idG7bWVkKGnF15rt0SWrdE6DEtClJ4wbPq6xj8Fzx+m",
+	"Uwr71TaXAvxD+aKuV+r+7Uiu3d3pTZdbY3uuHuelFUhB0xaWyErlgwPaMdWsy4Vmwl73LYM2AHVVUDSj",
+	"Kp62GqqeHPTr66l8MSDbqpy67468qYg6nGm1gN8fChDPff8wtcl3AvbvRqgsuh9VgBLapu0D2WoWIKBA",
+	"1xDffes6rA1dizCWkCGK+P8FX/jPdjDXts39YqTJhh1s9uZc8UXHtqIYB+gXkLpOU5a4NmgnZUsxJ2zs",
+	"aTL0RHdIXCCTd74OxDCWCXP9nYZ2XmgSh73NijEw8GZJj4PITLt24lZmh3D9xcC4cFA2p/Fh5b6vGeRo",
+	"fcggusgXWFNSjqH8kpJiUlsdCaZ5iRzjQUouPxUr/EpSSxNHufJNtU7K5nQxVdB3ybWe++YL/uNLWc+5",
+	"4HpKKFnu7ujxDhSX0gVRkohC+4LQi0oppzvLZEgi/dyNeQVnWHMOlB8DleXYB198HavGuTqW8Nfli7Nz",
+	"H92ngNS4P/Dli2cEwHhPD4SQIsY6daJokdkjng4XHThdwik0pZz7dxFJoEZjLZWGF60OZjU4yE53FBLs",
+	"Q9i8Aws4YFmshcyVJm1/vFBaqdKe0u4yQgXSzlnSOOhkvLIK4AwlXS0ucCCqNjY4PI4tCllSNxKDdsll",
+	"b8RmiutPbrtadA56GlqBHP2wdeU5AIrGkR4/2Xog2OmdBlqWxx71D1fh9yl2cfYW4iyzwiP2A4aPXkok",
+	"4VXqvTzVxwfQhQSpxV7RV7hAkCr12J0mQCp4I0EIMDRocmukp2ZAC4AOtK8OHz/pREg3MB4bcd7306NE",
+	"T6Uy3ZRDycaKiNSr1JSc+/SZFGREkNzsfjEJ7hg0VjPF6HKuieaGQcSEC/KGoAn7qbavDPeHPXLUP0IE",
+	"dcv2tJdj07EylaoZ48CGvh264VbuhnBbgfe1P3cLF2HnWcJEkkkuzB8W3p+yiSv/18And4D0m0XcCOAY",
+	"KuVSDIq+CK7IYLqwEDTmKEhHJY2HlvK+MBUmMbncJC5FhBWlMSlaFxVXnYAnUBvAvgqVYqtYFwH62zYU",
+	"In21eLGIH6jhBNe2xnKyp8mLv58Rq99/5er4VZPInl4qphhAmoWcu1lIbhaxj9TeIkL74V7ni0X8Z+vU",
+	"VLnkanw2BmTeLUB7HWysBniW0LGp49uLRXxGNbszXFg98yGFbfp9NHWh3IkOfAFl9V6iPGsJDEpNrpVx",
+	"PoJGQy6jvOApG8xkuwBfpbBkc2IA8KsgKSBM313ez2oWL3rbBNFyxnwk60C4h1YRc40ZpML3huVBDF0X",
+	"dvsZKMcgpZFUiokvBewLoAi2pvbjpxDX7ZHoC5mvXixiV34wMF99fBClJb+Zpb5qNcqKDbekIp+TcBQC",
+	"8v7v5Ywf93/XPGEf14jYitGZdlm8kCbHEidVownbGBpPsZrm8AyBuPuM68zxqePgjWE0EMNfu/6t60XG",
+	"um9gJn1MhNSCj8dD6KJORTKSH+zpFGNeOeWjeylTHi+G2A6BwloggxdbX6tcwMpIRifQZEPmikjFJ1z0",
+	"CNYNn9EFGTMTT6EBh6PyxfFgCjKj8XQg8C1I3fVJus7m577yGhFJ5eSE0LI9F36JLSvkXPTIaZkUMBAT",
+	"ZrTVa6OikFIxPw5fbandI0cH/VKBgdOHpossZZgNnTCFPRoUs4dlYSmDY/LegCJ7m0LP42Y15cUifuaW",
+	"sgsBrulwW0Ld+u4H2BGmdXxQKNpcGDYBQ3zDyDxZ36phA5G+st/ftbGCjA0zXQ34UaXQY6lm1LSOWyMu",
+	"KNgWVpT22lwYd+xfsgbkwRb07Ccp2P1kV8q5gOaEFhFWGhrurLkBlQsKntVLR6c+3tAuokA6F4eMav8J",
+	"GeI/htjqaawYI7GcYRNLiEI3pVkA4tUhcX41DdOZEYCizCDpmFVMCFKkC/eiq41SkCGfvDkQYaG1GpzF",
+	"T/8s8hLm8H3L8PwmPq3J8Cxtfa6J3Koo5XoxeQT8DIIVOH+aYxaC8GTNnAnexV06u7kOir/q0soI6/Y+",
+	"ZPKWjXNNU308EBC72BR1TfbJuuDFE4wf2LsQwa9WNvCONP8GhC8ck0FLsPn7hN3ymA1aQ7L3ms0LD4JU",
+	"BJ+QhBnXffaXImgTzgX9ZUaCv24gkCj29sh//Nf/UQ1OBbspn0xNREbQH43rYh6Q6eZFyoDrFwDpQehY",
+	"GQiJtTZX4iEgqJQJMuMiN0xj2Rc4Uyiz4l5/aZc69K1rRjJZoKl4LNVAuFU48/LPxmRvLLXGuyPD+Pa9",
+	"G+V9isO0wbEx3KcZRxAZdnrESq9c5OhsGYghvPsLN1MIC/FVZUoPcsWPSYycYNCrc9tS4zbRRoeuXYpV",
+	"wwdidUt2x3ZLLuwFxqOp5XrowxUSNgxiceGfcXypSMXBSsH+QuwqwBmEx4oR9j6LJ5gEjQkaih1aEdtF",
+	"Hbu7AeEXuKqeDoT9ZBn2jDTZew/aAH7nwrfoe9JN+ISbIPcGmjSvJpQgsFlmi5IxBAT7fmi4TY9qPkin",
+	"DZJ4JfWsA2t7VK5N5zqDasiwrr/D3EFQz4hZDu/fKboyW/ZEY0N0nmVSmR6g2+GPZO9aSjKzZ0SNYbPM",
+	"6OIToxZumVyQ1x6SXQ8i8pYZtehCYFRt7T4gTg80qgdg9FtAz7cEh50dj1cYHedssi4kWpQ5Qzv4HQGD",
+	"XC2GJoN/+M6OMOs0xJGUKaO1rQMsZpQ2AE/IPIx6du9EjM9UGLNoSI5V4Qg48B3i7HrWninu/w7Cycdm",
+	"0Qqjslyg0jLnHzpubCUDlhxvZKqFYDAQwFRrGHvJZ9dIDp0eCZLjHA0f8zQlXCADKgWjvYjsnaJsCCvy",
+	"uXBPalLgvMQmVRHgGQ60xDnh0Xv3InCo66m7pKUw0YLPpLJk/L090haSpPyWDcTSyR77WNSS3ZcZ9/bj",
+	"TgTt8ArmFxHL4cwKgxvAVa/JkbXSexg666OuYKz2Wkmh08gMPXjdmSmeW9i5pGb6gBTll+GOvnHSb5z0",
+	"fjnpKs2EcHajLJ0KVbTObkRf5s3Ba6fpnC406tAs0VHJaFwGYI/84osHgEbGw0Dcs6u3zwnGUpGU31iF",
+	"keRC0zEbCIeQ6D4QXjcxzNfFBjJXgK7MTQNNsav/OsYoh2J2aV82HqMpGQ0yJKB+eukNByCoM3vsADPZ",
+	"VBrZLBj85fL8Jwsdl69/InlGjCSPyaunpH108JjsXSoJjhMYo0w/J+FHfEYnrLfneyXavwjXFmS0JSdQ",
+	"xMCQmdSGPD44JNkHZ8LpMtBjE6/Pa6N4pkG28BXuSTt18XyEmbhXy6jyLJU0uYRNflbdbZanhmdUmf2x",
+	"VLMuVOCvAGam7MoMR7Aujn2zZyPkQP9wH/5WvCZHYJ1/IJwKAiWyhIILTTN1QoawYBA5oIoimyMQ7Gny",
+	"7u3LPx3bOthiiku6sEB5LeVLqiYMv3u8zX6crYMlr1jC6bWFgK9tP34HCEYoySrEAN0zN8BDTBnxmDlE",
+	"3CXpEsbY/13QGVsbONaA9DXOTrGpL31mJW1lP/y//3Ha/b9o99/97o/vu7/9fvAkenL0cTDotf+ZTf6f",
+	"TEw637U+pb08oMT+PzM2uavfM3LfZmJyLy5TpNd/oOKBp1XI2xG4FAMj6roiRzTRoNK6V4cRUdJQwyxz",
+	"wgTDwBoLb1JQTKHiuPvI2ZyNi3MeCG/hxaFAECFQZKLsRup5/pjOeLogbcVy7f0FXIpOj4T5jApza+TA",
+	"Kbt+YpQYjktpDNi210NRZa11icLnV8xHGzzgGkr2aN+60esdj7CXL90T+A/gFWwSRl3SmzOThYDkQm0s",
+	"W6eucpA9/h0EUsUmXBssmFCPglhq3qKYzkf2wYgVHoPIp9NBjk17rZ8QlC8NYnbhkOlU2rT4Yv1OyoSy",
+	"Ka6W3pgpBR2FEwZxCLGcsYrby56LHojhf1Fs/J+H6FehRE8p2Ju4uDkp351zoSvGrsZKUOsLqkQNHsvL",
+	"qRSMvM5nI6buVjNqXeEpMOOsNDwg/gJZsldPSdz9biiJ8LZyxKvH11QHwcJ8Q6rRo8NPqYHwxepx47nc",
+	"yfZ08Nkl+rfFbRbJ85/NFPX/PxsRkrKwhFNQoWAnIsoFZB4W6RVNfaPde59UgmbHaKevEXLktpv0vkUQ",
+	"3ZcG+JKPDfBinTHhYq7vWMfEOThWSplAASbPgfZ/hz9BvPu4JhzxysUIzRAOShZG3kI9J/d8nKcRyQqH",
+	"DRd7dY0cgvm3UiXLJa6PyA0q8xz+8KC5UnACDzGGULMdGvl8q9ex2YvBjJPvywAz79BAJbaIbCrLpVUK",
+	"JN65NOIqO4PFsa7jkfu/m5IG1GoI18XirFiuyyUKNu+6QDuaMuUrJPbI+cp6IWYNAqvg54EAdQG6i+L3",
+	"FT2hpmZcfSliuxFvd9iGoJivRUu+gg8GDsez5m+4uRE3By0IRZhTLfYMmbFB65ikMr4B69F8KiF75z6i",
+	"SfwCuqlcm8btE4peyslXzOPeqtRcsNRzYdRim7Jz1xhy8odK8/b7tFQsCO+u5vxXS+ntaELVTCQQTbFd",
+	"6NEVsApkMajqS1UbhgTG0mosEmkPy6DqYSeCTNmEjBZYy7Yx8Gh93NGJK/bGbrnMXTyRNjLT0B6BQ+W3",
+	"ew4RqlhtB8IFDNXHYENPTqcttoUUmLimmTCRbxKca5ZERLEspTGeB5wvUwPhhorIKFfC2EdQzM41hShD",
+	"ojrHYasnLP40ZaIHEUjeyjSn3JDXRLNYikQPBLYh9pF0UHuquFcXZhsGOztYhOohWGQKfb12QsPTFK1X",
+	"9Xw0gLE/RfzRVbijr5/bfFVmzX2LKXqANYotVgVpIQ00cyeWL5K/BcZvwJlmQ1L96w/ZTbQB+DFzwdm1",
+	"fcveTu8bfN9zef0KRK94W3YWRUCVWxNuzrW58i99GbETHahbSJun2DTH7yHCICnFYqzEBS2q/3ilj2sL",
+	"TtHqVu/p1vcVu5U3rAvxiHqdEdy+9sa+FcDCH5JynUOK1De3dhOxEUnVyEPYh5hlLgJXCnZfkOe9LlhO",
+	"oq7DXdIYSlFjBOLJthagJ0efEn70Z4HFLx17ZOHJKmBOkSkqmNwPGUOnyAYPXuA6+eNXK7jCzTw8P8NV",
+	"kX76rVjB12zchtfgqwJ5P+NJESrHi05MmlADjSx3dkJiPLPv4dLgdHyOwTopGxvslqYYyUXs+nhBzJBL",
+	"pnQpESNG3FMyZYr1ikDpGV1gEZMRG4hBa9AibcVmRYUr+xLWU+JGQ92iji9I5MiPK9bqX7VP3r19SYZB",
+	"KPxwILBIAkvKSsHYXbnt8zfCiN0IIhSSRDGt4TUoSdwhXEP7J5eIDwFLx2SAMeqDFgQ8gucIQoLRFePq",
+	"syiZT6bVNdWH7yefGpzwhUjWu2KFDyxpbDkU/5s1516j3u3B1ljSLcZgOPKO3D/PJoomJdmptZ0PlUxX",
+	"Syi4P4ICKG2qyTCgb0OohtYJS0nYkYgUhA5EMRh+XMQIwYCzoHCG/abaAE6zlMXQZ06mbK9HTgWWhhkI",
+	"R/bKQFKs4obzto8ODxvSd8pTeLAEoFjit0aS36SW5g6S1BMIBPm7xkgh5ryVKVuSTiwHDUoM6mZy8crn",
+	"qBH7H02GYyUFdH1KyHBE45thhG3AfUbeQT86+uFx9P2TPhktLAFoHx08InvPOfQM+HeRZj8QKTaNpYIc",
+	"9F897e11IlCKFhmDbMCIXL7+KSI/XTyPyC9sdBmRp68uI/Lz+cUZJAo+e+4L5TrnHUg2e3ogHIZErhbl",
+	"aAFyj++SlrA4hYhgmAmzEn16P+SEYBZMj0ChIVzJXy5/igYC1mM3bue20hpNUzlnSZGqiI1SgkqimAo7",
+	"kmZK2p7e4enjj3CYA2HHtGcZ1J3bs5R2jAHZZVn8otp9fbU6bNAOBaAm1FJQ6ppmoTkLom4XRN4y1SP2",
+	"QtwHUDwR8yqZ8MVFtZGKTpg/xClLE5dUYgeesZlUixNYHJbAAOo+htAW+ykWzrQyIpbQm0+hWGl4OHPK",
+	"XeNRVztcqgE0vIAlhw3BqK+a25itWQHmh5S0aa91q9SqqAXAsG0G11dN5XyxiK/sPRpjyXed6usenrgy",
+	"JdplFs2Jq9r/LYnzj57EeWWV6pXyoSE+71RKFNw6CyshVUL3vCZdpQHly9/i46qY+DfnhfwWILetuxxO",
+	"bBEU3yiMGE0xrJ/ugVx1oa86AVY1dB/Iw30N6QiSrFwZaiyymDGlpaApgaIHXBOmqGYJaQN7l109VSyx",
+	"hLgT2fcHojCBMZGUtqKZFGxBptxy9AXRhi5coew84bUFOXARO1mWvxKmnGE57getwnxVjcSeT5h1dHdt",
+	"xI7gSL3TRyxKPVN07vtplI6LvL7R1HhMMsoTMqQzWMR//Lf/TsaMDYkU3XhKuXClQGKpElccayFzQ4yi",
+	"QuNKyJTqKWl74g/Zm9FAQDjdjZBzgfZPN4Fz01CtmXGitZOpFTUMxf6pTBOMeDMmtegIyghjAxFPLaNP",
+	"im+4sEdStGqudgSxh5EoOqdpXTcQF/DHffK3E4kJsFunCGAs3Qk5Ojx0SbbBmFIENeP2NFhSfDXX5g4g",
+	"vxQD3Bmhy08flMPodHljD7AV/7cuIQ+izPUyFYFu6wFKbahnXb6p71DXuqCJMSR6NptmfpZpoj0lHJL2",
+	"u6tnnVIqKfCc3lKe2qMhI5pSq14jaSj3tExMsU/s3A5gTlH4GUIfSMHMXKqbYVTJZClnc1YQrNMf5tCA",
+	"oKOn0LQynrIkTxlpa8bIsNzuv3Jp2LBzEsYQe/opFdLeXBieEmAzRTF+LPzvhbSyohRadGaUC8FMIcQ5",
+	"eu52ErlOZvmMcBGneWJFpKN+P8JM+oFYOoXItyjwiYKCzuxSgyGDxt+jlM06PaDGe/ZgXE+NgQhAiGvy",
+	"3UG/1+/vkRFL5Rz9A+6M9rT/Bk9870LofDzmMbeH4a7zmHz3K0SAFxe9R+jIO/9Wbr9HXoNRihYRisty",
+	"bvuo/6jWso4AuQNH+EIU/mxpnV+JwAcH1eBrc8aQgKR887jdZ5snfUOMLE63JEerJNFIS9kB1+9IwJfN",
+	"FwU9mzDTLQdY7llYJ9nSVEsyYaYqKraHVjUcdrwQyVXN+oWcD0R7WDx4ir8PO5HdGoqQDa2GvqCE92W6",
+	"Jm7GuxV8+0NUrXojWEX4sAq6nAumoCYyMEXwzvoGV+Sof9S5L2h2NoB1mXzluf/sXn6YfVnLdb7knius",
+	"gxH9lXvtFpJcsKTG7LudLnn7rru/BNM89Fv+kzXhDY6+0oAXpeI79d/dUUEBib2RpwUSb2H/KIR/qkud",
+	"4MR1AHGKTGE+qX6BqoAmUgyEK5oHLb/Ljj0yT8H0w/gt82Mui+/A/Z2cS6Hk15ynqVUYMsoTq/igDgNt",
+	"SlyXY28CmmGxsFDW9/sKhhwuK3DDgWj7iDfnpmZpQsBbmqcmAv2glP3dkXUiIoIw4UJ4B2Un4ALQX9Et",
+	"NAi4c0X1w26FdtJUaquWyTjXG6WBv8LtbtWtH4/mjiW06gZy57q1b+bJ1iNXAKFppYf9/pcNhV8+7UYi",
+	"JQ37sqrB15Tbf4F05YrtcgzAjWaKWGrfH3TummEEkB9T4YkA4SZyNlESSzHmyirr98Us0eq63mJ9HQry",
+	"9W0JA0t0j7yWQPhKy4frPygSoBK+TamzfDQ0IfzzmWzfLu3rW2PCbxbbNY0JQ9JxEjpzoFMaBFr5bnYr",
+	"ivT9m3SrvubfWyNGFVOnuWU4//jNIhkWmCh++c1+oG49yuYqbR239mnGAb/cSpYpzYXAqCGo+z+Svokf",
+	"DtQr+eCMGQqYvdrLoJtnESlqPbiQ5ChIjrAn4px/fkfByOjqXh36HTZjFnTCoHXr2LWaqR5yMBB6EVcH",
+	"uqh0zNek/eLvZx3SdQF1kY8is2MmLOaw6GDYm0VcNyhQZ4hIKlPn4Leal58x6KetSZdQu6WcpgQd6uhg",
+	"HDNXawNlccdzgpEzusAQtdWxQ7G+W5rnHaB6JmK1QJBkwnkcP4iIi6gM7O2WnQTzh+C7ugQon8osFiTU",
+	"0F6lPio+qD2TW5bKzG6rC4kaU5ZmTOkTQkdgs28f9Y86hAsLUUkOSBIMnZSftz7+9vH/CwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -134,11 +134,15 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 
+	// Every serve process pays out due investments; a pass also runs when the development test
+	// clock moves, so moving it past an end date settles at once.
+	maturity := ident.money.MaturityJob(5 * time.Second)
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		DevClock:       devClock,
+		DevClockMoved:  maturity.Wake,
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	srv := &http.Server{
@@ -158,6 +162,8 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		defer close(sweeperDone)
 		idem.Run(workers, 10*time.Minute, func(err error) { logger.Warn("sweeping idempotency keys", "err", err) })
 	}()
+	maturityDone := make(chan struct{})
+	go func() { defer close(maturityDone); maturity.Run(workers) }()
 	sessionsDone := make(chan struct{})
 	go func() { defer close(sessionsDone); _ = ident.accounts.WatchSessions(workers) }()
 
@@ -198,6 +204,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-tidyDone
 	<-sweeperDone
 	<-sessionsDone
+	<-maturityDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

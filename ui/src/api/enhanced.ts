@@ -43,6 +43,8 @@ const signedInData = [
   'Withdrawal',
   'WithdrawalQueue',
   'WithdrawalHistory',
+  'Investment',
+  'InvestmentQueue',
 ] as const;
 
 // What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
@@ -51,7 +53,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -133,6 +135,26 @@ export const api = generatedApi.enhanceEndpoints({
     getPendingWithdrawals: { providesTags: ['WithdrawalQueue'] },
     approveWithdrawal: { invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', { type: 'Withdrawal', id: arg.id }] },
     rejectWithdrawal: { invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', { type: 'Withdrawal', id: arg.id }] },
+    // Investments. 'Investment' with an id is one investment, with 'LIST' the caller's list; a
+    // start, a decision, a maturity or a redemption moves money, so they refresh the signed-in
+    // user's figures too.
+    getInvestmentQuote: { keepUnusedDataFor: 0 },
+    startInvestment: { invalidatesTags: ['Me', 'InvestmentQueue', { type: 'Investment', id: 'LIST' }] },
+    getInvestmentHistory: { providesTags: [{ type: 'Investment', id: 'LIST' }] },
+    getInvestment: { providesTags: (_r, _e, arg) => [{ type: 'Investment', id: arg.investmentId }] },
+    getPendingInvestments: { providesTags: ['InvestmentQueue'] },
+    approveInvestment: {
+      invalidatesTags: (_r, _e, arg) => ['InvestmentQueue', { type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }],
+    },
+    rejectInvestment: {
+      invalidatesTags: (_r, _e, arg) => ['InvestmentQueue', { type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }],
+    },
+    settleMaturedInvestments: { keepUnusedDataFor: 0 },
+    setMaturityInstruction: { invalidatesTags: (_r, _e, arg) => [{ type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }] },
+    previewEarlyRedemption: { keepUnusedDataFor: 0 },
+    redeemEarly: {
+      invalidatesTags: (_r, _e, arg) => ['Me', { type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }],
+    },
 
     // The list is the same for everyone and changes with a release, not a session.
     getCountries: { providesTags: ['Country'], keepUnusedDataFor: 3600 },
@@ -193,6 +215,17 @@ export const {
   useGetPendingWithdrawalsQuery,
   useApproveWithdrawalMutation,
   useRejectWithdrawalMutation,
+  useLazyGetInvestmentQuoteQuery,
+  useStartInvestmentMutation,
+  useGetInvestmentHistoryQuery,
+  useGetInvestmentQuery,
+  useGetPendingInvestmentsQuery,
+  useApproveInvestmentMutation,
+  useRejectInvestmentMutation,
+  useSettleMaturedInvestmentsQuery,
+  useSetMaturityInstructionMutation,
+  useLazyPreviewEarlyRedemptionQuery,
+  useRedeemEarlyMutation,
 } = api;
 export type {
   Country,
@@ -203,7 +236,13 @@ export type {
   DepositStatus,
   DevMail,
   DevMailSummary,
+  EarlyRedemption,
   InvestEligibility,
+  Investment,
+  InvestmentQueueItem,
+  InvestmentQuote,
+  InvestmentStatus,
+  MaturityInstruction,
   KycCase,
   KycDecision,
   KycDocument,

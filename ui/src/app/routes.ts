@@ -66,7 +66,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['account'],
     page: () => import('../features/invest/StartInvestPage').then((m) => m.StartInvestPage),
   },
-  { path: '/invest-status', title: 'My Portfolio', access: 'signedIn', menus: ['account'] },
+  {
+    path: '/invest-status',
+    title: 'My Portfolio',
+    access: 'signedIn',
+    menus: ['account'],
+    page: () => import('../features/invest/InvestStatusPage').then((m) => m.InvestStatusPage),
+  },
   {
     path: '/investment-plans',
     title: 'Portfolio Plans',
@@ -138,7 +144,12 @@ export const pages: readonly PageRoute[] = [
     access: 'signedIn',
     page: () => import('../features/kyc/UploadKycPage').then((m) => m.UploadKycPage),
   },
-  { path: '/investment/:investmentId', title: 'Investment Details', access: 'signedIn' },
+  {
+    path: '/investment/:investmentId',
+    title: 'Investment Details',
+    access: 'signedIn',
+    page: () => import('../features/invest/InvestmentDetailsPage').then((m) => m.InvestmentDetailsPage),
+  },
   {
     path: '/admin-pending-wallet',
     title: 'Pending Withdrawals',
@@ -153,7 +164,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['staff'],
     page: () => import('../features/deposits/PendingDepositsPage').then((m) => m.PendingDepositsPage),
   },
-  { path: '/admin-pending-investment', title: 'Investment Queue', access: 'staff', menus: ['staff'] },
+  {
+    path: '/admin-pending-investment',
+    title: 'Investment Queue',
+    access: 'staff',
+    menus: ['staff'],
+    page: () => import('../features/invest/PendingInvestmentsPage').then((m) => m.PendingInvestmentsPage),
+  },
   {
     path: '/pending-kyc',
     title: 'Identity Check Queue',

@@ -8,6 +8,7 @@ import { QueryState } from '../../components/QueryState';
 import { RetryButton } from '../../components/RetryButton';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
+import { useSettleDueInvestments } from '../../components/settleDue';
 
 const INVEST_PATH = '/start-invest';
 
@@ -140,6 +141,7 @@ function QuickLinks({ links, user }: { links: MenuLink[]; user: User }) {
 }
 
 function Dashboard({ user }: { user: User }) {
+  useSettleDueInvestments();
   const viewer = { signedIn: true, role: user.role };
   const staffLinks = menuLinks('staff', viewer);
   const firstName = user.name.trim().split(/\s+/)[0] || user.name;
