@@ -13,9 +13,11 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
 	"clearvest/app/money"
+	"clearvest/domain/clock"
 	"clearvest/eventstore"
 	"clearvest/platform/config"
 	"clearvest/projections"
+	"clearvest/projections/history"
 	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
 )
@@ -26,13 +28,21 @@ const (
 )
 
 // newMoneyApp is the API with the money service and its read models (the books, which hold the
-// figures, and the wallets, which hold the deposits), deposit addresses
+// figures, the wallets, which hold the deposits, and the history), deposit addresses
 // configured for BTC on Bitcoin and USDT on TRON.
-func newMoneyApp(t *testing.T) *app {
+func newMoneyApp(t *testing.T) *app { return newMoneyAppAt(t, nil) }
+
+// newMoneyAppAt is newMoneyApp with the money service reading time from clk (nil: the
+// environment's clock).
+func newMoneyAppAt(t *testing.T, clk clock.Clock) *app {
 	t.Helper()
 	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
-		return []projections.Projection{ledger.New(codec), wallets.New(codec)}
+		return []projections.Projection{ledger.New(codec), wallets.New(codec),
+			history.New(codec)}
 	}, money.Migrations))
+	if clk == nil {
+		clk = env.Clock
+	}
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +52,7 @@ func newMoneyApp(t *testing.T) *app {
 		addrs = append(addrs, money.Address{Asset: d.Asset, Network: d.Network, Address: d.Address})
 	}
 	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs}, money.Deps{
-		Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock, Logger: slog.New(slog.DiscardHandler),
+		Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: clk, Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
 		t.Fatal(err)

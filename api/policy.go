@@ -111,6 +111,11 @@ var operationActions = map[string]Action{
 	"getPendingDeposits":    ActReviewQueues,
 	"confirmDeposit":        ActReviewQueues,
 	"rejectDeposit":         ActReviewQueues,
+	// Each reads the caller's own money only.
+	"getTransactionHistory": ActOwnAccount,
+	"getStatement":          ActOwnAccount,
+	"getDashboard":          ActOwnAccount,
+	"streamUserEvents":      ActOwnAccount,
 }
 
 // Allowed reports whether role may perform action.

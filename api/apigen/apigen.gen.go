@@ -88,6 +88,36 @@ func (e DepositStatus) Valid() bool {
 	}
 }
 
+// Defines values for HistoryType.
+const (
+	HistoryTypeAdjustment  HistoryType = "Adjustment"
+	HistoryTypeBonus       HistoryType = "Bonus"
+	HistoryTypeFee         HistoryType = "Fee"
+	HistoryTypeInvestment  HistoryType = "Investment"
+	HistoryTypeTransaction HistoryType = "Transaction"
+	HistoryTypeWithdrawal  HistoryType = "Withdrawal"
+)
+
+// Valid indicates whether the value is a known member of the HistoryType enum.
+func (e HistoryType) Valid() bool {
+	switch e {
+	case HistoryTypeAdjustment:
+		return true
+	case HistoryTypeBonus:
+		return true
+	case HistoryTypeFee:
+		return true
+	case HistoryTypeInvestment:
+		return true
+	case HistoryTypeTransaction:
+		return true
+	case HistoryTypeWithdrawal:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InvestEligibilityEligible.
 const (
 	InvestEligibilityEligibleTrue InvestEligibilityEligible = true
@@ -298,6 +328,12 @@ func (e UserStatus) Valid() bool {
 	}
 }
 
+// BalancePoint defines model for BalancePoint.
+type BalancePoint struct {
+	Balance string             `json:"balance"`
+	Date    openapi_types.Date `json:"date"`
+}
+
 // ChangePasswordRequest defines model for ChangePasswordRequest.
 type ChangePasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -339,6 +375,13 @@ type CreateDepositRequest struct {
 
 	// TxHash The on-chain transaction hash, if the investor has it.
 	TxHash *string `json:"txHash,omitempty"`
+}
+
+// Dashboard defines model for Dashboard.
+type Dashboard struct {
+	Balance        []BalancePoint `json:"balance"`
+	Pending        []HistoryItem  `json:"pending"`
+	ReturnsByMonth []MonthReturn  `json:"returnsByMonth"`
 }
 
 // Deposit defines model for Deposit.
@@ -489,6 +532,45 @@ type GoogleLinkRequest struct {
 	Password *string `json:"password,omitempty"`
 	TotpCode *string `json:"totpCode,omitempty"`
 }
+
+// HistoryItem defines model for HistoryItem.
+type HistoryItem struct {
+	// UnderscoreId The event's id.
+	UnderscoreId string `json:"_id"`
+	Amount       string `json:"amount"`
+
+	// BalanceAfter The available balance after this item.
+	BalanceAfter string    `json:"balanceAfter"`
+	Date         time.Time `json:"date"`
+
+	// Details Plan and terms, network, address and transaction hash, reason or notes, category,
+	// and the staff decision, as the event recorded them.
+	Details map[string]interface{} `json:"details"`
+
+	// Effect Signed effect on the available balance, decimal string.
+	Effect string `json:"effect"`
+	Fee    string `json:"fee"`
+
+	// Reference The deposit's transaction ID, the investment's or the withdrawal's id.
+	Reference string `json:"reference"`
+
+	// Status A request's current status (Pending, Confirmed, Active, Ended, Approved, Rejected),
+	// a decision's decided status, or Completed.
+	Status string `json:"status"`
+	Title  string `json:"title"`
+
+	// Type What an item is about; `Transaction` is a deposit.
+	Type HistoryType `json:"type"`
+}
+
+// HistoryPage defines model for HistoryPage.
+type HistoryPage struct {
+	Items      []HistoryItem `json:"items"`
+	NextCursor *string       `json:"nextCursor,omitempty"`
+}
+
+// HistoryType What an item is about; `Transaction` is a deposit.
+type HistoryType string
 
 // InvestEligibility defines model for InvestEligibility.
 type InvestEligibility struct {
@@ -688,6 +770,13 @@ type MetaEnvironment string
 
 // MetaProduct defines model for Meta.Product.
 type MetaProduct string
+
+// MonthReturn defines model for MonthReturn.
+type MonthReturn struct {
+	// Month YYYY-MM (UTC).
+	Month   string `json:"month"`
+	Returns string `json:"returns"`
+}
 
 // MyKyc defines model for MyKyc.
 type MyKyc struct {
@@ -961,6 +1050,12 @@ type UserStatus string
 // EmailPath defines model for EmailPath.
 type EmailPath = string
 
+// HistoryFrom defines model for HistoryFrom.
+type HistoryFrom = openapi_types.Date
+
+// HistoryTo defines model for HistoryTo.
+type HistoryTo = openapi_types.Date
+
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
@@ -1019,6 +1114,28 @@ type GetInvestEligibilityParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetTransactionHistoryParams defines parameters for GetTransactionHistory.
+type GetTransactionHistoryParams struct {
+	Type *HistoryType `form:"type,omitempty" json:"type,omitempty"`
+
+	// From First UTC day included.
+	From *HistoryFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last UTC day included.
+	To     *HistoryTo `form:"to,omitempty" json:"to,omitempty"`
+	Cursor *string    `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *int       `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetStatementParams defines parameters for GetStatement.
+type GetStatementParams struct {
+	// From First UTC day included.
+	From *HistoryFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last UTC day included.
+	To *HistoryTo `form:"to,omitempty" json:"to,omitempty"`
 }
 
 // ConfirmDepositParams defines parameters for ConfirmDeposit.
@@ -1402,12 +1519,21 @@ type ServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(w http.ResponseWriter, r *http.Request, id string)
+	// GetDashboard The caller's dashboard charts and pending requests
+	// (GET /invest/dashboard)
+	GetDashboard(w http.ResponseWriter, r *http.Request)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
+	// GetTransactionHistory The caller's money history, newest first
+	// (GET /invest/getTransactionHistory)
+	GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams)
 	// ListPlans The plans offered to investors, with their current terms
 	// (GET /invest/plans)
 	ListPlans(w http.ResponseWriter, r *http.Request)
+	// GetStatement A CSV statement of the caller's money for a period
+	// (GET /invest/statement.csv)
+	GetStatement(w http.ResponseWriter, r *http.Request, params GetStatementParams)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
@@ -1441,6 +1567,9 @@ type ServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams)
+	// StreamUserEvents Server-sent events telling the caller that their money changed
+	// (GET /users/events)
+	StreamUserEvents(w http.ResponseWriter, r *http.Request)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams)
@@ -1582,15 +1711,33 @@ func (_ Unimplemented) GetDevMail(w http.ResponseWriter, r *http.Request, id str
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetDashboard The caller's dashboard charts and pending requests
+// (GET /invest/dashboard)
+func (_ Unimplemented) GetDashboard(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetInvestEligibility Whether the signed-in user may start an investment
 // (GET /invest/eligibility)
 func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetTransactionHistory The caller's money history, newest first
+// (GET /invest/getTransactionHistory)
+func (_ Unimplemented) GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // ListPlans The plans offered to investors, with their current terms
 // (GET /invest/plans)
 func (_ Unimplemented) ListPlans(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetStatement A CSV statement of the caller's money for a period
+// (GET /invest/statement.csv)
+func (_ Unimplemented) GetStatement(w http.ResponseWriter, r *http.Request, params GetStatementParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1657,6 +1804,12 @@ func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request, pa
 // ChangePassword Change the password (ends every other session)
 // (PATCH /users/changePassword)
 func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StreamUserEvents Server-sent events telling the caller that their money changed
+// (GET /users/events)
+func (_ Unimplemented) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1988,6 +2141,20 @@ func (siw *ServerInterfaceWrapper) GetDevMail(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// GetDashboard operation middleware
+func (siw *ServerInterfaceWrapper) GetDashboard(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetDashboard(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetInvestEligibility operation middleware
 func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r *http.Request) {
 
@@ -2029,11 +2196,142 @@ func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r
 	handler.ServeHTTP(w, r)
 }
 
+// GetTransactionHistory operation middleware
+func (siw *ServerInterfaceWrapper) GetTransactionHistory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTransactionHistoryParams
+
+	// ------------- Optional query parameter "type" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetTransactionHistory(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListPlans operation middleware
 func (siw *ServerInterfaceWrapper) ListPlans(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListPlans(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetStatement operation middleware
+func (siw *ServerInterfaceWrapper) GetStatement(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetStatementParams
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetStatement(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2440,6 +2738,20 @@ func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ChangePassword(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// StreamUserEvents operation middleware
+func (siw *ServerInterfaceWrapper) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StreamUserEvents(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4127,6 +4439,18 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/invest/plans", wrapper.ListPlans)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/getTransactionHistory", wrapper.GetTransactionHistory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/statement.csv", wrapper.GetStatement)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/dashboard", wrapper.GetDashboard)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/events", wrapper.StreamUserEvents)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/payments/addresses", wrapper.ListDepositAddresses)
 	})
 	r.Group(func(r chi.Router) {
@@ -4470,6 +4794,55 @@ func (response GetDevMail500JSONResponse) VisitGetDevMailResponse(w http.Respons
 	return err
 }
 
+type GetDashboardRequestObject struct {
+}
+
+type GetDashboardResponseObject interface {
+	VisitGetDashboardResponse(w http.ResponseWriter) error
+}
+
+type GetDashboard200JSONResponse Dashboard
+
+func (response GetDashboard200JSONResponse) VisitGetDashboardResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboard401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetDashboard401JSONResponse) VisitGetDashboardResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboard500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetDashboard500JSONResponse) VisitGetDashboardResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetInvestEligibilityRequestObject struct {
 	Params GetInvestEligibilityParams
 }
@@ -4534,6 +4907,70 @@ func (response GetInvestEligibility500JSONResponse) VisitGetInvestEligibilityRes
 	return err
 }
 
+type GetTransactionHistoryRequestObject struct {
+	Params GetTransactionHistoryParams
+}
+
+type GetTransactionHistoryResponseObject interface {
+	VisitGetTransactionHistoryResponse(w http.ResponseWriter) error
+}
+
+type GetTransactionHistory200JSONResponse HistoryPage
+
+func (response GetTransactionHistory200JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistory400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetTransactionHistory400JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistory401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetTransactionHistory401JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistory500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetTransactionHistory500JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPlansRequestObject struct {
 }
 
@@ -4558,6 +4995,84 @@ func (response ListPlans200JSONResponse) VisitListPlansResponse(w http.ResponseW
 type ListPlans500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ListPlans500JSONResponse) VisitListPlansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatementRequestObject struct {
+	Params GetStatementParams
+}
+
+type GetStatementResponseObject interface {
+	VisitGetStatementResponse(w http.ResponseWriter) error
+}
+
+type GetStatement200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type GetStatement200TextcsvResponse struct {
+	Body          io.Reader
+	Headers       GetStatement200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetStatement200TextcsvResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/csv")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetStatement400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetStatement400JSONResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatement401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetStatement401JSONResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatement500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetStatement500JSONResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -5584,6 +6099,84 @@ func (response ChangePassword429JSONResponse) VisitChangePasswordResponse(w http
 type ChangePassword500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamUserEventsRequestObject struct {
+}
+
+type StreamUserEventsResponseObject interface {
+	VisitStreamUserEventsResponse(w http.ResponseWriter) error
+}
+
+type StreamUserEvents200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response StreamUserEvents200TexteventStreamResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type StreamUserEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StreamUserEvents401JSONResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamUserEvents500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StreamUserEvents500JSONResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -8911,12 +9504,21 @@ type StrictServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(ctx context.Context, request GetDevMailRequestObject) (GetDevMailResponseObject, error)
+	// GetDashboard The caller's dashboard charts and pending requests
+	// (GET /invest/dashboard)
+	GetDashboard(ctx context.Context, request GetDashboardRequestObject) (GetDashboardResponseObject, error)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
+	// GetTransactionHistory The caller's money history, newest first
+	// (GET /invest/getTransactionHistory)
+	GetTransactionHistory(ctx context.Context, request GetTransactionHistoryRequestObject) (GetTransactionHistoryResponseObject, error)
 	// ListPlans The plans offered to investors, with their current terms
 	// (GET /invest/plans)
 	ListPlans(ctx context.Context, request ListPlansRequestObject) (ListPlansResponseObject, error)
+	// GetStatement A CSV statement of the caller's money for a period
+	// (GET /invest/statement.csv)
+	GetStatement(ctx context.Context, request GetStatementRequestObject) (GetStatementResponseObject, error)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
@@ -8950,6 +9552,9 @@ type StrictServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
+	// StreamUserEvents Server-sent events telling the caller that their money changed
+	// (GET /users/events)
+	StreamUserEvents(ctx context.Context, request StreamUserEventsRequestObject) (StreamUserEventsResponseObject, error)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(ctx context.Context, request ForgotPasswordRequestObject) (ForgotPasswordResponseObject, error)
@@ -9227,6 +9832,30 @@ func (sh *strictHandler) GetDevMail(w http.ResponseWriter, r *http.Request, id s
 	}
 }
 
+// GetDashboard operation middleware
+func (sh *strictHandler) GetDashboard(w http.ResponseWriter, r *http.Request) {
+	var request GetDashboardRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDashboard(ctx, request.(GetDashboardRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDashboard")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetDashboardResponseObject); ok {
+		if err := validResponse.VisitGetDashboardResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetInvestEligibility operation middleware
 func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
 	var request GetInvestEligibilityRequestObject
@@ -9253,6 +9882,32 @@ func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Req
 	}
 }
 
+// GetTransactionHistory operation middleware
+func (sh *strictHandler) GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams) {
+	var request GetTransactionHistoryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTransactionHistory(ctx, request.(GetTransactionHistoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTransactionHistory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetTransactionHistoryResponseObject); ok {
+		if err := validResponse.VisitGetTransactionHistoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListPlans operation middleware
 func (sh *strictHandler) ListPlans(w http.ResponseWriter, r *http.Request) {
 	var request ListPlansRequestObject
@@ -9270,6 +9925,32 @@ func (sh *strictHandler) ListPlans(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ListPlansResponseObject); ok {
 		if err := validResponse.VisitListPlansResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetStatement operation middleware
+func (sh *strictHandler) GetStatement(w http.ResponseWriter, r *http.Request, params GetStatementParams) {
+	var request GetStatementRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetStatement(ctx, request.(GetStatementRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetStatement")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetStatementResponseObject); ok {
+		if err := validResponse.VisitGetStatementResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -9595,6 +10276,30 @@ func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request, 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ChangePasswordResponseObject); ok {
 		if err := validResponse.VisitChangePasswordResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// StreamUserEvents operation middleware
+func (sh *strictHandler) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
+	var request StreamUserEventsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StreamUserEvents(ctx, request.(StreamUserEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StreamUserEvents")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StreamUserEventsResponseObject); ok {
+		if err := validResponse.VisitStreamUserEventsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -10627,248 +11332,273 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs5sif8Kvj4TYSoOEWKkmV3txQnzifLslvjm8aSpme+Ya8JViVJjIpADQCK5vQ6Yh9iI86j7AOc",
-	"N9kn2UAmUBeyiqQsX9Sz/memLVahcMlM5PWXv7ViNc2UBGlN6+i31gR4Ahr/8zyBaaYsyHjxs7DuLwmY",
-	"WIvMCiVbR60LDQakZe2B1TMY7DIlmZ0AM1ZpSBiXZg6aWcU405ABt5AwDf+YgbFsLuyEHuZT6MtB6Vud",
-	"l7AYHDGp7ETIMdPcjSoMs2IK3b5sRS0TT2DK3YRAzqato7+13ARav0Ytu8igddQyVgs5bn38GLUulBE0",
-	"3+Xpv0jVkKcs8w8wNcIJpdxYBrduYfjZMGOeZSATSLqVCYyUnnLbOmoJaZ8ctqLWVEgxdZPq5bMR0sIY",
-	"NE7nHVi9OBlZ0KsTuoRYycS4HZtzYdkQRkoDs3rh9oGPuZDVj+ff2q/91qXlKWxxbPMJ0MFp4AmbqgRS",
-	"wyY8cUfg/hZPIPG/41ZAUmyakHgux33pHki45WzKF/jmAiwzEzXHV2OepqB3DEu5dbsZT7gc3/k4P0at",
-	"jGs+BetJ9GzKRXrB7cT9Q7jVZe4fUUvyqXsT3O+tqOVmLjQkrSM3dGUP+YdXIMduhIPHh3UUVCLNl7BY",
-	"3c/X/AYM0rjVC6KiEtkYPoKjnAOqdM9uYMG4TIo/hLfGYA1t6UhoR3zES0gDrD3l+gYSVmGan4U9Yv5A",
-	"hTTWHaUaMT2T0lGPnYsYumzfEdfB48d9eSuMGKbATi5Pz8/dcWgeu12NGHTHXcbZ9fX5s2OmYQrTITh+",
-	"HinNDg7ZRM20oYPDDSeBUWz5Eie3Gjf7MTJL+Pf+3Zj3pCBBDXamJSRs6DaTAdepAM1iNZ1ymXTZldtc",
-	"0Legka1MxIZq5jg5YjNpRZqTfl962scD/McM9ILNDDheuAWWcWMgYcKuWftfOqcpcH0Lxnbyud9HXFxp",
-	"Lg2P3Tjnzxpo3JaeSbal9Se1pH5tQDd+R9xr8I/uXZMpaQA59ylP3hGxu3/FSlqQ+J88y1IRc7ecvb8b",
-	"OvviK3/QMGodtf7fveLW2qNfzd6Z1krTp6rE4ihAyGxmmTBsylN3Ck6Qf4xap0qOUhF/hUmcsFjJeKa1",
-	"k70k/pjSjLNkRt+CiP5de0WylRuSGSvStC89hzuq/Bi1nis9FEkC8ssv6FKMHdcJyYYzixKfp6maQ8La",
-	"WqUQMTMzdGVGTEwz0EZJboUc7+LOv1ASvs7RazBqpmNg8EHg7eVE7pwblkAK1ku2sVJEEefSgpY8pSG/",
-	"/C6qKZCiM3eEMddKjnNFCqXWMUvAcpEaxjXghVsItFSNcdJvlH3uhNqXn+8bxcwsnjA1/DvEloVrxKrS",
-	"NY9TuuCLVPHkSqlXXI+/2lET7wxVsnDMbpViqfs8TulKqddcLrzcMV9hSkqxKZcLxq2FaWaN099KGjZq",
-	"g51cHaz7hn96r6Q44oeuJZ/ZidLin/BVTt0yE/gd5dSQJyzWkIC0gqcG9/daZlrFYAwfpnAmrbCLLz+1",
-	"XyBNOyTRI5REQw38xilkw5kREoxhepYCa6NeI6SZjUYiFo7ZhjzlMoZdXJAGvOu5rLFGSBZzlojRCFCA",
-	"e0LzUvdamlmWKW0heQ2J4Fd4+X0Ngh8Jx3yLDBy1owyOY8gs3m4fw/WMtHaKV84FN2audPnuzbTKQFsB",
-	"gSFGQk/Dc8taW6+3crVHLZUmd3o+2/7hj/lfSOCEO1vo6TNAFbBxJXyqZrLGbL2+fMZ4bGc8TRdMQwzi",
-	"1pFOArGY8pTRlx2jlqb26KBmGVJZ+lJ1DXUrrupo26hihaL1txUNz6/s19q9mUmrF3XnmiBJwgc+zZxZ",
-	"2HrxtFUz00Tw9HTl2X87PKx7mDTD8oPXUrgb9aWQ40RNW5tWhgNENLna5WjgFu5z0hZ1P6eRK82c3Vt3",
-	"0sX893u9XrfX2+L0nTlgl45y/0ndJoGdK32zzaNKnk64kCcN6/lZzdkUL19yVeAUUJNxCztmYWdRoXl6",
-	"dYqKztnVzxETY6nCD9eXz66WyPuwlmY//MzNZHUWTuwo2YndTFmJNNmEm0nExKi65xNunNFU/eD+wY+b",
-	"SMMfatjoYh/r6MRTSA1pJIkGY1ZX8csENFRn6jbSqjRxyowBb5bj17t1xL891Vlu6yVMM1Gt8iXEIoHk",
-	"xFbMyIRb6FiBTLSO8Jpl12YaXHniH9rrdnW7yi0u/k/vmGNqBtL9n2Ft3Es6jN3apQdJXL+hTtUQNbvI",
-	"2v2WY9h+yxvz/v6CpOkr3oV1l410Bzgzm+5pT4OX9HCd0C/EzLOzi84PLx/9qfPTX14ftNYy38pPM5O8",
-	"4xYafmvWJJfm6Wz9bW+aVSaMcs4q08My9RSTzVeU72bpxAM5Vo9nDZ+fFFzdyO7NvLXF5pzgs1Ue2uK1",
-	"N/7pFVnWuHubF/lKmGa5Rv8QFqbbkmfYukKx4lrzxeqU8w+sm2LY0uC4fXp12opaZ1c/tyLHtlc1Ttz8",
-	"5TfF1i69/u70wN3AV/j/a0b40wxmULM35u1oe+ZOaKw7byR+/NzCdONW5l+IaGprNrQYdHVVY/ABgnrF",
-	"IFVyjKLXfw4v3jknocktc592InHFBbnsdsy3ZMuNaFqvW24x5zWLvszFa6CDC5CJO55c10ch8Q7ci5Cs",
-	"I4lrUxdZuSpfx21j+WjEbgXMDVMyXeBNUd3s9yKplSEUT6i9UL0qvF6peY9OVK/10mD1G3N7mqr4ZpUK",
-	"pJrXL69kX+4YFvyMjuhZ+/rqdLdy9GsZQo1GnqtXiWzENdIYxXDcFJ3dySc+2uA96SlTEiLGnRH+QrFk",
-	"pnFe7q7+4WDSm/ZMv7Vb1bv935vn00j7V8FDSs8xIdl8olJght7YiuaXzRI1b+UbsTyDdQd2ktxyGdfJ",
-	"pOKH+kDGLdRsVb8VsX7rp96U/mN/8sj9567bam7ZVBnLHj153GMJXxjW/vGHJ73eZHVjq6r3ZnMzzLVh",
-	"oa89C1QXmHiVZDsam9hpPRs18J2Z0QzqfrPwoeEHtZkhkR+tahWfiGgpflw/1TVbcTmbTnmdxX23HfmU",
-	"hd9nfXUryl3eVRI9uwW9YOB+ZCGGg7cLxsnMhGewKkGDv2GZ2o3lwxTYlMcTIaGjgSf4Bw3cKBkVweg4",
-	"RR/ddGYs47FlSjJhj9hAwvx9ArcihkFftmMlrZAzIA9dqsZC/iLs5FQlsBuxAf7hPXzI3H4MyArJ6HJB",
-	"f2ZHSCfAxkrCERvy+IZZ1Zf4lnvdKpu9D9s5YG2yCpXNwvh5iGPgPibkTfnpF0qNU+jL8CEJkBhcW3CA",
-	"YcBHMui4mwASNJl2Kb5YcHCx4Dq6GQlIk6YbL5tZJyhGfJba0tbSUTrBPVQzt7PAcJiq5Aix85VPTsEY",
-	"PoYG668IY0TMrdF7Hdx3nXVyjBFxNLEnas646QhT/e5FCtw4y9GCZpzd8lQkrHEy/jRfuSOrmZGjijLJ",
-	"4IV/RHeYuoE862OJKCKcc4WcGJdJXzoKwG/hn9pDreYGtGE8NYqN3fXjNC0c8mdrs7cyXbBYqRsBbBDf",
-	"vvefeY8jD/xRr+fgsNt1DPtc6bGyG326udayOdlh5RNExK+EvFnjMiZW3+Qxy+7iIw5ctnngulmfo7J3",
-	"loqxGIrUxyGWNgV/pAQZr3daPYNim4dKpcDlyoHkL9adyMtFfJJlWt1C43aZ2XAqjKlNa0BlJv/d61NO",
-	"U8VYn7qBhHF7zA57PzExYlwqOwHk5EC/Us275bSC+sygummfcnN/W0rFs2nIJFtdWf6zE+YYuZBqHqH8",
-	"yUAzIxxLzZ0Q4ejmwT0IYgr1mq0MtJeL+Jn/0qptFrVuFvHlVg6dl/mDdBH7UzFNN2TxSMQkzJ2KjNk7",
-	"EQMeT+iGEtbkS7vLgi4LoqlZUnD7bGfExEWMYPU3dLjfyTvWbBMJ82fQYiSgPI+crRptpqiVTXxywBpX",
-	"XLAVeeyUZ1Rw/F3cilpxqkytobjZHgtfL/apspCS/6rYq1VJsPQdPKAy6ZV5pUpca5wEjrA97dRw6h2O",
-	"LFbTKTR4dzfwsIbRzEBS4uU2TDO7wAuTS2eHanXL009iV7LwG4g8CMItxrvAZJN6evHieYNDYen88jPn",
-	"tlWaSfUUw642HV2QSXUxVwvShqhxddOfgcVJspFWU9KM6fGq1iSmfAx7f89gXOvBnvCDx09qbHr4wC5/",
-	"PukcPH4SNCGUy9ywWZYq7vNdV8cTdDNvklruMXz8n1Cb/rbqe7rT7SgMTTd29r+Tr93aMWc6bQoAjcGW",
-	"jobSagwTFlMC+q1+q9Ca8UultKHq/u/xTOw5Njd7N4t4r7f/0/7oUXzQ+YEfQueH4X7c+QkOks5j/mT4",
-	"Q/xj8hP0Rns58ezt7420Qof5Bjp0G1rZpKhCPX6r8wOntW8gyILrViiTrLItTjof4x29cVcaqV+n/3zD",
-	"/D2Xb33vheumSgd4yCi8GN0ajMco+butO9weDVPc4KGuIW/M69ox3rmWE98/3EBIfc5iPkbHLub1iikY",
-	"hvN1NhUFWre7BLzKeG18MtK2wnp7x3flC+vvtTWO709RY9ZcYo7eKGAeMiyFKUmVOyllXrwt31R39hKv",
-	"F3v7njwpFbysZU7E2On/I5832iGZzfiITGcdmLLbLGrtnbS9bdSnQm2qiKny18oH1EAQJFAajajKAd9L",
-	"zZjyD+f0/gHaTf4f+3UKSBCGy06tkQZg/vqveDuW0x7qs4Oqh7/BdqtEWrbbxUIs19yCC2dshfuPBAxq",
-	"eEdsmM60XrD2TOZeOqUZeoxGbKTimdmNWDyz79VoxNqQjMEwpfsyVlqCNgzXJMe7ERunXEPEvB8ucr9M",
-	"uY0nrJ0ooLw1+jdmCZD43THMEdZu1JdS2fchr421MctN5oluTGAOol3kq9iNwqe9w4+PgRje58g5lu9L",
-	"d8fsRoxM6LYB8MoVnmLwwnmlkbbCETcttxW1cE2oAuCi0OimVVE8O58x/WIonoVfqw1gBXlSUlWDTjDk",
-	"8U3jOysK7htl2WVgtlZUCqZtp/rSsBWSXOK9kg2yiePCo5sNC6derZHLrD1UdoLeTLKpyTdCq2BKApUW",
-	"6c/mJlgnkTHLzuRcvlOeqCFFff9Lydz7CNWCLFYO9WYRb9qw14uXi3jJAVwowC//eloyCoP1wMwsjsGY",
-	"0SxNF//P1s5ONJVrV4HO13t7Ou/hjFyS/TM7ceIn5lZpSnnCKEms0CXk/hDl9/FyPIGqujanmn5s2ofg",
-	"m27cjzS4qrfyz651pV+tesl3jHei56ZpxdVOyztmuZM8T6rzHnFfp9bdGKC8rzv4dUGw1f2ppWQsKmS3",
-	"3uNToeB7eetfg+U1JCtvhVYyeAaCFE/gFlKV4Z8xtpbMSGWpE9hjdNJfirE8r73jAe+4fuu0Ei3z8amW",
-	"uxYVJrYnrP3i7dsXr87en746P3tz9f78mfvRgC1n05U8eH5e5YnnFXC1M70FXS9Sn85EmjD/c/BF+CqX",
-	"dt9thzfTUhXzlA3d42Yp1t3r7nd7G48ozLmYTFQ5hKXtrD1JlITrldJPcn9/Wx93yo199mmXuwa6ihqs",
-	"WrS53IlK+GD95UCh3ZijjomXeyh4DmWvdZf8im0TMel2EBWruTCw+zksuE1eKF/FXDzmtNXZdAg6Yr2V",
-	"dXwpVaDsTq6oBWWvZH4ydYR8kfJmB0qJsbbwZtWmM2e6iSDcyIxLOeOpMJAwzS0Wt2WgY8zSt3MVcn2X",
-	"AsSH3R9/qA1EhCfWH7tb85l/lOy/pjPWYyz8x1zW3N6I2PXls7U1BAePfQnBauS86WI1U56mn/Sx/V7T",
-	"x1aLM55yI+LabGPQ02d8YSqPP+rh5pAt+ujJ4976sCKNEjKTawIH7oCDbUwZWu4FyhILK2xzy1LgxlnR",
-	"M52f/4qc7/UOa9fceL24GSxdLu7r5pgJy8ZOQaEgHSbM5b8GmILy1/eju1joFQ+JO34iuNKWl/aNGKZy",
-	"L/mvNvHuWUHyTSUx25DKlNuZFnZRSwOrB53xhZrViHpPvP/mS/IjlnGRYKaaH3+VdOuPkd5v/MB//ScL",
-	"exYxTcX8bMLTUQduQea1qCsxkvrPNdWd+Enky13apqYjqc/XzlIut/dVoVje6F3FIeum8c6bH05hNmuV",
-	"3roqjOqr+XxXhca6yRWGXHXE+umOhbGg71KTuKLhSjYWtyAjx8+oWMA/ZjwtMq3aO+F1wxJVuJx2dpfM",
-	"j3oLsORsrn76/PIte7T/5Elnn/E0m/DOAVmBbS/p/IvBm7XqEFwXUd9oxQYZv3HIO5m7efi98mQtn45A",
-	"66Jg8O6WGfmhNhX4faNKy3piNWC/SBXtPati36k6sJ9ShiJDVBqqUi5DxJS8WNrdyvMJ1hRPYIGAA/kA",
-	"6EztS6XFWEinjWQQi5HPOSc6N6WnMRbKhgscdPeYDSiGPmAW0tTkwBZVP6uZDd3shxhbpwJ3LJahm7PI",
-	"8KgzLS8hRun8So3P6mtg75IiUdnG8i36BuZ56ij6PZ4LDSP1wRl1r4ScfbhDdq/Iav98I2SNkKP6+/dC",
-	"Rkx7iekURBQW74O3Isol3nvSXRLMRfI+mfduDDdCX9q5ej/isVX6PUg+TN2Dpb8lwvg/uuMrxiphemhw",
-	"RISljX2JNRXo8jaGtSXMmVuEQTAonmXA9TElfA5KixqsyXUNU63bTUdaJ+P6BJa6/GdM2sBNrZ5rHX9f",
-	"lhM8G/n74brKPtauqcGT/wnZXr6ypG7RwiDkBvptyGc/5TfCVyUFwIRaN9Ld2CPlxl4CyLtM+64kU+xM",
-	"5Xs4p/JoxYbUEhNxSyMZFRHF0qE+3lLgXzl6eufz8Wv8ihiXMnfZJKTQzRtEj0WlL9St/WqunqMseUai",
-	"5GumD39cN58z+Rmms/YLl2Bn2erIymbuSruuy0bConr6/Whvj12/e1Upo56olCqZaoqx6wMTV6W30cS+",
-	"ePOC8Pmu372K2AzPhCVCQ2zTBT4iGSaRMUJLqs/7gljX1YY95QYeHTD6GQ0whCSR3hTjWbY5m8aPHZX3",
-	"KV9fHYVdZ46ar80ay2Eo1Kp6vEG/36hLb690b6tHZxNllyf6aEu6vs7Gmifrt0FsoQk35zf8Mln44hF/",
-	"+6/iozyuXb+uVUkLHS9ipOJFDDU8pnShX3xaVOx6XSL0/f2ZHjCoJgx4y0WKHDXnaQo5tNBm/12TS8ZT",
-	"7r0N0aVERmf3oqFcnUU9Fsx9ksGLsXnC/z//r25chwkTtUYAZumEGrZlws1zqCBXlNUIrPqYgrRPi4Pa",
-	"PKYw5zk8XVOqejWVfVXUUglXQLhwelDQyOs1nk8L0Ky6dE8Szl6pW0h5fXlYLoIqWD4//NDr/dTr7R88",
-	"aq2TRkswHO9e5dVSWmH8Cp90ho+aaUaGYU5vjemx+NLetX70zyd/mu4P/9K7PZj8df5TfHjz6qT792zc",
-	"2sLRUNqAZyc/vDz4019aa+TPuv1Fs/kzFBaUtKcl0UA2EWn/7T/+chWx/cdsKuTMgtk9ZpmH41UyXTAh",
-	"c9syR8vsspOLc18O6Q0DYfuSGzY48RBwaIIfsafANWjWn/V6j2L8IP4nDEqGReyueUQDYsJSfpQ3MWKu",
-	"tcDk5/q6NAzC8/S1d4I2gRRduYe8B9iwdr+FxGL7rV1mFBtxvZ38s1V1rZYtP62Yw0nWQOSeRkpFHZVS",
-	"j3KALcj+OjFTvzVerhVCa4mOVyRPzaprK0uM93RcOhr2ig4evaOH4l/Pg8T+4y9XAYUW9w9/LTZ9Ym1G",
-	"V4ujgzAGIsDSnwoM2PjW2/jF2zwTL2FB+HRCjlSDOTwbpiJmP19dXSA5qxHLEwW6DG3HPAkxGJFCjtOg",
-	"jQbJc3JxTtWbL1RfhvQAJ1t4JsYgd3M45evAMujEGoMEzfMqCgTx7ctTJW9BWkzaAszXcVoD+bNGKk3V",
-	"3By55zrsj5dv3zjmdKOrme2y10oCIkzyGkCifYoA9lu7EZNuYMZ9dLjrBsMya0LzHPzWD67yfuuI9Vvd",
-	"brff+jigfMQBPjnYPcYV+efoo05kgIzdX/lyzqn7ximhHxdSxAfaB3UQxQMKtI+3AESHRV+yAgudXZI4",
-	"otrpgE3Kp8AIt9LdDZy9OLvyXsUcQ7KAvS4hM7uh20MtYJQudpfAmQtc8lsnqmbjiWWzLBTVHTNezHsI",
-	"C+VHT9V4x+Bc3Nj4kXyv3F+77HxErk4c12lHxdge29xPwde9YzqMvkUU2cWcL6gsmLGAyV3eXwRg96jc",
-	"kZN+nHJRiSY8TuUQYj4z4H7Tyuc04FdSNe+6kU+kkoupmuWY4sYP4JZzlC+F6kA90BvRGZL0xdvLq4hd",
-	"XF/hll+cXJ3+7MPLaPKtYl36wdpcLnK8cFaBC3ezKhDDjz1YOBHmWKmExRMlYtgl7G1KW6+gGnNEPtcz",
-	"aXBSAqeCCOcCieAGMlvBGz/Gey/4kpDApmAnCv2ddhJ5tG43GEK/1sCsj7mQbuxwM1msM6Wv4uMNcOo4",
-	"KPk/TWhK4EHFw9judWQLX48b1iryZGr6wuHBwXEJCj742f0OuTO3Ik1zzPYxWMMOez95KnAzNWWeGRFo",
-	"gFWo0bP24w8fSP4dHvxE4sXRs9tLJD7Ep/dbOPWbjz0F3PAvYeFIkUCElJe/jledKuKkCup1VOO3Qo4h",
-	"4OrlrdeBPWO4X3KximK3lDOJaot7wusn+FGDGC54JFQnj8G0QXB6DwKuQ8h+JPHVl5TPxjSQV4ONUjXP",
-	"LwRJPhRmJxpWavPNEVbn09U2YG3O9h93SEVj9Me+RH1qN8IHNYw0mMmAtR31sUFJuw0/RUwrdI47EUiX",
-	"y8wATccNETy/FFSxemYsJB36a9DIkETNjcjo2HOYCFy9B4tgGPssUMO5p5PD3n7kL8K+jHmaGreDODfv",
-	"Dh4w5S4QuiWsU/2OCbzR8UXqpFUxVH65UGzVnRIKcU8/KwoqOrhxxwZ5Lt+SXsvuosD2ZQhYtaWjZFzH",
-	"EUnuymR26WK/fPf8yEm3mUS0ibA57VwYRiQJI/bs7NXZ1Rn73//jf9LRuLvKH2WqxmpmB7vopfAEi20G",
-	"+tIfEGWwqSmQWoFW0Fx6S4i1B2/xPwbIO4NLiDvPwcaTzqWwcITio0OPDogu8Iruy8FfOu8CDl7HEfkR",
-	"+8vrV45k/Z8Hx0W6m7t8V+RM7xHrt061MqZjhM3X35f+sX6r6/e6Q3ZJ6WaBhEkQbnjcSmcfOfb40Inz",
-	"e40CpAOkbB5PSlqTUxMNwxJ+YQnwJGIgR0rHxAmF+OrL4YJyH1Uq4gUjXJi2Ny+TWWwRt9nsYATK0O+7",
-	"R2xAquTAw6lIFSjrmA3UXJ5Q9YgT24slEXbcl4NbAXOsR3Nc7gkVa+tM5OsHsLYEyRLRWZIpjkwXAG7G",
-	"oMB9oZGivhygXei/bQY4hnuzyyrI2UeOl7rsFwR5d8tyf3jUdVc8Xhw+DEuqvvvt0DHXUlA13AuPwl0a",
-	"FMNYScsFXh39wmjtt7w1JywaXLl64nTpUrJRSJ/9GLVUBpJnonXUetTtdR9hCoydoJ2xR3aUd6yNyRec",
-	"n/950jpyfzzNH1rq+nDQ690JF3urbJmAebyak7ICmZ1PjA0XSKyIW/6YZlX3jXz2e9W+AGUzrHX0t1+j",
-	"lgk4UKWPBDVEaHZ++ZYRFKoju0TwNHUHhX9yp8PHxtmwaCCCR99a5bnWUYvIHyewl8DtXhyA4sZ1jvlz",
-	"yUqZ5P4icgzorhmnV9PVgnouyTAJvvYUL4KBBwMLAGcDdCBM1S3m8s259g1WAviaId2t2qXAo8LvGDaF",
-	"qdKLIyccjOXa6X2W/RO08teQcaSdF7361zXQsxGZX8gpfkgwrH366jw0e3GPeNw3//JuSPYxE+yeYLvs",
-	"XLIinZ6Ue+Uu+rwUDdtEsPZh7xDTdVaoO0fnuydxr8dW9N9owH3HI0LiPewdbibevD/E56f2GvBBJB93",
-	"VpN6yMAJN0hCaDm2y/SJcIwldihXQWxiiKiVKVPDAidJYnI6HgRltZjOjgnUW81O9SSGurPjBcKE8p6r",
-	"iBVeIEP5jdBlV46NyDgbO2pyVvER40jhEZMw5gj0pzSbyYxrAxSE86B/qCZgLrsbIAf2i8iwOuz17ku7",
-	"S7zcqnbT+ls9TRSP7C11wvr4aw7Y+1Qli89O+wFM8WPV0eesso/fmvV8HQL6ZdQteE7cgrFKfY8+hXkP",
-	"ez9tfiFvauReODjY/EJd447PLyleu1vDNogLf5t8PnEQ7scQkKrVVVJhbIC0/BqqyhJm5BYai6M4t4Sh",
-	"+vAgxP0ZGqGGzbWwtki2Lp+an24VBOvLHOzebyL5uE4TLQ53SdTdq8FZbc7Jr19WJuEymgiELIAHQSBv",
-	"ZR4N9ZZ/DW18Xmqgq3gPqnB/tfowCvAJxDdeFS5ucVJI2ZTfOHuXF/WfS6Fdp9fkOFeQ9GWOP4Djduss",
-	"M8PR8TafiHiCPegCPMGOB7vEjy3YQs00JXT2pS8iowkKOe7uRCw87gvo8PEV+APDal/9q5rp0mSLp51e",
-	"PARstUq4VkmX/VXNKFKIQ5CjKM8IDktfP+wcdFG712XVmaMLkrpZrk7Whx9XeHkV1PGuCkzek/GLMuvq",
-	"PBvYlhxqPFChZ9/9be7rUvMvfOnR5peK1oD3YPqczUNR8aqnGFdEzJRTkC+sDQxOf2zk7cKNU+HvvIam",
-	"lrMp2kFBe+YeDeIn5panajyDqCiz8xVcocw0DxcE3PSiVKwvhTVUDeaImEtimIRbfuRNeyoVc3/1ryHi",
-	"PomJkny5AfCOXP+YGxoRV6Y88fBla+KKQrLrS5aoNOXYf7UvB6EIahBCpg01dhGaBhlotgCuWZvq57yZ",
-	"4dHDM/c/f+h13d9lX/5hv9crV27tdtmAZ3pQBGc3FnDm02P/9Z/OmmF7fRmq3tyf9nu9QVP5Vqn2E9eT",
-	"CJOlfNFlA29/Ddhc6RtTlOr1pZ1oNRtP8vU7Gtgx+VFTXdcRG1AACFcyWC0oG6zOqC9LFWURG1A9WGWA",
-	"UPI28DVvg3Kp2KBkLBT0gDnz2hrynxANGb4g52mYPx1L5eiPC0GMSDjOIJwKAx7MGcMJmRYUMudywWK9",
-	"yKzyjYxqJKvTgZGwv6Q/I6+MaxCFJb413S/kpcDBc6QDq/KWECYqe+ry3gnuSLYXWmWFZOqRHpq0UkSC",
-	"+IK7jePXNRslh5qbnhNgX2CfL7zr3qnUEaE05MLUicQS0ELeKps8daWdxu3bZp8zviD8xEo7nGbFT8mR",
-	"GM/c6YcmKfmLrH366uzk3Z/PLq/ePzu7eHt5fvX+5Nmzd2eXl2eXuxHDgBu9TqEOpRMMkZxI34fNLc83",
-	"+EFyctyIcQDSG2MuHb8O8wYtGKWv5cZqqx4wX9bRuNJsqIlFw3S+BH/6dmy+8RpGlWhXQ4ypaJ0UqCQc",
-	"/t0oJa/MW+RYrIjZtYrxhB3HchE/YO3axpFYQO40HuoNWtT3+JuBKqR2vZ3cl0Hm7BjG86Rhn1tGHOIN",
-	"bKcidxHpe4fSozzFOoWBpxp4smC+KdxOX6LP3P+at0AjKCKPnkF6dh3JxZV+mg/VK1jf9fMr+wYDkFBt",
-	"aMnv+qf7Ar+K5v+v6XIsBd/wGFB/9iJeJr59IOlWXGvHuKxNO+kt+mQqpNm9i3ghaxmBS82ykMHEeRQu",
-	"tSGJdxBjITpnHpwvn6z36lMfbScjyA4KDoVyu83zZ9SJm5u+HFQaCvp8vqU7LleMV66rKM/GI6FlMGw9",
-	"EXLcl8LkvRd9Rh61z/JCo7KlXewtiiYCvwHp7Id996cjzPDKe4bSR3BoTFBxYhX/1GXPlxuXksvEJ+cx",
-	"0mvdVRGxQaXV4IC1J747al+Gjqi7lBnhm6KGNaKhovEEIKlYAf+LVcfsspPyjvflhJsJCvshGu+Jz6CJ",
-	"tTIm6Ox2pPT0qCS4l1ukYvgrSPAhOPvCjdXd6bI3mNLQ7HtqH/Ye1XpH4nKf3Acrweua+X714E7oWVer",
-	"4yyx44MX5b8nyXzJF5RTsFAzwvn0lqkzTpeF1V0E8bK7KBfDvlatU+pn2GSR+YN/VrRqfIiexUrfywYS",
-	"xmym35UrMWx6Dmo+oqbJo1HtHR0xlSZ5XOkz3dikJm+2CiqdJIUpcjIR3E5ZMKSzc7pu/S25GorXZdyT",
-	"hyqwa8FZHo7GHTCMvyvc31Ks0ykUEvw4JMmzsur4BZVt94NnXCrW2vutAuPTHB9eefPOjHhV+tCz1sfo",
-	"Yd0TTVdEVbv5JCb4SjHmSlQ5qAhttCbm0hcl4E1xzLhcKAkMUgPssHe4ex8NgvK/D0Z8z+PglE25Kg35",
-	"B3Lsh4cqy5vgOB6OOH87Gn3XtwvBfHiwxceulHrN5cJvhfksrHY105Kp0YjZueoQHFS5AgKx+GtamaJg",
-	"p6KUEushJ30C3xEmVTPb0e+/H66rgs58Zaar4kHWsZ6kKGQFt55C2maCFS0yhmPfxhDjruj4KIHI0cl/",
-	"598Hw79yDft6ZyJiAxXxiiz7DHxrcuijBscnFV9yJmEe4IKoowsFgMnFOFhi70EwpExl2oRU4MwtKhlo",
-	"XLAoHG5Yg7hijuG0P7M0+ULMvIQy1aDiFUhMPElCkiavNKtAUKbvzqoGZxXmLxmw6JCYZaEqrLJ99+QX",
-	"qikrY4Q2OB280mSO2M5JmlKvbpLO4Q7B3MB6fNuoL/OfqGBxCCyH2f6xVMi9E2Gp587bNCmudWGYkLHS",
-	"GmK702VvZeiHQeHM63NfskvR7oTqHqxie1ikWuurri77oTqrK7N8gOFGQuT8fuM+gBuXzqKqDrdBJjmq",
-	"CGZKelDM+2rHo0rP9+arNgAG7JyPfLs0DHJhgVCIBXLrHZgRm/sWaZyq8Fgq5E13x12sOHmlfec06Mvq",
-	"UBGzBconQiJgMSGVELM5X3TZYa+Xpy77tv6S0px32J4TT40d/3fqBMjSDjxQAVLfm//hCJAT32Li0yXI",
-	"vzBrry1+QRgXOtZOwSxbs3U5LYlYegw2ABc2xaeuqYH4QwxK4dTWZLj/rmJRVyvp7PcU1/7szKbDrfE9",
-	"V7fzwimkaGlLJ2SVDskB7Zgb6AhpQLrjvvUdkNw7iIpTFDgZ4BrbU9YWNe3XAo5+RSLbqoKOqG1z3Rzu",
-	"abUE7XdFiGcBMkZvip2g/7uRKnPAiwpRIlLOHoqtZgUCk9YH9Ow7D6oToMohYQNS8f+DHvh3N5hH6vF/",
-	"scpmg13C9/Gh+BykJy8YQvsCq/Z5ColHvjkuUGSKbrCDIHQHzCcyheBrXw5ilYCH9BiEXoEDgrPJx6DE",
-	"myU7DjMz3dx9OzzcZA8pg86F/QKPYAnTHcfz7V/DlDKt1Mgtaq6VHNcWMuFnXtGN8SA1lxf5DL+R1tJ0",
-	"o1wGHJXjAo8ooFZ6tKHvseDfv5b1XEhhJoyzZUCvwHdouBQhiEJE5NaX78V6H52MRGT4dmNdwekEYl+H",
-	"hKneEYMPAS2OwFV9bRf+6+Ll6VnI7tMoavw/6OHzZ4QTu2P6UirEj0bosoCK1mVBDuega1R3hCh4HqM7",
-	"ZxKsW6qV0vigs8GcBeckWpCQ6B+iem2s8fToUgs104a1w/b25ZIA9kjTaEC6bxYyDsErV2aBN0MhV/MD",
-	"7Eu+2k9XECoVJHUjASJkFnBYzRI37FxDKfiSquSpp6H6+/DHWk2pVuey1NmtfqTHT7YeCFd6p4GW9bFH",
-	"vYM65H4E7qwC9RMEJL70SpEIr0rv5U99fACF5yQtdnIoyZxBqtLj/jIB6/YaBUKJQ0u4hlYFaYayAOVA",
-	"+/Lg8ZPdiOQG5WMTzwcIJc7MRGnbSQUWmldUpG6lkHEeymdS1BFRc3PrpcLRI7RY7YSyy4VhRljAjAmf",
-	"5I1JE+5VbE072Bt02WHvkBjUTzvIXt9CvyilauY49KFvx255r707MNxW5H0V9t3RRRlskIFMMiWoReDv",
-	"kt6fwtjDbDXck/egdN8NvpbAKVXKlxjk5f6+ajJd5M2NuUyiQsYjinDiOwZTEVOphy9VWVMDioC4lCt4",
-	"kqwBgguADxwblmDdgRvGQxo2YAZQp+aH6Tjx/fSbPSc7hr386ylz9v2n265fwCWyY1gV9KJEab5v/x08",
-	"JDeLOGRqb5Gh/XCP8+Ui/hdLzD6vHHI1P5sSMu+WoL2ONlYTPAvq2ATy83IRn3IDd6YLZ2c+pLTNsI4m",
-	"4LF7yYGvYKx+lizPWgFDWpNHr8w7nROUZrhTNrjJ7kN8ex7yZkNhAN5XpaKAcvnu8npWq3gp2iaZUVMI",
-	"max96X90hpgHK1GanhsUGzHwwLvuNTSOUUtjqZJjjzsRXFdK1ppIfn2fIly3Z6Kv5L56uYhPaDkl99W3",
-	"CrIFqKTvbqlvmMzjT6Hqwy2kyJcUHLmCvPdb8cWPe78ZkcDHNSq2Bj41vooXy+Qg8Vo1ubCt5fEEUTTa",
-	"g1Mi4s4zYUIPjKPSE4hP/ZdOeOpqkUHnLX7JHDGpjBSj0QCBc7lMhuqD2518zNBUt3OBKN2DXd/Hws0F",
-	"K3gJ7VTPJHUZxP4WalRqCNVll1jKNeULNgIbTxCUxkv5fHuoBBl4POlLegpLd0ORrvf5+beCRcRSNT5m",
-	"vECdojcJxkXNZZedFEUBfelxsw+jUJ3Fi54zOHwVRbXLDvd7hQGDu+/EdgIpUDV0ArovvROO+sgEMPNQ",
-	"aR2qtznCXDabKS8X8TM/lfsI4BpQw4Lq1oMbEkpS62h/teF/08gigbVjbmpr5t6/K2yiii3YjkH+qEro",
-	"vD/dUEiOvoUVo722FsZv+1cshjnc30KevVASPk91pZpLxNxzjLCC03dvyw2lHBnya7Sjk5Bv6CaRM53P",
-	"Qyaz/5gN6D8GBH820gCI643YjJiFbgu3AOarY+H8ahmmdyOgRJli0TFUXAjYaY0e9NgouRgKxZt9OaIU",
-	"T3dv1PEsvfqvoi9RDd/3Cs/v6tOaCs/C1xe6QK6oUh5HLTDgF1Cs0tBxvT5noZSejK0Eys3Ifauf0PDG",
-	"N4HyVhu1G/IxZPYORjPDU3PUl5i72JR1zfbYuuTFY8of2DmXpb863SAE0sITmL5wxPql/vf91oDtvIF5",
-	"HkFQmvnuQAlYD6r6S560WbQEclJygaCsJBS7O9jcppKcin5TMZ7YiA0RM1CY/Duo083zkgGS+lQeRIGV",
-	"vlQZYA3Hcj4EJpWCDM0tCfaFGswIwwblpvmD0CIC23Whq3ikdF+GPpXkXl5q04SNk/wo70NrqOUOTIPd",
-	"LnPaq5Az8J25VtpFEapMEUGuxDGZVWNKevVhW25D986iW6Yzw/tydUluxW5JPu2F2m+n7tajGK5UuGBU",
-	"i/P4jL+X8lIcw6eQbwXOAoNBviEVZtiHKp7SR8iZ4OgBQzsh69ifDSq/eKuaSV+6V5ZpzyqbvQ+kjeR3",
-	"JgNs5ZNOIsbClmpvEHt4taCEiM1dtqQZY0Jw3psKlxlYLSTptFETr5Se7eLcHhVzK3WzGRDmcCWpZwhF",
-	"c+oS2DA2xIktM7MsU9p2kd0OfmI7V0qxqdsjbi1MM2vyV6z2reLcsbwJlNzdoVm/A6sXHUyMqsXuQ+H0",
-	"QLN6kEa/J/R8L3C4d+Dx0jdcI5+sT4mWRc3QPeKOyEFFY+z6ng2lZ+5JsysNhVco1HFG4QMIgizQaLju",
-	"vYrxhYAxc5xtQoXDRpGBce671+FS3PsNlZOPzaoVZWX5RKXlmz80anSaASRHGy/VXDHoS7xUay724p5d",
-	"oznsdlmpOM7L8JFIUyYkXUCFYrQTsR3fjBtnFGrhntSUwAWNDRv+UIJneaClmxN/eu8fxBvqauIPaSlN",
-	"NL9nUlVc/N0d7GqYilvoy6WdPcrbG+bXfVFxjw0PI2w4kF9+EXM3nF254Pp41GtqZJ32Xk6dDVlXOFZ7",
-	"raaw23gZBvK686V45mjngtvJAzKUX5VX9P0m/X6Tft6bdFVmUodK7eRU2UTbvZ/QV7Pm5LWTdM4Xhmxo",
-	"7N1ZNOymCsAu+yWAB6BFJsqJuKeX756H9tGpuIGiA2tfeoak8IEMtomFgIuNYi4nXTWzDTLFzf7bOKM8",
-	"i7mpfd18jKZiNKyQQPz0IhqORFDn9rgHzWQTZVWzYvDHi7MXjjou3rxgs4xZxR6z109Z+3D/Mdu50AoD",
-	"JzhGUX7Oyi+JKR9Dd8e3C8d/YR9wDcaJEwQxsGyqjGWP9w9Y9sG7cDqAdmwS7HljtcgM6hYB4Z61U5/P",
-	"x8DG3dqLilrSXOAiv6jtNp2lVmRc272R0tMOIvBXCDPTbmbWN1fNt31zZKN8A/3Nv/hr/hi1k30oNxUm",
-	"SmQJtlLGrrxsgBPOW4tImBMR7Bh2/e7Vv9y1tb/FJy74whHllVKvuB4Dvfd4m/V4XwckryER/MpRwLf2",
-	"H19TzyfsVFISBhSeucE7xBYZj5lnxPsUXeIYe79JPoW1iWMNTF8T7MT/WxfszJymrd2L/+1vJ53/n3f+",
-	"2ev89L7z62/7T6Inhx/7/W7779n4v2dyvPuH1qc0j0OW2Pt7BuO7xj0j/24mx58lZEry+ncEHnhSpbx7",
-	"EpfvPr8O5IgnBk1a/yi2ObLcgrucqMCw5I3FJzkapog47l/yPmfr85z7Mnh4aShURBiCTBTNnsKdP+JT",
-	"kS5YW8PMhHiBUHK3y8r1jJpqa1TfG7vhw6QxHG3o+V8TEsXXLyFkGzxgDCW3te/86PWBR1xLHnn8jpC0",
-	"SRn1RW/eTVYmJJ9q46517pGD3PbfQyHVMBbGEmBCPQsS1LxjMTMbuh+GkEcMolBOhzU27bVxQjS+DKrZ",
-	"eUBmt9KmJYD1ey0TYVM8lt4ItOapdzbxBYvVFCphL7cvpi8H/6Fh9O8Diqtw6lSe4EjHxbNzIU3F2dWI",
-	"BLUeUCVqiFheTJQE9mY2HYK+G2bUOuApdOOsNDxg4QAh2amXJP58N0AivKts8er2NeEgOJpvKDV6dPAp",
-	"GAhfDY+b9uVOvqf9L67Rv8tPMy+e/2KuqP/7fEQkysoQTiWEgnsJUSGx8jAvr6hHWs2f+yQImntmO32L",
-	"lCO/3KT7PYPoc1mAr8TI4l1sMpA+5/qOOCY+wLECZYIATOEG2vsN/4nq3cc16YiXPkco9GcuLrt3iOfk",
-	"fx/N0ohlecBGyJ26Rg6l729lShZT3Lbd+P7Bjw/6VirtwEPMITRwj0Y+3/E6NkcxwHr9vkgwCwENMmLz",
-	"zKYCLq0CkHhnaMTV6wwnBx1/R+79ZgsZUGshXOWTc2q5KaYoYd7xiXY8BR0QErvsbGW+mLOGiVX4575E",
-	"cwG7i9L7FTuhBjOuHorYLST4HbYRKPZbyZJvEIPBzQlX83fe3Mib/RamIsy5kTuWTaHfOmKpim/QezSf",
-	"KKze+RzZJGECnVStLeMOBUWv1Pgb1nFvBTVXmuqZtHqxDezcFaWc/K7KvMM6nRQrpXdXa/6rUHr3dKEa",
-	"kAlmU2yXenSJVwVdMWTqK12bhoTO0mouEmsPiqTqwW6ElbIJGy4Iy7Yx8Wh93tGxB3uDW6FmPp/IWJUZ",
-	"bI8gEPntM6cIVby2fekThupzsLEnp7cW21JJKlwz2L7eNwmeGUgipiFLeUz7gfsLui/9UBEbzrS07icE",
-	"s/NNIYqUqN2jcqsnAn+agOxiBlLwMs25sOwNMxArmZi+pDbEIZMOsafyc/VptuVkZ0+LiB5CIFMU63Uf",
-	"tCJNyXtVf4+WaOxfIv/osryib1/bfFlUzX3PKXqAGMWOq0plIQ0y815Xvkz+XHJ+I880O5LqH3/IYaIN",
-	"xE+VC96vHVr27na/0/dnhtevUPRKtOXeqgiacmvSzYWxl+Ghr6N2UgB1C23zhJrmhDVElCSlISYkLmxR",
-	"/fuDPq4FnOLVpX6mU9/TcKtuoIP5iGadE9w99tY9VaKF36XkOsMSqe9h7SZhI5Oqk4fBhxgyn4GrJHwu",
-	"ygtRF4KTqOtwlzSmUtQ4gUSyrQfoyeGnpB/9q9Di1849cvTkDDBvyOQIJp9HjFFQZEMErxQ6+f2jFVzS",
-	"Yh5enOEyLz/9DlbwLRu30TEEVKAQZzzOU+VE3onJMG6xkeW9g5CUzxx6uDQEHZ9Tsk4KI0vd0jSwmYx9",
-	"Hy/MGfLFlL4kYgjM/8omoKGbJ0pP+YJATIbQl/1Wv8XaGqY5wpV7iPCUhDWIW7QbAIm8+PFgreFR98v1",
-	"u1dsUEqFH/QlgSRAUiAFU3fldqjfKGfsRpihkCQajMHHEJJ4lwmD7Z98IT4mLB2xPuWo91uY8IiRI0wJ",
-	"plCMx2fRajaeVOdUn76ffGpywlcSWdf5DB9Y0dhyKv53b85nzXp3G1vjSXccQ+nI97z9Z9lY86QQO7W+",
-	"84FW6SqEgv9HCQClzQ0blOTbANHQdstQEm4kpiTjfZkPRi/nOUI44LQEnOHeqTaAM5BCjH3mVAo7XXYi",
-	"CRqmL73YKxJJCcWNvts+PDhoKN8pduHBCoB8it8bSX7XWpo7SPIgIIjk75ojRZzzTqWwpJ24G7QEMWia",
-	"xcXrUKPG3P8YNhhpJbHrU8IGQx7fDCJqAx4q8vZ70eGPj6MfnvTYcOEEQPtw/xHbeS6wZ8A/8zL7vkyp",
-	"aSyXbL/3+ml3ZzdCo2iRAVYDRuzizYuIvTh/HrFfYHgRsaevLyL289n5KRYKPnsegHJ98A41mx3Tl55D",
-	"Io9FOVyg3hO6pCUQp5gRjF+iqsRQ3o81IVQF02UINEQz+ePFi6gvcT5u4e7bTlvjaarmkOSlitQopYQk",
-	"SqWwQ2UnrB3kHe0+/RE3sy/dmG4vS7hzO07Sjighu4DFz9Hu69HqqEE7AkCNuZOg3DfNIncWZt0umLoF",
-	"3WXuQPwLCJ5IdZUgA7iosUrzMYRNnECa+KISN/AUpkovjnFyBIGB0n2EqS3uVQLOdDoiQejNJwhWWt6c",
-	"ORe+8ajHDle6jw0vcMrlhmA8oOY2VmtWiPkhFW26Y92qtCpqITFsW8H1TUs5Xy7iS3eO1jrxXWf6+h+P",
-	"PUyJ8ZVFc+ZR+78Xcf7eizgvnVG9Ah9a5ud7QYliWGfhNKRK6l6wpKsyoHj4e35clRP/7KOQ3xPktg2X",
-	"444tSuAbuROjKYf10yOQqyH01SDAqoUeEnlEwJCOsMjKw1ATyGIG2ijJU4agB8Iw0NxAwtp4vauOmWhI",
-	"nCDejdzzfZm7wEAmha9oqiQs2ES4G33BjOULD5Q9S0QtIAdN4l6e5W/EKacEx/2gTZhvapG4/SlXHd3d",
-	"GnEjeFFv6AhKTPhbawhcgz6ZOan7t1+djKXMu/wvjk9B3wZ6mum0ddTa45lAovGTWOaYc0nqFAKiDFVA",
-	"N6WBusWlMAXLMayxCvLSmWURy5PgvK8mKnmNZZLvSlhRaWSSAatDXxNKveRjQEzrkcfgqgLkdiutA0ej",
-	"moGW2/K0X/71dJd1vKURBfW63BylPKy7nGsGlbeUj1d6UuDfah5+BthowLAO425JM54ykjTMai7NCHwS",
-	"Ii6BmsXpaWnkjC9Id18dG4s6wZkFTpZ1K1Wb9EPthG4hVZkbs4Pu4wmkTiYeMz5EA6l92DvcZUK640xm",
-	"SKKloZPi9dbHXz/+nwAAAP//",
+	"7L3rchs5sj/4KljuRIiMKVKULLvbUpw4R5Zlt8Y3jS7T3TvsNcGqJIlREeAAoGhOryP2ITbiPMo+wHmT",
+	"fZINZAJ1IatIyvJFPX9/6bbIIgqXRN7zl783YjWZKgnSmsbh740x8AQ0/vMsgclUWZDx4idh3ScJmFiL",
+	"qRVKNg4b5xoMSMuafatn0G8xJZkdAzNWaUgYl2YOmlnFONMwBW4hYRr+OQNj2VzYMT3MJ9CT/cK72q9g",
+	"0T9kUtmxkCOmuRtVGGbFBDo92YgaJh7DhLsJgZxNGod/b7gJNH6LGnYxhcZhw1gt5Kjx8WPUOFdG0HyX",
+	"p/8yVQOesql/gKkhTijlxjK4dQvD14YZ8+kUZAJJpzSBodITbhuHDSHtk4NG1JgIKSZuUt1sNkJaGIHG",
+	"6VyA1YvjoQW9OqFLiJVMjNuxOReWDWCoNDCrF24f+IgLWX559q69ynddWp7CFsc2HwMdnAaesIlKIDVs",
+	"zBN3BO6zeAyJ/x63ApJ804TEcznqSfdAwi1nE77AXy7AMjNWc/xpzNMU9I5hKbduN+Mxl6M7H+fHqDHl",
+	"mk/AehI9nXCRnnM7dn8It7qp+yNqSD5xvwT3fSNquJkLDUnj0A1d2kP+4TXIkRth//FBFQX9JBxBL15o",
+	"NVndzBdCG8uur05YwhdMyDideRrB2fxzBnqRT2foxqgkn4RbaKx5+5VaffdrfodXW3XHFxdu5CtYrL79",
+	"Db8Bg1fb6gVdnsJtMXwIh9nFL193dgMLxmWSfxB+NQJriJKGuK+ehSDps+aE6xtIWIlX/CTsIfN0LKSx",
+	"joLVkOmZlO7S2LmIocP23J3af/y4J2+FEYMU2PHlydmZo0LNY0dMEYPOqMM4u74+e37ENExgMgDHxoZK",
+	"s/0DNlYzbYhecXuJT+b7u8TAGrU09hh5RPh772486zi/eRrsTEtI2MBtJgOuUwGaxWoy4TLpsCu3uaBv",
+	"QSM3MREbqJljYBGbSSvS7Mb3pL/yeIBINmxmwLGAW2BTbgwkTNg1a/+lfZIC17dgbDub+3245JXm0vDY",
+	"jXP2vOZq28IzybZX/EnlDb82oGvfI+41+Ef3WzNV0gAyrGc8uSBid3/FSlqQ+E8+naYi5m45u/8wdPb5",
+	"W/6kYdg4bPzvu7mw3qVvze6p1krTq8rE4ihAyOnMMmHYhKfuFByD+Bg1TpQcpiL+CpM4ZrGS8UxrJ3KI",
+	"6zOlGWfJjN4FEf1dqRmwFcWAGSvStCf9DXdU+TFqvFB6IJIE5Jdf0KUYuVsnJBvMLAo6nqZqDglrapVC",
+	"xMzMkKYQMTGZgjZKcivkqIU7/1JJ+DpHr8GomY6BwQeBQtux3Dk3LIEUrOdsI6WIIs6kBS15SkN++V1U",
+	"EyD9bu4IY66VHGX6I3KtI5aA5SI1jGtAPSNnaKka4aTfKvvCMbUvP9+3iplZPGZq8A+ILQtixKqCdoNT",
+	"OueLVPHkSqnXXI++2lHT3RmoZOEuu1WKpe71OKUrpd5wufB8x3yFKSnFJlwuGLcWJlNrnFJSMCxQCW5n",
+	"WnDVO/zTuwV9GV90LfnMjpUW/4KvcuqWmXDfkU8NeMJiDQlIK3hqcH+v5VSrGIzhgxROpRV28eWn9jOk",
+	"aZs4eoScaKCB3ziFbDAzQoIxTM9SYE3Ua4Q0s+FQxMJdtgFPuYyhhQvSgLKeywojjHgxZ4kYDgEZuCc0",
+	"z3WvpZlNp0pbSN5AIvgVCr+vQfBD4S7fYgqO2pEHxzFMLUq3j0E8e4GLiz1XgiY01WoK2goSx34r3D+X",
+	"JHdEmvFWqnKuHfw9PBQGzo0Y4hwofFEKnnNj5koX1YHy3GIlh0JPwnPLimS3G63OWaXJnZ6fbv/wx6qV",
+	"0BSfA2qltSvhEzWTFQ6E68vnjMd2xtN0wTTEIG4dNScQiwlPGb3Z8Y7C1B7tVyxDKktvKq+hasVltXEb",
+	"7bB4ustKp19Z5Sm7b/Si6lwTpCv4wCdTZ6A3Xj5rVMw0ETw9WXn2zwcHVQ+Tslp88FoKJ+RfCTlK0Opc",
+	"vzIcIKLJVS5HA7dwn5O2qI46I0FpZkDaqpPO57/X7XY73e4Wp+8sFLt0lHtPqjYJ7Fzpm20eVfJkzIU8",
+	"rlnPT2rOJqgPkNMIp4DKlVvYEQs7izrWs6sT1L1Or36KmBhJFb64vnx+tUTeB5U0++Enbsars3CcUMl2",
+	"7GbKCqTJxtyMIyaG5T0fc+PsuPIL9/Z/3EQa/lDDRuf7WEUnz7kZDxQnllLLbIWFidkkAUqsO2c/XGu+",
+	"QOYFMnHz3XY870o5szCpGo4MavNs8UZJ71DaZlR8+gJ/uzrq0k6GHVh5Wb6Yyj2lW1dx3ZJEgzGrlPHz",
+	"GDSUT98Rp1Vp4nRWA977gifaqWIo299ky201166/qKu8DmKRQHJsVwRu24oJNNZf5np5sPlerzzxT+1V",
+	"+Kpd5RYX/9cL5hglA+n+Z1gT95IOo1W59CDdqjfUaZSiYhdZs9dwTLDX8D4brxNAUvcW76C9y0a6A5xt",
+	"JHNPg5f0cJUgzVn389Pz9g+vHv21/fSXN/uNtQxt5auZSS684lXxXb3BsDTPa+NdSVtI71XGFmU3q0gP",
+	"y9STTzZbUbabhRMP5Fg+njX3/Di/1bXXvf5ubbE5x/hs+Q5t8bO3/ukV+VC7e5sX+VqYer5Gf2zFhZe2",
+	"bhMjzl+wbophS0NY4tnVSSNqnF791Ijctb2qCFFkP36bb+3Szy9O9p1Wc4X/XzPCX2cwg4q9Me+G21/u",
+	"hMa680biy6sl5bLBE94Q0dTWbGg+6OqqRuDDX9XKVqrkCFmvfx0qM3NOTJNb5l7tWOKKp3nZu5xtyZYb",
+	"Ubdet9x8zmsWfZmx10AH517UZ/YTMokLcD+EZB1JXJuquOFVURw3jeXDIbsVMDdMyXSBkqK82e9FUslD",
+	"KFpWKVC9ebFeUXyPvnJvSdBg1Rtze5Kq+GaVCqSaVy+v4EbYMSy4kx3Rs+b11UmrdPRrL4QaDv2tXiWy",
+	"IddIYxShdFNkwjA+9kElHzBJmZIQMW4YZy8VS2Ya5+Vk9Q/74+6ka3qNVtmW8Z/Xz6eW9q+CI5yeY0Ky",
+	"+VilwAz9YiuaXzb11LyRbcTyDNYd2HFyGxT4ZX6dfVEdr7qFiq3qNSLWazztTugfe+NH7p8tt9Xcsoky",
+	"lj168rjLEr4wrPnjD0+63fHqxpbNmc0mfJhrzULf+CtQXmClL6iWxsZ2Un2Nau6dmdEMqr6z8KHmC7X5",
+	"QuJ9pMivf0WUebHcuH6qa7bicjaZ8Covxt125FMWfp/1Va0oi2yUSfT0FvSCgfuShVAdShcMh5oxn8Iq",
+	"Bw0+nGVqN5YPUmATHo+FhLYGnuAHGrhRMspTLeIUXbGTmbGMx5YpyYQ9ZH0J8/cJ3IoY+j3ZjJW0Qs6A",
+	"HLGpGgn5s7DjE5VAK2J9/OA9fJi6/eiTFeLtSHRbt4V0DGykJByyAY9vmFU9ib9yP7fKTt+H7eyzJlmF",
+	"yk7D+Fkkq+9eJuRN8emXSo1S6MnwIgmQGFxbcCpiXE8yaDtJAAmaTC0KI+c3OF9wFd0MBaRJncSbzqxj",
+	"FEM+S21ha+koHeMeqJnbWWA4TJlzhMyQlVdOwBg+ghrrL49WRcyt0Xty3HuddXKEiQ9oYo/VnHHTFqb8",
+	"3vMUuHGWowXNOLvlqUhY7WT8ab52R1YxI0cVRZJBgX9IMkzdQJbTtEQUEc65RE6My6QnHQXgu/Cj5kCr",
+	"uQFtGE+NYiMnfpymhUP+ZO30nUwXLFbqRgDrx7fv/Wve48h9f9Trb3DY7aoL+0LpkbIb/eSZ1rI5lWfl",
+	"FUTEr4W8WeOGp6u+yQs5vYvfPdyyzQNXzbroyFqZr1fuVi8M5rTtGCaSDQ6fla+826ombQ31s1suUuR0",
+	"/lnG3cPEQ53dUfnKu8kQHw729iEmmfD0vLB2Ss1YSnZLuaRcI9ATEzFvo0bBW0PfrbhOiV87Boa2e8Ri",
+	"bmGk9CLqySxzCRXtBGJhhOPt/mJQ6qCGmLiDHcOkdBHyY4Th0Au/ygwD+joExVd2eCuP2xCqPSkaMKBX",
+	"pbJd5UbWjiltzdnzqOD6mxA1eebnBFSi+Zyn9RSWO5qWxaZ3jBRUe3qWNb2tFLHMVIrYcewUyoidUpLF",
+	"8XSqFQaOggnVcqeUncyOYd696EfFuOeJcgzZQlLJpaKGFTat3jvro5xbuJoxIFptJeEoBXcRvS8jioJz",
+	"yp3h0h3MtLj8HPP78Vs9xzj3gq3MMTK/wOfwokv4YE9m2pCqtUF9w/etmW8IKFcIYi6Rr2Ry/oj1C1lj",
+	"ffw80DFKYG98Fx5qRI2zjJQbEYpTouFG1DhO/jHLvnmBR/BMyZmpNM9pmNNUjMRApD7+vySl8EsiKT8X",
+	"x6/y0QZKpcDlyiZlP6zap1eL2JN/rfwys8FEGFOZTojWZfa9N3BvBcwxx0bdQMK4PWIH3adMDBmXyo4B",
+	"VaugUEg17xTT+aoTkaumfcLN/Z1bKp5NQuJ6BRcLXzseihkDUs0jVAinoJkRTseZIzFlzCKjJzQ0t7oQ",
+	"rxbxc/+mqgtxs4gvt/Kwv8oeJMvIn4qpM1nyR5xYm4OxlDUbMeDxmEwGYU22tLss6DInmoolBT/8dl6l",
+	"OA+Er36HUeU7hSvqnVTC/A20GAooziO7VrVOrKgxHfukvDUiK/APjsIHLU5vHDWiRpwqU+m52+wgC2/P",
+	"96m0kIKEyPdqlRMsvQcPqEh6xbtSJq41XltH2J52Km7qHY4sVpMJ1OiWG+6whuHMQFK4y02YTO0CLRin",
+	"2iH34+knXVfSF2qIPDDCLcY7xyTPanoJ2sl6D+/S+WVnzm2jMJPyKYZdrTu6wJOqEossSFstXJ+DxUmy",
+	"oVYTclXQ42UzVkz4CHb/MYVRpaY35vuPn1Q4WeEDu/zpuL3/+EkwTZEvc8Nm01RxX7+wOp5IYBuu5R7D",
+	"x/8FlWnnq8GAO0lHYWi6MZ+QxtupHHOm07qI/Ahs4WgondUZSKiS9hq9Ru7GwDcV0nXL+7/Lp2LXXXOz",
+	"e7OId7t7T/eGj+L99g/8ANo/DPbi9lPYT9qP+ZPBD/GPyVPoDncz4tnd2x1qhZrNBjp0G1rapKhEPX6r",
+	"swOntW8gyPzWrVAmmV1bnHQ2xgX94q40Ur1O//qa+ftbvrXcC+KmTAd4yMi8GEkNxmPk/J3GHaRHzRQ3",
+	"hAwryBvzqZ3dhdGOjPj+6QZC6tPAkyOMtGE9jZiAYThfZpXPJtpOCHiV8dr4JOBtmfX2kcjSG9bLtTWR",
+	"yE9RY9YIMUdvlBUWKhuEKXCVOyllnr0tS6o7h+3Ws709T55UglXUMsdi5PT/oa/XaBPP9q4e94m/lJ16",
+	"VmvvpO1toz7lalOJTRXfVjygGoIghlJrRJUO+F5qxoR/OKPf76Pd5P/Yq1JAAjNcdpcMNQDz4r/kfl7O",
+	"7atOgS0f/gbbrRT63m4Xc7ZcIQUXztgK8o8YDGp4h2yQzrResOZMZmETpRm68IdsqOKZaUUsntn3ajhk",
+	"TUhGYJjSPRkrLUEbhmuSo1bERinXEDEfGIncNxNu4zFrJgooX5z+Rscasd8dwxxhtaKelMq+D/nkrInZ",
+	"5TJLMGcCc//tIltFKwqv9hEYPgK68D433V35nnQyphUxMqGbBsArV3iKISzilUbaCkfctNxG1MA1oQqA",
+	"i0Kjm1ZFCUbZjOkbQwkG+LZKl0XgJwVVNegEAx7f1P5mRcF9qyy7DJetERWyG7ZTfWnYEkku3b2CDbLp",
+	"xoVHNxsWTr1aw5dZc6DsGMNLZFOTb4RWwZQEqmTWn81NsI4jYyq5yW75TnGihhT1vS/Fc+/DVHOyWDnU",
+	"m0W8MbF28WoRL0XkcgX41a8nBaMwWA/MzOIYjBnO0nTxv20dfUJTuXIVGA27d+jpHtGhJd4/s2PHfmJu",
+	"laYcVAxbxwpdQu6DKJPHywFeqqbeXE/xsW4fQrCwdj/SEDvcKmC2NrZ5tRq23DE+qpmZpqXYJy3viGVR",
+	"yyzL2YcofX14Z2PGyH3jc29ygi3vTyUlI4YBu/UenxIF3yt8+gYsryBZeSu0ksEzELh4AreQqqn3d0+1",
+	"SmakslQx7BFGTS/FSJ5VynhAGddrnJTSF3zCQMOJRYUFZQlrvnz37uXr0/cnr89O3169P3vuvjRgi+nN",
+	"BQ+en1dx4lnleeVMb0FXs9RnM5EmzH8dfBG+urTZc9vhzbRUxTxlA/e4WUo+6nb2Ot2NRxTmnE8mKh3C",
+	"0nZWnmShxGCVpkK1QnmBv/7666/tN2/y9LiKGCCWIGwO00x8iUL4QeUUkVmv15s/yUP/bd3wKTf2+afp",
+	"HxpIWtYY3mgWOqKT8MF6+UXpQDFHNRj1jwABExAxqvSQFfMrYtLtIOp+c2Gg9TmMzE2OMo/rkj/mFOrZ",
+	"ZAA6Yt2VdXwpbaXo8S5pLkXHaXYyVYR8nvJ6H0/h7m/hcKvMspjqOoJwIzMu5YynwkDCNLdY9z4FHWO1",
+	"nJ2rEPNfSio66Pz4Q2WsJDyx/tjdmk/9o2Si1p2xHiEUEoamM5MoYteXz9fW8u0/9qV8q9lWdbLfTHia",
+	"ftLL9rp1L1stknzGjYgrw/+gJ8/5wpQef9TFzSFz+dGTx931kU8aJVSzVMQ23AEH852yet0PKLM4rLDJ",
+	"LUuBG2foz3R2/iuiqNs9qFxzrQR0M1iSf5gjc8SEZSOnQ1EcEZOss28DcFPx7XvRXZwIJSeOO34iuMKW",
+	"F/aNLkxJdPq31t3d05zk60pTtyGVCbczLeyikgZWD3rKF2pWweo98f7Zo/VEbMpFgtnNfvxV0q0+Rp1J",
+	"/8oX/M9/s7BnEdOE88PGPB224RZkBlOxEsapfl1d/aefRLbcpW2qO5LqGp9pyuX27jRkyxsdwDhk1TQu",
+	"vIXkdHqzVi+vqtwr/zSbb01mUM3kcluzPGL1dEfCWNB3wQZYUcIlG4lbkJG7z6hYwD9nPM2zc5s74eeG",
+	"JSr3iu20liykaiO14A8vv/rs8h17tPfkSXuP8XQ65u19MlSbntP5HwaH26rPcl3Qf6OhHXj8xiHvZJFn",
+	"GQKlJ6OaxDqdF+7f3XgkV9mmQvtvhHhQTawG7BdBs7gnOsWFqoI/LGS1MwSsIwCTInpcwdGmnVSejxFu",
+	"ZAwLxCLKBkB/b08qLUZCOm1kCrEY+jolonNTeBrDtWywwEFbR6xPYf4+s5CmJsO8KruCzWzgZj/A8D9h",
+	"32CBJUnOPAmlyvq9hBi582s1Oq3GorhLFkdpG4tS9C3Ms3IDdM28EBqG6oMz6l4LOftwh4oQMa38+EbI",
+	"CiZH0DzvhYyY9hzTKYjILN4Hh0qUcbz3pLskmC7l3Ubv3RhuhJ60c/V+yGOr9HuQfJC6BwufJcL4D93x",
+	"5WMV4L40OCLCcviexPRg9Mobw5oS5swtwiA8Jp9OgesjKhLoFxbVX1MfEaZatZuOtI5H1Tk2VTUzmFeC",
+	"m1o+16r7fVksCqi93w/Xm/exck01wYZPSEjzKctVixYG0bjQtURhhQm/Eb6SNWApVXq67nY9Um7sJYC8",
+	"y7TvSjL5zpTeh3MqjpZvSCUx0W2pJaM86Fk41MdbMvwrR08XvoarwvWJoTNzl01CCt28QfRYVHhD1dqv",
+	"5uoF8pLnxEq+ZsnJx3XzOZWfYTpr33AJdjZdHVnZqRNp11UJUwhuQ98f7u6y64vXJeiNsUqp+rUCwKM6",
+	"dnJV+DWa2OdvXxJi8fXF64jN8ExYIjTENl3gI5JhnhsjIMXq1DSIdVU98TNu4NE+o6/RAEO0MulNMT6d",
+	"bk748WNHxX3K1ldFYddTR83XZo3lMBBqVT3eoN9v1KW3V7q31aOnY2WXJ/poS7q+no40T9Zvg9hCE65P",
+	"wfh5vPAFh176r+KUPa5cv65USXMdL2Kk4kUMNTymdK5ffFrg7npdrvb9/ZkFTKelSGVWrzTnaQo2L1va",
+	"5L+rc8l4yr23IbqUa+nsXjSUy7OoxmS7T756PjZP+H/5vzpxFTYbFv2YpROq2ZYxNy+ghHZUVCOy+pZn",
+	"+UFtHlOYswy5ti6bvpxtX1FuiGW/WZ2dMFmIs1rj+bQAzapL9zjh7LW6hZRXlxRnLKiEqffDD93u0253",
+	"b/9RYx03WoJuunidVdhqhfErfNIZPmqmGRmGGb3VZvDij3av9aN/PfnrZG/wS/d2f/zr/Gl8cPP6uPOP",
+	"6aixhaOhsAHPj394tf/XXxpr+M+6/UWz+TPUPhS0pyXWQDYRaf/Nv/x8FbG9x2wi5MyCaR2xqW9QoGS6",
+	"YEJmtmUGpN1hx+dnvoTeGwbC9iQ3rH/s0WHRBD9kz4Br0Kw363YfxfhC/Cf0C4ZF7MQ8ovIxYSmFy5sY",
+	"MddaYH52q65KUFmevvFO0DqwwCv3kPcAG9bsNZBYbK/RYkaxIdfb8T9bVtcqr+Wn1Zs4zhqI3NNIoe6k",
+	"VI1SDLDlaHarbKZ6azxfy5nWEh2vcJ6KVVcWvxjv6bh0NOwVHTx6Rw/5Xy8Cx/7Lz1cBoB73D7/NN31s",
+	"7ZREi6ODMAaCw9NHOTx8fOtt/PzXfCpewYKga4UcqhpzeDZIRcx+uro6R3JWQ5blMnQY2o5ZnmQwIoUc",
+	"pUEbDZzn+PyMKv5fqp4MGQyOt/CpGIFsZZ0WrsOVQSfWCCRonhV6IL5/T54oeQvSYl4ZYEqR0xrInzVU",
+	"aarm5tA912Z/uXz31l1ON7qa2Q57oyQsQtnlMojdHkUAe41WxKQbmHEfHe64wRCag4C++7/3gqu81zhk",
+	"vUan0+k1PvYpZbKPT/ZbR7gi/xy91LEMkLH7lC+nxbp3nFBjhJyL+EB7v6p7QZ8C7aMtWsTAoidZ3h2G",
+	"XRI7IryNAFvOJ8AI0trJBs5enl55r2IGL513xCg0bXBDNwdawDBdtJb6NuSdWm4dq5qNxpbNpqHu74jx",
+	"fN4DWCg/eqpGOwbn4sbGl2R75T7tsLMhuTpxXKcd5WP7bi9+Ch4rBTN29C0CzC/mfEFQEoyFdh3F/cWW",
+	"NL5hR+S4H6d0WaIJD2E9gJjPDLjvtPI5DfiWVM07buRjqeRiomZZuxHjB3DLOcyWQqWqHnCV6AxJ+vzd",
+	"5VXEzq+vcMvPj69OfvLhZTT5VmGw/WBNLhdZKxFW6iTiZpU3EznyfUSIMEdKJSweKxFDi9pyUGZ9qeEB",
+	"x6YoeiYJkUDgVLD5iUAiuIGpLbUiOUK5F3xJSGATsGOF/k47jnwjDzcYosJXdGAZcSHd2EEyWaqrxrfi",
+	"4zWdVnBQ8n+a0KbJ9xsJY7uf47XwJcNhrSLL96Y3HOzvHxW6xAQ/u98hd+ZWpGnWzmUE1rCD7lNPBW6m",
+	"pnhnhgQ0YxVq9Kz5+MMH4n8H+0+JvTh6dnuJxIeta/wWTvzmY5clN/wrWDhSJOA55fmvu6tOFXFcBfU6",
+	"KkNcIccQcPX8NseacCO7bzK2imy3kNaJaot7wusn+FKDuF94JIStgsG0fnB69wMWUEjQJPbVk5RyxzSQ",
+	"V4MNUzXPBIIkHwqzYw0reC7mEBFdSLT1WZOzvcdtUtEYfdiTqE+1InxQw1CDGfdZ01Ef6xe02/BVxLRC",
+	"57hjgSRcZgZoOm6I4PmloIrVM2MhadOnQSNDEjU3YuqxNgK0EK7eAwwxjH3mDUW4p5OD7l7kBWFPxjxN",
+	"jdtBnJt3B/eZQugSlBLWqX5HBKLs7kXquFU+VCZcKLbqTgmZuKefFQUVHdy4Y/0s3XBJr2V3UWB7MgSs",
+	"mtJRMq7jkDh3aTItEuyXFy8OHXebSUQoCpvTzJhhRJwwYs9PX59enbL/7//+f+honKzyR5mqkZrZfgu9",
+	"FJ5gsQNRT/oDogw2NQFSK9AKmktvCbFm/x3+o493p38JcfsF2HjcvhQWDpF9tOnRPtEFiuie7P/SvgjY",
+	"qW1H5IfslzevHcn6j/tHebqbE74rfKb7iPUaJ1oZ0zbCZuvvSf9Yr9Hxe90mu6QgWSBhEoQbHrfS2Ufu",
+	"enxox5lcC6gTjrJ5PC5oTU5NNAxRBoQlkKyIgRwqHdNNyNlXTw4WlPuoUhEvGGGJNb15mcxiiy0dzA5G",
+	"oAx93zpkfVIl+x6CS6pAWUesr+bymApcHNteLLGwo57s3wqYY8mcu+WeULH8z0S+xAHLX5AsEdErmeDI",
+	"JABwM/o5VhiNFPVkH+1C/27TxzHcLzus1FTj0N2lDvsZ+7+4ZbkPHnWciEfB4cOwpOq77w7c5VoKqga5",
+	"8CjI0qAYxkpaLlB09HKjtdfw1hxBvOQpxE6XLiQbhQzfj1FDTUHyqWgcNh51up1HmAJjx2hn7JId5R1r",
+	"I/IFZ+d/ljQO3Ycn2UNLDaH2u907tczYKlsm9B5YzUlZ6aaRTYwNFkis2NLkMc2q6h3Z7HfLLYOKZljj",
+	"8O+/RQ0TsAMLLwlqiNDs7PIdI/hsR3aJ4GnqDgo/cqfDR8bZsDnEzW9RY/XONQ4bRP44gd0EbnfjAC46",
+	"qnLMn0lWSHb3gshdQCdmnF5NogX1XOJhEnx5LAqCvgeQDKCYfXQgTNQt5vLNufa91wJgpyHdrdzAyDeM",
+	"2TFsAhOlF4eOORjLtdP7LPsXaOXFkHGkndXl+p9roGcjMr/wpvghwbDmyeuz0AfOPeKxQv2PWyHZx4yx",
+	"sZLtsDPJ8ox/Uu6VE/RZtRx2kGLNg+4BpuusUHeG6HpP4l6Px+vfUdMSBo8Iifege7CZeLPWUZ+f2isA",
+	"a5F83FmNq2Fmx9wgCaHl2CzSJ0L4Fq5DsVBj04WIGlNlKq7AcZKYjI77QVnNp7NjAvWWs1M9iaHu7O4C",
+	"4Qh6z1VUwAUzlN8IHXblrhEZZyNHTc4qPmQcKTxiEkYcwWGVZjM55doABeE8UCyqCZjL7gbIwGAjMqwO",
+	"ut370u7SXW6U+4v+vZom8kd2l5pkfvwtA3l/ppLFZ6f9AMD7sezoc1bZx2999TLEP0BK9jdxi4tVaIn4",
+	"KZf3oPt08w+yfofuB/v7m39Q1dPr83OKN05q2Bp24aXJ52MHQT6GgFSlrpIKYwMM8tdQVZZwhrfQWBzF",
+	"uSUM1IcHwe5P0Qg1bK6FtXmydfHU/HTLOF1f5mB3fxfJx3WaaH64S6zuXr1PK3NOfvuyPAmXUUcgZAE8",
+	"CAJ5J7NoqLf8K2jj81IDieLdpNiMqVIbrgFvpTY3IDEdllTk0GhaSTYfi3jMTNbCc4zeb0hY0ynM1MB5",
+	"TAiOrVCxRi5GNfSaQVLSFgYLLzckWQcLNgcNWCwRBXeVM9W9SU5OwYBJM6QmRMNhxFSaZNeLbLxV8s+2",
+	"5EsSZ/aSGvLMDsYT6N42EqnQ+fIeRFpSU7O27NmE0I1tySYLGZth4wsESadXS4u526FEj1BGyKylyHgM",
+	"8Y2nu5xOyEBiE34DxumQWcn0UqqBm3oGDQdJT2aQHThup8pTYDg6gomyhckRPXY8YDe+bMEWaqYpwbgn",
+	"fVEjTVDIUWcnYuFxX9CJj68ghhhW+dNf1UwXJps/7ey0AdBJIBRc0mG/qhlFrnEIclxmGeph6euHxTsW",
+	"akk7rDxzdIlT4/XVybZqLtcqDupdFeqsffgXFR6r86y5p+Tg5YEKP/22HnQfbf5R3sX6c9zvUIe/GrnA",
+	"FdFlyijI16Lf736PwBbwdT2Ib+1Nd3IRMXynbkoYPqagqjfkMubkIXpYU0/eB7lyGMB9DWs6vaMnS/i/",
+	"rZI5GhXwqU3EeIbtayI2BHCi5Ba0Yc3+CwDveg6JCT05UBJ75Db7iADsxi4jrJqtALuzAG/2TU+W0dKF",
+	"7bC+E6EUYutb1cfrTKIXccixKlzIOJ1hsPmcj4D4QzyzTozewMKAPezJKTcmZNUHRGaMPPiIKzesH/tP",
+	"g5XvniQhilb3kfek84HJT6UnMfrtxqhhAhUUUK1rYoSy0NDfIwpudYOXALY38hX//AutJo3tH79S+HDV",
+	"bGnvGrXqMHqI3eVsHDb+z793209/+/OfqhJ+q0dPxQRbTOWDJ4B9LmjorAgZs2zXFt9+STZaRBWvYKDu",
+	"fiOtqSHec/PpPoFvrh8Re/LMp2zH3ZtrZpWwlVySchYo9Y65R4MREXPLUzWaQZQXy3tSCGARWdA/wOrn",
+	"Bd896TgX1nQ70c8lsZGEW37oHfRU8O0+9T8Dr42XhAa7AfDhWP+YGxqh3SY88Tipa7KDhGTXlyxRacq1",
+	"wQBbP5Qy90PiU02lfIQOPic9FsA1a1IVvHcW+r5RU/efP3U77nPZk3/a63aL9detDuvzqe7nKVYbYRiy",
+	"6bH/+W/26MljttuToXbdfbTX7fbrirALCA64nkSYacoXHdb3XtQ+myt9Y/KCe2dNaTUbjbP1OxpwFOmP",
+	"mqqzD1mfbCxcSX+1LLy/OqOeLNSFR6xPVd2lAULhet9XrveLBd/9gssvpwesfNPWUBSEaMjwBYVAw/zp",
+	"WEpHf5Srrwi5x6ZaTYQB38YHRc9UC0p843LBYr2YWuVb2FaIolQYi4T9JS29rL69RoEs3FvT+UKxBhw8",
+	"g1SyKmsGaKJivC3rmueOZHumVeFWwBpHd9ad2NzWMq6LFyfsYO/HLju5/Jsz13wWlVZzx0VYr/FuChia",
+	"9UpQr+G+8710V5QnMkJ6kvSjFoEEuefd9fd8mbTJohPA8yvWa5ykyqy8rKhuOb6zQd86wu101Oh/5tvA",
+	"0GYU4ndZCpNjhTCJ8t+5VwjLQCaGWZW4q38FHyyLfQkwNiMwU4xDjgEsm6tZmjA9k1SzNFR6Mkt5Tzbx",
+	"bWizYl7Qf/Qj1v+z+0/b/ee/+hGzfMCUpixmJ4bpKrdwiVMNQ/EhpEf0d/o1ytxlWN2dLblP17g2qywW",
+	"PthdT3v5PV3WrSovZHZcka/w4tbyeIwH6JQv6uflZOMUtFBYrECUi3M5oUm0nwsTsis3TOKPpPIcu7ta",
+	"oOhM0yhpQYT/S9vz6crPxMPT1fmpEb7uC3JuHL+CSC4pxO6m55ShL8Czz30yjyO3iKDlMsXMsasCOhyd",
+	"QMiw1YXdxu3bhmdP+YJA30tNletdb0oOxQg9tKHVbvZD1jx5fXp88bfTy6v3z0/P312eXb0/fv784vTy",
+	"8vQSLe7s55T8pHSCSVPHksQ0Ls+34Mp4ImYGkecu5tLJ/kHWgSq0Z6qKURUbPoP5sqkHKy2r68R9mM6X",
+	"kPW+qb9v348uCNrVkHWWN+AOVBIO/26UkmF1LLIGEgg0vApMi33rM3Wxz5rXl8+dzjPjabpgoQU6OhIm",
+	"fMES4ZSUvOLfa5mEmdDykbOeDPrLjqnxooAPuWFzNWxPtEMFE55infHBUydEF6H3105PYhaN/zZrpE/4",
+	"qR5Pj5SMKpLzzz/Pmj8/yDyBk9IsM3HydbMFAvppZbKZ3/Wv6gm4u+/13zMJoZCOh8eQN0ijXFu8zGSn",
+	"OZXxFhLWpJ30MZVkIqRp3YW9ULwCuy2YZSaDpbTIXCqTlC6wgyLW6fswVJhsnXvYh3TKLQuZmSGf7Mn+",
+	"89Pz9g+vHv21/fSXN/u+wmdJxmVG9oq4inL3LTItg4msYyFHPSmM3zxIfI0O9Yb0TKO0pR12ffn8Ct0N",
+	"/Aac+sn23EeHqHMq2Y7HXEj/EhwaU9YdW8WPOuyF0uzZ1QnO5/Tqp8gHrXy5DiMb2YmKiPWVPHHDHQf2",
+	"PFZzNpnF4550TNCAtC3KlSbmkK0RnR5ZD8uiR+H/ZeUxO+y4uOM9OeZmjMx+gOGTxOfUx1p5h/Q05daZ",
+	"MYcFxr3cgRMT4gIHHwDInnRjdXY67C0mOddH/5oH3UeV8SkiuIfOwYuT/EYMPGxRjY6zdB0fPCv/I3Hm",
+	"S74gJ8BCzag5gfdyWVXk1kTqd2HEy9ZXxoZ9jL/tx15nkfmD9+RhHmhs10+PWiHVkDDWN/yhgrlh01ez",
+	"XipldDkV5jNJbFKTN1sFV5k/mPqwZ1VaGGNUFgzp7JzErZeSq8m5uoiE+FAZdiVc48PRuEPjle8K97dk",
+	"63QKOQc/CmWzrKg6fkFl233hLy7BN+z+XgL2rM8YXfnlnS9iIR/g7Pk2ruCvKidqM/RK2s0nXYKvlHVa",
+	"yjMNKkITrYm59GXKKCmOGJcLJYFBaoAddA9a99EgqCJ0f8h3PTJm0ZQr05B/IEODe6i8vA6g7+Gw83fD",
+	"4Xd9O2fMB/tbvOxKqTdcLi5CEutnyQ2ZacnUcMjsXLUJILZYE40NxKgalzrCechtCkZimXrh6uFN+oR7",
+	"Ryi19deOvv/j3LoyDOVXvnRlhPjKbCbKaCg126L0GDPGGncZw5HPDMQcDnR8FGCl6eS/398Hc3/lmuvr",
+	"nYmIFprHK6bTz3BvTQaGWuP4pFoJziTMA4AotaGkZBJyMfaXrnc/GFKmNG3CLnPmFhUR1y5Y5A43RCVZ",
+	"Mcdw2p+Zm3yhy7yEO1uXCpBhs/IkCWVbvNRhD2FavzurapxVmEFuwKJDYjYNOBGl7bvnfSGUiWLXgBqn",
+	"g1eazCHbOU5TNhSQJsSdgwzB6ozqjhdRT2ZfEYTJAIugqPHOjwVop50IwV923qVJLtaFYULGSmuI7U6H",
+	"vZOhiR+FM6/PPIgPRbsTqoS2iu0ibE2lr7q87IfqrC7N8gGGGwmj/7vEfQASl86irA43MQ3O4wxirYqH",
+	"yb+vdoxlJPV5Lsesjxlk+FjbWA0ck/m4xdQKw/r4zaEHOUv6KDsDbCHMKc8w5e5R4asismhkyEVs5v76",
+	"PNlgsAilioYvWlFmEFAr71Q44xy3Y/8xcyyiJ28Apmyq1QcBvtVv7DMZhSWF1IOMaRiCjccFsCGnluZh",
+	"Sp9Hi/uM0TSNoLy4KgPSD0abwdQUpAdr6SNK2iF71O12fV2K3x1UFioTB2mUawP69DZvurcxo694Hp+U",
+	"2ud++A0rKil1rG08rgz2bAZCtckD1kRnlJJL+XSeyu5J80OlR8qWJGU1+IfHMNs5G/q+5hjYRZiMEP/m",
+	"1jvtIzb3vcw5YdE4Gr3p7LgLgRdWad/iHHqyPFTEbN7rAoEBEVKHgLTYnC867KDbzQomQWIXS0nFlTts",
+	"14nk0lfslqci8d9XUd3SDjxQofmiNMuHJzSPfaPFT5ea/8bibC0EBJbW0bG288uy9bUupuLRlR6BDfD9",
+	"dTFZ/P5hBmJxamvqav9Q8derlSLae7Jrf3Zm0+FWxFvK23nujDD0LknHZJUOCTHNmBtoC2lAuuO+9X2A",
+	"K6oNDXAdj+tqGfcq2258RSLbCkeGqG0zegzuabmA7w9FiKcBOFVviheiollLlRnsY4koES92F9lWvQKB",
+	"RV99evbCQ8uGhl2QsD6Ztf9JD/yHG8zj1fpPrLLTfotQbn36SQZVm8EUoE2N2HU8hcTjvx7lWKpe2dgx",
+	"rB+Ybp/55L2QcNCT/Vgl4IEt+6Gpf59AXbMxKNlsyXeB2chu7r5vPW6yB1ZFh9pejsq31NkMx6NWUEmY",
+	"0lQrNXSLmmslR5XFNvia1yQxHqTm8jKb4TfSWuokymVAEz3KUXlD7waPufs9/+GPr2W9EFKYMeNsGdY6",
+	"3Ds0XPKwW84iMo8Dphtho4lP1smIRYZ31/oYTsYQ+zpeLG+IGHwImOnUYsTXRuNf569OTkNGq0ZW4/+g",
+	"h8+eU7eUHdOTUmEXJQTwDtjgHRb4cAY9TsV+iAXvO1VllwTrfiu5ND7obDBnwaHPwHNI9IkSahkiy3hk",
+	"iIWaacOaYXt7cokB+35LaEC6d+Y8Dls4rMwCJUPOV7MD7MmyXxk3TxA2MyRVIwH2ichBoes5bti57UAq",
+	"PPXUgD4c/Lg1wgMSRe1Ij59sPRCu9E4DLetjj7r7Vf3rsH1FuV1doRDytSIWvk3147eFXyNusZM1VMgu",
+	"SJl73J8nYEVufTl0fkML6P5WBW6GvAD5QPNy//GTVkR8g2oQ6M4HIGHOzFhp204FwluVVKROCQhgHkrG",
+	"UtQRUXNz6yXghUO0WO2YKiqEYUZYwCwhX9iAiULk51SS9Xf7HXbQPaAL6qcdeK8gtNW8fLD+xmHcaLvr",
+	"lnWcv8OF24q8r8K+O7ooQu4zkMlUCWqU/4ek92cw8mDTNXLyHpR+s4hrCZzSA31ZTQYy5lEHUgQOxBZp",
+	"XCZRzuMRTSiBWGD5Kxbu+Xo8oWREKCXUhjHgDmcKniRrgEDK4APHtp3o/HbDeGD/mrr2N4tXi/iBOk5o",
+	"bms8JzuGvfr1hDn7/hvjB5ZdIjuGlaH2CpTmKOduHpKbRRyqE7aoSni4x/lqEf+bFSOclQ65XJNASch3",
+	"K0pYRxurSc05dWyCun21iE+4gTvThbMzH1KqclhHHfz2vfjAVzBWP0tmcyWDIa3J93CYDRC106MoZDJl",
+	"g5vsPsS364E2NxTDoLwqFMIUS9aX17NauU7RNol4uyF7uyf9l84Q80g3StNz/Xwj+r79jPsZGseopbFU",
+	"yZHHbQquKyUrTSS/vk9hrttfoq/kvnq1iI9pOQX31bcKsgWA1u9uqW+YwOZPoezDzbnIl2QcmYK8+3v+",
+	"xo+7vxuRwMc1KrYGPjG+ch1LQyHxWvUymFGzX4FVdFh4Ars0/dIOT10tptB+h28yh0wqI8Vw2Mf2MVwm",
+	"A/XB7U425qU3Ptrn2Kuq3/LdHN1csGqd0mUy3KqAA5m3Re6wSyxfnPAFw8wVBHXzXD7bHkqRAR6Pe5Ke",
+	"wnL1UJjufX7+V8EiYqkaHTGeY93SLynnQs1lhx3nhTA96btHHUShIpHnnVdx+HIvkQ472OvmBgzuvmPb",
+	"CaRACAAJaAJB12Cpm2po6RXQBQJiAcdmD/VmyqtF/NxP5T4MuALaP6e69RD/67BFa0YW6CKrH3NTc2/3",
+	"+7sCl6rYQnXqUNalfSAkR9/CVslEgQK+YgHYwd4W/OylkvB5KorVXCLSt7sIK+jg97bckMuRIb9GOzoO",
+	"ObZuEtml87n3ZPYfsT79o0/woUMNkGXMUeWFzd0CmMVG6W0rpcfejYAcZYKF9lByIWC/cXrQ4wFlbCgU",
+	"LPfkkNKandyourP0038XfYnqVr9XNX9Xn9ZUNee+Pg8XuKpKeRzScAG/gGKFwZ/6nIVCSj421KNeeqTm",
+	"+Ya3oe2rb4XsrTZKgfUxZHYBw5nhqTnsScxdrKs0YLtsXfLiEeUP7JzJwqdONwiBtPAEpi8csl5Dwtz3",
+	"x+01+mznLcyzCILSzPfITcD6Vg4/Z0mbeWNcxyUX2AqCmGJnB1u8lhKy0W8qRmMbsQFi7gqTvQd1unlW",
+	"JkNcn5KGKbDSk5Q1zFfyITCpFCSj/sGGoI6ozaowrO8ff02djb3vGptWo6t4qHRP+ll49/JSs2JsH+xH",
+	"eR8aJC/3Ie63Osxpr0LOwPenXmmaTEhKeQS5FMdkVo0o6dWHbbn1i2hSQNdNxZnhPbm6JLditySf9oLj",
+	"8dRJPYrhSoULRrU4i894uZSVnxk+gWwrcBYYDPJtmbGqJFSuFV5CzgRHDxjaCZn2/mxQ+UWpasY96X6y",
+	"THtW2en7QNpIfqcywD4/aSdihBnuod4MO56sFlERsTlhS5oxJgRnHZpxmeGqhSSdJmripXLLFs7tUT63",
+	"Qk/XPnU6KSX1DMBJ+PBM1uIE28LGlpnZdKq07eB123/Kdq6UYhO3R9xamEytyX5itW+Y7o7lbaDkzg7N",
+	"+gKsXrQxMaoSrxKZ0wPN6kEa/Z7Q872o596Bx0vfdpx8sj4lWuZ1cveIO+IN8vgjtZ0LC8/ck2a9hThQ",
+	"KgUuqyjU3YzcBxAYWaDRIO69ivGFwGCz7j6+sESYPMnnvnsdhOLu76icfKxXrSgryycqLUv+vpfGCvvD",
+	"HW4Uqpli0JMoVCsEey5n12gOrQ4rFIR6Hj4UacqEJAGUK0Y7Eds5Jt0QZxTqP59UlH0GjQ3b3lKCZ3Gg",
+	"JcmJX733D6KEuhr7Q1pKE83kTKpywd/Zwd7+qbiFnlza2cOsyX8m7nOUCWz7H2Gbs0z4RcxJOLsi4Hp4",
+	"1Gvqwp32XkydDVlXOFZzrabQqhWGgbzuLBRPHe2cczt+QIby6+KKvkvS75L080rSVZ6J6exWOz5VNNFa",
+	"92P6alafvHaczvnCkA0NiYlyQeMrADvs5wCYgRaZKCbinlxevAjtP1Jx4wxGNpOGD/OmnhQ+kME2sRCw",
+	"4JHNZaSrZraGp7jZfxtnlL9ibmpfNx+jrhgNKySwZ0AeDUciqHJ73INmpmNlVb1i8Jfz05eOOs7fvmSz",
+	"KbOKPWZvnrHmwd5jtnOuFQZOcIwccoEVfyQmfASdnRY5GfAvJowjGePYCQJ3WDZRxrLHe/ts+sG7cNqA",
+	"dmwS7HljtZga1C1CVwfWTH0+HwMbdyoFFTXCPMdFflHbbTJLrZhybXeHSk/a2HWiRJhT7WZmBZF1tu2b",
+	"IxtFCfR3/8PfssfUAL3zD0RSYaLENOEYQjOgj1gfJ5y15sLCe0cEO4ZdX7z+txNbe1u84pwvHFFeKfWa",
+	"6xHQ7x5vsx7v64DkDSSCU9/Eb+w/vqZOs9jpq8AMKDxzgzLE5hmPU38R71N0iWPs/i75BNYmjtVc+opg",
+	"J/5vXbCz2AXyuP1/8Pa/uu2n79u//b73JHpy8LHX6zT/MR39X1M5alX1h9wcBcUrsfuPKYzuGveM/G+n",
+	"cvRZQqbEr/9AgJnHZcq7J3FpQCfqOmAvnhg0af2j2CbQcgtOOFGBYcEbi09yNEwRZd//yPucrc9z7sng",
+	"4aWhUBHx/cWyZolB5g/5RKQL1tQwMyFeIJRsdVixnlFTbY3qeWM3vJg0hsNcG0OxHexQMlkrQ6L480sI",
+	"2QYPGDfMbe2FH7068IhrgeQ7KtiWyqgvevNusiIh+VQbJ9a5R8ty238PhVTDSBhLgAnVV5DaK7grZmYD",
+	"98UAsohBFMrpsMamuTZOiMaXQTU7C8i0Sq2JQoMKr2UibIrHj6S+0t7ZxBcsVhMohb3cvpie7P+nhuF/",
+	"9CmuwpkZc/Q3CXlzlD87F9KUnF216GfrAVWimojl+VhJYG9nkwHou+GkrQNbQzfOSpMPFg4Qkp1qTuLP",
+	"dwMkwkVpi1e3rw4HwdF8TanRo/1PwUD4ahj0tC938j3tfXGN/iI7zax4/ou5ov7X8xERKytCOBUQCu7F",
+	"RIXEysOsvKIaXTh77pMgaO6Z7fQtUo78cpPO9wyiz2UBvhZD7HeLQQqfc31HHBMf4FiBMkEApiCBdn/H",
+	"P1G9+7gmHfHS5whNiA5yEcYuEM/Jfz+cpRGbZgEbIXeqmpcU3r+VKZlPcX1GbgGZZ//HBy2VCjvwEHMI",
+	"DdyjedV3vI7NUQywXr/PE8xCQIOM2CyzKYdLK4GC3hkOdFWc4eSg7WXk7u825wGVFsJVNjmnlpt8ihLm",
+	"bZ9ox1PQASGxw05X5os5a5hYhR/3JJoL2FGXfl+yEyow46rht91Cgt9hG4ZivxUv+QYxGNycIJq/382N",
+	"d7PXwFSEOTdyx7IJ9BqHLFXxDXqP5mNFsLCfIZskTKCdqrVl3KGg6LUafcM67q2g5gpTPZVWL7aBnbui",
+	"lJM/VJl3WGfAsvXp3eWa/zKU3j1dqAZkgtkU26UeXaKoIBFDpr7SlWlI6Cwt5yKxZj9Pqu63It/8f7Ag",
+	"LNvaxKP1eUdHHuwNboWa+XwiY9XUYEsQgchvnzlFqOS17UmfMFSdg419aL212JRKUuGaAWmj0Bh7ZiCJ",
+	"mIZpymPaD9xf0D3ph4rYYKaldV8hmJ1vhJKnRLUOi+3NCPxpDLKDGUjByzTnwrK3zECsZGJ6klpvh0w6",
+	"xJ7KztWn2RaTnT0tInoIgUxRrNe90Io0Je9VtRwt0Ni/Rf7RZXFF3762+TKvmvueU/QAMYrdrSqUhdTw",
+	"zHuJfJn8reD8xjtT70iqfvwhh4k2ED9VLni/dmhT3ep8p+/P3FKiRNEr0ZZ7qyJoyq1JNxfGXoaHvo7a",
+	"SQHULbTNY2oUFdYQUZKUhpiQuLAt+x8P+rgScIqXl/qZTn1Xw626gTbmI5p1TnD32Dv3VIEW/pCc6xRL",
+	"pL6HteuYjUzKTh4GH2KY+gxcJeFzUV6IuhCcRFVXx6Q2laLCCSSSbT1ATw4+Jf3o34UWv3bukaMnZ4B5",
+	"QyZDMPk8bIyCIhsieIXQyR8freCSFvPw4gyXWfnpd7CCb9mskI4hoAKFOONRlionsu5jhnGLzVvvHYSk",
+	"fObQw6Um6PiCknVSGFrqEKiBzaRvCkU5Q76Y0pdEDCC0jGJj0NDJEqUnfEEgJgPoyV6j12BNDZMM4co9",
+	"RHhKwhrELWoFQCLPfjxYa3jUfXN98Zr1C6nw/Z4kkARIcqRg6ijeDPUbxYzdCDMUkkSDMfgYQhK3mDDY",
+	"/skX4mPC0iHrUY56r4EJjxg5wpRgCsV4fBatZqNxeU7V6fvJpyYnfCWWdZ3N8IEVjS2n4n/35nzWrHe3",
+	"sRWedHdjKB35ntJ/Nh1pnuRsp9J33tcqXYVQ8H8UAFCa3LB+gb/1EQ2tVYSScCMxJRnvyWww+nGWI4QD",
+	"TgrAGe435QZwBlKIsc+cSmGnw44lQcP0pGd7eSIpobjRe5sH+/s15Tv5LjxYBpBN8Xvz1O9aS33XVB4Y",
+	"BJH8XXOk6OZcqBSWtBMnQQsQg6aeXbwJNWrM/cew/lAraX0/0AGPb/oRtb4PFXl73ejgx8fRD0+6bLBw",
+	"DKB5sPeI7bwQ2DPgX1mZfU+m1CiZS7bXffOss9OK0ChaTAGrASN2/vZlxF6evYjYzzA4j9izN+cR++n0",
+	"7AQLBZ+/CEC5PniHms2O6Ul/QyKPRTlYoN4TuqQlEKeYEYxvoqrEUN6PNSFUBdNhCDREM/nL+cuoJ3E+",
+	"buHu3U5b42mq5pBkpYrUKKWAJEqlsANlx6wZ+B3tPn2Im9mTbky3lwXcuR3HaYeUkJ3D4mdo99VodTgp",
+	"AoAaccdBuW+aRe4szLpdMHULusPcgfgfIHgi1VWCDOCixirNRxA2cQxp4otK3MATmCi9OMLJEQQGcvch",
+	"pra4nxJwptMRCUJvPkaw0uLmzLnwjUc9drjSPWx4gVMuNgTjATW3tlqzRMwPqWjTHetWpVVRA4lh2wqu",
+	"b1rK+WoRX7pztNax7yrT13955GFKjK8smjOP2v+9iPOPXsR56YzqFfjQ4n2+F5QohnUWTkMqpe4FS7rM",
+	"A/KHv+fHlW/i33wU8nuC3LbhctyxRQF8I3Ni1OWwfnoEcjWEvhoEWLXQQyKPCBjSERZZeRhqAlmcgjZK",
+	"8pQh6IEwDDQ3kLAminfVNmMNiWPErcg935OZCwxkkvuKqE956GxvLF94oOxZIioBOWgS9/Isf6ObckJw",
+	"3A/ahPmmFonbn2LV0d2tETeCZ/WGjqBwCX9vDIBr0Mczx3X//pvjsZR5l33i7il22id6mum0cdjY5VOB",
+	"ROMnsXxjziSpUwiIMlAB3ZQG6uRCYQKWY1hjFeSlPZtGLEuC876aqOA1lkm2K2FFhZGJB6wOfU0o9ZKP",
+	"ADGthx6DqwyQ2ym1DhwOKwZabsvTfPXrSYu1vaURBfW62BylOKwTzhWDylvKxys8KfCzioefAzYaMKzN",
+	"uFvSjKeMOA2zmkszBJ+EiEugZnF6Uhh5yheku6+OjUWd4MwCx8s6papN+qJyQreQqqkbs43u4zGkjice",
+	"MT5AA6l50D1oMSHdcSYzJNHC0En+88bH3z7+/wEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

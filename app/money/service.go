@@ -26,6 +26,7 @@ import (
 	"clearvest/eventstore"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
+	"clearvest/projections/history"
 )
 
 //go:embed migrations/*.sql
@@ -72,6 +73,7 @@ type Service struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	tmpl     *mail.Templates
+	feed     *history.Feed
 }
 
 // New wires the service.
@@ -90,7 +92,8 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl}, nil
+	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl,
+		feed: history.NewFeed(d.Pool, 0, d.Logger)}, nil
 }
 
 // Actor is who is calling: the signed-in user, their role and address.

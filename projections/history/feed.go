@@ -24,7 +24,7 @@ type Feed struct {
 	log      *slog.Logger
 
 	mu      sync.Mutex
-	subs    map[string]map[chan struct{}]struct{}
+	subs    map[string]map[chan int64]struct{}
 	running bool
 }
 
@@ -36,23 +36,30 @@ func NewFeed(pool *pgxpool.Pool, interval time.Duration, log *slog.Logger) *Feed
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Feed{pool: pool, interval: interval, log: log, subs: map[string]map[chan struct{}]struct{}{}}
+	return &Feed{pool: pool, interval: interval, log: log, subs: map[string]map[chan int64]struct{}{}}
 }
 
-// Subscribe returns a channel that receives a value when new items land in userID's history
-// (several new items may come as one value), and a function to stop listening.
-func (f *Feed) Subscribe(userID string) (<-chan struct{}, func()) {
-	ch := make(chan struct{}, 1)
+// Subscribe returns a channel that receives the position of the newest item whenever new
+// items land in userID's history (several new items may come as one value), and a function to
+// stop listening. Every item that lands after Subscribe returns is announced.
+func (f *Feed) Subscribe(ctx context.Context, userID string) (<-chan int64, func(), error) {
+	ch := make(chan int64, 1)
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.running {
+		// The head is read before Subscribe returns: an item that lands while the poller
+		// starts must not be taken for an old one.
+		var head int64
+		if err := f.pool.QueryRow(ctx, `SELECT coalesce(max(position), 0) FROM rm_history.items`).Scan(&head); err != nil {
+			return nil, nil, fmt.Errorf("history feed: %w", err)
+		}
+		f.running = true
+		go f.poll(head)
+	}
 	if f.subs[userID] == nil {
-		f.subs[userID] = map[chan struct{}]struct{}{}
+		f.subs[userID] = map[chan int64]struct{}{}
 	}
 	f.subs[userID][ch] = struct{}{}
-	if !f.running {
-		f.running = true
-		go f.poll()
-	}
-	f.mu.Unlock()
 	var once sync.Once
 	return ch, func() {
 		once.Do(func() {
@@ -63,27 +70,14 @@ func (f *Feed) Subscribe(userID string) (<-chan struct{}, func()) {
 			}
 			f.mu.Unlock()
 		})
-	}
+	}, nil
 }
 
-// poll runs while anyone listens. It starts from the newest item, so only items that land
-// after it started are announced.
-func (f *Feed) poll() {
-	ctx := context.Background()
-	var last int64
-	started := false
+// poll runs while anyone listens, announcing the items after last.
+func (f *Feed) poll(last int64) {
 	tick := time.NewTicker(f.interval)
 	defer tick.Stop()
 	for {
-		if !started {
-			if err := f.pool.QueryRow(ctx, `SELECT coalesce(max(position), 0) FROM rm_history.items`).Scan(&last); err != nil {
-				f.log.Warn("history feed: reading the head failed; retrying", "err", err)
-			} else {
-				started = true
-			}
-		} else if err := f.round(ctx, &last); err != nil {
-			f.log.Warn("history feed: polling failed; retrying", "err", err)
-		}
 		<-tick.C
 		f.mu.Lock()
 		if len(f.subs) == 0 {
@@ -92,6 +86,9 @@ func (f *Feed) poll() {
 			return
 		}
 		f.mu.Unlock()
+		if err := f.round(context.Background(), &last); err != nil {
+			f.log.Warn("history feed: polling failed; retrying", "err", err)
+		}
 	}
 }
 
@@ -103,14 +100,14 @@ func (f *Feed) round(ctx context.Context, last *int64) error {
 		return fmt.Errorf("history feed: %w", err)
 	}
 	defer rows.Close()
-	var users []string
+	news := map[string]int64{}
 	for rows.Next() {
 		var u string
 		var p int64
 		if err := rows.Scan(&u, &p); err != nil {
 			return err
 		}
-		users = append(users, u)
+		news[u] = p
 		*last = max(*last, p)
 	}
 	if err := rows.Err(); err != nil {
@@ -118,11 +115,19 @@ func (f *Feed) round(ctx context.Context, last *int64) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, u := range users {
+	for u, p := range news {
 		for ch := range f.subs[u] {
+			// Only this goroutine sends, under f.mu: after taking an unread value out, the send
+			// cannot block.
 			select {
-			case ch <- struct{}{}:
-			default: // one unread notification already covers this one
+			case ch <- p:
+			default:
+				select {
+				case old := <-ch:
+					p = max(p, old)
+				default:
+				}
+				ch <- p
 			}
 		}
 	}

@@ -36,7 +36,9 @@ func every(t *testing.T, e *apptest.MoneyApp, alice, bob, staff string, at time.
 	e.Do(t, alice, func(a *account.Account) error { return a.ConfirmDeposit("d1", m("499.50"), "fee on chain", staff, at) })
 	e.Do(t, bob, deposit("d2", "DEP-BBBB-0002", "75", at))
 	e.Do(t, alice, deposit("d3", "DEP-AAAA-0003", "40", at.Add(time.Hour)))
-	e.Do(t, alice, func(a *account.Account) error { return a.RejectDeposit("d3", "nothing arrived", staff, at.Add(time.Hour)) })
+	e.Do(t, alice, func(a *account.Account) error {
+		return a.RejectDeposit("d3", "nothing arrived", staff, at.Add(time.Hour))
+	})
 	e.Do(t, alice, func(a *account.Account) error { return a.RequestInvestment("i1", terms, m("200"), at.Add(day)) })
 	e.Do(t, alice, func(a *account.Account) error { return a.ActivateInvestment("i1", staff, at.Add(day)) })
 	e.Do(t, alice, func(a *account.Account) error { return a.RequestInvestment("i2", terms, m("100"), at.Add(day)) })
@@ -49,12 +51,16 @@ func every(t *testing.T, e *apptest.MoneyApp, alice, bob, staff string, at time.
 	e.Do(t, alice, func(a *account.Account) error {
 		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0xabc"}, staff, at.Add(12*day))
 	})
-	e.Do(t, alice, func(a *account.Account) error { return a.WaiveFee("w1", m("3"), "first withdrawal", staff, at.Add(12*day)) })
+	e.Do(t, alice, func(a *account.Account) error {
+		return a.WaiveFee("w1", m("3"), "first withdrawal", staff, at.Add(12*day))
+	})
 	e.Do(t, alice, func(a *account.Account) error {
 		return a.RequestWithdrawal(account.WithdrawalRequest{WithdrawalID: "w2", Amount: m("50"), Fee: m("3"), Address: address,
 			Network: "TRC20", Asset: "USDT"}, at.Add(13*day))
 	})
-	e.Do(t, alice, func(a *account.Account) error { return a.RejectWithdrawal("w2", "address on hold", staff, at.Add(13*day)) })
+	e.Do(t, alice, func(a *account.Account) error {
+		return a.RejectWithdrawal("w2", "address on hold", staff, at.Add(13*day))
+	})
 	e.Do(t, alice, func(a *account.Account) error { return a.CreditReferralBonus(bob, m("10"), at.Add(14*day)) })
 	e.Do(t, alice, func(a *account.Account) error {
 		return a.PostAdjustment(account.Adjustment{AdjustmentID: "a1", Amount: m("-1.25"), Category: account.CategoryCorrection,
