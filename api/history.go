@@ -249,7 +249,7 @@ func (e eventStream) VisitStreamUserEventsResponse(w http.ResponseWriter) error 
 		case <-keepAlive.C:
 			msg = ": keep-alive\n\n"
 		case p := <-e.changes:
-			msg = fmt.Sprintf("event: changed\ndata: {\"position\":%d}\n\n", p)
+			msg = fmt.Sprintf("event: changed\ndata: {\"position\":\"%d\"}\n\n", p)
 		}
 		if err := send(msg); err != nil {
 			return nil // the client went away

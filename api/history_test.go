@@ -291,7 +291,7 @@ func changedAt(t *testing.T, ev [2]string) int64 {
 	if ev[0] != "changed" {
 		t.Fatalf("event %v, want changed", ev)
 	}
-	if _, err := fmt.Sscanf(ev[1], `{"position":%d}`, &p); err != nil {
+	if _, err := fmt.Sscanf(ev[1], `{"position":"%d"}`, &p); err != nil {
 		t.Fatalf("changed data %q: %v", ev[1], err)
 	}
 	return p
