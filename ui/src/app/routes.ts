@@ -125,7 +125,13 @@ export const pages: readonly PageRoute[] = [
   },
   { path: '/withdraw-wallet', title: 'Withdraw', access: 'signedIn', menus: ['account'] },
   { path: '/referrals', title: 'Referrals', access: 'signedIn', menus: ['account'] },
-  { path: '/transaction-History', title: 'Transaction History', access: 'signedIn', menus: ['account'] },
+  {
+    path: '/transaction-History',
+    title: 'Transaction History',
+    access: 'signedIn',
+    menus: ['account'],
+    page: () => import('../features/history/HistoryPage').then((m) => m.HistoryPage),
+  },
   {
     path: '/upload-kyc',
     title: 'Identity Check',

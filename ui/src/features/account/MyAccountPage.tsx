@@ -8,6 +8,7 @@ import { QueryState } from '../../components/QueryState';
 import { RetryButton } from '../../components/RetryButton';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
+import { DashboardPanels } from './DashboardPanels';
 
 const INVEST_PATH = '/start-invest';
 
@@ -159,6 +160,7 @@ function Dashboard({ user }: { user: User }) {
         <Figure label="Total profit" amount={user.totalMaturityAmount} />
         {user.hasFees ? <Figure label="Fees paid" amount={user.fees} /> : null}
       </dl>
+      <DashboardPanels />
 
       <h2 className="section-title">Quick actions</h2>
       <QuickLinks links={menuLinks('account', viewer)} user={user} />
