@@ -59,7 +59,6 @@ describe('routes', () => {
 
   it.each([
     ['/investment/inv-123', 'Investment Details'],
-    ['/transaction-History', 'Transaction History'],
   ])('shows "Coming soon" for the planned account route %s when signed in', async (route, title) => {
     stubApi({ 'GET /api/users/loginStatus': json(true), 'GET /api/users/getUser': json(makeUser()) });
     renderApp({ route, ...signedIn() });
