@@ -14,7 +14,7 @@ export function BalanceChart({ points }: { points: Dashboard['balance'] }) {
   return (
     <div className="chart" aria-hidden="true" data-testid="balance-chart">
       <ResponsiveContainer width="100%" height={220}>
-        <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+        <LineChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="#d0d7e1" strokeDasharray="3 3" />
           <XAxis dataKey="date" tick={{ fontSize: 12 }} minTickGap={24} />
           <YAxis tickFormatter={usd} tick={{ fontSize: 12 }} width={80} />
@@ -31,7 +31,7 @@ export function ReturnsChart({ months }: { months: Dashboard['returnsByMonth'] }
   return (
     <div className="chart" aria-hidden="true" data-testid="returns-chart">
       <ResponsiveContainer width="100%" height={220}>
-        <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+        <BarChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="#d0d7e1" strokeDasharray="3 3" />
           <XAxis dataKey="month" tick={{ fontSize: 12 }} />
           <YAxis tickFormatter={usd} tick={{ fontSize: 12 }} width={80} />
