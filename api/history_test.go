@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -331,5 +332,25 @@ func TestEventsStreamNotifiesOnlyTheOwner(t *testing.T) {
 	if p := changedAt(t, theirs.next(t)); p < other.position {
 		t.Fatalf("the other investor was notified at position %d, before their own deposit at %d: another user's change leaked",
 			p, other.position)
+	}
+
+	// How late a notification is after staff's answer (docs/history.md quotes this): the
+	// projection's lag plus at most one feed interval.
+	var delays []time.Duration
+	for i := range 8 {
+		d := createUSDT(t, investor, "1", fmt.Sprintf("0xddd%d", i))
+		changedAt(t, mine.next(t)) // the request itself
+		res := staff.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "1"})
+		expect(t, res, http.StatusOK)
+		answered := time.Now()
+		confirmed, _ := strconv.ParseInt(res.header.Get("X-Clearvest-Position"), 10, 64)
+		for changedAt(t, mine.next(t)) < confirmed {
+		}
+		delays = append(delays, time.Since(answered))
+	}
+	slices.Sort(delays)
+	t.Logf("notification after staff's answer: median %v, max %v over %d confirmations", delays[len(delays)/2], delays[len(delays)-1], len(delays))
+	if delays[len(delays)-1] > 3*time.Second {
+		t.Errorf("a notification took %v; the feed polls every 500 ms", delays[len(delays)-1])
 	}
 }
