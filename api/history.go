@@ -248,7 +248,10 @@ func (e eventStream) VisitStreamUserEventsResponse(w http.ResponseWriter) error 
 			return nil
 		case <-keepAlive.C:
 			msg = ": keep-alive\n\n"
-		case p := <-e.changes:
+		case p, open := <-e.changes:
+			if !open {
+				return nil // the server is shutting down
+			}
 			msg = fmt.Sprintf("event: changed\ndata: {\"position\":\"%d\"}\n\n", p)
 		}
 		if err := send(msg); err != nil {

@@ -132,6 +132,20 @@ describe(`money history against ${BASE_URL}`, () => {
       await figure.getByText('$150.00').waitFor();
       await page.getByText('Nothing is waiting for a decision.').waitFor();
       assert.equal(await page.evaluate(() => globalThis.__sameDocument), true, 'the dashboard updated without a reload');
+
+      // On a phone, both pages fit the screen.
+      await page.setViewportSize({ width: 375, height: 740 });
+      for (const [path, title] of [
+        ['/my-account', 'Welcome, Hana'],
+        ['/transaction-History', 'Transaction History'],
+      ]) {
+        await page.goto(url(path));
+        await heading(page, title).waitFor();
+        await page.getByText('$150.00').first().waitFor();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${path} is ${overflow}px wider than a 375px screen`);
+        await expectAccessible(page, `${path} (phone)`);
+      }
     } finally {
       await investor.context.close();
       await staff.context.close();

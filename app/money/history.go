@@ -2,6 +2,7 @@ package money
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -14,6 +15,8 @@ var (
 	ErrPeriodReversed = domainerr.Field("from", "The start date must be on or before the end date.")
 	ErrBadCursor      = domainerr.Field("cursor", "The page cursor is not valid.")
 	ErrBadType        = domainerr.Field("type", "Please choose a valid type.")
+	// ErrShuttingDown refuses a new event stream while the server stops; the browser retries.
+	ErrShuttingDown = errors.New("money: the server is shutting down")
 )
 
 // Day is a UTC calendar day as the history filters take it; nil means open.
@@ -108,9 +111,17 @@ func (s *Service) Dashboard(ctx context.Context, a Actor) (Dashboard, error) {
 
 // Changes returns a channel that receives the newest item's position whenever new items land
 // in the caller's history, and the function that stops it.
+// The channel closes when CloseChanges is called.
 func (s *Service) Changes(ctx context.Context, a Actor) (<-chan int64, func(), error) {
-	return s.feed.Subscribe(ctx, a.UserID)
+	c, stop, err := s.feed.Subscribe(ctx, a.UserID)
+	if errors.Is(err, history.ErrFeedClosed) {
+		return nil, nil, ErrShuttingDown
+	}
+	return c, stop, err
 }
+
+// CloseChanges ends every subscription; the server calls it when it starts shutting down.
+func (s *Service) CloseChanges() { s.feed.Close() }
 
 func day(t time.Time) time.Time {
 	t = t.UTC()

@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -26,7 +27,11 @@ type Feed struct {
 	mu      sync.Mutex
 	subs    map[string]map[chan int64]struct{}
 	running bool
+	closed  bool
 }
+
+// ErrFeedClosed is returned by Subscribe once the feed is closed (the server is stopping).
+var ErrFeedClosed = errors.New("history feed: closed")
 
 // NewFeed returns a feed over the read model in pool; interval 0 means DefaultFeedInterval.
 func NewFeed(pool *pgxpool.Pool, interval time.Duration, log *slog.Logger) *Feed {
@@ -46,6 +51,9 @@ func (f *Feed) Subscribe(ctx context.Context, userID string) (<-chan int64, func
 	ch := make(chan int64, 1)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.closed {
+		return nil, nil, ErrFeedClosed
+	}
 	if !f.running {
 		// The head is read before Subscribe returns: an item that lands while the poller
 		// starts must not be taken for an old one.
@@ -64,6 +72,9 @@ func (f *Feed) Subscribe(ctx context.Context, userID string) (<-chan int64, func
 	return ch, func() {
 		once.Do(func() {
 			f.mu.Lock()
+			if _, ok := f.subs[userID][ch]; ok {
+				close(ch)
+			}
 			delete(f.subs[userID], ch)
 			if len(f.subs[userID]) == 0 {
 				delete(f.subs, userID)
@@ -71,6 +82,20 @@ func (f *Feed) Subscribe(ctx context.Context, userID string) (<-chan int64, func
 			f.mu.Unlock()
 		})
 	}, nil
+}
+
+// Close ends every subscription (their channels close) and refuses new ones, so that open
+// streams end when the server shuts down instead of holding it up.
+func (f *Feed) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	for u, chans := range f.subs {
+		for ch := range chans {
+			close(ch)
+		}
+		delete(f.subs, u)
+	}
 }
 
 // poll runs while anyone listens, announcing the items after last.

@@ -190,3 +190,62 @@ func TestHistoryReadModel(t *testing.T) {
 func rows(t *testing.T, pool *pgxpool.Pool) []string {
 	return pgtest.Texts(t, pool, `SELECT to_jsonb(i)::text FROM rm_history.items i ORDER BY position`)
 }
+
+// TestFeedAnnouncesNewItemsToTheirOwner subscribes two users, lands an item for one, and checks
+// that only its owner hears of it, with its position; closing the feed closes every
+// subscription and refuses new ones.
+func TestFeedAnnouncesNewItemsToTheirOwner(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := apptest.NewMoneyApp(t)
+	alice, bob := eventstore.NewEventID().String(), eventstore.NewEventID().String()
+	r := e.Runner(t, []projections.Projection{history.New(e.Codec)})
+	feed := history.NewFeed(e.Pool, 20*time.Millisecond, nil)
+	mine, stopMine, err := feed.Subscribe(ctx, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopMine()
+	theirs, stopTheirs, err := feed.Subscribe(ctx, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopTheirs()
+
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	e.Do(t, alice, func(a *account.Account) error {
+		return a.RequestDeposit(account.DepositRequest{DepositID: "d1", TransactionID: "DEP-AAAA-0001", Amount: m("5"), Asset: "USDT",
+			Network: "TRC20", OnChainAmount: "5", USDRate: "1"}, at)
+	})
+	e.CatchUp(t, r)
+	select {
+	case p := <-mine:
+		if p != e.Last {
+			t.Errorf("announced position %d, the item is at %d", p, e.Last)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the owner heard nothing within 10 s")
+	}
+	e.Do(t, bob, func(a *account.Account) error {
+		return a.RequestDeposit(account.DepositRequest{DepositID: "d2", TransactionID: "DEP-BBBB-0002", Amount: m("5"), Asset: "USDT",
+			Network: "TRC20", OnChainAmount: "5", USDRate: "1"}, at)
+	})
+	e.CatchUp(t, r)
+	// Bob's first announcement is his own item: alice's never reached him.
+	select {
+	case p := <-theirs:
+		if p != e.Last {
+			t.Errorf("bob was announced position %d, his item is at %d", p, e.Last)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("bob heard nothing within 10 s")
+	}
+
+	feed.Close()
+	if _, open := <-mine; open {
+		t.Error("a subscription is still open after Close")
+	}
+	if _, _, err := feed.Subscribe(ctx, alice); !errors.Is(err, history.ErrFeedClosed) {
+		t.Errorf("Subscribe after Close: %v, want ErrFeedClosed", err)
+	}
+}

@@ -39,49 +39,54 @@ function ChartFigure(props: { title: string; id: string; chart: ReactNode; table
 
 function BalanceTable({ points }: { points: Dashboard['balance'] }) {
   return (
-    <table className="visually-hidden">
-      <caption>Available balance at the end of each day with activity</caption>
-      <thead>
-        <tr>
-          <th scope="col">Date</th>
-          <th scope="col">Available balance</th>
-        </tr>
-      </thead>
-      <tbody>
-        {points.map((p) => (
-          <tr key={p.date}>
-            <td>{p.date}</td>
-            <td>
-              <Amount amount={p.balance} />
-            </td>
+    // Hidden by a wrapper: a table sizes to its content whatever width it is given.
+    <div className="visually-hidden">
+      <table>
+        <caption>Available balance at the end of each day with activity</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Available balance</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {points.map((p) => (
+            <tr key={p.date}>
+              <td>{p.date}</td>
+              <td>
+                <Amount amount={p.balance} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
 function ReturnsTable({ months }: { months: Dashboard['returnsByMonth'] }) {
   return (
-    <table className="visually-hidden">
-      <caption>Returns paid by month</caption>
-      <thead>
-        <tr>
-          <th scope="col">Month</th>
-          <th scope="col">Returns</th>
-        </tr>
-      </thead>
-      <tbody>
-        {months.map((m) => (
-          <tr key={m.month}>
-            <td>{m.month}</td>
-            <td>
-              <Amount amount={m.returns} />
-            </td>
+    <div className="visually-hidden">
+      <table>
+        <caption>Returns paid by month</caption>
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
+            <th scope="col">Returns</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {months.map((m) => (
+            <tr key={m.month}>
+              <td>{m.month}</td>
+              <td>
+                <Amount amount={m.returns} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
