@@ -19,37 +19,47 @@ export function useLiveRefresh() {
   const dispatch = useAppDispatch();
   useEffect(() => {
     const refresh = () => dispatch(api.util.invalidateTags([...LIVE_TAGS]));
+    const supported = typeof EventSource !== 'undefined';
+    let stream: EventSource | null = null;
     let poll: ReturnType<typeof setInterval> | null = null;
-    const startPolling = () => {
-      poll ??= setInterval(refresh, POLL_MS);
-    };
     const stopPolling = () => {
       if (poll !== null) clearInterval(poll);
       poll = null;
     };
-    if (typeof EventSource === 'undefined') {
-      startPolling();
-      return stopPolling;
-    }
-    const stream = new EventSource(EVENTS_URL, { withCredentials: true });
-    stream.addEventListener('ready', () => {
-      // Anything missed while the stream was down is fetched once, then the stream takes over.
-      if (poll !== null) refresh();
-      stopPolling();
-    });
-    stream.addEventListener('changed', (event) => {
-      try {
-        const { position } = JSON.parse((event as MessageEvent<string>).data) as { position?: unknown };
-        if (typeof position === 'string') dispatch(positionSeen(position));
-      } catch {
-        // A notification without a position still means "ask again".
-      }
-      refresh();
-    });
-    // The browser reconnects by itself; until it does, or if it gives up, poll.
-    stream.addEventListener('error', startPolling);
+    const open = () => {
+      const s = new EventSource(EVENTS_URL, { withCredentials: true });
+      stream = s;
+      s.addEventListener('ready', () => {
+        // Anything missed while the stream was down is fetched once, then the stream takes over.
+        if (poll !== null) refresh();
+        stopPolling();
+      });
+      s.addEventListener('changed', (event) => {
+        try {
+          const { position } = JSON.parse((event as MessageEvent<string>).data) as { position?: unknown };
+          if (typeof position === 'string') dispatch(positionSeen(position));
+        } catch {
+          // A notification without a position still means "ask again".
+        }
+        refresh();
+      });
+      // The browser reconnects by itself after a dropped connection; until it does, poll. A
+      // refused one (a 401 once the access cookie expired) it gives up on: the polls' requests
+      // renew the session, and each poll tries the stream again.
+      s.addEventListener('error', () => {
+        poll ??= setInterval(() => {
+          refresh();
+          if (stream?.readyState === EventSource.CLOSED) {
+            stream.close();
+            open();
+          }
+        }, POLL_MS);
+      });
+    };
+    if (supported) open();
+    else poll = setInterval(refresh, POLL_MS);
     return () => {
-      stream.close();
+      stream?.close();
       stopPolling();
     };
   }, [dispatch]);

@@ -31,13 +31,19 @@ const dashboard: Dashboard = {
 
 // A stand-in for the browser's EventSource: tests send the server's events through it.
 class FakeEventSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
   static last: FakeEventSource | null = null;
+  static opened = 0;
+  readyState = FakeEventSource.OPEN;
   url: string;
   listeners: Record<string, ((event: MessageEvent<string>) => void)[]> = {};
   closed = false;
   constructor(url: string) {
     this.url = url;
     FakeEventSource.last = this;
+    FakeEventSource.opened++;
   }
   addEventListener(name: string, listener: (event: MessageEvent<string>) => void) {
     (this.listeners[name] ??= []).push(listener);
@@ -47,6 +53,7 @@ class FakeEventSource {
   }
   close() {
     this.closed = true;
+    this.readyState = FakeEventSource.CLOSED;
   }
 }
 
@@ -133,5 +140,24 @@ describe('dashboard charts and pending requests', () => {
       await vi.advanceTimersByTimeAsync(45_000);
     });
     expect(api.to('GET /api/invest/dashboard').length).toBeLessThanOrEqual(after + 1);
+  });
+
+  it('opens the stream again on the next poll when the browser gave up on it', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/invest/dashboard': json(dashboard) });
+    vi.stubGlobal('EventSource', FakeEventSource);
+    renderApp({ route: '/my-account', ...signedIn(investor) });
+    await screen.findByTestId('pending-panel');
+    const refused = FakeEventSource.last!;
+    const opened = FakeEventSource.opened;
+    act(() => {
+      refused.readyState = FakeEventSource.CLOSED; // e.g. a 401 after the access cookie expired
+      refused.emit('error');
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(15_000);
+    });
+    expect(FakeEventSource.opened).toBe(opened + 1);
+    expect(FakeEventSource.last).not.toBe(refused);
   });
 });
