@@ -177,7 +177,7 @@ function StatementForm() {
     setProblem('');
     try {
       const csv = await fetchStatement({ from: from || undefined, to: to || undefined }).unwrap();
-      const url = URL.createObjectURL(new Blob([csv as unknown as string], { type: 'text/csv' }));
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
       const link = document.createElement('a');
       link.href = url;
       link.download = statementFileName(from, to || utcDay(new Date()));
