@@ -19,6 +19,7 @@ import (
 	"clearvest/eventstore"
 	"clearvest/platform/config"
 	"clearvest/projections"
+	"clearvest/projections/history"
 	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
 	"clearvest/projections/withdrawals"
@@ -30,14 +31,21 @@ const (
 )
 
 // newMoneyApp is the API with the money service and its read models (the books, which hold the
-// figures, the wallets, which hold the deposits, and the withdrawals), deposit addresses
-// configured for BTC on Bitcoin and USDT on TRON, and the default withdrawal fee.
-func newMoneyApp(t *testing.T) *app {
+// figures, the wallets, which hold the deposits, the withdrawals and the history), deposit
+// addresses configured for BTC on Bitcoin and USDT on TRON, and the default withdrawal fee.
+func newMoneyApp(t *testing.T) *app { return newMoneyAppAt(t, nil) }
+
+// newMoneyAppAt is newMoneyApp with the money service reading time from clk (nil: the
+// environment's clock).
+func newMoneyAppAt(t *testing.T, clk clock.Clock) *app {
 	t.Helper()
 	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
-		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec)}
+		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec)}
 	}, money.Migrations))
-	svc := newMoneyService(t, env, env.Commands, nil, env.Clock)
+	if clk == nil {
+		clk = env.Clock
+	}
+	svc := newMoneyService(t, env, env.Commands, nil, clk)
 	return serve(t, env, func(d *api.Deps) { d.Money = svc })
 }
 

@@ -129,6 +129,11 @@ var operationActions = map[string]Action{
 	"getPendingWithdrawals":    ActReviewQueues,
 	"approveWithdrawal":        ActReviewQueues,
 	"rejectWithdrawal":         ActReviewQueues,
+	// Each reads the caller's own money only.
+	"getTransactionHistory": ActOwnAccount,
+	"getStatement":          ActOwnAccount,
+	"getDashboard":          ActOwnAccount,
+	"streamUserEvents":      ActOwnAccount,
 }
 
 // Allowed reports whether role may perform action.

@@ -88,6 +88,36 @@ func (e DepositStatus) Valid() bool {
 	}
 }
 
+// Defines values for HistoryType.
+const (
+	HistoryTypeAdjustment  HistoryType = "Adjustment"
+	HistoryTypeBonus       HistoryType = "Bonus"
+	HistoryTypeFee         HistoryType = "Fee"
+	HistoryTypeInvestment  HistoryType = "Investment"
+	HistoryTypeTransaction HistoryType = "Transaction"
+	HistoryTypeWithdrawal  HistoryType = "Withdrawal"
+)
+
+// Valid indicates whether the value is a known member of the HistoryType enum.
+func (e HistoryType) Valid() bool {
+	switch e {
+	case HistoryTypeAdjustment:
+		return true
+	case HistoryTypeBonus:
+		return true
+	case HistoryTypeFee:
+		return true
+	case HistoryTypeInvestment:
+		return true
+	case HistoryTypeTransaction:
+		return true
+	case HistoryTypeWithdrawal:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InvestEligibilityEligible.
 const (
 	InvestEligibilityEligibleTrue InvestEligibilityEligible = true
@@ -373,6 +403,12 @@ type ApproveWithdrawalRequest struct {
 	UsdRate *string `json:"usdRate,omitempty"`
 }
 
+// BalancePoint defines model for BalancePoint.
+type BalancePoint struct {
+	Balance string             `json:"balance"`
+	Date    openapi_types.Date `json:"date"`
+}
+
 // ChangePasswordRequest defines model for ChangePasswordRequest.
 type ChangePasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -429,6 +465,13 @@ type CreateWithdrawalRequest struct {
 	// Network BTC, ERC20 or TRC20.
 	Network       string `json:"network"`
 	WalletAddress string `json:"walletAddress"`
+}
+
+// Dashboard defines model for Dashboard.
+type Dashboard struct {
+	Balance        []BalancePoint `json:"balance"`
+	Pending        []HistoryItem  `json:"pending"`
+	ReturnsByMonth []MonthReturn  `json:"returnsByMonth"`
 }
 
 // Deposit defines model for Deposit.
@@ -589,6 +632,45 @@ type GoogleLinkRequest struct {
 	Password *string `json:"password,omitempty"`
 	TotpCode *string `json:"totpCode,omitempty"`
 }
+
+// HistoryItem defines model for HistoryItem.
+type HistoryItem struct {
+	// UnderscoreId The event's id.
+	UnderscoreId string `json:"_id"`
+	Amount       string `json:"amount"`
+
+	// BalanceAfter The available balance after this item.
+	BalanceAfter string    `json:"balanceAfter"`
+	Date         time.Time `json:"date"`
+
+	// Details Plan and terms, network, address and transaction hash, reason or notes, category,
+	// and the staff decision, as the event recorded them.
+	Details map[string]interface{} `json:"details"`
+
+	// Effect Signed effect on the available balance, decimal string.
+	Effect string `json:"effect"`
+	Fee    string `json:"fee"`
+
+	// Reference The deposit's transaction ID, the investment's or the withdrawal's id.
+	Reference string `json:"reference"`
+
+	// Status A request's current status (Pending, Confirmed, Active, Ended, Approved, Rejected),
+	// a decision's decided status, or Completed.
+	Status string `json:"status"`
+	Title  string `json:"title"`
+
+	// Type What an item is about; `Transaction` is a deposit.
+	Type HistoryType `json:"type"`
+}
+
+// HistoryPage defines model for HistoryPage.
+type HistoryPage struct {
+	Items      []HistoryItem `json:"items"`
+	NextCursor *string       `json:"nextCursor,omitempty"`
+}
+
+// HistoryType What an item is about; `Transaction` is a deposit.
+type HistoryType string
 
 // InvestEligibility defines model for InvestEligibility.
 type InvestEligibility struct {
@@ -902,6 +984,13 @@ type MetaEnvironment string
 
 // MetaProduct defines model for Meta.Product.
 type MetaProduct string
+
+// MonthReturn defines model for MonthReturn.
+type MonthReturn struct {
+	// Month YYYY-MM (UTC).
+	Month   string `json:"month"`
+	Returns string `json:"returns"`
+}
 
 // MyKyc defines model for MyKyc.
 type MyKyc struct {
@@ -1273,6 +1362,12 @@ type WithdrawalStatus string
 // EmailPath defines model for EmailPath.
 type EmailPath = string
 
+// HistoryFrom defines model for HistoryFrom.
+type HistoryFrom = openapi_types.Date
+
+// HistoryTo defines model for HistoryTo.
+type HistoryTo = openapi_types.Date
+
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
@@ -1346,6 +1441,19 @@ type GetInvestEligibilityParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// GetTransactionHistoryParams defines parameters for GetTransactionHistory.
+type GetTransactionHistoryParams struct {
+	Type *HistoryType `form:"type,omitempty" json:"type,omitempty"`
+
+	// From First UTC day included.
+	From *HistoryFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last UTC day included.
+	To     *HistoryTo `form:"to,omitempty" json:"to,omitempty"`
+	Cursor *string    `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *int       `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // GetInvestmentHistoryParams defines parameters for GetInvestmentHistory.
 type GetInvestmentHistoryParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
@@ -1372,6 +1480,15 @@ type StartInvestmentParams struct {
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetStatementParams defines parameters for GetStatement.
+type GetStatementParams struct {
+	// From First UTC day included.
+	From *HistoryFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last UTC day included.
+	To *HistoryTo `form:"to,omitempty" json:"to,omitempty"`
 }
 
 // ApproveInvestmentParams defines parameters for ApproveInvestment.
@@ -1860,12 +1977,18 @@ type ServerInterface interface {
 	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
 	// (GET /invest/adminPendingInvestment)
 	GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams)
+	// GetDashboard The caller's dashboard charts and pending requests
+	// (GET /invest/dashboard)
+	GetDashboard(w http.ResponseWriter, r *http.Request)
 	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
 	// (GET /invest/deposit-maturity)
 	SettleMaturedInvestments(w http.ResponseWriter, r *http.Request)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
+	// GetTransactionHistory The caller's money history, newest first
+	// (GET /invest/getTransactionHistory)
+	GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams)
 	// GetInvestmentHistory The caller's investments, newest first
 	// (GET /invest/investment-history)
 	GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams)
@@ -1881,6 +2004,9 @@ type ServerInterface interface {
 	// StartInvestment Ask to invest an amount in a plan
 	// (POST /invest/start-invest)
 	StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams)
+	// GetStatement A CSV statement of the caller's money for a period
+	// (GET /invest/statement.csv)
+	GetStatement(w http.ResponseWriter, r *http.Request, params GetStatementParams)
 	// ApproveInvestment Approve a pending investment (authors and admins)
 	// (PUT /invest/{investmentId}/approve)
 	ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams)
@@ -1929,6 +2055,9 @@ type ServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams)
+	// StreamUserEvents Server-sent events telling the caller that their money changed
+	// (GET /users/events)
+	StreamUserEvents(w http.ResponseWriter, r *http.Request)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams)
@@ -2097,6 +2226,12 @@ func (_ Unimplemented) GetPendingInvestments(w http.ResponseWriter, r *http.Requ
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetDashboard The caller's dashboard charts and pending requests
+// (GET /invest/dashboard)
+func (_ Unimplemented) GetDashboard(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
 // (GET /invest/deposit-maturity)
 func (_ Unimplemented) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
@@ -2106,6 +2241,12 @@ func (_ Unimplemented) SettleMaturedInvestments(w http.ResponseWriter, r *http.R
 // GetInvestEligibility Whether the signed-in user may start an investment
 // (GET /invest/eligibility)
 func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetTransactionHistory The caller's money history, newest first
+// (GET /invest/getTransactionHistory)
+func (_ Unimplemented) GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2136,6 +2277,12 @@ func (_ Unimplemented) GetInvestmentQuote(w http.ResponseWriter, r *http.Request
 // StartInvestment Ask to invest an amount in a plan
 // (POST /invest/start-invest)
 func (_ Unimplemented) StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetStatement A CSV statement of the caller's money for a period
+// (GET /invest/statement.csv)
+func (_ Unimplemented) GetStatement(w http.ResponseWriter, r *http.Request, params GetStatementParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2232,6 +2379,12 @@ func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request, pa
 // ChangePassword Change the password (ends every other session)
 // (PATCH /users/changePassword)
 func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StreamUserEvents Server-sent events telling the caller that their money changed
+// (GET /users/events)
+func (_ Unimplemented) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2646,6 +2799,20 @@ func (siw *ServerInterfaceWrapper) GetPendingInvestments(w http.ResponseWriter, 
 	handler.ServeHTTP(w, r)
 }
 
+// GetDashboard operation middleware
+func (siw *ServerInterfaceWrapper) GetDashboard(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetDashboard(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SettleMaturedInvestments operation middleware
 func (siw *ServerInterfaceWrapper) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
 
@@ -2692,6 +2859,91 @@ func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetInvestEligibility(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetTransactionHistory operation middleware
+func (siw *ServerInterfaceWrapper) GetTransactionHistory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTransactionHistoryParams
+
+	// ------------- Optional query parameter "type" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetTransactionHistory(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2884,6 +3136,52 @@ func (siw *ServerInterfaceWrapper) StartInvestment(w http.ResponseWriter, r *htt
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.StartInvestment(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetStatement operation middleware
+func (siw *ServerInterfaceWrapper) GetStatement(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetStatementParams
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetStatement(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3516,6 +3814,20 @@ func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ChangePassword(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// StreamUserEvents operation middleware
+func (siw *ServerInterfaceWrapper) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StreamUserEvents(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5568,6 +5880,18 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/invest/{investmentId}/early-redemption", wrapper.RedeemEarly)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/getTransactionHistory", wrapper.GetTransactionHistory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/statement.csv", wrapper.GetStatement)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/dashboard", wrapper.GetDashboard)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/events", wrapper.StreamUserEvents)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/payments/addresses", wrapper.ListDepositAddresses)
 	})
 	r.Group(func(r chi.Router) {
@@ -5996,6 +6320,55 @@ func (response GetPendingInvestments500JSONResponse) VisitGetPendingInvestmentsR
 	return err
 }
 
+type GetDashboardRequestObject struct {
+}
+
+type GetDashboardResponseObject interface {
+	VisitGetDashboardResponse(w http.ResponseWriter) error
+}
+
+type GetDashboard200JSONResponse Dashboard
+
+func (response GetDashboard200JSONResponse) VisitGetDashboardResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboard401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetDashboard401JSONResponse) VisitGetDashboardResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboard500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetDashboard500JSONResponse) VisitGetDashboardResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SettleMaturedInvestmentsRequestObject struct {
 }
 
@@ -6098,6 +6471,70 @@ func (response GetInvestEligibility403JSONResponse) VisitGetInvestEligibilityRes
 type GetInvestEligibility500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetInvestEligibility500JSONResponse) VisitGetInvestEligibilityResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistoryRequestObject struct {
+	Params GetTransactionHistoryParams
+}
+
+type GetTransactionHistoryResponseObject interface {
+	VisitGetTransactionHistoryResponse(w http.ResponseWriter) error
+}
+
+type GetTransactionHistory200JSONResponse HistoryPage
+
+func (response GetTransactionHistory200JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistory400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetTransactionHistory400JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistory401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetTransactionHistory401JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistory500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetTransactionHistory500JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -6451,6 +6888,84 @@ func (response StartInvestment422JSONResponse) VisitStartInvestmentResponse(w ht
 type StartInvestment500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response StartInvestment500JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatementRequestObject struct {
+	Params GetStatementParams
+}
+
+type GetStatementResponseObject interface {
+	VisitGetStatementResponse(w http.ResponseWriter) error
+}
+
+type GetStatement200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type GetStatement200TextcsvResponse struct {
+	Body          io.Reader
+	Headers       GetStatement200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetStatement200TextcsvResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/csv")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetStatement400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetStatement400JSONResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatement401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetStatement401JSONResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatement500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetStatement500JSONResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -8009,6 +8524,84 @@ func (response ChangePassword429JSONResponse) VisitChangePasswordResponse(w http
 type ChangePassword500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamUserEventsRequestObject struct {
+}
+
+type StreamUserEventsResponseObject interface {
+	VisitStreamUserEventsResponse(w http.ResponseWriter) error
+}
+
+type StreamUserEvents200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response StreamUserEvents200TexteventStreamResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type StreamUserEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StreamUserEvents401JSONResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamUserEvents500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StreamUserEvents500JSONResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -11955,12 +12548,18 @@ type StrictServerInterface interface {
 	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
 	// (GET /invest/adminPendingInvestment)
 	GetPendingInvestments(ctx context.Context, request GetPendingInvestmentsRequestObject) (GetPendingInvestmentsResponseObject, error)
+	// GetDashboard The caller's dashboard charts and pending requests
+	// (GET /invest/dashboard)
+	GetDashboard(ctx context.Context, request GetDashboardRequestObject) (GetDashboardResponseObject, error)
 	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
 	// (GET /invest/deposit-maturity)
 	SettleMaturedInvestments(ctx context.Context, request SettleMaturedInvestmentsRequestObject) (SettleMaturedInvestmentsResponseObject, error)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
+	// GetTransactionHistory The caller's money history, newest first
+	// (GET /invest/getTransactionHistory)
+	GetTransactionHistory(ctx context.Context, request GetTransactionHistoryRequestObject) (GetTransactionHistoryResponseObject, error)
 	// GetInvestmentHistory The caller's investments, newest first
 	// (GET /invest/investment-history)
 	GetInvestmentHistory(ctx context.Context, request GetInvestmentHistoryRequestObject) (GetInvestmentHistoryResponseObject, error)
@@ -11976,6 +12575,9 @@ type StrictServerInterface interface {
 	// StartInvestment Ask to invest an amount in a plan
 	// (POST /invest/start-invest)
 	StartInvestment(ctx context.Context, request StartInvestmentRequestObject) (StartInvestmentResponseObject, error)
+	// GetStatement A CSV statement of the caller's money for a period
+	// (GET /invest/statement.csv)
+	GetStatement(ctx context.Context, request GetStatementRequestObject) (GetStatementResponseObject, error)
 	// ApproveInvestment Approve a pending investment (authors and admins)
 	// (PUT /invest/{investmentId}/approve)
 	ApproveInvestment(ctx context.Context, request ApproveInvestmentRequestObject) (ApproveInvestmentResponseObject, error)
@@ -12024,6 +12626,9 @@ type StrictServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
+	// StreamUserEvents Server-sent events telling the caller that their money changed
+	// (GET /users/events)
+	StreamUserEvents(ctx context.Context, request StreamUserEventsRequestObject) (StreamUserEventsResponseObject, error)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(ctx context.Context, request ForgotPasswordRequestObject) (ForgotPasswordResponseObject, error)
@@ -12348,6 +12953,30 @@ func (sh *strictHandler) GetPendingInvestments(w http.ResponseWriter, r *http.Re
 	}
 }
 
+// GetDashboard operation middleware
+func (sh *strictHandler) GetDashboard(w http.ResponseWriter, r *http.Request) {
+	var request GetDashboardRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDashboard(ctx, request.(GetDashboardRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDashboard")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetDashboardResponseObject); ok {
+		if err := validResponse.VisitGetDashboardResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SettleMaturedInvestments operation middleware
 func (sh *strictHandler) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
 	var request SettleMaturedInvestmentsRequestObject
@@ -12391,6 +13020,32 @@ func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Req
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetInvestEligibilityResponseObject); ok {
 		if err := validResponse.VisitGetInvestEligibilityResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetTransactionHistory operation middleware
+func (sh *strictHandler) GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams) {
+	var request GetTransactionHistoryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTransactionHistory(ctx, request.(GetTransactionHistoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTransactionHistory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetTransactionHistoryResponseObject); ok {
+		if err := validResponse.VisitGetTransactionHistoryResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -12527,6 +13182,32 @@ func (sh *strictHandler) StartInvestment(w http.ResponseWriter, r *http.Request,
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(StartInvestmentResponseObject); ok {
 		if err := validResponse.VisitStartInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetStatement operation middleware
+func (sh *strictHandler) GetStatement(w http.ResponseWriter, r *http.Request, params GetStatementParams) {
+	var request GetStatementRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetStatement(ctx, request.(GetStatementRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetStatement")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetStatementResponseObject); ok {
+		if err := validResponse.VisitGetStatementResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -13000,6 +13681,30 @@ func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request, 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ChangePasswordResponseObject); ok {
 		if err := validResponse.VisitChangePasswordResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// StreamUserEvents operation middleware
+func (sh *strictHandler) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
+	var request StreamUserEventsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StreamUserEvents(ctx, request.(StreamUserEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StreamUserEvents")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StreamUserEventsResponseObject); ok {
+		if err := validResponse.VisitStreamUserEventsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -14238,312 +14943,338 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3bchtH2iD4KrlYbxCIKYAgRck2GROzFEXZbJ3YItV2b8MrJKoSQDYLmdWZWYTQXkXM5VxPTMQ8yj7A",
-	"vMn/JBv5fZlVWUAVAAqURHt1Y4uoqjx+5+PvrVjOMimYMLp1/HtrymjCFPzzImGzTBom4sXP3NhfEqZj",
-	"xTPDpWgdty4V00wY0h4albNhh0hBzJQRbaRiCaFCz5kiRhJKFMsYNSwhiv0rZ9qQOTdTfJnO2EAMg7m6",
-	"L9hieEyENFMuJkRROyrXxPAZ6w1EK2rpeMpm1C6IiXzWOv5Hyy6g9VvUMouMtY5b2iguJq2PH6PWpdQc",
-	"17u8/J9SOaIpydwLRI5hQSnVhrBbuzGY1q+YZhkTCUt6lQWMpZpR0zpucWGeHLWi1owLPrOL6her4cKw",
-	"CVOwnLfMqMXp2DC1uqArFkuRaHtic8oNGbGxVIwYtbDnQCeUi+rkxVwHtXNdGZqyLa5tPmV4cYrRhMxk",
-	"wlJNpjSxV2B/i6cscc/hKFhSHhoXcC8nA2FfSKihZEYX8OWCGaKncg6fxjRNmdrTJKXGnmY8pWJy5+v8",
-	"GLUyquiMGQei5zPK00tqpvYPbneX2T+ilqAz+yWzz1tRy66cK5a0ju3QlTOkH14yMbEjHD4+qoOgADRf",
-	"sMXqeb6iN0wDjBu1QCgKwEbTMTsuMKAK9+SGLQgVSfmD/2rCjMYjHXNlgQ9xCWCAtGdU3bCEVJDmZ26O",
-	"ibtQLrSxVynHROVCWOgxcx6zHjmwwHX4+PFA3HLNRykjp1dnFxf2OhSN7alGhPUmPULJu3cXz06IYjM2",
-	"GzGLz2OpyOERmcpcabw4OHAkGOWRL2Fyq/GwHwOy+L8Pao9e3DJtZkyYi2cNN8zLV5JtL/rJ0d0oxWkJ",
-	"74qZXAmWkJG9OcKoSjlTJJazGRVJj1zbm2TqlinAYR2Rkcwt2YhILgxPCzwbCIdoAC3/yplakFwzi3i3",
-	"jGRUa5YQbtYc9K/ds5RRZbffLda+C226VlRoGttxGo/bBO/seN7vNFPN17rj4L9wM00UndP0M03x0X6r",
-	"Myk0A0r0lCZvEXntX7EUhgn4J82ylMfUntj+PzWCVznLd4qNW8et/32/5ML7+FTvnyslFU5VhUcLZFxk",
-	"uSFckxlN7UVbxvQxap1JMU55/AUWcUpiKeJcKctLkJwTqQglSY5zsQj/rmX5ZIXjE214mg6Eo1gW8D9G",
-	"redSjXiSMPH5N3TFJxaxuSCj3AAHo2kq5ywhbSVTFhGdaxQBIsJnGVNaCmq4mHTg5H+Sgn2Zq1dMy1zF",
-	"jLAPHLixZSFzqknCUmYcpZ5IiRBxIQxTgqY45Oc/RTljKLjNLWDMlRSTQjAEwnhCEmYoTzWhioEAUdLM",
-	"VE5g0a+leW7p5udf72tJdB5PiRz9k8WGeLZoZCC2wJIu6SKVNLmW8iVVky921Yg7I5ksLLIbKUlqp4cl",
-	"XUv5ioqFozv6CyxJSjKjYkGoMWyWGW3l0UBjAOm2W4i3dXO4t/cDQRgmeidobqZS8X+zL3LrhmiP70Cn",
-	"RjQhsWIJE4bTVMP5vhOZkjHTmo5Sdi4MN4vPv7RfWJp2kaJHQIlGitEbK2COcs0F05qoPGWkDXIaFzof",
-	"j3nMLbKNaEpFzDqwIcVAnKCiRrtCWkxJwsdjBgTcAZqjuu+EzrNMKsOSVyzh9BqY35cA+DG3yLfImIV2",
-	"oMFxzDID3O2jZ88Aa6dZpuQtKxl9wH4zJTOmDEfWLMXZlHJxOpO5qFFjf5ZzMgMSgAqgFb0M0FOrJkWE",
-	"j8mNkHPQvQKh4Ki/IhRELfPhZ6qnq3PYrWV0IXNDAgmKTKmeLg172K8bN9fJW2pY/cDvrp4RRQ0jcCfA",
-	"nrZe8sdQBPqHX3+peiFZBMkCWPwl1XouVdJ42LEUY65m/r1lqb92dzJN7vR+tv3LH+t2gkt8xkCqb9wJ",
-	"bYAXe9w0NjlN0wVRLGb81p55wmI+oynBmZdO/tFhzTaENDhTdQ+1cFURu7cRgCu3uiS0u53V3rJ9ohZ1",
-	"95oA+LEPdJal9qOfnrZqVppwmp6tvPufjo7qXkZJPHzxneBWgnnBxSSRs9amncEAES6udjuKUcN2uWkD",
-	"srZVsqRyBGH1psv1H/T7/V6/v8XtA5lZusqDJ3WHxMxcqpttXt2J0p0Qf7IgQD69PgPB8vz654jwiZD+",
-	"wburZ9e70kIpurFd6Qo1BNpVOfMp1VYPrk54cPjDJtBwl+oPujzHZjjZgpesBRV6wwQZKznD072lPLWS",
-	"g+fLy5BzAq+NGSOxnDFNLHeQY7fZCkjdEaJWzzuW9qyl5UGEixMyWpCEjWmeGrhOK6Cfvz077MONX9t/",
-	"RQAAUtj/LR/+BiitTv/0+ixyg0uFY28z3txK3uY0SRTTejtCX3v71XHWQ4GjEzW3Xi5jSVibMsWq8GrR",
-	"ycg0scetmTPuwdX06kjg9rTHUFPPZ5oBYZU6s5gnLDk1FftQQg3rGg6kdN3FNnOwzZRo5Y1/KadR1Z0q",
-	"NbD5v74llrQTJuz/NGnDWeJldGq37vlx/YFaAZ/XnCJpD1oWyQYtZ6VzUgxLmmZxhvC7HKS9wFxvko4d",
-	"DF7hy3Wsv6QMz84vu9+/ePTX7o+/vjpsrSXB6yTKmmfN+tvSOt9pZzzcQt5YJcVRgVkhPCxDT7nYYkfF",
-	"aQY37sGxej1r8DwgLo3o3oxbWxzOKbxbxaEtPnvt3l6haY2nt3mTL7lupmv4Bzdsti14+qMrxWuqFF2s",
-	"LrmYYN0S/ZF698/T67NW1Dq//rkVWbS9rnEFFR+/Lo926XPLaVpRCzjOuhH+mrOc1ZyNfjPeHrkTHOvO",
-	"BwmTXxg223iUxQwRLm3NgZaDru5qwpybsV48TKWYAOl104H4NadINKkhdmpLEld8C8v+hOJItjyIpv3a",
-	"7ZZrXrPpq4K8eji4ZCKx11NofEAk3jL7IUvWgcQ7XeefvQ7ZcVsbOh6TW87mmkiRLoBTVA/7PU9qaQh6",
-	"JWsZqlOI1gs378F14XQfHKz+YG7PUhnfrEKBkPP67QVWnT1NvHXfAj1pv7s+61Sufi1CyPG4Vhq1QDam",
-	"CmAMPcF2iYRrQqfOZ+lcZCmRgkWEakLJT5IkuYJ1WV79/eG0P+vrQatTFZXd783raYT9a++XwPcIF2Q+",
-	"lSkjGr/YCuaXlVM5bxUHsbyCdRd2mtxafaGOXhcP6j2Ut6zmqAatiAxaP/Zn+I+D6SP7z449amrITGpD",
-	"Hj153CcJXWjS/uH7J/3+dPVgqzL7ZqODX2vDRl85FKhuMHEiyXYwNjWzejRqwDud4wrqnhn2oeGB3IyQ",
-	"gI9GtsopItyKG9ctdc1RXOWzGa2zu9ztRD5l47vsr25H51Sli7csYbPMu9OrWxpLNWaWo9SjIbrYyYTf",
-	"MkHyrFYAr3j963aVKS5intG0QbtAjXtE4xvv6llR13sbrU9LsQflnFGwx9oj8r646srOb5laEGYfEu9c",
-	"BgYMMQJ6SjO2ymS8YW6ZIGgDm5nReMoF6ypGE/hBMaqliMqonzgF58Es14bQ2Fidn5tjMhRs/j5htzxm",
-	"w4Fox1IYLnKGroNUTrj4hZvpmUxYJyJD+OE9+5DZsxmiopYh/wVHS5cLS+MnUrBjf+wDAV/Zz4002Xt/",
-	"tEPSRsVZmsyPX/heh3YyLm7Ct3+ScpKygfATCcYSDXvzlmLwRAvCupZZsgS0yg7GVpRErtxwHciNOUuT",
-	"JqEgy42lpWBRCY4Wr9LythEYdwQjMEyVuPogpZUpZ0xrOmENIFz6VyNi9+jMc3Zeq8CdQOgRWCGmck6o",
-	"7nJdnfcyZVRb5dowRSi5pSlPSONi3G2+tFdWsyILFSHIgEx0jGxe3rAivG4JKCJYcwWcCBXJQFgIgLng",
-	"p/ZIyblmShOaakkmlkNbYRSG/NmY7I1IFySW8oYzMoxv37tp3sPIQ3fV67HZn3Ydwj6XaiLNRudHIdht",
-	"jipbmQKB+CUXN2t8K4jqmwyB2V2cKR7LNg9ct2qM0DpP+YSPeOocpEuHAg8xEtGJ5kblrDzmkZQpo2Ll",
-	"QooPf2uceOa8kdvJ3TSOVc6Sc234rNabdioIcw9LQRS4EaMQ9aWlFV5BKOVjAEEcEgJG0wWRt8yLtmpG",
-	"2lOajrv20UD4gAImTKdHnnGdpXQRIImbh2uSUZ444dOKZ9TkipsF+HQLroLhZwPBLK8lqmC2tXDebGQE",
-	"t6TnWhE4ErcxL2YNypHmlrIQKkROU65Zgm5Jd5IxzUyuWAJno62EnTEVg0fFzKWfWNdOGadS383ahl+A",
-	"LBLAQgFqn2QKZSJ5didx7G6SThBTGN5pYJyUZsrUnGvWaZCKtFF57KWudVr3KwdWF8EnluO4n0/XAAyu",
-	"OiJj/oElYBMATzxNg4Vi6HIHPRzsQwYat9/vfMpTRpx2XrsRdJWvTo9wTP4Tqa4zQpwJsKV+1JSKBhxI",
-	"qdV3rUYNqI1OsYKNl3Ie/F6YF6vs9CnVPG6at0lMTan4G1O6NuzUruwWHxbcExeKGLS0NI9fvVprTKbk",
-	"RDGtLxHn1inmSuaTKeEG51mehuvIAqpBa4FT39tJQNA6zr/jYtMt11kXeWqJPtV1B/DLdEHQzKKc0cY5",
-	"x2oM8rhClpzqdYabGYb1F8EYIENxYWRE6BjFID+UfXXDXM+VnG2cbT6VuphPG6oMRNNzbcXBe/UuKHM3",
-	"6rSdQ6JktIFPgqnZM7oILeTBddqnzdEqBRsA3uAlVuR3AG9g8PFsqE0NsWKqIWOZq4JJ1NO/Xf0WaFcD",
-	"MlFgbRVHA19G4YAoDiPYOTLJFXpaULaQNVTpdpVzreLtqhSz2d9RXmGDG8CZumvtgYjhexqi1jkoG1Me",
-	"TwnyT10huVsaKYrlbG8uD8S9TYbycPg1tvJyxHtxADiF42KnvW3vDaiZbvu97ugaCIjbp3sHeEV+3/bq",
-	"G696s5sgPANp2LrQjiaJd/V3bzNqInUu6Wkb25IjFkyfNshdTCTEgmA1QgZ5DFPMiWEsIULOt0fGjaIW",
-	"Cm1rBaoaDma/aRz0f/1P4illRBTmx5BCVyKBqlQ77fbcZ73C7wh9QdHXEXK3o4CAl7cVwsF6yFvnozqN",
-	"Db+1E57b49jkqHqxiF0AbKO1QOejGdfNomX53Cmgt5zNIQZf3oBgf0KO+j9aaKMCFA9QTp35xsHYhgzE",
-	"laN4sYjPqN7d2yrjvKCxqzsrHhMpMKJYyHkE5reMKaJ5wkh7PrUEC9gYnIG30oFosRXdfrGIn7mZVul1",
-	"1LpZxFdbSVgvihfRVO9uRTcZiMtXIiLYnFnhiCttIsJoPEUDrZXe/dbusqGrEmhqtuQFrO3MLXEZS7r6",
-	"DALu7qZ9N3pNuf4bU3zMWVKv6jd4VaNWNnVJO2tkY4+p1ONnYYouZLX6zOMNHls/e3lOlY0EAmZ5VqvU",
-	"ZWkeuKAQ9EJcqQLXGnHBAraDnRpMvYsRRs48h78rDis2zjVLAlxus1lmFqAxUFEYHT4JXZG0NgC5J4Rb",
-	"jHcJSWD18OLI8wZKvnR/xZ1T0wpWUr1Ff6pNV+dpUl1svmHC+GyO6qE/YwZV7CKA1b1etXLwGZ2w/X9m",
-	"bFKrUk7p4eMnNfIj+0Cufj7tHj5+4k0ZQJepJnmWSppUzBbBeBwN05uoln0NXv83q818XRUT7sQducbl",
-	"xnSGDrB6G0uu0qYQ0QkzwdVgupsm3IBZd9AatEprE8wUpPNVz3+fZnzfornev1nE+/2DHw/Gj+LD7vf0",
-	"iHW/Hx3E3R/ZYdJ9TJ+Mvo9/SH5k/fF+ATz7B/tjJVHYWQ+H9kArhxRVoMcddXHhuPcNAFli3Qpklhag",
-	"DTddjPEWv7grjNTv003fsH6H5VvzPc9uqnAAlwzEiyDXIDQGyr/Zzxxwj4YlblBha8Ab8i33tLPfFcD3",
-	"LzuQs3LS5ASUO6gfwGdME1ivlc/RDHcnzfiddkmC2xLrOyvDOMN6vrZG//0UMWYNE7sC6whU2nCZz1wH",
-	"VOVOQpkjb8uc6s5xZOvJ3oEDTyw5EUqZUz6x8v/Y5XN3kWYHJlOHlL1mUmvuJO1tIz6VYlOFTIWzhRfU",
-	"ABBIUBqVqMoF7yRmzOiHC/z+EPQm98dBnQBSbw4/JWOFySLAQ0Jn/3JGRX0WWfXyN+hulVjM7U6xJMu1",
-	"pnxaCHOOwICEd0xGaa7UgrRzUQSpSOWzYcYyznUnInFu3svxmLRZMmGaSDUQsVSCKU1gT2LSicgkpYpF",
-	"xIWhRPbJjJp4StqJZJhPin+D9wLJr/P7dKKBENK89/mmpA3Zp6JIQCUccoPNothFJ/JTu3gXOmGI8C53",
-	"1aL8QFge04nQd0famjEnXMEt+iAUJzTiUVjgxu22ohbsCUQA2BQo3bgrjHgvVoxPNFoTYLYmy8GV45h+",
-	"Vi8TjGh80/jNioD7Whpy5ZGtFYWmjK1EXxy2ApJLuBfoIJswzr+6WbGw4tUaukzaI2mmEMyDOjXaRpz7",
-	"SQqGJYzUvZkJ1lFkyMbUBZbvhQvVKKgffC6auwtRLcFi5VJvFvFG3/TixSJein8qBeAXfz8LlEKvPRCd",
-	"xzHTepyn6eJ/2zrWB1Tl2l1A7NHOgT47xOIs0f7cTC35iamRCpOiIEgwlmASsj+ULszlcDqsHrU5Jflj",
-	"0zn40KzG80h9pNZW4UlrI8muV4PE9rSLIStU00qkGW7vhBQxYkXanQsIc/WwehtDmHeNhqqLqggoZmE7",
-	"9i7kWqpYM0jjuS9FfFRP0vmcAU5wvs2JlysOlnL8Oix5VWJodWG1qAvV2sitM3FVUHan6LxXzNAaHBW3",
-	"XEnhTSH+EhJ2y1KZOadRpmSysr/yLiYQlHfFJ+KiVqhhwNQHrbNKdKyLR21ZOUBChY2EtH968+anl+fv",
-	"z15enL++fn/xzD7UzISe7MBk6dYVLryo9lW70tumKJKnOU+T5TgSV26nPbDH4fTSVMY0JSP7ul4K/+/3",
-	"Dnr9jVfk11wuJqpcwtJx1t4kkP71Uvgn2fu/rlE/pdo8+zRpRjHkvU0Rd1bJtDcq2AfjuCGGcscUhGqQ",
-	"ZnwlSV9PsE6qWVHmIiLsCVZjznZVWTeZ3Vx5yPI1K57nsxFTEemv7ONzyT6h/bwiB4Vm2OJm6gD50rlG",
-	"a00MAWJtYb67jxDMdcGW5WqOej98X+t58W+sv3a753P3Kiq8TXesJlBRFb3BXn9pij8t13f42FVCWHWd",
-	"N0kSekbT9JMmK8oubFG1pDH0L3RVF68/6gfhcY+ePO6v96NuCqjaOY4qpPP9/lHtnm/vEKQI0YknhBsy",
-	"sRIZeiUhh7B46uu/hrMfRHcxSVRMQvb6EeDWe/EDvuRmbcLd8xLkm6JEtgEVHxxVCwM1QZrbBWPUx7tW",
-	"11N/jfcamBHCzdFm8aCIs2iIpfDH1HQl9bFrWUrF9sY5IMsbzckwZN0y3jp9y2oIeq3QW1eYovppsd5V",
-	"orFucaXmWh2xfrkTrg1TdynWtSLhuvj0yOIzCBbsXzlNy8yq9p7/XJNElja2vc5Wlc0C63p16ourN+TR",
-	"wZMn3QNC02xKu4eo9rYdpXMfevPdqgV0XQjBRrXd0/iNQ95Jvy/iDSpv1uLpmClVVtK6uyqKhrdNla++",
-	"Ugmy3xoXXMZKNa65NI9vWvTSGtZ4+XDyLeo/fZ7JNTOfpbDejoXy3sq6yMYgF5NAoXMsFBlWHQ8MlsrK",
-	"I5jxYaZsATVfiwHAbj4QUvEJF1YOy1jMx64AAWK4Dt4GtzcZLWDQzgkZYrjEkBiWprqoLVw1qet8ZFc/",
-	"gjAKrDEKlVNQZiiDeeqU6isWA196KSfn9WXx7hINUznGUH54zeZFkiyYuJ5zxcbyg1VnX3KRf7hDqjfP",
-	"an++4aKGvGMJ1PdcREQ5XmFFYyCT772dJipo/XuU2hIIO3Pmt/d2DDvCQJi5fD+msZHqPRN0lNoXg98S",
-	"rt2P9vrKsYKyyopZIII6VwMBmR/g3dCatAWbE7sJDf0FaJYxqk4wtXUYbGq4JqvXL7UpdeB0Uh+rVJcM",
-	"D/E5cKjVe63D76swlbURvx+uVfRj7Z4anDafENjnyozUbZprqHoMFit0z8zoDXdx6L5mba0B7W7okVJt",
-	"rhgTd1n2XUGmPJnKfLCmcLTyQOqByZiUJUt5BkuRv/jO50iu8EPXLs1QtQ0DL1WojZ6ClIrXq5LYD9uX",
-	"/ytGqF0wUp67MfvHWzLPa4ubb10VhxrrNLhz9V0ADrB9M7Dha1EwQ93er+fyOdDlZ0iWv2TS+cd16zkX",
-	"97CctTNcMZNnNWWiTWbFg3d1QXxQsxSfH+/vk3dvX1bqE05lmtQnLv9L1fvzroOvwVBz+fonbJ/z7u3L",
-	"iORwJyThisUmXcArgkDsJcHi//XhkixWdUWXnlLNHh0SfAxqPFTY9knpNMs2B6G5saPwnIr91UHYu8xC",
-	"8zu9Rv8ccbmqZG3QEjdqZNurbttqY9lUmuWFPtoSrt9lE0WT9cfAt9Cn1mbJupIjTpJaLT/9uHb/qla8",
-	"L+XliKC4HBGQlolUpaz2ac7kd+vyB3a3irvkqhrveZF/heVgy4q8m6zATYY9B7k7mzOW4n+FNGhuqa6i",
-	"vtT2LjkU5dg0of+n+6sX15XcjlpjxvTSDTUcy5Tq56xSEjYUyQrR4Gl5UZvH5Pqi6LbSlOFRzQCpyZ2D",
-	"wj++dKyVKb12Uy89fpqbb9UxcJpQ8lLespTWFxUqSFClVPr33/f7P/b7B4ePWuuo0VJ927cviyoBSoIX",
-	"FN60SqTMFUElu4C3xqhy+Gj/nXr07yd/nR2Mfu3fHk7/Pv8xPrp5edr7ZzZpbWGuCg7g2en3Lw7/+mtr",
-	"Df1Zd75ggriHfJxAeloiDahfoibV/ssv1xE5eExmXOSG6c4JyVy3PCnSBeGi0NOL5k89cnp54YpoOSWL",
-	"m4GgmgxPXUcTMGcck6eMKqbIIO/3H8UwIfyTDQMlLbZsHoqtE24wrNCpazFVikPOQKehyouRhqavNlXw",
-	"sC85P4Im7UELgMUMWh1X3GY7+meq4lotWn5aDpSlrB7IHYwEuVCVDKnQTetpfx2ZqT8aR9dKorUExyuU",
-	"p2bXdXJPaUW8Q2Wieywrf8eS4MV4T5u4Z1j3tC6ZGaMtlitqV+qjjiEYY16cTH39hk8oyTNmDQu2BCTJ",
-	"U7anyZjVlN6Pp1RNWIJs16dO9xqm+IXW1xRfbqgwZqwoWDJ2bf+2uJx1JdY3F1JfVz2F+1BrF+nRLv5V",
-	"3sX6Sup6TXn2ohiuq1oVeS/7f/y3/1536uuqnXyO0iUlJgalS+7WoaddZNVvPLB7rahe0wBhmxQJGpC2",
-	"VnCHzX0QyqLsQUX18kaCiuvNRdkdBIaosp4w1rtygxPe2nQVENtNpqtw+PXLu5eCILvtZvvkp3CeNblP",
-	"dUN/egmQctIdSoDMK4xy21tu3P7mEiDhGWwoAVJTCscFEGkojgD1PNvzwj3e2YrWNXIryzig7upWwxRh",
-	"Mr9/Etm2xIjMZZ4mvn3VJxFuz2HX819CNcnyUcr1FFxLvUmPDFoH/wf5T+S7g16/D5FJUIP6u8PHvX4f",
-	"kmpge+S7A6wmVzv7CnmsuTGn7bmKbjxNyYhh6IyRS5dnFJ/NagWA5fgLd/bB/teD2tqaH9vmiGvniLyy",
-	"COFsZ6BNWBWj/Ou5R7q//HLtWwGDSA5Py71NjcnQWmFVCz8G9MjFn8ouufGtc8GVX9OMv2AL7ODHxVg2",
-	"MFN76TH5+fr6EjQkOSZFBHOPgGunSAfzPh4uJqk3cHqZ6vTyAitk/iQHwsctW3WVZnzCRKdooP3Oa2Hg",
-	"Y54wwRQt8tmhk/JAnElxy4SB9BkGmRMW/dHdPJZpKuf62L7XJX+5evPa6nt2dJmbHnklBYMenLSmecwB",
-	"hiYOWp2ICDswoS5stWcHg3rP2O90+PvAx/AMWsdk0Or1eoPWxyFmhg3hzaErnOjew0mtFsqstD1jdDn7",
-	"z85xhi2oS8XURQAP6/pEDzECeLJFC3y2GAhSdr8nV6jhYhFn372VzhjBzp6WjFHy0/m1c/oXXTbLRudB",
-	"e2w7dHukOBuni85Sh+yyE/2t1X7zydSQPPPlTU4ILdc9YgvpRk/lZE/DWuzYMElxVvbXHrkYYyQCjCuk",
-	"CcZ23ezdElwBbojTV7fQZ3cxpwusT0yI78Ieni+03Hd92COrUFPMCkSYcJ08RyymuWb2mZIu2BpmSeW8",
-	"Z0c+FVIsZjIvSk1qN4DdznGxFazI41qzIZwBSF++ubqOyOW7azjyy9Prs59d3Ct4EVa7gbrB2lQsig7x",
-	"pNIg3q6q7BF/4trDI2BOpExIPJU8Zh1sgI4JxJW+zxR63atcaFgUh6VAT3sOQHDDMlPpMH8CphTv6gUA",
-	"mzEzlRCOYKaRa5luB4PmuDWN9SeUCzu2N3YYqPiDs8LrDQ30YVAMT4A8zqnlgOQ6HNt+DmjhKiP5vfIi",
-	"rRVnODo8PAma//swGHdC9s6NZUu+S/+EGU2O+j86KLAr1SHOjLF6uZHAt0j78YcPSP+ODn9E8mLh2Z4l",
-	"AJ9iRi3cEc7c4dtDgeFfsIUFRRTppKO/Fle7XABV8RWH7SaXwdFHgjp66xktIoZ9UpBVILtB9hpYwuwb",
-	"zuQFk0I1YLwSLNgNUX5DH5My9AXmfR4akq+BwEQbohg6ysg4lfOCIQh0yxEzVWylSLg+hjLhyNqGpE3J",
-	"weMuWv0I/jgQYKLrRPCiYmPF9HRI2hb6yDAwmPpHEVESYlcsCUTmkmuGy7FD+MAMjHkyKteGJV381Rv5",
-	"AET1Dc/w2ot69bB7V7WeQFBm2VedOjg56h9EjhEOREzTVNsThLW5aI0hkZaBIJcwijN9gsXkLF6kllqV",
-	"Q5WSIgR92lsCIu7gZ8XmCfEncGLDIsloyVRK7mITHQgfT9YWFpJhH8dIuSuL6SBjv3r7/NhSt1xA2Xt/",
-	"OO2CGEZICSPy7Pzl+fU5+Y//+j/waiyvcleZyonMzbADji8HsFBseyDcBWFqjZwxFCvAsD4XzrhO2sM3",
-	"8I8h4M7wisXd58zE0+4VN+wYyEcXXx0iXACLHojhr923voZn1wL5Mfn11UsLsu7n4UmZh2OZ7wqd6T8i",
-	"g9aZklp3NTfF/gfCvTZo9dxZd9HUHXAWlhDBuB0ejvKtTAE9PnTjgq+hNWQIkE3jaSA1WTFREyimxg12",
-	"XogIE2OpYsSEknwNxGiBSVky5fGCYIOKtvNYJHlsoLO13oMAMY3PO8dkiKLk0PV1ENJD1gkZyrk4xTx+",
-	"S7YXSyTsZCCGt5zNoTKIxXIHqFDlREcukxuy/AEsoU1EMoORkQHAYQzLBhQ4UjQQQ3A1uLn1EMawX/ZI",
-	"pbf4scWlHvkF2uDbbdkfHvUsiwfG4aIkUXGwz44sci3FPHq+8MjzUi8YxlIYyoF1DEo/yKDlHATcgA2/",
-	"EE+sLB1kQfi8vo9RS2ZM0Iy3jluPev3eI4jNN1PQM/bRNO805AlakYv7v0hax/bHs+IlSIxCCdS+edjv",
-	"36lz+FZ2Et+leNU2stJUvFgYGS0AWKGz+2NcVd0cxer3L4RhStDUNywv1bDW8T9+i1ra9+wJJvFiCFfk",
-	"4uoNwbaVFuwSTtPUXhT8ZG+HTjQGBkMLduyUtIpzreMWgj8sYD9ht/uxb+o1qYv1uBAkSHF1jMgioGUz",
-	"Vq5G1gJyLtIwwVwVIGAEQ9e4yTejGoJPaiZvIcloTlWCspBvlKVRduMhphPXN39PkxmbSbU4tsQBSlRr",
-	"Qg35N1PSsSFtQbsoP+Q+VwzfjVD9AkxxQzJN2mcvL6B+BhWW2FDXo8t93PFZCHpKwYvWIxeClHm+KNxL",
-	"y+iLoiDsA7e84qh/BKbdFeguOqntCNzrzb9ujobO+HBFALxH/aPNwPtamucyF8lngPaaRnEAPvaupvXt",
-	"3aZUAwiB5tgO4RMKxgfoEKZnb0KIqJVJXYMCp0miCzgeemG1XM6e9tBbTZtzIAays8UFbE7jnKFRUHDX",
-	"Vb1mPXJt0QiVs4l0HaWOCQUIj4hgEwpN2aQiucio0gzjulyDNhATIMnWDlA0YYtQsTrq93eF3SVcBrqu",
-	"6IwZqMX1j3qYKF/ZDxQkMPn8VngHnspkce+w7xvffaxa3axW9vFro55LkAa7jLxlDhO3QKyntIgw/RTk",
-	"Per/uPmDMynGKUfT49Hh4eYP3gkH7BYez6Gu0WegFK8s1zAN5MJxk/sjB54/+hinWlkl5dr49oNfQlRZ",
-	"6u+3hcRiIc5uYSQ/PAhyfw5KqCZzxY0ps0DDW3PLrZYj/jwXu/87Tz6uk0TLy10idRxrophpadwGn2mV",
-	"zkTBBW8KY/7t89Ik2EYTgKAG8CAA5I0oAuyc5l8DG/cLDciK90HjulxuhbAOOi7r+ibcjSd6G3rrs97/",
-	"cnuKBjgATdZBwcE2ZJ86+wtzzOXR5o+eSzXiScLELrBTQEtw9EV1UStmYdxMG9eHOhNcr+5ERKZJQVYC",
-	"qCmLKNUCDJZPhuPTFbBxraW7Pu28UZdCUowvkX/KEUpdWA/YSoZWt7LiGypZYzb37YJPXFk5yJbRrv2Z",
-	"awaR5GwgQlmSmtIuZ9lTaU5x2TakDZVYfITw1B4ZFAjOGciqsVMtIe5wQrlYtl67iMEqNuDgEBRXzSf6",
-	"jFBdk71UA9jY3pL680s+Hb53htZLuoBKlJUbDC8PdGbFaDyFtk5W8feNOiKCHaC3BNfSlFUBVlbtrdgI",
-	"p/GUxTcOEoPWIKBIkxm9YdrqJUXxraWIaEC3MhBuIIpqlzBur876pCk4F7AdENdlMcw911kUJluQhcwV",
-	"5pQOhKvggwvkYtLbi4h/3VUvgtdXim1qUvvp32WugsWWb1vdf8TsclwV9aRH/i5zDLCFIRDpiqTkIgZw",
-	"7bDQacUH0fVIdeXgZkEEXF1sLQ5OmFntoPmQGVK4zgaWhE4D6qHwD8WcfEW3VW8Y7AiRqYAgV9VsN/wu",
-	"h+pOuTZSLdbJLyXl/Nm9/NDFF4j1awCVgJB+RRp/3UDbq+rMPV70/u9h5/CP29333W035RzPWh+jBwcY",
-	"m4FiF9LxhVSiihIUsN02N5rIuXBudBBuTwgVKC6mmpGj/lFnZ5gqqh/VigUYDoKJMtA6tGzFa2gqJyA+",
-	"+gJpPurOFQgs4ilcMnpQ5GsgfG9QbTkgFchtE2rosROBsMiX/dV9BtGhKGMEp3TDmPN0u9fs0CD5zWji",
-	"Om2sCbzigry7IolMU6o0+C6HvnzV0MeUNVRHi8B2mjFFFowq0sbKZ84Oi1ZYktn/fNfv2d/FQHx30O+H",
-	"Nbc6PTKkmRqW0WsbS+8VyyP/63+SR08ek/2B8PXK7E8H/f6wqfBWULUP9uM6rvbI0Bmoh2Qu1Y0ui6wN",
-	"hO/l6vfv2sf6q8agz2MyxAgZ2MlwtRTYcHVFlX7WERli5HxlAF+sbOiqlQ3DIl/DwJpawgPU/FBGo4MJ",
-	"YUjTBapDfv14LZWrPymlOCjaTjIlZ1wzF6YL8RaZ4hhTSMWCxGqRGUkg8r1OLLNaGAD259SFippmDXQw",
-	"wFvd+0xuHBi8qFFrZJHSoaPQlelpAFzJ9kSrxmLzLx94XUuwfikA2EFqZWISgrMDs2FIqaymAqGSpc7j",
-	"om0CmjMBzSyYI+Uzbpl9bXJVxzmDwNc+5mqGUQ/asAyKz+iBYB8o5OgXUFoEvkGI9Yh9CoIRIy36bolg",
-	"EMdSNCSEt8BYwP0iIGZzHKh3Qs4Ry95d4D7syjUjYz6xg6DLGl1MZAYEmCpupjNmeGyxyLG3tTpN2Wuz",
-	"3hYLEXylMbYo1bGlSba2Ckj90EHpwS0Grktm/1KmPntajaY+aXZwO30RBexr+J4C5Y0uKWdI731yAxeW",
-	"NVgWgkiR0UVUKOoQyWCljp1lMqA+Xfft8e8NPuqfITbRU7Gg6Vpjz1jf+S7sxY4eYQvlCewsGghLSFQj",
-	"DfXdm5cayKIgZikYuLIhLsrLZMCDewNxBQZaR0Kwqvw/WezCvj6Yk5WUwCJ6Ucg5Cn8Go8cs9eyRo35/",
-	"ILztR7PUjlXdnt1Abw8IvOXjeHknhSkKf2uwaA1E2CcwbN+ChrJ2EGAPCao19rbOCTk6PCw6DsJVDYTM",
-	"DXQQXWEhED02KlyeK/fX3rsQOh+PeQxRs+7nY/Id5g4IHlx6vblIVyssPVR3fkMhqC/s1d+saTpn0KrG",
-	"+WDJ6x8hFqCgx6f6phQp6+jwzqS2akfZd7gORDdvMJNDaWwXiebpEgptVpYi0OnxQ6ULJs3AQ+Jk0Had",
-	"/BYNRG2VZJcPUUsUTdjS268CZEmXh2wp5I8DsYdV8IJm31QTmipGk4Vrwp/sYdaNi4PzfZOQelmVXbA9",
-	"ENeKloM1tMUd3hc0ONVSo89EDHyjkhpKcFok/39JRP4zRgGVmO+EBFrUrAxNYzUu3ntw6i7RAkZVuugq",
-	"ZmHMV1xt9J1liouYZzSF0H6M4vN4vMLHTwJTUkA1pBoz7tq1VjErwzWf2xW9LRe0G3p9TmRZXmkD+3T7",
-	"+oJW2j8WFoA+4uAfGgmCPSfABMt/ClUEgQ7EUrAbf6JxuIyJrQKhxQQ2g5v9UxH2LWC1CCcAOyQcsyU9",
-	"AcZ+A+BaAD53QQF1gBuRCb+1kJ1nYAxylHBn+G2m6Eu9zmolvMJO1sYwtDHNU9NBk3FJ5F0CHFBu0Ujm",
-	"B2Lo+6YNi9wFIth8ycBQjustcqGXICpyoOiMDURVmgQRr4hDCMedUk0wAUiqSgmfhkieus5zXwXN71+b",
-	"XNMP78FplKGYjnnqmgRw+4XVyz81cTqbSqkZWt2nUJ5Ah3gXUKKTQtGXipwuEzN974QKUXWtFooVkzCN",
-	"E6EXiFKpHMqKNQ3pBEXHn1PUVuVMtdRB489CAJo6g3xh7F+jQvriLQ/efPSnpgh4C7VK54krmpEmhRHK",
-	"oh7YnpN710hnrh9pU1AP9Cv9rJBqaB2YXmF2pV1eQu0r9+5TvnR53ILOWIS9RIvAESBwZTtQjEXxxVVU",
-	"cN5wfNv4lDO6AAq+72z+TK+PkJUC3ZsJcRHgpPiQtM9enp++/dv51fX7Z+eXb64urt+fPnv29vzq6vyq",
-	"ExGovoCfowdYqgTy5U8FhhHA9lxRvdI7IYoA25gKIQ0ZMT93vSiH6Unwwmmxqc+aZhLOtTYcwS/nc8Qi",
-	"/DJlilmuB7UkwEmEp+oLDpTlCj2U+Mu/G6QUXZQWPlMkg1b6q63XFUus9FZ46Nrvrp5ZVSinabrwhdMS",
-	"aHM4owuS8PGYqaBMK5IZ7GbTcQzdByI01FEtRQBwx8+Q7aMB2ENsnfV3IApvP9U+UAFVh6LeJ/o560DO",
-	"ve8g4aH6lM4qq3x4IsCZP/VvMsBX1QrwGiBW0JF4kZAYkBl1BaqURdxNTH8jeVll+yWRgcL8zb7/tyyG",
-	"dom0UEz8Yp2toAwCQG3DZ16ElWkvnhGdA50ciOGz88vu9y8e/bX746+vDl1xtyUeVwQBrrCrqHA/IdHS",
-	"UMNkysUEfNJ4eCxx5dkwT8sRjcqR9si7q2fXEA4JJaupIQf2p2OMFhLdeEp56Ud3YZNAVuGnHnkuFXl6",
-	"fQbrOb/+2QcruEptBGP4LKuIyLBSjnZI2lNXi3kgMHNImM6KflUEhCq4AZZUArL+X1Ids0dOwxMfiCnV",
-	"UyD2I8hySFzaVqykLqLWzFiq2XFAuMM7gwGmAQUfMSYGwo7V2+uR11DfpjlJp33Uf1QbF4AA99ApeLjI",
-	"r0TA/RFtCAhwqPMtGuAeKfMVXWCy3ELmgJ4+CtfIkFoXBaq3JsTLRpmCDDs1sOvG3iIt2IHHQ80Jdsv7",
-	"kyUE+0PfNRt4F46NYvJmrWBtNAc0062Y6hyXbDLVPXCCXdtC+JvR7ZvAXWt0c1T2pMhQD0XHzyhs2wcO",
-	"cbHU9v7vlWbTzel1K1/eGRGvg4keUI7dBimnKt38YbLrvIhw59S6O0sQWAz0cEz3Xc/iUJWrwpB7oegt",
-	"+VBpeVO7z4dDzt+Mx9/k7ZIwHx1uMdm1lK+oWLij0PeTDZ0rQeR4TMxcdrF1d1gOF5riYCFW0Hhd11ck",
-	"7FihOEA9wKRPwDvsH96Mdvj8j4N11aa2Xxjp3rJY3jK1OIPKo3WoJzBOWbkXfdlSxSA3TICd4wQN8Zhj",
-	"CoaPoOE/3vw3/H0w+CvWoK8zJkLv4dJfkWX3gLe6aK3cYPjESvwYRuXaEbchZxfDMtDEOFxC76FXpHRl",
-	"2dgJ0apbWD+2ccO8NLhJ0RBAlWf3TE0+EzIvdbFuEPHKTs80KaJJglPBMJLeN2NVk7EKMog1M8aFOLoS",
-	"4ZXj2xFfsEbXZdA2vcHo4IQmfUz2TtOUjDlLE6TOnodAESU3kPb1j2d2tL1oIIpHWL1+xAg1JGVUG/JD",
-	"0NVjL4K6/3tvIB7ZfQGpJ7FUisVmr0feCKJz1zF1ygbi3YXr34De7gSL4BpJ9qFjQa2turrth2qsrqzy",
-	"AbobYX3JN477ADgu3kVVHG4zkRQtpqCklMYeHLtKx2OpJtJUqEZ9DWzXymPvAlOgnSMRqkV7XyA1zoAZ",
-	"kTlDmzzFkuwk5eKmt2cZKyxeKiApgPPVoSJi6E2lTQ9Ulsd+EmROF5DoW9R4Y/Yc7YKgHtwe2S9TgN0j",
-	"cktTnrjndQRk6QQeKAF5XlnlwyMgp9AQahcK8idG7bWVkKGnF15rt0SWrdE6DEtClJ4wbPq6xj8Fzx+m",
-	"Uwr71TaXAvxD+aKuV+r+7Uiu3d3pTZdbY3uuHuelFUhB0xaWyErlgwPaMdWsy4Vmwl73LYM2AHVVUDSj",
-	"Kp62GqqeHPTr66l8MSDbqpy67468qYg6nGm1gN8fChDPff8wtcl3AvbvRqgsuh9VgBLapu0D2WoWIKBA",
-	"1xDffes6rA1dizCWkCGK+P8FX/jPdjDXts39YqTJhh1s9uZc8UXHtqIYB+gXkLpOU5a4NmgnZUsxJ2zs",
-	"aTL0RHdIXCCTd74OxDCWCXP9nYZ2XmgSh73NijEw8GZJj4PITLt24lZmh3D9xcC4cFA2p/Fh5b6vGeRo",
-	"fcggusgXWFNSjqH8kpJiUlsdCaZ5iRzjQUouPxUr/EpSSxNHufJNtU7K5nQxVdB3ybWe++YL/uNLWc+5",
-	"4HpKKFnu7ujxDhSX0gVRkohC+4LQi0oppzvLZEgi/dyNeQVnWHMOlB8DleXYB198HavGuTqW8Nfli7Nz",
-	"H92ngNS4P/Dli2cEwHhPD4SQIsY6daJokdkjng4XHThdwik0pZz7dxFJoEZjLZWGF60OZjU4yE53FBLs",
-	"Q9i8Aws4YFmshcyVJm1/vFBaqdKe0u4yQgXSzlnSOOhkvLIK4AwlXS0ucCCqNjY4PI4tCllSNxKDdsll",
-	"b8RmiutPbrtadA56GlqBHP2wdeU5AIrGkR4/2Xog2OmdBlqWxx71D1fh9yl2cfYW4iyzwiP2A4aPXkok",
-	"4VXqvTzVxwfQhQSpxV7RV7hAkCr12J0mQCp4I0EIMDRocmukp2ZAC4AOtK8OHz/pREg3MB4bcd7306NE",
-	"T6Uy3ZRDycaKiNSr1JSc+/SZFGREkNzsfjEJ7hg0VjPF6HKuieaGQcSEC/KGoAn7qbavDPeHPXLUP0IE",
-	"dcv2tJdj07EylaoZ48CGvh264VbuhnBbgfe1P3cLF2HnWcJEkkkuzB8W3p+yiSv/18And4D0m0XcCOAY",
-	"KuVSDIq+CK7IYLqwEDTmKEhHJY2HlvK+MBUmMbncJC5FhBWlMSlaFxVXnYAnUBvAvgqVYqtYFwH62zYU",
-	"In21eLGIH6jhBNe2xnKyp8mLv58Rq99/5er4VZPInl4qphhAmoWcu1lIbhaxj9TeIkL74V7ni0X8Z+vU",
-	"VLnkanw2BmTeLUB7HWysBniW0LGp49uLRXxGNbszXFg98yGFbfp9NHWh3IkOfAFl9V6iPGsJDEpNrpVx",
-	"PoJGQy6jvOApG8xkuwBfpbBkc2IA8KsgKSBM313ez2oWL3rbBNFyxnwk60C4h1YRc40ZpML3huVBDF0X",
-	"dvsZKMcgpZFUiokvBewLoAi2pvbjpxDX7ZHoC5mvXixiV34wMF99fBClJb+Zpb5qNcqKDbekIp+TcBQC",
-	"8v7v5Ywf93/XPGEf14jYitGZdlm8kCbHEidVownbGBpPsZrm8AyBuPuM68zxqePgjWE0EMNfu/6t60XG",
-	"um9gJn1MhNSCj8dD6KJORTKSH+zpFGNeOeWjeylTHi+G2A6BwloggxdbX6tcwMpIRifQZEPmikjFJ1z0",
-	"CNYNn9EFGTMTT6EBh6PyxfFgCjKj8XQg8C1I3fVJus7m577yGhFJ5eSE0LI9F36JLSvkXPTIaZkUMBAT",
-	"ZrTVa6OikFIxPw5fbandI0cH/VKBgdOHpossZZgNnTCFPRoUs4dlYSmDY/LegCJ7m0LP42Y15cUifuaW",
-	"sgsBrulwW0Ld+u4H2BGmdXxQKNpcGDYBQ3zDyDxZ36phA5G+st/ftbGCjA0zXQ34UaXQY6lm1LSOWyMu",
-	"KNgWVpT22lwYd+xfsgbkwRb07Ccp2P1kV8q5gOaEFhFWGhrurLkBlQsKntVLR6c+3tAuokA6F4eMav8J",
-	"GeI/htjqaawYI7GcYRNLiEI3pVkA4tUhcX41DdOZEYCizCDpmFVMCFKkC/eiq41SkCGfvDkQYaG1GpzF",
-	"T/8s8hLm8H3L8PwmPq3J8Cxtfa6J3Koo5XoxeQT8DIIVOH+aYxaC8GTNnAnexV06u7kOir/q0soI6/Y+",
-	"ZPKWjXNNU308EBC72BR1TfbJuuDFE4wf2LsQwa9WNvCONP8GhC8ck0FLsPn7hN3ymA1aQ7L3ms0LD4JU",
-	"BJ+QhBnXffaXImgTzgX9ZUaCv24gkCj29sh//Nf/UQ1OBbspn0xNREbQH43rYh6Q6eZFyoDrFwDpQehY",
-	"GQiJtTZX4iEgqJQJMuMiN0xj2Rc4Uyiz4l5/aZc69K1rRjJZoKl4LNVAuFU48/LPxmRvLLXGuyPD+Pa9",
-	"G+V9isO0wbEx3KcZRxAZdnrESq9c5OhsGYghvPsLN1MIC/FVZUoPcsWPSYycYNCrc9tS4zbRRoeuXYpV",
-	"wwdidUt2x3ZLLuwFxqOp5XrowxUSNgxiceGfcXypSMXBSsH+QuwqwBmEx4oR9j6LJ5gEjQkaih1aEdtF",
-	"Hbu7AeEXuKqeDoT9ZBn2jDTZew/aAH7nwrfoe9JN+ISbIPcGmjSvJpQgsFlmi5IxBAT7fmi4TY9qPkin",
-	"DZJ4JfWsA2t7VK5N5zqDasiwrr/D3EFQz4hZDu/fKboyW/ZEY0N0nmVSmR6g2+GPZO9aSjKzZ0SNYbPM",
-	"6OIToxZumVyQ1x6SXQ8i8pYZtehCYFRt7T4gTg80qgdg9FtAz7cEh50dj1cYHedssi4kWpQ5Qzv4HQGD",
-	"XC2GJoN/+M6OMOs0xJGUKaO1rQMsZpQ2AE/IPIx6du9EjM9UGLNoSI5V4Qg48B3i7HrWninu/w7Cycdm",
-	"0Qqjslyg0jLnHzpubCUDlhxvZKqFYDAQwFRrGHvJZ9dIDp0eCZLjHA0f8zQlXCADKgWjvYjsnaJsCCvy",
-	"uXBPalLgvMQmVRHgGQ60xDnh0Xv3InCo66m7pKUw0YLPpLJk/L090haSpPyWDcTSyR77WNSS3ZcZ9/bj",
-	"TgTt8ArmFxHL4cwKgxvAVa/JkbXSexg666OuYKz2Wkmh08gMPXjdmSmeW9i5pGb6gBTll+GOvnHSb5z0",
-	"fjnpKs2EcHajLJ0KVbTObkRf5s3Ba6fpnC406tAs0VHJaFwGYI/84osHgEbGw0Dcs6u3zwnGUpGU31iF",
-	"keRC0zEbCIeQ6D4QXjcxzNfFBjJXgK7MTQNNsav/OsYoh2J2aV82HqMpGQ0yJKB+eukNByCoM3vsADPZ",
-	"VBrZLBj85fL8Jwsdl69/InlGjCSPyaunpH108JjsXSoJjhMYo0w/J+FHfEYnrLfneyXavwjXFmS0JSdQ",
-	"xMCQmdSGPD44JNkHZ8LpMtBjE6/Pa6N4pkG28BXuSTt18XyEmbhXy6jyLJU0uYRNflbdbZanhmdUmf2x",
-	"VLMuVOCvAGam7MoMR7Aujn2zZyPkQP9wH/5WvCZHYJ1/IJwKAiWyhIILTTN1QoawYBA5oIoimyMQ7Gny",
-	"7u3LPx3bOthiiku6sEB5LeVLqiYMv3u8zX6crYMlr1jC6bWFgK9tP34HCEYoySrEAN0zN8BDTBnxmDlE",
-	"3CXpEsbY/13QGVsbONaA9DXOTrGpL31mJW1lP/y//3Ha/b9o99/97o/vu7/9fvAkenL0cTDotf+ZTf6f",
-	"TEw637U+pb08oMT+PzM2uavfM3LfZmJyLy5TpNd/oOKBp1XI2xG4FAMj6roiRzTRoNK6V4cRUdJQwyxz",
-	"wgTDwBoLb1JQTKHiuPvI2ZyNi3MeCG/hxaFAECFQZKLsRup5/pjOeLogbcVy7f0FXIpOj4T5jApza+TA",
-	"Kbt+YpQYjktpDNi210NRZa11icLnV8xHGzzgGkr2aN+60esdj7CXL90T+A/gFWwSRl3SmzOThYDkQm0s",
-	"W6eucpA9/h0EUsUmXBssmFCPglhq3qKYzkf2wYgVHoPIp9NBjk17rZ8QlC8NYnbhkOlU2rT4Yv1OyoSy",
-	"Ka6W3pgpBR2FEwZxCLGcsYrby56LHojhf1Fs/J+H6FehRE8p2Ju4uDkp351zoSvGrsZKUOsLqkQNHsvL",
-	"qRSMvM5nI6buVjNqXeEpMOOsNDwg/gJZsldPSdz9biiJ8LZyxKvH11QHwcJ8Q6rRo8NPqYHwxepx47nc",
-	"yfZ08Nkl+rfFbRbJ85/NFPX/PxsRkrKwhFNQoWAnIsoFZB4W6RVNfaPde59UgmbHaKevEXLktpv0vkUQ",
-	"3ZcG+JKPDfBinTHhYq7vWMfEOThWSplAASbPgfZ/hz9BvPu4JhzxysUIzRAOShZG3kI9J/d8nKcRyQqH",
-	"DRd7dY0cgvm3UiXLJa6PyA0q8xz+8KC5UnACDzGGULMdGvl8q9ex2YvBjJPvywAz79BAJbaIbCrLpVUK",
-	"JN65NOIqO4PFsa7jkfu/m5IG1GoI18XirFiuyyUKNu+6QDuaMuUrJPbI+cp6IWYNAqvg54EAdQG6i+L3",
-	"FT2hpmZcfSliuxFvd9iGoJivRUu+gg8GDsez5m+4uRE3By0IRZhTLfYMmbFB65ikMr4B69F8KiF75z6i",
-	"SfwCuqlcm8btE4peyslXzOPeqtRcsNRzYdRim7Jz1xhy8odK8/b7tFQsCO+u5vxXS+ntaELVTCQQTbFd",
-	"6NEVsApkMajqS1UbhgTG0mosEmkPy6DqYSeCTNmEjBZYy7Yx8Gh93NGJK/bGbrnMXTyRNjLT0B6BQ+W3",
-	"ew4RqlhtB8IFDNXHYENPTqcttoUUmLimmTCRbxKca5ZERLEspTGeB5wvUwPhhorIKFfC2EdQzM41hShD",
-	"ojrHYasnLP40ZaIHEUjeyjSn3JDXRLNYikQPBLYh9pF0UHuquFcXZhsGOztYhOohWGQKfb12QsPTFK1X",
-	"9Xw0gLE/RfzRVbijr5/bfFVmzX2LKXqANYotVgVpIQ00cyeWL5K/BcZvwJlmQ1L96w/ZTbQB+DFzwdm1",
-	"fcveTu8bfN9zef0KRK94W3YWRUCVWxNuzrW58i99GbETHahbSJun2DTH7yHCICnFYqzEBS2q/3ilj2sL",
-	"TtHqVu/p1vcVu5U3rAvxiHqdEdy+9sa+FcDCH5JynUOK1De3dhOxEUnVyEPYh5hlLgJXCnZfkOe9LlhO",
-	"oq7DXdIYSlFjBOLJthagJ0efEn70Z4HFLx17ZOHJKmBOkSkqmNwPGUOnyAYPXuA6+eNXK7jCzTw8P8NV",
-	"kX76rVjB12zchtfgqwJ5P+NJESrHi05MmlADjSx3dkJiPLPv4dLgdHyOwTopGxvslqYYyUXs+nhBzJBL",
-	"pnQpESNG3FMyZYr1ikDpGV1gEZMRG4hBa9AibcVmRYUr+xLWU+JGQ92iji9I5MiPK9bqX7VP3r19SYZB",
-	"KPxwILBIAkvKSsHYXbnt8zfCiN0IIhSSRDGt4TUoSdwhXEP7J5eIDwFLx2SAMeqDFgQ8gucIQoLRFePq",
-	"syiZT6bVNdWH7yefGpzwhUjWu2KFDyxpbDkU/5s1516j3u3B1ljSLcZgOPKO3D/PJoomJdmptZ0PlUxX",
-	"Syi4P4ICKG2qyTCgb0OohtYJS0nYkYgUhA5EMRh+XMQIwYCzoHCG/abaAE6zlMXQZ06mbK9HTgWWhhkI",
-	"R/bKQFKs4obzto8ODxvSd8pTeLAEoFjit0aS36SW5g6S1BMIBPm7xkgh5ryVKVuSTiwHDUoM6mZy8crn",
-	"qBH7H02GYyUFdH1KyHBE45thhG3AfUbeQT86+uFx9P2TPhktLAFoHx08InvPOfQM+HeRZj8QKTaNpYIc",
-	"9F897e11IlCKFhmDbMCIXL7+KSI/XTyPyC9sdBmRp68uI/Lz+cUZJAo+e+4L5TrnHUg2e3ogHIZErhbl",
-	"aAFyj++SlrA4hYhgmAmzEn16P+SEYBZMj0ChIVzJXy5/igYC1mM3bue20hpNUzlnSZGqiI1SgkqimAo7",
-	"kmZK2p7e4enjj3CYA2HHtGcZ1J3bs5R2jAHZZVn8otp9fbU6bNAOBaAm1FJQ6ppmoTkLom4XRN4y1SP2",
-	"QtwHUDwR8yqZ8MVFtZGKTpg/xClLE5dUYgeesZlUixNYHJbAAOo+htAW+ykWzrQyIpbQm0+hWGl4OHPK",
-	"XeNRVztcqgE0vIAlhw3BqK+a25itWQHmh5S0aa91q9SqqAXAsG0G11dN5XyxiK/sPRpjyXed6usenrgy",
-	"JdplFs2Jq9r/LYnzj57EeWWV6pXyoSE+71RKFNw6CyshVUL3vCZdpQHly9/i46qY+DfnhfwWILetuxxO",
-	"bBEU3yiMGE0xrJ/ugVx1oa86AVY1dB/Iw30N6QiSrFwZaiyymDGlpaApgaIHXBOmqGYJaQN7l109VSyx",
-	"hLgT2fcHojCBMZGUtqKZFGxBptxy9AXRhi5coew84bUFOXARO1mWvxKmnGE57getwnxVjcSeT5h1dHdt",
-	"xI7gSL3TRyxKPVN07vtplI6LvL7R1HhMMsoTMqQzWMR//Lf/TsaMDYkU3XhKuXClQGKpElccayFzQ4yi",
-	"QuNKyJTqKWl74g/Zm9FAQDjdjZBzgfZPN4Fz01CtmXGitZOpFTUMxf6pTBOMeDMmtegIyghjAxFPLaNP",
-	"im+4sEdStGqudgSxh5EoOqdpXTcQF/DHffK3E4kJsFunCGAs3Qk5Ojx0SbbBmFIENeP2NFhSfDXX5g4g",
-	"vxQD3Bmhy08flMPodHljD7AV/7cuIQ+izPUyFYFu6wFKbahnXb6p71DXuqCJMSR6NptmfpZpoj0lHJL2",
-	"u6tnnVIqKfCc3lKe2qMhI5pSq14jaSj3tExMsU/s3A5gTlH4GUIfSMHMXKqbYVTJZClnc1YQrNMf5tCA",
-	"oKOn0LQynrIkTxlpa8bIsNzuv3Jp2LBzEsYQe/opFdLeXBieEmAzRTF+LPzvhbSyohRadGaUC8FMIcQ5",
-	"eu52ErlOZvmMcBGneWJFpKN+P8JM+oFYOoXItyjwiYKCzuxSgyGDxt+jlM06PaDGe/ZgXE+NgQhAiGvy",
-	"3UG/1+/vkRFL5Rz9A+6M9rT/Bk9870LofDzmMbeH4a7zmHz3K0SAFxe9R+jIO/9Wbr9HXoNRihYRisty",
-	"bvuo/6jWso4AuQNH+EIU/mxpnV+JwAcH1eBrc8aQgKR887jdZ5snfUOMLE63JEerJNFIS9kB1+9IwJfN",
-	"FwU9mzDTLQdY7llYJ9nSVEsyYaYqKraHVjUcdrwQyVXN+oWcD0R7WDx4ir8PO5HdGoqQDa2GvqCE92W6",
-	"Jm7GuxV8+0NUrXojWEX4sAq6nAumoCYyMEXwzvoGV+Sof9S5L2h2NoB1mXzluf/sXn6YfVnLdb7knius",
-	"gxH9lXvtFpJcsKTG7LudLnn7rru/BNM89Fv+kzXhDY6+0oAXpeI79d/dUUEBib2RpwUSb2H/KIR/qkud",
-	"4MR1AHGKTGE+qX6BqoAmUgyEK5oHLb/Ljj0yT8H0w/gt82Mui+/A/Z2cS6Hk15ynqVUYMsoTq/igDgNt",
-	"SlyXY28CmmGxsFDW9/sKhhwuK3DDgWj7iDfnpmZpQsBbmqcmAv2glP3dkXUiIoIw4UJ4B2Un4ALQX9Et",
-	"NAi4c0X1w26FdtJUaquWyTjXG6WBv8LtbtWtH4/mjiW06gZy57q1b+bJ1iNXAKFppYf9/pcNhV8+7UYi",
-	"JQ37sqrB15Tbf4F05YrtcgzAjWaKWGrfH3TummEEkB9T4YkA4SZyNlESSzHmyirr98Us0eq63mJ9HQry",
-	"9W0JA0t0j7yWQPhKy4frPygSoBK+TamzfDQ0IfzzmWzfLu3rW2PCbxbbNY0JQ9JxEjpzoFMaBFr5bnYr",
-	"ivT9m3SrvubfWyNGFVOnuWU4//jNIhkWmCh++c1+oG49yuYqbR239mnGAb/cSpYpzYXAqCGo+z+Svokf",
-	"DtQr+eCMGQqYvdrLoJtnESlqPbiQ5ChIjrAn4px/fkfByOjqXh36HTZjFnTCoHXr2LWaqR5yMBB6EVcH",
-	"uqh0zNek/eLvZx3SdQF1kY8is2MmLOaw6GDYm0VcNyhQZ4hIKlPn4Leal58x6KetSZdQu6WcpgQd6uhg",
-	"HDNXawNlccdzgpEzusAQtdWxQ7G+W5rnHaB6JmK1QJBkwnkcP4iIi6gM7O2WnQTzh+C7ugQon8osFiTU",
-	"0F6lPio+qD2TW5bKzG6rC4kaU5ZmTOkTQkdgs28f9Y86hAsLUUkOSBIMnZSftz7+9vH/CwAA//8=",
+	"7L3rcttG2yB4K73cbImsD6QoWXYSqaZmZFlO9PkQvTq8SfZlxmwCTbIjsBtvd0M036yr5uf8npqquZS9",
+	"gLmT70q2+nm6gQYJkJQl20rWfxKLAPr4nI9/tGI5y6RgwujW4R+tKaMJU/DPs4TNMmmYiBc/cmN/SZiO",
+	"Fc8Ml6J12DpXTDNhSHtoVM6GHSIFMVNGtJGKJYQKPWeKGEkoUSxj1LCEKPbPnGlD5txM8WU6YwMxDObq",
+	"vmKL4SER0ky5mBBF7ahcE8NnrDcQrail4ymbUbsgJvJZ6/AfLbuA1m9Ryywy1jpsaaO4mLQ+fIha51Jz",
+	"XO/y8n9I5YimJHMvEDmGBaVUG8Ju7cZgWr9immVMJCzpVRYwlmpGTeuwxYV5dtCKWjMu+Mwuql+shgvD",
+	"JkzBci6YUYvjsWFqdUGXLJYi0fbE5pQbMmJjqRgxamHPgU4oF9XJi7n2aue6NDRlW1zbfMrw4hSjCZnJ",
+	"hKWaTGlir8D+Fk9Z4p7DUbCkPDQu4F6OBsK+kFBDyYwu4MsFM0RP5Rw+jWmaMrWjSUqNPc14SsXkztf5",
+	"IWplVNEZMw5ET2eUp+fUTO0f3O4us39ELUFn9ktmn7eill05VyxpHdqhK2dI379mYmJH2H96UAdBP3IL",
+	"0IuXSs5WD/MlV9qQ66sTktAF4SJOcwcjsJp/5kwtyuWM7Ri14JNQw1prZr+Sq3O/pneY2sg7Thxg5Cu2",
+	"WJ39Db1hGlDbqAUiT4Atmo7ZYYH4VXQnN2xBqEjKH/xXE2Y0QtIYztWREAB90p5RdcMSUqEVP3JzSBwc",
+	"c6GNhWA5JioXwiKNmfOY9ciexan9p08H4pZrPkoZOb48OTuzUKhobIEpIqw36RFKrq/PXhwRxWZsNmKW",
+	"jI2lIvsHZCpzpRFe4XiRTpbnu0TAWo0w9hRohP97r/boxS3TZsaEOXvRANi8fCXZFr6fHdyNQB6XaK6Y",
+	"yZVgCRnZmyOMqpQzRWI5m1GR9MiVvUmmbpkC0qUjMpK5pZYRyYXhaUFeBsLRF4AWgFGSa2bpzS0jGdWa",
+	"JYSbNQf9S/ckZVTZ7XeLtd+HJF8pKjSN7TiNx22Cd+553teaqeZrvefgP3MzTRSd0/QTTfHBfqszKTQD",
+	"AvycJheIvPavWArDBPyTZlnKY2pPbPd3jeBVzvKNYuPWYev/3C2Fj118qndPlZIKp6rCowUyLrLcEK7J",
+	"jKb2oi3B+xC1TqQYpzz+DIs4JrEUca6UZaHIxYhUhJIkx7lYhH/XSjpkRdAh2vA0HQhHsSzgf4haL6Ua",
+	"8SRh4tNv6JJPLGJzQUa5AcZN01TOWULaSqYsIjrXKPlEhM8yprQU1HAx6cDJ/yAF+zxXr5iWuYoZYe85",
+	"CCGWhcypJglLmXGUeiIlQsSZMEwJmuKQn/4U5YyhvDq3gDFXUkwKeRgI4xFJmKE81YQqBnJTSTNTOYFF",
+	"v5XmpaWbn369byXReTwlcvQ7iw3xbNHIQFqDJZ3TRSppciXla6omn+2qEXdGMllYZDdSktROD0u6kvIN",
+	"FQtHd/RnWJKUZEbFglBj2Cwz2gpZgaIEQn23kOrr5nBv7wbyP0x0LWhuplLxf7HPcuuGaI/vQKdGNCGx",
+	"YgkThtNUw/lei0zJmGlNRyk7FYabxadf2s8sTbtI0SOgRCPF6I0VMEe55oJpTVSeMtIGOY0LnY/HPOYW",
+	"2UY0pSJmHdiQYiBOUFGjVCItpiTh4zEDAu4AzVHda6HzLJPKsOQNSzi9Aub3OQB+zC3yLTJmoR1ocByz",
+	"zAB3++DZM8DacZYpectKRh+w30zJjCnDkTVLcTKlXBzPZC5qtPcf5ZzMgASg3mtFLwP01GqHEeFjciPk",
+	"HFTOQCg46K8IBVHLvP+R6unqHHZrGV3I3JBAgiJTqqdLw+7368bNdXJh9ZPaga8vXxBFDSNwJ8Cetl7y",
+	"h1AE+odff6lxIlm0S3iOwHUuuag5Ywd69p8ri0/cyjerWuFS3Et+4LolnYDUcU61nkuVNN5/LMWYq5l/",
+	"b1kRqT1wmSZ3ej/b/uUPdTvBJb5goGg07oQ2gLCFABqbnKbpgigWM35rwSBhMZ/RlODMS8DwZL9mG0Ia",
+	"nKm6h1pQr2gC28jkFUBb0iPczmpv2T5Ri7p7TQCu2Hs6y1L70Q/PWzUrTThNT1be/beDg7qXUTkIX7wW",
+	"3ApVr7iYJGC1WL8zGCDCxdVuRzFq2H1u2oD4b/U+qRyNWr3pcv17/X6/1+9vcftA+Zaucu9Z3SExM5fq",
+	"ZptX70V8j4g/WZBpn1+dgKx7evVjRPhESP/g+vLF1X3JsxTd2K50hUADOa2c+ZRqq5pXJ9zb/24TaLhL",
+	"9QddnmMznGzB3taCCr1hgoyVnOHp3lKeWmHGiwrLkHMEr40ZI7GcMU0sw5Jjt9kKSN0RolbPO5b2rKVl",
+	"i4SLIzJakISNaZ4auE6rM5xenOz34cav7L8iAAAp7P+WD38DlFanf351ErnBpcKxtxlvbpUBc5wkimm9",
+	"HaGvvf3qOOuh4AXV05GkyFgaWS43bKY3yV0VBl4yIaoUXQALYyKx6952PGeQPTNsVjccWsr088UbKZxZ",
+	"eptR4e0L+HZ11KUT9SewMlm5mdozRdpbg0nl1S7J5FOmWJUGWBJlZJpYENbM2XAB3Ht1bGV7em6oqefd",
+	"zci1yvFYzBOWHJsVsatr+Iy11iNLs1SwmbqvvPFP5RTnulOlBjb/twti2SVhwv5PkzacJV5Gp3brXsap",
+	"P1Crx/GaUyTtQcsSrkHLGWOdZMiSplmcm+cuB2kvMN8I5g4GL/HlOnGqpLYvTs+737568rfu97+82W+t",
+	"ZWvrFIeaZ81q+tI6r7WzEW8hw62yt6jArBAelqGnXGyxo+I0gxv34Fi9njV4HhDsRnRvxq0tDucY3q3i",
+	"0BafvXVvr/CJxtPbvMnXXDfTNfxjKyq8dHSbCHE5wbol+iP1zs3nVyetqHV69WMrsmh7VePoLD5+Wx7t",
+	"0ueWe7eiFnDxdSP8LWc5qzkb/dN4e+ROcKw7HyRMXs8pl9VeP0OES1tzoOWgq7uaMOdErxe5UykmQHrd",
+	"dCDSzikSTWqIndqSxBUX0rLbqDiSLQ+iab92u+Wa12z6siCvHg7OHasvtGggEhfMfsiSdSBxreuiD65C",
+	"dtzWho7H5JazuSZSpAvgFNXDfseTWhqCPvdahuqUzPUC4zvwUDl9EgerP5jbk1TGN6tQIOS8fnuB8W5H",
+	"E+/EsUBP2tdXJ53K1a9FCDke10r4FsjGVAGMYZyDXSLhmtCpc007T2hKpGARoZpQ8oMkSa5gXZZXf7s/",
+	"7c/6etDqVNUP93vzehph/8q7n/A9wgWZT2XKiMYvtoL5ZYVfzlvFQSyvYN2FHSe3XoBfptfFg3pH9C2r",
+	"OapBKyKD1vf9Gf5jb/rE/rNjj5oaMpPakCfPnvZJQheatL/79lm/P1092KoetNmQ49fasNE3DgWqG6y1",
+	"CDbC2NTM6tGoAe90jiuoe2bY+4YHcjNCAj5i/IibIipsmXZct9Q1R3GZz2a0zpZ1txP5mI3fZ391Ozql",
+	"Kl1csITNMh81Ud3SWKoxsxylHg1RZSMTfssEybNaAbwS3FG3q0xxEfOMpg3aBVoxRjS+8R69FRNIb6NF",
+	"bynEpJwzCvZYe0Te5Vpd2ektUwvC7EPiYwiAAUMoiJ7SjK0yGW/sXCYI2sBmZjSecsG6itEEflCMaimi",
+	"MqYtTsFHNMu1ITQ2RArCzSEZCjZ/l7BbHrPhQLRjKQwXOUMPUSonXPzMzfREJqwTkSH88I69z+zZDFFR",
+	"c6o2+NO6XFgaP5GCHfpjHwj4yn5upMne+aMdkjYqztJkfvzCxT60k3FxE779g5STlA2En0gwlmjYm7e+",
+	"Q8CBIKxrmSVLQKvsYAhNSeTKDdeB3JizNGkSCrLcWFoKVqrgaPEqLW8bgcFMMALDVImrD8FbmXLGtKYT",
+	"1gDCpRs9InaPzuRp57UK3BFEmIEVYirnhOou19V5z1NGtVWuDVOEklua8oQ0Lsbd5mt7ZTUrslARggzI",
+	"RIfI5uUNK4JHl4AigjVXwIlQkQyEhQCYC35qj5Sca6Y0oamWZGI5tBVGYcgfjcl+EumCxFLecEaG8e07",
+	"N807GHnorno9NvvTrkPYl1JNpNnoUCoEu80xkytTIBC/5uJmjb8KUX2TcTW7i4PKY9nmgetWHdr6Vtbr",
+	"5N9VhIHg4R1NeLLBJrbyyNHmhvjgqzo6Tqh9GWmoVc1qp7wbm3VxKk6FhgA7mp4He8eYsaWo4pQKDOpk",
+	"aqYj4tT4yBu08NmKjwHptSVgYN6ISEwNm0i1iAaiCBEFXSRhMdfc0naHGBijrViM1MFM2ayCCOU1svHY",
+	"yQe1oU/42EfrbHQW1J7wmNUbmxSDSIO4wYft1MAdXTmasxdRYB2dITQ54jcvPCPNEFba4pbZprMdBdoP",
+	"vkvaTp2MSKFNRuQ4tjJ3RE4x+suFHiQR8Vpmx95ScTM7mjgLrBsVAjJOpCXIhiW1VCpqGW7S+rMzLvxi",
+	"C2s8RGrUK5IwSmBRw/kKoAjsd/YOl3CwEHTLeyzx47dminHuGFuVYhSmk4dwNAj23pzkSqOotUGUg/nW",
+	"rNdHutQwYiqArhR8/ogMg4jZIfzu4Rg4sLNPBC+1wpDmVhil2opax8nvefHkJVzBcylyXWvBwGFOUz7h",
+	"I566wKQlLgUPEaTcWiy9KkcbSZkyKlYOqfiw7pyC9TcxglVCH8cqZ8mpNnxWG8VyLAhzD0vLAKgHjEK0",
+	"tZZkTBVQPD4GmQCHBNqXLoi8Zd7WoGakPaXpuGsfDYQP5GPCdHrkBddZSheB1OLm4ZpklCfOGmD1ZWpy",
+	"xc0CULcQ8zHseyCYVX6IKrSfBpRu8vpAOJBXIyII4NnG35M18ELNLWUhVIicplyzBMOB3EnGNDO5Yo4h",
+	"ES5IxlQMYQNmLv3EunbKOJX6bu4P/AKUwwAWClD7KN8UE8mLOzHuu6meQSx/eKeBt0iaKVNzrlmnQU3V",
+	"RuWxV4PXujcdWJ0Fn1gVwP18vAZgcNURGfP3LAEjLbAhmgYLxUypDrrx2fsMmJPf73zKU0Ycf6vdCIao",
+	"rU6PcEz+jVTXGSHOBNhSP2pKRQMOpNQyS0FnDFAbIz8Kvapk+/B74e+p6jfPqeZx07xNdoOUir8zpWvT",
+	"PezKbvFhoc7gQhGDlpbm8atXax7PlJxYse8ccW6dpVTJfDIl3OA8y9NwHVlANWi+dfbUdhIQtI4LYnCp",
+	"cFYNWJfxYYk+1XUH8PN04WRN5eQbFwFSI9XhCllyrNdZ0meYRVgEQYJSy4WRkRPbKfFD2Vc3zFWfgbY0",
+	"23wqdTGfNlQZkI25tvr5g7p7lbkbddrOQ1wy2sBJzNTsBV2ELsvgOu3T5ijRgg0Ab/AmBOR3AG8U5Rdk",
+	"Q21qSMqoNmQsc1UwiXr6d19HMsqnQCYKrK3iaCCclvKrP4xg58gkV+hpQdlC1lCl21XOtYq3q1LMZgd0",
+	"eYUNflnne6x10CCG72jIFgOFZD7l8dRpFrpCcre0GhfL2V72DsS9TZ7LcPg1zstyxAfxyDoL0Nm99ra9",
+	"e7Zmuu33ek9fbUDcPt5dyyvy+7ZX33jVm/224RlIw9bFLzZJvKu/e9NEE6lzOdbbGPsdsWD6uEHuYiIh",
+	"FgSrYaDIY5hiTgxjCRFyvj0ybhS1UGhbK1DVcDCIm2sa9H//L+IpZUQU5qWSQlcigapUO+323Ge9Eu4I",
+	"fUHR1xFyt6OAgJe3FcLBeshbFzSAtp1W1ALjzqbIgVeL2Fl/Gs23Oh/NuG4WLcvnTgG95WwOuW/yBgT7",
+	"I3LQ/95CGxWgeIBy6uzpDsY2FDxYOYpXi/iE6vuHv8g4L2hsjRHPPyZSYCaPkPMI/CEZU0TzhJH2HGwp",
+	"ha2sMKeAaLEV3X61iF+4mersQTeL+HIrCetV8SL6Tt2t6CaPXflKRASbMysccaVNRBiNp+gxs9K739pd",
+	"NnRZAk3NlryAtZ25JS4TJlafQVT53bTvxjAWrv/OFB9zltSr+g1hLlErm7pk2TWyscdU6vGz8A0Wslp9",
+	"oZMNITR+9vKcKhsJBMzyrFapy9I8cEEh6IW4UgWuNeKCBWwHOzWYehcjjJx5Dn9XHFZsnGuWBLjcZrPM",
+	"LEBjoKIwOnwUuiJpbQByTwi3GO8ckq/r4cUb59dT8qX7K+6cmlawkuot+lNtujpPk+oS0AwTpt62/IIZ",
+	"VLGLLA33etXKwWd0wnZ/z9ikVqWc0v2nz2rkR/aeXP543N1/+sybMoAuU03yLJU0YQ2OE56wbaiWfQ1e",
+	"/xerrTixKibciTtyjcuN6QwdPvU2llylTTH7E2aCq8E0c024AbPuoDVoldYmmClIo6+e/y7N+K5Fc717",
+	"s4h3+3vf742fxPvdb+kB63472ou737P9pPuUPht9G3+XfM/6490CeHb3dsdKorCzHg7tgVYOKapAjzvq",
+	"4sJx7xsAssS6FcgsLUAbbroY4wK/uCuM1O/TTd+wfoflW/M9z26qcACXDMSLINcgNAbKvznwJ+AeDUvc",
+	"oMLWgDfUOdjRzn5XAN8/7UDOykmTI1DuoG4PnzFNYL1WPkcz3J0042vtkvO3JdZ3VoZxhvV8bY3++zFi",
+	"zBomdgnWESjs5SqOcB1QlTsJZY68LXOqOwf2rid7ew48sdRTKGVO+cTK/2NXR6WLNDswmTqk7DWTWnMn",
+	"aW8b8akUmypkKpwtvKAGgECC0qhEVS74XmLGjL4/w+/3QW9yf+zVCSD15vBjMlaYEQk8JIy+Wk4brE+V",
+	"rl7+Bt2tEhy/3SmWZLnWlE8LYc4RGJDwDskozZVakHYuiqhBqXzK51jGue5EJM7NOzkekzZLJkwTqQYi",
+	"lkowpQnsSUw6EZmkVLGIuLjAyD6ZURNPSTuRDOs44N/gvUDy6/w+nWgghDTvfJ0H0oaqD6Io/EA41OQw",
+	"i2IXnchP7QIQ6YQhwruaERblB8LymE6EvjvS1ow54Qpu0UcFOqERj8ICN263FbVgTyACwKZA6cZdYQpS",
+	"sWJ8otGaALM1WQ4uHcf0s3qZYETjm8ZvVgTct9KQS49srSg0ZWwl+uKwFZBcwr1AB9mEcf7VzYqFFa/W",
+	"0GXSHkkzhehK1KnRNuLcT1IwrJioHsxMsI4iQ8kBXWD5TrhQjYL63qeiufchqiVYrFzqzSLe6JtevFrE",
+	"SwGppQD86teTQCn02gPReRwzrcd5mi7+j62DL0FVrt0FBIPeO/LyHsGRS7Q/N1NLfmJqpMIsVYjajiWY",
+	"hOwPpQtzOb4ZqzZurrvxoekcfKxs43mkPnR2q3jRtaG9V6tRuzvaBfUWqmkl9Be3d0SKoN0iD9pF6Lo6",
+	"lL2NOSX3DU+ti6oIKGZhO/Yu5FqqWDNI47kvRXxUT9L5nAFOcL7N1QVWHCzl+HVY8qbE0OrCalEXisOS",
+	"W2fiqqDsvcKl3zBDa3BU3HIlhTeF+EtI2C1LZeacRpmSycr+yruYQJT0JZ+Is1qhhgFTH7ROKukKLkGg",
+	"ZeUACZWtEtL+4aeffnh9+u7k9dnp26t3Zy/sQ81M6MkOTJZuXeHCiyqbtSu9bYoieZ7zNFmOI3Fl7toD",
+	"exxOL01lTFMysq/rpXysfm+v1994RX7N5WKiyiUsHWftTQZVF1ZhyhdwqG7w119//bX75k2ZMdjgjtKb",
+	"PUIzV7XBf1C7ROBO6xWFj3JJfFm/Q0q1efFxApdiKB40BQVaPdgCnWDvjWPYmP4TU5D7QeDytbV9qeE6",
+	"wWtF34yIsCdYDYu7r1a9yTLoCmaXr1kNIp+NmIpIf2Ufn0o8C038FVEttBQXN1MHyOfOe1trBQlwfwsL",
+	"40NEia6LBy1Xc9D77tta55B/Y/212z2fuldRJ2+6YzWBGvPosPYqVlOIbLm+/aeuItGqd79J2NEzmqYf",
+	"NVlR/miL6mGN0YmhN714/Uk/iOB78uxpf72rd1PM171DvUJW1O8f1O759g5xlBBAeUS4IRMrNKLjFPLO",
+	"i6e+In44+150F6tJxWplrx8Bbn2gQcA63axNuHtagnxTIMs2oOLjt2phoCaOdLt4kfqQ3Op66q/xQWNH",
+	"Qrg52CzBFKEgDeEe/piarqQ+vC5LqdjefghkeaPFG4asW8aFUwmtEqPXyuV1xYyqnxbrbcgEalhcqVxX",
+	"R6xf7oRrw9RdimauCOEuhD6y+AyCBftnTtMyG7e94z/XJJGlGXCns1XR08ABUJ367PIn8mTv2bPuHqFp",
+	"NqXdfdTM247SuQ+9hXHVSLsuymGjZcHT+I1D3skEUYREVN6MGhLpVFnR8u7aMtoGN1Wg/EKlQH9rXHAZ",
+	"ztW45tKCv2nRS2tY44jEybeow/hpJtfMfJICt/csWHsh64Ivg/x9Aj1QsIZ02JAksKkqK49gUoqZsgWU",
+	"gy8GANP+QEjFJ1xYOSxjMR+7ojWI4Tp4GzzzZLSAQTtHZIgRHUNiWJrqou1A1eqv85Fd/QgiPbD8OFTb",
+	"QpmhjDeq0/svWQx86bWcnNaXp71LwE7lGEP54S2bF4UVwAr3kis2lu+tOvuai/z9HcqD8Kz25xsuasg7",
+	"Vkd/x0VElOMVVjQGMvnOm5Kigta/Q6ktgcg4ZyF8Z8ewIwyEmct3Yxobqd4xQUepfTH4LeHa/Wivrxwr",
+	"6LigmAUiqI04EJCcAg4YrUlbsDmxm9DQcYlmGaPqCMshDINNDddUgvBLbcpuOJ7Uh1PVFVCBECI41Oq9",
+	"1uH3ZVj+oBG/H6/h9kPtnhr8Sh8Re+iSs+s2zTU0RACjGnqQZvSGu1B5X86+1sZ3N/RIqTaXjIm7LPuu",
+	"IFOeTGU+WFM4Wnkg9cBkTMqSpVSIpeBkfOdT5H/4oWuXZqjahoGXKtRGZ0ZKxdtVSey77cvwFiPULhgp",
+	"z92Y/dMtmeeVxc0LV/mnxoAOHmd9F4ADbN8MbPhaFMxQt/eruXwJdPkFkuXPWajkw7r1nIoHWM7aGS6Z",
+	"ybOaDhIms+LBdV2cIdQOx+eHu7vk+uJ1pabtVKZJfW71P1W9y/Eq+BoMNedvf8CGgtcXryOSw52QhCsW",
+	"m3QBrwgC4aEE+wLVR3SyWNUV6ntONXuyT/AxqPHQfMPnzdMs2xwn58aOwnMq9lcHYdeZheZrvUb/HHG5",
+	"qmRt0BI3amTbq27bamPZVJrlhT7ZEq6vs4miyfpj4FvoU2sTeV2ZKidJrbaBeFq7f1Ur3pfyckRQXI4I",
+	"SMtEqlJW+zh/9/W6FIf7W8WDYulLDv4iRQzLspfFbjZZgZsMew5y723OWApRFtKguaW6ivqWF/dJ8yjH",
+	"pgn9L+6vXlzX+gJKxeilG2o4linVL1mljHgokhWiwfPyojaPyfVZ0YitKQmlmqRSk94HxeKK6kxcF47y",
+	"eunx49x8q46B44SS1/KWpbS+EF1BgiotS779tt//vt/f23/SWkeNlmqiX7wuChkoCV5QeNMqkTJXBJXs",
+	"At4aA9/ho91r9eRfz/422xv90r/dn/46/z4+uHl93Ps9m7S2MFcFB/Di+NtX+3/7pbWG/qw7XzBBPEDK",
+	"UCA9LZEG1C9Rk2r/+89XEdl7SmZc5IbpzhHJXP9gKdIF4aLQ04u+kD1yfH7mCi86JYubgaCaDI9dszMw",
+	"ZxyS54wqpsgg7/efxDAh/JMNAyUttmwemp4QbjDy0alrMVWKQ1pDp6m2lDQ0fbOpyIh9yfkRNGkPWgAs",
+	"ZtDquPo729E/UxXXatHy49K0LGX1QO5gJEjXqiRxhW7ask3EKpmpPxpH10qitQTHK5SnZtd1ck9Q72n7",
+	"4kkP2N7ljm0kivGeN3HPsFZ2Xb41Rlssd2Go1NQeQzBGWc2tPpTkI6oGuUp0NY7feMqSPGU7moxZTQuc",
+	"eErVhCXIdn12d1Oxu59pfR+K5cZGY8aKmipj1xF4i8tZ15Zjc/ONdQVeuI8Gd5Ee7eJf5V2s776h17T0",
+	"KAqou8Jakfey/8d//x91p76uIMunqK5SYmJQXeVuzfvaReL/xgN70C4cNY2ItsniWKruV9xhcz+ispFH",
+	"0IWjvJGgS0dzIw8HgSGqrCeM9a7c4IS3Nl0FxHaT6Socfv3yHqRmyf12s31+VjjPmvSsuqE/vkpJOek9",
+	"qpTMK4xy21tu3P7mKiXhGWyoUlJTrccFEGmo3wA1oNvzwj3euUvd1Jq8CcawVvdWwxRhMn98FNm2xIjM",
+	"ZZ4mvo3kRxFuz2HX819CNcnyUcr1FFxLvUmPDFp7/xf5N/LNXq/fh8gk6Fvwzf7TXr8PeT+wPfLNHha8",
+	"q519hTzW3JivxYtF53iakhHD0Bkjly7PKD6b1QoAy/EX7uyD/a8HtbVlSbZNY9fOEXlpEcLZzkCbsCpG",
+	"+ddLj3T//vOVWyF0wcen5d6mxmRorbCqhR8D2ufjT2UD/fjWueDKr2nGX7EFNvflYiwbmKm99Jj8eHV1",
+	"DhqSHJMiyLpHwLVTZKx5Hw8Xk9QbOL1MdXx+hkU8f5AD4UOrrbpKMz5hokN84eRrr4WBj3nCBFO0SLnn",
+	"pjcQA3EixS0TBjJ8GCR3WPRHd/NYpqmc60P7Xpf8++VPb62+Z0eXuemRN1Kwha//utxwbA9DEwetTkSE",
+	"HZhQF7bas4NBjwBshT78Y+BjeAatQzJo9Xq9QevDEJPXhvDm0NV2dO/hpFYLZVbanjG6nKBo5ziRs5ld",
+	"bKGYugjg4S/d4ty759BZRIohRgBPUjmiqes3UgbwpVQbV3DaTNliIAg4XMHuRy5Rw8XC/76xO50xgk2/",
+	"LRmj5IfTK+f0LxpwF/fk7tDyDG2Hbo8UZ+N00XH92lzLmITMZMJSTab01mq/+WRqSJ75CixHhJbrHrGF",
+	"dKOncrKjYS12bJikOCv7a4+cjTESAcYV0gRj2+34OMWiaQOkEqhbaMG/mNMF1rQnZEaVZQWV8700NGWH",
+	"xKicDSOrUFNMXESYcE2+RyymuWb2mZIu2BpmSeW8Z0c+FlIsZjIvqmFqN4DdzmGxFSwa5FqkIpwBSJ//",
+	"dHkVkfPrKzjy8+Orkx9d3Ct4EVYbhbvB2lQsyJ6ljftPnxZN8o8vT87O7KqsxkRjw5S2Z399jVkWlEyk",
+	"TEg8lTxmHYvYLja7aGvv2pDfsAVRucDS6ByWouewBTv4DcsQpvcPyFTmdg7t3N0FgM2YmUoIRzDTiPwz",
+	"t3u1g0HffJdu6F61k9EJ5cKO7Y0dBgs8w6zweuUkfoSjtRcHg2J4AqSaTi0HJFfh2PZzQAtXvMnvlReZ",
+	"tzjDwf7+EcTUZ4yaMgzGnZC9c2PZksqFsFudMKPJQf97BwV2pTrEmTF2vDAS+BZpP33/Hunfwf73SF4s",
+	"PNuzBOBTzKiFO8KZO3x7KDD8K7awoIginXT01+JqlwugKr4ost3kMjj6SFBHb8ui93Zk+6Qgq0B2gwQ7",
+	"sITZN5zJCyaFgsV4JdjkAaL8hj4mZeibkvhUOSRfA4G5QEQxdJSRcSrnBUMQ6JYjZqrYSmMJfQitJZC1",
+	"DUmbkr2nXbT6EfxxIMBE14ngRcXGiunpkLQt9JFhYDD1jyKiJMSuWBKIzCXXDJdjh/CBGRjzZFSuDUu6",
+	"+Ks38gGI6hueuaL/vscJ7N51OiEQlEkLmKMOTg76e5FjhAMR0zTV9gRhbS5aY0gk9FAALmEUZ/oI691Z",
+	"vEgttSqHKiVFCPq0twRE3MHPis0T4k/gxIZFHtSSqZTcxSY6ED6erC0sJMM+DpFyVxbTQcZ+efHy0FK3",
+	"XECrFH847YIYRkgJI/Li9PXp1Sn5j//2P/FqLK9yV5nKiczNsAOOLwewUA98INwFYWqNnDEUK8CwPhfO",
+	"uE7aw5/gH0PAneEli7svmYmn3Utu2CGQjy6+OkS4ABY9EMNfuhe+zGjXAvkh+eXNawuy7ufhUZmHY5nv",
+	"Cp3pPyGD1omSWnc1N8X+B8K9Nmj13Fl30dQdcBaWEMG4HR6O8kKmgB7vu3HB13z5ewvZNJ4GUpMVEzWB",
+	"em/cYLeeiDAxlipGTCjJ10CMFpiUJVMeLwg2NWo7j0WSx4aoPGV6BwLEND7vHJIhipJD1wtISA9ZR2Qo",
+	"5+IYSw1Ysr1YImFHAzG85WwOxUssljtAhUIsOnLJ5lCIAMASWgslMxgZGQAcxrBsWoQjRQMxBFeDm1sP",
+	"YQz7ZY+8laaUeg4tLvXIz8qSWbst+8OTnmXxwDhclCQqDvbZgUWupZhHzxeeeF7qBcNYCkM5sI5B6QcZ",
+	"tJyDAHtNlLmNVpYOsiB86uGHqCUzJmjGW4etJ71+7wnE5psp6Bm7aJp3GvIErcjF/Z8lrUP740nxEiRG",
+	"oQRq39zv94PqWKBkl30Jd393lktU9Le2k5w4b8GqbWQ5zLJVLIyMFgCsPfvVU1xV3RzF6nfPhGFK0BQ7",
+	"fIVqWOvwH79FLe37vAWTeDGEK3J2+RPBVscW7BJO09ReFPxkb4dONAYG+14bv0WtVZxrHbYQ/GEBuwm7",
+	"3Y19I8hJXazHmSBBFq5jRBYBLZuxcjWyFpBzkYYJ5goVASMYumZ/voHhEHxSM3kLSUZzqhKUhXxzRY2y",
+	"Gw8x3eKz5aE7mszYTKrFoSUOUEVbE2rIv5iSjg1pC9pFhST3uWL4boTqF2CKG5Jp0j55fQYlPqiwxIa6",
+	"vo7u447PQtBTCl60HjkTpExFRuFeWkZf1C1h77nlFQf9AzDtrkB30X3znsC93vzr5qgBYqh3ax8C8B70",
+	"DzYD71tpXspcJJ8A2muaiwL42Lua1rcEnVINIASaYzuET6hpH6BDmEG+CSGiViZ1DQocJ4ku4HjohdVy",
+	"OTvaQ281bc6BGMjOFhewoZlzhkZBTWBXmJv1yJVFI1TOJtJ1ITwkFCA8IoJNKDTylIrkIqNKM4zrck09",
+	"QUyAJFs7QNG4M0LF6qDfvy/sLuEy0HVFZ8xAubB/1MNE+cpuoCCByee3wjvwXCaLB4d93yz1Q9XqZrWy",
+	"D18a9YrWYwwg2WHiFoj1nBYRph+DvAf97zd/cCLFOOVoejzY39/8wbVwwG7h8RRKL30CSvHGcg3TQC4c",
+	"N3k4cuD5o49xqpVVUq6Nb1n7OUSVpZ6wW0gsFuLsFkby/aMg96eghGoyV9yYMgs0vDW33GrF5E9zsbt/",
+	"8OTDOkm0vNwlUsexbAvUoHDGbfCZVulMFFzwpjDm3z4tTYJtNAEIagCPAkB+EkWAndP8a2DjYaEBWfEu",
+	"aFzny90a1kHHeV1rh7vxRG9Db33S+1/uoNEAB6DJOijY24bsU2d/YY65PNn80UupRjxJmLgP7BTQEhx9",
+	"UQDVilkYN9PG9aHOBNerOxGRaVKQlQBqyjpPtQCDFZ7h+HQFbBKqpyNJMVehVolqaD6K/lMmIMkRNavr",
+	"qxMrsxEpXOsWLWcMTMZkCk4TlpC21bMGAuz22IGwEwV96SA+CgXKpCJkuk5QUDgHLV/Qi8KF2qAtYyAK",
+	"Sw7aklfOtHp8aBpYpZrFkXxKmlZM0gDNxcV8PETfGz4rvUWKBYH3wyBY+jw8f/DbQ2RprarCI0b+dH0Z",
+	"hLVg6V8iv8sRagFYQttqKhYirTqBoDlmc6ca6yNXiRGyt7TrGOj3mLOBCMGOmtJObMWl0rznsr9IGyoD",
+	"+Yh1AHaoqZ0z0J1iZ+qAONgJ5WLZm9Kpg0Ic/A3iQZVAfzKIrMmmqwFNbNFN/fl9Seg8t6QmN9UbDC8P",
+	"bDiK0XiKXYK5KnrbRETI+b2BlVXbkTbCaTxl8Y2DxKCbDhh2yIzeMG315KJe3VKEPpD/MjBzIIoCsTBu",
+	"r84aqik4u5AMc13Wj91x3dFhsgVZyFxhjvNAuIpSuEAuJr2diPjXXTUteH2lPq0mtZ/+KnMVLLZ8mypG",
+	"RgzJBjQeSHrkV5ljwDcMgUhXJMkXMalrhwWG4IM6e6S6cnD7IQKuLrbTwAlWm84+ZgEpXGcDU0EnFvVQ",
+	"+KcSlnwRxFXvLOwIkamAIFcI8H74PWEmaGbsOiY3YrqV/aFhcmaXBCEyGDjijFVlly6cirTV7J0Xgg59",
+	"J2VN2la3GohKs+VOxeQWhRG4EaFFI2UdQfjcnPJbpjRpD18y5txrPp5/IEZS5GA7HkK7ZTt2tZ+P3qo7",
+	"ehHEUjwZiGprem56ZGjlPQwjGBo5BHRGORGavkNJPi7iNIeAmnNqOaN9J86Nlflu2EIzczgQGdXaJ/b7",
+	"9tfgXXVRJVSTYex+9ZZM+yZKfGBZPHLeQjrS5a0MBET42DEaiEANBNTr0xCFUSrUvv34Vhi81M18I11x",
+	"70Nj0O1fv5Lwct1q8exajSo/eMEscrYOW//1H/3u97/92zd1AYL1o6d8xk1l8ISNaZ4aHLqhh2td5bNP",
+	"SUbDFu41BNTiN8CaHAOe64+3e35xYR7JkyM+VVvVvalmSai60xWS2cBj7duN2PXIjBAQsd/AYAMi/Vj0",
+	"tgrf+EQXvftH+e+z9TbJs5A939EDU87xYhuq97kBYzNQ3Efg+kyGzYopM1BW2lYykHPhguHAnHJEqEAl",
+	"O9WMHPQPOveGqaKGYa2IhUGdmO4KPcrLnv+GpnICSrcvc+pj512Z3yIq0pWUCUp1DoRvQq6t3kAFyiAJ",
+	"NfTQKY5YqtP+6j5jzu5UkTjJDWMuXs29ZocGfXlGE9fSa034NBfk+pIkMk2p0hCBNPRFKIc+MryhxmkE",
+	"HlArei4YVaSN9UudNxV9qSSz//mm37O/i4H4Zq/fDytndnpkSDM1LGPQNxbQLZZH/vf/Ik+ePSW7A+Gr",
+	"jtqf9vr9YVP5zKD2LuzHtXbvkaFzMw/JXKobXZZKHQjfNN7v3/Wp91eNqRuHZIjWRNjJcLWg53B1RQMR",
+	"VPSMyBDz3yoD+JKjQ1dzdBiW6hwGPtESHqBylzIaw0QQhjRdoBHJrx+vpXL1R6XuC91hSKbkjGvmkm1A",
+	"bs0Ux8wAKhYkVovMSAL5a3VybMq1AcD+lBakojJpAx0M8Fb3PlEwBgxeFMM3skjM1FEYkORpAFzJ9kSr",
+	"xu/yT58+VUuwfi4A2EFqZWISgrMDs2FIqaYsvoGEh9JS5GJmA5ozAXtWMAdI2zqqV9s6LqQDIubGXM0w",
+	"dlEblkEJOT0Q7D2FSjsFlBbh65AoNWIfg2DESDT7b4VgoC8WnY/hLTCxcr8IyLwYB0YxIeeIZddnuA+7",
+	"cs3ImE/sIBh4hoEiTvqlipvpjBkeo0QP7G2tJahs6r2VBlgU3NrSsVpby6t+6KCA8BYD15Wk+VwOO3ta",
+	"jQ47adhnVaLubrb6EhEkgcmLLpm0kN77FEUuLGuwLASRIqOLqDBvgq3DSh33lsmA+nTdt4d/NESa/QgZ",
+	"Bp6KBd1dG5vT+xa7wfZc6KSF8gR2Fg2EJSSqkYZGzsi91KkeBTFLwSAgDaKbvUwGPLg3EJfgZnUkBNvX",
+	"/M5iF7z93hytJPYXOQhCzlH4M2g6s9SzRw76/YHwFnPNUjtWdXt2A70dIPCWj+PlHRUGfPytwQ8wEGFD",
+	"4rBPHLoX2kGaHLhRa7wUnSNysL9ftDaGqxoImRtoVb7CQiAGfFQELq3cX3vnTOh8POYx5L64nw/JN5gB",
+	"KHhw6fVGdl2tk/hYg/Iayjl+5ti8zZqmC+lY1TgfLXn9M0T0FfT4WN+UImUdHX4IUmsY3FusbxulyouX",
+	"J+Rg77s+Obn8+yGhPmlRybmVnMig9VPGIBPCYeSgZZ8hhVjFYmQYA4Gm+g42C7LvW2XSWfDQsREGTzjt",
+	"lwxaJ6nUK5OFln+rxW4w/R8V9M99BvqnP4wgXL7IGLSKNZtF5Xd2Cm6sYKiJkYlVJK/Ye0NiVxDbslKi",
+	"Mwj7nzLmBUmVC6w6OZZqlqd0INowG7hPIQ3vPw0jMvw3+5+u/c9/GUbE0JGljVCHik588EoHtpgpNubv",
+	"fTbScGfYIFJe+t3dmeh9vPF/s9Bn2Huz62CvpErLwmMt8SmuK3I1OqkxNJ7CBSJDt3zHspWMKS6hwABC",
+	"LqzlBBfRfcG1T2besIg/k/X92OJqANGF3apikMfGx3g896YlVZvsrpMbQIDLGwIVoFmOQzYv45TBWQTa",
+	"07+vtO6nGcZqoT7brtMFo4Go7ZviMqRrBSwfW2ZpRbEK0EtdZSIrbX0/EDtYF7uUsOYW9FKL5Aviamjt",
+	"YB6+y4zxzV5REpLCUrsdUP2KPuk1+OoO7zMar2slm08kWPjuijWIfVyUA/ucQsFfMS+gJAVO4aBF9Fxo",
+	"Zq8J+nyAMM8lWsCoShddxSyMeULbGL2UKS5intEUkn0xr8fj8Yo0cRSYpQOqIdWYcYNFZaqYleGaT+2K",
+	"LsoF3Q+9PiWyLK+0gRu6fX1Gj8+fCwvAtuHgH7qfg204wATLfwqzBgIdCLDgg/pIR1OZJVcFQosJbAY3",
+	"+5ci7FvAahHQCT4NOGZLegKM/QrAtQB86sIy6wA3IhN+ayE7z0DgdZTw3vDbTNGXGjTXSniFzb2NiSkQ",
+	"gdNB91NJ5F1JDKDcopHMD8TQN3seFuoZEWy+ZKwsx/XW/dDjGBVVEeiMDURVmgQRr4gEDcedUk2wJIBU",
+	"laKeDbHUde2yvwiaP7xlak0T70dnnQrFdB9rGMDtZzZV/aWJ08lUSs3Qg4e5NzrEu4ASHRVGQ6nI8TIx",
+	"0w9OqBBV12qhWEMVC7sg9AJRKpVDWbHMI52gGETgFLVVOVMt9dT7qxCApl6Bnxn716iQvpzjozdF/6Up",
+	"At5CrdJ55MropUlh0LaoB36s5ME10hkzdF2A4Bv7/JNCqqF1YHqJ9Vbs8hJqX3nw+JRzV9lJ0BmLyCjn",
+	"aVIEoQGBE7dcSVHaB325RRWcNxzfNvEpGV0ABd91/kOm1+coSYGhEonPRCDFh6R98vr0+OLvp5dX716c",
+	"nv90eXb17vjFi4vTy8vTS0hNKD7HaBKpEqigdSwwJAm258psl55OUaQ4xVQIaciI+bnrRTksWAAvHBeb",
+	"+qSJ5+Fca0Ob/HI+RVzTz1OmmOV6UF0OHM54qr4EWVnA3EOJv/y7QUrRV3Xhc8czauKaCvEniiVWeiu8",
+	"/e3ryxdWFcppmi58KeUEMi5mdEESPh4zFTRuQDKD/S07jqH7oKaGzgqlCAChPTNk+2gA9hBbZ/0diCJy",
+	"iGof9ISqQ9EBAF1gdSDn3neQ8Fj90yeVVT4+EeDEn/pXGeCLagV4DRB37Ei8SEgMyIy6AlXKIu4mpr+R",
+	"vKyy/ZLIQKuu5jiiCxZDA3VaKCZ+sU15dC73NexVcfaC6Bzo5EAMX5yed7999eRv3e9/ebPvyj0v8bgi",
+	"oHiFXUVlnhsQLQ1VDadcTCC+BQ+PJa5gM1ZucESjcqQ9cn354gpCq6GJDTVkz/50iJGHohtPKS9jclwI",
+	"NpBV+KlHXkpFnl+dwHpOr370gU+udjPBeGDLKiIyrDSoGJL21HVnGQjM3Rams6JfFcHlCm6AJZXgzv+X",
+	"VMfskePwxAdiSvUUiP0I8kwTlzgfK6mLCFgzlmp2GBDu8M5ggGlAwUeMiYGwY/V2euQtVLxsTpNuH/Sf",
+	"1MYYIcA9dgoeLvILEXB/RBuCixzqfI0sekDKfEkXGKKykDmgp4/oNzKk1kXLmq0J8bJRpiDDTg3surG3",
+	"KBTkwOOxVglyy/uLlQjyh37f+kD34dgoJm/WCtZGcwhpmK6Y6hyXbDLVPXKCfREu8qvR7avAvdbo5qjs",
+	"UVEjKBQdP6GwbR84xMXmO7t/BCLXulTdlS/vjIhB4YTHlK+7QcqpSjd/mkxdLyLcOU33zhIEtgfYH9Pd",
+	"BNvlh6pcFYbcC0W3+cdKy4sFvsAFPz5y/tN4/FXeLgnzwf4Wk11J+YaKxYUvTfcglRVyJYgcj4mZy+4Y",
+	"YCZskAFtMrE1A2i8VOu5VIkLlYeeJQHqASZ9BN4xsR7t8PmfB+uwg/AXQroLFstbphYn0IugtuwLxikr",
+	"96JvZKAY5JkKsHMcuRJKkO4Lhg/fsgVKFNlPvuLvo8FfsQZ9nTHR3ljgr8iyB8BbzUyerTN8YgVUDKPS",
+	"LFbMkDbk/2NYBpoYh0voPfSKlK4sG3ujW3ULO0o0bpiXBjcpGgKo8uyBqcknQuZilZdw1E2JKni0RhKa",
+	"FNEkwalgGEnvq7GqyVgF1Qg0M8aFOLqmQZXjuye+YJXUc8dA1xgdnNCkD8nOcZqSMWdpgtTZ8xAoY+kG",
+	"0r4jysyOthMNRPEI+1mNoLRxyqg25Lugz99OBJ3Adn6CeGT3BaSexFIpFpudHvlJEJ1DwzR0Z16fuY5u",
+	"6O1OsC2GkWQXepjV2qqr236sxurKKh+huxHWl3zluI+A4+JdVMXhNiRpuqazUNRTY1e++0rHUG+zOc7l",
+	"mAwhvxFe62qjGIVUU2ogtEKTITw5dDWakyFpJ9RQaFTrcxIHrcNBC3v0LbWMxW59g9aHYQd4ru99y+aY",
+	"PZtSOwV3ZScLL6bPsG2Xdv4ySGG08IXLNV10okKRmEGQUMqLAtf7T4mGEis3jGUkU/I9Zxolgdjl53KD",
+	"gqzrVKnYmJl4GnSsg7IphXvT1RqC+wEvnNJg1L2F6xJuMDxEIiHCFDNeodXmIXnS7/dd4U93qiBkDOvL",
+	"ANhRrjVTp7fb1bleucePSli1H37BOn0YctbVrjkZ1KxmWC+8dHQjfGLZIswSddB5T1wZSzWRpsJh6ztI",
+	"uUaYO2dYesQ53aHXkvebU+OM/RGZM/RfUWxoZmH0prdjEQIQXSpgv4AC1aEiYuhNpckt9GXDboxkThdQ",
+	"YKOoSM3sudoFQfXqHbJblt5wj8gtTXnintdB3dIJPFJm+7KyysfHbI+hnfJ9uO1fmA2u7SMEtYvxWrsl",
+	"smyN1mEIH6L0hBlLQ9f5cuH543TgwtLWFC7/U/ltr1aqlN+TXLu705sut8ZPUz3Oc6u8gVVKWCIrlQ+k",
+	"acdUsy4Xmgl73bcMmujVVR/TjKp42lQseq9fX8fsswHZVs3IENo2tyCDM60Wzv1TAeKp776tNvkZQdBs",
+	"hMqid3AFKKHp+C6QrWYBAgpjDvHdC9effOgabLOEDFEd/s/4wn+yg7mm5+4XI0027GCrdBe2UvQ7L4pg",
+	"gS4OZR5oyhLXRPyobMjthI0dTYae6A6JC/rzgQoDMYxlwlx35KGdF1qsY2fwYgwMUluyeUAUs107cSuz",
+	"Q7ju3GCI2ytbu/oUDN8VHPIZ32cQiecLmyopx1D2UEkxqS0hA9O8Ro7xKCWXH4oVfiGppYmjXPqW1Edl",
+	"a3eo5cO0b9z+NW7izy9lveSC6ymhHiOVoz0F3oHiUrrrShJRWCogTKlSQvHOMhmSSD93o23iBGu9FnWv",
+	"IsLe+1ZRWK3V1Y+Gv85fnZz6SFgFpMb9gS+fvSAAxjt6IIQUMdaHFc4cyUWPeDqsvf3bJWdn1EyRUBV9",
+	"24+gNnItlYYXrQ5mNTiwGTgKCbZUbH2JxU6wHOVC5kqTtj9eKGkYEmDYZYQKpJ2zpHHDzhFZXQVwhpKu",
+	"Fhc4EFV7NBwexwb/LKkbiVloGqK1Y841a6a4/uS2qwHroKehq8bBd1tXfAWgaBzp6bOtB4Kd3mmgZXns",
+	"SX9/FX6f0/gmKBiQZUvlvV5LJOHb1PT6sj08kVrsaCehlAhSpR73pwlQNqG5yF+JoVNGRkrONS7GUTOg",
+	"BUAH2pf7T591IqQbmLuAOO+70VOip1KZbsqhVHJFROpVajnPfapZCjIiSG52v5gweggaq5liJgbXRHPD",
+	"ILrIJURAgBHaOaUgw91hjxz0DxBB3bI97eXYsrtMO2zGOPA3bYduuJW7IdxW4H3lz93ChWPe6D9lIskk",
+	"F+ZPC+/P2cSV3W3gk/eA9JtF3AjgGFbo0nGKLm6uuG8KbUTHHAXpqKTx0K7JF3HDhD+Xx8eliLCTAxYQ",
+	"0EWlcyfgCdQGsAtcpcg51hAZQ6pJfbXGN4tXi/iRGk5wbWssJzuavPr1hFj9/gt3pamaRHb0UhHjANIs",
+	"5NzNQnKziH1WwxbZDI/3Ol8t4r9an+PKJVdzGTB4+W7JDOtgYzUYuoSOTf3SXy3iE6rZneHC6pmPKcTZ",
+	"76MBgO5HBz6DsvogEdG1BAalJnSZ6nwEbVFd9YWCp2wwk90H+CpFWJuTaIBfBQk0Yar78n5WM97R2yag",
+	"+7aP+h4I99AqYq5+s1T43rA8iCHYhDVUgAblGKQ0kkox8SX4fbEgwdbUSf0Y4ro9En0m89WrRexKdQbm",
+	"qw+PogzrV7PUF63cWrHhllTkUxKOQkDe/aOc8cPuH5on7MMaEVsxOtMu4x1SSlnipOrlEt3tYU0F7sPg",
+	"jWE0EMNfuv6tq0XGuj/BTPqQCKkFH4+HkVU2qUhG8r09nWLMS6d8dM9lyuPFENsQUVgLZLtjuExRjd03",
+	"2pS5IlLxCRc9gv06ZnRBIHIFGl85Kl8cD4bIMBpPBwLfgjR3n9DubH7uK68RkVROjggtmwnjlxhzIeei",
+	"R47LBJqBmDCjrV4bFUXHivlxeNdnyEU29MjBXr9UYOD0oUU8SxlWDkiYwt5IitnDsrCUwTF5b0BR6YBq",
+	"COdpVFNeLeIXbin3IcCgWltNP7A/FVC3vuvQuuatDSPzZH2LpA1E+tJ+f9eGRjI2rD50aCzVjJrWYWvE",
+	"BQXbwlbBRB4CPme91L0t6NkPUrCHyUSWcwGt1C0irLRfv7fmBlQuKA5YLx0d+9hcu4gC6VzMPqr9R2SI",
+	"/xhii8WxYqyImMOMDVOaBSCKDcPbVlKWnRkBKMoMEvRZxYQgRbpwL7o6QgUZ8onOAxEWJazBWfz0ryIv",
+	"Yb7r12zor+LTmmzo0tbnmmCsilKuB6JHwE8gWIHzpzlmIQjl18yZ4F2MsrOb66BQsi6tjBgC63zI5IKN",
+	"c01TfTgQELvYlKFAdsm64MUjjB/YORPBr1Y28I40/waELxySQUuw+buE3fKYDVpDsvOWzQsPglQEn5CE",
+	"GcQK8nMRtAnngv4yI8FfNxBIFHs75D/+2/+sBnKD3ZRPpiYiI+hLynUxD8h08yK9xvXWgKBhdKwMBEYN",
+	"05V4CAgqZYLMuMgN01giCc4UShK511/bpQ59y7iRTBZoKh5LNRBuFc68/KMx2U+WWuPdkWF8+86N8i7F",
+	"Ydrg2Bju0owjiAw7PWKlVy5ydLYMxBDe/ZmbKYSF+ApMpQe54sckRk4w6NW5balxm2ijQ9cuxarhA7G6",
+	"JbtjuyUX9gLj0dRyPfThCgkbBrG48M84vlSkrWFVbX8hdhXgDMJjxWwUn/EWTILGBA2FQa2I7SL03d2A",
+	"8AtcVU8Hwn6yDHtGmuydB20Av1PhW+M+6yZ8AhHuPk/NglhN8hUCm2W2KBlDQLDvQ4rb9Kjmg3TaIIlX",
+	"0jQ7sLYn5dp0rjOoHA7r+hXmDoJ6RsxyeP9OjzictOyJxoboPMukMj1At/3vyc6VlGRmz4gaw2aZ0cUn",
+	"Ri3cMrkgbz0ku95/5IIZtehCYFRtnUsgTo80qgdg9GtAz9dkoHs7Hi8xOs7ZZF1ItCjz6+7hdwQMcnVL",
+	"mgz+4Tv3hFmnIY6kTBmtbbNhMaO0AXhC5mHUs3snYnyiIrJAx4PEEnDgO8S571l7prj7BwgnH5pFK4zK",
+	"coFKy5x/6LixlQxYcriRqRaCwUAAU61h7CWfXSM5dHokSCR1NHzM05RwgQyoFIx2IrJzjLIhrMjnjT6r",
+	"SRf1EptURYBnONAS54RH79yLwKGupu6SlsJECz6TypLx93ZIW0iS8ls2EEsne+hjUUt2X1ansB93ImhD",
+	"WzC/iFgOZ1YY3ACuek0+uZXew9BZH3UFY7XXSgqdRmbowevOTPHUws45NdNHpCi/Dnf0lZN+5aQPy0lX",
+	"aSaEsxtl6VSoonXuR/Rl3hy8dpzO6UKjDs0SHZWMxmUA9sjPvtAGaGQ8DMQ9ubx46ZvapvzGKowkF5qO",
+	"2UA4hET3gfC6iWG+hjyQuQJ0ZW4aaIpd/ZcxRjkUs0v7vPEYTclokCEBvQZKbzgAQZ3Z4x4wk02lkc2C",
+	"wb+fn/5goeP87Q8kz4iR5Cl585y0D/aekp1zJcFxAmOUpRpI+BGf0Qnr7fi+ovYvwrUFGW3JCRT8MGQm",
+	"tSFP9/ZJ9t6ZcLoM9NjE6/PaKJ5pkC18NwjSTl08H2Em7tUyqjxLJU3OYZOfVHeb5anhGVVmdyzVrAvd",
+	"KiqAmSm7MsMRrItj3+zZCDnQP9yHvxWvyRFY5x8Jp4JAiSyh4ELTTB2RISwYRA6oOMrmCAQ7mlxfvP7L",
+	"sa29LaY4pwsLlFdSvqZqwvC7p9vsx9k6WPKGJZxeWQj40vbja0AwQklWIQbonrkBHmLKiMfMIeJ9ki5h",
+	"jN0/BJ2xtYFjDUhf4+yE/61zdmZW0lb2w//6j+Pu/027/+p3v3/X/e2PvWfRs4MPg0Gv/Xs2+X8yMel8",
+	"09oczLyKiYASu79nbHJXv2fkvs3E5EFcpkiv/0SFNo+rkHdP4FIMjKjrCoLRRINK614dRkRJQw2zzAkT",
+	"DANrLLxJQTGF6vzuI2dzNi7OeSC8hReHAkHEdc0vOvd6nj+mM54uSFuxXHt/AZei0yNhPqPC3Bo5cMqu",
+	"nxglhsNSGgO27fVQVFlrXaLw+SXz0QaPuN6YPdoLN3q94xH28rn7Z/8JvIJNwqhLenNmshCQXKiNZevU",
+	"Vdmyx38PgVSxCdcGCybUoyC2ZbAopvORfTBihccg8ul0kGPTXusnBOVLg5hdOGQ6lZZGvrGFkzKhbIqr",
+	"OzlmSkH37YRBHEIsZ6zi9rLnogdi+J8VG/+nIfpVKNFTCvYmLm6OynfnXOiKsauxatr6gipRg8fyfCoF",
+	"I2/z2Yipu9VXW1ekDcw4K81BiL9AluzUUxJ3vxtKIlxUjnj1+JrqIFiYb0g1erL/MTUQPlvtejyXO9me",
+	"9j65RH9R3GaRPP/JTFH//7MRISkLSzgFFQruRUS5gMzDIr2iqce6e++jStDcM9rpS4Qcue0mva8RRA+l",
+	"Ab7mYwO8WGdMuJjrO9YxcQ6OlVImUIDJc6DdP+BPEO8+rAlHvHQxQjOEg5KFkQuo5+Sej/M0IlnhsOFi",
+	"p67pSTD/VqpkucT1EblBZZ797x41VwpO4DHGEGp2j6ZXX+t1bPZiMOPk+zLAzDs0UIktIpvKcmmVYqJ3",
+	"LiO6ys5gcazreOTuH6akAbUawlWxOCuW63KJgs27LtCOpkz5Cok9crqyXohZg8Aq+HkgQF2ATrz4fUVP",
+	"qKkZV1+2227E2x22ISjmS9GSL+CDgcPxrPkrbm7EzUELQhHmVIsdQ2Zs0DokqYxvwHo0n0osC/sA0SR+",
+	"Ad1Urk3j9glFr+XkC+Zxb1VqLljqqTBqsU3ZuSsMOflTpXn7ffpati68u5rzXy2ld08TqmYigWiK7UKP",
+	"LoFVIItBVV+q2jAkMJZWY5FIe1gGVQ87EWTKQoFmqGXbGHi0Pu7oyBV7Y7dc5i6eSBuZaWglwqHy2wOH",
+	"CFWstgPhAobqY7Chf63TFttCCkxc00yYyDfUzjVLIqJYltIYzwPOl6mBcENFZJQrYewjKGbnGqiUIVGd",
+	"w7AtGhZ/mjLRgwgkb2WaU27IW6JZLEWiBwJbdvtIOqg9VdyrC7MNg50dLEL1ECwyhb5eO6HhaYrWq3o+",
+	"GsDYXyL+6DLc0ZfPbb4ss+a+xhQ9whrFFquCtJAGmnkvli+SvwfGb8CZZkNS/euP2U20Afgxc8HZtX17",
+	"607vK3w/cCuKCkSveFvuLYqAKrcm3Jxrc+lf+jxiJzpQt5A2j7HBlN9DhEFSisVYiQvauf/5Sh/XFpyi",
+	"1a0+0K3vKnYrb1gX4hH1OiO4fe0n+1YAC39KynUKKVJf3dpNxEYkVSMPYe9jlrkIXCnYQ0Ge97pgOYm6",
+	"bpBJYyhFjRGIJ9tagJ4dfEz40V8FFj937JGFJ6uAOUWmqGDyMGQMnSIbPHiB6+TPX63gEjfz+PwMl0X6",
+	"6ddiBV+yySFeg68K5P2MR0WoHC+6lmlCDTR9vbcTEuOZfQ+XBqfjSwzWSdnYYGdBxUguXFMojBlyyZQu",
+	"JWLEfMsoMmWK9YpA6RldYBGTERuIQWvQIm3FZkWFK/sS1lPiRkPdoo4vSOTIjyvW6l+1T64vXpNhEAo/",
+	"HAgsksCSslIwdiJv+/yNMGI3ggiFJFFMa3gNShJ3CNfQ/skl4kPA0iEZYIz6oAUBj+A5gpBgdMW4+ixK",
+	"5pNpdU314fvJxwYnfCaSdV2s8JEljS2H4n+15jxo1Ls92BpLusUYDEe+J/fPs4miSUl2am3nQyXT1RIK",
+	"7o+gAEqbajIM6NsQqqF1wlISdiQiBaEDUQyGHxcxQjDgLCicYb+pNoDTLGUx9JmTKdvpkWOBpWEGwpG9",
+	"MpAUq7jhvO2D/f2G9J3yFB4tASiW+LXp6leppbnbKvUEAkH+rjFSiDkXMmVL0onloEGJQd1MLt74HDVi",
+	"/6PJcKykMK4f6IjGN8MIW+b7jLy9fnTw3dPo22d9MlpYAtA+2HtCdl5y6BnwryLNfiBSbLBMBdnrv3ne",
+	"2+lEoBQtMgbZgBE5f/tDRH44exmRn9noPCLP35xH5MfTsxNIFHzx0hfKdc47kGx29EA4DIlcLcrRAuQe",
+	"3yUtYXEKEcEwE2Yl+vR+yAnBLJgegUJDuJJ/P/8hGghYj924ndtKazRN5ZwlRaoiNkoJKoliKuxImilp",
+	"e3qHp48/wmEOhB3TnmVQd27HUtoxBmSXZfGLavf11epgUVgAakItBaWuaRaasyDqdkHkLVM9Yi/EfQDF",
+	"EzGvkglfXFQbqeiE+UOcsjRxSSV24BmbSbU4gsVhCQyg7mMIbbGfYuFMKyNiCb35FIqVhoczp9w1HnW1",
+	"w6UaQMMLWHLYEIz6qrmN2ZoVYH5MSZv2WrdKrYpaAAzbZnB90VTOV4v40t6jMZZ816m+7uGRK1OiXWbR",
+	"nLiq/V+TOP/sSZyXVqleKR8a4vO9SomCW2dhJaRK6J7XpKs0oHz5a3xcFRP/7ryQXwPktnWXw4ktguIb",
+	"hRGjKYb14z2Qqy70VSfAqobuA3m4ryEdQZKVK0ONRRYzprQUNCVQ9IBrwhTVLCFtYO+yq6eKJZYQdyL7",
+	"/kAUJjAmktJWhH3KfWd7bejCFcrOE15bkAMXcS/L8hfClBMsx/2oVZgvqpHY8wmzju6ujdgRHKl3+ohF",
+	"qReKzn0/jdJxkdc3mhqPSUZ5QoZ0Bov4j//+P8iYsSGRohtPKReuFEgsVeKKYy1kbohRVGhcCZlSPSVt",
+	"T/whezMaCAinuxFyLtD+6SZwbhqqNTNOtHYytaKGodg/lWmCEW/GpBYdQRlhbCDiqWX0SfENF/ZIilbN",
+	"1Y4g9jASRec0resG4gL+uE/+diIxAXbrFAGMpTsiB/v7Lsk2GFOKoGbcjgZLiq/m2twB5OdigDsjdPnp",
+	"o3IYHS9v7BG24v/aJeRRlLlepiLQbT1AqQ31rMs39R3qWhc0MYZEz2bTzI8yTbSnhEPSvr580SmlkgLP",
+	"6S3lqT0aMqIpteo1koZyT8vEFPvEzu0A5hiFnyH0gRTMzKW6GUaVTJZyNmcFwTr9YQ4NCDp6Ck0r4ylL",
+	"8pSRtmaMDMvt/jOXhg07R2EMsaefUiHtzYXhKQE2UxTjx8L/XkgrK0qhRWdGuRDMFEKco+duJ5HrZJbP",
+	"CBdxmidWRDro9yPMpB+IpVOIfIsCnygo6MwuNRgyaPw9Stms0wNqvGMPxvXUGIgAhLgm3+z1e/3+Dhmx",
+	"VM7RP+DOaEf7b/DEd86EzsdjHnN7GO46D8k3v0AEeHHRO4SOvPNv5fZ75C0YpWgRobgs57YP+k9qLesI",
+	"kPfgCJ+Jwp8srfMLEfjgoBp8bc4YEpCUrx63h2zzpG+IkcXpluRolSQaaSk74PodCfiy+aKgZxNmuuUA",
+	"yz0L6yRbmmpJJsxURcX20KqGw44XIrmqWb+Q84FoD4sHz/H3YSeyW0MRsqHV0GeU8D5P18TNeLeCb3+K",
+	"qlU/CVYRPqyCLueCKaiJDEwRvLO+wRU56B90HgqanQ1gXSZfee4/upcfZ1/Wcp2vuecK62BEf+Feu4Uk",
+	"FyypMfvuXpe8fdfdn4NpHvst/8Wa8AZHX2nAi1Lxnfrv3lNBAYm9kacFEm9h/yiEf6pLneDIdQBxikxh",
+	"Pql+gaqAJlIMhCuaBy2/y449Mk/B9MP4LfNjLovvwP2dnEuh5Necp6lVGDLKE6v4oA4DbUpcl2NvApph",
+	"sbBQ1vf7CoYcLitww4Fo+4g356ZmaULAW5qnJgL9oJT93ZF1IiKCMOFCeAdlJ+AC0F/RLTQIuHNF9cNu",
+	"hXbSVGqrlsk41xulgb/B7W7VrR+P5o4ltOoGcue6tW/m2dYjVwChaaX7/f7nDYVfPu1GIiUN+7yqwZeU",
+	"23+GdOWK7XIMwI1milhq3x907pphBJAfU+GJAOEmcjZREksx5soq6w/FLNHqut5ifRUK8vVtCQNLdI+8",
+	"lUD4SsuH6z8oEqASvk2ps3w0NCH865lsL5b29bUx4VeL7ZrGhCHpOAqdOdApDQKtfDe7FUX64U26VV/z",
+	"H60Ro4qp49wynH/8ZpEMC0wUv/xmP1C3HmVzlbYOW7s044BfbiXLlOZMYNQQ1P0fSd/EDwfqlXxwxgwF",
+	"zF7tZdDNs4gUtR5cSHIUJEfYE3HOP7+jYGR0da8OfY3NmAWdMGjdOnatZqqHHAyEXsTVgc4qHfM1ab/6",
+	"9aRDui6gLvJRZHbMhMUcFh0Me7OI6wYF6gwRSWXqHPxW8/ILBv20NekSareU05SgQx0djGPmam2gLO54",
+	"TjByRhcYorY6dijWd0vzvANUz0SsFgiSTDiP4wcRcRGVgb3dspNg/hB8V5cA5VOZxYKEGtqr1EfFB7Vn",
+	"cstSmdltdSFRY8rSjCl9ROgIbPbtg/5Bh3BhISrJAUmCoZPy89aH3z78fwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -29,6 +29,7 @@ import (
 	"clearvest/eventstore"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
+	"clearvest/projections/history"
 )
 
 //go:embed migrations/*.sql
@@ -81,6 +82,7 @@ type Service struct {
 	log      *slog.Logger
 	tmpl     *mail.Templates
 	plans    PlanCatalogue
+	feed     *history.Feed
 }
 
 // New wires the service.
@@ -102,7 +104,8 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl, plans: d.Plans}, nil
+	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl,
+		plans: d.Plans, feed: history.NewFeed(d.Pool, 0, d.Logger)}, nil
 }
 
 // Actor is who is calling: the signed-in user, their role and address.

@@ -149,6 +149,9 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
 	}
+	// Open event streams (GET /api/users/events) end when shutdown starts; the browsers reconnect
+	// to another process, and Shutdown need not wait for them.
+	srv.RegisterOnShutdown(ident.money.CloseChanges)
 
 	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	runnerDone := make(chan struct{})

@@ -45,6 +45,8 @@ const signedInData = [
   'WithdrawalHistory',
   'Investment',
   'InvestmentQueue',
+  'History',
+  'Dashboard',
 ] as const;
 
 // What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
@@ -53,7 +55,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -117,14 +119,30 @@ export const api = generatedApi.enhanceEndpoints({
     // Deposits. A decision credits the wallet, so it refreshes the signed-in user too (staff
     // deciding someone else's deposit see their own figures unchanged, which is right).
     listDepositAddresses: { providesTags: ['DepositAddress'] },
-    createDeposit: { invalidatesTags: ['Me', 'DepositQueue'] },
+    createDeposit: { invalidatesTags: ['Me', 'DepositQueue', 'History', 'Dashboard'] },
     viewPaymentStatus: { providesTags: (_r, _e, arg) => [{ type: 'Deposit', id: arg.transactionId }] },
     getPendingDeposits: { providesTags: ['DepositQueue'] },
     confirmDeposit: {
-      invalidatesTags: (_r, _e, arg) => ['DepositQueue', 'Me', { type: 'Deposit', id: arg.confirmDepositRequest.transactionId }],
+      invalidatesTags: (_r, _e, arg) => [
+        'DepositQueue',
+        'Me',
+        'History',
+        'Dashboard',
+        { type: 'Deposit', id: arg.confirmDepositRequest.transactionId },
+      ],
     },
     rejectDeposit: {
-      invalidatesTags: (_r, _e, arg) => ['DepositQueue', { type: 'Deposit', id: arg.rejectDepositRequest.transactionId }],
+      invalidatesTags: (_r, _e, arg) => ['DepositQueue', 'History', 'Dashboard', { type: 'Deposit', id: arg.rejectDepositRequest.transactionId }],
+    },
+
+    // The money history and the dashboard built from it (features/history). Live refresh
+    // invalidates these with 'Me' whenever the server says the user's money changed.
+    getTransactionHistory: { providesTags: ['History'] },
+    getDashboard: { providesTags: ['Dashboard'] },
+    // The statement is CSV, read as text and handed to the browser as a file; never cached.
+    getStatement: {
+      query: (arg) => ({ url: '/invest/statement.csv', params: { from: arg.from, to: arg.to }, responseHandler: 'text' }),
+      keepUnusedDataFor: 0,
     },
 
     // Withdrawals. A request holds money and a decision may charge the fee or release the hold,
@@ -226,9 +244,15 @@ export const {
   useSetMaturityInstructionMutation,
   useLazyPreviewEarlyRedemptionQuery,
   useRedeemEarlyMutation,
+  useGetTransactionHistoryQuery,
+  useLazyGetStatementQuery,
+  useGetDashboardQuery,
 } = api;
 export type {
   Country,
+  Dashboard,
+  HistoryItem,
+  HistoryType,
   Deposit,
   DepositAddress,
   DepositQueue,

@@ -420,6 +420,39 @@ const injectedRtkApi = api.injectEndpoints({
         method: "POST",
       }),
     }),
+    getTransactionHistory: build.query<
+      GetTransactionHistoryApiResponse,
+      GetTransactionHistoryApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/getTransactionHistory`,
+        params: {
+          type: queryArg["type"],
+          from: queryArg["from"],
+          to: queryArg.to,
+          cursor: queryArg.cursor,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    getStatement: build.query<GetStatementApiResponse, GetStatementApiArg>({
+      query: (queryArg) => ({
+        url: `/invest/statement.csv`,
+        params: {
+          from: queryArg["from"],
+          to: queryArg.to,
+        },
+      }),
+    }),
+    getDashboard: build.query<GetDashboardApiResponse, GetDashboardApiArg>({
+      query: () => ({ url: `/invest/dashboard` }),
+    }),
+    streamUserEvents: build.query<
+      StreamUserEventsApiResponse,
+      StreamUserEventsApiArg
+    >({
+      query: () => ({ url: `/users/events` }),
+    }),
     listDepositAddresses: build.query<
       ListDepositAddressesApiResponse,
       ListDepositAddressesApiArg
@@ -854,6 +887,30 @@ export type RedeemEarlyApiResponse =
 export type RedeemEarlyApiArg = {
   investmentId: string;
 };
+export type GetTransactionHistoryApiResponse =
+  /** status 200 One page of items. */ HistoryPage;
+export type GetTransactionHistoryApiArg = {
+  type?: HistoryType;
+  /** First UTC day included. */
+  from?: string;
+  /** Last UTC day included. */
+  to?: string;
+  cursor?: string;
+  limit?: number;
+};
+export type GetStatementApiResponse =
+  /** status 200 The statement, as an attachment named for its period. */ string;
+export type GetStatementApiArg = {
+  /** First UTC day included. */
+  from?: string;
+  /** Last UTC day included. */
+  to?: string;
+};
+export type GetDashboardApiResponse =
+  /** status 200 The dashboard. */ Dashboard;
+export type GetDashboardApiArg = void;
+export type StreamUserEventsApiResponse = /** status 200 The stream. */ string;
+export type StreamUserEventsApiArg = void;
 export type ListDepositAddressesApiResponse =
   /** status 200 The addresses. */ DepositAddressList;
 export type ListDepositAddressesApiArg = void;
@@ -1357,6 +1414,51 @@ export type EarlyRedemption = {
   /** The return given up. */
   forfeited: string;
 };
+export type HistoryType =
+  "Transaction" | "Investment" | "Withdrawal" | "Adjustment" | "Fee" | "Bonus";
+export type HistoryItem = {
+  /** The event's id. */
+  _id: string;
+  type: HistoryType;
+  /** A request's current status (Pending, Confirmed, Active, Ended, Approved, Rejected),
+    a decision's decided status, or Completed.
+     */
+  status: string;
+  title: string;
+  /** Signed effect on the available balance, decimal string. */
+  effect: string;
+  amount: string;
+  fee: string;
+  /** The available balance after this item. */
+  balanceAfter: string;
+  date: string;
+  /** The deposit's transaction ID, the investment's or the withdrawal's id. */
+  reference: string;
+  /** Plan and terms, network, address and transaction hash, reason or notes, category,
+    and the staff decision, as the event recorded them.
+     */
+  details: {
+    [key: string]: any;
+  };
+};
+export type HistoryPage = {
+  items: HistoryItem[];
+  nextCursor?: string;
+};
+export type BalancePoint = {
+  date: string;
+  balance: string;
+};
+export type MonthReturn = {
+  /** YYYY-MM (UTC). */
+  month: string;
+  returns: string;
+};
+export type Dashboard = {
+  balance: BalancePoint[];
+  returnsByMonth: MonthReturn[];
+  pending: HistoryItem[];
+};
 export type DepositAsset = "BTC" | "ETH" | "USDT";
 export type DepositNetwork = "BTC" | "ERC20" | "TRC20";
 export type DepositAddress = {
@@ -1575,6 +1677,10 @@ export const {
   useSetMaturityInstructionMutation,
   usePreviewEarlyRedemptionQuery,
   useRedeemEarlyMutation,
+  useGetTransactionHistoryQuery,
+  useGetStatementQuery,
+  useGetDashboardQuery,
+  useStreamUserEventsQuery,
   useListDepositAddressesQuery,
   useCreateDepositMutation,
   useViewPaymentStatusQuery,

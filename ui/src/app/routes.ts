@@ -137,7 +137,13 @@ export const pages: readonly PageRoute[] = [
     page: () => import('../features/withdrawals/WithdrawPage').then((m) => m.WithdrawPage),
   },
   { path: '/referrals', title: 'Referrals', access: 'signedIn', menus: ['account'] },
-  { path: '/transaction-History', title: 'Transaction History', access: 'signedIn', menus: ['account'] },
+  {
+    path: '/transaction-History',
+    title: 'Transaction History',
+    access: 'signedIn',
+    menus: ['account'],
+    page: () => import('../features/history/HistoryPage').then((m) => m.HistoryPage),
+  },
   {
     path: '/upload-kyc',
     title: 'Identity Check',

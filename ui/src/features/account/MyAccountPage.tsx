@@ -9,6 +9,7 @@ import { RetryButton } from '../../components/RetryButton';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
 import { useSettleDueInvestments } from '../../components/settleDue';
+import { DashboardPanels } from './DashboardPanels';
 
 const INVEST_PATH = '/start-invest';
 
@@ -161,6 +162,7 @@ function Dashboard({ user }: { user: User }) {
         <Figure label="Total profit" amount={user.totalMaturityAmount} />
         {user.hasFees ? <Figure label="Fees paid" amount={user.fees} /> : null}
       </dl>
+      <DashboardPanels />
 
       <h2 className="section-title">Quick actions</h2>
       <QuickLinks links={menuLinks('account', viewer)} user={user} />
