@@ -28,11 +28,11 @@ const (
 // newMoneyApp is the API with the money service and its read models (the books, which hold the
 // figures, and the wallets, which hold the deposits), deposit addresses
 // configured for BTC on Bitcoin and USDT on TRON.
-func newMoneyApp(t *testing.T) *app {
+func newMoneyApp(t testing.TB, opts ...accountstest.Option) *app {
 	t.Helper()
-	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+	env := accountstest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec)}
-	}, money.Migrations))
+	}, money.Migrations))...)
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {
 		t.Fatal(err)

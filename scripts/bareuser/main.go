@@ -1,8 +1,9 @@
 // Command bareuser is the baseline of the signed-in read benchmark (docs/benchmarks.md,
 // "Signed-in read"): GET /api/users/getUser answered by a bare chi router with one pgx query of
-// the same rm_users.users row that Clearvest serves, encoded as the same JSON, and nothing
-// else: no authentication, logging, metrics, security headers or read-your-writes. The
-// difference between the two is what Clearvest adds to a signed-in read.
+// the same rm_users.users row and rm_ledger.figures row that Clearvest serves (the same SQL),
+// encoded as the same JSON, and nothing else: no authentication, logging, metrics, security
+// headers or read-your-writes. The difference between the two is what Clearvest adds to a
+// signed-in read.
 //
 //	bareuser -addr 127.0.0.1:8081 -user USER_ID DATABASE_URL
 package main
@@ -22,9 +23,20 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/domain/money"
 )
 
-// user has the field names of the API's User; the money fields are the same placeholders.
+// userQuery is the statement Clearvest's getUser sends (projections/users.GetWith joined with
+// projections/ledger.JoinFigures): the user's row and their figures from the books, in one
+// round trip.
+const userQuery = `SELECT u.id, u.name, u.email, u.phone, u.country, u.bio, u.photo, u.role, u.status, u.is_verified,
+	u.kyc_status, u.referral_code, u.referred_by, u.two_factor_enabled, u.created_at, u.updated_at, lf.available::text,
+	lf.held::text, lf.invested::text, lf.returns::text, lf.fees::text, lf.adjustments::text, lf.referrals::text
+	FROM rm_users.users u LEFT JOIN rm_ledger.figures lf ON lf.user_id = u.id
+		WHERE u.id = $1 LIMIT 1`
+
+// user has the field names of the API's User.
 type user struct {
 	ID                  string    `json:"_id"`
 	Name                string    `json:"name"`
@@ -81,11 +93,13 @@ func run() error {
 
 	r := chi.NewRouter()
 	r.Get("/api/users/getUser", func(w http.ResponseWriter, r *http.Request) {
-		u := user{Balance: "0.00", InvestmentBalance: "0.00", TotalMaturityAmount: "0.00", Fees: "0.00"}
-		err := pool.QueryRow(r.Context(), `SELECT id, name, email, phone, country, bio, photo, role, status,
-			is_verified, kyc_status, referral_code, two_factor_enabled, created_at
-			FROM rm_users.users WHERE id = $1`, *userID).Scan(&u.ID, &u.Name, &u.Email, &u.Phone, &u.Country,
-			&u.Bio, &u.Photo, &u.Role, &u.Status, &u.IsVerified, &u.KYCStatus, &u.ReferralCode, &u.TwoFactorEnabled, &u.CreatedAt)
+		var u user
+		var referredBy string
+		var updatedAt time.Time
+		var f [7]*string // available, held, invested, returns, fees, adjustments, referrals
+		err := pool.QueryRow(r.Context(), userQuery, *userID).Scan(&u.ID, &u.Name, &u.Email, &u.Phone, &u.Country,
+			&u.Bio, &u.Photo, &u.Role, &u.Status, &u.IsVerified, &u.KYCStatus, &u.ReferralCode, &referredBy,
+			&u.TwoFactorEnabled, &u.CreatedAt, &updatedAt, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6])
 		if errors.Is(err, pgx.ErrNoRows) {
 			http.Error(w, `{"message":"User not found"}`, http.StatusNotFound)
 			return
@@ -94,6 +108,19 @@ func run() error {
 			http.Error(w, `{"message":"Something went wrong. Please try again."}`, http.StatusInternalServerError)
 			return
 		}
+		// The figures as the API writes them: two decimals, zeros for a user with no posting.
+		fig := func(p *string) string {
+			if p == nil {
+				return "0.00"
+			}
+			m, err := money.Parse(*p)
+			if err != nil {
+				return "0.00"
+			}
+			return m.String()
+		}
+		u.Balance, u.InvestmentBalance, u.TotalMaturityAmount, u.Fees = fig(f[0]), fig(f[2]), fig(f[3]), fig(f[4])
+		u.HasFees = u.Fees != "0.00"
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(u)
 	})
