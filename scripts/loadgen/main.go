@@ -110,7 +110,7 @@ func register(args []string) error {
 		}
 		if *deposits > 0 {
 			user := api{base: c.base, token: u.Token}
-			link, err := c.mail(email, "verif", regexp.MustCompile(`/verify/([A-Za-z0-9_-]+)`))
+			link, err := c.mail(nil, email, "confirm your e-mail", regexp.MustCompile(`/verify/([A-Za-z0-9_-]+)`))
 			if err != nil {
 				return err
 			}
@@ -178,9 +178,22 @@ func (c api) call(method, path string, body any, want int, out any) error {
 	return nil
 }
 
-// mail waits up to 30 s for an e-mail to `to` whose subject contains subject (any case) in the
-// development mailbox, and returns the first submatch of re in its text.
-func (c api) mail(to, subject string, re *regexp.Regexp) (string, error) {
+// mailIDs are the ids of the e-mails in the development mailbox now.
+func (c api) mailIDs() (map[string]bool, error) {
+	var list []struct{ ID string }
+	if err := c.call(http.MethodGet, "/api/dev/mail", nil, http.StatusOK, &list); err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, m := range list {
+		ids[m.ID] = true
+	}
+	return ids, nil
+}
+
+// mail waits up to 30 s for an e-mail to `to`, not among before, whose subject contains subject
+// (any case) in the development mailbox, and returns the first submatch of re in its text.
+func (c api) mail(before map[string]bool, to, subject string, re *regexp.Regexp) (string, error) {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		var list []struct{ ID, To, Subject string }
@@ -188,7 +201,7 @@ func (c api) mail(to, subject string, re *regexp.Regexp) (string, error) {
 			return "", err
 		}
 		for _, m := range list {
-			if !strings.EqualFold(m.To, to) || !strings.Contains(strings.ToLower(m.Subject), subject) {
+			if before[m.ID] || !strings.Contains(strings.ToLower(m.To), strings.ToLower(to)) || !strings.Contains(strings.ToLower(m.Subject), subject) {
 				continue
 			}
 			var full struct{ Text string }
@@ -220,19 +233,27 @@ func (c api) signInAdmin(file string) (api, error) {
 	if email == "" {
 		return api{}, fmt.Errorf("%s: no admin line", file)
 	}
-	var u struct {
-		Token string `json:"token"`
-	}
-	creds := map[string]string{"email": email, "password": password}
-	if err := c.call(http.MethodPost, "/api/users/login", creds, http.StatusOK, &u); err == nil && u.Token != "" {
-		return api{base: c.base, token: u.Token}, nil
-	}
-	code, err := c.mail(email, "code", regexp.MustCompile(`\b(\d{6})\b`))
+	// A new device (every API client) is asked for the e-mailed code.
+	before, err := c.mailIDs()
 	if err != nil {
 		return api{}, err
 	}
-	if err := c.call(http.MethodPost, "/api/users/loginWithCode/"+url.PathEscape(email), map[string]string{"loginCode": code},
-		http.StatusOK, &u); err != nil {
+	var pending struct {
+		PendingLogin string `json:"pendingLogin"`
+	}
+	if err := c.call(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": password},
+		http.StatusUnauthorized, &pending); err != nil {
+		return api{}, fmt.Errorf("admin sign-in: %w", err)
+	}
+	code, err := c.mail(before, email, "code", regexp.MustCompile(`\b(\d{6})\b`))
+	if err != nil {
+		return api{}, err
+	}
+	var u struct {
+		Token string `json:"token"`
+	}
+	if err := c.call(http.MethodPost, "/api/users/loginWithCode/"+url.PathEscape(email),
+		map[string]string{"loginCode": code, "pendingLogin": pending.PendingLogin}, http.StatusOK, &u); err != nil {
 		return api{}, fmt.Errorf("admin sign-in: %w", err)
 	}
 	return api{base: c.base, token: u.Token}, nil
