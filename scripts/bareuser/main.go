@@ -5,11 +5,16 @@
 // headers or read-your-writes. The difference between the two is what Clearvest adds to a
 // signed-in read.
 //
-//	bareuser -addr 127.0.0.1:8081 -user USER_ID DATABASE_URL
+// With -append it is also the baseline of the money commands over HTTP (scripts/cmdbench, impl
+// bare-http): POST /bare/append decodes the request's JSON body and INSERTs one event-shaped
+// row into a copy of the events table, one transaction, and answers with JSON.
+//
+//	bareuser -addr 127.0.0.1:8081 [-user USER_ID] [-append] DATABASE_URL
 package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,6 +22,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -70,10 +77,11 @@ func main() {
 func run() error {
 	addr := flag.String("addr", "127.0.0.1:8081", "address to listen on")
 	userID := flag.String("user", "", "id of the user whose row every request reads")
+	appendRoute := flag.Bool("append", false, "also serve POST /bare/append (the money commands' baseline) into a new bare_events table")
 	flag.Parse()
-	if flag.NArg() != 1 || *userID == "" {
+	if flag.NArg() != 1 || (*userID == "" && !*appendRoute) {
 		flag.Usage()
-		return errors.New("want -user USER_ID and one database URL")
+		return errors.New("want -user USER_ID (or -append) and one database URL")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -124,6 +132,11 @@ func run() error {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(u)
 	})
+	if *appendRoute {
+		if err := serveAppend(ctx, r, pool); err != nil {
+			return err
+		}
+	}
 	srv := &http.Server{Addr: *addr, Handler: r, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
@@ -135,4 +148,42 @@ func run() error {
 		defer cancel()
 		return srv.Shutdown(shutdownCtx)
 	}
+}
+
+// serveAppend creates bare_events (the events table's columns, keys and indexes) and serves
+// POST /bare/append into it: the floor under a money command over HTTP.
+func serveAppend(ctx context.Context, r chi.Router, pool *pgxpool.Pool) error {
+	if _, err := pool.Exec(ctx, `DROP TABLE IF EXISTS bare_events; CREATE TABLE bare_events (LIKE events INCLUDING ALL)`); err != nil {
+		return err
+	}
+	var position atomic.Int64
+	r.Post("/bare/append", func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10)).Decode(&body); err != nil {
+			http.Error(w, `{"message":"bad JSON"}`, http.StatusBadRequest)
+			return
+		}
+		data, _ := json.Marshal(body)
+		pos := position.Add(1)
+		id := uuid()
+		meta := fmt.Sprintf(`{"correlationId":%q,"causationId":%q,"actorId":"bare","actorRole":"subscriber"}`, id, id)
+		_, err := pool.Exec(r.Context(), `INSERT INTO bare_events (position, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
+			VALUES ($1, $2, $3, 1, 'account.deposit_requested', 1, $4, $5, now())`, pos, id, fmt.Sprintf("account-bare-%d", pos), data, meta)
+		if err != nil {
+			http.Error(w, `{"message":"Something went wrong. Please try again."}`, http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Clearvest-Position", strconv.FormatInt(pos, 10))
+		_ = json.NewEncoder(w).Encode(map[string]any{"position": pos, "data": body})
+	})
+	return nil
+}
+
+// uuid is a random (version 4) UUID.
+func uuid() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }

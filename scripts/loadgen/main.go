@@ -78,7 +78,8 @@ func register(args []string) error {
 	fs := flag.NewFlagSet("register", flag.ExitOnError)
 	base := fs.String("url", "", "the server's base URL")
 	n := fs.Int("n", 1, "users to sign up")
-	deposits := fs.Int("deposits", 0, "confirmed deposits per user (needs -admin-file)")
+	deposits := fs.Int("deposits", 0, "confirmed deposits per user (needs -admin-file; implies -verify)")
+	verify := fs.Bool("verify", false, "verify each user's e-mail address (needed for money commands)")
 	adminFile := fs.String("admin-file", "", "the server's demo-logins.txt (the demo admin's credentials)")
 	_ = fs.Parse(args)
 	if *base == "" {
@@ -108,7 +109,7 @@ func register(args []string) error {
 		}, http.StatusCreated, &u); err != nil {
 			return fmt.Errorf("register: %w", err)
 		}
-		if *deposits > 0 {
+		if *deposits > 0 || *verify {
 			user := api{base: c.base, token: u.Token}
 			link, err := c.mail(nil, email, "confirm your e-mail", regexp.MustCompile(`/verify/([A-Za-z0-9_-]+)`))
 			if err != nil {
