@@ -164,6 +164,8 @@ type lagMeter struct {
 	lags    []time.Duration
 	done    chan struct{}
 	wg      sync.WaitGroup
+	// patience is how long take waits for the positions still pending.
+	patience time.Duration
 }
 
 type pendingPos struct {
@@ -174,7 +176,7 @@ type pendingPos struct {
 const lagPoll = 2 * time.Millisecond
 
 func newLagMeter(pool *pgxpool.Pool) *lagMeter {
-	m := &lagMeter{pool: pool, done: make(chan struct{})}
+	m := &lagMeter{pool: pool, done: make(chan struct{}), patience: 10 * time.Second}
 	m.wg.Go(m.poll)
 	return m
 }
@@ -215,10 +217,10 @@ func (m *lagMeter) poll() {
 	}
 }
 
-// take waits up to 10 s for the pending positions to be applied, then returns the lags measured
-// since the last take and how many positions were still not applied.
+// take waits up to its patience (10 s) for the pending positions to be applied, then returns
+// the lags measured since the last take and how many positions were still not applied.
 func (m *lagMeter) take() (lags []time.Duration, unapplied int) {
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(lagPoll) {
+	for deadline := time.Now().Add(m.patience); time.Now().Before(deadline); time.Sleep(lagPoll) {
 		m.mu.Lock()
 		n := len(m.pending)
 		m.mu.Unlock()
