@@ -250,7 +250,7 @@ func report(w io.Writer, impls []*impl, results []result, rates []float64) {
 			httpTargetRate, httpTargetP99, verdictOf(c.achieved >= httpTargetRate && c.p99 <= httpTargetP99), c.achieved, ms(c.p99))
 	}
 	cv, peer := sustained["clearvest"], sustained["peer"]
-	if _, ok := closed["clearvest"]; ok {
+	if _, ok := closed["clearvest"]; ok && len(rates) > 0 {
 		verdict := func(ok bool) string {
 			if ok {
 				return "met"
