@@ -419,8 +419,8 @@ type Joined struct {
 	s      [7]*string
 }
 
-// JoinFigures returns a Joined for a query whose user id is in userIDColumn (for example "id"
-// of rm_users.users).
+// JoinFigures returns a Joined for a query whose user id is in userIDColumn (for example
+// "u.id": rm_users.users as users.GetWith names it).
 func JoinFigures(userIDColumn string) *Joined { return &Joined{userID: userIDColumn} }
 
 // Columns are the figures' columns, from the joined table's alias.
