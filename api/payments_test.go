@@ -33,15 +33,17 @@ const (
 // newMoneyApp is the API with the money service and its read models (the books, which hold the
 // figures, the wallets, which hold the deposits, the withdrawals and the history), deposit
 // addresses configured for BTC on Bitcoin and USDT on TRON, and the default withdrawal fee.
-func newMoneyApp(t *testing.T) *app { return newMoneyAppAt(t, nil) }
+func newMoneyApp(t testing.TB, opts ...accountstest.Option) *app {
+	return newMoneyAppAt(t, nil, opts...)
+}
 
 // newMoneyAppAt is newMoneyApp with the money service reading time from clk (nil: the
 // environment's clock).
-func newMoneyAppAt(t *testing.T, clk clock.Clock) *app {
+func newMoneyAppAt(t testing.TB, clk clock.Clock, opts ...accountstest.Option) *app {
 	t.Helper()
-	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+	env := accountstest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec)}
-	}, money.Migrations))
+	}, money.Migrations))...)
 	if clk == nil {
 		clk = env.Clock
 	}
@@ -52,7 +54,7 @@ func newMoneyAppAt(t *testing.T, clk clock.Clock) *app {
 // newMoneyService is the money service of the API tests: deposit addresses for BTC on Bitcoin and
 // USDT on TRON, the default withdrawal fee, the plan catalogue p (nil where no test invests) and
 // the clock clk.
-func newMoneyService(t *testing.T, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock) *money.Service {
+func newMoneyService(t testing.TB, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock) *money.Service {
 	t.Helper()
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {
