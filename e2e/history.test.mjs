@@ -10,23 +10,9 @@ import { after, before, describe, it } from 'node:test';
 
 import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, linkIn, login, MAIL_DIR, mailMark, register, uniqueEmail, waitForMail } from './flows.mjs';
+import { adminCredentials, api, button, expectAccessible, heading, linkIn, login, MAIL_DIR, mailMark, register, uniqueEmail, waitForMail } from './flows.mjs';
 
-// Calls the API from inside the page, as the UI does (its cookies, the CSRF header).
-async function api(page, method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const res = await fetch(path, {
-        method,
-        headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    },
-    { method, path, body },
-  );
-}
-
+// A deposit through the API (the deposit page has its own test).
 async function deposit(page, amount) {
   const res = await api(page, 'POST', '/api/payments/create', {
     amount,
