@@ -23,7 +23,7 @@ func TestSeedDemoCreatesLoginsOnce(t *testing.T) {
 	cfg := config.Config{DataDir: t.TempDir(), Env: config.Development}
 	logger := slog.New(slog.DiscardHandler)
 
-	first, err := seedDemo(testCtx(t), cfg, env.Accounts, nil, logger)
+	first, err := seedDemo(testCtx(t), cfg, env.Accounts, nil, nil, logger)
 	if err != nil || len(first) != len(demoAccounts) {
 		t.Fatalf("seed: %v, %d logins", err, len(first))
 	}
@@ -39,7 +39,7 @@ func TestSeedDemoCreatesLoginsOnce(t *testing.T) {
 			t.Errorf("demo login %s: %v", l.Email, err)
 		}
 	}
-	again, err := seedDemo(testCtx(t), cfg, env.Accounts, nil, logger)
+	again, err := seedDemo(testCtx(t), cfg, env.Accounts, nil, nil, logger)
 	if err != nil || len(again) != len(first) || again[0] != first[0] || again[1] != first[1] || again[2].Password != first[2].Password {
 		t.Fatalf("second start: %v %+v, want the same logins", err, again)
 	}
@@ -53,7 +53,7 @@ func TestSeedDemoCreatesLoginsOnce(t *testing.T) {
 	// With the file gone the accounts exist but their passwords are unknown: nothing is printed
 	// rather than passwords that do not work.
 	_ = os.Remove(path)
-	if none, err := seedDemo(testCtx(t), cfg, env.Accounts, nil, logger); err != nil || len(none) != 0 {
+	if none, err := seedDemo(testCtx(t), cfg, env.Accounts, nil, nil, logger); err != nil || len(none) != 0 {
 		t.Errorf("after deleting the file: %v %+v", err, none)
 	}
 }

@@ -18,14 +18,16 @@ import (
 
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
+	"clearvest/app/money"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/config"
 	"clearvest/platform/pgmigrate"
 )
 
 // The demo seed gives a fresh development installation three accounts to try the product with:
-// an admin, an investor who has not sent identity documents yet, and a sample applicant whose
-// (sample) documents wait in the staff queue; and the demo plans (seedplans.go).
+// an admin, an investor who has not sent identity documents yet but has a sample deposit
+// confirmed and another waiting (seedmoney.go), and a sample applicant whose (sample) documents
+// wait in the staff queue; and the demo plans (seedplans.go).
 // Their passwords are generated per data directory (never fixed strings that would work on
 // every developer's machine, or on a server someone forgot to switch to production) and kept
 // in <data>/demo-logins.txt, readable only by its owner, so `serve` can print them at every
@@ -38,11 +40,13 @@ type demoLogin struct {
 	Role, Name, Email, Password string
 	// sampleKYC submits sample identity documents for the account when it is created.
 	sampleKYC bool
+	// sampleMoney gives the account the sample deposits, confirmed by the demo admin.
+	sampleMoney bool
 }
 
 var demoAccounts = []demoLogin{
 	{Role: "admin", Name: "Demo Admin", Email: "admin@clearvest.local"},
-	{Role: "subscriber", Name: "Demo Investor", Email: "investor@clearvest.local"},
+	{Role: "subscriber", Name: "Demo Investor", Email: "investor@clearvest.local", sampleMoney: true},
 	{Role: "subscriber", Name: "Sample Applicant", Email: "applicant@clearvest.local", sampleKYC: true},
 }
 
@@ -75,7 +79,7 @@ func runSeed(ctx context.Context, args []string, stdout io.Writer, logger *slog.
 		return err
 	}
 	defer done()
-	logins, err := seedDemo(ctx, cfg, ident.accounts, ident.kyc, logger)
+	logins, err := seedDemo(ctx, cfg, ident.accounts, ident.kyc, ident.money, logger)
 	if err != nil {
 		return err
 	}
@@ -126,8 +130,10 @@ func openIdentity(ctx context.Context, cfg config.Config, logger *slog.Logger) (
 // seedDemo creates the demo accounts the first time a development data directory is used and
 // returns their logins; afterwards it returns the logins recorded then. If the accounts exist
 // but the file was deleted, nothing is recreated: their passwords are unknown, and printing
-// new ones that do not work would mislead. Without a kyc service no sample documents are sent.
-func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, kycSvc *appkyc.Service, logger *slog.Logger) ([]demoLogin, error) {
+// new ones that do not work would mislead. Without a kyc service no sample documents are sent,
+// and without a money service no sample deposits are made.
+func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, kycSvc *appkyc.Service, moneySvc *money.Service,
+	logger *slog.Logger) ([]demoLogin, error) {
 	path := filepath.Join(cfg.DataDir, DemoLoginsFile)
 	if logins, err := readDemoLogins(path); err == nil {
 		return logins, nil
@@ -135,6 +141,8 @@ func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, kyc
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	var created []demoLogin
+	var adminID string
+	var sampleMoney []string // accounts to give the sample deposits
 	for _, d := range demoAccounts {
 		d.Password = demoPassword()
 		u, err := svc.CreateUser(ctx, accounts.CreateUserInput{
@@ -147,12 +155,25 @@ func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, kyc
 		if err != nil {
 			return nil, fmt.Errorf("creating demo account %s: %w", d.Email, err)
 		}
+		if d.Role == "admin" {
+			adminID = u.ID
+		}
+		if d.sampleMoney {
+			sampleMoney = append(sampleMoney, u.ID)
+		}
 		if d.sampleKYC && kycSvc != nil {
 			if err := submitSampleKYC(ctx, kycSvc, u.ID, d.Name); err != nil {
 				return nil, err
 			}
 		}
-		created = append(created, d)
+		created = append(created, demoLogin{Role: d.Role, Name: d.Name, Email: d.Email, Password: d.Password})
+	}
+	if moneySvc != nil && adminID != "" {
+		for _, id := range sampleMoney {
+			if err := seedDemoMoney(ctx, moneySvc, id, adminID); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if len(created) == 0 {
 		return nil, nil

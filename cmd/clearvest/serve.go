@@ -115,7 +115,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	}
 	var demo []demoLogin
 	if !cfg.Production() {
-		if demo, err = seedDemo(ctx, cfg, ident.accounts, ident.kyc, logger); err != nil {
+		if demo, err = seedDemo(ctx, cfg, ident.accounts, ident.kyc, ident.money, logger); err != nil {
 			closeListeners()
 			return err
 		}

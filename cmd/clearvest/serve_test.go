@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"clearvest/domain/clock"
 	"clearvest/platform/config"
 	"clearvest/platform/pgtest"
@@ -20,7 +22,8 @@ import (
 // TestServeKeepsMetricsOffThePublicListener starts serve as an operator would, with
 // CLEARVEST_METRICS_ADDR set: metrics answer there, and the public listener has none.
 func TestServeKeepsMetricsOffThePublicListener(t *testing.T) {
-	t.Setenv("DATABASE_URL", pgtest.NewDatabase(t))
+	dbURL := pgtest.NewDatabase(t)
+	t.Setenv("DATABASE_URL", dbURL)
 	t.Setenv("CLEARVEST_DATA_DIR", t.TempDir())
 	t.Setenv("CLEARVEST_SECRET_KEY", base64.StdEncoding.EncodeToString(make([]byte, 32)))
 	t.Setenv("CLEARVEST_ENV", "development")
@@ -73,6 +76,19 @@ func TestServeKeepsMetricsOffThePublicListener(t *testing.T) {
 	}
 	if status, _ := get(public + "/healthz"); status != http.StatusOK {
 		t.Errorf("public /healthz = %d", status)
+	}
+	// The first development start seeded the demo: the investor's sample deposits, one confirmed
+	// with notes that say it is sample data, one waiting.
+	pool, err := pgxpool.New(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	got := pgtest.Texts(t, pool, `SELECT type || ' ' || coalesce(data->>'amount', data->>'received') || ' ' || coalesce(data->>'notes', '')
+		FROM events WHERE type LIKE 'account.deposit%' ORDER BY position`)
+	want := []string{"account.deposit_requested 1000.00 ", "account.deposit_confirmed 1000.00 " + sampleDepositNotes, "account.deposit_requested 250.00 "}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("demo deposits %q, want %q", got, want)
 	}
 	stop()
 	if err := <-done; err != nil {
