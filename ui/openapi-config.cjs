@@ -10,11 +10,14 @@ const config = {
   exportName: 'generatedApi',
   hooks: true,
   // The UI does not send Idempotency-Key (it never retries a mutation by itself); leaving the
-  // header out keeps the argument of endpoints without other parameters optional. Starting an
-  // investment and requesting a withdrawal are the exceptions: their confirmation step holds one
-  // key, so a second click or a retry after a lost answer never moves the money twice. The first
-  // matching override applies.
+  // header out keeps the argument of endpoints without other parameters optional. The investor's
+  // money requests are the exceptions (a deposit, an investment, an early redemption, a
+  // withdrawal): each attempt holds one key, so a second click or a retry after a lost answer
+  // never moves the money twice. Staff decisions need none: deciding twice is refused (409). The
+  // first matching override applies.
   endpointOverrides: [
+    { pattern: 'createDeposit', parameterFilter: () => true },
+    { pattern: 'redeemEarly', parameterFilter: () => true },
     { pattern: 'startInvestment', parameterFilter: () => true },
     { pattern: 'createWithdrawal', parameterFilter: () => true },
     { pattern: () => true, parameterFilter: (name) => name !== 'Idempotency-Key' },

@@ -418,6 +418,9 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/invest/${queryArg.investmentId}/early-redemption`,
         method: "POST",
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
     getTransactionHistory: build.query<
@@ -467,6 +470,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/payments/create`,
         method: "POST",
         body: queryArg.createDepositRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
     viewPaymentStatus: build.query<
@@ -886,6 +892,11 @@ export type RedeemEarlyApiResponse =
   /** status 200 What was paid back and forfeited. */ EarlyRedemption;
 export type RedeemEarlyApiArg = {
   investmentId: string;
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+     */
+  "Idempotency-Key"?: string;
 };
 export type GetTransactionHistoryApiResponse =
   /** status 200 One page of items. */ HistoryPage;
@@ -917,6 +928,11 @@ export type ListDepositAddressesApiArg = void;
 export type CreateDepositApiResponse =
   /** status 200 The Pending deposit. */ Deposit;
 export type CreateDepositApiArg = {
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+     */
+  "Idempotency-Key"?: string;
   createDepositRequest: CreateDepositRequest;
 };
 export type ViewPaymentStatusApiResponse =
