@@ -37,6 +37,7 @@ import (
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
 	appmoney "clearvest/app/money"
+	appreferrals "clearvest/app/referrals"
 	appplans "clearvest/app/plans"
 	"clearvest/domain/kyc"
 )
@@ -122,6 +123,8 @@ type Deps struct {
 	Plans *appplans.Service
 	// Money runs deposits; nil in tests of other parts (its operations then answer 422).
 	Money *appmoney.Service
+	// Referrals answers the referrals page; nil in tests of other parts (it then answers 422).
+	Referrals *appreferrals.Reactor
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

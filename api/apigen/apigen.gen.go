@@ -820,6 +820,50 @@ type RecoveryCodes struct {
 	RecoveryCodes []string `json:"recoveryCodes"`
 }
 
+// Referral defines model for Referral.
+type Referral struct {
+	UnderscoreId string `json:"_id"`
+
+	// Bonus The bonus credited for this user, once it was.
+	//
+	// Example: 5.00
+	Bonus *string `json:"bonus,omitempty"`
+
+	// Closed The account was closed; name and photo are gone.
+	Closed   bool      `json:"closed"`
+	JoinedAt time.Time `json:"joinedAt"`
+
+	// Name Empty once the account is closed.
+	Name string `json:"name"`
+
+	// Photo The profile photo's URL, or empty.
+	Photo string `json:"photo"`
+
+	// Qualified Their first deposit was confirmed.
+	Qualified bool `json:"qualified"`
+}
+
+// Referrals defines model for Referrals.
+type Referrals struct {
+	// Bonus What a referral earns when their first deposit is confirmed.
+	//
+	// Example: 5.00
+	Bonus string `json:"bonus"`
+
+	// Message "No referrals" when the list is empty.
+	Message      *string `json:"message,omitempty"`
+	ReferralCode string  `json:"referralCode"`
+
+	// ReferralLink The public register page with the code filled in.
+	ReferralLink string `json:"referralLink"`
+
+	// Referrals Newest first.
+	Referrals []Referral `json:"referrals"`
+
+	// TotalEarned Example: 10.00
+	TotalEarned string `json:"totalEarned"`
+}
+
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
 	// ConfirmPassword When given, it must equal password ('Passwords do not match').
@@ -1335,6 +1379,13 @@ type UploadPhotoParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// GetReferralsParams defines parameters for GetReferrals.
+type GetReferralsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
 // RefreshSessionParams defines parameters for RefreshSession.
 type RefreshSessionParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -1689,6 +1740,9 @@ type ServerInterface interface {
 	// GetPhoto A profile photo
 	// (GET /users/photo/{name})
 	GetPhoto(w http.ResponseWriter, r *http.Request, name string)
+	// GetReferrals The signed-in user's referral code, link, bonus and referred users
+	// (GET /users/referrals)
+	GetReferrals(w http.ResponseWriter, r *http.Request, params GetReferralsParams)
 	// RefreshSession Exchange the refresh cookie for a new access token
 	// (POST /users/refresh)
 	RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams)
@@ -1980,6 +2034,12 @@ func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request, param
 // GetPhoto A profile photo
 // (GET /users/photo/{name})
 func (_ Unimplemented) GetPhoto(w http.ResponseWriter, r *http.Request, name string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetReferrals The signed-in user's referral code, link, bonus and referred users
+// (GET /users/referrals)
+func (_ Unimplemented) GetReferrals(w http.ResponseWriter, r *http.Request, params GetReferralsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3437,6 +3497,47 @@ func (siw *ServerInterfaceWrapper) GetPhoto(w http.ResponseWriter, r *http.Reque
 	handler.ServeHTTP(w, r)
 }
 
+// GetReferrals operation middleware
+func (siw *ServerInterfaceWrapper) GetReferrals(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetReferralsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetReferrals(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // RefreshSession operation middleware
 func (siw *ServerInterfaceWrapper) RefreshSession(w http.ResponseWriter, r *http.Request) {
 
@@ -4708,6 +4809,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/users/kyc/{id}/reject", wrapper.RejectKyc)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/referrals", wrapper.GetReferrals)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/invest/eligibility", wrapper.GetInvestEligibility)
@@ -7768,6 +7872,86 @@ func (response GetPhoto500JSONResponse) VisitGetPhotoResponse(w http.ResponseWri
 	return err
 }
 
+type GetReferralsRequestObject struct {
+	Params GetReferralsParams
+}
+
+type GetReferralsResponseObject interface {
+	VisitGetReferralsResponse(w http.ResponseWriter) error
+}
+
+type GetReferrals200JSONResponse Referrals
+
+func (response GetReferrals200JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReferrals401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReferrals401JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReferrals403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetReferrals403JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReferrals422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetReferrals422JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReferrals500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetReferrals500JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RefreshSessionRequestObject struct {
 	Params RefreshSessionParams
 }
@@ -10230,6 +10414,9 @@ type StrictServerInterface interface {
 	// GetPhoto A profile photo
 	// (GET /users/photo/{name})
 	GetPhoto(ctx context.Context, request GetPhotoRequestObject) (GetPhotoResponseObject, error)
+	// GetReferrals The signed-in user's referral code, link, bonus and referred users
+	// (GET /users/referrals)
+	GetReferrals(ctx context.Context, request GetReferralsRequestObject) (GetReferralsResponseObject, error)
 	// RefreshSession Exchange the refresh cookie for a new access token
 	// (POST /users/refresh)
 	RefreshSession(ctx context.Context, request RefreshSessionRequestObject) (RefreshSessionResponseObject, error)
@@ -11371,6 +11558,32 @@ func (sh *strictHandler) GetPhoto(w http.ResponseWriter, r *http.Request, name s
 	}
 }
 
+// GetReferrals operation middleware
+func (sh *strictHandler) GetReferrals(w http.ResponseWriter, r *http.Request, params GetReferralsParams) {
+	var request GetReferralsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReferrals(ctx, request.(GetReferralsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReferrals")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetReferralsResponseObject); ok {
+		if err := validResponse.VisitGetReferralsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // RefreshSession operation middleware
 func (sh *strictHandler) RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams) {
 	var request RefreshSessionRequestObject
@@ -12080,276 +12293,285 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchtJki74KrHYWiNgkwBBilJVkTY2S1GUiq0bm6S6qrdRKwQyHUA0ExHoiAAhdK3M9uf8Hjtm8yjn",
-	"AeZN5kmOhXtEXoBMABQpiVVHf7pLRGZkXDz87p//1ojVZKokSGsah781xsAT0PifZwlMpsqCjBc/Cev+",
-	"koCJtZhaoWTjsHGuwYC0rNm3egb9FlOS2TEwY5WGhHFp5qCZVYwzDVPgFhKm4R8zMJbNhR3Tw3wCPdkv",
-	"fKv9Ehb9QyaVHQs5Ypq7UYVhVkyg05ONqGHiMUy4mxDI2aRx+LeGm0Dj16hhF1NoHDaM1UKOGh8/Ro1z",
-	"ZQTNd3n6L1I14Cmb+geYGuKEUm4sgxu3MPxsmDGfTkEmkHRKExgqPeG2cdgQ0j45aESNiZBi4ibVzWYj",
-	"pIURaJzOBVi9OB5a0KsTuoRYycS4HZtzYdkAhkoDs3rh9oGPuJDlj2ff2qv81qXlKWxxbPMx0MFp4Amb",
-	"qARSw8Y8cUfg/haPIfG/41ZAkm+akHguRz3pHki45WzCF/jmAiwzYzXHV2OepqB3DEu5dbsZj7kc3fo4",
-	"P0aNKdd8AtaT6OmEi/Sc27H7h3Crm7p/RA3JJ+5NcL83ooabudCQNA7d0KU95B9egRy5EfYfH1RRUIE0",
-	"X8JidT9f82swSONWL4iKCmRj+BAOsxtQpnt2DQvGZZL/Ibw1AmtoS4dCO+Kju4Q0wJoTrq8hYaVL85Ow",
-	"h8wfqJDGuqNUQ6ZnUjrqsXMRQ4ftOeLaf/y4J2+EEYMU2PHlydmZOw7NY7erEYPOqMM4e/fu7NkR0zCB",
-	"yQDcfR4qzfYP2FjNtKGDww0nhpFv+dJNbtRu9mO8LOHfe7e7vMc5CWqwMy0hYQO3mQy4TgVoFqvJhMuk",
-	"w67c5oK+AY3XykRsoGbuJkdsJq1IM9LvSU/7eID/mIFesJkBdxdugE25MZAwYdes/Zf2SQpc34Cx7Wzu",
-	"d2EXV5pLw2M3ztmzGhq3hWeSbWn9SSWpvzOga78j7jj4z8KOE83nPP1Mn/jo3jVTJQ0gc3jKkwu6T+5f",
-	"sZIWJP4nn05TEXO3Y7t/N0Re+Ve+0zBsHDb+z91cMO7Sr2b3VGul6VNlenREJuR0ZpkwbMJTd9BOVnyM",
-	"GidKDlMRf4FJHLNYyXimtWPvxGGZ0oyzZEbfgoj+XSmF2YoQZsaKNO1Jz0Qc4X+MGs+VHogkAfn5F3Qp",
-	"Ru5iC8kGM4tChaepmkPCmlqlEDEzMySVIyYmU9BGSW6FHLVw518oCV/m6DUYNdMxMPggUEA6rj7nhiWQ",
-	"gvXMc6QUUcSZtKAlT2nIz7+LagKkS80dYcy1kqNMV0PGeMQSsFykhnENKNNznpmqEU76jbLPHd/8/PN9",
-	"o5iZxWOmBn+H2LIgqawqaBI4pXO+SBVPrpR6xfXoix013Z2BShbuslulWOo+j1O6Uuo1lwvPd8wXmJJS",
-	"bMLlgnFrYTK1xqmIBSUeFc52pnFWfcM/vVvQTfFD7ySf2bHS4p/wRU7dMhPuO/KpAU9YrCEBaQVPDe7v",
-	"OznVKgZj+CCFU2mFXXz+qf0Madomjh4hJxpo4NdO5xvMjJBgDNOzFFgTVSchzWw4FLFwl23AUy5jaOGC",
-	"NKA6wWWFwUO8mLNEDIeADNwTmue676SZTadKW0heQyL4FQq/L0HwQ+Eu32IKjtqRB8cxTC1Kt49BPCOt",
-	"HU+nWt1ALugL4neq1RS0FSSalTwZcyGPJ2omKyzLn9ScTZAFkE3mVC+L/NRZLhETQ3Yt1RzNoYJScNBd",
-	"UQqihv3wEzfj1W+4pU35Qs0sK2hQbMzNeGnY/W7VuDOTXHAL1QO/u3zGNLfA8ExQPG095Y9FFehvYf65",
-	"NURsETULFPHn3Ji50kntZsdKDoWehOeWFfHK1ak0udXz0+0f/li1EpriM0CtvnYlvIZe3Hbz2M54mi6Y",
-	"hhjEjdvzBGIx4SmjLy/t/KP9imVIZelL5TVU0lVJ7d5GAS6d6pLS7ldWecruF72oOtcEyQ8+8MnUWfqN",
-	"F08bFTNNBE9PVp79l4ODqodJEy8++E4Kp8G8FHKUqElj08pwgIgmV7kcDdzCXU7aoq7tjCylPUNYPel8",
-	"/nvdbrfT7W5x+shmlo5y70nVJoGdK329zaN34nRHLOwsKpBPr05QsTy9+iliYiRV+OHd5bOru/JCJdux",
-	"m+kKN0TeVdrzMTfODi5/cG//h02k4Q81bHS+j/V0soUsWUsq/BokG2o1od294SJ1mkOQy8uUc4SPDQFY",
-	"rCZgmJMOaugXWyKpW1LU6n7Hyu21cjKICXnEBguWwJDPUovH6RT004uT/S6e+JX7rwgJQEn3f8ubv4FK",
-	"y59/enUS+cGVprG3GW/uNG97nCQajNmO0Veefnmc9VTg+UTFqefTWFLWxqChTK/uOlmVJm67DXh/Gx5N",
-	"p4oFbs97LLfVcqaeEFa5M8QigeTYlvxDCbfQtgJZ6bqDrZdgmznRyhP/0N6iqtpVbnHxf75gjrUzkO7/",
-	"DGviXtJhtCqXHuRx9YY6BV9U7CJr9hrukvUa3kvntRhI6r7ifdO32Uh3gDOzSTv2NHhJD1eJ/pwzPDs9",
-	"b3//8tGf2z/+8nq/sZYFr9MoK36rt9+W5vnOeOfhFvrGKiuOsptVpIdl6sknm60o283CiQdyLB/Pmnte",
-	"YC61173+bm2xOcf4bPkObfHaG//0Ck+r3b3Ni3wlTD1fo38IC5NtyTNsXa5ec635YnXK2QfWTTFsaYjI",
-	"PL06aUSN06ufGpG7tlcV0Zns5Tf51i697iRNI2qgxFk3wp9nMIOKvTFvh9tf7oTGuvVG4sfPLEw2bmX2",
-	"hYimtmZD80FXVzUCH/mrVg9TJUfIev3nUP2ac2Ka3DL3accSV2ILy/GEbEu23Ii69brl5nNes+jLjL0G",
-	"OjgHmbjjySw+ZBIX4F6EZB1JvDNVIdOrojhuGsuHQ3YjYG6YkukCJUV5s9+LpJKHUKCwUqB6g2i9cvMe",
-	"Qxfe9qHBqjfm5iRV8fUqFUg1r15ewauzY1jw7juiZ813Vyet0tGvvRBqOKzURh2RDblGGqPgrJsiE4bx",
-	"sQ8j+hBZypSEiHHDOHuhWDLTOC8nq7/fH3cnXdNrtMqqsv97/Xxqaf8qxCXoOSYkm49VCszQG1vR/LJx",
-	"quaNbCOWZ7DuwI6TG2cvVPHr7IfqCOUNVGxVrxGxXuPH7oT+Y2/8yP1ny201t2yijGWPnjzusoQvDGv+",
-	"8P2Tbne8urFlnX2z0yHMtWahr/0VKC8w8SrJdjQ2tpPqa1Rz78yMZlD1m4UPNT+ozRcS76NVjfwTES3F",
-	"j+unumYrLmeTCa/yu9xuRz5l4XdZX9WKskBTmURPb0AvGLgfWYiconTBALgZ8ymsctDgdVqmdmPRsJ7w",
-	"eCwktDXwBP+ggRslozzLJE7RMz6ZGct4bJ1BK+wh60uYv0/gRsTQ78lmrKQVcgbkF0/VSMifhR2fqARa",
-	"EevjH97Dh6nbjz5ZIVMSLhhFaAvpGNhISThkAx5fM6t6Et9yr1tlp+/DdvZZk6xCZadh/Cyw2HcfE/K6",
-	"+PQLpUYp9GT4kARIDK4tuEExzCoZtJ0kgARNphYlDuQ3OF9wFd0MBaRJncSbzqxjFOguKGwtHaVj3AP0",
-	"XEhgOEyZc4SkmJVPTsAYPoIa6y8PHkbMrdH7ntx3nXVyhKkuaGKP1Zxx0xam/N3zFLhxlqMFzTi74alI",
-	"WO1k/Gm+ckdWMSNHFUWSQYF/SDJMXUOWzrVEFBHOuUROjMukJx0F4LfwT82BVnMD2jCeGsVGTvw4TQuH",
-	"/Mna6VuZLlis1LUA1o9v3vvPvMeR+/6o19/gsNtVF/a50iNlN3r2M61lcxbTyieIiF8Jeb0mcEBXfZOX",
-	"a3qbSEG4ZZsHrpr1GSp7p6kYiYFIffRvaVPwR8p883qn1TPIt3mgVApcrhxI9mLVibxcxD68VbtdZjaY",
-	"CGMq85VQmcl+9/qU01Qxwq6uIWHcHrGD7o9MDBmXyo4Bb3KgX6nmnWK+UHXKX9W0T7i5uy2l4tkkpIiu",
-	"riz72TFzjBdKNY+Q/0xBMyPclZo7JsLRzYN7ENgU6jVbGWgvF/Ez/6VV2yxqXC/iy60cOi+zB0kQ+1Mx",
-	"dRIyfyRiEuZORca0vIgBj8ckoYQ12dJus6DLnGgqlhTcPtsZMXEeKVr9Dd3pt/KO1dtEwvwFtBgKKM4j",
-	"u1a1NlPUmI59Ss4aV1ywFXnslGdUcLwsbkSNOFWm0lDcbI+Fr+f7VFpIwX+V79UqJ1j6Dh5QkfSKd6VM",
-	"XGucBI6wPe1U3NRbHFmsJhOo8e5uuMMahjMDSeEuN2EytQsUmFw6O1SrG55+0nUlC7+GyAMj3GK8c0zx",
-	"qqYXz543OBSWzi87c24bhZmUTzHsat3RBZ5UFXm3IG3I1Shv+jOwOMk8POUfL2tNYsJHsPv3KYwqPdhj",
-	"vv/4SYVNDx/Y5U/H7f3HT4ImhHyZGzabpor7RPbV8QRJ5k1cyz2Gj/8TKvNaV31Pt5KOwtB0Y2f/O/7a",
-	"qRxzptO6ANAIbOFoKJnNMGExEafX6DVyrRm/VEjWK+//Lp+KXXfNze71It7t7v24N3wU77e/5wfQ/n6w",
-	"F7d/hP2k/Zg/GXwf/5D8CN3hbkY8u3u7Q63QYb6BDt2GljYpKlGP3+rswGntGwgyv3UrlElW2RYnnY1x",
-	"QW/clkaq1+k/XzN/f8u3lntB3JTpAA8ZmRcjqcF4jJy/07iF9KiZ4gYPdQV5YzbljvHOtYz4/uEGQupz",
-	"FvMROnYxYV9MwDCcr7OpKAK9nRDwKuM741MAt2XW2zu+S19YL9fWOL4/RY1ZI8QcvVHaRMhrFqbAVW6l",
-	"lHn2tiypbu0lXs/29jx5Uo1HUcsci5HT/4c+W7tNPJvxIZnOOlzKTj2rtbfS9rZRn3K1qcSmil8rHlAN",
-	"QRBDqTWiSgd8JzVjwj+c0fv7aDf5f+xVKSCBGS47tYaaUkFQhhS9Hcv5EtU5YuXD32C7lSIt2+1izpYr",
-	"pODCGVtB/hGDQQ3vkA3SmdYL1pzJzEundMh1Gap4ZloRi2f2vRoOWROSERimdE/GSkvQhuGa5KgVsVHK",
-	"NUTM++Ei98uE23jMmokCyhalf2OWALHfHcMcYbWinpTKvg/ZpKyJuaUySy9lAjN/7SJbRSsKn/YOPz4C",
-	"uvA+M9Vd+Z50MqYVMTKhmwbAK1d4isEL55VG2gpH3LTcRtTANaEKgItCo5tWRfHsbMb0i6F4Fn6tMoAV",
-	"+ElBVQ06wYDH17XvrCi4b5Rll+GyNaJCMG071ZeGLZHk0t0r2CCbblx4dLNh4dSrNXyZNQfKjtGbSTY1",
-	"+UZoFUxJoJpBfW9ugnUcGXMtTXbLd4oTNaSo730unnsXppqTxcqhXi/iTRv2evFyES85gHMF+OVfTwpG",
-	"YbAemJnFMRgznKXp4v/Y2tmJpnLlKtD5emdP5x2ckUu8f2bHjv3E3CpNKU8YJYkVuoTcH6JMHi/HE6hc",
-	"c3PC8ce6fQi+6dr9SIOreiv/7FpX+tWql3zHeCd6ZpqWXO20vCOWOcmzpDrvEfcFqJ2NAcq7uoNf5wRb",
-	"3p9KSsZqYXbjPT4lCr6Tt/41WF5BsvJGaCWDZyBw8QRuIFVT/DPG1pIZqSxVDHuETvpLMZJnlTIeUMb1",
-	"GielaJmPTzWcWFRYTpKw5ou3b1+8On1/8urs9M3V+7Nn7kcDtphNV/Dg+XkVJ56VtlbO9AZ0NUt9OhNp",
-	"wvzPwRfha8uaPbcd3kxLVcxTNnCPm6VYd7ez1+luPKIw53wyUekQlraz8iSRE65XSj/J/f11fdwpN/bZ",
-	"pwl3DSSKaqxatLnciUr4YL1woNBuzFHHROEekAxCPXuVkF+xbSIm3Q6iYjUXBlr3YcFt8kJ5eIL8Maet",
-	"ziYD0BHrrqzjc6kCRXdySS0oeiWzk6ki5POU1ztQChdrC29WZTrzVNcRhBuZcSlnPBUGEiqDEtLdhBhr",
-	"NexchVzfpQDxQeeH7ysDEeGJ9cfu1nzqHyX7r+6M9QgRPTCXNbM3IqzaWldJsv/Yp/2vRs7rBKuZ8DT9",
-	"pI9lNQZblOg85UbEldnGoCfP+MKUHn/Uxc0hW/TRk8fd9WFFGqW+1g0PONjGlKHlXqAssbDCJrcsBW6c",
-	"FT3T2fmv8Plu96ByzbXixc1gSbi4r5sjJiwbOQWFgnSYMJf9GvBHil/fi25joZc8JO74ieAKW17YN7ow",
-	"Jbnkv1p3d09zkq+rdtmGVCbczrSwi0oaWD1oqodc3WRPvP/isTYiNuUiwUw1P/4q6VYfI71f+4H/+k8W",
-	"9iximlA62JinwzbcgMwqwFdiJNWfq6s/8ZPIlru0TXVHUp2vPU253N5XhWx5o3cVh6yaxoU3P5zCbNYq",
-	"vVVVGOVXs/muMo11k8sNufKI1dMdCWNB36YydUXDlWwkbkBG7j6jYgH/mPE0z7Rq7oTXDUtU7nLaaW1V",
-	"xltwNpc/fXb5lj3ae/Kkvcd4Oh3z9j5ZgU3P6fyLwZu16hBcF1HfaMUGHr9xyFuZu1n4vfRk5T0dgtZ5",
-	"2ejtLTPyQ20q8/xK9ba/1k54i3rD3Fu8adJLc1gT9LoAA/azFHLfsTD7QlVBiBXSIxliXREwQRF4quBC",
-	"004lmI8RRmAMC8QYyQZAT25PKi1GQjpVaAqxGPqEd7pkpvA0BmLZYIGDto5YnwL4fWYhTU2GZVN28prZ",
-	"wM1+gIF9wrTASh0S23l6SZVdewkxioZXanRaXYZ9m/yM0jYWRfgbmGd5q+h0eS40DNUHZ1G+EnL24Rap",
-	"xWJa+edrISs4LEFuvBcyYtqza6edIqd6H1wlUcZu35PilGAilHcIvXdjuBF60s7V+yGPrdLvQfJB6h4s",
-	"/C0Rxv/RHV8+VgHGR4MjIqyr7Eks6EB/uzGsKWHO3CIMQszx6RS4PqJs035hUf01ibZhqo2ousTueFSd",
-	"PVOVfI0ZI7ip5XOtut+XxezS2vv9cP10HyvXVBNG+IRUM1/WUrVoYRBlB51GFDCY8GvhS6ICRkqlD+t2",
-	"1yPlxl4CyNtM+7Ykk+9M6Xs4p+Jo+YZUEhPdltsJqMdbMvwrR08XvhigwqmJQTFzm01CCt28QfRYVPhC",
-	"1dqv5uo58pJnxEq+ZO7yx3XzOZX3MJ21X7gEO5tWQOnYqRNp76pSoRDXgX4/3N1l7y5elWq4xyqlMqqK",
-	"SvDqqMhV4W2078/fvCDUz3cXryI2wzNhidAQ23SBj0iGGWyMANKqk84g1lWFaU+5gUf7jH5G6w9RiKS3",
-	"A/l0ujmVx48dFfcpW18Vhb2bOmp+Z9aYLQOhVnXzDcbFRkV+e41/WyV+OlZ2eaKPtqTrd9OR5sn6bRBb",
-	"qOH1yRU/jxe+csVL/1WInseV69eVKmmu40WMVLyIoYbHlM71i08Lyb1bl4V9d2eqxyKpiEFmcCUEmZGj",
-	"lmxyHtb5gzzl3tkKXsqidEY3WunlWVTDEd0lEz0fmyf8//b/6sRVsERRYwhglk6oZlvG3DyHEmxGUY3A",
-	"kpMJSPs0P6jNYwpzliFS1uXJl/PoV1kt1Y8FeA2nBwWNvFrj+bTo0Ko/+Tjh7JW6gZRX16ZlLKgEJ/X9",
-	"993uj93u3v6jxjputIQBcvEqK9XSCoNn+KQzfNRMMzIMM3qrzc3Fl3bf6Uf/fPLnyd7gl+7N/viv8x/j",
-	"g+tXx52/T0eNLbwchQ14dvz9y/0//9JYw3/W7S+azfdQ1VDQnpZYA9lEpP03//TzVcT2HrOJkDMLpnXE",
-	"ph7kW8l0wYTMbMsMILfDjs/PfC2mNwyE7UluWP/Yoz6iCX7IngLXoFlv1u0+ivGD+J/QLxgWsRPzCEjF",
-	"hKXkLG9ixFxrgZnX1UVxmAHA09feA1uHk3XlHvLuZ8OavQYSi+01WswoNuR6O/5ny+pa5bX8tEoSx1kD",
-	"kXsaKVSUlOpMitG9wPur2Ez11ni+ljOtJTpe4TwVq67Se3LP1/aZuvcJvXVL2KRsvKd10rOIDbFjVidA",
-	"Qfpl1KEShsQQY/jzbGeqoYc+AcFpCDUTdgwkmaWwY9gQKuDJ4jHXI0hI7HKf9tep+cTPvBp3aRl0bgjA",
-	"aN0ahh4afYvDWQdDtRlsao1e6HgIJaz6BIFm9l/5WaxHmzJrIKwywBBhMJAVheDsf//7f1Tt+jq8qWe3",
-	"wgLYDm8qv4kFyKnboZg2A2ls3rB7RZ2qAInbJtGcF1hbo3CG9VhxOXBVAXUqP5ECKlU9cJWnwOJVWc8Y",
-	"qyOAhR3eOg5YYLabAm7F4ddP715Qk+62mu1LSIrfWVNBUjX0pyMo5R+9A4jSvCQotz3l2uVvRlMq7oGy",
-	"sD0CJsIH+bwTgyXmCAvRnGdR1dZWvK5WWjnBgfAdWw2TZVf89kls2zEjNlezNAkQv5/EuIOEXS9/GTds",
-	"OhukwowxHNIZdVivsfd/sX9h3+11ul1MaEGcnu/2H3e6XSxNwOWx7/YIt7Dy6yvsseLEvLWHIKtsLtKU",
-	"DYAyLqxaOjyrxWRSqQAsh+393hfWv57U1mF3bV1pa3zw7NJdCO87Q2vCmRj5v56HS/enn69CuxRUyfHX",
-	"fG1ja6fkrXCmRRgD+4jQn/JOIvGNDxvlb/OpeAkLQjkXcqhqhKk79Jj9dHV1jhaSGrIs8bXDMByRFdWE",
-	"uISQozQ4OINOdXx+RmgkL1RPhnRXZ67yqRiBbGV9f94FKwzjoiOQoHlWFYzdZnryRMkbkBaLEADzz931",
-	"pxDpUKWpmptD91yb/eny7Rtn77nR1cx22GslAfsU8AqAzT3KaOs1WhGTbmDGfbZjxw2GsEHUE6L/Wy+k",
-	"fvQah6zX6HQ6vcbHPtXX9PHJfovgc/1z9FFnhYLTtifAl2uo3DdOqE1Pbpj6xNF+VS+dPiWOjrbo3AWL",
-	"nmR50y52SRYuYQGFDhd8Aoy6Hzg2xtmL0ysfqM46EeT9mQothNzQzYEWMEwXraUuQnkDrRtn/c5GY8tm",
-	"0wASccR4Pu8BLJQfPVWjHYNzcWPjR7K9cn/tsLMhRc9xXKlsYWzfhMtPweM4YXq3vsFeJIs5XxDMDWOh",
-	"eVRxf7FTmG8fFTmDmlNtFdGE73YwgJjPDLjftPI5uviVVM07buRjqeRiomZZ8yvjB3DLOcyWQrgmHr6a",
-	"6AxJ+vzt5VXEzt9d4ZafH1+d/OTTJTGKsNoxwQ/W5HKRNbZipb5WblZ5a6sj39WKCHOkVMLisRIxtKhJ",
-	"FJVhlnrjcGzRpWfS4KQETgVbcQkkgmuY2lJjrCN0pYTwJBLYBOxYYQjdjiPfVsoNhg1EKvqBjbiQbuzg",
-	"7LCIm0Jfxcdr+n7hoBRSN6F7nu9+FcZ2r+O18PgyYa0iKw6kLxzs7x8VepaF1A2/Q+7MrRNLobnYCKxh",
-	"B90fPRW4mZrinRkSCJZVKLdY8/GHD8T/DvZ/JPbi6NntJRIfNlLzWzjxm4/N79zwL2HhSJFUOuX5r7ur",
-	"bSGRq6CrkDArVsgxJBB6fhsELV0M90vGVpHtFmqA0BPmnvAuL/yoQUxCPBLCfcLksH7Io+gHnLJQzUPs",
-	"qyepPoNpoEAZG6ZqngkESWE5ZscaVrCmzCGiTZFo67MmZ3uP2+T1Y/THnkQXXSvCBzUMNZhxnzUd9bF+",
-	"wWEafoqYVphv4VggCZeZAZqOGyIkE1CejtUzYyFp01+Dkw9J1FyLKR17BnuGq/fgZwxz+fLeU9zTyUF3",
-	"L/KCsCdjnqbG7SDOzWcY9JlyAoSkhNUCzBFB0rt7kTpulQ+Va4qYK+hOCZm4p58VnyfmTOCO9bPalCVX",
-	"KbuNT7QnQw5UUzpKxnUcEucuTaZFgv3y4vmh424ziehpYXOaGTOMiBNG7Nnpq9OrU/bf////oKNxssof",
-	"ZapGamb7LQx8eYLFfng96Q+IKjLUBEitQMf6XHrnOmv23+J/9PHu9C8hbj8HG4/bl8LCIbKPNj3aJ7pA",
-	"Ed2T/V/aFwHXue2I/JD98vqVI1n/5/5RXr7hhO8Kn+k+Yr3GiVbGtI2w2fp70j/Wa3T8XrfJ1V2QLJAw",
-	"CcINj1t5oVK8Hh/acSbXyBvSR8rm8bigNTk10TCEpBKWAPwiBnKodEw3IWdfPTlYUC2PSkW8YIRz2PQR",
-	"i2QWW+z+Y3YwqcnQ761D1idVsu/hAaUKlHXE+mouj6ka2rHtxRILO+rJ/o2AOeIruFvuCRWxIkzk62Gx",
-	"VhrJEtEGkwmOTAIAN6Of4xjSSFFP9jHU4L9t+jiGe7PDSv2XDt1d6rCfsVWYW5b7w6OOE/EoOHxmHxkO",
-	"7rcDd7mW8vSCXHgUZGlQDGMlLRcoOnp5HKTX8AECYdGHn6knTpcuJM+HcrCPUUNNQfKpaBw2HnW6nUeY",
-	"0m3HaGfskmveW8gj8iJn53+WNA7dH0+yh5Z6B+53u7fqrrSVnyR0cln1jaw0XsomxgYLJFbsfvWYZlX1",
-	"jWz2u+XuckUzrHH4t1+jhgm4poWPBDVEaHZ2+ZYRtL8ju0TwNHUHhX9yp8NHhpJZsU0Vocmu3rnGYYPI",
-	"Hyewm8DNbhyAj0dVuR5nkhUqI70gchfQiRmnV5NoQT2XeJgEj6WCgqDvwW0DYG8fY1ITdYO1KXOufSfQ",
-	"ACZsSHcr97rzvcV2DJvAROnFoWMOxnLt9D7L/glaeTFkHGlnIC7+dQ30bETmF94UPyQY1jx5dRa6krpH",
-	"PI6xf7kVktfNGHvw2Q47kywvDyXlXjlBn0ErYLNB1jzoHqBrd4W6M7TpOxL3evev/0ZN9zA8IiTeg+7B",
-	"ZuLNugzeP7VXgGkj+bizGldDYI+5QRJCy7FZpE+EFy9ch2JV76YLETWmylRcgeMkMRkd94Oymk9nxwTq",
-	"LVdbeRJD3dndBcI49cHQiOWBRUP1OtBhV+4akXE2ctTkrOJDxpHCIyZhxBG4Wmk2k1OuDVBelwexRjUB",
-	"azPdABlQdUSG1UG3e1faXbrLjXLb579V00T+yO5Sy+aPv2bRgacqWdw77Qdw8I9lr5uzyj5+7avn62rR",
-	"L6NuwN/ELS5WoXvup1zeg+6Pm1/IWuO6F/b3N79Q1f7x/jnFayc1bA278NLk/thBkI8hx6lSV0mFsQGi",
-	"/UuoKksY6FtoLI7i3BIG6sODYPenaIQaNtfC2rx4sHhqfrplUNfPc7C7v4nk4zpNND/cJVZ3pzbZlWnM",
-	"v35enoTLqCMQsgAeBIG8lVmCnbf8K2jjfqmBRPEulOGrR7Ut4sYQX3tVOJfipJCyCb929i7P8UyWsgWd",
-	"XsPzJJGezPC0cNxOlWVmODre5mMRj7GTeYDb2vHg7fixBVuomaYaoZ70oAg0QSFHnZ2Ihcc9IAQ+vgLn",
-	"ZVjlq39VM12YbP6004sH4KbjcVqTDvurmlHyGQ5BjqKsyCzLj1k77Bx0jkXRYeWZowsSHTYVk/UZbSt3",
-	"eRWk/LYKTAh4ND7rZV2dZ821JYcaD1Tor+/eNvK60EIaX3q0+aW8wfwdLn12zQNIzqqnGFdElymjIA8U",
-	"Ey44/bH2budunNL9zmrCK282RTsoD5S5RwP7ibnlqRrNIMphI0JQ2cOmZOGC0Acohz7oSWENoRs4IuaS",
-	"LkzCLT/0pj1BH7i/+tcw+YHYRIG/XAN4R65/zA2NCVkTnng43jVxRSHZu0uWqDTl2qBrrh+K+vshZFqD",
-	"GRGhaTAFzRbANWsSHoQ3M3w3nKn7n++6Hfd32ZPf7XW7RSSCVof1+VT38+DsRkCSbHrsv/7TWTNstycD",
-	"ioP7016326+DIyhgmeB6EmGmKV90WN/bX302V/ra5NATPWnHWs1G42z9jgZ2THbUlNNwyPoUAMKV9FcB",
-	"EvqrM+rJAkJCxPqUGFYaIEA49D2GQ78IfdAvGAs5PWAZpraG/CdEQ4YvyHka5k/HUjr6o5wRI7KjMwgn",
-	"woDPQsFwwlQLCplzuWCxXkyt8o05Kzir04GRsD+nPyNDeqhhhYV7azqfyUuBg2fIXVZlGYsmKnrqsl5g",
-	"7ki2Z1pFhWTikcvqtFJENvuMu43jV+z0JTnU3PQcA/sM+3zuXfdOpY4IdSxjpo4lFoDDiD+HeLou7DRu",
-	"3zb7POULwgMvtXesV/yUHIrRzJ1+aPqXvciaJ69Ojy/+cnp59f7Z6fnby7Or98fPnl2cXl6eXrYihgE3",
-	"ep1CHUonGCI5lr67tFuez6NEcnK3EeMApDfGXLr7OsgaDmKUvvI2lltPgvm8jsaV5pl1VzRM53PcT99e",
-	"2DcSxqgS7WqIMeUZqoFKwuHfjlIysIdF1lsAMWhXMUuxg27G4vusWdkOHwGRnMaTCMdYCpn5JBmo6L7l",
-	"7eSeXJs6jzfEG9hORe5g55odSo/yFOsUBp5q4MmC+RT5nZ5En7n/NWvpS9CaPsWb9OwqkvPPP8vaUD5I",
-	"r+BJaZaZD+3L+gYDMGZlaMnv+qf7Ar+I5v/HdDkWgm94DKg/exYvE98Om3QrrrW7uKxJO+kt+mQipGnd",
-	"hr2QtYz502aZyWAtJjKXypDEBcQIrMSZz/7MJuu9+rGzU5BHkB0UHArFYoSzZ8zMkE/2ZL/UINvn8y3J",
-	"uEwxXhFXUZaNR0zLYNh6LOSoJ4XJeon7jDwqafFMo7SlHWqx70wErFLilu25Px1ihpeS7XjsLH76CA6N",
-	"CSqOreKfOuy50tiN383n9OqnyLtMfHIeI73WiYqI9UsVCH3WHPvym550TNCAtC3KjCDmkK0RDRWNJwBJ",
-	"yQr4n6w8ZocdF3e8J8fcjJHZD9B4T3wGTayVMUFnt0OlJ4cFxl08MxxgXODgA3D2hRurs9NhbzClod73",
-	"1DzoPqr0jhDBPXQOXpzkV2LgeQ/mSh1n6To+eFb+e+LMl3xBOQULNSPcem+ZOuN0mVndhhEvu4syNuzh",
-	"D9qF/tx1Fpk/+Gd56/GH6Fks9XGvIWHMZvpduRLDpmdNepygIilTJaMjptIkiyvdk8QmNXmzVXC1VOiY",
-	"5WQiWLOyYEhn5yRuvZRcDcXrIo7fQ2XYlWCDD0fjDkUy3xTur8nW6RRyDn4UkuRZUXX8jMq2+8FfXKqu",
-	"2v2tBEtZHx9eefPWF/Gq8KFnjY/Rw5ITdSKirN180iX4QjHmUlQ5qAhNtCbm0hcloKQ4YlwulAQGqQF2",
-	"0D1o3UWDoPzv/SHf9dCKRVOuTEP+gQxO7KHy8jqEt4fDzt8Oh9/07ZwxH+xv8bErpV5zufBbYe7lql3N",
-	"tGRqOGR2rtqEMFqsgEAchIrW/MjYqSilcPXwJn3CvSOY0/prR7//fm5dGcfwC1+6Mr551dWTFIUs9WGi",
-	"kLYZY0WLjOHIt+XGuCs6Pgq4xHTy3+7vg7m/cs319c5EhJvM4xXT6T3cW5OhadY4Pqn4kjMJ84BASR0K",
-	"KQBMLsb+0vXuB0PKlKZN4FfO3KKSgdoFi9zhhjWIK+YYTvueuclnusxLwKU1Kl4O7smTJCRp8lLzNcT5",
-	"/OasqnFWYf6SAYsOidk0VIWVtu+O94Vqyoqw8zVOB680mUO2c5ymbCggTYg7BxmCuYHV/Rqinsx+ooLF",
-	"AbCsbcwPhULunQhLPXfepkku1oVhQsZKa4jtToe9laG/G4Uz3535kl2KdidU92AV28Ui1UpfdXnZD9VZ",
-	"XZrlAww3Esj7N4n7ACQunUVZHW6CTDJUEcyU9Djrd9WOh0qPlC1xjeqyJ1+9vXM29O1/MciFBUIhFsit",
-	"d2BGbO5b/nKqwmOpkNedHSdYcfJK+07A0JPloSJmc+B4hETAYkIqIWZzvuiwg243S10Gif3oJKU577Bd",
-	"x55KP7EbnorE/17FQJZ24IEykOelWT48BnLsW6Z9Ogf5A1/ttcUvCONCx9rOL8vW17qYlkRXegQ2YGHX",
-	"xafw94cZlCKIwvoM999VLOpqJZ39juzan53ZdLgVvufydp47hRQtbemYrNIhOaAZcwNtIQ1Id9w3vqOn",
-	"ewdRcfICJwNcY7v1yqKmvUoM+y9IZFtV0AVAzE11c7in5RK03xUhngbIGL0pdoL+71qqzAAvSkSJSDm7",
-	"yLbqFQhMWu/TsxceVCd0v4GE9UnF/zd64F/dYB6px//FKjvttwjfx4fiM5CerGAI7Qus2ucpJB755ihH",
-	"kfHKxo5h/cB0+8wnMoXga0/2Y5WAh/Toh97XfYKzycagxJslOw4zM93cfXtn3GQPKYPOhb0cj2CpTRCO",
-	"R31VkjClqVZq6BY110qOKguZ8DOvSGI8SM3lRTbDr6S11EmUy4CjcpTjEQUgdI829C0W/PvXsp4LKcyY",
-	"cbYM6BXuHRoueQgiZxGZ9YWpF4ja/sk6GbHI8O3auoKTMcS+DglTvSMGHwJaHOH1+9ou/Nf5y5PTkN2n",
-	"kdX4f9DDZ8+o9cCO6UmpEM0docsCKlqHBT6cga5R3RGi4Pm2L9klwbqlSi5NMOeSLDjH0QKHRP8Q1Wtj",
-	"jadHl1qomTasGba3J5cYsG9eggak+2bO4xC8cmUWKBlyvpodYE+WfWy4eYJQqSCpGgkQITOHw6rnuGHn",
-	"akrBl1QlTz011d8HP1RqSpU6lyVU7OqRHj/ZeiBc6a0GWtbHHnX3q5pBIXBnufcTQUDiS68UsfAy917+",
-	"1McHUHhO3GIng5LMLkiZe9ydJ2DdXi1DKNzQAq6hVYGbIS9APtC83H/8pBUR36B8bLrzAUKJMzNW2rZT",
-	"gYXmJRWpUypknIfymRR1RNTc3HqpcPQQLVY7puxyYZgRFjBjwid5Y9KEe9W4R/q7/Q476B7QBfXTDrxX",
-	"EM5MXkpVf+PQh77ddct6R9/iwm1F3ldh3x1dFMEGGchkqgS1vP5d0vtTGHmYrRo5eQdKv17EtQROqVK+",
-	"xCAr9/dVk+nCURD2G+IyiXIejyjCCcQCSwGxiMnXJgklI6qyps4BAXEpU/AkWQMEFwAfOPbAw7oD6maB",
-	"kIY1mAGvFy8X8QN1nNDc1nhOdgx7+dcT5uz7T7ddP4NLZMewMuhFgdIc5dzOQ3K9iEOm9hYZ2g/3OF8u",
-	"4j9YYvZZ6ZDL+dmUkHm7BO11tLGa4JlTxyaQn5eL+IQbuDVdODvzIaVthnXUAY/diQ98AWP1XrI8KxkM",
-	"aU0evXI2QPwcX1GeyZQNbrK7EN+uh7zZUBiA8qpQFFAs311ez2oVL0XbJDNqAiGTtSf9j84Q82AlStNz",
-	"/Xwj+h54172GxjFqadigxeNOBNeVkpUmkl/fpzDX7S/RF3JfvVzEvpNGwX31tYJsWSuxb26pr5fM40+h",
-	"7MPNucjnZByZgrz7W/7Fj7u/GZHAxzUqtgY+Mb6KF8vkIPFaNbmwreXxGFE0mv0TIuL2M2FCD4zDwhOI",
-	"T/1LOzx1tZhC+y1+yRwyqYwUw2EfgXO5TAbqg9udbMxLb3y0zxGlu9/yfSzcXLCCl9BO9UxS42rsb6GG",
-	"hR6jHXaJpVwTvmBDsPEYQWk8l8+2h0qQgcfjnqSnsHQ3FOl6n59/K1hELFWjI8Zz1Cl6k2Bc1Fx22HFe",
-	"FNCTHjf7IArVWTzvOYPDl1FUO+xgr5sbMLj7jm0nkAJVQyege9I74aiPTAAzD5XWoXqbI8xlvZnychE/",
-	"81O5CwOuADXMqW49uGFoIrW32purbmSRwNoxN3XKde/fFjZRxRZs2+D9KHPorMXYQEiOvoUVo72yFsZv",
-	"+xcshjnY24KfvVAS7qe6Us0lYu65i7CC03dnyw25HBnya7Sj45Bv6CaRXTqfh0xm/xHr03/0Cf5sqAEQ",
-	"1xuxGTEL3eZuAcxXx8L51TJM70ZAjjLBomMouRCweS896LFRMjYUijd7ckgpnk5uVN1ZevWPoi9RDd+3",
-	"Cs9v6tOaCs/c1xcai6+oUh5HLVzAz6BYYfCnPmehkJ6MrQSoiwCpeb7VT2h445tAhQaI2G7Ix5DZBQxn",
-	"hqfmsCcxd7Eu65rtsnXJi0eUP7BzJgt/dbpBCKSFJzB94ZD1GhLmvjNQr9FnO29gnkUQlGa+O1AC1oOq",
-	"/pwlbeYtgRyXXCAoKzHFzg42tyklp6LfVIzGNmIDxAwUJvsO6nTzrGSAuD6VB1FgpSfVFLCGYzkfApNK",
-	"QYZ+6QT7Qg1mhGF9//gr6unkfdfYrgtdxUOlezK0Pif38lKbJmyc5Ed5H1pDLXdg6rc6zGmvQs7Ad+Za",
-	"aRdFqDJ5BLkUx2RWjSjp1YdtuQ0N4fMG7M4M78nVJbkVuyX5tBccj6dO6lEMVypcMKrFWXzGy6WsFMfw",
-	"CWRbgbPAYJBvSIUZ9qGKp/ARciY4esDQTsg69meDyi9KVTPuSffKMu1ZZafvA2kj+Z3KAFv5pJ2IkbCF",
-	"2hvEHl4tKCFic8KWNGNMCM56U+Eyw1ULSTpN1MRLpWctnNujfG6FbjZ9whwuJfUMwEn48EwGNowNcWLL",
-	"zGw6Vdp28Lrt/8h2rpRiE7dH3FqYTK3JXrHat4pzx/ImUHJnh2Z9AVYv2pgYVYndh8zpgWb1II1+S+j5",
-	"VuBw58DjpW+4Rj5ZnxIt85qhO8Qd8QblPXKrezYUnrkjzXoLcaBUClxWUai7GbkPIDCyQKNB3HsV4zMB",
-	"Y2Y424QKh40iw8W5614Hobj7GyonH+tVK8rK8olKy5I/NGp0mgEkhxuFaqYY9CQK1QrBnsvZNZpDq8MK",
-	"xXGehw9FmjIhSQDlitFOxHaOSTfEGYVauCcVJXBBY8OGP5TgWRxoSXLiT+/9gyihrsb+kJbSRDM5k6pc",
-	"8Hd2sKthKm6gJ5d29jBrb5iJ+7ziHhseRthwIBN+EXMSzq4IuB4e9ZoaWae9F1NnQ9YVjtVcqym0aoVh",
-	"IK9bC8VTRzvn3I4fkKH8qriib5L0myS9X0m6yjOpQ6V2fKpoorXuxvTVrD557Tid84UhGxp7d+YNu6kC",
-	"sMN+DuABaJGJYiLuyeXF89A+OhXXkHdg7Ul/ISl8IINtYiHgYiOby0hXzWwNT3Gz/zrOKH/F3NS+bD5G",
-	"XTEaVkggfnoeDUciqHJ73IFmpmNlVb1i8Kfz0xeOOs7fvGCzKbOKPWavn7Lmwd5jtnOuFQZOcIy8/JwV",
-	"XxITPoLOjm8Xjv/CPuAajGMnCGJg2UQZyx7v7bPpB+/CaQPasUmw543VYmpQtwgI96yZ+nw+BjbuVAoq",
-	"aklzjov8rLbbZJZaMeXa7g6VnrQRgb9EmFPtZmZ9c9Vs2zdHNooS6G/+xV+zx6id7EORVJgoMU2wlTJ2",
-	"5WV9nHDWWkTCnIhgx7B3F6/+cGJrb4tPnPOFI8orpV5xPQJ67/E26/G+DkheQyL4laOAr+0/fkc9n7BT",
-	"SYEZUHjmGmWIzTMep/4i3qXoEsfY/U3yCaxNHKu59BXBTvy/dcHOqdO0tXvx//3bcfv/4e1/dts/vm//",
-	"+tvek+jJwcder9P8+3T0/03lqPVd41Oax+GV2P37FEa3jXtG/t2pHN1LyJT49e8IPPC4THl3JC7ffX4d",
-	"yBFPDJq0/lFsc2S5BSecqMCw4I3FJzkapog47l/yPmfr85x7Mnh4aShURBiCTOTNnoLMH/KJSBesqWFm",
-	"QrxAKNnqsGI9o6baGtXzxm74MGkMhxt6/leERPH1SwjZBg8YQ8lt7YUfvTrwiGvJIo/fEJI2KaO+6M27",
-	"yYqE5FNtnFjnHjnIbf8dFFINI2EsASZUX0GCmndXzMwG7ocBZBGDKJTTYY1Nc22cEI0vg2p2FpBpldq0",
-	"BLB+r2UibIrH0huC1jz1zia+YLGaQCns5fbF9GT/3zQM/7VPcRVOncoTHOkof3YupCk5u2qRoNYDqkQ1",
-	"EcvzsZLA3swmA9C3w4xaBzyFbpyVhgcsHCAkO9WcxJ/vBkiEi9IWr25fHQ6Co/maUqNH+5+CgfDF8Lhp",
-	"X27le9r77Br9RXaaWfH8Z3NF/e/nIyJWVoRwKiAU3ImJComVh1l5RTXSavbcJ0HQ3DHb6WukHPnlJp1v",
-	"GUT3ZQG+EkOLsthMQfqc61vimPgAxwqUCQIwBQm0+xv+E9W7j2vSES99jlDoz5wLuwvEc/K/D2dpxKZZ",
-	"wEbInapGDoXvb2VK5lPctt343v4PD1oqFXbgIeYQGrhDI59veB2boxhgvX6fJ5iFgAYZsVlmUw6XVgJI",
-	"vDU04qo4w8lB28vI3d9szgMqLYSrbHJOLTf5FCXM2z7RjqegA0Jih52uzBdz1jCxCv/ck2guYHdRer9k",
-	"J1RgxlVDEbuFBL/DNgzFfi1e8hViMLg5QTR/u5sb72avgakIc27kjmUT6DUOWaria/QezccKq3fuI5sk",
-	"TKCdqrVl3KGg6JUafcU67q2g5gpTPZVWL7aBnbuilJPfVZl3WKfjYoX07nLNfxlK744uVAMywWyK7VKP",
-	"LlFUkIghU1/pyjQkdJaWc5FYs58nVfdbEVbKJmywICzb2sSj9XlHRx7sDW6Emvl8ImPV1GB7BIHIb/ec",
-	"IlTy2vakTxiqzsHGnpzeWmxKJalwzWD7et8keGYgiZiGacpj2g/cX9A96YeK2GCmpXU/IZidbwqRp0S1",
-	"Doutngj8aQyygxlIwcs058KyN8xArGRiepLaEIdMOsSeys7Vp9kWk509LSJ6CIFMUazXfdCKNCXvVbUc",
-	"LdDYHyL/6LK4oq9f23yZV819yyl6gBjF7lYVykJqeOadRL5M/lJwfuOdqXckVT/+kMNEG4ifKhe8Xzu0",
-	"7G11vtH3PcPrlyh6JdpyZ1UETbk16ebC2Mvw0JdROymAuoW2eUxNc8IaIkqS0hATEhe2qP79QR9XAk7x",
-	"8lLv6dR3Ndyoa2hjPqJZ5wR3j711TxVo4XfJuU6xROpbWLuO2cik7ORh8CGGqc/AVRLui/JC1IXgJKo6",
-	"3CW1qRQVTiCRbOsBenLwKelHfxRa/NK5R46enAHmDZkMweR+2BgFRTZE8Aqhk98/WsElLebhxRkus/LT",
-	"b2AFX7NxGx1DQAUKccajLFVOZJ2YDOMWG1neOQhJ+cyhh0tN0PE5JeukMLTULU0Dm8nY9/HCnCFfTOlL",
-	"IgbA/K9sDBo6WaL0hC8IxGQAPdlr9BqsqWGSIVy5hwhPSViDuEWtAEjk2Y8Haw2Pul/eXbxi/UIqfL8n",
-	"CSQBkhwpmLorN0P9RjFjN8IMhSTRYAw+hpDELSYMtn/yhfiYsHTIepSj3mtgwiNGjjAlmEIxHp9Fq9lo",
-	"XJ5Tdfp+8qnJCV+IZb3LZvjAisaWU/G/eXPuNevdbWyFJ93dGEpHvqP0n01Hmic526n0nfe1SlchFPw/",
-	"CgAoTW5Yv8Df+oiG1ipCSbiRmJKM92Q2GL2c5QjhgJMCcIZ7p9wAzkAKMfaZUynsdNixJGiYnvRsL08k",
-	"JRQ3+m7zYH+/pnwn34UHywCyKX5rJPlNa6nvIMkDgyCSv22OFN2cC5XCknbiJGgBYtDUs4vXoUaNuf8x",
-	"rD/USmLXp4T1Bzy+7kfUBjxU5O11o4MfHkffP+mywcIxgObB3iO281xgz4B/ZmX2PZlS01gu2V739dPO",
-	"TitCo2gxBawGjNj5mxcRe3H2PGI/w+A8Yk9fn0fsp9OzEywUfPY8AOX64B1qNjumJ/0NiTwW5WCBek/o",
-	"kpZAnGJGMH6JqhJDeT/WhFAVTIch0BDN5E/nL6KexPm4hbtvO22Np6maQ5KVKlKjlAKSKJXCDpQds2bg",
-	"d7T79EfczJ50Y7q9LODO7ThOO6SE7BwWP0O7r0arowbtCAA14o6Dct80i9xZmHW7YOoGdIe5A/EvIHgi",
-	"1VWCDOCixirNRxA2cQxp4otK3MATmCi9OMLJEQQGcvchpra4Vwk40+mIBKE3HyNYaXFz5lz4xqMeO1zp",
-	"Hja8wCkXG4LxgJpbW61ZIuaHVLTpjnWr0qqogcSwbQXXVy3lfLmIL905WuvYd5Xp63888jAlxlcWzZlH",
-	"7f9WxPl7L+K8dEb1Cnxo8T7fCUoUwzoLpyGVUveCJV3mAfnD3/LjyjfxLz4K+S1BbttwOe7YogC+kTkx",
-	"6nJYPz0CuRpCXw0CrFroIZFHBAzpCIusPAw1gSxOQRslecoQ9EAYBpobSFgTxbtqm7GGxDHiVuSe78nM",
-	"BQYyyX1FEyVhwcbCSfQFM5YvPFD2LBGVgBw0iTt5lr/STTkhOO4HbcJ8VYvE7U+x6uj21ogbwbN6b4+4",
-	"K/VM83nop5EHLmbVjaaGQzblImF9PsFJ/Pe//wcbAvSZku14zIX0UCCx0okHx1qomWVWc2loJmzMzZg1",
-	"A/PH6s2oJzGd7lqquST/p/+AD9NwY8B61drr1JpbILV/rNKEMt6sTd11RGMEoCfjsRP0SfaOkG5LslbN",
-	"5Y4gbjMSzec8reoG4hP+RCj+9ioxQ3HrDQHKpTtiB/v7vsi2MKaSBcy4HYOelIDmWt8B5OdsgFtf6PzV",
-	"BxUwOl5e2ANsxf+tS8iDgLle5iLYbb1wpTbgWedPmlvgWmc8McZCz3rXzE8qTUzghH3WfHf5rJVrJdk9",
-	"5zdcpG5r2ICn3JnXxBryNS0zU+oTO3cD2GNSfvrYB1KCnSt93Y9KlSz517wXhHD6izU0qOiYMTatjMeQ",
-	"zFJgTQPA+vly/zFTFvqto2IOceCfShPvnUkrUoZiJgPjJ+D/oKTliFLk0ZlwISXYTInz/NyvJPKdzGYT",
-	"JmSczhKnIh10uxFV0vfk0i5EoUVBKBSUfOKmWhiy0Ph7kMKk1UFuvOM2xvfU6MkCCQnDvtvrdrrdHTaA",
-	"VM0pPuD3aMeEd2jHd86kmQ2HIhZuM/xxHrLvfsEM8OygdxgfhODfyul32Bt0SvEsQ3FZz20edB9VetaJ",
-	"IO8gEb4Qhz9ZmudXYvCFjaqJtXlnSIGlfIu43WebJ3PNrMp2N2dHqyzRKsfZ8a7fkoEvuy8yfjYC284H",
-	"WO5ZWKXZ8tQoNgJbVhWbfWca9ltBiRS6Yv5SzXuy2c9+eEp/77citzRSIWtaDX1BDe/LdE3cfO9W7tvv",
-	"ArXqrYSS8uEMdDWXoBETGYUiRmdDgyt20D1o3Rc1ex/Aukq+fN9/8g8/zL6s+TxfiSAV1tGI+cq9djNN",
-	"rjCl2uq7Ox3y9l13fy585qGf8h+sCW9h60sNeEkrvlX/3TsaKKix18q0gsab+T8y5Z+b3CY48h1AvCGT",
-	"uU/Kb5ApYJiSPelB87Dld96xR81SdP2AuIEw5rL6jtLf67kcIb/mIk2dwTDlInGGD9kw2KbEdzkOLqAJ",
-	"gYUVdf2wrsKQ/WUDrt+TzZDx5sPUkCYMo6Wz1EZoH+S6v9+yVsRkIU04U97R2ClIAeyv6CdaSLjzoPrF",
-	"boXuo6kyzixT8cxs1Ab+jKe7Vbd+2ppbQmhVDeT3devYzJOtRy4RQt1M97vdL5sKv7zbtUxKWfiypsHX",
-	"1Nt/xnLlku9yiMRNbopYmdAfdO6bYRQoP+YyMAEmbOR9oixWcii0M9bvS1iS13W9x/qqqMhXtyUseKI7",
-	"7I1Cxpd7Pnz/QZkglwhtSr3no6YJ4R/PZXuxtK5vjQm/eWzXNCYsso6jYjAHO6VholXoZrdiSN+/S7cc",
-	"a/6tMQCuQR/PnMD526/ukhHARPaXX90L+iZc2ZlOG4eNXT4VeL/8TJY5zZmkrCHE/R+o0MSPBurkcnAC",
-	"luPNXu1l0J5NI5ZhPfiU5KhQHOF2xAf/wooKI1Ooe3Xod9SMWfIRYOvWoW81U97kwkAURVwd6KzUMd+w",
-	"5su/nrRY2yfURSGLzI2ZQCxw0oVhrxdx1aDInTEjKS+dw79VPPwMsJ+2YW3G3ZJmPGUUUKcA4xA81gbp",
-	"4l7mFEae8gWlqK2OXVTr27l73hNqECLOCkRNpvgdLw8i5jMqC/52J04K3y+S7+oUED4V3C1IuOWdEj4q",
-	"/VC5JzeQqqlbVhsLNcaQTkGbI8YH6LNvHnQPWkxIR1HJDC9JYegkf73x8deP/ysAAP//",
+	"7H3rchs5luarYLm1ITImSVGy7KqSYmJWlmSX2je1Lu3qbdaaYCZIopUEWABSNLvWEftzfk9sxDzKPsC8",
+	"yTzJBs4BkJlkJklZsq2q1Z/uspiJxOXg3M93fmvEcjKVggmjG/u/NcaMJkzBf54mbDKVhol4/hM39i8J",
+	"07HiU8OlaOw3zhTTTBjS7BuVsX6LSEHMmBFtpGIJoULPmCJGEkoUmzJqWEIU+zVj2pAZN2N8mE5YT/QL",
+	"32q/YvP+PhHSjLkYEUXtqFwTwyes0xONqKHjMZtQOyEmsklj/28NO4HGL1HDzKessd/QRnExanz6FDXO",
+	"pOY438Xpv0zlgKZk6h4gcggTSqk2hN3YhcFn/YzpdMpEwpJOaQJDqSbUNPYbXJhne42oMeGCT+ykumE2",
+	"XBg2Ygqmc86Mmh8ODVPLE7pgsRSJtjs2o9yQARtKxYhRc7sPdES5KH88fGun8lsXhqZsg2ObjRkenGI0",
+	"IROZsFSTMU3sEdi/xWOWuN9hK1iSbxoXcC4HPWEfSKihZELn8OacGaLHcgavxjRNmdrSJKXG7mY8pmJ0",
+	"6+P8FDWmVNEJM45ETyaUp2fUjO0/uF3d1P4jagg6sW8y+3sjatiZc8WSxr4durSH9ONrJkZ2hN2ne1UU",
+	"VCDNV2y+vJ9v6DXTQONGzZGKCmSj6ZDthxtQpntyzeaEiiT/g39rxIzGLR1yZYkP7xLQAGlOqLpmCSld",
+	"mp+42SfuQLnQxh6lHBKVCWGpx8x4zDpkxxLX7tOnPXHDNR+kjBxeHJ2e2uNQNLa7GhHWGXUIJVdXp8cH",
+	"RLEJmwyYvc9DqcjuHhnLTGk8ONhwZBj5li/c5EbtZj+Fy+L/vXO7y3uYk6BiJlOCJWRgN5MwqlLOFInl",
+	"ZEJF0iGXdnOZumEKrpWOyEBm9iZHJBOGp4H0e8LRPhzgrxlTc5JpZu/CDSNTqjVLCDcr1v5z+yhlVN0w",
+	"bdph7ndhF5eKCk1jO87pcQ2Nm8Izyaa0/qyS1K80U7Xf4Xcc/D0340TRGU2/0Cc+2Xf1VArNgDk8p8k5",
+	"3if7r1gKwwT8J51OUx5Tu2Pbf9dIXvlXvlNs2Nhv/NftXDBu4696+0QpqfBTZXq0RMbFNDOEazKhqT1o",
+	"Kys+RY0jKYYpj7/CJA5JLEWcKWXZO3JYIhWhJMnwWyzCf1dKYbIkhIk2PE17wjERS/ifosYLqQY8SZj4",
+	"8gu64CN7sbkgg8yAUKFpKmcsIU0lUxYRnWmUyhHhkylTWgpquBi1YOdfSsG+ztErpmWmYkbYRw4C0nL1",
+	"GdUkYSkzjnmOpESKOBWGKUFTHPLL76KcMNSlZpYwZkqKUdDVgDEekIQZylNNqGIg03OemcoRTPqtNC8s",
+	"3/zy830ric7iMZGDv7PYEC+pjCxoEjClMzpPJU0upXxN1eirHTXenYFM5vayGylJaj8PU7qU8g0Vc8d3",
+	"9FeYkpRkQsWcUGPYZGq0VRELSjwonO2gcVZ9wz29XdBN4UNXgmZmLBX/B/sqp26I9vcd+NSAJiRWLGHC",
+	"cJpq2N8rMVUyZlrTQcpOhOFm/uWn9p6laRs5egScaKAYvbY63yDTXDCticpSRpqgOnGhs+GQx9xetgFN",
+	"qYhZCxakGKgTVFQYPMiLKUn4cMiAgTtCc1z3SuhsOpXKsOQNSzi9BOH3NQh+yO3lm0+ZpXbgwXHMpgak",
+	"2ycvnoHWDqdTJW9YLugL4neq5JQpw1E0S3E0plwcTmQmKizLn+SMTIAFoE1mVS8D/NRaLhHhQ3It5AzM",
+	"oYJSsNddUgqihvn4E9Xj5W/YpU3pXGaGFDQoMqZ6vDDsbrdq3Ewn59Sw6oGvLo6JooYROBMQTxtP+VNR",
+	"Bfqbn39uDSFbBM0CRPwZ1XomVVK72bEUQ64m/rlFRbxydTJNbvX8dPOHP1WtBKd4zECrr10JraEXu900",
+	"NhlN0zlRLGb8xu55wmI+oSnBLy/s/JPdimUIafBL5TVU0lVJ7d5EAS6d6oLS7lZWecr2FzWvOtcEyI99",
+	"pJOptfQbL583KmaacJoeLT37T3t7VQ+jJl588Epwq8G84mKUyElj3cpggAgnV7kcxahhdzlpA7q2NbKk",
+	"cgxh+aTz+e90u91Ot7vB6QObWTjKnWdVm8TMTKrrTR69E6c7IH5nQYF8fnkEiuXJ5U8R4SMh/Q9XF8eX",
+	"d+WFUrRjO9Mlbgi8q7TnY6qtHVz+4M7uD+tIwx2q3+h8H+vpZANZspJU6DUTZKjkBHf3hvLUag5eLi9S",
+	"zgE8NmSMxHLCNLHSQQ7dYkskdUuKWt7vWNq9llYGES4OyGBOEjakWWrgOK2CfnJ+tNuFE7+0/xUBAUhh",
+	"/29x89dQafnzzy+PIje4VDj2JuPNrOZtDpNEMa03Y/SVp18eZzUVOD5Rcer5NBaUtTFTrEyv9joZmSZ2",
+	"uzVz/jY4mk4VC9yc9xhqquVMPSEsc2cW84Qlh6bkH0qoYW3DgZWuOth6CbaeEy098atyFlXVrlIDi//z",
+	"ObGsnTBh/0+TJuwlHkarculeHldvqFXwecUukmavYS9Zr+G8dE6LYUndV5xv+jYbaQ8w0+u0Y0eDF/hw",
+	"lejPOcPxyVn7+1dP/tz+8ec3u42VLHiVRlnxW739tjDPK+2chxvoG8usOAo3q0gPi9STTzasKOxm4cQ9",
+	"OZaPZ8U9LzCX2utef7c22JxDeLZ8hzZ47a17eomn1e7e+kW+5rqer+E/uGGTTcnTb12uXlOl6Hx5yuED",
+	"q6bot9RHZJ5fHjWixsnlT43IXtvLiuhMePltvrULr1tJ04gaIHFWjfDnjGWsYm/0u+HmlzvBsW69kfDx",
+	"U8Mma7cyfCHCqa3Y0HzQ5VWNmIv8VauHqRQjYL3uc6B+zSgyTWqI/bRliUuxhcV4QtiSDTeibr12ufmc",
+	"Vyz6IrBXTwdnTCT2eILFB0zinNkXWbKKJK50Vcj0siiOm9rQ4ZDccDbTRIp0DpKivNkfeFLJQzBQWClQ",
+	"nUG0Wrn5AKELZ/vgYNUbc3OUyvh6mQqEnFUvr+DV2dLEe/ct0ZPm1eVRq3T0Ky+EHA4rtVFLZEOqgMYw",
+	"OGunSLgmdOzCiC5ElhIpWESoJpS8lCTJFMzLyurvd8fdSVf3Gq2yquz+Xj+fWtq/9HEJfI5wQWZjmTKi",
+	"8Y2NaH7ROJWzRtiIxRmsOrDD5MbaC1X8OvxQHaG8YRVb1WtEpNf4sTvB/9gZP7H/2bJbTQ2ZSG3Ik2dP",
+	"uyShc02aP3z/rNsdL29sWWdf73Twc61Z6Bt3BcoLTJxKshmNjc2k+hrV3Dud4QyqfjPsY80Pcv2FhPto",
+	"ZCP/RIRLceO6qa7YiotsMqFVfpfb7cjnLPwu66taUQg0lUn05IapOWH2R+IjpyBdIACux3TKljmo9zot",
+	"Urs2YFhPaDzmgrUVown8QTGqpYjyLJM4Bc/4JNOG0NhYg5abfdIXbPYhYTc8Zv2eaMZSGC4yhn7xVI64",
+	"eM/N+EgmrBWRPvzhA/s4tfvRRytkisIFoghtLiwDG0nB9smAxtfEyJ6At+zrRprpB7+dfdJEq1CaqR8/",
+	"BBb79mNcXBeffinlKGU94T8kGEs0rM27QSHMKghrW0nAEjCZWpg4kN/gfMFVdDPkLE3qJN40M5ZRgLug",
+	"sLV4lJZxD8BzIRiBYcqcwyfFLH1ywrSmI1Zj/eXBw4jYNTrfk/2utU4OINUFTOyxnBGq21yXv3uWMqqt",
+	"5WiYIpTc0JQnpHYy7jRf2yOrmJGliiLJgMDfRxkmr1lI51ogigjmXCInQkXSE5YC4Fvwp+ZAyZlmShOa",
+	"aklGVvxYTQuG/MmY6TuRzkks5TVnpB/ffHCf+QAj991Rr77BfrerLuwLqUbSrPXsB61lfRbT0ieQiF9z",
+	"cb0icIBXfZ2Xa3qbSIG/ZesHrpr1KSh7Jykf8QFPXfRvYVPgR8x8c3qnURnLt3kgZcqoWDqQ8GLVibya",
+	"xy68VbtdOhtMuNaV+UqgzITfnT5lNVWIsMtrlhBqDshe90fCh4QKacYMbrKnXyFnnWK+UHXKX9W0j6i+",
+	"uy0l42ziU0SXVxZ+tswc4oVCziLgP1OmiOb2Ss0sE6Hg5oE98GwK9JqNDLRX8/jYfWnZNosa1/P4YiOH",
+	"zqvwIApidyq6TkLmj0REsJlVkSEtLyKMxmOUUNzosLTbLOgiJ5qKJXm3z2ZGTJxHipZ/A3f6rbxj9TYR",
+	"139hig85K84jXKtamylqTMcuJWeFK87bijS2yjMoOE4WN6JGnEpdaSiut8f81/N9Ki2k4L/K92qZEyx8",
+	"Bw6oSHrFu1ImrhVOAkvYjnYqbuotjiyWkwmr8e6uucOKDTPNksJdbrLJ1MxBYFJh7VAlb2j6WdcVLfwa",
+	"IveMcIPxziDFq5peHHte41BYOL9w5tQ0CjMpn6Lf1bqj8zypKvJumDA+V6O86cfMwCTz8JR7vKw18Qkd",
+	"se2/T9mo0oM9prtPn1XY9OwjufjpsL379JnXhIAvU02yaSqpS2RfHo+jZF7Htexj8Pg/WGVe67Lv6VbS",
+	"kWucbmztf8tfO5VjZiqtCwCNmCkcDSazacINJOL0Gr1GrjXDlwrJeuX936ZTvm2vud6+nsfb3Z0fd4ZP",
+	"4t3293SPtb8f7MTtH9lu0n5Knw2+j39IfmTd4XYgnu2d7aGS4DBfQ4d2Q0ubFJWox211OHBc+xqCzG/d",
+	"EmWiVbbBSYcxzvGN29JI9Trd52vm7275xnLPi5syHcAhA/MiKDUIjYHzdxq3kB41U1zjoa4gb8im3NLO",
+	"uRaI71c7EFCftZgPwLELCft8wjSB+VqbCiPQmwkBpzJeaZcCuCmz3tzxXfrCarm2wvH9OWrMCiFm6Q3T",
+	"JnxeM9cFrnIrpcyxt0VJdWsv8Wq2t+PIE2s8ilrmmI+s/j902dpt5NmEDtF0Vv5SdupZrbmVtreJ+pSr",
+	"TSU2Vfxa8YBqCAIZSq0RVTrgO6kZE/rxFN/fBbvJ/WOnSgHxzHDRqTVUmAoCMqTo7VjMl6jOESsf/hrb",
+	"rRRp2WwXc7ZcIQXn1tjy8g8ZDGh4+2SQZkrNSTMTwUsnlc91Gco4062IxJn5IIdD0mTJiGkiVU/EUgmm",
+	"NIE1iVErIqOUKhYR54eL7C8TauIxaSaSYbYo/huyBJD9bmliCasV9YSQ5oPPJiVNyC0VIb2UcMj8NfOw",
+	"ilbkP+0cfnTE8MK7zFR75XvCyphWRNCEbmrGnHIFp+i9cE5pxK2wxI3LbUQNWBOoALAoMLpxVRjPDjPG",
+	"XzTGs+BrlQEsz08KqqrXCQY0vq59Z0nBfSsNufCXrREVgmmbqb44bIkkF+5ewQZZd+P8o+sNC6tereDL",
+	"pDmQZgzeTLSp0TeCqyBSMKwZVPfmJljFkSHXUodbvlWcqEZFfedL8dy7MNWcLJYO9Xoer9uwN/NX83jB",
+	"AZwrwK/+elQwCr31QHQWx0zrYZam8/+ysbMTTOXKVYDz9c6ezjs4Ixd4f2bGlv3E1EiFKU8QJYkluITs",
+	"H6IgjxfjCViuuT7h+FPdPnjfdO1+pN5VvZF/dqUr/XLZS76lnRM9mKYlVzsu74AEJ3lIqnMecVeA2lkb",
+	"oLyrO/hNTrDl/amkZKgWJjfO41Oi4Dt5698wQytIVtxwJYX3DHgunrAblsop/Blia0mGKksVwx6Bk/6C",
+	"j8RppYxnION6jaNStMzFpxpWLEooJ0lI8+W7dy9fn3w4en168vbyw+mx/VEzU8ymK3jw3LyKEw+lrZUz",
+	"vWGqmqU+z3iaEPez90W42rJmz26HM9NSGdOUDOzjeiHW3e3sdLprj8jPOZ9MVDqEhe2sPEnghKuV0s9y",
+	"f39bH3dKtTn+POGuGIqiGqsWbC57ooJ9NE44YGg3pqBjgnD3SAa+nr1KyC/ZNhERdgdBsZpxzVr3YcGt",
+	"80I5eIL8MautZpMBUxHpLq3jS6kCRXdySS0oeiXDyVQR8llK6x0ohYu1gTerMp15quoIwo5MqBAZTblm",
+	"CZZBcWFvQgy1GmYmfa7vQoB4r/PD95WBCP/E6mO3az5xj6L9V3fGagSIHpDLGuyNCKq2VlWS7D51af/L",
+	"kfM6waonNE0/62OhxmCDEp3nVPO4MtuYqckxnevS40+6sDloiz559rS7OqyIo9TXusEBe9sYM7TsC5gl",
+	"5lfYpIakjGprRWcqnP8Sn+929yrXXCte7AwWhIv9uj4g3JCRVVAwSAcJc+FXjz9S/PpOdBsLveQhsceP",
+	"BFfY8sK+4YUpySX31bq7e5KTfF21yyakMqEmU9zMK2lg+aCxHnJ5kx3x/pPD2ojIlPIEMtXc+MukW32M",
+	"+H7tB/7j34nfs4goROkgY5oO2+yGiVABvhQjqf5cXf2Jm0RY7sI21R1Jdb72NKVic18VsOW13lUYsmoa",
+	"5878sAqzXqn0VlVhlF8N811mGqsmlxty5RGrpztkStF0c9fvQIqsRsmCn0K5iGM4XIOdbnWtmNkbP6ML",
+	"MuVpzc1wgeTqlFt0VIHTDJ87AJcVlGJNx9JIwEkYScGqtee/Sy5uWdJTGcI4gQAsrK3gQLOaO06rMoQH",
+	"E6wx85QE9RQe2dLk6vw1xMMg0Fs52K9WjPtA/9KAXDnftU9Nhx3zmd1Ve7OKi+LEC7tX/HxF6H+Z0Cru",
+	"RA1FvcdkFOVeJIwqoUNUZmldfGFZ6+mrNpeu13grw3d1MQ6Zcg1fqj8N/5o3mGsfeM3FdQ0JZIOUx0Sx",
+	"EddW4QYfasCBAT/HkKcpoDCsnEPFpr4t5MZsrKwHJlGhrRtpaHpClWDJosSr3PYF6ipt18LmeF5T/khx",
+	"edWEhtt2m1r7JZtdkBG/YSKy/ApMJWbJPM8dbW751zVJZO5E32ptBExQCJ+VP3168Y482Xn2rL1DaDod",
+	"0/YunnfT6W7uRe+fXw5xrMoRWuuX8xxu7ZC3cuCFhKLSkxtcndv7mtCzvq5w/RshCPxSO+ENKqjz+Ne6",
+	"SS9dsNow/jnTzHwRaIo7Qk2cyypQxELCNwH0PoRaKULpFYICyho5szEAo4zZHLSBMADEpnpCKj7iwhp3",
+	"UxbzoSvhwUumC09DagkZzGHQ1gHpY0pSnxiWpjqgc5XDVjob2NkPIFUJUXqg9hANkTxhrspTd8FiUHZf",
+	"y9FJNbDEbTLOSttYZNFv2Sxk4oMb+QVXbCg/EinIay6yj7coluDTyj9fc1HBYRFE6AMXUZBy1t4GTvXB",
+	"O3+jwG4/oCmYQGqnc3F/sGPYEXrCzOSHIY2NVB+YoIPUPlj4W8K1+6M9vnysAjCZYpaIoFK8J6BEDSKI",
+	"WpOmYDNiF6EBNJNOp4yqA8yf7xcW1V9ROuCn2oiqi4YPR9X5gFXlJJADB5taPteq+31RzJevvd8PN/Lw",
+	"qXJNNYHRz0iedYV6VYvmGnDDwA2OIdAJveauyNOjPlXaFbe7HinV5oIxcZtp35Zk8p0pfQ/mVBwt35BK",
+	"YsLbcjsB9XRDhn9p6enclTdVhGkgzK9vs0lAoes3CB+LCl+oWvvlTL4AXnKMrORrVmN8WjWfE3EP01n5",
+	"hQtmsmkFOJiZWpF2VZXcCUg1+Pv+9rY1YEuoFGOZYmFoBbZFdZz3svA2eCzP3r5EHGMwjjM4E5JwxWKT",
+	"zuERQSAnlyDkY3UaLYtVVantc6rZk12CP4M/C3DVhPNs0el0fXKiGzsq7lNYXxWFXU0tNV/pFWbLgMtl",
+	"3XyNcbFWkd9c499UiQ+ujSLRbUjXV9ORosnqbeAbqOH16WLvx3NXi+ek/zLo2NPK9atKlTTX8SKCKl5E",
+	"QMMjUuX6xeclGVytqiu5e3jIoStVZFUEACYEAcpxmNaFQ+o83I5y72wFL+SFW6MbrPTyLKoB1u5SW5OP",
+	"TRP6392/OnEV0FrUGDKmF06oZlvGVL9gJSCgohoBRXQTJszz/KDWj8n1acDYrav8KVcGLbNarIj1gEFW",
+	"D/IaebXG83nx7uUI2WFCyWt5w1JaXW0bWFAJIO/777vdH7vdnd0nt3C0Wpnki0+L/lZr+MhMETQMA73V",
+	"VhvAS9tX6sk/nv15sjP4uXuzO/7r7Md47/r1Yefv09EmDsLCBhwffv9q988/N1bwn5VuOolR1bvWaRW0",
+	"pwXWgDYRav/NP72/jMjOUzLhIjNMtw7I1LUtkCKdEy6CbRkgvzvk8OzUVZc7w4CbnqCa9A8dji2Y4Pvk",
+	"OaOKKdLLut0nMXwQ/pP1C4ZFbMU8QOwRbjDd1JkYMVWKQy1JdZmv8yi+cTGlOuS/S/uQC6hp0uw1gFhM",
+	"r9EiWpIhVZvxP1NW1yqv5efVxlnOmjvlgUYKNXKlyrlivoLn/VVspnprHF/LmVa06Lld4DwVq67Se3LP",
+	"1+YBqPsEE7wlEFwY73md9Cyi3Wzp5Qlg2tEijloJFWcIWUmzsDPVYGqfgUk3ZDUTtgwkyVK2pcmQVQAu",
+	"xmOqRixBsUtdInOn5hPvaTWS3CKM5pAxgutWbOiaPWxwOKuA9dbD563QC11oMk95aob/ys9iNX6eXgHK",
+	"FyCQuIbQfOTTTf7zX/+tatdXIegd3wrdZDMEvfwmFkD0bofL3PSksX7D7hVHrwL2cpPSGVpgbY3CGdaj",
+	"X+ZQfAUcvfxECjh79VB8jgKLV2U1Y6zOaSjs8MaZDQVmuy6FoDj86undCw7c3VazeVFc8TsrauKqhv58",
+	"TLj8o3eAhZuVBOWmp1y7/PX4cMU9kIZtjukL2Rkuk04DaAYA3TRnIara2ojX1UorKzgAkGijYUK+2G+f",
+	"xbYtMyIzmaWJBy3/LMbtJexq+UuoxuC/HkM4pDPqkF5j57+RfyLf7XS6XUjRA+Sx73afdrpdKLaC5ZHv",
+	"dhCJtfLrS+yx4sSctQew0WTG05QMGOaQGblweEbxyaRSAVhMRHJ7X1j/alJbhUa4MXaAdsGzC3shnO8M",
+	"rAlrYuT/euEv3Z/eX/oGUKCSw6/52sbGTNFbYU0LPwZ0RsI/5b2R4hsXNsrfplP+is2xbwMXQ7ky4+On",
+	"y8szsJDkkIRU/g6BcEQoE/RxCS5GqXdwep3q8OwU8ZVeyp7wCfzWXKVTPmKiFTqZXXkrDLOkmGCKBpwD",
+	"6J/VE0dS3DBhoKyKQUWNvf4YIh3KNJUzvW+fa5M/Xbx7a+09O7rMTIe8kYJB5xVaARm8gzm6vUYrIsIO",
+	"TKjL3+7YwQAIDbvc9H/r+SSdXmOf9BqdTqfX+NTHisE+PNlvISC4ew4/aq1QZrXtCaOLVaH2G0fYeCw3",
+	"TF0qfL+qO1gfU+FHG/QiZPOeIHkbQnKBFi6im/mePXTCCPZzsWyMkpcnly5QHXqr5B3nCk3R7NDNgeJs",
+	"mM5bC33R8paAN9b6zUZjQ7Kph705IDSf94DNpRs9laMtDXOxY8NHwl7Zv3bI6RCj5zCukKYwtmsr6Kbg",
+	"kOmgYEXdQHel+YzOEbiLEN8Or7i/0PvQNcSLrEFNMdMJacL1bxmwmGaa2d+UdFUH8JVUzjp25EMhxXwi",
+	"s9DOT7sB7HL2w1IQqckB8iOdAUmfvbu4jMjZ1SVs+dnh5dFPLgEcogjLPWDcYE0q5qFVHyl16rOzypv1",
+	"Hbg+fUiYIykTEo8lj1kL295hElup2xeFpoMqExomxWEq0FyQAxFcs6kptfo7AFeKD08CgU2YGUsIoZtx",
+	"5Brl2cGgJVJFh8MR5cKO7Z0dBpLv8KvweE0nQxgUQ+ra9wN1/fz82PZ1uBYOMcuvlYdyZ/zC3u7uQaEL",
+	"o0/dcDtkz9xYseTbJY6Y0WSv+6OjAjtTXbwzQ4T1MxLkFmk+/fgR+d/e7o/IXiw9270E4oPWkG4LJ27z",
+	"oZ2nHf4Vm1tSRJVOOv5r72qbC5/d6qAAlsnRp0Q7fusFLV4M+0tgq8B2C1WN4AmzTziXF3xUA8oqHAki",
+	"2UFyWN/nUfQ98qKvT0T21RNYcUYUw0AZGaZyFgSCwLAcMWPFltDz9D7g56Fo65MmJTtP2+j1I/jHngAX",
+	"XSuCBxUbKqbHfdK01Ef6BYep/ykiSkK+hWWBKFwyzXA6dgifTIB5OkZl2rCkjX/1Tj4gUX3Np3jsAcgR",
+	"Vu/gHAnk8uXd9Kijk73uTuQEYU/ENE213UGYm8sw6GNOL0oJozjTB9hkw96L1HKrfKhcU4RcQXtKwMQd",
+	"/Sz5PCFnAnasH6rtFlyl5DY+0Z7wOVBNAYmrdh37yLlLk2mhYL84f7FvuVsmAA/Sb04zMMMIOWFEjk9e",
+	"n1yekP/83/8Hj8bKKneUqRzJzPRbEPhyBAsdPnvCHRDWmMkJQ7UCHOsz4ZzrpNl/B//Rh7vTv2Bx+wUz",
+	"8bh9wQ3bB/bRxkf7SBcgonui/3P73CPVty2R75Of37y2JOv+3D/IC9IIr+Az3Sek1zhSUuu25iasvyfc",
+	"Y71Gx+11G13dBcnCEiIYt8PDVp7LFK7Hx3Yc5Bp6Q/pA2TQeF7QmqyZqAiB73CAkaUSYGEoV403I2VdP",
+	"DOZYnShTHs8JIrc2XcQiyWID/cz0FiQ1afy9tU/6qEr2HeCpkJ6yDkhfzsQhpqdbtj1fYGEHPdG/4WwG",
+	"iDH2ljtCBfQbHbkKf0B/ALIE/NRkAiOjAIDN6OfIrDhS1BN9CDW4b+s+jGHf7JBSR7l9e5c65D00P7TL",
+	"sn940rEiHgSHy+xDw8H+tmcv10KenpcLT7ws9YphLIWhHERHL4+D9BouQMAN+PCDemJ16UI5kC9w/RQ1",
+	"5JQJOuWN/caTTrfzBIpUzBjsjG10zTsLeYRe5HD+p0lj3/7xKDy00A11t9u9Vb+4jfwkvjfVsm9kqZVc",
+	"mBgZzIFYoZ/fU5xV1TfC7LfL/TKLZlhj/2+/RA3tkZoLH/FqCFfk9OIdwWYlluwSTtPUHhT8yZ4OHemQ",
+	"Lc4cPvbynWvsN5D8YQLbCbvZjj2U+6gq1+NUkEKttxNE9gJaMWP1ahQtoOciDxPMoUOBIOg7uG4PQd6H",
+	"mNRE3kC13Ywq19vYw6Nr1N3K3Ttdt8QtTSZsItV83zIHbaiyep8h/2BKOjGkLWmHWgT3umL4bITmF9wU",
+	"NyTTpHn0+tT3WbaPOGR293LLJ6/rMXQVNR1yKkhe8I7KvbSCPoDFQPtU0tzr7oFrd4m6A37+HYl7tfvX",
+	"faOmHyIcERDvXndvPfGGvqn3T+0V7QGAfOxZjatB/cdUAwmB5dgs0ic0TChchyJOwboLETWmUldcgcMk",
+	"0YGO+15ZzaezpT31lutHHYmB7mzvAqI2u2BoRPLAosYKRNYhl/YaoXE2stRkreJ9QoHCIyLYiAIUv1Qk",
+	"E1OqNMO8LgfLD2oCVJvbAQL0foSG1V63e1faXbjLjXIj+79V00T+yPZCE/pPv4TowHOZzO+d9n27g09l",
+	"r5u1yj5966vnkALALyNvmLuJG1ysQj/wz7m8e90f178Qmn3bF3Z3179Q1dD2/jnFGys1TA27cNLk/tiB",
+	"l48+x6lSV0m5Nr7pxNdQVRa6OmygsViKs0sYyI8Pgt2fgBGqyUxxY/Jy6OKpuemWYaq/zMFu/8aTT6s0",
+	"0fxwF1jdnRr/V6Yx//JleRIso45A0AJ4EATyToQEO2f5V9DG/VIDiuJtVgbkH9U2vRyz+NqpwrkUR4WU",
+	"TOi1tXdpjtC0kC1o9RqaJ4n0REAIhHE7VZaZpuB4m415PLbSPAAIbrl2FPCxOZnLTGGNUE84mBecIBej",
+	"zlZE/OMO4gYeXwIo1KTy1b/KTBUmmz9t9eIBs9NxyNNJh/xVZph8BkOE4m8sMgv5MSuHnTGVo+t0SHnm",
+	"4IIEh03FZF1G29JdXm67cFsFxgc8Gl/0si7Ps+baokONeip013dnE3ldaIoPLz1Z/9ILqQY8SZi4y6UP",
+	"19zDfi17imFFeJkCBTnoK3/B8Y+1dzt345Tud0C5qLzZGO3APFBiH/XsJ6aGpnKUsSgHwvFBZQcElZee",
+	"u85mOZhLT3CjEa/FEjEVeGESaui+M+0RzMX+1b0GyQ/IJgr85Zox58h1j9mhISFrQhMHML4irsgFubog",
+	"iUxTqjS45voepqTvQ6Y1KDgRmAZTpsicUUWaiHDjzAzX32tq/+e7bsf+XfTEdzvdbhFbpdUhfTpV/Tw4",
+	"uxZiKUyP/Me/W2uGbPeEx6Wxf9rpdvt1ACsFdCZYT8L1NKXzDuk7+6tPZlJd6xxMpyfMWMlsNA7rtzSw",
+	"pcNRY07DPuljAAhW0l+GfOkvz6gnCpgvEeljYlhpAA9K03eoNP0imEu/YCzk9ABlmMpo9J8gDWk6R+ep",
+	"nz8eS+noD3JGDFi11iCccM1cFgqEE6aKY8icijmJ1XxqpGs1XMFZrQ4MhP0l/RkBu6aGFRbure58IS8F",
+	"DB6wCI0MGYs6KnrqQndDeySbM62iQjJxWIx1WilgNX7B3YbxK3b6Ah1qdnqWgX2BfT5zrnurUkeIoxiY",
+	"qWWJBShE5M8+nq4KOw3bt8k+T+kcOxyUGtbWK35SDPkos6fvMVXCi6R59Prk8PwvJxeXH45Pzt5dnF5+",
+	"ODw+Pj+5uDi5aEUEAm74OoY6pEogRHIoXL98uzyXRwnkZG8jxAFQb4ypsPd1EFqoQpS+8jaWm+ky/WUd",
+	"jUvtgOuuqJ/Ol7ifrmG6a40OUSXcVR9jyjNUPZX4w78dpQSwh3nolgKo2ssozADyFFh8nzSvLo4tn8po",
+	"ms59rlwCEG9W40m4ZSyFzHyUDFh033J2ck+sTJ2HG+IMbKsid6AX1xamRxXQjWiqGE3mxKXIb/UE+MwX",
+	"sY8QLNileKOeXUVy7vnj0Fj3QXoFj0qzDD60r+sb9FC/laGlAM30ub7Ar6L5/zFdjoXgGxwD6M+OxYvE",
+	"IbahbkWVsheXNHEnnUWfTLjQrduwF7SWIX9aLzIZqMUE5lIZkjhnMQArUeKyP8NknVc/tnYK8AiPAocO",
+	"hWIxwukx0RnwyZ7ol1r+u3y+BRkXFOMlcRWFbDxkWhrC1mMuRj3BC3B3mJGHJS2OaZS2tEOuLo4vwUSA",
+	"KiVqyI790z5keEnRjsfW4sePwNCQoGLZKvypQ15IRZ5fHsF8Ti5/ipzLxCXnEdRrraiISL9UgdAnzbEr",
+	"v+kJywQ1E6aFmRHIHMIawVBRcAIsKVkB/5eUx+yQw+KO98SY6jEw+wEY74nLoImV1Nrr7GYo1WS/wLiL",
+	"ZwYDjAscfMCsfWHH6mx1yFtIaaj3PTX3uk8qvSNIcA+dgxcn+Y0YeN5VvlLHWbiOD56V/5448wWdY07B",
+	"XGbYicNZptY4XWRWt2HEi+6iwIYd/EHbjb3KInMH78hDP1DPopseViTVkDBkM/2uXIl+00PbMSuoUMpU",
+	"yeiIyDQJcaV7ktioJq+3Ci4XCh1DTibAz0vDNOrsFMWtk5LLoXhVxPF7qAy7Emzw4WjcvkjmUeH+lmwd",
+	"TyHn4Ac+SZ4UVccvqGzbH9zFxeqq7d9KsJT18eGlN299ES8LHzpufIoelpyoExFl7eazLsFXijGXospe",
+	"RWiCNTETrigBJMUBoWIuBSMs1Yzsdfdad9EgMP97d0i3HbRi0ZQr05B7IMCJPVReXofw9nDY+bvh8FHf",
+	"zhnz3u4GH7uU8g0Vc7cV+l6u2mWmBJHDITEz2UaE0WIFBOAgYO49tj90gNHA2LEopXD14CZ9xr1DmNP6",
+	"a4e//35uXRnH8CtfunLHhqqrJzAKWeoshyFtPYaKFhGzA3TEY9wVWx3kuMR48o/398HcX7Hi+jpnIuLs",
+	"h3jFdHoP91YHNM0axycWX1Ii2MwjUGLPVQwAo4uxv3C9+96Q0qVpI/iVNbewZKB2wTx3uEEN4pI5BtO+",
+	"Z27yhS7zAnBpjYqXg3vSJPFJmrTUThJwPh+dVTXOKshf0syAQyKb+qqw0vbd8b5gTVkRdr7G6eCUJr1P",
+	"tg7TlAw5SxPkzl6GQG5gdb+GqCfCT1iwOGAkNML6oVDIvRVBqefWuzTJxTrXhItYKsVis9Uh74TvWInh",
+	"zKtTV7KL0e4E6x6MJNtQpFrpqy4v+6E6q0uzfIDhRgR5f5S4D0Di4lmU1eEmE0lAFYFMSYezflfteCjV",
+	"SJoS16gue3LV21unQ9fQHIJcUCDkY4HUOAdmRGauiTnFKjyScnHd2bKCFSYvlettznqiPFRETA4cD5AI",
+	"UEyIJcRkRucdstfthtRlJqDDpsA05y2ybdlT6SdyQ1OeuN+rGMjCDjxQBvKiNMuHx0AOXRPIz+cgf+Cr",
+	"vbL4BWBc8Fjb+WXZ+FoX05LwSo+Y8VjYdfEp+P1hBqUQorA+w/13FYu6XEpnvyO7dmen1x1uhe+5vJ1n",
+	"ViEFSxu6AErlkwOaMdWszYVmwh73jetRbN8BVJy8wEkzquJxo6aoaacSw/4rEtlGFXQeEHNd3RzsabkE",
+	"7XdFiCceMkati52A/7uWKgPgRYkoASlnO3UN+moUCEha7+Oz5w5Ux3e/YQnpo4r/L/jAP9vBHFKP+4uR",
+	"ZtpvIb6PC8UHkJ5QMAT2BVTt05QlDvnmIEeRccrGliZ9z3T7xCUy+eBrT/RjmTAH6dH33fz7CGeTt6wc",
+	"Y+OMkh0HmZl27q5hPWyyg5QB58JOjkew0CYIxsO+Komf0lRJObSLmikpRpWFTPAZ1/7vQWouL8MMv5HW",
+	"UidRLjyOykGOR+SB0B3a0GMs+PevZb3ggusxoWQR0MvfOzBc8hBEziKC9QWpF4Da/tk6GbJI/+3auoKj",
+	"MYtdHRKkekeEffRocaGZaagvO3t1dOKz+xSwGvcPfPj0GFsPbOmeEBLQ3AG6zKOidYjnwwF0DeuOAAXP",
+	"tX0JlwTqliq5NMKcC7TgLEfzHBL8Q1ivDTWeDl1qLjOlSdNvb08sMGDXvAQMSPvNnMcBeOXSLEAy5Hw1",
+	"HGBPlH1ssHkcUalYUjUSA4TMHA6rnuP6naspBV9QlRz11FR/7/1QqSlV6lwGUbGrR3r6bOOBYKW3GmhR",
+	"H3vS3a1qBgXAneXeTwgBCS+9lsjCy9x78VOfHkDhOXKLrQAlGS5ImXvcnSdA3V4tQyjc0AKuoZGemwEv",
+	"AD7QvNh9+qwVId/AfGy88x5CiRI9lsq0Uw6F5iUVqVMqZJz58pkUdETQ3Ox6sXB0HyxWM8bscq6J5oZB",
+	"xoRL8oakCfuqto/0t/sdstfdwwvqpu15L0ecmbyUqv7GgQ99s+sWuuHf4sJtRN6Xft8tXRTBBgkTyVRy",
+	"bOL/u6T352zkYLZq5OQdKP16HtcSOKZKuRKDUO7vqibTuaUg6DdERRIV+opT6GQecygFhCImV5vEpYiw",
+	"yho7B3jEpaDgCbQGEC6AfaTQAw/qDrCbBUAa1mAGvJm/mscP1HGCc1vhOdnS5NVfj4i17z/fdv0CLpEt",
+	"TcqgFwVKs5RzOw/J9Tz2mdobZGg/3ON8NY//YInZp6VDLudnY0Lm7RK0V9HGcoJnTh3rQH5ezeMjqtmt",
+	"6cLamQ8pbdOvow547E584CsYq/eS5VnJYFBrcuiV2QDwc1xFeZApa9xkdyG+bQd5s6YwAORVoSigWL67",
+	"uJ7lKl6Mtgmi5YT5TNaecD9aQ8yBlUiFz/Xzjeg74F37GhjHoKVBgxaHO+FdV1JUmkhufZ/DXDe/RF/J",
+	"ffVqHrtOGgX31bcKsoVWYo9uqW+XzONOoezDzbnIl2QcQUHe/i3/4qft3zRP2KcVKrZidKJdFS+UybHE",
+	"adXowjaGxmNA0Wj2j5CI28dc+x4Y+4UnAJ/657Z/6nI+Ze138CW9T4TUgg+HfQDOpSIZyI92d8KYF874",
+	"aJ8BSne/5fpY2LlABS+inapMYONq6G8hh4Ueox1yAaVcEzonQ2biMYDSOC4ftgdLkBmNxz2BT0Hpri/S",
+	"dT4/95a3iEgqRweE5qhT+CbCuMiZ6JDDvCigJxxu9l7kq7No3nMGhi+jqHbI3k43N2Bg9y3bTljKsBo6",
+	"YaonnBMO+8h4MHNfae2rtynAXNabKa/m8bGbyl0YcAWoYU51q8ENfROpneXeXHUj84StHHNdp1z7/m1h",
+	"E2VsmGlruB9lDh1ajA24oOBbWDLaK2th3LZ/xWKYvZ0N+NlLKdj9VFfKmQDMPXsRlnD67my5AZdDQ36F",
+	"dnTo8w3tJMKlc3nIaPYfkD7+Rx/hz4aKMcD1BmxGyEI3uVsA8tWhcH65DNO5EYCjTKDomJVcCNC8Fx90",
+	"2CiBDfnizZ4YYoqnlRtVdxZf/aPoS1jD91jh+ag+rajwzH19vrH4kirlcNT8BfwCihUEf+pzFgrpydBK",
+	"ALsIoJrnWv34hjeuCZRvgAjthlwMmZyzYaZpqvd7AnIX67KuyTZZlbx4gPkDW6ei8FerG/hAmn8C0hf2",
+	"Sa8h2Mx1Buo1+mTrLZuFCIJUxHUHSphxoKrvQ9Jm3hLIcsk5gLIiU+xsQXObUnIq+E35aGwiMgDMQK7D",
+	"d0Cnm4WSAeT6WB6EgZWekFMGNRyL+RCQVMqE75eOsC/YYIZr0nePv8aeTs53De26wFU8lKonfOtzdC8v",
+	"tGmCxklulA++NdRiB6Z+q0Os9spFxlxnrqV2UYgqk0eQS3FMYuQIk15d2JYa3xA+b8BuzfCeWF6SXbFd",
+	"kkt7gfFoaqUexnCFhAWDWhziM04uhVIcTScsbAXMAoJBriEVZNj7Kp7CR9CZYOkBQjs+69idDSi/IFX1",
+	"uCfsK4u0Z6SZfvCkDeR3Ijxs5bN2wkfcFGpvAHt4uaAEic0KW9SMISE49KaCZfqr5pN0mqCJl0rPWjC3",
+	"J/ncCt1s+og5XErqGTAr4f0zAWwYGuLEhuhsOpXKdOC67f5Iti6lJBO7R9QYNpkaHV4xyrWKs8fy1lNy",
+	"Zwtnfc6MmrchMaoSuw+Y0wPN6gEafUzoeSxwuHPg8cI1XEOfrEuJFnnN0B3ijnCD8h651T0bCs/ckWad",
+	"hTiQMmVUVFGovRm5D8AzMk+jXtw7FeMLAWMGnG1EhYNGkf7i3HWvvVDc/g2Uk0/1qhVmZblEpUXJ7xs1",
+	"Ws2AJftrhWpQDHoChGqFYM/l7ArNodUhheI4x8OHPE0JFyiAcsVoKyJbh6gbwox8LdyzihI4r7FBwx9M",
+	"8CwOtCA54acP7kGQUJdjd0gLaaJBzqQyF/ydLehqmPIb1hMLO7sf2hsGcZ9X3EPDwwgaDgThFxEr4cyS",
+	"gOvBUa+okbXaezF11mddwVjNlZpCq1YYevK6tVA8sbRzRs34ARnKr4srepSkj5L0fiXpMs/EDpXK8qmi",
+	"ida6G9OXWX3y2mE6o3ONNjT07swbdmMFYIe89+ABYJHxYiLu0cX5C98+OuXXLO/A2hPuQmL4QHjbxDCP",
+	"iw1sLpCuzEwNT7Gz/zbOKHfF7NS+bj5GXTEaVEgAfnoeDQciqHJ73IFmpmNpZL1i8Kezk5eWOs7eviTZ",
+	"lBhJnpI3z0lzb+cp2TpTEgInMEZefk6KL/EJHbHOlmsXDv+CPuCKactOAMTAkInUhjzd2SXTj86F02Zg",
+	"xybentdG8akG3cIj3JNm6vL5CDNxp1JQYUuaM1jkF7XdJllq+JQqsz2UatIGBP4SYU6VnZlxzVXDtq+P",
+	"bBQl0N/ci7+Ex7Cd7EORVJAoMU2glTJ05SV9mHBoLSLYDIlgS5Or89d/OLG1s8EnzujcEuWllK+pGjF8",
+	"7+km63G+Dpa8YQmnl5YCvrX/+Ap7PkGnkgIzwPDMNcgQk2c8Tt1FvEvRJYyx/ZugE7Yycazm0lcEO+H/",
+	"VgU7p1bTVvbF//m3w/b/oO1/dNs/fmj/8tvOs+jZ3qder9P8+3T0v6Zi1Pqu8TnN4+BKbP99yka3jXtG",
+	"7t2pGN1LyBT59e8IPPCwTHl3JC5o0axouqbXiEdwlzNBwisQe+yQQ/cX39H714ymWAXkXQ1cuTIcD3po",
+	"BWJo7HDgvBEwhnKMU+Rom/2BFJnue4d16Hri50Hg9xaieIHf3YzZJAqWNY2vR9AGKSKZxn4XwQuN7ZU7",
+	"4RugeBBu2AQLEVxatp8LRlJD9kZE6ABCFgj0ZKdttwOTI4JPl2uScm1cP3uZGRDqUPcMjiZ7it6iFTLf",
+	"3oj0w3+DPLG27xwb+7tefPDnXuNt4S3fIX2JPZyHk36YGcf5/GozRh0RhrV+1fzRbyl0KrPWA/1jvVrK",
+	"xXWEd8GplIVLqe/OJhTT41VYaDTR4Plyj0I3NEMNszos1iEXgjbwJAX/Vd9xEPgzhqaMu3c94QNBOBTY",
+	"KwSwaPKecN40GNIJT+ekqVimfViRS9HqkGLZs8ISPNlzPjH/YTQs9nOjDbR7765Cz1Zl5gS8fsF8UtID",
+	"hlqzW3vuRq/OT4C1hASFRyC1dTarq4318qtASC4jz2r/1AGM2e2/g92q2MgKEVV/BbEjhb1iOhvYHwYs",
+	"BBYjX3ULpXjNlekE4KPRYI2HuG2r1M3J9/RwxiigKznIzQJLgnSlWE5YKTpu90X3RP9fFBv+cx/Dr5To",
+	"MQW3NBfXB/mzMy50ySdeCxi3GncpqklsOBtLwcjbbDJg6nbQcqvw6cDbu9QXhfgDZMlWNSdx57sGOeW8",
+	"tMXL21cHl2JpvqYi8cnu50ClfDXYftyXW7mod7644X8eTjNgbHwxj/X/f65kZGVFpLcCkMmdmCgXUKAc",
+	"qrCqAZnDc5+FVHXHpMhvkZnolpt0HhMN70tnf82HBmSxnjLhSjNuCXfk4qBLiEeA0+Yl0PZv8E9Q7z6t",
+	"yFq+cKmEvo17LuzOAfbN/T7M0ohMQ1yXi62qfi+F72/kccqnuDpxvwDgtfvDg5ZKhR14iKnGmt2h39cj",
+	"rM/6YCczTr/P81B93BON2JAAmaMqlnBUb42guizOYHKs7WTk9m8m5wGVFsJlmJxVy3U+RcFmbZePS1Om",
+	"PJBqh5wszRdSWyH/Ev7cE2AuQBNifL9kJ1RAS1YjltuFeL/DJgzFfCte8g1CtbA5XjQ/3s21d7PXgIyl",
+	"GdViy5AJ6zX2SSrja/AezcYSivzuI+nMT6CdypVoD77u8LUcfUPn60aIlIWpngij5pugU15iZtrvCg3C",
+	"r9NysUIVSNnJWkbcvKMLVTORQNLVZhmKFyAqUMSgqS9VZbYiOEvLKYuk2c9rL/qtCIINCRnMEfK6Nj9x",
+	"dXrigcOEZDdcZi7tUBs51dBFhQNA5D1nEpa8tj3h8gqrSzWgda+zFptCCqxv1UyYyPcSzzRLIqLYNKUx",
+	"7gfsL1M94YaKyCBTwtifAPPS9Y7JMydb+8WOcIgRB2EfSMV3q5hRbshbF1zSPYHdyn3CLUDUhXN12fjF",
+	"mghHiwAyhL59TAmxHzQ8TdF7VS1HCzT2h0hTvCiu6NtDIFzkxbWPqYcPEMrc3qpC9VgNz7yTyBfJXwrO",
+	"b7gz9Y6k6scfcphoDfFjgZPza/vO3q3OI33fcxeOEkUvRVvurIqAKbeiKoVrc+Ef+jpqJwZQN9A2D7G3",
+	"ll9DhLmUisUI2Aed7H9/COmVEX5aXuo9nfq2YjfymrUhbVmvcoLbx97Zpwq08LvkXCdQSfkY1q5jNiIp",
+	"O3kI+xizqUvUl4LdF+X5qAuizlQ1wkxqUykqnEA82dQD9Gzvc7IU/yi0+LVTFC09WQPMGTIB6Oh+2BgG",
+	"RdZE8Aqhk98/qMkFLubhxRkuQpX6I6bJt+zviMfgwcN8nPEgpMrx0LBNE2ogU/bOQUgse/CtnmqCji8w",
+	"WSdlQ4NNFRUjmYhduz/IGXI1165yasCI+5WMmWKdUE8xoXPEOhqwnug1eg3SVGwSgPDsQwi7xo0GeLOW",
+	"xy1z7MdhOvtH7S9X569Jv1Ax0+8JxFJhSQ4ojk3Ym77Mq5jYH0GGQpIopjU8BsjlLcI1dIlzeB2QsLRP",
+	"eljK0mtAwiNEjqByAEMxDsZJyWw0Ls+puson+dzkhK/Esq7CDB9Ybelixc6jN+dei2PsxlZ40u2NwaqF",
+	"O0r/bDpSNMnZTqXvvK9kuoy04v5RwElqUk36Bf7WB9DEVhFxxo4EVQE9EQbDl0OOEAw4KeDr2HfKfSI1",
+	"S1kM7ShlyrY65FAgglRPOLaXJ5Ii2CN+t7m3u1tT5ZfvwoNlAGGKj/1mH7WW+kazNNQzAMnfNkcKb865",
+	"TNmCdmIlaAGJVNezize+lJXY/9GkP1RSQHO4hPQHNL7uRwDmGgp3d7rR3g9Po++fdclgbhlAc2/nCdl6",
+	"waG1yD8CGkdPpNhbmgqy033zvLPVisAomk8ZFA1H5Ozty4i8PH0RkfdscBaR52/OIvLTyekR1BMfv/B4",
+	"2i54B5rNFlZPGQhtIWTtYJ4XFQG2WpxCRjB8CYuXPQoIlI5hsVyHAB4ZzuRPZy+jnoD52IXbb1ttjaap",
+	"nLEkVDRjIVcBcBgr5gfSjEnT8zvcffwjbGZP2DHtXhbgKbcspx1iQnbePSM0xagGtYRJIU7ciFoOSl1v",
+	"PXRnQdbtnMgbpjrEHoh7ATBWsfyaCY9BrI1UdMT8Jo5ZmriiEjvwhE2kmh/A5BApB7j7EFJb7KuIr2t1",
+	"RETanI0B07i4OTPKXX9i12JAqh70xYEpF/sGUg+uXVvUXSLmh1TbbY91owrMqAHEsGmh5zet+H41jy/s",
+	"ORpj2XeV6et+PHBoRtpVFs2Ia+7xWOv9e6/1vrBG9RLKcPE+3wlxGMI6c6shlVL3vCVd5gH5w4/5ceWb",
+	"+BcXhXxMkNs0XA47Ni9g9AQnRl0O6+dHIJdD6MtBgGULvVA7jdXUERRZObR6xGKdMqWloCkBbBSuCVNU",
+	"s4Q0QbzLth4rllhG3Irs8z0RXGBMJLmvaCIFm5MxtxJ9TrShc4ennyW8ErcHJ3Enz/I3uilHiNr/oE2Y",
+	"b2qR2P0pVh3d3hqxIzhW7+wRe6WOFZ35tjt54CKr7kc3HJIp5Qnp0wlM4j//9d/IkLE+kaIdjykXrrw7",
+	"lipxGHpzmRliFBUaZ0LGVI9J0zN/qN6MegLS6a6FnAn0f7oPuDAN1ZoZp1o7nVpRw1DtH8s0wYw3Y1J7",
+	"HcEYYawn4rEV9El4hwu7JaGje7lxkN2MRNEZTauaBrmEP+6Lv51KTEDcOkMAc+kOyN7uriuyLYwpRQFa",
+	"0sFVeNDn+kZB78MAt77Q+asPKmB0uLiwh+eCeWwm9DDQ8Be5iByWr9Qa2Pv8SX0L+PvAE2Mo9Kx3zfwk",
+	"00R7TtgnzauL41aulYR7Tm8oT+3WkAFNqcOBgfITv6ZFZortpGd2AHOIyg+gv/QFMzOprvtRqZIl/5rz",
+	"gmA7j2INDSg6egy9beMxS7KUkaZmjPTz5f6aScP6rYNiDrHnn1KRApYMiJnQswP7g3glLQeeQ4/OhHIh",
+	"mAlKnOPnbiWRa3iYTQgXcZolVkXa63YjrKTviYVdiHwnE18oKOjETrUwpI+sTZUcpGzS6gA33rIb41rv",
+	"9ESBhLgm3+10O93uFhmwVM4wPuD2aEv7d3DHt06FzoZDHnO7Ge4498l3P0MGeDjoLUIHPvi3dPod8hac",
+	"UjRkKC7quc297pNKzzoS5B0kwlfi8EcL8/xGDL6wUTWxNucMKbCUx4jbfXaD09fEyLC7OTtaZolGWs4O",
+	"d/2WDHzRfRH42YiZdj7AYmvTKs2WplqSETNlVbHZt6Zhv+WVSK4q5i/krCea/fDDc/x7vxXZpaEKWYN9",
+	"9RU1vK8DlrX+3i3dt98FuN07wUrKhzXQ5UwwBdDpIBQhOuv74JG97l7rvqjZ+QBWVfLl+/6Te/hhgqnl",
+	"83zNvVRYRSP6G7fkDppcYUq11Xd3OuTNm3O/L3zmoZ/yH6xXd2HrS326USu+VZvuOxoooLGvxMZ02mvw",
+	"fwTln+rcJjhwjYKcIRPcJ+U30BTQRIqecKB5AEGZN/aSWQquH8ZvmB9zUX0H6e/0XAqQXzOeptZgmFKe",
+	"WMMHbRjoZuSaoXsX0ATBwoq6vl9XYcj+ogHX74mmz3hzYWqWJgSipVlqIrAPct3fbVkrIqKQJhyUdzB2",
+	"ClIA2rC6iRYS7lzvjWJTU/vRVGprlsk402u1gT/D6VbHUxbws3BrbgmhVTWQ29eNYzPPNh65RAh1M93t",
+	"dr9uKvzibtcyKWnY1zUNvqXe/h7KlUu+yyEQN7opYql9G+GZ65lToPyYCs8ECDeR84kSh6hrj/SehCV6",
+	"XVd7rC+Linx199KCJ7pD3kpgfLnnw7UpFQlwCd/N2Hk+anqV/vFctucL63rsX/rosV3Rv7TIOg6KwRxo",
+	"qAiJVr7p5ZIhff8u3XKs+bfGgFHF1GFmBc7ffrGXDAEmwl9+sS+oG39lM5U29hvbdMrhfrmZLHKaU4FZ",
+	"Q9AeZCB9r08cqJPLwQkzFG72csuTdjaNSMB6cCnJUaE4QuS43X5FhZEx1L089BX2bBd0xKDD89B1pCpv",
+	"cmEgjCIuD3Tqk02cutN89dejFmm7hLrIZ5HZMRMWc5h0YdjreVw1KHBnyEjKS+fgbxUPHyNEuyZtQu2S",
+	"MpoSDKhjgHHIHNYG6uJO5hRGntI5pqgtj11U69u5e94Rqhci1goETab4HScPIuIyKgv+ditOCt8vku/y",
+	"FAA+ldlbkFBDOyV8VPyhck9uWCqndlltKNQYs3TKlD7w+O/Nve5ei3BhKSrJ4JIUhk7y1xuffvn0/wIA",
+	"AP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

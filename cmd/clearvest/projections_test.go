@@ -145,6 +145,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"ledger":      {Version: 1, SchemaHash: "74cb5997f0fa3888"},
 		"wallets":     {Version: 2, SchemaHash: "595033ecaf0bce48"},
 		"withdrawals": {Version: 1, SchemaHash: "d5123812c0f7af2b"},
+		"referrals":   {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

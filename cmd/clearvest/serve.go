@@ -134,10 +134,16 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 
+	referralBonuses, err := projections.NewReactorRunner(pool, store, ident.referrals, projections.WithLogger(logger))
+	if err != nil {
+		closeListeners()
+		return err
+	}
+
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
-		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
+		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Referrals: ident.referrals, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		DevClock:       devClock,
 		TrustedProxies: cfg.TrustedProxies,
 	})
@@ -160,6 +166,10 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	}()
 	sessionsDone := make(chan struct{})
 	go func() { defer close(sessionsDone); _ = ident.accounts.WatchSessions(workers) }()
+	// Reactors follow the log like the projections, each with its own checkpoint and lock, and
+	// issue commands outside any read-model transaction.
+	referralsDone := make(chan struct{})
+	go func() { defer close(referralsDone); _ = referralBonuses.Run(workers) }()
 
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -198,6 +208,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-tidyDone
 	<-sweeperDone
 	<-sessionsDone
+	<-referralsDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

@@ -30,6 +30,8 @@ const (
 	TemplateWithdrawalRequested = "withdrawal_requested" // WithdrawalRequestedData
 	TemplateWithdrawalApproved  = "withdrawal_approved"  // WithdrawalApprovedData
 	TemplateWithdrawalRejected  = "withdrawal_rejected"  // WithdrawalRejectedData
+
+	TemplateReferralBonus = "referral_bonus" // ReferralBonusData
 )
 
 // Branding is what every message says about the operator.
@@ -108,6 +110,14 @@ type KYCRejectedData struct {
 	Comment   string
 }
 
+// ReferralBonusData fills TemplateReferralBonus. Amount is the bonus as the user reads it
+// ("$5.00"); it names no one, as the referred user's name is theirs to share.
+type ReferralBonusData struct {
+	Name   string
+	Amount string
+	Link   string // the referrals page
+}
+
 // DepositConfirmedData fills TemplateDepositConfirmed. Received is the credited amount as the
 // user reads it ("$1,000.00"); Notes is staff's free text, plain text.
 type DepositConfirmedData struct {
@@ -173,7 +183,7 @@ var templateNames = []string{
 	TemplateVerification, TemplateLoginCode, TemplateNewDevice,
 	TemplatePasswordReset, TemplatePasswordChanged, TemplateComposed, TemplateKYCApproved, TemplateKYCRejected,
 	TemplateDepositConfirmed, TemplateDepositRejected,
-	TemplateWithdrawalRequested, TemplateWithdrawalApproved, TemplateWithdrawalRejected,
+	TemplateWithdrawalRequested, TemplateWithdrawalApproved, TemplateWithdrawalRejected, TemplateReferralBonus,
 }
 
 // Templates renders Clearvest's messages with one operator's branding. It is safe for
@@ -382,6 +392,15 @@ func checkData(name string, data any) error {
 		}
 		if d.Receives == "" || d.TxHash == "" {
 			return errors.New("an approval names what is received and the payout transaction")
+		}
+		return checkLink(d.Link)
+	case TemplateReferralBonus:
+		d, ok := data.(ReferralBonusData)
+		if !ok {
+			return wrongType(ReferralBonusData{})
+		}
+		if d.Amount == "" {
+			return errors.New("a referral bonus names the amount")
 		}
 		return checkLink(d.Link)
 	case TemplateWithdrawalRejected:
