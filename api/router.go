@@ -37,8 +37,8 @@ import (
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
 	appmoney "clearvest/app/money"
-	appreferrals "clearvest/app/referrals"
 	appplans "clearvest/app/plans"
+	appreferrals "clearvest/app/referrals"
 	"clearvest/domain/kyc"
 )
 

@@ -13,8 +13,8 @@ import (
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
 	appmoney "clearvest/app/money"
-	appreferrals "clearvest/app/referrals"
 	appplans "clearvest/app/plans"
+	appreferrals "clearvest/app/referrals"
 	"clearvest/domain/domainerr"
 )
 

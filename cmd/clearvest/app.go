@@ -40,8 +40,8 @@ type identityParts struct {
 	// referrals credits referral bonuses (serve runs it as a reactor) and answers the
 	// referrals page.
 	referrals *referrals.Reactor
-	pool     *pgxpool.Pool
-	store    *postgres.Store
+	pool      *pgxpool.Pool
+	store     *postgres.Store
 }
 
 // newIdentity wires the identity flows on an open, migrated database. clk is the application's
