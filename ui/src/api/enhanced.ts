@@ -51,7 +51,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'Referrals'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -135,6 +135,10 @@ export const api = generatedApi.enhanceEndpoints({
     rejectWithdrawal: { invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', { type: 'Withdrawal', id: arg.id }] },
 
     // The list is the same for everyone and changes with a release, not a session.
+    // Referrals. The bonus is credited in the background after a deposit is confirmed, so the page
+    // reads the list afresh whenever it opens.
+    getReferrals: { providesTags: ['Referrals'] },
+
     getCountries: { providesTags: ['Country'], keepUnusedDataFor: 3600 },
 
     listDevMail: { providesTags: [{ type: 'DevMail', id: 'LIST' }] },
@@ -193,6 +197,7 @@ export const {
   useGetPendingWithdrawalsQuery,
   useApproveWithdrawalMutation,
   useRejectWithdrawalMutation,
+  useGetReferralsQuery,
 } = api;
 export type {
   Country,
@@ -219,6 +224,8 @@ export type {
   MyKyc,
   Plan,
   PlanExample,
+  Referral,
+  Referrals,
   Role,
   SecurityLogEntry,
   Session,
