@@ -55,7 +55,7 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 		t.Fatalf("rebuild over the bad event = %v, want the event and how to skip it", err)
 	}
 	if err := runner.CatchUp(ctx); !errors.Is(err, projections.ErrParked) {
-		t.Fatalf("serving runner: %v, want users and securitylog parked", err)
+		t.Fatalf("serving runner: %v, want users, securitylog and referrals parked", err)
 	}
 
 	out, err := cli("projections", "status", "--interval", "1ms")
@@ -108,6 +108,10 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 	// Flags may also come before the name.
 	if out, err := cli("projections", "skip", "--position", position, "--reason", "malformed import", "--by", "bob", "securitylog"); err != nil {
 		t.Fatalf("skip with flags first: %v %q", err, out)
+	}
+	// The referrals read model reads registrations too (the referrer of each user).
+	if out, err := cli("projections", "skip", "referrals", "--position", position, "--reason", "malformed import", "--by", "bob"); err != nil {
+		t.Fatalf("skip of referrals: %v %q", err, out)
 	}
 	if err := runner.CatchUp(ctx); err != nil {
 		t.Fatalf("after skipping: %v", err)
