@@ -124,9 +124,11 @@ func (r *Reactor) facts(ctx context.Context, e eventstore.Envelope) (Facts, *ide
 	}
 	// Versions before this event's, in stream order: "first" is decided by the stream, not by
 	// the order the reactor happens to see events in.
-	earlier, err := r.store.ReadStream(ctx, e.StreamID, 1, int(e.Version-1))
-	if err != nil {
-		return f, nil, err
+	var earlier []eventstore.Envelope
+	if e.Version > 1 {
+		if earlier, err = r.store.ReadStream(ctx, e.StreamID, 1, int(e.Version-1)); err != nil {
+			return f, nil, err
+		}
 	}
 	types := make([]string, 0, len(earlier))
 	for _, x := range earlier {
