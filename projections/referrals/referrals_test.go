@@ -75,7 +75,9 @@ func TestReferralsReadModel(t *testing.T) {
 	deposit(bea, "d2", true)
 	deposit(cal, "d3", false)
 	deposit(dan, "d4", true)
-	a.DoMoney(t, rita, func(acc *account.Account) error { return acc.CreditReferralBonus(bea, money.MustParse("5"), at.Add(2*time.Hour)) })
+	a.DoMoney(t, rita, func(acc *account.Account) error {
+		return acc.CreditReferralBonus(bea, money.MustParse("5"), at.Add(2*time.Hour))
+	})
 
 	r := a.Runner(t, []projections.Projection{referrals.New(a.Codec)}, projections.WithBatchSize(3))
 	a.CatchUp(t, r)
