@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin/clearvest
 
-.PHONY: run build ui ui-deps generate check-generated test bench bench-readpath bench-kyc clean
+.PHONY: run build ui ui-deps generate check-generated test bench bench-readpath bench-money bench-verify bench-kyc clean
 
 run: build
 	exec ./$(BIN) serve
@@ -36,6 +36,16 @@ bench:
 # Only the signed-in read benchmark (part of make bench): one table, about 5 minutes.
 bench-readpath:
 	scripts/bench-readpath.sh
+
+# Only the money commands over HTTP (part of make bench): 10 signed-in clients sending deposit
+# requests to the binary, beside a bare handler, with projection lag; about a minute.
+bench-money:
+	scripts/bench-money.sh
+
+# Only the log audit (part of make bench): clearvest events verify on a million money events,
+# beside an export and a raw COPY of the same log; about five minutes.
+bench-verify:
+	scripts/bench-verify.sh
 
 # Only the KYC upload benchmark (part of make bench): peak memory and throughput of 10 investors
 # uploading 10 MB documents at once, beside a file copy of the same bytes; about a minute.

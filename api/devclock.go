@@ -56,5 +56,8 @@ func (s *server) AdvanceDevClock(_ context.Context, req apigen.AdvanceDevClockRe
 		}
 		return nil, err
 	}
+	if s.clockMoved != nil {
+		s.clockMoved()
+	}
 	return apigen.AdvanceDevClock200JSONResponse(devClockView(c)), nil
 }

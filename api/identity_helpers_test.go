@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -74,7 +75,12 @@ func serve(t testing.TB, env *accountstest.Env, adjust func(*api.Deps)) *app {
 	if adjust != nil {
 		adjust(&deps)
 	}
-	srv := httptest.NewServer(api.New(deps))
+	srv := httptest.NewUnstartedServer(api.New(deps))
+	// Requests' queries are marked for a queryCounter (WithQueryTracer), as in serveCounted.
+	srv.Config.BaseContext = func(net.Listener) context.Context {
+		return context.WithValue(context.Background(), countedKey{}, true)
+	}
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return &app{Env: env, srv: srv}
 }

@@ -12,10 +12,14 @@ import (
 	"clearvest/api"
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
+	"clearvest/app/command"
 	"clearvest/app/money"
+	"clearvest/app/plans"
+	"clearvest/domain/clock"
 	"clearvest/eventstore"
 	"clearvest/platform/config"
 	"clearvest/projections"
+	"clearvest/projections/history"
 	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
 	"clearvest/projections/withdrawals"
@@ -27,13 +31,31 @@ const (
 )
 
 // newMoneyApp is the API with the money service and its read models (the books, which hold the
-// figures, the wallets, which hold the deposits, and the withdrawals), deposit addresses
-// configured for BTC on Bitcoin and USDT on TRON, and the default withdrawal fee.
-func newMoneyApp(t *testing.T) *app {
+// figures, the wallets, which hold the deposits, the withdrawals and the history), deposit
+// addresses configured for BTC on Bitcoin and USDT on TRON, and the default withdrawal fee.
+func newMoneyApp(t testing.TB, opts ...accountstest.Option) *app {
+	return newMoneyAppAt(t, nil, opts...)
+}
+
+// newMoneyAppAt is newMoneyApp with the money service reading time from clk (nil: the
+// environment's clock).
+func newMoneyAppAt(t testing.TB, clk clock.Clock, opts ...accountstest.Option) *app {
 	t.Helper()
-	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
-		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec)}
-	}, money.Migrations))
+	env := accountstest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec)}
+	}, money.Migrations))...)
+	if clk == nil {
+		clk = env.Clock
+	}
+	svc := newMoneyService(t, env, env.Commands, nil, clk)
+	return serve(t, env, func(d *api.Deps) { d.Money = svc })
+}
+
+// newMoneyService is the money service of the API tests: deposit addresses for BTC on Bitcoin and
+// USDT on TRON, the default withdrawal fee, the plan catalogue p (nil where no test invests) and
+// the clock clk.
+func newMoneyService(t testing.TB, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock) *money.Service {
+	t.Helper()
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {
 		t.Fatal(err)
@@ -46,13 +68,15 @@ func newMoneyApp(t *testing.T) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee}, money.Deps{
-		Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock, Logger: slog.New(slog.DiscardHandler),
-	})
+	deps := money.Deps{Pool: env.Pool, Commands: commands, Sender: env.Sender, Clock: clk, Logger: slog.New(slog.DiscardHandler)}
+	if p != nil { // a nil *plans.Service would be a non-nil catalogue
+		deps.Plans = p
+	}
+	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee}, deps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serve(t, env, func(d *api.Deps) { d.Money = svc })
+	return svc
 }
 
 type depositJSON struct {
@@ -87,6 +111,14 @@ type balancesJSON struct {
 	TotalMaturityAmount string `json:"totalMaturityAmount"`
 	Fees                string `json:"fees"`
 	HasFees             bool   `json:"hasFees"`
+}
+
+// balances reads the caller's money figures as the dashboard does.
+func balances(t *testing.T, c *client) balancesJSON {
+	t.Helper()
+	res := c.do(http.MethodGet, "/api/users/getUser", nil)
+	expect(t, res, http.StatusOK)
+	return decodeJSON[balancesJSON](t, res)
 }
 
 var transactionIDPattern = regexp.MustCompile(`^DEP-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$`)

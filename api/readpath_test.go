@@ -188,6 +188,43 @@ func TestSignedInReadIsOneQuery(t *testing.T) {
 	}
 }
 
+// TestDashboardReadIsOneQuery: with the money service, the signed-in read carries the user's
+// figures from the books and still costs one query: the figures are joined to the users row.
+func TestDashboardReadIsOneQuery(t *testing.T) {
+	t.Parallel()
+	var counter queryCounter
+	a := newMoneyApp(t, accountstest.WithQueryTracer(&counter))
+	_, investor := a.member(t, "ivy@example.com", "subscriber")
+	staff, _ := a.member(t, "sam@example.com", "author")
+	ivy := a.apiClient(t, investor.Token)
+	d := createUSDT(t, ivy, "100", "")
+	staff.position = ivy.position
+	expect(t, staff.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "99.50"}), http.StatusOK)
+	ivy.position = staff.position
+	expect(t, ivy.do(http.MethodGet, "/api/users/getUser", nil), http.StatusOK)
+	for range 3 {
+		before := counter.n.Load()
+		res := ivy.do(http.MethodGet, "/api/users/getUser", nil)
+		expect(t, res, http.StatusOK)
+		if n := counter.n.Load() - before; n != 1 {
+			t.Fatalf("a signed-in getUser with money made %d queries, want 1", n)
+		}
+		if q, _ := counter.last.Load().(string); !strings.Contains(q, "FROM rm_users.users") || !strings.Contains(q, "rm_ledger.figures") {
+			t.Fatalf("a signed-in getUser read %q, want the users row joined to the figures", q)
+		}
+		if b := decodeJSON[balancesJSON](t, res); b.Balance != "99.50" || b.InvestmentBalance != "0.00" || b.Fees != "0.00" || b.HasFees {
+			t.Fatalf("figures: %+v", b)
+		}
+	}
+	// A user with no money event reads zeros through the same join.
+	_, oscar := a.member(t, "oscar@example.com", "subscriber")
+	res := a.apiClient(t, oscar.Token).do(http.MethodGet, "/api/users/getUser", nil)
+	expect(t, res, http.StatusOK)
+	if b := decodeJSON[balancesJSON](t, res); b.Balance != "0.00" || b.TotalMaturityAmount != "0.00" {
+		t.Fatalf("figures without money events: %+v", b)
+	}
+}
+
 // TestRevocationReachesOtherInstances runs two server instances on one database, each with its
 // own memory of sessions. Whatever ends a session or lowers a right through instance A is
 // refused by instance B on the next request once B has heard of it: the test waits for that

@@ -35,21 +35,7 @@ func newReferralApp(t *testing.T) *referralApp {
 	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), rmreferrals.New(codec)}
 	}, money.Migrations))
-	parsed, err := config.ParseDepositAddresses("USDT/TRC20=" + testTRONAddress)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fee, err := config.ParseWithdrawalFee(config.DefaultWithdrawalFee)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, WithdrawalFee: fee,
-		Addresses: []money.Address{{Asset: parsed[0].Asset, Network: parsed[0].Network, Address: parsed[0].Address}}}, money.Deps{
-		Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock, Logger: slog.New(slog.DiscardHandler),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := newMoneyService(t, env, env.Commands, nil, env.Clock)
 	bonus, err := config.ParseReferralBonus("")
 	if err != nil {
 		t.Fatal(err)

@@ -121,7 +121,7 @@ type Deps struct {
 	// Plans is the plan catalogue behind /api/invest/plans; nil answers it with a 422 (tests
 	// of other parts).
 	Plans *appplans.Service
-	// Money runs deposits; nil in tests of other parts (its operations then answer 422).
+	// Money runs deposits and investments; nil in tests of other parts (its operations then answer 422).
 	Money *appmoney.Service
 	// Referrals answers the referrals page; nil in tests of other parts (it then answers 422).
 	Referrals *appreferrals.Reactor
@@ -134,6 +134,9 @@ type Deps struct {
 	// DevClock is the development test clock, served by /api/dev/clock in development; nil (or
 	// production) turns the routes off. It must be the clock the services read.
 	DevClock *clock.Offset
+	// DevClockMoved, when set, is called after the test clock moved (serve wakes the maturity
+	// job with it).
+	DevClockMoved func()
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For or Forwarded header names
 	// the client (CLEARVEST_TRUSTED_PROXIES); none means the peer is the client.
 	TrustedProxies []netip.Prefix

@@ -31,6 +31,7 @@ type server struct {
 	secureCookies bool
 	mailboxDir    string
 	devClock      *clock.Offset
+	clockMoved    func()
 }
 
 var _ apigen.StrictServerInterface = (*server)(nil)
@@ -57,6 +58,7 @@ func newServer(deps Deps) *server {
 		secureCookies: deps.Env == EnvProduction,
 		mailboxDir:    deps.MailboxDir,
 		devClock:      deps.DevClock,
+		clockMoved:    deps.DevClockMoved,
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"clearvest/api/idempotency"
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
+	"clearvest/domain/account"
 	"clearvest/domain/domainerr"
 )
 
@@ -227,7 +228,32 @@ func (s *server) signedIn(ctx context.Context, in accounts.SignIn) apigen.User {
 		idempotency.SetOwner(ctx, id) // the kept answer holds this user's profile and token
 	}
 	s.setSessionCookies(ctx, in)
-	return userJSON(in.User, in.AccessToken)
+	// The client keeps this answer as the signed-in user, so it carries the money figures too:
+	// without them the dashboard would show zeros until the next read. A failed read leaves the
+	// zeros; the client reads the user again after signing in.
+	u := in.User
+	_ = s.withFigures(ctx, &u)
+	return userJSON(u, in.AccessToken)
+}
+
+// withFigures fills the user's money figures from the books; without the money service they
+// stay zero.
+func (s *server) withFigures(ctx context.Context, u *accounts.User) error {
+	if s.money == nil {
+		return nil
+	}
+	b, err := s.money.Balances(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	setFigures(u, b)
+	return nil
+}
+
+// setFigures puts a user's money figures, as the books give them, into the user's answer.
+func setFigures(u *accounts.User, b account.Balances) {
+	u.Balance, u.InvestmentBalance, u.TotalMaturityAmount = b.Available.String(), b.Invested.String(), b.Returns.String()
+	u.Fees, u.HasFees = b.Fees.String(), b.Fees.IsPositive()
 }
 
 func (s *server) Register(ctx context.Context, req apigen.RegisterRequestObject) (apigen.RegisterResponseObject, error) {
@@ -344,19 +370,30 @@ func (s *server) GetUser(ctx context.Context, _ apigen.GetUserRequestObject) (ap
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.accounts.User(ctx, a.UserID)
-	if err != nil {
-		return nil, err
-	}
-	if s.money != nil {
-		// The money figures come from the wallets read model; without the service they stay zero.
-		b, err := s.money.Balances(ctx, a.UserID)
+	if s.money == nil {
+		// Without the money service the figures stay zero.
+		u, err := s.accounts.User(ctx, a.UserID)
 		if err != nil {
 			return nil, err
 		}
-		u.Balance, u.InvestmentBalance, u.TotalMaturityAmount = b.Available.String(), b.Invested.String(), b.Returns.String()
-		u.Fees, u.HasFees = b.Fees.String(), b.Fees.IsPositive()
+		return apigen.GetUser200JSONResponse(userJSON(u, "")), nil
 	}
+	// The figures come from the books, read in the same query as the user's row: this is every
+	// signed-in page's first request, so it is one round trip to the database.
+	figures := s.money.FiguresJoin()
+	u, joined, err := s.accounts.UserWith(ctx, a.UserID, figures)
+	if err != nil {
+		return nil, err
+	}
+	b, err := figures.Balances()
+	if !joined {
+		// Read from the stream (the users read model does not hold the user yet).
+		b, err = s.money.Balances(ctx, a.UserID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	setFigures(&u, b)
 	return apigen.GetUser200JSONResponse(userJSON(u, "")), nil
 }
 

@@ -44,7 +44,7 @@ func (s *server) GetWithdrawalQuote(ctx context.Context, req apigen.GetWithdrawa
 	if req.Params.WalletAddress != nil {
 		in.WalletAddress = *req.Params.WalletAddress
 	}
-	q, err := s.money.Quote(in)
+	q, err := s.money.QuoteWithdrawal(in)
 	if err != nil {
 		return nil, err
 	}

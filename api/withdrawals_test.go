@@ -48,13 +48,6 @@ func fund(t *testing.T, investor, staff *client, amount string) {
 	investor.position = max(investor.position, staff.position)
 }
 
-func balances(t *testing.T, c *client) balancesJSON {
-	t.Helper()
-	res := c.do(http.MethodGet, "/api/users/getUser", nil)
-	expect(t, res, http.StatusOK)
-	return decodeJSON[balancesJSON](t, res)
-}
-
 func withdraw(t *testing.T, c *client, amount, network, address string) withdrawalJSON {
 	t.Helper()
 	res := c.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": amount, "network": network, "walletAddress": address})

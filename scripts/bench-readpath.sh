@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The signed-in read benchmark of docs/benchmarks.md: GET /api/users/getUser with a bearer token
 # against the real binary (bin/clearvest serve on a fresh database) and against a bare chi + pgx
-# handler reading the same rm_users.users row (scripts/bareuser), driven by an open-loop load
+# handler running the same SQL (the user's row joined to their figures from the books;
+# scripts/bareuser), driven by an open-loop load
 # generator in a second process on loopback (scripts/loadgen), at fixed request rates. It prints
 # one table: p50/p99/p99.9 and errors per target and rate, CPU per request of each server and
 # of its PostgreSQL backends, and the targets (docs/benchmarks.md). scripts/bench.sh runs it at the end;
@@ -39,7 +40,8 @@ go build -o "$out/bareuser" ./scripts/bareuser
 start_server readpath
 # Kept with the results (cleanups run last to first: this one before the server's data goes).
 cleanups+=("cp '$server_data/serve.log' '$out/serve.log'")
-creds=$("$out/loadgen" register -url "$base_url")
+# The user has money history (three confirmed deposits), so the read joins real figures.
+creds=$("$out/loadgen" register -url "$base_url" -deposits 3 -admin-file "$server_data/demo-logins.txt")
 read -r token user_id <<<"$creds"
 
 bare_port=$(free_port)

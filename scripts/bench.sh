@@ -3,7 +3,9 @@
 # path, the event store and the projections, each beside its raw-SQL baseline, repeated for
 # benchstat; then the open-loop command comparison (scripts/cmdbench: Clearvest, the bare
 # INSERT and a peer library in one run); then the signed-in read benchmark
-# (scripts/bench-readpath.sh), the KYC upload benchmark (scripts/bench-kyc.sh) and an HTTP load
+# (scripts/bench-readpath.sh), the money commands over HTTP (scripts/bench-money.sh), the log
+# audit on a million money events (scripts/bench-verify.sh), the KYC upload benchmark
+# (scripts/bench-kyc.sh) and an HTTP load
 # test of the built binary with wrk from a second process on loopback. Takes about fourteen
 # minutes on 2 cores; run it on an otherwise idle machine and PostgreSQL server, since anything
 # else running there is measured too (the CPU-time metrics, go-cpu-* and pg-cpu-*, are the least
@@ -19,13 +21,17 @@
 #   WRK_DURATION       length of each HTTP load run (default 15s); 0 skips the HTTP load test
 #   READPATH_DURATION  length of each run of the signed-in read benchmark (scripts/bench-readpath.sh,
 #                      which also reads READPATH_RATES and READPATH_ROUNDS; default 20s); 0 skips it
+#   MONEY_DURATION     length of each run of the money commands over HTTP (scripts/bench-money.sh,
+#                      which also reads MONEY_RATES, MONEY_WRITERS, MONEY_COMMAND; default 10s); 0 skips it
+#   VERIFY_EVENTS      events in the log that `events verify` is timed on (scripts/bench-verify.sh,
+#                      which also reads VERIFY_USERS and VERIFY_RUNS; default 1000000); 0 skips it
 #   KYC_ROUNDS         rounds of the KYC upload benchmark (scripts/bench-kyc.sh, which also reads
 #                      KYC_INVESTORS, KYC_SIZE and KYC_FLAGS; default 3); 0 skips it
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
 
-bench=${BENCH:-'^Benchmark(Command|Append|AppendBatch10|ReadAll|Rebuild|LiveCatchUp)$'}
+bench=${BENCH:-'^Benchmark(Command|Append|AppendBatch10|ReadAll|Rebuild|LiveCatchUp|MoneyCommand)$'}
 count=${COUNT:-6}
 out=${OUT:-$root/.testdata/bench/$(date -u +%Y%m%dT%H%M%SZ)}
 wrk_duration=${WRK_DURATION:-15s}
@@ -100,7 +106,7 @@ echo "==> go benchmarks ($count rounds) into $out/bench.txt"
 for round in $(seq "$count"); do
 	echo "--- round $round of $count, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	go test -p 1 -run '^$' -bench "$bench" -benchmem -count 1 -timeout 30m \
-		./app/command ./eventstore/postgres ./projections | tee -a "$out/bench.txt"
+		./app/command ./eventstore/postgres ./projections ./api | tee -a "$out/bench.txt"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -121,6 +127,16 @@ fi
 if [[ ${READPATH_DURATION:-20s} != 0 ]]; then
 	echo
 	OUT=$out/readpath scripts/bench-readpath.sh
+fi
+
+if [[ ${MONEY_DURATION:-10s} != 0 ]]; then
+	echo
+	OUT=$out/money scripts/bench-money.sh
+fi
+
+if [[ ${VERIFY_EVENTS:-1000000} != 0 ]]; then
+	echo
+	OUT=$out/verify scripts/bench-verify.sh
 fi
 
 if [[ ${KYC_ROUNDS:-3} != 0 ]]; then

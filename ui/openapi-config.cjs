@@ -10,10 +10,12 @@ const config = {
   exportName: 'generatedApi',
   hooks: true,
   // The UI does not send Idempotency-Key (it never retries a mutation by itself); leaving the
-  // header out keeps the argument of endpoints without other parameters optional. A withdrawal
-  // is the exception: the confirm step sends one key per confirmation, so a double click or a
-  // retried request holds the money once. The first matching override applies.
+  // header out keeps the argument of endpoints without other parameters optional. Starting an
+  // investment and requesting a withdrawal are the exceptions: their confirmation step holds one
+  // key, so a second click or a retry after a lost answer never moves the money twice. The first
+  // matching override applies.
   endpointOverrides: [
+    { pattern: 'startInvestment', parameterFilter: () => true },
     { pattern: 'createWithdrawal', parameterFilter: () => true },
     { pattern: () => true, parameterFilter: (name) => name !== 'Idempotency-Key' },
   ],

@@ -88,6 +88,36 @@ func (e DepositStatus) Valid() bool {
 	}
 }
 
+// Defines values for HistoryType.
+const (
+	HistoryTypeAdjustment  HistoryType = "Adjustment"
+	HistoryTypeBonus       HistoryType = "Bonus"
+	HistoryTypeFee         HistoryType = "Fee"
+	HistoryTypeInvestment  HistoryType = "Investment"
+	HistoryTypeTransaction HistoryType = "Transaction"
+	HistoryTypeWithdrawal  HistoryType = "Withdrawal"
+)
+
+// Valid indicates whether the value is a known member of the HistoryType enum.
+func (e HistoryType) Valid() bool {
+	switch e {
+	case HistoryTypeAdjustment:
+		return true
+	case HistoryTypeBonus:
+		return true
+	case HistoryTypeFee:
+		return true
+	case HistoryTypeInvestment:
+		return true
+	case HistoryTypeTransaction:
+		return true
+	case HistoryTypeWithdrawal:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InvestEligibilityEligible.
 const (
 	InvestEligibilityEligibleTrue InvestEligibilityEligible = true
@@ -97,6 +127,30 @@ const (
 func (e InvestEligibilityEligible) Valid() bool {
 	switch e {
 	case InvestEligibilityEligibleTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvestmentStatus.
+const (
+	InvestmentStatusActive   InvestmentStatus = "Active"
+	InvestmentStatusEnded    InvestmentStatus = "Ended"
+	InvestmentStatusPending  InvestmentStatus = "Pending"
+	InvestmentStatusRejected InvestmentStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the InvestmentStatus enum.
+func (e InvestmentStatus) Valid() bool {
+	switch e {
+	case InvestmentStatusActive:
+		return true
+	case InvestmentStatusEnded:
+		return true
+	case InvestmentStatusPending:
+		return true
+	case InvestmentStatusRejected:
 		return true
 	default:
 		return false
@@ -220,6 +274,24 @@ func (e KycStatus) Valid() bool {
 	}
 }
 
+// Defines values for MaturityInstruction.
+const (
+	MaturityInstructionPayout   MaturityInstruction = "payout"
+	MaturityInstructionReinvest MaturityInstruction = "reinvest"
+)
+
+// Valid indicates whether the value is a known member of the MaturityInstruction enum.
+func (e MaturityInstruction) Valid() bool {
+	switch e {
+	case MaturityInstructionPayout:
+		return true
+	case MaturityInstructionReinvest:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MetaEnvironment.
 const (
 	MetaEnvironmentDevelopment MetaEnvironment = "development"
@@ -331,6 +403,12 @@ type ApproveWithdrawalRequest struct {
 	UsdRate *string `json:"usdRate,omitempty"`
 }
 
+// BalancePoint defines model for BalancePoint.
+type BalancePoint struct {
+	Balance string             `json:"balance"`
+	Date    openapi_types.Date `json:"date"`
+}
+
 // ChangePasswordRequest defines model for ChangePasswordRequest.
 type ChangePasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -387,6 +465,13 @@ type CreateWithdrawalRequest struct {
 	// Network BTC, ERC20 or TRC20.
 	Network       string `json:"network"`
 	WalletAddress string `json:"walletAddress"`
+}
+
+// Dashboard defines model for Dashboard.
+type Dashboard struct {
+	Balance        []BalancePoint `json:"balance"`
+	Pending        []HistoryItem  `json:"pending"`
+	ReturnsByMonth []MonthReturn  `json:"returnsByMonth"`
 }
 
 // Deposit defines model for Deposit.
@@ -500,6 +585,16 @@ type DevMailSummary struct {
 	To      string    `json:"to"`
 }
 
+// EarlyRedemption defines model for EarlyRedemption.
+type EarlyRedemption struct {
+	// Forfeited The return given up.
+	Forfeited    string `json:"forfeited"`
+	InvestmentId string `json:"investmentId"`
+
+	// Principal What comes back to the available balance.
+	Principal string `json:"principal"`
+}
+
 // Error Every error response has this shape.
 type Error struct {
 	// Code A stable machine-readable reason, when the client must act on it: `new_device`
@@ -538,6 +633,45 @@ type GoogleLinkRequest struct {
 	TotpCode *string `json:"totpCode,omitempty"`
 }
 
+// HistoryItem defines model for HistoryItem.
+type HistoryItem struct {
+	// UnderscoreId The event's id.
+	UnderscoreId string `json:"_id"`
+	Amount       string `json:"amount"`
+
+	// BalanceAfter The available balance after this item.
+	BalanceAfter string    `json:"balanceAfter"`
+	Date         time.Time `json:"date"`
+
+	// Details Plan and terms, network, address and transaction hash, reason or notes, category,
+	// and the staff decision, as the event recorded them.
+	Details map[string]interface{} `json:"details"`
+
+	// Effect Signed effect on the available balance, decimal string.
+	Effect string `json:"effect"`
+	Fee    string `json:"fee"`
+
+	// Reference The deposit's transaction ID, the investment's or the withdrawal's id.
+	Reference string `json:"reference"`
+
+	// Status A request's current status (Pending, Confirmed, Active, Ended, Approved, Rejected),
+	// a decision's decided status, or Completed.
+	Status string `json:"status"`
+	Title  string `json:"title"`
+
+	// Type What an item is about; `Transaction` is a deposit.
+	Type HistoryType `json:"type"`
+}
+
+// HistoryPage defines model for HistoryPage.
+type HistoryPage struct {
+	Items      []HistoryItem `json:"items"`
+	NextCursor *string       `json:"nextCursor,omitempty"`
+}
+
+// HistoryType What an item is about; `Transaction` is a deposit.
+type HistoryType string
+
 // InvestEligibility defines model for InvestEligibility.
 type InvestEligibility struct {
 	Eligible InvestEligibilityEligible `json:"eligible"`
@@ -545,6 +679,111 @@ type InvestEligibility struct {
 
 // InvestEligibilityEligible defines model for InvestEligibility.Eligible.
 type InvestEligibilityEligible bool
+
+// Investment defines model for Investment.
+type Investment struct {
+	UnderscoreId string `json:"_id"`
+
+	// AccruedEstimate An estimate of the return earned so far, as if it accrued evenly over the term (half-even
+	// to the cent). Display only: the return is paid whole at maturity, or forfeited by an
+	// early redemption.
+	AccruedEstimate string `json:"accruedEstimate"`
+
+	// Amount The principal, USD decimal string.
+	Amount string `json:"amount"`
+
+	// Apr The simple annualised rate of the captured terms in percent, two decimals.
+	Apr         string     `json:"apr"`
+	ClosedAt    *time.Time `json:"closedAt,omitempty"`
+	ClosedEarly bool       `json:"closedEarly"`
+	DecidedAt   *time.Time `json:"decidedAt,omitempty"`
+	EndDate     *time.Time `json:"endDate,omitempty"`
+
+	// Forfeited The return given up by an early redemption ("0.00" otherwise).
+	Forfeited   string              `json:"forfeited"`
+	Instruction MaturityInstruction `json:"instruction"`
+
+	// MaturityAmount The return, fixed at approval ("0.00" before); the expected return while Pending.
+	MaturityAmount string `json:"maturityAmount"`
+
+	// Payout amount + maturityAmount, paid at maturity.
+	Payout string `json:"payout"`
+
+	// Plan The plan's name as it was when the investment was requested.
+	//
+	// Example: Basic
+	Plan   string `json:"plan"`
+	PlanId string `json:"planId"`
+
+	// PlanVersion The version of the plan's terms the investment captured.
+	PlanVersion int `json:"planVersion"`
+
+	// ProgressPercent How far through its term the investment is, by the app clock (display only).
+	ProgressPercent int `json:"progressPercent"`
+
+	// Reason Why staff rejected it.
+	Reason *string `json:"reason,omitempty"`
+
+	// ReinvestedAs The investment the payout went into, after a reinvestment.
+	ReinvestedAs *string `json:"reinvestedAs,omitempty"`
+
+	// ReinvestedFrom The investment whose payout started this one.
+	ReinvestedFrom *string          `json:"reinvestedFrom,omitempty"`
+	RequestedAt    time.Time        `json:"requestedAt"`
+	StartDate      *time.Time       `json:"startDate,omitempty"`
+	Status         InvestmentStatus `json:"status"`
+	TermDays       int              `json:"termDays"`
+
+	// TermRate The captured rate for the whole term as a decimal (at least four decimals).
+	TermRate string `json:"termRate"`
+
+	// User The investor (staff views only).
+	User *DepositUser `json:"user,omitempty"`
+}
+
+// InvestmentList defines model for InvestmentList.
+type InvestmentList struct {
+	// AsOf The app clock's reading, which decides maturity.
+	AsOf        time.Time    `json:"asOf"`
+	Investments []Investment `json:"investments"`
+}
+
+// InvestmentQueue defines model for InvestmentQueue.
+type InvestmentQueue struct {
+	AsOf               time.Time             `json:"asOf"`
+	PendingInvestments []InvestmentQueueItem `json:"pendingInvestments"`
+}
+
+// InvestmentQueueItem defines model for InvestmentQueueItem.
+type InvestmentQueueItem struct {
+	// AgeSeconds How long the investment has waited, at asOf.
+	AgeSeconds int64      `json:"ageSeconds"`
+	Investment Investment `json:"investment"`
+}
+
+// InvestmentQuote defines model for InvestmentQuote.
+type InvestmentQuote struct {
+	Amount string `json:"amount"`
+	Apr    string `json:"apr"`
+
+	// Available The caller's available balance.
+	Available string `json:"available"`
+
+	// MaturesAt The end date if the investment were approved now.
+	MaturesAt time.Time `json:"maturesAt"`
+
+	// Payout amount + return.
+	Payout string `json:"payout"`
+	Plan   string `json:"plan"`
+
+	// Return amount × termRate, rounded half-even to the cent.
+	Return   string `json:"return"`
+	TermDays int    `json:"termDays"`
+	TermRate string `json:"termRate"`
+}
+
+// InvestmentStatus defines model for InvestmentStatus.
+type InvestmentStatus string
 
 // KycApproveRequest defines model for KycApproveRequest.
 type KycApproveRequest struct {
@@ -711,6 +950,15 @@ type LoginWithCodeRequest struct {
 	TotpCode     *string `json:"totpCode,omitempty"`
 }
 
+// MaturityInstruction defines model for MaturityInstruction.
+type MaturityInstruction string
+
+// MaturityInstructionRequest defines model for MaturityInstructionRequest.
+type MaturityInstructionRequest struct {
+	// Instruction payout or reinvest.
+	Instruction string `json:"instruction"`
+}
+
 // Message defines model for Message.
 type Message struct {
 	// Message Example: Email verified successfully
@@ -736,6 +984,13 @@ type MetaEnvironment string
 
 // MetaProduct defines model for Meta.Product.
 type MetaProduct string
+
+// MonthReturn defines model for MonthReturn.
+type MonthReturn struct {
+	// Month YYYY-MM (UTC).
+	Month   string `json:"month"`
+	Returns string `json:"returns"`
+}
 
 // MyKyc defines model for MyKyc.
 type MyKyc struct {
@@ -884,6 +1139,11 @@ type RejectDepositRequest struct {
 	TransactionId string  `json:"transactionId"`
 }
 
+// RejectInvestmentRequest defines model for RejectInvestmentRequest.
+type RejectInvestmentRequest struct {
+	Reason string `json:"reason"`
+}
+
 // RejectWithdrawalRequest defines model for RejectWithdrawalRequest.
 type RejectWithdrawalRequest struct {
 	Reason string `json:"reason"`
@@ -934,6 +1194,17 @@ type Session struct {
 	Ip         string    `json:"ip"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
 	UserAgent  string    `json:"userAgent"`
+}
+
+// SettledInvestments defines model for SettledInvestments.
+type SettledInvestments struct {
+	Settled []Investment `json:"settled"`
+}
+
+// StartInvestmentRequest defines model for StartInvestmentRequest.
+type StartInvestmentRequest struct {
+	Amount   string `json:"amount"`
+	PlanName string `json:"planName"`
 }
 
 // SuspendRequest defines model for SuspendRequest.
@@ -1135,8 +1406,17 @@ type WithdrawalStatus string
 // EmailPath defines model for EmailPath.
 type EmailPath = string
 
+// HistoryFrom defines model for HistoryFrom.
+type HistoryFrom = openapi_types.Date
+
+// HistoryTo defines model for HistoryTo.
+type HistoryTo = openapi_types.Date
+
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
+
+// InvestmentID defines model for InvestmentID.
+type InvestmentID = string
 
 // Position defines model for Position.
 type Position = int64
@@ -1191,11 +1471,100 @@ type AdvanceDevClockParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// GetPendingInvestmentsParams defines parameters for GetPendingInvestments.
+type GetPendingInvestmentsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
 // GetInvestEligibilityParams defines parameters for GetInvestEligibility.
 type GetInvestEligibilityParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetTransactionHistoryParams defines parameters for GetTransactionHistory.
+type GetTransactionHistoryParams struct {
+	Type *HistoryType `form:"type,omitempty" json:"type,omitempty"`
+
+	// From First UTC day included.
+	From *HistoryFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last UTC day included.
+	To     *HistoryTo `form:"to,omitempty" json:"to,omitempty"`
+	Cursor *string    `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *int       `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetInvestmentHistoryParams defines parameters for GetInvestmentHistory.
+type GetInvestmentHistoryParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetInvestmentParams defines parameters for GetInvestment.
+type GetInvestmentParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetInvestmentQuoteParams defines parameters for GetInvestmentQuote.
+type GetInvestmentQuoteParams struct {
+	PlanName string `form:"planName" json:"planName"`
+	Amount   string `form:"amount" json:"amount"`
+}
+
+// StartInvestmentParams defines parameters for StartInvestment.
+type StartInvestmentParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetStatementParams defines parameters for GetStatement.
+type GetStatementParams struct {
+	// From First UTC day included.
+	From *HistoryFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last UTC day included.
+	To *HistoryTo `form:"to,omitempty" json:"to,omitempty"`
+}
+
+// ApproveInvestmentParams defines parameters for ApproveInvestment.
+type ApproveInvestmentParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RedeemEarlyParams defines parameters for RedeemEarly.
+type RedeemEarlyParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetMaturityInstructionParams defines parameters for SetMaturityInstruction.
+type SetMaturityInstructionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RejectInvestmentParams defines parameters for RejectInvestment.
+type RejectInvestmentParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ConfirmDepositParams defines parameters for ConfirmDeposit.
@@ -1561,6 +1930,15 @@ type RejectWithdrawalParams struct {
 // AdvanceDevClockJSONRequestBody defines body for AdvanceDevClock for application/json ContentType.
 type AdvanceDevClockJSONRequestBody = DevClockAdvance
 
+// StartInvestmentJSONRequestBody defines body for StartInvestment for application/json ContentType.
+type StartInvestmentJSONRequestBody = StartInvestmentRequest
+
+// SetMaturityInstructionJSONRequestBody defines body for SetMaturityInstruction for application/json ContentType.
+type SetMaturityInstructionJSONRequestBody = MaturityInstructionRequest
+
+// RejectInvestmentJSONRequestBody defines body for RejectInvestment for application/json ContentType.
+type RejectInvestmentJSONRequestBody = RejectInvestmentRequest
+
 // ConfirmDepositJSONRequestBody defines body for ConfirmDeposit for application/json ContentType.
 type ConfirmDepositJSONRequestBody = ConfirmDepositRequest
 
@@ -1647,12 +2025,54 @@ type ServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(w http.ResponseWriter, r *http.Request, id string)
+	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
+	// (GET /invest/adminPendingInvestment)
+	GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams)
+	// GetDashboard The caller's dashboard charts and pending requests
+	// (GET /invest/dashboard)
+	GetDashboard(w http.ResponseWriter, r *http.Request)
+	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
+	// (GET /invest/deposit-maturity)
+	SettleMaturedInvestments(w http.ResponseWriter, r *http.Request)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
+	// GetTransactionHistory The caller's money history, newest first
+	// (GET /invest/getTransactionHistory)
+	GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams)
+	// GetInvestmentHistory The caller's investments, newest first
+	// (GET /invest/investment-history)
+	GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams)
+	// GetInvestment One investment (its owner, or staff; anyone else 404)
+	// (GET /invest/investment/{investmentId})
+	GetInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params GetInvestmentParams)
 	// ListPlans The plans offered to investors, with their current terms
 	// (GET /invest/plans)
 	ListPlans(w http.ResponseWriter, r *http.Request)
+	// GetInvestmentQuote What an investment of an amount in a plan would pay, before it is made
+	// (GET /invest/quote)
+	GetInvestmentQuote(w http.ResponseWriter, r *http.Request, params GetInvestmentQuoteParams)
+	// StartInvestment Ask to invest an amount in a plan
+	// (POST /invest/start-invest)
+	StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams)
+	// GetStatement A CSV statement of the caller's money for a period
+	// (GET /invest/statement.csv)
+	GetStatement(w http.ResponseWriter, r *http.Request, params GetStatementParams)
+	// ApproveInvestment Approve a pending investment (authors and admins)
+	// (PUT /invest/{investmentId}/approve)
+	ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams)
+	// PreviewEarlyRedemption What ending an active investment now would pay back (the owner)
+	// (GET /invest/{investmentId}/early-redemption)
+	PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request, investmentId InvestmentID)
+	// RedeemEarly End an active investment now, giving up its return (the owner)
+	// (POST /invest/{investmentId}/early-redemption)
+	RedeemEarly(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RedeemEarlyParams)
+	// SetMaturityInstruction Choose what happens at maturity (the owner; Pending or Active investments)
+	// (PUT /invest/{investmentId}/instruction)
+	SetMaturityInstruction(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params SetMaturityInstructionParams)
+	// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
+	// (PUT /invest/{investmentId}/reject)
+	RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
@@ -1686,6 +2106,9 @@ type ServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams)
+	// StreamUserEvents Server-sent events telling the caller that their money changed
+	// (GET /users/events)
+	StreamUserEvents(w http.ResponseWriter, r *http.Request)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams)
@@ -1851,15 +2274,99 @@ func (_ Unimplemented) GetDevMail(w http.ResponseWriter, r *http.Request, id str
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
+// (GET /invest/adminPendingInvestment)
+func (_ Unimplemented) GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetDashboard The caller's dashboard charts and pending requests
+// (GET /invest/dashboard)
+func (_ Unimplemented) GetDashboard(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
+// (GET /invest/deposit-maturity)
+func (_ Unimplemented) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetInvestEligibility Whether the signed-in user may start an investment
 // (GET /invest/eligibility)
 func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetTransactionHistory The caller's money history, newest first
+// (GET /invest/getTransactionHistory)
+func (_ Unimplemented) GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetInvestmentHistory The caller's investments, newest first
+// (GET /invest/investment-history)
+func (_ Unimplemented) GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetInvestment One investment (its owner, or staff; anyone else 404)
+// (GET /invest/investment/{investmentId})
+func (_ Unimplemented) GetInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params GetInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // ListPlans The plans offered to investors, with their current terms
 // (GET /invest/plans)
 func (_ Unimplemented) ListPlans(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetInvestmentQuote What an investment of an amount in a plan would pay, before it is made
+// (GET /invest/quote)
+func (_ Unimplemented) GetInvestmentQuote(w http.ResponseWriter, r *http.Request, params GetInvestmentQuoteParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StartInvestment Ask to invest an amount in a plan
+// (POST /invest/start-invest)
+func (_ Unimplemented) StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetStatement A CSV statement of the caller's money for a period
+// (GET /invest/statement.csv)
+func (_ Unimplemented) GetStatement(w http.ResponseWriter, r *http.Request, params GetStatementParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApproveInvestment Approve a pending investment (authors and admins)
+// (PUT /invest/{investmentId}/approve)
+func (_ Unimplemented) ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// PreviewEarlyRedemption What ending an active investment now would pay back (the owner)
+// (GET /invest/{investmentId}/early-redemption)
+func (_ Unimplemented) PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request, investmentId InvestmentID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RedeemEarly End an active investment now, giving up its return (the owner)
+// (POST /invest/{investmentId}/early-redemption)
+func (_ Unimplemented) RedeemEarly(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RedeemEarlyParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetMaturityInstruction Choose what happens at maturity (the owner; Pending or Active investments)
+// (PUT /invest/{investmentId}/instruction)
+func (_ Unimplemented) SetMaturityInstruction(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params SetMaturityInstructionParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
+// (PUT /invest/{investmentId}/reject)
+func (_ Unimplemented) RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1926,6 +2433,12 @@ func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request, pa
 // ChangePassword Change the password (ends every other session)
 // (PATCH /users/changePassword)
 func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StreamUserEvents Server-sent events telling the caller that their money changed
+// (GET /users/events)
+func (_ Unimplemented) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2305,6 +2818,75 @@ func (siw *ServerInterfaceWrapper) GetDevMail(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// GetPendingInvestments operation middleware
+func (siw *ServerInterfaceWrapper) GetPendingInvestments(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPendingInvestmentsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPendingInvestments(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetDashboard operation middleware
+func (siw *ServerInterfaceWrapper) GetDashboard(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetDashboard(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SettleMaturedInvestments operation middleware
+func (siw *ServerInterfaceWrapper) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SettleMaturedInvestments(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetInvestEligibility operation middleware
 func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r *http.Request) {
 
@@ -2346,11 +2928,546 @@ func (siw *ServerInterfaceWrapper) GetInvestEligibility(w http.ResponseWriter, r
 	handler.ServeHTTP(w, r)
 }
 
+// GetTransactionHistory operation middleware
+func (siw *ServerInterfaceWrapper) GetTransactionHistory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTransactionHistoryParams
+
+	// ------------- Optional query parameter "type" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetTransactionHistory(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetInvestmentHistory operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestmentHistory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestmentHistoryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestmentHistory(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetInvestment operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestment(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListPlans operation middleware
 func (siw *ServerInterfaceWrapper) ListPlans(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListPlans(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetInvestmentQuote operation middleware
+func (siw *ServerInterfaceWrapper) GetInvestmentQuote(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetInvestmentQuoteParams
+
+	// ------------- Required query parameter "planName" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "planName", r.URL.Query(), &params.PlanName, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "planName"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "planName", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "amount" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "amount", r.URL.Query(), &params.Amount, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "amount"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "amount", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetInvestmentQuote(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// StartInvestment operation middleware
+func (siw *ServerInterfaceWrapper) StartInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StartInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StartInvestment(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetStatement operation middleware
+func (siw *ServerInterfaceWrapper) GetStatement(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetStatementParams
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetStatement(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ApproveInvestment operation middleware
+func (siw *ServerInterfaceWrapper) ApproveInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ApproveInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApproveInvestment(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// PreviewEarlyRedemption operation middleware
+func (siw *ServerInterfaceWrapper) PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PreviewEarlyRedemption(w, r, investmentId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RedeemEarly operation middleware
+func (siw *ServerInterfaceWrapper) RedeemEarly(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RedeemEarlyParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RedeemEarly(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetMaturityInstruction operation middleware
+func (siw *ServerInterfaceWrapper) SetMaturityInstruction(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetMaturityInstructionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetMaturityInstruction(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectInvestment operation middleware
+func (siw *ServerInterfaceWrapper) RejectInvestment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "investmentId" -------------
+	var investmentId InvestmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "investmentId", chi.URLParam(r, "investmentId"), &investmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "investmentId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectInvestmentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectInvestment(w, r, investmentId, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2757,6 +3874,20 @@ func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ChangePassword(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// StreamUserEvents operation middleware
+func (siw *ServerInterfaceWrapper) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StreamUserEvents(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4820,6 +5951,51 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/invest/plans", wrapper.ListPlans)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/quote", wrapper.GetInvestmentQuote)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/invest/start-invest", wrapper.StartInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/investment-history", wrapper.GetInvestmentHistory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/investment/{investmentId}", wrapper.GetInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/adminPendingInvestment", wrapper.GetPendingInvestments)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/invest/{investmentId}/approve", wrapper.ApproveInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/invest/{investmentId}/reject", wrapper.RejectInvestment)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/deposit-maturity", wrapper.SettleMaturedInvestments)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/invest/{investmentId}/instruction", wrapper.SetMaturityInstruction)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/{investmentId}/early-redemption", wrapper.PreviewEarlyRedemption)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/invest/{investmentId}/early-redemption", wrapper.RedeemEarly)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/getTransactionHistory", wrapper.GetTransactionHistory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/statement.csv", wrapper.GetStatement)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/invest/dashboard", wrapper.GetDashboard)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/events", wrapper.StreamUserEvents)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/payments/addresses", wrapper.ListDepositAddresses)
 	})
 	r.Group(func(r chi.Router) {
@@ -5184,6 +6360,168 @@ func (response GetDevMail500JSONResponse) VisitGetDevMailResponse(w http.Respons
 	return err
 }
 
+type GetPendingInvestmentsRequestObject struct {
+	Params GetPendingInvestmentsParams
+}
+
+type GetPendingInvestmentsResponseObject interface {
+	VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error
+}
+
+type GetPendingInvestments200JSONResponse InvestmentQueue
+
+func (response GetPendingInvestments200JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingInvestments401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPendingInvestments401JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingInvestments403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPendingInvestments403JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingInvestments500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPendingInvestments500JSONResponse) VisitGetPendingInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboardRequestObject struct {
+}
+
+type GetDashboardResponseObject interface {
+	VisitGetDashboardResponse(w http.ResponseWriter) error
+}
+
+type GetDashboard200JSONResponse Dashboard
+
+func (response GetDashboard200JSONResponse) VisitGetDashboardResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboard401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetDashboard401JSONResponse) VisitGetDashboardResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboard500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetDashboard500JSONResponse) VisitGetDashboardResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestmentsRequestObject struct {
+}
+
+type SettleMaturedInvestmentsResponseObject interface {
+	VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error
+}
+
+type SettleMaturedInvestments200JSONResponse SettledInvestments
+
+func (response SettleMaturedInvestments200JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SettleMaturedInvestments401JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SettleMaturedInvestments500JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetInvestEligibilityRequestObject struct {
 	Params GetInvestEligibilityParams
 }
@@ -5248,6 +6586,185 @@ func (response GetInvestEligibility500JSONResponse) VisitGetInvestEligibilityRes
 	return err
 }
 
+type GetTransactionHistoryRequestObject struct {
+	Params GetTransactionHistoryParams
+}
+
+type GetTransactionHistoryResponseObject interface {
+	VisitGetTransactionHistoryResponse(w http.ResponseWriter) error
+}
+
+type GetTransactionHistory200JSONResponse HistoryPage
+
+func (response GetTransactionHistory200JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistory400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetTransactionHistory400JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistory401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetTransactionHistory401JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionHistory500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetTransactionHistory500JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentHistoryRequestObject struct {
+	Params GetInvestmentHistoryParams
+}
+
+type GetInvestmentHistoryResponseObject interface {
+	VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error
+}
+
+type GetInvestmentHistory200JSONResponse InvestmentList
+
+func (response GetInvestmentHistory200JSONResponse) VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentHistory401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestmentHistory401JSONResponse) VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentHistory500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestmentHistory500JSONResponse) VisitGetInvestmentHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       GetInvestmentParams
+}
+
+type GetInvestmentResponseObject interface {
+	VisitGetInvestmentResponse(w http.ResponseWriter) error
+}
+
+type GetInvestment200JSONResponse Investment
+
+func (response GetInvestment200JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestment401JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestment404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetInvestment404JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestment500JSONResponse) VisitGetInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPlansRequestObject struct {
 }
 
@@ -5272,6 +6789,819 @@ func (response ListPlans200JSONResponse) VisitListPlansResponse(w http.ResponseW
 type ListPlans500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ListPlans500JSONResponse) VisitListPlansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuoteRequestObject struct {
+	Params GetInvestmentQuoteParams
+}
+
+type GetInvestmentQuoteResponseObject interface {
+	VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error
+}
+
+type GetInvestmentQuote200JSONResponse InvestmentQuote
+
+func (response GetInvestmentQuote200JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetInvestmentQuote400JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvestmentQuote401JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetInvestmentQuote403JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetInvestmentQuote422JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetInvestmentQuote500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetInvestmentQuote500JSONResponse) VisitGetInvestmentQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestmentRequestObject struct {
+	Params StartInvestmentParams
+	Body   *StartInvestmentJSONRequestBody
+}
+
+type StartInvestmentResponseObject interface {
+	VisitStartInvestmentResponse(w http.ResponseWriter) error
+}
+
+type StartInvestment200JSONResponse Investment
+
+func (response StartInvestment200JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response StartInvestment400JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StartInvestment401JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response StartInvestment403JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment409JSONResponse struct{ ConflictJSONResponse }
+
+func (response StartInvestment409JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response StartInvestment422JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StartInvestment500JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatementRequestObject struct {
+	Params GetStatementParams
+}
+
+type GetStatementResponseObject interface {
+	VisitGetStatementResponse(w http.ResponseWriter) error
+}
+
+type GetStatement200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type GetStatement200TextcsvResponse struct {
+	Body          io.Reader
+	Headers       GetStatement200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetStatement200TextcsvResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/csv")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetStatement400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetStatement400JSONResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatement401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetStatement401JSONResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatement500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetStatement500JSONResponse) VisitGetStatementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestmentRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       ApproveInvestmentParams
+}
+
+type ApproveInvestmentResponseObject interface {
+	VisitApproveInvestmentResponse(w http.ResponseWriter) error
+}
+
+type ApproveInvestment200JSONResponse Message
+
+func (response ApproveInvestment200JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApproveInvestment401JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApproveInvestment403JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApproveInvestment404JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApproveInvestment409JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ApproveInvestment422JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApproveInvestment500JSONResponse) VisitApproveInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemptionRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+}
+
+type PreviewEarlyRedemptionResponseObject interface {
+	VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error
+}
+
+type PreviewEarlyRedemption200JSONResponse EarlyRedemption
+
+func (response PreviewEarlyRedemption200JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PreviewEarlyRedemption401JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PreviewEarlyRedemption404JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption409JSONResponse struct{ ConflictJSONResponse }
+
+func (response PreviewEarlyRedemption409JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response PreviewEarlyRedemption422JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewEarlyRedemption500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response PreviewEarlyRedemption500JSONResponse) VisitPreviewEarlyRedemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarlyRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       RedeemEarlyParams
+}
+
+type RedeemEarlyResponseObject interface {
+	VisitRedeemEarlyResponse(w http.ResponseWriter) error
+}
+
+type RedeemEarly200JSONResponse EarlyRedemption
+
+func (response RedeemEarly200JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RedeemEarly401JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RedeemEarly404JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RedeemEarly409JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RedeemEarly422JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemEarly500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RedeemEarly500JSONResponse) VisitRedeemEarlyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstructionRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       SetMaturityInstructionParams
+	Body         *SetMaturityInstructionJSONRequestBody
+}
+
+type SetMaturityInstructionResponseObject interface {
+	VisitSetMaturityInstructionResponse(w http.ResponseWriter) error
+}
+
+type SetMaturityInstruction200JSONResponse Investment
+
+func (response SetMaturityInstruction200JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetMaturityInstruction400JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetMaturityInstruction401JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetMaturityInstruction404JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetMaturityInstruction409JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetMaturityInstruction422JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMaturityInstruction500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetMaturityInstruction500JSONResponse) VisitSetMaturityInstructionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestmentRequestObject struct {
+	InvestmentId InvestmentID `json:"investmentId"`
+	Params       RejectInvestmentParams
+	Body         *RejectInvestmentJSONRequestBody
+}
+
+type RejectInvestmentResponseObject interface {
+	VisitRejectInvestmentResponse(w http.ResponseWriter) error
+}
+
+type RejectInvestment200JSONResponse Message
+
+func (response RejectInvestment200JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectInvestment400JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectInvestment401JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectInvestment403JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectInvestment404JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectInvestment409JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RejectInvestment422JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectInvestment500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectInvestment500JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -6298,6 +8628,84 @@ func (response ChangePassword429JSONResponse) VisitChangePasswordResponse(w http
 type ChangePassword500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamUserEventsRequestObject struct {
+}
+
+type StreamUserEventsResponseObject interface {
+	VisitStreamUserEventsResponse(w http.ResponseWriter) error
+}
+
+type StreamUserEvents200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response StreamUserEvents200TexteventStreamResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type StreamUserEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StreamUserEvents401JSONResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamUserEvents500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StreamUserEvents500JSONResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -10321,12 +12729,54 @@ type StrictServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(ctx context.Context, request GetDevMailRequestObject) (GetDevMailResponseObject, error)
+	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first
+	// (GET /invest/adminPendingInvestment)
+	GetPendingInvestments(ctx context.Context, request GetPendingInvestmentsRequestObject) (GetPendingInvestmentsResponseObject, error)
+	// GetDashboard The caller's dashboard charts and pending requests
+	// (GET /invest/dashboard)
+	GetDashboard(ctx context.Context, request GetDashboardRequestObject) (GetDashboardResponseObject, error)
+	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
+	// (GET /invest/deposit-maturity)
+	SettleMaturedInvestments(ctx context.Context, request SettleMaturedInvestmentsRequestObject) (SettleMaturedInvestmentsResponseObject, error)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
+	// GetTransactionHistory The caller's money history, newest first
+	// (GET /invest/getTransactionHistory)
+	GetTransactionHistory(ctx context.Context, request GetTransactionHistoryRequestObject) (GetTransactionHistoryResponseObject, error)
+	// GetInvestmentHistory The caller's investments, newest first
+	// (GET /invest/investment-history)
+	GetInvestmentHistory(ctx context.Context, request GetInvestmentHistoryRequestObject) (GetInvestmentHistoryResponseObject, error)
+	// GetInvestment One investment (its owner, or staff; anyone else 404)
+	// (GET /invest/investment/{investmentId})
+	GetInvestment(ctx context.Context, request GetInvestmentRequestObject) (GetInvestmentResponseObject, error)
 	// ListPlans The plans offered to investors, with their current terms
 	// (GET /invest/plans)
 	ListPlans(ctx context.Context, request ListPlansRequestObject) (ListPlansResponseObject, error)
+	// GetInvestmentQuote What an investment of an amount in a plan would pay, before it is made
+	// (GET /invest/quote)
+	GetInvestmentQuote(ctx context.Context, request GetInvestmentQuoteRequestObject) (GetInvestmentQuoteResponseObject, error)
+	// StartInvestment Ask to invest an amount in a plan
+	// (POST /invest/start-invest)
+	StartInvestment(ctx context.Context, request StartInvestmentRequestObject) (StartInvestmentResponseObject, error)
+	// GetStatement A CSV statement of the caller's money for a period
+	// (GET /invest/statement.csv)
+	GetStatement(ctx context.Context, request GetStatementRequestObject) (GetStatementResponseObject, error)
+	// ApproveInvestment Approve a pending investment (authors and admins)
+	// (PUT /invest/{investmentId}/approve)
+	ApproveInvestment(ctx context.Context, request ApproveInvestmentRequestObject) (ApproveInvestmentResponseObject, error)
+	// PreviewEarlyRedemption What ending an active investment now would pay back (the owner)
+	// (GET /invest/{investmentId}/early-redemption)
+	PreviewEarlyRedemption(ctx context.Context, request PreviewEarlyRedemptionRequestObject) (PreviewEarlyRedemptionResponseObject, error)
+	// RedeemEarly End an active investment now, giving up its return (the owner)
+	// (POST /invest/{investmentId}/early-redemption)
+	RedeemEarly(ctx context.Context, request RedeemEarlyRequestObject) (RedeemEarlyResponseObject, error)
+	// SetMaturityInstruction Choose what happens at maturity (the owner; Pending or Active investments)
+	// (PUT /invest/{investmentId}/instruction)
+	SetMaturityInstruction(ctx context.Context, request SetMaturityInstructionRequestObject) (SetMaturityInstructionResponseObject, error)
+	// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
+	// (PUT /invest/{investmentId}/reject)
+	RejectInvestment(ctx context.Context, request RejectInvestmentRequestObject) (RejectInvestmentResponseObject, error)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
@@ -10360,6 +12810,9 @@ type StrictServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
+	// StreamUserEvents Server-sent events telling the caller that their money changed
+	// (GET /users/events)
+	StreamUserEvents(ctx context.Context, request StreamUserEventsRequestObject) (StreamUserEventsResponseObject, error)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(ctx context.Context, request ForgotPasswordRequestObject) (ForgotPasswordResponseObject, error)
@@ -10661,6 +13114,80 @@ func (sh *strictHandler) GetDevMail(w http.ResponseWriter, r *http.Request, id s
 	}
 }
 
+// GetPendingInvestments operation middleware
+func (sh *strictHandler) GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams) {
+	var request GetPendingInvestmentsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPendingInvestments(ctx, request.(GetPendingInvestmentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPendingInvestments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPendingInvestmentsResponseObject); ok {
+		if err := validResponse.VisitGetPendingInvestmentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetDashboard operation middleware
+func (sh *strictHandler) GetDashboard(w http.ResponseWriter, r *http.Request) {
+	var request GetDashboardRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDashboard(ctx, request.(GetDashboardRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDashboard")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetDashboardResponseObject); ok {
+		if err := validResponse.VisitGetDashboardResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SettleMaturedInvestments operation middleware
+func (sh *strictHandler) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+	var request SettleMaturedInvestmentsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SettleMaturedInvestments(ctx, request.(SettleMaturedInvestmentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SettleMaturedInvestments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SettleMaturedInvestmentsResponseObject); ok {
+		if err := validResponse.VisitSettleMaturedInvestmentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetInvestEligibility operation middleware
 func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams) {
 	var request GetInvestEligibilityRequestObject
@@ -10687,6 +13214,85 @@ func (sh *strictHandler) GetInvestEligibility(w http.ResponseWriter, r *http.Req
 	}
 }
 
+// GetTransactionHistory operation middleware
+func (sh *strictHandler) GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams) {
+	var request GetTransactionHistoryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTransactionHistory(ctx, request.(GetTransactionHistoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTransactionHistory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetTransactionHistoryResponseObject); ok {
+		if err := validResponse.VisitGetTransactionHistoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetInvestmentHistory operation middleware
+func (sh *strictHandler) GetInvestmentHistory(w http.ResponseWriter, r *http.Request, params GetInvestmentHistoryParams) {
+	var request GetInvestmentHistoryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestmentHistory(ctx, request.(GetInvestmentHistoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestmentHistory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestmentHistoryResponseObject); ok {
+		if err := validResponse.VisitGetInvestmentHistoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetInvestment operation middleware
+func (sh *strictHandler) GetInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params GetInvestmentParams) {
+	var request GetInvestmentRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestment(ctx, request.(GetInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestmentResponseObject); ok {
+		if err := validResponse.VisitGetInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListPlans operation middleware
 func (sh *strictHandler) ListPlans(w http.ResponseWriter, r *http.Request) {
 	var request ListPlansRequestObject
@@ -10704,6 +13310,239 @@ func (sh *strictHandler) ListPlans(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ListPlansResponseObject); ok {
 		if err := validResponse.VisitListPlansResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetInvestmentQuote operation middleware
+func (sh *strictHandler) GetInvestmentQuote(w http.ResponseWriter, r *http.Request, params GetInvestmentQuoteParams) {
+	var request GetInvestmentQuoteRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvestmentQuote(ctx, request.(GetInvestmentQuoteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvestmentQuote")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetInvestmentQuoteResponseObject); ok {
+		if err := validResponse.VisitGetInvestmentQuoteResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// StartInvestment operation middleware
+func (sh *strictHandler) StartInvestment(w http.ResponseWriter, r *http.Request, params StartInvestmentParams) {
+	var request StartInvestmentRequestObject
+
+	request.Params = params
+
+	var body StartInvestmentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StartInvestment(ctx, request.(StartInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StartInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StartInvestmentResponseObject); ok {
+		if err := validResponse.VisitStartInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetStatement operation middleware
+func (sh *strictHandler) GetStatement(w http.ResponseWriter, r *http.Request, params GetStatementParams) {
+	var request GetStatementRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetStatement(ctx, request.(GetStatementRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetStatement")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetStatementResponseObject); ok {
+		if err := validResponse.VisitGetStatementResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ApproveInvestment operation middleware
+func (sh *strictHandler) ApproveInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params ApproveInvestmentParams) {
+	var request ApproveInvestmentRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApproveInvestment(ctx, request.(ApproveInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApproveInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApproveInvestmentResponseObject); ok {
+		if err := validResponse.VisitApproveInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// PreviewEarlyRedemption operation middleware
+func (sh *strictHandler) PreviewEarlyRedemption(w http.ResponseWriter, r *http.Request, investmentId InvestmentID) {
+	var request PreviewEarlyRedemptionRequestObject
+
+	request.InvestmentId = investmentId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PreviewEarlyRedemption(ctx, request.(PreviewEarlyRedemptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PreviewEarlyRedemption")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PreviewEarlyRedemptionResponseObject); ok {
+		if err := validResponse.VisitPreviewEarlyRedemptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RedeemEarly operation middleware
+func (sh *strictHandler) RedeemEarly(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RedeemEarlyParams) {
+	var request RedeemEarlyRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RedeemEarly(ctx, request.(RedeemEarlyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RedeemEarly")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RedeemEarlyResponseObject); ok {
+		if err := validResponse.VisitRedeemEarlyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetMaturityInstruction operation middleware
+func (sh *strictHandler) SetMaturityInstruction(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params SetMaturityInstructionParams) {
+	var request SetMaturityInstructionRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	var body SetMaturityInstructionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetMaturityInstruction(ctx, request.(SetMaturityInstructionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetMaturityInstruction")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetMaturityInstructionResponseObject); ok {
+		if err := validResponse.VisitSetMaturityInstructionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectInvestment operation middleware
+func (sh *strictHandler) RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams) {
+	var request RejectInvestmentRequestObject
+
+	request.InvestmentId = investmentId
+	request.Params = params
+
+	var body RejectInvestmentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectInvestment(ctx, request.(RejectInvestmentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectInvestment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectInvestmentResponseObject); ok {
+		if err := validResponse.VisitRejectInvestmentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -11029,6 +13868,30 @@ func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request, 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ChangePasswordResponseObject); ok {
 		if err := validResponse.VisitChangePasswordResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// StreamUserEvents operation middleware
+func (sh *strictHandler) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
+	var request StreamUserEventsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StreamUserEvents(ctx, request.(StreamUserEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StreamUserEvents")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StreamUserEventsResponseObject); ok {
+		if err := validResponse.VisitStreamUserEventsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -12293,285 +15156,347 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rchs5luarYLm1ITImSVGy7KqSYmJWlmSX2je1Lu3qbdaaYCZIopUEWABSNLvWEftzfk9sxDzKPsC8",
-	"yTzJBs4BkJlkJklZsq2q1Z/uspiJxOXg3M93fmvEcjKVggmjG/u/NcaMJkzBf54mbDKVhol4/hM39i8J",
-	"07HiU8OlaOw3zhTTTBjS7BuVsX6LSEHMmBFtpGIJoULPmCJGEkoUmzJqWEIU+zVj2pAZN2N8mE5YT/QL",
-	"32q/YvP+PhHSjLkYEUXtqFwTwyes0xONqKHjMZtQOyEmsklj/28NO4HGL1HDzKessd/QRnExanz6FDXO",
-	"pOY438Xpv0zlgKZk6h4gcggTSqk2hN3YhcFn/YzpdMpEwpJOaQJDqSbUNPYbXJhne42oMeGCT+ykumE2",
-	"XBg2Ygqmc86Mmh8ODVPLE7pgsRSJtjs2o9yQARtKxYhRc7sPdES5KH88fGun8lsXhqZsg2ObjRkenGI0",
-	"IROZsFSTMU3sEdi/xWOWuN9hK1iSbxoXcC4HPWEfSKihZELn8OacGaLHcgavxjRNmdrSJKXG7mY8pmJ0",
-	"6+P8FDWmVNEJM45ETyaUp2fUjO0/uF3d1P4jagg6sW8y+3sjatiZc8WSxr4durSH9ONrJkZ2hN2ne1UU",
-	"VCDNV2y+vJ9v6DXTQONGzZGKCmSj6ZDthxtQpntyzeaEiiT/g39rxIzGLR1yZYkP7xLQAGlOqLpmCSld",
-	"mp+42SfuQLnQxh6lHBKVCWGpx8x4zDpkxxLX7tOnPXHDNR+kjBxeHJ2e2uNQNLa7GhHWGXUIJVdXp8cH",
-	"RLEJmwyYvc9DqcjuHhnLTGk8ONhwZBj5li/c5EbtZj+Fy+L/vXO7y3uYk6BiJlOCJWRgN5MwqlLOFInl",
-	"ZEJF0iGXdnOZumEKrpWOyEBm9iZHJBOGp4H0e8LRPhzgrxlTc5JpZu/CDSNTqjVLCDcr1v5z+yhlVN0w",
-	"bdph7ndhF5eKCk1jO87pcQ2Nm8Izyaa0/qyS1K80U7Xf4Xcc/D0340TRGU2/0Cc+2Xf1VArNgDk8p8k5",
-	"3if7r1gKwwT8J51OUx5Tu2Pbf9dIXvlXvlNs2Nhv/NftXDBu4696+0QpqfBTZXq0RMbFNDOEazKhqT1o",
-	"Kys+RY0jKYYpj7/CJA5JLEWcKWXZO3JYIhWhJMnwWyzCf1dKYbIkhIk2PE17wjERS/ifosYLqQY8SZj4",
-	"8gu64CN7sbkgg8yAUKFpKmcsIU0lUxYRnWmUyhHhkylTWgpquBi1YOdfSsG+ztErpmWmYkbYRw4C0nL1",
-	"GdUkYSkzjnmOpESKOBWGKUFTHPLL76KcMNSlZpYwZkqKUdDVgDEekIQZylNNqGIg03OemcoRTPqtNC8s",
-	"3/zy830ric7iMZGDv7PYEC+pjCxoEjClMzpPJU0upXxN1eirHTXenYFM5vayGylJaj8PU7qU8g0Vc8d3",
-	"9FeYkpRkQsWcUGPYZGq0VRELSjwonO2gcVZ9wz29XdBN4UNXgmZmLBX/B/sqp26I9vcd+NSAJiRWLGHC",
-	"cJpq2N8rMVUyZlrTQcpOhOFm/uWn9p6laRs5egScaKAYvbY63yDTXDCticpSRpqgOnGhs+GQx9xetgFN",
-	"qYhZCxakGKgTVFQYPMiLKUn4cMiAgTtCc1z3SuhsOpXKsOQNSzi9BOH3NQh+yO3lm0+ZpXbgwXHMpgak",
-	"2ycvnoHWDqdTJW9YLugL4neq5JQpw1E0S3E0plwcTmQmKizLn+SMTIAFoE1mVS8D/NRaLhHhQ3It5AzM",
-	"oYJSsNddUgqihvn4E9Xj5W/YpU3pXGaGFDQoMqZ6vDDsbrdq3Ewn59Sw6oGvLo6JooYROBMQTxtP+VNR",
-	"Bfqbn39uDSFbBM0CRPwZ1XomVVK72bEUQ64m/rlFRbxydTJNbvX8dPOHP1WtBKd4zECrr10JraEXu900",
-	"NhlN0zlRLGb8xu55wmI+oSnBLy/s/JPdimUIafBL5TVU0lVJ7d5EAS6d6oLS7lZWecr2FzWvOtcEyI99",
-	"pJOptfQbL583KmaacJoeLT37T3t7VQ+jJl588Epwq8G84mKUyElj3cpggAgnV7kcxahhdzlpA7q2NbKk",
-	"cgxh+aTz+e90u91Ot7vB6QObWTjKnWdVm8TMTKrrTR69E6c7IH5nQYF8fnkEiuXJ5U8R4SMh/Q9XF8eX",
-	"d+WFUrRjO9Mlbgi8q7TnY6qtHVz+4M7uD+tIwx2q3+h8H+vpZANZspJU6DUTZKjkBHf3hvLUag5eLi9S",
-	"zgE8NmSMxHLCNLHSQQ7dYkskdUuKWt7vWNq9llYGES4OyGBOEjakWWrgOK2CfnJ+tNuFE7+0/xUBAUhh",
-	"/29x89dQafnzzy+PIje4VDj2JuPNrOZtDpNEMa03Y/SVp18eZzUVOD5Rcer5NBaUtTFTrEyv9joZmSZ2",
-	"uzVz/jY4mk4VC9yc9xhqquVMPSEsc2cW84Qlh6bkH0qoYW3DgZWuOth6CbaeEy098atyFlXVrlIDi//z",
-	"ObGsnTBh/0+TJuwlHkarculeHldvqFXwecUukmavYS9Zr+G8dE6LYUndV5xv+jYbaQ8w0+u0Y0eDF/hw",
-	"lejPOcPxyVn7+1dP/tz+8ec3u42VLHiVRlnxW739tjDPK+2chxvoG8usOAo3q0gPi9STTzasKOxm4cQ9",
-	"OZaPZ8U9LzCX2utef7c22JxDeLZ8hzZ47a17eomn1e7e+kW+5rqer+E/uGGTTcnTb12uXlOl6Hx5yuED",
-	"q6bot9RHZJ5fHjWixsnlT43IXtvLiuhMePltvrULr1tJ04gaIHFWjfDnjGWsYm/0u+HmlzvBsW69kfDx",
-	"U8Mma7cyfCHCqa3Y0HzQ5VWNmIv8VauHqRQjYL3uc6B+zSgyTWqI/bRliUuxhcV4QtiSDTeibr12ufmc",
-	"Vyz6IrBXTwdnTCT2eILFB0zinNkXWbKKJK50Vcj0siiOm9rQ4ZDccDbTRIp0DpKivNkfeFLJQzBQWClQ",
-	"nUG0Wrn5AKELZ/vgYNUbc3OUyvh6mQqEnFUvr+DV2dLEe/ct0ZPm1eVRq3T0Ky+EHA4rtVFLZEOqgMYw",
-	"OGunSLgmdOzCiC5ElhIpWESoJpS8lCTJFMzLyurvd8fdSVf3Gq2yquz+Xj+fWtq/9HEJfI5wQWZjmTKi",
-	"8Y2NaH7ROJWzRtiIxRmsOrDD5MbaC1X8OvxQHaG8YRVb1WtEpNf4sTvB/9gZP7H/2bJbTQ2ZSG3Ik2dP",
-	"uyShc02aP3z/rNsdL29sWWdf73Twc61Z6Bt3BcoLTJxKshmNjc2k+hrV3Dud4QyqfjPsY80Pcv2FhPto",
-	"ZCP/RIRLceO6qa7YiotsMqFVfpfb7cjnLPwu66taUQg0lUn05IapOWH2R+IjpyBdIACux3TKljmo9zot",
-	"Urs2YFhPaDzmgrUVown8QTGqpYjyLJM4Bc/4JNOG0NhYg5abfdIXbPYhYTc8Zv2eaMZSGC4yhn7xVI64",
-	"eM/N+EgmrBWRPvzhA/s4tfvRRytkisIFoghtLiwDG0nB9smAxtfEyJ6At+zrRprpB7+dfdJEq1CaqR8/",
-	"BBb79mNcXBeffinlKGU94T8kGEs0rM27QSHMKghrW0nAEjCZWpg4kN/gfMFVdDPkLE3qJN40M5ZRgLug",
-	"sLV4lJZxD8BzIRiBYcqcwyfFLH1ywrSmI1Zj/eXBw4jYNTrfk/2utU4OINUFTOyxnBGq21yXv3uWMqqt",
-	"5WiYIpTc0JQnpHYy7jRf2yOrmJGliiLJgMDfRxkmr1lI51ogigjmXCInQkXSE5YC4Fvwp+ZAyZlmShOa",
-	"aklGVvxYTQuG/MmY6TuRzkks5TVnpB/ffHCf+QAj991Rr77BfrerLuwLqUbSrPXsB61lfRbT0ieQiF9z",
-	"cb0icIBXfZ2Xa3qbSIG/ZesHrpr1KSh7Jykf8QFPXfRvYVPgR8x8c3qnURnLt3kgZcqoWDqQ8GLVibya",
-	"xy68VbtdOhtMuNaV+UqgzITfnT5lNVWIsMtrlhBqDshe90fCh4QKacYMbrKnXyFnnWK+UHXKX9W0j6i+",
-	"uy0l42ziU0SXVxZ+tswc4oVCziLgP1OmiOb2Ss0sE6Hg5oE98GwK9JqNDLRX8/jYfWnZNosa1/P4YiOH",
-	"zqvwIApidyq6TkLmj0REsJlVkSEtLyKMxmOUUNzosLTbLOgiJ5qKJXm3z2ZGTJxHipZ/A3f6rbxj9TYR",
-	"139hig85K84jXKtamylqTMcuJWeFK87bijS2yjMoOE4WN6JGnEpdaSiut8f81/N9Ki2k4L/K92qZEyx8",
-	"Bw6oSHrFu1ImrhVOAkvYjnYqbuotjiyWkwmr8e6uucOKDTPNksJdbrLJ1MxBYFJh7VAlb2j6WdcVLfwa",
-	"IveMcIPxziDFq5peHHte41BYOL9w5tQ0CjMpn6Lf1bqj8zypKvJumDA+V6O86cfMwCTz8JR7vKw18Qkd",
-	"se2/T9mo0oM9prtPn1XY9OwjufjpsL379JnXhIAvU02yaSqpS2RfHo+jZF7Htexj8Pg/WGVe67Lv6VbS",
-	"kWucbmztf8tfO5VjZiqtCwCNmCkcDSazacINJOL0Gr1GrjXDlwrJeuX936ZTvm2vud6+nsfb3Z0fd4ZP",
-	"4t3293SPtb8f7MTtH9lu0n5Knw2+j39IfmTd4XYgnu2d7aGS4DBfQ4d2Q0ubFJWox211OHBc+xqCzG/d",
-	"EmWiVbbBSYcxzvGN29JI9Trd52vm7275xnLPi5syHcAhA/MiKDUIjYHzdxq3kB41U1zjoa4gb8im3NLO",
-	"uRaI71c7EFCftZgPwLELCft8wjSB+VqbCiPQmwkBpzJeaZcCuCmz3tzxXfrCarm2wvH9OWrMCiFm6Q3T",
-	"JnxeM9cFrnIrpcyxt0VJdWsv8Wq2t+PIE2s8ilrmmI+s/j902dpt5NmEDtF0Vv5SdupZrbmVtreJ+pSr",
-	"TSU2Vfxa8YBqCAIZSq0RVTrgO6kZE/rxFN/fBbvJ/WOnSgHxzHDRqTVUmAoCMqTo7VjMl6jOESsf/hrb",
-	"rRRp2WwXc7ZcIQXn1tjy8g8ZDGh4+2SQZkrNSTMTwUsnlc91Gco4062IxJn5IIdD0mTJiGkiVU/EUgmm",
-	"NIE1iVErIqOUKhYR54eL7C8TauIxaSaSYbYo/huyBJD9bmliCasV9YSQ5oPPJiVNyC0VIb2UcMj8NfOw",
-	"ilbkP+0cfnTE8MK7zFR75XvCyphWRNCEbmrGnHIFp+i9cE5pxK2wxI3LbUQNWBOoALAoMLpxVRjPDjPG",
-	"XzTGs+BrlQEsz08KqqrXCQY0vq59Z0nBfSsNufCXrREVgmmbqb44bIkkF+5ewQZZd+P8o+sNC6tereDL",
-	"pDmQZgzeTLSp0TeCqyBSMKwZVPfmJljFkSHXUodbvlWcqEZFfedL8dy7MNWcLJYO9Xoer9uwN/NX83jB",
-	"AZwrwK/+elQwCr31QHQWx0zrYZam8/+ysbMTTOXKVYDz9c6ezjs4Ixd4f2bGlv3E1EiFKU8QJYkluITs",
-	"H6IgjxfjCViuuT7h+FPdPnjfdO1+pN5VvZF/dqUr/XLZS76lnRM9mKYlVzsu74AEJ3lIqnMecVeA2lkb",
-	"oLyrO/hNTrDl/amkZKgWJjfO41Oi4Dt5698wQytIVtxwJYX3DHgunrAblsop/Blia0mGKksVwx6Bk/6C",
-	"j8RppYxnION6jaNStMzFpxpWLEooJ0lI8+W7dy9fn3w4en168vbyw+mx/VEzU8ymK3jw3LyKEw+lrZUz",
-	"vWGqmqU+z3iaEPez90W42rJmz26HM9NSGdOUDOzjeiHW3e3sdLprj8jPOZ9MVDqEhe2sPEnghKuV0s9y",
-	"f39bH3dKtTn+POGuGIqiGqsWbC57ooJ9NE44YGg3pqBjgnD3SAa+nr1KyC/ZNhERdgdBsZpxzVr3YcGt",
-	"80I5eIL8MautZpMBUxHpLq3jS6kCRXdySS0oeiXDyVQR8llK6x0ohYu1gTerMp15quoIwo5MqBAZTblm",
-	"CZZBcWFvQgy1GmYmfa7vQoB4r/PD95WBCP/E6mO3az5xj6L9V3fGagSIHpDLGuyNCKq2VlWS7D51af/L",
-	"kfM6waonNE0/62OhxmCDEp3nVPO4MtuYqckxnevS40+6sDloiz559rS7OqyIo9TXusEBe9sYM7TsC5gl",
-	"5lfYpIakjGprRWcqnP8Sn+929yrXXCte7AwWhIv9uj4g3JCRVVAwSAcJc+FXjz9S/PpOdBsLveQhsceP",
-	"BFfY8sK+4YUpySX31bq7e5KTfF21yyakMqEmU9zMK2lg+aCxHnJ5kx3x/pPD2ojIlPIEMtXc+MukW32M",
-	"+H7tB/7j34nfs4goROkgY5oO2+yGiVABvhQjqf5cXf2Jm0RY7sI21R1Jdb72NKVic18VsOW13lUYsmoa",
-	"5878sAqzXqn0VlVhlF8N811mGqsmlxty5RGrpztkStF0c9fvQIqsRsmCn0K5iGM4XIOdbnWtmNkbP6ML",
-	"MuVpzc1wgeTqlFt0VIHTDJ87AJcVlGJNx9JIwEkYScGqtee/Sy5uWdJTGcI4gQAsrK3gQLOaO06rMoQH",
-	"E6wx85QE9RQe2dLk6vw1xMMg0Fs52K9WjPtA/9KAXDnftU9Nhx3zmd1Ve7OKi+LEC7tX/HxF6H+Z0Cru",
-	"RA1FvcdkFOVeJIwqoUNUZmldfGFZ6+mrNpeu13grw3d1MQ6Zcg1fqj8N/5o3mGsfeM3FdQ0JZIOUx0Sx",
-	"EddW4QYfasCBAT/HkKcpoDCsnEPFpr4t5MZsrKwHJlGhrRtpaHpClWDJosSr3PYF6ipt18LmeF5T/khx",
-	"edWEhtt2m1r7JZtdkBG/YSKy/ApMJWbJPM8dbW751zVJZO5E32ptBExQCJ+VP3168Y482Xn2rL1DaDod",
-	"0/YunnfT6W7uRe+fXw5xrMoRWuuX8xxu7ZC3cuCFhKLSkxtcndv7mtCzvq5w/RshCPxSO+ENKqjz+Ne6",
-	"SS9dsNow/jnTzHwRaIo7Qk2cyypQxELCNwH0PoRaKULpFYICyho5szEAo4zZHLSBMADEpnpCKj7iwhp3",
-	"UxbzoSvhwUumC09DagkZzGHQ1gHpY0pSnxiWpjqgc5XDVjob2NkPIFUJUXqg9hANkTxhrspTd8FiUHZf",
-	"y9FJNbDEbTLOSttYZNFv2Sxk4oMb+QVXbCg/EinIay6yj7coluDTyj9fc1HBYRFE6AMXUZBy1t4GTvXB",
-	"O3+jwG4/oCmYQGqnc3F/sGPYEXrCzOSHIY2NVB+YoIPUPlj4W8K1+6M9vnysAjCZYpaIoFK8J6BEDSKI",
-	"WpOmYDNiF6EBNJNOp4yqA8yf7xcW1V9ROuCn2oiqi4YPR9X5gFXlJJADB5taPteq+31RzJevvd8PN/Lw",
-	"qXJNNYHRz0iedYV6VYvmGnDDwA2OIdAJveauyNOjPlXaFbe7HinV5oIxcZtp35Zk8p0pfQ/mVBwt35BK",
-	"YsLbcjsB9XRDhn9p6enclTdVhGkgzK9vs0lAoes3CB+LCl+oWvvlTL4AXnKMrORrVmN8WjWfE3EP01n5",
-	"hQtmsmkFOJiZWpF2VZXcCUg1+Pv+9rY1YEuoFGOZYmFoBbZFdZz3svA2eCzP3r5EHGMwjjM4E5JwxWKT",
-	"zuERQSAnlyDkY3UaLYtVVantc6rZk12CP4M/C3DVhPNs0el0fXKiGzsq7lNYXxWFXU0tNV/pFWbLgMtl",
-	"3XyNcbFWkd9c499UiQ+ujSLRbUjXV9ORosnqbeAbqOH16WLvx3NXi+ek/zLo2NPK9atKlTTX8SKCKl5E",
-	"QMMjUuX6xeclGVytqiu5e3jIoStVZFUEACYEAcpxmNaFQ+o83I5y72wFL+SFW6MbrPTyLKoB1u5SW5OP",
-	"TRP6392/OnEV0FrUGDKmF06oZlvGVL9gJSCgohoBRXQTJszz/KDWj8n1acDYrav8KVcGLbNarIj1gEFW",
-	"D/IaebXG83nx7uUI2WFCyWt5w1JaXW0bWFAJIO/777vdH7vdnd0nt3C0Wpnki0+L/lZr+MhMETQMA73V",
-	"VhvAS9tX6sk/nv15sjP4uXuzO/7r7Md47/r1Yefv09EmDsLCBhwffv9q988/N1bwn5VuOolR1bvWaRW0",
-	"pwXWgDYRav/NP72/jMjOUzLhIjNMtw7I1LUtkCKdEy6CbRkgvzvk8OzUVZc7w4CbnqCa9A8dji2Y4Pvk",
-	"OaOKKdLLut0nMXwQ/pP1C4ZFbMU8QOwRbjDd1JkYMVWKQy1JdZmv8yi+cTGlOuS/S/uQC6hp0uw1gFhM",
-	"r9EiWpIhVZvxP1NW1yqv5efVxlnOmjvlgUYKNXKlyrlivoLn/VVspnprHF/LmVa06Lld4DwVq67Se3LP",
-	"1+YBqPsEE7wlEFwY73md9Cyi3Wzp5Qlg2tEijloJFWcIWUmzsDPVYGqfgUk3ZDUTtgwkyVK2pcmQVQAu",
-	"xmOqRixBsUtdInOn5hPvaTWS3CKM5pAxgutWbOiaPWxwOKuA9dbD563QC11oMk95aob/ys9iNX6eXgHK",
-	"FyCQuIbQfOTTTf7zX/+tatdXIegd3wrdZDMEvfwmFkD0bofL3PSksX7D7hVHrwL2cpPSGVpgbY3CGdaj",
-	"X+ZQfAUcvfxECjh79VB8jgKLV2U1Y6zOaSjs8MaZDQVmuy6FoDj86undCw7c3VazeVFc8TsrauKqhv58",
-	"TLj8o3eAhZuVBOWmp1y7/PX4cMU9kIZtjukL2Rkuk04DaAYA3TRnIara2ojX1UorKzgAkGijYUK+2G+f",
-	"xbYtMyIzmaWJBy3/LMbtJexq+UuoxuC/HkM4pDPqkF5j57+RfyLf7XS6XUjRA+Sx73afdrpdKLaC5ZHv",
-	"dhCJtfLrS+yx4sSctQew0WTG05QMGOaQGblweEbxyaRSAVhMRHJ7X1j/alJbhUa4MXaAdsGzC3shnO8M",
-	"rAlrYuT/euEv3Z/eX/oGUKCSw6/52sbGTNFbYU0LPwZ0RsI/5b2R4hsXNsrfplP+is2xbwMXQ7ky4+On",
-	"y8szsJDkkIRU/g6BcEQoE/RxCS5GqXdwep3q8OwU8ZVeyp7wCfzWXKVTPmKiFTqZXXkrDLOkmGCKBpwD",
-	"6J/VE0dS3DBhoKyKQUWNvf4YIh3KNJUzvW+fa5M/Xbx7a+09O7rMTIe8kYJB5xVaARm8gzm6vUYrIsIO",
-	"TKjL3+7YwQAIDbvc9H/r+SSdXmOf9BqdTqfX+NTHisE+PNlvISC4ew4/aq1QZrXtCaOLVaH2G0fYeCw3",
-	"TF0qfL+qO1gfU+FHG/QiZPOeIHkbQnKBFi6im/mePXTCCPZzsWyMkpcnly5QHXqr5B3nCk3R7NDNgeJs",
-	"mM5bC33R8paAN9b6zUZjQ7Kph705IDSf94DNpRs9laMtDXOxY8NHwl7Zv3bI6RCj5zCukKYwtmsr6Kbg",
-	"kOmgYEXdQHel+YzOEbiLEN8Or7i/0PvQNcSLrEFNMdMJacL1bxmwmGaa2d+UdFUH8JVUzjp25EMhxXwi",
-	"s9DOT7sB7HL2w1IQqckB8iOdAUmfvbu4jMjZ1SVs+dnh5dFPLgEcogjLPWDcYE0q5qFVHyl16rOzypv1",
-	"Hbg+fUiYIykTEo8lj1kL295hElup2xeFpoMqExomxWEq0FyQAxFcs6kptfo7AFeKD08CgU2YGUsIoZtx",
-	"5Brl2cGgJVJFh8MR5cKO7Z0dBpLv8KvweE0nQxgUQ+ra9wN1/fz82PZ1uBYOMcuvlYdyZ/zC3u7uQaEL",
-	"o0/dcDtkz9xYseTbJY6Y0WSv+6OjAjtTXbwzQ4T1MxLkFmk+/fgR+d/e7o/IXiw9270E4oPWkG4LJ27z",
-	"oZ2nHf4Vm1tSRJVOOv5r72qbC5/d6qAAlsnRp0Q7fusFLV4M+0tgq8B2C1WN4AmzTziXF3xUA8oqHAki",
-	"2UFyWN/nUfQ98qKvT0T21RNYcUYUw0AZGaZyFgSCwLAcMWPFltDz9D7g56Fo65MmJTtP2+j1I/jHngAX",
-	"XSuCBxUbKqbHfdK01Ef6BYep/ykiSkK+hWWBKFwyzXA6dgifTIB5OkZl2rCkjX/1Tj4gUX3Np3jsAcgR",
-	"Vu/gHAnk8uXd9Kijk73uTuQEYU/ENE213UGYm8sw6GNOL0oJozjTB9hkw96L1HKrfKhcU4RcQXtKwMQd",
-	"/Sz5PCFnAnasH6rtFlyl5DY+0Z7wOVBNAYmrdh37yLlLk2mhYL84f7FvuVsmAA/Sb04zMMMIOWFEjk9e",
-	"n1yekP/83/8Hj8bKKneUqRzJzPRbEPhyBAsdPnvCHRDWmMkJQ7UCHOsz4ZzrpNl/B//Rh7vTv2Bx+wUz",
-	"8bh9wQ3bB/bRxkf7SBcgonui/3P73CPVty2R75Of37y2JOv+3D/IC9IIr+Az3Sek1zhSUuu25iasvyfc",
-	"Y71Gx+11G13dBcnCEiIYt8PDVp7LFK7Hx3Yc5Bp6Q/pA2TQeF7QmqyZqAiB73CAkaUSYGEoV403I2VdP",
-	"DOZYnShTHs8JIrc2XcQiyWID/cz0FiQ1afy9tU/6qEr2HeCpkJ6yDkhfzsQhpqdbtj1fYGEHPdG/4WwG",
-	"iDH2ljtCBfQbHbkKf0B/ALIE/NRkAiOjAIDN6OfIrDhS1BN9CDW4b+s+jGHf7JBSR7l9e5c65D00P7TL",
-	"sn940rEiHgSHy+xDw8H+tmcv10KenpcLT7ws9YphLIWhHERHL4+D9BouQMAN+PCDemJ16UI5kC9w/RQ1",
-	"5JQJOuWN/caTTrfzBIpUzBjsjG10zTsLeYRe5HD+p0lj3/7xKDy00A11t9u9Vb+4jfwkvjfVsm9kqZVc",
-	"mBgZzIFYoZ/fU5xV1TfC7LfL/TKLZlhj/2+/RA3tkZoLH/FqCFfk9OIdwWYlluwSTtPUHhT8yZ4OHemQ",
-	"Lc4cPvbynWvsN5D8YQLbCbvZjj2U+6gq1+NUkEKttxNE9gJaMWP1ahQtoOciDxPMoUOBIOg7uG4PQd6H",
-	"mNRE3kC13Ywq19vYw6Nr1N3K3Ttdt8QtTSZsItV83zIHbaiyep8h/2BKOjGkLWmHWgT3umL4bITmF9wU",
-	"NyTTpHn0+tT3WbaPOGR293LLJ6/rMXQVNR1yKkhe8I7KvbSCPoDFQPtU0tzr7oFrd4m6A37+HYl7tfvX",
-	"faOmHyIcERDvXndvPfGGvqn3T+0V7QGAfOxZjatB/cdUAwmB5dgs0ic0TChchyJOwboLETWmUldcgcMk",
-	"0YGO+15ZzaezpT31lutHHYmB7mzvAqI2u2BoRPLAosYKRNYhl/YaoXE2stRkreJ9QoHCIyLYiAIUv1Qk",
-	"E1OqNMO8LgfLD2oCVJvbAQL0foSG1V63e1faXbjLjXIj+79V00T+yPZCE/pPv4TowHOZzO+d9n27g09l",
-	"r5u1yj5966vnkALALyNvmLuJG1ysQj/wz7m8e90f178Qmn3bF3Z3179Q1dD2/jnFGys1TA27cNLk/tiB",
-	"l48+x6lSV0m5Nr7pxNdQVRa6OmygsViKs0sYyI8Pgt2fgBGqyUxxY/Jy6OKpuemWYaq/zMFu/8aTT6s0",
-	"0fxwF1jdnRr/V6Yx//JleRIso45A0AJ4EATyToQEO2f5V9DG/VIDiuJtVgbkH9U2vRyz+NqpwrkUR4WU",
-	"TOi1tXdpjtC0kC1o9RqaJ4n0REAIhHE7VZaZpuB4m415PLbSPAAIbrl2FPCxOZnLTGGNUE84mBecIBej",
-	"zlZE/OMO4gYeXwIo1KTy1b/KTBUmmz9t9eIBs9NxyNNJh/xVZph8BkOE4m8sMgv5MSuHnTGVo+t0SHnm",
-	"4IIEh03FZF1G29JdXm67cFsFxgc8Gl/0si7Ps+baokONeip013dnE3ldaIoPLz1Z/9ILqQY8SZi4y6UP",
-	"19zDfi17imFFeJkCBTnoK3/B8Y+1dzt345Tud0C5qLzZGO3APFBiH/XsJ6aGpnKUsSgHwvFBZQcElZee",
-	"u85mOZhLT3CjEa/FEjEVeGESaui+M+0RzMX+1b0GyQ/IJgr85Zox58h1j9mhISFrQhMHML4irsgFubog",
-	"iUxTqjS45voepqTvQ6Y1KDgRmAZTpsicUUWaiHDjzAzX32tq/+e7bsf+XfTEdzvdbhFbpdUhfTpV/Tw4",
-	"uxZiKUyP/Me/W2uGbPeEx6Wxf9rpdvt1ACsFdCZYT8L1NKXzDuk7+6tPZlJd6xxMpyfMWMlsNA7rtzSw",
-	"pcNRY07DPuljAAhW0l+GfOkvz6gnCpgvEeljYlhpAA9K03eoNP0imEu/YCzk9ABlmMpo9J8gDWk6R+ep",
-	"nz8eS+noD3JGDFi11iCccM1cFgqEE6aKY8icijmJ1XxqpGs1XMFZrQ4MhP0l/RkBu6aGFRbure58IS8F",
-	"DB6wCI0MGYs6KnrqQndDeySbM62iQjJxWIx1WilgNX7B3YbxK3b6Ah1qdnqWgX2BfT5zrnurUkeIoxiY",
-	"qWWJBShE5M8+nq4KOw3bt8k+T+kcOxyUGtbWK35SDPkos6fvMVXCi6R59Prk8PwvJxeXH45Pzt5dnF5+",
-	"ODw+Pj+5uDi5aEUEAm74OoY6pEogRHIoXL98uzyXRwnkZG8jxAFQb4ypsPd1EFqoQpS+8jaWm+ky/WUd",
-	"jUvtgOuuqJ/Ol7ifrmG6a40OUSXcVR9jyjNUPZX4w78dpQSwh3nolgKo2ssozADyFFh8nzSvLo4tn8po",
-	"ms59rlwCEG9W40m4ZSyFzHyUDFh033J2ck+sTJ2HG+IMbKsid6AX1xamRxXQjWiqGE3mxKXIb/UE+MwX",
-	"sY8QLNileKOeXUVy7vnj0Fj3QXoFj0qzDD60r+sb9FC/laGlAM30ub7Ar6L5/zFdjoXgGxwD6M+OxYvE",
-	"IbahbkWVsheXNHEnnUWfTLjQrduwF7SWIX9aLzIZqMUE5lIZkjhnMQArUeKyP8NknVc/tnYK8AiPAocO",
-	"hWIxwukx0RnwyZ7ol1r+u3y+BRkXFOMlcRWFbDxkWhrC1mMuRj3BC3B3mJGHJS2OaZS2tEOuLo4vwUSA",
-	"KiVqyI790z5keEnRjsfW4sePwNCQoGLZKvypQ15IRZ5fHsF8Ti5/ipzLxCXnEdRrraiISL9UgdAnzbEr",
-	"v+kJywQ1E6aFmRHIHMIawVBRcAIsKVkB/5eUx+yQw+KO98SY6jEw+wEY74nLoImV1Nrr7GYo1WS/wLiL",
-	"ZwYDjAscfMCsfWHH6mx1yFtIaaj3PTX3uk8qvSNIcA+dgxcn+Y0YeN5VvlLHWbiOD56V/5448wWdY07B",
-	"XGbYicNZptY4XWRWt2HEi+6iwIYd/EHbjb3KInMH78hDP1DPopseViTVkDBkM/2uXIl+00PbMSuoUMpU",
-	"yeiIyDQJcaV7ktioJq+3Ci4XCh1DTibAz0vDNOrsFMWtk5LLoXhVxPF7qAy7Emzw4WjcvkjmUeH+lmwd",
-	"TyHn4Ac+SZ4UVccvqGzbH9zFxeqq7d9KsJT18eGlN299ES8LHzpufIoelpyoExFl7eazLsFXijGXospe",
-	"RWiCNTETrigBJMUBoWIuBSMs1Yzsdfdad9EgMP97d0i3HbRi0ZQr05B7IMCJPVReXofw9nDY+bvh8FHf",
-	"zhnz3u4GH7uU8g0Vc7cV+l6u2mWmBJHDITEz2UaE0WIFBOAgYO49tj90gNHA2LEopXD14CZ9xr1DmNP6",
-	"a4e//35uXRnH8CtfunLHhqqrJzAKWeoshyFtPYaKFhGzA3TEY9wVWx3kuMR48o/398HcX7Hi+jpnIuLs",
-	"h3jFdHoP91YHNM0axycWX1Ii2MwjUGLPVQwAo4uxv3C9+96Q0qVpI/iVNbewZKB2wTx3uEEN4pI5BtO+",
-	"Z27yhS7zAnBpjYqXg3vSJPFJmrTUThJwPh+dVTXOKshf0syAQyKb+qqw0vbd8b5gTVkRdr7G6eCUJr1P",
-	"tg7TlAw5SxPkzl6GQG5gdb+GqCfCT1iwOGAkNML6oVDIvRVBqefWuzTJxTrXhItYKsVis9Uh74TvWInh",
-	"zKtTV7KL0e4E6x6MJNtQpFrpqy4v+6E6q0uzfIDhRgR5f5S4D0Di4lmU1eEmE0lAFYFMSYezflfteCjV",
-	"SJoS16gue3LV21unQ9fQHIJcUCDkY4HUOAdmRGauiTnFKjyScnHd2bKCFSYvlettznqiPFRETA4cD5AI",
-	"UEyIJcRkRucdstfthtRlJqDDpsA05y2ybdlT6SdyQ1OeuN+rGMjCDjxQBvKiNMuHx0AOXRPIz+cgf+Cr",
-	"vbL4BWBc8Fjb+WXZ+FoX05LwSo+Y8VjYdfEp+P1hBqUQorA+w/13FYu6XEpnvyO7dmen1x1uhe+5vJ1n",
-	"ViEFSxu6AErlkwOaMdWszYVmwh73jetRbN8BVJy8wEkzquJxo6aoaacSw/4rEtlGFXQeEHNd3RzsabkE",
-	"7XdFiCceMkati52A/7uWKgPgRYkoASlnO3UN+moUCEha7+Oz5w5Ux3e/YQnpo4r/L/jAP9vBHFKP+4uR",
-	"ZtpvIb6PC8UHkJ5QMAT2BVTt05QlDvnmIEeRccrGliZ9z3T7xCUy+eBrT/RjmTAH6dH33fz7CGeTt6wc",
-	"Y+OMkh0HmZl27q5hPWyyg5QB58JOjkew0CYIxsO+Komf0lRJObSLmikpRpWFTPAZ1/7vQWouL8MMv5HW",
-	"UidRLjyOykGOR+SB0B3a0GMs+PevZb3ggusxoWQR0MvfOzBc8hBEziKC9QWpF4Da/tk6GbJI/+3auoKj",
-	"MYtdHRKkekeEffRocaGZaagvO3t1dOKz+xSwGvcPfPj0GFsPbOmeEBLQ3AG6zKOidYjnwwF0DeuOAAXP",
-	"tX0JlwTqliq5NMKcC7TgLEfzHBL8Q1ivDTWeDl1qLjOlSdNvb08sMGDXvAQMSPvNnMcBeOXSLEAy5Hw1",
-	"HGBPlH1ssHkcUalYUjUSA4TMHA6rnuP6naspBV9QlRz11FR/7/1QqSlV6lwGUbGrR3r6bOOBYKW3GmhR",
-	"H3vS3a1qBgXAneXeTwgBCS+9lsjCy9x78VOfHkDhOXKLrQAlGS5ImXvcnSdA3V4tQyjc0AKuoZGemwEv",
-	"AD7QvNh9+qwVId/AfGy88x5CiRI9lsq0Uw6F5iUVqVMqZJz58pkUdETQ3Ox6sXB0HyxWM8bscq6J5oZB",
-	"xoRL8oakCfuqto/0t/sdstfdwwvqpu15L0ecmbyUqv7GgQ99s+sWuuHf4sJtRN6Xft8tXRTBBgkTyVRy",
-	"bOL/u6T352zkYLZq5OQdKP16HtcSOKZKuRKDUO7vqibTuaUg6DdERRIV+opT6GQecygFhCImV5vEpYiw",
-	"yho7B3jEpaDgCbQGEC6AfaTQAw/qDrCbBUAa1mAGvJm/mscP1HGCc1vhOdnS5NVfj4i17z/fdv0CLpEt",
-	"TcqgFwVKs5RzOw/J9Tz2mdobZGg/3ON8NY//YInZp6VDLudnY0Lm7RK0V9HGcoJnTh3rQH5ezeMjqtmt",
-	"6cLamQ8pbdOvow547E584CsYq/eS5VnJYFBrcuiV2QDwc1xFeZApa9xkdyG+bQd5s6YwAORVoSigWL67",
-	"uJ7lKl6Mtgmi5YT5TNaecD9aQ8yBlUiFz/Xzjeg74F37GhjHoKVBgxaHO+FdV1JUmkhufZ/DXDe/RF/J",
-	"ffVqHrtOGgX31bcKsoVWYo9uqW+XzONOoezDzbnIl2QcQUHe/i3/4qft3zRP2KcVKrZidKJdFS+UybHE",
-	"adXowjaGxmNA0Wj2j5CI28dc+x4Y+4UnAJ/657Z/6nI+Ze138CW9T4TUgg+HfQDOpSIZyI92d8KYF874",
-	"aJ8BSne/5fpY2LlABS+inapMYONq6G8hh4Ueox1yAaVcEzonQ2biMYDSOC4ftgdLkBmNxz2BT0Hpri/S",
-	"dT4/95a3iEgqRweE5qhT+CbCuMiZ6JDDvCigJxxu9l7kq7No3nMGhi+jqHbI3k43N2Bg9y3bTljKsBo6",
-	"YaonnBMO+8h4MHNfae2rtynAXNabKa/m8bGbyl0YcAWoYU51q8ENfROpneXeXHUj84StHHNdp1z7/m1h",
-	"E2VsmGlruB9lDh1ajA24oOBbWDLaK2th3LZ/xWKYvZ0N+NlLKdj9VFfKmQDMPXsRlnD67my5AZdDQ36F",
-	"dnTo8w3tJMKlc3nIaPYfkD7+Rx/hz4aKMcD1BmxGyEI3uVsA8tWhcH65DNO5EYCjTKDomJVcCNC8Fx90",
-	"2CiBDfnizZ4YYoqnlRtVdxZf/aPoS1jD91jh+ag+rajwzH19vrH4kirlcNT8BfwCihUEf+pzFgrpydBK",
-	"ALsIoJrnWv34hjeuCZRvgAjthlwMmZyzYaZpqvd7AnIX67KuyTZZlbx4gPkDW6ei8FerG/hAmn8C0hf2",
-	"Sa8h2Mx1Buo1+mTrLZuFCIJUxHUHSphxoKrvQ9Jm3hLIcsk5gLIiU+xsQXObUnIq+E35aGwiMgDMQK7D",
-	"d0Cnm4WSAeT6WB6EgZWekFMGNRyL+RCQVMqE75eOsC/YYIZr0nePv8aeTs53De26wFU8lKonfOtzdC8v",
-	"tGmCxklulA++NdRiB6Z+q0Os9spFxlxnrqV2UYgqk0eQS3FMYuQIk15d2JYa3xA+b8BuzfCeWF6SXbFd",
-	"kkt7gfFoaqUexnCFhAWDWhziM04uhVIcTScsbAXMAoJBriEVZNj7Kp7CR9CZYOkBQjs+69idDSi/IFX1",
-	"uCfsK4u0Z6SZfvCkDeR3Ijxs5bN2wkfcFGpvAHt4uaAEic0KW9SMISE49KaCZfqr5pN0mqCJl0rPWjC3",
-	"J/ncCt1s+og5XErqGTAr4f0zAWwYGuLEhuhsOpXKdOC67f5Iti6lJBO7R9QYNpkaHV4xyrWKs8fy1lNy",
-	"Zwtnfc6MmrchMaoSuw+Y0wPN6gEafUzoeSxwuHPg8cI1XEOfrEuJFnnN0B3ijnCD8h651T0bCs/ckWad",
-	"hTiQMmVUVFGovRm5D8AzMk+jXtw7FeMLAWMGnG1EhYNGkf7i3HWvvVDc/g2Uk0/1qhVmZblEpUXJ7xs1",
-	"Ws2AJftrhWpQDHoChGqFYM/l7ArNodUhheI4x8OHPE0JFyiAcsVoKyJbh6gbwox8LdyzihI4r7FBwx9M",
-	"8CwOtCA54acP7kGQUJdjd0gLaaJBzqQyF/ydLehqmPIb1hMLO7sf2hsGcZ9X3EPDwwgaDgThFxEr4cyS",
-	"gOvBUa+okbXaezF11mddwVjNlZpCq1YYevK6tVA8sbRzRs34ARnKr4srepSkj5L0fiXpMs/EDpXK8qmi",
-	"ida6G9OXWX3y2mE6o3ONNjT07swbdmMFYIe89+ABYJHxYiLu0cX5C98+OuXXLO/A2hPuQmL4QHjbxDCP",
-	"iw1sLpCuzEwNT7Gz/zbOKHfF7NS+bj5GXTEaVEgAfnoeDQciqHJ73IFmpmNpZL1i8Kezk5eWOs7eviTZ",
-	"lBhJnpI3z0lzb+cp2TpTEgInMEZefk6KL/EJHbHOlmsXDv+CPuCKactOAMTAkInUhjzd2SXTj86F02Zg",
-	"xybentdG8akG3cIj3JNm6vL5CDNxp1JQYUuaM1jkF7XdJllq+JQqsz2UatIGBP4SYU6VnZlxzVXDtq+P",
-	"bBQl0N/ci7+Ex7Cd7EORVJAoMU2glTJ05SV9mHBoLSLYDIlgS5Or89d/OLG1s8EnzujcEuWllK+pGjF8",
-	"7+km63G+Dpa8YQmnl5YCvrX/+Ap7PkGnkgIzwPDMNcgQk2c8Tt1FvEvRJYyx/ZugE7Yycazm0lcEO+H/",
-	"VgU7p1bTVvbF//m3w/b/oO1/dNs/fmj/8tvOs+jZ3qder9P8+3T0v6Zi1Pqu8TnN4+BKbP99yka3jXtG",
-	"7t2pGN1LyBT59e8IPPCwTHl3JC5o0axouqbXiEdwlzNBwisQe+yQQ/cX39H714ymWAXkXQ1cuTIcD3po",
-	"BWJo7HDgvBEwhnKMU+Rom/2BFJnue4d16Hri50Hg9xaieIHf3YzZJAqWNY2vR9AGKSKZxn4XwQuN7ZU7",
-	"4RugeBBu2AQLEVxatp8LRlJD9kZE6ABCFgj0ZKdttwOTI4JPl2uScm1cP3uZGRDqUPcMjiZ7it6iFTLf",
-	"3oj0w3+DPLG27xwb+7tefPDnXuNt4S3fIX2JPZyHk36YGcf5/GozRh0RhrV+1fzRbyl0KrPWA/1jvVrK",
-	"xXWEd8GplIVLqe/OJhTT41VYaDTR4Plyj0I3NEMNszos1iEXgjbwJAX/Vd9xEPgzhqaMu3c94QNBOBTY",
-	"KwSwaPKecN40GNIJT+ekqVimfViRS9HqkGLZs8ISPNlzPjH/YTQs9nOjDbR7765Cz1Zl5gS8fsF8UtID",
-	"hlqzW3vuRq/OT4C1hASFRyC1dTarq4318qtASC4jz2r/1AGM2e2/g92q2MgKEVV/BbEjhb1iOhvYHwYs",
-	"BBYjX3ULpXjNlekE4KPRYI2HuG2r1M3J9/RwxiigKznIzQJLgnSlWE5YKTpu90X3RP9fFBv+cx/Dr5To",
-	"MQW3NBfXB/mzMy50ySdeCxi3GncpqklsOBtLwcjbbDJg6nbQcqvw6cDbu9QXhfgDZMlWNSdx57sGOeW8",
-	"tMXL21cHl2JpvqYi8cnu50ClfDXYftyXW7mod7644X8eTjNgbHwxj/X/f65kZGVFpLcCkMmdmCgXUKAc",
-	"qrCqAZnDc5+FVHXHpMhvkZnolpt0HhMN70tnf82HBmSxnjLhSjNuCXfk4qBLiEeA0+Yl0PZv8E9Q7z6t",
-	"yFq+cKmEvo17LuzOAfbN/T7M0ohMQ1yXi62qfi+F72/kccqnuDpxvwDgtfvDg5ZKhR14iKnGmt2h39cj",
-	"rM/6YCczTr/P81B93BON2JAAmaMqlnBUb42guizOYHKs7WTk9m8m5wGVFsJlmJxVy3U+RcFmbZePS1Om",
-	"PJBqh5wszRdSWyH/Ev7cE2AuQBNifL9kJ1RAS1YjltuFeL/DJgzFfCte8g1CtbA5XjQ/3s21d7PXgIyl",
-	"GdViy5AJ6zX2SSrja/AezcYSivzuI+nMT6CdypVoD77u8LUcfUPn60aIlIWpngij5pugU15iZtrvCg3C",
-	"r9NysUIVSNnJWkbcvKMLVTORQNLVZhmKFyAqUMSgqS9VZbYiOEvLKYuk2c9rL/qtCIINCRnMEfK6Nj9x",
-	"dXrigcOEZDdcZi7tUBs51dBFhQNA5D1nEpa8tj3h8gqrSzWgda+zFptCCqxv1UyYyPcSzzRLIqLYNKUx",
-	"7gfsL1M94YaKyCBTwtifAPPS9Y7JMydb+8WOcIgRB2EfSMV3q5hRbshbF1zSPYHdyn3CLUDUhXN12fjF",
-	"mghHiwAyhL59TAmxHzQ8TdF7VS1HCzT2h0hTvCiu6NtDIFzkxbWPqYcPEMrc3qpC9VgNz7yTyBfJXwrO",
-	"b7gz9Y6k6scfcphoDfFjgZPza/vO3q3OI33fcxeOEkUvRVvurIqAKbeiKoVrc+Ef+jpqJwZQN9A2D7G3",
-	"ll9DhLmUisUI2Aed7H9/COmVEX5aXuo9nfq2YjfymrUhbVmvcoLbx97Zpwq08LvkXCdQSfkY1q5jNiIp",
-	"O3kI+xizqUvUl4LdF+X5qAuizlQ1wkxqUykqnEA82dQD9Gzvc7IU/yi0+LVTFC09WQPMGTIB6Oh+2BgG",
-	"RdZE8Aqhk98/qMkFLubhxRkuQpX6I6bJt+zviMfgwcN8nPEgpMrx0LBNE2ogU/bOQUgse/CtnmqCji8w",
-	"WSdlQ4NNFRUjmYhduz/IGXI1165yasCI+5WMmWKdUE8xoXPEOhqwnug1eg3SVGwSgPDsQwi7xo0GeLOW",
-	"xy1z7MdhOvtH7S9X569Jv1Ax0+8JxFJhSQ4ojk3Ym77Mq5jYH0GGQpIopjU8BsjlLcI1dIlzeB2QsLRP",
-	"eljK0mtAwiNEjqByAEMxDsZJyWw0Ls+puson+dzkhK/Esq7CDB9Ybelixc6jN+dei2PsxlZ40u2NwaqF",
-	"O0r/bDpSNMnZTqXvvK9kuoy04v5RwElqUk36Bf7WB9DEVhFxxo4EVQE9EQbDl0OOEAw4KeDr2HfKfSI1",
-	"S1kM7ShlyrY65FAgglRPOLaXJ5Ii2CN+t7m3u1tT5ZfvwoNlAGGKj/1mH7WW+kazNNQzAMnfNkcKb865",
-	"TNmCdmIlaAGJVNezize+lJXY/9GkP1RSQHO4hPQHNL7uRwDmGgp3d7rR3g9Po++fdclgbhlAc2/nCdl6",
-	"waG1yD8CGkdPpNhbmgqy033zvLPVisAomk8ZFA1H5Ozty4i8PH0RkfdscBaR52/OIvLTyekR1BMfv/B4",
-	"2i54B5rNFlZPGQhtIWTtYJ4XFQG2WpxCRjB8CYuXPQoIlI5hsVyHAB4ZzuRPZy+jnoD52IXbb1ttjaap",
-	"nLEkVDRjIVcBcBgr5gfSjEnT8zvcffwjbGZP2DHtXhbgKbcspx1iQnbePSM0xagGtYRJIU7ciFoOSl1v",
-	"PXRnQdbtnMgbpjrEHoh7ATBWsfyaCY9BrI1UdMT8Jo5ZmriiEjvwhE2kmh/A5BApB7j7EFJb7KuIr2t1",
-	"RETanI0B07i4OTPKXX9i12JAqh70xYEpF/sGUg+uXVvUXSLmh1TbbY91owrMqAHEsGmh5zet+H41jy/s",
-	"ORpj2XeV6et+PHBoRtpVFs2Ia+7xWOv9e6/1vrBG9RLKcPE+3wlxGMI6c6shlVL3vCVd5gH5w4/5ceWb",
-	"+BcXhXxMkNs0XA47Ni9g9AQnRl0O6+dHIJdD6MtBgGULvVA7jdXUERRZObR6xGKdMqWloCkBbBSuCVNU",
-	"s4Q0QbzLth4rllhG3Irs8z0RXGBMJLmvaCIFm5MxtxJ9TrShc4ennyW8ErcHJ3Enz/I3uilHiNr/oE2Y",
-	"b2qR2P0pVh3d3hqxIzhW7+wRe6WOFZ35tjt54CKr7kc3HJIp5Qnp0wlM4j//9d/IkLE+kaIdjykXrrw7",
-	"lipxGHpzmRliFBUaZ0LGVI9J0zN/qN6MegLS6a6FnAn0f7oPuDAN1ZoZp1o7nVpRw1DtH8s0wYw3Y1J7",
-	"HcEYYawn4rEV9El4hwu7JaGje7lxkN2MRNEZTauaBrmEP+6Lv51KTEDcOkMAc+kOyN7uriuyLYwpRQFa",
-	"0sFVeNDn+kZB78MAt77Q+asPKmB0uLiwh+eCeWwm9DDQ8Be5iByWr9Qa2Pv8SX0L+PvAE2Mo9Kx3zfwk",
-	"00R7TtgnzauL41aulYR7Tm8oT+3WkAFNqcOBgfITv6ZFZortpGd2AHOIyg+gv/QFMzOprvtRqZIl/5rz",
-	"gmA7j2INDSg6egy9beMxS7KUkaZmjPTz5f6aScP6rYNiDrHnn1KRApYMiJnQswP7g3glLQeeQ4/OhHIh",
-	"mAlKnOPnbiWRa3iYTQgXcZolVkXa63YjrKTviYVdiHwnE18oKOjETrUwpI+sTZUcpGzS6gA33rIb41rv",
-	"9ESBhLgm3+10O93uFhmwVM4wPuD2aEv7d3DHt06FzoZDHnO7Ge4498l3P0MGeDjoLUIHPvi3dPod8hac",
-	"UjRkKC7quc297pNKzzoS5B0kwlfi8EcL8/xGDL6wUTWxNucMKbCUx4jbfXaD09fEyLC7OTtaZolGWs4O",
-	"d/2WDHzRfRH42YiZdj7AYmvTKs2WplqSETNlVbHZt6Zhv+WVSK4q5i/krCea/fDDc/x7vxXZpaEKWYN9",
-	"9RU1vK8DlrX+3i3dt98FuN07wUrKhzXQ5UwwBdDpIBQhOuv74JG97l7rvqjZ+QBWVfLl+/6Te/hhgqnl",
-	"83zNvVRYRSP6G7fkDppcYUq11Xd3OuTNm3O/L3zmoZ/yH6xXd2HrS326USu+VZvuOxoooLGvxMZ02mvw",
-	"fwTln+rcJjhwjYKcIRPcJ+U30BTQRIqecKB5AEGZN/aSWQquH8ZvmB9zUX0H6e/0XAqQXzOeptZgmFKe",
-	"WMMHbRjoZuSaoXsX0ATBwoq6vl9XYcj+ogHX74mmz3hzYWqWJgSipVlqIrAPct3fbVkrIqKQJhyUdzB2",
-	"ClIA2rC6iRYS7lzvjWJTU/vRVGprlsk402u1gT/D6VbHUxbws3BrbgmhVTWQ29eNYzPPNh65RAh1M93t",
-	"dr9uKvzibtcyKWnY1zUNvqXe/h7KlUu+yyEQN7opYql9G+GZ65lToPyYCs8ECDeR84kSh6hrj/SehCV6",
-	"XVd7rC+Linx199KCJ7pD3kpgfLnnw7UpFQlwCd/N2Hk+anqV/vFctucL63rsX/rosV3Rv7TIOg6KwRxo",
-	"qAiJVr7p5ZIhff8u3XKs+bfGgFHF1GFmBc7ffrGXDAEmwl9+sS+oG39lM5U29hvbdMrhfrmZLHKaU4FZ",
-	"Q9AeZCB9r08cqJPLwQkzFG72csuTdjaNSMB6cCnJUaE4QuS43X5FhZEx1L089BX2bBd0xKDD89B1pCpv",
-	"cmEgjCIuD3Tqk02cutN89dejFmm7hLrIZ5HZMRMWc5h0YdjreVw1KHBnyEjKS+fgbxUPHyNEuyZtQu2S",
-	"MpoSDKhjgHHIHNYG6uJO5hRGntI5pqgtj11U69u5e94Rqhci1goETab4HScPIuIyKgv+ditOCt8vku/y",
-	"FAA+ldlbkFBDOyV8VPyhck9uWCqndlltKNQYs3TKlD7w+O/Nve5ei3BhKSrJ4JIUhk7y1xuffvn0/wIA",
-	"AP//",
+	"7L3rctvG/iD4Kr3cbImsA1KULDuJVFMzsiwnOr7pWNJJsocZswk0yY7AbqS7IZon66r5OJ+npmoeZR9g",
+	"3uT/JFv9+3UDDRIgKUu2lay/JBYB9PV3v/7RiuUsk4IJo1uHf7SmjCZMwT/PEjbLpGEiXvzIjf0lYTpW",
+	"PDNcitZh61wxzYQh7aFRORt2iBTETBnRRiqWECr0nCliJKFEsYxRwxKi2O8504bMuZniy3TGBmIYzNV9",
+	"wRbDQyKkmXIxIYraUbkmhs9YbyBaUUvHUzajdkFM5LPW4b9adgGtX6OWWWSsddjSRnExaX34ELXOpea4",
+	"3uXl/5DKEU1J5l4gcgwLSqk2hN3YjcG0fsU0y5hIWNKrLGAs1Yya1mGLC/PkoBW1ZlzwmV1Uv1gNF4ZN",
+	"mILlvGVGLY7HhqnVBV2wWIpE2xObU27IiI2lYsSohT0HOqFcVCcv5tqrnevC0JRtcW3zKcOLU4wmZCYT",
+	"lmoypYm9AvtbPGWJew5HwZLy0LiAezkaCPtCQg0lM7qALxfMED2Vc/g0pmnK1I4mKTX2NOMpFZNbX+eH",
+	"qJVRRWfMOBA9nVGenlMztX9wu7vM/hG1BJ3ZL5l93opaduVcsaR1aIeunCF9/5KJiR1h//FBHQT9yC1A",
+	"L54rOVs9zOdcaUOuLk9IQheEizjNHYzAan7PmVqUyxnbMWrBJ6GGtdbMfilX535JbzG1kbecOMDIF2yx",
+	"Ovsres00oLZRC0SeAFs0HbPDAvGr6E6u2YJQkZQ/+K8mzGiEpDGcqyMhAPqkPaPqmiWkQit+5OaQODjm",
+	"QhsLwXJMVC6ERRoz5zHrkT2LU/uPHw/EDdd8lDJyfHFydmahUNHYAlNEWG/SI5RcXZ09OyKKzdhsxCwZ",
+	"G0tF9g/IVOZKI7zC8SKdLM93iYC1GmHsMdAI//de7dGLG6bNjAlz9qwBsHn5SrItfD85uB2BPC7RXDGT",
+	"K8ESMrI3RxhVKWeKxHI2oyLpkUt7k0zdMAWkS0dkJHNLLSOSC8PTgrwMhKMvAC0AoyTXzNKbG0YyqjVL",
+	"CDdrDvrn7knKqLLb7xZrvwtJvlRUaBrbcRqP2wTv3PG8rzRTzdd6x8F/4maaKDqn6Sea4oP9VmdSaAYE",
+	"+ClN3iLy2r9iKQwT8E+aZSmPqT2x3d80glc5yzeKjVuHrf9ztxQ+dvGp3j1VSiqcqgqPFsi4yHJDuCYz",
+	"mtqLtgTvQ9Q6kWKc8vgzLOKYxFLEuVKWhSIXI1IRSpIc52IR/l0r6ZAVQYdow9N0IBzFsoD/IWo9l2rE",
+	"k4SJT7+hCz6xiM0FGeUGGDdNUzlnCWkrmbKI6Fyj5BMRPsuY0lJQw8WkAyf/gxTs81y9YlrmKmaEvecg",
+	"hFgWMqeaJCxlxlHqiZQIEWfCMCVoikN++lOUM4by6twCxlxJMSnkYSCMRyRhhvJUE6oYyE0lzUzlBBb9",
+	"Wprnlm5++vW+lkTn8ZTI0W8sNsSzRSMDaQ2WdE4XqaTJpZQvqZp8tqtG3BnJZGGR3UhJUjs9LOlSyldU",
+	"LBzd0Z9hSVKSGRULQo1hs8xoK2QFihII9d1Cqq+bw729G8j/MNGVoLmZSsX/zT7LrRuiPb4DnRrRhMSK",
+	"JUwYTlMN53slMiVjpjUdpexUGG4Wn35pP7E07SJFj4ASjRSj11bAHOWaC6Y1UXnKSBvkNC50Ph7zmFtk",
+	"G9GUiph1YEOKgThBRY1SibSYkoSPxwwIuAM0R3WvhM6zTCrDklcs4fQSmN/nAPgxt8i3yJiFdqDBccwy",
+	"A9ztg2fPAGvHWabkDSsZfcB+MyUzpgxH1izFyZRycTyTuajR3n+UczIDEoB6rxW9DNBTqx1GhI/JtZBz",
+	"UDkDoeCgvyIURC3z/keqp6tz2K1ldCFzQwIJikypni4Nu9+vGzfXyVurn9QOfHXxjChqGIE7Afa09ZI/",
+	"hCLQv/z6S40TyaJdwlMErnPJRc0ZO9Cz/1xZfOJWvlnVCpfiXvID1y3pBKSOc6r1XKqk8f5jKcZczfx7",
+	"y4pI7YHLNLnV+9n2L3+o2wku8RkDRaNxJ7QBhC0E0NjkNE0XRLGY8RsLBgmL+YymBGdeAoZH+zXbENLg",
+	"TNU91IJ6RRPYRiavANqSHuF2VnvL9ola1N1rAnDF3tNZltqPfnjaqllpwml6svLu3w4O6l5G5SB88Upw",
+	"K1S94GKSgNVi/c5ggAgXV7sdxahhd7lpA+K/1fukcjRq9abL9e/1+/1ev7/F7QPlW7rKvSd1h8TMXKrr",
+	"bV69E/E9Iv5kQaZ9enkCsu7p5Y8R4RMh/YOri2eXdyXPUnRju9IVAg3ktHLmU6qtal6dcG//u02g4S7V",
+	"H3R5js1wsgV7Wwsq9JoJMlZyhqd7Q3lqhRkvKixDzhG8NmaMxHLGNLEMS47dZisgdUuIWj3vWNqzlpYt",
+	"Ei6OyGhBEjameWrgOq3OcPr2ZL8PN35p/xUBAEhh/7d8+BugtDr908uTyA0uFY69zXhzqwyY4yRRTOvt",
+	"CH3t7VfHWQ8Fz6iejiRFxtLIcrlhM71J7qow8JIJUaXoAlgYE4ld97bjOYPsmWGzuuHQUqafLl5J4czS",
+	"24wKb7+Fb1dHXTpRfwIrk5WbqT1TpL01mFRe7ZJMPmWKVWmAJVFGpokFYc2cDRfAvVfHVran54aaet7d",
+	"jFyrHI/FPGHJsVkRu7qGz1hrPbI0SwWbqfvKG78rpzjXnSo1sPl/vCWWXRIm7P80acNZ4mV0arfuZZz6",
+	"A7V6HK85RdIetCzhGrScMdZJhixpmsW5eW5zkPYC841g7mDwAl+uE6dKavvs9Lz77YtH/+h+//Or/dZa",
+	"trZOcah51qymL63zSjsb8RYy3Cp7iwrMCuFhGXrKxRY7Kk4zuHEPjtXrWYPnAcFuRPdm3NricI7h3SoO",
+	"bfHZa/f2Cp9oPL3Nm3zJdTNdwz+2osJLR7eJEJcTrFuiP1Lv3Hx6edKKWqeXP7Yii7aXNY7O4uPX5dEu",
+	"fW65dytqARdfN8I/cpazmrPRb8bbI3eCY936IGHyek65rPb6GSJc2poDLQdd3dWEOSd6vcidSjEB0uum",
+	"A5F2TpFoUkPs1JYkrriQlt1GxZFseRBN+7XbLde8ZtMXBXn1cHDuWH2hRQOReMvshyxZBxJXui764DJk",
+	"x21t6HhMbjibayJFugBOUT3sdzyppSHoc69lqE7JXC8wvgMPldMncbD6g7k5SWV8vQoFQs7rtxcY73Y0",
+	"8U4cC/SkfXV50qlc/VqEkONxrYRvgWxMFcAYxjnYJRKuCZ0617TzhKZEChYRqgklP0iS5ArWZXn1t/vT",
+	"/qyvB61OVf1wvzevpxH2L737Cd8jXJD5VKaMaPxiK5hfVvjlvFUcxPIK1l3YcXLjBfhlel08qHdE37Ca",
+	"oxq0IjJofd+f4T/2po/sPzv2qKkhM6kNefTkcZ8kdKFJ+7tvn/T709WDrepBmw05fq0NG33lUKC6wVqL",
+	"YCOMTc2sHo0a8E7nuIK6Z4a9b3ggNyMk4CPGj7gposKWacd1S11zFBf5bEbrbFm3O5GP2fhd9le3o1Oq",
+	"0sVblrBZ5qMmqlsaSzVmlqPUoyGqbGTCb5ggeVYrgFeCO+p2lSkuYp7RtEG7QCvGiMbX3qO3YgLpbbTo",
+	"LYWYlHNGwR5rj8i7XKsrO71hakGYfUh8DAEwYAgF0VOasVUm442dywRBG9jMjMZTLlhXMZrAD4pRLUVU",
+	"xrTFKfiIZrk2hMaGSEG4OSRDwebvEnbDYzYciHYsheEiZ+ghSuWEi5+4mZ7IhHUiMoQf3rH3mT2bISpq",
+	"TtUGf1qXC0vjJ1KwQ3/sAwFf2c+NNNk7f7RD0kbFWZrMj1+42Id2Mi6uw7d/kHKSsoHwEwnGEg1789Z3",
+	"CDgQhHUts2QJaJUdDKEpiVy54TqQG3OWJk1CQZYbS0vBShUcLV6l5W0jMJgJRmCYKnH1IXgrU86Y1nTC",
+	"GkC4dKNHxO7RmTztvFaBO4IIM7BCTOWcUN3lujrvecqotsq1YYpQckNTnpDGxbjbfGmvrGZFFipCkAGZ",
+	"6BDZvLxmRfDoElBEsOYKOBEqkoGwEABzwU/tkZJzzZQmNNWSTCyHtsIoDPmjMdkbkS5ILOU1Z2QY37xz",
+	"07yDkYfuqtdjsz/tOoR9LtVEmo0OpUKw2xwzuTIFAvFLLq7X+KsQ1TcZV7PbOKg8lm0euG7Voa1vZb1O",
+	"/l1FGAge3tGEJxtsYiuPHG1uiA++rKPjhNqXkYZa1ax2ytuxWRen4lRoCLCj6Xmwd4wZW4oqTqnAoE6m",
+	"ZjoiTo2PvEELn634GJBeWwIG5o2IxNSwiVSLaCCKEFHQRRIWc80tbXeIgTHaisVIHcyUzSqIUF4jG4+d",
+	"fFAb+oSPfbTORmdB7QmPWb2xSTGINIgbfNhODdzRlaM5exYF1tEZQpMjfvPCM9IMYaUtbpltOttRoP3g",
+	"u6Tt1MmIFNpkRI5jK3NH5BSjv1zoQRIRr2V27C0VN7OjibPAulEhIONEWoJsWFJLpaKW4SatPzvjwi+2",
+	"sMZDpEa9IgmjBBY1nK8AisB+Z+9wCQcLQbe8xxI/fm2mGOeOsVUpRmE6uQ9Hg2DvzUmuNIpaG0Q5mG/N",
+	"en2kSw0jpgLoSsHnj8gwiJgdwu8ejoEDO/tE8FIrDGluhVGqrah1nPyWF0+ewxU8lSLXtRYMHOY05RM+",
+	"4qkLTFriUvAQQcqtxdKrcrSRlCmjYuWQig/rzilYfxMjWCX0caxylpxqw2e1USzHgjD3sLQMgHrAKERb",
+	"a0nGVAHF42OQCXBIoH3pgsgb5m0NakbaU5qOu/bRQPhAPiZMp0eecZ2ldBFILW4erklGeeKsAVZfpiZX",
+	"3CwAdQsxH8O+B4JZ5YeoQvtpQOkmrw+EA3k1IoIAnm38PVkDL9TcUhZChchpyjVLMBzInWRMM5Mr5hgS",
+	"4YJkTMUQNmDm0k+sa6eMU6lv5/7AL0A5DGChALWP8k0xkTy7FeO+neoZxPKHdxp4i6SZMjXnmnUa1FRt",
+	"VB57NXite9OB1VnwiVUB3M/HawAGVx2RMX/PEjDSAhuiabBQzJTqoBufvc+AOfn9zqc8ZcTxt9qNYIja",
+	"6vQIx+RvpLrOCHEmwJb6UVMqGnAgpZZZCjpjgNoY+VHoVSXbh98Lf09Vv3lKNY+b5m2yG6RU/JMpXZvu",
+	"YVd2gw8LdQYXihi0tDSPX71a83im5MSKfeeIc+sspUrmkynhBudZnobryAKqQfOts6e2k4CgdVwQg0uF",
+	"s2rAuowPS/SprjuAn6YLJ2sqJ9+4CJAaqQ5XyJJjvc6SPsMswiIIEpRaLoyMnNhOiR/KvrphrvoMtKXZ",
+	"5lOpi/m0ocqAbMy11c/v1d2rzO2o03Ye4pLRBk5ipmbP6CJ0WQbXaZ82R4kWbAB4gzchIL8DeKMovyAb",
+	"alNDUka1IWOZq4JJ1NO/uzqSUT4FMlFgbRVHA+G0lF/9YQQ7Rya5Qk8LyhayhirdrnKuVbxdlWI2O6DL",
+	"K2zwyzrfY62DBjF8R0O2GCgk8ymPp06z0BWSu6XVuFjO9rJ3IO5t8lyGw69xXpYj3otH1lmAzu60t+3d",
+	"szXTbb/XO/pqA+L28e5aXpHft736xqve7LcNz0Aati5+sUniXf3dmyaaSJ3Lsd7G2O+IBdPHDXIXEwmx",
+	"IFgNA0UewxRzYhhLiJDz7ZFxo6iFQttagaqGg0HcXNOg//t/EU8pI6IwL5UUuhIJVKXaabfnPuuVcEfo",
+	"C4q+jpC7HQUEvLytEA7WQ966oAG07bSiFhh3NkUOvFjEzvrTaL7V+WjGdbNoWT53CugNZ3PIfZPXINgf",
+	"kYP+9xbaqADFA5RTZ093MLah4MHKUbxYxCdU3z38RcZ5QWNrjHj+MZECM3mEnEfgD8mYIponjLTnYEsp",
+	"bGWFOQVEi63o9otF/MzNVGcPul7EF1tJWC+KF9F36m5FN3nsylciIticWeGIK20iwmg8RY+Zld791m6z",
+	"oYsSaGq25AWs7cwtcZkwsfoMospvp303hrFw/U+m+JizpF7VbwhziVrZ1CXLrpGNPaZSj5+Fb7CQ1eoL",
+	"nWwIofGzl+dU2UggYJZntUpdluaBCwpBL8SVKnCtERcsYDvYqcHU2xhh5Mxz+NvisGLjXLMkwOU2m2Vm",
+	"ARoDFYXR4aPQFUlrA5B7QrjFeOeQfF0PL944v56SL91fcefUtIKVVG/Rn2rT1XmaVJeAZpgw9bblZ8yg",
+	"il1kabjXq1YOPqMTtvtbxia1KuWU7j9+UiM/svfk4sfj7v7jJ96UAXSZapJnqaQJa3Cc8IRtQ7Xsa/D6",
+	"v1ltxYlVMeFW3JFrXG5MZ+jwqbex5CptitmfMBNcDaaZa8INmHUHrUGrtDbBTEEaffX8d2nGdy2a693r",
+	"Rbzb3/t+b/wo3u9+Sw9Y99vRXtz9nu0n3cf0yejb+Lvke9Yf7xbAs7u3O1YShZ31cGgPtHJIUQV63FEX",
+	"F4573wCQJdatQGZpAdpw08UYb/GL28JI/T7d9A3rd1i+Nd/z7KYKB3DJQLwIcg1CY6D8mwN/Au7RsMQN",
+	"KmwNeEOdgx3t7HcF8P1uB3JWTpocgXIHdXv4jGkC67XyOZrhbqUZX2mXnL8tsb61MowzrOdra/TfjxFj",
+	"1jCxC7COQGEvV3GE64Cq3Eooc+RtmVPdOrB3Pdnbc+CJpZ5CKXPKJ1b+H7s6Kl2k2YHJ1CFlr5nUmltJ",
+	"e9uIT6XYVCFT4WzhBTUABBKURiWqcsF3EjNm9P0Zfr8PepP7Y69OAKk3hx+TscKMSOAhYfTVctpgfap0",
+	"9fI36G6V4PjtTrEky7WmfFoIc47AgIR3SEZprtSCtHNRRA1K5VM+xzLOdScicW7eyfGYtFkyYZpINRCx",
+	"VIIpTWBPYtKJyCSlikXExQVG9smMmnhK2olkWMcB/wbvBZJf5/fpRAMhpHnn6zyQNlR9EEXhB8KhJodZ",
+	"FLvoRH5qF4BIJwwR3tWMsCg/EJbHdCL03ZG2ZswJV3CLPirQCY14FBa4cbutqAV7AhEANgVKN+4KU5CK",
+	"FeMTjdYEmK3JcnDhOKaf1csEIxpfN36zIuC+loZceGRrRaEpYyvRF4etgOQS7gU6yCaM869uViyseLWG",
+	"LpP2SJopRFeiTo22Eed+koJhxUR1b2aCdRQZSg7oAst3woVqFNT3PhXNvQtRLcFi5VKvF/FG3/TixSJe",
+	"CkgtBeAXv5wESqHXHojO45hpPc7TdPF/bB18Capy7S4gGPTOkZd3CI5cov25mVryE1MjFWapQtR2LMEk",
+	"ZH8oXZjL8c1YtXFz3Y0PTefgY2UbzyP1obNbxYuuDe29XI3a3dEuqLdQTSuhv7i9I1IE7RZ50C5C19Wh",
+	"7G3MKblreGpdVEVAMQvbsXch11LFmkEaz30p4qN6ks7nDHCC822uLrDiYCnHr8OSVyWGVhdWi7pQHJbc",
+	"OBNXBWXvFC79ihlag6PihispvCnEX0LCblgqM+c0ypRMVvZX3sUEoqQv+ESc1Qo1DJj6oHVSSVdwCQIt",
+	"KwdIqGyVkPYPb9788PL03cnLs9PXl+/OntmHmpnQkx2YLN26woUXVTZrV3rTFEXyNOdpshxH4srctQf2",
+	"OJxemsqYpmRkX9dL+Vj93l6vv/GK/JrLxUSVS1g6ztqbDKourMKUL+BQ3eAvv/zyS/fVqzJjsMEdpTd7",
+	"hGauaoP/oHaJwJ3WKwof5ZL4sn6HlGrz7OMELsVQPGgKCrR6sAU6wd4bx7Ax/SemIPeDwOVra/tSw3WC",
+	"14q+GRFhT7AaFndXrXqTZdAVzC5fsxpEPhsxFZH+yj4+lXgWmvgrolpoKS5upg6Qz533ttYKEuD+FhbG",
+	"+4gSXRcPWq7moPfdt7XOIf/G+mu3ez51r6JO3nTHagI15tFh7VWsphDZcn37j11FolXvfpOwo2c0TT9q",
+	"sqL80RbVwxqjE0NvevH6o34QwffoyeP+elfvppivO4d6hayo3z+o3fPNLeIoIYDyiHBDJlZoRMcp5J0X",
+	"T31F/HD2veg2VpOK1cpePwLc+kCDgHW6WZtw97QE+aZAlm1Axcdv1cJATRzpdvEi9SG51fXUX+O9xo6E",
+	"cHOwWYIpQkEawj38MTVdSX14XZZSsb39EMjyRos3DFm3jLdOJbRKjF4rl9cVM6p+Wqy3IROoYXGlcl0d",
+	"sX65Y6YUTbc3x48gF6UWyeFRUXXJERyuwXZiZa2YudDuKmg8bsAM59yvD4xE4yEYMvG9Ixc+LhKSTaWR",
+	"UFV6Uo3xDQT83yQXt6yMVetWOgWnOOwtMGpa5QKXVR+4ZRfYlA4iQTyFV3Y0uXr7EnyU4HyvHex3y8Z9",
+	"8MXKgFw5f4Kv8AIn5lPa6s5mHRXFhQenF05fE46xCmg1ONEAUZhsRZT7EFKAyqSAlX3xpW1thq/GfOtB",
+	"67Us5tWhbzjlGmZqvg3/mTdiNL7wkovrBhDIRymPiWITrq3ADXbtomo+2J7GPE2hZvXaNdQc6usgXmlr",
+	"Yb0gEjXSupGGpqeQnbXM8WqPfQm6Kse1dDie1lQnCbdXD2h4bLcpA7xiVnBJQZGlV6AqMQvmZX2B9o7/",
+	"XJNElo6Nnc5WZZwDl2Z16rOLN+TR3pMn3T1C02xKu/t4320nu7kPvc9k1e20Lm5ro63UU7iNQ97KqFoE",
+	"eVXe3AJ1bm//Q2/Hppq6X6i48a+NCy4DVBvXXPokNy16BcEaQytw8i0qy36ayTUzn6Rk9x1LcL+VdeHk",
+	"QUUSAl2dsCp+2GIp8BIpq2Fhmp2ZsgWIIsUA4KwcCKn4hAurWWYs5mNXhgsxXAdvQ6wRGS1g0M4RGWKM",
+	"2pAYlqa6aKRS9WPqfGRXP4LYNWyoAPUDUQsqIyjrLJkXLAZJ+6WcnNYX3L5NCGLlGEP+8JrNi1Ix4Fd4",
+	"zhUby/dECvKSi/z9LQoe8az252suasg79nt4x0VUsFir7AOZfOeN41FB69+hHppArK/zebyzY9gRBsLM",
+	"5bsxjY1U75igo9S+GPyWcO1+tNdXjhX0kFHMAhFUex0ISLcDl7LWpC3YnNhNaOghR7OMUXWEBV6GwaaG",
+	"a2rb+KU25WsdT+oDROtKQkFQJBxq9V7r8PsiLOjSiN8P1xX1oXZPDZ7yj4imduUm6jbNNbR4ATcB+sRn",
+	"9Jq75B/foKNWqbkdeqRUmwvGxG2WfVuQKU+mMh+sKRytPJB6YDImZclSctdSugW+8yky2vzQtUszVG3D",
+	"wEuj0Eb3bErF61VJ7LvtC4sXI9QuGCnP7Zj94y2Z56XFzbeullmNSxBiaPRtAA6wfTOw4WtRMEPd3i/n",
+	"8jnQ5WdIlj9n6aUP69ZzKu5hOWtnuGAmz2p64pjMigdXdZHT0A0Bnx/u7pKrty8rVbqnMk3qq0X8ruqD",
+	"KC6Dr8H0fP76B2yRClaOHO6EJFyx2KQLeEUQCHgn2OmsPkadxaqu9OhTqtmjfYKPwTAJ7YR8JRCaZZsj",
+	"f93YUXhOxf7qIOwqs9B8pdfonyMuV5WsDVriRo1se9VtW22ssFGFQLclXF9lE0WT9cfAt9Cn1pYmcIX3",
+	"nCS12tjmce3+Va14X8rLEUFxOSIgLROpSlnt4yJ4rtYlbd3dzxe0f1gKWSqSXrHRRFm+a5Nfq8lV4SD3",
+	"zuaMpaQLIQ2aW6qrqG/ic5fEtXJsmtD/4v7qxXXNfKD4lV66oYZjmVL9nFUaI4QiWSEaPC0vavOYXJ8V",
+	"rSWb0uqqaXc1CctQ/rKoN8d1EfpTLz1+XODCqqvzOKHkpbxhKa0vrVmQoEoTpm+/7fe/7/f39h/dwmJu",
+	"eZIvzRIazq0SKXNFUMku4K0xlQc+2r1Sj/795B+zvdHP/Zv96S/z7+OD65fHvd+yyTaW3uAAnh1/+2L/",
+	"Hz+31tCftfZWie7xuyZBBtLTEmlA/RI1qfbff7qMyN5jMuMiN0x3jkjmOqJLkS4IF4WeXnS67ZHj8zNX",
+	"StYpWdwMBNVkeOzaN4I545A8ZVQxRQZ5v/8ohgnhn2wYKGmxZfPQxolwg7HcTl2LqVIcErU6TdXypKHp",
+	"q01lk+xLzjOqSXvQAmAxg1bHVRTbjv6ZqrhWi5Yfl3hqKWvpXQEYCRJQK2mpYeBJ2fhmlczUH42jayXR",
+	"ipZN8EuUp2bXdXJPUMFu+3Jw99iw6paNcYrxnjZxz7D6f10FCYwfW+4rU+kSMIbwsrI+ZX1w3EfUQXO1",
+	"NWtCWeIpS/KU7WgyZjVNveIpVROWINv19Sqaynf+ROs76yy3ahszVlSJGrse51tczrpGQ5vbCa0rWcV9",
+	"fouLXWsX/yrvYn0/Ib2mSVHREsKVCox83NB//Pf/UXfq60pMfYp6USUmBvWibteOtF2UMtl4YPfaV6im",
+	"tdo2eWlL9UqLO2zusFa2Jgr6CpU3EvQdam5N5CAwRJX1hLE+OCU44a1NVwGx3WS6Codfv7x7qcJ0t91s",
+	"n3EazrMm4bRu6I+vu1ROeoe6S/MKo9z2lhu3v7nuUngGG+ou1YTZuJBIDRVpoKp9e164xzu3qQRdkwnG",
+	"GHYf2GqYIvDvj48i25YYkbnM08Q3xv0owu057Hr+S6jGKA49BddSb9Ijg9be/0X+Rr7Z6/X7EGsJnVi+",
+	"2X/c6/chkxG2R77ZwxKetbOvkMeaG/PVxbGMJk9TMmIYDGjk0uUZxWezWgFgOaLMnX2w//WgtrbQ0raF",
+	"ObRzRF5YhHC2M9AmrIpR/vXcI93ff7p0K5yBSA5Py71NjcnQWmFVCz8GtweHP3lB/bAV3zgXXPk1zfgL",
+	"tsB25VyM5drQnR8vL89BQ5JjUqSN9Ai4doocXO/j4WKSegOnl6mOz8+wLPEPciB8sohVV2nGJ0x0iC8F",
+	"f+W1MAx3Y4IpWhQR4aY3EANxIsUNEwZyFhmkq1n0R3fzWKapnOtD+16X/P3izWur79nRZW565JUUbOEr",
+	"Wi+3UNzDYOtBqxMRYQcm1AXi9+xg0PVEw7qGfwx8tNWgdUgGrV6vN2h9GGI67hDeHLpqte49nNRqocxK",
+	"2zNGl1Ou7Rwncjaziy0UU5fTMPy5W5x79xx6JUkxxJyGSSpHNHUdlMqQ5JRq40romylbDAQBhyvY/cgF",
+	"arjYyoSLwutOpowmTFkyRskPp5fO6Y8uZn+SQcKP5RnaDt0eKc7G6aLjOlC6JlgJmcmEpZpM6Y3VfvPJ",
+	"1JA88zWljggt1z1iC+lGT+VkR8Na7NgwSXFW9tceORtjJAKMK6QJxrbb8ZHXRRsaSI5SVgSkYjGnC+zS",
+	"QciMKssKKud7YWjKDolRORtGVqGmGLKGMDFSjF5rMmIxzTWzz5R06SMwSyrnPTvysZBiMZN5Ud9XuwHs",
+	"dg6LrWAZNNf0GeEMQPr8zcVlRM6vLuHIz48vT350kfzgRRieJWyWSQtMi+4Lthj6wdpULMiepY37jx+T",
+	"G665VfKOL07OzuyqrMZEY8OUtmd/dYV5Y5RMpExIPJU8Zh2L2C7bxK8dL4ySa7YgKhfY7IHDUvQctmAH",
+	"v2YZwvT+AZnK3M6hnbu7ALAZM1MJ4QhmGpHfc7tXO9hIJosyKBBetZPRCeXCju2NHQZL1sOs8HrlJH6E",
+	"o7UXB4NieAIkz08tBySX4dj2c0ALV47O75UXtQRwhoP9/SMI3MwYNWUYjDshe+fGsiWVC2G3OmFGk4P+",
+	"9w4K7Ep1iDNj7OFjJPAt0n78/j3Sv4P975G8WHi2ZwnAp5hRC3eEM3f49lBg+BdsYUERRTrp6K/F1S4X",
+	"PkzZ1dlYBUcf2+7obdnGw45snxRkFchukDIMljD7hjN5waRQgh2vBNvWQJTf0MekDH2bJZ/8i+RrIDC7",
+	"kSiGjjIyTuW8YAgC3XLETBVbaZWjD6FZDrK2IWlTsve4i1Y/gj8OBJjoOhG8qNhYMT0dkraFPjIMDKb+",
+	"UUSUhNgVSwKRueSa4XLsED4wA2OejMq1YUkXf/VGPgBRfc0z18bEd22C3bveTQSCMmkBc9TByUF/L3KM",
+	"cCBimqbaniCszUVrDDE4G7mEUZzpI6zgafEitdSqHKqUFCHo094SEHEHPys2T4g/gRMbFpmdS6ZSchub",
+	"6ED4eLK2gAhku49DpNyVxXSQsV+8fX5oqVsuoPmTP5x2QQwjpIQReXb68vTylPzHf/ufeDWWV7mrTOVE",
+	"5mbYAceXA1jocDAQ7oIwWVDOGIoVYFifC2dcJ+3hG/jHEHBneMHi7nNm4mn3ght2COSji68OES6ARQ/E",
+	"8OfuW184uWuB/JD8/OqlBVn38/CozCwkvIbO9B+RQetESa27mpti/wPhXhu0eu6su2jqDjgLS4hg3A4P",
+	"R/lWpoAe77txwdd8Qw8L2TSeBlKTFRM1gQqW3GD/sYgwMZYqRkwoyddAjBaYZipTHi8ItmlrO49FkseG",
+	"qDxlegcCxDQ+7xySIYqSQ9fdTEgPWUdkKOfiGPMMLNleLJGwo4EY3nA2h3JMFssdoEJpKR258hlQWgXA",
+	"EpqlJTMYGRkAHMawbMOGI0UDMQRXg5tbD2EM+2WPvJamlHoOLS71yE/Kklm7LfvDo55l8cA4XJQkKg72",
+	"2YFFrqWYR88XHnle6gXDWApDObCOQekHGbScgwC755TZ2laWDvK6fDL1h6glMyZoxluHrUe9fu8RZBuZ",
+	"KegZu2iadxryBK3Ixf2fJa1D++NJ8RKkeqIEat/c7/eDen+gZJedVnd/c5ZLVPS3tpOcOG/Bqm1kOcyy",
+	"VSyMjBYArD371WNcVd0cxep3z4RhStAUexaGaljr8F+/Ri3tO1cGk3gxhCtydvGGYPN2C3YJp2lqLwp+",
+	"srdDJ7oI+2euX+gqzrUOWwj+sIDdhN3sxr617aQu1uNMkKCugGNEFgEtm7FyNbIWkHORhgnmSq8BIxi6",
+	"9qW+JesQfFIzeQNpk3OqEpSFfLtYjbIbDzHd4rPloTuazNhMqsWhJQ7QF0ATasi/mZKODWkL2kVSiftc",
+	"MXw3QvULMMUNyTRpn7w8g6JFVFhiQ12nWvdxx2ch6CkFL1qPnAlSFldA4V5aRl9UYmLvueUVB/0DMO2u",
+	"QHfRT/iOwL3e/OvmqAFiqOBtHwLwHvQPNgPva2mey1wknwDaa9olA/jYu5rWNzmeUg0gBJpjO4RP6NIR",
+	"oENYE2MTQkStTOoaFDhOEl3A8dALq+VydrSH3moisAMxkJ0tLmCLRucMjYIq567VAOuRS4tGqJxNpOur",
+	"ekgoQHhEBJtQaE0sFclFRpVmGNfl2hSDmABlA+wARSviCBWrg37/rrC7hMtA1xWdMQMFEP9VDxPlK7uB",
+	"ggQmn18L78BTmSzuHfZ9++cPVaub1co+fGnUK5opMoBkh4lbINZTWkSYfgzyHvS/3/zBiRTjlKPp8WB/",
+	"f/MHV8IBu4XHUygm9wkoxSvLNUwDuXDc5P7IgeePPsapVlZJuTa+CffnEFWWulxvIbFYiLNbGMn3D4Lc",
+	"n4ISqslccWPKvPbw1txyqzXgP83F7v7Bkw/rJNHycpdIHcdCVFBVxxm3edJapjNRcMGbwph//bQ0CbbR",
+	"BCCoATwIAHkjigA7p/nXwMb9QgOy4l3QuM6X+8+sg47zumY1t+OJ3obe+qT3v9wTqAEOQJN1ULC3Ddmn",
+	"zv7CHHN5tPmj51KNeJIwcRfYKaAlOPqipLMVszBupo3rQ50Jrld3IiLTpCArAdSUletqAQZr1sPx6QrY",
+	"JFRPR5JirkKtEtXQThn9p0xAkiNqVleXJ1ZmI1K4ZlRazhiYjMkUnCYsIW2rZw0E2O2xp2onCjptQnwU",
+	"CpRJRch0ve2gFBhavqC7jgu1QVvGQBSWHLQlr5xp9fjQNLBKNYsj+ZQ0rZikAZqLi/l4iL4zfFa6JRUL",
+	"Au+HQbD0eXj+4LeHyNJaVYVHjPzp+sIua8HSv0R+kyPUArApgNVULERadQJBc8zmTjXWR662LGRvadcD",
+	"1e8xZwMRgh01pZ3Yikulec9lf5E21DrzEesA7NAlIGegO8XO1AFxsBPKxbI3pVMHhTj4K8SDKoH+ZBBZ",
+	"k01XA5oQOWE36Pb/BaHz3JKa3FRvMLw8sOEoRuMp9j3nqujWFREh53cGVlZtsNwIp/GUxdcOEoP+YGDY",
+	"ITN6zbTVk4sKnEsR+kD+y8DMgShKXsO4vTprqKbg7EIyzHVZEXvnPGVUM5xsQRYyV5jjPBCuRh4ukItJ",
+	"byci/nVXHxBeX6m4rUntp7/IXAWLLd+mipERQ7IBrVSSHvlF5hjwDUMUlXMwSb6ISV07LDAEH9TZI9WV",
+	"g9sPEXB1sZ0GTrDaRvshC0jhOhuYCjqxqIfCP5Ww5Mu6rnpnYUeITAUEudKmd8PvCTNBe3bXA74R063s",
+	"Dy3gM7skCJHBwBFnrCr7DrpqUG01e+eFoENfsUiTttWtBqLSPr5TMblFYQRuRGjRGl5HED43p/yGKU3a",
+	"w+eMOfeaj+cfCCifw+xTaCBvx652KHMeG+z871dfIwI6D1LxZCCKR2Af4qZHhlbewzCCoZFDQGeUEw3T",
+	"EYEio1zEaQ4BNefUckb7TpwbK/Nds4Vm5nAgMqq1T+z3Df3Bu+qiSqgmw9j96i2Z9k2U+MCyeOS8hXSk",
+	"y1sZCIjwsWM0EIEaCKjXpyEKo1SojevIsxUGu5Ghi8+HD9FGuuLeh1bH279+KeHlutXi2bUaVX7wglnk",
+	"bB22/uu/+t3vf/3bN3UBgvWjp3zGTWXwhI1pnhocuqErdV0tx09JRt0pWSCsI6AWvwHW5BjwXH+83fOL",
+	"C/NInhzxqdqq7kw1S0LVna6QzAYea99uxK4HZoSAiP0GBhsQ6Yeit1X4xie66N0/yn+frbdJnoXs+ZYe",
+	"mHKOZ9tQvc8NGJuB4i4C12cybFZMmYGy0raSgZwLFwwH5pQjQgUq2alm5KB/0LkzTBVVWWtFLAzqxHRX",
+	"Yl/1VtaYGprKCSjdvnCzj513hcvLUolYUiYoPjwQdnNQX9jqDVSgDJJQQw+d4ojFh+2v7jPm7E4ViZNc",
+	"M+bi1dxrdmjQl2c0cU0K14RPc0GuLkgi05QqDRFIQ19Wd+gjwxuqNkfgAbWi54JRRdpYkdl5U9GXSjL7",
+	"n2/6Pfu7GIhv9vr9sBZwp0eGNFPDMgZ9Y0nwYnnkf/8v8ujJY7I7EL6Osv1pr98fNhUEDqqJw34SrrOU",
+	"Lnpk6NzMQzKX6lqXxZ8HwkyVzCfTYv8WBiw7c1eNqRuHZIjWRNjJcLVE8XB1RQMR1CiOyBDz3yoD+CLK",
+	"Q1dFeRgWHx4GPtESHqBylzIaw0QQhjRdoBHJrx+vpXL1R6XuC/2uSKbkjGvmkm1Abs0Ux8wAKhYkVovM",
+	"SAL5a3VybMq1AcD+lBakotZyAx0M8Fb3PlEwBgxetPcwskjM1FEYkORpAFzJ9kSrxu/yu0+fqiVYPxUA",
+	"7CC1MjEJwdmB2TCkVFMWX0PCQ2kpcjGzAc2ZgD0rmAOkbR3Vq20dF9LBfF1cjF3UhmVQQk4PBHtPodJO",
+	"AaVF+DokSo3YxyAYMRLN/lshGOiLRS93eAtMrNwvAjIvxoFRTMg5YtnVGe7DrlwzMuYTOwgGnmGgiJN+",
+	"qeJmOmOGxyjRA3tbawlCF5SERM8tNMCi4NaWjtXaWl71Qwcl0bcYuK4kzedy2NnTanTYScM+qxJ1e7PV",
+	"l4ggCUxedMmkhfTepyhyYVmDZSGIFBldRIV5E2wdVuq4s0wG1Kfrvj38oyHS7EfIMPBULOhXXZi9VixI",
+	"rml4sD0XOmmhPIGdRQNhCYlqpKGRM3JXGa8TxCwFg4A0iG72Mhnw4N5AXICb1ZEQbMj1G4td8PZ7c7SS",
+	"2F/kIAg5R+HPoOnMUs8eOej3B8JbzDVL7VjV7dkN9HaAwFs+jpd3VBjw8bcGP8BAhC3Ww86X6F5oB2ly",
+	"4Eat8VJ0jsjB/n7RrB2uaiBkbjRP2CoLgRjwURG4tHJ/7Z0zofPxmMeQ++J+PiTfYAag4MGl1xvZdbVO",
+	"4kMNymso5/iZY/M2a5oupGNV43yw5PXPENFX0ONjfV2KlHV0+D5IrWFwb7G+aZQq3z4/IQd73/XJycU/",
+	"Dwn1SYtKzq3kRAatNxmDTAiHkYOWfYYUYhWLkWEMBJrqO9j+zL5vlUlnwUPHRhg84bRfMmidpFKvTBZa",
+	"/q0Wu8H0f1TQP/cZ6J/+MIJw+SJj0CrWbBaV39kpuLGCoSZGJlaRvGTvDYldQWxoG6EzCPufMuYFSZUL",
+	"rDo5lmqWp3Qg2jAbuE8hDe8/DSMy/Jv9T9f+578MI2LoyNJGqENFJz54pQNbzBQb8/c+G2m4M2wQKS/8",
+	"7m5N9D7e+L9Z6DPsvdl1sFdSpWXhsZb4FNcVuRqd1BgaT+ECkaFbvmPZSsYUl1BgACEX1nKCi+g+49on",
+	"M29YxJ/J+n5scTWA6MJuVTHIYyt3PJ4705KqTXbXyQ0gwOUNgQrQ/sshm5dxyuAsKwIhaAfCXYaxWqjP",
+	"tut0wWggajtBuQzpWgHLx5ZZWlGsAvRSV5nISlvfD8QO1sUuJay5Bb3UIvmCuBpaO5iH7zJjfPtqlISk",
+	"sNRuB1Q/75etw1d3eJ/ReF0r2XwiwcL3i61B7OOiHNjnFAr+inkBJSlwCgctoudCM3tN0Oc9hHku0QJG",
+	"VbroKmZhzBPaxuilTHER84ymkOyLeT0ej1ekiaPALB1QDanGjBssKlPFrAzXfGpX9LZc0N3Q61Miy/JK",
+	"G7ih29dn9Pj8ubAAbBsO/q2sgLbhABMs/ynMGgh0IMCCD+ojHU1lllwVCC0msBnc7F+KsG8Bq0VAJ/g0",
+	"4Jgt6Qkw9isA1wLwqQvLrAPciEz4jYXsPAOB11HCO8NvM0VfajlfK+EVNvc2JqZABE4H3U8lkXclMYBy",
+	"i0YyPxBD375+WKhnRLD5krGyHNdb90OPY1RURaAzNhBVaRJEvLKHYjDulGqCJQGkqhT1bIilrund/2XQ",
+	"/P4tUzVbe7DWqVBM97GGAdx+ZlPVX5o4nUyl1Aw9eJh7o0O8CyjRUWE0lIocLxMzfe+EClF1rRaKNVSx",
+	"sAtCLxClUjmUFcs80gmKQQROUVuVM9VST72/CgFo6hX4mbF/jQrpyzk+eFP0X5oi4C3UKp1HroxemhQG",
+	"bYt64MdK7l0jnTFD1wUIvrLPPymkGloHphdYb8UuL6H2lXuPTzl3lZ0EnbGIjHKeJkUQGhA4ccOVFKV9",
+	"0JdbVMF5w/FtE5+S0QVQ8F3nP2R6fY6SFBgqkRS9k4sPSfvk5enx23+eXly+e3Z6/ubi7PLd8bNnb08v",
+	"Lk4vIDWh+ByjSaRKoILWscCQJNieK7NdejpFkeIUUyGkISPm564X5bBgAbxwXGzqkyaeh3OtDW3yy/kU",
+	"cU0/TZlilutBdTlwOOOp+hJkZQFzDyX+8m8HKUVf1YXPHc+oiWsqxJ9AM/fA29++unhmVaGcpunCl1JO",
+	"IONiRhck4eMxU0HjBiQz2N+y4xi6D2pq6KxQigAQ2jNDto8G4LCL+bL1dyCKyKGwx3np72eJc4HVgZx7",
+	"30HCQ/VPn1RW+fBEgJOyBftXGeALagV4DRB37Ei8SEgMyIy6AlXKIu4mpr+RvKyy/ZLIQKuu5jiityyG",
+	"Buq0UEz8Ypvy6Fzua9ir4uwZ0TnQyYEYPjs973774tE/ut///GrflXte4nFFQPEKu4rKPDcgWhqqGk65",
+	"mEB8Cx4eS1zBZqzc4IhG5Uh75Ori2SWEVkMTG2rInv3pECMPRTeeUl7G5LgQbCCr8FOPPJeKPL08gfWc",
+	"Xv7oA59c7WaC8cCWVURkWGlQMSTtqevOMhCYuy1MZ0W/KoLLFdwASyrBnf8vqY7ZI8fhiQ/ElOopEPsR",
+	"5JkmLnE+VlIXEbBmLNXsMCDc4Z3BANOAgo8YEwNhx+rt9MhrqHjZnCbdPug/qo0xQoB76BQ8XOQXIuD+",
+	"iDYEFznU+RpZdI+U+YIuMERlIXNATx/Rb2RIrYuWNVsT4mWjTEGGnRrYdWNvUSjIgcdDrRLklvcXKxHk",
+	"D/2u9YHuwrFRTN6sFayN5hDSMF0x1Tku2WSqe+AE+224yK9Gt68C91qjm6OyR0WNoFB0/ITCtn3gEBeb",
+	"7+z+EYhc61J1V768NSIGhRMeUr7uBimnKt38aTJ1vYhw6zTdW0sQ2B5gf0x3E2yXH6pyVRhyLxTd5h8q",
+	"LS8W+AwX/PDI+Zvx+Ku8XRLmg/0tJruU8hUVi7e+NN29VFbIlSByPCZmLrtjgJmwQQa0ycTWDKDxUq3n",
+	"UiUuVB56lgSoB5j0EXjHxHq0w+d/HqzDDsJfCOnesljeMLU4gV4EtWVfME5ZuRd9IwPFIM9UgJ3jyJVQ",
+	"gnRfMHz4li1Qosh+8hV/Hwz+ijXo64yJ9sYCf0WW3QPeambybJ3hEyugYhiVZrFihrQh/x/DMtDEOFxC",
+	"76FXpHRl2dgb3apb2FGiccO8NLhJ0RBAlWf3TE0+ETIXq7yAo25KVMGjNZLQpIgmCU4Fw0h6X41VTcYq",
+	"qEagmTEuxNE1Daoc3x3xBauknjsGusbo4IQmfUh2jtOUjDlLE6TOnodAGUs3kPYdUWZ2tJ1oIIpH2M9q",
+	"BKWNU0a1Id8Fff52IugEtvMG4pHdF5B6EkulWGx2euSNIDqHhmnozrw6cx3d0NudYFsMI8ku9DCrtVVX",
+	"t/1QjdWVVT5AdyOsL/nKcR8Ax8W7qIrDbUjSdE1noainxq58d5WOod5mc5zLMRlCfiO81tVGMQqpptRA",
+	"aIUmQ3hy6Go0J0PSTqih0KjW5yQOWoeDFvboW2oZi936Bq0Pww7wXN/7ls0xezaldgruyk4WXkyfYdsu",
+	"7fxlkMJo4QuXa7roRIUiMYMgoZQXBa73HxMNJVauGctIpuR7zjRKArHLz+UGBVnXqVKxMTPxNOhYB2VT",
+	"CvemqzUE9wNeOKXBqHsD1yXcYHiIREKEKWa8QqvNQ/Ko3++7wp/uVEHIGNaXAbCjXGmmTm+2q3O9co8f",
+	"lbBqP/yCdfow5KyrXXMyqFnNsF546ehG+MSyRZgl6qDzjrgylmoiTYXD1neQco0wd86w9IhzukOvJe83",
+	"p8YZ+yMyZ+i/otjQzMLodW/HIgQgulTAfgEFqkNFxNDrSpNb6MuG3RjJnC6gwEZRkZrZc7ULgurVO2S3",
+	"LL3hHpEbmvLEPa+DuqUTeKDM9nlllQ+P2R5DO+W7cNu/MBtc20cIahfjtXZLZNkarcMQPkTpCTOWhq7z",
+	"5cLzh+nAhaWtKVz+p/LbXq5UKb8juXZ3pzddbo2fpnqc51Z5A6uUsERWKh9I046pZl0uNBP2um8YNNGr",
+	"qz6mGVXxtKlY9F6/vo7ZZwOyrZqRIbRtbkEGZ1otnPunAsRT331bbfIzgqDZCJVF7+AKUELT8V0gW80C",
+	"BBTGHOK7b11/8qFrsM0SMkR1+D/jC//JDuaanrtfjDTZsIOt0l3YStHvvCiCBbo4lHmgKUtcE/GjsiG3",
+	"EzZ2NBl6ojskLujPByoMxDCWCXPdkYd2Xmixjp3BizEwSG3J5gFRzHbtxK3MDuG6c4Mhbq9s7epTMHxX",
+	"cMhnfJ9BJJ4vbKqkHEPZQyXFpLaEDEzzEjnGg5RcfihW+IWkliaOcuFbUh+Vrd2hlg/TvnH717iJP7+U",
+	"9ZwLrqeEeoxUjvYUeAeKS+muK0lEYamAMKVKCcVby2RIIv3cjbaJE6z1WtS9igh771tFYbVWVz8a/jp/",
+	"cXLqI2EVkBr3B7589owAGO/ogRBSxFgfVjhzJBc94umw9vZvl5ydUTNFQlX0bT+C2si1VBpetDqY1eDA",
+	"ZuAoJNhSsfUlFjvBcpQLmStN2v54oaRhSIBhlxEqkHbOksYNO0dkdRXAGUq6WlzgQFTt0XB4HBv8s6Ru",
+	"JGahaYjWjjnXrJni+pPbrgasg56GrhoH321d8RWAonGkx0+2Hgh2equBluWxR/39Vfh9SuProGBAli2V",
+	"93opkYRvU9Pry/bwRGqxo52EUiJIlXrcnSZA2YTmIn8lhk4ZGSk517gYR82AFgAdaF/sP37SiZBuYO4C",
+	"4rzvRk+JnkpluimHUskVEalXqeU896lmKciIILnZ/WLC6CForGaKmRhcE80Ng+gilxABAUZo55SCDHeH",
+	"PXLQP0AEdcv2tJdjy+4y7bAZ48DftB264VZuh3BbgfelP3cLF455o/+UiSSTXJg/Lbw/ZRNXdreBT94B",
+	"0q8XcSOAY1ihS8cpuri54r4ptBEdcxSko5LGQ7smX8QNE/5cHh+XIsJODlhAQBeVzp2AJ1AbwC5wlSLn",
+	"WENkDKkm9dUaXy1eLOIHajjBta2xnOxo8uKXE2L1+y/claZqEtnRS0WMA0izkHM7C8n1IvZZDVtkMzzc",
+	"63yxiP9qfY4rl1zNZcDg5dslM6yDjdVg6BI6NvVLf7GIT6hmt4YLq2c+pBBnv48GALobHfgMyuq9RETX",
+	"EhiUmtBlqvMRtEV11RcKnrLBTHYX4KsUYW1OogF+FSTQhKnuy/tZzXhHb5uA7ts+6nsg3EOriLn6zVLh",
+	"e8PyIIZgE9ZQARqUY5DSSCrFxJfg98WCBFtTJ/VjiOv2SPSZzFcvFrEr1RmYrz48iDKsX81SX7Rya8WG",
+	"W1KRT0k4CgF5949yxg+7f2iesA9rRGzF6Ey7jHdIKWWJk6qXS3S3hzUVuA+DN4bRQAx/7vq3LhcZ676B",
+	"mfQhEVILPh4PI6tsUpGM5Ht7OsWYF0756J7LlMeLIbYhorAWyHbHcJmiGrtvtClzRaTiEy56BPt1zOiC",
+	"QOQKNL5yVL44HgyRYTSeDgS+BWnuPqHd2fzcV14jIqmcHBFaNhPGLzHmQs5FjxyXCTQDMWFGW702KoqO",
+	"FfPj8K7PkIts6JGDvX6pwMDpQ4t4ljKsHJAwhb2RFLOHZWEpg2Py3oCi0gHVEM7TqKa8WMTP3FLuQoBB",
+	"tbaafmB/KqBufdehdc1bG0bmyfoWSRuI9IX9/rYNjWRsWH3o0FiqGTWtw9aICwq2ha2CiTwEfM56qXtb",
+	"0LMfpGD3k4ks5wJaqVtEWGm/fmfNDahcUBywXjo69rG5dhEF0rmYfVT7j8gQ/zHEFotjxVgRMYcZG6Y0",
+	"C0AUG4a3raQsOzMCUJQZJOiziglBinThXnR1hAoy5BOdByIsSliDs/jpX0VewnzXr9nQX8WnNdnQpa3P",
+	"NcFYFaVcD0SPgJ9AsALnT3PMQhDKr5kzwbsYZWc310GhZF1aGTEE1vmQyVs2zjVN9eFAQOxiU4YC2SXr",
+	"ghePMH5g50wEv1rZwDvS/BsQvnBIBi3B5u8SdsNjNmgNyc5rNi88CFIRfEISZhAryE9F0CacC/rLjAR/",
+	"3UAgUeztkP/4b/+zGsgNdlM+mZqIjKAvKdfFPCDTzYv0GtdbA4KG0bEyEBg1TFfiISColAky4yI3TGOJ",
+	"JDhTKEnkXn9plzr0LeNGMlmgqXgs1UC4VTjz8o/GZG8stca7I8P45p0b5V2Kw7TBsTHcpRlHEBl2esRK",
+	"r1zk6GwZiCG8+xM3UwgL8RWYSg9yxY9JjJxg0Ktz21LjNtFGh65dilXDB2J1S3bHdksu7AXGo6nleujD",
+	"FRI2DGJx4Z9xfKlIW8Oq2v5C7CrAGYTHitkoPuMtmASNCRoKg1oR20Xou7sB4Re4qp4OhP1kGfaMNNk7",
+	"D9oAfqfCt8Z90k34BCLcfZ6aBbGa5CsENstsUTKGgGDfhxS36VHNB+m0QRKvpGl2YG2PyrXpXGdQORzW",
+	"9QvMHQT1jJjl8P6dHnE4adkTjQ3ReZZJZXqAbvvfk51LKcnMnhE1hs0yo4tPjFq4ZXJBXntIdr3/yFtm",
+	"1KILgVG1dS6BOD3QqB6A0a8BPV+Tge7seLzA6Dhnk3Uh0aLMr7uD3xEwyNUtaTL4h+/cEWadhjiSMmW0",
+	"ts2GxYzSBuAJmYdRz+6diPGJisgCHQ8SS8CB7xDnrmftmeLuHyCcfGgWrTAqywUqLXP+oePGVjJgyeFG",
+	"ploIBgMBTLWGsZd8do3k0OmRIJHU0fAxT1PCBTKgUjDaicjOMcqGsCKfN/qkJl3US2xSFQGe4UBLnBMe",
+	"vXMvAoe6nLpLWgoTLfhMKkvG39shbSFJym/YQCyd7KGPRS3ZfVmdwn7ciaANbcH8ImI5nFlhcAO46jX5",
+	"5FZ6D0NnfdQVjNVeKyl0GpmhB69bM8VTCzvn1EwfkKL8MtzRV076lZPeLyddpZkQzm6UpVOhita5G9GX",
+	"eXPw2nE6pwuNOjRLdFQyGpcB2CM/+UIboJHxMBD35OLtc9/UNuXXVmEkudB0zAbCISS6D4TXTQzzNeSB",
+	"zBWgK3PTQFPs6r+MMcqhmF3a543HaEpGgwwJ6DVQesMBCOrMHneAmWwqjWwWDP5+fvqDhY7z1z+QPCNG",
+	"ksfk1VPSPth7THbOlQTHCYxRlmog4Ud8Riest+P7itq/CNcWZLQlJ1Dww5CZ1IY83tsn2Xtnwuky0GMT",
+	"r89ro3imQbbw3SBIO3XxfISZuFfLqPIslTQ5h01+Ut1tlqeGZ1SZ3bFUsy50q6gAZqbsygxHsC6OfbNn",
+	"I+RA/3If/lq8JkdgnX8gnAoCJbKEggtNM3VEhrBgEDmg4iibIxDsaHL19uVfjm3tbTHFOV1YoLyU8iVV",
+	"E4bfPd5mP87WwZJXLOH00kLAl7YfXwGCEUqyCjFA98w18BBTRjxmDhHvknQJY+z+IeiMrQ0ca0D6Gmcn",
+	"/G+dszOzkrayH/7Xfx13/2/a/Xe/+/277q9/7D2Jnhx8GAx67d+yyf+TiUnnm9bmYOZVTASU2P0tY5Pb",
+	"+j0j920mJvfiMkV6/ScqtHlchbw7ApdiY6YUTTf05fF1QuRckOIT8D32yLH7xZFA8ntOU8wC8qYGrlwa",
+	"jq8tYhliUV/kyFkjYAzlCKcoK9MOR1LkeugN1kWHIL8OAs87WPEO7O5mymZRoVnT+Hqi7PFHJNfYG6aw",
+	"QmM/7l4xBwgeWCmF6zIs268FPalF9EZE6AhcFlgUzS7bHgcGRxQ2Xa5JyrVxzfhlboCpQ94zGJrsLXqN",
+	"VsjyeCMyLP4N/MTqvgssZjJDyQ5+HrReB18NWg1RGW+Lm36YEcfl+hojRh0QFnv9rPGjX5Lp1EatF/CP",
+	"+WopF9cR4oITKQOk1HcnE4rp6bq6gTTRYPlyrw4joqShhlkZFvOQA6cNvEnBfjV0FAR+RteUcXg3EN4R",
+	"hEOBvkKgSFLZ4NurBmM64+mCtBXLtXcrcik6PRKmPStMwZMDZxPzE6NicVgqbSDde3MVWrZqIyfg8wvm",
+	"g5IecFlCe7Rv3ej18Qmwl8/dZv9PEDzQpLO63FjPvwJAchF5VvqnrhifPf476K2KTSwTUc0oiN1bLIrp",
+	"fGQfjFjhWIx81i2k4rXXhhOAjUaDNl74bTuVzme+/41TRqG6kitPG5AkCFeK5YxVvOP2XPRADP+zYuP/",
+	"NET3KyV6SsEszcX1UfnunAtdsYk3FldcX3cpaghsOJ9KwcjrfDZi6nZlGNfVcgRr70oPIeIvkCU79ZTE",
+	"3e+GyilvK0e8enxN5VIszDdkJD7a/5hSKZ+txQWey61M1HufXPF/W9xmUWPjk1ms//9nSkZSFlZ6CwqZ",
+	"3ImIcgEJykUWVn3x8uK9j6pUdcegyC8Rmei2m/S+Bhrel8z+ko8N8GKdMeFSM25Z7sj5QVcqHkGdNs+B",
+	"dv+AP0G8+7AmavnChRI61bFkYeQtlH1zz8d5GpGs8OtysVPXGymYfyuLU7nE9YH7QQGv/e8eNFcKTuAh",
+	"hhprdofeeF/L+mx2djLj5PsyDtX7PVGJLQIgy6qKlZrDt642vMrOYHGs63jk7h+mpAG1GsJlsTgrluty",
+	"iYLNuy4el6ZM+UKqPXK6sl4IbYX4S/h5IEBdgIbd+H1FT6gpLVlf3d9uxNsdtiEo5kvRki/gqoXD8az5",
+	"K25uxM1BCyKW5lSLHUNmbNA6JKmMr8F6NJ9KrB59D0FnfgHdVK6t9uDzDl/KyRc0vm5VkTJY6qkwarFN",
+	"dcpLjEz7U1WD8Pv0Ja9dFkjVyFqtuHlHE6pmIoGgq+0iFC+AVSCLQVVfqtpoRTCWVkMWSXtY5l4MOxE4",
+	"G6COO5S8boxPXB+eeORqQrIbLnMXdqiNzDR0HOJQIPKeIwkrVtuBcHGF9aka0ObaaYttIQXmt2omTOT7",
+	"7ueaJRFRLEtpjOcB58vUQLihIjLKlTD2EdS8dH2WysjJzmHYPRFrxIHbB0Lx3S7mlBvy2jmX9EBgZ38f",
+	"cAsl6op7ddH4YU6Eg0UoMoS2fQwJsRManqZovarnowGM/SXCFC/CHX35EggXZXLt19DDB1jK3GJVkD3W",
+	"QDPvxPJF8s/A+A0402xIqn/9IbuJNgA/Jjg5u7bvgt/pfYXve+5YU4HoFW/LnUURUOXWZKVwbS78S59H",
+	"7EQH6hbS5jH2ofN7iDCWUrEYC/ZZHv8nrJBe6+Gn1a3e063vKnYjr1kXwpb1OiO4fe2NfSuAhT8l5TqF",
+	"TMqvbu0mYiOSqpGHsPcxy1ygvhTsviDPe12w6kxd09ikMZSixgjEk20tQE8OPiZK8a8Ci587RNHCk1XA",
+	"nCJTFDq6HzKGTpENHrzAdfLnL2pygZt5eH6GiyJL/WtNky/ZCxWvwRcP837GoyJUjhfNDTWhBiJl7+yE",
+	"xLQH3+qpwen4HIN1UjY22IBUMZIL1zsOY4ZczrXLnBox31mOTJlivSKfYkYXWOtoxAZi0Bq0SFuxWVEI",
+	"z76EZde40VDerOPrljny42o6+1ftk6u3L8kwyJgZDgTWUmFJWVAc6q2Rtk/zCgP7I4hQSBLFtIbXoHJ5",
+	"h3ANXeJcvQ4IWDokA0xlGbQg4BE8R5A5gK4YV8ZJyXwyra6pPssn+djghM9Esq6KFT6w3NLljJ2v1px7",
+	"TY6xB1tjSbcYg1kLd+T+eTZRNCnJTq3tfKhkulppxf0R1ElqU02GAX0bQtHETlhxxo4EWQEDUQyGHxcx",
+	"QjDgLKivY7+p9onULGUxtKOUKdvpkWOBFaQGwpG9MpAUiz3ivO2D/f2GLL/yFB4sASiW+LU381eppbkp",
+	"My3yGQDkbxsjhZjzVqZsSTqxHDSoRKqbycUrn8pK7H80GY6VFMa1DR7R+HoYQTHXInF3rx8dfPc4+vZJ",
+	"n4wWlgC0D/YekZ3nHFqL/LuoxjEQKfZhp4Ls9V897e10IlCKFhmDpOGInL/+ISI/nD2PyE9sdB6Rp6/O",
+	"I/Lj6dkJ5BM/e+7raTvnHUg2O5g9ZcC1hSVrR4syqQhqq8UpRATDTJi87KuAQOoYJsv1CNQjw5X8/fyH",
+	"aCBgPXbjdm4rrdE0lXOWFBnNmMgVFBzGjPmRNFPS9vQOTx9/hMMcCDumPcugPOWOpbRjDMguu2cUTTHq",
+	"i1rCorBO3IRaCkpdbz00Z0HU7YLIG6Z6xF6I+wBqrGL6NRO+BrE2UtEJ84c4ZWnikkrswDM2k2pxBIvD",
+	"SjlA3ccQ2mI/xfq6VkbESpvzKdQ0Dg9nTrnrT+xaDEg1gL44sOSwbyD1xbUbk7orwPyQcrvttW6VgRm1",
+	"ABi2TfT8ohnfLxbxhb1HYyz5rlN93cMjV81Iu8yiOXHNPb7mev/Zc70vrFK9UmU4xOc7VRwGt87CSkiV",
+	"0D2vSVdpQPny1/i4Kib+03khvwbIbesuhxNbBDV6CiNGUwzrx3sgV13oq06AVQ09yJ3GbOoIkqxctXqs",
+	"xZoxpaWgKYHaKFwTpqhmCWkDe5ddPVUssYS4E9n3B6IwgTGRlLaimRRsQabccvQF0YYuXD39POG1dXtw",
+	"EXeyLH8hTDnBqv0PWoX5ohqJPZ8w6+j22ogdwZF6p49YlHqm6Ny33SkdF3l9P7rxmGSUJ2RIZ7CI//jv",
+	"/4OMGRsSKbrxlHLh0rtjqRJXQ28hc0OMokLjSsiU6ilpe+IP2ZvRQEA43bWQc4H2TzeBc9NQrZlxorWT",
+	"qRU1DMX+qUwTjHgzJrXoCMoIYwMRTy2jT4pvuLBHUnR0rzYOsoeRKDqnaV3TIBfwx33ytxOJCbBbpwhg",
+	"LN0ROdjfd0m2wZhSBKUlXbkKX/S5uVHQT8UAt0bo8tMH5TA6Xt7YwzPBfG0m9DCq4S9TETmuotSGsvfl",
+	"m/oW5e8LmhhDomezaeZHmSbaU8IhaV9dPOuUUkmB5/SG8tQeDRnRlLo6MJB+4ve0TEyxnfTcDmCOUfiB",
+	"6i9DwcxcquthVMlkKWdzVhBs5xHm0ICgo6fQ2zaesiRPGWlrxsiw3O7vuTRs2DkKY4g9/ZSKBLVkgM0U",
+	"PTuwP4gX0srCc2jRmVEuBDOFEOfoudtJ5Boe5jPCRZzmiRWRDvr9CDPpB2LpFCLfycQnCgo6s0sNhvSe",
+	"tUzJUcpmnR5Q4x17MK71zkAEIMQ1+Wav3+v3d8iIpXKO/gF3Rjvaf4MnvnMmdD4e85jbw3DXeUi++Rki",
+	"wIuL3iF05J1/K7ffI6/BKEWLCMVlObd90H9Ua1lHgLwDR/hMFP5kaZ1fiMAHB9Xga3PGkICkfPW43Wc3",
+	"OH1NjCxOtyRHqyTRSEvZAddvScCXzRcFPZsw0y0HWG5tWifZ0lRLMmGmKiq2h1Y1HHa8EMlVzfqFnA9E",
+	"e1g8eIq/DzuR3RqKkA21rz6jhPd5imVtxrsVfPtTFLd7I1hF+LAKupwLpqB0OjBF8M76PnjkoH/QuS9o",
+	"djaAdZl85bn/6F5+mMXUynW+5J4rrIMR/YVbcheSXLCkxuy7O13y9s25fwqmeei3/Bfr1R0cfaVPN0rF",
+	"t2rTfUcFBST2tbUxnfRa2D8K4Z/qUic4co2CnCJTmE+qX6AqoIkUA+GK5kEJyrKxl8xTMP0wfsP8mMvi",
+	"O3B/J+dSKPk152lqFYaM8sQqPqjDQDcj1wzdm4BmWCwslPX9voIhh8sK3HAg2j7izbmpWZoQ8JbmqYlA",
+	"Pyhlf3dknYiIIEy4EN5B2Qm4ALRhdQsNAu5c742wqamdNJXaqmUyzvVGaeAfcLv1/pSl+ll4NLcsoVU3",
+	"kDvXrX0zT7YeuQIITSvd7/c/byj88mk3Eilp2OdVDb6k3P4TpCtXbJdjAG40U8RS+zbCc9czJ4D8mApP",
+	"BAg3kbOJEldR117pPTFLtLqut1hfhoJ8fffSwBLdI68lEL7S8uHalIoEqITvZuwsHw29Sv96Jtu3S/v6",
+	"2r/0q8V2Tf/SkHQchc4caKgIgVa+6eWKIn3/Jt2qr/mP1ohRxdRxbhnOv361SIYFJopffrUfqBuPsrlK",
+	"W4etXZpxwC+3kmVKcyYwagjag4yk7/WJA/VKPjhjhgJmr7Y86eZZRIpaDy4kOQqSI0RZt9vvKBgZXd2r",
+	"Q19hz3ZBJww6PI9dR6rqIQcDoRdxdaAzH2zixJ32i19OOqTrAuoiH0Vmx0xYzGHRwbDXi7huUKDOEJFU",
+	"ps7BbzUvP8MS7Zp0CbVbymlK0KGODsYxc7U2UBZ3PCcYOaMLDFFbHTsU67uled4BqmciVgsESSacx/GD",
+	"iLiIysDebtlJMH8IvqtLgPKpzGJBQg3tVeqj4oPaM7lhqczstrqQqDFlacaUPvL139sH/YMO4cJCVJID",
+	"kgRDJ+XnrQ+/fvj/AgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -1,10 +1,12 @@
 // Package money is the application service of users' money: the commands of the account
 // aggregate (domain/account, stream "account-<userID>") run through the command runner, with
-// the rows and e-mails that must commit with them. Deposits (docs/deposits.md) and withdrawals
-// (docs/withdrawals.md) are built; investments and staff corrections are planned.
+// the rows and e-mails that must commit with them. Deposits (docs/deposits.md), investments
+// (docs/investments.md) and withdrawals (docs/withdrawals.md) are built; staff corrections are
+// planned.
 //
 // The service trusts its caller on who may call what (api/policy.go), except for a deposit's
-// status and a withdrawal, which only their owner and staff may see: anyone else gets a 404.
+// status, an investment and a withdrawal, which only their owner and staff may see: anyone else
+// gets a 404.
 package money
 
 import (
@@ -27,13 +29,14 @@ import (
 	"clearvest/eventstore"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
+	"clearvest/projections/history"
 )
 
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
 // Migrations creates the service's own tables (money_deposit_refs, money_tx_hashes,
-// money_withdrawal_refs). They refer
+// money_investment_refs, money_withdrawal_refs). They refer
 // to no other set's tables.
 var Migrations = pgmigrate.MustFromFS("money", migrationFS, "migrations")
 
@@ -65,6 +68,8 @@ type Deps struct {
 	Sender   Kicker
 	Clock    clock.Clock
 	Logger   *slog.Logger
+	// Plans is the plan catalogue investments take their terms from; nil refuses investments.
+	Plans PlanCatalogue
 }
 
 // Service runs the money commands. It is safe for concurrent use.
@@ -76,6 +81,8 @@ type Service struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	tmpl     *mail.Templates
+	plans    PlanCatalogue
+	feed     *history.Feed
 }
 
 // New wires the service.
@@ -97,7 +104,8 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl}, nil
+	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl,
+		plans: d.Plans, feed: history.NewFeed(d.Pool, 0, d.Logger)}, nil
 }
 
 // Actor is who is calling: the signed-in user, their role and address.

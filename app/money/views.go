@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"clearvest/domain/account"
+	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
 )
 
@@ -26,6 +27,10 @@ func (s *Service) Deposit(ctx context.Context, a Actor, transactionID string) (D
 func (s *Service) PendingDeposits(ctx context.Context) ([]Deposit, error) {
 	return wallets.PendingDeposits(ctx, s.pool, 0)
 }
+
+// FiguresJoin reads a user's dashboard figures in the same query as their users row
+// (accounts.Service.UserWith); its Balances are the figures once that query ran.
+func (s *Service) FiguresJoin() *ledger.Joined { return ledger.JoinFigures("u.id") }
 
 // Balances returns a user's dashboard figures from the wallets read model.
 func (s *Service) Balances(ctx context.Context, userID string) (account.Balances, error) {

@@ -43,9 +43,9 @@ type WithdrawalInput struct {
 	Asset string
 }
 
-// Quote is what a withdrawal of an amount costs under the published schedule, shown before the
+// WithdrawalQuote is what a withdrawal of an amount costs under the published schedule, shown before the
 // user confirms. Without an amount only Minimum and Schedule are set.
-type Quote struct {
+type WithdrawalQuote struct {
 	Amount   *money.Money
 	Fee      money.Money
 	Receives money.Money
@@ -85,25 +85,25 @@ type QuoteInput struct {
 	Amount, Network, WalletAddress string
 }
 
-// Quote returns the schedule, and the fee on an amount and what the user would receive; it
+// QuoteWithdrawal returns the schedule, and the fee on an amount and what the user would receive; it
 // checks the network, and the address when one is given, as CreateWithdrawal does. It checks
 // nothing about the balance.
-func (s *Service) Quote(in QuoteInput) (Quote, error) {
+func (s *Service) QuoteWithdrawal(in QuoteInput) (WithdrawalQuote, error) {
 	network, err := parseNetwork(in.Network)
 	if err != nil {
-		return Quote{}, err
+		return WithdrawalQuote{}, err
 	}
-	out := Quote{Minimum: s.cfg.WithdrawalFee.Minimum(), Schedule: s.cfg.WithdrawalFee.String()}
+	out := WithdrawalQuote{Minimum: s.cfg.WithdrawalFee.Minimum(), Schedule: s.cfg.WithdrawalFee.String()}
 	if strings.TrimSpace(in.Amount) != "" {
 		q, err := s.quote(in.Amount)
 		if err != nil {
-			return Quote{}, err
+			return WithdrawalQuote{}, err
 		}
 		out.Amount, out.Fee, out.Receives = &q.Amount, q.Fee, q.Net
 	}
 	if in.WalletAddress != "" {
 		if out.Address, err = payout.NormalizeAddress(string(network), in.WalletAddress); err != nil {
-			return Quote{}, err
+			return WithdrawalQuote{}, err
 		}
 	}
 	return out, nil

@@ -17,6 +17,7 @@ import (
 	"errors"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/command"
@@ -148,6 +149,21 @@ func (s *Service) Load(ctx context.Context, id string) (*plan.Plan, error) {
 		return nil, plan.ErrNotFound
 	}
 	return p, nil
+}
+
+// ByName returns the plan of that name (ignoring case and spacing) as its stream is now, so its
+// current terms and whether it is offered are never a read model's lag behind. A name no plan
+// has is plan.ErrNotFound.
+func (s *Service) ByName(ctx context.Context, name string) (*plan.Plan, error) {
+	var id string
+	err := s.pool.QueryRow(ctx, `SELECT plan_id FROM plan_names WHERE name_key = $1`, plan.NameKey(name)).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, plan.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.Load(ctx, id)
 }
 
 // Active lists the plans offered to investors, from the read model, smallest minimum first.

@@ -92,7 +92,7 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	}
 	moneyService, err := money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
 		WithdrawalFee: cfg.WithdrawalFee}, money.Deps{
-		Pool: pool, Commands: commands, Sender: sender, Logger: logger,
+		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService,
 	})
 	if err != nil {
 		return identityParts{}, err

@@ -140,17 +140,25 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 
+	// Every serve process pays out due investments; a pass also runs when the development test
+	// clock moves, so moving it past an end date settles at once.
+	maturity := ident.money.MaturityJob(5 * time.Second)
+
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Referrals: ident.referrals, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		DevClock:       devClock,
+		DevClockMoved:  maturity.Wake,
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
 	}
+	// Open event streams (GET /api/users/events) end when shutdown starts; the browsers reconnect
+	// to another process, and Shutdown need not wait for them.
+	srv.RegisterOnShutdown(ident.money.CloseChanges)
 
 	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	runnerDone := make(chan struct{})
@@ -164,6 +172,8 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		defer close(sweeperDone)
 		idem.Run(workers, 10*time.Minute, func(err error) { logger.Warn("sweeping idempotency keys", "err", err) })
 	}()
+	maturityDone := make(chan struct{})
+	go func() { defer close(maturityDone); maturity.Run(workers) }()
 	sessionsDone := make(chan struct{})
 	go func() { defer close(sessionsDone); _ = ident.accounts.WatchSessions(workers) }()
 	// Reactors follow the log like the projections, each with its own checkpoint and lock, and
@@ -209,6 +219,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-sweeperDone
 	<-sessionsDone
 	<-referralsDone
+	<-maturityDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

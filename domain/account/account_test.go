@@ -675,11 +675,15 @@ func TestMaturityInstructions(t *testing.T) {
 			When(func(a *account.Account) error { return a.SetMaturityInstruction("i1", "hold", t1) }).
 			ThenError(t, account.ErrInvalidInstruction)
 		accounts.Given(active...).
-			When(func(a *account.Account) error { return a.SetMaturityInstruction("nope", account.InstructionReinvest, t1) }).
+			When(func(a *account.Account) error {
+				return a.SetMaturityInstruction("nope", account.InstructionReinvest, t1)
+			}).
 			ThenError(t, account.ErrInvestmentNotFound)
 		matured := history(active, account.InvestmentMatured{InvestmentID: "i1", Principal: m("200"), Return: m("2.50"), At: end})
 		accounts.Given(matured...).
-			When(func(a *account.Account) error { return a.SetMaturityInstruction("i1", account.InstructionReinvest, end) }).
+			When(func(a *account.Account) error {
+				return a.SetMaturityInstruction("i1", account.InstructionReinvest, end)
+			}).
 			ThenError(t, account.ErrInvestmentEnded)
 	})
 	t.Run("reinvest at maturity starts a new active investment at the old end", func(t *testing.T) {

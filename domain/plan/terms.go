@@ -86,6 +86,17 @@ func (t Terms) RateText() string {
 	return t.TermRate.StringFixed(places)
 }
 
+// RatePercent is the term rate in percent with at least two decimals, all of its digits kept:
+// 0.004 is "0.40", 0.00125 is "0.125". Messages that quote the rate use it.
+func (t Terms) RatePercent() string {
+	pct := t.TermRate.Shift(2)
+	places := int32(2)
+	for places < MaxRateDecimals && !pct.Equal(pct.Truncate(places)) {
+		places++
+	}
+	return pct.StringFixed(places)
+}
+
 // AnnualRate is the simple annualised rate, termRate × 365 / termDays, as an exact fraction:
 // nothing is rounded until it is shown.
 func (t Terms) AnnualRate() *big.Rat {

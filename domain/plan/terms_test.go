@@ -61,6 +61,15 @@ func TestRateText(t *testing.T) {
 	}
 }
 
+func TestRatePercent(t *testing.T) {
+	t.Parallel()
+	for rate, want := range map[string]string{"0.004": "0.40", "0.015": "1.50", "0.00125": "0.125", "0.12345678": "12.345678", "0.5": "50.00"} {
+		if got := terms("1", "2", 30, rate).RatePercent(); got != want {
+			t.Errorf("RatePercent(%s) = %s, want %s", rate, got, want)
+		}
+	}
+}
+
 func TestWorkedExample(t *testing.T) {
 	t.Parallel()
 	ex := basic.ExampleFor(money.MustParse("100"))

@@ -31,6 +31,12 @@ const (
 	TemplateWithdrawalApproved  = "withdrawal_approved"  // WithdrawalApprovedData
 	TemplateWithdrawalRejected  = "withdrawal_rejected"  // WithdrawalRejectedData
 
+	// The four investment messages share InvestmentData.
+	TemplateInvestmentRequested = "investment_requested"
+	TemplateInvestmentApproved  = "investment_approved"
+	TemplateInvestmentRejected  = "investment_rejected"
+	TemplateInvestmentMatured   = "investment_matured"
+
 	TemplateReferralBonus = "referral_bonus" // ReferralBonusData
 )
 
@@ -176,6 +182,24 @@ type WithdrawalRejectedData struct {
 	Link   string
 }
 
+// InvestmentData fills the investment templates. Amounts are as the user reads them
+// ("$1,000.00"). Return, Payout and End are known once the investment is approved; Reason only
+// on a rejection; ReinvestedAs, on a maturity, says the payout went into a new investment.
+type InvestmentData struct {
+	Name       string
+	Plan       string
+	Amount     string
+	TermDays   int
+	TermRate   string // percent for the whole term, e.g. "1.50%"
+	APR        string // simple annualised rate in percent, e.g. "18.25%"
+	Return     string
+	Payout     string
+	End        time.Time
+	Reason     string
+	Reinvested bool
+	Link       string // the investment's page
+}
+
 //go:embed templates
 var templateFS embed.FS
 
@@ -183,7 +207,9 @@ var templateNames = []string{
 	TemplateVerification, TemplateLoginCode, TemplateNewDevice,
 	TemplatePasswordReset, TemplatePasswordChanged, TemplateComposed, TemplateKYCApproved, TemplateKYCRejected,
 	TemplateDepositConfirmed, TemplateDepositRejected,
-	TemplateWithdrawalRequested, TemplateWithdrawalApproved, TemplateWithdrawalRejected, TemplateReferralBonus,
+	TemplateWithdrawalRequested, TemplateWithdrawalApproved, TemplateWithdrawalRejected,
+	TemplateInvestmentRequested, TemplateInvestmentApproved, TemplateInvestmentRejected, TemplateInvestmentMatured,
+	TemplateReferralBonus,
 }
 
 // Templates renders Clearvest's messages with one operator's branding. It is safe for
@@ -410,6 +436,22 @@ func checkData(name string, data any) error {
 		}
 		if d.Amount == "" || strings.TrimSpace(d.Reason) == "" {
 			return errors.New("a withdrawal rejection names the amount and the reason")
+		}
+		return checkLink(d.Link)
+	case TemplateInvestmentRequested, TemplateInvestmentApproved, TemplateInvestmentRejected, TemplateInvestmentMatured:
+		d, ok := data.(InvestmentData)
+		if !ok {
+			return wrongType(InvestmentData{})
+		}
+		switch {
+		case d.Plan == "" || d.Amount == "":
+			return errors.New("an investment message names the plan and the amount")
+		case (name == TemplateInvestmentApproved || name == TemplateInvestmentMatured) && (d.Payout == "" || d.Return == ""):
+			return errors.New("an approval or a maturity states the return and the payout")
+		case name == TemplateInvestmentApproved && d.End.IsZero():
+			return errors.New("an approval states the end date")
+		case name == TemplateInvestmentRejected && strings.TrimSpace(d.Reason) == "":
+			return errors.New("a rejection states the reason")
 		}
 		return checkLink(d.Link)
 	}

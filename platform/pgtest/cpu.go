@@ -23,6 +23,29 @@ type CPUMeter struct {
 	selfOK, serverOK     bool
 	running              bool
 	startSelf, startServ time.Duration
+	// also are more processes counted with this one (a server under test on this host).
+	also []string
+}
+
+// Including counts the CPU time of these processes (by pid) as this process's: a load
+// generator measuring a server it runs beside. It returns m.
+func (m *CPUMeter) Including(pids ...int) *CPUMeter {
+	for _, p := range pids {
+		if p > 0 {
+			m.also = append(m.also, strconv.Itoa(p))
+		}
+	}
+	return m
+}
+
+// selfCPU is this process's CPU time and that of the processes it includes.
+func (m *CPUMeter) selfCPU() (time.Duration, bool) {
+	total, ok := procCPU("self")
+	for _, p := range m.also {
+		d, found := procCPU(p)
+		total, ok = total+d, ok && found
+	}
+	return total, ok
 }
 
 // NewCPUMeter returns a stopped meter for the pool's database.
@@ -34,7 +57,7 @@ func NewCPUMeter(pool *pgxpool.Pool) *CPUMeter {
 
 // Start begins a measured interval.
 func (m *CPUMeter) Start() {
-	m.startSelf, _ = procCPU("self")
+	m.startSelf, m.selfOK = m.selfCPU()
 	m.startServ, _ = serverCPU(m.pool)
 	m.running = true
 }
@@ -44,8 +67,9 @@ func (m *CPUMeter) Stop() {
 	if !m.running {
 		return
 	}
-	self, _ := procCPU("self")
+	self, selfOK := m.selfCPU()
 	server, _ := serverCPU(m.pool)
+	m.selfOK = m.selfOK && selfOK
 	m.self += self - m.startSelf
 	m.server += server - m.startServ
 	m.running = false

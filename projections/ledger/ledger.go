@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -274,6 +275,11 @@ func scanFigures(row pgx.Row, extra ...any) (account.Balances, error) {
 	if err := row.Scan(dest...); err != nil {
 		return account.Balances{}, err
 	}
+	return parseFigures(s)
+}
+
+// parseFigures reads figureColumns' text, in their order.
+func parseFigures(s [7]string) (account.Balances, error) {
 	var b account.Balances
 	for i, f := range []*money.Money{&b.Available, &b.Held, &b.Invested, &b.Returns, &b.Fees, &b.Adjustments, &b.Referrals} {
 		m, err := money.Parse(s[i])
@@ -402,6 +408,47 @@ func Figures(ctx context.Context, q Querier, userID string) (account.Balances, e
 		return b, ErrNotFound
 	}
 	return b, err
+}
+
+// Joined reads a user's figures in the same query as another read model's row (the dashboard
+// reads the users row and the figures together, in one round trip): Columns and Join go into
+// that query, Dest receives the columns, and Balances reads them, zeros for a user with no
+// posting (the join found no row). It implements users.Join.
+type Joined struct {
+	userID string
+	s      [7]*string
+}
+
+// JoinFigures returns a Joined for a query whose user id is in userIDColumn (for example
+// "u.id": rm_users.users as users.GetWith names it).
+func JoinFigures(userIDColumn string) *Joined { return &Joined{userID: userIDColumn} }
+
+// Columns are the figures' columns, from the joined table's alias.
+func (*Joined) Columns() string { return joinedColumns }
+
+var joinedColumns = "lf." + strings.ReplaceAll(figureColumns, ", ", ", lf.")
+
+// Join is the LEFT JOIN of the figures on the user id.
+func (j *Joined) Join() string { return `LEFT JOIN rm_ledger.figures lf ON lf.user_id = ` + j.userID }
+
+// Dest are the scan destinations of Columns.
+func (j *Joined) Dest() []any {
+	return []any{&j.s[0], &j.s[1], &j.s[2], &j.s[3], &j.s[4], &j.s[5], &j.s[6]}
+}
+
+// Balances are the figures read; zeros when the user has no row in the books.
+func (j *Joined) Balances() (account.Balances, error) {
+	if j.s[0] == nil {
+		return account.Balances{}, nil
+	}
+	var s [7]string
+	for i, p := range j.s {
+		if p == nil {
+			return account.Balances{}, errors.New("ledger: figures: a NULL column")
+		}
+		s[i] = *p
+	}
+	return parseFigures(s)
 }
 
 // AllFigures reads every user's figures, by user id.

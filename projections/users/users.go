@@ -267,10 +267,18 @@ type User struct {
 const userColumns = `id, name, email, phone, country, bio, photo, role, status, is_verified, kyc_status,
 	referral_code, referred_by, two_factor_enabled, created_at, updated_at`
 
+// qualifiedColumns are userColumns with the users table's alias, u, for queries that join.
+var qualifiedColumns = "u." + strings.Join(strings.Fields(strings.ReplaceAll(userColumns, ",", " ")), ", u.")
+
+// dest are the scan destinations of userColumns.
+func (u *User) dest() []any {
+	return []any{&u.ID, &u.Name, &u.Email, &u.Phone, &u.Country, &u.Bio, &u.Photo, &u.Role, &u.Status, &u.IsVerified,
+		&u.KYCStatus, &u.ReferralCode, &u.ReferredBy, &u.TwoFactorEnabled, &u.CreatedAt, &u.UpdatedAt}
+}
+
 func scanUser(rs pgx.CollectableRow) (User, error) {
 	var u User
-	err := rs.Scan(&u.ID, &u.Name, &u.Email, &u.Phone, &u.Country, &u.Bio, &u.Photo, &u.Role, &u.Status, &u.IsVerified,
-		&u.KYCStatus, &u.ReferralCode, &u.ReferredBy, &u.TwoFactorEnabled, &u.CreatedAt, &u.UpdatedAt)
+	err := rs.Scan(u.dest()...)
 	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
 	return u, err
 }
@@ -293,6 +301,38 @@ func one(ctx context.Context, pool *pgxpool.Pool, where string, arg any) (User, 
 // Get returns one user, closed ones included (with their personal fields blank).
 func Get(ctx context.Context, pool *pgxpool.Pool, id string) (User, error) {
 	return one(ctx, pool, `id = $1`, id)
+}
+
+// Join adds another read model's columns to the query of a user's row, so that a page that
+// shows both reads them in one round trip (projections/ledger.Joined: the dashboard figures).
+// Columns are added to the select list, Join after the users table (whose alias is u), and
+// Dest receives the columns.
+type Join interface {
+	Columns() string
+	Join() string
+	Dest() []any
+}
+
+// GetWith returns one user as Get does, with j's columns read in the same query.
+func GetWith(ctx context.Context, pool *pgxpool.Pool, id string, j Join) (User, error) {
+	rows, err := pool.Query(ctx, `SELECT `+qualifiedColumns+`, `+j.Columns()+` FROM rm_users.users u `+j.Join()+`
+		WHERE u.id = $1 LIMIT 1`, id)
+	if err != nil {
+		return User{}, fmt.Errorf("users: %w", err)
+	}
+	u, err := pgx.CollectExactlyOneRow(rows, func(rs pgx.CollectableRow) (User, error) {
+		var u User
+		err := rs.Scan(append(u.dest(), j.Dest()...)...)
+		u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
+		return u, err
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("users: %w", err)
+	}
+	return u, nil
 }
 
 // ByReferralCode returns the user whose referral code this is, ignoring case (people retype

@@ -30,6 +30,11 @@ type impl struct {
 	pool  *pgxpool.Pool // the impl's own database, for the CPU meter
 	run   func(ctx context.Context, writer, n int) error
 	close func()
+	// serverPID is the server process of an impl over HTTP, whose CPU time counts with this
+	// process's (go-cpu); 0 when the impl runs in this process.
+	serverPID int
+	// lag measures projection lag, for an impl whose commands report positions; nil otherwise.
+	lag *lagMeter
 }
 
 // streamOf is the workload's stream of a writer's n-th command: every writer has its own

@@ -21,6 +21,7 @@ type result struct {
 	goCPU, pgCPU     time.Duration // per command
 	goCPUok, pgCPUok bool
 	firstErr         error
+	lag              *lagSummary // projection lag, for impls that measure it
 }
 
 // writers hands out each writer's commands in order, so that a writer's streams grow one
@@ -53,7 +54,10 @@ func openLoop(ctx context.Context, im *impl, ws *writers, rate float64, d time.D
 	latencies := make([][]time.Duration, len(ws.next))
 	var failed, dropped atomic.Int64
 	var firstErr atomic.Pointer[error]
-	cpu := pgtest.NewCPUMeter(im.pool)
+	cpu := pgtest.NewCPUMeter(im.pool).Including(im.serverPID)
+	if im.lag != nil {
+		im.lag.take() // what the runs before left
+	}
 	var wg sync.WaitGroup
 	for w := range ws.next {
 		wg.Go(func() {
@@ -84,6 +88,7 @@ func openLoop(ctx context.Context, im *impl, ws *writers, rate float64, d time.D
 	elapsed := time.Since(start)
 	cpu.Stop()
 	r := summarise(im.name, slices.Concat(latencies...), elapsed, cpu)
+	r.lag = summariseLag(im.lag)
 	r.offered = rate
 	r.failed = int(failed.Load())
 	r.dropped = int(dropped.Load())
@@ -99,7 +104,10 @@ func closedLoop(ctx context.Context, im *impl, ws *writers, d time.Duration) res
 	latencies := make([][]time.Duration, len(ws.next))
 	var failed atomic.Int64
 	var firstErr atomic.Pointer[error]
-	cpu := pgtest.NewCPUMeter(im.pool)
+	cpu := pgtest.NewCPUMeter(im.pool).Including(im.serverPID)
+	if im.lag != nil {
+		im.lag.take() // what the runs before left
+	}
 	deadline := time.Now().Add(d)
 	cpu.Start()
 	start := time.Now()
@@ -121,6 +129,7 @@ func closedLoop(ctx context.Context, im *impl, ws *writers, d time.Duration) res
 	elapsed := time.Since(start)
 	cpu.Stop()
 	r := summarise(im.name, slices.Concat(latencies...), elapsed, cpu)
+	r.lag = summariseLag(im.lag)
 	r.failed = int(failed.Load())
 	if e := firstErr.Load(); e != nil {
 		r.firstErr = *e
@@ -130,7 +139,8 @@ func closedLoop(ctx context.Context, im *impl, ws *writers, d time.Duration) res
 
 func summarise(name string, all []time.Duration, elapsed time.Duration, cpu *pgtest.CPUMeter) result {
 	slices.Sort(all)
-	r := result{impl: name, done: len(all), p50: percentile(all, 0.50), p99: percentile(all, 0.99), p999: percentile(all, 0.999)}
+	r := result{impl: name, done: len(all), p50: pgtest.Percentile(all, 0.50), p99: pgtest.Percentile(all, 0.99),
+		p999: pgtest.Percentile(all, 0.999)}
 	if elapsed > 0 {
 		r.achieved = float64(len(all)) / elapsed.Seconds()
 	}
@@ -140,13 +150,4 @@ func summarise(name string, all []time.Duration, elapsed time.Duration, cpu *pgt
 		r.goCPUok, r.pgCPUok = selfOK, serverOK
 	}
 	return r
-}
-
-// percentile is the nearest-rank percentile of sorted durations.
-func percentile(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(float64(len(sorted))*p+0.5) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
 }

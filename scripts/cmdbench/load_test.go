@@ -37,3 +37,33 @@ func TestOpenLoopCountsTimeFromTheSchedule(t *testing.T) {
 		t.Errorf("closed loop: %+v", closed)
 	}
 }
+
+// Projection lag counts from a command's answer until the slowest projection's checkpoint has
+// passed its position, and a position no checkpoint reaches is reported as not applied.
+func TestLagMeterWaitsForTheSlowestProjection(t *testing.T) {
+	pool := pgtest.NewPool(t)
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, `CREATE TABLE projection_checkpoints (name text PRIMARY KEY, position bigint NOT NULL);
+		INSERT INTO projection_checkpoints VALUES ('fast', 0), ('slow', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	m := newLagMeter(pool)
+	defer m.stop()
+	m.patience = 200 * time.Millisecond
+	m.committed(5)
+	m.committed(9)
+	if _, err := pool.Exec(ctx, `UPDATE projection_checkpoints SET position = 9 WHERE name = 'fast'`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(30 * time.Millisecond) // the time the slow projection takes, which the meter must count
+	if _, err := pool.Exec(ctx, `UPDATE projection_checkpoints SET position = 6 WHERE name = 'slow'`); err != nil {
+		t.Fatal(err)
+	}
+	lags, unapplied := m.take()
+	if len(lags) != 1 || unapplied != 1 {
+		t.Fatalf("lags %v, %d not applied; want one lag and position 9 not applied", lags, unapplied)
+	}
+	if lags[0] < 30*time.Millisecond {
+		t.Errorf("lag %v, want at least the 30 ms the slow projection took", lags[0])
+	}
+}

@@ -17,9 +17,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -42,6 +44,10 @@ func main() {
 
 // Targets for the command path on 2 cores (docs/benchmarks.md).
 const (
+	// The money commands over HTTP (the http impl), closed loop.
+	httpTargetRate = 3000
+	httpTargetP99  = 20 * time.Millisecond
+
 	targetRate  = 4000
 	targetP99   = 10 * time.Millisecond
 	targetRatio = 1.1
@@ -54,7 +60,14 @@ func run() error {
 	dur := flag.Duration("duration", 10*time.Second, "length of each run")
 	warmup := flag.Duration("warmup", 2*time.Second, "closed-loop warm-up of each impl before the first run")
 	streamLength := flag.Int("stream-length", 20, "commands per stream before a writer moves to a new one")
-	implList := flag.String("impls", "clearvest,clearvest-tx,raw-sql,peer", "impls to run, in order")
+	implList := flag.String("impls", "clearvest,clearvest-tx,raw-sql,peer", "impls to run, in order (http and bare-http need the -http flags)")
+	httpURL := flag.String("http", "", "base URL of a running clearvest serve, for the http impl")
+	httpPID := flag.Int("http-pid", 0, "its process id (its CPU time counts as go-cpu)")
+	httpDB := flag.String("http-db", "", "its database URL (its backends' CPU time, the projections' checkpoints)")
+	tokensFile := flag.String("tokens", "", "signed-in users' tokens, one line per writer (loadgen register)")
+	command := flag.String("command", "create-deposit", "the money command the http impls send")
+	bareURL := flag.String("bare", "", "base URL of scripts/bareuser, for the bare-http impl")
+	barePID := flag.Int("bare-pid", 0, "its process id")
 	flag.Parse()
 	if *admin == "" {
 		return fmt.Errorf("-db (or TEST_DATABASE_URL) is required")
@@ -72,12 +85,34 @@ func run() error {
 		}
 	}()
 	for _, name := range strings.Split(*implList, ",") {
+		var im *impl
+		if name == "http" || name == "bare-http" {
+			// Over HTTP, against servers already running on their own database.
+			if *httpDB == "" {
+				return fmt.Errorf("%s needs -http-db", name)
+			}
+			if name == "http" {
+				tokens, err := readTokens(*tokensFile)
+				if err != nil || len(tokens) == 0 {
+					return errors.Join(errNoTokens, err)
+				}
+				im, err = newHTTP(ctx, httpTarget{url: *httpURL, pid: *httpPID, db: *httpDB, tokens: tokens}, *command)
+				if err != nil {
+					return err
+				}
+			} else {
+				if im, err = newBareHTTP(ctx, *bareURL, *barePID, *httpDB, *command); err != nil {
+					return err
+				}
+			}
+			impls = append(impls, im)
+			continue
+		}
 		dbURL, drop, err := createDatabase(ctx, *admin, strings.ReplaceAll(name, "-", "_"))
 		if err != nil {
 			return err
 		}
 		defer drop()
-		var im *impl
 		switch name {
 		case "clearvest":
 			im, err = newClearvest(ctx, dbURL, *streamLength, false)
@@ -175,6 +210,25 @@ func report(w io.Writer, impls []*impl, results []result, rates []float64) {
 	}
 	tw.Flush()
 
+	lagHeader := false
+	for _, r := range results {
+		if r.lag == nil {
+			continue
+		}
+		if !lagHeader {
+			fmt.Fprintf(w, "\nProjection lag: from a command's answer until every projection's checkpoint passed its position (polled every %v).\n\n", lagPoll)
+			fmt.Fprintln(w, "| impl | offered/s | commands | lag p50 ms | lag p99 ms | lag max ms | not applied after 10 s | p99 < 200 ms |")
+			fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|---|")
+			lagHeader = true
+		}
+		offered := "closed loop"
+		if r.offered > 0 {
+			offered = fmt.Sprintf("%.0f", r.offered)
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %.2f | %.2f | %.2f | %d | %s |\n", r.impl, offered, r.lag.n, ms(r.lag.p50), ms(r.lag.p99),
+			ms(r.lag.max_), r.lag.unapplied, verdictOf(r.lag.unapplied == 0 && r.lag.p99 < 200*time.Millisecond))
+	}
+
 	fmt.Fprintf(w, "\nMost sustained: the highest offered rate completed in full (≥ 99%%) with p99 ≤ %v.\n\n", targetP99)
 	sustained := map[string]float64{}
 	closed := map[string]result{}
@@ -191,8 +245,12 @@ func report(w io.Writer, impls []*impl, results []result, rates []float64) {
 		c := closed[im.name]
 		fmt.Fprintf(w, "| %s | %.0f | %.0f | %.2f |\n", im.name, sustained[im.name], c.achieved, ms(c.p99))
 	}
+	if c, ok := closed["http"]; ok {
+		fmt.Fprintf(w, "\nTarget (http, 10 clients closed loop): ≥ %d cmds/s with p99 ≤ %v: %s (%.0f cmds/s, p99 %.2f ms)\n",
+			httpTargetRate, httpTargetP99, verdictOf(c.achieved >= httpTargetRate && c.p99 <= httpTargetP99), c.achieved, ms(c.p99))
+	}
 	cv, peer := sustained["clearvest"], sustained["peer"]
-	if _, ok := closed["clearvest"]; ok {
+	if _, ok := closed["clearvest"]; ok && len(rates) > 0 {
 		verdict := func(ok bool) string {
 			if ok {
 				return "met"
@@ -206,14 +264,24 @@ func report(w io.Writer, impls []*impl, results []result, rates []float64) {
 				ratio, closed["clearvest"].achieved/max(closed["peer"].achieved, 1))
 		}
 		fmt.Fprintln(w)
-		if top := rates[len(rates)-1]; cv == top {
+		if len(rates) > 0 && cv == rates[len(rates)-1] {
 			fmt.Fprintf(w, "(clearvest sustained the highest rate offered; offer more with -rates to find its limit)\n")
 		}
 	}
 }
 
+func verdictOf(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "missed"
+}
+
 func parseRates(s string) ([]float64, error) {
 	var out []float64
+	if strings.TrimSpace(s) == "" {
+		return nil, nil // closed loop only
+	}
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || v <= 0 {
@@ -226,6 +294,9 @@ func parseRates(s string) ([]float64, error) {
 
 // createDatabase makes a fresh database on the admin URL's server and returns its URL and a
 // function that drops it.
+// dbPrefix starts the names of the databases cmdbench creates (DB_PREFIX, default cmdbench).
+var dbPrefix = cmp.Or(os.Getenv("DB_PREFIX"), "cmdbench")
+
 func createDatabase(ctx context.Context, admin, tag string) (string, func(), error) {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
@@ -234,7 +305,7 @@ func createDatabase(ctx context.Context, admin, tag string) (string, func(), err
 	defer conn.Close(ctx)
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
-	name := "cmdbench_" + tag + "_" + hex.EncodeToString(b)
+	name := dbPrefix + "_" + tag + "_" + hex.EncodeToString(b)
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		return "", nil, err
 	}

@@ -81,9 +81,10 @@ serve_on() {
 }
 
 # start_server NAME runs serve (serve_on) on a fresh database of TEST_DATABASE_URL and a fresh
-# data directory. It sets base_url, server_pid, server_data and server_db_url.
+# data directory (the database's name starts with DB_PREFIX, default clearvest). It sets
+# base_url, server_pid, server_data and server_db_url.
 start_server() {
-	local db="clearvest_$1_$$_${RANDOM}" db_url
+	local db="${DB_PREFIX:-clearvest}_$1_$$_${RANDOM}" db_url
 	db_url=$(go run ./scripts/createdb -name "$db" "$TEST_DATABASE_URL")
 	server_db_url=$db_url
 	cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")

@@ -1,8 +1,9 @@
 // Command loadgen is the open-loop load generator of the signed-in read benchmark
 // (docs/benchmarks.md, "Signed-in read").
 //
-//	loadgen register -url BASE_URL
-//	    signs a new user up through the API and prints "TOKEN USER_ID"
+//	loadgen register -url BASE_URL [-n 1] [-deposits 0 -admin-file DATA_DIR/demo-logins.txt]
+//	    signs new users up through the API and prints "TOKEN USER_ID" for each; with -deposits,
+//	    each user also has that many deposits confirmed (money history for the dashboard)
 //	loadgen run -token TOKEN -db DATABASE_URL -rates 1000,2000 -duration 20s -rounds 3 \
 //	    -target clearvest=URL,pid=PID,app=clearvest -target bare=URL,pid=PID,app=bareuser
 //	    sends GET requests with the bearer token to every target at every rate and prints a table
@@ -30,7 +31,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,34 +69,195 @@ func usage() {
 	os.Exit(2)
 }
 
-// register signs up a new user as an API client would and prints its token and id.
+// register signs up new users as API clients would and prints "TOKEN USER_ID" for each. With
+// -deposits, each user also verifies their e-mail address (the link from the development
+// mailbox) and gets that many deposits confirmed by the demo admin (signed in with the
+// credentials from -admin-file and the e-mailed code), so that their dashboard has money
+// history: the signed-in read then joins real figures.
 func register(args []string) error {
 	fs := flag.NewFlagSet("register", flag.ExitOnError)
 	base := fs.String("url", "", "the server's base URL")
+	n := fs.Int("n", 1, "users to sign up")
+	deposits := fs.Int("deposits", 0, "confirmed deposits per user (needs -admin-file; implies -verify)")
+	verify := fs.Bool("verify", false, "verify each user's e-mail address (needed for money commands)")
+	adminFile := fs.String("admin-file", "", "the server's demo-logins.txt (the demo admin's credentials)")
 	_ = fs.Parse(args)
 	if *base == "" {
 		return errors.New("register: -url is required")
 	}
-	password := "Bench-" + rand.Text()
-	body, _ := json.Marshal(map[string]string{
-		"name": "Benchmark User", "email": "bench-" + strings.ToLower(rand.Text()) + "@example.com",
-		"password": password, "confirmPassword": password, "phone": "+44 20 7946 0018", "country": "United Kingdom",
-	})
-	res, err := http.Post(strings.TrimRight(*base, "/")+"/api/users/register", "application/json", bytes.NewReader(body))
+	c := api{base: strings.TrimRight(*base, "/")}
+	var staff api
+	if *deposits > 0 {
+		if *adminFile == "" {
+			return errors.New("register: -deposits needs -admin-file")
+		}
+		var err error
+		if staff, err = c.signInAdmin(*adminFile); err != nil {
+			return err
+		}
+	}
+	for range *n {
+		email := "bench-" + strings.ToLower(rand.Text()) + "@example.com"
+		password := "Bench-" + rand.Text()
+		var u struct {
+			ID    string `json:"_id"`
+			Token string `json:"token"`
+		}
+		if err := c.call(http.MethodPost, "/api/users/register", map[string]string{
+			"name": "Benchmark User", "email": email, "password": password, "confirmPassword": password,
+			"phone": "+44 20 7946 0018", "country": "United Kingdom",
+		}, http.StatusCreated, &u); err != nil {
+			return fmt.Errorf("register: %w", err)
+		}
+		if *deposits > 0 || *verify {
+			user := api{base: c.base, token: u.Token}
+			link, err := c.mail(nil, email, "confirm your e-mail", regexp.MustCompile(`/verify/([A-Za-z0-9_-]+)`))
+			if err != nil {
+				return err
+			}
+			if err := user.call(http.MethodPatch, "/api/users/verifyUser/"+link, nil, http.StatusOK, nil); err != nil {
+				return fmt.Errorf("verify: %w", err)
+			}
+			for i := range *deposits {
+				var d struct {
+					TransactionID string `json:"transactionId"`
+				}
+				amount := fmt.Sprintf("%d.25", 100*(i+1))
+				if err := user.call(http.MethodPost, "/api/payments/create", map[string]string{
+					"amount": amount, "asset": "USDT", "network": "TRC20",
+				}, http.StatusOK, &d); err != nil {
+					return fmt.Errorf("deposit: %w", err)
+				}
+				if err := staff.call(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{
+					"transactionId": d.TransactionID, "amount": amount,
+				}, http.StatusOK, nil); err != nil {
+					return fmt.Errorf("confirm: %w", err)
+				}
+			}
+		}
+		fmt.Println(u.Token, u.ID)
+	}
+	return nil
+}
+
+// api is a client of the server's JSON API, signed in when token is set.
+type api struct {
+	base, token string
+}
+
+// call sends body as JSON (with an Idempotency-Key, as the UI does) and decodes the answer
+// into out, which must come with status want.
+func (c api) call(method, path string, body any, want int, out any) error {
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, c.base+path, r)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if method != http.MethodGet {
+		req.Header.Set("Idempotency-Key", rand.Text())
+	}
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return err
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != want {
+		return fmt.Errorf("%s %s: status %d: %s", method, path, res.StatusCode, b)
+	}
+	if out != nil {
+		return json.Unmarshal(b, out)
+	}
+	return nil
+}
+
+// mailIDs are the ids of the e-mails in the development mailbox now.
+func (c api) mailIDs() (map[string]bool, error) {
+	var list []struct{ ID string }
+	if err := c.call(http.MethodGet, "/api/dev/mail", nil, http.StatusOK, &list); err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, m := range list {
+		ids[m.ID] = true
+	}
+	return ids, nil
+}
+
+// mail waits up to 30 s for an e-mail to `to`, not among before, whose subject contains subject
+// (any case) in the development mailbox, and returns the first submatch of re in its text.
+func (c api) mail(before map[string]bool, to, subject string, re *regexp.Regexp) (string, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		var list []struct{ ID, To, Subject string }
+		if err := c.call(http.MethodGet, "/api/dev/mail", nil, http.StatusOK, &list); err != nil {
+			return "", err
+		}
+		for _, m := range list {
+			if before[m.ID] || !strings.Contains(strings.ToLower(m.To), strings.ToLower(to)) || !strings.Contains(strings.ToLower(m.Subject), subject) {
+				continue
+			}
+			var full struct{ Text string }
+			if err := c.call(http.MethodGet, "/api/dev/mail/"+url.PathEscape(m.ID), nil, http.StatusOK, &full); err != nil {
+				return "", err
+			}
+			if sub := re.FindStringSubmatch(full.Text); sub != nil {
+				return sub[1], nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return "", fmt.Errorf("no e-mail to %s about %q within 30 s", to, subject)
+}
+
+// signInAdmin signs the demo admin in (password, then the e-mailed code) and returns the
+// signed-in client.
+func (c api) signInAdmin(file string) (api, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return api{}, err
+	}
+	var email, password string
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if f := strings.Split(line, "\t"); len(f) >= 3 && f[0] == "admin" {
+			email, password = f[1], f[2]
+		}
+	}
+	if email == "" {
+		return api{}, fmt.Errorf("%s: no admin line", file)
+	}
+	// A new device (every API client) is asked for the e-mailed code.
+	before, err := c.mailIDs()
+	if err != nil {
+		return api{}, err
+	}
+	var pending struct {
+		PendingLogin string `json:"pendingLogin"`
+	}
+	if err := c.call(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": password},
+		http.StatusUnauthorized, &pending); err != nil {
+		return api{}, fmt.Errorf("admin sign-in: %w", err)
+	}
+	code, err := c.mail(before, email, "code", regexp.MustCompile(`\b(\d{6})\b`))
+	if err != nil {
+		return api{}, err
+	}
 	var u struct {
-		ID    string `json:"_id"`
 		Token string `json:"token"`
 	}
-	if res.StatusCode != http.StatusCreated || json.Unmarshal(b, &u) != nil || u.Token == "" {
-		return fmt.Errorf("register: status %d: %s", res.StatusCode, b)
+	if err := c.call(http.MethodPost, "/api/users/loginWithCode/"+url.PathEscape(email),
+		map[string]string{"loginCode": code, "pendingLogin": pending.PendingLogin}, http.StatusOK, &u); err != nil {
+		return api{}, fmt.Errorf("admin sign-in: %w", err)
 	}
-	fmt.Println(u.Token, u.ID)
-	return nil
+	return api{base: c.base, token: u.Token}, nil
 }
 
 type target struct {

@@ -43,6 +43,10 @@ const signedInData = [
   'Withdrawal',
   'WithdrawalQueue',
   'WithdrawalHistory',
+  'Investment',
+  'InvestmentQueue',
+  'History',
+  'Dashboard',
 ] as const;
 
 // What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
@@ -51,7 +55,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'Referrals'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -115,14 +119,30 @@ export const api = generatedApi.enhanceEndpoints({
     // Deposits. A decision credits the wallet, so it refreshes the signed-in user too (staff
     // deciding someone else's deposit see their own figures unchanged, which is right).
     listDepositAddresses: { providesTags: ['DepositAddress'] },
-    createDeposit: { invalidatesTags: ['Me', 'DepositQueue'] },
+    createDeposit: { invalidatesTags: ['Me', 'DepositQueue', 'History', 'Dashboard'] },
     viewPaymentStatus: { providesTags: (_r, _e, arg) => [{ type: 'Deposit', id: arg.transactionId }] },
     getPendingDeposits: { providesTags: ['DepositQueue'] },
     confirmDeposit: {
-      invalidatesTags: (_r, _e, arg) => ['DepositQueue', 'Me', { type: 'Deposit', id: arg.confirmDepositRequest.transactionId }],
+      invalidatesTags: (_r, _e, arg) => [
+        'DepositQueue',
+        'Me',
+        'History',
+        'Dashboard',
+        { type: 'Deposit', id: arg.confirmDepositRequest.transactionId },
+      ],
     },
     rejectDeposit: {
-      invalidatesTags: (_r, _e, arg) => ['DepositQueue', { type: 'Deposit', id: arg.rejectDepositRequest.transactionId }],
+      invalidatesTags: (_r, _e, arg) => ['DepositQueue', 'History', 'Dashboard', { type: 'Deposit', id: arg.rejectDepositRequest.transactionId }],
+    },
+
+    // The money history and the dashboard built from it (features/history). Live refresh
+    // invalidates these with 'Me' whenever the server says the user's money changed.
+    getTransactionHistory: { providesTags: ['History'] },
+    getDashboard: { providesTags: ['Dashboard'] },
+    // The statement is CSV, read as text and handed to the browser as a file; never cached.
+    getStatement: {
+      query: (arg) => ({ url: '/invest/statement.csv', params: { from: arg.from, to: arg.to }, responseHandler: 'text' }),
+      keepUnusedDataFor: 0,
     },
 
     // Withdrawals. A request holds money and a decision may charge the fee or release the hold,
@@ -133,6 +153,26 @@ export const api = generatedApi.enhanceEndpoints({
     getPendingWithdrawals: { providesTags: ['WithdrawalQueue'] },
     approveWithdrawal: { invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', { type: 'Withdrawal', id: arg.id }] },
     rejectWithdrawal: { invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', { type: 'Withdrawal', id: arg.id }] },
+    // Investments. 'Investment' with an id is one investment, with 'LIST' the caller's list; a
+    // start, a decision, a maturity or a redemption moves money, so they refresh the signed-in
+    // user's figures too.
+    getInvestmentQuote: { keepUnusedDataFor: 0 },
+    startInvestment: { invalidatesTags: ['Me', 'InvestmentQueue', { type: 'Investment', id: 'LIST' }] },
+    getInvestmentHistory: { providesTags: [{ type: 'Investment', id: 'LIST' }] },
+    getInvestment: { providesTags: (_r, _e, arg) => [{ type: 'Investment', id: arg.investmentId }] },
+    getPendingInvestments: { providesTags: ['InvestmentQueue'] },
+    approveInvestment: {
+      invalidatesTags: (_r, _e, arg) => ['InvestmentQueue', { type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }],
+    },
+    rejectInvestment: {
+      invalidatesTags: (_r, _e, arg) => ['InvestmentQueue', { type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }],
+    },
+    settleMaturedInvestments: { keepUnusedDataFor: 0 },
+    setMaturityInstruction: { invalidatesTags: (_r, _e, arg) => [{ type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }] },
+    previewEarlyRedemption: { keepUnusedDataFor: 0 },
+    redeemEarly: {
+      invalidatesTags: (_r, _e, arg) => ['Me', { type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }],
+    },
 
     // The list is the same for everyone and changes with a release, not a session.
     // Referrals. The bonus is credited in the background after a deposit is confirmed, so the page
@@ -197,10 +237,27 @@ export const {
   useGetPendingWithdrawalsQuery,
   useApproveWithdrawalMutation,
   useRejectWithdrawalMutation,
+  useLazyGetInvestmentQuoteQuery,
+  useStartInvestmentMutation,
+  useGetInvestmentHistoryQuery,
+  useGetInvestmentQuery,
+  useGetPendingInvestmentsQuery,
+  useApproveInvestmentMutation,
+  useRejectInvestmentMutation,
+  useSettleMaturedInvestmentsQuery,
+  useSetMaturityInstructionMutation,
+  useLazyPreviewEarlyRedemptionQuery,
+  useRedeemEarlyMutation,
+  useGetTransactionHistoryQuery,
+  useLazyGetStatementQuery,
+  useGetDashboardQuery,
   useGetReferralsQuery,
 } = api;
 export type {
   Country,
+  Dashboard,
+  HistoryItem,
+  HistoryType,
   Deposit,
   DepositAddress,
   DepositQueue,
@@ -208,7 +265,13 @@ export type {
   DepositStatus,
   DevMail,
   DevMailSummary,
+  EarlyRedemption,
   InvestEligibility,
+  Investment,
+  InvestmentQueueItem,
+  InvestmentQuote,
+  InvestmentStatus,
+  MaturityInstruction,
   KycCase,
   KycDecision,
   KycDocument,

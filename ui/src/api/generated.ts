@@ -324,6 +324,143 @@ const injectedRtkApi = api.injectEndpoints({
     listPlans: build.query<ListPlansApiResponse, ListPlansApiArg>({
       query: () => ({ url: `/invest/plans` }),
     }),
+    getInvestmentQuote: build.query<
+      GetInvestmentQuoteApiResponse,
+      GetInvestmentQuoteApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/quote`,
+        params: {
+          planName: queryArg.planName,
+          amount: queryArg.amount,
+        },
+      }),
+    }),
+    startInvestment: build.mutation<
+      StartInvestmentApiResponse,
+      StartInvestmentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/start-invest`,
+        method: "POST",
+        body: queryArg.startInvestmentRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
+      }),
+    }),
+    getInvestmentHistory: build.query<
+      GetInvestmentHistoryApiResponse,
+      GetInvestmentHistoryApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/investment-history`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    getInvestment: build.query<GetInvestmentApiResponse, GetInvestmentApiArg>({
+      query: (queryArg) => ({
+        url: `/invest/investment/${queryArg.investmentId}`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    getPendingInvestments: build.query<
+      GetPendingInvestmentsApiResponse,
+      GetPendingInvestmentsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/adminPendingInvestment`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    approveInvestment: build.mutation<
+      ApproveInvestmentApiResponse,
+      ApproveInvestmentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/${queryArg.investmentId}/approve`,
+        method: "PUT",
+      }),
+    }),
+    rejectInvestment: build.mutation<
+      RejectInvestmentApiResponse,
+      RejectInvestmentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/${queryArg.investmentId}/reject`,
+        method: "PUT",
+        body: queryArg.rejectInvestmentRequest,
+      }),
+    }),
+    settleMaturedInvestments: build.query<
+      SettleMaturedInvestmentsApiResponse,
+      SettleMaturedInvestmentsApiArg
+    >({
+      query: () => ({ url: `/invest/deposit-maturity` }),
+    }),
+    setMaturityInstruction: build.mutation<
+      SetMaturityInstructionApiResponse,
+      SetMaturityInstructionApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/${queryArg.investmentId}/instruction`,
+        method: "PUT",
+        body: queryArg.maturityInstructionRequest,
+      }),
+    }),
+    previewEarlyRedemption: build.query<
+      PreviewEarlyRedemptionApiResponse,
+      PreviewEarlyRedemptionApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/${queryArg.investmentId}/early-redemption`,
+      }),
+    }),
+    redeemEarly: build.mutation<RedeemEarlyApiResponse, RedeemEarlyApiArg>({
+      query: (queryArg) => ({
+        url: `/invest/${queryArg.investmentId}/early-redemption`,
+        method: "POST",
+      }),
+    }),
+    getTransactionHistory: build.query<
+      GetTransactionHistoryApiResponse,
+      GetTransactionHistoryApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/invest/getTransactionHistory`,
+        params: {
+          type: queryArg["type"],
+          from: queryArg["from"],
+          to: queryArg.to,
+          cursor: queryArg.cursor,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    getStatement: build.query<GetStatementApiResponse, GetStatementApiArg>({
+      query: (queryArg) => ({
+        url: `/invest/statement.csv`,
+        params: {
+          from: queryArg["from"],
+          to: queryArg.to,
+        },
+      }),
+    }),
+    getDashboard: build.query<GetDashboardApiResponse, GetDashboardApiArg>({
+      query: () => ({ url: `/invest/dashboard` }),
+    }),
+    streamUserEvents: build.query<
+      StreamUserEventsApiResponse,
+      StreamUserEventsApiArg
+    >({
+      query: () => ({ url: `/users/events` }),
+    }),
     listDepositAddresses: build.query<
       ListDepositAddressesApiResponse,
       ListDepositAddressesApiArg
@@ -697,6 +834,99 @@ export type GetInvestEligibilityApiArg = {
 };
 export type ListPlansApiResponse = /** status 200 The active plans. */ PlanList;
 export type ListPlansApiArg = void;
+export type GetInvestmentQuoteApiResponse =
+  /** status 200 The quote. */ InvestmentQuote;
+export type GetInvestmentQuoteApiArg = {
+  planName: string;
+  amount: string;
+};
+export type StartInvestmentApiResponse =
+  /** status 200 The Pending investment. */ Investment;
+export type StartInvestmentApiArg = {
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+     */
+  "Idempotency-Key"?: string;
+  startInvestmentRequest: StartInvestmentRequest;
+};
+export type GetInvestmentHistoryApiResponse =
+  /** status 200 The investments. */ InvestmentList;
+export type GetInvestmentHistoryApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetInvestmentApiResponse =
+  /** status 200 The investment. */ Investment;
+export type GetInvestmentApiArg = {
+  investmentId: string;
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetPendingInvestmentsApiResponse =
+  /** status 200 The queue. */ InvestmentQueue;
+export type GetPendingInvestmentsApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type ApproveInvestmentApiResponse = /** status 200 Approved. */ Message;
+export type ApproveInvestmentApiArg = {
+  investmentId: string;
+};
+export type RejectInvestmentApiResponse = /** status 200 Rejected. */ Message;
+export type RejectInvestmentApiArg = {
+  investmentId: string;
+  rejectInvestmentRequest: RejectInvestmentRequest;
+};
+export type SettleMaturedInvestmentsApiResponse =
+  /** status 200 What was settled. */ SettledInvestments;
+export type SettleMaturedInvestmentsApiArg = void;
+export type SetMaturityInstructionApiResponse =
+  /** status 200 The investment with its instruction. */ Investment;
+export type SetMaturityInstructionApiArg = {
+  investmentId: string;
+  maturityInstructionRequest: MaturityInstructionRequest;
+};
+export type PreviewEarlyRedemptionApiResponse =
+  /** status 200 The preview. */ EarlyRedemption;
+export type PreviewEarlyRedemptionApiArg = {
+  investmentId: string;
+};
+export type RedeemEarlyApiResponse =
+  /** status 200 What was paid back and forfeited. */ EarlyRedemption;
+export type RedeemEarlyApiArg = {
+  investmentId: string;
+};
+export type GetTransactionHistoryApiResponse =
+  /** status 200 One page of items. */ HistoryPage;
+export type GetTransactionHistoryApiArg = {
+  type?: HistoryType;
+  /** First UTC day included. */
+  from?: string;
+  /** Last UTC day included. */
+  to?: string;
+  cursor?: string;
+  limit?: number;
+};
+export type GetStatementApiResponse =
+  /** status 200 The statement, as an attachment named for its period. */ string;
+export type GetStatementApiArg = {
+  /** First UTC day included. */
+  from?: string;
+  /** Last UTC day included. */
+  to?: string;
+};
+export type GetDashboardApiResponse =
+  /** status 200 The dashboard. */ Dashboard;
+export type GetDashboardApiArg = void;
+export type StreamUserEventsApiResponse = /** status 200 The stream. */ string;
+export type StreamUserEventsApiArg = void;
 export type ListDepositAddressesApiResponse =
   /** status 200 The addresses. */ DepositAddressList;
 export type ListDepositAddressesApiArg = void;
@@ -1126,6 +1356,151 @@ export type Plan = {
 export type PlanList = {
   plans: Plan[];
 };
+export type InvestmentQuote = {
+  plan: string;
+  amount: string;
+  termDays: number;
+  termRate: string;
+  apr: string;
+  /** amount × termRate, rounded half-even to the cent. */
+  return: string;
+  /** amount + return. */
+  payout: string;
+  /** The end date if the investment were approved now. */
+  maturesAt: string;
+  /** The caller's available balance. */
+  available: string;
+};
+export type InvestmentStatus = "Pending" | "Active" | "Ended" | "Rejected";
+export type MaturityInstruction = "payout" | "reinvest";
+export type DepositUser = {
+  _id: string;
+  name: string;
+  email: string;
+};
+export type Investment = {
+  _id: string;
+  /** The plan's name as it was when the investment was requested. */
+  plan: string;
+  planId: string;
+  /** The version of the plan's terms the investment captured. */
+  planVersion: number;
+  /** The principal, USD decimal string. */
+  amount: string;
+  status: InvestmentStatus;
+  termDays: number;
+  /** The captured rate for the whole term as a decimal (at least four decimals). */
+  termRate: string;
+  /** The simple annualised rate of the captured terms in percent, two decimals. */
+  apr: string;
+  /** The return, fixed at approval ("0.00" before); the expected return while Pending. */
+  maturityAmount: string;
+  /** amount + maturityAmount, paid at maturity. */
+  payout: string;
+  /** The return given up by an early redemption ("0.00" otherwise). */
+  forfeited: string;
+  instruction: MaturityInstruction;
+  closedEarly: boolean;
+  /** How far through its term the investment is, by the app clock (display only). */
+  progressPercent: number;
+  /** An estimate of the return earned so far, as if it accrued evenly over the term (half-even
+    to the cent). Display only: the return is paid whole at maturity, or forfeited by an
+    early redemption.
+     */
+  accruedEstimate: string;
+  /** The investment the payout went into, after a reinvestment. */
+  reinvestedAs?: string;
+  /** The investment whose payout started this one. */
+  reinvestedFrom?: string;
+  startDate?: string;
+  endDate?: string;
+  requestedAt: string;
+  decidedAt?: string;
+  closedAt?: string;
+  /** Why staff rejected it. */
+  reason?: string;
+  user?: DepositUser;
+};
+export type StartInvestmentRequest = {
+  amount: string;
+  planName: string;
+};
+export type InvestmentList = {
+  /** The app clock's reading, which decides maturity. */
+  asOf: string;
+  investments: Investment[];
+};
+export type InvestmentQueueItem = {
+  investment: Investment;
+  /** How long the investment has waited, at asOf. */
+  ageSeconds: number;
+};
+export type InvestmentQueue = {
+  asOf: string;
+  pendingInvestments: InvestmentQueueItem[];
+};
+export type RejectInvestmentRequest = {
+  reason: string;
+};
+export type SettledInvestments = {
+  settled: Investment[];
+};
+export type MaturityInstructionRequest = {
+  /** payout or reinvest. */
+  instruction: string;
+};
+export type EarlyRedemption = {
+  investmentId: string;
+  /** What comes back to the available balance. */
+  principal: string;
+  /** The return given up. */
+  forfeited: string;
+};
+export type HistoryType =
+  "Transaction" | "Investment" | "Withdrawal" | "Adjustment" | "Fee" | "Bonus";
+export type HistoryItem = {
+  /** The event's id. */
+  _id: string;
+  type: HistoryType;
+  /** A request's current status (Pending, Confirmed, Active, Ended, Approved, Rejected),
+    a decision's decided status, or Completed.
+     */
+  status: string;
+  title: string;
+  /** Signed effect on the available balance, decimal string. */
+  effect: string;
+  amount: string;
+  fee: string;
+  /** The available balance after this item. */
+  balanceAfter: string;
+  date: string;
+  /** The deposit's transaction ID, the investment's or the withdrawal's id. */
+  reference: string;
+  /** Plan and terms, network, address and transaction hash, reason or notes, category,
+    and the staff decision, as the event recorded them.
+     */
+  details: {
+    [key: string]: any;
+  };
+};
+export type HistoryPage = {
+  items: HistoryItem[];
+  nextCursor?: string;
+};
+export type BalancePoint = {
+  date: string;
+  balance: string;
+};
+export type MonthReturn = {
+  /** YYYY-MM (UTC). */
+  month: string;
+  returns: string;
+};
+export type Dashboard = {
+  balance: BalancePoint[];
+  returnsByMonth: MonthReturn[];
+  pending: HistoryItem[];
+};
 export type DepositAsset = "BTC" | "ETH" | "USDT";
 export type DepositNetwork = "BTC" | "ERC20" | "TRC20";
 export type DepositAddress = {
@@ -1137,11 +1512,6 @@ export type DepositAddressList = {
   addresses: DepositAddress[];
 };
 export type DepositStatus = "Pending" | "Confirmed" | "Rejected";
-export type DepositUser = {
-  _id: string;
-  name: string;
-  email: string;
-};
 export type Deposit = {
   transactionId: string;
   /** USD the investor stated, decimal string. */
@@ -1339,6 +1709,21 @@ export const {
   useGetReferralsQuery,
   useGetInvestEligibilityQuery,
   useListPlansQuery,
+  useGetInvestmentQuoteQuery,
+  useStartInvestmentMutation,
+  useGetInvestmentHistoryQuery,
+  useGetInvestmentQuery,
+  useGetPendingInvestmentsQuery,
+  useApproveInvestmentMutation,
+  useRejectInvestmentMutation,
+  useSettleMaturedInvestmentsQuery,
+  useSetMaturityInstructionMutation,
+  usePreviewEarlyRedemptionQuery,
+  useRedeemEarlyMutation,
+  useGetTransactionHistoryQuery,
+  useGetStatementQuery,
+  useGetDashboardQuery,
+  useStreamUserEventsQuery,
   useListDepositAddressesQuery,
   useCreateDepositMutation,
   useViewPaymentStatusQuery,

@@ -57,19 +57,6 @@ describe('routes', () => {
     await waitFor(() => expect(document.title).toBe(`${title} · Clearvest`));
   });
 
-  it.each([
-    ['/investment/inv-123', 'Investment Details'],
-    ['/transaction-History', 'Transaction History'],
-  ])('shows "Coming soon" for the planned account route %s when signed in', async (route, title) => {
-    stubApi({ 'GET /api/users/loginStatus': json(true), 'GET /api/users/getUser': json(makeUser()) });
-    renderApp({ route, ...signedIn() });
-
-    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
-    expect(screen.getByText('Coming soon')).toBeTruthy();
-    expect(screen.queryByText('Page not found')).toBeNull();
-    await waitFor(() => expect(document.title).toBe(`${title} · Clearvest`));
-  });
-
   it('shows the server version in the footer when /api/meta answers', async () => {
     vi.stubGlobal(
       'fetch',

@@ -66,7 +66,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['account'],
     page: () => import('../features/invest/StartInvestPage').then((m) => m.StartInvestPage),
   },
-  { path: '/invest-status', title: 'My Portfolio', access: 'signedIn', menus: ['account'] },
+  {
+    path: '/invest-status',
+    title: 'My Portfolio',
+    access: 'signedIn',
+    menus: ['account'],
+    page: () => import('../features/invest/InvestStatusPage').then((m) => m.InvestStatusPage),
+  },
   {
     path: '/investment-plans',
     title: 'Portfolio Plans',
@@ -137,14 +143,25 @@ export const pages: readonly PageRoute[] = [
     menus: ['account'],
     page: () => import('../features/referrals/ReferralsPage').then((m) => m.ReferralsPage),
   },
-  { path: '/transaction-History', title: 'Transaction History', access: 'signedIn', menus: ['account'] },
+  {
+    path: '/transaction-History',
+    title: 'Transaction History',
+    access: 'signedIn',
+    menus: ['account'],
+    page: () => import('../features/history/HistoryPage').then((m) => m.HistoryPage),
+  },
   {
     path: '/upload-kyc',
     title: 'Identity Check',
     access: 'signedIn',
     page: () => import('../features/kyc/UploadKycPage').then((m) => m.UploadKycPage),
   },
-  { path: '/investment/:investmentId', title: 'Investment Details', access: 'signedIn' },
+  {
+    path: '/investment/:investmentId',
+    title: 'Investment Details',
+    access: 'signedIn',
+    page: () => import('../features/invest/InvestmentDetailsPage').then((m) => m.InvestmentDetailsPage),
+  },
   {
     path: '/admin-pending-wallet',
     title: 'Pending Withdrawals',
@@ -159,7 +176,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['staff'],
     page: () => import('../features/deposits/PendingDepositsPage').then((m) => m.PendingDepositsPage),
   },
-  { path: '/admin-pending-investment', title: 'Investment Queue', access: 'staff', menus: ['staff'] },
+  {
+    path: '/admin-pending-investment',
+    title: 'Investment Queue',
+    access: 'staff',
+    menus: ['staff'],
+    page: () => import('../features/invest/PendingInvestmentsPage').then((m) => m.PendingInvestmentsPage),
+  },
   {
     path: '/pending-kyc',
     title: 'Identity Check Queue',

@@ -32,3 +32,14 @@ export function initials(name: string) {
   const parts = name.trim().split(/\s+/).filter(Boolean);
   return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')).toUpperCase() || '?';
 }
+
+// How long a request has waited, from the server's count of seconds.
+export function waitedFor(seconds: number) {
+  const minutes = Math.max(0, Math.floor(seconds / 60));
+  if (minutes < 1) return 'waiting less than a minute';
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  if (days > 0) return `waiting ${days} d ${hours} h`;
+  if (hours > 0) return `waiting ${hours} h ${minutes % 60} min`;
+  return `waiting ${minutes} min`;
+}

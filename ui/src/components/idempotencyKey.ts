@@ -1,5 +1,5 @@
-// One key per attempt of a money or document request: a retry of the same attempt after a lost
-// answer is not a second request, a new attempt is.
+// A fresh Idempotency-Key: one per attempt of a request that moves money or files, so a retry of
+// the same attempt after a lost answer is not a second request, and a new attempt is.
 export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));

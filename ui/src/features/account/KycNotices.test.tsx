@@ -104,23 +104,28 @@ describe('dashboard identity-check notices and the investing gate', () => {
         if (!reachable) throw new TypeError('Failed to fetch');
         return json({ eligible: true });
       },
+      'GET /api/invest/plans': json({ plans: [] }),
     });
     renderApp({ route: '/start-invest', ...signedIn(user) });
     const gate = await screen.findByTestId('invest-gate-unknown');
     expect(gate.textContent).toContain('We could not check whether you can invest right now.');
     expect(screen.queryByRole('link', { name: 'See the portfolio plans' })).toBeNull();
-    expect(screen.queryByRole('heading', { name: 'Investing is open to you' })).toBeNull();
+    expect(screen.queryByText('No plans are open for new investments right now.')).toBeNull();
 
     reachable = true;
     await userEvent.setup().click(within(gate).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('heading', { name: 'Investing is open to you' })).toBeTruthy();
+    expect(await screen.findByText('No plans are open for new investments right now.')).toBeTruthy();
     expect(screen.queryByTestId('invest-gate-unknown')).toBeNull();
     expect(api.to('GET /api/invest/eligibility')).toHaveLength(2);
   });
 
   it('lets an eligible user through on /start-invest', async () => {
-    stubApi({ 'GET /api/users/getUser': json(makeUser({ kycStatus: 'Approved' })), 'GET /api/invest/eligibility': json({ eligible: true }) });
+    stubApi({
+      'GET /api/users/getUser': json(makeUser({ kycStatus: 'Approved' })),
+      'GET /api/invest/eligibility': json({ eligible: true }),
+      'GET /api/invest/plans': json({ plans: [] }),
+    });
     renderApp({ route: '/start-invest', ...signedIn(makeUser({ kycStatus: 'Approved' })) });
-    expect(await screen.findByRole('heading', { name: 'Investing is open to you' })).toBeTruthy();
+    expect(await screen.findByText('No plans are open for new investments right now.')).toBeTruthy();
   });
 });

@@ -8,6 +8,8 @@ import { QueryState } from '../../components/QueryState';
 import { RetryButton } from '../../components/RetryButton';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
+import { useSettleDueInvestments } from '../../components/settleDue';
+import { DashboardPanels } from './DashboardPanels';
 
 const INVEST_PATH = '/start-invest';
 
@@ -140,6 +142,7 @@ function QuickLinks({ links, user }: { links: MenuLink[]; user: User }) {
 }
 
 function Dashboard({ user }: { user: User }) {
+  useSettleDueInvestments();
   const viewer = { signedIn: true, role: user.role };
   const staffLinks = menuLinks('staff', viewer);
   const firstName = user.name.trim().split(/\s+/)[0] || user.name;
@@ -159,6 +162,7 @@ function Dashboard({ user }: { user: User }) {
         <Figure label="Total profit" amount={user.totalMaturityAmount} />
         {user.hasFees ? <Figure label="Fees paid" amount={user.fees} /> : null}
       </dl>
+      <DashboardPanels />
 
       <h2 className="section-title">Quick actions</h2>
       <QuickLinks links={menuLinks('account', viewer)} user={user} />

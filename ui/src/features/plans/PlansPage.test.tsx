@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../api/enhanced';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, signedOut, stubApi } from '../../test/stubApi';
-import { aprPercent, days, termRatePercent } from './planWords';
+import { aprPercent, days, termRatePercent } from '../../components/planWords';
 
 const basic: Plan = {
   _id: '0191f3c2-0000-7000-8000-000000000001',

@@ -2,32 +2,12 @@ import { Link } from 'react-router';
 import { useListPlansQuery, type Plan } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { QueryState } from '../../components/QueryState';
-import { aprPercent, days, termRatePercent } from './planWords';
+import { aprPercent, days, termRatePercent } from '../../components/planWords';
+import { RiskNotice } from '../../components/RiskNotice';
 
 // The plan catalogue for everyone, signed in or not. Every figure is the server's: the terms,
 // the annualised rate and the worked example come from GET /api/invest/plans, computed by the
 // same rules an investment follows (docs/plans.md). The page only formats them.
-
-function RiskNotice() {
-  return (
-    <section className="notice plans__risk" aria-labelledby="plans-risk-title">
-      <h2 id="plans-risk-title">Know the risks before you invest</h2>
-      <ul>
-        <li>
-          Crypto savings can lose value. A plan’s return is what its terms say it pays, in US dollars, at the end of
-          the term. It is not a promise about the price of any crypto asset, and you can lose money if the platform
-          fails or cannot pay.
-        </li>
-        <li>Your money stays in the plan for its whole term and is paid back, with the return, when the term ends.</li>
-        <li>
-          The annual rate is there to compare plans of different lengths: it is the rate for the term spread over a
-          year (rate × 365 ÷ days), without compounding. You earn the rate for the term, once.
-        </li>
-        <li>Only put in money you can afford to lose.</li>
-      </ul>
-    </section>
-  );
-}
 
 function PlanCard({ plan }: { plan: Plan }) {
   const titleId = `plan-${plan._id}-name`;

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useGetPendingWithdrawalsQuery, type WithdrawalQueueItem } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
-import { waitedFor } from '../../components/cryptoWords';
+import { waitedFor } from '../../components/format';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { payoutLabel } from './withdrawalWords';

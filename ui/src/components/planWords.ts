@@ -1,4 +1,4 @@
-import { NO_AMOUNT } from '../../components/money';
+import { NO_AMOUNT } from './money';
 
 // Rates arrive as decimal strings ("0.0040" for the term, "4.87" percent a year) and are only
 // ever moved around as text: a float would turn 0.0040 × 100 into 0.39999999999999997.

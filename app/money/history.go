@@ -1,0 +1,143 @@
+package money
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"clearvest/domain/domainerr"
+	"clearvest/projections/history"
+)
+
+// Errors of the history queries.
+var (
+	ErrPeriodReversed = domainerr.Field("from", "The start date must be on or before the end date.")
+	ErrBadCursor      = domainerr.Field("cursor", "The page cursor is not valid.")
+	ErrBadType        = domainerr.Field("type", "Please choose a valid type.")
+	// ErrShuttingDown refuses a new event stream while the server stops; the browser retries.
+	ErrShuttingDown = errors.New("money: the server is shutting down")
+)
+
+// Day is a UTC calendar day as the history filters take it; nil means open.
+type Day = *time.Time
+
+// HistoryQuery selects a page of the caller's history.
+type HistoryQuery struct {
+	Type     history.Type
+	From, To Day // both included
+	Before   int64
+	Limit    int
+}
+
+// History returns a page of the caller's own items, newest first, and the cursor of the next
+// page (0 on the last). It reads the history read model (read-your-writes applies).
+func (s *Service) History(ctx context.Context, a Actor, q HistoryQuery) ([]history.Item, int64, error) {
+	from, until, err := period(q.From, q.To)
+	if err != nil {
+		return nil, 0, err
+	}
+	if q.Before < 0 {
+		return nil, 0, ErrBadCursor
+	}
+	if q.Type != "" && !slices.Contains(history.Types, q.Type) {
+		return nil, 0, ErrBadType
+	}
+	limit := min(max(q.Limit, 1), 100)
+	// One more than asked tells whether another page follows without a count.
+	items, err := history.List(ctx, s.pool, a.UserID, history.Filter{Type: q.Type, From: from, Until: until,
+		Before: q.Before, Limit: limit + 1})
+	if err != nil {
+		return nil, 0, err
+	}
+	var next int64
+	if len(items) > limit {
+		items = items[:limit]
+		next = items[limit-1].Position
+	}
+	return items, next, nil
+}
+
+// Statement is a period of the caller's history with the days it covers.
+type Statement struct {
+	history.Statement
+	From Day // nil: from the first item
+	To   time.Time
+}
+
+// Statement reads the caller's statement for a period; without an end it ends today (by the
+// application's clock).
+func (s *Service) Statement(ctx context.Context, a Actor, from, to Day) (Statement, error) {
+	end := day(s.clock.Now())
+	if to != nil {
+		end = day(*to)
+	}
+	start, until, err := period(from, &end)
+	if err != nil {
+		return Statement{}, err
+	}
+	st, err := history.StatementOf(ctx, s.pool, a.UserID, start, until)
+	if err != nil {
+		return Statement{}, err
+	}
+	out := Statement{Statement: st, To: end}
+	if from != nil {
+		f := day(*from)
+		out.From = &f
+	}
+	return out, nil
+}
+
+// Dashboard is what the dashboard charts and its pending panel show.
+type Dashboard struct {
+	Balance []history.Point
+	Returns []history.MonthReturn
+	Pending []history.Item
+}
+
+// Dashboard reads the caller's chart series and pending requests.
+func (s *Service) Dashboard(ctx context.Context, a Actor) (Dashboard, error) {
+	var d Dashboard
+	var err error
+	if d.Balance, err = history.DailyBalances(ctx, s.pool, a.UserID); err != nil {
+		return d, err
+	}
+	if d.Returns, err = history.MonthlyReturns(ctx, s.pool, a.UserID); err != nil {
+		return d, err
+	}
+	d.Pending, err = history.Pending(ctx, s.pool, a.UserID)
+	return d, err
+}
+
+// Changes returns a channel that receives the newest item's position whenever new items land
+// in the caller's history, and the function that stops it.
+// The channel closes when CloseChanges is called.
+func (s *Service) Changes(ctx context.Context, a Actor) (<-chan int64, func(), error) {
+	c, stop, err := s.feed.Subscribe(ctx, a.UserID)
+	if errors.Is(err, history.ErrFeedClosed) {
+		return nil, nil, ErrShuttingDown
+	}
+	return c, stop, err
+}
+
+// CloseChanges ends every subscription; the server calls it when it starts shutting down.
+func (s *Service) CloseChanges() { s.feed.Close() }
+
+func day(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// period turns two included days into the half-open range [from, until).
+func period(from, to Day) (start, until time.Time, err error) {
+	if from != nil {
+		start = day(*from)
+	}
+	if to != nil {
+		until = day(*to).AddDate(0, 0, 1)
+	}
+	if from != nil && to != nil && !start.Before(until) {
+		return start, until, ErrPeriodReversed
+	}
+	return start, until, nil
+}

@@ -1,0 +1,396 @@
+package money
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"clearvest/app/command"
+	"clearvest/domain/account"
+	"clearvest/domain/domainerr"
+	"clearvest/domain/kyc"
+	"clearvest/domain/money"
+	"clearvest/domain/plan"
+	"clearvest/platform/mail"
+	"clearvest/projections/investments"
+)
+
+// PlanCatalogue finds a plan by its name as its stream is now; *plans.Service is one.
+type PlanCatalogue interface {
+	ByName(ctx context.Context, name string) (*plan.Plan, error)
+}
+
+// Investment is one investment as its owner and staff see it: the investments read model's row,
+// so the shape is defined once.
+type Investment = investments.Investment
+
+// InvestInput is what an investor asks for: an amount in a plan, named as the plan page shows it.
+type InvestInput struct {
+	Amount   string // USD, a decimal string
+	PlanName string
+}
+
+// InvestmentQuote is what an investment of Amount in a plan would be, worked out with the plan's current
+// terms, for the confirmation step: the investor sees exactly these figures before money moves.
+type InvestmentQuote struct {
+	PlanName string
+	Terms    plan.Terms
+	Amount   money.Money
+	Return   money.Money
+	Payout   money.Money // Amount + Return
+	// MaturesAt is when the investment would end if it were approved now.
+	MaturesAt time.Time
+	Available money.Money
+}
+
+// InvestmentCreated is a new Pending investment and the position of its event.
+type InvestmentCreated struct {
+	Investment Investment
+	Position   int64
+}
+
+// Errors of investments (the aggregate's are in domain/account, the gate's in domain/kyc).
+var (
+	ErrPlanRequired       = fieldError(domainerr.Invalid, "planName", "Please select an investment plan.")
+	ErrPlanUnavailable    = fieldError(domainerr.RuleBroken, "planName", "This plan is not available. Please select another plan.")
+	ErrInvestmentNotFound = account.ErrInvestmentNotFound
+	ErrPlansUnavailable   = domainerr.New(domainerr.RuleBroken, "Investments are not available yet.")
+)
+
+// investmentPage is where an e-mail about an investment points.
+func (s *Service) investmentPage(id string) string { return s.cfg.PublicURL + "/investment/" + id }
+
+// plan resolves a plan name to the plan's current terms, refusing a plan that is not offered.
+func (s *Service) plan(ctx context.Context, name string) (*plan.Plan, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, ErrPlanRequired
+	}
+	if s.plans == nil {
+		return nil, ErrPlansUnavailable
+	}
+	p, err := s.plans.ByName(ctx, name)
+	if errors.Is(err, plan.ErrNotFound) {
+		return nil, ErrPlanUnavailable
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !p.Active() {
+		return nil, ErrPlanUnavailable
+	}
+	return p, nil
+}
+
+// mayInvest is the gate every investment start passes: a verified e-mail address and an
+// approved identity check (kyc.MayInvest, the rule GET /api/invest/eligibility answers with).
+func (s *Service) mayInvest(ctx context.Context, userID string) error {
+	c, err := command.Load(ctx, s.commands, userStream(userID), kyc.New)
+	if err != nil {
+		return err
+	}
+	return kyc.MayInvest(c.EmailVerified(), c.Status())
+}
+
+// captured are a plan's current terms as the investment keeps them.
+func captured(p *plan.Plan) account.Terms {
+	t := p.Terms()
+	return account.Terms{PlanID: p.ID(), PlanVersion: p.CurrentVersion(), PlanName: p.Name(), TermDays: t.TermDays,
+		TermRate: t.TermRate.String(), Min: t.Min, Max: t.Max}
+}
+
+func parseAmount(s string) (money.Money, error) {
+	amount, err := money.Parse(strings.TrimSpace(s))
+	if err != nil {
+		return money.Money{}, err
+	}
+	return money.Positive(amount)
+}
+
+// QuoteInvestment works out an investment of in.Amount in the named plan with its current terms, and
+// checks what StartInvestment would check (gate, limits, balance), so the confirmation step
+// never shows figures the request would then refuse.
+func (s *Service) QuoteInvestment(ctx context.Context, a Actor, in InvestInput) (InvestmentQuote, error) {
+	p, err := s.plan(ctx, in.PlanName)
+	if err != nil {
+		return InvestmentQuote{}, err
+	}
+	if err := s.mayInvest(ctx, a.UserID); err != nil {
+		return InvestmentQuote{}, err
+	}
+	amount, err := parseAmount(in.Amount)
+	if err != nil {
+		return InvestmentQuote{}, err
+	}
+	acc, err := command.Load(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID))
+	if err != nil {
+		return InvestmentQuote{}, err
+	}
+	available := acc.Available()
+	// The aggregate's own checks, on a copy that is never appended.
+	if err := acc.RequestInvestment(uuid.NewString(), captured(p), amount, s.clock.Now()); err != nil {
+		return InvestmentQuote{}, err
+	}
+	t := p.Terms()
+	ex := t.ExampleFor(amount)
+	return InvestmentQuote{PlanName: p.Name(), Terms: t, Amount: amount, Return: ex.Return, Payout: ex.Payout,
+		MaturesAt: t.MaturesAt(s.clock.Now()), Available: available}, nil
+}
+
+// StartInvestment holds in.Amount from the caller's available balance for an investment in the
+// named plan, under the plan's current terms, captured into the event; staff decide next. The
+// investor is e-mailed in the same transaction.
+func (s *Service) StartInvestment(ctx context.Context, a Actor, in InvestInput) (InvestmentCreated, error) {
+	p, err := s.plan(ctx, in.PlanName)
+	if err != nil {
+		return InvestmentCreated{}, err
+	}
+	if err := s.mayInvest(ctx, a.UserID); err != nil {
+		return InvestmentCreated{}, err
+	}
+	amount, err := parseAmount(in.Amount)
+	if err != nil {
+		return InvestmentCreated{}, err
+	}
+	u, err := s.user(ctx, a.UserID)
+	if err != nil {
+		return InvestmentCreated{}, err
+	}
+	id := uuid.Must(uuid.NewV7()).String()
+	terms := captured(p)
+	var inv account.Investment
+	res, err := command.Update(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID), metaFor(a),
+		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+			now := s.clock.Now()
+			if err := acc.RequestInvestment(id, terms, amount, now); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: accountStream(a.UserID), Aggregate: acc}); err != nil {
+				return err
+			}
+			if err := claimInvestment(ctx, tx, id, a.UserID, now); err != nil {
+				return err
+			}
+			inv, _ = acc.Investment(id)
+			return s.mailInvestment(ctx, tx, u.Profile().Name, u.Email(), inv, mail.TemplateInvestmentRequested)
+		})
+	if err != nil {
+		return InvestmentCreated{}, err
+	}
+	s.kick()
+	return InvestmentCreated{Investment: fromInvestment(a.UserID, inv), Position: res.Position}, nil
+}
+
+func claimInvestment(ctx context.Context, tx *command.Tx, id, userID string, at time.Time) error {
+	_, err := tx.Exec(ctx, `INSERT INTO money_investment_refs (investment_id, user_id, created_at) VALUES ($1, $2, $3)
+		ON CONFLICT (investment_id) DO NOTHING`, id, userID, at)
+	return err
+}
+
+// mailInvestment enqueues one investment message. One message of each kind per investment, so
+// the dedupe key names the cause and a retried command mails once.
+func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to string, inv account.Investment, template string) error {
+	t := investments.PlanTerms(inv.Terms)
+	data := mail.InvestmentData{
+		Name: name, Plan: inv.Terms.PlanName, Amount: inv.Amount.Dollars(), TermDays: inv.Terms.TermDays,
+		TermRate: percent(t.RatePercent()), APR: percent(t.APRPercent().StringFixed(plan.APRDecimals)),
+		Reason: inv.Reason, Link: s.investmentPage(inv.ID), End: inv.End,
+	}
+	if inv.Status != account.StatusPending && inv.Status != account.StatusRejected {
+		data.Return, data.Payout = inv.Return.Dollars(), inv.Payout().Dollars()
+	}
+	if template == mail.TemplateInvestmentMatured {
+		data.Reinvested = reinvested(inv)
+	}
+	subject, text, html, err := s.tmpl.Render(template, data)
+	if err != nil {
+		return err
+	}
+	dedupe := "investment/" + inv.ID + "/" + template
+	return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
+}
+
+func percent(s string) string { return s + "%" }
+
+// ApproveInvestment activates a pending investment: the term starts now (the app clock) and the
+// return is fixed from the captured terms. A second decision is a 409.
+func (s *Service) ApproveInvestment(ctx context.Context, a Actor, investmentID string) (int64, error) {
+	return s.decideInvestment(ctx, a, investmentID, mail.TemplateInvestmentApproved, func(acc *account.Account, id string, now time.Time) error {
+		return acc.ActivateInvestment(id, a.UserID, now)
+	})
+}
+
+// RejectInvestment refuses a pending investment and releases its hold; the reason is required
+// and e-mailed to the investor. A second decision is a 409.
+func (s *Service) RejectInvestment(ctx context.Context, a Actor, investmentID, reason string) (int64, error) {
+	return s.decideInvestment(ctx, a, investmentID, mail.TemplateInvestmentRejected, func(acc *account.Account, id string, now time.Time) error {
+		return acc.RejectInvestment(id, reason, a.UserID, now)
+	})
+}
+
+// owner finds the account an investment lives in.
+func (s *Service) owner(ctx context.Context, investmentID string) (userID, id string, err error) {
+	u, err := uuid.Parse(strings.TrimSpace(investmentID))
+	if err != nil {
+		return "", "", ErrInvestmentNotFound
+	}
+	id = u.String()
+	err = s.pool.QueryRow(ctx, `SELECT user_id FROM money_investment_refs WHERE investment_id = $1`, id).Scan(&userID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", ErrInvestmentNotFound
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("money: investment ref: %w", err)
+	}
+	return userID, id, nil
+}
+
+func (s *Service) decideInvestment(ctx context.Context, a Actor, investmentID, template string,
+	rule func(acc *account.Account, id string, now time.Time) error) (int64, error) {
+	userID, id, err := s.owner(ctx, investmentID)
+	if err != nil {
+		return 0, err
+	}
+	u, err := s.user(ctx, userID)
+	if err != nil {
+		return 0, err
+	}
+	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
+		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+			if err := rule(acc, id, s.clock.Now()); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
+				return err
+			}
+			inv, _ := acc.Investment(id)
+			return s.mailInvestment(ctx, tx, u.Profile().Name, u.Email(), inv, template)
+		})
+	if err != nil {
+		return 0, err
+	}
+	s.kick()
+	return res.Position, nil
+}
+
+// Settled is what one maturity run paid out on one account.
+type Settled struct {
+	Investments []Investment // as they are after the run
+	Position    int64
+}
+
+// SettleDue matures every investment of the user whose end is at or before the app clock's now,
+// and e-mails the investor about each, in one transaction. With nothing due it appends nothing,
+// so running it twice, or from several processes at once, settles each investment once: a
+// second run either finds nothing due or loses the append race and, reloaded, finds nothing.
+func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error) {
+	var out Settled
+	var name, email string
+	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), maturityMeta,
+		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+			now := s.clock.Now()
+			out.Investments = nil
+			if len(acc.Due(now)) == 0 {
+				return nil
+			}
+			if email == "" {
+				// A closed account's investments still mature; only the e-mail is skipped.
+				u, err := s.user(ctx, userID)
+				switch {
+				case errors.Is(err, ErrUserNotFound):
+				case err != nil:
+					return err
+				default:
+					name, email = u.Profile().Name, u.Email()
+				}
+			}
+			if err := acc.MatureDue(now); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
+				return err
+			}
+			if err := s.claimReinvestments(ctx, tx, acc, userID, now); err != nil {
+				return err
+			}
+			// A reinvestment already due matures in the same run, so the matured list comes from
+			// the events, not from what was due at the start.
+			for _, id := range matured(acc) {
+				inv, _ := acc.Investment(id)
+				out.Investments = append(out.Investments, fromInvestment(userID, inv))
+				if email == "" {
+					continue
+				}
+				if err := s.mailInvestment(ctx, tx, name, email, inv, mail.TemplateInvestmentMatured); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	if err != nil {
+		return Settled{}, err
+	}
+	if len(out.Investments) > 0 {
+		s.kick()
+	}
+	out.Position = res.Position
+	return out, nil
+}
+
+// maturityMeta marks the events the maturity job appends: nobody asked for them, the end date
+// did.
+var maturityMeta = metaFor(Actor{Role: "system"})
+
+func fromInvestment(userID string, inv account.Investment) Investment {
+	out := Investment{
+		ID: inv.ID, UserID: userID, Terms: inv.Terms, Amount: inv.Amount, Status: inv.Status, Return: inv.Return,
+		Instruction: string(account.InstructionPayOut), ClosedEarly: inv.ClosedEarly, ReinvestedAs: inv.ReinvestedAs,
+		ReinvestedFrom: inv.ReinvestedFrom, Reason: inv.Reason, StaffID: inv.StaffID, RequestedAt: inv.RequestedAt,
+	}
+	if inv.Instruction != "" {
+		out.Instruction = string(inv.Instruction)
+	}
+	at := func(t time.Time) *time.Time {
+		if t.IsZero() {
+			return nil
+		}
+		return &t
+	}
+	out.DecidedAt, out.Start, out.End, out.ClosedAt = at(inv.DecidedAt), at(inv.Start), at(inv.End), at(inv.MaturedAt)
+	return out
+}
+
+// Investment returns one investment to its owner or to staff; anyone else gets a 404, as for an
+// investment that does not exist. It reads the investments read model.
+func (s *Service) Investment(ctx context.Context, a Actor, investmentID string) (Investment, error) {
+	u, err := uuid.Parse(strings.TrimSpace(investmentID))
+	if err != nil {
+		return Investment{}, ErrInvestmentNotFound
+	}
+	inv, err := investments.ByID(ctx, s.pool, u.String())
+	if err != nil {
+		return Investment{}, err
+	}
+	if inv.UserID != a.UserID && !a.Role.IsStaff() {
+		return Investment{}, ErrInvestmentNotFound
+	}
+	return inv, nil
+}
+
+// Investments lists the caller's investments, newest first.
+func (s *Service) Investments(ctx context.Context, a Actor) ([]Investment, error) {
+	return investments.ByUser(ctx, s.pool, a.UserID)
+}
+
+// PendingInvestments is the staff queue: investments waiting for a decision, oldest first.
+func (s *Service) PendingInvestments(ctx context.Context) ([]Investment, error) {
+	return investments.Pending(ctx, s.pool, 0)
+}
+
+// Now is the app clock's reading, which decides maturity.
+func (s *Service) Now() time.Time { return s.clock.Now() }

@@ -1,0 +1,380 @@
+// Package history is the read model of a user's money history: one item per money event the
+// user should see, in the order the events happened, each with its effect on the available
+// balance and the available balance after it. The history page, the CSV statement and the
+// dashboard's charts and pending items read it; the live-refresh feed (Feed) watches it.
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"clearvest/domain/account"
+	"clearvest/domain/aggregate"
+	books "clearvest/domain/ledger"
+	"clearvest/domain/money"
+	"clearvest/eventstore"
+	"clearvest/projections"
+)
+
+// Name of the projection; its tables live in schema rm_history.
+const Name = "history"
+
+// Type is what an item is about, as the specification names it.
+type Type string
+
+// The item types.
+const (
+	TypeTransaction Type = "Transaction" // a deposit
+	TypeInvestment  Type = "Investment"
+	TypeWithdrawal  Type = "Withdrawal"
+	TypeAdjustment  Type = "Adjustment"
+	TypeFee         Type = "Fee"
+	TypeBonus       Type = "Bonus"
+)
+
+// Types lists every item type, in the order the filters show them.
+var Types = []Type{TypeTransaction, TypeInvestment, TypeWithdrawal, TypeAdjustment, TypeFee, TypeBonus}
+
+// StatusCompleted is the status of an item that needs no decision (a bonus, a fee waiver, an
+// adjustment).
+const StatusCompleted account.Status = "Completed"
+
+// Projection implements projections.Projection.
+type Projection struct {
+	codec *eventstore.Registry
+}
+
+var _ projections.Projection = (*Projection)(nil)
+
+// New returns the projection. codec decodes the events; it needs the account events registered.
+func New(codec *eventstore.Registry) *Projection {
+	if codec == nil {
+		panic("history: New needs the event registry")
+	}
+	return &Projection{codec: codec}
+}
+
+// Name implements projections.Projection.
+func (*Projection) Name() string { return Name }
+
+// Schema implements projections.Projection.
+//
+//   - items: one row per money event a user sees, keyed by the event's global position, which
+//     orders a user's items as their events happened. subject is the deposit, investment or
+//     withdrawal the event is about; kind is the event's type, so that a decision can find the
+//     request it decides. A request's status follows its decisions (Pending, then Confirmed,
+//     Active, Ended, Approved or Rejected); a decision's status is the one it decided.
+func (*Projection) Schema() string {
+	return `
+CREATE TABLE items (
+    position      bigint        PRIMARY KEY,
+    id            uuid          NOT NULL UNIQUE,
+    user_id       text          NOT NULL,
+    kind          text          NOT NULL,
+    type          text          NOT NULL,
+    status        text          NOT NULL,
+    title         text          NOT NULL,
+    effect        numeric(20,2) NOT NULL,
+    amount        numeric(20,2) NOT NULL,
+    fee           numeric(20,2) NOT NULL,
+    balance_after numeric(20,2) NOT NULL,
+    at            timestamptz   NOT NULL,
+    subject       text          NOT NULL,
+    reference     text          NOT NULL,
+    details       jsonb         NOT NULL
+);
+CREATE INDEX items_by_user ON items (user_id, position);
+CREATE INDEX items_subject ON items (user_id, subject) WHERE subject <> '';
+CREATE INDEX items_pending ON items (user_id, position) WHERE status = 'Pending';`
+}
+
+// entry is what one event contributes to the history, before the balance is folded in.
+type entry struct {
+	typ     Type
+	status  account.Status
+	title   string
+	amount  money.Money
+	fee     money.Money
+	at      time.Time
+	subject string // the deposit, investment or withdrawal id; "" for one-off items
+	// reference is what the user knows the item by; "" takes the request's.
+	reference string
+	details   map[string]any
+	// decides names the request event whose item this event decides; its status becomes
+	// status, and its details are the base of this item's.
+	decides string
+	// alsoDecides is a second request event that may have started the subject: an investment
+	// begins with a request, or with the reinvestment of an earlier one's payout.
+	alsoDecides string
+}
+
+// describe turns one money event into a history entry; ok is false for events a user does not
+// see. Adding a money event is one case here (its effect on the balance comes from its
+// postings in domain/ledger).
+func describe(e aggregate.Event) (entry, bool) {
+	switch e := e.(type) {
+	case account.DepositRequested:
+		d := map[string]any{"asset": e.Asset, "network": e.Network, "onChainAmount": e.OnChainAmount, "usdRate": e.USDRate}
+		put(d, "address", e.Address)
+		put(d, "txHash", e.TxHash)
+		return entry{typ: TypeTransaction, status: account.StatusPending, title: "Deposit requested", amount: e.Amount,
+			at: e.At, subject: e.DepositID, reference: e.TransactionID, details: d}, true
+	case account.DepositConfirmed:
+		d := map[string]any{"decision": "Confirmed"}
+		put(d, "notes", e.Notes)
+		return entry{typ: TypeTransaction, status: account.StatusConfirmed, title: "Deposit confirmed", amount: e.Received,
+			at: e.At, subject: e.DepositID, details: d, decides: account.TypeDepositRequested}, true
+	case account.DepositRejected:
+		d := map[string]any{"decision": "Rejected"}
+		put(d, "notes", e.Notes)
+		return entry{typ: TypeTransaction, status: account.StatusRejected, title: "Deposit rejected",
+			at: e.At, subject: e.DepositID, details: d, decides: account.TypeDepositRequested}, true
+
+	case account.InvestmentRequested:
+		return entry{typ: TypeInvestment, status: account.StatusPending, title: "Investment requested: " + e.Terms.PlanName,
+			amount: e.Amount, at: e.At, subject: e.InvestmentID, reference: e.InvestmentID, details: map[string]any{
+				"plan": e.Terms.PlanName, "planId": e.Terms.PlanID, "planVersion": e.Terms.PlanVersion,
+				"termDays": e.Terms.TermDays, "termRate": e.Terms.TermRate}}, true
+	case account.InvestmentActivated:
+		return entry{typ: TypeInvestment, status: account.StatusActive, title: "Investment activated", amount: e.Amount,
+			at: e.Start, subject: e.InvestmentID, decides: account.TypeInvestmentRequested, details: map[string]any{
+				"decision": "Approved", "return": e.Return.String(), "startDate": e.Start, "endDate": e.End}}, true
+	case account.InvestmentRejected:
+		return entry{typ: TypeInvestment, status: account.StatusRejected, title: "Investment rejected", amount: e.Amount,
+			at: e.At, subject: e.InvestmentID, decides: account.TypeInvestmentRequested,
+			details: map[string]any{"decision": "Rejected", "reason": e.Reason}}, true
+	case account.InvestmentMatured:
+		return entry{typ: TypeInvestment, status: account.StatusEnded, title: "Investment matured",
+			amount: e.Principal.Add(e.Return), at: e.At, subject: e.InvestmentID, decides: account.TypeInvestmentRequested,
+			alsoDecides: account.TypeInvestmentReinvested,
+			details:     map[string]any{"principal": e.Principal.String(), "return": e.Return.String()}}, true
+	case account.InvestmentRedeemed:
+		return entry{typ: TypeInvestment, status: account.StatusEnded, title: "Investment closed early",
+			amount: e.Principal, at: e.At, subject: e.InvestmentID, decides: account.TypeInvestmentRequested,
+			alsoDecides: account.TypeInvestmentReinvested, details: map[string]any{
+				"principal": e.Principal.String(), "forfeited": e.Forfeited.String(), "closedEarly": true}}, true
+	case account.InvestmentReinvested:
+		return entry{typ: TypeInvestment, status: account.StatusActive, title: "Payout reinvested: " + e.Terms.PlanName,
+			amount: e.Amount, at: e.Start, subject: e.NewInvestmentID, reference: e.NewInvestmentID, details: map[string]any{
+				"plan": e.Terms.PlanName, "planId": e.Terms.PlanID, "planVersion": e.Terms.PlanVersion,
+				"termDays": e.Terms.TermDays, "termRate": e.Terms.TermRate, "return": e.Return.String(),
+				"startDate": e.Start, "endDate": e.End, "reinvestedFrom": e.InvestmentID}}, true
+	case account.InvestmentInstructionSet:
+		// An instruction moves nothing and decides nothing: the investment keeps its status.
+		title := "At maturity: pay out to your wallet"
+		if e.Instruction == account.InstructionReinvest {
+			title = "At maturity: reinvest in the same plan"
+		}
+		return entry{typ: TypeInvestment, status: StatusCompleted, title: title, at: e.At, reference: e.InvestmentID,
+			details: map[string]any{"instruction": string(e.Instruction), "investmentId": e.InvestmentID}}, true
+
+	case account.WithdrawalRequested:
+		return entry{typ: TypeWithdrawal, status: account.StatusPending, title: "Withdrawal requested", amount: e.Amount,
+			fee: e.Fee, at: e.At, subject: e.WithdrawalID, reference: e.WithdrawalID, details: map[string]any{
+				"address": e.Address, "network": e.Network, "asset": e.Asset, "receive": e.Amount.Sub(e.Fee).String()}}, true
+	case account.WithdrawalApproved:
+		d := map[string]any{"decision": "Approved", "txHash": e.TxHash}
+		put(d, "onChainAmount", e.OnChainAmount)
+		put(d, "usdRate", e.USDRate)
+		return entry{typ: TypeWithdrawal, status: account.StatusApproved, title: "Withdrawal approved", amount: e.Amount,
+			fee: e.Fee, at: e.At, subject: e.WithdrawalID, decides: account.TypeWithdrawalRequested, details: d}, true
+	case account.WithdrawalRejected:
+		return entry{typ: TypeWithdrawal, status: account.StatusRejected, title: "Withdrawal rejected", amount: e.Amount,
+			at: e.At, subject: e.WithdrawalID, decides: account.TypeWithdrawalRequested,
+			details: map[string]any{"decision": "Rejected", "reason": e.Reason}}, true
+
+	case account.FeeWaived:
+		// A waiver refers to its withdrawal but decides nothing: the withdrawal stays approved.
+		return entry{typ: TypeFee, status: StatusCompleted, title: "Withdrawal fee waived", amount: e.Amount,
+			at: e.At, reference: e.WithdrawalID, details: map[string]any{"reason": e.Reason, "withdrawalId": e.WithdrawalID}}, true
+	case account.ReferralBonusCredited:
+		return entry{typ: TypeBonus, status: StatusCompleted, title: "Referral bonus", amount: e.Amount, at: e.At,
+			details: map[string]any{}}, true
+	case account.AdjustmentPosted:
+		return entry{typ: TypeAdjustment, status: StatusCompleted, title: "Adjustment", amount: abs(e.Amount), at: e.At,
+			reference: e.AdjustmentID, details: map[string]any{"category": string(e.Category), "reason": e.Reason}}, true
+	}
+	return entry{}, false
+}
+
+func put(d map[string]any, k, v string) {
+	if v != "" {
+		d[k] = v
+	}
+}
+
+func abs(m money.Money) money.Money {
+	if m.IsNegative() {
+		return m.Neg()
+	}
+	return m
+}
+
+// effect is what the event did to userID's available balance: the sum of its postings to that
+// account in the books, so the history can never disagree with them.
+func effect(userID string, e aggregate.Event) money.Money {
+	available := books.UserAccount(userID, books.BookAvailable)
+	total := money.Zero
+	for _, p := range books.Postings(userID, e) {
+		if p.Account == available {
+			total = total.Add(p.Amount)
+		}
+	}
+	return total
+}
+
+type request struct {
+	position  int64
+	reference string
+	details   map[string]any
+}
+
+// Apply writes one item per money event. Balances continue from each user's last item; a
+// decision's item takes its request's reference and details, and sets the request's status.
+func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
+	type pending struct {
+		env    eventstore.Envelope
+		e      aggregate.Event
+		entry  entry
+		userID string
+	}
+	var list []pending
+	users := map[string]bool{}
+	for _, env := range events {
+		if env.StreamID.Category() != account.StreamCategory {
+			continue
+		}
+		e, err := p.codec.Decode(env)
+		if err != nil {
+			return fmt.Errorf("history: %s at position %d: %w", env.Type, env.Position, err)
+		}
+		en, ok := describe(e)
+		if !ok {
+			continue
+		}
+		userID := env.StreamID.ID()
+		list = append(list, pending{env, e, en, userID})
+		users[userID] = true
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	balances, err := lastBalances(ctx, tx, keys(users))
+	if err != nil {
+		return err
+	}
+	requests := map[string]*request{} // by user, kind and subject, within this batch
+	batch := &pgx.Batch{}
+	for _, it := range list {
+		en, userID := it.entry, it.userID
+		details := en.details
+		reference := en.reference
+		if en.decides != "" {
+			var req *request
+			for _, kind := range []string{en.decides, en.alsoDecides} {
+				if kind == "" || req != nil {
+					continue
+				}
+				key := userID + "\x00" + kind + "\x00" + en.subject
+				if req = requests[key]; req == nil {
+					if req, err = loadRequest(ctx, tx, userID, kind, en.subject); err != nil {
+						return err
+					}
+					if req != nil {
+						requests[key] = req
+					}
+				}
+			}
+			if req == nil {
+				return fmt.Errorf("history: %s at position %d decides %s %q, which has no item", it.env.Type, it.env.Position, en.decides, en.subject)
+			}
+			if reference == "" {
+				reference = req.reference
+			}
+			merged := map[string]any{}
+			for k, v := range req.details {
+				merged[k] = v
+			}
+			for k, v := range details {
+				merged[k] = v
+			}
+			details = merged
+			batch.Queue(`UPDATE items SET status = $2 WHERE position = $1`, req.position, string(en.status))
+		}
+		eff := effect(userID, it.e)
+		bal := balances[userID].Add(eff)
+		balances[userID] = bal
+		js, err := json.Marshal(details)
+		if err != nil {
+			return fmt.Errorf("history: details at position %d: %w", it.env.Position, err)
+		}
+		at := en.at
+		if at.IsZero() {
+			at = it.env.RecordedAt
+		}
+		batch.Queue(`INSERT INTO items (position, id, user_id, kind, type, status, title, effect, amount, fee, balance_after,
+			at, subject, reference, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+			it.env.Position, it.env.ID, userID, it.env.Type, string(en.typ), string(en.status), en.title, eff.String(),
+			en.amount.String(), en.fee.String(), bal.String(), at.UTC(), en.subject, reference, js)
+		if en.subject != "" && en.decides == "" {
+			requests[userID+"\x00"+it.env.Type+"\x00"+en.subject] = &request{position: it.env.Position, reference: reference, details: en.details}
+		}
+	}
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return fmt.Errorf("history: items: %w", err)
+	}
+	return nil
+}
+
+func loadRequest(ctx context.Context, tx pgx.Tx, userID, kind, subject string) (*request, error) {
+	var r request
+	var js []byte
+	err := tx.QueryRow(ctx, `SELECT position, reference, details FROM items WHERE user_id = $1 AND subject = $2 AND kind = $3
+		ORDER BY position LIMIT 1`, userID, subject, kind).Scan(&r.position, &r.reference, &js)
+	if err == pgx.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("history: request %s: %w", subject, err)
+	}
+	if err := json.Unmarshal(js, &r.details); err != nil {
+		return nil, fmt.Errorf("history: request %s: %w", subject, err)
+	}
+	return &r, nil
+}
+
+func lastBalances(ctx context.Context, tx pgx.Tx, users []string) (map[string]money.Money, error) {
+	rows, err := tx.Query(ctx, `SELECT DISTINCT ON (user_id) user_id, balance_after::text FROM items
+		WHERE user_id = ANY($1) ORDER BY user_id, position DESC`, users)
+	if err != nil {
+		return nil, fmt.Errorf("history: balances: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]money.Money{}
+	for rows.Next() {
+		var u, s string
+		if err := rows.Scan(&u, &s); err != nil {
+			return nil, err
+		}
+		m, err := money.Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("history: balance of %s: %w", u, err)
+		}
+		out[u] = m
+	}
+	return out, rows.Err()
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,238 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Investment, InvestmentQuote, Plan } from '../../api/enhanced';
+import { renderApp } from '../../test/renderWithProviders';
+import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
+
+const investor = makeUser({ _id: 'u1', name: 'Ivy Investor', kycStatus: 'Approved' });
+const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Sam Staff' });
+
+const basic: Plan = {
+  _id: 'p-basic',
+  name: 'Basic',
+  min: '100.00',
+  max: '1000.00',
+  termDays: 30,
+  termRate: '0.0150',
+  apr: '18.25',
+  version: 1,
+  example: { amount: '100.00', return: '1.50', payout: '101.50', maturityDays: 30 },
+};
+const elite: Plan = { ...basic, _id: 'p-elite', name: 'Elite', min: '1500.00', max: '5000.00', termDays: 180, termRate: '0.0390', apr: '7.91' };
+
+const quote: InvestmentQuote = {
+  plan: 'Basic',
+  amount: '200.05',
+  termDays: 30,
+  termRate: '0.0150',
+  apr: '18.25',
+  return: '3.00',
+  payout: '203.05',
+  maturesAt: '2026-12-23T10:00:00Z',
+  available: '500.00',
+};
+
+const pending: Investment = {
+  _id: 'inv-1',
+  plan: 'Basic',
+  planId: 'p-basic',
+  planVersion: 1,
+  amount: '200.05',
+  status: 'Pending',
+  termDays: 30,
+  termRate: '0.0150',
+  apr: '18.25',
+  maturityAmount: '3.00',
+  payout: '203.05',
+  forfeited: '0.00',
+  instruction: 'payout',
+  closedEarly: false,
+  progressPercent: 0,
+  accruedEstimate: '0.00',
+  requestedAt: '2026-11-23T10:00:00Z',
+};
+const active: Investment = {
+  ...pending,
+  status: 'Active',
+  progressPercent: 50,
+  accruedEstimate: '1.50',
+  startDate: '2026-11-23T10:00:00Z',
+  endDate: '2026-12-23T10:00:00Z',
+  decidedAt: '2026-11-23T10:00:00Z',
+};
+
+describe('new investment', () => {
+  it('picks a plan, shows the server’s figures and the risk notice, and confirms once with an Idempotency-Key', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/invest/eligibility': json({ eligible: true }),
+      'GET /api/invest/plans': json({ plans: [basic, elite] }),
+      'GET /api/invest/quote': json(quote),
+      'POST /api/invest/start-invest': json(pending),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/start-invest', ...signedIn(investor) });
+    const choices = await screen.findAllByTestId('plan-choice');
+    expect(choices).toHaveLength(2);
+    expect(choices[0]!.textContent).toContain('$100.00 to $1,000.00');
+    expect(choices[0]!.textContent).toContain('18.25% a year (APR)');
+
+    // No plan chosen: the spec's words, and nothing asked of the server.
+    await u.click(screen.getByRole('button', { name: 'Review investment' }));
+    expect(await screen.findByText('Please select an investment plan.')).toBeTruthy();
+    expect(api.to('GET /api/invest/quote')).toHaveLength(0);
+
+    await u.click(screen.getByRole('radio', { name: 'Basic' }));
+    await u.type(screen.getByLabelText('Amount in US dollars'), '200.05');
+    await u.click(screen.getByRole('button', { name: 'Review investment' }));
+    const confirm = await screen.findByTestId('invest-confirm');
+    expect(api.to('GET /api/invest/quote')[0]!.path).toBe('/api/invest/quote?planName=Basic&amount=200.05');
+    expect(within(confirm).getByTestId('quote-payout').textContent).toBe('$203.05');
+    expect(confirm.textContent).toContain('18.25% a year');
+    expect(confirm.textContent).toContain('1.50%');
+    expect(confirm.textContent).toContain('if approved today');
+    expect(within(confirm).getByRole('heading', { name: 'Know the risks before you invest' })).toBeTruthy();
+
+    // The risk notice must be acknowledged first.
+    await u.click(within(confirm).getByRole('button', { name: 'Confirm investment' }));
+    expect(await screen.findByText('Please confirm that you have read the risk notice.')).toBeTruthy();
+    expect(api.to('POST /api/invest/start-invest')).toHaveLength(0);
+
+    await u.click(within(confirm).getByRole('checkbox', { name: /I have read the risk notice/ }));
+    await u.click(within(confirm).getByRole('button', { name: 'Confirm investment' }));
+    expect(await screen.findByTestId('invest-started')).toBeTruthy();
+    expect(api.to('POST /api/invest/start-invest')[0]!.body).toEqual({ planName: 'Basic', amount: '200.05' });
+    const sent = api.fetchMock.mock.calls.map(([r]) => r as Request).find((r) => r.method === 'POST');
+    expect(sent?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(screen.getByText(/Going to your dashboard in \d s/)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'New Investment' })).toBeNull(), { timeout: 4000 });
+  });
+
+  it('shows the server’s refusal of an amount', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/invest/eligibility': json({ eligible: true }),
+      'GET /api/invest/plans': json({ plans: [basic] }),
+      'GET /api/invest/quote': json({ message: 'Insufficient balance: $50.00 is available', field: 'amount' }, 422),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/start-invest?plan=p-basic', ...signedIn(investor) });
+    // The plans page's link preselects its plan.
+    expect(((await screen.findByRole('radio', { name: 'Basic' })) as HTMLInputElement).checked).toBe(true);
+    await u.type(screen.getByLabelText('Amount in US dollars'), '200');
+    await u.click(screen.getByRole('button', { name: 'Review investment' }));
+    expect(await screen.findByText('Insufficient balance: $50.00 is available')).toBeTruthy();
+    expect(screen.queryByTestId('invest-confirm')).toBeNull();
+  });
+});
+
+describe('portfolio', () => {
+  it('has an empty state that leads to a new investment', async () => {
+    stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/invest/investment-history': json({ asOf: '2026-11-23T10:00:00Z', investments: [] }) });
+    renderApp({ route: '/invest-status', ...signedIn(investor) });
+    expect(await screen.findByText(/You have no investments yet/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Start an investment' }).getAttribute('href')).toBe('/start-invest');
+  });
+
+  it('lists investments with their status', async () => {
+    const ended: Investment = { ...active, _id: 'inv-2', status: 'Ended', closedEarly: true, forfeited: '3.00' };
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/invest/investment-history': json({ asOf: '2026-11-23T10:00:00Z', investments: [active, ended, { ...pending, _id: 'inv-3' }] }),
+    });
+    renderApp({ route: '/invest-status', ...signedIn(investor) });
+    const items = await screen.findAllByTestId('investment-item');
+    expect(items.map((i) => within(i).getByTestId('investment-status').textContent)).toEqual(['Active', 'Ended early', 'Waiting for approval']);
+    expect(within(items[0]!).getByRole('link').getAttribute('href')).toBe('/investment/inv-1');
+    // Redeemed early: what came back is the principal.
+    expect(items[1]!.textContent).toContain('pays $200.05');
+  });
+});
+
+describe('investment details', () => {
+  it('shows progress and an estimate, saves the maturity instruction and redeems early after a preview', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/invest/investment/inv-1': json(active),
+      'PUT /api/invest/inv-1/instruction': json({ ...active, instruction: 'reinvest' }),
+      'GET /api/invest/inv-1/early-redemption': json({ investmentId: 'inv-1', principal: '200.05', forfeited: '3.00' }),
+      'POST /api/invest/inv-1/early-redemption': json({ investmentId: 'inv-1', principal: '200.05', forfeited: '3.00' }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/investment/inv-1', ...signedIn(investor) });
+    const progress = await screen.findByTestId('investment-progress');
+    expect((within(progress).getByLabelText('50% of the term has passed') as HTMLProgressElement).value).toBe(50);
+    expect(progress.textContent).toContain('Accrued to date (an estimate): $1.50');
+    expect(screen.getByTestId('investment-payout').textContent).toBe('$203.05');
+
+    await u.click(screen.getByRole('radio', { name: 'Reinvest on the same terms' }));
+    await waitFor(() => expect(api.to('PUT /api/invest/inv-1/instruction')[0]?.body).toEqual({ instruction: 'reinvest' }));
+
+    await u.click(screen.getByRole('button', { name: 'Redeem early…' }));
+    const preview = await screen.findByTestId('redemption-preview');
+    expect(preview.textContent).toContain('$200.05 back');
+    expect(preview.textContent).toContain('return of $3.00');
+    expect(api.to('POST /api/invest/inv-1/early-redemption')).toHaveLength(0);
+    await u.click(screen.getByRole('button', { name: 'Redeem early' }));
+    await waitFor(() => expect(api.to('POST /api/invest/inv-1/early-redemption')).toHaveLength(1));
+    expect(await screen.findByText(/Investment redeemed early/)).toBeTruthy();
+  });
+
+  it('lets staff decide a pending investment from its page', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/invest/investment/inv-1': json({ ...pending, user: { _id: 'u1', name: 'Ivy Investor', email: 'ivy@example.com' } }),
+      'PUT /api/invest/inv-1/approve': json({ message: 'Investment approved successfully!' }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/investment/inv-1', ...signedIn(staff) });
+    expect((await screen.findByTestId('investment-details')).textContent).toContain('Ivy Investor (ivy@example.com)');
+    expect(screen.queryByRole('radio', { name: 'Reinvest on the same terms' })).toBeNull();
+    await u.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Investment approved successfully!')).toBeTruthy();
+    expect(api.to('PUT /api/invest/inv-1/approve')).toHaveLength(1);
+  });
+});
+
+describe('investment queue', () => {
+  const item = (inv: Investment, ageSeconds: number) => ({
+    investment: { ...inv, user: { _id: 'u1', name: 'Ivy Investor', email: 'ivy@example.com' } },
+    ageSeconds,
+  });
+
+  it('lists the oldest first with the waiting time, rejects with a reason and shows a 409 clearly', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/invest/adminPendingInvestment': json({
+        asOf: '2026-11-23T12:00:00Z',
+        pendingInvestments: [item(pending, 3 * 3600 + 60), item({ ...pending, _id: 'inv-2', amount: '150.00' }, 300)],
+      }),
+      'PUT /api/invest/inv-1/reject': json({ message: 'This investment was already decided' }, 409),
+      'PUT /api/invest/inv-2/reject': json({ message: 'Investment rejected successfully!' }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/admin-pending-investment', ...signedIn(staff) });
+    const items = await screen.findAllByTestId('investment-queue-item');
+    expect(items[0]!.textContent).toContain('waiting 3 h 1 min');
+    expect(items[0]!.textContent).toContain('ivy@example.com');
+    expect(items[1]!.textContent).toContain('$150.00 in Basic');
+
+    await u.click(within(items[1]!).getByRole('button', { name: 'Reject…' }));
+    await u.type(within(items[1]!).getByLabelText(/Reason/), 'Source of funds unclear');
+    await u.click(within(items[1]!).getByRole('button', { name: 'Reject investment' }));
+    await waitFor(() => expect(api.to('PUT /api/invest/inv-2/reject')[0]?.body).toEqual({ reason: 'Source of funds unclear' }));
+
+    await u.click(within(items[0]!).getByRole('button', { name: 'Reject…' }));
+    await u.type(within(items[0]!).getByLabelText(/Reason/), 'late');
+    await u.click(within(items[0]!).getByRole('button', { name: 'Reject investment' }));
+    const conflict = await screen.findByTestId('decision-conflict');
+    expect(conflict.textContent).toContain('This investment was already decided');
+  });
+
+  it('has an empty state', async () => {
+    stubApi({ 'GET /api/users/getUser': json(staff), 'GET /api/invest/adminPendingInvestment': json({ asOf: '2026-11-23T12:00:00Z', pendingInvestments: [] }) });
+    renderApp({ route: '/admin-pending-investment', ...signedIn(staff) });
+    expect(await screen.findByText('No investments are waiting.')).toBeTruthy();
+  });
+});
