@@ -103,6 +103,7 @@ var operationActions = map[string]Action{
 	"getKycCase":               ActReviewQueues,
 	"approveKyc":               ActReviewQueues,
 	"rejectKyc":                ActReviewQueues,
+	"getReferrals":             ActOwnAccount,
 	"getInvestEligibility":     ActOwnAccount,
 	"listPlans":                ActPublic,
 	"getInvestmentQuote":       ActOwnAccount,

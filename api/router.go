@@ -38,6 +38,7 @@ import (
 	appkyc "clearvest/app/kyc"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
+	appreferrals "clearvest/app/referrals"
 	"clearvest/domain/kyc"
 )
 
@@ -122,6 +123,8 @@ type Deps struct {
 	Plans *appplans.Service
 	// Money runs deposits and investments; nil in tests of other parts (its operations then answer 422).
 	Money *appmoney.Service
+	// Referrals answers the referrals page; nil in tests of other parts (it then answers 422).
+	Referrals *appreferrals.Reactor
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

@@ -14,6 +14,7 @@ import (
 	appkyc "clearvest/app/kyc"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
+	appreferrals "clearvest/app/referrals"
 	"clearvest/domain/domainerr"
 )
 
@@ -25,6 +26,7 @@ type server struct {
 	kyc           *appkyc.Service
 	plans         *appplans.Service
 	money         *appmoney.Service
+	referrals     *appreferrals.Reactor
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -49,6 +51,7 @@ func newServer(deps Deps) *server {
 		kyc:        deps.KYC,
 		plans:      deps.Plans,
 		money:      deps.Money,
+		referrals:  deps.Referrals,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

@@ -1075,6 +1075,50 @@ type RecoveryCodes struct {
 	RecoveryCodes []string `json:"recoveryCodes"`
 }
 
+// Referral defines model for Referral.
+type Referral struct {
+	UnderscoreId string `json:"_id"`
+
+	// Bonus The bonus credited for this user, once it was.
+	//
+	// Example: 5.00
+	Bonus *string `json:"bonus,omitempty"`
+
+	// Closed The account was closed; name and photo are gone.
+	Closed   bool      `json:"closed"`
+	JoinedAt time.Time `json:"joinedAt"`
+
+	// Name Empty once the account is closed.
+	Name string `json:"name"`
+
+	// Photo The profile photo's URL, or empty.
+	Photo string `json:"photo"`
+
+	// Qualified Their first deposit was confirmed.
+	Qualified bool `json:"qualified"`
+}
+
+// Referrals defines model for Referrals.
+type Referrals struct {
+	// Bonus What a referral earns when their first deposit is confirmed.
+	//
+	// Example: 5.00
+	Bonus string `json:"bonus"`
+
+	// Message "No referrals" when the list is empty.
+	Message      *string `json:"message,omitempty"`
+	ReferralCode string  `json:"referralCode"`
+
+	// ReferralLink The public register page with the code filled in.
+	ReferralLink string `json:"referralLink"`
+
+	// Referrals Newest first.
+	Referrals []Referral `json:"referrals"`
+
+	// TotalEarned Example: 10.00
+	TotalEarned string `json:"totalEarned"`
+}
+
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
 	// ConfirmPassword When given, it must equal password ('Passwords do not match').
@@ -1704,6 +1748,13 @@ type UploadPhotoParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// GetReferralsParams defines parameters for GetReferrals.
+type GetReferralsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
 // RefreshSessionParams defines parameters for RefreshSession.
 type RefreshSessionParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -2112,6 +2163,9 @@ type ServerInterface interface {
 	// GetPhoto A profile photo
 	// (GET /users/photo/{name})
 	GetPhoto(w http.ResponseWriter, r *http.Request, name string)
+	// GetReferrals The signed-in user's referral code, link, bonus and referred users
+	// (GET /users/referrals)
+	GetReferrals(w http.ResponseWriter, r *http.Request, params GetReferralsParams)
 	// RefreshSession Exchange the refresh cookie for a new access token
 	// (POST /users/refresh)
 	RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams)
@@ -2493,6 +2547,12 @@ func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request, param
 // GetPhoto A profile photo
 // (GET /users/photo/{name})
 func (_ Unimplemented) GetPhoto(w http.ResponseWriter, r *http.Request, name string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetReferrals The signed-in user's referral code, link, bonus and referred users
+// (GET /users/referrals)
+func (_ Unimplemented) GetReferrals(w http.ResponseWriter, r *http.Request, params GetReferralsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4568,6 +4628,47 @@ func (siw *ServerInterfaceWrapper) GetPhoto(w http.ResponseWriter, r *http.Reque
 	handler.ServeHTTP(w, r)
 }
 
+// GetReferrals operation middleware
+func (siw *ServerInterfaceWrapper) GetReferrals(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetReferralsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetReferrals(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // RefreshSession operation middleware
 func (siw *ServerInterfaceWrapper) RefreshSession(w http.ResponseWriter, r *http.Request) {
 
@@ -5839,6 +5940,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/users/kyc/{id}/reject", wrapper.RejectKyc)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/referrals", wrapper.GetReferrals)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/invest/eligibility", wrapper.GetInvestEligibility)
@@ -10176,6 +10280,86 @@ func (response GetPhoto500JSONResponse) VisitGetPhotoResponse(w http.ResponseWri
 	return err
 }
 
+type GetReferralsRequestObject struct {
+	Params GetReferralsParams
+}
+
+type GetReferralsResponseObject interface {
+	VisitGetReferralsResponse(w http.ResponseWriter) error
+}
+
+type GetReferrals200JSONResponse Referrals
+
+func (response GetReferrals200JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReferrals401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReferrals401JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReferrals403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetReferrals403JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReferrals422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetReferrals422JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReferrals500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetReferrals500JSONResponse) VisitGetReferralsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RefreshSessionRequestObject struct {
 	Params RefreshSessionParams
 }
@@ -12683,6 +12867,9 @@ type StrictServerInterface interface {
 	// GetPhoto A profile photo
 	// (GET /users/photo/{name})
 	GetPhoto(ctx context.Context, request GetPhotoRequestObject) (GetPhotoResponseObject, error)
+	// GetReferrals The signed-in user's referral code, link, bonus and referred users
+	// (GET /users/referrals)
+	GetReferrals(ctx context.Context, request GetReferralsRequestObject) (GetReferralsResponseObject, error)
 	// RefreshSession Exchange the refresh cookie for a new access token
 	// (POST /users/refresh)
 	RefreshSession(ctx context.Context, request RefreshSessionRequestObject) (RefreshSessionResponseObject, error)
@@ -14234,6 +14421,32 @@ func (sh *strictHandler) GetPhoto(w http.ResponseWriter, r *http.Request, name s
 	}
 }
 
+// GetReferrals operation middleware
+func (sh *strictHandler) GetReferrals(w http.ResponseWriter, r *http.Request, params GetReferralsParams) {
+	var request GetReferralsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReferrals(ctx, request.(GetReferralsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReferrals")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetReferralsResponseObject); ok {
+		if err := validResponse.VisitGetReferralsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // RefreshSession operation middleware
 func (sh *strictHandler) RefreshSession(w http.ResponseWriter, r *http.Request, params RefreshSessionParams) {
 	var request RefreshSessionRequestObject
@@ -14943,338 +15156,347 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rcttG2yB4K73cbImsD6QoWXYSqaZmZFlO9PkQvTq8SfZlxmwCTbIjsBtvd0M036yr5uf8npqquZS9",
-	"gLmT70q2+nm6gQYJkJQl20rWfxKLAPr4nI9/tGI5y6RgwujW4R+tKaMJU/DPs4TNMmmYiBc/cmN/SZiO",
-	"Fc8Ml6J12DpXTDNhSHtoVM6GHSIFMVNGtJGKJYQKPWeKGEkoUSxj1LCEKPbPnGlD5txM8WU6YwMxDObq",
-	"vmKL4SER0ky5mBBF7ahcE8NnrDcQrail4ymbUbsgJvJZ6/AfLbuA1m9Ryywy1jpsaaO4mLQ+fIha51Jz",
-	"XO/y8n9I5YimJHMvEDmGBaVUG8Ju7cZgWr9immVMJCzpVRYwlmpGTeuwxYV5dtCKWjMu+Mwuql+shgvD",
-	"JkzBci6YUYvjsWFqdUGXLJYi0fbE5pQbMmJjqRgxamHPgU4oF9XJi7n2aue6NDRlW1zbfMrw4hSjCZnJ",
-	"hKWaTGlir8D+Fk9Z4p7DUbCkPDQu4F6OBsK+kFBDyYwu4MsFM0RP5Rw+jWmaMrWjSUqNPc14SsXkztf5",
-	"IWplVNEZMw5ET2eUp+fUTO0f3O4us39ELUFn9ktmn7eill05VyxpHdqhK2dI379mYmJH2H96UAdBP3IL",
-	"0IuXSs5WD/MlV9qQ66sTktAF4SJOcwcjsJp/5kwtyuWM7Ri14JNQw1prZr+Sq3O/pneY2sg7Thxg5Cu2",
-	"WJ39Db1hGlDbqAUiT4Atmo7ZYYH4VXQnN2xBqEjKH/xXE2Y0QtIYztWREAB90p5RdcMSUqEVP3JzSBwc",
-	"c6GNhWA5JioXwiKNmfOY9ciexan9p08H4pZrPkoZOb48OTuzUKhobIEpIqw36RFKrq/PXhwRxWZsNmKW",
-	"jI2lIvsHZCpzpRFe4XiRTpbnu0TAWo0w9hRohP97r/boxS3TZsaEOXvRANi8fCXZFr6fHdyNQB6XaK6Y",
-	"yZVgCRnZmyOMqpQzRWI5m1GR9MiVvUmmbpkC0qUjMpK5pZYRyYXhaUFeBsLRF4AWgFGSa2bpzS0jGdWa",
-	"JYSbNQf9S/ckZVTZ7XeLtd+HJF8pKjSN7TiNx22Cd+553teaqeZrvefgP3MzTRSd0/QTTfHBfqszKTQD",
-	"AvycJheIvPavWArDBPyTZlnKY2pPbPd3jeBVzvKNYuPWYev/3C2Fj118qndPlZIKp6rCowUyLrLcEK7J",
-	"jKb2oi3B+xC1TqQYpzz+DIs4JrEUca6UZaHIxYhUhJIkx7lYhH/XSjpkRdAh2vA0HQhHsSzgf4haL6Ua",
-	"8SRh4tNv6JJPLGJzQUa5AcZN01TOWULaSqYsIjrXKPlEhM8yprQU1HAx6cDJ/yAF+zxXr5iWuYoZYe85",
-	"CCGWhcypJglLmXGUeiIlQsSZMEwJmuKQn/4U5YyhvDq3gDFXUkwKeRgI4xFJmKE81YQqBnJTSTNTOYFF",
-	"v5XmpaWbn369byXReTwlcvQ7iw3xbNHIQFqDJZ3TRSppciXla6omn+2qEXdGMllYZDdSktROD0u6kvIN",
-	"FQtHd/RnWJKUZEbFglBj2Cwz2gpZgaIEQn23kOrr5nBv7wbyP0x0LWhuplLxf7HPcuuGaI/vQKdGNCGx",
-	"YgkThtNUw/lei0zJmGlNRyk7FYabxadf2s8sTbtI0SOgRCPF6I0VMEe55oJpTVSeMtIGOY0LnY/HPOYW",
-	"2UY0pSJmHdiQYiBOUFGjVCItpiTh4zEDAu4AzVHda6HzLJPKsOQNSzi9Aub3OQB+zC3yLTJmoR1ocByz",
-	"zAB3++DZM8DacZYpectKRh+w30zJjCnDkTVLcTKlXBzPZC5qtPcf5ZzMgASg3mtFLwP01GqHEeFjciPk",
-	"HFTOQCg46K8IBVHLvP+R6unqHHZrGV3I3JBAgiJTqqdLw+7368bNdXJh9ZPaga8vXxBFDSNwJ8Cetl7y",
-	"h1AE+odff6lxIlm0S3iOwHUuuag5Ywd69p8ri0/cyjerWuFS3Et+4LolnYDUcU61nkuVNN5/LMWYq5l/",
-	"b1kRqT1wmSZ3ej/b/uUPdTvBJb5goGg07oQ2gLCFABqbnKbpgigWM35rwSBhMZ/RlODMS8DwZL9mG0Ia",
-	"nKm6h1pQr2gC28jkFUBb0iPczmpv2T5Ri7p7TQCu2Hs6y1L70Q/PWzUrTThNT1be/beDg7qXUTkIX7wW",
-	"3ApVr7iYJGC1WL8zGCDCxdVuRzFq2H1u2oD4b/U+qRyNWr3pcv17/X6/1+9vcftA+Zaucu9Z3SExM5fq",
-	"ZptX70V8j4g/WZBpn1+dgKx7evVjRPhESP/g+vLF1X3JsxTd2K50hUADOa2c+ZRqq5pXJ9zb/24TaLhL",
-	"9QddnmMznGzB3taCCr1hgoyVnOHp3lKeWmHGiwrLkHMEr40ZI7GcMU0sw5Jjt9kKSN0RolbPO5b2rKVl",
-	"i4SLIzJakISNaZ4auE6rM5xenOz34cav7L8iAAAp7P+WD38DlFanf351ErnBpcKxtxlvbpUBc5wkimm9",
-	"HaGvvf3qOOuh4AXV05GkyFgaWS43bKY3yV0VBl4yIaoUXQALYyKx6952PGeQPTNsVjccWsr088UbKZxZ",
-	"eptR4e0L+HZ11KUT9SewMlm5mdozRdpbg0nl1S7J5FOmWJUGWBJlZJpYENbM2XAB3Ht1bGV7em6oqefd",
-	"zci1yvFYzBOWHJsVsatr+Iy11iNLs1SwmbqvvPFP5RTnulOlBjb/twti2SVhwv5PkzacJV5Gp3brXsap",
-	"P1Crx/GaUyTtQcsSrkHLGWOdZMiSplmcm+cuB2kvMN8I5g4GL/HlOnGqpLYvTs+737568rfu97+82W+t",
-	"ZWvrFIeaZ81q+tI6r7WzEW8hw62yt6jArBAelqGnXGyxo+I0gxv34Fi9njV4HhDsRnRvxq0tDucY3q3i",
-	"0BafvXVvr/CJxtPbvMnXXDfTNfxjKyq8dHSbCHE5wbol+iP1zs3nVyetqHV69WMrsmh7VePoLD5+Wx7t",
-	"0ueWe7eiFnDxdSP8LWc5qzkb/dN4e+ROcKw7HyRMXs8pl9VeP0OES1tzoOWgq7uaMOdErxe5UykmQHrd",
-	"dCDSzikSTWqIndqSxBUX0rLbqDiSLQ+iab92u+Wa12z6siCvHg7OHasvtGggEhfMfsiSdSBxreuiD65C",
-	"dtzWho7H5JazuSZSpAvgFNXDfseTWhqCPvdahuqUzPUC4zvwUDl9EgerP5jbk1TGN6tQIOS8fnuB8W5H",
-	"E+/EsUBP2tdXJ53K1a9FCDke10r4FsjGVAGMYZyDXSLhmtCpc007T2hKpGARoZpQ8oMkSa5gXZZXf7s/",
-	"7c/6etDqVNUP93vzehph/8q7n/A9wgWZT2XKiMYvtoL5ZYVfzlvFQSyvYN2FHSe3XoBfptfFg3pH9C2r",
-	"OapBKyKD1vf9Gf5jb/rE/rNjj5oaMpPakCfPnvZJQheatL/79lm/P1092KoetNmQ49fasNE3DgWqG6y1",
-	"CDbC2NTM6tGoAe90jiuoe2bY+4YHcjNCAj5i/IibIipsmXZct9Q1R3GZz2a0zpZ1txP5mI3fZ391Ozql",
-	"Kl1csITNMh81Ud3SWKoxsxylHg1RZSMTfssEybNaAbwS3FG3q0xxEfOMpg3aBVoxRjS+8R69FRNIb6NF",
-	"bynEpJwzCvZYe0Te5Vpd2ektUwvC7EPiYwiAAUMoiJ7SjK0yGW/sXCYI2sBmZjSecsG6itEEflCMaimi",
-	"MqYtTsFHNMu1ITQ2RArCzSEZCjZ/l7BbHrPhQLRjKQwXOUMPUSonXPzMzfREJqwTkSH88I69z+zZDFFR",
-	"c6o2+NO6XFgaP5GCHfpjHwj4yn5upMne+aMdkjYqztJkfvzCxT60k3FxE779g5STlA2En0gwlmjYm7e+",
-	"Q8CBIKxrmSVLQKvsYAhNSeTKDdeB3JizNGkSCrLcWFoKVqrgaPEqLW8bgcFMMALDVImrD8FbmXLGtKYT",
-	"1gDCpRs9InaPzuRp57UK3BFEmIEVYirnhOou19V5z1NGtVWuDVOEklua8oQ0Lsbd5mt7ZTUrslARggzI",
-	"RIfI5uUNK4JHl4AigjVXwIlQkQyEhQCYC35qj5Sca6Y0oamWZGI5tBVGYcgfjcl+EumCxFLecEaG8e07",
-	"N807GHnorno9NvvTrkPYl1JNpNnoUCoEu80xkytTIBC/5uJmjb8KUX2TcTW7i4PKY9nmgetWHdr6Vtbr",
-	"5N9VhIHg4R1NeLLBJrbyyNHmhvjgqzo6Tqh9GWmoVc1qp7wbm3VxKk6FhgA7mp4He8eYsaWo4pQKDOpk",
-	"aqYj4tT4yBu08NmKjwHptSVgYN6ISEwNm0i1iAaiCBEFXSRhMdfc0naHGBijrViM1MFM2ayCCOU1svHY",
-	"yQe1oU/42EfrbHQW1J7wmNUbmxSDSIO4wYft1MAdXTmasxdRYB2dITQ54jcvPCPNEFba4pbZprMdBdoP",
-	"vkvaTp2MSKFNRuQ4tjJ3RE4x+suFHiQR8Vpmx95ScTM7mjgLrBsVAjJOpCXIhiW1VCpqGW7S+rMzLvxi",
-	"C2s8RGrUK5IwSmBRw/kKoAjsd/YOl3CwEHTLeyzx47dminHuGFuVYhSmk4dwNAj23pzkSqOotUGUg/nW",
-	"rNdHutQwYiqArhR8/ogMg4jZIfzu4Rg4sLNPBC+1wpDmVhil2opax8nvefHkJVzBcylyXWvBwGFOUz7h",
-	"I566wKQlLgUPEaTcWiy9KkcbSZkyKlYOqfiw7pyC9TcxglVCH8cqZ8mpNnxWG8VyLAhzD0vLAKgHjEK0",
-	"tZZkTBVQPD4GmQCHBNqXLoi8Zd7WoGakPaXpuGsfDYQP5GPCdHrkBddZSheB1OLm4ZpklCfOGmD1ZWpy",
-	"xc0CULcQ8zHseyCYVX6IKrSfBpRu8vpAOJBXIyII4NnG35M18ELNLWUhVIicplyzBMOB3EnGNDO5Yo4h",
-	"ES5IxlQMYQNmLv3EunbKOJX6bu4P/AKUwwAWClD7KN8UE8mLOzHuu6meQSx/eKeBt0iaKVNzrlmnQU3V",
-	"RuWxV4PXujcdWJ0Fn1gVwP18vAZgcNURGfP3LAEjLbAhmgYLxUypDrrx2fsMmJPf73zKU0Ycf6vdCIao",
-	"rU6PcEz+jVTXGSHOBNhSP2pKRQMOpNQyS0FnDFAbIz8Kvapk+/B74e+p6jfPqeZx07xNdoOUir8zpWvT",
-	"PezKbvFhoc7gQhGDlpbm8atXax7PlJxYse8ccW6dpVTJfDIl3OA8y9NwHVlANWi+dfbUdhIQtI4LYnCp",
-	"cFYNWJfxYYk+1XUH8PN04WRN5eQbFwFSI9XhCllyrNdZ0meYRVgEQYJSy4WRkRPbKfFD2Vc3zFWfgbY0",
-	"23wqdTGfNlQZkI25tvr5g7p7lbkbddrOQ1wy2sBJzNTsBV2ELsvgOu3T5ijRgg0Ab/AmBOR3AG8U5Rdk",
-	"Q21qSMqoNmQsc1UwiXr6d19HMsqnQCYKrK3iaCCclvKrP4xg58gkV+hpQdlC1lCl21XOtYq3q1LMZgd0",
-	"eYUNflnne6x10CCG72jIFgOFZD7l8dRpFrpCcre0GhfL2V72DsS9TZ7LcPg1zstyxAfxyDoL0Nm99ra9",
-	"e7Zmuu33ek9fbUDcPt5dyyvy+7ZX33jVm/224RlIw9bFLzZJvKu/e9NEE6lzOdbbGPsdsWD6uEHuYiIh",
-	"FgSrYaDIY5hiTgxjCRFyvj0ybhS1UGhbK1DVcDCIm2sa9H//L+IpZUQU5qWSQlcigapUO+323Ge9Eu4I",
-	"fUHR1xFyt6OAgJe3FcLBeshbFzSAtp1W1ALjzqbIgVeL2Fl/Gs23Oh/NuG4WLcvnTgG95WwOuW/yBgT7",
-	"I3LQ/95CGxWgeIBy6uzpDsY2FDxYOYpXi/iE6vuHv8g4L2hsjRHPPyZSYCaPkPMI/CEZU0TzhJH2HGwp",
-	"ha2sMKeAaLEV3X61iF+4mersQTeL+HIrCetV8SL6Tt2t6CaPXflKRASbMysccaVNRBiNp+gxs9K739pd",
-	"NnRZAk3NlryAtZ25JS4TJlafQVT53bTvxjAWrv/OFB9zltSr+g1hLlErm7pk2TWyscdU6vGz8A0Wslp9",
-	"oZMNITR+9vKcKhsJBMzyrFapy9I8cEEh6IW4UgWuNeKCBWwHOzWYehcjjJx5Dn9XHFZsnGuWBLjcZrPM",
-	"LEBjoKIwOnwUuiJpbQByTwi3GO8ckq/r4cUb59dT8qX7K+6cmlawkuot+lNtujpPk+oS0AwTpt62/IIZ",
-	"VLGLLA33etXKwWd0wnZ/z9ikVqWc0v2nz2rkR/aeXP543N1/+sybMoAuU03yLJU0YQ2OE56wbaiWfQ1e",
-	"/xerrTixKibciTtyjcuN6QwdPvU2llylTTH7E2aCq8E0c024AbPuoDVoldYmmClIo6+e/y7N+K5Fc717",
-	"s4h3+3vf742fxPvdb+kB63472ou737P9pPuUPht9G3+XfM/6490CeHb3dsdKorCzHg7tgVYOKapAjzvq",
-	"4sJx7xsAssS6FcgsLUAbbroY4wK/uCuM1O/TTd+wfoflW/M9z26qcACXDMSLINcgNAbKvznwJ+AeDUvc",
-	"oMLWgDfUOdjRzn5XAN8/7UDOykmTI1DuoG4PnzFNYL1WPkcz3J0042vtkvO3JdZ3VoZxhvV8bY3++zFi",
-	"zBomdgnWESjs5SqOcB1QlTsJZY68LXOqOwf2rid7ew48sdRTKGVO+cTK/2NXR6WLNDswmTqk7DWTWnMn",
-	"aW8b8akUmypkKpwtvKAGgECC0qhEVS74XmLGjL4/w+/3QW9yf+zVCSD15vBjMlaYEQk8JIy+Wk4brE+V",
-	"rl7+Bt2tEhy/3SmWZLnWlE8LYc4RGJDwDskozZVakHYuiqhBqXzK51jGue5EJM7NOzkekzZLJkwTqQYi",
-	"lkowpQnsSUw6EZmkVLGIuLjAyD6ZURNPSTuRDOs44N/gvUDy6/w+nWgghDTvfJ0H0oaqD6Io/EA41OQw",
-	"i2IXnchP7QIQ6YQhwruaERblB8LymE6EvjvS1ow54Qpu0UcFOqERj8ICN263FbVgTyACwKZA6cZdYQpS",
-	"sWJ8otGaALM1WQ4uHcf0s3qZYETjm8ZvVgTct9KQS49srSg0ZWwl+uKwFZBcwr1AB9mEcf7VzYqFFa/W",
-	"0GXSHkkzhehK1KnRNuLcT1IwrJioHsxMsI4iQ8kBXWD5TrhQjYL63qeiufchqiVYrFzqzSLe6JtevFrE",
-	"SwGppQD86teTQCn02gPReRwzrcd5mi7+j62DL0FVrt0FBIPeO/LyHsGRS7Q/N1NLfmJqpMIsVYjajiWY",
-	"hOwPpQtzOb4ZqzZurrvxoekcfKxs43mkPnR2q3jRtaG9V6tRuzvaBfUWqmkl9Be3d0SKoN0iD9pF6Lo6",
-	"lL2NOSX3DU+ti6oIKGZhO/Yu5FqqWDNI47kvRXxUT9L5nAFOcL7N1QVWHCzl+HVY8qbE0OrCalEXisOS",
-	"W2fiqqDsvcKl3zBDa3BU3HIlhTeF+EtI2C1LZeacRpmSycr+yruYQJT0JZ+Is1qhhgFTH7ROKukKLkGg",
-	"ZeUACZWtEtL+4aeffnh9+u7k9dnp26t3Zy/sQ81M6MkOTJZuXeHCiyqbtSu9bYoieZ7zNFmOI3Fl7toD",
-	"exxOL01lTFMysq/rpXysfm+v1994RX7N5WKiyiUsHWftTQZVF1ZhyhdwqG7w119//bX75k2ZMdjgjtKb",
-	"PUIzV7XBf1C7ROBO6xWFj3JJfFm/Q0q1efFxApdiKB40BQVaPdgCnWDvjWPYmP4TU5D7QeDytbV9qeE6",
-	"wWtF34yIsCdYDYu7r1a9yTLoCmaXr1kNIp+NmIpIf2Ufn0o8C038FVEttBQXN1MHyOfOe1trBQlwfwsL",
-	"40NEia6LBy1Xc9D77tta55B/Y/212z2fuldRJ2+6YzWBGvPosPYqVlOIbLm+/aeuItGqd79J2NEzmqYf",
-	"NVlR/miL6mGN0YmhN714/Uk/iOB78uxpf72rd1PM171DvUJW1O8f1O759g5xlBBAeUS4IRMrNKLjFPLO",
-	"i6e+In44+150F6tJxWplrx8Bbn2gQcA63axNuHtagnxTIMs2oOLjt2phoCaOdLt4kfqQ3Op66q/xQWNH",
-	"Qrg52CzBFKEgDeEe/piarqQ+vC5LqdjefghkeaPFG4asW8aFUwmtEqPXyuV1xYyqnxbrbcgEalhcqVxX",
-	"R6xf7oRrw9RdimauCOEuhD6y+AyCBftnTtMyG7e94z/XJJGlGXCns1XR08ABUJ367PIn8mTv2bPuHqFp",
-	"NqXdfdTM247SuQ+9hXHVSLsuymGjZcHT+I1D3skEUYREVN6MGhLpVFnR8u7aMtoGN1Wg/EKlQH9rXHAZ",
-	"ztW45tKCv2nRS2tY44jEybeow/hpJtfMfJICt/csWHsh64Ivg/x9Aj1QsIZ02JAksKkqK49gUoqZsgWU",
-	"gy8GANP+QEjFJ1xYOSxjMR+7ojWI4Tp4GzzzZLSAQTtHZIgRHUNiWJrqou1A1eqv85Fd/QgiPbD8OFTb",
-	"QpmhjDeq0/svWQx86bWcnNaXp71LwE7lGEP54S2bF4UVwAr3kis2lu+tOvuai/z9HcqD8Kz25xsuasg7",
-	"Vkd/x0VElOMVVjQGMvnOm5Kigta/Q6ktgcg4ZyF8Z8ewIwyEmct3Yxobqd4xQUepfTH4LeHa/Wivrxwr",
-	"6LigmAUiqI04EJCcAg4YrUlbsDmxm9DQcYlmGaPqCMshDINNDddUgvBLbcpuOJ7Uh1PVFVCBECI41Oq9",
-	"1uH3ZVj+oBG/H6/h9kPtnhr8Sh8Re+iSs+s2zTU0RACjGnqQZvSGu1B5X86+1sZ3N/RIqTaXjIm7LPuu",
-	"IFOeTGU+WFM4Wnkg9cBkTMqSpVSIpeBkfOdT5H/4oWuXZqjahoGXKtRGZ0ZKxdtVSey77cvwFiPULhgp",
-	"z92Y/dMtmeeVxc0LV/mnxoAOHmd9F4ADbN8MbPhaFMxQt/eruXwJdPkFkuXPWajkw7r1nIoHWM7aGS6Z",
-	"ybOaDhIms+LBdV2cIdQOx+eHu7vk+uJ1pabtVKZJfW71P1W9y/Eq+BoMNedvf8CGgtcXryOSw52QhCsW",
-	"m3QBrwgC4aEE+wLVR3SyWNUV6ntONXuyT/AxqPHQfMPnzdMs2xwn58aOwnMq9lcHYdeZheZrvUb/HHG5",
-	"qmRt0BI3amTbq27bamPZVJrlhT7ZEq6vs4miyfpj4FvoU2sTeV2ZKidJrbaBeFq7f1Ur3pfyckRQXI4I",
-	"SMtEqlJW+zh/9/W6FIf7W8WDYulLDv4iRQzLspfFbjZZgZsMew5y723OWApRFtKguaW6ivqWF/dJ8yjH",
-	"pgn9L+6vXlzX+gJKxeilG2o4linVL1mljHgokhWiwfPyojaPyfVZ0YitKQmlmqRSk94HxeKK6kxcF47y",
-	"eunx49x8q46B44SS1/KWpbS+EF1BgiotS779tt//vt/f23/SWkeNlmqiX7wuChkoCV5QeNMqkTJXBJXs",
-	"At4aA9/ho91r9eRfz/422xv90r/dn/46/z4+uHl93Ps9m7S2MFcFB/Di+NtX+3/7pbWG/qw7XzBBPEDK",
-	"UCA9LZEG1C9Rk2r/+89XEdl7SmZc5IbpzhHJXP9gKdIF4aLQ04u+kD1yfH7mCi86JYubgaCaDI9dszMw",
-	"ZxyS54wqpsgg7/efxDAh/JMNAyUttmwemp4QbjDy0alrMVWKQ1pDp6m2lDQ0fbOpyIh9yfkRNGkPWgAs",
-	"ZtDquPo729E/UxXXatHy49K0LGX1QO5gJEjXqiRxhW7ask3EKpmpPxpH10qitQTHK5SnZtd1ck9Q72n7",
-	"4kkP2N7ljm0kivGeN3HPsFZ2Xb41Rlssd2Go1NQeQzBGWc2tPpTkI6oGuUp0NY7feMqSPGU7moxZTQuc",
-	"eErVhCXIdn12d1Oxu59pfR+K5cZGY8aKmipj1xF4i8tZ15Zjc/ONdQVeuI8Gd5Ee7eJf5V2s776h17T0",
-	"KAqou8Jakfey/8d//x91p76uIMunqK5SYmJQXeVuzfvaReL/xgN70C4cNY2ItsniWKruV9xhcz+ispFH",
-	"0IWjvJGgS0dzIw8HgSGqrCeM9a7c4IS3Nl0FxHaT6Socfv3yHqRmyf12s31+VjjPmvSsuqE/vkpJOek9",
-	"qpTMK4xy21tu3P7mKiXhGWyoUlJTrccFEGmo3wA1oNvzwj3euUvd1Jq8CcawVvdWwxRhMn98FNm2xIjM",
-	"ZZ4mvo3kRxFuz2HX819CNcnyUcr1FFxLvUmPDFp7/xf5N/LNXq/fh8gk6Fvwzf7TXr8PeT+wPfLNHha8",
-	"q519hTzW3JivxYtF53iakhHD0Bkjly7PKD6b1QoAy/EX7uyD/a8HtbVlSbZNY9fOEXlpEcLZzkCbsCpG",
-	"+ddLj3T//vOVWyF0wcen5d6mxmRorbCqhR8D2ufjT2UD/fjWueDKr2nGX7EFNvflYiwbmKm99Jj8eHV1",
-	"DhqSHJMiyLpHwLVTZKx5Hw8Xk9QbOL1MdXx+hkU8f5AD4UOrrbpKMz5hokN84eRrr4WBj3nCBFO0SLnn",
-	"pjcQA3EixS0TBjJ8GCR3WPRHd/NYpqmc60P7Xpf8++VPb62+Z0eXuemRN1Kwha//utxwbA9DEwetTkSE",
-	"HZhQF7bas4NBjwBshT78Y+BjeAatQzJo9Xq9QevDEJPXhvDm0NV2dO/hpFYLZVbanjG6nKBo5ziRs5ld",
-	"bKGYugjg4S/d4ty759BZRIohRgBPUjmiqes3UgbwpVQbV3DaTNliIAg4XMHuRy5Rw8XC/76xO50xgk2/",
-	"LRmj5IfTK+f0LxpwF/fk7tDyDG2Hbo8UZ+N00XH92lzLmITMZMJSTab01mq/+WRqSJ75CixHhJbrHrGF",
-	"dKOncrKjYS12bJikOCv7a4+cjTESAcYV0gRj2+34OMWiaQOkEqhbaMG/mNMF1rQnZEaVZQWV8700NGWH",
-	"xKicDSOrUFNMXESYcE2+RyymuWb2mZIu2BpmSeW8Z0c+FlIsZjIvqmFqN4DdzmGxFSwa5FqkIpwBSJ//",
-	"dHkVkfPrKzjy8+Orkx9d3Ct4EVYbhbvB2lQsyJ6ljftPnxZN8o8vT87O7KqsxkRjw5S2Z399jVkWlEyk",
-	"TEg8lTxmHYvYLja7aGvv2pDfsAVRucDS6ByWouewBTv4DcsQpvcPyFTmdg7t3N0FgM2YmUoIRzDTiPwz",
-	"t3u1g0HffJdu6F61k9EJ5cKO7Y0dBgs8w6zweuUkfoSjtRcHg2J4AqSaTi0HJFfh2PZzQAtXvMnvlReZ",
-	"tzjDwf7+EcTUZ4yaMgzGnZC9c2PZksqFsFudMKPJQf97BwV2pTrEmTF2vDAS+BZpP33/Hunfwf73SF4s",
-	"PNuzBOBTzKiFO8KZO3x7KDD8K7awoIginXT01+JqlwugKr4ost3kMjj6SFBHb8ui93Zk+6Qgq0B2gwQ7",
-	"sITZN5zJCyaFgsV4JdjkAaL8hj4mZeibkvhUOSRfA4G5QEQxdJSRcSrnBUMQ6JYjZqrYSmMJfQitJZC1",
-	"DUmbkr2nXbT6EfxxIMBE14ngRcXGiunpkLQt9JFhYDD1jyKiJMSuWBKIzCXXDJdjh/CBGRjzZFSuDUu6",
-	"+Ks38gGI6hueuaL/vscJ7N51OiEQlEkLmKMOTg76e5FjhAMR0zTV9gRhbS5aY0gk9FAALmEUZ/oI691Z",
-	"vEgttSqHKiVFCPq0twRE3MHPis0T4k/gxIZFHtSSqZTcxSY6ED6erC0sJMM+DpFyVxbTQcZ+efHy0FK3",
-	"XECrFH847YIYRkgJI/Li9PXp1Sn5j//2P/FqLK9yV5nKiczNsAOOLwewUA98INwFYWqNnDEUK8CwPhfO",
-	"uE7aw5/gH0PAneEli7svmYmn3Utu2CGQjy6+OkS4ABY9EMNfuhe+zGjXAvkh+eXNawuy7ufhUZmHY5nv",
-	"Cp3pPyGD1omSWnc1N8X+B8K9Nmj13Fl30dQdcBaWEMG4HR6O8kKmgB7vu3HB13z5ewvZNJ4GUpMVEzWB",
-	"em/cYLeeiDAxlipGTCjJ10CMFpiUJVMeLwg2NWo7j0WSx4aoPGV6BwLEND7vHJIhipJD1wtISA9ZR2Qo",
-	"5+IYSw1Ysr1YImFHAzG85WwOxUssljtAhUIsOnLJ5lCIAMASWgslMxgZGQAcxrBsWoQjRQMxBFeDm1sP",
-	"YQz7ZY+8laaUeg4tLvXIz8qSWbst+8OTnmXxwDhclCQqDvbZgUWupZhHzxeeeF7qBcNYCkM5sI5B6QcZ",
-	"tJyDAHtNlLmNVpYOsiB86uGHqCUzJmjGW4etJ71+7wnE5psp6Bm7aJp3GvIErcjF/Z8lrUP740nxEiRG",
-	"oQRq39zv94PqWKBkl30Jd393lktU9Le2k5w4b8GqbWQ5zLJVLIyMFgCsPfvVU1xV3RzF6nfPhGFK0BQ7",
-	"fIVqWOvwH79FLe37vAWTeDGEK3J2+RPBVscW7BJO09ReFPxkb4dONAYG+14bv0WtVZxrHbYQ/GEBuwm7",
-	"3Y19I8hJXazHmSBBFq5jRBYBLZuxcjWyFpBzkYYJ5goVASMYumZ/voHhEHxSM3kLSUZzqhKUhXxzRY2y",
-	"Gw8x3eKz5aE7mszYTKrFoSUOUEVbE2rIv5iSjg1pC9pFhST3uWL4boTqF2CKG5Jp0j55fQYlPqiwxIa6",
-	"vo7u447PQtBTCl60HjkTpExFRuFeWkZf1C1h77nlFQf9AzDtrkB30X3znsC93vzr5qgBYqh3ax8C8B70",
-	"DzYD71tpXspcJJ8A2muaiwL42Lua1rcEnVINIASaYzuET6hpH6BDmEG+CSGiViZ1DQocJ4ku4HjohdVy",
-	"OTvaQ281bc6BGMjOFhewoZlzhkZBTWBXmJv1yJVFI1TOJtJ1ITwkFCA8IoJNKDTylIrkIqNKM4zrck09",
-	"QUyAJFs7QNG4M0LF6qDfvy/sLuEy0HVFZ8xAubB/1MNE+cpuoCCByee3wjvwXCaLB4d93yz1Q9XqZrWy",
-	"D18a9YrWYwwg2WHiFoj1nBYRph+DvAf97zd/cCLFOOVoejzY39/8wbVwwG7h8RRKL30CSvHGcg3TQC4c",
-	"N3k4cuD5o49xqpVVUq6Nb1n7OUSVpZ6wW0gsFuLsFkby/aMg96eghGoyV9yYMgs0vDW33GrF5E9zsbt/",
-	"8OTDOkm0vNwlUsexbAvUoHDGbfCZVulMFFzwpjDm3z4tTYJtNAEIagCPAkB+EkWAndP8a2DjYaEBWfEu",
-	"aFzny90a1kHHeV1rh7vxRG9Db33S+1/uoNEAB6DJOijY24bsU2d/YY65PNn80UupRjxJmLgP7BTQEhx9",
-	"UQDVilkYN9PG9aHOBNerOxGRaVKQlQBqyjpPtQCDFZ7h+HQFbBKqpyNJMVehVolqaD6K/lMmIMkRNavr",
-	"qxMrsxEpXOsWLWcMTMZkCk4TlpC21bMGAuz22IGwEwV96SA+CgXKpCJkuk5QUDgHLV/Qi8KF2qAtYyAK",
-	"Sw7aklfOtHp8aBpYpZrFkXxKmlZM0gDNxcV8PETfGz4rvUWKBYH3wyBY+jw8f/DbQ2RprarCI0b+dH0Z",
-	"hLVg6V8iv8sRagFYQttqKhYirTqBoDlmc6ca6yNXiRGyt7TrGOj3mLOBCMGOmtJObMWl0rznsr9IGyoD",
-	"+Yh1AHaoqZ0z0J1iZ+qAONgJ5WLZm9Kpg0Ic/A3iQZVAfzKIrMmmqwFNbNFN/fl9Seg8t6QmN9UbDC8P",
-	"bDiK0XiKXYK5KnrbRETI+b2BlVXbkTbCaTxl8Y2DxKCbDhh2yIzeMG315KJe3VKEPpD/MjBzIIoCsTBu",
-	"r84aqik4u5AMc13Wj91x3dFhsgVZyFxhjvNAuIpSuEAuJr2diPjXXTUteH2lPq0mtZ/+KnMVLLZ8mypG",
-	"RgzJBjQeSHrkV5ljwDcMgUhXJMkXMalrhwWG4IM6e6S6cnD7IQKuLrbTwAlWm84+ZgEpXGcDU0EnFvVQ",
-	"+KcSlnwRxFXvLOwIkamAIFcI8H74PWEmaGbsOiY3YrqV/aFhcmaXBCEyGDjijFVlly6cirTV7J0Xgg59",
-	"J2VN2la3GohKs+VOxeQWhRG4EaFFI2UdQfjcnPJbpjRpD18y5txrPp5/IEZS5GA7HkK7ZTt2tZ+P3qo7",
-	"ehHEUjwZiGprem56ZGjlPQwjGBo5BHRGORGavkNJPi7iNIeAmnNqOaN9J86Nlflu2EIzczgQGdXaJ/b7",
-	"9tfgXXVRJVSTYex+9ZZM+yZKfGBZPHLeQjrS5a0MBET42DEaiEANBNTr0xCFUSrUvv34Vhi81M18I11x",
-	"70Nj0O1fv5Lwct1q8exajSo/eMEscrYOW//1H/3u97/92zd1AYL1o6d8xk1l8ISNaZ4aHLqhh2td5bNP",
-	"SUbDFu41BNTiN8CaHAOe64+3e35xYR7JkyM+VVvVvalmSai60xWS2cBj7duN2PXIjBAQsd/AYAMi/Vj0",
-	"tgrf+EQXvftH+e+z9TbJs5A939EDU87xYhuq97kBYzNQ3Efg+kyGzYopM1BW2lYykHPhguHAnHJEqEAl",
-	"O9WMHPQPOveGqaKGYa2IhUGdmO4KPcrLnv+GpnICSrcvc+pj512Z3yIq0pWUCUp1DoRvQq6t3kAFyiAJ",
-	"NfTQKY5YqtP+6j5jzu5UkTjJDWMuXs29ZocGfXlGE9fSa034NBfk+pIkMk2p0hCBNPRFKIc+MryhxmkE",
-	"HlArei4YVaSN9UudNxV9qSSz//mm37O/i4H4Zq/fDytndnpkSDM1LGPQNxbQLZZH/vf/Ik+ePSW7A+Gr",
-	"jtqf9vr9YVP5zKD2LuzHtXbvkaFzMw/JXKobXZZKHQjfNN7v3/Wp91eNqRuHZIjWRNjJcLWg53B1RQMR",
-	"VPSMyBDz3yoD+JKjQ1dzdBiW6hwGPtESHqBylzIaw0QQhjRdoBHJrx+vpXL1R6XuC91hSKbkjGvmkm1A",
-	"bs0Ux8wAKhYkVovMSAL5a3VybMq1AcD+lBakojJpAx0M8Fb3PlEwBgxeFMM3skjM1FEYkORpAFzJ9kSr",
-	"xu/yT58+VUuwfi4A2EFqZWISgrMDs2FIqaYsvoGEh9JS5GJmA5ozAXtWMAdI2zqqV9s6LqQDIubGXM0w",
-	"dlEblkEJOT0Q7D2FSjsFlBbh65AoNWIfg2DESDT7b4VgoC8WnY/hLTCxcr8IyLwYB0YxIeeIZddnuA+7",
-	"cs3ImE/sIBh4hoEiTvqlipvpjBkeo0QP7G2tJahs6r2VBlgU3NrSsVpby6t+6KCA8BYD15Wk+VwOO3ta",
-	"jQ47adhnVaLubrb6EhEkgcmLLpm0kN77FEUuLGuwLASRIqOLqDBvgq3DSh33lsmA+nTdt4d/NESa/QgZ",
-	"Bp6KBd1dG5vT+xa7wfZc6KSF8gR2Fg2EJSSqkYZGzsi91KkeBTFLwSAgDaKbvUwGPLg3EJfgZnUkBNvX",
-	"/M5iF7z93hytJPYXOQhCzlH4M2g6s9SzRw76/YHwFnPNUjtWdXt2A70dIPCWj+PlHRUGfPytwQ8wEGFD",
-	"4rBPHLoX2kGaHLhRa7wUnSNysL9ftDaGqxoImRtoVb7CQiAGfFQELq3cX3vnTOh8POYx5L64nw/JN5gB",
-	"KHhw6fVGdl2tk/hYg/Iayjl+5ti8zZqmC+lY1TgfLXn9M0T0FfT4WN+UImUdHX4IUmsY3FusbxulyouX",
-	"J+Rg77s+Obn8+yGhPmlRybmVnMig9VPGIBPCYeSgZZ8hhVjFYmQYA4Gm+g42C7LvW2XSWfDQsREGTzjt",
-	"lwxaJ6nUK5OFln+rxW4w/R8V9M99BvqnP4wgXL7IGLSKNZtF5Xd2Cm6sYKiJkYlVJK/Ye0NiVxDbslKi",
-	"Mwj7nzLmBUmVC6w6OZZqlqd0INowG7hPIQ3vPw0jMvw3+5+u/c9/GUbE0JGljVCHik588EoHtpgpNubv",
-	"fTbScGfYIFJe+t3dmeh9vPF/s9Bn2Huz62CvpErLwmMt8SmuK3I1OqkxNJ7CBSJDt3zHspWMKS6hwABC",
-	"LqzlBBfRfcG1T2besIg/k/X92OJqANGF3apikMfGx3g896YlVZvsrpMbQIDLGwIVoFmOQzYv45TBWQTa",
-	"07+vtO6nGcZqoT7brtMFo4Go7ZviMqRrBSwfW2ZpRbEK0EtdZSIrbX0/EDtYF7uUsOYW9FKL5Aviamjt",
-	"YB6+y4zxzV5REpLCUrsdUP2KPuk1+OoO7zMar2slm08kWPjuijWIfVyUA/ucQsFfMS+gJAVO4aBF9Fxo",
-	"Zq8J+nyAMM8lWsCoShddxSyMeULbGL2UKS5intEUkn0xr8fj8Yo0cRSYpQOqIdWYcYNFZaqYleGaT+2K",
-	"LsoF3Q+9PiWyLK+0gRu6fX1Gj8+fCwvAtuHgH7qfg204wATLfwqzBgIdCLDgg/pIR1OZJVcFQosJbAY3",
-	"+5ci7FvAahHQCT4NOGZLegKM/QrAtQB86sIy6wA3IhN+ayE7z0DgdZTw3vDbTNGXGjTXSniFzb2NiSkQ",
-	"gdNB91NJ5F1JDKDcopHMD8TQN3seFuoZEWy+ZKwsx/XW/dDjGBVVEeiMDURVmgQRr4gEDcedUk2wJIBU",
-	"laKeDbHUde2yvwiaP7xlak0T70dnnQrFdB9rGMDtZzZV/aWJ08lUSs3Qg4e5NzrEu4ASHRVGQ6nI8TIx",
-	"0w9OqBBV12qhWEMVC7sg9AJRKpVDWbHMI52gGETgFLVVOVMt9dT7qxCApl6Bnxn716iQvpzjozdF/6Up",
-	"At5CrdJ55MropUlh0LaoB36s5ME10hkzdF2A4Bv7/JNCqqF1YHqJ9Vbs8hJqX3nw+JRzV9lJ0BmLyCjn",
-	"aVIEoQGBE7dcSVHaB325RRWcNxzfNvEpGV0ABd91/kOm1+coSYGhEonPRCDFh6R98vr0+OLvp5dX716c",
-	"nv90eXb17vjFi4vTy8vTS0hNKD7HaBKpEqigdSwwJAm258psl55OUaQ4xVQIaciI+bnrRTksWAAvHBeb",
-	"+qSJ5+Fca0Ob/HI+RVzTz1OmmOV6UF0OHM54qr4EWVnA3EOJv/y7QUrRV3Xhc8czauKaCvEniiVWeiu8",
-	"/e3ryxdWFcppmi58KeUEMi5mdEESPh4zFTRuQDKD/S07jqH7oKaGzgqlCAChPTNk+2gA9hBbZ/0diCJy",
-	"iGof9ISqQ9EBAF1gdSDn3neQ8Fj90yeVVT4+EeDEn/pXGeCLagV4DRB37Ei8SEgMyIy6AlXKIu4mpr+R",
-	"vKyy/ZLIQKuu5jiiCxZDA3VaKCZ+sU15dC73NexVcfaC6Bzo5EAMX5yed7999eRv3e9/ebPvyj0v8bgi",
-	"oHiFXUVlnhsQLQ1VDadcTCC+BQ+PJa5gM1ZucESjcqQ9cn354gpCq6GJDTVkz/50iJGHohtPKS9jclwI",
-	"NpBV+KlHXkpFnl+dwHpOr370gU+udjPBeGDLKiIyrDSoGJL21HVnGQjM3Rams6JfFcHlCm6AJZXgzv+X",
-	"VMfskePwxAdiSvUUiP0I8kwTlzgfK6mLCFgzlmp2GBDu8M5ggGlAwUeMiYGwY/V2euQtVLxsTpNuH/Sf",
-	"1MYYIcA9dgoeLvILEXB/RBuCixzqfI0sekDKfEkXGKKykDmgp4/oNzKk1kXLmq0J8bJRpiDDTg3surG3",
-	"KBTkwOOxVglyy/uLlQjyh37f+kD34dgoJm/WCtZGcwhpmK6Y6hyXbDLVPXKCfREu8qvR7avAvdbo5qjs",
-	"UVEjKBQdP6GwbR84xMXmO7t/BCLXulTdlS/vjIhB4YTHlK+7QcqpSjd/mkxdLyLcOU33zhIEtgfYH9Pd",
-	"BNvlh6pcFYbcC0W3+cdKy4sFvsAFPz5y/tN4/FXeLgnzwf4Wk11J+YaKxYUvTfcglRVyJYgcj4mZy+4Y",
-	"YCZskAFtMrE1A2i8VOu5VIkLlYeeJQHqASZ9BN4xsR7t8PmfB+uwg/AXQroLFstbphYn0IugtuwLxikr",
-	"96JvZKAY5JkKsHMcuRJKkO4Lhg/fsgVKFNlPvuLvo8FfsQZ9nTHR3ljgr8iyB8BbzUyerTN8YgVUDKPS",
-	"LFbMkDbk/2NYBpoYh0voPfSKlK4sG3ujW3ULO0o0bpiXBjcpGgKo8uyBqcknQuZilZdw1E2JKni0RhKa",
-	"FNEkwalgGEnvq7GqyVgF1Qg0M8aFOLqmQZXjuye+YJXUc8dA1xgdnNCkD8nOcZqSMWdpgtTZ8xAoY+kG",
-	"0r4jysyOthMNRPEI+1mNoLRxyqg25Lugz99OBJ3Adn6CeGT3BaSexFIpFpudHvlJEJ1DwzR0Z16fuY5u",
-	"6O1OsC2GkWQXepjV2qqr236sxurKKh+huxHWl3zluI+A4+JdVMXhNiRpuqazUNRTY1e++0rHUG+zOc7l",
-	"mAwhvxFe62qjGIVUU2ogtEKTITw5dDWakyFpJ9RQaFTrcxIHrcNBC3v0LbWMxW59g9aHYQd4ru99y+aY",
-	"PZtSOwV3ZScLL6bPsG2Xdv4ySGG08IXLNV10okKRmEGQUMqLAtf7T4mGEis3jGUkU/I9Zxolgdjl53KD",
-	"gqzrVKnYmJl4GnSsg7IphXvT1RqC+wEvnNJg1L2F6xJuMDxEIiHCFDNeodXmIXnS7/dd4U93qiBkDOvL",
-	"ANhRrjVTp7fb1bleucePSli1H37BOn0YctbVrjkZ1KxmWC+8dHQjfGLZIswSddB5T1wZSzWRpsJh6ztI",
-	"uUaYO2dYesQ53aHXkvebU+OM/RGZM/RfUWxoZmH0prdjEQIQXSpgv4AC1aEiYuhNpckt9GXDboxkThdQ",
-	"YKOoSM3sudoFQfXqHbJblt5wj8gtTXnintdB3dIJPFJm+7KyysfHbI+hnfJ9uO1fmA2u7SMEtYvxWrsl",
-	"smyN1mEIH6L0hBlLQ9f5cuH543TgwtLWFC7/U/ltr1aqlN+TXLu705sut8ZPUz3Oc6u8gVVKWCIrlQ+k",
-	"acdUsy4Xmgl73bcMmujVVR/TjKp42lQseq9fX8fsswHZVs3IENo2tyCDM60Wzv1TAeKp776tNvkZQdBs",
-	"hMqid3AFKKHp+C6QrWYBAgpjDvHdC9effOgabLOEDFEd/s/4wn+yg7mm5+4XI0027GCrdBe2UvQ7L4pg",
-	"gS4OZR5oyhLXRPyobMjthI0dTYae6A6JC/rzgQoDMYxlwlx35KGdF1qsY2fwYgwMUluyeUAUs107cSuz",
-	"Q7ju3GCI2ytbu/oUDN8VHPIZ32cQiecLmyopx1D2UEkxqS0hA9O8Ro7xKCWXH4oVfiGppYmjXPqW1Edl",
-	"a3eo5cO0b9z+NW7izy9lveSC6ymhHiOVoz0F3oHiUrrrShJRWCogTKlSQvHOMhmSSD93o23iBGu9FnWv",
-	"IsLe+1ZRWK3V1Y+Gv85fnZz6SFgFpMb9gS+fvSAAxjt6IIQUMdaHFc4cyUWPeDqsvf3bJWdn1EyRUBV9",
-	"24+gNnItlYYXrQ5mNTiwGTgKCbZUbH2JxU6wHOVC5kqTtj9eKGkYEmDYZYQKpJ2zpHHDzhFZXQVwhpKu",
-	"Fhc4EFV7NBwexwb/LKkbiVloGqK1Y841a6a4/uS2qwHroKehq8bBd1tXfAWgaBzp6bOtB4Kd3mmgZXns",
-	"SX9/FX6f0/gmKBiQZUvlvV5LJOHb1PT6sj08kVrsaCehlAhSpR73pwlQNqG5yF+JoVNGRkrONS7GUTOg",
-	"BUAH2pf7T591IqQbmLuAOO+70VOip1KZbsqhVHJFROpVajnPfapZCjIiSG52v5gweggaq5liJgbXRHPD",
-	"ILrIJURAgBHaOaUgw91hjxz0DxBB3bI97eXYsrtMO2zGOPA3bYduuJW7IdxW4H3lz93ChWPe6D9lIskk",
-	"F+ZPC+/P2cSV3W3gk/eA9JtF3AjgGFbo0nGKLm6uuG8KbUTHHAXpqKTx0K7JF3HDhD+Xx8eliLCTAxYQ",
-	"0EWlcyfgCdQGsAtcpcg51hAZQ6pJfbXGN4tXi/iRGk5wbWssJzuavPr1hFj9/gt3pamaRHb0UhHjANIs",
-	"5NzNQnKziH1WwxbZDI/3Ol8t4r9an+PKJVdzGTB4+W7JDOtgYzUYuoSOTf3SXy3iE6rZneHC6pmPKcTZ",
-	"76MBgO5HBz6DsvogEdG1BAalJnSZ6nwEbVFd9YWCp2wwk90H+CpFWJuTaIBfBQk0Yar78n5WM97R2yag",
-	"+7aP+h4I99AqYq5+s1T43rA8iCHYhDVUgAblGKQ0kkox8SX4fbEgwdbUSf0Y4ro9En0m89WrRexKdQbm",
-	"qw+PogzrV7PUF63cWrHhllTkUxKOQkDe/aOc8cPuH5on7MMaEVsxOtMu4x1SSlnipOrlEt3tYU0F7sPg",
-	"jWE0EMNfuv6tq0XGuj/BTPqQCKkFH4+HkVU2qUhG8r09nWLMS6d8dM9lyuPFENsQUVgLZLtjuExRjd03",
-	"2pS5IlLxCRc9gv06ZnRBIHIFGl85Kl8cD4bIMBpPBwLfgjR3n9DubH7uK68RkVROjggtmwnjlxhzIeei",
-	"R47LBJqBmDCjrV4bFUXHivlxeNdnyEU29MjBXr9UYOD0oUU8SxlWDkiYwt5IitnDsrCUwTF5b0BR6YBq",
-	"COdpVFNeLeIXbin3IcCgWltNP7A/FVC3vuvQuuatDSPzZH2LpA1E+tJ+f9eGRjI2rD50aCzVjJrWYWvE",
-	"BQXbwlbBRB4CPme91L0t6NkPUrCHyUSWcwGt1C0irLRfv7fmBlQuKA5YLx0d+9hcu4gC6VzMPqr9R2SI",
-	"/xhii8WxYqyImMOMDVOaBSCKDcPbVlKWnRkBKMoMEvRZxYQgRbpwL7o6QgUZ8onOAxEWJazBWfz0ryIv",
-	"Yb7r12zor+LTmmzo0tbnmmCsilKuB6JHwE8gWIHzpzlmIQjl18yZ4F2MsrOb66BQsi6tjBgC63zI5IKN",
-	"c01TfTgQELvYlKFAdsm64MUjjB/YORPBr1Y28I40/waELxySQUuw+buE3fKYDVpDsvOWzQsPglQEn5CE",
-	"GcQK8nMRtAnngv4yI8FfNxBIFHs75D/+2/+sBnKD3ZRPpiYiI+hLynUxD8h08yK9xvXWgKBhdKwMBEYN",
-	"05V4CAgqZYLMuMgN01giCc4UShK511/bpQ59y7iRTBZoKh5LNRBuFc68/KMx2U+WWuPdkWF8+86N8i7F",
-	"Ydrg2Bju0owjiAw7PWKlVy5ydLYMxBDe/ZmbKYSF+ApMpQe54sckRk4w6NW5balxm2ijQ9cuxarhA7G6",
-	"JbtjuyUX9gLj0dRyPfThCgkbBrG48M84vlSkrWFVbX8hdhXgDMJjxWwUn/EWTILGBA2FQa2I7SL03d2A",
-	"8AtcVU8Hwn6yDHtGmuydB20Av1PhW+M+6yZ8AhHuPk/NglhN8hUCm2W2KBlDQLDvQ4rb9Kjmg3TaIIlX",
-	"0jQ7sLYn5dp0rjOoHA7r+hXmDoJ6RsxyeP9OjzictOyJxoboPMukMj1At/3vyc6VlGRmz4gaw2aZ0cUn",
-	"Ri3cMrkgbz0ku95/5IIZtehCYFRtnUsgTo80qgdg9GtAz9dkoHs7Hi8xOs7ZZF1ItCjz6+7hdwQMcnVL",
-	"mgz+4Tv3hFmnIY6kTBmtbbNhMaO0AXhC5mHUs3snYnyiIrJAx4PEEnDgO8S571l7prj7BwgnH5pFK4zK",
-	"coFKy5x/6LixlQxYcriRqRaCwUAAU61h7CWfXSM5dHokSCR1NHzM05RwgQyoFIx2IrJzjLIhrMjnjT6r",
-	"SRf1EptURYBnONAS54RH79yLwKGupu6SlsJECz6TypLx93ZIW0iS8ls2EEsne+hjUUt2X1ansB93ImhD",
-	"WzC/iFgOZ1YY3ACuek0+uZXew9BZH3UFY7XXSgqdRmbowevOTPHUws45NdNHpCi/Dnf0lZN+5aQPy0lX",
-	"aSaEsxtl6VSoonXuR/Rl3hy8dpzO6UKjDs0SHZWMxmUA9sjPvtAGaGQ8DMQ9ubx46ZvapvzGKowkF5qO",
-	"2UA4hET3gfC6iWG+hjyQuQJ0ZW4aaIpd/ZcxRjkUs0v7vPEYTclokCEBvQZKbzgAQZ3Z4x4wk02lkc2C",
-	"wb+fn/5goeP87Q8kz4iR5Cl585y0D/aekp1zJcFxAmOUpRpI+BGf0Qnr7fi+ovYvwrUFGW3JCRT8MGQm",
-	"tSFP9/ZJ9t6ZcLoM9NjE6/PaKJ5pkC18NwjSTl08H2Em7tUyqjxLJU3OYZOfVHeb5anhGVVmdyzVrAvd",
-	"KiqAmSm7MsMRrItj3+zZCDnQP9yHvxWvyRFY5x8Jp4JAiSyh4ELTTB2RISwYRA6oOMrmCAQ7mlxfvP7L",
-	"sa29LaY4pwsLlFdSvqZqwvC7p9vsx9k6WPKGJZxeWQj40vbja0AwQklWIQbonrkBHmLKiMfMIeJ9ki5h",
-	"jN0/BJ2xtYFjDUhf4+yE/61zdmZW0lb2w//6j+Pu/027/+p3v3/X/e2PvWfRs4MPg0Gv/Xs2+X8yMel8",
-	"09oczLyKiYASu79nbHJXv2fkvs3E5EFcpkiv/0SFNo+rkHdP4FIMjKjrCoLRRINK614dRkRJQw2zzAkT",
-	"DANrLLxJQTGF6vzuI2dzNi7OeSC8hReHAkHEdc0vOvd6nj+mM54uSFuxXHt/AZei0yNhPqPC3Bo5cMqu",
-	"nxglhsNSGgO27fVQVFlrXaLw+SXz0QaPuN6YPdoLN3q94xH28rn7Z/8JvIJNwqhLenNmshCQXKiNZevU",
-	"Vdmyx38PgVSxCdcGCybUoyC2ZbAopvORfTBihccg8ul0kGPTXusnBOVLg5hdOGQ6lZZGvrGFkzKhbIqr",
-	"OzlmSkH37YRBHEIsZ6zi9rLnogdi+J8VG/+nIfpVKNFTCvYmLm6OynfnXOiKsauxatr6gipRg8fyfCoF",
-	"I2/z2Yipu9VXW1ekDcw4K81BiL9AluzUUxJ3vxtKIlxUjnj1+JrqIFiYb0g1erL/MTUQPlvtejyXO9me",
-	"9j65RH9R3GaRPP/JTFH//7MRISkLSzgFFQruRUS5gMzDIr2iqce6e++jStDcM9rpS4Qcue0mva8RRA+l",
-	"Ab7mYwO8WGdMuJjrO9YxcQ6OlVImUIDJc6DdP+BPEO8+rAlHvHQxQjOEg5KFkQuo5+Sej/M0IlnhsOFi",
-	"p67pSTD/VqpkucT1EblBZZ797x41VwpO4DHGEGp2j6ZXX+t1bPZiMOPk+zLAzDs0UIktIpvKcmmVYqJ3",
-	"LiO6ys5gcazreOTuH6akAbUawlWxOCuW63KJgs27LtCOpkz5Cok9crqyXohZg8Aq+HkgQF2ATrz4fUVP",
-	"qKkZV1+2227E2x22ISjmS9GSL+CDgcPxrPkrbm7EzUELQhHmVIsdQ2Zs0DokqYxvwHo0n0osC/sA0SR+",
-	"Ad1Urk3j9glFr+XkC+Zxb1VqLljqqTBqsU3ZuSsMOflTpXn7ffpati68u5rzXy2ld08TqmYigWiK7UKP",
-	"LoFVIItBVV+q2jAkMJZWY5FIe1gGVQ87EWTKQoFmqGXbGHi0Pu7oyBV7Y7dc5i6eSBuZaWglwqHy2wOH",
-	"CFWstgPhAobqY7Chf63TFttCCkxc00yYyDfUzjVLIqJYltIYzwPOl6mBcENFZJQrYewjKGbnGqiUIVGd",
-	"w7AtGhZ/mjLRgwgkb2WaU27IW6JZLEWiBwJbdvtIOqg9VdyrC7MNg50dLEL1ECwyhb5eO6HhaYrWq3o+",
-	"GsDYXyL+6DLc0ZfPbb4ss+a+xhQ9whrFFquCtJAGmnkvli+SvwfGb8CZZkNS/euP2U20Afgxc8HZtX17",
-	"607vK3w/cCuKCkSveFvuLYqAKrcm3Jxrc+lf+jxiJzpQt5A2j7HBlN9DhEFSisVYiQvauf/5Sh/XFpyi",
-	"1a0+0K3vKnYrb1gX4hH1OiO4fe0n+1YAC39KynUKKVJf3dpNxEYkVSMPYe9jlrkIXCnYQ0Ge97pgOYm6",
-	"bpBJYyhFjRGIJ9tagJ4dfEz40V8FFj937JGFJ6uAOUWmqGDyMGQMnSIbPHiB6+TPX63gEjfz+PwMl0X6",
-	"6ddiBV+yySFeg68K5P2MR0WoHC+6lmlCDTR9vbcTEuOZfQ+XBqfjSwzWSdnYYGdBxUguXFMojBlyyZQu",
-	"JWLEfMsoMmWK9YpA6RldYBGTERuIQWvQIm3FZkWFK/sS1lPiRkPdoo4vSOTIjyvW6l+1T64vXpNhEAo/",
-	"HAgsksCSslIwdiJv+/yNMGI3ggiFJFFMa3gNShJ3CNfQ/skl4kPA0iEZYIz6oAUBj+A5gpBgdMW4+ixK",
-	"5pNpdU314fvJxwYnfCaSdV2s8JEljS2H4n+15jxo1Ls92BpLusUYDEe+J/fPs4miSUl2am3nQyXT1RIK",
-	"7o+gAEqbajIM6NsQqqF1wlISdiQiBaEDUQyGHxcxQjDgLCicYb+pNoDTLGUx9JmTKdvpkWOBpWEGwpG9",
-	"MpAUq7jhvO2D/f2G9J3yFB4tASiW+LXp6leppbnbKvUEAkH+rjFSiDkXMmVL0onloEGJQd1MLt74HDVi",
-	"/6PJcKykMK4f6IjGN8MIW+b7jLy9fnTw3dPo22d9MlpYAtA+2HtCdl5y6BnwryLNfiBSbLBMBdnrv3ne",
-	"2+lEoBQtMgbZgBE5f/tDRH44exmRn9noPCLP35xH5MfTsxNIFHzx0hfKdc47kGx29EA4DIlcLcrRAuQe",
-	"3yUtYXEKEcEwE2Yl+vR+yAnBLJgegUJDuJJ/P/8hGghYj924ndtKazRN5ZwlRaoiNkoJKoliKuxImilp",
-	"e3qHp48/wmEOhB3TnmVQd27HUtoxBmSXZfGLavf11epgUVgAakItBaWuaRaasyDqdkHkLVM9Yi/EfQDF",
-	"EzGvkglfXFQbqeiE+UOcsjRxSSV24BmbSbU4gsVhCQyg7mMIbbGfYuFMKyNiCb35FIqVhoczp9w1HnW1",
-	"w6UaQMMLWHLYEIz6qrmN2ZoVYH5MSZv2WrdKrYpaAAzbZnB90VTOV4v40t6jMZZ816m+7uGRK1OiXWbR",
-	"nLiq/V+TOP/sSZyXVqleKR8a4vO9SomCW2dhJaRK6J7XpKs0oHz5a3xcFRP/7ryQXwPktnWXw4ktguIb",
-	"hRGjKYb14z2Qqy70VSfAqobuA3m4ryEdQZKVK0ONRRYzprQUNCVQ9IBrwhTVLCFtYO+yq6eKJZYQdyL7",
-	"/kAUJjAmktJWhH3KfWd7bejCFcrOE15bkAMXcS/L8hfClBMsx/2oVZgvqpHY8wmzju6ujdgRHKl3+ohF",
-	"qReKzn0/jdJxkdc3mhqPSUZ5QoZ0Bov4j//+P8iYsSGRohtPKReuFEgsVeKKYy1kbohRVGhcCZlSPSVt",
-	"T/whezMaCAinuxFyLtD+6SZwbhqqNTNOtHYytaKGodg/lWmCEW/GpBYdQRlhbCDiqWX0SfENF/ZIilbN",
-	"1Y4g9jASRec0resG4gL+uE/+diIxAXbrFAGMpTsiB/v7Lsk2GFOKoGbcjgZLiq/m2twB5OdigDsjdPnp",
-	"o3IYHS9v7BG24v/aJeRRlLlepiLQbT1AqQ31rMs39R3qWhc0MYZEz2bTzI8yTbSnhEPSvr580SmlkgLP",
-	"6S3lqT0aMqIpteo1koZyT8vEFPvEzu0A5hiFnyH0gRTMzKW6GUaVTJZyNmcFwTr9YQ4NCDp6Ck0r4ylL",
-	"8pSRtmaMDMvt/jOXhg07R2EMsaefUiHtzYXhKQE2UxTjx8L/XkgrK0qhRWdGuRDMFEKco+duJ5HrZJbP",
-	"CBdxmidWRDro9yPMpB+IpVOIfIsCnygo6MwuNRgyaPw9Stms0wNqvGMPxvXUGIgAhLgm3+z1e/3+Dhmx",
-	"VM7RP+DOaEf7b/DEd86EzsdjHnN7GO46D8k3v0AEeHHRO4SOvPNv5fZ75C0YpWgRobgs57YP+k9qLesI",
-	"kPfgCJ+Jwp8srfMLEfjgoBp8bc4YEpCUrx63h2zzpG+IkcXpluRolSQaaSk74PodCfiy+aKgZxNmuuUA",
-	"yz0L6yRbmmpJJsxURcX20KqGw44XIrmqWb+Q84FoD4sHz/H3YSeyW0MRsqHV0GeU8D5P18TNeLeCb3+K",
-	"qlU/CVYRPqyCLueCKaiJDEwRvLO+wRU56B90HgqanQ1gXSZfee4/upcfZ1/Wcp2vuecK62BEf+Feu4Uk",
-	"FyypMfvuXpe8fdfdn4NpHvst/8Wa8AZHX2nAi1Lxnfrv3lNBAYm9kacFEm9h/yiEf6pLneDIdQBxikxh",
-	"Pql+gaqAJlIMhCuaBy2/y449Mk/B9MP4LfNjLovvwP2dnEuh5Necp6lVGDLKE6v4oA4DbUpcl2NvApph",
-	"sbBQ1vf7CoYcLitww4Fo+4g356ZmaULAW5qnJgL9oJT93ZF1IiKCMOFCeAdlJ+AC0F/RLTQIuHNF9cNu",
-	"hXbSVGqrlsk41xulgb/B7W7VrR+P5o4ltOoGcue6tW/m2dYjVwChaaX7/f7nDYVfPu1GIiUN+7yqwZeU",
-	"23+GdOWK7XIMwI1milhq3x907pphBJAfU+GJAOEmcjZREksx5soq6w/FLNHqut5ifRUK8vVtCQNLdI+8",
-	"lUD4SsuH6z8oEqASvk2ps3w0NCH865lsL5b29bUx4VeL7ZrGhCHpOAqdOdApDQKtfDe7FUX64U26VV/z",
-	"H60Ro4qp49wynH/8ZpEMC0wUv/xmP1C3HmVzlbYOW7s044BfbiXLlOZMYNQQ1P0fSd/EDwfqlXxwxgwF",
-	"zF7tZdDNs4gUtR5cSHIUJEfYE3HOP7+jYGR0da8OfY3NmAWdMGjdOnatZqqHHAyEXsTVgc4qHfM1ab/6",
-	"9aRDui6gLvJRZHbMhMUcFh0Me7OI6wYF6gwRSWXqHPxW8/ILBv20NekSareU05SgQx0djGPmam2gLO54",
-	"TjByRhcYorY6dijWd0vzvANUz0SsFgiSTDiP4wcRcRGVgb3dspNg/hB8V5cA5VOZxYKEGtqr1EfFB7Vn",
-	"cstSmdltdSFRY8rSjCl9ROgIbPbtg/5Bh3BhISrJAUmCoZPy89aH3z78fwEAAP//",
+	"7L3rctvG/iD4Kr3cbImsA1KULDuJVFMzsiwnOr7pWNJJsocZswk0yY7AbqS7IZon66r5OJ+npmoeZR9g",
+	"3uT/JFv9+3UDDRIgKUu2lay/JBYB9PV3v/7RiuUsk4IJo1uHf7SmjCZMwT/PEjbLpGEiXvzIjf0lYTpW",
+	"PDNcitZh61wxzYQh7aFRORt2iBTETBnRRiqWECr0nCliJKFEsYxRwxKi2O8504bMuZniy3TGBmIYzNV9",
+	"wRbDQyKkmXIxIYraUbkmhs9YbyBaUUvHUzajdkFM5LPW4b9adgGtX6OWWWSsddjSRnExaX34ELXOpea4",
+	"3uXl/5DKEU1J5l4gcgwLSqk2hN3YjcG0fsU0y5hIWNKrLGAs1Yya1mGLC/PkoBW1ZlzwmV1Uv1gNF4ZN",
+	"mILlvGVGLY7HhqnVBV2wWIpE2xObU27IiI2lYsSohT0HOqFcVCcv5tqrnevC0JRtcW3zKcOLU4wmZCYT",
+	"lmoypYm9AvtbPGWJew5HwZLy0LiAezkaCPtCQg0lM7qALxfMED2Vc/g0pmnK1I4mKTX2NOMpFZNbX+eH",
+	"qJVRRWfMOBA9nVGenlMztX9wu7vM/hG1BJ3ZL5l93opaduVcsaR1aIeunCF9/5KJiR1h//FBHQT9yC1A",
+	"L54rOVs9zOdcaUOuLk9IQheEizjNHYzAan7PmVqUyxnbMWrBJ6GGtdbMfilX535JbzG1kbecOMDIF2yx",
+	"Ovsres00oLZRC0SeAFs0HbPDAvGr6E6u2YJQkZQ/+K8mzGiEpDGcqyMhAPqkPaPqmiWkQit+5OaQODjm",
+	"QhsLwXJMVC6ERRoz5zHrkT2LU/uPHw/EDdd8lDJyfHFydmahUNHYAlNEWG/SI5RcXZ09OyKKzdhsxCwZ",
+	"G0tF9g/IVOZKI7zC8SKdLM93iYC1GmHsMdAI//de7dGLG6bNjAlz9qwBsHn5SrItfD85uB2BPC7RXDGT",
+	"K8ESMrI3RxhVKWeKxHI2oyLpkUt7k0zdMAWkS0dkJHNLLSOSC8PTgrwMhKMvAC0AoyTXzNKbG0YyqjVL",
+	"CDdrDvrn7knKqLLb7xZrvwtJvlRUaBrbcRqP2wTv3PG8rzRTzdd6x8F/4maaKDqn6Sea4oP9VmdSaAYE",
+	"+ClN3iLy2r9iKQwT8E+aZSmPqT2x3d80glc5yzeKjVuHrf9ztxQ+dvGp3j1VSiqcqgqPFsi4yHJDuCYz",
+	"mtqLtgTvQ9Q6kWKc8vgzLOKYxFLEuVKWhSIXI1IRSpIc52IR/l0r6ZAVQYdow9N0IBzFsoD/IWo9l2rE",
+	"k4SJT7+hCz6xiM0FGeUGGDdNUzlnCWkrmbKI6Fyj5BMRPsuY0lJQw8WkAyf/gxTs81y9YlrmKmaEvecg",
+	"hFgWMqeaJCxlxlHqiZQIEWfCMCVoikN++lOUM4by6twCxlxJMSnkYSCMRyRhhvJUE6oYyE0lzUzlBBb9",
+	"Wprnlm5++vW+lkTn8ZTI0W8sNsSzRSMDaQ2WdE4XqaTJpZQvqZp8tqtG3BnJZGGR3UhJUjs9LOlSyldU",
+	"LBzd0Z9hSVKSGRULQo1hs8xoK2QFihII9d1Cqq+bw729G8j/MNGVoLmZSsX/zT7LrRuiPb4DnRrRhMSK",
+	"JUwYTlMN53slMiVjpjUdpexUGG4Wn35pP7E07SJFj4ASjRSj11bAHOWaC6Y1UXnKSBvkNC50Ph7zmFtk",
+	"G9GUiph1YEOKgThBRY1SibSYkoSPxwwIuAM0R3WvhM6zTCrDklcs4fQSmN/nAPgxt8i3yJiFdqDBccwy",
+	"A9ztg2fPAGvHWabkDSsZfcB+MyUzpgxH1izFyZRycTyTuajR3n+UczIDEoB6rxW9DNBTqx1GhI/JtZBz",
+	"UDkDoeCgvyIURC3z/keqp6tz2K1ldCFzQwIJikypni4Nu9+vGzfXyVurn9QOfHXxjChqGIE7Afa09ZI/",
+	"hCLQv/z6S40TyaJdwlMErnPJRc0ZO9Cz/1xZfOJWvlnVCpfiXvID1y3pBKSOc6r1XKqk8f5jKcZczfx7",
+	"y4pI7YHLNLnV+9n2L3+o2wku8RkDRaNxJ7QBhC0E0NjkNE0XRLGY8RsLBgmL+YymBGdeAoZH+zXbENLg",
+	"TNU91IJ6RRPYRiavANqSHuF2VnvL9ola1N1rAnDF3tNZltqPfnjaqllpwml6svLu3w4O6l5G5SB88Upw",
+	"K1S94GKSgNVi/c5ggAgXV7sdxahhd7lpA+K/1fukcjRq9abL9e/1+/1ev7/F7QPlW7rKvSd1h8TMXKrr",
+	"bV69E/E9Iv5kQaZ9enkCsu7p5Y8R4RMh/YOri2eXdyXPUnRju9IVAg3ktHLmU6qtal6dcG//u02g4S7V",
+	"H3R5js1wsgV7Wwsq9JoJMlZyhqd7Q3lqhRkvKixDzhG8NmaMxHLGNLEMS47dZisgdUuIWj3vWNqzlpYt",
+	"Ei6OyGhBEjameWrgOq3OcPr2ZL8PN35p/xUBAEhh/7d8+BugtDr908uTyA0uFY69zXhzqwyY4yRRTOvt",
+	"CH3t7VfHWQ8Fz6iejiRFxtLIcrlhM71J7qow8JIJUaXoAlgYE4ld97bjOYPsmWGzuuHQUqafLl5J4czS",
+	"24wKb7+Fb1dHXTpRfwIrk5WbqT1TpL01mFRe7ZJMPmWKVWmAJVFGpokFYc2cDRfAvVfHVran54aaet7d",
+	"jFyrHI/FPGHJsVkRu7qGz1hrPbI0SwWbqfvKG78rpzjXnSo1sPl/vCWWXRIm7P80acNZ4mV0arfuZZz6",
+	"A7V6HK85RdIetCzhGrScMdZJhixpmsW5eW5zkPYC841g7mDwAl+uE6dKavvs9Lz77YtH/+h+//Or/dZa",
+	"trZOcah51qymL63zSjsb8RYy3Cp7iwrMCuFhGXrKxRY7Kk4zuHEPjtXrWYPnAcFuRPdm3NricI7h3SoO",
+	"bfHZa/f2Cp9oPL3Nm3zJdTNdwz+2osJLR7eJEJcTrFuiP1Lv3Hx6edKKWqeXP7Yii7aXNY7O4uPX5dEu",
+	"fW65dytqARdfN8I/cpazmrPRb8bbI3eCY936IGHyek65rPb6GSJc2poDLQdd3dWEOSd6vcidSjEB0uum",
+	"A5F2TpFoUkPs1JYkrriQlt1GxZFseRBN+7XbLde8ZtMXBXn1cHDuWH2hRQOReMvshyxZBxJXui764DJk",
+	"x21t6HhMbjibayJFugBOUT3sdzyppSHoc69lqE7JXC8wvgMPldMncbD6g7k5SWV8vQoFQs7rtxcY73Y0",
+	"8U4cC/SkfXV50qlc/VqEkONxrYRvgWxMFcAYxjnYJRKuCZ0617TzhKZEChYRqgklP0iS5ArWZXn1t/vT",
+	"/qyvB61OVf1wvzevpxH2L737Cd8jXJD5VKaMaPxiK5hfVvjlvFUcxPIK1l3YcXLjBfhlel08qHdE37Ca",
+	"oxq0IjJofd+f4T/2po/sPzv2qKkhM6kNefTkcZ8kdKFJ+7tvn/T709WDrepBmw05fq0NG33lUKC6wVqL",
+	"YCOMTc2sHo0a8E7nuIK6Z4a9b3ggNyMk4CPGj7gposKWacd1S11zFBf5bEbrbFm3O5GP2fhd9le3o1Oq",
+	"0sVblrBZ5qMmqlsaSzVmlqPUoyGqbGTCb5ggeVYrgFeCO+p2lSkuYp7RtEG7QCvGiMbX3qO3YgLpbbTo",
+	"LYWYlHNGwR5rj8i7XKsrO71hakGYfUh8DAEwYAgF0VOasVUm442dywRBG9jMjMZTLlhXMZrAD4pRLUVU",
+	"xrTFKfiIZrk2hMaGSEG4OSRDwebvEnbDYzYciHYsheEiZ+ghSuWEi5+4mZ7IhHUiMoQf3rH3mT2bISpq",
+	"TtUGf1qXC0vjJ1KwQ3/sAwFf2c+NNNk7f7RD0kbFWZrMj1+42Id2Mi6uw7d/kHKSsoHwEwnGEg1789Z3",
+	"CDgQhHUts2QJaJUdDKEpiVy54TqQG3OWJk1CQZYbS0vBShUcLV6l5W0jMJgJRmCYKnH1IXgrU86Y1nTC",
+	"GkC4dKNHxO7RmTztvFaBO4IIM7BCTOWcUN3lujrvecqotsq1YYpQckNTnpDGxbjbfGmvrGZFFipCkAGZ",
+	"6BDZvLxmRfDoElBEsOYKOBEqkoGwEABzwU/tkZJzzZQmNNWSTCyHtsIoDPmjMdkbkS5ILOU1Z2QY37xz",
+	"07yDkYfuqtdjsz/tOoR9LtVEmo0OpUKw2xwzuTIFAvFLLq7X+KsQ1TcZV7PbOKg8lm0euG7Voa1vZb1O",
+	"/l1FGAge3tGEJxtsYiuPHG1uiA++rKPjhNqXkYZa1ax2ytuxWRen4lRoCLCj6Xmwd4wZW4oqTqnAoE6m",
+	"ZjoiTo2PvEELn634GJBeWwIG5o2IxNSwiVSLaCCKEFHQRRIWc80tbXeIgTHaisVIHcyUzSqIUF4jG4+d",
+	"fFAb+oSPfbTORmdB7QmPWb2xSTGINIgbfNhODdzRlaM5exYF1tEZQpMjfvPCM9IMYaUtbpltOttRoP3g",
+	"u6Tt1MmIFNpkRI5jK3NH5BSjv1zoQRIRr2V27C0VN7OjibPAulEhIONEWoJsWFJLpaKW4SatPzvjwi+2",
+	"sMZDpEa9IgmjBBY1nK8AisB+Z+9wCQcLQbe8xxI/fm2mGOeOsVUpRmE6uQ9Hg2DvzUmuNIpaG0Q5mG/N",
+	"en2kSw0jpgLoSsHnj8gwiJgdwu8ejoEDO/tE8FIrDGluhVGqrah1nPyWF0+ewxU8lSLXtRYMHOY05RM+",
+	"4qkLTFriUvAQQcqtxdKrcrSRlCmjYuWQig/rzilYfxMjWCX0caxylpxqw2e1USzHgjD3sLQMgHrAKERb",
+	"a0nGVAHF42OQCXBIoH3pgsgb5m0NakbaU5qOu/bRQPhAPiZMp0eecZ2ldBFILW4erklGeeKsAVZfpiZX",
+	"3CwAdQsxH8O+B4JZ5YeoQvtpQOkmrw+EA3k1IoIAnm38PVkDL9TcUhZChchpyjVLMBzInWRMM5Mr5hgS",
+	"4YJkTMUQNmDm0k+sa6eMU6lv5/7AL0A5DGChALWP8k0xkTy7FeO+neoZxPKHdxp4i6SZMjXnmnUa1FRt",
+	"VB57NXite9OB1VnwiVUB3M/HawAGVx2RMX/PEjDSAhuiabBQzJTqoBufvc+AOfn9zqc8ZcTxt9qNYIja",
+	"6vQIx+RvpLrOCHEmwJb6UVMqGnAgpZZZCjpjgNoY+VHoVSXbh98Lf09Vv3lKNY+b5m2yG6RU/JMpXZvu",
+	"YVd2gw8LdQYXihi0tDSPX71a83im5MSKfeeIc+sspUrmkynhBudZnobryAKqQfOts6e2k4CgdVwQg0uF",
+	"s2rAuowPS/SprjuAn6YLJ2sqJ9+4CJAaqQ5XyJJjvc6SPsMswiIIEpRaLoyMnNhOiR/KvrphrvoMtKXZ",
+	"5lOpi/m0ocqAbMy11c/v1d2rzO2o03Ye4pLRBk5ipmbP6CJ0WQbXaZ82R4kWbAB4gzchIL8DeKMovyAb",
+	"alNDUka1IWOZq4JJ1NO/uzqSUT4FMlFgbRVHA+G0lF/9YQQ7Rya5Qk8LyhayhirdrnKuVbxdlWI2O6DL",
+	"K2zwyzrfY62DBjF8R0O2GCgk8ymPp06z0BWSu6XVuFjO9rJ3IO5t8lyGw69xXpYj3otH1lmAzu60t+3d",
+	"szXTbb/XO/pqA+L28e5aXpHft736xqve7LcNz0Aati5+sUniXf3dmyaaSJ3Lsd7G2O+IBdPHDXIXEwmx",
+	"IFgNA0UewxRzYhhLiJDz7ZFxo6iFQttagaqGg0HcXNOg//t/EU8pI6IwL5UUuhIJVKXaabfnPuuVcEfo",
+	"C4q+jpC7HQUEvLytEA7WQ966oAG07bSiFhh3NkUOvFjEzvrTaL7V+WjGdbNoWT53CugNZ3PIfZPXINgf",
+	"kYP+9xbaqADFA5RTZ093MLah4MHKUbxYxCdU3z38RcZ5QWNrjHj+MZECM3mEnEfgD8mYIponjLTnYEsp",
+	"bGWFOQVEi63o9otF/MzNVGcPul7EF1tJWC+KF9F36m5FN3nsylciIticWeGIK20iwmg8RY+Zld791m6z",
+	"oYsSaGq25AWs7cwtcZkwsfoMospvp303hrFw/U+m+JizpF7VbwhziVrZ1CXLrpGNPaZSj5+Fb7CQ1eoL",
+	"nWwIofGzl+dU2UggYJZntUpdluaBCwpBL8SVKnCtERcsYDvYqcHU2xhh5Mxz+NvisGLjXLMkwOU2m2Vm",
+	"ARoDFYXR4aPQFUlrA5B7QrjFeOeQfF0PL944v56SL91fcefUtIKVVG/Rn2rT1XmaVJeAZpgw9bblZ8yg",
+	"il1kabjXq1YOPqMTtvtbxia1KuWU7j9+UiM/svfk4sfj7v7jJ96UAXSZapJnqaQJa3Cc8IRtQ7Xsa/D6",
+	"v1ltxYlVMeFW3JFrXG5MZ+jwqbex5CptitmfMBNcDaaZa8INmHUHrUGrtDbBTEEaffX8d2nGdy2a693r",
+	"Rbzb3/t+b/wo3u9+Sw9Y99vRXtz9nu0n3cf0yejb+Lvke9Yf7xbAs7u3O1YShZ31cGgPtHJIUQV63FEX",
+	"F4573wCQJdatQGZpAdpw08UYb/GL28JI/T7d9A3rd1i+Nd/z7KYKB3DJQLwIcg1CY6D8mwN/Au7RsMQN",
+	"KmwNeEOdgx3t7HcF8P1uB3JWTpocgXIHdXv4jGkC67XyOZrhbqUZX2mXnL8tsb61MowzrOdra/TfjxFj",
+	"1jCxC7COQGEvV3GE64Cq3Eooc+RtmVPdOrB3Pdnbc+CJpZ5CKXPKJ1b+H7s6Kl2k2YHJ1CFlr5nUmltJ",
+	"e9uIT6XYVCFT4WzhBTUABBKURiWqcsF3EjNm9P0Zfr8PepP7Y69OAKk3hx+TscKMSOAhYfTVctpgfap0",
+	"9fI36G6V4PjtTrEky7WmfFoIc47AgIR3SEZprtSCtHNRRA1K5VM+xzLOdScicW7eyfGYtFkyYZpINRCx",
+	"VIIpTWBPYtKJyCSlikXExQVG9smMmnhK2olkWMcB/wbvBZJf5/fpRAMhpHnn6zyQNlR9EEXhB8KhJodZ",
+	"FLvoRH5qF4BIJwwR3tWMsCg/EJbHdCL03ZG2ZswJV3CLPirQCY14FBa4cbutqAV7AhEANgVKN+4KU5CK",
+	"FeMTjdYEmK3JcnDhOKaf1csEIxpfN36zIuC+loZceGRrRaEpYyvRF4etgOQS7gU6yCaM869uViyseLWG",
+	"LpP2SJopRFeiTo22Eed+koJhxUR1b2aCdRQZSg7oAst3woVqFNT3PhXNvQtRLcFi5VKvF/FG3/TixSJe",
+	"CkgtBeAXv5wESqHXHojO45hpPc7TdPF/bB18Capy7S4gGPTOkZd3CI5cov25mVryE1MjFWapQtR2LMEk",
+	"ZH8oXZjL8c1YtXFz3Y0PTefgY2UbzyP1obNbxYuuDe29XI3a3dEuqLdQTSuhv7i9I1IE7RZ50C5C19Wh",
+	"7G3MKblreGpdVEVAMQvbsXch11LFmkEaz30p4qN6ks7nDHCC822uLrDiYCnHr8OSVyWGVhdWi7pQHJbc",
+	"OBNXBWXvFC79ihlag6PihispvCnEX0LCblgqM+c0ypRMVvZX3sUEoqQv+ESc1Qo1DJj6oHVSSVdwCQIt",
+	"KwdIqGyVkPYPb9788PL03cnLs9PXl+/OntmHmpnQkx2YLN26woUXVTZrV3rTFEXyNOdpshxH4srctQf2",
+	"OJxemsqYpmRkX9dL+Vj93l6vv/GK/JrLxUSVS1g6ztqbDKourMKUL+BQ3eAvv/zyS/fVqzJjsMEdpTd7",
+	"hGauaoP/oHaJwJ3WKwof5ZL4sn6HlGrz7OMELsVQPGgKCrR6sAU6wd4bx7Ax/SemIPeDwOVra/tSw3WC",
+	"14q+GRFhT7AaFndXrXqTZdAVzC5fsxpEPhsxFZH+yj4+lXgWmvgrolpoKS5upg6Qz533ttYKEuD+FhbG",
+	"+4gSXRcPWq7moPfdt7XOIf/G+mu3ez51r6JO3nTHagI15tFh7VWsphDZcn37j11FolXvfpOwo2c0TT9q",
+	"sqL80RbVwxqjE0NvevH6o34QwffoyeP+elfvppivO4d6hayo3z+o3fPNLeIoIYDyiHBDJlZoRMcp5J0X",
+	"T31F/HD2veg2VpOK1cpePwLc+kCDgHW6WZtw97QE+aZAlm1Axcdv1cJATRzpdvEi9SG51fXUX+O9xo6E",
+	"cHOwWYIpQkEawj38MTVdSX14XZZSsb39EMjyRos3DFm3jLdOJbRKjF4rl9cVM6p+Wqy3IROoYXGlcl0d",
+	"sX65Y6YUTbc3x48gF6UWyeFRUXXJERyuwXZiZa2YudDuKmg8bsAM59yvD4xE4yEYMvG9Ixc+LhKSTaWR",
+	"UFV6Uo3xDQT83yQXt6yMVetWOgWnOOwtMGpa5QKXVR+4ZRfYlA4iQTyFV3Y0uXr7EnyU4HyvHex3y8Z9",
+	"8MXKgFw5f4Kv8AIn5lPa6s5mHRXFhQenF05fE46xCmg1ONEAUZhsRZT7EFKAyqSAlX3xpW1thq/GfOtB",
+	"67Us5tWhbzjlGmZqvg3/mTdiNL7wkovrBhDIRymPiWITrq3ADXbtomo+2J7GPE2hZvXaNdQc6usgXmlr",
+	"Yb0gEjXSupGGpqeQnbXM8WqPfQm6Kse1dDie1lQnCbdXD2h4bLcpA7xiVnBJQZGlV6AqMQvmZX2B9o7/",
+	"XJNElo6Nnc5WZZwDl2Z16rOLN+TR3pMn3T1C02xKu/t4320nu7kPvc9k1e20Lm5ro63UU7iNQ97KqFoE",
+	"eVXe3AJ1bm//Q2/Hppq6X6i48a+NCy4DVBvXXPokNy16BcEaQytw8i0qy36ayTUzn6Rk9x1LcL+VdeHk",
+	"QUUSAl2dsCp+2GIp8BIpq2Fhmp2ZsgWIIsUA4KwcCKn4hAurWWYs5mNXhgsxXAdvQ6wRGS1g0M4RGWKM",
+	"2pAYlqa6aKRS9WPqfGRXP4LYNWyoAPUDUQsqIyjrLJkXLAZJ+6WcnNYX3L5NCGLlGEP+8JrNi1Ix4Fd4",
+	"zhUby/dECvKSi/z9LQoe8az252suasg79nt4x0VUsFir7AOZfOeN41FB69+hHppArK/zebyzY9gRBsLM",
+	"5bsxjY1U75igo9S+GPyWcO1+tNdXjhX0kFHMAhFUex0ISLcDl7LWpC3YnNhNaOghR7OMUXWEBV6GwaaG",
+	"a2rb+KU25WsdT+oDROtKQkFQJBxq9V7r8PsiLOjSiN8P1xX1oXZPDZ7yj4imduUm6jbNNbR4ATcB+sRn",
+	"9Jq75B/foKNWqbkdeqRUmwvGxG2WfVuQKU+mMh+sKRytPJB6YDImZclSctdSugW+8yky2vzQtUszVG3D",
+	"wEuj0Eb3bErF61VJ7LvtC4sXI9QuGCnP7Zj94y2Z56XFzbeullmNSxBiaPRtAA6wfTOw4WtRMEPd3i/n",
+	"8jnQ5WdIlj9n6aUP69ZzKu5hOWtnuGAmz2p64pjMigdXdZHT0A0Bnx/u7pKrty8rVbqnMk3qq0X8ruqD",
+	"KC6Dr8H0fP76B2yRClaOHO6EJFyx2KQLeEUQCHgn2OmsPkadxaqu9OhTqtmjfYKPwTAJ7YR8JRCaZZsj",
+	"f93YUXhOxf7qIOwqs9B8pdfonyMuV5WsDVriRo1se9VtW22ssFGFQLclXF9lE0WT9cfAt9Cn1pYmcIX3",
+	"nCS12tjmce3+Va14X8rLEUFxOSIgLROpSlnt4yJ4rtYlbd3dzxe0f1gKWSqSXrHRRFm+a5Nfq8lV4SD3",
+	"zuaMpaQLIQ2aW6qrqG/ic5fEtXJsmtD/4v7qxXXNfKD4lV66oYZjmVL9nFUaI4QiWSEaPC0vavOYXJ8V",
+	"rSWb0uqqaXc1CctQ/rKoN8d1EfpTLz1+XODCqqvzOKHkpbxhKa0vrVmQoEoTpm+/7fe/7/f39h/dwmJu",
+	"eZIvzRIazq0SKXNFUMku4K0xlQc+2r1Sj/795B+zvdHP/Zv96S/z7+OD65fHvd+yyTaW3uAAnh1/+2L/",
+	"Hz+31tCftfZWie7xuyZBBtLTEmlA/RI1qfbff7qMyN5jMuMiN0x3jkjmOqJLkS4IF4WeXnS67ZHj8zNX",
+	"StYpWdwMBNVkeOzaN4I545A8ZVQxRQZ5v/8ohgnhn2wYKGmxZfPQxolwg7HcTl2LqVIcErU6TdXypKHp",
+	"q01lk+xLzjOqSXvQAmAxg1bHVRTbjv6ZqrhWi5Yfl3hqKWvpXQEYCRJQK2mpYeBJ2fhmlczUH42jayXR",
+	"ipZN8EuUp2bXdXJPUMFu+3Jw99iw6paNcYrxnjZxz7D6f10FCYwfW+4rU+kSMIbwsrI+ZX1w3EfUQXO1",
+	"NWtCWeIpS/KU7WgyZjVNveIpVROWINv19Sqaynf+ROs76yy3ahszVlSJGrse51tczrpGQ5vbCa0rWcV9",
+	"fouLXWsX/yrvYn0/Ib2mSVHREsKVCox83NB//Pf/UXfq60pMfYp6USUmBvWibteOtF2UMtl4YPfaV6im",
+	"tdo2eWlL9UqLO2zusFa2Jgr6CpU3EvQdam5N5CAwRJX1hLE+OCU44a1NVwGx3WS6Codfv7x7qcJ0t91s",
+	"n3EazrMm4bRu6I+vu1ROeoe6S/MKo9z2lhu3v7nuUngGG+ou1YTZuJBIDRVpoKp9e164xzu3qQRdkwnG",
+	"GHYf2GqYIvDvj48i25YYkbnM08Q3xv0owu057Hr+S6jGKA49BddSb9Ijg9be/0X+Rr7Z6/X7EGsJnVi+",
+	"2X/c6/chkxG2R77ZwxKetbOvkMeaG/PVxbGMJk9TMmIYDGjk0uUZxWezWgFgOaLMnX2w//WgtrbQ0raF",
+	"ObRzRF5YhHC2M9AmrIpR/vXcI93ff7p0K5yBSA5Py71NjcnQWmFVCz8GtweHP3lB/bAV3zgXXPk1zfgL",
+	"tsB25VyM5drQnR8vL89BQ5JjUqSN9Ai4doocXO/j4WKSegOnl6mOz8+wLPEPciB8sohVV2nGJ0x0iC8F",
+	"f+W1MAx3Y4IpWhQR4aY3EANxIsUNEwZyFhmkq1n0R3fzWKapnOtD+16X/P3izWur79nRZW565JUUbOEr",
+	"Wi+3UNzDYOtBqxMRYQcm1AXi9+xg0PVEw7qGfwx8tNWgdUgGrV6vN2h9GGI67hDeHLpqte49nNRqocxK",
+	"2zNGl1Ou7Rwncjaziy0UU5fTMPy5W5x79xx6JUkxxJyGSSpHNHUdlMqQ5JRq40romylbDAQBhyvY/cgF",
+	"arjYyoSLwutOpowmTFkyRskPp5fO6Y8uZn+SQcKP5RnaDt0eKc7G6aLjOlC6JlgJmcmEpZpM6Y3VfvPJ",
+	"1JA88zWljggt1z1iC+lGT+VkR8Na7NgwSXFW9tceORtjJAKMK6QJxrbb8ZHXRRsaSI5SVgSkYjGnC+zS",
+	"QciMKssKKud7YWjKDolRORtGVqGmGLKGMDFSjF5rMmIxzTWzz5R06SMwSyrnPTvysZBiMZN5Ud9XuwHs",
+	"dg6LrWAZNNf0GeEMQPr8zcVlRM6vLuHIz48vT350kfzgRRieJWyWSQtMi+4Lthj6wdpULMiepY37jx+T",
+	"G665VfKOL07OzuyqrMZEY8OUtmd/dYV5Y5RMpExIPJU8Zh2L2C7bxK8dL4ySa7YgKhfY7IHDUvQctmAH",
+	"v2YZwvT+AZnK3M6hnbu7ALAZM1MJ4QhmGpHfc7tXO9hIJosyKBBetZPRCeXCju2NHQZL1sOs8HrlJH6E",
+	"o7UXB4NieAIkz08tBySX4dj2c0ALV47O75UXtQRwhoP9/SMI3MwYNWUYjDshe+fGsiWVC2G3OmFGk4P+",
+	"9w4K7Ep1iDNj7OFjJPAt0n78/j3Sv4P975G8WHi2ZwnAp5hRC3eEM3f49lBg+BdsYUERRTrp6K/F1S4X",
+	"PkzZ1dlYBUcf2+7obdnGw45snxRkFchukDIMljD7hjN5waRQgh2vBNvWQJTf0MekDH2bJZ/8i+RrIDC7",
+	"kSiGjjIyTuW8YAgC3XLETBVbaZWjD6FZDrK2IWlTsve4i1Y/gj8OBJjoOhG8qNhYMT0dkraFPjIMDKb+",
+	"UUSUhNgVSwKRueSa4XLsED4wA2OejMq1YUkXf/VGPgBRfc0z18bEd22C3bveTQSCMmkBc9TByUF/L3KM",
+	"cCBimqbaniCszUVrDDE4G7mEUZzpI6zgafEitdSqHKqUFCHo094SEHEHPys2T4g/gRMbFpmdS6ZSchub",
+	"6ED4eLK2gAhku49DpNyVxXSQsV+8fX5oqVsuoPmTP5x2QQwjpIQReXb68vTylPzHf/ufeDWWV7mrTOVE",
+	"5mbYAceXA1jocDAQ7oIwWVDOGIoVYFifC2dcJ+3hG/jHEHBneMHi7nNm4mn3ght2COSji68OES6ARQ/E",
+	"8OfuW184uWuB/JD8/OqlBVn38/CozCwkvIbO9B+RQetESa27mpti/wPhXhu0eu6su2jqDjgLS4hg3A4P",
+	"R/lWpoAe77txwdd8Qw8L2TSeBlKTFRM1gQqW3GD/sYgwMZYqRkwoyddAjBaYZipTHi8ItmlrO49FkseG",
+	"qDxlegcCxDQ+7xySIYqSQ9fdTEgPWUdkKOfiGPMMLNleLJGwo4EY3nA2h3JMFssdoEJpKR258hlQWgXA",
+	"EpqlJTMYGRkAHMawbMOGI0UDMQRXg5tbD2EM+2WPvJamlHoOLS71yE/Kklm7LfvDo55l8cA4XJQkKg72",
+	"2YFFrqWYR88XHnle6gXDWApDObCOQekHGbScgwC755TZ2laWDvK6fDL1h6glMyZoxluHrUe9fu8RZBuZ",
+	"KegZu2iadxryBK3Ixf2fJa1D++NJ8RKkeqIEat/c7/eDen+gZJedVnd/c5ZLVPS3tpOcOG/Bqm1kOcyy",
+	"VSyMjBYArD371WNcVd0cxep3z4RhStAUexaGaljr8F+/Ri3tO1cGk3gxhCtydvGGYPN2C3YJp2lqLwp+",
+	"srdDJ7oI+2euX+gqzrUOWwj+sIDdhN3sxr617aQu1uNMkKCugGNEFgEtm7FyNbIWkHORhgnmSq8BIxi6",
+	"9qW+JesQfFIzeQNpk3OqEpSFfLtYjbIbDzHd4rPloTuazNhMqsWhJQ7QF0ATasi/mZKODWkL2kVSiftc",
+	"MXw3QvULMMUNyTRpn7w8g6JFVFhiQ12nWvdxx2ch6CkFL1qPnAlSFldA4V5aRl9UYmLvueUVB/0DMO2u",
+	"QHfRT/iOwL3e/OvmqAFiqOBtHwLwHvQPNgPva2mey1wknwDaa9olA/jYu5rWNzmeUg0gBJpjO4RP6NIR",
+	"oENYE2MTQkStTOoaFDhOEl3A8dALq+VydrSH3moisAMxkJ0tLmCLRucMjYIq567VAOuRS4tGqJxNpOur",
+	"ekgoQHhEBJtQaE0sFclFRpVmGNfl2hSDmABlA+wARSviCBWrg37/rrC7hMtA1xWdMQMFEP9VDxPlK7uB",
+	"ggQmn18L78BTmSzuHfZ9++cPVaub1co+fGnUK5opMoBkh4lbINZTWkSYfgzyHvS/3/zBiRTjlKPp8WB/",
+	"f/MHV8IBu4XHUygm9wkoxSvLNUwDuXDc5P7IgeePPsapVlZJuTa+CffnEFWWulxvIbFYiLNbGMn3D4Lc",
+	"n4ISqslccWPKvPbw1txyqzXgP83F7v7Bkw/rJNHycpdIHcdCVFBVxxm3edJapjNRcMGbwph//bQ0CbbR",
+	"BCCoATwIAHkjigA7p/nXwMb9QgOy4l3QuM6X+8+sg47zumY1t+OJ3obe+qT3v9wTqAEOQJN1ULC3Ddmn",
+	"zv7CHHN5tPmj51KNeJIwcRfYKaAlOPqipLMVszBupo3rQ50Jrld3IiLTpCArAdSUletqAQZr1sPx6QrY",
+	"JFRPR5JirkKtEtXQThn9p0xAkiNqVleXJ1ZmI1K4ZlRazhiYjMkUnCYsIW2rZw0E2O2xp2onCjptQnwU",
+	"CpRJRch0ve2gFBhavqC7jgu1QVvGQBSWHLQlr5xp9fjQNLBKNYsj+ZQ0rZikAZqLi/l4iL4zfFa6JRUL",
+	"Au+HQbD0eXj+4LeHyNJaVYVHjPzp+sIua8HSv0R+kyPUArApgNVULERadQJBc8zmTjXWR662LGRvadcD",
+	"1e8xZwMRgh01pZ3Yikulec9lf5E21DrzEesA7NAlIGegO8XO1AFxsBPKxbI3pVMHhTj4K8SDKoH+ZBBZ",
+	"k01XA5oQOWE36Pb/BaHz3JKa3FRvMLw8sOEoRuMp9j3nqujWFREh53cGVlZtsNwIp/GUxdcOEoP+YGDY",
+	"ITN6zbTVk4sKnEsR+kD+y8DMgShKXsO4vTprqKbg7EIyzHVZEXvnPGVUM5xsQRYyV5jjPBCuRh4ukItJ",
+	"byci/nVXHxBeX6m4rUntp7/IXAWLLd+mipERQ7IBrVSSHvlF5hjwDUMUlXMwSb6ISV07LDAEH9TZI9WV",
+	"g9sPEXB1sZ0GTrDaRvshC0jhOhuYCjqxqIfCP5Ww5Mu6rnpnYUeITAUEudKmd8PvCTNBe3bXA74R063s",
+	"Dy3gM7skCJHBwBFnrCr7DrpqUG01e+eFoENfsUiTttWtBqLSPr5TMblFYQRuRGjRGl5HED43p/yGKU3a",
+	"w+eMOfeaj+cfCCifw+xTaCBvx652KHMeG+z871dfIwI6D1LxZCCKR2Af4qZHhlbewzCCoZFDQGeUEw3T",
+	"EYEio1zEaQ4BNefUckb7TpwbK/Nds4Vm5nAgMqq1T+z3Df3Bu+qiSqgmw9j96i2Z9k2U+MCyeOS8hXSk",
+	"y1sZCIjwsWM0EIEaCKjXpyEKo1SojevIsxUGu5Ghi8+HD9FGuuLeh1bH279+KeHlutXi2bUaVX7wglnk",
+	"bB22/uu/+t3vf/3bN3UBgvWjp3zGTWXwhI1pnhocuqErdV0tx09JRt0pWSCsI6AWvwHW5BjwXH+83fOL",
+	"C/NInhzxqdqq7kw1S0LVna6QzAYea99uxK4HZoSAiP0GBhsQ6Yeit1X4xie66N0/yn+frbdJnoXs+ZYe",
+	"mHKOZ9tQvc8NGJuB4i4C12cybFZMmYGy0raSgZwLFwwH5pQjQgUq2alm5KB/0LkzTBVVWWtFLAzqxHRX",
+	"Yl/1VtaYGprKCSjdvnCzj513hcvLUolYUiYoPjwQdnNQX9jqDVSgDJJQQw+d4ojFh+2v7jPm7E4ViZNc",
+	"M+bi1dxrdmjQl2c0cU0K14RPc0GuLkgi05QqDRFIQ19Wd+gjwxuqNkfgAbWi54JRRdpYkdl5U9GXSjL7",
+	"n2/6Pfu7GIhv9vr9sBZwp0eGNFPDMgZ9Y0nwYnnkf/8v8ujJY7I7EL6Osv1pr98fNhUEDqqJw34SrrOU",
+	"Lnpk6NzMQzKX6lqXxZ8HwkyVzCfTYv8WBiw7c1eNqRuHZIjWRNjJcLVE8XB1RQMR1CiOyBDz3yoD+CLK",
+	"Q1dFeRgWHx4GPtESHqBylzIaw0QQhjRdoBHJrx+vpXL1R6XuC/2uSKbkjGvmkm1Abs0Ux8wAKhYkVovM",
+	"SAL5a3VybMq1AcD+lBakotZyAx0M8Fb3PlEwBgxetPcwskjM1FEYkORpAFzJ9kSrxu/yu0+fqiVYPxUA",
+	"7CC1MjEJwdmB2TCkVFMWX0PCQ2kpcjGzAc2ZgD0rmAOkbR3Vq20dF9LBfF1cjF3UhmVQQk4PBHtPodJO",
+	"AaVF+DokSo3YxyAYMRLN/lshGOiLRS93eAtMrNwvAjIvxoFRTMg5YtnVGe7DrlwzMuYTOwgGnmGgiJN+",
+	"qeJmOmOGxyjRA3tbawlCF5SERM8tNMCi4NaWjtXaWl71Qwcl0bcYuK4kzedy2NnTanTYScM+qxJ1e7PV",
+	"l4ggCUxedMmkhfTepyhyYVmDZSGIFBldRIV5E2wdVuq4s0wG1Kfrvj38oyHS7EfIMPBULOhXXZi9VixI",
+	"rml4sD0XOmmhPIGdRQNhCYlqpKGRM3JXGa8TxCwFg4A0iG72Mhnw4N5AXICb1ZEQbMj1G4td8PZ7c7SS",
+	"2F/kIAg5R+HPoOnMUs8eOej3B8JbzDVL7VjV7dkN9HaAwFs+jpd3VBjw8bcGP8BAhC3Ww86X6F5oB2ly",
+	"4Eat8VJ0jsjB/n7RrB2uaiBkbjRP2CoLgRjwURG4tHJ/7Z0zofPxmMeQ++J+PiTfYAag4MGl1xvZdbVO",
+	"4kMNymso5/iZY/M2a5oupGNV43yw5PXPENFX0ONjfV2KlHV0+D5IrWFwb7G+aZQq3z4/IQd73/XJycU/",
+	"Dwn1SYtKzq3kRAatNxmDTAiHkYOWfYYUYhWLkWEMBJrqO9j+zL5vlUlnwUPHRhg84bRfMmidpFKvTBZa",
+	"/q0Wu8H0f1TQP/cZ6J/+MIJw+SJj0CrWbBaV39kpuLGCoSZGJlaRvGTvDYldQWxoG6EzCPufMuYFSZUL",
+	"rDo5lmqWp3Qg2jAbuE8hDe8/DSMy/Jv9T9f+578MI2LoyNJGqENFJz54pQNbzBQb8/c+G2m4M2wQKS/8",
+	"7m5N9D7e+L9Z6DPsvdl1sFdSpWXhsZb4FNcVuRqd1BgaT+ECkaFbvmPZSsYUl1BgACEX1nKCi+g+49on",
+	"M29YxJ/J+n5scTWA6MJuVTHIYyt3PJ4705KqTXbXyQ0gwOUNgQrQ/sshm5dxyuAsKwIhaAfCXYaxWqjP",
+	"tut0wWggajtBuQzpWgHLx5ZZWlGsAvRSV5nISlvfD8QO1sUuJay5Bb3UIvmCuBpaO5iH7zJjfPtqlISk",
+	"sNRuB1Q/75etw1d3eJ/ReF0r2XwiwcL3i61B7OOiHNjnFAr+inkBJSlwCgctoudCM3tN0Oc9hHku0QJG",
+	"VbroKmZhzBPaxuilTHER84ymkOyLeT0ej1ekiaPALB1QDanGjBssKlPFrAzXfGpX9LZc0N3Q61Miy/JK",
+	"G7ih29dn9Pj8ubAAbBsO/q2sgLbhABMs/ynMGgh0IMCCD+ojHU1lllwVCC0msBnc7F+KsG8Bq0VAJ/g0",
+	"4Jgt6Qkw9isA1wLwqQvLrAPciEz4jYXsPAOB11HCO8NvM0VfajlfK+EVNvc2JqZABE4H3U8lkXclMYBy",
+	"i0YyPxBD375+WKhnRLD5krGyHNdb90OPY1RURaAzNhBVaRJEvLKHYjDulGqCJQGkqhT1bIilrund/2XQ",
+	"/P4tUzVbe7DWqVBM97GGAdx+ZlPVX5o4nUyl1Aw9eJh7o0O8CyjRUWE0lIocLxMzfe+EClF1rRaKNVSx",
+	"sAtCLxClUjmUFcs80gmKQQROUVuVM9VST72/CgFo6hX4mbF/jQrpyzk+eFP0X5oi4C3UKp1HroxemhQG",
+	"bYt64MdK7l0jnTFD1wUIvrLPPymkGloHphdYb8UuL6H2lXuPTzl3lZ0EnbGIjHKeJkUQGhA4ccOVFKV9",
+	"0JdbVMF5w/FtE5+S0QVQ8F3nP2R6fY6SFBgqkRS9k4sPSfvk5enx23+eXly+e3Z6/ubi7PLd8bNnb08v",
+	"Lk4vIDWh+ByjSaRKoILWscCQJNieK7NdejpFkeIUUyGkISPm564X5bBgAbxwXGzqkyaeh3OtDW3yy/kU",
+	"cU0/TZlilutBdTlwOOOp+hJkZQFzDyX+8m8HKUVf1YXPHc+oiWsqxJ9AM/fA29++unhmVaGcpunCl1JO",
+	"IONiRhck4eMxU0HjBiQz2N+y4xi6D2pq6KxQigAQ2jNDto8G4LCL+bL1dyCKyKGwx3np72eJc4HVgZx7",
+	"30HCQ/VPn1RW+fBEgJOyBftXGeALagV4DRB37Ei8SEgMyIy6AlXKIu4mpr+RvKyy/ZLIQKuu5jiityyG",
+	"Buq0UEz8Ypvy6Fzua9ir4uwZ0TnQyYEYPjs973774tE/ut///GrflXte4nFFQPEKu4rKPDcgWhqqGk65",
+	"mEB8Cx4eS1zBZqzc4IhG5Uh75Ori2SWEVkMTG2rInv3pECMPRTeeUl7G5LgQbCCr8FOPPJeKPL08gfWc",
+	"Xv7oA59c7WaC8cCWVURkWGlQMSTtqevOMhCYuy1MZ0W/KoLLFdwASyrBnf8vqY7ZI8fhiQ/ElOopEPsR",
+	"5JkmLnE+VlIXEbBmLNXsMCDc4Z3BANOAgo8YEwNhx+rt9MhrqHjZnCbdPug/qo0xQoB76BQ8XOQXIuD+",
+	"iDYEFznU+RpZdI+U+YIuMERlIXNATx/Rb2RIrYuWNVsT4mWjTEGGnRrYdWNvUSjIgcdDrRLklvcXKxHk",
+	"D/2u9YHuwrFRTN6sFayN5hDSMF0x1Tku2WSqe+AE+224yK9Gt68C91qjm6OyR0WNoFB0/ITCtn3gEBeb",
+	"7+z+EYhc61J1V768NSIGhRMeUr7uBimnKt38aTJ1vYhw6zTdW0sQ2B5gf0x3E2yXH6pyVRhyLxTd5h8q",
+	"LS8W+AwX/PDI+Zvx+Ku8XRLmg/0tJruU8hUVi7e+NN29VFbIlSByPCZmLrtjgJmwQQa0ycTWDKDxUq3n",
+	"UiUuVB56lgSoB5j0EXjHxHq0w+d/HqzDDsJfCOnesljeMLU4gV4EtWVfME5ZuRd9IwPFIM9UgJ3jyJVQ",
+	"gnRfMHz4li1Qosh+8hV/Hwz+ijXo64yJ9sYCf0WW3QPeambybJ3hEyugYhiVZrFihrQh/x/DMtDEOFxC",
+	"76FXpHRl2dgb3apb2FGiccO8NLhJ0RBAlWf3TE0+ETIXq7yAo25KVMGjNZLQpIgmCU4Fw0h6X41VTcYq",
+	"qEagmTEuxNE1Daoc3x3xBauknjsGusbo4IQmfUh2jtOUjDlLE6TOnodAGUs3kPYdUWZ2tJ1oIIpH2M9q",
+	"BKWNU0a1Id8Fff52IugEtvMG4pHdF5B6EkulWGx2euSNIDqHhmnozrw6cx3d0NudYFsMI8ku9DCrtVVX",
+	"t/1QjdWVVT5AdyOsL/nKcR8Ax8W7qIrDbUjSdE1noainxq58d5WOod5mc5zLMRlCfiO81tVGMQqpptRA",
+	"aIUmQ3hy6Go0J0PSTqih0KjW5yQOWoeDFvboW2oZi936Bq0Pww7wXN/7ls0xezaldgruyk4WXkyfYdsu",
+	"7fxlkMJo4QuXa7roRIUiMYMgoZQXBa73HxMNJVauGctIpuR7zjRKArHLz+UGBVnXqVKxMTPxNOhYB2VT",
+	"CvemqzUE9wNeOKXBqHsD1yXcYHiIREKEKWa8QqvNQ/Ko3++7wp/uVEHIGNaXAbCjXGmmTm+2q3O9co8f",
+	"lbBqP/yCdfow5KyrXXMyqFnNsF546ehG+MSyRZgl6qDzjrgylmoiTYXD1neQco0wd86w9IhzukOvJe83",
+	"p8YZ+yMyZ+i/otjQzMLodW/HIgQgulTAfgEFqkNFxNDrSpNb6MuG3RjJnC6gwEZRkZrZc7ULgurVO2S3",
+	"LL3hHpEbmvLEPa+DuqUTeKDM9nlllQ+P2R5DO+W7cNu/MBtc20cIahfjtXZLZNkarcMQPkTpCTOWhq7z",
+	"5cLzh+nAhaWtKVz+p/LbXq5UKb8juXZ3pzddbo2fpnqc51Z5A6uUsERWKh9I046pZl0uNBP2um8YNNGr",
+	"qz6mGVXxtKlY9F6/vo7ZZwOyrZqRIbRtbkEGZ1otnPunAsRT331bbfIzgqDZCJVF7+AKUELT8V0gW80C",
+	"BBTGHOK7b11/8qFrsM0SMkR1+D/jC//JDuaanrtfjDTZsIOt0l3YStHvvCiCBbo4lHmgKUtcE/GjsiG3",
+	"EzZ2NBl6ojskLujPByoMxDCWCXPdkYd2Xmixjp3BizEwSG3J5gFRzHbtxK3MDuG6c4Mhbq9s7epTMHxX",
+	"cMhnfJ9BJJ4vbKqkHEPZQyXFpLaEDEzzEjnGg5RcfihW+IWkliaOcuFbUh+Vrd2hlg/TvnH717iJP7+U",
+	"9ZwLrqeEeoxUjvYUeAeKS+muK0lEYamAMKVKCcVby2RIIv3cjbaJE6z1WtS9igh771tFYbVWVz8a/jp/",
+	"cXLqI2EVkBr3B7589owAGO/ogRBSxFgfVjhzJBc94umw9vZvl5ydUTNFQlX0bT+C2si1VBpetDqY1eDA",
+	"ZuAoJNhSsfUlFjvBcpQLmStN2v54oaRhSIBhlxEqkHbOksYNO0dkdRXAGUq6WlzgQFTt0XB4HBv8s6Ru",
+	"JGahaYjWjjnXrJni+pPbrgasg56GrhoH321d8RWAonGkx0+2Hgh2equBluWxR/39Vfh9SuProGBAli2V",
+	"93opkYRvU9Pry/bwRGqxo52EUiJIlXrcnSZA2YTmIn8lhk4ZGSk517gYR82AFgAdaF/sP37SiZBuYO4C",
+	"4rzvRk+JnkpluimHUskVEalXqeU896lmKciIILnZ/WLC6CForGaKmRhcE80Ng+gilxABAUZo55SCDHeH",
+	"PXLQP0AEdcv2tJdjy+4y7bAZ48DftB264VZuh3BbgfelP3cLF455o/+UiSSTXJg/Lbw/ZRNXdreBT94B",
+	"0q8XcSOAY1ihS8cpuri54r4ptBEdcxSko5LGQ7smX8QNE/5cHh+XIsJODlhAQBeVzp2AJ1AbwC5wlSLn",
+	"WENkDKkm9dUaXy1eLOIHajjBta2xnOxo8uKXE2L1+y/claZqEtnRS0WMA0izkHM7C8n1IvZZDVtkMzzc",
+	"63yxiP9qfY4rl1zNZcDg5dslM6yDjdVg6BI6NvVLf7GIT6hmt4YLq2c+pBBnv48GALobHfgMyuq9RETX",
+	"EhiUmtBlqvMRtEV11RcKnrLBTHYX4KsUYW1OogF+FSTQhKnuy/tZzXhHb5uA7ts+6nsg3EOriLn6zVLh",
+	"e8PyIIZgE9ZQARqUY5DSSCrFxJfg98WCBFtTJ/VjiOv2SPSZzFcvFrEr1RmYrz48iDKsX81SX7Rya8WG",
+	"W1KRT0k4CgF5949yxg+7f2iesA9rRGzF6Ey7jHdIKWWJk6qXS3S3hzUVuA+DN4bRQAx/7vq3LhcZ676B",
+	"mfQhEVILPh4PI6tsUpGM5Ht7OsWYF0756J7LlMeLIbYhorAWyHbHcJmiGrtvtClzRaTiEy56BPt1zOiC",
+	"QOQKNL5yVL44HgyRYTSeDgS+BWnuPqHd2fzcV14jIqmcHBFaNhPGLzHmQs5FjxyXCTQDMWFGW702KoqO",
+	"FfPj8K7PkIts6JGDvX6pwMDpQ4t4ljKsHJAwhb2RFLOHZWEpg2Py3oCi0gHVEM7TqKa8WMTP3FLuQoBB",
+	"tbaafmB/KqBufdehdc1bG0bmyfoWSRuI9IX9/rYNjWRsWH3o0FiqGTWtw9aICwq2ha2CiTwEfM56qXtb",
+	"0LMfpGD3k4ks5wJaqVtEWGm/fmfNDahcUBywXjo69rG5dhEF0rmYfVT7j8gQ/zHEFotjxVgRMYcZG6Y0",
+	"C0AUG4a3raQsOzMCUJQZJOiziglBinThXnR1hAoy5BOdByIsSliDs/jpX0VewnzXr9nQX8WnNdnQpa3P",
+	"NcFYFaVcD0SPgJ9AsALnT3PMQhDKr5kzwbsYZWc310GhZF1aGTEE1vmQyVs2zjVN9eFAQOxiU4YC2SXr",
+	"ghePMH5g50wEv1rZwDvS/BsQvnBIBi3B5u8SdsNjNmgNyc5rNi88CFIRfEISZhAryE9F0CacC/rLjAR/",
+	"3UAgUeztkP/4b/+zGsgNdlM+mZqIjKAvKdfFPCDTzYv0GtdbA4KG0bEyEBg1TFfiISColAky4yI3TGOJ",
+	"JDhTKEnkXn9plzr0LeNGMlmgqXgs1UC4VTjz8o/GZG8stca7I8P45p0b5V2Kw7TBsTHcpRlHEBl2esRK",
+	"r1zk6GwZiCG8+xM3UwgL8RWYSg9yxY9JjJxg0Ktz21LjNtFGh65dilXDB2J1S3bHdksu7AXGo6nleujD",
+	"FRI2DGJx4Z9xfKlIW8Oq2v5C7CrAGYTHitkoPuMtmASNCRoKg1oR20Xou7sB4Re4qp4OhP1kGfaMNNk7",
+	"D9oAfqfCt8Z90k34BCLcfZ6aBbGa5CsENstsUTKGgGDfhxS36VHNB+m0QRKvpGl2YG2PyrXpXGdQORzW",
+	"9QvMHQT1jJjl8P6dHnE4adkTjQ3ReZZJZXqAbvvfk51LKcnMnhE1hs0yo4tPjFq4ZXJBXntIdr3/yFtm",
+	"1KILgVG1dS6BOD3QqB6A0a8BPV+Tge7seLzA6Dhnk3Uh0aLMr7uD3xEwyNUtaTL4h+/cEWadhjiSMmW0",
+	"ts2GxYzSBuAJmYdRz+6diPGJisgCHQ8SS8CB7xDnrmftmeLuHyCcfGgWrTAqywUqLXP+oePGVjJgyeFG",
+	"ploIBgMBTLWGsZd8do3k0OmRIJHU0fAxT1PCBTKgUjDaicjOMcqGsCKfN/qkJl3US2xSFQGe4UBLnBMe",
+	"vXMvAoe6nLpLWgoTLfhMKkvG39shbSFJym/YQCyd7KGPRS3ZfVmdwn7ciaANbcH8ImI5nFlhcAO46jX5",
+	"5FZ6D0NnfdQVjNVeKyl0GpmhB69bM8VTCzvn1EwfkKL8MtzRV076lZPeLyddpZkQzm6UpVOhita5G9GX",
+	"eXPw2nE6pwuNOjRLdFQyGpcB2CM/+UIboJHxMBD35OLtc9/UNuXXVmEkudB0zAbCISS6D4TXTQzzNeSB",
+	"zBWgK3PTQFPs6r+MMcqhmF3a543HaEpGgwwJ6DVQesMBCOrMHneAmWwqjWwWDP5+fvqDhY7z1z+QPCNG",
+	"ksfk1VPSPth7THbOlQTHCYxRlmog4Ud8Riest+P7itq/CNcWZLQlJ1Dww5CZ1IY83tsn2Xtnwuky0GMT",
+	"r89ro3imQbbw3SBIO3XxfISZuFfLqPIslTQ5h01+Ut1tlqeGZ1SZ3bFUsy50q6gAZqbsygxHsC6OfbNn",
+	"I+RA/3If/lq8JkdgnX8gnAoCJbKEggtNM3VEhrBgEDmg4iibIxDsaHL19uVfjm3tbTHFOV1YoLyU8iVV",
+	"E4bfPd5mP87WwZJXLOH00kLAl7YfXwGCEUqyCjFA98w18BBTRjxmDhHvknQJY+z+IeiMrQ0ca0D6Gmcn",
+	"/G+dszOzkrayH/7Xfx13/2/a/Xe/+/277q9/7D2Jnhx8GAx67d+yyf+TiUnnm9bmYOZVTASU2P0tY5Pb",
+	"+j0j920mJvfiMkV6/ScqtHlchbw7ApdiY6YUTTf05fF1QuRckOIT8D32yLH7xZFA8ntOU8wC8qYGrlwa",
+	"jq8tYhliUV/kyFkjYAzlCKcoK9MOR1LkeugN1kWHIL8OAs87WPEO7O5mymZRoVnT+Hqi7PFHJNfYG6aw",
+	"QmM/7l4xBwgeWCmF6zIs268FPalF9EZE6AhcFlgUzS7bHgcGRxQ2Xa5JyrVxzfhlboCpQ94zGJrsLXqN",
+	"VsjyeCMyLP4N/MTqvgssZjJDyQ5+HrReB18NWg1RGW+Lm36YEcfl+hojRh0QFnv9rPGjX5Lp1EatF/CP",
+	"+WopF9cR4oITKQOk1HcnE4rp6bq6gTTRYPlyrw4joqShhlkZFvOQA6cNvEnBfjV0FAR+RteUcXg3EN4R",
+	"hEOBvkKgSFLZ4NurBmM64+mCtBXLtXcrcik6PRKmPStMwZMDZxPzE6NicVgqbSDde3MVWrZqIyfg8wvm",
+	"g5IecFlCe7Rv3ej18Qmwl8/dZv9PEDzQpLO63FjPvwJAchF5VvqnrhifPf476K2KTSwTUc0oiN1bLIrp",
+	"fGQfjFjhWIx81i2k4rXXhhOAjUaDNl74bTuVzme+/41TRqG6kitPG5AkCFeK5YxVvOP2XPRADP+zYuP/",
+	"NET3KyV6SsEszcX1UfnunAtdsYk3FldcX3cpaghsOJ9KwcjrfDZi6nZlGNfVcgRr70oPIeIvkCU79ZTE",
+	"3e+GyilvK0e8enxN5VIszDdkJD7a/5hSKZ+txQWey61M1HufXPF/W9xmUWPjk1ms//9nSkZSFlZ6CwqZ",
+	"3ImIcgEJykUWVn3x8uK9j6pUdcegyC8Rmei2m/S+Bhrel8z+ko8N8GKdMeFSM25Z7sj5QVcqHkGdNs+B",
+	"dv+AP0G8+7AmavnChRI61bFkYeQtlH1zz8d5GpGs8OtysVPXGymYfyuLU7nE9YH7QQGv/e8eNFcKTuAh",
+	"hhprdofeeF/L+mx2djLj5PsyDtX7PVGJLQIgy6qKlZrDt642vMrOYHGs63jk7h+mpAG1GsJlsTgrluty",
+	"iYLNuy4el6ZM+UKqPXK6sl4IbYX4S/h5IEBdgIbd+H1FT6gpLVlf3d9uxNsdtiEo5kvRki/gqoXD8az5",
+	"K25uxM1BCyKW5lSLHUNmbNA6JKmMr8F6NJ9KrB59D0FnfgHdVK6t9uDzDl/KyRc0vm5VkTJY6qkwarFN",
+	"dcpLjEz7U1WD8Pv0Ja9dFkjVyFqtuHlHE6pmIoGgq+0iFC+AVSCLQVVfqtpoRTCWVkMWSXtY5l4MOxE4",
+	"G6COO5S8boxPXB+eeORqQrIbLnMXdqiNzDR0HOJQIPKeIwkrVtuBcHGF9aka0ObaaYttIQXmt2omTOT7",
+	"7ueaJRFRLEtpjOcB58vUQLihIjLKlTD2EdS8dH2WysjJzmHYPRFrxIHbB0Lx3S7mlBvy2jmX9EBgZ38f",
+	"cAsl6op7ddH4YU6Eg0UoMoS2fQwJsRManqZovarnowGM/SXCFC/CHX35EggXZXLt19DDB1jK3GJVkD3W",
+	"QDPvxPJF8s/A+A0402xIqn/9IbuJNgA/Jjg5u7bvgt/pfYXve+5YU4HoFW/LnUURUOXWZKVwbS78S59H",
+	"7EQH6hbS5jH2ofN7iDCWUrEYC/ZZHv8nrJBe6+Gn1a3e063vKnYjr1kXwpb1OiO4fe2NfSuAhT8l5TqF",
+	"TMqvbu0mYiOSqpGHsPcxy1ygvhTsviDPe12w6kxd09ikMZSixgjEk20tQE8OPiZK8a8Ci587RNHCk1XA",
+	"nCJTFDq6HzKGTpENHrzAdfLnL2pygZt5eH6GiyJL/WtNky/ZCxWvwRcP837GoyJUjhfNDTWhBiJl7+yE",
+	"xLQH3+qpwen4HIN1UjY22IBUMZIL1zsOY4ZczrXLnBox31mOTJlivSKfYkYXWOtoxAZi0Bq0SFuxWVEI",
+	"z76EZde40VDerOPrljny42o6+1ftk6u3L8kwyJgZDgTWUmFJWVAc6q2Rtk/zCgP7I4hQSBLFtIbXoHJ5",
+	"h3ANXeJcvQ4IWDokA0xlGbQg4BE8R5A5gK4YV8ZJyXwyra6pPssn+djghM9Esq6KFT6w3NLljJ2v1px7",
+	"TY6xB1tjSbcYg1kLd+T+eTZRNCnJTq3tfKhkulppxf0R1ElqU02GAX0bQtHETlhxxo4EWQEDUQyGHxcx",
+	"QjDgLKivY7+p9onULGUxtKOUKdvpkWOBFaQGwpG9MpAUiz3ivO2D/f2GLL/yFB4sASiW+LU381eppbkp",
+	"My3yGQDkbxsjhZjzVqZsSTqxHDSoRKqbycUrn8pK7H80GY6VFMa1DR7R+HoYQTHXInF3rx8dfPc4+vZJ",
+	"n4wWlgC0D/YekZ3nHFqL/LuoxjEQKfZhp4Ls9V897e10IlCKFhmDpOGInL/+ISI/nD2PyE9sdB6Rp6/O",
+	"I/Lj6dkJ5BM/e+7raTvnHUg2O5g9ZcC1hSVrR4syqQhqq8UpRATDTJi87KuAQOoYJsv1CNQjw5X8/fyH",
+	"aCBgPXbjdm4rrdE0lXOWFBnNmMgVFBzGjPmRNFPS9vQOTx9/hMMcCDumPcugPOWOpbRjDMguu2cUTTHq",
+	"i1rCorBO3IRaCkpdbz00Z0HU7YLIG6Z6xF6I+wBqrGL6NRO+BrE2UtEJ84c4ZWnikkrswDM2k2pxBIvD",
+	"SjlA3ccQ2mI/xfq6VkbESpvzKdQ0Dg9nTrnrT+xaDEg1gL44sOSwbyD1xbUbk7orwPyQcrvttW6VgRm1",
+	"ABi2TfT8ohnfLxbxhb1HYyz5rlN93cMjV81Iu8yiOXHNPb7mev/Zc70vrFK9UmU4xOc7VRwGt87CSkiV",
+	"0D2vSVdpQPny1/i4Kib+03khvwbIbesuhxNbBDV6CiNGUwzrx3sgV13oq06AVQ09yJ3GbOoIkqxctXqs",
+	"xZoxpaWgKYHaKFwTpqhmCWkDe5ddPVUssYS4E9n3B6IwgTGRlLaimRRsQabccvQF0YYuXD39POG1dXtw",
+	"EXeyLH8hTDnBqv0PWoX5ohqJPZ8w6+j22ogdwZF6p49YlHqm6Ny33SkdF3l9P7rxmGSUJ2RIZ7CI//jv",
+	"/4OMGRsSKbrxlHLh0rtjqRJXQ28hc0OMokLjSsiU6ilpe+IP2ZvRQEA43bWQc4H2TzeBc9NQrZlxorWT",
+	"qRU1DMX+qUwTjHgzJrXoCMoIYwMRTy2jT4pvuLBHUnR0rzYOsoeRKDqnaV3TIBfwx33ytxOJCbBbpwhg",
+	"LN0ROdjfd0m2wZhSBKUlXbkKX/S5uVHQT8UAt0bo8tMH5TA6Xt7YwzPBfG0m9DCq4S9TETmuotSGsvfl",
+	"m/oW5e8LmhhDomezaeZHmSbaU8IhaV9dPOuUUkmB5/SG8tQeDRnRlLo6MJB+4ve0TEyxnfTcDmCOUfiB",
+	"6i9DwcxcquthVMlkKWdzVhBs5xHm0ICgo6fQ2zaesiRPGWlrxsiw3O7vuTRs2DkKY4g9/ZSKBLVkgM0U",
+	"PTuwP4gX0srCc2jRmVEuBDOFEOfoudtJ5Boe5jPCRZzmiRWRDvr9CDPpB2LpFCLfycQnCgo6s0sNhvSe",
+	"tUzJUcpmnR5Q4x17MK71zkAEIMQ1+Wav3+v3d8iIpXKO/gF3Rjvaf4MnvnMmdD4e85jbw3DXeUi++Rki",
+	"wIuL3iF05J1/K7ffI6/BKEWLCMVlObd90H9Ua1lHgLwDR/hMFP5kaZ1fiMAHB9Xga3PGkICkfPW43Wc3",
+	"OH1NjCxOtyRHqyTRSEvZAddvScCXzRcFPZsw0y0HWG5tWifZ0lRLMmGmKiq2h1Y1HHa8EMlVzfqFnA9E",
+	"e1g8eIq/DzuR3RqKkA21rz6jhPd5imVtxrsVfPtTFLd7I1hF+LAKupwLpqB0OjBF8M76PnjkoH/QuS9o",
+	"djaAdZl85bn/6F5+mMXUynW+5J4rrIMR/YVbcheSXLCkxuy7O13y9s25fwqmeei3/Bfr1R0cfaVPN0rF",
+	"t2rTfUcFBST2tbUxnfRa2D8K4Z/qUic4co2CnCJTmE+qX6AqoIkUA+GK5kEJyrKxl8xTMP0wfsP8mMvi",
+	"O3B/J+dSKPk152lqFYaM8sQqPqjDQDcj1wzdm4BmWCwslPX9voIhh8sK3HAg2j7izbmpWZoQ8JbmqYlA",
+	"Pyhlf3dknYiIIEy4EN5B2Qm4ALRhdQsNAu5c742wqamdNJXaqmUyzvVGaeAfcLv1/pSl+ll4NLcsoVU3",
+	"kDvXrX0zT7YeuQIITSvd7/c/byj88mk3Eilp2OdVDb6k3P4TpCtXbJdjAG40U8RS+zbCc9czJ4D8mApP",
+	"BAg3kbOJEldR117pPTFLtLqut1hfhoJ8fffSwBLdI68lEL7S8uHalIoEqITvZuwsHw29Sv96Jtu3S/v6",
+	"2r/0q8V2Tf/SkHQchc4caKgIgVa+6eWKIn3/Jt2qr/mP1ohRxdRxbhnOv361SIYFJopffrUfqBuPsrlK",
+	"W4etXZpxwC+3kmVKcyYwagjag4yk7/WJA/VKPjhjhgJmr7Y86eZZRIpaDy4kOQqSI0RZt9vvKBgZXd2r",
+	"Q19hz3ZBJww6PI9dR6rqIQcDoRdxdaAzH2zixJ32i19OOqTrAuoiH0Vmx0xYzGHRwbDXi7huUKDOEJFU",
+	"ps7BbzUvP8MS7Zp0CbVbymlK0KGODsYxc7U2UBZ3PCcYOaMLDFFbHTsU67uled4BqmciVgsESSacx/GD",
+	"iLiIysDebtlJMH8IvqtLgPKpzGJBQg3tVeqj4oPaM7lhqczstrqQqDFlacaUPvL139sH/YMO4cJCVJID",
+	"kgRDJ+XnrQ+/fvj/AgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

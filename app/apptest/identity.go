@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/command"
+	"clearvest/domain/account"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
 	"clearvest/eventstore"
@@ -50,6 +51,7 @@ func NewIdentityApp(t *testing.T) *IdentityApp {
 	codec := eventstore.NewRegistry()
 	identity.RegisterEvents(codec)
 	kyc.RegisterEvents(codec)
+	account.RegisterEvents(codec) // read models that join users to their money (referrals)
 	codec.SetCipher(cipher)
 	return &IdentityApp{Pool: pool, Store: store, Codec: codec, Cipher: cipher, commands: command.NewRunner(store, codec)}
 }
@@ -61,6 +63,17 @@ func (a *IdentityApp) Do(t *testing.T, userID string, meta eventstore.Metadata, 
 	res, err := command.Execute(context.Background(), a.commands, stream, identity.New, meta, decide)
 	if err != nil {
 		t.Fatalf("command on %s: %v", userID, err)
+	}
+	a.Last = max(a.Last, res.Position)
+}
+
+// DoMoney runs one command on a user's money stream through the same command runner.
+func (a *IdentityApp) DoMoney(t *testing.T, userID string, decide func(*account.Account) error) {
+	t.Helper()
+	res, err := command.Execute(context.Background(), a.commands, eventstore.NewStreamID(account.StreamCategory, userID),
+		account.NewFor(userID), eventstore.Metadata{}, decide)
+	if err != nil {
+		t.Fatalf("command on account-%s: %v", userID, err)
 	}
 	a.Last = max(a.Last, res.Position)
 }

@@ -17,6 +17,7 @@ import (
 	"clearvest/app/kyc"
 	"clearvest/app/money"
 	"clearvest/app/plans"
+	"clearvest/app/referrals"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -36,8 +37,11 @@ type identityParts struct {
 	kyc      *kyc.Service
 	plans    *plans.Service
 	money    *money.Service
-	pool     *pgxpool.Pool
-	store    *postgres.Store
+	// referrals credits referral bonuses (serve runs it as a reactor) and answers the
+	// referrals page.
+	referrals *referrals.Reactor
+	pool      *pgxpool.Pool
+	store     *postgres.Store
 }
 
 // newIdentity wires the identity flows on an open, migrated database. clk is the application's
@@ -93,8 +97,14 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
+	referralService, err := referrals.New(referrals.Config{Bonus: cfg.ReferralBonus, PublicURL: cfg.PublicURL}, referrals.Deps{
+		Pool: pool, Store: store, Commands: commands, Sender: sender, Clock: clk, Logger: logger,
+	})
+	if err != nil {
+		return identityParts{}, err
+	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
-		money: moneyService, pool: pool, store: store}, nil
+		money: moneyService, referrals: referralService, pool: pool, store: store}, nil
 }
 
 // devDepositAddresses are used outside production when CLEARVEST_DEPOSIT_ADDRESSES is empty, so

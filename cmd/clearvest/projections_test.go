@@ -55,7 +55,7 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 		t.Fatalf("rebuild over the bad event = %v, want the event and how to skip it", err)
 	}
 	if err := runner.CatchUp(ctx); !errors.Is(err, projections.ErrParked) {
-		t.Fatalf("serving runner: %v, want users and securitylog parked", err)
+		t.Fatalf("serving runner: %v, want users, securitylog and referrals parked", err)
 	}
 
 	out, err := cli("projections", "status", "--interval", "1ms")
@@ -109,6 +109,10 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 	if out, err := cli("projections", "skip", "--position", position, "--reason", "malformed import", "--by", "bob", "securitylog"); err != nil {
 		t.Fatalf("skip with flags first: %v %q", err, out)
 	}
+	// The referrals read model reads registrations too (the referrer of each user).
+	if out, err := cli("projections", "skip", "referrals", "--position", position, "--reason", "malformed import", "--by", "bob"); err != nil {
+		t.Fatalf("skip of referrals: %v %q", err, out)
+	}
 	if err := runner.CatchUp(ctx); err != nil {
 		t.Fatalf("after skipping: %v", err)
 	}
@@ -147,6 +151,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"history":     {Version: 1, SchemaHash: "f3d8a573a82f5331"},
 		"investments": {Version: 1, SchemaHash: "94392739c3977c87"},
 		"withdrawals": {Version: 1, SchemaHash: "d5123812c0f7af2b"},
+		"referrals":   {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

@@ -28,6 +28,7 @@ import (
 	"clearvest/projections/investments"
 	"clearvest/projections/ledger"
 	"clearvest/projections/plans"
+	"clearvest/projections/referrals"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/users"
 	"clearvest/projections/wallets"
@@ -48,7 +49,7 @@ func allMigrations() []pgmigrate.Set {
 // allProjections lists every read model the runner keeps up to date. codec must be the one
 // newCodec returns: the identity read models decode personal fields.
 func allProjections(codec *eventstore.Registry) []projections.Projection {
-	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec), history.New(codec), investments.New(codec), withdrawals.New(codec)}
+	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec), history.New(codec), investments.New(codec), withdrawals.New(codec), referrals.New(codec)}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here

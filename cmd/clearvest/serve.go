@@ -134,13 +134,20 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 
+	referralBonuses, err := projections.NewReactorRunner(pool, store, ident.referrals, projections.WithLogger(logger))
+	if err != nil {
+		closeListeners()
+		return err
+	}
+
 	// Every serve process pays out due investments; a pass also runs when the development test
 	// clock moves, so moving it past an end date settles at once.
 	maturity := ident.money.MaturityJob(5 * time.Second)
+
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
-		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
+		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Referrals: ident.referrals, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		DevClock:       devClock,
 		DevClockMoved:  maturity.Wake,
 		TrustedProxies: cfg.TrustedProxies,
@@ -169,6 +176,10 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	go func() { defer close(maturityDone); maturity.Run(workers) }()
 	sessionsDone := make(chan struct{})
 	go func() { defer close(sessionsDone); _ = ident.accounts.WatchSessions(workers) }()
+	// Reactors follow the log like the projections, each with its own checkpoint and lock, and
+	// issue commands outside any read-model transaction.
+	referralsDone := make(chan struct{})
+	go func() { defer close(referralsDone); _ = referralBonuses.Run(workers) }()
 
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -207,6 +218,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-tidyDone
 	<-sweeperDone
 	<-sessionsDone
+	<-referralsDone
 	<-maturityDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil

@@ -45,6 +45,7 @@ const (
 	EnvTrustedProxies   = "CLEARVEST_TRUSTED_PROXIES"
 	EnvMetricsAddr      = "CLEARVEST_METRICS_ADDR"
 	EnvWithdrawalFee    = "CLEARVEST_WITHDRAWAL_FEE"
+	EnvReferralBonus    = "CLEARVEST_REFERRAL_BONUS"
 )
 
 // Deployment environments.
@@ -62,6 +63,10 @@ const (
 	// unset: 1% + $1.00, at most $25.00, on withdrawals of $10.00 or more. The flat part
 	// covers the network fee of an on-chain payout; the cap keeps large withdrawals modest.
 	DefaultWithdrawalFee = "percent=1,flat=1.00,min=10.00,cap=25.00"
+
+	// DefaultReferralBonus is what a referrer earns, in USD, when someone they referred has their
+	// first deposit confirmed, when CLEARVEST_REFERRAL_BONUS is unset.
+	DefaultReferralBonus = "5.00"
 
 	// SecretKeySize is the length of CLEARVEST_SECRET_KEY once decoded.
 	SecretKeySize = 32
@@ -104,6 +109,9 @@ type Config struct {
 	// WithdrawalFee is the published withdrawal fee schedule (CLEARVEST_WITHDRAWAL_FEE, or
 	// DefaultWithdrawalFee), validated at start-up.
 	WithdrawalFee fees.Schedule
+	// ReferralBonus is what a referrer earns when a user they referred has their first deposit
+	// confirmed (CLEARVEST_REFERRAL_BONUS, or DefaultReferralBonus), validated at start-up.
+	ReferralBonus money.Money
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -141,6 +149,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("blobs", c.blobLogValue()),
 		slog.Any("trusted_proxies", c.TrustedProxies),
 		slog.String("withdrawal_fee", c.WithdrawalFee.String()),
+		slog.String("referral_bonus", c.ReferralBonus.String()),
 	)
 }
 
@@ -256,7 +265,27 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.WithdrawalFee, err = ParseWithdrawalFee(get(EnvWithdrawalFee)); err != nil {
 		return Config{}, err
 	}
+	if c.ReferralBonus, err = ParseReferralBonus(get(EnvReferralBonus)); err != nil {
+		return Config{}, err
+	}
 	return c, nil
+}
+
+// ParseReferralBonus reads CLEARVEST_REFERRAL_BONUS: a positive amount of US dollars with at
+// most two decimals ("5", "5.00"). Empty means DefaultReferralBonus.
+func ParseReferralBonus(s string) (money.Money, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		s = DefaultReferralBonus
+	}
+	m, err := money.Parse(s)
+	if err == nil {
+		_, err = money.Positive(m)
+	}
+	if err != nil {
+		return money.Money{}, fmt.Errorf("%s: %q is not a positive amount of US dollars with at most two decimals, e.g. 5.00", EnvReferralBonus, s)
+	}
+	return m, nil
 }
 
 // ParseWithdrawalFee reads CLEARVEST_WITHDRAWAL_FEE: comma-separated key=value terms, each at most

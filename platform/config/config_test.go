@@ -434,3 +434,18 @@ func TestDepositAddresses(t *testing.T) {
 		t.Errorf("unset: %v %+v", err, none)
 	}
 }
+
+func TestReferralBonus(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"": "5.00", " 5 ": "5.00", "12.5": "12.50", "0.01": "0.01"} {
+		got, err := config.ParseReferralBonus(in)
+		if err != nil || got.String() != want {
+			t.Errorf("ParseReferralBonus(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"0", "-5", "5.001", "five", "$5"} {
+		if _, err := config.ParseReferralBonus(bad); err == nil || !strings.Contains(err.Error(), config.EnvReferralBonus) {
+			t.Errorf("ParseReferralBonus(%q): %v, want an error naming the variable", bad, err)
+		}
+	}
+}

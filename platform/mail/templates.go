@@ -36,6 +36,8 @@ const (
 	TemplateInvestmentApproved  = "investment_approved"
 	TemplateInvestmentRejected  = "investment_rejected"
 	TemplateInvestmentMatured   = "investment_matured"
+
+	TemplateReferralBonus = "referral_bonus" // ReferralBonusData
 )
 
 // Branding is what every message says about the operator.
@@ -112,6 +114,14 @@ type KYCRejectedData struct {
 	Link      string // the upload page
 	Documents []KYCRejectedDocument
 	Comment   string
+}
+
+// ReferralBonusData fills TemplateReferralBonus. Amount is the bonus as the user reads it
+// ("$5.00"); it names no one, as the referred user's name is theirs to share.
+type ReferralBonusData struct {
+	Name   string
+	Amount string
+	Link   string // the referrals page
 }
 
 // DepositConfirmedData fills TemplateDepositConfirmed. Received is the credited amount as the
@@ -199,6 +209,7 @@ var templateNames = []string{
 	TemplateDepositConfirmed, TemplateDepositRejected,
 	TemplateWithdrawalRequested, TemplateWithdrawalApproved, TemplateWithdrawalRejected,
 	TemplateInvestmentRequested, TemplateInvestmentApproved, TemplateInvestmentRejected, TemplateInvestmentMatured,
+	TemplateReferralBonus,
 }
 
 // Templates renders Clearvest's messages with one operator's branding. It is safe for
@@ -407,6 +418,15 @@ func checkData(name string, data any) error {
 		}
 		if d.Receives == "" || d.TxHash == "" {
 			return errors.New("an approval names what is received and the payout transaction")
+		}
+		return checkLink(d.Link)
+	case TemplateReferralBonus:
+		d, ok := data.(ReferralBonusData)
+		if !ok {
+			return wrongType(ReferralBonusData{})
+		}
+		if d.Amount == "" {
+			return errors.New("a referral bonus names the amount")
 		}
 		return checkLink(d.Link)
 	case TemplateWithdrawalRejected:

@@ -55,7 +55,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -175,6 +175,10 @@ export const api = generatedApi.enhanceEndpoints({
     },
 
     // The list is the same for everyone and changes with a release, not a session.
+    // Referrals. The bonus is credited in the background after a deposit is confirmed, so the page
+    // reads the list afresh whenever it opens.
+    getReferrals: { providesTags: ['Referrals'] },
+
     getCountries: { providesTags: ['Country'], keepUnusedDataFor: 3600 },
 
     listDevMail: { providesTags: [{ type: 'DevMail', id: 'LIST' }] },
@@ -247,6 +251,7 @@ export const {
   useGetTransactionHistoryQuery,
   useLazyGetStatementQuery,
   useGetDashboardQuery,
+  useGetReferralsQuery,
 } = api;
 export type {
   Country,
@@ -282,6 +287,8 @@ export type {
   MyKyc,
   Plan,
   PlanExample,
+  Referral,
+  Referrals,
   Role,
   SecurityLogEntry,
   Session,

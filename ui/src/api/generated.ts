@@ -302,6 +302,14 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.kycRejectRequest,
       }),
     }),
+    getReferrals: build.query<GetReferralsApiResponse, GetReferralsApiArg>({
+      query: (queryArg) => ({
+        url: `/users/referrals`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
     getInvestEligibility: build.query<
       GetInvestEligibilityApiResponse,
       GetInvestEligibilityApiArg
@@ -814,6 +822,14 @@ export type RejectKycApiArg = {
   id: string;
   kycRejectRequest: KycRejectRequest;
 };
+export type GetReferralsApiResponse =
+  /** status 200 The caller's referrals. */ Referrals;
+export type GetReferralsApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
 export type GetInvestEligibilityApiResponse =
   /** status 200 The user may invest. */ InvestEligibility;
 export type GetInvestEligibilityApiArg = {
@@ -1300,6 +1316,32 @@ export type KycRejectRequest = {
   documents: KycDocumentRejection[];
   submission?: number;
 };
+export type Referral = {
+  _id: string;
+  /** Empty once the account is closed. */
+  name: string;
+  /** The profile photo's URL, or empty. */
+  photo: string;
+  joinedAt: string;
+  /** Their first deposit was confirmed. */
+  qualified: boolean;
+  /** The account was closed; name and photo are gone. */
+  closed: boolean;
+  /** The bonus credited for this user, once it was. */
+  bonus?: string;
+};
+export type Referrals = {
+  referralCode: string;
+  /** The public register page with the code filled in. */
+  referralLink: string;
+  /** What a referral earns when their first deposit is confirmed. */
+  bonus: string;
+  totalEarned: string;
+  /** Newest first. */
+  referrals: Referral[];
+  /** "No referrals" when the list is empty. */
+  message?: string;
+};
 export type InvestEligibility = {
   eligible: true;
 };
@@ -1680,6 +1722,7 @@ export const {
   useGetKycDocumentQuery,
   useApproveKycMutation,
   useRejectKycMutation,
+  useGetReferralsQuery,
   useGetInvestEligibilityQuery,
   useListPlansQuery,
   useGetInvestmentQuoteQuery,

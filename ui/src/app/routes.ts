@@ -136,7 +136,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['account'],
     page: () => import('../features/withdrawals/WithdrawPage').then((m) => m.WithdrawPage),
   },
-  { path: '/referrals', title: 'Referrals', access: 'signedIn', menus: ['account'] },
+  {
+    path: '/referrals',
+    title: 'Referrals',
+    access: 'signedIn',
+    menus: ['account'],
+    page: () => import('../features/referrals/ReferralsPage').then((m) => m.ReferralsPage),
+  },
   {
     path: '/transaction-History',
     title: 'Transaction History',

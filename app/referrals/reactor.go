@@ -1,0 +1,186 @@
+package referrals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/app/command"
+	"clearvest/domain/account"
+	"clearvest/domain/clock"
+	"clearvest/domain/identity"
+	"clearvest/domain/money"
+	"clearvest/eventstore"
+	"clearvest/platform/mail"
+	"clearvest/projections"
+)
+
+// Name of the reactor: the key of its checkpoint (reactor_checkpoints) and lock.
+const Name = "referral_bonus"
+
+// DefaultBonus is the bonus when CLEARVEST_REFERRAL_BONUS is not set.
+var DefaultBonus = money.MustParse("5.00")
+
+// referralsPage is where the bonus e-mail points.
+const referralsPage = "/referrals"
+
+// Kicker wakes the mail sender after a commit; *mail.Sender is one.
+type Kicker interface{ Kick() }
+
+// Config is what the reactor needs from the configuration.
+type Config struct {
+	Bonus        money.Money // CLEARVEST_REFERRAL_BONUS
+	PublicURL    string
+	SupportEmail string
+}
+
+// Deps are the reactor's collaborators.
+type Deps struct {
+	Pool     *pgxpool.Pool
+	Store    eventstore.Store // to read the referred user's money stream
+	Commands *command.Runner  // must run transactions (command.WithTransactions)
+	Sender   Kicker
+	Clock    clock.Clock
+	Logger   *slog.Logger
+}
+
+// Reactor credits referral bonuses. It implements projections.Reactor; run it with a
+// projections.ReactorRunner, never inside a projection's Apply: its command commits on its own,
+// and only the aggregate's refusal of a second bonus makes a replay harmless.
+type Reactor struct {
+	cfg      Config
+	pool     *pgxpool.Pool
+	store    eventstore.Store
+	commands *command.Runner
+	sender   Kicker
+	clock    clock.Clock
+	log      *slog.Logger
+	tmpl     *mail.Templates
+}
+
+var _ projections.Reactor = (*Reactor)(nil)
+
+// New wires the reactor.
+func New(cfg Config, d Deps) (*Reactor, error) {
+	if d.Pool == nil || d.Store == nil || d.Commands == nil {
+		return nil, errors.New("referrals: New needs a pool, the event store and a command runner")
+	}
+	if _, err := money.Positive(cfg.Bonus); err != nil {
+		return nil, fmt.Errorf("referrals: the bonus must be positive: %w", err)
+	}
+	if d.Clock == nil {
+		d.Clock = clock.System()
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	tmpl, err := mail.NewTemplates(mail.Branding{PublicURL: cfg.PublicURL, SupportEmail: cfg.SupportEmail})
+	if err != nil {
+		return nil, err
+	}
+	return &Reactor{cfg: cfg, pool: d.Pool, store: d.Store, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl}, nil
+}
+
+// Name implements projections.Reactor.
+func (*Reactor) Name() string { return Name }
+
+// Bonus is the amount a qualifying referral earns.
+func (r *Reactor) Bonus() money.Money { return r.cfg.Bonus }
+
+// React implements projections.Reactor: a confirmed deposit may earn the depositor's referrer
+// their bonus.
+func (r *Reactor) React(ctx context.Context, e eventstore.Envelope) error {
+	if e.Type != account.TypeDepositConfirmed || e.StreamID.Category() != account.StreamCategory {
+		return nil
+	}
+	f, referrer, err := r.facts(ctx, e)
+	if err != nil {
+		return err
+	}
+	switch out := Decide(f); out {
+	case Credit:
+		return r.credit(ctx, e, f, referrer)
+	case ReferrerClosed, SelfReferral:
+		r.log.Info("referral bonus not credited", "referred_user", f.ReferredUserID, "referrer", f.ReferrerID, "reason", string(out), "event_id", e.ID)
+	}
+	return nil
+}
+
+// facts gathers what Decide needs: who referred the depositor, whether that account is still
+// open, and how many of the depositor's deposits were confirmed before this event.
+func (r *Reactor) facts(ctx context.Context, e eventstore.Envelope) (Facts, *identity.User, error) {
+	f := Facts{ReferredUserID: e.StreamID.ID()}
+	referred, err := command.Load(ctx, r.commands, eventstore.NewStreamID(identity.StreamCategory, f.ReferredUserID), identity.New)
+	if err != nil {
+		return f, nil, err
+	}
+	if f.ReferrerID = referred.ReferredBy(); f.ReferrerID == "" {
+		return f, nil, nil
+	}
+	// Versions before this event's, in stream order: "first" is decided by the stream, not by
+	// the order the reactor happens to see events in.
+	var earlier []eventstore.Envelope
+	if e.Version > 1 {
+		if earlier, err = r.store.ReadStream(ctx, e.StreamID, 1, int(e.Version-1)); err != nil {
+			return f, nil, err
+		}
+	}
+	types := make([]string, 0, len(earlier))
+	for _, x := range earlier {
+		if x.Version < e.Version {
+			types = append(types, x.Type)
+		}
+	}
+	f.EarlierConfirmed = countConfirmed(types)
+	referrer, err := command.Load(ctx, r.commands, eventstore.NewStreamID(identity.StreamCategory, f.ReferrerID), identity.New)
+	if err != nil {
+		return f, nil, err
+	}
+	f.ReferrerOpen = referrer.Registered() && referrer.Status() != identity.StatusClosed
+	return f, referrer, nil
+}
+
+// credit runs the one command: the bonus on the referrer's account and their e-mail, in one
+// transaction. The command carries the deposit confirmation's id as its causation. A bonus
+// already credited for this referred user (a replay after a crash, another process, a second
+// reactor) is the aggregate's Conflict, and means the work is done.
+func (r *Reactor) credit(ctx context.Context, e eventstore.Envelope, f Facts, referrer *identity.User) error {
+	stream := eventstore.NewStreamID(account.StreamCategory, f.ReferrerID)
+	meta := eventstore.Metadata{CausationID: e.ID.String(), CorrelationID: e.Metadata.CorrelationID, ActorRole: "system"}
+	if meta.CorrelationID == "" {
+		meta.CorrelationID = e.ID.String()
+	}
+	_, err := command.Update(ctx, r.commands, stream, account.NewFor(f.ReferrerID), meta,
+		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+			if err := acc.CreditReferralBonus(f.ReferredUserID, r.cfg.Bonus, r.clock.Now()); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: acc}); err != nil {
+				return err
+			}
+			subject, text, html, err := r.tmpl.Render(mail.TemplateReferralBonus, mail.ReferralBonusData{
+				Name: referrer.Profile().Name, Amount: r.cfg.Bonus.Dollars(), Link: r.cfg.PublicURL + referralsPage})
+			if err != nil {
+				return err
+			}
+			// Once per referred user, as the bonus is.
+			dedupe := "referral/" + f.ReferrerID + "/" + f.ReferredUserID
+			return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: referrer.Email(), Subject: subject, Text: text, HTML: html}, false)
+		})
+	if errors.Is(err, account.ErrReferralCredited) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	r.log.Info("referral bonus credited", "referrer", f.ReferrerID, "referred_user", f.ReferredUserID, "amount", r.cfg.Bonus.String(), "cause", e.ID)
+	if r.sender != nil {
+		r.sender.Kick()
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/eventstore"
+	"clearvest/eventstore/postgres"
+)
+
+// reactorLockNamespace is the first key of the per-reactor advisory locks; a reactor and a
+// projection of the same name never share a lock.
+const reactorLockNamespace = 0x43565245 // "CVRE"
+
+// Reactor turns events into commands (a process manager). It follows the event log like a
+// projection does, but its effects are commands, which commit in transactions of their own: they
+// cannot commit with its checkpoint. React must therefore be idempotent by the event it is given
+// (a command carrying the event's id as its causation, refused when its effect is already there),
+// because after a crash between a command and the checkpoint the event is given again.
+type Reactor interface {
+	// Name is stable and short ([a-z][a-z0-9_]*): the key of its checkpoint and lock.
+	Name() string
+	// React handles one event, issuing whatever commands it causes. Events it does not care about
+	// are ignored. An error stops the batch: the checkpoint stays before the event, which is given
+	// again after a backoff, so React must not fail for an event it can never handle (it logs and
+	// returns nil instead).
+	React(ctx context.Context, e eventstore.Envelope) error
+}
+
+// ReactorRunner keeps one reactor up to date with the log. Every serve process runs it; an
+// advisory lock per reactor lets one process react at a time while the others skip.
+type ReactorRunner struct {
+	pool       *pgxpool.Pool
+	appended   *postgres.Signal
+	reactor    Reactor
+	logger     *slog.Logger
+	batchSize  int
+	idlePoll   time.Duration
+	retryDelay time.Duration
+
+	// afterReact lets tests act between an event's commands and the checkpoint's commit.
+	afterReact func(e eventstore.Envelope) error
+}
+
+// NewReactorRunner returns a runner for reactor on the store's database. Options WithBatchSize,
+// WithLogger, WithIdlePoll and WithRetryDelay apply as they do to the projection runner.
+func NewReactorRunner(pool *pgxpool.Pool, store *postgres.Store, reactor Reactor, opts ...Option) (*ReactorRunner, error) {
+	if !validName.MatchString(reactor.Name()) {
+		return nil, fmt.Errorf("projections: invalid reactor name %q", reactor.Name())
+	}
+	// The options are the projection runner's; read back the ones a reactor uses.
+	cfg := &Runner{logger: slog.Default(), batchSize: 100, idlePoll: time.Second, retryDelay: 100 * time.Millisecond}
+	for _, o := range opts {
+		o(cfg)
+	}
+	return &ReactorRunner{pool: pool, appended: store.Signal(), reactor: reactor, logger: cfg.logger,
+		batchSize: cfg.batchSize, idlePoll: cfg.idlePoll, retryDelay: cfg.retryDelay}, nil
+}
+
+// SetAfterReact installs a hook run after each event's React, before the batch's checkpoint
+// commits; an error it returns aborts the batch as a crash would. For tests.
+func (r *ReactorRunner) SetAfterReact(f func(e eventstore.Envelope) error) { r.afterReact = f }
+
+// Run reacts to new events until ctx is done, waking on appends and polling as a fallback.
+// Failures are logged and retried with backoff (doubling up to 10 s), so the process goes on.
+func (r *ReactorRunner) Run(ctx context.Context) error {
+	delay := r.retryDelay
+	idle := time.NewTimer(r.idlePoll)
+	defer idle.Stop()
+	for ctx.Err() == nil {
+		appended := r.appended.Wait()
+		n, err := r.step(ctx, false)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			r.logger.Error("reactor batch failed; retrying", "reactor", r.reactor.Name(), "err", err, "backoff", delay)
+			select {
+			case <-ctx.Done():
+			case <-time.After(delay):
+			}
+			delay = min(delay*2, maxRetryDelay)
+			continue
+		}
+		delay = r.retryDelay
+		if n == r.batchSize {
+			continue
+		}
+		idle.Reset(r.idlePoll)
+		select {
+		case <-ctx.Done():
+		case <-appended:
+		case <-idle.C:
+		}
+	}
+	return ctx.Err()
+}
+
+// Step reacts to at most one batch, waiting for the reactor's lock if another process holds it,
+// and returns how many events it passed (0 when caught up).
+func (r *ReactorRunner) Step(ctx context.Context) (int, error) { return r.step(ctx, true) }
+
+// CatchUp steps until the reactor has passed every event visible now.
+func (r *ReactorRunner) CatchUp(ctx context.Context) error {
+	for {
+		n, err := r.step(ctx, true)
+		if err != nil || n < r.batchSize {
+			return err
+		}
+	}
+}
+
+// step holds the reactor's lock for one batch: it reads the checkpoint and the events after it,
+// reacts to each in turn (their commands commit on their own connections), and moves the
+// checkpoint past the batch. If anything fails the checkpoint stays where it was and the whole
+// batch is given again; the commands that did commit are refused by their aggregates the second
+// time, so nothing happens twice.
+func (r *ReactorRunner) step(ctx context.Context, wait bool) (int, error) {
+	name := r.reactor.Name()
+	passed := 0
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if wait {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, reactorLockNamespace, name); err != nil {
+				return err
+			}
+		} else {
+			var ok bool
+			if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1, hashtext($2))`, reactorLockNamespace, name).Scan(&ok); err != nil || !ok {
+				return err // another process is reacting; it will pass these events
+			}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO reactor_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, name); err != nil {
+			return fmt.Errorf("projections: checkpoint of reactor %s: %w", name, err)
+		}
+		var position int64
+		if err := tx.QueryRow(ctx, `SELECT position FROM reactor_checkpoints WHERE name = $1`, name).Scan(&position); err != nil {
+			return fmt.Errorf("projections: checkpoint of reactor %s: %w", name, err)
+		}
+		events, err := postgres.ReadAll(ctx, tx, position, r.batchSize)
+		if err != nil || len(events) == 0 {
+			return err
+		}
+		for _, e := range events {
+			if err := r.react(ctx, e); err != nil {
+				return fmt.Errorf("projections: reactor %s at position %d (event %s, %s in %s): %w", name, e.Position, e.ID, e.Type, e.StreamID, err)
+			}
+			if r.afterReact != nil {
+				if err := r.afterReact(e); err != nil {
+					return err
+				}
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE reactor_checkpoints SET position = $2, updated_at = now() WHERE name = $1`,
+			name, events[len(events)-1].Position); err != nil {
+			return fmt.Errorf("projections: save checkpoint of reactor %s: %w", name, err)
+		}
+		passed = len(events)
+		return nil
+	})
+	return passed, err
+}
+
+func (r *ReactorRunner) react(ctx context.Context, e eventstore.Envelope) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("panic: %v", v)
+		}
+	}()
+	return r.reactor.React(ctx, e)
+}
+
+// ReactorPosition reads the reactor's checkpoint (0 before its first batch).
+func ReactorPosition(ctx context.Context, pool *pgxpool.Pool, name string) (int64, error) {
+	var pos int64
+	err := pool.QueryRow(ctx, `SELECT position FROM reactor_checkpoints WHERE name = $1`, name).Scan(&pos)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	return pos, err
+}
