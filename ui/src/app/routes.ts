@@ -139,6 +139,7 @@ export const pages: readonly PageRoute[] = [
   {
     path: '/referrals',
     title: 'Referrals',
+    label: 'Referral Program',
     access: 'signedIn',
     menus: ['account'],
     page: () => import('../features/referrals/ReferralsPage').then((m) => m.ReferralsPage),
@@ -146,6 +147,7 @@ export const pages: readonly PageRoute[] = [
   {
     path: '/transaction-History',
     title: 'Transaction History',
+    label: 'Transactions',
     access: 'signedIn',
     menus: ['account'],
     page: () => import('../features/history/HistoryPage').then((m) => m.HistoryPage),
