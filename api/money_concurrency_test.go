@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -20,7 +21,7 @@ import (
 
 // moneyRequest is one money command of the mixed workload, with the key it is sent under.
 type moneyRequest struct {
-	kind   string // create, confirm or reject
+	kind   string // create, confirm, reject (deposits); withdraw, wapprove, wreject (withdrawals)
 	user   int    // index of the investor (create) or of the deposit's owner (decisions)
 	token  string
 	method string
@@ -28,6 +29,9 @@ type moneyRequest struct {
 	body   map[string]string
 	key    string
 }
+
+// withdrawalIDOf is the withdrawal id at the end of a decision's path.
+func withdrawalIDOf(path string) string { return path[strings.LastIndexByte(path, '/')+1:] }
 
 // sendKeyed sends r with its Idempotency-Key over a shared client (safe for goroutines, unlike
 // the test client, which tracks one caller's position).
@@ -53,11 +57,13 @@ func sendKeyed(t *testing.T, a *app, hc *http.Client, r moneyRequest) response {
 
 // TestConcurrentMoneyCommandsKeepTheBooks sends 1,000 money commands at once over HTTP, from 50
 // investors and two staff members: deposit requests, confirmations and rejections of random
-// pending deposits (two staff members sometimes decide the same one), a fifth of them sent
-// again with the same Idempotency-Key (at the same moment, or after the first answer). Then
-// nothing went missing or doubled: every accepted command left exactly one event and every
-// replay none, each replay that was answered got the first answer, the books balance, and each
-// investor's figures equal a fresh replay of their stream and the sum of what was confirmed.
+// pending deposits, withdrawal requests (some refused for want of balance) and approvals and
+// rejections of random pending withdrawals (two staff members sometimes decide the same one),
+// a fifth of them sent again with the same Idempotency-Key (at the same moment, or after the
+// first answer). Then nothing went missing or doubled: every accepted command left exactly one
+// event and every replay none, each replay that was answered got the first answer, the books
+// balance, and each investor's figures equal a fresh replay of their stream and what was
+// confirmed less what they asked to withdraw and was not refused.
 func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 	t.Parallel()
 	const investors, commands, workers = 50, 1000, 16
@@ -96,8 +102,12 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 		owner     = map[string]int{}
 		accepted  = map[string]int{} // kind → commands answered 200 (first answers only)
 		confirmed = make([]money.Money, investors)
-		decided   = map[string]string{} // transaction id → the decision that won
+		decided   = map[string]string{} // transaction or withdrawal id → the decision that won
 		replays   int
+		refused   int                // withdrawals refused for want of balance (422)
+		waiting   []withdrawalJSON   // withdrawals requested, maybe not decided yet
+		wOwner    = map[string]int{} // withdrawal id → investor
+		withdrawn = make([]money.Money, investors)
 	)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var rngMu sync.Mutex
@@ -107,29 +117,49 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 		return rng.IntN(n)
 	}
 
-	// next builds the i-th command: a deposit request when nothing waits for a decision (or
-	// six times in ten), otherwise a staff decision on a random pending deposit.
+	// next builds the i-th command: a deposit request, a withdrawal request, or a staff
+	// decision on a random pending deposit or withdrawal (a request when none is pending).
 	next := func(i int) moneyRequest {
+		key := fmt.Sprintf("cmd-%d", i)
 		mu.Lock()
-		n := len(pending)
+		nd, nw := len(pending), len(waiting)
 		mu.Unlock()
-		if n == 0 || pick(10) < 6 {
+		switch roll := pick(10); {
+		case roll < 2 && nw > 0:
+			mu.Lock()
+			w := waiting[pick(len(waiting))]
+			u := wOwner[w.ID]
+			mu.Unlock()
+			s := staff[pick(len(staff))]
+			if pick(3) == 0 {
+				return moneyRequest{kind: "wreject", user: u, token: s, method: http.MethodPut, path: "/api/withDraw/reject/" + w.ID,
+					body: map[string]string{"reason": "Address under review"}, key: key}
+			}
+			return moneyRequest{kind: "wapprove", user: u, token: s, method: http.MethodPut, path: "/api/withDraw/approve/" + w.ID,
+				body: map[string]string{"txHash": "0xpaid-" + w.ID}, key: key}
+		case roll < 4:
+			u := pick(investors)
+			return moneyRequest{kind: "withdraw", user: u, token: tokens[u], method: http.MethodPost, path: "/api/withDraw/create",
+				body: map[string]string{"amount": fmt.Sprintf("%d.%02d", 10+pick(200), pick(100)), "walletAddress": testTRONAddress, "network": "TRC20"},
+				key:  key}
+		case roll < 7 && nd > 0:
+			mu.Lock()
+			d := pending[pick(len(pending))]
+			u := owner[d.TransactionID]
+			mu.Unlock()
+			s := staff[pick(len(staff))]
+			if pick(4) == 0 {
+				return moneyRequest{kind: "reject", user: u, token: s, method: http.MethodPatch, path: "/api/payments/rejectPayment",
+					body: map[string]string{"transactionId": d.TransactionID, "notes": "Nothing arrived"}, key: key}
+			}
+			return moneyRequest{kind: "confirm", user: u, token: s, method: http.MethodPatch, path: "/api/payments/confirmPayment",
+				body: map[string]string{"transactionId": d.TransactionID, "amount": d.Amount}, key: key}
+		default:
 			u := pick(investors)
 			return moneyRequest{kind: "create", user: u, token: tokens[u], method: http.MethodPost, path: "/api/payments/create",
 				body: map[string]string{"amount": fmt.Sprintf("%d.%02d", 1+pick(500), pick(100)), "asset": "USDT", "network": "TRC20"},
-				key:  fmt.Sprintf("cmd-%d", i)}
+				key:  key}
 		}
-		mu.Lock()
-		d := pending[pick(len(pending))]
-		u := owner[d.TransactionID]
-		mu.Unlock()
-		s := staff[pick(len(staff))]
-		if pick(4) == 0 {
-			return moneyRequest{kind: "reject", user: u, token: s, method: http.MethodPatch, path: "/api/payments/rejectPayment",
-				body: map[string]string{"transactionId": d.TransactionID, "notes": "Nothing arrived"}, key: fmt.Sprintf("cmd-%d", i)}
-		}
-		return moneyRequest{kind: "confirm", user: u, token: s, method: http.MethodPatch, path: "/api/payments/confirmPayment",
-			body: map[string]string{"transactionId": d.TransactionID, "amount": d.Amount}, key: fmt.Sprintf("cmd-%d", i)}
 	}
 
 	// record counts a first answer; a decision that lost to another is a 409 and counts nothing.
@@ -139,7 +169,10 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 		switch {
 		case res.status == http.StatusOK:
 			accepted[r.kind]++
-		case res.status == http.StatusConflict && r.kind != "create":
+		case res.status == http.StatusConflict && r.kind != "create" && r.kind != "withdraw":
+			return
+		case res.status == http.StatusUnprocessableEntity && r.kind == "withdraw" && bytes.Contains(res.body, []byte("Insufficient balance")):
+			refused++
 			return
 		default:
 			t.Errorf("%s %s: status %d: %s", r.method, r.path, res.status, res.body)
@@ -154,6 +187,30 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 			}
 			pending = append(pending, d)
 			owner[d.TransactionID] = r.user
+		case "withdraw":
+			var w withdrawalJSON
+			if err := json.Unmarshal(res.body, &w); err != nil || w.ID == "" {
+				t.Errorf("withdraw: %s", res.body)
+				return
+			}
+			waiting = append(waiting, w)
+			wOwner[w.ID] = r.user
+			withdrawn[r.user] = withdrawn[r.user].Add(money.MustParse(w.Amount))
+		case "wapprove", "wreject":
+			id := withdrawalIDOf(r.path)
+			if prev, ok := decided[id]; ok {
+				t.Errorf("withdrawal %s decided twice: %s, then %s", id, prev, r.kind)
+			}
+			decided[id] = r.kind
+			for j, w := range waiting {
+				if w.ID == id {
+					if r.kind == "wreject" {
+						withdrawn[r.user] = withdrawn[r.user].Sub(money.MustParse(w.Amount))
+					}
+					waiting = append(waiting[:j], waiting[j+1:]...)
+					break
+				}
+			}
 		default:
 			id := r.body["transactionId"]
 			if prev, ok := decided[id]; ok {
@@ -240,8 +297,10 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	t.Logf("accepted %v, %d replays, %d deposits still pending", accepted, replays, len(pending))
-	if accepted["confirm"] == 0 || accepted["reject"] == 0 || replays == 0 {
+	t.Logf("accepted %v, %d replays, %d withdrawals refused for want of balance, %d deposits and %d withdrawals still pending",
+		accepted, replays, refused, len(pending), len(waiting))
+	if accepted["confirm"] == 0 || accepted["reject"] == 0 || accepted["withdraw"] == 0 || accepted["wapprove"] == 0 ||
+		accepted["wreject"] == 0 || replays == 0 {
 		t.Fatalf("the workload did not mix: accepted %v, %d replays", accepted, replays)
 	}
 
@@ -263,7 +322,8 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int{"account.deposit_requested": accepted["create"], "account.deposit_confirmed": accepted["confirm"],
-		"account.deposit_rejected": accepted["reject"]}
+		"account.deposit_rejected": accepted["reject"], "account.withdrawal_requested": accepted["withdraw"],
+		"account.withdrawal_approved": accepted["wapprove"], "account.withdrawal_rejected": accepted["wreject"]}
 	for typ, n := range want {
 		if types[typ] != n {
 			t.Errorf("%d %s events, want %d (one per accepted command)", types[typ], typ, n)
@@ -309,8 +369,9 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 		if want := acc.Balances(); !got.Equal(want) {
 			t.Errorf("investor %d: figures %+v, replay %+v", i, got, want)
 		}
-		if got.Available.String() != confirmed[i].String() {
-			t.Errorf("investor %d: available %s, confirmed deposits add up to %s", i, got.Available, confirmed[i])
+		if want := confirmed[i].Sub(withdrawn[i]); got.Available.String() != want.String() {
+			t.Errorf("investor %d: available %s, want %s (confirmed %s less withdrawals asked for and not refused %s)",
+				i, got.Available, want, confirmed[i], withdrawn[i])
 		}
 	}
 }
