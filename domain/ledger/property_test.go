@@ -231,7 +231,7 @@ func (s *sim) known(id string) bool {
 // which.
 func (s *sim) command() (name string, decision bool, target string, err error) {
 	a, now := s.acc, s.now
-	switch op := s.pick(19); op {
+	switch op := s.pick(20); op {
 	case 0, 1:
 		id := s.id("d", s.deposits)
 		amt := s.amount(s.cents(10_000))
@@ -288,11 +288,11 @@ func (s *sim) command() (name string, decision bool, target string, err error) {
 		id := s.target(s.withdraws)
 		w, _ := a.Withdrawal(id)
 		return "waive fee", false, "", a.WaiveFee(id, s.amount(w.Fee.Sub(w.FeeWaived)), "sorry", s.staff(), now)
-	case 17:
+	case 17, 19:
 		ins := []account.Instruction{account.InstructionPayOut, account.InstructionReinvest, account.InstructionReinvest, account.InstructionReinvest, "hold"}[s.pick(5)]
 		return "set instruction", false, "", a.SetMaturityInstruction(s.target(s.invests), ins, now)
 	case 18:
-		if s.pick(4) == 0 {
+		if s.pick(3) == 0 {
 			return "redeem early", false, "", a.RedeemEarly(s.target(s.invests), now)
 		}
 		s.now = s.now.Add(time.Duration(s.pick(40*24)) * time.Hour)
