@@ -6,36 +6,21 @@
 // server has example addresses when CLEARVEST_DEPOSIT_ADDRESSES is empty.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, linkIn, login, MAIL_DIR, mailMark, register, toast, uniqueEmail, waitForMail } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 describe(`deposits against ${BASE_URL}`, () => {
-  let browser;
-
-  before(async () => {
-    assert.ok(MAIL_DIR, "Set E2E_MAIL_DIR to the server's file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).");
-    try {
-      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
-    } catch (error) {
-      const reason = error.cause?.code ?? error.message;
-      throw new Error(`No server answers at ${BASE_URL} (${reason}). Start it, or set E2E_BASE_URL.`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const suite = withSuiteBrowser();
 
   it('records a deposit, staff confirm it with a note, and the dashboard shows the credit', async () => {
     const admin = adminCredentials();
     const email = uniqueEmail('deposit');
     const txHash = `0x${randomBytes(32).toString('hex')}`;
-    const investor = await flows.freshBrowser(browser);
-    const staff = await flows.freshBrowser(browser);
+    const investor = await flows.freshBrowser(suite.browser);
+    const staff = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
       let mark = await mailMark();

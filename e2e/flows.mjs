@@ -8,7 +8,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { axeSource, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { after, before } from 'node:test';
+
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
 
 export const MAIL_TIMEOUT_MS = 20_000;
 export const PASSWORD = 'Harbour-Lantern-42';
@@ -135,6 +137,27 @@ export function codeIn(mail) {
 // A fresh browser profile: no cookies, so no session and no trusted-device cookie. The pages
 // run under the server's real Content-Security-Policy; axe is added as an init script, which the
 // browser runs outside the page's CSP, so the policy need not be bypassed to audit the page.
+// withSuiteBrowser, called in a describe, checks before its tests that the mailbox is set and the
+// server answers (saying how to fix either), and launches one Chromium for them, closed after.
+// The browser is suite.browser once the tests run.
+export function withSuiteBrowser() {
+  const suite = { browser: undefined };
+  before(async () => {
+    assert.ok(MAIL_DIR, "Set E2E_MAIL_DIR to the server's file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).");
+    try {
+      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
+    } catch (error) {
+      const reason = error.cause?.code ?? error.message;
+      throw new Error(`No server answers at ${BASE_URL} (${reason}). Start it, or set E2E_BASE_URL.`);
+    }
+    suite.browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
+  });
+  after(async () => {
+    await suite.browser?.close();
+  });
+  return suite;
+}
+
 export async function freshBrowser(browser, contextOptions = {}) {
   const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
   await context.addInitScript({ content: axeSource });

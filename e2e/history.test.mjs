@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, linkIn, login, MAIL_DIR, mailMark, register, uniqueEmail, waitForMail } from './flows.mjs';
+import { adminCredentials, api, button, expectAccessible, heading, linkIn, login, mailMark, register, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 // A deposit through the API (the deposit page has its own test).
 async function deposit(page, amount) {
@@ -30,28 +30,13 @@ async function confirm(page, transactionId, amount) {
 }
 
 describe(`money history against ${BASE_URL}`, () => {
-  let browser;
-
-  before(async () => {
-    assert.ok(MAIL_DIR, "Set E2E_MAIL_DIR to the server's file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).");
-    try {
-      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
-    } catch (error) {
-      const reason = error.cause?.code ?? error.message;
-      throw new Error(`No server answers at ${BASE_URL} (${reason}). Start it, or set E2E_BASE_URL.`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const suite = withSuiteBrowser();
 
   it('shows the history, its details, a CSV statement, and a dashboard that updates live', async () => {
     const admin = adminCredentials();
     const email = uniqueEmail('history');
-    const investor = await flows.freshBrowser(browser, { acceptDownloads: true });
-    const staff = await flows.freshBrowser(browser);
+    const investor = await flows.freshBrowser(suite.browser, { acceptDownloads: true });
+    const staff = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
       const mark = await mailMark();

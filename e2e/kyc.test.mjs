@@ -6,11 +6,11 @@
 // The documents are made by the test: a JPEG drawn on a canvas by the browser itself and a
 // one-page PDF written here, so the server's content detection sees real files.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, linkIn, login, MAIL_DIR, mailMark, register, toast, uniqueEmail, waitForMail } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 // A phone-sized screen for the investor, a desktop one for the reviewer.
 const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };
@@ -102,24 +102,9 @@ async function assertQuarterTurnFits(viewer, what) {
 }
 
 describe(`identity check against ${BASE_URL}`, () => {
-  let browser;
+  const suite = withSuiteBrowser();
 
-  before(async () => {
-    assert.ok(MAIL_DIR, "Set E2E_MAIL_DIR to the server's file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).");
-    try {
-      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
-    } catch (error) {
-      const reason = error.cause?.code ?? error.message;
-      throw new Error(`No server answers at ${BASE_URL} (${reason}). Start it, or set E2E_BASE_URL.`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
-
-  const openSession = (contextOptions) => flows.freshBrowser(browser, contextOptions);
+  const openSession = (contextOptions) => flows.freshBrowser(suite.browser, contextOptions);
 
   async function uploadPage(page) {
     await page.goto(url('/upload-kyc'));

@@ -14,11 +14,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, linkIn, login, MAIL_DIR, mailMark, PASSWORD, register, toast, uniqueEmail, waitForMail } from './flows.mjs';
+import { adminCredentials, api, button, expectAccessible, heading, linkIn, login, mailMark, PASSWORD, register, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
@@ -44,30 +44,15 @@ async function uploadIdentity(page) {
 }
 
 describe(`the money story against ${BASE_URL}`, () => {
-  let browser;
-
-  before(async () => {
-    assert.ok(MAIL_DIR, "Set E2E_MAIL_DIR to the server's file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).");
-    try {
-      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
-    } catch (error) {
-      const reason = error.cause?.code ?? error.message;
-      throw new Error(`No server answers at ${BASE_URL} (${reason}). Start it, or set E2E_BASE_URL.`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const suite = withSuiteBrowser();
 
   it('deposit, confirm, invest, approve, mature, withdraw with a fee, approve: every step in the history and the statement', async () => {
     const admin = adminCredentials();
     const email = uniqueEmail('story');
     const txHash = `0x${randomBytes(32).toString('hex')}`;
     const payoutHash = `0x${randomBytes(32).toString('hex')}`;
-    const investor = await flows.freshBrowser(browser, { acceptDownloads: true });
-    const staff = await flows.freshBrowser(browser);
+    const investor = await flows.freshBrowser(suite.browser, { acceptDownloads: true });
+    const staff = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
       let mark = await mailMark();

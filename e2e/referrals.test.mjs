@@ -3,11 +3,11 @@
 // referrer's page shows the friend qualified while their dashboard shows the bonus. Same
 // environment as deposits.test.mjs; the server runs with the default bonus ($5.00).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, linkIn, login, MAIL_DIR, mailMark, register, toast, uniqueEmail, waitForMail } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 // The bonus is credited by a background reactor: pages are read again until it shows, at most
 // this long.
@@ -27,30 +27,15 @@ async function untilShown(page, path, locator) {
 }
 
 describe(`referrals against ${BASE_URL}`, () => {
-  let browser;
-
-  before(async () => {
-    assert.ok(MAIL_DIR, "Set E2E_MAIL_DIR to the server's file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).");
-    try {
-      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
-    } catch (error) {
-      const reason = error.cause?.code ?? error.message;
-      throw new Error(`No server answers at ${BASE_URL} (${reason}). Start it, or set E2E_BASE_URL.`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const suite = withSuiteBrowser();
 
   it('a friend registers through the referral link, their first deposit is confirmed, and the referrer earns $5.00', async () => {
     const admin = adminCredentials();
     const referrerEmail = uniqueEmail('referrer');
     const friendEmail = uniqueEmail('friend');
-    const referrer = await flows.freshBrowser(browser, { viewport: { width: 375, height: 740 } });
-    const friend = await flows.freshBrowser(browser);
-    const staff = await flows.freshBrowser(browser);
+    const referrer = await flows.freshBrowser(suite.browser, { viewport: { width: 375, height: 740 } });
+    const friend = await flows.freshBrowser(suite.browser);
+    const staff = await flows.freshBrowser(suite.browser);
     try {
       // The referrer signs up and finds their code and link.
       let mark = await mailMark();

@@ -6,40 +6,25 @@
 // default schedule (CLEARVEST_WITHDRAWAL_FEE unset): 1% + $1.00.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, linkIn, login, MAIL_DIR, mailMark, register, toast, uniqueEmail, waitForMail } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 // A published example TRON address (the development deposit address's network), never to be paid.
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true };
 
 describe(`withdrawals against ${BASE_URL}`, () => {
-  let browser;
-
-  before(async () => {
-    assert.ok(MAIL_DIR, "Set E2E_MAIL_DIR to the server's file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).");
-    try {
-      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
-    } catch (error) {
-      const reason = error.cause?.code ?? error.message;
-      throw new Error(`No server answers at ${BASE_URL} (${reason}). Start it, or set E2E_BASE_URL.`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const suite = withSuiteBrowser();
 
   it('withdraws from a confirmed deposit, staff approve with the payout hash, and the balance drops exactly', async () => {
     const admin = adminCredentials();
     const email = uniqueEmail('withdraw');
     const payoutHash = `0x${randomBytes(32).toString('hex')}`;
-    const investor = await flows.freshBrowser(browser, PHONE);
-    const staff = await flows.freshBrowser(browser);
+    const investor = await flows.freshBrowser(suite.browser, PHONE);
+    const staff = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
       let mark = await mailMark();
