@@ -1,10 +1,10 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useApproveWithdrawalMutation, useGetWithdrawalQuery, useRejectWithdrawalMutation, type Withdrawal } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
-import { Dialog } from '../../components/Dialog';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
+import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
 import { isStaff, useCurrentUser } from '../auth/session';
@@ -76,141 +76,52 @@ function WithdrawalFacts({ w }: { w: Withdrawal }) {
 }
 
 // One required text the staff member types in a decision dialog, with its error under it.
-function DialogField({ id, label, error, children }: { id: string; label: string; error: string; children: ReactNode }) {
-  return (
-    <div className="field" data-invalid={error ? true : undefined}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      {children}
-      {error ? (
-        <p id={`${id}-error`} className="field__error">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 function ApproveDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
   const run = useRunMutation();
-  const formId = useId();
   const [approve, { isLoading }] = useApproveWithdrawalMutation();
-  const [txHash, setTxHash] = useState('');
-  const [error, setError] = useState('');
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (isLoading) return;
-    if (!txHash.trim()) {
-      setError('Please enter the payout transaction hash');
-      return;
-    }
-    const outcome = await run(approve({ id: w._id, approveWithdrawalRequest: { txHash: txHash.trim() } }), {
-      fallback: 'Failed to approve withdrawal.',
-      success: 'Withdrawal approved!',
-    });
-    if (outcome.ok) onClose();
-    else if (outcome.error.field === 'txHash') setError(outcome.message);
-  };
   return (
-    <Dialog
+    <TextDecisionDialog
       title="Approve withdrawal"
-      onClose={onClose}
-      actions={
-        <>
-          <button type="submit" form={formId} className="button" aria-disabled={isLoading || undefined}>
-            {isLoading ? 'Approving…' : 'Approve'}
-          </button>
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </>
-      }
-    >
-      <form id={formId} className="form" onSubmit={(e) => void submit(e)} noValidate>
+      intro={
         <p>
           Send <Amount amount={w.receives} /> in {payoutLabel(w.network)} to <code className="break-anywhere">{w.walletAddress}</code> first, then
           record the transaction.
         </p>
-        <DialogField id={`${formId}-tx`} label="Payout transaction hash" error={error}>
-          <input
-            id={`${formId}-tx`}
-            className="field__input"
-            value={txHash}
-            onChange={(e) => {
-              setTxHash(e.target.value);
-              setError('');
-            }}
-            autoCapitalize="none"
-            spellCheck={false}
-            data-autofocus
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${formId}-tx-error` : undefined}
-          />
-        </DialogField>
-      </form>
-    </Dialog>
+      }
+      label="Payout transaction hash"
+      requiredMessage="Please enter the payout transaction hash"
+      field="txHash"
+      submitLabel="Approve"
+      busyLabel="Approving…"
+      busy={isLoading}
+      onSubmit={(txHash) => run(approve({ id: w._id, approveWithdrawalRequest: { txHash } }), { fallback: 'Failed to approve withdrawal.', success: 'Withdrawal approved!' })}
+      onClose={onClose}
+    />
   );
 }
 
 function RejectDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
   const run = useRunMutation();
-  const formId = useId();
   const [reject, { isLoading }] = useRejectWithdrawalMutation();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState('');
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (isLoading) return;
-    if (!reason.trim()) {
-      setError('Please enter a reason');
-      return;
-    }
-    const outcome = await run(reject({ id: w._id, rejectWithdrawalRequest: { reason: reason.trim() } }), {
-      fallback: 'Failed to reject withdrawal.',
-      success: 'Withdrawal rejected!',
-    });
-    if (outcome.ok) onClose();
-    else if (outcome.error.field === 'reason') setError(outcome.message);
-  };
   return (
-    <Dialog
+    <TextDecisionDialog
       title="Reject withdrawal"
       tone="danger"
-      onClose={onClose}
-      actions={
-        <>
-          <button type="submit" form={formId} className="button button--danger" aria-disabled={isLoading || undefined}>
-            {isLoading ? 'Rejecting…' : 'Reject'}
-          </button>
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </>
-      }
-    >
-      <form id={formId} className="form" onSubmit={(e) => void submit(e)} noValidate>
+      intro={
         <p>
           <Amount amount={w.amount} /> goes back to the investor’s available balance and no fee is charged.
         </p>
-        <DialogField id={`${formId}-reason`} label="Reason (e-mailed to the investor)" error={error}>
-          <textarea
-            id={`${formId}-reason`}
-            className="field__input"
-            rows={3}
-            maxLength={500}
-            value={reason}
-            onChange={(e) => {
-              setReason(e.target.value);
-              setError('');
-            }}
-            data-autofocus
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${formId}-reason-error` : undefined}
-          />
-        </DialogField>
-      </form>
-    </Dialog>
+      }
+      label="Reason (e-mailed to the investor)"
+      multiline
+      requiredMessage="Please enter a reason"
+      field="reason"
+      submitLabel="Reject"
+      busyLabel="Rejecting…"
+      busy={isLoading}
+      onSubmit={(reason) => run(reject({ id: w._id, rejectWithdrawalRequest: { reason } }), { fallback: 'Failed to reject withdrawal.', success: 'Withdrawal rejected!' })}
+      onClose={onClose}
+    />
   );
 }
 

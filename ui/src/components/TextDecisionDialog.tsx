@@ -1,0 +1,87 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Dialog } from './Dialog';
+import type { RunOutcome } from './useRunMutation';
+
+interface TextDecisionDialogProps {
+  title: string;
+  tone?: 'default' | 'danger';
+  // What deciding does, in words, above the field.
+  intro: ReactNode;
+  label: string;
+  multiline?: boolean;
+  // Shown when the field is left empty; nothing is sent then.
+  requiredMessage: string;
+  // The server's field whose error belongs under the input (any other error is the toast's).
+  field: string;
+  submitLabel: string;
+  busyLabel: string;
+  busy: boolean;
+  // Sends the decision with the trimmed text; the dialog closes when it succeeds.
+  onSubmit: (text: string) => Promise<RunOutcome<unknown>>;
+  onClose: () => void;
+}
+
+// A staff decision that needs one piece of text (a payout hash, a reason): the dialog, the field
+// with its own error, and the submit and cancel buttons.
+export function TextDecisionDialog(props: TextDecisionDialogProps) {
+  const { title, tone = 'default', intro, label, multiline, requiredMessage, field, submitLabel, busyLabel, busy, onSubmit, onClose } = props;
+  const formId = useId();
+  const inputId = `${formId}-input`;
+  const [text, setText] = useState('');
+  const [error, setError] = useState('');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!text.trim()) {
+      setError(requiredMessage);
+      return;
+    }
+    const outcome = await onSubmit(text.trim());
+    if (outcome.ok) onClose();
+    else if (outcome.error.field === field) setError(outcome.message);
+  };
+  const inputProps = {
+    id: inputId,
+    className: 'field__input',
+    value: text,
+    onChange: (e: { target: { value: string } }) => {
+      setText(e.target.value);
+      setError('');
+    },
+    'data-autofocus': true,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${inputId}-error` : undefined,
+  };
+  return (
+    <Dialog
+      title={title}
+      tone={tone}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="submit" form={formId} className={tone === 'danger' ? 'button button--danger' : 'button'} aria-disabled={busy || undefined}>
+            {busy ? busyLabel : submitLabel}
+          </button>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </>
+      }
+    >
+      <form id={formId} className="form" onSubmit={(e) => void submit(e)} noValidate>
+        {intro}
+        <div className="field" data-invalid={error ? true : undefined}>
+          <label className="field__label" htmlFor={inputId}>
+            {label}
+          </label>
+          {multiline ? <textarea {...inputProps} rows={3} maxLength={500} /> : <input {...inputProps} autoCapitalize="none" spellCheck={false} />}
+          {error ? (
+            <p id={`${inputId}-error`} className="field__error">
+              {error}
+            </p>
+          ) : null}
+        </div>
+      </form>
+    </Dialog>
+  );
+}
