@@ -425,3 +425,27 @@ func TestCatchUpWaitsForAProjectionAnotherProcessHolds(t *testing.T) {
 	}
 	assertAppliedOnce(t, f.pool, 30)
 }
+
+// TestCoalescingNeverHoldsBackAnAppendAfterAQuietSpell runs the live runner with a window far
+// longer than the test: the first append after start is a quiet spell's, so it must be applied
+// without waiting for the window (WaitFor would time out otherwise), and every event is applied
+// once.
+func TestCoalescingNeverHoldsBackAnAppendAfterAQuietSpell(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	r := f.runner(t, []Projection{applied{}}, WithCoalesce(time.Hour), WithIdlePoll(time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	running := make(chan struct{})
+	go func() { defer close(running); _ = r.Run(ctx) }()
+	if err := r.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	last := appendEvents(t, f.store, 5)
+	if err := r.WaitFor(ctx, last); err != nil {
+		t.Fatalf("an append after a quiet spell waited for the coalescing window: %v", err)
+	}
+	cancel()
+	<-running
+	assertAppliedOnce(t, f.pool, 5)
+}
