@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"net/netip"
 	"slices"
 	"strings"
@@ -261,9 +262,10 @@ func New(deps Deps) http.Handler {
 }
 
 // MetricsHandler serves GET /metrics in Prometheus's text format from reg (the registry given
-// as Deps.Metrics). It belongs on a listener of its own (CLEARVEST_METRICS_ADDR), never on the
-// public one: metrics describe traffic, errors and the state of the ledger to whoever reads
-// them.
+// as Deps.Metrics), and Go's profiles under /debug/pprof/ so an operator can see where a live
+// server spends its CPU under real load. It belongs on a listener of its own
+// (CLEARVEST_METRICS_ADDR), never on the public one: metrics describe traffic, errors and the
+// state of the ledger, and profiles the program, to whoever reads them.
 func MetricsHandler(reg prometheus.Gatherer, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
@@ -272,6 +274,9 @@ func MetricsHandler(reg prometheus.Gatherer, logger *slog.Logger) http.Handler {
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError),
 	}))
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	return mux
 }
 

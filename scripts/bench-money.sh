@@ -16,6 +16,9 @@
 #   MONEY_IMPLS        cmdbench impls (default http,bare-http,clearvest,raw-sql)
 #   DB_PREFIX          names of the databases created (default clearvest; cmdbench's: cmdbench)
 #   OUT                results directory (default .testdata/bench/money-<time>)
+#   MONEY_PROFILE      1: also take an 8-second CPU profile of the server during the http run
+#                      (from its private metrics listener), saved as server.cpu beside the results;
+#                      read it with `go tool pprof -top bin/clearvest <out>/server.cpu`
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -42,6 +45,10 @@ go build -o "$out/loadgen" ./scripts/loadgen
 go build -o "$out/bareuser" ./scripts/bareuser
 (cd scripts/cmdbench && go build -o "$out/cmdbench" .)
 
+if [[ ${MONEY_PROFILE:-0} == 1 ]]; then
+	metrics_addr="127.0.0.1:$(free_port)"
+	export CLEARVEST_METRICS_ADDR=$metrics_addr
+fi
 start_server money
 cleanups+=("cp '$server_data/serve.log' '$out/serve.log'")
 "$out/loadgen" register -url "$base_url" -n "$writers" -verify >"$out/tokens"
@@ -66,6 +73,10 @@ if [[ $ready != true ]]; then
 fi
 
 echo "==> $command, $writers clients, $duration per run; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ -n ${metrics_addr:-} ]]; then
+	# The http impl runs first: profile 8 seconds of it, starting once the clients are going.
+	(sleep 1 && curl -fsS -o "$out/server.cpu" "http://$metrics_addr/debug/pprof/profile?seconds=8") &
+fi
 "$out/cmdbench" -db "$TEST_DATABASE_URL" -impls "$impls" -writers "$writers" -duration "$duration" -rates "$rates" \
 	-http "$base_url" -http-pid "$server_pid" -http-db "$server_db_url" -tokens "$out/tokens" -command "$command" \
 	-bare "$bare_url" -bare-pid "$bare_pid" | tee "$out/money.md"

@@ -74,6 +74,14 @@ func TestServeKeepsMetricsOffThePublicListener(t *testing.T) {
 	if status, body := get(metrics); status != http.StatusOK || !strings.Contains(body, "clearvest_projection") {
 		t.Errorf("GET %s = %d %.200s, want the metrics", metrics, status, body)
 	}
+	// Profiles are the operator's too: on the private listener, never on the public one.
+	base := strings.TrimSuffix(metrics, "/metrics")
+	if status, body := get(base + "/debug/pprof/"); status != http.StatusOK || !strings.Contains(body, "goroutine") {
+		t.Errorf("GET %s/debug/pprof/ = %d %.80s, want the profile index", base, status, body)
+	}
+	if status, body := get(public + "/debug/pprof/"); status == http.StatusOK && strings.Contains(body, "goroutine") {
+		t.Errorf("public /debug/pprof/ = %d %.80s, want no profiles", status, body)
+	}
 	if status, _ := get(public + "/healthz"); status != http.StatusOK {
 		t.Errorf("public /healthz = %d", status)
 	}
