@@ -14,6 +14,7 @@ import (
 	"clearvest/app/command"
 	"clearvest/domain/account"
 	"clearvest/domain/asset"
+	"clearvest/domain/identity"
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
 	"clearvest/platform/mail"
@@ -237,18 +238,8 @@ func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
 	if err != nil {
 		return 0, err
 	}
-	u, err := s.user(ctx, userID)
-	if err != nil {
-		return 0, err
-	}
-	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
-			if err := rule(acc, depositID, s.clock.Now()); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
-				return err
-			}
+	return s.decideOn(ctx, a, userID, func(acc *account.Account, now time.Time) error { return rule(acc, depositID, now) },
+		func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
 			d, _ := acc.Deposit(depositID)
 			template, data := message(u.Profile().Name, d)
 			subject, text, html, err := s.tmpl.Render(template, data)
@@ -259,11 +250,6 @@ func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
 			dedupe := "deposit/" + d.TransactionID + "/" + template
 			return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: u.Email(), Subject: subject, Text: text, HTML: html}, false)
 		})
-	if err != nil {
-		return 0, err
-	}
-	s.kick()
-	return res.Position, nil
 }
 
 func fromAggregate(userID string, d account.Deposit) Deposit {

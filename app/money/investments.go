@@ -13,6 +13,7 @@ import (
 	"clearvest/app/command"
 	"clearvest/domain/account"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
 	"clearvest/domain/money"
 	"clearvest/domain/plan"
@@ -256,26 +257,11 @@ func (s *Service) decideInvestment(ctx context.Context, a Actor, investmentID, t
 	if err != nil {
 		return 0, err
 	}
-	u, err := s.user(ctx, userID)
-	if err != nil {
-		return 0, err
-	}
-	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
-			if err := rule(acc, id, s.clock.Now()); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
-				return err
-			}
+	return s.decideOn(ctx, a, userID, func(acc *account.Account, now time.Time) error { return rule(acc, id, now) },
+		func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
 			inv, _ := acc.Investment(id)
 			return s.mailInvestment(ctx, tx, u.Profile().Name, u.Email(), inv, template)
 		})
-	if err != nil {
-		return 0, err
-	}
-	s.kick()
-	return res.Position, nil
 }
 
 // Settled is what one maturity run paid out on one account.

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -168,6 +169,33 @@ func (s *Service) address(a asset.Asset, n payout.Network) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// decideOn runs a staff decision on userID's account in one transaction: rule decides on the
+// account as it is now, its events are appended, and notify enqueues the investor's e-mail
+// (with the account after the decision), so a decision and its message commit together.
+func (s *Service) decideOn(ctx context.Context, a Actor, userID string,
+	rule func(acc *account.Account, now time.Time) error,
+	notify func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error) (int64, error) {
+	u, err := s.user(ctx, userID)
+	if err != nil {
+		return 0, err
+	}
+	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
+		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+			if err := rule(acc, s.clock.Now()); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
+				return err
+			}
+			return notify(ctx, tx, acc, u)
+		})
+	if err != nil {
+		return 0, err
+	}
+	s.kick()
+	return res.Position, nil
 }
 
 func (s *Service) kick() {

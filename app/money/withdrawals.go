@@ -15,6 +15,7 @@ import (
 	"clearvest/domain/asset"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/fees"
+	"clearvest/domain/identity"
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
 	"clearvest/platform/mail"
@@ -225,27 +226,11 @@ func (s *Service) decideWithdrawal(ctx context.Context, a Actor, withdrawalID st
 	if err != nil {
 		return 0, err
 	}
-	u, err := s.user(ctx, userID)
-	if err != nil {
-		return 0, err
-	}
-	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
-			if err := rule(acc, s.clock.Now()); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
-				return err
-			}
-			w, _ := acc.Withdrawal(withdrawalID)
-			template, data := message(u.Profile().Name, w)
-			return s.mailWithdrawal(ctx, tx, u.Email(), w, template, data)
-		})
-	if err != nil {
-		return 0, err
-	}
-	s.kick()
-	return res.Position, nil
+	return s.decideOn(ctx, a, userID, rule, func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
+		w, _ := acc.Withdrawal(withdrawalID)
+		template, data := message(u.Profile().Name, w)
+		return s.mailWithdrawal(ctx, tx, u.Email(), w, template, data)
+	})
 }
 
 // mailWithdrawal enqueues one message about a withdrawal in the command's transaction. Each
