@@ -47,10 +47,12 @@ describe('dashboard', () => {
   });
 
   it("shows the server's message and a retry when the account cannot be loaded, and loads it on retry", async () => {
-    let calls = 0;
+    // The account stays unavailable until the user asks again: any refetch of the app's own
+    // (a session check, live refresh) meets the same failure, so the test does not race them.
+    let available = false;
     stubApi({
       'GET /api/users/getUser': () =>
-        ++calls === 1 ? json({ message: 'Account data is being moved; back in a minute' }, 503) : json(makeUser()),
+        available ? json(makeUser()) : json({ message: 'Account data is being moved; back in a minute' }, 503),
     });
     const u = userEvent.setup();
     renderApp({ route: '/my-account', preloadedState: signedIn().preloadedState });
@@ -58,9 +60,10 @@ describe('dashboard', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByRole('heading', { name: 'Your account could not be loaded' })).toBeTruthy();
     expect(within(alert).getByText('Account data is being moved; back in a minute')).toBeTruthy();
-    expect(screen.getByRole('heading', { level: 1, name: 'My Account' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Account' })).toBeTruthy();
 
-    await u.click(within(alert).getByRole('button', { name: 'Try again' }));
+    available = true;
+    await u.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
   });
 
