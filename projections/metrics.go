@@ -10,6 +10,7 @@ import (
 type metrics struct {
 	applied  *prometheus.CounterVec
 	failures *prometheus.CounterVec
+	logReads prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -20,9 +21,12 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "clearvest_projection_batch_failures_total", Help: "Projection batches that failed for a transient reason and were retried.",
 		}, []string{"projection"}),
+		logReads: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "clearvest_projection_log_reads_total", Help: "Reads of the event log for live projection batches; projections that wake together share one.",
+		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.applied, m.failures)
+		reg.MustRegister(m.applied, m.failures, m.logReads)
 	}
 	return m
 }

@@ -43,24 +43,30 @@ type ReactorRunner struct {
 	batchSize  int
 	idlePoll   time.Duration
 	retryDelay time.Duration
+	coalesce   time.Duration
+	feed       *feed
 
 	// afterReact lets tests act between an event's commands and the checkpoint's commit.
 	afterReact func(e eventstore.Envelope) error
 }
 
 // NewReactorRunner returns a runner for reactor on the store's database. Options WithBatchSize,
-// WithLogger, WithIdlePoll and WithRetryDelay apply as they do to the projection runner.
+// WithLogger, WithIdlePoll, WithRetryDelay and WithCoalesce apply as they do to the projection
+// runner; WithReadsSharedWith lets it share the projections' reads of the log.
 func NewReactorRunner(pool *pgxpool.Pool, store *postgres.Store, reactor Reactor, opts ...Option) (*ReactorRunner, error) {
 	if !validName.MatchString(reactor.Name()) {
 		return nil, fmt.Errorf("projections: invalid reactor name %q", reactor.Name())
 	}
 	// The options are the projection runner's; read back the ones a reactor uses.
-	cfg := &Runner{logger: slog.Default(), batchSize: 100, idlePoll: time.Second, retryDelay: 100 * time.Millisecond}
+	cfg := &Runner{logger: slog.Default(), batchSize: 100, idlePoll: time.Second, retryDelay: 100 * time.Millisecond, coalesce: DefaultCoalesce}
 	for _, o := range opts {
 		o(cfg)
 	}
+	if cfg.feed == nil {
+		cfg.feed = newFeed(nil)
+	}
 	return &ReactorRunner{pool: pool, appended: store.Signal(), reactor: reactor, logger: cfg.logger,
-		batchSize: cfg.batchSize, idlePoll: cfg.idlePoll, retryDelay: cfg.retryDelay}, nil
+		batchSize: cfg.batchSize, idlePoll: cfg.idlePoll, retryDelay: cfg.retryDelay, coalesce: cfg.coalesce, feed: cfg.feed}, nil
 }
 
 // SetAfterReact installs a hook run after each event's React, before the batch's checkpoint
@@ -73,9 +79,11 @@ func (r *ReactorRunner) Run(ctx context.Context) error {
 	delay := r.retryDelay
 	idle := time.NewTimer(r.idlePoll)
 	defer idle.Stop()
+	wake := wakeups{signal: r.appended, window: r.coalesce}
 	for ctx.Err() == nil {
-		appended := r.appended.Wait()
-		n, err := r.step(ctx, false)
+		since := wake.arm()
+		began := time.Now()
+		n, err := r.step(ctx, false, since)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -95,7 +103,8 @@ func (r *ReactorRunner) Run(ctx context.Context) error {
 		idle.Reset(r.idlePoll)
 		select {
 		case <-ctx.Done():
-		case <-appended:
+		case <-wake.next:
+			wake.coalesce(ctx, began, n)
 		case <-idle.C:
 		}
 	}
@@ -104,12 +113,13 @@ func (r *ReactorRunner) Run(ctx context.Context) error {
 
 // Step reacts to at most one batch, waiting for the reactor's lock if another process holds it,
 // and returns how many events it passed (0 when caught up).
-func (r *ReactorRunner) Step(ctx context.Context) (int, error) { return r.step(ctx, true) }
+func (r *ReactorRunner) Step(ctx context.Context) (int, error) { return r.step(ctx, true, time.Now()) }
 
 // CatchUp steps until the reactor has passed every event visible now.
 func (r *ReactorRunner) CatchUp(ctx context.Context) error {
+	now := time.Now()
 	for {
-		n, err := r.step(ctx, true)
+		n, err := r.step(ctx, true, now)
 		if err != nil || n < r.batchSize {
 			return err
 		}
@@ -120,8 +130,8 @@ func (r *ReactorRunner) CatchUp(ctx context.Context) error {
 // reacts to each in turn (their commands commit on their own connections), and moves the
 // checkpoint past the batch. If anything fails the checkpoint stays where it was and the whole
 // batch is given again; the commands that did commit are refused by their aggregates the second
-// time, so nothing happens twice.
-func (r *ReactorRunner) step(ctx context.Context, wait bool) (int, error) {
+// time, so nothing happens twice. The batch includes every event visible at since (see feed).
+func (r *ReactorRunner) step(ctx context.Context, wait bool, since time.Time) (int, error) {
 	name := r.reactor.Name()
 	passed := 0
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
@@ -135,14 +145,16 @@ func (r *ReactorRunner) step(ctx context.Context, wait bool) (int, error) {
 				return err // another process is reacting; it will pass these events
 			}
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO reactor_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, name); err != nil {
-			return fmt.Errorf("projections: checkpoint of reactor %s: %w", name, err)
-		}
 		var position int64
-		if err := tx.QueryRow(ctx, `SELECT position FROM reactor_checkpoints WHERE name = $1`, name).Scan(&position); err != nil {
+		err := tx.QueryRow(ctx, `SELECT position FROM reactor_checkpoints WHERE name = $1`, name).Scan(&position)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// The first batch ever: the row is made under the reactor's lock, so only once.
+			_, err = tx.Exec(ctx, `INSERT INTO reactor_checkpoints (name) VALUES ($1)`, name)
+		}
+		if err != nil {
 			return fmt.Errorf("projections: checkpoint of reactor %s: %w", name, err)
 		}
-		events, err := postgres.ReadAll(ctx, tx, position, r.batchSize)
+		events, err := r.feed.read(ctx, tx, since, position, r.batchSize)
 		if err != nil || len(events) == 0 {
 			return err
 		}

@@ -18,8 +18,7 @@ import (
 	"clearvest/eventstore/postgres"
 )
 
-// DefaultCoalesce is the shortest time between two live batches of one projection under load
-// (WithCoalesce). With ten projections and money commands over HTTP on two cores it gains about
+// DefaultCoalesce is the window of live batches under load (WithCoalesce). With ten projections and money commands over HTTP on two cores it gains about
 // a tenth in throughput (docs/benchmarks.md, "Money features"), well within the lag target.
 const DefaultCoalesce = 20 * time.Millisecond
 
@@ -47,6 +46,7 @@ type Runner struct {
 	maxReadyLag time.Duration
 	coalesce    time.Duration
 	metrics     *metrics
+	feed        *feed
 
 	// afterApply lets tests act between a batch's writes and its commit.
 	afterApply func(name string, events []eventstore.Envelope)
@@ -55,12 +55,19 @@ type Runner struct {
 // Option configures a Runner.
 type Option func(*Runner)
 
-// WithCoalesce sets the shortest time between the starts of two live batches of one projection
-// while appends keep coming (default DefaultCoalesce; 0 applies every append as it comes). An
-// append after a quiet spell is applied at once; under load the appends of the window share one
-// transaction per projection instead of one each. A reader waiting for its own write may wait up
+// WithCoalesce sets the window of live batches while appends keep coming (default
+// DefaultCoalesce; 0 applies every append as it comes): under load a projection starts at most
+// one batch per window, windows being slots of this length on the clock, shared by every
+// projection. An append after a quiet spell is applied at once; under load the appends of the
+// window share one transaction per projection instead of one each. A reader waiting for its own write may wait up
 // to this much longer, and only under load.
 func WithCoalesce(d time.Duration) Option { return func(r *Runner) { r.coalesce = d } }
+
+// WithReadsSharedWith makes a reactor runner read the log through the projection runner's feed,
+// so that it shares the projections' reads when it wakes with them.
+func WithReadsSharedWith(p *Runner) Option {
+	return func(r *Runner) { r.feed = p.feed }
+}
 
 // WithBatchSize sets how many events one transaction applies (default 1000).
 func WithBatchSize(n int) Option { return func(r *Runner) { r.batchSize = n } }
@@ -110,6 +117,9 @@ func NewRunner(pool *pgxpool.Pool, store *postgres.Store, projections []Projecti
 	}
 	if r.metrics == nil {
 		r.metrics = newMetrics(nil)
+	}
+	if r.feed == nil {
+		r.feed = newFeed(r.metrics.logReads)
 	}
 	for _, p := range projections {
 		if err := checkName(p); err != nil {
@@ -282,11 +292,12 @@ func (r *Runner) runOne(ctx context.Context, p Projection) {
 	defer idle.Stop()
 	size := r.batchSize
 	state := StateRunning
-	var began time.Time
+	wake := wakeups{signal: r.appended, window: r.coalesce}
 	for ctx.Err() == nil {
-		appended, changed := r.appended.Wait(), r.changed.Wait()
-		began = time.Now()
-		res, err := r.step(ctx, p, size, false)
+		since := wake.arm()
+		changed := r.changed.Wait()
+		began := time.Now()
+		res, err := r.step(ctx, p, size, false, since)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -317,16 +328,12 @@ func (r *Runner) runOne(ctx context.Context, p Projection) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-appended:
+		case <-wake.next:
 			// Under load (the last batch applied something), appends that come within its
 			// window wait for the window's end and are applied together; an append after a
 			// quiet spell (an empty last batch, or one longer ago than the window) goes at once.
-			if wait := r.coalesce - time.Since(began); res.passed > 0 && wait > 0 {
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(wait):
-				}
+			if !wake.coalesce(ctx, began, res.passed) {
+				return
 			}
 		case <-changed:
 		case <-idle.C:
@@ -356,7 +363,7 @@ func (r *Runner) Step(ctx context.Context, name string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	res, err := r.step(ctx, p, r.batchSize, true)
+	res, err := r.step(ctx, p, r.batchSize, true, time.Now())
 	if err != nil {
 		return 0, err
 	}
@@ -394,11 +401,12 @@ type refusedBatch struct{ err error }
 func (e *refusedBatch) Error() string { return e.err.Error() }
 func (e *refusedBatch) Unwrap() error { return e.err }
 
-func (r *Runner) step(ctx context.Context, p Projection, size int, wait bool) (stepResult, error) {
-	res, err := r.stepOnce(ctx, p, size, wait, false)
+// step applies the next batch of events, which includes every event visible at since (see feed).
+func (r *Runner) step(ctx context.Context, p Projection, size int, wait bool, since time.Time) (stepResult, error) {
+	res, err := r.stepOnce(ctx, p, size, wait, false, since)
 	if refused := (*refusedBatch)(nil); errors.As(err, &refused) {
 		r.logger.Warn("projection batch refused; applying it in halves to find the event at fault", "projection", p.Name(), "err", refused.err)
-		res, err = r.stepOnce(ctx, p, size, wait, true)
+		res, err = r.stepOnce(ctx, p, size, wait, true, since)
 	}
 	if err != nil {
 		return stepResult{}, err
@@ -414,7 +422,7 @@ func (r *Runner) step(ctx context.Context, p Projection, size int, wait bool) (s
 // event fails on its own, the record of the failure commit together. In careful mode the batch
 // is applied in halves, so the events before a failing one are kept and the projection parks at
 // it.
-func (r *Runner) stepOnce(ctx context.Context, p Projection, size int, wait, careful bool) (stepResult, error) {
+func (r *Runner) stepOnce(ctx context.Context, p Projection, size int, wait, careful bool, since time.Time) (stepResult, error) {
 	name := p.Name()
 	res := stepResult{state: StateRunning}
 	var failed *EventError
@@ -446,7 +454,7 @@ func (r *Runner) stepOnce(ctx context.Context, p Projection, size int, wait, car
 		if cp.failure != nil {
 			res.state, res.failure = StateRetrying, cp.failure
 		}
-		events, err := postgres.ReadAll(ctx, tx, cp.position, size)
+		events, err := r.feed.read(ctx, tx, since, cp.position, size)
 		if err != nil || len(events) == 0 {
 			return err
 		}
@@ -561,9 +569,10 @@ func withoutPositions(events []eventstore.Envelope, skip []int64) []eventstore.E
 // past a projection that is parked or stood down and returns an error naming each.
 func (r *Runner) CatchUp(ctx context.Context) error {
 	var blocked []error
+	now := time.Now()
 	for _, p := range r.projections {
 		for {
-			res, err := r.step(ctx, p, r.batchSize, true)
+			res, err := r.step(ctx, p, r.batchSize, true, now)
 			if err != nil {
 				return err
 			}

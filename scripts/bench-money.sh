@@ -18,7 +18,8 @@
 #   OUT                results directory (default .testdata/bench/money-<time>)
 #   MONEY_PROFILE      1: also take an 8-second CPU profile of the server during the http run
 #                      (from its private metrics listener), saved as server.cpu beside the results;
-#                      read it with `go tool pprof -top bin/clearvest <out>/server.cpu`
+#                      read it with `go tool pprof -top bin/clearvest <out>/server.cpu`; and the
+#                      server's metrics at the end, saved as metrics.txt
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -80,5 +81,8 @@ fi
 "$out/cmdbench" -db "$TEST_DATABASE_URL" -impls "$impls" -writers "$writers" -duration "$duration" -rates "$rates" \
 	-http "$base_url" -http-pid "$server_pid" -http-db "$server_db_url" -tokens "$out/tokens" -command "$command" \
 	-bare "$bare_url" -bare-pid "$bare_pid" | tee "$out/money.md"
+if [[ -n ${metrics_addr:-} ]]; then
+	curl -fsS -o "$out/metrics.txt" "http://$metrics_addr/metrics" || true
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bench-money.sh: results in $out"

@@ -134,7 +134,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 
-	referralBonuses, err := projections.NewReactorRunner(pool, store, ident.referrals, projections.WithLogger(logger))
+	referralBonuses, err := projections.NewReactorRunner(pool, store, ident.referrals, projections.WithLogger(logger), projections.WithReadsSharedWith(runner))
 	if err != nil {
 		closeListeners()
 		return err

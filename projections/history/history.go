@@ -349,8 +349,10 @@ func loadRequest(ctx context.Context, tx pgx.Tx, userID, kind, subject string) (
 }
 
 func lastBalances(ctx context.Context, tx pgx.Tx, users []string) (map[string]money.Money, error) {
-	rows, err := tx.Query(ctx, `SELECT DISTINCT ON (user_id) user_id, balance_after::text FROM items
-		WHERE user_id = ANY($1) ORDER BY user_id, position DESC`, users)
+	// One backward index probe per user: DISTINCT ON over user_id = ANY would read every item of
+	// each user, so a batch cost grew with the users' histories.
+	rows, err := tx.Query(ctx, `SELECT u.id, last.balance_after::text FROM unnest($1::text[]) AS u(id)
+		CROSS JOIN LATERAL (SELECT balance_after FROM items WHERE user_id = u.id ORDER BY position DESC LIMIT 1) last`, users)
 	if err != nil {
 		return nil, fmt.Errorf("history: balances: %w", err)
 	}
