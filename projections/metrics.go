@@ -37,10 +37,12 @@ var (
 	positionDesc   = prometheus.NewDesc("clearvest_projection_position", "Global position of the last applied event.", []string{"projection"}, nil)
 	failedDesc     = prometheus.NewDesc("clearvest_projection_failed", "1 while the projection is parked at an event its Apply refused, else 0.", []string{"projection"}, nil)
 	stoodDownDesc  = prometheus.NewDesc("clearvest_projection_stood_down", "1 while this process applies nothing to the projection because another definition built its read model, else 0.", []string{"projection"}, nil)
+	reactorLagDesc = prometheus.NewDesc("clearvest_reactor_lag_seconds", "Age of the oldest event a reactor has not passed yet.", []string{"reactor"}, nil)
+	reactorEvDesc  = prometheus.NewDesc("clearvest_reactor_lag_events", "Events visible in the log that a reactor has not passed yet.", []string{"reactor"}, nil)
 	skippedDesc    = prometheus.NewDesc("clearvest_projection_skipped_events", "Events operators told the projection to pass without applying.", []string{"projection"}, nil)
 )
 
-// LagCollector exposes projection lag and state, read from the database at scrape time so every
+// LagCollector exposes projection and reactor lag and projection state, read from the database at scrape time so every
 // process reports the same truth whichever of them runs the projections (except stood_down,
 // which is about this process's definition).
 type LagCollector struct{ Runner *Runner }
@@ -53,6 +55,8 @@ func (c LagCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- failedDesc
 	ch <- stoodDownDesc
 	ch <- skippedDesc
+	ch <- reactorLagDesc
+	ch <- reactorEvDesc
 }
 
 // Collect implements prometheus.Collector.
@@ -71,6 +75,15 @@ func (c LagCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(failedDesc, prometheus.GaugeValue, oneIf(s.State == StateFailed), s.Name)
 		ch <- prometheus.MustNewConstMetric(stoodDownDesc, prometheus.GaugeValue, oneIf(s.State == StateStoodDown), s.Name)
 		ch <- prometheus.MustNewConstMetric(skippedDesc, prometheus.GaugeValue, float64(len(s.Skips)), s.Name)
+	}
+	reactors, err := ReactorStatuses(ctx, c.Runner.pool, c.Runner.store)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(reactorLagDesc, err)
+		return
+	}
+	for _, r := range reactors {
+		ch <- prometheus.MustNewConstMetric(reactorLagDesc, prometheus.GaugeValue, r.LagSeconds, r.Name)
+		ch <- prometheus.MustNewConstMetric(reactorEvDesc, prometheus.GaugeValue, float64(r.LagEvents), r.Name)
 	}
 }
 

@@ -196,3 +196,36 @@ func ReactorPosition(ctx context.Context, pool *pgxpool.Pool, name string) (int6
 	}
 	return pos, err
 }
+
+// ReactorStatus describes one reactor for operators: how far it is behind the log.
+type ReactorStatus struct {
+	Name       string
+	Position   int64
+	Head       int64
+	LagEvents  int64 // capped at lagCountCap, as for projections
+	LagSeconds float64
+	UpdatedAt  time.Time
+}
+
+// ReactorStatuses reports every reactor that has run on the database (each has a checkpoint
+// row once its first batch ran), by name.
+func ReactorStatuses(ctx context.Context, pool *pgxpool.Pool, store *postgres.Store) ([]ReactorStatus, error) {
+	head, err := store.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := pool.Query(ctx, `
+		SELECT c.name, c.position, c.updated_at,
+		  (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.position > c.position AND e.position <= $1 LIMIT $2) lag),
+		  coalesce(extract(epoch FROM now() - (SELECT e.recorded_at FROM events e
+		      WHERE e.position > c.position AND e.position <= $1 ORDER BY e.position LIMIT 1)), 0)::float8
+		FROM reactor_checkpoints c ORDER BY c.name`, head, lagCountCap)
+	if err != nil {
+		return nil, fmt.Errorf("projections: reactor status: %w", err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (ReactorStatus, error) {
+		s := ReactorStatus{Head: head}
+		err := row.Scan(&s.Name, &s.Position, &s.UpdatedAt, &s.LagEvents, &s.LagSeconds)
+		return s, err
+	})
+}

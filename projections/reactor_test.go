@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"clearvest/eventstore"
+	"clearvest/eventstore/eventstoretest"
 )
 
 // counting is a reactor that records every event it is given, with no uniqueness, so an event
@@ -143,5 +144,27 @@ func TestReactorRunWakesOnAppends(t *testing.T) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run returned %v", err)
+	}
+}
+
+func TestReactorStatusShowsHowFarBehindTheLogEachReactorIs(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	rr := f.reactorRunner(t, &counting{seen: map[int64]int{}})
+	if got, err := ReactorStatuses(ctx, f.pool, f.store); err != nil || len(got) != 0 {
+		t.Fatalf("before any batch: %+v, %v; want no reactors", got, err)
+	}
+	passed := appendEvents(t, f.store, 25)
+	if err := rr.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	head := appendEvents(t, f.store, 7)
+	eventstoretest.WaitVisible(t, f.store, head)
+	got, err := ReactorStatuses(ctx, f.pool, f.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Name != "counting" || got[0].Position != passed || got[0].Head != head || got[0].LagEvents != 7 || got[0].LagSeconds < 0 {
+		t.Fatalf("status = %+v; want counting at %d of %d, 7 events behind", got, passed, head)
 	}
 }

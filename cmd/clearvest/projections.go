@@ -13,6 +13,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"clearvest/eventstore/postgres"
 	"clearvest/projections"
 )
@@ -82,7 +84,10 @@ func runProjections(ctx context.Context, args []string, stdout io.Writer, logger
 	}
 	switch sub {
 	case "status":
-		return printStatus(ctx, runner, stdout, *interval)
+		if err := printStatus(ctx, runner, stdout, *interval); err != nil {
+			return err
+		}
+		return printReactors(ctx, pool, store, stdout)
 	case "retry":
 		f, err := runner.Retry(ctx, names[0], *by)
 		if err != nil {
@@ -188,6 +193,21 @@ func printStatus(ctx context.Context, runner *projections.Runner, w io.Writer, i
 		printDetails(w, s)
 	}
 	return nil
+}
+
+// printReactors lists the reactors (process managers) and how far behind the log each is.
+func printReactors(ctx context.Context, pool *pgxpool.Pool, store *postgres.Store, w io.Writer) error {
+	reactors, err := projections.ReactorStatuses(ctx, pool, store)
+	if err != nil || len(reactors) == 0 {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "REACTOR\tPOSITION\tHEAD\tLAG EVENTS\tLAG SECONDS\tLAST BATCH\t")
+	for _, r := range reactors {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f\t%s\t\n", r.Name, r.Position, r.Head, r.LagEvents, r.LagSeconds, r.UpdatedAt.UTC().Format(time.RFC3339))
+	}
+	return tw.Flush()
 }
 
 // printDetails says what keeps a projection from running and which events it skips.

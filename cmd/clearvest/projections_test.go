@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -58,9 +59,16 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 		t.Fatalf("serving runner: %v, want users, securitylog and referrals parked", err)
 	}
 
+	// A reactor that has run once has a checkpoint at 0: everything in the log is its lag.
+	if _, err := pool.Exec(ctx, `INSERT INTO reactor_checkpoints (name) VALUES ('referrals')`); err != nil {
+		t.Fatal(err)
+	}
 	out, err := cli("projections", "status", "--interval", "1ms")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^\s*referrals\s+0\s+` + position + `\s+[1-9]`).MatchString(out) {
+		t.Errorf("status lacks the referrals reactor at position 0 of %s with events to pass:\n%s", position, out)
 	}
 	for _, want := range []string{
 		fmt.Sprintf("users failed at position %s: event %s (user.registered in %s), 1 attempt(s)", position, bad[0].ID, bad[0].StreamID),
