@@ -81,6 +81,10 @@ type cached struct {
 	stream eventstore.StreamID
 	h      *history
 	used   time.Time
+	// built is an aggregate built from h (events and version), ready for the stream's next
+	// command: it is lent to one command at a time (nil while lent), and only handed back when
+	// its state is h's again, so a command costs no replay however long the stream.
+	built Aggregate
 }
 
 func newCache(size int, idle time.Duration) *cache {
@@ -122,6 +126,9 @@ func (c *cache) put(stream eventstore.StreamID, h *history) {
 	now := c.now()
 	if el, ok := c.entries[stream]; ok {
 		e := el.Value.(*cached)
+		if e.h.version < h.version {
+			e.built = nil
+		}
 		if e.h.version <= h.version {
 			e.h = h
 		}
@@ -135,6 +142,44 @@ func (c *cache) put(stream eventstore.StreamID, h *history) {
 	}
 	for c.idle > 0 && c.lru.Len() > 0 && now.Sub(c.lru.Back().Value.(*cached).used) > c.idle {
 		c.remove(c.lru.Back())
+	}
+}
+
+// borrow takes the stream's built aggregate when it was built from h's version, leaving none in
+// its place until it is handed back.
+func (c *cache) borrow(stream eventstore.StreamID, h *history) Aggregate {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[stream]
+	if !ok {
+		return nil
+	}
+	e := el.Value.(*cached)
+	if e.built == nil || e.h.version != h.version || e.built.LoadedVersion() != h.version {
+		return nil
+	}
+	agg := e.built
+	e.built = nil
+	return agg
+}
+
+// giveBack keeps agg as the stream's built aggregate if its state is the cached history's: it
+// raised nothing since it was lent, or what it raised is now in the history.
+func (c *cache) giveBack(stream eventstore.StreamID, agg Aggregate) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[stream]
+	if !ok {
+		return
+	}
+	if e := el.Value.(*cached); e.h.version == agg.LoadedVersion() {
+		e.built = agg
 	}
 }
 

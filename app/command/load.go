@@ -22,6 +22,28 @@ func Load[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamI
 	return build(newAgg, h), nil
 }
 
+// lend returns the aggregate of a stream at h for a command holding the stream's turn: the
+// cache's built one when it is at h, else h replayed into newAgg(). Hand it back with settle.
+func lend[A Aggregate](r *Runner, stream eventstore.StreamID, newAgg func() A, h *history) A {
+	if built, ok := r.cache.borrow(stream, h).(A); ok {
+		return built
+	}
+	return build(newAgg, h)
+}
+
+// settle ends a command's loan of agg. committed: the command's transaction committed, so what
+// agg raised, if it was appended to this stream, is in the cached history now and agg is the
+// stream's state; the cache keeps it only if its version says so. Otherwise agg is kept only if
+// it raised nothing.
+func settle(r *Runner, stream eventstore.StreamID, agg Aggregate, committed bool) {
+	if committed {
+		aggregate.Load(agg, agg.Version()) // its changes are history now
+	} else if len(agg.Changes()) > 0 {
+		return
+	}
+	r.cache.giveBack(stream, agg)
+}
+
 // build replays a history into a fresh aggregate.
 func build[A Aggregate](newAgg func() A, h *history) A {
 	agg := newAgg()

@@ -224,7 +224,7 @@ func executeOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.
 			res, err := r.replay(ctx, stream, earlier, meta.RequestHash)
 			return res, nil, err
 		}
-		agg = build(newAgg, h)
+		agg = lend(r, stream, newAgg, h)
 		decideErr := decide(agg)
 		if cached && (decideErr != nil || len(agg.Changes()) == 0) {
 			fresh, err := r.refresh(ctx, stream, h)
@@ -237,12 +237,14 @@ func executeOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.
 			}
 		}
 		if decideErr != nil {
+			settle(r, stream, agg, false)
 			return Result{}, nil, decideErr
 		}
 		break
 	}
 	changes := agg.Changes()
 	if len(changes) == 0 {
+		settle(r, stream, agg, false)
 		return Result{Version: agg.Version()}, nil, nil
 	}
 	events, err := r.encode(stream, changes, meta)
@@ -258,6 +260,7 @@ func executeOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.
 		return Result{}, nil, fmt.Errorf("command on %s: append: %w", stream, err)
 	}
 	r.cache.put(stream, h.extended(stored, changes))
+	settle(r, stream, agg, true)
 	last := stored[len(stored)-1]
 	return Result{Position: last.Position, Version: last.Version, Events: stored}, nil, nil
 }

@@ -144,10 +144,12 @@ func Update[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Strea
 		if err != nil {
 			return Result{}, nil, err
 		}
-		agg := build(newAgg, h)
-		return r.inTxOnce(ctx, meta, map[eventstore.StreamID]*history{stream: h}, func(ctx context.Context, tx *Tx) error {
+		agg := lend(r, stream, newAgg, h)
+		res, retry, err := r.inTxOnce(ctx, meta, map[eventstore.StreamID]*history{stream: h}, func(ctx context.Context, tx *Tx) error {
 			return fn(ctx, agg, tx)
 		})
+		settle(r, stream, agg, retry == nil && err == nil)
+		return res, retry, err
 	})
 }
 

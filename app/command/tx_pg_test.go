@@ -268,3 +268,44 @@ func TestTransactionsNeedAPool(t *testing.T) {
 		t.Fatalf("Update err = %v, want ErrNoTransactions", err)
 	}
 }
+
+// An Update whose transaction rolls back after its append leaves nothing of its decision in the
+// aggregate the next Update of the stream is given.
+func TestARolledBackUpdateLeavesNoStateBehind(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	r, store := pgRunner(t, pool)
+	stream := counterStream("rolled-back")
+	update := func(by int, after func(tx *command.Tx) error) (seen int, err error) {
+		_, err = command.Update(ctx, r, stream, NewCounter, eventstore.Metadata{}, func(ctx context.Context, c *Counter, tx *command.Tx) error {
+			seen = c.count
+			if err := c.Increment(by); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: c}); err != nil {
+				return err
+			}
+			return after(tx)
+		})
+		return seen, err
+	}
+	none := func(*command.Tx) error { return nil }
+	if _, err := update(1, none); err != nil {
+		t.Fatal(err)
+	}
+	errRow := errors.New("the row could not be written")
+	if _, err := update(100, func(*command.Tx) error { return errRow }); !errors.Is(err, errRow) {
+		t.Fatalf("err = %v, want the row's", err)
+	}
+	seen, err := update(1, none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != 1 {
+		t.Fatalf("the next Update saw count %d, want 1: the rolled-back append leaked into its state", seen)
+	}
+	if stored := readStream(t, store, stream); len(stored) != 2 {
+		t.Fatalf("stream has %d events, want 2", len(stored))
+	}
+}
