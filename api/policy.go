@@ -135,6 +135,7 @@ var operationActions = map[string]Action{
 	"getStatement":          ActOwnAccount,
 	"getDashboard":          ActOwnAccount,
 	"streamUserEvents":      ActOwnAccount,
+	"getMarketCandles":      ActPublic,
 }
 
 // Allowed reports whether role may perform action.

@@ -37,6 +37,7 @@ import (
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
+	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
@@ -126,6 +127,9 @@ type Deps struct {
 	Money *appmoney.Service
 	// Referrals answers the referrals page; nil in tests of other parts (it then answers 422).
 	Referrals *appreferrals.Reactor
+	// Market answers the market rates page from its cache; nil in tests of other parts (it then
+	// answers 422).
+	Market *appmarket.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

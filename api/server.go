@@ -12,6 +12,7 @@ import (
 	"clearvest/api/httperr"
 	"clearvest/app/accounts"
 	appkyc "clearvest/app/kyc"
+	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
@@ -27,6 +28,7 @@ type server struct {
 	plans         *appplans.Service
 	money         *appmoney.Service
 	referrals     *appreferrals.Reactor
+	market        *appmarket.Service
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -52,6 +54,7 @@ func newServer(deps Deps) *server {
 		plans:      deps.Plans,
 		money:      deps.Money,
 		referrals:  deps.Referrals,
+		market:     deps.Market,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

@@ -274,6 +274,60 @@ func (e KycStatus) Valid() bool {
 	}
 }
 
+// Defines values for MarketCandlesInterval.
+const (
+	MarketCandlesIntervalN1d MarketCandlesInterval = "1d"
+)
+
+// Valid indicates whether the value is a known member of the MarketCandlesInterval enum.
+func (e MarketCandlesInterval) Valid() bool {
+	switch e {
+	case MarketCandlesIntervalN1d:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MarketCandlesStatus.
+const (
+	MarketCandlesStatusLive        MarketCandlesStatus = "live"
+	MarketCandlesStatusStale       MarketCandlesStatus = "stale"
+	MarketCandlesStatusUnavailable MarketCandlesStatus = "unavailable"
+)
+
+// Valid indicates whether the value is a known member of the MarketCandlesStatus enum.
+func (e MarketCandlesStatus) Valid() bool {
+	switch e {
+	case MarketCandlesStatusLive:
+		return true
+	case MarketCandlesStatusStale:
+		return true
+	case MarketCandlesStatusUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MarketCandlesSymbol.
+const (
+	MarketCandlesSymbolBTCUSDT MarketCandlesSymbol = "BTCUSDT"
+	MarketCandlesSymbolEURUSD  MarketCandlesSymbol = "EURUSD"
+)
+
+// Valid indicates whether the value is a known member of the MarketCandlesSymbol enum.
+func (e MarketCandlesSymbol) Valid() bool {
+	switch e {
+	case MarketCandlesSymbolBTCUSDT:
+		return true
+	case MarketCandlesSymbolEURUSD:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MaturityInstruction.
 const (
 	MaturityInstructionPayout   MaturityInstruction = "payout"
@@ -385,6 +439,39 @@ func (e WithdrawalStatus) Valid() bool {
 	case WithdrawalStatusPending:
 		return true
 	case WithdrawalStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetMarketCandlesParamsSymbol.
+const (
+	GetMarketCandlesParamsSymbolBTCUSDT GetMarketCandlesParamsSymbol = "BTCUSDT"
+	GetMarketCandlesParamsSymbolEURUSD  GetMarketCandlesParamsSymbol = "EURUSD"
+)
+
+// Valid indicates whether the value is a known member of the GetMarketCandlesParamsSymbol enum.
+func (e GetMarketCandlesParamsSymbol) Valid() bool {
+	switch e {
+	case GetMarketCandlesParamsSymbolBTCUSDT:
+		return true
+	case GetMarketCandlesParamsSymbolEURUSD:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetMarketCandlesParamsInterval.
+const (
+	GetMarketCandlesParamsIntervalN1d GetMarketCandlesParamsInterval = "1d"
+)
+
+// Valid indicates whether the value is a known member of the GetMarketCandlesParamsInterval enum.
+func (e GetMarketCandlesParamsInterval) Valid() bool {
+	switch e {
+	case GetMarketCandlesParamsIntervalN1d:
 		return true
 	default:
 		return false
@@ -949,6 +1036,44 @@ type LoginWithCodeRequest struct {
 	PendingLogin *string `json:"pendingLogin,omitempty"`
 	TotpCode     *string `json:"totpCode,omitempty"`
 }
+
+// MarketCandle defines model for MarketCandle.
+type MarketCandle struct {
+	Close string `json:"close"`
+	High  string `json:"high"`
+	Low   string `json:"low"`
+	Open  string `json:"open"`
+
+	// Time The UTC day the candle opened.
+	Time openapi_types.Date `json:"time"`
+}
+
+// MarketCandles defines model for MarketCandles.
+type MarketCandles struct {
+	// AsOf When the data was last fetched successfully; absent when unavailable.
+	AsOf *time.Time `json:"asOf,omitempty"`
+
+	// Candles Oldest first; empty when unavailable.
+	Candles  []MarketCandle        `json:"candles"`
+	Interval MarketCandlesInterval `json:"interval"`
+
+	// ReferenceRate Each day is one published reference rate, not a traded range.
+	ReferenceRate bool `json:"referenceRate"`
+
+	// Source Who published the prices, for attribution.
+	Source string              `json:"source"`
+	Status MarketCandlesStatus `json:"status"`
+	Symbol MarketCandlesSymbol `json:"symbol"`
+}
+
+// MarketCandlesInterval defines model for MarketCandles.Interval.
+type MarketCandlesInterval string
+
+// MarketCandlesStatus defines model for MarketCandles.Status.
+type MarketCandlesStatus string
+
+// MarketCandlesSymbol defines model for MarketCandles.Symbol.
+type MarketCandlesSymbol string
 
 // MaturityInstruction defines model for MaturityInstruction.
 type MaturityInstruction string
@@ -1567,6 +1692,20 @@ type RejectInvestmentParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// GetMarketCandlesParams defines parameters for GetMarketCandles.
+type GetMarketCandlesParams struct {
+	Symbol GetMarketCandlesParamsSymbol `form:"symbol" json:"symbol"`
+
+	// Interval Only daily candles are served.
+	Interval *GetMarketCandlesParamsInterval `form:"interval,omitempty" json:"interval,omitempty"`
+}
+
+// GetMarketCandlesParamsSymbol defines parameters for GetMarketCandles.
+type GetMarketCandlesParamsSymbol string
+
+// GetMarketCandlesParamsInterval defines parameters for GetMarketCandles.
+type GetMarketCandlesParamsInterval string
+
 // ConfirmDepositParams defines parameters for ConfirmDeposit.
 type ConfirmDepositParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -2073,6 +2212,9 @@ type ServerInterface interface {
 	// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
 	// (PUT /invest/{investmentId}/reject)
 	RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams)
+	// GetMarketCandles Daily prices of one market, from the cache, with how current they are
+	// (GET /market/candles)
+	GetMarketCandles(w http.ResponseWriter, r *http.Request, params GetMarketCandlesParams)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(w http.ResponseWriter, r *http.Request)
@@ -2367,6 +2509,12 @@ func (_ Unimplemented) SetMaturityInstruction(w http.ResponseWriter, r *http.Req
 // RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
 // (PUT /invest/{investmentId}/reject)
 func (_ Unimplemented) RejectInvestment(w http.ResponseWriter, r *http.Request, investmentId InvestmentID, params RejectInvestmentParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetMarketCandles Daily prices of one market, from the cache, with how current they are
+// (GET /market/candles)
+func (_ Unimplemented) GetMarketCandles(w http.ResponseWriter, r *http.Request, params GetMarketCandlesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3468,6 +3616,52 @@ func (siw *ServerInterfaceWrapper) RejectInvestment(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RejectInvestment(w, r, investmentId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetMarketCandles operation middleware
+func (siw *ServerInterfaceWrapper) GetMarketCandles(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMarketCandlesParams
+
+	// ------------- Required query parameter "symbol" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "symbol", r.URL.Query(), &params.Symbol, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "symbol"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "symbol", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "interval" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "interval", r.URL.Query(), &params.Interval, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "interval"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "interval", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetMarketCandles(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6049,6 +6243,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/dev/clock", wrapper.AdvanceDevClock)
 	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/market/candles", wrapper.GetMarketCandles)
+	})
 
 	return r
 }
@@ -7602,6 +7799,56 @@ func (response RejectInvestment422JSONResponse) VisitRejectInvestmentResponse(w 
 type RejectInvestment500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response RejectInvestment500JSONResponse) VisitRejectInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMarketCandlesRequestObject struct {
+	Params GetMarketCandlesParams
+}
+
+type GetMarketCandlesResponseObject interface {
+	VisitGetMarketCandlesResponse(w http.ResponseWriter) error
+}
+
+type GetMarketCandles200JSONResponse MarketCandles
+
+func (response GetMarketCandles200JSONResponse) VisitGetMarketCandlesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMarketCandles400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetMarketCandles400JSONResponse) VisitGetMarketCandlesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMarketCandles500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetMarketCandles500JSONResponse) VisitGetMarketCandlesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12777,6 +13024,9 @@ type StrictServerInterface interface {
 	// RejectInvestment Reject a pending investment; the held amount is released (authors and admins)
 	// (PUT /invest/{investmentId}/reject)
 	RejectInvestment(ctx context.Context, request RejectInvestmentRequestObject) (RejectInvestmentResponseObject, error)
+	// GetMarketCandles Daily prices of one market, from the cache, with how current they are
+	// (GET /market/candles)
+	GetMarketCandles(ctx context.Context, request GetMarketCandlesRequestObject) (GetMarketCandlesResponseObject, error)
 	// GetMeta Product name, build version and environment of this server
 	// (GET /meta)
 	GetMeta(ctx context.Context, request GetMetaRequestObject) (GetMetaResponseObject, error)
@@ -13543,6 +13793,32 @@ func (sh *strictHandler) RejectInvestment(w http.ResponseWriter, r *http.Request
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(RejectInvestmentResponseObject); ok {
 		if err := validResponse.VisitRejectInvestmentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetMarketCandles operation middleware
+func (sh *strictHandler) GetMarketCandles(w http.ResponseWriter, r *http.Request, params GetMarketCandlesParams) {
+	var request GetMarketCandlesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMarketCandles(ctx, request.(GetMarketCandlesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMarketCandles")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetMarketCandlesResponseObject); ok {
+		if err := validResponse.VisitGetMarketCandlesResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -15156,347 +15432,359 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rctvG/iD4Kr3cbImsA1KULDuJVFMzsiwnOr7pWNJJsocZswk0yY7AbqS7IZon66r5OJ+npmoeZR9g",
-	"3uT/JFv9+3UDDRIgKUu2lay/JBYB9PV3v/7RiuUsk4IJo1uHf7SmjCZMwT/PEjbLpGEiXvzIjf0lYTpW",
-	"PDNcitZh61wxzYQh7aFRORt2iBTETBnRRiqWECr0nCliJKFEsYxRwxKi2O8504bMuZniy3TGBmIYzNV9",
-	"wRbDQyKkmXIxIYraUbkmhs9YbyBaUUvHUzajdkFM5LPW4b9adgGtX6OWWWSsddjSRnExaX34ELXOpea4",
-	"3uXl/5DKEU1J5l4gcgwLSqk2hN3YjcG0fsU0y5hIWNKrLGAs1Yya1mGLC/PkoBW1ZlzwmV1Uv1gNF4ZN",
-	"mILlvGVGLY7HhqnVBV2wWIpE2xObU27IiI2lYsSohT0HOqFcVCcv5tqrnevC0JRtcW3zKcOLU4wmZCYT",
-	"lmoypYm9AvtbPGWJew5HwZLy0LiAezkaCPtCQg0lM7qALxfMED2Vc/g0pmnK1I4mKTX2NOMpFZNbX+eH",
-	"qJVRRWfMOBA9nVGenlMztX9wu7vM/hG1BJ3ZL5l93opaduVcsaR1aIeunCF9/5KJiR1h//FBHQT9yC1A",
-	"L54rOVs9zOdcaUOuLk9IQheEizjNHYzAan7PmVqUyxnbMWrBJ6GGtdbMfilX535JbzG1kbecOMDIF2yx",
-	"Ovsres00oLZRC0SeAFs0HbPDAvGr6E6u2YJQkZQ/+K8mzGiEpDGcqyMhAPqkPaPqmiWkQit+5OaQODjm",
-	"QhsLwXJMVC6ERRoz5zHrkT2LU/uPHw/EDdd8lDJyfHFydmahUNHYAlNEWG/SI5RcXZ09OyKKzdhsxCwZ",
-	"G0tF9g/IVOZKI7zC8SKdLM93iYC1GmHsMdAI//de7dGLG6bNjAlz9qwBsHn5SrItfD85uB2BPC7RXDGT",
-	"K8ESMrI3RxhVKWeKxHI2oyLpkUt7k0zdMAWkS0dkJHNLLSOSC8PTgrwMhKMvAC0AoyTXzNKbG0YyqjVL",
-	"CDdrDvrn7knKqLLb7xZrvwtJvlRUaBrbcRqP2wTv3PG8rzRTzdd6x8F/4maaKDqn6Sea4oP9VmdSaAYE",
-	"+ClN3iLy2r9iKQwT8E+aZSmPqT2x3d80glc5yzeKjVuHrf9ztxQ+dvGp3j1VSiqcqgqPFsi4yHJDuCYz",
-	"mtqLtgTvQ9Q6kWKc8vgzLOKYxFLEuVKWhSIXI1IRSpIc52IR/l0r6ZAVQYdow9N0IBzFsoD/IWo9l2rE",
-	"k4SJT7+hCz6xiM0FGeUGGDdNUzlnCWkrmbKI6Fyj5BMRPsuY0lJQw8WkAyf/gxTs81y9YlrmKmaEvecg",
-	"hFgWMqeaJCxlxlHqiZQIEWfCMCVoikN++lOUM4by6twCxlxJMSnkYSCMRyRhhvJUE6oYyE0lzUzlBBb9",
-	"Wprnlm5++vW+lkTn8ZTI0W8sNsSzRSMDaQ2WdE4XqaTJpZQvqZp8tqtG3BnJZGGR3UhJUjs9LOlSyldU",
-	"LBzd0Z9hSVKSGRULQo1hs8xoK2QFihII9d1Cqq+bw729G8j/MNGVoLmZSsX/zT7LrRuiPb4DnRrRhMSK",
-	"JUwYTlMN53slMiVjpjUdpexUGG4Wn35pP7E07SJFj4ASjRSj11bAHOWaC6Y1UXnKSBvkNC50Ph7zmFtk",
-	"G9GUiph1YEOKgThBRY1SibSYkoSPxwwIuAM0R3WvhM6zTCrDklcs4fQSmN/nAPgxt8i3yJiFdqDBccwy",
-	"A9ztg2fPAGvHWabkDSsZfcB+MyUzpgxH1izFyZRycTyTuajR3n+UczIDEoB6rxW9DNBTqx1GhI/JtZBz",
-	"UDkDoeCgvyIURC3z/keqp6tz2K1ldCFzQwIJikypni4Nu9+vGzfXyVurn9QOfHXxjChqGIE7Afa09ZI/",
-	"hCLQv/z6S40TyaJdwlMErnPJRc0ZO9Cz/1xZfOJWvlnVCpfiXvID1y3pBKSOc6r1XKqk8f5jKcZczfx7",
-	"y4pI7YHLNLnV+9n2L3+o2wku8RkDRaNxJ7QBhC0E0NjkNE0XRLGY8RsLBgmL+YymBGdeAoZH+zXbENLg",
-	"TNU91IJ6RRPYRiavANqSHuF2VnvL9ola1N1rAnDF3tNZltqPfnjaqllpwml6svLu3w4O6l5G5SB88Upw",
-	"K1S94GKSgNVi/c5ggAgXV7sdxahhd7lpA+K/1fukcjRq9abL9e/1+/1ev7/F7QPlW7rKvSd1h8TMXKrr",
-	"bV69E/E9Iv5kQaZ9enkCsu7p5Y8R4RMh/YOri2eXdyXPUnRju9IVAg3ktHLmU6qtal6dcG//u02g4S7V",
-	"H3R5js1wsgV7Wwsq9JoJMlZyhqd7Q3lqhRkvKixDzhG8NmaMxHLGNLEMS47dZisgdUuIWj3vWNqzlpYt",
-	"Ei6OyGhBEjameWrgOq3OcPr2ZL8PN35p/xUBAEhh/7d8+BugtDr908uTyA0uFY69zXhzqwyY4yRRTOvt",
-	"CH3t7VfHWQ8Fz6iejiRFxtLIcrlhM71J7qow8JIJUaXoAlgYE4ld97bjOYPsmWGzuuHQUqafLl5J4czS",
-	"24wKb7+Fb1dHXTpRfwIrk5WbqT1TpL01mFRe7ZJMPmWKVWmAJVFGpokFYc2cDRfAvVfHVran54aaet7d",
-	"jFyrHI/FPGHJsVkRu7qGz1hrPbI0SwWbqfvKG78rpzjXnSo1sPl/vCWWXRIm7P80acNZ4mV0arfuZZz6",
-	"A7V6HK85RdIetCzhGrScMdZJhixpmsW5eW5zkPYC841g7mDwAl+uE6dKavvs9Lz77YtH/+h+//Or/dZa",
-	"trZOcah51qymL63zSjsb8RYy3Cp7iwrMCuFhGXrKxRY7Kk4zuHEPjtXrWYPnAcFuRPdm3NricI7h3SoO",
-	"bfHZa/f2Cp9oPL3Nm3zJdTNdwz+2osJLR7eJEJcTrFuiP1Lv3Hx6edKKWqeXP7Yii7aXNY7O4uPX5dEu",
-	"fW65dytqARdfN8I/cpazmrPRb8bbI3eCY936IGHyek65rPb6GSJc2poDLQdd3dWEOSd6vcidSjEB0uum",
-	"A5F2TpFoUkPs1JYkrriQlt1GxZFseRBN+7XbLde8ZtMXBXn1cHDuWH2hRQOReMvshyxZBxJXui764DJk",
-	"x21t6HhMbjibayJFugBOUT3sdzyppSHoc69lqE7JXC8wvgMPldMncbD6g7k5SWV8vQoFQs7rtxcY73Y0",
-	"8U4cC/SkfXV50qlc/VqEkONxrYRvgWxMFcAYxjnYJRKuCZ0617TzhKZEChYRqgklP0iS5ArWZXn1t/vT",
-	"/qyvB61OVf1wvzevpxH2L737Cd8jXJD5VKaMaPxiK5hfVvjlvFUcxPIK1l3YcXLjBfhlel08qHdE37Ca",
-	"oxq0IjJofd+f4T/2po/sPzv2qKkhM6kNefTkcZ8kdKFJ+7tvn/T709WDrepBmw05fq0NG33lUKC6wVqL",
-	"YCOMTc2sHo0a8E7nuIK6Z4a9b3ggNyMk4CPGj7gposKWacd1S11zFBf5bEbrbFm3O5GP2fhd9le3o1Oq",
-	"0sVblrBZ5qMmqlsaSzVmlqPUoyGqbGTCb5ggeVYrgFeCO+p2lSkuYp7RtEG7QCvGiMbX3qO3YgLpbbTo",
-	"LYWYlHNGwR5rj8i7XKsrO71hakGYfUh8DAEwYAgF0VOasVUm442dywRBG9jMjMZTLlhXMZrAD4pRLUVU",
-	"xrTFKfiIZrk2hMaGSEG4OSRDwebvEnbDYzYciHYsheEiZ+ghSuWEi5+4mZ7IhHUiMoQf3rH3mT2bISpq",
-	"TtUGf1qXC0vjJ1KwQ3/sAwFf2c+NNNk7f7RD0kbFWZrMj1+42Id2Mi6uw7d/kHKSsoHwEwnGEg1789Z3",
-	"CDgQhHUts2QJaJUdDKEpiVy54TqQG3OWJk1CQZYbS0vBShUcLV6l5W0jMJgJRmCYKnH1IXgrU86Y1nTC",
-	"GkC4dKNHxO7RmTztvFaBO4IIM7BCTOWcUN3lujrvecqotsq1YYpQckNTnpDGxbjbfGmvrGZFFipCkAGZ",
-	"6BDZvLxmRfDoElBEsOYKOBEqkoGwEABzwU/tkZJzzZQmNNWSTCyHtsIoDPmjMdkbkS5ILOU1Z2QY37xz",
-	"07yDkYfuqtdjsz/tOoR9LtVEmo0OpUKw2xwzuTIFAvFLLq7X+KsQ1TcZV7PbOKg8lm0euG7Voa1vZb1O",
-	"/l1FGAge3tGEJxtsYiuPHG1uiA++rKPjhNqXkYZa1ax2ytuxWRen4lRoCLCj6Xmwd4wZW4oqTqnAoE6m",
-	"ZjoiTo2PvEELn634GJBeWwIG5o2IxNSwiVSLaCCKEFHQRRIWc80tbXeIgTHaisVIHcyUzSqIUF4jG4+d",
-	"fFAb+oSPfbTORmdB7QmPWb2xSTGINIgbfNhODdzRlaM5exYF1tEZQpMjfvPCM9IMYaUtbpltOttRoP3g",
-	"u6Tt1MmIFNpkRI5jK3NH5BSjv1zoQRIRr2V27C0VN7OjibPAulEhIONEWoJsWFJLpaKW4SatPzvjwi+2",
-	"sMZDpEa9IgmjBBY1nK8AisB+Z+9wCQcLQbe8xxI/fm2mGOeOsVUpRmE6uQ9Hg2DvzUmuNIpaG0Q5mG/N",
-	"en2kSw0jpgLoSsHnj8gwiJgdwu8ejoEDO/tE8FIrDGluhVGqrah1nPyWF0+ewxU8lSLXtRYMHOY05RM+",
-	"4qkLTFriUvAQQcqtxdKrcrSRlCmjYuWQig/rzilYfxMjWCX0caxylpxqw2e1USzHgjD3sLQMgHrAKERb",
-	"a0nGVAHF42OQCXBIoH3pgsgb5m0NakbaU5qOu/bRQPhAPiZMp0eecZ2ldBFILW4erklGeeKsAVZfpiZX",
-	"3CwAdQsxH8O+B4JZ5YeoQvtpQOkmrw+EA3k1IoIAnm38PVkDL9TcUhZChchpyjVLMBzInWRMM5Mr5hgS",
-	"4YJkTMUQNmDm0k+sa6eMU6lv5/7AL0A5DGChALWP8k0xkTy7FeO+neoZxPKHdxp4i6SZMjXnmnUa1FRt",
-	"VB57NXite9OB1VnwiVUB3M/HawAGVx2RMX/PEjDSAhuiabBQzJTqoBufvc+AOfn9zqc8ZcTxt9qNYIja",
-	"6vQIx+RvpLrOCHEmwJb6UVMqGnAgpZZZCjpjgNoY+VHoVSXbh98Lf09Vv3lKNY+b5m2yG6RU/JMpXZvu",
-	"YVd2gw8LdQYXihi0tDSPX71a83im5MSKfeeIc+sspUrmkynhBudZnobryAKqQfOts6e2k4CgdVwQg0uF",
-	"s2rAuowPS/SprjuAn6YLJ2sqJ9+4CJAaqQ5XyJJjvc6SPsMswiIIEpRaLoyMnNhOiR/KvrphrvoMtKXZ",
-	"5lOpi/m0ocqAbMy11c/v1d2rzO2o03Ye4pLRBk5ipmbP6CJ0WQbXaZ82R4kWbAB4gzchIL8DeKMovyAb",
-	"alNDUka1IWOZq4JJ1NO/uzqSUT4FMlFgbRVHA+G0lF/9YQQ7Rya5Qk8LyhayhirdrnKuVbxdlWI2O6DL",
-	"K2zwyzrfY62DBjF8R0O2GCgk8ymPp06z0BWSu6XVuFjO9rJ3IO5t8lyGw69xXpYj3otH1lmAzu60t+3d",
-	"szXTbb/XO/pqA+L28e5aXpHft736xqve7LcNz0Aati5+sUniXf3dmyaaSJ3Lsd7G2O+IBdPHDXIXEwmx",
-	"IFgNA0UewxRzYhhLiJDz7ZFxo6iFQttagaqGg0HcXNOg//t/EU8pI6IwL5UUuhIJVKXaabfnPuuVcEfo",
-	"C4q+jpC7HQUEvLytEA7WQ966oAG07bSiFhh3NkUOvFjEzvrTaL7V+WjGdbNoWT53CugNZ3PIfZPXINgf",
-	"kYP+9xbaqADFA5RTZ093MLah4MHKUbxYxCdU3z38RcZ5QWNrjHj+MZECM3mEnEfgD8mYIponjLTnYEsp",
-	"bGWFOQVEi63o9otF/MzNVGcPul7EF1tJWC+KF9F36m5FN3nsylciIticWeGIK20iwmg8RY+Zld791m6z",
-	"oYsSaGq25AWs7cwtcZkwsfoMospvp303hrFw/U+m+JizpF7VbwhziVrZ1CXLrpGNPaZSj5+Fb7CQ1eoL",
-	"nWwIofGzl+dU2UggYJZntUpdluaBCwpBL8SVKnCtERcsYDvYqcHU2xhh5Mxz+NvisGLjXLMkwOU2m2Vm",
-	"ARoDFYXR4aPQFUlrA5B7QrjFeOeQfF0PL944v56SL91fcefUtIKVVG/Rn2rT1XmaVJeAZpgw9bblZ8yg",
-	"il1kabjXq1YOPqMTtvtbxia1KuWU7j9+UiM/svfk4sfj7v7jJ96UAXSZapJnqaQJa3Cc8IRtQ7Xsa/D6",
-	"v1ltxYlVMeFW3JFrXG5MZ+jwqbex5CptitmfMBNcDaaZa8INmHUHrUGrtDbBTEEaffX8d2nGdy2a693r",
-	"Rbzb3/t+b/wo3u9+Sw9Y99vRXtz9nu0n3cf0yejb+Lvke9Yf7xbAs7u3O1YShZ31cGgPtHJIUQV63FEX",
-	"F4573wCQJdatQGZpAdpw08UYb/GL28JI/T7d9A3rd1i+Nd/z7KYKB3DJQLwIcg1CY6D8mwN/Au7RsMQN",
-	"KmwNeEOdgx3t7HcF8P1uB3JWTpocgXIHdXv4jGkC67XyOZrhbqUZX2mXnL8tsb61MowzrOdra/TfjxFj",
-	"1jCxC7COQGEvV3GE64Cq3Eooc+RtmVPdOrB3Pdnbc+CJpZ5CKXPKJ1b+H7s6Kl2k2YHJ1CFlr5nUmltJ",
-	"e9uIT6XYVCFT4WzhBTUABBKURiWqcsF3EjNm9P0Zfr8PepP7Y69OAKk3hx+TscKMSOAhYfTVctpgfap0",
-	"9fI36G6V4PjtTrEky7WmfFoIc47AgIR3SEZprtSCtHNRRA1K5VM+xzLOdScicW7eyfGYtFkyYZpINRCx",
-	"VIIpTWBPYtKJyCSlikXExQVG9smMmnhK2olkWMcB/wbvBZJf5/fpRAMhpHnn6zyQNlR9EEXhB8KhJodZ",
-	"FLvoRH5qF4BIJwwR3tWMsCg/EJbHdCL03ZG2ZswJV3CLPirQCY14FBa4cbutqAV7AhEANgVKN+4KU5CK",
-	"FeMTjdYEmK3JcnDhOKaf1csEIxpfN36zIuC+loZceGRrRaEpYyvRF4etgOQS7gU6yCaM869uViyseLWG",
-	"LpP2SJopRFeiTo22Eed+koJhxUR1b2aCdRQZSg7oAst3woVqFNT3PhXNvQtRLcFi5VKvF/FG3/TixSJe",
-	"CkgtBeAXv5wESqHXHojO45hpPc7TdPF/bB18Capy7S4gGPTOkZd3CI5cov25mVryE1MjFWapQtR2LMEk",
-	"ZH8oXZjL8c1YtXFz3Y0PTefgY2UbzyP1obNbxYuuDe29XI3a3dEuqLdQTSuhv7i9I1IE7RZ50C5C19Wh",
-	"7G3MKblreGpdVEVAMQvbsXch11LFmkEaz30p4qN6ks7nDHCC822uLrDiYCnHr8OSVyWGVhdWi7pQHJbc",
-	"OBNXBWXvFC79ihlag6PihispvCnEX0LCblgqM+c0ypRMVvZX3sUEoqQv+ESc1Qo1DJj6oHVSSVdwCQIt",
-	"KwdIqGyVkPYPb9788PL03cnLs9PXl+/OntmHmpnQkx2YLN26woUXVTZrV3rTFEXyNOdpshxH4srctQf2",
-	"OJxemsqYpmRkX9dL+Vj93l6vv/GK/JrLxUSVS1g6ztqbDKourMKUL+BQ3eAvv/zyS/fVqzJjsMEdpTd7",
-	"hGauaoP/oHaJwJ3WKwof5ZL4sn6HlGrz7OMELsVQPGgKCrR6sAU6wd4bx7Ax/SemIPeDwOVra/tSw3WC",
-	"14q+GRFhT7AaFndXrXqTZdAVzC5fsxpEPhsxFZH+yj4+lXgWmvgrolpoKS5upg6Qz533ttYKEuD+FhbG",
-	"+4gSXRcPWq7moPfdt7XOIf/G+mu3ez51r6JO3nTHagI15tFh7VWsphDZcn37j11FolXvfpOwo2c0TT9q",
-	"sqL80RbVwxqjE0NvevH6o34QwffoyeP+elfvppivO4d6hayo3z+o3fPNLeIoIYDyiHBDJlZoRMcp5J0X",
-	"T31F/HD2veg2VpOK1cpePwLc+kCDgHW6WZtw97QE+aZAlm1Axcdv1cJATRzpdvEi9SG51fXUX+O9xo6E",
-	"cHOwWYIpQkEawj38MTVdSX14XZZSsb39EMjyRos3DFm3jLdOJbRKjF4rl9cVM6p+Wqy3IROoYXGlcl0d",
-	"sX65Y6YUTbc3x48gF6UWyeFRUXXJERyuwXZiZa2YudDuKmg8bsAM59yvD4xE4yEYMvG9Ixc+LhKSTaWR",
-	"UFV6Uo3xDQT83yQXt6yMVetWOgWnOOwtMGpa5QKXVR+4ZRfYlA4iQTyFV3Y0uXr7EnyU4HyvHex3y8Z9",
-	"8MXKgFw5f4Kv8AIn5lPa6s5mHRXFhQenF05fE46xCmg1ONEAUZhsRZT7EFKAyqSAlX3xpW1thq/GfOtB",
-	"67Us5tWhbzjlGmZqvg3/mTdiNL7wkovrBhDIRymPiWITrq3ADXbtomo+2J7GPE2hZvXaNdQc6usgXmlr",
-	"Yb0gEjXSupGGpqeQnbXM8WqPfQm6Kse1dDie1lQnCbdXD2h4bLcpA7xiVnBJQZGlV6AqMQvmZX2B9o7/",
-	"XJNElo6Nnc5WZZwDl2Z16rOLN+TR3pMn3T1C02xKu/t4320nu7kPvc9k1e20Lm5ro63UU7iNQ97KqFoE",
-	"eVXe3AJ1bm//Q2/Hppq6X6i48a+NCy4DVBvXXPokNy16BcEaQytw8i0qy36ayTUzn6Rk9x1LcL+VdeHk",
-	"QUUSAl2dsCp+2GIp8BIpq2Fhmp2ZsgWIIsUA4KwcCKn4hAurWWYs5mNXhgsxXAdvQ6wRGS1g0M4RGWKM",
-	"2pAYlqa6aKRS9WPqfGRXP4LYNWyoAPUDUQsqIyjrLJkXLAZJ+6WcnNYX3L5NCGLlGEP+8JrNi1Ix4Fd4",
-	"zhUby/dECvKSi/z9LQoe8az252suasg79nt4x0VUsFir7AOZfOeN41FB69+hHppArK/zebyzY9gRBsLM",
-	"5bsxjY1U75igo9S+GPyWcO1+tNdXjhX0kFHMAhFUex0ISLcDl7LWpC3YnNhNaOghR7OMUXWEBV6GwaaG",
-	"a2rb+KU25WsdT+oDROtKQkFQJBxq9V7r8PsiLOjSiN8P1xX1oXZPDZ7yj4imduUm6jbNNbR4ATcB+sRn",
-	"9Jq75B/foKNWqbkdeqRUmwvGxG2WfVuQKU+mMh+sKRytPJB6YDImZclSctdSugW+8yky2vzQtUszVG3D",
-	"wEuj0Eb3bErF61VJ7LvtC4sXI9QuGCnP7Zj94y2Z56XFzbeullmNSxBiaPRtAA6wfTOw4WtRMEPd3i/n",
-	"8jnQ5WdIlj9n6aUP69ZzKu5hOWtnuGAmz2p64pjMigdXdZHT0A0Bnx/u7pKrty8rVbqnMk3qq0X8ruqD",
-	"KC6Dr8H0fP76B2yRClaOHO6EJFyx2KQLeEUQCHgn2OmsPkadxaqu9OhTqtmjfYKPwTAJ7YR8JRCaZZsj",
-	"f93YUXhOxf7qIOwqs9B8pdfonyMuV5WsDVriRo1se9VtW22ssFGFQLclXF9lE0WT9cfAt9Cn1pYmcIX3",
-	"nCS12tjmce3+Va14X8rLEUFxOSIgLROpSlnt4yJ4rtYlbd3dzxe0f1gKWSqSXrHRRFm+a5Nfq8lV4SD3",
-	"zuaMpaQLIQ2aW6qrqG/ic5fEtXJsmtD/4v7qxXXNfKD4lV66oYZjmVL9nFUaI4QiWSEaPC0vavOYXJ8V",
-	"rSWb0uqqaXc1CctQ/rKoN8d1EfpTLz1+XODCqqvzOKHkpbxhKa0vrVmQoEoTpm+/7fe/7/f39h/dwmJu",
-	"eZIvzRIazq0SKXNFUMku4K0xlQc+2r1Sj/795B+zvdHP/Zv96S/z7+OD65fHvd+yyTaW3uAAnh1/+2L/",
-	"Hz+31tCftfZWie7xuyZBBtLTEmlA/RI1qfbff7qMyN5jMuMiN0x3jkjmOqJLkS4IF4WeXnS67ZHj8zNX",
-	"StYpWdwMBNVkeOzaN4I545A8ZVQxRQZ5v/8ohgnhn2wYKGmxZfPQxolwg7HcTl2LqVIcErU6TdXypKHp",
-	"q01lk+xLzjOqSXvQAmAxg1bHVRTbjv6ZqrhWi5Yfl3hqKWvpXQEYCRJQK2mpYeBJ2fhmlczUH42jayXR",
-	"ipZN8EuUp2bXdXJPUMFu+3Jw99iw6paNcYrxnjZxz7D6f10FCYwfW+4rU+kSMIbwsrI+ZX1w3EfUQXO1",
-	"NWtCWeIpS/KU7WgyZjVNveIpVROWINv19Sqaynf+ROs76yy3ahszVlSJGrse51tczrpGQ5vbCa0rWcV9",
-	"fouLXWsX/yrvYn0/Ib2mSVHREsKVCox83NB//Pf/UXfq60pMfYp6USUmBvWibteOtF2UMtl4YPfaV6im",
-	"tdo2eWlL9UqLO2zusFa2Jgr6CpU3EvQdam5N5CAwRJX1hLE+OCU44a1NVwGx3WS6Codfv7x7qcJ0t91s",
-	"n3EazrMm4bRu6I+vu1ROeoe6S/MKo9z2lhu3v7nuUngGG+ou1YTZuJBIDRVpoKp9e164xzu3qQRdkwnG",
-	"GHYf2GqYIvDvj48i25YYkbnM08Q3xv0owu057Hr+S6jGKA49BddSb9Ijg9be/0X+Rr7Z6/X7EGsJnVi+",
-	"2X/c6/chkxG2R77ZwxKetbOvkMeaG/PVxbGMJk9TMmIYDGjk0uUZxWezWgFgOaLMnX2w//WgtrbQ0raF",
-	"ObRzRF5YhHC2M9AmrIpR/vXcI93ff7p0K5yBSA5Py71NjcnQWmFVCz8GtweHP3lB/bAV3zgXXPk1zfgL",
-	"tsB25VyM5drQnR8vL89BQ5JjUqSN9Ai4doocXO/j4WKSegOnl6mOz8+wLPEPciB8sohVV2nGJ0x0iC8F",
-	"f+W1MAx3Y4IpWhQR4aY3EANxIsUNEwZyFhmkq1n0R3fzWKapnOtD+16X/P3izWur79nRZW565JUUbOEr",
-	"Wi+3UNzDYOtBqxMRYQcm1AXi9+xg0PVEw7qGfwx8tNWgdUgGrV6vN2h9GGI67hDeHLpqte49nNRqocxK",
-	"2zNGl1Ou7Rwncjaziy0UU5fTMPy5W5x79xx6JUkxxJyGSSpHNHUdlMqQ5JRq40romylbDAQBhyvY/cgF",
-	"arjYyoSLwutOpowmTFkyRskPp5fO6Y8uZn+SQcKP5RnaDt0eKc7G6aLjOlC6JlgJmcmEpZpM6Y3VfvPJ",
-	"1JA88zWljggt1z1iC+lGT+VkR8Na7NgwSXFW9tceORtjJAKMK6QJxrbb8ZHXRRsaSI5SVgSkYjGnC+zS",
-	"QciMKssKKud7YWjKDolRORtGVqGmGLKGMDFSjF5rMmIxzTWzz5R06SMwSyrnPTvysZBiMZN5Ud9XuwHs",
-	"dg6LrWAZNNf0GeEMQPr8zcVlRM6vLuHIz48vT350kfzgRRieJWyWSQtMi+4Lthj6wdpULMiepY37jx+T",
-	"G665VfKOL07OzuyqrMZEY8OUtmd/dYV5Y5RMpExIPJU8Zh2L2C7bxK8dL4ySa7YgKhfY7IHDUvQctmAH",
-	"v2YZwvT+AZnK3M6hnbu7ALAZM1MJ4QhmGpHfc7tXO9hIJosyKBBetZPRCeXCju2NHQZL1sOs8HrlJH6E",
-	"o7UXB4NieAIkz08tBySX4dj2c0ALV47O75UXtQRwhoP9/SMI3MwYNWUYjDshe+fGsiWVC2G3OmFGk4P+",
-	"9w4K7Ep1iDNj7OFjJPAt0n78/j3Sv4P975G8WHi2ZwnAp5hRC3eEM3f49lBg+BdsYUERRTrp6K/F1S4X",
-	"PkzZ1dlYBUcf2+7obdnGw45snxRkFchukDIMljD7hjN5waRQgh2vBNvWQJTf0MekDH2bJZ/8i+RrIDC7",
-	"kSiGjjIyTuW8YAgC3XLETBVbaZWjD6FZDrK2IWlTsve4i1Y/gj8OBJjoOhG8qNhYMT0dkraFPjIMDKb+",
-	"UUSUhNgVSwKRueSa4XLsED4wA2OejMq1YUkXf/VGPgBRfc0z18bEd22C3bveTQSCMmkBc9TByUF/L3KM",
-	"cCBimqbaniCszUVrDDE4G7mEUZzpI6zgafEitdSqHKqUFCHo094SEHEHPys2T4g/gRMbFpmdS6ZSchub",
-	"6ED4eLK2gAhku49DpNyVxXSQsV+8fX5oqVsuoPmTP5x2QQwjpIQReXb68vTylPzHf/ufeDWWV7mrTOVE",
-	"5mbYAceXA1jocDAQ7oIwWVDOGIoVYFifC2dcJ+3hG/jHEHBneMHi7nNm4mn3ght2COSji68OES6ARQ/E",
-	"8OfuW184uWuB/JD8/OqlBVn38/CozCwkvIbO9B+RQetESa27mpti/wPhXhu0eu6su2jqDjgLS4hg3A4P",
-	"R/lWpoAe77txwdd8Qw8L2TSeBlKTFRM1gQqW3GD/sYgwMZYqRkwoyddAjBaYZipTHi8ItmlrO49FkseG",
-	"qDxlegcCxDQ+7xySIYqSQ9fdTEgPWUdkKOfiGPMMLNleLJGwo4EY3nA2h3JMFssdoEJpKR258hlQWgXA",
-	"EpqlJTMYGRkAHMawbMOGI0UDMQRXg5tbD2EM+2WPvJamlHoOLS71yE/Kklm7LfvDo55l8cA4XJQkKg72",
-	"2YFFrqWYR88XHnle6gXDWApDObCOQekHGbScgwC755TZ2laWDvK6fDL1h6glMyZoxluHrUe9fu8RZBuZ",
-	"KegZu2iadxryBK3Ixf2fJa1D++NJ8RKkeqIEat/c7/eDen+gZJedVnd/c5ZLVPS3tpOcOG/Bqm1kOcyy",
-	"VSyMjBYArD371WNcVd0cxep3z4RhStAUexaGaljr8F+/Ri3tO1cGk3gxhCtydvGGYPN2C3YJp2lqLwp+",
-	"srdDJ7oI+2euX+gqzrUOWwj+sIDdhN3sxr617aQu1uNMkKCugGNEFgEtm7FyNbIWkHORhgnmSq8BIxi6",
-	"9qW+JesQfFIzeQNpk3OqEpSFfLtYjbIbDzHd4rPloTuazNhMqsWhJQ7QF0ATasi/mZKODWkL2kVSiftc",
-	"MXw3QvULMMUNyTRpn7w8g6JFVFhiQ12nWvdxx2ch6CkFL1qPnAlSFldA4V5aRl9UYmLvueUVB/0DMO2u",
-	"QHfRT/iOwL3e/OvmqAFiqOBtHwLwHvQPNgPva2mey1wknwDaa9olA/jYu5rWNzmeUg0gBJpjO4RP6NIR",
-	"oENYE2MTQkStTOoaFDhOEl3A8dALq+VydrSH3moisAMxkJ0tLmCLRucMjYIq567VAOuRS4tGqJxNpOur",
-	"ekgoQHhEBJtQaE0sFclFRpVmGNfl2hSDmABlA+wARSviCBWrg37/rrC7hMtA1xWdMQMFEP9VDxPlK7uB",
-	"ggQmn18L78BTmSzuHfZ9++cPVaub1co+fGnUK5opMoBkh4lbINZTWkSYfgzyHvS/3/zBiRTjlKPp8WB/",
-	"f/MHV8IBu4XHUygm9wkoxSvLNUwDuXDc5P7IgeePPsapVlZJuTa+CffnEFWWulxvIbFYiLNbGMn3D4Lc",
-	"n4ISqslccWPKvPbw1txyqzXgP83F7v7Bkw/rJNHycpdIHcdCVFBVxxm3edJapjNRcMGbwph//bQ0CbbR",
-	"BCCoATwIAHkjigA7p/nXwMb9QgOy4l3QuM6X+8+sg47zumY1t+OJ3obe+qT3v9wTqAEOQJN1ULC3Ddmn",
-	"zv7CHHN5tPmj51KNeJIwcRfYKaAlOPqipLMVszBupo3rQ50Jrld3IiLTpCArAdSUletqAQZr1sPx6QrY",
-	"JFRPR5JirkKtEtXQThn9p0xAkiNqVleXJ1ZmI1K4ZlRazhiYjMkUnCYsIW2rZw0E2O2xp2onCjptQnwU",
-	"CpRJRch0ve2gFBhavqC7jgu1QVvGQBSWHLQlr5xp9fjQNLBKNYsj+ZQ0rZikAZqLi/l4iL4zfFa6JRUL",
-	"Au+HQbD0eXj+4LeHyNJaVYVHjPzp+sIua8HSv0R+kyPUArApgNVULERadQJBc8zmTjXWR662LGRvadcD",
-	"1e8xZwMRgh01pZ3Yikulec9lf5E21DrzEesA7NAlIGegO8XO1AFxsBPKxbI3pVMHhTj4K8SDKoH+ZBBZ",
-	"k01XA5oQOWE36Pb/BaHz3JKa3FRvMLw8sOEoRuMp9j3nqujWFREh53cGVlZtsNwIp/GUxdcOEoP+YGDY",
-	"ITN6zbTVk4sKnEsR+kD+y8DMgShKXsO4vTprqKbg7EIyzHVZEXvnPGVUM5xsQRYyV5jjPBCuRh4ukItJ",
-	"byci/nVXHxBeX6m4rUntp7/IXAWLLd+mipERQ7IBrVSSHvlF5hjwDUMUlXMwSb6ISV07LDAEH9TZI9WV",
-	"g9sPEXB1sZ0GTrDaRvshC0jhOhuYCjqxqIfCP5Ww5Mu6rnpnYUeITAUEudKmd8PvCTNBe3bXA74R063s",
-	"Dy3gM7skCJHBwBFnrCr7DrpqUG01e+eFoENfsUiTttWtBqLSPr5TMblFYQRuRGjRGl5HED43p/yGKU3a",
-	"w+eMOfeaj+cfCCifw+xTaCBvx652KHMeG+z871dfIwI6D1LxZCCKR2Af4qZHhlbewzCCoZFDQGeUEw3T",
-	"EYEio1zEaQ4BNefUckb7TpwbK/Nds4Vm5nAgMqq1T+z3Df3Bu+qiSqgmw9j96i2Z9k2U+MCyeOS8hXSk",
-	"y1sZCIjwsWM0EIEaCKjXpyEKo1SojevIsxUGu5Ghi8+HD9FGuuLeh1bH279+KeHlutXi2bUaVX7wglnk",
-	"bB22/uu/+t3vf/3bN3UBgvWjp3zGTWXwhI1pnhocuqErdV0tx09JRt0pWSCsI6AWvwHW5BjwXH+83fOL",
-	"C/NInhzxqdqq7kw1S0LVna6QzAYea99uxK4HZoSAiP0GBhsQ6Yeit1X4xie66N0/yn+frbdJnoXs+ZYe",
-	"mHKOZ9tQvc8NGJuB4i4C12cybFZMmYGy0raSgZwLFwwH5pQjQgUq2alm5KB/0LkzTBVVWWtFLAzqxHRX",
-	"Yl/1VtaYGprKCSjdvnCzj513hcvLUolYUiYoPjwQdnNQX9jqDVSgDJJQQw+d4ojFh+2v7jPm7E4ViZNc",
-	"M+bi1dxrdmjQl2c0cU0K14RPc0GuLkgi05QqDRFIQ19Wd+gjwxuqNkfgAbWi54JRRdpYkdl5U9GXSjL7",
-	"n2/6Pfu7GIhv9vr9sBZwp0eGNFPDMgZ9Y0nwYnnkf/8v8ujJY7I7EL6Osv1pr98fNhUEDqqJw34SrrOU",
-	"Lnpk6NzMQzKX6lqXxZ8HwkyVzCfTYv8WBiw7c1eNqRuHZIjWRNjJcLVE8XB1RQMR1CiOyBDz3yoD+CLK",
-	"Q1dFeRgWHx4GPtESHqBylzIaw0QQhjRdoBHJrx+vpXL1R6XuC/2uSKbkjGvmkm1Abs0Ux8wAKhYkVovM",
-	"SAL5a3VybMq1AcD+lBakotZyAx0M8Fb3PlEwBgxetPcwskjM1FEYkORpAFzJ9kSrxu/yu0+fqiVYPxUA",
-	"7CC1MjEJwdmB2TCkVFMWX0PCQ2kpcjGzAc2ZgD0rmAOkbR3Vq20dF9LBfF1cjF3UhmVQQk4PBHtPodJO",
-	"AaVF+DokSo3YxyAYMRLN/lshGOiLRS93eAtMrNwvAjIvxoFRTMg5YtnVGe7DrlwzMuYTOwgGnmGgiJN+",
-	"qeJmOmOGxyjRA3tbawlCF5SERM8tNMCi4NaWjtXaWl71Qwcl0bcYuK4kzedy2NnTanTYScM+qxJ1e7PV",
-	"l4ggCUxedMmkhfTepyhyYVmDZSGIFBldRIV5E2wdVuq4s0wG1Kfrvj38oyHS7EfIMPBULOhXXZi9VixI",
-	"rml4sD0XOmmhPIGdRQNhCYlqpKGRM3JXGa8TxCwFg4A0iG72Mhnw4N5AXICb1ZEQbMj1G4td8PZ7c7SS",
-	"2F/kIAg5R+HPoOnMUs8eOej3B8JbzDVL7VjV7dkN9HaAwFs+jpd3VBjw8bcGP8BAhC3Ww86X6F5oB2ly",
-	"4Eat8VJ0jsjB/n7RrB2uaiBkbjRP2CoLgRjwURG4tHJ/7Z0zofPxmMeQ++J+PiTfYAag4MGl1xvZdbVO",
-	"4kMNymso5/iZY/M2a5oupGNV43yw5PXPENFX0ONjfV2KlHV0+D5IrWFwb7G+aZQq3z4/IQd73/XJycU/",
-	"Dwn1SYtKzq3kRAatNxmDTAiHkYOWfYYUYhWLkWEMBJrqO9j+zL5vlUlnwUPHRhg84bRfMmidpFKvTBZa",
-	"/q0Wu8H0f1TQP/cZ6J/+MIJw+SJj0CrWbBaV39kpuLGCoSZGJlaRvGTvDYldQWxoG6EzCPufMuYFSZUL",
-	"rDo5lmqWp3Qg2jAbuE8hDe8/DSMy/Jv9T9f+578MI2LoyNJGqENFJz54pQNbzBQb8/c+G2m4M2wQKS/8",
-	"7m5N9D7e+L9Z6DPsvdl1sFdSpWXhsZb4FNcVuRqd1BgaT+ECkaFbvmPZSsYUl1BgACEX1nKCi+g+49on",
-	"M29YxJ/J+n5scTWA6MJuVTHIYyt3PJ4705KqTXbXyQ0gwOUNgQrQ/sshm5dxyuAsKwIhaAfCXYaxWqjP",
-	"tut0wWggajtBuQzpWgHLx5ZZWlGsAvRSV5nISlvfD8QO1sUuJay5Bb3UIvmCuBpaO5iH7zJjfPtqlISk",
-	"sNRuB1Q/75etw1d3eJ/ReF0r2XwiwcL3i61B7OOiHNjnFAr+inkBJSlwCgctoudCM3tN0Oc9hHku0QJG",
-	"VbroKmZhzBPaxuilTHER84ymkOyLeT0ej1ekiaPALB1QDanGjBssKlPFrAzXfGpX9LZc0N3Q61Miy/JK",
-	"G7ih29dn9Pj8ubAAbBsO/q2sgLbhABMs/ynMGgh0IMCCD+ojHU1lllwVCC0msBnc7F+KsG8Bq0VAJ/g0",
-	"4Jgt6Qkw9isA1wLwqQvLrAPciEz4jYXsPAOB11HCO8NvM0VfajlfK+EVNvc2JqZABE4H3U8lkXclMYBy",
-	"i0YyPxBD375+WKhnRLD5krGyHNdb90OPY1RURaAzNhBVaRJEvLKHYjDulGqCJQGkqhT1bIilrund/2XQ",
-	"/P4tUzVbe7DWqVBM97GGAdx+ZlPVX5o4nUyl1Aw9eJh7o0O8CyjRUWE0lIocLxMzfe+EClF1rRaKNVSx",
-	"sAtCLxClUjmUFcs80gmKQQROUVuVM9VST72/CgFo6hX4mbF/jQrpyzk+eFP0X5oi4C3UKp1HroxemhQG",
-	"bYt64MdK7l0jnTFD1wUIvrLPPymkGloHphdYb8UuL6H2lXuPTzl3lZ0EnbGIjHKeJkUQGhA4ccOVFKV9",
-	"0JdbVMF5w/FtE5+S0QVQ8F3nP2R6fY6SFBgqkRS9k4sPSfvk5enx23+eXly+e3Z6/ubi7PLd8bNnb08v",
-	"Lk4vIDWh+ByjSaRKoILWscCQJNieK7NdejpFkeIUUyGkISPm564X5bBgAbxwXGzqkyaeh3OtDW3yy/kU",
-	"cU0/TZlilutBdTlwOOOp+hJkZQFzDyX+8m8HKUVf1YXPHc+oiWsqxJ9AM/fA29++unhmVaGcpunCl1JO",
-	"IONiRhck4eMxU0HjBiQz2N+y4xi6D2pq6KxQigAQ2jNDto8G4LCL+bL1dyCKyKGwx3np72eJc4HVgZx7",
-	"30HCQ/VPn1RW+fBEgJOyBftXGeALagV4DRB37Ei8SEgMyIy6AlXKIu4mpr+RvKyy/ZLIQKuu5jiityyG",
-	"Buq0UEz8Ypvy6Fzua9ir4uwZ0TnQyYEYPjs973774tE/ut///GrflXte4nFFQPEKu4rKPDcgWhqqGk65",
-	"mEB8Cx4eS1zBZqzc4IhG5Uh75Ori2SWEVkMTG2rInv3pECMPRTeeUl7G5LgQbCCr8FOPPJeKPL08gfWc",
-	"Xv7oA59c7WaC8cCWVURkWGlQMSTtqevOMhCYuy1MZ0W/KoLLFdwASyrBnf8vqY7ZI8fhiQ/ElOopEPsR",
-	"5JkmLnE+VlIXEbBmLNXsMCDc4Z3BANOAgo8YEwNhx+rt9MhrqHjZnCbdPug/qo0xQoB76BQ8XOQXIuD+",
-	"iDYEFznU+RpZdI+U+YIuMERlIXNATx/Rb2RIrYuWNVsT4mWjTEGGnRrYdWNvUSjIgcdDrRLklvcXKxHk",
-	"D/2u9YHuwrFRTN6sFayN5hDSMF0x1Tku2WSqe+AE+224yK9Gt68C91qjm6OyR0WNoFB0/ITCtn3gEBeb",
-	"7+z+EYhc61J1V768NSIGhRMeUr7uBimnKt38aTJ1vYhw6zTdW0sQ2B5gf0x3E2yXH6pyVRhyLxTd5h8q",
-	"LS8W+AwX/PDI+Zvx+Ku8XRLmg/0tJruU8hUVi7e+NN29VFbIlSByPCZmLrtjgJmwQQa0ycTWDKDxUq3n",
-	"UiUuVB56lgSoB5j0EXjHxHq0w+d/HqzDDsJfCOnesljeMLU4gV4EtWVfME5ZuRd9IwPFIM9UgJ3jyJVQ",
-	"gnRfMHz4li1Qosh+8hV/Hwz+ijXo64yJ9sYCf0WW3QPeambybJ3hEyugYhiVZrFihrQh/x/DMtDEOFxC",
-	"76FXpHRl2dgb3apb2FGiccO8NLhJ0RBAlWf3TE0+ETIXq7yAo25KVMGjNZLQpIgmCU4Fw0h6X41VTcYq",
-	"qEagmTEuxNE1Daoc3x3xBauknjsGusbo4IQmfUh2jtOUjDlLE6TOnodAGUs3kPYdUWZ2tJ1oIIpH2M9q",
-	"BKWNU0a1Id8Fff52IugEtvMG4pHdF5B6EkulWGx2euSNIDqHhmnozrw6cx3d0NudYFsMI8ku9DCrtVVX",
-	"t/1QjdWVVT5AdyOsL/nKcR8Ax8W7qIrDbUjSdE1noainxq58d5WOod5mc5zLMRlCfiO81tVGMQqpptRA",
-	"aIUmQ3hy6Go0J0PSTqih0KjW5yQOWoeDFvboW2oZi936Bq0Pww7wXN/7ls0xezaldgruyk4WXkyfYdsu",
-	"7fxlkMJo4QuXa7roRIUiMYMgoZQXBa73HxMNJVauGctIpuR7zjRKArHLz+UGBVnXqVKxMTPxNOhYB2VT",
-	"CvemqzUE9wNeOKXBqHsD1yXcYHiIREKEKWa8QqvNQ/Ko3++7wp/uVEHIGNaXAbCjXGmmTm+2q3O9co8f",
-	"lbBqP/yCdfow5KyrXXMyqFnNsF546ehG+MSyRZgl6qDzjrgylmoiTYXD1neQco0wd86w9IhzukOvJe83",
-	"p8YZ+yMyZ+i/otjQzMLodW/HIgQgulTAfgEFqkNFxNDrSpNb6MuG3RjJnC6gwEZRkZrZc7ULgurVO2S3",
-	"LL3hHpEbmvLEPa+DuqUTeKDM9nlllQ+P2R5DO+W7cNu/MBtc20cIahfjtXZLZNkarcMQPkTpCTOWhq7z",
-	"5cLzh+nAhaWtKVz+p/LbXq5UKb8juXZ3pzddbo2fpnqc51Z5A6uUsERWKh9I046pZl0uNBP2um8YNNGr",
-	"qz6mGVXxtKlY9F6/vo7ZZwOyrZqRIbRtbkEGZ1otnPunAsRT331bbfIzgqDZCJVF7+AKUELT8V0gW80C",
-	"BBTGHOK7b11/8qFrsM0SMkR1+D/jC//JDuaanrtfjDTZsIOt0l3YStHvvCiCBbo4lHmgKUtcE/GjsiG3",
-	"EzZ2NBl6ojskLujPByoMxDCWCXPdkYd2Xmixjp3BizEwSG3J5gFRzHbtxK3MDuG6c4Mhbq9s7epTMHxX",
-	"cMhnfJ9BJJ4vbKqkHEPZQyXFpLaEDEzzEjnGg5RcfihW+IWkliaOcuFbUh+Vrd2hlg/TvnH717iJP7+U",
-	"9ZwLrqeEeoxUjvYUeAeKS+muK0lEYamAMKVKCcVby2RIIv3cjbaJE6z1WtS9igh771tFYbVWVz8a/jp/",
-	"cXLqI2EVkBr3B7589owAGO/ogRBSxFgfVjhzJBc94umw9vZvl5ydUTNFQlX0bT+C2si1VBpetDqY1eDA",
-	"ZuAoJNhSsfUlFjvBcpQLmStN2v54oaRhSIBhlxEqkHbOksYNO0dkdRXAGUq6WlzgQFTt0XB4HBv8s6Ru",
-	"JGahaYjWjjnXrJni+pPbrgasg56GrhoH321d8RWAonGkx0+2Hgh2equBluWxR/39Vfh9SuProGBAli2V",
-	"93opkYRvU9Pry/bwRGqxo52EUiJIlXrcnSZA2YTmIn8lhk4ZGSk517gYR82AFgAdaF/sP37SiZBuYO4C",
-	"4rzvRk+JnkpluimHUskVEalXqeU896lmKciIILnZ/WLC6CForGaKmRhcE80Ng+gilxABAUZo55SCDHeH",
-	"PXLQP0AEdcv2tJdjy+4y7bAZ48DftB264VZuh3BbgfelP3cLF455o/+UiSSTXJg/Lbw/ZRNXdreBT94B",
-	"0q8XcSOAY1ihS8cpuri54r4ptBEdcxSko5LGQ7smX8QNE/5cHh+XIsJODlhAQBeVzp2AJ1AbwC5wlSLn",
-	"WENkDKkm9dUaXy1eLOIHajjBta2xnOxo8uKXE2L1+y/claZqEtnRS0WMA0izkHM7C8n1IvZZDVtkMzzc",
-	"63yxiP9qfY4rl1zNZcDg5dslM6yDjdVg6BI6NvVLf7GIT6hmt4YLq2c+pBBnv48GALobHfgMyuq9RETX",
-	"EhiUmtBlqvMRtEV11RcKnrLBTHYX4KsUYW1OogF+FSTQhKnuy/tZzXhHb5uA7ts+6nsg3EOriLn6zVLh",
-	"e8PyIIZgE9ZQARqUY5DSSCrFxJfg98WCBFtTJ/VjiOv2SPSZzFcvFrEr1RmYrz48iDKsX81SX7Rya8WG",
-	"W1KRT0k4CgF5949yxg+7f2iesA9rRGzF6Ey7jHdIKWWJk6qXS3S3hzUVuA+DN4bRQAx/7vq3LhcZ676B",
-	"mfQhEVILPh4PI6tsUpGM5Ht7OsWYF0756J7LlMeLIbYhorAWyHbHcJmiGrtvtClzRaTiEy56BPt1zOiC",
-	"QOQKNL5yVL44HgyRYTSeDgS+BWnuPqHd2fzcV14jIqmcHBFaNhPGLzHmQs5FjxyXCTQDMWFGW702KoqO",
-	"FfPj8K7PkIts6JGDvX6pwMDpQ4t4ljKsHJAwhb2RFLOHZWEpg2Py3oCi0gHVEM7TqKa8WMTP3FLuQoBB",
-	"tbaafmB/KqBufdehdc1bG0bmyfoWSRuI9IX9/rYNjWRsWH3o0FiqGTWtw9aICwq2ha2CiTwEfM56qXtb",
-	"0LMfpGD3k4ks5wJaqVtEWGm/fmfNDahcUBywXjo69rG5dhEF0rmYfVT7j8gQ/zHEFotjxVgRMYcZG6Y0",
-	"C0AUG4a3raQsOzMCUJQZJOiziglBinThXnR1hAoy5BOdByIsSliDs/jpX0VewnzXr9nQX8WnNdnQpa3P",
-	"NcFYFaVcD0SPgJ9AsALnT3PMQhDKr5kzwbsYZWc310GhZF1aGTEE1vmQyVs2zjVN9eFAQOxiU4YC2SXr",
-	"ghePMH5g50wEv1rZwDvS/BsQvnBIBi3B5u8SdsNjNmgNyc5rNi88CFIRfEISZhAryE9F0CacC/rLjAR/",
-	"3UAgUeztkP/4b/+zGsgNdlM+mZqIjKAvKdfFPCDTzYv0GtdbA4KG0bEyEBg1TFfiISColAky4yI3TGOJ",
-	"JDhTKEnkXn9plzr0LeNGMlmgqXgs1UC4VTjz8o/GZG8stca7I8P45p0b5V2Kw7TBsTHcpRlHEBl2esRK",
-	"r1zk6GwZiCG8+xM3UwgL8RWYSg9yxY9JjJxg0Ktz21LjNtFGh65dilXDB2J1S3bHdksu7AXGo6nleujD",
-	"FRI2DGJx4Z9xfKlIW8Oq2v5C7CrAGYTHitkoPuMtmASNCRoKg1oR20Xou7sB4Re4qp4OhP1kGfaMNNk7",
-	"D9oAfqfCt8Z90k34BCLcfZ6aBbGa5CsENstsUTKGgGDfhxS36VHNB+m0QRKvpGl2YG2PyrXpXGdQORzW",
-	"9QvMHQT1jJjl8P6dHnE4adkTjQ3ReZZJZXqAbvvfk51LKcnMnhE1hs0yo4tPjFq4ZXJBXntIdr3/yFtm",
-	"1KILgVG1dS6BOD3QqB6A0a8BPV+Tge7seLzA6Dhnk3Uh0aLMr7uD3xEwyNUtaTL4h+/cEWadhjiSMmW0",
-	"ts2GxYzSBuAJmYdRz+6diPGJisgCHQ8SS8CB7xDnrmftmeLuHyCcfGgWrTAqywUqLXP+oePGVjJgyeFG",
-	"ploIBgMBTLWGsZd8do3k0OmRIJHU0fAxT1PCBTKgUjDaicjOMcqGsCKfN/qkJl3US2xSFQGe4UBLnBMe",
-	"vXMvAoe6nLpLWgoTLfhMKkvG39shbSFJym/YQCyd7KGPRS3ZfVmdwn7ciaANbcH8ImI5nFlhcAO46jX5",
-	"5FZ6D0NnfdQVjNVeKyl0GpmhB69bM8VTCzvn1EwfkKL8MtzRV076lZPeLyddpZkQzm6UpVOhita5G9GX",
-	"eXPw2nE6pwuNOjRLdFQyGpcB2CM/+UIboJHxMBD35OLtc9/UNuXXVmEkudB0zAbCISS6D4TXTQzzNeSB",
-	"zBWgK3PTQFPs6r+MMcqhmF3a543HaEpGgwwJ6DVQesMBCOrMHneAmWwqjWwWDP5+fvqDhY7z1z+QPCNG",
-	"ksfk1VPSPth7THbOlQTHCYxRlmog4Ud8Riest+P7itq/CNcWZLQlJ1Dww5CZ1IY83tsn2Xtnwuky0GMT",
-	"r89ro3imQbbw3SBIO3XxfISZuFfLqPIslTQ5h01+Ut1tlqeGZ1SZ3bFUsy50q6gAZqbsygxHsC6OfbNn",
-	"I+RA/3If/lq8JkdgnX8gnAoCJbKEggtNM3VEhrBgEDmg4iibIxDsaHL19uVfjm3tbTHFOV1YoLyU8iVV",
-	"E4bfPd5mP87WwZJXLOH00kLAl7YfXwGCEUqyCjFA98w18BBTRjxmDhHvknQJY+z+IeiMrQ0ca0D6Gmcn",
-	"/G+dszOzkrayH/7Xfx13/2/a/Xe/+/277q9/7D2Jnhx8GAx67d+yyf+TiUnnm9bmYOZVTASU2P0tY5Pb",
-	"+j0j920mJvfiMkV6/ScqtHlchbw7ApdiY6YUTTf05fF1QuRckOIT8D32yLH7xZFA8ntOU8wC8qYGrlwa",
-	"jq8tYhliUV/kyFkjYAzlCKcoK9MOR1LkeugN1kWHIL8OAs87WPEO7O5mymZRoVnT+Hqi7PFHJNfYG6aw",
-	"QmM/7l4xBwgeWCmF6zIs268FPalF9EZE6AhcFlgUzS7bHgcGRxQ2Xa5JyrVxzfhlboCpQ94zGJrsLXqN",
-	"VsjyeCMyLP4N/MTqvgssZjJDyQ5+HrReB18NWg1RGW+Lm36YEcfl+hojRh0QFnv9rPGjX5Lp1EatF/CP",
-	"+WopF9cR4oITKQOk1HcnE4rp6bq6gTTRYPlyrw4joqShhlkZFvOQA6cNvEnBfjV0FAR+RteUcXg3EN4R",
-	"hEOBvkKgSFLZ4NurBmM64+mCtBXLtXcrcik6PRKmPStMwZMDZxPzE6NicVgqbSDde3MVWrZqIyfg8wvm",
-	"g5IecFlCe7Rv3ej18Qmwl8/dZv9PEDzQpLO63FjPvwJAchF5VvqnrhifPf476K2KTSwTUc0oiN1bLIrp",
-	"fGQfjFjhWIx81i2k4rXXhhOAjUaDNl74bTuVzme+/41TRqG6kitPG5AkCFeK5YxVvOP2XPRADP+zYuP/",
-	"NET3KyV6SsEszcX1UfnunAtdsYk3FldcX3cpaghsOJ9KwcjrfDZi6nZlGNfVcgRr70oPIeIvkCU79ZTE",
-	"3e+GyilvK0e8enxN5VIszDdkJD7a/5hSKZ+txQWey61M1HufXPF/W9xmUWPjk1ms//9nSkZSFlZ6CwqZ",
-	"3ImIcgEJykUWVn3x8uK9j6pUdcegyC8Rmei2m/S+Bhrel8z+ko8N8GKdMeFSM25Z7sj5QVcqHkGdNs+B",
-	"dv+AP0G8+7AmavnChRI61bFkYeQtlH1zz8d5GpGs8OtysVPXGymYfyuLU7nE9YH7QQGv/e8eNFcKTuAh",
-	"hhprdofeeF/L+mx2djLj5PsyDtX7PVGJLQIgy6qKlZrDt642vMrOYHGs63jk7h+mpAG1GsJlsTgrluty",
-	"iYLNuy4el6ZM+UKqPXK6sl4IbYX4S/h5IEBdgIbd+H1FT6gpLVlf3d9uxNsdtiEo5kvRki/gqoXD8az5",
-	"K25uxM1BCyKW5lSLHUNmbNA6JKmMr8F6NJ9KrB59D0FnfgHdVK6t9uDzDl/KyRc0vm5VkTJY6qkwarFN",
-	"dcpLjEz7U1WD8Pv0Ja9dFkjVyFqtuHlHE6pmIoGgq+0iFC+AVSCLQVVfqtpoRTCWVkMWSXtY5l4MOxE4",
-	"G6COO5S8boxPXB+eeORqQrIbLnMXdqiNzDR0HOJQIPKeIwkrVtuBcHGF9aka0ObaaYttIQXmt2omTOT7",
-	"7ueaJRFRLEtpjOcB58vUQLihIjLKlTD2EdS8dH2WysjJzmHYPRFrxIHbB0Lx3S7mlBvy2jmX9EBgZ38f",
-	"cAsl6op7ddH4YU6Eg0UoMoS2fQwJsRManqZovarnowGM/SXCFC/CHX35EggXZXLt19DDB1jK3GJVkD3W",
-	"QDPvxPJF8s/A+A0402xIqn/9IbuJNgA/Jjg5u7bvgt/pfYXve+5YU4HoFW/LnUURUOXWZKVwbS78S59H",
-	"7EQH6hbS5jH2ofN7iDCWUrEYC/ZZHv8nrJBe6+Gn1a3e063vKnYjr1kXwpb1OiO4fe2NfSuAhT8l5TqF",
-	"TMqvbu0mYiOSqpGHsPcxy1ygvhTsviDPe12w6kxd09ikMZSixgjEk20tQE8OPiZK8a8Ci587RNHCk1XA",
-	"nCJTFDq6HzKGTpENHrzAdfLnL2pygZt5eH6GiyJL/WtNky/ZCxWvwRcP837GoyJUjhfNDTWhBiJl7+yE",
-	"xLQH3+qpwen4HIN1UjY22IBUMZIL1zsOY4ZczrXLnBox31mOTJlivSKfYkYXWOtoxAZi0Bq0SFuxWVEI",
-	"z76EZde40VDerOPrljny42o6+1ftk6u3L8kwyJgZDgTWUmFJWVAc6q2Rtk/zCgP7I4hQSBLFtIbXoHJ5",
-	"h3ANXeJcvQ4IWDokA0xlGbQg4BE8R5A5gK4YV8ZJyXwyra6pPssn+djghM9Esq6KFT6w3NLljJ2v1px7",
-	"TY6xB1tjSbcYg1kLd+T+eTZRNCnJTq3tfKhkulppxf0R1ElqU02GAX0bQtHETlhxxo4EWQEDUQyGHxcx",
-	"QjDgLKivY7+p9onULGUxtKOUKdvpkWOBFaQGwpG9MpAUiz3ivO2D/f2GLL/yFB4sASiW+LU381eppbkp",
-	"My3yGQDkbxsjhZjzVqZsSTqxHDSoRKqbycUrn8pK7H80GY6VFMa1DR7R+HoYQTHXInF3rx8dfPc4+vZJ",
-	"n4wWlgC0D/YekZ3nHFqL/LuoxjEQKfZhp4Ls9V897e10IlCKFhmDpOGInL/+ISI/nD2PyE9sdB6Rp6/O",
-	"I/Lj6dkJ5BM/e+7raTvnHUg2O5g9ZcC1hSVrR4syqQhqq8UpRATDTJi87KuAQOoYJsv1CNQjw5X8/fyH",
-	"aCBgPXbjdm4rrdE0lXOWFBnNmMgVFBzGjPmRNFPS9vQOTx9/hMMcCDumPcugPOWOpbRjDMguu2cUTTHq",
-	"i1rCorBO3IRaCkpdbz00Z0HU7YLIG6Z6xF6I+wBqrGL6NRO+BrE2UtEJ84c4ZWnikkrswDM2k2pxBIvD",
-	"SjlA3ccQ2mI/xfq6VkbESpvzKdQ0Dg9nTrnrT+xaDEg1gL44sOSwbyD1xbUbk7orwPyQcrvttW6VgRm1",
-	"ABi2TfT8ohnfLxbxhb1HYyz5rlN93cMjV81Iu8yiOXHNPb7mev/Zc70vrFK9UmU4xOc7VRwGt87CSkiV",
-	"0D2vSVdpQPny1/i4Kib+03khvwbIbesuhxNbBDV6CiNGUwzrx3sgV13oq06AVQ09yJ3GbOoIkqxctXqs",
-	"xZoxpaWgKYHaKFwTpqhmCWkDe5ddPVUssYS4E9n3B6IwgTGRlLaimRRsQabccvQF0YYuXD39POG1dXtw",
-	"EXeyLH8hTDnBqv0PWoX5ohqJPZ8w6+j22ogdwZF6p49YlHqm6Ny33SkdF3l9P7rxmGSUJ2RIZ7CI//jv",
-	"/4OMGRsSKbrxlHLh0rtjqRJXQ28hc0OMokLjSsiU6ilpe+IP2ZvRQEA43bWQc4H2TzeBc9NQrZlxorWT",
-	"qRU1DMX+qUwTjHgzJrXoCMoIYwMRTy2jT4pvuLBHUnR0rzYOsoeRKDqnaV3TIBfwx33ytxOJCbBbpwhg",
-	"LN0ROdjfd0m2wZhSBKUlXbkKX/S5uVHQT8UAt0bo8tMH5TA6Xt7YwzPBfG0m9DCq4S9TETmuotSGsvfl",
-	"m/oW5e8LmhhDomezaeZHmSbaU8IhaV9dPOuUUkmB5/SG8tQeDRnRlLo6MJB+4ve0TEyxnfTcDmCOUfiB",
-	"6i9DwcxcquthVMlkKWdzVhBs5xHm0ICgo6fQ2zaesiRPGWlrxsiw3O7vuTRs2DkKY4g9/ZSKBLVkgM0U",
-	"PTuwP4gX0srCc2jRmVEuBDOFEOfoudtJ5Boe5jPCRZzmiRWRDvr9CDPpB2LpFCLfycQnCgo6s0sNhvSe",
-	"tUzJUcpmnR5Q4x17MK71zkAEIMQ1+Wav3+v3d8iIpXKO/gF3Rjvaf4MnvnMmdD4e85jbw3DXeUi++Rki",
-	"wIuL3iF05J1/K7ffI6/BKEWLCMVlObd90H9Ua1lHgLwDR/hMFP5kaZ1fiMAHB9Xga3PGkICkfPW43Wc3",
-	"OH1NjCxOtyRHqyTRSEvZAddvScCXzRcFPZsw0y0HWG5tWifZ0lRLMmGmKiq2h1Y1HHa8EMlVzfqFnA9E",
-	"e1g8eIq/DzuR3RqKkA21rz6jhPd5imVtxrsVfPtTFLd7I1hF+LAKupwLpqB0OjBF8M76PnjkoH/QuS9o",
-	"djaAdZl85bn/6F5+mMXUynW+5J4rrIMR/YVbcheSXLCkxuy7O13y9s25fwqmeei3/Bfr1R0cfaVPN0rF",
-	"t2rTfUcFBST2tbUxnfRa2D8K4Z/qUic4co2CnCJTmE+qX6AqoIkUA+GK5kEJyrKxl8xTMP0wfsP8mMvi",
-	"O3B/J+dSKPk152lqFYaM8sQqPqjDQDcj1wzdm4BmWCwslPX9voIhh8sK3HAg2j7izbmpWZoQ8JbmqYlA",
-	"Pyhlf3dknYiIIEy4EN5B2Qm4ALRhdQsNAu5c742wqamdNJXaqmUyzvVGaeAfcLv1/pSl+ll4NLcsoVU3",
-	"kDvXrX0zT7YeuQIITSvd7/c/byj88mk3Eilp2OdVDb6k3P4TpCtXbJdjAG40U8RS+zbCc9czJ4D8mApP",
-	"BAg3kbOJEldR117pPTFLtLqut1hfhoJ8fffSwBLdI68lEL7S8uHalIoEqITvZuwsHw29Sv96Jtu3S/v6",
-	"2r/0q8V2Tf/SkHQchc4caKgIgVa+6eWKIn3/Jt2qr/mP1ohRxdRxbhnOv361SIYFJopffrUfqBuPsrlK",
-	"W4etXZpxwC+3kmVKcyYwagjag4yk7/WJA/VKPjhjhgJmr7Y86eZZRIpaDy4kOQqSI0RZt9vvKBgZXd2r",
-	"Q19hz3ZBJww6PI9dR6rqIQcDoRdxdaAzH2zixJ32i19OOqTrAuoiH0Vmx0xYzGHRwbDXi7huUKDOEJFU",
-	"ps7BbzUvP8MS7Zp0CbVbymlK0KGODsYxc7U2UBZ3PCcYOaMLDFFbHTsU67uled4BqmciVgsESSacx/GD",
-	"iLiIysDebtlJMH8IvqtLgPKpzGJBQg3tVeqj4oPaM7lhqczstrqQqDFlacaUPvL139sH/YMO4cJCVJID",
-	"kgRDJ+XnrQ+/fvj/AgAA//8=",
+	"7L37chu31i/4KhhOpkTW16Iulp0dqXadI8tyos+XaOuyszObOSbYDZKImgADoEVzZ1x1/jx/nzpV51Hm",
+	"Ab43+Z5kCmsB3WgSTVKWbCsZ/5NY7G5cFxbW9bd+b6VyMpWCCaNbh7+3xoxmTME/zzI2mUrDRDr/gRv7",
+	"S8Z0qvjUcClah61zxTQThrT7RhWs3yFSEDNmRBupWEao0DOmiJGEEsWmjBqWEcV+K5g2ZMbNGF+mE9YT",
+	"/aCv7Vds3j8kQpoxFyOiqG2Va2L4hHV7opW0dDpmE2oHxEQxaR3+s2UH0PolaZn5lLUOW9ooLkatDx+S",
+	"1rnUHMe7OPzvczmgOZm6F4gcwoByqg1ht3Zi0K0fMZ1OmchY1q0NYCjVhJrWYYsL8+yglbQmXPCJHdRu",
+	"ORouDBsxBcO5YEbNj4eGqeUBXbJUikzbFZtRbsiADaVixKi5XQc6olzUOy/72ov2dWlozjbYttmY4cYp",
+	"RjMykRnLNRnTzG6B/S0ds8w9h6VgWbVoXMC+HPWEfSGjhpIJncOXc2aIHssZfJrSPGdqS5OcGrua6ZiK",
+	"0Z2380PSmlJFJ8w4Ej2dUJ6fUzO2f3A7u6n9I2kJOrFfMvu8lbTsyLliWevQNl1bQ/r+NRMj28L+04MY",
+	"Bf3ALUHPXyo5WV7Ml1xpQ66vTkhG54SLNC8cjcBofiuYmlfDGdo2ouSTUcNaK3q/kst9v6Z36NrIO3Yc",
+	"nMhXbL7c+xt6wzQcbaPmeHiC06LpkB2WB79+3MkNmxMqsuoH/9WIGY2UNIR1dSwESJ+0J1TdsIzUeMUP",
+	"3BwSR8dcaGMpWA6JKoSwh8bMeMq6ZM+eqf2nT3vilms+yBk5vjw5O7NUqGhqiSkhrDvqEkqur89eHBHF",
+	"JmwyYJaNDaUi+wdkLAulkV5heZFPVuu7wMBajTT2FHiE/3svuvTilmkzYcKcvWggbF69km1K388O7sYg",
+	"j6tjrpgplGAZGdidI4yqnDNFUjmZUJF1yZXdSaZumQLWpRMykIXllgkphOF5yV56wvEXoBagUVJoZvnN",
+	"LSNTqjXLCDcrFvof2yc5o8pOf7sc+31Y8pWiQtPUttO43CZ4557rfa2Zat7Wezb+EzfjTNEZzT9RFx/s",
+	"t3oqhWbAgJ/T7AIPr/0rlcIwAf+k02nOU2pXbOdXjeRV9fKNYsPWYev/3KmEjx18qndOlZIKu6rToyUy",
+	"LqaFIVyTCc3tRluG9yFpnUgxzHn6GQZxTFIp0kIpe4XiLUakIpRkBfbFEvw7KumQJUGHaMPzvCccx7KE",
+	"/yFpvZRqwLOMiU8/oUs+sgebCzIoDFzcNM/ljGWkrWTOEqILjZJPQvhkypSWghouRh1Y+e+lYJ9n6xXT",
+	"slApI+w9ByHEXiEzqknGcmYcpx5JiRRxJgxTgubY5KdfRTlhKK/OLGHMlBSjUh4GxnhEMmYozzWhioHc",
+	"VPHMXI5g0G+leWn55qcf71tJdJGOiRz8ylJD/LVoZCCtwZDO6TyXNLuS8jVVo8+21Xh2BjKb28NupCS5",
+	"7R6GdCXlGyrmju/ozzAkKcmEijmhxrDJ1GgrZAWKEgj126VUH+vDvb0TyP/Q0bWghRlLxf/FPsuuG6L9",
+	"eQc+NaAZSRXLmDCc5hrW91pMlUyZ1nSQs1NhuJl/+qH9xPJ8Gzl6ApxooBi9sQLmoNBcMK2JKnJG2iCn",
+	"caGL4ZCn3B62Ac2pSFkHJqQYiBNURJRK5MWUZHw4ZMDAHaE5rnstdDGdSmVY9oZlnF7B5fc5CH7I7eGb",
+	"T5mlduDBacqmBm63D/56Blo7nk6VvGXVRR9cv1Mlp0wZjlezFCdjysXxRBYior3/IGdkAiwA9V4rehng",
+	"p1Y7TAgfkhshZ6ByBkLBwe6SUJC0zPsfqB4v92GnNqVzWRgSSFBkTPV4odn93Vi7hc4urH4Sbfj68gVR",
+	"1DACewLX08ZD/hCKQP/04680TmSLdgjPkbjOJReRNXakZ/+5NPjMjXy9qhUOxb3kG44N6QSkjnOq9Uyq",
+	"rHH/UymGXE38e4uKSHTBZZ7d6f3p5i9/iM0Eh/iCgaLROBPaQMKWAmhqCprnc6JYyvitJYOMpXxCc4I9",
+	"LxDDk/3INIQ02FN9DlFSr2kCm8jkNUJb0CPczKK7bJ+oeWxfM6Ar9p5Oprn96PvnrchIM07zk6V3/+3g",
+	"IPYyKgfhi9eCW6HqFRejDKwWq2cGDSQ4uOh0FKOG3WenDYj/Vu+TyvGo5Z2uxr+3u7vb3d3dYPeB8y1s",
+	"5d6z2CIxM5PqZpNX78V8j4hfWZBpn1+dgKx7evVDQvhISP/g+vLF1X3ZsxTbqR3pEoMGdlpb8zHVVjWv",
+	"d7i3/5d1pOE21S90tY7NdLLB9baSVOgNE2So5ARX95by3AozXlRYpJwjeG3IGEnlhGliLyw5dJOtkdQd",
+	"KWp5vVNp11raa5FwcUQGc5KxIS1yA9tpdYbTi5P9XdjxK/uvBAhACvu/xcVfQ6X17p9fnSSucamw7U3a",
+	"m1llwBxnmWJab8boo7tfb2c1FbygejyQFC+WxiuXGzbR6+Su2gVeXUJUKTqHK4yJzI570/acQfbMsEms",
+	"ObSU6efzN1I4s/QmrcLbF/DtcqsLK+pXYKmzajLRNUXeGzlJ1dYuyORjplidB1gWZWSeWRLWzNlwgdy7",
+	"sWtlc35uqInf3c2Ha/nGYynPWHZslsSubcMnrLX6sDRLBeu5+9IbvymnOMdWlRqY/N8uiL0uCRP2f5q0",
+	"YS1xMzrRqXsZJ76gVo/jkVUk7V7LMq5eyxljnWTIsqZenJvnLgtpN7BYS+aOBi/x5Zg4VXHbF6fn29++",
+	"evK37e/+8Wa/tfJaW6U4RJ41q+kL47zWzka8gQy3fL0l5ckK6WGReqrBljMqVzPYcU+O9e1Zcc4Dht14",
+	"3JvP1gaLcwzv1s/QBp+9dW8v3RONq7d+kq+5buZr+MdGXHhh6dYx4qqDVUP0S+qdm8+vTlpJ6/Tqh1Zi",
+	"j+1VxNFZfvy2WtqFz+3t3UpacIuvauFvBStYZG30j8PND3eGbd15IaHz+E25qPb6HhIc2ooFrRpdntWI",
+	"OSd6XOTOpRgB63XdgUg7o8g0qSG2a8sSl1xIi26jckk2XIim+drpVmNeMenLkr16Ojh3V32pRQOTuGD2",
+	"Q5atIolrHYs+uAqv47Y2dDgkt5zNNJEin8NNUV/sdzyL8hD0uUcvVKdkrhYY34GHyumT2Fh8YW5Pcpne",
+	"LFOBkLP49ALj3ZYm3oljiZ60r69OOrWtX3kg5HAYlfAtkQ2pAhrDOAc7RMI1oWPnmnae0JxIwRJCNaHk",
+	"e0myQsG47F397f54d7Kre61OXf1wvzePp5H2r7z7Cd8jXJDZWOaMaPxiI5pfVPjlrFUuxOIIVm3YcXbr",
+	"BfhFfl0+iDuib1lkqXqthPRa3+1O8B974yf2nx271NSQidSGPHn2dJdkdK5J+y/fPtvdHS8vbF0PWm/I",
+	"8WNtmOgbdwTqE4xaBBtpbGwm8WPUcO50gSOIPTPsfcMDuf5AwnnE+BHXRVLaMm27bqgrluKymExozJZ1",
+	"txX5mInfZ36xGZ1Slc8vWMYmUx81UZ/SUKohszdK/BiiykZG/JYJUkyjAngtuCM2q6niIuVTmjdoF2jF",
+	"GND0xnv0lkwg3bUWvYUQk6rPJJhjdIm8y7U+stNbpuaE2YfExxDABQyhIHpMp2z5kvHGzkWGoA1MZkLT",
+	"MRdsWzGawQ+KUS1FUsW0pTn4iCaFNoSmhkhBuDkkfcFm7zJ2y1PW74l2KoXhomDoIcrliIufuBmfyIx1",
+	"EtKHH96x91O7Nn1U1JyqDf60bS4sjx9JwQ79svcEfGU/N9JM3/ml7ZM2Ks7STH37pYu9bzvj4iZ8+3sp",
+	"RznrCd+RYCzTMDdvfYeAA0HYtr0sWQZaZQdDaComV004RnJDzvKsSSiYFsbyUrBSBUuLW2nvtgEYzAQj",
+	"0EydufoQvKUuJ0xrOmINJFy50RNi5+hMnrZfq8AdQYQZWCHGckao3ua63u95zqi2yrVhilByS3OekcbB",
+	"uN18bbcsMiJLFSHJgEx0iNe8vGFl8OgCUSQw5ho5ESqynrAUAH3BT+2BkjPNlCY015KM7A1thVFo8gdj",
+	"pj+KfE5SKW84I/309p3r5h203Hdbvfo0+9WOHdiXUo2kWetQKgW79TGTS10gEb/m4maFvwqP+jrj6vQu",
+	"Dip/ytY3HBt1aOtbGq+Tf5cPDAQPb2nCszU2saVHjjc3xAdfxfg4ofZl5KFWNYt2ebdr1sWpOBUaAuxo",
+	"fh7MHWPGFqKKcyowqJOpiU6IU+MTb9DCZ0s+BuTXloGBeSMhKTVsJNU86YkyRBR0kYylXHPL293BwBht",
+	"xVLkDmbMJrWDUG0jGw6dfBANfcLHPlpnrbMgusJDFjc2KQaRBmmDD9upgVu6tjRnL5LAOjpBanLMb1Z6",
+	"RpoprLLFLV6bznYUaD/4Lmk7dTIhpTaZkOPUytwJOcXoLxd6kCXEa5kdu0vlzmxp4iywrlUIyDiRliEb",
+	"lkW5VNIy3OTxtTMu/GIDazxEasQVSWglsKhhfyVRBPY7u4cLZ7AUdKt9rM7HL80c49xdbHWOUZpOHsLR",
+	"INh7c1IojaLWGlEO+lsxXh/pErmIqQC+Ut7zR6QfRMz24XdPx3ADO/tE8FIrDGluhVGqraR1nP1alE9e",
+	"whY8l6LQUQsGNnOa8xEf8NwFJi3cUvAQScqNxfKrqrWBlDmjYmmRyg9j6xSMv+kiWGb0aaoKlp1qwyfR",
+	"KJZjQZh7WFkGQD1gFKKttSRDqoDj8SHIBNgk8L58TuQt87YGNSHtMc2H2/ZRT/hAPiZMp0tecD3N6TyQ",
+	"Wlw/XJMp5ZmzBlh9mZpCcTOHo1uK+Rj23RPMKj9EldpPw5Fu8vpAOJBXIxII4NnE3zNtuAs1t5yFUCEK",
+	"mnPNMgwHciuZ0qkpFHMXEuGCTJlKIWzAzKTvWEe7THOp7+b+wC9AOQxooSS1j/JNMZG9uNPFfTfVM4jl",
+	"D/c08BZJM2ZqxjXrNKip2qgi9WrwSvemI6uz4BOrArifj1cQDI46IUP+nmVgpIVriObBQDFTqoNufPZ+",
+	"CpeTn+9szHNG3P0WnQiGqC13j3RM/o3Ux5ngmQlOS7zVnIqGM5BTe1kKOmFwtDHyo9Srqmsffi/9PXX9",
+	"5jnVPG3qt8lukFPxd6Z0NN3DjuwWH5bqDA4UT9DC0Pz56kbN41MlR1bsO8czt8pSqmQxGhNusJ/FbrhO",
+	"LKEaNN86e2o7CxhaxwUxuFQ4qwasyviwTJ/q2AL8NJ47WVM5+cZFgESkOhwhy471Kkv6BLMIyyBIUGq5",
+	"MDJxYjslvin76pq+4hloC73NxlKX/WlDlQHZmGurnz+ou1eZu3GnzTzE1UUbOImZmryg89BlGWynfdoc",
+	"JVpeA3A3eBMC3ndAbxTlF7yG2tSQnFFtyFAWqrwk4vzvvo5klE+BTZSntn5GA+G0kl/9YgQzx0tyiZ+W",
+	"nC28Gup8u35zLZ/bZSlmvQO62sIGv6zzPUYdNHjCtzRki4FCMhvzdOw0C11juRtajcvhbC57B+LeOs9l",
+	"2PwK52XV4oN4ZJ0F6Oxec9vcPRvpbvO53tNXGzC3j3fX8pr8vunWN271er9tuAbSsFXxi00S7/Lv3jTR",
+	"xOpcjvUmxn7HLJg+bpC7mMiIJcF6GCjeMUwxJ4axjAg52/wwrhW1UGhbKVBFbjCIm2tq9D/+N/GcMiEK",
+	"81JJqSuRQFWKdrv57bNaCXeMvuToqxi5m1HAwKvdCulgNeWtChpA204raYFxZ13kwKt56qw/jeZbXQwm",
+	"XDeLltVzp4DecjaD3Dd5A4L9ETnY/c5SGxWgeIBy6uzpjsbWAB4sLcWreXpC9f3DX2RalDw2YsTzj4kU",
+	"mMkj5CwBf8iUKaJ5xkh7BraU0lZWmlNAtNiIb7+apy9cTzF70M08vdxIwnpVvoi+U7crusljV72SEMFm",
+	"zApHXGmTEEbTMXrMrPTup3aXCV1WRBOZkhewNjO3pFXCxPIziCq/m/bdGMbC9d+Z4kPOsriq3xDmkrSm",
+	"Y5csu0I29ieV+vNZ+gZLWS0OdLImhMb3Xq1TbSKBgFmt1TJ3WegHNigkvfCs1IlrhbhgCdvRTuSk3sUI",
+	"Iyf+hr/rGVZsWGiWBWe5zSZTMweNgYrS6PBRxxVZawORe0a4QXvnkHwdpxdvnF/NyRf2r9xzalrBSOq7",
+	"6Fe1aes8T4oloBkmTNy2/IIZVLHLLA33et3KwSd0xHZ+nbJRVKUc0/2nzyLyI3tPLn843t5/+sybMoAv",
+	"U02KaS5pxhocJzxjm3At+xq8/i8WRZxYFhPudDtyjcNN6QQdPnEbS6Hyppj9ETPB1mCauSbcgFm31+q1",
+	"KmsT9BSk0dfXf4dO+Y495nrnZp7u7O59tzd8ku5vf0sP2Pa3g710+zu2n20/pc8G36Z/yb5ju8Odknh2",
+	"9naGSqKws5oO7YLWFimpUY9b6nLDce5rCLI6dUuUWVmA1ux02cYFfnFXGonP03XfMH53yje+9/x1U6cD",
+	"2GRgXgRvDUJT4PzrA3+C26NhiGtU2Ah5A87Blnb2u5L4frMNOSsnzY5AuQPcHj5hmsB4rXyOZrg7acbX",
+	"2iXnb8qs76wMYw+r77UV+u/HiDErLrFLsI4AsJdDHOE64Cp3Esoce1u8qe4c2Lua7e058kSop1DKHPOR",
+	"lf+HDkdlG3l2YDJ1h7LbzGrNnaS9TcSnSmyqsamwt3CDGggCGUqjElXb4HuJGRP6/gy/3we9yf2xFxNA",
+	"4ubwYzJUmBEJd0gYfbWYNhhPla5v/hrdrRYcv9kqVmw5asqnpTDnGAxIeIdkkBdKzUm7EGXUoFQ+5XMo",
+	"00J3EpIW5p0cDkmbZSOmiVQ9kUolmNIE5iRGnYSMcqpYQlxcYGKfTKhJx6SdSYY4Dvg3eC+Q/Tq/Tyfp",
+	"CSHNO4/zQNqA+iBK4AfCAZPDzMtZdBLftQtApCOGB95hRtgj3xP2jukk6Lsjbc2YE65gF31UoBMacSks",
+	"ceN0W0kL5gQiAEwKlG6cFaYglSPGJxqtCdBbk+Xg0t2YvlcvEwxoetP4zZKA+1YacukPWysJTRkbib7Y",
+	"bI0kF85eoIOsO3H+1fWKhRWvVvBl0h5IM4boStSp0Tbi3E9SMERMVA9mJljFkQFyQJenfCscqEZBfe9T",
+	"8dz7MNWKLJY29WaervVNz1/N04WA1EoAfvXzSaAUeu2B6CJNmdbDIs/n/8fGwZegKkdnAcGg9468vEdw",
+	"5ALvL8zYsp+UGqkwSxWitlMJJiH7Q+XCXIxvRtTG9bgbH5rWwcfKNq5H7kNnN4oXXRnae7UctbulXVBv",
+	"qZrWQn9xekekDNot86BdhK7DoeyuzSm5b3jqG6pumDmhIssj0jiI/VGpzMpX0Qc5Zk4tpxdNWdzyDkc7",
+	"js7jcEkxFMeOkNhWUL+8GySO4x8wCDd4HKoziEUPVLg2elNV5SevlwCQrZUaAA14yAxg4IaH/ojQAXJ1",
+	"+00hSpv85ppKWg2uPowf86y0sh4RtEPFutkMWSAkksiFYLm4usVUEn/X7sUv0DIIMu5uP6XpGLFoNRq/",
+	"i0HO9RgicdyH4IVPEOGKGAWsVAEScCuJWFIR8C+2TzJo3WBYWco0xttTYxQfFAsawipja+5MrQCYnLSC",
+	"ZY6ug55PBrK2YKfXF9eXL1pJ6/nVSUNO7+J9h20E6x+YYN28F1e8Ipk4xS/HWAVDLD1JPqAkOrVII41c",
+	"eCH+q75FLgIFbg3sbz3WyJK7tWo/OuHqvq4PLHqRA1Q0uXUG79pZvlfyxBtmaOTGFrdcSeENo34TMnbL",
+	"cjl1LuSpktnS/Kq9GEHOxCUfibOoisNAxO+1TmrJSy5dqAWnEHDuMtL+/scfv399+u7k9dnp26t3Zy/s",
+	"Q81MJ37s3LjCgZeYu9GR3jbFlD0veJ4tRpU50Mt2zy6Hs1LlMqU5GdjX9UJ25m53r7u7dov8mKvBJLVN",
+	"WFjO6E4GGCzLNOXhXOoT/Pnnn3/efvOmyh9ucE7r9f7hicNw8R9Ehwiy6mqzwUc5KL+sF9Lesi8+Tv1S",
+	"DJWFphDhjKFCI9h748R3TAZMKVgBQP3ySPseeDymhi1Zn+w1JthCkOx9bWzr/AQOPr96bUsTUUwGTCVk",
+	"d2ken0pZCx1+NcUt9BuVOxMj5HMXyxG1iQZnfwN/w0PEjK+KDq9Gc9D9y7dRV7F/Y/W22zmfulfRQte0",
+	"x2oEFScwfMUbXJoC5qvx7T91+GTLsT5Nqo+e0Dz/qM5KMLQNsAQbY5XD2Jry9Se7QTzvk2dPd1cHfqyL",
+	"AL134Gd4Fe3uHkTnfHuHqGoIpz4i3JCRVSExjAJQKMqnvj5G2Ptechcbas2GbbcfCW512FFwdbpem87u",
+	"aUXyTWFtm5CKj+aM0kAkqnyz6LF4gH59PPFtfNBIspBuDtZLMGVgWEPwl1+mpi2JB9tOcyo29yYAW17r",
+	"/4ImY8O4cAaiE5nFlO5ALo9Bm9U/LcfbkBfYMLjK1FZvMT7cIVOK5ps75waQmRY95PCoxGBzDIdrsKRa",
+	"WStlLtGjThpPG06GC/WJh0mjKwEMFPjekUsmERmZjqWRgDE/qkf8BwL+r5KLO+LkRZ3Mp2CagLkFLg6r",
+	"XOCw4mGcdoBNyWESxFN4ZUuT64vXELEAJpBoY7/Za9yHYi01yJXzLnq8J1gxn+AaW5tVXBQHHqxe2H0k",
+	"OGuZ0CJnooGiMPUSDSeK5pAQWKUILc2LL0xrPX01oi/0Wm9l2a8OI0VyrqGn5t3wn3mTZuMLr7m4aSCB",
+	"YpDzlCg24toK3ODlKmtogCV6yPMcEOxXjiGyqG+D6MWNhfWSSUSkdSMNzU8hV3Pxxosu+wJ11ZZrYXE8",
+	"r6l3Ek4vTmi4bHcBBY+YQCFFMLH8ClQlZsm8Qhtpb/nPNclk5ebc6mwE6h4EONS7Prv8kTzZe/Zse4/Q",
+	"fDqm2/u4320nu7kPvQd12Qm9KopzrefEc7i1Td7JxVKGfNbe3ODo3N0bgL7PdQjbXwjq/JfGAVfh6o1j",
+	"riIU1g166YA1Blph5xvgTH+azjUznwTA/56A/BcyllwS4BMRqPGGNTLCgmuBz1hZDQuTbs2YzUEUKRuA",
+	"0IWekIqPuLCa5ZSlfOhA+fCE6+BtiDwkgzk02jkifTSR94lhea7Lskr1qAZdDOzoBxDJiuVVAE0UtaAq",
+	"njpmybxkKUjar+XoNA6/f5eA5NoyhvfDWzYrgaPAy/iSKzaU74kU5DUXxfs7wJ/xafTnGy4i7B2rv7zj",
+	"IimvWKvsA5t8543jScnr36EemkHkv/OAvrNt2BZ6wszkuyFNjVTvmKCD3L4Y/JZx7X6021e1FVSUUswS",
+	"EWA/9wQk30KAidakLdiM2EloqChJp1NG1RHCPfWDSfVXIF35oTZlbx6P4uHiMYA4CJGGRa3va+x8X4bw",
+	"To3n+/E6pj9E59QQN/MRuRUOfCY2aa6h4BO4CTBCZkJvuEsF9OV6okrN3Y5HTrW5ZEzcZdh3JZlqZWr9",
+	"wZjC1qoFiROTMTnLFlI9F5Kv8J1Pkd/qm44OzVC1yQVeGYXWBmvkVLxdlsT+snmZgbKF6ICR89ztsn+6",
+	"4eV5Zc/mhUM2jLgEIaJO34Xg4LSvJzZ8LQl6iM39aiZfAl9+gWz5cwKxfVg1nlPxAMNZ2cMlM8U0UiHL",
+	"TK14cB3Lo4DaKPj8cGeHXF+8rmH2j2WexbFjflPxkKqr4GswPZ+//R7jTMDKUcCekIwrlpp8Dq8IAukv",
+	"BMMB4rEMLFUxIOLnVLMn+wQfg2ESiot5XCA6na7PA3BtJ+E6lfOLUdj11FLztV6hfw64XFay1miJazWy",
+	"zVW3TbWx0kYVEt2GdH09HSmarV4GvoE+tRKoxMFwOklquczV0+j8VVS8r+TlhKC4nBCQlolUlaz2cfF8",
+	"16tSOO/v5wuKwSwEMJYp8Fh2pgLzW+fXanJVOMq9tzljIQVLSIPmlvoo4iW97pPGWrVNM/pf3V/dNFba",
+	"C6Dw9MIONSzLmOqXrFYmJRTJStHgebVR69vk+qwsNNuUZFtPwo3AFwAYbok+yXUZ+hOXHj8ucGHZ1Xmc",
+	"UfJa3rKcxoF2SxZUK8n27be7u9/t7u7tP7mDxdzeSR6oKTScWyVSFoqgkl3SW2NiH3y0c62e/OvZ3yZ7",
+	"g3/s3u6Pf559lx7cvD7u/jodbWLpDRbgxfG3r/b/9o/WCv6z0t4q0T1+35ToQHpaYA2oX6Im1f73n64S",
+	"sveUTLgoDNOdIzJVDAI7pcjnhItSTy/rXnfJ8fmZA5Z2ShY3PUE16R+7Yq5gzjgkzxlVTJFesbv7JIUO",
+	"4Z+sHyhpqb3moagb4QYzO5y6llKlOKRtdpqwM6Wh+Zt1IGr2JecZ1aTdawGxmF6r4/AFN+N/pi6uRY/l",
+	"x6WhW85aeVeARoJYyFqSehh4UpXBWmYz8aVxfK1iWsmiCX6B80RmHZN7AjzLzcEhH7B83R3LZJXtPW+6",
+	"PcNaIDE8GYwfW6wyVasZMoTwsgqtNh4c9xGoiA5pNxLKko5ZVuRsS5Mhi5T4S8dUjViG165Hr2kC8/2J",
+	"xutsLRZuHDJWYsYNC7RpbbA5q8qOrS8utgrAjvtsNxe71i7/Ve3F6upiekXJsrJAjAMOTXzc0H/+j/8Z",
+	"W/VVgHOfAj2uOokBetzdihO3S2CjtQv2oFXGIoUWN8lSXUAvLvewud5iVagsqDJW7UhQhay5UJmjwPCo",
+	"rGaM8eCUYIU3Nl0FzHad6SpsfvXwHgST7X6z2Tz/POxnRfp5rOmPR2GrOr0HCtusdlFuusuN01+Pwhau",
+	"wRoUtkiYjQuJ1IBPBTUu2rPSPd65Cy58JC+UMaxFslEzZeDf7x/Fti0zIjNZ5Jkvk/1RjNvfsKvvX0J1",
+	"lZyTEKjX32vt/V/k38g3e93dXYi1hLpM3+w/7e7uQl4zTI98s4eAvtHel9hjZMd8rQEE1eV5TgYMgwGN",
+	"XNg8o/hkEhUAFiPK3NoH819Naith1zaF6dHOEXlpD4SznYE2YVWM6q+X/tD9+09XboQTEMnhaTW3sTFT",
+	"tFZY1cK3we3C4U9eUD9spbfOBVd9Taf8FbOMCHT6oVwZuvPD1dU5aEhySMq0kS4B106Zke99PFyMcm/g",
+	"9DLV8fkZgpR/L3vCJ4tYdZVO+YiJDvGFIa69FobhbkwwRUtIIW66PdETJ1LcMmEgg5lB8qo9/uhuHso8",
+	"lzN9aN/bJv9++eNbq+/Z1mVhuuSNFGzu8e0XC6ruYbB1r9VJiLANE+oC8bu2MaiBpGFc/d97Ptqq1zok",
+	"vVa32+21PvQxOb8Pb/YddrV7Dzu1WigkzU0YXQRgsH2cyMnEDrZUTF1OQ/8f2+W6b59D5TQp+pjTMMrl",
+	"gOaunloVkgxpjlhQw4zZvCcIOFzB7kcuUcPFwkZclF53MmY0Y8qyMUq+P71yTn90MfuVDBJ+7J2hbdPt",
+	"geJsmM87rh6tK4mXkYnMWK7JmN5a7bcYjQ0pph5h7ojQatwDNpeu9VyOtjSMxbYNnZRrZX/tkrMhRiJA",
+	"u0KaoG07HR95XRalguQoZUVAKuYzOseaPYRMqLJXQW19Lw3N2SExqmD9xCrUFEPWkCYGitEbTQYspYVm",
+	"9pmSLn0EesnlrGtbPhZSzCeyKNG+tWvATuewnAqCIroS8EhnQNLnP15eJeT8+gqW/Pz46uQHF8kPXoT+",
+	"WcYmU2mJab79is37vrE2FXOyZ3nj/tOn5JZrbpW848uTszM7Kqsx0dQwpe3aX19j3hglIykzko4lT1nH",
+	"HmyXbeLHjhtGyQ2bE1UILP3CYSh6BlOwjd+wKdL0/gEZy8L2oZ27uySwCTNjCeEIZpyQ3wo7V9vYQGbz",
+	"KigQXrWd0RHlwrbtjR0GC1hAr/B6bSV+gKW1GweNYngCQGmM7Q1IrsK27edwLBw4pZ8rL5FFsIeD/f0j",
+	"CNycMmqqMBi3QnbPjb2WVCGEneqIGU0Odr9zVGBHqsMzM8SKXkbCvUXaT9+/R/53sP8dshdLz3YtgfgU",
+	"M2rulnDiFt8uCjT/is0tKaJIJx3/tWd1mwsfpuxQd5bJ0ce2O35bFfWxLdsnJVsFthsACIAlzL7hTF7Q",
+	"KRRkwC3BIlYQ5df3MSl9X3TNQwEg++oJzG4kiqGjjAxzOSsvBIFuOWLGii0VztKHUDoLr7Y+aVOy93Qb",
+	"rX4Ef+wJMNF1EnhRsaFietwnbUt9pB8YTP2jhCgJsSuWBeLlUmiGw7FN+MAMjHkyqtCGZdv4qzfyAYnq",
+	"Gz51RY18DTeYvavkRiAok5Y0Rx2dHOzuJe4i7ImU5rm2Kwhjc9EafQzOxlvCKM70EeL52nORW25VNVVJ",
+	"ihD0aXcJmLijnyWbJ8SfwIr1y8zOBVMpuYtNtCd8PFlbQASyncchcu7aYDp4sV9evDy03K0QUArOL067",
+	"ZIYJcsKEvDh9fXp1Sv7zv/8v3Bp7V7mtzOVIFqbfAceXI1iod9ITboMwWVBOGIoVYFifCWdcJ+3+j/CP",
+	"Ppyd/iVLt18yk463L7lhh8A+tvHVPtIFXNE90f/H9oWHUd+2RH5I/vHmtSVZ93P/qMosJDzCZ3afkF7r",
+	"REmttzU35fx7wr3Wa3XdWm+jqTu4WVhGBOO2eVjKC5nD8Xi/nZb3mi/vYymbpuNAarJioiaAZ8sNViNM",
+	"CBNDqVI8CRX76onBHNNMZc7TOcGijW3nsciK1BBV5ExvQYCYxuedQ9JHUbLvah0K6SnriPTlTBxjnoFl",
+	"2/MFFnbUE/1bzmYAzmZPuSNUAJrTiQPTAaAlIEsonZhNoGW8AGAx+lVRRmwp6Yk+uBpc37oPbdgvu+St",
+	"NJXUc2jPUpf8pCybtdOyPzzp2iseLg4XJYmKg312YA/XQsyjvxee+LvUC4apFIZyuDp6lR+k13IOAqyl",
+	"VWVrW1k6yOvyydQO0oNOeeuw9aS7230C2UZmDHrGDprmnYY8Qityuf9nWevQ/nhSvgSpniiB2jf3d3cD",
+	"9E9Qsqu6yzu/OsslKvob20lOnLdg2TayGGbZKgdGBnMg1q796imOKtZHOfqdM2GYEjTHCqahGtY6/Ocv",
+	"SUv7OrZBJ14M4YqcXf4IHBslnozTPLcbBT/Z3aEjXYb9M1c9ePnMtQ5bSP4wgJ2M3e6kvtD1KBbrcSZI",
+	"gCvgLiJ7AO01Y+VqvFpAzkUeJpgDYoSLoO+KGfsCzX3wSU3kLaRNzqjKUBbyxaM1ym48POn2PNs7dEuT",
+	"CZtINT+0zAGqhGhCDfkXU9JdQ9qSdplU4j5XDN9NUP2Ck+KaZJq0T16fAYQZFZbZUFe32n3c8VkIekzB",
+	"i9YlZ4JU4Aoo3Et70Ze4bOw9t3fFwe4BmHaXqLusLn5P4l5t/nV9RIgY8PztQyDeg92D9cT7VpqXshDZ",
+	"J6D2SPF0IB+7V+N4yfMx1UBCoDm2Q/qEmj3BcQgxMdYdiKQ1lTpyBI6zTJd03PfCajWcLe2pt54I7EgM",
+	"ZGd7FhBAxjlDk6DmgSs8wrrkyh4jVM5G0lVZPiQUKDwhgo0oFCqXihRiSpVmGNflipaDmACwAbaBsjB5",
+	"gorVwe7ufWl34SwDX1d0wgzAof4zThPVKzuBggQmn19K78Bzmc0fnPZ9MfgPdaub1co+fOmjV5ZWZUDJ",
+	"7iRucLCe0zLC9GMO78Hud+s/OJFimHM0PR7s76//4Fo4Yrf0eArQkp+AU7yxt4ZpYBfuNnk4duDvRx/j",
+	"FJVVcq6NL8n/OUSVhZr3G0gsluLsFAby/aNg96eghGoyU9yYKq893DU33HpFiE+zsTu/8+zDKkm02twF",
+	"VscRiApQdZxxm2etRT6TBBu8Loz5l0/Lk2AaTQSCGsCjIJAfRRlg5zT/CG08LDXgVbwDGtf5YjWqVdRx",
+	"Hitddbc70dvQW590/xcrhDXQAWiyjgr2NmH71NlfmLtcnqz/6KVUA55lTNyHdkpqCZa+BHi3YhbGzbRx",
+	"fKgzwfbqTkJkAIEYUE2FXBclGKxgAcuna2STUT0eSIq5ClElqqG4OvpPmYAkR9SsPLKlFK40nZYTBiZj",
+	"MganCctI2+pZPQF2e6yw3EmCursQH4UCZVYTMl2lS4ACQ8sX1NpyoTZoy+iJ0pKDtuSlNa0vH5oGlrlm",
+	"uSSfkqeVnTRQc7kxH0/R96bPWu20ckDg/TBIlj4Pzy/85hRZWavq9IiRP9se2GUlWfqXyK9ygFoAlgix",
+	"moqlSKtOIGkO2cypxvrIIU1D9pZ2MKx+jgXriZDsqKnsxFZcqsx7LvuLtAHrzEesA7FDzZCCge6UOlMH",
+	"xMGOKBeL3pROjAqx8Td4DuoM+pNRZCSbLkKaEDlhJ+jm/wWp89yymsLUdzDcPLDhKEZTh4XKVVm7LyEC",
+	"YHLvR6ysXm69kU7TMUtvHCUG1QLBsEMm9IZpqyeXCJwLEfrA/qvAzJ4oAfCh3W7MGqopOLuQDXNd4eNv",
+	"neeMaoadzclcFgpznHvCYeThALkYdbcS4l93+IDw+hL+vibRT3+WhQoGW71NFSMDhmwDCitlXfKzLDDg",
+	"G5ookXMwSb6MSV3ZLFwIPqizS+ojB7cfHsDlwXYaboLlovqPWUAKx9lwqaATi3oq/EMJSx7Wddk7CzPC",
+	"w1RSkIM2vd/5HjFzVQXA/oDySuNJt7K/1YMBOnQCITIYOOKMVVUVUocG1VaTd14IOvSIRZq0rW7VE/2g",
+	"636nZnJLwgjchNDs16J8MmTMyj23TGnS7r9kzLnXfDx/TwB8DrNPn9t/2bbr9Qqdx4YNhywtRx8RAZ0H",
+	"qXzSE+UjsA9x0yV9K+9hGEHfyD4cZ5QTDdMJAZBRLtK8gICac2pvRvtOWhgr892wuWbmsCemVGuf2P/e",
+	"nBRKSwXeVRdVQjXpp+5Xb8m0b6LEB5bFI+ctdPDkOK+egAgf20YDE4hQQFyfhiiMSqE2rj7XRifYtQw1",
+	"vT58SNbyFfc+FD7f/PUrCS/HRotr12pU+cELZg9n67D13/65u/3dL//2TSxAMN56zifc1BrP2JAWucGm",
+	"G2rUx7AcPyUbdatkiTDGQO35BlqTQzjn+uPtnl9cmEf25JhP3VZ1b65ZMart8RLLbLhj7duNp+uRGSEg",
+	"Yr/hgg2Y9GPR22r3xifa6J3fq3+frbZJnoXX8x09MFUfLzbhep+bMNYTxX0Ers9k2KyZMgNlpW0lAzkT",
+	"LhgOzClHhApUsnPNyMHuQefeNFWiskZFLAzqxHRXYl/1VtaUGprLESjdHrjZx8474PIKKhEhZQLw4Z6w",
+	"kwN8Yas3UIEySEYNPXSKI4IP21/dZ8zZnWoSJ7lhzMWrudds06AvT2jmSpauCJ/mglxfkkzmOVUaIpD6",
+	"Hla37yPDG1CbsXaIFT3njCrSRkRm501FXyqZ2v98s9u1v4ue+GZvdzfEAu50SZ9OVb+KQV8LCV4Oj/zH",
+	"/yZPnj0lOz3hcZTtT3u7u/0mQOAATRzmk3E9zem8S/rOzdwnM6ludAX+3BNmrGQxGpfztzRgrzO31Zi6",
+	"cUj6aE2EmfSXIYr7yyPqiQCjOCF9zH+rNeBBlPsORbkfgg/3A59oRQ+A3KWMxjARpCFN52hE8uPHbalt",
+	"/VGl+2JFmKmSE66ZS7YBuRUKu4AELOYkVfOpkQTy12JybM61AcL+lBakEmu5gQ8G51Z3P1EwBjRelvcw",
+	"skzM1EkYkOR5AGzJ5kwr4nf5zadPRRnWTyUBO0qtdUxCcnZk1g851ZilN5DwUFmKXMxswHNGYM8K+gBp",
+	"Wydxta3jQjqYx8XF2EVt2BQg5HRPsPcUkHZKKi3D1yFRasA+5oARI9Hsv9EBA30R/QD6GN8CEyv3g4DM",
+	"i2FgFBNyhqfs+gznYUeuGRnykW0EA88wUMRJv1RxM54ww1OU6OF6W2kJQheUhETPDTTAEnBrQ8dqFMsr",
+	"3nQAib5BwzFIms/lsLOr1eiwk4Z9ViXq7marLxFBEpi86IJJC/m9T1Hkwl4N9grBQzGl86Q0b4Ktw0od",
+	"95bJgPtsu28Pf2+INPsBMgw8Fwuq15dmryULEmZUhNNzoZOWyjOYWdITlpGoRh6aOCN3/eJ1gpjlYBCQ",
+	"BtHNXiaDO7jbE5fgZnUsBAty/cpSF7z93hwtJfaXOQhCzlD4M2g6s9yzSw52d3vCW8w1y21b9enZCXS3",
+	"gMHbexw376g04ONvDX6AnsDVKrPw624ADB539n9wo0a8FJ0jcrC/79cdt6onZGE0z9jyFQIx4IMycGlp",
+	"/9pbZ0IXwyFPIffF/XxIvsEMQMGDTY8b2XUdJ/GxBuU1wDl+5ti89ZqmC+lY1jgfLXv9I0T0lfz4WN9U",
+	"ImWMDz8EqzUM9i3Vt41S5cXLE3Kw95ddcnL590NCfdKikjMrOZFe68cpg0wIdyJ7LfsMOcTyKcYLoyfQ",
+	"VN/B8mf2fatMOgseOjbC4Amn/ZJe6ySXeqmz0PJvtdg1pv+jkv+5z0D/9IsRhMuXGYNWsWaTpPrOdsGN",
+	"FQw1MTKziuQVe29I6gCxoWyEnkLY/5gxL0iqQiDq5FCqSZHTnmhDb+A+hTS8v/YT0v83+59t+5//2k+I",
+	"oQPLGwGHio588EoHpjhVbMjf+2yk/la/QaS89LO7M9P7eOP/eqHPsPdmx9FexZUWhcco8ym3K3EYndQY",
+	"mo5hA/FCt/eOvVamTHEJAANIuTCWExzE9guufTLzmkH8kazvx/asBhRd2q1qBnm4mN3y3JuX1G2yO05u",
+	"AAGuaAhUgPJf7rB5GacKzrIiEJJ2INxNMVYL9dl2TBdMeiJaCcplSEcFLB9bZnlFOQrQSx0ykZW2vuuJ",
+	"LcTFriSsmSW93B7yOXEYWluYh+8yY3wxe5SEpLDcbgtUP++XjZ1Xt3if0XgdlWw+kWDh68VGDvZxCQf2",
+	"OYWCP2NeQMUKnMJBy+i50MweCfp8gDDPBV7AqMrn24pZGvOMtjF6aaq4SPmU5pDsi3k9/hwvSRNHgVk6",
+	"4BpSDRk3CCpTP1lTHPOpHdFFNaD7Ha9PeVgWR9pwG7p5fUaPzx/rFIBtw9G/lRXQNhycBHv/lGYNJDoQ",
+	"YMEH9ZGOpipLrk6E9iSwCezsn4qxb0CrZUAn+DRgmS3rCU7sVwKOEvCpC8uMEW5CRvzWUnYxBYHXccJ7",
+	"028zR18oOR+V8EqbexsTUyACp4Pup4rJO0gM4Nyikc33RN+Xr++X6hkRbLZgrKza9db90OOYlKgIdMJ6",
+	"oi5NgohX1VAM2h1TTRASQKoaqGdDLHWkdv+XOeYPb5mKTO3RWqdCMd3HGgZ0+5lNVX9q5nQyllIz9OBh",
+	"7o0Oz13AiY5Ko6FU5HiRmekHZ1R4VFdqoYihisAuSL3AlCrlUNYs88gnKAYROEVtWc5UCzX1/iwMoKlW",
+	"4Gc+/StUSA/n+OhN0X9qjoC7EFU6jxyMXp6VBm179MCPlT24RgpYgWYnpSLLWXOo1yXiDIKliZKUpmPm",
+	"jbhWSB1BgAEkfjlALKbxZQe2adkAzyAKHhNvqlIGZDAvpZ9uVTmRa9LP+S3rB4V9qTZEFwCCNixyMmQG",
+	"82kUc2EM2tDcf1ENBPAUB4wJgKmDxBu0lsGcwUxsxpZByyHpU/3jsN9xMQ+FKGWtfj2rDIQegE6Edu1I",
+	"MP3MN9sBvCV4Fwx1rhbwIaGQlemwpWBRKhjaWvNlW11yen1xffnCR4KdFkpOGRXkhAmjaE6eU3EDOYE8",
+	"n5MStgfiw9B/MAVcXQUF6mzv7X75FhgFD4mcMkH+SsZ8NCZ/Jbmckb9icezOEXl+dXJ9+eIKY+RcbBN7",
+	"j5lzZbdu2km1U7ZjzPy0jXfJueKpW+56oJ3uknMkE0QeS8cIRoL2VySTKPrNGyDeE0e7G0WB6PlkIPOV",
+	"oRoeDRcXvZW03PyjALjLaSf5vL4iWFgUzg8Uc44MiltOcQtA0ZGY/NZeFlQN3YsC8X5Se2RtlRtxIexL",
+	"Wxq3L6smL3yyH5xGwfRHB+o/cHzaC9ikKRKlqwOBs0hCi3o6Zi4GbCxnVbCDCwgMWC9+u1Gw2oQZuioq",
+	"+419/knFA0NjG3mJIFd2eBm1rzz4op87OD1L+AkZFDzPyshfkCrFLVdSVE4Zj3GrwpW2w99knad0DmLz",
+	"jgvaWHHBXfkQvBGovL5gffkhaZ+8Pj2++Pvp5dW7F6fnP16eXb07fvHi4vTy8vQS8sHKzzGET6oMYAuP",
+	"BcaBwvRcbYMqvESUeaUpFUIaMmC+77j+jCgx8MJxOalPivYR9rUyntQP51MEk/40ZvaWlgjpCVE+uKoe",
+	"97GqGuGpxG/+3SilLGY994AdU2rSSFmOE8UyqzKXIVZte0PT1BQ0h1sY8OszSHOb0DnJ+HDIVFAtB2U7",
+	"LCrccVqUjyRtKGdT6V0gCExQ10Kvm6fYmMutJ8pwTap9pCnaa8qyKxh3ECM5976jhMcaFHRSG+Xj07tO",
+	"/Kp/Vby+qCkGtwGSPRyLtzInHGY00FCl7MFdp2mtZS/LulbFZKA+YnPw5gVLpcqg+KpTD/1gm5KXHeBA",
+	"WCDo7IXVlSyf7In+i9Pz7W9fPfnb9nf/eLPvMPYX7rgyi2Ppukqq5GJgWrpUbSCoEBePZQ4lH+FyHNOo",
+	"LWmXeDUCK4dRQ/bsT4cY7i220zHlVSCk03aArcJPXfJSKquNwHhOr37w0aYOMB+FOWKvioT0a1WB+qQ9",
+	"diWxegIBM4TpLBm1yoweBTtgNbYgov7/JfU2u+Q4XPGeGFM9BmY/gOT+zKGVpErqMu3ADKWaHAaMO9wz",
+	"aGAccHCrXfaEbau71SVvAWa4GZuifbD7JBrYiQT32Dl4OMgvxMD9Eq2J6HRH52s45wNy5kuwilBD5rKA",
+	"4+lNDUaG3LqsE7YxI160hJds2Nnetl3bG6CzOfJ4rNBsbnh/Mlw2v+j3BWW7z42NYvJ6rWBlCJ2Qhuma",
+	"f8Tdkk3+kUfOsC/CQX71dHwVuFd6OhyXPSpt3KHo+AmFbfvAHVyseLbzeyByrcJHWPryzgcxQKt5TCAJ",
+	"a6ScunTzh4FH8CLCnbER7ixBYE2W/SHdyTicl1CVq9OQe+HK12d+rLy8HOALHPDjY+c/Dodf5e2KMR/s",
+	"b9DZlZRvqJhfeDzQB4GzKZQgcjgkZia3h0AzYVUiqE2M9XBA46Vaz6TKXH4SFIoKjh6cpI84d0ysPnb4",
+	"/I9z6rBs+xc6dBcslbdMzU+gAEwUawuTQ5R70VePUQyS+wXYOY4cbh1gLIDhw9fJAlw4+8nX8/tozq9Y",
+	"cXydMdHuWOCvmE4f4NxqZorpKsMnwk5j7KpmqWKGtAF0BWPh0MTYXzjefa9I6dqwuel0e8KqWxhC0jhh",
+	"XhncpGiIWi2mD8xNPtFhLkd5CUvdlB2IS2skoVkZwhesCsbudb8aq5qMVQABo5kxLq7cVWqrLd89zwsG",
+	"2Jy7C3SF0cEJTfqQbB3nORlylmfInf0dAtjBriHty1BNbGtbSU+Uj7CI4ADw5HNGtSF/CYqrbiVQfnHr",
+	"R0gCcV9Avl8qlWKp2eqSH4UP0EJ35vWZK6OJ3u4MaxEZSXagcGTUVl2f9mM1VtdG+QjdjTC+7OuN+whu",
+	"XNyLujjchsx4V+kbkJQ1lkK9r3QMIMfNcS7HpA9J5fDatjaKUcjvpwZCKzTpw5NDB4yf9Uk7o4ZCdXCf",
+	"CN5rHfZaWBh1oU43lkjttT70O3Dn+oLjbIaQBTm1XXCH9Vt6MT2sQbuy81dBCoO5rxah6byTlIrEBIKE",
+	"cl5WFdh/SjTgWt0wNiVTJd9zH4WaOlAEblCQdeWBFcPAzaCOwFjOKvemA3iD/QEvnNJg1L2F7RKuMVxE",
+	"CHJ0ZRb7UN/4kDzZ3d11aMtuVUHI6MexV2wr15qp09vNigss7eNHoQTYD78gOCqGnG1rVxESCgUwLNJQ",
+	"ObqRPjGMEFPzHXXe86wMpRpJU7th42X7XPXhrTPEe3JOdyhw5/3m1Dhjf0JmDP1XFKtIWhq96W7ZAwEH",
+	"XSq4fuEI1JtKiKE3tcriUAwTS+CSGZ0DqlFZBoDZdbUDgpIBW2Snwjtyj8gtzXnmnseobmEFHull+7I2",
+	"ysd32R5DDfv73LZ/4mtwZfE2AIzHbd2uDsvGxzoM4cMjPWLG8tBVvlx4/jgduDC0FdUi/lB+26ul0hD3",
+	"ZNdu7/S6zY34aerLeW6VN7BKCctkpfKBNO2UarbNhWbCbvct6zSF7GtGVTpuQujf242DR342ItuoAiRS",
+	"2/q6j7CmdbTyPxQhIk411CZZ42cEQbORKsuC7TWilHKUsx1gW80CBKAR9/HdC5Zxqy5bydDKFSwjfVSH",
+	"/wu+8FfbWJ+0ZfnJX400037nEHUIjEXpie/hWYU8CLo4YOvQnGUklfKGsyMMmQb7Dh6pLU36nun2iQv6",
+	"84EKPdFPZcZcSfq+7fcE/ubDsA0MUluweUAUsx07cSOzTVgOQEDTP9jdq3K5fN6bK5iP+VTvpxCJ59Gk",
+	"lZRDwJpVUoyiuF3QzWu8MR6l5PJ9OcIvJLU03SiXWFWGC0w3hMMBAGpM212/YaL/NW7ijy9lveSC6zGh",
+	"/kQqx3vKcweKS+Wuq1hEaamAMKUabu2dZTJkkb7vRtvECQJsl2CDSZll6AoDSgfaD3+dvzo59ZGwCliN",
+	"+wNfPntBgIy3dE8IKVIE5RbOHMlFl3g+rL392yFiTKkZI6PS5SEBQPool4YXrQ5mNTiwGTgOCbZUrDeM",
+	"CFOIATyXhdKk7ZcXcGRDBgyzTFCBtH1WPK7fOSLLo4CboeKr5Qb2RN0eDYvHNew1y2ItMUtNfbR2zLhm",
+	"zRzXr9xmKZeOehpKGR38ZWOYbSCKxpaePtu4IZjpnRpalMee7O4v0+9zmt4EKC3T6QKm4muJLHwTIMUv",
+	"WzgZucWWdhJKdUDq3OP+PAGwapqRVasTOmZkoORM42AcNwNeAHygfbn/9FknQb6BuQt45m/Y1CHC6rFU",
+	"ZjvngE9fE5G6NQD9mU81y0FGBMnNzhez9A9BYzVjzMTgmmhuGEQXuYQICDBCO6cUpL/T75KD3QM8oG7Y",
+	"nvdyKDsapB02nzjwN2123HAqdztwG5H3lV93Sxfu8kb/KRPZVHJh/rD0/pyNHNZ5wz15D0q/mafNsAoQ",
+	"VujSccrSmS7JOIfazUOOgnSygIPgkTMx4c/l8XEpEiyfg6gtuiwv4QQ8gdoAlt6sVZZA4KYhpJrEIXLf",
+	"zF/N00dqOMGxrbCcbGny6ucTYvX7L1wKrG4S2dILyPEBpVnKuZuF5Gae+qyGDbIZHu92vpqnf7bi8rVN",
+	"rucyYPDy3ZIZVtHGcjB0RR2/89UF4V7N0xOq2Z3pwuqZjynE2c+jgYDuxwc+g7L6IBHRUQaDUhO6THUx",
+	"gFrUDn2hvFPWmMnuQ3w15OvmJBq4r4IEmjDVfXE+yxnv6G0TRMsJ81HfPeEeWkXMgeZLhe/1q4Xog01Y",
+	"AxwIKMcgpZFcipGve+IR2gRbAU79Mcx180P0mcxXr+apw0cOzFcfHgX29Vez1BeFy67ZcCsu8ikZRykg",
+	"7/xe9fhh53fNM/ZhhYitGJ1ol/EOKaUsc1L1Yl2Edj9S9uAweKOf9ET/H9v+rav5lG3/CD3pQyKkFnw4",
+	"7CdW2aQiG8j3dnXKNi+d8rF9LnOezvtY+43CWCDbHcNlyhIYvrqxLBSRio+46BIskjShcwd+RsXcc/ly",
+	"eTBEhtF03BMhRJpLaHc2P/eV14hILkdHhFYV3PFLjLmQM9Elx1UCTU+MmNFWr01KpMeyf2zeFXdzkQ1d",
+	"crC3WykwsPqWbWcsZ4gckDGFBekUs4tlaWkKy+S9ASXSAdUITNakpryapy/cUO7DgEG1tpp+YH8qqW51",
+	"qbdVFbMbWubZ6rp0a5j0pf3+rihgMjUsHjo0lGpCTeuwNeCCgm1ho2AiTwGfE6R6bwN+9r0U7GEykeVM",
+	"5JJmIByUUkhWUdv9NDfgcgEia1w6OvaxuXYQ5aFzMfuo9h+RPv6jj5h9Q8VYGTGHGRumMgtAFBuGty2l",
+	"LDszAnCUCcIW1kwIUuRz96LDESrZkE907okQCTZyZvHTP4u8hPmuX7Ohv4pPK7KhK1ufqzy0LEo50EF/",
+	"AD+BYAXOn+aYhSCUXzNngncxys5urgN0el1ZGTEE1vmQyQUbFprm+rAnIHaxKUOB7JBVwYtHGD+wdSaC",
+	"X61s4B1p/g0IXzgkvZZgs3cZu+Up67X6ZOstm5UeBKkIPiEZM3gqyE9l0CasC/rLjAR/XU8gU+xukf/8",
+	"7/+rHsgNdlM+GpuEDKAYNNdlPyDTzcr0GlfQCIKG0bHSExg1TJfiISColAkPkosQSbCmAEnkXn9th9r3",
+	"dToHMpujqXgoVU+4UTjz8g/GTAGcFPeO9NPbd66Vdzk20wbHRn+HTjmSSL/TJVZ65aJAZ0tP9OHdn7gZ",
+	"Q1iIR2CqPMg1PyYxcoRBr85tS42bBCLwwlCsGt4Ty1OyM7ZTcmEv0B7NAVUWfLhCwoRBLC79M+5eKtPW",
+	"sJSB3xA7CnAG4bJiNorPeAs6QWOCBjRmK2K7CH23NyD8UgQ07Qn7ySLtGWmm7zxpA/mdCl+P/Nl2xkcQ",
+	"4e7z1CyJRZKvkNjsZYuSMQQE++LPOE1/1HyQThsk8VqaZgfG9qQamy70FMo1wLh+hr6DoB7AMy7f6RJ3",
+	"Ju31RFNDdDGdSmW6cNz2vyNbV1KSiV0jagybTI0uPzFq7obJBXnrKdkVXCUXzKj5NgRGRXEugTk90qge",
+	"oNGvAT1fk4Hu7Xi8xOg4Z5N1IdGiyq+7h98RTpDDLWky+Ifv3JNmnYY4kDJnNFrbyJ6MygbgGZmnUX/d",
+	"OxHjE4HIAh8PEkvAge8Ozn3X2l+KO7+DcPKhWbTCqCwXqLR48/fdbWwlA5Ydrr1US8GgJ+BSjVzs1T27",
+	"QnLodEmQSOp4+JDnOeECL6BKMNpKyNYxyoYwIp83+iySLuolNqnKAM+woYWbEx69cy/CDXU1dpu0ECZa",
+	"3jO5rC7+7hZg8Of8lvXEwsoe+ljU6rqv0Cnsx50Ean+Xl19C7A1nli64Hmz1inxyK72HobM+6graaq+U",
+	"FDqNl6EnrztfiqeWds6pGT8iRfl1OKOvN+nXm/Rhb9Jlngnh7EZZPhWqaJ37MX1ZNAevHeczOteoQ7NM",
+	"J9VF4zIAu+QnD7QBGhkPA3FPLi9e+kriOb+xCiMphKZD1hPuQKL7QHjdxDCPIQ9sriRdWZgGnmJH/2WM",
+	"Ue6I2aF93niMpmQ0yJCAWgOVNxyIIGb2uAfNTMfSyGbB4N/PT7+31HH+9ntSTImR5Cl585y0D/aekq1z",
+	"JcFxAm1UUA0k/IhP6Ih1t3wxZ/sX4dqSjLbsBAA/DJlIbcjTvX0yfe9MONsM9NjM6/PaKD7VIFv4ahCk",
+	"nbt4PsJM2o1eVMU0lzQ7h0l+Ut1tUuSGT6kyO0OpJttQraJGmFNlR2Y4knW57Os9G+EN9E/3YVVwRQ7A",
+	"Ov9IbioIlJhmFFxomqkj0ocB932lIEi8t0Swpcn1xes/3bW1t0EX53RuifJKytdUjRh+93ST+ThbB8ve",
+	"sIzTK0sBX9p+fA0HjFAyrTEDdM/cwB1iqojHqTuI90m6hDZ2fhd0wlYGjjUc+oizE/63ytk5tZK2sh/+",
+	"t38eb//fdPtfu9vfvdv+5fe9Z8mzgw+9Xrf963T0/0zFqPNN62NqIcGR2Pl1ykZ39Xsm7tupGD2IyxT5",
+	"9R8IaPO4Tnn3JC6oQqZovqYuj8cJkTNByk/A99glx+4XxwLJbwXNMQvImxq4cmk4HlvEXoglvsiRs0ZA",
+	"G8oxTlEh0/YHUhS67w3WZYUgPw4CzzuIeAd2dzNmk6TUrMvqeAkpNNaGKa3QmqVSZN2yDxA8ECmF6yos",
+	"248FPall9EZC6ABcFgiKZodtlwODI0qbLtck59rOxBcdspc65D2DocnuotdohayWNyH98t9wn1jdd45g",
+	"JhOU7ODnXutt8FWv1RCVcVHu9OOMOK7G1xgx6oiwnOtnjR/9kpdONGq9pH/MV8u5uEnwLDiRMjiU+v5s",
+	"QjE9XoUbSDMNli/3aj8hShpqmJVhMQ85cNrAmxTsV33HQeBndE0Zd+56wjuCsCnQVwiAJNmTPRvLvFIN",
+	"hnTC8zlpK1Zo71bkUnS6JEx7VpiCJ3vOJuY7RsXisFLaQLr35iq0bEUjJ+DzS+aDkh4xLKFd2gvXejw+",
+	"Act1Zl9BBzfUWV1urL+/AkJyEXlW+qcOjM8u/z30VsVG9hJRzUcQq7fYI6aLgX0wYKVjMfFZt5CK114Z",
+	"TgA2Gg3aeOm37dQqn/n6N04ZBXQlB08bsCQIV0rlhNW843ZddE/0/4tiw7/2fT1bPaZglubi5qh6d8aF",
+	"rtnEG8EVV+MuJQ2BDedjKRh5W0wGTN0NhnEVliNYe5dqCBG/gSzbinMSt79rkFMuaku8vHxNcCmW5hsy",
+	"Ep/sfwxUymcrcYHrcicT9d4nV/wvyt0sMTY+mcX6/3+mZGRlIdJbAGRyLybKBSQol1lYcfDy8r2PQqq6",
+	"Z1Dkl4hMdNPNul8DDR9KZn/NhwbuYj1lwqVm3BHuyPlBlxCPAKfN30A7v8OfIN59WBG1fOlCCZ3qWF1h",
+	"5AJg3y7Lsu4JmZZ+XS62YrWRgv43sjhVQ1wduB8AeO3/5VHfSsEKPMZQY83uURvvK6zPemcnM06+r+JQ",
+	"vd8TldgyALJCVaxhDt8ZbXj5OoPBsW13R+78bioeENUQrsrBWbFcV0MUbLbt4nFpzpQHUu2S06XxQmgr",
+	"xF/Czz0B6gIU7Mbva3pCBFoyju5vJ+LtDpswFPOleMkXcNXC4vir+evZXHs2ey2IWJpRLbYMmbBe65Dk",
+	"Mr0B69FsLBE9+gGCzvwAtnO5Eu3B5x2+lqMvaHzdCJEyGOqpMGq+CTrlFUam/aHQIPw8PeS1ywKpG1nr",
+	"iJv3NKFqJjIIutosQvESrgq8YlDVlyoarQjG0nrIImn3q9yLficBZwPguAPkdWN84urwxCOHCcluuSxc",
+	"2KE2cqqh4hAHgMgHjiSsWW17wsUVxlM1oMy10xbbQgrMb9VMmMTX3S80yxKi2DSnKa4HrC9TPeGaSsig",
+	"UMLYR4B56eosVZGTncOweiJixIHbB0Lx3SxmlBvy1jmXdE9gZX8fcAsQdeW+umj8MCfC0SKADKFtH0NC",
+	"bIeG5zlar+L3aEBjf4owxctwRl8eAuGySq79Gnr4CKHM7akKsscaeOa9rnyR/T0wfsOZaTYkxV9/zG6i",
+	"NcSPCU7Oru2r4He6X+n7gSvW1Ch6ydtyb1EEVLkVWSlcm0v/0ucRO9GBuoG0eYx16PwcEoylVCxFwD57",
+	"x/8BEdKjHn5an+oD7fqOYrfyhm1D2LJeZQS3r/1o3wpo4Q/JuU4hk/KrW7uJ2YisbuQh7H3Kpi5QXwr2",
+	"UJTnvS6IOhMrGps1hlJEjEA829QC9OzgY6IU/yy0+LlDFC09WQXMKTIl0NHDsDF0iqzx4AWukz8+qMkl",
+	"Tubx+Rkuyyz1r5gmX7IWKm6DBw/zfsajMlSOl8UNNaEGImXv7YTEtAdf6qnB6fgSg3VyNjRYgFQxUghX",
+	"Ow5jhlzOtcucGjBfWY6MmWLdMp9iQueIdTRgPdFr9VqkrdikBMKzLyHsGjca4M06HrfMsR+H6exftU+u",
+	"L16TfpAx0+8JxFJhWQUoDnhrpO3TvMLA/gQiFLJMMa3hNUAu7xCuoUqcw+uAgKVD0sNUll4LAh7BcwSZ",
+	"A+iKcTBOShajcX1M8Syf7GODEz4Ty7ouR/jIcksXM3a+WnMeNDnGLmzEkm5PDGYt3PP2L6YjRbOK7URt",
+	"530l82WkFfdHgJPUppr0A/7WB9DETog4Y1uCrICeKBvDj8sYIWhwEuDr2G/qdSI1y1kK5Shlzra65Fgg",
+	"glRPOLZXBZIi2CP22z7Y32/I8qtW4dEygHKIX2szf5Vamosy0zKfAUj+rjFSeHIuZM4WpBN7gwZIpLqZ",
+	"XbzxqazE/keT/lBJYVzZ4AFNb/oJgLmWibt7u8nBX54m3z7bJYO5ZQDtg70nZOslh9Ii/yrROHoixzrs",
+	"VJC93TfPu1udBJSi+ZRB0nBCzt9+n5Dvz14m5Cc2OE/I8zfnCfnh9OwE8olfvPR42s55B5LNFmZPGXBt",
+	"IWTtYF4lFQG2WppDRDD0hMnLHgUEUscwWa5LAI8MR/Lv598nPQHjsRO3fVtpjea5nLGszGjGRK4AcBgz",
+	"5gfSjEnb8ztcffwRFrMnbJt2LQN4yi3LaYcYkF1VzyiLYsRBLWFQiBM3opaDUldbD81ZEHU7J/KWqS6x",
+	"G+I+AIxVTL9mwmMQayMVHTG/iGOWZy6pxDY8YROp5kcwOETKAe4+hNAW+yni61oZEZE2Z2PANA4XZ0a5",
+	"q0/sSgxI1YO6ODDksG4g9eDajUndNWJ+TLnddls3ysBMWkAMmyZ6ftGM71fz9NLuozGWfcdUX/fwyKEZ",
+	"aZdZNCOuuMfXXO8/eq73pVWql1CGw/N8L8RhcOvMrYRUC93zmnSdB1Qvf42Pq5/Evzsv5NcAuU3d5bBi",
+	"8wCjpzRiNMWwfrwHctmFvuwEWNbQg9xpzKZOIMnKodUjFuuUKS0FzQlgo3BNmKKaZaQN17vc1mPFMsuI",
+	"O4l9vydKExgTWWUrmkjB5mTM7Y0+J9rQucPTLzIexe3BQdzLsvyFTsoJovY/ahXmi2okdn3CrKO7ayO2",
+	"BcfqnT5ij9QLRWe+7E7luCji9eiGQzKlPCN9OoFB/Of/+J9kyFifSLGdjikXLr07lSpzGHpzWRhiFBUa",
+	"R0LGVI9J2zN/yN5MegLC6W6EnAm0f7oOnJuGas2ME62dTK2oYSj2j2WeYcSbMbk9jqCMMNYT6dhe9Fn5",
+	"DRd2ScqK7vXCQXYxMkVnNI8VDXIBf9wnfzuRmMB16xQBjKU7Igf7+y7JNmhTigBa0sFVeNDn5kJBP5UN",
+	"3PlAV58+KofR8eLEHp8J5msxoceBhr/IReSwfqTWwN5Xb+o7wN+XPDGFRM9m08wPMs+054R90r6+fNGp",
+	"pJLynNNbynO7NGRAc+pwYCD9xM9pkZliOemZbcAco/AD6C99wcxMqpt+UstkqXpzVhAs5xHm0ICgo8dQ",
+	"2zYds6zIGWlrxki/mu5vhTSs3zkKY4g9/5SKBFgycM2UNTuwPogX0irgObToTCgXgplSiHP83M0kcQUP",
+	"iwnhIs2LzIpIB7u7CWbS98TCKiS+kolPFBR0YocaNOk9a1MlBzmbdLrAjbfswrjSOz0RkBDX5Ju93e7u",
+	"7hYZsFzO0D/g1mhL+29wxbfOhC6GQ55yuxhuOw/JN/+ACPByo7cIHXjn39Lud8lbMErRMkJxUc5tH+w+",
+	"iVrWkSDvcSN8Jg5/sjDOL8Tgg4Vq8LU5Y0jAUr563B6yGpy+IUaWq1uxo2WWaKTl7HDW78jAF80XJT8b",
+	"MbNdNbBY2jQm2dJcSzJipi4qtvtWNex3vBDJVWT8Qs56ot0vHzzH3/udxE4NRcgG7KvPKOF9HrCs9edu",
+	"6bz9IcDtfhSsJnxYBV3OBFMAnQ6XInhnfR08crB70HkoanY2gFWZfNW6/+BefpxgatU4X3N/K6yiEf2F",
+	"S3KXklwwpMbsu3tt8ubFuX8Kunnsu/wnq9UdLH2tTjdKxXcq031PBQUk9pXYmE56Le0fpfBPdaUTHLlC",
+	"QU6RKc0n9S9QFdBEip5woHkAQVkV9pJFDqYfxm+Zb3NRfIfb38m5FCC/ZjzPrcIwpTyzig/qMFDNyBVD",
+	"9yagCYKFhbK+n1fQZH9Rgev3RNtHvDk3NcszAt7SIjcJ6AeV7O+WrJMQEYQJl8I7KDvBLQBlWN1Ag4A7",
+	"V3sjLGpqO82ltmqZTAu9Vhr4G+xu3J+ygJ+FS3NHCK1YQ25dN/bNPNu45RohNI10f3f384bCL652I5OS",
+	"hn1e1eBLyu0/QbpyzXY5BOJGM0UqtS8jPHM1cwLKT6nwTIBwkzibKHGIunZLH+iyRKvraov1VSjIx6uX",
+	"BpboLnkrgfFVlg9XplRkwCV8NWNn+WioVfrnM9leLMzra/3SrxbbFfVLQ9ZxFDpzoKAiBFr5opdLivTD",
+	"m3TrvubfWwNGFVPHhb1w/vmLPWQIMFH+8ov9QN36I1uovHXY2qFTDufLjWSR05wJjBqC8iAD6Wt9YkPd",
+	"6h6cMEPhZC+XPNkupgkpsR5cSHISJEeICrfbzyhoGV3dy01fY812QUcMKjwPXUWq+iIHDaEXcbmhMx9s",
+	"4sSd9qufTzpk2wXUJT6KzLaZsZTDoINmb+ZprFHgzhCRVKXOwW+Rl18gRLsm24TaKRU0J+hQRwfjkDms",
+	"DZTF3Z0TtDylcwxRW247FOu3K/O8I1R/iVgtECSZsB93HyTERVQG9nZ7nQT9h+S7PASAT2X2FGTU0G4N",
+	"HxUfRNfkluVyaqe1DYkaY5ZPmdJHHv+9fbB70CFcWIrKCjgkQdNZ9Xmk8XMIkCATqm6YIVPFU6ZJO6M8",
+	"n5PT64vryxekHBs4ZJGknl+dXF++uLKyQJYzqwDBOcg8JGxK03G4LNh+68MvH/6/AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/accounts"
+	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	"clearvest/domain/account"
@@ -43,7 +44,7 @@ import (
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
-		idempotency.Migrations, appplans.Migrations, appmoney.Migrations}
+		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one

@@ -144,6 +144,14 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	// clock moves, so moving it past an end date settles at once.
 	maturity := ident.money.MaturityJob(5 * time.Second)
 
+	// Every serve process refreshes the market data cache; the refreshes are claimed in the
+	// database, so the providers are asked once per period whatever the number of processes.
+	market, err := newMarketData(cfg.Market, pool, logger)
+	if err != nil {
+		closeListeners()
+		return err
+	}
+
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
@@ -151,6 +159,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		DevClock:       devClock,
 		DevClockMoved:  maturity.Wake,
 		TrustedProxies: cfg.TrustedProxies,
+		Market:         market,
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -180,6 +189,9 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	// issue commands outside any read-model transaction.
 	referralsDone := make(chan struct{})
 	go func() { defer close(referralsDone); _ = referralBonuses.Run(workers) }()
+
+	marketDone := make(chan struct{})
+	go func() { defer close(marketDone); market.Run(workers) }()
 
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -220,6 +232,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-sessionsDone
 	<-referralsDone
 	<-maturityDone
+	<-marketDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

@@ -46,6 +46,9 @@ const (
 	EnvMetricsAddr      = "CLEARVEST_METRICS_ADDR"
 	EnvWithdrawalFee    = "CLEARVEST_WITHDRAWAL_FEE"
 	EnvReferralBonus    = "CLEARVEST_REFERRAL_BONUS"
+	EnvMarketCryptoURL  = "CLEARVEST_MARKET_CRYPTO_URL"
+	EnvMarketFXURL      = "CLEARVEST_MARKET_FX_URL"
+	EnvMarketRefresh    = "CLEARVEST_MARKET_REFRESH"
 )
 
 // Deployment environments.
@@ -112,6 +115,8 @@ type Config struct {
 	// ReferralBonus is what a referrer earns when a user they referred has their first deposit
 	// confirmed (CLEARVEST_REFERRAL_BONUS, or DefaultReferralBonus), validated at start-up.
 	ReferralBonus money.Money
+	// Market is where the market rates page's prices come from and how often they are fetched.
+	Market Market
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -150,6 +155,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Any("trusted_proxies", c.TrustedProxies),
 		slog.String("withdrawal_fee", c.WithdrawalFee.String()),
 		slog.String("referral_bonus", c.ReferralBonus.String()),
+		slog.String("market_refresh", c.Market.Refresh.String()),
 	)
 }
 
@@ -266,6 +272,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.ReferralBonus, err = ParseReferralBonus(get(EnvReferralBonus)); err != nil {
+		return Config{}, err
+	}
+	if c.Market, err = ParseMarket(get); err != nil {
 		return Config{}, err
 	}
 	return c, nil

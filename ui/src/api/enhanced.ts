@@ -180,6 +180,8 @@ export const api = generatedApi.enhanceEndpoints({
     getReferrals: { providesTags: ['Referrals'] },
 
     getCountries: { providesTags: ['Country'], keepUnusedDataFor: 3600 },
+    // Public prices from the server's cache, which changes every 15 minutes at most.
+    getMarketCandles: { keepUnusedDataFor: 300 },
 
     listDevMail: { providesTags: [{ type: 'DevMail', id: 'LIST' }] },
     getDevMail: { providesTags: (_r, _e, arg) => [{ type: 'DevMail', id: arg.id }] },
@@ -252,6 +254,7 @@ export const {
   useLazyGetStatementQuery,
   useGetDashboardQuery,
   useGetReferralsQuery,
+  useGetMarketCandlesQuery,
 } = api;
 export type {
   Country,
@@ -283,6 +286,8 @@ export type {
   KycStatus,
   KycSubmission,
   KycSubmitted,
+  MarketCandle,
+  MarketCandles,
   Meta,
   MyKyc,
   Plan,

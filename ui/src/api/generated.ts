@@ -623,6 +623,18 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.devClockAdvance,
       }),
     }),
+    getMarketCandles: build.query<
+      GetMarketCandlesApiResponse,
+      GetMarketCandlesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/market/candles`,
+        params: {
+          symbol: queryArg["symbol"],
+          interval: queryArg.interval,
+        },
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -1044,6 +1056,13 @@ export type AdvanceDevClockApiResponse =
   /** status 200 The clock after the move. */ DevClock;
 export type AdvanceDevClockApiArg = {
   devClockAdvance: DevClockAdvance;
+};
+export type GetMarketCandlesApiResponse =
+  /** status 200 The market's cached candles and their freshness. */ MarketCandles;
+export type GetMarketCandlesApiArg = {
+  symbol: "EURUSD" | "BTCUSDT";
+  /** Only daily candles are served. */
+  interval?: "1d";
 };
 export type Meta = {
   /** Whether "Continue with Google" is offered (GOOGLE_CLIENT_ID is set). */
@@ -1681,6 +1700,27 @@ export type DevClockAdvance = {
   /** A positive Go duration ("72h", "90m", "1h30m") of at most 3650 days (87600h). */
   advance: string;
 };
+export type MarketCandle = {
+  /** The UTC day the candle opened. */
+  time: string;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+};
+export type MarketCandles = {
+  symbol: "EURUSD" | "BTCUSDT";
+  interval: "1d";
+  status: "live" | "stale" | "unavailable";
+  /** When the data was last fetched successfully; absent when unavailable. */
+  asOf?: string;
+  /** Who published the prices, for attribution. */
+  source: string;
+  /** Each day is one published reference rate, not a traded range. */
+  referenceRate: boolean;
+  /** Oldest first; empty when unavailable. */
+  candles: MarketCandle[];
+};
 export const {
   useGetMetaQuery,
   useRegisterMutation,
@@ -1758,4 +1798,5 @@ export const {
   useGetDevMailQuery,
   useGetDevClockQuery,
   useAdvanceDevClockMutation,
+  useGetMarketCandlesQuery,
 } = injectedRtkApi;

@@ -83,7 +83,13 @@ export const pages: readonly PageRoute[] = [
   { path: '/our-story', title: 'About Us', access: 'public', menus: ['main', 'footer'] },
   { path: '/support', title: 'Help Center', access: 'public', menus: ['main', 'footer'] },
   { path: '/how-it-works', title: 'How It Works', access: 'public', menus: ['main'] },
-  { path: '/market-rates', title: 'Current Rates', access: 'public', menus: ['main'] },
+  {
+    path: '/market-rates',
+    title: 'Current Rates',
+    access: 'public',
+    menus: ['main'],
+    page: () => import('../features/market/MarketRatesPage').then((m) => m.MarketRatesPage),
+  },
   { path: '/compose-email', title: 'Send Email', access: 'staff', menus: ['main'] },
   {
     path: '/user-profile',
