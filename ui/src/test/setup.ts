@@ -25,11 +25,11 @@ beforeEach(() => {
   );
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   // The page loader remembers a reload in sessionStorage; each test starts with a fresh tab.
   sessionStorage.clear();
   // Each test starts in English, with no language chosen.
   localStorage.clear();
-  void i18n.changeLanguage('en');
+  await i18n.changeLanguage('en');
 });
