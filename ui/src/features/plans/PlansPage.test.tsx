@@ -112,10 +112,15 @@ describe('plans page', () => {
     expect(first.getByTestId('plan-example').textContent).toBe(
       `100,00${nbsp}$ für 30 Tage anlegen → und 100,40${nbsp}$ erhalten (0,40${nbsp}$ Ertrag)`,
     );
-    expect(first.getByRole('link', { name: 'Im Plan Basic anlegen' }).textContent).toBe('Jetzt anlegen');
+    expect(first.getByRole('link', { name: 'Basic – jetzt anlegen' }).textContent).toBe('Jetzt anlegen');
     expect(cards[1]!.textContent).toContain(`1.500,00${nbsp}$ bis 5.000,00${nbsp}$`);
     expect(screen.getByRole('heading', { level: 2, name: 'Kennen Sie die Risiken, bevor Sie anlegen' })).toBeTruthy();
     expect(screen.getByText('Legen Sie nur Geld an, dessen Verlust Sie verkraften können.')).toBeTruthy();
+    // A translated accessible name must still contain the visible text, for speech input.
+    const results = await axe.run(document.body, {
+      rules: { 'color-contrast': { enabled: false }, 'label-content-name-mismatch': { enabled: true } },
+    });
+    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
 
   it('says plainly that crypto savings can lose value and the terms are not a price guarantee', async () => {
