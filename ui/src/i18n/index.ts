@@ -83,10 +83,20 @@ export function preferredLanguage(): Language {
   return savedLanguage() ?? browser.map(supportedLanguage).find((code) => code !== undefined) ?? DEFAULT_LANGUAGE;
 }
 
+// Switches to a language once its texts have arrived. If they cannot be fetched (a deploy replaced
+// the chunk, the connection dropped), the page stays English rather than claiming, in <html lang>
+// and the switcher, a language it is not shown in.
+async function show(language: Language) {
+  await i18n.changeLanguage(language);
+  if (Object.keys(en).every((namespace) => i18n.hasResourceBundle(language, namespace))) return;
+  console.error(`the texts for "${language}" could not be loaded; showing English`);
+  await i18n.changeLanguage(DEFAULT_LANGUAGE);
+}
+
 // Called once in the browser, before the app first renders. A page prerendered in English must be
 // hydrated first and call this afterwards, so the hydrated markup matches the server's.
 export async function startLanguage() {
-  await i18n.changeLanguage(preferredLanguage());
+  await show(preferredLanguage());
 }
 
 // The reader picked a language: remember it in this browser and show it.
@@ -96,7 +106,7 @@ export async function chooseLanguage(language: Language) {
   } catch {
     // Without storage the choice lasts until the tab is closed.
   }
-  await i18n.changeLanguage(language);
+  await show(language);
 }
 
 // The active language as a locale for Intl (numbers, money, dates). Components that format call
