@@ -11,16 +11,19 @@ import tseslint from 'typescript-eslint';
 // main.tsx, the entry point, sits above them all.
 const layers = [
   // The shell: store, route table, router, layout, navigation, error pages.
-  { type: 'app', pattern: 'src/app', mayImport: ['app', 'feature', 'components', 'api'] },
+  { type: 'app', pattern: 'src/app', mayImport: ['app', 'feature', 'components', 'api', 'i18n'] },
   // One folder per feature, with its pages. Besides the layers below, a feature may use its own
   // files and the auth feature (the session), but no other feature.
-  { type: 'feature', pattern: 'src/features/*', capture: ['name'], mayImport: ['app', 'components', 'api'] },
+  { type: 'feature', pattern: 'src/features/*', capture: ['name'], mayImport: ['app', 'components', 'api', 'i18n'] },
   // Shared building blocks for the screens.
-  { type: 'components', pattern: 'src/components', mayImport: ['components', 'api'] },
+  { type: 'components', pattern: 'src/components', mayImport: ['components', 'api', 'i18n'] },
+  // Translations: the i18next set-up, the texts of every language and the language switcher. It
+  // knows nothing of the screens, so every layer above may use it (docs/i18n.md).
+  { type: 'i18n', pattern: 'src/i18n', mayImport: ['i18n'] },
   // The one RTK Query API and its helpers.
   { type: 'api', pattern: 'src/api', mayImport: ['api'] },
   // Test set-up and helpers.
-  { type: 'test', pattern: 'src/test', mayImport: ['app', 'feature', 'components', 'api', 'test'] },
+  { type: 'test', pattern: 'src/test', mayImport: ['app', 'feature', 'components', 'api', 'i18n', 'test'] },
 ];
 
 export default tseslint.config(

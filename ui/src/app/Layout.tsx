@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { Toaster } from '../components/toast/Toaster';
 import { useAuthBootstrap } from '../features/auth/useAuthBootstrap';
+import { useTranslation } from '../i18n';
 import { Footer } from './Footer';
 import { Navbar } from './Navbar';
 
@@ -10,6 +11,7 @@ export function Layout() {
   // While the next page's code loads, the current page stays and says it is busy.
   const busy = useNavigation().state === 'loading';
   const mainRef = useRef<HTMLElement>(null);
+  const { t } = useTranslation();
   const shownPath = useRef(pathname);
   useAuthBootstrap();
 
@@ -24,7 +26,7 @@ export function Layout() {
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('skipToContent')}
       </a>
       <header className="site-header">
         <Navbar />

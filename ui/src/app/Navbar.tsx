@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useLogout } from '../features/auth/useLogout';
-import { menuLinks } from './routes';
+import { useTranslation } from '../i18n';
+import { useMenuLinks } from './pageNames';
 import { useViewer } from './useViewer';
 
 const MENU_ID = 'primary-menu';
@@ -31,11 +32,12 @@ export function Navbar() {
   const logout = useLogout();
   // The pages of the main menu this visitor may open; "Sign In" is last, where "Logout" stands
   // for a signed-in user.
-  const links = menuLinks('main', viewer);
+  const links = useMenuLinks('main', viewer);
+  const { t } = useTranslation();
   const signIn = links.find((link) => link.to === '/login');
 
   return (
-    <nav className="nav" aria-label="Main">
+    <nav className="nav" aria-label={t('nav.label')}>
       <Link to="/" className="nav__brand" onClick={close}>
         Clearvest
       </Link>
@@ -48,7 +50,7 @@ export function Navbar() {
         onClick={() => setOpenOn(open ? null : location.key)}
       >
         <span className="nav__toggle-bars" aria-hidden="true" />
-        Menu
+        {t('nav.menu')}
       </button>
       <ul id={MENU_ID} className="nav__menu" data-open={open}>
         {links
@@ -70,7 +72,7 @@ export function Navbar() {
                 void logout();
               }}
             >
-              Logout
+              {t('nav.logout')}
             </button>
           </li>
         ) : null}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useRouteError } from 'react-router';
 import { Spinner } from '../components/Spinner';
 import { usePageTitle } from '../components/usePageTitle';
+import { useTranslation } from '../i18n';
 import { browserPage, PageLoadError, reloadedAlready, reloadOnce } from './pageLoader';
 
 // The error page of the routes: a page whose code could not be loaded, or that failed while
@@ -9,6 +10,7 @@ import { browserPage, PageLoadError, reloadedAlready, reloadOnce } from './pageL
 // automatic reload (see pageLoader.ts). Trying again reloads the page, which also fetches the
 // current release if a deploy is why the page's code was missing.
 export function RouteError() {
+  const { t } = useTranslation();
   const error = useRouteError();
   const notLoaded = error instanceof PageLoadError;
   // Decided once: the reload marks the tab, and the page must not flash the error meanwhile.
@@ -17,25 +19,22 @@ export function RouteError() {
     if (reloading) reloadOnce();
     else console.error('route error', error);
   }, [reloading, error]);
-  usePageTitle(reloading ? undefined : 'Something went wrong');
+  usePageTitle(reloading ? undefined : t('routeError.title'));
 
-  if (reloading) return <Spinner label="Loading page…" />;
+  if (reloading) return <Spinner label={t('routeError.loading')} />;
   return (
     <section className="page page--narrow" aria-labelledby="route-error-title">
-      <p className="eyebrow">Error</p>
-      <h1 id="route-error-title">Something went wrong</h1>
+      <p className="eyebrow">{t('routeError.eyebrow')}</p>
+      <h1 id="route-error-title">{t('routeError.title')}</h1>
       <p role="alert">
-        {notLoaded
-          ? 'This page could not be loaded. Clearvest may have just been updated, or the connection dropped.'
-          : 'This page ran into a problem and could not be shown.'}{' '}
-        Your account and your money are not affected.
+        {notLoaded ? t('routeError.notLoaded') : t('routeError.failed')} {t('routeError.moneySafe')}
       </p>
       <p className="button-row">
         <button type="button" className="button" onClick={() => browserPage.reload()}>
-          Try again
+          {t('routeError.tryAgain')}
         </button>
         <Link className="button button--secondary" to="/">
-          Back to home
+          {t('backToHome')}
         </Link>
       </p>
     </section>

@@ -5,29 +5,32 @@ import { usePageTitle } from '../components/usePageTitle';
 import { RequireAuth, RequireGuest, RequireRole } from '../features/auth/guards';
 import { Layout } from './Layout';
 import { loadPage } from './pageLoader';
+import { usePageNames } from './pageNames';
 import { RouteError } from './RouteError';
 import { pages, rolesFor, type Access, type PageRoute } from './routes';
 
 interface PageHandle {
-  title?: string;
+  page: PageRoute;
 }
 
-const isPageHandle = (handle: unknown): handle is PageHandle => typeof handle === 'object' && handle !== null && 'title' in handle;
+const isPageHandle = (handle: unknown): handle is PageHandle => typeof handle === 'object' && handle !== null && 'page' in handle;
 
-// Sets the document title from the route table, for whichever page is showing.
+// Sets the document title from the route table, for whichever page is showing, in the reader's
+// language.
 function PageFrame() {
   const handle = useMatches()
     .map((match) => match.handle)
     .filter(isPageHandle)
     .pop();
-  usePageTitle(handle?.title);
+  const names = usePageNames();
+  usePageTitle(handle ? names.title(handle.page) : undefined);
   return <Outlet />;
 }
 
 const comingSoon = () => import('../features/coming-soon/ComingSoonPage').then((m) => m.ComingSoonPage);
 
 function pageRoute(page: PageRoute): RouteObject {
-  const handle: PageHandle = { title: page.title };
+  const handle: PageHandle = { page };
   const path = page.path === '/' ? undefined : page.path;
   const base = page.path === '/' ? { index: true as const, handle } : { path, handle };
   if (page.page && 'component' in page.page) return { ...base, Component: page.page.component };
@@ -35,12 +38,11 @@ function pageRoute(page: PageRoute): RouteObject {
     const load = page.page;
     return { ...base, lazy: async () => ({ Component: await loadPage(load) }) };
   }
-  const title = page.title ?? '';
   return {
     ...base,
     lazy: async () => {
-      const ComingSoonPage: ComponentType<{ title: string }> = await loadPage(comingSoon);
-      return { element: <ComingSoonPage title={title} /> };
+      const ComingSoonPage: ComponentType<{ page: PageRoute }> = await loadPage(comingSoon);
+      return { element: <ComingSoonPage page={page} /> };
     },
   };
 }

@@ -28,6 +28,8 @@ export interface PageRoute {
   path: string;
   // The page's name: document title ("<title> · Clearvest"), the heading of "Coming soon", and
   // the link text in every menu unless `label` says otherwise. Only the home page has none.
+  // This is the English name; other languages translate it in their pages.json, keyed by `path`
+  // (docs/i18n.md, "Page names").
   title?: string;
   // A shorter name for links, where the page's title would not read well in a menu.
   label?: string;
@@ -271,10 +273,16 @@ export interface MenuLink {
 
 export const labelOf = (page: PageRoute) => page.label ?? page.title ?? 'Home';
 
-// The links of one menu that this viewer may follow, in table order.
-export function menuLinks(menu: Menu, viewer: Viewer, table: readonly PageRoute[] = pages): MenuLink[] {
+// The links of one menu that this viewer may follow, in table order. Components name them in the
+// reader's language through useMenuLinks (pageNames.ts).
+export function menuLinks(
+  menu: Menu,
+  viewer: Viewer,
+  table: readonly PageRoute[] = pages,
+  labelFor: (page: PageRoute) => string = labelOf,
+): MenuLink[] {
   return table
     .filter((page) => page.menus?.includes(menu) && mayOpen(page.access, viewer))
     .filter((page) => !page.developmentOnly || viewer.development)
-    .map((page) => ({ to: page.path, label: labelOf(page) }));
+    .map((page) => ({ to: page.path, label: labelFor(page) }));
 }

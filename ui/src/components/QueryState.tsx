@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { errorMessage } from '../api/errors';
+import { useTranslation } from '../i18n';
 import { Spinner } from './Spinner';
 
 // What every page that reads data needs from an RTK Query hook's result.
@@ -28,6 +29,7 @@ interface QueryStateProps<T> {
 // message when the answer is empty, else the content. Data already shown stays shown while it is
 // refreshed, even if a refresh fails.
 export function QueryState<T>({ query, loading, failed, empty, heading, children }: QueryStateProps<T>) {
+  const { t } = useTranslation();
   const { data, isError, error, refetch } = query;
   if (data !== undefined) {
     if (empty?.when(data)) return <p className="empty">{empty.message}</p>;
@@ -37,7 +39,7 @@ export function QueryState<T>({ query, loading, failed, empty, heading, children
     <>
       {heading}
       {isError ? (
-        <LoadError title={failed} message={errorMessage(error, 'Please try again.')} onRetry={() => void refetch()} />
+        <LoadError title={failed} message={errorMessage(error, t('loadError.fallback'))} onRetry={() => void refetch()} />
       ) : (
         <Spinner label={loading} />
       )}
@@ -47,13 +49,14 @@ export function QueryState<T>({ query, loading, failed, empty, heading, children
 
 // The error panel: what failed, in words, and a way to try again.
 export function LoadError({ title, message, onRetry }: { title: string; message: string; onRetry?: () => void }) {
+  const { t } = useTranslation();
   return (
     <div className="panel panel--error" role="alert">
       <h2 className="panel__title">{title}</h2>
       <p>{message}</p>
       {onRetry ? (
         <button type="button" className="button button--secondary" onClick={onRetry}>
-          Try again
+          {t('loadError.tryAgain')}
         </button>
       ) : null}
     </div>

@@ -39,6 +39,13 @@ function generator(seed: number) {
 }
 
 describe('formatUsd', () => {
+  it('writes US dollars the way the reader’s language does, rounding the same way', () => {
+    expect(formatUsd('1234.5', 'de')).toBe('1.234,50\u00a0$');
+    expect(formatUsd('-0.125', 'de')).toBe('-0,12\u00a0$');
+    expect(formatUsd('-0.004', 'de')).toBe('0,00\u00a0$');
+    expect(formatUsd('1e3', 'de')).toBe(NO_AMOUNT);
+  });
+
   it.each([
     ['1234.5', '$1,234.50'],
     ['0', '$0.00'],

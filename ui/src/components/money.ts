@@ -1,5 +1,5 @@
 // Money arrives as a decimal string ("1250.00", "-0.005", "12345678901234567.89") and is only
-// ever formatted as a string: a float would lose cents beyond 2^53 and round 0.005 the wrong way.
+// ever formatted from that string: a float would lose cents beyond 2^53 and round 0.005 the wrong way.
 // Rounding to the cent is half-even, the ledger's rule (docs/product-rules.md, "Money"): a tie goes
 // to the even cent, so 0.125 shows $0.12 and 0.135 shows $0.14.
 
@@ -14,23 +14,32 @@ export function isDecimal(amount: string | null | undefined): amount is string {
   return DECIMAL.test((amount ?? '').trim());
 }
 
-// "1234.5" → "$1,234.50"; "-1234.567" → "-$1,234.57"; anything unreadable → NO_AMOUNT.
-export function formatUsd(amount: string | null | undefined): string {
-  const match = DECIMAL.exec((amount ?? '').trim());
-  if (!match) return NO_AMOUNT;
-  const [, sign = '', whole = '0', fraction = ''] = match;
-  let cents = BigInt(whole + fraction.padEnd(2, '0').slice(0, 2));
-  const dropped = fraction.slice(2);
-  const first = dropped.charAt(0);
-  const moreThanHalf = first > '5' || (first === '5' && /[1-9]/.test(dropped.slice(1)));
-  const exactlyHalf = first === '5' && !moreThanHalf;
-  if (moreThanHalf || (exactlyHalf && cents % 2n === 1n)) cents += 1n;
+// US dollars in the reader's locale, from the decimal string as it is: given a string, Intl
+// formats the exact decimal (no float in between) and rounds half-even as asked. A negative amount
+// that rounds to zero shows as zero ("-$0.00" would suggest a debt that is not there).
+const usdFormats = new Map<string, Intl.NumberFormat>();
 
-  const digits = cents.toString().padStart(3, '0');
-  const dollars = digits.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  // A negative amount that rounds to zero is zero: "-$0.00" would suggest a debt that is not there.
-  const minus = sign === '-' && cents !== 0n ? '-' : '';
-  return `${minus}$${dollars}.${digits.slice(-2)}`;
+function usdFormat(locale: string) {
+  let format = usdFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: 'USD',
+      roundingMode: 'halfEven',
+      signDisplay: 'negative',
+    });
+    usdFormats.set(locale, format);
+  }
+  return format;
+}
+
+// "1234.5" → "$1,234.50" (in German "1.234,50 $"); "-1234.567" → "-$1,234.57"; anything
+// unreadable → NO_AMOUNT. The amount is always in US dollars; only the way it is written follows
+// the locale.
+export function formatUsd(amount: string | null | undefined, locale = 'en'): string {
+  const text = (amount ?? '').trim();
+  if (!DECIMAL.test(text)) return NO_AMOUNT;
+  return usdFormat(locale).format(text as Intl.StringNumericLiteral);
 }
 
 // The one place an amount becomes a floating-point number: for drawing (a bar's height, a chart's

@@ -1,27 +1,35 @@
 import { NO_AMOUNT } from './money';
 
-// Rates arrive as decimal strings ("0.0040" for the term, "4.87" percent a year) and are only
-// ever moved around as text: a float would turn 0.0040 × 100 into 0.39999999999999997.
+// Rates arrive as decimal strings ("0.0040" for the term, "4.87" percent a year) and never become
+// floats: a float would turn 0.0040 × 100 into 0.39999999999999997.
 
 const RATE = /^(\d+)(?:\.(\d+))?$/;
 
-// A rate for the term as a percentage: "0.0040" → "0.40%", "0.00125" → "0.125%", "0.039" →
-// "3.90%". At least two decimals, and every digit the server sent; unreadable → "—".
-export function termRatePercent(rate: string | null | undefined): string {
-  const match = RATE.exec((rate ?? '').trim());
-  if (!match) return NO_AMOUNT;
-  const [, whole = '0', fraction = ''] = match;
-  const digits = whole + fraction.padEnd(2, '0');
-  // Moving the point two places right: the first two fraction digits join the whole part.
-  const intPart = digits.slice(0, whole.length + 2).replace(/^0+(?=\d)/, '');
-  const rest = digits.slice(whole.length + 2).replace(/0+$/, '');
-  return `${intPart}.${rest.padEnd(2, '0')}%`;
+// Percentages in the reader's locale, formatted from the decimal string itself (Intl reads a
+// string as an exact decimal): at least two decimals, and every digit the server sent.
+// Twenty decimals is as many as every browser's Intl allows, far more than a rate ever has.
+const MAX_DIGITS = 20;
+
+function percentFormat(locale: string, style: 'percent' | 'unit', digits: number) {
+  const unit = style === 'unit' ? { unit: 'percent' } : {};
+  const minimumFractionDigits = Math.min(digits, MAX_DIGITS);
+  return new Intl.NumberFormat(locale, { style, ...unit, minimumFractionDigits, maximumFractionDigits: MAX_DIGITS });
 }
 
-// An annual rate the server already gave in percent: "4.87" → "4.87%"; unreadable → "—".
-export function aprPercent(apr: string | null | undefined): string {
-  const text = (apr ?? '').trim();
-  return RATE.test(text) ? `${text}%` : NO_AMOUNT;
+// A rate for the term as a percentage: "0.0040" → "0.40%", "0.00125" → "0.125%", "0.039" →
+// "3.90%" (in German "3,90 %"); unreadable → "—".
+export function termRatePercent(rate: string | null | undefined, locale = 'en'): string {
+  const text = (rate ?? '').trim();
+  if (!RATE.test(text)) return NO_AMOUNT;
+  return percentFormat(locale, 'percent', 2).format(text as Intl.StringNumericLiteral);
+}
+
+// An annual rate the server already gave in percent, with the digits it sent: "4.87" → "4.87%"
+// (in German "4,87 %"); unreadable → "—".
+export function aprPercent(apr: string | null | undefined, locale = 'en'): string {
+  const match = RATE.exec((apr ?? '').trim());
+  if (!match) return NO_AMOUNT;
+  return percentFormat(locale, 'unit', match[2]?.length ?? 0).format(match[0] as Intl.StringNumericLiteral);
 }
 
 export function days(n: number): string {

@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { i18n } from '../i18n';
 
 // Browsers resolve a relative Request URL against the page; Node's Request does not, and the
 // jsdom environment keeps Node's. Resolving against jsdom's location keeps baseUrl '/api' as in
@@ -24,8 +25,11 @@ beforeEach(() => {
   );
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   // The page loader remembers a reload in sessionStorage; each test starts with a fresh tab.
   sessionStorage.clear();
+  // Each test starts in English, with no language chosen.
+  localStorage.clear();
+  await i18n.changeLanguage('en');
 });

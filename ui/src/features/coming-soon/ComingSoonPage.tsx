@@ -1,15 +1,20 @@
 import { Link } from 'react-router';
+import { usePageNames } from '../../app/pageNames';
+import type { PageRoute } from '../../app/routes';
+import { useTranslation } from '../../i18n';
 
 // A page of the route table that is not built yet; the route table also gives the document title.
-export function ComingSoonPage({ title }: { title: string }) {
+export function ComingSoonPage({ page }: { page: PageRoute }) {
+  const { t } = useTranslation();
+  const title = usePageNames().title(page);
   return (
     <section className="page page--narrow" aria-labelledby="coming-soon-title">
-      <p className="eyebrow">Coming soon</p>
+      <p className="eyebrow">{t('comingSoon.eyebrow')}</p>
       <h1 id="coming-soon-title">{title}</h1>
-      <p>We are still building this page, so it is not available yet.</p>
+      <p>{t('comingSoon.body')}</p>
       <p>
         <Link className="button" to="/">
-          Back to home
+          {t('backToHome')}
         </Link>
       </p>
     </section>

@@ -1,14 +1,16 @@
 import { Link } from 'react-router';
+import { useTranslation } from '../../i18n';
 
 export function NotFoundPage() {
+  const { t } = useTranslation();
   return (
     <section className="page page--narrow" aria-labelledby="not-found-title">
-      <p className="eyebrow">Error 404</p>
-      <h1 id="not-found-title">Page not found</h1>
-      <p>We could not find the page you asked for. It may have moved, or the address may be mistyped.</p>
+      <p className="eyebrow">{t('notFound.eyebrow')}</p>
+      <h1 id="not-found-title">{t('notFound.title')}</h1>
+      <p>{t('notFound.body')}</p>
       <p>
         <Link className="button" to="/">
-          Back to home
+          {t('backToHome')}
         </Link>
       </p>
     </section>

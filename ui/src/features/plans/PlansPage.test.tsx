@@ -6,6 +6,7 @@ import type { Plan } from '../../api/enhanced';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, signedOut, stubApi } from '../../test/stubApi';
 import { aprPercent, days, termRatePercent } from '../../components/planWords';
+import { chooseLanguage } from '../../i18n';
 
 const basic: Plan = {
   _id: '0191f3c2-0000-7000-8000-000000000001',
@@ -48,6 +49,15 @@ describe('rates as words', () => {
     expect(termRatePercent('0.00000001')).toBe('0.000001%');
   });
 
+  it('writes rates the way the reader’s language does, keeping every digit', () => {
+    expect(termRatePercent('0.0040', 'de')).toBe('0,40\u00a0%');
+    expect(termRatePercent('0.00125', 'de')).toBe('0,125\u00a0%');
+    expect(aprPercent('4.87', 'de')).toBe('4,87\u00a0%');
+    expect(aprPercent('12', 'de')).toBe('12\u00a0%');
+    expect(aprPercent('5.0')).toBe('5.0%');
+    expect(termRatePercent('x', 'de')).toBe('—');
+  });
+
   it('shows a dash for what it cannot read', () => {
     for (const bad of ['', '4e-3', '-0.1', '.5', 'abc', null, undefined]) expect(termRatePercent(bad)).toBe('—');
     expect(aprPercent('4.87')).toBe('4.87%');
@@ -84,6 +94,33 @@ describe('plans page', () => {
     expect(second.getByTestId('plan-term-rate').textContent).toBe('3.90%');
     expect(second.getByTestId('plan-apr').textContent).toBe('7.91% a year');
     expect(second.getByTestId('plan-example').textContent).toContain('receive $1,558.50');
+  });
+
+  it('is shown in German, with German numbers, once the reader chooses German', async () => {
+    stubApi({ [plansRoute]: json({ plans: [basic, elite] }) });
+    await chooseLanguage('de');
+    renderApp(visitor());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Anlagepläne' })).toBeTruthy();
+    const cards = await screen.findAllByTestId('plan-card');
+    const first = within(cards[0]!);
+    const nbsp = '\u00a0';
+    expect(first.getByText('Betrag')).toBeTruthy();
+    expect(cards[0]!.textContent).toContain(`100,00${nbsp}$ bis 250,00${nbsp}$`);
+    expect(cards[0]!.textContent).toContain('30 Tage');
+    expect(first.getByTestId('plan-term-rate').textContent).toBe(`0,40${nbsp}%`);
+    expect(first.getByTestId('plan-apr').textContent).toBe(`4,87${nbsp}% pro Jahr`);
+    expect(first.getByTestId('plan-example').textContent).toBe(
+      `100,00${nbsp}$ für 30 Tage anlegen → und 100,40${nbsp}$ erhalten (0,40${nbsp}$ Ertrag)`,
+    );
+    expect(first.getByRole('link', { name: 'Basic – jetzt anlegen' }).textContent).toBe('Jetzt anlegen');
+    expect(cards[1]!.textContent).toContain(`1.500,00${nbsp}$ bis 5.000,00${nbsp}$`);
+    expect(screen.getByRole('heading', { level: 2, name: 'Kennen Sie die Risiken, bevor Sie anlegen' })).toBeTruthy();
+    expect(screen.getByText('Legen Sie nur Geld an, dessen Verlust Sie verkraften können.')).toBeTruthy();
+    // A translated accessible name must still contain the visible text, for speech input.
+    const results = await axe.run(document.body, {
+      rules: { 'color-contrast': { enabled: false }, 'label-content-name-mismatch': { enabled: true } },
+    });
+    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
 
   it('says plainly that crypto savings can lose value and the terms are not a price guarantee', async () => {

@@ -2,14 +2,18 @@ import { Link } from 'react-router';
 import { useListPlansQuery, type Plan } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { QueryState } from '../../components/QueryState';
-import { aprPercent, days, termRatePercent } from '../../components/planWords';
+import { aprPercent, termRatePercent } from '../../components/planWords';
 import { RiskNotice } from '../../components/RiskNotice';
+import { Trans, useLocale, useTranslation } from '../../i18n';
 
 // The plan catalogue for everyone, signed in or not. Every figure is the server's: the terms,
 // the annualised rate and the worked example come from GET /api/invest/plans, computed by the
-// same rules an investment follows (docs/plans.md). The page only formats them.
+// same rules an investment follows (docs/plans.md). The page only formats them, in the reader's
+// language (docs/i18n.md).
 
 function PlanCard({ plan }: { plan: Plan }) {
+  const { t } = useTranslation('plans');
+  const locale = useLocale();
   const titleId = `plan-${plan._id}-name`;
   const { example } = plan;
   return (
@@ -19,70 +23,76 @@ function PlanCard({ plan }: { plan: Plan }) {
       </h2>
       <dl className="plan-card__terms">
         <div>
-          <dt>Amount</dt>
+          <dt>{t('card.amount')}</dt>
           <dd>
-            <Amount amount={plan.min} /> to <Amount amount={plan.max} />
+            <Trans
+              t={t}
+              i18nKey="card.range"
+              components={{ min: <Amount amount={plan.min} />, max: <Amount amount={plan.max} /> }}
+            />
           </dd>
         </div>
         <div>
-          <dt>Term</dt>
-          <dd>{days(plan.termDays)}</dd>
+          <dt>{t('card.term')}</dt>
+          <dd>{t('days', { count: plan.termDays })}</dd>
         </div>
         <div>
-          <dt>Rate for the term</dt>
-          <dd data-testid="plan-term-rate">{termRatePercent(plan.termRate)}</dd>
+          <dt>{t('card.termRate')}</dt>
+          <dd data-testid="plan-term-rate">{termRatePercent(plan.termRate, locale)}</dd>
         </div>
         <div>
-          <dt>Annual rate (APR)</dt>
-          <dd data-testid="plan-apr">{aprPercent(plan.apr)} a year</dd>
+          <dt>{t('card.apr')}</dt>
+          <dd data-testid="plan-apr">{t('card.aprValue', { rate: aprPercent(plan.apr, locale) })}</dd>
         </div>
       </dl>
       <p className="plan-card__example" data-testid="plan-example">
-        Invest <Amount amount={example.amount} /> for {days(example.maturityDays)} <span aria-hidden="true">→ </span>
-        <span className="visually-hidden">and </span>
-        receive <Amount amount={example.payout} />
-        <span className="plan-card__return">
-          {' '}
-          (<Amount amount={example.return} /> return)
-        </span>
+        <Trans
+          t={t}
+          i18nKey="card.example"
+          values={{ days: t('days', { count: example.maturityDays }) }}
+          components={{
+            amount: <Amount amount={example.amount} />,
+            payout: <Amount amount={example.payout} />,
+            profit: <Amount amount={example.return} />,
+            arrow: <span aria-hidden="true" />,
+            hidden: <span className="visually-hidden" />,
+            return: <span className="plan-card__return" />,
+          }}
+        />
       </p>
       <Link
         className="button plan-card__cta"
         to={`/start-invest?plan=${encodeURIComponent(plan._id)}`}
-        aria-label={`Start investing in ${plan.name}`}
+        aria-label={t('card.ctaLabel', { plan: plan.name })}
       >
-        Start investing
+        {t('card.cta')}
       </Link>
     </li>
   );
 }
 
 export function PlansPage() {
+  const { t } = useTranslation('plans');
   const plans = useListPlansQuery();
   return (
     <section className="page container" aria-labelledby="plans-title">
-      <h1 id="plans-title">Portfolio Plans</h1>
-      <p className="plans__lead muted">
-        Each plan has a fixed term and a fixed rate for that term, set before you invest. You see what you would get
-        back before any money moves.
-      </p>
+      <h1 id="plans-title">{t('heading')}</h1>
+      <p className="plans__lead muted">{t('lead')}</p>
       <RiskNotice />
       <QueryState
         query={plans}
-        loading="Loading the plans…"
-        failed="The plans could not be loaded"
-        empty={{ when: (data) => data.plans.length === 0, message: 'No plans are open for new investments right now.' }}
+        loading={t('loading')}
+        failed={t('failed')}
+        empty={{ when: (data) => data.plans.length === 0, message: t('empty') }}
       >
         {(data) => (
           <>
-            <ul className="plan-grid" aria-label="Plans" aria-busy={plans.isFetching || undefined}>
+            <ul className="plan-grid" aria-label={t('listLabel')} aria-busy={plans.isFetching || undefined}>
               {data.plans.map((plan) => (
                 <PlanCard key={plan._id} plan={plan} />
               ))}
             </ul>
-            <p className="muted plans__footnote">
-              Investing needs an account with a verified e-mail address and an approved identity check.
-            </p>
+            <p className="muted plans__footnote">{t('footnote')}</p>
           </>
         )}
       </QueryState>
