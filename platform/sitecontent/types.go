@@ -88,7 +88,9 @@ type fieldErr struct {
 	file, field, problem string
 }
 
-func (e *fieldErr) Error() string { return fmt.Sprintf("content: %s: %s: %s", e.file, e.field, e.problem) }
+func (e *fieldErr) Error() string {
+	return fmt.Sprintf("content: %s: %s: %s", e.file, e.field, e.problem)
+}
 
 type checker struct {
 	file string
