@@ -40,7 +40,9 @@ import (
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
+	appsupport "clearvest/app/support"
 	"clearvest/domain/kyc"
+	"clearvest/platform/sitecontent"
 )
 
 // Environments (CLEARVEST_ENV).
@@ -126,6 +128,11 @@ type Deps struct {
 	Money *appmoney.Service
 	// Referrals answers the referrals page; nil in tests of other parts (it then answers 422).
 	Referrals *appreferrals.Reactor
+	// Content is the operator's site content behind /api/content; nil answers it with a 422
+	// (tests of other parts).
+	Content *sitecontent.Store
+	// Support runs the contact form and the support queue; nil answers them with a 422.
+	Support *appsupport.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

@@ -15,7 +15,9 @@ import (
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
+	appsupport "clearvest/app/support"
 	"clearvest/domain/domainerr"
+	"clearvest/platform/sitecontent"
 )
 
 // server implements the generated strict server interface: one method per operationId in
@@ -27,6 +29,8 @@ type server struct {
 	plans         *appplans.Service
 	money         *appmoney.Service
 	referrals     *appreferrals.Reactor
+	content       *sitecontent.Store
+	support       *appsupport.Service
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -52,6 +56,8 @@ func newServer(deps Deps) *server {
 		plans:      deps.Plans,
 		money:      deps.Money,
 		referrals:  deps.Referrals,
+		content:    deps.Content,
+		support:    deps.Support,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

@@ -349,6 +349,27 @@ func (e Role) Valid() bool {
 	}
 }
 
+// Defines values for SupportTicketStatus.
+const (
+	SupportTicketStatusAnswered SupportTicketStatus = "answered"
+	SupportTicketStatusClosed   SupportTicketStatus = "closed"
+	SupportTicketStatusOpen     SupportTicketStatus = "open"
+)
+
+// Valid indicates whether the value is a known member of the SupportTicketStatus enum.
+func (e SupportTicketStatus) Valid() bool {
+	switch e {
+	case SupportTicketStatusAnswered:
+		return true
+	case SupportTicketStatusClosed:
+		return true
+	case SupportTicketStatusOpen:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UserStatus.
 const (
 	UserStatusActive    UserStatus = "active"
@@ -424,6 +445,81 @@ type ConfirmDepositRequest struct {
 	TransactionId string  `json:"transactionId"`
 }
 
+// ContentFaq defines model for ContentFaq.
+type ContentFaq struct {
+	Items []ContentFaqItem `json:"items"`
+
+	// Sample The answers are placeholder text; the site says so.
+	Sample bool `json:"sample"`
+}
+
+// ContentFaqItem defines model for ContentFaqItem.
+type ContentFaqItem struct {
+	// AnswerHtml The answer, rendered from Markdown without raw HTML.
+	AnswerHtml string `json:"answerHtml"`
+	Id         string `json:"id"`
+	Question   string `json:"question"`
+}
+
+// ContentHowItWorks defines model for ContentHowItWorks.
+type ContentHowItWorks struct {
+	Intro string        `json:"intro"`
+	Steps []ContentStep `json:"steps"`
+}
+
+// ContentPage defines model for ContentPage.
+type ContentPage struct {
+	// Html The page, rendered from Markdown without raw HTML.
+	Html string `json:"html"`
+
+	// Sample The page is sample text the operator must replace; the site says so.
+	Sample bool   `json:"sample"`
+	Slug   string `json:"slug"`
+	Title  string `json:"title"`
+}
+
+// ContentStep defines model for ContentStep.
+type ContentStep struct {
+	DescriptionHtml string `json:"descriptionHtml"`
+	Icon            string `json:"icon"`
+	Id              string `json:"id"`
+
+	// Link A path on this site the step leads to, when it has one.
+	Link  *string `json:"link,omitempty"`
+	Title string  `json:"title"`
+}
+
+// ContentSupport defines model for ContentSupport.
+type ContentSupport struct {
+	Email        string  `json:"email"`
+	Hours        *string `json:"hours,omitempty"`
+	ResponseTime string  `json:"responseTime"`
+}
+
+// ContentTeam defines model for ContentTeam.
+type ContentTeam struct {
+	Heading string              `json:"heading"`
+	Intro   string              `json:"intro"`
+	Members []ContentTeamMember `json:"members"`
+
+	// Sample The members are sample profiles; the site labels the section and every card.
+	Sample bool `json:"sample"`
+}
+
+// ContentTeamMember defines model for ContentTeamMember.
+type ContentTeamMember struct {
+	Description string `json:"description"`
+
+	// Icon One of chart, compass, gift, headset, id-card, list, lock, mail, pen, shield, user, wallet.
+	Icon string `json:"icon"`
+	Id   string `json:"id"`
+
+	// Image A path on this site or an https URL.
+	Image string `json:"image"`
+	Name  string `json:"name"`
+	Title string `json:"title"`
+}
+
 // Country defines model for Country.
 type Country struct {
 	// Code Example: GB
@@ -450,6 +546,16 @@ type CreateDepositRequest struct {
 
 	// TxHash The on-chain transaction hash, if the investor has it.
 	TxHash *string `json:"txHash,omitempty"`
+}
+
+// CreateSupportTicketRequest defines model for CreateSupportTicketRequest.
+type CreateSupportTicketRequest struct {
+	Message   string `json:"message"`
+	UserEmail string `json:"user_email"`
+	UserName  string `json:"user_name"`
+
+	// Website Leave empty (a field hidden from people, to catch form-filling bots).
+	Website *string `json:"website,omitempty"`
 }
 
 // CreateWithdrawalRequest defines model for CreateWithdrawalRequest.
@@ -1149,6 +1255,11 @@ type RejectWithdrawalRequest struct {
 	Reason string `json:"reason"`
 }
 
+// ReplySupportTicketRequest defines model for ReplySupportTicketRequest.
+type ReplySupportTicketRequest struct {
+	Message string `json:"message"`
+}
+
 // ResetPasswordRequest defines model for ResetPasswordRequest.
 type ResetPasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -1206,6 +1317,34 @@ type StartInvestmentRequest struct {
 	Amount   string `json:"amount"`
 	PlanName string `json:"planName"`
 }
+
+// SupportTicket defines model for SupportTicket.
+type SupportTicket struct {
+	UnderscoreId string `json:"_id"`
+
+	// AgeSeconds How long since the message was sent, at asOf.
+	AgeSeconds  int64      `json:"ageSeconds"`
+	ClosedAt    *time.Time `json:"closedAt,omitempty"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	LastReply   *string    `json:"lastReply,omitempty"`
+	LastReplyAt *time.Time `json:"lastReplyAt,omitempty"`
+	Message     string     `json:"message"`
+
+	// Replies How many replies staff sent.
+	Replies   int                 `json:"replies"`
+	Status    SupportTicketStatus `json:"status"`
+	UserEmail string              `json:"user_email"`
+	UserName  string              `json:"user_name"`
+}
+
+// SupportTicketQueue defines model for SupportTicketQueue.
+type SupportTicketQueue struct {
+	AsOf    time.Time       `json:"asOf"`
+	Tickets []SupportTicket `json:"tickets"`
+}
+
+// SupportTicketStatus defines model for SupportTicketStatus.
+type SupportTicketStatus string
 
 // SuspendRequest defines model for SuspendRequest.
 type SuspendRequest struct {
@@ -1421,6 +1560,9 @@ type InvestmentID = string
 // Position defines model for Position.
 type Position = int64
 
+// TicketID defines model for TicketID.
+type TicketID = string
+
 // TransactionID defines model for TransactionID.
 type TransactionID = string
 
@@ -1603,6 +1745,37 @@ type ViewPaymentStatusParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ListSupportTicketsParams defines parameters for ListSupportTickets.
+type ListSupportTicketsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// CreateSupportTicketParams defines parameters for CreateSupportTicket.
+type CreateSupportTicketParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CloseSupportTicketParams defines parameters for CloseSupportTicket.
+type CloseSupportTicketParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ReplySupportTicketParams defines parameters for ReplySupportTicket.
+type ReplySupportTicketParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DisableTwoFactorParams defines parameters for DisableTwoFactor.
@@ -1948,6 +2121,12 @@ type CreateDepositJSONRequestBody = CreateDepositRequest
 // RejectDepositJSONRequestBody defines body for RejectDeposit for application/json ContentType.
 type RejectDepositJSONRequestBody = RejectDepositRequest
 
+// CreateSupportTicketJSONRequestBody defines body for CreateSupportTicket for application/json ContentType.
+type CreateSupportTicketJSONRequestBody = CreateSupportTicketRequest
+
+// ReplySupportTicketJSONRequestBody defines body for ReplySupportTicket for application/json ContentType.
+type ReplySupportTicketJSONRequestBody = ReplySupportTicketRequest
+
 // DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
 type DisableTwoFactorJSONRequestBody = TwoFactorDisableRequest
 
@@ -2010,6 +2189,21 @@ type RejectWithdrawalJSONRequestBody = RejectWithdrawalRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// GetContentFaq The FAQ (questions and answers rendered from Markdown)
+	// (GET /content/faq)
+	GetContentFaq(w http.ResponseWriter, r *http.Request)
+	// GetContentHowItWorks The steps of "how it works"
+	// (GET /content/how-it-works)
+	GetContentHowItWorks(w http.ResponseWriter, r *http.Request)
+	// GetContentPage A static page (privacy-policy, license, our-story, or one the operator added)
+	// (GET /content/pages/{slug})
+	GetContentPage(w http.ResponseWriter, r *http.Request, slug string)
+	// GetContentSupport The Help Center's contact details
+	// (GET /content/support)
+	GetContentSupport(w http.ResponseWriter, r *http.Request)
+	// GetContentTeam The team section (sample profiles until the operator replaces them)
+	// (GET /content/team)
+	GetContentTeam(w http.ResponseWriter, r *http.Request)
 	// GetCountries Countries with their ISO codes and dialling codes
 	// (GET /countries)
 	GetCountries(w http.ResponseWriter, r *http.Request)
@@ -2094,6 +2288,18 @@ type ServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams)
+	// ListSupportTickets The support queue (authors and admins)
+	// (GET /support/tickets)
+	ListSupportTickets(w http.ResponseWriter, r *http.Request, params ListSupportTicketsParams)
+	// CreateSupportTicket Send a message to support (the contact form)
+	// (POST /support/tickets)
+	CreateSupportTicket(w http.ResponseWriter, r *http.Request, params CreateSupportTicketParams)
+	// CloseSupportTicket Close a ticket that needs nothing more (authors and admins)
+	// (POST /support/tickets/{id}/close)
+	CloseSupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params CloseSupportTicketParams)
+	// ReplySupportTicket Answer a ticket by e-mail (authors and admins)
+	// (POST /support/tickets/{id}/reply)
+	ReplySupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params ReplySupportTicketParams)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams)
@@ -2243,6 +2449,36 @@ type ServerInterface interface {
 // Unimplemented server implementation that returns http.StatusNotImplemented for each endpoint.
 
 type Unimplemented struct{}
+
+// GetContentFaq The FAQ (questions and answers rendered from Markdown)
+// (GET /content/faq)
+func (_ Unimplemented) GetContentFaq(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetContentHowItWorks The steps of "how it works"
+// (GET /content/how-it-works)
+func (_ Unimplemented) GetContentHowItWorks(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetContentPage A static page (privacy-policy, license, our-story, or one the operator added)
+// (GET /content/pages/{slug})
+func (_ Unimplemented) GetContentPage(w http.ResponseWriter, r *http.Request, slug string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetContentSupport The Help Center's contact details
+// (GET /content/support)
+func (_ Unimplemented) GetContentSupport(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetContentTeam The team section (sample profiles until the operator replaces them)
+// (GET /content/team)
+func (_ Unimplemented) GetContentTeam(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
 
 // GetCountries Countries with their ISO codes and dialling codes
 // (GET /countries)
@@ -2409,6 +2645,30 @@ func (_ Unimplemented) RejectDeposit(w http.ResponseWriter, r *http.Request, par
 // ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 // (GET /payments/viewPaymentStatus/{transactionId})
 func (_ Unimplemented) ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListSupportTickets The support queue (authors and admins)
+// (GET /support/tickets)
+func (_ Unimplemented) ListSupportTickets(w http.ResponseWriter, r *http.Request, params ListSupportTicketsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateSupportTicket Send a message to support (the contact form)
+// (POST /support/tickets)
+func (_ Unimplemented) CreateSupportTicket(w http.ResponseWriter, r *http.Request, params CreateSupportTicketParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CloseSupportTicket Close a ticket that needs nothing more (authors and admins)
+// (POST /support/tickets/{id}/close)
+func (_ Unimplemented) CloseSupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params CloseSupportTicketParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ReplySupportTicket Answer a ticket by e-mail (authors and admins)
+// (POST /support/tickets/{id}/reply)
+func (_ Unimplemented) ReplySupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params ReplySupportTicketParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2708,6 +2968,88 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// GetContentFaq operation middleware
+func (siw *ServerInterfaceWrapper) GetContentFaq(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentFaq(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetContentHowItWorks operation middleware
+func (siw *ServerInterfaceWrapper) GetContentHowItWorks(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentHowItWorks(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetContentPage operation middleware
+func (siw *ServerInterfaceWrapper) GetContentPage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "slug" -------------
+	var slug string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "slug", chi.URLParam(r, "slug"), &slug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "slug", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentPage(w, r, slug)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetContentSupport operation middleware
+func (siw *ServerInterfaceWrapper) GetContentSupport(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentSupport(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetContentTeam operation middleware
+func (siw *ServerInterfaceWrapper) GetContentTeam(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentTeam(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // GetCountries operation middleware
 func (siw *ServerInterfaceWrapper) GetCountries(w http.ResponseWriter, r *http.Request) {
@@ -3710,6 +4052,188 @@ func (siw *ServerInterfaceWrapper) ViewPaymentStatus(w http.ResponseWriter, r *h
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ViewPaymentStatus(w, r, transactionId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListSupportTickets operation middleware
+func (siw *ServerInterfaceWrapper) ListSupportTickets(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSupportTicketsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSupportTickets(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateSupportTicket operation middleware
+func (siw *ServerInterfaceWrapper) CreateSupportTicket(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateSupportTicketParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateSupportTicket(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CloseSupportTicket operation middleware
+func (siw *ServerInterfaceWrapper) CloseSupportTicket(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TicketID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CloseSupportTicketParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CloseSupportTicket(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReplySupportTicket operation middleware
+func (siw *ServerInterfaceWrapper) ReplySupportTicket(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TicketID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReplySupportTicketParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReplySupportTicket(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6049,6 +6573,33 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/dev/clock", wrapper.AdvanceDevClock)
 	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/faq", wrapper.GetContentFaq)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/team", wrapper.GetContentTeam)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/how-it-works", wrapper.GetContentHowItWorks)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/support", wrapper.GetContentSupport)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/pages/{slug}", wrapper.GetContentPage)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/support/tickets", wrapper.ListSupportTickets)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/support/tickets", wrapper.CreateSupportTicket)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/support/tickets/{id}/reply", wrapper.ReplySupportTicket)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/support/tickets/{id}/close", wrapper.CloseSupportTicket)
+	})
 
 	return r
 }
@@ -6081,6 +6632,196 @@ type UnauthorizedJSONResponse Error
 type UnprocessableEntityJSONResponse Error
 
 type UnsupportedMediaTypeJSONResponse Error
+
+type GetContentFaqRequestObject struct {
+}
+
+type GetContentFaqResponseObject interface {
+	VisitGetContentFaqResponse(w http.ResponseWriter) error
+}
+
+type GetContentFaq200JSONResponse ContentFaq
+
+func (response GetContentFaq200JSONResponse) VisitGetContentFaqResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentFaq500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentFaq500JSONResponse) VisitGetContentFaqResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentHowItWorksRequestObject struct {
+}
+
+type GetContentHowItWorksResponseObject interface {
+	VisitGetContentHowItWorksResponse(w http.ResponseWriter) error
+}
+
+type GetContentHowItWorks200JSONResponse ContentHowItWorks
+
+func (response GetContentHowItWorks200JSONResponse) VisitGetContentHowItWorksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentHowItWorks500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentHowItWorks500JSONResponse) VisitGetContentHowItWorksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentPageRequestObject struct {
+	Slug string `json:"slug"`
+}
+
+type GetContentPageResponseObject interface {
+	VisitGetContentPageResponse(w http.ResponseWriter) error
+}
+
+type GetContentPage200JSONResponse ContentPage
+
+func (response GetContentPage200JSONResponse) VisitGetContentPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentPage404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetContentPage404JSONResponse) VisitGetContentPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentPage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentPage500JSONResponse) VisitGetContentPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentSupportRequestObject struct {
+}
+
+type GetContentSupportResponseObject interface {
+	VisitGetContentSupportResponse(w http.ResponseWriter) error
+}
+
+type GetContentSupport200JSONResponse ContentSupport
+
+func (response GetContentSupport200JSONResponse) VisitGetContentSupportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentSupport500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentSupport500JSONResponse) VisitGetContentSupportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentTeamRequestObject struct {
+}
+
+type GetContentTeamResponseObject interface {
+	VisitGetContentTeamResponse(w http.ResponseWriter) error
+}
+
+type GetContentTeam200JSONResponse ContentTeam
+
+func (response GetContentTeam200JSONResponse) VisitGetContentTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentTeam500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentTeam500JSONResponse) VisitGetContentTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type GetCountriesRequestObject struct {
 }
@@ -8156,6 +8897,401 @@ func (response ViewPaymentStatus404JSONResponse) VisitViewPaymentStatusResponse(
 type ViewPaymentStatus500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ViewPaymentStatus500JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSupportTicketsRequestObject struct {
+	Params ListSupportTicketsParams
+}
+
+type ListSupportTicketsResponseObject interface {
+	VisitListSupportTicketsResponse(w http.ResponseWriter) error
+}
+
+type ListSupportTickets200JSONResponse SupportTicketQueue
+
+func (response ListSupportTickets200JSONResponse) VisitListSupportTicketsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSupportTickets401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSupportTickets401JSONResponse) VisitListSupportTicketsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSupportTickets403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSupportTickets403JSONResponse) VisitListSupportTicketsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSupportTickets500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListSupportTickets500JSONResponse) VisitListSupportTicketsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicketRequestObject struct {
+	Params CreateSupportTicketParams
+	Body   *CreateSupportTicketJSONRequestBody
+}
+
+type CreateSupportTicketResponseObject interface {
+	VisitCreateSupportTicketResponse(w http.ResponseWriter) error
+}
+
+type CreateSupportTicket200JSONResponse Message
+
+func (response CreateSupportTicket200JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateSupportTicket400JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateSupportTicket409JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CreateSupportTicket422JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateSupportTicket429JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateSupportTicket500JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicketRequestObject struct {
+	Id     TicketID `json:"id"`
+	Params CloseSupportTicketParams
+}
+
+type CloseSupportTicketResponseObject interface {
+	VisitCloseSupportTicketResponse(w http.ResponseWriter) error
+}
+
+type CloseSupportTicket200JSONResponse Message
+
+func (response CloseSupportTicket200JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CloseSupportTicket401JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CloseSupportTicket403JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CloseSupportTicket404JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CloseSupportTicket409JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CloseSupportTicket422JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CloseSupportTicket500JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicketRequestObject struct {
+	Id     TicketID `json:"id"`
+	Params ReplySupportTicketParams
+	Body   *ReplySupportTicketJSONRequestBody
+}
+
+type ReplySupportTicketResponseObject interface {
+	VisitReplySupportTicketResponse(w http.ResponseWriter) error
+}
+
+type ReplySupportTicket200JSONResponse Message
+
+func (response ReplySupportTicket200JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ReplySupportTicket400JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ReplySupportTicket401JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ReplySupportTicket403JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ReplySupportTicket404JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ReplySupportTicket409JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ReplySupportTicket422JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ReplySupportTicket500JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12714,6 +13850,21 @@ func (response RejectWithdrawal500JSONResponse) VisitRejectWithdrawalResponse(w 
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// GetContentFaq The FAQ (questions and answers rendered from Markdown)
+	// (GET /content/faq)
+	GetContentFaq(ctx context.Context, request GetContentFaqRequestObject) (GetContentFaqResponseObject, error)
+	// GetContentHowItWorks The steps of "how it works"
+	// (GET /content/how-it-works)
+	GetContentHowItWorks(ctx context.Context, request GetContentHowItWorksRequestObject) (GetContentHowItWorksResponseObject, error)
+	// GetContentPage A static page (privacy-policy, license, our-story, or one the operator added)
+	// (GET /content/pages/{slug})
+	GetContentPage(ctx context.Context, request GetContentPageRequestObject) (GetContentPageResponseObject, error)
+	// GetContentSupport The Help Center's contact details
+	// (GET /content/support)
+	GetContentSupport(ctx context.Context, request GetContentSupportRequestObject) (GetContentSupportResponseObject, error)
+	// GetContentTeam The team section (sample profiles until the operator replaces them)
+	// (GET /content/team)
+	GetContentTeam(ctx context.Context, request GetContentTeamRequestObject) (GetContentTeamResponseObject, error)
 	// GetCountries Countries with their ISO codes and dialling codes
 	// (GET /countries)
 	GetCountries(ctx context.Context, request GetCountriesRequestObject) (GetCountriesResponseObject, error)
@@ -12798,6 +13949,18 @@ type StrictServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(ctx context.Context, request ViewPaymentStatusRequestObject) (ViewPaymentStatusResponseObject, error)
+	// ListSupportTickets The support queue (authors and admins)
+	// (GET /support/tickets)
+	ListSupportTickets(ctx context.Context, request ListSupportTicketsRequestObject) (ListSupportTicketsResponseObject, error)
+	// CreateSupportTicket Send a message to support (the contact form)
+	// (POST /support/tickets)
+	CreateSupportTicket(ctx context.Context, request CreateSupportTicketRequestObject) (CreateSupportTicketResponseObject, error)
+	// CloseSupportTicket Close a ticket that needs nothing more (authors and admins)
+	// (POST /support/tickets/{id}/close)
+	CloseSupportTicket(ctx context.Context, request CloseSupportTicketRequestObject) (CloseSupportTicketResponseObject, error)
+	// ReplySupportTicket Answer a ticket by e-mail (authors and admins)
+	// (POST /support/tickets/{id}/reply)
+	ReplySupportTicket(ctx context.Context, request ReplySupportTicketRequestObject) (ReplySupportTicketResponseObject, error)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(ctx context.Context, request DisableTwoFactorRequestObject) (DisableTwoFactorResponseObject, error)
@@ -12981,6 +14144,128 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// GetContentFaq operation middleware
+func (sh *strictHandler) GetContentFaq(w http.ResponseWriter, r *http.Request) {
+	var request GetContentFaqRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentFaq(ctx, request.(GetContentFaqRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentFaq")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentFaqResponseObject); ok {
+		if err := validResponse.VisitGetContentFaqResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetContentHowItWorks operation middleware
+func (sh *strictHandler) GetContentHowItWorks(w http.ResponseWriter, r *http.Request) {
+	var request GetContentHowItWorksRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentHowItWorks(ctx, request.(GetContentHowItWorksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentHowItWorks")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentHowItWorksResponseObject); ok {
+		if err := validResponse.VisitGetContentHowItWorksResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetContentPage operation middleware
+func (sh *strictHandler) GetContentPage(w http.ResponseWriter, r *http.Request, slug string) {
+	var request GetContentPageRequestObject
+
+	request.Slug = slug
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentPage(ctx, request.(GetContentPageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentPage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentPageResponseObject); ok {
+		if err := validResponse.VisitGetContentPageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetContentSupport operation middleware
+func (sh *strictHandler) GetContentSupport(w http.ResponseWriter, r *http.Request) {
+	var request GetContentSupportRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentSupport(ctx, request.(GetContentSupportRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentSupport")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentSupportResponseObject); ok {
+		if err := validResponse.VisitGetContentSupportResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetContentTeam operation middleware
+func (sh *strictHandler) GetContentTeam(w http.ResponseWriter, r *http.Request) {
+	var request GetContentTeamRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentTeam(ctx, request.(GetContentTeamRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentTeam")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentTeamResponseObject); ok {
+		if err := validResponse.VisitGetContentTeamResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // GetCountries operation middleware
@@ -13743,6 +15028,126 @@ func (sh *strictHandler) ViewPaymentStatus(w http.ResponseWriter, r *http.Reques
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ViewPaymentStatusResponseObject); ok {
 		if err := validResponse.VisitViewPaymentStatusResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListSupportTickets operation middleware
+func (sh *strictHandler) ListSupportTickets(w http.ResponseWriter, r *http.Request, params ListSupportTicketsParams) {
+	var request ListSupportTicketsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSupportTickets(ctx, request.(ListSupportTicketsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSupportTickets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListSupportTicketsResponseObject); ok {
+		if err := validResponse.VisitListSupportTicketsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateSupportTicket operation middleware
+func (sh *strictHandler) CreateSupportTicket(w http.ResponseWriter, r *http.Request, params CreateSupportTicketParams) {
+	var request CreateSupportTicketRequestObject
+
+	request.Params = params
+
+	var body CreateSupportTicketJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSupportTicket(ctx, request.(CreateSupportTicketRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSupportTicket")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateSupportTicketResponseObject); ok {
+		if err := validResponse.VisitCreateSupportTicketResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CloseSupportTicket operation middleware
+func (sh *strictHandler) CloseSupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params CloseSupportTicketParams) {
+	var request CloseSupportTicketRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CloseSupportTicket(ctx, request.(CloseSupportTicketRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CloseSupportTicket")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CloseSupportTicketResponseObject); ok {
+		if err := validResponse.VisitCloseSupportTicketResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReplySupportTicket operation middleware
+func (sh *strictHandler) ReplySupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params ReplySupportTicketParams) {
+	var request ReplySupportTicketRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body ReplySupportTicketJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReplySupportTicket(ctx, request.(ReplySupportTicketRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReplySupportTicket")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReplySupportTicketResponseObject); ok {
+		if err := validResponse.VisitReplySupportTicketResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -15156,347 +16561,381 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rctvG/iD4Kr3cbImsA1KULDuJVFMzsiwnOr7pWNJJsocZswk0yY7AbqS7IZon66r5OJ+npmoeZR9g",
-	"3uT/JFv9+3UDDRIgKUu2lay/JBYB9PV3v/7RiuUsk4IJo1uHf7SmjCZMwT/PEjbLpGEiXvzIjf0lYTpW",
-	"PDNcitZh61wxzYQh7aFRORt2iBTETBnRRiqWECr0nCliJKFEsYxRwxKi2O8504bMuZniy3TGBmIYzNV9",
-	"wRbDQyKkmXIxIYraUbkmhs9YbyBaUUvHUzajdkFM5LPW4b9adgGtX6OWWWSsddjSRnExaX34ELXOpea4",
-	"3uXl/5DKEU1J5l4gcgwLSqk2hN3YjcG0fsU0y5hIWNKrLGAs1Yya1mGLC/PkoBW1ZlzwmV1Uv1gNF4ZN",
-	"mILlvGVGLY7HhqnVBV2wWIpE2xObU27IiI2lYsSohT0HOqFcVCcv5tqrnevC0JRtcW3zKcOLU4wmZCYT",
-	"lmoypYm9AvtbPGWJew5HwZLy0LiAezkaCPtCQg0lM7qALxfMED2Vc/g0pmnK1I4mKTX2NOMpFZNbX+eH",
-	"qJVRRWfMOBA9nVGenlMztX9wu7vM/hG1BJ3ZL5l93opaduVcsaR1aIeunCF9/5KJiR1h//FBHQT9yC1A",
-	"L54rOVs9zOdcaUOuLk9IQheEizjNHYzAan7PmVqUyxnbMWrBJ6GGtdbMfilX535JbzG1kbecOMDIF2yx",
-	"Ovsres00oLZRC0SeAFs0HbPDAvGr6E6u2YJQkZQ/+K8mzGiEpDGcqyMhAPqkPaPqmiWkQit+5OaQODjm",
-	"QhsLwXJMVC6ERRoz5zHrkT2LU/uPHw/EDdd8lDJyfHFydmahUNHYAlNEWG/SI5RcXZ09OyKKzdhsxCwZ",
-	"G0tF9g/IVOZKI7zC8SKdLM93iYC1GmHsMdAI//de7dGLG6bNjAlz9qwBsHn5SrItfD85uB2BPC7RXDGT",
-	"K8ESMrI3RxhVKWeKxHI2oyLpkUt7k0zdMAWkS0dkJHNLLSOSC8PTgrwMhKMvAC0AoyTXzNKbG0YyqjVL",
-	"CDdrDvrn7knKqLLb7xZrvwtJvlRUaBrbcRqP2wTv3PG8rzRTzdd6x8F/4maaKDqn6Sea4oP9VmdSaAYE",
-	"+ClN3iLy2r9iKQwT8E+aZSmPqT2x3d80glc5yzeKjVuHrf9ztxQ+dvGp3j1VSiqcqgqPFsi4yHJDuCYz",
-	"mtqLtgTvQ9Q6kWKc8vgzLOKYxFLEuVKWhSIXI1IRSpIc52IR/l0r6ZAVQYdow9N0IBzFsoD/IWo9l2rE",
-	"k4SJT7+hCz6xiM0FGeUGGDdNUzlnCWkrmbKI6Fyj5BMRPsuY0lJQw8WkAyf/gxTs81y9YlrmKmaEvecg",
-	"hFgWMqeaJCxlxlHqiZQIEWfCMCVoikN++lOUM4by6twCxlxJMSnkYSCMRyRhhvJUE6oYyE0lzUzlBBb9",
-	"Wprnlm5++vW+lkTn8ZTI0W8sNsSzRSMDaQ2WdE4XqaTJpZQvqZp8tqtG3BnJZGGR3UhJUjs9LOlSyldU",
-	"LBzd0Z9hSVKSGRULQo1hs8xoK2QFihII9d1Cqq+bw729G8j/MNGVoLmZSsX/zT7LrRuiPb4DnRrRhMSK",
-	"JUwYTlMN53slMiVjpjUdpexUGG4Wn35pP7E07SJFj4ASjRSj11bAHOWaC6Y1UXnKSBvkNC50Ph7zmFtk",
-	"G9GUiph1YEOKgThBRY1SibSYkoSPxwwIuAM0R3WvhM6zTCrDklcs4fQSmN/nAPgxt8i3yJiFdqDBccwy",
-	"A9ztg2fPAGvHWabkDSsZfcB+MyUzpgxH1izFyZRycTyTuajR3n+UczIDEoB6rxW9DNBTqx1GhI/JtZBz",
-	"UDkDoeCgvyIURC3z/keqp6tz2K1ldCFzQwIJikypni4Nu9+vGzfXyVurn9QOfHXxjChqGIE7Afa09ZI/",
-	"hCLQv/z6S40TyaJdwlMErnPJRc0ZO9Cz/1xZfOJWvlnVCpfiXvID1y3pBKSOc6r1XKqk8f5jKcZczfx7",
-	"y4pI7YHLNLnV+9n2L3+o2wku8RkDRaNxJ7QBhC0E0NjkNE0XRLGY8RsLBgmL+YymBGdeAoZH+zXbENLg",
-	"TNU91IJ6RRPYRiavANqSHuF2VnvL9ola1N1rAnDF3tNZltqPfnjaqllpwml6svLu3w4O6l5G5SB88Upw",
-	"K1S94GKSgNVi/c5ggAgXV7sdxahhd7lpA+K/1fukcjRq9abL9e/1+/1ev7/F7QPlW7rKvSd1h8TMXKrr",
-	"bV69E/E9Iv5kQaZ9enkCsu7p5Y8R4RMh/YOri2eXdyXPUnRju9IVAg3ktHLmU6qtal6dcG//u02g4S7V",
-	"H3R5js1wsgV7Wwsq9JoJMlZyhqd7Q3lqhRkvKixDzhG8NmaMxHLGNLEMS47dZisgdUuIWj3vWNqzlpYt",
-	"Ei6OyGhBEjameWrgOq3OcPr2ZL8PN35p/xUBAEhh/7d8+BugtDr908uTyA0uFY69zXhzqwyY4yRRTOvt",
-	"CH3t7VfHWQ8Fz6iejiRFxtLIcrlhM71J7qow8JIJUaXoAlgYE4ld97bjOYPsmWGzuuHQUqafLl5J4czS",
-	"24wKb7+Fb1dHXTpRfwIrk5WbqT1TpL01mFRe7ZJMPmWKVWmAJVFGpokFYc2cDRfAvVfHVran54aaet7d",
-	"jFyrHI/FPGHJsVkRu7qGz1hrPbI0SwWbqfvKG78rpzjXnSo1sPl/vCWWXRIm7P80acNZ4mV0arfuZZz6",
-	"A7V6HK85RdIetCzhGrScMdZJhixpmsW5eW5zkPYC841g7mDwAl+uE6dKavvs9Lz77YtH/+h+//Or/dZa",
-	"trZOcah51qymL63zSjsb8RYy3Cp7iwrMCuFhGXrKxRY7Kk4zuHEPjtXrWYPnAcFuRPdm3NricI7h3SoO",
-	"bfHZa/f2Cp9oPL3Nm3zJdTNdwz+2osJLR7eJEJcTrFuiP1Lv3Hx6edKKWqeXP7Yii7aXNY7O4uPX5dEu",
-	"fW65dytqARdfN8I/cpazmrPRb8bbI3eCY936IGHyek65rPb6GSJc2poDLQdd3dWEOSd6vcidSjEB0uum",
-	"A5F2TpFoUkPs1JYkrriQlt1GxZFseRBN+7XbLde8ZtMXBXn1cHDuWH2hRQOReMvshyxZBxJXui764DJk",
-	"x21t6HhMbjibayJFugBOUT3sdzyppSHoc69lqE7JXC8wvgMPldMncbD6g7k5SWV8vQoFQs7rtxcY73Y0",
-	"8U4cC/SkfXV50qlc/VqEkONxrYRvgWxMFcAYxjnYJRKuCZ0617TzhKZEChYRqgklP0iS5ArWZXn1t/vT",
-	"/qyvB61OVf1wvzevpxH2L737Cd8jXJD5VKaMaPxiK5hfVvjlvFUcxPIK1l3YcXLjBfhlel08qHdE37Ca",
-	"oxq0IjJofd+f4T/2po/sPzv2qKkhM6kNefTkcZ8kdKFJ+7tvn/T709WDrepBmw05fq0NG33lUKC6wVqL",
-	"YCOMTc2sHo0a8E7nuIK6Z4a9b3ggNyMk4CPGj7gposKWacd1S11zFBf5bEbrbFm3O5GP2fhd9le3o1Oq",
-	"0sVblrBZ5qMmqlsaSzVmlqPUoyGqbGTCb5ggeVYrgFeCO+p2lSkuYp7RtEG7QCvGiMbX3qO3YgLpbbTo",
-	"LYWYlHNGwR5rj8i7XKsrO71hakGYfUh8DAEwYAgF0VOasVUm442dywRBG9jMjMZTLlhXMZrAD4pRLUVU",
-	"xrTFKfiIZrk2hMaGSEG4OSRDwebvEnbDYzYciHYsheEiZ+ghSuWEi5+4mZ7IhHUiMoQf3rH3mT2bISpq",
-	"TtUGf1qXC0vjJ1KwQ3/sAwFf2c+NNNk7f7RD0kbFWZrMj1+42Id2Mi6uw7d/kHKSsoHwEwnGEg1789Z3",
-	"CDgQhHUts2QJaJUdDKEpiVy54TqQG3OWJk1CQZYbS0vBShUcLV6l5W0jMJgJRmCYKnH1IXgrU86Y1nTC",
-	"GkC4dKNHxO7RmTztvFaBO4IIM7BCTOWcUN3lujrvecqotsq1YYpQckNTnpDGxbjbfGmvrGZFFipCkAGZ",
-	"6BDZvLxmRfDoElBEsOYKOBEqkoGwEABzwU/tkZJzzZQmNNWSTCyHtsIoDPmjMdkbkS5ILOU1Z2QY37xz",
-	"07yDkYfuqtdjsz/tOoR9LtVEmo0OpUKw2xwzuTIFAvFLLq7X+KsQ1TcZV7PbOKg8lm0euG7Voa1vZb1O",
-	"/l1FGAge3tGEJxtsYiuPHG1uiA++rKPjhNqXkYZa1ax2ytuxWRen4lRoCLCj6Xmwd4wZW4oqTqnAoE6m",
-	"ZjoiTo2PvEELn634GJBeWwIG5o2IxNSwiVSLaCCKEFHQRRIWc80tbXeIgTHaisVIHcyUzSqIUF4jG4+d",
-	"fFAb+oSPfbTORmdB7QmPWb2xSTGINIgbfNhODdzRlaM5exYF1tEZQpMjfvPCM9IMYaUtbpltOttRoP3g",
-	"u6Tt1MmIFNpkRI5jK3NH5BSjv1zoQRIRr2V27C0VN7OjibPAulEhIONEWoJsWFJLpaKW4SatPzvjwi+2",
-	"sMZDpEa9IgmjBBY1nK8AisB+Z+9wCQcLQbe8xxI/fm2mGOeOsVUpRmE6uQ9Hg2DvzUmuNIpaG0Q5mG/N",
-	"en2kSw0jpgLoSsHnj8gwiJgdwu8ejoEDO/tE8FIrDGluhVGqrah1nPyWF0+ewxU8lSLXtRYMHOY05RM+",
-	"4qkLTFriUvAQQcqtxdKrcrSRlCmjYuWQig/rzilYfxMjWCX0caxylpxqw2e1USzHgjD3sLQMgHrAKERb",
-	"a0nGVAHF42OQCXBIoH3pgsgb5m0NakbaU5qOu/bRQPhAPiZMp0eecZ2ldBFILW4erklGeeKsAVZfpiZX",
-	"3CwAdQsxH8O+B4JZ5YeoQvtpQOkmrw+EA3k1IoIAnm38PVkDL9TcUhZChchpyjVLMBzInWRMM5Mr5hgS",
-	"4YJkTMUQNmDm0k+sa6eMU6lv5/7AL0A5DGChALWP8k0xkTy7FeO+neoZxPKHdxp4i6SZMjXnmnUa1FRt",
-	"VB57NXite9OB1VnwiVUB3M/HawAGVx2RMX/PEjDSAhuiabBQzJTqoBufvc+AOfn9zqc8ZcTxt9qNYIja",
-	"6vQIx+RvpLrOCHEmwJb6UVMqGnAgpZZZCjpjgNoY+VHoVSXbh98Lf09Vv3lKNY+b5m2yG6RU/JMpXZvu",
-	"YVd2gw8LdQYXihi0tDSPX71a83im5MSKfeeIc+sspUrmkynhBudZnobryAKqQfOts6e2k4CgdVwQg0uF",
-	"s2rAuowPS/SprjuAn6YLJ2sqJ9+4CJAaqQ5XyJJjvc6SPsMswiIIEpRaLoyMnNhOiR/KvrphrvoMtKXZ",
-	"5lOpi/m0ocqAbMy11c/v1d2rzO2o03Ye4pLRBk5ipmbP6CJ0WQbXaZ82R4kWbAB4gzchIL8DeKMovyAb",
-	"alNDUka1IWOZq4JJ1NO/uzqSUT4FMlFgbRVHA+G0lF/9YQQ7Rya5Qk8LyhayhirdrnKuVbxdlWI2O6DL",
-	"K2zwyzrfY62DBjF8R0O2GCgk8ymPp06z0BWSu6XVuFjO9rJ3IO5t8lyGw69xXpYj3otH1lmAzu60t+3d",
-	"szXTbb/XO/pqA+L28e5aXpHft736xqve7LcNz0Aati5+sUniXf3dmyaaSJ3Lsd7G2O+IBdPHDXIXEwmx",
-	"IFgNA0UewxRzYhhLiJDz7ZFxo6iFQttagaqGg0HcXNOg//t/EU8pI6IwL5UUuhIJVKXaabfnPuuVcEfo",
-	"C4q+jpC7HQUEvLytEA7WQ966oAG07bSiFhh3NkUOvFjEzvrTaL7V+WjGdbNoWT53CugNZ3PIfZPXINgf",
-	"kYP+9xbaqADFA5RTZ093MLah4MHKUbxYxCdU3z38RcZ5QWNrjHj+MZECM3mEnEfgD8mYIponjLTnYEsp",
-	"bGWFOQVEi63o9otF/MzNVGcPul7EF1tJWC+KF9F36m5FN3nsylciIticWeGIK20iwmg8RY+Zld791m6z",
-	"oYsSaGq25AWs7cwtcZkwsfoMospvp303hrFw/U+m+JizpF7VbwhziVrZ1CXLrpGNPaZSj5+Fb7CQ1eoL",
-	"nWwIofGzl+dU2UggYJZntUpdluaBCwpBL8SVKnCtERcsYDvYqcHU2xhh5Mxz+NvisGLjXLMkwOU2m2Vm",
-	"ARoDFYXR4aPQFUlrA5B7QrjFeOeQfF0PL944v56SL91fcefUtIKVVG/Rn2rT1XmaVJeAZpgw9bblZ8yg",
-	"il1kabjXq1YOPqMTtvtbxia1KuWU7j9+UiM/svfk4sfj7v7jJ96UAXSZapJnqaQJa3Cc8IRtQ7Xsa/D6",
-	"v1ltxYlVMeFW3JFrXG5MZ+jwqbex5CptitmfMBNcDaaZa8INmHUHrUGrtDbBTEEaffX8d2nGdy2a693r",
-	"Rbzb3/t+b/wo3u9+Sw9Y99vRXtz9nu0n3cf0yejb+Lvke9Yf7xbAs7u3O1YShZ31cGgPtHJIUQV63FEX",
-	"F4573wCQJdatQGZpAdpw08UYb/GL28JI/T7d9A3rd1i+Nd/z7KYKB3DJQLwIcg1CY6D8mwN/Au7RsMQN",
-	"KmwNeEOdgx3t7HcF8P1uB3JWTpocgXIHdXv4jGkC67XyOZrhbqUZX2mXnL8tsb61MowzrOdra/TfjxFj",
-	"1jCxC7COQGEvV3GE64Cq3Eooc+RtmVPdOrB3Pdnbc+CJpZ5CKXPKJ1b+H7s6Kl2k2YHJ1CFlr5nUmltJ",
-	"e9uIT6XYVCFT4WzhBTUABBKURiWqcsF3EjNm9P0Zfr8PepP7Y69OAKk3hx+TscKMSOAhYfTVctpgfap0",
-	"9fI36G6V4PjtTrEky7WmfFoIc47AgIR3SEZprtSCtHNRRA1K5VM+xzLOdScicW7eyfGYtFkyYZpINRCx",
-	"VIIpTWBPYtKJyCSlikXExQVG9smMmnhK2olkWMcB/wbvBZJf5/fpRAMhpHnn6zyQNlR9EEXhB8KhJodZ",
-	"FLvoRH5qF4BIJwwR3tWMsCg/EJbHdCL03ZG2ZswJV3CLPirQCY14FBa4cbutqAV7AhEANgVKN+4KU5CK",
-	"FeMTjdYEmK3JcnDhOKaf1csEIxpfN36zIuC+loZceGRrRaEpYyvRF4etgOQS7gU6yCaM869uViyseLWG",
-	"LpP2SJopRFeiTo22Eed+koJhxUR1b2aCdRQZSg7oAst3woVqFNT3PhXNvQtRLcFi5VKvF/FG3/TixSJe",
-	"CkgtBeAXv5wESqHXHojO45hpPc7TdPF/bB18Capy7S4gGPTOkZd3CI5cov25mVryE1MjFWapQtR2LMEk",
-	"ZH8oXZjL8c1YtXFz3Y0PTefgY2UbzyP1obNbxYuuDe29XI3a3dEuqLdQTSuhv7i9I1IE7RZ50C5C19Wh",
-	"7G3MKblreGpdVEVAMQvbsXch11LFmkEaz30p4qN6ks7nDHCC822uLrDiYCnHr8OSVyWGVhdWi7pQHJbc",
-	"OBNXBWXvFC79ihlag6PihispvCnEX0LCblgqM+c0ypRMVvZX3sUEoqQv+ESc1Qo1DJj6oHVSSVdwCQIt",
-	"KwdIqGyVkPYPb9788PL03cnLs9PXl+/OntmHmpnQkx2YLN26woUXVTZrV3rTFEXyNOdpshxH4srctQf2",
-	"OJxemsqYpmRkX9dL+Vj93l6vv/GK/JrLxUSVS1g6ztqbDKourMKUL+BQ3eAvv/zyS/fVqzJjsMEdpTd7",
-	"hGauaoP/oHaJwJ3WKwof5ZL4sn6HlGrz7OMELsVQPGgKCrR6sAU6wd4bx7Ax/SemIPeDwOVra/tSw3WC",
-	"14q+GRFhT7AaFndXrXqTZdAVzC5fsxpEPhsxFZH+yj4+lXgWmvgrolpoKS5upg6Qz533ttYKEuD+FhbG",
-	"+4gSXRcPWq7moPfdt7XOIf/G+mu3ez51r6JO3nTHagI15tFh7VWsphDZcn37j11FolXvfpOwo2c0TT9q",
-	"sqL80RbVwxqjE0NvevH6o34QwffoyeP+elfvppivO4d6hayo3z+o3fPNLeIoIYDyiHBDJlZoRMcp5J0X",
-	"T31F/HD2veg2VpOK1cpePwLc+kCDgHW6WZtw97QE+aZAlm1Axcdv1cJATRzpdvEi9SG51fXUX+O9xo6E",
-	"cHOwWYIpQkEawj38MTVdSX14XZZSsb39EMjyRos3DFm3jLdOJbRKjF4rl9cVM6p+Wqy3IROoYXGlcl0d",
-	"sX65Y6YUTbc3x48gF6UWyeFRUXXJERyuwXZiZa2YudDuKmg8bsAM59yvD4xE4yEYMvG9Ixc+LhKSTaWR",
-	"UFV6Uo3xDQT83yQXt6yMVetWOgWnOOwtMGpa5QKXVR+4ZRfYlA4iQTyFV3Y0uXr7EnyU4HyvHex3y8Z9",
-	"8MXKgFw5f4Kv8AIn5lPa6s5mHRXFhQenF05fE46xCmg1ONEAUZhsRZT7EFKAyqSAlX3xpW1thq/GfOtB",
-	"67Us5tWhbzjlGmZqvg3/mTdiNL7wkovrBhDIRymPiWITrq3ADXbtomo+2J7GPE2hZvXaNdQc6usgXmlr",
-	"Yb0gEjXSupGGpqeQnbXM8WqPfQm6Kse1dDie1lQnCbdXD2h4bLcpA7xiVnBJQZGlV6AqMQvmZX2B9o7/",
-	"XJNElo6Nnc5WZZwDl2Z16rOLN+TR3pMn3T1C02xKu/t4320nu7kPvc9k1e20Lm5ro63UU7iNQ97KqFoE",
-	"eVXe3AJ1bm//Q2/Hppq6X6i48a+NCy4DVBvXXPokNy16BcEaQytw8i0qy36ayTUzn6Rk9x1LcL+VdeHk",
-	"QUUSAl2dsCp+2GIp8BIpq2Fhmp2ZsgWIIsUA4KwcCKn4hAurWWYs5mNXhgsxXAdvQ6wRGS1g0M4RGWKM",
-	"2pAYlqa6aKRS9WPqfGRXP4LYNWyoAPUDUQsqIyjrLJkXLAZJ+6WcnNYX3L5NCGLlGEP+8JrNi1Ix4Fd4",
-	"zhUby/dECvKSi/z9LQoe8az252suasg79nt4x0VUsFir7AOZfOeN41FB69+hHppArK/zebyzY9gRBsLM",
-	"5bsxjY1U75igo9S+GPyWcO1+tNdXjhX0kFHMAhFUex0ISLcDl7LWpC3YnNhNaOghR7OMUXWEBV6GwaaG",
-	"a2rb+KU25WsdT+oDROtKQkFQJBxq9V7r8PsiLOjSiN8P1xX1oXZPDZ7yj4imduUm6jbNNbR4ATcB+sRn",
-	"9Jq75B/foKNWqbkdeqRUmwvGxG2WfVuQKU+mMh+sKRytPJB6YDImZclSctdSugW+8yky2vzQtUszVG3D",
-	"wEuj0Eb3bErF61VJ7LvtC4sXI9QuGCnP7Zj94y2Z56XFzbeullmNSxBiaPRtAA6wfTOw4WtRMEPd3i/n",
-	"8jnQ5WdIlj9n6aUP69ZzKu5hOWtnuGAmz2p64pjMigdXdZHT0A0Bnx/u7pKrty8rVbqnMk3qq0X8ruqD",
-	"KC6Dr8H0fP76B2yRClaOHO6EJFyx2KQLeEUQCHgn2OmsPkadxaqu9OhTqtmjfYKPwTAJ7YR8JRCaZZsj",
-	"f93YUXhOxf7qIOwqs9B8pdfonyMuV5WsDVriRo1se9VtW22ssFGFQLclXF9lE0WT9cfAt9Cn1pYmcIX3",
-	"nCS12tjmce3+Va14X8rLEUFxOSIgLROpSlnt4yJ4rtYlbd3dzxe0f1gKWSqSXrHRRFm+a5Nfq8lV4SD3",
-	"zuaMpaQLIQ2aW6qrqG/ic5fEtXJsmtD/4v7qxXXNfKD4lV66oYZjmVL9nFUaI4QiWSEaPC0vavOYXJ8V",
-	"rSWb0uqqaXc1CctQ/rKoN8d1EfpTLz1+XODCqqvzOKHkpbxhKa0vrVmQoEoTpm+/7fe/7/f39h/dwmJu",
-	"eZIvzRIazq0SKXNFUMku4K0xlQc+2r1Sj/795B+zvdHP/Zv96S/z7+OD65fHvd+yyTaW3uAAnh1/+2L/",
-	"Hz+31tCftfZWie7xuyZBBtLTEmlA/RI1qfbff7qMyN5jMuMiN0x3jkjmOqJLkS4IF4WeXnS67ZHj8zNX",
-	"StYpWdwMBNVkeOzaN4I545A8ZVQxRQZ5v/8ohgnhn2wYKGmxZfPQxolwg7HcTl2LqVIcErU6TdXypKHp",
-	"q01lk+xLzjOqSXvQAmAxg1bHVRTbjv6ZqrhWi5Yfl3hqKWvpXQEYCRJQK2mpYeBJ2fhmlczUH42jayXR",
-	"ipZN8EuUp2bXdXJPUMFu+3Jw99iw6paNcYrxnjZxz7D6f10FCYwfW+4rU+kSMIbwsrI+ZX1w3EfUQXO1",
-	"NWtCWeIpS/KU7WgyZjVNveIpVROWINv19Sqaynf+ROs76yy3ahszVlSJGrse51tczrpGQ5vbCa0rWcV9",
-	"fouLXWsX/yrvYn0/Ib2mSVHREsKVCox83NB//Pf/UXfq60pMfYp6USUmBvWibteOtF2UMtl4YPfaV6im",
-	"tdo2eWlL9UqLO2zusFa2Jgr6CpU3EvQdam5N5CAwRJX1hLE+OCU44a1NVwGx3WS6Codfv7x7qcJ0t91s",
-	"n3EazrMm4bRu6I+vu1ROeoe6S/MKo9z2lhu3v7nuUngGG+ou1YTZuJBIDRVpoKp9e164xzu3qQRdkwnG",
-	"GHYf2GqYIvDvj48i25YYkbnM08Q3xv0owu057Hr+S6jGKA49BddSb9Ijg9be/0X+Rr7Z6/X7EGsJnVi+",
-	"2X/c6/chkxG2R77ZwxKetbOvkMeaG/PVxbGMJk9TMmIYDGjk0uUZxWezWgFgOaLMnX2w//WgtrbQ0raF",
-	"ObRzRF5YhHC2M9AmrIpR/vXcI93ff7p0K5yBSA5Py71NjcnQWmFVCz8GtweHP3lB/bAV3zgXXPk1zfgL",
-	"tsB25VyM5drQnR8vL89BQ5JjUqSN9Ai4doocXO/j4WKSegOnl6mOz8+wLPEPciB8sohVV2nGJ0x0iC8F",
-	"f+W1MAx3Y4IpWhQR4aY3EANxIsUNEwZyFhmkq1n0R3fzWKapnOtD+16X/P3izWur79nRZW565JUUbOEr",
-	"Wi+3UNzDYOtBqxMRYQcm1AXi9+xg0PVEw7qGfwx8tNWgdUgGrV6vN2h9GGI67hDeHLpqte49nNRqocxK",
-	"2zNGl1Ou7Rwncjaziy0UU5fTMPy5W5x79xx6JUkxxJyGSSpHNHUdlMqQ5JRq40romylbDAQBhyvY/cgF",
-	"arjYyoSLwutOpowmTFkyRskPp5fO6Y8uZn+SQcKP5RnaDt0eKc7G6aLjOlC6JlgJmcmEpZpM6Y3VfvPJ",
-	"1JA88zWljggt1z1iC+lGT+VkR8Na7NgwSXFW9tceORtjJAKMK6QJxrbb8ZHXRRsaSI5SVgSkYjGnC+zS",
-	"QciMKssKKud7YWjKDolRORtGVqGmGLKGMDFSjF5rMmIxzTWzz5R06SMwSyrnPTvysZBiMZN5Ud9XuwHs",
-	"dg6LrWAZNNf0GeEMQPr8zcVlRM6vLuHIz48vT350kfzgRRieJWyWSQtMi+4Lthj6wdpULMiepY37jx+T",
-	"G665VfKOL07OzuyqrMZEY8OUtmd/dYV5Y5RMpExIPJU8Zh2L2C7bxK8dL4ySa7YgKhfY7IHDUvQctmAH",
-	"v2YZwvT+AZnK3M6hnbu7ALAZM1MJ4QhmGpHfc7tXO9hIJosyKBBetZPRCeXCju2NHQZL1sOs8HrlJH6E",
-	"o7UXB4NieAIkz08tBySX4dj2c0ALV47O75UXtQRwhoP9/SMI3MwYNWUYjDshe+fGsiWVC2G3OmFGk4P+",
-	"9w4K7Ep1iDNj7OFjJPAt0n78/j3Sv4P975G8WHi2ZwnAp5hRC3eEM3f49lBg+BdsYUERRTrp6K/F1S4X",
-	"PkzZ1dlYBUcf2+7obdnGw45snxRkFchukDIMljD7hjN5waRQgh2vBNvWQJTf0MekDH2bJZ/8i+RrIDC7",
-	"kSiGjjIyTuW8YAgC3XLETBVbaZWjD6FZDrK2IWlTsve4i1Y/gj8OBJjoOhG8qNhYMT0dkraFPjIMDKb+",
-	"UUSUhNgVSwKRueSa4XLsED4wA2OejMq1YUkXf/VGPgBRfc0z18bEd22C3bveTQSCMmkBc9TByUF/L3KM",
-	"cCBimqbaniCszUVrDDE4G7mEUZzpI6zgafEitdSqHKqUFCHo094SEHEHPys2T4g/gRMbFpmdS6ZSchub",
-	"6ED4eLK2gAhku49DpNyVxXSQsV+8fX5oqVsuoPmTP5x2QQwjpIQReXb68vTylPzHf/ufeDWWV7mrTOVE",
-	"5mbYAceXA1jocDAQ7oIwWVDOGIoVYFifC2dcJ+3hG/jHEHBneMHi7nNm4mn3ght2COSji68OES6ARQ/E",
-	"8OfuW184uWuB/JD8/OqlBVn38/CozCwkvIbO9B+RQetESa27mpti/wPhXhu0eu6su2jqDjgLS4hg3A4P",
-	"R/lWpoAe77txwdd8Qw8L2TSeBlKTFRM1gQqW3GD/sYgwMZYqRkwoyddAjBaYZipTHi8ItmlrO49FkseG",
-	"qDxlegcCxDQ+7xySIYqSQ9fdTEgPWUdkKOfiGPMMLNleLJGwo4EY3nA2h3JMFssdoEJpKR258hlQWgXA",
-	"EpqlJTMYGRkAHMawbMOGI0UDMQRXg5tbD2EM+2WPvJamlHoOLS71yE/Kklm7LfvDo55l8cA4XJQkKg72",
-	"2YFFrqWYR88XHnle6gXDWApDObCOQekHGbScgwC755TZ2laWDvK6fDL1h6glMyZoxluHrUe9fu8RZBuZ",
-	"KegZu2iadxryBK3Ixf2fJa1D++NJ8RKkeqIEat/c7/eDen+gZJedVnd/c5ZLVPS3tpOcOG/Bqm1kOcyy",
-	"VSyMjBYArD371WNcVd0cxep3z4RhStAUexaGaljr8F+/Ri3tO1cGk3gxhCtydvGGYPN2C3YJp2lqLwp+",
-	"srdDJ7oI+2euX+gqzrUOWwj+sIDdhN3sxr617aQu1uNMkKCugGNEFgEtm7FyNbIWkHORhgnmSq8BIxi6",
-	"9qW+JesQfFIzeQNpk3OqEpSFfLtYjbIbDzHd4rPloTuazNhMqsWhJQ7QF0ATasi/mZKODWkL2kVSiftc",
-	"MXw3QvULMMUNyTRpn7w8g6JFVFhiQ12nWvdxx2ch6CkFL1qPnAlSFldA4V5aRl9UYmLvueUVB/0DMO2u",
-	"QHfRT/iOwL3e/OvmqAFiqOBtHwLwHvQPNgPva2mey1wknwDaa9olA/jYu5rWNzmeUg0gBJpjO4RP6NIR",
-	"oENYE2MTQkStTOoaFDhOEl3A8dALq+VydrSH3moisAMxkJ0tLmCLRucMjYIq567VAOuRS4tGqJxNpOur",
-	"ekgoQHhEBJtQaE0sFclFRpVmGNfl2hSDmABlA+wARSviCBWrg37/rrC7hMtA1xWdMQMFEP9VDxPlK7uB",
-	"ggQmn18L78BTmSzuHfZ9++cPVaub1co+fGnUK5opMoBkh4lbINZTWkSYfgzyHvS/3/zBiRTjlKPp8WB/",
-	"f/MHV8IBu4XHUygm9wkoxSvLNUwDuXDc5P7IgeePPsapVlZJuTa+CffnEFWWulxvIbFYiLNbGMn3D4Lc",
-	"n4ISqslccWPKvPbw1txyqzXgP83F7v7Bkw/rJNHycpdIHcdCVFBVxxm3edJapjNRcMGbwph//bQ0CbbR",
-	"BCCoATwIAHkjigA7p/nXwMb9QgOy4l3QuM6X+8+sg47zumY1t+OJ3obe+qT3v9wTqAEOQJN1ULC3Ddmn",
-	"zv7CHHN5tPmj51KNeJIwcRfYKaAlOPqipLMVszBupo3rQ50Jrld3IiLTpCArAdSUletqAQZr1sPx6QrY",
-	"JFRPR5JirkKtEtXQThn9p0xAkiNqVleXJ1ZmI1K4ZlRazhiYjMkUnCYsIW2rZw0E2O2xp2onCjptQnwU",
-	"CpRJRch0ve2gFBhavqC7jgu1QVvGQBSWHLQlr5xp9fjQNLBKNYsj+ZQ0rZikAZqLi/l4iL4zfFa6JRUL",
-	"Au+HQbD0eXj+4LeHyNJaVYVHjPzp+sIua8HSv0R+kyPUArApgNVULERadQJBc8zmTjXWR662LGRvadcD",
-	"1e8xZwMRgh01pZ3Yikulec9lf5E21DrzEesA7NAlIGegO8XO1AFxsBPKxbI3pVMHhTj4K8SDKoH+ZBBZ",
-	"k01XA5oQOWE36Pb/BaHz3JKa3FRvMLw8sOEoRuMp9j3nqujWFREh53cGVlZtsNwIp/GUxdcOEoP+YGDY",
-	"ITN6zbTVk4sKnEsR+kD+y8DMgShKXsO4vTprqKbg7EIyzHVZEXvnPGVUM5xsQRYyV5jjPBCuRh4ukItJ",
-	"byci/nVXHxBeX6m4rUntp7/IXAWLLd+mipERQ7IBrVSSHvlF5hjwDUMUlXMwSb6ISV07LDAEH9TZI9WV",
-	"g9sPEXB1sZ0GTrDaRvshC0jhOhuYCjqxqIfCP5Ww5Mu6rnpnYUeITAUEudKmd8PvCTNBe3bXA74R063s",
-	"Dy3gM7skCJHBwBFnrCr7DrpqUG01e+eFoENfsUiTttWtBqLSPr5TMblFYQRuRGjRGl5HED43p/yGKU3a",
-	"w+eMOfeaj+cfCCifw+xTaCBvx652KHMeG+z871dfIwI6D1LxZCCKR2Af4qZHhlbewzCCoZFDQGeUEw3T",
-	"EYEio1zEaQ4BNefUckb7TpwbK/Nds4Vm5nAgMqq1T+z3Df3Bu+qiSqgmw9j96i2Z9k2U+MCyeOS8hXSk",
-	"y1sZCIjwsWM0EIEaCKjXpyEKo1SojevIsxUGu5Ghi8+HD9FGuuLeh1bH279+KeHlutXi2bUaVX7wglnk",
-	"bB22/uu/+t3vf/3bN3UBgvWjp3zGTWXwhI1pnhocuqErdV0tx09JRt0pWSCsI6AWvwHW5BjwXH+83fOL",
-	"C/NInhzxqdqq7kw1S0LVna6QzAYea99uxK4HZoSAiP0GBhsQ6Yeit1X4xie66N0/yn+frbdJnoXs+ZYe",
-	"mHKOZ9tQvc8NGJuB4i4C12cybFZMmYGy0raSgZwLFwwH5pQjQgUq2alm5KB/0LkzTBVVWWtFLAzqxHRX",
-	"Yl/1VtaYGprKCSjdvnCzj513hcvLUolYUiYoPjwQdnNQX9jqDVSgDJJQQw+d4ojFh+2v7jPm7E4ViZNc",
-	"M+bi1dxrdmjQl2c0cU0K14RPc0GuLkgi05QqDRFIQ19Wd+gjwxuqNkfgAbWi54JRRdpYkdl5U9GXSjL7",
-	"n2/6Pfu7GIhv9vr9sBZwp0eGNFPDMgZ9Y0nwYnnkf/8v8ujJY7I7EL6Osv1pr98fNhUEDqqJw34SrrOU",
-	"Lnpk6NzMQzKX6lqXxZ8HwkyVzCfTYv8WBiw7c1eNqRuHZIjWRNjJcLVE8XB1RQMR1CiOyBDz3yoD+CLK",
-	"Q1dFeRgWHx4GPtESHqBylzIaw0QQhjRdoBHJrx+vpXL1R6XuC/2uSKbkjGvmkm1Abs0Ux8wAKhYkVovM",
-	"SAL5a3VybMq1AcD+lBakotZyAx0M8Fb3PlEwBgxetPcwskjM1FEYkORpAFzJ9kSrxu/yu0+fqiVYPxUA",
-	"7CC1MjEJwdmB2TCkVFMWX0PCQ2kpcjGzAc2ZgD0rmAOkbR3Vq20dF9LBfF1cjF3UhmVQQk4PBHtPodJO",
-	"AaVF+DokSo3YxyAYMRLN/lshGOiLRS93eAtMrNwvAjIvxoFRTMg5YtnVGe7DrlwzMuYTOwgGnmGgiJN+",
-	"qeJmOmOGxyjRA3tbawlCF5SERM8tNMCi4NaWjtXaWl71Qwcl0bcYuK4kzedy2NnTanTYScM+qxJ1e7PV",
-	"l4ggCUxedMmkhfTepyhyYVmDZSGIFBldRIV5E2wdVuq4s0wG1Kfrvj38oyHS7EfIMPBULOhXXZi9VixI",
-	"rml4sD0XOmmhPIGdRQNhCYlqpKGRM3JXGa8TxCwFg4A0iG72Mhnw4N5AXICb1ZEQbMj1G4td8PZ7c7SS",
-	"2F/kIAg5R+HPoOnMUs8eOej3B8JbzDVL7VjV7dkN9HaAwFs+jpd3VBjw8bcGP8BAhC3Ww86X6F5oB2ly",
-	"4Eat8VJ0jsjB/n7RrB2uaiBkbjRP2CoLgRjwURG4tHJ/7Z0zofPxmMeQ++J+PiTfYAag4MGl1xvZdbVO",
-	"4kMNymso5/iZY/M2a5oupGNV43yw5PXPENFX0ONjfV2KlHV0+D5IrWFwb7G+aZQq3z4/IQd73/XJycU/",
-	"Dwn1SYtKzq3kRAatNxmDTAiHkYOWfYYUYhWLkWEMBJrqO9j+zL5vlUlnwUPHRhg84bRfMmidpFKvTBZa",
-	"/q0Wu8H0f1TQP/cZ6J/+MIJw+SJj0CrWbBaV39kpuLGCoSZGJlaRvGTvDYldQWxoG6EzCPufMuYFSZUL",
-	"rDo5lmqWp3Qg2jAbuE8hDe8/DSMy/Jv9T9f+578MI2LoyNJGqENFJz54pQNbzBQb8/c+G2m4M2wQKS/8",
-	"7m5N9D7e+L9Z6DPsvdl1sFdSpWXhsZb4FNcVuRqd1BgaT+ECkaFbvmPZSsYUl1BgACEX1nKCi+g+49on",
-	"M29YxJ/J+n5scTWA6MJuVTHIYyt3PJ4705KqTXbXyQ0gwOUNgQrQ/sshm5dxyuAsKwIhaAfCXYaxWqjP",
-	"tut0wWggajtBuQzpWgHLx5ZZWlGsAvRSV5nISlvfD8QO1sUuJay5Bb3UIvmCuBpaO5iH7zJjfPtqlISk",
-	"sNRuB1Q/75etw1d3eJ/ReF0r2XwiwcL3i61B7OOiHNjnFAr+inkBJSlwCgctoudCM3tN0Oc9hHku0QJG",
-	"VbroKmZhzBPaxuilTHER84ymkOyLeT0ej1ekiaPALB1QDanGjBssKlPFrAzXfGpX9LZc0N3Q61Miy/JK",
-	"G7ih29dn9Pj8ubAAbBsO/q2sgLbhABMs/ynMGgh0IMCCD+ojHU1lllwVCC0msBnc7F+KsG8Bq0VAJ/g0",
-	"4Jgt6Qkw9isA1wLwqQvLrAPciEz4jYXsPAOB11HCO8NvM0VfajlfK+EVNvc2JqZABE4H3U8lkXclMYBy",
-	"i0YyPxBD375+WKhnRLD5krGyHNdb90OPY1RURaAzNhBVaRJEvLKHYjDulGqCJQGkqhT1bIilrund/2XQ",
-	"/P4tUzVbe7DWqVBM97GGAdx+ZlPVX5o4nUyl1Aw9eJh7o0O8CyjRUWE0lIocLxMzfe+EClF1rRaKNVSx",
-	"sAtCLxClUjmUFcs80gmKQQROUVuVM9VST72/CgFo6hX4mbF/jQrpyzk+eFP0X5oi4C3UKp1HroxemhQG",
-	"bYt64MdK7l0jnTFD1wUIvrLPPymkGloHphdYb8UuL6H2lXuPTzl3lZ0EnbGIjHKeJkUQGhA4ccOVFKV9",
-	"0JdbVMF5w/FtE5+S0QVQ8F3nP2R6fY6SFBgqkRS9k4sPSfvk5enx23+eXly+e3Z6/ubi7PLd8bNnb08v",
-	"Lk4vIDWh+ByjSaRKoILWscCQJNieK7NdejpFkeIUUyGkISPm564X5bBgAbxwXGzqkyaeh3OtDW3yy/kU",
-	"cU0/TZlilutBdTlwOOOp+hJkZQFzDyX+8m8HKUVf1YXPHc+oiWsqxJ9AM/fA29++unhmVaGcpunCl1JO",
-	"IONiRhck4eMxU0HjBiQz2N+y4xi6D2pq6KxQigAQ2jNDto8G4LCL+bL1dyCKyKGwx3np72eJc4HVgZx7",
-	"30HCQ/VPn1RW+fBEgJOyBftXGeALagV4DRB37Ei8SEgMyIy6AlXKIu4mpr+RvKyy/ZLIQKuu5jiityyG",
-	"Buq0UEz8Ypvy6Fzua9ir4uwZ0TnQyYEYPjs973774tE/ut///GrflXte4nFFQPEKu4rKPDcgWhqqGk65",
-	"mEB8Cx4eS1zBZqzc4IhG5Uh75Ori2SWEVkMTG2rInv3pECMPRTeeUl7G5LgQbCCr8FOPPJeKPL08gfWc",
-	"Xv7oA59c7WaC8cCWVURkWGlQMSTtqevOMhCYuy1MZ0W/KoLLFdwASyrBnf8vqY7ZI8fhiQ/ElOopEPsR",
-	"5JkmLnE+VlIXEbBmLNXsMCDc4Z3BANOAgo8YEwNhx+rt9MhrqHjZnCbdPug/qo0xQoB76BQ8XOQXIuD+",
-	"iDYEFznU+RpZdI+U+YIuMERlIXNATx/Rb2RIrYuWNVsT4mWjTEGGnRrYdWNvUSjIgcdDrRLklvcXKxHk",
-	"D/2u9YHuwrFRTN6sFayN5hDSMF0x1Tku2WSqe+AE+224yK9Gt68C91qjm6OyR0WNoFB0/ITCtn3gEBeb",
-	"7+z+EYhc61J1V768NSIGhRMeUr7uBimnKt38aTJ1vYhw6zTdW0sQ2B5gf0x3E2yXH6pyVRhyLxTd5h8q",
-	"LS8W+AwX/PDI+Zvx+Ku8XRLmg/0tJruU8hUVi7e+NN29VFbIlSByPCZmLrtjgJmwQQa0ycTWDKDxUq3n",
-	"UiUuVB56lgSoB5j0EXjHxHq0w+d/HqzDDsJfCOnesljeMLU4gV4EtWVfME5ZuRd9IwPFIM9UgJ3jyJVQ",
-	"gnRfMHz4li1Qosh+8hV/Hwz+ijXo64yJ9sYCf0WW3QPeambybJ3hEyugYhiVZrFihrQh/x/DMtDEOFxC",
-	"76FXpHRl2dgb3apb2FGiccO8NLhJ0RBAlWf3TE0+ETIXq7yAo25KVMGjNZLQpIgmCU4Fw0h6X41VTcYq",
-	"qEagmTEuxNE1Daoc3x3xBauknjsGusbo4IQmfUh2jtOUjDlLE6TOnodAGUs3kPYdUWZ2tJ1oIIpH2M9q",
-	"BKWNU0a1Id8Fff52IugEtvMG4pHdF5B6EkulWGx2euSNIDqHhmnozrw6cx3d0NudYFsMI8ku9DCrtVVX",
-	"t/1QjdWVVT5AdyOsL/nKcR8Ax8W7qIrDbUjSdE1noainxq58d5WOod5mc5zLMRlCfiO81tVGMQqpptRA",
-	"aIUmQ3hy6Go0J0PSTqih0KjW5yQOWoeDFvboW2oZi936Bq0Pww7wXN/7ls0xezaldgruyk4WXkyfYdsu",
-	"7fxlkMJo4QuXa7roRIUiMYMgoZQXBa73HxMNJVauGctIpuR7zjRKArHLz+UGBVnXqVKxMTPxNOhYB2VT",
-	"CvemqzUE9wNeOKXBqHsD1yXcYHiIREKEKWa8QqvNQ/Ko3++7wp/uVEHIGNaXAbCjXGmmTm+2q3O9co8f",
-	"lbBqP/yCdfow5KyrXXMyqFnNsF546ehG+MSyRZgl6qDzjrgylmoiTYXD1neQco0wd86w9IhzukOvJe83",
-	"p8YZ+yMyZ+i/otjQzMLodW/HIgQgulTAfgEFqkNFxNDrSpNb6MuG3RjJnC6gwEZRkZrZc7ULgurVO2S3",
-	"LL3hHpEbmvLEPa+DuqUTeKDM9nlllQ+P2R5DO+W7cNu/MBtc20cIahfjtXZLZNkarcMQPkTpCTOWhq7z",
-	"5cLzh+nAhaWtKVz+p/LbXq5UKb8juXZ3pzddbo2fpnqc51Z5A6uUsERWKh9I046pZl0uNBP2um8YNNGr",
-	"qz6mGVXxtKlY9F6/vo7ZZwOyrZqRIbRtbkEGZ1otnPunAsRT331bbfIzgqDZCJVF7+AKUELT8V0gW80C",
-	"BBTGHOK7b11/8qFrsM0SMkR1+D/jC//JDuaanrtfjDTZsIOt0l3YStHvvCiCBbo4lHmgKUtcE/GjsiG3",
-	"EzZ2NBl6ojskLujPByoMxDCWCXPdkYd2Xmixjp3BizEwSG3J5gFRzHbtxK3MDuG6c4Mhbq9s7epTMHxX",
-	"cMhnfJ9BJJ4vbKqkHEPZQyXFpLaEDEzzEjnGg5RcfihW+IWkliaOcuFbUh+Vrd2hlg/TvnH717iJP7+U",
-	"9ZwLrqeEeoxUjvYUeAeKS+muK0lEYamAMKVKCcVby2RIIv3cjbaJE6z1WtS9igh771tFYbVWVz8a/jp/",
-	"cXLqI2EVkBr3B7589owAGO/ogRBSxFgfVjhzJBc94umw9vZvl5ydUTNFQlX0bT+C2si1VBpetDqY1eDA",
-	"ZuAoJNhSsfUlFjvBcpQLmStN2v54oaRhSIBhlxEqkHbOksYNO0dkdRXAGUq6WlzgQFTt0XB4HBv8s6Ru",
-	"JGahaYjWjjnXrJni+pPbrgasg56GrhoH321d8RWAonGkx0+2Hgh2equBluWxR/39Vfh9SuProGBAli2V",
-	"93opkYRvU9Pry/bwRGqxo52EUiJIlXrcnSZA2YTmIn8lhk4ZGSk517gYR82AFgAdaF/sP37SiZBuYO4C",
-	"4rzvRk+JnkpluimHUskVEalXqeU896lmKciIILnZ/WLC6CForGaKmRhcE80Ng+gilxABAUZo55SCDHeH",
-	"PXLQP0AEdcv2tJdjy+4y7bAZ48DftB264VZuh3BbgfelP3cLF455o/+UiSSTXJg/Lbw/ZRNXdreBT94B",
-	"0q8XcSOAY1ihS8cpuri54r4ptBEdcxSko5LGQ7smX8QNE/5cHh+XIsJODlhAQBeVzp2AJ1AbwC5wlSLn",
-	"WENkDKkm9dUaXy1eLOIHajjBta2xnOxo8uKXE2L1+y/claZqEtnRS0WMA0izkHM7C8n1IvZZDVtkMzzc",
-	"63yxiP9qfY4rl1zNZcDg5dslM6yDjdVg6BI6NvVLf7GIT6hmt4YLq2c+pBBnv48GALobHfgMyuq9RETX",
-	"EhiUmtBlqvMRtEV11RcKnrLBTHYX4KsUYW1OogF+FSTQhKnuy/tZzXhHb5uA7ts+6nsg3EOriLn6zVLh",
-	"e8PyIIZgE9ZQARqUY5DSSCrFxJfg98WCBFtTJ/VjiOv2SPSZzFcvFrEr1RmYrz48iDKsX81SX7Rya8WG",
-	"W1KRT0k4CgF5949yxg+7f2iesA9rRGzF6Ey7jHdIKWWJk6qXS3S3hzUVuA+DN4bRQAx/7vq3LhcZ676B",
-	"mfQhEVILPh4PI6tsUpGM5Ht7OsWYF0756J7LlMeLIbYhorAWyHbHcJmiGrtvtClzRaTiEy56BPt1zOiC",
-	"QOQKNL5yVL44HgyRYTSeDgS+BWnuPqHd2fzcV14jIqmcHBFaNhPGLzHmQs5FjxyXCTQDMWFGW702KoqO",
-	"FfPj8K7PkIts6JGDvX6pwMDpQ4t4ljKsHJAwhb2RFLOHZWEpg2Py3oCi0gHVEM7TqKa8WMTP3FLuQoBB",
-	"tbaafmB/KqBufdehdc1bG0bmyfoWSRuI9IX9/rYNjWRsWH3o0FiqGTWtw9aICwq2ha2CiTwEfM56qXtb",
-	"0LMfpGD3k4ks5wJaqVtEWGm/fmfNDahcUBywXjo69rG5dhEF0rmYfVT7j8gQ/zHEFotjxVgRMYcZG6Y0",
-	"C0AUG4a3raQsOzMCUJQZJOiziglBinThXnR1hAoy5BOdByIsSliDs/jpX0VewnzXr9nQX8WnNdnQpa3P",
-	"NcFYFaVcD0SPgJ9AsALnT3PMQhDKr5kzwbsYZWc310GhZF1aGTEE1vmQyVs2zjVN9eFAQOxiU4YC2SXr",
-	"ghePMH5g50wEv1rZwDvS/BsQvnBIBi3B5u8SdsNjNmgNyc5rNi88CFIRfEISZhAryE9F0CacC/rLjAR/",
-	"3UAgUeztkP/4b/+zGsgNdlM+mZqIjKAvKdfFPCDTzYv0GtdbA4KG0bEyEBg1TFfiISColAky4yI3TGOJ",
-	"JDhTKEnkXn9plzr0LeNGMlmgqXgs1UC4VTjz8o/GZG8stca7I8P45p0b5V2Kw7TBsTHcpRlHEBl2esRK",
-	"r1zk6GwZiCG8+xM3UwgL8RWYSg9yxY9JjJxg0Ktz21LjNtFGh65dilXDB2J1S3bHdksu7AXGo6nleujD",
-	"FRI2DGJx4Z9xfKlIW8Oq2v5C7CrAGYTHitkoPuMtmASNCRoKg1oR20Xou7sB4Re4qp4OhP1kGfaMNNk7",
-	"D9oAfqfCt8Z90k34BCLcfZ6aBbGa5CsENstsUTKGgGDfhxS36VHNB+m0QRKvpGl2YG2PyrXpXGdQORzW",
-	"9QvMHQT1jJjl8P6dHnE4adkTjQ3ReZZJZXqAbvvfk51LKcnMnhE1hs0yo4tPjFq4ZXJBXntIdr3/yFtm",
-	"1KILgVG1dS6BOD3QqB6A0a8BPV+Tge7seLzA6Dhnk3Uh0aLMr7uD3xEwyNUtaTL4h+/cEWadhjiSMmW0",
-	"ts2GxYzSBuAJmYdRz+6diPGJisgCHQ8SS8CB7xDnrmftmeLuHyCcfGgWrTAqywUqLXP+oePGVjJgyeFG",
-	"ploIBgMBTLWGsZd8do3k0OmRIJHU0fAxT1PCBTKgUjDaicjOMcqGsCKfN/qkJl3US2xSFQGe4UBLnBMe",
-	"vXMvAoe6nLpLWgoTLfhMKkvG39shbSFJym/YQCyd7KGPRS3ZfVmdwn7ciaANbcH8ImI5nFlhcAO46jX5",
-	"5FZ6D0NnfdQVjNVeKyl0GpmhB69bM8VTCzvn1EwfkKL8MtzRV076lZPeLyddpZkQzm6UpVOhita5G9GX",
-	"eXPw2nE6pwuNOjRLdFQyGpcB2CM/+UIboJHxMBD35OLtc9/UNuXXVmEkudB0zAbCISS6D4TXTQzzNeSB",
-	"zBWgK3PTQFPs6r+MMcqhmF3a543HaEpGgwwJ6DVQesMBCOrMHneAmWwqjWwWDP5+fvqDhY7z1z+QPCNG",
-	"ksfk1VPSPth7THbOlQTHCYxRlmog4Ud8Riest+P7itq/CNcWZLQlJ1Dww5CZ1IY83tsn2Xtnwuky0GMT",
-	"r89ro3imQbbw3SBIO3XxfISZuFfLqPIslTQ5h01+Ut1tlqeGZ1SZ3bFUsy50q6gAZqbsygxHsC6OfbNn",
-	"I+RA/3If/lq8JkdgnX8gnAoCJbKEggtNM3VEhrBgEDmg4iibIxDsaHL19uVfjm3tbTHFOV1YoLyU8iVV",
-	"E4bfPd5mP87WwZJXLOH00kLAl7YfXwGCEUqyCjFA98w18BBTRjxmDhHvknQJY+z+IeiMrQ0ca0D6Gmcn",
-	"/G+dszOzkrayH/7Xfx13/2/a/Xe/+/277q9/7D2Jnhx8GAx67d+yyf+TiUnnm9bmYOZVTASU2P0tY5Pb",
-	"+j0j920mJvfiMkV6/ScqtHlchbw7ApdiY6YUTTf05fF1QuRckOIT8D32yLH7xZFA8ntOU8wC8qYGrlwa",
-	"jq8tYhliUV/kyFkjYAzlCKcoK9MOR1LkeugN1kWHIL8OAs87WPEO7O5mymZRoVnT+Hqi7PFHJNfYG6aw",
-	"QmM/7l4xBwgeWCmF6zIs268FPalF9EZE6AhcFlgUzS7bHgcGRxQ2Xa5JyrVxzfhlboCpQ94zGJrsLXqN",
-	"VsjyeCMyLP4N/MTqvgssZjJDyQ5+HrReB18NWg1RGW+Lm36YEcfl+hojRh0QFnv9rPGjX5Lp1EatF/CP",
-	"+WopF9cR4oITKQOk1HcnE4rp6bq6gTTRYPlyrw4joqShhlkZFvOQA6cNvEnBfjV0FAR+RteUcXg3EN4R",
-	"hEOBvkKgSFLZ4NurBmM64+mCtBXLtXcrcik6PRKmPStMwZMDZxPzE6NicVgqbSDde3MVWrZqIyfg8wvm",
-	"g5IecFlCe7Rv3ej18Qmwl8/dZv9PEDzQpLO63FjPvwJAchF5VvqnrhifPf476K2KTSwTUc0oiN1bLIrp",
-	"fGQfjFjhWIx81i2k4rXXhhOAjUaDNl74bTuVzme+/41TRqG6kitPG5AkCFeK5YxVvOP2XPRADP+zYuP/",
-	"NET3KyV6SsEszcX1UfnunAtdsYk3FldcX3cpaghsOJ9KwcjrfDZi6nZlGNfVcgRr70oPIeIvkCU79ZTE",
-	"3e+GyilvK0e8enxN5VIszDdkJD7a/5hSKZ+txQWey61M1HufXPF/W9xmUWPjk1ms//9nSkZSFlZ6CwqZ",
-	"3ImIcgEJykUWVn3x8uK9j6pUdcegyC8Rmei2m/S+Bhrel8z+ko8N8GKdMeFSM25Z7sj5QVcqHkGdNs+B",
-	"dv+AP0G8+7AmavnChRI61bFkYeQtlH1zz8d5GpGs8OtysVPXGymYfyuLU7nE9YH7QQGv/e8eNFcKTuAh",
-	"hhprdofeeF/L+mx2djLj5PsyDtX7PVGJLQIgy6qKlZrDt642vMrOYHGs63jk7h+mpAG1GsJlsTgrluty",
-	"iYLNuy4el6ZM+UKqPXK6sl4IbYX4S/h5IEBdgIbd+H1FT6gpLVlf3d9uxNsdtiEo5kvRki/gqoXD8az5",
-	"K25uxM1BCyKW5lSLHUNmbNA6JKmMr8F6NJ9KrB59D0FnfgHdVK6t9uDzDl/KyRc0vm5VkTJY6qkwarFN",
-	"dcpLjEz7U1WD8Pv0Ja9dFkjVyFqtuHlHE6pmIoGgq+0iFC+AVSCLQVVfqtpoRTCWVkMWSXtY5l4MOxE4",
-	"G6COO5S8boxPXB+eeORqQrIbLnMXdqiNzDR0HOJQIPKeIwkrVtuBcHGF9aka0ObaaYttIQXmt2omTOT7",
-	"7ueaJRFRLEtpjOcB58vUQLihIjLKlTD2EdS8dH2WysjJzmHYPRFrxIHbB0Lx3S7mlBvy2jmX9EBgZ38f",
-	"cAsl6op7ddH4YU6Eg0UoMoS2fQwJsRManqZovarnowGM/SXCFC/CHX35EggXZXLt19DDB1jK3GJVkD3W",
-	"QDPvxPJF8s/A+A0402xIqn/9IbuJNgA/Jjg5u7bvgt/pfYXve+5YU4HoFW/LnUURUOXWZKVwbS78S59H",
-	"7EQH6hbS5jH2ofN7iDCWUrEYC/ZZHv8nrJBe6+Gn1a3e063vKnYjr1kXwpb1OiO4fe2NfSuAhT8l5TqF",
-	"TMqvbu0mYiOSqpGHsPcxy1ygvhTsviDPe12w6kxd09ikMZSixgjEk20tQE8OPiZK8a8Ci587RNHCk1XA",
-	"nCJTFDq6HzKGTpENHrzAdfLnL2pygZt5eH6GiyJL/WtNky/ZCxWvwRcP837GoyJUjhfNDTWhBiJl7+yE",
-	"xLQH3+qpwen4HIN1UjY22IBUMZIL1zsOY4ZczrXLnBox31mOTJlivSKfYkYXWOtoxAZi0Bq0SFuxWVEI",
-	"z76EZde40VDerOPrljny42o6+1ftk6u3L8kwyJgZDgTWUmFJWVAc6q2Rtk/zCgP7I4hQSBLFtIbXoHJ5",
-	"h3ANXeJcvQ4IWDokA0xlGbQg4BE8R5A5gK4YV8ZJyXwyra6pPssn+djghM9Esq6KFT6w3NLljJ2v1px7",
-	"TY6xB1tjSbcYg1kLd+T+eTZRNCnJTq3tfKhkulppxf0R1ElqU02GAX0bQtHETlhxxo4EWQEDUQyGHxcx",
-	"QjDgLKivY7+p9onULGUxtKOUKdvpkWOBFaQGwpG9MpAUiz3ivO2D/f2GLL/yFB4sASiW+LU381eppbkp",
-	"My3yGQDkbxsjhZjzVqZsSTqxHDSoRKqbycUrn8pK7H80GY6VFMa1DR7R+HoYQTHXInF3rx8dfPc4+vZJ",
-	"n4wWlgC0D/YekZ3nHFqL/LuoxjEQKfZhp4Ls9V897e10IlCKFhmDpOGInL/+ISI/nD2PyE9sdB6Rp6/O",
-	"I/Lj6dkJ5BM/e+7raTvnHUg2O5g9ZcC1hSVrR4syqQhqq8UpRATDTJi87KuAQOoYJsv1CNQjw5X8/fyH",
-	"aCBgPXbjdm4rrdE0lXOWFBnNmMgVFBzGjPmRNFPS9vQOTx9/hMMcCDumPcugPOWOpbRjDMguu2cUTTHq",
-	"i1rCorBO3IRaCkpdbz00Z0HU7YLIG6Z6xF6I+wBqrGL6NRO+BrE2UtEJ84c4ZWnikkrswDM2k2pxBIvD",
-	"SjlA3ccQ2mI/xfq6VkbESpvzKdQ0Dg9nTrnrT+xaDEg1gL44sOSwbyD1xbUbk7orwPyQcrvttW6VgRm1",
-	"ABi2TfT8ohnfLxbxhb1HYyz5rlN93cMjV81Iu8yiOXHNPb7mev/Zc70vrFK9UmU4xOc7VRwGt87CSkiV",
-	"0D2vSVdpQPny1/i4Kib+03khvwbIbesuhxNbBDV6CiNGUwzrx3sgV13oq06AVQ09yJ3GbOoIkqxctXqs",
-	"xZoxpaWgKYHaKFwTpqhmCWkDe5ddPVUssYS4E9n3B6IwgTGRlLaimRRsQabccvQF0YYuXD39POG1dXtw",
-	"EXeyLH8hTDnBqv0PWoX5ohqJPZ8w6+j22ogdwZF6p49YlHqm6Ny33SkdF3l9P7rxmGSUJ2RIZ7CI//jv",
-	"/4OMGRsSKbrxlHLh0rtjqRJXQ28hc0OMokLjSsiU6ilpe+IP2ZvRQEA43bWQc4H2TzeBc9NQrZlxorWT",
-	"qRU1DMX+qUwTjHgzJrXoCMoIYwMRTy2jT4pvuLBHUnR0rzYOsoeRKDqnaV3TIBfwx33ytxOJCbBbpwhg",
-	"LN0ROdjfd0m2wZhSBKUlXbkKX/S5uVHQT8UAt0bo8tMH5TA6Xt7YwzPBfG0m9DCq4S9TETmuotSGsvfl",
-	"m/oW5e8LmhhDomezaeZHmSbaU8IhaV9dPOuUUkmB5/SG8tQeDRnRlLo6MJB+4ve0TEyxnfTcDmCOUfiB",
-	"6i9DwcxcquthVMlkKWdzVhBs5xHm0ICgo6fQ2zaesiRPGWlrxsiw3O7vuTRs2DkKY4g9/ZSKBLVkgM0U",
-	"PTuwP4gX0srCc2jRmVEuBDOFEOfoudtJ5Boe5jPCRZzmiRWRDvr9CDPpB2LpFCLfycQnCgo6s0sNhvSe",
-	"tUzJUcpmnR5Q4x17MK71zkAEIMQ1+Wav3+v3d8iIpXKO/gF3Rjvaf4MnvnMmdD4e85jbw3DXeUi++Rki",
-	"wIuL3iF05J1/K7ffI6/BKEWLCMVlObd90H9Ua1lHgLwDR/hMFP5kaZ1fiMAHB9Xga3PGkICkfPW43Wc3",
-	"OH1NjCxOtyRHqyTRSEvZAddvScCXzRcFPZsw0y0HWG5tWifZ0lRLMmGmKiq2h1Y1HHa8EMlVzfqFnA9E",
-	"e1g8eIq/DzuR3RqKkA21rz6jhPd5imVtxrsVfPtTFLd7I1hF+LAKupwLpqB0OjBF8M76PnjkoH/QuS9o",
-	"djaAdZl85bn/6F5+mMXUynW+5J4rrIMR/YVbcheSXLCkxuy7O13y9s25fwqmeei3/Bfr1R0cfaVPN0rF",
-	"t2rTfUcFBST2tbUxnfRa2D8K4Z/qUic4co2CnCJTmE+qX6AqoIkUA+GK5kEJyrKxl8xTMP0wfsP8mMvi",
-	"O3B/J+dSKPk152lqFYaM8sQqPqjDQDcj1wzdm4BmWCwslPX9voIhh8sK3HAg2j7izbmpWZoQ8JbmqYlA",
-	"Pyhlf3dknYiIIEy4EN5B2Qm4ALRhdQsNAu5c742wqamdNJXaqmUyzvVGaeAfcLv1/pSl+ll4NLcsoVU3",
-	"kDvXrX0zT7YeuQIITSvd7/c/byj88mk3Eilp2OdVDb6k3P4TpCtXbJdjAG40U8RS+zbCc9czJ4D8mApP",
-	"BAg3kbOJEldR117pPTFLtLqut1hfhoJ8fffSwBLdI68lEL7S8uHalIoEqITvZuwsHw29Sv96Jtu3S/v6",
-	"2r/0q8V2Tf/SkHQchc4caKgIgVa+6eWKIn3/Jt2qr/mP1ohRxdRxbhnOv361SIYFJopffrUfqBuPsrlK",
-	"W4etXZpxwC+3kmVKcyYwagjag4yk7/WJA/VKPjhjhgJmr7Y86eZZRIpaDy4kOQqSI0RZt9vvKBgZXd2r",
-	"Q19hz3ZBJww6PI9dR6rqIQcDoRdxdaAzH2zixJ32i19OOqTrAuoiH0Vmx0xYzGHRwbDXi7huUKDOEJFU",
-	"ps7BbzUvP8MS7Zp0CbVbymlK0KGODsYxc7U2UBZ3PCcYOaMLDFFbHTsU67uled4BqmciVgsESSacx/GD",
-	"iLiIysDebtlJMH8IvqtLgPKpzGJBQg3tVeqj4oPaM7lhqczstrqQqDFlacaUPvL139sH/YMO4cJCVJID",
-	"kgRDJ+XnrQ+/fvj/AgAA//8=",
+	"7P3rctvG2iAK30p//LJLZL0gRcmysyLVWzOyLMdaPmlZ8srKXsyYTaBJdgR2I90N0VzZrpqf83tqquZS",
+	"9gXMnbxXsqufpxtokABJWZKt5PWfxCKAPj7n4++tWM4yKZgwunX4e2vKaMIU/PMsYbNMGibixQtu7C8J",
+	"07HimeFStA5b54ppJgxpD43K2bBDpCBmyog2UrGEUKHnTBEjCSWKZYwalhDFfsuZNmTOzRRfpjM2EMNg",
+	"ru5LthgeEiHNlIsJUdSOyjUxfMZ6A9GKWjqeshm1C2Iin7UO/9myC2j9ErXMImOtw5Y2iotJ69OnqHUu",
+	"Ncf1Li//x1SOaEoy9wKRY1hQSrUh7NpuDKb1K6ZZxkTCkl5lAWOpZtS0DltcmCcHrag144LP7KL6xWq4",
+	"MGzCFCznHTNqcTw2TK0u6ILFUiTanticckNGbCwVI0Yt7DnQCeWiOnkx117tXBeGpmyLa5tPGV6cYjQh",
+	"M5mwVJMpTewV2N/iKUvcczgKlpSHxgXcy9FA2BcSaiiZ0QV8uWCG6Kmcw6cxTVOmdjRJqbGnGU+pmNz4",
+	"Oj9FrYwqOmPGgejpjPL0nJqp/YPb3WX2j6gl6Mx+yezzVtSyK+eKJa1DO3TlDOnHV0xM7Aj7jw/qIOgF",
+	"twC9eK7kbPUwn3OlDXl/eUISuiBcxGnuYARW81vO1KJcztiOUQs+CTWstWb2S7k69yt6g6mNvOHEAUa+",
+	"ZIvV2V/TK6YBtY1aIPIE2KLpmB0WiF9Fd3LFFoSKpPzBfzVhRiMkjeFcHQkB0CftGVVXLCEVWvGCm0Pi",
+	"4JgLbSwEyzFRuRAWacycx6xH9ixO7T9+PBDXXPNRysjxxcnZmYVCRWMLTBFhvUmPUPL+/dmzI6LYjM1G",
+	"zJKxsVRk/4BMZa40wiscL9LJ8nyXCFirEcYeA43wf+/VHr24ZtrMmDBnzxoAm5evJNvC95ODmxHI4xLN",
+	"FTO5EiwhI3tzhFGVcqZILGczKpIeubQ3ydQ1U0C6dERGMrfUMiK5MDwtyMtAOPoC0AIwSnLNLL25ZiSj",
+	"WrOEcLPmoP/RPUkZVXb73WLttyHJlzy+YmtO+pbne6mo0DS2y2ycwwTv3HK695qpe9vLT9xME0XnNL2n",
+	"KT7Zb3UmhWZA35/S5B3SBvtXLIVhAv5JsyzlMbUntvurRugtZ/lOsXHrsPX/3y1lm118qndPlZIKp6qC",
+	"u4VhLrLcEK7JjKYWjiw9/RS1TqQYpzz+Aos4JrEUca6U5dDIJIlUhJIkx7lYhH/XClJkRY4i2vA0HQhH",
+	"EC1efYpaz6Ua8SRh4v43dMEnlm5wQUa5AbmApqmcs4S0lUxZRHSuUbCKCJ9lTGkpqOFi0oGT/1EK9mWu",
+	"XjEtcxUzwj5ykHEsh5pTTRKWMuMYwURKhIgzYZgSNMUh7/8U5YyhODy3gDFXUkwKcRvo7hFJmKE81YQq",
+	"BmJZSZJTOYFFv5HmuSXL97/eN5LoPJ4SOfqVxYZ4rmtkIAzCks7pIpU0uZTyFVWTL3bViDsjmSwsshsp",
+	"SWqnhyVdSvmaioWjO/oLLElKMqNiQagxbJYZbWW4QA8DnaFbKA11c7i3dwP1AiZ6L2huplLxf7EvcuuG",
+	"aI/vQKdGNCGxYgkThtNUw/m+F5mSMdOajlJ2Kgw3i/tf2k8sTbtI0SOgRCPF6JWVX0e55oJpTVSeMtIG",
+	"MZALnY/HPOYW2UY0pSJmHdiQYiCtUFGjsyItpiTh4zEDAu4AzVHd90LnWSaVYclrlnB6CczvSwD8mFvk",
+	"W2TMQjvQ4DhmmQHu9smzZ4C14yxT8pqVjD5gv5mSGVOGI2uW4mRKuTieyVzUGAdeyDmZAQlAtdpKdgbo",
+	"qVU+I8LH5ErIOWi0gVBw0F8RCqKW+fiC6unqHHZrGV3I3JBAgiJTqqdLw+7368bNdfLOqj+1A7+/eEYU",
+	"NYzAnQB72nrJn0IR6J9+/aVCi2TRLuEpAte55KLmjB3o2X+uLD5xK9+syYVLcS/5geuWdAJSxznVei5V",
+	"0nj/sRRjrmb+vWU9p/bAZZrc6P1s+5c/1e0El/iMgR7TuBPaAMIWAmhscpqmC6JYzPi1BYOExXxGU4Iz",
+	"LwHDo/2abQhpcKbqHmpBvaIJbCOTVwBtSY9wO/ul/mws0XlOf1s9EG7YrPqPdZSnHOnMsFmrvAiqFF3Y",
+	"vzWdZWkDmqGKj1JLltKYTWWaMEUM+2iOUIjhxkq3C0207JUAPpIyZVSsnIGbLHKLX793WPEqQMCaXphZ",
+	"um7NEVFWbgUbgZIz8pqqq0TOBbABS5MUnZMXl69f9Vo1F82TWqwGEHXa+Pq7BkWreD0KF71mzy/k/Mz8",
+	"JNWVrrl2YZSsXZU2LLsxQFwYlq1Cw/IuYE4/w5qFn1OUDqtLnjbeUUYn7HY3tA5q7eiWl+I7AKwAq3Zt",
+	"1EhFZrm27B8gejswjlo6zSe1x2+4SdlmiIDv/dtRiQjTDTABF7VytMGmPSasAnFcC6mN0J1ycVVrZ6Jm",
+	"iuqMPVN7UOhHYBlJGQWTeIRmam4seydSsNo72/KkAHf8OcEmopX9rjswFONWzwzNzXU7B/Nh7RNv77jk",
+	"sy1WXhq0g6/WLPWS0RoCZ9UFO3rt1TVSATSJ3pgO2CW8hk9vyhvchMAbHKZlSlphVgc4ldIRGhStvosS",
+	"oFXd2TVTCxJTldyEafiTiQrK5He94ZDdDteh0VoUqu7+rWBWcI6nVJmI2LOlWkdkwscmInaNmlkZOuna",
+	"/UUk5dpEJJXxVUQsgEQkYyIiespZmkQk15Zbza3WbW7CjPjMEd3N+CoVoYJMjck0ef+unqCihfD322Et",
+	"DBIgLyyxqvO4Q62/sFwYtaiTZhNYAfvo4LH149O6PSScpicr7/7bwcG6DZcvvhfcsIS85GKSgCto/Y7d",
+	"ZmFxtdtRjBp2G/nWgNHzmmnLtFAzW5Vvy/Xv9fv9Xr+/hcwL+t6SALv3pO6QmJlLdbXNq7dSOY+IP1mw",
+	"5D29PAEycXr5IiJ8IqR/8P7i2eVtlVIpurFd6YpaCkpk5cwtN+NmacK9/b9sAg13qf6gy3NshhPHttDf",
+	"0QgtM6a1Q/sldaVehWbqQ8H2wi2sed/jxebX52xkyUuN75PRa0bYLDML0qZkbAkdmYJNG2W9jMksZREx",
+	"ksTUxFN7t7PumKcpFxMykkZ3lg+939+oyZfLr2w9Kk6t+fS3MKmsRVR65bcGsH1NeUpHKfPmqWW8RQY5",
+	"ZsxyD6aJFXfl2IFaBaFviM+r0B5LC+mSZOCGPiKjBUnYmOapAWSyjOL03cl+H/Dt0v4rAvSTwv5v+RY2",
+	"0Ijq9E8vTyI3uFQ49jbjISs8ThLFtN7OuFCLe9Vx1uPgM6qnI0nRmNFo5tlKsKoYjWpkqowJL95tNZ6L",
+	"MWhS39H5q58uXkvhIi22GRXefgffblQD/QmsTFZupvZMkfPVYFJ5tUt24ClTrEqBLYMwMk0sCGvmwhIA",
+	"3GulmO25qaGm3l7UjFyr8gaLecKSY7Ni6usaPmOt9cjSbInazFtXTRPKOWvqTpWi/vu3d8QKK4QJ+z9N",
+	"2nCWeBmd2q17u1r9gcaKJbzmFEl70LKEa9By8QXOGsmSpllc5NJNDtJeYL4RzB0MXuDLdSa8kto+Oz3v",
+	"fv/y0d+6P/zj9X5rrVCxzlhdy1W3XOd77cIetrAbrgoXUYFZITwsQ0+52GJHxWkGN+7BsXo9a/A8INiN",
+	"6N6MW1sczjG8W8WhLT57495e4RONp7d5k6+4bqZrbHslfOnoNhHicoJ1S/RH6uP1nl6etKLW6eWLVmTR",
+	"9rImdq/4+E15tEufW+7dilrAxdeN8Lec5TW2QKrfjrdH7gTHuvFBwuT1nHLZ1eJniHBpaw60HHR1VxPm",
+	"4kLrFZ5UigmQXjcdKBRzikSTGmKntiRxJSpqORKqOJItD6Jpv3a75ZrXbPqiIK8eDs4dqy88N0Ak3jH7",
+	"IUvWgcR7XRdQexmy47Y2dDwm15zNNZEiXQCnqB72hwZDSLNdr8GmsXQ0H0LTBQ5WfzDXJ6mMr1ahQMh5",
+	"gyuidBjvaOIDhyzQk/b7y5NO5erXIoQcj2slfAtkY6oAxjB01y6RcE3o1EVbuuC+lEjBIkI1oeRHSZJc",
+	"wbosr/5+f9qf9fWg1amqH+735vU0wv6lD3nC9wgXZD6VKdgA7RdbwfyyuUXOW8VBLK9g3YUdJ9degF+m",
+	"18WD+tjKa1ZzVINWRAatH/oz/Mfe9JH9Z8ceNTVkJrUhj5487pOELjRp/+X7J/3+dPVgq3rQZuehX2vD",
+	"Rl87FFgyb9Z5oRthbNroSKjHO53jCmqNhuxjwwO5rQMAHE9uiqjwn9tx1zhN3FFc5LMZrbMk3uxEPmfj",
+	"t9lf3Y5OqUoX71jCZoWZurqlsVRjZjlKPRqiykYm/JoJkmf1FuYwXrluV5niIuYZTRu0C7RijGh85aPI",
+	"VkwgvY321KWo6XLOKNhj7RH5ML/qyk7Bx8DsQ+I9MsCA0TA+pRlbZTLe1LxMELSBzcxoPOWCdRWjCfyg",
+	"GNVSRGWaRpxCXBK4GGlsiBSEm0MyFGz+IWHXPGbDgWjHUhgucoZRSamccPETN9MTmbBORIbwwwf2MbNn",
+	"M0RFzanaEMPV5cLS+IkU7NAf+0DAV/ZzI032wR/tkLRRcZYm8+MXYZ1DOxkXV+HbP0o5SdlA+IkEYwl6",
+	"cHzEh3MosK5lliwBrbKDUeElkSs3XAdyYBNsEgqy3FhaClaq4GjxKi1vG4HBTDA0LVaJqzf61XjICttp",
+	"DQiXoZsRsXt0Bmc7r1XgjiBpAqwQUzknVHe5rs57njKqrXJtmCKUXNOUJ6RxMe42X9krq1mRhYoQZEAm",
+	"OkQ2L69YkQ+1BBQRrLkCToSKZCAsBMBc8FN7pORcg/Mu1ZJMLIe2wigM+cKY7K1IFySW8oozMoyvP7hp",
+	"PsDIQ3fV67F5nc31uVQTaTYGMdVZrhvSgFamQCB+xcXVmhipZNnQXWtczW4SFOWxbPPAdasObX0r63Xy",
+	"7yrCQD7cjiY82WATW3nkaHNDyttlHR0n1L6MNNSqZrVT3ozNuthop0JDzghNz4O9Y57CUqJcStGVbJia",
+	"6Yg4NT7yBi18tuLhQXptCRiYNyISU8MmUi2igSiynkAXSVjMNbe03SEGph0qFiN1MFM2qyBCeY1sPHby",
+	"QW24PT72EeIbnQW1JzxmrCFgAaJb4wanvVMDd3TlaM6eRYF1dIbQ5IjfvPCMNENYaYtbZpvOdhRoP/gu",
+	"aTt1MiKFNhmR49jK3BE5xYwDF+6aRMRrmR17S8XN7GjiLLBuVAgCPpGWIBuW1FKpZn+2f3UrazxEB9cr",
+	"kjBKYFHzznAHFIH9zt7hEg4Wgm55jyV+/NJMMeoDsG4WKrjB0SDYR3OSK42i1gZRrjG6Lzy/ekZMBdCV",
+	"gs8fkWGQpTWE3z0cAwd29ongpVaYpdcKM6NaUes4+TUvnjyHK3gqRa5rLRg4zGnKJ3zEUxcMv8Sl4CGC",
+	"lFuLpVe/bAxrKT6sO6dg/U2MYJXQx7HKWXKqDZ/VRk4fC8Lcw9IyAOoBo5BAqCUZUwUUj49BJsAhgfal",
+	"CyKvmbc1qBlpT2k67tpHA+GTR5gwnR55xnWW0kUgtbh5uCYZ5YmzBlh9mZpccbMA1C3EfMxkHAhmlR+i",
+	"Cu2nAaWbvD4QDOjViAiCxrfx92QNvFBziHKiQuQ05ZolGILuTjKmmckVcwyJcEEypmII2jBz6SfWtVPG",
+	"qdQ3c3/gF6AcBrAQxCt+hm+KieTZjRj3zVTPID01vNPAWyTNlKk516zToKZqo/LYq8Fr3ZsOrM6CT6wK",
+	"4H4+XgMwuOqIjPlHloCRFtgQTYOFYvJ/B9347GMGzMnvdz7lKSOOv9VuBNMiVqdHOCb/RqrrjBBnAmyp",
+	"HzWlogEHUmqZpaAzBqiNcTeFXlWyffi98PdU9ZunVPO4ad4mu0FKxd+Z0rUZzHZl1/iwUGdwoYhBS0vz",
+	"+NWrNY9nSk6s2HeOOLfOUqpkPpkSbnCe5Wm4jiygGjTfOntqOwkImg9NcdUdrBqwLonZEn2q6w7gp+nC",
+	"yZrKyTcuAqRGqsMVsuRYr7Okz7AwRpF4A0otF0ZGTmynxA9lX90wV31RhaXZ5lOpi/m0ocqAbMybw4A/",
+	"192rzM2o03Ye4pLRBk5ipmbP6CJ0WQbXaZ82ZyYVbAB4gzchIL8DeKMovyAbalNDUka1IWOZq4JJ1NO/",
+	"2zqSUT4FMlFgbRVHA+G0lF/9YQQ7Rya5Qk8LyhayhirdrnKuVbxdlWI2O6DLK2zwyzrfY62DBjF8R0MB",
+	"BFBI5lMeT51moSskd0urcbGc7WXvQNzbnJRRDr/GeVmOeCceWWcBOrvV3rZ3z9ZMt/1eb+mrDYjb57tr",
+	"eUV+3/bqG696s982PANp2Lr4xSaJd/V3b5poInWubNA2xn5HLJg+bpC7mEiIBcFqEC7yGKaYE8NYQoSc",
+	"b4+MG0UtFNrWClQ1HAzi5poG/T//m3hKGRGFpVZIoSuRQFWqT5PZmvusV8IdoS8o+jpC7nYUEPDytkI4",
+	"WA9564IG0LbTilpg3NkUOfByETvrT6P5VuejGdfNomX53Cmg15zNod6CvALB/ogc9H+w0EYFKB6gnDp7",
+	"uoOxDTW8Vo7i5SI+ofr24S8yzgsaW2PE84+JFJg9LuQ8An9IxhTRPGGkPQdbSmErK8wpIFpsRbdfLuJn",
+	"bqY6e9DVIr7YSsJ6WbyIvlN3K7rJY1e+EhHB5swKR1xpExFG4yl6zKz07rd2kw1dlEBTsyUvYG1nbonL",
+	"dJXVZxBVfjPtuzGMheu/M8XHnCX1qn5j6k42dQVa1sjGHlOpx8/CN1jIavW1+zaE0PjZy3OqbCQQMMuz",
+	"WqUuNRH+rRD0QlypAtcaccECtoOdGky9iRFGzjyHvykOKzbONUsCXG5jvsQYfave6PBZ6IqktQHIPSHc",
+	"YrxzKPhTDy/eOL+eki9n8vlbo6YVrKR6i/5Um67O06S6ogeQ8FdrW37GDKrYRZaGe71q5YCUtd1fMzap",
+	"VSmndP/xkxr5kX0kFy+Ou/uPn3hTBtBlqkmepZImrMFxwhO2DdWyr8Hr/2K1RdRWxYQbcUeucbkxnaHD",
+	"p97Gkqu0KWZ/wkxwNVjaSBNuwKw7aA1apbUJZgpKN1XPf5dmfNeiud69WsS7/b0f9saP4v3u9/SAdb8f",
+	"7cXdH9h+0n1Mn4y+j/+S/MD6490CeHb3dsdKorCzHg7tgVYOKapAjzvq4sJx7xsAssS6FcgsLUAbbroY",
+	"4x1+cVMYqd+nm75h/Q7Lt+Z7nt1U4QAuGYgXQa5BaAyUf3PgT8A9Gpa4QYWtAW+orbWjnf2uAL7f7EDO",
+	"ykmTI1DuoBQlnzFNYL1WPkcz3I004/f6JtnXfk83UYZxhvV8bY3++zlizBomdgHWEahV66rccR1QlRsJ",
+	"ZY68LXOqGwf2rid7ew48sXppKGVO+cTK/2NXu6+LNDswmTqk7DWTWnMjaW8b8akUmypkKpwtvKAGgECC",
+	"0qhEVS74VmLGjH48w+/3QW9yf+zVCSD15vBjMlaYEQk8JIy+2iYZdPnyN+huleD47U6xJMu1pnxaCHOO",
+	"wICEd0hGaa7UgrRzUUQNSuVTPscyznUnInFuPsjxmLRZMmGaSDUQsVSCKU1gT2LSicgkpYpFxMUFRvbJ",
+	"DNJn24lkWDsM/wbvBZJf5/fpRAMhpPnga4uRNlQaE0WxMcKhDpxZFLvoRH5qF4BIJwwR3tUpsyg/EJbH",
+	"dCL03ZG2ZswJV3CLPirQCY14FBa4cbutqAV7AhEANgVKN+4KU5CKFeMTjdYEmK3JcnDhOKaf1csEIxpf",
+	"NX6zIuC+kYZceGRrRaEpYyvRF4etgORy8YlSB9mEcf7VzYoFFOBopsukPZJmCtGVqFOjbcS5n6RgWARc",
+	"3ZmZYB1FhoIPusDynXChGgX1vfuiubchqiVYrFzq1SLe6JtevFzESwGppQD88ueTQCn02gPReRwzrcd5",
+	"mi7+f1sHX4KqXLsLCAa9deTlLYIjl2h/bqaW/MRQnwmyVCFqO5ZYKEYmrHRhLsc3Y3GtzbXePjWdg4+V",
+	"bTyP1IfObhUvuja093I1andHu6DeQjWthP7i9o5IEbRb5EG7CF1XWr23MafktuGpdVEVAcUsbMfehVxL",
+	"FWsGaTz3pYiP6kk6nzPACc63ubrAioOlHL8OS16XGNpYh6NEXeh3QK6diauCsrcKl37NDK3BUXHNlRTe",
+	"FOIvIWHXLJWZcxplSiYr+yvvYgJR0hd8Is5qhRoGTH0ApZTKdAWXINCycoCEaqoJaf/49u2Pr04/nLw6",
+	"O31z+eHsGRRgY6ZTX03NrStceFE4vnal101RJE9znibLcSSutHJ7YI/D6aWpjGlKRvZ1vZSP1e/t9fob",
+	"r8ivuVxMVLmEpeOsvcmg6sIqTPkCDtUN/vzzzz93X78uMwYb3FF6s0do5qo2+A9qlwjcab2i8Fkuia/r",
+	"d0ipNs8+T+BSDMWDpqBAqwdboBPso3EMG9N/YgpyPwhcvl2M755RJ3it6JsREfYEq2Fxt9WqN1kGXQ+Y",
+	"8jWrQeSzEVMR6a/s477Es9DEXxHVQktxcTN1gHzuvLe1VpAA97ewMN5FlOi6eNByNQe9v3xf6xz6WFTi",
+	"W3ftds+n7lXUyZvuWE2gbRI6rL2K1RQiW65v/7GrSLTq3W8SdvSMpulnTVaUP9qidltjdGLoTS9ef9QP",
+	"IvgePXncX+/q3RTzdetQr5AV9fsHtXu+vkEcJQRQHhFuyMQKjeg4hbzz4qlv8hTOvhfdxGpSsVrZ60eA",
+	"Wx9oELBON2sT7p6WIN8UyLINqPj4rVoYqIkj3S5epD4kt7qe+mu809iREG4ONkswRShIQ7iHP6amK6kP",
+	"r8tSKra3HwJZ3mjxhiHrlvHOqYRWidFr5fK6YkbVT4v1NmQCNSyuVK6rI9Yvd8yUoun25vgR5KLUIjk8",
+	"KqouOYLDtasgKkXMXGh3FTQeN2CGc+7XB0ai8RAMmfjekQsfFwnJptJIqPs6qcb4BgL+r5KLG1bGqnUr",
+	"nYJTHPYWGDWtcoHLqg/csgtsSgeBErW4hx0ohwo+SnC+1w72m2XjPvhiZUCunD/BV3iBE/MpbVsUt61Q",
+	"UVx4cHrh9DXhGKuAVoMTDRCFyVZEuQ8hBahMCljZF1/a1mb4asy3HrTeyGJeHfqGU65hpubb8J95I0bj",
+	"C69qq1kDCOSjlMdEsQnXVuAGu3bRqQlsT2OeptAnZe0aag71TRCvtLWwXhCJGmndSEPTU8jOWuZ4tce+",
+	"BF2V41o6HE9rqpOE26sHNDy2m7SeWDEruKSgyNIrUJWYBfOyvkB7x3+uSSJLx8ZOZ6vWIYFLszr12cVb",
+	"8mjvyZPuHqFpNqXdfbzvtpPd3IfeZ7LqdloXt7XRVlpfWfW2RtUiyKvy5haoc3P7H3o7NlU0/koNNX5p",
+	"XHAZoNq45tInuWnRKwjWGFqBk29RWfZ+Js/Sxd3XFL6B1fId08zcS6OaWzaeeSfrAtqDmigEWqViL6iw",
+	"b2ngp1JWx8NEPzNlCyyC7wcAd+lASMUnXFjdNmMxH7tCYEhjdPA2RDuR0QIG7RyRIUbJDYlhqS+dT313",
+	"ZW8t1fnIrn4E0XPYRgwqGKIeVsZw1tlSL1gMsv4rOTmtL7h+kyDIpRr6JYd6w+ZFsRrwbDznio3lRyIF",
+	"ecVF/vEmxe6z2p+vuKhhMNjl7AMXUcHkWRJhLZYP3jwfFdzmA2rCCUQbO6/LBzuGHWEgzFx+GNPYSPWB",
+	"CTpK7YvBbwnX7kd7feVYQedExSwQQb3ZgYCEP3Bqa03ags2J3YSGxsw0yxhVR1hiZhhsarimuo5falPG",
+	"2PGkPkS1rigVhGXCoVbvtQ6/L8KSMo34/XCdYZ9q99Tgq/+MeG5X8KJu01xDY0NwVKBXfkavuEs/8m3p",
+	"atWqm6FHSrW5YEzcZNk3BZnyZCrzwZrC0coDqQcmY1KWLKWXLSV84Dv3kVPnh65dmqFqGxGiNEttdBCn",
+	"VLxZlQX/sn1p82KE2gWHXP8G1SO2yY/T3GvijvUHTQNvliD3GSUPbo6DFiBBEmpED3h6kyHXW5iytK6z",
+	"DDa/oGJB3Bsu7VtXU8BCB8pWHq7KTZe+rmrbh/VdHrYJTNzYV6E2maMCUeXZbITYO0lXNTDU9lbJKs5s",
+	"rMNs11JOsnFLq8FlMmNlW7j1qTZ2LBAlbqY/PN5SGr60zPadK49YE2UAYXn6JhgC7HszbOFrUTBD3Tle",
+	"zuVzELSeoZz1Jau5fVq3nlNxB8tZO8MFM3lN6zdpMivvv1cNvfXc88PdXfL+3atK4f+pTJP6AjS/qfq4",
+	"rMvga/Bmnb/5kSTUUDSc5nAnJOGKxSZdwCuCQA4NwYbd9WkvLFZ11YyfUs0e7RN8DL4O6IrriwvRLNuc",
+	"TODGjsJzKvZXB2HvMwvN7/Uak9aIy+064gSGp41Gnu2tQdsaeAqzdwh0W8L1+2yiaLL+GPgWJpq11U5c",
+	"LU+nGq32Z31cu39Vq6+XCnBEUP+NCKi/RKpS+fq8oMD36/JAbx86EHSUWYqCLPLosXdNWRFwk6u8yfvp",
+	"IPfWFtKlPC4hDVpwq6uo78p2m1zYcmya0P/q/urFdd3ZoJ6eXrqhhmOZUv2cVXqthDpWIes/LS9q85hc",
+	"n80ySKWipilTt5rJW1MDASrqFiUsuS6iCevVwc+LhVqNnjhOKHklr1lK66v1FiSo0lXv++/7/R/6/b39",
+	"Rzdwwlme5Ks9hb44IgWRuSJoNSvgrTE7ED7afa8e/evJ32Z7o3/0r/enP89/iA+uXh33fs0m2ziPggN4",
+	"dvz9y/2//aO1hv6sdeFIjLi5bV51ID0tkQY0GKFppP3Xny4jsveYzLjIDdOdI5IpBjH/UqQLwkVhePOF",
+	"r3WPHJ+fuerUzmrCzUBQTYbHQD75v8A+eUieMqqYIoO8338Uw4TwTzYMrC6xZfPQl49wg+khzv4SU6U4",
+	"5H52mgpwSkPT15sqsdmXXLCFJu1BC4DFDFodV6RwO/pnquJaLVp+Xi67paylwxZgJFCDKpnuYSxb2Utr",
+	"lczUH42jayXRipa9ekuUp2bXdXJPUBRzexvBHfbAu2GvrWK8p03cM2woUleUBkNSl1tVVRqPjCFitSx5",
+	"Wx9v+xmlFV253prouHjKkjxlO5qMWU2fwHhK1YQlyHZ9CZymisA/0fpmXcu9N8eMFYXnxjkaqbe4nHW9",
+	"yzZ3KFtXBY/7lDkXDtsu/lXexfoWZXpN37Oiy4yrPhr5UMT/+B//s+7U11Wtu48SdCUmBiXo1jQwdYkP",
+	"YQXndlEdaeOB3WmrsppujdtYlJZKIBd32Ny0sex2FrQqK28kaGXW3O3MQWCIKusJY328W3DCW9uXAmK7",
+	"ybgUDr9+eXdiKbvdbrZPYg/nWZPDXjf055dyKye9RSm3eYVRbnvLjdvfXMotPIMNpdxqIvdclLWGIlfQ",
+	"KKM9LyJuOjcpLl+TXMoYNjTZapgilvj3zyLblhiRuczThLi3P4twew67nv8SqjEwTE/BV9yb9Migtfd/",
+	"kX8j3+31+n0I34bmTt/tP+71+5AcDdsj3+1hVeDa2VfIY82N+YYFWJmXpykZMYwvNnLp8ozis1mtALAc",
+	"meHOPtj/elBbW7tt21o/2kUWXFiEcLYz0CasilH+9dwj3V9/unQrnIFIDk/LvU2NydBaYVULPwa3B4c/",
+	"eUH9sBVfO596+TXN+EtmCRHo9GO5NhrwxeXlOWhIckyKTLQeAV9tkdbvnbZcTFJv4PQy1fH5GVY6/1EO",
+	"hM8/s+oqzfiEiQ7x3SXeey0MI2iZYIoWdYm46Q3EQJxIcc2EgTRoBhmwFv0xfmQs01TO9aF9r0v+evH2",
+	"jdX37OgyNz3yWgq28EXyl7uy7mH+xqDViYiwAxPqcnt6djBopKRhXcPfB969M2gdkkGr1+sNWp+GmOE/",
+	"hDeHrgC2dwXCpFYLZVbanjG6XMXBznEiZzO72EIxdWlSw390i3PvnkP7NSmGmCY1SeWIpq4pW5nlkFJt",
+	"XFcOM2WLgSAQQQF2P3KBGi52R+KiCKMhU0YTpiwZo+TH00sXxYMxI/4kgxxCyzO0Hbo9UpyN00XHNbV1",
+	"ffUSMpMJSzWZ0mur/eaTqSF55svUHRFarnvEFtKNnsrJjoa12LFhkuKs7K89cjbG0CIYV0gTjG2345M5",
+	"is5WkG+prAhIxWJOF9j4h5AZVZYVVM73wtCUHRKjcjaMrEJNMQoWYWKkGL3SZMRimmtmnynpMtJgllTO",
+	"e3bkYyHFYibzomS4dgPY7RwWW8HKiq6LP8IZgPT524vLiJy/v4QjPz++PHnhkoPAizA8S9gskxaYFt2X",
+	"bDH0g7WpWJA9Sxv3Hz8m11xzq+QdX5ycndlVWY2JxoYpbc/+/XtMRaVkImVC4qnkMetYxHYJbH7teGGU",
+	"XLEFUbnA/jEclqLnsAU7+BXLEKb3D8hU5nYO7eJXCgCbMTOVEF9kphH5Lbd7tYONZLIo44zhVTsZnVAu",
+	"7Nje2GGwCwbMCq9XTuIFHK29OBgU442gHsfUckByGY5tPwe0cBUu/V55UZ4EZzjY3z+CWPCMUVPGtbkT",
+	"snduLFtSuRB2qxNmNDno/+CgwK5UhzgzxrZgRgLfIu3HHz8i/TvY/wHJi4Vne5YAfIoZtXBHOHOHbw8F",
+	"hn/JFhYUUaSTjv5aXO1y4TMfXOmeVXD06TKO3padgezI9klBVoHsBlUIwBJm33AmL5gUujrglWAnLAgc",
+	"Hvogs6Hv3ObrCSD5GghMmCaKoaOMjFM5LxiCQLccMVPFVrpv6UPov4WsbUjalOw97qLVj+CPAwEmuk4E",
+	"Lyo2VkxPh6RtoY8MA4OpfxQRJSEYzZJAZC65ZrgcO4SPtMIgRqNybVjSxV+9kQ9AVF/xzHVG8o3gYPeu",
+	"HRyBOG9awBx1cHLQ34scIxyImKapticIa3PhV0PM90AuYRRn+giLAlu8SC21KocqJUWII7e3BETcwc+K",
+	"zRMCyuDEhkWy+JKplNzEJjoQPkC0LSCpwe7jECl3ZTEdZOwX754fWuqWC+gn5w+nXRDDCClhRJ6dvjq9",
+	"PCX/8d//F16N5VXuKlM5kbkZdsDx5QAWmqYMhLsgzD+WM4ZiBRjW58IZ10l7+Bb+MQTcGV6wuPucmXja",
+	"veCGHQL56OKrQ4QLYNEDMfxH952vxd61QH5I/vH6lQVZ9/PwqExWJryGzvQfkUHrREmtu5qbYv8D4V4b",
+	"tHrurLto6g44C0uIYNwOD0f5TqaAHh+7ccHXfI8gC9k0ngZSkxUTNYGiuNxgS8OIMDGWKkZMKMnXQIwW",
+	"mLkuUx4vCHZ+bDuPRZLHhqg8ZXoHIj41Pu8ckiGKkkPXMFFID1lHZCjn4hhTlyzZXiyRsKOBGF5zNocK",
+	"bxbLHaBCtToduYo8UK0JwBL6LyYzGBkZABzGsOzsiCNFAzEEV4ObWw9hDPtlj7yRppR6Di0u9chPypJZ",
+	"uy37w6OeZfHAOFzYMyoO9tmBRa6lIGbPFx55XuoFw1gKQzmwjkHpBxm0nIMAG3KVBSCsLB2kivr6DJ8i",
+	"CJuhGW8dth71+r1HkMBopqBn7Lr6jbtj+pv9e8IaFGSECTARD8f0t96CztJhRMBxnDDVI0MkLy/MLHWh",
+	"4CKBGhcVKEHEek3VVSLnIhoI2LOic/Li8vUrkiiZZRAHLB0i+P6R3GoHpkeGGpwXMIXl5wHb9fSNKjYQ",
+	"WUpjZlkEU8Swj8bRLOOQPKUjlvbICY2nDAAVq9ghjwBSE2yYJdxAdLHG9YJcTLElNV5GgTFnSevQHuIJ",
+	"Hutz+hsm3KPQbo92v98Pqq6CXaLsd737qzP2om1kk+UkmAX0tdVre378t54Fgcc4a91gxep2z4RhStAU",
+	"O8OGmmnr8J+/RC3t+wP7oUkbyAwoXBb7/A0Ud1+57Y6FWjrRVkv22/8laq1SotZhC4kCrKEA0amcd7np",
+	"zqW60gGsNp39Czk/Mz/By/d/BcFkDTehDct0gDD3dCswjeXRg9ZUzsE0Ylc1aN3y8K2io3d/12k++dRI",
+	"KIb4FvJ7+yqy+94sKcSGAK3c0FEDuCwRDk8oBiKkFD1LVMnOOahhEooEiGTHCbYLV17PrmQ9np5jPGZG",
+	"FZ0xAyVJ/+lMJpZUlgYTO1QrtBlhk80SVjbEJX365f5hETbTAIX2ggD0DvoHm0HvjTTP7YHeA6xCb2jD",
+	"Y9Sg25ni1zRedFF4iEjKYyY0i6wM1oXehyB0WfkihCKrnLDktoRFY9TpFjTFxad+AYLiZ6q5xxdybjmi",
+	"AlnNrf2+yMkLlmbkBLozO4ylsSG+tebtjt0wOtta5rAvo9BhVSTL8lckATSqzUZOBiCBCKC92jgQIAMA",
+	"+/fKN5po7Auo18VUJRi2iTP0yBBiM10TTVARfQFwGA2IzUBMjckgNf6IDHnsmm5CJaIx1M/9yBKiGdQv",
+	"Rbna2TUTRed6PX26tEd1/0AH0zRQDriAe4IyO3ZxEW08dR/npAPDYYH2isHlwhHOPh/9cwF68nrE9y/d",
+	"8vi3chGeuECZVbfgyp0UCyOjBcDTfVxOOYm3wHFFzi7egrECkSrhNE2tjgI/BVdR9uLd5jISdr0LVccb",
+	"KcKZIEGVPoerVjjgMZqUEaHAxIvqu2CukDlI60OaXFMRs2fs+sT+OoRwrJm8BuF/TlWCZkA5Hlss5RrN",
+	"lrwihWRKxkzrHW0pjVSLQythQZc9Tagh/2JKOguMtlpdUaLBfa4Yvhuh5wGkEzck06R98uoMSgBTYfVs",
+	"alFCisR93PE5/XpKIYCsR84EKUsVol1b5oaRoq4x+8i1Ie2D/gFENaxAtz+L+6QtxRwNhAWu6EHIJK63",
+	"nd9nUQff3tW0aIRpyZU27tGUagAhcJq0Q/iEnpcBOoQVJjchRNTKpK5BgeMk0QUcD72dtlzOjvbQWy2r",
+	"5UAM1GqLCxE8d3GAUdAzzDXuYz1yadEI/RITC00jGl8dEgoQHhHBJtTwa2B9ucio0qhFJznCVyGsQevj",
+	"R08e90lCF1b9sRz0oN+/Lewu4fKq7F4HE+Uru4FvALydvxSBMU9lsrhz2D/G5SIKVJWHT18b9VwBRZCe",
+	"5LXXDrZArKe0SK76HOQ96P+w+YMTKcYpR6/7wf7+5g/eCwfsFh5PoTT7PVCK15ZrmAZy4bjJ3ZEDzx99",
+	"eH+trJJybcn5a4y8vX9Rxc114c5kC4nFQpzdwkh+fBDk/hT8L5rMFTemrBIX3ppbbrWj2v1c7O7vPPm0",
+	"ThItL3ezmYIn2xop9r+0kcJvowlA0Pj9IADkrShyS5z1qgY27hYakBXvgrPhfLmb6zroOK9r/XoznujD",
+	"R1r3ev/LHXYb4ACcOA4K9rYh+9S5HpljLo82f/RcqhFPEiZuAzsFtARHXzRIsmIWhoy3cX3OTm6vV3ci",
+	"ItOkICsB1JR14GsBBjvAwfHpCtgkVE9HkmKabqNZZTXE34UOMgEFe1Czen95YmU2IoVr7azljEG0BJlC",
+	"vBBLSNvqWQMBISscrHQdX6EZgzLk2AmUSUXIdJ3iobA2On2hV62LMveWmsKJiWEUK2daPb4GA8qz4kju",
+	"k6YVkzRAc3Exnw/Rt4bPSu/hYkEQ+GMQLH1NGX/w20Nk6aitwiMGvXd9mdS1YOlfIr/KEWoB2GLPaioW",
+	"Iq06gaA5ZnOnGusjZ4aDSiRoACj3mLOBCMGOmjJEwopLpWfbVTIhbagc7pM1Adih517OQHeKnakDUsAm",
+	"lIvlQKJOHRTi4K8RD6oE+t4gsqYyTA1oQtAwliKB178idJ5bUpOb6g2Glwc2HLB5s8QZonzv64gIOb81",
+	"sLKUT/iIp5vgNJ6y+MpBYtBtGww7ZEavmLZ6ctHPYik5Fd2kRU7SQBQNpGDcXl0ggKYQ54VkmOuyv9TO",
+	"ecqoZjjZgixkrrBe10C4ivO4QC4mvZ2I+NddtX14faV/lSa1n/4scxUstnybKkZGDMkGNCZNeuRnmWOu",
+	"IwxR1KHFgm9FOtbaYYEh+HymHqmuHCLeEAFXF9tp4ASIC6fBLT9kASlcZwNTwfgt6qHwDyUs+SYpq4GJ",
+	"sCNEpgKCXKOQ2+H3hJnLMvfrBcorjZhuZX+rB0MjjhlEh2PMtDNWlV38XW3ltpp98ELQoa//q0nb6lYD",
+	"MQymHnYqJrcoTD6LCE1+zYsnY8as3HPNlCbt4XPGXGSZT2UdCChGy+zTp/Zfduxqv28XrMTGYxYXq68R",
+	"AV3wVPFkIIpHYB/ipkeGVt7DCNqhkUNAZ5QTDdMRgZYdXMRpDrHk59RyRvtOnBsr812xhWbmcCAyqrUv",
+	"UvfRnORKSzVENxm4g6kmw9j96i2Z9k2U+MCyeOTig+hIl7cyEBDcDk7ueiJQAwH1+jQEIJcKtXH9bbfC",
+	"YDcy9MT99CnaSFfc+8+VnLW2f/1Swst1q8WzazWq/BAAZpGzddj6b//sd3/45d++q8uNqR895TNuKoMn",
+	"bEzz1ODQRYcIiH9Y2xnhPsmoO6WmYAiL3wBrcgx4rj/f7vnVhXkkT474VG1Vt6aaJaHqTldIZgOPtW83",
+	"YtcDM0JAsmoDgw2I9EPR2yp8454uevf38t9n622SZyF7vqEHppzj2TZU70sDxmaguI3A9YUMmxVTZqCs",
+	"tK1kIOfC5YGAOeWIUIFKdqoZOegfdG4NU0WPk1oRC/OZsNILsa96K2tMDU3lBJRu3wbJp426NmBl4wEs",
+	"jxq08hkIuzno1mP1BipQBkmooYdOccRWPvZX9xlzdqeKxEmuGHOpGu41OzToyzOauJb/azIHuSDvL0gi",
+	"05QqDcH3Q9+kZuiTIht6IEXgAbWi54JRRdrY38h5U9GXSjL7n+/6Pfu7GIjv9vr9sLNOp0eGNFPDMv1y",
+	"Y4OtYnnk//xv8ujJY7I7EL4rkf1pr98fNrXXCXpzwX4SrrOULnpk6NzMQwxELVspDYSZKplPpsX+LQxY",
+	"duauGrOWD8kQrYmwk+Fqw5/h6ooGIuj4E5Ehln6oDOBbEg1dT6Jh2MpnGPhES3iAKtTKaAwTQRjSdIFG",
+	"JL9+vJbK1R+Vui90jyaZkjOumcszB7k1UxyTYqlYkFgtMiMJlG6ok2NTrg0A9n1akIrORQ10MMBbfV9x",
+	"YTB40SwTsgCwJomOwoAkTwPgSrYnWjV+l9985YBagvVTAcAOUisTkxCcHZgNQ0o1ZfEVRBWWliKXLhbQ",
+	"nAnYs4I5QNrWUb3a1nEhHcx3mcG0HW1Y5hMW2EcKRSYLKC0yN6FGwIh9DoIRI9HsvxWCgb6IfgB9jG+B",
+	"iZX7RUDS8Tgwigk5Ryx7f4b7sCvXjIz5xA6CgWcYKOKkX6q4mc6Y4TFK9MDe1lqC0AUlDdtOAyyKR2/p",
+	"WK2tS10/dNBgbIuB66oxfimHnT2tRoedNOyLKlE3N1t9jQiSwORFl0xaSO99dQ4uLGuwLASRIqOLqDBv",
+	"gq3DSh23lsmA+nTdt4e/N0SavYDkWk/FyvpkpdlrxYKEORfh9lzopIXyBHYWDYQlJKqRhkbOyF1lvE4Q",
+	"sxQMAtIgsc/LZMCDewNxAW5WR0KwvfWvLHZ5ix/N0UpNqyL9Vsg5Cn8GTWeWevbIQb8/EN5irllqx6pu",
+	"z26gtwME3vJxvLyjwoCPvzX4AQYCT6soQFV1A2DepLP/gxu1xkvROSIH+/v+3PGqBkLmRvOErbIQCFMf",
+	"FYFLK/fX3jkTOh+PeQxp3+7nQ/IdFr8QPLj0eiO7rtb8f6hBeQ2tCb5wbN5mTdOFdKxqnA+WvP4RIvrK",
+	"DCR9VYqUdXT4LkitYXBvsb5ulCrfPT8hB3t/6ZOTi78fEurrdSg5t5ITGbTeZgySgB1GDlr2GVKIVSxG",
+	"hjEQaKrvYDNx+75VJp0FDx0bYfCE037JoHWSSr0yWWj5t1rsBtP/UUH/3Gegf/rDCMLli2IZVrFms6j8",
+	"zk7BjRUMNTEysYrkJftoSOyaO0ETRp1B2P+UMS9Iqlxg5s5Yqlme0oFow2zgPoUKFP8+jMjw3+x/uvY/",
+	"/3UYEUNHljZCCVY68cErHcwhUgwTd/DrnWGDSHnhd3djovf5xv/NQp9hH82ug72SKi0Ljw3pqm5DkStP",
+	"T42h8RQuEBm65TuWrWRMcQm1tRByYS0uoaj7jGtfx2fDIv5I1vdji6sBRBd2q4pBHlPK8XhuTUuqNtld",
+	"JzeAAJc3BCpAM22HbF7GKYOzrAiEoB0IdxnGaqE+267TBaOBqO2r7IoD1QpYPrbM0opiFaCXuqKcVtr6",
+	"YSB2sMdTKWHNLeilFskXxJWP3cESVC4zxv5ohUCUhKSw1G4HVD/vl63DV3d4X9B4XSvZ3JNg8dq1l6lB",
+	"7OOiEu6XFAr+jHkBJSlwCgctoudCM3tN0OcdhHku0QJGVbroKmZhzBPaxuilTHER84ymUOcG83o8Hq9I",
+	"E0eBWTqgGlKNGTdYT7GKWRmu+dSu6F25oNuh130iy/JKm9LmcV9f0OPzx8ICsG04+LeyAtqGA0yw/Kcw",
+	"ayDQgQALPqjPdDSVWXJVILSYwGZws38qwr4FrBYBneDTgGO2pCfA2G8AXAvApy4ssw5wIzLh1xay8wwE",
+	"XkcJbw2/zRSdC21UHntiXivhFTb3NiamQAROB91PJZF31eCAcotGMj8QQ8VwCcNCPSOCzZeMleW43rof",
+	"ehyjomILnbGBqEqTIOIVkaDhuFOqCVbDkqpSz74hlto3ejgLDumroPndW6ZqtvZgrVOhmO5jDQO4/cKm",
+	"qj81cTqZSqkZevAw90aHeBdQoqPCaCgVOV4mZvrOCRWi6lotFNsHYEU4hF4stVIoh7JimUc6QTGIwClq",
+	"q3KmWupQ/2chAE2d978w9q9RIX0l8wdviv5TUwS8hVql88hVkE6TwqBtUQ/8WMmda6QzZui6AMHX9vm9",
+	"QqqhdWB6gfVW7PISal+58/iUc1fUVNAZi8go52lSBKEBgRPXXElR2gd9pXEVnDcc3zbxKRldAAXfdf5D",
+	"ptfnKEmBoRKJz0QgxYekffLq9Pjd308vLj88Oz1/e3F2+eH42bN3pxcXpxeQmlB8jtEkWK9wII4FhiTB",
+	"9lyHmdLTKYoUp5gKIQ0ZMT93vSiHBQvgheNiU/eaeB7OtTa0yS/nPuKafpoyBRVNobAyOJzxVH313bJ3",
+	"j4cSf/k3gxQXEXSOfwOPpiauaY50olhipbfC299+f/HMqkI5TdOF7yKSQMbFjC5IwsdjX8nVlL1TwBye",
+	"dBxD90FNDU3FShEAa3gh20cDsIfYOuvvQBSRQ1T7oCdUHYrmV+gCqwM5976DhIfqnz6prPLhiQAn/tS/",
+	"yQBfVSvAa4C4Y0fiRUJiQGbUFahSFnE3Mf2N5GWV7ZdEBrrUNscRvWOxVAm0wHaSil9sUx6dy30N27Sd",
+	"PSM6Bzo5EMNnp+fd718++lv3h3+83nedTpZ4XBFQvMKuojLPDYiWhoLeUy4mEN+Ch8cSV3IQKzc4olE5",
+	"0h55f/HsEkKroX8jNWTP/nSIkYeiG08pL2NyXAg2kFX4qUeeS0WeXp7Aek4vX/jAJ9e2hGA8sGUVERlW",
+	"erMNSXvqGhMOBOZuC9NZ0a+K4HIFN8CSSnDn/0uqY/bIcXjiAzGlegrEfgR5polLnI+V1EUErBlLNTsM",
+	"CHd4ZzDANKDgI8bEQNixejs98gaKvTenSbcP+o9qY4wQ4B46BQ8X+ZUIuD+iDcFFDnW+RRbdIWW+oAsM",
+	"UVnIHNDTR/QbGVLrolvj1oR42ShTkGGnBnbd2FsUCnLg8VCrBLnl/clKBPlDv219oNtwbBSTN2sFa6M5",
+	"hDRMV0x1jks2meoeOMF+Fy7ym9Htm8C91ujmqOxRUSMoFB3vUdi2DxziYt/J3d8DkWtdqu7KlzdGxKBw",
+	"wkPK190g5VSlmz9Mpq4XEW6cpntjCcK1D9g1PL5iptmo+DZjgriXfMgwdGHDli8scX9C36TkCC1ZEyXz",
+	"bDnO2PWDfdzv9wZiWPb0hbSwqW9DTN1kQQNiornVQbivWCVwtCHVb8fDJgOja6Nw6bb3MIWdyiL/ZCIP",
+	"xBLj/nD1mwikb8axHX1sqpT9Fp2kxdQITZDVQ3aO05SMOUsTzAH3LH4HsxIpPgOZZ5aZRVk3C9pgDAQl",
+	"1zTlCVba2gnynuBXJ9b7iHpfw0vQmW93Cek4ZWl4QWeMtPf6/YEom3B2LL77b9uP+/0+CR9aZVtKQJUe",
+	"OfYoVSYMUQF9Nos6+ANRbeYYuS1IZXnYIeLuwf4PLsz9HTNq0T0eG6aGPTKcs5Hmhg1ds0BDF3gyh1AI",
+	"z6ItwAvOljEJRcWr2wd1aMzTFLo1Q8ezop2na9o5ysFV5XtcNiv/FXR52CaAylIfnlx5caucoi8oux3s",
+	"bzHZpZSvqVi889Ur7953A92RA6CWBX1puxxsaI8zlmp2E5IWum+WGDJUhd4FrtpsZA0scMg0uXaMuLdT",
+	"ZFp7OxzXR9Azy5GtXFwJOfe8fVV9g3Fuh3H42R8qUP4ET++b7nRnzgp7oKVUB+zAN/xEHWom1R3LBo3o",
+	"pFiWLprR6bT0S0KjoYWPUXJ8wkrjv+XSOH7OC0aNTG9GizInuNlCRB4ILrCFWalM9cgxGefK9Zl2k9FS",
+	"rg5QmqapnIOG6brZd/OsU0mdqUF/TELCP93zWvyXotZjCkv6yuh/H+ae5V392XjzN5p1B6k9KJcWRGu0",
+	"8F6qOydT2KB6f0x3Ew7bCKlTFSPdC5dz+ZzGBqo8PkgBuFjgM1zww8Owt+PxN7fX15OxSxNBrgSR4zEx",
+	"c9kdA8yELdqhJyDKCuB4plrPpUqcggld8wPcA0za2vxV4h0T69EOn/9xsO5UfEWke8diec3U4gRaAtZW",
+	"X8V0YeVe9P0EFYNyTwLCDZwVEcvGQfwBF9owmmClYPvJN/x9MPgr1qCvi+mxNxaEDWbZHeCtZibP1sUf",
+	"YSMSzGbSLFbMkDaU4cPsCIz0GS6h99D7M3Vl2dx0egNh1W203jVumJdxL1I05DHl2R1Tk3tC5mKVF3DU",
+	"TfUi8Git8pIUSR3BqWA2R+9bzEhTzAgUBdTMGJdpaHXA5eO7Jb5gs5Jzx0DX+P6d0KQPm23lEdnxA2nf",
+	"mHRmR9uJBqJ4hBbjEXQYShnVhvwlsGPvROSgv0d23kJasPsCKkDEUikWm50eeSuIzmN74BhV/P4MKtpr",
+	"gkHnCXanNJLspnLCa3FtadsP1WBcWeUDjPqF9SXfOO4D4Lh4F1VxuA21krAtDTYW1kxrLsVtpWNoe9Hs",
+	"GT4mQygzBK91tVGMQsUnaiDDQZMhPDl0rZKSIWkn1FAy/H3Q8qWBBq3DQWuQ9/uP4kkqRzQlxRP7Ixu0",
+	"Pg07wHOh/p9LTTZsRlJqp+Cu+0MRTOwLXbXLcLsyV2C08P3DNF10okKRmEGuTsqLPlP7j4mGSqdXjGUk",
+	"U/IjZxolgdiVyeIGBVnnXlNszEw8ZUFnqamcl1HGruQv3A8EwyoNfsZruC7hBsNDJBJ8mOiRU8yoxSF5",
+	"1O/3Xf8Nd6ogZAzrq/HZUd5rpk6vt2s3tXKPn1U3SvlG8V+nNhNmfnW16xEOraMYtu0q480RPp3xFoo1",
+	"Oei8Ja6MpZpIU+Gw9Y2cwbSkyc4ZVgB1se/Q8tiHr1PjzE0RmTMMI6XYV9zC6BW6dgDR0YuLKFAdKiKG",
+	"Xvmtg7MV2qMzDt/N6cJ5xEMHt12Qc23vlhUw3aOK67sO6pZO4IEy2+eVVT48Znscxyy7VcDffz7n7KnL",
+	"IChYYrdElq3ROnTFIkpPmLE0dF1INTx/mKFFsLQ1/cP+eLFElWZhtyTX7u70psutCRyrHue5Vd7AKgXR",
+	"PFIVnoKYatblQjNhr/uaQS/7uiLgmlEVT5t6Nu3168uJfzEg26onOELb5k7gcKbV/jV/KEDEziXQrW6T",
+	"K8gKmo1Qec3ZHOErBEopJynbBbLVLEBAf4ohvvuOJdyqy8PSazxEdfi/4Av/bgcbkrYsPvl3I0027Byi",
+	"DoEpIQPxIzwra1GDLg7VFmnKEhJLecXZEWYug30HUWpHk6EnukPicu98vsBADGOZsCFpu7ZxJjuBv/k4",
+	"HANzxZZsHpBMbNdO3MrsEJYCEND0D/p7ZRidr4RgH1vyAGWFPmaQEOf7iygpx9B9QEkxqa3kCtO8Qo7x",
+	"ICWXH4sVfiWppYmjXGCfQS6wAAUgB5TUZdre+hUTw2/u7D++lPWcC66nhHqMVI72FHgXhPZUSURhqYBs",
+	"oUongxvLZEgi/dyNtokTbLlSlJ+OCPvoOzZjwJ5r4wR/nb88OfUJqQpIjfsDXz57RgCMd/RACCli5kLe",
+	"0RzJRY94OqzLgCGokZZRM0VCpQskgRZFtVQag5AFanBgM3AUEmypwCwJ1hzFrhALmStN2v54obNASIBh",
+	"lxEqkHbOksYNO0dkdRXAGUq6WlzgQFTt0XB4XMNds6RuJGahaYjWjjnXrJni+pPbrhWLg56G5pYHf9m6",
+	"8QoAReNIj59sPRDs9EYDLctjj/r7q/D7lMZXQd2+LFuqsv1KIgnfprT2F8pjaSAbSC12tA/2LhCkSj1u",
+	"TxOgemFzrf0SQ6eMjJSca1yMo2ZAC4AOtC/2Hz/pREg3sIQA4vwVy1yPAD2VynRTDh2LKiJSr9JSae4r",
+	"vqQgI4LkZveLdZsOQWM1UyyIwDXR3DBI8nF1CSDPB+2cUpDh7rAH8XuAoG7Znva68Pmy+k8zxoG/aTt0",
+	"w63cDOG2Au9Lf+4WLhzzRv8pE0kmuTB/WHh/yiau+00Dn7wFpF8t4kYAx+w+VxWjaKbueuykCwtBY46C",
+	"dFTSeOia7GupY90dV06HSxFhQ0Ws46eLhmNOwBOoDWAz9kqvMSzlOYaKD/VNE14vXi7iB2o4wbWtsZzs",
+	"aPLy5xNi9fuv3By2ahLZ0Uu9hAJIs5BzMwvJ1SL2xQW2KCrwcK/z5SL+kyXWnVUuuVpSAANMb1ZTYB1s",
+	"NAWsWuj4na9vEfxyEZ9QzW4MF1bPfEiZxn4fDQB0OzrwBZTVO0lMriUwKDWhy1TnoxnXRRHEgqdsMJPd",
+	"BvgqvVCaa1kAvwrqWIQV55b3s1p4zidSaTljPvl6INxDq4i59Gap8L1heRBDsAlrTPwArzC0rUylmPhO",
+	"eL5mb30Ohtvf5xDX7ZHoC5mvXi5i1zEjMF99ehDdUL6Zpb5qA5WKDbekIvdJOAoBeff3csZPu79rnrBP",
+	"a0RsxehMu8JzUNmJJU6qXu6U1R7WNMI6DN4YRgMx/EfXv3W5yFj3LcykD4mQWvDxeBhZZZOKZCQ/2tMp",
+	"xrxwykf3XKY8XgyxGzCFtUBeNobLFE3RMjqBHtMyV0QqPuGiR7Bt5owuCESuQP9pR+WL48EQGUbj6UDg",
+	"W1BtzteVczY/95XXiEgqJ0eEIt0tx8eYCzkXPXJc1rEYCEgJP+gfREXt72J+HN61+3WRDT1ysNcvFRg4",
+	"fUu2E5YyLOCXMIUtihWzh2VhKYNj8t6AouAgLdLl6tWUl4v4mVvKbQgwqNZW0w/sTwXUrW/+iw3RW4d7",
+	"haLNhWETMMQ3jMyT9Z2KNxDpC/v9TfsKy9iw+tChsVQzalqHrREXFGwLWwUTeQj4km1L9ragZz9Kwe6m",
+	"IJici1TSBISDQgpJSmi7nebmsl2LGv310tGxj821iyiQzsXso9p/RIb4DzBoUTJWjBURc5ixYUqzAESx",
+	"YXjbSuUwZ0ZwmbILZ0IvTQhSpAv3oivnW5AhX29sIMLeALVJq/bTP4u8hGWnvhUl+yY+rSlKVtr6XC/K",
+	"VVEKu6sWCHgPghU4f5pjFoJQfl0UgMEYZWc310G/Il1aGTEE1vmQyTs2zjVN9eFArK/ms0vWBS8eYfzA",
+	"zpkIfrWygXek+TcgfOGQDFqCzT8k7JrHbNAakp03bF54EKQi+IQkzCBWkJ+KoE04F/SXGQn+uoFAotjb",
+	"If/x3/9XNZAb7KZ8MjURlMQBn4CfB2S6eZFe41pcQtAwOlYGQrrKR8vxEBBUygSZcZEbprFSMZwpVAZ2",
+	"r7+ySx36zu0jmSzQVDyWaiDcKpx5+YUx2VtLrfHuyDC+/uBG+ZDiMG1wbAx3acYRRIadHrHSKxc5OlsG",
+	"Ygjv/sTNFMJCfCHk0oNc8WMSIycY9OrcttS4TbgKLHYpVg0fiNUt2R3bLbmwFxiPppbroQ9XSNgwiMWF",
+	"f8bxpSJtDZtb+QuxqwBnEB4rZqP4jLdgEjQmaOjPYUVsF6Hv7gaEX+CqejoQ9pNl2DPSZB88aAP4nQJM",
+	"2ymedBM+gQh3n6dmQawm+QqBzTJblIwhINhxLbdNj2o+SKcNknglTbMDa3tUrk3nOoMGXrCun2HuIKhn",
+	"xCyH9+/0iMNJXyzHJcv3AN32fyA7l1KSmT0jagybZZbvu0+MWrhlckHeeEh2LfhJULSqthocEKcHGtUD",
+	"MPotoOdbMtDtS1RhdJyzybqQaFHm193C7wgY5MqHNhn8w3duCbNOQxxJmTJa2+3SYkZpA/CEzMOoZ/dO",
+	"xLinXi5Ax4PEEnDgO8S57Vl7prj7Owgnn5pFK4zKcoFKy5x/6LixlQxYcriRqRaCwUAAU61h7CWfXSM5",
+	"dHokSCR1NHzM05RwgQyoFIx2IrJzjLIhrMjnjT6pSRf1EptURYBnONAS54RHH9yLwKEup+6SlsJECz6T",
+	"ypLx93ZIW0iS8ms2EEsne+hjUUt2X1ansB937IoflcwvghqLZoXBDeCq1+STW+k9DJ31UVcwVnutpNBp",
+	"ZIYevG7MFE8t7JxTM31AivKrcEffOOk3Tnq3nHSVZkI4u1GWToUqWud2RF/mzcFrx+mcLjTq0CzRUclo",
+	"XAZgj/zkC22ARsbDQNyTi3fPCcZSkZRfMSz+pumYDYRDSHQfCK+bGOZbuQGZK0BX5qaBptjVf6VqaXgU",
+	"dmlfNh6jKRkNMiSg5V/pDQcgqDN73AJmsqk0slkw+Ov56Y8WOs7f/EjyjBhJHpPXT0n7YO8x2TlXEhwn",
+	"MEZZqoGEH/EZnbDeTgeNDPAX4dqCjLbkBAp++PrDe/sk++hMOF0Gemzi9XltFM80yBa+KSNppy6ejzAT",
+	"92oZVZ6lkibnsMl71d1meWp4RpXZHUs160LTyApgZsquzHAE6+LYN3s2Qg70T/fhL8VrcgTW+QfCqSBQ",
+	"IksouNA0U0dkCAsGkQOKVbM5AsGOJu/fvfrTsa29LaY4pwsLlJdSvqJqwvC7x9vsx9k6WPKaJZxeWgj4",
+	"2vbj94BghJKsQgzQPXMFPMSUEY+ZQ8TbJF3CGLu/CzpjawPHGpC+xtkJ/1vn7MyspK3sh//tn8fd/5t2",
+	"/9Xv/vCh+8vve0+iJwefBoNe+9ds8v9kYtL5rrU5mHkVEwEldn/N2OSmfs/IfZuJyZ24TJFe/4H6XRxX",
+	"Ie+WwKXYmClF0w3tcX2dEDkXpPgEfI89cux+cSSQ/JbTFLOAvKmBK5eG42uLWIZY1Bc5ctYIGEM5winK",
+	"BjHDkRS5HhYlw32jXr8OAs87WPEO7O5mymZRoVnT+Gqi7PFHJNfYorWwQmvopdEr5gDBAyulcF2GZfu1",
+	"oCe1iN6ICB2BywKLotll2+NwxYO9TZdrknJtd+J7/1qmLrCSf4K36DVaIcvjjciw+Pew6K6AxUxcAWX4",
+	"edB6E3w1aDVEZbwrbvphRhyX62uMGHVAWOz1i8aPfk2mUxu1XsA/5qulXFxFiAtOpAyQUt+eTCimp+vq",
+	"BtJEg+XLvTqMiJKGGgYNLCAPOXDawJsU7FdDR0HgZ3RNGYd3A+EdQTgU6CsEiiRZzJ5PZVqqBmM64+mC",
+	"tBXLtXcrcimg4HeZ9qwwBU8OnE3MT4yKxWGptGHrDqfSomWrNnICPr9gPijpAZcltEf7zo1eH58Ae/nS",
+	"Zfz/AMEDTTqry431/CsAJBeRZ6V/6orx2eO/hd6q2MQyEdWMgthBBZv4jOyDESsci5HPuoVUvPbacAKw",
+	"0WjQxgu/bafSgNy3oXXKKFRXcuVpA5IE4UqxnLGKd9yeix6I4X9RbPzvQ3S/UqKnFMzSXFwdle/OudAV",
+	"m3hjccX1dZeihsCG86kUjLzJZyOmblaGcV0tR7D2rrTyJf4CWbJTT0nc/W6onPKucsSrx9dULsXCfENG",
+	"4qP9zymV8sVaD+C53MhEvXfviv+74jaLGhv3ZrH+z2dKRlIWVnoLCpnciohyAQnKRRZWffHy4r3PqlR1",
+	"y6DIrxGZ6Lb7rYPP3cnsr/jYAC/WGRMuNeOG5Y6cH3Sl4hHUafMcaPd3+BPEu09ropYvXCihb8ZVMrt3",
+	"UPbNPR/naUSywq/LxU5di+Jg/q0sTuUS1wfuBwW89v/yoLlScAIPMdRYs1s0w/lW1meLznbGyfdlHKr3",
+	"e6ISWwRAllUVKzWHb1xteJWdweJY1/HI3d9NSQNqNYTLYnFWLNflEgWbd108Lk2Z8oVUe+R0Zb0Q2grx",
+	"l/DzQIC6wBIfz1vVE2pKS9ZX97cb8XaHbQiK+Vq05Gs0toqhNMk33NwSNwctiFiaUy12DJmxQeuQpDK+",
+	"AuvRfCqxevQdBJ35BXRTubbag887fCUnX9H4ulVFymCpp8KoxTbVKS8xMu0PVQ3C79OXvHZZIFUja7Xi",
+	"5i1NqJqJBIKutotQvABWgSwGVX2paqMVwVhaDVkk7WGZezHsROBsgDruUPK6MT5xfXjikasJya65zF3Y",
+	"oTYy09BxiEOByDuOJKxYbQfCxRXWp2rYY/DaYltIwYK2564Heq5ZEkHXSBrjecD5MjUQbqiIjHIloHUd",
+	"1Lx0fZbKyMnOYdGAk2tXIw7cPhCK73Yxp9yQN865pAdixMZSFQG3UKKuuFcXjR/mRDhYhCJDaNvHkBA7",
+	"oeFpitarej4awNifIkzxItzR1y+B8IdoMvmfuJS5xaoge6yBZt6K5Yvk74HxG3Cm2ZBU//pDdhNtAH5M",
+	"cHJ2bVfuM+n0vsH3HXesqUD0irfl1qIIqHJrslK4Nhf+pS8jdqIDdQtp8xj70Pk9RBhLqViMBfssj/8D",
+	"Vkiv9fDT6lbv6NZ3FbuWV6wLYct6nRHcvvbWvhXAwh+Scp1CJuU3t3YTsRFJ1chD2MeYZS5QXwp2V5Dn",
+	"vS5YdaauaWzSGEpRYwTiybYWoCcHnxOl+GeBxS8domjhySpgTpEpCh3dDRlDp8gGD17gOvnjFzW5wM08",
+	"wJ77RZb6t5omX7MXKl6DLx7m/YxHRagcL5obakINRMre2gmJaQ++1VOD0/E5BuukbGywAaliJBeudxzG",
+	"DLmca5c5NWK+sxyZMsV6RT7FjC6w1tGIDcSgNWiRtmKzohCefQnLrnGjobxZx9ctc+TH1XT2r9on79+9",
+	"IsMgY2Y4EFhLhSVlQXGot0baPs0rDOyPIEIhSRTTGl6DyuUdwjV0iXP1OiBg6ZAMMJVl0IKAR/AcQeYA",
+	"umJcGScl88m0uqb6LJ/kc4MTvhDJel+s8IHlli5n7Hyz5txpcow92BpLusUYzFq4JffPs4miSUl2am3n",
+	"QyXT1Uor7o+gTlKbajIM6NsQiiZ2woozdiTIChiIYjD8uIgRggFnQX0d+021T6RmKYuhHaVM2U6PHAus",
+	"IDUQjuyVgaRY7BHnbR/s7zdk+ZWn8GAJQLHEb72Zv0ktzU2ZaZHPACB/0xgpxJx3MmVL0onloEElUt1M",
+	"Ll77VFZi/6PJcKykMK5t8IjGV8MIirkWibt7/ejgL4+j75/0yWhhCUD7YO8R2XnOobXIv4pqHAORYh92",
+	"Kshe//XT3k4nAqVokTFIGo7I+ZsfI/Lj2fOI/MRG5xF5+vo8Ii9Oz04gn/jZc19P2znvQLLZwewpA64t",
+	"LFk7WpRJRVBbLU4hIhhmwuRlXwUEUscwWa5HoB4ZruSv5z9GAwHrsRu3c1tpjaapnLOkyGjGRK6g4DBm",
+	"zI+kmZK2p3d4+vgjHOZA2DHtWQblKXcspR1jQHbZPaNoilFf1BIWhXXiJtRSUOp666E5C6JuF0ReM9Uj",
+	"9kLcB1BjFdOvmfA1iLWRik6YP8QpSxOXVGIHnrGZVIsjWBxWygHqPobQFvsp1te1MiJW2pxPoaZxeDhz",
+	"yl1/YtdiQKoB9MWBJYd9A6kvrt2Y1F0B5oeU222vdasMzKgFwLBtoudXzfh+uYgv7D0aY8l3nerrHh65",
+	"akbaZRbNiWvu8S3X+4+e631hleqVKsMhPt+q4jC4dRZWQqqE7nlNukoDype/xcdVMfHvzgv5LUBuW3c5",
+	"nNgiqNFTGDGaYlg/3wO56kJfdQKsauhB7jRmU0eQZOWq1WMt1owpLQVNCdRG4ZowRTVLSBvYu+zqqWKJ",
+	"JcSdyL4/EIUJjImktBXNpGALMuWWoy+INnTh6unnCa+t24OLuJVl+SthyglW7X/QKsxX1Ujs+YRZRzfX",
+	"RuwIjtQ7fcSi1DNF577tTum4yOv70Y3HJKM8IUM6g0X8x//4n2TM2JBI0Y2nlAuX3h1LlbgaeguZG2IU",
+	"FRpXQqZUT0nbE3/I3owGAsLproScC7R/ugmcm4ZqzYwTrZ1MrahhKPZPZZpgxJsxqUVHUEYYG4h4ahl9",
+	"UnzDhT2SoqN7tXGQPYxE0TlN65oGuYA/7pO/nUhMgN06RQBj6Y7Iwf6+S7INxpQiKC3pylX4os/NjYJ+",
+	"Kga4MUKXnz4oh9Hx8sYengnmWzOhh1ENf5mKyHEVpTaUvS/f1Dcof1/QxBgSPZtNMy9kmmhPCYek/f7i",
+	"WaeUSgo8p9eUp/ZoyIim1NWBgfQTv6dlYortpOd2AHOMwg9UfxkKZuZSXQ2jSiZLOZuzgmA7jzCHBgQd",
+	"PYXetvGUJXnKSFszRobldn/LpWHDzlEYQ+zpp1QkqCUDbKbo2YH9QbyQVhaeQ4vOjHIhmCmEOEfP3U4i",
+	"1/AwnxEu4jRPrIh00O9HmEk/EEunEPlOJj5RUNCZXWowpPesZUqOUjbr9IAa79iDca13BiIAIa7Jd3v9",
+	"Xr+/Q0YslXP0D7gz2tH+GzzxnTOh8/GYx9wehrvOQ/LdPyACvLjoHUJH3vm3cvs98gaMUrSIUFyWc9sH",
+	"/Ue1lnUEyFtwhC9E4U+W1vmVCHxwUA2+NmcMCUjKN4/bXXaD01fEyOJ0S3K0ShKNtJQdcP2GBHzZfFHQ",
+	"swkz3XKA5damdZItTbUkE2aqomJ7aFXDYccLkVzVrF/I+UC0h8WDp/j7sBPZraEI2VD76gtKeF+mWNZm",
+	"vFvBtz9Ecbu3glWED6ugy7lgCkqnA1ME76zvg0cO+gedu4JmZwNYl8lXnvsL9/LDLKZWrvMV91xhHYzo",
+	"r9ySu5DkgiU1Zt/d6pK3b879UzDNQ7/lP1mv7uDoK326USq+UZvuWyooILGvrY3ppNfC/lEI/1SXOsGR",
+	"axTkFJnCfFL9AlUBTaQYCFc0D0pQlo29ZJ6C6Yfxa+bHXBbfgfs7OZdCya85T1OrMGSUJ1bxQR0Guhm5",
+	"ZujeBDTDYmGhrO/3FQw5XFbghgPR9hFvzk3N0oSAtzRPTQT6QSn7uyPrREQEYcKF8A7KTsAFoA2rW2gQ",
+	"cOd6b4RNTe2kqdRWLZNxrjdKA3+D2633pyzVz8KjuWEJrbqB3Llu7Zt5svXIFUBoWul+v/9lQ+GXT7uR",
+	"SEnDvqxq8DXl9p8gXbliuxwDcKOZIpbatxGeu545AeTHVHgiQLiJnE2UuIq69krviFmi1XW9xfoyFOTr",
+	"u5cGlugeeSOB8JWWD9emVCRAJXw3Y2f5aOhV+ucz2b5b2te3/qXfLLZr+peGpOModOZAQ0UItPJNL1cU",
+	"6bs36VZ9zb+3Rowqpo5zy3D++YtFMiwwUfzyi/1AXXuUzVXaOmzt0owDfrmVLFOaM4FRQ9AeZCR9r08c",
+	"qFfywRkzFDB7teVJN88iUtR6cCHJUZAcIcq63X5Hwcjo6l4d+j32bBd0wqDD89h1pKoecjAQehFXBzrz",
+	"wSZO3Gm//PmkQ7ouoC7yUWR2zITFHBYdDHu1iOsGBeoMEUll6hz8VvPyMyzRrkmXULulnKYEHeroYBwz",
+	"V2sDZXHHc4KRM7rAELXVsUOxvlua5x2geiZitUCQZMJ5HD+IiIuoDOztlp0E84fgu7oEKJ/KLBYk1NBe",
+	"pT4qPqg9k2uWysxuqwuJGlOWZkzpI1//vX3QP+gQLixEJTkgSTB0Un5eM7jln8jiYOvYRghJOemS58d/",
+	"i4hhdBaRqZyDuCvVlY7ssRgeg2yso6I5aMIM5WkIEp4r1E/sv7OIVWowcOIuHstrj0EPfvi99emXT/9f",
+	"AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

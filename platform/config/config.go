@@ -46,6 +46,7 @@ const (
 	EnvMetricsAddr      = "CLEARVEST_METRICS_ADDR"
 	EnvWithdrawalFee    = "CLEARVEST_WITHDRAWAL_FEE"
 	EnvReferralBonus    = "CLEARVEST_REFERRAL_BONUS"
+	EnvContentDir       = "CLEARVEST_CONTENT_DIR"
 )
 
 // Deployment environments.
@@ -112,6 +113,9 @@ type Config struct {
 	// ReferralBonus is what a referrer earns when a user they referred has their first deposit
 	// confirmed (CLEARVEST_REFERRAL_BONUS, or DefaultReferralBonus), validated at start-up.
 	ReferralBonus money.Money
+	// ContentDir is the operator's site content (CLEARVEST_CONTENT_DIR); "" serves the content
+	// shipped in the binary.
+	ContentDir string
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -150,6 +154,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Any("trusted_proxies", c.TrustedProxies),
 		slog.String("withdrawal_fee", c.WithdrawalFee.String()),
 		slog.String("referral_bonus", c.ReferralBonus.String()),
+		slog.String("content_dir", c.ContentDir),
 	)
 }
 
@@ -268,6 +273,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.ReferralBonus, err = ParseReferralBonus(get(EnvReferralBonus)); err != nil {
 		return Config{}, err
 	}
+	c.ContentDir = get(EnvContentDir)
 	return c, nil
 }
 
