@@ -47,7 +47,7 @@ describe('routes', () => {
 
   it.each([
     ['/Hierarchy', 'Member Levels'],
-    ['/how-it-works', 'How It Works'],
+    ['/market-rates', 'Current Rates'],
   ])('shows "Coming soon" for the planned public route %s', async (route, title) => {
     renderApp({ route });
 
@@ -120,7 +120,7 @@ describe('route table', () => {
     expect(paths('main', subscriber)).toEqual(['/my-account', '/investment-plans', '/our-story', '/support', '/how-it-works', '/market-rates', '/user-profile']);
     expect(paths('main', admin)).toContain('/compose-email');
     expect(paths('staff', subscriber)).toEqual([]);
-    expect(paths('staff', admin)).toEqual(['/admin-pending-wallet', '/admin-pending-deposit', '/admin-pending-investment', '/pending-kyc']);
+    expect(paths('staff', admin)).toEqual(['/admin-pending-wallet', '/admin-pending-deposit', '/admin-pending-investment', '/pending-kyc', '/support-tickets']);
     expect(paths('footer', guest)).not.toContain('/dev/mail');
     expect(paths('footer', { ...guest, development: true })).toContain('/dev/mail');
   });
