@@ -1,25 +1,35 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useCreateSupportTicketMutation } from '../../api/enhanced';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { FieldMessage, TextField, describedBy } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useCurrentUser } from '../auth/session';
 import { MESSAGE_MAX, contactSchema, type ContactValues } from './validation';
 
 const FIELDS = ['user_name', 'user_email', 'message'] as const;
 const EMPTY: ContactValues = { user_name: '', user_email: '', message: '', website: '' };
 
 // The Help Center's contact form. `website` is a honeypot: hidden from people (and from screen
-// readers and the tab order), filled in by form-filling bots; the server drops such messages.
+// readers and the tab order), filled in by form-filling bots; the server drops such messages. A
+// signed-in user finds their name and address filled in, and may change them.
 export function ContactForm() {
   const run = useRunMutation();
   const toast = useToast();
   const [createTicket, { isLoading }] = useCreateSupportTicketMutation();
   const form = useSpecForm(contactSchema, FIELDS, EMPTY);
-  const { register, handleSubmit, fieldError, reset, errorId } = form;
+  const { register, handleSubmit, fieldError, reset, errorId, getValues, setValue } = form;
   const [sent, setSent] = useState(false);
   const messageError = fieldError('message');
+  const { data: me } = useCurrentUser();
+  const blank: ContactValues = { ...EMPTY, user_name: me?.name ?? '', user_email: me?.email ?? '' };
+
+  useEffect(() => {
+    if (!me) return;
+    if (!getValues('user_name')) setValue('user_name', me.name);
+    if (!getValues('user_email')) setValue('user_email', me.email);
+  }, [me, getValues, setValue]);
 
   const onSubmit = handleSubmit(
     async (values) => {
@@ -40,7 +50,7 @@ export function ContactForm() {
         },
       );
       if (outcome.ok) {
-        reset(EMPTY);
+        reset(blank);
         setSent(true);
       }
     },

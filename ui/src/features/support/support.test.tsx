@@ -125,3 +125,14 @@ describe('Support tickets (staff)', () => {
     expect(await screen.findByText('No messages yet.')).toBeTruthy();
   });
 });
+
+describe('Help Center for a signed-in user', () => {
+  it('fills in their name and address', async () => {
+    const investor = makeUser({ name: 'Ivy Investor', email: 'ivy@example.com' });
+    stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/content/faq': json(faq), 'GET /api/content/support': json(details) });
+    renderApp({ route: '/support', ...signedIn(investor) });
+    await screen.findByRole('button', { name: 'Send message' });
+    expect((screen.getByLabelText('Your name') as HTMLInputElement).value).toBe('Ivy Investor');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ivy@example.com');
+  });
+});
