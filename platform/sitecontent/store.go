@@ -185,13 +185,19 @@ func get[T any](s *Store, name string, parse func([]byte) (any, error)) (T, erro
 				s.entries[name] = entry{fromDir: true, mod: info.ModTime(), size: info.Size(), value: v}
 				return v.(T), nil
 			}
-			// Keep serving what worked; the operator finds the reason in the log.
+			// Keep serving what worked (or, for a file broken since it appeared, the shipped one);
+			// the operator finds the reason in the log. The broken version is remembered, so it is
+			// not parsed and logged again on every request.
 			s.log.Error("content: an edited file is invalid; serving its last good version", "file", name, "err", err)
-			if ok {
-				// Remember the broken version so it is not parsed (and logged) on every request.
-				s.entries[name] = entry{fromDir: true, mod: info.ModTime(), size: info.Size(), value: cached.value}
-				return cached.value.(T), nil
+			if !ok {
+				v, shippedErr := parseShipped(s.shipped, name, parse)
+				if shippedErr != nil {
+					return zero, err
+				}
+				cached = entry{value: v}
 			}
+			s.entries[name] = entry{fromDir: true, mod: info.ModTime(), size: info.Size(), value: cached.value}
+			return cached.value.(T), nil
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			s.log.Error("content: reading the content directory failed; serving the shipped file", "file", name, "err", err)
 		}
@@ -199,22 +205,25 @@ func get[T any](s *Store, name string, parse func([]byte) (any, error)) (T, erro
 	if ok && !cached.fromDir {
 		return cached.value.(T), nil
 	}
-	data, err := fs.ReadFile(s.shipped, name)
-	if errors.Is(err, fs.ErrNotExist) {
-		if ok {
-			return cached.value.(T), nil
-		}
-		return zero, ErrPageNotFound
-	}
+	v, err := parseShipped(s.shipped, name, parse)
 	if err != nil {
-		return zero, fmt.Errorf("content: %s: %w", name, err)
-	}
-	v, err := parse(data)
-	if err != nil {
+		// A page the operator removed, with none shipped under its name, is gone.
+		delete(s.entries, name)
 		return zero, err
 	}
 	s.entries[name] = entry{value: v}
 	return v.(T), nil
+}
+
+func parseShipped(shipped fs.FS, name string, parse func([]byte) (any, error)) (any, error) {
+	data, err := fs.ReadFile(shipped, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrPageNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("content: %s: %w", name, err)
+	}
+	return parse(data)
 }
 
 func (s *Store) readDir(name string, info fs.FileInfo, parse func([]byte) (any, error)) (any, error) {

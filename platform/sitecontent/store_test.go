@@ -165,6 +165,29 @@ func TestDirectoryOverridesAndReloads(t *testing.T) {
 	if err != nil || p.Title != "Terms" || !p.Sample {
 		t.Fatalf("Page(terms) = %+v, %v", p, err)
 	}
+	// Removed, it is gone again.
+	if err := os.Remove(filepath.Join(dir, "pages", "terms.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Page("terms"); err != sitecontent.ErrPageNotFound {
+		t.Fatalf("removed page: %v, want ErrPageNotFound", err)
+	}
+}
+
+// TestFileBrokenFromTheStartServesTheShippedOne: a file that appears broken in the directory
+// while the server runs leaves the shipped version served.
+func TestFileBrokenFromTheStartServesTheShippedOne(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s, err := sitecontent.New(content.Files(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "faq.yaml", "items: [")
+	faq, err := s.FAQ()
+	if err != nil || len(faq.Items) != 8 {
+		t.Fatalf("FAQ() = %d items, %v; want the shipped 8", len(faq.Items), err)
+	}
 }
 
 func shipped(t *testing.T) fstest.MapFS {
