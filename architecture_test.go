@@ -50,6 +50,8 @@ var groups = []group{
 	{name: "cmd", patterns: []string{"cmd/..."}, layer: 6},
 
 	{name: "ui", patterns: []string{"ui"}, support: true},
+	// The operator's default site content, embedded like the UI.
+	{name: "content", patterns: []string{"content"}, support: true, noOwnImports: true},
 	{name: "scripts", patterns: []string{"scripts/..."}, support: true},
 	// This file's own package, at the root of the module.
 	{name: "architecture test", patterns: []string{""}, support: true, noOwnImports: true},

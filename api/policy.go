@@ -136,6 +136,16 @@ var operationActions = map[string]Action{
 	"getDashboard":          ActOwnAccount,
 	"streamUserEvents":      ActOwnAccount,
 	"getMarketCandles":      ActPublic,
+	// Site content and the contact form are public; the support queue is staff work.
+	"getContentFaq":        ActPublic,
+	"getContentTeam":       ActPublic,
+	"getContentHowItWorks": ActPublic,
+	"getContentSupport":    ActPublic,
+	"getContentPage":       ActPublic,
+	"createSupportTicket":  ActPublic,
+	"listSupportTickets":   ActReviewQueues,
+	"replySupportTicket":   ActReviewQueues,
+	"closeSupportTicket":   ActReviewQueues,
 }
 
 // Allowed reports whether role may perform action.

@@ -41,7 +41,9 @@ import (
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
+	appsupport "clearvest/app/support"
 	"clearvest/domain/kyc"
+	"clearvest/platform/sitecontent"
 )
 
 // Environments (CLEARVEST_ENV).
@@ -130,6 +132,11 @@ type Deps struct {
 	// Market answers the market rates page from its cache; nil in tests of other parts (it then
 	// answers 422).
 	Market *appmarket.Service
+	// Content is the operator's site content behind /api/content; nil answers it with a 422
+	// (tests of other parts).
+	Content *sitecontent.Store
+	// Support runs the contact form and the support queue; nil answers them with a 422.
+	Support *appsupport.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

@@ -16,7 +16,9 @@ import (
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
+	appsupport "clearvest/app/support"
 	"clearvest/domain/domainerr"
+	"clearvest/platform/sitecontent"
 )
 
 // server implements the generated strict server interface: one method per operationId in
@@ -29,6 +31,8 @@ type server struct {
 	money         *appmoney.Service
 	referrals     *appreferrals.Reactor
 	market        *appmarket.Service
+	content       *sitecontent.Store
+	support       *appsupport.Service
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -55,6 +59,8 @@ func newServer(deps Deps) *server {
 		money:      deps.Money,
 		referrals:  deps.Referrals,
 		market:     deps.Market,
+		content:    deps.Content,
+		support:    deps.Support,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

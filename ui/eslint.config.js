@@ -62,10 +62,15 @@ export default tseslint.config(
               allow: { to: { element: { types: { anyOf: mayImport } } } },
             })),
             { from: { element: { type: 'components' } }, allow: { to: { file: { categories: 'store-hooks' } } } },
-            // Within one feature, and from any feature to the auth feature.
+            // Within one feature, and from any feature to the auth feature (the session) and to the
+            // content feature (the public site's sections: FAQ, team), which other pages show.
             {
               from: { element: { type: 'feature' } },
               allow: { to: { element: { type: 'feature', captured: { name: 'auth' } } } },
+            },
+            {
+              from: { element: { type: 'feature' } },
+              allow: { to: { element: { type: 'feature', captured: { name: 'content' } } } },
             },
             {
               from: { element: { type: 'feature', captured: { name: '*' } } },

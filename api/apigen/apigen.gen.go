@@ -403,6 +403,27 @@ func (e Role) Valid() bool {
 	}
 }
 
+// Defines values for SupportTicketStatus.
+const (
+	SupportTicketStatusAnswered SupportTicketStatus = "answered"
+	SupportTicketStatusClosed   SupportTicketStatus = "closed"
+	SupportTicketStatusOpen     SupportTicketStatus = "open"
+)
+
+// Valid indicates whether the value is a known member of the SupportTicketStatus enum.
+func (e SupportTicketStatus) Valid() bool {
+	switch e {
+	case SupportTicketStatusAnswered:
+		return true
+	case SupportTicketStatusClosed:
+		return true
+	case SupportTicketStatusOpen:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UserStatus.
 const (
 	UserStatusActive    UserStatus = "active"
@@ -511,6 +532,81 @@ type ConfirmDepositRequest struct {
 	TransactionId string  `json:"transactionId"`
 }
 
+// ContentFaq defines model for ContentFaq.
+type ContentFaq struct {
+	Items []ContentFaqItem `json:"items"`
+
+	// Sample The answers are placeholder text; the site says so.
+	Sample bool `json:"sample"`
+}
+
+// ContentFaqItem defines model for ContentFaqItem.
+type ContentFaqItem struct {
+	// AnswerHtml The answer, rendered from Markdown without raw HTML.
+	AnswerHtml string `json:"answerHtml"`
+	Id         string `json:"id"`
+	Question   string `json:"question"`
+}
+
+// ContentHowItWorks defines model for ContentHowItWorks.
+type ContentHowItWorks struct {
+	Intro string        `json:"intro"`
+	Steps []ContentStep `json:"steps"`
+}
+
+// ContentPage defines model for ContentPage.
+type ContentPage struct {
+	// Html The page, rendered from Markdown without raw HTML.
+	Html string `json:"html"`
+
+	// Sample The page is sample text the operator must replace; the site says so.
+	Sample bool   `json:"sample"`
+	Slug   string `json:"slug"`
+	Title  string `json:"title"`
+}
+
+// ContentStep defines model for ContentStep.
+type ContentStep struct {
+	DescriptionHtml string `json:"descriptionHtml"`
+	Icon            string `json:"icon"`
+	Id              string `json:"id"`
+
+	// Link A path on this site the step leads to, when it has one.
+	Link  *string `json:"link,omitempty"`
+	Title string  `json:"title"`
+}
+
+// ContentSupport defines model for ContentSupport.
+type ContentSupport struct {
+	Email        string  `json:"email"`
+	Hours        *string `json:"hours,omitempty"`
+	ResponseTime string  `json:"responseTime"`
+}
+
+// ContentTeam defines model for ContentTeam.
+type ContentTeam struct {
+	Heading string              `json:"heading"`
+	Intro   string              `json:"intro"`
+	Members []ContentTeamMember `json:"members"`
+
+	// Sample The members are sample profiles; the site labels the section and every card.
+	Sample bool `json:"sample"`
+}
+
+// ContentTeamMember defines model for ContentTeamMember.
+type ContentTeamMember struct {
+	Description string `json:"description"`
+
+	// Icon One of chart, compass, gift, headset, id-card, list, lock, mail, pen, shield, user, wallet.
+	Icon string `json:"icon"`
+	Id   string `json:"id"`
+
+	// Image A path on this site or an https URL.
+	Image string `json:"image"`
+	Name  string `json:"name"`
+	Title string `json:"title"`
+}
+
 // Country defines model for Country.
 type Country struct {
 	// Code Example: GB
@@ -537,6 +633,16 @@ type CreateDepositRequest struct {
 
 	// TxHash The on-chain transaction hash, if the investor has it.
 	TxHash *string `json:"txHash,omitempty"`
+}
+
+// CreateSupportTicketRequest defines model for CreateSupportTicketRequest.
+type CreateSupportTicketRequest struct {
+	Message   string `json:"message"`
+	UserEmail string `json:"user_email"`
+	UserName  string `json:"user_name"`
+
+	// Website Leave empty (a field hidden from people, to catch form-filling bots).
+	Website *string `json:"website,omitempty"`
 }
 
 // CreateWithdrawalRequest defines model for CreateWithdrawalRequest.
@@ -1274,6 +1380,11 @@ type RejectWithdrawalRequest struct {
 	Reason string `json:"reason"`
 }
 
+// ReplySupportTicketRequest defines model for ReplySupportTicketRequest.
+type ReplySupportTicketRequest struct {
+	Message string `json:"message"`
+}
+
 // ResetPasswordRequest defines model for ResetPasswordRequest.
 type ResetPasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -1331,6 +1442,34 @@ type StartInvestmentRequest struct {
 	Amount   string `json:"amount"`
 	PlanName string `json:"planName"`
 }
+
+// SupportTicket defines model for SupportTicket.
+type SupportTicket struct {
+	UnderscoreId string `json:"_id"`
+
+	// AgeSeconds How long since the message was sent, at asOf.
+	AgeSeconds  int64      `json:"ageSeconds"`
+	ClosedAt    *time.Time `json:"closedAt,omitempty"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	LastReply   *string    `json:"lastReply,omitempty"`
+	LastReplyAt *time.Time `json:"lastReplyAt,omitempty"`
+	Message     string     `json:"message"`
+
+	// Replies How many replies staff sent.
+	Replies   int                 `json:"replies"`
+	Status    SupportTicketStatus `json:"status"`
+	UserEmail string              `json:"user_email"`
+	UserName  string              `json:"user_name"`
+}
+
+// SupportTicketQueue defines model for SupportTicketQueue.
+type SupportTicketQueue struct {
+	AsOf    time.Time       `json:"asOf"`
+	Tickets []SupportTicket `json:"tickets"`
+}
+
+// SupportTicketStatus defines model for SupportTicketStatus.
+type SupportTicketStatus string
 
 // SuspendRequest defines model for SuspendRequest.
 type SuspendRequest struct {
@@ -1546,6 +1685,9 @@ type InvestmentID = string
 // Position defines model for Position.
 type Position = int64
 
+// TicketID defines model for TicketID.
+type TicketID = string
+
 // TransactionID defines model for TransactionID.
 type TransactionID = string
 
@@ -1742,6 +1884,37 @@ type ViewPaymentStatusParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ListSupportTicketsParams defines parameters for ListSupportTickets.
+type ListSupportTicketsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// CreateSupportTicketParams defines parameters for CreateSupportTicket.
+type CreateSupportTicketParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CloseSupportTicketParams defines parameters for CloseSupportTicket.
+type CloseSupportTicketParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ReplySupportTicketParams defines parameters for ReplySupportTicket.
+type ReplySupportTicketParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DisableTwoFactorParams defines parameters for DisableTwoFactor.
@@ -2087,6 +2260,12 @@ type CreateDepositJSONRequestBody = CreateDepositRequest
 // RejectDepositJSONRequestBody defines body for RejectDeposit for application/json ContentType.
 type RejectDepositJSONRequestBody = RejectDepositRequest
 
+// CreateSupportTicketJSONRequestBody defines body for CreateSupportTicket for application/json ContentType.
+type CreateSupportTicketJSONRequestBody = CreateSupportTicketRequest
+
+// ReplySupportTicketJSONRequestBody defines body for ReplySupportTicket for application/json ContentType.
+type ReplySupportTicketJSONRequestBody = ReplySupportTicketRequest
+
 // DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
 type DisableTwoFactorJSONRequestBody = TwoFactorDisableRequest
 
@@ -2149,6 +2328,21 @@ type RejectWithdrawalJSONRequestBody = RejectWithdrawalRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// GetContentFaq The FAQ (questions and answers rendered from Markdown)
+	// (GET /content/faq)
+	GetContentFaq(w http.ResponseWriter, r *http.Request)
+	// GetContentHowItWorks The steps of "how it works"
+	// (GET /content/how-it-works)
+	GetContentHowItWorks(w http.ResponseWriter, r *http.Request)
+	// GetContentPage A static page (privacy-policy, license, our-story, or one the operator added)
+	// (GET /content/pages/{slug})
+	GetContentPage(w http.ResponseWriter, r *http.Request, slug string)
+	// GetContentSupport The Help Center's contact details
+	// (GET /content/support)
+	GetContentSupport(w http.ResponseWriter, r *http.Request)
+	// GetContentTeam The team section (sample profiles until the operator replaces them)
+	// (GET /content/team)
+	GetContentTeam(w http.ResponseWriter, r *http.Request)
 	// GetCountries Countries with their ISO codes and dialling codes
 	// (GET /countries)
 	GetCountries(w http.ResponseWriter, r *http.Request)
@@ -2236,6 +2430,18 @@ type ServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams)
+	// ListSupportTickets The support queue (authors and admins)
+	// (GET /support/tickets)
+	ListSupportTickets(w http.ResponseWriter, r *http.Request, params ListSupportTicketsParams)
+	// CreateSupportTicket Send a message to support (the contact form)
+	// (POST /support/tickets)
+	CreateSupportTicket(w http.ResponseWriter, r *http.Request, params CreateSupportTicketParams)
+	// CloseSupportTicket Close a ticket that needs nothing more (authors and admins)
+	// (POST /support/tickets/{id}/close)
+	CloseSupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params CloseSupportTicketParams)
+	// ReplySupportTicket Answer a ticket by e-mail (authors and admins)
+	// (POST /support/tickets/{id}/reply)
+	ReplySupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params ReplySupportTicketParams)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams)
@@ -2385,6 +2591,36 @@ type ServerInterface interface {
 // Unimplemented server implementation that returns http.StatusNotImplemented for each endpoint.
 
 type Unimplemented struct{}
+
+// GetContentFaq The FAQ (questions and answers rendered from Markdown)
+// (GET /content/faq)
+func (_ Unimplemented) GetContentFaq(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetContentHowItWorks The steps of "how it works"
+// (GET /content/how-it-works)
+func (_ Unimplemented) GetContentHowItWorks(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetContentPage A static page (privacy-policy, license, our-story, or one the operator added)
+// (GET /content/pages/{slug})
+func (_ Unimplemented) GetContentPage(w http.ResponseWriter, r *http.Request, slug string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetContentSupport The Help Center's contact details
+// (GET /content/support)
+func (_ Unimplemented) GetContentSupport(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetContentTeam The team section (sample profiles until the operator replaces them)
+// (GET /content/team)
+func (_ Unimplemented) GetContentTeam(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
 
 // GetCountries Countries with their ISO codes and dialling codes
 // (GET /countries)
@@ -2557,6 +2793,30 @@ func (_ Unimplemented) RejectDeposit(w http.ResponseWriter, r *http.Request, par
 // ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 // (GET /payments/viewPaymentStatus/{transactionId})
 func (_ Unimplemented) ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListSupportTickets The support queue (authors and admins)
+// (GET /support/tickets)
+func (_ Unimplemented) ListSupportTickets(w http.ResponseWriter, r *http.Request, params ListSupportTicketsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateSupportTicket Send a message to support (the contact form)
+// (POST /support/tickets)
+func (_ Unimplemented) CreateSupportTicket(w http.ResponseWriter, r *http.Request, params CreateSupportTicketParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CloseSupportTicket Close a ticket that needs nothing more (authors and admins)
+// (POST /support/tickets/{id}/close)
+func (_ Unimplemented) CloseSupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params CloseSupportTicketParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ReplySupportTicket Answer a ticket by e-mail (authors and admins)
+// (POST /support/tickets/{id}/reply)
+func (_ Unimplemented) ReplySupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params ReplySupportTicketParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2856,6 +3116,88 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// GetContentFaq operation middleware
+func (siw *ServerInterfaceWrapper) GetContentFaq(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentFaq(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetContentHowItWorks operation middleware
+func (siw *ServerInterfaceWrapper) GetContentHowItWorks(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentHowItWorks(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetContentPage operation middleware
+func (siw *ServerInterfaceWrapper) GetContentPage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "slug" -------------
+	var slug string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "slug", chi.URLParam(r, "slug"), &slug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "slug", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentPage(w, r, slug)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetContentSupport operation middleware
+func (siw *ServerInterfaceWrapper) GetContentSupport(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentSupport(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetContentTeam operation middleware
+func (siw *ServerInterfaceWrapper) GetContentTeam(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetContentTeam(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // GetCountries operation middleware
 func (siw *ServerInterfaceWrapper) GetCountries(w http.ResponseWriter, r *http.Request) {
@@ -3904,6 +4246,188 @@ func (siw *ServerInterfaceWrapper) ViewPaymentStatus(w http.ResponseWriter, r *h
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ViewPaymentStatus(w, r, transactionId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListSupportTickets operation middleware
+func (siw *ServerInterfaceWrapper) ListSupportTickets(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSupportTicketsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSupportTickets(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateSupportTicket operation middleware
+func (siw *ServerInterfaceWrapper) CreateSupportTicket(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateSupportTicketParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateSupportTicket(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CloseSupportTicket operation middleware
+func (siw *ServerInterfaceWrapper) CloseSupportTicket(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TicketID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CloseSupportTicketParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CloseSupportTicket(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReplySupportTicket operation middleware
+func (siw *ServerInterfaceWrapper) ReplySupportTicket(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TicketID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReplySupportTicketParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReplySupportTicket(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6246,6 +6770,33 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/market/candles", wrapper.GetMarketCandles)
 	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/faq", wrapper.GetContentFaq)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/team", wrapper.GetContentTeam)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/how-it-works", wrapper.GetContentHowItWorks)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/support", wrapper.GetContentSupport)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/content/pages/{slug}", wrapper.GetContentPage)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/support/tickets", wrapper.ListSupportTickets)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/support/tickets", wrapper.CreateSupportTicket)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/support/tickets/{id}/reply", wrapper.ReplySupportTicket)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/support/tickets/{id}/close", wrapper.CloseSupportTicket)
+	})
 
 	return r
 }
@@ -6278,6 +6829,196 @@ type UnauthorizedJSONResponse Error
 type UnprocessableEntityJSONResponse Error
 
 type UnsupportedMediaTypeJSONResponse Error
+
+type GetContentFaqRequestObject struct {
+}
+
+type GetContentFaqResponseObject interface {
+	VisitGetContentFaqResponse(w http.ResponseWriter) error
+}
+
+type GetContentFaq200JSONResponse ContentFaq
+
+func (response GetContentFaq200JSONResponse) VisitGetContentFaqResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentFaq500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentFaq500JSONResponse) VisitGetContentFaqResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentHowItWorksRequestObject struct {
+}
+
+type GetContentHowItWorksResponseObject interface {
+	VisitGetContentHowItWorksResponse(w http.ResponseWriter) error
+}
+
+type GetContentHowItWorks200JSONResponse ContentHowItWorks
+
+func (response GetContentHowItWorks200JSONResponse) VisitGetContentHowItWorksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentHowItWorks500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentHowItWorks500JSONResponse) VisitGetContentHowItWorksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentPageRequestObject struct {
+	Slug string `json:"slug"`
+}
+
+type GetContentPageResponseObject interface {
+	VisitGetContentPageResponse(w http.ResponseWriter) error
+}
+
+type GetContentPage200JSONResponse ContentPage
+
+func (response GetContentPage200JSONResponse) VisitGetContentPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentPage404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetContentPage404JSONResponse) VisitGetContentPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentPage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentPage500JSONResponse) VisitGetContentPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentSupportRequestObject struct {
+}
+
+type GetContentSupportResponseObject interface {
+	VisitGetContentSupportResponse(w http.ResponseWriter) error
+}
+
+type GetContentSupport200JSONResponse ContentSupport
+
+func (response GetContentSupport200JSONResponse) VisitGetContentSupportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentSupport500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentSupport500JSONResponse) VisitGetContentSupportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentTeamRequestObject struct {
+}
+
+type GetContentTeamResponseObject interface {
+	VisitGetContentTeamResponse(w http.ResponseWriter) error
+}
+
+type GetContentTeam200JSONResponse ContentTeam
+
+func (response GetContentTeam200JSONResponse) VisitGetContentTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentTeam500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetContentTeam500JSONResponse) VisitGetContentTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type GetCountriesRequestObject struct {
 }
@@ -7846,20 +8587,6 @@ func (response GetMarketCandles400JSONResponse) VisitGetMarketCandlesResponse(w 
 	return err
 }
 
-type GetMarketCandles500JSONResponse struct{ InternalErrorJSONResponse }
-
-func (response GetMarketCandles500JSONResponse) VisitGetMarketCandlesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetMetaRequestObject struct {
 }
 
@@ -8403,6 +9130,401 @@ func (response ViewPaymentStatus404JSONResponse) VisitViewPaymentStatusResponse(
 type ViewPaymentStatus500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ViewPaymentStatus500JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSupportTicketsRequestObject struct {
+	Params ListSupportTicketsParams
+}
+
+type ListSupportTicketsResponseObject interface {
+	VisitListSupportTicketsResponse(w http.ResponseWriter) error
+}
+
+type ListSupportTickets200JSONResponse SupportTicketQueue
+
+func (response ListSupportTickets200JSONResponse) VisitListSupportTicketsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSupportTickets401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSupportTickets401JSONResponse) VisitListSupportTicketsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSupportTickets403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSupportTickets403JSONResponse) VisitListSupportTicketsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSupportTickets500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListSupportTickets500JSONResponse) VisitListSupportTicketsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicketRequestObject struct {
+	Params CreateSupportTicketParams
+	Body   *CreateSupportTicketJSONRequestBody
+}
+
+type CreateSupportTicketResponseObject interface {
+	VisitCreateSupportTicketResponse(w http.ResponseWriter) error
+}
+
+type CreateSupportTicket200JSONResponse Message
+
+func (response CreateSupportTicket200JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateSupportTicket400JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateSupportTicket409JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CreateSupportTicket422JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateSupportTicket429JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSupportTicket500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateSupportTicket500JSONResponse) VisitCreateSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicketRequestObject struct {
+	Id     TicketID `json:"id"`
+	Params CloseSupportTicketParams
+}
+
+type CloseSupportTicketResponseObject interface {
+	VisitCloseSupportTicketResponse(w http.ResponseWriter) error
+}
+
+type CloseSupportTicket200JSONResponse Message
+
+func (response CloseSupportTicket200JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CloseSupportTicket401JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CloseSupportTicket403JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CloseSupportTicket404JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CloseSupportTicket409JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CloseSupportTicket422JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CloseSupportTicket500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CloseSupportTicket500JSONResponse) VisitCloseSupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicketRequestObject struct {
+	Id     TicketID `json:"id"`
+	Params ReplySupportTicketParams
+	Body   *ReplySupportTicketJSONRequestBody
+}
+
+type ReplySupportTicketResponseObject interface {
+	VisitReplySupportTicketResponse(w http.ResponseWriter) error
+}
+
+type ReplySupportTicket200JSONResponse Message
+
+func (response ReplySupportTicket200JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ReplySupportTicket400JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ReplySupportTicket401JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ReplySupportTicket403JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ReplySupportTicket404JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ReplySupportTicket409JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ReplySupportTicket422JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplySupportTicket500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ReplySupportTicket500JSONResponse) VisitReplySupportTicketResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12961,6 +14083,21 @@ func (response RejectWithdrawal500JSONResponse) VisitRejectWithdrawalResponse(w 
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// GetContentFaq The FAQ (questions and answers rendered from Markdown)
+	// (GET /content/faq)
+	GetContentFaq(ctx context.Context, request GetContentFaqRequestObject) (GetContentFaqResponseObject, error)
+	// GetContentHowItWorks The steps of "how it works"
+	// (GET /content/how-it-works)
+	GetContentHowItWorks(ctx context.Context, request GetContentHowItWorksRequestObject) (GetContentHowItWorksResponseObject, error)
+	// GetContentPage A static page (privacy-policy, license, our-story, or one the operator added)
+	// (GET /content/pages/{slug})
+	GetContentPage(ctx context.Context, request GetContentPageRequestObject) (GetContentPageResponseObject, error)
+	// GetContentSupport The Help Center's contact details
+	// (GET /content/support)
+	GetContentSupport(ctx context.Context, request GetContentSupportRequestObject) (GetContentSupportResponseObject, error)
+	// GetContentTeam The team section (sample profiles until the operator replaces them)
+	// (GET /content/team)
+	GetContentTeam(ctx context.Context, request GetContentTeamRequestObject) (GetContentTeamResponseObject, error)
 	// GetCountries Countries with their ISO codes and dialling codes
 	// (GET /countries)
 	GetCountries(ctx context.Context, request GetCountriesRequestObject) (GetCountriesResponseObject, error)
@@ -13048,6 +14185,18 @@ type StrictServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(ctx context.Context, request ViewPaymentStatusRequestObject) (ViewPaymentStatusResponseObject, error)
+	// ListSupportTickets The support queue (authors and admins)
+	// (GET /support/tickets)
+	ListSupportTickets(ctx context.Context, request ListSupportTicketsRequestObject) (ListSupportTicketsResponseObject, error)
+	// CreateSupportTicket Send a message to support (the contact form)
+	// (POST /support/tickets)
+	CreateSupportTicket(ctx context.Context, request CreateSupportTicketRequestObject) (CreateSupportTicketResponseObject, error)
+	// CloseSupportTicket Close a ticket that needs nothing more (authors and admins)
+	// (POST /support/tickets/{id}/close)
+	CloseSupportTicket(ctx context.Context, request CloseSupportTicketRequestObject) (CloseSupportTicketResponseObject, error)
+	// ReplySupportTicket Answer a ticket by e-mail (authors and admins)
+	// (POST /support/tickets/{id}/reply)
+	ReplySupportTicket(ctx context.Context, request ReplySupportTicketRequestObject) (ReplySupportTicketResponseObject, error)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(ctx context.Context, request DisableTwoFactorRequestObject) (DisableTwoFactorResponseObject, error)
@@ -13231,6 +14380,128 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// GetContentFaq operation middleware
+func (sh *strictHandler) GetContentFaq(w http.ResponseWriter, r *http.Request) {
+	var request GetContentFaqRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentFaq(ctx, request.(GetContentFaqRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentFaq")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentFaqResponseObject); ok {
+		if err := validResponse.VisitGetContentFaqResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetContentHowItWorks operation middleware
+func (sh *strictHandler) GetContentHowItWorks(w http.ResponseWriter, r *http.Request) {
+	var request GetContentHowItWorksRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentHowItWorks(ctx, request.(GetContentHowItWorksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentHowItWorks")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentHowItWorksResponseObject); ok {
+		if err := validResponse.VisitGetContentHowItWorksResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetContentPage operation middleware
+func (sh *strictHandler) GetContentPage(w http.ResponseWriter, r *http.Request, slug string) {
+	var request GetContentPageRequestObject
+
+	request.Slug = slug
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentPage(ctx, request.(GetContentPageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentPage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentPageResponseObject); ok {
+		if err := validResponse.VisitGetContentPageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetContentSupport operation middleware
+func (sh *strictHandler) GetContentSupport(w http.ResponseWriter, r *http.Request) {
+	var request GetContentSupportRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentSupport(ctx, request.(GetContentSupportRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentSupport")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentSupportResponseObject); ok {
+		if err := validResponse.VisitGetContentSupportResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetContentTeam operation middleware
+func (sh *strictHandler) GetContentTeam(w http.ResponseWriter, r *http.Request) {
+	var request GetContentTeamRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentTeam(ctx, request.(GetContentTeamRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentTeam")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetContentTeamResponseObject); ok {
+		if err := validResponse.VisitGetContentTeamResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // GetCountries operation middleware
@@ -14019,6 +15290,126 @@ func (sh *strictHandler) ViewPaymentStatus(w http.ResponseWriter, r *http.Reques
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ViewPaymentStatusResponseObject); ok {
 		if err := validResponse.VisitViewPaymentStatusResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListSupportTickets operation middleware
+func (sh *strictHandler) ListSupportTickets(w http.ResponseWriter, r *http.Request, params ListSupportTicketsParams) {
+	var request ListSupportTicketsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSupportTickets(ctx, request.(ListSupportTicketsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSupportTickets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListSupportTicketsResponseObject); ok {
+		if err := validResponse.VisitListSupportTicketsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateSupportTicket operation middleware
+func (sh *strictHandler) CreateSupportTicket(w http.ResponseWriter, r *http.Request, params CreateSupportTicketParams) {
+	var request CreateSupportTicketRequestObject
+
+	request.Params = params
+
+	var body CreateSupportTicketJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSupportTicket(ctx, request.(CreateSupportTicketRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSupportTicket")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateSupportTicketResponseObject); ok {
+		if err := validResponse.VisitCreateSupportTicketResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CloseSupportTicket operation middleware
+func (sh *strictHandler) CloseSupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params CloseSupportTicketParams) {
+	var request CloseSupportTicketRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CloseSupportTicket(ctx, request.(CloseSupportTicketRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CloseSupportTicket")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CloseSupportTicketResponseObject); ok {
+		if err := validResponse.VisitCloseSupportTicketResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReplySupportTicket operation middleware
+func (sh *strictHandler) ReplySupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params ReplySupportTicketParams) {
+	var request ReplySupportTicketRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body ReplySupportTicketJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReplySupportTicket(ctx, request.(ReplySupportTicketRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReplySupportTicket")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReplySupportTicketResponseObject); ok {
+		if err := validResponse.VisitReplySupportTicketResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -15432,359 +16823,393 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chu31i/4KhhOpkTW16Iulp0dqXadI8tyos+XaOuyszObOSbYDZKImgADoEVzZ1x1/jx/nzpV51Hm",
-	"Ab43+Z5kCmsB3WgSTVKWbCsZ/5NY7G5cFxbW9bd+b6VyMpWCCaNbh7+3xoxmTME/zzI2mUrDRDr/gRv7",
-	"S8Z0qvjUcClah61zxTQThrT7RhWs3yFSEDNmRBupWEao0DOmiJGEEsWmjBqWEcV+K5g2ZMbNGF+mE9YT",
-	"/aCv7Vds3j8kQpoxFyOiqG2Va2L4hHV7opW0dDpmE2oHxEQxaR3+s2UH0PolaZn5lLUOW9ooLkatDx+S",
-	"1rnUHMe7OPzvczmgOZm6F4gcwoByqg1ht3Zi0K0fMZ1OmchY1q0NYCjVhJrWYYsL8+yglbQmXPCJHdRu",
-	"ORouDBsxBcO5YEbNj4eGqeUBXbJUikzbFZtRbsiADaVixKi5XQc6olzUOy/72ov2dWlozjbYttmY4cYp",
-	"RjMykRnLNRnTzG6B/S0ds8w9h6VgWbVoXMC+HPWEfSGjhpIJncOXc2aIHssZfJrSPGdqS5OcGrua6ZiK",
-	"0Z2380PSmlJFJ8w4Ej2dUJ6fUzO2f3A7u6n9I2kJOrFfMvu8lbTsyLliWevQNl1bQ/r+NRMj28L+04MY",
-	"Bf3ALUHPXyo5WV7Ml1xpQ66vTkhG54SLNC8cjcBofiuYmlfDGdo2ouSTUcNaK3q/kst9v6Z36NrIO3Yc",
-	"nMhXbL7c+xt6wzQcbaPmeHiC06LpkB2WB79+3MkNmxMqsuoH/9WIGY2UNIR1dSwESJ+0J1TdsIzUeMUP",
-	"3BwSR8dcaGMpWA6JKoSwh8bMeMq6ZM+eqf2nT3vilms+yBk5vjw5O7NUqGhqiSkhrDvqEkqur89eHBHF",
-	"JmwyYJaNDaUi+wdkLAulkV5heZFPVuu7wMBajTT2FHiE/3svuvTilmkzYcKcvWggbF69km1K388O7sYg",
-	"j6tjrpgplGAZGdidI4yqnDNFUjmZUJF1yZXdSaZumQLWpRMykIXllgkphOF5yV56wvEXoBagUVJoZvnN",
-	"LSNTqjXLCDcrFvof2yc5o8pOf7sc+31Y8pWiQtPUttO43CZ4557rfa2Zat7Wezb+EzfjTNEZzT9RFx/s",
-	"t3oqhWbAgJ/T7AIPr/0rlcIwAf+k02nOU2pXbOdXjeRV9fKNYsPWYev/3KmEjx18qndOlZIKu6rToyUy",
-	"LqaFIVyTCc3tRluG9yFpnUgxzHn6GQZxTFIp0kIpe4XiLUakIpRkBfbFEvw7KumQJUGHaMPzvCccx7KE",
-	"/yFpvZRqwLOMiU8/oUs+sgebCzIoDFzcNM/ljGWkrWTOEqILjZJPQvhkypSWghouRh1Y+e+lYJ9n6xXT",
-	"slApI+w9ByHEXiEzqknGcmYcpx5JiRRxJgxTgubY5KdfRTlhKK/OLGHMlBSjUh4GxnhEMmYozzWhioHc",
-	"VPHMXI5g0G+leWn55qcf71tJdJGOiRz8ylJD/LVoZCCtwZDO6TyXNLuS8jVVo8+21Xh2BjKb28NupCS5",
-	"7R6GdCXlGyrmju/ozzAkKcmEijmhxrDJ1GgrZAWKEgj126VUH+vDvb0TyP/Q0bWghRlLxf/FPsuuG6L9",
-	"eQc+NaAZSRXLmDCc5hrW91pMlUyZ1nSQs1NhuJl/+qH9xPJ8Gzl6ApxooBi9sQLmoNBcMK2JKnJG2iCn",
-	"caGL4ZCn3B62Ac2pSFkHJqQYiBNURJRK5MWUZHw4ZMDAHaE5rnstdDGdSmVY9oZlnF7B5fc5CH7I7eGb",
-	"T5mlduDBacqmBm63D/56Blo7nk6VvGXVRR9cv1Mlp0wZjlezFCdjysXxRBYior3/IGdkAiwA9V4rehng",
-	"p1Y7TAgfkhshZ6ByBkLBwe6SUJC0zPsfqB4v92GnNqVzWRgSSFBkTPV4odn93Vi7hc4urH4Sbfj68gVR",
-	"1DACewLX08ZD/hCKQP/04680TmSLdgjPkbjOJReRNXakZ/+5NPjMjXy9qhUOxb3kG44N6QSkjnOq9Uyq",
-	"rHH/UymGXE38e4uKSHTBZZ7d6f3p5i9/iM0Eh/iCgaLROBPaQMKWAmhqCprnc6JYyvitJYOMpXxCc4I9",
-	"LxDDk/3INIQ02FN9DlFSr2kCm8jkNUJb0CPczKK7bJ+oeWxfM6Ar9p5Oprn96PvnrchIM07zk6V3/+3g",
-	"IPYyKgfhi9eCW6HqFRejDKwWq2cGDSQ4uOh0FKOG3WenDYj/Vu+TyvGo5Z2uxr+3u7vb3d3dYPeB8y1s",
-	"5d6z2CIxM5PqZpNX78V8j4hfWZBpn1+dgKx7evVDQvhISP/g+vLF1X3ZsxTbqR3pEoMGdlpb8zHVVjWv",
-	"d7i3/5d1pOE21S90tY7NdLLB9baSVOgNE2So5ARX95by3AozXlRYpJwjeG3IGEnlhGliLyw5dJOtkdQd",
-	"KWp5vVNp11raa5FwcUQGc5KxIS1yA9tpdYbTi5P9XdjxK/uvBAhACvu/xcVfQ6X17p9fnSSucamw7U3a",
-	"m1llwBxnmWJab8boo7tfb2c1FbygejyQFC+WxiuXGzbR6+Su2gVeXUJUKTqHK4yJzI570/acQfbMsEms",
-	"ObSU6efzN1I4s/QmrcLbF/DtcqsLK+pXYKmzajLRNUXeGzlJ1dYuyORjplidB1gWZWSeWRLWzNlwgdy7",
-	"sWtlc35uqInf3c2Ha/nGYynPWHZslsSubcMnrLX6sDRLBeu5+9IbvymnOMdWlRqY/N8uiL0uCRP2f5q0",
-	"YS1xMzrRqXsZJ76gVo/jkVUk7V7LMq5eyxljnWTIsqZenJvnLgtpN7BYS+aOBi/x5Zg4VXHbF6fn29++",
-	"evK37e/+8Wa/tfJaW6U4RJ41q+kL47zWzka8gQy3fL0l5ckK6WGReqrBljMqVzPYcU+O9e1Zcc4Dht14",
-	"3JvP1gaLcwzv1s/QBp+9dW8v3RONq7d+kq+5buZr+MdGXHhh6dYx4qqDVUP0S+qdm8+vTlpJ6/Tqh1Zi",
-	"j+1VxNFZfvy2WtqFz+3t3UpacIuvauFvBStYZG30j8PND3eGbd15IaHz+E25qPb6HhIc2ooFrRpdntWI",
-	"OSd6XOTOpRgB63XdgUg7o8g0qSG2a8sSl1xIi26jckk2XIim+drpVmNeMenLkr16Ojh3V32pRQOTuGD2",
-	"Q5atIolrHYs+uAqv47Y2dDgkt5zNNJEin8NNUV/sdzyL8hD0uUcvVKdkrhYY34GHyumT2Fh8YW5Pcpne",
-	"LFOBkLP49ALj3ZYm3oljiZ60r69OOrWtX3kg5HAYlfAtkQ2pAhrDOAc7RMI1oWPnmnae0JxIwRJCNaHk",
-	"e0myQsG47F397f54d7Kre61OXf1wvzePp5H2r7z7Cd8jXJDZWOaMaPxiI5pfVPjlrFUuxOIIVm3YcXbr",
-	"BfhFfl0+iDuib1lkqXqthPRa3+1O8B974yf2nx271NSQidSGPHn2dJdkdK5J+y/fPtvdHS8vbF0PWm/I",
-	"8WNtmOgbdwTqE4xaBBtpbGwm8WPUcO50gSOIPTPsfcMDuf5AwnnE+BHXRVLaMm27bqgrluKymExozJZ1",
-	"txX5mInfZ36xGZ1Slc8vWMYmUx81UZ/SUKohszdK/BiiykZG/JYJUkyjAngtuCM2q6niIuVTmjdoF2jF",
-	"GND0xnv0lkwg3bUWvYUQk6rPJJhjdIm8y7U+stNbpuaE2YfExxDABQyhIHpMp2z5kvHGzkWGoA1MZkLT",
-	"MRdsWzGawQ+KUS1FUsW0pTn4iCaFNoSmhkhBuDkkfcFm7zJ2y1PW74l2KoXhomDoIcrliIufuBmfyIx1",
-	"EtKHH96x91O7Nn1U1JyqDf60bS4sjx9JwQ79svcEfGU/N9JM3/ml7ZM2Ks7STH37pYu9bzvj4iZ8+3sp",
-	"RznrCd+RYCzTMDdvfYeAA0HYtr0sWQZaZQdDaComV004RnJDzvKsSSiYFsbyUrBSBUuLW2nvtgEYzAQj",
-	"0EydufoQvKUuJ0xrOmINJFy50RNi5+hMnrZfq8AdQYQZWCHGckao3ua63u95zqi2yrVhilByS3OekcbB",
-	"uN18bbcsMiJLFSHJgEx0iNe8vGFl8OgCUSQw5ho5ESqynrAUAH3BT+2BkjPNlCY015KM7A1thVFo8gdj",
-	"pj+KfE5SKW84I/309p3r5h203Hdbvfo0+9WOHdiXUo2kWetQKgW79TGTS10gEb/m4maFvwqP+jrj6vQu",
-	"Dip/ytY3HBt1aOtbGq+Tf5cPDAQPb2nCszU2saVHjjc3xAdfxfg4ofZl5KFWNYt2ebdr1sWpOBUaAuxo",
-	"fh7MHWPGFqKKcyowqJOpiU6IU+MTb9DCZ0s+BuTXloGBeSMhKTVsJNU86YkyRBR0kYylXHPL293BwBht",
-	"xVLkDmbMJrWDUG0jGw6dfBANfcLHPlpnrbMgusJDFjc2KQaRBmmDD9upgVu6tjRnL5LAOjpBanLMb1Z6",
-	"RpoprLLFLV6bznYUaD/4Lmk7dTIhpTaZkOPUytwJOcXoLxd6kCXEa5kdu0vlzmxp4iywrlUIyDiRliEb",
-	"lkW5VNIy3OTxtTMu/GIDazxEasQVSWglsKhhfyVRBPY7u4cLZ7AUdKt9rM7HL80c49xdbHWOUZpOHsLR",
-	"INh7c1IojaLWGlEO+lsxXh/pErmIqQC+Ut7zR6QfRMz24XdPx3ADO/tE8FIrDGluhVGqraR1nP1alE9e",
-	"whY8l6LQUQsGNnOa8xEf8NwFJi3cUvAQScqNxfKrqrWBlDmjYmmRyg9j6xSMv+kiWGb0aaoKlp1qwyfR",
-	"KJZjQZh7WFkGQD1gFKKttSRDqoDj8SHIBNgk8L58TuQt87YGNSHtMc2H2/ZRT/hAPiZMp0tecD3N6TyQ",
-	"Wlw/XJMp5ZmzBlh9mZpCcTOHo1uK+Rj23RPMKj9EldpPw5Fu8vpAOJBXIxII4NnE3zNtuAs1t5yFUCEK",
-	"mnPNMgwHciuZ0qkpFHMXEuGCTJlKIWzAzKTvWEe7THOp7+b+wC9AOQxooSS1j/JNMZG9uNPFfTfVM4jl",
-	"D/c08BZJM2ZqxjXrNKip2qgi9WrwSvemI6uz4BOrArifj1cQDI46IUP+nmVgpIVriObBQDFTqoNufPZ+",
-	"CpeTn+9szHNG3P0WnQiGqC13j3RM/o3Ux5ngmQlOS7zVnIqGM5BTe1kKOmFwtDHyo9Srqmsffi/9PXX9",
-	"5jnVPG3qt8lukFPxd6Z0NN3DjuwWH5bqDA4UT9DC0Pz56kbN41MlR1bsO8czt8pSqmQxGhNusJ/FbrhO",
-	"LKEaNN86e2o7CxhaxwUxuFQ4qwasyviwTJ/q2AL8NJ47WVM5+cZFgESkOhwhy471Kkv6BLMIyyBIUGq5",
-	"MDJxYjslvin76pq+4hloC73NxlKX/WlDlQHZmGurnz+ou1eZu3GnzTzE1UUbOImZmryg89BlGWynfdoc",
-	"JVpeA3A3eBMC3ndAbxTlF7yG2tSQnFFtyFAWqrwk4vzvvo5klE+BTZSntn5GA+G0kl/9YgQzx0tyiZ+W",
-	"nC28Gup8u35zLZ/bZSlmvQO62sIGv6zzPUYdNHjCtzRki4FCMhvzdOw0C11juRtajcvhbC57B+LeOs9l",
-	"2PwK52XV4oN4ZJ0F6Oxec9vcPRvpbvO53tNXGzC3j3fX8pr8vunWN271er9tuAbSsFXxi00S7/Lv3jTR",
-	"xOpcjvUmxn7HLJg+bpC7mMiIJcF6GCjeMUwxJ4axjAg52/wwrhW1UGhbKVBFbjCIm2tq9D/+N/GcMiEK",
-	"81JJqSuRQFWKdrv57bNaCXeMvuToqxi5m1HAwKvdCulgNeWtChpA204raYFxZ13kwKt56qw/jeZbXQwm",
-	"XDeLltVzp4DecjaD3Dd5A4L9ETnY/c5SGxWgeIBy6uzpjsbWAB4sLcWreXpC9f3DX2RalDw2YsTzj4kU",
-	"mMkj5CwBf8iUKaJ5xkh7BraU0lZWmlNAtNiIb7+apy9cTzF70M08vdxIwnpVvoi+U7crusljV72SEMFm",
-	"zApHXGmTEEbTMXrMrPTup3aXCV1WRBOZkhewNjO3pFXCxPIziCq/m/bdGMbC9d+Z4kPOsriq3xDmkrSm",
-	"Y5csu0I29ieV+vNZ+gZLWS0OdLImhMb3Xq1TbSKBgFmt1TJ3WegHNigkvfCs1IlrhbhgCdvRTuSk3sUI",
-	"Iyf+hr/rGVZsWGiWBWe5zSZTMweNgYrS6PBRxxVZawORe0a4QXvnkHwdpxdvnF/NyRf2r9xzalrBSOq7",
-	"6Fe1aes8T4oloBkmTNy2/IIZVLHLLA33et3KwSd0xHZ+nbJRVKUc0/2nzyLyI3tPLn843t5/+sybMoAv",
-	"U02KaS5pxhocJzxjm3At+xq8/i8WRZxYFhPudDtyjcNN6QQdPnEbS6Hyppj9ETPB1mCauSbcgFm31+q1",
-	"KmsT9BSk0dfXf4dO+Y495nrnZp7u7O59tzd8ku5vf0sP2Pa3g710+zu2n20/pc8G36Z/yb5ju8Odknh2",
-	"9naGSqKws5oO7YLWFimpUY9b6nLDce5rCLI6dUuUWVmA1ux02cYFfnFXGonP03XfMH53yje+9/x1U6cD",
-	"2GRgXgRvDUJT4PzrA3+C26NhiGtU2Ah5A87Blnb2u5L4frMNOSsnzY5AuQPcHj5hmsB4rXyOZrg7acbX",
-	"2iXnb8qs76wMYw+r77UV+u/HiDErLrFLsI4AsJdDHOE64Cp3Esoce1u8qe4c2Lua7e058kSop1DKHPOR",
-	"lf+HDkdlG3l2YDJ1h7LbzGrNnaS9TcSnSmyqsamwt3CDGggCGUqjElXb4HuJGRP6/gy/3we9yf2xFxNA",
-	"4ubwYzJUmBEJd0gYfbWYNhhPla5v/hrdrRYcv9kqVmw5asqnpTDnGAxIeIdkkBdKzUm7EGXUoFQ+5XMo",
-	"00J3EpIW5p0cDkmbZSOmiVQ9kUolmNIE5iRGnYSMcqpYQlxcYGKfTKhJx6SdSYY4Dvg3eC+Q/Tq/Tyfp",
-	"CSHNO4/zQNqA+iBK4AfCAZPDzMtZdBLftQtApCOGB95hRtgj3xP2jukk6Lsjbc2YE65gF31UoBMacSks",
-	"ceN0W0kL5gQiAEwKlG6cFaYglSPGJxqtCdBbk+Xg0t2YvlcvEwxoetP4zZKA+1YacukPWysJTRkbib7Y",
-	"bI0kF85eoIOsO3H+1fWKhRWvVvBl0h5IM4boStSp0Tbi3E9SMERMVA9mJljFkQFyQJenfCscqEZBfe9T",
-	"8dz7MNWKLJY29WaervVNz1/N04WA1EoAfvXzSaAUeu2B6CJNmdbDIs/n/8fGwZegKkdnAcGg9468vEdw",
-	"5ALvL8zYsp+UGqkwSxWitlMJJiH7Q+XCXIxvRtTG9bgbH5rWwcfKNq5H7kNnN4oXXRnae7UctbulXVBv",
-	"qZrWQn9xekekDNot86BdhK7DoeyuzSm5b3jqG6pumDmhIssj0jiI/VGpzMpX0Qc5Zk4tpxdNWdzyDkc7",
-	"js7jcEkxFMeOkNhWUL+8GySO4x8wCDd4HKoziEUPVLg2elNV5SevlwCQrZUaAA14yAxg4IaH/ojQAXJ1",
-	"+00hSpv85ppKWg2uPowf86y0sh4RtEPFutkMWSAkksiFYLm4usVUEn/X7sUv0DIIMu5uP6XpGLFoNRq/",
-	"i0HO9RgicdyH4IVPEOGKGAWsVAEScCuJWFIR8C+2TzJo3WBYWco0xttTYxQfFAsawipja+5MrQCYnLSC",
-	"ZY6ug55PBrK2YKfXF9eXL1pJ6/nVSUNO7+J9h20E6x+YYN28F1e8Ipk4xS/HWAVDLD1JPqAkOrVII41c",
-	"eCH+q75FLgIFbg3sbz3WyJK7tWo/OuHqvq4PLHqRA1Q0uXUG79pZvlfyxBtmaOTGFrdcSeENo34TMnbL",
-	"cjl1LuSpktnS/Kq9GEHOxCUfibOoisNAxO+1TmrJSy5dqAWnEHDuMtL+/scfv399+u7k9dnp26t3Zy/s",
-	"Q81MJ37s3LjCgZeYu9GR3jbFlD0veJ4tRpU50Mt2zy6Hs1LlMqU5GdjX9UJ25m53r7u7dov8mKvBJLVN",
-	"WFjO6E4GGCzLNOXhXOoT/Pnnn3/efvOmyh9ucE7r9f7hicNw8R9Ehwiy6mqzwUc5KL+sF9Lesi8+Tv1S",
-	"DJWFphDhjKFCI9h748R3TAZMKVgBQP3ySPseeDymhi1Zn+w1JthCkOx9bWzr/AQOPr96bUsTUUwGTCVk",
-	"d2ken0pZCx1+NcUt9BuVOxMj5HMXyxG1iQZnfwN/w0PEjK+KDq9Gc9D9y7dRV7F/Y/W22zmfulfRQte0",
-	"x2oEFScwfMUbXJoC5qvx7T91+GTLsT5Nqo+e0Dz/qM5KMLQNsAQbY5XD2Jry9Se7QTzvk2dPd1cHfqyL",
-	"AL134Gd4Fe3uHkTnfHuHqGoIpz4i3JCRVSExjAJQKMqnvj5G2Ptechcbas2GbbcfCW512FFwdbpem87u",
-	"aUXyTWFtm5CKj+aM0kAkqnyz6LF4gH59PPFtfNBIspBuDtZLMGVgWEPwl1+mpi2JB9tOcyo29yYAW17r",
-	"/4ImY8O4cAaiE5nFlO5ALo9Bm9U/LcfbkBfYMLjK1FZvMT7cIVOK5ps75waQmRY95PCoxGBzDIdrsKRa",
-	"WStlLtGjThpPG06GC/WJh0mjKwEMFPjekUsmERmZjqWRgDE/qkf8BwL+r5KLO+LkRZ3Mp2CagLkFLg6r",
-	"XOCw4mGcdoBNyWESxFN4ZUuT64vXELEAJpBoY7/Za9yHYi01yJXzLnq8J1gxn+AaW5tVXBQHHqxe2H0k",
-	"OGuZ0CJnooGiMPUSDSeK5pAQWKUILc2LL0xrPX01oi/0Wm9l2a8OI0VyrqGn5t3wn3mTZuMLr7m4aSCB",
-	"YpDzlCg24toK3ODlKmtogCV6yPMcEOxXjiGyqG+D6MWNhfWSSUSkdSMNzU8hV3Pxxosu+wJ11ZZrYXE8",
-	"r6l3Ek4vTmi4bHcBBY+YQCFFMLH8ClQlZsm8Qhtpb/nPNclk5ebc6mwE6h4EONS7Prv8kTzZe/Zse4/Q",
-	"fDqm2/u4320nu7kPvQd12Qm9KopzrefEc7i1Td7JxVKGfNbe3ODo3N0bgL7PdQjbXwjq/JfGAVfh6o1j",
-	"riIU1g166YA1Blph5xvgTH+azjUznwTA/56A/BcyllwS4BMRqPGGNTLCgmuBz1hZDQuTbs2YzUEUKRuA",
-	"0IWekIqPuLCa5ZSlfOhA+fCE6+BtiDwkgzk02jkifTSR94lhea7Lskr1qAZdDOzoBxDJiuVVAE0UtaAq",
-	"njpmybxkKUjar+XoNA6/f5eA5NoyhvfDWzYrgaPAy/iSKzaU74kU5DUXxfs7wJ/xafTnGy4i7B2rv7zj",
-	"IimvWKvsA5t8543jScnr36EemkHkv/OAvrNt2BZ6wszkuyFNjVTvmKCD3L4Y/JZx7X6021e1FVSUUswS",
-	"EWA/9wQk30KAidakLdiM2EloqChJp1NG1RHCPfWDSfVXIF35oTZlbx6P4uHiMYA4CJGGRa3va+x8X4bw",
-	"To3n+/E6pj9E59QQN/MRuRUOfCY2aa6h4BO4CTBCZkJvuEsF9OV6okrN3Y5HTrW5ZEzcZdh3JZlqZWr9",
-	"wZjC1qoFiROTMTnLFlI9F5Kv8J1Pkd/qm44OzVC1yQVeGYXWBmvkVLxdlsT+snmZgbKF6ICR89ztsn+6",
-	"4eV5Zc/mhUM2jLgEIaJO34Xg4LSvJzZ8LQl6iM39aiZfAl9+gWz5cwKxfVg1nlPxAMNZ2cMlM8U0UiHL",
-	"TK14cB3Lo4DaKPj8cGeHXF+8rmH2j2WexbFjflPxkKqr4GswPZ+//R7jTMDKUcCekIwrlpp8Dq8IAukv",
-	"BMMB4rEMLFUxIOLnVLMn+wQfg2ESiot5XCA6na7PA3BtJ+E6lfOLUdj11FLztV6hfw64XFay1miJazWy",
-	"zVW3TbWx0kYVEt2GdH09HSmarV4GvoE+tRKoxMFwOklquczV0+j8VVS8r+TlhKC4nBCQlolUlaz2cfF8",
-	"16tSOO/v5wuKwSwEMJYp8Fh2pgLzW+fXanJVOMq9tzljIQVLSIPmlvoo4iW97pPGWrVNM/pf3V/dNFba",
-	"C6Dw9MIONSzLmOqXrFYmJRTJStHgebVR69vk+qwsNNuUZFtPwo3AFwAYbok+yXUZ+hOXHj8ucGHZ1Xmc",
-	"UfJa3rKcxoF2SxZUK8n27be7u9/t7u7tP7mDxdzeSR6oKTScWyVSFoqgkl3SW2NiH3y0c62e/OvZ3yZ7",
-	"g3/s3u6Pf559lx7cvD7u/jodbWLpDRbgxfG3r/b/9o/WCv6z0t4q0T1+35ToQHpaYA2oX6Im1f73n64S",
-	"sveUTLgoDNOdIzJVDAI7pcjnhItSTy/rXnfJ8fmZA5Z2ShY3PUE16R+7Yq5gzjgkzxlVTJFesbv7JIUO",
-	"4Z+sHyhpqb3moagb4QYzO5y6llKlOKRtdpqwM6Wh+Zt1IGr2JecZ1aTdawGxmF6r4/AFN+N/pi6uRY/l",
-	"x6WhW85aeVeARoJYyFqSehh4UpXBWmYz8aVxfK1iWsmiCX6B80RmHZN7AjzLzcEhH7B83R3LZJXtPW+6",
-	"PcNaIDE8GYwfW6wyVasZMoTwsgqtNh4c9xGoiA5pNxLKko5ZVuRsS5Mhi5T4S8dUjViG165Hr2kC8/2J",
-	"xutsLRZuHDJWYsYNC7RpbbA5q8qOrS8utgrAjvtsNxe71i7/Ve3F6upiekXJsrJAjAMOTXzc0H/+j/8Z",
-	"W/VVgHOfAj2uOokBetzdihO3S2CjtQv2oFXGIoUWN8lSXUAvLvewud5iVagsqDJW7UhQhay5UJmjwPCo",
-	"rGaM8eCUYIU3Nl0FzHad6SpsfvXwHgST7X6z2Tz/POxnRfp5rOmPR2GrOr0HCtusdlFuusuN01+Pwhau",
-	"wRoUtkiYjQuJ1IBPBTUu2rPSPd65Cy58JC+UMaxFslEzZeDf7x/Fti0zIjNZ5Jkvk/1RjNvfsKvvX0J1",
-	"lZyTEKjX32vt/V/k38g3e93dXYi1hLpM3+w/7e7uQl4zTI98s4eAvtHel9hjZMd8rQEE1eV5TgYMgwGN",
-	"XNg8o/hkEhUAFiPK3NoH819Naith1zaF6dHOEXlpD4SznYE2YVWM6q+X/tD9+09XboQTEMnhaTW3sTFT",
-	"tFZY1cK3we3C4U9eUD9spbfOBVd9Taf8FbOMCHT6oVwZuvPD1dU5aEhySMq0kS4B106Zke99PFyMcm/g",
-	"9DLV8fkZgpR/L3vCJ4tYdZVO+YiJDvGFIa69FobhbkwwRUtIIW66PdETJ1LcMmEgg5lB8qo9/uhuHso8",
-	"lzN9aN/bJv9++eNbq+/Z1mVhuuSNFGzu8e0XC6ruYbB1r9VJiLANE+oC8bu2MaiBpGFc/d97Ptqq1zok",
-	"vVa32+21PvQxOb8Pb/YddrV7Dzu1WigkzU0YXQRgsH2cyMnEDrZUTF1OQ/8f2+W6b59D5TQp+pjTMMrl",
-	"gOaunloVkgxpjlhQw4zZvCcIOFzB7kcuUcPFwkZclF53MmY0Y8qyMUq+P71yTn90MfuVDBJ+7J2hbdPt",
-	"geJsmM87rh6tK4mXkYnMWK7JmN5a7bcYjQ0pph5h7ojQatwDNpeu9VyOtjSMxbYNnZRrZX/tkrMhRiJA",
-	"u0KaoG07HR95XRalguQoZUVAKuYzOseaPYRMqLJXQW19Lw3N2SExqmD9xCrUFEPWkCYGitEbTQYspYVm",
-	"9pmSLn0EesnlrGtbPhZSzCeyKNG+tWvATuewnAqCIroS8EhnQNLnP15eJeT8+gqW/Pz46uQHF8kPXoT+",
-	"WcYmU2mJab79is37vrE2FXOyZ3nj/tOn5JZrbpW848uTszM7Kqsx0dQwpe3aX19j3hglIykzko4lT1nH",
-	"HmyXbeLHjhtGyQ2bE1UILP3CYSh6BlOwjd+wKdL0/gEZy8L2oZ27uySwCTNjCeEIZpyQ3wo7V9vYQGbz",
-	"KigQXrWd0RHlwrbtjR0GC1hAr/B6bSV+gKW1GweNYngCQGmM7Q1IrsK27edwLBw4pZ8rL5FFsIeD/f0j",
-	"CNycMmqqMBi3QnbPjb2WVCGEneqIGU0Odr9zVGBHqsMzM8SKXkbCvUXaT9+/R/53sP8dshdLz3YtgfgU",
-	"M2rulnDiFt8uCjT/is0tKaJIJx3/tWd1mwsfpuxQd5bJ0ce2O35bFfWxLdsnJVsFthsACIAlzL7hTF7Q",
-	"KRRkwC3BIlYQ5df3MSl9X3TNQwEg++oJzG4kiqGjjAxzOSsvBIFuOWLGii0VztKHUDoLr7Y+aVOy93Qb",
-	"rX4Ef+wJMNF1EnhRsaFietwnbUt9pB8YTP2jhCgJsSuWBeLlUmiGw7FN+MAMjHkyqtCGZdv4qzfyAYnq",
-	"Gz51RY18DTeYvavkRiAok5Y0Rx2dHOzuJe4i7ImU5rm2Kwhjc9EafQzOxlvCKM70EeL52nORW25VNVVJ",
-	"ihD0aXcJmLijnyWbJ8SfwIr1y8zOBVMpuYtNtCd8PFlbQASyncchcu7aYDp4sV9evDy03K0QUArOL067",
-	"ZIYJcsKEvDh9fXp1Sv7zv/8v3Bp7V7mtzOVIFqbfAceXI1iod9ITboMwWVBOGIoVYFifCWdcJ+3+j/CP",
-	"Ppyd/iVLt18yk463L7lhh8A+tvHVPtIFXNE90f/H9oWHUd+2RH5I/vHmtSVZ93P/qMosJDzCZ3afkF7r",
-	"REmttzU35fx7wr3Wa3XdWm+jqTu4WVhGBOO2eVjKC5nD8Xi/nZb3mi/vYymbpuNAarJioiaAZ8sNViNM",
-	"CBNDqVI8CRX76onBHNNMZc7TOcGijW3nsciK1BBV5ExvQYCYxuedQ9JHUbLvah0K6SnriPTlTBxjnoFl",
-	"2/MFFnbUE/1bzmYAzmZPuSNUAJrTiQPTAaAlIEsonZhNoGW8AGAx+lVRRmwp6Yk+uBpc37oPbdgvu+St",
-	"NJXUc2jPUpf8pCybtdOyPzzp2iseLg4XJYmKg312YA/XQsyjvxee+LvUC4apFIZyuDp6lR+k13IOAqyl",
-	"VWVrW1k6yOvyydQO0oNOeeuw9aS7230C2UZmDHrGDprmnYY8Qityuf9nWevQ/nhSvgSpniiB2jf3d3cD",
-	"9E9Qsqu6yzu/OsslKvob20lOnLdg2TayGGbZKgdGBnMg1q796imOKtZHOfqdM2GYEjTHCqahGtY6/Ocv",
-	"SUv7OrZBJ14M4YqcXf4IHBslnozTPLcbBT/Z3aEjXYb9M1c9ePnMtQ5bSP4wgJ2M3e6kvtD1KBbrcSZI",
-	"gCvgLiJ7AO01Y+VqvFpAzkUeJpgDYoSLoO+KGfsCzX3wSU3kLaRNzqjKUBbyxaM1ym48POn2PNs7dEuT",
-	"CZtINT+0zAGqhGhCDfkXU9JdQ9qSdplU4j5XDN9NUP2Ck+KaZJq0T16fAYQZFZbZUFe32n3c8VkIekzB",
-	"i9YlZ4JU4Aoo3Et70Ze4bOw9t3fFwe4BmHaXqLusLn5P4l5t/nV9RIgY8PztQyDeg92D9cT7VpqXshDZ",
-	"J6D2SPF0IB+7V+N4yfMx1UBCoDm2Q/qEmj3BcQgxMdYdiKQ1lTpyBI6zTJd03PfCajWcLe2pt54I7EgM",
-	"ZGd7FhBAxjlDk6DmgSs8wrrkyh4jVM5G0lVZPiQUKDwhgo0oFCqXihRiSpVmGNflipaDmACwAbaBsjB5",
-	"gorVwe7ufWl34SwDX1d0wgzAof4zThPVKzuBggQmn19K78Bzmc0fnPZ9MfgPdaub1co+fOmjV5ZWZUDJ",
-	"7iRucLCe0zLC9GMO78Hud+s/OJFimHM0PR7s76//4Fo4Yrf0eArQkp+AU7yxt4ZpYBfuNnk4duDvRx/j",
-	"FJVVcq6NL8n/OUSVhZr3G0gsluLsFAby/aNg96eghGoyU9yYKq893DU33HpFiE+zsTu/8+zDKkm02twF",
-	"VscRiApQdZxxm2etRT6TBBu8Loz5l0/Lk2AaTQSCGsCjIJAfRRlg5zT/CG08LDXgVbwDGtf5YjWqVdRx",
-	"Hitddbc70dvQW590/xcrhDXQAWiyjgr2NmH71NlfmLtcnqz/6KVUA55lTNyHdkpqCZa+BHi3YhbGzbRx",
-	"fKgzwfbqTkJkAIEYUE2FXBclGKxgAcuna2STUT0eSIq5ClElqqG4OvpPmYAkR9SsPLKlFK40nZYTBiZj",
-	"MganCctI2+pZPQF2e6yw3EmCursQH4UCZVYTMl2lS4ACQ8sX1NpyoTZoy+iJ0pKDtuSlNa0vH5oGlrlm",
-	"uSSfkqeVnTRQc7kxH0/R96bPWu20ckDg/TBIlj4Pzy/85hRZWavq9IiRP9se2GUlWfqXyK9ygFoAlgix",
-	"moqlSKtOIGkO2cypxvrIIU1D9pZ2MKx+jgXriZDsqKnsxFZcqsx7LvuLtAHrzEesA7FDzZCCge6UOlMH",
-	"xMGOKBeL3pROjAqx8Td4DuoM+pNRZCSbLkKaEDlhJ+jm/wWp89yymsLUdzDcPLDhKEZTh4XKVVm7LyEC",
-	"YHLvR6ysXm69kU7TMUtvHCUG1QLBsEMm9IZpqyeXCJwLEfrA/qvAzJ4oAfCh3W7MGqopOLuQDXNd4eNv",
-	"neeMaoadzclcFgpznHvCYeThALkYdbcS4l93+IDw+hL+vibRT3+WhQoGW71NFSMDhmwDCitlXfKzLDDg",
-	"G5ookXMwSb6MSV3ZLFwIPqizS+ojB7cfHsDlwXYaboLlovqPWUAKx9lwqaATi3oq/EMJSx7Wddk7CzPC",
-	"w1RSkIM2vd/5HjFzVQXA/oDySuNJt7K/1YMBOnQCITIYOOKMVVUVUocG1VaTd14IOvSIRZq0rW7VE/2g",
-	"636nZnJLwgjchNDs16J8MmTMyj23TGnS7r9kzLnXfDx/TwB8DrNPn9t/2bbr9Qqdx4YNhywtRx8RAZ0H",
-	"qXzSE+UjsA9x0yV9K+9hGEHfyD4cZ5QTDdMJAZBRLtK8gICac2pvRvtOWhgr892wuWbmsCemVGuf2P/e",
-	"nBRKSwXeVRdVQjXpp+5Xb8m0b6LEB5bFI+ctdPDkOK+egAgf20YDE4hQQFyfhiiMSqE2rj7XRifYtQw1",
-	"vT58SNbyFfc+FD7f/PUrCS/HRotr12pU+cELZg9n67D13/65u/3dL//2TSxAMN56zifc1BrP2JAWucGm",
-	"G2rUx7AcPyUbdatkiTDGQO35BlqTQzjn+uPtnl9cmEf25JhP3VZ1b65ZMart8RLLbLhj7duNp+uRGSEg",
-	"Yr/hgg2Y9GPR22r3xifa6J3fq3+frbZJnoXX8x09MFUfLzbhep+bMNYTxX0Ers9k2KyZMgNlpW0lAzkT",
-	"LhgOzClHhApUsnPNyMHuQefeNFWiskZFLAzqxHRXYl/1VtaUGprLESjdHrjZx8474PIKKhEhZQLw4Z6w",
-	"kwN8Yas3UIEySEYNPXSKI4IP21/dZ8zZnWoSJ7lhzMWrudds06AvT2jmSpauCJ/mglxfkkzmOVUaIpD6",
-	"Hla37yPDG1CbsXaIFT3njCrSRkRm501FXyqZ2v98s9u1v4ue+GZvdzfEAu50SZ9OVb+KQV8LCV4Oj/zH",
-	"/yZPnj0lOz3hcZTtT3u7u/0mQOAATRzmk3E9zem8S/rOzdwnM6ludAX+3BNmrGQxGpfztzRgrzO31Zi6",
-	"cUj6aE2EmfSXIYr7yyPqiQCjOCF9zH+rNeBBlPsORbkfgg/3A59oRQ+A3KWMxjARpCFN52hE8uPHbalt",
-	"/VGl+2JFmKmSE66ZS7YBuRUKu4AELOYkVfOpkQTy12JybM61AcL+lBakEmu5gQ8G51Z3P1EwBjRelvcw",
-	"skzM1EkYkOR5AGzJ5kwr4nf5zadPRRnWTyUBO0qtdUxCcnZk1g851ZilN5DwUFmKXMxswHNGYM8K+gBp",
-	"Wydxta3jQjqYx8XF2EVt2BQg5HRPsPcUkHZKKi3D1yFRasA+5oARI9Hsv9EBA30R/QD6GN8CEyv3g4DM",
-	"i2FgFBNyhqfs+gznYUeuGRnykW0EA88wUMRJv1RxM54ww1OU6OF6W2kJQheUhETPDTTAEnBrQ8dqFMsr",
-	"3nQAib5BwzFIms/lsLOr1eiwk4Z9ViXq7marLxFBEpi86IJJC/m9T1Hkwl4N9grBQzGl86Q0b4Ktw0od",
-	"95bJgPtsu28Pf2+INPsBMgw8Fwuq15dmryULEmZUhNNzoZOWyjOYWdITlpGoRh6aOCN3/eJ1gpjlYBCQ",
-	"BtHNXiaDO7jbE5fgZnUsBAty/cpSF7z93hwtJfaXOQhCzlD4M2g6s9yzSw52d3vCW8w1y21b9enZCXS3",
-	"gMHbexw376g04ONvDX6AnsDVKrPw624ADB539n9wo0a8FJ0jcrC/79cdt6onZGE0z9jyFQIx4IMycGlp",
-	"/9pbZ0IXwyFPIffF/XxIvsEMQMGDTY8b2XUdJ/GxBuU1wDl+5ti89ZqmC+lY1jgfLXv9I0T0lfz4WN9U",
-	"ImWMDz8EqzUM9i3Vt41S5cXLE3Kw95ddcnL590NCfdKikjMrOZFe68cpg0wIdyJ7LfsMOcTyKcYLoyfQ",
-	"VN/B8mf2fatMOgseOjbC4Amn/ZJe6ySXeqmz0PJvtdg1pv+jkv+5z0D/9IsRhMuXGYNWsWaTpPrOdsGN",
-	"FQw1MTKziuQVe29I6gCxoWyEnkLY/5gxL0iqQiDq5FCqSZHTnmhDb+A+hTS8v/YT0v83+59t+5//2k+I",
-	"oQPLGwGHio588EoHpjhVbMjf+2yk/la/QaS89LO7M9P7eOP/eqHPsPdmx9FexZUWhcco8ym3K3EYndQY",
-	"mo5hA/FCt/eOvVamTHEJAANIuTCWExzE9guufTLzmkH8kazvx/asBhRd2q1qBnm4mN3y3JuX1G2yO05u",
-	"AAGuaAhUgPJf7rB5GacKzrIiEJJ2INxNMVYL9dl2TBdMeiJaCcplSEcFLB9bZnlFOQrQSx0ykZW2vuuJ",
-	"LcTFriSsmSW93B7yOXEYWluYh+8yY3wxe5SEpLDcbgtUP++XjZ1Xt3if0XgdlWw+kWDh68VGDvZxCQf2",
-	"OYWCP2NeQMUKnMJBy+i50MweCfp8gDDPBV7AqMrn24pZGvOMtjF6aaq4SPmU5pDsi3k9/hwvSRNHgVk6",
-	"4BpSDRk3CCpTP1lTHPOpHdFFNaD7Ha9PeVgWR9pwG7p5fUaPzx/rFIBtw9G/lRXQNhycBHv/lGYNJDoQ",
-	"YMEH9ZGOpipLrk6E9iSwCezsn4qxb0CrZUAn+DRgmS3rCU7sVwKOEvCpC8uMEW5CRvzWUnYxBYHXccJ7",
-	"028zR18oOR+V8EqbexsTUyACp4Pup4rJO0gM4Nyikc33RN+Xr++X6hkRbLZgrKza9db90OOYlKgIdMJ6",
-	"oi5NgohX1VAM2h1TTRASQKoaqGdDLHWkdv+XOeYPb5mKTO3RWqdCMd3HGgZ0+5lNVX9q5nQyllIz9OBh",
-	"7o0Oz13AiY5Ko6FU5HiRmekHZ1R4VFdqoYihisAuSL3AlCrlUNYs88gnKAYROEVtWc5UCzX1/iwMoKlW",
-	"4Gc+/StUSA/n+OhN0X9qjoC7EFU6jxyMXp6VBm179MCPlT24RgpYgWYnpSLLWXOo1yXiDIKliZKUpmPm",
-	"jbhWSB1BgAEkfjlALKbxZQe2adkAzyAKHhNvqlIGZDAvpZ9uVTmRa9LP+S3rB4V9qTZEFwCCNixyMmQG",
-	"82kUc2EM2tDcf1ENBPAUB4wJgKmDxBu0lsGcwUxsxpZByyHpU/3jsN9xMQ+FKGWtfj2rDIQegE6Edu1I",
-	"MP3MN9sBvCV4Fwx1rhbwIaGQlemwpWBRKhjaWvNlW11yen1xffnCR4KdFkpOGRXkhAmjaE6eU3EDOYE8",
-	"n5MStgfiw9B/MAVcXQUF6mzv7X75FhgFD4mcMkH+SsZ8NCZ/Jbmckb9icezOEXl+dXJ9+eIKY+RcbBN7",
-	"j5lzZbdu2km1U7ZjzPy0jXfJueKpW+56oJ3uknMkE0QeS8cIRoL2VySTKPrNGyDeE0e7G0WB6PlkIPOV",
-	"oRoeDRcXvZW03PyjALjLaSf5vL4iWFgUzg8Uc44MiltOcQtA0ZGY/NZeFlQN3YsC8X5Se2RtlRtxIexL",
-	"Wxq3L6smL3yyH5xGwfRHB+o/cHzaC9ikKRKlqwOBs0hCi3o6Zi4GbCxnVbCDCwgMWC9+u1Gw2oQZuioq",
-	"+419/knFA0NjG3mJIFd2eBm1rzz4op87OD1L+AkZFDzPyshfkCrFLVdSVE4Zj3GrwpW2w99knad0DmLz",
-	"jgvaWHHBXfkQvBGovL5gffkhaZ+8Pj2++Pvp5dW7F6fnP16eXb07fvHi4vTy8vQS8sHKzzGET6oMYAuP",
-	"BcaBwvRcbYMqvESUeaUpFUIaMmC+77j+jCgx8MJxOalPivYR9rUyntQP51MEk/40ZvaWlgjpCVE+uKoe",
-	"97GqGuGpxG/+3SilLGY994AdU2rSSFmOE8UyqzKXIVZte0PT1BQ0h1sY8OszSHOb0DnJ+HDIVFAtB2U7",
-	"LCrccVqUjyRtKGdT6V0gCExQ10Kvm6fYmMutJ8pwTap9pCnaa8qyKxh3ECM5976jhMcaFHRSG+Xj07tO",
-	"/Kp/Vby+qCkGtwGSPRyLtzInHGY00FCl7MFdp2mtZS/LulbFZKA+YnPw5gVLpcqg+KpTD/1gm5KXHeBA",
-	"WCDo7IXVlSyf7In+i9Pz7W9fPfnb9nf/eLPvMPYX7rgyi2Ppukqq5GJgWrpUbSCoEBePZQ4lH+FyHNOo",
-	"LWmXeDUCK4dRQ/bsT4cY7i220zHlVSCk03aArcJPXfJSKquNwHhOr37w0aYOMB+FOWKvioT0a1WB+qQ9",
-	"diWxegIBM4TpLBm1yoweBTtgNbYgov7/JfU2u+Q4XPGeGFM9BmY/gOT+zKGVpErqMu3ADKWaHAaMO9wz",
-	"aGAccHCrXfaEbau71SVvAWa4GZuifbD7JBrYiQT32Dl4OMgvxMD9Eq2J6HRH52s45wNy5kuwilBD5rKA",
-	"4+lNDUaG3LqsE7YxI160hJds2Nnetl3bG6CzOfJ4rNBsbnh/Mlw2v+j3BWW7z42NYvJ6rWBlCJ2Qhuma",
-	"f8Tdkk3+kUfOsC/CQX71dHwVuFd6OhyXPSpt3KHo+AmFbfvAHVyseLbzeyByrcJHWPryzgcxQKt5TCAJ",
-	"a6ScunTzh4FH8CLCnbER7ixBYE2W/SHdyTicl1CVq9OQe+HK12d+rLy8HOALHPDjY+c/Dodf5e2KMR/s",
-	"b9DZlZRvqJhfeDzQB4GzKZQgcjgkZia3h0AzYVUiqE2M9XBA46Vaz6TKXH4SFIoKjh6cpI84d0ysPnb4",
-	"/I9z6rBs+xc6dBcslbdMzU+gAEwUawuTQ5R70VePUQyS+wXYOY4cbh1gLIDhw9fJAlw4+8nX8/tozq9Y",
-	"cXydMdHuWOCvmE4f4NxqZorpKsMnwk5j7KpmqWKGtAF0BWPh0MTYXzjefa9I6dqwuel0e8KqWxhC0jhh",
-	"XhncpGiIWi2mD8xNPtFhLkd5CUvdlB2IS2skoVkZwhesCsbudb8aq5qMVQABo5kxLq7cVWqrLd89zwsG",
-	"2Jy7C3SF0cEJTfqQbB3nORlylmfInf0dAtjBriHty1BNbGtbSU+Uj7CI4ADw5HNGtSF/CYqrbiVQfnHr",
-	"R0gCcV9Avl8qlWKp2eqSH4UP0EJ35vWZK6OJ3u4MaxEZSXagcGTUVl2f9mM1VtdG+QjdjTC+7OuN+whu",
-	"XNyLujjchsx4V+kbkJQ1lkK9r3QMIMfNcS7HpA9J5fDatjaKUcjvpwZCKzTpw5NDB4yf9Uk7o4ZCdXCf",
-	"CN5rHfZaWBh1oU43lkjttT70O3Dn+oLjbIaQBTm1XXCH9Vt6MT2sQbuy81dBCoO5rxah6byTlIrEBIKE",
-	"cl5WFdh/SjTgWt0wNiVTJd9zH4WaOlAEblCQdeWBFcPAzaCOwFjOKvemA3iD/QEvnNJg1L2F7RKuMVxE",
-	"CHJ0ZRb7UN/4kDzZ3d11aMtuVUHI6MexV2wr15qp09vNigss7eNHoQTYD78gOCqGnG1rVxESCgUwLNJQ",
-	"ObqRPjGMEFPzHXXe86wMpRpJU7th42X7XPXhrTPEe3JOdyhw5/3m1Dhjf0JmDP1XFKtIWhq96W7ZAwEH",
-	"XSq4fuEI1JtKiKE3tcriUAwTS+CSGZ0DqlFZBoDZdbUDgpIBW2Snwjtyj8gtzXnmnseobmEFHull+7I2",
-	"ysd32R5DDfv73LZ/4mtwZfE2AIzHbd2uDsvGxzoM4cMjPWLG8tBVvlx4/jgduDC0FdUi/lB+26ul0hD3",
-	"ZNdu7/S6zY34aerLeW6VN7BKCctkpfKBNO2UarbNhWbCbvct6zSF7GtGVTpuQujf242DR342ItuoAiRS",
-	"2/q6j7CmdbTyPxQhIk411CZZ42cEQbORKsuC7TWilHKUsx1gW80CBKAR9/HdC5Zxqy5bydDKFSwjfVSH",
-	"/wu+8FfbWJ+0ZfnJX400037nEHUIjEXpie/hWYU8CLo4YOvQnGUklfKGsyMMmQb7Dh6pLU36nun2iQv6",
-	"84EKPdFPZcZcSfq+7fcE/ubDsA0MUluweUAUsx07cSOzTVgOQEDTP9jdq3K5fN6bK5iP+VTvpxCJ59Gk",
-	"lZRDwJpVUoyiuF3QzWu8MR6l5PJ9OcIvJLU03SiXWFWGC0w3hMMBAGpM212/YaL/NW7ijy9lveSC6zGh",
-	"/kQqx3vKcweKS+Wuq1hEaamAMKUabu2dZTJkkb7vRtvECQJsl2CDSZll6AoDSgfaD3+dvzo59ZGwCliN",
-	"+wNfPntBgIy3dE8IKVIE5RbOHMlFl3g+rL392yFiTKkZI6PS5SEBQPool4YXrQ5mNTiwGTgOCbZUrDeM",
-	"CFOIATyXhdKk7ZcXcGRDBgyzTFCBtH1WPK7fOSLLo4CboeKr5Qb2RN0eDYvHNew1y2ItMUtNfbR2zLhm",
-	"zRzXr9xmKZeOehpKGR38ZWOYbSCKxpaePtu4IZjpnRpalMee7O4v0+9zmt4EKC3T6QKm4muJLHwTIMUv",
-	"WzgZucWWdhJKdUDq3OP+PAGwapqRVasTOmZkoORM42AcNwNeAHygfbn/9FknQb6BuQt45m/Y1CHC6rFU",
-	"ZjvngE9fE5G6NQD9mU81y0FGBMnNzhez9A9BYzVjzMTgmmhuGEQXuYQICDBCO6cUpL/T75KD3QM8oG7Y",
-	"nvdyKDsapB02nzjwN2123HAqdztwG5H3lV93Sxfu8kb/KRPZVHJh/rD0/pyNHNZ5wz15D0q/mafNsAoQ",
-	"VujSccrSmS7JOIfazUOOgnSygIPgkTMx4c/l8XEpEiyfg6gtuiwv4QQ8gdoAlt6sVZZA4KYhpJrEIXLf",
-	"zF/N00dqOMGxrbCcbGny6ucTYvX7L1wKrG4S2dILyPEBpVnKuZuF5Gae+qyGDbIZHu92vpqnf7bi8rVN",
-	"rucyYPDy3ZIZVtHGcjB0RR2/89UF4V7N0xOq2Z3pwuqZjynE2c+jgYDuxwc+g7L6IBHRUQaDUhO6THUx",
-	"gFrUDn2hvFPWmMnuQ3w15OvmJBq4r4IEmjDVfXE+yxnv6G0TRMsJ81HfPeEeWkXMgeZLhe/1q4Xog01Y",
-	"AxwIKMcgpZFcipGve+IR2gRbAU79Mcx180P0mcxXr+apw0cOzFcfHgX29Vez1BeFy67ZcCsu8ikZRykg",
-	"7/xe9fhh53fNM/ZhhYitGJ1ol/EOKaUsc1L1Yl2Edj9S9uAweKOf9ET/H9v+rav5lG3/CD3pQyKkFnw4",
-	"7CdW2aQiG8j3dnXKNi+d8rF9LnOezvtY+43CWCDbHcNlyhIYvrqxLBSRio+46BIskjShcwd+RsXcc/ly",
-	"eTBEhtF03BMhRJpLaHc2P/eV14hILkdHhFYV3PFLjLmQM9Elx1UCTU+MmNFWr01KpMeyf2zeFXdzkQ1d",
-	"crC3WykwsPqWbWcsZ4gckDGFBekUs4tlaWkKy+S9ASXSAdUITNakpryapy/cUO7DgEG1tpp+YH8qqW51",
-	"qbdVFbMbWubZ6rp0a5j0pf3+rihgMjUsHjo0lGpCTeuwNeCCgm1ho2AiTwGfE6R6bwN+9r0U7GEykeVM",
-	"5JJmIByUUkhWUdv9NDfgcgEia1w6OvaxuXYQ5aFzMfuo9h+RPv6jj5h9Q8VYGTGHGRumMgtAFBuGty2l",
-	"LDszAnCUCcIW1kwIUuRz96LDESrZkE907okQCTZyZvHTP4u8hPmuX7Ohv4pPK7KhK1ufqzy0LEo50EF/",
-	"AD+BYAXOn+aYhSCUXzNngncxys5urgN0el1ZGTEE1vmQyQUbFprm+rAnIHaxKUOB7JBVwYtHGD+wdSaC",
-	"X61s4B1p/g0IXzgkvZZgs3cZu+Up67X6ZOstm5UeBKkIPiEZM3gqyE9l0CasC/rLjAR/XU8gU+xukf/8",
-	"7/+rHsgNdlM+GpuEDKAYNNdlPyDTzcr0GlfQCIKG0bHSExg1TJfiISColAkPkosQSbCmAEnkXn9th9r3",
-	"dToHMpujqXgoVU+4UTjz8g/GTAGcFPeO9NPbd66Vdzk20wbHRn+HTjmSSL/TJVZ65aJAZ0tP9OHdn7gZ",
-	"Q1iIR2CqPMg1PyYxcoRBr85tS42bBCLwwlCsGt4Ty1OyM7ZTcmEv0B7NAVUWfLhCwoRBLC79M+5eKtPW",
-	"sJSB3xA7CnAG4bJiNorPeAs6QWOCBjRmK2K7CH23NyD8UgQ07Qn7ySLtGWmm7zxpA/mdCl+P/Nl2xkcQ",
-	"4e7z1CyJRZKvkNjsZYuSMQQE++LPOE1/1HyQThsk8VqaZgfG9qQamy70FMo1wLh+hr6DoB7AMy7f6RJ3",
-	"Ju31RFNDdDGdSmW6cNz2vyNbV1KSiV0jagybTI0uPzFq7obJBXnrKdkVXCUXzKj5NgRGRXEugTk90qge",
-	"oNGvAT1fk4Hu7Xi8xOg4Z5N1IdGiyq+7h98RTpDDLWky+Ifv3JNmnYY4kDJnNFrbyJ6MygbgGZmnUX/d",
-	"OxHjE4HIAh8PEkvAge8Ozn3X2l+KO7+DcPKhWbTCqCwXqLR48/fdbWwlA5Ydrr1US8GgJ+BSjVzs1T27",
-	"QnLodEmQSOp4+JDnOeECL6BKMNpKyNYxyoYwIp83+iySLuolNqnKAM+woYWbEx69cy/CDXU1dpu0ECZa",
-	"3jO5rC7+7hZg8Of8lvXEwsoe+ljU6rqv0Cnsx50Ean+Xl19C7A1nli64Hmz1inxyK72HobM+6graaq+U",
-	"FDqNl6EnrztfiqeWds6pGT8iRfl1OKOvN+nXm/Rhb9Jlngnh7EZZPhWqaJ37MX1ZNAevHeczOteoQ7NM",
-	"J9VF4zIAu+QnD7QBGhkPA3FPLi9e+kriOb+xCiMphKZD1hPuQKL7QHjdxDCPIQ9sriRdWZgGnmJH/2WM",
-	"Ue6I2aF93niMpmQ0yJCAWgOVNxyIIGb2uAfNTMfSyGbB4N/PT7+31HH+9ntSTImR5Cl585y0D/aekq1z",
-	"JcFxAm1UUA0k/IhP6Ih1t3wxZ/sX4dqSjLbsBAA/DJlIbcjTvX0yfe9MONsM9NjM6/PaKD7VIFv4ahCk",
-	"nbt4PsJM2o1eVMU0lzQ7h0l+Ut1tUuSGT6kyO0OpJttQraJGmFNlR2Y4knW57Os9G+EN9E/3YVVwRQ7A",
-	"Ov9IbioIlJhmFFxomqkj0ocB932lIEi8t0Swpcn1xes/3bW1t0EX53RuifJKytdUjRh+93ST+ThbB8ve",
-	"sIzTK0sBX9p+fA0HjFAyrTEDdM/cwB1iqojHqTuI90m6hDZ2fhd0wlYGjjUc+oizE/63ytk5tZK2sh/+",
-	"t38eb//fdPtfu9vfvdv+5fe9Z8mzgw+9Xrf963T0/0zFqPNN62NqIcGR2Pl1ykZ39Xsm7tupGD2IyxT5",
-	"9R8IaPO4Tnn3JC6oQqZovqYuj8cJkTNByk/A99glx+4XxwLJbwXNMQvImxq4cmk4HlvEXoglvsiRs0ZA",
-	"G8oxTlEh0/YHUhS67w3WZYUgPw4CzzuIeAd2dzNmk6TUrMvqeAkpNNaGKa3QmqVSZN2yDxA8ECmF6yos",
-	"248FPall9EZC6ABcFgiKZodtlwODI0qbLtck59rOxBcdspc65D2DocnuotdohayWNyH98t9wn1jdd45g",
-	"JhOU7ODnXutt8FWv1RCVcVHu9OOMOK7G1xgx6oiwnOtnjR/9kpdONGq9pH/MV8u5uEnwLDiRMjiU+v5s",
-	"QjE9XoUbSDMNli/3aj8hShpqmJVhMQ85cNrAmxTsV33HQeBndE0Zd+56wjuCsCnQVwiAJNmTPRvLvFIN",
-	"hnTC8zlpK1Zo71bkUnS6JEx7VpiCJ3vOJuY7RsXisFLaQLr35iq0bEUjJ+DzS+aDkh4xLKFd2gvXejw+",
-	"Act1Zl9BBzfUWV1urL+/AkJyEXlW+qcOjM8u/z30VsVG9hJRzUcQq7fYI6aLgX0wYKVjMfFZt5CK114Z",
-	"TgA2Gg3aeOm37dQqn/n6N04ZBXQlB08bsCQIV0rlhNW843ZddE/0/4tiw7/2fT1bPaZglubi5qh6d8aF",
-	"rtnEG8EVV+MuJQ2BDedjKRh5W0wGTN0NhnEVliNYe5dqCBG/gSzbinMSt79rkFMuaku8vHxNcCmW5hsy",
-	"Ep/sfwxUymcrcYHrcicT9d4nV/wvyt0sMTY+mcX6/3+mZGRlIdJbAGRyLybKBSQol1lYcfDy8r2PQqq6",
-	"Z1Dkl4hMdNPNul8DDR9KZn/NhwbuYj1lwqVm3BHuyPlBlxCPAKfN30A7v8OfIN59WBG1fOlCCZ3qWF1h",
-	"5AJg3y7Lsu4JmZZ+XS62YrWRgv43sjhVQ1wduB8AeO3/5VHfSsEKPMZQY83uURvvK6zPemcnM06+r+JQ",
-	"vd8TldgyALJCVaxhDt8ZbXj5OoPBsW13R+78bioeENUQrsrBWbFcV0MUbLbt4nFpzpQHUu2S06XxQmgr",
-	"xF/Czz0B6gIU7Mbva3pCBFoyju5vJ+LtDpswFPOleMkXcNXC4vir+evZXHs2ey2IWJpRLbYMmbBe65Dk",
-	"Mr0B69FsLBE9+gGCzvwAtnO5Eu3B5x2+lqMvaHzdCJEyGOqpMGq+CTrlFUam/aHQIPw8PeS1ywKpG1nr",
-	"iJv3NKFqJjIIutosQvESrgq8YlDVlyoarQjG0nrIImn3q9yLficBZwPguAPkdWN84urwxCOHCcluuSxc",
-	"2KE2cqqh4hAHgMgHjiSsWW17wsUVxlM1oMy10xbbQgrMb9VMmMTX3S80yxKi2DSnKa4HrC9TPeGaSsig",
-	"UMLYR4B56eosVZGTncOweiJixIHbB0Lx3SxmlBvy1jmXdE9gZX8fcAsQdeW+umj8MCfC0SKADKFtH0NC",
-	"bIeG5zlar+L3aEBjf4owxctwRl8eAuGySq79Gnr4CKHM7akKsscaeOa9rnyR/T0wfsOZaTYkxV9/zG6i",
-	"NcSPCU7Oru2r4He6X+n7gSvW1Ch6ydtyb1EEVLkVWSlcm0v/0ucRO9GBuoG0eYx16PwcEoylVCxFwD57",
-	"x/8BEdKjHn5an+oD7fqOYrfyhm1D2LJeZQS3r/1o3wpo4Q/JuU4hk/KrW7uJ2YisbuQh7H3Kpi5QXwr2",
-	"UJTnvS6IOhMrGps1hlJEjEA829QC9OzgY6IU/yy0+LlDFC09WQXMKTIl0NHDsDF0iqzx4AWukz8+qMkl",
-	"Tubx+Rkuyyz1r5gmX7IWKm6DBw/zfsajMlSOl8UNNaEGImXv7YTEtAdf6qnB6fgSg3VyNjRYgFQxUghX",
-	"Ow5jhlzOtcucGjBfWY6MmWLdMp9iQueIdTRgPdFr9VqkrdikBMKzLyHsGjca4M06HrfMsR+H6exftU+u",
-	"L16TfpAx0+8JxFJhWQUoDnhrpO3TvMLA/gQiFLJMMa3hNUAu7xCuoUqcw+uAgKVD0sNUll4LAh7BcwSZ",
-	"A+iKcTBOShajcX1M8Syf7GODEz4Ty7ouR/jIcksXM3a+WnMeNDnGLmzEkm5PDGYt3PP2L6YjRbOK7URt",
-	"530l82WkFfdHgJPUppr0A/7WB9DETog4Y1uCrICeKBvDj8sYIWhwEuDr2G/qdSI1y1kK5Shlzra65Fgg",
-	"glRPOLZXBZIi2CP22z7Y32/I8qtW4dEygHKIX2szf5Vamosy0zKfAUj+rjFSeHIuZM4WpBN7gwZIpLqZ",
-	"XbzxqazE/keT/lBJYVzZ4AFNb/oJgLmWibt7u8nBX54m3z7bJYO5ZQDtg70nZOslh9Ii/yrROHoixzrs",
-	"VJC93TfPu1udBJSi+ZRB0nBCzt9+n5Dvz14m5Cc2OE/I8zfnCfnh9OwE8olfvPR42s55B5LNFmZPGXBt",
-	"IWTtYF4lFQG2WppDRDD0hMnLHgUEUscwWa5LAI8MR/Lv598nPQHjsRO3fVtpjea5nLGszGjGRK4AcBgz",
-	"5gfSjEnb8ztcffwRFrMnbJt2LQN4yi3LaYcYkF1VzyiLYsRBLWFQiBM3opaDUldbD81ZEHU7J/KWqS6x",
-	"G+I+AIxVTL9mwmMQayMVHTG/iGOWZy6pxDY8YROp5kcwOETKAe4+hNAW+yni61oZEZE2Z2PANA4XZ0a5",
-	"q0/sSgxI1YO6ODDksG4g9eDajUndNWJ+TLnddls3ysBMWkAMmyZ6ftGM71fz9NLuozGWfcdUX/fwyKEZ",
-	"aZdZNCOuuMfXXO8/eq73pVWql1CGw/N8L8RhcOvMrYRUC93zmnSdB1Qvf42Pq5/Evzsv5NcAuU3d5bBi",
-	"8wCjpzRiNMWwfrwHctmFvuwEWNbQg9xpzKZOIMnKodUjFuuUKS0FzQlgo3BNmKKaZaQN17vc1mPFMsuI",
-	"O4l9vydKExgTWWUrmkjB5mTM7Y0+J9rQucPTLzIexe3BQdzLsvyFTsoJovY/ahXmi2okdn3CrKO7ayO2",
-	"BcfqnT5ij9QLRWe+7E7luCji9eiGQzKlPCN9OoFB/Of/+J9kyFifSLGdjikXLr07lSpzGHpzWRhiFBUa",
-	"R0LGVI9J2zN/yN5MegLC6W6EnAm0f7oOnJuGas2ME62dTK2oYSj2j2WeYcSbMbk9jqCMMNYT6dhe9Fn5",
-	"DRd2ScqK7vXCQXYxMkVnNI8VDXIBf9wnfzuRmMB16xQBjKU7Igf7+y7JNmhTigBa0sFVeNDn5kJBP5UN",
-	"3PlAV58+KofR8eLEHp8J5msxoceBhr/IReSwfqTWwN5Xb+o7wN+XPDGFRM9m08wPMs+054R90r6+fNGp",
-	"pJLynNNbynO7NGRAc+pwYCD9xM9pkZliOemZbcAco/AD6C99wcxMqpt+UstkqXpzVhAs5xHm0ICgo8dQ",
-	"2zYds6zIGWlrxki/mu5vhTSs3zkKY4g9/5SKBFgycM2UNTuwPogX0irgObToTCgXgplSiHP83M0kcQUP",
-	"iwnhIs2LzIpIB7u7CWbS98TCKiS+kolPFBR0YocaNOk9a1MlBzmbdLrAjbfswrjSOz0RkBDX5Ju93e7u",
-	"7hYZsFzO0D/g1mhL+29wxbfOhC6GQ55yuxhuOw/JN/+ACPByo7cIHXjn39Lud8lbMErRMkJxUc5tH+w+",
-	"iVrWkSDvcSN8Jg5/sjDOL8Tgg4Vq8LU5Y0jAUr563B6yGpy+IUaWq1uxo2WWaKTl7HDW78jAF80XJT8b",
-	"MbNdNbBY2jQm2dJcSzJipi4qtvtWNex3vBDJVWT8Qs56ot0vHzzH3/udxE4NRcgG7KvPKOF9HrCs9edu",
-	"6bz9IcDtfhSsJnxYBV3OBFMAnQ6XInhnfR08crB70HkoanY2gFWZfNW6/+BefpxgatU4X3N/K6yiEf2F",
-	"S3KXklwwpMbsu3tt8ubFuX8Kunnsu/wnq9UdLH2tTjdKxXcq031PBQUk9pXYmE56Le0fpfBPdaUTHLlC",
-	"QU6RKc0n9S9QFdBEip5woHkAQVkV9pJFDqYfxm+Zb3NRfIfb38m5FCC/ZjzPrcIwpTyzig/qMFDNyBVD",
-	"9yagCYKFhbK+n1fQZH9Rgev3RNtHvDk3NcszAt7SIjcJ6AeV7O+WrJMQEYQJl8I7KDvBLQBlWN1Ag4A7",
-	"V3sjLGpqO82ltmqZTAu9Vhr4G+xu3J+ygJ+FS3NHCK1YQ25dN/bNPNu45RohNI10f3f384bCL652I5OS",
-	"hn1e1eBLyu0/QbpyzXY5BOJGM0UqtS8jPHM1cwLKT6nwTIBwkzibKHGIunZLH+iyRKvraov1VSjIx6uX",
-	"BpboLnkrgfFVlg9XplRkwCV8NWNn+WioVfrnM9leLMzra/3SrxbbFfVLQ9ZxFDpzoKAiBFr5opdLivTD",
-	"m3TrvubfWwNGFVPHhb1w/vmLPWQIMFH+8ov9QN36I1uovHXY2qFTDufLjWSR05wJjBqC8iAD6Wt9YkPd",
-	"6h6cMEPhZC+XPNkupgkpsR5cSHISJEeICrfbzyhoGV3dy01fY812QUcMKjwPXUWq+iIHDaEXcbmhMx9s",
-	"4sSd9qufTzpk2wXUJT6KzLaZsZTDoINmb+ZprFHgzhCRVKXOwW+Rl18gRLsm24TaKRU0J+hQRwfjkDms",
-	"DZTF3Z0TtDylcwxRW247FOu3K/O8I1R/iVgtECSZsB93HyTERVQG9nZ7nQT9h+S7PASAT2X2FGTU0G4N",
-	"HxUfRNfkluVyaqe1DYkaY5ZPmdJHHv+9fbB70CFcWIrKCjgkQdNZ9Xmk8XMIkCATqm6YIVPFU6ZJO6M8",
-	"n5PT64vryxekHBs4ZJGknl+dXF++uLKyQJYzqwDBOcg8JGxK03G4LNh+68MvH/6/AAAA//8=",
+	"7P3rctvG2iAK30p//LJLZL0gRcmysyLVqhlZlmO9PmlZ0srKXsyYTaBJdgR2I90N0VzZrpqf83tqquZS",
+	"9gXMnbxXsqufpxtokABJWZat5PWfxCKAPj7n4++tWM4yKZgwunX4e2vKaMIU/PMsYbNMGibixQtu7C8J",
+	"07HimeFStA5b54ppJgxpD43K2bBDpCBmyog2UrGEUKHnTBEjCSWKZYwalhDFfsuZNmTOzRRfpjM2EMNg",
+	"ru5LthgeEiHNlIsJUdSOyjUxfMZ6A9GKWjqeshm1C2Iin7UO/9myC2j9ErXMImOtw5Y2iotJ6+PHqHUu",
+	"Ncf1Li//x1SOaEoy9wKRY1hQSrUh7MZuDKb1K6ZZxkTCkl5lAWOpZtS0DltcmCcHrag144LP7KL6xWq4",
+	"MGzCFCznHTNqcTw2TK0u6ILFUiTanticckNGbCwVI0Yt7DnQCeWiOnkx117tXBeGpmyLa5tPGV6cYjQh",
+	"M5mwVJMpTewV2N/iKUvcczgKlpSHxgXcy9FA2BcSaiiZ0QV8uWCG6Kmcw6cxTVOmdjRJqbGnGU+pmNz6",
+	"Oj9GrYwqOmPGgejpjPL0nJqp/YPb3WX2j6gl6Mx+yezzVtSyK+eKJa1DO3TlDOmHV0xM7Aj7jw/qIOgF",
+	"twC9eK7kbPUwn3OlDbm6PCEJXRAu4jR3MAKr+S1nalEuZ2zHqAWfhBrWWjP7pVyd+xW9xdRG3nLiACNf",
+	"ssXq7K/pNdOA2kYtEHkCbNF0zA4LxK+iO7lmC0JFUv7gv5owoxGSxnCujoQA6JP2jKprlpAKrXjBzSFx",
+	"cMyFNhaC5ZioXAiLNGbOY9Yjexan9h8/HogbrvkoZeT44uTszEKhorEFpoiw3qRHKLm6Ont2RBSbsdmI",
+	"WTI2lorsH5CpzJVGeIXjRTpZnu8SAWs1wthjoBH+773aoxc3TJsZE+bsWQNg8/KVZFv4fnJwOwJ5XKK5",
+	"YiZXgiVkZG+OMKpSzhSJ5WxGRdIjl/YmmbphCkiXjshI5pZaRiQXhqcFeRkIR18AWgBGSa6ZpTc3jGRU",
+	"a5YQbtYc9D+6Jymjym6/W6z9LiT5ksfXbM1J3/F8LxUVmsZ2mY1zmOCdO053pZm6t738xM00UXRO03ua",
+	"4qP9VmdSaAb0/SlN3iFtsH/FUhgm4J80y1IeU3tiu79qhN5ylu8UG7cOW///3VK22cWnevdUKalwqiq4",
+	"WxjmIssN4ZrMaGrhyNLTj1HrRIpxyuMvsIhjEksR50pZDo1MkkhFKElynItF+HetIEVW5CiiDU/TgXAE",
+	"0eLVx6j1XKoRTxIm7n9DF3xi6QYXZJQbkAtomso5S0hbyZRFROcaBauI8FnGlJaCGi4mHTj5H6VgX+bq",
+	"FdMyVzEj7AMHGcdyqDnVJGEpM44RTKREiDgThilBUxzy/k9RzhiKw3MLGHMlxaQQt4HuHpGEGcpTTahi",
+	"IJaVJDmVE1j0G2meW7J8/+t9I4nO4ymRo19ZbIjnukYGwiAs6ZwuUkmTSylfUTX5YleNuDOSycIiu5GS",
+	"pHZ6WNKllK+pWDi6o7/AkqQkMyoWhBrDZpnRVoYL9DDQGbqF0lA3h3t7N1AvYKIrQXMzlYr/i32RWzdE",
+	"e3wHOjWiCYkVS5gwnKYazvdKZErGTGs6StmpMNws7n9pP7E07SJFj4ASjRSj11Z+HeWaC6Y1UXnKSBvE",
+	"QC50Ph7zmFtkG9GUiph1YEOKgbRCRY3OirSYkoSPxwwIuAM0R3WvhM6zTCrDktcs4fQSmN+XAPgxt8i3",
+	"yJiFdqDBccwyA9zto2fPAGvHWabkDSsZfcB+MyUzpgxH1izFyZRycTyTuagxDryQczIDEoBqtZXsDNBT",
+	"q3xGhI/JtZBz0GgDoeCgvyIURC3z4QXV09U57NYyupC5IYEERaZUT5eG3e/XjZvr5J1Vf2oHvrp4RhQ1",
+	"jMCdAHvaeskfQxHon379pUKLZNEu4SkC17nkouaMHejZf64sPnEr36zJhUtxL/mB65Z0AlLHOdV6LlXS",
+	"eP+xFGOuZv69ZT2n9sBlmtzq/Wz7lz/W7QSX+IyBHtO4E9oAwhYCaGxymqYLoljM+I0Fg4TFfEZTgjMv",
+	"AcOj/ZptCGlwpuoeakG9oglsI5NXAG1Jj3A7+6X+bCzReU5/Wz0Qbtis+o91lKcc6cywWau8CKoUXdi/",
+	"NZ1laQOaoYqPUkuW0phNZZowRQz7YI5QiOHGSrcLTbTslQA+kjJlVKycgZsscotfv3dY8SpAwJpemFm6",
+	"bs0RUVZuBRuBkjPymqrrRM4FsAFLkxSdkxeXr1/1WjUXzZNarAYQddr4+rsGRat4PQoXvWbPL+T8zPwk",
+	"1bWuuXZhlKxdlTYsuzVAXBiWrULD8i5gTj/DmoWfU5QOq0ueNt5RRifsbje0Dmrt6JaX4jsArACrdm3U",
+	"SEVmubbsHyB6OzCOWjrNJ7XHb7hJ2WaIgO/921GJCNMNMAEXtXK0waY9JqwCcVwLqY3QnXJxXWtnomaK",
+	"6ow9U3tQ6EdgGUkZBZN4hGZqbix7J1Kw2jvb8qQAd/w5wSailf2uOzAU41bPDM3NdTsH82HtE2/vuOSz",
+	"LVZeGrSDr9Ys9ZLRGgJn1QU7eu3VNVIBNInemg7YJbyGT2/LG9yEwBscpmVKWmFWBziV0hEaFK2+ixKg",
+	"Vd3ZDVMLElOV3IZp+JOJCsrkd73hkN0O16HRWhSq7v6tYFZwjqdUmYjYs6VaR2TCxyYido2aWRk66dr9",
+	"RSTl2kQklfF1RCyARCRjIiJ6ylmaRCTXllvNrdZtbsOM+MwR3c34KhWhgkyNyTS5eldPUNFC+PvdsBYG",
+	"CZAXlljVedyh1l9YLoxa1EmzCayAfXDw2Prxad0eEk7Tk5V3/+3gYN2GyxevBDcsIS+5mCTgClq/Y7dZ",
+	"WFztdhSjht1FvjVg9Lxh2jIt1MxW5dty/Xv9fr/X728h84K+tyTA7j2pOyRm5lJdb/PqnVTOI+JPFix5",
+	"Ty9PgEycXr6ICJ8I6R9cXTy7vKtSKkU3titdUUtBiaycueVm3CxNuLf/l02g4S7VH3R5js1w4tgW+jsa",
+	"oWXGtHZov6Su1KvQTL0v2F64hTXve7zY/PqcjSx5qfF9MnrDCJtlZkHalIwtoSNTsGmjrJcxmaUsIkaS",
+	"mJp4au921h3zNOViQkbS6M7yoff7GzX5cvmVrUfFqTWf/hYmlbWISq/91gC2byhP6Shl3jy1jLfIIMeM",
+	"We7BNLHirhw7UKsg9C3xeRXaY2khXZIM3NBHZLQgCRvTPDWATJZRnL472e8Dvl3af0WAflLY/y3fwgYa",
+	"UZ3+6eVJ5AaXCsfeZjxkhcdJopjW2xkXanGvOs56HHxG9XQkKRozGs08WwlWFaNRjUyVMeHFu63GczEG",
+	"Teo7On/108VrKVykxTajwtvv4NuNaqA/gZXJys3UnilyvhpMKq92yQ48ZYpVKbBlEEamiQVhzVxYAoB7",
+	"rRSzPTc11NTbi5qRa1XeYDFPWHJsVkx9XcNnrLUeWZotUZt566ppQjlnTd2pUtR///aOWGGFMGH/p0kb",
+	"zhIvo1O7dW9Xqz/QWLGE15wiaQ9alnANWi6+wFkjWdI0i4tcus1B2gvMN4K5g8ELfLnOhFdS22en593v",
+	"Xz76W/eHf7zeb60VKtYZq2u56pbrvNIu7GELu+GqcBEVmBXCwzL0lIstdlScZnDjHhyr17MGzwOC3Yju",
+	"zbi1xeEcw7tVHNriszfu7RU+0Xh6mzf5iutmusa2V8KXjm4TIS4nWLdEf6Q+Xu/p5Ukrap1evmhFFm0v",
+	"a2L3io/flEe79Lnl3q2oBVx83Qh/y1leYwuk+u14e+ROcKxbHyRMXs8pl10tfoYIl7bmQMtBV3c1YS4u",
+	"tF7hSaWYAOl104FCMadINKkhdmpLEleiopYjoYoj2fIgmvZrt1uuec2mLwry6uHg3LH6wnMDROIdsx+y",
+	"ZB1IXOm6gNrLkB23taHjMbnhbK6JFOkCOEX1sN83GEKa7XoNNo2lo3kfmi5wsPqDuTlJZXy9CgVCzhtc",
+	"EaXDeEcTHzhkgZ60ry5POpWrX4sQcjyulfAtkI2pAhjD0F27RMI1oVMXbemC+1IiBYsI1YSSHyVJcgXr",
+	"srz6+/1pf9bXg1anqn6435vX0wj7lz7kCd8jXJD5VKZgA7RfbAXzy+YWOW8VB7G8gnUXdpzceAF+mV4X",
+	"D+pjK29YzVENWhEZtH7oz/Afe9NH9p8de9TUkJnUhjx68rhPErrQpP2X75/0+9PVg63qQZudh36tDRt9",
+	"7VBgybxZ54VuhLFpoyOhHu90jiuoNRqyDw0P5LYOAHA8uSmiwn9ux13jNHFHcZHPZrTOkni7E/mUjd9l",
+	"f3U7OqUqXbxjCZsVZurqlsZSjZnlKPVoiCobmfAbJkie1VuYw3jlul1liouYZzRt0C7QijGi8bWPIlsx",
+	"gfQ22lOXoqbLOaNgj7VH5MP8qis7BR8Dsw+J98gAA0bD+JRmbJXJeFPzMkHQBjYzo/GUC9ZVjCbwg2JU",
+	"SxGVaRpxCnFJ4GKksSFSEG4OyVCw+fuE3fCYDQeiHUthuMgZRiWlcsLFT9xMT2TCOhEZwg/v2YfMns0Q",
+	"FTWnakMMV5cLS+MnUrBDf+wDAV/Zz4002Xt/tEPSRsVZmsyPX4R1Du1kXFyHb/8o5SRlA+EnEowl6MHx",
+	"ER/OocC6llmyBLTKDkaFl0Su3HAdyIFNsEkoyHJjaSlYqYKjxau0vG0EBjPB0LRYJa7e6FfjIStspzUg",
+	"XIZuRsTu0Rmc7bxWgTuCpAmwQkzlnFDd5bo673nKqLbKtWGKUHJDU56QxsW423xlr6xmRRYqQpABmegQ",
+	"2by8ZkU+1BJQRLDmCjgRKpKBsBAAc8FP7ZGScw3Ou1RLMrEc2gqjMOQLY7K3Il2QWMprzsgwvnnvpnkP",
+	"Iw/dVa/H5nU21+dSTaTZGMRUZ7luSANamQKB+BUX12tipJJlQ3etcTW7TVCUx7LNA9etOrT1razXyb+r",
+	"CAP5cDua8GSDTWzlkaPNDSlvl3V0nFD7MtJQq5rVTnk7Nutio50KDTkjND0P9o55CkuJcilFV7JhaqYj",
+	"4tT4yBu08NmKhwfptSVgYN6ISEwNm0i1iAaiyHoCXSRhMdfc0naHGJh2qFiM1MFM2ayCCOU1svHYyQe1",
+	"4fb42EeIb3QW1J7wmLGGgAWIbo0bnPZODdzRlaM5exYF1tEZQpMjfvPCM9IMYaUtbpltOttRoP3gu6Tt",
+	"1MmIFNpkRI5jK3NH5BQzDly4axIRr2V27C0VN7OjibPAulEhCPhEWoJsWFJLpZr92f7VrazxEB1cr0jC",
+	"KIFFzTvDHVAE9jt7h0s4WAi65T2W+PFLM8WoD8C6XajgBkeDYB/MSa40ilobRLnG6L7w/OoZMRVAVwo+",
+	"f0SGQZbWEH73cAwc2NkngpdaYZZeK8yMakWt4+TXvHjyHK7gqRS5rrVg4DCnKZ/wEU9dMPwSl4KHCFJu",
+	"LZZe/bIxrKX4sO6cgvU3MYJVQh/HKmfJqTZ8Vhs5fSwIcw9LywCoB4xCAqGWZEwVUDw+BpkAhwTaly6I",
+	"vGHe1qBmpD2l6bhrHw2ETx5hwnR65BnXWUoXgdTi5uGaZJQnzhpg9WVqcsXNAlC3EPMxk3EgmFV+iCq0",
+	"nwaUbvL6QDCgVyMiCBrfxt+TNfBCzSHKiQqR05RrlmAIujvJmGYmV8wxJMIFyZiKIWjDzKWfWNdOGadS",
+	"3879gV+AchjAQhCv+Am+KSaSZ7di3LdTPYP01PBOA2+RNFOm5lyzToOaqo3KY68Gr3VvOrA6Cz6xKoD7",
+	"+XgNwOCqIzLmH1gCRlpgQzQNForJ/x1047MPGTAnv9/5lKeMOP5WuxFMi1idHuGY/BuprjNCnAmwpX7U",
+	"lIoGHEipZZaCzhigNsbdFHpVyfbh98LfU9VvnlLN46Z5m+wGKRV/Z0rXZjDbld3gw0KdwYUiBi0tzeNX",
+	"r9Y8nik5sWLfOeLcOkupkvlkSrjBeZan4TqygGrQfOvsqe0kIGg+NMVVd7BqwLokZkv0qa47gJ+mCydr",
+	"KiffuAiQGqkOV8iSY73Okj7DwhhF4g0otVwYGTmxnRI/lH11w1z1RRWWZptPpS7m04YqA7Ixbw4D/lR3",
+	"rzK3o07beYhLRhs4iZmaPaOL0GUZXKd92pyZVLAB4A3ehID8DuCNovyCbKhNDUkZ1YaMZa4KJlFP/+7q",
+	"SEb5FMhEgbVVHA2E01J+9YcR7ByZ5Ao9LShbyBqqdLvKuVbxdlWK2eyALq+wwS/rfI+1DhrE8B0NBRBA",
+	"IZlPeTx1moWukNwtrcbFcraXvQNxb3NSRjn8GudlOeJn8cg6C9DZnfa2vXu2Zrrt93pHX21A3D7dXcsr",
+	"8vu2V9941Zv9tuEZSMPWxS82Sbyrv3vTRBOpc2WDtjH2O2LB9HGD3MVEQiwIVoNwkccwxZwYxhIi5Hx7",
+	"ZNwoaqHQtlagquFgEDfXNOj/+d/EU8qIKCy1QgpdiQSqUn2azNbcZ70S7gh9QdHXEXK3o4CAl7cVwsF6",
+	"yFsXNIC2nVbUAuPOpsiBl4vYWX8azbc6H824bhYty+dOAb3hbA71FuQ1CPZH5KD/g4U2KkDxAOXU2dMd",
+	"jG2o4bVyFC8X8QnVdw9/kXFe0NgaI55/TKTA7HEh5xH4QzKmiOYJI+052FIKW1lhTgHRYiu6/XIRP3Mz",
+	"1dmDrhfxxVYS1sviRfSdulvRTR678pWICDZnVjjiSpuIMBpP0WNmpXe/tdts6KIEmpoteQFrO3NLXKar",
+	"rD6DqPLbad+NYSxc/50pPuYsqVf1G1N3sqkr0LJGNvaYSj1+Fr7BQlarr923IYTGz16eU2UjgYBZntUq",
+	"damJ8G+FoBfiShW41ogLFrAd7NRg6m2MMHLmOfxtcVixca5ZEuByG/Mlxuhb9UaHT0JXJK0NQO4J4Rbj",
+	"nUPBn3p48cb59ZR8OZPP3xo1rWAl1Vv0p9p0dZ4m1RU9gIS/WtvyM2ZQxS6yNNzrVSsHpKzt/pqxSa1K",
+	"OaX7j5/UyI/sA7l4cdzdf/zEmzKALlNN8iyVNGENjhOesG2oln0NXv8Xqy2itiom3Io7co3LjekMHT71",
+	"NpZcpU0x+xNmgqvB0kaacANm3UFr0CqtTTBTULqpev67NOO7Fs317vUi3u3v/bA3fhTvd7+nB6z7/Wgv",
+	"7v7A9pPuY/pk9H38l+QH1h/vFsCzu7c7VhKFnfVwaA+0ckhRBXrcURcXjnvfAJAl1q1AZmkB2nDTxRjv",
+	"8Ivbwkj9Pt30Det3WL413/PspgoHcMlAvAhyDUJjoPybA38C7tGwxA0qbA14Q22tHe3sdwXw/WYHclZO",
+	"mhyBcgelKPmMaQLrtfI5muFupRlf6dtkX/s93UYZxhnW87U1+u+niDFrmNgFWEegVq2rcsd1QFVuJZQ5",
+	"8rbMqW4d2Lue7O058MTqpaGUOeUTK/+PXe2+LtLswGTqkLLXTGrNraS9bcSnUmyqkKlwtvCCGgACCUqj",
+	"ElW54DuJGTP64Qy/3we9yf2xVyeA1JvDj8lYYUYk8JAw+mqbZNDly9+gu1WC47c7xZIs15ryaSHMOQID",
+	"Et4hGaW5UgvSzkURNSiVT/kcyzjXnYjEuXkvx2PSZsmEaSLVQMRSCaY0gT2JSScik5QqFhEXFxjZJzNI",
+	"n20nkmHtMPwbvBdIfp3fpxMNhJDmva8tRtpQaUwUxcYIhzpwZlHsohP5qV0AIp0wRHhXp8yi/EBYHtOJ",
+	"0HdH2poxJ1zBLfqoQCc04lFY4MbttqIW7AlEANgUKN24K0xBKlaMTzRaE2C2JsvBheOYflYvE4xofN34",
+	"zYqA+0YacuGRrRWFpoytRF8ctgKSy8UnSh1kE8b5VzcrFlCAo5kuk/ZImilEV6JOjbYR536SgmERcPXZ",
+	"zATrKDIUfNAFlu+EC9UoqO/dF829C1EtwWLlUq8X8Ubf9OLlIl4KSC0F4Jc/nwRKodceiM7jmGk9ztN0",
+	"8f/bOvgSVOXaXUAw6J0jL+8QHLlE+3MzteQnhvpMkKUKUduxxEIxMmGlC3M5vhmLa22u9fax6Rx8rGzj",
+	"eaQ+dHareNG1ob2Xq1G7O9oF9RaqaSX0F7d3RIqg3SIP2kXoutLqvY05JXcNT31N1TUzJ1QkaY00DmJ/",
+	"fX0lPqlPm00xc2o1vShjoqEYzaypIqQrtY+hOHaFxI6C+uXtyjA6+gGLcIvHpTqDWC1ChWejt1VVfvJ6",
+	"CfRmsFIDNLgYMwNtHUKkPyJ0hFTdfpOLwia/vaYSl4tbKmiUJoWV9cjV7aibZrvKAiGQ1DAES8XVDaaS",
+	"eF67V89AiyDIenf7KY2n2F5Bo/E7H6VcTyESx30IXvgIq6oSo4CUKmhuUV/kDYpM192TDEY3GFYWM43x",
+	"9tQYxUf5koawztiaOlMr9ACJWsEx156DXsxGsnJgp1fvri6etaLW08uThpzeZX6HYwTnH5hg3b6XT7wE",
+	"mXqIX42xCpZYeJJ8QEnt1moGaaTCS/Ff1StyESjANXC+zbVGVtyt5fi1Gy75dWNVnpKRQ/cTcuMM3hVc",
+	"vlPyxGtmaA3HFjdcSeENo/4SEnbDUpk5F3KmZLKyv/IuJpAzccEn4qxWxWEg4g+gsFqZvOTShVqAhVBb",
+	"OSHtH9++/fHV6fuTV2enby7fnz2DcozMdOrRzq0rXHjRRqJ2pTdNMWVPc54my1FlrtB6e2CPw1mpUhnT",
+	"lIzs63opO7Pf2+v1N16RX3O5mKhyCUvHWXuTQQ2WVZjy5VyqG/z5559/7r5+XeYPNzin9Wb/8MzVcPEf",
+	"1C4RZNX1ZoNPclB+XS+k5bLPPk39UgyVhaYQ4YShQiPYB+PEd0wGjClYAUD98s2jfC+dOjVsxfpk2Zhg",
+	"S0Gyd7WxbfITuI5Q5Ws7moh8NmIqIv2VfdyXshY6/CqKW+g3Km6mDpDPXSxHrU00wP0t/A2fI2Z8XXR4",
+	"uZqD3l++r3UVfyjqcq67drvnU/cqWuia7lhNoIkahq94g0tTwHy5vv3Hrj7ZaqxPk+qjZzRNP2myohja",
+	"FpUcG2OVw9ia4vVH/SCe99GTx/31gR+bIkDvHPgZsqJ+/6B2zze3iKqGcOojwg2ZWBUSwyigCkXx1Ld8",
+	"C2ffi25jQ63YsO31I8CtDzsKWKebtQl3T0uQbwpr2wZUfDRnLQzURJVvFz1WH6BfXU/9NX7WSLIQbg42",
+	"SzBFYFhD8Jc/pqYrqQ+2zVIqtvcmAFne6P+CIeuW8c4ZiE5kUqd0B3J5XWmz6qfFehvyAhsWV5raqiPW",
+	"L3fMlKLp9s65EWSm1SI5PCpqsDmCw7WrJyyt8ouJHlXQeNyAGS7Upz5MGl0JYKDA945cMolISDaVRkIV",
+	"6Ek14j8Q8H+VXNyyTl6tk/kUTBOwt8DFYZULXFZ9GKddYFNyGBSsxj3sQHFkiFgAE0jtYL9ZNu5DsVYG",
+	"5Mp5F329Jzgxn+C6RanrChXFhQenF05fE5y1Cmg1ONEAUZh6iYYTRVNICCxThFb2xZe2tRm+GqsvDFpv",
+	"ZDGvDiNFUq5hpubb8J95k2bjC69qa9sDCOSjlMdEsQnXVuAGL1fRtw0s0WOeptA1ae0aag71TRC9uLWw",
+	"XhCJGmndSEPTU8jVXOZ4tce+BF2V41o6HE9rqpOE26sHNDy22zSiqTGBQopgZOkVqErMgnlZbaS94z/X",
+	"JJGlm3Ons1UjoSDAoTr12cVb8mjvyZPuHqFpNqXdfbzvtpPd3Ifeg7rqhF4XxbnRc1JfZ/muLpYi5LPy",
+	"5haoc3tvAPo+N9U3/0rtdX5pXHAZrt645jJCYdOiVxCsMdAKJ9+izvT9TJ6li89fYfwWVst3TDNzL22r",
+	"7tiG6p2sS28JKiQRaJyMneHCLsaB11pZHQ/Tfs2ULbAlhh8AgicGQio+4cLqthmL+diVBUQao4O3IfaR",
+	"jBYwaOeIDNFIPySGpb6RBvW91r21VOcju/oRxNJiU0GoZ4p6WBnRXWdLvWAxyPqv5OS0vv3CbUKilzpq",
+	"lBzqDZsXpavAz/mcKzaWH4gU5BUX+YfbtL7Ian++5qKGwWDPw/dcRAWTZ0mElZnee/N8VHCb96gJJ5B7",
+	"4Hyw7+0YdoSBMHP5fkxjI9V7JugotS8GvyVcux/t9ZVjBX1UFbNABNWnBwLSfyHERWvSFmxO7CY0tGmn",
+	"WcaoOsKCU8NgU8M1tbb8UpvyR48n9QHrdSXqIEgbDrV6r3X4fREWmGrE74frGv9Yu6eGyJ1PyO5w5W/q",
+	"Ns01tDkFRwXG6MzoNXfJiL5JZa1adTv0SKk2F4yJ2yz7tiBTnkxlPlhTOFp5IPXAZEzKkqVk06X0L3zn",
+	"PjJs/dC1SzNUbSNClGapjeEiKRVvVmXBv2zf6KAYoXbBIde/RS2ZbbJlNfeauGP9QQvR26XLfkIBlNvj",
+	"oAVIkIQa0QOe3mbI9RamLK3rM4WtcKhYEPeGKwKhqwmhoQNlKw9X5aZLX1e1Ccz6ni/bhClv7LJSm9pV",
+	"gajybDZC7GdJXjcw1PZWySrObKzKbtdSTrJxS6uhpi7SCLnZ+sQ7OxaIErfTHx5vKQ1fWmb7zhVLrYky",
+	"gCBdfRsMAfa9GbbwtSiYoe4cL+fyOQhaz1DO+pK1HT+uW8+p+AzLWTvDBTN5TSNIaTIr71+phk6b7vnh",
+	"7i65eveq0gZkKtOkvhzVb6o+SvMy+Bq8WedvfsTQNTCc5nAnJOGKxSZdwCuCQEYdwQij+vAoFqu62uZP",
+	"qWaP9gk+Bl8H9Mj2pcZolm1OLXJjR+E5Ffurg7CrzELzlV5j0hpxuV1/rMDwtNHIs701aFsDT2H2DoFu",
+	"S7i+yiaKJuuPgW9hollb+8hV9nWq0Wq35se1+1e1+nqpAEcE9d+IgPpLpCqVr08LEb5alxV+99CBoL/U",
+	"Ukx0UVUDO1mV9UE3ucqbvJ8Ocu9sIV3K6hTSoAW3uor6Ho13yYwvx6YJ/a/ur15c16sRqmvqpRtqOJYp",
+	"1c9ZpfNSqGMVsv7T8qI2j8n12SyDxEpqmvL2q3n9NRVRoL52UdCW6yKasF4d/LRYqNXoieOEklfyhqW0",
+	"vnZ3QYIqPTa//77f/6Hf39t/dAsnnOVJvvZb6IsjUhCZK4JWswLeGnOF4aPdK/XoX0/+Ntsb/aN/sz/9",
+	"ef5DfHD96rj3azbZxnkUHMCz4+9f7v/tH6019GetC0dixM1dqywE0tMSaUCDEZpG2v/+02VE9h6TGRe5",
+	"YbpzRDLFIFZcinRBuCgMb74Mvu6R4/MzV6veWU24GQiqyfAYyCf/F9gnD8lTRhVTZJD3+49imBD+yYaB",
+	"1SW2bB66dBJuMFnM2V9iqhSHTPBOUzleaWj6elNdRvuSC7bQpD1oAbCYQavjSpZuR/9MVVyrRctPq2xh",
+	"KWvpsAUYCdSgSt2LMJat7Ky3Smbqj8bRtZJoRctevSXKU7PrOrknKJG7vY3gM3bEvGXnvWK8p03cM2wv",
+	"VFeiCkNSlxvXVdoQjSFitSyAXR9v+wmFVl3x7prouHjKkjxlO5qMWU3X0HhK1YQlyHZ9Qaym+uA/0frW",
+	"fcudeMeMFWUoxzkaqbe4nHWdDDf3K1xXE5P7BFoXDtsu/lXexfqGhXpNF8Si55SrRRz5UMT/+B//s+7U",
+	"19WwvI+ClCUmBgUp17QzdokPYT33dlErbeOBfdbGhTW9W7exKC0VRC/usLmFa9n7MGhcWN5I0Niwufeh",
+	"g8AQVdYTxvp4t+CEt7YvBcR2k3EpHH798j6Lpexuu9m+pEU4z5qKFnVDf3phx3LSOxR2nFcY5ba33Lj9",
+	"zYUdwzPYUNixJnLPRVlrKHkHbXPa8yLipnObVhM1qeaMYXujrYYpYol//ySybYkRmcs8TYh7+5MIt+ew",
+	"6/kvobrM94sI6016ZNDa+7/Iv5Hv9nr9PoRvQ6u37/Yf9/p9KJUA2yPf7WGN8NrZV8hjzY359iVYp5un",
+	"KRkxjC82cunyjOKzWa0AsByZ4c4+2P96UFtbyXHbyl/aRRZcWIRwtjPQJqyKUf713CPdv/906VY4A5Ec",
+	"npZ7mxqTobXCqhZ+DG4PDn/ygvphK75xPvXya5rxl8wSItDpx3JtNOCLy8tz0JDkmBSZaD0CvtqiyId3",
+	"2nIxSb2B08tUx+dn2PfgRzkQPv/Mqqs04xMmOsT3mrnyWhhG0DLBFC2qlHHTG4iBOJHihgkDRREY5MNb",
+	"9Mf4kbFMUznXh/a9Lvn3i7dvrL5nR5e56ZHXUrCFb5mx3KN5D/M3Bq1ORIQdmFCX29Ozg0FbNQ3rGv4+",
+	"8O6dQeuQDFq9Xm/Q+jjEeh9DeHPoyuF7VyBMarVQyMOdMbpc08XOcSJnM7vYQjF1aVLDf3SLc++eQzNG",
+	"KYaYJjVJ5YimrkVjmeUAmdPYo8dM2WIgCERQgN2PXKCGi73SuCjCaMiU0YQpS8Yo+fH00kXxYMyIP8kg",
+	"h9DyDG2Hbo8UZ+N00XEtrl2XzYTMZMJSTab0xmq/+WRqSJ75opVHhJbrHrGFdKOncrKjYS12bJikOCv7",
+	"a4+cjTG0CMYV0gRj2+34ZI6izx3kWyorAlKxmNMFtgEjZEaVZQWV870wNGWHxKicDSOrUFOMgkWYGClG",
+	"rzUZsZjmmtlnSrqMNJgllfOeHflYSLGYybxoIKDdAHY7h8VWsM4qWgsShDMA6fO3F5cROb+6hCM/P748",
+	"eeGSg8CLMDxL2CyTFpgW3ZdsMfSDtalYkD1LG/cfPyY3XHOr5B1fnJyd2VVZjYnGhiltz/7qClNRKZlI",
+	"mZB4KnnMOhaxXQKbXzteGCXXbEFULrCbFIel6DlswQ5+zTKE6f0DMpW5nUO7+JUCwGbMTCXEF5lpRH7L",
+	"7V7tYCOZLMo4Y3jVTkYnlAs7tjd2GOyJA7PC65WTeAFHay8OBsV4I6jOM7UckFyGY9vPAS1cvVu/V14U",
+	"K8IZDvb3jyAWPGPUlHFt7oTsnRvLllQuhN3qhBlNDvo/OCiwK9UhzoyxSaCRwLdI+/GHD0j/DvZ/QPJi",
+	"4dmeJQCfYkYt3BHO3OHbQ4HhX7KFBUUU6aSjvxZXu1z4zAdXyGsVHH26jKO3ZZ8wO7J9UpBVILtBTRKw",
+	"hNk3nMkLJoUeL3gl2BcPAoeHPshs6Ps4+uoiSL4GAhOmiWLoKCPjVM4LhiDQLUfMVLGVXnz6ELrxIWsb",
+	"kjYle4+7aPUj+ONAgImuE8GLio0V09MhaVvoI8PAYOofRURJCEazJBCZS64ZLscO4SOtMIjRqFwblnTx",
+	"V2/kAxDV1zxzfdJ8W0jYvWsOSSDOmxYwRx2cHPT3IscIByKmaartCcLaXPjVEPM9kEsYxZk+whLhFi9S",
+	"S63KoUpJEeLI7S0BEXfws2LzhIAyOLFhkSy+ZColt7GJDoQPEG0LSGqw+zhEyl1ZTAcZ+8W754eWuuUC",
+	"ukv6w2kXxDBCShiRZ6evTi9PyX/89/+FV2N5lbvKVE5kboYdcHw5gIUWSgPhLgjzj+WMoVgBhvW5cMZ1",
+	"0h6+hX8MAXeGFyzuPmcmnnYvuGGHQD66+OoQ4QJY9EAM/9F95zszdC2QH5J/vH5lQdb9PDwqk5UJr6Ez",
+	"/Udk0DpRUuuu5qbY/0C41watnjvrLpq6A87CEiIYt8PDUb6TKaDHh25c8DXfMcxCNo2ngdRkxURNoEQ2",
+	"N9jgNCJMjKWKERNK8jUQowVmrsuUxwuCfWDbzmOR5LEhKk+Z3oGIT43PO4dkiKLk0LVPFdJD1hEZyrk4",
+	"xtQlS7YXSyTsaCCGN5zNod6jxXIHqFC7UkeuPhfUbgOwhG6syQxGRgYAhzEs+7ziSNFADMHV4ObWQxjD",
+	"ftkjb6QppZ5Di0s98pOyZNZuy/7wqGdZPDAOF/aMioN9dmCRaymI2fOFR56XesEwlsJQDqxjUPpBBi3n",
+	"IMD2fGUBCCtLB6mivj6DqxJEM946bD3q9XuPIIHRTEHP2HXVXHfH9Df794Q1KMgIE2AiHo7pb70FnaXD",
+	"iIDjOGGqR4ZIXl6YWepCwUUCNS4qUIKI9Zqq60TORTQQsGdF5+TF5etXJFEyyyAOWDpE8N1kudUOTI8M",
+	"NTgvYArLzwO26+kbVWwgspTGzLIIpohhH4yjWcYheUpHLO2RExpPGQAq1rREHgGkJtgwS7iB6GKN6wW5",
+	"mGKDeryMAmPOktahPcQTPNbn9DdMuEeh3R7tfr8f1GAGu0TZ/X73V2fsRdvIJstJMAvoa6vX9vz4bz0L",
+	"Ao9x1rrBitXtngnDlKAp9okONdPW4T9/iVradwv3Q5M2kBlQuCz2+Rso7r5y2x0LtXSirZbst/9L1Fql",
+	"RK3DFhIFWEMBolM573LTnUt1rQNYbTr7F3J+Zn6Cl+//CoLJGm5CG5bpAGHu6VZgGsujB62pnINpxK5q",
+	"0Lrj4VtFR+/+rtN88rGRUAzxLeT39lVk971ZUogNAVq5oaMGcFkiHJ5QDERIKXqWqJKdc1DDJBQJEMmO",
+	"E2wXrtimXcl6PD3HeMyMKjpjBgoU/9OZTCypLA0mdqhWaDPClrslrGyIS/r4y/3DImymAQrtBQHoHfQP",
+	"NoPeG2me2wO9B1iFTvGGx6hBtzPFb2i86KLwEJGUx0xoFlkZrAudUEHosvJFCEVWOWHJXQmLxqjTLWiK",
+	"i0/9AgTFz1Rzjy/k3HJEBbKaW/t9kZMXLM3ICfRqdxhLY0N8o927HbthdLa1zGFfRqHDqkiW5a9IAmhU",
+	"m42cDEACEUB7tXEgQAYA9u+VbzTR2BdQr4upSjBsE2fokSHEZrqWuqAi+nYAMBoQm4GYGpNBavwRGfLY",
+	"teCFSkRjqKb9gSVEM6hmjHK1s2smis71evp0aY/q/oEOpmmgHHAB9wRlduziItp46j7OSQeGwwLtFYPL",
+	"hSOcfTr65wL05PWI71+64/Fv5SI8cYEyq27BlTspFkZGC4Cn+7icchJvgeOKnF28BWMFIlXCaZpaHQV+",
+	"Cq6i7My9zWUk7GYXehA0UoQzQYIqfQ5XrXDAYzQpI0KBiRfVd8FcWwOQ1oc0uaEiZs/YzYn9dQjhWDN5",
+	"A8L/nKoEzYByPLZYyjWaLXlFCsmUjJnWO9pSGqkWh1bCgp6bmlBD/sWUdBYYbbW6okSD+1wxfDdCzwNI",
+	"J25Ipkn75NUZFASnwurZ1KKEFIn7uONz+vWUQgBZj5wJUpYqRLu2zA0jRZVz9oFrQ9oH/QOIaliBbn8W",
+	"90lbijkaCAtc0YOQSVynS7/PoiuGvatp0RbXkitt3KMp1QBC4DRph/AJHXADdAgrTG5CiKiVSV2DAsdJ",
+	"ogs4Hno7bbmcHe2ht1pWy4EYqNUWF7Acq4sDjIIOgq6NJ+uRS4tG6JeYWGga0fj6kFCA8IgINqGG3wDr",
+	"y0VGlUYtOskRvgphDRqhP3ryuE8SurDqj+WgB/3+XWF3CZdXZfc6mChf2Q18A+Dt/KUIjHkqk8Vnh/1j",
+	"XC6iQFV5+Pi1Uc8VUATpSd547WALxHpKi+SqT0Heg/4Pmz84kWKccvS6H+zvb/7gSjhgt/B4Co0a7oFS",
+	"vLZcwzSQC8dNPh858PzRh/fXyiop15acv8bI2/sXVdxcF+5MtpBYLMTZLYzkhwdB7k/B/6LJXHFjyipx",
+	"4a255Vb7K97Pxe7+zpOP6yTR8nI3myl4sq2RYv9LGyn8NpoABI3fDwJA3ooit8RZr2pg4/NCA7LiXXA2",
+	"nC/3dl4HHed1jaBvxxN9+EjrXu9/ud92AxyAE8dBwd42ZJ861yNzzOXR5o+eSzXiScLEXWCngJbg6It2",
+	"aVbMwpDxNq7P2cnt9epORGTQUCCAmrIOfC3AYD9IOD5dAZuE6ulIUkzTbTSrrIb4u9BBJqBgD2pWvk+E",
+	"FK7Ru5YzBtESZArxQiwhbatnDQSErHCw0nV8hWYMypBjJ1AmFSFztHDihkClcoGdq12UubfUFE5MDKNY",
+	"OdPq8TUYUJ4VR3KfNK2YpAGai4v5dIi+M3xWOpEXC4LAH4Ng6WvK+IPfHiJLR20VHjHovevLpK4FS/8S",
+	"+VWOUAvAhptWU7EQadUJBM0xmzvVWB85MxxUItGuqYnfY84GIgQ7asoQCSsulZ5tV8mEtKFyuE/WBGCH",
+	"Dpw5A90pdqYOSAGbUC6WA4k6dVCIg79GPKgS6HuDyJrKMDWgCUHDWIoEXv+K0HluSU1uqjcYXh7YcMDm",
+	"jZ1FuCo64UdEQNOZuwErS/mEj3i6CU7jKYuvHSQGvffBsENm9JppqycX/SyWklPRTVrkJA1E0U4Oxu3V",
+	"BQJoCnFeSIa5LrvN7ZynjGqGky3IQuYK63UNhKs4jwvkYtLbiYh/3VXbh9dXutlpUvvpzzJXwWLLt6li",
+	"ZMSQbECb4qRHfpY55jrCEEUdWiz4VqRjrR0WGILPZ+qR6soh4g0RcHWxnQZOgLhwGtzyQxaQwnU2MBWM",
+	"36IeCv9QwpJvkrIamAg7QmQqIMg1Crkbfk+YuSxzv16gvNKI6Vb2t3owNOKYQXQ4xkw7Y1VBo3xt5baa",
+	"vfdC0KGv/6tJ2+pWAzEMph52Kia3KEw+iwhNfs2LJ2PGrNxzw5Qm7eFzxlxkmU9lHQgoRsvs06f2X3bs",
+	"avd/F6zExmMWF6uvEQFd8FTxZCCKR2Af4qZHhlbewwjaoZFDQGeUEw3TEYGWHVzEaQ6x5OfUckb7Tpwb",
+	"K/Nds4Vm5nAgMqq1L1L3wZzkSks1RDcZuIOpJsPY/eotmfZNlPjAsnjk4oNcsy/c10BAcDs4ueuJQA0E",
+	"1OvTEIBcKtTGdbveCoPdyNAh++PHaCNdce8/V3LW2v71Swkv160Wz67VqPJDAJhFztZh67/9s9/94Zd/",
+	"+64uN6Z+9JTPuKkMnrAxzVODQxcdIiD+YW1nhPsko+6UmoIhLH4DrMkx4Ln+dLvnVxfmkTw54lO1Vd2Z",
+	"apaEqjtdIZkNPNa+3YhdD8wIAcmqDQw2INIPRW+r8I17uujd38t/n623SZ6F7PmWHphyjmfbUL0vDRib",
+	"geIuAtcXMmxWTJmBstK2koGcC5cHAuaUI0IFKtmpZuSgf9C5M0wVPU5qRSzMZ8JKL8S+6q2sMTU0lRNQ",
+	"un0bJJ826tqAlY0HsDxq0MpnIOzmoFuP1RuoQBkkoYYeOsURW/nYX91nzNmdKhInuWbMpWq41+zQoC/P",
+	"aIJp0usyB7kgVxckkWlKlYbg+6FvUjP0SZENPZCwE6cVPReMKtLG/kbOm4q+VJLZ/3zX79nfxUB8t9fv",
+	"h511Oj0ypJkalumXGxtsFcsj/+d/k0dPHpPdgfBdiexPe/3+sKm9TtCbC/aTcJ2ldNEjQ+dmHmIgatlK",
+	"aSDMVMl8Mi32b2HAsjN31Zi1fEiGaE2EnQxXG/4MV1c0EEHHn4gMsfRDZQDfkmjoehINw1Y+w8AnWsID",
+	"VKFWRmOYCMKQpgs0Ivn147VUrv6o1H2xv2qm5Ixr5vLMQW6FNqkgAYsFidUiM5JA6YY6OTbl2gBg36cF",
+	"qehc1EAHA7zV9xUXBoMXzTIhCwBrkugoDEjyNACuZHuiVeN3+c1XDqglWD8VAOwgtTIxCcHZgdkwpFRT",
+	"Fl9DVGFpKXLpYgHNmYA9K5gDpG0d1attHRfSwXyXGUzb0YZlPmGBfaBQZLKA0iJzE2oEjNinIBgxEs3+",
+	"WyEY6IvoB9DH+BaYWLlfBCQdjwOjmJBzxLKrM9yHXblmZMwndhAMPMNAESf9UsXNdMYMj1GiB/a21hKE",
+	"Lihp2HYaYFE8ekvHam1d6vqhgwZjWwxcV43xSzns7Gk1OuykYV9Uibq92eprRJAEJi+6ZNJCeu+rc3Bh",
+	"WYNlIYgUGV1EhXkTbB1W6rizTAbUp+u+Pfy9IdLsBSTXeipW1icrzV4rFiTMuQi350InLZQnsLNoICwh",
+	"UY00NHJG7irjdYKYpWAQkAaJfV4mAx7cG4gLcLM6EoLtrX9lsctb/GCOVmpaFem3Qs5R+DNoOrPUs0cO",
+	"+v2B8BZzzVI7VnV7dgO9HSDwlo/j5R0VBnz8rcEPMBB4WkUBqqobAPMmnf0f3Kg1XorOETnY3/fnjlc1",
+	"EDI3midslYVAmPqoCFxaub/2zpnQ+XjMY0j7dj8fku+w+IXgwaXXG9l1teb/Qw3Ka2hN8IVj8zZrmi6k",
+	"Y1XjfLDk9Y8Q0VdmIOnrUqSso8Ofg9QaBvcW65tGqfLd8xNysPeXPjm5+Pshob5eh5JzKzmRQettxiAJ",
+	"2GHkoGWfIYVYxWJkGAOBpvoONhO371tl0lnw0LERBk847ZcMWiep1CuThZZ/q8VuMP0fFfTPfQb6pz+M",
+	"IFy+KJZhFWs2i8rv7BTcWMFQEyMTq0hesg+GxK65EzRh1BmE/U8Z84KkygVm7oylmuUpHYg2zAbuU6hA",
+	"8ddhRIb/Zv/Ttf/5r8OIGDqytBFKsNKJD17pYA6RYpi4g1/vDBtEygu/u1sTvU83/m8W+gz7YHYd7JVU",
+	"aVl4bEhXdRuKXHl6agyNp3CByNAt37FsJWOKS6ithZALa3EJRd1nXPs6PhsW8Ueyvh9bXA0gurBbVQzy",
+	"mFKOx3NnWlK1ye46uQEEuLwhUAGaaTtk8zJOGZxlRSAE7UC4yzBWC/XZdp0uGA1EbV9lVxyoVsDysWWW",
+	"VhSrAL3UFeW00tYPA7GDPZ5KCWtuQS+1SL4grnzsDpagcpkx9kcrBKIkJIWldjug+nm/bB2+usP7gsbr",
+	"WsnmngSL1669TA1iHxeVcL+kUPBnzAsoSYFTOGgRPRea2WuCPj9DmOcSLWBUpYuuYhbGPKFtjF7KFBcx",
+	"z2gKdW4wr8fj8Yo0cRSYpQOqIdWYcYP1FKuYleGaT+2K3pULuht63SeyLK+0KW0e9/UFPT5/LCwA24aD",
+	"fysroG04wATLfwqzBgIdCLDgg/pER1OZJVcFQosJbAY3+6ci7FvAahHQCT4NOGZLegKM/QbAtQB86sIy",
+	"6wA3IhN+YyE7z0DgdZTwzvDbTNG50EblsSfmtRJeYXNvY2IKROB00P1UEnlXDQ4ot2gk8wMxVAyXMCzU",
+	"MyLYfMlYWY7rrfuhxzEqKrbQGRuIqjQJIl4RCRqOO6WaYDUsqSr17BtiqX2jh7PgkL4Kmn9+y1TN1h6s",
+	"dSoU032sYQC3X9hU9acmTidTKTVDDx7m3ugQ7wJKdFQYDaUix8vETH92QoWoulYLxfYBWBEOoRdLrRTK",
+	"oaxY5pFOUAwicIraqpypljrU/1kIQFPn/S+M/WtUSF/J/MGbov/UFAFvoVbpPHIVpNOkMGhb1AM/VvLZ",
+	"NVIok212YyqSlDWHel1giW2wNFES03jKvBHXCqkTCDCAxC9XC5ZpfNnVmbdkgEMdpzYm3pRdvMhoUUg/",
+	"PTLEPicYiZDyGzYsa7BAbLjOof7vOE/JmBnMp1HMhTFoQ1P/RbkQKCU+YkxAhWZIvEFrGewZzMRmagm0",
+	"HJMh1W/Hw46LechFIWsNq1llIPRA1XAY164E08/8sB0oNQrvgqEuTV3FUQpZma6sKhxK2YGhMnwxVo+c",
+	"Xr27unjmI8FOcyUzRgXU9VI0JU+puIacQJ4uSFG2B+LD0H+QQUsJBc3W7eztYfEWGAUPicyYIH8lUz6Z",
+	"kr+SVM7JXwnUUO0ckaeXJ1cXzy4xRs7FNrEPmDlXTOu2HZU3ZSfGzE87eI+cKx67464G2ukeOUcwwaK7",
+	"dSU9a6vfvAbgPXGwu1UUiF7MRjJdG6rhG0Hgobeiltt/be+H1bSTdFE9EdgwlqjvQf+z1UVxSyluoEdK",
+	"TUx+ay9pRcWq9mp7UNyrPbJyyo11IexLOxqvLyk3L3yyH2CjYPoTA/XXRJo9g+POELxcMzNcTxTaxuMp",
+	"c9FcUzkvwxZcaF9ARPHbrcLOZszQdfHVr+3ze2X0htZdyQWWq7LLS6h95bOH9527mtAWhCMyynmaFDG8",
+	"IB+KG66kKN0rvlGDCk/aLn+bc87oAgTgXRd+sYZVXfpgugkory6RixQfkvbJq9Pjd38/vbh8/+z0/O3F",
+	"2eX742fP3p1eXJxeQGZX8TkG42G514E4FhjRCdtzDbrKQBFRZIjGVAhpyIj5ues1Yaz3Ai8cF5u617od",
+	"4VxrI0P9cu4jLPSnKVNQEBrq0kO8Dp6qL15etj7zUOIv/3aQ4gIqz/FvUHGoiWt6y50olljltwiWalte",
+	"S2OT0xT4KTRhSiBhbUYXJOHjsS+EbcrWU+BNTDpOH/IxoQ09GUsNCksgotaE/jMPsXXOs4EoAi+p9jGj",
+	"aHkpegdiBEEdyLn3HSQ81PCek8oqH54GdeJP/ZsK9VWNKngNkLbhSLyVHgGZ0dRClbKIu0ln2kheVrWm",
+	"kshAk+/mMMx3LJYqsXKzt+v4xTalIbvSAWGXy7NnVuuxdHIghs9Oz7vfv3z0t+4P/3i97xpFLfG4Ih9j",
+	"hV1FZZowEC1dKCkQHoiHxxJXsRUL3ziiUTnSHvEKAba/pYbs2Z8OMXBbdOMp5WVIo9NbgKzCTz3yXCqr",
+	"V8B6Ti9f+LhR1/UJhTliWUVEhpXWlkPSnrq+rgOBpS+E6ayYp4rcHAU3YHWvIDb+/yXVMXvkODzxgZhS",
+	"PQViP4I0/cTVHYmV1EUCgRlLNTsMCHd4ZzDANKDgVk8cCDtWb6dH3kCvjOYqE+2D/qPaEE0EuIdOwcNF",
+	"fiUC7o9oQ2ymQ51vgZmfkTJfgH2DGrKQOaCnNxoYGVLrotnt1oR42aZdkGFnReu6sbeos+bA46EWWXPL",
+	"+5NVWPOHftfyanfh2Cgmb9YK1gbDCWmYrng6HJds8nQ8cIL9LlzkN5/FN4F7rc/CUdmjwlodio73KGzb",
+	"Bw5xsW3v7u+ByLWu0sHKl7dGxKDuzEMqd7BByqlKN3+YQgdeRLh1lYNbSxCu+8qu4fE1M81GxbcZE8S9",
+	"5DMuoIkldsxiifsTXCbJEVqyJkrm2XKahmun/bjf7w3EsGyJDh6vqe/iTt1kQf92ornVQbgv+CdwNHRY",
+	"NRkYXReaS7e9hynsVBb5JxN5IBUD94er30QgfS+j7ehjU6OBtxhjUkyN0ARJkWTnOE3JmLM0Qd+UZ/E7",
+	"6OGk+AxknllmFmXZQegiNBCU3NCUJ1iocCdIG4VfnVjvE5J8CURBZ75bMGQzll5dQWeMtPf6/YEoexh3",
+	"LL77b9uP+/0+CR9aZVtKQJUeOfYoVeZbUgFtios2IgNR7YUbuS1IZXnYIeLuwf4PLkvoHTNq0T0eG6aG",
+	"PTKcs5Hmhg1dr1VDF3gyh1BH1KItwItzeDMJPRmq2wd1aMzTFJrdQ8PIohuy63k8ysHT71sENyv/FXR5",
+	"2CaAylIfnlx5caeUzC8oux3sbzHZpZSvqVi888V/P7/vBprLB0AtC/rSdiUsoLvYWKrZbUha6L5ZYshQ",
+	"VH8XuGqzkTWwwCHT5Nox4t5OUajC2+G4PoKWg45s5eJayLnn7avqG4xzN4zDz/5QeUYneHrfdKfP5qyw",
+	"B1pKdcAOfL9k1KFmUn1m2aARnRTL0kUzOp2Wfkno07bwIZ6OT1hp/LdcGsfPecGokenNaFElCjdbiMgD",
+	"wQV2gCyVqR45JuNcuTb9bjJaytUBStM0lXPQMMlY2n9386xTyTysQX+MIcI/3fNa/Jei1mMKS/rK6H8f",
+	"5p7lXf3ZePM3mvUZMiNRLi2I1mjhvVSfnUxhf//9Md1NOGwjpE5VjHQvXM7lcxobKJL7IAXgYoHPcMEP",
+	"D8Pejsff3F5fT8YuTQS5EkSOx8TMZXcMMEPsyTFh3J2TNsoK4HimWs+lSpyCGcuEhbgHmLS1+avEOybW",
+	"ox0+/+Ng3an4ikj3jsXyhqnFCXRUrS1ejdUWlHvRt2NVDKrlCQg3cFZErLoJ8QdcaMNogoXW7Sff8PfB",
+	"4K9Yg74upsfeWBA2mGWfAW81M3m2Lv4I+zhhMqhmsWKGtKGKKSaXYaTPcAm9h96fqSvL5qbTGwirbqP1",
+	"rnHDvIx7kaIhDTTPPjM1uSdkLlZ5AUfdVG4Hj9YqL0mRExecCibD9b7FjDTFjEBNVc2McYnaVgdcPr47",
+	"4gtmrJw7BrrG9++EJn3YbCuPyI4fSPu+zjM72k40EMUjtBiPoEFbyqg25C+BHXsnIgf9PbLzFqoquC+g",
+	"gE4slWKx2emRt8JnPGFU8dUZNATRBIPOE2zuayTZTeWE1+La0rYfqsG4ssoHGPUL60u+cdwHwHHxLqri",
+	"cBtKzWFyIfZl10xrLsVdpWPoGtTsGT4mQ6jSBq91tVGMQsE8aiDDQZMhPDl0neaSIWkn1FAy/H3Q8pXV",
+	"Bq3DQWuQ9/uP4kkqRzQlxRP7Ixu0Pg47wHMh5dBVdjBsRlJqp+CueU4RTOzrBLbLcLsyV2C08O0XNV10",
+	"okKRmEGuTsqLNn37j4mGQtHXjGUkU/ID92mdsasyyA0Kss69phhmQgaN+aZyXkYZu4rpcD8QDKs0+Blv",
+	"4LqEGwwPEbIGtfPIKWbU4pA86vf7rn2RO1UQMob1xUztKFeaqdOb7br1rdzjJ5Xdsx9+xW4jmPnVhbBL",
+	"BF1iGHY9LOPNET6d8RZq3TnovCOujKWaSFPhsPV98MG0pMnOGRZQdrHv0DHeh69T48xNEZkzDCOlRDHN",
+	"AEav0bUDiI5eXESB6lARMfTabx2crYbPGGEcvpvThfOIhw5uuyDn2t4tCwi7RxXXdx3ULZ3AA2W2zyur",
+	"fHjM9jiOWXangL//fM7ZU5dBULDEboksW6N16IpFlJ4wY2noupBqeP4wQ4tgaWvaL/7xYokqvRbvSK7d",
+	"3elNl1sTOFY9znOrvIFVCqJ5pCo8BTHVrMuFZsJe9w3rNOXAa0ZVPG1qebfXr+/G8MWADFrMbQdtxUKp",
+	"UrS2+SecabX91x8KELHxEzT73OQKsoJmI1TecDZH+AqBUspJynaBbDULENDeZ4jvvmMJt+rysPQaD1Ed",
+	"/i/4wl/tYEPSlsUnfzXSZMPOIeoQmBIyED/Cs7KUP+jiUKyWpiwhsZTXnB1h5jLYdxCldjQZeqI7JC73",
+	"zucLDMQwlgkbkrbrummyE/ibj8MxMFdsyeYBycR27cStzA5hKQABTf+gv1eG0flCMvaxJQ9QoORDBglx",
+	"vj2TknIMzVuUFJPaQtgwzSvkGA9ScvmxWOFXklqaOMoFtmnlAuv3AHJARXKm7a1fMzH85s7+40tZz7ng",
+	"ekqox0jlaE+Bd0FoT5VEFJYKyBaqNIK5tUyGJNLP3WibOMGOVUX1/qgo2+M67UvXBQ/+On95cuoTUhWQ",
+	"GvcHvnz2jAAY7+iBEFLEzIW8ozmSix7xdFiXAUNQYjKjZoqEShdIAh3eaqk0BiEL1ODAZuAoJNhSgVkS",
+	"LNmMTXUWMleatP3xQmOWkADDLiNUIO2cJY0bdo7I6iqAM5R0tbjAgajao+HwuIa7ZkndSMxC0xCtHXOu",
+	"WTPF9Se3XQ0jBz0NvYEP/rJ13yoAisaRHj/ZeiDY6a0GWpbHHvX3V+H3KY2vg7KnWbbUpOCVRBK+TWeC",
+	"L5TH0kA2kFrsaB/sXSBIlXrcnSZA8dfmViUlhk4ZGSk517gYR82AFgAdaF/sP37SiZBuYAkBxPlrlrkW",
+	"K3oqlemmHBq+VUSkXqUj3dxXfElBRgTJze4Xy94dgsZqplgQgWuiuWGQ5OPqEkCeD9o5pSDD3WEP4vcA",
+	"Qd2yPe114fNl9Z9mjAN/03bohlu5HcJtBd6X/twtXDjmjf5TJpJMcmH+sPD+lE1c87AGPnkHSL9exM11",
+	"CiG7z1XFkHEO2WC+1le6sBA05ihIR0uFBX0rCqy748rpcCki7EeLZVB10a/RCXgCtQE6oVyQSqtGrIQ8",
+	"hooP9T1nXi9eLuIHajjBta2xnOxo8vLnE2L1+6/cW7tqEtnRS63YAkizkHM7C8n1IvbFBbYoKvBwr/Pl",
+	"Iv6TJdadVS65WlIAA0xvV1NgHWw0Baxa6Pidr++w/nIRn1DNbg0XVs98SJnGfh8NAHQ3OvAFlNXPkphc",
+	"S2BQakKXqc5HM66LIogFT9lgJrsL8FVaSTXXsgB+FdSxCCvOLe9ntfCcT6TScsZ88vVAuIdWEXPpzVLh",
+	"e8PyIIZgE9aY+AFeYShtm0ox8Y1Efcnz+hwMt79PIa7bI9EXMl+9XMSu4VBgvvr4IJpJfTNLfdX+UxUb",
+	"bklF7pNwFALy7u/ljB93f9c8YR/XiNiK0Zl2heegshNLnFS93GiwPazpI3gYvDGMBmL4j65/63KRse5b",
+	"mEkfEiG14OPxMLLKJhXJSH6wp1OMeeGUj+65THm8GGIzdQprgbxsDJcpekpmdAI1vmWuiFR8wkWPYNfh",
+	"GV24auJULDyVL44HQ2QYjacDEdYcd3XlnM3PfeU1IpLKyRGhSHfL8THmQs5FjxyXdSwGAlLCD/oHUdE6",
+	"oZgfh3fd0l1kQ48c7PVLBQZO35LthKUMC/glTGGHd8XsYVlYyuCYvDegKDhIi3S5ejXl5SJ+5pZyFwIM",
+	"qrXV9AP7UwF163unc8Fn+ax1uFco2lwYNgFDfMPIPFnf6H0Dkb6w39+2rLaMDasPHRpLNaOmddgacUHB",
+	"trBVMJGHgC/Z9WlvC3r2oxTs8xQEk3ORSpqAcFBIIUkJbXfT3Fy2a9HipF46OvaxuXYRBdK5mH1U+4/I",
+	"EP8xxCL4Y8VYETGHGRumNAtAFBuGt61UDnNmBJcpu3Am9NKEIEW6cC+6cr4FGfL1xgYibK1Sm7RqP/2z",
+	"yEtYdupbUbJv4tOaomSlrc+18l0VpVztf4+A9yBYgfOnOWYhCOXXRQEYjFF2dnMdtHvTpZURQ2CdD5m8",
+	"Y+Nc01QfDsT6aj67ZF3w4hHGD+ycieBXKxt4R5p/A8IXDsmgJdj8fcJueMwGrSHZecPmhQdBKoJPSMIM",
+	"YgX5qQjahHNBf5mR4K8bCCSKvR3yH//9f1UDucFuyidTE0FJHPAJ+HlAppsX6TWuQzAEDaNjZSCkq3y0",
+	"HA8BQaVM+K4zWKkYzhQqA7vXX9mlDl1ANRnJZIGm4rFUA+FW4czLL4zJoNsH3h0Zxjfv3SjvUxymDY6N",
+	"4S7NOILIsNMjVnrlIkdny0AM4d2fuJlCWIgvhFx6kCt+TGLkBINenduWGrcJV4HFLsWq4QOxuiW7Y7sl",
+	"F/YC49EU2rSAD1dI2DCIxYV/xvGlIm0NewP6C7GrAGcQHitmo/iMt2ASNCZoaG9kRWwXoe/uBoRfih1C",
+	"BsJ+sgx7RprsvQdtAL9TgGk7xZNuwicQ4e7z1CyI1SRfIbBZZouSMQQEO67ltulRzQfptEESr6RpdmBt",
+	"j8q16Vxn0P8Q1vUzzB0E9UCDoOKdHnE46YvluGT5HqDb/g9k51JKMrNnRI1hs8zyffeJUQu3TC7IGw/J",
+	"vR1cdVC0qrYaHBCnBxrVAzD6LaDnWzLQ3UtUYXScs8m6kGhR5tfdwe8IGOTKhzYZ/MN37gizTkMcSZky",
+	"Wtss2GJGaQPwhMzDqGf3TsS4p14uQMeDxBJw4DvEuetZe6a4+zsIJx+bRSuMynKBSsucf+i4sZUMWHK4",
+	"kakWgsFAAFOtYewln10jOXR6JEgkdTR8zNOUcIEMqBSMdiKyc4yyIazI540+qUkX9RKbVEWAZzjQEueE",
+	"R+/di8ChLqfukpbCRAs+k8qS8fd2oKldym/YQCyd7KGPRS3ZfVmdwn7csSt+VDK/CGosmhUGN4CrXpNP",
+	"bqX3MHTWR13BWO21kkKnkRl68Lo1Uzy1sHNOzfQBKcqvwh1946TfOOnn5aSrNBPC2Y2ydCpU0Tp3I/oy",
+	"bw5eO07ndKFRh2aJjkpG4zIAe+QnX2gDNDIeBuKeXLx7TjCWiqT8mmHxN03HbCAcQqL7QHjdxDDfyg3I",
+	"XAG6MjcNNMWu/itVS8OjsEv7svEYTclokCEBLf9KbzgAQZ3Z4w4wk02lkc2Cwb+fn/5ooeP8zY8kz4iR",
+	"5DF5/ZS0D/Yek51zJcFxAmOUpRpI+BGf0Qnr7XTQyAB/Ea4tyGhLTqDgh68/vLdPsg/OhNNloMcmXp/X",
+	"RvFMg2zhmzKSduri+Qgzca+WUeVZKmlyDpu8V91tlqeGZ1SZ3bFUsy40jawAZqbsygxHsC6OfbNnI+RA",
+	"/3Qflh1M5Qis8w+EU0GgRJZQcKFppo7IEBY89K13IfHeAsGOJlfvXv3p2NbeFlOc04UFykspX1E1Yfjd",
+	"423242wdLHnNEk4vLQR8bfvxFSAYoSSrEAN0z1wDDzFlxGPmEPEuSZcwxu7vgs7Y2sCxBqSvcXbC/9Y5",
+	"OzMraSv74X/753H3/6bdf/W7P7zv/vL73pPoycHHwaDX/jWb/D+ZmHS+a31Kc2FAid1fMza5rd8zct9m",
+	"YvJZXKZIr/9A/S6Oq5B3R+CCtt6Kphva4/o6IXIuSPEJ+B575Nj94kgg+S2nKWYBeVMDVy4Nx9cWsQyx",
+	"qC9y5KwRMIZyhFOUDWKGIylyPSxKhvtGvX4dBJ53sOId2N3NlM2iQrMu2s1HJNfYorWwQmvopdEr5gDB",
+	"AyulcF2GZfu1oCe1iN6ICB2BywKLotll2+NwxYO9TZdrknJtd+J7/1qmLrCSf4K36DVaIcvjjciw+Pew",
+	"6K6AxUxcAWX4edB6E3w1aDVEZbwrbvphRhyX62uMGHVAWOz1i8aPfk2mUxu1XsA/5qulXFxHiAtOpAyQ",
+	"Ut+dTCimp+vqBtJEg+XLvTqMiJKGGgYNLCAPOXDawJsU7FdDR0HgZ3RNGYd3A+EdQTgU6CsEiiRZzJ5P",
+	"ZVqqBmM64+mCtBXLtXcrcimg4HeZ9qwwBU8OnE3MT4yKxWGptGHrDqfSomWrNnICPr9gPijpAZcltEf7",
+	"zo1eH58Ae/nSZfz/AMEDTTqry431/CsAJBeRZ6V/6orx2eO/g96q2MQyEdWMgthBBZv4jOyDESsci5HP",
+	"uoVUvPbacAKw0WjQxgu/bafSgNy3oXXKKFRXcuVpA5IE4UqxnLGKd9yeix6I4X9RbPzXIbpfKdFTCmZp",
+	"Lq6PynfnXOiKTbyxuOL6uktRQ2DD+VQKRt7ksxFTtyvDuK6WI1h7V1r5En+BLNmppyTufjdUTnlXOeLV",
+	"42sql2JhviEj8dH+p5RK+WKtB/BcbmWi3rt3xf9dcZtFjY17s1j/5zMlIykLK70FhUzuRES5gATlIgur",
+	"vnh58d4nVaq6Y1Dk14hMdNv91sHn88nsr/jYAC/WGRMuNeOW5Y6cH3Sl4hHUafMcaPd3+BPEu49ropYv",
+	"XCihb8ZVMrt3UPbNPR/naUSywq/LxU5di+Jg/q0sTuUS1wfuBwW89v/yoLlScAIPMdRYszs0w/lW1meL",
+	"znbGyfdlHKr3e6ISWwRAllUVKzWHb11teJWdweJY1/HI3d9NSQNqNYTLYnFWLNflEgWbd108Lk2Z8oVU",
+	"e+R0Zb0Q2grxl/DzQIC6wBIfz1vVE2pKS9ZX97cb8XaHbQiK+Vq05Gs0toqhNMk33NwSNwctiFiaUy12",
+	"DJmxQeuQpDK+BuvRfCqxevRnCDrzC+imcm21B593+EpOvqLxdauKlMFST4VRi22qU15iZNofqhqE36cv",
+	"ee2yQKpG1mrFzTuaUDUTCQRdbReheAGsAlkMqvpS1UYrgrG0GrJI2sMy92LYicDZAHXcoeR1Y3zi+vDE",
+	"I1cTkt1wmbuwQ21kpqHjEIcCkZ85krBitR0IF1dYn6phj8Fri20hBQvanrse6LlmSQRdI2mM5wHny9RA",
+	"uKEiMsqVgNZ1UPPS9VkqIyc7h0UDTq5djThw+0AovtvFnHJD3jjnkh6IERtLVQTcQom64l5dNH6YE+Fg",
+	"EYoMoW0fQ0LshIanKVqv6vloAGN/ijDFi3BHX78Ewh+iyeR/4lLmFquC7LEGmnknli+SvwfGb8CZZkNS",
+	"/esP2U20AfgxwcnZtV25z6TT+wbfn7ljTQWiV7wtdxZFQJVbk5XCtbnwL30ZsRMdqFtIm8fYh87vIcJY",
+	"SsViLNhnefwfsEJ6rYefVrf6mW59V7Ebec26ELas1xnB7Wtv7VsBLPwhKdcpZFJ+c2s3ERuRVI08hH2I",
+	"WeYC9aVgnwvyvNcFq87UNY1NGkMpaoxAPNnWAvTk4FOiFP8ssPilQxQtPFkFzCkyRaGjz0PG0CmywYMX",
+	"uE7++EVNLnAzD7DnfpGl/q2mydfshYrX4IuHeT/jUREqx4vmhppQA5Gyd3ZCYtqDb/XU4HR8jsE6KRsb",
+	"bECqGMmF6x2HMUMu59plTo2Y7yxHpkyxXpFPMaMLrHU0YgMxaA1apK3YrCiEZ1/CsmvcaChv1vF1yxz5",
+	"cTWd/av2ydW7V2QYZMwMBwJrqbCkLCgO9dZI26d5hYH9EUQoJIliWsNrULm8Q7iGLnGuXgcELB2SAaay",
+	"DFoQ8AieI8gcQFeMK+OkZD6ZVtdUn+WTfGpwwhciWVfFCh9Ybulyxs43a85nTY6xB1tjSbcYg1kLd+T+",
+	"eTZRNCnJTq3tfKhkulppxf0R1ElqU02GAX0bQtHETlhxxo4EWQEDUQyGHxcxQjDgLKivY7+p9onULGUx",
+	"tKOUKdvpkWOBFaQGwpG9MpAUiz3ivO2D/f2GLL/yFB4sASiW+K038zeppbkpMy3yGQDkbxsjhZjzTqZs",
+	"STqxHDSoRKqbycVrn8pK7H80GY6VFMa1DR7R+HoYQTHXInF3rx8d/OVx9P2TPhktLAFoH+w9IjvPObQW",
+	"+VdRjWMgUuzDTgXZ679+2tvpRKAULTIGScMROX/zY0R+PHsekZ/Y6DwiT1+fR+TF6dkJ5BM/e+7raTvn",
+	"HUg2O5g9ZcC1hSVrR4syqQhqq8UpRATDTJi87KuAQOoYJsv1CNQjw5X8+/mP0UDAeuzG7dxWWqNpKucs",
+	"KTKaMZErKDiMGfMjaaak7ekdnj7+CIc5EHZMe5ZBecodS2nHGJBdds8ommLUF7WERWGduAm1FJS63npo",
+	"zoKo2wWRN0z1iL0Q9wHUWMX0ayZ8DWJtpKIT5g9xytLEJZXYgWdsJtXiCBaHlXKAuo8htMV+ivV1rYyI",
+	"lTbnU6hpHB7OnHLXn9i1GJBqAH1xYMlh30Dqi2s3JnVXgPkh5Xbba90qAzNqATBsm+j5VTO+Xy7iC3uP",
+	"xljyXaf6uodHrpqRdplFc+Kae3zL9f6j53pfWKV6pcpwiM93qjgMbp2FlZAqoXtek67SgPLlb/FxVUz8",
+	"u/NCfguQ29ZdDie2CGr0FEaMphjWT/dArrrQV50Aqxp6kDuN2dQRJFm5avVYizVjSktBUwK1UbgmTFHN",
+	"EtIG9i67eqpYYglxJ7LvD0RhAmMiKW1FMynYgky55egLog1duHr6ecJr6/bgIu5kWf5KmHKCVfsftArz",
+	"VTUSez5h1tHttRE7giP1Th+xKPVM0blvu1M6LvL6fnTjMckoT8iQzmAR//E//icZMzYkUnTjKeXCpXfH",
+	"UiWuht5C5oYYRYXGlZAp1VPS9sQfsjejgYBwumsh5wLtn24C56ahWjPjRGsnUytqGIr9U5kmGPFmTGrR",
+	"EZQRxgYinlpGnxTfcGGPpOjoXm0cZA8jUXRO07qmQS7gj/vkbycSE2C3ThHAWLojcrC/75JsgzGlCEpL",
+	"unIVvuhzc6Ogn4oBbo3Q5acPymF0vLyxh2eC+dZM6GFUw1+mInJcRakNZe/LN/Utyt8XNDGGRM9m08wL",
+	"mSbaU8IhaV9dPOuUUkmB5/SG8tQeDRnRlLo6MJB+4ve0TEyxnfTcDmCOUfiB6i9DwcxcquthVMlkKWdz",
+	"VhBs5xHm0ICgo6fQ2zaesiRPGWlrxsiw3O5vuTRs2DkKY4g9/ZSKBLVkgM0UPTuwP4gX0srCc2jRmVEu",
+	"BDOFEOfoudtJ5Boe5jPCRZzmiRWRDvr9CDPpB2LpFCLfycQnCgo6s0sNhvSetUzJUcpmnR5Q4x17MK71",
+	"zkAEIMQ1+W6v3+v3d8iIpXKO/gF3Rjvaf4MnvnMmdD4e85jbw3DXeUi++wdEgBcXvUPoyDv/Vm6/R96A",
+	"UYoWEYrLcm77oP+o1rKOAHkHjvCFKPzJ0jq/EoEPDqrB1+aMIQFJ+eZx+5zd4PQ1MbI43ZIcrZJEIy1l",
+	"B1y/JQFfNl8U9GzCTLccYLm1aZ1kS1MtyYSZqqjYHlrVcNjxQiRXNesXcj4Q7WHx4Cn+PuxEdmsoQjbU",
+	"vvqCEt6XKZa1Ge9W8O0PUdzurWAV4cMq6HIumILS6cAUwTvr++CRg/5B53NBs7MBrMvkK8/9hXv5YRZT",
+	"K9f5inuusA5G9FduyV1IcsGSGrPv7nTJ2zfn/imY5qHf8p+sV3dw9JU+3SgV36pN9x0VFJDY19bGdNJr",
+	"Yf8ohH+qS53gyDUKcopMYT6pfoGqgCZSDIQrmgclKMvGXjJPwfTD+A3zYy6L78D9nZxLoeTXnKepVRgy",
+	"yhOr+KAOA92MXDN0bwKaYbGwUNb3+wqGHC4rcMOBaPuIN+emZmlCwFuapyYC/aCU/d2RdSIigjDhQngH",
+	"ZSfgAtCG1S00CLhzvTfCpqZ20lRqq5bJONcbpYG/we3W+1OW6mfh0dyyhFbdQO5ct/bNPNl65AogNK10",
+	"v9//sqHwy6fdSKSkYV9WNfiacvtPkK5csV2OAbjRTBFL7dsIz13PnADyYyo8ESDcRM4mSlxFXXuln4lZ",
+	"otV1vcX6MhTk67uXBpboHnkjgfCVlg/XplQkQCV8N2Nn+WjoVfrnM9m+W9rXt/6l3yy2a/qXhqTjKHTm",
+	"QENFCLTyTS9XFOnPb9Kt+pp/b40YVUwd55bh/PMXi2RYYKL45Rf7gbrxKJurtHXY2qUZB/xyK1mmNGcC",
+	"o4agPchI+l6fOFCv5IMzZihg9mrLk26eRaSo9eBCkqMgOUKUdbv9joKR0dW9OvQV9mwXdMKgw/PYdaSq",
+	"HnIwEHoRVwc688EmTtxpv/z5pEO6LqAu8lFkdsyExRwWHQx7vYjrBgXqDBFJZeoc/Fbz8jMs0a5Jl1C7",
+	"pZymBB3q6GAcM1drA2Vxx3OCkTO6wBC11bFDsb5bmucdoHomYrVAkGTCeRw/iIiLqAzs7ZadBPOH4Lu6",
+	"BCifyiwWJNTQXqU+Kj6oPZMblsrMbqsLiRpTlmZM6SNf/7190D/oEC4sRCU5IEkwdFJ+XjP4OQRIkBlV",
+	"18yQTPGYadJOKE8X5PTq3dXFM1KsDRyyCFJPL0+uLp5dWlkgSZlVgAAPEl8SNqbxNDwWHL9mfsu/kcXC",
+	"0WMbI2QlpEueH/8tIobRWUSmcg7itlTXOrLXYngMsrmOiuakCTOUpyFIeq5UP7H/ziJ2qUHBjbt4MK+9",
+	"lqiDv7c+/vLx/wsAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -13,6 +13,7 @@ import (
 	"clearvest/domain/account"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
+	"clearvest/domain/support"
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/pii"
@@ -52,6 +53,7 @@ func NewIdentityApp(t *testing.T) *IdentityApp {
 	identity.RegisterEvents(codec)
 	kyc.RegisterEvents(codec)
 	account.RegisterEvents(codec) // read models that join users to their money (referrals)
+	support.RegisterEvents(codec) // the support tickets read model
 	codec.SetCipher(cipher)
 	return &IdentityApp{Pool: pool, Store: store, Codec: codec, Cipher: cipher, commands: command.NewRunner(store, codec)}
 }
@@ -74,6 +76,17 @@ func (a *IdentityApp) DoMoney(t *testing.T, userID string, decide func(*account.
 		account.NewFor(userID), eventstore.Metadata{}, decide)
 	if err != nil {
 		t.Fatalf("command on account-%s: %v", userID, err)
+	}
+	a.Last = max(a.Last, res.Position)
+}
+
+// DoTicket runs one command on a support ticket's stream through the same command runner.
+func (a *IdentityApp) DoTicket(t *testing.T, ticketID string, decide func(*support.Ticket) error) {
+	t.Helper()
+	res, err := command.Execute(context.Background(), a.commands, eventstore.NewStreamID(support.StreamCategory, ticketID),
+		support.New, eventstore.Metadata{}, decide)
+	if err != nil {
+		t.Fatalf("command on ticket-%s: %v", ticketID, err)
 	}
 	a.Last = max(a.Last, res.Position)
 }

@@ -18,6 +18,7 @@ import (
 	"clearvest/app/money"
 	"clearvest/app/plans"
 	"clearvest/app/referrals"
+	"clearvest/app/support"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -40,8 +41,10 @@ type identityParts struct {
 	// referrals credits referral bonuses (serve runs it as a reactor) and answers the
 	// referrals page.
 	referrals *referrals.Reactor
-	pool      *pgxpool.Pool
-	store     *postgres.Store
+	// support runs the contact form and the staff support queue.
+	support *support.Service
+	pool    *pgxpool.Pool
+	store   *postgres.Store
 }
 
 // newIdentity wires the identity flows on an open, migrated database. clk is the application's
@@ -103,8 +106,14 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
+	supportService, err := support.New(support.Config{PublicURL: cfg.PublicURL}, support.Deps{
+		Pool: pool, Commands: commands, Sender: sender, Clock: clk, Logger: logger,
+	})
+	if err != nil {
+		return identityParts{}, err
+	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
-		money: moneyService, referrals: referralService, pool: pool, store: store}, nil
+		money: moneyService, referrals: referralService, support: supportService, pool: pool, store: store}, nil
 }
 
 // devDepositAddresses are used outside production when CLEARVEST_DEPOSIT_ADDRESSES is empty, so

@@ -160,6 +160,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"investments": {Version: 1, SchemaHash: "94392739c3977c87"},
 		"withdrawals": {Version: 1, SchemaHash: "d5123812c0f7af2b"},
 		"referrals":   {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
+		"tickets":     {Version: 1, SchemaHash: "ddcbfd12034cd13b"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

@@ -15,6 +15,7 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
 	"clearvest/domain/plan"
+	"clearvest/domain/support"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -31,6 +32,7 @@ import (
 	"clearvest/projections/plans"
 	"clearvest/projections/referrals"
 	"clearvest/projections/securitylog"
+	"clearvest/projections/tickets"
 	"clearvest/projections/users"
 	"clearvest/projections/wallets"
 	"clearvest/projections/withdrawals"
@@ -50,7 +52,8 @@ func allMigrations() []pgmigrate.Set {
 // allProjections lists every read model the runner keeps up to date. codec must be the one
 // newCodec returns: the identity read models decode personal fields.
 func allProjections(codec *eventstore.Registry) []projections.Projection {
-	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec), history.New(codec), investments.New(codec), withdrawals.New(codec), referrals.New(codec)}
+	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec), history.New(codec), investments.New(codec), withdrawals.New(codec), referrals.New(codec),
+		tickets.New(codec)}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here
@@ -62,6 +65,7 @@ func newRegistry() *eventstore.Registry {
 	kyc.RegisterEvents(r)
 	plan.RegisterEvents(r)
 	account.RegisterEvents(r)
+	support.RegisterEvents(r)
 	return r
 }
 

@@ -18,10 +18,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"clearvest/api"
+	"clearvest/content"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
+	"clearvest/platform/sitecontent"
 	"clearvest/projections"
 	"clearvest/ui"
 )
@@ -134,6 +136,13 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 
+	// Broken content stops the start, naming the file and field, rather than a page later.
+	siteContent, err := sitecontent.New(content.Files(), cfg.ContentDir, logger)
+	if err != nil {
+		closeListeners()
+		return err
+	}
+
 	referralBonuses, err := projections.NewReactorRunner(pool, store, ident.referrals, projections.WithLogger(logger), projections.WithReadsSharedWith(runner))
 	if err != nil {
 		closeListeners()
@@ -156,6 +165,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Referrals: ident.referrals, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
+		Content: siteContent, Support: ident.support,
 		DevClock:       devClock,
 		DevClockMoved:  maturity.Wake,
 		TrustedProxies: cfg.TrustedProxies,

@@ -49,6 +49,7 @@ const (
 	EnvMarketCryptoURL  = "CLEARVEST_MARKET_CRYPTO_URL"
 	EnvMarketFXURL      = "CLEARVEST_MARKET_FX_URL"
 	EnvMarketRefresh    = "CLEARVEST_MARKET_REFRESH"
+	EnvContentDir       = "CLEARVEST_CONTENT_DIR"
 )
 
 // Deployment environments.
@@ -117,6 +118,9 @@ type Config struct {
 	ReferralBonus money.Money
 	// Market is where the market rates page's prices come from and how often they are fetched.
 	Market Market
+	// ContentDir is the operator's site content (CLEARVEST_CONTENT_DIR); "" serves the content
+	// shipped in the binary.
+	ContentDir string
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -156,6 +160,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("withdrawal_fee", c.WithdrawalFee.String()),
 		slog.String("referral_bonus", c.ReferralBonus.String()),
 		slog.String("market_refresh", c.Market.Refresh.String()),
+		slog.String("content_dir", c.ContentDir),
 	)
 }
 
@@ -277,6 +282,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.Market, err = ParseMarket(get); err != nil {
 		return Config{}, err
 	}
+	c.ContentDir = get(EnvContentDir)
 	return c, nil
 }
 

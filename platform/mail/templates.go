@@ -38,6 +38,8 @@ const (
 	TemplateInvestmentMatured   = "investment_matured"
 
 	TemplateReferralBonus = "referral_bonus" // ReferralBonusData
+
+	TemplateSupportReply = "support_reply" // SupportReplyData
 )
 
 // Branding is what every message says about the operator.
@@ -94,6 +96,14 @@ type ComposedData struct {
 	Name    string
 	Subject string
 	Message string
+}
+
+// SupportReplyData fills TemplateSupportReply: staff's answer to a message sent with the
+// contact form, quoting it. Both are plain text; nothing in them is interpreted as HTML.
+type SupportReplyData struct {
+	Name     string
+	Message  string
+	Original string
 }
 
 // KYCApprovedData fills TemplateKYCApproved.
@@ -210,6 +220,7 @@ var templateNames = []string{
 	TemplateWithdrawalRequested, TemplateWithdrawalApproved, TemplateWithdrawalRejected,
 	TemplateInvestmentRequested, TemplateInvestmentApproved, TemplateInvestmentRejected, TemplateInvestmentMatured,
 	TemplateReferralBonus,
+	TemplateSupportReply,
 }
 
 // Templates renders Clearvest's messages with one operator's branding. It is safe for
@@ -367,6 +378,15 @@ func checkData(name string, data any) error {
 		}
 		if strings.TrimSpace(d.Subject) == "" || strings.TrimSpace(d.Message) == "" {
 			return errors.New("a composed message needs a subject and a message")
+		}
+		return nil
+	case TemplateSupportReply:
+		d, ok := data.(SupportReplyData)
+		if !ok {
+			return wrongType(SupportReplyData{})
+		}
+		if strings.TrimSpace(d.Message) == "" {
+			return errors.New("a support reply needs a message")
 		}
 		return nil
 	case TemplateKYCApproved:

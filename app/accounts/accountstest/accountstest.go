@@ -26,6 +26,7 @@ import (
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
+	"clearvest/domain/support"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -153,6 +154,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	identity.RegisterEvents(codec)
 	kyc.RegisterEvents(codec)
 	account.RegisterEvents(codec)
+	support.RegisterEvents(codec)
 	codec.SetCipher(cipher)
 
 	logger := slog.New(slog.DiscardHandler)

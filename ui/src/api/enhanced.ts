@@ -55,7 +55,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -185,6 +185,19 @@ export const api = generatedApi.enhanceEndpoints({
 
     listDevMail: { providesTags: [{ type: 'DevMail', id: 'LIST' }] },
     getDevMail: { providesTags: (_r, _e, arg) => [{ type: 'DevMail', id: arg.id }] },
+
+    // Site content (features/content): the operator edits it on the server, so it is kept for a
+    // few minutes and read again on the next visit after that. Support tickets (features/support):
+    // a reply or closing changes the staff queue.
+    getContentFaq: { providesTags: ['Content'], keepUnusedDataFor: 300 },
+    getContentTeam: { providesTags: ['Content'], keepUnusedDataFor: 300 },
+    getContentHowItWorks: { providesTags: ['Content'], keepUnusedDataFor: 300 },
+    getContentSupport: { providesTags: ['Content'], keepUnusedDataFor: 300 },
+    getContentPage: { providesTags: (_r, _e, arg) => [{ type: 'Content', id: arg.slug }], keepUnusedDataFor: 300 },
+    listSupportTickets: { providesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
+    createSupportTicket: { invalidatesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
+    replySupportTicket: { invalidatesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
+    closeSupportTicket: { invalidatesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
   },
 });
 
@@ -255,8 +268,27 @@ export const {
   useGetDashboardQuery,
   useGetReferralsQuery,
   useGetMarketCandlesQuery,
+  useGetContentFaqQuery,
+  useGetContentTeamQuery,
+  useGetContentHowItWorksQuery,
+  useGetContentSupportQuery,
+  useGetContentPageQuery,
+  useCreateSupportTicketMutation,
+  useListSupportTicketsQuery,
+  useReplySupportTicketMutation,
+  useCloseSupportTicketMutation,
 } = api;
 export type {
+  ContentFaq,
+  ContentFaqItem,
+  ContentHowItWorks,
+  ContentPage,
+  ContentStep,
+  ContentSupport,
+  ContentTeam,
+  ContentTeamMember,
+  SupportTicket,
+  SupportTicketQueue,
   Country,
   Dashboard,
   HistoryItem,

@@ -635,6 +635,73 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    getContentFaq: build.query<GetContentFaqApiResponse, GetContentFaqApiArg>({
+      query: () => ({ url: `/content/faq` }),
+    }),
+    getContentTeam: build.query<
+      GetContentTeamApiResponse,
+      GetContentTeamApiArg
+    >({
+      query: () => ({ url: `/content/team` }),
+    }),
+    getContentHowItWorks: build.query<
+      GetContentHowItWorksApiResponse,
+      GetContentHowItWorksApiArg
+    >({
+      query: () => ({ url: `/content/how-it-works` }),
+    }),
+    getContentSupport: build.query<
+      GetContentSupportApiResponse,
+      GetContentSupportApiArg
+    >({
+      query: () => ({ url: `/content/support` }),
+    }),
+    getContentPage: build.query<
+      GetContentPageApiResponse,
+      GetContentPageApiArg
+    >({
+      query: (queryArg) => ({ url: `/content/pages/${queryArg.slug}` }),
+    }),
+    createSupportTicket: build.mutation<
+      CreateSupportTicketApiResponse,
+      CreateSupportTicketApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/support/tickets`,
+        method: "POST",
+        body: queryArg.createSupportTicketRequest,
+      }),
+    }),
+    listSupportTickets: build.query<
+      ListSupportTicketsApiResponse,
+      ListSupportTicketsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/support/tickets`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    replySupportTicket: build.mutation<
+      ReplySupportTicketApiResponse,
+      ReplySupportTicketApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/support/tickets/${queryArg.id}/reply`,
+        method: "POST",
+        body: queryArg.replySupportTicketRequest,
+      }),
+    }),
+    closeSupportTicket: build.mutation<
+      CloseSupportTicketApiResponse,
+      CloseSupportTicketApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/support/tickets/${queryArg.id}/close`,
+        method: "POST",
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -1063,6 +1130,41 @@ export type GetMarketCandlesApiArg = {
   symbol: "EURUSD" | "BTCUSDT";
   /** Only daily candles are served. */
   interval?: "1d";
+};
+export type GetContentFaqApiResponse = /** status 200 The FAQ. */ ContentFaq;
+export type GetContentFaqApiArg = void;
+export type GetContentTeamApiResponse = /** status 200 The team. */ ContentTeam;
+export type GetContentTeamApiArg = void;
+export type GetContentHowItWorksApiResponse =
+  /** status 200 The steps, in order. */ ContentHowItWorks;
+export type GetContentHowItWorksApiArg = void;
+export type GetContentSupportApiResponse =
+  /** status 200 How to reach support. */ ContentSupport;
+export type GetContentSupportApiArg = void;
+export type GetContentPageApiResponse = /** status 200 The page. */ ContentPage;
+export type GetContentPageApiArg = {
+  slug: string;
+};
+export type CreateSupportTicketApiResponse = /** status 200 Sent. */ Message;
+export type CreateSupportTicketApiArg = {
+  createSupportTicketRequest: CreateSupportTicketRequest;
+};
+export type ListSupportTicketsApiResponse =
+  /** status 200 The queue. */ SupportTicketQueue;
+export type ListSupportTicketsApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type ReplySupportTicketApiResponse = /** status 200 Sent. */ Message;
+export type ReplySupportTicketApiArg = {
+  id: string;
+  replySupportTicketRequest: ReplySupportTicketRequest;
+};
+export type CloseSupportTicketApiResponse = /** status 200 Closed. */ Message;
+export type CloseSupportTicketApiArg = {
+  id: string;
 };
 export type Meta = {
   /** Whether "Continue with Google" is offered (GOOGLE_CLIENT_ID is set). */
@@ -1721,6 +1823,89 @@ export type MarketCandles = {
   /** Oldest first; empty when unavailable. */
   candles: MarketCandle[];
 };
+export type ContentFaqItem = {
+  id: string;
+  question: string;
+  /** The answer, rendered from Markdown without raw HTML. */
+  answerHtml: string;
+};
+export type ContentFaq = {
+  /** The answers are placeholder text; the site says so. */
+  sample: boolean;
+  items: ContentFaqItem[];
+};
+export type ContentTeamMember = {
+  id: string;
+  name: string;
+  title: string;
+  /** A path on this site or an https URL. */
+  image: string;
+  description: string;
+  /** One of chart, compass, gift, headset, id-card, list, lock, mail, pen, shield, user, wallet. */
+  icon: string;
+};
+export type ContentTeam = {
+  /** The members are sample profiles; the site labels the section and every card. */
+  sample: boolean;
+  heading: string;
+  intro: string;
+  members: ContentTeamMember[];
+};
+export type ContentStep = {
+  id: string;
+  title: string;
+  icon: string;
+  /** A path on this site the step leads to, when it has one. */
+  link?: string;
+  descriptionHtml: string;
+};
+export type ContentHowItWorks = {
+  intro: string;
+  steps: ContentStep[];
+};
+export type ContentSupport = {
+  email: string;
+  responseTime: string;
+  hours?: string;
+};
+export type ContentPage = {
+  slug: string;
+  title: string;
+  /** The page is sample text the operator must replace; the site says so. */
+  sample: boolean;
+  /** The page, rendered from Markdown without raw HTML. */
+  html: string;
+};
+export type CreateSupportTicketRequest = {
+  user_name: string;
+  user_email: string;
+  message: string;
+  /** Leave empty (a field hidden from people, to catch form-filling bots). */
+  website?: string;
+};
+export type SupportTicketStatus = "open" | "answered" | "closed";
+export type SupportTicket = {
+  _id: string;
+  user_name: string;
+  user_email: string;
+  message: string;
+  status: SupportTicketStatus;
+  createdAt: string;
+  /** How long since the message was sent, at asOf. */
+  ageSeconds: number;
+  /** How many replies staff sent. */
+  replies: number;
+  lastReply?: string;
+  lastReplyAt?: string;
+  closedAt?: string;
+};
+export type SupportTicketQueue = {
+  asOf: string;
+  tickets: SupportTicket[];
+};
+export type ReplySupportTicketRequest = {
+  message: string;
+};
 export const {
   useGetMetaQuery,
   useRegisterMutation,
@@ -1799,4 +1984,13 @@ export const {
   useGetDevClockQuery,
   useAdvanceDevClockMutation,
   useGetMarketCandlesQuery,
+  useGetContentFaqQuery,
+  useGetContentTeamQuery,
+  useGetContentHowItWorksQuery,
+  useGetContentSupportQuery,
+  useGetContentPageQuery,
+  useCreateSupportTicketMutation,
+  useListSupportTicketsQuery,
+  useReplySupportTicketMutation,
+  useCloseSupportTicketMutation,
 } = injectedRtkApi;

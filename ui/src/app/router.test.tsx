@@ -45,18 +45,6 @@ describe('routes', () => {
     expect(screen.queryByRole('heading', { name: 'Page not found' })).toBeNull();
   });
 
-  it.each([
-    ['/Hierarchy', 'Member Levels'],
-    ['/how-it-works', 'How It Works'],
-  ])('shows "Coming soon" for the planned public route %s', async (route, title) => {
-    renderApp({ route });
-
-    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
-    expect(screen.getByText('Coming soon')).toBeTruthy();
-    expect(screen.queryByText('Page not found')).toBeNull();
-    await waitFor(() => expect(document.title).toBe(`${title} · Clearvest`));
-  });
-
   it('shows the server version in the footer when /api/meta answers', async () => {
     vi.stubGlobal(
       'fetch',
@@ -120,7 +108,7 @@ describe('route table', () => {
     expect(paths('main', subscriber)).toEqual(['/my-account', '/investment-plans', '/our-story', '/support', '/how-it-works', '/market-rates', '/user-profile']);
     expect(paths('main', admin)).toContain('/compose-email');
     expect(paths('staff', subscriber)).toEqual([]);
-    expect(paths('staff', admin)).toEqual(['/admin-pending-wallet', '/admin-pending-deposit', '/admin-pending-investment', '/pending-kyc']);
+    expect(paths('staff', admin)).toEqual(['/admin-pending-wallet', '/admin-pending-deposit', '/admin-pending-investment', '/pending-kyc', '/support-tickets']);
     expect(paths('footer', guest)).not.toContain('/dev/mail');
     expect(paths('footer', { ...guest, development: true })).toContain('/dev/mail');
   });

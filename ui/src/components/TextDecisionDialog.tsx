@@ -9,6 +9,8 @@ interface TextDecisionDialogProps {
   intro: ReactNode;
   label: string;
   multiline?: boolean;
+  // The longest text the field takes (default 500 characters).
+  maxLength?: number;
   // Shown when the field is left empty; nothing is sent then.
   requiredMessage: string;
   // The server's field whose error belongs under the input (any other error is the toast's).
@@ -24,7 +26,7 @@ interface TextDecisionDialogProps {
 // A staff decision that needs one piece of text (a payout hash, a reason): the dialog, the field
 // with its own error, and the submit and cancel buttons.
 export function TextDecisionDialog(props: TextDecisionDialogProps) {
-  const { title, tone = 'default', intro, label, multiline, requiredMessage, field, submitLabel, busyLabel, busy, onSubmit, onClose } = props;
+  const { title, tone = 'default', intro, label, multiline, maxLength = 500, requiredMessage, field, submitLabel, busyLabel, busy, onSubmit, onClose } = props;
   const formId = useId();
   const inputId = `${formId}-input`;
   const [text, setText] = useState('');
@@ -74,7 +76,7 @@ export function TextDecisionDialog(props: TextDecisionDialogProps) {
           <label className="field__label" htmlFor={inputId}>
             {label}
           </label>
-          {multiline ? <textarea {...inputProps} rows={3} maxLength={500} /> : <input {...inputProps} autoCapitalize="none" spellCheck={false} />}
+          {multiline ? <textarea {...inputProps} rows={3} maxLength={maxLength} /> : <input {...inputProps} autoCapitalize="none" spellCheck={false} />}
           {error ? (
             <p id={`${inputId}-error`} className="field__error">
               {error}

@@ -139,11 +139,11 @@ describe('the language switcher', () => {
   });
 
   it('names a signed-in reader’s links and the page that is not built yet in German', async () => {
-    const user = makeUser();
+    const user = makeUser({ role: 'admin' });
     stubApi({ 'GET /api/users/getUser': json(user) });
     await chooseLanguage('de');
-    renderApp({ route: '/our-story', ...signedIn(user) });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Über uns' })).toBeTruthy();
+    renderApp({ route: '/compose-email', ...signedIn(user) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'E-Mail senden' })).toBeTruthy();
     expect(screen.getByText('Diese Seite ist noch im Aufbau und deshalb noch nicht verfügbar.')).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Hauptnavigation' });
     expect(within(nav).getByRole('link', { name: 'Übersicht' })).toBeTruthy();

@@ -1,0 +1,208 @@
+package sitecontent
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"clearvest/domain/identity"
+)
+
+// FAQ is faq.yaml: the questions of the FAQ section, in order.
+type FAQ struct {
+	// Sample is true while the answers are placeholder text the operator must review.
+	Sample bool      `yaml:"sample"`
+	Items  []FAQItem `yaml:"items"`
+}
+
+// FAQItem is one question. Answer is Markdown; AnswerHTML is it rendered on load.
+type FAQItem struct {
+	ID         string `yaml:"id"`
+	Question   string `yaml:"question"`
+	Answer     string `yaml:"answer"`
+	AnswerHTML string `yaml:"-"`
+}
+
+// Team is team.yaml: the team section of the home page.
+type Team struct {
+	// Sample is true while the members are placeholders; the site then labels every card.
+	Sample  bool     `yaml:"sample"`
+	Heading string   `yaml:"heading"`
+	Intro   string   `yaml:"intro"`
+	Members []Member `yaml:"members"`
+}
+
+// Member is one card of the team section. Image is a path on this site ("/team/a.svg") or an
+// https URL; Icon is one of Icons.
+type Member struct {
+	ID          string `yaml:"id"`
+	Name        string `yaml:"name"`
+	Title       string `yaml:"title"`
+	Image       string `yaml:"image"`
+	Description string `yaml:"description"`
+	Icon        string `yaml:"icon"`
+}
+
+// HowItWorks is how-it-works.yaml: the steps of /how-it-works, in order.
+type HowItWorks struct {
+	Intro string `yaml:"intro"`
+	Steps []Step `yaml:"steps"`
+}
+
+// Step is one step. Description is Markdown; DescriptionHTML is it rendered on load. Link is
+// optional: a path on this site.
+type Step struct {
+	ID              string `yaml:"id"`
+	Title           string `yaml:"title"`
+	Icon            string `yaml:"icon"`
+	Link            string `yaml:"link"`
+	Description     string `yaml:"description"`
+	DescriptionHTML string `yaml:"-"`
+}
+
+// Support is support.yaml: the Help Center's contact details.
+type Support struct {
+	Email        string `yaml:"email"`
+	ResponseTime string `yaml:"response_time"`
+	Hours        string `yaml:"hours"`
+}
+
+// Page is pages/<slug>.md: front matter (title, sample) between "---" lines, then Markdown.
+type Page struct {
+	Slug   string
+	Title  string `yaml:"title"`
+	Sample bool   `yaml:"sample"`
+	HTML   string `yaml:"-"`
+}
+
+// Icons are the icon names team cards and steps may use; the UI draws each.
+var Icons = []string{"chart", "compass", "gift", "headset", "id-card", "list", "lock", "mail", "pen", "shield", "user", "wallet"}
+
+var (
+	idPattern   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	slugPattern = idPattern
+)
+
+// fieldErr names the file and field at fault, which is what an operator needs to fix it.
+type fieldErr struct {
+	file, field, problem string
+}
+
+func (e *fieldErr) Error() string {
+	return fmt.Sprintf("content: %s: %s: %s", e.file, e.field, e.problem)
+}
+
+type checker struct {
+	file string
+	errs []error
+}
+
+func (c *checker) fail(field, format string, args ...any) {
+	c.errs = append(c.errs, &fieldErr{file: c.file, field: field, problem: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) required(field, value string, maxLen int) {
+	switch v := strings.TrimSpace(value); {
+	case v == "":
+		c.fail(field, "is required")
+	case len([]rune(v)) > maxLen:
+		c.fail(field, "must be at most %d characters", maxLen)
+	}
+}
+
+func (c *checker) id(field, value string, seen map[string]bool) {
+	switch {
+	case !idPattern.MatchString(value):
+		c.fail(field, "must be lower-case letters, digits and single hyphens, e.g. \"create-account\" (got %q)", value)
+	case seen[value]:
+		c.fail(field, "%q is used twice", value)
+	}
+	seen[value] = true
+}
+
+func (c *checker) icon(field, value string) {
+	for _, i := range Icons {
+		if value == i {
+			return
+		}
+	}
+	c.fail(field, "must be one of %s (got %q)", strings.Join(Icons, ", "), value)
+}
+
+// sitePath accepts a path on this site: "/" then no scheme, no "//" (another host), no "..".
+func sitePath(v string) bool {
+	return strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") && !strings.Contains(v, "..") &&
+		!strings.ContainsAny(v, " \t\r\n\\\"'<>")
+}
+
+func (f *FAQ) validate(c *checker) {
+	if len(f.Items) == 0 {
+		c.fail("items", "needs at least one question")
+	}
+	seen := map[string]bool{}
+	for i, it := range f.Items {
+		p := fmt.Sprintf("items[%d]", i)
+		c.id(p+".id", it.ID, seen)
+		c.required(p+".question", it.Question, 200)
+		c.required(p+".answer", it.Answer, 5000)
+	}
+}
+
+func (t *Team) validate(c *checker) {
+	c.required("heading", t.Heading, 100)
+	if len([]rune(t.Intro)) > 500 {
+		c.fail("intro", "must be at most 500 characters")
+	}
+	if len(t.Members) == 0 {
+		c.fail("members", "needs at least one member")
+	}
+	seen := map[string]bool{}
+	for i, m := range t.Members {
+		p := fmt.Sprintf("members[%d]", i)
+		c.id(p+".id", m.ID, seen)
+		c.required(p+".name", m.Name, 100)
+		c.required(p+".title", m.Title, 100)
+		c.required(p+".description", m.Description, 500)
+		c.icon(p+".icon", m.Icon)
+		if !sitePath(m.Image) && !strings.HasPrefix(m.Image, "https://") {
+			c.fail(p+".image", "must be a path on this site (\"/team/name.svg\") or an https:// URL (got %q)", m.Image)
+		}
+	}
+}
+
+func (h *HowItWorks) validate(c *checker) {
+	if len([]rune(h.Intro)) > 500 {
+		c.fail("intro", "must be at most 500 characters")
+	}
+	if len(h.Steps) == 0 {
+		c.fail("steps", "needs at least one step")
+	}
+	seen := map[string]bool{}
+	for i, s := range h.Steps {
+		p := fmt.Sprintf("steps[%d]", i)
+		c.id(p+".id", s.ID, seen)
+		c.required(p+".title", s.Title, 100)
+		c.required(p+".description", s.Description, 2000)
+		c.icon(p+".icon", s.Icon)
+		if s.Link != "" && !sitePath(s.Link) {
+			c.fail(p+".link", "must be a path on this site, e.g. \"/register\" (got %q)", s.Link)
+		}
+	}
+}
+
+func (s *Support) validate(c *checker) {
+	if identity.ValidateEmail(strings.TrimSpace(s.Email)) != nil {
+		c.fail("email", "must be an e-mail address (got %q)", s.Email)
+	}
+	c.required("response_time", s.ResponseTime, 200)
+	if len([]rune(s.Hours)) > 200 {
+		c.fail("hours", "must be at most 200 characters")
+	}
+}
+
+func (p *Page) validate(c *checker) {
+	c.required("title", p.Title, 100)
+	if strings.TrimSpace(p.HTML) == "" {
+		c.fail("body", "is empty")
+	}
+}

@@ -1,0 +1,43 @@
+import { useGetContentPageQuery } from '../../api/enhanced';
+import { QueryState } from '../../components/QueryState';
+import { SampleLabel } from './SampleLabel';
+
+// One of the operator's static pages, rendered by the server from Markdown with raw HTML dropped
+// (platform/sitecontent). The route's own title names the page until its content arrives.
+function StaticPage({ slug, title }: { slug: string; title: string }) {
+  const page = useGetContentPageQuery({ slug });
+  return (
+    <article className="page container page--prose" aria-labelledby="static-page-title">
+      <QueryState
+        query={page}
+        loading="Loading the page…"
+        failed="This page could not be loaded"
+        heading={<h1 id="static-page-title">{title}</h1>}
+      >
+        {(data) => (
+          <>
+            <h1 id="static-page-title">{data.title}</h1>
+            {data.sample ? (
+              <p>
+                <SampleLabel>Sample text</SampleLabel>
+              </p>
+            ) : null}
+            <div className="prose" data-testid="static-page-body" dangerouslySetInnerHTML={{ __html: data.html }} />
+          </>
+        )}
+      </QueryState>
+    </article>
+  );
+}
+
+export function PrivacyPolicyPage() {
+  return <StaticPage slug="privacy-policy" title="Privacy Policy" />;
+}
+
+export function LicensePage() {
+  return <StaticPage slug="license" title="License" />;
+}
+
+export function OurStoryPage() {
+  return <StaticPage slug="our-story" title="About Us" />;
+}

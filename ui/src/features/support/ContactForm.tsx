@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'react';
+import { useCreateSupportTicketMutation } from '../../api/enhanced';
+import { SubmitButton } from '../../components/form/SubmitButton';
+import { FieldMessage, TextField, describedBy } from '../../components/form/TextField';
+import { useSpecForm } from '../../components/form/useSpecForm';
+import { useToast } from '../../components/toast/useToast';
+import { useRunMutation } from '../../components/useRunMutation';
+import { useCurrentUser } from '../auth/session';
+import { MESSAGE_MAX, contactSchema, type ContactValues } from './validation';
+
+const FIELDS = ['user_name', 'user_email', 'message'] as const;
+const EMPTY: ContactValues = { user_name: '', user_email: '', message: '', website: '' };
+
+// The Help Center's contact form. `website` is a honeypot: hidden from people (and from screen
+// readers and the tab order), filled in by form-filling bots; the server drops such messages. A
+// signed-in user finds their name and address filled in, and may change them.
+export function ContactForm() {
+  const run = useRunMutation();
+  const toast = useToast();
+  const [createTicket, { isLoading }] = useCreateSupportTicketMutation();
+  const form = useSpecForm(contactSchema, FIELDS, EMPTY);
+  const { register, handleSubmit, fieldError, reset, errorId, getValues, setValue } = form;
+  const [sent, setSent] = useState(false);
+  const messageError = fieldError('message');
+  const { data: me } = useCurrentUser();
+  const blank: ContactValues = { ...EMPTY, user_name: me?.name ?? '', user_email: me?.email ?? '' };
+
+  useEffect(() => {
+    if (!me) return;
+    if (!getValues('user_name')) setValue('user_name', me.name);
+    if (!getValues('user_email')) setValue('user_email', me.email);
+  }, [me, getValues, setValue]);
+
+  const onSubmit = handleSubmit(
+    async (values) => {
+      const outcome = await run(
+        createTicket({
+          createSupportTicketRequest: {
+            user_name: values.user_name.trim(),
+            user_email: values.user_email.trim(),
+            message: values.message.trim(),
+            website: values.website,
+          },
+        }),
+        {
+          // The server's message when it sends one (a limit, a 429); else the form's own words.
+          fallback: 'Failed to send. Please try again.',
+          success: 'Message sent successfully!',
+          form: { setError: form.setError, fields: FIELDS },
+        },
+      );
+      if (outcome.ok) {
+        reset(blank);
+        setSent(true);
+      }
+    },
+    (errors) => {
+      const first = FIELDS.find((name) => errors[name]);
+      if (first) toast.error(String(errors[first]?.message ?? ''));
+    },
+  );
+
+  return (
+    <form className="form contact-form" noValidate onSubmit={(e) => void onSubmit(e)} aria-labelledby="contact-title">
+      <h2 id="contact-title">Send us a message</h2>
+      {sent ? (
+        <p className="panel panel--success" role="status">
+          Thank you. Your message reached our support team; we answer by e-mail.
+        </p>
+      ) : null}
+      <TextField label="Your name" autoComplete="name" maxLength={200} error={fieldError('user_name')} {...register('user_name')} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        error={fieldError('user_email')}
+        {...register('user_email')}
+      />
+      <div className="field" data-invalid={messageError.invalid || undefined}>
+        <label className="field__label" htmlFor="contact-message">
+          Message
+        </label>
+        <textarea
+          id="contact-message"
+          className="field__input field__textarea"
+          rows={6}
+          maxLength={MESSAGE_MAX}
+          aria-invalid={messageError.invalid || undefined}
+          aria-describedby={describedBy(messageError.describedBy)}
+          {...register('message')}
+        />
+        <FieldMessage id={messageError.describedBy ?? errorId} message={messageError.message} />
+      </div>
+      <div className="contact-form__trap" aria-hidden="true">
+        <label htmlFor="contact-website">Website</label>
+        <input id="contact-website" type="text" tabIndex={-1} autoComplete="off" {...register('website')} />
+      </div>
+      <SubmitButton busy={isLoading} busyLabel="Sending…" className="button">
+        Send message
+      </SubmitButton>
+    </form>
+  );
+}
