@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FocusEvent } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useLogout } from '../features/auth/useLogout';
+import { Logo } from './Logo';
 import { menuLinks } from './routes';
 import { useViewer } from './useViewer';
 
@@ -27,6 +28,11 @@ export function Navbar() {
   }, [open]);
 
   const close = () => setOpenOn(null);
+  // Tabbing out of the open menu (past its last link, or back above the button) closes it, so a
+  // keyboard user never leaves a panel open over the page they moved on to.
+  const onBlur = (event: FocusEvent<HTMLElement>) => {
+    if (open && !event.currentTarget.contains(event.relatedTarget)) close();
+  };
   const viewer = useViewer();
   const logout = useLogout();
   // The pages of the main menu this visitor may open; "Sign In" is last, where "Logout" stands
@@ -35,9 +41,9 @@ export function Navbar() {
   const signIn = links.find((link) => link.to === '/login');
 
   return (
-    <nav className="nav" aria-label="Main">
+    <nav className="nav" aria-label="Main" onBlur={onBlur}>
       <Link to="/" className="nav__brand" onClick={close}>
-        Clearvest
+        <Logo />
       </Link>
       <button
         ref={toggleRef}
@@ -47,7 +53,7 @@ export function Navbar() {
         aria-controls={MENU_ID}
         onClick={() => setOpenOn(open ? null : location.key)}
       >
-        <span className="nav__toggle-bars" aria-hidden="true" />
+        <span className="nav__toggle-bars" data-open={open} aria-hidden="true" />
         Menu
       </button>
       <ul id={MENU_ID} className="nav__menu" data-open={open}>
