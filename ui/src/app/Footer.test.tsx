@@ -15,8 +15,6 @@ describe('footer', () => {
 
     expect(linksOf('Explore')).toEqual([
       ['Portfolio Plans', '/investment-plans'],
-      ['About Us', '/our-story'],
-      ['Help Center', '/support'],
       ['How It Works', '/how-it-works'],
       ['Current Rates', '/market-rates'],
     ]);

@@ -8,8 +8,11 @@ export function Footer() {
   // The version is a courtesy for support requests; if the server cannot say, show nothing.
   const { data: meta } = useGetMetaQuery();
   const viewer = useViewer();
-  const explore = menuLinks('main', viewer).filter((link) => link.to !== '/login');
   const legal = menuLinks('footer', viewer);
+  // The main menu's pages, less Sign In (the navbar's button) and those the company column has.
+  const explore = menuLinks('main', viewer).filter(
+    (link) => link.to !== '/login' && !legal.some((other) => other.to === link.to),
+  );
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">

@@ -10,7 +10,7 @@ import { TypingHeadline } from './TypingHeadline';
 
 const headline = {
   lead: 'Fixed-term crypto savings plans,',
-  phrases: ['explained plainly.', 'with the return fixed up front.', 'checked by real people.'],
+  phrases: ['explained plainly.', 'with fixed returns.', 'checked by real people.'],
   label: 'Fixed-term crypto savings plans, explained plainly',
 };
 
