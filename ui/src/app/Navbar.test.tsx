@@ -78,7 +78,8 @@ describe('navbar', () => {
   it('shows a visitor the public pages and Sign In, with the logo leading home', () => {
     renderApp();
 
-    const home = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link')[0];
+    const [home] = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
+    if (!home) throw new Error('the navbar has no links');
     expect(home.getAttribute('href')).toBe('/');
     expect(home.textContent).toBe('Clearvest');
     expect(mainLinks()).toContain('Sign In');
