@@ -49,6 +49,21 @@ describe('design system', () => {
     }
   }
 
+  it('fits the smallest phone we support (360 px) without sideways scrolling', async () => {
+    await withBrowser(
+      suite.browser,
+      async ({ page }) => {
+        for (const [path, title] of PAGES) {
+          await page.goto(url(path));
+          await heading(page, title).waitFor();
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert.ok(overflow <= 0, `${path} is ${overflow}px wider than a 360 px screen`);
+        }
+      },
+      { viewport: { width: 360, height: 740 } },
+    );
+  });
+
   it('shows a signed-out visitor the home page without a console error or a failed request', async () => {
     await withBrowser(suite.browser, async ({ page }) => {
       const errors = [];
