@@ -19,6 +19,11 @@ const (
 	CookieAccess  = "cv_access"
 	CookieRefresh = "cv_refresh"
 	CookieDevice  = "cv_device"
+	// CookieSignedIn is the one cookie the page may read: it holds no secret, only "1" for as long
+	// as the refresh cookie lives, so the UI knows whether a refresh attempt can succeed. Without
+	// it, every signed-out visit would spend a request on a refresh that must fail with a 401
+	// (and the browser would log that 401 in the console).
+	CookieSignedIn = "cv_signed_in"
 
 	refreshCookiePath = "/api/users/refresh"
 	deviceCookiePath  = "/api/users"

@@ -152,6 +152,9 @@ func (s *server) setSessionCookies(ctx context.Context, in accounts.SignIn) {
 	http.SetCookie(w, s.cookie(CookieAccess, in.AccessToken, "/", in.AccessExpires.Sub(now)))
 	if in.RefreshToken != "" {
 		http.SetCookie(w, s.cookie(CookieRefresh, in.RefreshToken, refreshCookiePath, in.RefreshExpires.Sub(now)))
+		hint := s.cookie(CookieSignedIn, "1", "/", in.RefreshExpires.Sub(now))
+		hint.HttpOnly = false
+		http.SetCookie(w, hint)
 	}
 	if in.DeviceToken != "" {
 		http.SetCookie(w, s.cookie(CookieDevice, in.DeviceToken, deviceCookiePath, accounts.DeviceCookieLife))
@@ -175,6 +178,9 @@ func (s *server) clearSessionCookies(ctx context.Context) {
 	}
 	http.SetCookie(w, s.cookie(CookieAccess, "", "/", -1))
 	http.SetCookie(w, s.cookie(CookieRefresh, "", refreshCookiePath, -1))
+	hint := s.cookie(CookieSignedIn, "", "/", -1)
+	hint.HttpOnly = false
+	http.SetCookie(w, hint)
 }
 
 func (s *server) cookie(name, value, path string, life time.Duration) *http.Cookie {

@@ -446,6 +446,12 @@ func TestRefreshRotatesTheSession(t *testing.T) {
 	if !hasCookie(res, "cv_access") || !hasCookie(res, "cv_refresh") {
 		t.Error("refresh should set new cv_access and cv_refresh cookies")
 	}
+	// The page reads the signed-in hint to decide whether a refresh is worth asking for, so it
+	// must be readable by script and live as long as the refresh cookie.
+	hint, refresh := cookieNamed(res, "cv_signed_in"), cookieNamed(res, "cv_refresh")
+	if hint == nil || hint.Value != "1" || hint.HttpOnly || hint.Path != "/" || hint.MaxAge != refresh.MaxAge {
+		t.Errorf("refresh should set a script-readable cv_signed_in=1 for the refresh cookie's life, got %+v", hint)
+	}
 	expect(t, a.apiClient(t, tok.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusOK)
 	// Without the header a cross-site page could refresh (and learn nothing, but still).
 	c := *b
@@ -453,6 +459,12 @@ func TestRefreshRotatesTheSession(t *testing.T) {
 	expect(t, c.do(http.MethodPost, "/api/users/refresh", nil), http.StatusForbidden)
 	// No cookie at all: sign in again.
 	expect(t, a.browser(t).do(http.MethodPost, "/api/users/refresh", nil), http.StatusUnauthorized)
+	// Signing out clears the hint with the session.
+	res = b.do(http.MethodGet, "/api/users/logout", nil)
+	expect(t, res, http.StatusOK)
+	if c := cookieNamed(res, "cv_signed_in"); c == nil || c.MaxAge >= 0 {
+		t.Errorf("logout should clear cv_signed_in, got %+v", c)
+	}
 }
 
 func TestRegisterValidation(t *testing.T) {

@@ -35,6 +35,11 @@ export function Layout() {
         <Outlet />
       </main>
       <Footer />
+      {/* Live-chat slot: a chat widget, when one is chosen, mounts its launcher in this container
+          (fixed to the bottom corner by .chat-slot, above the footer and below dialogs and
+          toasts). Nothing renders here today: the site offers the Help Center form instead of a
+          pretend chat. */}
+      <div className="chat-slot" id="chat-slot" />
       <Toaster />
     </>
   );

@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../test/renderWithProviders';
+import { json, makeUser, signedIn, stubApi } from '../test/stubApi';
 
 function menuParts() {
   const toggle = screen.getByRole('button', { name: 'Menu' });
@@ -45,12 +46,63 @@ describe('mobile menu', () => {
   it('closes when a link is followed', async () => {
     const user = userEvent.setup();
     renderApp();
-    const { toggle } = menuParts();
+    const { toggle, menu } = menuParts();
 
     await user.click(toggle);
-    await user.click(screen.getByRole('link', { name: 'How It Works' }));
+    await user.click(within(menu).getByRole('link', { name: 'How It Works' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'How It Works' })).toBeTruthy();
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('closes when keyboard focus leaves it', async () => {
+    const user = userEvent.setup();
+    renderApp();
+    const { toggle, menu } = menuParts();
+
+    await user.click(toggle);
+    const links = within(menu).getAllByRole('link');
+    for (let i = 0; i <= links.length; i++) await user.tab();
+
+    expect(menu.contains(document.activeElement)).toBe(false);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+});
+
+describe('navbar', () => {
+  const mainLinks = () =>
+    within(screen.getByRole('navigation', { name: 'Main' }))
+      .getAllByRole('link')
+      .map((a) => a.textContent);
+
+  it('shows a visitor the public pages and Sign In, with the logo leading home', () => {
+    renderApp();
+
+    const [home] = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
+    if (!home) throw new Error('the navbar has no links');
+    expect(home.getAttribute('href')).toBe('/');
+    expect(home.textContent).toBe('Clearvest');
+    expect(mainLinks()).toContain('Sign In');
+    expect(mainLinks()).not.toContain('Dashboard');
+    expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
+  });
+
+  it('shows a signed-in subscriber Dashboard, Profile and Logout, but not Send Email', async () => {
+    stubApi({ 'GET /api/users/getUser': json(makeUser({ role: 'subscriber' })) });
+    renderApp({ ...signedIn(makeUser({ role: 'subscriber' })) });
+
+    expect(mainLinks()).toEqual(
+      expect.arrayContaining(['Dashboard', 'Portfolio Plans', 'About Us', 'Help Center', 'How It Works', 'Current Rates', 'Profile']),
+    );
+    expect(mainLinks()).not.toContain('Sign In');
+    expect(mainLinks()).not.toContain('Send Email');
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
+  });
+
+  it('shows staff Send Email', async () => {
+    stubApi({ 'GET /api/users/getUser': json(makeUser({ role: 'author' })) });
+    renderApp({ ...signedIn(makeUser({ role: 'author' })) });
+
+    expect(await within(screen.getByRole('navigation', { name: 'Main' })).findByRole('link', { name: 'Send Email' })).toBeTruthy();
   });
 });

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FocusEvent } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useLogout } from '../features/auth/useLogout';
 import { useTranslation } from '../i18n';
+import { Logo } from './Logo';
 import { useMenuLinks } from './pageNames';
 import { useViewer } from './useViewer';
 
@@ -28,6 +29,11 @@ export function Navbar() {
   }, [open]);
 
   const close = () => setOpenOn(null);
+  // Tabbing out of the open menu (past its last link, or back above the button) closes it, so a
+  // keyboard user never leaves a panel open over the page they moved on to.
+  const onBlur = (event: FocusEvent<HTMLElement>) => {
+    if (open && !event.currentTarget.contains(event.relatedTarget)) close();
+  };
   const viewer = useViewer();
   const logout = useLogout();
   // The pages of the main menu this visitor may open; "Sign In" is last, where "Logout" stands
@@ -37,9 +43,9 @@ export function Navbar() {
   const signIn = links.find((link) => link.to === '/login');
 
   return (
-    <nav className="nav" aria-label={t('nav.label')}>
+    <nav className="nav" aria-label={t('nav.label')} onBlur={onBlur}>
       <Link to="/" className="nav__brand" onClick={close}>
-        Clearvest
+        <Logo />
       </Link>
       <button
         ref={toggleRef}
@@ -49,7 +55,7 @@ export function Navbar() {
         aria-controls={MENU_ID}
         onClick={() => setOpenOn(open ? null : location.key)}
       >
-        <span className="nav__toggle-bars" aria-hidden="true" />
+        <span className="nav__toggle-bars" data-open={open} aria-hidden="true" />
         {t('nav.menu')}
       </button>
       <ul id={MENU_ID} className="nav__menu" data-open={open}>

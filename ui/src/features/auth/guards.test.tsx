@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, signedOut, stubApi } from '../../test/stubApi';
 import { destinationAfterSignIn, RequireAuth, RequireGuest, RequireRole } from './guards';
@@ -34,6 +34,15 @@ function Harness() {
 
 const where = () => screen.getByTestId('where').textContent;
 
+// The server's signed-in hint, which this browser holds while it holds a refresh cookie.
+const holdRefreshCookie = () => {
+  document.cookie = 'cv_signed_in=1; path=/';
+};
+
+afterEach(() => {
+  document.cookie = 'cv_signed_in=; path=/; max-age=0';
+});
+
 describe('route guards', () => {
   it('wait for the session check instead of redirecting', () => {
     renderWithProviders(<Harness />, { route: '/private' });
@@ -58,6 +67,7 @@ describe('route guards', () => {
       },
       'GET /api/users/getUser': json(makeUser()),
     });
+    holdRefreshCookie();
     renderApp({ route: '/my-account' });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
@@ -73,11 +83,22 @@ describe('route guards', () => {
       'GET /api/users/loginStatus': json(false),
       'POST /api/users/refresh': json({ message: 'Please sign in again' }, 401),
     });
+    holdRefreshCookie();
     renderApp({ route: '/my-account' });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
     expect(api.to('POST /api/users/refresh')).toHaveLength(1);
     expect(api.to('GET /api/users/loginStatus')).toHaveLength(1);
+  });
+
+  it('ask a visitor without the signed-in hint nothing that the server would refuse', async () => {
+    const api = stubApi({ 'GET /api/users/loginStatus': json(false) });
+    renderApp({ route: '/my-account' });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
+    expect(api.to('GET /api/users/loginStatus')).toHaveLength(1);
+    expect(api.to('POST /api/users/refresh')).toHaveLength(0);
+    expect(api.to('GET /api/users/getUser')).toHaveLength(0);
   });
 
   it('let a signed-in user through to signed-in pages', () => {
