@@ -135,6 +135,17 @@ var operationActions = map[string]Action{
 	"getStatement":          ActOwnAccount,
 	"getDashboard":          ActOwnAccount,
 	"streamUserEvents":      ActOwnAccount,
+	// Social proof: public reads, the investor's own testimonial and badge, the staff queue.
+	"listTestimonials":       ActPublic,
+	"submitTestimonial":      ActOwnAccount,
+	"getMyTestimonial":       ActOwnAccount,
+	"getPendingTestimonials": ActReviewQueues,
+	"approveTestimonial":     ActReviewQueues,
+	"rejectTestimonial":      ActReviewQueues,
+	"getPublicActivity":      ActPublic,
+	"getPublicStats":         ActPublic,
+	"listBadges":             ActPublic,
+	"getMyBadge":             ActOwnAccount,
 }
 
 // Allowed reports whether role may perform action.

@@ -36,6 +36,7 @@ import (
 	"clearvest/api/idempotency"
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
+	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
@@ -126,6 +127,9 @@ type Deps struct {
 	Money *appmoney.Service
 	// Referrals answers the referrals page; nil in tests of other parts (it then answers 422).
 	Referrals *appreferrals.Reactor
+	// Community runs testimonials and answers the public social proof and badges; nil in tests
+	// of other parts (its operations then answer 422).
+	Community *appcommunity.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

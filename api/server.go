@@ -11,6 +11,7 @@ import (
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/app/accounts"
+	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
@@ -27,6 +28,7 @@ type server struct {
 	plans         *appplans.Service
 	money         *appmoney.Service
 	referrals     *appreferrals.Reactor
+	community     *appcommunity.Service
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -52,6 +54,7 @@ func newServer(deps Deps) *server {
 		plans:      deps.Plans,
 		money:      deps.Money,
 		referrals:  deps.Referrals,
+		community:  deps.Community,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

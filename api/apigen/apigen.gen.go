@@ -25,6 +25,54 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for ActivityKind.
+const (
+	ActivityKindDepositConfirmed  ActivityKind = "deposit_confirmed"
+	ActivityKindInvestmentMatured ActivityKind = "investment_matured"
+	ActivityKindInvestmentRenewed ActivityKind = "investment_renewed"
+	ActivityKindInvestmentStarted ActivityKind = "investment_started"
+)
+
+// Valid indicates whether the value is a known member of the ActivityKind enum.
+func (e ActivityKind) Valid() bool {
+	switch e {
+	case ActivityKindDepositConfirmed:
+		return true
+	case ActivityKindInvestmentMatured:
+		return true
+	case ActivityKindInvestmentRenewed:
+		return true
+	case ActivityKindInvestmentStarted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BadgeName.
+const (
+	BadgeNameExpert BadgeName = "expert"
+	BadgeNameLeader BadgeName = "leader"
+	BadgeNameMaster BadgeName = "master"
+	BadgeNameMember BadgeName = "member"
+)
+
+// Valid indicates whether the value is a known member of the BadgeName enum.
+func (e BadgeName) Valid() bool {
+	switch e {
+	case BadgeNameExpert:
+		return true
+	case BadgeNameLeader:
+		return true
+	case BadgeNameMaster:
+		return true
+	case BadgeNameMember:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DepositAsset.
 const (
 	DepositAssetBTC  DepositAsset = "BTC"
@@ -349,6 +397,27 @@ func (e Role) Valid() bool {
 	}
 }
 
+// Defines values for TestimonialStatus.
+const (
+	TestimonialStatusApproved TestimonialStatus = "Approved"
+	TestimonialStatusPending  TestimonialStatus = "Pending"
+	TestimonialStatusRejected TestimonialStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the TestimonialStatus enum.
+func (e TestimonialStatus) Valid() bool {
+	switch e {
+	case TestimonialStatusApproved:
+		return true
+	case TestimonialStatusPending:
+		return true
+	case TestimonialStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UserStatus.
 const (
 	UserStatusActive    UserStatus = "active"
@@ -391,6 +460,19 @@ func (e WithdrawalStatus) Valid() bool {
 	}
 }
 
+// ActivityItem defines model for ActivityItem.
+type ActivityItem struct {
+	At   time.Time    `json:"at"`
+	Id   string       `json:"id"`
+	Kind ActivityKind `json:"kind"`
+
+	// Message Example: An investor from Germany started a Standard plan
+	Message string `json:"message"`
+}
+
+// ActivityKind defines model for ActivityKind.
+type ActivityKind string
+
 // ApproveWithdrawalRequest defines model for ApproveWithdrawalRequest.
 type ApproveWithdrawalRequest struct {
 	// OnChainAmount How much of the asset was sent, if known.
@@ -402,6 +484,26 @@ type ApproveWithdrawalRequest struct {
 	// UsdRate The USD rate applied, if known.
 	UsdRate *string `json:"usdRate,omitempty"`
 }
+
+// BadgeLevel defines model for BadgeLevel.
+type BadgeLevel struct {
+	// MinInvested Lifetime invested, in USD.
+	//
+	// Example: 1000.00
+	MinInvested string `json:"minInvested"`
+
+	// MinReferrals Referred users whose first deposit was confirmed.
+	MinReferrals int       `json:"minReferrals"`
+	Name         BadgeName `json:"name"`
+}
+
+// BadgeLevelList defines model for BadgeLevelList.
+type BadgeLevelList struct {
+	Levels []BadgeLevel `json:"levels"`
+}
+
+// BadgeName defines model for BadgeName.
+type BadgeName string
 
 // BalancePoint defines model for BalancePoint.
 type BalancePoint struct {
@@ -992,6 +1094,19 @@ type MonthReturn struct {
 	Returns string `json:"returns"`
 }
 
+// MyBadge defines model for MyBadge.
+type MyBadge struct {
+	Current BadgeName `json:"current"`
+
+	// Invested Lifetime invested, in USD.
+	Invested string      `json:"invested"`
+	Next     *BadgeLevel `json:"next,omitempty"`
+	Percent  int         `json:"percent"`
+
+	// Referrals Qualified referrals.
+	Referrals int `json:"referrals"`
+}
+
 // MyKyc defines model for MyKyc.
 type MyKyc struct {
 	// Documents The documents on file now, one per side.
@@ -1005,6 +1120,24 @@ type MyKyc struct {
 	// Submission The latest submission's number, 0 before the first.
 	Submission  int        `json:"submission"`
 	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
+}
+
+// MyTestimonial defines model for MyTestimonial.
+type MyTestimonial struct {
+	// Eligible A verified e-mail address and at least one confirmed deposit.
+	Eligible    bool            `json:"eligible"`
+	Testimonial *OwnTestimonial `json:"testimonial,omitempty"`
+}
+
+// OwnTestimonial defines model for OwnTestimonial.
+type OwnTestimonial struct {
+	UnderscoreId string `json:"_id"`
+
+	// Reason Why it was rejected.
+	Reason      *string           `json:"reason,omitempty"`
+	Status      TestimonialStatus `json:"status"`
+	SubmittedAt time.Time         `json:"submittedAt"`
+	Text        string            `json:"text"`
 }
 
 // Plan defines model for Plan.
@@ -1067,6 +1200,19 @@ type PlanExample struct {
 // PlanList defines model for PlanList.
 type PlanList struct {
 	Plans []Plan `json:"plans"`
+}
+
+// PublicActivity defines model for PublicActivity.
+type PublicActivity struct {
+	Activities []ActivityItem `json:"activities"`
+}
+
+// PublicStats defines model for PublicStats.
+type PublicStats struct {
+	Countries *int `json:"countries"`
+
+	// Investors Rounded down; null when below the configured minimum.
+	Investors *int `json:"investors"`
 }
 
 // RecoveryCodes defines model for RecoveryCodes.
@@ -1144,6 +1290,11 @@ type RejectInvestmentRequest struct {
 	Reason string `json:"reason"`
 }
 
+// RejectTestimonialRequest defines model for RejectTestimonialRequest.
+type RejectTestimonialRequest struct {
+	Reason string `json:"reason"`
+}
+
 // RejectWithdrawalRequest defines model for RejectWithdrawalRequest.
 type RejectWithdrawalRequest struct {
 	Reason string `json:"reason"`
@@ -1207,9 +1358,61 @@ type StartInvestmentRequest struct {
 	PlanName string `json:"planName"`
 }
 
+// SubmitTestimonialRequest defines model for SubmitTestimonialRequest.
+type SubmitTestimonialRequest struct {
+	// Text 20 to 600 characters once trimmed.
+	Text string `json:"text"`
+}
+
 // SuspendRequest defines model for SuspendRequest.
 type SuspendRequest struct {
 	Reason *string `json:"reason,omitempty"`
+}
+
+// Testimonial defines model for Testimonial.
+type Testimonial struct {
+	UnderscoreId string `json:"_id"`
+
+	// Country The country's name, or empty when unknown.
+	Country string `json:"country"`
+
+	// Date When it was published.
+	Date time.Time `json:"date"`
+
+	// Name First name and last initial, e.g. "Ada L.".
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// TestimonialList defines model for TestimonialList.
+type TestimonialList struct {
+	Testimonials []Testimonial `json:"testimonials"`
+}
+
+// TestimonialQueue defines model for TestimonialQueue.
+type TestimonialQueue struct {
+	Testimonials []TestimonialQueueItem `json:"testimonials"`
+}
+
+// TestimonialQueueItem defines model for TestimonialQueueItem.
+type TestimonialQueueItem struct {
+	UnderscoreId string    `json:"_id"`
+	Country      string    `json:"country"`
+	Email        string    `json:"email"`
+	Name         string    `json:"name"`
+	SubmittedAt  time.Time `json:"submittedAt"`
+	Text         string    `json:"text"`
+	UserId       string    `json:"userId"`
+}
+
+// TestimonialStatus defines model for TestimonialStatus.
+type TestimonialStatus string
+
+// TestimonialSubmitted defines model for TestimonialSubmitted.
+type TestimonialSubmitted struct {
+	UnderscoreId string            `json:"_id"`
+	Message      string            `json:"message"`
+	Status       TestimonialStatus `json:"status"`
 }
 
 // TokenResponse defines model for TokenResponse.
@@ -1605,6 +1808,44 @@ type ViewPaymentStatusParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// SubmitTestimonialParams defines parameters for SubmitTestimonial.
+type SubmitTestimonialParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetMyTestimonialParams defines parameters for GetMyTestimonial.
+type GetMyTestimonialParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetPendingTestimonialsParams defines parameters for GetPendingTestimonials.
+type GetPendingTestimonialsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ApproveTestimonialParams defines parameters for ApproveTestimonial.
+type ApproveTestimonialParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RejectTestimonialParams defines parameters for RejectTestimonial.
+type RejectTestimonialParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // DisableTwoFactorParams defines parameters for DisableTwoFactor.
 type DisableTwoFactorParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -1627,6 +1868,13 @@ type SetupTwoFactorParams struct {
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetMyBadgeParams defines parameters for GetMyBadge.
+type GetMyBadgeParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
 // ChangePasswordParams defines parameters for ChangePassword.
@@ -1948,6 +2196,12 @@ type CreateDepositJSONRequestBody = CreateDepositRequest
 // RejectDepositJSONRequestBody defines body for RejectDeposit for application/json ContentType.
 type RejectDepositJSONRequestBody = RejectDepositRequest
 
+// SubmitTestimonialJSONRequestBody defines body for SubmitTestimonial for application/json ContentType.
+type SubmitTestimonialJSONRequestBody = SubmitTestimonialRequest
+
+// RejectTestimonialJSONRequestBody defines body for RejectTestimonial for application/json ContentType.
+type RejectTestimonialJSONRequestBody = RejectTestimonialRequest
+
 // DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
 type DisableTwoFactorJSONRequestBody = TwoFactorDisableRequest
 
@@ -2010,6 +2264,9 @@ type RejectWithdrawalJSONRequestBody = RejectWithdrawalRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ListBadges Member levels and what each asks, lowest first
+	// (GET /badges)
+	ListBadges(w http.ResponseWriter, r *http.Request)
 	// GetCountries Countries with their ISO codes and dialling codes
 	// (GET /countries)
 	GetCountries(w http.ResponseWriter, r *http.Request)
@@ -2094,6 +2351,30 @@ type ServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams)
+	// GetPublicActivity Recent real activity, anonymised, newest first
+	// (GET /public/activity)
+	GetPublicActivity(w http.ResponseWriter, r *http.Request)
+	// GetPublicStats Investor and country counts, rounded down for display
+	// (GET /public/stats)
+	GetPublicStats(w http.ResponseWriter, r *http.Request)
+	// ListTestimonials Published testimonials, most recently approved first
+	// (GET /testimonials)
+	ListTestimonials(w http.ResponseWriter, r *http.Request)
+	// SubmitTestimonial Share your experience (verified investors)
+	// (POST /testimonials)
+	SubmitTestimonial(w http.ResponseWriter, r *http.Request, params SubmitTestimonialParams)
+	// GetMyTestimonial Whether the caller may share their experience, and their latest testimonial
+	// (GET /testimonials/mine)
+	GetMyTestimonial(w http.ResponseWriter, r *http.Request, params GetMyTestimonialParams)
+	// GetPendingTestimonials Testimonials waiting for review (authors and admins), oldest first
+	// (GET /testimonials/pending)
+	GetPendingTestimonials(w http.ResponseWriter, r *http.Request, params GetPendingTestimonialsParams)
+	// ApproveTestimonial Publish a pending testimonial (authors and admins)
+	// (PUT /testimonials/{testimonialId}/approve)
+	ApproveTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params ApproveTestimonialParams)
+	// RejectTestimonial Keep a pending testimonial off the site (authors and admins)
+	// (PUT /testimonials/{testimonialId}/reject)
+	RejectTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params RejectTestimonialParams)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams)
@@ -2103,6 +2384,9 @@ type ServerInterface interface {
 	// SetupTwoFactor Start setting up an authenticator app
 	// (POST /users/2fa/setup)
 	SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams)
+	// GetMyBadge The caller's member level and progress to the next
+	// (GET /users/badge)
+	GetMyBadge(w http.ResponseWriter, r *http.Request, params GetMyBadgeParams)
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams)
@@ -2243,6 +2527,12 @@ type ServerInterface interface {
 // Unimplemented server implementation that returns http.StatusNotImplemented for each endpoint.
 
 type Unimplemented struct{}
+
+// ListBadges Member levels and what each asks, lowest first
+// (GET /badges)
+func (_ Unimplemented) ListBadges(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
 
 // GetCountries Countries with their ISO codes and dialling codes
 // (GET /countries)
@@ -2412,6 +2702,54 @@ func (_ Unimplemented) ViewPaymentStatus(w http.ResponseWriter, r *http.Request,
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetPublicActivity Recent real activity, anonymised, newest first
+// (GET /public/activity)
+func (_ Unimplemented) GetPublicActivity(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPublicStats Investor and country counts, rounded down for display
+// (GET /public/stats)
+func (_ Unimplemented) GetPublicStats(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListTestimonials Published testimonials, most recently approved first
+// (GET /testimonials)
+func (_ Unimplemented) ListTestimonials(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SubmitTestimonial Share your experience (verified investors)
+// (POST /testimonials)
+func (_ Unimplemented) SubmitTestimonial(w http.ResponseWriter, r *http.Request, params SubmitTestimonialParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetMyTestimonial Whether the caller may share their experience, and their latest testimonial
+// (GET /testimonials/mine)
+func (_ Unimplemented) GetMyTestimonial(w http.ResponseWriter, r *http.Request, params GetMyTestimonialParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPendingTestimonials Testimonials waiting for review (authors and admins), oldest first
+// (GET /testimonials/pending)
+func (_ Unimplemented) GetPendingTestimonials(w http.ResponseWriter, r *http.Request, params GetPendingTestimonialsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApproveTestimonial Publish a pending testimonial (authors and admins)
+// (PUT /testimonials/{testimonialId}/approve)
+func (_ Unimplemented) ApproveTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params ApproveTestimonialParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectTestimonial Keep a pending testimonial off the site (authors and admins)
+// (PUT /testimonials/{testimonialId}/reject)
+func (_ Unimplemented) RejectTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params RejectTestimonialParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 // (POST /users/2fa/disable)
 func (_ Unimplemented) DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams) {
@@ -2427,6 +2765,12 @@ func (_ Unimplemented) EnableTwoFactor(w http.ResponseWriter, r *http.Request, p
 // SetupTwoFactor Start setting up an authenticator app
 // (POST /users/2fa/setup)
 func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetMyBadge The caller's member level and progress to the next
+// (GET /users/badge)
+func (_ Unimplemented) GetMyBadge(w http.ResponseWriter, r *http.Request, params GetMyBadgeParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2708,6 +3052,20 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// ListBadges operation middleware
+func (siw *ServerInterfaceWrapper) ListBadges(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBadges(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // GetCountries operation middleware
 func (siw *ServerInterfaceWrapper) GetCountries(w http.ResponseWriter, r *http.Request) {
@@ -3719,6 +4077,271 @@ func (siw *ServerInterfaceWrapper) ViewPaymentStatus(w http.ResponseWriter, r *h
 	handler.ServeHTTP(w, r)
 }
 
+// GetPublicActivity operation middleware
+func (siw *ServerInterfaceWrapper) GetPublicActivity(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPublicActivity(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPublicStats operation middleware
+func (siw *ServerInterfaceWrapper) GetPublicStats(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPublicStats(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListTestimonials operation middleware
+func (siw *ServerInterfaceWrapper) ListTestimonials(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTestimonials(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SubmitTestimonial operation middleware
+func (siw *ServerInterfaceWrapper) SubmitTestimonial(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SubmitTestimonialParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SubmitTestimonial(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetMyTestimonial operation middleware
+func (siw *ServerInterfaceWrapper) GetMyTestimonial(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMyTestimonialParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetMyTestimonial(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPendingTestimonials operation middleware
+func (siw *ServerInterfaceWrapper) GetPendingTestimonials(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPendingTestimonialsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPendingTestimonials(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ApproveTestimonial operation middleware
+func (siw *ServerInterfaceWrapper) ApproveTestimonial(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "testimonialId" -------------
+	var testimonialId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "testimonialId", chi.URLParam(r, "testimonialId"), &testimonialId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "testimonialId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ApproveTestimonialParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApproveTestimonial(w, r, testimonialId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectTestimonial operation middleware
+func (siw *ServerInterfaceWrapper) RejectTestimonial(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "testimonialId" -------------
+	var testimonialId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "testimonialId", chi.URLParam(r, "testimonialId"), &testimonialId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "testimonialId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectTestimonialParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectTestimonial(w, r, testimonialId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // DisableTwoFactor operation middleware
 func (siw *ServerInterfaceWrapper) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
 
@@ -3833,6 +4456,47 @@ func (siw *ServerInterfaceWrapper) SetupTwoFactor(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.SetupTwoFactor(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetMyBadge operation middleware
+func (siw *ServerInterfaceWrapper) GetMyBadge(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMyBadgeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetMyBadge(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6049,6 +6713,36 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/dev/clock", wrapper.AdvanceDevClock)
 	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/testimonials", wrapper.ListTestimonials)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/testimonials", wrapper.SubmitTestimonial)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/testimonials/mine", wrapper.GetMyTestimonial)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/testimonials/pending", wrapper.GetPendingTestimonials)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/testimonials/{testimonialId}/approve", wrapper.ApproveTestimonial)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/testimonials/{testimonialId}/reject", wrapper.RejectTestimonial)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/public/activity", wrapper.GetPublicActivity)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/public/stats", wrapper.GetPublicStats)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/badges", wrapper.ListBadges)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/badge", wrapper.GetMyBadge)
+	})
 
 	return r
 }
@@ -6081,6 +6775,41 @@ type UnauthorizedJSONResponse Error
 type UnprocessableEntityJSONResponse Error
 
 type UnsupportedMediaTypeJSONResponse Error
+
+type ListBadgesRequestObject struct {
+}
+
+type ListBadgesResponseObject interface {
+	VisitListBadgesResponse(w http.ResponseWriter) error
+}
+
+type ListBadges200JSONResponse BadgeLevelList
+
+func (response ListBadges200JSONResponse) VisitListBadgesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBadges500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListBadges500JSONResponse) VisitListBadgesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type GetCountriesRequestObject struct {
 }
@@ -8167,6 +8896,567 @@ func (response ViewPaymentStatus500JSONResponse) VisitViewPaymentStatusResponse(
 	return err
 }
 
+type GetPublicActivityRequestObject struct {
+}
+
+type GetPublicActivityResponseObject interface {
+	VisitGetPublicActivityResponse(w http.ResponseWriter) error
+}
+
+type GetPublicActivity200JSONResponse PublicActivity
+
+func (response GetPublicActivity200JSONResponse) VisitGetPublicActivityResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublicActivity500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPublicActivity500JSONResponse) VisitGetPublicActivityResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublicStatsRequestObject struct {
+}
+
+type GetPublicStatsResponseObject interface {
+	VisitGetPublicStatsResponse(w http.ResponseWriter) error
+}
+
+type GetPublicStats200JSONResponse PublicStats
+
+func (response GetPublicStats200JSONResponse) VisitGetPublicStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublicStats500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPublicStats500JSONResponse) VisitGetPublicStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTestimonialsRequestObject struct {
+}
+
+type ListTestimonialsResponseObject interface {
+	VisitListTestimonialsResponse(w http.ResponseWriter) error
+}
+
+type ListTestimonials200JSONResponse TestimonialList
+
+func (response ListTestimonials200JSONResponse) VisitListTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTestimonials500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListTestimonials500JSONResponse) VisitListTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonialRequestObject struct {
+	Params SubmitTestimonialParams
+	Body   *SubmitTestimonialJSONRequestBody
+}
+
+type SubmitTestimonialResponseObject interface {
+	VisitSubmitTestimonialResponse(w http.ResponseWriter) error
+}
+
+type SubmitTestimonial201JSONResponse TestimonialSubmitted
+
+func (response SubmitTestimonial201JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SubmitTestimonial400JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SubmitTestimonial401JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SubmitTestimonial403JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SubmitTestimonial409JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SubmitTestimonial422JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SubmitTestimonial500JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyTestimonialRequestObject struct {
+	Params GetMyTestimonialParams
+}
+
+type GetMyTestimonialResponseObject interface {
+	VisitGetMyTestimonialResponse(w http.ResponseWriter) error
+}
+
+type GetMyTestimonial200JSONResponse MyTestimonial
+
+func (response GetMyTestimonial200JSONResponse) VisitGetMyTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyTestimonial401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetMyTestimonial401JSONResponse) VisitGetMyTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyTestimonial500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetMyTestimonial500JSONResponse) VisitGetMyTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingTestimonialsRequestObject struct {
+	Params GetPendingTestimonialsParams
+}
+
+type GetPendingTestimonialsResponseObject interface {
+	VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error
+}
+
+type GetPendingTestimonials200JSONResponse TestimonialQueue
+
+func (response GetPendingTestimonials200JSONResponse) VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingTestimonials401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPendingTestimonials401JSONResponse) VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingTestimonials403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPendingTestimonials403JSONResponse) VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingTestimonials500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPendingTestimonials500JSONResponse) VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonialRequestObject struct {
+	TestimonialId string `json:"testimonialId"`
+	Params        ApproveTestimonialParams
+}
+
+type ApproveTestimonialResponseObject interface {
+	VisitApproveTestimonialResponse(w http.ResponseWriter) error
+}
+
+type ApproveTestimonial200JSONResponse Message
+
+func (response ApproveTestimonial200JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApproveTestimonial401JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApproveTestimonial403JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApproveTestimonial404JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApproveTestimonial409JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ApproveTestimonial422JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApproveTestimonial500JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonialRequestObject struct {
+	TestimonialId string `json:"testimonialId"`
+	Params        RejectTestimonialParams
+	Body          *RejectTestimonialJSONRequestBody
+}
+
+type RejectTestimonialResponseObject interface {
+	VisitRejectTestimonialResponse(w http.ResponseWriter) error
+}
+
+type RejectTestimonial200JSONResponse Message
+
+func (response RejectTestimonial200JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectTestimonial400JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectTestimonial401JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectTestimonial403JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectTestimonial404JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectTestimonial409JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RejectTestimonial422JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectTestimonial500JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DisableTwoFactorRequestObject struct {
 	Params DisableTwoFactorParams
 	Body   *DisableTwoFactorJSONRequestBody
@@ -8502,6 +9792,56 @@ func (response SetupTwoFactor422JSONResponse) VisitSetupTwoFactorResponse(w http
 type SetupTwoFactor500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response SetupTwoFactor500JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyBadgeRequestObject struct {
+	Params GetMyBadgeParams
+}
+
+type GetMyBadgeResponseObject interface {
+	VisitGetMyBadgeResponse(w http.ResponseWriter) error
+}
+
+type GetMyBadge200JSONResponse MyBadge
+
+func (response GetMyBadge200JSONResponse) VisitGetMyBadgeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyBadge401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetMyBadge401JSONResponse) VisitGetMyBadgeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyBadge500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetMyBadge500JSONResponse) VisitGetMyBadgeResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12714,6 +14054,9 @@ func (response RejectWithdrawal500JSONResponse) VisitRejectWithdrawalResponse(w 
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ListBadges Member levels and what each asks, lowest first
+	// (GET /badges)
+	ListBadges(ctx context.Context, request ListBadgesRequestObject) (ListBadgesResponseObject, error)
 	// GetCountries Countries with their ISO codes and dialling codes
 	// (GET /countries)
 	GetCountries(ctx context.Context, request GetCountriesRequestObject) (GetCountriesResponseObject, error)
@@ -12798,6 +14141,30 @@ type StrictServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(ctx context.Context, request ViewPaymentStatusRequestObject) (ViewPaymentStatusResponseObject, error)
+	// GetPublicActivity Recent real activity, anonymised, newest first
+	// (GET /public/activity)
+	GetPublicActivity(ctx context.Context, request GetPublicActivityRequestObject) (GetPublicActivityResponseObject, error)
+	// GetPublicStats Investor and country counts, rounded down for display
+	// (GET /public/stats)
+	GetPublicStats(ctx context.Context, request GetPublicStatsRequestObject) (GetPublicStatsResponseObject, error)
+	// ListTestimonials Published testimonials, most recently approved first
+	// (GET /testimonials)
+	ListTestimonials(ctx context.Context, request ListTestimonialsRequestObject) (ListTestimonialsResponseObject, error)
+	// SubmitTestimonial Share your experience (verified investors)
+	// (POST /testimonials)
+	SubmitTestimonial(ctx context.Context, request SubmitTestimonialRequestObject) (SubmitTestimonialResponseObject, error)
+	// GetMyTestimonial Whether the caller may share their experience, and their latest testimonial
+	// (GET /testimonials/mine)
+	GetMyTestimonial(ctx context.Context, request GetMyTestimonialRequestObject) (GetMyTestimonialResponseObject, error)
+	// GetPendingTestimonials Testimonials waiting for review (authors and admins), oldest first
+	// (GET /testimonials/pending)
+	GetPendingTestimonials(ctx context.Context, request GetPendingTestimonialsRequestObject) (GetPendingTestimonialsResponseObject, error)
+	// ApproveTestimonial Publish a pending testimonial (authors and admins)
+	// (PUT /testimonials/{testimonialId}/approve)
+	ApproveTestimonial(ctx context.Context, request ApproveTestimonialRequestObject) (ApproveTestimonialResponseObject, error)
+	// RejectTestimonial Keep a pending testimonial off the site (authors and admins)
+	// (PUT /testimonials/{testimonialId}/reject)
+	RejectTestimonial(ctx context.Context, request RejectTestimonialRequestObject) (RejectTestimonialResponseObject, error)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(ctx context.Context, request DisableTwoFactorRequestObject) (DisableTwoFactorResponseObject, error)
@@ -12807,6 +14174,9 @@ type StrictServerInterface interface {
 	// SetupTwoFactor Start setting up an authenticator app
 	// (POST /users/2fa/setup)
 	SetupTwoFactor(ctx context.Context, request SetupTwoFactorRequestObject) (SetupTwoFactorResponseObject, error)
+	// GetMyBadge The caller's member level and progress to the next
+	// (GET /users/badge)
+	GetMyBadge(ctx context.Context, request GetMyBadgeRequestObject) (GetMyBadgeResponseObject, error)
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
@@ -12981,6 +14351,30 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// ListBadges operation middleware
+func (sh *strictHandler) ListBadges(w http.ResponseWriter, r *http.Request) {
+	var request ListBadgesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBadges(ctx, request.(ListBadgesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBadges")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBadgesResponseObject); ok {
+		if err := validResponse.VisitListBadgesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // GetCountries operation middleware
@@ -13750,6 +15144,224 @@ func (sh *strictHandler) ViewPaymentStatus(w http.ResponseWriter, r *http.Reques
 	}
 }
 
+// GetPublicActivity operation middleware
+func (sh *strictHandler) GetPublicActivity(w http.ResponseWriter, r *http.Request) {
+	var request GetPublicActivityRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPublicActivity(ctx, request.(GetPublicActivityRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPublicActivity")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPublicActivityResponseObject); ok {
+		if err := validResponse.VisitGetPublicActivityResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPublicStats operation middleware
+func (sh *strictHandler) GetPublicStats(w http.ResponseWriter, r *http.Request) {
+	var request GetPublicStatsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPublicStats(ctx, request.(GetPublicStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPublicStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPublicStatsResponseObject); ok {
+		if err := validResponse.VisitGetPublicStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListTestimonials operation middleware
+func (sh *strictHandler) ListTestimonials(w http.ResponseWriter, r *http.Request) {
+	var request ListTestimonialsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTestimonials(ctx, request.(ListTestimonialsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTestimonials")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTestimonialsResponseObject); ok {
+		if err := validResponse.VisitListTestimonialsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SubmitTestimonial operation middleware
+func (sh *strictHandler) SubmitTestimonial(w http.ResponseWriter, r *http.Request, params SubmitTestimonialParams) {
+	var request SubmitTestimonialRequestObject
+
+	request.Params = params
+
+	var body SubmitTestimonialJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SubmitTestimonial(ctx, request.(SubmitTestimonialRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SubmitTestimonial")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SubmitTestimonialResponseObject); ok {
+		if err := validResponse.VisitSubmitTestimonialResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetMyTestimonial operation middleware
+func (sh *strictHandler) GetMyTestimonial(w http.ResponseWriter, r *http.Request, params GetMyTestimonialParams) {
+	var request GetMyTestimonialRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMyTestimonial(ctx, request.(GetMyTestimonialRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMyTestimonial")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetMyTestimonialResponseObject); ok {
+		if err := validResponse.VisitGetMyTestimonialResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPendingTestimonials operation middleware
+func (sh *strictHandler) GetPendingTestimonials(w http.ResponseWriter, r *http.Request, params GetPendingTestimonialsParams) {
+	var request GetPendingTestimonialsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPendingTestimonials(ctx, request.(GetPendingTestimonialsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPendingTestimonials")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPendingTestimonialsResponseObject); ok {
+		if err := validResponse.VisitGetPendingTestimonialsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ApproveTestimonial operation middleware
+func (sh *strictHandler) ApproveTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params ApproveTestimonialParams) {
+	var request ApproveTestimonialRequestObject
+
+	request.TestimonialId = testimonialId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApproveTestimonial(ctx, request.(ApproveTestimonialRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApproveTestimonial")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApproveTestimonialResponseObject); ok {
+		if err := validResponse.VisitApproveTestimonialResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectTestimonial operation middleware
+func (sh *strictHandler) RejectTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params RejectTestimonialParams) {
+	var request RejectTestimonialRequestObject
+
+	request.TestimonialId = testimonialId
+	request.Params = params
+
+	var body RejectTestimonialJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectTestimonial(ctx, request.(RejectTestimonialRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectTestimonial")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectTestimonialResponseObject); ok {
+		if err := validResponse.VisitRejectTestimonialResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // DisableTwoFactor operation middleware
 func (sh *strictHandler) DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams) {
 	var request DisableTwoFactorRequestObject
@@ -13835,6 +15447,32 @@ func (sh *strictHandler) SetupTwoFactor(w http.ResponseWriter, r *http.Request, 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(SetupTwoFactorResponseObject); ok {
 		if err := validResponse.VisitSetupTwoFactorResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetMyBadge operation middleware
+func (sh *strictHandler) GetMyBadge(w http.ResponseWriter, r *http.Request, params GetMyBadgeParams) {
+	var request GetMyBadgeRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMyBadge(ctx, request.(GetMyBadgeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMyBadge")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetMyBadgeResponseObject); ok {
+		if err := validResponse.VisitGetMyBadgeResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -15156,347 +16794,379 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rctvG/iD4Kr3cbImsA1KULDuJVFMzsiwnOr7pWNJJsocZswk0yY7AbqS7IZon66r5OJ+npmoeZR9g",
-	"3uT/JFv9+3UDDRIgKUu2lay/JBYB9PV3v/7RiuUsk4IJo1uHf7SmjCZMwT/PEjbLpGEiXvzIjf0lYTpW",
-	"PDNcitZh61wxzYQh7aFRORt2iBTETBnRRiqWECr0nCliJKFEsYxRwxKi2O8504bMuZniy3TGBmIYzNV9",
-	"wRbDQyKkmXIxIYraUbkmhs9YbyBaUUvHUzajdkFM5LPW4b9adgGtX6OWWWSsddjSRnExaX34ELXOpea4",
-	"3uXl/5DKEU1J5l4gcgwLSqk2hN3YjcG0fsU0y5hIWNKrLGAs1Yya1mGLC/PkoBW1ZlzwmV1Uv1gNF4ZN",
-	"mILlvGVGLY7HhqnVBV2wWIpE2xObU27IiI2lYsSohT0HOqFcVCcv5tqrnevC0JRtcW3zKcOLU4wmZCYT",
-	"lmoypYm9AvtbPGWJew5HwZLy0LiAezkaCPtCQg0lM7qALxfMED2Vc/g0pmnK1I4mKTX2NOMpFZNbX+eH",
-	"qJVRRWfMOBA9nVGenlMztX9wu7vM/hG1BJ3ZL5l93opaduVcsaR1aIeunCF9/5KJiR1h//FBHQT9yC1A",
-	"L54rOVs9zOdcaUOuLk9IQheEizjNHYzAan7PmVqUyxnbMWrBJ6GGtdbMfilX535JbzG1kbecOMDIF2yx",
-	"Ovsres00oLZRC0SeAFs0HbPDAvGr6E6u2YJQkZQ/+K8mzGiEpDGcqyMhAPqkPaPqmiWkQit+5OaQODjm",
-	"QhsLwXJMVC6ERRoz5zHrkT2LU/uPHw/EDdd8lDJyfHFydmahUNHYAlNEWG/SI5RcXZ09OyKKzdhsxCwZ",
-	"G0tF9g/IVOZKI7zC8SKdLM93iYC1GmHsMdAI//de7dGLG6bNjAlz9qwBsHn5SrItfD85uB2BPC7RXDGT",
-	"K8ESMrI3RxhVKWeKxHI2oyLpkUt7k0zdMAWkS0dkJHNLLSOSC8PTgrwMhKMvAC0AoyTXzNKbG0YyqjVL",
-	"CDdrDvrn7knKqLLb7xZrvwtJvlRUaBrbcRqP2wTv3PG8rzRTzdd6x8F/4maaKDqn6Sea4oP9VmdSaAYE",
-	"+ClN3iLy2r9iKQwT8E+aZSmPqT2x3d80glc5yzeKjVuHrf9ztxQ+dvGp3j1VSiqcqgqPFsi4yHJDuCYz",
-	"mtqLtgTvQ9Q6kWKc8vgzLOKYxFLEuVKWhSIXI1IRSpIc52IR/l0r6ZAVQYdow9N0IBzFsoD/IWo9l2rE",
-	"k4SJT7+hCz6xiM0FGeUGGDdNUzlnCWkrmbKI6Fyj5BMRPsuY0lJQw8WkAyf/gxTs81y9YlrmKmaEvecg",
-	"hFgWMqeaJCxlxlHqiZQIEWfCMCVoikN++lOUM4by6twCxlxJMSnkYSCMRyRhhvJUE6oYyE0lzUzlBBb9",
-	"Wprnlm5++vW+lkTn8ZTI0W8sNsSzRSMDaQ2WdE4XqaTJpZQvqZp8tqtG3BnJZGGR3UhJUjs9LOlSyldU",
-	"LBzd0Z9hSVKSGRULQo1hs8xoK2QFihII9d1Cqq+bw729G8j/MNGVoLmZSsX/zT7LrRuiPb4DnRrRhMSK",
-	"JUwYTlMN53slMiVjpjUdpexUGG4Wn35pP7E07SJFj4ASjRSj11bAHOWaC6Y1UXnKSBvkNC50Ph7zmFtk",
-	"G9GUiph1YEOKgThBRY1SibSYkoSPxwwIuAM0R3WvhM6zTCrDklcs4fQSmN/nAPgxt8i3yJiFdqDBccwy",
-	"A9ztg2fPAGvHWabkDSsZfcB+MyUzpgxH1izFyZRycTyTuajR3n+UczIDEoB6rxW9DNBTqx1GhI/JtZBz",
-	"UDkDoeCgvyIURC3z/keqp6tz2K1ldCFzQwIJikypni4Nu9+vGzfXyVurn9QOfHXxjChqGIE7Afa09ZI/",
-	"hCLQv/z6S40TyaJdwlMErnPJRc0ZO9Cz/1xZfOJWvlnVCpfiXvID1y3pBKSOc6r1XKqk8f5jKcZczfx7",
-	"y4pI7YHLNLnV+9n2L3+o2wku8RkDRaNxJ7QBhC0E0NjkNE0XRLGY8RsLBgmL+YymBGdeAoZH+zXbENLg",
-	"TNU91IJ6RRPYRiavANqSHuF2VnvL9ola1N1rAnDF3tNZltqPfnjaqllpwml6svLu3w4O6l5G5SB88Upw",
-	"K1S94GKSgNVi/c5ggAgXV7sdxahhd7lpA+K/1fukcjRq9abL9e/1+/1ev7/F7QPlW7rKvSd1h8TMXKrr",
-	"bV69E/E9Iv5kQaZ9enkCsu7p5Y8R4RMh/YOri2eXdyXPUnRju9IVAg3ktHLmU6qtal6dcG//u02g4S7V",
-	"H3R5js1wsgV7Wwsq9JoJMlZyhqd7Q3lqhRkvKixDzhG8NmaMxHLGNLEMS47dZisgdUuIWj3vWNqzlpYt",
-	"Ei6OyGhBEjameWrgOq3OcPr2ZL8PN35p/xUBAEhh/7d8+BugtDr908uTyA0uFY69zXhzqwyY4yRRTOvt",
-	"CH3t7VfHWQ8Fz6iejiRFxtLIcrlhM71J7qow8JIJUaXoAlgYE4ld97bjOYPsmWGzuuHQUqafLl5J4czS",
-	"24wKb7+Fb1dHXTpRfwIrk5WbqT1TpL01mFRe7ZJMPmWKVWmAJVFGpokFYc2cDRfAvVfHVran54aaet7d",
-	"jFyrHI/FPGHJsVkRu7qGz1hrPbI0SwWbqfvKG78rpzjXnSo1sPl/vCWWXRIm7P80acNZ4mV0arfuZZz6",
-	"A7V6HK85RdIetCzhGrScMdZJhixpmsW5eW5zkPYC841g7mDwAl+uE6dKavvs9Lz77YtH/+h+//Or/dZa",
-	"trZOcah51qymL63zSjsb8RYy3Cp7iwrMCuFhGXrKxRY7Kk4zuHEPjtXrWYPnAcFuRPdm3NricI7h3SoO",
-	"bfHZa/f2Cp9oPL3Nm3zJdTNdwz+2osJLR7eJEJcTrFuiP1Lv3Hx6edKKWqeXP7Yii7aXNY7O4uPX5dEu",
-	"fW65dytqARdfN8I/cpazmrPRb8bbI3eCY936IGHyek65rPb6GSJc2poDLQdd3dWEOSd6vcidSjEB0uum",
-	"A5F2TpFoUkPs1JYkrriQlt1GxZFseRBN+7XbLde8ZtMXBXn1cHDuWH2hRQOReMvshyxZBxJXui764DJk",
-	"x21t6HhMbjibayJFugBOUT3sdzyppSHoc69lqE7JXC8wvgMPldMncbD6g7k5SWV8vQoFQs7rtxcY73Y0",
-	"8U4cC/SkfXV50qlc/VqEkONxrYRvgWxMFcAYxjnYJRKuCZ0617TzhKZEChYRqgklP0iS5ArWZXn1t/vT",
-	"/qyvB61OVf1wvzevpxH2L737Cd8jXJD5VKaMaPxiK5hfVvjlvFUcxPIK1l3YcXLjBfhlel08qHdE37Ca",
-	"oxq0IjJofd+f4T/2po/sPzv2qKkhM6kNefTkcZ8kdKFJ+7tvn/T709WDrepBmw05fq0NG33lUKC6wVqL",
-	"YCOMTc2sHo0a8E7nuIK6Z4a9b3ggNyMk4CPGj7gposKWacd1S11zFBf5bEbrbFm3O5GP2fhd9le3o1Oq",
-	"0sVblrBZ5qMmqlsaSzVmlqPUoyGqbGTCb5ggeVYrgFeCO+p2lSkuYp7RtEG7QCvGiMbX3qO3YgLpbbTo",
-	"LYWYlHNGwR5rj8i7XKsrO71hakGYfUh8DAEwYAgF0VOasVUm442dywRBG9jMjMZTLlhXMZrAD4pRLUVU",
-	"xrTFKfiIZrk2hMaGSEG4OSRDwebvEnbDYzYciHYsheEiZ+ghSuWEi5+4mZ7IhHUiMoQf3rH3mT2bISpq",
-	"TtUGf1qXC0vjJ1KwQ3/sAwFf2c+NNNk7f7RD0kbFWZrMj1+42Id2Mi6uw7d/kHKSsoHwEwnGEg1789Z3",
-	"CDgQhHUts2QJaJUdDKEpiVy54TqQG3OWJk1CQZYbS0vBShUcLV6l5W0jMJgJRmCYKnH1IXgrU86Y1nTC",
-	"GkC4dKNHxO7RmTztvFaBO4IIM7BCTOWcUN3lujrvecqotsq1YYpQckNTnpDGxbjbfGmvrGZFFipCkAGZ",
-	"6BDZvLxmRfDoElBEsOYKOBEqkoGwEABzwU/tkZJzzZQmNNWSTCyHtsIoDPmjMdkbkS5ILOU1Z2QY37xz",
-	"07yDkYfuqtdjsz/tOoR9LtVEmo0OpUKw2xwzuTIFAvFLLq7X+KsQ1TcZV7PbOKg8lm0euG7Voa1vZb1O",
-	"/l1FGAge3tGEJxtsYiuPHG1uiA++rKPjhNqXkYZa1ax2ytuxWRen4lRoCLCj6Xmwd4wZW4oqTqnAoE6m",
-	"ZjoiTo2PvEELn634GJBeWwIG5o2IxNSwiVSLaCCKEFHQRRIWc80tbXeIgTHaisVIHcyUzSqIUF4jG4+d",
-	"fFAb+oSPfbTORmdB7QmPWb2xSTGINIgbfNhODdzRlaM5exYF1tEZQpMjfvPCM9IMYaUtbpltOttRoP3g",
-	"u6Tt1MmIFNpkRI5jK3NH5BSjv1zoQRIRr2V27C0VN7OjibPAulEhIONEWoJsWFJLpaKW4SatPzvjwi+2",
-	"sMZDpEa9IgmjBBY1nK8AisB+Z+9wCQcLQbe8xxI/fm2mGOeOsVUpRmE6uQ9Hg2DvzUmuNIpaG0Q5mG/N",
-	"en2kSw0jpgLoSsHnj8gwiJgdwu8ejoEDO/tE8FIrDGluhVGqrah1nPyWF0+ewxU8lSLXtRYMHOY05RM+",
-	"4qkLTFriUvAQQcqtxdKrcrSRlCmjYuWQig/rzilYfxMjWCX0caxylpxqw2e1USzHgjD3sLQMgHrAKERb",
-	"a0nGVAHF42OQCXBIoH3pgsgb5m0NakbaU5qOu/bRQPhAPiZMp0eecZ2ldBFILW4erklGeeKsAVZfpiZX",
-	"3CwAdQsxH8O+B4JZ5YeoQvtpQOkmrw+EA3k1IoIAnm38PVkDL9TcUhZChchpyjVLMBzInWRMM5Mr5hgS",
-	"4YJkTMUQNmDm0k+sa6eMU6lv5/7AL0A5DGChALWP8k0xkTy7FeO+neoZxPKHdxp4i6SZMjXnmnUa1FRt",
-	"VB57NXite9OB1VnwiVUB3M/HawAGVx2RMX/PEjDSAhuiabBQzJTqoBufvc+AOfn9zqc8ZcTxt9qNYIja",
-	"6vQIx+RvpLrOCHEmwJb6UVMqGnAgpZZZCjpjgNoY+VHoVSXbh98Lf09Vv3lKNY+b5m2yG6RU/JMpXZvu",
-	"YVd2gw8LdQYXihi0tDSPX71a83im5MSKfeeIc+sspUrmkynhBudZnobryAKqQfOts6e2k4CgdVwQg0uF",
-	"s2rAuowPS/SprjuAn6YLJ2sqJ9+4CJAaqQ5XyJJjvc6SPsMswiIIEpRaLoyMnNhOiR/KvrphrvoMtKXZ",
-	"5lOpi/m0ocqAbMy11c/v1d2rzO2o03Ye4pLRBk5ipmbP6CJ0WQbXaZ82R4kWbAB4gzchIL8DeKMovyAb",
-	"alNDUka1IWOZq4JJ1NO/uzqSUT4FMlFgbRVHA+G0lF/9YQQ7Rya5Qk8LyhayhirdrnKuVbxdlWI2O6DL",
-	"K2zwyzrfY62DBjF8R0O2GCgk8ymPp06z0BWSu6XVuFjO9rJ3IO5t8lyGw69xXpYj3otH1lmAzu60t+3d",
-	"szXTbb/XO/pqA+L28e5aXpHft736xqve7LcNz0Aati5+sUniXf3dmyaaSJ3Lsd7G2O+IBdPHDXIXEwmx",
-	"IFgNA0UewxRzYhhLiJDz7ZFxo6iFQttagaqGg0HcXNOg//t/EU8pI6IwL5UUuhIJVKXaabfnPuuVcEfo",
-	"C4q+jpC7HQUEvLytEA7WQ966oAG07bSiFhh3NkUOvFjEzvrTaL7V+WjGdbNoWT53CugNZ3PIfZPXINgf",
-	"kYP+9xbaqADFA5RTZ093MLah4MHKUbxYxCdU3z38RcZ5QWNrjHj+MZECM3mEnEfgD8mYIponjLTnYEsp",
-	"bGWFOQVEi63o9otF/MzNVGcPul7EF1tJWC+KF9F36m5FN3nsylciIticWeGIK20iwmg8RY+Zld791m6z",
-	"oYsSaGq25AWs7cwtcZkwsfoMospvp303hrFw/U+m+JizpF7VbwhziVrZ1CXLrpGNPaZSj5+Fb7CQ1eoL",
-	"nWwIofGzl+dU2UggYJZntUpdluaBCwpBL8SVKnCtERcsYDvYqcHU2xhh5Mxz+NvisGLjXLMkwOU2m2Vm",
-	"ARoDFYXR4aPQFUlrA5B7QrjFeOeQfF0PL944v56SL91fcefUtIKVVG/Rn2rT1XmaVJeAZpgw9bblZ8yg",
-	"il1kabjXq1YOPqMTtvtbxia1KuWU7j9+UiM/svfk4sfj7v7jJ96UAXSZapJnqaQJa3Cc8IRtQ7Xsa/D6",
-	"v1ltxYlVMeFW3JFrXG5MZ+jwqbex5CptitmfMBNcDaaZa8INmHUHrUGrtDbBTEEaffX8d2nGdy2a693r",
-	"Rbzb3/t+b/wo3u9+Sw9Y99vRXtz9nu0n3cf0yejb+Lvke9Yf7xbAs7u3O1YShZ31cGgPtHJIUQV63FEX",
-	"F4573wCQJdatQGZpAdpw08UYb/GL28JI/T7d9A3rd1i+Nd/z7KYKB3DJQLwIcg1CY6D8mwN/Au7RsMQN",
-	"KmwNeEOdgx3t7HcF8P1uB3JWTpocgXIHdXv4jGkC67XyOZrhbqUZX2mXnL8tsb61MowzrOdra/TfjxFj",
-	"1jCxC7COQGEvV3GE64Cq3Eooc+RtmVPdOrB3Pdnbc+CJpZ5CKXPKJ1b+H7s6Kl2k2YHJ1CFlr5nUmltJ",
-	"e9uIT6XYVCFT4WzhBTUABBKURiWqcsF3EjNm9P0Zfr8PepP7Y69OAKk3hx+TscKMSOAhYfTVctpgfap0",
-	"9fI36G6V4PjtTrEky7WmfFoIc47AgIR3SEZprtSCtHNRRA1K5VM+xzLOdScicW7eyfGYtFkyYZpINRCx",
-	"VIIpTWBPYtKJyCSlikXExQVG9smMmnhK2olkWMcB/wbvBZJf5/fpRAMhpHnn6zyQNlR9EEXhB8KhJodZ",
-	"FLvoRH5qF4BIJwwR3tWMsCg/EJbHdCL03ZG2ZswJV3CLPirQCY14FBa4cbutqAV7AhEANgVKN+4KU5CK",
-	"FeMTjdYEmK3JcnDhOKaf1csEIxpfN36zIuC+loZceGRrRaEpYyvRF4etgOQS7gU6yCaM869uViyseLWG",
-	"LpP2SJopRFeiTo22Eed+koJhxUR1b2aCdRQZSg7oAst3woVqFNT3PhXNvQtRLcFi5VKvF/FG3/TixSJe",
-	"CkgtBeAXv5wESqHXHojO45hpPc7TdPF/bB18Capy7S4gGPTOkZd3CI5cov25mVryE1MjFWapQtR2LMEk",
-	"ZH8oXZjL8c1YtXFz3Y0PTefgY2UbzyP1obNbxYuuDe29XI3a3dEuqLdQTSuhv7i9I1IE7RZ50C5C19Wh",
-	"7G3MKblreGpdVEVAMQvbsXch11LFmkEaz30p4qN6ks7nDHCC822uLrDiYCnHr8OSVyWGVhdWi7pQHJbc",
-	"OBNXBWXvFC79ihlag6PihispvCnEX0LCblgqM+c0ypRMVvZX3sUEoqQv+ESc1Qo1DJj6oHVSSVdwCQIt",
-	"KwdIqGyVkPYPb9788PL03cnLs9PXl+/OntmHmpnQkx2YLN26woUXVTZrV3rTFEXyNOdpshxH4srctQf2",
-	"OJxemsqYpmRkX9dL+Vj93l6vv/GK/JrLxUSVS1g6ztqbDKourMKUL+BQ3eAvv/zyS/fVqzJjsMEdpTd7",
-	"hGauaoP/oHaJwJ3WKwof5ZL4sn6HlGrz7OMELsVQPGgKCrR6sAU6wd4bx7Ax/SemIPeDwOVra/tSw3WC",
-	"14q+GRFhT7AaFndXrXqTZdAVzC5fsxpEPhsxFZH+yj4+lXgWmvgrolpoKS5upg6Qz533ttYKEuD+FhbG",
-	"+4gSXRcPWq7moPfdt7XOIf/G+mu3ez51r6JO3nTHagI15tFh7VWsphDZcn37j11FolXvfpOwo2c0TT9q",
-	"sqL80RbVwxqjE0NvevH6o34QwffoyeP+elfvppivO4d6hayo3z+o3fPNLeIoIYDyiHBDJlZoRMcp5J0X",
-	"T31F/HD2veg2VpOK1cpePwLc+kCDgHW6WZtw97QE+aZAlm1Axcdv1cJATRzpdvEi9SG51fXUX+O9xo6E",
-	"cHOwWYIpQkEawj38MTVdSX14XZZSsb39EMjyRos3DFm3jLdOJbRKjF4rl9cVM6p+Wqy3IROoYXGlcl0d",
-	"sX65Y6YUTbc3x48gF6UWyeFRUXXJERyuwXZiZa2YudDuKmg8bsAM59yvD4xE4yEYMvG9Ixc+LhKSTaWR",
-	"UFV6Uo3xDQT83yQXt6yMVetWOgWnOOwtMGpa5QKXVR+4ZRfYlA4iQTyFV3Y0uXr7EnyU4HyvHex3y8Z9",
-	"8MXKgFw5f4Kv8AIn5lPa6s5mHRXFhQenF05fE46xCmg1ONEAUZhsRZT7EFKAyqSAlX3xpW1thq/GfOtB",
-	"67Us5tWhbzjlGmZqvg3/mTdiNL7wkovrBhDIRymPiWITrq3ADXbtomo+2J7GPE2hZvXaNdQc6usgXmlr",
-	"Yb0gEjXSupGGpqeQnbXM8WqPfQm6Kse1dDie1lQnCbdXD2h4bLcpA7xiVnBJQZGlV6AqMQvmZX2B9o7/",
-	"XJNElo6Nnc5WZZwDl2Z16rOLN+TR3pMn3T1C02xKu/t4320nu7kPvc9k1e20Lm5ro63UU7iNQ97KqFoE",
-	"eVXe3AJ1bm//Q2/Hppq6X6i48a+NCy4DVBvXXPokNy16BcEaQytw8i0qy36ayTUzn6Rk9x1LcL+VdeHk",
-	"QUUSAl2dsCp+2GIp8BIpq2Fhmp2ZsgWIIsUA4KwcCKn4hAurWWYs5mNXhgsxXAdvQ6wRGS1g0M4RGWKM",
-	"2pAYlqa6aKRS9WPqfGRXP4LYNWyoAPUDUQsqIyjrLJkXLAZJ+6WcnNYX3L5NCGLlGEP+8JrNi1Ix4Fd4",
-	"zhUby/dECvKSi/z9LQoe8az252suasg79nt4x0VUsFir7AOZfOeN41FB69+hHppArK/zebyzY9gRBsLM",
-	"5bsxjY1U75igo9S+GPyWcO1+tNdXjhX0kFHMAhFUex0ISLcDl7LWpC3YnNhNaOghR7OMUXWEBV6GwaaG",
-	"a2rb+KU25WsdT+oDROtKQkFQJBxq9V7r8PsiLOjSiN8P1xX1oXZPDZ7yj4imduUm6jbNNbR4ATcB+sRn",
-	"9Jq75B/foKNWqbkdeqRUmwvGxG2WfVuQKU+mMh+sKRytPJB6YDImZclSctdSugW+8yky2vzQtUszVG3D",
-	"wEuj0Eb3bErF61VJ7LvtC4sXI9QuGCnP7Zj94y2Z56XFzbeullmNSxBiaPRtAA6wfTOw4WtRMEPd3i/n",
-	"8jnQ5WdIlj9n6aUP69ZzKu5hOWtnuGAmz2p64pjMigdXdZHT0A0Bnx/u7pKrty8rVbqnMk3qq0X8ruqD",
-	"KC6Dr8H0fP76B2yRClaOHO6EJFyx2KQLeEUQCHgn2OmsPkadxaqu9OhTqtmjfYKPwTAJ7YR8JRCaZZsj",
-	"f93YUXhOxf7qIOwqs9B8pdfonyMuV5WsDVriRo1se9VtW22ssFGFQLclXF9lE0WT9cfAt9Cn1pYmcIX3",
-	"nCS12tjmce3+Va14X8rLEUFxOSIgLROpSlnt4yJ4rtYlbd3dzxe0f1gKWSqSXrHRRFm+a5Nfq8lV4SD3",
-	"zuaMpaQLIQ2aW6qrqG/ic5fEtXJsmtD/4v7qxXXNfKD4lV66oYZjmVL9nFUaI4QiWSEaPC0vavOYXJ8V",
-	"rSWb0uqqaXc1CctQ/rKoN8d1EfpTLz1+XODCqqvzOKHkpbxhKa0vrVmQoEoTpm+/7fe/7/f39h/dwmJu",
-	"eZIvzRIazq0SKXNFUMku4K0xlQc+2r1Sj/795B+zvdHP/Zv96S/z7+OD65fHvd+yyTaW3uAAnh1/+2L/",
-	"Hz+31tCftfZWie7xuyZBBtLTEmlA/RI1qfbff7qMyN5jMuMiN0x3jkjmOqJLkS4IF4WeXnS67ZHj8zNX",
-	"StYpWdwMBNVkeOzaN4I545A8ZVQxRQZ5v/8ohgnhn2wYKGmxZfPQxolwg7HcTl2LqVIcErU6TdXypKHp",
-	"q01lk+xLzjOqSXvQAmAxg1bHVRTbjv6ZqrhWi5Yfl3hqKWvpXQEYCRJQK2mpYeBJ2fhmlczUH42jayXR",
-	"ipZN8EuUp2bXdXJPUMFu+3Jw99iw6paNcYrxnjZxz7D6f10FCYwfW+4rU+kSMIbwsrI+ZX1w3EfUQXO1",
-	"NWtCWeIpS/KU7WgyZjVNveIpVROWINv19Sqaynf+ROs76yy3ahszVlSJGrse51tczrpGQ5vbCa0rWcV9",
-	"fouLXWsX/yrvYn0/Ib2mSVHREsKVCox83NB//Pf/UXfq60pMfYp6USUmBvWibteOtF2UMtl4YPfaV6im",
-	"tdo2eWlL9UqLO2zusFa2Jgr6CpU3EvQdam5N5CAwRJX1hLE+OCU44a1NVwGx3WS6Codfv7x7qcJ0t91s",
-	"n3EazrMm4bRu6I+vu1ROeoe6S/MKo9z2lhu3v7nuUngGG+ou1YTZuJBIDRVpoKp9e164xzu3qQRdkwnG",
-	"GHYf2GqYIvDvj48i25YYkbnM08Q3xv0owu057Hr+S6jGKA49BddSb9Ijg9be/0X+Rr7Z6/X7EGsJnVi+",
-	"2X/c6/chkxG2R77ZwxKetbOvkMeaG/PVxbGMJk9TMmIYDGjk0uUZxWezWgFgOaLMnX2w//WgtrbQ0raF",
-	"ObRzRF5YhHC2M9AmrIpR/vXcI93ff7p0K5yBSA5Py71NjcnQWmFVCz8GtweHP3lB/bAV3zgXXPk1zfgL",
-	"tsB25VyM5drQnR8vL89BQ5JjUqSN9Ai4doocXO/j4WKSegOnl6mOz8+wLPEPciB8sohVV2nGJ0x0iC8F",
-	"f+W1MAx3Y4IpWhQR4aY3EANxIsUNEwZyFhmkq1n0R3fzWKapnOtD+16X/P3izWur79nRZW565JUUbOEr",
-	"Wi+3UNzDYOtBqxMRYQcm1AXi9+xg0PVEw7qGfwx8tNWgdUgGrV6vN2h9GGI67hDeHLpqte49nNRqocxK",
-	"2zNGl1Ou7Rwncjaziy0UU5fTMPy5W5x79xx6JUkxxJyGSSpHNHUdlMqQ5JRq40romylbDAQBhyvY/cgF",
-	"arjYyoSLwutOpowmTFkyRskPp5fO6Y8uZn+SQcKP5RnaDt0eKc7G6aLjOlC6JlgJmcmEpZpM6Y3VfvPJ",
-	"1JA88zWljggt1z1iC+lGT+VkR8Na7NgwSXFW9tceORtjJAKMK6QJxrbb8ZHXRRsaSI5SVgSkYjGnC+zS",
-	"QciMKssKKud7YWjKDolRORtGVqGmGLKGMDFSjF5rMmIxzTWzz5R06SMwSyrnPTvysZBiMZN5Ud9XuwHs",
-	"dg6LrWAZNNf0GeEMQPr8zcVlRM6vLuHIz48vT350kfzgRRieJWyWSQtMi+4Lthj6wdpULMiepY37jx+T",
-	"G665VfKOL07OzuyqrMZEY8OUtmd/dYV5Y5RMpExIPJU8Zh2L2C7bxK8dL4ySa7YgKhfY7IHDUvQctmAH",
-	"v2YZwvT+AZnK3M6hnbu7ALAZM1MJ4QhmGpHfc7tXO9hIJosyKBBetZPRCeXCju2NHQZL1sOs8HrlJH6E",
-	"o7UXB4NieAIkz08tBySX4dj2c0ALV47O75UXtQRwhoP9/SMI3MwYNWUYjDshe+fGsiWVC2G3OmFGk4P+",
-	"9w4K7Ep1iDNj7OFjJPAt0n78/j3Sv4P975G8WHi2ZwnAp5hRC3eEM3f49lBg+BdsYUERRTrp6K/F1S4X",
-	"PkzZ1dlYBUcf2+7obdnGw45snxRkFchukDIMljD7hjN5waRQgh2vBNvWQJTf0MekDH2bJZ/8i+RrIDC7",
-	"kSiGjjIyTuW8YAgC3XLETBVbaZWjD6FZDrK2IWlTsve4i1Y/gj8OBJjoOhG8qNhYMT0dkraFPjIMDKb+",
-	"UUSUhNgVSwKRueSa4XLsED4wA2OejMq1YUkXf/VGPgBRfc0z18bEd22C3bveTQSCMmkBc9TByUF/L3KM",
-	"cCBimqbaniCszUVrDDE4G7mEUZzpI6zgafEitdSqHKqUFCHo094SEHEHPys2T4g/gRMbFpmdS6ZSchub",
-	"6ED4eLK2gAhku49DpNyVxXSQsV+8fX5oqVsuoPmTP5x2QQwjpIQReXb68vTylPzHf/ufeDWWV7mrTOVE",
-	"5mbYAceXA1jocDAQ7oIwWVDOGIoVYFifC2dcJ+3hG/jHEHBneMHi7nNm4mn3ght2COSji68OES6ARQ/E",
-	"8OfuW184uWuB/JD8/OqlBVn38/CozCwkvIbO9B+RQetESa27mpti/wPhXhu0eu6su2jqDjgLS4hg3A4P",
-	"R/lWpoAe77txwdd8Qw8L2TSeBlKTFRM1gQqW3GD/sYgwMZYqRkwoyddAjBaYZipTHi8ItmlrO49FkseG",
-	"qDxlegcCxDQ+7xySIYqSQ9fdTEgPWUdkKOfiGPMMLNleLJGwo4EY3nA2h3JMFssdoEJpKR258hlQWgXA",
-	"EpqlJTMYGRkAHMawbMOGI0UDMQRXg5tbD2EM+2WPvJamlHoOLS71yE/Kklm7LfvDo55l8cA4XJQkKg72",
-	"2YFFrqWYR88XHnle6gXDWApDObCOQekHGbScgwC755TZ2laWDvK6fDL1h6glMyZoxluHrUe9fu8RZBuZ",
-	"KegZu2iadxryBK3Ixf2fJa1D++NJ8RKkeqIEat/c7/eDen+gZJedVnd/c5ZLVPS3tpOcOG/Bqm1kOcyy",
-	"VSyMjBYArD371WNcVd0cxep3z4RhStAUexaGaljr8F+/Ri3tO1cGk3gxhCtydvGGYPN2C3YJp2lqLwp+",
-	"srdDJ7oI+2euX+gqzrUOWwj+sIDdhN3sxr617aQu1uNMkKCugGNEFgEtm7FyNbIWkHORhgnmSq8BIxi6",
-	"9qW+JesQfFIzeQNpk3OqEpSFfLtYjbIbDzHd4rPloTuazNhMqsWhJQ7QF0ATasi/mZKODWkL2kVSiftc",
-	"MXw3QvULMMUNyTRpn7w8g6JFVFhiQ12nWvdxx2ch6CkFL1qPnAlSFldA4V5aRl9UYmLvueUVB/0DMO2u",
-	"QHfRT/iOwL3e/OvmqAFiqOBtHwLwHvQPNgPva2mey1wknwDaa9olA/jYu5rWNzmeUg0gBJpjO4RP6NIR",
-	"oENYE2MTQkStTOoaFDhOEl3A8dALq+VydrSH3moisAMxkJ0tLmCLRucMjYIq567VAOuRS4tGqJxNpOur",
-	"ekgoQHhEBJtQaE0sFclFRpVmGNfl2hSDmABlA+wARSviCBWrg37/rrC7hMtA1xWdMQMFEP9VDxPlK7uB",
-	"ggQmn18L78BTmSzuHfZ9++cPVaub1co+fGnUK5opMoBkh4lbINZTWkSYfgzyHvS/3/zBiRTjlKPp8WB/",
-	"f/MHV8IBu4XHUygm9wkoxSvLNUwDuXDc5P7IgeePPsapVlZJuTa+CffnEFWWulxvIbFYiLNbGMn3D4Lc",
-	"n4ISqslccWPKvPbw1txyqzXgP83F7v7Bkw/rJNHycpdIHcdCVFBVxxm3edJapjNRcMGbwph//bQ0CbbR",
-	"BCCoATwIAHkjigA7p/nXwMb9QgOy4l3QuM6X+8+sg47zumY1t+OJ3obe+qT3v9wTqAEOQJN1ULC3Ddmn",
-	"zv7CHHN5tPmj51KNeJIwcRfYKaAlOPqipLMVszBupo3rQ50Jrld3IiLTpCArAdSUletqAQZr1sPx6QrY",
-	"JFRPR5JirkKtEtXQThn9p0xAkiNqVleXJ1ZmI1K4ZlRazhiYjMkUnCYsIW2rZw0E2O2xp2onCjptQnwU",
-	"CpRJRch0ve2gFBhavqC7jgu1QVvGQBSWHLQlr5xp9fjQNLBKNYsj+ZQ0rZikAZqLi/l4iL4zfFa6JRUL",
-	"Au+HQbD0eXj+4LeHyNJaVYVHjPzp+sIua8HSv0R+kyPUArApgNVULERadQJBc8zmTjXWR662LGRvadcD",
-	"1e8xZwMRgh01pZ3Yikulec9lf5E21DrzEesA7NAlIGegO8XO1AFxsBPKxbI3pVMHhTj4K8SDKoH+ZBBZ",
-	"k01XA5oQOWE36Pb/BaHz3JKa3FRvMLw8sOEoRuMp9j3nqujWFREh53cGVlZtsNwIp/GUxdcOEoP+YGDY",
-	"ITN6zbTVk4sKnEsR+kD+y8DMgShKXsO4vTprqKbg7EIyzHVZEXvnPGVUM5xsQRYyV5jjPBCuRh4ukItJ",
-	"byci/nVXHxBeX6m4rUntp7/IXAWLLd+mipERQ7IBrVSSHvlF5hjwDUMUlXMwSb6ISV07LDAEH9TZI9WV",
-	"g9sPEXB1sZ0GTrDaRvshC0jhOhuYCjqxqIfCP5Ww5Mu6rnpnYUeITAUEudKmd8PvCTNBe3bXA74R063s",
-	"Dy3gM7skCJHBwBFnrCr7DrpqUG01e+eFoENfsUiTttWtBqLSPr5TMblFYQRuRGjRGl5HED43p/yGKU3a",
-	"w+eMOfeaj+cfCCifw+xTaCBvx652KHMeG+z871dfIwI6D1LxZCCKR2Af4qZHhlbewzCCoZFDQGeUEw3T",
-	"EYEio1zEaQ4BNefUckb7TpwbK/Nds4Vm5nAgMqq1T+z3Df3Bu+qiSqgmw9j96i2Z9k2U+MCyeOS8hXSk",
-	"y1sZCIjwsWM0EIEaCKjXpyEKo1SojevIsxUGu5Ghi8+HD9FGuuLeh1bH279+KeHlutXi2bUaVX7wglnk",
-	"bB22/uu/+t3vf/3bN3UBgvWjp3zGTWXwhI1pnhocuqErdV0tx09JRt0pWSCsI6AWvwHW5BjwXH+83fOL",
-	"C/NInhzxqdqq7kw1S0LVna6QzAYea99uxK4HZoSAiP0GBhsQ6Yeit1X4xie66N0/yn+frbdJnoXs+ZYe",
-	"mHKOZ9tQvc8NGJuB4i4C12cybFZMmYGy0raSgZwLFwwH5pQjQgUq2alm5KB/0LkzTBVVWWtFLAzqxHRX",
-	"Yl/1VtaYGprKCSjdvnCzj513hcvLUolYUiYoPjwQdnNQX9jqDVSgDJJQQw+d4ojFh+2v7jPm7E4ViZNc",
-	"M+bi1dxrdmjQl2c0cU0K14RPc0GuLkgi05QqDRFIQ19Wd+gjwxuqNkfgAbWi54JRRdpYkdl5U9GXSjL7",
-	"n2/6Pfu7GIhv9vr9sBZwp0eGNFPDMgZ9Y0nwYnnkf/8v8ujJY7I7EL6Osv1pr98fNhUEDqqJw34SrrOU",
-	"Lnpk6NzMQzKX6lqXxZ8HwkyVzCfTYv8WBiw7c1eNqRuHZIjWRNjJcLVE8XB1RQMR1CiOyBDz3yoD+CLK",
-	"Q1dFeRgWHx4GPtESHqBylzIaw0QQhjRdoBHJrx+vpXL1R6XuC/2uSKbkjGvmkm1Abs0Ux8wAKhYkVovM",
-	"SAL5a3VybMq1AcD+lBakotZyAx0M8Fb3PlEwBgxetPcwskjM1FEYkORpAFzJ9kSrxu/yu0+fqiVYPxUA",
-	"7CC1MjEJwdmB2TCkVFMWX0PCQ2kpcjGzAc2ZgD0rmAOkbR3Vq20dF9LBfF1cjF3UhmVQQk4PBHtPodJO",
-	"AaVF+DokSo3YxyAYMRLN/lshGOiLRS93eAtMrNwvAjIvxoFRTMg5YtnVGe7DrlwzMuYTOwgGnmGgiJN+",
-	"qeJmOmOGxyjRA3tbawlCF5SERM8tNMCi4NaWjtXaWl71Qwcl0bcYuK4kzedy2NnTanTYScM+qxJ1e7PV",
-	"l4ggCUxedMmkhfTepyhyYVmDZSGIFBldRIV5E2wdVuq4s0wG1Kfrvj38oyHS7EfIMPBULOhXXZi9VixI",
-	"rml4sD0XOmmhPIGdRQNhCYlqpKGRM3JXGa8TxCwFg4A0iG72Mhnw4N5AXICb1ZEQbMj1G4td8PZ7c7SS",
-	"2F/kIAg5R+HPoOnMUs8eOej3B8JbzDVL7VjV7dkN9HaAwFs+jpd3VBjw8bcGP8BAhC3Ww86X6F5oB2ly",
-	"4Eat8VJ0jsjB/n7RrB2uaiBkbjRP2CoLgRjwURG4tHJ/7Z0zofPxmMeQ++J+PiTfYAag4MGl1xvZdbVO",
-	"4kMNymso5/iZY/M2a5oupGNV43yw5PXPENFX0ONjfV2KlHV0+D5IrWFwb7G+aZQq3z4/IQd73/XJycU/",
-	"Dwn1SYtKzq3kRAatNxmDTAiHkYOWfYYUYhWLkWEMBJrqO9j+zL5vlUlnwUPHRhg84bRfMmidpFKvTBZa",
-	"/q0Wu8H0f1TQP/cZ6J/+MIJw+SJj0CrWbBaV39kpuLGCoSZGJlaRvGTvDYldQWxoG6EzCPufMuYFSZUL",
-	"rDo5lmqWp3Qg2jAbuE8hDe8/DSMy/Jv9T9f+578MI2LoyNJGqENFJz54pQNbzBQb8/c+G2m4M2wQKS/8",
-	"7m5N9D7e+L9Z6DPsvdl1sFdSpWXhsZb4FNcVuRqd1BgaT+ECkaFbvmPZSsYUl1BgACEX1nKCi+g+49on",
-	"M29YxJ/J+n5scTWA6MJuVTHIYyt3PJ4705KqTXbXyQ0gwOUNgQrQ/sshm5dxyuAsKwIhaAfCXYaxWqjP",
-	"tut0wWggajtBuQzpWgHLx5ZZWlGsAvRSV5nISlvfD8QO1sUuJay5Bb3UIvmCuBpaO5iH7zJjfPtqlISk",
-	"sNRuB1Q/75etw1d3eJ/ReF0r2XwiwcL3i61B7OOiHNjnFAr+inkBJSlwCgctoudCM3tN0Oc9hHku0QJG",
-	"VbroKmZhzBPaxuilTHER84ymkOyLeT0ej1ekiaPALB1QDanGjBssKlPFrAzXfGpX9LZc0N3Q61Miy/JK",
-	"G7ih29dn9Pj8ubAAbBsO/q2sgLbhABMs/ynMGgh0IMCCD+ojHU1lllwVCC0msBnc7F+KsG8Bq0VAJ/g0",
-	"4Jgt6Qkw9isA1wLwqQvLrAPciEz4jYXsPAOB11HCO8NvM0VfajlfK+EVNvc2JqZABE4H3U8lkXclMYBy",
-	"i0YyPxBD375+WKhnRLD5krGyHNdb90OPY1RURaAzNhBVaRJEvLKHYjDulGqCJQGkqhT1bIilrund/2XQ",
-	"/P4tUzVbe7DWqVBM97GGAdx+ZlPVX5o4nUyl1Aw9eJh7o0O8CyjRUWE0lIocLxMzfe+EClF1rRaKNVSx",
-	"sAtCLxClUjmUFcs80gmKQQROUVuVM9VST72/CgFo6hX4mbF/jQrpyzk+eFP0X5oi4C3UKp1HroxemhQG",
-	"bYt64MdK7l0jnTFD1wUIvrLPPymkGloHphdYb8UuL6H2lXuPTzl3lZ0EnbGIjHKeJkUQGhA4ccOVFKV9",
-	"0JdbVMF5w/FtE5+S0QVQ8F3nP2R6fY6SFBgqkRS9k4sPSfvk5enx23+eXly+e3Z6/ubi7PLd8bNnb08v",
-	"Lk4vIDWh+ByjSaRKoILWscCQJNieK7NdejpFkeIUUyGkISPm564X5bBgAbxwXGzqkyaeh3OtDW3yy/kU",
-	"cU0/TZlilutBdTlwOOOp+hJkZQFzDyX+8m8HKUVf1YXPHc+oiWsqxJ9AM/fA29++unhmVaGcpunCl1JO",
-	"IONiRhck4eMxU0HjBiQz2N+y4xi6D2pq6KxQigAQ2jNDto8G4LCL+bL1dyCKyKGwx3np72eJc4HVgZx7",
-	"30HCQ/VPn1RW+fBEgJOyBftXGeALagV4DRB37Ei8SEgMyIy6AlXKIu4mpr+RvKyy/ZLIQKuu5jiityyG",
-	"Buq0UEz8Ypvy6Fzua9ir4uwZ0TnQyYEYPjs973774tE/ut///GrflXte4nFFQPEKu4rKPDcgWhqqGk65",
-	"mEB8Cx4eS1zBZqzc4IhG5Uh75Ori2SWEVkMTG2rInv3pECMPRTeeUl7G5LgQbCCr8FOPPJeKPL08gfWc",
-	"Xv7oA59c7WaC8cCWVURkWGlQMSTtqevOMhCYuy1MZ0W/KoLLFdwASyrBnf8vqY7ZI8fhiQ/ElOopEPsR",
-	"5JkmLnE+VlIXEbBmLNXsMCDc4Z3BANOAgo8YEwNhx+rt9MhrqHjZnCbdPug/qo0xQoB76BQ8XOQXIuD+",
-	"iDYEFznU+RpZdI+U+YIuMERlIXNATx/Rb2RIrYuWNVsT4mWjTEGGnRrYdWNvUSjIgcdDrRLklvcXKxHk",
-	"D/2u9YHuwrFRTN6sFayN5hDSMF0x1Tku2WSqe+AE+224yK9Gt68C91qjm6OyR0WNoFB0/ITCtn3gEBeb",
-	"7+z+EYhc61J1V768NSIGhRMeUr7uBimnKt38aTJ1vYhw6zTdW0sQ2B5gf0x3E2yXH6pyVRhyLxTd5h8q",
-	"LS8W+AwX/PDI+Zvx+Ku8XRLmg/0tJruU8hUVi7e+NN29VFbIlSByPCZmLrtjgJmwQQa0ycTWDKDxUq3n",
-	"UiUuVB56lgSoB5j0EXjHxHq0w+d/HqzDDsJfCOnesljeMLU4gV4EtWVfME5ZuRd9IwPFIM9UgJ3jyJVQ",
-	"gnRfMHz4li1Qosh+8hV/Hwz+ijXo64yJ9sYCf0WW3QPeambybJ3hEyugYhiVZrFihrQh/x/DMtDEOFxC",
-	"76FXpHRl2dgb3apb2FGiccO8NLhJ0RBAlWf3TE0+ETIXq7yAo25KVMGjNZLQpIgmCU4Fw0h6X41VTcYq",
-	"qEagmTEuxNE1Daoc3x3xBauknjsGusbo4IQmfUh2jtOUjDlLE6TOnodAGUs3kPYdUWZ2tJ1oIIpH2M9q",
-	"BKWNU0a1Id8Fff52IugEtvMG4pHdF5B6EkulWGx2euSNIDqHhmnozrw6cx3d0NudYFsMI8ku9DCrtVVX",
-	"t/1QjdWVVT5AdyOsL/nKcR8Ax8W7qIrDbUjSdE1noainxq58d5WOod5mc5zLMRlCfiO81tVGMQqpptRA",
-	"aIUmQ3hy6Go0J0PSTqih0KjW5yQOWoeDFvboW2oZi936Bq0Pww7wXN/7ls0xezaldgruyk4WXkyfYdsu",
-	"7fxlkMJo4QuXa7roRIUiMYMgoZQXBa73HxMNJVauGctIpuR7zjRKArHLz+UGBVnXqVKxMTPxNOhYB2VT",
-	"CvemqzUE9wNeOKXBqHsD1yXcYHiIREKEKWa8QqvNQ/Ko3++7wp/uVEHIGNaXAbCjXGmmTm+2q3O9co8f",
-	"lbBqP/yCdfow5KyrXXMyqFnNsF546ehG+MSyRZgl6qDzjrgylmoiTYXD1neQco0wd86w9IhzukOvJe83",
-	"p8YZ+yMyZ+i/otjQzMLodW/HIgQgulTAfgEFqkNFxNDrSpNb6MuG3RjJnC6gwEZRkZrZc7ULgurVO2S3",
-	"LL3hHpEbmvLEPa+DuqUTeKDM9nlllQ+P2R5DO+W7cNu/MBtc20cIahfjtXZLZNkarcMQPkTpCTOWhq7z",
-	"5cLzh+nAhaWtKVz+p/LbXq5UKb8juXZ3pzddbo2fpnqc51Z5A6uUsERWKh9I046pZl0uNBP2um8YNNGr",
-	"qz6mGVXxtKlY9F6/vo7ZZwOyrZqRIbRtbkEGZ1otnPunAsRT331bbfIzgqDZCJVF7+AKUELT8V0gW80C",
-	"BBTGHOK7b11/8qFrsM0SMkR1+D/jC//JDuaanrtfjDTZsIOt0l3YStHvvCiCBbo4lHmgKUtcE/GjsiG3",
-	"EzZ2NBl6ojskLujPByoMxDCWCXPdkYd2Xmixjp3BizEwSG3J5gFRzHbtxK3MDuG6c4Mhbq9s7epTMHxX",
-	"cMhnfJ9BJJ4vbKqkHEPZQyXFpLaEDEzzEjnGg5RcfihW+IWkliaOcuFbUh+Vrd2hlg/TvnH717iJP7+U",
-	"9ZwLrqeEeoxUjvYUeAeKS+muK0lEYamAMKVKCcVby2RIIv3cjbaJE6z1WtS9igh771tFYbVWVz8a/jp/",
-	"cXLqI2EVkBr3B7589owAGO/ogRBSxFgfVjhzJBc94umw9vZvl5ydUTNFQlX0bT+C2si1VBpetDqY1eDA",
-	"ZuAoJNhSsfUlFjvBcpQLmStN2v54oaRhSIBhlxEqkHbOksYNO0dkdRXAGUq6WlzgQFTt0XB4HBv8s6Ru",
-	"JGahaYjWjjnXrJni+pPbrgasg56GrhoH321d8RWAonGkx0+2Hgh2equBluWxR/39Vfh9SuProGBAli2V",
-	"93opkYRvU9Pry/bwRGqxo52EUiJIlXrcnSZA2YTmIn8lhk4ZGSk517gYR82AFgAdaF/sP37SiZBuYO4C",
-	"4rzvRk+JnkpluimHUskVEalXqeU896lmKciIILnZ/WLC6CForGaKmRhcE80Ng+gilxABAUZo55SCDHeH",
-	"PXLQP0AEdcv2tJdjy+4y7bAZ48DftB264VZuh3BbgfelP3cLF455o/+UiSSTXJg/Lbw/ZRNXdreBT94B",
-	"0q8XcSOAY1ihS8cpuri54r4ptBEdcxSko5LGQ7smX8QNE/5cHh+XIsJODlhAQBeVzp2AJ1AbwC5wlSLn",
-	"WENkDKkm9dUaXy1eLOIHajjBta2xnOxo8uKXE2L1+y/claZqEtnRS0WMA0izkHM7C8n1IvZZDVtkMzzc",
-	"63yxiP9qfY4rl1zNZcDg5dslM6yDjdVg6BI6NvVLf7GIT6hmt4YLq2c+pBBnv48GALobHfgMyuq9RETX",
-	"EhiUmtBlqvMRtEV11RcKnrLBTHYX4KsUYW1OogF+FSTQhKnuy/tZzXhHb5uA7ts+6nsg3EOriLn6zVLh",
-	"e8PyIIZgE9ZQARqUY5DSSCrFxJfg98WCBFtTJ/VjiOv2SPSZzFcvFrEr1RmYrz48iDKsX81SX7Rya8WG",
-	"W1KRT0k4CgF5949yxg+7f2iesA9rRGzF6Ey7jHdIKWWJk6qXS3S3hzUVuA+DN4bRQAx/7vq3LhcZ676B",
-	"mfQhEVILPh4PI6tsUpGM5Ht7OsWYF0756J7LlMeLIbYhorAWyHbHcJmiGrtvtClzRaTiEy56BPt1zOiC",
-	"QOQKNL5yVL44HgyRYTSeDgS+BWnuPqHd2fzcV14jIqmcHBFaNhPGLzHmQs5FjxyXCTQDMWFGW702KoqO",
-	"FfPj8K7PkIts6JGDvX6pwMDpQ4t4ljKsHJAwhb2RFLOHZWEpg2Py3oCi0gHVEM7TqKa8WMTP3FLuQoBB",
-	"tbaafmB/KqBufdehdc1bG0bmyfoWSRuI9IX9/rYNjWRsWH3o0FiqGTWtw9aICwq2ha2CiTwEfM56qXtb",
-	"0LMfpGD3k4ks5wJaqVtEWGm/fmfNDahcUBywXjo69rG5dhEF0rmYfVT7j8gQ/zHEFotjxVgRMYcZG6Y0",
-	"C0AUG4a3raQsOzMCUJQZJOiziglBinThXnR1hAoy5BOdByIsSliDs/jpX0VewnzXr9nQX8WnNdnQpa3P",
-	"NcFYFaVcD0SPgJ9AsALnT3PMQhDKr5kzwbsYZWc310GhZF1aGTEE1vmQyVs2zjVN9eFAQOxiU4YC2SXr",
-	"ghePMH5g50wEv1rZwDvS/BsQvnBIBi3B5u8SdsNjNmgNyc5rNi88CFIRfEISZhAryE9F0CacC/rLjAR/",
-	"3UAgUeztkP/4b/+zGsgNdlM+mZqIjKAvKdfFPCDTzYv0GtdbA4KG0bEyEBg1TFfiISColAky4yI3TGOJ",
-	"JDhTKEnkXn9plzr0LeNGMlmgqXgs1UC4VTjz8o/GZG8stca7I8P45p0b5V2Kw7TBsTHcpRlHEBl2esRK",
-	"r1zk6GwZiCG8+xM3UwgL8RWYSg9yxY9JjJxg0Ktz21LjNtFGh65dilXDB2J1S3bHdksu7AXGo6nleujD",
-	"FRI2DGJx4Z9xfKlIW8Oq2v5C7CrAGYTHitkoPuMtmASNCRoKg1oR20Xou7sB4Re4qp4OhP1kGfaMNNk7",
-	"D9oAfqfCt8Z90k34BCLcfZ6aBbGa5CsENstsUTKGgGDfhxS36VHNB+m0QRKvpGl2YG2PyrXpXGdQORzW",
-	"9QvMHQT1jJjl8P6dHnE4adkTjQ3ReZZJZXqAbvvfk51LKcnMnhE1hs0yo4tPjFq4ZXJBXntIdr3/yFtm",
-	"1KILgVG1dS6BOD3QqB6A0a8BPV+Tge7seLzA6Dhnk3Uh0aLMr7uD3xEwyNUtaTL4h+/cEWadhjiSMmW0",
-	"ts2GxYzSBuAJmYdRz+6diPGJisgCHQ8SS8CB7xDnrmftmeLuHyCcfGgWrTAqywUqLXP+oePGVjJgyeFG",
-	"ploIBgMBTLWGsZd8do3k0OmRIJHU0fAxT1PCBTKgUjDaicjOMcqGsCKfN/qkJl3US2xSFQGe4UBLnBMe",
-	"vXMvAoe6nLpLWgoTLfhMKkvG39shbSFJym/YQCyd7KGPRS3ZfVmdwn7ciaANbcH8ImI5nFlhcAO46jX5",
-	"5FZ6D0NnfdQVjNVeKyl0GpmhB69bM8VTCzvn1EwfkKL8MtzRV076lZPeLyddpZkQzm6UpVOhita5G9GX",
-	"eXPw2nE6pwuNOjRLdFQyGpcB2CM/+UIboJHxMBD35OLtc9/UNuXXVmEkudB0zAbCISS6D4TXTQzzNeSB",
-	"zBWgK3PTQFPs6r+MMcqhmF3a543HaEpGgwwJ6DVQesMBCOrMHneAmWwqjWwWDP5+fvqDhY7z1z+QPCNG",
-	"ksfk1VPSPth7THbOlQTHCYxRlmog4Ud8Riest+P7itq/CNcWZLQlJ1Dww5CZ1IY83tsn2Xtnwuky0GMT",
-	"r89ro3imQbbw3SBIO3XxfISZuFfLqPIslTQ5h01+Ut1tlqeGZ1SZ3bFUsy50q6gAZqbsygxHsC6OfbNn",
-	"I+RA/3If/lq8JkdgnX8gnAoCJbKEggtNM3VEhrBgEDmg4iibIxDsaHL19uVfjm3tbTHFOV1YoLyU8iVV",
-	"E4bfPd5mP87WwZJXLOH00kLAl7YfXwGCEUqyCjFA98w18BBTRjxmDhHvknQJY+z+IeiMrQ0ca0D6Gmcn",
-	"/G+dszOzkrayH/7Xfx13/2/a/Xe/+/277q9/7D2Jnhx8GAx67d+yyf+TiUnnm9bmYOZVTASU2P0tY5Pb",
-	"+j0j920mJvfiMkV6/ScqtHlchbw7ApdiY6YUTTf05fF1QuRckOIT8D32yLH7xZFA8ntOU8wC8qYGrlwa",
-	"jq8tYhliUV/kyFkjYAzlCKcoK9MOR1LkeugN1kWHIL8OAs87WPEO7O5mymZRoVnT+Hqi7PFHJNfYG6aw",
-	"QmM/7l4xBwgeWCmF6zIs268FPalF9EZE6AhcFlgUzS7bHgcGRxQ2Xa5JyrVxzfhlboCpQ94zGJrsLXqN",
-	"VsjyeCMyLP4N/MTqvgssZjJDyQ5+HrReB18NWg1RGW+Lm36YEcfl+hojRh0QFnv9rPGjX5Lp1EatF/CP",
-	"+WopF9cR4oITKQOk1HcnE4rp6bq6gTTRYPlyrw4joqShhlkZFvOQA6cNvEnBfjV0FAR+RteUcXg3EN4R",
-	"hEOBvkKgSFLZ4NurBmM64+mCtBXLtXcrcik6PRKmPStMwZMDZxPzE6NicVgqbSDde3MVWrZqIyfg8wvm",
-	"g5IecFlCe7Rv3ej18Qmwl8/dZv9PEDzQpLO63FjPvwJAchF5VvqnrhifPf476K2KTSwTUc0oiN1bLIrp",
-	"fGQfjFjhWIx81i2k4rXXhhOAjUaDNl74bTuVzme+/41TRqG6kitPG5AkCFeK5YxVvOP2XPRADP+zYuP/",
-	"NET3KyV6SsEszcX1UfnunAtdsYk3FldcX3cpaghsOJ9KwcjrfDZi6nZlGNfVcgRr70oPIeIvkCU79ZTE",
-	"3e+GyilvK0e8enxN5VIszDdkJD7a/5hSKZ+txQWey61M1HufXPF/W9xmUWPjk1ms//9nSkZSFlZ6CwqZ",
-	"3ImIcgEJykUWVn3x8uK9j6pUdcegyC8Rmei2m/S+Bhrel8z+ko8N8GKdMeFSM25Z7sj5QVcqHkGdNs+B",
-	"dv+AP0G8+7AmavnChRI61bFkYeQtlH1zz8d5GpGs8OtysVPXGymYfyuLU7nE9YH7QQGv/e8eNFcKTuAh",
-	"hhprdofeeF/L+mx2djLj5PsyDtX7PVGJLQIgy6qKlZrDt642vMrOYHGs63jk7h+mpAG1GsJlsTgrluty",
-	"iYLNuy4el6ZM+UKqPXK6sl4IbYX4S/h5IEBdgIbd+H1FT6gpLVlf3d9uxNsdtiEo5kvRki/gqoXD8az5",
-	"K25uxM1BCyKW5lSLHUNmbNA6JKmMr8F6NJ9KrB59D0FnfgHdVK6t9uDzDl/KyRc0vm5VkTJY6qkwarFN",
-	"dcpLjEz7U1WD8Pv0Ja9dFkjVyFqtuHlHE6pmIoGgq+0iFC+AVSCLQVVfqtpoRTCWVkMWSXtY5l4MOxE4",
-	"G6COO5S8boxPXB+eeORqQrIbLnMXdqiNzDR0HOJQIPKeIwkrVtuBcHGF9aka0ObaaYttIQXmt2omTOT7",
-	"7ueaJRFRLEtpjOcB58vUQLihIjLKlTD2EdS8dH2WysjJzmHYPRFrxIHbB0Lx3S7mlBvy2jmX9EBgZ38f",
-	"cAsl6op7ddH4YU6Eg0UoMoS2fQwJsRManqZovarnowGM/SXCFC/CHX35EggXZXLt19DDB1jK3GJVkD3W",
-	"QDPvxPJF8s/A+A0402xIqn/9IbuJNgA/Jjg5u7bvgt/pfYXve+5YU4HoFW/LnUURUOXWZKVwbS78S59H",
-	"7EQH6hbS5jH2ofN7iDCWUrEYC/ZZHv8nrJBe6+Gn1a3e063vKnYjr1kXwpb1OiO4fe2NfSuAhT8l5TqF",
-	"TMqvbu0mYiOSqpGHsPcxy1ygvhTsviDPe12w6kxd09ikMZSixgjEk20tQE8OPiZK8a8Ci587RNHCk1XA",
-	"nCJTFDq6HzKGTpENHrzAdfLnL2pygZt5eH6GiyJL/WtNky/ZCxWvwRcP837GoyJUjhfNDTWhBiJl7+yE",
-	"xLQH3+qpwen4HIN1UjY22IBUMZIL1zsOY4ZczrXLnBox31mOTJlivSKfYkYXWOtoxAZi0Bq0SFuxWVEI",
-	"z76EZde40VDerOPrljny42o6+1ftk6u3L8kwyJgZDgTWUmFJWVAc6q2Rtk/zCgP7I4hQSBLFtIbXoHJ5",
-	"h3ANXeJcvQ4IWDokA0xlGbQg4BE8R5A5gK4YV8ZJyXwyra6pPssn+djghM9Esq6KFT6w3NLljJ2v1px7",
-	"TY6xB1tjSbcYg1kLd+T+eTZRNCnJTq3tfKhkulppxf0R1ElqU02GAX0bQtHETlhxxo4EWQEDUQyGHxcx",
-	"QjDgLKivY7+p9onULGUxtKOUKdvpkWOBFaQGwpG9MpAUiz3ivO2D/f2GLL/yFB4sASiW+LU381eppbkp",
-	"My3yGQDkbxsjhZjzVqZsSTqxHDSoRKqbycUrn8pK7H80GY6VFMa1DR7R+HoYQTHXInF3rx8dfPc4+vZJ",
-	"n4wWlgC0D/YekZ3nHFqL/LuoxjEQKfZhp4Ls9V897e10IlCKFhmDpOGInL/+ISI/nD2PyE9sdB6Rp6/O",
-	"I/Lj6dkJ5BM/e+7raTvnHUg2O5g9ZcC1hSVrR4syqQhqq8UpRATDTJi87KuAQOoYJsv1CNQjw5X8/fyH",
-	"aCBgPXbjdm4rrdE0lXOWFBnNmMgVFBzGjPmRNFPS9vQOTx9/hMMcCDumPcugPOWOpbRjDMguu2cUTTHq",
-	"i1rCorBO3IRaCkpdbz00Z0HU7YLIG6Z6xF6I+wBqrGL6NRO+BrE2UtEJ84c4ZWnikkrswDM2k2pxBIvD",
-	"SjlA3ccQ2mI/xfq6VkbESpvzKdQ0Dg9nTrnrT+xaDEg1gL44sOSwbyD1xbUbk7orwPyQcrvttW6VgRm1",
-	"ABi2TfT8ohnfLxbxhb1HYyz5rlN93cMjV81Iu8yiOXHNPb7mev/Zc70vrFK9UmU4xOc7VRwGt87CSkiV",
-	"0D2vSVdpQPny1/i4Kib+03khvwbIbesuhxNbBDV6CiNGUwzrx3sgV13oq06AVQ09yJ3GbOoIkqxctXqs",
-	"xZoxpaWgKYHaKFwTpqhmCWkDe5ddPVUssYS4E9n3B6IwgTGRlLaimRRsQabccvQF0YYuXD39POG1dXtw",
-	"EXeyLH8hTDnBqv0PWoX5ohqJPZ8w6+j22ogdwZF6p49YlHqm6Ny33SkdF3l9P7rxmGSUJ2RIZ7CI//jv",
-	"/4OMGRsSKbrxlHLh0rtjqRJXQ28hc0OMokLjSsiU6ilpe+IP2ZvRQEA43bWQc4H2TzeBc9NQrZlxorWT",
-	"qRU1DMX+qUwTjHgzJrXoCMoIYwMRTy2jT4pvuLBHUnR0rzYOsoeRKDqnaV3TIBfwx33ytxOJCbBbpwhg",
-	"LN0ROdjfd0m2wZhSBKUlXbkKX/S5uVHQT8UAt0bo8tMH5TA6Xt7YwzPBfG0m9DCq4S9TETmuotSGsvfl",
-	"m/oW5e8LmhhDomezaeZHmSbaU8IhaV9dPOuUUkmB5/SG8tQeDRnRlLo6MJB+4ve0TEyxnfTcDmCOUfiB",
-	"6i9DwcxcquthVMlkKWdzVhBs5xHm0ICgo6fQ2zaesiRPGWlrxsiw3O7vuTRs2DkKY4g9/ZSKBLVkgM0U",
-	"PTuwP4gX0srCc2jRmVEuBDOFEOfoudtJ5Boe5jPCRZzmiRWRDvr9CDPpB2LpFCLfycQnCgo6s0sNhvSe",
-	"tUzJUcpmnR5Q4x17MK71zkAEIMQ1+Wav3+v3d8iIpXKO/gF3Rjvaf4MnvnMmdD4e85jbw3DXeUi++Rki",
-	"wIuL3iF05J1/K7ffI6/BKEWLCMVlObd90H9Ua1lHgLwDR/hMFP5kaZ1fiMAHB9Xga3PGkICkfPW43Wc3",
-	"OH1NjCxOtyRHqyTRSEvZAddvScCXzRcFPZsw0y0HWG5tWifZ0lRLMmGmKiq2h1Y1HHa8EMlVzfqFnA9E",
-	"e1g8eIq/DzuR3RqKkA21rz6jhPd5imVtxrsVfPtTFLd7I1hF+LAKupwLpqB0OjBF8M76PnjkoH/QuS9o",
-	"djaAdZl85bn/6F5+mMXUynW+5J4rrIMR/YVbcheSXLCkxuy7O13y9s25fwqmeei3/Bfr1R0cfaVPN0rF",
-	"t2rTfUcFBST2tbUxnfRa2D8K4Z/qUic4co2CnCJTmE+qX6AqoIkUA+GK5kEJyrKxl8xTMP0wfsP8mMvi",
-	"O3B/J+dSKPk152lqFYaM8sQqPqjDQDcj1wzdm4BmWCwslPX9voIhh8sK3HAg2j7izbmpWZoQ8JbmqYlA",
-	"Pyhlf3dknYiIIEy4EN5B2Qm4ALRhdQsNAu5c742wqamdNJXaqmUyzvVGaeAfcLv1/pSl+ll4NLcsoVU3",
-	"kDvXrX0zT7YeuQIITSvd7/c/byj88mk3Eilp2OdVDb6k3P4TpCtXbJdjAG40U8RS+zbCc9czJ4D8mApP",
-	"BAg3kbOJEldR117pPTFLtLqut1hfhoJ8fffSwBLdI68lEL7S8uHalIoEqITvZuwsHw29Sv96Jtu3S/v6",
-	"2r/0q8V2Tf/SkHQchc4caKgIgVa+6eWKIn3/Jt2qr/mP1ohRxdRxbhnOv361SIYFJopffrUfqBuPsrlK",
-	"W4etXZpxwC+3kmVKcyYwagjag4yk7/WJA/VKPjhjhgJmr7Y86eZZRIpaDy4kOQqSI0RZt9vvKBgZXd2r",
-	"Q19hz3ZBJww6PI9dR6rqIQcDoRdxdaAzH2zixJ32i19OOqTrAuoiH0Vmx0xYzGHRwbDXi7huUKDOEJFU",
-	"ps7BbzUvP8MS7Zp0CbVbymlK0KGODsYxc7U2UBZ3PCcYOaMLDFFbHTsU67uled4BqmciVgsESSacx/GD",
-	"iLiIysDebtlJMH8IvqtLgPKpzGJBQg3tVeqj4oPaM7lhqczstrqQqDFlacaUPvL139sH/YMO4cJCVJID",
-	"kgRDJ+XnrQ+/fvj/AgAA//8=",
+	"7L3rchs5uiD4Klhub4iMk6IoWXZ1SXFiRpblKh1fSm3Jp7q3WWOCmSCJUhJgA0jR7FpHzK+N+T0xEfMo",
+	"+wDzJudJNvB9ABJJZpKUJdmqGv+pspiZuH7362+tVE5nUjBhdOvot9aE0Ywp+Od5xqYzaZhIFz9yY3/J",
+	"mE4VnxkuReuodaGYZsKQ9sCogg06RApiJoxoIxXLCBV6zhQxklCi2IxRwzKi2D8Kpg2ZczPBl+mU9cUg",
+	"mmv3FVsMjoiQZsLFmChqR+WaGD5l3b5oJS2dTtiU2gUxUUxbR39v2QW0fklaZjFjraOWNoqLcevTp6R1",
+	"ITXH9S4v/4dcDmlOZu4FIkewoJxqQ9iN3RhM61dMZzMmMpZ1KwsYSTWlpnXU4sI8O2wlrSkXfGoX1Qur",
+	"4cKwMVOwnHfMqMXJyDC1uqBLlkqRaXtic8oNGbKRVIwYtbDnQMeUi+rkYa792rkuDc3ZFtc2nzC8OMVo",
+	"RqYyY7kmE5rZK7C/pROWuedwFCwrD40LuJfjvrAvZNRQMqUL+HLBDNETOYdPU5rnTO1oklNjTzOdUDG+",
+	"9XV+SlozquiUGQeiZ1PK8wtqJvYPbnc3s38kLUGn9ktmn7eSll05VyxrHdmhK2dIP75mYmxHOHh6WAdB",
+	"P3IL0IuXSk5XD/MlV9qQ91enJKMLwkWaFw5GYDX/KJhalMsZ2TFqwSejhrXWzH4lV+d+TW8xtZG3nDjC",
+	"yFdssTr7G3rNNKC2UQtEnghbNB2xo4D4VXQn12xBqMjKH/xXY2Y0QtIIztWREAB90p5Sdc0yUqEVP3Jz",
+	"RBwcc6GNhWA5IqoQwiKNmfOUdcm+xamDp0/74oZrPswZObk8PT+3UKhoaoEpIaw77hJK3r8/f3FMFJuy",
+	"6ZBZMjaSihwckokslEZ4heNFOlme7xIBazXC2FOgEf7v/dqjFzdMmykT5vxFA2Dz8pVsW/h+dng7AnlS",
+	"orliplCCZWRob44wqnLOFEnldEpF1iVX9iaZumEKSJdOyFAWllompBCG54G89IWjLwAtAKOk0MzSmxtG",
+	"ZlRrlhFu1hz0X3dPc0aV3f5uWPtdSPKVokLT1I7TeNwmeueO5/1eM9V8rXcc/GduJpmic5o/0BSf7Ld6",
+	"JoVmQICf0+wdIq/9K5XCMAH/pLNZzlNqT2zvV43gVc7yJ8VGraPW/7lXCh97+FTvnSklFU5VhUcLZFzM",
+	"CkO4JlOa24u2BO9T0jqVYpTz9Ass4oSkUqSFUpaFIhcjUhFKsgLnYgn+XSvpkBVBh2jD87wvHMWygP8p",
+	"ab2UasizjImH39AlH1vE5oIMCwOMm+a5nLOMtJXMWUJ0oVHySQifzpjSUlDDxbgDJ/+DFOzLXL1iWhYq",
+	"ZYR95CCEWBYyp5pkLGfGUeqxlAgR58IwJWiOQz78KcopQ3l1bgFjrqQYB3kYCOMxyZihPNeEKgZyU0kz",
+	"czmGRb+V5qWlmw+/3reS6CKdEDn8laWGeLZoZCStwZIu6CKXNLuS8jVV4y921Yg7Q5ktLLIbKUlup4cl",
+	"XUn5hoqFozv6CyxJSjKlYkGoMWw6M9oKWZGiBEL9bpDq6+Zwb+9F8j9M9F7Qwkyk4v9kX+TWDdEe34FO",
+	"DWlGUsUyJgynuYbzfS9mSqZMazrM2Zkw3Cwefmk/szzfRYqeACUaKkavrYA5LDQXTGuiipyRNshpXOhi",
+	"NOIpt8g2pDkVKevAhhQDcYKKGqUSaTElGR+NGBBwB2iO6r4XupjNpDIse8MyTq+A+X0JgB9xi3yLGbPQ",
+	"DjQ4TdnMAHf75NkzwNpJavgNN4tzw0AdmSk5Y8pwZMfUrAj3u1Y/W5XwEysIHP22+vM1R/qzbi9+Ea/s",
+	"u5+S1tQCCxIH9pFOZ1btbJ1Y7dCKaVIRq/iQH5gCLNKGKqDf5NJQkVGVkVlORa0WUgoqf0fJBZZXzpjY",
+	"LZeaIpIzu6TKEiPVMmMg1H5IpRhxC20gZ3ph+oNbW/VHxQSbL/84paawC/ul5mhPZjMlb1gpjUUyUvXC",
+	"pDidUC5OprIQNSaWH+WcTIFOo3HCyscGmJ5V4RPCR+RayDnYBSLJ7bBXsyjz8UeqJ6tzWPib0YUsDInE",
+	"XDKherI07EGvbtxCZ++sElk78PvLF0RRwwggDsgQWy956frd+usu+znNxuw1u2H56glPuUB9CgnskgrN",
+	"R8zih4NUWJ+wi7arK0F5v9frdXu9OiyacvGOjZhSNNer4+MjllkdR2kyn0jtdVsHiHCZARi7rVUVxUvu",
+	"61ESjuCtfXH53ODrpHIOS8tef6SveR3g5vYR/IsbNtVbLQ9v6FOYjSpFFyvrdSM3LuqtOw2P0aipt5JW",
+	"7jVF9tEuFOBLW05bh6LPkWlcSC5qdudYSi2BzBywbzahxLtyL/mB63Z3CtrEBdV6LlXWSDIcsPj3lg0M",
+	"tTgq8+xW78+2f/lT3U5wiS8QxBt3QhuoniUaNDUFzfMFUSxl/MZiZsZSPqU5wZmX6MeTg5ptCGkcEajs",
+	"oZY6VjT8bXTtCm1asg+4ndXesn2iFnX3mi1x0B+e11GcjNP8dOXdfzk8rHvZk47yxfeCW+b7iotxBtbI",
+	"9Ttz1AMWV7sdxahhd7lpM2GloIBsbfWm62jxptsHZrl0lfvP6g6JmblU19u8eid+fUz8yYKu+vzqFHTY",
+	"s6sfE8LHQvoH7y9fXN2Vo0uxm9qVrvB04MCVM59QTbhZmnD/4M+bQMNdqj/o8hyb4WQLiWgtqNBrJlCY",
+	"hNO9oTy3SopXAZYh5xheGzFGUjllmlgZR47cZisgdUuIWj3vVNqzllaSIlwck+GCZGxEi9zAdRIpyNm7",
+	"04Me3PiV/VcCACCF/d/y4W+A0ur0z69OEze4VDj2NuPNrZJvTrJMMa23I/S1t18dZz0UvKB6MpQUGUsj",
+	"y91SoogY+IpMkbRmTGR23duO5xwtoFfVDIcWcP188UYK527aZlR4+x18u1Hw8SewMlm5mdozRdpbg0nl",
+	"1S7p2hOmWJUGWBJlZJ5ZENbM+WYA3Lt1bGV7em6oqefdzci1yvFYyjOWndxCuY2QpVkq2EzdV974h3IG",
+	"sbpTpQY2/5d3xLJLwoT9nyZtOEu8jE7t1r2MU3+gqWIZrzlF0u63LOHqt5yTJagRTbM49+1tDtJeYLER",
+	"zB0MXuLLdeJUSW1fnF3sfvfqyV92v//rm4PWWra2TtesedZsflta53vtfD9byHCr7C0JmBXDwzL0lIsN",
+	"OwqnGd24B8fq9azB84hgN6J7M25tcTgn8G4Vh7b47K17e4VPNJ7e5k3Wq57ue7a99rl0dJsIcTnBuiX6",
+	"I/V66POr01bSOrv6sZVYtL2qVTuXDmv1c8u9W0kLuPi6Ef5SsILVnI3+abQ9cjsbxK0PEiav55TLaq+f",
+	"IcGlrTnQctDVXY2ZC46pF7lzKcZAer1RxYq0c4pEkxpip7YkccU1vGpryUpuusVBNO3Xbrdc85pNXwby",
+	"6uHgwrH6oEUDkXjH7IcN5saYqtUKp4Edt7WhoxG54WyuiRT5AjhF9bA/NBiGMZamlqE6JXO9wPgB7LdO",
+	"n8TB6g/m5jSX6fUqFAg5r99eZJTf0cQ7Z8Gu135/ddqpXP1ahJCjUa2Eb4FsRBXAGMYv2SUSrgmduJAT",
+	"F+GQEylYQqgmlPwgSVYoWJfl1d8dTHrTnu63OlX1w/3evJ5G2L/ybmV8j3BB5hOZM6Lxi61gflnhl/NW",
+	"OIjlFay7sJPsxgvwy/Q6PKgPMLlhNUfVbyWk3/q+N8V/7E+e2H927FFTQ6ZSG/Lk2dMeyehCk/afv3vW",
+	"601WD7aqB2025Pi1Nmz0jUOB6gZrLYKNMDYx03o0asA7XeAK6p4Z9rHhgdyMkICPGBfmpkiCLdOO65a6",
+	"5igui+mU1tmybncin7Pxu+yvbkdnVOWLdyxj05mPhqpuaSTViPFaLwK6rK3KRsb8hglSzGoF8ErQVt2u",
+	"ZoqLlM9o3qBdoBVjSNNr76lfMYF0N7vRqqFj5ZxJtMfaI/KhFNWVnd0wtSDMPiQ+NggYMIR46QmdsVUm",
+	"442dywRBG9jMlKYTLtiuYjSDHxSjWoqkjFVNc/D9TgttCE0NkYJwc0QGgs0/ZOyGp2zQF+1UCsNFwdDz",
+	"m8sxFz9zMzmVGeskZAA/fGAfZ/ZsBqioOVUb/OS7XFgaP5aCHflj7wv4yn5upJl98Ec7IG1UnKWZ+fFD",
+	"6MzATsbFdfz2D1KOc9YXfiLBWKZhb976DoFEgrBdyyxZBlplB0PjSiJXbrgO5Eac5VmTUDArjKWlYKWK",
+	"jhav0vK2IRjMBCMwTJW4+tDaVY9Y6QyuAeEyPCYhdo/O5GnntQrcMUSOghViIueE6l2uq/Ne5Ixqq1wb",
+	"pgglNzTnGWlcjLvN1/bKalZkoSIGGZCJjpDNy2sWgsKXgCKBNVfAiVCR9YWFAJgLfmoPlZyD44/mWpKx",
+	"5dBWGIUhfzRm9pPIFySV8pozMkhvPrhpPsDIA3fV67HZn3Ydwr6UaizNRodSEOw2x0KvTIFA/JqL6zX+",
+	"KkT1TcbV2W0cVB7LNg9ct+rY1reyXif/riIMJAXsaMKzDTaxlUeONjfE/V/V0XFC7ctIQ61qVjvl7dis",
+	"iz9zKjQEztL8Ito7xoIuZQvkVGCwNlNTnRCnxifeoIXPVnwMSK8tAQPzRkJSathYqkXSFyH0G3SRjKVc",
+	"c0vbHWJg7oViKVIHM2HTCiKU18hGIycf1IY04mMfhbfRWVB7wiNWb2xSDCKI0oawB6cG7ujK0Zy/SCLr",
+	"6BShyRG/efCMNENYaYtbZpvOdhRpP/guaTt1MiFBm0wIxMawhJxhVKeLVskS4rXMjr2lcDM7mjgLrBsV",
+	"Aq1OpSXIhmW1VCppGW7y+rMzLqxqC2s8RGDVK5IwSmRRw/kCUET2O3uHSzgYBN3yHkv8+KWZYlw4xlal",
+	"GMF0ch+OBsE+mtNCaRS1NohyMN+a9foIthpGTAXQlcDnj8kgioQfwO8ejoEDO/tE9FIrTlVoxdHnraR1",
+	"kv1ahCcv4QqeS1HoWgsGDnOW8zEf8twFHC5xKXiYx6Efll6Vow2lzBkVK4cUPqw7p2j9TYxgldCnqSpY",
+	"dqYNn9YGPp0IwtzD0jIA6gGjkEWhJRlRBRSPj0AmwCGB9uULIm+YtzWoKWlPaD7atY/6wgfoMmE6XfKC",
+	"61lOF5HU4ubhmswoz5w1wOrL1BSKmwWgbhDzMZ2jL5hVfogK2k8DSjd5fSCCzKsRCcR8bePvmTXwQs0t",
+	"ZSFUiILmXLMMI8jcSaZ0BoF3yJAIF2TGVAphA2Yu/cS6dso0l/p27g/8ApTDCBYCqH2Wb4qJ7MWtGPft",
+	"VM8oRye+08hbJM2EqTnXrNOgpmqjitSrwWvdmw6szqNPrArgfj5ZAzC46oSM+EeWgZEW2BDNo4ViBmQH",
+	"3fjs4wyYk9/vfMJzRhx/q90IRjWuTo9wTP6FVNeZIM5E2FI/ak5FAw7k1DJLQacMUBsjP4JeVbJ9+D34",
+	"e6r6zXOqedo0b5PdIKfi35nStWlcdmU3+DCoM7hQxKClpXn8qg9FnCk5tmLfBeLcOkupksV4QrjBeZan",
+	"4TqxgGrQfOvsqe0sImgdF8TgUlytGrAuk8sSfarrDuDnycLJmsrJNy4CpEaq83GgJ3qdJX2K2cEhbhaU",
+	"Wi6MTJzYTokfyr66Ya76zNKl2TB01M3nI6hBO5CC3au7V5nbUaftPMQlo42cxExNX9BF7LKMrtM+bQ4s",
+	"DmwAeIM3ISC/A3ijKL8gG2pTQ3JGtSEjWajAJOrp310dySifupB2h7VVHI2E01J+9YcR7RyZ5Ao9DZQt",
+	"Zg1Vul3lXKt4uyrFbHZAl1fY4Jd1vsdaBw1i+I6GLFBQSOYTnk6cZqErJHdLq3FYzvaydyTubfJcxsOv",
+	"cV6WI96LR9ZZgM7vtLft3bM1022/1zv6aiPi9vnuWl6R37e9+sar3uy3jc9AGrYufrFJ4l393Zsmmkid",
+	"q52wjbHfEQumTxrkLiYyYkGwGgaKPIYp5sQwlhEh59sj40ZRC4W2tQJVDQeDuLmmQf/X/ySeUiZEYb45",
+	"CboSiVSl2mm35z7rlXBH6ANFX0fI3Y4iAl7eVgwH6yFvXdAA2nZaSQuMO5siB14tUmf9aTTf6mI45bpZ",
+	"tCyfOwX0hrM55LTKaxDsj8lh73sLbVSA4gHKqbOnOxjbUMhk5SheLdJTqu8e/iLTItDYGiOef0ykwAw9",
+	"IecJ+ENmTBHNM0bac7ClBFtZMKeAaLEV3X61SF+4mersQdeL9HIrCetVeBF9p+5WdJPHrnwlIYLNmRWO",
+	"uNImIYymE/SYWendb+02G7osgaZmS17A2s7ckpYJE6vPIKr8dtp3YxgL1//OFB9xltWr+g1hLklrNnFJ",
+	"8GtkY4+p1ONn8A0GWa2+gNGGEBo/e3lOlY1EAmZ5VqvUZWkeuKAY9GJcqQLXGnHBAraDnbtlqqZy6jn8",
+	"bXFYsVGhWRbhcptNZ2YBGgMVwejwWeiKpLUByD0h3GK8CyiqUA8v3ji/npIv3V+4c2pa0Uqqt+hPtenq",
+	"PE2qS0AzTJh62/ILZlDFDlka7vWqlYNP6Zjt/Tpj41qVckIPnj6rkR/ZR3L548nuwdNn3pQBdJlqUsxy",
+	"STPW4DjhGduGatnX4PV/stpKMqtiwq24I9e43JRO0eFTb2MpVN4Usz9mJroaLB+hCTdg1u23+q3S2gQz",
+	"ReUxque/R2d8D5JS964X6V5v//v90ZP0YPc7esh2vxvup7vfs4Ns9yl9Nvwu/XP2PeuN9gLw7O3vjZRE",
+	"YWc9HNoDrRxSUoEed9ThwnHvGwCyxLoVyCwtQBtuOozxDr+4LYzU79NN37B+h+Vb8z3PbqpwAJcMxIsg",
+	"1yA0Bcq/OfAn4h4NS9ygwtaAN9Qv2dHOfheA7x92IGflpNkxKHdQj4tPmSawXiufoxnuVprxe+2KbmxL",
+	"rG+tDOMM6/naGv33c8SYNUzsEqwjULDPVRLiOqIqtxLKHHlb5lS3DuxdT/b2HXhimnssZU742Mr/I1cf",
+	"aRdpdmQydUjZbSa15lbS3jbiUyk2VchUPFt8QQ0AgQSlUYmqXPCdxIwp/XiO3x9gTj/+sV8ngNSbw0/I",
+	"SGFGJPCQOPpqOW2wPlW6evkbdLdKcPx2p1iS5VpTPg3CnCMwIOEdkWFeKLUg7UKEqEGpfMrnSKaF7iQk",
+	"LcwHORqRNsvGTBOp+iKVSjClCexJjDsJGedUsYS4uMDEPplSk05IO5MM67Pg3+C9QPLr/D6dpC+ENB98",
+	"/RbShmouIhR0IRxq7ZhF2EUn8VO7AEQ6ZojwrhaMRfm+sDymk6DvjrQ1Y064glv0UYFOaMSjsMCN220l",
+	"LdgT1kaA67DAg7vCFKSwYnyi0ZoAszVZDi4dx/SzeplgSNPrxm9WBNy30pBLj2ytJDZlbCX64rAVkFzC",
+	"vUgH2YRx/tXNioUVr9bQZdIeSjOB6ErUqdE24txPUjCshKruzUywjiJDyQEdsHwnXqhGQX3/oWjuXYhq",
+	"CRYrl3q9SDf6phevFmljdaJXfzuNlEKvPRBdpCnTelTk+eL/2Dr4ElTl2l1AMOidIy/vEBy5RPsLM7Hk",
+	"J6VGKsxShajtVIJJyP5QujCX45uxGuvmuhufms7Bx8o2nkfuQ2e3ihddG9p7tRq1u6NdUG9QTSuhv7i9",
+	"YxKCdkMetIvQdfVluxtzSu4anloXVRFRzGA79i7kWqpYM0jjuS9FfFRP0vmcAU5wvs3VBVYcLOX4dVjy",
+	"psTQpeJNdagLRZ/JjTNxVVD2TuHSb5ihNTgqbriSwptCyjpiNyyXM+c0mimZreyvvIsxRElf8rE4rxVq",
+	"GDD1fuu0kq7gEgRaVg6QULEuI+0ffvrph9dnH05fn5+9vfpw/sI+1MzEnuzIZOnWFS88VM+tXelNUxTJ",
+	"84Ln2XIciStf2e7b43B6aS5TmpOhfV0v5WP1uvvd3sYr8msuF5NULmHpOGtvMqq6sApTvoBDdYN/+9vf",
+	"/rb75k2ZMdjgjtKbPUJTV7XBf1C7xAUUs6qxrmEA7y3qfXkv6K0LnNVUTfhoblfJa1bGAd0uVKexZNpf",
+	"CpojYoeXupuzFv2pRWcRz1IutP4uXqE4sUZp+yz30Nf1AeVUmxefJ/wqhqJaU4BmxlCctADjhCdMxUop",
+	"6GAg/Pr+Bb6ce50QvKL7J0TYE6yGKN7VwrHJSuuaEpSvWW2umA6ZSkhvZR8PJSrH7paK2Bxb7cPN1APy",
+	"FQQeS8Fpvj6EetkmENgpZptV0jtC8JS9mVBkJA4OX+U8prqQdRf301zEy75V/PbSt1tb49bFCnJvWEBA",
+	"7X5+0Fu0tCXXrLml17Ih0bc+MwKTd3UFlkxzXNeFi7+oPbmIe2/hI7iPOO91Ed3lag67f/6u1r3r31h/",
+	"M3bPZ+5VtKo1UQY1hu4vGHLijSRNQe7l+g6erqkY2nAeU5rnnzXZfmN50tX6f43xxXE8THj9SS+KwX3y",
+	"7GlvfbDGpqjNOwdrxsJkr3dYu+ebW0RCQwj0sUX5sVX7MPQBBKbw1PeqiWffT25j96zYne31I8CtDxWK",
+	"hF83axPunpUg3xSKtg2o+AjMWhioiQTfLuKrPqi+up76a7zX6K8Ybg436yAhmKshYMsfU9OV1AfIznIq",
+	"tvcAAFne6LOCIWuXUQxznvoy2DXAgU/4LcooVWqPbyyiVI7fvDzLFXVdhEEhjPJlX4rcBUdifmpTEKhU",
+	"dQWYHWBkci6OiR0KnZRDlvvOVFaeGUMouUNpCy+bJq2NIJVKB4dS077fOVvbqcyYXmvwqKsSV/00XFpD",
+	"imXDzZRWy+qI9ctFFWp7yWoISX61tBcehXJ2jg9wDUZpqzilzMleVYx92kCwXNRUfcQ5emWwuja8d+zy",
+	"ckRGZhNpJLThGFeTJyL59VfJxS1LDtb6688g2gj2FnmLCPfLqo+ItQtsyrOToGvCKzuavH/3GoI/IKqp",
+	"drB/eIW6dkCutqxH3pReWWFuuPDo9OLpa+LcVgGtBicaIAqzWIOVAHIry2yrlX3xpW1thq/GQhb91ltZ",
+	"WifioJuca5ip+Tb8Z9463PjCay6uG0AASCdRbMy11Z7BYRjaDIFRf8TzHJp8rF1DzaG+jQJBt9a8A5Go",
+	"Ub2NNDQ/g7TXZUGk9tiXoKtyXEuH42lNdZJ4e/WAhsd2m/rqK/Zal22ZWHoFdg9mwbws3NLe8Z9rksnS",
+	"Y7zT2aqlQhQrUp36/PIn8mT/2bPdfULz2YTuHuB9t51I7T70zuhVf/66gNiNTihP4TYOeStvVYierby5",
+	"Berc3rGCbuRNxcq/UtX4XxoXXEb+N665tGdsWvQKgjXGrOHkkQ3jK8y+RcHwh5lcM/MgnRju2Fnhnawz",
+	"30WFpgg04cQmRnFHzMj5r6zajdnTZsIWIAiFASAGpS+k4mMuaE70jKV85KorIn3R0dvY12S4gEE7x2SA",
+	"VqcBMSzPdeh7Vw1P0cXQrh67dmD/KygLi6pxGRhf56C6ZCmoX6/l+Ky+j8JtIssrxxhzp7dsHiqAgbv4",
+	"JVdsJD8SKchrLoqPt6hjx2drGy1VrxLbc33gIgkMnmUJFrj64I20SeA0H9A4kUEKh3Nlf7Bj2BH6wszl",
+	"hxFNjVQfmLD6TAY2Nf9bxrX70V5fOVbU8k8xC0RQxLsvIIsaIoW0Jm3B5sRuQkPLXzqbMaqOsW7XINrU",
+	"YE3JMr/UpjTck3F93H9dpT+IdXftoeIzrcPvy7hOVyN+P94Ig0+1e2oIgPqMJJnICbm8aa6hIx94fzHU",
+	"aUqvucvp9P3UalWq26FHTrW5ZEzcZtm3BZnyZCrzwZri0coDqQcmY3KWLeXsLmXR4TsPkajsh65dmqFq",
+	"G/GhtBRujLrJqXi7Kgf+eft+EWGE2gWDr2IbmcN7RKrwedAjRpJnvV7U29lp34pPnepX6auyWU6AmeoX",
+	"C2TydpLJ0y05/We5tRoVh6sV5aC0GqD6WojQlq2xzlyNHuQsBqCT6gme713sJdhQPZhqoBs/F9xwmrse",
+	"3f3WSUbJ626/1b2rpyw0N/Ih4M511lglNrqUehNv5Pbc3q5a8X5uwPbKBBuW2JDOcdc1bp9RcevF3l9K",
+	"xecmNdyTYxa5R225nlpIdG+vyU7wXt0NztxVl3N9mviWsdXxcM3RuE0XtM6a/dke9NrzC87udQF+V1Y2",
+	"e+dKFNeER0BovL7V7dsRN98xvpZEM9Quby5fglz+AsXyL1lR9dO69ZyJe1jO2hkumSlmNd1Rzcyqh+/r",
+	"EiKhyRk+P9rbI+/fva4035nIPKsvAvcPVR8bfRV9Df7oi7c/kIwaijb2Au6EZFyx1OQLeEUQyGMl2Ji8",
+	"PlCEpaquo8BzqtmTA4KPwVsJ3X99gT86m21O6HNjJ/E5hf3VQdj7mYXm93qN9XPI5aqJb4ONcqM9cHvD",
+	"4ba2wOAhiYFuS7h+Pxsrmq0/Br6FNW9tFJGrp+006dV+lU9r969qzTulvSQhaC5JCFhLrAgXdPXPC8x/",
+	"v64Ww92Df6KubksRZ6GWDfaPK6vybgp2aYpfcJB7Z2P6Ui61kAaN/dVV1PfmvEs9inJsmtH/7P7qpnU9",
+	"OqGmrV66oYZjmVD9klX6ncUqeVANn5cXtXlMrs+nM0hnpqapWka1mkZNHaJqnCHXIQSx3nrweTGwq/FP",
+	"oDzIG5bT+or5gQRVeqt+912v932vt3/w5Bb+WsuTfMXF2G1LpCCyUASNrAHeGjP04aO99+rJP5/9Zbo/",
+	"/Gvv5mDyt/n36eH165Pur7PxNn7G6ABenHz36uAvf22toT9rvX0SY+buWtskkp6WSAPaF9GS1v63n68S",
+	"sv+UTLkoDNOdYzJTDPLupMgXhItgp/XNJ3SXnFycuw4RzsjGTV9QTQYnQD75P8GcfUSeM6qYIv2i13uS",
+	"woTwTzaIjHSpZfPQndUqu+3IXJdSpTjUX+g0FcGWhuZvNlVDtS+5cClN2v0WAIvptzquUPB29M9UxbVa",
+	"tPy8ejKWspa+fYCRSOKuVJuJY5jLfparZKb+aBxdK4lWsuwAXqI8Nbuuk3uiwtTbV3m+xz60t+x3GcZ7",
+	"3sQ946ZedYXhMBVhuV1kpfnXCKK5y7Lz9Tkvn1He2JXMr4lvTScsK3K2o8mI1fTqTSdUjVmGbNeXoWuq",
+	"yv8zrW+YudyBecRYKP46KtCnscXlrOsfurlL6C2iy0k7/Ku8i/VtQvWa3qOh05urAJ74YOL/+G//ve7U",
+	"11WOfYgysCUmRmVg17SxdsmHcReFdqhQuPHA7rVdaE3H5G0sO0ttCMIdNjdOLjuORu1CyxuJ2ok2dxx1",
+	"EBijynrCWG/OjE54a0thRGw32Qfj4dcv716Kq95tN9ubPeN51tSRqRv688uplpPeoZzqvMIot73lxu1v",
+	"Lqcan8GGcqo1QZ4uT0JDoUloVtWeh+Cszm0avNQUeGAMm4ptNUzIBvjts8i2JUZkLos8I+7tzyLcnsOu",
+	"578k9tcEp8r+/0X+hfxpv9vrQQIGNFj808HTbq8HBUpge+RP+1iZv3b2FfJYc2M+qwyr4/M8J0OGGQJG",
+	"Ll1e5LDbkG7rzj7a/3pQu7thHA17ILpeWoRwtjPQJqyKUf710iPdv/185VY4BZEcnpZ7mxgzQ2uFVS38",
+	"GNweHP7kBfWjVnrjQjDKr+mMv2KWEIFOP5JrA0d/vLq6AA1JjkjIBu8ScO2H0jrex8/FOPcGTi9TnVyc",
+	"Y7eRH2Rf+Bxwq67SGR8z0SG+w9N7r4VhsDUTTNFQG5Cbbl/0xakUN0wYKEXCoAqFRX8MNxrJPJdzfWTf",
+	"2yX/dvnTW6vv2dFlYbrkjRRs4RvVLHdG38cMrH6rkxBhBybU5XR27WDQzFDDuga/9b3boN86Iv1Wt9vt",
+	"tz4NsMrOAN4cuCYU7j2c1GqhzErbU0aXKynZOU7ldGoXGxRTlx47+OtuOPfdC2iBKsUA02PHuRzS3DVG",
+	"LfOUwA+KnbHMhC36gkDADdj9yCVquNihkIsQdUUmjGZMWTJGyQ9nVy7oC0OM/ElGefyWZ2g7dHuoOBvl",
+	"i45rLO9622ZkKjOWazKhN1b7LcYTQ4qZLxV7TGi57iFbSDd6Lsc7GtZix4ZJwlnZX7vkfISRaDCukCYa",
+	"227Hp2OF7pJQ80BZEZCKxZwusPkeIVOqLCuonO+loTk7IkYVbJBYhZpiwDTCxFAxeq3JkKW00Mw+U9Jl",
+	"IsMsuZx37cgnQorFVBahbYd2A9jtHIWtYHVjtBZkCGcA0hc/XV4l5OL9FRz5xcnV6Y8uvQ+8CIPzjE1n",
+	"0gLTYvcVWwz8YG0qFmTf0saDp0/JDdfcKnknl6fn53ZVZYyDPfv377EcBCVjKTOSTiRPWccitktc9mvH",
+	"C6Pkmi2IKgQm+XJYip7DFuzg12yGMH1wSCaysHNoF+4UAGzKzERCOJqZJOQfhd2rHWwos0UZkg6v2sno",
+	"mHJhx/bGDoOdqGBWeL1yEj/C0dqLg0ExPA1qYk0sByRX8dj2c0ALV2Xa75WHEmE4w+HBwTGkDcwYNWUY",
+	"pDshe+fGsiVVCGG3OmZGk8Pe9w4K7Ep1jDMjbM1pJPAt0n768SPSv8OD75G8WHi2ZwnAp5hRC3eEU3f4",
+	"9lBg+FdsoSEzyT6Xjv5aXN3lwifJuPJ5q+DoE94cvS3Tt+3I9kkgq0B2o0pAYAmzbziTF0wKnZXwSrAb",
+	"JcSYD3xM4sB3T/U1fZB89QUWLSGKoaOMjHI5DwxBoFuOmIliKx0w9RH0wETWNiBtSvaf7qLVj+CPfQEm",
+	"uk4CLyo2UkxPBqRtoY8MIoOpf5QQJSF20ZJAZC6FZrgcO4QPzMOYV6MKbVi2i796Ix+AqL7mM9ed0Ddj",
+	"hd27lqwEQmFogDnq4OSwt584RtgXKc1zbU8Q1uai9QYYnIRcArLGjrEwv8WL3FKrcqhSUoSUA3tLQMQd",
+	"/KzYPCH+EE5sEAq2LJlKyW1son3h44nbAvJf7D6OkHJXFtNBxn757uWRpW6FgJ6u/nDagRgmSAkT8uLs",
+	"9dnVGfmP//o/8Gosr3JXmcuxLMygA44vB7DQuKwv3AVh3Qk5ZShWgGF9LpxxnbQHP8E/BoA7g0uW7r5k",
+	"Jp3sXnLDjoB87OKrA4QLYNF9Mfjr7jvfD2XXAvkR+eub1xZk3c+D47JIBeE1dKb3hPRbp0pqvau5Cfvv",
+	"C/dav9V1Z72Lpu6Is7CMCMbt8HCU72QO6PFxNw18zffps5BN00kkNVkxURMoTM8NthVOCBMjqVLEhJJ8",
+	"9cVwgRVLZM7TBcHuy23nsciK1BBV5EzvQICwxuedIzJAUXLgmhYL6SHrmAzkXJxglpsl24slEnbcF4Mb",
+	"zuZQZdViuQNUqBirE1cVDyomAlhCD+RsCiMjA4DDGJTdlXGkpC8G4Gpwc+sBjGG/7JK30pRSz5HFpS75",
+	"WVkya7dlf3jStSweGIeLkkfFwT47tMi1FPPu+cITz0u9YJhKYSgH1tEv/SD9lnMQYFPMsgiTlaWjZG9f",
+	"I+lT0pIzJuiMt45aT7q97hNIQTYT0DP2hjQbo8oxRhNyuPzzrHXUyrk2z/EVKBiCwqd976DXiyp4g349",
+	"m+WOCez96oyWqONvXwgIbEege9QUULAv6K7d0VOcvG7MsMi9c2GYEjTHZuOxotU6+vsvSUv7lvOtN8wK",
+	"824CQF0AeUAGqq8tLMkymc0ePh1rqBUkp9NC2BF/SVqrKNU6aiF0w+x7lVzk2uMeM3MaXrrjgW9lkzp1",
+	"nplVO9TKFYSFkeECCMND3EQ5iRf5uCLnlz8Bd8SryTjNc4sU8FN0GWUD1m0uI2M3e1BqOrqMJae+IFFp",
+	"Nsf0LbGzLN3qMMjGQadAfiGYq14NTHdAsxsqUvaC3ZzaXwfg/5vKG6hbMacqQ7lTjkaaAdUHOZnHVNXS",
+	"Tiuv7GgyZVOpFkeWEENrNU2oIf9kSjqWry0ZCemj7nPF8N0EVV2gSm5Ipkn79PU51H2lwhJ2q4amVtXC",
+	"jzs+31BPKHgsu+RckLI+HSpS0gpVoZgt+8gtXz7sHYIZfQW6/Vk8JDUJczTQEbgiAN7D3uFm4H0rzUtZ",
+	"iOwBoN01NPP7DMXP7V1NQvdDRqCkFD6aUA0gBFp6O4ZPaHQYoUNcVnATQiStmdQ1KHCSZTrA8cArBuVy",
+	"drSH3molFgdioKdYXMAu987xnESNoly3NtYlVxaNUBEeW2ga0vT6iFCA8IQINqbGakVSkULMqNIMY+gK",
+	"hC8QyaDalx3gybOnPZLRhU5QiT3s9e4Ku0u4DDxU0SkzUEP+7/UwUb6yFymjYF77JXhinstsce+wf4LL",
+	"RRQoLZxWA/70tVEv9KNnAMkOE7dArOc0JEh8DvIe9r7f/MGpFKOco5n38OBg8wfvhQN2C49nUI/7ISQU",
+	"yzVMA7lw3OT+yIHnjz6erFE0fMFu3mCox8OLKm6uS3cmW0gsFuLsFoby46Mg92eg8GsyV9yYsrBQfGtu",
+	"udU2Wg9zsXu/8ezTOkm0vNwlUsexli8UJnWOBJ61lulMEl3wppDxXx6WJsE2mgAEta1HASA/iRDM6Kws",
+	"NbBxv9CArHgPtNuL5Rae66Djoq7f5+14ovdXtB70/pfbqjbAAVgNHBTsb0P2qbN1Mcdcnmz+6KVUQ55l",
+	"TNwFdgK0REcfuuJYMQtjlNq4Pld2016v7iRE5lmdHlsW/64FGGz7BcenK2CTUT0ZSop5IbVK1FVdUBtx",
+	"vmomoKAAalbvr06tzEakcP18tZwyMM+TCTioWEbaVs/qC/CRcG2kWnR8KVj0AsiREyizipDp2oNDNWW0",
+	"MkKDUhfWhHajvghWM7Tbr5xp9fjQDLNKNcORPCRNC5M0QHO4mM+H6DvDZ6XhbFgQeJoMgqXPefcHvz1E",
+	"lpbBKjxilNWur6y3Fiz9S+RXOUQtAPuqWU3FQqRVJxA0R2zuVGN97NpzQKY0GgDKPRasL2Kwo6a0yVtx",
+	"qTSlukxr0oYSxT47AIAdGq0VDHSn1Jk6IOZ4TLlY9lx16qAQB3+DeFAl0A8GkTWZ6zWgCVEqdoNu/18R",
+	"Oi8sqSlM9QbjywMbjmI0nUB7fMZVaHicECHndwZWrEbM801wmk5Yeu0gMWqxDIYdMqXXTFs9eW3V5TII",
+	"ti9C1yAYt1tnedYUHItIhrkumwrtXOSMaoaTLchCFgrrifSFK22NC+Ri3N1JiH/dlfWG11eaFmlS++nf",
+	"ZKGixZZvU8XIkCHZgG6UWZf8TRYYXA9DhBp5WJAmxP+uHRYYQijUTKorBxcrIuDqYjsNnABx4Sy65ccs",
+	"IMXrbGAq6DCkHgp/V8KS74yx6gmHHSEyBQhy3SHuht9jZq7KYOMfUV5pxHQr+1s9GCr+TyEcCYN0nLGq",
+	"bN3u6j621fSDF4KOfG1CTdpWt+qLQTT1oFMxuSVxtHNCaPZrEZ6MGLNyzw1TmrQHLxlzrkyfO9EXUCiP",
+	"2afP7b/s2NUmz847xkYjlobV14iAzlsXnvRFeAT2IW66ZGDlPQzZGBg5AHRGOdEwnRDoDcBFmhcQvHRB",
+	"LWe076SFsTLfNVtoZo76Yka19kV0PprTQmmpwJPtInioJoPU/eotmfZNlPjAsnjsPLN0qMtb6QuIprJj",
+	"NBCBGgio16ch4qVUqI1raroVBruRoRHqp0/JRrri3n+p5LS1/etXEl6uWy2eXatR5QePo0XO1lHrv/y9",
+	"t/v9L//yp7pgzPrRcz7lpjJ4xka0yA0O3dAtpK6Y9kOSUXdKFgjrCKjFb4A1OQI8159v9/zqwjySJ0d8",
+	"qraqO1PNklDtTlZIZgOPtW83YtcjM0Ks83BHRPqx6G0VvvFAF733W/nv8/U2yfOYPd/SA1PO8WIbqvel",
+	"AWMzUNxF4PpChs2KKTNSVtpWMpBz4QIPwZxyTKhAJTvXjBz2Djt3hqlQFr9WxMIAWkwtJvZVb2VNqaG5",
+	"HIPS7Ttn+DwF12+oLIqM5dui7g99YTcHDR6s3kAFyiAZNfTIKY7Y/cH+6j5jzu5UkTjJNWMuNtC9ZocG",
+	"fXlKM9fnfU2oOrTjIpnMc6o0RHsNfF+DgY/Cb2ibkYAH1IqeC0YVaWNLDOdNRV8qmdn//KnXtb+LvvjT",
+	"fq8XN2PodMmAztSgjPff2JMlLI/8r/9Jnjx7Svb6wjeysD/t93qDpo4MUTsX2E/G9Syniy4ZODfzgMyl",
+	"utZl942+MBMli/Ek7N/CgGVn7qoxTeaIDNCaCDsZrPaIGKyuqC+iJhEJGWCuYWUA38Vi4NpYDOLuD4PI",
+	"J1rCA1TJVEZjmAjCkKYLNCL59eO1VK7+uNR9oWUwmSk55Zq5xCaQW2eKYxYGFQuSqsXMSAK5gnVybM61",
+	"AcB+SAtSaHbRQAcjvH2QILArd6Blh0QjQxKsTuKAJE8D4Eq2J1o1fpd/+FS1WoL1cwBgB6mViUkMzg7M",
+	"BjGlmrD0GpJLSkuRi0+OaM4Y7FnRHCBt66Rebeu4kI7QvAvjRLVhMyjXqvuCfaRQ1ShAaUgVgKS0Ifsc",
+	"BCNGotl/KwQDfRH9APoE35r7CoOwCMhyGUVGMSHniGXvz3EfduWaEezn4QLPMFDESb9UcTOZMsNTlOiB",
+	"va21BKELSkJS7RYaYChuuaVjtbZuZv3QUU+aLQauK//zpRx29rQaHXbSsC+qRN3ebPU1IkgikxddMmkh",
+	"vffpoFxY1mBZCCLFjC6SYN4EW4eVOu4skwH12XXfHv3WEGn2I2RzeCpWFsQozV4rFiTMXom350InLZRn",
+	"sLOkLywhUY00NHFG7irjdYKYpWAQkAaR5F4mAx7c7YtLcLM6EoI9jX9lqQuU/2iOV4oohHwPIee+GSKY",
+	"ziz17JLDXq8vvMVcs9yOVd2e3UB3Bwi85eN4ecfBgI+/NfgB+gJPK1Q8qLoBMFDf2f/BjVrjpegck8OD",
+	"A3/ueFV9IQujecZWWQjE2w9D4NLK/bV3zoUuRiOeQp6R+/mI/AmzLQWPLr3eyK6rNYkfa1BeQ+nkLxyb",
+	"t1nTdCEdqxrnoyWvv4eIvkCPT/R1KVLW0eH7ILWGwb2l+qZRqnz38pQc7v+5R04v//2IUJ8gquTcSk6k",
+	"3/ppxiDrxGFkv2WfIYVYxWJkGH2BpvoOdi2271tl0lnw0LERB0847Zf0W6e51CuTxZZ/q8VuMP0fB/rn",
+	"PgP90x9GFC4fsjOtYs2mSfmdnYIbKxhqYmRmFckr9tGQ1DWfgAZRegZh/xPGvCCpCoEVPkdSTYuc9kUb",
+	"ZgP3KaQ8/usgIYN/sf/Ztf/5z4OEGDq0tBFqftGxD17pwBZnio34R5/5NdgZNIiUl353tyZ6n2/83yz0",
+	"GfbR7DnYK6nSsvBYS3zCdSWuHio1hqYTuEBk6JbvWLYyY4pLKOaAkAtrOcVF7L7g2ieOb1jE78n6fmJx",
+	"NYLoYLeqGOSBMbvjuTMtqdpk95zcAAJc0RCoAP1XHbJ5GacMzrIiEIJ2JNzNMFYL9dl2nS6Y9EVtK06X",
+	"jV4rYPnYMksrwipAL3VVoKy09X1f7GAPilLCmlvQyy2SL4irV7aDNQ9cZkzmOpujJCSFpXY7oPp5v2wd",
+	"vrrD+4LG61rJ5oEEizeuTnYNYp+E0mtfUij4I+YFlKTAKRw0RM/FZvaaoM97CPNcogWMqnyxq5iFMU9o",
+	"G6OXZoqLlM9oDonVmNfj8XhFmjiOzNIR1ZBqxLjrn17FrBmu+cyu6F25oLuh10Miy/JKG7ih29cX9Pj8",
+	"vrAAbBsO/q2sgLbhCBMs/wlmDQQ6EGDBB/WZjqYyS64KhBYT2BRu9g9F2LeA1RDQCT4NOGZLeiKM/QbA",
+	"tQB85sIy6wA3IWN+YyG7mIHA6yjhneG3maJzoY0qUk/MayW8YHNvY2IKROB00P1UEnlXfgQot2gk830x",
+	"UAyXMAjqGRFsvmSsLMf11v3Y45iEChR0yvqiKk2CiFd2S47GnVBNsPyCVJUCqg2x1L6y8Hl0SF8Fze/f",
+	"MlWztUdrnYrFdB9rGMHtFzZV/aGJ0+lESs3Qg4e5NzrGu4gSHQejoVTkZJmY6XsnVIiqa7VQrFeLRXQQ",
+	"eoEolcqhrFjmkU5QDCJwitqqnKmWuuf+UQhAU1fgL4z9a1RIXzrz0Zui/9AUAW+hVuk8diUL8ywYtC3q",
+	"gR8ru3eNdMoMXRcg+MY+f1BINbQOTC+x3opdXkbtK/cen3Lhqmhhx8VhwfMsBKEBgRM3XElR2gd9aUsV",
+	"nTcc3zbxKTO6AAq+5/yHTK/PUZICQyUyn4lAwoekffr67OTdv59dXn14cXbx0+X51YeTFy/enV1enl1C",
+	"akL4HKNJpMqgWtmJwJAk2J4raV56OkVIcUqpENKQIfNz14tyWLAAXjgJm3rQxPN4rrWhTX45DxHX9POE",
+	"KWa5HlTyczWt7Kn6cm9lsXgPJf7ybwcpoYf5wueOz6hJa6rxnyqWWektePvb7y9fWFWooHm+8GWrM8i4",
+	"mNIFyfhoxFTUJAPJDPaS7jiG7oOaGrpYlCIAhPZMke2jAdhDbJ31ty/mUW9St0VUHUK3BXSB1YGce99B",
+	"wmP1T59WVvn4RIBTf+rfZICvqhXgNUDcsSPxIiMpIDPqClQpi7ibmP5G8rLK9ksiA23RmuOI3rFUqgx6",
+	"LjpJxS+2KY/O5b7GfUHOXxBdAJ3si8GLs4vd7149+cvu9399c+BKay/xuBBQvMKukjLPDYiWhgqSEy7G",
+	"EN+Ch8cyVxwbKzc4olE50i55f/niCkKroWEQNWTf/nSEkYdiN51QXsbkuBBsIKvwU5e8lIo8vzqF9Zxd",
+	"/egDn1ydbILxwJZVJGRQaQYyIO2J64TTF5i7LUxnRb8KweUKboBlleDO/49Ux+ySk/jE+2JC9QSI/RDy",
+	"TDOXOJ8qqUMErBlJNT2KCHd8ZzDAJKLgQ8ZEX9ixujtd8haqizanSbcPe09qY4wQ4B47BY8X+ZUIuD+i",
+	"DcFFDnW+RRbdI2W+pAsMUVnIAtDTR/QbGVPr0B5oa0K8bJQJZNipgbtu7C0KBTnweKxVgtzy/mAlgvyh",
+	"37U+0F04NorJm7WCtdEcQhqmK6Y6xyWbTHWPnGC/ixf5zej2TeBea3RzVPY41AiKRccHFLbtA4e42Oho",
+	"77dI5FqXqrvy5a0RMSqc8JjydTdIOVXp5neTqetFhFun6d5eggDL0R74vdcVPno/g1Y1PbAGCdewCAod",
+	"+bUGW0yylCYB/mT7s2KCzdFWY08lZ2gYPAOjF3Q2gL6/mM0GddB9YGVkSvLtltv91okID3xL70JcCzkv",
+	"+1T1BeZkhDZRdAq5ISHau0vOpjOzqJb8smpLqHG3YE2l5S7g7E780T1kLmZ1pnUZmdzwh7FbvsOLV4zm",
+	"fqZF4trVcG3vt6Ecwe2K8juA1IaaZhP3IOSBDhBUNJQOclXqqSE5o1B3ikUmwkC1B6HwP0amoz0TEnzD",
+	"Ewd5XHmA010CgGr1bJcNmck5hMBaJM0ZRXWKjy3ePk0OnxyQ//h//zt52uv1kr7QE4hJ1aTfepr0er1/",
+	"6bcQSLkmooBmebmcl5mcaLt3mdB90R6UNvuL989fn59+eHP+9sP5W/vLT+8uBwmpf+P0p/dvr96dn10O",
+	"Omuh+BLO+8FBGKdpqkaNFpkHgN1zL8eChczRFpwuqV5nlLr+2SBsmDZ8KgV33Ugb6ktZUhe96fQAnxCW",
+	"hLLEw0VpJQlw76Ax5Ma6nio7ui+wRjFQOih0aDGBC264Cwdapa8llIeGemLJIAONUrDhu7fU7ejq+qER",
+	"oBSsQlINeDsw9V2wJjfQVXxiDwiE0Tzr/D+hhWZlgw8BmBe1MyXYoxNZbb4okwQ/n7Q2dRT4WXGzXDcz",
+	"WkoS1QS1MqQFRoDTjRa8vnAplWtIMWkfHhx0fDmFjyZ0Bk2ABR/0LHV91utF3fD6on3Y63W65ASLxYGF",
+	"0fU0tXNEaw9LLwNJMtI+7H3fwS5xzltkv5rSRV8MmetKCU2oXPxbA9DqYjjlMdg+2lzH5YXeSrndfwjM",
+	"wyUZVlssNzxchrxvBsr7NFBCBxksF/pxxhSHXqftVTbTuRWxWVYuYpq2N+WCrY0UWdwFnb6MtlldY5MY",
+	"4+moNhQg+CvWDovLbOK6sLwm3L8rohsAIDjHOKbYaxOT0/uDBIfYWxipl+SCxwgS0RL/YMbq+PArBmsn",
+	"CtzKYr0ZZFbtXhWg+S36a5sEyMgrGYkENSEl3W0zCrtNeYRr6VZNc47KTrat+vLssLaczLe8w/9NjdFO",
+	"c4hCQGM432CEvnds3D4OvA09r59WhHqIXkALiU9RgeUnZD6RwLCgw7BViFlFLq8JFa8R1nFxvzcsfSgn",
+	"1+fqAt8cXf/b0JZXjM0aCIsc+XbThj0ElcHW0Acjupdx2FYcWlZFa/fC1Vy+pKmBctePUgUPC3yBC358",
+	"WPfTaPRNvS7x5/Bgi8mupHxDxeKdb5VzLxJ3oQRi2FzujgBm4ubo3LJPbMsNEXhU67lUmSvdA/3qI+wD",
+	"TNpaQSvxjon1aIfPfz9Ydya+ItK9Y6m8YWpxCr2Ra8vQo/lTuRd9Y2XFnEAkoQwDtnSA8qMQiOnb9UPL",
+	"BPvJN/x9NPgr1qCvC262NxblT8xm94C3mpliti4QGzuyofisWaqYIW2oR4xpohjyPFhC74G32uvKsrnp",
+	"OPEbvTyNG+alvi1FQ0J3MbtnavJQph6/yks46qbCWXi0RhKaZbE+404FdZXuN9t0k20aqiNrZowruUDF",
+	"6vHdEV+GNBs3l3k+ldNZYeLCWJUmclH7HQ1958lUZizXRyTnIwbt5/F9CAazyEUNNPqKWzf4cgs4Zs5G",
+	"hsjCYEjAPwqaox0+zNPFTjmDqOONK59n5KwvcnbD8mMycJXcQ833KSuL6pu5JKnVoBWnrkcQnAvLggON",
+	"CzIq8rwhUODN4jkc22M1zePqNhnl4eofSzePKZsOmSJwfdiBUckx5D84umEv/U6Gd4R37FJ44QTGNUG/",
+	"TknQR2TnJM/JiLM8Q2nEy0zQRs4NpEkmoaT91I62k/RFeESmhYYU0OAB/nNk8NlJyGFvn+z8BPWA3BdQ",
+	"+i2VSrHU7HTJT4LoIk0Z5pv0xftzaGWlCWabZtiW3kiyl8sxr+UtS9t+rMkilVU+wnQ/WF/2TcJ8BBIm",
+	"3kVV/WtDkVTsRynB26eZ1lyKu2qDGOPZyCZPyADqi8Jru9ooRqHUKzWQ2qzJAJ4cuR6p2YC0M2ooGfzW",
+	"b/maoP3WUb/VL3q9J+k4l0Oak/DE/sj6rU+DDsiYPoCTzbF6bU7tFNy1fQsU1Ve4bdcEpobglYRouugk",
+	"QXGeQpxqzkOD2YOnREOLg2vGZpYof+RMoziQuvq43KDiluYcwyJHzKQTFrWUnch5mV7oen3A/UAWnNKQ",
+	"VHED1yXcYHiIREKFF6w4q5hRiyPypNfrucZ77lRBqB7Ul+G2o7zXTJ3dbNdnduUeP6tgrP3wK3JWLPmw",
+	"q8vwZGIY9uuN3N/GtcHgvqujg8474spIqrE0FQ5bq4adCD23d79zjqX/XdIr+wjtiDFvlRoXS5WQOcP8",
+	"MUoU0wxg9Lq7YxECEF0qYL+AAtWhEmLotd+6plNGQDBlHL6b0wUUuA8dYZk9V4j6s/PukL2y9L17RG5o",
+	"zjP3vA7qlk7gkTLbl5VVPj5me5KmbHYnB8gfmA02BFGeucDDwBJ3S2TZGq3jAF5E6TEzloauC1OB549T",
+	"H4KlrWkc/PsKRVnpEnxHcu3uTm+63Jqoo+pxXlCFbVxCaokLg22nVLNdLjQT9rpvWKfbSmq7/2hGVTpp",
+	"atYKTVRv71K+PyCD5qjbQVtYKFWK1qapwJlWM0V+V4CILQsh8niD8xMEzUaovOFsjvAVA6WU45ztAdlq",
+	"FiCgMd0A333HMm7VZSsZWrmCZWSA6vB/whf+1Q42IG0ZPvlXI81s0DlCHQI9vH3xAzwrm9CALg5BUTRn",
+	"GUmlvObsGEsWgT0zpAAMPNEdEFd0wycK98UglRkbkLbrF21mp/A3H8VjYAj3ko0PqgjZtRO3MjuEpQAE",
+	"NP3D3n5ILwhuavvYkgeoJ/pxBpUwfGNBJeUI2o4pKca19i2Y5jVyjEcpufwQVviVpJYmjnKJDca5wMpz",
+	"gBzQS4Npe+vXTAy+hXP8/qWsl1xgvJnDSOVoT8A7UFxK93RJIoKlAhI/Ky3Mbi2TIYn0czeb8LHXYug7",
+	"kxD2ERU9l+siXf9W+Ovi1emZz2PBHDH3B758/oIAGO/ovhASAqUhHg3NkVx0iafDwW7riiPPqJkgodIB",
+	"SaA3aS2VhhetDmY1OLAZOAoJtlRM68JmA9gObiELpUnbHy+0FIsJMOwyQQXSzlnSuEHnmKyuAjhDSVfD",
+	"BfZF1f8Ch8c13DXL6kZiFpoGaO2Yc82aKa4/ue16MDroaehqf/jnrTsuAlA0jvT02dYDwU5vNdCyPPak",
+	"d7AKv89peh0V7J7NltrrvJZIwrfpqfOFEtgbyAZSix3tJJQSQarU4+40AdLMm5tslRg6YWSo5FzjYhw1",
+	"A1oAdKB9efD0WSdBuoG1wxDnr9nMNQfTE6nMbs6hVWlFROpWeqnOfanHHGREkNzsfrFg6xForGaCldC4",
+	"hpg6yO53BckgwR/tnFKQwd6gSw57h4igbtme9lpslCZKHW7GOPCvboduuJXbIdxW4H3lz93ChWPeGC/A",
+	"RDaTXJjfLbw/Z2PX9rKBT94B0q8XaSOAY1kPVw5PpgU6ll1zzXxhIQjqJlCRJSWNh+Rgn/KA2REuM5JL",
+	"kWAndQzc1qHTsBPwBGoDdEy5IJUmw1jDfwSl3ppcya8W6aN1JNu1rbGc7Gjy6m+nxOr3X9mPXDWJ7Oil",
+	"JqIRpFnIuZ2F5HqR3iJR6/Fe56tF+gfLyzqvXPLdU7PWwUZTgLaFjt/4moJDY2ZeLdJTqm8fL2L1zMdU",
+	"YsjvozGyRLNHndd0LxWJagkMSk3oMoWMeB2qnweessFMdhfgq+QANhexA34VFbCLS00v76c2PRAVODll",
+	"vupSX7iHVhFz/VOlwvcG5UEMQlUjhsoxSGkkl2LsW2D7CgX1VQbc/j6HuG6PRF/IfPVqkboswMh89elR",
+	"pCN+M0t91c6JFRtuSUUeknAEAXnvt3LGT3u/aZ6xT2tEbMXoVLuK01DSFWqyWKl6uUVue1DTAfcoemOQ",
+	"9MXgr7v+ravFjO3+BDPpIyKkFnw0GiRW2aQiG8qP9nTCmJdO+di9kDlPF4MOCOcU1gLVpjFcJnRDntEx",
+	"I3JEZKGIVHzMRZdgv/wpXRCIXLF6p6fy4XgwRIbRdNIX+BaUmfYFpZ3Nz33lNSKSy/ExoUh3y/Ex5kLO",
+	"RZeclAXs+mLMjLZ6bRIyOcP8OHwmGWq3YBfrksP9XqnAwOlbsp0xqCdHCpEx1RfOCGepuxRkBsfkvQGh",
+	"0jjVrqRRg5ryapG+cEu5CwGuSS4toW59ZinW/2od7QdFmwvDxmCIbxiZg4msecwNRPrSfv/plgKVTA2r",
+	"Dx0aSTWlpnXUGnJBwbawVTCRh4Av2a9wfwt69oMU7H4qAcu5yCXF8kNBCslKaLub5gZULkrKrpeOTuLq",
+	"TAHpXI4Kqv3HZID/wNBzMlKMhYi5Sso2BBWQqwnD8LaVksHOjAAUJaR0RyaEUPsxVGYKZMgXGu6LrTK9",
+	"/yjyEiZDf0vS/iY+ralGXNr6XJ7HqiiVIEp7BHwAwQqcP80xC1Eov2bOBO9ilJ3dXEeNSnVpZcQQWOdD",
+	"Ju/YqNA010d9AbGLTRkKZI+sC148xviBnXMR/WplA+9I829A+MIR6bcEm3/I2A1PWb81IDtv2Tx4EKQi",
+	"+IRkzCBWkJ9D0CacC/rLjAR/XV8gUezukP/4r/+jGsgNdlM+npiEDAuDPgE/D8h085BO5nrbQ9AwOlb6",
+	"AqOG6Uo8BASVMkGmXBSGaWxRAmcKLUHc66/tUgcuoJoMZbZAU/FIqr5wq3Dm5R+NmUH5Srw7MkhvPrhR",
+	"PuQ4TBscG4M9OuMIIoNOl1jplYsCnS19MYB3f+ZmAmEhvgNK6UGu+DGJkWMMenVuW2rcJtro0LVLsWp4",
+	"X6xuye7YbsmFvcB4NLdcD324QsKGQSwO/hnHl0ISGHa19RdiVwHOIDxWzEbxGZ7RJGhM0NCYz4rYLkLf",
+	"3Q0Iv8BV9aQv7CfLsGekmX3woA3gdwYwbad4tovlZsu8TCjptppsiMBmmS1KxhAQ7LiW26ZHNR+k0wZJ",
+	"vJKW3IG1PSnXpgs9g869sK6/wdxRUM+QWQ7v3+kSh5OWPdHUEF3MZlKZLqDbwfdk50pKMrVnRI1h05nl",
+	"++4ToxZumVyQtx6Suzu46nfMqMUuBEbVFhgF4vRIo3oARr8F9HxLBrqz4/ESo+OcTdaFRIsyv+4OfkfA",
+	"INc3oMngH79zR5h1GuJQypzR2jb3FjNKG4AnZB5GPbt3IsYDNXFcrqsIDnyHOHc9a88U934D4eRTs2iF",
+	"UVkuUGmZ8w8cN5ZQyf5oI1MNgkFfAFOtYewln10jOXS6JEokdTR8xPOccIEMqBSMdhKyc4KyIazI540+",
+	"q0kX9RKbVCHAMx5oiXPCow/uReBQVxN3SUthooHP5LJk/N0d0haS5PyG9cXSyR75WNSS3ZfVWOzHHbvi",
+	"JyXzS4jlcGaFwfXhqtfUT7DSexw666OuYKz2Wkmh08gMPXjdmimeWdi5oGbyiBTl1/GOvnHSb5z0fjnp",
+	"Ks2EcHajLJ2KVbTO3Yi+LJqD107yOV1o1KFZppOS0bgMwC752ReWAY2Mx4G4p5fvXhKMpSI5v7YKIymE",
+	"piPWFw4h0X0gvG5imO/hDGQugK4sTANNsav/OsYoh2J2aV82HqMpGQ0yJKDXd+kNByCoM3vcAWZmE2lk",
+	"s2DwbxdnP1jouHj7Aymgec9T8uY5aR/uPyU7F66JDoxRlmog8Ud8Ssesu+PK88NfhGsLMtqSEyhw4+qG",
+	"PN0/ILOPzoSzy0CPzbw+r43iMw2yhe/GTtq5i+cjzKTdWkZVzHJJswvY5IPqbtMiN3xGldkbSTXdhW7x",
+	"FcCcKbsywxGsw7Fv9mzEHOjv7sNfwmtyCNb5R8KpIFBillFwoWmmjskAFhxKyUDivQWCHU3ev3v9h2Nb",
+	"+1tMcUEXFiivpHxN1Zjhd0+32Y+zdbDsDcs4vbIQ8LXtx+8BwQgNHbWQGKB75hp4iCkjHmcOEe+SdAlj",
+	"7P0m6JStDRxrQPoaZyf8b52zc2YlbWU//C9/P9n9v+nuP3u733/Y/eW3/WfJs8NP/X63/ets/P/MxLjz",
+	"p9bmYOZVTASU2Pt1xsa39Xsm7tuZGN+LyxTp9e+o0d1JFfLuCFyhVFajFFWpvCTnIqriJUW+6JIT94sj",
+	"gaEOlw6mBq5cGo6vLWIZYqgvcuysETCGcoRTlJ0hB0MpCj3wBuvQ5cuvg8DzDlZ4BLu7mbBpEjRrml6P",
+	"oVlVQgpd0DxflFZorF7fDXOA4IGVUrguw7L9WtCTGqI3El9UDIsA2mXb46j2e7ID5RzKmtlpZWGAqYdG",
+	"U3CLXqMVsjzehAzCv4GfMOgPBVmhU5Ts4Od+6230Vb/VEJXxLtz044w4Lte3qRZZWd7tS7LGr8l0aqPW",
+	"A/xjvlrOxXWCuBAV23NIqe9OJhTTk3V1MmmmwfLlXh0kRElDDbMyLOYhR04beJOC/WrgKAj8jK4p4/Cu",
+	"L7wjCIcCfYVAkSSL2fOJzEvVYESnPF+QtmKF9m5FLkWnS+K0Z4UpeLLvbGJ+YlQsjkqlDaR7b65Cy1Zt",
+	"5AR8fsl8UNIjLsNpj/adG70+PgH28qXbTfwOggeadFaXG+v5VwRILiLPSv/UFeOzx38HvVWxsWUiqhkF",
+	"TxUDdKNEF0P7YMiCYzHxWbeQitdeG04ANhoN2njw22KFTTTolN3rnDIK1ZVcOeaIJEG4UiqhrmfpHbfn",
+	"ovti8J8UG/3rAN2vFDsrZTDScfnunAtdsYk3FldcX3cpaQhsuJhIwcjbYjpk6nZlGNfVcgRrL5ZncNQL",
+	"PLr+Alm2U09J3P1uqJzyrnLEq8fXVC7FwnxDRuKTg0fdfQPP5Ss14GtS/N+F2ww1Nh7MYv2/nykZSVlc",
+	"6S0qZHInIsoFJCiHLKz6Yv3hvc+qVHXHoMivEZnotvut09T9yeyv+cgAL9YzJlxqxi3LHTk/6ErFI6jT",
+	"5jnQ3m/wJ4h3n9ZELV+6UEKnOpYsjLyDsm/u+ajIEzILfl0udro1vCqafyuLU7nEbVtC7R/8+VFzpegE",
+	"HmOosWbm8xnOt7I+m52dzDj5voxD9X5PVGJDAGRZVbFSc/jW1YZX2Rksju06Hrn3mylpQK2GcBUWZ8Vy",
+	"XS5RsPmui8elOVO+kGqXnK2sF0JbIf4Sfu4LUBegOTV+X9ETakpL1nezsBvxdoet2sx9LVryFVy1cDie",
+	"NX/DzY242W9BxNKcarFjyJT1W0ckl+k1WI/mE4nVo+8h6MwvYDeXa6s9+LzD13L8FY2vW1WkjJZ6Joxa",
+	"bFOd8goj035X1SD8Pn3Ja+n788VG1mrFzTuaUDUTGQRdbReheAmsAlkMqvpS1UYrgrG0GrJI2oMy92LQ",
+	"ScDZAHXcoeR1Y3zi+vDEY1cTkt1wWbiwQ23kTEOHLQ4FIu85krBite0LF1dYn6phj8Fri20hBea3aiZM",
+	"Qji6cQrNsoQoNstpiucB58tUX7ihEjIslDD2EdS8dH3FysjJzhERrjQ9165GHLh9IBTf7WJOuSFvnXNJ",
+	"98WQjaQKAbdQoi7cq4vGj3MiHCxCkSG07WNIiJ3Q8DxH61U9H41g7A8RpngZ7+jrl0C4LJNrv4UePsJS",
+	"5harouyxBpp5J5Yvsn+PjN+AM82GpPrXH7ObaAPwY4KTs2u7cp9Zp/sNvu+5Y00Fole8LXcWRUCVW5OV",
+	"wrW59C99GbETHahbSJsn2HfR7yHBWErFUizYZ3n877BCeq2Hn1a3ek+3vqfYjbxmuxC2rNcZwe1rP9m3",
+	"Ilj4XVKuM8ik/ObWbiI2IqsaeQj7mLKZC9SXgt0X5HmvC1adqWuSnDWGUtQYgXi2rQXo2eHnRCn+UWDx",
+	"S4coWniyCphTZEKho/shY+gU2eDBi1wnv/+iJpe4mcfnZ7gMWerfapp8zd6/eA2+eJj3Mx6HUDkemhtq",
+	"Qg1Eyt7ZCYlpD77VU4PT8SUG6/hGvRC1UwjXOw5jhlzOtcucGjLfWY5MmGLdkE8xpQusdTRkfdFv9Vuk",
+	"rdg0FMKzL2HZNW40lDfr+Lpljvy4ms7+Vfvk/bvXZBBlzAz6AmupsKwsKA711kjbp3nFgf0JRChkGbSe",
+	"ta9B5fIO4Rq6xLl6HRCwdET6mMrSb0HAI3iOIHMAXTGujJOSxXhSXVN9lk/2ucEJX4hkvQ8rfGS5pcsZ",
+	"O9+sOfeaHGMPtsaSbjEGsxbuyP2L2VjRrCQ7tbbzgZL5aqUV90dUJ6lNNRlE9G0ARRM7ccUZOxJkBfRF",
+	"GAw/DjFCMOA0qq9jv6n2idQsZym0o5Q52+mSE4EVpPrCkb0ykBSLPeK87cODg4Ysv/IUHi0BCEv81pv5",
+	"m9TS3JSZhnwGAPnbxkgh5ryTOVuSTiwHjSqR6mZy8canshL7H00GIyWFcW2DhzS9HrjG/z5xd7+XHP75",
+	"afLdsx4ZLiwBaB/uPyE7Lzm0FvlnqMbRFzn2YaeC7PfePO/udBJQihYzBknDCbl4+0NCfjh/mZCf2fAi",
+	"Ic/fXCTkx7PzU8gnfvHS19N2zjuQbHYwe8qAawtL1g4XZVIR1FZLc4gIhpkwedlXAYHUMUyW6xKoR4Yr",
+	"+beLH5K+gPXYjdu5rbRG81zOWRYymjGRKyo4jBnzQ2kmpO3pHZ4+/giH2Rd2THuWUXnKHUtpRxiQXXbP",
+	"CE0x6otawqKwTtyYWgpKXW89NGdB1O2CyBumusReiPsAaqxi+jUTvgaxNlLRMfOHOGF55pJK7MBTNpVq",
+	"cQyLw0o5QN1HENpiP8X6ulZGxEqb8wnUNI4PZ06560/sWgxI1Ye+OLDkuG8g9cW1G5O6K8D8mHK77bVu",
+	"lYGZtAAYtk30/KoZ368W6aW9R2Ms+a5Tfd3DY1fNSLvMojlxzT2+5Xr/3nO9L61SvVJlOMbnO1UcBrfO",
+	"wkpIldA9r0lXaUD58rf4uCom/rvzQn4LkNvWXQ4ntohq9AQjRlMM6+d7IFdd6KtOgFUNPcqdxmzqBJKs",
+	"XLV6rMU6Y0pLQXMCtVG4JkxRzTLSBvYud/VEscwS4k5i3++LYAJjIittRVMp2IJMuOXoC6INXbh6+kXG",
+	"a+v24CLuZFn+SphyilX7H7UK81U1Ens+cdbR7bURO4Ij9U4fsSj1QtG5b7tTOi6K+n50oxGZUZ6RAZ3C",
+	"Iv7jv/13MmJsQKTYTSeUC5fenUqVuRp6C1kYYhQVGldCJlRPSNsTf8jeTPoCwumuhZwLtH+6CZybhmrN",
+	"jBOtnUytqGEo9k9knmHEmzG5RUdQRhjri3RiGX0WvuHCHkno6F5tHGQPI1N0TvO6pkEu4I/75G8nEhNg",
+	"t04RwFi6Y3J4cOCSbKMxpYhKS7pyFb7oc3OjoJ/DALdG6PLTR+UwOlne2OMzwXxrJvQ4quEvUxE5qqLU",
+	"hrL35Zv6FuXvA01MIdGz2TTzo8wz7SnhgLTfX77olFJJwHN6Q3luj4YMaU5dHRhIP/F7Wiam2E56bgcw",
+	"Jyj8QPWXgWBmLtX1IKlkspSzOSsItvOIc2hA0NET6G2bTlhW5Iy0NWNkUG73H4U0bNA5jmOIPf2UikS1",
+	"ZIDNhJ4d2B/EC2ll4Tm06EwpF4KZIMQ5eu52kriGh8WUcJHmRWZFpMNeL8FM+r5YOoXEdzLxiYKCTu1S",
+	"oyG9Z22m5DBn004XqPGOPRjXeqcvIhDimvxpv9ft9XbIkOVyjv4Bd0Y72n+DJ75zLnQxGvGU28Nw13lE",
+	"/vRXiAAPF71D6NA7/1Zuv0veglGKhgjFZTm3fdh7UmtZR4C8A0f4QhT+dGmdX4nARwfV4GtzxpCIpHzz",
+	"uN1nNzh9TYwMp1uSo1WSaKSl7IDrtyTgy+aLQM/GzOyWAyy3Nq2TbGmuJRkzUxUV2wOrGg46Xojkqmb9",
+	"Qs77oj0ID57j74NOYreGImRD7asvKOF9mWJZm/FuBd9+F8XtfhKsInxYBV3OBVNQOh2YInhnfR88ctg7",
+	"7NwXNDsbwLpMvvLcf3QvP85iauU6X3PPFdbBiP7KLbmDJBctqTH77k6XvH1z7p+jaR77Lf/BenVHR1/p",
+	"041S8a3adN9RQQGJfW1tTCe9BvtHEP6pLnWCY9coyCkywXxS/QJVAU2k6AtXNA9KUJaNvWSRg+mH8Rvm",
+	"x1wW34H7OzmXQsmvOc9zqzDMKM+s4oM6DHQzcs3QvQloisXCYlnf7ysacrCswA36ou0j3pybmuUZAW9p",
+	"kZsE9INS9ndH1kmIiMKEg/AOyk7EBaANq1toFHDnem/ETU3tpLnUVi2TaaE3SgN/gdut96cs1c/Co7ll",
+	"Ca26gdy5bu2bebb1yBVAaFrpQa/3ZUPhl0+7kUhJw76savA15fafIV25YrscAXCjmSKV2rcRnrueORHk",
+	"p1R4IkC4SZxNlLiKuvZK74lZotV1vcX6Khbk67uXRpboLnkrgfCVlg/XplRkQCV8N2Nn+WjoVfrHM9m+",
+	"W9rXt/6l3yy2a/qXxqTjOHbmQENFCLTyTS9XFOn7N+lWfc2/tYaMKqZOCstw/v6LRTIsMBF++cV+oG48",
+	"yhYqbx219uiMA365lSxTmnOBUUPQHmQofa9PHKhb8sEpMxQwe7XlyW4xS0io9eBCkpMoOUKUdbv9jqKR",
+	"0dW9OvR77Nku6JhBh+eR60hVPeRoIPQirg507oNNnLjTfvW30w7ZdQF1iY8is2NmLOWw6GjY60VaNyhQ",
+	"Z4hIKlPn4Leal19giXZNdgm1WypoTtChjg7GEXO1NlAWdzwnGnlGFxiitjp2LNbvluZ5B6ieiVgtECSZ",
+	"eB7HDxLiIioje7tlJ9H8MfiuLgHKpzKLBRk1tFupj4oPas/khuVyZre1C4kaE5bPmNLHvv57+7B32CFc",
+	"WIjKCkCSaOis/LwOLGXKrZCrpByRXWLsVU2l4KABY9daw28sTBieXjOV4M5Tgk5m7DzBpkOmSG4niuEh",
+	"ldNpIYD0/PLp/w8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -14,6 +14,7 @@ import (
 
 	"clearvest/app/accounts"
 	"clearvest/app/command"
+	"clearvest/app/community"
 	"clearvest/app/kyc"
 	"clearvest/app/money"
 	"clearvest/app/plans"
@@ -40,6 +41,8 @@ type identityParts struct {
 	// referrals credits referral bonuses (serve runs it as a reactor) and answers the
 	// referrals page.
 	referrals *referrals.Reactor
+	// community runs testimonials and answers the public social proof and badges.
+	community *community.Service
 	pool      *pgxpool.Pool
 	store     *postgres.Store
 }
@@ -103,8 +106,13 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
+	communityService, err := community.New(community.Config{Levels: cfg.Community.Levels, MinInvestors: cfg.Community.MinInvestors,
+		MinCountries: cfg.Community.MinCountries}, community.Deps{Pool: pool, Commands: commands, Clock: clk, Logger: logger})
+	if err != nil {
+		return identityParts{}, err
+	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
-		money: moneyService, referrals: referralService, pool: pool, store: store}, nil
+		money: moneyService, referrals: referralService, community: communityService, pool: pool, store: store}, nil
 }
 
 // devDepositAddresses are used outside production when CLEARVEST_DEPOSIT_ADDRESSES is empty, so

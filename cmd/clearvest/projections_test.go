@@ -55,7 +55,7 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 		t.Fatalf("rebuild over the bad event = %v, want the event and how to skip it", err)
 	}
 	if err := runner.CatchUp(ctx); !errors.Is(err, projections.ErrParked) {
-		t.Fatalf("serving runner: %v, want users, securitylog and referrals parked", err)
+		t.Fatalf("serving runner: %v, want users, securitylog, referrals and activity parked", err)
 	}
 
 	out, err := cli("projections", "status", "--interval", "1ms")
@@ -113,6 +113,10 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 	if out, err := cli("projections", "skip", "referrals", "--position", position, "--reason", "malformed import", "--by", "bob"); err != nil {
 		t.Fatalf("skip of referrals: %v %q", err, out)
 	}
+	// So does the activity read model (the country of each user).
+	if out, err := cli("projections", "skip", "activity", "--position", position, "--reason", "malformed import", "--by", "bob"); err != nil {
+		t.Fatalf("skip of activity: %v %q", err, out)
+	}
 	if err := runner.CatchUp(ctx); err != nil {
 		t.Fatalf("after skipping: %v", err)
 	}
@@ -142,16 +146,18 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 func TestProjectionDefinitionsArePinned(t *testing.T) {
 	t.Parallel()
 	pinned := map[string]projections.Definition{
-		"catalogue":   {Version: 1, SchemaHash: "29f7c7d13ce1e24c"},
-		"users":       {Version: 2, SchemaHash: "9e33411e7b5cd53d"},
-		"securitylog": {Version: 2, SchemaHash: "2c4efe1b3c0a8eba"},
-		"plans":       {Version: 1, SchemaHash: "de0bfce3e962dab2"},
-		"ledger":      {Version: 1, SchemaHash: "74cb5997f0fa3888"},
-		"wallets":     {Version: 2, SchemaHash: "595033ecaf0bce48"},
-		"history":     {Version: 1, SchemaHash: "f3d8a573a82f5331"},
-		"investments": {Version: 1, SchemaHash: "94392739c3977c87"},
-		"withdrawals": {Version: 1, SchemaHash: "d5123812c0f7af2b"},
-		"referrals":   {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
+		"catalogue":    {Version: 1, SchemaHash: "29f7c7d13ce1e24c"},
+		"users":        {Version: 2, SchemaHash: "9e33411e7b5cd53d"},
+		"securitylog":  {Version: 2, SchemaHash: "2c4efe1b3c0a8eba"},
+		"plans":        {Version: 1, SchemaHash: "de0bfce3e962dab2"},
+		"ledger":       {Version: 1, SchemaHash: "74cb5997f0fa3888"},
+		"wallets":      {Version: 2, SchemaHash: "595033ecaf0bce48"},
+		"history":      {Version: 1, SchemaHash: "f3d8a573a82f5331"},
+		"investments":  {Version: 1, SchemaHash: "94392739c3977c87"},
+		"withdrawals":  {Version: 1, SchemaHash: "d5123812c0f7af2b"},
+		"referrals":    {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
+		"testimonials": {Version: 1, SchemaHash: "1eef8a7eed221b2d"},
+		"activity":     {Version: 1, SchemaHash: "43b58a9c0737c396"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

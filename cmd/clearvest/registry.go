@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/accounts"
+	appcommunity "clearvest/app/community"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	"clearvest/domain/account"
@@ -14,6 +15,7 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
 	"clearvest/domain/plan"
+	"clearvest/domain/testimonial"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -23,6 +25,7 @@ import (
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
 	"clearvest/projections"
+	"clearvest/projections/activity"
 	"clearvest/projections/catalogue"
 	"clearvest/projections/history"
 	"clearvest/projections/investments"
@@ -30,6 +33,7 @@ import (
 	"clearvest/projections/plans"
 	"clearvest/projections/referrals"
 	"clearvest/projections/securitylog"
+	"clearvest/projections/testimonials"
 	"clearvest/projections/users"
 	"clearvest/projections/wallets"
 	"clearvest/projections/withdrawals"
@@ -43,13 +47,14 @@ import (
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
-		idempotency.Migrations, appplans.Migrations, appmoney.Migrations}
+		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appcommunity.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one
 // newCodec returns: the identity read models decode personal fields.
 func allProjections(codec *eventstore.Registry) []projections.Projection {
-	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec), history.New(codec), investments.New(codec), withdrawals.New(codec), referrals.New(codec)}
+	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec), history.New(codec), investments.New(codec), withdrawals.New(codec), referrals.New(codec),
+		testimonials.New(codec), activity.New(codec)}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here
@@ -61,6 +66,7 @@ func newRegistry() *eventstore.Registry {
 	kyc.RegisterEvents(r)
 	plan.RegisterEvents(r)
 	account.RegisterEvents(r)
+	testimonial.RegisterEvents(r)
 	return r
 }
 

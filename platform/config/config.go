@@ -112,6 +112,8 @@ type Config struct {
 	// ReferralBonus is what a referrer earns when a user they referred has their first deposit
 	// confirmed (CLEARVEST_REFERRAL_BONUS, or DefaultReferralBonus), validated at start-up.
 	ReferralBonus money.Money
+	// Community is the public site's social proof: when counts show and the member levels.
+	Community Community
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -266,6 +268,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.ReferralBonus, err = ParseReferralBonus(get(EnvReferralBonus)); err != nil {
+		return Config{}, err
+	}
+	if c.Community, err = LoadCommunity(getenv); err != nil {
 		return Config{}, err
 	}
 	return c, nil
