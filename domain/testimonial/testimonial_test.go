@@ -82,7 +82,9 @@ func TestDecide(t *testing.T) {
 	t.Run("staff reject with a reason", func(t *testing.T) {
 		t.Parallel()
 		x := testimonials.Given(submitted).
-			When(func(x *testimonial.Testimonial) error { return x.Reject("staff", "  Mentions a third party by name. ", later) }).
+			When(func(x *testimonial.Testimonial) error {
+				return x.Reject("staff", "  Mentions a third party by name. ", later)
+			}).
 			Then(t, testimonial.Rejected{StaffID: "staff", Reason: "Mentions a third party by name.", At: later})
 		if x.Status() != testimonial.StatusRejected || x.Reason() != "Mentions a third party by name." {
 			t.Errorf("status = %s, reason %q", x.Status(), x.Reason())

@@ -72,10 +72,14 @@ func TestActivityReadModel(t *testing.T) {
 	deposit(de, "d1", true, at)
 	deposit(unknown, "d2", true, at.Add(time.Minute))
 	deposit(fr, "d3", false, at.Add(2*time.Minute)) // rejected: no activity, not an investor
-	a.DoMoney(t, de, func(acc *account.Account) error { return acc.RequestInvestment("i1", terms, m("300"), at.Add(3*time.Minute)) })
+	a.DoMoney(t, de, func(acc *account.Account) error {
+		return acc.RequestInvestment("i1", terms, m("300"), at.Add(3*time.Minute))
+	})
 	a.DoMoney(t, de, func(acc *account.Account) error { return acc.ActivateInvestment("i1", "staff", at.Add(4*time.Minute)) })
 	a.DoMoney(t, de, func(acc *account.Account) error { return acc.MatureInvestment("i1", at.Add(25*time.Hour)) })
-	a.DoMoney(t, unknown, func(acc *account.Account) error { return acc.RequestInvestment("i2", terms, m("300"), at.Add(5*time.Minute)) })
+	a.DoMoney(t, unknown, func(acc *account.Account) error {
+		return acc.RequestInvestment("i2", terms, m("300"), at.Add(5*time.Minute))
+	})
 
 	r := a.Runner(t, []projections.Projection{activity.New(a.Codec)}, projections.WithBatchSize(4))
 	a.CatchUp(t, r)

@@ -71,7 +71,9 @@ func TestTestimonialsReadModel(t *testing.T) {
 	submit("t4", ada, at.Add(3*time.Minute))
 	do("t1", func(x *testimonial.Testimonial) error { return x.Approve("staff", at.Add(time.Hour)) })
 	do("t2", func(x *testimonial.Testimonial) error { return x.Approve("staff", at.Add(2*time.Hour)) })
-	do("t3", func(x *testimonial.Testimonial) error { return x.Reject("staff", "Names another person.", at.Add(time.Hour)) })
+	do("t3", func(x *testimonial.Testimonial) error {
+		return x.Reject("staff", "Names another person.", at.Add(time.Hour))
+	})
 
 	r := a.Runner(t, []projections.Projection{testimonials.New(a.Codec)}, projections.WithBatchSize(2))
 	a.CatchUp(t, r)
