@@ -76,9 +76,13 @@ export function ActivityTicker({ className }: ActivityTickerProps) {
         </time>
       </p>
       {count > 1 ? (
-        <button type="button" className="ticker__pause" aria-pressed={stopped} onClick={() => setStopped((s) => !s)}>
+        <button
+          type="button"
+          className="ticker__pause"
+          aria-label={stopped ? 'Resume activity updates' : 'Pause activity updates'}
+          onClick={() => setStopped((s) => !s)}
+        >
           {stopped ? 'Resume' : 'Pause'}
-          <span className="visually-hidden"> activity updates</span>
         </button>
       ) : null}
       <p className="visually-hidden" role="status" aria-live="polite">
