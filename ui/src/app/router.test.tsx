@@ -46,7 +46,6 @@ describe('routes', () => {
   });
 
   it.each([
-    ['/Hierarchy', 'Member Levels'],
     ['/how-it-works', 'How It Works'],
   ])('shows "Coming soon" for the planned public route %s', async (route, title) => {
     renderApp({ route });
@@ -120,7 +119,7 @@ describe('route table', () => {
     expect(paths('main', subscriber)).toEqual(['/my-account', '/investment-plans', '/our-story', '/support', '/how-it-works', '/market-rates', '/user-profile']);
     expect(paths('main', admin)).toContain('/compose-email');
     expect(paths('staff', subscriber)).toEqual([]);
-    expect(paths('staff', admin)).toEqual(['/admin-pending-wallet', '/admin-pending-deposit', '/admin-pending-investment', '/pending-kyc']);
+    expect(paths('staff', admin)).toEqual(['/admin-pending-wallet', '/admin-pending-deposit', '/admin-pending-investment', '/pending-kyc', '/pending-testimonials']);
     expect(paths('footer', guest)).not.toContain('/dev/mail');
     expect(paths('footer', { ...guest, development: true })).toContain('/dev/mail');
   });
