@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"clearvest/app/apptest"
-	"clearvest/app/command"
 	"clearvest/domain/identity"
 	"clearvest/domain/testimonial"
 	"clearvest/eventstore"
@@ -46,16 +45,8 @@ func TestTestimonialsReadModel(t *testing.T) {
 	ctx := context.Background()
 	a := apptest.NewIdentityApp(t)
 	testimonial.RegisterEvents(a.Codec)
-	runner := command.NewRunner(a.Store, a.Codec)
 	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	do := func(id string, decide func(*testimonial.Testimonial) error) {
-		t.Helper()
-		res, err := command.Execute(ctx, runner, eventstore.NewStreamID(testimonial.StreamCategory, id), testimonial.New, eventstore.Metadata{}, decide)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.Last = max(a.Last, res.Position)
-	}
+	do := func(id string, decide func(*testimonial.Testimonial) error) { a.DoTestimonial(t, id, decide) }
 	submit := func(id, user string, when time.Time) {
 		do(id, func(x *testimonial.Testimonial) error {
 			return x.Submit(id, user, "A calm, clear place to start saving in crypto.", true, when)
