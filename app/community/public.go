@@ -3,6 +3,7 @@ package community
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"clearvest/domain/community"
@@ -33,7 +34,7 @@ func ActivityMessage(kind, plan, countryCode string) string {
 	}
 	planPart := "a plan"
 	if plan != "" {
-		planPart = "a " + plan + " plan"
+		planPart = article(plan) + " " + plan + " plan"
 	}
 	switch kind {
 	case activity.KindDepositConfirmed:
@@ -46,6 +47,14 @@ func ActivityMessage(kind, plan, countryCode string) string {
 		return fmt.Sprintf("%s completed %s", who, planPart)
 	}
 	return ""
+}
+
+// article is "an" before a vowel ("an Elite plan"), else "a".
+func article(word string) string {
+	if strings.ContainsRune("AEIOUaeiou", []rune(word)[0]) {
+		return "an"
+	}
+	return "a"
 }
 
 // Activity returns the recent activities, newest first.
