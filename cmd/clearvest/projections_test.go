@@ -146,16 +146,17 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 func TestProjectionDefinitionsArePinned(t *testing.T) {
 	t.Parallel()
 	pinned := map[string]projections.Definition{
-		"catalogue":    {Version: 1, SchemaHash: "29f7c7d13ce1e24c"},
-		"users":        {Version: 2, SchemaHash: "9e33411e7b5cd53d"},
-		"securitylog":  {Version: 2, SchemaHash: "2c4efe1b3c0a8eba"},
-		"plans":        {Version: 1, SchemaHash: "de0bfce3e962dab2"},
-		"ledger":       {Version: 1, SchemaHash: "74cb5997f0fa3888"},
-		"wallets":      {Version: 2, SchemaHash: "595033ecaf0bce48"},
-		"history":      {Version: 1, SchemaHash: "f3d8a573a82f5331"},
-		"investments":  {Version: 1, SchemaHash: "94392739c3977c87"},
-		"withdrawals":  {Version: 1, SchemaHash: "d5123812c0f7af2b"},
-		"referrals":    {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
+		"catalogue":   {Version: 1, SchemaHash: "29f7c7d13ce1e24c"},
+		"users":       {Version: 2, SchemaHash: "9e33411e7b5cd53d"},
+		"securitylog": {Version: 2, SchemaHash: "2c4efe1b3c0a8eba"},
+		"plans":       {Version: 1, SchemaHash: "de0bfce3e962dab2"},
+		"ledger":      {Version: 1, SchemaHash: "74cb5997f0fa3888"},
+		"wallets":     {Version: 2, SchemaHash: "595033ecaf0bce48"},
+		"history":     {Version: 1, SchemaHash: "f3d8a573a82f5331"},
+		"investments": {Version: 1, SchemaHash: "94392739c3977c87"},
+		"withdrawals": {Version: 1, SchemaHash: "d5123812c0f7af2b"},
+		"referrals":   {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
+		// The public site's social proof (docs/community.md).
 		"testimonials": {Version: 1, SchemaHash: "1eef8a7eed221b2d"},
 		"activity":     {Version: 1, SchemaHash: "43b58a9c0737c396"},
 	}
