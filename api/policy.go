@@ -146,6 +146,17 @@ var operationActions = map[string]Action{
 	"listSupportTickets":   ActReviewQueues,
 	"replySupportTicket":   ActReviewQueues,
 	"closeSupportTicket":   ActReviewQueues,
+	// Social proof: public reads, the investor's own testimonial and badge, the staff queue.
+	"listTestimonials":       ActPublic,
+	"submitTestimonial":      ActOwnAccount,
+	"getMyTestimonial":       ActOwnAccount,
+	"getPendingTestimonials": ActReviewQueues,
+	"approveTestimonial":     ActReviewQueues,
+	"rejectTestimonial":      ActReviewQueues,
+	"getPublicActivity":      ActPublic,
+	"getPublicStats":         ActPublic,
+	"listBadges":             ActPublic,
+	"getMyBadge":             ActOwnAccount,
 }
 
 // Allowed reports whether role may perform action.

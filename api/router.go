@@ -36,6 +36,7 @@ import (
 	"clearvest/api/idempotency"
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
+	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
@@ -137,6 +138,9 @@ type Deps struct {
 	Content *sitecontent.Store
 	// Support runs the contact form and the support queue; nil answers them with a 422.
 	Support *appsupport.Service
+	// Community runs testimonials and answers the public social proof and badges; nil in tests
+	// of other parts (its operations then answer 422).
+	Community *appcommunity.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

@@ -11,6 +11,7 @@ import (
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/app/accounts"
+	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
@@ -33,6 +34,7 @@ type server struct {
 	market        *appmarket.Service
 	content       *sitecontent.Store
 	support       *appsupport.Service
+	community     *appcommunity.Service
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -61,6 +63,7 @@ func newServer(deps Deps) *server {
 		market:     deps.Market,
 		content:    deps.Content,
 		support:    deps.Support,
+		community:  deps.Community,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

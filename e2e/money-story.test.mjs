@@ -18,30 +18,12 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, linkIn, login, mailMark, PASSWORD, register, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, button, expectAccessible, heading, linkIn, login, mailMark, PASSWORD, register, toast, uniqueEmail, uploadIdentity, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 // A UTC day as the date inputs take it, days from now on the browser's clock.
 const utcDay = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
-// Uploads a small generated JPEG as both sides of the identity document.
-async function uploadIdentity(page) {
-  return page.evaluate(async () => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 120;
-    canvas.height = 80;
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#2c5f9e';
-    g.fillRect(0, 0, 120, 80);
-    const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
-    const form = new FormData();
-    form.append('front', new File([blob], 'front.jpg', { type: 'image/jpeg' }));
-    form.append('back', new File([blob], 'back.jpg', { type: 'image/jpeg' }));
-    const res = await fetch('/api/users/uploadKycDocuments', { method: 'POST', headers: { 'X-Requested-With': 'XMLHttpRequest' }, body: form });
-    return res.status;
-  });
-}
 
 describe(`the money story against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();

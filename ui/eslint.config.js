@@ -76,6 +76,12 @@ export default tseslint.config(
               from: { element: { type: 'feature', captured: { name: '*' } } },
               allow: { to: { element: { type: 'feature', captured: { name: '{{ from.captured.name }}' } } } },
             },
+            // The home page and the dashboard show the community feature's widgets (testimonials,
+            // activity, counts; the "Share your experience" card).
+            {
+              from: { element: { type: 'feature', captured: { name: '{home,account}' } } },
+              allow: { to: { element: { type: 'feature', captured: { name: 'community' } } } },
+            },
             // Tests exercise their layer from outside, with whatever helps.
             { from: { file: { categories: 'test' } }, allow: { to: { element: { type: '*' } } } },
           ],

@@ -25,6 +25,54 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for ActivityKind.
+const (
+	ActivityKindDepositConfirmed  ActivityKind = "deposit_confirmed"
+	ActivityKindInvestmentMatured ActivityKind = "investment_matured"
+	ActivityKindInvestmentRenewed ActivityKind = "investment_renewed"
+	ActivityKindInvestmentStarted ActivityKind = "investment_started"
+)
+
+// Valid indicates whether the value is a known member of the ActivityKind enum.
+func (e ActivityKind) Valid() bool {
+	switch e {
+	case ActivityKindDepositConfirmed:
+		return true
+	case ActivityKindInvestmentMatured:
+		return true
+	case ActivityKindInvestmentRenewed:
+		return true
+	case ActivityKindInvestmentStarted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BadgeName.
+const (
+	BadgeNameExpert BadgeName = "expert"
+	BadgeNameLeader BadgeName = "leader"
+	BadgeNameMaster BadgeName = "master"
+	BadgeNameMember BadgeName = "member"
+)
+
+// Valid indicates whether the value is a known member of the BadgeName enum.
+func (e BadgeName) Valid() bool {
+	switch e {
+	case BadgeNameExpert:
+		return true
+	case BadgeNameLeader:
+		return true
+	case BadgeNameMaster:
+		return true
+	case BadgeNameMember:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DepositAsset.
 const (
 	DepositAssetBTC  DepositAsset = "BTC"
@@ -424,6 +472,27 @@ func (e SupportTicketStatus) Valid() bool {
 	}
 }
 
+// Defines values for TestimonialStatus.
+const (
+	TestimonialStatusApproved TestimonialStatus = "Approved"
+	TestimonialStatusPending  TestimonialStatus = "Pending"
+	TestimonialStatusRejected TestimonialStatus = "Rejected"
+)
+
+// Valid indicates whether the value is a known member of the TestimonialStatus enum.
+func (e TestimonialStatus) Valid() bool {
+	switch e {
+	case TestimonialStatusApproved:
+		return true
+	case TestimonialStatusPending:
+		return true
+	case TestimonialStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UserStatus.
 const (
 	UserStatusActive    UserStatus = "active"
@@ -499,6 +568,19 @@ func (e GetMarketCandlesParamsInterval) Valid() bool {
 	}
 }
 
+// ActivityItem defines model for ActivityItem.
+type ActivityItem struct {
+	At   time.Time    `json:"at"`
+	Id   string       `json:"id"`
+	Kind ActivityKind `json:"kind"`
+
+	// Message Example: An investor from Germany started a Standard plan
+	Message string `json:"message"`
+}
+
+// ActivityKind defines model for ActivityKind.
+type ActivityKind string
+
 // ApproveWithdrawalRequest defines model for ApproveWithdrawalRequest.
 type ApproveWithdrawalRequest struct {
 	// OnChainAmount How much of the asset was sent, if known.
@@ -510,6 +592,26 @@ type ApproveWithdrawalRequest struct {
 	// UsdRate The USD rate applied, if known.
 	UsdRate *string `json:"usdRate,omitempty"`
 }
+
+// BadgeLevel defines model for BadgeLevel.
+type BadgeLevel struct {
+	// MinInvested Lifetime invested, in USD.
+	//
+	// Example: 1000.00
+	MinInvested string `json:"minInvested"`
+
+	// MinReferrals Referred users whose first deposit was confirmed.
+	MinReferrals int       `json:"minReferrals"`
+	Name         BadgeName `json:"name"`
+}
+
+// BadgeLevelList defines model for BadgeLevelList.
+type BadgeLevelList struct {
+	Levels []BadgeLevel `json:"levels"`
+}
+
+// BadgeName defines model for BadgeName.
+type BadgeName string
 
 // BalancePoint defines model for BalancePoint.
 type BalancePoint struct {
@@ -1223,6 +1325,19 @@ type MonthReturn struct {
 	Returns string `json:"returns"`
 }
 
+// MyBadge defines model for MyBadge.
+type MyBadge struct {
+	Current BadgeName `json:"current"`
+
+	// Invested Lifetime invested, in USD.
+	Invested string      `json:"invested"`
+	Next     *BadgeLevel `json:"next,omitempty"`
+	Percent  int         `json:"percent"`
+
+	// Referrals Qualified referrals.
+	Referrals int `json:"referrals"`
+}
+
 // MyKyc defines model for MyKyc.
 type MyKyc struct {
 	// Documents The documents on file now, one per side.
@@ -1236,6 +1351,24 @@ type MyKyc struct {
 	// Submission The latest submission's number, 0 before the first.
 	Submission  int        `json:"submission"`
 	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
+}
+
+// MyTestimonial defines model for MyTestimonial.
+type MyTestimonial struct {
+	// Eligible A verified e-mail address and at least one confirmed deposit.
+	Eligible    bool            `json:"eligible"`
+	Testimonial *OwnTestimonial `json:"testimonial,omitempty"`
+}
+
+// OwnTestimonial defines model for OwnTestimonial.
+type OwnTestimonial struct {
+	UnderscoreId string `json:"_id"`
+
+	// Reason Why it was rejected.
+	Reason      *string           `json:"reason,omitempty"`
+	Status      TestimonialStatus `json:"status"`
+	SubmittedAt time.Time         `json:"submittedAt"`
+	Text        string            `json:"text"`
 }
 
 // Plan defines model for Plan.
@@ -1298,6 +1431,19 @@ type PlanExample struct {
 // PlanList defines model for PlanList.
 type PlanList struct {
 	Plans []Plan `json:"plans"`
+}
+
+// PublicActivity defines model for PublicActivity.
+type PublicActivity struct {
+	Activities []ActivityItem `json:"activities"`
+}
+
+// PublicStats defines model for PublicStats.
+type PublicStats struct {
+	Countries *int `json:"countries"`
+
+	// Investors Rounded down; null when below the configured minimum.
+	Investors *int `json:"investors"`
 }
 
 // RecoveryCodes defines model for RecoveryCodes.
@@ -1375,6 +1521,11 @@ type RejectInvestmentRequest struct {
 	Reason string `json:"reason"`
 }
 
+// RejectTestimonialRequest defines model for RejectTestimonialRequest.
+type RejectTestimonialRequest struct {
+	Reason string `json:"reason"`
+}
+
 // RejectWithdrawalRequest defines model for RejectWithdrawalRequest.
 type RejectWithdrawalRequest struct {
 	Reason string `json:"reason"`
@@ -1443,6 +1594,12 @@ type StartInvestmentRequest struct {
 	PlanName string `json:"planName"`
 }
 
+// SubmitTestimonialRequest defines model for SubmitTestimonialRequest.
+type SubmitTestimonialRequest struct {
+	// Text 20 to 600 characters once trimmed.
+	Text string `json:"text"`
+}
+
 // SupportTicket defines model for SupportTicket.
 type SupportTicket struct {
 	UnderscoreId string `json:"_id"`
@@ -1474,6 +1631,52 @@ type SupportTicketStatus string
 // SuspendRequest defines model for SuspendRequest.
 type SuspendRequest struct {
 	Reason *string `json:"reason,omitempty"`
+}
+
+// Testimonial defines model for Testimonial.
+type Testimonial struct {
+	UnderscoreId string `json:"_id"`
+
+	// Country The country's name, or empty when unknown.
+	Country string `json:"country"`
+
+	// Date When it was published.
+	Date time.Time `json:"date"`
+
+	// Name First name and last initial, e.g. "Ada L.".
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// TestimonialList defines model for TestimonialList.
+type TestimonialList struct {
+	Testimonials []Testimonial `json:"testimonials"`
+}
+
+// TestimonialQueue defines model for TestimonialQueue.
+type TestimonialQueue struct {
+	Testimonials []TestimonialQueueItem `json:"testimonials"`
+}
+
+// TestimonialQueueItem defines model for TestimonialQueueItem.
+type TestimonialQueueItem struct {
+	UnderscoreId string    `json:"_id"`
+	Country      string    `json:"country"`
+	Email        string    `json:"email"`
+	Name         string    `json:"name"`
+	SubmittedAt  time.Time `json:"submittedAt"`
+	Text         string    `json:"text"`
+	UserId       string    `json:"userId"`
+}
+
+// TestimonialStatus defines model for TestimonialStatus.
+type TestimonialStatus string
+
+// TestimonialSubmitted defines model for TestimonialSubmitted.
+type TestimonialSubmitted struct {
+	UnderscoreId string            `json:"_id"`
+	Message      string            `json:"message"`
+	Status       TestimonialStatus `json:"status"`
 }
 
 // TokenResponse defines model for TokenResponse.
@@ -1917,6 +2120,44 @@ type ReplySupportTicketParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// SubmitTestimonialParams defines parameters for SubmitTestimonial.
+type SubmitTestimonialParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetMyTestimonialParams defines parameters for GetMyTestimonial.
+type GetMyTestimonialParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetPendingTestimonialsParams defines parameters for GetPendingTestimonials.
+type GetPendingTestimonialsParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ApproveTestimonialParams defines parameters for ApproveTestimonial.
+type ApproveTestimonialParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RejectTestimonialParams defines parameters for RejectTestimonial.
+type RejectTestimonialParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // DisableTwoFactorParams defines parameters for DisableTwoFactor.
 type DisableTwoFactorParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -1939,6 +2180,13 @@ type SetupTwoFactorParams struct {
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetMyBadgeParams defines parameters for GetMyBadge.
+type GetMyBadgeParams struct {
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
 // ChangePasswordParams defines parameters for ChangePassword.
@@ -2266,6 +2514,12 @@ type CreateSupportTicketJSONRequestBody = CreateSupportTicketRequest
 // ReplySupportTicketJSONRequestBody defines body for ReplySupportTicket for application/json ContentType.
 type ReplySupportTicketJSONRequestBody = ReplySupportTicketRequest
 
+// SubmitTestimonialJSONRequestBody defines body for SubmitTestimonial for application/json ContentType.
+type SubmitTestimonialJSONRequestBody = SubmitTestimonialRequest
+
+// RejectTestimonialJSONRequestBody defines body for RejectTestimonial for application/json ContentType.
+type RejectTestimonialJSONRequestBody = RejectTestimonialRequest
+
 // DisableTwoFactorJSONRequestBody defines body for DisableTwoFactor for application/json ContentType.
 type DisableTwoFactorJSONRequestBody = TwoFactorDisableRequest
 
@@ -2328,6 +2582,9 @@ type RejectWithdrawalJSONRequestBody = RejectWithdrawalRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ListBadges Member levels and what each asks, lowest first
+	// (GET /badges)
+	ListBadges(w http.ResponseWriter, r *http.Request)
 	// GetContentFaq The FAQ (questions and answers rendered from Markdown)
 	// (GET /content/faq)
 	GetContentFaq(w http.ResponseWriter, r *http.Request)
@@ -2430,6 +2687,12 @@ type ServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams)
+	// GetPublicActivity Recent real activity, anonymised, newest first
+	// (GET /public/activity)
+	GetPublicActivity(w http.ResponseWriter, r *http.Request)
+	// GetPublicStats Investor and country counts, rounded down for display
+	// (GET /public/stats)
+	GetPublicStats(w http.ResponseWriter, r *http.Request)
 	// ListSupportTickets The support queue (authors and admins)
 	// (GET /support/tickets)
 	ListSupportTickets(w http.ResponseWriter, r *http.Request, params ListSupportTicketsParams)
@@ -2442,6 +2705,24 @@ type ServerInterface interface {
 	// ReplySupportTicket Answer a ticket by e-mail (authors and admins)
 	// (POST /support/tickets/{id}/reply)
 	ReplySupportTicket(w http.ResponseWriter, r *http.Request, id TicketID, params ReplySupportTicketParams)
+	// ListTestimonials Published testimonials, most recently approved first
+	// (GET /testimonials)
+	ListTestimonials(w http.ResponseWriter, r *http.Request)
+	// SubmitTestimonial Share your experience (verified investors)
+	// (POST /testimonials)
+	SubmitTestimonial(w http.ResponseWriter, r *http.Request, params SubmitTestimonialParams)
+	// GetMyTestimonial Whether the caller may share their experience, and their latest testimonial
+	// (GET /testimonials/mine)
+	GetMyTestimonial(w http.ResponseWriter, r *http.Request, params GetMyTestimonialParams)
+	// GetPendingTestimonials Testimonials waiting for review (authors and admins), oldest first
+	// (GET /testimonials/pending)
+	GetPendingTestimonials(w http.ResponseWriter, r *http.Request, params GetPendingTestimonialsParams)
+	// ApproveTestimonial Publish a pending testimonial (authors and admins)
+	// (PUT /testimonials/{testimonialId}/approve)
+	ApproveTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params ApproveTestimonialParams)
+	// RejectTestimonial Keep a pending testimonial off the site (authors and admins)
+	// (PUT /testimonials/{testimonialId}/reject)
+	RejectTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params RejectTestimonialParams)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams)
@@ -2451,6 +2732,9 @@ type ServerInterface interface {
 	// SetupTwoFactor Start setting up an authenticator app
 	// (POST /users/2fa/setup)
 	SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams)
+	// GetMyBadge The caller's member level and progress to the next
+	// (GET /users/badge)
+	GetMyBadge(w http.ResponseWriter, r *http.Request, params GetMyBadgeParams)
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams)
@@ -2591,6 +2875,12 @@ type ServerInterface interface {
 // Unimplemented server implementation that returns http.StatusNotImplemented for each endpoint.
 
 type Unimplemented struct{}
+
+// ListBadges Member levels and what each asks, lowest first
+// (GET /badges)
+func (_ Unimplemented) ListBadges(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
 
 // GetContentFaq The FAQ (questions and answers rendered from Markdown)
 // (GET /content/faq)
@@ -2796,6 +3086,18 @@ func (_ Unimplemented) ViewPaymentStatus(w http.ResponseWriter, r *http.Request,
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetPublicActivity Recent real activity, anonymised, newest first
+// (GET /public/activity)
+func (_ Unimplemented) GetPublicActivity(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPublicStats Investor and country counts, rounded down for display
+// (GET /public/stats)
+func (_ Unimplemented) GetPublicStats(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // ListSupportTickets The support queue (authors and admins)
 // (GET /support/tickets)
 func (_ Unimplemented) ListSupportTickets(w http.ResponseWriter, r *http.Request, params ListSupportTicketsParams) {
@@ -2820,6 +3122,42 @@ func (_ Unimplemented) ReplySupportTicket(w http.ResponseWriter, r *http.Request
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListTestimonials Published testimonials, most recently approved first
+// (GET /testimonials)
+func (_ Unimplemented) ListTestimonials(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SubmitTestimonial Share your experience (verified investors)
+// (POST /testimonials)
+func (_ Unimplemented) SubmitTestimonial(w http.ResponseWriter, r *http.Request, params SubmitTestimonialParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetMyTestimonial Whether the caller may share their experience, and their latest testimonial
+// (GET /testimonials/mine)
+func (_ Unimplemented) GetMyTestimonial(w http.ResponseWriter, r *http.Request, params GetMyTestimonialParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPendingTestimonials Testimonials waiting for review (authors and admins), oldest first
+// (GET /testimonials/pending)
+func (_ Unimplemented) GetPendingTestimonials(w http.ResponseWriter, r *http.Request, params GetPendingTestimonialsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApproveTestimonial Publish a pending testimonial (authors and admins)
+// (PUT /testimonials/{testimonialId}/approve)
+func (_ Unimplemented) ApproveTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params ApproveTestimonialParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectTestimonial Keep a pending testimonial off the site (authors and admins)
+// (PUT /testimonials/{testimonialId}/reject)
+func (_ Unimplemented) RejectTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params RejectTestimonialParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 // (POST /users/2fa/disable)
 func (_ Unimplemented) DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams) {
@@ -2835,6 +3173,12 @@ func (_ Unimplemented) EnableTwoFactor(w http.ResponseWriter, r *http.Request, p
 // SetupTwoFactor Start setting up an authenticator app
 // (POST /users/2fa/setup)
 func (_ Unimplemented) SetupTwoFactor(w http.ResponseWriter, r *http.Request, params SetupTwoFactorParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetMyBadge The caller's member level and progress to the next
+// (GET /users/badge)
+func (_ Unimplemented) GetMyBadge(w http.ResponseWriter, r *http.Request, params GetMyBadgeParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3116,6 +3460,20 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// ListBadges operation middleware
+func (siw *ServerInterfaceWrapper) ListBadges(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBadges(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // GetContentFaq operation middleware
 func (siw *ServerInterfaceWrapper) GetContentFaq(w http.ResponseWriter, r *http.Request) {
@@ -4255,6 +4613,34 @@ func (siw *ServerInterfaceWrapper) ViewPaymentStatus(w http.ResponseWriter, r *h
 	handler.ServeHTTP(w, r)
 }
 
+// GetPublicActivity operation middleware
+func (siw *ServerInterfaceWrapper) GetPublicActivity(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPublicActivity(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPublicStats operation middleware
+func (siw *ServerInterfaceWrapper) GetPublicStats(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPublicStats(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListSupportTickets operation middleware
 func (siw *ServerInterfaceWrapper) ListSupportTickets(w http.ResponseWriter, r *http.Request) {
 
@@ -4437,6 +4823,243 @@ func (siw *ServerInterfaceWrapper) ReplySupportTicket(w http.ResponseWriter, r *
 	handler.ServeHTTP(w, r)
 }
 
+// ListTestimonials operation middleware
+func (siw *ServerInterfaceWrapper) ListTestimonials(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTestimonials(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SubmitTestimonial operation middleware
+func (siw *ServerInterfaceWrapper) SubmitTestimonial(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SubmitTestimonialParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SubmitTestimonial(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetMyTestimonial operation middleware
+func (siw *ServerInterfaceWrapper) GetMyTestimonial(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMyTestimonialParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetMyTestimonial(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPendingTestimonials operation middleware
+func (siw *ServerInterfaceWrapper) GetPendingTestimonials(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPendingTestimonialsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPendingTestimonials(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ApproveTestimonial operation middleware
+func (siw *ServerInterfaceWrapper) ApproveTestimonial(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "testimonialId" -------------
+	var testimonialId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "testimonialId", chi.URLParam(r, "testimonialId"), &testimonialId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "testimonialId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ApproveTestimonialParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApproveTestimonial(w, r, testimonialId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectTestimonial operation middleware
+func (siw *ServerInterfaceWrapper) RejectTestimonial(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "testimonialId" -------------
+	var testimonialId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "testimonialId", chi.URLParam(r, "testimonialId"), &testimonialId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "testimonialId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectTestimonialParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectTestimonial(w, r, testimonialId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // DisableTwoFactor operation middleware
 func (siw *ServerInterfaceWrapper) DisableTwoFactor(w http.ResponseWriter, r *http.Request) {
 
@@ -4551,6 +5174,47 @@ func (siw *ServerInterfaceWrapper) SetupTwoFactor(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.SetupTwoFactor(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetMyBadge operation middleware
+func (siw *ServerInterfaceWrapper) GetMyBadge(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMyBadgeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetMyBadge(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6797,6 +7461,36 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/support/tickets/{id}/close", wrapper.CloseSupportTicket)
 	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/testimonials", wrapper.ListTestimonials)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/testimonials", wrapper.SubmitTestimonial)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/testimonials/mine", wrapper.GetMyTestimonial)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/testimonials/pending", wrapper.GetPendingTestimonials)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/testimonials/{testimonialId}/approve", wrapper.ApproveTestimonial)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/testimonials/{testimonialId}/reject", wrapper.RejectTestimonial)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/public/activity", wrapper.GetPublicActivity)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/public/stats", wrapper.GetPublicStats)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/badges", wrapper.ListBadges)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/badge", wrapper.GetMyBadge)
+	})
 
 	return r
 }
@@ -6829,6 +7523,41 @@ type UnauthorizedJSONResponse Error
 type UnprocessableEntityJSONResponse Error
 
 type UnsupportedMediaTypeJSONResponse Error
+
+type ListBadgesRequestObject struct {
+}
+
+type ListBadgesResponseObject interface {
+	VisitListBadgesResponse(w http.ResponseWriter) error
+}
+
+type ListBadges200JSONResponse BadgeLevelList
+
+func (response ListBadges200JSONResponse) VisitListBadgesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBadges500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListBadges500JSONResponse) VisitListBadgesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type GetContentFaqRequestObject struct {
 }
@@ -9141,6 +9870,76 @@ func (response ViewPaymentStatus500JSONResponse) VisitViewPaymentStatusResponse(
 	return err
 }
 
+type GetPublicActivityRequestObject struct {
+}
+
+type GetPublicActivityResponseObject interface {
+	VisitGetPublicActivityResponse(w http.ResponseWriter) error
+}
+
+type GetPublicActivity200JSONResponse PublicActivity
+
+func (response GetPublicActivity200JSONResponse) VisitGetPublicActivityResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublicActivity500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPublicActivity500JSONResponse) VisitGetPublicActivityResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublicStatsRequestObject struct {
+}
+
+type GetPublicStatsResponseObject interface {
+	VisitGetPublicStatsResponse(w http.ResponseWriter) error
+}
+
+type GetPublicStats200JSONResponse PublicStats
+
+func (response GetPublicStats200JSONResponse) VisitGetPublicStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublicStats500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPublicStats500JSONResponse) VisitGetPublicStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSupportTicketsRequestObject struct {
 	Params ListSupportTicketsParams
 }
@@ -9536,6 +10335,497 @@ func (response ReplySupportTicket500JSONResponse) VisitReplySupportTicketRespons
 	return err
 }
 
+type ListTestimonialsRequestObject struct {
+}
+
+type ListTestimonialsResponseObject interface {
+	VisitListTestimonialsResponse(w http.ResponseWriter) error
+}
+
+type ListTestimonials200JSONResponse TestimonialList
+
+func (response ListTestimonials200JSONResponse) VisitListTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTestimonials500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListTestimonials500JSONResponse) VisitListTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonialRequestObject struct {
+	Params SubmitTestimonialParams
+	Body   *SubmitTestimonialJSONRequestBody
+}
+
+type SubmitTestimonialResponseObject interface {
+	VisitSubmitTestimonialResponse(w http.ResponseWriter) error
+}
+
+type SubmitTestimonial201JSONResponse TestimonialSubmitted
+
+func (response SubmitTestimonial201JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SubmitTestimonial400JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SubmitTestimonial401JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SubmitTestimonial403JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SubmitTestimonial409JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SubmitTestimonial422JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SubmitTestimonial500JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyTestimonialRequestObject struct {
+	Params GetMyTestimonialParams
+}
+
+type GetMyTestimonialResponseObject interface {
+	VisitGetMyTestimonialResponse(w http.ResponseWriter) error
+}
+
+type GetMyTestimonial200JSONResponse MyTestimonial
+
+func (response GetMyTestimonial200JSONResponse) VisitGetMyTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyTestimonial401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetMyTestimonial401JSONResponse) VisitGetMyTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyTestimonial500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetMyTestimonial500JSONResponse) VisitGetMyTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingTestimonialsRequestObject struct {
+	Params GetPendingTestimonialsParams
+}
+
+type GetPendingTestimonialsResponseObject interface {
+	VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error
+}
+
+type GetPendingTestimonials200JSONResponse TestimonialQueue
+
+func (response GetPendingTestimonials200JSONResponse) VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingTestimonials401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPendingTestimonials401JSONResponse) VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingTestimonials403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPendingTestimonials403JSONResponse) VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingTestimonials500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPendingTestimonials500JSONResponse) VisitGetPendingTestimonialsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonialRequestObject struct {
+	TestimonialId string `json:"testimonialId"`
+	Params        ApproveTestimonialParams
+}
+
+type ApproveTestimonialResponseObject interface {
+	VisitApproveTestimonialResponse(w http.ResponseWriter) error
+}
+
+type ApproveTestimonial200JSONResponse Message
+
+func (response ApproveTestimonial200JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApproveTestimonial401JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApproveTestimonial403JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApproveTestimonial404JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApproveTestimonial409JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ApproveTestimonial422JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveTestimonial500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApproveTestimonial500JSONResponse) VisitApproveTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonialRequestObject struct {
+	TestimonialId string `json:"testimonialId"`
+	Params        RejectTestimonialParams
+	Body          *RejectTestimonialJSONRequestBody
+}
+
+type RejectTestimonialResponseObject interface {
+	VisitRejectTestimonialResponse(w http.ResponseWriter) error
+}
+
+type RejectTestimonial200JSONResponse Message
+
+func (response RejectTestimonial200JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectTestimonial400JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectTestimonial401JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectTestimonial403JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectTestimonial404JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectTestimonial409JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RejectTestimonial422JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectTestimonial500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectTestimonial500JSONResponse) VisitRejectTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DisableTwoFactorRequestObject struct {
 	Params DisableTwoFactorParams
 	Body   *DisableTwoFactorJSONRequestBody
@@ -9871,6 +11161,56 @@ func (response SetupTwoFactor422JSONResponse) VisitSetupTwoFactorResponse(w http
 type SetupTwoFactor500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response SetupTwoFactor500JSONResponse) VisitSetupTwoFactorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyBadgeRequestObject struct {
+	Params GetMyBadgeParams
+}
+
+type GetMyBadgeResponseObject interface {
+	VisitGetMyBadgeResponse(w http.ResponseWriter) error
+}
+
+type GetMyBadge200JSONResponse MyBadge
+
+func (response GetMyBadge200JSONResponse) VisitGetMyBadgeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyBadge401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetMyBadge401JSONResponse) VisitGetMyBadgeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMyBadge500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetMyBadge500JSONResponse) VisitGetMyBadgeResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -14083,6 +15423,9 @@ func (response RejectWithdrawal500JSONResponse) VisitRejectWithdrawalResponse(w 
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ListBadges Member levels and what each asks, lowest first
+	// (GET /badges)
+	ListBadges(ctx context.Context, request ListBadgesRequestObject) (ListBadgesResponseObject, error)
 	// GetContentFaq The FAQ (questions and answers rendered from Markdown)
 	// (GET /content/faq)
 	GetContentFaq(ctx context.Context, request GetContentFaqRequestObject) (GetContentFaqResponseObject, error)
@@ -14185,6 +15528,12 @@ type StrictServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(ctx context.Context, request ViewPaymentStatusRequestObject) (ViewPaymentStatusResponseObject, error)
+	// GetPublicActivity Recent real activity, anonymised, newest first
+	// (GET /public/activity)
+	GetPublicActivity(ctx context.Context, request GetPublicActivityRequestObject) (GetPublicActivityResponseObject, error)
+	// GetPublicStats Investor and country counts, rounded down for display
+	// (GET /public/stats)
+	GetPublicStats(ctx context.Context, request GetPublicStatsRequestObject) (GetPublicStatsResponseObject, error)
 	// ListSupportTickets The support queue (authors and admins)
 	// (GET /support/tickets)
 	ListSupportTickets(ctx context.Context, request ListSupportTicketsRequestObject) (ListSupportTicketsResponseObject, error)
@@ -14197,6 +15546,24 @@ type StrictServerInterface interface {
 	// ReplySupportTicket Answer a ticket by e-mail (authors and admins)
 	// (POST /support/tickets/{id}/reply)
 	ReplySupportTicket(ctx context.Context, request ReplySupportTicketRequestObject) (ReplySupportTicketResponseObject, error)
+	// ListTestimonials Published testimonials, most recently approved first
+	// (GET /testimonials)
+	ListTestimonials(ctx context.Context, request ListTestimonialsRequestObject) (ListTestimonialsResponseObject, error)
+	// SubmitTestimonial Share your experience (verified investors)
+	// (POST /testimonials)
+	SubmitTestimonial(ctx context.Context, request SubmitTestimonialRequestObject) (SubmitTestimonialResponseObject, error)
+	// GetMyTestimonial Whether the caller may share their experience, and their latest testimonial
+	// (GET /testimonials/mine)
+	GetMyTestimonial(ctx context.Context, request GetMyTestimonialRequestObject) (GetMyTestimonialResponseObject, error)
+	// GetPendingTestimonials Testimonials waiting for review (authors and admins), oldest first
+	// (GET /testimonials/pending)
+	GetPendingTestimonials(ctx context.Context, request GetPendingTestimonialsRequestObject) (GetPendingTestimonialsResponseObject, error)
+	// ApproveTestimonial Publish a pending testimonial (authors and admins)
+	// (PUT /testimonials/{testimonialId}/approve)
+	ApproveTestimonial(ctx context.Context, request ApproveTestimonialRequestObject) (ApproveTestimonialResponseObject, error)
+	// RejectTestimonial Keep a pending testimonial off the site (authors and admins)
+	// (PUT /testimonials/{testimonialId}/reject)
+	RejectTestimonial(ctx context.Context, request RejectTestimonialRequestObject) (RejectTestimonialResponseObject, error)
 	// DisableTwoFactor Turn off two-factor authentication (needs the password and a code)
 	// (POST /users/2fa/disable)
 	DisableTwoFactor(ctx context.Context, request DisableTwoFactorRequestObject) (DisableTwoFactorResponseObject, error)
@@ -14206,6 +15573,9 @@ type StrictServerInterface interface {
 	// SetupTwoFactor Start setting up an authenticator app
 	// (POST /users/2fa/setup)
 	SetupTwoFactor(ctx context.Context, request SetupTwoFactorRequestObject) (SetupTwoFactorResponseObject, error)
+	// GetMyBadge The caller's member level and progress to the next
+	// (GET /users/badge)
+	GetMyBadge(ctx context.Context, request GetMyBadgeRequestObject) (GetMyBadgeResponseObject, error)
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
@@ -14380,6 +15750,30 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// ListBadges operation middleware
+func (sh *strictHandler) ListBadges(w http.ResponseWriter, r *http.Request) {
+	var request ListBadgesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBadges(ctx, request.(ListBadgesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBadges")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBadgesResponseObject); ok {
+		if err := validResponse.VisitListBadgesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // GetContentFaq operation middleware
@@ -15297,6 +16691,54 @@ func (sh *strictHandler) ViewPaymentStatus(w http.ResponseWriter, r *http.Reques
 	}
 }
 
+// GetPublicActivity operation middleware
+func (sh *strictHandler) GetPublicActivity(w http.ResponseWriter, r *http.Request) {
+	var request GetPublicActivityRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPublicActivity(ctx, request.(GetPublicActivityRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPublicActivity")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPublicActivityResponseObject); ok {
+		if err := validResponse.VisitGetPublicActivityResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPublicStats operation middleware
+func (sh *strictHandler) GetPublicStats(w http.ResponseWriter, r *http.Request) {
+	var request GetPublicStatsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPublicStats(ctx, request.(GetPublicStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPublicStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPublicStatsResponseObject); ok {
+		if err := validResponse.VisitGetPublicStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListSupportTickets operation middleware
 func (sh *strictHandler) ListSupportTickets(w http.ResponseWriter, r *http.Request, params ListSupportTicketsParams) {
 	var request ListSupportTicketsRequestObject
@@ -15417,6 +16859,176 @@ func (sh *strictHandler) ReplySupportTicket(w http.ResponseWriter, r *http.Reque
 	}
 }
 
+// ListTestimonials operation middleware
+func (sh *strictHandler) ListTestimonials(w http.ResponseWriter, r *http.Request) {
+	var request ListTestimonialsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTestimonials(ctx, request.(ListTestimonialsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTestimonials")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTestimonialsResponseObject); ok {
+		if err := validResponse.VisitListTestimonialsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SubmitTestimonial operation middleware
+func (sh *strictHandler) SubmitTestimonial(w http.ResponseWriter, r *http.Request, params SubmitTestimonialParams) {
+	var request SubmitTestimonialRequestObject
+
+	request.Params = params
+
+	var body SubmitTestimonialJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SubmitTestimonial(ctx, request.(SubmitTestimonialRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SubmitTestimonial")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SubmitTestimonialResponseObject); ok {
+		if err := validResponse.VisitSubmitTestimonialResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetMyTestimonial operation middleware
+func (sh *strictHandler) GetMyTestimonial(w http.ResponseWriter, r *http.Request, params GetMyTestimonialParams) {
+	var request GetMyTestimonialRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMyTestimonial(ctx, request.(GetMyTestimonialRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMyTestimonial")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetMyTestimonialResponseObject); ok {
+		if err := validResponse.VisitGetMyTestimonialResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPendingTestimonials operation middleware
+func (sh *strictHandler) GetPendingTestimonials(w http.ResponseWriter, r *http.Request, params GetPendingTestimonialsParams) {
+	var request GetPendingTestimonialsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPendingTestimonials(ctx, request.(GetPendingTestimonialsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPendingTestimonials")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPendingTestimonialsResponseObject); ok {
+		if err := validResponse.VisitGetPendingTestimonialsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ApproveTestimonial operation middleware
+func (sh *strictHandler) ApproveTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params ApproveTestimonialParams) {
+	var request ApproveTestimonialRequestObject
+
+	request.TestimonialId = testimonialId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApproveTestimonial(ctx, request.(ApproveTestimonialRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApproveTestimonial")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApproveTestimonialResponseObject); ok {
+		if err := validResponse.VisitApproveTestimonialResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectTestimonial operation middleware
+func (sh *strictHandler) RejectTestimonial(w http.ResponseWriter, r *http.Request, testimonialId string, params RejectTestimonialParams) {
+	var request RejectTestimonialRequestObject
+
+	request.TestimonialId = testimonialId
+	request.Params = params
+
+	var body RejectTestimonialJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectTestimonial(ctx, request.(RejectTestimonialRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectTestimonial")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectTestimonialResponseObject); ok {
+		if err := validResponse.VisitRejectTestimonialResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // DisableTwoFactor operation middleware
 func (sh *strictHandler) DisableTwoFactor(w http.ResponseWriter, r *http.Request, params DisableTwoFactorParams) {
 	var request DisableTwoFactorRequestObject
@@ -15502,6 +17114,32 @@ func (sh *strictHandler) SetupTwoFactor(w http.ResponseWriter, r *http.Request, 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(SetupTwoFactorResponseObject); ok {
 		if err := validResponse.VisitSetupTwoFactorResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetMyBadge operation middleware
+func (sh *strictHandler) GetMyBadge(w http.ResponseWriter, r *http.Request, params GetMyBadgeParams) {
+	var request GetMyBadgeRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMyBadge(ctx, request.(GetMyBadgeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMyBadge")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetMyBadgeResponseObject); ok {
+		if err := validResponse.VisitGetMyBadgeResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -16823,394 +18461,426 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rctvG2iAK30p//LJLZL0gRcmysyLVqhlZlmO9PmlZ0srKXsyYTaBJdgR2I90N0VzZrpqf83tqquZS",
-	"9gXMnbxXsqufpxtokABJWZat5PWfxCKAPj7n4++tWM4yKZgwunX4e2vKaMIU/PMsYbNMGibixQtu7C8J",
-	"07HimeFStA5b54ppJgxpD43K2bBDpCBmyog2UrGEUKHnTBEjCSWKZYwalhDFfsuZNmTOzRRfpjM2EMNg",
-	"ru5LthgeEiHNlIsJUdSOyjUxfMZ6A9GKWjqeshm1C2Iin7UO/9myC2j9ErXMImOtw5Y2iotJ6+PHqHUu",
-	"Ncf1Li//x1SOaEoy9wKRY1hQSrUh7MZuDKb1K6ZZxkTCkl5lAWOpZtS0DltcmCcHrag144LP7KL6xWq4",
-	"MGzCFCznHTNqcTw2TK0u6ILFUiTanticckNGbCwVI0Yt7DnQCeWiOnkx117tXBeGpmyLa5tPGV6cYjQh",
-	"M5mwVJMpTewV2N/iKUvcczgKlpSHxgXcy9FA2BcSaiiZ0QV8uWCG6Kmcw6cxTVOmdjRJqbGnGU+pmNz6",
-	"Oj9GrYwqOmPGgejpjPL0nJqp/YPb3WX2j6gl6Mx+yezzVtSyK+eKJa1DO3TlDOmHV0xM7Aj7jw/qIOgF",
-	"twC9eK7kbPUwn3OlDbm6PCEJXRAu4jR3MAKr+S1nalEuZ2zHqAWfhBrWWjP7pVyd+xW9xdRG3nLiACNf",
-	"ssXq7K/pNdOA2kYtEHkCbNF0zA4LxK+iO7lmC0JFUv7gv5owoxGSxnCujoQA6JP2jKprlpAKrXjBzSFx",
-	"cMyFNhaC5ZioXAiLNGbOY9Yjexan9h8/HogbrvkoZeT44uTszEKhorEFpoiw3qRHKLm6Ont2RBSbsdmI",
-	"WTI2lorsH5CpzJVGeIXjRTpZnu8SAWs1wthjoBH+773aoxc3TJsZE+bsWQNg8/KVZFv4fnJwOwJ5XKK5",
-	"YiZXgiVkZG+OMKpSzhSJ5WxGRdIjl/YmmbphCkiXjshI5pZaRiQXhqcFeRkIR18AWgBGSa6ZpTc3jGRU",
-	"a5YQbtYc9D+6Jymjym6/W6z9LiT5ksfXbM1J3/F8LxUVmsZ2mY1zmOCdO053pZm6t738xM00UXRO03ua",
-	"4qP9VmdSaAb0/SlN3iFtsH/FUhgm4J80y1IeU3tiu79qhN5ylu8UG7cOW///3VK22cWnevdUKalwqiq4",
-	"WxjmIssN4ZrMaGrhyNLTj1HrRIpxyuMvsIhjEksR50pZDo1MkkhFKElynItF+HetIEVW5CiiDU/TgXAE",
-	"0eLVx6j1XKoRTxIm7n9DF3xi6QYXZJQbkAtomso5S0hbyZRFROcaBauI8FnGlJaCGi4mHTj5H6VgX+bq",
-	"FdMyVzEj7AMHGcdyqDnVJGEpM44RTKREiDgThilBUxzy/k9RzhiKw3MLGHMlxaQQt4HuHpGEGcpTTahi",
-	"IJaVJDmVE1j0G2meW7J8/+t9I4nO4ymRo19ZbIjnukYGwiAs6ZwuUkmTSylfUTX5YleNuDOSycIiu5GS",
-	"pHZ6WNKllK+pWDi6o7/AkqQkMyoWhBrDZpnRVoYL9DDQGbqF0lA3h3t7N1AvYKIrQXMzlYr/i32RWzdE",
-	"e3wHOjWiCYkVS5gwnKYazvdKZErGTGs6StmpMNws7n9pP7E07SJFj4ASjRSj11Z+HeWaC6Y1UXnKSBvE",
-	"QC50Ph7zmFtkG9GUiph1YEOKgbRCRY3OirSYkoSPxwwIuAM0R3WvhM6zTCrDktcs4fQSmN+XAPgxt8i3",
-	"yJiFdqDBccwyA9zto2fPAGvHWabkDSsZfcB+MyUzpgxH1izFyZRycTyTuagxDryQczIDEoBqtZXsDNBT",
-	"q3xGhI/JtZBz0GgDoeCgvyIURC3z4QXV09U57NYyupC5IYEERaZUT5eG3e/XjZvr5J1Vf2oHvrp4RhQ1",
-	"jMCdAHvaeskfQxHon379pUKLZNEu4SkC17nkouaMHejZf64sPnEr36zJhUtxL/mB65Z0AlLHOdV6LlXS",
-	"eP+xFGOuZv69ZT2n9sBlmtzq/Wz7lz/W7QSX+IyBHtO4E9oAwhYCaGxymqYLoljM+I0Fg4TFfEZTgjMv",
-	"AcOj/ZptCGlwpuoeakG9oglsI5NXAG1Jj3A7+6X+bCzReU5/Wz0Qbtis+o91lKcc6cywWau8CKoUXdi/",
-	"NZ1laQOaoYqPUkuW0phNZZowRQz7YI5QiOHGSrcLTbTslQA+kjJlVKycgZsscotfv3dY8SpAwJpemFm6",
-	"bs0RUVZuBRuBkjPymqrrRM4FsAFLkxSdkxeXr1/1WjUXzZNarAYQddr4+rsGRat4PQoXvWbPL+T8zPwk",
-	"1bWuuXZhlKxdlTYsuzVAXBiWrULD8i5gTj/DmoWfU5QOq0ueNt5RRifsbje0Dmrt6JaX4jsArACrdm3U",
-	"SEVmubbsHyB6OzCOWjrNJ7XHb7hJ2WaIgO/921GJCNMNMAEXtXK0waY9JqwCcVwLqY3QnXJxXWtnomaK",
-	"6ow9U3tQ6EdgGUkZBZN4hGZqbix7J1Kw2jvb8qQAd/w5wSailf2uOzAU41bPDM3NdTsH82HtE2/vuOSz",
-	"LVZeGrSDr9Ys9ZLRGgJn1QU7eu3VNVIBNInemg7YJbyGT2/LG9yEwBscpmVKWmFWBziV0hEaFK2+ixKg",
-	"Vd3ZDVMLElOV3IZp+JOJCsrkd73hkN0O16HRWhSq7v6tYFZwjqdUmYjYs6VaR2TCxyYido2aWRk66dr9",
-	"RSTl2kQklfF1RCyARCRjIiJ6ylmaRCTXllvNrdZtbsOM+MwR3c34KhWhgkyNyTS5eldPUNFC+PvdsBYG",
-	"CZAXlljVedyh1l9YLoxa1EmzCayAfXDw2Prxad0eEk7Tk5V3/+3gYN2GyxevBDcsIS+5mCTgClq/Y7dZ",
-	"WFztdhSjht1FvjVg9Lxh2jIt1MxW5dty/Xv9fr/X728h84K+tyTA7j2pOyRm5lJdb/PqnVTOI+JPFix5",
-	"Ty9PgEycXr6ICJ8I6R9cXTy7vKtSKkU3titdUUtBiaycueVm3CxNuLf/l02g4S7VH3R5js1w4tgW+jsa",
-	"oWXGtHZov6Su1KvQTL0v2F64hTXve7zY/PqcjSx5qfF9MnrDCJtlZkHalIwtoSNTsGmjrJcxmaUsIkaS",
-	"mJp4au921h3zNOViQkbS6M7yoff7GzX5cvmVrUfFqTWf/hYmlbWISq/91gC2byhP6Shl3jy1jLfIIMeM",
-	"We7BNLHirhw7UKsg9C3xeRXaY2khXZIM3NBHZLQgCRvTPDWATJZRnL472e8Dvl3af0WAflLY/y3fwgYa",
-	"UZ3+6eVJ5AaXCsfeZjxkhcdJopjW2xkXanGvOs56HHxG9XQkKRozGs08WwlWFaNRjUyVMeHFu63GczEG",
-	"Teo7On/108VrKVykxTajwtvv4NuNaqA/gZXJys3UnilyvhpMKq92yQ48ZYpVKbBlEEamiQVhzVxYAoB7",
-	"rRSzPTc11NTbi5qRa1XeYDFPWHJsVkx9XcNnrLUeWZotUZt566ppQjlnTd2pUtR///aOWGGFMGH/p0kb",
-	"zhIvo1O7dW9Xqz/QWLGE15wiaQ9alnANWi6+wFkjWdI0i4tcus1B2gvMN4K5g8ELfLnOhFdS22en593v",
-	"Xz76W/eHf7zeb60VKtYZq2u56pbrvNIu7GELu+GqcBEVmBXCwzL0lIstdlScZnDjHhyr17MGzwOC3Yju",
-	"zbi1xeEcw7tVHNriszfu7RU+0Xh6mzf5iutmusa2V8KXjm4TIS4nWLdEf6Q+Xu/p5Ukrap1evmhFFm0v",
-	"a2L3io/flEe79Lnl3q2oBVx83Qh/y1leYwuk+u14e+ROcKxbHyRMXs8pl10tfoYIl7bmQMtBV3c1YS4u",
-	"tF7hSaWYAOl104FCMadINKkhdmpLEleiopYjoYoj2fIgmvZrt1uuec2mLwry6uHg3LH6wnMDROIdsx+y",
-	"ZB1IXOm6gNrLkB23taHjMbnhbK6JFOkCOEX1sN83GEKa7XoNNo2lo3kfmi5wsPqDuTlJZXy9CgVCzhtc",
-	"EaXDeEcTHzhkgZ60ry5POpWrX4sQcjyulfAtkI2pAhjD0F27RMI1oVMXbemC+1IiBYsI1YSSHyVJcgXr",
-	"srz6+/1pf9bXg1anqn6435vX0wj7lz7kCd8jXJD5VKZgA7RfbAXzy+YWOW8VB7G8gnUXdpzceAF+mV4X",
-	"D+pjK29YzVENWhEZtH7oz/Afe9NH9p8de9TUkJnUhjx68rhPErrQpP2X75/0+9PVg63qQZudh36tDRt9",
-	"7VBgybxZ54VuhLFpoyOhHu90jiuoNRqyDw0P5LYOAHA8uSmiwn9ux13jNHFHcZHPZrTOkni7E/mUjd9l",
-	"f3U7OqUqXbxjCZsVZurqlsZSjZnlKPVoiCobmfAbJkie1VuYw3jlul1liouYZzRt0C7QijGi8bWPIlsx",
-	"gfQ22lOXoqbLOaNgj7VH5MP8qis7BR8Dsw+J98gAA0bD+JRmbJXJeFPzMkHQBjYzo/GUC9ZVjCbwg2JU",
-	"SxGVaRpxCnFJ4GKksSFSEG4OyVCw+fuE3fCYDQeiHUthuMgZRiWlcsLFT9xMT2TCOhEZwg/v2YfMns0Q",
-	"FTWnakMMV5cLS+MnUrBDf+wDAV/Zz4002Xt/tEPSRsVZmsyPX4R1Du1kXFyHb/8o5SRlA+EnEowl6MHx",
-	"ER/OocC6llmyBLTKDkaFl0Su3HAdyIFNsEkoyHJjaSlYqYKjxau0vG0EBjPB0LRYJa7e6FfjIStspzUg",
-	"XIZuRsTu0Rmc7bxWgTuCpAmwQkzlnFDd5bo673nKqLbKtWGKUHJDU56QxsW423xlr6xmRRYqQpABmegQ",
-	"2by8ZkU+1BJQRLDmCjgRKpKBsBAAc8FP7ZGScw3Ou1RLMrEc2gqjMOQLY7K3Il2QWMprzsgwvnnvpnkP",
-	"Iw/dVa/H5nU21+dSTaTZGMRUZ7luSANamQKB+BUX12tipJJlQ3etcTW7TVCUx7LNA9etOrT1razXyb+r",
-	"CAP5cDua8GSDTWzlkaPNDSlvl3V0nFD7MtJQq5rVTnk7Nutio50KDTkjND0P9o55CkuJcilFV7JhaqYj",
-	"4tT4yBu08NmKhwfptSVgYN6ISEwNm0i1iAaiyHoCXSRhMdfc0naHGJh2qFiM1MFM2ayCCOU1svHYyQe1",
-	"4fb42EeIb3QW1J7wmLGGgAWIbo0bnPZODdzRlaM5exYF1tEZQpMjfvPCM9IMYaUtbpltOttRoP3gu6Tt",
-	"1MmIFNpkRI5jK3NH5BQzDly4axIRr2V27C0VN7OjibPAulEhCPhEWoJsWFJLpZr92f7VrazxEB1cr0jC",
-	"KIFFzTvDHVAE9jt7h0s4WAi65T2W+PFLM8WoD8C6XajgBkeDYB/MSa40ilobRLnG6L7w/OoZMRVAVwo+",
-	"f0SGQZbWEH73cAwc2NkngpdaYZZeK8yMakWt4+TXvHjyHK7gqRS5rrVg4DCnKZ/wEU9dMPwSl4KHCFJu",
-	"LZZe/bIxrKX4sO6cgvU3MYJVQh/HKmfJqTZ8Vhs5fSwIcw9LywCoB4xCAqGWZEwVUDw+BpkAhwTaly6I",
-	"vGHe1qBmpD2l6bhrHw2ETx5hwnR65BnXWUoXgdTi5uGaZJQnzhpg9WVqcsXNAlC3EPMxk3EgmFV+iCq0",
-	"nwaUbvL6QDCgVyMiCBrfxt+TNfBCzSHKiQqR05RrlmAIujvJmGYmV8wxJMIFyZiKIWjDzKWfWNdOGadS",
-	"3879gV+AchjAQhCv+Am+KSaSZ7di3LdTPYP01PBOA2+RNFOm5lyzToOaqo3KY68Gr3VvOrA6Cz6xKoD7",
-	"+XgNwOCqIzLmH1gCRlpgQzQNForJ/x1047MPGTAnv9/5lKeMOP5WuxFMi1idHuGY/BuprjNCnAmwpX7U",
-	"lIoGHEipZZaCzhigNsbdFHpVyfbh98LfU9VvnlLN46Z5m+wGKRV/Z0rXZjDbld3gw0KdwYUiBi0tzeNX",
-	"r9Y8nik5sWLfOeLcOkupkvlkSrjBeZan4TqygGrQfOvsqe0kIGg+NMVVd7BqwLokZkv0qa47gJ+mCydr",
-	"KiffuAiQGqkOV8iSY73Okj7DwhhF4g0otVwYGTmxnRI/lH11w1z1RRWWZptPpS7m04YqA7Ixbw4D/lR3",
-	"rzK3o07beYhLRhs4iZmaPaOL0GUZXKd92pyZVLAB4A3ehID8DuCNovyCbKhNDUkZ1YaMZa4KJlFP/+7q",
-	"SEb5FMhEgbVVHA2E01J+9YcR7ByZ5Ao9LShbyBqqdLvKuVbxdlWK2eyALq+wwS/rfI+1DhrE8B0NBRBA",
-	"IZlPeTx1moWukNwtrcbFcraXvQNxb3NSRjn8GudlOeJn8cg6C9DZnfa2vXu2Zrrt93pHX21A3D7dXcsr",
-	"8vu2V9941Zv9tuEZSMPWxS82Sbyrv3vTRBOpc2WDtjH2O2LB9HGD3MVEQiwIVoNwkccwxZwYxhIi5Hx7",
-	"ZNwoaqHQtlagquFgEDfXNOj/+d/EU8qIKCy1QgpdiQSqUn2azNbcZ70S7gh9QdHXEXK3o4CAl7cVwsF6",
-	"yFsXNIC2nVbUAuPOpsiBl4vYWX8azbc6H824bhYty+dOAb3hbA71FuQ1CPZH5KD/g4U2KkDxAOXU2dMd",
-	"jG2o4bVyFC8X8QnVdw9/kXFe0NgaI55/TKTA7HEh5xH4QzKmiOYJI+052FIKW1lhTgHRYiu6/XIRP3Mz",
-	"1dmDrhfxxVYS1sviRfSdulvRTR678pWICDZnVjjiSpuIMBpP0WNmpXe/tdts6KIEmpoteQFrO3NLXKar",
-	"rD6DqPLbad+NYSxc/50pPuYsqVf1G1N3sqkr0LJGNvaYSj1+Fr7BQlarr923IYTGz16eU2UjgYBZntUq",
-	"damJ8G+FoBfiShW41ogLFrAd7NRg6m2MMHLmOfxtcVixca5ZEuByG/Mlxuhb9UaHT0JXJK0NQO4J4Rbj",
-	"nUPBn3p48cb59ZR8OZPP3xo1rWAl1Vv0p9p0dZ4m1RU9gIS/WtvyM2ZQxS6yNNzrVSsHpKzt/pqxSa1K",
-	"OaX7j5/UyI/sA7l4cdzdf/zEmzKALlNN8iyVNGENjhOesG2oln0NXv8Xqy2itiom3Io7co3LjekMHT71",
-	"NpZcpU0x+xNmgqvB0kaacANm3UFr0CqtTTBTULqpev67NOO7Fs317vUi3u3v/bA3fhTvd7+nB6z7/Wgv",
-	"7v7A9pPuY/pk9H38l+QH1h/vFsCzu7c7VhKFnfVwaA+0ckhRBXrcURcXjnvfAJAl1q1AZmkB2nDTxRjv",
-	"8Ivbwkj9Pt30Det3WL413/PspgoHcMlAvAhyDUJjoPybA38C7tGwxA0qbA14Q22tHe3sdwXw/WYHclZO",
-	"mhyBcgelKPmMaQLrtfI5muFupRlf6dtkX/s93UYZxhnW87U1+u+niDFrmNgFWEegVq2rcsd1QFVuJZQ5",
-	"8rbMqW4d2Lue7O058MTqpaGUOeUTK/+PXe2+LtLswGTqkLLXTGrNraS9bcSnUmyqkKlwtvCCGgACCUqj",
-	"ElW54DuJGTP64Qy/3we9yf2xVyeA1JvDj8lYYUYk8JAw+mqbZNDly9+gu1WC47c7xZIs15ryaSHMOQID",
-	"Et4hGaW5UgvSzkURNSiVT/kcyzjXnYjEuXkvx2PSZsmEaSLVQMRSCaY0gT2JSScik5QqFhEXFxjZJzNI",
-	"n20nkmHtMPwbvBdIfp3fpxMNhJDmva8tRtpQaUwUxcYIhzpwZlHsohP5qV0AIp0wRHhXp8yi/EBYHtOJ",
-	"0HdH2poxJ1zBLfqoQCc04lFY4MbttqIW7AlEANgUKN24K0xBKlaMTzRaE2C2JsvBheOYflYvE4xofN34",
-	"zYqA+0YacuGRrRWFpoytRF8ctgKSy8UnSh1kE8b5VzcrFlCAo5kuk/ZImilEV6JOjbYR536SgmERcPXZ",
-	"zATrKDIUfNAFlu+EC9UoqO/dF829C1EtwWLlUq8X8Ubf9OLlIl4KSC0F4Jc/nwRKodceiM7jmGk9ztN0",
-	"8f/bOvgSVOXaXUAw6J0jL+8QHLlE+3MzteQnhvpMkKUKUduxxEIxMmGlC3M5vhmLa22u9fax6Rx8rGzj",
-	"eaQ+dHareNG1ob2Xq1G7O9oF9RaqaSX0F7d3RIqg3SIP2kXoutLqvY05JXcNT31N1TUzJ1QkaY00DmJ/",
-	"fX0lPqlPm00xc2o1vShjoqEYzaypIqQrtY+hOHaFxI6C+uXtyjA6+gGLcIvHpTqDWC1ChWejt1VVfvJ6",
-	"CfRmsFIDNLgYMwNtHUKkPyJ0hFTdfpOLwia/vaYSl4tbKmiUJoWV9cjV7aibZrvKAiGQ1DAES8XVDaaS",
-	"eF67V89AiyDIenf7KY2n2F5Bo/E7H6VcTyESx30IXvgIq6oSo4CUKmhuUV/kDYpM192TDEY3GFYWM43x",
-	"9tQYxUf5koawztiaOlMr9ACJWsEx156DXsxGsnJgp1fvri6etaLW08uThpzeZX6HYwTnH5hg3b6XT7wE",
-	"mXqIX42xCpZYeJJ8QEnt1moGaaTCS/Ff1StyESjANXC+zbVGVtyt5fi1Gy75dWNVnpKRQ/cTcuMM3hVc",
-	"vlPyxGtmaA3HFjdcSeENo/4SEnbDUpk5F3KmZLKyv/IuJpAzccEn4qxWxWEg4g+gsFqZvOTShVqAhVBb",
-	"OSHtH9++/fHV6fuTV2enby7fnz2DcozMdOrRzq0rXHjRRqJ2pTdNMWVPc54my1FlrtB6e2CPw1mpUhnT",
-	"lIzs63opO7Pf2+v1N16RX3O5mKhyCUvHWXuTQQ2WVZjy5VyqG/z5559/7r5+XeYPNzin9Wb/8MzVcPEf",
-	"1C4RZNX1ZoNPclB+XS+k5bLPPk39UgyVhaYQ4YShQiPYB+PEd0wGjClYAUD98s2jfC+dOjVsxfpk2Zhg",
-	"S0Gyd7WxbfITuI5Q5Ws7moh8NmIqIv2VfdyXshY6/CqKW+g3Km6mDpDPXSxHrU00wP0t/A2fI2Z8XXR4",
-	"uZqD3l++r3UVfyjqcq67drvnU/cqWuia7lhNoIkahq94g0tTwHy5vv3Hrj7ZaqxPk+qjZzRNP2myohja",
-	"FpUcG2OVw9ia4vVH/SCe99GTx/31gR+bIkDvHPgZsqJ+/6B2zze3iKqGcOojwg2ZWBUSwyigCkXx1Ld8",
-	"C2ffi25jQ63YsO31I8CtDzsKWKebtQl3T0uQbwpr2wZUfDRnLQzURJVvFz1WH6BfXU/9NX7WSLIQbg42",
-	"SzBFYFhD8Jc/pqYrqQ+2zVIqtvcmAFne6P+CIeuW8c4ZiE5kUqd0B3J5XWmz6qfFehvyAhsWV5raqiPW",
-	"L3fMlKLp9s65EWSm1SI5PCpqsDmCw7WrJyyt8ouJHlXQeNyAGS7Upz5MGl0JYKDA945cMolISDaVRkIV",
-	"6Ek14j8Q8H+VXNyyTl6tk/kUTBOwt8DFYZULXFZ9GKddYFNyGBSsxj3sQHFkiFgAE0jtYL9ZNu5DsVYG",
-	"5Mp5F329Jzgxn+C6RanrChXFhQenF05fE5y1Cmg1ONEAUZh6iYYTRVNICCxThFb2xZe2tRm+GqsvDFpv",
-	"ZDGvDiNFUq5hpubb8J95k2bjC69qa9sDCOSjlMdEsQnXVuAGL1fRtw0s0WOeptA1ae0aag71TRC9uLWw",
-	"XhCJGmndSEPTU8jVXOZ4tce+BF2V41o6HE9rqpOE26sHNDy22zSiqTGBQopgZOkVqErMgnlZbaS94z/X",
-	"JJGlm3Ons1UjoSDAoTr12cVb8mjvyZPuHqFpNqXdfbzvtpPd3Ifeg7rqhF4XxbnRc1JfZ/muLpYi5LPy",
-	"5haoc3tvAPo+N9U3/0rtdX5pXHAZrt645jJCYdOiVxCsMdAKJ9+izvT9TJ6li89fYfwWVst3TDNzL22r",
-	"7tiG6p2sS28JKiQRaJyMneHCLsaB11pZHQ/Tfs2ULbAlhh8AgicGQio+4cLqthmL+diVBUQao4O3IfaR",
-	"jBYwaOeIDNFIPySGpb6RBvW91r21VOcju/oRxNJiU0GoZ4p6WBnRXWdLvWAxyPqv5OS0vv3CbUKilzpq",
-	"lBzqDZsXpavAz/mcKzaWH4gU5BUX+YfbtL7Ian++5qKGwWDPw/dcRAWTZ0mElZnee/N8VHCb96gJJ5B7",
-	"4Hyw7+0YdoSBMHP5fkxjI9V7JugotS8GvyVcux/t9ZVjBX1UFbNABNWnBwLSfyHERWvSFmxO7CY0tGmn",
-	"WcaoOsKCU8NgU8M1tbb8UpvyR48n9QHrdSXqIEgbDrV6r3X4fREWmGrE74frGv9Yu6eGyJ1PyO5w5W/q",
-	"Ns01tDkFRwXG6MzoNXfJiL5JZa1adTv0SKk2F4yJ2yz7tiBTnkxlPlhTOFp5IPXAZEzKkqVk06X0L3zn",
-	"PjJs/dC1SzNUbSNClGapjeEiKRVvVmXBv2zf6KAYoXbBIde/RS2ZbbJlNfeauGP9QQvR26XLfkIBlNvj",
-	"oAVIkIQa0QOe3mbI9RamLK3rM4WtcKhYEPeGKwKhqwmhoQNlKw9X5aZLX1e1Ccz6ni/bhClv7LJSm9pV",
-	"gajybDZC7GdJXjcw1PZWySrObKzKbtdSTrJxS6uhpi7SCLnZ+sQ7OxaIErfTHx5vKQ1fWmb7zhVLrYky",
-	"gCBdfRsMAfa9GbbwtSiYoe4cL+fyOQhaz1DO+pK1HT+uW8+p+AzLWTvDBTN5TSNIaTIr71+phk6b7vnh",
-	"7i65eveq0gZkKtOkvhzVb6o+SvMy+Bq8WedvfsTQNTCc5nAnJOGKxSZdwCuCQEYdwQij+vAoFqu62uZP",
-	"qWaP9gk+Bl8H9Mj2pcZolm1OLXJjR+E5Ffurg7CrzELzlV5j0hpxuV1/rMDwtNHIs701aFsDT2H2DoFu",
-	"S7i+yiaKJuuPgW9hollb+8hV9nWq0Wq35se1+1e1+nqpAEcE9d+IgPpLpCqVr08LEb5alxV+99CBoL/U",
-	"Ukx0UVUDO1mV9UE3ucqbvJ8Ocu9sIV3K6hTSoAW3uor6Ho13yYwvx6YJ/a/ur15c16sRqmvqpRtqOJYp",
-	"1c9ZpfNSqGMVsv7T8qI2j8n12SyDxEpqmvL2q3n9NRVRoL52UdCW6yKasF4d/LRYqNXoieOEklfyhqW0",
-	"vnZ3QYIqPTa//77f/6Hf39t/dAsnnOVJvvZb6IsjUhCZK4JWswLeGnOF4aPdK/XoX0/+Ntsb/aN/sz/9",
-	"ef5DfHD96rj3azbZxnkUHMCz4+9f7v/tH6019GetC0dixM1dqywE0tMSaUCDEZpG2v/+02VE9h6TGRe5",
-	"YbpzRDLFIFZcinRBuCgMb74Mvu6R4/MzV6veWU24GQiqyfAYyCf/F9gnD8lTRhVTZJD3+49imBD+yYaB",
-	"1SW2bB66dBJuMFnM2V9iqhSHTPBOUzleaWj6elNdRvuSC7bQpD1oAbCYQavjSpZuR/9MVVyrRctPq2xh",
-	"KWvpsAUYCdSgSt2LMJat7Ky3Smbqj8bRtZJoRctevSXKU7PrOrknKJG7vY3gM3bEvGXnvWK8p03cM2wv",
-	"VFeiCkNSlxvXVdoQjSFitSyAXR9v+wmFVl3x7prouHjKkjxlO5qMWU3X0HhK1YQlyHZ9Qaym+uA/0frW",
-	"fcudeMeMFWUoxzkaqbe4nHWdDDf3K1xXE5P7BFoXDtsu/lXexfqGhXpNF8Si55SrRRz5UMT/+B//s+7U",
-	"19WwvI+ClCUmBgUp17QzdokPYT33dlErbeOBfdbGhTW9W7exKC0VRC/usLmFa9n7MGhcWN5I0Niwufeh",
-	"g8AQVdYTxvp4t+CEt7YvBcR2k3EpHH798j6Lpexuu9m+pEU4z5qKFnVDf3phx3LSOxR2nFcY5ba33Lj9",
-	"zYUdwzPYUNixJnLPRVlrKHkHbXPa8yLipnObVhM1qeaMYXujrYYpYol//ySybYkRmcs8TYh7+5MIt+ew",
-	"6/kvobrM94sI6016ZNDa+7/Iv5Hv9nr9PoRvQ6u37/Yf9/p9KJUA2yPf7WGN8NrZV8hjzY359iVYp5un",
-	"KRkxjC82cunyjOKzWa0AsByZ4c4+2P96UFtbyXHbyl/aRRZcWIRwtjPQJqyKUf713CPdv/906VY4A5Ec",
-	"npZ7mxqTobXCqhZ+DG4PDn/ygvphK75xPvXya5rxl8wSItDpx3JtNOCLy8tz0JDkmBSZaD0CvtqiyId3",
-	"2nIxSb2B08tUx+dn2PfgRzkQPv/Mqqs04xMmOsT3mrnyWhhG0DLBFC2qlHHTG4iBOJHihgkDRREY5MNb",
-	"9Mf4kbFMUznXh/a9Lvn3i7dvrL5nR5e56ZHXUrCFb5mx3KN5D/M3Bq1ORIQdmFCX29Ozg0FbNQ3rGv4+",
-	"8O6dQeuQDFq9Xm/Q+jjEeh9DeHPoyuF7VyBMarVQyMOdMbpc08XOcSJnM7vYQjF1aVLDf3SLc++eQzNG",
-	"KYaYJjVJ5YimrkVjmeUAmdPYo8dM2WIgCERQgN2PXKCGi73SuCjCaMiU0YQpS8Yo+fH00kXxYMyIP8kg",
-	"h9DyDG2Hbo8UZ+N00XEtrl2XzYTMZMJSTab0xmq/+WRqSJ75opVHhJbrHrGFdKOncrKjYS12bJikOCv7",
-	"a4+cjTG0CMYV0gRj2+34ZI6izx3kWyorAlKxmNMFtgEjZEaVZQWV870wNGWHxKicDSOrUFOMgkWYGClG",
-	"rzUZsZjmmtlnSrqMNJgllfOeHflYSLGYybxoIKDdAHY7h8VWsM4qWgsShDMA6fO3F5cROb+6hCM/P748",
-	"eeGSg8CLMDxL2CyTFpgW3ZdsMfSDtalYkD1LG/cfPyY3XHOr5B1fnJyd2VVZjYnGhiltz/7qClNRKZlI",
-	"mZB4KnnMOhaxXQKbXzteGCXXbEFULrCbFIel6DlswQ5+zTKE6f0DMpW5nUO7+JUCwGbMTCXEF5lpRH7L",
-	"7V7tYCOZLMo4Y3jVTkYnlAs7tjd2GOyJA7PC65WTeAFHay8OBsV4I6jOM7UckFyGY9vPAS1cvVu/V14U",
-	"K8IZDvb3jyAWPGPUlHFt7oTsnRvLllQuhN3qhBlNDvo/OCiwK9UhzoyxSaCRwLdI+/GHD0j/DvZ/QPJi",
-	"4dmeJQCfYkYt3BHO3OHbQ4HhX7KFBUUU6aSjvxZXu1z4zAdXyGsVHH26jKO3ZZ8wO7J9UpBVILtBTRKw",
-	"hNk3nMkLJoUeL3gl2BcPAoeHPshs6Ps4+uoiSL4GAhOmiWLoKCPjVM4LhiDQLUfMVLGVXnz6ELrxIWsb",
-	"kjYle4+7aPUj+ONAgImuE8GLio0V09MhaVvoI8PAYOofRURJCEazJBCZS64ZLscO4SOtMIjRqFwblnTx",
-	"V2/kAxDV1zxzfdJ8W0jYPTaHjEiW5hpGLOLx/ro3hH5sWBJrtBgI5MYwtz0FLMTsHIC+Ln9q5UR4JeFM",
-	"u/MP96qlZ6zXQs4hh8FC+0BAdoN9B+yVkI9vWQMEoNMCGagD4IP+XlRwaJqm2t4sfO7CwoaYhwLgY2GW",
-	"M32EtcstwqaWjJZDlSIsBLjbMwDu4gB7xRgLkW5wlcMii33JhktuY6wdCB+52hbSn8MhspTKYjoocVy8",
-	"e35oyW4uoO2lP5x2QaUjJNEReXb66vTylPzHf/9fCDOWiToYS+VE5mbYAY+cwyTo7TQQDnIwMVrOGMo7",
-	"YPGfC2f1J+3hW/jHEJB6eMHi7nNm4mn3ght2CHSti68OEWBBdhiI4T+673zLiK7FvkPyj9evLC65n4dH",
-	"ZRY14TUEsP+IDFonSmrd1dwU+7cXDa8NWj131l20wQcsjyVEMG6Hh6N8J1PA2w/duGC4vpWZRTkaTwNx",
-	"zsqvFmQpdOSEzqsRYWIsVYwoWtLVgRgtMKVepjxeEGxQ23aulCSPDVF5yvQOhKJqfN45JEOUcYeur6tF",
-	"MISsIzKUc3GMOVWWnyyWaOvRQAxvOJtDIUpLfhygQlFNHbnCYVBUDsAS2sQmMxgZORMcxrBsQIsjRQMx",
-	"BB+Im1sPYQz7ZY+8kaYUxw4tLvXIT8rSf7st+8OjnpU9gKO5eGzUaOyzA4tcS9HVnmE98kzeS6yxFIZy",
-	"4GmD0kEzaDnPBfYNLCtTWCE/yGH1hSNc+SKa8dZh61Gv33sEmZVmCgrQriszuzumv9m/J6xBc0eYANv1",
-	"cEx/6y3oLB1GBDzaCVM9MkTy8sLMUhejLhIovlGBEkSs11RdJ3IuooGAPSs6Jy8uX78iiZJZBgHK0iGC",
-	"b3PLrdpiemSowasCU1hBI5AHPH2jig1EltKYWarNFDHsg3E0yzgkT+mIpT1yQuMpA0DFYpvIvIDUBBtm",
-	"CTcQ9qxxvSCwU+ycj5dRYMxZ0jq0h3iCx/qc/oaVAFCbsEe73+8HxaHBYFK25d/91Vmh0WizyaQTzAKK",
-	"5Oq1PT/+W8+CwGOctW6wYnW7Z8IwJWiKDaxDlbl1+M9fopb2bcz90KQNZAY0QYt9/gaKu6/cdsdCLZ1o",
-	"q7777f8StVYpUeuwhUQB1lCA6FTOu9x051Jd6wBWm87+hZyfmZ/g5fu/gmCyhpvQhmU6QJh7uhWYxvLo",
-	"QWsq52CzsasatO54+FYD07u/6zSffGwkFEN8C/m9fRXZfW+WFGJDgFZu6KgBXJYIhycUAxFSip4lqmTn",
-	"HPRDCdULRLLjJO6FqwJqV7IeT88xUDSjis6YgcrJ/3S2HEsqS0uOHaoVGrOwF3AJKxsCpj7+cv+wCJtp",
-	"gEJ7QQB6B/2DzaD3Rprn9kDvAVahhb3hMar27UzxGxovuig8RCTlMROaRVYG60KLVhC6rHwRQpHVmlhy",
-	"V8KiMRx2C5riAme/AEHxM9Xc4ws5txxRgazm1n5f5OQFSzNyAk3kHcbS2BDfAfhux24YnW0tc9iXUeiw",
-	"KpJl+SuSAFr7ZiMnA5BABNBenx0IkAGA/XurANqO7AuocMZUJRhPijP0yBCCRl2vX9BdfZ8CGA2IzUBM",
-	"jckgZ/+IDHnsegNDiaQxlPn+wBKiGZRZRrnaqXOJonO9nj5d2qO6f6CDaRooB1zAPUGZHbu4iDaeug/A",
-	"0oFFs0B7xeBy4Qhnn47+uQA9eT3i+5fuePxb+S5PXATPqr9y5U6KhZHRAuDpPi6nnMSbBrkiZxdvwYri",
-	"zR40Ta2OAj8FV1G2DN/mMhJ2swvNERopwpkgQflAh6tWOOAx2roRocD2jOq7YK7fAkjrQ5rcUBGzZ+zm",
-	"xP46BLvLTN6A8D+nKkH7pByPLZZyjfZUXpFCMiVjpvWOtpRGqsWhlbCgGagm1JB/MSWJcyBYra6oHeE+",
-	"VwzfjdAlAtKJG5Jp0j55dQaVyqmweja1KCFF4j7u+GIDekohsq1HzgQpayiiwV3mhpGi/Dr7wLUh7YP+",
-	"AYRbrEC3P4v7pC3FHA2EBa7oQcgkrgWn32fRrgMNgL5fryVX2rhHU6oBhMCb0w7hE1rzBugQlr7chBBR",
-	"K5O6BgWOk0QXcDz0BuRyOTvaQ2+13pcDsQiNkdRgnVgXoBgFrQ1df1HWI5cWjdBhMrHQNKLx9SGhAOER",
-	"EWxCDb8B1peLjCqNWnSSI3wVwhp0aH/05HGfJHRh1R/LQQ/6/bvC7hIur8rudTBRvrIbOC3ADftLEbHz",
-	"VCaLzw77x7hcRIGq8vDxa6Oeq+wI0pO88drBFoj1lBZZX5+CvAf9HzZ/cCLFOOUYDnCwv7/5gyvhgN3C",
-	"4yl0kLgHSvHacg3TQC4cN/l85MDzR593UCurpFxbcv4aQ4LvX1Rxc124M9lCYrEQZ7cwkh8eBLk/BceQ",
-	"JnPFjSnL14W35pZbbfx4Pxe7+ztPPq6TRMvL3Wym4Mm2Ror9L22k8NtoAhA0fj8IAHkriqQXZ72qgY3P",
-	"Cw3IinfB2XC+3HR6HXSc13Wovh1P9HEtrXu9/+VG4A1wAE4cBwV725B96lyPzDGXR5s/ei7ViCcJE3eB",
-	"nQJagqMv+rhZMQtj2du4Pmcnt9erOxGRQaeDAGrKAvW1AIONKuH4dAVsEqqnI0kxf7jRrLKae+BiGpmA",
-	"SkKoWfkGFlI4T7eWMwZhHGQKgUwsIW2rZw0ExNJwsNJ1fOlojBaRYydQJhUhc7Rw4oZApXKBLbVd+Lu3",
-	"1BROTIzvWDnT6vE1GFCeFUdynzStmKQBmouL+XSIvjN8VlqkFwuCiCSDYOmL3fiD3x4iS0dtFR4xGr/r",
-	"67euBUv/EvlVjlALwE6gVlOxEGnVCQTNMZs71VgfOTMclEjRrtuK32POBiIEO2qKGAko5lh6tl2JFdKG",
-	"kuY+ixSAHVqD5gx0p9iZOiA3bUK5WI5w6tRBIQ7+GvGgSqDvDSJrStbUgCZEM2ONFHj9K0LnuSU1uane",
-	"YHh5YMMBmze2POGqaNEfEQHdcO4GrCzlEz7i6SY4jacsvnaQWC4QjUBkRq+Ztnpy0WhjKWsW3aRFstRA",
-	"FH3uYNxeXSCAphCAhmSY67IN3s55yqhmONmCLGSusJDYQLhS+LhALia9nYj4110bAHh9pc2eJrWf/ixz",
-	"FSy2fJsqRkYMyQb0T0565GeZYxImDFEUyMVKdEWe2NphgSH4RKseqa4cQvEQAVcX22ngBIgLp8EtP2QB",
-	"KVxnA1PB+C3qofAPJSz57i2rEZOwI0SmAoJcB5O74feEmcsyKe0FyiuNmG5lf6sHQ4eQGYStYzC3M1YV",
-	"NMoXfW6r2XsvBB36wsSatK1uNRDDYOphp2Jyi8KsuIjQ5Ne8eDJmzMo9N0xp0h4+Z8xFlvkc24GAKrnM",
-	"Pn1q/2XHBr+gi/DWPliJjccsLlZfIwK64KniyUAUj8A+xE2PDK28h6G9QyOHgM4oJxqmIwK9RLiI0xyC",
-	"3M+p5Yz2nTg3Vua7ZgvNzOFAZFRrXz3vgznJlZZqiG4ycAdTTYax+9VbMu2bKPGBZfHIxQe5LmS4r4GA",
-	"qHtwctcTgRoIqNenITK6VKiNa8O9FQa7kaF198eP0Ua64t5/ruSstf3rlxJerlstnl2rUeWHADCLnK3D",
-	"1n/7Z7/7wy//9l1d0k796CmfcVMZPGFjmqcGhy5aV0D8w9qWDfdJRt0pNQVDWPwGWJNjwHP96XbPry7M",
-	"I3lyxKdqq7oz1SwJVXe6QjIbeKx9uxG7HpgRArJoGxhsQKQfit5W4Rv3dNG7v5f/PltvkzwL2fMtPTDl",
-	"HM+2oXpfGjA2A8VdBK4vZNismDIDZaVtJQM5Fy5BBcwpR4QKVLJTzchB/6BzZ5gqmq/UiliYaIUlaIh9",
-	"1VtZY2poKiegdPv+TD6f1fUnKzsiYN3WoMfQQNjNQRshqzdQgTJIQg09dIoj9hiyv7rPmLM7VSROcs2Y",
-	"yyFxr9mhQV+e0QTzt9elNHJBri5IItOUKg3B90PfPWfoszUbmjNhi1Arei4YVaSNjZecNxV9qSSz//mu",
-	"37O/i4H4bq/fD1v+dHpkSDM1LPNCN3b+KpZH/s//Jo+ePCa7A+HbJdmf9vr9YVPfn6BpGOwn4TpL6aJH",
-	"hs7NPMRA1LLH00CYqZL5ZFrs38KAZWfuqjGd+pAM0ZoIOxmudiIarq5oIIJWRBEZYk2KygC+V9LQNUsa",
-	"hj2GhoFPtIQHKI+tjMYwEYQhTRdoRPLrx2upXP1Rqfti49dMyRnXzCXAg9wK/VtBAhYLEqtFZiSBmhJ1",
-	"cmzKtQHAvk8LUtFSqYEOBnir7ysuDAYvunhCFgAWS9FRGJDkaQBcyfZEq8bv8psvaVBLsH4qANhBamVi",
-	"EoKzA7NhSKmmLL6GqMLSUuTy2AKaMwF7VjAHSNs6qlfbOpHPL3OtCjBtRxuW+YQF9oFC9csCSouUUihe",
-	"MGKfgmDESDT7b4VgoC+iH0Af41tgYuV+EZANPQ6MYkLOEcuuznAfduWakTGf2EEw8AwDRZz0SxU30xkz",
-	"PEaJHtjbWksQuqCkYdtpgEVV6y0dq7UFs+uHDjqfbTFwXZnIL+Wws6fV6LCThn1RJer2ZquvEUESmLzo",
-	"kkkL6b0vG8KFZQ2WhSBSZHQRFeZNsHVYqePOMhlQn6779vD3hkizF5D166lYWTitNHutWJAw5yLcngud",
-	"tFCewM6igbCERDXSUJ9VW2W8ThCzFAwC0iCxz8tkwIN7A3EBblZHQrDv9q8sdnmLH8zRSrGtIi9YyDkK",
-	"fwZNZ5Z69shBvz8Q3mKuWWrHqm7PbqC3AwTe8nG8vKPCgI+/NfgBBgJPq6iMVXUDYN6ks/+DG7XGS9E5",
-	"Igf7+/7c8aoGQuZG84StshAIUx8VgUsr99feORM6H495DPno7udD8h1W5RA8uPR6I7uuNiN4qEF5DT0T",
-	"vnBs3mZN04V0rGqcD5a8/hEi+soMJH1dipR1dPhzkFrD4N5ifdMoVb57fkIO9v7SJycXfz8k1BcSUXJu",
-	"JScyaL3NGCQBO4wctOwzpBCrWIwMYyDQVN/BLuf2fatMOgseOjbC4Amn/ZJB6ySVemWy0PJvtdgNpv+j",
-	"gv65z0D/9IcRhMsXVTysYs1mUfmdnYIbKxhqYmRiFclL9sGQ2HWdgu6QOoOw/yljXpBUucDMnbFUszyl",
-	"A9GG2cB9CqUZ/jqMyPDf7H+69j//dRgRQ0eWNkJtWDrxwSsdzCFSDBN38OudYYNIeeF3d2ui9+nG/81C",
-	"n2EfzK6DvZIqLQuPDemqbkORq5tPjaHxFC4QGbrlO5atZExxCUW/EHJhLS6hqPuMa19gaMMi/kjW92OL",
-	"qwFEF3arikEeU8rxeO5MS6o22V0nN4AAlzcEKkCXb4dsXsYpg7OsCISgHQh3GcZqoT7brtMFo4Gobfjs",
-	"qhbVClg+tszSimIVoJe6aqFW2vphIHaw+VQpYc0t6KUWyRfE1bXdwdpYLjPG/miFQJSEpLDUbgdUP++X",
-	"rcNXd3hf0HhdK9nck2Dx2vW9qUHs46JE75cUCv6MeQElKXAKBy2i50Ize03Q52cI81yiBYyqdNFVzMKY",
-	"J7SN0UuZ4iLmGU2hzg3m9Xg8XpEmjgKzdEA1pBozbrDQYxWzMlzzqV3Ru3JBd0Ov+0SW5ZU2pc3jvr6g",
-	"x+ePhQVg23Dwb2UFtA0HmGD5T2HWQKADARZ8UJ/oaCqz5KpAaDGBzeBm/1SEfQtYLQI6wacBx2xJT4Cx",
-	"3wC4FoBPXVhmHeBGZMJvLGTnGQi8jhLeGX6bKToX2qg89sS8VsIrbO5tTEyBCJwOup9KIo/BYki5RSOZ",
-	"H4ihYriEYaGeEcHmS8bKclxv3Q89jlFRsYXO2EBUpUkQ8YpI0HDcKdUEq2FJVSm03xBL7TtQnAWH9FXQ",
-	"/PNbpmq29mCtU6GY7mMNA7j9wqaqPzVxOplKqRl68DD3Rod4F1Cio8JoKBU5XiZm+rMTKkTVtVoo9jXA",
-	"inAIvVhqpVAOZcUyj3SCYhCBU9RW5Uy11Dr/z0IA3i3t6yth/xoV0pdYf/Cm6D81RcBbqFU6j1xp6zQp",
-	"DNoW9cCPlXx2jRTqd5vdmIokZc2hXhdY+xssTZTENJ4yb8S1QuoEAgwg8cvVgmUaX3YF8C0Z4FDHqY2J",
-	"N2V7MTJaFNJPjwyxAQtGIqT8hg3LGiwQGw51drUe5ykZM4P5NIq5MAZtaOq/KBcCNc5HjAkoHQ2JN2gt",
-	"gz2DmdhMLYGWYzKk+u142HExD7koZK1hNasMhB4oZw7j2pVg+pkftgOlRuFdMNSlqas4SiEr05VVhUMp",
-	"W0NUhi/G6pHTq3dXF898JNhprmTGqIC6Xoqm5CkV15ATyNMFKcr2QHwY+g8y6HWhoAu8nb09LN4Co+Ah",
-	"kRkT5K9kyidT8leSyjn5K4Eaqp0j8vTy5Ori2SXGyLnYJvYBM+eKad22o/Km7MSY+WkH75FzxWN33NVA",
-	"O90j5wgmWHS3rqRnbfWb1wC8Jw52t4oC0YvZSKZrQzV8hwo89FbUcvuvbUqxmnaSLqonAhvG2vk9aMy2",
-	"uihuKcUNNG+piclv7SWtqFjVXm1zjHu1R1ZOubEuhH1pR+P1JeXmhU/2A2wUTH9ioP6aSLNncNwZgpfr",
-	"sobriULbeDxlLpprKudl2IIL7QuIKH67VdjZjBm6Lr76tX1+r4ze0LorucByVXZ5CbWvfPbwvnNXE9qC",
-	"cERGOU+TIoYX5ENxw5UUpXvFd5BQ4Unb5W9zzhldgAC868Iv1rCqSx9MNwHl1SVykeJD0j55dXr87u+n",
-	"F5fvn52ev704u3x//OzZu9OLi9MLyOwqPsdgPCz3OhDHAiM6YXuuc1gZKCKKDNGYCiENGTE/d70mjPVe",
-	"4IXjYlP3WrcjnGttZKhfzn2Ehf40ZQoKQkNdeojXwVP1xcvLnmweSvzl3w5SXEDlOf4NKg41cU3TuxPF",
-	"Eqv8FsFSbctraWxymgI/he5QCSSszeiCJHw89oWwTdkTC7yJScfpQz4mtKFZZKlBYQlE1JrQf+Yhts55",
-	"NhBF4CXVPmYULS9FU0OMIKgDOfe+g4SHGt5zUlnlw9OgTvypf1OhvqpRBa8B0jYcibfSIyAzmlqoUhZx",
-	"N+lMG8nLqtZUEhnoPt4chvmOxVIlVm72dh2/2KY0ZFc6IGy/efbMaj2WTg7E8Nnpeff7l4/+1v3hH6/3",
-	"XQerJR5X5GOssKuoTBMGoqULJQXCA/HwWOIqtmLhG0c0KkfaI14hwL681JA9+9MhBm6LbjylvAxpdHoL",
-	"kFX4qUeeS2X1CljP6eULHzfq2lGhMEcsq4jIsNJzc0jaU9dwdiCw9IUwnRXzVJGbo+AGrO4VxMb/v6Q6",
-	"Zo8chyc+EFOqp0DsR5Cmn7i6I7GSukggMGOpZocB4Q7vDAaYBhTc6okDYcfq7fTIG+iV0Vxlon3Qf1Qb",
-	"ookA99ApeLjIr0TA/RFtiM10qPMtMPMzUuYLsG9QQxYyB/T0RgMjQ2pddOHdmhAv27QLMuysaF039hZ1",
-	"1hx4PNQia255f7IKa/7Q71pe7S4cG8XkzVrB2mA4IQ3TFU+H45JNno4HTrDfhYv85rP4JnCv9Vk4KntU",
-	"WKtD0fEehW37wCEu9hPe/T0QudZVOlj58taIGNSdeUjlDjZIOVXp5g9T6MCLCLeucnBrCcJ1X9k1PL5m",
-	"ptmo+DZjgriXfMYFdNfEjlkscX+CyyQ5QkvWRMk8W07TcH2+H/f7vYEYlr3aweM19e3lqZssaCxPNLc6",
-	"CPcF/wSOhg6rJgOj60Jz6bb3MIWdyiL/ZCIPpGLg/nD1mwik72W0HX1sajTwFmNMiqkRmiApkuwcpykZ",
-	"c5Ym6JvyLH4HPZwUn4HMM8vMoiw7CF2EBoKSG5ryBAsV7gRpo/CrE+t9QpIvgSjozLcxhmzG0qsr6IyR",
-	"9l6/PxBlc+WOxXf/bftxv98n4UOrbEsJqNIjxx6lynxLKqB/ctFGZCCqTXojtwWpLA87RNw92P/BZQm9",
-	"Y0Ytusdjw9SwR4ZzNtLcsKHrtWroAk/mEOqIWrQFeHEObyahJ0N1+6AOjXmaQhd+aBhZtGl2zZhHOXj6",
-	"fe/iZuW/gi4P2wRQWerDkysv7pSS+QVlt4P9LSa7lPI1FYt3vvjv5/fdQNf7AKhlQV/aroQFdBcbSzW7",
-	"DUkL3TdLDBmK6u8CV202sgYWOGSaXDtG3NspClV4OxzXR9By0JGtXFwLOfe8fVV9g3HuhnH42R8qz+gE",
-	"T++b7vTZnBX2QEupDtiB75eMOtRMqs8sGzSik2JZumhGp9PSLwl92hY+xNPxCSuN/5ZL4/g5Lxg1Mr0Z",
-	"LapE4WYLEXkguMAOkKUy1SPHZJwrqCVbTEZLuTpAaZqmcg4aJhlL++9unnUqmYc16I8xRPine16L/1LU",
-	"ekxhSV8Z/e/D3LO8qz8bb/5Gsz5DZiTKpQXRGi28l+qzkyns778/prsJh22E1KmKke6Fy7l8TmMDRXIf",
-	"pABcLPAZLvjhYdjb8fib2+vrydiliSBXgsjxmJi57I4BZog9OSaMu3PSRlkBHM9U67lUiVMwY5mwEPcA",
-	"k7Y2f5V4x8R6tMPnfxysOxVfEenesVjeMLU4gY6qtcWrsdqCci/6dqyKQbU8AeEGzoqIVTch/oALbRhN",
-	"sNC6/eQb/j4Y/BVr0NfF9NgbC8IGs+wz4K1mJs/WxR9hHydMBtUsVsyQNlQxxeQyjPQZLqH30PszdWXZ",
-	"3HR6A2HVbbTeNW6Yl3EvUjSkgebZZ6Ym94TMxSov4Kibyu3g0VrlJSly4oJTwWS43reYkaaYEaipqpkx",
-	"LlHb6oDLx3dHfMGMlXPHQNf4/p3QpA+bbeUR2fEDad/XeWZH24kGoniEFuMRNGhLGdWG/CWwY+9E5KC/",
-	"R3beQlUF9wUU0ImlUiw2Oz3yVviMJ4wqvjqDhiCaYNB5gs19jSS7qZzwWlxb2vZDNRhXVvkAo35hfck3",
-	"jvsAOC7eRVUcbkOpOUwuxL7smmnNpbirdAxdg5o9w8dkCFXa4LWuNopRKJhHDWQ4aDKEJ4eu01wyJO2E",
-	"GkqGvw9avrLaoHU4aA3yfv9RPEnliKakeGJ/ZIPWx2EHeC6kHLrKDobNSErtFNw1zymCiX2dwHYZblfm",
-	"CowWvv2ipotOVCgSM8jVSXnRpm//MdFQKPqasYxkSn7gPq0zdlUGuUFB1rnXFMNMyKAx31TOyyhjVzEd",
-	"7geCYZUGP+MNXJdwg+EhQtagdh45xYxaHJJH/X7ftS9ypwpCxrC+mKkd5UozdXqzXbe+lXv8pLJ79sOv",
-	"2G0EM7+6EHaJoEsMw66HZbw5wqcz3kKtOwedd8SVsVQTaSoctr4PPpiWNNk5wwLKLvYdOsb78HVqnLkp",
-	"InOGYaSUKKYZwOg1unYA0dGLiyhQHSoihl77rYOz1fAZI4zDd3O6cB7x0MFtF+Rc27tlAWH3qOL6roO6",
-	"pRN4oMz2eWWVD4/ZHscxy+4U8Pefzzl76jIICpbYLZFla7QOXbGI0hNmLA1dF1INzx9maBEsbU37xT9e",
-	"LFGl1+IdybW7O73pcmsCx6rHeW6VN7BKQTSPVIWnIKaadbnQTNjrvmGdphx4zaiKp00t7/b69d0YvhiQ",
-	"QYu57aCtWChVitY2/4Qzrbb/+kMBIjZ+gmafm1xBVtBshMobzuYIXyFQSjlJ2S6QrWYBAtr7DPHddyzh",
-	"Vl0ell7jIarD/wVf+KsdbEjasvjkr0aabNg5RB0CU0IG4kd4VpbyB10citXSlCUklvKasyPMXAb7DqLU",
-	"jiZDT3SHxOXe+XyBgRjGMmFD0nZdN012An/zcTgG5oot2TwgmdiunbiV2SEsBSCg6R/098owOl9Ixj62",
-	"5AEKlHzIICHOt2dSUo6heYuSYlJbCBumeYUc40FKLj8WK/xKUksTR7nANq1cYP0eQA6oSM60vfVrJobf",
-	"3Nl/fCnrORdcTwn1GKkc7SnwLgjtqZKIwlIB2UKVRjC3lsmQRPq5G20TJ9ixqqjeHxVle1ynfem64MFf",
-	"5y9PTn1CqgJS4/7Al8+eEQDjHT0QQoqYuZB3NEdy0SOeDusyYAhKTGbUTJFQ6QJJoMNbLZXGIGSBGhzY",
-	"DByFBFsqMEuCJZuxqc5C5kqTtj9eaMwSEmDYZYQKpJ2zpHHDzhFZXQVwhpKuFhc4EFV7NBwe13DXLKkb",
-	"iVloGqK1Y841a6a4/uS2q2HkoKehN/DBX7buWwVA0TjS4ydbDwQ7vdVAy/LYo/7+Kvw+pfF1UPY0y5aa",
-	"FLySSMK36UzwhfJYGsgGUosd7YO9CwSpUo+70wQo/trcqqTE0CkjIyXnGhfjqBnQAqAD7Yv9x086EdIN",
-	"LCGAOH/NMtdiRU+lMt2UQ8O3iojUq3Skm/uKLynIiCC52f1i2btD0FjNFAsicE00NwySfFxdAsjzQTun",
-	"FGS4O+xB/B4gqFu2p70ufL6s/tOMceBv2g7dcCu3Q7itwPvSn7uFC8e80X/KRJJJLswfFt6fsolrHtbA",
-	"J+8A6deLuLlOIWT3uaoYMs4hG8zX+koXFoLGHAXpaKmwoG9FgXV3XDkdLkWE/WixDKou+jU6AU+gNkAn",
-	"lAtSadWIlZDHUPGhvufM68XLRfxADSe4tjWWkx1NXv58Qqx+/5V7a1dNIjt6qRVbAGkWcm5nIblexL64",
-	"wBZFBR7udb5cxH+yxLqzyiVXSwpggOntagqsg42mgFULHb/z9R3WXy7iE6rZreHC6pkPKdPY76MBgO5G",
-	"B76AsvpZEpNrCQxKTegy1floxnVRBLHgKRvMZHcBvkorqeZaFsCvgjoWYcW55f2sFp7ziVRazphPvh4I",
-	"99AqYi69WSp8b1gexBBswhoTP8ArDKVtUykmvpGoL3len4Ph9vcpxHV7JPpC5quXi9g1HArMVx8fRDOp",
-	"b2apr9p/qmLDLanIfRKOQkDe/b2c8ePu75on7OMaEVsxOtOu8BxUdmKJk6qXGw22hzV9BA+DN4bRQAz/",
-	"0fVvXS4y1n0LM+lDIqQWfDweRlbZpCIZyQ/2dIoxL5zy0T2XKY8XQ2ymTmEtkJeN4TJFT8mMTqDGt8wV",
-	"kYpPuOgR7Do8owtXTZyKhafyxfFgiAyj8XQgwprjrq6cs/m5r7xGRFI5OSIU6W45PsZcyLnokeOyjsVA",
-	"QEr4Qf8gKlonFPPj8K5buots6JGDvX6pwMDpW7KdsJRhAb+EKezwrpg9LAtLGRyT9wYUBQdpkS5Xr6a8",
-	"XMTP3FLuQoBBtbaafmB/KqBufe90Lvgsn7UO9wpFmwvDJmCIbxiZJ+sbvW8g0hf2+9uW1ZaxYfWhQ2Op",
-	"ZtS0DlsjLijYFrYKJvIQ8CW7Pu1tQc9+lIJ9noJgci5SSRMQDgopJCmh7W6am8t2LVqc1EtHxz421y6i",
-	"QDoXs49q/xEZ4j+GWAR/rBgrIuYwY8OUZgGIYsPwtpXKYc6M4DJlF86EXpoQpEgX7kVXzrcgQ77e2ECE",
-	"rVVqk1btp38WeQnLTn0rSvZNfFpTlKy09blWvquilKv97xHwHgQrcP40xywEofy6KACDMcrObq6Ddm+6",
-	"tDJiCKzzIZN3bJxrmurDgVhfzWeXrAtePML4gZ0zEfxqZQPvSPNvQPjCIRm0BJu/T9gNj9mgNSQ7b9i8",
-	"8CBIRfAJSZhBrCA/FUGbcC7oLzMS/HUDgUSxt0P+47//r2ogN9hN+WRqIiiJAz4BPw/IdPMivcZ1CIag",
-	"YXSsDIR0lY+W4yEgqJQJ33UGKxXDmUJlYPf6K7vUoQuoJiOZLNBUPJZqINwqnHn5hTEZdPvAuyPD+Oa9",
-	"G+V9isO0wbEx3KUZRxAZdnrESq9c5OhsGYghvPsTN1MIC/GFkEsPcsWPSYycYNCrc9tS4zbhKrDYpVg1",
-	"fCBWt2R3bLfkwl5gPJpCmxbw4QoJGwaxuPDPOL5UpK1hb0B/IXYV4AzCY8VsFJ/xFkyCxgQN7Y2siO0i",
-	"9N3dgPBLsUPIQNhPlmHPSJO996AN4HcKMG2neNJN+AQi3H2emgWxmuQrBDbLbFEyhoBgx7XcNj2q+SCd",
-	"NkjilTTNDqztUbk2nesM+h/Cun6GuYOgHmgQVLzTIw4nfbEclyzfA3Tb/4HsXEpJZvaMqDFsllm+7z4x",
-	"auGWyQV54yG5t4OrDopW1VaDA+L0QKN6AEa/BfR8Swa6e4kqjI5zNlkXEi3K/Lo7+B0Bg1z50CaDf/jO",
-	"HWHWaYgjKVNGa5sFW8wobQCekHkY9ezeiRj31MsF6HiQWAIOfIc4dz1rzxR3fwfh5GOzaIVRWS5QaZnz",
-	"Dx03tpIBSw43MtVCMBgIYKo1jL3ks2skh06PBImkjoaPeZoSLpABlYLRTkR2jlE2hBX5vNEnNemiXmKT",
-	"qgjwDAda4pzw6L17ETjU5dRd0lKYaMFnUlky/t4ONLVL+Q0biKWTPfSxqCW7L6tT2I87dsWPSuYXQY1F",
-	"s8LgBnDVa/LJrfQehs76qCsYq71WUug0MkMPXrdmiqcWds6pmT4gRflVuKNvnPQbJ/28nHSVZkI4u1GW",
-	"ToUqWuduRF/mzcFrx+mcLjTq0CzRUcloXAZgj/zkC22ARsbDQNyTi3fPCcZSkZRfMyz+pumYDYRDSHQf",
-	"CK+bGOZbuQGZK0BX5qaBptjVf6VqaXgUdmlfNh6jKRkNMiSg5V/pDQcgqDN73AFmsqk0slkw+Pfz0x8t",
-	"dJy/+ZHkGTGSPCavn5L2wd5jsnOuJDhOYIyyVAMJP+IzOmG9nQ4aGeAvwrUFGW3JCRT88PWH9/ZJ9sGZ",
-	"cLoM9NjE6/PaKJ5pkC18U0bSTl08H2Em7tUyqjxLJU3OYZP3qrvN8tTwjCqzO5Zq1oWmkRXAzJRdmeEI",
-	"1sWxb/ZshBzon+7DsoOpHIF1/oFwKgiUyBIKLjTN1BEZwoKHvvUuJN5bINjR5Ordqz8d29rbYopzurBA",
-	"eSnlK6omDL97vM1+nK2DJa9ZwumlhYCvbT++AgQjlGQVYoDumWvgIaaMeMwcIt4l6RLG2P1d0BlbGzjW",
-	"gPQ1zk743zpnZ2YlbWU//G//PO7+37T7r373h/fdX37fexI9Ofg4GPTav2aT/ycTk853rU9pLgwosftr",
-	"xia39XtG7ttMTD6LyxTp9R+o38VxFfLuCFzQ1lvRdEN7XF8nRM4FKT4B32OPHLtfHAkkv+U0xSwgb2rg",
-	"yqXh+NoiliEW9UWOnDUCxlCOcIqyQcxwJEWuh0XJcN+o16+DwPMOVrwDu7uZsllUaNZFu/mI5BpbtBZW",
-	"aA29NHrFHCB4YKUUrsuwbL8W9KQW0RsRoSNwWWBRNLtsexyueLC36XJNUq7tTnzvX8vUBVbyT/AWvUYr",
-	"ZHm8ERkW/x4W3RWwmIkroAw/D1pvgq8GrYaojHfFTT/MiONyfY0Row4Ii71+0fjRr8l0aqPWC/jHfLWU",
-	"i+sIccGJlAFS6ruTCcX0dF3dQJposHy5V4cRUdJQw6CBBeQhB04beJOC/WroKAj8jK4p4/BuILwjCIcC",
-	"fYVAkSSL2fOpTEvVYExnPF2QtmK59m5FLgUU/C7TnhWm4MmBs4n5iVGxOCyVNmzd4VRatGzVRk7A5xfM",
-	"ByU94LKE9mjfudHr4xNgL1+6jP8fIHigSWd1ubGefwWA5CLyrPRPXTE+e/x30FsVm1gmoppREDuoYBOf",
-	"kX0wYoVjMfJZt5CK114bTgA2Gg3aeOG37VQakPs2tE4ZhepKrjxtQJIgXCmWM1bxjttz0QMx/C+Kjf86",
-	"RPcrJXpKwSzNxfVR+e6cC12xiTcWV1xfdylqCGw4n0rByJt8NmLqdmUY19VyBGvvSitf4i+QJTv1lMTd",
-	"74bKKe8qR7x6fE3lUizMN2QkPtr/lFIpX6z1AJ7LrUzUe/eu+L8rbrOosXFvFuv/fKZkJGVhpbegkMmd",
-	"iCgXkKBcZGHVFy8v3vukSlV3DIr8GpGJbrvfOvh8Ppn9FR8b4MU6Y8KlZtyy3JHzg65UPII6bZ4D7f4O",
-	"f4J493FN1PKFCyX0zbhKZvcOyr655+M8jUhW+HW52KlrURzMv5XFqVzi+sD9oIDX/l8eNFcKTuAhhhpr",
-	"dodmON/K+mzR2c44+b6MQ/V+T1RiiwDIsqpipebwrasNr7IzWBzrOh65+7spaUCthnBZLM6K5bpcomDz",
-	"rovHpSlTvpBqj5yurBdCWyH+En4eCFAXWOLjeat6Qk1pyfrq/nYj3u6wDUExX4uWfI3GVjGUJvmGm1vi",
-	"5qAFEUtzqsWOITM2aB2SVMbXYD2aTyVWj/4MQWd+Ad1Urq324PMOX8nJVzS+blWRMljqqTBqsU11ykuM",
-	"TPtDVYPw+/Qlr10WSNXIWq24eUcTqmYigaCr7SIUL4BVIItBVV+q2mhFMJZWQxZJe1jmXgw7ETgboI47",
-	"lLxujE9cH5545GpCshsucxd2qI3MNHQc4lAg8jNHElastgPh4grrUzXsMXhtsS2kYEHbc9cDPdcsiaBr",
-	"JI3xPOB8mRoIN1RERrkS0LoOal66Pktl5GTnsGjAybWrEQduHwjFd7uYU27IG+dc0gMxYmOpioBbKFFX",
-	"3KuLxg9zIhwsQpEhtO1jSIid0PA0RetVPR8NYOxPEaZ4Ee7o65dA+EM0mfxPXMrcYlWQPdZAM+/E8kXy",
-	"98D4DTjTbEiqf/0hu4k2AD8mODm7tiv3mXR63+D7M3esqUD0irflzqIIqHJrslK4Nhf+pS8jdqIDdQtp",
-	"8xj70Pk9RBhLqViMBfssj/8DVkiv9fDT6lY/063vKnYjr1kXwpb1OiO4fe2tfSuAhT8k5TqFTMpvbu0m",
-	"YiOSqpGHsA8xy1ygvhTsc0Ge97pg1Zm6prFJYyhFjRGIJ9tagJ4cfEqU4p8FFr90iKKFJ6uAOUWmKHT0",
-	"ecgYOkU2ePAC18kfv6jJBW7mAfbcL7LUv9U0+Zq9UPEafPEw72c8KkLleNHcUBNqIFL2zk5ITHvwrZ4a",
-	"nI7PMVgnZWODDUgVI7lwveMwZsjlXLvMqRHzneXIlCnWK/IpZnSBtY5GbCAGrUGLtBWbFYXw7EtYdo0b",
-	"DeXNOr5umSM/rqazf9U+uXr3igyDjJnhQGAtFZaUBcWh3hpp+zSvMLA/ggiFJFFMa3gNKpd3CNfQJc7V",
-	"64CApUMywFSWQQsCHsFzBJkD6IpxZZyUzCfT6prqs3ySTw1O+EIk66pY4QPLLV3O2PlmzfmsyTH2YGss",
-	"6RZjMGvhjtw/zyaKJiXZqbWdD5VMVyutuD+COkltqskwoG9DKJrYCSvO2JEgK2AgisHw4yJGCAacBfV1",
-	"7DfVPpGapSyGdpQyZTs9ciywgtRAOLJXBpJisUect32wv9+Q5VeewoMlAMUSv/Vm/ia1NDdlpkU+A4D8",
-	"bWOkEHPeyZQtSSeWgwaVSHUzuXjtU1mJ/Y8mw7GSwri2wSMaXw8jKOZaJO7u9aODvzyOvn/SJ6OFJQDt",
-	"g71HZOc5h9Yi/yqqcQxEin3YqSB7/ddPezudCJSiRcYgaTgi529+jMiPZ88j8hMbnUfk6evziLw4PTuB",
-	"fOJnz309bee8A8lmB7OnDLi2sGTtaFEmFUFttTiFiGCYCZOXfRUQSB3DZLkegXpkuJJ/P/8xGghYj924",
-	"ndtKazRN5ZwlRUYzJnIFBYcxY34kzZS0Pb3D08cf4TAHwo5pzzIoT7ljKe0YA7LL7hlFU4z6opawKKwT",
-	"N6GWglLXWw/NWRB1uyDyhqkesRfiPoAaq5h+zYSvQayNVHTC/CFOWZq4pBI78IzNpFocweKwUg5Q9zGE",
-	"tthPsb6ulRGx0uZ8CjWNw8OZU+76E7sWA1INoC8OLDnsG0h9ce3GpO4KMD+k3G57rVtlYEYtAIZtEz2/",
-	"asb3y0V8Ye/RGEu+61Rf9/DIVTPSLrNoTlxzj2+53n/0XO8Lq1SvVBkO8flOFYfBrbOwElIldM9r0lUa",
-	"UL78LT6uiol/d17IbwFy27rL4cQWQY2ewojRFMP66R7IVRf6qhNgVUMPcqcxmzqCJCtXrR5rsWZMaSlo",
-	"SqA2CteEKapZQtrA3mVXTxVLLCHuRPb9gShMYEwkpa1oJgVbkCm3HH1BtKELV08/T3ht3R5cxJ0sy18J",
-	"U06wav+DVmG+qkZizyfMOrq9NmJHcKTe6SMWpZ4pOvdtd0rHRV7fj248JhnlCRnSGSziP/7H/yRjxoZE",
-	"im48pVy49O5YqsTV0FvI3BCjqNC4EjKlekranvhD9mY0EBBOdy3kXKD9003g3DRUa2acaO1kakUNQ7F/",
-	"KtMEI96MSS06gjLC2EDEU8vok+IbLuyRFB3dq42D7GEkis5pWtc0yAX8cZ/87URiAuzWKQIYS3dEDvb3",
-	"XZJtMKYUQWlJV67CF31ubhT0UzHArRG6/PRBOYyOlzf28Eww35oJPYxq+MtURI6rKLWh7H35pr5F+fuC",
-	"JsaQ6Nlsmnkh00R7Sjgk7auLZ51SKinwnN5QntqjISOaUlcHBtJP/J6WiSm2k57bAcwxCj9Q/WUomJlL",
-	"dT2MKpks5WzOCoLtPMIcGhB09BR628ZTluQpI23NGBmW2/0tl4YNO0dhDLGnn1KRoJYMsJmiZwf2B/FC",
-	"Wll4Di06M8qFYKYQ4hw9dzuJXMPDfEa4iNM8sSLSQb8fYSb9QCydQuQ7mfhEQUFndqnBkN6zlik5Stms",
-	"0wNqvGMPxrXeGYgAhLgm3+31e/3+DhmxVM7RP+DOaEf7b/DEd86EzsdjHnN7GO46D8l3/4AI8OKidwgd",
-	"eeffyu33yBswStEiQnFZzm0f9B/VWtYRIO/AEb4QhT9ZWudXIvDBQTX42pwxJCAp3zxun7MbnL4mRhan",
-	"W5KjVZJopKXsgOu3JODL5ouCnk2Y6ZYDLLc2rZNsaaolmTBTFRXbQ6saDjteiOSqZv1CzgeiPSwePMXf",
-	"h53Ibg1FyIbaV19QwvsyxbI2490Kvv0hitu9FawifFgFXc4FU1A6HZgieGd9Hzxy0D/ofC5odjaAdZl8",
-	"5bm/cC8/zGJq5Tpfcc8V1sGI/sotuQtJLlhSY/bdnS55++bcPwXTPPRb/pP16g6OvtKnG6XiW7XpvqOC",
-	"AhL72tqYTnot7B+F8E91qRMcuUZBTpEpzCfVL1AV0ESKgXBF86AEZdnYS+YpmH4Yv2F+zGXxHbi/k3Mp",
-	"lPya8zS1CkNGeWIVH9RhoJuRa4buTUAzLBYWyvp+X8GQw2UFbjgQbR/x5tzULE0IeEvz1ESgH5Syvzuy",
-	"TkREECZcCO+g7ARcANqwuoUGAXeu90bY1NROmkpt1TIZ53qjNPA3uN16f8pS/Sw8mluW0KobyJ3r1r6Z",
-	"J1uPXAGEppXu9/tfNhR++bQbiZQ07MuqBl9Tbv8J0pUrtssxADeaKWKpfRvhueuZE0B+TIUnAoSbyNlE",
-	"iauoa6/0MzFLtLqut1hfhoJ8fffSwBLdI28kEL7S8uHalIoEqITvZuwsHw29Sv98Jtt3S/v61r/0m8V2",
-	"Tf/SkHQchc4caKgIgVa+6eWKIv35TbpVX/PvrRGjiqnj3DKcf/5ikQwLTBS//GI/UDceZXOVtg5buzTj",
-	"gF9uJcuU5kxg1BC0BxlJ3+sTB+qVfHDGDAXMXm150s2ziBS1HlxIchQkR4iybrffUTAyurpXh77Cnu2C",
-	"Thh0eB67jlTVQw4GQi/i6kBnPtjEiTvtlz+fdEjXBdRFPorMjpmwmMOig2GvF3HdoECdISKpTJ2D32pe",
-	"foYl2jXpEmq3lNOUoEMdHYxj5mptoCzueE4wckYXGKK2OnYo1ndL87wDVM9ErBYIkkw4j+MHEXERlYG9",
-	"3bKTYP4QfFeXAOVTmcWChBraq9RHxQe1Z3LDUpnZbXUhUWPK0owpfeTrv7cP+gcdwoWFqCQHJAmGTsrP",
-	"awY/hwAJMqPqmhmSKR4zTdoJ5emCnF69u7p4Roq1gUMWQerp5cnVxbNLKwskKbMKEOBB4kvCxjSehseC",
-	"49fMb/k3slg4emxjhKyEdMnz479FxDA6i8hUzkHclupaR/ZaDI9BNtdR0Zw0YYbyNARJz5XqJ/bfWcQu",
-	"NSi4cRcP5rXXEnXw99bHXz7+fwEAAP//",
+	"7L3rcttIuiD4Krnc2hAZDVGULLu6pOiYkWW5rOOb2pK7urdZYyaBJJklMBOVmRDNrnXE/NqY3ycmYh5l",
+	"H2De5DzJRn5fJpAgAV4syVbV8Z8qiwDy+t2vv7ViOc2kYMLo1tFvrQmjCVPwz/OETTNpmIjnL7ixvyRM",
+	"x4pnhkvROmpdKKaZMKQ9MCpngw6RgpgJI9pIxRJChZ4xRYwklCiWMWpYQhT7NWfakBk3E3yZTllfDIK5",
+	"dl+y+eCICGkmXIyJonZUronhU9bti1bU0vGETaldEBP5tHX0z5ZdQOvnqGXmGWsdtbRRXIxbnz5FrQup",
+	"Oa53cfk/pnJIU5K5F4gcwYJSqg1hN3ZjMK1fMc0yJhKWdCsLGEk1paZ11OLCPDlsRa0pF3xqF9UrVsOF",
+	"YWOmYDnvmFHzk5FhanlBlyyWItH2xGaUGzJkI6kYMWpuz4GOKRfVyYu59mvnujQ0ZRtc22zC8OIUowmZ",
+	"yoSlmkxoYq/A/hZPWOKew1GwpDw0LuBejvvCvpBQQ8mUzuHLOTNET+QMPo1pmjK1o0lKjT3NeELFeOvr",
+	"/BS1MqrolBkHomdTytMLaib2D253l9k/opagU/sls89bUcuunCuWtI7s0JUzpB9fMTG2Ixw8PqyDoBfc",
+	"AvT8uZLT5cN8zpU25P3VKUnonHARp7mDEVjNrzlT83I5IztGLfgk1LDWitmv5PLcr+gWUxu55cQBRr5k",
+	"8+XZX9NrpgG1jZoj8gTYoumIHRWIX0V3cs3mhIqk/MF/NWZGIySN4FwdCQHQJ+0pVdcsIRVa8YKbI+Lg",
+	"mAttLATLEVG5EBZpzIzHrEv2LU4dPH7cFzdc82HKyMnl6fm5hUJFYwtMEWHdcZdQ8v79+bNjotiUTYfM",
+	"krGRVOTgkExkrjTCKxwv0snyfBcIWKsRxh4DjfB/79cevbhh2kyZMOfPGgCbl68km8L3k8PtCORJieaK",
+	"mVwJlpChvTnCqEo5UySW0ykVSZdc2Ztk6oYpIF06IkOZW2oZkVwYnhbkpS8cfQFoARgluWaW3twwklGt",
+	"WUK4WXHQf989TRlVdvu7xdpvQ5KveHzNVpz0Lc/3SlGhaWyX2TiHCd655XTvNVP3tpefuJkkis5oek9T",
+	"fLLf6kwKzYC+P6XJO6QN9q9YCsME/JNmWcpjak9s7xeN0FvO8p1io9ZR6//cK2WbPXyq986UkgqnqoK7",
+	"hWEustwQrsmUphaOLD39FLVOpRilPP4CizghsRRxrpTl0MgkiVSEkiTHuViEf9cKUmRJjiLa8DTtC0cQ",
+	"LV59ilrPpRryJGHi/jd0yceWbnBBhrkBuYCmqZyxhLSVTFlEdK5RsIoIn2ZMaSmo4WLcgZP/UQr2Za5e",
+	"MS1zFTPCPnKQcSyHmlFNEpYy4xjBWEqEiHNhmBI0xSHv/xTllKE4PLOAMVNSjAtxG+juMUmYoTzVhCoG",
+	"YllJklM5hkW/kea5Jcv3v943kug8nhA5/IXFhniua2QgDMKSLug8lTS5kvIVVeMvdtWIO0OZzC2yGylJ",
+	"aqeHJV1J+ZqKuaM7+gssSUoypWJOqDFsmhltZbhADwOdYbdQGurmcG/vBeoFTPRe0NxMpOL/Yl/k1g3R",
+	"Ht+BTg1pQmLFEiYMp6mG830vMiVjpjUdpuxMGG7m97+0n1ia7iJFj4ASDRWj11Z+HeaaC6Y1UXnKSBvE",
+	"QC50PhrxmFtkG9KUiph1YEOKgbRCRY3OirSYkoSPRgwIuAM0R3XfC51nmVSGJa9ZwukVML8vAfAjbpFv",
+	"njEL7UCD45hlBrjbJ8+eAdZOYsNvuJmfGwbaTqZkxpThyI6pWdIddq36t6xARFYQOPpt+edrjvRn1V78",
+	"Il7adz9FrakFFiQO7COdZlarbZ1Y5dNKgVIRq1eRH5kCLNKGKqDf5NJQkVCVkCylolbJKQWVf6LkAssr",
+	"Z4zslktFFMmZXVJliYHmmjCQmT/EUoy4hTYQY72s/sGtrfqjYoLNFn+cUpPbhf1cc7QnWabkDSulsUBG",
+	"ql6YFKcTysXJVOaixoLzQs7IFOg02j6s+G2A6WkmTET4iFwLOQOzQyC5HfZqFmU+vqB6sjyHhb+MzmVu",
+	"SCDmkgnVk4VhD3p14+Y6eWd11NqB318+I4oaRgBxQIbYeMkL1+/WX3fZT2kyZq/YDUuXT3jKBaprSGAX",
+	"NHQ+YhY/HKTC+oRdtF1dCcr7vV6v2+vVYdGUi3dsxJSiqV4eHx+xxKpQSpPZRGqvOjtAhMssgLHbWtaA",
+	"vOS+GiXhCN7YFxfPDb6OKuewsOzVR/qK1wFuah/Bv7hhU73R8vCGPhWzUaXofGm9buTGRb1xp+ExGg0B",
+	"raiVekWUfbQLBfjSltPWoehTZBoXkoua3TmWUksgEwfs6y004a7cS37gut2dgjZxQbWeSZU0kgwHLP69",
+	"RftFLY7KNNnq/Wzzlz/V7QSX+AxBvHEntIHqWaJBY5PTNJ0TxWLGbyxmJizmU5oSnHmBfjw6qNmGkMYR",
+	"gcoeaqljRcPfRNeu0KYF+4Db2c/1Z2OFief01+UDKVBpI5wqRwJhYAmvopZ2BKyOMqPpDrWRLKUxm8g0",
+	"YYoY9tEco3LCjdVa55poGRCmoZQpo2LpDNxkkVv86r03iC+wphdmmq5ac0SU1UfB9mflitdUXSdyJkC8",
+	"s2xM0Rl5cfX6VXcLsQdA1FnZNhBDitejcNEr9vxCzs7NT1Jd65prF0bJ2lVpw7KtAeLSsGwtlcU5/Qwr",
+	"Fn7hBLvqkieNd5TRMbvdDa2CWju6lZHxHQBWgFW7NmolzWmurVgPEL0ZGEctnebj2uM33KRsPUTA9/7t",
+	"qESEyRqYgItaOtpg0x4TloE4roXURuhOubiutR9TM0EzhT1Te1DoH2QZsdzUat4Rup+4sRIhkYLV3tmG",
+	"JwW4488JNhEt7XfVgaF6tnxm6Eaq2zm4BWqfeDvmFZ9usPLSURV8tWKpV4zWELgJo4kdvfbqGqkASjhb",
+	"0wG7hNcoHG3JG9yEwBscpmVKWiVVBziV0iE6ChjRDJUGKhLCbpiak5iqZBum4U8mKiiT3/WaQ3Y7XIVG",
+	"K1Gouvu3glldK55QZSJiz5ZqHZExH5mI2DVqZtWuZNfuLyIp1yYiqYyvI2IBJCIZExHRE87SJAKpPyIz",
+	"mqbMbMOM+NQR3fX4KhWhgkyMyTR5/66eoHr94VZY69SIAnmnqH6HK3SHWn9huTBqXifNJgt2gx+f1u0h",
+	"4TQ9XXr3T4eHqzZcvvhecMMS8pKLcQIu3tU7dpuFxdVuRzFq2G3kWzNhpXkElfll+bZOA10n84KJYEGA",
+	"3X9Sd0jMzKS63uTVW1kpjok/WbDQP706BTJxdvUiInwspH/w/vLZ1W3tGFLsxnalS5YMsDtUztxyM24W",
+	"Jtw/+PM60HCX6g+6PMdmOHFsC/2YjdASGNEW1JV6qwtTHwq2F25hxfseL9a/PmNDS15qLCaM3jDCppmZ",
+	"kzYlI0voyAR8VSjrZUxmKYuIkSSmJp7Yu53ujniacjEmQ2l0Z/HQe721xp9y+ZWtl4bA5tPfwAq3ElHp",
+	"td8awPYN5SkdpsybnRfxFhnkiDHLPZgmVtyVIwdqFYTeEp+XoT2WFtIlySC85JgM5yRhI5qnBpDJMoqz",
+	"d6cHPcC3K/uvCNBPCvu/xVtYQyOq0z+9Oo3c4FLh2JuMh6zwJEkU03oz40It7lXHWY2Dz6ieDCVFY0aj",
+	"mWdDK1ZgNKqRqTImvHi30XgudqhJfcegDv10/loKF0G1yajw9jv4dq0a6E9gabJyM7VnipyvBpPKq13w",
+	"70yYYlUKbBmEkWliQVgzF24E4F4rxWzOTQ019faiZuRaljdYzBOWnGzhUAmQpdkStZ63LpsmlHPC1p0q",
+	"Rf33r++IFVYIE/Z/mrThLPEyOrVb93a1+gONFUt4zSmSdr9lCVe/5eKGCtN10ywuInGbg7QXmK8FcweD",
+	"l/hynQmvpLbPzi52v3/56K+7P/z99UFrpVCxyr9Ry1U3XOd77cKZNrAbLgsXUYFZITwsQk+52GJHxWkG",
+	"N+7BsXo9K/A8INiN6N6MWxsczgm8W8WhDT57495e4hONp7d+k/XuDvc921wJXzi6dYS4nGDVEv2Ret/H",
+	"06vTVtQ6u3rRiizaXtW6OhYOa/lzy71bUQu4+KoR/pqzvMYWSPXb0ebI7fxeWx8kTF7PKRddLX6GCJe2",
+	"4kDLQZd3NWYu3rte4UmlGAPp9Y48q1DMKBJNaoid2pLEpWjHZf9eUnLTDQ6iab92u+WaV2z6siCvHg4u",
+	"HKsvPDdAJN4x+2GDizukarXCacGO29rQ0YjccDbTRIp0DpyietgfGgwhzXa9BpvGwtF8CE0XOFj9wdyc",
+	"pjK+XoYCIWcNrogyEGRHEx8QCL7k9vur007l6lcihByNaiV8C2QjqgDGMCTfLpFwTejERVG7oN2USMEi",
+	"QjWh5EdJklzBuiyv/v5g0pv2dL/Vqaof7vfm9TTC/pUPZcT3CBdkNpEp2ADtFxvB/KK5Rc5axUEsrmDV",
+	"hZ0kN16AX6TXxYP6mOkbVnNU/VZE+q0felP8x/7kkf1nxx41NWQqtSGPnjzukYTONWn/+fsnvd5k+WCr",
+	"etB656Ffa8NGXzsUWDBv1nmhG2Fs0uhIqMc7neMKao2G7GPDA7mpAwAcT26KqPCf23FXOE3cUVzm0ymt",
+	"syRudyKfs/Hb7K9uR2dUpfN3LGHTwkxd3dJIqhHjtZErGCZpVTYy5jdMkDyrtzCHeQh1u8oUFzHPaNqg",
+	"XaAVY0jjax8dumQC6a4P3apmQ5RzRsEea4/Ih+9WV3YGPgZmHxLvkQEGjIbxCc3YMpPxpuZFgqANbGZK",
+	"4wkXbFcxmsAPilEtRVSmX8UpxBuCi5HGhkhBuDkiA8FmHxJ2w2M26It2LIXhImcYbZjKMRc/cTM5lQnr",
+	"RGQAP3xgHzN7NgNU1JyqDbGZu1xYGj+Wgh35Y+8L+Mp+bqTJPvijHZA2Ks7SZH78Ilx7YCfj4jp8+0cp",
+	"xynrCz+RYCxBD46P+HAOBbZrmSVLQKvsYLZHSeTKDdeBHNgEm4SCLDeWloKVKjhavErL24ZgMBMMTYtV",
+	"4uqNfjUessJ2WgPCZUh2ROwencHZzmsVuGNIhgIrxETOCNW7XFfnvUgZ1Va5NkwRSm5oyhPSuBh3m6/s",
+	"ldWsyEJFCDIgEx0hm5fXrMhzXACKCNZcASdCRdIXFgJgLvipPVRyBsFmNNWSjC2HtsIoDPnCmOytSOck",
+	"lvKaMzKIbz64aT7AyAN31auxeZXN9blUY2nWBjHVWa4b0vuWpkAgfsXF9YoYqWTR0F1rXM22CYryWLZ+",
+	"4LpVh7a+pfU6+XcZYSDPdUcTnqyxiS09crS5IZX1qo6OE2pfRhpqVbPaKbdjsy7nwanQkAtG04tg75h/",
+	"tJAAm1J0JRumpjoiTo2PvEELny15eJBeWwIG5o2IxNSwsVTzqC+KbEbQRRIWc80tbXeIgenEisVIHcyE",
+	"TSuIUF4jG42cfFCbRoOPfebHWmdB7QmPGGsIWICo9bjBae/UwB1dOZrzZ1FgHZ0iNDniNys8I80QVtri",
+	"Ftmmsx0F2g++S9pOnYxIoU1GBOKxWUTOMJPIRUgnEfFaZsfeUnEzO5o4C6wbFYL7T6UlyIYltVSq2Z/t",
+	"X93IGg9R//WKJIwSWNS8M9wBRWC/s3e4gIOFoFveY4kfPzdTjPoArO1CBdc4GgT7aE5zpVHUWiPKNUb3",
+	"hedXz4ipALpS8PljMgiyLwfwu4dj4MDOPhG81Aqzb1thxmMrap0kv+TFk+dwBU+lyHWtBQOHOUv5mA95",
+	"6pJcFrgUPEzDcGNLr35eG9ZSfFh3TsH6mxjBMqGPY5Wz5EwbPq0Ntj8RhLmHpWUA1ANGITFYSzKiCige",
+	"H4FMgEMC7UvnRN4wb2tQU9Ke0HS0ax/1hU8KY8J0uuQZ11lK54HU4ubhmmSUJ84aYPVlanLFzRxQtxDz",
+	"MUO5L5hVfogqtJ8GlG7y+kAwoFcjIsgz2MTfkzXwQs0hyokKkdOUa5Zg1oI7yZhmkOyBDIlwQTKmYgja",
+	"MDPpJ9a1U8ap1Nu5P/ALUA4DWAjiFT/DN8VE8mwrxr2d6hmknYd3GniLpJkwNeOadRrUVG1UHns1eKV7",
+	"04HVefCJVQHczycrAAZXHZER/8gSMNICG6JpsFAs6tFBNz77mAFz8vudTXjKiONvtRvBTJrl6RGOyZ9I",
+	"dZ0R4kyALfWjplQ04EBKLbMUdMoAtTHuptCrSrYPvxf+nqp+85RqHjfN22Q3SKn4G1O6tjKBXdkNPizU",
+	"GVwoYtDC0jx+1ae/ZEqOrdh3gTi3ylKqZD6eEG5wnsVpuI4soBo03zp7ajsJCJoPTXFVW6wasKo4gSX6",
+	"VNcdwE+TuZM1lZNvXARIjVTnc49O9CpL+hQL3hS5WqDUcmFk5MR2SvxQ9tU1c9UXS1mYDdOV3Hw+aw+0",
+	"g6Yw4M919yqzHXXazENcMtrASczU9Bmdhy7L4Drt0+ZktoINAG/wJgTkdwBvFOUXZENtakjKqDZkJHNV",
+	"MIl6+ndbRzLKpy6N0mFtFUcD4bSUX/1hBDtHJrlETwvKFrKGKt2ucq5lvF2WYtY7oMsrbPDLOt9jrYMG",
+	"MXxHQ2ETUEhmEx5PnGahKyR3Q6txsZzNZe9A3FuflFEOv8J5WY54Jx5ZZwE6v9XeNnfP1ky3+V5v6asN",
+	"iNvnu2t5RX7f9Oobr3q93zY8A2nYqvjFJol3+Xdvmmgida4c2CbGfkcsmD5pkLuYSIgFwWoQLvIYppgT",
+	"w1hChJxtjoxrRS0U2lYKVDUcDOLmmgb93/+LeEoZEYUllEihK5FAVapPk9mY+6xWwh2hLyj6KkLudhQQ",
+	"8PK2QjhYDXmrggbQttOKWmDcWRc58HIeO+tPo/lW58Mp182iZfncKaA3nM2gjoq8BsH+mBz2frDQRgUo",
+	"HqCcOnu6g7E1tfmWjuLlPD6l+vbhLzLOCxpbY8Tzj4kUWBVCyFkE/pCMKaJ5wkh7BraUwlZWmFNAtNiI",
+	"br+cx8/cTHX2oOt5fLmRhPWyeBF9p+5WdJPHrnwlIoLNmBWOuNImIozGE/SYWendb22bDV2WQFOzJS9g",
+	"bWZuict0leVnEFW+nfbdGMbC9d+Y4iPOknpVvzF1J5u4wksrZGOPqdTjZ+EbLGS1+pqca0Jo/OzlOVU2",
+	"EgiY5VktU5eaCP9WCHohrlSBa4W4YAHbwc7tqqPEcuo5/LY4rNgo1ywJcLmN+RIj9K16o8NnoSuS1gYg",
+	"94Rwg/EuoJBXPbx44/xqSr6YyedvjZpWsJLqLfpTbbo6T5Pqih5Awl+tbfkZM6hiF1ka7vWqlQNS1vZ+",
+	"ydi4VqWc0IPHT2rkR/aRXL442T14/MSbMoAuU03yLJU0YQ2OE56wTaiWfQ1e/xerLY64LCZsxR25xuXG",
+	"dIoOn3obS67Sppj9MTPB1WDJMk24AbNuv9VvldYmmCkoyVY9/z2a8T0ohLJ3PY/3evs/7I8exQe739ND",
+	"tvv9cD/e/YEdJLuP6ZPh9/Gfkx9Yb7RXAM/e/t5ISRR2VsOhPdDKIUUV6HFHXVw47n0NQJZYtwSZpQVo",
+	"zU0XY7zDL7aFkfp9uukb1u+wfGO+59lNFQ7gkoF4EeQahMZA+dcH/gTco2GJa1TYGvCGmnk72tnvCuD7",
+	"1Q7krJw0OQblDkrM8inTBNZr5XM0w22lGb/X22Rf+z1towzjDKv52gr993PEmBVM7BKsI1CD2lWv5Dqg",
+	"KlsJZY68LXKqrQN7V5O9fQeeWFoplDInfGzl/5GrybmLNDswmTqk7DaTWrOVtLeJ+FSKTRUyFc4WXlAD",
+	"QCBBaVSiKhd8KzFjSj+e4/cHWEcK/9ivE0DqzeEnZKQwIxJ4SBh9tUky6OLlr9HdKsHxm51iSZZrTfm0",
+	"EOYcgQEJ74gM01ypOWnnoogalMqnfI5knOtOROLcfJCjEWmzZMw0kaovYqkEU5rAnsS4E5FxShWLiIsL",
+	"jOyTKaTPthPJsCYg/g3eCyS/zu/TifpCSPPB1wwkbaggKIoigoRDfUczL3bRifzULgCRjhkivKs/aFG+",
+	"LyyP6UTouyNtzZgTruAWfVSgExrxKCxw43ZbUQv2hPW44Dos8OCuMAWpWDE+0WhNgNmaLAeXjmP6Wb1M",
+	"MKTxdeM3SwLuG2nIpUe2VhSaMjYSfXHYCkguFp8odZB1GOdfXa9YQAGOZrpM2kNpJhBdiTo12kac+0kK",
+	"hsX91Z2ZCVZRZCj4oAss3wkXqlFQ378vmnsbolqCxdKlXs/jtb7p+ct53FgR8+U/TgOl0GsPROdxzLQe",
+	"5Wk6/z82Dr4EVbl2FxAMeuvIy1sERy7Q/txMLPmJoT4TZKlC1HYssVCMTFjpwlyMb8biWutrvX1qOgcf",
+	"K9t4HqkPnd0oXnRlaO/VctTujnZBvYVqWgn9xe0dkyJot8iDdhG6rmVCd21OyW3DU19Tdc3MKRVJWiON",
+	"g9hfX1+Jj+vTZlPMnFpOL8qYaChGM20qIupaaGAojl0hsaOgfrldGUZHP2ARbvG4VGcQq0Wo8Gz0pqrK",
+	"T14vgZ4rVmqAxjUjZqBdS4j0x4QOkarbb3JR2OQ311TicnELBY3SpLCyHru6HXXTbFZZIASSGoZgqbi6",
+	"wVQSz2v36xloEQRZ724/o/EE26ZoNH7nw5TrCUTiuA/BCx9htWRiFJBSBU1r6ou8QfH4unuSwegGw8pi",
+	"pjHenhqj+DBf0BBWGVtTZ2qF3j5RKzjm2nPQ8+lQVg7s7P2795fPWlHr6dVpQ07vIr/DMYLzD0ywbt+L",
+	"J16CTD3EL8dYBUssPEk+oKR2azWDNFLhhfiv6hW5CBTgGjjf+lojS+7WcvzaDZf8urEqT8nIoasRuXEG",
+	"7wou3yp54jUztIZjixuupPCG0bKS9Q1LZeZcyJmSydL+yrsYQ87EJR+L81oVh4GI34fCamXykksXagEW",
+	"Qs30hLR/fPv2x1dnH05fnZ+9ufpw/gzKMTLTqUc7t65w4UV7mNqV3jTFlD3NeZosRpW5Bgrtvj0OZ6VK",
+	"ZUxTMrSv64XszF53v9tbe0V+zeViosolLBxn7U0GNViWYcqXc6lu8B//+Mc/dl+/LvOHG5zTer1/eOpq",
+	"uPgPapc4h3LKNcwew/m3qDjtYyK2LrFdU0Plo9mulnRWRgVuF7jXWLT7rzlNEbGLl7rrc5j9qQVnEc5S",
+	"LrT+Ll6icrHChPNZzuKv6xG2Es+zz1OFFUPFrSlcO2GoXFqAcaoUJmbGFCwyoAr7Bn2+X1mdSrxkCbQi",
+	"hWALAcu3tXeu89m4rnvlazuaiHw6ZCoivaV93JfiHDpfK0p06MMrbqYekK8gDUEKTtPVCRWLFsKCnWLu",
+	"aSXZqwiltDdTlBwKU0WWOY+pLmTVxb2diXDZW2VzLHy7sW1+VeQw92ZGBNTu54fABktbCNQwW8YwNKT9",
+	"1+dJYSq/rsCSaY7yvHDRWLUnF3DvDTyGd5H1sSq/o1zNYffP39cGe3wsKuuuuhm75zP3KtrYmyiDGkN7",
+	"UwxA8ybTppSXcn0Hj1f0rGg4jylN08+abL+xQcZyLdbGbIMwOq54/VEviMh/9ORxb3Xo1roY7luHbofC",
+	"ZK93WLvnmy3yIiAh4tii/FjJmcZAKBCYiqe+GWs4+360jRek4oWy148AtzpwMBB+3axNuHtWgnxTYOom",
+	"oOLjsWthoCYvZLP4z/oUm+p66q/xTmNBQ7g5XK+DFKGdDeGb/piarqQ+XD5LqdjcHwhkea0HG4asXUY+",
+	"THnsGzHVAAc+4VsUVat0v1pbUq0cv3l5livqunijXBjli0DlqQuVxmz1ppBwqepaADnASORMHBM7FNrf",
+	"hiz1rZetPDOGxBKH0hZe1k1aG08ulS7cy037fucs76cyqbNmBgaPupqR1U+LS2tIuG64mdKHUR2xfrmo",
+	"Qm0uWQ0h5beW9sKjoril4wNcu0LtUsTMyV5VjH3cQLBcDGV9/gn6aLG/E7x37LL0REKyiTQSyuuPq6lU",
+	"gfz6i+RiywKktdE7Z2Dzhb0FvmPC/bLq4+PtApuybqETAO5hB6rOQygY2JZrB/vVK9S1A3K1YUespmTr",
+	"CnPDhQenF05fE/W6DGg1ONEAUZjTXlgJINO6zL1c2hdf2NZ6+Gosa9NvvZGldSIMwUu5hpmab8N/5n1F",
+	"jS+8qm0aAiAApJMoNubaas8QPlA0ugUX34inKbSZXLmGmkN9E4SFb6x5F0SiRvU20tD0DJLgFwWR2mNf",
+	"gK7KcS0cjqc11UnC7dUDGh7bNh2+anxLkHsdWXoFdg9mwbws49Te8Z9rksgyfmSns1FTvyByrDr1+eVb",
+	"8mj/yZPdfULTbEJ3D/C+206kdh/60JTl6J5V4fFrXdL1Bexv67suYukrb26AOtu7WTGoZF3jiK/Ut+zn",
+	"xgWXeUCNay7tGesWvYRgjRGsOHlgw/gKs2/QPuB+Js/S+d03jtjCGfWOaWbupRvhLbsLvpN1BsSg8J3l",
+	"f4phI18fQeHVbReMpKzij9UczITNsdORHwBi4vpCKj7mgqZEZyzmI1ftFSmcDt7G3p7DOQzaOSYDtHsN",
+	"iGGp749Ep6waLqfzoV09dq7EHtBQphqV8zJRp85FdsliUABfyfFZfVedbTJdFhollfzxDZsVFQkhfOU5",
+	"V2wkPxIpyCsu8o/bdDTKVjYbrl4ltqj+wEVUiBgsibDg3gdvJo4KXvcBzSMJpJS50JoPdgw7Ql+Ymfww",
+	"orGR6gMTVqNKwKrnf0u4dj/a6yvHCtreK2aBCJoK9AVUdYDIRa1JW7AZsZvQZErnhGYZo+oY6wgOgk0N",
+	"VpRQ9EttKgtwMq7PQ6qrPAq5N65Fcnimdfh9GdYNbMTvhxvx9Kl2Tw0BmZ+RtBe4QRc3zTV0pQf/M4Ze",
+	"Tuk1dznmvqd4rVK3HXqkVJtLxsQ2y94WZMqTqcwHawpHKw+kHpiMSVmyUENgIasX37mPwgl+6NqlGao2",
+	"EWBKW+XaKMCUijfLkuifN+9fU4xQu2Dwlmwi9XifTBU+D3rESPKk14M2djQ2Fs1Q/1d86pTPSpet9YIC",
+	"zFS/2EBE2aKe2SYVGzT3RgsnpwSdz7cr2fAZRbi2JxgWe0Bsa8RleLrNkKuNcVla1+sQ27FRMSfuDVeI",
+	"SFeLEoSO441ciZWbLp2J1UZkq/uObeI7XNvpqza9uAJR5dmshdg7KaBiYKjNrdhVnFlrxrZrKSdZu6Xl",
+	"dAcX7Yqsd3Xytx0L5J7tlJ3HG4run+Upb7RFXC3ZG0pDpA9yvRZyJlYWsq0xrTgjZBEWunkcbr0J9jnY",
+	"AQvrLwQCc8ENp2lEWHfcJf3WSULJq26/1b2t873oXelzzJw3vrEMfXAp9V6jIJJicyCvBFSsAfHKBGuW",
+	"2ICxt13j5imbWy/27nI2Pzdr8o5iPZAg19YDbCTl5yvTH32gyJr4kOUolvo6NBsmb4XDNaf7NF3QKp78",
+	"2UE5tedX8LlVZporq2y9cz0QaiKuIPdOb3X7dsT1d4yvRcEMtcubyeegaD9DPftLlmz/tGo9Z+IOlrNy",
+	"hktm8pr+7tJkNDeT96qhgb57frS3R96/e1Xp7jeRaVJfZfZXVZ98dRV8DSEuF29+xIwUcNvlcCck4YrF",
+	"Jp3DK4JAoQyCiQP1sWcsVnUti55SzR4dEHwMARDzjEGRSl90c33FADd2FJ5Tsb86CHufWWh+r1c4VIZc",
+	"btb2NiC+a10Mm/siNnUvFE7XEOg2hOv32VjRZPUx8A0cBCsDE13DDmcac0Fga8TAqKVq7bWlATQiaP+M",
+	"CJg/rQhXGN8+L/Pv/apiT7ePJwzaxi4EsRbF8rBBbVn2f138XFNIlIPcW/vnFoq1CGnQf1hdRX3r9dsU",
+	"vCrHpgn9r+6vblzXgh2K5uuFG2o4lgnVz1mloWpoYytsPU/Li1o/Jtfn0wzqpVDTVI6rWq6rptBhNXSZ",
+	"6yKqud4c+Hlh9cshlaA8yBuW0vqWPAUJqrTO//77Xu+HXm//4NEWISCWJ/mSzmEkCJGCyFwR9JoU8NZY",
+	"Agg+2nuvHv3ryV+n+8O/924OJv+Y/RAfXr866f6SjTcJXQgO4NnJ9y8P/vr31gr6szKAQGIY7m2LpwXS",
+	"0wJpQIcBmsbb//bTVUT2H5MpF7lhunNMMsUgBVSKdE64KBwvvruV7pKTi3PXgspZzbnpC6rJ4ATIJ/8X",
+	"+KeOyFNGFVOkn/d6j2KYEP7JBoHVPbZsHprvW2W3HdjfY6oUhwJPnaYuG9LQ9PW6cuv2JReBqUm73wJg",
+	"Mf1Wx3Ui2Iz+maq4VouWn1ewzlLWMlwIYCSQuCvl7MK0iLJh9jKZqT8aR9dKohUtxpQsUJ6aXdfJPUHn",
+	"i83NrnfY6H7LhtrFeE+buGfYNbSu8ixmNy32o650Fx1BgkjZ16Y+je4z+ie4njw1IfPxhCV5ynY0GbGl",
+	"MzoGE/yYJch2fZ3bprY/P9H6jtxg0c3jSVGAjrGiuvwoRyflBpezqkH5+jbkWySskHbxr/IuVvch1yua",
+	"mxetZF2LkcjnJ/zH//j3ulNfVZr+PurMl5gY1JkvGorXeEwxnzls09QuSiCvPbA77UcetVBSPWls5F1L",
+	"XRf6HBV3uDhcpQW3a8od9CMvbyToV97c0txBYIgqqwljvTkzOOGNLYUBsV1nHwyHX728O3E+3G43m5s9",
+	"w3lWFKqrG/rz67WXk96iXvuswig3veXG7a+v1x6ewZp67TVx4y71SkMla+iG2Z4V8Z6dbTrI1VSQYgy7",
+	"lm40TJFg9NtnkW1LjMhM5mlC3NufRbg9h13Nf0norymcKvv/F/kT+W6/2+tBThd0cP7u4HG314MKaLA9",
+	"8t0+tv6pnX2JPNbcmE9UxfY7PE3JkGHSkZELlxd44NdE5rmzD/a/GtRubxhHwx6IrpcWIZztDLQJq2KU",
+	"fz33SPdvP125FU5BJIen5d4mxmRorbCqhR+D24PDn7ygftSKb1xMVfk1zfhLZgkR6PQjuTIW/cXV1QVo",
+	"SHJEigITXQKxOkXtPh+0w8U49QZOL1OdXJxjO7MfZV/4shJWXaUZHzPRIb6F5HuvhWH+BhNM0aL4MDfd",
+	"vuiLUylumDBQ64xBmSuL/hg/OJJpKmf6yL63S/7t8u0bq+/Z0WVuuuS1FGzuO+FVRd1+ax+TOvutTkSE",
+	"HZhQlybetYNBt2QN6xr81vdug37riPRb3W633/o0wDJ+A3hz4Lpc+egKmNRqoVBeZ8roYqlGO8epnE7t",
+	"YgvF1GXcD/6+W5z77gX0WJdigBn341QOaeo6r5epj+AHxdabZsLmfUEggg7sfuQSNVxsgcxFEUZJJowm",
+	"TFkyRsmPZ1cuihNjBv1JBqVBLM/Qduj2UHE2SucdkgvDU988PyFTmbBUkwm9sdpvPp4Ykme+Fv0xoeW6",
+	"h2wu3eipHO9oWIsdGyYpzsr+2iXnIwwthXGFNMHYdjs+w7NoXw1lVJQVAamYz+gcu/sSMqXKsoLK+V4a",
+	"mrIjYlTOBpFVqCnmYCBMDBWj15oMWUxzzewzJV1xA5gllbOuHflESDGfyrzoC6bdAHY7R8VWsH0CWgsS",
+	"hDMA6Yu3l1cRuXh/BUd+cXJ1+sJlDIMXYXCesGkmLTDNd1+y+cAP1qZiTvYtbTx4/JjccM2tkndyeXp+",
+	"bldVBi3Zs3//HivMUDKWMiHxRPKYdSxiu1oIfu14YZRcszlRucC6ARyWomewBTv4NcsQpg8OyUTmdg7t",
+	"4hcLAJsyM5EQX2omEfk1t3u1gw1lMi+zXOBVOxkdUy7s2N7YYbDVJcwKr1dO4gUcrb04GBTjTaHo5sRy",
+	"QNhYMbb9HNDCtbHwe+VFDVKc4fDg4BgykTJGTRnX7E7I3rmxbEnlQtitjpnR5LD3g4MCu1Id4swIe38b",
+	"CXyLtB9//Ij07/DgByQvFp7tWQLwKWbU3B3h1B2+PRQY/iWba0h2tM+lo78WV3e58Hl3rj7vMjj6HFpH",
+	"b8uKEHZk+6Qgq0B2g1KDYAmzbziTF0wKrRvxSrDdNaStDHyQ8cC3Z/dFA5F89QXWQSKKoaOMjFI5KxiC",
+	"QLccMRPFllps6yNoso2sbUDalOw/3kWrH8Ef+wJMdJ0IXlRspJieDEjbQh8ZBAZT/ygiSkIwsiWByFxy",
+	"zXA5dggfaYtB7Ebl2rBkF3/1Rj4AUX3NM9f+2Hd7h91jz/eIZGmuYcQiHvsv+wNos4yVbofzvkBuDHPb",
+	"U8D+Ks4B6NttpVZOhFcSzrQ7/3CvWnrGei3kDDLoLLT3BeTW2XfAXglltixrgBgdWiADdQB82NuPCg5N",
+	"01Tbm4XPXVjwAKMgAXwszHKmj7ElkUXY1JLRcqhShIX0KnsGwF0cYC8ZYyHSGa5yUBSnWrDhkm2MtX3h",
+	"MxfaQvpzOEKWUllMByWOy3fPjyzZzQV0s/eH0y6odIQkOiLPzl6dXZ2R//jv/xNhxjJRB2OpHMvcDDrg",
+	"kXOYBC1b+8JBDtbYkVOG8g5Y/GfCWf1Je/AW/jEApB5csnj3OTPxZPeSG3YEdG0XXx0gwILs0BeDv+++",
+	"853gdi32HZG/v35lccn9PDguC/IQXkMAe49Iv3WqpNa7mpti//ai4bV+q+vOehdt8AHLYwkRjNvh4Sjf",
+	"yRTw9uNuXDBc36HYohyNJ4E4Z+VXC7IUGu3bwXREmBhJFSOKlnS1L4ZzrM4kUx7PiQE0ajtXSpLHhqg8",
+	"ZXoHUhE0Pu8ckQHKuAMcHRAMIeuYDORMnGBGr+Un8wXaetwXgxvOZlBf3pIfB6hQK19Hrh4w1IoGsLS3",
+	"Bk7YYzJAzgSHYQmjc3/gSFFfDMAH4ubWAxjDftklb6QpxbEji0td8pOy9N9uy/7wqGtlD+BoLh8HNRr7",
+	"7NAi10J2jWdYjzyT9xJrLIWhHHhav3TQ9FvOc4HtwMuCc1bIDwpb+HpwriopzXjrqPWo2+s+gnILZgIK",
+	"0N6QJmPUhcZo2y4u/zxpHbVSrs1TfAWKI6FUbN876PWC3iWg+GdZ6rjT3i/OmorGh82LnoFRC5SimmIx",
+	"9gXdtTt6jJPXjVkscu9cGKYETUEdqGiAraN//hy1dD6dUjVvHbVeM6tluAkAdQHkARmovrawJMvEXXv4",
+	"dKyhLpqcTnNhR/w5ai2jVOuohdANs++5s9ob0V+DA68JkoErAD/BYER/7c7pNB1AZTmpEqa6ZICk/IWZ",
+	"pi4fTCRQv7CCkUjEXlN1nciZiPoC4EvRGXlx9foVSZTMMkgGko7oAG01knCrIpouGWjwYMEUVqgLZC/P",
+	"S6hifZGlNGaWQzJFDPtoHH8wjqCmdMjSLjml8YQBUcB+BSgoAFkPNswSbiDFSON6QTmiBlQKBPwqgI6Z",
+	"OcVjfU5/vU8YDWZpgM/nJ3+9D+B0Q5M2kHTQuqFqmLuB4u4rt92pAClufxsQncjZLje7M6mum4lDefYv",
+	"5Ozc/AQv3/8VBJM13IQ2LNMBwtzTrcA0Vh7qtyZyBvYxu6p+65aHb7VdvfebTvPxp0ZCMcC3ULayr6Jo",
+	"1Z0mhYgWoJUbOmoAlwXC4QlFX4SUomsZGNm5AF1cQvkokew47WbuGinYlazG0wvMc8ioolNmoPnMP53d",
+	"zLKl0mpmh2qFhkOsFVPCyprgtE8/3z8swmYaoNBeEIDeYe9wPei9kea5PdB7gNUTog01PEYzSjtT/IbG",
+	"810U1CKS8pgJzSIr7+5qI9UcBFwry4VQZDVUltyWsGjM5tiApri8jy9AUPxMNff4Qs4sR1QgCri13xc5",
+	"ecHSjJwy+43DWBobkjBDObilbnPshtHpxjKHfRmFDquOWpa/JAmgZdVKTWgyCUQA7W0HfQEyALB/b4FB",
+	"O519AZX7mKoEY3dxhi4ZQIDuAM1iYCfwrd5gNCA2fTExJoPqPMdkwGOrvLha6nIEnZI+soRoBp1qUIdx",
+	"qnOi6Eyvpk9X9qjuH+hgmgbKARdwT1Bmxy4uoo2n7oPddGA9LtBeMbhcOMLp56N/UHKsGfH9S7c8/o38",
+	"xKcuWmrZN7x0J8XCyHAO8HQfl1NO4s2wXJHzy7dgsfImJpqmVh+En4KrKMrfb3QZCbvZg/5yjRThXJCg",
+	"ArvDVSsc8Bj9CohQYOdHU4lgrmUdSOsDmtxQEbNn7ObU/joAG9dU3oDwP6MqQVuwHI0slnKNtmtekUIy",
+	"JWOm9Y62lEaq+ZGVsLShymhCDfkXU5I4Z43VoIsqUe5zxfDdCN1PIJ24IZkm7dNX59DsiYrEvmJRQorE",
+	"fdzxZYX0hEIUYZecC1KWoUfnhswNI0UHK/aRa0Pah71DCG1Zgm5/FvdJW4o5GggLXNGDkEmuMGXC77Po",
+	"eIjG1hkZUeVqhGrjHk2oBhACz1k7hE8p0nlImcLuAesQImplUtegwEmS6AKOB95YXy5nR3vorRZcdSAW",
+	"oeGXGmy14YJBo6A7vMaSnaxLriwaoXNqbKFpSOPrI0IBwiMi2JgafgOsLxcZVRq16CRH+CqENWkHePTk",
+	"cY8kdG7VH8tBD3u928LuAi4vy+51MFG+shc4iMDl/XMRHfVUJvM7h/0TXC6iQFV5+PS1Uc8VZAfpSd54",
+	"7WADxHpKi6Tlz0Hew94P6z84lWKUcgy9ODw4WP/Be+GA3cLjGTThuw/jnOUapoFcOG5yd+TA80ef49Fo",
+	"FX3Gbl5j+PX9iypurkt3JhtILBbi7BaG8uODIPdn4ITTZKa4MWX94PDW3HKrvfPv52L3fuPJp1WSaHm5",
+	"680UPNnUSHHwpY0UfhtNAIKOhgcBIG9FkWDkrFc1sHG30ICseA8cOy6cLKjKswI6ll7WW/NEH0PUutf7",
+	"L1eI0bgNcAAOMwcF+5uQfercvMwxl0frP3ou1ZAnCRO3gZ0CWoKjL1phWzEL8wbauD5nJ7fXqzsRkUGz",
+	"uABqyh5ftQCDvf7h+HQFbBKqJ0NJMVe70ayynOfh4keZgKp9qFn5HoBSuKgCLacMQmbIBILGWELaVs/q",
+	"C4hb4mCl6/iOLxiZI0dOoEwqQuZw7sQNgUrlnMyYYj7VwFtqCocxxtIsnWn1+BoMKM+KI7lPmlZM0gDN",
+	"xcV8PkTfGj5B4KNpCpa8YkEQ/WUQLH1hOX/wm0Nk6RSvwiNmPuz6AvorwdK/RH6RQ9QCwMIGmoqFSKtO",
+	"IGiO2MypxvrYmeGgHJl2DSv9HnPWFyHYUVPEo0DZ5jKKwJUzI23oROQzdgHYZxRGAt0pdqYOyAMcUy4W",
+	"o8k6dVCIg79GPKgS6HuDyJrycDWgCZHjWOILXv+K0HlhSU1uqjcYXh7YcMDmjV0juQJ6lbielLNbAys2",
+	"HeLpOjiNJyy+dpBYLhCNQGRKr5m2evLK5kplYlpfFK3CYdxuXdCFphDsh2SY67KT+M5FyqhmONmczGWu",
+	"sGhnX7gOVrhALsbdnYj41133Lnh9qVO5JrWf/kPmKlhs+TZVjAwZkg3LlljSJf+QOSa8whBFKXys+lrk",
+	"5K0cFhhC0Y+JVFcOYY+IgMuL7TRwAsSFs+CWH7KAFK6zgalgrBz1UPi7EpZ8A8zl6FTYESJTAUGuCeTt",
+	"8HvMzFWZAPgC5ZVGTLeyv9WDobHfFFIEMHDeGasKGuXbO7TV9IMXgo58CwJN2la36otBMPWgUzG5RWEG",
+	"YkRo8ktePBkxZuWeG6Y0aQ+eM+ai+Hw+c19APXxmnz61/7Jjg1/QRdNrHxjGRiMWF6uvEQFdoFrxpC+K",
+	"R2Af4qZLBlbewzDqgZEDQGeUEw3TEYEWgFzEaQ4JBRfUckb7TpwbK/Nds7lm5qgvMqq1r1T70ZzmSks1",
+	"QDcZuIOpJoPY/eotmfZNlPjAsnjs4oNcI2fcV19AhgM4ueuJQA0E1OvTEIVeKtSgIUcbYrAb+cp+8+lT",
+	"tJauuPefKzltbf76lYSX61aLZ9dqVPkh2M4iZ+uo9d/+2dv94ec/fVeXIFU/esqn3FQGT9iI5qnBoRua",
+	"gtb1zLpPMupOqSkYwuI3wJocAZ7rz7d7fnVhHsmTIz5VW9WtqWZJqHYnSySzgcfatxux64EZIVYFdwZE",
+	"+qHobRW+cU8Xvfdb+e/z1TbJ85A9b+mBKed4tgnV+9KAsR4obiNwfSHDZsWUGSgrbSsZyJlwyUBgTjkm",
+	"VKCSnWpGDnuHnVvDVNH9rlbEwqQ2LPdD7KveyhpTQ1M5BqXbN8j0ucOurXDZ+whrpAdNHvvCbg76OFq9",
+	"gQqUQRJq6JFTHLHJo/3Vfcac3akicZJrxly+jnvNDg368pQmmCu/Kn0Uum6TRKYpVRoSHQa+feHAZ8Y2",
+	"dMeMwANqRc85o4q0sfOl86aiL5Vk9j/f9br2d9EX3+33emHPxU6XDGimBmUO7trWq8XyyP/+X+TRk8dk",
+	"ry98v0r7036vN2hqvBh0bYX9JFxnKZ13ycC5mQcYiFo22ewLM1EyH0+K/VsYsOzMXTWmrh+RAVoTYSeD",
+	"5VaQg+UV9UXQCzIiA6z/URnAN6scuG6Vg7DJ4yDwiZbwAK0olNEYJoIwpOkcjUh+/Xgtlas/LnVfe6uQ",
+	"HTrlmrliAyC3ZopjZjQVcxKreWYkgfoddXJsyrUBwL5PC1LR07KBDgZ4q+8rLgwGJ3I0guhgyAJwTRej",
+	"MCDJ0wC4ks2JVo3f5VdfPqKWYP1UALCD1MrEJARnB2aDkFJNWHwNUYWlpcjlDAY0Zwz2rGAOkLZ1VK+2",
+	"dSKfy+faAmGKlDYs8wkL7COFSqMFlBbpu1AoYsg+B8GIkWj23wjBQF9EP4A+wbdmvuo3LAIyz0eBUUzI",
+	"GWLZ+3Pch125ZgTbdrrAMwwUcdIvVdxMpszwGCV6YG8rLUHogpKGbaYBFh0kNnSs1janqB86aD27wcB1",
+	"JTm/lMPOnlajw04a9kWVqO3NVl8jgiQwedEFkxbSe1+ihQvLGiwLQaTI6DwqzJtg67BSx61lMqA+u+7b",
+	"o98aIs1eQIa1p2JlkbrS7LVkQcKci3B7LnTSQnkCO4v6whIS1UhDfQZzlfE6QcxSMAhIgyRKL5MBD+72",
+	"xSW4WR0JIRAj/AuLXY7oR3O8VNisyMEWcobCn8uus9SzSw57vb7wFnPNUjtWdXt2A90dIPCWj+PlHRcG",
+	"fPytwQ/QF3haRRWyqhsAc1Sd/R/cqDVeis4xOTw48OeOV9UXMjeaJ2yZhUCY+rAIXFq6v/bOudD5aMRj",
+	"yP13Px+R77ACiuDBpdcb2XW18c9DDcpr6E/0hWPz1muaLqRjWeN8sOT19xDRV2Yg6etSpKyjw3dBag2D",
+	"e4v1TaNU+e75KTnc/3OPnF7+7YhQX7RFyZmVnEi/9TZjkHDtMLLfss+QQixjMTKMvkBTfSeCKFz7vlUm",
+	"nQUPHRth8ITTfkm/dZpKvTRZaPm3Wuwa0/9xQf/cZ6B/+sMIwuWLiilWsWbTqPzOTsGNFQw1MTKxiuQV",
+	"+2hI7Do8Qh9onUHY/4QxL0iqXGDmzkiqaZ7SvmjDbOA+hTIYfxlEZPAn+59d+5//OoiIoUNLG6EOLx37",
+	"4JUO5hAphok7+PXOoEGkvPS725rofb7xf73QZ9hHs+dgr6RKi8JjQ7qq21DkehRQY2g8gQtEhm75jmUr",
+	"GVNcQoE1hFxYi0so2n3GtS/mtGYRvyfr+4nF1QCiC7tVxSCPKeV4PLemJVWb7J6TG0CAyxsCFaxE5ZHN",
+	"yzhlcJYVgRC0A+Euw1gt1Gfbdbpg1BdVw49TAl2FqFoBy8eWWVpRrAL0UleZ1UpbP/TFDjZ6LCWsmQW9",
+	"1CL5nLgawjtYh8xlxtgfrRCIkpAUltrtgOrn/bJ1+OoO7wsar2slm3sSLF673jU1iH1SlEP+kkLBHzEv",
+	"oCQFTuGgRfRcaGavCfq8gzDPBVrAqErnu4pZGPOEtjF6KVNcxDyjKdQUwrwej8dL0sRxYJYOqIZUI8YN",
+	"FtWsYlaGaz6zK3pXLuh26HWfyLK40qa0edzXF/T4/L6wAGwbDv6trIC24QATLP8pzBoIdCDAgg/qMx1N",
+	"ZZZcFQgtJrAp3OwfirBvAKtFQCf4NOCYLekJMPYbANcC8JkLy6wD3IiM+Y2F7DwDgddRwlvDbzNF50Ib",
+	"lceemNdKeIXNvY2JKRCB00H3U0nkMVgMKbdoJPN9MVAMlzAo1DMi2GzBWFmO6637occxKiq20Cnri6o0",
+	"CSJeEQkajjuhmmDlMakqTQ0aYql9t4/z4JC+CprfvWWqZmsP1joViuk+1jCA2y9sqvpDE6fTiZSaoQcP",
+	"c290iHcBJToujIZSkZNFYqbvnFAhqq7UQrGHBFaEQ+jFUiuFcigrlnmkExSDCJyitixn4rxfW4G7ewLw",
+	"bmFfXwn7V6iQvpz9gzdF/6EpAt5CrdJ57MqIp0lh0LaoB36s5M41UqiVbvZiKpKUNYd6XWKddbA0URLT",
+	"eMK8EdcKqWMIMIDEL1d3l2l82TUbsGSAQx2nNibelK3cyHBeSD9dMsBmNxiJkPIbNihrsEBsONQ01nqU",
+	"p2TEDObTKObCGLShqf+iXAjUkx8yJqBMNyTeoLUM9gxmYjOxBFqOyIDqt6NBx8U85KKQtQbVrDIQeqB0",
+	"PIxrV4LpZ37YDpR1hXfBUJemrrorhaxMV8IWDqVsw1EZvhirS87ev3t/+cxHgp3lSmaMCqjrpWhKnlJx",
+	"DTmBPJ2TomwPxIeh/yCDviLq2g5tZ28PirfAKHhEZMYE+QuZ8PGE/IWkckb+QqBebeeYPL06fX/57Apj",
+	"5FxsE/uImXPFtG7bUXlTdmLM/LSDd8mF4rE77mqgne6SCwQTLHBcV9KztvrNawDeUwe7G0WB6Pl0KNOV",
+	"oRq+Gwgeeitquf3XNgBZTjtJ59UTgQ1jn4IuNMFbXhS3lOIGGuXUxOS39pNWVKxqv7YRyb3aIyun3FgX",
+	"wr60o/H6knLzwif7ATYKpj8zUH9FpNkzOO4Mwct1tMP1RKFtPJ4wF801kbMybMGF9gVEFL/dKOxsygxd",
+	"FV/92j6/V0ZvaN2VXGK5Kru8hNpX7jy878LV37YgHJFhztOkiOEF+VDccCVF6V7x3TpUeNJ2+Zucc0bn",
+	"IADvufCLFazqygfTjUF5dYlcpPiQtE9fnZ28+9vZ5dWHZ2cXby/Prz6cPHv27uzy8uwSMruKzzEYD8u9",
+	"9sWJwIhO2J7r0lYGiogiQzSmQkhDhszPXa8JY70XeOGk2NS91u0I51oZGeqXcx9hoT9NmIKC0NADwFXD",
+	"hqqKrlB82f/OQ4m//O0gxQVUXuDfoOJQE9c0GDxVLLHKbxEs1ba8lsYmpynwU+jElUDC2pTOScJHI18I",
+	"25T9x8CbmHScPuRjQhsac5YaFJZARK0J/WceYuucZ31RBF5S7WNG0fJSNJDECII6kHPvO0h4qOE9p5VV",
+	"PjwN6tSf+jcV6qsaVfAaIG3DkXgrPQIyo6mFKmURd53OtJa8LGtNJZGBTu/NYZjvWCxVYuVmb9fxi21K",
+	"Q3alA8JWp+fPrNZj6WRfDJ6dXex+//LRX3d/+PvrA9ctbIHHFfkYS+wqKtOEgWjpQkmB8EA8PJa4iq1Y",
+	"+MYRjcqRdolXCLAHMjVk3/50hIHbYjeeUF6GNDq9Bcgq/NQlz6WyegWs5+zqhY8bda2/UJgjllVEZFDp",
+	"bzog7Ylr7tsXWPpCmM6SearIzVFwA1b3CmLj/z9SHbNLTsIT74sJ1RMg9kNI009c3ZFYSV0kEJiRVNOj",
+	"gHCHdwYDTAIKbvXEvrBjdXe65A30JWmuMtE+7D2qDdFEgHvoFDxc5Fci4P6I1sRmOtT5Fph5h5T5Euwb",
+	"1JC5zAE9vdHAyJBaFx2PNybEizbtggw7K9quG3uDOmsOPB5qkTW3vD9YhTV/6Lctr3Ybjo1i8nqtYGUw",
+	"nJCG6Yqnw3HJJk/HAyfY78JFfvNZfBO4V/osHJU9LqzVoeh4j8K2feAQF3s37/0WiFyrKh0sfbk1IgZ1",
+	"Zx5SuYM1Uk5VuvndFDrwIsLWVQ62lyDAcrQHYUOr6sa9z6D7bs+5mrCUFNSJ82stbDHRQpYZhOPYnxUT",
+	"bIa2GnsqKUPD4BkYvaCfiBTp3CUDQxsJH5cemJJcUw3S7rdORPGg30LvVC6uhZyVrbehjZo4Ljtf06nr",
+	"dlIoYmfTzMyXfVtFidA5a6rMiT6bE39095nKXp1pVUI7N/x+7Jbv8OIVo6mfaR65Drxc2/ttqOayXTs/",
+	"B5DaUNNs4h4UafQDBBUNlddckw9qSMq8A640ERZUe1D0TcHEHrRnQn2E4omDPK6KLi5dAoBq9WyXTA49",
+	"vowElT9lFNUpPrZ4+zg6fHRA/uP//XfyuNfrRX2hJxDSr0m/9Tjq9Xp/6rcQSLkmIof+/6mclYnwaLt3",
+	"hST6oj0obfYX75++Oj/98Pr8zYfzN/aXt+8uBxGpf+P07fs3V+/Ozy4HnZVQfAnnfe8gjNM0FfNHi8w9",
+	"wO65l2PBQuZoC04XVa8zqPzx2SDsOlrtGR5fsxVQ/DZjgriXfBYbdIfGLoQWpeBPcEMnx+gdGCuZZ4up",
+	"b4ZMpTYW1rp9MaBjdonFZSGKYCJnBHppUzcZ0DergbCEaC5i5s3pGrOljAsCaHLauM5eV257D1OBrCzy",
+	"D6ZGQnob7g9Xv07o9P3hNpM5m5q3vMW4vWJqhCZINCc7J2lKRpylCfr7vdq0g5yV4jPQIy2/LUu5Qme2",
+	"vqDkhqY8weKvO0EqPvzqTCU+ydOXlRV06tvwQ4Z4GSkDfL693+v1RTyhisYW8jqW8/tv25Ywk/Ah18RI",
+	"CajSJScepcocdiqg/3/Rmqkvqk3mI7cFqawgcYS4e3jwg8u8fMeMmu+ejAxTgy4ZzNhQc8MGrle4oXM8",
+	"mSOozWzRFuDFBRExCX1uqtsHE9OIp6m2CAwNj33wsiMhZJhD9JTvvd9sUK2gy8M2q1aW+vB09ctbpbl/",
+	"QX348GCDya6kfE3F/J0vqH73vPmSVYFaFvSl7aQh6Ng4kmq6DUlbwZChUckecNVmx1Xg1UCmybVjxN2d",
+	"oviP921wfQxtXB3ZclqIJ5DLKGfHuR3G4We/q9zNUzy9b/aoO3MA2wMtpTpgB77fPyqyU6nuWDZoRCfF",
+	"snTejE5nZawH9L6c+7B5xyeYiqAAk+PnvGDUyPSmtKi8h5stROS+4AK76pYGqi45IaNcQX3uYjJaytUB",
+	"StM0lTOw2pGRtP/ezbNOJZu7Bv0xLhP/dM9r8V+K2igUWNJXRv/7MKEv7uqPxpu/0aw7yDZHubQgWsO5",
+	"9/zfOZkyTBs+lYLTdIUODhbH4E3njvNlraKiudpwXgYrFOYnZxQqKvwR3MSO7gvstCZQGE8wIpwLbrhL",
+	"alw2c5bGpsgbLMVCXES3L0484XEBMzu6un6rfY0t5QktmwaCDrGAZz1Rsor9VXhi94ihwTyrwjDLrIBw",
+	"g/dhH7qonSlCFRAt3um8LHX2+RbOJtX6J8XNYvefYClR0NnIgrkFRoDTtYE0feEKw62wiJL24cFBxxeF",
+	"/WgiYhSfgiV/QjU56Fn2+aSiLfdF+7DX61hGCy0vINDHqczAjMu1F0sv0+ES0j7s/dA5JrQM2sSY9Xlf",
+	"DJnjxCyx28Qs3gag1flwykOwfbAV2xYXuhVv3L8PzMMlGVbb8qt4uAh53+KE7jJOCPpgY9OjjxlTHLKW",
+	"2stsprMVsVn08YU0bW/KBVuZsDG/DTp9GdtudY1N3gRPR7WhAMFfsQNC2CwI14VNgiaYegetwAoAiIKc",
+	"oZRCb2xTuZI7ggSH2BvEii3IBQ8RJIIl/tGM/aFwF8aNOVFgq8Cx9SCzWo7e+y34a5MyboEZLRAJajI7",
+	"upvWRes2VUNbSbdqWgxXdrJp7eonh7U5kN+qp/0n1Wed5hAksodwvkanvXNs3LyaRXvfCvWPl11gGKjg",
+	"C+3A8iMym0hgWODSsgoxq8jlNQUvas1ednG/Nyy9r1jTz9UFvsWb/qehLS8ZyxoIixyNXE8cw+6DykA0",
+	"1d7BiO4lHLYVWvaraO1euJrJ5zQ20LTvQargxQKf4YIfHta9HY2+qddfzz9dSty5EohhM7k7ApgBTsiE",
+	"cXdO2uhng0Q4qvVMqsQFZ8QyYSH2ASZtrKCVeMfEarTD578frDsTXxHp3rFY3jA1P5VJfQWPtwLNn8q9",
+	"CNfoKpdM0JUXMxeBh13AIB+SC20YTbDxq/3kG/4+GPwVK9DX5RjbGwvKGGTZHeCtZibPVuVDm1wJX5xS",
+	"s1gxQ9rQVQ2L3WHm8WABvQfeaq8ry+am48Rv9PI0bpiX+rYUDWUp8+yOqcl9mXr8Ki/hqJvK/+PRGklo",
+	"koT6jDsV1FW632zTTbZp6PGmmTGucCwVy8d3S3wZ0mTc3KzuVE6z3ITl/YNCkJUm4tpqtQmZyoSl+oik",
+	"fMQMn/r3IbrDIhc1LAlb1emI+KKxOGbKRobI3GBk/q85TdEOX8zTxX7fg6Bvt2sCYmTWFym7YekxGbh+",
+	"lEXnyikrW4OamSSx1aAVp67TOZwLSwoHGhdklKdpQ7z+6/lTOLaHaprH1a0zysPVP5SexFM2HTJF4Prg",
+	"6jMlx1CGwNENe+m3MrwjvGPFuAsnMK7IvXVKgj5qjquOyI4fSJNEQojv1I62E/VF8Qiji4es9AD/OTD4",
+	"7ETksLdPdt5CVXP3BTSwiKVSLDY7XfJW+IqDmE/1/hwa8muCRZ8SMpYMzmkvlWNey1sWtv1Qg4srq3yA",
+	"VXdgfck3CfMBSJh4F1X1rw2tnrC4pwRvn2Zacyluqw1iqmUjmzwhA+iSBK/taqMYhYZV1ECFMU0G8OSI",
+	"IBomA9JOqKFk8Fu/5Tsb9VtH/VY/7/UexeNUDmlKiif2R9ZvfRp0QMb0eZRshj24UmqnwD6JfVFQVN+n",
+	"q12TH1oEr0RE03knKhTnKaSLplwwd4wHj4mGRq3XjGWWKH/kvqxq7Lp8cYOKm0vFsJzaxBOGvRYJNxia",
+	"VZYixY7FcD9QjEZpyEm5gesSbjA8RKja6VIKB4oZNT8ij3q93gBLo7pTBaF6UN9M0I7yXjN1hje4Wber",
+	"8B4/q+2V/fArclasvLiryyxhYlia+kQd5/42rpkvV67XlIPOW+LKSKqxNBUOW6uGYRiiJjvn2MDU1Z5i",
+	"H7k2vnwUNS6WKiIzhmVcKFFMM4DRa0wDAETHjB9EgepQETH02m8dEnNAMGUcvpvRucueCpOhIOoP06D2",
+	"ygae7lElTaoO6hZO4IEy2+eVVT48ZnsSxyy7lQPkP18iz5kLPCxY4m6JLBujdZi2gyg9ZsbS0FVhKvD8",
+	"YepDsLQGUm339/vLO+VjwZJdLmD5tyTX7u70usutiTqqHucFVdiMuqjw4KPKY6rZLheaCXvdN6zTVINa",
+	"M6riSavBo7zf632OS/nugMxKW3ozaCsWSpWitdUi4EyrBRt+V4B4BuIhRB6vSxuwgmYjVN5wNkP4CoFS",
+	"ynHK9oBsNQsQI8uOB/juO5Zwqy4PygyjAarD/wVf+IsdbEDasvjkL0aabNA5Qh0CPbx98SM8K1tpgy4O",
+	"QVE0ZQmJpbzm7BgrB4M9s0gBGHiiOyCu9qWv19UXg1gmbEDaILbaeU/hbz4Kx8AQ7gUbHxTztWsnbmV2",
+	"CEsBCGj6h739MuXau6ntY0seoEHAxwwKUrolZUrKkd3UTEkxrrVvwTSvkGM8SMnlx2KFX0lqaeIol0CY",
+	"CRfYPwOQAzoCM21v/ZqJwbdwjt+/lPWcC4w3cxipHO0p8C5IA62SiMJSAfWXEnYbmQxJpJ+72YQ/YbHL",
+	"24Tq4FHRNsPlusiEoYJt/7p4eXrm81iwVIv7A18+f0YAjHd0XwgJgdIQj4bmSC66xNNhXSaXQou3jJoJ",
+	"EipdIElfGFlPpbFghUANDmwGjkKCLRXTurBlKoe00LnMlSZtf7x9sUCAYZcRKpB2zpLGDTrHZHkVwBlK",
+	"ulpcYF9U/S9weFzDXbOkbiRmoWmA1o4Z16yZ4vqT26yHiIOeWkHpoHf451pJqVbmskDRONLjJxsPBDvd",
+	"aqBFeexR72AZfp/S+DpoO5hlC03CX0kk4Zt0Bv9CdeQayAZSix3tC4MUCFKlHrenCVDtrZEgBBg6YWSo",
+	"5EzjYhw1A1oAdKB9efD4SSdCuoElvBHnr1lmnFQ0kcrspvzGCjkVEakLBrtcCXDBzXzHhRRkRJDc7H6x",
+	"7dQRaKxmggXJuYaYOiiy5+qCQ509tHNKQQZ7gy7kegOCumV72utKrZQVvJoxDvyrm6EbbmU7hNsIvK/8",
+	"uVu4cMwb4wWYSDLJhfndwvtTNkajdBOfvAWkX8/j5j5hUF3TVaWXcY6OZddrJ51bCILyhVQk0UJjL5/y",
+	"gNkRLjOSSxH1BTZtpVoKHREtQwFPoDZAx5QLbEmfztH4jZ1IR1BxvcmV/HIeP1hHsl3bCsvJjiYv/3FK",
+	"rH7/lf3IVZPIji71t9jKPwGkWcjZzkJyPY+3SNR6uNf5ch7/wfKyziuXfPvUrFWw0RSgbaHjN76i7u+Y",
+	"mZfz+JTq7eNFrJ75kCr9+n00RpZo9qDzmu6kMHAtgUGpCV2mkBGviyZkBU9ZYya7DfBVcgCba8kDvwrq",
+	"yIcdnxb3U5seiAqcnDJf/Lgv3EOriLlSmFLhe4PyIAZFcWFXMg+kNKjz51JyiwoF9VUG3P4+h7hujkRf",
+	"yHz1ch67LMDAfPXpQaQjfjNLfZ2KPHgLVRtuSUXuk3AUAvLeb+WMn/Z+0zxhn1aI2IrRqXaNn6CzCtRk",
+	"sVI1mrCNofEEgknag1ME4t1nXPuYlqPgjUHUF4O/7/q3ruYZ230LM+kjIqQWfDQaRFbZpCIZyo/2dIox",
+	"L53ysXshUx7PBx0QzimsBWp4YriMyqHys1Uzx9BjV+aKSMXHXHTJJZQbmtK56+ZLxdxT+eJ4MESG0XjS",
+	"F2HPX9fXydn83FdeIyKpHB8TinS3HB9jLuRMdMlJWUe+L6B86GHvMCoyOYv5cfhEMtRuwS7WJYf7vVKB",
+	"gdO3ZDthUNad5CJhqi+cEc5SdylIBsfkvQFFwy9alFarV1NezuNnbim3IcA1yaUl1K3OLMUy3K2j/ULR",
+	"5sKwMRjiG0bmYCJrHnMNkb6032/b1lbGhtWHDo2kmlLTOmoNuaBgW9gomMhDwBfsn3C4vwE9+1EKdjcN",
+	"eeRMpJJi+aFCCklKaLud5uYqIxZJ2fXS0UlYnalAOpejgmr/MRngPzD0nIwUY0XEXCVlG4IKyNWEYXjb",
+	"UuceZ0ZwVRVdSndgQihaMBSVmQoy5Pv99MVGmd5/FHkJk6G/JWl/E59WNAUqbX0uz2NZlHK9tz0C3oNg",
+	"Bc6f5piFIJRfF8XCMUbZ2c19Wg3mqBVWRgyBdT5k8o6Nck1TfdQXqyu/75FVwYvHGD+wcy6CX61s4B1p",
+	"/g0IXzgi/ZZgsw8Ju+Ex67cGZOcNmxUeBKkIPiEJM4gV5KciaBPOBf1lRoK/ri+QKHZ3yH/89/9ZDeQG",
+	"uykfT0wE5dPBJ+DnAZluVqSTIdXHoGF0rPSFdFXyF+MhIKiUCdfOX2OnUDhT6MzpXn9llzpwAdVkKJM5",
+	"mopHUvWFW4UzL78wJoPylXh3ZBDffHCjfEhxmDY4NgZ7NOMIIoNOl1jplYscnS19MYB3f+JmAmEhvhFp",
+	"6UGu+DGJkWMMenVuW2rcJly1brsUq4b3xfKW7I7tllzYC4xHU8v10IcrJGwYxOLCP+P4UpEEpumUFUcB",
+	"qwBnEB4rZqP4DM9gEjQmWHgA146P0Hd3A8IvxQ79fWE/WYQ9I032wYM2gN8ZwLSd4skudn0p8zKhpNty",
+	"siECm2W2KBlDQLDjWm6bHtV8kE4bJPFKWnIH1vaoXJvOtT1qt65/wNxBUM+QWQ7v3+kSh5O+sLorrNoF",
+	"dDv4gexcSUmm9oyoMWyaWb7vPjFq7pbJBXnjIbm7g6sOGhzUFhgF4vRAo3oARr8F9HxLBrp9OwOMjnM2",
+	"WRcSLcr8ulv4HQGDXPu+JoN/+M4tYdZpiEMpU0ZFHYRazChtAJ6QeRj17N6JGPdRt7emriI48B3i3Pas",
+	"PVPc+w2Ek0/NohVGZblApUXOP3DcWEJDuaO1TLUQDPoCmGoNYy/57ArJodMlQSKpo+EjnqaEC2RApWC0",
+	"E5GdE5QNYUU+b/RJTbqol9ikKgI8w4EWOCc8+uBeBA51NXGXtBAmWvCZVJaMv7tD2kKSlN+wvlg42SMf",
+	"i1qy+7Iai/24Y1f8qGR+EfTjMUsMrg9XvaJ+gpXew9BZH3UFY7VXSgqdRmbowWtrpnhmYeeCmskDUpRf",
+	"hTv6xkm/cdK75aTLNBPC2Y2ydCpU0Tq3I/oybw5eO0lndK5Rh2aJjkpG4zIAu+QnX1gGNDIeBuKeXr57",
+	"TjCWiqT8mmGjEE1HrC8cQqL7QHjdxFimJoTEmKUSdGVuGmiKXf1X6qyBR2GX9mXjMZqS0SBDwvIZVnrD",
+	"AQjqzB63gJlsIo1sFgz+7eLsRwsdF29+JDn00H1MXj8l7cP9x2TnwvWyhTHKUg0k/IhP6Zh1d1x5fviL",
+	"cG1BRltyAgVufK+6/QOSfXQmnF0Gemzi9XltFM80yBZTZiikgLdTF89HmIm7tYwqz1JJkwvY5L3qbtM8",
+	"NTyjyuyNpJru2vVVATNTdmWGI1gXx77esxFyoH+6D38uXpNDsM4/EE4FgRJZQsGFppk6JgNYcFFKBhLv",
+	"LRDsaPL+3as/HNva32CKCzq3QHkl5Suqxgy/e7zJfpytgyWvWcLplYWAr20/fg8IRmjR2BqJAbpnroGH",
+	"mDLiMXOIeJukSxhj7zdBp2xl4FgD0tc4O+F/q5ydmZW0lf3wv/3zZPf/prv/6u3+8GH359/2n0RPDj/1",
+	"+932L9n4/8nEuPNda30w8zImAkrs/ZKx8bZ+z8h9m4nxnbhMkV7/jvrNn1Qh75bAVZTKapSiKpWX5EwE",
+	"VbykSOddcuJ+cSSwqMOlC1MDVy4Nx9cWsQyxqC9y7KwRMIZyhFOQWLEEWh4PhlLkelC0l/TNtv06CDzv",
+	"YIVHsLubCZtGhWZN4+sx9IyOSK5zmqbz0gqN1eu7xRwgeGClFK7LsGy/FvSkFtEbkS8qhkUA7bLtcVT7",
+	"PdmBUg5lzey0MjfA1ItGU3CLXqMVsjzeiAyKfw+KTrxYzMQ124Of+603wVf9VkNUxrviph9mxHG5vnW1",
+	"yMrybl+SNX5NplMbtV7AP+arpVxcR4gLQbE9h5T69mRCMT1ZVSeTJhosX+7VQUSUNNQwaHYMeciB0wbe",
+	"pGC/GjgKAj+ja8o4vOsL7wjCoUBfIVAkyWL2bCLTUjUY0SlP56StWK69W5FLAc0h98OuahBO2nc2MT8x",
+	"KhZHpdKGbZ6dSouWrdrICfj8kvmgpAdchtMe7Ts3en18AuzlS7eb+B0EDzTprC431vOvAJBcRJ6V/qkr",
+	"xmeP/xZ6q2Jjy0RUMwpit21s+D60D4ascCxGPusWUvHaK8MJwEajQRsv/LZYYZO5prC+e51TRqG6kivH",
+	"HJAkCFeKJdT1LL3j9lx0Xwz+i2KjvwzQ/Uqxs1ICIx2X78640BWbeGNxxdV1l6KGwIaLiRSMvMmnQ6a2",
+	"K8O4qpYjWHuxPIOjXuDR9RfIkp16SuLud03llHeVI14+vqZyKRbmGzISHx086O4beC5fqQFfk+L/rrjN",
+	"osbGvVms//OZkpGUhZXegkImtyKiXECCcpGFVV+sv3jvsypV3TIo8mtEJrrtfus0dXcy+ys+MsCLdcaE",
+	"S83YstyR84MuVTyCOm2eA+39Bn+CePdpRdTypQsldKpjycLIOyj75p6P8jQiWeHX5WKnW8Orgvk3sjiV",
+	"S9y0JdT+wZ8fNFcKTuAhhhprdovG6d/K+qx3djLj5PsyDtX7PVGJLQIgy6qKlZrDW1cbXmZnsDi263jk",
+	"3m+mpAG1GsJVsTgrlutyiYLNdl08Lk2Z8oVUu+Rsab0Q2grxl/BzX4C6AM2p8fuKnlBTWrK+m4XdiLc7",
+	"bNRm7mvRkq/gqoXD8az5G26uxc1+CyKWZlSLHUOmrN86IqmMr8F6NJtIrB59B0FnfgG7qVxZ7cHnHb6S",
+	"469ofN2oImWw1DNh1HyT6pRXGJn2u6oG4ffpS15L358vNLJWK27e0oSqmUgg6GqzCMVLYBXIYlDVl6o2",
+	"WhGMpdWQRdIelLkXg04Ezgao4w4lrxvjE1eHJx67mpDshsvchR1qIzMNHbY4FIi840jCitW2L1xcYX2q",
+	"hj0Gry22hRSY36qZMBHh6MbJNUsioliW0hjPA86Xqb5wQ0VkmCth7COoeen6ipWRk50jIlxpeq5djThw",
+	"+0AovtvFjHJD3jjnku6LIRtJVQTcQom64l5dNH6YE+FgEYoMoW0fQ0LshIanKVqv6vloAGN/iDDFy3BH",
+	"X78EwmWZXPst9PABljK3WBVkjzXQzFuxfJH8LTB+A840G5LqX3/IbqI1wI8JTs6u7cp9Jp3uN/i+4441",
+	"FYhe8rbcWhQBVW5FVgrX5tK/9GXETnSgbiBtnmDfRb+HCGMpFYuxYJ/l8b/DCum1Hn5a3eod3fqeYjfy",
+	"mu1C2LJeZQS3r721bwWw8LukXGeQSfnNrd1EbERSNfIQ9jFmmQvUl4LdFeR5rwtWnalrkpw0hlLUGIF4",
+	"sqkF6Mnh50Qp/lFg8UuHKFp4sgqYU2SKQkd3Q8bQKbLGgxe4Tn7/RU0ucTMPz89wWWSpf6tp8jV7/+I1",
+	"+OJh3s94XITK8aK5oSbUQKTsrZ2QmPbgWz01OB2fY7COb9QLUTu5cL3jMGbI5Vy7zKkh853lyIQp1i3y",
+	"KaZ0jrWOhqwv+q1+i7QVmxaF8OxLWHaNGw3lzTq+bpkjP66ms3/VPnn/7hUZBBkzg77AWiosKQuKQ701",
+	"0vZpXmFgfwQRCkkCrWfta1C5vEO4hi5xrl4HBCwdkT6msvRbEPAIniPIHEBXjCvjpGQ+nlTXVJ/lk3xu",
+	"cMIXIlnvixU+sNzSxYydb9acO02OsQdbY0m3GINZC7fk/nk2VjQpyU6t7XygZLpcacX9EdRJalNNBgF9",
+	"G0DRxE5YccaOBFkBfVEMhh8XMUIw4DSor2O/qfaJ1CxlMbSjlCnb6ZITgRWk+sKRvTKQFIs94rztw4OD",
+	"hiy/8hQeLAEolvitN/M3qaW5KTMt8hkA5LeNkULMeSdTtiCdWA4aVCLVzeTitU9lJfY/mgxGSgrj2gYP",
+	"aXw9cI3/feLufi86/PPj6PsnPTKcWwLQPtx/RHaec2gt8q+iGkdfpNiHnQqy33v9tLvTiUApmmcMkoYj",
+	"cvHmx4j8eP48Ij+x4UVEnr6+iMiLs/NTyCd+9tzX03bOO5BsdjB7yoBrC0vWDudlUhHUVotTiAiGmTB5",
+	"2VcBgdQxTJbrEqhHhiv5t4sfo76A9diN27mttEbTVM5YUmQ0YyJXUHAYM+aH0kxI29M7PH38EQ6zL+yY",
+	"9iyD8pQ7ltKOMCC77J5RNMWoL2oJi8I6cWNqKSh1vfXQnAVRt3Mib5jqEnsh7gOosYrp10z4GsTaSEXH",
+	"zB/ihKWJSyqxA0/ZVKr5MSwOK+UAdR9BaIv9FOvrWhkRK23OJlDTODycGeWuP7FrMSBVH/riwJLDvoHU",
+	"F9duTOquAPNDyu2217pRBmbUAmDYNNHzq2Z8v5zHl/YejbHku071dQ+PXTUj7TKLZsQ19/iW6/17z/W+",
+	"tEr1UpXhEJ9vVXEY3DpzKyFVQve8Jl2lAeXL3+Ljqpj4N+eF/BYgt6m7HE5sHtToKYwYTTGsn++BXHah",
+	"LzsBljX0IHcas6kjSLJy1eqxFmvGlJaCpgRqo3BNmKKaJaQN7F3u6oliiSXEnci+3xeFCYyJpLQVTaVg",
+	"czLhlqPPiTZ07urp5wmvrduDi7iVZfkrYcopVu1/0CrMV9VI7PmEWUfbayN2BEfqnT5iUeqZojPfdqd0",
+	"XOT1/ehGI5JRnpABncIi/uN//DsZMTYgUuzGE8qFS++OpUpcDb25zA0xigqNKyETqiek7Yk/ZG9GfQHh",
+	"dNdCzgTaP90Ezk1DtWbGidZOplbUMBT7JzJNMOLNmNSiIygjjPVFPLGMPim+4cIeSdHRvdo4yB5GouiM",
+	"pnVNg1zAH/fJ304kJsBunSKAsXTH5PDgwCXZBmNKEZSWdOUqfNHn5kZBPxUDbI3Q5acPymF0srixh2eC",
+	"+dZM6GFUw1+kInJURak1Ze/LN/UW5e8LmhhDomezaeaFTBPtKeGAtN9fPuuUUkmB5/SG8tQeDRnSlLo6",
+	"MJB+4ve0SEyxnfTMDmBOUPiB6i8DwcxMqutBVMlkKWdzVhBs5xHm0ICgoyfQ2zaesCRPGWlrxsig3O6v",
+	"uTRs0DkOY4g9/ZSKBLVkgM0UPTuwP4gX0srCc2jRmVIuBDOFEOfoudtJ5Boe5lPCRZzmiRWRDnu9CDPp",
+	"+2LhFCLfycQnCgo6tUsNhvSetUzJYcqmnS5Q4x17MK71Tl8EIMQ1+W6/1+31dsiQpXKG/gF3Rjvaf4Mn",
+	"vnMudD4a8Zjbw3DXeUS++ztEgBcXvUPo0Dv/lm6/S96AUYoWEYqLcm77sPeo1rKOAHkLjvCFKPzpwjq/",
+	"EoEPDqrB1+aMIQFJ+eZxu8tucPqaGFmcbkmOlkmikZayA65vScAXzRcFPRszs1sOsNjatE6ypamWZMxM",
+	"VVRsD6xqOOh4IZKrmvULOeuL9qB48BR/H3QiuzUUIRtqX31BCe/LFMtaj3dL+Pa7KG73VrD/n72rbWnj",
+	"CeJfZfBVAhf/4U/oi/rKakulpdSHIKUKrnebumTv9riHBCn97mVnZu/mkkuqKCri2+jNPs3sPO78OsaH",
+	"d9DdMtMFtk5HpYjZ2YCDB5PxZPhY3MwxgG0v+dp9/8z//DKbqbXz/GqCVtjGI+UzQ3I3lpyY0sbXdw86",
+	"5LuDc5+LYV76Kb8yrG6x9R2cbrKK7wXT/UAHBS32rb0x2Xpt4h+N8a/K1ifYY6AgdmSa8En3C3IFSnDZ",
+	"RcZN87AFZQvs5WqLoR9tFjrQXDXfUfuznauw5dfSWOsdhlyZxDs+5MMgmhGDoYcQUErNwqStH9YlSF6t",
+	"OnBXF9kgVLxxmlrbBDBbWtsqQv+gtf15y4YRZKJMuDHe0dkRWgBhWHmiouCOsTckqKkf1LrSu2Uurst/",
+	"WgPHeLr9+ZSV/lm0NfdsodVHiPf1zrmZd3em3GGETTP9fzx+2lL41d3eeEm5Sj+ta/Ccdvs5PlfuxC5n",
+	"yNwUpohdGWCEl4yZIzg/Vlm4BMBUEcdEgTvq+iN9JGVJUdftEeszacj3o5eKSPQufHN48bWRD4YpzRK8",
+	"JQKaMUc+NmCVvr6Q7cnKut7wS98itlvwS+XVsSeTOQioiIVWAfRyzZF+/JBuN9f8e+daq0IX+7VXOD8v",
+	"vZBRg4nml0v/QbEIIlsXduf9zn8qNyhfPJPVm+Yoo6ohhAe5dgHrkwjttnow1ZVCyV6HPBnVeQRNrwcu",
+	"SY7E44is7dsdViQoU6p7nfSUMNsz9UsjwvOMEam6mywIURZxndBRKDZhc2fw5cfBEEZcUBeFKjJPM9Gx",
+	"wUkLsvPbuI8o3s5YkdQ+ncPfev75kFq0lzAC5ZdUKwuUUKcE40xzrw2yxVnnCMq5uqUStXXa0qwfteF5",
+	"ZtSgRLwXiJaMHIf1QQRcUSni7V6diPEl+65PAdunai8FiarUbqc/Kv2hd08W2rrcL2uEDzVutM11Ue6F",
+	"/u+DyXgyBJN5jkpqFBJBOmk/7yH+HQskIFXFXFeQFybWJQwSZewtfJyeTE8PoZkbJmSJpT6cHUxPD8+8",
+	"LZBY7R0glIMktISNVXwjt4Xo94zv9TepWNx6gjEiVQIj+LR/HEGlVRrBjVuiue2KeRn5Y6lMjLZ5GTXg",
+	"pImulLGSJYNW6h84fOcFu/Wg8MS5Hix4r63o0O99Au5i492FwrkZjKDyTJ+6zGAsgfB/K7Pw0lWZeK6L",
+	"iHgoBkrXE4aHTq91AdYfWXcZaVpneIlf/vkbAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -14,6 +14,7 @@ import (
 
 	"clearvest/app/accounts"
 	"clearvest/app/command"
+	"clearvest/app/community"
 	"clearvest/app/kyc"
 	"clearvest/app/money"
 	"clearvest/app/plans"
@@ -43,8 +44,10 @@ type identityParts struct {
 	referrals *referrals.Reactor
 	// support runs the contact form and the staff support queue.
 	support *support.Service
-	pool    *pgxpool.Pool
-	store   *postgres.Store
+	// community runs testimonials and answers the public social proof and badges.
+	community *community.Service
+	pool      *pgxpool.Pool
+	store     *postgres.Store
 }
 
 // newIdentity wires the identity flows on an open, migrated database. clk is the application's
@@ -112,8 +115,13 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
+	communityService, err := community.New(community.Config{Levels: cfg.Community.Levels, MinInvestors: cfg.Community.MinInvestors,
+		MinCountries: cfg.Community.MinCountries}, community.Deps{Pool: pool, Commands: commands, Clock: clk, Logger: logger})
+	if err != nil {
+		return identityParts{}, err
+	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
-		money: moneyService, referrals: referralService, support: supportService, pool: pool, store: store}, nil
+		money: moneyService, referrals: referralService, support: supportService, community: communityService, pool: pool, store: store}, nil
 }
 
 // devDepositAddresses are used outside production when CLEARVEST_DEPOSIT_ADDRESSES is empty, so

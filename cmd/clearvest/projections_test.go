@@ -56,7 +56,7 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 		t.Fatalf("rebuild over the bad event = %v, want the event and how to skip it", err)
 	}
 	if err := runner.CatchUp(ctx); !errors.Is(err, projections.ErrParked) {
-		t.Fatalf("serving runner: %v, want users, securitylog and referrals parked", err)
+		t.Fatalf("serving runner: %v, want users, securitylog, referrals and activity parked", err)
 	}
 
 	// A reactor that has run once has a checkpoint at 0: everything in the log is its lag.
@@ -121,6 +121,10 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 	if out, err := cli("projections", "skip", "referrals", "--position", position, "--reason", "malformed import", "--by", "bob"); err != nil {
 		t.Fatalf("skip of referrals: %v %q", err, out)
 	}
+	// So does the activity read model (the country of each user).
+	if out, err := cli("projections", "skip", "activity", "--position", position, "--reason", "malformed import", "--by", "bob"); err != nil {
+		t.Fatalf("skip of activity: %v %q", err, out)
+	}
 	if err := runner.CatchUp(ctx); err != nil {
 		t.Fatalf("after skipping: %v", err)
 	}
@@ -161,6 +165,9 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"withdrawals": {Version: 1, SchemaHash: "d5123812c0f7af2b"},
 		"referrals":   {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
 		"tickets":     {Version: 1, SchemaHash: "ddcbfd12034cd13b"},
+		// The public site's social proof (docs/community.md).
+		"testimonials": {Version: 1, SchemaHash: "1eef8a7eed221b2d"},
+		"activity":     {Version: 1, SchemaHash: "43b58a9c0737c396"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

@@ -8,6 +8,7 @@ import (
 
 	"clearvest/app/accounts"
 	appmarket "clearvest/app/marketdata"
+	appcommunity "clearvest/app/community"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	"clearvest/domain/account"
@@ -16,6 +17,7 @@ import (
 	"clearvest/domain/kyc"
 	"clearvest/domain/plan"
 	"clearvest/domain/support"
+	"clearvest/domain/testimonial"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
@@ -25,6 +27,7 @@ import (
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
 	"clearvest/projections"
+	"clearvest/projections/activity"
 	"clearvest/projections/catalogue"
 	"clearvest/projections/history"
 	"clearvest/projections/investments"
@@ -33,6 +36,7 @@ import (
 	"clearvest/projections/referrals"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/tickets"
+	"clearvest/projections/testimonials"
 	"clearvest/projections/users"
 	"clearvest/projections/wallets"
 	"clearvest/projections/withdrawals"
@@ -46,14 +50,14 @@ import (
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
-		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations}
+		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations, appcommunity.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one
 // newCodec returns: the identity read models decode personal fields.
 func allProjections(codec *eventstore.Registry) []projections.Projection {
 	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec), history.New(codec), investments.New(codec), withdrawals.New(codec), referrals.New(codec),
-		tickets.New(codec)}
+		tickets.New(codec), testimonials.New(codec), activity.New(codec)}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here
@@ -66,6 +70,7 @@ func newRegistry() *eventstore.Registry {
 	plan.RegisterEvents(r)
 	account.RegisterEvents(r)
 	support.RegisterEvents(r)
+	testimonial.RegisterEvents(r)
 	return r
 }
 

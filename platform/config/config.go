@@ -121,6 +121,8 @@ type Config struct {
 	// ContentDir is the operator's site content (CLEARVEST_CONTENT_DIR); "" serves the content
 	// shipped in the binary.
 	ContentDir string
+	// Community is the public site's social proof: when counts show and the member levels.
+	Community Community
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -283,6 +285,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	c.ContentDir = get(EnvContentDir)
+	if c.Community, err = LoadCommunity(getenv); err != nil {
+		return Config{}, err
+	}
 	return c, nil
 }
 

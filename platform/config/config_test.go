@@ -449,3 +449,29 @@ func TestReferralBonus(t *testing.T) {
 		}
 	}
 }
+
+func TestCommunityConfig(t *testing.T) {
+	t.Parallel()
+	c, err := config.LoadCommunity(func(string) string { return "" })
+	if err != nil || c.MinInvestors != config.DefaultMinInvestors || c.MinCountries != config.DefaultMinCountries || len(c.Levels) != 4 ||
+		c.Levels[1].MinInvested.String() != "1000.00" || c.Levels[3].MinReferrals != 10 {
+		t.Fatalf("defaults: %+v, %v", c, err)
+	}
+	env := map[string]string{config.EnvMinInvestors: "10", config.EnvMinCountries: "2", config.EnvBadgeLevels: "leader=100:0, expert=500:2,master=900.50:4"}
+	c, err = config.LoadCommunity(func(k string) string { return env[k] })
+	if err != nil || c.MinInvestors != 10 || c.MinCountries != 2 || c.Levels[3].MinInvested.String() != "900.50" || c.Levels[1].MinReferrals != 0 {
+		t.Fatalf("set: %+v, %v", c, err)
+	}
+	for name, bad := range map[string]map[string]string{
+		"zero minimum":     {config.EnvMinInvestors: "0"},
+		"not a number":     {config.EnvMinCountries: "many"},
+		"missing referral": {config.EnvBadgeLevels: "leader=100,expert=500:2,master=900:4"},
+		"descending":       {config.EnvBadgeLevels: "leader=1000:1,expert=500:2,master=900:4"},
+		"unknown level":    {config.EnvBadgeLevels: "leader=100:1,guru=500:2,master=900:4"},
+		"missing level":    {config.EnvBadgeLevels: "leader=100:1,expert=500:2"},
+	} {
+		if _, err := config.LoadCommunity(func(k string) string { return bad[k] }); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

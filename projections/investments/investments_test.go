@@ -86,6 +86,13 @@ func TestInvestmentsReadModel(t *testing.T) {
 	if err != nil || len(queue) != 2 || queue[0].ID != "i3" || queue[1].ID != "i2" {
 		t.Fatalf("queue: %+v, %v", queue, err)
 	}
+	// Lifetime invested: what was activated, whatever became of it; reinvestments, requests and
+	// rejections left out.
+	for user, want := range map[string]string{alice: "200.00", bob: "400.00", staff: "0.00"} {
+		if got, err := investments.LifetimeInvested(ctx, e.Pool, user); err != nil || got.String() != want {
+			t.Errorf("LifetimeInvested(%s) = %v, %v; want %s", user, got, err, want)
+		}
+	}
 	list, err := investments.ByUser(ctx, e.Pool, alice)
 	if err != nil || len(list) != 3 || list[len(list)-1].ID != "i1" {
 		t.Fatalf("alice's list: %+v, %v", list, err)

@@ -103,6 +103,10 @@ func TestReferralsReadModel(t *testing.T) {
 	if list[1].QualifiedAt == nil || !list[1].QualifiedAt.Equal(at.Add(time.Hour)) {
 		t.Errorf("qualified at %v, want the first confirmation's time", list[1].QualifiedAt)
 	}
+	// Bea qualified, Cal's only deposit was rejected.
+	if n, err := referrals.QualifiedCount(ctx, a.Pool, rita); err != nil || n != 1 {
+		t.Errorf("rita's qualified referrals = %d, %v; want 1", n, err)
+	}
 	for _, who := range []string{bea, dan} {
 		if other, err := referrals.List(ctx, a.Pool, who); err != nil || len(other) != 0 {
 			t.Errorf("%s referred nobody, got %+v, %v", who, other, err)

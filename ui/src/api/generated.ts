@@ -702,6 +702,86 @@ const injectedRtkApi = api.injectEndpoints({
         method: "POST",
       }),
     }),
+    listTestimonials: build.query<
+      ListTestimonialsApiResponse,
+      ListTestimonialsApiArg
+    >({
+      query: () => ({ url: `/testimonials` }),
+    }),
+    submitTestimonial: build.mutation<
+      SubmitTestimonialApiResponse,
+      SubmitTestimonialApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/testimonials`,
+        method: "POST",
+        body: queryArg.submitTestimonialRequest,
+      }),
+    }),
+    getMyTestimonial: build.query<
+      GetMyTestimonialApiResponse,
+      GetMyTestimonialApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/testimonials/mine`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    getPendingTestimonials: build.query<
+      GetPendingTestimonialsApiResponse,
+      GetPendingTestimonialsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/testimonials/pending`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
+    approveTestimonial: build.mutation<
+      ApproveTestimonialApiResponse,
+      ApproveTestimonialApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/testimonials/${queryArg.testimonialId}/approve`,
+        method: "PUT",
+      }),
+    }),
+    rejectTestimonial: build.mutation<
+      RejectTestimonialApiResponse,
+      RejectTestimonialApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/testimonials/${queryArg.testimonialId}/reject`,
+        method: "PUT",
+        body: queryArg.rejectTestimonialRequest,
+      }),
+    }),
+    getPublicActivity: build.query<
+      GetPublicActivityApiResponse,
+      GetPublicActivityApiArg
+    >({
+      query: () => ({ url: `/public/activity` }),
+    }),
+    getPublicStats: build.query<
+      GetPublicStatsApiResponse,
+      GetPublicStatsApiArg
+    >({
+      query: () => ({ url: `/public/stats` }),
+    }),
+    listBadges: build.query<ListBadgesApiResponse, ListBadgesApiArg>({
+      query: () => ({ url: `/badges` }),
+    }),
+    getMyBadge: build.query<GetMyBadgeApiResponse, GetMyBadgeApiArg>({
+      query: (queryArg) => ({
+        url: `/users/badge`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -1165,6 +1245,56 @@ export type ReplySupportTicketApiArg = {
 export type CloseSupportTicketApiResponse = /** status 200 Closed. */ Message;
 export type CloseSupportTicketApiArg = {
   id: string;
+};
+export type ListTestimonialsApiResponse =
+  /** status 200 The published testimonials. */ TestimonialList;
+export type ListTestimonialsApiArg = void;
+export type SubmitTestimonialApiResponse =
+  /** status 201 Submitted, pending review. */ TestimonialSubmitted;
+export type SubmitTestimonialApiArg = {
+  submitTestimonialRequest: SubmitTestimonialRequest;
+};
+export type GetMyTestimonialApiResponse =
+  /** status 200 The caller's standing. */ MyTestimonial;
+export type GetMyTestimonialApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetPendingTestimonialsApiResponse =
+  /** status 200 The queue. */ TestimonialQueue;
+export type GetPendingTestimonialsApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type ApproveTestimonialApiResponse = /** status 200 Approved. */ Message;
+export type ApproveTestimonialApiArg = {
+  testimonialId: string;
+};
+export type RejectTestimonialApiResponse = /** status 200 Rejected. */ Message;
+export type RejectTestimonialApiArg = {
+  testimonialId: string;
+  rejectTestimonialRequest: RejectTestimonialRequest;
+};
+export type GetPublicActivityApiResponse =
+  /** status 200 The activities. */ PublicActivity;
+export type GetPublicActivityApiArg = void;
+export type GetPublicStatsApiResponse =
+  /** status 200 The counts. */ PublicStats;
+export type GetPublicStatsApiArg = void;
+export type ListBadgesApiResponse =
+  /** status 200 The levels. */ BadgeLevelList;
+export type ListBadgesApiArg = void;
+export type GetMyBadgeApiResponse =
+  /** status 200 The caller's badge. */ MyBadge;
+export type GetMyBadgeApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
 };
 export type Meta = {
   /** Whether "Continue with Google" is offered (GOOGLE_CLIENT_ID is set). */
@@ -1906,6 +2036,96 @@ export type SupportTicketQueue = {
 export type ReplySupportTicketRequest = {
   message: string;
 };
+export type Testimonial = {
+  _id: string;
+  /** First name and last initial, e.g. "Ada L.". */
+  name: string;
+  /** The country's name, or empty when unknown. */
+  country: string;
+  text: string;
+  /** When it was published. */
+  date: string;
+};
+export type TestimonialList = {
+  testimonials: Testimonial[];
+};
+export type TestimonialStatus = "Pending" | "Approved" | "Rejected";
+export type TestimonialSubmitted = {
+  _id: string;
+  status: TestimonialStatus;
+  message: string;
+};
+export type SubmitTestimonialRequest = {
+  /** 20 to 600 characters once trimmed. */
+  text: string;
+};
+export type OwnTestimonial = {
+  _id: string;
+  text: string;
+  status: TestimonialStatus;
+  /** Why it was rejected. */
+  reason?: string;
+  submittedAt: string;
+};
+export type MyTestimonial = {
+  /** A verified e-mail address and at least one confirmed deposit. */
+  eligible: boolean;
+  testimonial?: OwnTestimonial;
+};
+export type TestimonialQueueItem = {
+  _id: string;
+  userId: string;
+  name: string;
+  email: string;
+  country: string;
+  text: string;
+  submittedAt: string;
+};
+export type TestimonialQueue = {
+  testimonials: TestimonialQueueItem[];
+};
+export type RejectTestimonialRequest = {
+  reason: string;
+};
+export type ActivityKind =
+  | "deposit_confirmed"
+  | "investment_started"
+  | "investment_renewed"
+  | "investment_matured";
+export type ActivityItem = {
+  id: string;
+  kind: ActivityKind;
+  message: string;
+  at: string;
+};
+export type PublicActivity = {
+  activities: ActivityItem[];
+};
+export type PublicStats = {
+  /** Rounded down; null when below the configured minimum. */
+  investors: number | null;
+  countries: number | null;
+};
+export type BadgeName = "member" | "leader" | "expert" | "master";
+export type BadgeLevel = {
+  name: BadgeName;
+  /** Lifetime invested, in USD. */
+  minInvested: string;
+  /** Referred users whose first deposit was confirmed. */
+  minReferrals: number;
+};
+export type BadgeLevelList = {
+  levels: BadgeLevel[];
+};
+export type MyBadge = {
+  current: BadgeName;
+  next?: BadgeLevel;
+  /** Lifetime invested, in USD. */
+  invested: string;
+  /** Qualified referrals. */
+  referrals: number;
+  percent: number;
+};
 export const {
   useGetMetaQuery,
   useRegisterMutation,
@@ -1993,4 +2213,14 @@ export const {
   useListSupportTicketsQuery,
   useReplySupportTicketMutation,
   useCloseSupportTicketMutation,
+  useListTestimonialsQuery,
+  useSubmitTestimonialMutation,
+  useGetMyTestimonialQuery,
+  useGetPendingTestimonialsQuery,
+  useApproveTestimonialMutation,
+  useRejectTestimonialMutation,
+  useGetPublicActivityQuery,
+  useGetPublicStatsQuery,
+  useListBadgesQuery,
+  useGetMyBadgeQuery,
 } = injectedRtkApi;

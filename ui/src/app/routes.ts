@@ -224,6 +224,13 @@ export const pages: readonly PageRoute[] = [
     access: 'staff',
     page: () => import('../features/kyc/KycCasePage').then((m) => m.KycCasePage),
   },
+  {
+    path: '/pending-testimonials',
+    title: 'Testimonial Review',
+    access: 'staff',
+    menus: ['staff'],
+    page: () => import('../features/community/PendingTestimonialsPage').then((m) => m.PendingTestimonialsPage),
+  },
   // Staff decide here; an investor opening their own withdrawal (the e-mails link here) sees its
   // status. Anyone else gets the server's 404.
   {
@@ -249,7 +256,12 @@ export const pages: readonly PageRoute[] = [
   { path: '/edit-balance/:id', title: 'Balance Adjustment', access: 'admin' },
   { path: '/edit-user-balance/:id', title: 'Wallet Adjustment', access: 'admin' },
   { path: '/update-fee/:id', title: 'Fees', access: 'admin' },
-  { path: '/Hierarchy', title: 'Member Levels', access: 'public' },
+  {
+    path: '/Hierarchy',
+    title: 'Member Levels',
+    access: 'public',
+    page: () => import('../features/community/HierarchyPage').then((m) => m.HierarchyPage),
+  },
   {
     path: '/privacy-policy',
     title: 'Privacy Policy',

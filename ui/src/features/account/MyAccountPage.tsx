@@ -9,6 +9,7 @@ import { RetryButton } from '../../components/RetryButton';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
 import { useSettleDueInvestments } from '../../components/settleDue';
+import { ShareExperienceCard } from '../community/ShareExperienceCard';
 import { DashboardPanels } from './DashboardPanels';
 
 const INVEST_PATH = '/start-invest';
@@ -163,6 +164,7 @@ function Dashboard({ user }: { user: User }) {
         {user.hasFees ? <Figure label="Fees paid" amount={user.fees} /> : null}
       </dl>
       <DashboardPanels />
+      <ShareExperienceCard />
 
       <h2 className="section-title">Quick actions</h2>
       <QuickLinks links={menuLinks('account', viewer)} user={user} />
