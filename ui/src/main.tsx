@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import { appRoutes } from './app/router';
 import { makeStore } from './app/store';
 import './styles/index.css';
@@ -9,12 +9,39 @@ import './styles/index.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-const router = createBrowserRouter(appRoutes());
+// The marketing pages arrive rendered (scripts/prerender.mjs); every other page arrives as an
+// empty #root.
+const prerendered = root.firstElementChild !== null;
 
-createRoot(root).render(
-  <StrictMode>
-    <Provider store={makeStore()}>
-      <RouterProvider router={router} />
-    </Provider>
-  </StrictMode>,
-);
+// Hydration must render exactly the markup the server sent. The router would show its loading
+// fallback until a lazy page's code arrived, so the pages on the current path are loaded first and
+// put in place of their lazy definitions.
+async function loadCurrentPages(routes: RouteObject[]) {
+  const lazy = (matchRoutes(routes, window.location) ?? []).map(({ route }) => route).filter((route) => route.lazy);
+  await Promise.all(
+    lazy.map(async (route) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, { ...loaded, lazy: undefined });
+    }),
+  );
+}
+
+async function start(container: HTMLElement) {
+  const routes = appRoutes();
+  let hydrate = prerendered;
+  // A page whose code cannot be fetched is rendered afresh instead: the router then shows the
+  // error page that offers a reload.
+  if (hydrate) hydrate = await loadCurrentPages(routes).then(() => true, () => false);
+  const app = (
+    <StrictMode>
+      <Provider store={makeStore()}>
+        <RouterProvider router={createBrowserRouter(routes)} />
+      </Provider>
+    </StrictMode>
+  );
+  if (hydrate) hydrateRoot(container, app);
+  else createRoot(container).render(app);
+}
+
+void start(root);
