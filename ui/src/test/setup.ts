@@ -28,4 +28,6 @@ afterEach(() => {
   cleanup();
   // The page loader remembers a reload in sessionStorage; each test starts with a fresh tab.
   sessionStorage.clear();
+  // The session hint (features/auth/sessionHint.ts) lives in localStorage.
+  localStorage.clear();
 });

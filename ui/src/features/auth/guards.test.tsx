@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, signedOut, stubApi } from '../../test/stubApi';
 import { destinationAfterSignIn, RequireAuth, RequireGuest, RequireRole } from './guards';
+import { mayHaveSession, rememberSession } from './sessionHint';
 
 function Where() {
   const location = useLocation();
@@ -49,6 +50,7 @@ describe('route guards', () => {
   });
 
   it('keep a returning user signed in when only the access cookie has expired', async () => {
+    rememberSession(true);
     let refreshed = false;
     const api = stubApi({
       'GET /api/users/loginStatus': () => json(refreshed),
@@ -68,7 +70,17 @@ describe('route guards', () => {
     ]);
   });
 
-  it('treat a visitor whose refresh is refused as signed out', async () => {
+  it('ask a first-time visitor nothing more than whether they are signed in', async () => {
+    const api = stubApi({ 'GET /api/users/loginStatus': json(false) });
+    renderApp({ route: '/my-account' });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
+    expect(api.to('POST /api/users/refresh')).toHaveLength(0);
+    expect(api.to('GET /api/users/loginStatus')).toHaveLength(1);
+  });
+
+  it('treat a returning visitor whose refresh is refused as signed out, and stop trying', async () => {
+    rememberSession(true);
     const api = stubApi({
       'GET /api/users/loginStatus': json(false),
       'POST /api/users/refresh': json({ message: 'Please sign in again' }, 401),
@@ -78,6 +90,14 @@ describe('route guards', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
     expect(api.to('POST /api/users/refresh')).toHaveLength(1);
     expect(api.to('GET /api/users/loginStatus')).toHaveLength(1);
+    expect(mayHaveSession()).toBe(false);
+  });
+
+  it('remember a signed-in browser for its next visit', () => {
+    renderWithProviders(<Harness />, { route: '/private', ...signedIn() });
+    expect(mayHaveSession()).toBe(false);
+    renderApp({ route: '/private', ...signedIn() });
+    expect(mayHaveSession()).toBe(true);
   });
 
   it('let a signed-in user through to signed-in pages', () => {
