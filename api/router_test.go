@@ -248,9 +248,21 @@ func TestUIWithoutRouteManifestAnswersEveryPath(t *testing.T) {
 	}
 }
 
-func TestUIGzipsScripts(t *testing.T) {
+func TestUIGzipsScriptsAndPages(t *testing.T) {
 	t.Parallel()
 	srv := start(t, api.Deps{Assets: uiBuild()})
+	for path, want := range map[string]string{"/assets/big.js": "a compressible script", "/our-story": "<h1>About Us</h1>", "/nope": `<div id="root"></div>`} {
+		t.Run(path, func(t *testing.T) {
+			t.Parallel()
+			res := gzipGet(t, srv.URL+path, "gzip")
+			if res.Header.Get("Content-Encoding") != "gzip" {
+				t.Fatalf("Content-Encoding = %q", res.Header.Get("Content-Encoding"))
+			}
+			if body := gunzip(t, res.body); !strings.Contains(string(body), want) {
+				t.Errorf("body lacks %q:\n%s", want, body)
+			}
+		})
+	}
 	want := uiBuild()["assets/big.js"].Data
 
 	tests := []struct {
@@ -266,35 +278,16 @@ func TestUIGzipsScripts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.acceptEncoding, func(t *testing.T) {
 			t.Parallel()
-			req, err := http.NewRequest(http.MethodGet, srv.URL+"/assets/big.js", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Set by hand, Go's client leaves the body as it came.
-			req.Header.Set("Accept-Encoding", tt.acceptEncoding)
-			res, err := srv.Client().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Body.Close()
-			body, err := io.ReadAll(res.Body)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := gzipGet(t, srv.URL+"/assets/big.js", tt.acceptEncoding)
 			if res.Header.Get("Vary") != "Accept-Encoding" {
 				t.Errorf("Vary = %q", res.Header.Get("Vary"))
 			}
 			if got := res.Header.Get("Content-Encoding") == "gzip"; got != tt.gzipped {
 				t.Fatalf("Content-Encoding = %q, want gzip: %v", res.Header.Get("Content-Encoding"), tt.gzipped)
 			}
+			body := res.body
 			if tt.gzipped {
-				zr, err := gzip.NewReader(bytes.NewReader(body))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if body, err = io.ReadAll(zr); err != nil {
-					t.Fatal(err)
-				}
+				body = gunzip(t, body)
 			}
 			if !bytes.Equal(body, want) {
 				t.Errorf("body differs from the file (%d bytes, want %d)", len(body), len(want))
@@ -667,4 +660,42 @@ func TestNotReadyWhileARestoredLogNeedsRepair(t *testing.T) {
 	if res := get(t, srv, "/readyz"); res.status != http.StatusOK {
 		t.Fatalf("/readyz after moving positions on = %d %s", res.status, res.body)
 	}
+}
+
+type rawResponse struct {
+	*http.Response
+	body []byte
+}
+
+// gzipGet sends Accept-Encoding itself, so Go's client leaves the body as it came.
+func gzipGet(t *testing.T, url, acceptEncoding string) rawResponse {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept-Encoding", acceptEncoding)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rawResponse{res, body}
+}
+
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

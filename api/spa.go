@@ -195,7 +195,7 @@ func (s *spa) serveFile(w http.ResponseWriter, r *http.Request, name string) boo
 		// A range of the compressed bytes would be a range of another representation; ranges of
 		// scripts and styles are not asked for by browsers anyway.
 		if acceptsGzip(r) && r.Header.Get("Range") == "" {
-			gz, _ := s.gzipped.LoadOrStore(name, sync.OnceValue(func() []byte { return gzipBytes(body) }))
+			gz, _ := s.gzipped.LoadOrStore(name, sync.OnceValue(func() []byte { return gzipBytes(body, gzip.BestCompression) }))
 			body = gz.(func() []byte)()
 			w.Header().Set("Content-Encoding", "gzip")
 		}
@@ -232,10 +232,10 @@ func acceptsGzip(r *http.Request) bool {
 	return false
 }
 
-func gzipBytes(b []byte) []byte {
+func gzipBytes(b []byte, level int) []byte {
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // a valid constant level never fails
-	_, _ = zw.Write(b)                                       // writes to a bytes.Buffer never fail
+	zw, _ := gzip.NewWriterLevel(&buf, level) // the callers' constant levels are valid
+	_, _ = zw.Write(b)                        // writes to a bytes.Buffer never fail
 	_ = zw.Close()
 	return buf.Bytes()
 }
@@ -247,6 +247,12 @@ func servePage(w http.ResponseWriter, r *http.Request, status int, page []byte) 
 	page = InjectNonce(page, middleware.Nonce(r.Context()))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Add("Vary", "Accept-Encoding")
+	// Each response differs (its nonce), so pages are compressed as they are sent; they are small.
+	if acceptsGzip(r) {
+		page = gzipBytes(page, gzip.DefaultCompression)
+		w.Header().Set("Content-Encoding", "gzip")
+	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {

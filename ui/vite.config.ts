@@ -19,7 +19,7 @@ function keepDistPlaceholder(): Plugin {
   };
 }
 
-// Which source modules ended up in which chunk, beside Vite's manifest (dist/.vite/): the budget
+// Which source modules ended up in which chunk, and how big each is there, beside Vite's manifest (dist/.vite/): the budget
 // check (scripts/check-budgets.mjs) uses it to prove that no signed-in page's code is bundled into
 // what the home page loads.
 function chunkModules(): Plugin {
@@ -28,12 +28,15 @@ function chunkModules(): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       const root = `${import.meta.dirname}/`;
-      const chunks: Record<string, string[]> = {};
+      // chunk file → source module (relative to ui/) → its minified length in the chunk
+      const chunks: Record<string, Record<string, number>> = {};
       for (const output of Object.values(bundle)) {
         if (output.type !== 'chunk') continue;
-        chunks[output.fileName] = Object.keys(output.modules)
-          .filter((id) => id.startsWith(root))
-          .map((id) => id.slice(root.length));
+        chunks[output.fileName] = Object.fromEntries(
+          Object.entries(output.modules)
+            .filter(([id]) => id.startsWith(root))
+            .map(([id, module]) => [id.slice(root.length), module.renderedLength]),
+        );
       }
       this.emitFile({ type: 'asset', fileName: '.vite/chunk-modules.json', source: JSON.stringify(chunks, null, 1) });
     },

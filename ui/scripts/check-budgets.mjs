@@ -125,7 +125,7 @@ for (const route of routes) {
     // The modules of every signed-in and staff page (the dashboard and the rest) stay out of it.
     const privatePages = routes.filter((r) => r.chunk && ['signedIn', 'staff', 'admin'].includes(r.access));
     const forbidden = new Set(privatePages.map((r) => r.chunk));
-    const homeModules = new Set([...loaded].flatMap((key) => chunkModules[manifest[key].file] ?? []));
+    const homeModules = new Set([...loaded].flatMap((key) => Object.keys(chunkModules[manifest[key].file] ?? {})));
     for (const module of forbidden) {
       if (homeModules.has(module) || loaded.has(module)) failures.push(`the home page loads ${module}, a signed-in page`);
     }

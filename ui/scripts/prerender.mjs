@@ -1,6 +1,6 @@
 // Build step after `vite build` and `vite build --ssr` (npm run build): renders the marketing
 // pages of the route table to HTML with the server bundle in dist-ssr/, and writes into dist/
-//   prerendered/<path>.html  each page, ready to hydrate, with its own <head>
+//   prerendered/<path>.html  each page, ready to hydrate, with its own <head> and the styles inline
 //   routes.json              the route manifest: which paths are pages (the server 404s the rest)
 //   sitemap.xml, robots.txt
 // Absolute URLs carry a placeholder origin that the server replaces with CLEARVEST_PUBLIC_URL.
@@ -12,7 +12,19 @@ const ui = resolve(import.meta.dirname, '..');
 const dist = resolve(ui, 'dist');
 const server = await import(pathToFileURL(resolve(ui, 'dist-ssr/entry-server.js')).href);
 
-const template = await readFile(resolve(dist, 'index.html'), 'utf8');
+// The marketing pages carry the stylesheet inline: a visitor's first paint then waits for one
+// response, not two (the shell of the other pages keeps the cacheable link).
+async function inlineStylesheets(html) {
+  const links = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g)];
+  for (const [tag, file] of links) {
+    const css = await readFile(resolve(dist, file), 'utf8');
+    if (css.includes('</style')) throw new Error(`${file} cannot be inlined: it contains </style`);
+    html = html.replace(tag, () => `<style>${css.trim()}</style>`);
+  }
+  return html;
+}
+
+const template = await inlineStylesheets(await readFile(resolve(dist, 'index.html'), 'utf8'));
 const manifest = server.routeManifest();
 
 async function write(name, content) {
