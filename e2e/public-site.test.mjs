@@ -121,8 +121,11 @@ describe(`public site against ${BASE_URL}`, () => {
         const { context, page, problems, response } = await visit(path, contextOptions);
         try {
           assert.equal(response.status(), 200, path);
-          // The footer's version comes from the API once the app runs: hydration is over by then.
-          await page.getByTestId('app-version').waitFor();
+          // The app marks the page once it has hydrated it (ui/src/main.tsx); the requests it then
+          // makes (the session check, the footer's version) must be answered before the console
+          // is judged.
+          await page.locator('html[data-app="ready"]').waitFor({ state: 'attached' });
+          await page.waitForLoadState('networkidle');
           assert.ok(await page.evaluate(() => globalThis.serverHeading?.isConnected === true), `${path}: hydration kept the server's heading`);
           const title = await page.title();
           assert.match(title, /Clearvest$/, `${path}: document title`);

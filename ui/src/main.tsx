@@ -1,4 +1,4 @@
-import { startTransition, StrictMode } from 'react';
+import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
@@ -27,6 +27,15 @@ async function loadCurrentPages(routes: RouteObject[]) {
   );
 }
 
+// Says when the app has taken over the page (hydrated or rendered): <html data-app="ready">.
+// Browser tests wait for it before using a prerendered page's controls.
+function Ready({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    document.documentElement.dataset.app = 'ready';
+  }, []);
+  return children;
+}
+
 async function start(container: HTMLElement) {
   const routes = appRoutes();
   let hydrate = prerendered;
@@ -35,9 +44,11 @@ async function start(container: HTMLElement) {
   if (hydrate) hydrate = await loadCurrentPages(routes).then(() => true, () => false);
   const app = (
     <StrictMode>
-      <Provider store={makeStore()}>
-        <RouterProvider router={createBrowserRouter(routes)} />
-      </Provider>
+      <Ready>
+        <Provider store={makeStore()}>
+          <RouterProvider router={createBrowserRouter(routes)} />
+        </Provider>
+      </Ready>
     </StrictMode>
   );
   // As a transition, hydration yields to the browser every few milliseconds instead of holding the
