@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin/clearvest
 
-.PHONY: run build ui ui-deps generate check-generated test bench bench-readpath bench-money bench-verify bench-kyc clean
+.PHONY: run build ui ui-deps generate check-generated test bench bench-readpath bench-money bench-verify bench-kyc lighthouse clean
 
 run: build
 	exec ./$(BIN) serve
@@ -51,6 +51,11 @@ bench-verify:
 # uploading 10 MB documents at once, beside a file copy of the same bytes; about a minute.
 bench-kyc:
 	scripts/bench-kyc.sh
+
+# Lighthouse's mobile profile on the home page of a freshly built server: performance, LCP, CLS
+# and TBT of three runs and their median (docs/public-site.md). A benchmark; about two minutes.
+lighthouse:
+	scripts/lighthouse.sh
 
 # Removes build output and the test cluster (stopped first). ./data, the development
 # database, is left alone: delete it yourself to start from an empty demo.

@@ -38,7 +38,37 @@ func uiBuild() fstest.MapFS {
 		"assets/index-4f1c2a.js":  {Data: []byte(`console.log("clearvest")`)},
 		"assets/index-9b8e7d.css": {Data: []byte(`body{color:#111}`)},
 		"favicon.svg":             {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+		"routes.json": {Data: []byte(`{"routes": [
+			{"path": "/", "prerendered": "prerendered/index.html"},
+			{"path": "/our-story", "prerendered": "prerendered/our-story.html"},
+			{"path": "/Hierarchy", "prerendered": "prerendered/Hierarchy.html"},
+			{"path": "/my-account"},
+			{"path": "/transaction-History"},
+			{"path": "/withdrawal/:id"},
+			{"path": "/resetPassword/:resetToken"}
+		]}`)},
+		"prerendered/index.html":     {Data: []byte(prerenderedPage("Clearvest", "/"))},
+		"prerendered/our-story.html": {Data: []byte(prerenderedPage("About Us", "/our-story"))},
+		"prerendered/Hierarchy.html": {Data: []byte(prerenderedPage("Member Levels", "/Hierarchy"))},
+		"sitemap.xml": {Data: []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://public-origin.clearvest.invalid/</loc></url>
+  <url><loc>https://public-origin.clearvest.invalid/our-story</loc></url>
+</urlset>
+`)},
+		"robots.txt":    {Data: []byte("User-agent: *\nDisallow: /api/\n\nSitemap: https://public-origin.clearvest.invalid/sitemap.xml\n")},
+		"assets/big.js": {Data: []byte(strings.Repeat(`console.log("a compressible script");`, 100))},
 	}
+}
+
+// prerenderedPage is shaped like the UI build's prerendered pages: the index.html template with
+// the page's head (absolute URLs on the placeholder origin) and its markup in #root.
+func prerenderedPage(title, path string) string {
+	head := `<title>` + title + `</title>
+<link rel="canonical" href="https://public-origin.clearvest.invalid` + path + `">
+<meta property="og:url" content="https://public-origin.clearvest.invalid` + path + `">`
+	page := strings.Replace(indexHTML, "<title>Clearvest</title>", head, 1)
+	return strings.Replace(page, `<div id="root"></div>`, `<div id="root"><h1>`+title+`</h1></div>`, 1)
 }
 
 // start serves api.New(deps) over real HTTP for the duration of the test.

@@ -271,7 +271,7 @@ func New(deps Deps) http.Handler {
 		})
 	})
 
-	ui := newSPA(deps.Assets)
+	ui := newSPA(deps.Assets, deps.PublicURL, deps.Logger)
 	r.Get("/*", ui.ServeHTTP)
 	return r
 }

@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -103,17 +106,29 @@ func cspNonce(t *testing.T, h http.Header) string {
 	return m[1]
 }
 
-func TestUIFallsBackToIndexWithNonce(t *testing.T) {
+func TestUIPagesCarryNonce(t *testing.T) {
 	t.Parallel()
 	srv := start(t, api.Deps{Assets: uiBuild()})
 
-	// Deep links of the client-side router, including a token with dots in it.
-	for _, path := range []string{"/", "/some/page", "/index.html", "/withdrawal/42", "/resetPassword/abc.def.ghi", "/assetsy", "/.gitkeep"} {
-		t.Run(path, func(t *testing.T) {
+	// Pages of the client-side router (a token with dots in it too), and unknown paths, which get
+	// the same page with 404 so the app can say "Page not found".
+	for _, tt := range []struct {
+		path   string
+		status int
+	}{
+		{"/my-account", http.StatusOK},
+		{"/withdrawal/42", http.StatusOK},
+		{"/resetPassword/abc.def.ghi", http.StatusOK},
+		{"/some/page", http.StatusNotFound},
+		{"/index.html", http.StatusNotFound},
+		{"/assetsy", http.StatusNotFound},
+		{"/.gitkeep", http.StatusNotFound},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
 			t.Parallel()
-			res := get(t, srv, path)
-			if res.status != http.StatusOK {
-				t.Fatalf("status = %d, want 200", res.status)
+			res := get(t, srv, tt.path)
+			if res.status != tt.status {
+				t.Fatalf("status = %d, want %d", res.status, tt.status)
 			}
 			if ct := res.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
 				t.Errorf("Content-Type = %q", ct)
@@ -131,12 +146,15 @@ func TestUIFallsBackToIndexWithNonce(t *testing.T) {
 			if strings.Count(body, "nonce=") != 3 {
 				t.Errorf("want exactly 3 nonces in:\n%s", body)
 			}
+			if !strings.Contains(body, `<div id="root"></div>`) {
+				t.Errorf("want the empty app shell, got:\n%s", body)
+			}
 		})
 	}
 
 	t.Run("nonce is fresh per response", func(t *testing.T) {
 		t.Parallel()
-		a, b := get(t, srv, "/some/page"), get(t, srv, "/some/page")
+		a, b := get(t, srv, "/my-account"), get(t, srv, "/my-account")
 		if cspNonce(t, a.header) == cspNonce(t, b.header) {
 			t.Error("two responses share a nonce")
 		}
@@ -144,11 +162,138 @@ func TestUIFallsBackToIndexWithNonce(t *testing.T) {
 
 	t.Run("HEAD answers without a body", func(t *testing.T) {
 		t.Parallel()
-		res := do(t, srv, http.MethodHead, "/some/page", nil, nil)
-		if res.status != http.StatusOK || len(res.body) != 0 {
-			t.Errorf("status = %d, body %q", res.status, res.body)
+		for path, status := range map[string]int{"/my-account": http.StatusOK, "/some/page": http.StatusNotFound, "/our-story": http.StatusOK} {
+			res := do(t, srv, http.MethodHead, path, nil, nil)
+			if res.status != status || len(res.body) != 0 {
+				t.Errorf("%s: status = %d, body %q", path, res.status, res.body)
+			}
 		}
 	})
+}
+
+func TestUIServesPrerenderedPages(t *testing.T) {
+	t.Parallel()
+	srv := start(t, api.Deps{Assets: uiBuild(), PublicURL: "https://clearvest.example/"})
+
+	for _, tt := range []struct{ path, title, canonical string }{
+		{"/", "Clearvest", "/"},
+		{"/our-story", "About Us", "/our-story"},
+		{"/our-story/", "About Us", "/our-story"},
+		{"/Hierarchy", "Member Levels", "/Hierarchy"},
+		// The router ignores letter case; the canonical link names the one spelling.
+		{"/hierarchy", "Member Levels", "/Hierarchy"},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			t.Parallel()
+			res := get(t, srv, tt.path)
+			if res.status != http.StatusOK {
+				t.Fatalf("status = %d, want 200", res.status)
+			}
+			body := string(res.body)
+			for _, want := range []string{
+				`<h1>` + tt.title + `</h1>`,
+				`<link rel="canonical" href="https://clearvest.example` + tt.canonical + `">`,
+				`<meta property="og:url" content="https://clearvest.example` + tt.canonical + `">`,
+				`<script nonce="` + cspNonce(t, res.header) + `" type="module"`,
+			} {
+				if !strings.Contains(body, want) {
+					t.Errorf("page lacks %s:\n%s", want, body)
+				}
+			}
+			if strings.Contains(body, "public-origin.clearvest.invalid") {
+				t.Errorf("placeholder origin left in:\n%s", body)
+			}
+		})
+	}
+
+	t.Run("the template files are not served as they are", func(t *testing.T) {
+		t.Parallel()
+		res := get(t, srv, "/prerendered/our-story.html")
+		if res.status != http.StatusNotFound || strings.Contains(string(res.body), "<h1>About Us</h1>") {
+			t.Errorf("status = %d, body:\n%s", res.status, res.body)
+		}
+	})
+}
+
+func TestUISitemapAndRobots(t *testing.T) {
+	t.Parallel()
+	srv := start(t, api.Deps{Assets: uiBuild(), PublicURL: "https://clearvest.example"})
+
+	for _, tt := range []struct{ path, contentType, want string }{
+		{"/sitemap.xml", "application/xml; charset=utf-8", "<url><loc>https://clearvest.example/our-story</loc></url>"},
+		{"/robots.txt", "text/plain; charset=utf-8", "Sitemap: https://clearvest.example/sitemap.xml\n"},
+	} {
+		res := get(t, srv, tt.path)
+		if res.status != http.StatusOK {
+			t.Fatalf("%s: status = %d", tt.path, res.status)
+		}
+		if got := res.header.Get("Content-Type"); got != tt.contentType {
+			t.Errorf("%s: Content-Type = %q, want %q", tt.path, got, tt.contentType)
+		}
+		if body := string(res.body); !strings.Contains(body, tt.want) || strings.Contains(body, "clearvest.invalid") {
+			t.Errorf("%s: body = %q, want it to contain %q", tt.path, body, tt.want)
+		}
+	}
+}
+
+func TestUIWithoutRouteManifestAnswersEveryPath(t *testing.T) {
+	t.Parallel()
+	build := uiBuild()
+	delete(build, "routes.json")
+	srv := start(t, api.Deps{Assets: build})
+	for _, path := range []string{"/", "/my-account", "/some/page"} {
+		if res := get(t, srv, path); res.status != http.StatusOK || !strings.Contains(string(res.body), `<div id="root"></div>`) {
+			t.Errorf("%s: status = %d, body:\n%s", path, res.status, res.body)
+		}
+	}
+}
+
+func TestUIGzipsScriptsAndPages(t *testing.T) {
+	t.Parallel()
+	srv := start(t, api.Deps{Assets: uiBuild()})
+	for path, want := range map[string]string{"/assets/big.js": "a compressible script", "/our-story": "<h1>About Us</h1>", "/nope": `<div id="root"></div>`} {
+		t.Run(path, func(t *testing.T) {
+			t.Parallel()
+			res := gzipGet(t, srv.URL+path, "gzip")
+			if res.Header.Get("Content-Encoding") != "gzip" {
+				t.Fatalf("Content-Encoding = %q", res.Header.Get("Content-Encoding"))
+			}
+			if body := gunzip(t, res.body); !strings.Contains(string(body), want) {
+				t.Errorf("body lacks %q:\n%s", want, body)
+			}
+		})
+	}
+	want := uiBuild()["assets/big.js"].Data
+
+	tests := []struct {
+		acceptEncoding string
+		gzipped        bool
+	}{
+		{"gzip, deflate, br", true},
+		{"br;q=1.0, gzip;q=0.8", true},
+		{"gzip;q=0", false},
+		{"identity", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.acceptEncoding, func(t *testing.T) {
+			t.Parallel()
+			res := gzipGet(t, srv.URL+"/assets/big.js", tt.acceptEncoding)
+			if res.Header.Get("Vary") != "Accept-Encoding" {
+				t.Errorf("Vary = %q", res.Header.Get("Vary"))
+			}
+			if got := res.Header.Get("Content-Encoding") == "gzip"; got != tt.gzipped {
+				t.Fatalf("Content-Encoding = %q, want gzip: %v", res.Header.Get("Content-Encoding"), tt.gzipped)
+			}
+			body := res.body
+			if tt.gzipped {
+				body = gunzip(t, body)
+			}
+			if !bytes.Equal(body, want) {
+				t.Errorf("body differs from the file (%d bytes, want %d)", len(body), len(want))
+			}
+		})
+	}
 }
 
 func TestUIServesBuildFiles(t *testing.T) {
@@ -515,4 +660,42 @@ func TestNotReadyWhileARestoredLogNeedsRepair(t *testing.T) {
 	if res := get(t, srv, "/readyz"); res.status != http.StatusOK {
 		t.Fatalf("/readyz after moving positions on = %d %s", res.status, res.body)
 	}
+}
+
+type rawResponse struct {
+	*http.Response
+	body []byte
+}
+
+// gzipGet sends Accept-Encoding itself, so Go's client leaves the body as it came.
+func gzipGet(t *testing.T, url, acceptEncoding string) rawResponse {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept-Encoding", acceptEncoding)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rawResponse{res, body}
+}
+
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

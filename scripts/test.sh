@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite (`make test`, and CI through .ci/run): static checks, Go tests against a
-# real PostgreSQL, the generated-code check, the UI's type check, lint and tests, a backup restored
-# into a new cluster (scripts/restore-check), then a browser smoke test against the built binary.
+# real PostgreSQL, the generated-code check, the UI's type check, lint and tests, the UI build and
+# its JavaScript budgets, a backup restored into a new cluster (scripts/restore-check), then a
+# browser smoke test against the built binary.
 # Cheap failures come first. Needs Go, Node.js and npm; installs Debian's chromium when run as root.
 #
 #   TEST_DATABASE_URL  PostgreSQL server for tests; unset: an embedded cluster in .testdata/pg
@@ -81,6 +82,11 @@ step "ui typecheck, lint and tests"
 
 step "build"
 (cd ui && npm run --silent build)
+
+step "ui budgets"
+# The scripts each page needs, gzipped, against the budgets (docs/public-site.md); prints the table.
+(cd ui && npm run --silent check-budgets)
+
 go build -o bin/clearvest ./cmd/clearvest
 
 step "backup and restore"

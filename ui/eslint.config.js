@@ -27,7 +27,7 @@ const layers = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'src/api/generated.ts'] },
+  { ignores: ['dist/', 'dist-ssr/', 'node_modules/', 'src/api/generated.ts'] },
   {
     files: ['**/*.{ts,tsx}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended, reactHooks.configs.flat.recommended],
@@ -90,7 +90,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['*.{js,cjs}', 'vite.config.ts'],
+    files: ['*.{js,cjs}', 'scripts/*.mjs', 'vite.config.ts'],
     languageOptions: { globals: globals.node },
   },
   {

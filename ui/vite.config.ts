@@ -19,15 +19,48 @@ function keepDistPlaceholder(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [react(), keepDistPlaceholder()],
-  build: {
-    outDir,
-    emptyOutDir: true,
-    // Hashed file names let the server cache /assets/* forever.
-    assetsDir: 'assets',
-    sourcemap: false,
-  },
+// Which source modules ended up in which chunk, and how big each is there, beside Vite's manifest (dist/.vite/): the budget
+// check (scripts/check-budgets.mjs) uses it to prove that no signed-in page's code is bundled into
+// what the home page loads.
+function chunkModules(): Plugin {
+  return {
+    name: 'clearvest:chunk-modules',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const root = `${import.meta.dirname}/`;
+      // chunk file → source module (relative to ui/) → its minified length in the chunk
+      const chunks: Record<string, Record<string, number>> = {};
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        chunks[output.fileName] = Object.fromEntries(
+          Object.entries(output.modules)
+            .filter(([id]) => id.startsWith(root))
+            .map(([id, module]) => [id.slice(root.length), module.renderedLength]),
+        );
+      }
+      this.emitFile({ type: 'asset', fileName: '.vite/chunk-modules.json', source: JSON.stringify(chunks, null, 1) });
+    },
+  };
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: isSsrBuild ? [react()] : [react(), keepDistPlaceholder(), chunkModules()],
+  build: isSsrBuild
+    ? {
+        // The prerender step's server bundle (src/entry-server.tsx); it never ships.
+        outDir: resolve(import.meta.dirname, 'dist-ssr'),
+        emptyOutDir: true,
+        sourcemap: false,
+      }
+    : {
+        outDir,
+        emptyOutDir: true,
+        // Hashed file names let the server cache /assets/* forever.
+        assetsDir: 'assets',
+        sourcemap: false,
+        // dist/.vite/manifest.json: every chunk with what it imports, read by the budget check.
+        manifest: true,
+      },
   server: {
     proxy: {
       '/api': apiServer,
@@ -42,4 +75,4 @@ export default defineConfig({
     restoreMocks: true,
     unstubGlobals: true,
   },
-});
+}));

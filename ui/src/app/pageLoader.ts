@@ -32,7 +32,8 @@ export async function loadPage<T>(load: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw new PageLoadError(error);
   }
-  sessionStorage.removeItem(RELOADED_FOR);
+  // Pages are also loaded while prerendering at build time, where there is no browser storage.
+  globalThis.sessionStorage?.removeItem(RELOADED_FOR);
   return loaded;
 }
 

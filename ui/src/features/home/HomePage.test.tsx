@@ -16,7 +16,9 @@ describe('HomePage', () => {
       'How it works in three steps',
       'Why you can trust the numbers',
       'Why choose us',
+      'Meet Our Expert Team',
       'Refer a friend and earn up to $5',
+      'Frequently Asked Questions',
       'Know the risks',
     ]);
   });

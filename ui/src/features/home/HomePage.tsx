@@ -1,6 +1,11 @@
 import { Link } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { selectIsLoggedIn } from '../auth/authSlice';
+import { ActivityTicker } from '../community/ActivityTicker';
+import { InvestorCounts } from '../community/InvestorCounts';
+import { TestimonialsSection } from '../community/TestimonialsSection';
+import { FaqSection } from '../content/FaqSection';
+import { TeamSection } from '../content/TeamSection';
 import { HeroArt, Icon, TrustArt, type IconName } from './Illustrations';
 import { TypingHeadline } from './TypingHeadline';
 
@@ -117,9 +122,9 @@ export function HomePage() {
         </div>
       </section>
 
-      {/* community: ActivityTicker */}
+      <ActivityTicker className="container" />
 
-      {/* community: InvestorCounts */}
+      <InvestorCounts className="container" />
 
       <section className="container section" aria-labelledby="features-title">
         <p className="eyebrow">What you get</p>
@@ -187,9 +192,13 @@ export function HomePage() {
         </ul>
       </section>
 
-      {/* community: TestimonialsSection */}
+      <div className="container section">
+        <TestimonialsSection />
+      </div>
 
-      {/* content: TeamSection */}
+      <div className="container">
+        <TeamSection />
+      </div>
 
       <section className="container section" aria-labelledby="referral-title">
         <div className="referral-prompt">
@@ -212,7 +221,9 @@ export function HomePage() {
         </div>
       </section>
 
-      {/* content: FaqSection (#faq) */}
+      <div className="container">
+        <FaqSection />
+      </div>
 
       <section className="container section" aria-labelledby="risk-title">
         <div className="notice">

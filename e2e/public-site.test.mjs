@@ -1,0 +1,157 @@
+// The public site in a real browser against a running server: every prerendered page of the route
+// manifest (GET /routes.json, written by the UI build from ui/src/app/routes.ts) at phone and
+// desktop size, as a signed-out visitor. Each arrives as HTML with its own title, canonical link
+// and heading before any script runs, hydrates without a console error or warning (a hydration
+// mismatch would be one) and keeps the server's markup, and passes axe. Unknown paths answer 404
+// with the app's "Page not found"; the pages of the app answer 200. Screenshots land in
+// test-output/screenshots/. Same environment as smoke.test.mjs (E2E_BASE_URL, CHROMIUM_PATH).
+// See docs/public-site.md.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { expectAccessible } from './flows.mjs';
+
+const VIEWPORTS = {
+  phone: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+  desktop: { viewport: { width: 1280, height: 800 } },
+};
+const SCREENSHOTS = new URL('../test-output/screenshots/', import.meta.url);
+
+const get = (path) => fetch(url(path), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS), redirect: 'manual' });
+const slug = (path) => (path === '/' ? 'home' : path.slice(1).replace(/[^A-Za-z0-9-]+/g, '_'));
+
+describe(`public site against ${BASE_URL}`, () => {
+  let browser;
+  let routes;
+
+  before(async () => {
+    let response;
+    try {
+      response = await get('/routes.json');
+    } catch (error) {
+      throw new Error(`No server answers at ${BASE_URL} (${error.cause?.code ?? error.message}). Start it, or set E2E_BASE_URL.`);
+    }
+    assert.equal(response.status, 200, 'the UI build serves its route manifest');
+    ({ routes } = await response.json());
+    await mkdir(SCREENSHOTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  const prerendered = () => routes.filter((route) => route.prerendered);
+
+  it('prerenders the marketing pages of the route table', () => {
+    assert.deepEqual(
+      prerendered().map((route) => route.path),
+      ['/', '/investment-plans', '/our-story', '/support', '/how-it-works', '/market-rates', '/Hierarchy', '/privacy-policy', '/license'],
+    );
+  });
+
+  it('sends each marketing page as HTML with its head and content, on the server’s own address', async () => {
+    for (const { path } of prerendered()) {
+      const response = await get(path);
+      assert.equal(response.status, 200, path);
+      const html = await response.text();
+      assert.match(html, /<title>[^<]*Clearvest<\/title>/, `${path}: title`);
+      assert.match(html, /<meta name="description" content="[^"]{20,}"/, `${path}: description`);
+      assert.ok(html.includes(`<link rel="canonical" href="${BASE_URL}${path}" />`), `${path}: canonical link`);
+      assert.ok(html.includes(`<meta property="og:url" content="${BASE_URL}${path}" />`), `${path}: og:url`);
+      assert.match(html, /<main[^>]*>[\s\S]*<h1[\s>]/, `${path}: the page's heading is in the HTML`);
+      assert.ok(!html.includes('clearvest.invalid'), `${path}: no placeholder origin left`);
+    }
+  });
+
+  it('answers the app’s pages with 200 and anything else with 404 and the app', async () => {
+    const samples = routes.map((route) => route.path.replace(/:[^/]+/g, 'sample-42'));
+    for (const path of [...samples, '/hierarchy']) {
+      const response = await get(path);
+      assert.equal(response.status, 200, path);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/html/, path);
+    }
+    for (const path of ['/definitely-missing', '/my-account/extra', '/withdrawal', '/index.html', '/prerendered/index.html']) {
+      const response = await get(path);
+      assert.equal(response.status, 404, path);
+      assert.ok((await response.text()).includes('<div id="root"></div>'), `${path}: the app's page`);
+    }
+  });
+
+  it('serves a sitemap of the marketing pages and a robots.txt that points to it', async () => {
+    const sitemap = await get('/sitemap.xml');
+    assert.equal(sitemap.status, 200);
+    const locs = [...(await sitemap.text()).matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
+    assert.deepEqual(
+      locs,
+      prerendered().map((route) => `${BASE_URL}${route.path}`),
+    );
+    const robots = await get('/robots.txt');
+    assert.equal(robots.status, 200);
+    assert.ok((await robots.text()).includes(`Sitemap: ${BASE_URL}/sitemap.xml`));
+  });
+
+  // A visit by a signed-out visitor: every console error or warning and every uncaught error.
+  async function visit(path, contextOptions) {
+    const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
+    await context.addInitScript({ content: axeSource });
+    // The page's first heading as the server sent it, taken before any module script runs; if
+    // hydration failed, React would have replaced it.
+    await context.addInitScript(() => {
+      document.addEventListener('readystatechange', () => {
+        if (document.readyState === 'interactive') globalThis.serverHeading = document.querySelector('main h1');
+      });
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    });
+    const response = await page.goto(url(path));
+    return { context, page, problems, response };
+  }
+
+  for (const [size, contextOptions] of Object.entries(VIEWPORTS)) {
+    it(`shows every marketing page on a ${size}, hydrated, without console errors, and accessible`, async () => {
+      for (const { path } of prerendered()) {
+        const { context, page, problems, response } = await visit(path, contextOptions);
+        try {
+          assert.equal(response.status(), 200, path);
+          // The app marks the page once it has hydrated it (ui/src/main.tsx); the requests it then
+          // makes (the session check, the footer's version) must be answered before the console
+          // is judged.
+          await page.locator('html[data-app="ready"]').waitFor({ state: 'attached' });
+          await page.waitForLoadState('networkidle');
+          assert.ok(await page.evaluate(() => globalThis.serverHeading?.isConnected === true), `${path}: hydration kept the server's heading`);
+          const title = await page.title();
+          assert.match(title, /Clearvest$/, `${path}: document title`);
+          assert.equal(title, await page.evaluate(() => document.querySelector('title')?.textContent), path);
+          await expectAccessible(page, `${path} (${size})`);
+          await page.screenshot({ path: new URL(`${slug(path)}-${size}.png`, SCREENSHOTS).pathname, fullPage: true });
+          assert.deepEqual(problems, [], `${path} (${size}): console errors or warnings`);
+        } finally {
+          await context.close();
+        }
+      }
+    });
+  }
+
+  it('shows "Page not found" for an unknown page, with a 404', async () => {
+    const { context, page, problems, response } = await visit('/definitely-missing', VIEWPORTS.desktop);
+    try {
+      assert.equal(response.status(), 404);
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+      await expectAccessible(page, 'the 404 page');
+      await page.screenshot({ path: new URL('not-found-desktop.png', SCREENSHOTS).pathname });
+      // The browser reports the document's own 404 in the console; nothing else may appear.
+      const others = problems.filter((problem) => !/status of 404/.test(problem));
+      assert.deepEqual(others, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
