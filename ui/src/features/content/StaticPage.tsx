@@ -3,20 +3,17 @@ import { QueryState } from '../../components/QueryState';
 import { SampleLabel } from './SampleLabel';
 
 // One of the operator's static pages, rendered by the server from Markdown with raw HTML dropped
-// (platform/sitecontent). The route's own title names the page until its content arrives.
+// (platform/sitecontent). The route's own title names the page until its content arrives; the
+// heading stays the same element throughout, so the prerendered page's heading survives hydration
+// and only its text changes.
 function StaticPage({ slug, title }: { slug: string; title: string }) {
   const page = useGetContentPageQuery({ slug });
   return (
     <article className="page container page--prose" aria-labelledby="static-page-title">
-      <QueryState
-        query={page}
-        loading="Loading the page…"
-        failed="This page could not be loaded"
-        heading={<h1 id="static-page-title">{title}</h1>}
-      >
+      <h1 id="static-page-title">{page.data?.title ?? title}</h1>
+      <QueryState query={page} loading="Loading the page…" failed="This page could not be loaded">
         {(data) => (
           <>
-            <h1 id="static-page-title">{data.title}</h1>
             {data.sample ? (
               <p>
                 <SampleLabel>Sample text</SampleLabel>
