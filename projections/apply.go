@@ -7,10 +7,12 @@ import (
 	"io"
 	"net"
 	"runtime/debug"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"clearvest/domain/aggregate"
 	"clearvest/eventstore"
 )
 
@@ -152,4 +154,28 @@ func transientCode(code string) bool {
 // batchError names the projection and the batch an error happened in.
 func batchError(p Projection, events []eventstore.Envelope, err error) error {
 	return fmt.Errorf("projections: %s at positions %d..%d: %w", p.Name(), events[0].Position, events[len(events)-1].Position, err)
+}
+
+// EachOf decodes the events whose type is in types and hands each to fn with the id of its
+// stream, in order; the others pass without being decoded, which keeps a projection that cares
+// about a few kinds of event cheap on a log of many. categories, when given, also limits the
+// streams it looks at. An error from fn stops the loop and is returned as it is.
+func EachOf(events []eventstore.Envelope, codec *eventstore.Registry, types map[string]bool, categories []string,
+	fn func(env eventstore.Envelope, streamID string, e aggregate.Event) error) error {
+	for _, env := range events {
+		if !types[env.Type] {
+			continue
+		}
+		if len(categories) > 0 && !slices.Contains(categories, env.StreamID.Category()) {
+			continue
+		}
+		e, err := codec.Decode(env)
+		if err != nil {
+			return err
+		}
+		if err := fn(env, env.StreamID.ID(), e); err != nil {
+			return err
+		}
+	}
+	return nil
 }

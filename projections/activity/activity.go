@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/account"
+	"clearvest/domain/aggregate"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
 	"clearvest/projections"
@@ -83,25 +84,17 @@ var handled = map[string]bool{
 	account.TypeInvestmentMatured: true, account.TypeInvestmentReinvested: true,
 }
 
+// streams are where those events are: users' profiles and their money.
+var streams = []string{identity.StreamCategory, account.StreamCategory}
+
 // Apply records each event that is activity, or that says where a user is from.
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
-	for _, env := range events {
-		if !handled[env.Type] {
-			continue
-		}
-		cat, id := env.StreamID.Category(), env.StreamID.ID()
-		if cat != identity.StreamCategory && cat != account.StreamCategory {
-			continue
-		}
-		e, err := p.codec.Decode(env)
-		if err != nil {
-			return err
-		}
+	return projections.EachOf(events, p.codec, handled, streams, func(env eventstore.Envelope, id string, e aggregate.Event) error {
 		if err := apply(ctx, tx, id, env.Position, e); err != nil {
 			return fmt.Errorf("activity: %s at position %d: %w", env.Type, env.Position, err)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func apply(ctx context.Context, tx pgx.Tx, userID string, position int64, e any) error {

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/account"
+	"clearvest/domain/aggregate"
 	"clearvest/domain/identity"
 	"clearvest/domain/money"
 	"clearvest/eventstore"
@@ -68,26 +69,18 @@ var handled = map[string]bool{
 	account.TypeDepositConfirmed: true, account.TypeReferralBonusCredited: true,
 }
 
+// streams are where those events are: users' profiles and their money.
+var streams = []string{identity.StreamCategory, account.StreamCategory}
+
 // Apply writes each event's change with one statement; referrals are rare next to the events
 // it passes over, which cost nothing.
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
-	for _, env := range events {
-		if !handled[env.Type] {
-			continue
-		}
-		cat, id := env.StreamID.Category(), env.StreamID.ID()
-		if cat != identity.StreamCategory && cat != account.StreamCategory {
-			continue
-		}
-		e, err := p.codec.Decode(env)
-		if err != nil {
-			return err
-		}
+	return projections.EachOf(events, p.codec, handled, streams, func(env eventstore.Envelope, id string, e aggregate.Event) error {
 		if err := apply(ctx, tx, id, env.RecordedAt, e); err != nil {
 			return fmt.Errorf("referrals: %s: %w", env.Type, err)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func apply(ctx context.Context, tx pgx.Tx, id string, at time.Time, e any) error {
