@@ -10,21 +10,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 
-import { BASE_URL, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, uploadIdentity, waitForMail, withSuiteBrowser } from './flows.mjs';
-
-// Read models follow the events within moments; this asks again until `check` holds or the step
-// timeout passes, and returns the last answer.
-async function until(page, path, check) {
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  for (;;) {
-    const res = await api(page, 'GET', path);
-    if (res.status === 200 && check(res.body)) return res.body;
-    if (Date.now() > deadline) assert.fail(`${path} never answered as expected; last: ${JSON.stringify(res)}`);
-    await page.waitForTimeout(100);
-  }
-}
+import { adminCredentials, api, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, until, uploadIdentity, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 describe(`community against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();

@@ -200,6 +200,18 @@ export async function api(page, method, path, body) {
   );
 }
 
+// Read models follow the events within moments; this asks again until `check` holds or the step
+// timeout passes, and returns the last answer.
+export async function until(page, path, check) {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  for (;;) {
+    const res = await api(page, 'GET', path);
+    if (res.status === 200 && check(res.body)) return res.body;
+    if (Date.now() > deadline) assert.fail(`${path} never answered as expected; last: ${JSON.stringify(res)}`);
+    await page.waitForTimeout(100);
+  }
+}
+
 // Uploads a small generated JPEG as both sides of the identity document.
 export async function uploadIdentity(page) {
   return page.evaluate(async () => {
