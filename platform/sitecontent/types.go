@@ -110,6 +110,13 @@ func (c *checker) required(field, value string, maxLen int) {
 	}
 }
 
+// optional refuses a value longer than maxLen characters; an empty one is fine.
+func (c *checker) optional(field, value string, maxLen int) {
+	if len([]rune(value)) > maxLen {
+		c.fail(field, "must be at most %d characters", maxLen)
+	}
+}
+
 func (c *checker) id(field, value string, seen map[string]bool) {
 	switch {
 	case !idPattern.MatchString(value):
@@ -150,9 +157,7 @@ func (f *FAQ) validate(c *checker) {
 
 func (t *Team) validate(c *checker) {
 	c.required("heading", t.Heading, 100)
-	if len([]rune(t.Intro)) > 500 {
-		c.fail("intro", "must be at most 500 characters")
-	}
+	c.optional("intro", t.Intro, 500)
 	if len(t.Members) == 0 {
 		c.fail("members", "needs at least one member")
 	}
@@ -171,9 +176,7 @@ func (t *Team) validate(c *checker) {
 }
 
 func (h *HowItWorks) validate(c *checker) {
-	if len([]rune(h.Intro)) > 500 {
-		c.fail("intro", "must be at most 500 characters")
-	}
+	c.optional("intro", h.Intro, 500)
 	if len(h.Steps) == 0 {
 		c.fail("steps", "needs at least one step")
 	}
@@ -195,9 +198,7 @@ func (s *Support) validate(c *checker) {
 		c.fail("email", "must be an e-mail address (got %q)", s.Email)
 	}
 	c.required("response_time", s.ResponseTime, 200)
-	if len([]rune(s.Hours)) > 200 {
-		c.fail("hours", "must be at most 200 characters")
-	}
+	c.optional("hours", s.Hours, 200)
 }
 
 func (p *Page) validate(c *checker) {
