@@ -38,3 +38,21 @@ export const url = (path) => `${BASE_URL}${path}`;
 // Browser contexts ask for reduced motion unless a test is about motion: an audit then sees each
 // page as it settles, not a frame of an animation. The toast test checks the animated frames.
 export const CONTEXT_DEFAULTS = { reducedMotion: 'reduce' };
+
+// The marketing pages arrive prerendered and ask for the app's scripts only after their first
+// paint (ui/scripts/prerender.mjs), so their buttons and forms work only once the app has taken
+// the page over: <html data-app="ready"> (ui/src/main.tsx). Every full page load a test makes
+// with goto or reload waits for that, as a person waits for a page to respond before using it.
+export function waitForAppOnLoad(page) {
+  for (const name of ['goto', 'reload']) {
+    const navigate = page[name].bind(page);
+    page[name] = async (...args) => {
+      const response = await navigate(...args);
+      if (/^text\/html/.test(response?.headers()['content-type'] ?? '')) {
+        await page.locator('html[data-app="ready"]').waitFor({ state: 'attached' });
+      }
+      return response;
+    };
+  }
+  return page;
+}

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { after, before } from 'node:test';
 
-import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
 
 export const MAIL_TIMEOUT_MS = 20_000;
 export const PASSWORD = 'Harbour-Lantern-42';
@@ -161,7 +161,7 @@ export function withSuiteBrowser() {
 export async function freshBrowser(browser, contextOptions = {}) {
   const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
   await context.addInitScript({ content: axeSource });
-  const page = await context.newPage();
+  const page = waitForAppOnLoad(await context.newPage());
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const problems = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

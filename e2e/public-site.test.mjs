@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 
-import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
 import { expectAccessible } from './flows.mjs';
 
 const VIEWPORTS = {
@@ -66,6 +66,26 @@ describe(`public site against ${BASE_URL}`, () => {
     }
   });
 
+  it('asks for the app’s scripts only after a marketing page has been painted', async () => {
+    const html = await (await get('/')).text();
+    assert.ok(!/<script[^>]*\ssrc=/.test(html) && !html.includes('<link rel="modulepreload"'), 'no script is requested by the HTML itself');
+    const { context, page } = await visit('/');
+    try {
+      const { paint, scripts } = await page.evaluate(() => ({
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+        scripts: performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname))
+          .map((entry) => entry.startTime),
+      }));
+      assert.ok(paint > 0, 'the page was painted');
+      assert.ok(scripts.length > 0, 'the app’s scripts were loaded');
+      assert.ok(Math.min(...scripts) >= paint, `first script requested at ${Math.min(...scripts)} ms, first paint at ${paint} ms`);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('answers the app’s pages with 200 and anything else with 404 and the app', async () => {
     const samples = routes.map((route) => route.path.replace(/:[^/]+/g, 'sample-42'));
     for (const path of [...samples, '/hierarchy']) {
@@ -104,7 +124,7 @@ describe(`public site against ${BASE_URL}`, () => {
         if (document.readyState === 'interactive') globalThis.serverHeading = document.querySelector('main h1');
       });
     });
-    const page = await context.newPage();
+    const page = waitForAppOnLoad(await context.newPage());
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
     const problems = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
 
 const HOME_HEADING = /crypto savings plans/i;
 const NAV_LINKS = ['Portfolio Plans', 'About Us', 'Help Center', 'How It Works', 'Current Rates', 'Sign In'];
@@ -31,7 +31,7 @@ describe(`smoke test against ${BASE_URL}`, () => {
 
   async function openPage(contextOptions = {}) {
     const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
-    const page = await context.newPage();
+    const page = waitForAppOnLoad(await context.newPage());
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
     const problems = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -1,6 +1,7 @@
 // Build step after `vite build` and `vite build --ssr` (npm run build): renders the marketing
 // pages of the route table to HTML with the server bundle in dist-ssr/, and writes into dist/
-//   prerendered/<path>.html  each page, ready to hydrate, with its own <head> and the styles inline
+//   prerendered/<path>.html  each page, ready to hydrate, with its own <head>, the styles inline and
+//                            the app's scripts started after the first paint
 //   routes.json              the route manifest: which paths are pages (the server 404s the rest)
 //   sitemap.xml, robots.txt
 // Absolute URLs carry a placeholder origin that the server replaces with CLEARVEST_PUBLIC_URL.
@@ -24,7 +25,57 @@ async function inlineStylesheets(html) {
   return html;
 }
 
-const template = await inlineStylesheets(await readFile(resolve(dist, 'index.html'), 'utf8'));
+// The marketing pages ask for the app's scripts only once their HTML has been painted. On a slow
+// connection the scripts (most of the bytes) would otherwise share the line with the stylesheet
+// and font the first paint needs; the page is readable meanwhile, and the app takes it over a
+// moment later (<html data-app="ready">). The scripts keep the tags Vite gave them: an inline
+// starter adds them when the browser reports the first contentful paint, or at once for a page
+// loaded out of sight, which paints nothing.
+function startAppAfterFirstPaint(html) {
+  const entry = html.match(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>\s*/);
+  if (!entry) throw new Error('index.html has no module entry script');
+  const preloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+\.js)">\s*/g)];
+  for (const [tag] of [entry, ...preloads]) html = html.replace(tag, '');
+  const starter = `<script>
+      (function () {
+        var started = false;
+        function start() {
+          if (started) return;
+          started = true;
+          var tags = document.createDocumentFragment();
+          ${JSON.stringify(preloads.map(([, href]) => href))}.forEach(function (href) {
+            var link = document.createElement('link');
+            link.rel = 'modulepreload';
+            link.crossOrigin = '';
+            link.href = href;
+            tags.appendChild(link);
+          });
+          var script = document.createElement('script');
+          script.type = 'module';
+          script.crossOrigin = '';
+          script.src = ${JSON.stringify(entry[1])};
+          tags.appendChild(script);
+          document.head.appendChild(tags);
+        }
+        var observer = window.PerformanceObserver;
+        if (document.visibilityState === 'hidden') start();
+        else if (observer && (observer.supportedEntryTypes || []).indexOf('paint') >= 0) {
+          new observer(function (list) {
+            if (list.getEntriesByName('first-contentful-paint').length > 0) start();
+          }).observe({ type: 'paint', buffered: true });
+        } else {
+          // A browser without paint timing starts the app once the page has loaded.
+          window.addEventListener('load', start);
+        }
+        document.addEventListener('visibilitychange', start);
+      })();
+    </script>
+  </body>`;
+  if (!html.includes('</body>')) throw new Error('index.html has no </body>');
+  return html.replace('</body>', () => starter);
+}
+
+const template = startAppAfterFirstPaint(await inlineStylesheets(await readFile(resolve(dist, 'index.html'), 'utf8')));
 const manifest = server.routeManifest();
 
 async function write(name, content) {

@@ -103,6 +103,20 @@ describe('choosing a language', () => {
     expect(localStorage.getItem('clearvest:language')).toBe('en');
   });
 
+  it('leaves the page alone when the preferred language is the one already shown', async () => {
+    browserLanguages(['en-GB']);
+    await chooseLanguage('en');
+    const changed = vi.fn();
+    i18n.on('languageChanged', changed);
+    try {
+      await startLanguage();
+    } finally {
+      i18n.off('languageChanged', changed);
+    }
+    expect(i18n.language).toBe('en');
+    expect(changed).not.toHaveBeenCalled();
+  });
+
   it('offers every language under its own name', () => {
     expect(LANGUAGES.map((l) => l.name)).toEqual(['English', 'Deutsch']);
   });

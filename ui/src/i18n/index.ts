@@ -87,6 +87,9 @@ export function preferredLanguage(): Language {
 // the chunk, the connection dropped), the page stays English rather than claiming, in <html lang>
 // and the switcher, a language it is not shown in.
 async function show(language: Language) {
+  // Switching to the language already shown would still re-render every translated component, a
+  // long task at start-up for the English reader of a prerendered page.
+  if (language === i18n.resolvedLanguage) return;
   await i18n.changeLanguage(language);
   if (Object.keys(en).every((namespace) => i18n.hasResourceBundle(language, namespace))) return;
   console.error(`the texts for "${language}" could not be loaded; showing English`);

@@ -126,7 +126,7 @@ export function HomePage() {
 
       <InvestorCounts className="container" />
 
-      <section className="container section" aria-labelledby="features-title">
+      <section className="container section render-when-near" aria-labelledby="features-title">
         <p className="eyebrow">What you get</p>
         <h2 id="features-title">Savings plans without the small print</h2>
         <ul className="feature-grid">
@@ -142,7 +142,7 @@ export function HomePage() {
         </ul>
       </section>
 
-      <section className="container section" aria-labelledby="steps-title">
+      <section className="container section render-when-near" aria-labelledby="steps-title">
         <h2 id="steps-title">How it works in three steps</h2>
         <ol className="steps">
           {steps.map((step) => (
@@ -154,7 +154,7 @@ export function HomePage() {
         </ol>
       </section>
 
-      <section className="section" aria-labelledby="trust-title">
+      <section className="section render-when-near" aria-labelledby="trust-title">
         <div className="container trust">
           <div className="trust__intro">
             <p className="eyebrow">Trust</p>
@@ -176,7 +176,7 @@ export function HomePage() {
         </div>
       </section>
 
-      <section className="container section" aria-labelledby="why-title">
+      <section className="container section render-when-near" aria-labelledby="why-title">
         <p className="eyebrow">Why Clearvest</p>
         <h2 id="why-title">Why choose us</h2>
         <ul className="feature-grid feature-grid--three">
@@ -192,15 +192,15 @@ export function HomePage() {
         </ul>
       </section>
 
-      <div className="container section">
+      <div className="container section render-when-near">
         <TestimonialsSection />
       </div>
 
-      <div className="container">
+      <div className="container render-when-near">
         <TeamSection />
       </div>
 
-      <section className="container section" aria-labelledby="referral-title">
+      <section className="container section render-when-near" aria-labelledby="referral-title">
         <div className="referral-prompt">
           <div>
             <h2 id="referral-title">Refer a friend and earn up to $5</h2>
@@ -221,11 +221,11 @@ export function HomePage() {
         </div>
       </section>
 
-      <div className="container">
+      <div className="container render-when-near">
         <FaqSection />
       </div>
 
-      <section className="container section" aria-labelledby="risk-title">
+      <section className="container section render-when-near" aria-labelledby="risk-title">
         <div className="notice">
           <h2 id="risk-title">Know the risks</h2>
           <p>
