@@ -1,96 +1,42 @@
-import { useState, type FormEvent } from 'react';
 import {
   useApproveTestimonialMutation,
   useGetPendingTestimonialsQuery,
   useRejectTestimonialMutation,
   type TestimonialQueueItem,
 } from '../../api/community';
+import { DecisionPanel } from '../../components/DecisionPanel';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { useRunMutation } from '../../components/useRunMutation';
 import './community.css';
 
-// Staff publish or reject one testimonial. Another reviewer deciding first is the server's 409:
-// its message stays on the item, not only in a toast.
+const DECISION_WORDS = {
+  approve: 'Publish',
+  approving: 'Publishing…',
+  reject: 'Reject testimonial',
+  reasonLabel: 'Reason (shown to the author)',
+  reasonRequired: 'A reason of 1 to 500 characters is required.',
+};
+
+// Staff publish or reject one testimonial.
 function Decision({ item }: { item: TestimonialQueueItem }) {
   const run = useRunMutation();
   const [approve, approving] = useApproveTestimonialMutation();
   const [reject, rejecting] = useRejectTestimonialMutation();
-  const [rejectOpen, setRejectOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState('');
-  const [conflict, setConflict] = useState('');
-  const busy = approving.isLoading || rejecting.isLoading;
-  const reasonId = `testimonial-reason-${item._id}`;
-
-  const onApprove = async () => {
-    if (busy) return;
-    const outcome = await run(approve({ testimonialId: item._id }), { fallback: 'Failed to publish the testimonial.', success: 'Testimonial published.' });
-    if (!outcome.ok && outcome.error.status === 409) setConflict(outcome.message);
-  };
-  const onReject = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    if (!reason.trim()) {
-      setReasonError('A reason of 1 to 500 characters is required.');
-      return;
-    }
-    const outcome = await run(reject({ testimonialId: item._id, rejectTestimonialRequest: { reason: reason.trim() } }), {
-      fallback: 'Failed to reject the testimonial.',
-      success: 'Testimonial rejected.',
-    });
-    if (!outcome.ok && outcome.error.status === 409) setConflict(outcome.message);
-    else if (!outcome.ok && outcome.error.field === 'reason') setReasonError(outcome.message);
-  };
-
-  if (conflict) {
-    return (
-      <p className="panel panel--warning" role="alert">
-        {conflict} Someone else decided it first; the list is up to date now.
-      </p>
-    );
-  }
   return (
-    <div className="stack">
-      <div className="button-row">
-        <button type="button" className="button" aria-disabled={busy || undefined} onClick={() => void onApprove()}>
-          {approving.isLoading ? 'Publishing…' : 'Publish'}
-        </button>
-        <button type="button" className="button button--danger" aria-expanded={rejectOpen} aria-controls={`${reasonId}-form`} onClick={() => setRejectOpen((o) => !o)}>
-          Reject…
-        </button>
-      </div>
-      {rejectOpen ? (
-        <form id={`${reasonId}-form`} className="form" onSubmit={(e) => void onReject(e)} noValidate>
-          <div className="field" data-invalid={reasonError ? true : undefined}>
-            <label className="field__label" htmlFor={reasonId}>
-              Reason (shown to the author)
-            </label>
-            <textarea
-              id={reasonId}
-              className="field__input"
-              rows={3}
-              maxLength={500}
-              value={reason}
-              onChange={(e) => {
-                setReason(e.target.value);
-                setReasonError('');
-              }}
-              aria-invalid={reasonError ? true : undefined}
-              aria-describedby={reasonError ? `${reasonId}-error` : undefined}
-            />
-            {reasonError ? (
-              <p id={`${reasonId}-error`} className="field__error">
-                {reasonError}
-              </p>
-            ) : null}
-          </div>
-          <button type="submit" className="button button--danger" aria-disabled={busy || undefined}>
-            {rejecting.isLoading ? 'Rejecting…' : 'Reject testimonial'}
-          </button>
-        </form>
-      ) : null}
-    </div>
+    <DecisionPanel
+      id={`testimonial-${item._id}`}
+      words={DECISION_WORDS}
+      approving={approving.isLoading}
+      rejecting={rejecting.isLoading}
+      onApprove={() => run(approve({ testimonialId: item._id }), { fallback: 'Failed to publish the testimonial.', success: 'Testimonial published.' })}
+      onReject={(reason) =>
+        run(reject({ testimonialId: item._id, rejectTestimonialRequest: { reason } }), {
+          fallback: 'Failed to reject the testimonial.',
+          success: 'Testimonial rejected.',
+        })
+      }
+    />
   );
 }
 
