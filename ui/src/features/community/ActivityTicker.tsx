@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useGetPublicActivityQuery, type ActivityItem } from '../../api/community';
+import { useTranslation } from '../../i18n';
 import { relativeTime } from './relativeTime';
 import './community.css';
 
@@ -24,6 +25,7 @@ interface ActivityTickerProps {
 // status announces only activity that arrives while the page is open. With nothing to show
 // (no activity yet, or the server could not be reached) it renders nothing.
 export function ActivityTicker({ className }: ActivityTickerProps) {
+  const { t } = useTranslation('community');
   const { data } = useGetPublicActivityQuery(undefined, { pollingInterval: REFRESH_MS });
   const items = data?.activities ?? [];
   const [index, setIndex] = useState(0);
@@ -61,7 +63,7 @@ export function ActivityTicker({ className }: ActivityTickerProps) {
   return (
     <section
       className={['ticker', className].filter(Boolean).join(' ')}
-      aria-label="Recent investor activity"
+      aria-label={t('ticker.label')}
       data-testid="activity-ticker"
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
@@ -69,7 +71,14 @@ export function ActivityTicker({ className }: ActivityTickerProps) {
       onBlur={() => setFocused(false)}
     >
       <span className="ticker__dot" aria-hidden="true" />
-      <p className={fading ? 'ticker__item ticker__item--out' : 'ticker__item'} aria-live="off" data-testid="ticker-item">
+      {/* The server writes these sentences in English, and the time beside them reads as their
+          end ("… 5 min ago"), so the line stays English as a whole and says so to screen readers. */}
+      <p
+        className={fading ? 'ticker__item ticker__item--out' : 'ticker__item'}
+        lang="en"
+        aria-live="off"
+        data-testid="ticker-item"
+      >
         <span className="ticker__message">{item.message}</span>{' '}
         <time className="ticker__time" dateTime={item.at}>
           {relativeTime(item.at)}
@@ -79,10 +88,10 @@ export function ActivityTicker({ className }: ActivityTickerProps) {
         <button
           type="button"
           className="ticker__pause"
-          aria-label={stopped ? 'Resume activity updates' : 'Pause activity updates'}
+          aria-label={stopped ? t('ticker.resumeLabel') : t('ticker.pauseLabel')}
           onClick={() => setStopped((s) => !s)}
         >
-          {stopped ? 'Resume' : 'Pause'}
+          {stopped ? t('ticker.resume') : t('ticker.pause')}
         </button>
       ) : null}
       <p className="visually-hidden" role="status" aria-live="polite">
@@ -95,11 +104,12 @@ export function ActivityTicker({ className }: ActivityTickerProps) {
 // The newest activity, once it is one that arrived after the ticker first loaded: what the
 // polite status announces. The first list is not announced; it is on the page to be read.
 function useAnnouncement(items: ActivityItem[]) {
+  const { t } = useTranslation('community');
   const [newestSeen, setNewestSeen] = useState<string | null>(null);
   const [said, setSaid] = useState('');
   const newest = items[0];
   if (newest && newest.id !== newestSeen) {
-    if (newestSeen !== null) setSaid(`New activity: ${newest.message}`);
+    if (newestSeen !== null) setSaid(t('ticker.announce', { message: newest.message }));
     setNewestSeen(newest.id);
   }
   return said;

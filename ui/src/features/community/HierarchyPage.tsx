@@ -6,28 +6,32 @@ import { selectIsLoggedIn } from '../auth/authSlice';
 import { ActivityTicker } from './ActivityTicker';
 import { BadgeIcon } from './BadgeIcon';
 import { InvestorCounts } from './InvestorCounts';
-import { dollars, levelTitle, referralWords } from './levelWords';
+import { useLocale, useTranslation } from '../../i18n';
+import { dollars, percentWords } from './levelWords';
 import './community.css';
 
 function Criteria({ level }: { level: BadgeLevel }) {
+  const { t } = useTranslation('community');
+  const locale = useLocale();
   if (level.minInvested === '0.00' && level.minReferrals === 0) {
-    return <p className="level__criteria">Every Clearvest account</p>;
+    return <p className="level__criteria">{t('levels.everyAccount')}</p>;
   }
   return (
     <ul className="level__criteria">
-      <li>{dollars(level.minInvested)} invested in total</li>
-      <li>{referralWords(level.minReferrals)}</li>
+      <li>{t('levels.invested', { amount: dollars(level.minInvested, locale) })}</li>
+      <li>{t('levels.referrals', { count: level.minReferrals })}</li>
     </ul>
   );
 }
 
 function LevelCard({ level, current }: { level: BadgeLevel; current: boolean }) {
+  const { t } = useTranslation('community');
   return (
     <li className={current ? 'level level--current' : 'level'} data-testid="badge-level" aria-current={current ? 'true' : undefined}>
       <BadgeIcon level={level.name} />
       <h3 className="level__name">
-        {levelTitle[level.name]}
-        {current ? <span className="visually-hidden"> (your level)</span> : null}
+        {t(`levels.names.${level.name}`)}
+        {current ? <span className="visually-hidden">{t('levels.yours')}</span> : null}
       </h3>
       <Criteria level={level} />
     </li>
@@ -35,30 +39,39 @@ function LevelCard({ level, current }: { level: BadgeLevel; current: boolean }) 
 }
 
 function MyStanding({ badge }: { badge: MyBadge }) {
+  const { t } = useTranslation('community');
+  const locale = useLocale();
   const next = badge.next;
   return (
     <div className="card my-badge" data-testid="my-badge">
       <BadgeIcon level={badge.current} />
       <div className="my-badge__body stack">
-        <h2 className="panel__title">Your level: {levelTitle[badge.current]}</h2>
+        <h2 className="panel__title">{t('standing.title', { level: t(`levels.names.${badge.current}`) })}</h2>
         <p className="muted">
-          You have invested {dollars(badge.invested)} in total and have {referralWords(badge.referrals)}.
+          {t('standing.summary', {
+            amount: dollars(badge.invested, locale),
+            referrals: t('levels.referrals', { count: badge.referrals }),
+          })}
         </p>
         {next ? (
           <>
             <p id="badge-progress-label">
-              {badge.percent}% of the way to {levelTitle[next.name]}: it needs {dollars(next.minInvested)} invested and{' '}
-              {referralWords(next.minReferrals)}.
+              {t('standing.progress', {
+                percent: percentWords(badge.percent, locale),
+                level: t(`levels.names.${next.name}`),
+                amount: dollars(next.minInvested, locale),
+                referrals: t('levels.referrals', { count: next.minReferrals }),
+              })}
             </p>
             <progress className="progress" aria-labelledby="badge-progress-label" value={badge.percent} max={100}>
-              {badge.percent}%
+              {percentWords(badge.percent, locale)}
             </progress>
             <p className="muted">
-              <Link to="/start-invest">New investment</Link> · <Link to="/referrals">Refer a friend</Link>
+              <Link to="/start-invest">{t('standing.newInvestment')}</Link> · <Link to="/referrals">{t('standing.refer')}</Link>
             </p>
           </>
         ) : (
-          <p>You hold the highest level. Thank you for being part of Clearvest.</p>
+          <p>{t('standing.top')}</p>
         )}
       </div>
     </div>
@@ -66,9 +79,10 @@ function MyStanding({ badge }: { badge: MyBadge }) {
 }
 
 function SignedInStanding() {
+  const { t } = useTranslation('community');
   const badge = useGetMyBadgeQuery({}, { refetchOnMountOrArgChange: true });
   return (
-    <QueryState query={badge} loading="Loading your level…" failed="Your level could not be loaded">
+    <QueryState query={badge} loading={t('standing.loading')} failed={t('standing.failed')}>
       {(data) => <MyStanding badge={data} />}
     </QueryState>
   );
@@ -78,6 +92,7 @@ function SignedInStanding() {
 // investor, their level and how far they are from the next. Below, the community's real
 // activity and counts (each hidden when there is nothing honest to show).
 export function HierarchyPage() {
+  const { t } = useTranslation('community');
   const signedIn = useAppSelector(selectIsLoggedIn);
   const levels = useListBadgesQuery();
   const mine = useGetMyBadgeQuery({}, { skip: !signedIn });
@@ -85,18 +100,14 @@ export function HierarchyPage() {
   return (
     <section className="page container stack stack--lg" aria-labelledby="hierarchy-title">
       <div>
-        <p className="eyebrow">Community</p>
-        <h1 id="hierarchy-title">Member Levels</h1>
-        <p className="muted">
-          Levels recognise what you have built with Clearvest: the total you have invested over time (reinvested returns not
-          counted twice) and the friends you referred whose first deposit was confirmed. A level is reached when both of its
-          criteria are met. Levels are recognition only: they change no rates and no fees.
-        </p>
+        <p className="eyebrow">{t('levels.eyebrow')}</p>
+        <h1 id="hierarchy-title">{t('levels.title')}</h1>
+        <p className="muted">{t('levels.intro')}</p>
       </div>
       {signedIn ? <SignedInStanding /> : null}
       <div>
-        <h2>Levels</h2>
-        <QueryState query={levels} loading="Loading the levels…" failed="The levels could not be loaded">
+        <h2>{t('levels.listTitle')}</h2>
+        <QueryState query={levels} loading={t('levels.loading')} failed={t('levels.failed')}>
           {(data) => (
             <ol className="levels">
               {data.levels.map((level) => (

@@ -1,9 +1,11 @@
 import { useGetPublicStatsQuery } from '../../api/community';
+import { useLocale, useTranslation } from '../../i18n';
 import './community.css';
 
-// "5,000+": the server has already rounded down, so the plus sign is always true.
-export function countWords(n: number) {
-  return `${new Intl.NumberFormat('en-US').format(n)}+`;
+// "5,000+" (in German "5.000+"): the server has already rounded down, so the plus sign is always
+// true.
+export function countWords(n: number, locale = 'en') {
+  return `${new Intl.NumberFormat(locale).format(n)}+`;
 }
 
 interface InvestorCountsProps {
@@ -15,23 +17,25 @@ interface InvestorCountsProps {
 // below the operator's minimum comes back null and is not shown; with neither, nothing renders
 // (and nothing while loading or when the server cannot be reached: no placeholder figures).
 export function InvestorCounts({ className }: InvestorCountsProps) {
+  const { t } = useTranslation('community');
+  const locale = useLocale();
   const { data } = useGetPublicStatsQuery();
   if (!data || (data.investors === null && data.countries === null)) return null;
   return (
     <dl className={['counts', className].filter(Boolean).join(' ')} data-testid="investor-counts">
       {data.investors !== null ? (
         <div className="counts__item">
-          <dt className="counts__label">Investors</dt>
+          <dt className="counts__label">{t('counts.investors')}</dt>
           <dd className="counts__value" data-testid="count-investors">
-            {countWords(data.investors)}
+            {countWords(data.investors, locale)}
           </dd>
         </div>
       ) : null}
       {data.countries !== null ? (
         <div className="counts__item">
-          <dt className="counts__label">Countries</dt>
+          <dt className="counts__label">{t('counts.countries')}</dt>
           <dd className="counts__value" data-testid="count-countries">
-            {countWords(data.countries)}
+            {countWords(data.countries, locale)}
           </dd>
         </div>
       ) : null}

@@ -1,13 +1,13 @@
 import { useId, useState } from 'react';
 import { useListTestimonialsQuery, type Testimonial } from '../../api/community';
+import { useLocale, useTranslation } from '../../i18n';
 import './community.css';
 
 // How many testimonials show before "Show More".
 export const INITIAL_TESTIMONIALS = 4;
 
-const published = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
-
 function TestimonialCard({ t }: { t: Testimonial }) {
+  const locale = useLocale();
   const date = new Date(t.date);
   return (
     <li className="testimonial" data-testid="testimonial">
@@ -21,7 +21,7 @@ function TestimonialCard({ t }: { t: Testimonial }) {
           <>
             {' · '}
             <time className="muted" dateTime={t.date}>
-              {published.format(date)}
+              {new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(date)}
             </time>
           </>
         )}
@@ -31,7 +31,8 @@ function TestimonialCard({ t }: { t: Testimonial }) {
 }
 
 interface TestimonialsSectionProps {
-  // The section's heading; "What our investors say" unless told otherwise.
+  // The section's heading; "What our investors say" (in the reader's language) unless told
+  // otherwise.
   title?: string;
   // With no testimonials yet: false (the default) renders nothing, true shows the heading and
   // "No testimonials yet".
@@ -41,7 +42,8 @@ interface TestimonialsSectionProps {
 // Testimonials written by verified investors and approved by staff, newest first: four at first,
 // the rest behind "Show More". Nothing renders while loading or when the server cannot be
 // reached, so the home page never shows a broken or placeholder block.
-export function TestimonialsSection({ title = 'What our investors say', showEmpty = false }: TestimonialsSectionProps) {
+export function TestimonialsSection({ title, showEmpty = false }: TestimonialsSectionProps) {
+  const { t } = useTranslation('community');
   const { data } = useListTestimonialsQuery();
   const [expanded, setExpanded] = useState(false);
   const headingId = useId();
@@ -52,20 +54,20 @@ export function TestimonialsSection({ title = 'What our investors say', showEmpt
   const shown = expanded ? all : all.slice(0, INITIAL_TESTIMONIALS);
   return (
     <section className="testimonials" aria-labelledby={headingId} data-testid="testimonials-section">
-      <h2 id={headingId}>{title}</h2>
+      <h2 id={headingId}>{title ?? t('testimonials.title')}</h2>
       {all.length === 0 ? (
-        <p className="empty">No testimonials yet</p>
+        <p className="empty">{t('testimonials.empty')}</p>
       ) : (
         <>
-          <p className="muted">Written by investors with a verified account and a confirmed deposit, and reviewed by our team.</p>
+          <p className="muted">{t('testimonials.intro')}</p>
           <ul className="testimonials__list" id={listId}>
-            {shown.map((t) => (
-              <TestimonialCard key={t._id} t={t} />
+            {shown.map((item) => (
+              <TestimonialCard key={item._id} t={item} />
             ))}
           </ul>
           {all.length > INITIAL_TESTIMONIALS ? (
             <button type="button" className="button button--secondary" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded((e) => !e)}>
-              {expanded ? 'Show Less' : 'Show More'}
+              {expanded ? t('testimonials.less') : t('testimonials.more')}
             </button>
           ) : null}
         </>

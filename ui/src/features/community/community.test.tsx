@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { communityApi, type ActivityItem, type Testimonial } from '../../api/community';
 import { makeStore } from '../../app/store';
+import { chooseLanguage } from '../../i18n';
 import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 import { ActivityTicker, FADE_MS, ROTATE_MS } from './ActivityTicker';
@@ -272,6 +273,30 @@ describe('member levels page', () => {
     const bar = within(mine).getByRole('progressbar', { name: /25% of the way to Leader/ });
     expect(bar.getAttribute('value')).toBe('25');
     await vi.waitFor(() => expect(screen.getAllByTestId('badge-level')[0]?.getAttribute('aria-current')).toBe('true'));
+  });
+  it('is shown in German, with German amounts, once the reader chooses German', async () => {
+    const user = makeUser();
+    stubApi({
+      'GET /api/users/getUser': json(user),
+      'GET /api/badges': json(levels),
+      'GET /api/users/badge': json({ current: 'member', next: levels.levels[1], invested: '500.00', referrals: 0, percent: 25 }),
+      'GET /api/public/stats': json({ investors: null, countries: null }),
+      'GET /api/public/activity': json({ activities: [] }),
+    });
+    await chooseLanguage('de');
+    renderApp({ route: '/Hierarchy', ...signedIn(user) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mitgliedsstufen' })).toBeTruthy();
+    const cards = await screen.findAllByTestId('badge-level');
+    expect(cards.map((c) => c.querySelector('h3')?.textContent?.replace(' (Ihre Stufe)', ''))).toEqual(['Mitglied', 'Vorreiter', 'Experte', 'Meister']);
+    expect(cards[0]?.textContent).toContain('Jedes Clearvest-Konto');
+    expect(cards[1]?.textContent).toContain('1.000\u00a0$ insgesamt angelegt');
+    expect(cards[1]?.textContent).toContain('1 gültige Empfehlung');
+    expect(cards[2]?.textContent).toContain('3 gültige Empfehlungen');
+    const mine = await screen.findByTestId('my-badge');
+    expect(within(mine).getByRole('heading', { name: 'Ihre Stufe: Mitglied' })).toBeTruthy();
+    expect(mine.textContent).toContain('Sie haben insgesamt 500\u00a0$ angelegt und haben 0 gültige Empfehlungen.');
+    expect(within(mine).getByRole('progressbar', { name: /^25\u00a0% des Wegs zur Stufe Vorreiter/ })).toBeTruthy();
+    expect(within(mine).getByRole('link', { name: 'Neue Anlage' })).toBeTruthy();
   });
 });
 

@@ -1,18 +1,12 @@
-import type { BadgeName } from '../../api/community';
 import { formatUsd } from '../../components/money';
 
-export const levelTitle: Record<BadgeName, string> = {
-  member: 'Member',
-  leader: 'Leader',
-  expert: 'Expert',
-  master: 'Master',
-};
-
-// "$1,000" for whole dollars, as criteria read; cents only when there are some.
-export function dollars(amount: string) {
-  return formatUsd(amount).replace(/\.00$/, '');
+// "$1,000" for whole dollars, as criteria read (in German "1.000 $"); cents only when there are
+// some. The zero cents are dropped wherever the locale puts them: "$1,000.00", "1.000,00 $".
+export function dollars(amount: string, locale = 'en') {
+  return formatUsd(amount, locale).replace(/[.,]00(?!\d)/, '');
 }
 
-export function referralWords(n: number) {
-  return n === 1 ? '1 qualified referral' : `${n} qualified referrals`;
+// "25%" (in German "25 %"): a level's progress, a whole number the server computed.
+export function percentWords(percent: number, locale = 'en') {
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'percent', maximumFractionDigits: 0 }).format(percent);
 }

@@ -1,15 +1,17 @@
 import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { MarketCandles } from '../../api/enhanced';
+import { useLocale, useTranslation } from '../../i18n';
 import { CHART_HEIGHT, formatDay } from './marketWords';
-
-const tickDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const tickPrice = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 });
 
 // recharts is large: this module is loaded on its own, after the page shows. The figures are
 // in the text and the table beside each chart, which is what screen readers read; the drawing
 // is hidden from them.
 
 export function MarketChart({ data }: { data: MarketCandles }) {
+  const { t } = useTranslation('market');
+  const locale = useLocale();
+  const tickDay = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  const tickPrice = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
   // Numbers only for drawing: the page's text shows the provider's decimal strings.
   const points = data.candles.map((c) => ({
     day: c.time,
@@ -23,14 +25,14 @@ export function MarketChart({ data }: { data: MarketCandles }) {
           <CartesianGrid stroke="#d0d7e1" strokeDasharray="3 3" />
           <XAxis dataKey="day" tickFormatter={(day: string) => tickDay.format(new Date(`${day}T00:00:00Z`))} tick={{ fontSize: 12 }} minTickGap={32} />
           <YAxis domain={['auto', 'auto']} tickFormatter={(v: number) => tickPrice.format(v)} tick={{ fontSize: 12 }} width={72} />
-          <Tooltip labelFormatter={(label) => formatDay(String(label))} />
+          <Tooltip labelFormatter={(label) => formatDay(String(label), locale)} />
           {data.referenceRate ? null : (
-            <Area dataKey="range" name="Low–high" stroke="none" fill="#9ec5ee" fillOpacity={0.5} isAnimationActive={false} />
+            <Area dataKey="range" name={t('chart.range')} stroke="none" fill="#9ec5ee" fillOpacity={0.5} isAnimationActive={false} />
           )}
           <Line
             type="linear"
             dataKey="close"
-            name={data.referenceRate ? 'Reference rate' : 'Close'}
+            name={data.referenceRate ? t('table.reference') : t('table.close')}
             stroke="#0a58a8"
             strokeWidth={2}
             dot={false}

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { MarketCandles } from '../../api/enhanced';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, stubApi } from '../../test/stubApi';
+import { chooseLanguage, i18n } from '../../i18n';
 import { formatPrice, summary } from './marketWords';
 
 // recharts needs a layout engine jsdom does not have; the page's states are what is tested here.
@@ -62,12 +63,17 @@ describe('market words', () => {
     expect(formatPrice('91890.42')).toBe('91,890.42');
     expect(formatPrice('1.1597')).toBe('1.1597');
     expect(formatPrice('100000')).toBe('100,000');
+    expect(formatPrice('0.000012345678901')).toBe('0.000012345678901');
+    expect(formatPrice('91890.42', 'de')).toBe('91.890,42');
+    expect(formatPrice('1.1597', 'de')).toBe('1,1597');
+    expect(formatPrice('n/a')).toBe('n/a');
   });
 
   it('says the latest close and the range of the period in words', () => {
-    const text = summary(btcusdt.candles, false);
+    const t = i18n.getFixedT('en', 'market');
+    const text = summary(btcusdt.candles, false, t);
     expect(text).toMatch(/^Latest close \(.*2026\): 91,890\.42\. From .* it ranged from 89,900 \(.*\) to 92,215 \(.*\)\.$/);
-    expect(summary(eurusd.candles, true)).toMatch(/^Latest reference rate \(.*\): 1\.1597\./);
+    expect(summary(eurusd.candles, true, t)).toMatch(/^Latest reference rate \(.*\): 1\.1597\./);
   });
 });
 
@@ -133,5 +139,22 @@ describe('market rates page', () => {
     await userEvent.setup().click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await within(fx).findByTestId('market-chart-EURUSD')).toBeTruthy();
     expect(within(fx).queryByRole('alert')).toBeNull();
+  });
+
+  it('is shown in German once the reader chooses German; the provider’s source stays as it is', async () => {
+    stubMarkets({ EURUSD: json({ ...eurusd, status: 'stale', asOf: '2026-11-20T09:00:00Z' }), BTCUSDT: json(unavailable('BTCUSDT', 'Binance')) });
+    await chooseLanguage('de');
+    renderApp({ route: '/market-rates' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Aktuelle Kurse' })).toBeTruthy();
+    const fx = await screen.findByTestId('market-EURUSD');
+    expect(within(fx).getByRole('heading', { level: 2, name: 'EUR/USD – Euro in US-Dollar' })).toBeTruthy();
+    expect((await within(fx).findByText('Live-Daten nicht verfügbar – Daten vom 20.11.2026')).getAttribute('role')).toBe('status');
+    expect(within(fx).getByTestId('market-summary-EURUSD').textContent).toBe(
+      'Letzter Referenzkurs (25.11.2026): 1,1597. Vom 24.11.2026 bis zum 25.11.2026 lag der Kurs zwischen 1,1597 (25.11.2026) und 1,1611 (24.11.2026).',
+    );
+    expect(within(fx).getByRole('columnheader', { name: 'Referenzkurs' })).toBeTruthy();
+    expect(within(fx).getByText(/^Quelle: European Central Bank reference rates \(via Frankfurter\)\./).textContent).toContain('Zuletzt aktualisiert:');
+    const btc = screen.getByTestId('market-BTCUSDT');
+    expect((await within(btc).findByText('Marktdaten sind zurzeit nicht verfügbar.')).getAttribute('role')).toBe('status');
   });
 });

@@ -3,27 +3,30 @@ import { useGetMarketCandlesQuery, type MarketCandles } from '../../api/enhanced
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { Spinner } from '../../components/Spinner';
-import { CHART_HEIGHT, formatDay, formatPrice, markets, staleNotice, summary, UNAVAILABLE_NOTICE, type MarketSymbol } from './marketWords';
+import { useLocale, useTranslation } from '../../i18n';
+import { CHART_HEIGHT, formatDay, formatPrice, markets, summary, type MarketSymbol } from './marketWords';
 
 const MarketChart = lazy(() => import('./MarketChart').then((m) => ({ default: m.MarketChart })));
 
 function CandleTable({ data, title }: { data: MarketCandles; title: string }) {
+  const { t } = useTranslation('market');
+  const locale = useLocale();
   return (
     // Hidden by a wrapper: a table sizes to its content whatever width it is given.
     <div className="visually-hidden">
       <table>
-        <caption>{title}: daily prices</caption>
+        <caption>{t('table.caption', { title })}</caption>
         <thead>
           <tr>
-            <th scope="col">Day</th>
+            <th scope="col">{t('table.day')}</th>
             {data.referenceRate ? (
-              <th scope="col">Reference rate</th>
+              <th scope="col">{t('table.reference')}</th>
             ) : (
               <>
-                <th scope="col">Open</th>
-                <th scope="col">High</th>
-                <th scope="col">Low</th>
-                <th scope="col">Close</th>
+                <th scope="col">{t('table.open')}</th>
+                <th scope="col">{t('table.high')}</th>
+                <th scope="col">{t('table.low')}</th>
+                <th scope="col">{t('table.close')}</th>
               </>
             )}
           </tr>
@@ -31,15 +34,15 @@ function CandleTable({ data, title }: { data: MarketCandles; title: string }) {
         <tbody>
           {data.candles.map((c) => (
             <tr key={c.time}>
-              <td>{formatDay(c.time)}</td>
+              <td>{formatDay(c.time, locale)}</td>
               {data.referenceRate ? (
-                <td>{formatPrice(c.close)}</td>
+                <td>{formatPrice(c.close, locale)}</td>
               ) : (
                 <>
-                  <td>{formatPrice(c.open)}</td>
-                  <td>{formatPrice(c.high)}</td>
-                  <td>{formatPrice(c.low)}</td>
-                  <td>{formatPrice(c.close)}</td>
+                  <td>{formatPrice(c.open, locale)}</td>
+                  <td>{formatPrice(c.high, locale)}</td>
+                  <td>{formatPrice(c.low, locale)}</td>
+                  <td>{formatPrice(c.close, locale)}</td>
                 </>
               )}
             </tr>
@@ -51,13 +54,16 @@ function CandleTable({ data, title }: { data: MarketCandles; title: string }) {
 }
 
 function Attribution({ data }: { data: MarketCandles }) {
+  const { t } = useTranslation('market');
   return (
     <p className="muted market-source">
-      Source: {data.source}.
+      {t('source', { source: data.source })}
       {data.asOf ? (
         <>
           {' '}
-          Last updated <time dateTime={data.asOf}>{formatDateTime(data.asOf)}</time>.
+          {/* The whole sentence is the <time>: its datetime carries the moment, and the page
+              does without the Trans component's chunk. */}
+          <time dateTime={data.asOf}>{t('updated', { at: formatDateTime(data.asOf) })}</time>
         </>
       ) : null}
     </p>
@@ -65,11 +71,13 @@ function Attribution({ data }: { data: MarketCandles }) {
 }
 
 function MarketBody({ data, title }: { data: MarketCandles; title: string }) {
+  const { t } = useTranslation('market');
+  const locale = useLocale();
   if (data.status === 'unavailable' || data.candles.length === 0) {
     return (
       <>
         <p className="notice" role="status">
-          {UNAVAILABLE_NOTICE}
+          {t('unavailable')}
         </p>
         <Attribution data={data} />
       </>
@@ -79,14 +87,14 @@ function MarketBody({ data, title }: { data: MarketCandles; title: string }) {
     <>
       {data.status === 'stale' && data.asOf ? (
         <p className="notice" role="status">
-          {staleNotice(data.asOf)}
+          {t('stale', { day: formatDay(data.asOf, locale) })}
         </p>
       ) : null}
-      <p data-testid={`market-summary-${data.symbol}`}>{summary(data.candles, data.referenceRate)}</p>
+      <p data-testid={`market-summary-${data.symbol}`}>{summary(data.candles, data.referenceRate, t, locale)}</p>
       <Suspense
         fallback={
           <div style={{ minHeight: CHART_HEIGHT }}>
-            <Spinner label="Drawing the chart…" />
+            <Spinner label={t('drawing')} />
           </div>
         }
       >
@@ -98,16 +106,18 @@ function MarketBody({ data, title }: { data: MarketCandles; title: string }) {
   );
 }
 
-function MarketPanel({ symbol, title, about }: { symbol: MarketSymbol; title: string; about: string }) {
+function MarketPanel({ symbol, pair }: { symbol: MarketSymbol; pair: string }) {
+  const { t } = useTranslation('market');
   const query = useGetMarketCandlesQuery({ symbol, interval: '1d' });
   const id = `market-${symbol}-title`;
+  const title = t(`${symbol}.title`);
   return (
     <section className="card market-card" aria-labelledby={id} data-testid={`market-${symbol}`}>
       <h2 id={id} className="panel__title">
         {title}
       </h2>
-      <p className="muted">{about}</p>
-      <QueryState query={query} loading={`Loading ${title.split(' ')[0]}…`} failed={`${title.split(' ')[0]} could not be loaded`}>
+      <p className="muted">{t(`${symbol}.about`)}</p>
+      <QueryState query={query} loading={t('loading', { pair })} failed={t('failed', { pair })}>
         {(data) => <MarketBody data={data} title={title} />}
       </QueryState>
     </section>
@@ -115,13 +125,11 @@ function MarketPanel({ symbol, title, about }: { symbol: MarketSymbol; title: st
 }
 
 export function MarketRatesPage() {
+  const { t } = useTranslation('market');
   return (
     <section className="page container" aria-labelledby="market-rates-title">
-      <h1 id="market-rates-title">Current Rates</h1>
-      <p>
-        Daily prices of the euro and of bitcoin, for information. They are not an offer, and Clearvest plans do not
-        depend on them.
-      </p>
+      <h1 id="market-rates-title">{t('title')}</h1>
+      <p>{t('lead')}</p>
       <div className="market-grid">
         {markets.map((m) => (
           <MarketPanel key={m.symbol} {...m} />

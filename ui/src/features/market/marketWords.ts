@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import type { MarketCandle, MarketCandles } from '../../api/enhanced';
 
 export type MarketSymbol = MarketCandles['symbol'];
@@ -5,45 +6,47 @@ export type MarketSymbol = MarketCandles['symbol'];
 // Each chart is 400 px high, on phones and desktops alike.
 export const CHART_HEIGHT = 400;
 
-// The notices of a cache that is not live. The words are fixed so the page, its tests and the
-// end-to-end test read the same sentence.
-export const UNAVAILABLE_NOTICE = 'Market data is unavailable right now.';
-export const staleNotice = (asOf: string) => `Live data unavailable — showing data as of ${formatDay(asOf)}`;
-
-export const markets: readonly { symbol: MarketSymbol; title: string; about: string }[] = [
-  {
-    symbol: 'EURUSD',
-    title: 'EUR/USD — euro in US dollars',
-    about:
-      'The European Central Bank’s euro reference rate: one rate per working day, published around 16:00 CET. ' +
-      'It is a reference for information, not a price anyone trades at.',
-  },
-  {
-    symbol: 'BTCUSDT',
-    title: 'BTC/USDT — bitcoin in tether',
-    about:
-      'Daily prices on a crypto exchange: open, high, low and close of each UTC day. ' +
-      'The last day is still trading, so its figures change until midnight UTC.',
-  },
+// The two markets the page shows, in order; their titles and descriptions are in the market
+// namespace under the symbol. `pair` is how the page names a market in short ("Loading EUR/USD…").
+export const markets: readonly { symbol: MarketSymbol; pair: string }[] = [
+  { symbol: 'EURUSD', pair: 'EUR/USD' },
+  { symbol: 'BTCUSDT', pair: 'BTC/USDT' },
 ];
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
-// "25 Nov 2026" from "2026-11-25" or a timestamp, read as a UTC day.
-export function formatDay(iso: string) {
+// "Nov 25, 2026" (in German "25.11.2026") from "2026-11-25" or a timestamp, read as a UTC day.
+export function formatDay(iso: string, locale = 'en') {
   const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
-  return Number.isNaN(date.getTime()) ? iso : dayFormat.format(date);
+  if (Number.isNaN(date.getTime())) return iso;
+  let format = dayFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+    dayFormats.set(locale, format);
+  }
+  return format.format(date);
 }
 
-// A price as published, with thousands separators: the provider's digits, never rounded.
-export function formatPrice(price: string) {
-  const [whole = '', fraction] = price.split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return fraction ? `${grouped}.${fraction}` : grouped;
+const PRICE = /^(\d+)(?:\.(\d+))?$/;
+// As many decimals as every browser's Intl allows, far more than a price ever has.
+const MAX_DIGITS = 20;
+
+// A price as published, grouped the way the reader's language writes numbers ("91,890.42", in
+// German "91.890,42"): Intl formats the provider's decimal string itself, so every digit it sent
+// is kept and none is rounded. Anything else is shown as it came.
+export function formatPrice(price: string, locale = 'en') {
+  const match = PRICE.exec(price.trim());
+  if (!match) return price;
+  const digits = Math.min(match[2]?.length ?? 0, MAX_DIGITS);
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: MAX_DIGITS }).format(
+    match[0] as Intl.StringNumericLiteral,
+  );
 }
 
 // What a chart shows, in words: the latest close and the range of the period.
-export function summary(candles: readonly MarketCandle[], referenceRate: boolean) {
+export function summary(candles: readonly MarketCandle[], referenceRate: boolean, t: TFunction<'market'>, locale = 'en') {
+  const day = (iso: string) => formatDay(iso, locale);
+  const price = (value: string) => formatPrice(value, locale);
   const last = candles[candles.length - 1];
   const first = candles[0];
   if (!last || !first) return '';
@@ -53,11 +56,17 @@ export function summary(candles: readonly MarketCandle[], referenceRate: boolean
     if (Number(c.low) < Number(low.low)) low = c;
     if (Number(c.high) > Number(high.high)) high = c;
   }
-  const latest = referenceRate
-    ? `Latest reference rate (${formatDay(last.time)}): ${formatPrice(last.close)}.`
-    : `Latest close (${formatDay(last.time)}): ${formatPrice(last.close)}.`;
-  return (
-    `${latest} From ${formatDay(first.time)} to ${formatDay(last.time)} it ranged from ` +
-    `${formatPrice(low.low)} (${formatDay(low.time)}) to ${formatPrice(high.high)} (${formatDay(high.time)}).`
-  );
+  const latest = t(referenceRate ? 'summary.latestReference' : 'summary.latestClose', {
+    day: day(last.time),
+    price: price(last.close),
+  });
+  const range = t('summary.range', {
+    first: day(first.time),
+    last: day(last.time),
+    low: price(low.low),
+    lowDay: day(low.time),
+    high: price(high.high),
+    highDay: day(high.time),
+  });
+  return `${latest} ${range}`;
 }

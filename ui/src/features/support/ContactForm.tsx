@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useCreateSupportTicketMutation } from '../../api/enhanced';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { FieldMessage, TextField, describedBy } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useTranslation } from '../../i18n';
 import { useCurrentUser } from '../auth/session';
-import { MESSAGE_MAX, contactSchema, type ContactValues } from './validation';
+import { MESSAGE_MAX, NAME_MAX, contactSchema, type ContactValues } from './validation';
 
 const FIELDS = ['user_name', 'user_email', 'message'] as const;
 const EMPTY: ContactValues = { user_name: '', user_email: '', message: '', website: '' };
@@ -15,10 +16,20 @@ const EMPTY: ContactValues = { user_name: '', user_email: '', message: '', websi
 // readers and the tab order), filled in by form-filling bots; the server drops such messages. A
 // signed-in user finds their name and address filled in, and may change them.
 export function ContactForm() {
+  const { t } = useTranslation('support');
   const run = useRunMutation();
   const toast = useToast();
   const [createTicket, { isLoading }] = useCreateSupportTicketMutation();
-  const form = useSpecForm(contactSchema, FIELDS, EMPTY);
+  // The checks speak the reader's language; a message already shown keeps its words until the
+  // form is checked again.
+  const schema = useMemo(
+    () =>
+      contactSchema((problem) =>
+        t(`errors.${problem}`, { max: problem === 'nameTooLong' ? NAME_MAX : MESSAGE_MAX }),
+      ),
+    [t],
+  );
+  const form = useSpecForm(schema, FIELDS, EMPTY);
   const { register, handleSubmit, fieldError, reset, errorId, getValues, setValue } = form;
   const [sent, setSent] = useState(false);
   const messageError = fieldError('message');
@@ -44,8 +55,8 @@ export function ContactForm() {
         }),
         {
           // The server's message when it sends one (a limit, a 429); else the form's own words.
-          fallback: 'Failed to send. Please try again.',
-          success: 'Message sent successfully!',
+          fallback: t('form.failed'),
+          success: t('form.sent'),
           form: { setError: form.setError, fields: FIELDS },
         },
       );
@@ -62,15 +73,15 @@ export function ContactForm() {
 
   return (
     <form className="form contact-form" noValidate onSubmit={(e) => void onSubmit(e)} aria-labelledby="contact-title">
-      <h2 id="contact-title">Send us a message</h2>
+      <h2 id="contact-title">{t('form.title')}</h2>
       {sent ? (
         <p className="panel panel--success" role="status">
-          Thank you. Your message reached our support team; we answer by e-mail.
+          {t('form.thanks')}
         </p>
       ) : null}
-      <TextField label="Your name" autoComplete="name" maxLength={200} error={fieldError('user_name')} {...register('user_name')} />
+      <TextField label={t('form.name')} autoComplete="name" maxLength={200} error={fieldError('user_name')} {...register('user_name')} />
       <TextField
-        label="Email"
+        label={t('form.email')}
         type="email"
         autoComplete="email"
         autoCapitalize="none"
@@ -80,7 +91,7 @@ export function ContactForm() {
       />
       <div className="field" data-invalid={messageError.invalid || undefined}>
         <label className="field__label" htmlFor="contact-message">
-          Message
+          {t('form.message')}
         </label>
         <textarea
           id="contact-message"
@@ -93,12 +104,13 @@ export function ContactForm() {
         />
         <FieldMessage id={messageError.describedBy ?? errorId} message={messageError.message} />
       </div>
+      {/* Not translated: no person sees it, and bots fill it in by its name. */}
       <div className="contact-form__trap" aria-hidden="true">
         <label htmlFor="contact-website">Website</label>
         <input id="contact-website" type="text" tabIndex={-1} autoComplete="off" {...register('website')} />
       </div>
-      <SubmitButton busy={isLoading} busyLabel="Sending…" className="button">
-        Send message
+      <SubmitButton busy={isLoading} busyLabel={t('form.sending')} className="button">
+        {t('form.send')}
       </SubmitButton>
     </form>
   );

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { SupportTicketQueue } from '../../api/enhanced';
+import { chooseLanguage } from '../../i18n';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, signedOut, stubApi } from '../../test/stubApi';
 
@@ -75,6 +76,41 @@ describe('Help Center', () => {
     answer = () => json({ message: 'Too many attempts. Please try again in 60 minutes.' }, 429);
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     expect(await screen.findByText('Too many attempts. Please try again in 60 minutes.')).toBeTruthy();
+  });
+});
+
+describe('Help Center in German', () => {
+  it('shows the page, the form, its checks and its messages in German once the reader chooses German', async () => {
+    let answer = () => json({ message: 'Message sent successfully!' });
+    stubHelpCenter(() => answer());
+    const user = userEvent.setup();
+    await chooseLanguage('de');
+    renderApp({ route: '/support', ...signedOut() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Hilfe-Center' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: 'Schreiben Sie uns' })).toBeTruthy();
+    expect(await screen.findByText('Antwortzeit')).toBeTruthy();
+    const send = screen.getByRole('button', { name: 'Nachricht senden' });
+
+    await user.type(screen.getByLabelText('Ihr Name'), 'Ada');
+    await user.click(send);
+    expect((await screen.findAllByText('Bitte füllen Sie alle Felder aus')).length).toBeGreaterThan(0);
+    await user.type(screen.getByLabelText('E-Mail'), 'ada@');
+    await user.type(screen.getByLabelText('Nachricht'), 'Wo ist meine Einzahlung?');
+    await user.click(send);
+    expect((await screen.findAllByText('Bitte geben Sie eine gültige E-Mail-Adresse ein')).length).toBeGreaterThan(0);
+
+    await user.type(screen.getByLabelText('E-Mail'), 'example.com');
+    await user.click(send);
+    // The client's own words on success, whatever the server said.
+    expect(await screen.findByText('Nachricht erfolgreich gesendet!')).toBeTruthy();
+    expect(screen.getByText(/^Vielen Dank\. Ihre Nachricht ist bei unserem Support-Team angekommen/)).toBeTruthy();
+
+    answer = () => new Response('oops', { status: 500 });
+    await user.type(screen.getByLabelText('Ihr Name'), 'Ada');
+    await user.type(screen.getByLabelText('E-Mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Nachricht'), 'Noch eine Frage');
+    await user.click(send);
+    expect(await screen.findByText('Senden fehlgeschlagen. Bitte versuchen Sie es erneut.')).toBeTruthy();
   });
 });
 

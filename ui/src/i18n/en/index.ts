@@ -1,5 +1,9 @@
 import common from './common.json';
+import community from './community.json';
+import home from './home.json';
+import market from './market.json';
 import plans from './plans.json';
+import support from './support.json';
 
 // The page names in English are the route table's own titles and labels (app/routes.ts), so this
 // namespace is empty in English; other languages translate them in their pages.json, keyed by the
@@ -8,6 +12,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, plans, pages };
+export const en = { common, home, community, market, support, plans, pages };
 
 export type Namespace = keyof typeof en;
