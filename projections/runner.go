@@ -298,6 +298,7 @@ func (r *Runner) runOne(ctx context.Context, p Projection) {
 		changed := r.changed.Wait()
 		began := time.Now()
 		res, err := r.step(ctx, p, size, false, since)
+		ended := time.Now()
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -329,10 +330,10 @@ func (r *Runner) runOne(ctx context.Context, p Projection) {
 		case <-ctx.Done():
 			return
 		case <-wake.next:
-			// Under load (the last batch applied something), appends that come within its
-			// window wait for the window's end and are applied together; an append after a
-			// quiet spell (an empty last batch, or one longer ago than the window) goes at once.
-			if !wake.coalesce(ctx, began, res.passed) {
+			// Under load (the last batch applied something), appends wait for the end of a
+			// window and are applied together; an append after a quiet spell (an empty last
+			// batch, or one that ended a window or more ago) goes at once.
+			if !wake.coalesce(ctx, began, ended, res.passed) {
 				return
 			}
 		case <-changed:
