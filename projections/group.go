@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"clearvest/eventstore"
 )
 
 // live is what Run keeps about one projection between its batches.
@@ -50,24 +52,13 @@ func (r *Runner) stepGroup(ctx context.Context, group []*live, since time.Time) 
 	}
 	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		res, alone = make([]stepResult, len(group)), nil
-		// Locks first and checkpoints in a later statement, whose snapshot then sees the
-		// checkpoint the lock's last holder committed.
-		locked, err := tryLocks(ctx, tx, names)
+		locked, cps, err := lockAndReadCheckpoints(ctx, tx, names)
 		if err != nil {
 			return err
 		}
-		var mine []string
-		for _, n := range names {
-			if locked[n] {
-				mine = append(mine, n)
-			}
-		}
-		cps, err := readCheckpoints(ctx, tx, mine)
-		if err != nil {
-			return err
-		}
-		var moved checkpointMoves
-		reset := false
+		// Every read of the log comes before any Apply, which leaves search_path pointing at
+		// its projection's schema.
+		batches := make([][]eventstore.Envelope, len(group))
 		for i, l := range group {
 			name := names[i]
 			res[i].state = StateRunning
@@ -83,14 +74,19 @@ func (r *Runner) stepGroup(ctx context.Context, group []*live, since time.Time) 
 				alone = append(alone, l)
 				continue
 			}
-			events, err := r.feed.read(ctx, tx, since, cp.position, l.size)
-			if err != nil {
+			if batches[i], err = r.feed.read(ctx, tx, since, cp.position, l.size); err != nil {
 				return err
 			}
+		}
+		var moved checkpointMoves
+		reset := false
+		for i, l := range group {
+			events := batches[i]
 			if len(events) == 0 {
 				continue
 			}
-			todo := withoutPositions(events, cp.skips)
+			name := names[i]
+			todo := withoutPositions(events, cps[name].skips)
 			if len(todo) > 0 {
 				stx := &schemaTx{Tx: tx, schema: SchemaName(name)}
 				err := callApply(ctx, stx, l.p, todo)
@@ -106,12 +102,7 @@ func (r *Runner) stepGroup(ctx context.Context, group []*live, since time.Time) 
 			moved.add(name, last.Position, len(todo), last.RecordedAt)
 			res[i].passed, res[i].applied = len(events), len(todo)
 		}
-		if reset {
-			if err := resetSchema(ctx, tx); err != nil {
-				return err
-			}
-		}
-		return moved.save(ctx, tx)
+		return moved.save(ctx, tx, reset)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -119,58 +110,54 @@ func (r *Runner) stepGroup(ctx context.Context, group []*live, since time.Time) 
 	return res, alone, nil
 }
 
-// tryLocks takes the advisory locks of the named projections that no other transaction holds,
-// for the rest of tx, and reports which it took.
-func tryLocks(ctx context.Context, tx pgx.Tx, names []string) (map[string]bool, error) {
-	rows, err := tx.Query(ctx, `SELECT n, pg_try_advisory_xact_lock($1, hashtext(n)) FROM unnest($2::text[]) AS n`, lockNamespace, names)
-	if err != nil {
-		return nil, fmt.Errorf("projections: locks: %w", err)
-	}
-	out := make(map[string]bool, len(names))
-	var n string
-	var ok bool
-	_, err = pgx.ForEachRow(rows, []any{&n, &ok}, func() error {
-		out[n] = ok
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("projections: locks: %w", err)
-	}
-	return out, nil
-}
-
-// readCheckpoints is readCheckpoint for several projections in one statement.
-func readCheckpoints(ctx context.Context, tx pgx.Tx, names []string) (map[string]checkpointRow, error) {
-	out := make(map[string]checkpointRow, len(names))
-	if len(names) == 0 {
-		return out, nil
-	}
-	rows, err := tx.Query(ctx, `
+// lockAndReadCheckpoints takes the advisory locks of the named projections that no other
+// transaction holds, for the rest of tx, and reads their checkpoints, in one round trip. The
+// checkpoints are read by a later statement than the locks, so its snapshot sees what the
+// locks' last holders committed; those of projections it did not lock are not to be used.
+func lockAndReadCheckpoints(ctx context.Context, tx pgx.Tx, names []string) (map[string]bool, map[string]checkpointRow, error) {
+	locked := make(map[string]bool, len(names))
+	cps := make(map[string]checkpointRow, len(names))
+	b := &pgx.Batch{}
+	b.Queue(`SELECT n, pg_try_advisory_xact_lock($1, hashtext(n)) FROM unnest($2::text[]) AS n`, lockNamespace, names)
+	b.Queue(`
 		SELECT c.name, c.position, c.definition_version, c.schema_hash, f.position, f.attempts, f.retry_requested_at,
 		  ARRAY(SELECT s.position FROM projection_skips s WHERE s.name = c.name AND s.position > c.position ORDER BY s.position)
 		FROM projection_checkpoints c LEFT JOIN projection_failures f ON f.name = c.name
 		WHERE c.name = ANY($1)`, names)
+	br := tx.SendBatch(ctx, b)
+	defer br.Close()
+	rows, err := br.Query()
 	if err != nil {
-		return nil, fmt.Errorf("projections: checkpoints: %w", err)
+		return nil, nil, fmt.Errorf("projections: locks: %w", err)
+	}
+	var n string
+	var ok bool
+	if _, err := pgx.ForEachRow(rows, []any{&n, &ok}, func() error {
+		locked[n] = ok
+		return nil
+	}); err != nil {
+		return nil, nil, fmt.Errorf("projections: locks: %w", err)
+	}
+	if rows, err = br.Query(); err != nil {
+		return nil, nil, fmt.Errorf("projections: checkpoints: %w", err)
 	}
 	var name string
 	var cp checkpointRow
 	var failedAt *int64
 	var attempts *int
 	var retryAt *time.Time
-	_, err = pgx.ForEachRow(rows, []any{&name, &cp.position, &cp.def.Version, &cp.def.SchemaHash, &failedAt, &attempts, &retryAt, &cp.skips}, func() error {
+	if _, err := pgx.ForEachRow(rows, []any{&name, &cp.position, &cp.def.Version, &cp.def.SchemaHash, &failedAt, &attempts, &retryAt, &cp.skips}, func() error {
 		row := cp
 		if failedAt != nil {
 			row.failure = &Failure{Position: *failedAt, Attempts: *attempts, RetryRequestedAt: retryAt}
 		}
-		out[name] = row
+		cps[name] = row
 		cp = checkpointRow{}
 		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("projections: checkpoints: %w", err)
+	}); err != nil {
+		return nil, nil, fmt.Errorf("projections: checkpoints: %w", err)
 	}
-	return out, nil
+	return locked, cps, br.Close()
 }
 
 // checkpointMoves collects the checkpoints a shared transaction moves, for one UPDATE.
@@ -188,15 +175,23 @@ func (m *checkpointMoves) add(name string, position int64, applied int, lastAt t
 	m.lastAt = append(m.lastAt, lastAt)
 }
 
-func (m *checkpointMoves) save(ctx context.Context, tx pgx.Tx) error {
-	if len(m.names) == 0 {
+// save moves the checkpoints, after setting search_path back when reset (some Apply set it),
+// in one round trip.
+func (m *checkpointMoves) save(ctx context.Context, tx pgx.Tx, reset bool) error {
+	b := &pgx.Batch{}
+	if reset {
+		b.Queue(`SELECT set_config('search_path', 'public', true)`)
+	}
+	if len(m.names) > 0 {
+		b.Queue(`UPDATE projection_checkpoints c
+			SET position = m.position, events_applied = c.events_applied + m.applied, last_event_at = m.last_at, updated_at = now()
+			FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[]) AS m(name, position, applied, last_at)
+			WHERE c.name = m.name`, m.names, m.positions, m.applied, m.lastAt)
+	}
+	if b.Len() == 0 {
 		return nil
 	}
-	_, err := tx.Exec(ctx, `UPDATE projection_checkpoints c
-		SET position = m.position, events_applied = c.events_applied + m.applied, last_event_at = m.last_at, updated_at = now()
-		FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[]) AS m(name, position, applied, last_at)
-		WHERE c.name = m.name`, m.names, m.positions, m.applied, m.lastAt)
-	if err != nil {
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("projections: save checkpoints: %w", err)
 	}
 	return nil
