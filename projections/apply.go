@@ -57,7 +57,12 @@ func applyBatch(ctx context.Context, tx pgx.Tx, p Projection, schema string, eve
 	if err := callApply(ctx, tx, p, events); err != nil {
 		return err
 	}
-	// Later statements in the transaction name their tables in full; reset to be safe.
+	return resetSchema(ctx, tx)
+}
+
+// resetSchema sets search_path back after a projection's Apply. Later statements in the
+// transaction name their tables in full; this is to be safe.
+func resetSchema(ctx context.Context, tx pgx.Tx) error {
 	_, err := tx.Exec(ctx, `SELECT set_config('search_path', 'public', true)`)
 	return err
 }

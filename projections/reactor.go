@@ -84,6 +84,7 @@ func (r *ReactorRunner) Run(ctx context.Context) error {
 		since := wake.arm()
 		began := time.Now()
 		n, err := r.step(ctx, false, since)
+		ended := time.Now()
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -104,7 +105,7 @@ func (r *ReactorRunner) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 		case <-wake.next:
-			wake.coalesce(ctx, began, n)
+			wake.coalesce(ctx, began, ended, n)
 		case <-idle.C:
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -271,74 +270,48 @@ const (
 	StateStoodDown State = "stood down"
 )
 
-// Run keeps every projection up to date until ctx is done. A projection that fails waits on its
-// own; the others go on.
+// Run keeps every projection up to date until ctx is done. The running projections apply each
+// window's events in one transaction (round, stepGroup); a projection that fails, is parked or
+// stands down steps alone and waits on its own, and the others go on.
 func (r *Runner) Run(ctx context.Context) error {
-	var wg sync.WaitGroup
-	for _, p := range r.projections {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.runOne(ctx, p)
-		}()
+	ls := make([]*live, len(r.projections))
+	for i, p := range r.projections {
+		ls[i] = &live{p: p, state: StateRunning, size: r.batchSize, delay: r.retryDelay}
 	}
-	wg.Wait()
-	return ctx.Err()
-}
-
-func (r *Runner) runOne(ctx context.Context, p Projection) {
-	delay := r.retryDelay
 	idle := time.NewTimer(r.idlePoll)
 	defer idle.Stop()
-	size := r.batchSize
-	state := StateRunning
+	retry := time.NewTimer(r.idlePoll)
+	defer retry.Stop()
 	wake := wakeups{signal: r.appended, window: r.coalesce}
 	for ctx.Err() == nil {
 		since := wake.arm()
 		changed := r.changed.Wait()
 		began := time.Now()
-		res, err := r.step(ctx, p, size, false, since)
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			r.logger.Error("projection batch failed; retrying", "projection", p.Name(), "err", err, "backoff", delay)
-			r.metrics.failures.WithLabelValues(p.Name()).Inc()
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(delay):
-			}
-			delay = min(delay*2, maxRetryDelay)
+		passed, behind, retryAt := r.round(ctx, ls, since)
+		ended := time.Now()
+		if behind {
 			continue
 		}
-		delay = r.retryDelay
-		if !res.busy {
-			r.logTransition(p.Name(), state, res)
-			state = res.state
-		}
-		if res.passed == size {
-			// Far behind: bigger batches amortise the per-transaction cost. Once caught up,
-			// small batches keep each transaction (and read-your-writes waits) short.
-			size = r.batchSize * catchUpBatchFactor
-			continue
-		}
-		size = r.batchSize
 		idle.Reset(r.idlePoll)
+		var retryC <-chan time.Time
+		if !retryAt.IsZero() {
+			retry.Reset(time.Until(retryAt))
+			retryC = retry.C
+		}
 		select {
 		case <-ctx.Done():
-			return
 		case <-wake.next:
-			// Under load (the last batch applied something), appends that come within its
-			// window wait for the window's end and are applied together; an append after a
-			// quiet spell (an empty last batch, or one longer ago than the window) goes at once.
-			if !wake.coalesce(ctx, began, res.passed) {
-				return
-			}
+			// Under load (the last batch applied something), appends wait for the end of a
+			// window and are applied together; an append after a quiet spell (an empty last
+			// batch, or one that ended a window or more ago) goes at once.
+			wake.coalesce(ctx, began, ended, passed)
 		case <-changed:
 		case <-idle.C:
+		case <-retryC:
 		}
+		retry.Stop()
 	}
+	return ctx.Err()
 }
 
 // logTransition logs when a projection stops or resumes; a park is logged where it happens.

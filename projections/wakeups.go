@@ -31,19 +31,38 @@ func (w *wakeups) arm() time.Time {
 	return w.since
 }
 
-// coalesce is called once the signal fired. When the batch that began at began passed events
-// (the runner is under load) and its window has not ended, it waits for the window's end, having
-// taken the next signal first: every runner stepping at the window's end can then be served by
-// the first one's read. It returns false if ctx ended the wait.
-func (w *wakeups) coalesce(ctx context.Context, began time.Time, passed int) bool {
-	if passed == 0 || time.Since(began) >= w.window {
+// coalesce is called once the signal fired, after a batch that began at began and ended at
+// ended. Under load (the batch passed events) it waits for the end of a window, having taken the
+// next signal first: every runner stepping at the window's end can then be served by the first
+// one's read. It returns false if ctx ended the wait.
+func (w *wakeups) coalesce(ctx context.Context, began, ended time.Time, passed int) bool {
+	wait := w.wait(time.Now(), began, ended, passed)
+	if wait <= 0 {
 		return true
 	}
 	w.next, w.since, w.armed = w.signal.Wait(), time.Now(), true
 	select {
 	case <-ctx.Done():
 		return false
-	case <-time.After(time.Until(began.Truncate(w.window).Add(w.window))):
+	case <-time.After(wait):
 		return true
 	}
+}
+
+// wait is how long a runner woken at now waits before its next batch. Nothing after a quiet
+// spell: an empty last batch, or one that ended a window or more ago. Otherwise until the end of
+// the window the last batch began in; and when that has passed already (the batch took longer
+// than a window, as it does on a busy machine), until the end of the window now is in, rather than
+// at once: a runner stepping off the windows' boundaries would read the log on its own, and
+// with a dozen runners those reads (each a visibility bound over pg_locks) were the largest
+// cost of a command in the database (docs/benchmarks.md, "Money commands over HTTP").
+func (w *wakeups) wait(now, began, ended time.Time, passed int) time.Duration {
+	if passed == 0 || now.Sub(ended) >= w.window {
+		return 0
+	}
+	end := began.Truncate(w.window).Add(w.window)
+	if !now.Before(end) {
+		end = now.Truncate(w.window).Add(w.window)
+	}
+	return end.Sub(now)
 }

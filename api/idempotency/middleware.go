@@ -87,7 +87,7 @@ func Middleware(s *Store, scope func(*http.Request) (string, uuid.UUID), applies
 			r.Body = io.NopCloser(bytes.NewReader(body))
 
 			name, owner := scope(r)
-			claim, stored, err := s.Begin(r.Context(), name, values[0], requestHash(r, body))
+			claim, stored, err := s.Begin(r.Context(), name, values[0], requestHash(r, body), owner)
 			switch {
 			case errors.Is(err, keys.ErrReused):
 				httperr.Write(w, r, command.ErrIdempotencyKeyReused)

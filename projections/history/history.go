@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"clearvest/domain/account"
@@ -270,6 +271,7 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 	}
 	requests := map[string]*request{} // by user, kind and subject, within this batch
 	batch := &pgx.Batch{}
+	var rows itemRows
 	for _, it := range list {
 		en, userID := it.entry, it.userID
 		details := en.details
@@ -304,6 +306,7 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 				merged[k] = v
 			}
 			details = merged
+			rows.queue(batch) // the request's item may be among them
 			batch.Queue(`UPDATE items SET status = $2 WHERE position = $1`, req.position, string(en.status))
 		}
 		eff := effect(userID, it.e)
@@ -317,18 +320,59 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		if at.IsZero() {
 			at = it.env.RecordedAt
 		}
-		batch.Queue(`INSERT INTO items (position, id, user_id, kind, type, status, title, effect, amount, fee, balance_after,
-			at, subject, reference, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-			it.env.Position, it.env.ID, userID, it.env.Type, string(en.typ), string(en.status), en.title, eff.String(),
-			en.amount.String(), en.fee.String(), bal.String(), at.UTC(), en.subject, reference, js)
+		rows.add(it.env, userID, en, eff, bal, at.UTC(), reference, js)
 		if en.subject != "" && en.decides == "" {
 			requests[userID+"\x00"+it.env.Type+"\x00"+en.subject] = &request{position: it.env.Position, reference: reference, details: en.details}
 		}
 	}
+	rows.queue(batch)
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 		return fmt.Errorf("history: items: %w", err)
 	}
 	return nil
+}
+
+// itemRows collects items, column by column, for one multi-row INSERT: an INSERT per item was
+// most of this projection's cost under load (docs/benchmarks.md, "Money commands over HTTP").
+type itemRows struct {
+	positions                                                               []int64
+	ids                                                                     []uuid.UUID
+	users, kinds, types, statuses, titles, effects, amounts, fees, balances []string
+	at                                                                      []time.Time
+	subjects, references                                                    []string
+	details                                                                 [][]byte
+}
+
+func (r *itemRows) add(env eventstore.Envelope, userID string, en entry, eff, bal money.Money, at time.Time, reference string, details []byte) {
+	r.positions = append(r.positions, env.Position)
+	r.ids = append(r.ids, env.ID)
+	r.users = append(r.users, userID)
+	r.kinds = append(r.kinds, env.Type)
+	r.types = append(r.types, string(en.typ))
+	r.statuses = append(r.statuses, string(en.status))
+	r.titles = append(r.titles, en.title)
+	r.effects = append(r.effects, eff.String())
+	r.amounts = append(r.amounts, en.amount.String())
+	r.fees = append(r.fees, en.fee.String())
+	r.balances = append(r.balances, bal.String())
+	r.at = append(r.at, at)
+	r.subjects = append(r.subjects, en.subject)
+	r.references = append(r.references, reference)
+	r.details = append(r.details, details)
+}
+
+// queue adds the INSERT of the items collected so far to batch, and starts afresh.
+func (r *itemRows) queue(batch *pgx.Batch) {
+	if len(r.positions) == 0 {
+		return
+	}
+	batch.Queue(`INSERT INTO items (position, id, user_id, kind, type, status, title, effect, amount, fee, balance_after,
+		at, subject, reference, details)
+		SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+		  $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::timestamptz[], $13::text[], $14::text[], $15::jsonb[])`,
+		r.positions, r.ids, r.users, r.kinds, r.types, r.statuses, r.titles, r.effects, r.amounts, r.fees, r.balances,
+		r.at, r.subjects, r.references, r.details)
+	*r = itemRows{}
 }
 
 func loadRequest(ctx context.Context, tx pgx.Tx, userID, kind, subject string) (*request, error) {

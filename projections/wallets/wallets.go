@@ -70,8 +70,14 @@ CREATE UNIQUE INDEX deposits_transaction_id ON deposits (transaction_id);
 CREATE INDEX deposits_pending ON deposits (requested_at, transaction_id) WHERE status = 'Pending';`
 }
 
-// Apply records each deposit event.
+// Apply records each deposit event. The requests of a batch go in as one multi-row INSERT
+// rather than a statement each, which was most of this projection's cost under load
+// (docs/benchmarks.md, "Money commands over HTTP"); decisions are rare and stay one UPDATE each.
+// Every statement goes in one round trip, in the events' order: a request's INSERT is queued
+// before a decision on it.
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
+	batch := &pgx.Batch{}
+	var reqs requests
 	for _, env := range events {
 		if env.StreamID.Category() != account.StreamCategory {
 			continue
@@ -80,33 +86,64 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		if err != nil {
 			return err
 		}
-		if err := applyDeposit(ctx, tx, env.StreamID.ID(), e); err != nil {
-			return err
+		userID := env.StreamID.ID()
+		switch e := e.(type) {
+		case account.DepositRequested:
+			reqs.add(userID, e)
+		case account.DepositConfirmed:
+			reqs.queue(batch)
+			batch.Queue(`UPDATE deposits SET status = 'Confirmed', received = $3, notes = $4, staff_id = $5, decided_at = $6
+				WHERE user_id = $1 AND deposit_id = $2`, userID, e.DepositID, e.Received.String(), e.Notes, e.StaffID, e.At)
+		case account.DepositRejected:
+			reqs.queue(batch)
+			batch.Queue(`UPDATE deposits SET status = 'Rejected', notes = $3, staff_id = $4, decided_at = $5
+				WHERE user_id = $1 AND deposit_id = $2`, userID, e.DepositID, e.Notes, e.StaffID, e.At)
 		}
+	}
+	reqs.queue(batch)
+	if batch.Len() == 0 {
+		return nil
+	}
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return fmt.Errorf("wallets: deposits: %w", err)
 	}
 	return nil
 }
 
-func applyDeposit(ctx context.Context, tx pgx.Tx, userID string, e any) error {
-	var err error
-	switch e := e.(type) {
-	case account.DepositRequested:
-		_, err = tx.Exec(ctx, `INSERT INTO deposits (deposit_id, user_id, transaction_id, amount, asset, network, address,
-			on_chain_amount, usd_rate, tx_hash, status, received, notes, staff_id, requested_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'Pending', 0, '', '', $11) ON CONFLICT DO NOTHING`,
-			e.DepositID, userID, e.TransactionID, e.Amount.String(), e.Asset, e.Network, e.Address, e.OnChainAmount,
-			e.USDRate, e.TxHash, e.At)
-	case account.DepositConfirmed:
-		_, err = tx.Exec(ctx, `UPDATE deposits SET status = 'Confirmed', received = $3, notes = $4, staff_id = $5, decided_at = $6
-			WHERE user_id = $1 AND deposit_id = $2`, userID, e.DepositID, e.Received.String(), e.Notes, e.StaffID, e.At)
-	case account.DepositRejected:
-		_, err = tx.Exec(ctx, `UPDATE deposits SET status = 'Rejected', notes = $3, staff_id = $4, decided_at = $5
-			WHERE user_id = $1 AND deposit_id = $2`, userID, e.DepositID, e.Notes, e.StaffID, e.At)
+// requests collects deposit requests, column by column, for one INSERT.
+type requests struct {
+	depositIDs, userIDs, transactionIDs, amounts, assets, networks, addresses, onChain, rates, txHashes []string
+	at                                                                                                  []time.Time
+}
+
+func (r *requests) add(userID string, e account.DepositRequested) {
+	r.depositIDs = append(r.depositIDs, e.DepositID)
+	r.userIDs = append(r.userIDs, userID)
+	r.transactionIDs = append(r.transactionIDs, e.TransactionID)
+	r.amounts = append(r.amounts, e.Amount.String())
+	r.assets = append(r.assets, e.Asset)
+	r.networks = append(r.networks, e.Network)
+	r.addresses = append(r.addresses, e.Address)
+	r.onChain = append(r.onChain, e.OnChainAmount)
+	r.rates = append(r.rates, e.USDRate)
+	r.txHashes = append(r.txHashes, e.TxHash)
+	r.at = append(r.at, e.At)
+}
+
+// queue adds the INSERT of the requests collected so far to batch, and starts afresh.
+func (r *requests) queue(batch *pgx.Batch) {
+	if len(r.depositIDs) == 0 {
+		return
 	}
-	if err != nil {
-		return fmt.Errorf("wallets: deposits: %w", err)
-	}
-	return nil
+	batch.Queue(`INSERT INTO deposits (deposit_id, user_id, transaction_id, amount, asset, network, address,
+		on_chain_amount, usd_rate, tx_hash, status, received, notes, staff_id, requested_at)
+		SELECT d, u, t, a, s, n, ad, oc, ra, h, 'Pending', 0, '', '', at
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::text[],
+		  $8::text[], $9::text[], $10::text[], $11::timestamptz[]) AS r(d, u, t, a, s, n, ad, oc, ra, h, at)
+		ON CONFLICT DO NOTHING`,
+		r.depositIDs, r.userIDs, r.transactionIDs, r.amounts, r.assets, r.networks, r.addresses, r.onChain,
+		r.rates, r.txHashes, r.at)
+	*r = requests{}
 }
 
 // Balances returns a user's figures from the books (projections/ledger); a user without money
