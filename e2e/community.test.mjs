@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, until, uploadIdentity, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, confirmedDeposit, expectAccessible, heading, login, registerVerified, toast, uniqueEmail, until, uploadIdentity, withSuiteBrowser } from './flows.mjs';
 
 describe(`community against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();
@@ -26,10 +26,7 @@ describe(`community against ${BASE_URL}`, () => {
     const visitor = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
-      const mark = await mailMark();
-      await register(page, { email, name: 'Ines Communa' });
-      await page.goto(linkIn(await waitForMail(email, { mark, subject: /confirm|verif/i }), '/verify/'));
-      await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+      await registerVerified(page, { email, name: 'Ines Communa' });
       assert.equal((await api(page, 'PATCH', '/api/users/updateUser', { country: 'Iceland' })).status, 200);
       const me = await api(page, 'GET', '/api/users/getUser');
       assert.equal(me.status, 200);
@@ -38,15 +35,7 @@ describe(`community against ${BASE_URL}`, () => {
       assert.equal((await api(staff.page, 'PATCH', `/api/users/kyc/${me.body._id}/approve`, {})).status, 200);
 
       // A deposit confirmed by staff, an investment approved by staff.
-      const deposit = await api(page, 'POST', '/api/payments/create', {
-        amount: '400',
-        asset: 'USDT',
-        network: 'TRC20',
-        txHash: `0x${randomBytes(32).toString('hex')}`,
-      });
-      assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
-      const confirmed = await api(staff.page, 'PATCH', '/api/payments/confirmPayment', { transactionId: deposit.body.transactionId, amount: '400' });
-      assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+      await confirmedDeposit(page, staff.page, '400');
       const invested = await api(page, 'POST', '/api/invest/start-invest', { planName: 'Standard', amount: '300' });
       assert.equal(invested.status, 200, JSON.stringify(invested.body));
       const approved = await api(staff.page, 'PUT', `/api/invest/${invested.body._id}/approve`);

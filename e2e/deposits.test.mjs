@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, heading, login, mailMark, registerVerified, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 describe(`deposits against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();
@@ -23,10 +23,8 @@ describe(`deposits against ${BASE_URL}`, () => {
     const staff = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
-      let mark = await mailMark();
-      await register(page, { email, name: 'Dee Positor' });
-      await page.goto(linkIn(await waitForMail(email, { mark, subject: /confirm|verif/i }), '/verify/'));
-      await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+      let mark;
+      await registerVerified(page, { email, name: 'Dee Positor' });
 
       // The deposit page: choose USDT on TRON, see the address and its QR code, send.
       await page.goto(url('/deposit-payment'));

@@ -264,6 +264,30 @@ export async function register(page, { name = 'Erin Example', email, password = 
   await toast(page, 'Registration Successful').waitFor();
 }
 
+// Signs up through the form and follows the link in the verification e-mail: the person on
+// `page` is then signed in with a verified address, as every money flow needs.
+export async function registerVerified(page, details) {
+  const mark = await mailMark();
+  await register(page, details);
+  await page.goto(linkIn(await waitForMail(details.email, { mark, subject: /confirm|verif/i }), '/verify/'));
+  await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+}
+
+// A USDT deposit of `amount` dollars requested through the API by the investor signed in on
+// `page`, and confirmed in full by the staff member signed in on `staffPage`.
+export async function confirmedDeposit(page, staffPage, amount) {
+  const deposit = await api(page, 'POST', '/api/payments/create', {
+    amount,
+    asset: 'USDT',
+    network: 'TRC20',
+    txHash: `0x${randomBytes(32).toString('hex')}`,
+  });
+  assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+  const confirmed = await api(staffPage, 'PATCH', '/api/payments/confirmPayment', { transactionId: deposit.body.transactionId, amount });
+  assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+  return deposit.body;
+}
+
 export async function logout(page) {
   const nav = page.getByRole('navigation', { name: 'Main' });
   const toggle = nav.getByRole('button', { name: 'Menu' });

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, linkIn, login, mailMark, register, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, button, expectAccessible, heading, login, registerVerified, uniqueEmail, withSuiteBrowser } from './flows.mjs';
 
 // A deposit through the API (the deposit page has its own test).
 async function deposit(page, amount) {
@@ -39,10 +39,7 @@ describe(`money history against ${BASE_URL}`, () => {
     const staff = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
-      const mark = await mailMark();
-      await register(page, { email, name: 'Hana History' });
-      await page.goto(linkIn(await waitForMail(email, { mark, subject: /confirm|verif/i }), '/verify/'));
-      await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+      await registerVerified(page, { email, name: 'Hana History' });
       await login(staff.page, admin.email, admin.password);
 
       const first = await deposit(page, '100');

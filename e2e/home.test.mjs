@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, expectAccessible, linkIn, login, mailMark, register, uniqueEmail, until, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, confirmedDeposit, expectAccessible, login, registerVerified, uniqueEmail, until, withSuiteBrowser } from './flows.mjs';
 
 const INVESTORS = 5;
 
@@ -31,19 +31,8 @@ describe(`home page against ${BASE_URL}`, () => {
         try {
           const { page } = investor;
           const email = uniqueEmail(`home${i}`);
-          const mark = await mailMark();
-          await register(page, { email, name: `Hana Home${i}` });
-          await page.goto(linkIn(await waitForMail(email, { mark, subject: /confirm|verif/i }), '/verify/'));
-          await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
-          const deposit = await api(page, 'POST', '/api/payments/create', {
-            amount: '150',
-            asset: 'USDT',
-            network: 'TRC20',
-            txHash: `0x${randomBytes(32).toString('hex')}`,
-          });
-          assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
-          const confirmed = await api(staff.page, 'PATCH', '/api/payments/confirmPayment', { transactionId: deposit.body.transactionId, amount: '150' });
-          assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+          await registerVerified(page, { email, name: `Hana Home${i}` });
+          await confirmedDeposit(page, staff.page, '150');
           await until(page, '/api/testimonials/mine', (b) => b.eligible);
           const story = `Investor ${i} (${randomBytes(3).toString('hex')}): the terms were clear before I paid anything in.`;
           const written = await api(page, 'POST', '/api/testimonials', { text: story });

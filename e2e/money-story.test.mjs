@@ -18,7 +18,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, linkIn, login, mailMark, PASSWORD, register, toast, uniqueEmail, uploadIdentity, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, button, expectAccessible, heading, login, mailMark, PASSWORD, registerVerified, toast, uniqueEmail, uploadIdentity, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
@@ -37,10 +37,8 @@ describe(`the money story against ${BASE_URL}`, () => {
     const staff = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
-      let mark = await mailMark();
-      await register(page, { email, name: 'Ines Vestor' });
-      await page.goto(linkIn(await waitForMail(email, { mark, subject: /confirm|verif/i }), '/verify/'));
-      await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+      let mark;
+      await registerVerified(page, { email, name: 'Ines Vestor' });
       const me = await api(page, 'GET', '/api/users/getUser');
       assert.equal(me.status, 200);
       const userId = me.body._id;

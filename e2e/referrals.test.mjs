@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, heading, login, mailMark, register, registerVerified, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 // The bonus is credited by a background reactor: pages are read again until it shows, at most
 // this long.
@@ -38,10 +38,8 @@ describe(`referrals against ${BASE_URL}`, () => {
     const staff = await flows.freshBrowser(suite.browser);
     try {
       // The referrer signs up and finds their code and link.
-      let mark = await mailMark();
-      await register(referrer.page, { email: referrerEmail, name: 'Rita Referrer' });
-      await referrer.page.goto(linkIn(await waitForMail(referrerEmail, { mark, subject: /confirm|verif/i }), '/verify/'));
-      await referrer.page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+      let mark;
+      await registerVerified(referrer.page, { email: referrerEmail, name: 'Rita Referrer' });
       await referrer.page.goto(url('/referrals'));
       await heading(referrer.page, 'Referrals').waitFor();
       await referrer.page.getByRole('heading', { name: 'Refer a friend and earn up to $5' }).waitFor();
@@ -56,10 +54,7 @@ describe(`referrals against ${BASE_URL}`, () => {
       await friend.page.goto(url(path));
       await heading(friend.page, 'Create an Account').waitFor();
       assert.equal(await friend.page.getByLabel(/Referral code/).inputValue(), code);
-      mark = await mailMark();
-      await register(friend.page, { email: friendEmail, name: 'Bea Friend', referral: code });
-      await friend.page.goto(linkIn(await waitForMail(friendEmail, { mark, subject: /confirm|verif/i }), '/verify/'));
-      await friend.page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+      await registerVerified(friend.page, { email: friendEmail, name: 'Bea Friend', referral: code });
 
       // The referrer sees the friend, not yet qualified.
       await referrer.page.goto(url('/referrals'));
