@@ -29,13 +29,7 @@ func TestStoringTheAnswerUpdatesTheRowInPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	if err := pgmigrate.Apply(ctx, pool, keys.Migrations); err != nil {
-		t.Fatal(err)
-	}
-	s, err := keys.NewStore(pool, bytes.Repeat([]byte{7}, 32), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := migratedStore(t, pool)
 	owner := uuid.New()
 	const n = 20
 	for i := range n {
@@ -70,13 +64,7 @@ func TestStoringTheAnswerUpdatesTheRowInPlace(t *testing.T) {
 func TestForgettingAUserKeepsTheirRunningRequests(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.NewPool(t)
-	if err := pgmigrate.Apply(ctx, pool, keys.Migrations); err != nil {
-		t.Fatal(err)
-	}
-	s, err := keys.NewStore(pool, bytes.Repeat([]byte{7}, 32), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := migratedStore(t, pool)
 	owner := uuid.New()
 	scope := "user " + owner.String()
 	answer := keys.Response{Status: http.StatusOK, Header: http.Header{}, Body: []byte(`{"ok":true}`)}
@@ -103,4 +91,17 @@ func TestForgettingAUserKeepsTheirRunningRequests(t *testing.T) {
 	if c, res, err := s.Begin(ctx, scope, "done", []byte("a"), owner); err != nil || c == nil || res != nil {
 		t.Errorf("the answer stored before the erasure: claim %v, answer %v, %v; want it gone (a fresh claim)", c, res, err)
 	}
+}
+
+// migratedStore is a store on pool, with the idempotency table created.
+func migratedStore(t *testing.T, pool *pgxpool.Pool) *keys.Store {
+	t.Helper()
+	if err := pgmigrate.Apply(context.Background(), pool, keys.Migrations); err != nil {
+		t.Fatal(err)
+	}
+	s, err := keys.NewStore(pool, bytes.Repeat([]byte{7}, 32), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

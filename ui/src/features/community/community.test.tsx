@@ -258,8 +258,8 @@ describe('member levels page', () => {
     expect(screen.queryByTestId('my-badge')).toBeNull();
   });
 
-  it('shows a signed-in investor their level and progress', async () => {
-    const user = makeUser();
+  // A signed-in investor a quarter of the way from member to leader.
+  function stubMemberOnTheWay(user: ReturnType<typeof makeUser>) {
     stubApi({
       'GET /api/users/getUser': json(user),
       'GET /api/badges': json(levels),
@@ -267,6 +267,11 @@ describe('member levels page', () => {
       'GET /api/public/stats': json({ investors: null, countries: null }),
       'GET /api/public/activity': json({ activities: [] }),
     });
+  }
+
+  it('shows a signed-in investor their level and progress', async () => {
+    const user = makeUser();
+    stubMemberOnTheWay(user);
     renderApp({ route: '/Hierarchy', ...signedIn(user) });
     const mine = await screen.findByTestId('my-badge');
     expect(within(mine).getByRole('heading', { name: 'Your level: Member' })).toBeTruthy();
@@ -276,13 +281,7 @@ describe('member levels page', () => {
   });
   it('is shown in German, with German amounts, once the reader chooses German', async () => {
     const user = makeUser();
-    stubApi({
-      'GET /api/users/getUser': json(user),
-      'GET /api/badges': json(levels),
-      'GET /api/users/badge': json({ current: 'member', next: levels.levels[1], invested: '500.00', referrals: 0, percent: 25 }),
-      'GET /api/public/stats': json({ investors: null, countries: null }),
-      'GET /api/public/activity': json({ activities: [] }),
-    });
+    stubMemberOnTheWay(user);
     await chooseLanguage('de');
     renderApp({ route: '/Hierarchy', ...signedIn(user) });
     expect(await screen.findByRole('heading', { level: 1, name: 'Mitgliedsstufen' })).toBeTruthy();
