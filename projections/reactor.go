@@ -216,10 +216,7 @@ func ReactorStatuses(ctx context.Context, pool *pgxpool.Pool, store *postgres.St
 		return nil, err
 	}
 	rows, err := pool.Query(ctx, `
-		SELECT c.name, c.position, c.updated_at,
-		  (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.position > c.position AND e.position <= $1 LIMIT $2) lag),
-		  coalesce(extract(epoch FROM now() - (SELECT e.recorded_at FROM events e
-		      WHERE e.position > c.position AND e.position <= $1 ORDER BY e.position LIMIT 1)), 0)::float8
+		SELECT c.name, c.position, c.updated_at, `+lagColumns("$1", "$2")+`
 		FROM reactor_checkpoints c ORDER BY c.name`, head, lagCountCap)
 	if err != nil {
 		return nil, fmt.Errorf("projections: reactor status: %w", err)

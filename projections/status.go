@@ -29,6 +29,15 @@ type Status struct {
 // lagCountCap keeps lag counting cheap when a projection is far behind.
 const lagCountCap = 1_000_000
 
+// lagColumns are the two lag figures of a checkpoint row c, for projections and reactors alike:
+// how many events up to the head (the parameter named by head) it has yet to apply, counted up
+// to the parameter named by limit, and how many seconds ago the oldest of them was recorded.
+func lagColumns(head, limit string) string {
+	return `(SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.position > c.position AND e.position <= ` + head + ` LIMIT ` + limit + `) lag),
+	  coalesce(extract(epoch FROM now() - (SELECT e.recorded_at FROM events e
+	      WHERE e.position > c.position AND e.position <= ` + head + ` ORDER BY e.position LIMIT 1)), 0)::float8`
+}
+
 // ErrWaitTimeout is returned by WaitFor when projections did not reach the position in time.
 var ErrWaitTimeout = errors.New("projections: read models did not catch up in time")
 
@@ -44,10 +53,7 @@ func (r *Runner) Status(ctx context.Context) ([]Status, error) {
 	for _, p := range r.projections {
 		s := Status{Name: p.Name(), Head: head, State: StateRunning}
 		err := r.pool.QueryRow(ctx, `
-			SELECT c.position, c.events_applied, c.updated_at, c.definition_version, c.schema_hash,
-			  (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.position > c.position AND e.position <= $2 LIMIT $3) lag),
-			  coalesce(extract(epoch FROM now() - (SELECT e.recorded_at FROM events e
-			      WHERE e.position > c.position AND e.position <= $2 ORDER BY e.position LIMIT 1)), 0)
+			SELECT c.position, c.events_applied, c.updated_at, c.definition_version, c.schema_hash, `+lagColumns("$2", "$3")+`
 			FROM projection_checkpoints c WHERE c.name = $1`, p.Name(), head, lagCountCap).
 			Scan(&s.Position, &s.EventsApplied, &s.UpdatedAt, &s.Definition.Version, &s.Definition.SchemaHash, &s.LagEvents, &s.LagSeconds)
 		if errors.Is(err, pgx.ErrNoRows) {
