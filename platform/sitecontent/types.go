@@ -142,29 +142,31 @@ func sitePath(v string) bool {
 		!strings.ContainsAny(v, " \t\r\n\\\"'<>")
 }
 
-func (f *FAQ) validate(c *checker) {
-	if len(f.Items) == 0 {
-		c.fail("items", "needs at least one question")
+// entries checks a list that needs at least one entry (what names one), each with an id unique
+// in the list; check looks at the rest of an entry, given its path ("members[2]").
+func entries[T any](c *checker, field, what string, list []T, id func(T) string, check func(path string, entry T)) {
+	if len(list) == 0 {
+		c.fail(field, "needs at least one %s", what)
 	}
 	seen := map[string]bool{}
-	for i, it := range f.Items {
-		p := fmt.Sprintf("items[%d]", i)
-		c.id(p+".id", it.ID, seen)
+	for i, e := range list {
+		p := fmt.Sprintf("%s[%d]", field, i)
+		c.id(p+".id", id(e), seen)
+		check(p, e)
+	}
+}
+
+func (f *FAQ) validate(c *checker) {
+	entries(c, "items", "question", f.Items, func(it FAQItem) string { return it.ID }, func(p string, it FAQItem) {
 		c.required(p+".question", it.Question, 200)
 		c.required(p+".answer", it.Answer, 5000)
-	}
+	})
 }
 
 func (t *Team) validate(c *checker) {
 	c.required("heading", t.Heading, 100)
 	c.optional("intro", t.Intro, 500)
-	if len(t.Members) == 0 {
-		c.fail("members", "needs at least one member")
-	}
-	seen := map[string]bool{}
-	for i, m := range t.Members {
-		p := fmt.Sprintf("members[%d]", i)
-		c.id(p+".id", m.ID, seen)
+	entries(c, "members", "member", t.Members, func(m Member) string { return m.ID }, func(p string, m Member) {
 		c.required(p+".name", m.Name, 100)
 		c.required(p+".title", m.Title, 100)
 		c.required(p+".description", m.Description, 500)
@@ -172,25 +174,19 @@ func (t *Team) validate(c *checker) {
 		if !sitePath(m.Image) && !strings.HasPrefix(m.Image, "https://") {
 			c.fail(p+".image", "must be a path on this site (\"/team/name.svg\") or an https:// URL (got %q)", m.Image)
 		}
-	}
+	})
 }
 
 func (h *HowItWorks) validate(c *checker) {
 	c.optional("intro", h.Intro, 500)
-	if len(h.Steps) == 0 {
-		c.fail("steps", "needs at least one step")
-	}
-	seen := map[string]bool{}
-	for i, s := range h.Steps {
-		p := fmt.Sprintf("steps[%d]", i)
-		c.id(p+".id", s.ID, seen)
+	entries(c, "steps", "step", h.Steps, func(s Step) string { return s.ID }, func(p string, s Step) {
 		c.required(p+".title", s.Title, 100)
 		c.required(p+".description", s.Description, 2000)
 		c.icon(p+".icon", s.Icon)
 		if s.Link != "" && !sitePath(s.Link) {
 			c.fail(p+".link", "must be a path on this site, e.g. \"/register\" (got %q)", s.Link)
 		}
-	}
+	})
 }
 
 func (s *Support) validate(c *checker) {
