@@ -72,7 +72,7 @@ export function HomePage() {
       <section className="container section render-when-near" aria-labelledby="features-title">
         <p className="eyebrow">{t('features.eyebrow')}</p>
         <h2 id="features-title">{t('features.title')}</h2>
-        <ul className="feature-grid">
+        <ul className="card-grid">
           {features.map((feature) => (
             <li key={feature.key} className="feature-card">
               <span className="feature-card__icon">
@@ -119,7 +119,7 @@ export function HomePage() {
       <section className="container section render-when-near" aria-labelledby="why-title">
         <p className="eyebrow">{t('why.eyebrow')}</p>
         <h2 id="why-title">{t('why.title')}</h2>
-        <ul className="feature-grid feature-grid--three">
+        <ul className="card-grid card-grid--three">
           {reasons.map((reason) => (
             <li key={reason.key} className="feature-card feature-card--plain">
               <span className="feature-card__icon feature-card__icon--accent">

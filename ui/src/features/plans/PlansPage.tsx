@@ -87,7 +87,7 @@ export function PlansPage() {
       >
         {(data) => (
           <>
-            <ul className="plan-grid" aria-label={t('listLabel')} aria-busy={plans.isFetching || undefined}>
+            <ul className="card-grid" aria-label={t('listLabel')} aria-busy={plans.isFetching || undefined}>
               {data.plans.map((plan) => (
                 <PlanCard key={plan._id} plan={plan} />
               ))}
