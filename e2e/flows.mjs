@@ -137,13 +137,13 @@ export function codeIn(mail) {
 // A fresh browser profile: no cookies, so no session and no trusted-device cookie. The pages
 // run under the server's real Content-Security-Policy; axe is added as an init script, which the
 // browser runs outside the page's CSP, so the policy need not be bypassed to audit the page.
-// withSuiteBrowser, called in a describe, checks before its tests that the mailbox is set and the
-// server answers (saying how to fix either), and launches one Chromium for them, closed after.
-// The browser is suite.browser once the tests run.
-export function withSuiteBrowser() {
+// withSuiteBrowser, called in a describe, checks before its tests that the mailbox is set (unless
+// the tests read no mail) and the server answers (saying how to fix either), and launches one
+// Chromium for them, closed after. The browser is suite.browser once the tests run.
+export function withSuiteBrowser({ mail = true } = {}) {
   const suite = { browser: undefined };
   before(async () => {
-    assert.ok(MAIL_DIR, "Set E2E_MAIL_DIR to the server's file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).");
+    if (mail) assert.ok(MAIL_DIR, "Set E2E_MAIL_DIR to the server's file:// mail directory (e.g. <CLEARVEST_DATA_DIR>/mail).");
     try {
       await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
     } catch (error) {

@@ -3,10 +3,10 @@
 // and the document into German, the choice survives a reload, and a browser that asks for German
 // gets it without choosing. Same environment as smoke.test.mjs (E2E_BASE_URL, CHROMIUM_PATH).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
-import { expectAccessible, heading, withBrowser } from './flows.mjs';
+import { BASE_URL, url } from './browser.mjs';
+import { expectAccessible, heading, withBrowser, withSuiteBrowser } from './flows.mjs';
 
 // A text only the German texts hold: it shows which scripts carry them.
 const GERMAN_ONLY = 'Seite nicht gefunden';
@@ -36,24 +36,11 @@ async function expectGerman(page) {
 }
 
 describe(`translations against ${BASE_URL}`, () => {
-  let browser;
-
-  before(async () => {
-    try {
-      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
-    } catch (error) {
-      throw new Error(`No server answers at ${BASE_URL} (${error.cause?.code ?? error.message}). Start it, or set E2E_BASE_URL.`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const suite = withSuiteBrowser({ mail: false });
 
   it('switches to German from the footer, stays German after a reload, and passes axe', async () => {
     await withBrowser(
-      browser,
+      suite.browser,
       async ({ page }) => {
         const scripts = recordScripts(page);
         await page.goto(url('/investment-plans'));
@@ -87,7 +74,7 @@ describe(`translations against ${BASE_URL}`, () => {
 
   it('shows German to a browser that asks for it, on a phone, and passes axe', async () => {
     await withBrowser(
-      browser,
+      suite.browser,
       async ({ page }) => {
         await page.goto(url('/investment-plans'));
         await heading(page, 'Anlagepläne').waitFor();

@@ -3,10 +3,10 @@
 // annualised rates and worked examples, on a phone and on a desktop, passes axe, and its buttons
 // work from the keyboard. Same environment as smoke.test.mjs (E2E_BASE_URL, CHROMIUM_PATH).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, STEP_TIMEOUT_MS, url } from './browser.mjs';
-import { expectAccessible, heading, withBrowser } from './flows.mjs';
+import { BASE_URL, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { expectAccessible, heading, withBrowser, withSuiteBrowser } from './flows.mjs';
 
 const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -21,20 +21,7 @@ const DEMO_PLANS = [
 ];
 
 describe(`plans page against ${BASE_URL}`, () => {
-  let browser;
-
-  before(async () => {
-    try {
-      await fetch(url('/'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
-    } catch (error) {
-      throw new Error(`No server answers at ${BASE_URL} (${error.cause?.code ?? error.message}). Start it, or set E2E_BASE_URL.`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const suite = withSuiteBrowser({ mail: false });
 
   it('lists the demo plans with their terms in the API', async () => {
     const response = await fetch(url('/api/invest/plans'), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
@@ -57,7 +44,7 @@ describe(`plans page against ${BASE_URL}`, () => {
   ]) {
     it(`shows the four demo plans with their annual rates on ${screen}, with the risk notice, and passes axe`, async () => {
       await withBrowser(
-        browser,
+        suite.browser,
         async ({ page }) => {
           await page.goto(url('/investment-plans'));
           await heading(page, 'Portfolio Plans').waitFor();
@@ -87,7 +74,7 @@ describe(`plans page against ${BASE_URL}`, () => {
 
   it('starts an investment from the keyboard: a visitor is asked to sign in first', async () => {
     await withBrowser(
-      browser,
+      suite.browser,
       async ({ page }) => {
         await page.goto(url('/investment-plans'));
         const cta = page.getByRole('link', { name: 'Start investing in Basic' });
