@@ -46,10 +46,7 @@ describe('routes', () => {
   });
 
   it('shows the server version in the footer when /api/meta answers', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => Response.json({ product: 'Clearvest', version: '1.2.3', environment: 'production' })),
-    );
+    stubApi({ 'GET /api/meta': json({ product: 'Clearvest', version: '1.2.3', environment: 'production' }) });
     renderApp({ route: '/' });
 
     expect((await screen.findByTestId('app-version')).textContent).toContain('1.2.3');

@@ -174,7 +174,8 @@ describe('investment details', () => {
     expect(preview.textContent).toContain('$200.05 back');
     expect(preview.textContent).toContain('return of $3.00');
     expect(api.to('POST /api/invest/inv-1/early-redemption')).toHaveLength(0);
-    await u.click(screen.getByRole('button', { name: 'Redeem early' }));
+    // The dialog opens (showModal) in an effect after it mounts.
+    await u.click(await screen.findByRole('button', { name: 'Redeem early' }));
     await waitFor(() => expect(api.to('POST /api/invest/inv-1/early-redemption')).toHaveLength(1));
     expect(await screen.findByText(/Investment redeemed early/)).toBeTruthy();
   });
