@@ -351,6 +351,21 @@ func TestWaitForTimesOutWhenTheReadModelsStayBehind(t *testing.T) {
 	}
 }
 
+// A reading of the checkpoints slower than the wait timeout fails its waiters with the same
+// ErrWaitTimeout as the waiters' own timers, not with the query's context error: which of the two
+// fires first depends on the machine's load.
+func TestWaitForTimesOutWhenTheReadingIsTooSlow(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	r := f.runner(t, []Projection{applied{}}, WithWaitTimeout(time.Microsecond))
+	last := appendEvents(t, f.store, 1)
+	for i := range 30 {
+		if err := r.WaitFor(context.Background(), last); err != ErrWaitTimeout {
+			t.Fatalf("wait %d: WaitFor = %v, want ErrWaitTimeout", i, err)
+		}
+	}
+}
+
 func TestSchemaChangeRebuildsOnPrepare(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -108,6 +109,11 @@ func (r *Runner) pollWaits() {
 			FROM projection_checkpoints c JOIN projection_failures f ON f.name = c.name AND f.retry_requested_at IS NULL
 			WHERE c.name = ANY($1)`, names).Scan(&rd.lowest, &rd.head, &rd.parked, &rd.parkedAt)
 		cancel()
+		// A reading that takes the whole wait timeout is a wait that timed out, whichever of the
+		// two deadlines a waiter notices first; only other errors are the database's own.
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = ErrWaitTimeout
+		}
 		if !r.settle(round, rd, err) {
 			return
 		}
