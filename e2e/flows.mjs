@@ -274,8 +274,8 @@ export async function registerVerified(page, details) {
 }
 
 // A USDT deposit of `amount` dollars requested through the API by the investor signed in on
-// `page`, and confirmed in full by the staff member signed in on `staffPage`.
-export async function confirmedDeposit(page, staffPage, amount) {
+// `page` (the deposit page has its own test); it stays pending.
+export async function requestDeposit(page, amount) {
   const deposit = await api(page, 'POST', '/api/payments/create', {
     amount,
     asset: 'USDT',
@@ -283,9 +283,15 @@ export async function confirmedDeposit(page, staffPage, amount) {
     txHash: `0x${randomBytes(32).toString('hex')}`,
   });
   assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
-  const confirmed = await api(staffPage, 'PATCH', '/api/payments/confirmPayment', { transactionId: deposit.body.transactionId, amount });
-  assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
   return deposit.body;
+}
+
+// requestDeposit, then confirmed in full by the staff member signed in on `staffPage`.
+export async function confirmedDeposit(page, staffPage, amount) {
+  const deposit = await requestDeposit(page, amount);
+  const confirmed = await api(staffPage, 'PATCH', '/api/payments/confirmPayment', { transactionId: deposit.transactionId, amount });
+  assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+  return deposit;
 }
 
 export async function logout(page) {

@@ -4,7 +4,6 @@
 // second deposit, updates without a reload (the events stream). Same environment as
 // deposits.test.mjs (E2E_BASE_URL, E2E_MAIL_DIR, the demo admin, CHROMIUM_PATH).
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 
@@ -12,16 +11,8 @@ import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
 import { adminCredentials, api, button, expectAccessible, heading, login, registerVerified, uniqueEmail, withSuiteBrowser } from './flows.mjs';
 
-// A deposit through the API (the deposit page has its own test).
 async function deposit(page, amount) {
-  const res = await api(page, 'POST', '/api/payments/create', {
-    amount,
-    asset: 'USDT',
-    network: 'TRC20',
-    txHash: `0x${randomBytes(32).toString('hex')}`,
-  });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.transactionId;
+  return (await flows.requestDeposit(page, amount)).transactionId;
 }
 
 async function confirm(page, transactionId, amount) {
