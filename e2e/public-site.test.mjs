@@ -117,11 +117,14 @@ describe(`public site against ${BASE_URL}`, () => {
   async function visit(path, contextOptions) {
     const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
     await context.addInitScript({ content: axeSource });
-    // The page's first heading as the server sent it, taken before any module script runs; if
-    // hydration failed, React would have replaced it.
+    // The page's first heading and its sections as the server sent them, taken before any module
+    // script runs; where hydration failed, the app would have replaced them. The sections include
+    // those hydrated later, in tasks of their own (ui/src/app/hydration.tsx).
     await context.addInitScript(() => {
       document.addEventListener('readystatechange', () => {
-        if (document.readyState === 'interactive') globalThis.serverHeading = document.querySelector('main h1');
+        if (document.readyState !== 'interactive') return;
+        globalThis.serverHeading = document.querySelector('main h1');
+        globalThis.serverSections = [...document.querySelectorAll('main > *, main section, body footer')];
       });
     });
     const page = waitForAppOnLoad(await context.newPage());
@@ -147,6 +150,8 @@ describe(`public site against ${BASE_URL}`, () => {
           await page.locator('html[data-app="ready"]').waitFor({ state: 'attached' });
           await page.waitForLoadState('networkidle');
           assert.ok(await page.evaluate(() => globalThis.serverHeading?.isConnected === true), `${path}: hydration kept the server's heading`);
+          const replaced = await page.evaluate(() => globalThis.serverSections.filter((s) => !s.isConnected).map((s) => s.outerHTML.slice(0, 80)));
+          assert.deepEqual(replaced, [], `${path}: hydration kept the server's sections`);
           const title = await page.title();
           assert.match(title, /Clearvest$/, `${path}: document title`);
           assert.equal(title, await page.evaluate(() => document.querySelector('title')?.textContent), path);

@@ -1,7 +1,8 @@
-import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
+import { StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import { deferHydration, hydrateDeferred, nextTask, whenHydrated } from './app/hydration';
 import { appRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { startLanguage } from './i18n';
@@ -28,13 +29,16 @@ async function loadCurrentPages(routes: RouteObject[]) {
   );
 }
 
-// Says when the app has taken over the page (hydrated or rendered): <html data-app="ready">.
-// Browser tests wait for it before using a prerendered page's controls. A prerendered page is
-// English, so the reader's language is started only once hydration has matched it.
+// Says when the app has taken over the page (hydrated or rendered, including the parts hydrated
+// later): <html data-app="ready">. Browser tests wait for it before using a prerendered page's
+// controls. A prerendered page is English, so the reader's language is started only once
+// hydration has matched it.
 function Ready({ children, hydrated }: { children: ReactNode; hydrated: boolean }) {
   useEffect(() => {
-    document.documentElement.dataset.app = 'ready';
-    if (hydrated) void startLanguage();
+    void whenHydrated().then(() => {
+      document.documentElement.dataset.app = 'ready';
+      if (hydrated) void startLanguage();
+    });
   }, [hydrated]);
   return children;
 }
@@ -45,9 +49,12 @@ async function start(container: HTMLElement) {
   // A page whose code cannot be fetched is rendered afresh instead: the router then shows the
   // error page that offers a reload.
   if (hydrate) hydrate = await loadCurrentPages(routes).then(() => true, () => false);
+  // Evaluating the modules is one task; setting up the store and the router, and then the first
+  // hydration pass, are tasks of their own, so that none of them holds the main thread for long.
+  if (hydrate) await nextTask();
   // Any other page waits for the reader's language (a saved choice or the browser's), so a German
   // reader never sees it flash in English; English needs no wait, its texts are bundled.
-  if (!hydrate) await startLanguage().catch(() => undefined);
+  else await startLanguage().catch(() => undefined);
   const app = (
     <StrictMode>
       <Ready hydrated={hydrate}>
@@ -57,10 +64,14 @@ async function start(container: HTMLElement) {
       </Ready>
     </StrictMode>
   );
-  // As a transition, hydration yields to the browser every few milliseconds instead of holding the
-  // main thread until the whole page is interactive; the page is already visible meanwhile.
-  if (hydrate) startTransition(() => void hydrateRoot(container, app));
-  else createRoot(container).render(app);
+  // The page is already visible while it hydrates. Preact hydrates in one synchronous pass, so the
+  // parts further down the page (HydrateLater) follow in tasks of their own (app/hydration.tsx).
+  if (hydrate) {
+    await nextTask();
+    deferHydration();
+    hydrateRoot(container, app);
+    hydrateDeferred();
+  } else createRoot(container).render(app);
 }
 
 void start(root);

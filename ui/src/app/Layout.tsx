@@ -4,6 +4,7 @@ import { Toaster } from '../components/toast/Toaster';
 import { useAuthBootstrap } from '../features/auth/useAuthBootstrap';
 import { useTranslation } from '../i18n';
 import { Footer } from './Footer';
+import { HydrateLater } from './hydration';
 import { Navbar } from './Navbar';
 
 export function Layout() {
@@ -34,7 +35,7 @@ export function Layout() {
       <main id="main" ref={mainRef} tabIndex={-1} className="site-main" aria-busy={busy || undefined}>
         <Outlet />
       </main>
-      <Footer />
+      <HydrateLater name="footer">{() => <Footer />}</HydrateLater>
       {/* Live-chat slot: a chat widget, when one is chosen, mounts its launcher in this container
           (fixed to the bottom corner by .chat-slot, above the footer and below dialogs and
           toasts). Nothing renders here today: the site offers the Help Center form instead of a

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
+import { HydrateLater } from '../../app/hydration';
 import { useTranslation } from '../../i18n';
 import { selectIsLoggedIn } from '../auth/authSlice';
 import { ActivityTicker } from '../community/ActivityTicker';
@@ -69,105 +70,141 @@ export function HomePage() {
 
       <InvestorCounts className="container" />
 
-      <section className="container section render-when-near" aria-labelledby="features-title">
-        <p className="eyebrow">{t('features.eyebrow')}</p>
-        <h2 id="features-title">{t('features.title')}</h2>
-        <ul className="card-grid">
-          {features.map((feature) => (
-            <li key={feature.key} className="feature-card">
-              <span className="feature-card__icon">
-                <Icon name={feature.icon} />
-              </span>
-              <h3>{t(`features.${feature.key}.title`)}</h3>
-              <p>{t(`features.${feature.key}.text`)}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <HydrateLater name="features">
+        {() => (
+          <section className="container section render-when-near" aria-labelledby="features-title">
+            <p className="eyebrow">{t('features.eyebrow')}</p>
+            <h2 id="features-title">{t('features.title')}</h2>
+            <ul className="card-grid">
+              {features.map((feature) => (
+                <li key={feature.key} className="feature-card">
+                  <span className="feature-card__icon">
+                    <Icon name={feature.icon} />
+                  </span>
+                  <h3>{t(`features.${feature.key}.title`)}</h3>
+                  <p>{t(`features.${feature.key}.text`)}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </HydrateLater>
 
-      <section className="container section render-when-near" aria-labelledby="steps-title">
-        <h2 id="steps-title">{t('steps.title')}</h2>
-        <ol className="steps">
-          {steps.map((step) => (
-            <li key={step} className="steps__item">
-              <h3>{t(`steps.${step}.title`)}</h3>
-              <p>{t(`steps.${step}.text`)}</p>
-            </li>
-          ))}
-        </ol>
-      </section>
+      <HydrateLater name="steps">
+        {() => (
+          <section className="container section render-when-near" aria-labelledby="steps-title">
+            <h2 id="steps-title">{t('steps.title')}</h2>
+            <ol className="steps">
+              {steps.map((step) => (
+                <li key={step} className="steps__item">
+                  <h3>{t(`steps.${step}.title`)}</h3>
+                  <p>{t(`steps.${step}.text`)}</p>
+                </li>
+              ))}
+            </ol>
+          </section>
+        )}
+      </HydrateLater>
 
-      <section className="section render-when-near" aria-labelledby="trust-title">
-        <div className="container trust">
-          <div className="trust__intro">
-            <p className="eyebrow">{t('trust.eyebrow')}</p>
-            <h2 id="trust-title">{t('trust.title')}</h2>
-            <p className="muted">{t('trust.intro')}</p>
-            <TrustArt />
+      <HydrateLater name="trust">
+        {() => (
+          <section className="section render-when-near" aria-labelledby="trust-title">
+            <div className="container trust">
+              <div className="trust__intro">
+                <p className="eyebrow">{t('trust.eyebrow')}</p>
+                <h2 id="trust-title">{t('trust.title')}</h2>
+                <p className="muted">{t('trust.intro')}</p>
+                <TrustArt />
+              </div>
+              <ul className="trust__list">
+                {trust.map((item) => (
+                  <li key={item} className="trust__item">
+                    <h3>{t(`trust.${item}.title`)}</h3>
+                    <p>{t(`trust.${item}.text`)}</p>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </section>
+        )}
+      </HydrateLater>
+
+      <HydrateLater name="why">
+        {() => (
+          <section className="container section render-when-near" aria-labelledby="why-title">
+            <p className="eyebrow">{t('why.eyebrow')}</p>
+            <h2 id="why-title">{t('why.title')}</h2>
+            <ul className="card-grid card-grid--three">
+              {reasons.map((reason) => (
+                <li key={reason.key} className="feature-card feature-card--plain">
+                  <span className="feature-card__icon feature-card__icon--accent">
+                    <Icon name={reason.icon} />
+                  </span>
+                  <h3>{t(`why.${reason.key}.title`)}</h3>
+                  <p>{t(`why.${reason.key}.text`)}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </HydrateLater>
+
+      <HydrateLater name="testimonials">
+        {() => (
+          <div className="container section render-when-near">
+            <TestimonialsSection />
           </div>
-          <ul className="trust__list">
-            {trust.map((item) => (
-              <li key={item} className="trust__item">
-                <h3>{t(`trust.${item}.title`)}</h3>
-                <p>{t(`trust.${item}.text`)}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+        )}
+      </HydrateLater>
 
-      <section className="container section render-when-near" aria-labelledby="why-title">
-        <p className="eyebrow">{t('why.eyebrow')}</p>
-        <h2 id="why-title">{t('why.title')}</h2>
-        <ul className="card-grid card-grid--three">
-          {reasons.map((reason) => (
-            <li key={reason.key} className="feature-card feature-card--plain">
-              <span className="feature-card__icon feature-card__icon--accent">
-                <Icon name={reason.icon} />
-              </span>
-              <h3>{t(`why.${reason.key}.title`)}</h3>
-              <p>{t(`why.${reason.key}.text`)}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
-
-      <div className="container section render-when-near">
-        <TestimonialsSection />
-      </div>
-
-      <div className="container render-when-near">
-        <TeamSection />
-      </div>
-
-      <section className="container section render-when-near" aria-labelledby="referral-title">
-        <div className="referral-prompt">
-          <div>
-            <h2 id="referral-title">{t('referral.title')}</h2>
-            <p>{t('referral.text')}</p>
+      <HydrateLater name="team">
+        {() => (
+          <div className="container render-when-near">
+            <TeamSection />
           </div>
-          {signedIn ? (
-            <Link className="button" to="/referrals">
-              {t('referral.getLink')}
-            </Link>
-          ) : (
-            <Link className="button" to="/register">
-              {t('referral.register')}
-            </Link>
-          )}
-        </div>
-      </section>
+        )}
+      </HydrateLater>
 
-      <div className="container render-when-near">
-        <FaqSection />
-      </div>
+      <HydrateLater name="referral">
+        {() => (
+          <section className="container section render-when-near" aria-labelledby="referral-title">
+            <div className="referral-prompt">
+              <div>
+                <h2 id="referral-title">{t('referral.title')}</h2>
+                <p>{t('referral.text')}</p>
+              </div>
+              {signedIn ? (
+                <Link className="button" to="/referrals">
+                  {t('referral.getLink')}
+                </Link>
+              ) : (
+                <Link className="button" to="/register">
+                  {t('referral.register')}
+                </Link>
+              )}
+            </div>
+          </section>
+        )}
+      </HydrateLater>
 
-      <section className="container section render-when-near" aria-labelledby="risk-title">
-        <div className="notice">
-          <h2 id="risk-title">{t('risk.title')}</h2>
-          <p>{t('risk.text')}</p>
-        </div>
-      </section>
+      <HydrateLater name="faq">
+        {() => (
+          <div className="container render-when-near">
+            <FaqSection />
+          </div>
+        )}
+      </HydrateLater>
+
+      <HydrateLater name="risk">
+        {() => (
+          <section className="container section render-when-near" aria-labelledby="risk-title">
+            <div className="notice">
+              <h2 id="risk-title">{t('risk.title')}</h2>
+              <p>{t('risk.text')}</p>
+            </div>
+          </section>
+        )}
+      </HydrateLater>
     </>
   );
 }
