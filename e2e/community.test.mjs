@@ -1,7 +1,7 @@
 // The community features end to end in a real browser against a running development server:
 // real events (a deposit confirmed by staff, an investment in the demo Standard plan approved by
-// staff) by an investor whose profile says Iceland show up anonymised in the activity ticker on
-// the member-levels page, which also shows the investor's level; the investor shares their
+// staff) by an investor whose profile says Iceland show up anonymised in the home page's activity
+// ticker; the member-levels page shows the investor's level; the investor shares their
 // experience from the dashboard, staff publish it from the review queue, and it is in the
 // public list with first name, last initial and country only. axe checks each page. Same
 // environment as deposits.test.mjs (E2E_BASE_URL, E2E_MAIL_DIR, the demo admin, CHROMIUM_PATH);
@@ -41,16 +41,18 @@ describe(`community against ${BASE_URL}`, () => {
       const approved = await api(staff.page, 'PUT', `/api/invest/${invested.body._id}/approve`);
       assert.equal(approved.status, 200, JSON.stringify(approved.body));
 
-      // The ticker, for a visitor: the newest activity first, anonymised, with no name or amount.
+      // The ticker on the home page, for a visitor: the newest activity first, anonymised, with no
+      // name or amount.
       const started = 'An investor from Iceland started a Standard plan';
-      await visitor.page.goto(url('/Hierarchy'));
+      await visitor.page.goto(url('/'));
       await until(visitor.page, '/api/public/activity', (b) => b.activities[0]?.message === started);
       await visitor.page.reload();
-      await heading(visitor.page, 'Member Levels').waitFor();
       const ticker = visitor.page.getByRole('region', { name: 'Recent investor activity' });
       await ticker.getByText(started).waitFor();
       const tickerText = await ticker.textContent();
       assert.doesNotMatch(tickerText, /Ines|Communa|\$|300|400/);
+      await visitor.page.goto(url('/Hierarchy'));
+      await heading(visitor.page, 'Member Levels').waitFor();
       assert.equal(await visitor.page.getByTestId('badge-level').count(), 4);
       assert.equal(await visitor.page.getByTestId('my-badge').count(), 0, 'a visitor has no level');
       await expectAccessible(visitor.page, '/Hierarchy (visitor)');
