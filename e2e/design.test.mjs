@@ -104,6 +104,36 @@ describe('design system', () => {
     );
   });
 
+  it('shows a visible focus ring on every control reached with the keyboard', async () => {
+    await withBrowser(
+      suite.browser,
+      async ({ page }) => {
+        await page.goto(url('/'));
+        const seen = [];
+        for (let i = 0; i < 12; i++) {
+          await page.keyboard.press('Tab');
+          const focused = await page.evaluate(() => {
+            const el = document.activeElement;
+            const style = getComputedStyle(el);
+            const box = el.getBoundingClientRect();
+            return {
+              name: `${el.tagName.toLowerCase()} ${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}`,
+              outline: style.outlineStyle,
+              width: parseFloat(style.outlineWidth),
+              shown: box.width > 0 && box.height > 0,
+            };
+          });
+          seen.push(focused.name);
+          assert.notEqual(focused.outline, 'none', `${focused.name}: a focus ring`);
+          assert.ok(focused.width >= 2, `${focused.name}: a focus ring at least 2 px wide (${focused.width})`);
+          assert.ok(focused.shown, `${focused.name}: on screen when focused`);
+        }
+        assert.equal(new Set(seen).size, seen.length, `Tab moves through distinct controls: ${seen.join(', ')}`);
+      },
+      { viewport: DESKTOP },
+    );
+  });
+
   it('keeps a signed-in user signed in across a reload after the access cookie expires, on an axe-clean dashboard', async () => {
     const { email, password } = adminCredentials();
     await withBrowser(
