@@ -47,8 +47,10 @@ export function FaqSection({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
       Frequently Asked Questions
     </Heading>
   );
+  // lang: the operator's content is English in every language of the UI (docs/i18n.md, "What stays
+  // English"), so a screen reader on a German page reads it with English pronunciation.
   return (
-    <section id="faq" className="section faq" aria-labelledby="faq-title">
+    <section id="faq" className="section faq" aria-labelledby="faq-title" lang="en">
       <QueryState
         query={faq}
         loading="Loading the questions…"

@@ -5,8 +5,10 @@ import { ContentIcon } from './ContentIcon';
 
 export function HowItWorksPage() {
   const how = useGetContentHowItWorksQuery();
+  // lang: the operator's content is English in every language of the UI (docs/i18n.md, "What stays
+  // English"), so a screen reader on a German page reads it with English pronunciation.
   return (
-    <section className="page container" aria-labelledby="how-title">
+    <section className="page container" aria-labelledby="how-title" lang="en">
       <h1 id="how-title">How It Works</h1>
       <QueryState
         query={how}

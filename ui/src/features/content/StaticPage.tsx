@@ -8,8 +8,10 @@ import { SampleLabel } from './SampleLabel';
 // and only its text changes.
 function StaticPage({ slug, title }: { slug: string; title: string }) {
   const page = useGetContentPageQuery({ slug });
+  // lang: the operator's content is English in every language of the UI (docs/i18n.md, "What stays
+  // English"), so a screen reader on a German page reads it with English pronunciation.
   return (
-    <article className="page container page--prose" aria-labelledby="static-page-title">
+    <article className="page container page--prose" aria-labelledby="static-page-title" lang="en">
       <h1 id="static-page-title">{page.data?.title ?? title}</h1>
       <QueryState query={page} loading="Loading the page…" failed="This page could not be loaded">
         {(data) => (

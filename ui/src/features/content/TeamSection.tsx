@@ -29,8 +29,10 @@ export function TeamSection() {
       Meet Our Expert Team
     </h2>
   );
+  // lang: the operator's content is English in every language of the UI (docs/i18n.md, "What stays
+  // English"), so a screen reader on a German page reads it with English pronunciation.
   return (
-    <section id="team" className="section team" aria-labelledby="team-title">
+    <section id="team" className="section team" aria-labelledby="team-title" lang="en">
       <QueryState
         query={team}
         loading="Loading the team…"

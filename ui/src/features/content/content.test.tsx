@@ -34,7 +34,8 @@ describe('FaqSection', () => {
     const user = userEvent.setup();
     const { container } = renderWithProviders(<FaqSection />);
     const first = await screen.findByRole('button', { name: 'Question 1?' });
-    expect(container.querySelector('section#faq')).toBeTruthy();
+    // The operator's content is English whatever the UI's language: marked so for screen readers.
+    expect(container.querySelector('section#faq')?.getAttribute('lang')).toBe('en');
     expect(screen.getAllByRole('button', { expanded: false })).toHaveLength(8);
     expect(screen.queryAllByRole('region', { name: /^Question/ })).toHaveLength(0);
 
@@ -104,5 +105,6 @@ describe('static pages', () => {
     expect(await screen.findByRole('heading', { level: 2, name: 'Who operates this service' })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: 'License' })).toBeTruthy();
     expect(screen.getByText('Sample text')).toBeTruthy();
+    expect(screen.getByRole('article').getAttribute('lang')).toBe('en');
   });
 });
