@@ -76,6 +76,11 @@ describe(`home page against ${BASE_URL}`, () => {
       assert.equal(await questions.nth(0).getAttribute('aria-expanded'), 'false', 'one answer open at a time');
       await questions.nth(1).click();
       assert.equal(await questions.nth(1).getAttribute('aria-expanded'), 'false', 'the open answer closes');
+      // A long answer scrolls inside a panel at most 500 px tall.
+      assert.equal(await faq.locator('.faq__answer').first().evaluate((el) => getComputedStyle(el).maxHeight), '500px');
+
+      // Meet Our Expert Team: six cards from the operator's content.
+      assert.equal(await page.getByTestId('team-card').count(), 6, 'six team members');
 
       for (const session of [staff, visitor]) assert.deepEqual(session.problems, [], 'no uncaught errors or CSP violations');
     } finally {
