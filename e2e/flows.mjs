@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { after, before } from 'node:test';
 
-import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
+import { AxeBuilder, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
 
 export const MAIL_TIMEOUT_MS = 20_000;
 export const PASSWORD = 'Harbour-Lantern-42';
@@ -160,7 +160,6 @@ export function withSuiteBrowser({ mail = true } = {}) {
 
 export async function freshBrowser(browser, contextOptions = {}) {
   const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
-  await context.addInitScript({ content: axeSource });
   const page = waitForAppOnLoad(await context.newPage());
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const problems = [];
@@ -236,19 +235,19 @@ export const button = (page, name) => page.getByRole('button', { name, exact: tr
 export const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: false });
 
 export async function expectAccessible(page, where) {
-  const violations = await page.evaluate(async () => {
-    // Sections far down a page skip rendering until they come near the viewport (content-visibility),
-    // and axe cannot judge the contrast of text that was never rendered; full-page screenshots
-    // taken afterwards show them too.
+  // Sections far down a page skip rendering until they come near the viewport (content-visibility),
+  // and axe cannot judge the contrast of text that was never rendered; full-page screenshots
+  // taken afterwards show them too.
+  await page.evaluate(() => {
     for (const el of document.querySelectorAll('.render-when-near')) el.style.contentVisibility = 'visible';
-    const results = await globalThis.axe.run(document, { resultTypes: ['violations'] });
-    return results.violations.map(({ id, impact, help, nodes }) => ({
-      id,
-      impact,
-      help,
-      targets: nodes.map((node) => node.target.join(' ')),
-    }));
   });
+  const results = await new AxeBuilder({ page }).analyze();
+  const violations = results.violations.map(({ id, impact, help, nodes }) => ({
+    id,
+    impact,
+    help,
+    targets: nodes.map((node) => node.target.join(' ')),
+  }));
   // Every violation counts, whatever its impact.
   assert.deepEqual(violations, [], `axe violations on ${where}:\n${JSON.stringify(violations, null, 2)}`);
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 
-import { axeSource, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
+import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
 import { expectAccessible } from './flows.mjs';
 
 const VIEWPORTS = {
@@ -116,7 +116,6 @@ describe(`public site against ${BASE_URL}`, () => {
   // A visit by a signed-out visitor: every console error or warning and every uncaught error.
   async function visit(path, contextOptions) {
     const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
-    await context.addInitScript({ content: axeSource });
     // The page's first heading and its sections as the server sent them, taken before any module
     // script runs; where hydration failed, the app would have replaced them. The sections include
     // those hydrated later, in tasks of their own (ui/src/app/hydration.tsx).
