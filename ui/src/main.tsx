@@ -2,7 +2,7 @@ import { StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
-import { deferHydration, hydrateDeferred, nextTask, whenHydrated } from './app/hydration';
+import { hydrateInParts, nextTask, whenHydrated } from './app/hydration';
 import { appRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { startLanguage } from './i18n';
@@ -68,9 +68,7 @@ async function start(container: HTMLElement) {
   // parts further down the page (HydrateLater) follow in tasks of their own (app/hydration.tsx).
   if (hydrate) {
     await nextTask();
-    deferHydration();
-    hydrateRoot(container, app);
-    hydrateDeferred();
+    hydrateInParts(() => hydrateRoot(container, app));
   } else createRoot(container).render(app);
 }
 

@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deferHydration, HydrateLater, hydrateDeferred, nextTask, whenHydrated } from './hydration';
+import { HydrateLater, hydrateInParts, nextTask, whenHydrated } from './hydration';
 
 // What each part rendered, in order: shows which parts have hydrated so far.
 let rendered: string[] = [];
@@ -53,9 +53,7 @@ describe('HydrateLater', () => {
     const nodes = ['first', 'second', 'third'].map((name) => screen.getByTestId(name));
     rendered = [];
 
-    deferHydration();
-    act(() => void hydrateRoot(container, <Page />));
-    hydrateDeferred();
+    act(() => hydrateInParts(() => void hydrateRoot(container, <Page />)));
 
     // The first pass hydrated only what is not deferred; the rest is still the server's markup.
     expect(rendered).toEqual(['first']);
@@ -65,7 +63,7 @@ describe('HydrateLater', () => {
     click('first');
     expect(label('first')).toBe('first 1');
 
-    // The task hydrateDeferred queued first (before this test's) hydrated the second part only.
+    // The task hydrateInParts queued first (before this test's) hydrated the second part only.
     await act(nextTask);
     expect(rendered).toEqual(['first', 'first', 'second']);
 

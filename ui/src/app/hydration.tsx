@@ -24,21 +24,17 @@ const gates = new Map<string, Gate>();
 let settle = () => {};
 let settled: Promise<void> = Promise.resolve();
 
-/** Makes HydrateLater defer its child during the hydration that follows. */
-export function deferHydration(): void {
+/**
+ * Runs hydrate (the first pass) with HydrateLater deferring its parts, then hydrates the parts one
+ * per task, in page order, and resolves whenHydrated. A part that first renders while others are
+ * still waiting (say, after a quick navigation) waits its turn with them.
+ */
+export function hydrateInParts(hydrate: () => void): void {
   deferring = true;
   settled = new Promise((resolve) => (settle = resolve));
-}
-
-/**
- * Hydrates the deferred parts after the first pass, one per task, then resolves whenHydrated.
- * Called once hydrateRoot has returned.
- */
-export function hydrateDeferred(): void {
-  if (!deferring) return;
-  const pending = [...gates.values()];
+  hydrate();
   const next = () => {
-    const gate = pending.shift();
+    const gate = [...gates.values()].find((g) => !g.open);
     if (!gate) {
       deferring = false;
       gates.clear();
