@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"clearvest/eventstore"
+	"clearvest/eventstore/postgres"
 )
 
 // defaultBatchStreams bounds how many commands share one append.
@@ -29,7 +30,9 @@ const defaultBatchAppenders = 2
 // small machine's cores busy: PostgreSQL works on one batch while Go sends or answers the other.
 type batcher struct {
 	store eventstore.Store
-	max   int
+	// pipe is the store, when it can append with statements (Submit's commands).
+	pipe PipelineStore
+	max  int
 	// appenders bounds the appends running at once.
 	appenders int
 
@@ -43,25 +46,41 @@ type batcher struct {
 
 type queued struct {
 	append eventstore.StreamAppend
-	done   chan struct{} // closed once the append's outcome is known
-	turn   chan struct{} // closed to make this command lead the next batch
-	turned bool          // the command leads, or has been told to (turn is closed)
+	with   *postgres.With // nil: an append alone
+	done   chan struct{}  // closed once the append's outcome is known
+	turn   chan struct{}  // closed to make this command lead the next batch
+	turned bool           // the command leads, or has been told to (turn is closed)
 	taken  bool
 	stored []eventstore.Envelope
 	err    error
 }
 
 func newBatcher(store eventstore.Store, streams, appenders int) *batcher {
-	return &batcher{store: store, max: streams, appenders: max(appenders, 1)}
+	pipe, _ := store.(PipelineStore)
+	return &batcher{store: store, pipe: pipe, max: streams, appenders: max(appenders, 1)}
 }
 
 // Append appends one command's events, possibly together with those of other commands. Once its
 // append has been sent, it waits for the outcome even if ctx ends, since the events may commit.
 func (b *batcher) Append(ctx context.Context, a eventstore.StreamAppend) ([]eventstore.Envelope, error) {
-	if b.max <= 1 {
-		return b.store.Append(ctx, a)
+	return b.appendWith(ctx, a, nil)
+}
+
+// AppendWith is Append with the checks and statements of w (postgres.Store.AppendWith), which
+// commit with the command's events whichever batch they go in. A statement's failure comes back
+// as a *postgres.StatementError indexed in w.Statements. The store must be a PipelineStore.
+func (b *batcher) AppendWith(ctx context.Context, a eventstore.StreamAppend, w postgres.With) ([]eventstore.Envelope, error) {
+	if b.pipe == nil {
+		return nil, ErrNoPipeline
 	}
-	q := &queued{append: a, done: make(chan struct{}), turn: make(chan struct{})}
+	return b.appendWith(ctx, a, &w)
+}
+
+func (b *batcher) appendWith(ctx context.Context, a eventstore.StreamAppend, w *postgres.With) ([]eventstore.Envelope, error) {
+	if b.max <= 1 {
+		return b.send(ctx, []*queued{{append: a, with: w}})
+	}
+	q := &queued{append: a, with: w, done: make(chan struct{}), turn: make(chan struct{})}
 	b.mu.Lock()
 	b.queue = append(b.queue, q)
 	if b.leaders < b.appenders {
@@ -132,7 +151,9 @@ func (b *batcher) await(ctx context.Context, q *queued) (lead bool) {
 
 // take removes the next batch from the queue: queued appends in order, one per stream (two
 // appends to one stream cannot share an append; the later one waits for the next batch).
-// Commands take turns on a stream, so that happens only when a caller appends on its own.
+// Commands take turns on a stream, so that happens only when a caller appends on its own. A
+// stream a command checks counts as one of its streams too: an append to it earlier in the same
+// transaction would fail the check.
 func (b *batcher) take() []*queued {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -140,8 +161,10 @@ func (b *batcher) take() []*queued {
 	streams := map[eventstore.StreamID]bool{}
 	rest := b.queue[:0]
 	for _, q := range b.queue {
-		if len(batch) < b.max && !streams[q.append.Stream] {
-			streams[q.append.Stream] = true
+		if len(batch) < b.max && !slices.ContainsFunc(q.streams(), func(s eventstore.StreamID) bool { return streams[s] }) {
+			for _, s := range q.streams() {
+				streams[s] = true
+			}
 			q.taken = true
 			batch = append(batch, q)
 		} else {
@@ -158,11 +181,7 @@ func (b *batcher) take() []*queued {
 // without it; any other failure is isolated by appending each command alone.
 func (b *batcher) flush(ctx context.Context, batch []*queued) {
 	for len(batch) > 0 {
-		appends := make([]eventstore.StreamAppend, len(batch))
-		for i, q := range batch {
-			appends[i] = q.append
-		}
-		stored, err := b.store.Append(ctx, appends...)
+		stored, err := b.send(ctx, batch)
 		if err == nil {
 			for _, q := range batch {
 				n := len(q.append.Events)
@@ -177,8 +196,16 @@ func (b *batcher) flush(ctx context.Context, batch []*queued) {
 		}
 		var ce *eventstore.ConcurrencyError
 		if errors.As(err, &ce) {
-			if i := slices.IndexFunc(batch, func(q *queued) bool { return q.append.Stream == ce.Stream }); i >= 0 {
+			if i := slices.IndexFunc(batch, func(q *queued) bool { return slices.Contains(q.streams(), ce.Stream) }); i >= 0 {
 				b.finish(batch[i], nil, err)
+				batch = slices.Delete(batch, i, i+1)
+				continue
+			}
+		}
+		var se *postgres.StatementError
+		if errors.As(err, &se) {
+			if i, local := statementOwner(batch, se.Index); i >= 0 {
+				b.finish(batch[i], nil, &postgres.StatementError{Index: local, Err: se.Err})
 				batch = slices.Delete(batch, i, i+1)
 				continue
 			}
@@ -188,6 +215,54 @@ func (b *batcher) flush(ctx context.Context, batch []*queued) {
 		}
 		return
 	}
+}
+
+// send appends a batch in one store call: with the commands' checks and statements, in order,
+// when any has some.
+func (b *batcher) send(ctx context.Context, batch []*queued) ([]eventstore.Envelope, error) {
+	appends := make([]eventstore.StreamAppend, len(batch))
+	var with *postgres.With
+	for i, q := range batch {
+		appends[i] = q.append
+		if q.with != nil {
+			if with == nil {
+				with = &postgres.With{}
+			}
+			with.Checks = append(with.Checks, q.with.Checks...)
+			with.Statements = append(with.Statements, q.with.Statements...)
+		}
+	}
+	if with == nil {
+		return b.store.Append(ctx, appends...)
+	}
+	return b.pipe.AppendWith(ctx, *with, appends...)
+}
+
+// statementOwner finds the command of a batch whose statements include the batch's statement
+// index, and that statement's index among the command's own; -1 if none.
+func statementOwner(batch []*queued, index int) (owner, local int) {
+	for i, q := range batch {
+		if q.with == nil {
+			continue
+		}
+		if index < len(q.with.Statements) {
+			return i, index
+		}
+		index -= len(q.with.Statements)
+	}
+	return -1, 0
+}
+
+// streams are the streams a queued command appends to or checks.
+func (q *queued) streams() []eventstore.StreamID {
+	if q.with == nil || len(q.with.Checks) == 0 {
+		return []eventstore.StreamID{q.append.Stream}
+	}
+	out := []eventstore.StreamID{q.append.Stream}
+	for _, c := range q.with.Checks {
+		out = append(out, c.Stream)
+	}
+	return out
 }
 
 func (b *batcher) finish(q *queued, stored []eventstore.Envelope, err error) {

@@ -19,6 +19,8 @@ import (
 const (
 	sqlstateDeadlock      = "40P01"
 	sqlstateSerialization = "40001"
+	// A unique violation is no reason to retry; Submit names it with the command's own error.
+	sqlstateUniqueViolation = "23505"
 )
 
 // retryable reports whether err is a PostgreSQL failure that a fresh attempt can get past.

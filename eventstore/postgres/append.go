@@ -152,15 +152,9 @@ func writeEvents(ctx context.Context, q queryRower, appends []eventstore.StreamA
 // the general function. It keeps the function's order: the guard, then the stream's lock, then
 // the version check, whose write gives the transaction its id, then the insert.
 func appendOne(ctx context.Context, q queryRower, a eventstore.StreamAppend) ([]eventstore.Envelope, error) {
-	e := &a.Events[0]
-	meta := appendMetadata(make([]byte, 0, 256), &e.Metadata)
-	var (
-		position, version int64
-		recordedAt        time.Time
-	)
-	err := q.QueryRow(ctx, appendOneSQL[expectationOf(a.ExpectedVersion)],
-		string(a.Stream), a.ExpectedVersion, [16]byte(e.ID), e.Type, int32(e.SchemaVersion), []byte(e.Data), meta,
-	).Scan(&position, &version, &recordedAt)
+	sql, args := oneQuery(a)
+	var r oneRow
+	err := q.QueryRow(ctx, sql, args...).Scan(&r.position, &r.version, &r.recordedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		// The expectation failed and nothing was written.
 		var actual int64
@@ -172,11 +166,30 @@ func appendOne(ctx context.Context, q queryRower, a eventstore.StreamAppend) ([]
 	if err != nil {
 		return nil, appendError(err, []eventstore.StreamAppend{a})
 	}
+	return r.envelopes(a), nil
+}
+
+// oneQuery is appendOne's statement and arguments.
+func oneQuery(a eventstore.StreamAppend) (string, []any) {
+	e := &a.Events[0]
+	meta := appendMetadata(make([]byte, 0, 256), &e.Metadata)
+	return appendOneSQL[expectationOf(a.ExpectedVersion)],
+		[]any{string(a.Stream), a.ExpectedVersion, [16]byte(e.ID), e.Type, int32(e.SchemaVersion), []byte(e.Data), meta}
+}
+
+// oneRow is what appendOne's statement returns.
+type oneRow struct {
+	position, version int64
+	recordedAt        time.Time
+}
+
+func (r oneRow) envelopes(a eventstore.StreamAppend) []eventstore.Envelope {
+	e := &a.Events[0]
 	return []eventstore.Envelope{{
-		ID: e.ID, StreamID: a.Stream, Version: version, Position: position,
+		ID: e.ID, StreamID: a.Stream, Version: r.version, Position: r.position,
 		Type: e.Type, SchemaVersion: e.SchemaVersion, Data: append(json.RawMessage(nil), e.Data...),
-		Metadata: e.Metadata, RecordedAt: recordedAt.UTC(),
-	}}, nil
+		Metadata: e.Metadata, RecordedAt: r.recordedAt.UTC(),
+	}}
 }
 
 type expectation int
@@ -235,6 +248,18 @@ var appendOneSQL = func() map[expectation]string {
 }()
 
 func appendMany(ctx context.Context, q queryRower, appends []eventstore.StreamAppend, total int) ([]eventstore.Envelope, error) {
+	var r manyRow
+	err := q.QueryRow(ctx, appendManySQL, manyArgs(appends, total)...).Scan(&r.base, &r.recordedAt, &r.versions)
+	if err != nil {
+		return nil, appendError(err, appends)
+	}
+	return r.envelopes(appends, total), nil
+}
+
+const appendManySQL = `SELECT base, recorded_at, versions FROM eventstore_append($1, $2, $3, $4, $5, $6, $7, $8)`
+
+// manyArgs are the arguments of appendManySQL: one array per column.
+func manyArgs(appends []eventstore.StreamAppend, total int) []any {
 	var (
 		streams  = make([]string, len(appends))
 		expected = make([]int64, len(appends))
@@ -260,33 +285,33 @@ func appendMany(ctx context.Context, q queryRower, appends []eventstore.StreamAp
 			metas = append(metas, buf[from:len(buf):len(buf)])
 		}
 	}
-	var (
-		base       int64
-		recordedAt time.Time
-		versions   []int64
-	)
-	err := q.QueryRow(ctx, `SELECT base, recorded_at, versions FROM eventstore_append($1, $2, $3, $4, $5, $6, $7, $8)`,
-		streams, expected, counts, ids, types, schemas, datas, metas,
-	).Scan(&base, &recordedAt, &versions)
-	if err != nil {
-		return nil, appendError(err, appends)
-	}
-	recordedAt = recordedAt.UTC()
+	return []any{streams, expected, counts, ids, types, schemas, datas, metas}
+}
+
+// manyRow is what appendManySQL returns.
+type manyRow struct {
+	base       int64
+	recordedAt time.Time
+	versions   []int64
+}
+
+func (r manyRow) envelopes(appends []eventstore.StreamAppend, total int) []eventstore.Envelope {
+	recordedAt := r.recordedAt.UTC()
 	envs := make([]eventstore.Envelope, 0, total)
 	var index int64
 	for k, a := range appends {
-		first := versions[k] - int64(len(a.Events)) + 1
+		first := r.versions[k] - int64(len(a.Events)) + 1
 		for i := range a.Events {
 			e := &a.Events[i]
 			index++
 			envs = append(envs, eventstore.Envelope{
-				ID: e.ID, StreamID: a.Stream, Version: first + int64(i), Position: base | index,
+				ID: e.ID, StreamID: a.Stream, Version: first + int64(i), Position: r.base | index,
 				Type: e.Type, SchemaVersion: e.SchemaVersion, Data: append(json.RawMessage(nil), e.Data...),
 				Metadata: e.Metadata, RecordedAt: recordedAt,
 			})
 		}
 	}
-	return envs, nil
+	return envs
 }
 
 // appendError turns what the append functions raise into the store's errors.

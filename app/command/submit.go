@@ -1,0 +1,285 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"clearvest/domain/domainerr"
+	"clearvest/eventstore"
+	"clearvest/eventstore/postgres"
+)
+
+// PipelineStore appends together with checks and statements in one round trip;
+// *postgres.Store is one.
+type PipelineStore interface {
+	AppendWith(ctx context.Context, w postgres.With, appends ...eventstore.StreamAppend) ([]eventstore.Envelope, error)
+}
+
+// ErrNoPipeline is returned by Submit on a runner whose store is not a PipelineStore.
+var ErrNoPipeline = errors.New("command: this runner's store cannot append with statements (PipelineStore)")
+
+// ErrClaimed answers a request whose claim (WithClaim) was found taken by another request: the
+// caller that set the claim decides what the client hears.
+var ErrClaimed = domainerr.New(domainerr.Conflict, "This request was made already.")
+
+// Writes are what a command run by Submit writes besides its events, all of it known once the
+// command has decided: rows outside the log, and the other streams its decision rests on. They
+// commit with the events or not at all.
+type Writes struct {
+	ctx       context.Context
+	r         *Runner
+	own       eventstore.StreamID
+	with      postgres.With
+	unique    map[string]error
+	consulted []consulted
+}
+
+type consulted struct {
+	stream eventstore.StreamID
+	h      *history
+	cached bool
+}
+
+// Add queues a statement. Its result cannot be read: a statement that must not happen twice
+// fails on a unique constraint instead (OnUnique), rather than doing nothing.
+func (w *Writes) Add(sql string, args ...any) {
+	w.with.Statements = append(w.with.Statements, postgres.Statement{SQL: sql, Args: args})
+}
+
+// OnUnique makes a unique violation of constraint, by any of the statements, fail the command
+// with err.
+func (w *Writes) OnUnique(constraint string, err error) {
+	if w.unique == nil {
+		w.unique = map[string]error{}
+	}
+	w.unique[constraint] = err
+}
+
+// Consult returns the state of a stream the command decides on but appends nothing to (the
+// investor whose verified e-mail address a deposit needs), as this process last saw it: no read
+// when the stream is cached. The command's events commit only if the stream is still at that
+// version when they do; if it moved, Submit decides again on its new state, as it does when a
+// refusal was decided on a cached state.
+func Consult[B Aggregate](w *Writes, stream eventstore.StreamID, newAgg func() B) (B, error) {
+	var zero B
+	if err := stream.Validate(); err != nil {
+		return zero, err
+	}
+	if stream == w.own {
+		return zero, fmt.Errorf("command: %s is the command's own stream, not one to consult", stream)
+	}
+	h, cached, err := w.r.load(w.ctx, stream)
+	if err != nil {
+		return zero, err
+	}
+	w.consulted = append(w.consulted, consulted{stream: stream, h: h, cached: cached})
+	w.with.Checks = append(w.with.Checks, postgres.Check{Stream: stream, Version: h.version})
+	return build(newAgg, h), nil
+}
+
+// Claim is a row a request writes with the first command it runs through Submit, or not at all:
+// the record of its Idempotency-Key (api/idempotency), which thereby costs no round trip of its
+// own and exists only if the command committed. Constraint is the unique constraint a second
+// request with the same key runs into.
+type Claim struct {
+	Statement  postgres.Statement
+	Constraint string
+
+	mu        sync.Mutex
+	committed bool
+	conflict  bool
+}
+
+// Committed reports whether the claim committed with a command.
+func (c *Claim) Committed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.committed
+}
+
+// Conflicted reports whether a command found the claim's row taken (and failed with
+// ErrClaimed).
+func (c *Claim) Conflicted() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.conflict
+}
+
+type claimKey struct{}
+
+// WithClaim gives a request's claim to the commands it runs.
+func WithClaim(ctx context.Context, c *Claim) context.Context {
+	return context.WithValue(ctx, claimKey{}, c)
+}
+
+// openClaim returns the request's claim when no command has committed it yet.
+func openClaim(ctx context.Context) *Claim {
+	c, _ := ctx.Value(claimKey{}).(*Claim)
+	if c == nil || c.Committed() {
+		return nil
+	}
+	return c
+}
+
+// Submit runs a command whose writes are all known once it has decided: decide raises events on
+// the aggregate and queues the rest on w (rows, streams consulted). The events, the checks of
+// the consulted streams, the rows and the request's claim (WithClaim) then go to PostgreSQL in
+// one round trip, sharing a transaction with the commands submitted at the same time
+// (postgres.Store.AppendWith, batcher). Where Update costs a read of the stream's tail, a BEGIN,
+// a round trip per statement and a COMMIT, Submit costs one round trip, shared.
+//
+// The aggregate, and the consulted streams, come from the cache without a read. The append's
+// expected version and the checks catch a cache that fell behind another process: Submit then
+// loads again and decides again. A refusal, or a decision to write nothing, decided on a cached
+// state, is confirmed on the streams' tails first, as in Execute. A unique violation named with
+// OnUnique fails the command with its error; commands on a stream take turns in the process.
+func Submit[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A, *Writes) error) (Result, error) {
+	if r.batches.pipe == nil {
+		return Result{}, ErrNoPipeline
+	}
+	if err := stream.Validate(); err != nil {
+		return Result{}, err
+	}
+	meta = withIDs(meta)
+	unlock, err := r.locks.lock(ctx, stream)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	return r.retrying(ctx, string(stream), func() (Result, error, error) {
+		return submitOnce(ctx, r, stream, newAgg, meta, decide)
+	})
+}
+
+// maxRedecisions bounds how often one attempt decides again because a stream it read from the
+// cache had moved: streams that keep moving are a conflict like any other.
+const maxRedecisions = 3
+
+func submitOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A, *Writes) error) (res Result, retry, err error) {
+	h, cached, err := r.load(ctx, stream)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	var (
+		agg A
+		w   *Writes
+	)
+	for n := 0; ; n++ {
+		if earlier := h.keyed(meta.IdempotencyKey); len(earlier) > 0 {
+			res, err := r.replay(ctx, stream, earlier, meta.RequestHash)
+			return res, nil, err
+		}
+		agg = lend(r, stream, newAgg, h)
+		w = &Writes{ctx: ctx, r: r, own: stream}
+		decideErr := decide(agg, w)
+		if (decideErr != nil || len(agg.Changes()) == 0) && n < maxRedecisions {
+			moved, err := refreshAll(ctx, r, stream, &h, &cached, w.consulted)
+			if err != nil {
+				return Result{}, nil, err
+			}
+			if moved {
+				continue
+			}
+		}
+		if decideErr != nil {
+			settle(r, stream, agg, false)
+			return Result{}, nil, decideErr
+		}
+		break
+	}
+	changes := agg.Changes()
+	if len(changes) == 0 {
+		settle(r, stream, agg, false)
+		return Result{Version: agg.Version()}, nil, nil
+	}
+	events, err := r.encode(stream, changes, meta)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	claim := openClaim(ctx)
+	with := w.with
+	if claim != nil {
+		with.Statements = append(slices.Clip(with.Statements), claim.Statement)
+	}
+	stored, err := r.batches.AppendWith(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events}, with)
+	if err != nil {
+		settle(r, stream, agg, false)
+	}
+	var ce *eventstore.ConcurrencyError
+	if errors.As(err, &ce) || retryable(err) {
+		r.cache.forget(stream)
+		if ce != nil {
+			r.cache.forget(ce.Stream)
+		}
+		return Result{}, err, nil
+	}
+	var se *postgres.StatementError
+	if errors.As(err, &se) {
+		return Result{}, nil, w.statementError(se, claim)
+	}
+	if err != nil {
+		return Result{}, nil, fmt.Errorf("command on %s: append: %w", stream, err)
+	}
+	if claim != nil {
+		claim.mu.Lock()
+		claim.committed = true
+		claim.mu.Unlock()
+	}
+	r.cache.put(stream, h.extended(stored, changes))
+	settle(r, stream, agg, true)
+	last := stored[len(stored)-1]
+	return Result{Position: last.Position, Version: last.Version, Events: stored}, nil, nil
+}
+
+// refreshAll reads the tails of a command's stream and of the streams it consulted that came
+// from the cache, and reports whether any had moved.
+func refreshAll(ctx context.Context, r *Runner, stream eventstore.StreamID, h **history, cached *bool, consulted []consulted) (bool, error) {
+	moved := false
+	if *cached {
+		fresh, err := r.refresh(ctx, stream, *h)
+		if err != nil {
+			return false, err
+		}
+		if fresh != *h {
+			*h, *cached, moved = fresh, false, true
+		}
+	}
+	for _, c := range consulted {
+		if !c.cached {
+			continue
+		}
+		fresh, err := r.refresh(ctx, c.stream, c.h)
+		if err != nil {
+			return false, err
+		}
+		moved = moved || fresh != c.h
+	}
+	return moved, nil
+}
+
+// statementError turns a failed statement into the command's error: the claim's row taken, or
+// a unique violation named with OnUnique, or else the failure itself.
+func (w *Writes) statementError(se *postgres.StatementError, claim *Claim) error {
+	var pg *pgconn.PgError
+	unique := errors.As(se.Err, &pg) && pg.Code == sqlstateUniqueViolation
+	if claim != nil && se.Index == len(w.with.Statements) {
+		if unique && pg.ConstraintName == claim.Constraint {
+			claim.mu.Lock()
+			claim.conflict = true
+			claim.mu.Unlock()
+			return ErrClaimed
+		}
+		return fmt.Errorf("command: the request's claim: %w", se.Err)
+	}
+	if unique {
+		if mapped, ok := w.unique[pg.ConstraintName]; ok {
+			return mapped
+		}
+	}
+	return fmt.Errorf("command: %w", se)
+}

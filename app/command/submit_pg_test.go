@@ -1,0 +1,220 @@
+package command_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"clearvest/app/command"
+	"clearvest/domain/domainerr"
+	"clearvest/eventstore"
+	"clearvest/eventstore/postgres"
+)
+
+var errSideTaken = domainerr.New(domainerr.Conflict, "that side row exists")
+
+// submitWithSide increments stream's counter by 1 and inserts side row id, in one Submit.
+func submitWithSide(ctx context.Context, r *command.Runner, stream eventstore.StreamID, id string) (command.Result, error) {
+	return command.Submit(ctx, r, stream, NewCounter, eventstore.Metadata{}, func(c *Counter, w *command.Writes) error {
+		if err := c.Increment(1); err != nil {
+			return err
+		}
+		w.Add(`INSERT INTO side (id, n) VALUES ($1, 1)`, id)
+		w.OnUnique("side_pkey", errSideTaken)
+		return nil
+	})
+}
+
+func TestSubmitCommitsEventsAndRowsTogether(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	r, store := pgRunner(t, pool)
+	stream := counterStream("submit")
+
+	res, err := submitWithSide(ctx, r, stream, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Version != 1 || res.Position == 0 || len(res.Events) != 1 {
+		t.Fatalf("result %+v, want version 1 with its position and event", res)
+	}
+	// A row that exists fails the command with the error named for it, and stores nothing.
+	if _, err := submitWithSide(ctx, r, stream, "a"); !errors.Is(err, errSideTaken) {
+		t.Fatalf("err = %v, want errSideTaken", err)
+	}
+	if got := readStream(t, store, stream); len(got) != 1 {
+		t.Fatalf("stream holds %d events, want 1: the refused command must store nothing", len(got))
+	}
+	// The runner's state of the stream is still right: the next command appends at version 2.
+	if res, err := submitWithSide(ctx, r, stream, "b"); err != nil || res.Version != 2 {
+		t.Fatalf("next command: %+v, %v; want version 2", res, err)
+	}
+	if rows := sideRows(t, pool); len(rows) != 2 {
+		t.Fatalf("side rows %v, want a and b", rows)
+	}
+}
+
+// scaled increments its own stream by the count of another stream it consults, and refuses
+// while that count is 0.
+func scaled(by eventstore.StreamID) func(*Counter, *command.Writes) error {
+	return func(c *Counter, w *command.Writes) error {
+		other, err := command.Consult(w, by, NewCounter)
+		if err != nil {
+			return err
+		}
+		if other.count == 0 {
+			return errNotPositive
+		}
+		return c.Increment(other.count)
+	}
+}
+
+func lastIncrement(t *testing.T, store eventstore.Store, stream eventstore.StreamID) string {
+	t.Helper()
+	got := readStream(t, store, stream)
+	if len(got) == 0 {
+		return ""
+	}
+	return string(got[len(got)-1].Data)
+}
+
+// Another process moves a consulted stream after this one cached it: the check fails the append,
+// and the command decides again on the stream's new state.
+func TestSubmitDecidesAgainWhenAConsultedStreamMoved(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	mine, store := pgRunner(t, pool)
+	theirs, _ := pgRunner(t, pool)
+	own, by := counterStream("own"), counterStream("by")
+
+	if _, err := command.Execute(ctx, mine, by, NewCounter, eventstore.Metadata{}, increment(1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := command.Submit(ctx, mine, own, NewCounter, eventstore.Metadata{}, scaled(by)); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastIncrement(t, store, own); got != `{"by": 1}` {
+		t.Fatalf("first increment %s, want by 1", got)
+	}
+	if _, err := command.Execute(ctx, theirs, by, NewCounter, eventstore.Metadata{}, increment(5)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := command.Submit(ctx, mine, own, NewCounter, eventstore.Metadata{}, scaled(by)); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastIncrement(t, store, own); got != `{"by": 6}` {
+		t.Fatalf("second increment %s, want by 6: the decision must rest on the consulted stream as it is", got)
+	}
+}
+
+// A refusal decided on a cached state is confirmed on the streams' tails first.
+func TestSubmitConfirmsARefusalOnTheStreamsAsTheyAre(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	mine, store := pgRunner(t, pool)
+	theirs, _ := pgRunner(t, pool)
+	own, by := counterStream("own"), counterStream("by")
+
+	if _, err := command.Submit(ctx, mine, own, NewCounter, eventstore.Metadata{}, scaled(by)); !errors.Is(err, errNotPositive) {
+		t.Fatalf("err = %v, want the refusal while the consulted count is 0", err)
+	}
+	if _, err := command.Execute(ctx, theirs, by, NewCounter, eventstore.Metadata{}, increment(3)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := command.Submit(ctx, mine, own, NewCounter, eventstore.Metadata{}, scaled(by)); err != nil {
+		t.Fatalf("err = %v: the cached state refused, the stream as it is allows", err)
+	}
+	if got := lastIncrement(t, store, own); got != `{"by": 3}` {
+		t.Fatalf("increment %s, want by 3", got)
+	}
+}
+
+func plusOne(c *Counter, _ *command.Writes) error { return c.Increment(1) }
+
+func sideClaim(key string) *command.Claim {
+	return &command.Claim{Statement: postgres.Statement{SQL: `INSERT INTO side (id) VALUES ($1)`, Args: []any{key}}, Constraint: "side_pkey"}
+}
+
+// A request's claim commits with its first command, and a second request with the same claim
+// finds it taken and stores nothing.
+func TestSubmitCommitsTheRequestsClaimOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	r, store := pgRunner(t, pool)
+	stream := counterStream("claimed")
+
+	first := sideClaim("key-1")
+	if _, err := command.Submit(command.WithClaim(ctx, first), r, stream, NewCounter, eventstore.Metadata{}, plusOne); err != nil {
+		t.Fatal(err)
+	}
+	if !first.Committed() || first.Conflicted() {
+		t.Fatalf("first claim: committed %v, conflicted %v; want committed", first.Committed(), first.Conflicted())
+	}
+	// The request's next command does not claim again.
+	if _, err := command.Submit(command.WithClaim(ctx, first), r, stream, NewCounter, eventstore.Metadata{}, plusOne); err != nil {
+		t.Fatal(err)
+	}
+	again := sideClaim("key-1")
+	if _, err := command.Submit(command.WithClaim(ctx, again), r, stream, NewCounter, eventstore.Metadata{}, plusOne); !errors.Is(err, command.ErrClaimed) {
+		t.Fatalf("err = %v, want ErrClaimed", err)
+	}
+	if again.Committed() || !again.Conflicted() {
+		t.Fatalf("second claim: committed %v, conflicted %v; want conflicted", again.Committed(), again.Conflicted())
+	}
+	if got := readStream(t, store, stream); len(got) != 2 {
+		t.Fatalf("stream holds %d events, want the first request's 2", len(got))
+	}
+	if rows := sideRows(t, pool); len(rows) != 1 {
+		t.Fatalf("side rows %v, want the one claim", rows)
+	}
+}
+
+// Commands submitted at once share appends; a row that fails fails only its own command.
+func TestConcurrentSubmitsFailOnlyTheCommandWhoseRowFails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	r, store := pgRunner(t, pool)
+	if _, err := pool.Exec(ctx, `INSERT INTO side (id) VALUES ('taken-0'), ('taken-1'), ('taken-2')`); err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprintf("row-%d", i)
+			if i%10 == 0 {
+				id = fmt.Sprintf("taken-%d", i/10%3)
+			}
+			_, errs[i] = submitWithSide(ctx, r, counterStream(fmt.Sprint(i)), id)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		stream := counterStream(fmt.Sprint(i))
+		want := 1
+		if i%10 == 0 {
+			want = 0
+			if !errors.Is(err, errSideTaken) {
+				t.Errorf("command %d: err = %v, want errSideTaken", i, err)
+			}
+		} else if err != nil {
+			t.Errorf("command %d: %v", i, err)
+		}
+		if got := readStream(t, store, stream); len(got) != want {
+			t.Errorf("command %d: %d events, want %d", i, len(got), want)
+		}
+	}
+	if rows := sideRows(t, pool); len(rows) != 3+n-4 {
+		t.Errorf("%d side rows, want %d", len(rows), 3+n-4)
+	}
+}
