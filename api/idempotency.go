@@ -39,15 +39,30 @@ func idempotencyFor(store *idempotency.Store) (apigen.MiddlewareFunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	applies := func(r *http.Request) bool {
+	mode := func(r *http.Request) idempotency.Mode {
 		switch r.Method {
 		case http.MethodPost, http.MethodPut, http.MethodPatch:
-			op := r.Method + " " + routeOf(r)
-			return ops[op] && !streamedBodies[op]
+		default:
+			return idempotency.Skip
 		}
-		return false
+		op := r.Method + " " + routeOf(r)
+		switch {
+		case !ops[op] || streamedBodies[op]:
+			return idempotency.Skip
+		case claimedByCommand[op]:
+			return idempotency.WithCommand
+		}
+		return idempotency.Ahead
 	}
-	return idempotency.Middleware(store, idempotencyScope, applies), nil
+	return idempotency.Middleware(store, idempotencyScope, mode), nil
+}
+
+// claimedByCommand are the operations whose one state change is a command run through
+// command.Submit, which writes the key's record in its own transaction (idempotency.WithCommand):
+// a money request then costs one round trip to the database for its command and key, and one,
+// shared with the requests finishing at the same time, for its answer.
+var claimedByCommand = map[string]bool{
+	http.MethodPost + " /payments/create": true,
 }
 
 // streamedBodies are the operations whose body streams straight into storage: the record here

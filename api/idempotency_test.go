@@ -7,6 +7,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/api"
+	"clearvest/app/command"
+	"clearvest/eventstore/postgres"
 )
 
 // withKey sends one request with an Idempotency-Key.
@@ -192,5 +197,128 @@ func TestClosingAnAccountDeletesItsKeptAnswers(t *testing.T) {
 	}
 	if n := a.count(t, `SELECT count(*) FROM idempotency_keys`); n != all-2 {
 		t.Errorf("%d kept answers left, want the other user's %d", n, all-2)
+	}
+}
+
+// A deposit request's key is claimed by its command, in the command's transaction: a repeat gets
+// the first answer, another request with the key a 422, and a refused request's answer is kept
+// like any other.
+func TestIdempotencyKeyOnADepositIsClaimedByItsCommand(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	c, u := a.member(t, "ivy@example.com", "subscriber")
+	deposits := func() int {
+		return a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'account.deposit_requested'`, "account-"+u.ID)
+	}
+	body := map[string]string{"amount": "100", "asset": "USDT", "network": "TRC20"}
+
+	first := c.withKey("dep-1", http.MethodPost, "/api/payments/create", body)
+	expect(t, first, http.StatusOK)
+	if first.header.Get("Idempotency-Hit") != "" || first.header.Get("X-Clearvest-Position") == "" {
+		t.Fatalf("first answer headers: %v", first.header)
+	}
+	if n := a.count(t, `SELECT count(*) FROM idempotency_keys WHERE response IS NOT NULL AND locked_until IS NULL`); n != 1 {
+		t.Fatalf("%d answered keys after the first request, want 1", n)
+	}
+	again := c.withKey("dep-1", http.MethodPost, "/api/payments/create", body)
+	expect(t, again, http.StatusOK)
+	if again.header.Get("Idempotency-Hit") != "true" || string(again.body) != string(first.body) ||
+		again.header.Get("X-Clearvest-Position") != first.header.Get("X-Clearvest-Position") {
+		t.Fatalf("repeat = %v %s, want the first answer %s with Idempotency-Hit", again.header, again.body, first.body)
+	}
+	expect(t, c.withKey("dep-1", http.MethodPost, "/api/payments/create", map[string]string{"amount": "200", "asset": "USDT", "network": "TRC20"}),
+		http.StatusUnprocessableEntity)
+	if n := deposits(); n != 1 {
+		t.Fatalf("%d deposits after a repeat and a reuse, want 1", n)
+	}
+
+	bad := map[string]string{"amount": "-5", "asset": "USDT", "network": "TRC20"}
+	refused := c.withKey("dep-2", http.MethodPost, "/api/payments/create", bad)
+	if refused.status < 400 || refused.status >= 500 {
+		t.Fatalf("a negative amount: %d, want a 4xx", refused.status)
+	}
+	repeat := c.withKey("dep-2", http.MethodPost, "/api/payments/create", bad)
+	if repeat.status != refused.status || repeat.header.Get("Idempotency-Hit") != "true" || string(repeat.body) != string(refused.body) {
+		t.Fatalf("repeat of a refusal = %d %v %s, want the refusal kept", repeat.status, repeat.header, repeat.body)
+	}
+	if n := deposits(); n != 1 {
+		t.Fatalf("%d deposits, want 1", n)
+	}
+}
+
+// The command's claim is what keeps a key once across processes: a repeat sent to another
+// process (its own command runner and key store) while the first request's transaction waits is
+// decided there too, finds the key taken when the first commits, and stores nothing; a repeat to
+// the first process meanwhile is refused at once.
+func TestIdempotencyKeyOnADepositAcrossTwoProcesses(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	one := newMoneyApp(t)
+	// The other process has its own connections, store and command runner.
+	pool, err := pgxpool.NewWithConfig(ctx, one.Pool.Config().Copy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	store := postgres.New(pool)
+	t.Cleanup(store.Close)
+	otherRunner := command.NewRunner(store, one.Codec, command.WithTransactions(pool))
+	two := serve(t, one.Env, func(d *api.Deps) { d.Money = newMoneyService(t, one.Env, otherRunner, nil, one.Clock) })
+	_, u := one.member(t, "ivy@example.com", "subscriber")
+	body := map[string]string{"amount": "100", "asset": "USDT", "network": "TRC20"}
+	stream := "account-" + u.ID
+
+	// Hold the account stream's append lock on a connection of the test's own, so that the first
+	// request waits inside its transaction.
+	conn, err := pgx.ConnectConfig(ctx, one.Pool.Config().ConnConfig.Copy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	hold, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Rollback(ctx) //nolint:errcheck // released below
+	if _, err := hold.Exec(ctx, `SELECT pg_advisory_xact_lock(1129727315, hashtext($1))`, stream); err != nil {
+		t.Fatal(err)
+	}
+	waiting := func(n int) func() bool {
+		return func() bool {
+			var waiters int
+			if err := hold.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`).Scan(&waiters); err != nil {
+				t.Fatal(err)
+			}
+			return waiters == n
+		}
+	}
+	firstDone := make(chan response, 1)
+	go func() { firstDone <- one.apiClient(t, u.Token).withKey("dep-x", http.MethodPost, "/api/payments/create", body) }()
+	waitFor(t, "the first request to wait for the stream", waiting(1))
+
+	busy := one.apiClient(t, u.Token).withKey("dep-x", http.MethodPost, "/api/payments/create", body)
+	expect(t, busy, http.StatusConflict)
+
+	secondDone := make(chan response, 1)
+	go func() { secondDone <- two.apiClient(t, u.Token).withKey("dep-x", http.MethodPost, "/api/payments/create", body) }()
+	waitFor(t, "the other process's request to wait for the stream", waiting(2))
+	if err := hold.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first, second := <-firstDone, <-secondDone
+	expect(t, first, http.StatusOK)
+	switch {
+	case second.status == http.StatusConflict:
+	case second.status == http.StatusOK && second.header.Get("Idempotency-Hit") == "true" && string(second.body) == string(first.body):
+	default:
+		t.Fatalf("the other process answered %d %v %s; want 409, or the first answer replayed", second.status, second.header, second.body)
+	}
+	if n := one.count(t, `SELECT count(*) FROM events WHERE stream_id = $1`, stream); n != 1 {
+		t.Fatalf("%d events on the account, want the one deposit", n)
+	}
+	again := two.apiClient(t, u.Token).withKey("dep-x", http.MethodPost, "/api/payments/create", body)
+	expect(t, again, http.StatusOK)
+	if again.header.Get("Idempotency-Hit") != "true" || string(again.body) != string(first.body) {
+		t.Fatalf("later repeat on the other process = %v %s, want the first answer", again.header, again.body)
 	}
 }

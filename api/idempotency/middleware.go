@@ -19,7 +19,22 @@ import (
 	"clearvest/api/middleware"
 	"clearvest/app/command"
 	"clearvest/domain/domainerr"
+	"clearvest/eventstore/postgres"
 	keys "clearvest/platform/idempotency"
+)
+
+// Mode is how a request's Idempotency-Key is honoured.
+type Mode int
+
+const (
+	// Skip: the key is not looked at.
+	Skip Mode = iota
+	// Ahead: the key is claimed before the request runs, and its answer stored after.
+	Ahead
+	// WithCommand: the key's record is written by the command the request runs through
+	// command.Submit, in the command's transaction (command.WithClaim), and its answer stored
+	// after. The request must change state only through such a command.
+	WithCommand
 )
 
 // Store keeps the keys and their responses.
@@ -50,7 +65,7 @@ var (
 		"A request with this Idempotency-Key is still being processed. Wait for its answer, or try again in a moment.")
 )
 
-// Middleware answers requests that carry an Idempotency-Key, for the requests applies selects
+// Middleware answers requests that carry an Idempotency-Key, for the requests mode selects
 // (POST, PUT and PATCH of the operations that change state), within the caller named by scope:
 //
 //   - the first request with a key runs, and its response is stored (sealed) for a day;
@@ -61,17 +76,24 @@ var (
 //   - a response the server failed to give (5xx), a 429 (try later) or a response too large to
 //     keep releases the key, so that a retry runs again.
 //
+// Ahead claims the key with a write of its own before the request runs; WithCommand lets the
+// request's command write it, which saves that write and its commit (see runWithCommand).
+//
 // scope names the caller whose keys the request's key is among, and the user its response will
 // be about when that is the caller (uuid.Nil for an anonymous caller; a handler that signs
 // someone in names them with SetOwner). Closing that user's account deletes the response.
 //
 // It must run after authentication (scope needs the caller) and after the policy (a refused
 // request has nothing to remember).
-func Middleware(s *Store, scope func(*http.Request) (string, uuid.UUID), applies func(*http.Request) bool) func(http.Handler) http.Handler {
+func Middleware(s *Store, scope func(*http.Request) (string, uuid.UUID), mode func(*http.Request) Mode) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			values := r.Header.Values(HeaderKey)
-			if len(values) == 0 || !applies(r) {
+			m := Skip
+			if len(values) > 0 {
+				m = mode(r)
+			}
+			if m == Skip {
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -87,24 +109,88 @@ func Middleware(s *Store, scope func(*http.Request) (string, uuid.UUID), applies
 			r.Body = io.NopCloser(bytes.NewReader(body))
 
 			name, owner := scope(r)
+			if m == WithCommand {
+				runWithCommand(s, w, r, name, values[0], requestHash(r, body), owner, next)
+				return
+			}
 			claim, stored, err := s.Begin(r.Context(), name, values[0], requestHash(r, body), owner)
-			switch {
-			case errors.Is(err, keys.ErrReused):
-				httperr.Write(w, r, command.ErrIdempotencyKeyReused)
-				return
-			case errors.Is(err, keys.ErrInProgress):
-				httperr.Write(w, r, errInProgressHTTP)
-				return
-			case err != nil:
-				httperr.Write(w, r, err)
-				return
-			case stored != nil:
-				replay(w, *stored)
+			if err != nil || stored != nil {
+				answerRecorded(w, r, stored, err)
 				return
 			}
 			run(s, w, r.WithContext(context.WithValue(r.Context(), ownerKey{}, &owner)), claim, next)
 		})
 	}
+}
+
+// answerRecorded answers a request from its key's record: the stored response, or the refusal
+// of a key reused or still in use.
+func answerRecorded(w http.ResponseWriter, r *http.Request, stored *keys.Response, err error) {
+	switch {
+	case errors.Is(err, keys.ErrReused):
+		httperr.Write(w, r, command.ErrIdempotencyKeyReused)
+	case errors.Is(err, keys.ErrInProgress):
+		httperr.Write(w, r, errInProgressHTTP)
+	case err != nil:
+		httperr.Write(w, r, err)
+	default:
+		replay(w, *stored)
+	}
+}
+
+// runWithCommand serves a request whose command claims its key. The response is held back until
+// it is settled:
+//
+//   - the command committed the claim: the response is stored, then sent;
+//   - the command found the key taken (a request with it ran, or runs, in another process, or
+//     has just finished here): the request is answered from the key's record;
+//   - no command committed (the request was refused, or ran none): the response is stored as
+//     Complete would have, unless a request with the key got there first, whose record then
+//     answers; a 5xx, a 429 or an oversized response is sent and not kept.
+//
+// A second request with the key in this process meanwhile gets 409 at once (Pend).
+func runWithCommand(s *Store, w http.ResponseWriter, r *http.Request, scope, key string, hash []byte, owner uuid.UUID, next http.Handler) {
+	p, err := s.Pend(scope, key, hash, owner)
+	if err != nil {
+		answerRecorded(w, r, nil, err)
+		return
+	}
+	defer p.Done()
+	sql, args := p.Statement()
+	claim := &command.Claim{Statement: postgres.Statement{SQL: sql, Args: args}, Constraint: keys.ClaimConstraint}
+	b := &buffer{header: http.Header{}}
+	next.ServeHTTP(b, r.WithContext(command.WithClaim(r.Context(), claim)))
+
+	ctx := context.WithoutCancel(r.Context())
+	log := middleware.Logger(r.Context())
+	res := b.response()
+	switch {
+	case claim.Committed():
+		if err := s.Complete(ctx, &p.Claim, res, owner); err != nil {
+			// The command committed: its answer is the client's, even if a repeat will not see it.
+			log.ErrorContext(ctx, "storing an idempotent response", "err", err)
+		}
+	case claim.Conflicted():
+		stored, err := p.Recorded(ctx)
+		answerRecorded(w, r, stored, err)
+		return
+	case keepable(res.Status) && !b.overflow:
+		kept, err := p.Remember(ctx, res)
+		if err != nil {
+			log.ErrorContext(ctx, "storing an idempotent response", "err", err)
+		} else if !kept {
+			stored, err := p.Recorded(ctx)
+			answerRecorded(w, r, stored, err)
+			return
+		}
+	}
+	b.sendTo(w)
+}
+
+// keepable reports whether a response with status is one to repeat: not a failure of the
+// server, nor a request to try later.
+func keepable(status int) bool {
+	return status < 500 && status != http.StatusTooManyRequests && status != httperr.StatusClientClosedRequest
 }
 
 // run serves a claimed request and keeps its response, or releases the key when the response is
@@ -126,7 +212,7 @@ func run(s *Store, w http.ResponseWriter, r *http.Request, claim *keys.Claim, ne
 	finished = true
 
 	status := c.statusSent()
-	if status >= 500 || status == http.StatusTooManyRequests || status == httperr.StatusClientClosedRequest || c.overflow {
+	if !keepable(status) || c.overflow {
 		if err := s.Release(ctx, claim); err != nil {
 			log.ErrorContext(ctx, "releasing an idempotency key", "err", err)
 		}
@@ -238,3 +324,58 @@ func (c *capture) Flush() {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (c *capture) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// buffer holds a response back until runWithCommand knows it is the one to send.
+type buffer struct {
+	header   http.Header
+	status   int
+	body     bytes.Buffer
+	overflow bool
+}
+
+func (b *buffer) Header() http.Header { return b.header }
+
+func (b *buffer) WriteHeader(code int) {
+	if b.status == 0 && code >= 200 {
+		b.status = code
+	}
+}
+
+func (b *buffer) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	if b.body.Len()+len(p) > maxStoredBody {
+		b.overflow = true
+	}
+	return b.body.Write(p)
+}
+
+// Written tells httperr that the response has started.
+func (b *buffer) Written() bool { return b.status != 0 }
+
+func (b *buffer) response() keys.Response {
+	res := keys.Response{Status: b.status, Header: http.Header{}, Body: b.body.Bytes()}
+	if res.Status == 0 {
+		res.Status = http.StatusOK
+	}
+	for _, name := range storedHeaders {
+		if v := b.header.Values(name); len(v) > 0 {
+			res.Header[name] = v
+		}
+	}
+	return res
+}
+
+func (b *buffer) sendTo(w http.ResponseWriter) {
+	h := w.Header()
+	for name, values := range b.header {
+		h[name] = values
+	}
+	status := b.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(b.body.Bytes())
+}

@@ -36,7 +36,7 @@ func newStore(t *testing.T) (*idempotency.Store, *pgxpool.Pool) {
 // server serves handler behind the middleware, every request in one scope.
 func server(t *testing.T, s *idempotency.Store, handler http.HandlerFunc) *httptest.Server {
 	t.Helper()
-	mw := idempotency.Middleware(s, func(*http.Request) (string, uuid.UUID) { return "user test", uuid.Nil }, func(*http.Request) bool { return true })
+	mw := idempotency.Middleware(s, func(*http.Request) (string, uuid.UUID) { return "user test", uuid.Nil }, func(*http.Request) idempotency.Mode { return idempotency.Ahead })
 	srv := httptest.NewServer(mw(handler))
 	t.Cleanup(srv.Close)
 	return srv
@@ -110,7 +110,7 @@ func TestServerFailuresReleaseTheKey(t *testing.T) {
 func TestAPanicReleasesTheKey(t *testing.T) {
 	t.Parallel()
 	s, pool := newStore(t)
-	mw := idempotency.Middleware(s, func(*http.Request) (string, uuid.UUID) { return "user test", uuid.Nil }, func(*http.Request) bool { return true })
+	mw := idempotency.Middleware(s, func(*http.Request) (string, uuid.UUID) { return "user test", uuid.Nil }, func(*http.Request) idempotency.Mode { return idempotency.Ahead })
 	h := mw(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
 	req := httptest.NewRequest(http.MethodPost, "/things", strings.NewReader(`{}`))
 	req.Header.Set(idempotency.HeaderKey, "k-panic")

@@ -157,6 +157,22 @@ func (s *Service) user(ctx context.Context, userID string) (*identity.User, erro
 	return u, nil
 }
 
+// verifiedUser is the user a command of theirs rests on (command.Consult): registered, with a
+// verified e-mail address, or the command fails with ErrUserNotFound or notVerified.
+func (s *Service) verifiedUser(w *command.Writes, userID string, notVerified error) (*identity.User, error) {
+	u, err := command.Consult(w, userStream(userID), identity.New)
+	if err != nil {
+		return nil, err
+	}
+	if !u.Registered() {
+		return nil, ErrUserNotFound
+	}
+	if !u.EmailVerified() {
+		return nil, notVerified
+	}
+	return u, nil
+}
+
 // Addresses lists the configured deposit addresses, in configuration order.
 func (s *Service) Addresses() []Address {
 	return append([]Address(nil), s.cfg.Addresses...)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -45,6 +46,15 @@ type Store struct {
 	sealer *auth.Sealer
 	ttl    time.Duration
 	lease  time.Duration
+
+	// running holds the ids of the keys of requests running in this process with a pending
+	// claim (Pend).
+	running sync.Map
+
+	// Answers waiting to be written, and whether a writer is at work (Complete).
+	mu      sync.Mutex
+	answers []*answer
+	writing bool
 }
 
 // Option configures a Store.
@@ -89,6 +99,7 @@ var (
 type Claim struct {
 	id    []byte
 	token uuid.UUID
+	owner *uuid.UUID // Pend's: the owner recorded with the claim
 }
 
 // Begin claims a key for a request, or returns the response of the request that already used
@@ -121,49 +132,178 @@ func (s *Store) Begin(ctx context.Context, scope, key string, requestHash []byte
 		if !errors.Is(err, pgx.ErrNoRows) {
 			return nil, nil, fmt.Errorf("idempotency: claim: %w", err)
 		}
-		var storedHash, sealed []byte
-		err = s.pool.QueryRow(ctx, `SELECT request_hash, response FROM idempotency_keys WHERE id = $1`, c.id).Scan(&storedHash, &sealed)
+		res, err := s.recorded(ctx, c.id, requestHash)
 		if errors.Is(err, pgx.ErrNoRows) {
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("idempotency: read: %w", err)
+			return nil, nil, err
 		}
-		switch {
-		case string(storedHash) != string(requestHash):
-			return nil, nil, ErrReused
-		case sealed == nil:
-			return nil, nil, ErrInProgress
-		}
-		plain, err := s.sealer.Open(sealed, c.id)
-		if err != nil {
-			return nil, nil, fmt.Errorf("idempotency: open the stored response: %w", err)
-		}
-		var res Response
-		if err := json.Unmarshal(plain, &res); err != nil {
-			return nil, nil, fmt.Errorf("idempotency: stored response: %w", err)
-		}
-		return nil, &res, nil
+		return nil, res, nil
 	}
 	return nil, nil, ErrInProgress
+}
+
+// recorded reads a key's record: its response, or ErrReused when it was used with another
+// request, or ErrInProgress while that request runs. pgx.ErrNoRows: there is none.
+func (s *Store) recorded(ctx context.Context, id, requestHash []byte) (*Response, error) {
+	var storedHash, sealed []byte
+	err := s.pool.QueryRow(ctx, `SELECT request_hash, response FROM idempotency_keys WHERE id = $1 AND expires_at > now()`, id).Scan(&storedHash, &sealed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("idempotency: read: %w", err)
+	}
+	switch {
+	case string(storedHash) != string(requestHash):
+		return nil, ErrReused
+	case sealed == nil:
+		return nil, ErrInProgress
+	}
+	plain, err := s.sealer.Open(sealed, id)
+	if err != nil {
+		return nil, fmt.Errorf("idempotency: open the stored response: %w", err)
+	}
+	var res Response
+	if err := json.Unmarshal(plain, &res); err != nil {
+		return nil, fmt.Errorf("idempotency: stored response: %w", err)
+	}
+	return &res, nil
 }
 
 // Complete stores the response of a claimed key. owner is the user the response is about (the
 // caller, or the user a sign-in signed in), uuid.Nil for none: closing that user's account
 // deletes it (Forget), since a response may hold their personal data. A claim that was taken
 // over (the request outlived its lease) stores nothing.
+//
+// The responses of requests finishing at the same time are written together, one statement and
+// one commit for all of them, while the requests wait: a repeat sent once the first answer has
+// arrived always finds it.
 func (s *Store) Complete(ctx context.Context, c *Claim, res Response, owner uuid.UUID) error {
 	plain, err := json.Marshal(res)
 	if err != nil {
 		return fmt.Errorf("idempotency: %w", err)
 	}
-	_, err = s.pool.Exec(ctx, `UPDATE idempotency_keys SET response = $3, locked_until = NULL, owner = $4 WHERE id = $1 AND token = $2`,
-		c.id, c.token, s.sealer.Seal(plain, c.id), ownerOrNull(owner))
-	if err != nil {
-		return fmt.Errorf("idempotency: store the response: %w", err)
+	a := &answer{id: c.id, token: c.token, sealed: s.sealer.Seal(plain, c.id), owner: ownerOrNull(owner), done: make(chan error, 1)}
+	s.mu.Lock()
+	s.answers = append(s.answers, a)
+	if !s.writing {
+		s.writing = true
+		go s.writeAnswers(context.WithoutCancel(ctx))
 	}
-	return nil
+	s.mu.Unlock()
+	return <-a.done
 }
+
+// answer is a response waiting to be stored.
+type answer struct {
+	id     []byte
+	token  uuid.UUID
+	sealed []byte
+	owner  *uuid.UUID
+	done   chan error
+}
+
+// writeAnswers writes the waiting answers, all of them at a time, until there are none.
+func (s *Store) writeAnswers(ctx context.Context) {
+	for {
+		s.mu.Lock()
+		batch := s.answers
+		s.answers = nil
+		if len(batch) == 0 {
+			s.writing = false
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		// One statement per answer, sent together: one round trip and one commit for all, and
+		// each finds its row by the primary key (a join with the arrays would be planned as a
+		// scan of the table once the statement's plan is cached).
+		b := &pgx.Batch{}
+		for _, a := range batch {
+			b.Queue(`UPDATE idempotency_keys SET response = $3, locked_until = NULL, owner = $4 WHERE id = $1 AND token = $2`,
+				a.id, a.token, a.sealed, a.owner)
+		}
+		err := s.pool.SendBatch(ctx, b).Close()
+		if err != nil {
+			err = fmt.Errorf("idempotency: store the response: %w", err)
+		}
+		for _, a := range batch {
+			a.done <- err
+		}
+	}
+}
+
+// ClaimConstraint is the unique constraint a pending claim's statement fails on when its key is
+// taken (Pending.Statement).
+const ClaimConstraint = "idempotency_keys_pkey"
+
+// Pending is a key whose record is written by the command its request runs, in that command's
+// transaction (Statement), rather than claimed before the request runs (Begin): it costs no
+// round trip of its own, and a record exists only if the command committed. Done must be
+// called when the request has its answer.
+type Pending struct {
+	Claim
+	hash []byte
+	s    *Store
+}
+
+// Pend starts a request whose key will be claimed by its command. It fails with ErrInProgress
+// while another request with the key runs in this process; one running in another process is
+// found by the claim's statement, which then fails on ClaimConstraint.
+func (s *Store) Pend(scope, key string, requestHash []byte, owner uuid.UUID) (*Pending, error) {
+	p := &Pending{Claim: Claim{id: keyID(scope, key), token: uuid.New()}, hash: requestHash, s: s}
+	p.owner = ownerOrNull(owner)
+	if _, running := s.running.LoadOrStore(string(p.id), p); running {
+		return nil, ErrInProgress
+	}
+	return p, nil
+}
+
+// Statement is the claim, to run in the command's transaction: it takes the key (or one whose
+// time is up) or fails as a unique violation of ClaimConstraint.
+func (p *Pending) Statement() (string, []any) {
+	return `SELECT idempotency_claim($1, $2, $3, $4, $5)`, []any{p.id, p.hash, p.token, p.s.ttl.Seconds(), p.owner}
+}
+
+// Recorded answers a request whose claim was taken: the stored response, or ErrReused when the
+// key came with another request, or ErrInProgress while that request has no answer yet (or its
+// record went away).
+func (p *Pending) Recorded(ctx context.Context) (*Response, error) {
+	res, err := p.s.recorded(ctx, p.id, p.hash)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, ErrInProgress
+	}
+	return res, err
+}
+
+// Remember stores the response of a request whose command did not claim the key (it was
+// refused, or ran none), as Begin and Complete would have, unless the key was taken meanwhile:
+// then it stores nothing and reports false.
+func (p *Pending) Remember(ctx context.Context, res Response) (bool, error) {
+	plain, err := json.Marshal(res)
+	if err != nil {
+		return false, fmt.Errorf("idempotency: %w", err)
+	}
+	var stored bool
+	err = p.s.pool.QueryRow(ctx, `INSERT INTO idempotency_keys AS k (id, request_hash, token, response, expires_at, owner)
+		VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6)
+		ON CONFLICT (id) DO UPDATE SET request_hash = EXCLUDED.request_hash, token = EXCLUDED.token, locked_until = NULL,
+		  response = EXCLUDED.response, created_at = now(), expires_at = EXCLUDED.expires_at, owner = EXCLUDED.owner
+		WHERE k.expires_at <= now()
+		RETURNING true`, p.id, p.hash, p.token, p.s.sealer.Seal(plain, p.id), p.s.ttl.Seconds(), p.owner).Scan(&stored)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("idempotency: remember: %w", err)
+	}
+	return true, nil
+}
+
+// Done ends the request's hold on its key in this process.
+func (p *Pending) Done() { p.s.running.Delete(string(p.id)) }
 
 // Release gives a claimed key up, so that a retry runs again.
 func (s *Store) Release(ctx context.Context, c *Claim) error {
