@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -97,8 +98,12 @@ func (s *Store) appendWith(ctx context.Context, w With, appends []eventstore.Str
 	} else {
 		b.Queue(appendManySQL, manyArgs(appends, total)...)
 	}
-	for _, c := range w.Checks {
-		b.Queue(`SELECT eventstore_expect($1, $2)`, string(c.Stream), c.Version)
+	if len(w.Checks) > 0 {
+		streams, versions := make([]string, len(w.Checks)), make([]int64, len(w.Checks))
+		for i, c := range w.Checks {
+			streams[i], versions[i] = string(c.Stream), c.Version
+		}
+		b.Queue(`SELECT eventstore_expect($1, $2)`, streams, versions)
 	}
 	for _, st := range w.Statements {
 		b.Queue(st.SQL, st.Args...)
@@ -131,7 +136,7 @@ func readAppendWith(br pgx.BatchResults, appends []eventstore.StreamAppend, tota
 			envs = r.envelopes(appends[0])
 		}
 		if _, err := br.Exec(); err != nil {
-			return nil, checkError(err, appends[0].Stream, appends[0].ExpectedVersion)
+			return nil, checkError(err, []Check{{Stream: appends[0].Stream, Version: appends[0].ExpectedVersion}})
 		}
 	} else {
 		var r manyRow
@@ -140,9 +145,9 @@ func readAppendWith(br pgx.BatchResults, appends []eventstore.StreamAppend, tota
 		}
 		envs = r.envelopes(appends, total)
 	}
-	for _, c := range checks {
+	if len(checks) > 0 {
 		if _, err := br.Exec(); err != nil {
-			return nil, checkError(err, c.Stream, c.Version)
+			return nil, checkError(err, checks)
 		}
 	}
 	for i := range statements {
@@ -153,14 +158,18 @@ func readAppendWith(br pgx.BatchResults, appends []eventstore.StreamAppend, tota
 	return envs, nil
 }
 
-// checkError turns eventstore_expect's failure (migrations/0003_expect.sql) into the store's
-// conflict.
-func checkError(err error, stream eventstore.StreamID, expected int64) error {
+// checkError turns a failed check (migrations/0003_expect.sql; DETAIL "<index from 1> <actual
+// version>") into the store's conflict on that check's stream.
+func checkError(err error, checks []Check) error {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && pg.Code == codeConflict {
-		if actual, perr := strconv.ParseInt(pg.Detail, 10, 64); perr == nil {
-			return &eventstore.ConcurrencyError{Stream: stream, Expected: expected, Actual: actual}
+		k, actual, _ := strings.Cut(pg.Detail, " ")
+		i, err1 := strconv.Atoi(k)
+		v, err2 := strconv.ParseInt(actual, 10, 64)
+		if err1 == nil && err2 == nil && i >= 1 && i <= len(checks) {
+			c := checks[i-1]
+			return &eventstore.ConcurrencyError{Stream: c.Stream, Expected: c.Version, Actual: v}
 		}
 	}
-	return fmt.Errorf("eventstore: check %s: %w", stream, err)
+	return fmt.Errorf("eventstore: check: %w", err)
 }

@@ -132,7 +132,9 @@ func TestAppendWithCommitsOnlyIfTheCheckedStreamsHaveNotMoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	appendChecking := func(version int64) error {
-		_, err := s.AppendWith(ctx, postgres.With{Checks: []postgres.Check{{Stream: user, Version: version}}, Statements: []postgres.Statement{sideRow("x")}},
+		// A stream that does not exist is at version 0: the first check holds, the second decides.
+		checks := []postgres.Check{{Stream: eventstore.NewStreamID("user", "nobody"), Version: 0}, {Stream: user, Version: version}}
+		_, err := s.AppendWith(ctx, postgres.With{Checks: checks, Statements: []postgres.Statement{sideRow("x")}},
 			eventstore.StreamAppend{Stream: stream, ExpectedVersion: eventstore.AnyVersion, Events: []eventstore.NewEvent{eventstoretest.Event("t.happened", 3)}})
 		return err
 	}

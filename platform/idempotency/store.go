@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -97,9 +98,10 @@ var (
 
 // Claim is the right to answer a key, held by one running request.
 type Claim struct {
-	id    []byte
-	token uuid.UUID
-	owner *uuid.UUID // Pend's: the owner recorded with the claim
+	id     []byte
+	token  uuid.UUID
+	owner  *uuid.UUID // Pend's: the owner recorded with the claim
+	pended bool       // made by Pend
 }
 
 // Begin claims a key for a request, or returns the response of the request that already used
@@ -185,7 +187,8 @@ func (s *Store) Complete(ctx context.Context, c *Claim, res Response, owner uuid
 	if err != nil {
 		return fmt.Errorf("idempotency: %w", err)
 	}
-	a := &answer{id: c.id, token: c.token, sealed: s.sealer.Seal(plain, c.id), owner: ownerOrNull(owner), done: make(chan error, 1)}
+	a := &answer{id: c.id, token: c.token, sealed: s.sealer.Seal(plain, c.id), owner: ownerOrNull(owner), pended: c.pended,
+		done: make(chan error, 1)}
 	s.mu.Lock()
 	s.answers = append(s.answers, a)
 	if !s.writing {
@@ -202,6 +205,7 @@ type answer struct {
 	token  uuid.UUID
 	sealed []byte
 	owner  *uuid.UUID
+	pended bool
 	done   chan error
 }
 
@@ -221,6 +225,13 @@ func (s *Store) writeAnswers(ctx context.Context) {
 		// each finds its row by the primary key (a join with the arrays would be planned as a
 		// scan of the table once the statement's plan is cached).
 		b := &pgx.Batch{}
+		// The answers of pending claims need not wait for the disk: their claim committed with
+		// the command, so should the database lose an answer in a crash, a repeat is refused
+		// (409) rather than run again. A claim made ahead (Begin) would be run again once its
+		// lease is up, so its answer is flushed before the request is answered.
+		if !slices.ContainsFunc(batch, func(a *answer) bool { return !a.pended }) {
+			b.Queue(`SELECT set_config('synchronous_commit', 'off', true)`)
+		}
 		for _, a := range batch {
 			b.Queue(`UPDATE idempotency_keys SET response = $3, locked_until = NULL, owner = $4 WHERE id = $1 AND token = $2`,
 				a.id, a.token, a.sealed, a.owner)
@@ -253,7 +264,7 @@ type Pending struct {
 // while another request with the key runs in this process; one running in another process is
 // found by the claim's statement, which then fails on ClaimConstraint.
 func (s *Store) Pend(scope, key string, requestHash []byte, owner uuid.UUID) (*Pending, error) {
-	p := &Pending{Claim: Claim{id: keyID(scope, key), token: uuid.New()}, hash: requestHash, s: s}
+	p := &Pending{Claim: Claim{id: keyID(scope, key), token: uuid.New(), pended: true}, hash: requestHash, s: s}
 	p.owner = ownerOrNull(owner)
 	if _, running := s.running.LoadOrStore(string(p.id), p); running {
 		return nil, ErrInProgress
