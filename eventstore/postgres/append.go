@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -264,7 +263,7 @@ func manyArgs(appends []eventstore.StreamAppend, total int) []any {
 		streams  = make([]string, len(appends))
 		expected = make([]int64, len(appends))
 		counts   = make([]int32, len(appends))
-		ids      = make([]uuid.UUID, 0, total)
+		ids      = make([][16]byte, 0, total) // not uuid.UUID, whose driver.Valuer goes through text
 		types    = make([]string, 0, total)
 		schemas  = make([]int32, 0, total)
 		datas    = make([][]byte, 0, total)
@@ -275,7 +274,7 @@ func manyArgs(appends []eventstore.StreamAppend, total int) []any {
 		streams[k], expected[k], counts[k] = string(a.Stream), a.ExpectedVersion, int32(len(a.Events))
 		for i := range a.Events {
 			e := &a.Events[i]
-			ids = append(ids, e.ID)
+			ids = append(ids, [16]byte(e.ID))
 			types = append(types, e.Type)
 			schemas = append(schemas, int32(e.SchemaVersion))
 			datas = append(datas, e.Data)

@@ -234,7 +234,7 @@ func (s *Store) writeAnswers(ctx context.Context) {
 		}
 		for _, a := range batch {
 			b.Queue(`UPDATE idempotency_keys SET response = $3, locked_until = NULL, owner = $4 WHERE id = $1 AND token = $2`,
-				a.id, a.token, a.sealed, a.owner)
+				a.id, [16]byte(a.token), a.sealed, uuidArg(a.owner))
 		}
 		err := s.pool.SendBatch(ctx, b).Close()
 		if err != nil {
@@ -275,7 +275,7 @@ func (s *Store) Pend(scope, key string, requestHash []byte, owner uuid.UUID) (*P
 // Statement is the claim, to run in the command's transaction: it takes the key (or one whose
 // time is up) or fails as a unique violation of ClaimConstraint.
 func (p *Pending) Statement() (string, []any) {
-	return `SELECT idempotency_claim($1, $2, $3, $4, $5)`, []any{p.id, p.hash, p.token, p.s.ttl.Seconds(), p.owner}
+	return `SELECT idempotency_claim($1, $2, $3, $4, $5)`, []any{p.id, p.hash, [16]byte(p.token), p.s.ttl.Seconds(), uuidArg(p.owner)}
 }
 
 // Recorded answers a request whose claim was taken: the stored response, or ErrReused when the
@@ -363,6 +363,16 @@ func (s *Store) Run(ctx context.Context, interval time.Duration, onError func(er
 		case <-t.C:
 		}
 	}
+}
+
+// uuidArg passes a uuid as its 16 bytes, which pgx sends as they are, where uuid.UUID's
+// driver.Valuer would format it as text for the server to parse (a measurable share of a busy
+// server's CPU); nil is NULL.
+func uuidArg(u *uuid.UUID) any {
+	if u == nil {
+		return nil
+	}
+	return [16]byte(*u)
 }
 
 func ownerOrNull(owner uuid.UUID) *uuid.UUID {
