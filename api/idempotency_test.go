@@ -217,8 +217,10 @@ func TestIdempotencyKeyOnADepositIsClaimedByItsCommand(t *testing.T) {
 	if first.header.Get("Idempotency-Hit") != "" || first.header.Get("X-Clearvest-Position") == "" {
 		t.Fatalf("first answer headers: %v", first.header)
 	}
-	if n := a.count(t, `SELECT count(*) FROM idempotency_keys WHERE response IS NOT NULL AND locked_until IS NULL`); n != 1 {
-		t.Fatalf("%d answered keys after the first request, want 1", n)
+	// The key's record commits with the deposit and holds no response: the deposit's event
+	// carries the key, and a repeat is answered from it.
+	if n := a.count(t, `SELECT count(*) FROM idempotency_keys WHERE response IS NULL AND locked_until IS NULL`); n != 1 {
+		t.Fatalf("%d claimed keys after the first request, want 1", n)
 	}
 	again := c.withKey("dep-1", http.MethodPost, "/api/payments/create", body)
 	expect(t, again, http.StatusOK)
@@ -230,6 +232,14 @@ func TestIdempotencyKeyOnADepositIsClaimedByItsCommand(t *testing.T) {
 		http.StatusUnprocessableEntity)
 	if n := deposits(); n != 1 {
 		t.Fatalf("%d deposits after a repeat and a reuse, want 1", n)
+	}
+	// Once staff have decided, a repeat still gets the answer the request got: the deposit as
+	// it was created.
+	staff, _ := a.member(t, "sam@example.com", "author")
+	expect(t, staff.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": decodeJSON[depositJSON](t, first).TransactionID, "amount": "100"}), http.StatusOK)
+	later := c.withKey("dep-1", http.MethodPost, "/api/payments/create", body)
+	if later.header.Get("Idempotency-Hit") != "true" || string(later.body) != string(first.body) {
+		t.Fatalf("repeat after the decision = %v %s, want the first answer %s", later.header, later.body, first.body)
 	}
 
 	bad := map[string]string{"amount": "-5", "asset": "USDT", "network": "TRC20"}
@@ -293,14 +303,18 @@ func TestIdempotencyKeyOnADepositAcrossTwoProcesses(t *testing.T) {
 		}
 	}
 	firstDone := make(chan response, 1)
-	go func() { firstDone <- one.apiClient(t, u.Token).withKey("dep-x", http.MethodPost, "/api/payments/create", body) }()
+	go func() {
+		firstDone <- one.apiClient(t, u.Token).withKey("dep-x", http.MethodPost, "/api/payments/create", body)
+	}()
 	waitFor(t, "the first request to wait for the stream", waiting(1))
 
 	busy := one.apiClient(t, u.Token).withKey("dep-x", http.MethodPost, "/api/payments/create", body)
 	expect(t, busy, http.StatusConflict)
 
 	secondDone := make(chan response, 1)
-	go func() { secondDone <- two.apiClient(t, u.Token).withKey("dep-x", http.MethodPost, "/api/payments/create", body) }()
+	go func() {
+		secondDone <- two.apiClient(t, u.Token).withKey("dep-x", http.MethodPost, "/api/payments/create", body)
+	}()
 	waitFor(t, "the other process's request to wait for the stream", waiting(2))
 	if err := hold.Rollback(ctx); err != nil {
 		t.Fatal(err)

@@ -141,9 +141,12 @@ func answerRecorded(w http.ResponseWriter, r *http.Request, stored *keys.Respons
 // runWithCommand serves a request whose command claims its key. The response is held back until
 // it is settled:
 //
-//   - the command committed the claim: the response is stored, then sent;
-//   - the command found the key taken (a request with it ran, or runs, in another process, or
-//     has just finished here): the request is answered from the key's record;
+//   - the command committed (the claim with it): the response is sent. Nothing else is stored:
+//     the command's events carry the key and the request hash, and a repeat finds them;
+//   - the command found the events of an earlier request with the key: it answered from them,
+//     and the response is sent with Idempotency-Hit (a request with another body got a 422);
+//   - the command found the key's record taken (a request with the key ran, or runs, through
+//     another operation or in another process): the request is answered from the record;
 //   - no command committed (the request was refused, or ran none): the response is stored as
 //     Complete would have, unless a request with the key got there first, whose record then
 //     answers; a 5xx, a 429 or an oversized response is sent and not kept.
@@ -158,18 +161,16 @@ func runWithCommand(s *Store, w http.ResponseWriter, r *http.Request, scope, key
 	defer p.Done()
 	sql, args := p.Statement()
 	claim := &command.Claim{Statement: postgres.Statement{SQL: sql, Args: args}, Constraint: keys.ClaimConstraint}
+	claim.Key, claim.Hash = p.Names()
 	b := &buffer{header: http.Header{}}
 	next.ServeHTTP(b, r.WithContext(command.WithClaim(r.Context(), claim)))
 
 	ctx := context.WithoutCancel(r.Context())
-	log := middleware.Logger(r.Context())
 	res := b.response()
 	switch {
-	case claim.Committed():
-		if err := s.Complete(ctx, &p.Claim, res, owner); err != nil {
-			// The command committed: its answer is the client's, even if a repeat will not see it.
-			log.ErrorContext(ctx, "storing an idempotent response", "err", err)
-		}
+	case claim.Replayed():
+		b.header.Set(HeaderHit, "true")
+	case claim.Committed(), claim.Reused():
 	case claim.Conflicted():
 		stored, err := p.Recorded(ctx)
 		answerRecorded(w, r, stored, err)
@@ -177,7 +178,7 @@ func runWithCommand(s *Store, w http.ResponseWriter, r *http.Request, scope, key
 	case keepable(res.Status) && !b.overflow:
 		kept, err := p.Remember(ctx, res)
 		if err != nil {
-			log.ErrorContext(ctx, "storing an idempotent response", "err", err)
+			middleware.Logger(r.Context()).ErrorContext(ctx, "storing an idempotent response", "err", err)
 		} else if !kept {
 			stored, err := p.Recorded(ctx)
 			answerRecorded(w, r, stored, err)

@@ -168,6 +168,8 @@ type Result struct {
 	Version int64
 	// Events are the appended events (on a replay: the events the original request appended).
 	Events []eventstore.Envelope
+	// Raised are the domain events Events hold, as the aggregate raised them.
+	Raised []aggregate.Event
 	// IdempotentReplay is true when the result is the stored result of an earlier request with the
 	// same Idempotency-Key and nothing was decided now.
 	IdempotentReplay bool
@@ -221,7 +223,7 @@ func executeOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.
 	var agg A
 	for {
 		if earlier := h.keyed(meta.IdempotencyKey); len(earlier) > 0 {
-			res, err := r.replay(ctx, stream, earlier, meta.RequestHash)
+			res, err := r.replay(ctx, stream, h, earlier, meta.RequestHash)
 			return res, nil, err
 		}
 		agg = lend(r, stream, newAgg, h)
@@ -262,11 +264,11 @@ func executeOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.
 	r.cache.put(stream, h.extended(stored, changes))
 	settle(r, stream, agg, true)
 	last := stored[len(stored)-1]
-	return Result{Position: last.Position, Version: last.Version, Events: stored}, nil, nil
+	return Result{Position: last.Position, Version: last.Version, Events: stored, Raised: changes}, nil, nil
 }
 
 // replay answers a repeated request with what it appended the first time.
-func (r *Runner) replay(ctx context.Context, stream eventstore.StreamID, earlier []keyRef, hash string) (Result, error) {
+func (r *Runner) replay(ctx context.Context, stream eventstore.StreamID, h *history, earlier []keyRef, hash string) (Result, error) {
 	for _, k := range earlier {
 		if k.hash != hash {
 			return Result{}, ErrIdempotencyKeyReused
@@ -286,8 +288,12 @@ func (r *Runner) replay(ctx context.Context, stream eventstore.StreamID, earlier
 	if len(events) != len(earlier) {
 		return Result{}, fmt.Errorf("command: replay on %s: found %d of the request's %d events", stream, len(events), len(earlier))
 	}
+	raised := make([]aggregate.Event, len(events))
+	for i, env := range events {
+		raised[i] = h.events[env.Version-1]
+	}
 	end := events[len(events)-1]
-	return Result{Position: end.Position, Version: end.Version, Events: events, IdempotentReplay: true}, nil
+	return Result{Position: end.Position, Version: end.Version, Events: events, Raised: raised, IdempotentReplay: true}, nil
 }
 
 func (r *Runner) encode(stream eventstore.StreamID, changes []aggregate.Event, meta eventstore.Metadata) ([]eventstore.NewEvent, error) {

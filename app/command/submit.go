@@ -82,32 +82,49 @@ func Consult[B Aggregate](w *Writes, stream eventstore.StreamID, newAgg func() B
 	return build(newAgg, h), nil
 }
 
-// Claim is a row a request writes with the first command it runs through Submit, or not at all:
-// the record of its Idempotency-Key (api/idempotency), which thereby costs no round trip of its
-// own and exists only if the command committed. Constraint is the unique constraint a second
-// request with the same key runs into.
+// Claim is what a request with an Idempotency-Key (api/idempotency) asks of the commands it runs
+// through Submit. Statement is the key's record, written with the first command that commits,
+// or not at all, so that it costs no round trip of its own and exists only if the command
+// committed; Constraint is the unique constraint a request finding the key taken runs into.
+// Key and Hash go into the metadata of the command's events, so that a repeat of the request
+// is answered from the events themselves (Replayed) and needs no stored response.
 type Claim struct {
 	Statement  postgres.Statement
 	Constraint string
+	Key, Hash  string
 
 	mu        sync.Mutex
 	committed bool
 	conflict  bool
+	replayed  bool
+	reused    bool
 }
 
 // Committed reports whether the claim committed with a command.
-func (c *Claim) Committed() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.committed
-}
+func (c *Claim) Committed() bool { return c.flag(&c.committed) }
 
 // Conflicted reports whether a command found the claim's row taken (and failed with
 // ErrClaimed).
-func (c *Claim) Conflicted() bool {
+func (c *Claim) Conflicted() bool { return c.flag(&c.conflict) }
+
+// Replayed reports whether a command found the events of an earlier request with the key and
+// the same hash, and returned them instead of deciding (Result.IdempotentReplay).
+func (c *Claim) Replayed() bool { return c.flag(&c.replayed) }
+
+// Reused reports whether a command found the key used by an earlier request with another hash
+// (ErrIdempotencyKeyReused).
+func (c *Claim) Reused() bool { return c.flag(&c.reused) }
+
+func (c *Claim) flag(f *bool) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.conflict
+	return *f
+}
+
+func (c *Claim) set(f *bool) {
+	c.mu.Lock()
+	*f = true
+	c.mu.Unlock()
 }
 
 type claimKey struct{}
@@ -117,12 +134,8 @@ func WithClaim(ctx context.Context, c *Claim) context.Context {
 	return context.WithValue(ctx, claimKey{}, c)
 }
 
-// openClaim returns the request's claim when no command has committed it yet.
-func openClaim(ctx context.Context) *Claim {
+func claimFrom(ctx context.Context) *Claim {
 	c, _ := ctx.Value(claimKey{}).(*Claim)
-	if c == nil || c.Committed() {
-		return nil
-	}
 	return c
 }
 
@@ -138,6 +151,10 @@ func openClaim(ctx context.Context) *Claim {
 // loads again and decides again. A refusal, or a decision to write nothing, decided on a cached
 // state, is confirmed on the streams' tails first, as in Execute. A unique violation named with
 // OnUnique fails the command with its error; commands on a stream take turns in the process.
+//
+// As in Execute, a command whose metadata (or the request's claim) names an idempotency key
+// found on the stream's events is answered with those events (Result.IdempotentReplay) when the
+// request hash is the same, and refused with ErrIdempotencyKeyReused when it is not.
 func Submit[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A, *Writes) error) (Result, error) {
 	if r.batches.pipe == nil {
 		return Result{}, ErrNoPipeline
@@ -145,15 +162,28 @@ func Submit[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Strea
 	if err := stream.Validate(); err != nil {
 		return Result{}, err
 	}
+	claim := claimFrom(ctx)
+	if claim != nil && meta.IdempotencyKey == "" {
+		meta.IdempotencyKey, meta.RequestHash = claim.Key, claim.Hash
+	}
 	meta = withIDs(meta)
 	unlock, err := r.locks.lock(ctx, stream)
 	if err != nil {
 		return Result{}, err
 	}
 	defer unlock()
-	return r.retrying(ctx, string(stream), func() (Result, error, error) {
+	res, err := r.retrying(ctx, string(stream), func() (Result, error, error) {
 		return submitOnce(ctx, r, stream, newAgg, meta, decide)
 	})
+	if claim != nil {
+		switch {
+		case res.IdempotentReplay:
+			claim.set(&claim.replayed)
+		case errors.Is(err, ErrIdempotencyKeyReused):
+			claim.set(&claim.reused)
+		}
+	}
+	return res, err
 }
 
 // maxRedecisions bounds how often one attempt decides again because a stream it read from the
@@ -171,7 +201,7 @@ func submitOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.S
 	)
 	for n := 0; ; n++ {
 		if earlier := h.keyed(meta.IdempotencyKey); len(earlier) > 0 {
-			res, err := r.replay(ctx, stream, earlier, meta.RequestHash)
+			res, err := r.replay(ctx, stream, h, earlier, meta.RequestHash)
 			return res, nil, err
 		}
 		agg = lend(r, stream, newAgg, h)
@@ -201,7 +231,10 @@ func submitOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.S
 	if err != nil {
 		return Result{}, nil, err
 	}
-	claim := openClaim(ctx)
+	claim := claimFrom(ctx)
+	if claim != nil && claim.Committed() {
+		claim = nil // the request's earlier command wrote it
+	}
 	with := w.with
 	if claim != nil {
 		with.Statements = append(slices.Clip(with.Statements), claim.Statement)
@@ -226,14 +259,12 @@ func submitOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.S
 		return Result{}, nil, fmt.Errorf("command on %s: append: %w", stream, err)
 	}
 	if claim != nil {
-		claim.mu.Lock()
-		claim.committed = true
-		claim.mu.Unlock()
+		claim.set(&claim.committed)
 	}
 	r.cache.put(stream, h.extended(stored, changes))
 	settle(r, stream, agg, true)
 	last := stored[len(stored)-1]
-	return Result{Position: last.Position, Version: last.Version, Events: stored}, nil, nil
+	return Result{Position: last.Position, Version: last.Version, Events: stored, Raised: changes}, nil, nil
 }
 
 // refreshAll reads the tails of a command's stream and of the streams it consulted that came
@@ -269,9 +300,7 @@ func (w *Writes) statementError(se *postgres.StatementError, claim *Claim) error
 	unique := errors.As(se.Err, &pg) && pg.Code == sqlstateUniqueViolation
 	if claim != nil && se.Index == len(w.with.Statements) {
 		if unique && pg.ConstraintName == claim.Constraint {
-			claim.mu.Lock()
-			claim.conflict = true
-			claim.mu.Unlock()
+			claim.set(&claim.conflict)
 			return ErrClaimed
 		}
 		return fmt.Errorf("command: the request's claim: %w", se.Err)

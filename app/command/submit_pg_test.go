@@ -218,3 +218,44 @@ func TestConcurrentSubmitsFailOnlyTheCommandWhoseRowFails(t *testing.T) {
 		t.Errorf("%d side rows, want %d", len(rows), 3+n-4)
 	}
 }
+
+// A request whose claim names its key and hash puts them on its events; a repeat is answered
+// from those events, and a request with another hash is refused.
+func TestSubmitAnswersARepeatFromTheEvents(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	r, store := pgRunner(t, pool)
+	other, _ := pgRunner(t, pool) // another process: it reads the stream rather than its cache
+	stream := counterStream("keyed")
+	claim := func(hash string) *command.Claim {
+		c := sideClaim("claim-" + hash)
+		c.Key, c.Hash = "key-1", hash
+		return c
+	}
+
+	first, err := command.Submit(command.WithClaim(ctx, claim("h1")), r, stream, NewCounter, eventstore.Metadata{}, plusOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, runner := range []*command.Runner{r, other} {
+		repeat := claim("h1")
+		res, err := command.Submit(command.WithClaim(ctx, repeat), runner, stream, NewCounter, eventstore.Metadata{}, plusOne)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IdempotentReplay || !repeat.Replayed() || res.Position != first.Position || len(res.Raised) != 1 {
+			t.Fatalf("repeat: %+v, replayed %v; want the first request's event, position %d", res, repeat.Replayed(), first.Position)
+		}
+		if inc, ok := res.Raised[0].(Incremented); !ok || inc.By != 1 {
+			t.Fatalf("replayed event %#v, want the decoded increment", res.Raised[0])
+		}
+		reuse := claim("h2")
+		if _, err := command.Submit(command.WithClaim(ctx, reuse), runner, stream, NewCounter, eventstore.Metadata{}, plusOne); !errors.Is(err, command.ErrIdempotencyKeyReused) || !reuse.Reused() {
+			t.Fatalf("another request with the key: err = %v, reused %v; want ErrIdempotencyKeyReused", err, reuse.Reused())
+		}
+	}
+	if got := readStream(t, store, stream); len(got) != 1 || got[0].Metadata.IdempotencyKey != "key-1" || got[0].Metadata.RequestHash != "h1" {
+		t.Fatalf("stream %+v, want the one event with the key and hash", got)
+	}
+}

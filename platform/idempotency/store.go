@@ -7,11 +7,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 
@@ -98,10 +98,9 @@ var (
 
 // Claim is the right to answer a key, held by one running request.
 type Claim struct {
-	id     []byte
-	token  uuid.UUID
-	owner  *uuid.UUID // Pend's: the owner recorded with the claim
-	pended bool       // made by Pend
+	id    []byte
+	token uuid.UUID
+	owner *uuid.UUID // Pend's: the owner recorded with the claim
 }
 
 // Begin claims a key for a request, or returns the response of the request that already used
@@ -187,8 +186,7 @@ func (s *Store) Complete(ctx context.Context, c *Claim, res Response, owner uuid
 	if err != nil {
 		return fmt.Errorf("idempotency: %w", err)
 	}
-	a := &answer{id: c.id, token: c.token, sealed: s.sealer.Seal(plain, c.id), owner: ownerOrNull(owner), pended: c.pended,
-		done: make(chan error, 1)}
+	a := &answer{id: c.id, token: c.token, sealed: s.sealer.Seal(plain, c.id), owner: ownerOrNull(owner), done: make(chan error, 1)}
 	s.mu.Lock()
 	s.answers = append(s.answers, a)
 	if !s.writing {
@@ -205,7 +203,6 @@ type answer struct {
 	token  uuid.UUID
 	sealed []byte
 	owner  *uuid.UUID
-	pended bool
 	done   chan error
 }
 
@@ -225,13 +222,6 @@ func (s *Store) writeAnswers(ctx context.Context) {
 		// each finds its row by the primary key (a join with the arrays would be planned as a
 		// scan of the table once the statement's plan is cached).
 		b := &pgx.Batch{}
-		// The answers of pending claims need not wait for the disk: their claim committed with
-		// the command, so should the database lose an answer in a crash, a repeat is refused
-		// (409) rather than run again. A claim made ahead (Begin) would be run again once its
-		// lease is up, so its answer is flushed before the request is answered.
-		if !slices.ContainsFunc(batch, func(a *answer) bool { return !a.pended }) {
-			b.Queue(`SELECT set_config('synchronous_commit', 'off', true)`)
-		}
 		for _, a := range batch {
 			b.Queue(`UPDATE idempotency_keys SET response = $3, locked_until = NULL, owner = $4 WHERE id = $1 AND token = $2`,
 				a.id, [16]byte(a.token), a.sealed, uuidArg(a.owner))
@@ -252,8 +242,9 @@ const ClaimConstraint = "idempotency_keys_pkey"
 
 // Pending is a key whose record is written by the command its request runs, in that command's
 // transaction (Statement), rather than claimed before the request runs (Begin): it costs no
-// round trip of its own, and a record exists only if the command committed. Done must be
-// called when the request has its answer.
+// round trip of its own, and a record exists only if the command committed. Such a record holds
+// no response: the command's events carry the key (Names), and a repeat is answered from them.
+// Done must be called when the request has its answer.
 type Pending struct {
 	Claim
 	hash []byte
@@ -264,7 +255,7 @@ type Pending struct {
 // while another request with the key runs in this process; one running in another process is
 // found by the claim's statement, which then fails on ClaimConstraint.
 func (s *Store) Pend(scope, key string, requestHash []byte, owner uuid.UUID) (*Pending, error) {
-	p := &Pending{Claim: Claim{id: keyID(scope, key), token: uuid.New(), pended: true}, hash: requestHash, s: s}
+	p := &Pending{Claim: Claim{id: keyID(scope, key), token: uuid.New()}, hash: requestHash, s: s}
 	p.owner = ownerOrNull(owner)
 	if _, running := s.running.LoadOrStore(string(p.id), p); running {
 		return nil, ErrInProgress
@@ -311,6 +302,12 @@ func (p *Pending) Remember(ctx context.Context, res Response) (bool, error) {
 		return false, fmt.Errorf("idempotency: remember: %w", err)
 	}
 	return true, nil
+}
+
+// Names are the key and the request as the command's events record them: hex of the key's id
+// (which names the caller's scope too) and of the request hash.
+func (p *Pending) Names() (key, hash string) {
+	return hex.EncodeToString(p.id), hex.EncodeToString(p.hash)
 }
 
 // Done ends the request's hold on its key in this process.
