@@ -1,8 +1,11 @@
 package command
 
 import (
+	"cmp"
 	"container/list"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"clearvest/domain/aggregate"
@@ -10,13 +13,21 @@ import (
 )
 
 // history is what the runner knows of a stream up to a version: its decoded events, when its
-// first event was recorded, and which events carry an idempotency key. A history is never
-// changed once made: a longer one is a new value, so commands may replay it concurrently.
+// first event was recorded, and which events carry an idempotency key. A history never changes
+// once made (a longer one is a new value), so commands may replay it concurrently; and making
+// the longer one costs what it adds, however long the stream, because histories of a stream
+// share the arrays behind them (eventLog) and an index of its keys (keyIndex).
 type history struct {
 	version int64
-	events  []aggregate.Event
+	events  []aggregate.Event // this history's view of log.all
+	log     *eventLog
 	started time.Time
-	keys    []keyRef
+
+	// keys indexes the keyed events of the histories put in the cache (published); pending are
+	// this history's keyed events not yet there, found by a scan.
+	keys      *keyIndex
+	pending   []keyRef
+	published atomic.Bool
 }
 
 // keyRef is an event appended by a request with an idempotency key.
@@ -25,14 +36,43 @@ type keyRef struct {
 	version   int64
 }
 
-// extended returns h followed by stored envelopes and the events they hold. The full slice
-// expressions make append copy, so h's arrays are never written.
+// eventLog is the array a stream's histories view a prefix of. Only the history whose view is
+// all of it (the tip) appends in place; the others copy first. Nothing below a view's length is
+// ever written again, so a view never changes.
+type eventLog struct {
+	mu  sync.Mutex
+	all []aggregate.Event
+}
+
+// keyIndex holds the keyed events of a stream's published histories, each a fact of the stream
+// (a version holds one event), so a history sees the entries up to its version.
+type keyIndex struct {
+	mu   sync.RWMutex
+	refs map[string][]keyRef
+}
+
+// extended returns h followed by stored envelopes and the events they hold.
 func (h *history) extended(stored []eventstore.Envelope, events []aggregate.Event) *history {
-	next := &history{
-		version: h.version,
-		events:  append(h.events[:len(h.events):len(h.events)], events...),
-		started: h.started,
-		keys:    h.keys[:len(h.keys):len(h.keys)],
+	next := &history{version: h.version, started: h.started, keys: h.keys, log: h.log}
+	if next.log == nil {
+		next.log = &eventLog{}
+	}
+	if next.keys == nil {
+		next.keys = &keyIndex{refs: map[string][]keyRef{}}
+	}
+	next.log.mu.Lock()
+	if len(next.log.all) != len(h.events) {
+		// Another history appended beyond h (or h copied from elsewhere): start a log of its own.
+		next.log.mu.Unlock()
+		next.log = &eventLog{all: append(make([]aggregate.Event, 0, 2*len(h.events)+len(events)), h.events...)}
+		next.log.mu.Lock()
+	}
+	next.log.all = append(next.log.all, events...)
+	next.events = next.log.all
+	next.log.mu.Unlock()
+
+	if !h.published.Load() {
+		next.pending = h.pending[:len(h.pending):len(h.pending)]
 	}
 	for _, env := range stored {
 		next.version = env.Version
@@ -40,23 +80,51 @@ func (h *history) extended(stored []eventstore.Envelope, events []aggregate.Even
 			next.started = env.RecordedAt
 		}
 		if env.Metadata.IdempotencyKey != "" {
-			next.keys = append(next.keys, keyRef{key: env.Metadata.IdempotencyKey, hash: env.Metadata.RequestHash, version: env.Version})
+			next.pending = append(next.pending, keyRef{key: env.Metadata.IdempotencyKey, hash: env.Metadata.RequestHash, version: env.Version})
 		}
 	}
 	return next
 }
 
-// keyed returns the events of an earlier request with the idempotency key.
+// publish moves h's pending keys into the stream's index; the cache does it for what it keeps,
+// which is only ever what was committed.
+func (h *history) publish() {
+	if h.published.Load() {
+		return
+	}
+	if h.keys != nil && len(h.pending) > 0 {
+		h.keys.mu.Lock()
+		for _, k := range h.pending {
+			if !slices.ContainsFunc(h.keys.refs[k.key], func(o keyRef) bool { return o.version == k.version }) {
+				h.keys.refs[k.key] = append(h.keys.refs[k.key], k)
+			}
+		}
+		h.keys.mu.Unlock()
+	}
+	h.published.Store(true)
+}
+
+// keyed returns the events of an earlier request with the idempotency key, in version order.
 func (h *history) keyed(key string) []keyRef {
 	if key == "" {
 		return nil
 	}
 	var out []keyRef
-	for _, k := range h.keys {
-		if k.key == key {
+	if h.keys != nil {
+		h.keys.mu.RLock()
+		for _, k := range h.keys.refs[key] {
+			if k.version <= h.version {
+				out = append(out, k)
+			}
+		}
+		h.keys.mu.RUnlock()
+	}
+	for _, k := range h.pending {
+		if k.key == key && !slices.ContainsFunc(out, func(o keyRef) bool { return o.version == k.version }) {
 			out = append(out, k)
 		}
 	}
+	slices.SortFunc(out, func(a, b keyRef) int { return cmp.Compare(a.version, b.version) })
 	return out
 }
 
@@ -121,6 +189,7 @@ func (c *cache) put(stream eventstore.StreamID, h *history) {
 	if c == nil || h == nil {
 		return
 	}
+	h.publish()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
