@@ -12,7 +12,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -198,73 +197,7 @@ type Result struct {
 // calling decide; with another hash the answer is ErrIdempotencyKeyReused. Keys are scoped to the
 // stream. A request that raised no events leaves no trace, so its retry is decided again.
 func Execute[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A) error) (Result, error) {
-	if err := stream.Validate(); err != nil {
-		return Result{}, err
-	}
-	meta = withIDs(meta)
-	unlock, err := r.locks.lock(ctx, stream)
-	if err != nil {
-		return Result{}, err
-	}
-	defer unlock()
-	return r.retrying(ctx, string(stream), func() (Result, error, error) {
-		return executeOnce(ctx, r, stream, newAgg, meta, decide)
-	})
-}
-
-// executeOnce is one load → decide → append. It reports what is worth retrying (an append
-// conflict, a deadlock) separately from other errors, so that an error decide returned is never
-// retried, whatever it wraps.
-func executeOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A) error) (res Result, retry, err error) {
-	h, cached, err := r.load(ctx, stream)
-	if err != nil {
-		return Result{}, nil, err
-	}
-	var agg A
-	for {
-		if earlier := h.keyed(meta.IdempotencyKey); len(earlier) > 0 {
-			res, err := r.replay(ctx, stream, h, earlier, meta.RequestHash)
-			return res, nil, err
-		}
-		agg = lend(r, stream, newAgg, h)
-		decideErr := decide(agg)
-		if cached && (decideErr != nil || len(agg.Changes()) == 0) {
-			fresh, err := r.refresh(ctx, stream, h)
-			if err != nil {
-				return Result{}, nil, err
-			}
-			if fresh != h {
-				h, cached = fresh, false
-				continue
-			}
-		}
-		if decideErr != nil {
-			settle(r, stream, agg, false)
-			return Result{}, nil, decideErr
-		}
-		break
-	}
-	changes := agg.Changes()
-	if len(changes) == 0 {
-		settle(r, stream, agg, false)
-		return Result{Version: agg.Version()}, nil, nil
-	}
-	events, err := r.encode(stream, changes, meta)
-	if err != nil {
-		return Result{}, nil, err
-	}
-	stored, err := r.batches.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events})
-	if errors.Is(err, eventstore.ErrConcurrency) || retryable(err) {
-		r.cache.forget(stream)
-		return Result{}, err, nil
-	}
-	if err != nil {
-		return Result{}, nil, fmt.Errorf("command on %s: append: %w", stream, err)
-	}
-	r.cache.put(stream, h.extended(stored, changes))
-	settle(r, stream, agg, true)
-	last := stored[len(stored)-1]
-	return Result{Position: last.Position, Version: last.Version, Events: stored, Raised: changes}, nil, nil
+	return run(ctx, r, stream, newAgg, meta, func(agg A, _ *Writes) error { return decide(agg) })
 }
 
 // replay answers a repeated request with what it appended the first time.

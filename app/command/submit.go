@@ -159,6 +159,12 @@ func Submit[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Strea
 	if r.batches.pipe == nil {
 		return Result{}, ErrNoPipeline
 	}
+	return run(ctx, r, stream, newAgg, meta, decide)
+}
+
+// run is Execute and Submit: the stream's turn, then load → decide → append until it stands or
+// fails for good, reporting a replay or a reused key to the request's claim.
+func run[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A, *Writes) error) (Result, error) {
 	if err := stream.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -173,7 +179,7 @@ func Submit[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Strea
 	}
 	defer unlock()
 	res, err := r.retrying(ctx, string(stream), func() (Result, error, error) {
-		return submitOnce(ctx, r, stream, newAgg, meta, decide)
+		return runOnce(ctx, r, stream, newAgg, meta, decide)
 	})
 	if claim != nil {
 		switch {
@@ -190,7 +196,11 @@ func Submit[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Strea
 // cache had moved: streams that keep moving are a conflict like any other.
 const maxRedecisions = 3
 
-func submitOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A, *Writes) error) (res Result, retry, err error) {
+// runOnce is one load → decide → append. It reports what is worth retrying (an append
+// conflict, a failed check, a deadlock) separately from other errors, so that an error decide
+// returned is never retried, whatever it wraps. A command with no rows, checks or claim appends
+// its events alone (Append); the others with them (AppendWith).
+func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A, *Writes) error) (res Result, retry, err error) {
 	h, cached, err := r.load(ctx, stream)
 	if err != nil {
 		return Result{}, nil, err
@@ -239,14 +249,20 @@ func submitOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.S
 	if claim != nil {
 		with.Statements = append(slices.Clip(with.Statements), claim.Statement)
 	}
-	stored, err := r.batches.AppendWith(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events}, with)
+	a := eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events}
+	var stored []eventstore.Envelope
+	if len(with.Statements) == 0 && len(with.Checks) == 0 {
+		stored, err = r.batches.Append(ctx, a)
+	} else {
+		stored, err = r.batches.AppendWith(ctx, a, with)
+	}
 	if err != nil {
 		settle(r, stream, agg, false)
 	}
-	var ce *eventstore.ConcurrencyError
-	if errors.As(err, &ce) || retryable(err) {
+	if errors.Is(err, eventstore.ErrConcurrency) || retryable(err) {
 		r.cache.forget(stream)
-		if ce != nil {
+		var ce *eventstore.ConcurrencyError
+		if errors.As(err, &ce) {
 			r.cache.forget(ce.Stream)
 		}
 		return Result{}, err, nil
