@@ -58,11 +58,12 @@ func idempotencyFor(store *idempotency.Store) (apigen.MiddlewareFunc, error) {
 }
 
 // claimedByCommand are the operations whose one state change is a command run through
-// command.Submit, which writes the key's record in its own transaction (idempotency.WithCommand):
-// a money request then costs one round trip to the database for its command and key, and one,
-// shared with the requests finishing at the same time, for its answer.
+// command.Submit, which writes the key's record in its own transaction and the key into its
+// events (idempotency.WithCommand): a money request then costs one round trip to the database,
+// shared with the commands submitted at the same time, and a repeat is answered from the events.
 var claimedByCommand = map[string]bool{
 	http.MethodPost + " /payments/create": true,
+	http.MethodPost + " /withDraw/create": true,
 }
 
 // streamedBodies are the operations whose body streams straight into storage: the record here

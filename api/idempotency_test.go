@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -334,5 +335,39 @@ func TestIdempotencyKeyOnADepositAcrossTwoProcesses(t *testing.T) {
 	expect(t, again, http.StatusOK)
 	if again.header.Get("Idempotency-Hit") != "true" || string(again.body) != string(first.body) {
 		t.Fatalf("later repeat on the other process = %v %s, want the first answer", again.header, again.body)
+	}
+}
+
+// A withdrawal request's key is claimed by its command too: a repeat, even after staff have
+// paid it out, gets the request's own answer, and holds, mails and pays nothing more.
+func TestIdempotencyKeyOnAWithdrawalIsAnsweredFromItsEvents(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	c, u := a.member(t, "ivy@example.com", "subscriber")
+	staff, _ := a.member(t, "sam@example.com", "author")
+	fund(t, c, staff, "300")
+	body := map[string]string{"amount": "100", "network": "ERC20", "walletAddress": testETHAddress}
+
+	first := c.withKey("wd-1", http.MethodPost, "/api/withDraw/create", body)
+	expect(t, first, http.StatusOK)
+	w := decodeJSON[withdrawalJSON](t, first)
+	expect(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0x" + strings.Repeat("ab", 32)}), http.StatusOK)
+	again := c.withKey("wd-1", http.MethodPost, "/api/withDraw/create", body)
+	expect(t, again, http.StatusOK)
+	if again.header.Get("Idempotency-Hit") != "true" || string(again.body) != string(first.body) ||
+		again.header.Get("X-Clearvest-Position") != first.header.Get("X-Clearvest-Position") {
+		t.Fatalf("repeat = %v %s, want the first answer %v %s", again.header, again.body, first.header, first.body)
+	}
+	expect(t, c.withKey("wd-1", http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "50", "network": "ERC20", "walletAddress": testETHAddress}),
+		http.StatusUnprocessableEntity)
+	if n := a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'account.withdrawal_requested'`, "account-"+u.ID); n != 1 {
+		t.Fatalf("%d withdrawal requests stored, want 1", n)
+	}
+	if m := a.MailsTo(t, "ivy@example.com", "We received your withdrawal request of $100.00"); len(m) != 1 {
+		t.Fatalf("%d request e-mails, want 1", len(m))
+	}
+	// The answer came from the request's event: its record holds no response.
+	if n := a.count(t, `SELECT count(*) FROM idempotency_keys WHERE response IS NOT NULL`); n != 0 {
+		t.Fatalf("%d stored responses, want none", n)
 	}
 }

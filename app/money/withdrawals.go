@@ -12,6 +12,7 @@ import (
 
 	"clearvest/app/command"
 	"clearvest/domain/account"
+	"clearvest/domain/aggregate"
 	"clearvest/domain/asset"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/fees"
@@ -131,14 +132,10 @@ func parseNetwork(code string) (payout.Network, error) {
 // to their wallet, and e-mails them the request, in one transaction. The fee is the published
 // schedule's; nothing is charged or paid until staff approve. The address is checked for the
 // network (and again by the aggregate), so no money is held for an address that cannot receive.
+//
+// It runs with command.Submit, as a deposit request does: the hold, its reference row, the
+// e-mail and the check of the investor's user stream commit in one round trip.
 func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalInput) (WithdrawalCreated, error) {
-	u, err := s.user(ctx, a.UserID)
-	if err != nil {
-		return WithdrawalCreated{}, err
-	}
-	if !u.EmailVerified() {
-		return WithdrawalCreated{}, ErrNotVerifiedWithdrawal
-	}
 	q, err := s.quote(in.Amount)
 	if err != nil {
 		return WithdrawalCreated{}, err
@@ -159,31 +156,59 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 	}
 	req := account.WithdrawalRequest{WithdrawalID: uuid.NewString(), Amount: q.Amount, Fee: q.Fee,
 		Address: address, Network: string(network), Asset: string(as)}
-	var w account.Withdrawal
-	res, err := command.Update(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID), metaFor(a),
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+	var (
+		w account.Withdrawal
+		u *identity.User
+	)
+	res, err := command.Submit(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID), metaFor(a),
+		func(acc *account.Account, wr *command.Writes) error {
+			if u, err = s.verifiedUser(wr, a.UserID, ErrNotVerifiedWithdrawal); err != nil {
+				return err
+			}
 			now := s.clock.Now()
 			if err := acc.RequestWithdrawal(req, now); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: accountStream(a.UserID), Aggregate: acc}); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO money_withdrawal_refs (withdrawal_id, user_id, created_at) VALUES ($1, $2, $3)`,
-				req.WithdrawalID, a.UserID, now); err != nil {
-				return err
-			}
+			wr.Add(`INSERT INTO money_withdrawal_refs (withdrawal_id, user_id, created_at) VALUES ($1, $2, $3)`,
+				req.WithdrawalID, a.UserID, now)
 			w, _ = acc.Withdrawal(req.WithdrawalID)
-			return s.mailWithdrawal(ctx, tx, u.Email(), w, mail.TemplateWithdrawalRequested, mail.WithdrawalRequestedData{
+			sql, args, err := s.withdrawalMail(u.Email(), w, mail.TemplateWithdrawalRequested, mail.WithdrawalRequestedData{
 				Name: u.Profile().Name, Amount: w.Amount.Dollars(), Fee: w.Fee.Dollars(), Receives: w.Receives().Dollars(),
 				Asset: w.Asset, Network: payout.Network(w.Network).Name(), Address: w.Address, Link: s.withdrawalLink(w.ID),
 			})
+			if err != nil {
+				return err
+			}
+			wr.Add(sql, args...)
+			return nil
 		})
 	if err != nil {
 		return WithdrawalCreated{}, err
 	}
+	if res.IdempotentReplay {
+		if w, err = requestedWithdrawal(a.UserID, res.Raised); err != nil {
+			return WithdrawalCreated{}, err
+		}
+		return WithdrawalCreated{Withdrawal: withdrawalFromAggregate(a.UserID, "", "", w), Position: res.Position}, nil
+	}
 	s.kick()
 	return WithdrawalCreated{Withdrawal: withdrawalFromAggregate(a.UserID, u.Profile().Name, u.Email(), w), Position: res.Position}, nil
+}
+
+// requestedWithdrawal is the withdrawal as an earlier request with the same Idempotency-Key made
+// it, from that request's events (requestedDeposit's twin). The investor's name and address are
+// left out: the request's answer does not show them.
+func requestedWithdrawal(userID string, raised []aggregate.Event) (account.Withdrawal, error) {
+	acc := account.New(userID)
+	aggregate.Load(acc, 0, raised...)
+	for _, e := range raised {
+		if r, ok := e.(account.WithdrawalRequested); ok {
+			if w, ok := acc.Withdrawal(r.WithdrawalID); ok {
+				return w, nil
+			}
+		}
+	}
+	return account.Withdrawal{}, errors.New("money: the repeated request's events hold no withdrawal request")
 }
 
 // PayoutInput is what staff record when they approve a withdrawal.
@@ -236,11 +261,22 @@ func (s *Service) decideWithdrawal(ctx context.Context, a Actor, withdrawalID st
 // mailWithdrawal enqueues one message about a withdrawal in the command's transaction. Each
 // template is sent once per withdrawal, so a retried command mails once.
 func (s *Service) mailWithdrawal(ctx context.Context, tx *command.Tx, to string, w account.Withdrawal, template string, data any) error {
-	subject, text, html, err := s.tmpl.Render(template, data)
+	sql, args, err := s.withdrawalMail(to, w, template, data)
 	if err != nil {
 		return err
 	}
-	return mail.Enqueue(ctx, tx.Tx, "withdrawal/"+w.ID+"/"+template, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
+	_, err = tx.Exec(ctx, sql, args...)
+	return err
+}
+
+// withdrawalMail is the outbox row of one withdrawal message, for a command that queues it
+// (mailWithdrawal writes it in a transaction).
+func (s *Service) withdrawalMail(to string, w account.Withdrawal, template string, data any) (string, []any, error) {
+	subject, text, html, err := s.tmpl.Render(template, data)
+	if err != nil {
+		return "", nil, err
+	}
+	return mail.EnqueueStatement("withdrawal/"+w.ID+"/"+template, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
 }
 
 func (s *Service) withdrawalLink(id string) string { return s.cfg.PublicURL + withdrawalPage + id }

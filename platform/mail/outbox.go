@@ -59,15 +59,28 @@ func escapeLike(s string) string {
 // Call Sender.Kick after the transaction commits for prompt delivery; otherwise the next poll
 // picks the message up.
 func Enqueue(ctx context.Context, tx pgx.Tx, dedupeKey string, msg Message, scrub bool) error {
+	sql, args, err := EnqueueStatement(dedupeKey, msg, scrub)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, sql, args...); err != nil {
+		return fmt.Errorf("mail: enqueue: %w", err)
+	}
+	return nil
+}
+
+// EnqueueStatement is Enqueue as a statement and its arguments, for a command that queues its
+// writes to send them in one round trip (command.Submit).
+func EnqueueStatement(dedupeKey string, msg Message, scrub bool) (string, []any, error) {
 	if strings.TrimSpace(dedupeKey) == "" {
-		return errors.New("mail: enqueue: empty dedupe key")
+		return "", nil, errors.New("mail: enqueue: empty dedupe key")
 	}
 	if err := msg.validate(); err != nil {
-		return fmt.Errorf("mail: enqueue: %w", err)
+		return "", nil, fmt.Errorf("mail: enqueue: %w", err)
 	}
 	id, err := uuid.NewV7() // time-ordered, so new rows append to the index
 	if err != nil {
-		return fmt.Errorf("mail: enqueue: %w", err)
+		return "", nil, fmt.Errorf("mail: enqueue: %w", err)
 	}
 	headers := make(map[string]string, len(msg.Headers)+1)
 	hasID := false
@@ -82,15 +95,11 @@ func Enqueue(ctx context.Context, tx pgx.Tx, dedupeKey string, msg Message, scru
 	}
 	h, err := json.Marshal(headers)
 	if err != nil {
-		return fmt.Errorf("mail: enqueue: %w", err)
+		return "", nil, fmt.Errorf("mail: enqueue: %w", err)
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO mail_outbox
+	return `INSERT INTO mail_outbox
 		(id, dedupe_key, to_address, subject, text_body, html_body, headers, scrub_after_send)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (dedupe_key) DO NOTHING`,
-		id, dedupeKey, msg.To, msg.Subject, msg.Text, msg.HTML, h, scrub)
-	if err != nil {
-		return fmt.Errorf("mail: enqueue: %w", err)
-	}
-	return nil
+		[]any{[16]byte(id), dedupeKey, msg.To, msg.Subject, msg.Text, msg.HTML, h, scrub}, nil
 }
