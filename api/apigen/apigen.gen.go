@@ -1937,7 +1937,7 @@ type UnsupportedMediaType = Error
 type AdvanceDevClockParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -1992,7 +1992,7 @@ type GetInvestmentQuoteParams struct {
 type StartInvestmentParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2009,7 +2009,7 @@ type GetStatementParams struct {
 type ApproveInvestmentParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2017,7 +2017,7 @@ type ApproveInvestmentParams struct {
 type RedeemEarlyParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2025,7 +2025,7 @@ type RedeemEarlyParams struct {
 type SetMaturityInstructionParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2033,7 +2033,7 @@ type SetMaturityInstructionParams struct {
 type RejectInvestmentParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2055,7 +2055,7 @@ type GetMarketCandlesParamsInterval string
 type ConfirmDepositParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2063,7 +2063,7 @@ type ConfirmDepositParams struct {
 type CreateDepositParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2078,7 +2078,7 @@ type GetPendingDepositsParams struct {
 type RejectDepositParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2100,7 +2100,7 @@ type ListSupportTicketsParams struct {
 type CreateSupportTicketParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2108,7 +2108,7 @@ type CreateSupportTicketParams struct {
 type CloseSupportTicketParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2116,7 +2116,7 @@ type CloseSupportTicketParams struct {
 type ReplySupportTicketParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2124,7 +2124,7 @@ type ReplySupportTicketParams struct {
 type SubmitTestimonialParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2146,7 +2146,7 @@ type GetPendingTestimonialsParams struct {
 type ApproveTestimonialParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2154,7 +2154,7 @@ type ApproveTestimonialParams struct {
 type RejectTestimonialParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2162,7 +2162,7 @@ type RejectTestimonialParams struct {
 type DisableTwoFactorParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2170,7 +2170,7 @@ type DisableTwoFactorParams struct {
 type EnableTwoFactorParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2178,7 +2178,7 @@ type EnableTwoFactorParams struct {
 type SetupTwoFactorParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2193,7 +2193,7 @@ type GetMyBadgeParams struct {
 type ChangePasswordParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2201,7 +2201,7 @@ type ChangePasswordParams struct {
 type ForgotPasswordParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2226,7 +2226,7 @@ type GetUsersParams struct {
 type GoogleLinkParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2267,7 +2267,7 @@ type GetKycCaseParams struct {
 type ApproveKycParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2275,7 +2275,7 @@ type ApproveKycParams struct {
 type RejectKycParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2283,7 +2283,7 @@ type RejectKycParams struct {
 type LoginParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2291,7 +2291,7 @@ type LoginParams struct {
 type LoginWithCodeParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2304,7 +2304,7 @@ type UploadPhotoMultipartBody struct {
 type UploadPhotoParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2319,7 +2319,7 @@ type GetReferralsParams struct {
 type RefreshSessionParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2330,7 +2330,7 @@ type RegisterParams struct {
 
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2338,7 +2338,7 @@ type RegisterParams struct {
 type ReinstateUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2346,7 +2346,7 @@ type ReinstateUserParams struct {
 type ResetPasswordParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2354,7 +2354,7 @@ type ResetPasswordParams struct {
 type SecureAccountParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2369,7 +2369,7 @@ type GetSecurityLogParams struct {
 type SendLoginCodeParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2377,7 +2377,7 @@ type SendLoginCodeParams struct {
 type SendVerificationEmailParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2385,7 +2385,7 @@ type SendVerificationEmailParams struct {
 type RevokeOtherSessionsParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2393,7 +2393,7 @@ type RevokeOtherSessionsParams struct {
 type SuspendUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2401,7 +2401,7 @@ type SuspendUserParams struct {
 type UpdateUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2409,7 +2409,7 @@ type UpdateUserParams struct {
 type UpgradeUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2423,7 +2423,7 @@ type UploadKycDocumentsMultipartBody struct {
 type UploadKycDocumentsParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2431,7 +2431,7 @@ type UploadKycDocumentsParams struct {
 type VerifyUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2439,7 +2439,7 @@ type VerifyUserParams struct {
 type ApproveWithdrawalParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2447,7 +2447,7 @@ type ApproveWithdrawalParams struct {
 type CreateWithdrawalParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2483,7 +2483,7 @@ type GetWithdrawalQuoteParams struct {
 type RejectWithdrawalParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-	// visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -18461,426 +18461,427 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rcttIuiD4Krnc2hAZDVGULLu6pOiYkWW5rOOb2pK7urdZYyaBJJklMBOVmRDNrnXE/NqY3ycmYh5l",
-	"H2De5DzJRn5fJpAgAV4syVbV8Z8qiwDy+t2vv7ViOc2kYMLo1tFvrQmjCVPwz/OETTNpmIjnL7ixvyRM",
-	"x4pnhkvROmpdKKaZMKQ9MCpngw6RgpgJI9pIxRJChZ4xRYwklCiWMWpYQhT7NWfakBk3E3yZTllfDIK5",
-	"dl+y+eCICGkmXIyJonZUronhU9bti1bU0vGETaldEBP5tHX0z5ZdQOvnqGXmGWsdtbRRXIxbnz5FrQup",
-	"Oa53cfk/pnJIU5K5F4gcwYJSqg1hN3ZjMK1fMc0yJhKWdCsLGEk1paZ11OLCPDlsRa0pF3xqF9UrVsOF",
-	"YWOmYDnvmFHzk5FhanlBlyyWItH2xGaUGzJkI6kYMWpuz4GOKRfVyYu59mvnujQ0ZRtc22zC8OIUowmZ",
-	"yoSlmkxoYq/A/hZPWOKew1GwpDw0LuBejvvCvpBQQ8mUzuHLOTNET+QMPo1pmjK1o0lKjT3NeELFeOvr",
-	"/BS1MqrolBkHomdTytMLaib2D253l9k/opagU/sls89bUcuunCuWtI7s0JUzpB9fMTG2Ixw8PqyDoBfc",
-	"AvT8uZLT5cN8zpU25P3VKUnonHARp7mDEVjNrzlT83I5IztGLfgk1LDWitmv5PLcr+gWUxu55cQBRr5k",
-	"8+XZX9NrpgG1jZoj8gTYoumIHRWIX0V3cs3mhIqk/MF/NWZGIySN4FwdCQHQJ+0pVdcsIRVa8YKbI+Lg",
-	"mAttLATLEVG5EBZpzIzHrEv2LU4dPH7cFzdc82HKyMnl6fm5hUJFYwtMEWHdcZdQ8v79+bNjotiUTYfM",
-	"krGRVOTgkExkrjTCKxwv0snyfBcIWKsRxh4DjfB/79cevbhh2kyZMOfPGgCbl68km8L3k8PtCORJieaK",
-	"mVwJlpChvTnCqEo5UySW0ykVSZdc2Ztk6oYpIF06IkOZW2oZkVwYnhbkpS8cfQFoARgluWaW3twwklGt",
-	"WUK4WXHQf989TRlVdvu7xdpvQ5KveHzNVpz0Lc/3SlGhaWyX2TiHCd655XTvNVP3tpefuJkkis5oek9T",
-	"fLLf6kwKzYC+P6XJO6QN9q9YCsME/JNmWcpjak9s7xeN0FvO8p1io9ZR6//cK2WbPXyq986UkgqnqoK7",
-	"hWEustwQrsmUphaOLD39FLVOpRilPP4CizghsRRxrpTl0MgkiVSEkiTHuViEf9cKUmRJjiLa8DTtC0cQ",
-	"LV59ilrPpRryJGHi/jd0yceWbnBBhrkBuYCmqZyxhLSVTFlEdK5RsIoIn2ZMaSmo4WLcgZP/UQr2Za5e",
-	"MS1zFTPCPnKQcSyHmlFNEpYy4xjBWEqEiHNhmBI0xSHv/xTllKE4PLOAMVNSjAtxG+juMUmYoTzVhCoG",
-	"YllJklM5hkW/kea5Jcv3v943kug8nhA5/IXFhniua2QgDMKSLug8lTS5kvIVVeMvdtWIO0OZzC2yGylJ",
-	"aqeHJV1J+ZqKuaM7+gssSUoypWJOqDFsmhltZbhADwOdYbdQGurmcG/vBeoFTPRe0NxMpOL/Yl/k1g3R",
-	"Ht+BTg1pQmLFEiYMp6mG830vMiVjpjUdpuxMGG7m97+0n1ia7iJFj4ASDRWj11Z+HeaaC6Y1UXnKSBvE",
-	"QC50PhrxmFtkG9KUiph1YEOKgbRCRY3OirSYkoSPRgwIuAM0R3XfC51nmVSGJa9ZwukVML8vAfAjbpFv",
-	"njEL7UCD45hlBrjbJ8+eAdZOYsNvuJmfGwbaTqZkxpThyI6pWdIddq36t6xARFYQOPpt+edrjvRn1V78",
-	"Il7adz9FrakFFiQO7COdZlarbZ1Y5dNKgVIRq1eRH5kCLNKGKqDf5NJQkVCVkCylolbJKQWVf6LkAssr",
-	"Z4zslktFFMmZXVJliYHmmjCQmT/EUoy4hTYQY72s/sGtrfqjYoLNFn+cUpPbhf1cc7QnWabkDSulsUBG",
-	"ql6YFKcTysXJVOaixoLzQs7IFOg02j6s+G2A6WkmTET4iFwLOQOzQyC5HfZqFmU+vqB6sjyHhb+MzmVu",
-	"SCDmkgnVk4VhD3p14+Y6eWd11NqB318+I4oaRgBxQIbYeMkL1+/WX3fZT2kyZq/YDUuXT3jKBaprSGAX",
-	"NHQ+YhY/HKTC+oRdtF1dCcr7vV6v2+vVYdGUi3dsxJSiqV4eHx+xxKpQSpPZRGqvOjtAhMssgLHbWtaA",
-	"vOS+GiXhCN7YFxfPDb6OKuewsOzVR/qK1wFuah/Bv7hhU73R8vCGPhWzUaXofGm9buTGRb1xp+ExGg0B",
-	"raiVekWUfbQLBfjSltPWoehTZBoXkoua3TmWUksgEwfs6y004a7cS37gut2dgjZxQbWeSZU0kgwHLP69",
-	"RftFLY7KNNnq/Wzzlz/V7QSX+AxBvHEntIHqWaJBY5PTNJ0TxWLGbyxmJizmU5oSnHmBfjw6qNmGkMYR",
-	"gcoeaqljRcPfRNeu0KYF+4Db2c/1Z2OFief01+UDKVBpI5wqRwJhYAmvopZ2BKyOMqPpDrWRLKUxm8g0",
-	"YYoY9tEco3LCjdVa55poGRCmoZQpo2LpDNxkkVv86r03iC+wphdmmq5ac0SU1UfB9mflitdUXSdyJkC8",
-	"s2xM0Rl5cfX6VXcLsQdA1FnZNhBDitejcNEr9vxCzs7NT1Jd65prF0bJ2lVpw7KtAeLSsGwtlcU5/Qwr",
-	"Fn7hBLvqkieNd5TRMbvdDa2CWju6lZHxHQBWgFW7NmolzWmurVgPEL0ZGEctnebj2uM33KRsPUTA9/7t",
-	"qESEyRqYgItaOtpg0x4TloE4roXURuhOubiutR9TM0EzhT1Te1DoH2QZsdzUat4Rup+4sRIhkYLV3tmG",
-	"JwW4488JNhEt7XfVgaF6tnxm6Eaq2zm4BWqfeDvmFZ9usPLSURV8tWKpV4zWELgJo4kdvfbqGqkASjhb",
-	"0wG7hNcoHG3JG9yEwBscpmVKWiVVBziV0iE6ChjRDJUGKhLCbpiak5iqZBum4U8mKiiT3/WaQ3Y7XIVG",
-	"K1Gouvu3glldK55QZSJiz5ZqHZExH5mI2DVqZtWuZNfuLyIp1yYiqYyvI2IBJCIZExHRE87SJAKpPyIz",
-	"mqbMbMOM+NQR3fX4KhWhgkyMyTR5/66eoHr94VZY69SIAnmnqH6HK3SHWn9huTBqXifNJgt2gx+f1u0h",
-	"4TQ9XXr3T4eHqzZcvvhecMMS8pKLcQIu3tU7dpuFxdVuRzFq2G3kWzNhpXkElfll+bZOA10n84KJYEGA",
-	"3X9Sd0jMzKS63uTVW1kpjok/WbDQP706BTJxdvUiInwspH/w/vLZ1W3tGFLsxnalS5YMsDtUztxyM24W",
-	"Jtw/+PM60HCX6g+6PMdmOHFsC/2YjdASGNEW1JV6qwtTHwq2F25hxfseL9a/PmNDS15qLCaM3jDCppmZ",
-	"kzYlI0voyAR8VSjrZUxmKYuIkSSmJp7Yu53ujniacjEmQ2l0Z/HQe721xp9y+ZWtl4bA5tPfwAq3ElHp",
-	"td8awPYN5SkdpsybnRfxFhnkiDHLPZgmVtyVIwdqFYTeEp+XoT2WFtIlySC85JgM5yRhI5qnBpDJMoqz",
-	"d6cHPcC3K/uvCNBPCvu/xVtYQyOq0z+9Oo3c4FLh2JuMh6zwJEkU03oz40It7lXHWY2Dz6ieDCVFY0aj",
-	"mWdDK1ZgNKqRqTImvHi30XgudqhJfcegDv10/loKF0G1yajw9jv4dq0a6E9gabJyM7VnipyvBpPKq13w",
-	"70yYYlUKbBmEkWliQVgzF24E4F4rxWzOTQ019faiZuRaljdYzBOWnGzhUAmQpdkStZ63LpsmlHPC1p0q",
-	"Rf33r++IFVYIE/Z/mrThLPEyOrVb93a1+gONFUt4zSmSdr9lCVe/5eKGCtN10ywuInGbg7QXmK8FcweD",
-	"l/hynQmvpLbPzi52v3/56K+7P/z99UFrpVCxyr9Ry1U3XOd77cKZNrAbLgsXUYFZITwsQk+52GJHxWkG",
-	"N+7BsXo9K/A8INiN6N6MWxsczgm8W8WhDT57495e4hONp7d+k/XuDvc921wJXzi6dYS4nGDVEv2Ret/H",
-	"06vTVtQ6u3rRiizaXtW6OhYOa/lzy71bUQu4+KoR/pqzvMYWSPXb0ebI7fxeWx8kTF7PKRddLX6GCJe2",
-	"4kDLQZd3NWYu3rte4UmlGAPp9Y48q1DMKBJNaoid2pLEpWjHZf9eUnLTDQ6iab92u+WaV2z6siCvHg4u",
-	"HKsvPDdAJN4x+2GDizukarXCacGO29rQ0YjccDbTRIp0DpyietgfGgwhzXa9BpvGwtF8CE0XOFj9wdyc",
-	"pjK+XoYCIWcNrogyEGRHEx8QCL7k9vur007l6lcihByNaiV8C2QjqgDGMCTfLpFwTejERVG7oN2USMEi",
-	"QjWh5EdJklzBuiyv/v5g0pv2dL/Vqaof7vfm9TTC/pUPZcT3CBdkNpEp2ADtFxvB/KK5Rc5axUEsrmDV",
-	"hZ0kN16AX6TXxYP6mOkbVnNU/VZE+q0felP8x/7kkf1nxx41NWQqtSGPnjzukYTONWn/+fsnvd5k+WCr",
-	"etB656Ffa8NGXzsUWDBv1nmhG2Fs0uhIqMc7neMKao2G7GPDA7mpAwAcT26KqPCf23FXOE3cUVzm0ymt",
-	"syRudyKfs/Hb7K9uR2dUpfN3LGHTwkxd3dJIqhHjtZErGCZpVTYy5jdMkDyrtzCHeQh1u8oUFzHPaNqg",
-	"XaAVY0jjax8dumQC6a4P3apmQ5RzRsEea4/Ih+9WV3YGPgZmHxLvkQEGjIbxCc3YMpPxpuZFgqANbGZK",
-	"4wkXbFcxmsAPilEtRVSmX8UpxBuCi5HGhkhBuDkiA8FmHxJ2w2M26It2LIXhImcYbZjKMRc/cTM5lQnr",
-	"RGQAP3xgHzN7NgNU1JyqDbGZu1xYGj+Wgh35Y+8L+Mp+bqTJPvijHZA2Ks7SZH78Ilx7YCfj4jp8+0cp",
-	"xynrCz+RYCxBD46P+HAOBbZrmSVLQKvsYLZHSeTKDdeBHNgEm4SCLDeWloKVKjhavErL24ZgMBMMTYtV",
-	"4uqNfjUessJ2WgPCZUh2ROwencHZzmsVuGNIhgIrxETOCNW7XFfnvUgZ1Va5NkwRSm5oyhPSuBh3m6/s",
-	"ldWsyEJFCDIgEx0hm5fXrMhzXACKCNZcASdCRdIXFgJgLvipPVRyBsFmNNWSjC2HtsIoDPnCmOytSOck",
-	"lvKaMzKIbz64aT7AyAN31auxeZXN9blUY2nWBjHVWa4b0vuWpkAgfsXF9YoYqWTR0F1rXM22CYryWLZ+",
-	"4LpVh7a+pfU6+XcZYSDPdUcTnqyxiS09crS5IZX1qo6OE2pfRhpqVbPaKbdjsy7nwanQkAtG04tg75h/",
-	"tJAAm1J0JRumpjoiTo2PvEELny15eJBeWwIG5o2IxNSwsVTzqC+KbEbQRRIWc80tbXeIgenEisVIHcyE",
-	"TSuIUF4jG42cfFCbRoOPfebHWmdB7QmPGGsIWICo9bjBae/UwB1dOZrzZ1FgHZ0iNDniNys8I80QVtri",
-	"Ftmmsx0F2g++S9pOnYxIoU1GBOKxWUTOMJPIRUgnEfFaZsfeUnEzO5o4C6wbFYL7T6UlyIYltVSq2Z/t",
-	"X93IGg9R//WKJIwSWNS8M9wBRWC/s3e4gIOFoFveY4kfPzdTjPoArO1CBdc4GgT7aE5zpVHUWiPKNUb3",
-	"hedXz4ipALpS8PljMgiyLwfwu4dj4MDOPhG81Aqzb1thxmMrap0kv+TFk+dwBU+lyHWtBQOHOUv5mA95",
-	"6pJcFrgUPEzDcGNLr35eG9ZSfFh3TsH6mxjBMqGPY5Wz5EwbPq0Ntj8RhLmHpWUA1ANGITFYSzKiCige",
-	"H4FMgEMC7UvnRN4wb2tQU9Ke0HS0ax/1hU8KY8J0uuQZ11lK54HU4ubhmmSUJ84aYPVlanLFzRxQtxDz",
-	"MUO5L5hVfogqtJ8GlG7y+kAwoFcjIsgz2MTfkzXwQs0hyokKkdOUa5Zg1oI7yZhmkOyBDIlwQTKmYgja",
-	"MDPpJ9a1U8ap1Nu5P/ALUA4DWAjiFT/DN8VE8mwrxr2d6hmknYd3GniLpJkwNeOadRrUVG1UHns1eKV7",
-	"04HVefCJVQHczycrAAZXHZER/8gSMNICG6JpsFAs6tFBNz77mAFz8vudTXjKiONvtRvBTJrl6RGOyZ9I",
-	"dZ0R4kyALfWjplQ04EBKLbMUdMoAtTHuptCrSrYPvxf+nqp+85RqHjfN22Q3SKn4G1O6tjKBXdkNPizU",
-	"GVwoYtDC0jx+1ae/ZEqOrdh3gTi3ylKqZD6eEG5wnsVpuI4soBo03zp7ajsJCJoPTXFVW6wasKo4gSX6",
-	"VNcdwE+TuZM1lZNvXARIjVTnc49O9CpL+hQL3hS5WqDUcmFk5MR2SvxQ9tU1c9UXS1mYDdOV3Hw+aw+0",
-	"g6Yw4M919yqzHXXazENcMtrASczU9Bmdhy7L4Drt0+ZktoINAG/wJgTkdwBvFOUXZENtakjKqDZkJHNV",
-	"MIl6+ndbRzLKpy6N0mFtFUcD4bSUX/1hBDtHJrlETwvKFrKGKt2ucq5lvF2WYtY7oMsrbPDLOt9jrYMG",
-	"MXxHQ2ETUEhmEx5PnGahKyR3Q6txsZzNZe9A3FuflFEOv8J5WY54Jx5ZZwE6v9XeNnfP1ky3+V5v6asN",
-	"iNvnu2t5RX7f9Oobr3q93zY8A2nYqvjFJol3+Xdvmmgida4c2CbGfkcsmD5pkLuYSIgFwWoQLvIYppgT",
-	"w1hChJxtjoxrRS0U2lYKVDUcDOLmmgb93/+LeEoZEYUllEihK5FAVapPk9mY+6xWwh2hLyj6KkLudhQQ",
-	"8PK2QjhYDXmrggbQttOKWmDcWRc58HIeO+tPo/lW58Mp182iZfncKaA3nM2gjoq8BsH+mBz2frDQRgUo",
-	"HqCcOnu6g7E1tfmWjuLlPD6l+vbhLzLOCxpbY8Tzj4kUWBVCyFkE/pCMKaJ5wkh7BraUwlZWmFNAtNiI",
-	"br+cx8/cTHX2oOt5fLmRhPWyeBF9p+5WdJPHrnwlIoLNmBWOuNImIozGE/SYWendb22bDV2WQFOzJS9g",
-	"bWZuict0leVnEFW+nfbdGMbC9d+Y4iPOknpVvzF1J5u4wksrZGOPqdTjZ+EbLGS1+pqca0Jo/OzlOVU2",
-	"EgiY5VktU5eaCP9WCHohrlSBa4W4YAHbwc7tqqPEcuo5/LY4rNgo1ywJcLmN+RIj9K16o8NnoSuS1gYg",
-	"94Rwg/EuoJBXPbx44/xqSr6YyedvjZpWsJLqLfpTbbo6T5Pqih5Awl+tbfkZM6hiF1ka7vWqlQNS1vZ+",
-	"ydi4VqWc0IPHT2rkR/aRXL442T14/MSbMoAuU03yLJU0YQ2OE56wTaiWfQ1e/xerLY64LCZsxR25xuXG",
-	"dIoOn3obS67Sppj9MTPB1WDJMk24AbNuv9VvldYmmCkoyVY9/z2a8T0ohLJ3PY/3evs/7I8exQe739ND",
-	"tvv9cD/e/YEdJLuP6ZPh9/Gfkx9Yb7RXAM/e/t5ISRR2VsOhPdDKIUUV6HFHXVw47n0NQJZYtwSZpQVo",
-	"zU0XY7zDL7aFkfp9uukb1u+wfGO+59lNFQ7gkoF4EeQahMZA+dcH/gTco2GJa1TYGvCGmnk72tnvCuD7",
-	"1Q7krJw0OQblDkrM8inTBNZr5XM0w22lGb/X22Rf+z1towzjDKv52gr993PEmBVM7BKsI1CD2lWv5Dqg",
-	"KlsJZY68LXKqrQN7V5O9fQeeWFoplDInfGzl/5GrybmLNDswmTqk7DaTWrOVtLeJ+FSKTRUyFc4WXlAD",
-	"QCBBaVSiKhd8KzFjSj+e4/cHWEcK/9ivE0DqzeEnZKQwIxJ4SBh9tUky6OLlr9HdKsHxm51iSZZrTfm0",
-	"EOYcgQEJ74gM01ypOWnnoogalMqnfI5knOtOROLcfJCjEWmzZMw0kaovYqkEU5rAnsS4E5FxShWLiIsL",
-	"jOyTKaTPthPJsCYg/g3eCyS/zu/TifpCSPPB1wwkbaggKIoigoRDfUczL3bRifzULgCRjhkivKs/aFG+",
-	"LyyP6UTouyNtzZgTruAWfVSgExrxKCxw43ZbUQv2hPW44Dos8OCuMAWpWDE+0WhNgNmaLAeXjmP6Wb1M",
-	"MKTxdeM3SwLuG2nIpUe2VhSaMjYSfXHYCkguFp8odZB1GOdfXa9YQAGOZrpM2kNpJhBdiTo12kac+0kK",
-	"hsX91Z2ZCVZRZCj4oAss3wkXqlFQ378vmnsbolqCxdKlXs/jtb7p+ct53FgR8+U/TgOl0GsPROdxzLQe",
-	"5Wk6/z82Dr4EVbl2FxAMeuvIy1sERy7Q/txMLPmJoT4TZKlC1HYssVCMTFjpwlyMb8biWutrvX1qOgcf",
-	"K9t4HqkPnd0oXnRlaO/VctTujnZBvYVqWgn9xe0dkyJot8iDdhG6rmVCd21OyW3DU19Tdc3MKRVJWiON",
-	"g9hfX1+Jj+vTZlPMnFpOL8qYaChGM20qIupaaGAojl0hsaOgfrldGUZHP2ARbvG4VGcQq0Wo8Gz0pqrK",
-	"T14vgZ4rVmqAxjUjZqBdS4j0x4QOkarbb3JR2OQ311TicnELBY3SpLCyHru6HXXTbFZZIASSGoZgqbi6",
-	"wVQSz2v36xloEQRZ724/o/EE26ZoNH7nw5TrCUTiuA/BCx9htWRiFJBSBU1r6ou8QfH4unuSwegGw8pi",
-	"pjHenhqj+DBf0BBWGVtTZ2qF3j5RKzjm2nPQ8+lQVg7s7P2795fPWlHr6dVpQ07vIr/DMYLzD0ywbt+L",
-	"J16CTD3EL8dYBUssPEk+oKR2azWDNFLhhfiv6hW5CBTgGjjf+lojS+7WcvzaDZf8urEqT8nIoasRuXEG",
-	"7wou3yp54jUztIZjixuupPCG0bKS9Q1LZeZcyJmSydL+yrsYQ87EJR+L81oVh4GI34fCamXykksXagEW",
-	"Qs30hLR/fPv2x1dnH05fnZ+9ufpw/gzKMTLTqUc7t65w4UV7mNqV3jTFlD3NeZosRpW5Bgrtvj0OZ6VK",
-	"ZUxTMrSv64XszF53v9tbe0V+zeViosolLBxn7U0GNViWYcqXc6lu8B//+Mc/dl+/LvOHG5zTer1/eOpq",
-	"uPgPapc4h3LKNcwew/m3qDjtYyK2LrFdU0Plo9mulnRWRgVuF7jXWLT7rzlNEbGLl7rrc5j9qQVnEc5S",
-	"LrT+Ll6icrHChPNZzuKv6xG2Es+zz1OFFUPFrSlcO2GoXFqAcaoUJmbGFCwyoAr7Bn2+X1mdSrxkCbQi",
-	"hWALAcu3tXeu89m4rnvlazuaiHw6ZCoivaV93JfiHDpfK0p06MMrbqYekK8gDUEKTtPVCRWLFsKCnWLu",
-	"aSXZqwiltDdTlBwKU0WWOY+pLmTVxb2diXDZW2VzLHy7sW1+VeQw92ZGBNTu54fABktbCNQwW8YwNKT9",
-	"1+dJYSq/rsCSaY7yvHDRWLUnF3DvDTyGd5H1sSq/o1zNYffP39cGe3wsKuuuuhm75zP3KtrYmyiDGkN7",
-	"UwxA8ybTppSXcn0Hj1f0rGg4jylN08+abL+xQcZyLdbGbIMwOq54/VEviMh/9ORxb3Xo1roY7luHbofC",
-	"ZK93WLvnmy3yIiAh4tii/FjJmcZAKBCYiqe+GWs4+360jRek4oWy148AtzpwMBB+3axNuHtWgnxTYOom",
-	"oOLjsWthoCYvZLP4z/oUm+p66q/xTmNBQ7g5XK+DFKGdDeGb/piarqQ+XD5LqdjcHwhkea0HG4asXUY+",
-	"THnsGzHVAAc+4VsUVat0v1pbUq0cv3l5livqunijXBjli0DlqQuVxmz1ppBwqepaADnASORMHBM7FNrf",
-	"hiz1rZetPDOGxBKH0hZe1k1aG08ulS7cy037fucs76cyqbNmBgaPupqR1U+LS2tIuG64mdKHUR2xfrmo",
-	"Qm0uWQ0h5beW9sKjoril4wNcu0LtUsTMyV5VjH3cQLBcDGV9/gn6aLG/E7x37LL0REKyiTQSyuuPq6lU",
-	"gfz6i+RiywKktdE7Z2Dzhb0FvmPC/bLq4+PtApuybqETAO5hB6rOQygY2JZrB/vVK9S1A3K1YUespmTr",
-	"CnPDhQenF05fE/W6DGg1ONEAUZjTXlgJINO6zL1c2hdf2NZ6+Gosa9NvvZGldSIMwUu5hpmab8N/5n1F",
-	"jS+8qm0aAiAApJMoNubaas8QPlA0ugUX34inKbSZXLmGmkN9E4SFb6x5F0SiRvU20tD0DJLgFwWR2mNf",
-	"gK7KcS0cjqc11UnC7dUDGh7bNh2+anxLkHsdWXoFdg9mwbws49Te8Z9rksgyfmSns1FTvyByrDr1+eVb",
-	"8mj/yZPdfULTbEJ3D/C+206kdh/60JTl6J5V4fFrXdL1Bexv67suYukrb26AOtu7WTGoZF3jiK/Ut+zn",
-	"xgWXeUCNay7tGesWvYRgjRGsOHlgw/gKs2/QPuB+Js/S+d03jtjCGfWOaWbupRvhLbsLvpN1BsSg8J3l",
-	"f4phI18fQeHVbReMpKzij9UczITNsdORHwBi4vpCKj7mgqZEZyzmI1ftFSmcDt7G3p7DOQzaOSYDtHsN",
-	"iGGp749Ep6waLqfzoV09dq7EHtBQphqV8zJRp85FdsliUABfyfFZfVedbTJdFhollfzxDZsVFQkhfOU5",
-	"V2wkPxIpyCsu8o/bdDTKVjYbrl4ltqj+wEVUiBgsibDg3gdvJo4KXvcBzSMJpJS50JoPdgw7Ql+Ymfww",
-	"orGR6gMTVqNKwKrnf0u4dj/a6yvHCtreK2aBCJoK9AVUdYDIRa1JW7AZsZvQZErnhGYZo+oY6wgOgk0N",
-	"VpRQ9EttKgtwMq7PQ6qrPAq5N65Fcnimdfh9GdYNbMTvhxvx9Kl2Tw0BmZ+RtBe4QRc3zTV0pQf/M4Ze",
-	"Tuk1dznmvqd4rVK3HXqkVJtLxsQ2y94WZMqTqcwHawpHKw+kHpiMSVmyUENgIasX37mPwgl+6NqlGao2",
-	"EWBKW+XaKMCUijfLkuifN+9fU4xQu2Dwlmwi9XifTBU+D3rESPKk14M2djQ2Fs1Q/1d86pTPSpet9YIC",
-	"zFS/2EBE2aKe2SYVGzT3RgsnpwSdz7cr2fAZRbi2JxgWe0Bsa8RleLrNkKuNcVla1+sQ27FRMSfuDVeI",
-	"SFeLEoSO441ciZWbLp2J1UZkq/uObeI7XNvpqza9uAJR5dmshdg7KaBiYKjNrdhVnFlrxrZrKSdZu6Xl",
-	"dAcX7Yqsd3Xytx0L5J7tlJ3HG4run+Upb7RFXC3ZG0pDpA9yvRZyJlYWsq0xrTgjZBEWunkcbr0J9jnY",
-	"AQvrLwQCc8ENp2lEWHfcJf3WSULJq26/1b2t873oXelzzJw3vrEMfXAp9V6jIJJicyCvBFSsAfHKBGuW",
-	"2ICxt13j5imbWy/27nI2Pzdr8o5iPZAg19YDbCTl5yvTH32gyJr4kOUolvo6NBsmb4XDNaf7NF3QKp78",
-	"2UE5tedX8LlVZporq2y9cz0QaiKuIPdOb3X7dsT1d4yvRcEMtcubyeegaD9DPftLlmz/tGo9Z+IOlrNy",
-	"hktm8pr+7tJkNDeT96qhgb57frS3R96/e1Xp7jeRaVJfZfZXVZ98dRV8DSEuF29+xIwUcNvlcCck4YrF",
-	"Jp3DK4JAoQyCiQP1sWcsVnUti55SzR4dEHwMARDzjEGRSl90c33FADd2FJ5Tsb86CHufWWh+r1c4VIZc",
-	"btb2NiC+a10Mm/siNnUvFE7XEOg2hOv32VjRZPUx8A0cBCsDE13DDmcac0Fga8TAqKVq7bWlATQiaP+M",
-	"CJg/rQhXGN8+L/Pv/apiT7ePJwzaxi4EsRbF8rBBbVn2f138XFNIlIPcW/vnFoq1CGnQf1hdRX3r9dsU",
-	"vCrHpgn9r+6vblzXgh2K5uuFG2o4lgnVz1mloWpoYytsPU/Li1o/Jtfn0wzqpVDTVI6rWq6rptBhNXSZ",
-	"6yKqud4c+Hlh9cshlaA8yBuW0vqWPAUJqrTO//77Xu+HXm//4NEWISCWJ/mSzmEkCJGCyFwR9JoU8NZY",
-	"Agg+2nuvHv3ryV+n+8O/924OJv+Y/RAfXr866f6SjTcJXQgO4NnJ9y8P/vr31gr6szKAQGIY7m2LpwXS",
-	"0wJpQIcBmsbb//bTVUT2H5MpF7lhunNMMsUgBVSKdE64KBwvvruV7pKTi3PXgspZzbnpC6rJ4ATIJ/8X",
-	"+KeOyFNGFVOkn/d6j2KYEP7JBoHVPbZsHprvW2W3HdjfY6oUhwJPnaYuG9LQ9PW6cuv2JReBqUm73wJg",
-	"Mf1Wx3Ui2Iz+maq4VouWn1ewzlLWMlwIYCSQuCvl7MK0iLJh9jKZqT8aR9dKohUtxpQsUJ6aXdfJPUHn",
-	"i83NrnfY6H7LhtrFeE+buGfYNbSu8ixmNy32o650Fx1BgkjZ16Y+je4z+ie4njw1IfPxhCV5ynY0GbGl",
-	"MzoGE/yYJch2fZ3bprY/P9H6jtxg0c3jSVGAjrGiuvwoRyflBpezqkH5+jbkWySskHbxr/IuVvch1yua",
-	"mxetZF2LkcjnJ/zH//j3ulNfVZr+PurMl5gY1JkvGorXeEwxnzls09QuSiCvPbA77UcetVBSPWls5F1L",
-	"XRf6HBV3uDhcpQW3a8od9CMvbyToV97c0txBYIgqqwljvTkzOOGNLYUBsV1nHwyHX728O3E+3G43m5s9",
-	"w3lWFKqrG/rz67WXk96iXvuswig3veXG7a+v1x6ewZp67TVx4y71SkMla+iG2Z4V8Z6dbTrI1VSQYgy7",
-	"lm40TJFg9NtnkW1LjMhM5mlC3NufRbg9h13Nf0norymcKvv/F/kT+W6/2+tBThd0cP7u4HG314MKaLA9",
-	"8t0+tv6pnX2JPNbcmE9UxfY7PE3JkGHSkZELlxd44NdE5rmzD/a/GtRubxhHwx6IrpcWIZztDLQJq2KU",
-	"fz33SPdvP125FU5BJIen5d4mxmRorbCqhR+D24PDn7ygftSKb1xMVfk1zfhLZgkR6PQjuTIW/cXV1QVo",
-	"SHJEigITXQKxOkXtPh+0w8U49QZOL1OdXJxjO7MfZV/4shJWXaUZHzPRIb6F5HuvhWH+BhNM0aL4MDfd",
-	"vuiLUylumDBQ64xBmSuL/hg/OJJpKmf6yL63S/7t8u0bq+/Z0WVuuuS1FGzuO+FVRd1+ax+TOvutTkSE",
-	"HZhQlybetYNBt2QN6xr81vdug37riPRb3W633/o0wDJ+A3hz4Lpc+egKmNRqoVBeZ8roYqlGO8epnE7t",
-	"YgvF1GXcD/6+W5z77gX0WJdigBn341QOaeo6r5epj+AHxdabZsLmfUEggg7sfuQSNVxsgcxFEUZJJowm",
-	"TFkyRsmPZ1cuihNjBv1JBqVBLM/Qduj2UHE2SucdkgvDU988PyFTmbBUkwm9sdpvPp4Ykme+Fv0xoeW6",
-	"h2wu3eipHO9oWIsdGyYpzsr+2iXnIwwthXGFNMHYdjs+w7NoXw1lVJQVAamYz+gcu/sSMqXKsoLK+V4a",
-	"mrIjYlTOBpFVqCnmYCBMDBWj15oMWUxzzewzJV1xA5gllbOuHflESDGfyrzoC6bdAHY7R8VWsH0CWgsS",
-	"hDMA6Yu3l1cRuXh/BUd+cXJ1+sJlDIMXYXCesGkmLTDNd1+y+cAP1qZiTvYtbTx4/JjccM2tkndyeXp+",
-	"bldVBi3Zs3//HivMUDKWMiHxRPKYdSxiu1oIfu14YZRcszlRucC6ARyWomewBTv4NcsQpg8OyUTmdg7t",
-	"4hcLAJsyM5EQX2omEfk1t3u1gw1lMi+zXOBVOxkdUy7s2N7YYbDVJcwKr1dO4gUcrb04GBTjTaHo5sRy",
-	"QNhYMbb9HNDCtbHwe+VFDVKc4fDg4BgykTJGTRnX7E7I3rmxbEnlQtitjpnR5LD3g4MCu1Id4swIe38b",
-	"CXyLtB9//Ij07/DgByQvFp7tWQLwKWbU3B3h1B2+PRQY/iWba0h2tM+lo78WV3e58Hl3rj7vMjj6HFpH",
-	"b8uKEHZk+6Qgq0B2g1KDYAmzbziTF0wKrRvxSrDdNaStDHyQ8cC3Z/dFA5F89QXWQSKKoaOMjFI5KxiC",
-	"QLccMRPFllps6yNoso2sbUDalOw/3kWrH8Ef+wJMdJ0IXlRspJieDEjbQh8ZBAZT/ygiSkIwsiWByFxy",
-	"zXA5dggfaYtB7Ebl2rBkF3/1Rj4AUX3NM9f+2Hd7h91jz/eIZGmuYcQiHvsv+wNos4yVbofzvkBuDHPb",
-	"U8D+Ks4B6NttpVZOhFcSzrQ7/3CvWnrGei3kDDLoLLT3BeTW2XfAXglltixrgBgdWiADdQB82NuPCg5N",
-	"01Tbm4XPXVjwAKMgAXwszHKmj7ElkUXY1JLRcqhShIX0KnsGwF0cYC8ZYyHSGa5yUBSnWrDhkm2MtX3h",
-	"MxfaQvpzOEKWUllMByWOy3fPjyzZzQV0s/eH0y6odIQkOiLPzl6dXZ2R//jv/xNhxjJRB2OpHMvcDDrg",
-	"kXOYBC1b+8JBDtbYkVOG8g5Y/GfCWf1Je/AW/jEApB5csnj3OTPxZPeSG3YEdG0XXx0gwILs0BeDv+++",
-	"853gdi32HZG/v35lccn9PDguC/IQXkMAe49Iv3WqpNa7mpti//ai4bV+q+vOehdt8AHLYwkRjNvh4Sjf",
-	"yRTw9uNuXDBc36HYohyNJ4E4Z+VXC7IUGu3bwXREmBhJFSOKlnS1L4ZzrM4kUx7PiQE0ajtXSpLHhqg8",
-	"ZXoHUhE0Pu8ckQHKuAMcHRAMIeuYDORMnGBGr+Un8wXaetwXgxvOZlBf3pIfB6hQK19Hrh4w1IoGsLS3",
-	"Bk7YYzJAzgSHYQmjc3/gSFFfDMAH4ubWAxjDftklb6QpxbEji0td8pOy9N9uy/7wqGtlD+BoLh8HNRr7",
-	"7NAi10J2jWdYjzyT9xJrLIWhHHhav3TQ9FvOc4HtwMuCc1bIDwpb+HpwriopzXjrqPWo2+s+gnILZgIK",
-	"0N6QJmPUhcZo2y4u/zxpHbVSrs1TfAWKI6FUbN876PWC3iWg+GdZ6rjT3i/OmorGh82LnoFRC5SimmIx",
-	"9gXdtTt6jJPXjVkscu9cGKYETUEdqGiAraN//hy1dD6dUjVvHbVeM6tluAkAdQHkARmovrawJMvEXXv4",
-	"dKyhLpqcTnNhR/w5ai2jVOuohdANs++5s9ob0V+DA68JkoErAD/BYER/7c7pNB1AZTmpEqa6ZICk/IWZ",
-	"pi4fTCRQv7CCkUjEXlN1nciZiPoC4EvRGXlx9foVSZTMMkgGko7oAG01knCrIpouGWjwYMEUVqgLZC/P",
-	"S6hifZGlNGaWQzJFDPtoHH8wjqCmdMjSLjml8YQBUcB+BSgoAFkPNswSbiDFSON6QTmiBlQKBPwqgI6Z",
-	"OcVjfU5/vU8YDWZpgM/nJ3+9D+B0Q5M2kHTQuqFqmLuB4u4rt92pAClufxsQncjZLje7M6mum4lDefYv",
-	"5Ozc/AQv3/8VBJM13IQ2LNMBwtzTrcA0Vh7qtyZyBvYxu6p+65aHb7VdvfebTvPxp0ZCMcC3ULayr6Jo",
-	"1Z0mhYgWoJUbOmoAlwXC4QlFX4SUomsZGNm5AF1cQvkokew47WbuGinYlazG0wvMc8ioolNmoPnMP53d",
-	"zLKl0mpmh2qFhkOsFVPCyprgtE8/3z8swmYaoNBeEIDeYe9wPei9kea5PdB7gNUTog01PEYzSjtT/IbG",
-	"810U1CKS8pgJzSIr7+5qI9UcBFwry4VQZDVUltyWsGjM5tiApri8jy9AUPxMNff4Qs4sR1QgCri13xc5",
-	"ecHSjJwy+43DWBobkjBDObilbnPshtHpxjKHfRmFDquOWpa/JAmgZdVKTWgyCUQA7W0HfQEyALB/b4FB",
-	"O519AZX7mKoEY3dxhi4ZQIDuAM1iYCfwrd5gNCA2fTExJoPqPMdkwGOrvLha6nIEnZI+soRoBp1qUIdx",
-	"qnOi6Eyvpk9X9qjuH+hgmgbKARdwT1Bmxy4uoo2n7oPddGA9LtBeMbhcOMLp56N/UHKsGfH9S7c8/o38",
-	"xKcuWmrZN7x0J8XCyHAO8HQfl1NO4s2wXJHzy7dgsfImJpqmVh+En4KrKMrfb3QZCbvZg/5yjRThXJCg",
-	"ArvDVSsc8Bj9CohQYOdHU4lgrmUdSOsDmtxQEbNn7ObU/joAG9dU3oDwP6MqQVuwHI0slnKNtmtekUIy",
-	"JWOm9Y62lEaq+ZGVsLShymhCDfkXU5I4Z43VoIsqUe5zxfDdCN1PIJ24IZkm7dNX59DsiYrEvmJRQorE",
-	"fdzxZYX0hEIUYZecC1KWoUfnhswNI0UHK/aRa0Pah71DCG1Zgm5/FvdJW4o5GggLXNGDkEmuMGXC77Po",
-	"eIjG1hkZUeVqhGrjHk2oBhACz1k7hE8p0nlImcLuAesQImplUtegwEmS6AKOB95YXy5nR3vorRZcdSAW",
-	"oeGXGmy14YJBo6A7vMaSnaxLriwaoXNqbKFpSOPrI0IBwiMi2JgafgOsLxcZVRq16CRH+CqENWkHePTk",
-	"cY8kdG7VH8tBD3u928LuAi4vy+51MFG+shc4iMDl/XMRHfVUJvM7h/0TXC6iQFV5+PS1Uc8VZAfpSd54",
-	"7WADxHpKi6Tlz0Hew94P6z84lWKUcgy9ODw4WP/Be+GA3cLjGTThuw/jnOUapoFcOG5yd+TA80ef49Fo",
-	"FX3Gbl5j+PX9iypurkt3JhtILBbi7BaG8uODIPdn4ITTZKa4MWX94PDW3HKrvfPv52L3fuPJp1WSaHm5",
-	"680UPNnUSHHwpY0UfhtNAIKOhgcBIG9FkWDkrFc1sHG30ICseA8cOy6cLKjKswI6ll7WW/NEH0PUutf7",
-	"L1eI0bgNcAAOMwcF+5uQfercvMwxl0frP3ou1ZAnCRO3gZ0CWoKjL1phWzEL8wbauD5nJ7fXqzsRkUGz",
-	"uABqyh5ftQCDvf7h+HQFbBKqJ0NJMVe70ayynOfh4keZgKp9qFn5HoBSuKgCLacMQmbIBILGWELaVs/q",
-	"C4hb4mCl6/iOLxiZI0dOoEwqQuZw7sQNgUrlnMyYYj7VwFtqCocxxtIsnWn1+BoMKM+KI7lPmlZM0gDN",
-	"xcV8PkTfGj5B4KNpCpa8YkEQ/WUQLH1hOX/wm0Nk6RSvwiNmPuz6AvorwdK/RH6RQ9QCwMIGmoqFSKtO",
-	"IGiO2MypxvrYmeGgHJl2DSv9HnPWFyHYUVPEo0DZ5jKKwJUzI23oROQzdgHYZxRGAt0pdqYOyAMcUy4W",
-	"o8k6dVCIg79GPKgS6HuDyJrycDWgCZHjWOILXv+K0HlhSU1uqjcYXh7YcMDmjV0juQJ6lbielLNbAys2",
-	"HeLpOjiNJyy+dpBYLhCNQGRKr5m2evLK5kplYlpfFK3CYdxuXdCFphDsh2SY67KT+M5FyqhmONmczGWu",
-	"sGhnX7gOVrhALsbdnYj41133Lnh9qVO5JrWf/kPmKlhs+TZVjAwZkg3LlljSJf+QOSa8whBFKXys+lrk",
-	"5K0cFhhC0Y+JVFcOYY+IgMuL7TRwAsSFs+CWH7KAFK6zgalgrBz1UPi7EpZ8A8zl6FTYESJTAUGuCeTt",
-	"8HvMzFWZAPgC5ZVGTLeyv9WDobHfFFIEMHDeGasKGuXbO7TV9IMXgo58CwJN2la36otBMPWgUzG5RWEG",
-	"YkRo8ktePBkxZuWeG6Y0aQ+eM+ai+Hw+c19APXxmnz61/7Jjg1/QRdNrHxjGRiMWF6uvEQFdoFrxpC+K",
-	"R2Af4qZLBlbewzDqgZEDQGeUEw3TEYEWgFzEaQ4JBRfUckb7TpwbK/Nds7lm5qgvMqq1r1T70ZzmSks1",
-	"QDcZuIOpJoPY/eotmfZNlPjAsnjs4oNcI2fcV19AhgM4ueuJQA0E1OvTEIVeKtSgIUcbYrAb+cp+8+lT",
-	"tJauuPefKzltbf76lYSX61aLZ9dqVPkh2M4iZ+uo9d/+2dv94ec/fVeXIFU/esqn3FQGT9iI5qnBoRua",
-	"gtb1zLpPMupOqSkYwuI3wJocAZ7rz7d7fnVhHsmTIz5VW9WtqWZJqHYnSySzgcfatxux64EZIVYFdwZE",
-	"+qHobRW+cU8Xvfdb+e/z1TbJ85A9b+mBKed4tgnV+9KAsR4obiNwfSHDZsWUGSgrbSsZyJlwyUBgTjkm",
-	"VKCSnWpGDnuHnVvDVNH9rlbEwqQ2LPdD7KveyhpTQ1M5BqXbN8j0ucOurXDZ+whrpAdNHvvCbg76OFq9",
-	"gQqUQRJq6JFTHLHJo/3Vfcac3akicZJrxly+jnvNDg368pQmmCu/Kn0Uum6TRKYpVRoSHQa+feHAZ8Y2",
-	"dMeMwANqRc85o4q0sfOl86aiL5Vk9j/f9br2d9EX3+33emHPxU6XDGimBmUO7trWq8XyyP/+X+TRk8dk",
-	"ry98v0r7036vN2hqvBh0bYX9JFxnKZ13ycC5mQcYiFo22ewLM1EyH0+K/VsYsOzMXTWmrh+RAVoTYSeD",
-	"5VaQg+UV9UXQCzIiA6z/URnAN6scuG6Vg7DJ4yDwiZbwAK0olNEYJoIwpOkcjUh+/Xgtlas/LnVfe6uQ",
-	"HTrlmrliAyC3ZopjZjQVcxKreWYkgfoddXJsyrUBwL5PC1LR07KBDgZ4q+8rLgwGJ3I0guhgyAJwTRej",
-	"MCDJ0wC4ks2JVo3f5VdfPqKWYP1UALCD1MrEJARnB2aDkFJNWHwNUYWlpcjlDAY0Zwz2rGAOkLZ1VK+2",
-	"dSKfy+faAmGKlDYs8wkL7COFSqMFlBbpu1AoYsg+B8GIkWj23wjBQF9EP4A+wbdmvuo3LAIyz0eBUUzI",
-	"GWLZ+3Pch125ZgTbdrrAMwwUcdIvVdxMpszwGCV6YG8rLUHogpKGbaYBFh0kNnSs1janqB86aD27wcB1",
-	"JTm/lMPOnlajw04a9kWVqO3NVl8jgiQwedEFkxbSe1+ihQvLGiwLQaTI6DwqzJtg67BSx61lMqA+u+7b",
-	"o98aIs1eQIa1p2JlkbrS7LVkQcKci3B7LnTSQnkCO4v6whIS1UhDfQZzlfE6QcxSMAhIgyRKL5MBD+72",
-	"xSW4WR0JIRAj/AuLXY7oR3O8VNisyMEWcobCn8uus9SzSw57vb7wFnPNUjtWdXt2A90dIPCWj+PlHRcG",
-	"fPytwQ/QF3haRRWyqhsAc1Sd/R/cqDVeis4xOTw48OeOV9UXMjeaJ2yZhUCY+rAIXFq6v/bOudD5aMRj",
-	"yP13Px+R77ACiuDBpdcb2XW18c9DDcpr6E/0hWPz1muaLqRjWeN8sOT19xDRV2Yg6etSpKyjw3dBag2D",
-	"e4v1TaNU+e75KTnc/3OPnF7+7YhQX7RFyZmVnEi/9TZjkHDtMLLfss+QQixjMTKMvkBTfSeCKFz7vlUm",
-	"nQUPHRth8ITTfkm/dZpKvTRZaPm3Wuwa0/9xQf/cZ6B/+sMIwuWLiilWsWbTqPzOTsGNFQw1MTKxiuQV",
-	"+2hI7Do8Qh9onUHY/4QxL0iqXGDmzkiqaZ7SvmjDbOA+hTIYfxlEZPAn+59d+5//OoiIoUNLG6EOLx37",
-	"4JUO5hAphok7+PXOoEGkvPS725rofb7xf73QZ9hHs+dgr6RKi8JjQ7qq21DkehRQY2g8gQtEhm75jmUr",
-	"GVNcQoE1hFxYi0so2n3GtS/mtGYRvyfr+4nF1QCiC7tVxSCPKeV4PLemJVWb7J6TG0CAyxsCFaxE5ZHN",
-	"yzhlcJYVgRC0A+Euw1gt1Gfbdbpg1BdVw49TAl2FqFoBy8eWWVpRrAL0UleZ1UpbP/TFDjZ6LCWsmQW9",
-	"1CL5nLgawjtYh8xlxtgfrRCIkpAUltrtgOrn/bJ1+OoO7wsar2slm3sSLF673jU1iH1SlEP+kkLBHzEv",
-	"oCQFTuGgRfRcaGavCfq8gzDPBVrAqErnu4pZGPOEtjF6KVNcxDyjKdQUwrwej8dL0sRxYJYOqIZUI8YN",
-	"FtWsYlaGaz6zK3pXLuh26HWfyLK40qa0edzXF/T4/L6wAGwbDv6trIC24QATLP8pzBoIdCDAgg/qMx1N",
-	"ZZZcFQgtJrAp3OwfirBvAKtFQCf4NOCYLekJMPYbANcC8JkLy6wD3IiM+Y2F7DwDgddRwlvDbzNF50Ib",
-	"lceemNdKeIXNvY2JKRCB00H3U0nkMVgMKbdoJPN9MVAMlzAo1DMi2GzBWFmO6637occxKiq20Cnri6o0",
-	"CSJeEQkajjuhmmDlMakqTQ0aYql9t4/z4JC+CprfvWWqZmsP1joViuk+1jCA2y9sqvpDE6fTiZSaoQcP",
-	"c290iHcBJToujIZSkZNFYqbvnFAhqq7UQrGHBFaEQ+jFUiuFcigrlnmkExSDCJyitixn4rxfW4G7ewLw",
-	"bmFfXwn7V6iQvpz9gzdF/6EpAt5CrdJ57MqIp0lh0LaoB36s5M41UqiVbvZiKpKUNYd6XWKddbA0URLT",
-	"eMK8EdcKqWMIMIDEL1d3l2l82TUbsGSAQx2nNibelK3cyHBeSD9dMsBmNxiJkPIbNihrsEBsONQ01nqU",
-	"p2TEDObTKObCGLShqf+iXAjUkx8yJqBMNyTeoLUM9gxmYjOxBFqOyIDqt6NBx8U85KKQtQbVrDIQeqB0",
-	"PIxrV4LpZ37YDpR1hXfBUJemrrorhaxMV8IWDqVsw1EZvhirS87ev3t/+cxHgp3lSmaMCqjrpWhKnlJx",
-	"DTmBPJ2TomwPxIeh/yCDviLq2g5tZ28PirfAKHhEZMYE+QuZ8PGE/IWkckb+QqBebeeYPL06fX/57Apj",
-	"5FxsE/uImXPFtG7bUXlTdmLM/LSDd8mF4rE77mqgne6SCwQTLHBcV9KztvrNawDeUwe7G0WB6Pl0KNOV",
-	"oRq+Gwgeeitquf3XNgBZTjtJ59UTgQ1jn4IuNMFbXhS3lOIGGuXUxOS39pNWVKxqv7YRyb3aIyun3FgX",
-	"wr60o/H6knLzwif7ATYKpj8zUH9FpNkzOO4Mwct1tMP1RKFtPJ4wF801kbMybMGF9gVEFL/dKOxsygxd",
-	"FV/92j6/V0ZvaN2VXGK5Kru8hNpX7jy878LV37YgHJFhztOkiOEF+VDccCVF6V7x3TpUeNJ2+Zucc0bn",
-	"IADvufCLFazqygfTjUF5dYlcpPiQtE9fnZ28+9vZ5dWHZ2cXby/Prz6cPHv27uzy8uwSMruKzzEYD8u9",
-	"9sWJwIhO2J7r0lYGiogiQzSmQkhDhszPXa8JY70XeOGk2NS91u0I51oZGeqXcx9hoT9NmIKC0NADwFXD",
-	"hqqKrlB82f/OQ4m//O0gxQVUXuDfoOJQE9c0GDxVLLHKbxEs1ba8lsYmpynwU+jElUDC2pTOScJHI18I",
-	"25T9x8CbmHScPuRjQhsac5YaFJZARK0J/WceYuucZ31RBF5S7WNG0fJSNJDECII6kHPvO0h4qOE9p5VV",
-	"PjwN6tSf+jcV6qsaVfAaIG3DkXgrPQIyo6mFKmURd53OtJa8LGtNJZGBTu/NYZjvWCxVYuVmb9fxi21K",
-	"Q3alA8JWp+fPrNZj6WRfDJ6dXex+//LRX3d/+PvrA9ctbIHHFfkYS+wqKtOEgWjpQkmB8EA8PJa4iq1Y",
-	"+MYRjcqRdolXCLAHMjVk3/50hIHbYjeeUF6GNDq9Bcgq/NQlz6WyegWs5+zqhY8bda2/UJgjllVEZFDp",
-	"bzog7Ylr7tsXWPpCmM6SearIzVFwA1b3CmLj/z9SHbNLTsIT74sJ1RMg9kNI009c3ZFYSV0kEJiRVNOj",
-	"gHCHdwYDTAIKbvXEvrBjdXe65A30JWmuMtE+7D2qDdFEgHvoFDxc5Fci4P6I1sRmOtT5Fph5h5T5Euwb",
-	"1JC5zAE9vdHAyJBaFx2PNybEizbtggw7K9quG3uDOmsOPB5qkTW3vD9YhTV/6Lctr3Ybjo1i8nqtYGUw",
-	"nJCG6Yqnw3HJJk/HAyfY78JFfvNZfBO4V/osHJU9LqzVoeh4j8K2feAQF3s37/0WiFyrKh0sfbk1IgZ1",
-	"Zx5SuYM1Uk5VuvndFDrwIsLWVQ62lyDAcrQHYUOr6sa9z6D7bs+5mrCUFNSJ82stbDHRQpYZhOPYnxUT",
-	"bIa2GnsqKUPD4BkYvaCfiBTp3CUDQxsJH5cemJJcUw3S7rdORPGg30LvVC6uhZyVrbehjZo4Ljtf06nr",
-	"dlIoYmfTzMyXfVtFidA5a6rMiT6bE39095nKXp1pVUI7N/x+7Jbv8OIVo6mfaR65Drxc2/ttqOayXTs/",
-	"B5DaUNNs4h4UafQDBBUNlddckw9qSMq8A640ERZUe1D0TcHEHrRnQn2E4omDPK6KLi5dAoBq9WyXTA49",
-	"vowElT9lFNUpPrZ4+zg6fHRA/uP//XfyuNfrRX2hJxDSr0m/9Tjq9Xp/6rcQSLkmIof+/6mclYnwaLt3",
-	"hST6oj0obfYX75++Oj/98Pr8zYfzN/aXt+8uBxGpf+P07fs3V+/Ozy4HnZVQfAnnfe8gjNM0FfNHi8w9",
-	"wO65l2PBQuZoC04XVa8zqPzx2SDsOlrtGR5fsxVQ/DZjgriXfBYbdIfGLoQWpeBPcEMnx+gdGCuZZ4up",
-	"b4ZMpTYW1rp9MaBjdonFZSGKYCJnBHppUzcZ0DergbCEaC5i5s3pGrOljAsCaHLauM5eV257D1OBrCzy",
-	"D6ZGQnob7g9Xv07o9P3hNpM5m5q3vMW4vWJqhCZINCc7J2lKRpylCfr7vdq0g5yV4jPQIy2/LUu5Qme2",
-	"vqDkhqY8weKvO0EqPvzqTCU+ydOXlRV06tvwQ4Z4GSkDfL693+v1RTyhisYW8jqW8/tv25Ywk/Ah18RI",
-	"CajSJScepcocdiqg/3/Rmqkvqk3mI7cFqawgcYS4e3jwg8u8fMeMmu+ejAxTgy4ZzNhQc8MGrle4oXM8",
-	"mSOozWzRFuDFBRExCX1uqtsHE9OIp6m2CAwNj33wsiMhZJhD9JTvvd9sUK2gy8M2q1aW+vB09ctbpbl/",
-	"QX348GCDya6kfE3F/J0vqH73vPmSVYFaFvSl7aQh6Ng4kmq6DUlbwZChUckecNVmx1Xg1UCmybVjxN2d",
-	"oviP921wfQxtXB3ZclqIJ5DLKGfHuR3G4We/q9zNUzy9b/aoO3MA2wMtpTpgB77fPyqyU6nuWDZoRCfF",
-	"snTejE5nZawH9L6c+7B5xyeYiqAAk+PnvGDUyPSmtKi8h5stROS+4AK76pYGqi45IaNcQX3uYjJaytUB",
-	"StM0lTOw2pGRtP/ezbNOJZu7Bv0xLhP/dM9r8V+K2igUWNJXRv/7MKEv7uqPxpu/0aw7yDZHubQgWsO5",
-	"9/zfOZkyTBs+lYLTdIUODhbH4E3njvNlraKiudpwXgYrFOYnZxQqKvwR3MSO7gvstCZQGE8wIpwLbrhL",
-	"alw2c5bGpsgbLMVCXES3L0484XEBMzu6un6rfY0t5QktmwaCDrGAZz1Rsor9VXhi94ihwTyrwjDLrIBw",
-	"g/dhH7qonSlCFRAt3um8LHX2+RbOJtX6J8XNYvefYClR0NnIgrkFRoDTtYE0feEKw62wiJL24cFBxxeF",
-	"/WgiYhSfgiV/QjU56Fn2+aSiLfdF+7DX61hGCy0vINDHqczAjMu1F0sv0+ES0j7s/dA5JrQM2sSY9Xlf",
-	"DJnjxCyx28Qs3gag1flwykOwfbAV2xYXuhVv3L8PzMMlGVbb8qt4uAh53+KE7jJOCPpgY9OjjxlTHLKW",
-	"2stsprMVsVn08YU0bW/KBVuZsDG/DTp9GdtudY1N3gRPR7WhAMFfsQNC2CwI14VNgiaYegetwAoAiIKc",
-	"oZRCb2xTuZI7ggSH2BvEii3IBQ8RJIIl/tGM/aFwF8aNOVFgq8Cx9SCzWo7e+y34a5MyboEZLRAJajI7",
-	"upvWRes2VUNbSbdqWgxXdrJp7eonh7U5kN+qp/0n1Wed5hAksodwvkanvXNs3LyaRXvfCvWPl11gGKjg",
-	"C+3A8iMym0hgWODSsgoxq8jlNQUvas1ednG/Nyy9r1jTz9UFvsWb/qehLS8ZyxoIixyNXE8cw+6DykA0",
-	"1d7BiO4lHLYVWvaraO1euJrJ5zQ20LTvQargxQKf4YIfHta9HY2+qddfzz9dSty5EohhM7k7ApgBTsiE",
-	"cXdO2uhng0Q4qvVMqsQFZ8QyYSH2ASZtrKCVeMfEarTD578frDsTXxHp3rFY3jA1P5VJfQWPtwLNn8q9",
-	"CNfoKpdM0JUXMxeBh13AIB+SC20YTbDxq/3kG/4+GPwVK9DX5RjbGwvKGGTZHeCtZibPVuVDm1wJX5xS",
-	"s1gxQ9rQVQ2L3WHm8WABvQfeaq8ry+am48Rv9PI0bpiX+rYUDWUp8+yOqcl9mXr8Ki/hqJvK/+PRGklo",
-	"koT6jDsV1FW632zTTbZp6PGmmTGucCwVy8d3S3wZ0mTc3KzuVE6z3ITl/YNCkJUm4tpqtQmZyoSl+oik",
-	"fMQMn/r3IbrDIhc1LAlb1emI+KKxOGbKRobI3GBk/q85TdEOX8zTxX7fg6Bvt2sCYmTWFym7YekxGbh+",
-	"lEXnyikrW4OamSSx1aAVp67TOZwLSwoHGhdklKdpQ7z+6/lTOLaHaprH1a0zysPVP5SexFM2HTJF4Prg",
-	"6jMlx1CGwNENe+m3MrwjvGPFuAsnMK7IvXVKgj5qjquOyI4fSJNEQojv1I62E/VF8Qiji4es9AD/OTD4",
-	"7ETksLdPdt5CVXP3BTSwiKVSLDY7XfJW+IqDmE/1/hwa8muCRZ8SMpYMzmkvlWNey1sWtv1Qg4srq3yA",
-	"VXdgfck3CfMBSJh4F1X1rw2tnrC4pwRvn2Zacyluqw1iqmUjmzwhA+iSBK/taqMYhYZV1ECFMU0G8OSI",
-	"IBomA9JOqKFk8Fu/5Tsb9VtH/VY/7/UexeNUDmlKiif2R9ZvfRp0QMb0eZRshj24UmqnwD6JfVFQVN+n",
-	"q12TH1oEr0RE03knKhTnKaSLplwwd4wHj4mGRq3XjGWWKH/kvqxq7Lp8cYOKm0vFsJzaxBOGvRYJNxia",
-	"VZYixY7FcD9QjEZpyEm5gesSbjA8RKja6VIKB4oZNT8ij3q93gBLo7pTBaF6UN9M0I7yXjN1hje4Wber",
-	"8B4/q+2V/fArclasvLiryyxhYlia+kQd5/42rpkvV67XlIPOW+LKSKqxNBUOW6uGYRiiJjvn2MDU1Z5i",
-	"H7k2vnwUNS6WKiIzhmVcKFFMM4DRa0wDAETHjB9EgepQETH02m8dEnNAMGUcvpvRucueCpOhIOoP06D2",
-	"ygae7lElTaoO6hZO4IEy2+eVVT48ZnsSxyy7lQPkP18iz5kLPCxY4m6JLBujdZi2gyg9ZsbS0FVhKvD8",
-	"YepDsLQGUm339/vLO+VjwZJdLmD5tyTX7u70usutiTqqHucFVdiMuqjw4KPKY6rZLheaCXvdN6zTVINa",
-	"M6riSavBo7zf632OS/nugMxKW3ozaCsWSpWitdUi4EyrBRt+V4B4BuIhRB6vSxuwgmYjVN5wNkP4CoFS",
-	"ynHK9oBsNQsQI8uOB/juO5Zwqy4PygyjAarD/wVf+IsdbEDasvjkL0aabNA5Qh0CPbx98SM8K1tpgy4O",
-	"QVE0ZQmJpbzm7BgrB4M9s0gBGHiiOyCu9qWv19UXg1gmbEDaILbaeU/hbz4Kx8AQ7gUbHxTztWsnbmV2",
-	"CEsBCGj6h739MuXau6ntY0seoEHAxwwKUrolZUrKkd3UTEkxrrVvwTSvkGM8SMnlx2KFX0lqaeIol0CY",
-	"CRfYPwOQAzoCM21v/ZqJwbdwjt+/lPWcC4w3cxipHO0p8C5IA62SiMJSAfWXEnYbmQxJpJ+72YQ/YbHL",
-	"24Tq4FHRNsPlusiEoYJt/7p4eXrm81iwVIv7A18+f0YAjHd0XwgJgdIQj4bmSC66xNNhXSaXQou3jJoJ",
-	"EipdIElfGFlPpbFghUANDmwGjkKCLRXTurBlKoe00LnMlSZtf7x9sUCAYZcRKpB2zpLGDTrHZHkVwBlK",
-	"ulpcYF9U/S9weFzDXbOkbiRmoWmA1o4Z16yZ4vqT26yHiIOeWkHpoHf451pJqVbmskDRONLjJxsPBDvd",
-	"aqBFeexR72AZfp/S+DpoO5hlC03CX0kk4Zt0Bv9CdeQayAZSix3tC4MUCFKlHrenCVDtrZEgBBg6YWSo",
-	"5EzjYhw1A1oAdKB9efD4SSdCuoElvBHnr1lmnFQ0kcrspvzGCjkVEakLBrtcCXDBzXzHhRRkRJDc7H6x",
-	"7dQRaKxmggXJuYaYOiiy5+qCQ509tHNKQQZ7gy7kegOCumV72utKrZQVvJoxDvyrm6EbbmU7hNsIvK/8",
-	"uVu4cMwb4wWYSDLJhfndwvtTNkajdBOfvAWkX8/j5j5hUF3TVaWXcY6OZddrJ51bCILyhVQk0UJjL5/y",
-	"gNkRLjOSSxH1BTZtpVoKHREtQwFPoDZAx5QLbEmfztH4jZ1IR1BxvcmV/HIeP1hHsl3bCsvJjiYv/3FK",
-	"rH7/lf3IVZPIji71t9jKPwGkWcjZzkJyPY+3SNR6uNf5ch7/wfKyziuXfPvUrFWw0RSgbaHjN76i7u+Y",
-	"mZfz+JTq7eNFrJ75kCr9+n00RpZo9qDzmu6kMHAtgUGpCV2mkBGviyZkBU9ZYya7DfBVcgCba8kDvwrq",
-	"yIcdnxb3U5seiAqcnDJf/Lgv3EOriLlSmFLhe4PyIAZFcWFXMg+kNKjz51JyiwoF9VUG3P4+h7hujkRf",
-	"yHz1ch67LMDAfPXpQaQjfjNLfZ2KPHgLVRtuSUXuk3AUAvLeb+WMn/Z+0zxhn1aI2IrRqXaNn6CzCtRk",
-	"sVI1mrCNofEEgknag1ME4t1nXPuYlqPgjUHUF4O/7/q3ruYZ230LM+kjIqQWfDQaRFbZpCIZyo/2dIox",
-	"L53ysXshUx7PBx0QzimsBWp4YriMyqHys1Uzx9BjV+aKSMXHXHTJJZQbmtK56+ZLxdxT+eJ4MESG0XjS",
-	"F2HPX9fXydn83FdeIyKpHB8TinS3HB9jLuRMdMlJWUe+L6B86GHvMCoyOYv5cfhEMtRuwS7WJYf7vVKB",
-	"gdO3ZDthUNad5CJhqi+cEc5SdylIBsfkvQFFwy9alFarV1NezuNnbim3IcA1yaUl1K3OLMUy3K2j/ULR",
-	"5sKwMRjiG0bmYCJrHnMNkb6032/b1lbGhtWHDo2kmlLTOmoNuaBgW9gomMhDwBfsn3C4vwE9+1EKdjcN",
-	"eeRMpJJi+aFCCklKaLud5uYqIxZJ2fXS0UlYnalAOpejgmr/MRngPzD0nIwUY0XEXCVlG4IKyNWEYXjb",
-	"UuceZ0ZwVRVdSndgQihaMBSVmQoy5Pv99MVGmd5/FHkJk6G/JWl/E59WNAUqbX0uz2NZlHK9tz0C3oNg",
-	"Bc6f5piFIJRfF8XCMUbZ2c19Wg3mqBVWRgyBdT5k8o6Nck1TfdQXqyu/75FVwYvHGD+wcy6CX61s4B1p",
-	"/g0IXzgi/ZZgsw8Ju+Ex67cGZOcNmxUeBKkIPiEJM4gV5KciaBPOBf1lRoK/ri+QKHZ3yH/89/9ZDeQG",
-	"uykfT0wE5dPBJ+DnAZluVqSTIdXHoGF0rPSFdFXyF+MhIKiUCdfOX2OnUDhT6MzpXn9llzpwAdVkKJM5",
-	"mopHUvWFW4UzL78wJoPylXh3ZBDffHCjfEhxmDY4NgZ7NOMIIoNOl1jplYscnS19MYB3f+JmAmEhvhFp",
-	"6UGu+DGJkWMMenVuW2rcJly1brsUq4b3xfKW7I7tllzYC4xHU8v10IcrJGwYxOLCP+P4UpEEpumUFUcB",
-	"qwBnEB4rZqP4DM9gEjQmWHgA146P0Hd3A8IvxQ79fWE/WYQ9I032wYM2gN8ZwLSd4skudn0p8zKhpNty",
-	"siECm2W2KBlDQLDjWm6bHtV8kE4bJPFKWnIH1vaoXJvOtT1qt65/wNxBUM+QWQ7v3+kSh5O+sLorrNoF",
-	"dDv4gexcSUmm9oyoMWyaWb7vPjFq7pbJBXnjIbm7g6sOGhzUFhgF4vRAo3oARr8F9HxLBrp9OwOMjnM2",
-	"WRcSLcr8ulv4HQGDXPu+JoN/+M4tYdZpiEMpU0ZFHYRazChtAJ6QeRj17N6JGPdRt7emriI48B3i3Pas",
-	"PVPc+w2Ek0/NohVGZblApUXOP3DcWEJDuaO1TLUQDPoCmGoNYy/57ArJodMlQSKpo+EjnqaEC2RApWC0",
-	"E5GdE5QNYUU+b/RJTbqol9ikKgI8w4EWOCc8+uBeBA51NXGXtBAmWvCZVJaMv7tD2kKSlN+wvlg42SMf",
-	"i1qy+7Iai/24Y1f8qGR+EfTjMUsMrg9XvaJ+gpXew9BZH3UFY7VXSgqdRmbowWtrpnhmYeeCmskDUpRf",
-	"hTv6xkm/cdK75aTLNBPC2Y2ydCpU0Tq3I/oybw5eO0lndK5Rh2aJjkpG4zIAu+QnX1gGNDIeBuKeXr57",
-	"TjCWiqT8mmGjEE1HrC8cQqL7QHjdxFimJoTEmKUSdGVuGmiKXf1X6qyBR2GX9mXjMZqS0SBDwvIZVnrD",
-	"AQjqzB63gJlsIo1sFgz+7eLsRwsdF29+JDn00H1MXj8l7cP9x2TnwvWyhTHKUg0k/IhP6Zh1d1x5fviL",
-	"cG1BRltyAgVufK+6/QOSfXQmnF0Gemzi9XltFM80yBZTZiikgLdTF89HmIm7tYwqz1JJkwvY5L3qbtM8",
-	"NTyjyuyNpJru2vVVATNTdmWGI1gXx77esxFyoH+6D38uXpNDsM4/EE4FgRJZQsGFppk6JgNYcFFKBhLv",
-	"LRDsaPL+3as/HNva32CKCzq3QHkl5Suqxgy/e7zJfpytgyWvWcLplYWAr20/fg8IRmjR2BqJAbpnroGH",
-	"mDLiMXOIeJukSxhj7zdBp2xl4FgD0tc4O+F/q5ydmZW0lf3wv/3zZPf/prv/6u3+8GH359/2n0RPDj/1",
-	"+932L9n4/8nEuPNda30w8zImAkrs/ZKx8bZ+z8h9m4nxnbhMkV7/jvrNn1Qh75bAVZTKapSiKpWX5EwE",
-	"VbykSOddcuJ+cSSwqMOlC1MDVy4Nx9cWsQyxqC9y7KwRMIZyhFOQWLEEWh4PhlLkelC0l/TNtv06CDzv",
-	"YIVHsLubCZtGhWZN4+sx9IyOSK5zmqbz0gqN1eu7xRwgeGClFK7LsGy/FvSkFtEbkS8qhkUA7bLtcVT7",
-	"PdmBUg5lzey0MjfA1ItGU3CLXqMVsjzeiAyKfw+KTrxYzMQ124Of+603wVf9VkNUxrviph9mxHG5vnW1",
-	"yMrybl+SNX5NplMbtV7AP+arpVxcR4gLQbE9h5T69mRCMT1ZVSeTJhosX+7VQUSUNNQwaHYMeciB0wbe",
-	"pGC/GjgKAj+ja8o4vOsL7wjCoUBfIVAkyWL2bCLTUjUY0SlP56StWK69W5FLAc0h98OuahBO2nc2MT8x",
-	"KhZHpdKGbZ6dSouWrdrICfj8kvmgpAdchtMe7Ts3en18AuzlS7eb+B0EDzTprC431vOvAJBcRJ6V/qkr",
-	"xmeP/xZ6q2Jjy0RUMwpit21s+D60D4ascCxGPusWUvHaK8MJwEajQRsv/LZYYZO5prC+e51TRqG6kivH",
-	"HJAkCFeKJdT1LL3j9lx0Xwz+i2KjvwzQ/Uqxs1ICIx2X78640BWbeGNxxdV1l6KGwIaLiRSMvMmnQ6a2",
-	"K8O4qpYjWHuxPIOjXuDR9RfIkp16SuLud03llHeVI14+vqZyKRbmGzISHx086O4beC5fqQFfk+L/rrjN",
-	"osbGvVms//OZkpGUhZXegkImtyKiXECCcpGFVV+sv3jvsypV3TIo8mtEJrrtfus0dXcy+ys+MsCLdcaE",
-	"S83YstyR84MuVTyCOm2eA+39Bn+CePdpRdTypQsldKpjycLIOyj75p6P8jQiWeHX5WKnW8Orgvk3sjiV",
-	"S9y0JdT+wZ8fNFcKTuAhhhprdovG6d/K+qx3djLj5PsyDtX7PVGJLQIgy6qKlZrDW1cbXmZnsDi263jk",
-	"3m+mpAG1GsJVsTgrlutyiYLNdl08Lk2Z8oVUu+Rsab0Q2grxl/BzX4C6AM2p8fuKnlBTWrK+m4XdiLc7",
-	"bNRm7mvRkq/gqoXD8az5G26uxc1+CyKWZlSLHUOmrN86IqmMr8F6NJtIrB59B0FnfgG7qVxZ7cHnHb6S",
-	"469ofN2oImWw1DNh1HyT6pRXGJn2u6oG4ffpS15L358vNLJWK27e0oSqmUgg6GqzCMVLYBXIYlDVl6o2",
-	"WhGMpdWQRdIelLkXg04Ezgao4w4lrxvjE1eHJx67mpDshsvchR1qIzMNHbY4FIi840jCitW2L1xcYX2q",
-	"hj0Gry22hRSY36qZMBHh6MbJNUsioliW0hjPA86Xqb5wQ0VkmCth7COoeen6ipWRk50jIlxpeq5djThw",
-	"+0AovtvFjHJD3jjnku6LIRtJVQTcQom64l5dNH6YE+FgEYoMoW0fQ0LshIanKVqv6vloAGN/iDDFy3BH",
-	"X78EwmWZXPst9PABljK3WBVkjzXQzFuxfJH8LTB+A840G5LqX3/IbqI1wI8JTs6u7cp9Jp3uN/i+4441",
-	"FYhe8rbcWhQBVW5FVgrX5tK/9GXETnSgbiBtnmDfRb+HCGMpFYuxYJ/l8b/DCum1Hn5a3eod3fqeYjfy",
-	"mu1C2LJeZQS3r721bwWw8LukXGeQSfnNrd1EbERSNfIQ9jFmmQvUl4LdFeR5rwtWnalrkpw0hlLUGIF4",
-	"sqkF6Mnh50Qp/lFg8UuHKFp4sgqYU2SKQkd3Q8bQKbLGgxe4Tn7/RU0ucTMPz89wWWSpf6tp8jV7/+I1",
-	"+OJh3s94XITK8aK5oSbUQKTsrZ2QmPbgWz01OB2fY7COb9QLUTu5cL3jMGbI5Vy7zKkh853lyIQp1i3y",
-	"KaZ0jrWOhqwv+q1+i7QVmxaF8OxLWHaNGw3lzTq+bpkjP66ms3/VPnn/7hUZBBkzg77AWiosKQuKQ701",
-	"0vZpXmFgfwQRCkkCrWfta1C5vEO4hi5xrl4HBCwdkT6msvRbEPAIniPIHEBXjCvjpGQ+nlTXVJ/lk3xu",
-	"cMIXIlnvixU+sNzSxYydb9acO02OsQdbY0m3GINZC7fk/nk2VjQpyU6t7XygZLpcacX9EdRJalNNBgF9",
-	"G0DRxE5YccaOBFkBfVEMhh8XMUIw4DSor2O/qfaJ1CxlMbSjlCnb6ZITgRWk+sKRvTKQFIs94rztw4OD",
-	"hiy/8hQeLAEolvitN/M3qaW5KTMt8hkA5LeNkULMeSdTtiCdWA4aVCLVzeTitU9lJfY/mgxGSgrj2gYP",
-	"aXw9cI3/feLufi86/PPj6PsnPTKcWwLQPtx/RHaec2gt8q+iGkdfpNiHnQqy33v9tLvTiUApmmcMkoYj",
-	"cvHmx4j8eP48Ij+x4UVEnr6+iMiLs/NTyCd+9tzX03bOO5BsdjB7yoBrC0vWDudlUhHUVotTiAiGmTB5",
-	"2VcBgdQxTJbrEqhHhiv5t4sfo76A9diN27mttEbTVM5YUmQ0YyJXUHAYM+aH0kxI29M7PH38EQ6zL+yY",
-	"9iyD8pQ7ltKOMCC77J5RNMWoL2oJi8I6cWNqKSh1vfXQnAVRt3Mib5jqEnsh7gOosYrp10z4GsTaSEXH",
-	"zB/ihKWJSyqxA0/ZVKr5MSwOK+UAdR9BaIv9FOvrWhkRK23OJlDTODycGeWuP7FrMSBVH/riwJLDvoHU",
-	"F9duTOquAPNDyu2217pRBmbUAmDYNNHzq2Z8v5zHl/YejbHku071dQ+PXTUj7TKLZsQ19/iW6/17z/W+",
-	"tEr1UpXhEJ9vVXEY3DpzKyFVQve8Jl2lAeXL3+Ljqpj4N+eF/BYgt6m7HE5sHtToKYwYTTGsn++BXHah",
-	"LzsBljX0IHcas6kjSLJy1eqxFmvGlJaCpgRqo3BNmKKaJaQN7F3u6oliiSXEnci+3xeFCYyJpLQVTaVg",
-	"czLhlqPPiTZ07urp5wmvrduDi7iVZfkrYcopVu1/0CrMV9VI7PmEWUfbayN2BEfqnT5iUeqZojPfdqd0",
-	"XOT1/ehGI5JRnpABncIi/uN//DsZMTYgUuzGE8qFS++OpUpcDb25zA0xigqNKyETqiek7Yk/ZG9GfQHh",
-	"dNdCzgTaP90Ezk1DtWbGidZOplbUMBT7JzJNMOLNmNSiIygjjPVFPLGMPim+4cIeSdHRvdo4yB5GouiM",
-	"pnVNg1zAH/fJ304kJsBunSKAsXTH5PDgwCXZBmNKEZSWdOUqfNHn5kZBPxUDbI3Q5acPymF0srixh2eC",
-	"+dZM6GFUw1+kInJURak1Ze/LN/UW5e8LmhhDomezaeaFTBPtKeGAtN9fPuuUUkmB5/SG8tQeDRnSlLo6",
-	"MJB+4ve0SEyxnfTMDmBOUPiB6i8DwcxMqutBVMlkKWdzVhBs5xHm0ICgoyfQ2zaesCRPGWlrxsig3O6v",
-	"uTRs0DkOY4g9/ZSKBLVkgM0UPTuwP4gX0srCc2jRmVIuBDOFEOfoudtJ5Boe5lPCRZzmiRWRDnu9CDPp",
-	"+2LhFCLfycQnCgo6tUsNhvSetUzJYcqmnS5Q4x17MK71Tl8EIMQ1+W6/1+31dsiQpXKG/gF3Rjvaf4Mn",
-	"vnMudD4a8Zjbw3DXeUS++ztEgBcXvUPo0Dv/lm6/S96AUYoWEYqLcm77sPeo1rKOAHkLjvCFKPzpwjq/",
-	"EoEPDqrB1+aMIQFJ+eZxu8tucPqaGFmcbkmOlkmikZayA65vScAXzRcFPRszs1sOsNjatE6ypamWZMxM",
-	"VVRsD6xqOOh4IZKrmvULOeuL9qB48BR/H3QiuzUUIRtqX31BCe/LFMtaj3dL+Pa7KG73VrD/n72rbWnj",
-	"CeJfZfBVAhf/4U/oi/rKakulpdSHIKUKrnebumTv9riHBCn97mVnZu/mkkuqKCri2+jNPs3sPO78OsaH",
-	"d9DdMtMFtk5HpYjZ2YCDB5PxZPhY3MwxgG0v+dp9/8z//DKbqbXz/GqCVtjGI+UzQ3I3lpyY0sbXdw86",
-	"5LuDc5+LYV76Kb8yrG6x9R2cbrKK7wXT/UAHBS32rb0x2Xpt4h+N8a/K1ifYY6AgdmSa8En3C3IFSnDZ",
-	"RcZN87AFZQvs5WqLoR9tFjrQXDXfUfuznauw5dfSWOsdhlyZxDs+5MMgmhGDoYcQUErNwqStH9YlSF6t",
-	"OnBXF9kgVLxxmlrbBDBbWtsqQv+gtf15y4YRZKJMuDHe0dkRWgBhWHmiouCOsTckqKkf1LrSu2Uurst/",
-	"WgPHeLr9+ZSV/lm0NfdsodVHiPf1zrmZd3em3GGETTP9fzx+2lL41d3eeEm5Sj+ta/Ccdvs5PlfuxC5n",
-	"yNwUpohdGWCEl4yZIzg/Vlm4BMBUEcdEgTvq+iN9JGVJUdftEeszacj3o5eKSPQufHN48bWRD4YpzRK8",
-	"JQKaMUc+NmCVvr6Q7cnKut7wS98itlvwS+XVsSeTOQioiIVWAfRyzZF+/JBuN9f8e+daq0IX+7VXOD8v",
-	"vZBRg4nml0v/QbEIIlsXduf9zn8qNyhfPJPVm+Yoo6ohhAe5dgHrkwjttnow1ZVCyV6HPBnVeQRNrwcu",
-	"SY7E44is7dsdViQoU6p7nfSUMNsz9UsjwvOMEam6mywIURZxndBRKDZhc2fw5cfBEEZcUBeFKjJPM9Gx",
-	"wUkLsvPbuI8o3s5YkdQ+ncPfev75kFq0lzAC5ZdUKwuUUKcE40xzrw2yxVnnCMq5uqUStXXa0qwfteF5",
-	"ZtSgRLwXiJaMHIf1QQRcUSni7V6diPEl+65PAdunai8FiarUbqc/Kv2hd08W2rrcL2uEDzVutM11Ue6F",
-	"/u+DyXgyBJN5jkpqFBJBOmk/7yH+HQskIFXFXFeQFybWJQwSZewtfJyeTE8PoZkbJmSJpT6cHUxPD8+8",
-	"LZBY7R0glIMktISNVXwjt4Xo94zv9TepWNx6gjEiVQIj+LR/HEGlVRrBjVuiue2KeRn5Y6lMjLZ5GTXg",
-	"pImulLGSJYNW6h84fOcFu/Wg8MS5Hix4r63o0O99Au5i492FwrkZjKDyTJ+6zGAsgfB/K7Pw0lWZeK6L",
-	"iHgoBkrXE4aHTq91AdYfWXcZaVpneIlf/vkbAAD//w==",
+	"7L3rcttIuiD4Krnc2hAVDVGULLu6pOiYkWW5rOOb2pK7urdZYyaBJJklMBOVmRDNrnXE/NqY3ycmYh5l",
+	"H2De5DzJRn5fJpAgAV5MyVbV8Z8qiwDy+t2vv7ViOcmkYMLo1vFvrTGjCVPwz4uETTJpmIhnL7ixvyRM",
+	"x4pnhkvROm5dKqaZMKTdNypn/V0iBTFjRrSRiiWECj1lihhJKFEsY9SwhCj2a860IVNuxvgynbCe6Adz",
+	"7b1ks/4xEdKMuRgRRe2oXBPDJ6zTE62opeMxm1C7ICbySev4ny27gNbPUcvMMtY6bmmjuBi1Pn2KWpdS",
+	"c1zv/PJ/TOWApiRzLxA5hAWlVBvCbu3GYFq/YpplTCQs6VQWMJRqQk3ruMWFeXLUiloTLvjELqpbrIYL",
+	"w0ZMwXLeMaNmp0PD1OKCrlgsRaLtiU0pN2TAhlIxYtTMngMdUS6qkxdzHdTOdWVoyta4tumY4cUpRhMy",
+	"kQlLNRnTxF6B/S0es8Q9h6NgSXloXMC9nPSEfSGhhpIJncGXM2aIHsspfBrTNGVqR5OUGnua8ZiK0cbX",
+	"+SlqZVTRCTMORM8nlKeX1IztH9zuLrN/RC1BJ/ZLZp+3opZdOVcsaR3boStnSD++YmJkRzh8fFQHQS+4",
+	"BejZcyUni4f5nCttyPvrM5LQGeEiTnMHI7CaX3OmZuVyhnaMWvBJqGGtJbNfy8W5X9ENpjZyw4kDjHzJ",
+	"Zouzv6Y3TANqGzVD5AmwRdMhOy4Qv4ru5IbNCBVJ+YP/asSMRkgawrk6EgKgT9oTqm5YQiq04gU3x8TB",
+	"MRfaWAiWQ6JyISzSmCmPWYccWJw6fPy4J2655oOUkdOrs4sLC4WKxhaYIsI6ow6h5P37i2cnRLEJmwyY",
+	"JWNDqQg1JGX2tA+PyFjmSiPgwjkjwSwPeo6StRqB7TEQC//3Qe0diFumzYQJc/GsAcJ5+UqyLqA/OdqM",
+	"Up6W+K6YyZVgCRnYKySMqpQzRWI5mVCRdMi1vVKmbpkCGqYjMpC5JZsRyYXhaUFnesIRGgAbAFaSa2YJ",
+	"zy0jGdWaJYSbJQf9972zlFFlt79XrH0b2nzN4xu25KS3PN9rRYWmsV1m4xwmeGfL6d5rpu5tLz9xM04U",
+	"ndL0nqb4ZL/VmRSaAaF/SpN3SCTsX7EUhgn4J82ylMfUntj+Lxqht5zlO8WGrePW/7lfCjn7+FTvnysl",
+	"FU5VBXcLw1xkuSFckwlNLRxZwvopap1JMUx5/AUWcUpiKeJcKcuqkVsSS4lIkuNcLMK/ayUqsiBQEW14",
+	"mvaEo4wWrz5FredSDXiSMHH/G7riI0s3uCCD3ICAQNNUTllC2kqmLCI61yhhRYRPMqa0FNRwMdqFk/9R",
+	"CvZlrl4xLXMVM8I+chB2LKuaUk0SljLjOMJISoSIC2GYEjTFIe//FOWEoVw8tYAxVVKMCrkb6O4JSZih",
+	"PNWEKgbyWUmSUzmCRb+R5rkly/e/3jeS6DweEzn4hcWGePZrZCAVwpIu6SyVNLmW8hVVoy921Yg7A5nM",
+	"LLIbKUlqp4clXUv5moqZozv6CyxJSjKhYkaoMWySGW2FuUAhA+Vhr9Ae6uZwb+8HegZM9F7Q3Iyl4v9i",
+	"X+TWDdEe34FODWhCYsUSJgynqYbzfS8yJWOmNR2k7FwYbmb3v7SfWJruIUWPgBINFKM3VpAd5JoLpjVR",
+	"ecpIG+RBLnQ+HPKYW2Qb0JSKmO3ChhQDaYWKGuUVaTElCR8OGRBwB2iO6r4XOs8yqQxLXrOE02tgfl8C",
+	"4IfcIt8sYxbagQbHMcsMcLdPnj0DrJ3Ght9yM7swDNSeTMmMKcORHVOzoETsWT1wUZOIrCBw/Nvizzcc",
+	"6c+yvfhFvLTvfopaEwssSBzYRzrJrHrbOrVaqJUCpSJWwSI/MgVYpA1VQL/JlaEioSohWUpFrbZTCir/",
+	"RMkFllfOGNktlxopkjO7pMoSAxU2YSAzf4ilGHILbSDGeln9g1tb9UfFBJvO/zihJrcL+7nmaE+zTMlb",
+	"VkpjgYxUvTApzsaUi9OJzEWNKeeFnJIJ0Gk0gljx2wDT00yYiPAhuRFyCvaHQHI76tYsynx8QfV4cQ4L",
+	"fxmdydyQQMwlY6rHc8MeduvGzXXyziqrtQO/v3pGFDWMAOKADLH2kueu362/7rKf0mTEXrFbli6e8IQL",
+	"VNeQwM6p6nzILH44SIX1Cbtou7oSlA+63W6n263DogkX79iQKUVTvTg+PmKJVaGUJtOx1F6HdoAIl1kA",
+	"Y6e1qAF5yX05SsIRvLEvzp8bfB1VzmFu2cuP9BWvA9zUPoJ/ccMmeq3l4Q19KmajStHZwnrdyI2LeuNO",
+	"w2M0WgRaUSv1iij7aBcK8KUtp61D0afINC4lFzW7cyyllkAmDthXm2rCXbmX/MB1uzsDbeKSaj2VKmkk",
+	"GQ5Y/Hvz9otaHJVpstH72fovf6rbCS7xGYJ4405oA9WzRIPGJqdpOiOKxYzfWsxMWMwnNCU48xz9eHRY",
+	"sw0hjSMClT3UUseKhr+Orl2hTXP2Abezn+vPxgoTz+mviwdSoNJaOFWOBMLAAl5FLe0IWB1lRhseaiNZ",
+	"SmM2lmnCFDHsozlB5YQbq7XONNEyIEwDKVNGxcIZuMkit/jle28QX2BNL8wkXbbmiCirj4IR0MoVr6m6",
+	"SeRUgHhn2ZiiU/Li+vWrzgZiD4Cos7KtIYYUr0fhopfs+YWcXpifpLrRNdcujJK1q9KGZRsDxJVh2Uoq",
+	"i3P6GZYs/NIJdtUljxvvKKMjtt0NLYNaO7qVkfEdAFaAVbs2aiXNSa6tWA8QvR4YRy2d5qPa4zfcpGw1",
+	"RMD3/u2oRITxCpiAi1o42mDTHhMWgTiuhdRG6E65uKm1H1MzRjOFPVN7UOgoZBmx3NRq3hH6obixEiGR",
+	"gtXe2ZonBbjjzwk2ES3sd9mBoXq2eGboT6rbObgFap94O+Y1n6yx8tJjFXy1ZKnXjNYQuDGjiR299uoa",
+	"qQBKOBvTAbuE1ygcbcgb3ITAGxymZUpaJVUHOJXSAToKGNEMlQYqEsJumZqRmKpkE6bhTyYqKJPf9YpD",
+	"djtchkZLUai6+7eCWV0rHlNlImLPlmodkREfmojYNWpm1a5kz+4vIinXJiKpjG8iYgEkIhkTEdFjztIk",
+	"Aqk/IlOapsxswoz4xBHd1fgqFaGCjI3JNHn/rp6gev1hK6x1akSBvBNUv8MVukOtv7BcGDWrk2aTObvB",
+	"j0/r9pBwmp4tvPuno6NlGy5ffC+4YQl5ycUoAV/v8h27zcLiarejGDVsG/nWjFlpHkFlflG+rdNAV8m8",
+	"YCKYE2APntQdEjNTqW7WeXUrK8UJ8ScLFvqn12dAJs6vX0SEj4T0D95fPbve1o4hxV5sV7pgyQC7Q+XM",
+	"LTfjZm7Cg8M/rwINd6n+oMtzbIYTx7bQj9kILYERbU5dqbe6MPWhYHvhFpa87/Fi9etTNrDkpcZiwugt",
+	"I2ySmRlpUzK0hI6MwVeFsl7GZJayiBhJYmrisb3byd6QpykXIzKQRu/OH3q3u9L4Uy6/svXSENh8+mtY",
+	"4ZYiKr3xWwPYvqU8pYOUebPzPN4igxwyZrkH08SKu3LoQK2C0Bvi8yK0x9JCuiQZxJmckMGMJGxI89QA",
+	"MllGcf7u7LAL+HZt/xUB+klh/zd/CytoRHX6p9dnkRtcKhx7nfGQFZ4miWJar2dcqMW96jjLcfAZ1eOB",
+	"pGjMaDTzrGnFCoxGNTJVxoQX79YazwURNanvGNShn85eS+FCqdYZFd5+B9+uVAP9CSxMVm6m9kyR89Vg",
+	"Unm1c/6dMVOsSoEtgzAyTSwIa+bijgDca6WY9bmpoabeXtSMXIvyBot5wpLTDRwqAbI0W6JW89ZF04Ry",
+	"Tti6U6Wo//71HbHCCmHC/k+TNpwlXsZu7da9Xa3+QGPFEl5ziqTda1nC1Wu5uKHCdN00iwtN3OQg7QXm",
+	"K8HcweAVvlxnwiup7bPzy73vXz76694Pf3992FoqVCzzb9Ry1TXX+V67cKY17IaLwkVUYFYID/PQUy62",
+	"2FFxmsGNe3CsXs8SPA8IdiO6N+PWGodzCu9WcWiNz964txf4ROPprd5kvbvDfc/WV8Lnjm4VIS4nWLZE",
+	"f6Te9/H0+qwVtc6vX7Qii7bXta6OucNa/Nxy71bUAi6+bIS/5iyvsQVS/Xa4PnI7v9fGBwmT13PKeVeL",
+	"nyHCpS050HLQxV2NmAv8rld4UilGQHq9I88qFFOKRJMaYqe2JHEh2nHRv5eU3HSNg2jar91uueYlm74q",
+	"yKuHg0vH6gvPDRCJd8x+2ODiDqlarXBasOO2NnQ4JLecTTWRIp0Bp6ge9ocGQ0izXa/BpjF3NB9C0wUO",
+	"Vn8wt2epjG8WoUDIaYMrogwE2dHEBwSCL7n9/vpst3L1SxFCDoe1Er4FsiFVAGMYm2+XSLgmdOzCqV3Q",
+	"bkqkYBGhmlDyoyRJrmBdlld/fzjuTrq619qtqh/u9+b1NML+tQ9lxPcIF2Q6linYAO0Xa8H8vLlFTlvF",
+	"QcyvYNmFnSa3XoCfp9fFg/qY6VtWc1S9VkR6rR+6E/zHwfiR/eeuPWpqyERqQx49edwlCZ1p0v7z90+6",
+	"3fHiwVb1oNXOQ7/Who2+digwZ96s80I3wti40ZFQj3c6xxXUGg3Zx4YHcl0HADie3BRR4T+34y5xmrij",
+	"uMonE1pnSdzsRD5n49vsr25H51Sls3csYZPCTF3d0lCqIeO1kSsYJmlVNjLit0yQPKu3MId5CHW7yhQX",
+	"Mc9o2qBdoBVjQOMbHx26YALprA7dqmZDlHNGwR5rj8iH71ZXdg4+BmYfEu+RAQaMhvExzdgik/Gm5nmC",
+	"oA1sZkLjMRdsTzGawA+KUS1FVOZhxSnEG4KLkcaGSEG4OSZ9waYfEnbLY9bviXYsheEiZxhtmMoRFz9x",
+	"Mz6TCduNSB9++MA+ZvZs+qioOVUbYjP3uLA0fiQFO/bH3hPwlf3cSJN98EfbJ21UnKXJ/PhFuHbfTsbF",
+	"Tfj2j1KOUtYTfiLBWIIeHB/x4RwKbM8yS5aAVrmL2R4lkSs3XAdyYBNsEgqy3FhaClaq4GjxKi1vG4DB",
+	"TDA0LVaJqzf61XjICttpDQiXIdkRsXt0Bmc7r1XgTiArCqwQYzklVO9xXZ33MmVUW+XaMEUouaUpT0jj",
+	"YtxtvrJXVrMiCxUhyIBMdIxsXt6wIuFxDigiWHMFnAgVSU9YCIC54Kf2QMkpBJvRVEsyshzaCqMw5Atj",
+	"srcinZFYyhvOSD++/eCm+QAj991VL8fmZTbX51KNpFkZxFRnuW7I81uYAoH4FRc3S2KkknlDd61xNdsk",
+	"KMpj2eqB61Yd2voW1uvk30WEgYTXHU14ssImtvDI0eaGnNbrOjpOqH0ZaahVzWqn3IzNupwHp0JDLhhN",
+	"L4O9Y/7RXCZsStGVbJia6Ig4NT7yBi18tuDhQXptCRiYNyISU8NGUs2inijSGkEXSVjMNbe03SEG5hUr",
+	"FiN1MGM2qSBCeY1sOHTyQW0aDT72mR8rnQW1JzxkrCFgAaLW4wanvVMDd3TlaC6eRYF1dILQ5IjftPCM",
+	"NENYaYubZ5vOdhRoP/guaTt1MiKFNhkRiMdmETnHTCIXIZ1ExGuZu/aWipvZ0cRZYN2oENx/Ji1BNiyp",
+	"pVLN/mz/6lrWeIj6r1ckYZTAouad4Q4oAvudvcM5HCwE3fIeS/z4uZli1AdgbRYquMLRINhHc5YrjaLW",
+	"ClGuMbovPL96RkwF0JWCz5+QfpB92YffPRwDB3b2ieClVph92wozHltR6zT5JS+ePIcreCpFrmstGDjM",
+	"ecpHfMBTl+Qyx6XgYRqGG1t69fPKsJbiw7pzCtbfxAgWCX0cq5wl59rwSW2w/akgzD0sLQOgHjAKicFa",
+	"kiFVQPH4EGQCHBJoXzoj8pZ5W4OakPaYpsM9+6gnfFIYE2a3Q55xnaV0Fkgtbh6uSUZ54qwBVl+mJlfc",
+	"zAB1CzEfM5R7glnlh6hC+2lA6SavDwQDejUigjyDdfw9WQMv1ByinKgQOU25ZglmLbiTjGkGyR7IkAgX",
+	"JGMqhqANM5V+Yl07ZZxKvZn7A78A5TCAhSBe8TN8U0wkzzZi3JupnkHaeXingbdImjFTU67ZboOaqo3K",
+	"Y68GL3VvOrC6CD6xKoD7+XQJwOCqIzLkH1kCRlpgQzQNForVPXbRjc8+ZsCc/H6nY54y4vhb7UYwk2Zx",
+	"eoRj8idSXWeEOBNgS/2oKRUNOJBSyywFnTBAbYy7KfSqku3D74W/p6rfPKWax03zNtkNUir+xpSurUxg",
+	"V3aLDwt1BheKGDS3NI9f9ekvmZIjK/ZdIs4ts5QqmY/GhBucZ34ariMLqAbNt86e2k4CguZDU1z5FqsG",
+	"LCtOYIk+1XUH8NN45mRN5eQbFwFSI9X53KNTvcySPsHKN0WuFii1XBgZObGdEj+UfXXFXPVVU+Zmw3Ql",
+	"N5/P2gPtoCkM+HPdvcpsRp3W8xCXjDZwEjM1eUZnocsyuE77tDmZrWADwBu8CQH5HcAbRfkF2VC7qE4y",
+	"lLkqmEQ9/dvWkYzyqUujdFhbxdFAOC3lV38Ywc6RSS7Q04KyhayhSrernGsRbxelmNUO6PIKG/yyzvdY",
+	"66BBDN/RUNgEFJLpmMdjp1noCsld02pcLGd92TsQ91YnZZTDL3FeliPeiUfWWYAuttrb+u7ZmunW3+uW",
+	"vtqAuH2+u5ZX5Pd1r77xqlf7bcMzkIYti19skngXf/emiSZS5+qCrWPsd8SC6dMGuYuJhFgQrAbhIo9h",
+	"ijkxjCVEyOn6yLhS1EKhbalAVcPBIG6uadD//b+Ip5QRUVhCiRS6EglUpfo0mbW5z3Il3BH6gqIvI+Ru",
+	"RwEBL28rhIPlkLcsaABtO62oBcadVZEDL2exs/40mm91Pphw3Sxals+dAnrL2RTqqMgbEOxPyFH3Bwtt",
+	"VIDiAcqps6c7GFtRpG/hKF7O4jOqtw9/kXFe0NgaI55/TKTAqhBCTiPwh2RMEc0TRtpTsKUUtrLCnAKi",
+	"xVp0++UsfuZmqrMH3cziq7UkrJfFi+g7dbeimzx25SsREWzKrHDElTYRYTQeo8fMSu9+a5ts6KoEmpot",
+	"eQFrPXNLXKarLD6DqPLNtO/GMBau/8YUH3KW1Kv6jak72dgVXloiG3tMpR4/C99gIavVF+dcEULjZy/P",
+	"qbKRQMAsz2qRutRE+LdC0AtxpQpcS8QFC9gOdrarjhLLiefwm+KwYsNcsyTA5TbmSwzRt+qNDp+Frkha",
+	"G4DcE8I1xruEQl718OKN88sp+Xwmn781alrBSqq36E+16eo8TaoregAJf7W25WfMoIpdZGm416tWDkhZ",
+	"2/8lY6NalXJMDx8/qZEf2Udy9eJ07/DxE2/KALpMNcmzVNKENThOeMLWoVr2NXj9X6y2OOKimLARd+Qa",
+	"lxvTCTp86m0suUqbYvZHzARXgyXLNOEGzLq9Vq9VWptgpqAkW/X892nG96EQyv7NLN7vHvxwMHwUH+59",
+	"T4/Y3veDg3jvB3aY7D2mTwbfx39OfmDd4X4BPPsH+0MlUdhZDof2QCuHFFWgxx11ceG49xUAWWLdAmSW",
+	"FqAVN12M8Q6/2BRG6vfppm9Yv8PytfmeZzdVOIBLBuJFkGsQGgPlXx34E3CPhiWuUGFrwBtq5u1oZ78r",
+	"gO9XO5CzctLkBJQ7qDXLJ0wTWK+Vz9EMt5Fm/F5vkn3t97SJMowzLOdrS/TfzxFjljCxK7COQDFqV72S",
+	"64CqbCSUOfI2z6k2DuxdTvYOHHhiaaVQyhzzkZX/h64m5x7S7MBk6pCy00xqzUbS3jriUyk2VchUOFt4",
+	"QQ0AgQSlUYmqXPBWYsaEfrzA7w+xjhT+cVAngNSbw0/JUGFGJPCQMPpqnWTQ+ctfobtVguPXO8WSLNea",
+	"8mkhzDkCAxLeMRmkuVIz0s5FETUolU/5HMo417sRiXPzQQ6HpM2SEdNEqp6IpRJMaQJ7EqPdiIxSqlhE",
+	"XFxgZJ9MIH22nUiGNQHxb/BeIPl1fp/dqCeENB98zUDShgqCoigiSDjUdzSzYhe7kZ/aBSDSEUOEd/UH",
+	"Lcr3hOUxuxH67khbM+aEK7hFHxXohEY8CgvcuN1W1II9YT0uuA4LPLgrTEEqVoxPNFoTYLYmy8GV45h+",
+	"Vi8TDGh80/jNgoD7Rhpy5ZGtFYWmjLVEXxy2ApLzxSdKHWQVxvlXVysWUICjmS6T9kCaMURXok6NthHn",
+	"fpKCYZV/dWdmgmUUGQo+6ALLd8KFahTUD+6L5m5DVEuwWLjUm1m80jc9ezmLGytivvzHWaAUeu2B6DyO",
+	"mdbDPE1n/8fawZegKtfuAoJBt4683CI4co7252ZsyU8M9ZkgSxWitmOJhWJkwkoX5nx8MxbXWl3r7VPT",
+	"OfhY2cbzSH3o7FrxoktDe68Xo3Z3tAvqLVTTSugvbu+EFEG7RR60i9B1vRM6K3NKtg1PfU3VDTNnVCRp",
+	"jTQOYn99fSU+qk+bTTFzajG9KGOioRjNpKmIqOulgaE4doXEjoL65WZlGB39gEW4xeNSnUGsFqHCs9Hr",
+	"qio/eb0Emq9YqQE62AyZgb4tIdKfEDpAqm6/yUVhk19fU4nLxc0VNEqTwsp64up21E2zXmWBEEhqGIKl",
+	"4uoWU0k8rz2oZ6BFEGS9u/2cxmPsn6LR+J0PUq7HEInjPgQvfITVkolRQEoVdK+pL/IGxePr7kkGoxsM",
+	"K4uZjlyHEaP4IJ/TEJYZW1NnaoUmP1ErOObac9CzyUBWDuz8/bv3V89aUevp9VlDTu88v8MxgvMPTLBu",
+	"3/MnXoJMPcQvxlgFSyw8ST6gpHZrNYM0UuG5+K/qFbkIFOAaON/qWiML7tZy/NoNl/y6sSpPycihvRG5",
+	"dQbvCi5vlTzxmhlaw7HFLVdSeMNoWcn6lqUycy7kTMlkYX/lXYwgZ+KKj8RFrYrDQMTvQWG1MnnJpQu1",
+	"AAuhZnpC2j++ffvjq/MPZ68uzt9cf7h4BuUYmdmtRzu3rnDhRXuY2pXeNsWUPc15msxHlbkGCu2ePQ5n",
+	"pUplTFMysK/ruezMbueg0115RX7N5WKiyiXMHWftTQY1WBZhypdzqW7wH//4xz/2Xr8u84cbnNN6tX94",
+	"4mq4+A9qlziDcso1zB7D+TeoOO1jIjYusV1TQ+Wj2ayWdFZGBW4WuNdYtPuvOU0RsYuXOqtzmP2pBWcR",
+	"zlIutP4uXqJyscSE81nO4q/rEbYSz7PPU4UVQ8WtKVw7YahcWoBxqhQmZsYULDKgCvtOfb5xWZ1KvGAJ",
+	"tCKFYHMBy9vaO1f5bFz7vfK1HU1EPhkwFZHuwj7uS3EOna8VJTr04RU3Uw/I15CGIAWn6fKEinkLYcFO",
+	"Mfe0kuxVhFLamylKDoWpIoucx1QXsuzi3k5FuOyNsjnmvl3bNr8scph7MyMCaufzQ2CDpc0FapgNYxga",
+	"0v7r86QwlV9XYMk0R3leumis2pMLuPcaHsO7yPpYlt9Rruao8+fva4M9PhaVdZfdjN3zuXsVbexNlEGN",
+	"oM8pBqB5k2lTyku5vsPHS3pWNJzHhKbpZ0120NggY7EWa2O2QRgdV7z+qBtE5D968ri7PHRrVQz31qHb",
+	"oTDZ7R7V7vl2g7wISIg4sSg/UnKqMRAKBKbiqe/KGs5+EG3iBal4oez1I8AtDxwMhF83axPunpcg3xSY",
+	"ug6o+HjsWhioyQtZL/6zPsWmup76a7zTWNAQbo5W6yBFaGdD+KY/pqYrqQ+Xz1Iq1vcHAlle6cGGIWuX",
+	"kQ9SHvtGTDXAgU/4BkXVKt2vVpZUK8dvXp7lirou3igXRvkiUHnqQqUxW70pJFyquhZADjASORUnxA6F",
+	"9rcBS30PZivPjCCxxKG0hZdVk9bGk0ulC/dy077fOcv7mUzqrJmBwaOuZmT10+LSGhKuG26m9GFUR6xf",
+	"LqpQ60tWA0j5raW98Kgobun4ANeuULsUMXOyVxVjHzcQLBdDWZ9/gj5a7O8E7524LD2RkGwsjYTy+qNq",
+	"KlUgv/4iudiwAGlt9M452Hxhb4HvmHC/rPr4eLvApqxb6ASAe9iBqvMQCga25drBfvUKde2AXK3ZEasp",
+	"2brC3HDhwemF09dEvS4CWg1ONEAU5rQXVgLItC5zLxf2xee2tRq+Gsva9FpvZGmdCEPwUq5hpubb8J95",
+	"X1HjC69qm4YACADpJIqNuLbaM4QPFI1uwcU35GkKbSaXrqHmUN8EYeFra94FkahRvY00ND2HJPh5QaT2",
+	"2Oegq3Jcc4fjaU11knB79YCGx7ZJh68a3xLkXkeWXoHdg1kwL8s4tXf855oksowf2dldq6lfEDlWnfri",
+	"6i15dPDkyd4BoWk2pnuHeN9tJ1K7D31oymJ0z7Lw+JUu6foC9tv6rotY+sqba6DO5m5WDCpZ1TjiK/Ut",
+	"+7lxwWUeUOOaS3vGqkUvIFhjBCtOHtgwvsLsa7QPuJ/Js3R2940jNnBGvWOamXvpRrhld8F3ss6AGBS+",
+	"s/xPMWzk6yMovLrtgpGUVfyxmoMZsxl2OvIDQExcT0jFR1zQlOiMxXzoqr0ihdPB29jbczCDQXdPSB/t",
+	"Xn1iWOr7I9EJq4bL6XxgV4+dK7EHNJSpRuW8TNSpc5FdsRgUwFdydF7fVWeTTJe5Rkklf3zDpkVFQghf",
+	"ec4VG8qPRAryiov84yYdjbKlzYarV4ktqj9wERUiBksiLLj3wZuJo4LXfUDzSAIpZS605oMdw47QE2Yq",
+	"PwxpbKT6wITVqBKw6vnfEq7dj/b6yrGCtveKWSCCpgI9AVUdIHJRa9IWbErsJjSZ0BmhWcaoOsE6gv1g",
+	"U/0lJRT9UpvKApyO6vOQ6iqPQu6Na5Ecnmkdfl+FdQMb8fvhRjx9qt1TQ0DmZyTtBW7Q+U1zDV3pwf+M",
+	"oZcTesNdjrnvKV6r1G2GHinV5ooxscmyNwWZ8mQq88GawtHKA6kHJmNSlszVEJjL6sV37qNwgh+6dmmG",
+	"qnUEmNJWuTIKMKXizaIk+uf1+9cUI9QuGLwl60g93idThc/DLjGSPOl2oY0djY1FM9T/FZ845bPSZWu1",
+	"oAAz1S82EFE2qGe2TsUGzb3RwskpQefzzUo2fEYRrs0JhsUeENsacRmebjLkcmNcltb1OsR2bFTMiHvD",
+	"FSLS1aIEoeN4LVdi5aZLZ2K1EdnyvmPr+A5XdvqqTS+uQFR5Nish9k4KqBgYan0rdhVnVpqx7VrKSVZu",
+	"aTHdwUW7IutdnvxtxwK5ZzNl5/GaovtnecobbRHXC/aG0hDpg1xvhJyKpYVsa0wrzghZhIWuH4dbb4J9",
+	"DnbAwvoLgcBccMNpGhHWGXVIr3WaUPKq02t1tnW+F70rfY6Z88Y3lqEPLqXeaxREUqwP5JWAihUgXplg",
+	"xRIbMHbbNa6fsrnxYu8uZ/NzsybvKNYDCXJtPcBGUn6xNP3RB4qsiA9ZjGKpr0OzZvJWOFxzuk/TBS3j",
+	"yZ8dlFN7fgWfW2amubbK1jvXA6Em4gpy7/RGt29HXH3H+FoUzFC7vKl8Dor2M9Szv2TJ9k/L1nMu7mA5",
+	"S2e4Yiav6e8uTUZzM36vGhrou+fH+/vk/btXle5+Y5km9VVmf1X1yVfXwdcQ4nL55kfMSAG3XQ53QhKu",
+	"WGzSGbwiCBTKIJg4UB97xmJV17LoKdXs0SHBxxAAMcsYFKn0RTdXVwxwY0fhORX7q4Ow95mF5vd6iUNl",
+	"wOV6bW8D4rvSxbC+L2Jd90LhdA2Bbk24fp+NFE2WHwNfw0GwNDDRNexwpjEXBLZCDIxaqtZeWxpAI4L2",
+	"z4iA+dOKcIXx7fMy/94vK/a0fTxh0DZ2Loi1KJaHDWrLsv+r4ueaQqIc5G7tn5sr1iKkQf9hdRX1rde3",
+	"KXhVjk0T+l/dX524rgU7FM3XczfUcCxjqp+zSkPV0MZW2Hqelhe1ekyuLyYZ1EuhpqkcV7VcV02hw2ro",
+	"MtdFVHO9OfDzwuoXQypBeZC3LKX1LXkKElRpnf/9993uD93uweGjDUJALE/yJZ3DSBAiBZG5Iug1KeCt",
+	"sQQQfLT/Xj3615O/Tg4Gf+/eHo7/Mf0hPrp5ddr5JRutE7oQHMCz0+9fHv71760l9GdpAIHEMNxti6cF",
+	"0tMcaUCHAZrG2//203VEDh6TCRe5YXr3hGSKQQqoFOmMcFE4Xnx3K90hp5cXrgWVs5pz0xNUk/4pkE/+",
+	"L/BPHZOnjCqmSC/vdh/FMCH8k/UDq3ts2Tw037fKbjuwv8dUKQ4FnnabumxIQ9PXq8qt25dcBKYm7V4L",
+	"gMX0WruuE8F69M9UxbVatPy8gnWWspbhQgAjgcRdKWcXpkWUDbMXyUz90Ti6VhKtaD6mZI7y1Oy6Tu4J",
+	"Ol+sb3a9w0b3GzbULsZ72sQ9w66hdZVnMbtpvh91pbvoEBJEyr429Wl0n9E/wfXkqQmZj8csyVO2o8mQ",
+	"LZzRCZjgRyxBtuvr3Da1/fmJ1nfkBotuHo+LAnSMFdXlhzk6Kde4nGUNyle3Id8gYYW0i3+Vd7G8D7le",
+	"0ty8aCXrWoxEPj/hP/7Hv9ed+rLS9PdRZ77ExKDOfNFQvMZjivnMYZumdlECeeWB3Wk/8qiFkuppYyPv",
+	"Wuo61+eouMP54SotuF1T7qAfeXkjQb/y5pbmDgJDVFlOGOvNmcEJr20pDIjtKvtgOPzy5d2J82G73axv",
+	"9gznWVKorm7oz6/XXk66Rb32aYVRrnvLjdtfXa89PIMV9dpr4sZd6pWGStbQDbM9LeI9dzfpIFdTQYox",
+	"7Fq61jBFgtFvn0W2LTEiU5mnCXFvfxbh9hx2Of8lob+mcKoc/F/kT+S7g063Czld0MH5u8PHnW4XKqDB",
+	"9sh3B9j6p3b2BfJYc2M+URXb7/A0JQOGSUdGzl1e4IFfEZnnzj7Y/3JQ294wjoY9EF2vLEI42xloE1bF",
+	"KP967pHu3366diucgEgOT8u9jY3J0FphVQs/BrcHhz95Qf24Fd+6mKrya5rxl8wSItDph3JpLPqL6+tL",
+	"0JDkkBQFJjoEYnWK2n0+aIeLUeoNnF6mOr28wHZmP8qe8GUlrLpKMz5iYpf4FpLvvRaG+RtMMEWL4sPc",
+	"dHqiJ86kuGXCQK0zBmWuLPpj/OBQpqmc6mP73h75t6u3b6y+Z0eXuemQ11Kwme+EVxV1e60DTOrstXYj",
+	"IuzAhLo08Y4dDLola1hX/7eedxv0Wsek1+p0Or3Wpz6W8evDm33X5cpHV8CkVguF8joTRudLNdo5zuRk",
+	"YhdbKKYu477/973i3Pcuoce6FH3MuB+lckBT13m9TH0EPyi23jRjNusJAhF0YPcjV6jhYgtkLoowSjJm",
+	"NGHKkjFKfjy/dlGcGDPoTzIoDWJ5hrZDtweKs2E62yW5MDz1zfMTMpEJSzUZ01ur/eajsSF55mvRnxBa",
+	"rnvAZtKNnsrRjoa12LFhkuKs7K8dcjHE0FIYV0gTjG234zM8i/bVUEZFWRGQitmUzrC7LyETqiwrqJzv",
+	"laEpOyZG5awfWYWaYg4GwsRAMXqjyYDFNNfMPlPSFTeAWVI57diRT4UUs4nMi75g2g1gt3NcbAXbJ6C1",
+	"IEE4A5C+fHt1HZHL99dw5Jen12cvXMYweBH6FwmbZNIC02zvJZv1/WBtKmbkwNLGw8ePyS3X3Cp5p1dn",
+	"Fxd2VWXQkj379++xwgwlIykTEo8lj9muRWxXC8GvHS+Mkhs2IyoXWDeAw1L0FLZgB79hmXGFnVyG7+ER",
+	"GctcadKmQQtVqardUe0ndgHHBBN5fCwFoSPKhR25UJzLvqhyKlxPWQ/AZeHOMTbL3D0BU46PHQQAnzAz",
+	"lhDfasaRHfrX3B633c9AJrMy0QbetvuFRRTGFoOtNmHX8G7lJl7A1VrA8QCGIa9Q93NsmTCcbTE2Hqtr",
+	"o+HPmhc1UPH50eHhCWRCZYyaMq4azgUuyYKdsZxR5ULY3Y6Y0eSo+0NEpIpcR0rFKNRG87M5DM6UtIwh",
+	"KutfAKXADRZ5bTiPlRKHXGDUBsK4fU2HFGGInc2NBK5M2o8/fkTqfnT4AxJPi60WUgC1FDNq5i5o4kDL",
+	"njcM/5LNNKRy2ufScRdLifa48FmFrvrwIrL5DGHHTcp6F3Zk+6RgGsBUgkKKYOezbziDHkwKjSnxwrGZ",
+	"NyTl9H0Idd83n/clEZE49wRWeSKKoRuQDFM5LdidQKcjMWPFFhqI62NoIY6Mu28x6ODxHto0Cf7YE2CA",
+	"3I3gRcWGiulxn7QtbJN+YA72jyKiJIRaWwKPrDPXDJdjh/BxxBiib1SuDUv28FdvwgQE0Dc8c82dfS97",
+	"2D12tI9IluYaRiyizf9y0Icm0ljHdzDrCZQ1YG57Ctg9xrk3fTOx1ErB8ErCmXbnH+5VSy823Ag5hfxA",
+	"C909AZmD9h2wxkIRMcv4IAKJFqhGHQAfdQ+iQv6gaartzcLnLui5j7gA4GNhljN9gg2XLDlILZMohyoF",
+	"dEges2cAvNMB9oKpGeK44Sr7RemtOQs12cQU3RM+L6MtpD+HY2SYlcXsojx19e75sWUquYBe/f5w2gUP",
+	"ipABReTZ+avz63PyH//9fyLMWBHBwVgqRzI3/V3wNzpMgoa0PeEgBysIyQlDcg7+jKlwPg3S7r+Ff/QB",
+	"qftXLN57zkw83rvihh0DydzDV/sIsCAZ9UT/73vvfJ+7PYt9x+Tvr19ZXHI/90/KckOOwVTJa/cR6bXO",
+	"lNR6T3NT7N9eNLzWa3XcWe+hhyFg6CwhgnE7PBzlO5kC3n7ciwtxwvdftihH43EgrFrp3IIsNXZddjAd",
+	"ESaGUsWIoiVd7YnBDGtPyZTHM2IAjdrOUZTksSEqT5negUQLjc93j0kfJfg+jg4IhpB1QvpyKk6RZVpu",
+	"NZujrSc90b/lbArV8y35cYAKnQB05KodQyVsAEt7a+BiPiF9ZHpwGJYwOucOjhT1RB88PG5u3Ycx7Jcd",
+	"8kaaUtg8trjUIT8pS//ttuwPjzpWsgIO5rKNUF+zz44scs3lDnle+MiLMF4ej6UwlAO77JXup17L+WWw",
+	"2XlZTs+qMEHZDl/tztVcpRlvHbcedbqdR1BMwoxBvdsf0GSEmt4ILffF5V8kreNWyrV5iq9A6SeU+e17",
+	"h91u0JkFzBpZljrutP+LsxWjaWX9km5gsgOVr6YUjn1Bd+yOHuPkdWMWi9y/EIYpQVNQdir6bev4nz9H",
+	"LZ1PJlTNWset18zqUG4CQF0AeUAGqm8sLMkyLdkePh1pqPomJ5Nc2BF/jlqLKNU6biF0w+z77qz2h/TX",
+	"4MBrQoDgCsAL0h/SXzszOkn7UDdPqoSpDukjKX9hJqnLdhMJiKMVjEQi9pqqm0RORdQTAF+KTsmL69ev",
+	"SKJklkGqk3REB2irkYRbBdh0SF+Dfw6msCJjKdkVvIQq1hNZSmNmOSRTxLCPxvEH4whqSgcs7ZAzK90B",
+	"UcBuDCgoAFkPNswSbiCBSuN6QXKmBhQmBPwqgI6YOcNjfU5/vU8YDWZpgM/np3+9D+B0Q5M2kHSwKUBN",
+	"NHcDxd1Xbnu3AqS4/U1AdCyne9zsTaW6aSYO5dm/kNML8xO8fP9XEEzWcBPasEwHCHNPtwLTWHmo1xrL",
+	"KVj/7Kp6rS0P3+ryev83neajT42Eoo9voWxlX0XRqjNJChEtQCs3dNQALnOEwxOKnggpRccyMLJzCZYG",
+	"CcWxRLLjtJuZaxNhV7IcTy8xiyOjik6YgdY6/3RWQcuWSpugHaoVmkWxEk4JKytC7z79fP+wCJtpgEJ7",
+	"QQB6R92j1aD3Rprn9kDvAVZPiTbU8BiNRO1M8Vsaz/ZQUItIymMmNIusvLsHZgkQcK0sF0KR1VBZsi1h",
+	"0ZirsgZNcVktX4Cg+Jlq7vGFnFqOCKYJ4tZ+X+TkBUszcsbsNw5jaWxIwgzl4HTb5tgNo5O1ZQ77Mgod",
+	"Vh21LH9BEkC7sZWa0GQSiADa2w56AmQAYP/eAoNWSPsCKvcxVQlGJuMMHdKH8OM+Gv3ATuAb2cFoQGx6",
+	"YmxMBrWHTkifx1Z5cZXi5RD6QH1kCdEM+vCgDuNU50TRqV5On67tUd0/0ME0DZQDLuCeoMyOXVxEG0/d",
+	"h/LpwDZeoL1icLlwhJPPR/+goFoz4vuXtjz+tbzgZy4WbNHzvXAnxcLIYAbwdB+XU07iLbxckYurt2Cx",
+	"8iYmmqZWH4SfgqsoivuvdRkJu92H7nmNFOFCkKC+vMNVKxzwGL0miFDgxUBTiWCuIR9I632a3FIRs2fs",
+	"9sz+2gcb10TegvA/pSpBM7McDi2Wco2WeV6RQpzhd0dbSiPVDIzv2lBlNKGG/IspSZwrymrQRQ0s97li",
+	"+G6EzjWQTtyQTJP22asLaGVFRWJfsSghReI+3vVFk/SYQoxkh1wIUhbZR0u/zA0jRX8u9pFrQ9pH3SMI",
+	"3FmAbn8W90lbijkaCAtc0YOQSa4xIcTvs+jniMbWKRlS5SqgauMejakGEAK/YDuETynSWUiZwt4IqxAi",
+	"amVS16DAaZLoAo773lhfLmdHe+itlpMt3BVg+KUGG4m4UNco6H2vsSAp65Bri0boehtZaBrQ+OaYUIDw",
+	"iAg2oobfAuvLRUaVRi06yRG+CmFN2gEePXncJQmdWfXHctCjbndb2J3D5UXZvQ4mylf2A/cTOPR/LmK/",
+	"nspkduewf4rLRRSoKg+fvjbquXLzID3JW68drIFYT2mRkv05yHvU/WH1B2dSDFOOgSVHh4erP3gvHLBb",
+	"eDyHFoP3YZyzXMM0kAvHTe6OHHj+6DNYGq2iz9jtawwuv39Rxc115c5kDYnFQpzdwkB+fBDk/hyccJpM",
+	"FTemrI4c3ppbLpRxKmyt93Ox+7/x5NMySbS83NVmCp6sa6Q4/NJGCr+NJgBBR8ODAJC3okifctarGti4",
+	"W2hAVrwPjh0XLBfUHFoCHQsv6415oo+Qat3r/ZcrxFjjBjgAh5mDgoN1yD51bl7mmMuj1R89l2rAk4SJ",
+	"bWCngJbg6ItG31bMwqyINq7P2cnt9erdiMigFV4ANWUHs1qAUeyWsykcn66ATUL1eCApZqI3mlUWs1hc",
+	"dCwTUJMQNSvf4VAKF1Wg5YRBNA4ZQ0gcS0jb6lk9AVFZLnjI97PBuB85dAJlUhEyBzMnbghUKmdkyhTz",
+	"iRTeUlM4jDFMZ+FMq8fXYEB5VhzJfdK0YpIGaC4u5vMhemv4BIGPpilY8ooFQWybQbD0ZfP8wa8PkaVT",
+	"vAqPGLy259sDLAVL/xL5RQ5QCwALG2gqFiKtOoGgOWRTpxrrE2eGg2Jr2rXj9HvMWU+EYEdNEY8CRanL",
+	"KAJXrI20oc+Sz0cGYJ9SGAl0p9iZOiDLEQLc5gLVduugEAd/jXhQJdD3BpE1xe9qQBPi4rGAGbz+FaHz",
+	"0pKa3FRvMLw8sOH4cDw0RFl6lbiOm9OtgRVbKvF0FZzGYxbfOEgsF4hGIDKhN0xbPXlp66gy7a4nikbo",
+	"MG6nLuhCUwj2QzLMddknfecyZVQznGxGZjJXWJK0J1x/LlwgF6POTkT86643Gby+0Iddk9pP/yFzFSy2",
+	"fJsqRgYMyYZlSyzpkH/IHNN5YYgiIBJr2hYZh0uHBYZQdJsi1ZVD2CMi4OJidxs4AeLCeXDLD1lACtfZ",
+	"wFQwVo56KPxdCUu+vedidCrsCJGpgCDX4nI7/B4xc12mN75AeaUR063sb/VgaFs4gQQITAtwxqqCRvnm",
+	"FW01+eCFoGMftq1J2+pWPdEPpu7vVkxuUZhfGRGa/JIXT4aMWbnnlilN2v3njLkoPp+t3RNQ7Z/Zp0/t",
+	"v+zY4Bd0uQLaB4ax4ZDFxeprREAXqFY86YniEdiHuOmQvpX3+hjEaGQf0BnlRMN0RKDBIRdxmkO6xCW1",
+	"nNG+E+fGynw3bKaZOe6JjGrt6/B+NGe50lL10U0G7mCqST92v3pLpn0TJT6wLJ74qPeBLm+lJyB/A5zc",
+	"9USgBgLq9WkIcC8VatCQozUx2I18bb/59ClaSVfc+8+VnLTWf/1awst1q8WzazWq/BBsZ5Gzddz6b//s",
+	"7v3w85++q0v/qh895RNuKoMnbEjz1ODQDS1P6zqC3ScZdafUFAxh8RtgTQ4Bz/Xn2z2/ujCP5MkRn6qt",
+	"amuqWRKqvfECyWzgsfbtRux6YEaIZcGdAZF+KHpbhW/c00Xv/1b++2K5TfIiZM8bemDKOZ6tQ/W+NGCs",
+	"BoptBK4vZNismDIDZaVtJQM5FS4ZCMwpJ4QKVLJTzchR92h3a5gqevvViliYsofFjIh91VtZY2poKkeg",
+	"dPv2nz4z2jVNLjs7YQX4oIVlT9jNQZdKqzdQgTJIQg09doojtrC0v7rPmLM7VSROcsOYy9dxr9mhQV+e",
+	"0AQrASxLjoWe4iSRaUqVhkSHvm/O2Pd5vw29PyPwgFrRc8aoIm3s6+m8qehLJZn9z3fdjv1d9MR3B91u",
+	"2FFyt0P6NFP9MsN4ZWPZYnnkf/8v8ujJY7LfE74bp/3poNvtN7WVDHrSwn4SrrOUzjqk79zMfQxELVuI",
+	"9oQZK5mPxsX+LQxYduauGhPzj0kfrYmwk/5io8v+4op6Iuh0GZE+VjepDOBbcfZdL85+2MKyH/hES3iA",
+	"RhvKaAwTQRjSdIZGJL9+vJbK1Z+Uuq+9Vch9nXDNXCkFkFszxTHvm4oZidUsM5JAdZI6OTbl2gBg36cF",
+	"qejY2UAHA7zV9xUXBoMTORxCdDBkAbiWklEYkORpAFzJ+kSrxu/yqy+OUUuwfioA2EFqZWISgrMDs35I",
+	"qcYsvoGowtJS5HIGA5ozAntWMAdI2y7TdEFt2418Lp9reoQpUtqwzCcssI8U6qgWUFokJ0MZjAH7HAQj",
+	"RqLZfy0EA30R/QD6FN+a+prmsAjIqx8GRjEhp4hl7y9wH3blmhFsSuoCzzBQxEm/VHEznjDDY5Togb0t",
+	"tQShC0oatp4GWPTHWNOxWtt6o37ooLHuGgPXFRz9Ug47e1qNDjtp2BdVojY3W32NCJLA5EXnTFpI730B",
+	"Gi4sa7AsBJEio7OoMG+CrcNKHVvLZEB99ty3x781RJq9gAxrT8XKSgKl2WvBgoQ5F+H2XOikhfIEdhb1",
+	"hCUkqpGG+gzmKuN1gpilYBCQBkmUXiYDHtzpiStwszoSQiBG+BcWuxzRj+ZkoWxbkYMt5BSFP5ddZ6ln",
+	"hxx1uz3hLeaapXas6vbsBjo7QOAtH8fLOykM+Phbgx+gJ/C0ihprVTcA5qg6+z+4UWu8FLsn5Ojw0J87",
+	"XlVPyNxonrBFFgJh6oMicGnh/to7F0LnwyGPIfff/XxMvsP6LoIHl15vZNfVtkYPNSivofvSF47NW61p",
+	"upCORY3zwZLX30NEX5mBpG9KkbKODt8FqTUM7i3Wt41S5bvnZ+To4M9dcnb1t2NCfUkaJadWciK91tuM",
+	"QcK1w8heyz5DCrGIxcgwegJN9bsRROHa960y6Sx46NgIgyec9kt6rbNU6oXJQsu/1WJXmP5PCvrnPgP9",
+	"0x9GEC4fVE+xS4rK7+wU3FjBUBMjE6tIXrOPhsSufyV0udYZhP2PGfOCpMoFZu4MpZrkKe2JNswG7lMo",
+	"g/GXfkT6f7L/2bP/+a/9iBg6sLQRqgzTkQ9e2cUcIsUwcQe/3uk3iJRXfncbE73PN/6vFvoM+2j2HeyV",
+	"VGleeGxIV3UbilwHBmoMjcdwgcjQLd+xbCVjiksoH4eQC2txCUV7z7j2papWLOL3ZH0/tbgaQHRht6oY",
+	"5DGlHI9na1pStcnuO7kBBLi8IVDBSlQe2byMUwZnWREIQTsQ7jKM1UJ9tl2nC0Y9UTX8OCXQ1b+qFbB8",
+	"bJmlFcUqQC91dWettPVDT+xgG8tSwppa0Estks+Iq5C8g1XWXGaM/dEKgSgJSWGpnaty5fyydfjqDu8L",
+	"Gq9rJZt7Eixeu848NYh9WhR7/pJCwR8xL6AkBU7hoEX0XGhmrwn6vIMwzzlawKhKZ3uKWRjzhLYxeilT",
+	"XMQ8oynUFMK8Ho/HC9LESWCWDqiGVEPGDZYMrWJWhms+tyt6Vy5oO/S6T2SZX2lT2jzu6wt6fH5fWAC2",
+	"DQf/VlZA23CACZb/FGYNBDoQYMEH9ZmOpjJLrgqEFhPYBG72D0XY14DVIqATfBpwzJb0BBj7DYBrAfjc",
+	"hWXWAW5ERvzWQnaegcDrKOHW8NtM0bnQRuWxJ+a1El5hc29jYgpE4Oyi+6kk8hgshpRbNJL5nugrhkvo",
+	"F+oZEWw6Z6wsx/XW/dDjGBUVW+iE9URVmgQRryyNGYw7pppg5TGpKi0bGmKpfS+Ti+CQvgqa371lqmZr",
+	"D9Y6FYrpPtYwgNsvbKr6QxOns7GUmqEHD3NvdIh3ASU6KYyGUpHTeWKm75xQIaou1UKxQwZWhEPoxVIr",
+	"hXIoK5Z5pBMUgwicorYoZ+K8X1uBu3sC8G5uX18J+5eokL5Y/4M3Rf+hKQLeQq3SeeKKpKdJYdC2qAd+",
+	"rOTONVKoBG/2YyqSlDWHel1hFXmwNFES03jMvBHXCqkjCDCAxC9Xd5dpfNm1UrBkgEMdpzYm3pSN6shg",
+	"Vkg/HdLHVj4YiZDyW9Yva7BAbDjUNNZ6mKdkyAzm0yjmwhi0oan/olwIVMsfMCagTDck3qC1DPYMZmIz",
+	"tgRaDkmf6rfD/q6LechFIWv1q1llIPRAYXwY164E08/8sLtQ1hXeBUNdmrrqrhSyMl0JWziUsslIZfhi",
+	"rA45f//u/dUzHwl2niuZMSqgrpeiKXlKxQ3kBPJ0RoqyPRAfhv6DDLqmqBs7tJ293S/eAqPgMZEZE+Qv",
+	"ZMxHY/IXksop+QuBerW7J+Tp9dn7q2fXGCPnYpvYR8ycK6Z1247Km7ITY+anHbxDLhWP3XFXA+10h1wi",
+	"mGCB47qSnrXVb14D8J452F0rCkTPJgOZLg3V8L1O8NBbUcvtv7a9yWLaSTqrnghsGLswdKDF3+KiuKUU",
+	"t9AGqCYmv3WQtKJiVQe1bVbu1R5ZOeXGuhD2pR2N15eUmxc+2Q+wUTD9mYH6SyLNnsFxZwherl8fricK",
+	"bePxmLlorrGclmELLrQvIKL47VphZxNm6LL46tf2+b0yekPrruQKy1XZ5SXUvnLn4X2Xrv62BeGIDHKe",
+	"JkUML8iH4pYrKUr3iu9FosKTtstf55wzOgMBeN+FXyxhVdc+mG4EyqtL5CLFh6R99ur89N3fzq+uPzw7",
+	"v3x7dXH94fTZs3fnV1fnV5DZVXyOwXhY7rUnTgVGdML2XA+6MlBEFBmiMRVCGjJgfu56TRjrvcALp8Wm",
+	"7rVuRzjX0shQv5z7CAv9acwUFISGHgCuGjZUVXSF4svufh5K/OVvBikuoPIS/wYVh5q4pn3imWKJVX6L",
+	"YKm25bU0NjlNgZ9Cn7EEEtYmdEYSPhz6Qtim7K4G3sRk1+lDPia0oe1oqUFhCUTUmtB/5iG2znnWE0Xg",
+	"JdU+ZhQtL0V7TIwgqAM5976DhIca3nNWWeXD06DO/Kl/U6G+qlEFr4HQksRb6RGQGU0tVCmLuKt0ppXk",
+	"ZVFrKokM9LFvDsN8B62arNzs7Tp+sU1pyK50QNjI9eKZ1XosneyJ/rPzy73vXz76694Pf3996HqhzfG4",
+	"Ih9jgV1FZZowEC1dKCkQHoiHxxJXsRUL3ziiUTnSDvEKAXZ4poYc2J+OMXBb7MVjysuQRqe3AFmFnzrk",
+	"uVRWr4D1nF+/8HGjrrEZCnPEsoqI9CvdW/ukPXati3sCS18Is7tgnipyc7BZltW9gtj4/49Ux+yQ0/DE",
+	"e2JM9RiI/QDS9BNXdyRWUhcJBGYo1eQ4INzhncEA44CCWz2xJ+xYnZ0OeQN9SZqrTLSPuo9qQzQR4B46",
+	"BQ8X+ZUIuD+iFbGZDnW+BWbeIWW+AvsGNWQmc0BPbzQwMqTWRT/ntQnxvE27IMPOirbnxl6jzpoDj4da",
+	"ZM0t7w9WYc0f+rbl1bbh2Cgmr9YKlgbDCWmYrng6HJds8nQ8cIL9LlzkN5/FN4F7qc/CUdmTwlodio73",
+	"KGzbBw5xsTP1/m+ByLWs0sHClxsjYlB35iGVO1gh5VSlm99NoQMvImxc5WBzCQIsR/sQNrSsbtz7DHoL",
+	"d52rCUtJQZ04v9bCFhPNZZlBOI79WTHBpmirsaeSMjQMnoPRC/qJSJHOXDIwtJHwcemBKck11SDtXutU",
+	"FA96LfRO5eJGyGnZWBzaqImTsq83nbhuJ4Uidj7JzGzRt1WUCJ2xpsqc6LM59Ud3n6ns1ZmWJbRzw+/H",
+	"bvkOL14xmvqZZpHrwMu1vd+Gai6btfNzAKkNNc0m7n6RRt9HUNFQec01+SjaUEP/jMJEWFDtftE3BRN7",
+	"0J4J9RGKJw7yuCq6uHQIAKrVs10yOfT4MhJU/pRRVKf4yOLt4+jo0SH5j//338njbrcb9YQeQ0i/Jr3W",
+	"46jb7f6p10Ig5ZqIPE2h3/G0TIRH270rJNET7X5ps798//TVxdmH1xdvPly8sb+8fXfVj0j9G2dv37+5",
+	"fndxftXfXQrFV3De9w7COE1TMX+0yNwD7F54ORYsZI624HRR9TqDyh+fDcKuo9W+4fENWwLFbzMmiHvJ",
+	"Z7FBd2jfCN39CW7o5AS9AyMl82w+9c2QidTGwlqnJ/p0xK6wuCxEEYzllEAvbeomA/pmNRCWEM1FzLw5",
+	"XWO2lHFBAE1OG9fZ69pt72EqkJVF/sHUSEhvw/3h6lcJnb4/3HoyZ1PzlrcYt1dMjdAEieZk5zRNyZCz",
+	"NEF/v1ebdpCzUnwGeqTlt2UpV+jM1hOU3NKUJ1j8dSdIxYdfnanEJ3n6srKCTnyTf8gQLyNlgM+3D7rd",
+	"nojHVNHYQt6u5fz+27YlzCR8yDUxUgKqdMipR6kyh50KMpa5Kloz9US1yXzktiCVFSSOEXePDn9wmZfv",
+	"mFGzvdOhYarfIf0pG2huWN/1Cjd0hidzDLWZLdoCvLggIiahz011+2BiGvI01RaBoeGxD172nfwHOURP",
+	"+d77zQbVCro8bLNqZakPT1e/2irN/Qvqw0eHa0x2LeVrKmbvfEH1u+fNV6wK1LKgL20nDUHHxqFUk01I",
+	"2hKGDI1K9oGrNjuuAq8GMk2uHSPu7BTFf7xvg+sTaOPqyJbTQjyBXEQ5O852GIef/a5yN8/w9L7Zo+7M",
+	"AWwPtJTqgB34fv+oyE6kumPZoBGdFMvSWTM6nZexHtD7cubD5h2fYCqCAkyOn/OCUSPTm9Ci8h5uthCR",
+	"e4IL7KpbGqg65JQMcwX1uYvJaClXByhN01ROwWpHhtL+ey/PdivZ3DXoj3GZ+Kd7Xov/UtRGocCSvjL6",
+	"34cJfX5XfzTe/I1m3UG2OcqlBdEazLzn/87JlGHa8IkUnKZLdHCwOAZvOnecL2sVFc3VBrMyWKEwPzmj",
+	"UFHhj+AmdnRPYKc1gcJ4ghHhXHDDXVLjopmzNDZF3mAp5uIiOj1x6gmPC5jZ0dX1W+1rZClPaNk0EHSI",
+	"BTzriZJV7K/DE7tHDA3mWRaGWWYFhBu8D/vQZe1MEaqAaPFOZ2Wps8+3cDap1j8pbua7/wRLiYLORhbM",
+	"LTACnK4MpOkJVxhuiUWUtI8OD3d9UdiPJiJG8QlY8sdUk8OuZZ9PKtpyT7SPut1dy2ih5QUE+jiVGZhx",
+	"ufZi6WU6XELaR90fdk8ILYM2MWZ91hMD5jgxS+w2MYu3AWh1PpjwEGwfbMW2+YVuxBsP7gPzcEmG1bb8",
+	"Kh7OQ963OKG7jBOCPtjY9OhjxhSHrKX2IpvZ3YjYzPv4Qpq2P+GCLU3YmG2DTl/GtltdY5M3wdNRbShA",
+	"8FfsgBA2C8J1YZOgMabeQSuwAgCiIGcopdAb21Su5I4gwSH2GrFic3LBQwSJYIl/NGN/KNyFcWNOFNgo",
+	"cGw1yCyXo/d/C/5ap4xbYEYLRIKazI7OunXROk3V0JbSrZoWw5WdrFu7+slRbQ7kt+pp/0n1Wac5BIns",
+	"IZyv0GnvHBvXr2bRPrBC/eNFFxgGKvhCO7D8iEzHEhgWuLSsQswqcnlNwYtas5dd3O8NS+8r1vRzdYFv",
+	"8ab/aWjLS8ayBsIih0PXE8ew+6AyEE21fzik+wmHbYWW/Spauxeup/I5jQ007XuQKnixwGe44IeHdW+H",
+	"w2/q9dfzT5cSd64EYthU7g0BZoATMmHcnZM2+tkgEY5qPZUqccEZsUxYiH2ASWsraCXeMbEc7fD57wfr",
+	"zsVXRLp3LJa3TM3OZFJfweOtQPOnci/CNbrKJWN05cXMReBhFzDIh+RCG0YTbPxqP/mGvw8Gf8US9HU5",
+	"xvbGgjIGWXYHeKuZybNl+dAmV8IXp9QsVsyQNnRVw2J3mHncn0Pvvrfa68qyudl14jd6eRo3zEt9W4qG",
+	"spR5dsfU5L5MPX6VV3DUTeX/8WiNJDRJQn3GnQrqKp1vtukm2zT0eNPMGFc4lorF49sSXwY0GTU3qzuT",
+	"kyw3YXn/oBBkpYm4tlptQiYyYak+JikfMsMn/n2I7rDIRQ1LwlZ1OiK+aCyOmbKhITI3GJn/a05TtMMX",
+	"83Sw33c/6NvtmoAYmfVEym5ZekL6rh9l0blywsrWoGYqSWw1aMWp63QO58KSwoHGBRnmadoQr/969hSO",
+	"7aGa5nF1q4zycPUPpSfxhE0GTBG4Prj6TMkRlCFwdMNe+laGd4R3rBh36QTGJbm3TknQx81x1RHZ8QNp",
+	"kkgI8Z3Y0XainigeYXTxgJUe4D8HBp+diBx1D8jOW6hq7r6ABhaxVIrFZqdD3gpfcRDzqd5fQEN+TbDo",
+	"U0JGksE57adyxGt5y9y2H2pwcWWVD7DqDqwv+SZhPgAJE++iqv61odUTFveU4O3TTGsuxbbaIKZaNrLJ",
+	"U9KHLknw2p42ilFoWEUNVBjTpA9PjgmiYdIn7YQaSvq/9Vq+s1Gvddxr9fJu91E8SuWApqR4Yn9kvdan",
+	"/i7ImD6Pkk2xB1dK7RTYJ7EnCorq+3S1a/JDi+CViGg6240KxXkC6aIpF8wd4+FjoqFR6w1jmSXKH7kv",
+	"qxq7Ll/coOLmUjEspzbxmGGvRcINhmaVpUixYzHcDxSjURpyUm7huoQbDA8Rqna6lMK+YkbNjsmjbrfb",
+	"x9Ko7lRBqO7XNxO0o7zXTJ3jDa7X7Sq8x89qe2U//IqcFSsv7ukyS5gYlqY+Uce5v41r5suV6zXloHNL",
+	"XBlKNZKmwmFr1TAMQ9Rk5wIbmLraU+wj18aXj6LGxVJFZMqwjAslimkGMHqDaQCA6JjxgyhQHSoiht74",
+	"rUNiDgimjMN3Uzpz2VNhMhRE/WEa1H7ZwNM9qqRJ1UHd3Ak8UGb7vLLKh8dsT+OYZVs5QP7zJfKcu8DD",
+	"giXulciyNlqHaTuI0iNmLA1dFqYCzx+mPgRLayDVdn+/v7xTPhIs2eMClr8luXZ3p1ddbk3UUfU4L6nC",
+	"ZtRFhQcfVR5Tzfa40EzY675lu001qDWjKh63GjzKB93u57iU7w7IrLSl14O2YqFUKVpbLQLOtFqw4XcF",
+	"iOcgHkLk8aq0AStoNkLlLWdThK8QKKUcpWwfyFazADG07LiP775jCbfqcr/MMOqjOvxf8IW/2MH6pC2L",
+	"T/5ipMn6u8eoQ6CHtyd+hGdlK23QxSEoiqYsIbGUN5ydYOVgsGcWKQB9T3T7xNW+9PW6eqIfy4T1SRvE",
+	"VjvvGfzNh+EYGMI9Z+ODYr527cStzA5hKQABTf+oe1CmXHs3tX1syQM0CPiYQUFKt6RMSTm0m5oqKUa1",
+	"9i2Y5hVyjAcpufxYrPArSS1NHOUKCDPhAvtnAHJAR2Cm7a3fMNH/Fs7x+5eynnOB8WYOI5WjPQXeBWmg",
+	"VRJRWCqg/lLCtpHJkET6uZtN+GMWu7xNqA4eFW0zXK6LTBgq2Pavy5dn5z6PBUu1uD/w5YtnBMB4R/eE",
+	"kBAoDfFoaI7kokM8HdZlcim0eMuoGSOh0gWS9ISR9VQaC1YI1ODAZuAoJNhSMa0LW6ZySAudyVxp0vbH",
+	"2xNzBBh2GaECaecsaVx/94QsrgI4Q0lXiwvsiar/BQ6Pa7hrltSNxCw09dHaMeWaNVNcf3Lr9RBx0FMr",
+	"KB12j/5cKynVylwWKBpHevxk7YFgpxsNNC+PPeoeLsLvUxrfBG0Hs2yuSfgriSR8nc7gX6iOXAPZQGqx",
+	"o31hkAJBqtRje5oA1d4aCUKAoWNGBkpONS7GUTOgBUAH2leHj5/sRkg3sIQ34vwNy4yTisZSmb2U31oh",
+	"pyIidcBglysBLrip77iQgowIkpvdL7adOgaN1YyxIDnXEFMHRfZcXXCos4d2TilIf7/fgVxvQFC3bE97",
+	"XamVsoJXM8aBf3U9dMOtbIZwa4H3tT93CxeOeWO8ABNJJrkwv1t4f8pGaJRu4pNbQPrNLG7uEwbVNV1V",
+	"ehnn6Fh2vXbSmYUgKF9IRRLNNfbyKQ+YHeEyI7kUUU9g01aqpdAR0TIU8ARqA3REucCW9OkMjd/YiXQI",
+	"FdebXMkvZ/GDdSTbtS2xnOxo8vIfZ8Tq91/Zj1w1iezoUn+LrfwTQJqFnM0sJDezeINErYd7nS9n8R8s",
+	"L+uicsnbp2Ytg42mAG0LHb/xJXV/R8y8nMVnVG8eL2L1zIdU6dfvozGyRLMHndd0J4WBawkMSk3oMoWM",
+	"eF00ISt4ygoz2TbAV8kBbK4lD/wqqCMfdnya309teiAqcHLCfPHjnnAPrSLmSmFKhe/1y4PoF8WFXck8",
+	"kNKgzp9LyS0qFNRXGXD7+xziuj4SfSHz1ctZ7LIAA/PVpweRjvjNLPV1KvLgLVRtuCUVuU/CUQjI+7+V",
+	"M37a/03zhH1aImIrRifaNX6CzipQk8VK1WjCNobGYwgmaffPEIj3nnHtY1qOgzf6UU/0/77n37qeZWzv",
+	"Lcykj4mQWvDhsB9ZZZOKZCA/2tMpxrxyysfepUx5POvvgnBOYS1QwxPDZVQOlZ+tmjmCHrsyV0QqPuKi",
+	"Q66g3NCEzlw3XypmnsoXx4MhMozG454Ie/66vk7O5ue+8hoRSeXohFCku+X4GHMhp6JDTss68j0B5UOP",
+	"ukdRkclZzI/DJ5Khdgt2sQ45OuiWCgycviXbCYOy7iQXCVM94YxwlrpLQTI4Ju8NKBp+0aK0Wr2a8nIW",
+	"P3NL2YYA1ySXllC3PLMUy3C3jg8KRZsLw0ZgiG8YmYOJrHnMFUT6yn6/aVtbGRtWHzo0lGpCTeu4NeCC",
+	"gm1hrWAiDwFfsH/C0cEa9OxHKdjdNOSRU5FKiuWHCikkKaFtO83NVUYskrLrpaPTsDpTgXQuRwXV/hPS",
+	"x39g6DkZKsaKiLlKyjYEFZDrMcPwtoXOPc6M4KoqupTuwIRQtGAoKjMVZMj3++mJtTK9/yjyEiZDf0vS",
+	"/iY+LWkKVNr6XJ7Hoijlem97BLwHwQqcP80xC0Eovy6KhWOMsrOb+7QazFErrIwYAut8yOQdG+aapvq4",
+	"J5ZXft8ny4IXTzB+YOdCBL9a2cA70vwbEL5wTHotwaYfEnbLY9Zr9cnOGzYtPAhSEXxCEmYQK8hPRdAm",
+	"nAv6y4wEf11PIFHs7JD/+O//sxrIDXZTPhqbCMqng0/AzwMy3bRIJ0Oqj0HD6FjpCemq5M/HQ0BQKROu",
+	"nb/GTqFwptCZ073+yi617wKqyUAmMzQVD6XqCbcKZ15+YUwG5Svx7kg/vv3gRvmQ4jBtcGz092nGEUT6",
+	"ux1ipVcucnS29EQf3v2JmzGEhfhGpKUHueLHJEaOMOjVuW2pcZtw1brtUqwa3hOLW7I7tltyYS8wHk0t",
+	"10MfrpCwYRCLC/+M40tFEpimE1YcBawCnEF4rJiN4jM8g0nQmGDhAVw7PkLf3Q0IvxQ79PeE/WQe9ow0",
+	"2QcP2gB+5wDTdoone9j1pczLhJJui8mGCGyW2aJkDAHBjmu5bXpU80E6bZDEK2nJu7C2R+XadK7tUbt1",
+	"/QPmDoJ6BsxyeP9Ohzic9IXVXWHVDqDb4Q9k51pKMrFnRI1hk8zyffeJUTO3TC7IGw/JnR1cddDgoLbA",
+	"KBCnBxrVAzD6LaDnWzLQ9u0MMDrO2WRdSLQo8+u28DsCBrn2fU0G//CdLWHWaYgDKVNGRR2EWswobQCe",
+	"kHkY9ezeiRj3Ube3pq4iOPAd4mx71p4p7v8GwsmnZtEKo7JcoNI85+87biyhodzxSqZaCAY9AUy1hrGX",
+	"fHaJ5LDbIUEiqaPhQ56mhAtkQKVgtBORnVOUDWFFPm/0SU26qJfYpCoCPMOB5jgnPPrgXgQOdT12lzQX",
+	"JlrwmVSWjL+zQ9pCkpTfsp6YO9ljH4tasvuyGov9eNeu+FHJ/CLox2MWGFwPrnpJ/QQrvYehsz7qCsZq",
+	"L5UUdhuZoQevjZniuYWdS2rGD0hRfhXu6Bsn/cZJ75aTLtJMCGc3ytKpUEXb3Y7oy7w5eO00ndKZRh2a",
+	"JToqGY3LAOyQn3xhGdDIeBiIe3b17jnBWCqS8huGjUI0HbKecAiJ7gPhdRNjmZoQEmOWStCVuWmgKXb1",
+	"X6mzBh6FXdqXjcdoSkaDDAnLZ1jpDQcgqDN7bAEz2Vga2SwY/Nvl+Y8WOi7f/Ehy6KH7mLx+StpHB4/J",
+	"zqXrZQtjlKUaSPgRn9AR6+y48vzwF+Hagoy25AQK3PhedQeHJPvoTDh7DPTYxOvz2iieaZAtJsxQSAFv",
+	"py6ejzATd2oZVZ6lkiaXsMl71d0meWp4RpXZH0o12bPrqwJmpuzKDEewLo59tWcj5ED/dB/+XLwmB2Cd",
+	"fyCcCgIlsoSCC00zdUL6sOCilAwk3lsg2NHk/btXfzi2dbDGFJd0ZoHyWspXVI0Yfvd4nf04WwdLXrOE",
+	"02sLAV/bfvweEIzQorE1EgN0z9wADzFlxGPmEHGbpEsYY/83QSdsaeBYA9LXODvhf8ucnZmVtJX98L/9",
+	"83Tv/6Z7/+ru/fBh7+ffDp5ET44+9Xqd9i/Z6P/JxGj3u9bqYOZFTASU2P8lY6NN/Z6R+zYToztxmSK9",
+	"/h31mz+tQt6WwFWUymqUoiqVl+RUBFW8pEhnHXLqfnEksKjDpQtTA1cuDcfXFrEMsagvcuKsETCGcoRT",
+	"kFixBFoe9wdS5LpftJf0zbb9Ogg838UKj2B3N2M2iQrNmsY3I+gZHZFc5zRNZ6UVGqvXd4o5QPDASilc",
+	"l2HZfi3oSS2iNyJfVAyLANpl2+Oo9nuyA6UcyprZaWVugKkXjabgFr1GK2R5vBHpF//uF514sZiJa7YH",
+	"P/dab4Kveq2GqIx3xU0/zIjjcn2rapGV5d2+JGv8mkynNmq9gH/MV0u5uIkQF4Jiew4p9fZkQjE9XlYn",
+	"kyYaLF/u1X5ElDTUMGh2DHnIgdMG3qRgv+o7CgI/o2vKOLzrCe8IwqFAXyFQJMli9nQs01I1GNIJT2ek",
+	"rViuvVuRSwHNIQ/CrmoQTtpzNjE/MSoWx6XShm2enUqLlq3ayAn4/Ir5oKQHXIbTHu07N3p9fALs5Uu3",
+	"m/gdBA806awuN9bzrwCQXESelf6pK8Znj38LvVWxkWUiqhkFsds2Nnwf2AcDVjgWI591C6l47aXhBGCj",
+	"0aCNF35brLDJXFNY373OKaNQXcmVYw5IEoQrxRLqepbecXsuuif6/0Wx4V/66H6l2FkpgZFOynenXOiK",
+	"TbyxuOLyuktRQ2DD5VgKRt7kkwFTm5VhXFbLEay9WJ7BUS/w6PoLZMlOPSVx97uicsq7yhEvHl9TuRQL",
+	"8w0ZiY8OH3T3DTyXr9SAr0nxf1fcZlFj494s1v/5TMlIysJKb0Ehk62IKBeQoFxkYdUX6y/e+6xKVVsG",
+	"RX6NyES33W+dpu5OZn/FhwZ4sc6YcKkZG5Y7cn7QhYpHUKfNc6D93+BPEO8+LYlavnKhhE51LFkYeQdl",
+	"39zzYZ5GJCv8ulzsdGp4VTD/WhanconrtoQ6OPzzg+ZKwQk8xFBjzbZonP6trM9qZyczTr4v41C93xOV",
+	"2CIAsqyqWKk5vHG14UV2Botje45H7v9mShpQqyFcF4uzYrkulyjYdM/F49KUKV9ItUPOF9YLoa0Qfwk/",
+	"9wSoC9CcGr+v6Ak1pSXru1nYjXi7w1pt5r4WLfkKrlo4HM+av+HmStzstSBiaUq12DFkwnqtY5LK+Aas",
+	"R9OxxOrRdxB05hewl8ql1R583uErOfqKxte1KlIGSz0XRs3WqU55jZFpv6tqEH6fvuS19P35QiNrteLm",
+	"liZUzUQCQVfrRSheAatAFoOqvlS10YpgLK2GLJJ2v8y96O9G4GyAOu5Q8roxPnF5eOKJqwnJbrnMXdih",
+	"NjLT0GGLQ4HIO44krFhte8LFFdanathj8NpiW0iB+a2aCRMRjm6cXLMkIoplKY3xPOB8meoJN1REBrkS",
+	"xj6Cmpeur1gZObl7TIQrTc+1qxEHbh8IxXe7mFJuyBvnXNI9MWBDqYqAWyhRV9yri8YPcyIcLEKRIbTt",
+	"Y0iIndDwNEXrVT0fDWDsDxGmeBXu6OuXQLgqk2u/hR4+wFLmFquC7LEGmrkVyxfJ3wLjN+BMsyGp/vWH",
+	"7CZaAfyY4OTs2q7cZ7Lb+Qbfd9yxpgLRC96WrUURUOWWZKVwba78S19G7EQH6hrS5in2XfR7iDCWUrEY",
+	"C/ZZHv87rJBe6+Gn1a3e0a3vK3Yrb9gehC3rZUZw+9pb+1YAC79LynUOmZTf3NpNxEYkVSMPYR9jlrlA",
+	"fSnYXUGe97pg1Zm6JslJYyhFjRGIJ+tagJ4cfU6U4h8FFr90iKKFJ6uAOUWmKHR0N2QMnSIrPHiB6+T3",
+	"X9TkCjfz8PwMV0WW+reaJl+z9y9egy8e5v2MJ0WoHC+aG2pCDUTKbu2ExLQH3+qpwen4HIN1fKNeiNrJ",
+	"hesdhzFDLufaZU4NmO8sR8ZMsU6RTzGhM6x1NGA90Wv1WqSt2KQohGdfwrJr3Ggob7br65Y58uNqOvtX",
+	"7ZP3716RfpAx0+8JrKXCkrKgONRbI22f5hUG9kcQoZAk0HrWvgaVy3cJ19AlztXrgIClY9LDVJZeCwIe",
+	"wXMEmQPoinFlnJTMR+PqmuqzfJLPDU74QiTrfbHCB5ZbOp+x882ac6fJMfZgayzpFmMwa2FL7p9nI0WT",
+	"kuzU2s77SqaLlVbcH0GdpDbVpB/Qtz4UTdwNK87YkSAroCeKwfDjIkYIBpwE9XXsN9U+kZqlLIZ2lDJl",
+	"Ox1yKrCCVE84slcGkmKxR5y3fXR42JDlV57CgyUAxRK/9Wb+JrU0N2WmRT4DgPymMVKIOe9kyuakE8tB",
+	"g0qkuplcvPaprMT+R5P+UElhXNvgAY1v+q7xv0/cPehGR39+HH3/pEsGM0sA2kcHj8jOcw6tRf5VVOPo",
+	"iRT7sFNBDrqvn3Z2diNQimYZg6ThiFy++TEiP148j8hPbHAZkaevLyPy4vziDPKJnz339bSd8w4kmx3M",
+	"njLg2sKStYNZmVQEtdXiFCKCYSZMXvZVQCB1DJPlOgTqkeFK/u3yx6gnYD1243ZuK63RNJVTlhQZzZjI",
+	"FRQcxoz5gTRj0vb0Dk8ff4TD7Ak7pj3LoDzljqW0QwzILrtnFE0x6otawqKwTtyIWgpKXW89NGdB1O2M",
+	"yFumOsReiPsAaqxi+jUTvgaxNlLREfOHOGZp4pJK7MATNpFqdgKLw0o5QN2HENpiP8X6ulZGxEqb0zHU",
+	"NA4PZ0q560/sWgxI1YO+OLDksG8g9cW1G5O6K8D8kHK77bWulYEZtQAY1k30/KoZ3y9n8ZW9R2Ms+a5T",
+	"fd3DE1fNSLvMoilxzT2+5Xr/3nO9r6xSvVBlOMTnrSoOg1tnZiWkSuie16SrNKB8+Vt8XBUT/+a8kN8C",
+	"5NZ1l8OJzYIaPYURoymG9fM9kIsu9EUnwKKGHuROYzZ1BElWrlo91mLNmNJS0JRAbRSuCVNUs4S0gb3L",
+	"PT1WLLGEeDey7/dEYQJjIiltRRMp2IyMueXoM6INnbl6+nnCa+v24CK2six/JUw5w6r9D1qF+aoaiT2f",
+	"MOtoc23EjuBIvdNHLEo9U3Tq2+6Ujou8vh/dcEgyyhPSpxNYxH/8j38nQ8b6RIq9eEy5cOndsVSJq6E3",
+	"k7khRlGhcSVkTPWYtD3xh+zNqCcgnO5GyKlA+6ebwLlpqNbMONHaydSKGoZi/1imCUa8GZNadARlhLGe",
+	"iMeW0SfFN1zYIyk6ulcbB9nDSBSd0rSuaZAL+OM++duJxATYrVMEMJbuhBwdHrok22BMKYLSkq5chS/6",
+	"3Nwo6KdigI0Ruvz0QTmMTuc39vBMMN+aCT2MavjzVEQOqyi1oux9+abeoPx9QRNjSPRsNs28kGmiPSXs",
+	"k/b7q2e7pVRS4Dm9pTy1R0MGNKWuDgykn/g9zRNTbCc9tQOYUxR+oPpLXzAzleqmH1UyWcrZnBUE23mE",
+	"OTQg6Ogx9LaNxyzJU0bamjHSL7f7ay4N6++ehDHEnn5KRYJaMsBmip4d2B/EC2ll4Tm06EwoF4KZQohz",
+	"9NztJHIND/MJ4SJO88SKSEfdboSZ9D0xdwqR72TiEwUFndilBkN6z1qm5CBlk90OUOMdezCu9U5PBCDE",
+	"NfnuoNvpdnfIgKVyiv4Bd0Y72n+DJ75zIXQ+HPKY28Nw13lMvvs7RIAXF71D6MA7/xZuv0PegFGKFhGK",
+	"83Ju+6j7qNayjgC5BUf4QhT+bG6dX4nABwfV4GtzxpCApHzzuN1lNzh9Q4wsTrckR4sk0UhL2QHXNyTg",
+	"8+aLgp6NmNkrB5hvbVon2dJUSzJipioqtvtWNezveiGSq5r1i/+fvStrbdsJ4l9lyZMNcv7mj+lD85Sj",
+	"paGlbQ4TShPwRlo3i1e7RodNKP3uZWdmpZElOwkJThryKlujPWZ2zp2fW17a3qT64QCfT/qRnxqakGt6",
+	"X23RwttOs6y75a4lb/9Ec7tvVjWMD++gu6VVGbROB6UI2dmAgydGw1H/qbiZYgCbbvLV6/6J/vwym6nV",
+	"4/yig1bYxCP5M0NyV5YcG9La23eP2uT7g3NfsM+89F1+ZVjdbOkbON1oFT8IpvuRDgpY7Bt7Y5L1WsU/",
+	"KuNf5rVPsEdAQeTIVOGT5hvoCuTC2UtLTfOgBWUN7OVKA6EfpRcq0Fw130H7k50roeXXUhvjHYa51Il3",
+	"fNCHATQjAkMPIaAUm4VxWz/Mi5GcrDpwk0vbCxVvlKZWJhGQLS1NEYF/UNv+tGT9SFhWJlwZ7+DsMC0A",
+	"MKw0UFZwR9gbHNTUf9S43LtlLi7zO62BE9jd7nzKSv8sXJoHttDqIkTreu/czLt7U24wwrqR/j8cbrcU",
+	"fnW11x5SrlDbdQ2e026/gOvKjdjlFJgbwxSxywOM8JIwcxjnx9KGQ0DoIqKYqKCOun5Ln0hZYtR1c8T6",
+	"nBvy3eilLBK9K746OPjqyAfBlNoETomAZkyRjzVYpa8vZHu6Mq83/NK3iO0G/FJ+dOzxZA4AKkKhVQC9",
+	"bDnSTx/Sbeaaf+9cK5mpbL/0CufnlRcybDBRPbnyL2SLILJlZnbe7/wn5xrki0ayetIcW6waAniQaxew",
+	"PpHQbq0HU1VIkOw25MmgnEei6vVAJckRuxxh677dYUaMMqa626THiNlu5S8FCM9TQqRqLjIjhFnENqHj",
+	"UGxC5k7v84/DvhhQQV0Uqsg8zUTFGgbNyM5u4y6icDpDRVJ9dQ6edfz5CFu052IgpJ9SKY3AhDomGKeK",
+	"em2gLU46h1Gey1ssUWvT5mb9oA7PE6MGJeK9QLBk+HdIH0SCKipZvN2rE/Z9zr7tIUD7VOWlIJGF3G30",
+	"R8UfOtdkoYyb+2kN4KLGjTJzleV7of97bzQc9YW2nqOSEoSEkU7q1zuIf4cCCZHKbKYKMc90rHLRS6Q2",
+	"t+LD+HR8diSqsUFCFlnq4PxwfHZ07m2BxCjvAIEcJKElbCzjG74sSL/j+15/o4qFpUcYI1QlYiA+7p9E",
+	"olAyjcSNW4K57bJZHvltKXQMtnkeVeCkiSqkNpwlg1bq/nB4zwt27UHBjlM9WPBea9HB510C7mLt3YXM",
+	"uakYiMIzfeqshlgC4v8WeuGlq9DxTGUR8lAsMF2PGB4qvVaZMH7LmtNI09LCIX71528AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

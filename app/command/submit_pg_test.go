@@ -10,6 +10,7 @@ import (
 	"clearvest/app/command"
 	"clearvest/domain/domainerr"
 	"clearvest/eventstore"
+	"clearvest/eventstore/memstore"
 	"clearvest/eventstore/postgres"
 )
 
@@ -257,5 +258,13 @@ func TestSubmitAnswersARepeatFromTheEvents(t *testing.T) {
 	}
 	if got := readStream(t, store, stream); len(got) != 1 || got[0].Metadata.IdempotencyKey != "key-1" || got[0].Metadata.RequestHash != "h1" {
 		t.Fatalf("stream %+v, want the one event with the key and hash", got)
+	}
+}
+
+func TestSubmitNeedsAPipelineStore(t *testing.T) {
+	t.Parallel()
+	r := newRunner(memstore.New())
+	if _, err := command.Submit(context.Background(), r, counterStream("x"), NewCounter, eventstore.Metadata{}, plusOne); !errors.Is(err, command.ErrNoPipeline) {
+		t.Fatalf("err = %v, want ErrNoPipeline", err)
 	}
 }

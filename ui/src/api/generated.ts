@@ -1010,7 +1010,7 @@ export type StartInvestmentApiResponse =
 export type StartInvestmentApiArg = {
   /** Makes a retry of this request safe: a repeat with the same key and the same request gets
     the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-    visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
      */
   "Idempotency-Key"?: string;
   startInvestmentRequest: StartInvestmentRequest;
@@ -1069,7 +1069,7 @@ export type RedeemEarlyApiArg = {
   investmentId: string;
   /** Makes a retry of this request safe: a repeat with the same key and the same request gets
     the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-    visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
      */
   "Idempotency-Key"?: string;
 };
@@ -1105,7 +1105,7 @@ export type CreateDepositApiResponse =
 export type CreateDepositApiArg = {
   /** Makes a retry of this request safe: a repeat with the same key and the same request gets
     the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-    visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
      */
   "Idempotency-Key"?: string;
   createDepositRequest: CreateDepositRequest;
@@ -1140,7 +1140,7 @@ export type CreateWithdrawalApiResponse =
 export type CreateWithdrawalApiArg = {
   /** Makes a retry of this request safe: a repeat with the same key and the same request gets
     the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
-    visible ASCII characters, e.g. a UUID; remembered for 24 hours.
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
      */
   "Idempotency-Key"?: string;
   createWithdrawalRequest: CreateWithdrawalRequest;
