@@ -53,6 +53,8 @@ describe(`community against ${BASE_URL}`, () => {
       assert.doesNotMatch(tickerText, /Ines|Communa|\$|300|400/);
       await visitor.page.goto(url('/Hierarchy'));
       await heading(visitor.page, 'Member Levels').waitFor();
+      // The levels come from the server after the page: wait for them before counting.
+      await visitor.page.getByTestId('badge-level').first().waitFor();
       assert.equal(await visitor.page.getByTestId('badge-level').count(), 4);
       assert.equal(await visitor.page.getByTestId('my-badge').count(), 0, 'a visitor has no level');
       await expectAccessible(visitor.page, '/Hierarchy (visitor)');
