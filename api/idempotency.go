@@ -64,6 +64,7 @@ func idempotencyFor(store *idempotency.Store) (apigen.MiddlewareFunc, error) {
 var claimedByCommand = map[string]bool{
 	http.MethodPost + " /payments/create": true,
 	http.MethodPost + " /withDraw/create": true,
+	http.MethodPost + " /invest/start-invest": true,
 }
 
 // streamedBodies are the operations whose body streams straight into storage: the record here

@@ -529,3 +529,34 @@ func TestSignInAnswerCarriesTheFigures(t *testing.T) {
 		t.Fatalf("sign-in answer: %s", res.body)
 	}
 }
+
+// A request's Idempotency-Key is claimed by its command: a repeat, even once staff approved the
+// investment, gets the request's own answer (Pending), and holds and mails nothing more.
+func TestStartInvestmentRepeatGetsTheFirstAnswer(t *testing.T) {
+	t.Parallel()
+	a := newInvestApp(t)
+	a.plan(t, "Basic", "100", "1000", 30, "0.015")
+	ivy, id := a.investor(t, "ivy@example.com", "500")
+	body := map[string]string{"planName": "Basic", "amount": "200"}
+
+	first := ivy.withKey("inv-1", http.MethodPost, "/api/invest/start-invest", body)
+	expect(t, first, http.StatusOK)
+	inv := decodeJSON[investmentJSON](t, first)
+	expect(t, a.staff.do(http.MethodPut, "/api/invest/"+inv.ID+"/approve", nil), http.StatusOK)
+	again := ivy.withKey("inv-1", http.MethodPost, "/api/invest/start-invest", body)
+	expect(t, again, http.StatusOK)
+	if again.header.Get("Idempotency-Hit") != "true" || string(again.body) != string(first.body) {
+		t.Fatalf("repeat = %v %s, want the first answer %s", again.header, again.body, first.body)
+	}
+	expect(t, ivy.withKey("inv-1", http.MethodPost, "/api/invest/start-invest", map[string]string{"planName": "Basic", "amount": "300"}),
+		http.StatusUnprocessableEntity)
+	if n := a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'account.investment_requested'`, "account-"+id); n != 1 {
+		t.Fatalf("%d investment requests stored, want 1", n)
+	}
+	if m := a.MailsTo(t, "ivy@example.com", "We received your investment request"); len(m) != 1 {
+		t.Fatalf("%d request e-mails, want 1", len(m))
+	}
+	if b := balances(t, ivy); b.Balance != "300.00" {
+		t.Fatalf("balance %+v, want 300.00: one investment of 200 held", b)
+	}
+}

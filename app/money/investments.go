@@ -12,6 +12,7 @@ import (
 
 	"clearvest/app/command"
 	"clearvest/domain/account"
+	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
@@ -145,57 +146,102 @@ func (s *Service) QuoteInvestment(ctx context.Context, a Actor, in InvestInput) 
 
 // StartInvestment holds in.Amount from the caller's available balance for an investment in the
 // named plan, under the plan's current terms, captured into the event; staff decide next. The
-// investor is e-mailed in the same transaction.
+// investor is e-mailed with it.
+//
+// It runs with command.Submit, as deposit and withdrawal requests do: the hold, its reference
+// row, the e-mail and the check of the investor's user stream (verified e-mail, approved
+// identity check) commit in one round trip.
 func (s *Service) StartInvestment(ctx context.Context, a Actor, in InvestInput) (InvestmentCreated, error) {
 	p, err := s.plan(ctx, in.PlanName)
 	if err != nil {
-		return InvestmentCreated{}, err
-	}
-	if err := s.mayInvest(ctx, a.UserID); err != nil {
 		return InvestmentCreated{}, err
 	}
 	amount, err := parseAmount(in.Amount)
 	if err != nil {
 		return InvestmentCreated{}, err
 	}
-	u, err := s.user(ctx, a.UserID)
-	if err != nil {
-		return InvestmentCreated{}, err
-	}
 	id := uuid.Must(uuid.NewV7()).String()
 	terms := captured(p)
 	var inv account.Investment
-	res, err := command.Update(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID), metaFor(a),
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID), metaFor(a),
+		func(acc *account.Account, w *command.Writes) error {
+			c, err := command.Consult(w, userStream(a.UserID), kyc.New)
+			if err != nil {
+				return err
+			}
+			if err := kyc.MayInvest(c.EmailVerified(), c.Status()); err != nil {
+				return err
+			}
+			u, err := command.Consult(w, userStream(a.UserID), identity.New)
+			if err != nil {
+				return err
+			}
+			if !u.Registered() {
+				return ErrUserNotFound
+			}
 			now := s.clock.Now()
 			if err := acc.RequestInvestment(id, terms, amount, now); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: accountStream(a.UserID), Aggregate: acc}); err != nil {
-				return err
-			}
-			if err := claimInvestment(ctx, tx, id, a.UserID, now); err != nil {
-				return err
-			}
+			w.Add(claimInvestmentSQL, id, a.UserID, now)
 			inv, _ = acc.Investment(id)
-			return s.mailInvestment(ctx, tx, u.Profile().Name, u.Email(), inv, mail.TemplateInvestmentRequested)
+			sql, args, err := s.investmentMail(u.Profile().Name, u.Email(), inv, mail.TemplateInvestmentRequested)
+			if err != nil {
+				return err
+			}
+			w.Add(sql, args...)
+			return nil
 		})
 	if err != nil {
 		return InvestmentCreated{}, err
 	}
-	s.kick()
+	if res.IdempotentReplay {
+		if inv, err = requestedInvestment(a.UserID, res.Raised); err != nil {
+			return InvestmentCreated{}, err
+		}
+	} else {
+		s.kick()
+	}
 	return InvestmentCreated{Investment: fromInvestment(a.UserID, inv), Position: res.Position}, nil
 }
 
+// requestedInvestment is the investment as an earlier request with the same Idempotency-Key
+// made it, from that request's events (requestedDeposit's twin).
+func requestedInvestment(userID string, raised []aggregate.Event) (account.Investment, error) {
+	acc := account.New(userID)
+	aggregate.Load(acc, 0, raised...)
+	for _, e := range raised {
+		if r, ok := e.(account.InvestmentRequested); ok {
+			if inv, ok := acc.Investment(r.InvestmentID); ok {
+				return inv, nil
+			}
+		}
+	}
+	return account.Investment{}, errors.New("money: the repeated request's events hold no investment request")
+}
+
+// claimInvestmentSQL records which account an investment is in.
+const claimInvestmentSQL = `INSERT INTO money_investment_refs (investment_id, user_id, created_at) VALUES ($1, $2, $3)
+	ON CONFLICT (investment_id) DO NOTHING`
+
 func claimInvestment(ctx context.Context, tx *command.Tx, id, userID string, at time.Time) error {
-	_, err := tx.Exec(ctx, `INSERT INTO money_investment_refs (investment_id, user_id, created_at) VALUES ($1, $2, $3)
-		ON CONFLICT (investment_id) DO NOTHING`, id, userID, at)
+	_, err := tx.Exec(ctx, claimInvestmentSQL, id, userID, at)
 	return err
 }
 
 // mailInvestment enqueues one investment message. One message of each kind per investment, so
 // the dedupe key names the cause and a retried command mails once.
 func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to string, inv account.Investment, template string) error {
+	sql, args, err := s.investmentMail(name, to, inv, template)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, sql, args...)
+	return err
+}
+
+// investmentMail is the outbox row of one investment message, for a command that queues it.
+func (s *Service) investmentMail(name, to string, inv account.Investment, template string) (string, []any, error) {
 	t := investments.PlanTerms(inv.Terms)
 	data := mail.InvestmentData{
 		Name: name, Plan: inv.Terms.PlanName, Amount: inv.Amount.Dollars(), TermDays: inv.Terms.TermDays,
@@ -210,10 +256,10 @@ func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to s
 	}
 	subject, text, html, err := s.tmpl.Render(template, data)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	dedupe := "investment/" + inv.ID + "/" + template
-	return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
+	return mail.EnqueueStatement(dedupe, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
 }
 
 func percent(s string) string { return s + "%" }
