@@ -62,8 +62,8 @@ func idempotencyFor(store *idempotency.Store) (apigen.MiddlewareFunc, error) {
 // events (idempotency.WithCommand): a money request then costs one round trip to the database,
 // shared with the commands submitted at the same time, and a repeat is answered from the events.
 var claimedByCommand = map[string]bool{
-	http.MethodPost + " /payments/create": true,
-	http.MethodPost + " /withDraw/create": true,
+	http.MethodPost + " /payments/create":     true,
+	http.MethodPost + " /withDraw/create":     true,
 	http.MethodPost + " /invest/start-invest": true,
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"clearvest/app/command"
 	"clearvest/domain/account"
-	"clearvest/domain/aggregate"
 	"clearvest/domain/asset"
 	"clearvest/domain/identity"
 	"clearvest/domain/money"
@@ -132,27 +131,11 @@ func (s *Service) create(ctx context.Context, a Actor, req account.DepositReques
 		return Created{}, err
 	}
 	if res.IdempotentReplay {
-		if d, err = requestedDeposit(a.UserID, res.Raised); err != nil {
+		if d, err = requested(a.UserID, res.Raised, func(e account.DepositRequested) string { return e.DepositID }, (*account.Account).Deposit); err != nil {
 			return Created{}, err
 		}
 	}
 	return Created{Deposit: fromAggregate(a.UserID, d), Position: res.Position}, nil
-}
-
-// requestedDeposit is the deposit as an earlier request with the same Idempotency-Key created
-// it, from that request's events: its answer then is this one's, even if staff have decided on
-// the deposit since.
-func requestedDeposit(userID string, raised []aggregate.Event) (account.Deposit, error) {
-	acc := account.New(userID)
-	aggregate.Load(acc, 0, raised...)
-	for _, e := range raised {
-		if r, ok := e.(account.DepositRequested); ok {
-			if d, ok := acc.Deposit(r.DepositID); ok {
-				return d, nil
-			}
-		}
-	}
-	return account.Deposit{}, errors.New("money: the repeated request's events hold no deposit request")
 }
 
 // txHashKey is the form a hash is unique in: trimmed, lower case.

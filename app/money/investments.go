@@ -12,7 +12,6 @@ import (
 
 	"clearvest/app/command"
 	"clearvest/domain/account"
-	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
@@ -196,28 +195,13 @@ func (s *Service) StartInvestment(ctx context.Context, a Actor, in InvestInput) 
 		return InvestmentCreated{}, err
 	}
 	if res.IdempotentReplay {
-		if inv, err = requestedInvestment(a.UserID, res.Raised); err != nil {
+		if inv, err = requested(a.UserID, res.Raised, func(e account.InvestmentRequested) string { return e.InvestmentID }, (*account.Account).Investment); err != nil {
 			return InvestmentCreated{}, err
 		}
 	} else {
 		s.kick()
 	}
 	return InvestmentCreated{Investment: fromInvestment(a.UserID, inv), Position: res.Position}, nil
-}
-
-// requestedInvestment is the investment as an earlier request with the same Idempotency-Key
-// made it, from that request's events (requestedDeposit's twin).
-func requestedInvestment(userID string, raised []aggregate.Event) (account.Investment, error) {
-	acc := account.New(userID)
-	aggregate.Load(acc, 0, raised...)
-	for _, e := range raised {
-		if r, ok := e.(account.InvestmentRequested); ok {
-			if inv, ok := acc.Investment(r.InvestmentID); ok {
-				return inv, nil
-			}
-		}
-	}
-	return account.Investment{}, errors.New("money: the repeated request's events hold no investment request")
 }
 
 // claimInvestmentSQL records which account an investment is in.

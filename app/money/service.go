@@ -21,6 +21,7 @@ import (
 
 	"clearvest/app/command"
 	"clearvest/domain/account"
+	"clearvest/domain/aggregate"
 	"clearvest/domain/asset"
 	"clearvest/domain/clock"
 	"clearvest/domain/domainerr"
@@ -171,6 +172,24 @@ func (s *Service) verifiedUser(w *command.Writes, userID string, notVerified err
 		return nil, notVerified
 	}
 	return u, nil
+}
+
+// requested is what an earlier request with the same Idempotency-Key made, rebuilt from that
+// request's events (command.Result.Raised): the item the request event E names, as it was then,
+// so that a repeat gets the request's own answer even after staff have decided on it. The
+// request's answer shows nothing of the investor but their id.
+func requested[E aggregate.Event, T any](userID string, raised []aggregate.Event, ref func(E) string, find func(*account.Account, string) (T, bool)) (T, error) {
+	acc := account.New(userID)
+	aggregate.Load(acc, 0, raised...)
+	for _, e := range raised {
+		if r, ok := e.(E); ok {
+			if item, ok := find(acc, ref(r)); ok {
+				return item, nil
+			}
+		}
+	}
+	var zero T
+	return zero, errors.New("money: the repeated request's events hold nothing it made")
 }
 
 // Addresses lists the configured deposit addresses, in configuration order.

@@ -12,7 +12,6 @@ import (
 
 	"clearvest/app/command"
 	"clearvest/domain/account"
-	"clearvest/domain/aggregate"
 	"clearvest/domain/asset"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/fees"
@@ -186,29 +185,13 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 		return WithdrawalCreated{}, err
 	}
 	if res.IdempotentReplay {
-		if w, err = requestedWithdrawal(a.UserID, res.Raised); err != nil {
+		if w, err = requested(a.UserID, res.Raised, func(e account.WithdrawalRequested) string { return e.WithdrawalID }, (*account.Account).Withdrawal); err != nil {
 			return WithdrawalCreated{}, err
 		}
 		return WithdrawalCreated{Withdrawal: withdrawalFromAggregate(a.UserID, "", "", w), Position: res.Position}, nil
 	}
 	s.kick()
 	return WithdrawalCreated{Withdrawal: withdrawalFromAggregate(a.UserID, u.Profile().Name, u.Email(), w), Position: res.Position}, nil
-}
-
-// requestedWithdrawal is the withdrawal as an earlier request with the same Idempotency-Key made
-// it, from that request's events (requestedDeposit's twin). The investor's name and address are
-// left out: the request's answer does not show them.
-func requestedWithdrawal(userID string, raised []aggregate.Event) (account.Withdrawal, error) {
-	acc := account.New(userID)
-	aggregate.Load(acc, 0, raised...)
-	for _, e := range raised {
-		if r, ok := e.(account.WithdrawalRequested); ok {
-			if w, ok := acc.Withdrawal(r.WithdrawalID); ok {
-				return w, nil
-			}
-		}
-	}
-	return account.Withdrawal{}, errors.New("money: the repeated request's events hold no withdrawal request")
 }
 
 // PayoutInput is what staff record when they approve a withdrawal.
