@@ -73,8 +73,10 @@ describe('login page', () => {
       'GET /api/users/getUser': json(makeUser()),
     });
     const user = userEvent.setup();
-    renderApp({ route: '/user-profile?tab=security' });
+    const { router } = renderApp({ route: '/user-profile?tab=security' });
     await screen.findByRole('heading', { level: 1, name: 'Sign In' });
+    // Typing starts once the way to /login has finished, as a person's would.
+    await waitFor(() => expect(router.state.navigation.state).toBe('idle'));
 
     await user.type(email(), 'ada@example.com');
     await user.type(password(), 'Secret-1');

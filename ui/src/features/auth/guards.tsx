@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, type Location } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { Spinner } from '../../components/Spinner';
@@ -19,11 +19,12 @@ const where = (location: Location) => `${location.pathname}${location.search}${l
 export function RequireAuth({ children }: { children?: ReactNode }) {
   const { known, isLoggedIn, endedBy } = useAppSelector(selectAuth);
   const location = useLocation();
+  const from = where(location);
+  // The same object while the page is the same: Navigate navigates again whenever its state
+  // changes identity, and this guard re-renders while the way to /login loads.
+  const state = useMemo<ReturnState | undefined>(() => (endedBy === 'logout' ? undefined : { from }), [endedBy, from]);
   if (!known) return <Spinner label="Checking your session…" />;
-  if (!isLoggedIn) {
-    const state: ReturnState | undefined = endedBy === 'logout' ? undefined : { from: where(location) };
-    return <Navigate to="/login" replace state={state} />;
-  }
+  if (!isLoggedIn) return <Navigate to="/login" replace state={state} />;
   return children ?? <Outlet />;
 }
 
