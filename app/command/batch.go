@@ -47,12 +47,15 @@ type batcher struct {
 type queued struct {
 	append eventstore.StreamAppend
 	with   *postgres.With // nil: an append alone
-	done   chan struct{}  // closed once the append's outcome is known
-	turn   chan struct{}  // closed to make this command lead the next batch
-	turned bool           // the command leads, or has been told to (turn is closed)
-	taken  bool
-	stored []eventstore.Envelope
-	err    error
+	// streams are the streams the command appends to or checks, which no other command of its
+	// batch may touch.
+	streams []eventstore.StreamID
+	done    chan struct{} // closed once the append's outcome is known
+	turn    chan struct{} // closed to make this command lead the next batch
+	turned  bool          // the command leads, or has been told to (turn is closed)
+	taken   bool
+	stored  []eventstore.Envelope
+	err     error
 }
 
 func newBatcher(store eventstore.Store, streams, appenders int) *batcher {
@@ -80,7 +83,7 @@ func (b *batcher) appendWith(ctx context.Context, a eventstore.StreamAppend, w *
 	if b.max <= 1 {
 		return b.send(ctx, []*queued{{append: a, with: w}})
 	}
-	q := &queued{append: a, with: w, done: make(chan struct{}), turn: make(chan struct{})}
+	q := &queued{append: a, with: w, streams: streamsOf(a, w), done: make(chan struct{}), turn: make(chan struct{})}
 	b.mu.Lock()
 	b.queue = append(b.queue, q)
 	if b.leaders < b.appenders {
@@ -161,8 +164,8 @@ func (b *batcher) take() []*queued {
 	streams := map[eventstore.StreamID]bool{}
 	rest := b.queue[:0]
 	for _, q := range b.queue {
-		if len(batch) < b.max && !slices.ContainsFunc(q.streams(), func(s eventstore.StreamID) bool { return streams[s] }) {
-			for _, s := range q.streams() {
+		if len(batch) < b.max && !slices.ContainsFunc(q.streams, func(s eventstore.StreamID) bool { return streams[s] }) {
+			for _, s := range q.streams {
 				streams[s] = true
 			}
 			q.taken = true
@@ -196,7 +199,7 @@ func (b *batcher) flush(ctx context.Context, batch []*queued) {
 		}
 		var ce *eventstore.ConcurrencyError
 		if errors.As(err, &ce) {
-			if i := slices.IndexFunc(batch, func(q *queued) bool { return slices.Contains(q.streams(), ce.Stream) }); i >= 0 {
+			if i := slices.IndexFunc(batch, func(q *queued) bool { return slices.Contains(q.streams, ce.Stream) }); i >= 0 {
 				b.finish(batch[i], nil, err)
 				batch = slices.Delete(batch, i, i+1)
 				continue
@@ -253,14 +256,13 @@ func statementOwner(batch []*queued, index int) (owner, local int) {
 	return -1, 0
 }
 
-// streams are the streams a queued command appends to or checks.
-func (q *queued) streams() []eventstore.StreamID {
-	if q.with == nil || len(q.with.Checks) == 0 {
-		return []eventstore.StreamID{q.append.Stream}
-	}
-	out := []eventstore.StreamID{q.append.Stream}
-	for _, c := range q.with.Checks {
-		out = append(out, c.Stream)
+// streamsOf lists the stream a command appends to and those it checks.
+func streamsOf(a eventstore.StreamAppend, w *postgres.With) []eventstore.StreamID {
+	out := []eventstore.StreamID{a.Stream}
+	if w != nil {
+		for _, c := range w.Checks {
+			out = append(out, c.Stream)
+		}
 	}
 	return out
 }
