@@ -48,6 +48,10 @@ func (t *Tx) Append(ctx context.Context, changes ...Change) error {
 	if t.appended {
 		return errAppendedTwice
 	}
+	if al, ok := ctx.Value(alongsideKey{}).(*Alongside); ok {
+		changes = append(changes, al.changes...)
+		al.appended = true
+	}
 	var appends []eventstore.StreamAppend
 	var raised [][]aggregate.Event
 	for _, c := range changes {
@@ -97,6 +101,28 @@ func (t *Tx) Append(ctx context.Context, changes ...Change) error {
 	}
 	return nil
 }
+
+// Alongside carries changes of other streams that must commit with the next command run under
+// its context, or not at all: an approval recorded on a proposal's stream commits in the very
+// transaction that carries out the decision it approves, whichever service runs that decision
+// (docs/security.md, "Separation of duties"). Tx.Append adds them to its own changes.
+type Alongside struct {
+	changes  []Change
+	appended bool
+}
+
+type alongsideKey struct{}
+
+// WithAlongside returns a context whose commands (Update and InTx) append changes with their
+// own, and the Alongside that tells whether one did.
+func WithAlongside(ctx context.Context, changes ...Change) (context.Context, *Alongside) {
+	al := &Alongside{changes: changes}
+	return context.WithValue(ctx, alongsideKey{}, al), al
+}
+
+// Appended reports whether a transaction appended the changes. After a command that returned
+// no error, false means it never reached Append, and the changes were not recorded.
+func (a *Alongside) Appended() bool { return a.appended }
 
 // InTx runs fn in one transaction and commits it, then announces the events fn appended.
 // When an append conflicts or the transaction deadlocks, fn runs again in a new transaction,

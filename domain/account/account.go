@@ -33,7 +33,8 @@
 //   - Request ids are unique across the account; a request with an id already used is a
 //     Conflict, so a retried request never holds twice. Deciding a request already decided is a
 //     Conflict too, never a second effect.
-//   - Staff never decide or correct money on their own account.
+//   - Staff never decide or correct money on their own account. A decision that needed a second
+//     person (a countersigned one) names both, who are two different people, neither the owner.
 //
 // Who may run which command (subscriber, author, admin) is the API policy's concern; the
 // aggregate records the staff id because rules and the audit trail need it.
@@ -160,6 +161,7 @@ type Deposit struct {
 	Received      money.Money `json:"received"`
 	Notes         string      `json:"notes,omitempty"`
 	StaffID       string      `json:"staffId,omitempty"`
+	ApprovedBy    string      `json:"approvedBy,omitempty"` // the second staff member, when one was needed
 	RequestedAt   time.Time   `json:"requestedAt"`
 	DecidedAt     time.Time   `json:"decidedAt"`
 }
@@ -203,6 +205,7 @@ type Withdrawal struct {
 	FeeWaived     money.Money `json:"feeWaived"`
 	Reason        string      `json:"reason,omitempty"`
 	StaffID       string      `json:"staffId,omitempty"`
+	ApprovedBy    string      `json:"approvedBy,omitempty"` // the second staff member, when one was needed
 	RequestedAt   time.Time   `json:"requestedAt"`
 	DecidedAt     time.Time   `json:"decidedAt"`
 }
@@ -304,9 +307,42 @@ func (a *Account) RequestDeposit(r DepositRequest, at time.Time) error {
 	return nil
 }
 
+// Countersign is the second person of a four-eyes decision (domain/proposal): the proposal that
+// asked for one and the staff member who approved it. The zero value is a decision one staff
+// member took alone, below the thresholds.
+type Countersign struct {
+	ProposalID string
+	ApproverID string
+}
+
+func (c Countersign) check(a *Account, staffID string) error {
+	if c == (Countersign{}) {
+		return nil
+	}
+	if !validID(c.ProposalID) {
+		return ErrInvalidID
+	}
+	if err := a.staff(c.ApproverID); err != nil {
+		return err
+	}
+	if c.ApproverID == staffID {
+		return ErrSamePerson
+	}
+	return nil
+}
+
 // ConfirmDeposit credits received, what actually arrived in USD, to the available balance.
 func (a *Account) ConfirmDeposit(depositID string, received money.Money, notes, staffID string, at time.Time) error {
+	return a.ConfirmDepositCountersigned(depositID, received, notes, staffID, Countersign{}, at)
+}
+
+// ConfirmDepositCountersigned is ConfirmDeposit as proposed by staffID and approved by a
+// second staff member; neither may be the account's owner, and they are two people.
+func (a *Account) ConfirmDepositCountersigned(depositID string, received money.Money, notes, staffID string, c Countersign, at time.Time) error {
 	if _, err := a.pendingDeposit(depositID, staffID); err != nil {
+		return err
+	}
+	if err := c.check(a, staffID); err != nil {
 		return err
 	}
 	if _, err := money.Positive(received); err != nil {
@@ -316,7 +352,8 @@ func (a *Account) ConfirmDeposit(depositID string, received money.Money, notes, 
 	if err != nil {
 		return err
 	}
-	aggregate.Raise(a, DepositConfirmed{DepositID: depositID, Received: received, Notes: notes, StaffID: staffID, At: at.UTC()})
+	aggregate.Raise(a, DepositConfirmed{DepositID: depositID, Received: received, Notes: notes, StaffID: staffID,
+		ProposalID: c.ProposalID, ApprovedBy: c.ApproverID, At: at.UTC()})
 	return nil
 }
 
@@ -622,8 +659,17 @@ type Payout struct {
 // ApproveWithdrawal settles a pending withdrawal's hold: the user was paid amount − fee, and the
 // fee is charged.
 func (a *Account) ApproveWithdrawal(withdrawalID string, p Payout, staffID string, at time.Time) error {
+	return a.ApproveWithdrawalCountersigned(withdrawalID, p, staffID, Countersign{}, at)
+}
+
+// ApproveWithdrawalCountersigned is ApproveWithdrawal as proposed by staffID and approved by a
+// second staff member, who paid it out.
+func (a *Account) ApproveWithdrawalCountersigned(withdrawalID string, p Payout, staffID string, c Countersign, at time.Time) error {
 	w, err := a.pendingWithdrawal(withdrawalID, staffID)
 	if err != nil {
+		return err
+	}
+	if err := c.check(a, staffID); err != nil {
 		return err
 	}
 	txHash := strings.TrimSpace(p.TxHash)
@@ -641,7 +687,8 @@ func (a *Account) ApproveWithdrawal(withdrawalID string, p Payout, staffID strin
 	}
 	aggregate.Raise(a, WithdrawalApproved{
 		WithdrawalID: withdrawalID, Amount: w.Amount, Fee: w.Fee, TxHash: txHash,
-		OnChainAmount: p.OnChainAmount, USDRate: p.USDRate, StaffID: staffID, At: at.UTC(),
+		OnChainAmount: p.OnChainAmount, USDRate: p.USDRate, StaffID: staffID,
+		ProposalID: c.ProposalID, ApprovedBy: c.ApproverID, At: at.UTC(),
 	})
 	return nil
 }
@@ -907,6 +954,7 @@ func (a *Account) Apply(e aggregate.Event) {
 		b.Available = b.Available.Add(e.Received)
 		if d := a.deposits[e.DepositID]; d != nil {
 			d.Status, d.Received, d.Notes, d.StaffID, d.DecidedAt = StatusConfirmed, e.Received, e.Notes, e.StaffID, e.At
+			d.ApprovedBy = e.ApprovedBy
 		}
 	case DepositRejected:
 		if d := a.deposits[e.DepositID]; d != nil {
@@ -972,6 +1020,7 @@ func (a *Account) Apply(e aggregate.Event) {
 		b.Fees = b.Fees.Add(e.Fee)
 		if w := a.withdrawals[e.WithdrawalID]; w != nil {
 			w.Status, w.TxHash, w.OnChainAmount, w.USDRate, w.StaffID, w.DecidedAt = StatusApproved, e.TxHash, e.OnChainAmount, e.USDRate, e.StaffID, e.At
+			w.ApprovedBy = e.ApprovedBy
 		}
 	case WithdrawalRejected:
 		a.void(e.WithdrawalID, e.Amount)

@@ -18,6 +18,7 @@ var (
 	ErrDuplicateID    = domainerr.New(domainerr.Conflict, "A request with this id was already made")
 	ErrInvalidStaffID = fieldError(domainerr.Invalid, "staffId", "Invalid staff id")
 	ErrOwnAccount     = domainerr.New(domainerr.RuleBroken, "You cannot decide or correct money on your own account")
+	ErrSamePerson     = domainerr.New(domainerr.Forbidden, "A second staff member must approve this decision")
 
 	ErrDepositNotFound      = domainerr.New(domainerr.NotFound, "Deposit not found")
 	ErrDepositDecided       = domainerr.New(domainerr.Conflict, "This deposit was already decided")

@@ -59,7 +59,11 @@ type DepositConfirmed struct {
 	Received  money.Money `json:"received"`
 	Notes     string      `json:"notes,omitempty"`
 	StaffID   string      `json:"staffId"`
-	At        time.Time   `json:"at"`
+	// ProposalID and ApprovedBy name the four-eyes proposal and its second staff member when
+	// the confirmation needed one; StaffID is then the proposer.
+	ProposalID string    `json:"proposalId,omitempty"`
+	ApprovedBy string    `json:"approvedBy,omitempty"`
+	At         time.Time `json:"at"`
 }
 
 // DepositRejected records that nothing arrived, or not what was claimed; nothing is credited.
@@ -173,7 +177,11 @@ type WithdrawalApproved struct {
 	OnChainAmount string      `json:"onChainAmount,omitempty"`
 	USDRate       string      `json:"usdRate,omitempty"`
 	StaffID       string      `json:"staffId"`
-	At            time.Time   `json:"at"`
+	// ProposalID and ApprovedBy name the four-eyes proposal and its second staff member, who
+	// paid it out, when the withdrawal needed one; StaffID is then the proposer.
+	ProposalID string    `json:"proposalId,omitempty"`
+	ApprovedBy string    `json:"approvedBy,omitempty"`
+	At         time.Time `json:"at"`
 }
 
 // WithdrawalRejected releases the hold back to the available balance; no fee is charged.
