@@ -110,11 +110,14 @@ func (s *server) ConfirmDeposit(ctx context.Context, req apigen.ConfirmDepositRe
 	if req.Body.Notes != nil {
 		in.Notes = *req.Body.Notes
 	}
-	pos, err := s.money.ConfirmDeposit(ctx, a, in)
+	d, err := s.money.ConfirmDeposit(ctx, a, in)
 	if err != nil {
 		return nil, err
 	}
-	RecordPosition(ctx, pos)
+	RecordPosition(ctx, d.Position)
+	if d.ProposalID != "" {
+		return apigen.ConfirmDeposit202JSONResponse{Message: msgSentForApproval, ProposalId: d.ProposalID}, nil
+	}
 	return apigen.ConfirmDeposit200JSONResponse{Message: msgDepositConfirmed}, nil
 }
 

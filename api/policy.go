@@ -157,6 +157,10 @@ var operationActions = map[string]Action{
 	"getPublicStats":         ActPublic,
 	"listBadges":             ActPublic,
 	"getMyBadge":             ActOwnAccount,
+	// The four-eyes queue: staff see it, admins other than the proposer decide (in the service).
+	"getProposals":    ActReviewQueues,
+	"approveProposal": ActApproveChanges,
+	"rejectProposal":  ActApproveChanges,
 }
 
 // Allowed reports whether role may perform action.

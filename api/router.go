@@ -36,6 +36,7 @@ import (
 	"clearvest/api/idempotency"
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
+	"clearvest/app/approvals"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -128,6 +129,9 @@ type Deps struct {
 	Plans *appplans.Service
 	// Money runs deposits and investments; nil in tests of other parts (its operations then answer 422).
 	Money *appmoney.Service
+	// Approvals runs the four-eyes proposals; nil: decisions never need a second person (tests
+	// of other parts).
+	Approvals *approvals.Service
 	// Referrals answers the referrals page; nil in tests of other parts (it then answers 422).
 	Referrals *appreferrals.Reactor
 	// Market answers the market rates page from its cache; nil in tests of other parts (it then

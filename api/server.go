@@ -11,6 +11,7 @@ import (
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/app/accounts"
+	"clearvest/app/approvals"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -30,6 +31,7 @@ type server struct {
 	kyc           *appkyc.Service
 	plans         *appplans.Service
 	money         *appmoney.Service
+	approvals     *approvals.Service
 	referrals     *appreferrals.Reactor
 	market        *appmarket.Service
 	content       *sitecontent.Store
@@ -59,6 +61,7 @@ func newServer(deps Deps) *server {
 		kyc:        deps.KYC,
 		plans:      deps.Plans,
 		money:      deps.Money,
+		approvals:  deps.Approvals,
 		referrals:  deps.Referrals,
 		market:     deps.Market,
 		content:    deps.Content,

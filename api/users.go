@@ -18,6 +18,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/domain/account"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
 )
 
 // The user endpoints are thin: they turn the request into an accounts call, the result into the
@@ -689,6 +690,14 @@ func (s *server) UpgradeUser(ctx context.Context, req apigen.UpgradeUserRequestO
 		RecordPosition(ctx, pos)
 		return apigen.UpgradeUser200JSONResponse{Message: msgSuspended}, nil
 	}
+	if role == string(identity.RoleAdmin) && s.approvals != nil {
+		p, err := s.accounts.ProposeAdmin(ctx, s.approvals, a, id, str(b.Reason))
+		if err != nil {
+			return nil, err
+		}
+		RecordPosition(ctx, p.Position)
+		return apigen.UpgradeUser202JSONResponse{Message: msgSentForApproval, ProposalId: p.ProposalID}, nil
+	}
 	pos, err := s.accounts.SetRole(ctx, a, id, role)
 	if err != nil {
 		return nil, err
@@ -712,6 +721,22 @@ func (s *server) ReinstateUser(ctx context.Context, req apigen.ReinstateUserRequ
 }
 
 func (s *server) DeleteUser(ctx context.Context, req apigen.DeleteUserRequestObject) (apigen.DeleteUserResponseObject, error) {
+	if s.approvals != nil {
+		a, err := s.caller(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var reason string
+		if req.Body != nil {
+			reason = str(req.Body.Reason)
+		}
+		p, err := s.accounts.ProposeClose(ctx, s.approvals, a, req.Id, reason)
+		if err != nil {
+			return nil, err
+		}
+		RecordPosition(ctx, p.Position)
+		return apigen.DeleteUser202JSONResponse{Message: msgSentForApproval, ProposalId: p.ProposalID}, nil
+	}
 	if err := s.record(ctx, func(a accounts.Actor) (int64, error) { return s.accounts.Close(ctx, a, req.Id) }); err != nil {
 		return nil, err
 	}

@@ -122,18 +122,27 @@ func (s *server) ApproveWithdrawal(ctx context.Context, req apigen.ApproveWithdr
 	if req.Body == nil {
 		return nil, errBadJSON
 	}
-	in := appmoney.PayoutInput{WithdrawalID: req.Id, TxHash: req.Body.TxHash}
+	in := appmoney.PayoutInput{WithdrawalID: req.Id}
+	if req.Body.TxHash != nil {
+		in.TxHash = *req.Body.TxHash
+	}
+	if req.Body.Reason != nil {
+		in.Reason = *req.Body.Reason
+	}
 	if req.Body.OnChainAmount != nil {
 		in.OnChainAmount = *req.Body.OnChainAmount
 	}
 	if req.Body.UsdRate != nil {
 		in.USDRate = *req.Body.UsdRate
 	}
-	pos, err := s.money.ApproveWithdrawal(ctx, a, in)
+	d, err := s.money.ApproveWithdrawal(ctx, a, in)
 	if err != nil {
 		return nil, err
 	}
-	RecordPosition(ctx, pos)
+	RecordPosition(ctx, d.Position)
+	if d.ProposalID != "" {
+		return apigen.ApproveWithdrawal202JSONResponse{Message: msgSentForApproval, ProposalId: d.ProposalID}, nil
+	}
 	return apigen.ApproveWithdrawal200JSONResponse{Message: msgWithdrawalApproved}, nil
 }
 

@@ -427,6 +427,51 @@ func (e MetaProduct) Valid() bool {
 	}
 }
 
+// Defines values for ProposalKind.
+const (
+	ProposalKindAccountClosure      ProposalKind = "account_closure"
+	ProposalKindAdminGrant          ProposalKind = "admin_grant"
+	ProposalKindDepositConfirmation ProposalKind = "deposit_confirmation"
+	ProposalKindWithdrawalApproval  ProposalKind = "withdrawal_approval"
+)
+
+// Valid indicates whether the value is a known member of the ProposalKind enum.
+func (e ProposalKind) Valid() bool {
+	switch e {
+	case ProposalKindAccountClosure:
+		return true
+	case ProposalKindAdminGrant:
+		return true
+	case ProposalKindDepositConfirmation:
+		return true
+	case ProposalKindWithdrawalApproval:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProposalStatus.
+const (
+	ProposalStatusApproved ProposalStatus = "approved"
+	ProposalStatusPending  ProposalStatus = "pending"
+	ProposalStatusRejected ProposalStatus = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the ProposalStatus enum.
+func (e ProposalStatus) Valid() bool {
+	switch e {
+	case ProposalStatusApproved:
+		return true
+	case ProposalStatusPending:
+		return true
+	case ProposalStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Role.
 const (
 	RoleAdmin      Role = "admin"
@@ -581,13 +626,41 @@ type ActivityItem struct {
 // ActivityKind defines model for ActivityKind.
 type ActivityKind string
 
+// ApprovalThresholds defines model for ApprovalThresholds.
+type ApprovalThresholds struct {
+	// DepositThreshold Example: 10000.00
+	DepositThreshold string `json:"depositThreshold"`
+
+	// DepositTolerancePercent Example: 1
+	DepositTolerancePercent string `json:"depositTolerancePercent"`
+
+	// MaxAmount Example: 10000000.00
+	MaxAmount string `json:"maxAmount"`
+
+	// WithdrawalThreshold Example: 10000.00
+	WithdrawalThreshold string `json:"withdrawalThreshold"`
+}
+
+// ApproveProposalRequest defines model for ApproveProposalRequest.
+type ApproveProposalRequest struct {
+	OnChainAmount *string `json:"onChainAmount,omitempty"`
+	Reason        *string `json:"reason,omitempty"`
+
+	// TxHash For a withdrawal, the payout transaction the approver sent; required.
+	TxHash  *string `json:"txHash,omitempty"`
+	UsdRate *string `json:"usdRate,omitempty"`
+}
+
 // ApproveWithdrawalRequest defines model for ApproveWithdrawalRequest.
 type ApproveWithdrawalRequest struct {
 	// OnChainAmount How much of the asset was sent, if known.
 	OnChainAmount *string `json:"onChainAmount,omitempty"`
 
-	// TxHash The payout transaction hash.
-	TxHash string `json:"txHash"`
+	// Reason Why the payout should go ahead; required above the threshold.
+	Reason *string `json:"reason,omitempty"`
+
+	// TxHash The payout transaction hash; required below the threshold, empty above it.
+	TxHash *string `json:"txHash,omitempty"`
 
 	// UsdRate The USD rate applied, if known.
 	UsdRate *string `json:"usdRate,omitempty"`
@@ -624,6 +697,12 @@ type ChangePasswordRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
 	OldPassword     *string `json:"oldPassword,omitempty"`
 	Password        *string `json:"password,omitempty"`
+}
+
+// CloseAccountRequest defines model for CloseAccountRequest.
+type CloseAccountRequest struct {
+	// Reason Why the account closes; required.
+	Reason *string `json:"reason,omitempty"`
 }
 
 // ConfirmDepositRequest defines model for ConfirmDepositRequest.
@@ -1433,6 +1512,49 @@ type PlanList struct {
 	Plans []Plan `json:"plans"`
 }
 
+// Proposal defines model for Proposal.
+type Proposal struct {
+	// Amount The money it moves, a decimal string ("0.00" when it moves none).
+	Amount         string            `json:"amount"`
+	DecidedAt      *time.Time        `json:"decidedAt,omitempty"`
+	Decider        *StaffPerson      `json:"decider,omitempty"`
+	DecisionReason string            `json:"decisionReason"`
+	Id             string            `json:"id"`
+	Kind           ProposalKind      `json:"kind"`
+	OpenedAt       time.Time         `json:"openedAt"`
+	Params         map[string]string `json:"params"`
+	Proposer       StaffPerson       `json:"proposer"`
+	Reason         string            `json:"reason"`
+	Status         ProposalStatus    `json:"status"`
+
+	// SubjectId The deposit's transaction id, the withdrawal's id, or the user's id.
+	SubjectId string      `json:"subjectId"`
+	User      StaffPerson `json:"user"`
+
+	// Why Which rule asked for a second person.
+	Why string `json:"why"`
+}
+
+// ProposalCreated defines model for ProposalCreated.
+type ProposalCreated struct {
+	// Message Example: Sent to a second staff member for approval
+	Message    string `json:"message"`
+	ProposalId string `json:"proposalId"`
+}
+
+// ProposalKind defines model for ProposalKind.
+type ProposalKind string
+
+// ProposalList defines model for ProposalList.
+type ProposalList struct {
+	Pending    []Proposal         `json:"pending"`
+	Recent     []Proposal         `json:"recent"`
+	Thresholds ApprovalThresholds `json:"thresholds"`
+}
+
+// ProposalStatus defines model for ProposalStatus.
+type ProposalStatus string
+
 // PublicActivity defines model for PublicActivity.
 type PublicActivity struct {
 	Activities []ActivityItem `json:"activities"`
@@ -1521,6 +1643,11 @@ type RejectInvestmentRequest struct {
 	Reason string `json:"reason"`
 }
 
+// RejectProposalRequest defines model for RejectProposalRequest.
+type RejectProposalRequest struct {
+	Reason string `json:"reason"`
+}
+
 // RejectTestimonialRequest defines model for RejectTestimonialRequest.
 type RejectTestimonialRequest struct {
 	Reason string `json:"reason"`
@@ -1586,6 +1713,12 @@ type Session struct {
 // SettledInvestments defines model for SettledInvestments.
 type SettledInvestments struct {
 	Settled []Investment `json:"settled"`
+}
+
+// StaffPerson defines model for StaffPerson.
+type StaffPerson struct {
+	UnderscoreId string `json:"_id"`
+	Name         string `json:"name"`
 }
 
 // StartInvestmentRequest defines model for StartInvestmentRequest.
@@ -1721,7 +1854,7 @@ type UpdateUserRequest struct {
 type UpgradeUserRequest struct {
 	Id *string `json:"id,omitempty"`
 
-	// Reason Why, when suspending.
+	// Reason Why, when suspending or granting admin (then required).
 	Reason *string `json:"reason,omitempty"`
 
 	// Role subscriber, author, admin or suspended.
@@ -1887,6 +2020,9 @@ type InvestmentID = string
 
 // Position defines model for Position.
 type Position = int64
+
+// ProposalID defines model for ProposalID.
+type ProposalID = string
 
 // TicketID defines model for TicketID.
 type TicketID = string
@@ -2087,6 +2223,22 @@ type ViewPaymentStatusParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ApproveProposalParams defines parameters for ApproveProposal.
+type ApproveProposalParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RejectProposalParams defines parameters for RejectProposal.
+type RejectProposalParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListSupportTicketsParams defines parameters for ListSupportTickets.
@@ -2508,6 +2660,12 @@ type CreateDepositJSONRequestBody = CreateDepositRequest
 // RejectDepositJSONRequestBody defines body for RejectDeposit for application/json ContentType.
 type RejectDepositJSONRequestBody = RejectDepositRequest
 
+// ApproveProposalJSONRequestBody defines body for ApproveProposal for application/json ContentType.
+type ApproveProposalJSONRequestBody = ApproveProposalRequest
+
+// RejectProposalJSONRequestBody defines body for RejectProposal for application/json ContentType.
+type RejectProposalJSONRequestBody = RejectProposalRequest
+
 // CreateSupportTicketJSONRequestBody defines body for CreateSupportTicket for application/json ContentType.
 type CreateSupportTicketJSONRequestBody = CreateSupportTicketRequest
 
@@ -2570,6 +2728,9 @@ type UpgradeUserJSONRequestBody = UpgradeUserRequest
 
 // UploadKycDocumentsMultipartRequestBody defines body for UploadKycDocuments for multipart/form-data ContentType.
 type UploadKycDocumentsMultipartRequestBody UploadKycDocumentsMultipartBody
+
+// DeleteUserJSONRequestBody defines body for DeleteUser for application/json ContentType.
+type DeleteUserJSONRequestBody = CloseAccountRequest
 
 // ApproveWithdrawalJSONRequestBody defines body for ApproveWithdrawal for application/json ContentType.
 type ApproveWithdrawalJSONRequestBody = ApproveWithdrawalRequest
@@ -2687,6 +2848,15 @@ type ServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams)
+	// GetProposals Proposals waiting for a second staff member, and the latest decided (staff)
+	// (GET /proposals)
+	GetProposals(w http.ResponseWriter, r *http.Request)
+	// ApproveProposal Approve a proposal and carry out its decision (admins other than the proposer)
+	// (POST /proposals/{proposalId}/approve)
+	ApproveProposal(w http.ResponseWriter, r *http.Request, proposalId ProposalID, params ApproveProposalParams)
+	// RejectProposal Reject a proposal; nothing is decided (admins other than the proposer)
+	// (POST /proposals/{proposalId}/reject)
+	RejectProposal(w http.ResponseWriter, r *http.Request, proposalId ProposalID, params RejectProposalParams)
 	// GetPublicActivity Recent real activity, anonymised, newest first
 	// (GET /public/activity)
 	GetPublicActivity(w http.ResponseWriter, r *http.Request)
@@ -3083,6 +3253,24 @@ func (_ Unimplemented) RejectDeposit(w http.ResponseWriter, r *http.Request, par
 // ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 // (GET /payments/viewPaymentStatus/{transactionId})
 func (_ Unimplemented) ViewPaymentStatus(w http.ResponseWriter, r *http.Request, transactionId TransactionID, params ViewPaymentStatusParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetProposals Proposals waiting for a second staff member, and the latest decided (staff)
+// (GET /proposals)
+func (_ Unimplemented) GetProposals(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApproveProposal Approve a proposal and carry out its decision (admins other than the proposer)
+// (POST /proposals/{proposalId}/approve)
+func (_ Unimplemented) ApproveProposal(w http.ResponseWriter, r *http.Request, proposalId ProposalID, params ApproveProposalParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RejectProposal Reject a proposal; nothing is decided (admins other than the proposer)
+// (POST /proposals/{proposalId}/reject)
+func (_ Unimplemented) RejectProposal(w http.ResponseWriter, r *http.Request, proposalId ProposalID, params RejectProposalParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4604,6 +4792,120 @@ func (siw *ServerInterfaceWrapper) ViewPaymentStatus(w http.ResponseWriter, r *h
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ViewPaymentStatus(w, r, transactionId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetProposals operation middleware
+func (siw *ServerInterfaceWrapper) GetProposals(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetProposals(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ApproveProposal operation middleware
+func (siw *ServerInterfaceWrapper) ApproveProposal(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "proposalId" -------------
+	var proposalId ProposalID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "proposalId", chi.URLParam(r, "proposalId"), &proposalId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "proposalId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ApproveProposalParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApproveProposal(w, r, proposalId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RejectProposal operation middleware
+func (siw *ServerInterfaceWrapper) RejectProposal(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "proposalId" -------------
+	var proposalId ProposalID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "proposalId", chi.URLParam(r, "proposalId"), &proposalId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "proposalId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectProposalParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RejectProposal(w, r, proposalId, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7491,6 +7793,15 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/users/badge", wrapper.GetMyBadge)
 	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/proposals", wrapper.GetProposals)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/proposals/{proposalId}/approve", wrapper.ApproveProposal)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/proposals/{proposalId}/reject", wrapper.RejectProposal)
+	})
 
 	return r
 }
@@ -9409,6 +9720,20 @@ func (response ConfirmDeposit200JSONResponse) VisitConfirmDepositResponse(w http
 	return err
 }
 
+type ConfirmDeposit202JSONResponse ProposalCreated
+
+func (response ConfirmDeposit202JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ConfirmDeposit400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response ConfirmDeposit400JSONResponse) VisitConfirmDepositResponse(w http.ResponseWriter) error {
@@ -9859,6 +10184,301 @@ func (response ViewPaymentStatus404JSONResponse) VisitViewPaymentStatusResponse(
 type ViewPaymentStatus500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ViewPaymentStatus500JSONResponse) VisitViewPaymentStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProposalsRequestObject struct {
+}
+
+type GetProposalsResponseObject interface {
+	VisitGetProposalsResponse(w http.ResponseWriter) error
+}
+
+type GetProposals200JSONResponse ProposalList
+
+func (response GetProposals200JSONResponse) VisitGetProposalsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProposals401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetProposals401JSONResponse) VisitGetProposalsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProposals403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetProposals403JSONResponse) VisitGetProposalsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProposals500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetProposals500JSONResponse) VisitGetProposalsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveProposalRequestObject struct {
+	ProposalId ProposalID `json:"proposalId"`
+	Params     ApproveProposalParams
+	Body       *ApproveProposalJSONRequestBody
+}
+
+type ApproveProposalResponseObject interface {
+	VisitApproveProposalResponse(w http.ResponseWriter) error
+}
+
+type ApproveProposal200JSONResponse Message
+
+func (response ApproveProposal200JSONResponse) VisitApproveProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveProposal400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ApproveProposal400JSONResponse) VisitApproveProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveProposal401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApproveProposal401JSONResponse) VisitApproveProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveProposal403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApproveProposal403JSONResponse) VisitApproveProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveProposal404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApproveProposal404JSONResponse) VisitApproveProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveProposal409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApproveProposal409JSONResponse) VisitApproveProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveProposal422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ApproveProposal422JSONResponse) VisitApproveProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveProposal500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApproveProposal500JSONResponse) VisitApproveProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectProposalRequestObject struct {
+	ProposalId ProposalID `json:"proposalId"`
+	Params     RejectProposalParams
+	Body       *RejectProposalJSONRequestBody
+}
+
+type RejectProposalResponseObject interface {
+	VisitRejectProposalResponse(w http.ResponseWriter) error
+}
+
+type RejectProposal200JSONResponse Message
+
+func (response RejectProposal200JSONResponse) VisitRejectProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectProposal400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RejectProposal400JSONResponse) VisitRejectProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectProposal401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RejectProposal401JSONResponse) VisitRejectProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectProposal403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RejectProposal403JSONResponse) VisitRejectProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectProposal404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RejectProposal404JSONResponse) VisitRejectProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectProposal409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RejectProposal409JSONResponse) VisitRejectProposalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RejectProposal500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RejectProposal500JSONResponse) VisitRejectProposalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -14374,6 +14994,20 @@ func (response UpgradeUser200JSONResponse) VisitUpgradeUserResponse(w http.Respo
 	return err
 }
 
+type UpgradeUser202JSONResponse ProposalCreated
+
+func (response UpgradeUser202JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpgradeUser400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response UpgradeUser400JSONResponse) VisitUpgradeUserResponse(w http.ResponseWriter) error {
@@ -14712,7 +15346,8 @@ func (response VerifyUser500JSONResponse) VisitVerifyUserResponse(w http.Respons
 }
 
 type DeleteUserRequestObject struct {
-	Id UserID `json:"id"`
+	Id   UserID `json:"id"`
+	Body *DeleteUserJSONRequestBody
 }
 
 type DeleteUserResponseObject interface {
@@ -14729,6 +15364,20 @@ func (response DeleteUser200JSONResponse) VisitDeleteUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser202JSONResponse ProposalCreated
+
+func (response DeleteUser202JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14825,6 +15474,20 @@ func (response ApproveWithdrawal200JSONResponse) VisitApproveWithdrawalResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApproveWithdrawal202JSONResponse ProposalCreated
+
+func (response ApproveWithdrawal202JSONResponse) VisitApproveWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15528,6 +16191,15 @@ type StrictServerInterface interface {
 	// ViewPaymentStatus One deposit (its owner, or staff; anyone else 404)
 	// (GET /payments/viewPaymentStatus/{transactionId})
 	ViewPaymentStatus(ctx context.Context, request ViewPaymentStatusRequestObject) (ViewPaymentStatusResponseObject, error)
+	// GetProposals Proposals waiting for a second staff member, and the latest decided (staff)
+	// (GET /proposals)
+	GetProposals(ctx context.Context, request GetProposalsRequestObject) (GetProposalsResponseObject, error)
+	// ApproveProposal Approve a proposal and carry out its decision (admins other than the proposer)
+	// (POST /proposals/{proposalId}/approve)
+	ApproveProposal(ctx context.Context, request ApproveProposalRequestObject) (ApproveProposalResponseObject, error)
+	// RejectProposal Reject a proposal; nothing is decided (admins other than the proposer)
+	// (POST /proposals/{proposalId}/reject)
+	RejectProposal(ctx context.Context, request RejectProposalRequestObject) (RejectProposalResponseObject, error)
 	// GetPublicActivity Recent real activity, anonymised, newest first
 	// (GET /public/activity)
 	GetPublicActivity(ctx context.Context, request GetPublicActivityRequestObject) (GetPublicActivityResponseObject, error)
@@ -16684,6 +17356,101 @@ func (sh *strictHandler) ViewPaymentStatus(w http.ResponseWriter, r *http.Reques
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ViewPaymentStatusResponseObject); ok {
 		if err := validResponse.VisitViewPaymentStatusResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetProposals operation middleware
+func (sh *strictHandler) GetProposals(w http.ResponseWriter, r *http.Request) {
+	var request GetProposalsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetProposals(ctx, request.(GetProposalsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetProposals")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetProposalsResponseObject); ok {
+		if err := validResponse.VisitGetProposalsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ApproveProposal operation middleware
+func (sh *strictHandler) ApproveProposal(w http.ResponseWriter, r *http.Request, proposalId ProposalID, params ApproveProposalParams) {
+	var request ApproveProposalRequestObject
+
+	request.ProposalId = proposalId
+	request.Params = params
+
+	var body ApproveProposalJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApproveProposal(ctx, request.(ApproveProposalRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApproveProposal")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApproveProposalResponseObject); ok {
+		if err := validResponse.VisitApproveProposalResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RejectProposal operation middleware
+func (sh *strictHandler) RejectProposal(w http.ResponseWriter, r *http.Request, proposalId ProposalID, params RejectProposalParams) {
+	var request RejectProposalRequestObject
+
+	request.ProposalId = proposalId
+	request.Params = params
+
+	var body RejectProposalJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RejectProposal(ctx, request.(RejectProposalRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RejectProposal")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RejectProposalResponseObject); ok {
+		if err := validResponse.VisitRejectProposalResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -18230,6 +18997,16 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id U
 
 	request.Id = id
 
+	var body DeleteUserJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteUser(ctx, request.(DeleteUserRequestObject))
 	}
@@ -18461,428 +19238,453 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rcttIuiD4Krnc2hAVDVGULLu6pOiYkWW5rOOb2pK7urdZYyaBJJklMBOVmRDNrnXE/NqY3ycmYh5l",
-	"H2De5DzJRn5fJpAgAV5MyVbV8Z8qiwDy+t2vv7ViOcmkYMLo1vFvrTGjCVPwz4uETTJpmIhnL7ixvyRM",
-	"x4pnhkvROm5dKqaZMKTdNypn/V0iBTFjRrSRiiWECj1lihhJKFEsY9SwhCj2a860IVNuxvgynbCe6Adz",
-	"7b1ks/4xEdKMuRgRRe2oXBPDJ6zTE62opeMxm1C7ICbySev4ny27gNbPUcvMMtY6bmmjuBi1Pn2KWpdS",
-	"c1zv/PJ/TOWApiRzLxA5hAWlVBvCbu3GYFq/YpplTCQs6VQWMJRqQk3ruMWFeXLUiloTLvjELqpbrIYL",
-	"w0ZMwXLeMaNmp0PD1OKCrlgsRaLtiU0pN2TAhlIxYtTMngMdUS6qkxdzHdTOdWVoyta4tumY4cUpRhMy",
-	"kQlLNRnTxF6B/S0es8Q9h6NgSXloXMC9nPSEfSGhhpIJncGXM2aIHsspfBrTNGVqR5OUGnua8ZiK0cbX",
-	"+SlqZVTRCTMORM8nlKeX1IztH9zuLrN/RC1BJ/ZLZp+3opZdOVcsaR3boStnSD++YmJkRzh8fFQHQS+4",
-	"BejZcyUni4f5nCttyPvrM5LQGeEiTnMHI7CaX3OmZuVyhnaMWvBJqGGtJbNfy8W5X9ENpjZyw4kDjHzJ",
-	"Zouzv6Y3TANqGzVD5AmwRdMhOy4Qv4ru5IbNCBVJ+YP/asSMRkgawrk6EgKgT9oTqm5YQiq04gU3x8TB",
-	"MRfaWAiWQ6JyISzSmCmPWYccWJw6fPy4J2655oOUkdOrs4sLC4WKxhaYIsI6ow6h5P37i2cnRLEJmwyY",
-	"JWNDqQg1JGX2tA+PyFjmSiPgwjkjwSwPeo6StRqB7TEQC//3Qe0diFumzYQJc/GsAcJ5+UqyLqA/OdqM",
-	"Up6W+K6YyZVgCRnYKySMqpQzRWI5mVCRdMi1vVKmbpkCGqYjMpC5JZsRyYXhaUFnesIRGgAbAFaSa2YJ",
-	"zy0jGdWaJYSbJQf9972zlFFlt79XrH0b2nzN4xu25KS3PN9rRYWmsV1m4xwmeGfL6d5rpu5tLz9xM04U",
-	"ndL0nqb4ZL/VmRSaAaF/SpN3SCTsX7EUhgn4J82ylMfUntj+Lxqht5zlO8WGrePW/7lfCjn7+FTvnysl",
-	"FU5VBXcLw1xkuSFckwlNLRxZwvopap1JMUx5/AUWcUpiKeJcKcuqkVsSS4lIkuNcLMK/ayUqsiBQEW14",
-	"mvaEo4wWrz5FredSDXiSMHH/G7riI0s3uCCD3ICAQNNUTllC2kqmLCI61yhhRYRPMqa0FNRwMdqFk/9R",
-	"CvZlrl4xLXMVM8I+chB2LKuaUk0SljLjOMJISoSIC2GYEjTFIe//FOWEoVw8tYAxVVKMCrkb6O4JSZih",
-	"PNWEKgbyWUmSUzmCRb+R5rkly/e/3jeS6DweEzn4hcWGePZrZCAVwpIu6SyVNLmW8hVVoy921Yg7A5nM",
-	"LLIbKUlqp4clXUv5moqZozv6CyxJSjKhYkaoMWySGW2FuUAhA+Vhr9Ae6uZwb+8HegZM9F7Q3Iyl4v9i",
-	"X+TWDdEe34FODWhCYsUSJgynqYbzfS8yJWOmNR2k7FwYbmb3v7SfWJruIUWPgBINFKM3VpAd5JoLpjVR",
-	"ecpIG+RBLnQ+HPKYW2Qb0JSKmO3ChhQDaYWKGuUVaTElCR8OGRBwB2iO6r4XOs8yqQxLXrOE02tgfl8C",
-	"4IfcIt8sYxbagQbHMcsMcLdPnj0DrJ3Ght9yM7swDNSeTMmMKcORHVOzoETsWT1wUZOIrCBw/Nvizzcc",
-	"6c+yvfhFvLTvfopaEwssSBzYRzrJrHrbOrVaqJUCpSJWwSI/MgVYpA1VQL/JlaEioSohWUpFrbZTCir/",
-	"RMkFllfOGNktlxopkjO7pMoSAxU2YSAzf4ilGHILbSDGeln9g1tb9UfFBJvO/zihJrcL+7nmaE+zTMlb",
-	"VkpjgYxUvTApzsaUi9OJzEWNKeeFnJIJ0Gk0gljx2wDT00yYiPAhuRFyCvaHQHI76tYsynx8QfV4cQ4L",
-	"fxmdydyQQMwlY6rHc8MeduvGzXXyziqrtQO/v3pGFDWMAOKADLH2kueu362/7rKf0mTEXrFbli6e8IQL",
-	"VNeQwM6p6nzILH44SIX1Cbtou7oSlA+63W6n263DogkX79iQKUVTvTg+PmKJVaGUJtOx1F6HdoAIl1kA",
-	"Y6e1qAF5yX05SsIRvLEvzp8bfB1VzmFu2cuP9BWvA9zUPoJ/ccMmeq3l4Q19KmajStHZwnrdyI2LeuNO",
-	"w2M0WgRaUSv1iij7aBcK8KUtp61D0afINC4lFzW7cyyllkAmDthXm2rCXbmX/MB1uzsDbeKSaj2VKmkk",
-	"GQ5Y/Hvz9otaHJVpstH72fovf6rbCS7xGYJ4405oA9WzRIPGJqdpOiOKxYzfWsxMWMwnNCU48xz9eHRY",
-	"sw0hjSMClT3UUseKhr+Orl2hTXP2Abezn+vPxgoTz+mviwdSoNJaOFWOBMLAAl5FLe0IWB1lRhseaiNZ",
-	"SmM2lmnCFDHsozlB5YQbq7XONNEyIEwDKVNGxcIZuMkit/jle28QX2BNL8wkXbbmiCirj4IR0MoVr6m6",
-	"SeRUgHhn2ZiiU/Li+vWrzgZiD4Cos7KtIYYUr0fhopfs+YWcXpifpLrRNdcujJK1q9KGZRsDxJVh2Uoq",
-	"i3P6GZYs/NIJdtUljxvvKKMjtt0NLYNaO7qVkfEdAFaAVbs2aiXNSa6tWA8QvR4YRy2d5qPa4zfcpGw1",
-	"RMD3/u2oRITxCpiAi1o42mDTHhMWgTiuhdRG6E65uKm1H1MzRjOFPVN7UOgoZBmx3NRq3hH6obixEiGR",
-	"gtXe2ZonBbjjzwk2ES3sd9mBoXq2eGboT6rbObgFap94O+Y1n6yx8tJjFXy1ZKnXjNYQuDGjiR299uoa",
-	"qQBKOBvTAbuE1ygcbcgb3ITAGxymZUpaJVUHOJXSAToKGNEMlQYqEsJumZqRmKpkE6bhTyYqKJPf9YpD",
-	"djtchkZLUai6+7eCWV0rHlNlImLPlmodkREfmojYNWpm1a5kz+4vIinXJiKpjG8iYgEkIhkTEdFjztIk",
-	"Aqk/IlOapsxswoz4xBHd1fgqFaGCjI3JNHn/rp6gev1hK6x1akSBvBNUv8MVukOtv7BcGDWrk2aTObvB",
-	"j0/r9pBwmp4tvPuno6NlGy5ffC+4YQl5ycUoAV/v8h27zcLiarejGDVsG/nWjFlpHkFlflG+rdNAV8m8",
-	"YCKYE2APntQdEjNTqW7WeXUrK8UJ8ScLFvqn12dAJs6vX0SEj4T0D95fPbve1o4hxV5sV7pgyQC7Q+XM",
-	"LTfjZm7Cg8M/rwINd6n+oMtzbIYTx7bQj9kILYERbU5dqbe6MPWhYHvhFpa87/Fi9etTNrDkpcZiwugt",
-	"I2ySmRlpUzK0hI6MwVeFsl7GZJayiBhJYmrisb3byd6QpykXIzKQRu/OH3q3u9L4Uy6/svXSENh8+mtY",
-	"4ZYiKr3xWwPYvqU8pYOUebPzPN4igxwyZrkH08SKu3LoQK2C0Bvi8yK0x9JCuiQZxJmckMGMJGxI89QA",
-	"MllGcf7u7LAL+HZt/xUB+klh/zd/CytoRHX6p9dnkRtcKhx7nfGQFZ4miWJar2dcqMW96jjLcfAZ1eOB",
-	"pGjMaDTzrGnFCoxGNTJVxoQX79YazwURNanvGNShn85eS+FCqdYZFd5+B9+uVAP9CSxMVm6m9kyR89Vg",
-	"Unm1c/6dMVOsSoEtgzAyTSwIa+bijgDca6WY9bmpoabeXtSMXIvyBot5wpLTDRwqAbI0W6JW89ZF04Ry",
-	"Tti6U6Wo//71HbHCCmHC/k+TNpwlXsZu7da9Xa3+QGPFEl5ziqTda1nC1Wu5uKHCdN00iwtN3OQg7QXm",
-	"K8HcweAVvlxnwiup7bPzy73vXz76694Pf3992FoqVCzzb9Ry1TXX+V67cKY17IaLwkVUYFYID/PQUy62",
-	"2FFxmsGNe3CsXs8SPA8IdiO6N+PWGodzCu9WcWiNz964txf4ROPprd5kvbvDfc/WV8Lnjm4VIS4nWLZE",
-	"f6Te9/H0+qwVtc6vX7Qii7bXta6OucNa/Nxy71bUAi6+bIS/5iyvsQVS/Xa4PnI7v9fGBwmT13PKeVeL",
-	"nyHCpS050HLQxV2NmAv8rld4UilGQHq9I88qFFOKRJMaYqe2JHEh2nHRv5eU3HSNg2jar91uueYlm74q",
-	"yKuHg0vH6gvPDRCJd8x+2ODiDqlarXBasOO2NnQ4JLecTTWRIp0Bp6ge9ocGQ0izXa/BpjF3NB9C0wUO",
-	"Vn8wt2epjG8WoUDIaYMrogwE2dHEBwSCL7n9/vpst3L1SxFCDoe1Er4FsiFVAGMYm2+XSLgmdOzCqV3Q",
-	"bkqkYBGhmlDyoyRJrmBdlld/fzjuTrq619qtqh/u9+b1NML+tQ9lxPcIF2Q6linYAO0Xa8H8vLlFTlvF",
-	"QcyvYNmFnSa3XoCfp9fFg/qY6VtWc1S9VkR6rR+6E/zHwfiR/eeuPWpqyERqQx49edwlCZ1p0v7z90+6",
-	"3fHiwVb1oNXOQ7/Who2+digwZ96s80I3wti40ZFQj3c6xxXUGg3Zx4YHcl0HADie3BRR4T+34y5xmrij",
-	"uMonE1pnSdzsRD5n49vsr25H51Sls3csYZPCTF3d0lCqIeO1kSsYJmlVNjLit0yQPKu3MId5CHW7yhQX",
-	"Mc9o2qBdoBVjQOMbHx26YALprA7dqmZDlHNGwR5rj8iH71ZXdg4+BmYfEu+RAQaMhvExzdgik/Gm5nmC",
-	"oA1sZkLjMRdsTzGawA+KUS1FVOZhxSnEG4KLkcaGSEG4OSZ9waYfEnbLY9bviXYsheEiZxhtmMoRFz9x",
-	"Mz6TCduNSB9++MA+ZvZs+qioOVUbYjP3uLA0fiQFO/bH3hPwlf3cSJN98EfbJ21UnKXJ/PhFuHbfTsbF",
-	"Tfj2j1KOUtYTfiLBWIIeHB/x4RwKbM8yS5aAVrmL2R4lkSs3XAdyYBNsEgqy3FhaClaq4GjxKi1vG4DB",
-	"TDA0LVaJqzf61XjICttpDQiXIdkRsXt0Bmc7r1XgTiArCqwQYzklVO9xXZ33MmVUW+XaMEUouaUpT0jj",
-	"YtxtvrJXVrMiCxUhyIBMdIxsXt6wIuFxDigiWHMFnAgVSU9YCIC54Kf2QMkpBJvRVEsyshzaCqMw5Atj",
-	"srcinZFYyhvOSD++/eCm+QAj991VL8fmZTbX51KNpFkZxFRnuW7I81uYAoH4FRc3S2KkknlDd61xNdsk",
-	"KMpj2eqB61Yd2voW1uvk30WEgYTXHU14ssImtvDI0eaGnNbrOjpOqH0ZaahVzWqn3IzNupwHp0JDLhhN",
-	"L4O9Y/7RXCZsStGVbJia6Ig4NT7yBi18tuDhQXptCRiYNyISU8NGUs2inijSGkEXSVjMNbe03SEG5hUr",
-	"FiN1MGM2qSBCeY1sOHTyQW0aDT72mR8rnQW1JzxkrCFgAaLW4wanvVMDd3TlaC6eRYF1dILQ5IjftPCM",
-	"NENYaYubZ5vOdhRoP/guaTt1MiKFNhkRiMdmETnHTCIXIZ1ExGuZu/aWipvZ0cRZYN2oENx/Ji1BNiyp",
-	"pVLN/mz/6lrWeIj6r1ckYZTAouad4Q4oAvudvcM5HCwE3fIeS/z4uZli1AdgbRYquMLRINhHc5YrjaLW",
-	"ClGuMbovPL96RkwF0JWCz5+QfpB92YffPRwDB3b2ieClVph92wozHltR6zT5JS+ePIcreCpFrmstGDjM",
-	"ecpHfMBTl+Qyx6XgYRqGG1t69fPKsJbiw7pzCtbfxAgWCX0cq5wl59rwSW2w/akgzD0sLQOgHjAKicFa",
-	"kiFVQPH4EGQCHBJoXzoj8pZ5W4OakPaYpsM9+6gnfFIYE2a3Q55xnaV0Fkgtbh6uSUZ54qwBVl+mJlfc",
-	"zAB1CzEfM5R7glnlh6hC+2lA6SavDwQDejUigjyDdfw9WQMv1ByinKgQOU25ZglmLbiTjGkGyR7IkAgX",
-	"JGMqhqANM5V+Yl07ZZxKvZn7A78A5TCAhSBe8TN8U0wkzzZi3JupnkHaeXingbdImjFTU67ZboOaqo3K",
-	"Y68GL3VvOrC6CD6xKoD7+XQJwOCqIzLkH1kCRlpgQzQNForVPXbRjc8+ZsCc/H6nY54y4vhb7UYwk2Zx",
-	"eoRj8idSXWeEOBNgS/2oKRUNOJBSyywFnTBAbYy7KfSqku3D74W/p6rfPKWax03zNtkNUir+xpSurUxg",
-	"V3aLDwt1BheKGDS3NI9f9ekvmZIjK/ZdIs4ts5QqmY/GhBucZ34ariMLqAbNt86e2k4CguZDU1z5FqsG",
-	"LCtOYIk+1XUH8NN45mRN5eQbFwFSI9X53KNTvcySPsHKN0WuFii1XBgZObGdEj+UfXXFXPVVU+Zmw3Ql",
-	"N5/P2gPtoCkM+HPdvcpsRp3W8xCXjDZwEjM1eUZnocsyuE77tDmZrWADwBu8CQH5HcAbRfkF2VC7qE4y",
-	"lLkqmEQ9/dvWkYzyqUujdFhbxdFAOC3lV38Ywc6RSS7Q04KyhayhSrernGsRbxelmNUO6PIKG/yyzvdY",
-	"66BBDN/RUNgEFJLpmMdjp1noCsld02pcLGd92TsQ91YnZZTDL3FeliPeiUfWWYAuttrb+u7ZmunW3+uW",
-	"vtqAuH2+u5ZX5Pd1r77xqlf7bcMzkIYti19skngXf/emiSZS5+qCrWPsd8SC6dMGuYuJhFgQrAbhIo9h",
-	"ijkxjCVEyOn6yLhS1EKhbalAVcPBIG6uadD//b+Ip5QRUVhCiRS6EglUpfo0mbW5z3Il3BH6gqIvI+Ru",
-	"RwEBL28rhIPlkLcsaABtO62oBcadVZEDL2exs/40mm91Pphw3Sxals+dAnrL2RTqqMgbEOxPyFH3Bwtt",
-	"VIDiAcqps6c7GFtRpG/hKF7O4jOqtw9/kXFe0NgaI55/TKTAqhBCTiPwh2RMEc0TRtpTsKUUtrLCnAKi",
-	"xVp0++UsfuZmqrMH3cziq7UkrJfFi+g7dbeimzx25SsREWzKrHDElTYRYTQeo8fMSu9+a5ts6KoEmpot",
-	"eQFrPXNLXKarLD6DqPLNtO/GMBau/8YUH3KW1Kv6jak72dgVXloiG3tMpR4/C99gIavVF+dcEULjZy/P",
-	"qbKRQMAsz2qRutRE+LdC0AtxpQpcS8QFC9gOdrarjhLLiefwm+KwYsNcsyTA5TbmSwzRt+qNDp+Frkha",
-	"G4DcE8I1xruEQl718OKN88sp+Xwmn781alrBSqq36E+16eo8TaoregAJf7W25WfMoIpdZGm416tWDkhZ",
-	"2/8lY6NalXJMDx8/qZEf2Udy9eJ07/DxE2/KALpMNcmzVNKENThOeMLWoVr2NXj9X6y2OOKimLARd+Qa",
-	"lxvTCTp86m0suUqbYvZHzARXgyXLNOEGzLq9Vq9VWptgpqAkW/X892nG96EQyv7NLN7vHvxwMHwUH+59",
-	"T4/Y3veDg3jvB3aY7D2mTwbfx39OfmDd4X4BPPsH+0MlUdhZDof2QCuHFFWgxx11ceG49xUAWWLdAmSW",
-	"FqAVN12M8Q6/2BRG6vfppm9Yv8PytfmeZzdVOIBLBuJFkGsQGgPlXx34E3CPhiWuUGFrwBtq5u1oZ78r",
-	"gO9XO5CzctLkBJQ7qDXLJ0wTWK+Vz9EMt5Fm/F5vkn3t97SJMowzLOdrS/TfzxFjljCxK7COQDFqV72S",
-	"64CqbCSUOfI2z6k2DuxdTvYOHHhiaaVQyhzzkZX/h64m5x7S7MBk6pCy00xqzUbS3jriUyk2VchUOFt4",
-	"QQ0AgQSlUYmqXPBWYsaEfrzA7w+xjhT+cVAngNSbw0/JUGFGJPCQMPpqnWTQ+ctfobtVguPXO8WSLNea",
-	"8mkhzDkCAxLeMRmkuVIz0s5FETUolU/5HMo417sRiXPzQQ6HpM2SEdNEqp6IpRJMaQJ7EqPdiIxSqlhE",
-	"XFxgZJ9MIH22nUiGNQHxb/BeIPl1fp/dqCeENB98zUDShgqCoigiSDjUdzSzYhe7kZ/aBSDSEUOEd/UH",
-	"Lcr3hOUxuxH67khbM+aEK7hFHxXohEY8CgvcuN1W1II9YT0uuA4LPLgrTEEqVoxPNFoTYLYmy8GV45h+",
-	"Vi8TDGh80/jNgoD7Rhpy5ZGtFYWmjLVEXxy2ApLzxSdKHWQVxvlXVysWUICjmS6T9kCaMURXok6NthHn",
-	"fpKCYZV/dWdmgmUUGQo+6ALLd8KFahTUD+6L5m5DVEuwWLjUm1m80jc9ezmLGytivvzHWaAUeu2B6DyO",
-	"mdbDPE1n/8fawZegKtfuAoJBt4683CI4co7252ZsyU8M9ZkgSxWitmOJhWJkwkoX5nx8MxbXWl3r7VPT",
-	"OfhY2cbzSH3o7FrxoktDe68Xo3Z3tAvqLVTTSugvbu+EFEG7RR60i9B1vRM6K3NKtg1PfU3VDTNnVCRp",
-	"jTQOYn99fSU+qk+bTTFzajG9KGOioRjNpKmIqOulgaE4doXEjoL65WZlGB39gEW4xeNSnUGsFqHCs9Hr",
-	"qio/eb0Emq9YqQE62AyZgb4tIdKfEDpAqm6/yUVhk19fU4nLxc0VNEqTwsp64up21E2zXmWBEEhqGIKl",
-	"4uoWU0k8rz2oZ6BFEGS9u/2cxmPsn6LR+J0PUq7HEInjPgQvfITVkolRQEoVdK+pL/IGxePr7kkGoxsM",
-	"K4uZjlyHEaP4IJ/TEJYZW1NnaoUmP1ErOObac9CzyUBWDuz8/bv3V89aUevp9VlDTu88v8MxgvMPTLBu",
-	"3/MnXoJMPcQvxlgFSyw8ST6gpHZrNYM0UuG5+K/qFbkIFOAaON/qWiML7tZy/NoNl/y6sSpPycihvRG5",
-	"dQbvCi5vlTzxmhlaw7HFLVdSeMNoWcn6lqUycy7kTMlkYX/lXYwgZ+KKj8RFrYrDQMTvQWG1MnnJpQu1",
-	"AAuhZnpC2j++ffvjq/MPZ68uzt9cf7h4BuUYmdmtRzu3rnDhRXuY2pXeNsWUPc15msxHlbkGCu2ePQ5n",
-	"pUplTFMysK/ruezMbueg0115RX7N5WKiyiXMHWftTQY1WBZhypdzqW7wH//4xz/2Xr8u84cbnNN6tX94",
-	"4mq4+A9qlziDcso1zB7D+TeoOO1jIjYusV1TQ+Wj2ayWdFZGBW4WuNdYtPuvOU0RsYuXOqtzmP2pBWcR",
-	"zlIutP4uXqJyscSE81nO4q/rEbYSz7PPU4UVQ8WtKVw7YahcWoBxqhQmZsYULDKgCvtOfb5xWZ1KvGAJ",
-	"tCKFYHMBy9vaO1f5bFz7vfK1HU1EPhkwFZHuwj7uS3EOna8VJTr04RU3Uw/I15CGIAWn6fKEinkLYcFO",
-	"Mfe0kuxVhFLamylKDoWpIoucx1QXsuzi3k5FuOyNsjnmvl3bNr8scph7MyMCaufzQ2CDpc0FapgNYxga",
-	"0v7r86QwlV9XYMk0R3leumis2pMLuPcaHsO7yPpYlt9Rruao8+fva4M9PhaVdZfdjN3zuXsVbexNlEGN",
-	"oM8pBqB5k2lTyku5vsPHS3pWNJzHhKbpZ0120NggY7EWa2O2QRgdV7z+qBtE5D968ri7PHRrVQz31qHb",
-	"oTDZ7R7V7vl2g7wISIg4sSg/UnKqMRAKBKbiqe/KGs5+EG3iBal4oez1I8AtDxwMhF83axPunpcg3xSY",
-	"ug6o+HjsWhioyQtZL/6zPsWmup76a7zTWNAQbo5W6yBFaGdD+KY/pqYrqQ+Xz1Iq1vcHAlle6cGGIWuX",
-	"kQ9SHvtGTDXAgU/4BkXVKt2vVpZUK8dvXp7lirou3igXRvkiUHnqQqUxW70pJFyquhZADjASORUnxA6F",
-	"9rcBS30PZivPjCCxxKG0hZdVk9bGk0ulC/dy077fOcv7mUzqrJmBwaOuZmT10+LSGhKuG26m9GFUR6xf",
-	"LqpQ60tWA0j5raW98Kgobun4ANeuULsUMXOyVxVjHzcQLBdDWZ9/gj5a7O8E7524LD2RkGwsjYTy+qNq",
-	"KlUgv/4iudiwAGlt9M452Hxhb4HvmHC/rPr4eLvApqxb6ASAe9iBqvMQCga25drBfvUKde2AXK3ZEasp",
-	"2brC3HDhwemF09dEvS4CWg1ONEAU5rQXVgLItC5zLxf2xee2tRq+Gsva9FpvZGmdCEPwUq5hpubb8J95",
-	"X1HjC69qm4YACADpJIqNuLbaM4QPFI1uwcU35GkKbSaXrqHmUN8EYeFra94FkahRvY00ND2HJPh5QaT2",
-	"2Oegq3Jcc4fjaU11knB79YCGx7ZJh68a3xLkXkeWXoHdg1kwL8s4tXf855oksowf2dldq6lfEDlWnfri",
-	"6i15dPDkyd4BoWk2pnuHeN9tJ1K7D31oymJ0z7Lw+JUu6foC9tv6rotY+sqba6DO5m5WDCpZ1TjiK/Ut",
-	"+7lxwWUeUOOaS3vGqkUvIFhjBCtOHtgwvsLsa7QPuJ/Js3R2940jNnBGvWOamXvpRrhld8F3ss6AGBS+",
-	"s/xPMWzk6yMovLrtgpGUVfyxmoMZsxl2OvIDQExcT0jFR1zQlOiMxXzoqr0ihdPB29jbczCDQXdPSB/t",
-	"Xn1iWOr7I9EJq4bL6XxgV4+dK7EHNJSpRuW8TNSpc5FdsRgUwFdydF7fVWeTTJe5Rkklf3zDpkVFQghf",
-	"ec4VG8qPRAryiov84yYdjbKlzYarV4ktqj9wERUiBksiLLj3wZuJo4LXfUDzSAIpZS605oMdw47QE2Yq",
-	"PwxpbKT6wITVqBKw6vnfEq7dj/b6yrGCtveKWSCCpgI9AVUdIHJRa9IWbErsJjSZ0BmhWcaoOsE6gv1g",
-	"U/0lJRT9UpvKApyO6vOQ6iqPQu6Na5Ecnmkdfl+FdQMb8fvhRjx9qt1TQ0DmZyTtBW7Q+U1zDV3pwf+M",
-	"oZcTesNdjrnvKV6r1G2GHinV5ooxscmyNwWZ8mQq88GawtHKA6kHJmNSlszVEJjL6sV37qNwgh+6dmmG",
-	"qnUEmNJWuTIKMKXizaIk+uf1+9cUI9QuGLwl60g93idThc/DLjGSPOl2oY0djY1FM9T/FZ845bPSZWu1",
-	"oAAz1S82EFE2qGe2TsUGzb3RwskpQefzzUo2fEYRrs0JhsUeENsacRmebjLkcmNcltb1OsR2bFTMiHvD",
-	"FSLS1aIEoeN4LVdi5aZLZ2K1EdnyvmPr+A5XdvqqTS+uQFR5Nish9k4KqBgYan0rdhVnVpqx7VrKSVZu",
-	"aTHdwUW7IutdnvxtxwK5ZzNl5/GaovtnecobbRHXC/aG0hDpg1xvhJyKpYVsa0wrzghZhIWuH4dbb4J9",
-	"DnbAwvoLgcBccMNpGhHWGXVIr3WaUPKq02t1tnW+F70rfY6Z88Y3lqEPLqXeaxREUqwP5JWAihUgXplg",
-	"xRIbMHbbNa6fsrnxYu8uZ/NzsybvKNYDCXJtPcBGUn6xNP3RB4qsiA9ZjGKpr0OzZvJWOFxzuk/TBS3j",
-	"yZ8dlFN7fgWfW2amubbK1jvXA6Em4gpy7/RGt29HXH3H+FoUzFC7vKl8Dor2M9Szv2TJ9k/L1nMu7mA5",
-	"S2e4Yiav6e8uTUZzM36vGhrou+fH+/vk/btXle5+Y5km9VVmf1X1yVfXwdcQ4nL55kfMSAG3XQ53QhKu",
-	"WGzSGbwiCBTKIJg4UB97xmJV17LoKdXs0SHBxxAAMcsYFKn0RTdXVwxwY0fhORX7q4Ow95mF5vd6iUNl",
-	"wOV6bW8D4rvSxbC+L2Jd90LhdA2Bbk24fp+NFE2WHwNfw0GwNDDRNexwpjEXBLZCDIxaqtZeWxpAI4L2",
-	"z4iA+dOKcIXx7fMy/94vK/a0fTxh0DZ2Loi1KJaHDWrLsv+r4ueaQqIc5G7tn5sr1iKkQf9hdRX1rde3",
-	"KXhVjk0T+l/dX524rgU7FM3XczfUcCxjqp+zSkPV0MZW2Hqelhe1ekyuLyYZ1EuhpqkcV7VcV02hw2ro",
-	"MtdFVHO9OfDzwuoXQypBeZC3LKX1LXkKElRpnf/9993uD93uweGjDUJALE/yJZ3DSBAiBZG5Iug1KeCt",
-	"sQQQfLT/Xj3615O/Tg4Gf+/eHo7/Mf0hPrp5ddr5JRutE7oQHMCz0+9fHv71760l9GdpAIHEMNxti6cF",
-	"0tMcaUCHAZrG2//203VEDh6TCRe5YXr3hGSKQQqoFOmMcFE4Xnx3K90hp5cXrgWVs5pz0xNUk/4pkE/+",
-	"L/BPHZOnjCqmSC/vdh/FMCH8k/UDq3ts2Tw037fKbjuwv8dUKQ4FnnabumxIQ9PXq8qt25dcBKYm7V4L",
-	"gMX0WruuE8F69M9UxbVatPy8gnWWspbhQgAjgcRdKWcXpkWUDbMXyUz90Ti6VhKtaD6mZI7y1Oy6Tu4J",
-	"Ol+sb3a9w0b3GzbULsZ72sQ9w66hdZVnMbtpvh91pbvoEBJEyr429Wl0n9E/wfXkqQmZj8csyVO2o8mQ",
-	"LZzRCZjgRyxBtuvr3Da1/fmJ1nfkBotuHo+LAnSMFdXlhzk6Kde4nGUNyle3Id8gYYW0i3+Vd7G8D7le",
-	"0ty8aCXrWoxEPj/hP/7Hv9ed+rLS9PdRZ77ExKDOfNFQvMZjivnMYZumdlECeeWB3Wk/8qiFkuppYyPv",
-	"Wuo61+eouMP54SotuF1T7qAfeXkjQb/y5pbmDgJDVFlOGOvNmcEJr20pDIjtKvtgOPzy5d2J82G73axv",
-	"9gznWVKorm7oz6/XXk66Rb32aYVRrnvLjdtfXa89PIMV9dpr4sZd6pWGStbQDbM9LeI9dzfpIFdTQYox",
-	"7Fq61jBFgtFvn0W2LTEiU5mnCXFvfxbh9hx2Of8lob+mcKoc/F/kT+S7g063Czld0MH5u8PHnW4XKqDB",
-	"9sh3B9j6p3b2BfJYc2M+URXb7/A0JQOGSUdGzl1e4IFfEZnnzj7Y/3JQ294wjoY9EF2vLEI42xloE1bF",
-	"KP967pHu3366diucgEgOT8u9jY3J0FphVQs/BrcHhz95Qf24Fd+6mKrya5rxl8wSItDph3JpLPqL6+tL",
-	"0JDkkBQFJjoEYnWK2n0+aIeLUeoNnF6mOr28wHZmP8qe8GUlrLpKMz5iYpf4FpLvvRaG+RtMMEWL4sPc",
-	"dHqiJ86kuGXCQK0zBmWuLPpj/OBQpqmc6mP73h75t6u3b6y+Z0eXuemQ11Kwme+EVxV1e60DTOrstXYj",
-	"IuzAhLo08Y4dDLola1hX/7eedxv0Wsek1+p0Or3Wpz6W8evDm33X5cpHV8CkVguF8joTRudLNdo5zuRk",
-	"YhdbKKYu477/973i3Pcuoce6FH3MuB+lckBT13m9TH0EPyi23jRjNusJAhF0YPcjV6jhYgtkLoowSjJm",
-	"NGHKkjFKfjy/dlGcGDPoTzIoDWJ5hrZDtweKs2E62yW5MDz1zfMTMpEJSzUZ01ur/eajsSF55mvRnxBa",
-	"rnvAZtKNnsrRjoa12LFhkuKs7K8dcjHE0FIYV0gTjG234zM8i/bVUEZFWRGQitmUzrC7LyETqiwrqJzv",
-	"laEpOyZG5awfWYWaYg4GwsRAMXqjyYDFNNfMPlPSFTeAWVI57diRT4UUs4nMi75g2g1gt3NcbAXbJ6C1",
-	"IEE4A5C+fHt1HZHL99dw5Jen12cvXMYweBH6FwmbZNIC02zvJZv1/WBtKmbkwNLGw8ePyS3X3Cp5p1dn",
-	"Fxd2VWXQkj379++xwgwlIykTEo8lj9muRWxXC8GvHS+Mkhs2IyoXWDeAw1L0FLZgB79hmXGFnVyG7+ER",
-	"GctcadIuWk9Godxh1Y6yXUnZ9NQOYpd0TCC1B4DXBVgQOqI8UKXLj+RUuC6zHqTLUp5jbJ+5ewLGHR9N",
-	"aEEeoICZsYSgVzOOyK+5vQC7w4FMZmXqDSCIPQFcgTe/GGy+Cedg37UDVq7nBdy3hSYYFINgoRLo2LJl",
-	"OO1ibDxo11jDnz4vqqLi86PDwxPIjcoYNWWktZ0Zr80CorG8UuVC2N2OmNHkqPtDRKSKXI9KxShUS/Oz",
-	"OZzOlLSsIiorYpTHX2a64TxWbhxygXEcCPX2NR3SiCH2OjcS+DRpP/74Een90eEPSE4t/lrYAWRTzKiZ",
-	"u6CJAzZ73jD8SzbTkNxpn0vHbyxt2uPC5xm6esSL6Odzhh1/KStg2JHtk4KNAJsJSiuC5c++4Ux8MCm0",
-	"qoTrwLbzfUjT6fug6r5vR++LJCK57gms+0QUQ8cgGaZyWjBAgW5IYsaKLbQU18fQVBxZed/i1MHjPbRy",
-	"EvyxJ8AkuRvBi4oNFdPjPmlbwCb9wEDsH0VESQi+tiQfmWmuGS7HDuEjizFo36hcG5bs4a/eqAkIoG94",
-	"5to9++72sHvscR+RLM01jFjEn//loA9tpbGy72DWEyh9wNz2FLCfjHN4+vZiqZWL4ZWEM+3OP9yrll6Q",
-	"uBFyChmDFrp7AnIJ7Ttgn4WyYpYVQkwSLVCNOgA+6h5EhURC01Tbm4XPXRh0H3EBwMfCLGf6BFswWXKQ",
-	"WrZRDlWK7JBOZs8AuKkD7AXjM0R2w1X2i2JcczZrsolxuid8pkZbSH8Ox8hCK4vZRQnr6t3zY8tmcgHd",
-	"+/3htAuuFCFLisiz81fn1+fkP/77/0SYsUKDg7FUjmRu+rvggXSYBC1qe8JBDtYUkhOG5Bw8HFPhvByk",
-	"3X8L/+gDUvevWLz3nJl4vHfFDTsGkrmHr/YRYEFW6on+3/fe+c53exb7jsnfX7+yuOR+7p+UBYiQwcyR",
-	"1+4j0mudKan1nuam2L+9aHit1+q4s95Dn0PA4llCBON2eDjKdzIFvP24FxcChu/IbFGOxuNAfLXyugVZ",
-	"auy67GA6IkwMpYoRRUu62hODGVajkimPZ8QAGrWd6yjJY0NUnjK9A6kXGp/vHpM+yvR9HB0QDCHrhPTl",
-	"VJwiy7SsajZHW096on/L2RTq6Vvy4wAVegPoyNU/htrYAJb21sDpfEL6yPTgMCxhdO4eHCnqiT74fNzc",
-	"ug9j2C875I00pfh5bHGpQ35Slv7bbdkfHnWsrAUczOUfoQZnnx1Z5JrLJvK88JEXaryEHkthKAd22Ssd",
-	"Ur2W89Rg+/OywJ5VaoJCHr7+navCSjPeOm496nQ7j6C8hBmDwrc/oMkIdb8R2vKLy79IWsetlGvzFF+B",
-	"YlCoBdj3DrvdoFcLGDqyLHXcaf8XZz1GY8v6Rd7AiAdKYE1xHPuC7tgdPcbJ68YsFrl/IQxTgqag/lQ0",
-	"3tbxP3+OWjqfTKiatY5br5nVqtwEgLoA8oAMVN9YWJJlorI9fDrSUAdOTia5sCP+HLUWUap13ELohtn3",
-	"3VntD+mvwYHXBAXBFYBfpD+kv3ZmdJL2oZKeVAlTHdJHUv7CTFKX/yYSkEUrGIlE7DVVN4mciqgnAL4U",
-	"nZIX169fkUTJLIPkJ+mIDtBWIwm3KrHpkL4Gjx1MYeXFUrIreAlVrCeylMbMckimiGEfjeMPxhHUlA5Y",
-	"2iFnVroDooD9GVBQALIebJgl3EBKlcb1guRMDahQCPhVAB0xc4bH+pz+ep8wGszSAJ/PT/96H8DphiZt",
-	"IOlgZYAqae4Giruv3PZuBUhx+5uA6FhO97jZm0p100wcyrN/IacX5id4+f6vIJis4Sa0YZkOEOaebgWm",
-	"sfJQrzWWU7AH2lX1WlsevtXu9f5vOs1HnxoJRR/fQtnKvoqiVWeSFCJagFZu6KgBXOYIhycUPRFSio5l",
-	"YGTnEmwPEspliWTHaTcz1zjCrmQ5nl5iXkdGFZ0wA812/unshJYtlVZCO1QrNJRibZwSVlYE4336+f5h",
-	"ETbTAIX2ggD0jrpHq0HvjTTP7YHeA6yeEm2o4TGajdqZ4rc0nu2hoBaRlMdMaBZZeXcPzBIg4FpZLoQi",
-	"q6GyZFvCojF7ZQ2a4vJcvgBB8TPV3OMLObUcEUwTxK39vsjJC5Zm5IzZbxzG0tiQhBnKwQ23zbEbRidr",
-	"yxz2ZRQ6rDpqWf6CJICWZCs1ockkEAG0tx30BMgAwP69BQbtkvYFVO5jqhKMVcYZOqQPAcl9NAOCncC3",
-	"toPRgNj0xNiYDKoRnZA+j63y4mrHyyF0hvrIEqIZdOZBHcapzomiU72cPl3bo7p/oINpGigHXMA9QZkd",
-	"u7iINp66D+7TgbW8QHvF4HLhCCefj/5BibVmxPcvbXn8a/nFz1x02KIvfOFOioWRwQzg6T4up5zEW3i5",
-	"IhdXb8Fi5U1MNE2tPgg/BVdRlPtf6zISdrsP/fQaKcKFIEHFeYerVjjgMfpREKHAr4GmEsFciz6Q1vs0",
-	"uaUiZs/Y7Zn9tQ82rom8BeF/SlWCZmY5HFos5Rpt9bwihTjD7462lEaqGRjftaHKaEIN+RdTkjjnlNWg",
-	"i6pY7nPF8N0I3W0gnbghmSbts1cX0NyKisS+YlFCisR9vOvLKOkxhajJDrkQpCy7j5Z+mRtGio5d7CPX",
-	"hrSPukcQyrMA3f4s7pO2FHM0EBa4ogchk1xjiojfZ9HhEY2tUzKkytVE1cY9GlMNIASewnYIn1Kks5Ay",
-	"hd0SViFE1MqkrkGB0yTRBRz3vbG+XM6O9tBbLTBbuCvA8EsNthZxwa9R4F7SWKKUdci1RSN0xo0sNA1o",
-	"fHNMKEB4RAQbUcNvgfXlIqNKoxad5AhfhbAm7QCPnjzukoTOrPpjOehRt7st7M7h8qLsXgcT5Sv7ge8J",
-	"XPw/F9FgT2Uyu3PYP8XlIgpUlYdPXxv1XAF6kJ7krdcO1kCsp7RI0v4c5D3q/rD6gzMphinHUJOjw8PV",
-	"H7wXDtgtPJ5D08H7MM5ZrmEayIXjJndHDjx/9DktjVbRZ+z2NYab37+o4ua6cmeyhsRiIc5uYSA/Pghy",
-	"fw5OOE2mihtT1ksOb80tFwo7FbbW+7nY/d948mmZJFpe7mozBU/WNVIcfmkjhd9GE4Cgo+FBAMhbUSRU",
-	"OetVDWzcLTQgK94Hx44LnwuqEC2BjoWX9cY80cdMte71/ssVYvRxAxyAw8xBwcE6ZJ86Ny9zzOXR6o+e",
-	"SzXgScLENrBTQEtw9EXrbytmYZ5EG9fn7OT2evVuRGTQHC+AmrKnWS3AKHbL2RSOT1fAJqF6PJAUc9Mb",
-	"zSqLeS0uXpYJqFKImpXveSiFiyrQcsIgGoeMIUiOJaRt9ayegDgtFzzkO9xg3I8cOoEyqQiZg5kTNwQq",
-	"lTMyZYr51ApvqSkcxhims3Cm1eNrMKA8K47kPmlaMUkDNBcX8/kQvTV8gsBH0xQsecWCINrNIFj6Qnr+",
-	"4NeHyNIpXoVHDGfb8w0DloKlf4n8IgeoBYCFDTQVC5FWnUDQHLKpU431iTPDQfk17Rp0+j3mrCdCsKOm",
-	"iEeBMtVlFIEr30ba0HnJZygDsE8pjAS6U+xMHZD3CAFuc4Fqu3VQiIO/RjyoEuh7g8iacng1oAmR8ljS",
-	"DF7/itB5aUlNbqo3GF4e2HB8OB4aoiy9SlwPzunWwIpNlni6Ck7jMYtvHCQGgZlg2CETesO01ZOXNpMq",
-	"E/F6omiNDuN26oIuNIVgPyTDXJed03cuU0Y1w8lmZCZzhUVKe8J17MIFcjHq7ETEv+66lcHrC53ZNan9",
-	"9B8yV8Fiy7epYmTAkGxYtsSSDvmHzDHBF4YoAiKxym2Rg7h0WGAIRf8pUl05hD0iAi4udreBEyAunAe3",
-	"/JAFpHCdDUwFY+Woh8LflbDkG34uRqfCjhCZCghyTS+3w+8RM9dlwuMLlFcaMd3K/lYPhkaGE0iJwEQB",
-	"Z6wqaJRvZ9FWkw9eCDr2gdyatK1u1RP9YOr+bsXkFgZ764jQ5Je8eDJkzMo9t0xp0u4/Z8xF8fn87Z6A",
-	"+v/MPn1q/2XHBr+gyx7QPjCMDYcsLlZfIwK6QLXiSU8Uj8A+xE2H9K28hxHafSP7gM4oJxqmIwItD7mI",
-	"0xwSKC6p5Yz2nTg3Vua7YTPNzHFPZFRrX5n3oznLlZaqj24ycAdTTfqx+9VbMu2bKPGBZfHExQe5xtW4",
-	"r56AjA5wctcTgRoIqNenIcC9VKhBQ47WxGA38rX95tOnaCVdce8/V3LSWv/1awkv160Wz67VqPJDsJ1F",
-	"ztZx67/9s7v3w89/+q4uIax+9JRPuKkMnrAhzVODQzc0Qa3rEXafZNSdUlMwhMVvgDU5BDzXn2/3/OrC",
-	"PJInR3yqtqqtqWZJqPbGCySzgcfatxux64EZIZYFdwZE+qHobRW+cU8Xvf9b+e+L5TbJi5A9b+iBKed4",
-	"tg7V+9KAsRoothG4vpBhs2LKDJSVtpUM5FS4ZCAwp5wQKlDJTjUjR92j3a1hquj2VytiYRIfljci9lVv",
-	"ZY2poakcgdLtG4L6XGnXRrns9YQ14YOmlj1hNwd9K63eQAXKIAk19NgpjtjU0v7qPmPO7lSROMkNYy5f",
-	"x71mhwZ9eUITrA2wLF0WuoyTRKYpVRoSHfq+XWPfZwI3dAONwANqRc8Zo4q0sdOn86aiL5Vk9j/fdTv2",
-	"d9ET3x10u2GPyd0O6dNM9cuc45WtZovlkf/9v8ijJ4/Jfk/4/pz2p4Nut9/UaDLoUgv7SbjOUjrrkL5z",
-	"M/cxELVsKtoTZqxkPhoX+7cwYNmZu2pM1T8mfbQmwk76i60v+4sr6omg92VE+ljvpDKAb87Zd905+2FT",
-	"y37gEy3hAVpvKKMxTARhSNMZGpH8+vFaKld/Uuq+9lYhG3bCNXPFFUBuzRTHTHAqZiRWs8xIAvVK6uTY",
-	"lGsDgH2fFqSih2cDHQzwVt9XXBgMTuRwCNHBkAXgmkxGYUCSpwFwJesTrRq/y6++XEYtwfqpAGAHqZWJ",
-	"SQjODsz6IaUas/gGogpLS5HLGQxozgjsWcEcIG27TNMFtW038rl8rg0SpkhpwzKfsMA+UqisWkBpka4M",
-	"hTEG7HMQjBiJZv+1EAz0RfQD6FN8a+qrnMMiINN+GBjFhJwilr2/wH3YlWtGsE2pCzzDQBEn/VLFzXjC",
-	"DI9Rogf2ttQShC4oadh6GmDRMWNNx2ptM476oYNWu2sMXFeC9Es57OxpNTrspGFfVIna3Gz1NSJIApMX",
-	"nTNpIb33JWm4sKzBshBEiozOosK8CbYOK3VsLZMB9dlz3x7/1hBp9gIyrD0VKysJlGavBQsS5lyE23Oh",
-	"kxbKE9hZ1BOWkKhGGuozmKuM1wliloJBQBokUXqZDHhwpyeuwM3qSAiBGOFfWOxyRD+ak4VCbkUOtpBT",
-	"FP5cdp2lnh1y1O32hLeYa5basarbsxvo7ACBt3wcL++kMODjbw1+gJ7A0yqqrlXdAJij6uz/4Eat8VLs",
-	"npCjw0N/7nhVPSFzo3nCFlkIhKkPisClhftr71wInQ+HPIbcf/fzMfkOK74IHlx6vZFdVxsdPdSgvIZ+",
-	"TF84Nm+1pulCOhY1zgdLXn8PEX1lBpK+KUXKOjp8F6TWMLi3WN82SpXvnp+Ro4M/d8nZ1d+OCfVFapSc",
-	"WsmJ9FpvMwYJ1w4jey37DCnEIhYjw+gJNNXvRhCFa9+3yqSz4KFjIwyecNov6bXOUqkXJgst/1aLXWH6",
-	"Pynon/sM9E9/GEG4fFA9xS4pKr+zU3BjBUNNjEysInnNPhoSu46W0PdaZxD2P2bMC5IqF5i5M5Rqkqe0",
-	"J9owG7hPoQzGX/oR6f/J/mfP/ue/9iNi6MDSRqg7TEc+eGUXc4gUw8Qd/Hqn3yBSXvndbUz0Pt/4v1ro",
-	"M+yj2XewV1KleeGxIV3VbShyPRmoMTQewwUiQ7d8x7KVjCkuoaAcQi6sxSUU7T3j2hevWrGI35P1/dTi",
-	"agDRhd2qYpDHlHI8nq1pSdUmu+/kBhDg8oZABStReWTzMk4ZnGVFIATtQLjLMFYL9dl2nS4Y9UTV8OOU",
-	"QFcRq1bA8rFlllYUqwC91FWitdLWDz2xg40tSwlrakEvtUg+I65m8g7WXXOZMfZHKwSiJCSFpXauypXz",
-	"y9bhqzu8L2i8rpVs7kmweO169dQg9mlR/vlLCgV/xLyAkhQ4hYMW0XOhmb0m6PMOwjznaAGjKp3tKWZh",
-	"zBPaxuilTHER84ymUFMI83o8Hi9IEyeBWTqgGlINGTdYRLSKWRmu+dyu6F25oO3Q6z6RZX6lTWnzuK8v",
-	"6PH5fWEB2DYc/FtZAW3DASZY/lOYNRDoQIAFH9RnOprKLLkqEFpMYBO42T8UYV8DVouATvBpwDFb0hNg",
-	"7DcArgXgcxeWWQe4ERnxWwvZeQYCr6OEW8NvM0XnQhuVx56Y10p4hc29jYkpEIGzi+6nkshjsBhSbtFI",
-	"5nuirxguoV+oZ0Sw6ZyxshzXW/dDj2NUVGyBkqFVaRJEvLI0ZjDumGqClcekqjRxaIil9t1NLoJD+ipo",
-	"fveWqZqtPVjrVCim+1jDAG6/sKnqD02czsZSaoYePMy90SHeBZTopDAaSkVO54mZvnNChai6VAvFnhlY",
-	"EQ6hF0utFMqhrFjmkU5QDCJwitqinInzfm0F7u4JwLu5fX0l7F+iQvry/Q/eFP2Hpgh4C7VK54krm54m",
-	"hUHboh74sZI710ihNrzZj6lIUtYc6nWFdeXB0kRJTOMx80ZcK6SOIMAAEr9c3V2m8WXXXMGSAQ51nNqY",
-	"eFO2riODWSH9dEgfm/tgJELKb1m/rMECseFQ01jrYZ6SITOYT6OYC2PQhqb+i3IhUD9/wJiAMt2QeIPW",
-	"MtgzmInN2BJoOSR9qt8O+7su5iEXhazVr2aVgdADpfJhXLsSTD/zw+5CWVd4Fwx1aeqqu1LIynQlbOFQ",
-	"yrYjleGLsTrk/P2791fPfCTYea5kxqiAul6KpuQpFTeQE8jTGSnK9kB8GPoPMuijom7s0Hb2dr94C4yC",
-	"x0RmTJC/kDEfjclfSCqn5C8E6tXunpCn12fvr55dY4yci21iHzFzrpjWbTsqb8pOjJmfdvAOuVQ8dsdd",
-	"DbTTHXKJYIIFjutKetZWv3kNwHvmYHetKBA9mwxkujRUw3c/wUNvRS23/9qGJ4tpJ+mseiKwYezL0IGm",
-	"f4uL4pZS3EJjoJqY/NZB0oqKVR3UNl65V3tk5ZQb60LYl3Y0Xl9Sbl74ZD/ARsH0ZwbqL4k0ewbHnSF4",
-	"uQ5+uJ4otI3HY+aiucZyWoYtuNC+gIjit2uFnU2Yocviq1/b5/fK6A2tu5IrLFdll5dQ+8qdh/dduvrb",
-	"FoQjMsh5mhQxvCAfiluupCjdK747iQpP2i5/nXPO6AwE4H0XfrGEVV37YLoRKK8ukYsUH5L22avz03d/",
-	"O7+6/vDs/PLt1cX1h9Nnz96dX12dX0FmV/E5BuNhudeeOBUY0Qnbc13pykARUWSIxlQIaciA+bnrNWGs",
-	"9wIvnBabute6HeFcSyND/XLuIyz0pzFTUBAaegC4athQVdEVii/7/Xko8Ze/GaS4gMpL/BtUHGrimoaK",
-	"Z4olVvktgqXaltfS2OQ0BX4KnccSSFib0BlJ+HDoC2Gbst8aeBOTXacP+ZjQhkakpQaFJRBRa0L/mYfY",
-	"OudZTxSBl1T7mFG0vBQNMzGCoA7k3PsOEh5qeM9ZZZUPT4M686f+TYX6qkYVvAZCSxJvpUdAZjS1UKUs",
-	"4q7SmVaSl0WtqSQy0Nm+OQzzHbRqsnKzt+v4xTalIbvSAWFr14tnVuuxdLIn+s/OL/e+f/nor3s//P31",
-	"oeuONsfjinyMBXYVlWnCQLR0oaRAeCAeHktcxVYsfOOIRuVIO8QrBNjzmRpyYH86xsBtsRePKS9DGp3e",
-	"AmQVfuqQ51JZvQLWc379wseNulZnKMwRyyoi0q/0c+2T9tg1M+4JLH0hzO6CearIzcFmWVb3CmLj/z9S",
-	"HbNDTsMT74kx1WMg9gNI009c3ZFYSV0kEJihVJPjgHCHdwYDjAMKbvXEnrBjdXY65A30JWmuMtE+6j6q",
-	"DdFEgHvoFDxc5Fci4P6IVsRmOtT5Fph5h5T5Cuwb1JCZzAE9vdHAyJBaFx2e1ybE8zbtggw7K9qeG3uN",
-	"OmsOPB5qkTW3vD9YhTV/6NuWV9uGY6OYvForWBoMJ6RhuuLpcFyyydPxwAn2u3CR33wW3wTupT4LR2VP",
-	"Cmt1KDreo7BtHzjExV7V+78FIteySgcLX26MiEHdmYdU7mCFlFOVbn43hQ68iLBxlYPNJQiwHO1D2NCy",
-	"unHvM+g23HWuJiwlBXXi/FoLW0w0l2UG4Tj2Z8UEm6Ktxp5KytAweA5GL+gnIkU6c8nA0EbCx6UHpiTX",
-	"VIO0e61TUTzotdA7lYsbIadlq3FooyZOyk7fdOK6nRSK2PkkM7NF31ZRInTGmipzos/m1B/dfaayV2da",
-	"ltDODb8fu+U7vHjFaOpnmkWuAy/X9n4bqrls1s7PAaQ21DSbuPtFGn0fQUVD5TXX5KNoTA39MwoTYUG1",
-	"+0XfFEzsQXsm1EconjjI46ro4tIhAKhWz3bJ5NDjy0hQ+VNGUZ3iI4u3j6OjR4fkP/7ffyePu91u1BN6",
-	"DCH9mvRaj6Nut/unXguBlGsi8jSFfsfTMhEebfeukERPtPulzf7y/dNXF2cfXl+8+XDxxv7y9t1VPyL1",
-	"b5y9ff/m+t3F+VV/dykUX8F53zsI4zRNxfzRInMPsHvh5ViwkDnagtNF1esMKn98Ngi7jlb7hsc3bAkU",
-	"v82YIO4ln8UG3aF9F3T3J7ihkxP0DoyUzLP51DdDJlIbC2udnujTEbvC4rIQRTCWUwK9tKmbDOib1UBY",
-	"QjQXMfPmdI3ZUsYFATQ5bVxnr2u3vYepQFYW+QdTIyG9DfeHq18ldPr+cOvJnE3NW95i3F4xNUITJJqT",
-	"ndM0JUPO0gT9/V5t2kHOSvEZ6JGW35alXKEzW09QcktTnmDx150gFR9+daYSn+Tpy8oKOvFN/iFDvIyU",
-	"AT7fPuh2eyIeU0VjC3m7lvP7b9uWMJPwIdfESAmo0iGnHqXKHHYqyFjmqmjN1BPVJvOR24JUVpA4Rtw9",
-	"OvzBZV6+Y0bN9k6Hhql+h/SnbKC5YX3XK9zQGZ7MMdRmtmgL8OKCiJiEPjfV7YOJacjTVFsEhobHPnjZ",
-	"d/If5BA95XvvNxtUK+jysM2qlaU+PF39aqs09y+oDx8drjHZtZSvqZi98wXV7543X7EqUMuCvrSdNAQd",
-	"G4dSTTYhaUsYMjQq2Qeu2uy4CrwayDS5doy4s1MU//G+Da5PoI2rI1tOC/EEchHl7DjbYRx+9rvK3TzD",
-	"0/tmj7ozB7A90FKqA3bg+/2jIjuR6o5lg0Z0UixLZ83odF7GekDvy5kPm3d8gqkICjA5fs4LRo1Mb0KL",
-	"ynu42UJE7gkusKtuaaDqkFMyzBXU5y4mo6VcHaA0TVM5BasdGUr77708261kc9egP8Zl4p/ueS3+S1Eb",
-	"hQJL+srofx8m9Pld/dF48zeadQfZ5iiXFkRrMPOe/zsnU4ZpwydScJou0cHB4hi86dxxvqxVVDRXG8zK",
-	"YIXC/OSMQkWFP4Kb2NE9gZ3WBArjCUaEc8ENd0mNi2bO0tgUeYOlmIuL6PTEqSc8LmBmR1fXb7WvkaU8",
-	"oWXTQNAhFvCsJ0pWsb8OT+weMTSYZ1kYZpkVEG7wPuxDl7UzRagCosU7nZWlzj7fwtmkWv+kuJnv/hMs",
-	"JQo6G1kwt8AIcLoykKYnXGG4JRZR0j46PNz1RWE/mogYxSdgyR9TTQ67ln0+qWjLPdE+6nZ3LaOFlhcQ",
-	"6ONUZmDG5dqLpZfpcAlpH3V/2D0htAzaxJj1WU8MmOPELLHbxCzeBqDV+WDCQ7B9sBXb5he6EW88uA/M",
-	"wyUZVtvyq3g4D3nf4oTuMk4I+mBj06OPGVMcspbai2xmdyNiM+/jC2na/oQLtjRhY7YNOn0Z2251jU3e",
-	"BE9HtaEAwV+xA0LYLAjXhU2Cxph6B63ACgCIgpyhlEJvbFO5kjuCBIfYa8SKzckFDxEkgiX+0Yz9oXAX",
-	"xo05UWCjwLHVILNcjt7/LfhrnTJugRktEAlqMjs669ZF6zRVQ1tKt2paDFd2sm7t6idHtTmQ36qn/SfV",
-	"Z53mECSyh3C+Qqe9c2xcv5pF+8AK9Y8XXWAYqOAL7cDyIzIdS2BY4NKyCjGryOU1BS9qzV52cb83LL2v",
-	"WNPP1QW+xZv+p6EtLxnLGgiLHA5dTxzD7oPKQDTV/uGQ7iccthVa9qto7V64nsrnNDbQtO9BquDFAp/h",
-	"gh8e1r0dDr+p11/PP11K3LkSiGFTuTcEmAFOyIRxd07a6GeDRDiq9VSqxAVnxDJhIfYBJq2toJV4x8Ry",
-	"tMPnvx+sOxdfEenesVjeMjU7k0l9BY+3As2fyr0I1+gql4zRlRczF4GHXcAgH5ILbRhNsPGr/eQb/j4Y",
-	"/BVL0NflGNsbC8oYZNkd4K1mJs+W5UObXAlfnFKzWDFD2tBVDYvdYeZxfw69+95qryvL5mbXid/o5Wnc",
-	"MC/1bSkaylLm2R1Tk/sy9fhVXsFRN5X/x6M1ktAkCfUZdyqoq3S+2aabbNPQ400zY1zhWCoWj29LfBnQ",
-	"ZNTcrO5MTrLchOX9g0KQlSbi2mq1CZnIhKX6mKR8yAyf+PchusMiFzUsCVvV6Yj4orE4ZsqGhsjcYGT+",
-	"rzlN0Q5fzNPBft/9oG+3awJiZNYTKbtl6Qnpu36URefKCStbg5qpJLHVoBWnrtM5nAtLCgcaF2SYp2lD",
-	"vP7r2VM4todqmsfVrTLKw9U/lJ7EEzYZMEXg+uDqMyVHUIbA0Q176VsZ3hHesWLcpRMYl+TeOiVBHzfH",
-	"VUdkxw+kSSIhxHdiR9uJeqJ4hNHFA1Z6gP8cGHx2InLUPSA7b6GqufsCGljEUikWm50OeSt8xUHMp3p/",
-	"AQ35NcGiTwkZSQbntJ/KEa/lLXPbfqjBxZVVPsCqO7C+5JuE+QAkTLyLqvrXhlZPWNxTgrdPM625FNtq",
-	"g5hq2cgmT0kfuiTBa3vaKEahYRU1UGFMkz48OSaIhkmftBNqKOn/1mv5zka91nGv1cu73UfxKJUDmpLi",
-	"if2R9Vqf+rsgY/o8SjbFHlwptVNgn8SeKCiq79PVrskPLYJXIqLpbDcqFOcJpIumXDB3jIePiYZGrTeM",
-	"ZZYof+S+rGrsunxxg4qbS8WwnNrEY4a9Fgk3GJpVliLFjsVwP1CMRmnISbmF6xJuMDxEqNrpUgr7ihk1",
-	"OyaPut1uH0ujulMFobpf30zQjvJeM3WON7het6vwHj+r7ZX98CtyVqy8uKfLLGFiWJr6RB3n/jaumS9X",
-	"rteUg84tcWUo1UiaCoetVcMwDFGTnQtsYOpqT7GPXBtfPooaF0sVkSnDMi6UKKYZwOgNpgEAomPGD6JA",
-	"daiIGHrjtw6JOSCYMg7fTenMZU+FyVAQ9YdpUPtlA0/3qJImVQd1cyfwQJnt88oqHx6zPY1jlm3lAPnP",
-	"l8hz7gIPC5a4VyLL2mgdpu0gSo+YsTR0WZgKPH+Y+hAsrYFU2/39/vJO+UiwZI8LWP6W5NrdnV51uTVR",
-	"R9XjvKQKm1EXFR58VHlMNdvjQjNhr/uW7TbVoNaMqnjcavAoH3S7n+NSvjsgs9KWXg/aioVSpWhttQg4",
-	"02rBht8VIJ6DeAiRx6vSBqyg2QiVt5xNEb5CoJRylLJ9IFvNAsTQsuM+vvuOJdyqy/0yw6iP6vB/wRf+",
-	"Ygfrk7YsPvmLkSbr7x6jDoEe3p74EZ6VrbRBF4egKJqyhMRS3nB2gpWDwZ5ZpAD0PdHtE1f70tfr6ol+",
-	"LBPWJ20QW+28Z/A3H4ZjYAj3nI0PivnatRO3MjuEpQAENP2j7kGZcu3d1PaxJQ/QIOBjBgUp3ZIyJeXQ",
-	"bmqqpBjV2rdgmlfIMR6k5PJjscKvJLU0cZQrIMyEC+yfAcgBHYGZtrd+w0T/WzjH71/Kes4Fxps5jFSO",
-	"9hR4F6SBVklEYamA+ksJ20YmQxLp52424Y9Z7PI2oTp4VLTNcLkuMmGoYNu/Ll+enfs8FizV4v7Aly+e",
-	"EQDjHd0TQkKgNMSjoTmSiw7xdFiXyaXQ4i2jZoyEShdI0hNG1lNpLFghUIMDm4GjkGBLxbQubJnKIS10",
-	"JnOlSdsfb0/MEWDYZYQKpJ2zpHH93ROyuArgDCVdLS6wJ6r+Fzg8ruGuWVI3ErPQ1Edrx5Rr1kxx/cmt",
-	"10PEQU+toHTYPfpzraRUK3NZoGgc6fGTtQeCnW400Lw89qh7uAi/T2l8E7QdzLK5JuGvJJLwdTqDf6E6",
-	"cg1kA6nFjvaFQQoEqVKP7WkCVHtrJAgBho4ZGSg51bgYR82AFgAdaF8dPn6yGyHdwBLeiPM3LDNOKhpL",
-	"ZfZSfmuFnIqI1AGDXa4EuOCmvuNCCjIiSG52v9h26hg0VjPGguRcQ0wdFNlzdcGhzh7aOaUg/f1+B3K9",
-	"AUHdsj3tdaVWygpezRgH/tX10A23shnCrQXe1/7cLVw45o3xAkwkmeTC/G7h/SkboVG6iU9uAek3s7i5",
-	"TxhU13RV6WWco2PZ9dpJZxaCoHwhFUk019jLpzxgdoTLjORSRD2BTVuplkJHRMtQwBOoDdAR5QJb0qcz",
-	"NH5jJ9IhVFxvciW/nMUP1pFs17bEcrKjyct/nBGr339lP3LVJLKjS/0ttvJPAGkWcjazkNzM4g0StR7u",
-	"db6cxX+wvKyLyiVvn5q1DDaaArQtdPzGl9T9HTHzchafUb15vIjVMx9SpV+/j8bIEs0edF7TnRQGriUw",
-	"KDWhyxQy4nXRhKzgKSvMZNsAXyUHsLmWPPCroI582PFpfj+16YGowMkJ88WPe8I9tIqYK4UpFb7XLw+i",
-	"XxQXdiXzQEqDOn8uJbeoUFBfZcDt73OI6/pI9IXMVy9nscsCDMxXnx5EOuI3s9TXqciDt1C14ZZU5D4J",
-	"RyEg7/9Wzvhp/zfNE/ZpiYitGJ1o1/gJOqtATRYrVaMJ2xgajyGYpN0/QyDee8a1j2k5Dt7oRz3R//ue",
-	"f+t6lrG9tzCTPiZCasGHw35klU0qkoH8aE+nGPPKKR97lzLl8ay/C8I5hbVADU8Ml1E5VH62auYIeuzK",
-	"XBGp+IiLDrmCckMTOnPdfKmYeSpfHA+GyDAaj3si7Pnr+jo5m5/7ymtEJJWjE0KR7pbjY8yFnIoOOS3r",
-	"yPcElA896h5FRSZnMT8On0iG2i3YxTrk6KBbKjBw+pZsJwzKupNcJEz1hDPCWeouBcngmLw3oGj4RYvS",
-	"avVqystZ/MwtZRsCXJNcWkLd8sxSLMPdOj4oFG0uDBuBIb5hZA4msuYxVxDpK/v9pm1tZWxYfejQUKoJ",
-	"Na3j1oALCraFtYKJPAR8wf4JRwdr0LMfpWB305BHTkUqKZYfKqSQpIS27TQ3VxmxSMqul45Ow+pMBdK5",
-	"HBVU+09IH/+BoedkqBgrIuYqKdsQVECuxwzD2xY69zgzgquq6FK6AxNC0YKhqMxUkCHf76cn1sr0/qPI",
-	"S5gM/S1J+5v4tKQpUGnrc3kei6KU673tEfAeBCtw/jTHLASh/LooFo4xys5u7tNqMEetsDJiCKzzIZN3",
-	"bJhrmurjnlhe+X2fLAtePMH4gZ0LEfxqZQPvSPNvQPjCMem1BJt+SNgtj1mv1Sc7b9i08CBIRfAJSZhB",
-	"rCA/FUGbcC7oLzMS/HU9gUSxs0P+47//z2ogN9hN+WhsIiifDj4BPw/IdNMinQypPgYNo2OlJ6Srkj8f",
-	"DwFBpUy4dv4aO4XCmUJnTvf6K7vUvguoJgOZzNBUPJSqJ9wqnHn5hTEZlK/EuyP9+PaDG+VDisO0wbHR",
-	"36cZRxDp73aIlV65yNHZ0hN9ePcnbsYQFuIbkZYe5Iofkxg5wqBX57alxm3CVeu2S7FqeE8sbsnu2G7J",
-	"hb3AeDS1XA99uELChkEsLvwzji8VSWCaTlhxFLAKcAbhsWI2is/wDCZBY4KFB3Dt+Ah9dzcg/FLs0N8T",
-	"9pN52DPSZB88aAP4nQNM2yme7GHXlzIvE0q6LSYbIrBZZouSMQQEO67ltulRzQfptEESr6Ql78LaHpVr",
-	"07m2R+3W9Q+YOwjqGTDL4f07HeJw0hdWd4VVO4Buhz+QnWspycSeETWGTTLL990nRs3cMrkgbzwkd3Zw",
-	"1UGDg9oCo0CcHmhUD8Dot4Ceb8lA27czwOg4Z5N1IdGizK/bwu8IGOTa9zUZ/MN3toRZpyEOpEwZFXUQ",
-	"ajGjtAF4QuZh1LN7J2LcR93emrqK4MB3iLPtWXumuP8bCCefmkUrjMpygUrznL/vuLGEhnLHK5lqIRj0",
-	"BDDVGsZe8tklksNuhwSJpI6GD3maEi6QAZWC0U5Edk5RNoQV+bzRJzXpol5ik6oI8AwHmuOc8OiDexE4",
-	"1PXYXdJcmGjBZ1JZMv7ODmkLSVJ+y3pi7mSPfSxqye7Laiz241274kcl84ugH49ZYHA9uOol9ROs9B6G",
-	"zvqoKxirvVRS2G1khh68NmaK5xZ2LqkZPyBF+VW4o2+c9BsnvVtOukgzIZzdKEunQhVtdzuiL/Pm4LXT",
-	"dEpnGnVoluioZDQuA7BDfvKFZUAj42Eg7tnVu+cEY6lIym8YNgrRdMh6wiEkug+E102MZWpCSIxZKkFX",
-	"5qaBptjVf6XOGngUdmlfNh6jKRkNMiQsn2GlNxyAoM7ssQXMZGNpZLNg8G+X5z9a6Lh88yPJoYfuY/L6",
-	"KWkfHTwmO5euly2MUZZqIOFHfEJHrLPjyvPDX4RrCzLakhMocON71R0ckuyjM+HsMdBjE6/Pa6N4pkG2",
-	"mDBDIQW8nbp4PsJM3KllVHmWSppcwibvVXeb5KnhGVVmfyjVZM+urwqYmbIrMxzBujj21Z6NkAP90334",
-	"c/GaHIB1/oFwKgiUyBIKLjTN1Anpw4KLUjKQeG+BYEeT9+9e/eHY1sEaU1zSmQXKaylfUTVi+N3jdfbj",
-	"bB0sec0STq8tBHxt+/F7QDBCi8bWSAzQPXMDPMSUEY+ZQ8Rtki5hjP3fBJ2wpYFjDUhf4+yE/y1zdmZW",
-	"0lb2w//2z9O9/5vu/au798OHvZ9/O3gSPTn61Ot12r9ko/8nE6Pd71qrg5kXMRFQYv+XjI029XtG7ttM",
-	"jO7EZYr0+nfUb/60CnlbAldRKqtRiqpUXpJTEVTxkiKddcip+8WRwKIOly5MDVy5NBxfW8QyxKK+yImz",
-	"RsAYyhFOQWLFEmh53B9Iket+0V7SN9v26yDwfBcrPILd3YzZJCo0axrfjKBndERyndM0nZVWaKxe3ynm",
-	"AMEDK6VwXYZl+7WgJ7WI3oh8UTEsAmiXbY+j2u/JDpRyKGtmp5W5AaZeNJqCW/QarZDl8UakX/y7X3Ti",
-	"xWImrtke/NxrvQm+6rUaojLeFTf9MCOOy/WtqkVWlnf7kqzxazKd2qj1Av4xXy3l4iZCXAiK7Tmk1NuT",
-	"CcX0eFmdTJposHy5V/sRUdJQw6DZMeQhB04beJOC/arvKAj8jK4p4/CuJ7wjCIcCfYVAkSSL2dOxTEvV",
-	"YEgnPJ2RtmK59m5FLgU0hzwIu6pBOGnP2cT8xKhYHJdKG7Z5diotWrZqIyfg8yvmg5IecBlOe7Tv3Oj1",
-	"8Qmwly/dbuJ3EDzQpLO63FjPvwJAchF5VvqnrhifPf4t9FbFRpaJqGYUxG7b2PB9YB8MWOFYjHzWLaTi",
-	"tZeGE4CNRoM2XvhtscImc01hffc6p4xCdSVXjjkgSRCuFEuo61l6x+256J7o/xfFhn/po/uVYmelBEY6",
-	"Kd+dcqErNvHG4orL6y5FDYENl2MpGHmTTwZMbVaGcVktR7D2YnkGR73Ao+svkCU79ZTE3e+KyinvKke8",
-	"eHxN5VIszDdkJD46fNDdN/BcvlIDvibF/11xm0WNjXuzWP/nMyUjKQsrvQWFTLYiolxAgnKRhVVfrL94",
-	"77MqVW0ZFPk1IhPddr91mro7mf0VHxrgxTpjwqVmbFjuyPlBFyoeQZ02z4H2f4M/Qbz7tCRq+cqFEjrV",
-	"sWRh5B2UfXPPh3kakazw63Kx06nhVcH8a1mcyiWu2xLq4PDPD5orBSfwEEONNduicfq3sj6rnZ3MOPm+",
-	"jEP1fk9UYosAyLKqYqXm8MbVhhfZGSyO7Tkeuf+bKWlArYZwXSzOiuW6XKJg0z0Xj0tTpnwh1Q45X1gv",
-	"hLZC/CX83BOgLkBzavy+oifUlJas72ZhN+LtDmu1mftatOQruGrhcDxr/oabK3Gz14KIpSnVYseQCeu1",
-	"jkkq4xuwHk3HEqtH30HQmV/AXiqXVnvweYev5OgrGl/XqkgZLPVcGDVbpzrlNUam/a6qQfh9+pLX0vfn",
-	"C42s1YqbW5pQNRMJBF2tF6F4BawCWQyq+lLVRiuCsbQaskja/TL3or8bgbMB6rhDyevG+MTl4YknriYk",
-	"u+Uyd2GH2shMQ4ctDgUi7ziSsGK17QkXV1ifqmGPwWuLbSEF5rdqJkxEOLpxcs2SiCiWpTTG84DzZaon",
-	"3FARGeRKGPsIal66vmJl5OTuMRGuND3XrkYcuH0gFN/tYkq5IW+cc0n3xIANpSoCbqFEXXGvLho/zIlw",
-	"sAhFhtC2jyEhdkLD0xStV/V8NICxP0SY4lW4o69fAuGqTK79Fnr4AEuZW6wKsscaaOZWLF8kfwuM34Az",
-	"zYak+tcfsptoBfBjgpOza7tyn8lu5xt833HHmgpEL3hbthZFQJVbkpXCtbnyL30ZsRMdqGtIm6fYd9Hv",
-	"IcJYSsViLNhnefzvsEJ6rYefVrd6R7e+r9itvGF7ELaslxnB7Wtv7VsBLPwuKdc5ZFJ+c2s3ERuRVI08",
-	"hH2MWeYC9aVgdwV53uuCVWfqmiQnjaEUNUYgnqxrAXpy9DlRin8UWPzSIYoWnqwC5hSZotDR3ZAxdIqs",
-	"8OAFrpPff1GTK9zMw/MzXBVZ6t9qmnzN3r94Db54mPcznhShcrxobqgJNRApu7UTEtMefKunBqfjcwzW",
-	"8Y16IWonF653HMYMuZxrlzk1YL6zHBkzxTpFPsWEzrDW0YD1RK/Va5G2YpOiEJ59CcuucaOhvNmur1vm",
-	"yI+r6exftU/ev3tF+kHGTL8nsJYKS8qC4lBvjbR9mlcY2B9BhEKSQOtZ+xpULt8lXEOXOFevAwKWjkkP",
-	"U1l6LQh4BM8RZA6gK8aVcVIyH42ra6rP8kk+NzjhC5Gs98UKH1hu6XzGzjdrzp0mx9iDrbGkW4zBrIUt",
-	"uX+ejRRNSrJTazvvK5kuVlpxfwR1ktpUk35A3/pQNHE3rDhjR4KsgJ4oBsOPixghGHAS1Nex31T7RGqW",
-	"shjaUcqU7XTIqcAKUj3hyF4ZSIrFHnHe9tHhYUOWX3kKD5YAFEv81pv5m9TS3JSZFvkMAPKbxkgh5ryT",
-	"KZuTTiwHDSqR6mZy8dqnshL7H036QyWFcW2DBzS+6bvG/z5x96AbHf35cfT9ky4ZzCwBaB8dPCI7zzm0",
-	"FvlXUY2jJ1Lsw04FOei+ftrZ2Y1AKZplDJKGI3L55seI/HjxPCI/scFlRJ6+vozIi/OLM8gnfvbc19N2",
-	"zjuQbHYwe8qAawtL1g5mZVIR1FaLU4gIhpkwedlXAYHUMUyW6xCoR4Yr+bfLH6OegPXYjdu5rbRG01RO",
-	"WVJkNGMiV1BwGDPmB9KMSdvTOzx9/BEOsyfsmPYsg/KUO5bSDjEgu+yeUTTFqC9qCYvCOnEjaikodb31",
-	"0JwFUbczIm+Z6hB7Ie4DqLGK6ddM+BrE2khFR8wf4piliUsqsQNP2ESq2QksDivlAHUfQmiL/RTr61oZ",
-	"ESttTsdQ0zg8nCnlrj+xazEgVQ/64sCSw76B1BfXbkzqrgDzQ8rttte6VgZm1AJgWDfR86tmfL+cxVf2",
-	"Ho2x5LtO9XUPT1w1I+0yi6bENff4luv9e8/1vrJK9UKV4RCft6o4DG6dmZWQKqF7XpOu0oDy5W/xcVVM",
-	"/JvzQn4LkFvXXQ4nNgtq9BRGjKYY1s/3QC660BedAIsaepA7jdnUESRZuWr1WIs1Y0pLQVMCtVG4JkxR",
-	"zRLSBvYu9/RYscQS4t3Ivt8ThQmMiaS0FU2kYDMy5pajz4g2dObq6ecJr63bg4vYyrL8lTDlDKv2P2gV",
-	"5qtqJPZ8wqyjzbURO4Ij9U4fsSj1TNGpb7tTOi7y+n50wyHJKE9In05gEf/xP/6dDBnrEyn24jHlwqV3",
-	"x1IlrobeTOaGGEWFxpWQMdVj0vbEH7I3o56AcLobIacC7Z9uAuemoVoz40RrJ1MrahiK/WOZJhjxZkxq",
-	"0RGUEcZ6Ih5bRp8U33Bhj6To6F5tHGQPI1F0StO6pkEu4I/75G8nEhNgt04RwFi6E3J0eOiSbIMxpQhK",
-	"S7pyFb7oc3OjoJ+KATZG6PLTB+UwOp3f2MMzwXxrJvQwquHPUxE5rKLUirL35Zt6g/L3BU2MIdGz2TTz",
-	"QqaJ9pSwT9rvr57tllJJgef0lvLUHg0Z0JS6OjCQfuL3NE9MsZ301A5gTlH4geovfcHMVKqbflTJZCln",
-	"c1YQbOcR5tCAoKPH0Ns2HrMkTxlpa8ZIv9zur7k0rL97EsYQe/opFQlqyQCbKXp2YH8QL6SVhefQojOh",
-	"XAhmCiHO0XO3k8g1PMwnhIs4zRMrIh11uxFm0vfE3ClEvpOJTxQUdGKXGgzpPWuZkoOUTXY7QI137MG4",
-	"1js9EYAQ1+S7g26n290hA5bKKfoH3BntaP8NnvjOhdD5cMhjbg/DXecx+e7vEAFeXPQOoQPv/Fu4/Q55",
-	"A0YpWkQozsu57aPuo1rLOgLkFhzhC1H4s7l1fiUCHxxUg6/NGUMCkvLN43aX3eD0DTGyON2SHC2SRCMt",
-	"ZQdc35CAz5svCno2YmavHGC+tWmdZEtTLcmImaqo2O5b1bC/64VIrmrWL+S0J/5/9q6stW0niH+VJU82",
-	"yPmbP6YPzVOOloaWtjlMKE3AG2ndLF7tGh02ofS7l52ZlUaW7CQkOGnIq2yN9pjZOXd+vUn1wwE+n/Qj",
-	"PzU0Idf0vtqihbedZll3y11L3v6J5nbfrGoYH95Bd0urMmidDkoRsrMBB0+MhqP+U3EzxQA23eSr1/0T",
-	"/fllNlOrx/lFB62wiUfyZ4bkriw5NqS1t+8etcn3B+e+YJ956bv8yrC62dI3cLrRKn4QTPcjHRSw2Df2",
-	"xiTrtYp/VMa/zGufYI+AgsiRqcInzTfQFciFs5eWmuZBC8oa2MuVBkI/Si9UoLlqvoP2JztXQsuvpTbG",
-	"OwxzqRPv+KAPA2hGBIYeQkApNgvjtn6YFyM5WXXgJpe2FyreKE2tTCIgW1qaIgL/oLb9acn6kbCsTLgy",
-	"3sHZYVoAYFhpoKzgjrA3OKip/6hxuXfLXFzmd1oDJ7C73fmUlf5ZuDQPbKHVRYjW9d65mXf3ptxghHUj",
-	"/X843G4p/Opqrz2kXKG26xo8p91+AdeVG7HLKTA3hililwcY4SVh5jDOj6UNh4DQRUQxUUEddf2WPpGy",
-	"xKjr5oj1OTfku9FLWSR6V3x1cPDVkQ+CKbUJnBIBzZgiH2uwSl9fyPZ0ZV5v+KVvEdsN+KX86NjjyRwA",
-	"VIRCqwB62XKknz6k28w1/965VjJT2X7pFc7PKy9k2GCienLlX8gWQWTLzOy83/lPzjXIF41k9aQ5tlg1",
-	"BPAg1y5gfSKh3VoPpqqQINltyJNBOY9E1euBSpIjdjnC1n27w4wYZUx1t0mPEbPdyl8KEJ6nhEjVXGRG",
-	"CLOIbULHodiEzJ3e5x+HfTGggrooVJF5momKNQyakZ3dxl1E4XSGiqT66hw86/jzEbZoz8VASD+lUhqB",
-	"CXVMME4V9dpAW5x0DqM8l7dYotamzc36QR2eJ0YNSsR7gWDJ8O+QPogEVVSyeLtXJ+z7nH3bQ4D2qcpL",
-	"QSILudvoj4o/dK7JQhk399MawEWNG2XmKsv3Qv/33mg46gttPUclJQgJI53Ur3cQ/w4FEiKV2UwVYp7p",
-	"WOWil0htbsWH8en47EhUY4OELLLUwfnh+Ozo3NsCiVHeAQI5SEJL2FjGN3xZkH7H973+RhULS48wRqhK",
-	"xEB83D+JRKFkGokbtwRz22WzPPLbUugYbPM8qsBJE1VIbThLBq3U/eHwnhfs2oOCHad6sOC91qKDz7sE",
-	"3MXauwuZc1MxEIVn+tRZDbEExP8t9MJLV6Hjmcoi5KFYYLoeMTxUeq0yYfyWNaeRpqWFQ/zqz98AAAD/",
-	"/w==",
+	"7P3rchs5uiCKvgoOT0+IipWiKFmu7pKiY0aW5bKWb2pLXtV9mjUmmAmSaCUBNoAUzVXHEfNrx/49MRHz",
+	"KPsB5k3Wk+zA9wFIJJnJiyXZqlruH10WMxPX7379tZXKyVQKJoxuHf/aGjOaMQX/vMjYZCoNE+n8JTf2",
+	"l4zpVPGp4VK0jluXimkmDGn3jSpYf5dIQcyYEW2kYhmhQs+YIkYSShSbMmpYRhT7Z8G0ITNuxvgynbCe",
+	"6Edz7b1i8/4xEdKMuRgRRe2oXBPDJ6zTE62kpdMxm1C7ICaKSev47y27gNYvScvMp6x13NJGcTFqff6c",
+	"tC6l5rjexeX/lMsBzcnUvUDkEBaUU20Iu7Ubg2n9iul0ykTGsk5lAUOpJtS0jltcmB+OWklrwgWf2EV1",
+	"w2q4MGzEFCznPTNqfjo0TC0v6IqlUmTantiMckMGbCgVI0bN7TnQEeWiOnmY66B2ritDc7bBtc3GDC9O",
+	"MZqRicxYrsmYZvYK7G/pmGXuORwFy8pD4wLu5aQn7AsZNZRM6By+nDND9FjO4NOU5jlTO5rk1NjTTMdU",
+	"jLa+zs9Ja0oVnTDjQPR8Qnl+Sc3Y/sHt7qb2j6Ql6MR+yezzVtKyK+eKZa1jO3TlDOmn10yM7AiHT4/q",
+	"IOgltwA9f6HkZPkwX3ClDflwfUYyOidcpHnhYARW88+CqXm5nKEdoxZ8MmpYa8Xs13J57td0i6mN3HLi",
+	"CCNfsfny7G/oDdOA2kbNEXkibNF0yI4D4lfRndywOaEiK3/wX42Y0QhJQzhXR0IA9El7QtUNy0iFVrzk",
+	"5pg4OOZCGwvBckhUIYRFGjPjKeuQA4tTh0+f9sQt13yQM3J6dXZxYaFQ0dQCU0JYZ9QhlHz4cPH8hCg2",
+	"YZMBs2RsKBWhhuTMnvbhERnLQmkEXDhnJJjlQS9QslYjsD0FYuH/Pqi9A3HLtJkwYS6eN0A4L1/JNgX0",
+	"H462o5SnJb4rZgolWEYG9goJoyrnTJFUTiZUZB1yba+UqVumgIbphAxkYclmQgpheB7oTE84QgNgA8BK",
+	"Cs0s4bllZEq1ZhnhZsVB/3XvLGdU2e3vhbXfhTZfKjmVmuaNZz31L9zxpK95esNWXOldh1dUaJra82ic",
+	"w0Tv3HG6D5qpB9vLz9yMM0VnK27lblN8tt/qqRSaAUd5RrP3SI3sX6kUhgn4J51Oc55Se2L7/9CIJuUs",
+	"f1Bs2Dpu/X/3S2lqH5/q/XOlpMKpqnhlkYWLaWEI12RCcwuwloJ/TlpnUgxznn6FRZySVIq0UMrKBMiW",
+	"iSV5JCtwLpbg37WiG1mS3Ig2PM97wpFgi8Cfk9YLqQY8y5h4+A1d8ZElUFyQQWFAEqF5LmcsI20lc5YQ",
+	"XWgU5RLCJ1OmtBTUcDHahZP/SQr2da5eMS0LlTLCPnGQqixPnFFNMpYz41jPSEqEiAthmBI0xyEf/hTl",
+	"hKEAPrOAMVNSjIKADwT+hGTMUJ5rQhUDQbCk/bkcwaLfSvPC0v+HX+9bSXSRjokc/IOlhng+b2QkfsKS",
+	"Luk8lzS7lvI1VaOvdtWIOwOZzS2yGylJbqeHJV1L+YaKuaM7+issSUoyoWJOqDFsMjXaSo2R5gdayl5Q",
+	"U+rmcG/vRwoNTPRB0MKMpeL/zr7KrRuiPb4DnRrQjKSKZUwYTnMN5/tBTJVMmdZ0kLNzYbiZP/zSfmZ5",
+	"vocUPQFKNFCM3liJeVBoLpjWRBU5I20QPLnQxXDIU26RbUBzKlK2CxtSDMQiKmq0ZKTFlGR8OGRAwB2g",
+	"Oar7QehiOpXKsOwNyzi9Bub3NQB+yC3yzafMQjvQ4DRlUwPc7bNnzwBrp6nht9zMLwwD/coKWUwZjuyY",
+	"miVtZc8qnMsqS2IFgeNfl3++4Uh/Vu3FL+KVffdz0ppYYEHiwD7RydTq0a1Tq+5acVMqYjU58hNTgEXa",
+	"UAX0m1wZKjKqMjLNqahVq0pB5e8oucDyyhkTu+VS9UVyZpdUWWKkK2cMhPOPqRRDbqEN5GWvFHx0a6v+",
+	"qJhgs8UfJ9QUdmG/1Bzt6XSq5C3Nr8eK6bHMM718VW4h4ZXq4R10u91up9utuzj/pcyZsoB/yVTqwDMa",
+	"oO7LCf10OpHF0rtd/F/DfLMgVG692IUbbFp5snwa9dPGW6i9dTh45lWTSDStHr4UZ2PKRXkYkdh71K05",
+	"A8Wow/bozafdulfNp5dUj2tsHyAWlrtKgNVO6VwWhkQKBvxMcSOKaCbMCfGH2METCFpx7QIKnb2nhq3f",
+	"1ufmEywVic3PsLrdl3JGJiBioKHQqqgG5DW7pYTwIbkRciYWtrTm9BeYxngeH6IeyyLPyEgSavlteWyE",
+	"DuQtg1eNh6WFebe7y+v6mxtTPY5mHbDc2fPCrAmxAsTcLYibbS90eRkfrp4TRQ2ATM5BSt/4ZOsA4BnN",
+	"Ruw1u2X58pVPuEAbCworC/Y1PmSW1ziqDysRdnl2HVVi0UBoJly8Z0OmFM318vj4iGWk0ExpMhtL7Q1f",
+	"jnoAdAXC3mktmy28FryavcERvLUvLhIw+DqpnMPCsn9ZeaSveR0m5fYR/IsbNtEbLQ9vqLxAqhSdL63X",
+	"jdy4qLfuNDx3RDNeK2nl3nrEPtmFAiRpK7XWsbtnKIBdSi5qdufEs1phI3Ngvd6+WmEj+JIfuG53Z6CZ",
+	"X1KtZ1JljTTMAYt/b9HoWIuNMs+2en+6+ct1+HiWS81O09RS2cZ9rCOQFL8nqR1MN/KTp5uuCY/tOaJd",
+	"46poA2uwJIumpqB5PieKpYzfWmqRsZRPaE5w5oWlPTmsOVohjSNMlXOtpeQVC94mtrQY4hbtf7RZBDlD",
+	"ZeEF/efygQT03gjPy5FA2F/C9aSlHVGt4wvoDEBrwzSnKbPshyli2CdzgsYHbhjRdK6JlhGxHEiZMyqW",
+	"zsBNlrjFr957g3oCa3ppJvmqNSdEMZGhN8HqDW+ousnkTIDsZFmuojPy8vrN684Wag2AqDPXb6BmhNeT",
+	"eNEr9vxSzi7Mz1Ld1Ij6XBgla1elDZtuDRBXhk3XUn6c08+wYuGXTnGrLnnceEdTOmJ3u6FVUGtHtzow",
+	"vgPACrBq10atJjkptFXbAaI3A+OkpfNiVHv8hpucrYcI+N6/nZSIMF4DE3BRNYpf2LTHhGUgTmshtRG6",
+	"cy5uah1R1IzRDGnP1B4URhywKbEcXhMjE3Roc2OlVyIFq72zDU8KcMefE2wiWdrvqgND88vymaFjum7n",
+	"4F+sfeL9FNd8ssHKS9d39NWKpV4zWkPgrNphR6+9ukYqgFLX1nTALuENCmxb8gY3IfAGh2lTJYc8t7JB",
+	"wKmcDtDjyIhmqOBQkRF2y9ScpFRl2zANfzJJoEx+12sO2e1wFRqtRKHq7t8JZhXSdEyVSYg9W6p1QkZ8",
+	"aBJi16iZ1U2zPbu/hORcm4TkMr1JiAWQhEyZSIgec2Z1OauJJGRG85yZbZgRnziiux5fpSJUkLExU00+",
+	"vK8nqF6nuRPWOtUmIO8EzWvxCt2h1l9YIYya10nY2YJd8KdntUYtTvOzpXf/5eho1YbLFz8IblhGXnEx",
+	"yiBoZPWO3WZhcbXbUYwadhf51oxZaf5Ei8eyfFunFa+TecGOsiDAHvxQd0jMzKS62eTVO5lyIoPHUCry",
+	"7PoMyMT59cuE8JGQ/sGHq+fXmxh7VtlcpNhL7UqXrC5g9aicueVmS/aVg8M/rQMNd6n+oMtzbIYTx7Yw",
+	"TqERWiIj+YK6Um/zYepjYHvxFla87/Fi/eszNrDkpcaKw+gtc0aqNiVDS+jIGHzRKOtNmZzmLCFGkpSa",
+	"dGzvdrI35HnOxYgMpNG7i4ferVcr41Mvl1/Zemnobz79DUyVKxGV3vitAWzfUp7TQc68W2kRb5FBDhmz",
+	"3INpYsVdOXSgVkHoLfF5GdpTaSFdkikErJ2QwZxkbEiL3AAyWUZx/v7ssAv4dm3/lQD6SWH/s3gLa2hE",
+	"dfpn12eJG1wqHHuT8ZAVnmaZYlpvZvCoxb3qOKtx8DnV44GkaGBpND1taFmLDFk1MtWUCS/ebTSei0Zs",
+	"Ut8xOkw/m7+RwsVkbjIqvP0evl2rBvoTWJqs3EztmSLnq8Gk8moXLU1MsSoFtgzCyDyzIKyZC2AEcK+V",
+	"YjbnpoaaentRM3LVONFSnrHsdAuHaYQszZao9bx12TShXJBF3alS1H//8p5YYYUwYf+jSRvOEi9jt3br",
+	"3q5Wf6CpYhmvOUXS7rUs4eq1XABiMKc3zeJinLc5SHuBxVowdzB4hS/XmfBKavv8/HLvj6+e/GXvx7++",
+	"OWytFCpWeVdqueqG6/ygXVzkBnbDZeEiCZgVw8Mi9JSLDTsKpxnduAfH6vWswPOIYDeiezNubXA4p/Bu",
+	"FYc2+Oyte3uJTzSe3vpN1rtg3PdscyV84ejWEeJyglVL9Efq/THPrs9aSev8+mUrsWh7Xet+WTis5c8t",
+	"924lLeDiq0b4S8GKGlsg1e+GmyO388VtfZAweT2nrI8i0IBG74arDrQcdHlXI+YySOoVnlyKEZBe71y0",
+	"CsWMItGkhtipLUlcCpte9jlmJTfd4CCa9mu3W655xaavAnn1cHDpWH3w3ACReM/shw0hLDFVqxVOAztu",
+	"a0OHQ3LL2UwTKfI5cIrqYX9sMIQ02/UabBoLR/MxNl3gYPUHc3uWy/RmGQqEnDW4IspArx1NfMAv+Lfb",
+	"H67PditXvxIh5HBYK+FbIBtShfEBkORjl0i4xugFr2wrRnMiBUsI1YSSnyTJCgXrsrz6j4fj7qSre63d",
+	"qvrhfm9eTyPsX/tQZXyPcEFmY5mDDdB+sRHML5pb5KwVDmJxBasu7DS79QL8Ir0OD+qTL25ZzVH1Wgnp",
+	"tX7sTvAfB+Mn9p+79qipIROpDXnyw9Muyehck/af/vhDtztePtiqHrTeeejX2rDRNw4FFsybdZ7xRhgb",
+	"NzoS6vFOF7iCWqMh+9TwQG7qAADHk5siCT59O+4Kp4k7iqtiMqF1lsTtTuRLNn6X/dXt6JyqfP6eZWwS",
+	"zNTVLQ2lGjJeG02DYdBWZSMjfssEKab1FuY4oaluV1PFRcqnNG/QLtCKMaDpjY/+XjKBdNaHZlbTqso5",
+	"k2iPtUfkw/OrKzsHHwOzD4n3yAADRsP4mE7ZMpPxpuZFgqANbGZC0zEXbE8xmsEPGDSRlAmdaQ7xxOBi",
+	"pKkhUhBujklfsNnHjN3ylPV7op1KYbgoGEYT53LExc/cjM9kxnYT0ocfPrJPU3s2fVTUnKoNsdd7XFga",
+	"P5KCHftj7wn4yn5upJl+9EfbJ21UnKWZ+vFDOkbfTsbFTfz2T1KOctYTfiLBWKZdiBxGoTiHAtuzzJJl",
+	"oFXuYtpYSeTKDdeBHNgEm4SCaWEsLQUrVXS0eJWWtw3AYCYYmharxNUb/Wo8ZMF2WgPCZcpFQuwencHZ",
+	"zmsVuBNIrwQrxFjOCNV7XFfnvcwZ1Va5NkwRSm5pzjPSuBh3m6/tldWsyEJFDDIgEx0jm5c3LGROLwBF",
+	"AmuugBOhIusJCwEwF/zUHig5gwA4mmtJRpZDW2EUhnxpzPSdyOcklfKGM9JPbz+6aT7CyH131auxeZXN",
+	"9YVUI2nWBlbVWa4bEoaXpkAgfs3FzYq4rWzR0F1rXJ1uE6jlsWz9wHWrjm19S+t18u8ywkDm/I4mPFtj",
+	"E1t65GhzQ3L8dR0dJ9S+jDTUqma1U27HZl1Ok1OhIamU5pfR3jG/cCGlPqfoSjZMTXRCnBqfeIMWPlvy",
+	"8CC9tgQMzBsJSalhI6nmSU+E/GjQRTKWcs0tbXeIgQUKFEuROpgxm1QQobxGNhw6+aA2TQ4f+8yutc6C",
+	"2hMeMtYQsABZKWmD096pgTu6cjQXz5PIOjpBaHLEr4w1b4aw0ha3yDad7SjSfvBd0nbqZEKCNpkQyLdg",
+	"CTnHTEEXRp4lxGuZu/aWws3saOIssG5USN45k5YgG5bVUqlmf7Z/dSNrPGT11CuSMEpkUfPOcAcUkf3O",
+	"3uECDgZBt7zHEj9+aaYY9QFY24UKrnE0CPbJnBVKo6i1RpRrjO6Lz6+eEVMBdCXw+RPSj7Kr+/C7h2Pg",
+	"wM4+Eb3UitP4W3FGcytpnWb/KMKTF3AFz6QodK0FA4c5z/mID3juktgWuBQ8zOMQaEuvflkb1hI+rDun",
+	"aP1NjGCZ0KepKlh2rg2f1Ib6nwrC3MPSMgDqAaNQYUBLMqQKKB4fgkyAQwLty+cEsknQ1qAmpD2m+XDP",
+	"PuoJn/TJhNntkOdcT3M6j6QWNw/XZEp55qwBVl+mplDczAF1g5iPpQ56glnlh6ig/TSgdJPXB4IBvRqR",
+	"QJbDJv6eaQMv1ByinKgQBc25ZhnmTLiTTOkUkrmQIREuyBQzkxJiZtJPrGunhJDqrdwf+AUohxEsRPGK",
+	"X+CbYiJ7vhXj3k71jOpXxHcaeYukGTM145rtNqip2qgi9WrwSvemA6uL6BPIXcOfT1cADK46IUP+iWVg",
+	"pHWJeNFCsUzQLrrx2acpMCe/39mY54w4/la7Ecz6WZ4e4Zj8C6muM0GcibClftScigYcyKllloJOGKA2",
+	"xt0Evapk+/B78PdU9ZtnVPO0ad4mu0FOxb8xpWtLnNiV3eLDoM7gQhGDFpbm8as+JWeq5MiKfVEeY5Ol",
+	"VMliNCbc4DyL03CdWEB1+XPOntrOIoLmQ1NcHSirBqyqcrI68wxlTeXkGxcBUiPV+XyoU73Kkj7BEloh",
+	"rwyUWi6MTJzYTokfyr66Zq768ksLs2EKlU+ec1m5oB00hQF/qbtXme2o02Ye4pLRRk5ipibP6Tx2WUbX",
+	"aZ82p9IFNgC8wZsQkN8BvFGUX5ANtUOZo6EsVGAS9fTvro5klE9dmrTD2iqORsJpKb/6w4h2jkxyiZ4G",
+	"yhazhirdrnKuZbxdlmLWO6DLK2zwyzrfY62DBjF8R0OFJFBIZmOejp1moSskd0OrcVjO5rJ3JO6tT8oo",
+	"h1/hvCxHvBePrLMAXdxpb5u7Z2um23yvd/TVRsTty921vCK/b3r1jVe93m8bn4E0bFX8YpPEu/y7N000",
+	"kTpXYHATY78jFkyfNshdTGTEgmA1CBd5DFMhmz0jQs42R8a1ohYKbSsFqhoOBnFzTYP+n/9NPKVMiMJa",
+	"bCToSiRSlerTZDbmPquVcEfoA0VfRcjdjiICXt5WDAerIW9V0ADadlpJC4w76yIHXs1TZ/1pNN/qYjDh",
+	"ulm0LJ87BfSWsxnUSZI3INifkKPujxbaqADFA5RTZ093MLam2ufSUbyap2dU3z38RaZFoLE1Rjz/mEiB",
+	"VV+EnCXgD5kyRTTPGGnPwJYSbGXBnAKixUZ0+9U8fe5mqrMH3czTq40krFfhRfSdulvRTR678pWECDZj",
+	"VjjiSpuEMJqO0WNmpXe/tW02dFUCTc2WvIC1mbklLdNVlp9BVPl22ndjGAvX/8YUH3KW1av6jak707Er",
+	"rLZCNvaYSj1+Bt9gkNXqq/yuCaHxs5fnVNlIJGCWZ7VMXWoi/Fsx6MW4UgWuFeKCBWwHO3erfpTKiefw",
+	"2+KwYsNCsyzC5TbmSwzRt+qNDl+ErkhaG4DcE8INxruEQn318OKN86sp+WImn781alrRSqq36E+16eo8",
+	"TaorxAAJf7W25efMoIodsjTc61UrB6Ss7f9jyka1KuWYHj79oUZ+ZJ/I1cvTvcOnP3hTBtBlqkkxzSXN",
+	"WIPjhGdsE6plX4PX/53VVlldFhO24o5c43JTOkGHT72NpVB5U8z+iJnoarAkoSbcgFm31+q1SmsTzBSV",
+	"XKye/z6d8n0ozrJ/M0/3uwc/HgyfpId7f6RHbO+Pg4N070d2mO09pT8M/pj+KfuRdYf7AXj2D/aHSqKw",
+	"sxoO7YFWDimpQI876nDhuPc1AFli3YrSGmtuOozxHr/YFkbq9+mmb1i/w/KN+Z5nN1U4gEsG4oUFQjJf",
+	"L2R94E/EPRqWuEaFrQFvqIm5o539LgDfP+1AzspJsxNQ7qBoNZ8wTbC+iZHODLeVZvxBb5N97fe0jTKM",
+	"M6zmayv03y8RY1YwsSuwjkBVe1edluuIqmwllDnytsiptg7sXU32Dhx4YrmnWMoc85GV/4eu5u4e0uzI",
+	"ZOqQstNMas1W0t4m4lMpNlXIVDxbfEENAIEEpVGJqlzwncSMCf10gd8fYm0r/OOgTgCpN4efkqHCjEjg",
+	"IXH01SbJoIuXv0Z3qwTHb3aKJVmuNeXTIMw5AgMS3jEZ5IVSc9IuRIgalMqnfA5lWujdhKSF+SiHQ9Jm",
+	"2YhpIlVPpFIJpjSBPYnRbkJGOVUsIS4uMLFPJpA+284kw5qf+HdUrsn5fXaTnhDSfPQ1QUkbKoSKUCSU",
+	"cKjfauZhF7uJn9oFINIRQ4R39UUtyveE5TG7CfruSFsz5oQruEUfFeiERjwKC9y43VbSgj1hjTC4Dgs8",
+	"uCtMQQorxicarQkwW5Pl4MpxTD+rlwkGNL1p/GZJwH0rDbnyyNZKYlPGRqIvDlsBycXiE6UOsg7j/Kvr",
+	"FQsowNFMl0l7IM0YoitRp0bbiHM/ScGwXYi6NzPBKooMBR90wPKdeKEaBfWDh6K5dyGqJVgsXerNPF3r",
+	"m56/mqeNFW9f/e0sUgq99kB0kaZM62GR5/P/z8bBl6Aq1+4CgkHvHHl5h+DIBdpfmLElPynUZ4IsVYja",
+	"TiUWipEZK12Yi/HNWFxrfa23z03n4GNlG88j96GzG8WLrgztvV6O2t3RLqg3qKaV0F/c3gkJQbshD9pF",
+	"6LomLJ21OSV3DU99Q9UNM2dUZHmNNA5if319JT6qT5vNMXNqOb1oykRDMZpJUwlT15QHQ3HsCokdBfXL",
+	"7UpDOvoBi3CLx6U6g1gtQsVnozdVVX72egl0cbJSA7TCGjIDDaBipD8hdIBU3X5TiGCT31xTScvFLRQ0",
+	"yrNgZT1xdTvqptmsskAMJDUMwVJxdYupJJ7XHtQz0BAEWe9uP6fpGBsxaTR+F4Oc6zFE4rgPwQufYDV0",
+	"YhSQUgVtsOqLvEFziLp7ktHoBsPKUqYT16rIKD4oFjSEVcbW3JlaoVtY0oqOufYc9HwykJUDO//w/sPV",
+	"81bSenZ91pDTu8jvcIzo/CMTrNv34omXIFMP8csxVtESgyfJB5TUbq1mkEYqvBD/Vb0iF4ECXAPnW19r",
+	"ZMndWo5fu+GSXzdW5SkZOfRJI7fO4F3B5TslT7xhhtZwbHHLlRTeMFpWqr9luZw6F/JUyWxpf+VdjCBn",
+	"4oqPxEWtisNAxO9BYbUyecmlC7UAC6EnQkbaP71799Pr849nry/O315/vHgO5RiZ2a1HO7eueOGhz1Tt",
+	"Sm+bYsqeFTzPFqPKXIOUds8eh7NS5TKlORnY1/VCdma3c9BZX4ber7lcTFK5hIXjrL3JqAbLMkz5ci7V",
+	"Df7tb3/7296bN2X+cINzWq/3D09cDRf/Qe0S51DiuYbZYzj/FlWwfUzE1mW/a2qofDLb1beellGB2wXu",
+	"NRYS/0tBc0Ts8FJnfQ6zP7XoLOJZyoXW38UrVC5WmHC+yFn8bT3CVuJ5/mWqsGKouDWFa2cMlUsLME6V",
+	"wsTMlIJFBlRh3/LTd0CsU4mXLIFWpBBsIWD5rvbOdT4b18ezfG1HE1FMBkwlpLu0j4dSnGPna0WJjn14",
+	"4WbqAfka0hCk4DRfnVCxaCEM7BRzTyvJXiGU0t5MKDkUp4oscx5TXciqi3s3E/Gyt8rmWPh2Y9v8qshh",
+	"7s2MCKidLw+BjZa2EKhhtoxhaEj7r8+TwlR+XYEl0xzleemisWpPLuLeG3gM7yPrY1V+R7mao86f/lgb",
+	"7PEpVNZddTN2z+fuVbSxN1EGNYKGyRiA5k2mTSkv5foOn67oo9FwHhOa51802UFj047lWqyN2QZxdFx4",
+	"/Uk3ish/8sPT7urQrXUx3HcO3Y6FyW73qHbPt1vkRUBCxIlF+ZGSM42BUCAwhae+vXM8+0GyjRek4oWy",
+	"148AtzpwMBJ+3axNuHtegnxTYOomoOLjsWthoCYvZLP4z/oUm+p66q/xXmNBY7g5Wq+DhNDOhvBNf0xN",
+	"V1IfLj/NqdjcHwhkea0HG4asXYbrsrV5vVWoPS4FAw44kbdMJxFWLlUg9IXp4U2Q2urVpi/Il8NP1gZS",
+	"XRk6HJahVN7tU7oS77Ornj9P31UPbaDb7Aq6va9Ixm9MnI5uFbs2b300qvlINpNk/O4rYoxd1EW2TT48",
+	"z5K63PeERC7p5mz4YvuNz8bzOiGPp2NsWEn1jW+L7kpoEWyi29mq4WF5GIkPpSyr5Y4hHQcvP7rBcCuR",
+	"qBaAagmaV6E4VlrONjSfXTEMxQkbxkw5LPiPR+FCJGuBuGwbvt4OEpxl0VerNrKmHSR1iU4l9HyMlkqz",
+	"CRcfR4r6ZCd7/h/TXOpC1Vt//bQN1HrLcsKB4NaGhnoryZ2HMpWulSv7gC73uWwIgGqFFVbGX3VVy279",
+	"cixauvHVKjf+ZTHIeep7gdYwKnzCt6j7WWnAurbqZzl+7VZheXajui4kthBG+TqFRe6yebCgSlPWklR1",
+	"nfOc7JLJmTghdihkrWV/QgD/EeQ+OqnTUqd1k9amPEmlQwRU077fO+fwmczqHG4RUakra1z9NFxaE2ur",
+	"v5mSclRHrF8uWvk2V/4HUJWilm3Bo1B/2akqXLteIlKkzJkHqkLl0waZ2oX516dIuq5v0BYR3jtxieSW",
+	"CY2lJdGKQSmyehPLPyTfUgKpDzA9B7ck7C3uRsf9supTuOwCmwpDQLMa3MMONEYBBg/uz9rB/ultvrUD",
+	"crVhI8mmeiAV/QsXHp1ePH1NYsYyoNXgRANEYdmVYMiGYiBleYClffGFba2Hr8bKa73WW1ka0OMo8Zxr",
+	"mKn5NvxnPpyh8YXXtX2tAASAdBLFRlwbpjDCzUVNMYxCGfI8h07nK9dQc6hvo8yljY3DgUjUcVRpaH4O",
+	"dVoWdeVN2iZXjmvhcDytqU4Sb68e0PDYtmmMWRP+AOVBElDRCm0Is2BeVhps7/jPNclkGeK4s7tR19so",
+	"uLk69cXVO/Lk4Icf9g4IzadjuneI9912Ir770EdPLgegrsrgWhs1Vd9j5a7hVSHdq/LmBqizfSQQxj2u",
+	"6230jVpr/tK44DJVdYMuqOsWvYRgjRoQTr62ofjG/cG3nTky8H+DfW/QW+dhJp/m8/vvqrRFpMZ7ppl5",
+	"kPbBd2wH/F7WedeiqrCW8ypmTw54H4QXelu0M34omTNX6siM2RzbAPoBIGC8J6TiIy5oTvSUpXzoSqEj",
+	"bdXR29iMezCHQXdPSB8tDX1iWO6bB9IJq8aS62JgV4+tpmlhxlJ59bqSxVqn0l2xFKyjr+XovL7lHN3K",
+	"DljpIlhy5rdsFsr1QmznC67YUH4iUpDXXBSftmn3N11pE6xepYZCkx+5SIJww6BtPOX5R+9DTQKX/Yi+",
+	"gwzyrV3c6Uc7hh2hJ8xMfhzS1Ej1kQmry2Xg8vK/ZVy7H+31lWOFK0ggJMt13OkJMORAWL/WpC3YjNhN",
+	"aDKhc0KnU0bVCRbZ7Ueb6q+oL+yX2mSMOx3VJ+nWWcogMdWZy+IzrcPvq7iobiN+P95w4M+1e2rIVviC",
+	"jPYoRmhx01xbEoPBWZiXMKE33BVgcfV+6tXJ7dAjp9pcMSa2Wfa2IFOeTGU+WFM8Wnkg9cBkTM6yhQI7",
+	"CyUv8J2HqCrkh65dWmSs3jpL9E6pn1eGqk2EttJXtDY4P6fi7bL0/afN28qFEWoXDEEMm8hbPlSiihmH",
+	"XWIk+aHbhe6yNDUWwdHmofhkstRs/2gDEQVmql9sJBxtUWZ0k0JKmntDjZOQQqvPbSspfUFtzO1JlcVb",
+	"EBgbqQg83WbI1QbIaV7Xghi7pFIxJ+4N5/XQ1VpBcTzXRn6xyk2XzrFqf9DV7UA3weO1DThrq35UIKo8",
+	"m7UQey91zQwMtbnlvooza033di3lJGu3tOyucEkoyPRX12SxY4HEdS8K5tJCvyiArdH+cr1kYymNrz73",
+	"5EbImVhZX77GnOQMryFbY/P0mHqz8wuwfQaLN+TncMENp3lCWGfUIb3WaUbJ606v1blrTFxoKe1Tv12Q",
+	"XGN3mOhS6t2DUYDj5kBeiXNcA+KVCdYssQFj77rGzSspbL3Y+yul8KXFDO4pBBMJ8ibu8JKUX6ysSuDj",
+	"N9eEbS4Hl9aXh9swpzoerjkLt+mCVvHkL46VrT2/wOdWGYiurZr33rUmqgmEhpR4vdXt2xHX3zG+lkQz",
+	"1C5vJl+Aiv8cNfyv2Unl86r1nIt7WM7KGa6YKabLI0szpYUZf6grhASt5fH58f4++fD+daXpLsQq1LsV",
+	"VX1O9HX0NUSeXr79CRNFwVVZwJ2QjCuWmnwOrwgC9asI5vPVh4SzVNV1EnxGNXtySPAxxCXOpwxqR/ta",
+	"2OtjjdzYSXxOYX91EPZhaqH5g17hRBpwuVk3+oj4rnWrbO5/2dSlEhzNMdBtCNcfpiNFs9XHwDdwiqzM",
+	"F3B9tJxRjouRFbcgDMn+G8ymYLUVxN/ootPrae0JqVpbcmmcTQjaZhM3h1SlYfDLUvY/rKrSePdEgKjf",
+	"+0L2Sahyi53ly3496wLfm2KZHWzf2Wu5UGVNSINe1eoqfnp2T8pyEGXKsWlG/5v7q5PKSUPHIr1wQw3H",
+	"Mqb6BauEmsb2v2ANelZe1Poxub6YYMikj0GsGbpSZ7OmQnE154jrkI5Ub6r8sny45VwIUC/kLctpfS+9",
+	"QKTKT/7l6OiPf+x2f+x2Dw6fbBEYY7mW78UQx8cQKYgsFEGPToC3xtp98NH+B/Xk33/4y+Rg8Nfu7eH4",
+	"b7Mf06Ob16edf0xHmwR0RAfw/PSPrw7/8tfWCvqzMqxCYv7MXaueRvLVAmlAZwaa7dv/+vN1Qg6ekgkX",
+	"hWF694RMFYPaDVLkc8JFcAr5tpS6Q04vL1zvSGfR56YnqCb9UyCf/N/Bd3ZMnjGqmCK9ott9ksKE8E/W",
+	"jzwCqRUERkIqCANrR76BlCrFoTLjblN7LGlo/mZdnxT7kkud0KTdawGwmF5r17UQ2oz+mapAV4uWX1Zp",
+	"1lLWMogKYCSSySt1aON8Rk/768hM/dE4ulYSrWQx0maB8tTsuk4yilpWbW6Ybbgty54MrXiUvqzpXOjW",
+	"31wp/lkT94zbfdeVjMe05MU0jkpb8CFkdpZh1feWyOGa6dXkuqVjlhU529FkyJbO6ASM9COWIdv18cRN",
+	"/fp+pvy2jrWAzbdIx6FyLGOhLcywQAfqBpcjytb9y/V0xNmYcnHa3AJgi0xT0g7/Ku9CNxUjSBm/ZU1B",
+	"hybuAe96gyU+sfA//u//WXfqq3rKPESDmBITowYxn15SPW7w5mIhkjifpB16F6w9sEJnDdX9v6D/S9JC",
+	"SfUUJZZNbT8LDQrDHS4OV8KcJw0RjY1vJBzYIiSW+43STEpUWU0Y6w2e0QlvbEuMiO06C2I8/Orl3Yt7",
+	"4m672dwwGs+zosJs3dBf3milnPQOjVZmFUa56S03bn99o5X4DNY0WqmJpnc505DPhW2s27MQBbu7TevX",
+	"mtKPjGG78Y2GCZnBv34R2bbEiMxkkWfEvf1FhNtz2NX8l8QeneB2Ofgv5F/IHw463S4kY0+kNuQPh087",
+	"3S6ULoXtkT8cYCJo7exL5LHmxnyFCeybx/OcDBhmCxu5cHmRj35N1KA7+2j/q0Ht7qZzNP2B6HplEcJZ",
+	"10CbsCpG+dcLj3T/+vO1W+EERHJ4Wu5tbMwUrRVWtfBjcHtw+JMX1I9b6a2L9yq/plP+illCBDr9UK6M",
+	"0H95fX0JGpIcklAZqkMgjigU3fUBRVyMcm8C9TLV6eUF9iH9SfaErwdl1VU65SMmdonv/fzBa2GY1cIE",
+	"UzR0DeCm0xM9cSbFLRMGipQyqE9p0R9jG4cyz+VMH9v39si/Xr17a/U9O7osTIe8wcRlXZuxfIDVGHqt",
+	"3YQIOzChrr5Lxw52rpRUGtbV/7XnHQu91jHptTqdTq/1uY/1d/vwZt+1p/TxFzCp1UKhLt6E0cUay3aO",
+	"MzmZ2MUGxdSVyun/dS+c+96llTC4FH3Mkh3lckBzMnW/+iMHTyn2zDZjNu8JAtF9YPcjV6jhkgFNb+wB",
+	"+RBPMmY0Y8qSMUp+Or92EaYYz+hPMqrpZXmGtkO3B4qzYT7fJYUwPHdxZDQjE5mxXJMxvbXabzEaG1JM",
+	"fROZE0LLdQ/YXLrRczna0bAWOzZMEs7K/tohF0MMe4VxhTTR2HY7vjSDP0esf6asCEjFfEbn2JafkAlV",
+	"lhVUzvfK0JwdE6MK1k+sQk0xMwVhYqAYvdFkwFJaaGafKemqEsEsuZx17MinQor5RBahoad2A9jtHIet",
+	"YN8jtBZkCGcA0pfvrq4TcvnhGo788vT67KUr9QF+hv5FxiZTaYFpvveKzft+sDYVc3JgaePh06fklmtu",
+	"lbzTq7OLC7uqMqzJnv2HD1gajpKRlBlJx5KnbNcititi5NeOF0bJDZsTVQgs+MNhKXoGW7CD37CpcRUZ",
+	"XWmOwyMyloXSpB16Riex3GHVjrLPWNmt3A5il3RMIOEJgNeFYBA6ojxSpcuP5Ey49vAepMsa3GPse717",
+	"AsYdH+loQR6ggJmxhIBcM07IPwt7AXaHA5nNy4QkQBB7ArgCb34x2DUbzsG+awesXM9LuG8LTTAoBuhC",
+	"Ce+xZctw2mFsPGjXEcufPg/lzPH50eHhCWSMTRk1ZRS4nRmvzQKisbxSFULY3Y6Y0eSo+2NCpEpcc2nF",
+	"KJQ59bM5nJ4qaVlFUpayKo+/zP/DeazcOOQCIz0Q6u1rOqYRQ8pzBtza8mnSfvrpE9L7o8MfkZxa/LWw",
+	"A8immFFzd0ETB2z2vGH4V2yuIeXVPpeO31jatMeFz7502enL6OeLfTj+UpausiPbJ4GNAJuJaiKD5c++",
+	"4Ux8MCn0mIbr6EN94j4kL/V9wHc/cb/76sZIrnsCCzYSxdB1SIa5nAUGKNBRScxYMUZeGjN9J/K5Mx/q",
+	"Y9IPrLxvcerg6R5aOQn+2BNgktxN4EXFhorpcZ+0LWCTfmQg9o8SoiQEhluSj8y00AyXY4fwUc+YUGBU",
+	"oQ3L9vBXb9QEBNA3fIrXjmZ6lhHYPThIdhMyzQsNI4bY+D8f2Nl9Sf7BvCdQ+oC57SlgIzjnEvV9QXMr",
+	"F8MrGWfanX+8Vy29IHEj5AzyKC109wRkWNp3wD4L9UAtK4SoJRpQjToAPuoeJEEioXmu7c3C5y5Eu4+4",
+	"AOBjYZYzfYK9Ey05yC3bKIcqRXZIsrNnANzUAfaS8RmizuEq+6GK5oLNmmxjnO4Jn0XSFtKfwzGy0Mpi",
+	"dlHCunr/4tiymUJoOgw0lrQDV0qQJSXk+fnr8+tz8h//438hzFihwcFYLkeyMP1d8EA6TILe8j3hIAeL",
+	"AcoJQ3IOHo6ZcF4O0u6/g3/0Aan7Vyzde8FMOt674oYdA8ncw1f7CLAgK/VE/697733L2j2Lfcfkr29e",
+	"W1xyP/dPysqByGAWyGv3Cem1zpTUek9zE/ZvLxpe67U67qz30OcQsXiWEcG4HR6O8r3MAW8/7aVBwECz",
+	"VB9QjqbjSHy18roFWWrsuuxgOiFMDKVKEUVLutoTgzmWkZQ5T+fEABq1nesoK1IDtUv0DqSFaHy+e0z6",
+	"KNP3cXRAMISsE9KXM3GKLNOyqvkCbT3pif4tZzNohGPJjwNUaOqjE9e4AJpaAFjaWwOn8wnpI9ODw7CE",
+	"0bl7cKSkJ/rg83Fz6z6MYb/skLfSlOLnscWlDvlZWfpvt2V/eNKxshZwMJcbhRqcfXZkkWsh08nzwide",
+	"qPESeiqFoRzYZa90SPVazlPDDThTgpxolZqoApcvXOuK/tApbx23nnS6nSdQ18WMQeHbH9BshLrfCG35",
+	"4fIvstZxK+faPMNXoIojagH2vcNuN2qyBoaO6TR33Gn/H856jMaWzauzghEPlMCaqnb2Bd2xO3qKk9eN",
+	"GRa5fyEMU4LmoP5UNN7W8d9/SVq6mEyomreOW2+wigxOAKgLIA/IQPWNhSVZpm/bw6cjDQVc5WRSCDvi",
+	"L0lrGaVaxy2Ebph9353V/pD+MzrwmrAhuALwi/SH9J+dOZ3kfSiBK1XGVIf0kZS/NJPc5eaJDGTRCkYi",
+	"EXtD1U0mZyLpCYAvRWfk5fWb1yRTcjqFxCzpiA7QViMJtyqx6ZC+Bo8dTGHlxVKyC7yEKtYT05ymzHJI",
+	"pohhn4zjD8YR1JwOWN4hZ1a6A6KAhYtQUACyHm2YZdxAupfG9YLkTA2oUAj4VQAdMXOGx/qC/vMhYTSa",
+	"pQE+X5z+5SGA0w1N2kDSwcoA5U3dDYS7r9z2bgVIcfvbgOhYzva42ZtJddNMHMqzfylnF+ZnePnhryCa",
+	"rOEmtGFTHSHMA90KTGPloV5rLGdgD7Sr6rXuePhWu9f7v+q8GH1uJBR9fAtlK/sqiladSRZEtAit3NBJ",
+	"A7gsEA5PKHoiphQdy8DIziXYHiTUuRTZjtNu5q7jk13Jajy9dMW1qKITZqBL3t+dndCypdJKaIdqxYZS",
+	"rBhUwsqacL3Pvzw8LMJmGqDQXhCA3lH3aD3ovZXmhT3QB4DVU6INNTxFs1F7qvgtTed7KKglJOcpE5ol",
+	"Vt7dA7MECLhWlouhyGqoLLsrYdGY37IBTXGZMF+BoPiZau7xpZxZjgimCeLW/lDk5CXLp+SM2W8cxtLU",
+	"kIwZysENd5djN4xONpY57MsodFh11LL8JUkALclWakKTSSQCaG876AmQAYD9ewsM2iXtC6jcp1RlGM2M",
+	"M3RIH0KW+2gGBDuB70kLowGx6YmxMVOo0XRC+jy1yotr+iKH0NLxE8uIZtBSD3UYpzpnis70avp0bY/q",
+	"4YEOpmmgHHABDwRlduxwEW08dR/cpyNreUB7xeBy4QgnX47+UeG5ZsT3L93x+Dfyi5+56LBlX/jSnYSF",
+	"kcEc4OkhLqecxFt4uSIXV+/AYuVNTDTPrT4IP0VXEfr0bHQZGbvdh0a4jRThQpCoVYzDVSsc8BT9KIhQ",
+	"4NdAU4lgrrcuSOt9mt1SkbLn7PbM/toHG9dE3oLwP6MqQzOzHA4tlnKNtnpekUKc4XdHW0oj1RyM79pQ",
+	"ZTShhvw7U5I455TVoEOtMPe5Yvhugu42kE7ckEyT9tnrC+hKSUUGFYN9WVH4eNcXl9JjClGTHXIhSNkv",
+	"By39sjCMhFab7BPXhrSPukcQyrME3f4sHpK2hDkaCAtc0aOQSa4xicTvM7RmRmPrjAypcsXMtXGPxlQD",
+	"CIGnsB3DpxT5PKZMcZujdQiRtKZS16DAaZbpAMd9b6wvl7OjPfRWK8MHdwUYfqnBnmAu+DWJ3Esaa4uz",
+	"Drm2aITOuJGFpgFNb44JBQhPiGAjavgtsL5CTKnSqEVnBcJXENakHeDJD0+7JKNzq/5YDnrU7d4Vdhdw",
+	"eVl2r4OJ8pX9yPcELv5fQjTYM5nN7x32T3G5iAJV5eHzt0Y91zkGpCd567WDDRDrGQ1p3F+CvEfdH9d/",
+	"cCbFMOcYanJ0eLj+gw/CAbuFx3PoFvwQxjnLNUwDuXDc5P7IgeePPqel0Sr6nN2+wXDzhxdV3FxX7kw2",
+	"kFigKj7l+UB+ehTk/hyccJrMFDembHQQ35pbLhSdCrbWh7nY/V959nmVJFpe7nozBc82NVIcfm0jhd9G",
+	"E4Cgo+FRAMg7ERKqnPWqBjbuFxqQFe+DY8eFz0UVklZAx9LLemue6GOmWg96/+UKMfq4AQ7AYeag4GAT",
+	"sk+dm5c55vJk/UcvpBrwLGPiLrAToCU6eohfsjqRFbMwT6KN63N2cnu9ejchMupqG0FN2Yy0FmAUu+Vs",
+	"BsenK2CTUT0eSIrZ641mleW8FhcvywRUUETNyjcrlsJFFWg5YRCNQ8YQJMcy0rZ6Vk9AnJYLHvKt6TDu",
+	"Rw6dQJlVhMzB3IkbApXKOZkxxXxqhbfUBIcxhuksnWn1+BoMKM/DkTwkTQuTNEBzuJgvh+g7wycIfDTP",
+	"wZIXFgTRbgbB0mdd+4PfHCJLp3gVHjGcbc93+lkJlv4l8g85QC0ALGygqViItOoEguaQzZxqrE+cGQ5K",
+	"w2nXWdvvsWA9EYMdNSEeBYp3l1EErrQcaUPLRJ+hDMA+ozAS6E6pM3VA3iMEuC0Equ3WQSEO/gbxoEqg",
+	"Hwwia0r11YAmRMpj0TN4/RtC56UlNYWp3mB8eWDD8eF4aIiy9CpzzbNndwZW7I7I83Vwmo5ZeuMgMQrM",
+	"BMMOmdAbpq2evLILZJmI1xM8Y6Cl4LiduqALTSHYD8kw1wT6WYoRae9c5oxqhpPNyVwWCguo9oRrtYkL",
+	"5GLU2UmIf921GYXXw/RlE9baT/8mCxUttnybKkYGDMmGZUss65C/yQITfGGIEBCJFXhDDuLKYYEhhMaR",
+	"pLpyCHtEBFxe7G4DJ0BcOI9u+TELSPE6G5gKxspRD4W/KWHJd+pejk6FHSEyBQhy3arvht8jZq7LhMeX",
+	"KK80YrqV/a0eDB2IsZcbJgo4Y1WgUb7JR1tNPnoh6NgHcmvStrpVT/Sjqfu7FZNbHOytE0KzfxThyZAx",
+	"K/fcMqVJu/+CMRfF5/O3ewK6IjD79Jn9lx0b/IIue0D7wDA2HLI0rL5GBHSBauFJT4RHYB/ipkP6Vt7D",
+	"CO2+kX1AZ5QTDdMJgV7FXKR5AQkUl9RyRvtOWhgr892wuWbmuCemVGtfNfiTOSuUlqqPbjJwB1NN+qn7",
+	"1Vsy7Zso8YFl8cTFB9GBLm+lJyCjA5zc9USgBgLq9WkIcC8VatCQkw0x2I18bb/5/DlZS1fc+y+UnLQ2",
+	"f/1awst1q8WzazWq/BBsZ5Gzddz673/v7v34y7/8oS4hrH70nE+4qQyesSEtcoNDN3Qvr2vu+ZBk1J1S",
+	"UzCExW+ANTkEPNdfbvf85sI8kidHfKq2qjtTzZJQ7Y2XSGYDj7VvN2LXIzNCrArujIj0Y9HbKnzjgS56",
+	"/9fy3xerbZIXMXve0gNTzvF8E6r3tQFjPVDcReD6SobNiikzUlbaVjKQM+GSgcCcckKoQCU714wcdY92",
+	"7wxToU1vrYiFSXxY3ojYV72VNaWG5nIESrfv5O1zpQHYk6gDFtarj7pR94TdHDSctnoDFSiDZNTQY6c4",
+	"Yjdq+6v7jDm7U0XiJDeMuXwd95odGvTlCc2wNsCqdFkuyIcrksk8p0pDokPf91nu+0zghjbeCXhAreg5",
+	"Z1SRNrbodt5U9KWSqf2/P3Q79nfRE3846Hbj5tC7HdKnU9Uvc47X9ogPyyP/53+TJz88Jfs94Rtr258O",
+	"ut1+U4foqL087CfjeprTeYf0nZu5j4GoZTfwnjBjJYvROOzfwoBlZ+6qMVX/mPTRmgg76S/3rO4vr6gn",
+	"oqbVCeljvZPKAL6rdt+11e7H3aj7kU+0hAdoC6KMxjARhCFN52hE8uvHa6lc/Ump+9pbhWzYCdfMFVcA",
+	"uXWqOGaCUzEnqZpPjSRQr6ROjs25NgDYD2lBCs23G+hghLf6oeLCYHAih0OIDoYsANd6M4kDkjwNgCvZ",
+	"nGjV+F3+6ctl1BKsnwMAO0itTExicHZg1o8p1ZilNxBVWFqKXM5gRHNGYM+K5gBp22WaLqltu4nP5Ysb",
+	"+0IQuE9YYJ8o1F4NUBrSlaEwxoB9CYIRI9HsvxGCgb6IfgB9im/5lue4CMi0H0ZGMSFniGUfLnAfduWa",
+	"EWze6gLPMFDESb9UcTOeMMNTlOiBva20BKELShq2mQYYemps6FitbddRP3TUI3+DgetKkH4th509rUaH",
+	"nTTsqypR25utvkUESWTyogsmLaT3viQNF5Y1WBaCSDGl8ySYN8HWYaWOO8tkQH323LfHvzZEmr2EDGtP",
+	"xcpKAqXZa8mChDkX8fZc6KSF8gx2lvSEJSSqkYb6DOYq43WCmKVgEJAGSZReJgMe3OkJ6ADkSQiBGOF/",
+	"sNTliH4yJ0uF3EIOtpAzFP5cdp2lnh1y1O32hLeYa5bbsarbsxvo7ACBt3wcL+8kGPDxtwY/QE/gaYWq",
+	"a1U3AOaoOvs/uFFrvBS7J+To8NCfO15VT8jCaJ6xZRYCYeqDELi0dH/tnQuhi+GQp5D7734+Jn/Aii+C",
+	"R5deb2TX1VZIjzUor6Fj01eOzVuvabqQjmWN89GS199CRF+ZgaRvSpGyjg7fB6k1DO4t1beNUuX7F2fk",
+	"6OBPXXJ29W/HhPoiNUrOrOREeq13UwYJ1w4jey37DCnEMhYjw+gJNNXvJhCFa9+3yqSz4KFjIw6ecNov",
+	"6bXOcqmXJost/1aLXWP6Pwn0z30G+qc/jChcPqqeYpeUlN/ZKbixgqEmRmZWkbxmnwxJXbdN6AaupxD2",
+	"P2bMC5KqEJi5M5RqUuS0J9owG7hPoQzGn/sJ6f+L/b89+3//rZ8QQweWNkLdYTrywSu7mEOkGCbu4Nc7",
+	"/QaR8srvbmui9+XG//VCn2GfzL6DvZIqLQqPDemqbkOJ69pAjaHpGC4QGbrlO5atTJniEgrKIeTCWlxC",
+	"0d5zrn3xqjWL+C1Z308trkYQHexWFYM8ppTj8dyZllRtsvtObgABrmgIVLASlUc2L+OUwVlWBELQjoS7",
+	"KcZqoT7brtMFk56oGn6cEugqYtUKWD62zNKKsArQS10lWitt/dgTO9h0s5SwZhb0covkc+JqJu9g3TWX",
+	"GWN/tEIgSkJSWGrnqlw5v2wdvrrD+4rG61rJ5oEEizeum08NYp+G8s9fUyj4PeYFlKTAKRw0RM/FZvaa",
+	"oM97CPNcoAWMqny+p5iFMU9oG6OXpoqLlE9pDjWFMK/H4/GSNHESmaUjqiHVkHGDRUSrmDXFNZ/bFb0v",
+	"F3Q39HpIZFlcaVPaPO7rK3p8fltYALYNB/9WVkDbcIQJlv8EswYCHQiw4IP6QkdTmSVXBUKLCWwCN/u7",
+	"IuwbwGoI6ASfBhyzJT0Rxn4H4FoAPndhmXWAm5ARv7WQXUxB4HWU8M7w20zRudBGFakn5rUSXrC5tzEx",
+	"BSJwdtH9VBJ5DBZDyi0ayXxP9BXDJfSDekYEmy0YK8txvXU/9jgmoWILlAytSpMg4pWlMaNxx1QTrDwm",
+	"VaWJQ0Mste9uchEd0jdB8/u3TNVs7dFap2Ix3ccaRnD7lU1Vv2vidDaWUjP04GHujY7xLqJEJ8FoKBU5",
+	"XSRm+t4JFaLqSi0Ue2ZgRTiEXiy1EpRDWbHMI52gGETgFLVlORPn/dYK3P0TgPcL+/pG2L9ChfTl+x+9",
+	"Kfp3TRHwFmqVzhNXNj3PgkHboh74sbJ710ihNrzZT6nIctYc6nWFdeXB0kRJStMx80ZcK6SOIMAAEr9c",
+	"3V2m8WXXXMGSAQ51nNqYeFO2riODeZB+OqSPzX0wEiHnt6xf1mCB2HCoaaz1sMjJkBnMp1HMhTFoQ3P/",
+	"RbkQqJ8/YExAmW5IvEFrGewZzMRmbAm0HJI+1e+G/V0X81CIIGv1q1llIPRAqXwY164E08/8sLtQ1hXe",
+	"BUNdnrvqrhSyMl0JWziUsu1IZfgwVoecf3j/4eq5jwQ7L5ScMiqgrpeiOXlGxQ3kBPJ8TkLZHogPQ//B",
+	"FPqoqBs7tJ293Q9vgVHwmMgpE+TPZMxHY/JnkssZ+TOBerW7J+TZ9dmHq+fXGCPnYpvYJ8ycC9O6bSfl",
+	"TdmJMfPTDt4hl4qn7rirgXa6Qy4RTLDAcV1Jz9rqN28AeM8c7G4UBaLnk4HMV4Zq+O4neOitpOX2X9vw",
+	"ZDntJJ9XTwQ2jH0ZOtD0b3lR3FKKW2gMVBOT3zrIWklY1UFt45UHtUdWTrmxLoR9aUfj9WXl5oVP9gNs",
+	"FEx/YaD+ikiz53DcUwQv18EP15PEtvF0zFw011jOyrAFF9oXEVH8dqOwswkzdFV89Rv7/EEZvaF1V3KF",
+	"5ars8jJqX7n38L5LV3/bgnBCBgXPsxDDC/KhuOVKitK94ruTqPik7fI3OecpnYMAvO/CL1awqmsfTDcC",
+	"5dUlcpHwIWmfvT4/ff9v51fXH5+fX767urj+ePr8+fvzq6vzK8jsCp9jMB6We+2JU4ERnbA915WuDBQR",
+	"IUM0pUJIQwbMz12vCWO9F3jhNGzqQet2xHOtjAz1y3mIsNCfx0xBQWjoAeCqYUNVRVcovuz356HEX/52",
+	"kOICKi/xb1BxqElrGiqeKZZZ5TcES7Utr6WpKWgO/BQ6j2WQsDahc5Lx4dAXwjZlvzXwJma7Th/yMaEN",
+	"jUhLDQpLIKLWhP4zD7F1zrOeCIGXVPuYUbS8hIaZGEEAeQFYWxsClqdS0xxbt2GzIdcVwu+6J3BfTm6b",
+	"LbXOzFiaUwW9DchEgsxEUS4zMmcKQ5Ac0yIH5L/sQuMb3RNlzJIZWx4g86x88Q8H3aTb7WI/NVEKTClc",
+	"CsvInLlGQqELDznsHrq649HOfEgB+hWxDzyemivW1xfSQGF+NAFapTaJtVqH4a55XljzNKdmKNXEsjbm",
+	"pMeFxfsNuOJoh4cdgsFsUH6tJ3AZzrjGVezdxDJrWBaXB2V6Ys+YhiRR0j46PKwN2HIA4FD7scZrnVVW",
+	"+fhU4jOPRkDvDruH9xeD76DzDBvg103+FjpUlKUiAXCwCi5pZzLV+56SdiZZQnqtK2Zv0HdBywrDme61",
+	"do8j7PEgB9hzEmMJthnzJTFhLuxs4Yq0+jZJiD/OfKOJVD2B9MV1KDRj0r98d3VN9v3QGupf+biGPnQz",
+	"ceYliLn5bm34hvZHBHBCS2nIKlpAYpHSU6Usj1tnXljLiZcNDCU/Bhxojlh+D13NLCp4E6hfbFPGvmMB",
+	"cRfki+dEFyBS9ET/+fnl3h9fPfnL3o9/fXPoGgkuiIMhdWlJskvKjHpgCTro8xBJG/gT4g2ikiPHlSPt",
+	"EK87Y3t0apnjh6vnx5jjIPbSMeVl9K9T8UECgZ865IVUVgWH9Zxfv/Qh1q4rIOo9xEpVCelXWh/3SXvs",
+	"+n73BFaJEWZ3yZIb0tiwrxzLKmkk/w+pjtkhp/GJ98SY6jHIRQOoaJG5Ej2pklpXOOhxJOPEdwYDjCNh",
+	"Z8CY6Ak7VmenQzyBbCrI0j7qPqlnjgBwj503xov8RqzRH9GaMGaHOt9jmO+RMl+BKZAaMpcFoKe3rxkZ",
+	"U+vQDH1jQrzo/glk2Bmc99zYG5QkdODxWOsRuuX9zooR+kO/ayXCu3BslN7WK9Ar40ZB66o4BR2XbHIK",
+	"PnKC/T5e5Hf33neBe6V7z1HZk1rTxgMK2/aBQ1xs677/ayRyrSoKsvTl1ogYlWh6TJVB1kg5VenmN1MT",
+	"xIsIWxcE2V6C8Ir+Ssv7UBZqj82ZRp67pQnDpwNo5zykw2FPOGMIzg9cJbb0QTdAZ3VIFnKiLP952oV0",
+	"U228DdUOrZOe8KpPMEqCXQS6kDbkCF2GE3jIsg1uklUG+t+eOBOOriLP1Fq9SsV74d7a8FYMw/DDNuSx",
+	"tFX5fy7m4tSaJpA+IGiWZgH4CuPwJ9wQI0dQEhErgIaSKAi16gQkoMh4X9ro0F6PGTAh1sFP51u+Fznz",
+	"DXwhI9onEMbOAjegxRgqwPSfRCtF23lkZfZ2lF2r0pclDHd0uTVsn9s3n15SPe4nWDIC41arI1vVZUWm",
+	"jr/+7VUIf02PKcjrtLqpSAj8/G3TgkKDaHvJsjDfhcBHklnkze+hgTeUSrYsO5CVNgqArqdU8K15+rE5",
+	"2XMod4aFrVcSvij6syERAxTA3xXyvq/s6bsC92hx9x5jLN1lV7SwIFU8KN5BYMI+ZKWsKkv+YWp58mHX",
+	"RTJipWIoQ+75e3D1JwtFTCDbw/6smGAzDAWwR5UzjDs5h5gKaFcpRT53taagS6FPe44iFVzPRtLutU5F",
+	"eNBroWBSiBshZ2K3bPGAFVOwzRiFaUhczaRDzidTM18OnQwdKOasqfEDhgSe+qN7SJG7OtOqemncqioP",
+	"ERbzHi9eMcsl3ErsVUsxn3Bt77ehWOh23eIdQGpDTbMe1w9V2voIKhoKe7sektSQnPn4zjICJVg6+qEt",
+	"J9aNwLASKL8XnjjI4yo0Ce0QAFSuQ60yaCFtJHDJnFF0QfCR1XWfJkdPDsl//F//kzztdrtJT+gxxFRo",
+	"0ms9Tbrd7r/0WgikXBNR5DkZsFzOyjprGBrm6hT2RLtfhoRdfnj2+uLs45uLtx8v3tpf3r2/6iek/o2z",
+	"dx/eXr+/OL/q766E4is47wcHYZymqVccejEfAHYvvO0XxBtHW3C6pHqdUWHJLwZh1zB53/D0hq2A4ndT",
+	"q0rhS5FBQLhAIotS8CdEOWcnGHw2UrKYLlZWMWQitbGw1umJPh2xK+xdAkHqYzkjuRQjQt1kQN+slssy",
+	"orlImY/W0liMw7gY86aYQNc4+tpt73E6XSqL/J25XqB6Cu7PG7FWG2p9+/HNDBFNvUHfYVpYmBqhCeqY",
+	"kZ3TPCdDzvIMw8m9pLqDnJXiM/C9WH5bdgqBxt89QcktzXmGvUV2okpv8KtzL/oaQr5riaATS3PBEsMn",
+	"ECnCyoJwpH3Q7fZEOqaKphbyIN7Pf9u2hJnED7kmRkpAlQ459ShVlkijgoxloULn355Ic6hjFlaHi5XK",
+	"ChLHiLtHhz+6YKT3zKj53unQMNXvkP6MDTQ3rI/mQW3oHE/mGFr/WLQFeHE5KkxCG9Xq9sHMOOR5DiFP",
+	"I2Z0yI31sYiDApJzhDTQarg5CKGCLo87FKGy1MenHl3dqYraVzQfHB1uMNm1lG+omL/3/brunzdfsSpQ",
+	"y0Bf2k4aMjSFdsOTbUjaCoaMcYDAVZstqlEkEDJNrh0j7uwEK6mPB+L6hBx1jzzZclqIJ5DLKGfHuRvG",
+	"4We/qdJAZ3h638139xY0aQ+0lOqAHaA93CuyEAV/r7JBIzopNs3nzeh0XqYSEHjVm/gdn2Aqgfq+jp/z",
+	"wKiR6U1oKOyOmw0ick9wF51eOnU75JQMCwX2kjAZLeXqCKVpnssZGFnIUNp/7xXT3UqxsBr0R88Q/ume",
+	"1+K/FLWOOljSN0b/hzBbLu7q98abv9Ose3A5oFwaiNZg7qNl751MGaYNn0jBV0UEQDZs/Kbz9PqqyUno",
+	"3T2YlwG+wfzkjEKhgDzBTezonsBG3gKF8QwTjrnghjsvy7KZszQ2Jd5gKRZiiTs9ceoJj3OO7ujq+q32",
+	"NbKUJ7ZsGshpw/4Q9UTJKvbX8Yk9IIZG86wKIiiTzuMNPoR96LJ2pgRVQLR45/OykvaXWzibVOufFTeL",
+	"zWWjpSRR41wL5hYYAU7XBp9jFMlqi6jL3nI9Rz6ZhBjFJ2DJH1NNDruWff5Q0ZZ7on3U7YJfHjoqQnC8",
+	"U5mBGZdrD0svq61kpH3U/XH3BDLIXE4gpkTPe2LAHCfGRD4sEtUAtLoYTHgMto+2IPjiQrfijQcPgXm4",
+	"pIacr/BwEfK+x9bfZ2z92FJk7Kn7acoUh6IY7WU2s7sVsVmMi4tp2v6EC7ayHsD8Luj0dWy71TU2eRM8",
+	"HdWGAgR/wwZ7cS9aXBf2oB1jZRfoNB0AIIlKUrgAM1O5knuCBIfYG+RXLMgFjxEkoiX+3oz9sXAXxyY6",
+	"UWCrZIv1ILNajt7/NfprkyrhkRktEglqCgd0Ni273WkK4VtJt6CozZSacdRwN97Jpq2RfjiqLbHzvTj3",
+	"f1J91mkOUZ20GM7X6LT3jo2bF0tsH1ih/umyCwwDFXz8LSw/IbOxBIYFLi2rELOKXF5TT7HW7GUX91vD",
+	"0oeK7/tSXeB7iN9/GtryirFpA2GRw6FruWrYQ1AZiKbaPxzS/YzDtppDcN0L1zP5gqYGesI/ShU8LPA5",
+	"LvjxYd274fC7ev3t/NOlxF0ogRg2k3tDgBnghEwYd+ekjX42TDbReiZV5oIzUpmxGPsAkzZW0Eq8Y2I1",
+	"2uHz3w7WnYtviHTvWSpvmZqfyay+QOQ7geZP5V6Ea3SFMcfoykuZi8DDJtNQQ4QLbRjNoMsmfPIdfx8N",
+	"/ooV6Ovq8tgbi6rkTaf3gLeamWK6qoaQKZTwvQ80SxUzpA1Nu7GWOlbr6S+gd99b7XVl2dzsOvEbvTyN",
+	"G+alvi1FQ9eDYnrP1OShTD1+lVdw1E3d5fBojSQ0y2J9xp0K6iqd77bpJts0tBDXzBjXl4SK5eO7I74M",
+	"aDZq7oV+JifTwsTd46I+A67tCJYfhGqJGZnIjOX6mOR8yAyf+PchusMiFzUsizuh64T4niQ4Zs6GhsjC",
+	"YGT+Pwuaox0+zNMhfcE+YX9xOoBqOK4IpZHTnsjZLctPSH/KVMoEvoZddqnwqSxmJklqNWjFaYIMBc6F",
+	"ZcGBxgUZFnneEK//Zv4Mju2xmuZxdeuM8nD139AiX1mMy9+H64Ornyo5gtJdjm7YS7+T4R3hHQuSXzqB",
+	"cUW9Gqck6OPmuOqE7PiBNMkkhPhO7Gg7SU+ERxhdPGClB/hPkcFnJyFH3QOy8w6aZrkvoD9iKpViqdnp",
+	"kHfCF7THfKoPF0TzkdAEawpnZCQZnNN+Lke8lrcsbPuxBhdXVvkIa4DC+rLvEuYjkDDxLqrqXxs6CWPv",
+	"CEzV1ExrLsVdtUFMtWxkk6ekD0144bU9bRSj0A+ZGihgrUkfnhwTRMOsT9oZNZT0f+21fOPcXuu41+oV",
+	"3e6TdJTLAc1JeGJ/ZL3W5/4uyJg+j5LNsMVzTkXmy7X2RKCovg10uyY/NASvJETT+W4SFOcJpIvmXDB3",
+	"jIdPiSUtPXHD2NQS5U/cd+1IXRNpblBxc6kYllObdMywlT/hBkOzyk4XdGDpFtwPFHBUGnJSQoUIgp2J",
+	"7SFCUwiXUthXzKj5MXnS7Xb7WKzZnSoI1f36XvV2lA+aqXO8wc2aKcf3+EVdle2H35CzYmH/PV1mCRPD",
+	"8twn6jj3t3HVu7lyrYwddN4RV4ZSjaSpcNhaNQzDEDXZuRhiUz6s18o+cW18yVVqXCxVQmYMSx9Sophm",
+	"AKM3mAYAiI4ZP4gC1aESYuiN3zok5oBgyjh8N6Nzlz0VJ0NB1B+mQe1bVl55VEmTqoO6hRN4pMz2RWWV",
+	"j4/ZnqYpm97JAfKfL5Hn3AUeBpa4VyLLxmgdp+0gSo+YsTR0VZgKPH+c+hAsrYFU2/399vJO+UiwbI8L",
+	"WP4dybW7O73ucmuijqrHeUmVQSusr/Dgo8pTqtkeF5oJe923bLepxZFmVKXjVoNH+aDb/RKX8v0BmZW2",
+	"9GbQFhZKlaK11SLgTKsFG35TgHgO4iFEHq9LG1hZEeWWsxnCVwyUUo5ytg9kq1mAGFp23Md337OMW3W5",
+	"X2YY9VEd/q/4wp/tYH3SluGTPxtppv1dbBziPLw98RM8IzxjQNxRF4egKJqzjKRS3nB2go1povpoO5r0",
+	"PdGFvgb2ma9x2xP9VGasT9ogttp5z+BvPozHwBDuBRsf9IqxayduZXYISwEIaPpH3YMy5dq7qe1jSx6g",
+	"/9ynKRRxL0vNyaHd1ExJMaq1b8E0r5FjPErJ5aewwm8ktTRxlCsgzIQLbM8IyIGV1rS99Rsm+t/DOX77",
+	"UtYLLjDezGGkcrQn4F2UBlolEcFSAfWXMnYXmQxJpJ+72YQ/ZqnL24TmU0noyuhyXWTGUMG2f12+Ojv3",
+	"eSxYqsX9gS9fPCcAxju6J4SEQGmIR0NzJBcd4umwLpNLoYP4lJoxEiodkKQnjKyn0liwQqAGBzYDRyHB",
+	"loppXVg3j0Na6FwWSpO2P96eWCDAsMsEFUg7Z0nj+rsnZHkVwBlKuhousCeq/hc4PK7hrllWNxKz0NRH",
+	"a8eMa9ZMcf3Jbdai0kFPraB02D36U62kVCtzWaBoHOnpDxsPBDvdaqBFeewJNlWqwu8zmt5EXe2nUys8",
+	"jhnNnMz6WiIJX2On+Zq1lxvIBlKLHe0LgwQEqVKPu9MEqPbWSBAiDB0zMlBypnExjpoBLQA60L46fPrD",
+	"boJ0A9veIM7fsKlxUtFYKrOX81sr5FREpA4Y7AolwAU38w39cpARQXKz+8WuxsegsZoxNvHhGmLqoDC1",
+	"66UDtanRzikF6e/3O5DrDQjqlu1pryu1UlbwasY48K9uhm64le0QbiPwvvbnbuHCMW+MF2Aim0ouzG8W",
+	"3p+xkesh1sAn7wDpN/O0uQ01VKR3nZxkWqBj2bVyzecWgqB8IRVZstA3OhRahewIlxnJpUh6omwIqBOi",
+	"ZSzgCdQG6Ihyy7JoamcB47cdBusxZ42u5Ffz9NE6ku3aVlhOdjR59bczYvX7b+xHrppEdnSpv6VW/okg",
+	"zULOdhaSm3m6RaLW473OV/P0d5aXdVG55LunZq2CjaYAbQsdv/IVvTJGzLyap2dUbx8vYvXMx9Qdw++j",
+	"MbJEs0ed13QvzTRqCQxKTegyhYx4HdoARMW7V5rJ7gJ8lRzA5v5LwK+i3ktxQ+HF/dSmB6ICJyfMNwwp",
+	"GxTwUAoTWgozQfrlQfRDcWFXMg+kNKjz51JyQ4WC+ioDbn9fQlw3R6KvZL56NU9dFuDjaQrw3Sz1GJoA",
+	"VGy4JRV5SMIRBOT9X8sZP+//qnnGPq8QsRWjE+2bkKj5FIJEQapGE7YxNB1DMEm7f4ZAvPecax/Tchy9",
+	"0U96ov/XPf/W9XzK9t7BTPqYCKkFHw77iVU2qcgG8pM9nTDmlVM+9i5lztN5fxeEcwprgRqeGC6jCqj8",
+	"bNXMESNySGShiFR8xIXvwz2hcwKRK1bv9FQ+HA+GyDCajnsC34IOqb4XqrP5ua+8RkRyOTohFOluOX5o",
+	"8N0hp2XvpZ6A8qFH3aMkZHKG+XH4TDLUbsEu1iFHB91SgYHTxw4vUNadFCJjCruxKGYPy8LSFI7JewNC",
+	"k1waSqvVqymv5ulzt5S7EOCa5NIS6lZnlmIZ7tbxQVC0uTBsBIb4hpE5mMiax1xDpK/s95+3FKhkalh9",
+	"6NBQqgk1rePWgAsKtoWNgok8BHzFnmNHBxvQs5+kYPfTxFLORC4plh8KUkhWQtvdNDdXGTEkZddLR6dx",
+	"daaAdC5HBdX+E9LHf2DoORkqxkLEXCVlG4IKyPWYYXjbUrdLZ0ZwVRVdSndkQggtGEJlpkCGfI/Mntgo",
+	"0/v3Ii9hMvT3JO3v4tOKHi6lrc/leSyLUgmitEfABxCswPnTHLMQhfLrUCwcY5Sd3dyn1WCOWrAyYgis",
+	"8yGT92xYaJrr455YXfl9n6wKXjzB+IGdCxH9amUD70jzb0D4wjHptQSbfczYLU9Zr9UnO2/ZLHgQpCL4",
+	"hGTMIFaQn0PQJpwL+suMBH9dTyBR7OyQ//gf/6sayA12Uz4amwTKp4NPwM8DMt1soT0dBg2jY6UnpKuS",
+	"vxgPAUGlTJAJF4VhGrvrw5lCN3v3+mu71L4LqCYDmc3RVDyUqifcKpx5+aUxUyhfiXdH+untRzfKxxyH",
+	"aYNjo79PpxxBpL/bIVZ65aJAZ0tP9OHdn7kZQ1iIb95fepArfszQRNC7balxm3DVuu1SrBreE8tbsju2",
+	"W3JhLzAezaGRJvhwhYQNg1gc/DOOL4UkME0nLBwFrAKcQXismI3iMzyjSdCYYOEBXDs+Qt/dDQi/wFX1",
+	"uCfsJ4uwZ6SZfvSgDeB3DjBtp/hhD7u+lHmZUNJtOdkQgc0yW5SMISDYcS23TY9qPkinDZJ4JS15F9b2",
+	"pFybLrQ9areuv8HcUVDPgFkO79/pEIeTvrC6K6zaAXQ7/JHsXEtJJvaMqDFsMrV8331i1Nwtkwvy1kNy",
+	"ZwdXHTU4qC0wCsTpkUb1AIx+D+j5ngx093YGGB3nbLIuJFqU+XV38DsCBrmW100G//idO8Ks0xAHUuaM",
+	"ijoItZhR2gA8IfMw6tm9EzEeom5vTV1FcOA7xLnrWXumuP8rCCefm0UrjMpygUqLnL/vuLGEhnLHa5lq",
+	"EAx6AphqDWMv+ewKyWG3Q6JEUkfDhzzPCRfIgErBaCchO6coG8KKfN7oDzXpol5ikyoEeMYDLXBOePTR",
+	"vQgc6nrsLmkhTDTwmVyWjL+zQ9pCkpzfsp5YONljH4tasvuyGov9eDeBVseB+SXQj8csMbgeXPWK+glW",
+	"eo9DZ33UFYzVXikp7DYyQw9eWzPFcws7l9SMH5Gi/Dre0XdO+p2T3i8nXaaZEM5ulKVTsYq2ezeiL4vm",
+	"4LXTfEbnGnVolumkZDQuA7BDfvaFZUAj43Eg7tnV+xcEY6lIzm8YNgrRdMh6wiEkug+E102MZWpCSIxZ",
+	"KkFXFqaBptjVf6POGngUZUvvrxWP0ZSMBhkSls+w0hsOQFBn9rgDzEzH0shmweBfL89/stBx+fYnUkAP",
+	"3afkzTPSPjp4SnYuXS9bGKMs1UDij/iEjlhnx5Xnh78I1xZktCUnUODG96o7OCTTT86Es8dAj828Pq+N",
+	"4lMNssWEGQop4O3cxfMRZtJOLaMqprmk2SVs8kF1t0mRGz6lyuwPpZrs2fVVAXOq7MoMR7AOx77esxFz",
+	"oL+7D38Jr8kBWOcfCaeCQIlpRsGFppk6IX1YcCglA4n3Fgh2NPnw/vXvjm0dbDDFJZ1boLyW8jVVI4bf",
+	"Pd1kP87WwbI3LOP02kLAt7YffwAEwx7gETFA98wN8BBTRjxOHSLeJekSxtj/VdAJWxk41oD0Nc5O+M8q",
+	"Z+fUStrKfvjf/3669/+je//e3fvx494vvx78kPxw9LnX67T/MR39/6ditPuH1vpg5mVMBJTY/8eUjbb1",
+	"eybu26kY3YvLFOn11/OX3j3+owp5dwSuUCqrUYqqVF6SMxFV8ZIin3fIqfvFkcBQh0sHUwNXLg3H1xax",
+	"DDHUFzlx1ggYQznCKUiqWAYtj/sDKQrdD+0lfbNtvw4Cz3exwiPY3c2YTZKgWdP0ZgQ9oxNS6ILm+by0",
+	"QmP1+k6YAwQPrJTCdRmW7deCntQQvZH4omJYBNAu2x5Htd+THSjnUNbMTisLA0w9NJqCW/QarZDl8Sak",
+	"H/7dD514sZiJa7YHP/dab6Oveq2GqIz34aYfZ8Rxub51tcjK8m5fkzV+S6ZTG7Ue4B/z1XIubhLEhajY",
+	"nkNKfXcyoZger6qTSTMNli/3aj8hShpqGDQ7hjzkyGkDb1KwX/UdBYGf0TVlHN71hHcE4VCgrxAokmQx",
+	"ezaWeakaDOmE53PSVqzQ3q3IpYDmkAdxVzUIJ+05m5ifGBWL41JpwzbPTqVFy1Zt5AR8fsV8UNIjLsNp",
+	"j/a9G70+PgH28rXbTfwGggeadFaXG+v5VwRILiLPSv/UFeOzx38HvVWxkWUiqhkFsds2Nnwf2AcDFhyL",
+	"ic+6hVS89spwArDRaNDGg98WK2wy1xTWd69zyihUV3LlmCOSBOFKqYS6nqV33J6L7on+f1Vs+Oc+ul8p",
+	"dlbKYKST8t0ZF7piE28srri67lLSENhwOZaCkbfFZMDUdmUYV9VyBGsvlmdw1As8uv4CWbZTT0nc/a6p",
+	"nPK+csTLx9dULsXCfENG4pPDR919A8/lGzXga1L834fbDDU2Hsxi/Z/PlIykLK70FhUyuRMR5QISlEMW",
+	"Vn2x/vDeF1WqumNQ5LeITHTb/d5p6v5k9td8aIAX6ykTLjVjy3JHzg+6VPEI6rR5DrT/K/wJ4t3nFVHL",
+	"Vy6U0KmOJQsj76Hsm3s+LPKETINfl4udTg2viubfyOJULnHTllAHh3961FwpOoHHGGqs2R0ap38v67Pe",
+	"2cmMk+/LOFTv90QlNgRAllUVKzWHt642vMzOYHFsz/HI/V9NSQNqNYTrsDgrlutyiYLN9lw8Ls2Z8oVU",
+	"O+R8ab0Q2grxl/BzT4C6AM2p8fuKnlBTWrK+m4XdiLc7bNRm7lvRkm/gqoXD8az5O26uxc1eCyKWZlSL",
+	"HUMmrNc6JrlMb8B6NBtLrB59D0FnfgF7uVxZ7cHnHb6Wo29ofN2oImW01HNh1HyT6pTXGJn2m6oG4ffp",
+	"S15L358vNrJWK27e0YSqmcgg6GqzCMUrYBXIYlDVl6o2WhGMpdWQRdLul7kX/d0EnA1Qxx1KXjfGJ64O",
+	"TzxxNSHZLZeFCzvURk41dNjiUCDyniMJK1bbnnBxhfWpGvYYvLbYFlJgfqtmwiSEoxun0CxLiGLTnKZ4",
+	"HnC+TPWEGyohg0IJYx9BzUvXV6yMnNw9JsKVpufa1YgDtw+E4rtdzCg35K1zLumeGLChVCHgFkrUhXt1",
+	"0fhxToSDRSgyhLZ9DAmxExqe52i9quejEYz9LsIUr+IdffsSCFdlcu330MNHWMrcYlWUPdZAM+/E8kX2",
+	"b5HxG3Cm2ZBU//pjdhOtAX5McHJ2bVfuM9vtfIfve+5YU4HoJW/LnUURUOVWZKVwba78S19H7EQH6gbS",
+	"5in2XfR7SDCWUrEUC/ZZHv8brJBe6+Gn1a3e063vK3Yrb9gehC3rVUZw+9o7+1YEC79JynUOmZTf3dpN",
+	"xEZkVSMPYZ9SNnWB+lKw+4I873XBqjN1TZKzxlCKGiMQzza1AP1w9CVRir8XWPzaIYoWnqwC5hSZUOjo",
+	"fsgYOkXWePAi18lvv6jJFW7m8fkZrkKW+veaJt+y9y9egy8e5v2MJyFUjofmhppQA5Gyd3ZCYtqDb/XU",
+	"4HR8gcE6vlEvRO0UwvWOw5ghl3PtMqcGzHeWI2OmWCfkU0zoHGsdDVhP9Fq9FmkrNgmF8OxLWHaNGw3l",
+	"zXZ93TJHflxNZ/+qffLh/WvSjzJm+j2BtVRYVhYUh3prpO3TvOLA/gQiFLIMWs/a16By+S7hGrrEuXod",
+	"ELB0THqYytJrQcAjeI4gcwBdMa6Mk5LFaFxdU32WT/alwQlfiWR9CCt8ZLmlixk7360595ocYw+2xpJu",
+	"MQazFu7I/YvpSNGsJDu1tvO+kvlypRX3R1QnqU016Uf0rQ9FE3fjijN2JMgK6IkwGH4cYoRgwElUX8d+",
+	"U+0TqVnOUmhHKXO20yGnAitI9YQje2UgKRZ7xHnbR4eHux3yk6ICrMZ9+KjvklR99gIOhaHLrlsE1z1x",
+	"2D30NemmSk6lpjkSyLgyncfHeiJTHvWjpTJhiY+7AfQhtnO4lykv3W1ikFz2/7J3fc1t40b8q+x4MiNp",
+	"htLJOfXaOT059iVxr8n54rhpp8qMIBKyOKYAlQCtsp2+97kfsZ+ks7sACUqUY599tnOjlzw4IggugP2H",
+	"3d+v7dXvmxvEMGYps6Z3Ex3XV5eDZRLB5OBc4uIxdMIcksKm0kwOGpcdNXpzKe042FV03eE5hd27CB7e",
+	"uL4Ybzppn3ocQkOYU4w8SHXJjKR09tP5R/jGD20agNVElTZ1+IxkF/dO59PpesepLap2FNJYdy1xY8X3",
+	"QWdyw7lEBygAkjW7tf0734kM+I+B6TzXyjrW55mIr6YRYfFWfdeHw2j0h99Fv/9uCLMS9Xd3dPgtdF6n",
+	"xAzzzwpMZaIyptEXCg6H714NOr2IYtpyJannO4Kz928ieHP6OoJPcnYWwat3ZxG8/eH0mNrBT157OHR3",
+	"90qOaYeb3yzdTDLi8Kyse8IIGi/OqKCb3sS95x7EhTr/uNdxAAQnxzP549mbaKJoPvjh+G50tkWW6bVM",
+	"qoZ07sML8KLZlsy0XUDXmyuWPv+RhDlROCbKMkAX7aChnHM9fU1+UnGatGOS0qQY5u9SoAEUjhqRs5FU",
+	"NF2Cvpb5AHBB3AMEkcvd81J5CGljdS4upRfiQmaJ6wnCgZdyqfNyTJNjoCMyznOqTMJHGR4ZtRsDpa4X",
+	"BEkdCoc1W8AQgTqL+gxxyiHto/DY6Dt78hub+Tm15uOy3qqBNjqgzXDbPt0nbdj/sYzPcR3tDgtZ/efY",
+	"gVEZ1xi2BsfNsm/V/9pb9c+lSrZBosPzfC/AaLqVK9H3bFRe+kRIUwfUP96XNzZP4p/dJfK+vvG21Q4k",
+	"sTKAWKpyULtKkH/5BfJ2BcT2Hc52giVofedm+Ih65BzZAEPprmRutBIZELRNakDmwsgEumTedd8scpmg",
+	"Iu5F+PuJqjKYUiV1qm+plSxhkaJFLzH6KB0dQpGkdgDHmTZUcKXKalbN8Hmi2uJnuFP4PG4QJNAnm4mq",
+	"qZZ9pPQFR4Hlc687i18p0EYx+vrsp6/COmb2iX1g/esG1s80Sn7SoBd3XtiXePeANzhJLuTFBTrJxdov",
+	"R321WbQzVs7nsBJpAlOxpEn87z//hbnEZVT9eCFS5QAgYp0nDmWz1IUFmwtleCawEGYBXa/AqL87cirr",
+	"Sum14hsS9wJ3kSuMkdZFby5sy4WVHFkudJZwTay1GWp8inelnKh4gb5kUj2TKhSJzlupxVAYSS7WtP23",
+	"aMVcSXDq4SGcMgXy6FysydW2jlqMQ7rqRGn3bGrNGEYvX7o+/eClxCqLkw4hb/xq65xZyVIORSnvS1XE",
+	"vvF9AEczfydlF7k0JJVuIueiyOxEvTgcRsPhcDAc9sI6YlrNUtpbGCHook4IjBCjEeIiOvtk//FWmMW0",
+	"6mEn2JheVIk/zBrjzjB8M1ftGMMCoA3iTVjptQuk9gbKtU+VHO9swOpHn9XV+9Hmhz2/PHODlm1vD/eJ",
+	"5t8cY8umHdPzps7+AjVL/UtzB4qWyirHtP1355/f6iwx3hZPoXtxftKrQ6/KjohrkWYoGpiJTDisMmqR",
+	"9N+0ac4nymqYrnEAe8QRHiGUTZW0a51fTaNGt2X9NpfqZcqpsM+TojmzIP71eCGTIpPQNVLCtP7cvxfa",
+	"ymlvHNonb8F1DgHeGZ9AzyvFHFY+Eq3BUTltvRSpUtJWkarzKNyXRI6Ut1hCquKswMPfHQ2HEaO9TNSG",
+	"FCJvFX0zuxJLnGowpK/+WOV6lsllb0DmvoOCcfRwExVsodTAi0O0yx2YyUyvWcU4GXWMf4Yl3jlVppjP",
+	"0zhFYbjl/B5e/IW0V7XQHRCVM7C1+gPwutNX0W8G893R8NtWjFfekPewtY9kO4835vlEpjMQ1I56EJfx",
+	"DVTKvirkIRlLzRV6y166tTraVolWo2ans35HBb6Zo6302aW0/XqATfrttthKZEbDpbTNYKU7LYzMpz3v",
+	"R6d5y/yVXk9Ud1r9xyv++7QX4aexX7MDn/ERfefHAXT88rnbOm9fBQDrT0o2nA/0SfVayZxCTjKKVEHk",
+	"uVphNBz1Hmo3u0TnTd3mtdzfuh8/T8DPep5/Sr1VuGmP3APu80HacypPLpjSzg7xey2ya1e8EeyZf/Ip",
+	"eM1zX2VyrnctM8VxX1XHViB6CkzRgZh7BdAakkSgs+SXbpYbAhTy2G/Eb3bea50C8s6/MHVMMHaRsQtk",
+	"qgRe8wkOBQxoNVEO2JVgkmvySV1klEqS6bX0Y26672T9nZ8rXFSeZRgwrESaYODDMQwx7nFsUCUhlwxo",
+	"Gfr6/ruCIaebAdx0orq+KtvV4sgsASoJKTIbUXxQ+/5OZL0IVNDKUjnvFOwEVoCowt1Eg6Jwxw8VEm/j",
+	"S+mCCOY6LswXvYGfaXXbL403MB5ZNHeEeWwbyMn11hfQ39165MZG2DXTl8Ph47ZrbUp7p5LSVj5uaPCU",
+	"fvsngtRoJMfntLk5TRFr46nu147XLdj5sVBeCUBqI5eVB4f6jkv6QMaSs3Q335l8DB35dobt4C5kAO81",
+	"Kb468+GotFVCWsIz7rvMxw4+7d9eMvzDxnftObb3GdsbOLZD1TEOrxOJ9JeqST0x81Yg/fAp3WZBzb8O",
+	"ZlLkMj8q0OD87TMeMgZBqv7yGR/Ir/2RLfLs4PuDb8QqpfPlZrKpaU4Vl0YShdVMez5qHmhQ28GltIJO",
+	"9jYtV79YRVDhEbm2mSho4FM1t0R1u1KPzPU820NfEKq9UOJSLqWyrkhmU8jBQHyPvT3Qqa+oc+5O98e/",
+	"Hveg76qGI18qi2MmMk5p0sGwV2XcNihpZyq7rNu76W8tPz5hGhEDfRD4SYXIgKuG+Ip7Lh0eFPvizuYE",
+	"I69EyXW422OHbn2/Ts+7jeqNCEaB5MmE73H2IAJXNh7k29GcBO8Pt+/2FAjiW+IpSIQVgwaGN/9Hq0yu",
+	"ZaZX+Fl9aiZcyGwlczP2HCXd0XDUg1ThjkoKOiTB0En9eMvgZ1QFBkuRX0kLqzyNpYFuItKshB8uPlyc",
+	"n0A1NyoJ4C316uPxxfnJR/QFkkxiAETnIPGw5bGIF6FYePyW96P9ZhNLomeqPTYl0IfXRz9HYKVYRrDQ",
+	"a3K3dX5lIlwWm8bkm5uoItBOpBVpFm5Jb5XaX+yfw4NdR1C04q7o1Uev9dHhv7cdcB2nGC7kWs+hDxY3",
+	"/VKrlHIJXERm02s8XTaNr2Qe8R6KgQtGmGeK71czXLLmZyyXhSIl/vnf/w8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -29,6 +29,7 @@ import (
 	"clearvest/domain/proposal"
 	"clearvest/eventstore"
 	"clearvest/platform/pgmigrate"
+	"clearvest/projections/proposals"
 )
 
 //go:embed migrations/*.sql
@@ -245,4 +246,24 @@ func (s *Service) stream(ctx context.Context, id string) (eventstore.StreamID, e
 		return "", fmt.Errorf("approvals: proposal ref: %w", err)
 	}
 	return eventstore.StreamID(stream), nil
+}
+
+// Queue is what the staff queue shows: proposals waiting for a second person, oldest first, and
+// the latest decided ones, newest first.
+type Queue struct {
+	Pending []proposals.Row
+	Recent  []proposals.Row
+}
+
+// List returns up to pending waiting proposals and recent decided ones.
+func (s *Service) List(ctx context.Context, pending, recent int) (Queue, error) {
+	p, err := proposals.Pending(ctx, s.pool, pending)
+	if err != nil {
+		return Queue{}, err
+	}
+	r, err := proposals.Recent(ctx, s.pool, recent)
+	if err != nil {
+		return Queue{}, err
+	}
+	return Queue{Pending: p, Recent: r}, nil
 }

@@ -11,12 +11,14 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"clearvest/app/approvals"
 	"clearvest/app/command"
 	"clearvest/domain/account"
 	"clearvest/domain/asset"
 	"clearvest/domain/identity"
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
+	"clearvest/domain/proposal"
 	"clearvest/platform/mail"
 	"clearvest/projections/wallets"
 )
@@ -80,6 +82,9 @@ func (s *Service) depositRequest(in DepositInput) (account.DepositRequest, error
 		return account.DepositRequest{}, err
 	}
 	if _, err := money.Positive(amount); err != nil {
+		return account.DepositRequest{}, err
+	}
+	if err := s.checkCeiling(amount, "amount"); err != nil {
 		return account.DepositRequest{}, err
 	}
 	as, err := asset.Parse(strings.TrimSpace(in.Asset))
@@ -192,23 +197,63 @@ type DecisionInput struct {
 }
 
 // ConfirmDeposit credits what actually arrived to the investor's wallet and e-mails them, in
-// one transaction. A second decision is a 409.
-func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput) (int64, error) {
+// one transaction. A second decision is a 409. When what arrived differs from what the investor
+// declared beyond the tolerance, or is above the threshold, nothing is credited yet: the
+// confirmation becomes a proposal that a second staff member approves (Decision.ProposalID),
+// and the notes are its required reason.
+func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput) (Decision, error) {
 	received, err := money.Parse(strings.TrimSpace(in.Received))
 	if err != nil {
-		return 0, err
+		return Decision{}, err
 	}
-	return s.decide(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
+	if _, err := money.Positive(received); err != nil {
+		return Decision{}, err
+	}
+	if err := s.checkCeiling(received, "amount"); err != nil {
+		return Decision{}, err
+	}
+	userID, depositID, err := s.ref(ctx, in.TransactionID)
+	if err != nil {
+		return Decision{}, err
+	}
+	acc, err := command.Load(ctx, s.commands, accountStream(userID), account.NewFor(userID))
+	if err != nil {
+		return Decision{}, err
+	}
+	d, ok := acc.Deposit(depositID)
+	if !ok {
+		return Decision{}, ErrDepositNotFound
+	}
+	if d.Status != account.StatusPending {
+		return Decision{}, account.ErrDepositDecided
+	}
+	if err := s.notTied(ctx, a.UserID, userID); err != nil {
+		return Decision{}, err
+	}
+	if err := s.awaitingSecond(ctx, proposal.KindDepositConfirmation, d.TransactionID); err != nil {
+		return Decision{}, err
+	}
+	if why := s.depositNeedsSecond(d.Amount, received); why != "" && s.approvals != nil {
+		if strings.TrimSpace(in.Notes) == "" {
+			return Decision{}, ErrReasonForSecond
+		}
+		return s.propose(ctx, a, approvals.Request{Kind: proposal.KindDepositConfirmation, SubjectID: d.TransactionID,
+			UserID: userID, Amount: received, Why: why, Reason: in.Notes,
+			Params: map[string]string{"received": received.String(), "notes": strings.TrimSpace(in.Notes)}})
+	}
+	pos, err := s.decide(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
 		return acc.ConfirmDeposit(depositID, received, in.Notes, a.UserID, at)
-	}, func(name string, d account.Deposit) (string, any) {
-		return mail.TemplateDepositConfirmed, mail.DepositConfirmedData{Name: name, TransactionID: d.TransactionID,
-			Received: d.Received.Dollars(), Asset: d.Asset, Notes: d.Notes, Link: s.cfg.PublicURL + accountPage}
-	})
+	}, s.confirmedMessage)
+	return Decision{Position: pos}, err
 }
 
 // RejectDeposit closes a deposit without crediting anything and e-mails the investor, in one
-// transaction. A second decision is a 409.
+// transaction. A second decision is a 409, and so is a rejection while a proposal to confirm
+// the deposit waits for a second staff member.
 func (s *Service) RejectDeposit(ctx context.Context, a Actor, in DecisionInput) (int64, error) {
+	if err := s.awaitingSecond(ctx, proposal.KindDepositConfirmation, strings.ToUpper(strings.TrimSpace(in.TransactionID))); err != nil {
+		return 0, err
+	}
 	return s.decide(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
 		return acc.RejectDeposit(depositID, in.Notes, a.UserID, at)
 	}, func(name string, d account.Deposit) (string, any) {

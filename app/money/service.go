@@ -19,6 +19,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"clearvest/app/approvals"
 	"clearvest/app/command"
 	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
@@ -61,6 +62,9 @@ type Config struct {
 	Addresses []Address
 	// WithdrawalFee is the published withdrawal fee schedule (CLEARVEST_WITHDRAWAL_FEE).
 	WithdrawalFee fees.Schedule
+	// Thresholds are when a decision needs a second staff member, and the ceiling on amounts.
+	// Decisions need a second person only once RegisterExecutors has run.
+	Thresholds Thresholds
 }
 
 // Deps are the collaborators of the service.
@@ -85,6 +89,8 @@ type Service struct {
 	tmpl     *mail.Templates
 	plans    PlanCatalogue
 	feed     *history.Feed
+	// approvals opens proposals for decisions that need a second staff member (RegisterExecutors).
+	approvals *approvals.Service
 }
 
 // New wires the service.
@@ -214,6 +220,9 @@ func (s *Service) decideOn(ctx context.Context, a Actor, userID string,
 	notify func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error) (int64, error) {
 	u, err := s.user(ctx, userID)
 	if err != nil {
+		return 0, err
+	}
+	if err := s.notTied(ctx, a.UserID, userID); err != nil {
 		return 0, err
 	}
 	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"clearvest/app/approvals"
 	"clearvest/app/command"
 	"clearvest/domain/account"
 	"clearvest/domain/asset"
@@ -18,6 +19,7 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
+	"clearvest/domain/proposal"
 	"clearvest/platform/mail"
 	"clearvest/projections/withdrawals"
 )
@@ -116,6 +118,9 @@ func (s *Service) quote(amount string) (fees.Quote, error) {
 	if err != nil {
 		return fees.Quote{}, err
 	}
+	if err := s.checkCeiling(a, "amount"); err != nil {
+		return fees.Quote{}, err
+	}
 	return s.cfg.WithdrawalFee.Quote(a)
 }
 
@@ -197,28 +202,70 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 // PayoutInput is what staff record when they approve a withdrawal.
 type PayoutInput struct {
 	WithdrawalID  string
-	TxHash        string // required
+	TxHash        string // required, unless the withdrawal needs a second staff member
 	OnChainAmount string // optional: how much of the asset was sent
 	USDRate       string // optional: the rate applied
+	Reason        string // required when the withdrawal needs a second staff member
 }
 
 // ApproveWithdrawal records that staff paid amount − fee out in transaction TxHash: the hold is
 // settled, the fee charged, and the investor e-mailed, in one transaction. A second decision is
-// a 409; staff cannot decide their own withdrawal.
-func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput) (int64, error) {
+// a 409; staff cannot decide their own withdrawal. Above the threshold nothing is paid yet: the
+// approval becomes a proposal (Decision.ProposalID), and the second staff member pays out and
+// records the hash when they approve it.
+func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput) (Decision, error) {
+	userID, err := s.withdrawalOwner(ctx, in.WithdrawalID)
+	if err != nil {
+		return Decision{}, err
+	}
+	id := strings.TrimSpace(in.WithdrawalID)
+	acc, err := command.Load(ctx, s.commands, accountStream(userID), account.NewFor(userID))
+	if err != nil {
+		return Decision{}, err
+	}
+	w, ok := acc.Withdrawal(id)
+	if !ok {
+		return Decision{}, ErrWithdrawalNotFound
+	}
+	if w.Status != account.StatusPending {
+		return Decision{}, account.ErrWithdrawalDecided
+	}
+	if err := s.notTied(ctx, a.UserID, userID); err != nil {
+		return Decision{}, err
+	}
+	if err := s.awaitingSecond(ctx, proposal.KindWithdrawalApproval, id); err != nil {
+		return Decision{}, err
+	}
+	if why := s.withdrawalNeedsSecond(w.Amount); why != "" && s.approvals != nil {
+		if strings.TrimSpace(in.TxHash) != "" {
+			return Decision{}, ErrPayoutBeforeTwo
+		}
+		if strings.TrimSpace(in.Reason) == "" {
+			return Decision{}, ErrReasonForSecond.WithMessage("A second staff member must approve this payout: please give a reason.")
+		}
+		return s.propose(ctx, a, approvals.Request{Kind: proposal.KindWithdrawalApproval, SubjectID: id, UserID: userID,
+			Amount: w.Amount, Why: why, Reason: in.Reason})
+	}
 	p := account.Payout{TxHash: in.TxHash, OnChainAmount: strings.TrimSpace(in.OnChainAmount), USDRate: strings.TrimSpace(in.USDRate)}
-	return s.decideWithdrawal(ctx, a, in.WithdrawalID, func(acc *account.Account, at time.Time) error {
-		return acc.ApproveWithdrawal(in.WithdrawalID, p, a.UserID, at)
-	}, func(name string, w account.Withdrawal) (string, any) {
-		return mail.TemplateWithdrawalApproved, mail.WithdrawalApprovedData{Name: name, Amount: w.Amount.Dollars(),
-			Fee: w.Fee.Dollars(), Receives: w.Receives().Dollars(), Asset: w.Asset, Network: payout.Network(w.Network).Name(),
-			Address: w.Address, TxHash: w.TxHash, Link: s.withdrawalLink(w.ID)}
-	})
+	pos, err := s.decideWithdrawal(ctx, a, id, func(acc *account.Account, at time.Time) error {
+		return acc.ApproveWithdrawal(id, p, a.UserID, at)
+	}, s.paidMessage)
+	return Decision{Position: pos}, err
+}
+
+// paidMessage is the investor's e-mail about a paid withdrawal.
+func (s *Service) paidMessage(name string, w account.Withdrawal) (string, any) {
+	return mail.TemplateWithdrawalApproved, mail.WithdrawalApprovedData{Name: name, Amount: w.Amount.Dollars(),
+		Fee: w.Fee.Dollars(), Receives: w.Receives().Dollars(), Asset: w.Asset, Network: payout.Network(w.Network).Name(),
+		Address: w.Address, TxHash: w.TxHash, Link: s.withdrawalLink(w.ID)}
 }
 
 // RejectWithdrawal refuses a pending withdrawal: the hold goes back to the available balance, no
 // fee is charged, and the investor is e-mailed the reason, in one transaction.
 func (s *Service) RejectWithdrawal(ctx context.Context, a Actor, withdrawalID, reason string) (int64, error) {
+	if err := s.awaitingSecond(ctx, proposal.KindWithdrawalApproval, strings.TrimSpace(withdrawalID)); err != nil {
+		return 0, err
+	}
 	return s.decideWithdrawal(ctx, a, withdrawalID, func(acc *account.Account, at time.Time) error {
 		return acc.RejectWithdrawal(withdrawalID, reason, a.UserID, at)
 	}, func(name string, w account.Withdrawal) (string, any) {

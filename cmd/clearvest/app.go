@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"clearvest/app/accounts"
+	"clearvest/app/approvals"
 	"clearvest/app/command"
 	"clearvest/app/community"
 	"clearvest/app/kyc"
@@ -39,6 +40,8 @@ type identityParts struct {
 	kyc      *kyc.Service
 	plans    *plans.Service
 	money    *money.Service
+	// approvals runs the four-eyes proposals of money and account decisions.
+	approvals *approvals.Service
 	// referrals credits referral bonuses (serve runs it as a reactor) and answers the
 	// referrals page.
 	referrals *referrals.Reactor
@@ -96,13 +99,21 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
+	ap := cfg.Approvals
 	moneyService, err := money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
-		WithdrawalFee: cfg.WithdrawalFee}, money.Deps{
+		WithdrawalFee: cfg.WithdrawalFee, Thresholds: money.Thresholds{DepositTolerance: ap.DepositTolerance,
+			DepositThreshold: ap.DepositThreshold, WithdrawalThreshold: ap.WithdrawalThreshold, MaxAmount: ap.MaxAmount}}, money.Deps{
 		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService,
 	})
 	if err != nil {
 		return identityParts{}, err
 	}
+	approvalService, err := approvals.New(approvals.Deps{Pool: pool, Commands: commands, Clock: clk, Logger: logger})
+	if err != nil {
+		return identityParts{}, err
+	}
+	moneyService.RegisterExecutors(approvalService)
+	svc.RegisterExecutors(approvalService)
 	referralService, err := referrals.New(referrals.Config{Bonus: cfg.ReferralBonus, PublicURL: cfg.PublicURL}, referrals.Deps{
 		Pool: pool, Store: store, Commands: commands, Sender: sender, Clock: clk, Logger: logger,
 	})
@@ -121,7 +132,7 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 		return identityParts{}, err
 	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
-		money: moneyService, referrals: referralService, support: supportService, community: communityService, pool: pool, store: store}, nil
+		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, community: communityService, pool: pool, store: store}, nil
 }
 
 // devDepositAddresses are used outside production when CLEARVEST_DEPOSIT_ADDRESSES is empty, so

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/accounts"
+	"clearvest/app/approvals"
 	appcommunity "clearvest/app/community"
 	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
@@ -16,6 +17,7 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
 	"clearvest/domain/plan"
+	"clearvest/domain/proposal"
 	"clearvest/domain/support"
 	"clearvest/domain/testimonial"
 	"clearvest/eventstore"
@@ -33,6 +35,7 @@ import (
 	"clearvest/projections/investments"
 	"clearvest/projections/ledger"
 	"clearvest/projections/plans"
+	"clearvest/projections/proposals"
 	"clearvest/projections/referrals"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/testimonials"
@@ -50,14 +53,14 @@ import (
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
-		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations, appcommunity.Migrations}
+		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations, appcommunity.Migrations, approvals.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one
 // newCodec returns: the identity read models decode personal fields.
 func allProjections(codec *eventstore.Registry) []projections.Projection {
 	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec), history.New(codec), investments.New(codec), withdrawals.New(codec), referrals.New(codec),
-		tickets.New(codec), testimonials.New(codec), activity.New(codec)}
+		tickets.New(codec), testimonials.New(codec), activity.New(codec), proposals.New(codec)}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here
@@ -71,6 +74,7 @@ func newRegistry() *eventstore.Registry {
 	account.RegisterEvents(r)
 	support.RegisterEvents(r)
 	testimonial.RegisterEvents(r)
+	proposal.RegisterEvents(r)
 	return r
 }
 

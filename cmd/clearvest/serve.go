@@ -181,7 +181,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
-		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Referrals: ident.referrals, Community: ident.community, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
+		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Approvals: ident.approvals, Referrals: ident.referrals, Community: ident.community, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		Content: siteContent, Support: ident.support,
 		DevClock:       devClock,
 		DevClockMoved:  maturity.Wake,

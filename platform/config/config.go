@@ -123,6 +123,8 @@ type Config struct {
 	ContentDir string
 	// Community is the public site's social proof: when counts show and the member levels.
 	Community Community
+	// Approvals are the four-eyes thresholds and the ceiling on amounts.
+	Approvals Approvals
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -286,6 +288,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.ContentDir = get(EnvContentDir)
 	if c.Community, err = LoadCommunity(getenv); err != nil {
+		return Config{}, err
+	}
+	if c.Approvals, err = LoadApprovals(getenv); err != nil {
 		return Config{}, err
 	}
 	return c, nil

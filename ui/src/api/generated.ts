@@ -244,7 +244,11 @@ const injectedRtkApi = api.injectEndpoints({
       }),
     }),
     deleteUser: build.mutation<DeleteUserApiResponse, DeleteUserApiArg>({
-      query: (queryArg) => ({ url: `/users/${queryArg.id}`, method: "DELETE" }),
+      query: (queryArg) => ({
+        url: `/users/${queryArg.id}`,
+        method: "DELETE",
+        body: queryArg.closeAccountRequest,
+      }),
     }),
     uploadKycDocuments: build.mutation<
       UploadKycDocumentsApiResponse,
@@ -782,6 +786,29 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    getProposals: build.query<GetProposalsApiResponse, GetProposalsApiArg>({
+      query: () => ({ url: `/proposals` }),
+    }),
+    approveProposal: build.mutation<
+      ApproveProposalApiResponse,
+      ApproveProposalApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/proposals/${queryArg.proposalId}/approve`,
+        method: "POST",
+        body: queryArg.approveProposalRequest,
+      }),
+    }),
+    rejectProposal: build.mutation<
+      RejectProposalApiResponse,
+      RejectProposalApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/proposals/${queryArg.proposalId}/reject`,
+        method: "POST",
+        body: queryArg.rejectProposalRequest,
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -918,7 +945,12 @@ export type GetUsersApiArg = {
      */
   "X-Clearvest-Position"?: number;
 };
-export type UpgradeUserApiResponse = /** status 200 Changed. */ Message;
+export type UpgradeUserApiResponse =
+  | /** status 200 Changed. */ Message
+  | /** status 202 Needs a second staff member (docs/security.md, "Separation of duties"): nothing is
+decided yet; a proposal waits in the staff queues until another admin approves or
+rejects it with `POST /proposals/{id}/approve` or `/reject`.
+ */ ProposalCreated;
 export type UpgradeUserApiArg = {
   upgradeUserRequest: UpgradeUserRequest;
 };
@@ -931,9 +963,15 @@ export type ReinstateUserApiResponse = /** status 200 Reinstated. */ Message;
 export type ReinstateUserApiArg = {
   id: string;
 };
-export type DeleteUserApiResponse = /** status 200 Closed. */ Message;
+export type DeleteUserApiResponse =
+  | /** status 200 Closed. */ Message
+  | /** status 202 Needs a second staff member (docs/security.md, "Separation of duties"): nothing is
+decided yet; a proposal waits in the staff queues until another admin approves or
+rejects it with `POST /proposals/{id}/approve` or `/reject`.
+ */ ProposalCreated;
 export type DeleteUserApiArg = {
   id: string;
+  closeAccountRequest: CloseAccountRequest;
 };
 export type UploadKycDocumentsApiResponse =
   /** status 200 Submitted; the case is now Pending. */ KycSubmitted;
@@ -1127,7 +1165,12 @@ export type GetPendingDepositsApiArg = {
      */
   "X-Clearvest-Position"?: number;
 };
-export type ConfirmDepositApiResponse = /** status 200 Confirmed. */ Message;
+export type ConfirmDepositApiResponse =
+  | /** status 200 Confirmed. */ Message
+  | /** status 202 Needs a second staff member (docs/security.md, "Separation of duties"): nothing is
+decided yet; a proposal waits in the staff queues until another admin approves or
+rejects it with `POST /proposals/{id}/approve` or `/reject`.
+ */ ProposalCreated;
 export type ConfirmDepositApiArg = {
   confirmDepositRequest: ConfirmDepositRequest;
 };
@@ -1177,7 +1220,12 @@ export type GetWithdrawalHistoryApiArg = {
      */
   "X-Clearvest-Position"?: number;
 };
-export type ApproveWithdrawalApiResponse = /** status 200 Approved. */ Message;
+export type ApproveWithdrawalApiResponse =
+  | /** status 200 Approved. */ Message
+  | /** status 202 Needs a second staff member (docs/security.md, "Separation of duties"): nothing is
+decided yet; a proposal waits in the staff queues until another admin approves or
+rejects it with `POST /proposals/{id}/approve` or `/reject`.
+ */ ProposalCreated;
 export type ApproveWithdrawalApiArg = {
   id: string;
   approveWithdrawalRequest: ApproveWithdrawalRequest;
@@ -1295,6 +1343,19 @@ export type GetMyBadgeApiArg = {
     models this query uses have passed it.
      */
   "X-Clearvest-Position"?: number;
+};
+export type GetProposalsApiResponse = /** status 200 The queue. */ ProposalList;
+export type GetProposalsApiArg = void;
+export type ApproveProposalApiResponse =
+  /** status 200 Approved and carried out. */ Message;
+export type ApproveProposalApiArg = {
+  proposalId: string;
+  approveProposalRequest: ApproveProposalRequest;
+};
+export type RejectProposalApiResponse = /** status 200 Rejected. */ Message;
+export type RejectProposalApiArg = {
+  proposalId: string;
+  rejectProposalRequest: RejectProposalRequest;
 };
 export type Meta = {
   /** Whether "Continue with Google" is offered (GOOGLE_CLIENT_ID is set). */
@@ -1451,14 +1512,22 @@ export type SecurityLogEntry = {
   ip?: string;
   userAgent?: string;
 };
+export type ProposalCreated = {
+  message: string;
+  proposalId: string;
+};
 export type UpgradeUserRequest = {
   id?: string;
   /** subscriber, author, admin or suspended. */
   role?: string;
-  /** Why, when suspending. */
+  /** Why, when suspending or granting admin (then required). */
   reason?: string;
 };
 export type SuspendRequest = {
+  reason?: string;
+};
+export type CloseAccountRequest = {
+  /** Why the account closes; required. */
   reason?: string;
 };
 export type KycSide = "front" | "back";
@@ -1891,8 +1960,10 @@ export type WithdrawalList = {
   withdrawals: Withdrawal[];
 };
 export type ApproveWithdrawalRequest = {
-  /** The payout transaction hash. */
-  txHash: string;
+  /** The payout transaction hash; required below the threshold, empty above it. */
+  txHash?: string;
+  /** Why the payout should go ahead; required above the threshold. */
+  reason?: string;
   /** How much of the asset was sent, if known. */
   onChainAmount?: string;
   /** The USD rate applied, if known. */
@@ -2126,6 +2197,58 @@ export type MyBadge = {
   referrals: number;
   percent: number;
 };
+export type ProposalKind =
+  | "deposit_confirmation"
+  | "withdrawal_approval"
+  | "admin_grant"
+  | "account_closure";
+export type StaffPerson = {
+  _id: string;
+  name: string;
+};
+export type ProposalStatus = "pending" | "approved" | "rejected";
+export type Proposal = {
+  id: string;
+  kind: ProposalKind;
+  /** The deposit's transaction id, the withdrawal's id, or the user's id. */
+  subjectId: string;
+  user: StaffPerson;
+  /** The money it moves, a decimal string ("0.00" when it moves none). */
+  amount: string;
+  /** Which rule asked for a second person. */
+  why: string;
+  params: {
+    [key: string]: string;
+  };
+  proposer: StaffPerson;
+  reason: string;
+  status: ProposalStatus;
+  openedAt: string;
+  decider?: StaffPerson;
+  decisionReason: string;
+  decidedAt?: string;
+};
+export type ApprovalThresholds = {
+  depositTolerancePercent: string;
+  depositThreshold: string;
+  withdrawalThreshold: string;
+  maxAmount: string;
+};
+export type ProposalList = {
+  pending: Proposal[];
+  recent: Proposal[];
+  thresholds: ApprovalThresholds;
+};
+export type ApproveProposalRequest = {
+  reason?: string;
+  /** For a withdrawal, the payout transaction the approver sent; required. */
+  txHash?: string;
+  onChainAmount?: string;
+  usdRate?: string;
+};
+export type RejectProposalRequest = {
+  reason: string;
+};
 export const {
   useGetMetaQuery,
   useRegisterMutation,
@@ -2223,4 +2346,7 @@ export const {
   useGetPublicStatsQuery,
   useListBadgesQuery,
   useGetMyBadgeQuery,
+  useGetProposalsQuery,
+  useApproveProposalMutation,
+  useRejectProposalMutation,
 } = injectedRtkApi;
