@@ -54,7 +54,7 @@ func newMoneyAppAt(t testing.TB, clk clock.Clock, opts ...accountstest.Option) *
 // newMoneyService is the money service of the API tests: deposit addresses for BTC on Bitcoin and
 // USDT on TRON, the default withdrawal fee, the plan catalogue p (nil where no test invests) and
 // the clock clk.
-func newMoneyService(t testing.TB, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock) *money.Service {
+func newMoneyService(t testing.TB, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock, adjust ...func(*money.Config)) *money.Service {
 	t.Helper()
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {
@@ -72,7 +72,11 @@ func newMoneyService(t testing.TB, env *accountstest.Env, commands *command.Runn
 	if p != nil { // a nil *plans.Service would be a non-nil catalogue
 		deps.Plans = p
 	}
-	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee}, deps)
+	cfg := money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee}
+	for _, f := range adjust {
+		f(&cfg)
+	}
+	svc, err := money.New(cfg, deps)
 	if err != nil {
 		t.Fatal(err)
 	}

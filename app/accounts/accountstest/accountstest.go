@@ -26,6 +26,7 @@ import (
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
+	"clearvest/domain/proposal"
 	"clearvest/domain/support"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
@@ -155,6 +156,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	kyc.RegisterEvents(codec)
 	account.RegisterEvents(codec)
 	support.RegisterEvents(codec)
+	proposal.RegisterEvents(codec)
 	codec.SetCipher(cipher)
 
 	logger := slog.New(slog.DiscardHandler)
