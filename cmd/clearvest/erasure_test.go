@@ -149,18 +149,28 @@ func TestClosedAccountLeavesNoPersonalData(t *testing.T) {
 		}
 	}
 
-	// An admin closes the account.
-	var cli bytes.Buffer
-	if err := run(ctx, []string{"admin", "create", "--email", "boss@example.test", "--password", "run the whole show", "--name", "Boss"}, &cli, io.Discard); err != nil {
-		t.Fatalf("admin create: %v", err)
+	// An admin proposes closing the account, and a second admin approves (docs/security.md,
+	// "Separation of duties").
+	signInAdmin := func(email, password string) *browser {
+		var cli bytes.Buffer
+		if err := run(ctx, []string{"admin", "create", "--email", email, "--password", password, "--name", "Boss"}, &cli, io.Discard); err != nil {
+			t.Fatalf("admin create: %v", err)
+		}
+		b := newBrowser(t, srv, "127.0.0.1", "Mozilla/5.0 Firefox/140.0")
+		if r := b.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": password}); r.status != http.StatusUnauthorized {
+			t.Fatalf("admin login: %d %s", r.status, r.body)
+		}
+		b.must(http.StatusOK, http.MethodPost, "/api/users/loginWithCode/"+email,
+			map[string]string{"loginCode": box.code(box.next(email, "sign-in code"))})
+		return b
 	}
-	admin := newBrowser(t, srv, "127.0.0.1", "Mozilla/5.0 Firefox/140.0")
-	if r := admin.do(http.MethodPost, "/api/users/login", map[string]string{"email": "boss@example.test", "password": "run the whole show"}); r.status != http.StatusUnauthorized {
-		t.Fatalf("admin login: %d %s", r.status, r.body)
+	admin := signInAdmin("boss@example.test", "run the whole show")
+	deputy := signInAdmin("deputy@example.test", "second pair of eyes")
+	var proposal struct {
+		ProposalID string `json:"proposalId"`
 	}
-	admin.must(http.StatusOK, http.MethodPost, "/api/users/loginWithCode/boss@example.test",
-		map[string]string{"loginCode": box.code(box.next("boss@example.test", "sign-in code"))})
-	closed := admin.must(http.StatusOK, http.MethodDelete, "/api/users/"+me.ID, nil)
+	admin.must(http.StatusAccepted, http.MethodDelete, "/api/users/"+me.ID, map[string]string{"reason": "The investor asked to be forgotten"}).decode(t, &proposal)
+	closed := deputy.must(http.StatusOK, http.MethodPost, "/api/proposals/"+proposal.ProposalID+"/approve", nil)
 	closedAt, err := strconv.ParseInt(closed.header.Get("X-Clearvest-Position"), 10, 64)
 	if err != nil {
 		t.Fatalf("closing answered no position: %v", err)
