@@ -119,7 +119,11 @@ type Actor struct {
 
 // Errors of the service (the aggregate's are in domain/account).
 var (
-	ErrUserNotFound    = domainerr.New(domainerr.NotFound, "User not found")
+	ErrUserNotFound = domainerr.New(domainerr.NotFound, "User not found")
+	// ErrAccountClosed refuses a staff decision on a closed account's request: its owner can no
+	// longer be told, nor sign in to use the result. Closing an account that holds money is
+	// refused (CheckClosable), so only accounts closed before that rule have such requests.
+	ErrAccountClosed   = domainerr.Coded(domainerr.Conflict, "account_closed", "This account is closed: its requests can no longer be decided.")
 	ErrDepositNotFound = account.ErrDepositNotFound
 	ErrNotVerified     = domainerr.New(domainerr.Forbidden, "Please verify your email address before making a deposit.")
 	ErrNoAddress       = domainerr.New(domainerr.RuleBroken, "Deposits of this asset on this network are not available. Please choose another.")
@@ -215,6 +219,9 @@ func (s *Service) decideOn(ctx context.Context, a Actor, userID string,
 	u, err := s.user(ctx, userID)
 	if err != nil {
 		return 0, err
+	}
+	if u.Status() == identity.StatusClosed {
+		return 0, ErrAccountClosed
 	}
 	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
 		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
