@@ -85,6 +85,9 @@ type Service struct {
 	tmpl     *mail.Templates
 	plans    PlanCatalogue
 	feed     *history.Feed
+	// settleFault, set only by tests, fails SettleDue for the accounts it names, to stand for an
+	// account the maturity job cannot settle.
+	settleFault func(userID string) error
 }
 
 // New wires the service.
