@@ -81,7 +81,9 @@ func TestReadyzDetailsDoNotMakeItUnready(t *testing.T) {
 	t.Parallel()
 	env := accountstest.New(t)
 	srv := start(t, api.Deps{Health: env.Pool, Readiness: env.Runner, Details: []api.ReadinessDetail{
-		func(context.Context) (string, error) { return "maturity: 2 accounts could not be settled and are parked", nil },
+		func(context.Context) (string, error) {
+			return "maturity: 2 accounts could not be settled and are parked", nil
+		},
 		func(context.Context) (string, error) { return "", nil },
 		func(context.Context) (string, error) { return "", fmt.Errorf("unreadable") },
 	}})
