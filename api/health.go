@@ -26,7 +26,14 @@ func healthz(w http.ResponseWriter, _ *http.Request) {
 type probeResult struct {
 	Status  string   `json:"status"`
 	Reasons []string `json:"reasons,omitempty"`
+	// Details are worth knowing but do not make the process unready: traffic elsewhere would
+	// not fix them.
+	Details []string `json:"details,omitempty"`
 }
+
+// ReadinessDetail returns one line for /readyz's details, or "" when there is nothing to say.
+// *money.Service's MaturityDetail is one.
+type ReadinessDetail func(ctx context.Context) (string, error)
 
 // readyz tells a load balancer whether to send this process traffic: the database must answer,
 // every projection must be running (not parked at a failed event, not stood down for a newer
@@ -37,6 +44,7 @@ type readyz struct {
 	db          Pinger
 	projections ReadinessChecker
 	positions   PositionChecker
+	details     []ReadinessDetail
 }
 
 func (h readyz) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -77,11 +85,23 @@ func (h readyz) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
+	var details []string
+	for _, detail := range h.details {
+		d, err := detail(ctx)
+		if err != nil {
+			log.WarnContext(ctx, "readiness: a detail could not be read", "error", err)
+			continue
+		}
+		if d != "" {
+			details = append(details, d)
+		}
+	}
+
 	if len(reasons) > 0 {
-		writeStatus(w, http.StatusServiceUnavailable, probeResult{Status: "unavailable", Reasons: reasons})
+		writeStatus(w, http.StatusServiceUnavailable, probeResult{Status: "unavailable", Reasons: reasons, Details: details})
 		return
 	}
-	writeStatus(w, http.StatusOK, probeResult{Status: "ready"})
+	writeStatus(w, http.StatusOK, probeResult{Status: "ready", Details: details})
 }
 
 func writeStatus(w http.ResponseWriter, status int, body probeResult) {

@@ -37,7 +37,8 @@ type investApp struct {
 
 func newInvestApp(t *testing.T) *investApp {
 	t.Helper()
-	env := kyctest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+	var svc *money.Service
+	env := kyctest.New(t, closeChecked(&svc), accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		plan.RegisterEvents(codec)
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), investments.New(codec)}
 	}, money.Migrations, plans.Migrations))
@@ -46,7 +47,7 @@ func newInvestApp(t *testing.T) *investApp {
 		t.Fatal(err)
 	}
 	clk := clock.NewManual(time.Now())
-	svc := newMoneyService(t, env.Env, env.Commands, planSvc, clk)
+	svc = newMoneyService(t, env.Env, env.Commands, planSvc, clk)
 	a := serve(t, env.Env, func(d *api.Deps) { d.Money, d.KYC, d.Plans = svc, env.KYC, planSvc })
 	ia := &investApp{app: a, money: svc, plans: planSvc, clock: clk}
 	ia.staff, _ = a.member(t, "sam@example.com", "author")

@@ -41,14 +41,26 @@ func newMoneyApp(t testing.TB, opts ...accountstest.Option) *app {
 // environment's clock).
 func newMoneyAppAt(t testing.TB, clk clock.Clock, opts ...accountstest.Option) *app {
 	t.Helper()
+	var svc *money.Service
+	// As in serve, the money service refuses to close an account that holds money; an option of
+	// the test's own comes after, and may turn that off.
+	opts = append([]accountstest.Option{closeChecked(&svc)}, opts...)
 	env := accountstest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec)}
 	}, money.Migrations))...)
 	if clk == nil {
 		clk = env.Clock
 	}
-	svc := newMoneyService(t, env, env.Commands, nil, clk)
+	svc = newMoneyService(t, env, env.Commands, nil, clk)
 	return serve(t, env, func(d *api.Deps) { d.Money = svc })
+}
+
+// closeChecked has accounts refuse to close an account that *svc finds holding money, as serve
+// wires it; svc is set once the money service exists, before any request.
+func closeChecked(svc **money.Service) accountstest.Option {
+	return accountstest.WithCloseCheck(func(ctx context.Context, userID string) error {
+		return (*svc).CheckClosable(ctx, userID)
+	})
 }
 
 // newMoneyService is the money service of the API tests: deposit addresses for BTC on Bitcoin and

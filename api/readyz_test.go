@@ -74,3 +74,38 @@ func TestReadyzNamesAParkedProjection(t *testing.T) {
 	}
 	waitReady("after skipping the event", func(status int, _ []string) bool { return status == http.StatusOK })
 }
+
+// TestReadyzDetailsDoNotMakeItUnready gives /readyz a detail to report (the maturity job's
+// parked accounts): the probe shows it and stays ready.
+func TestReadyzDetailsDoNotMakeItUnready(t *testing.T) {
+	t.Parallel()
+	env := accountstest.New(t)
+	srv := start(t, api.Deps{Health: env.Pool, Readiness: env.Runner, Details: []api.ReadinessDetail{
+		func(context.Context) (string, error) {
+			return "maturity: 2 accounts could not be settled and are parked", nil
+		},
+		func(context.Context) (string, error) { return "", nil },
+		func(context.Context) (string, error) { return "", fmt.Errorf("unreadable") },
+	}})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res := get(t, srv, "/readyz")
+		var body struct {
+			Status  string
+			Details []string
+		}
+		if err := json.Unmarshal(res.body, &body); err != nil {
+			t.Fatalf("/readyz body %q: %v", res.body, err)
+		}
+		if res.status == http.StatusOK {
+			if body.Status != "ready" || !slices.Equal(body.Details, []string{"maturity: 2 accounts could not be settled and are parked"}) {
+				t.Fatalf("/readyz: %s", res.body)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz stayed %d: %s", res.status, res.body)
+		}
+		time.Sleep(10 * time.Millisecond) // polls a probe, as a load balancer does; no ordering rests on it
+	}
+}

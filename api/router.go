@@ -109,6 +109,9 @@ type Deps struct {
 	Readiness ReadinessChecker
 	// Positions, when set, makes /readyz fail while appends would land below the log's head.
 	Positions PositionChecker
+	// Details, when set, add lines to /readyz that do not make the process unready (the
+	// maturity job's parked accounts).
+	Details []ReadinessDetail
 	// ReadYourWrites waits for projections on queries that carry X-Clearvest-Position. nil
 	// means queries never wait and such responses are marked X-Clearvest-Stale.
 	ReadYourWrites Waiter
@@ -243,7 +246,7 @@ func New(deps Deps) http.Handler {
 	r.MethodNotAllowed(methodNotAllowed(r))
 
 	r.Get("/healthz", healthz)
-	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, projections: deps.Readiness, positions: deps.Positions})
+	r.Method(http.MethodGet, "/readyz", readyz{db: deps.Health, projections: deps.Readiness, positions: deps.Positions, details: deps.Details})
 	// Not the SPA's index.html either: a scraper pointed here must see that nothing is here.
 	r.Get("/metrics", notFound)
 

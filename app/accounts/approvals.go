@@ -53,6 +53,11 @@ func (s *Service) ProposeClose(ctx context.Context, ap *approvals.Service, a Act
 	if u.Status() == identity.StatusClosed {
 		return approvals.Proposed{}, identity.ErrClosed
 	}
+	// An account that still holds money is refused now, not only when the second admin
+	// approves (Close checks again then).
+	if err := s.closeRefusal(ctx, u.ID()); err != nil {
+		return approvals.Proposed{}, err
+	}
 	return ap.Propose(ctx, approvalActor(a), approvals.Request{Kind: proposal.KindAccountClosure, SubjectID: u.ID(), UserID: u.ID(),
 		Amount: money.Zero, Why: "Closing an account needs a second admin.", Reason: reason})
 }

@@ -102,6 +102,10 @@ type Deps struct {
 	// capabilities keep about the user outside the log (their identity documents). A failure is
 	// logged: the closure stands, and the retention run deletes what is left.
 	OnClosed func(ctx context.Context, userID string) error
+	// CloseCheck, when set, runs before an account is closed and refuses the closure with its
+	// error: the money service's CheckClosable, so that an account holding money is paid out
+	// first. It is the one check every path that closes an account calls (closeRefusal).
+	CloseCheck func(ctx context.Context, userID string) error
 }
 
 // Service runs the identity flows. It is safe for concurrent use.
@@ -119,6 +123,8 @@ type Service struct {
 	// waitUntil is Deps.WaitUntil.
 	waitUntil func(ctx context.Context, t time.Time) error
 	onClosed  func(ctx context.Context, userID string) error
+	// closeCheck is Deps.CloseCheck.
+	closeCheck func(ctx context.Context, userID string) error
 
 	principals  *principal.Principals
 	emails      *principal.Emails
@@ -152,7 +158,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	}
 	s := &Service{
 		cfg: cfg, pool: d.Pool, commands: d.Commands, codec: d.Codec, pii: d.PII, sender: d.Sender,
-		blobs: d.Blobs, clock: d.Clock, log: d.Logger, tmpl: tmpl, waitUntil: d.WaitUntil, onClosed: d.OnClosed,
+		blobs: d.Blobs, clock: d.Clock, log: d.Logger, tmpl: tmpl, waitUntil: d.WaitUntil, onClosed: d.OnClosed, closeCheck: d.CloseCheck,
 		principals:  principal.NewPrincipals(d.Pool, d.Clock),
 		emails:      principal.NewEmails(d.Pool),
 		credentials: principal.NewCredentials(d.Pool, d.Clock),

@@ -97,7 +97,7 @@ func (s *Service) Reinstate(ctx context.Context, a Actor, targetID string) (int6
 }
 
 // Close closes an account and erases the personal data of its owner (docs/identity.md,
-// "Closing an account"). In one transaction with user.closed: sessions (with their addresses
+// "Closing an account"). An account that still holds money is refused first (closeRefusal). In one transaction with user.closed: sessions (with their addresses
 // and browsers), trusted browsers, one-time codes, the authenticator secret, the password, the
 // e-mail claim, the linked Google account, rate-limit counters that name the account, and every
 // message to the address in the mail outbox are deleted, and the user's personal-data key is
@@ -112,6 +112,9 @@ func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, e
 	id, err := uuid.Parse(strings.TrimSpace(targetID))
 	if err != nil {
 		return 0, ErrUserNotFound
+	}
+	if err := s.closeRefusal(ctx, id.String()); err != nil {
+		return 0, err
 	}
 	var photo, email string
 	pos, err := s.staffCommand(ctx, a, id.String(), func(u *identity.User) error {
@@ -141,6 +144,25 @@ func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, e
 		}
 	}
 	return pos, nil
+}
+
+// closeRefusal is the check every path that closes an account runs first: Deps.CloseCheck (an
+// account that still holds money is refused, listing it). It runs before the closing command,
+// on connections of its own, so the command never waits for a second connection while it
+// holds one. An account already closed is not checked again: closing it again only finishes
+// its erasure, which must stay possible for an account closed before the check existed.
+func (s *Service) closeRefusal(ctx context.Context, userID string) error {
+	if s.closeCheck == nil {
+		return nil
+	}
+	user, err := s.loadUser(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if !user.Registered() || user.Status() == identity.StatusClosed {
+		return nil // the command refuses an unknown user with its own 404
+	}
+	return s.closeCheck(ctx, userID)
 }
 
 // erase deletes, inside the closing transaction, every row outside the log that holds the user's

@@ -304,26 +304,34 @@ type Settled struct {
 // and e-mails the investor about each, in one transaction. With nothing due it appends nothing,
 // so running it twice, or from several processes at once, settles each investment once: a
 // second run either finds nothing due or loses the append race and, reloaded, finds nothing.
+//
+// The investor is read before the transaction begins, so the command never asks the pool for a
+// second connection while it holds one. An e-mail never stands in the money's way: one that
+// cannot be rendered or queued is logged and left out, and the payout commits without it (a
+// queued one is sent, and retried, by the outbox's sender after the commit). A closed account's
+// investments mature too, without e-mail.
 func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error) {
-	var out Settled
+	if s.settleFault != nil {
+		if err := s.settleFault(userID); err != nil {
+			return Settled{}, err
+		}
+	}
 	var name, email string
+	switch u, err := s.user(ctx, userID); {
+	case errors.Is(err, ErrUserNotFound):
+	case err != nil:
+		return Settled{}, err
+	case u.Status() == identity.StatusClosed:
+	default:
+		name, email = u.Profile().Name, u.Email()
+	}
+	var out Settled
 	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), maturityMeta,
 		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
 			now := s.clock.Now()
 			out.Investments = nil
 			if len(acc.Due(now)) == 0 {
 				return nil
-			}
-			if email == "" {
-				// A closed account's investments still mature; only the e-mail is skipped.
-				u, err := s.user(ctx, userID)
-				switch {
-				case errors.Is(err, ErrUserNotFound):
-				case err != nil:
-					return err
-				default:
-					name, email = u.Profile().Name, u.Email()
-				}
 			}
 			if err := acc.MatureDue(now); err != nil {
 				return err
@@ -342,7 +350,7 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 				if email == "" {
 					continue
 				}
-				if err := s.mailInvestment(ctx, tx, name, email, inv, mail.TemplateInvestmentMatured); err != nil {
+				if err := s.mailBesideMoney(ctx, tx, name, email, inv, mail.TemplateInvestmentMatured); err != nil {
 					return err
 				}
 			}
@@ -356,6 +364,29 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 	}
 	out.Position = res.Position
 	return out, nil
+}
+
+// mailBesideMoney queues one investment message in a savepoint of tx, so that a message that
+// cannot be rendered or queued is logged and dropped while the money events of the transaction
+// still commit. Only a failure to release or roll back the savepoint (the connection is gone)
+// is returned.
+func (s *Service) mailBesideMoney(ctx context.Context, tx *command.Tx, name, to string, inv account.Investment, template string) error {
+	sql, args, err := s.investmentMail(name, to, inv, template)
+	if err != nil {
+		s.log.WarnContext(ctx, "money: an investment e-mail could not be rendered; the money moves without it",
+			"investment", inv.ID, "template", template, "err", err)
+		return nil
+	}
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := sp.Exec(ctx, sql, args...); err != nil {
+		s.log.WarnContext(ctx, "money: an investment e-mail could not be queued; the money moves without it",
+			"investment", inv.ID, "template", template, "err", err)
+		return sp.Rollback(ctx)
+	}
+	return sp.Commit(ctx)
 }
 
 // maturityMeta marks the events the maturity job appends: nobody asked for them, the end date

@@ -2,22 +2,52 @@ package money
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"clearvest/platform/mail"
 	"clearvest/projections/investments"
 )
 
-// maturityBatch bounds the accounts one pass settles; the next pass takes the rest.
-const maturityBatch = 500
+// maturityPage is how many due accounts the job reads at a time; it pages on until none are left.
+const maturityPage = 500
+
+// Parked accounts are tried again after a wait that doubles with each failure, from a minute up
+// to an hour: a fault that clears (a deploy, a fixed event) is retried soon, one that does not
+// costs one attempt an hour.
+const (
+	parkFirstWait = time.Minute
+	parkMaxWait   = time.Hour
+)
 
 // MaturityJob pays out investments whose end date has passed. Every serve process runs one: the
 // read model names the accounts with something due, and each is settled by SettleDue through
 // the command runner, where optimistic concurrency and "nothing due raises nothing" make a
 // second process's run over the same account harmless.
+//
+// A pass pays everyone who is due: it pages through the due accounts in user id order, so an
+// account that fails is passed over, never in front of the others. A failing account is parked
+// (money_maturity_parked) with its error, counted in the metrics, reported as a detail of
+// /readyz, and staff are e-mailed once when it is parked; it is tried again later, waiting
+// longer after each failure, and leaves the list when it settles.
+//
+// Each step holds one pool connection at a time and returns it before the next: the page read,
+// each account's command (which reads its investor before its transaction begins), the parking.
+// Several passes at once, in one process or many, cannot starve each other of connections.
 type MaturityJob struct {
 	svc   *Service
 	every time.Duration
 	wake  chan struct{}
+	page  int
+
+	paid     prometheus.Counter
+	failures prometheus.Counter
+	parked   prometheus.Gauge
 }
 
 // MaturityJob returns the job; it polls every interval (and whenever Wake is called).
@@ -25,7 +55,28 @@ func (s *Service) MaturityJob(every time.Duration) *MaturityJob {
 	if every <= 0 {
 		every = 5 * time.Second
 	}
-	return &MaturityJob{svc: s, every: every, wake: make(chan struct{}, 1)}
+	return &MaturityJob{
+		svc: s, every: every, wake: make(chan struct{}, 1), page: maturityPage,
+		paid: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "clearvest_maturity_investments_paid_total", Help: "Investments the maturity job matured.",
+		}),
+		failures: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "clearvest_maturity_account_failures_total", Help: "Attempts of the maturity job to settle an account that failed.",
+		}),
+		parked: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "clearvest_maturity_parked_accounts", Help: "Accounts with something due that the maturity job could not settle, as of its last pass.",
+		}),
+	}
+}
+
+// Register adds the job's metrics to reg.
+func (j *MaturityJob) Register(reg prometheus.Registerer) error {
+	for _, c := range []prometheus.Collector{j.paid, j.failures, j.parked} {
+		if err := reg.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Wake makes the job run a pass now, for example after the development test clock moved.
@@ -37,28 +88,70 @@ func (j *MaturityJob) Wake() {
 }
 
 // RunOnce settles every account the read model shows with an active investment at or past its
-// end by the app clock, and returns how many investments it paid out. An account that fails is
-// logged and left for the next pass; the others go on.
+// end by the app clock, except parked accounts whose retry time has not come, and returns how
+// many investments it paid out. An account that fails is parked and the others go on; the
+// error returned is only one that stops the whole pass (the read model cannot be read, ctx
+// ended).
 func (j *MaturityJob) RunOnce(ctx context.Context) (int, error) {
-	users, err := investments.DueAccounts(ctx, j.svc.pool, j.svc.clock.Now(), maturityBatch)
+	now := j.svc.clock.Now()
+	parked, err := j.svc.parkedAccounts(ctx)
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, userID := range users {
-		settled, err := j.svc.SettleDue(ctx, userID)
+	n, after := 0, ""
+	due := map[string]bool{}
+	for {
+		users, err := investments.DueAccountsAfter(ctx, j.svc.pool, now, after, j.page)
 		if err != nil {
-			if ctx.Err() != nil {
-				return n, ctx.Err()
+			return n, err
+		}
+		for _, userID := range users {
+			due[userID] = true
+			p, wasParked := parked[userID]
+			if wasParked && now.Before(p.RetryAt) {
+				continue
 			}
-			j.svc.log.Warn("settling due investments", "user", userID, "err", err)
-			continue
+			settled, err := j.svc.SettleDue(ctx, userID)
+			if err != nil {
+				if ctx.Err() != nil {
+					return n, ctx.Err()
+				}
+				j.failures.Inc()
+				j.svc.log.WarnContext(ctx, "maturity: settling due investments failed; the account is parked", "user", userID, "err", err)
+				if err := j.svc.park(ctx, userID, err, now); err != nil {
+					j.svc.log.ErrorContext(ctx, "maturity: parking an account failed", "user", userID, "err", err)
+				}
+				parked[userID] = ParkedAccount{UserID: userID}
+				continue
+			}
+			if wasParked {
+				if err := j.svc.unpark(ctx, userID); err != nil {
+					j.svc.log.WarnContext(ctx, "maturity: an account settled; taking it off the parked list failed", "user", userID, "err", err)
+				}
+				delete(parked, userID)
+			}
+			if len(settled.Investments) > 0 {
+				j.svc.log.InfoContext(ctx, "investments matured", "user", userID, "count", len(settled.Investments))
+			}
+			n += len(settled.Investments)
+			j.paid.Add(float64(len(settled.Investments)))
 		}
-		if len(settled.Investments) > 0 {
-			j.svc.log.Info("investments matured", "user", userID, "count", len(settled.Investments))
+		if len(users) < j.page {
+			break
 		}
-		n += len(settled.Investments)
+		after = users[len(users)-1]
 	}
+	// An account settled another way (its investor asked) has nothing due any more.
+	for userID := range parked {
+		if !due[userID] {
+			if err := j.svc.unpark(ctx, userID); err != nil {
+				j.svc.log.WarnContext(ctx, "maturity: taking a settled account off the parked list failed", "user", userID, "err", err)
+				continue
+			}
+			delete(parked, userID)
+		}
+	}
+	j.parked.Set(float64(len(parked)))
 	return n, nil
 }
 
@@ -77,4 +170,157 @@ func (j *MaturityJob) Run(ctx context.Context) {
 		case <-j.wake:
 		}
 	}
+}
+
+// ParkedAccount is an account the maturity job could not settle.
+type ParkedAccount struct {
+	UserID   string
+	Failures int
+	Error    string
+	ParkedAt time.Time
+	RetryAt  time.Time
+}
+
+// ParkedAccounts lists the accounts the maturity job could not settle, longest parked first.
+func (s *Service) ParkedAccounts(ctx context.Context) ([]ParkedAccount, error) {
+	rows, err := s.pool.Query(ctx, `SELECT user_id, failures, error, parked_at, retry_at FROM money_maturity_parked ORDER BY parked_at, user_id`)
+	if err != nil {
+		return nil, fmt.Errorf("money: parked accounts: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ParkedAccount, error) {
+		var p ParkedAccount
+		err := r.Scan(&p.UserID, &p.Failures, &p.Error, &p.ParkedAt, &p.RetryAt)
+		return p, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("money: parked accounts: %w", err)
+	}
+	return list, nil
+}
+
+// MaturityDetail describes the parked accounts for /readyz, or "" when there are none. It names
+// no account: the endpoint is public. A parked account does not make the process unready (it
+// would not be fixed by sending traffic elsewhere); it is a detail for whoever looks.
+func (s *Service) MaturityDetail(ctx context.Context) (string, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM money_maturity_parked`).Scan(&n); err != nil {
+		return "", fmt.Errorf("money: parked accounts: %w", err)
+	}
+	switch n {
+	case 0:
+		return "", nil
+	case 1:
+		return "maturity: 1 account could not be settled and is parked", nil
+	default:
+		return fmt.Sprintf("maturity: %d accounts could not be settled and are parked", n), nil
+	}
+}
+
+func (s *Service) parkedAccounts(ctx context.Context) (map[string]ParkedAccount, error) {
+	list, err := s.ParkedAccounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]ParkedAccount, len(list))
+	for _, p := range list {
+		out[p.UserID] = p
+	}
+	return out, nil
+}
+
+// parkWait is how long to wait after the failures-th failure in a row.
+func parkWait(failures int) time.Duration {
+	wait := parkFirstWait
+	for i := 1; i < failures && wait < parkMaxWait; i++ {
+		wait *= 2
+	}
+	return min(wait, parkMaxWait)
+}
+
+// park records that userID's account failed to settle, in one transaction with the alert to
+// the active admins when the account was not parked before: one e-mail per parking, not per
+// failure. The alert names the account and the error; the investor is not told (nothing of
+// theirs was lost: the investments stay active, and are paid when the account settles).
+func (s *Service) park(ctx context.Context, userID string, cause error, now time.Time) error {
+	msg := cause.Error()
+	if len(msg) > 2000 {
+		msg = msg[:2000]
+	}
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	var failures int
+	var parkedAt time.Time
+	err = tx.QueryRow(ctx, `INSERT INTO money_maturity_parked AS p (user_id, failures, error, parked_at, retry_at)
+		VALUES ($1, 1, $2, $3, $4)
+		ON CONFLICT (user_id) DO UPDATE SET failures = p.failures + 1, error = EXCLUDED.error
+		RETURNING failures, parked_at`, userID, msg, now, now.Add(parkFirstWait)).Scan(&failures, &parkedAt)
+	if err != nil {
+		return fmt.Errorf("money: park %s: %w", userID, err)
+	}
+	if failures > 1 {
+		_, err = tx.Exec(ctx, `UPDATE money_maturity_parked SET retry_at = $2 WHERE user_id = $1`, userID, now.Add(parkWait(failures)))
+		if err != nil {
+			return fmt.Errorf("money: park %s: %w", userID, err)
+		}
+		return tx.Commit(ctx)
+	}
+	if err := s.alertParked(ctx, tx, userID, msg, parkedAt); err != nil {
+		// Not parked then: the next pass tries the account, and the alert, again.
+		return fmt.Errorf("money: alert staff about %s: %w", userID, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	s.kick()
+	return nil
+}
+
+// alertParked queues the staff alert of one parking to every active admin.
+func (s *Service) alertParked(ctx context.Context, tx pgx.Tx, userID, cause string, parkedAt time.Time) error {
+	rows, err := tx.Query(ctx, `SELECT e.email_lower FROM principals p JOIN user_emails e USING (user_id)
+		WHERE p.role = 'admin' AND p.status = 'active' ORDER BY e.email_lower`)
+	if err != nil {
+		return err
+	}
+	admins, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	data := mail.ComposedData{
+		Subject: "An account's maturity payout is stuck",
+		Message: strings.Join([]string{
+			"The maturity job could not settle the investments due on account " + userID + ", and has parked it. " +
+				"Every other account is still being paid.",
+			"The error was: " + cause,
+			"The job tries the account again on its own, waiting longer after each failure, and takes it off the list once it settles. " +
+				"Nothing of the investor's is lost: the investments stay active until they are paid.",
+		}, "\n\n"),
+	}
+	subject, text, html, err := s.tmpl.Render(mail.TemplateComposed, data)
+	if err != nil {
+		return err
+	}
+	for _, to := range admins {
+		dedupe := fmt.Sprintf("maturity-parked/%s/%d/%s", userID, parkedAt.UnixMicro(), to)
+		sql, args, err := mail.EnqueueStatement(dedupe, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, sql, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unpark takes an account that settled off the parked list.
+func (s *Service) unpark(ctx context.Context, userID string) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM money_maturity_parked WHERE user_id = $1`, userID)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("money: unpark %s: %w", userID, err)
+	}
+	return err
 }

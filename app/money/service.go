@@ -91,6 +91,9 @@ type Service struct {
 	feed     *history.Feed
 	// approvals opens proposals for decisions that need a second staff member (RegisterExecutors).
 	approvals *approvals.Service
+	// settleFault, set only by tests, fails SettleDue for the accounts it names, to stand for an
+	// account the maturity job cannot settle.
+	settleFault func(userID string) error
 }
 
 // New wires the service.
@@ -125,7 +128,11 @@ type Actor struct {
 
 // Errors of the service (the aggregate's are in domain/account).
 var (
-	ErrUserNotFound    = domainerr.New(domainerr.NotFound, "User not found")
+	ErrUserNotFound = domainerr.New(domainerr.NotFound, "User not found")
+	// ErrAccountClosed refuses a staff decision on a closed account's request: its owner can no
+	// longer be told, nor sign in to use the result. Closing an account that holds money is
+	// refused (CheckClosable), so only accounts closed before that rule have such requests.
+	ErrAccountClosed   = domainerr.Coded(domainerr.Conflict, "account_closed", "This account is closed: its requests can no longer be decided.")
 	ErrDepositNotFound = account.ErrDepositNotFound
 	ErrNotVerified     = domainerr.New(domainerr.Forbidden, "Please verify your email address before making a deposit.")
 	ErrNoAddress       = domainerr.New(domainerr.RuleBroken, "Deposits of this asset on this network are not available. Please choose another.")
@@ -221,6 +228,9 @@ func (s *Service) decideOn(ctx context.Context, a Actor, userID string,
 	u, err := s.user(ctx, userID)
 	if err != nil {
 		return 0, err
+	}
+	if u.Status() == identity.StatusClosed {
+		return 0, ErrAccountClosed
 	}
 	if err := s.notTied(ctx, a.UserID, userID); err != nil {
 		return 0, err

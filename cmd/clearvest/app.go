@@ -78,13 +78,18 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	onClosed := func(ctx context.Context, userID string) error {
 		return kycService.DeleteClosedAccountFiles(ctx, userID)
 	}
+	// An account holding money may not close: the money service, built below, checks it.
+	var moneyService *money.Service
+	closeCheck := func(ctx context.Context, userID string) error {
+		return moneyService.CheckClosable(ctx, userID)
+	}
 	svc, err := accounts.New(accounts.Config{
 		PublicURL: cfg.PublicURL, SecretKey: cfg.SecretKey, PreviousSecretKeys: cfg.PreviousSecretKeys, GoogleClientID: cfg.GoogleClientID,
 		GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuer: cfg.GoogleIssuer,
 		Production: cfg.Production(),
 	}, accounts.Deps{
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Logger: logger,
-		Commands: commands, OnClosed: onClosed, Clock: clk,
+		Commands: commands, OnClosed: onClosed, CloseCheck: closeCheck, Clock: clk,
 	})
 	if err != nil {
 		return identityParts{}, err
@@ -100,7 +105,7 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 		return identityParts{}, err
 	}
 	ap := cfg.Approvals
-	moneyService, err := money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
+	moneyService, err = money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
 		WithdrawalFee: cfg.WithdrawalFee, Thresholds: money.Thresholds{DepositTolerance: ap.DepositTolerance,
 			DepositThreshold: ap.DepositThreshold, WithdrawalThreshold: ap.WithdrawalThreshold, MaxAmount: ap.MaxAmount}}, money.Deps{
 		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService,

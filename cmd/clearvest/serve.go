@@ -169,6 +169,10 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	// Every serve process pays out due investments; a pass also runs when the development test
 	// clock moves, so moving it past an end date settles at once.
 	maturity := ident.money.MaturityJob(5 * time.Second)
+	if err := maturity.Register(reg); err != nil {
+		closeListeners()
+		return err
+	}
 
 	// Every serve process refreshes the market data cache; the refreshes are claimed in the
 	// database, so the providers are asked once per period whatever the number of processes.
@@ -180,7 +184,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
-		Health: pool, Readiness: runner, Positions: store, ReadYourWrites: runner, Metrics: reg,
+		Health: pool, Readiness: runner, Positions: store, Details: []api.ReadinessDetail{ident.money.MaturityDetail}, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Approvals: ident.approvals, Referrals: ident.referrals, Community: ident.community, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		Content: siteContent, Support: ident.support,
 		DevClock:       devClock,

@@ -284,6 +284,23 @@ func list(ctx context.Context, pool *pgxpool.Pool, where string, args ...any) ([
 	return out, nil
 }
 
+// DueAccountsAfter lists, in user id order, the users after the id after ("" for the first
+// page) with an active investment whose end is at or before now, at most limit of them. The
+// maturity job pages through every due account with it, so that accounts it cannot settle never
+// stand in front of the others.
+func DueAccountsAfter(ctx context.Context, pool *pgxpool.Pool, now time.Time, after string, limit int) ([]string, error) {
+	rows, err := pool.Query(ctx, `SELECT DISTINCT user_id FROM rm_investments.investments
+		WHERE status = 'Active' AND end_at <= $1 AND user_id > $2 ORDER BY user_id LIMIT $3`, now, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("investments: due accounts: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("investments: due accounts: %w", err)
+	}
+	return out, nil
+}
+
 // DueAccounts lists the users with an active investment whose end is at or before now, the
 // earliest end first, at most limit of them.
 func DueAccounts(ctx context.Context, pool *pgxpool.Pool, now time.Time, limit int) ([]string, error) {

@@ -72,6 +72,7 @@ type options struct {
 	waitUntil              func(ctx context.Context, t time.Time) error
 	tracer                 pgx.QueryTracer
 	onClosed               func(ctx context.Context, userID string) error
+	closeCheck             func(ctx context.Context, userID string) error
 	readModels             func(codec *eventstore.Registry) []projections.Projection
 	migrations             []pgmigrate.Set
 }
@@ -86,6 +87,12 @@ func WithReadModels(f func(codec *eventstore.Registry) []projections.Projection,
 // WithOnClosed sets what runs after an account's closure (accounts.Deps.OnClosed).
 func WithOnClosed(f func(ctx context.Context, userID string) error) Option {
 	return func(o *options) { o.onClosed = f }
+}
+
+// WithCloseCheck sets what refuses an account's closure (accounts.Deps.CloseCheck); nil checks
+// nothing, as before an account's money was checked.
+func WithCloseCheck(f func(ctx context.Context, userID string) error) Option {
+	return func(o *options) { o.closeCheck = f }
 }
 
 // WithGoogle turns Google sign-in on for clientID, trusting the OpenID provider at issuer
@@ -202,9 +209,10 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 		PublicURL: PublicURL, SecretKey: secret, GoogleClientID: o.googleClient, GoogleIssuer: o.googleIs,
 	}, accounts.Deps{
 		Pool: pool, Store: store, Codec: codec, PII: cipher, Sender: sender, Blobs: blobs, Clock: o.clock, Logger: logger,
-		WaitUntil: o.waitUntil,
-		Commands:  commands,
-		OnClosed:  o.onClosed,
+		WaitUntil:  o.waitUntil,
+		Commands:   commands,
+		OnClosed:   o.onClosed,
+		CloseCheck: o.closeCheck,
 	})
 	if err != nil {
 		t.Fatal(err)

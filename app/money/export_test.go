@@ -1,0 +1,15 @@
+package money
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// FailSettling makes SettleDue fail for every account fault returns an error for.
+func (s *Service) FailSettling(fault func(userID string) error) { s.settleFault = fault }
+
+// SetPage sets how many due accounts the job reads per page.
+func (j *MaturityJob) SetPage(n int) { j.page = n }
+
+// ParkedGauge is the job's gauge of parked accounts.
+func (j *MaturityJob) ParkedGauge() prometheus.Gauge { return j.parked }
+
+// FailureCounter is the job's counter of failed attempts.
+func (j *MaturityJob) FailureCounter() prometheus.Counter { return j.failures }
