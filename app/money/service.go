@@ -61,7 +61,13 @@ type Config struct {
 	Addresses []Address
 	// WithdrawalFee is the published withdrawal fee schedule (CLEARVEST_WITHDRAWAL_FEE).
 	WithdrawalFee fees.Schedule
+	// MaxOpenDeposits is how many deposits an investor may have waiting for staff
+	// (CLEARVEST_MAX_OPEN_DEPOSITS); zero means DefaultMaxOpenDeposits.
+	MaxOpenDeposits int
 }
+
+// DefaultMaxOpenDeposits is the open deposit quota when the configuration sets none.
+const DefaultMaxOpenDeposits = 5
 
 // Deps are the collaborators of the service.
 type Deps struct {
@@ -100,6 +106,9 @@ func New(cfg Config, d Deps) (*Service, error) {
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
+	}
+	if cfg.MaxOpenDeposits <= 0 {
+		cfg.MaxOpenDeposits = DefaultMaxOpenDeposits
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	tmpl, err := mail.NewTemplates(mail.Branding{PublicURL: cfg.PublicURL, SupportEmail: cfg.SupportEmail})

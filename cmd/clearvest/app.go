@@ -97,13 +97,13 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 		return identityParts{}, err
 	}
 	moneyService, err := money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
-		WithdrawalFee: cfg.WithdrawalFee}, money.Deps{
+		WithdrawalFee: cfg.WithdrawalFee, MaxOpenDeposits: cfg.Limits.MaxOpenDeposits}, money.Deps{
 		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService,
 	})
 	if err != nil {
 		return identityParts{}, err
 	}
-	referralService, err := referrals.New(referrals.Config{Bonus: cfg.ReferralBonus, PublicURL: cfg.PublicURL}, referrals.Deps{
+	referralService, err := referrals.New(referrals.Config{Bonus: cfg.ReferralBonus, MinDeposit: cfg.Limits.ReferralMinDeposit, PublicURL: cfg.PublicURL}, referrals.Deps{
 		Pool: pool, Store: store, Commands: commands, Sender: sender, Clock: clk, Logger: logger,
 	})
 	if err != nil {

@@ -123,6 +123,8 @@ type Config struct {
 	ContentDir string
 	// Community is the public site's social proof: when counts show and the member levels.
 	Community Community
+	// Limits are the money limits: a referral's minimum deposit and the open deposit quota.
+	Limits Limits
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -286,6 +288,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.ContentDir = get(EnvContentDir)
 	if c.Community, err = LoadCommunity(getenv); err != nil {
+		return Config{}, err
+	}
+	if c.Limits, err = LoadLimits(getenv); err != nil {
 		return Config{}, err
 	}
 	return c, nil
