@@ -40,7 +40,11 @@ func newReferralApp(t *testing.T) *referralApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reactor, err := referrals.New(referrals.Config{Bonus: bonus, PublicURL: accountstest.PublicURL}, referrals.Deps{
+	limits, err := config.LoadLimits(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	reactor, err := referrals.New(referrals.Config{Bonus: bonus, MinDeposit: limits.ReferralMinDeposit, PublicURL: accountstest.PublicURL}, referrals.Deps{
 		Pool: env.Pool, Store: env.Store, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock, Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
@@ -327,4 +331,61 @@ func TestAClosedReferrerEarnsNothingAndTheReactorGoesOn(t *testing.T) {
 	if len(list) != 1 || list[0].Name != "" || list[0].Photo != "" || !list[0].Closed || !list[0].Qualified() {
 		t.Fatalf("after the referred user closed: %+v", list)
 	}
+}
+
+func TestReferralBonusWaitsForTheFirstDepositOfAtLeastTheMinimum(t *testing.T) {
+	t.Parallel()
+	a := newReferralApp(t)
+	referrer, referrerUser := a.member(t, "rita@example.com", "subscriber")
+	staff, _ := a.member(t, "sam@example.com", "author")
+	code := a.referrals(t, referrer).ReferralCode
+	friend, _ := a.referred(t, "Bea Friend", "bea@example.com", code)
+
+	// $99.99 received is a cent short of the $100.00 minimum: no bonus, and it does not use up
+	// the bonus either.
+	depositConfirmed(t, friend, staff, "99.99")
+	a.react(t)
+	if n := len(a.bonuses(t, referrerUser.ID)); n != 0 {
+		t.Fatalf("a deposit below the minimum credited %d bonuses", n)
+	}
+	// The first deposit that reaches it earns the bonus.
+	depositConfirmed(t, friend, staff, "100.00")
+	a.react(t)
+	if n := len(a.bonuses(t, referrerUser.ID)); n != 1 {
+		t.Fatalf("the first deposit of the minimum: %d bonus events, want 1", n)
+	}
+	// Later ones, large or small, earn nothing more.
+	depositConfirmed(t, friend, staff, "500")
+	depositConfirmed(t, friend, staff, "20")
+	a.react(t)
+	if n := len(a.bonuses(t, referrerUser.ID)); n != 1 {
+		t.Fatalf("after later deposits: %d bonus events, want 1", n)
+	}
+	a.balanced(t)
+}
+
+func TestAReferrerWhoConfirmsTheQualifyingDepositEarnsNothing(t *testing.T) {
+	t.Parallel()
+	a := newReferralApp(t)
+	// The referrer is on the staff and confirms their friend's deposit themselves.
+	referrer, referrerUser := a.member(t, "rita@example.com", "author")
+	colleague, _ := a.member(t, "sam@example.com", "author")
+	code := a.referrals(t, referrer).ReferralCode
+	friend, _ := a.referred(t, "Bea Friend", "bea@example.com", code)
+
+	depositConfirmed(t, friend, referrer, "150")
+	a.react(t)
+	if n := len(a.bonuses(t, referrerUser.ID)); n != 0 {
+		t.Fatalf("a deposit the referrer confirmed credited %d bonuses", n)
+	}
+	// The bonus is gone for good: a colleague confirming the next deposit does not pay it.
+	depositConfirmed(t, friend, colleague, "200")
+	a.react(t)
+	if n := len(a.bonuses(t, referrerUser.ID)); n != 0 {
+		t.Fatalf("a later deposit confirmed by a colleague credited %d bonuses", n)
+	}
+	if mails := a.MailsTo(t, "rita@example.com", "referral bonus"); len(mails) != 0 {
+		t.Fatalf("%d bonus e-mails, want none", len(mails))
+	}
+	a.balanced(t)
 }

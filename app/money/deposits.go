@@ -53,7 +53,8 @@ var errTransactionIDTaken = errors.New("money: transaction id taken")
 
 // CreateDeposit records a Pending deposit on the caller's account: the deposit address for the
 // asset and network, the amounts and a fresh transaction id; the transaction hash, if any, is
-// claimed platform-wide with it. Nothing is credited until staff confirm it.
+// claimed platform-wide with it. Nothing is credited until staff confirm it. An investor with
+// MaxOpenDeposits deposits already waiting is refused (422) until staff decide one.
 //
 // It runs with command.Submit: the deposit, its reference row, the hash's claim and the check
 // that the investor's user stream has not moved commit in one round trip, shared with the
@@ -115,6 +116,11 @@ func (s *Service) create(ctx context.Context, a Actor, req account.DepositReques
 	res, err := command.Submit(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID), metaFor(a),
 		func(acc *account.Account, w *command.Writes) error {
 			if _, err := s.verifiedUser(w, a.UserID, ErrNotVerified); err != nil {
+				return err
+			}
+			// The quota is checked on the state this request is decided on: two requests racing
+			// for the last free place are decided one after the other, and the second is refused.
+			if err := acc.AllowAnotherDeposit(s.cfg.MaxOpenDeposits); err != nil {
 				return err
 			}
 			now := s.clock.Now()

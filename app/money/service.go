@@ -65,7 +65,13 @@ type Config struct {
 	// Thresholds are when a decision needs a second staff member, and the ceiling on amounts.
 	// Decisions need a second person only once RegisterExecutors has run.
 	Thresholds Thresholds
+	// MaxOpenDeposits is how many deposits an investor may have waiting for staff
+	// (CLEARVEST_MAX_OPEN_DEPOSITS); zero means DefaultMaxOpenDeposits.
+	MaxOpenDeposits int
 }
+
+// DefaultMaxOpenDeposits is the open deposit quota when the configuration sets none.
+const DefaultMaxOpenDeposits = 5
 
 // Deps are the collaborators of the service.
 type Deps struct {
@@ -109,6 +115,9 @@ func New(cfg Config, d Deps) (*Service, error) {
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
+	}
+	if cfg.MaxOpenDeposits <= 0 {
+		cfg.MaxOpenDeposits = DefaultMaxOpenDeposits
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	tmpl, err := mail.NewTemplates(mail.Branding{PublicURL: cfg.PublicURL, SupportEmail: cfg.SupportEmail})

@@ -4,10 +4,12 @@ import (
 	"testing"
 
 	"clearvest/domain/account"
+	"clearvest/domain/money"
 )
 
 func TestDecide(t *testing.T) {
-	first := Facts{ReferredUserID: "b", ReferrerID: "a", ReferrerOpen: true}
+	first := Facts{ReferredUserID: "b", ReferrerID: "a", ReferrerOpen: true, StaffID: "s",
+		Received: money.MustParse("100.00"), Minimum: money.MustParse("100.00")}
 	tests := []struct {
 		name string
 		f    func(Facts) Facts
@@ -15,11 +17,22 @@ func TestDecide(t *testing.T) {
 	}{
 		{"the first confirmed deposit of a referred user credits the referrer", func(f Facts) Facts { return f }, Credit},
 		{"nobody referred the depositor", func(f Facts) Facts { f.ReferrerID = ""; return f }, NotReferred},
-		{"a later deposit credits nothing", func(f Facts) Facts { f.EarlierConfirmed = 1; return f }, NotFirst},
-		{"a much later deposit credits nothing", func(f Facts) Facts { f.EarlierConfirmed = 7; return f }, NotFirst},
+		{"a later deposit credits nothing", func(f Facts) Facts { f.EarlierQualifying = 1; return f }, NotFirst},
+		{"a much later deposit credits nothing", func(f Facts) Facts { f.EarlierQualifying = 7; return f }, NotFirst},
+		{"a deposit above the minimum qualifies", func(f Facts) Facts { f.Received = money.MustParse("5000.00"); return f }, Credit},
+		{"a deposit a cent below the minimum credits nothing", func(f Facts) Facts { f.Received = money.MustParse("99.99"); return f }, BelowMinimum},
+		{"a small deposit after the qualifying one credits nothing", func(f Facts) Facts {
+			f.Received, f.EarlierQualifying = money.MustParse("10.00"), 1
+			return f
+		}, BelowMinimum},
+		{"the referrer confirming the deposit themselves gets nothing", func(f Facts) Facts { f.StaffID = f.ReferrerID; return f }, ConfirmedByReferrer},
+		{"a deposit after one the referrer confirmed is still not first", func(f Facts) Facts {
+			f.EarlierQualifying = 1
+			return f
+		}, NotFirst},
 		{"a closed referrer gets nothing", func(f Facts) Facts { f.ReferrerOpen = false; return f }, ReferrerClosed},
 		{"a later deposit of a closed referrer's referral is still not first", func(f Facts) Facts {
-			f.ReferrerOpen, f.EarlierConfirmed = false, 2
+			f.ReferrerOpen, f.EarlierQualifying = false, 2
 			return f
 		}, NotFirst},
 		{"nobody earns a bonus for themselves", func(f Facts) Facts { f.ReferrerID = f.ReferredUserID; return f }, SelfReferral},
@@ -31,13 +44,13 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-func TestCountConfirmed(t *testing.T) {
-	types := []string{account.TypeDepositRequested, account.TypeDepositRejected, account.TypeDepositRequested,
-		account.TypeDepositConfirmed, account.TypeDepositRequested}
-	if n := countConfirmed(types); n != 1 {
-		t.Fatalf("countConfirmed = %d, want 1 (a rejection is not a confirmation)", n)
+func TestCountQualifying(t *testing.T) {
+	min := money.MustParse("100.00")
+	confirmed := []account.DepositConfirmed{{Received: money.MustParse("99.99")}, {Received: money.MustParse("100.00")}, {Received: money.MustParse("30.00")}}
+	if n := countQualifying(confirmed, min); n != 1 {
+		t.Fatalf("countQualifying = %d, want 1 (only the deposit of at least the minimum)", n)
 	}
-	if n := countConfirmed(types[:3]); n != 0 {
-		t.Fatalf("countConfirmed before any confirmation = %d, want 0", n)
+	if n := countQualifying(confirmed[:1], min); n != 0 {
+		t.Fatalf("countQualifying below the minimum = %d, want 0", n)
 	}
 }

@@ -2,6 +2,7 @@ package referrals
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -34,6 +35,7 @@ type Kicker interface{ Kick() }
 // Config is what the reactor needs from the configuration.
 type Config struct {
 	Bonus        money.Money // CLEARVEST_REFERRAL_BONUS
+	MinDeposit   money.Money // CLEARVEST_REFERRAL_MIN_DEPOSIT
 	PublicURL    string
 	SupportEmail string
 }
@@ -72,6 +74,9 @@ func New(cfg Config, d Deps) (*Reactor, error) {
 	if _, err := money.Positive(cfg.Bonus); err != nil {
 		return nil, fmt.Errorf("referrals: the bonus must be positive: %w", err)
 	}
+	if _, err := money.Positive(cfg.MinDeposit); err != nil {
+		return nil, fmt.Errorf("referrals: the minimum deposit must be positive: %w", err)
+	}
 	if d.Clock == nil {
 		d.Clock = clock.System()
 	}
@@ -92,6 +97,9 @@ func (*Reactor) Name() string { return Name }
 // Bonus is the amount a qualifying referral earns.
 func (r *Reactor) Bonus() money.Money { return r.cfg.Bonus }
 
+// MinDeposit is the least a referred user's confirmed deposit must credit to earn the bonus.
+func (r *Reactor) MinDeposit() money.Money { return r.cfg.MinDeposit }
+
 // React implements projections.Reactor: a confirmed deposit may earn the depositor's referrer
 // their bonus.
 func (r *Reactor) React(ctx context.Context, e eventstore.Envelope) error {
@@ -105,16 +113,22 @@ func (r *Reactor) React(ctx context.Context, e eventstore.Envelope) error {
 	switch out := Decide(f); out {
 	case Credit:
 		return r.credit(ctx, e, f, referrer)
-	case ReferrerClosed, SelfReferral:
+	case ReferrerClosed, SelfReferral, ConfirmedByReferrer:
 		r.log.Info("referral bonus not credited", "referred_user", f.ReferredUserID, "referrer", f.ReferrerID, "reason", string(out), "event_id", e.ID)
 	}
 	return nil
 }
 
-// facts gathers what Decide needs: who referred the depositor, whether that account is still
-// open, and how many of the depositor's deposits were confirmed before this event.
+// facts gathers what Decide needs: what this deposit credited and who confirmed it, who
+// referred the depositor, whether that account is still open, and how many of the depositor's
+// deposits of at least the minimum were confirmed before this event.
 func (r *Reactor) facts(ctx context.Context, e eventstore.Envelope) (Facts, *identity.User, error) {
-	f := Facts{ReferredUserID: e.StreamID.ID()}
+	f := Facts{ReferredUserID: e.StreamID.ID(), Minimum: r.cfg.MinDeposit}
+	this, err := confirmation(e)
+	if err != nil {
+		return f, nil, err
+	}
+	f.Received, f.StaffID = this.Received, this.StaffID
 	referred, err := command.Load(ctx, r.commands, eventstore.NewStreamID(identity.StreamCategory, f.ReferredUserID), identity.New)
 	if err != nil {
 		return f, nil, err
@@ -130,19 +144,36 @@ func (r *Reactor) facts(ctx context.Context, e eventstore.Envelope) (Facts, *ide
 			return f, nil, err
 		}
 	}
-	types := make([]string, 0, len(earlier))
+	var confirmed []account.DepositConfirmed
 	for _, x := range earlier {
-		if x.Version < e.Version {
-			types = append(types, x.Type)
+		if x.Version < e.Version && x.Type == account.TypeDepositConfirmed {
+			c, err := confirmation(x)
+			if err != nil {
+				return f, nil, err
+			}
+			confirmed = append(confirmed, c)
 		}
 	}
-	f.EarlierConfirmed = countConfirmed(types)
+	f.EarlierQualifying = countQualifying(confirmed, r.cfg.MinDeposit)
 	referrer, err := command.Load(ctx, r.commands, eventstore.NewStreamID(identity.StreamCategory, f.ReferrerID), identity.New)
 	if err != nil {
 		return f, nil, err
 	}
 	f.ReferrerOpen = referrer.Registered() && referrer.Status() != identity.StatusClosed
 	return f, referrer, nil
+}
+
+// confirmation reads a deposit confirmation's amount and confirming staff member. Money events
+// are all at schema version 1 and carry no sealed fields, so their JSON is read as it is stored.
+func confirmation(e eventstore.Envelope) (account.DepositConfirmed, error) {
+	var c account.DepositConfirmed
+	if e.SchemaVersion != 1 {
+		return c, fmt.Errorf("referrals: %s schema version %d is not readable (event %s)", e.Type, e.SchemaVersion, e.ID)
+	}
+	if err := json.Unmarshal(e.Data, &c); err != nil {
+		return c, fmt.Errorf("referrals: decode %s (event %s): %w", e.Type, e.ID, err)
+	}
+	return c, nil
 }
 
 // credit runs the one command: the bonus on the referrer's account and their e-mail, in one

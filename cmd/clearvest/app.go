@@ -107,7 +107,8 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	ap := cfg.Approvals
 	moneyService, err = money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
 		WithdrawalFee: cfg.WithdrawalFee, Thresholds: money.Thresholds{DepositTolerance: ap.DepositTolerance,
-			DepositThreshold: ap.DepositThreshold, WithdrawalThreshold: ap.WithdrawalThreshold, MaxAmount: ap.MaxAmount}}, money.Deps{
+			DepositThreshold: ap.DepositThreshold, WithdrawalThreshold: ap.WithdrawalThreshold, MaxAmount: ap.MaxAmount},
+		MaxOpenDeposits: cfg.Limits.MaxOpenDeposits}, money.Deps{
 		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService,
 	})
 	if err != nil {
@@ -119,7 +120,7 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	}
 	moneyService.RegisterExecutors(approvalService)
 	svc.RegisterExecutors(approvalService)
-	referralService, err := referrals.New(referrals.Config{Bonus: cfg.ReferralBonus, PublicURL: cfg.PublicURL}, referrals.Deps{
+	referralService, err := referrals.New(referrals.Config{Bonus: cfg.ReferralBonus, MinDeposit: cfg.Limits.ReferralMinDeposit, PublicURL: cfg.PublicURL}, referrals.Deps{
 		Pool: pool, Store: store, Commands: commands, Sender: sender, Clock: clk, Logger: logger,
 	})
 	if err != nil {

@@ -45,6 +45,7 @@ import (
 	"crypto/sha1" //nolint:gosec // a name-based id, not a security hash
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -329,6 +330,28 @@ func (c Countersign) check(a *Account, staffID string) error {
 		return ErrSamePerson
 	}
 	return nil
+}
+
+// AllowAnotherDeposit refuses a new deposit request while max of this account's deposits are
+// waiting for staff. Each one sits in the staff queue until someone checks the chain, so an
+// investor who has already declared max of them waits for a decision before declaring more.
+// The service checks it inside the request's command, on the state the request is decided on.
+func (a *Account) AllowAnotherDeposit(max int) error {
+	open := 0
+	for _, d := range a.deposits {
+		if d.Status == StatusPending {
+			open++
+		}
+	}
+	if open < max {
+		return nil
+	}
+	waiting := strconv.Itoa(open) + " deposits"
+	if open == 1 {
+		waiting = "a deposit"
+	}
+	return ErrTooManyOpenDeposits.WithMessage("You have " + waiting + " waiting for confirmation. " +
+		"Please wait until our team has confirmed or rejected one of them before declaring another.")
 }
 
 // ConfirmDeposit credits received, what actually arrived in USD, to the available balance.

@@ -2,6 +2,7 @@ package account_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -795,4 +796,53 @@ func TestEventNamesAreStable(t *testing.T) {
 	if account.Stream(userID) != "account-"+userID {
 		t.Errorf("stream %q", account.Stream(userID))
 	}
+}
+
+func TestOpenDepositQuota(t *testing.T) {
+	t.Parallel()
+	requested := func(n int) account.DepositRequested {
+		e := depositRequested()
+		e.DepositID, e.TransactionID = "d"+strconv.Itoa(n), "TX-"+strconv.Itoa(n)
+		return e
+	}
+	pending := func(n int) []aggregate.Event {
+		var out []aggregate.Event
+		for i := 1; i <= n; i++ {
+			out = append(out, requested(i))
+		}
+		return out
+	}
+	t.Run("below the quota another deposit may be declared", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(pending(4)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(5) }).Then(t)
+	})
+	t.Run("at the quota the next one is refused with the count", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(pending(5)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(5) }).ThenError(t, account.ErrTooManyOpenDeposits)
+		a := account.NewFor(userID)()
+		for _, e := range pending(5) {
+			a.Apply(e)
+		}
+		err := a.AllowAnotherDeposit(5)
+		if err == nil || !strings.HasPrefix(err.Error(), "You have 5 deposits waiting for confirmation.") {
+			t.Fatalf("message %v", err)
+		}
+	})
+	t.Run("decided deposits do not count", func(t *testing.T) {
+		t.Parallel()
+		h := pending(5)
+		c := confirmed("500")
+		c.DepositID = "d2"
+		r := account.DepositRejected{DepositID: "d4", StaffID: staffID, At: t0}
+		accounts.Given(append(h, c, r)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(5) }).Then(t)
+		accounts.Given(append(h, c)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(5) }).Then(t)
+	})
+	t.Run("a quota of one says a deposit", func(t *testing.T) {
+		t.Parallel()
+		a := account.NewFor(userID)()
+		a.Apply(requested(1))
+		if err := a.AllowAnotherDeposit(1); err == nil || !strings.HasPrefix(err.Error(), "You have a deposit waiting for confirmation.") {
+			t.Fatalf("message %v", err)
+		}
+	})
 }

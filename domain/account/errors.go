@@ -61,3 +61,7 @@ var (
 	ErrInvalidCategory    = fieldError(domainerr.Invalid, "category", "Please select a category")
 	ErrAdjustmentNegative = fieldError(domainerr.RuleBroken, "amount", "This adjustment would make the available balance negative")
 )
+
+// ErrTooManyOpenDeposits: the investor's quota of deposits waiting for staff is used up
+// (AllowAnotherDeposit gives it a message with the count).
+var ErrTooManyOpenDeposits = domainerr.New(domainerr.RuleBroken, "You have too many deposits waiting for confirmation.")

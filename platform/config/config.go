@@ -125,6 +125,8 @@ type Config struct {
 	Community Community
 	// Approvals are the four-eyes thresholds and the ceiling on amounts.
 	Approvals Approvals
+	// Limits are the money limits: a referral's minimum deposit and the open deposit quota.
+	Limits Limits
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -291,6 +293,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.Approvals, err = LoadApprovals(getenv); err != nil {
+		return Config{}, err
+	}
+	if c.Limits, err = LoadLimits(getenv); err != nil {
 		return Config{}, err
 	}
 	return c, nil
