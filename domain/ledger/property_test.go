@@ -245,8 +245,8 @@ func (s *sim) known(id string) bool {
 }
 
 // command runs one random command on the aggregate and the same command, with the same inputs,
-// on the reference model. decision and target say whether it decides a request, and which;
-// accepted is the model's verdict.
+// on the reference model. target is the request (or referred user, or correction) it is about;
+// decision says whether it decides that request; accepted is the model's verdict.
 func (s *sim) command() (name string, decision bool, target string, accepted bool, err error) {
 	a, ref, now := s.acc, s.ref, s.now
 	switch op := s.pick(20); op {
@@ -259,7 +259,7 @@ func (s *sim) command() (name string, decision bool, target string, accepted boo
 		if err == nil {
 			s.deposits = append(s.deposits, id)
 		}
-		return "request deposit", false, "", ref.requestDeposit(id, dec(amt)), err
+		return "request deposit", false, id, ref.requestDeposit(id, dec(amt)), err
 	case 2, 3:
 		id := s.target(s.deposits)
 		d, _ := a.Deposit(id)
@@ -276,7 +276,7 @@ func (s *sim) command() (name string, decision bool, target string, accepted boo
 		if err == nil {
 			s.invests = append(s.invests, id)
 		}
-		return "request investment", false, "", ref.requestInvestment(id, terms, dec(amt)), err
+		return "request investment", false, id, ref.requestInvestment(id, terms, dec(amt)), err
 	case 7:
 		id := s.target(s.invests)
 		staff := s.staff()
@@ -297,7 +297,7 @@ func (s *sim) command() (name string, decision bool, target string, accepted boo
 		if err == nil {
 			s.withdraws = append(s.withdraws, id)
 		}
-		return "request withdrawal", false, "", ref.requestWithdrawal(id, dec(amt), dec(fee)), err
+		return "request withdrawal", false, id, ref.requestWithdrawal(id, dec(amt), dec(fee)), err
 	case 12:
 		id := s.target(s.withdraws)
 		staff := s.staff()
@@ -310,20 +310,20 @@ func (s *sim) command() (name string, decision bool, target string, accepted boo
 		id := s.target(s.withdraws)
 		w, _ := a.Withdrawal(id)
 		amt, staff := s.amount(w.Fee.Sub(w.FeeWaived)), s.staff()
-		return "waive fee", false, "", ref.waiveFee(id, dec(amt), staff), a.WaiveFee(id, amt, "sorry", staff, now)
+		return "waive fee", false, id, ref.waiveFee(id, dec(amt), staff), a.WaiveFee(id, amt, "sorry", staff, now)
 	case 17, 19:
 		ins := []account.Instruction{account.InstructionPayOut, account.InstructionReinvest, account.InstructionReinvest, account.InstructionReinvest, "hold"}[s.pick(5)]
 		id := s.target(s.invests)
-		return "set instruction", false, "", ref.setInstruction(id, ins), a.SetMaturityInstruction(id, ins, now)
+		return "set instruction", false, id, ref.setInstruction(id, ins), a.SetMaturityInstruction(id, ins, now)
 	case 18:
 		if s.pick(3) == 0 {
 			id := s.target(s.invests)
-			return "redeem early", false, "", ref.redeemEarly(id, now), a.RedeemEarly(id, now)
+			return "redeem early", false, id, ref.redeemEarly(id, now), a.RedeemEarly(id, now)
 		}
 		return s.mature()
 	case 15:
 		referred, amt := "r"+strconv.Itoa(s.pick(6)), s.amount(s.cents(500))
-		return "credit referral", false, "", ref.creditReferral(referred, dec(amt)), a.CreditReferralBonus(referred, amt, now)
+		return "credit referral", false, referred, ref.creditReferral(referred, dec(amt)), a.CreditReferralBonus(referred, amt, now)
 	default:
 		amt := s.amount(a.Available())
 		if s.pick(2) == 0 {
@@ -335,7 +335,7 @@ func (s *sim) command() (name string, decision bool, target string, accepted boo
 			id = "a1"
 		}
 		staff := s.staff()
-		return "post adjustment", false, "", ref.postAdjustment(id, dec(amt), staff),
+		return "post adjustment", false, id, ref.postAdjustment(id, dec(amt), staff),
 			a.PostAdjustment(account.Adjustment{AdjustmentID: id, Amount: amt, Category: account.CategoryCorrection, Reason: "fix"}, staff, now)
 	}
 }
@@ -347,7 +347,7 @@ func (s *sim) mature() (string, bool, string, bool, error) {
 		return "mature due", false, "", s.ref.matureDue(s.now), s.acc.MatureDue(s.now)
 	}
 	id := s.target(s.invests)
-	return "mature investment", false, "", s.ref.matureOne(id, s.now), s.acc.MatureInvestment(id, s.now)
+	return "mature investment", false, id, s.ref.matureOne(id, s.now), s.acc.MatureInvestment(id, s.now)
 }
 
 // record posts one raised event and follows its hold.
