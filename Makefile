@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin/clearvest
 
-.PHONY: run build ui ui-deps generate check-generated test bench bench-readpath bench-money bench-verify bench-kyc lighthouse clean
+.PHONY: run build ui ui-deps generate check-generated test mutants bench bench-readpath bench-money bench-verify bench-kyc lighthouse clean
 
 run: build
 	exec ./$(BIN) serve
@@ -29,6 +29,11 @@ check-generated: ui-deps
 
 test:
 	scripts/test.sh
+
+# Only the mutation check (part of make test): TestMoneyProperties must fail on each deliberately
+# broken money rule in scripts/mutants/; about half a minute of CPU.
+mutants:
+	scripts/mutants.sh
 
 bench:
 	scripts/bench.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite (`make test`, and CI through .ci/run): static checks, Go tests against a
-# real PostgreSQL, the generated-code check, the UI's type check, lint and tests, the UI build and
+# real PostgreSQL, the money property test against deliberately broken rules (scripts/mutants.sh),
+# the generated-code check, the UI's type check, lint and tests, the UI build and
 # its JavaScript budgets, a backup restored into a new cluster (scripts/restore-check), then a
 # browser smoke test against the built binary.
 # Cheap failures come first. Needs Go, Node.js and npm; installs Debian's chromium when run as root.
@@ -73,6 +74,9 @@ fi
 
 step "go test"
 go test -race -count=1 -timeout 8m ./...
+
+step "money mutants"
+scripts/mutants.sh
 
 step "generated code"
 make --no-print-directory check-generated

@@ -27,7 +27,11 @@ import (
 //   - each user's figures read from the postings equal a fresh replay of their account- stream
 //     into the aggregate, after every event;
 //   - the figures of the money read model (rm_ledger, until a dedicated money read model exists)
-//     equal that replay as of the read model's checkpoint.
+//     equal that replay as of the read model's checkpoint;
+//   - every event is one the aggregate's rules would have raised from the state before it
+//     (account.Replay): a history that adds up but that the rules forbid, such as a deposit
+//     confirmed twice or staff deciding on their own account, is refused, naming the stream,
+//     the version and the rule.
 //
 // It keeps one aggregate per user in memory for the length of the run.
 type ledgerVerifier struct {
@@ -45,7 +49,10 @@ type ledgerVerifier struct {
 }
 
 type replayedUser struct {
-	agg      *account.Account
+	replay   *account.Replay
+	agg      *account.Account // replay's state
+	stream   eventstore.StreamID
+	version  int64 // the highest version seen
 	figures  account.Balances  // summed from the postings
 	asOf     *account.Balances // the aggregate's figures at the read model's checkpoint, once passed
 	diverged bool              // books and aggregate disagreed once already (reported once)
@@ -97,7 +104,8 @@ func (v *ledgerVerifier) Observe(env eventstore.Envelope, e aggregate.Event) err
 	userID := env.StreamID.ID()
 	u := v.users[userID]
 	if u == nil {
-		u = &replayedUser{agg: account.New(userID)}
+		r := account.NewReplay(userID)
+		u = &replayedUser{replay: r, agg: r.Account(), stream: env.StreamID}
 		v.users[userID] = u
 	}
 	if v.model != nil && env.Position > v.modelAt && u.asOf == nil {
@@ -122,7 +130,10 @@ func (v *ledgerVerifier) Observe(env eventstore.Envelope, e aggregate.Event) err
 		}
 	}
 	u.figures = addBalances(u.figures, books.Figures(userID, ps))
-	u.agg.Apply(e)
+	u.version = max(u.version, env.Version)
+	if err := u.replay.Next(env.Version, e); err != nil {
+		errs = append(errs, fmt.Errorf("stream %s %w", env.StreamID, err))
+	}
 	if agg := u.agg.Balances(); !u.diverged && !agg.Equal(u.figures) {
 		u.diverged = true
 		errs = append(errs, fmt.Errorf("stream %s: the books and the aggregate disagree after this event: %s",
@@ -146,14 +157,21 @@ func (v *ledgerVerifier) Finish() error {
 		}
 		errs = append(errs, fmt.Errorf("the trial balance of all account events sums to %s, not zero (%s)", v.total, strings.Join(parts, ", ")))
 	}
-	if v.model == nil {
-		return errors.Join(errs...)
-	}
 	ids := make([]string, 0, len(v.users))
 	for id := range v.users {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
+	for _, id := range ids {
+		if u := v.users[id]; u != nil {
+			if err := u.replay.Finish(u.version); err != nil {
+				errs = append(errs, fmt.Errorf("stream %s %w", u.stream, err))
+			}
+		}
+	}
+	if v.model == nil {
+		return errors.Join(errs...)
+	}
 	for _, id := range ids {
 		u := v.users[id]
 		want := u.agg.Balances()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/apptest"
 	"clearvest/domain/account"
@@ -16,6 +17,7 @@ import (
 	books "clearvest/domain/ledger"
 	"clearvest/domain/money"
 	"clearvest/eventstore"
+	"clearvest/eventstore/postgres"
 	"clearvest/projections"
 	"clearvest/projections/ledger"
 )
@@ -97,6 +99,7 @@ func TestVerifyLedgerClean(t *testing.T) {
 
 // TestVerifyLedgerCatchesCorruption writes, around the store, a money event the aggregate would
 // never raise (an investment maturing that was never made), and edits the read model by hand.
+// The maturity is refused by the rules as well as by the books.
 func TestVerifyLedgerCatchesCorruption(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
@@ -126,7 +129,8 @@ func TestVerifyLedgerCatchesCorruption(t *testing.T) {
 			carol, lv.modelAt),
 		fmt.Sprintf("ledger: stream account-%s: the figures in rm_ledger (as of position %d) differ from a replay of the stream: available expected 423.12, found 424.12",
 			alice, lv.modelAt),
-		"; 3 failed:",
+		fmt.Sprintf("position 10 (account-%s v1, account.investment_matured): ledger: stream account-%s version 1, account.investment_matured breaks the rule: an investment is decided, matured or redeemed only after it was requested", carol, carol),
+		"; 4 failed:",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
@@ -155,6 +159,71 @@ func TestVerifyLedgerCatchesUnbalancedPostings(t *testing.T) {
 		"account.withdrawal_approved): ledger: the event's postings sum to -3.00, not zero",
 		"ledger: the trial balance of all account events sums to -3.00, not zero (platform:custody -600.00, ",
 		"the books and the aggregate disagree after this event: fees books 0.00, aggregate 3.00",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestVerifyRefusesHistoriesTheRulesForbid appends money histories straight to the store,
+// around the aggregate, and runs the real command line: a history the commands could have
+// written verifies; one whose books add up but that the rules forbid (a deposit confirmed twice,
+// a deposit confirmed by the account's own user) fails, naming the stream, the version and the
+// rule. It sets environment variables, so it cannot run in parallel.
+func TestVerifyRefusesHistoriesTheRulesForbid(t *testing.T) {
+	url, cli := operatorShell(t)
+	if out, err := cli("migrate"); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, out)
+	}
+	ctx := testCtx(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	store := postgres.New(pool)
+	t.Cleanup(store.Close)
+
+	m := money.MustParse
+	at := time.Now().UTC().Add(-time.Hour)
+	staff := uuid.NewString()
+	requested := func(id string) account.DepositRequested {
+		return account.DepositRequested{DepositID: id, TransactionID: "T" + id, Amount: m("100"), Asset: "USDT", Network: "TRC20",
+			OnChainAmount: "100", USDRate: "1", At: at}
+	}
+	confirmed := func(id, by string) account.DepositConfirmed {
+		return account.DepositConfirmed{DepositID: id, Received: m("100"), StaffID: by, At: at}
+	}
+	write := func(userID string, events ...aggregate.Event) {
+		t.Helper()
+		var news []eventstore.NewEvent
+		for _, e := range events {
+			news = append(news, newEvent(t, e.EventName(), e, eventstore.Metadata{}))
+		}
+		appendVisible(t, store, eventstore.StreamAppend{Stream: eventstore.StreamID(account.Stream(userID)), ExpectedVersion: eventstore.AnyVersion, Events: news})
+	}
+
+	alice, bob, carol := uuid.NewString(), uuid.NewString(), uuid.NewString()
+	terms := account.Terms{PlanID: "p1", PlanVersion: 1, PlanName: "Basic", TermDays: 10, TermRate: "0.0125", Min: m("10"), Max: m("100")}
+	write(alice, requested("d1"), confirmed("d1", staff),
+		account.InvestmentRequested{InvestmentID: "i1", Terms: terms, Amount: m("50"), At: at},
+		account.InvestmentActivated{InvestmentID: "i1", Amount: m("50"), Return: m("0.62"), Start: at, End: at.AddDate(0, 0, 10), StaffID: staff})
+	if out, err := cli("events", "verify"); err != nil || !strings.HasSuffix(out, "; OK\n") {
+		t.Fatalf("verify of a history the rules allow: %v\n%s", err, out)
+	}
+
+	write(bob, requested("d2"), confirmed("d2", staff), confirmed("d2", staff))
+	write(carol, requested("d3"), confirmed("d3", carol))
+	out, err := cli("events", "verify")
+	if err == nil {
+		t.Fatalf("verify passed histories the rules forbid:\n%s", out)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("ledger: stream account-%s version 3, account.deposit_confirmed breaks the rule: a deposit is confirmed or rejected once", bob),
+		fmt.Sprintf("ledger: stream account-%s version 2, account.deposit_confirmed breaks the rule: staff never decide or correct money on their own account", carol),
+		// The books add up: nothing but the rules sees these.
+		"; 2 failed:",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)

@@ -229,6 +229,10 @@ type Account struct {
 	referrals   map[string]bool
 	txIDs       map[string]bool
 	order       []string // request ids (deposits, investments, withdrawals), oldest first
+
+	// dry, when set, collects what the decision methods raise instead of applying it: Check
+	// asks the same methods what they would have raised, without changing the account.
+	dry *[]aggregate.Event
 }
 
 // New returns the empty account of userID, ready to load history into.
@@ -301,7 +305,7 @@ func (a *Account) RequestDeposit(r DepositRequest, at time.Time) error {
 	if address != "" && !validField(address, MaxFieldRunes) {
 		return ErrInvalidAddress
 	}
-	aggregate.Raise(a, DepositRequested{
+	a.raise(DepositRequested{
 		DepositID: r.DepositID, TransactionID: txID, Amount: r.Amount, Asset: asset, Network: network,
 		OnChainAmount: r.OnChainAmount, USDRate: r.USDRate, TxHash: txHash, Address: address, At: at.UTC(),
 	})
@@ -375,7 +379,7 @@ func (a *Account) ConfirmDepositCountersigned(depositID string, received money.M
 	if err != nil {
 		return err
 	}
-	aggregate.Raise(a, DepositConfirmed{DepositID: depositID, Received: received, Notes: notes, StaffID: staffID,
+	a.raise(DepositConfirmed{DepositID: depositID, Received: received, Notes: notes, StaffID: staffID,
 		ProposalID: c.ProposalID, ApprovedBy: c.ApproverID, At: at.UTC()})
 	return nil
 }
@@ -389,7 +393,7 @@ func (a *Account) RejectDeposit(depositID, notes, staffID string, at time.Time) 
 	if err != nil {
 		return err
 	}
-	aggregate.Raise(a, DepositRejected{DepositID: depositID, Notes: notes, StaffID: staffID, At: at.UTC()})
+	a.raise(DepositRejected{DepositID: depositID, Notes: notes, StaffID: staffID, At: at.UTC()})
 	return nil
 }
 
@@ -429,7 +433,7 @@ func (a *Account) RequestInvestment(investmentID string, terms Terms, amount mon
 	if err := a.covers(amount); err != nil {
 		return err
 	}
-	aggregate.Raise(a, InvestmentRequested{InvestmentID: investmentID, Terms: terms, Amount: amount, At: at.UTC()})
+	a.raise(InvestmentRequested{InvestmentID: investmentID, Terms: terms, Amount: amount, At: at.UTC()})
 	return nil
 }
 
@@ -453,7 +457,7 @@ func (a *Account) ActivateInvestment(investmentID, staffID string, start time.Ti
 	}
 	rate := decimal.RequireFromString(inv.Terms.TermRate) // checked when requested
 	start = start.UTC()
-	aggregate.Raise(a, InvestmentActivated{
+	a.raise(InvestmentActivated{
 		InvestmentID: investmentID, Amount: inv.Amount, Return: inv.Amount.MulRate(rate),
 		Start: start, End: start.AddDate(0, 0, inv.Terms.TermDays), StaffID: staffID,
 	})
@@ -470,7 +474,7 @@ func (a *Account) RejectInvestment(investmentID, reason, staffID string, at time
 	if err != nil {
 		return err
 	}
-	aggregate.Raise(a, InvestmentRejected{InvestmentID: investmentID, Amount: inv.Amount, Reason: reason, StaffID: staffID, At: at.UTC()})
+	a.raise(InvestmentRejected{InvestmentID: investmentID, Amount: inv.Amount, Reason: reason, StaffID: staffID, At: at.UTC()})
 	return nil
 }
 
@@ -504,11 +508,11 @@ func (a *Account) MatureInvestment(investmentID string, at time.Time) error {
 	if at.Before(inv.End) {
 		return ErrNotDue
 	}
-	aggregate.Raise(a, InvestmentMatured{InvestmentID: investmentID, Principal: inv.Amount, Return: inv.Return, At: at.UTC()})
+	a.raise(InvestmentMatured{InvestmentID: investmentID, Principal: inv.Amount, Return: inv.Return, At: at.UTC()})
 	if inv.Instruction == InstructionReinvest {
 		amount := inv.Payout()
 		rate := decimal.RequireFromString(inv.Terms.TermRate) // checked when requested
-		aggregate.Raise(a, InvestmentReinvested{
+		a.raise(InvestmentReinvested{
 			InvestmentID: investmentID, NewInvestmentID: ReinvestmentID(investmentID), Terms: inv.Terms,
 			Amount: amount, Return: amount.MulRate(rate), Start: inv.End, End: inv.End.AddDate(0, 0, inv.Terms.TermDays),
 		})
@@ -562,7 +566,7 @@ func (a *Account) SetMaturityInstruction(investmentID string, ins Instruction, a
 	if inv.instruction() == ins {
 		return nil
 	}
-	aggregate.Raise(a, InvestmentInstructionSet{InvestmentID: investmentID, Instruction: ins, At: at.UTC()})
+	a.raise(InvestmentInstructionSet{InvestmentID: investmentID, Instruction: ins, At: at.UTC()})
 	return nil
 }
 
@@ -603,7 +607,7 @@ func (a *Account) RedeemEarly(investmentID string, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	aggregate.Raise(a, InvestmentRedeemed{InvestmentID: investmentID, Principal: r.Principal, Forfeited: r.Forfeited, At: at.UTC()})
+	a.raise(InvestmentRedeemed{InvestmentID: investmentID, Principal: r.Principal, Forfeited: r.Forfeited, At: at.UTC()})
 	return nil
 }
 
@@ -665,7 +669,7 @@ func (a *Account) RequestWithdrawal(r WithdrawalRequest, at time.Time) error {
 	if err := a.covers(r.Amount); err != nil {
 		return err
 	}
-	aggregate.Raise(a, WithdrawalRequested{
+	a.raise(WithdrawalRequested{
 		WithdrawalID: r.WithdrawalID, Amount: r.Amount, Fee: r.Fee, Address: address, Network: network, Asset: asset, At: at.UTC(),
 	})
 	return nil
@@ -708,7 +712,7 @@ func (a *Account) ApproveWithdrawalCountersigned(withdrawalID string, p Payout, 
 	if p.USDRate != "" && !validRate(p.USDRate) {
 		return ErrInvalidRate
 	}
-	aggregate.Raise(a, WithdrawalApproved{
+	a.raise(WithdrawalApproved{
 		WithdrawalID: withdrawalID, Amount: w.Amount, Fee: w.Fee, TxHash: txHash,
 		OnChainAmount: p.OnChainAmount, USDRate: p.USDRate, StaffID: staffID,
 		ProposalID: c.ProposalID, ApprovedBy: c.ApproverID, At: at.UTC(),
@@ -726,7 +730,7 @@ func (a *Account) RejectWithdrawal(withdrawalID, reason, staffID string, at time
 	if err != nil {
 		return err
 	}
-	aggregate.Raise(a, WithdrawalRejected{WithdrawalID: withdrawalID, Amount: w.Amount, Reason: reason, StaffID: staffID, At: at.UTC()})
+	a.raise(WithdrawalRejected{WithdrawalID: withdrawalID, Amount: w.Amount, Reason: reason, StaffID: staffID, At: at.UTC()})
 	return nil
 }
 
@@ -770,7 +774,7 @@ func (a *Account) WaiveFee(withdrawalID string, amount money.Money, reason, staf
 	if err != nil {
 		return err
 	}
-	aggregate.Raise(a, FeeWaived{WithdrawalID: withdrawalID, Amount: amount, Reason: reason, StaffID: staffID, At: at.UTC()})
+	a.raise(FeeWaived{WithdrawalID: withdrawalID, Amount: amount, Reason: reason, StaffID: staffID, At: at.UTC()})
 	return nil
 }
 
@@ -790,7 +794,7 @@ func (a *Account) CreditReferralBonus(referredUserID string, amount money.Money,
 	if _, err := money.Positive(amount); err != nil {
 		return err
 	}
-	aggregate.Raise(a, ReferralBonusCredited{ReferredUserID: referredUserID, Amount: amount, At: at.UTC()})
+	a.raise(ReferralBonusCredited{ReferredUserID: referredUserID, Amount: amount, At: at.UTC()})
 	return nil
 }
 
@@ -827,13 +831,23 @@ func (a *Account) PostAdjustment(adj Adjustment, staffID string, at time.Time) e
 	if after := a.bal.Available.Add(adj.Amount); after.IsNegative() {
 		return ErrAdjustmentNegative.WithMessage("This adjustment would make the available balance negative: " + a.bal.Available.Dollars() + " is available")
 	}
-	aggregate.Raise(a, AdjustmentPosted{
+	a.raise(AdjustmentPosted{
 		AdjustmentID: adj.AdjustmentID, Amount: adj.Amount, Category: adj.Category, Reason: reason, StaffID: staffID, At: at.UTC(),
 	})
 	return nil
 }
 
 // ---- shared checks ----
+
+// raise records and applies e, or only collects it while Check asks what a decision would raise.
+// A decision method reads state only before it raises, so collecting changes nothing it derives.
+func (a *Account) raise(e aggregate.Event) {
+	if a.dry != nil {
+		*a.dry = append(*a.dry, e)
+		return
+	}
+	aggregate.Raise(a, e)
+}
 
 func (a *Account) newRequestID(id string) error {
 	if !validID(id) {

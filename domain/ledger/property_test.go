@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
@@ -27,7 +29,11 @@ import (
 //   - every posting set sums to zero, the trial balance sums to zero, no user account of the
 //     books ever went negative;
 //   - the figures read from the postings equal the aggregate's;
-//   - replaying the raised events into a fresh aggregate gives the same state.
+//   - replaying the raised events into a fresh aggregate gives the same state;
+//   - the command was accepted or refused as the reference model (model_test.go), the rules
+//     written again in plain arithmetic, accepts or refuses it, and every balance (available,
+//     held, invested, returns, fees, adjustments, referrals) equals the model's;
+// and at the end of a sequence, the audit of events verify (account.Replay) accepts its history.
 
 const (
 	simUser  = "u-1"
@@ -69,6 +75,7 @@ type sim struct {
 	src      source
 	postings postingsFunc
 	acc      *account.Account
+	ref      *refModel // the rules written again, independently (model_test.go)
 	now      time.Time
 	events   []aggregate.Event
 	posted   []ledger.Posting
@@ -86,7 +93,7 @@ type sim struct {
 
 func newSim(src source, postings postingsFunc) *sim {
 	return &sim{
-		src: src, postings: postings, acc: account.New(simUser),
+		src: src, postings: postings, acc: account.New(simUser), ref: newRefModel(simUser),
 		now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), tb: ledger.NewTrialBalance(),
 		holdState: map[string]account.HoldStatus{}, holdAmount: map[string]money.Money{},
 		decided: map[string]bool{}, stats: map[string]int{},
@@ -180,8 +187,18 @@ func (s *sim) staff() string {
 // step runs one random command and checks every property after it.
 func (s *sim) step() error {
 	before := len(s.acc.Changes())
-	name, decision, target, err := s.command()
+	name, decision, target, accepted, err := s.command()
 	raised := s.acc.Changes()[before:]
+	if accepted != (err == nil) {
+		verdict := "accepted"
+		if err != nil {
+			verdict = "refused (" + err.Error() + ")"
+		}
+		return fmt.Errorf("%s %s: the aggregate %s it, the reference model %s", name, target, verdict, map[bool]string{true: "accepts", false: "refuses"}[accepted])
+	}
+	if diff := s.ref.differences(s.acc.Balances()); diff != "" {
+		return fmt.Errorf("after %s %s: the balances differ from the reference model: %s", name, target, diff)
+	}
 	if err != nil {
 		s.stats["refused "+name]++
 		if len(raised) > 0 {
@@ -227,10 +244,11 @@ func (s *sim) known(id string) bool {
 	return false
 }
 
-// command runs one random command. decision and target say whether it decides a request, and
-// which.
-func (s *sim) command() (name string, decision bool, target string, err error) {
-	a, now := s.acc, s.now
+// command runs one random command on the aggregate and the same command, with the same inputs,
+// on the reference model. target is the request (or referred user, or correction) it is about;
+// decision says whether it decides that request; accepted is the model's verdict.
+func (s *sim) command() (name string, decision bool, target string, accepted bool, err error) {
+	a, ref, now := s.acc, s.ref, s.now
 	switch op := s.pick(20); op {
 	case 0, 1:
 		id := s.id("d", s.deposits)
@@ -241,67 +259,71 @@ func (s *sim) command() (name string, decision bool, target string, err error) {
 		if err == nil {
 			s.deposits = append(s.deposits, id)
 		}
-		return "request deposit", false, "", err
+		return "request deposit", false, id, ref.requestDeposit(id, dec(amt)), err
 	case 2, 3:
 		id := s.target(s.deposits)
 		d, _ := a.Deposit(id)
-		return "confirm deposit", true, id, a.ConfirmDeposit(id, s.amount(d.Amount), "", s.staff(), now)
+		received, staff := s.amount(d.Amount), s.staff()
+		return "confirm deposit", true, id, ref.decideDeposit(id, true, dec(received), staff), a.ConfirmDeposit(id, received, "", staff, now)
 	case 4:
 		id := s.target(s.deposits)
-		return "reject deposit", true, id, a.RejectDeposit(id, "", s.staff(), now)
+		staff := s.staff()
+		return "reject deposit", true, id, ref.decideDeposit(id, false, decimal.Zero, staff), a.RejectDeposit(id, "", staff, now)
 	case 5, 6:
 		id := s.id("i", s.invests)
-		err = a.RequestInvestment(id, s.terms(), s.amount(a.Available()), now)
+		terms, amt := s.terms(), s.amount(a.Available())
+		err = a.RequestInvestment(id, terms, amt, now)
 		if err == nil {
 			s.invests = append(s.invests, id)
 		}
-		return "request investment", false, "", err
+		return "request investment", false, id, ref.requestInvestment(id, terms, dec(amt)), err
 	case 7:
 		id := s.target(s.invests)
-		return "activate investment", true, id, a.ActivateInvestment(id, s.staff(), now)
+		staff := s.staff()
+		return "activate investment", true, id, ref.decideInvestment(id, true, staff, now), a.ActivateInvestment(id, staff, now)
 	case 8:
 		id := s.target(s.invests)
-		return "reject investment", true, id, a.RejectInvestment(id, "no", s.staff(), now)
+		staff := s.staff()
+		return "reject investment", true, id, ref.decideInvestment(id, false, staff, now), a.RejectInvestment(id, "no", staff, now)
 	case 9:
-		s.now = s.now.Add(time.Duration(s.pick(40*24)) * time.Hour)
-		if s.pick(2) == 0 {
-			return "mature due", false, "", a.MatureDue(s.now)
-		}
-		return "mature investment", false, "", a.MatureInvestment(s.target(s.invests), s.now)
+		return s.mature()
 	case 10, 11:
 		id := s.id("w", s.withdraws)
 		amt := s.amount(a.Available())
+		fee := s.fee(amt)
 		err = a.RequestWithdrawal(account.WithdrawalRequest{
-			WithdrawalID: id, Amount: amt, Fee: s.fee(amt), Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Network: "TRC20", Asset: "USDT",
+			WithdrawalID: id, Amount: amt, Fee: fee, Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Network: "TRC20", Asset: "USDT",
 		}, now)
 		if err == nil {
 			s.withdraws = append(s.withdraws, id)
 		}
-		return "request withdrawal", false, "", err
+		return "request withdrawal", false, id, ref.requestWithdrawal(id, dec(amt), dec(fee)), err
 	case 12:
 		id := s.target(s.withdraws)
-		return "approve withdrawal", true, id, a.ApproveWithdrawal(id, account.Payout{TxHash: "0x" + id}, s.staff(), now)
+		staff := s.staff()
+		return "approve withdrawal", true, id, ref.decideWithdrawal(id, true, staff), a.ApproveWithdrawal(id, account.Payout{TxHash: "0x" + id}, staff, now)
 	case 13:
 		id := s.target(s.withdraws)
-		return "reject withdrawal", true, id, a.RejectWithdrawal(id, "no", s.staff(), now)
+		staff := s.staff()
+		return "reject withdrawal", true, id, ref.decideWithdrawal(id, false, staff), a.RejectWithdrawal(id, "no", staff, now)
 	case 14:
 		id := s.target(s.withdraws)
 		w, _ := a.Withdrawal(id)
-		return "waive fee", false, "", a.WaiveFee(id, s.amount(w.Fee.Sub(w.FeeWaived)), "sorry", s.staff(), now)
+		amt, staff := s.amount(w.Fee.Sub(w.FeeWaived)), s.staff()
+		return "waive fee", false, id, ref.waiveFee(id, dec(amt), staff), a.WaiveFee(id, amt, "sorry", staff, now)
 	case 17, 19:
 		ins := []account.Instruction{account.InstructionPayOut, account.InstructionReinvest, account.InstructionReinvest, account.InstructionReinvest, "hold"}[s.pick(5)]
-		return "set instruction", false, "", a.SetMaturityInstruction(s.target(s.invests), ins, now)
+		id := s.target(s.invests)
+		return "set instruction", false, id, ref.setInstruction(id, ins), a.SetMaturityInstruction(id, ins, now)
 	case 18:
 		if s.pick(3) == 0 {
-			return "redeem early", false, "", a.RedeemEarly(s.target(s.invests), now)
+			id := s.target(s.invests)
+			return "redeem early", false, id, ref.redeemEarly(id, now), a.RedeemEarly(id, now)
 		}
-		s.now = s.now.Add(time.Duration(s.pick(40*24)) * time.Hour)
-		if s.pick(2) == 0 {
-			return "mature due", false, "", a.MatureDue(s.now)
-		}
-		return "mature investment", false, "", a.MatureInvestment(s.target(s.invests), s.now)
+		return s.mature()
 	case 15:
-		return "credit referral", false, "", a.CreditReferralBonus("r"+strconv.Itoa(s.pick(6)), s.amount(s.cents(500)), now)
+		referred, amt := "r"+strconv.Itoa(s.pick(6)), s.amount(s.cents(500))
+		return "credit referral", false, referred, ref.creditReferral(referred, dec(amt)), a.CreditReferralBonus(referred, amt, now)
 	default:
 		amt := s.amount(a.Available())
 		if s.pick(2) == 0 {
@@ -312,8 +334,20 @@ func (s *sim) command() (name string, decision bool, target string, err error) {
 		if s.pick(15) == 0 {
 			id = "a1"
 		}
-		return "post adjustment", false, "", a.PostAdjustment(account.Adjustment{AdjustmentID: id, Amount: amt, Category: account.CategoryCorrection, Reason: "fix"}, s.staff(), now)
+		staff := s.staff()
+		return "post adjustment", false, id, ref.postAdjustment(id, dec(amt), staff),
+			a.PostAdjustment(account.Adjustment{AdjustmentID: id, Amount: amt, Category: account.CategoryCorrection, Reason: "fix"}, staff, now)
 	}
+}
+
+// mature moves time on and matures everything due, or one investment.
+func (s *sim) mature() (string, bool, string, bool, error) {
+	s.now = s.now.Add(time.Duration(s.pick(40*24)) * time.Hour)
+	if s.pick(2) == 0 {
+		return "mature due", false, "", s.ref.matureDue(s.now), s.acc.MatureDue(s.now)
+	}
+	id := s.target(s.invests)
+	return "mature investment", false, id, s.ref.matureOne(id, s.now), s.acc.MatureInvestment(id, s.now)
 }
 
 // record posts one raised event and follows its hold.
@@ -420,6 +454,16 @@ func runSequence(src source, postings postingsFunc, maxSteps int) (*sim, error) 
 		if err := s.step(); err != nil {
 			return s, fmt.Errorf("step %d: %w", i+1, err)
 		}
+	}
+	// The audit of events verify accepts every history the commands wrote.
+	r := account.NewReplay(simUser)
+	for i, e := range s.events {
+		if err := r.Next(int64(i+1), e); err != nil {
+			return s, fmt.Errorf("the audit refuses what the commands raised: %w", err)
+		}
+	}
+	if err := r.Finish(int64(len(s.events))); err != nil {
+		return s, fmt.Errorf("the audit refuses what the commands raised: %w", err)
 	}
 	return s, nil
 }
