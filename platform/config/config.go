@@ -123,6 +123,9 @@ type Config struct {
 	ContentDir string
 	// Community is the public site's social proof: when counts show and the member levels.
 	Community Community
+	// EnvChosen is set when CLEARVEST_ENV was given rather than left unset: development tools
+	// run only when development was chosen on purpose (safety.go).
+	EnvChosen bool
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -195,6 +198,7 @@ func Load(getenv func(string) string) (Config, error) {
 	var c Config
 
 	c.Env = get(EnvEnv)
+	c.EnvChosen = c.Env != ""
 	switch c.Env {
 	case "":
 		c.Env = Development
@@ -286,6 +290,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.ContentDir = get(EnvContentDir)
 	if c.Community, err = LoadCommunity(getenv); err != nil {
+		return Config{}, err
+	}
+	if err := checkProduction(c); err != nil {
 		return Config{}, err
 	}
 	return c, nil
