@@ -23,7 +23,11 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/clearvest /usr/local/bin/clearvest
 # The data directory holds mail files and uploads; it must exist and belong to the app's user.
 COPY --from=build --chown=65532:65532 /out/data /data
-ENV CLEARVEST_DATA_DIR=/data \
+# Production: the development tools (mailbox, test clock, demo data, example deposit
+# addresses) never run in the image, and serve refuses to start without CLEARVEST_SECRET_KEY,
+# CLEARVEST_MAIL_URL and deposit addresses of the operator's own.
+ENV CLEARVEST_ENV=production \
+	CLEARVEST_DATA_DIR=/data \
 	CLEARVEST_ADDR=:8080
 VOLUME /data
 EXPOSE 8080

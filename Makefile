@@ -6,8 +6,10 @@ BIN := bin/clearvest
 
 .PHONY: run build ui ui-deps generate check-generated test mutants bench bench-readpath bench-money bench-verify bench-kyc lighthouse clean
 
+# Development is chosen explicitly, on this machine only: serve refuses development tools (the
+# mailbox, the test clock, demo data) on an address others can reach. Either can be overridden.
 run: build
-	exec ./$(BIN) serve
+	CLEARVEST_ENV=$${CLEARVEST_ENV:-development} CLEARVEST_ADDR=$${CLEARVEST_ADDR:-127.0.0.1:8080} exec ./$(BIN) serve
 
 # The UI is built first because the binary embeds ui/dist.
 build: ui

@@ -116,18 +116,24 @@ var errCrossSite = domainerr.New(domainerr.Forbidden, "Cross-site request refuse
 // csrf refuses requests another site could have made the browser send (docs/identity.md):
 //
 //   - a cookie-authenticated unsafe request (and GET /users/logout, which changes state) must
-//     come from our origin — Origin equal to the public URL or to the request's own host, or
-//     Sec-Fetch-Site: same-origin — and carry X-Requested-With: XMLHttpRequest. A cross-site
+//     come from our origin — Origin equal to the public URL (in development also to the
+//     request's own host), or Sec-Fetch-Site: same-origin — and carry X-Requested-With:
+//     XMLHttpRequest. A cross-site
 //     page cannot add that header without a CORS preflight, which this server never approves.
 //   - any unsafe request that a browser marks as cross-site is refused even without cookies, so
 //     another site cannot sign a visitor in to an account of its choosing (login CSRF).
 //
 // Bearer-token requests are not affected: a browser never attaches that header by itself.
-func csrf(publicURL string) func(http.Handler) http.Handler {
+//
+// In production the request's Host is no evidence of anything: whoever can reach the server
+// under another name (a DNS name of their own pointed at it, a proxy that passes Host through)
+// would make their own origin "ours". Only CLEARVEST_PUBLIC_URL's origin counts there.
+// Development accepts the Host too, so a server reached at 127.0.0.1 or on another port works.
+func csrf(publicURL string, production bool) func(http.Handler) http.Handler {
 	public := origin(publicURL)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !refusedCrossSite(r, public) {
+			if !refusedCrossSite(r, public, !production) {
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -136,7 +142,7 @@ func csrf(publicURL string) func(http.Handler) http.Handler {
 	}
 }
 
-func refusedCrossSite(r *http.Request, public string) bool {
+func refusedCrossSite(r *http.Request, public string, trustHost bool) bool {
 	unsafe := r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions
 	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/users/logout") {
 		unsafe = true
@@ -146,7 +152,7 @@ func refusedCrossSite(r *http.Request, public string) bool {
 	}
 	o := r.Header.Get("Origin")
 	sameOrigin := r.Header.Get("Sec-Fetch-Site") == "same-origin" ||
-		(o != "" && (o == public || o == "http://"+r.Host || o == "https://"+r.Host))
+		(o != "" && (o == public || trustHost && (o == "http://"+r.Host || o == "https://"+r.Host)))
 	if (o != "" && !sameOrigin) || r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 		return true
 	}

@@ -72,6 +72,8 @@ func TestDevelopmentTestClock(t *testing.T) {
 	noClock := serve(t, env, nil)
 	for _, other := range []*app{prod, noClock} {
 		b := other.browser(t)
+		// A browser in production comes from the public URL (the Host's origin is refused there).
+		b.header.Set("Origin", accountstest.PublicURL)
 		expect(t, b.do(http.MethodGet, "/api/dev/clock", nil), http.StatusNotFound)
 		expect(t, b.do(http.MethodPost, "/api/dev/clock", map[string]string{"advance": "1h"}), http.StatusNotFound)
 	}

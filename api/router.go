@@ -256,7 +256,7 @@ func New(deps Deps) http.Handler {
 			bodyLimits(deps.MaxBodyBytes, uploadBodyLimits),
 			middleware.RejectNullCharacters,
 			// CSRF before authentication: a refused cross-site request costs no session lookup.
-			csrf(deps.PublicURL),
+			csrf(deps.PublicURL, deps.Env == EnvProduction),
 			authenticate(authenticator),
 			middleware.ReadYourWrites(deps.ReadYourWrites, maxReadYourWritesWait, signedIn),
 		)

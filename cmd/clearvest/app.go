@@ -141,19 +141,13 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, community: communityService, pool: pool, store: store}, nil
 }
 
-// devDepositAddresses are used outside production when CLEARVEST_DEPOSIT_ADDRESSES is empty, so
-// the deposit pages work out of the box. They are published example addresses (BIP-173, EIP-55
-// and a well-known TRON address), never to be sent anything: production requires its own.
-const devDepositAddresses = "BTC/BTC=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4," +
-	"ETH/ERC20=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed,USDT/ERC20=0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359," +
-	"USDT/TRC20=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
-
-// depositAddresses are the configured deposit addresses as the money service takes them; outside
-// production, with none configured, the development examples above.
+// depositAddresses are the configured deposit addresses as the money service takes them; with
+// the development tools on and none configured, the published examples (never to be sent
+// anything; production refuses them).
 func depositAddresses(cfg config.Config) []money.Address {
 	list := cfg.DepositAddresses
-	if len(list) == 0 && !cfg.Production() {
-		list, _ = config.ParseDepositAddresses(devDepositAddresses) // checked by TestDevDepositAddressesParse
+	if len(list) == 0 && cfg.DevTools() {
+		list, _ = config.ParseDepositAddresses(config.ExampleDepositAddresses) // checked by TestDevDepositAddressesParse
 	}
 	out := make([]money.Address, 0, len(list))
 	for _, d := range list {

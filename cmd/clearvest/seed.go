@@ -71,8 +71,10 @@ func runSeed(ctx context.Context, args []string, stdout io.Writer, logger *slog.
 	if err != nil {
 		return err
 	}
-	if cfg.Production() {
-		return fmt.Errorf("seed: demo accounts are for development only (%s=%s)", config.EnvEnv, cfg.Env)
+	// Demo accounts only where development was chosen on purpose: an unset CLEARVEST_ENV
+	// pointed at a real database must not fill it with them.
+	if !cfg.DevelopmentChosen() {
+		return fmt.Errorf("seed: demo accounts are for development only; set %s=%s (it is %q)", config.EnvEnv, config.Development, cfg.Env)
 	}
 	ident, done, err := openIdentity(ctx, cfg, logger)
 	if err != nil {

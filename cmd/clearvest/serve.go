@@ -30,13 +30,13 @@ import (
 	"clearvest/ui"
 )
 
-// appClock is the clock every service of a serve process reads. In development it is the test
-// clock, an offset clock that POST /api/dev/clock moves forward; the offset lives in this
-// process's memory only, so it starts at zero and resets on restart, and neither other serve
-// processes nor CLI commands see it. In production it is the system clock, and no test clock
-// exists to be moved.
+// appClock is the clock every service of a serve process reads. With the development tools on
+// (development chosen explicitly, on a loopback address) it is the test clock, an offset clock
+// that POST /api/dev/clock moves forward; the offset lives in this process's memory only, so it
+// starts at zero and resets on restart, and neither other serve processes nor CLI commands see
+// it. Otherwise it is the system clock, and no test clock exists to be moved.
 func appClock(cfg config.Config) (clock.Clock, *clock.Offset) {
-	if cfg.Production() {
+	if !cfg.DevTools() {
 		return clock.System(), nil
 	}
 	dev := clock.NewOffset(clock.System())
@@ -68,6 +68,11 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	}
 	cfg, err := loadConfig()
 	if err != nil {
+		return err
+	}
+	// Before anything is opened: development's tools (the mailbox, the test clock, demo data)
+	// must never be reachable from a network, and an unset CLEARVEST_ENV is not a choice.
+	if err := cfg.CheckServe(); err != nil {
 		return err
 	}
 	relaxGC()
@@ -133,7 +138,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 	var demo []demoLogin
-	if !cfg.Production() {
+	if cfg.DevTools() {
 		if demo, err = seedDemo(ctx, cfg, ident.accounts, ident.kyc, ident.money, logger); err != nil {
 			closeListeners()
 			return err
@@ -144,7 +149,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		}
 	}
 	mailbox := ""
-	if !cfg.Production() {
+	if cfg.DevTools() {
 		mailbox, _ = mail.MailboxDir(cfg.MailURL)
 	}
 	idem, err := idempotency.NewStore(pool, cfg.SecretKey, cfg.PreviousSecretKeys)

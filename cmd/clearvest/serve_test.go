@@ -104,34 +104,89 @@ func TestServeKeepsMetricsOffThePublicListener(t *testing.T) {
 	}
 }
 
-// TestAppClock: development installs the test clock as the one clock every service reads;
-// production has none.
+// TestAppClock: development, chosen explicitly on a loopback address, installs the test clock
+// as the one clock every service reads; production, and development left unchosen or on a
+// network address, have none.
 func TestAppClock(t *testing.T) {
 	t.Parallel()
-	clk, dev := appClock(config.Config{Env: config.Development})
+	devCfg := config.Config{Env: config.Development, EnvChosen: true, Addr: "127.0.0.1:8080"}
+	clk, dev := appClock(devCfg)
 	if dev == nil || clk != clock.Clock(dev) {
 		t.Fatalf("development: clock %T, test clock %v; want the test clock as the application's clock", clk, dev)
 	}
 	if _, err := dev.Advance(time.Hour); err != nil || clk.Now().Before(time.Now().Add(59*time.Minute)) {
 		t.Errorf("advancing the test clock did not move the application's clock (%v)", err)
 	}
-	clk, dev = appClock(config.Config{Env: config.Production})
-	if dev != nil {
-		t.Error("production has a test clock")
+	for _, cfg := range []config.Config{
+		{Env: config.Production, EnvChosen: true, Addr: "127.0.0.1:8080"},
+		{Env: config.Development, Addr: "127.0.0.1:8080"},
+		{Env: config.Development, EnvChosen: true, Addr: ":8080"},
+	} {
+		clk, dev = appClock(cfg)
+		if dev != nil {
+			t.Errorf("%+v has a test clock", cfg)
+		}
+		if _, ok := clk.(*clock.Offset); ok || clk.Now().Sub(time.Now()).Abs() > time.Minute {
+			t.Errorf("%+v: clock %T reads %s", cfg, clk, clk.Now())
+		}
 	}
-	if _, ok := clk.(*clock.Offset); ok || clk.Now().Sub(time.Now()).Abs() > time.Minute {
-		t.Errorf("production clock %T reads %s", clk, clk.Now())
+}
+
+// TestServeRefusesUnsafeStarts: serve stops before opening anything when development was not
+// chosen, when development would listen beyond this machine, and when production is given a
+// development stand-in. The database URL leads nowhere, so a start that went on would fail
+// differently.
+func TestServeRefusesUnsafeStarts(t *testing.T) {
+	nowhere := "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=1"
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"unset environment", map[string]string{"CLEARVEST_ENV": "", "CLEARVEST_ADDR": "127.0.0.1:0"},
+			[]string{"CLEARVEST_ENV is not set", "CLEARVEST_ENV=development", "CLEARVEST_ADDR=127.0.0.1:8080"}},
+		{"development on every interface", map[string]string{"CLEARVEST_ENV": "development", "CLEARVEST_ADDR": ":0"},
+			[]string{"loopback", "CLEARVEST_ADDR=127.0.0.1:8080"}},
+		{"development on the default address", map[string]string{"CLEARVEST_ENV": "development", "CLEARVEST_ADDR": ""},
+			[]string{"loopback", `CLEARVEST_ADDR is ":8080"`}},
+		{"production with an example deposit address", map[string]string{
+			"CLEARVEST_ENV": "production", "CLEARVEST_ADDR": "127.0.0.1:0", "CLEARVEST_MAIL_URL": "smtp://mail.example.com:587",
+			"CLEARVEST_DEPOSIT_ADDRESSES": "BTC/BTC=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+		}, []string{"CLEARVEST_DEPOSIT_ADDRESSES", "example"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("DATABASE_URL", nowhere)
+			t.Setenv("CLEARVEST_DATA_DIR", t.TempDir())
+			t.Setenv("CLEARVEST_SECRET_KEY", base64.StdEncoding.EncodeToString(make([]byte, 32)))
+			t.Setenv("CLEARVEST_MAIL_URL", "")
+			t.Setenv("CLEARVEST_DEPOSIT_ADDRESSES", "")
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			err := runServe(testCtx(t), nil, io.Discard, slog.New(slog.DiscardHandler))
+			if err == nil {
+				t.Fatal("serve started")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q does not say %q", err, w)
+				}
+			}
+		})
 	}
 }
 
 func TestDevDepositAddressesParse(t *testing.T) {
-	if _, err := config.ParseDepositAddresses(devDepositAddresses); err != nil {
+	if _, err := config.ParseDepositAddresses(config.ExampleDepositAddresses); err != nil {
 		t.Fatal(err)
 	}
 	if got := depositAddresses(config.Config{Env: config.Production}); len(got) != 0 {
 		t.Fatalf("production without addresses got %v", got)
 	}
-	if got := depositAddresses(config.Config{}); len(got) != 4 {
+	if got := depositAddresses(config.Config{Env: config.Development}); len(got) != 0 {
+		t.Fatalf("development not chosen explicitly got the examples: %v", got)
+	}
+	if got := depositAddresses(config.Config{Env: config.Development, EnvChosen: true, Addr: "127.0.0.1:8080"}); len(got) != 4 {
 		t.Fatalf("development defaults: %v", got)
 	}
 }

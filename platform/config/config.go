@@ -127,6 +127,9 @@ type Config struct {
 	Approvals Approvals
 	// Limits are the money limits: a referral's minimum deposit and the open deposit quota.
 	Limits Limits
+	// EnvChosen is set when CLEARVEST_ENV was given rather than left unset: development tools
+	// run only when development was chosen on purpose (safety.go).
+	EnvChosen bool
 }
 
 // S3 locates a bucket of an S3-compatible object store, from
@@ -199,6 +202,7 @@ func Load(getenv func(string) string) (Config, error) {
 	var c Config
 
 	c.Env = get(EnvEnv)
+	c.EnvChosen = c.Env != ""
 	switch c.Env {
 	case "":
 		c.Env = Development
@@ -296,6 +300,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.Limits, err = LoadLimits(getenv); err != nil {
+		return Config{}, err
+	}
+	if err := checkProduction(c); err != nil {
 		return Config{}, err
 	}
 	return c, nil

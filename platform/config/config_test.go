@@ -70,14 +70,14 @@ func TestLoad(t *testing.T) {
 				"CLEARVEST_MAIL_URL":          "smtp://user:secret@mail.example.com:587",
 				"CLEARVEST_SECRET_KEY":        validKey(),
 				"GOOGLE_CLIENT_ID":            "abc.apps.googleusercontent.com",
-				"CLEARVEST_DEPOSIT_ADDRESSES": "USDT/TRC20=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+				"CLEARVEST_DEPOSIT_ADDRESSES": "USDT/TRC20=TBXSw8fM4jpQkGc6zZjsVABFpVN7UvXPdV",
 				"CLEARVEST_METRICS_ADDR":      "10.0.0.7:9090",
 			},
 			check: func(t *testing.T, c config.Config, _ string) {
 				if c.DatabaseURL != "postgres://u:p@db:5432/clearvest" || c.Addr != "127.0.0.1:9000" ||
 					c.PublicURL != "https://clearvest.example.com" || !c.Production() ||
 					c.MailURL != "smtp://user:secret@mail.example.com:587" || !bytes.Equal(c.SecretKey, bytes.Repeat([]byte{7}, 32)) ||
-					c.GoogleClientID != "abc.apps.googleusercontent.com" || len(c.DepositAddresses) != 1 || c.DepositAddresses[0] != (config.DepositAddress{Asset: "USDT", Network: "TRC20", Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"}) || c.Embedded() ||
+					c.GoogleClientID != "abc.apps.googleusercontent.com" || len(c.DepositAddresses) != 1 || c.DepositAddresses[0] != (config.DepositAddress{Asset: "USDT", Network: "TRC20", Address: "TBXSw8fM4jpQkGc6zZjsVABFpVN7UvXPdV"}) || c.Embedded() ||
 					c.MetricsAddr != "10.0.0.7:9090" {
 					t.Errorf("unexpected config %+v", c)
 				}
