@@ -36,7 +36,10 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
-	pgOpt := pgembed.Options{DataDir: reachableDir(t), Port: freeTCPPort(t)}
+	// fsync=off: what the crash loses is the processes, not the machine, so every write the
+	// server made is still in the kernel's page cache and recovery replays the same log; it
+	// spares the test the seconds a loaded disk takes to sync the cluster at each recovery.
+	pgOpt := pgembed.Options{DataDir: reachableDir(t), Port: freeTCPPort(t), Settings: []string{"fsync=off"}}
 	cluster, err := pgembed.Start(ctx, pgOpt)
 	if err != nil {
 		t.Fatal(err)
@@ -251,8 +254,11 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 	box.next("after.outage@example.test", "Confirm your e-mail")
 
 	logs := srv.logs.String()
-	if n := strings.Count(logs, "request failed"); n > 0 {
-		t.Errorf("%d requests logged as failed with a 500", n)
+	// An outage is news once per component, as warnings; nothing is logged as an error.
+	for _, line := range strings.Split(logs, "\n") {
+		if strings.Contains(line, `"level":"ERROR"`) {
+			t.Errorf("serve logged an error: %s", line)
+		}
 	}
 	t.Logf("serve logged %d lines, %d of them warnings that the database was unavailable", strings.Count(logs, "\n"), strings.Count(logs, "database unavailable; answering 503"))
 	if err := srv.stop(); err != nil {

@@ -65,6 +65,9 @@ type Options struct {
 	// Port, when not 0, is the port a started server listens on instead of a free one chosen
 	// at each start; connection strings handed out earlier then stay valid across a restart.
 	Port int
+	// Settings are extra server settings ("name=value", as for postgres -c) for a started
+	// server, such as a test's fsync=off. They do not apply to a server only attached to.
+	Settings []string
 }
 
 // Cluster is a running embedded PostgreSQL server.
@@ -74,6 +77,7 @@ type Cluster struct {
 	pid      int
 	password string
 	log      *slog.Logger
+	settings []string // extra -c settings for the server this process starts
 
 	mu    sync.Mutex
 	owned bool      // this process started the server and must stop it
@@ -176,7 +180,13 @@ func Start(ctx context.Context, opt Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{paths: p, log: log, bin: bin, acct: acct, port: opt.Port}
+	for _, setting := range opt.Settings {
+		// The options pass through /bin/sh: a name is a plain identifier, the value is quoted.
+		if name, _, ok := strings.Cut(setting, "="); !ok || name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_.") != "" {
+			return nil, fmt.Errorf("pgembed: server setting %q is not name=value", setting)
+		}
+	}
+	c := &Cluster{paths: p, log: log, bin: bin, acct: acct, port: opt.Port, settings: opt.Settings}
 	begin := time.Now()
 	initialized, err := isCluster(p.cluster)
 	if err != nil {
@@ -480,6 +490,10 @@ func (c *Cluster) serverOptions(port int) string {
 		opts = append(opts, "-c unix_socket_directories='"+c.paths.cluster+"'")
 	} else {
 		opts = append(opts, "-c unix_socket_directories=''")
+	}
+	for _, setting := range c.settings {
+		name, value, _ := strings.Cut(setting, "=")
+		opts = append(opts, "-c "+name+"='"+strings.ReplaceAll(value, "'", `'\''`)+"'")
 	}
 	return strings.Join(opts, " ")
 }
