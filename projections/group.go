@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"clearvest/eventstore"
+	"clearvest/platform/pgavail"
 )
 
 // live is what Run keeps about one projection between its batches.
@@ -295,8 +296,19 @@ func (r *Runner) settleBatch(l *live, res stepResult) bool {
 
 // failed records a failed batch of l: it steps alone, after a backoff that doubles with each
 // failure in a row.
+//
+// While the database is unreachable every projection fails every retry; that is logged once
+// per projection, as a warning, when it starts (the first failure in a row), and the retries
+// at debug level, so an outage does not bury the log in errors about the same cause.
 func (r *Runner) failed(l *live, err error) {
-	r.logger.Error("projection batch failed; retrying", "projection", l.p.Name(), "err", err, "backoff", l.delay)
+	switch {
+	case !pgavail.Unreachable(err):
+		r.logger.Error("projection batch failed; retrying", "projection", l.p.Name(), "err", err, "backoff", l.delay)
+	case l.delay == r.retryDelay:
+		r.logger.Warn("projection paused: the database is unreachable; retrying with backoff", "projection", l.p.Name(), "err", err)
+	default:
+		r.logger.Debug("projection batch failed; the database is still unreachable", "projection", l.p.Name(), "err", err, "backoff", l.delay)
+	}
 	r.metrics.failures.WithLabelValues(l.p.Name()).Inc()
 	l.alone, l.retryAt = true, time.Now().Add(l.delay)
 	l.delay = min(l.delay*2, maxRetryDelay)

@@ -12,6 +12,7 @@ import (
 
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
+	"clearvest/platform/pgavail"
 )
 
 // reactorLockNamespace is the first key of the per-reactor advisory locks; a reactor and a
@@ -89,7 +90,14 @@ func (r *ReactorRunner) Run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				break
 			}
-			r.logger.Error("reactor batch failed; retrying", "reactor", r.reactor.Name(), "err", err, "backoff", delay)
+			switch {
+			case !pgavail.Unreachable(err):
+				r.logger.Error("reactor batch failed; retrying", "reactor", r.reactor.Name(), "err", err, "backoff", delay)
+			case delay == r.retryDelay: // the first failure of an outage; the retries are not news
+				r.logger.Warn("reactor paused: the database is unreachable; retrying with backoff", "reactor", r.reactor.Name(), "err", err)
+			default:
+				r.logger.Debug("reactor batch failed; the database is still unreachable", "reactor", r.reactor.Name(), "err", err, "backoff", delay)
+			}
 			select {
 			case <-ctx.Done():
 			case <-time.After(delay):

@@ -18,6 +18,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -26,6 +27,7 @@ import (
 	"clearvest/api/internal/reqctx"
 	"clearvest/domain/domainerr"
 	"clearvest/eventstore"
+	"clearvest/platform/pgavail"
 )
 
 // User-facing messages for failures that carry no message of their own.
@@ -34,6 +36,8 @@ const (
 	ConcurrencyMessage = "This changed while you were working on it. Please try again."
 	NotFoundMessage    = "Not found"
 	MalformedMessage   = "The request could not be understood. Please check it and try again."
+	// UnavailableMessage answers requests while the database does not; it names no component.
+	UnavailableMessage = pgavail.Message
 )
 
 // StatusClientClosedRequest is recorded when the client went away before we answered. It is
@@ -96,11 +100,16 @@ var kindMessage = map[domainerr.Kind]string{
 //   - eventstore.ErrConcurrency: 409, asking the user to try again;
 //   - *http.MaxBytesError (a body over the limit): 413;
 //   - the client going away: 499, logged at debug level only;
+//   - the database unreachable (pgavail): 503 with Retry-After, asking to try again in a
+//     moment; logged as a warning at most once a second, since an outage fails every request
+//     at once and one line says as much as thousands;
 //   - anything else: 500 with a generic message, the error itself logged with the request ID.
 func Write(w http.ResponseWriter, r *http.Request, err error) {
 	status, body := classify(r, err)
 	logger := reqctx.Logger(r.Context())
 	switch {
+	case status == http.StatusServiceUnavailable:
+		logUnavailable(r, err)
 	case status >= 500:
 		logger.ErrorContext(r.Context(), "request failed",
 			"error", err, "method", r.Method, "route", routePattern(r), "status", status)
@@ -108,11 +117,15 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 		logger.DebugContext(r.Context(), "request refused",
 			"error", err, "method", r.Method, "route", routePattern(r), "status", status)
 	}
-	if status == http.StatusTooManyRequests {
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		var after time.Duration
 		if ra, ok := errors.AsType[RetryAfterError](err); ok {
-			if d := ra.RetryAfter(); d > 0 {
-				w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
-			}
+			after = ra.RetryAfter()
+		} else if status == http.StatusServiceUnavailable {
+			after = pgavail.RetryAfter
+		}
+		if after > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(after.Seconds())), 10))
 		}
 	}
 	writeJSON(w, status, body)
@@ -180,7 +193,33 @@ func classify(r *http.Request, err error) (int, apigen.Error) {
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		return StatusClientClosedRequest, apigen.Error{Message: InternalMessage}
 	}
+	if _, ok := errors.AsType[*pgavail.Error](err); ok || pgavail.Unreachable(err) {
+		return http.StatusServiceUnavailable, apigen.Error{Message: UnavailableMessage}
+	}
 	return http.StatusInternalServerError, apigen.Error{Message: InternalMessage}
+}
+
+// unavailableLog throttles the log of 503s: the first after a quiet second is a warning that
+// carries how many were answered since the previous warning; the others are debug lines.
+var unavailableLog struct {
+	last       atomic.Int64 // unix nanoseconds of the last warning
+	suppressed atomic.Int64
+}
+
+func logUnavailable(r *http.Request, err error) {
+	ctx := r.Context()
+	logger := reqctx.Logger(ctx)
+	now := time.Now().UnixNano()
+	last := unavailableLog.last.Load()
+	if now-last >= int64(time.Second) && unavailableLog.last.CompareAndSwap(last, now) {
+		logger.WarnContext(ctx, "database unavailable; answering 503",
+			"error", err, "method", r.Method, "route", routePattern(r),
+			"also_refused", unavailableLog.suppressed.Swap(0))
+		return
+	}
+	unavailableLog.suppressed.Add(1)
+	logger.DebugContext(ctx, "database unavailable; answering 503",
+		"error", err, "method", r.Method, "route", routePattern(r))
 }
 
 // TooLargeMessage words the 413 message for a body limit in bytes.

@@ -6,17 +6,23 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"clearvest/api/httperr"
 	"clearvest/api/internal/reqctx"
 	"clearvest/domain/domainerr"
 	"clearvest/eventstore"
+	"clearvest/platform/pgavail"
 )
 
 var errInsufficient = domainerr.New(domainerr.RuleBroken, "Insufficient balance")
@@ -101,6 +107,12 @@ func TestWrite(t *testing.T) {
 		{"internal", nil, secret, 500, httperr.InternalMessage, "", ""},
 		{"client went away", canceled, fmt.Errorf("query: %w", context.Canceled), httperr.StatusClientClosedRequest, httperr.InternalMessage, "", ""},
 		{"cancelled by us is ours", nil, context.Canceled, 500, httperr.InternalMessage, "", ""},
+		{"database refused the connection", nil, fmt.Errorf("create deposit: %w", &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(10, 0, 0, 5), Port: 5432}, Err: syscall.ECONNREFUSED}), 503, httperr.UnavailableMessage, "", "3"},
+		{"database restarting", nil, fmt.Errorf("load: %w", &pgconn.PgError{Severity: "FATAL", Code: "57P03", Message: "the database system is starting up at 10.0.0.5"}), 503, httperr.UnavailableMessage, "", "3"},
+		{"database shut down", nil, &pgconn.PgError{Severity: "FATAL", Code: "57P01", Message: "terminating connection due to administrator command"}, 503, httperr.UnavailableMessage, "", "3"},
+		{"classified unavailable", nil, pgavail.Classify(fmt.Errorf("read: %w", io.ErrUnexpectedEOF)), 503, httperr.UnavailableMessage, "", "3"},
+		{"client left while the database was away", canceled, fmt.Errorf("query: %w", errors.Join(context.Canceled, syscall.ECONNRESET)), httperr.StatusClientClosedRequest, httperr.InternalMessage, "", ""},
+		{"serialization failure is not unavailability", nil, &pgconn.PgError{Code: "40001", Message: "could not serialize access"}, 500, httperr.InternalMessage, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,6 +142,9 @@ func TestWrite(t *testing.T) {
 			}
 			if cc := res.header.Get("Cache-Control"); cc != "no-store" {
 				t.Errorf("Cache-Control = %q", cc)
+			}
+			if res.status == 503 && !strings.Contains(res.log, "database unavailable") {
+				t.Errorf("503 not logged: %s", res.log)
 			}
 			if res.status == 500 {
 				if !strings.Contains(res.log, `"level":"ERROR"`) || !strings.Contains(res.log, `"request_id":"req-1"`) {

@@ -62,6 +62,12 @@ type Options struct {
 	DataDir string
 	// Logger receives lifecycle events; nil discards them.
 	Logger *slog.Logger
+	// Port, when not 0, is the port a started server listens on instead of a free one chosen
+	// at each start; connection strings handed out earlier then stay valid across a restart.
+	Port int
+	// Settings are extra server settings ("name=value", as for postgres -c) for a started
+	// server, such as a test's fsync=off. They do not apply to a server only attached to.
+	Settings []string
 }
 
 // Cluster is a running embedded PostgreSQL server.
@@ -71,6 +77,7 @@ type Cluster struct {
 	pid      int
 	password string
 	log      *slog.Logger
+	settings []string // extra -c settings for the server this process starts
 
 	mu    sync.Mutex
 	owned bool      // this process started the server and must stop it
@@ -173,7 +180,13 @@ func Start(ctx context.Context, opt Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{paths: p, log: log, bin: bin, acct: acct}
+	for _, setting := range opt.Settings {
+		// The options pass through /bin/sh: a name is a plain identifier, the value is quoted.
+		if name, _, ok := strings.Cut(setting, "="); !ok || name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_.") != "" {
+			return nil, fmt.Errorf("pgembed: server setting %q is not name=value", setting)
+		}
+	}
+	c := &Cluster{paths: p, log: log, bin: bin, acct: acct, port: opt.Port, settings: opt.Settings}
 	begin := time.Now()
 	initialized, err := isCluster(p.cluster)
 	if err != nil {
@@ -434,9 +447,12 @@ func (c *Cluster) start(ctx context.Context) error {
 	// The port is free when chosen but another process may take it before the server binds;
 	// that race is rare, and a fresh port fixes it.
 	for attempt := 0; attempt < 3; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			return err
+		port := c.port
+		if port == 0 {
+			var err error
+			if port, err = freePort(); err != nil {
+				return err
+			}
 		}
 		logStart := fileSize(c.paths.log)
 		out, err := run(ctx, c.acct, c.paths.dataDir, c.bin.pgCtl(), "start",
@@ -455,8 +471,8 @@ func (c *Cluster) start(ctx context.Context) error {
 		}
 		serverLog := readFrom(c.paths.log, logStart)
 		lastErr = fmt.Errorf("pg_ctl start failed: %w\n%s\n%s", err, tail(out, 10), tail(serverLog, 20))
-		if !bytes.Contains(serverLog, []byte("could not bind")) && !bytes.Contains(serverLog, []byte("already in use")) {
-			break
+		if c.port != 0 || (!bytes.Contains(serverLog, []byte("could not bind")) && !bytes.Contains(serverLog, []byte("already in use"))) {
+			break // a port asked for is not swapped for another
 		}
 		c.log.Warn("port taken before PostgreSQL could bind it; retrying on another", "port", port)
 	}
@@ -474,6 +490,10 @@ func (c *Cluster) serverOptions(port int) string {
 		opts = append(opts, "-c unix_socket_directories='"+c.paths.cluster+"'")
 	} else {
 		opts = append(opts, "-c unix_socket_directories=''")
+	}
+	for _, setting := range c.settings {
+		name, value, _ := strings.Cut(setting, "=")
+		opts = append(opts, "-c "+name+"='"+strings.ReplaceAll(value, "'", `'\''`)+"'")
 	}
 	return strings.Join(opts, " ")
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -166,5 +167,17 @@ func TestStartRefusesForeignDirectory(t *testing.T) {
 	}
 	if _, statErr := os.Stat(filepath.Join(dir, "postgres", "notes.txt")); statErr != nil {
 		t.Fatalf("the directory's contents were touched: %v", statErr)
+	}
+}
+
+// TestStartRefusesAMalformedSetting: settings reach the server through a shell, so anything
+// but name=value with a plain name is refused before a server is started.
+func TestStartRefusesAMalformedSetting(t *testing.T) {
+	t.Parallel()
+	for _, setting := range []string{"fsync", "=off", "work_mem;touch /tmp/x=1", "Fsync=off"} {
+		_, err := pgembed.Start(t.Context(), pgembed.Options{DataDir: dataDir(t), Settings: []string{setting}})
+		if err == nil || !strings.Contains(err.Error(), "is not name=value") {
+			t.Errorf("setting %q: err = %v, want a refusal", setting, err)
+		}
 	}
 }
