@@ -42,7 +42,10 @@ for patch in scripts/mutants/*.patch; do
 	name=$(basename "$patch" .patch)
 	copy=$work.$name
 	cp -a "$work" "$copy"
-	(cd "$copy" && git apply "$root/$patch")
+	if ! (cd "$copy" && git apply "$root/$patch"); then
+		echo "mutants.sh: $patch no longer applies to the code it breaks; make it again from the current code" >&2
+		exit 1
+	fi
 	run "$copy"
 	if ((status == 0)); then
 		echo "MISSED  $name: TestMoneyProperties still passes"

@@ -31,8 +31,9 @@ const eventsUsage = `Usage:
            that every stream's versions run 1, 2, 3... without gaps, that positions strictly
            increase, and the ledger checks (replayed from the log: every money event's postings
            and the whole trial balance sum to zero, no user account ever goes below zero, the
-           books agree with each user's account, and the ledger read model's figures equal the
-           replay as of its checkpoint); exits 1 and lists the failures when one fails
+           books agree with each user's account, every money event is one the account's rules
+           would have raised from the state before it, and the ledger read model's figures
+           equal the replay as of its checkpoint); exits 1 and lists the failures when one fails
 
 Neither command writes to the database; run clearvest migrate first on a new database.
 `

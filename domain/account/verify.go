@@ -245,28 +245,24 @@ func diffFields(got, want reflect.Value, prefix string, diffs *[]string) {
 	t := got.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name := prefix + jsonName(f)
 		g, w := got.Field(i), want.Field(i)
-		switch f.Type {
-		case moneyType:
-			gm, wm := g.Interface().(money.Money), w.Interface().(money.Money)
-			if !gm.Equal(wm) {
-				*diffs = append(*diffs, fmt.Sprintf("%s is %s, the rules give %s", name, gm, wm))
+		var diff string
+		switch {
+		case f.Type == moneyType:
+			if gm, wm := g.Interface().(money.Money), w.Interface().(money.Money); !gm.Equal(wm) {
+				diff = fmt.Sprintf("is %s, the rules give %s", gm, wm)
 			}
-			continue
-		case timeType:
-			gt, wt := g.Interface().(time.Time), w.Interface().(time.Time)
-			if !gt.Equal(wt) {
-				*diffs = append(*diffs, fmt.Sprintf("%s is %s, the rules give %s", name, gt.UTC().Format(time.RFC3339), wt.UTC().Format(time.RFC3339)))
+		case f.Type == timeType:
+			if gt, wt := g.Interface().(time.Time), w.Interface().(time.Time); !gt.Equal(wt) {
+				diff = fmt.Sprintf("is %s, the rules give %s", gt.UTC().Format(time.RFC3339), wt.UTC().Format(time.RFC3339))
 			}
-			continue
+		case f.Type.Kind() == reflect.Struct:
+			diffFields(g, w, prefix+jsonName(f)+".", diffs)
+		case !g.Equal(w):
+			diff = fmt.Sprintf("is %q, the rules give %q", fmt.Sprint(g.Interface()), fmt.Sprint(w.Interface()))
 		}
-		if f.Type.Kind() == reflect.Struct {
-			diffFields(g, w, name+".", diffs)
-			continue
-		}
-		if !g.Equal(w) {
-			*diffs = append(*diffs, fmt.Sprintf("%s is %q, the rules give %q", name, fmt.Sprint(g.Interface()), fmt.Sprint(w.Interface())))
+		if diff != "" {
+			*diffs = append(*diffs, prefix+jsonName(f)+" "+diff)
 		}
 	}
 }
