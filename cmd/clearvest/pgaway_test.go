@@ -74,7 +74,7 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 		depositsMu sync.Mutex
 		deposits   []sentDeposit
 	)
-	const maxPerWorker = 4000 // a bound on the run whatever happens
+	const maxPerWorker = 20000 // a bound on the run whatever happens (a run sends a tenth of it)
 	for _, b := range browsers {
 		wg.Go(func() {
 			for range maxPerWorker {
