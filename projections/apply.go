@@ -14,6 +14,7 @@ import (
 
 	"clearvest/domain/aggregate"
 	"clearvest/eventstore"
+	"clearvest/platform/pgavail"
 )
 
 // EventError is an event a projection's Apply refused on its own, found by applying the batch
@@ -112,8 +113,11 @@ func applyInHalves(ctx context.Context, tx pgx.Tx, p Projection, schema string, 
 // connection, the server or a concurrent transaction was at fault, not the event. Such errors are
 // retried with backoff; every other error parks the projection at the event that caused it, so
 // an unknown error stops one read model visibly rather than being retried forever.
+//
+// An unreachable database (pgavail, the same classification the API answers 503 by) is always
+// transient; the rest adds what is transient for a projection but not an outage.
 func transient(err error) bool {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || pgavail.Unreachable(err) {
 		return true
 	}
 	var pgErr *pgconn.PgError

@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 
 	"github.com/google/uuid"
@@ -21,6 +22,7 @@ import (
 	"clearvest/domain/domainerr"
 	"clearvest/eventstore/postgres"
 	keys "clearvest/platform/idempotency"
+	"clearvest/platform/pgavail"
 )
 
 // Mode is how a request's Idempotency-Key is honoured.
@@ -178,7 +180,7 @@ func runWithCommand(s *Store, w http.ResponseWriter, r *http.Request, scope, key
 	case keepable(res.Status) && !b.overflow:
 		kept, err := p.Remember(ctx, res)
 		if err != nil {
-			middleware.Logger(r.Context()).ErrorContext(ctx, "storing an idempotent response", "err", err)
+			logStoreFailure(ctx, middleware.Logger(r.Context()), "storing an idempotent response", err)
 		} else if !kept {
 			stored, err := p.Recorded(ctx)
 			answerRecorded(w, r, stored, err)
@@ -204,7 +206,7 @@ func run(s *Store, w http.ResponseWriter, r *http.Request, claim *keys.Claim, ne
 		if !finished {
 			// A panic: the request failed on the server's side.
 			if err := s.Release(ctx, claim); err != nil {
-				log.ErrorContext(ctx, "releasing an idempotency key", "err", err)
+				logStoreFailure(ctx, log, "releasing an idempotency key", err)
 			}
 		}
 	}()
@@ -215,7 +217,7 @@ func run(s *Store, w http.ResponseWriter, r *http.Request, claim *keys.Claim, ne
 	status := c.statusSent()
 	if !keepable(status) || c.overflow {
 		if err := s.Release(ctx, claim); err != nil {
-			log.ErrorContext(ctx, "releasing an idempotency key", "err", err)
+			logStoreFailure(ctx, log, "releasing an idempotency key", err)
 		}
 		return
 	}
@@ -227,8 +229,19 @@ func run(s *Store, w http.ResponseWriter, r *http.Request, claim *keys.Claim, ne
 	}
 	if err := s.Complete(ctx, claim, res, *r.Context().Value(ownerKey{}).(*uuid.UUID)); err != nil {
 		// The client has its answer; a repeat will wait out the lease and run again.
-		log.ErrorContext(ctx, "storing an idempotent response", "err", err)
+		logStoreFailure(ctx, log, "storing an idempotent response", err)
 	}
+}
+
+// logStoreFailure logs a failure to write the key store after the request was answered. While
+// the database is unreachable that is a consequence of the outage, already reported, not a
+// fault of its own: a warning, not an error. The lease on the key runs out either way.
+func logStoreFailure(ctx context.Context, log *slog.Logger, msg string, err error) {
+	if pgavail.Unreachable(err) {
+		log.WarnContext(ctx, msg+" failed: the database is unreachable; the key is free again when its lease ends", "err", err)
+		return
+	}
+	log.ErrorContext(ctx, msg, "err", err)
 }
 
 // ownerKey is the context key of the user a kept response will be about.

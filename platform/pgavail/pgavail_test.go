@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"clearvest/platform/pgavail"
+	"clearvest/platform/pgtest"
 )
 
 func TestUnreachable(t *testing.T) {
@@ -83,12 +84,18 @@ func TestUnreachableRealConnects(t *testing.T) {
 	}
 	defer silent.Close()
 	go func() {
+		var held []net.Conn // kept open, unanswered, until the listener closes
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
 		for {
 			c, err := silent.Accept()
 			if err != nil {
 				return
 			}
-			defer c.Close()
+			held = append(held, c)
 		}
 	}()
 	_, err = pgx.Connect(t.Context(), fmt.Sprintf("postgres://u@%s/db?sslmode=disable&connect_timeout=1", silent.Addr()))
@@ -96,15 +103,13 @@ func TestUnreachableRealConnects(t *testing.T) {
 		t.Errorf("connect to a silent server: %v (%T) is not unreachable", err, err)
 	}
 
-	if pgURL := os.Getenv("TEST_DATABASE_URL"); pgURL != "" {
-		cfg, err := pgx.ParseConfig(pgURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.User = "clearvest_no_such_role"
-		_, err = pgx.ConnectConfig(t.Context(), cfg)
-		if err == nil || pgavail.Unreachable(err) {
-			t.Errorf("connect as an unknown role: %v is unreachable, want a configuration error", err)
-		}
+	cfg, err := pgx.ParseConfig(pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.User = "clearvest_no_such_role"
+	_, err = pgx.ConnectConfig(t.Context(), cfg)
+	if err == nil || pgavail.Unreachable(err) {
+		t.Errorf("connect as an unknown role: %v is unreachable, want a configuration error", err)
 	}
 }

@@ -8,10 +8,10 @@
 //	postgres.lock        flock'ed while a process starts the cluster, so two never both initdb
 //	postgres-bin/        PostgreSQL binaries, only when none were installed and a download worked
 //
-// The server listens on 127.0.0.1 only, on a free port chosen at each start, and requires a
-// password even there: other local users must not reach the ledger. The running port is read
-// back from postmaster.pid, which is how CLI tools find a cluster that `serve` started
-// (Attach). A server outlives the process that started it only if that process does not call
+// The server listens on 127.0.0.1 only, on a free port chosen at each start (or the one
+// Options.Port names), and requires a password even there: other local users must not reach
+// the ledger. The running port is read back from postmaster.pid, which is how CLI tools find a
+// cluster that `serve` started (Attach). A server outlives the process that started it only if that process does not call
 // Stop (e.g. `clearvest postgres start`, or a crash); the next Start then attaches to it.
 package pgembed
 
