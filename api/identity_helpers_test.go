@@ -189,8 +189,6 @@ type userJSON struct {
 	IsVerified bool   `json:"isVerified"`
 	Token      string `json:"token"`
 	Photo      string `json:"photo"`
-	// ReferralCode is the user's own code to share.
-	ReferralCode string `json:"referralCode"`
 }
 
 func decodeUser(t *testing.T, r response) userJSON {

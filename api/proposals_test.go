@@ -264,11 +264,16 @@ func TestDepositConfirmationsThatDifferFromTheDeclaredAmount(t *testing.T) {
 func TestStaffNeverDecideOnAccountsTiedByAReferral(t *testing.T) {
 	t.Parallel()
 	a := newFourEyesApp(t)
-	staffBrowser, staff := a.member(t, "sam@example.com", "author")
-	investor, _ := (&referralApp{app: a}).referred(t, "Rita", "rita@example.com", staff.ReferralCode)
+	staffBrowser, _ := a.member(t, "sam@example.com", "author")
+	res := staffBrowser.do(http.MethodGet, "/api/users/getUser", nil)
+	expect(t, res, http.StatusOK)
+	code := decodeJSON[struct {
+		ReferralCode string `json:"referralCode"`
+	}](t, res).ReferralCode
+	investor, _ := (&referralApp{app: a}).referred(t, "Rita", "rita@example.com", code)
 	d := createUSDT(t, investor, "100", "")
 	staffBrowser.position = investor.position
-	res := confirm(staffBrowser, d.TransactionID, "100", "")
+	res = confirm(staffBrowser, d.TransactionID, "100", "")
 	expect(t, res, http.StatusUnprocessableEntity)
 	if e := decodeError(t, res); e.Message != money.ErrTied.Error() {
 		t.Fatalf("message = %q", e.Message)

@@ -7,12 +7,15 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"clearvest/api"
 	"clearvest/app/accounts/accountstest"
+	"clearvest/app/command"
 	"clearvest/app/money"
 	"clearvest/app/referrals"
 	"clearvest/domain/account"
+	dm "clearvest/domain/money"
 	"clearvest/eventstore"
 	"clearvest/platform/config"
 	"clearvest/projections"
@@ -367,13 +370,34 @@ func TestReferralBonusWaitsForTheFirstDepositOfAtLeastTheMinimum(t *testing.T) {
 func TestAReferrerWhoConfirmsTheQualifyingDepositEarnsNothing(t *testing.T) {
 	t.Parallel()
 	a := newReferralApp(t)
-	// The referrer is on the staff and confirms their friend's deposit themselves.
+	// The referrer is on the staff. They may not confirm their friend's deposit at all
+	// (docs/security.md, "Separation of duties")...
 	referrer, referrerUser := a.member(t, "rita@example.com", "author")
 	colleague, _ := a.member(t, "sam@example.com", "author")
 	code := a.referrals(t, referrer).ReferralCode
-	friend, _ := a.referred(t, "Bea Friend", "bea@example.com", code)
+	friend, friendID := a.referred(t, "Bea Friend", "bea@example.com", code)
+	d := createUSDT(t, friend, "150", "")
+	referrer.position = max(referrer.position, friend.position)
+	res := referrer.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "150"})
+	expect(t, res, http.StatusUnprocessableEntity)
 
-	depositConfirmed(t, friend, referrer, "150")
+	// ...and a confirmation by the referrer that reached the log anyway (written before that
+	// rule, or by a path that skipped it) earns nothing: the reactor checks it again.
+	stream := eventstore.NewStreamID(account.StreamCategory, friendID)
+	var depositID string
+	written, err := command.Execute(context.Background(), a.Commands, stream, account.NewFor(friendID), eventstore.Metadata{},
+		func(acc *account.Account) error {
+			for _, dep := range acc.Deposits() {
+				if dep.TransactionID == d.TransactionID {
+					depositID = dep.ID
+				}
+			}
+			return acc.ConfirmDeposit(depositID, dm.MustParse("150"), "", referrerUser.ID, time.Now())
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	colleague.position = max(colleague.position, written.Position)
 	a.react(t)
 	if n := len(a.bonuses(t, referrerUser.ID)); n != 0 {
 		t.Fatalf("a deposit the referrer confirmed credited %d bonuses", n)

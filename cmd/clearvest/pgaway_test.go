@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/platform/pgavail"
+	"clearvest/platform/config"
 	"clearvest/platform/pgembed"
 )
 
@@ -46,6 +47,9 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = pgembed.Shutdown(context.Background(), pgOpt) })
 	env := liveEnv{databaseURL: cluster.URL(), dataDir: t.TempDir(), secret: bytes.Repeat([]byte{0x7a}, 32)}
+	// The load keeps requesting deposits that nobody confirms: the open deposit quota goes to
+	// its largest setting so that the only refusals are the outage's.
+	t.Setenv(config.EnvMaxOpenDeposits, "100")
 	srv := mustServe(t, env)
 	box := newMailbox(t, env)
 

@@ -168,6 +168,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		// The public site's social proof (docs/community.md).
 		"testimonials": {Version: 1, SchemaHash: "1eef8a7eed221b2d"},
 		"activity":     {Version: 1, SchemaHash: "43b58a9c0737c396"},
+		"proposals":    {Version: 1, SchemaHash: "2818ebd767185966"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)
