@@ -1140,7 +1140,7 @@ type KycDocument struct {
 	// Submission The submission this file came with.
 	Submission int `json:"submission"`
 
-	// Url Where getKycDocument serves it, or "" when the file was deleted.
+	// Url Where downloadKycDocument serves it (a POST), or "" when the file was deleted.
 	//
 	// Example: /api/users/kyc/0191f3c2-7a4e-7b1c-9e2d-5a6b7c8d9e0f/documents/1/front
 	Url string `json:"url"`
@@ -1948,6 +1948,14 @@ type GetPendingInvestmentsParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// SettleMaturedInvestmentsParams defines parameters for SettleMaturedInvestments.
+type SettleMaturedInvestmentsParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetInvestEligibilityParams defines parameters for GetInvestEligibility.
 type GetInvestEligibilityParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
@@ -2265,6 +2273,14 @@ type GetKycCaseParams struct {
 
 // ApproveKycParams defines parameters for ApproveKyc.
 type ApproveKycParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DownloadKycDocumentParams defines parameters for DownloadKycDocument.
+type DownloadKycDocumentParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -2622,8 +2638,8 @@ type ServerInterface interface {
 	// (GET /invest/dashboard)
 	GetDashboard(w http.ResponseWriter, r *http.Request)
 	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
-	// (GET /invest/deposit-maturity)
-	SettleMaturedInvestments(w http.ResponseWriter, r *http.Request)
+	// (POST /invest/deposit-maturity)
+	SettleMaturedInvestments(w http.ResponseWriter, r *http.Request, params SettleMaturedInvestmentsParams)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
@@ -2771,9 +2787,9 @@ type ServerInterface interface {
 	// ApproveKyc Approve the pending submission (authors and admins)
 	// (PATCH /users/kyc/{id}/approve)
 	ApproveKyc(w http.ResponseWriter, r *http.Request, id UserID, params ApproveKycParams)
-	// GetKycDocument Download one identity document
-	// (GET /users/kyc/{id}/documents/{submission}/{side})
-	GetKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide)
+	// DownloadKycDocument Download one identity document
+	// (POST /users/kyc/{id}/documents/{submission}/{side})
+	DownloadKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide, params DownloadKycDocumentParams)
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams)
@@ -2955,8 +2971,8 @@ func (_ Unimplemented) GetDashboard(w http.ResponseWriter, r *http.Request) {
 }
 
 // SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
-// (GET /invest/deposit-maturity)
-func (_ Unimplemented) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+// (POST /invest/deposit-maturity)
+func (_ Unimplemented) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request, params SettleMaturedInvestmentsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3254,9 +3270,9 @@ func (_ Unimplemented) ApproveKyc(w http.ResponseWriter, r *http.Request, id Use
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetKycDocument Download one identity document
-// (GET /users/kyc/{id}/documents/{submission}/{side})
-func (_ Unimplemented) GetKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide) {
+// DownloadKycDocument Download one identity document
+// (POST /users/kyc/{id}/documents/{submission}/{side})
+func (_ Unimplemented) DownloadKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide, params DownloadKycDocumentParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3724,8 +3740,35 @@ func (siw *ServerInterfaceWrapper) GetDashboard(w http.ResponseWriter, r *http.R
 // SettleMaturedInvestments operation middleware
 func (siw *ServerInterfaceWrapper) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SettleMaturedInvestmentsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SettleMaturedInvestments(w, r)
+		siw.Handler.SettleMaturedInvestments(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5730,8 +5773,8 @@ func (siw *ServerInterfaceWrapper) ApproveKyc(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
-// GetKycDocument operation middleware
-func (siw *ServerInterfaceWrapper) GetKycDocument(w http.ResponseWriter, r *http.Request) {
+// DownloadKycDocument operation middleware
+func (siw *ServerInterfaceWrapper) DownloadKycDocument(w http.ResponseWriter, r *http.Request) {
 
 	var err error
 	_ = err
@@ -5763,8 +5806,32 @@ func (siw *ServerInterfaceWrapper) GetKycDocument(w http.ResponseWriter, r *http
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DownloadKycDocumentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetKycDocument(w, r, id, submission, side)
+		siw.Handler.DownloadKycDocument(w, r, id, submission, side, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7315,7 +7382,7 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/users/kyc/{id}", wrapper.GetKycCase)
 	})
 	r.Group(func(r chi.Router) {
-		r.Get(options.BaseURL+"/users/kyc/{id}/documents/{submission}/{side}", wrapper.GetKycDocument)
+		r.Post(options.BaseURL+"/users/kyc/{id}/documents/{submission}/{side}", wrapper.DownloadKycDocument)
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/users/kyc/{id}/approve", wrapper.ApproveKyc)
@@ -7354,7 +7421,7 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Put(options.BaseURL+"/invest/{investmentId}/reject", wrapper.RejectInvestment)
 	})
 	r.Group(func(r chi.Router) {
-		r.Get(options.BaseURL+"/invest/deposit-maturity", wrapper.SettleMaturedInvestments)
+		r.Post(options.BaseURL+"/invest/deposit-maturity", wrapper.SettleMaturedInvestments)
 	})
 	r.Group(func(r chi.Router) {
 		r.Put(options.BaseURL+"/invest/{investmentId}/instruction", wrapper.SetMaturityInstruction)
@@ -8141,6 +8208,7 @@ func (response GetDashboard500JSONResponse) VisitGetDashboardResponse(w http.Res
 }
 
 type SettleMaturedInvestmentsRequestObject struct {
+	Params SettleMaturedInvestmentsParams
 }
 
 type SettleMaturedInvestmentsResponseObject interface {
@@ -8171,6 +8239,36 @@ func (response SettleMaturedInvestments401JSONResponse) VisitSettleMaturedInvest
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SettleMaturedInvestments409JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SettleMaturedInvestments422JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12213,22 +12311,23 @@ func (response ApproveKyc500JSONResponse) VisitApproveKycResponse(w http.Respons
 	return err
 }
 
-type GetKycDocumentRequestObject struct {
+type DownloadKycDocumentRequestObject struct {
 	Id         UserID  `json:"id"`
 	Submission int     `json:"submission"`
 	Side       KycSide `json:"side"`
+	Params     DownloadKycDocumentParams
 }
 
-type GetKycDocumentResponseObject interface {
-	VisitGetKycDocumentResponse(w http.ResponseWriter) error
+type DownloadKycDocumentResponseObject interface {
+	VisitDownloadKycDocumentResponse(w http.ResponseWriter) error
 }
 
-type GetKycDocument200ApplicationoctetStreamResponse struct {
+type DownloadKycDocument200ApplicationoctetStreamResponse struct {
 	Body          io.Reader
 	ContentLength int64
 }
 
-func (response GetKycDocument200ApplicationoctetStreamResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument200ApplicationoctetStreamResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "application/octet-stream")
 	if response.ContentLength != 0 {
@@ -12243,9 +12342,9 @@ func (response GetKycDocument200ApplicationoctetStreamResponse) VisitGetKycDocum
 	return err
 }
 
-type GetKycDocument401JSONResponse struct{ UnauthorizedJSONResponse }
+type DownloadKycDocument401JSONResponse struct{ UnauthorizedJSONResponse }
 
-func (response GetKycDocument401JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument401JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12257,9 +12356,9 @@ func (response GetKycDocument401JSONResponse) VisitGetKycDocumentResponse(w http
 	return err
 }
 
-type GetKycDocument404JSONResponse struct{ NotFoundJSONResponse }
+type DownloadKycDocument404JSONResponse struct{ NotFoundJSONResponse }
 
-func (response GetKycDocument404JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument404JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12271,9 +12370,23 @@ func (response GetKycDocument404JSONResponse) VisitGetKycDocumentResponse(w http
 	return err
 }
 
-type GetKycDocument410JSONResponse struct{ GoneJSONResponse }
+type DownloadKycDocument409JSONResponse struct{ ConflictJSONResponse }
 
-func (response GetKycDocument410JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument409JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadKycDocument410JSONResponse struct{ GoneJSONResponse }
+
+func (response DownloadKycDocument410JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12285,9 +12398,25 @@ func (response GetKycDocument410JSONResponse) VisitGetKycDocumentResponse(w http
 	return err
 }
 
-type GetKycDocument500JSONResponse struct{ InternalErrorJSONResponse }
+type DownloadKycDocument422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
 
-func (response GetKycDocument500JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument422JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadKycDocument500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DownloadKycDocument500JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -15463,7 +15592,7 @@ type StrictServerInterface interface {
 	// (GET /invest/dashboard)
 	GetDashboard(ctx context.Context, request GetDashboardRequestObject) (GetDashboardResponseObject, error)
 	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
-	// (GET /invest/deposit-maturity)
+	// (POST /invest/deposit-maturity)
 	SettleMaturedInvestments(ctx context.Context, request SettleMaturedInvestmentsRequestObject) (SettleMaturedInvestmentsResponseObject, error)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
@@ -15612,9 +15741,9 @@ type StrictServerInterface interface {
 	// ApproveKyc Approve the pending submission (authors and admins)
 	// (PATCH /users/kyc/{id}/approve)
 	ApproveKyc(ctx context.Context, request ApproveKycRequestObject) (ApproveKycResponseObject, error)
-	// GetKycDocument Download one identity document
-	// (GET /users/kyc/{id}/documents/{submission}/{side})
-	GetKycDocument(ctx context.Context, request GetKycDocumentRequestObject) (GetKycDocumentResponseObject, error)
+	// DownloadKycDocument Download one identity document
+	// (POST /users/kyc/{id}/documents/{submission}/{side})
+	DownloadKycDocument(ctx context.Context, request DownloadKycDocumentRequestObject) (DownloadKycDocumentResponseObject, error)
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(ctx context.Context, request RejectKycRequestObject) (RejectKycResponseObject, error)
@@ -16080,8 +16209,10 @@ func (sh *strictHandler) GetDashboard(w http.ResponseWriter, r *http.Request) {
 }
 
 // SettleMaturedInvestments operation middleware
-func (sh *strictHandler) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request, params SettleMaturedInvestmentsParams) {
 	var request SettleMaturedInvestmentsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SettleMaturedInvestments(ctx, request.(SettleMaturedInvestmentsRequestObject))
@@ -17490,27 +17621,28 @@ func (sh *strictHandler) ApproveKyc(w http.ResponseWriter, r *http.Request, id U
 	}
 }
 
-// GetKycDocument operation middleware
-func (sh *strictHandler) GetKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide) {
-	var request GetKycDocumentRequestObject
+// DownloadKycDocument operation middleware
+func (sh *strictHandler) DownloadKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide, params DownloadKycDocumentParams) {
+	var request DownloadKycDocumentRequestObject
 
 	request.Id = id
 	request.Submission = submission
 	request.Side = side
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.GetKycDocument(ctx, request.(GetKycDocumentRequestObject))
+		return sh.ssi.DownloadKycDocument(ctx, request.(DownloadKycDocumentRequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "GetKycDocument")
+		handler = middleware(handler, "DownloadKycDocument")
 	}
 
 	response, err := handler(r.Context(), w, r, request)
 
 	if err != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(GetKycDocumentResponseObject); ok {
-		if err := validResponse.VisitGetKycDocumentResponse(w); err != nil {
+	} else if validResponse, ok := response.(DownloadKycDocumentResponseObject); ok {
+		if err := validResponse.VisitDownloadKycDocumentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -18461,428 +18593,431 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rcttIuiD4Krnc2hAVDVGULLu6pOiYkWW5rOOb2pK7urdZYyaBJJklMBOVmRDNrnXE/NqY3ycmYh5l",
-	"H2De5DzJRn5fJpAgAV5MyVbV8Z8qiwDy+t2vv7ViOcmkYMLo1vFvrTGjCVPwz4uETTJpmIhnL7ixvyRM",
-	"x4pnhkvROm5dKqaZMKTdNypn/V0iBTFjRrSRiiWECj1lihhJKFEsY9SwhCj2a860IVNuxvgynbCe6Adz",
-	"7b1ks/4xEdKMuRgRRe2oXBPDJ6zTE62opeMxm1C7ICbySev4ny27gNbPUcvMMtY6bmmjuBi1Pn2KWpdS",
-	"c1zv/PJ/TOWApiRzLxA5hAWlVBvCbu3GYFq/YpplTCQs6VQWMJRqQk3ruMWFeXLUiloTLvjELqpbrIYL",
-	"w0ZMwXLeMaNmp0PD1OKCrlgsRaLtiU0pN2TAhlIxYtTMngMdUS6qkxdzHdTOdWVoyta4tumY4cUpRhMy",
-	"kQlLNRnTxF6B/S0es8Q9h6NgSXloXMC9nPSEfSGhhpIJncGXM2aIHsspfBrTNGVqR5OUGnua8ZiK0cbX",
-	"+SlqZVTRCTMORM8nlKeX1IztH9zuLrN/RC1BJ/ZLZp+3opZdOVcsaR3boStnSD++YmJkRzh8fFQHQS+4",
-	"BejZcyUni4f5nCttyPvrM5LQGeEiTnMHI7CaX3OmZuVyhnaMWvBJqGGtJbNfy8W5X9ENpjZyw4kDjHzJ",
-	"Zouzv6Y3TANqGzVD5AmwRdMhOy4Qv4ru5IbNCBVJ+YP/asSMRkgawrk6EgKgT9oTqm5YQiq04gU3x8TB",
-	"MRfaWAiWQ6JyISzSmCmPWYccWJw6fPy4J2655oOUkdOrs4sLC4WKxhaYIsI6ow6h5P37i2cnRLEJmwyY",
-	"JWNDqQg1JGX2tA+PyFjmSiPgwjkjwSwPeo6StRqB7TEQC//3Qe0diFumzYQJc/GsAcJ5+UqyLqA/OdqM",
-	"Up6W+K6YyZVgCRnYKySMqpQzRWI5mVCRdMi1vVKmbpkCGqYjMpC5JZsRyYXhaUFnesIRGgAbAFaSa2YJ",
-	"zy0jGdWaJYSbJQf9972zlFFlt79XrH0b2nzN4xu25KS3PN9rRYWmsV1m4xwmeGfL6d5rpu5tLz9xM04U",
-	"ndL0nqb4ZL/VmRSaAaF/SpN3SCTsX7EUhgn4J82ylMfUntj+Lxqht5zlO8WGrePW/7lfCjn7+FTvnysl",
-	"FU5VBXcLw1xkuSFckwlNLRxZwvopap1JMUx5/AUWcUpiKeJcKcuqkVsSS4lIkuNcLMK/ayUqsiBQEW14",
-	"mvaEo4wWrz5FredSDXiSMHH/G7riI0s3uCCD3ICAQNNUTllC2kqmLCI61yhhRYRPMqa0FNRwMdqFk/9R",
-	"CvZlrl4xLXMVM8I+chB2LKuaUk0SljLjOMJISoSIC2GYEjTFIe//FOWEoVw8tYAxVVKMCrkb6O4JSZih",
-	"PNWEKgbyWUmSUzmCRb+R5rkly/e/3jeS6DweEzn4hcWGePZrZCAVwpIu6SyVNLmW8hVVoy921Yg7A5nM",
-	"LLIbKUlqp4clXUv5moqZozv6CyxJSjKhYkaoMWySGW2FuUAhA+Vhr9Ae6uZwb+8HegZM9F7Q3Iyl4v9i",
-	"X+TWDdEe34FODWhCYsUSJgynqYbzfS8yJWOmNR2k7FwYbmb3v7SfWJruIUWPgBINFKM3VpAd5JoLpjVR",
-	"ecpIG+RBLnQ+HPKYW2Qb0JSKmO3ChhQDaYWKGuUVaTElCR8OGRBwB2iO6r4XOs8yqQxLXrOE02tgfl8C",
-	"4IfcIt8sYxbagQbHMcsMcLdPnj0DrJ3Ght9yM7swDNSeTMmMKcORHVOzoETsWT1wUZOIrCBw/Nvizzcc",
-	"6c+yvfhFvLTvfopaEwssSBzYRzrJrHrbOrVaqJUCpSJWwSI/MgVYpA1VQL/JlaEioSohWUpFrbZTCir/",
-	"RMkFllfOGNktlxopkjO7pMoSAxU2YSAzf4ilGHILbSDGeln9g1tb9UfFBJvO/zihJrcL+7nmaE+zTMlb",
-	"VkpjgYxUvTApzsaUi9OJzEWNKeeFnJIJ0Gk0gljx2wDT00yYiPAhuRFyCvaHQHI76tYsynx8QfV4cQ4L",
-	"fxmdydyQQMwlY6rHc8MeduvGzXXyziqrtQO/v3pGFDWMAOKADLH2kueu362/7rKf0mTEXrFbli6e8IQL",
-	"VNeQwM6p6nzILH44SIX1Cbtou7oSlA+63W6n263DogkX79iQKUVTvTg+PmKJVaGUJtOx1F6HdoAIl1kA",
-	"Y6e1qAF5yX05SsIRvLEvzp8bfB1VzmFu2cuP9BWvA9zUPoJ/ccMmeq3l4Q19KmajStHZwnrdyI2LeuNO",
-	"w2M0WgRaUSv1iij7aBcK8KUtp61D0afINC4lFzW7cyyllkAmDthXm2rCXbmX/MB1uzsDbeKSaj2VKmkk",
-	"GQ5Y/Hvz9otaHJVpstH72fovf6rbCS7xGYJ4405oA9WzRIPGJqdpOiOKxYzfWsxMWMwnNCU48xz9eHRY",
-	"sw0hjSMClT3UUseKhr+Orl2hTXP2Abezn+vPxgoTz+mviwdSoNJaOFWOBMLAAl5FLe0IWB1lRhseaiNZ",
-	"SmM2lmnCFDHsozlB5YQbq7XONNEyIEwDKVNGxcIZuMkit/jle28QX2BNL8wkXbbmiCirj4IR0MoVr6m6",
-	"SeRUgHhn2ZiiU/Li+vWrzgZiD4Cos7KtIYYUr0fhopfs+YWcXpifpLrRNdcujJK1q9KGZRsDxJVh2Uoq",
-	"i3P6GZYs/NIJdtUljxvvKKMjtt0NLYNaO7qVkfEdAFaAVbs2aiXNSa6tWA8QvR4YRy2d5qPa4zfcpGw1",
-	"RMD3/u2oRITxCpiAi1o42mDTHhMWgTiuhdRG6E65uKm1H1MzRjOFPVN7UOgoZBmx3NRq3hH6obixEiGR",
-	"gtXe2ZonBbjjzwk2ES3sd9mBoXq2eGboT6rbObgFap94O+Y1n6yx8tJjFXy1ZKnXjNYQuDGjiR299uoa",
-	"qQBKOBvTAbuE1ygcbcgb3ITAGxymZUpaJVUHOJXSAToKGNEMlQYqEsJumZqRmKpkE6bhTyYqKJPf9YpD",
-	"djtchkZLUai6+7eCWV0rHlNlImLPlmodkREfmojYNWpm1a5kz+4vIinXJiKpjG8iYgEkIhkTEdFjztIk",
-	"Aqk/IlOapsxswoz4xBHd1fgqFaGCjI3JNHn/rp6gev1hK6x1akSBvBNUv8MVukOtv7BcGDWrk2aTObvB",
-	"j0/r9pBwmp4tvPuno6NlGy5ffC+4YQl5ycUoAV/v8h27zcLiarejGDVsG/nWjFlpHkFlflG+rdNAV8m8",
-	"YCKYE2APntQdEjNTqW7WeXUrK8UJ8ScLFvqn12dAJs6vX0SEj4T0D95fPbve1o4hxV5sV7pgyQC7Q+XM",
-	"LTfjZm7Cg8M/rwINd6n+oMtzbIYTx7bQj9kILYERbU5dqbe6MPWhYHvhFpa87/Fi9etTNrDkpcZiwugt",
-	"I2ySmRlpUzK0hI6MwVeFsl7GZJayiBhJYmrisb3byd6QpykXIzKQRu/OH3q3u9L4Uy6/svXSENh8+mtY",
-	"4ZYiKr3xWwPYvqU8pYOUebPzPN4igxwyZrkH08SKu3LoQK2C0Bvi8yK0x9JCuiQZxJmckMGMJGxI89QA",
-	"MllGcf7u7LAL+HZt/xUB+klh/zd/CytoRHX6p9dnkRtcKhx7nfGQFZ4miWJar2dcqMW96jjLcfAZ1eOB",
-	"pGjMaDTzrGnFCoxGNTJVxoQX79YazwURNanvGNShn85eS+FCqdYZFd5+B9+uVAP9CSxMVm6m9kyR89Vg",
-	"Unm1c/6dMVOsSoEtgzAyTSwIa+bijgDca6WY9bmpoabeXtSMXIvyBot5wpLTDRwqAbI0W6JW89ZF04Ry",
-	"Tti6U6Wo//71HbHCCmHC/k+TNpwlXsZu7da9Xa3+QGPFEl5ziqTda1nC1Wu5uKHCdN00iwtN3OQg7QXm",
-	"K8HcweAVvlxnwiup7bPzy73vXz76694Pf3992FoqVCzzb9Ry1TXX+V67cKY17IaLwkVUYFYID/PQUy62",
-	"2FFxmsGNe3CsXs8SPA8IdiO6N+PWGodzCu9WcWiNz964txf4ROPprd5kvbvDfc/WV8Lnjm4VIS4nWLZE",
-	"f6Te9/H0+qwVtc6vX7Qii7bXta6OucNa/Nxy71bUAi6+bIS/5iyvsQVS/Xa4PnI7v9fGBwmT13PKeVeL",
-	"nyHCpS050HLQxV2NmAv8rld4UilGQHq9I88qFFOKRJMaYqe2JHEh2nHRv5eU3HSNg2jar91uueYlm74q",
-	"yKuHg0vH6gvPDRCJd8x+2ODiDqlarXBasOO2NnQ4JLecTTWRIp0Bp6ge9ocGQ0izXa/BpjF3NB9C0wUO",
-	"Vn8wt2epjG8WoUDIaYMrogwE2dHEBwSCL7n9/vpst3L1SxFCDoe1Er4FsiFVAGMYm2+XSLgmdOzCqV3Q",
-	"bkqkYBGhmlDyoyRJrmBdlld/fzjuTrq619qtqh/u9+b1NML+tQ9lxPcIF2Q6linYAO0Xa8H8vLlFTlvF",
-	"QcyvYNmFnSa3XoCfp9fFg/qY6VtWc1S9VkR6rR+6E/zHwfiR/eeuPWpqyERqQx49edwlCZ1p0v7z90+6",
-	"3fHiwVb1oNXOQ7/Who2+digwZ96s80I3wti40ZFQj3c6xxXUGg3Zx4YHcl0HADie3BRR4T+34y5xmrij",
-	"uMonE1pnSdzsRD5n49vsr25H51Sls3csYZPCTF3d0lCqIeO1kSsYJmlVNjLit0yQPKu3MId5CHW7yhQX",
-	"Mc9o2qBdoBVjQOMbHx26YALprA7dqmZDlHNGwR5rj8iH71ZXdg4+BmYfEu+RAQaMhvExzdgik/Gm5nmC",
-	"oA1sZkLjMRdsTzGawA+KUS1FVOZhxSnEG4KLkcaGSEG4OSZ9waYfEnbLY9bviXYsheEiZxhtmMoRFz9x",
-	"Mz6TCduNSB9++MA+ZvZs+qioOVUbYjP3uLA0fiQFO/bH3hPwlf3cSJN98EfbJ21UnKXJ/PhFuHbfTsbF",
-	"Tfj2j1KOUtYTfiLBWIIeHB/x4RwKbM8yS5aAVrmL2R4lkSs3XAdyYBNsEgqy3FhaClaq4GjxKi1vG4DB",
-	"TDA0LVaJqzf61XjICttpDQiXIdkRsXt0Bmc7r1XgTiArCqwQYzklVO9xXZ33MmVUW+XaMEUouaUpT0jj",
-	"YtxtvrJXVrMiCxUhyIBMdIxsXt6wIuFxDigiWHMFnAgVSU9YCIC54Kf2QMkpBJvRVEsyshzaCqMw5Atj",
-	"srcinZFYyhvOSD++/eCm+QAj991VL8fmZTbX51KNpFkZxFRnuW7I81uYAoH4FRc3S2KkknlDd61xNdsk",
-	"KMpj2eqB61Yd2voW1uvk30WEgYTXHU14ssImtvDI0eaGnNbrOjpOqH0ZaahVzWqn3IzNupwHp0JDLhhN",
-	"L4O9Y/7RXCZsStGVbJia6Ig4NT7yBi18tuDhQXptCRiYNyISU8NGUs2inijSGkEXSVjMNbe03SEG5hUr",
-	"FiN1MGM2qSBCeY1sOHTyQW0aDT72mR8rnQW1JzxkrCFgAaLW4wanvVMDd3TlaC6eRYF1dILQ5IjftPCM",
-	"NENYaYubZ5vOdhRoP/guaTt1MiKFNhkRiMdmETnHTCIXIZ1ExGuZu/aWipvZ0cRZYN2oENx/Ji1BNiyp",
-	"pVLN/mz/6lrWeIj6r1ckYZTAouad4Q4oAvudvcM5HCwE3fIeS/z4uZli1AdgbRYquMLRINhHc5YrjaLW",
-	"ClGuMbovPL96RkwF0JWCz5+QfpB92YffPRwDB3b2ieClVph92wozHltR6zT5JS+ePIcreCpFrmstGDjM",
-	"ecpHfMBTl+Qyx6XgYRqGG1t69fPKsJbiw7pzCtbfxAgWCX0cq5wl59rwSW2w/akgzD0sLQOgHjAKicFa",
-	"kiFVQPH4EGQCHBJoXzoj8pZ5W4OakPaYpsM9+6gnfFIYE2a3Q55xnaV0Fkgtbh6uSUZ54qwBVl+mJlfc",
-	"zAB1CzEfM5R7glnlh6hC+2lA6SavDwQDejUigjyDdfw9WQMv1ByinKgQOU25ZglmLbiTjGkGyR7IkAgX",
-	"JGMqhqANM5V+Yl07ZZxKvZn7A78A5TCAhSBe8TN8U0wkzzZi3JupnkHaeXingbdImjFTU67ZboOaqo3K",
-	"Y68GL3VvOrC6CD6xKoD7+XQJwOCqIzLkH1kCRlpgQzQNForVPXbRjc8+ZsCc/H6nY54y4vhb7UYwk2Zx",
-	"eoRj8idSXWeEOBNgS/2oKRUNOJBSyywFnTBAbYy7KfSqku3D74W/p6rfPKWax03zNtkNUir+xpSurUxg",
-	"V3aLDwt1BheKGDS3NI9f9ekvmZIjK/ZdIs4ts5QqmY/GhBucZ34ariMLqAbNt86e2k4CguZDU1z5FqsG",
-	"LCtOYIk+1XUH8NN45mRN5eQbFwFSI9X53KNTvcySPsHKN0WuFii1XBgZObGdEj+UfXXFXPVVU+Zmw3Ql",
-	"N5/P2gPtoCkM+HPdvcpsRp3W8xCXjDZwEjM1eUZnocsyuE77tDmZrWADwBu8CQH5HcAbRfkF2VC7qE4y",
-	"lLkqmEQ9/dvWkYzyqUujdFhbxdFAOC3lV38Ywc6RSS7Q04KyhayhSrernGsRbxelmNUO6PIKG/yyzvdY",
-	"66BBDN/RUNgEFJLpmMdjp1noCsld02pcLGd92TsQ91YnZZTDL3FeliPeiUfWWYAuttrb+u7ZmunW3+uW",
-	"vtqAuH2+u5ZX5Pd1r77xqlf7bcMzkIYti19skngXf/emiSZS5+qCrWPsd8SC6dMGuYuJhFgQrAbhIo9h",
-	"ijkxjCVEyOn6yLhS1EKhbalAVcPBIG6uadD//b+Ip5QRUVhCiRS6EglUpfo0mbW5z3Il3BH6gqIvI+Ru",
-	"RwEBL28rhIPlkLcsaABtO62oBcadVZEDL2exs/40mm91Pphw3Sxals+dAnrL2RTqqMgbEOxPyFH3Bwtt",
-	"VIDiAcqps6c7GFtRpG/hKF7O4jOqtw9/kXFe0NgaI55/TKTAqhBCTiPwh2RMEc0TRtpTsKUUtrLCnAKi",
-	"xVp0++UsfuZmqrMH3cziq7UkrJfFi+g7dbeimzx25SsREWzKrHDElTYRYTQeo8fMSu9+a5ts6KoEmpot",
-	"eQFrPXNLXKarLD6DqPLNtO/GMBau/8YUH3KW1Kv6jak72dgVXloiG3tMpR4/C99gIavVF+dcEULjZy/P",
-	"qbKRQMAsz2qRutRE+LdC0AtxpQpcS8QFC9gOdrarjhLLiefwm+KwYsNcsyTA5TbmSwzRt+qNDp+Frkha",
-	"G4DcE8I1xruEQl718OKN88sp+Xwmn781alrBSqq36E+16eo8TaoregAJf7W25WfMoIpdZGm416tWDkhZ",
-	"2/8lY6NalXJMDx8/qZEf2Udy9eJ07/DxE2/KALpMNcmzVNKENThOeMLWoVr2NXj9X6y2OOKimLARd+Qa",
-	"lxvTCTp86m0suUqbYvZHzARXgyXLNOEGzLq9Vq9VWptgpqAkW/X892nG96EQyv7NLN7vHvxwMHwUH+59",
-	"T4/Y3veDg3jvB3aY7D2mTwbfx39OfmDd4X4BPPsH+0MlUdhZDof2QCuHFFWgxx11ceG49xUAWWLdAmSW",
-	"FqAVN12M8Q6/2BRG6vfppm9Yv8PytfmeZzdVOIBLBuJFkGsQGgPlXx34E3CPhiWuUGFrwBtq5u1oZ78r",
-	"gO9XO5CzctLkBJQ7qDXLJ0wTWK+Vz9EMt5Fm/F5vkn3t97SJMowzLOdrS/TfzxFjljCxK7COQDFqV72S",
-	"64CqbCSUOfI2z6k2DuxdTvYOHHhiaaVQyhzzkZX/h64m5x7S7MBk6pCy00xqzUbS3jriUyk2VchUOFt4",
-	"QQ0AgQSlUYmqXPBWYsaEfrzA7w+xjhT+cVAngNSbw0/JUGFGJPCQMPpqnWTQ+ctfobtVguPXO8WSLNea",
-	"8mkhzDkCAxLeMRmkuVIz0s5FETUolU/5HMo417sRiXPzQQ6HpM2SEdNEqp6IpRJMaQJ7EqPdiIxSqlhE",
-	"XFxgZJ9MIH22nUiGNQHxb/BeIPl1fp/dqCeENB98zUDShgqCoigiSDjUdzSzYhe7kZ/aBSDSEUOEd/UH",
-	"Lcr3hOUxuxH67khbM+aEK7hFHxXohEY8CgvcuN1W1II9YT0uuA4LPLgrTEEqVoxPNFoTYLYmy8GV45h+",
-	"Vi8TDGh80/jNgoD7Rhpy5ZGtFYWmjLVEXxy2ApLzxSdKHWQVxvlXVysWUICjmS6T9kCaMURXok6NthHn",
-	"fpKCYZV/dWdmgmUUGQo+6ALLd8KFahTUD+6L5m5DVEuwWLjUm1m80jc9ezmLGytivvzHWaAUeu2B6DyO",
-	"mdbDPE1n/8fawZegKtfuAoJBt4683CI4co7252ZsyU8M9ZkgSxWitmOJhWJkwkoX5nx8MxbXWl3r7VPT",
-	"OfhY2cbzSH3o7FrxoktDe68Xo3Z3tAvqLVTTSugvbu+EFEG7RR60i9B1vRM6K3NKtg1PfU3VDTNnVCRp",
-	"jTQOYn99fSU+qk+bTTFzajG9KGOioRjNpKmIqOulgaE4doXEjoL65WZlGB39gEW4xeNSnUGsFqHCs9Hr",
-	"qio/eb0Emq9YqQE62AyZgb4tIdKfEDpAqm6/yUVhk19fU4nLxc0VNEqTwsp64up21E2zXmWBEEhqGIKl",
-	"4uoWU0k8rz2oZ6BFEGS9u/2cxmPsn6LR+J0PUq7HEInjPgQvfITVkolRQEoVdK+pL/IGxePr7kkGoxsM",
-	"K4uZjlyHEaP4IJ/TEJYZW1NnaoUmP1ErOObac9CzyUBWDuz8/bv3V89aUevp9VlDTu88v8MxgvMPTLBu",
-	"3/MnXoJMPcQvxlgFSyw8ST6gpHZrNYM0UuG5+K/qFbkIFOAaON/qWiML7tZy/NoNl/y6sSpPycihvRG5",
-	"dQbvCi5vlTzxmhlaw7HFLVdSeMNoWcn6lqUycy7kTMlkYX/lXYwgZ+KKj8RFrYrDQMTvQWG1MnnJpQu1",
-	"AAuhZnpC2j++ffvjq/MPZ68uzt9cf7h4BuUYmdmtRzu3rnDhRXuY2pXeNsWUPc15msxHlbkGCu2ePQ5n",
-	"pUplTFMysK/ruezMbueg0115RX7N5WKiyiXMHWftTQY1WBZhypdzqW7wH//4xz/2Xr8u84cbnNN6tX94",
-	"4mq4+A9qlziDcso1zB7D+TeoOO1jIjYusV1TQ+Wj2ayWdFZGBW4WuNdYtPuvOU0RsYuXOqtzmP2pBWcR",
-	"zlIutP4uXqJyscSE81nO4q/rEbYSz7PPU4UVQ8WtKVw7YahcWoBxqhQmZsYULDKgCvtOfb5xWZ1KvGAJ",
-	"tCKFYHMBy9vaO1f5bFz7vfK1HU1EPhkwFZHuwj7uS3EOna8VJTr04RU3Uw/I15CGIAWn6fKEinkLYcFO",
-	"Mfe0kuxVhFLamylKDoWpIoucx1QXsuzi3k5FuOyNsjnmvl3bNr8scph7MyMCaufzQ2CDpc0FapgNYxga",
-	"0v7r86QwlV9XYMk0R3leumis2pMLuPcaHsO7yPpYlt9Rruao8+fva4M9PhaVdZfdjN3zuXsVbexNlEGN",
-	"oM8pBqB5k2lTyku5vsPHS3pWNJzHhKbpZ0120NggY7EWa2O2QRgdV7z+qBtE5D968ri7PHRrVQz31qHb",
-	"oTDZ7R7V7vl2g7wISIg4sSg/UnKqMRAKBKbiqe/KGs5+EG3iBal4oez1I8AtDxwMhF83axPunpcg3xSY",
-	"ug6o+HjsWhioyQtZL/6zPsWmup76a7zTWNAQbo5W6yBFaGdD+KY/pqYrqQ+Xz1Iq1vcHAlle6cGGIWuX",
-	"kQ9SHvtGTDXAgU/4BkXVKt2vVpZUK8dvXp7lirou3igXRvkiUHnqQqUxW70pJFyquhZADjASORUnxA6F",
-	"9rcBS30PZivPjCCxxKG0hZdVk9bGk0ulC/dy077fOcv7mUzqrJmBwaOuZmT10+LSGhKuG26m9GFUR6xf",
-	"LqpQ60tWA0j5raW98Kgobun4ANeuULsUMXOyVxVjHzcQLBdDWZ9/gj5a7O8E7524LD2RkGwsjYTy+qNq",
-	"KlUgv/4iudiwAGlt9M452Hxhb4HvmHC/rPr4eLvApqxb6ASAe9iBqvMQCga25drBfvUKde2AXK3ZEasp",
-	"2brC3HDhwemF09dEvS4CWg1ONEAU5rQXVgLItC5zLxf2xee2tRq+Gsva9FpvZGmdCEPwUq5hpubb8J95",
-	"X1HjC69qm4YACADpJIqNuLbaM4QPFI1uwcU35GkKbSaXrqHmUN8EYeFra94FkahRvY00ND2HJPh5QaT2",
-	"2Oegq3Jcc4fjaU11knB79YCGx7ZJh68a3xLkXkeWXoHdg1kwL8s4tXf855oksowf2dldq6lfEDlWnfri",
-	"6i15dPDkyd4BoWk2pnuHeN9tJ1K7D31oymJ0z7Lw+JUu6foC9tv6rotY+sqba6DO5m5WDCpZ1TjiK/Ut",
-	"+7lxwWUeUOOaS3vGqkUvIFhjBCtOHtgwvsLsa7QPuJ/Js3R2940jNnBGvWOamXvpRrhld8F3ss6AGBS+",
-	"s/xPMWzk6yMovLrtgpGUVfyxmoMZsxl2OvIDQExcT0jFR1zQlOiMxXzoqr0ihdPB29jbczCDQXdPSB/t",
-	"Xn1iWOr7I9EJq4bL6XxgV4+dK7EHNJSpRuW8TNSpc5FdsRgUwFdydF7fVWeTTJe5Rkklf3zDpkVFQghf",
-	"ec4VG8qPRAryiov84yYdjbKlzYarV4ktqj9wERUiBksiLLj3wZuJo4LXfUDzSAIpZS605oMdw47QE2Yq",
-	"PwxpbKT6wITVqBKw6vnfEq7dj/b6yrGCtveKWSCCpgI9AVUdIHJRa9IWbErsJjSZ0BmhWcaoOsE6gv1g",
-	"U/0lJRT9UpvKApyO6vOQ6iqPQu6Na5Ecnmkdfl+FdQMb8fvhRjx9qt1TQ0DmZyTtBW7Q+U1zDV3pwf+M",
-	"oZcTesNdjrnvKV6r1G2GHinV5ooxscmyNwWZ8mQq88GawtHKA6kHJmNSlszVEJjL6sV37qNwgh+6dmmG",
-	"qnUEmNJWuTIKMKXizaIk+uf1+9cUI9QuGLwl60g93idThc/DLjGSPOl2oY0djY1FM9T/FZ845bPSZWu1",
-	"oAAz1S82EFE2qGe2TsUGzb3RwskpQefzzUo2fEYRrs0JhsUeENsacRmebjLkcmNcltb1OsR2bFTMiHvD",
-	"FSLS1aIEoeN4LVdi5aZLZ2K1EdnyvmPr+A5XdvqqTS+uQFR5Nish9k4KqBgYan0rdhVnVpqx7VrKSVZu",
-	"aTHdwUW7IutdnvxtxwK5ZzNl5/GaovtnecobbRHXC/aG0hDpg1xvhJyKpYVsa0wrzghZhIWuH4dbb4J9",
-	"DnbAwvoLgcBccMNpGhHWGXVIr3WaUPKq02t1tnW+F70rfY6Z88Y3lqEPLqXeaxREUqwP5JWAihUgXplg",
-	"xRIbMHbbNa6fsrnxYu8uZ/NzsybvKNYDCXJtPcBGUn6xNP3RB4qsiA9ZjGKpr0OzZvJWOFxzuk/TBS3j",
-	"yZ8dlFN7fgWfW2amubbK1jvXA6Em4gpy7/RGt29HXH3H+FoUzFC7vKl8Dor2M9Szv2TJ9k/L1nMu7mA5",
-	"S2e4Yiav6e8uTUZzM36vGhrou+fH+/vk/btXle5+Y5km9VVmf1X1yVfXwdcQ4nL55kfMSAG3XQ53QhKu",
-	"WGzSGbwiCBTKIJg4UB97xmJV17LoKdXs0SHBxxAAMcsYFKn0RTdXVwxwY0fhORX7q4Ow95mF5vd6iUNl",
-	"wOV6bW8D4rvSxbC+L2Jd90LhdA2Bbk24fp+NFE2WHwNfw0GwNDDRNexwpjEXBLZCDIxaqtZeWxpAI4L2",
-	"z4iA+dOKcIXx7fMy/94vK/a0fTxh0DZ2Loi1KJaHDWrLsv+r4ueaQqIc5G7tn5sr1iKkQf9hdRX1rde3",
-	"KXhVjk0T+l/dX524rgU7FM3XczfUcCxjqp+zSkPV0MZW2Hqelhe1ekyuLyYZ1EuhpqkcV7VcV02hw2ro",
-	"MtdFVHO9OfDzwuoXQypBeZC3LKX1LXkKElRpnf/9993uD93uweGjDUJALE/yJZ3DSBAiBZG5Iug1KeCt",
-	"sQQQfLT/Xj3615O/Tg4Gf+/eHo7/Mf0hPrp5ddr5JRutE7oQHMCz0+9fHv71760l9GdpAIHEMNxti6cF",
-	"0tMcaUCHAZrG2//203VEDh6TCRe5YXr3hGSKQQqoFOmMcFE4Xnx3K90hp5cXrgWVs5pz0xNUk/4pkE/+",
-	"L/BPHZOnjCqmSC/vdh/FMCH8k/UDq3ts2Tw037fKbjuwv8dUKQ4FnnabumxIQ9PXq8qt25dcBKYm7V4L",
-	"gMX0WruuE8F69M9UxbVatPy8gnWWspbhQgAjgcRdKWcXpkWUDbMXyUz90Ti6VhKtaD6mZI7y1Oy6Tu4J",
-	"Ol+sb3a9w0b3GzbULsZ72sQ9w66hdZVnMbtpvh91pbvoEBJEyr429Wl0n9E/wfXkqQmZj8csyVO2o8mQ",
-	"LZzRCZjgRyxBtuvr3Da1/fmJ1nfkBotuHo+LAnSMFdXlhzk6Kde4nGUNyle3Id8gYYW0i3+Vd7G8D7le",
-	"0ty8aCXrWoxEPj/hP/7Hv9ed+rLS9PdRZ77ExKDOfNFQvMZjivnMYZumdlECeeWB3Wk/8qiFkuppYyPv",
-	"Wuo61+eouMP54SotuF1T7qAfeXkjQb/y5pbmDgJDVFlOGOvNmcEJr20pDIjtKvtgOPzy5d2J82G73axv",
-	"9gznWVKorm7oz6/XXk66Rb32aYVRrnvLjdtfXa89PIMV9dpr4sZd6pWGStbQDbM9LeI9dzfpIFdTQYox",
-	"7Fq61jBFgtFvn0W2LTEiU5mnCXFvfxbh9hx2Of8lob+mcKoc/F/kT+S7g063Czld0MH5u8PHnW4XKqDB",
-	"9sh3B9j6p3b2BfJYc2M+URXb7/A0JQOGSUdGzl1e4IFfEZnnzj7Y/3JQ294wjoY9EF2vLEI42xloE1bF",
-	"KP967pHu3366diucgEgOT8u9jY3J0FphVQs/BrcHhz95Qf24Fd+6mKrya5rxl8wSItDph3JpLPqL6+tL",
-	"0JDkkBQFJjoEYnWK2n0+aIeLUeoNnF6mOr28wHZmP8qe8GUlrLpKMz5iYpf4FpLvvRaG+RtMMEWL4sPc",
-	"dHqiJ86kuGXCQK0zBmWuLPpj/OBQpqmc6mP73h75t6u3b6y+Z0eXuemQ11Kwme+EVxV1e60DTOrstXYj",
-	"IuzAhLo08Y4dDLola1hX/7eedxv0Wsek1+p0Or3Wpz6W8evDm33X5cpHV8CkVguF8joTRudLNdo5zuRk",
-	"YhdbKKYu477/973i3Pcuoce6FH3MuB+lckBT13m9TH0EPyi23jRjNusJAhF0YPcjV6jhYgtkLoowSjJm",
-	"NGHKkjFKfjy/dlGcGDPoTzIoDWJ5hrZDtweKs2E62yW5MDz1zfMTMpEJSzUZ01ur/eajsSF55mvRnxBa",
-	"rnvAZtKNnsrRjoa12LFhkuKs7K8dcjHE0FIYV0gTjG234zM8i/bVUEZFWRGQitmUzrC7LyETqiwrqJzv",
-	"laEpOyZG5awfWYWaYg4GwsRAMXqjyYDFNNfMPlPSFTeAWVI57diRT4UUs4nMi75g2g1gt3NcbAXbJ6C1",
-	"IEE4A5C+fHt1HZHL99dw5Jen12cvXMYweBH6FwmbZNIC02zvJZv1/WBtKmbkwNLGw8ePyS3X3Cp5p1dn",
-	"Fxd2VWXQkj379++xwgwlIykTEo8lj9muRWxXC8GvHS+Mkhs2IyoXWDeAw1L0FLZgB79hmXGFnVyG7+ER",
-	"GctcadIuWk9Godxh1Y6yXUnZ9NQOYpd0TCC1B4DXBVgQOqI8UKXLj+RUuC6zHqTLUp5jbJ+5ewLGHR9N",
-	"aEEeoICZsYSgVzOOyK+5vQC7w4FMZmXqDSCIPQFcgTe/GGy+Cedg37UDVq7nBdy3hSYYFINgoRLo2LJl",
-	"OO1ibDxo11jDnz4vqqLi86PDwxPIjcoYNWWktZ0Zr80CorG8UuVC2N2OmNHkqPtDRKSKXI9KxShUS/Oz",
-	"OZzOlLSsIiorYpTHX2a64TxWbhxygXEcCPX2NR3SiCH2OjcS+DRpP/74Een90eEPSE4t/lrYAWRTzKiZ",
-	"u6CJAzZ73jD8SzbTkNxpn0vHbyxt2uPC5xm6esSL6Odzhh1/KStg2JHtk4KNAJsJSiuC5c++4Ux8MCm0",
-	"qoTrwLbzfUjT6fug6r5vR++LJCK57gms+0QUQ8cgGaZyWjBAgW5IYsaKLbQU18fQVBxZed/i1MHjPbRy",
-	"EvyxJ8AkuRvBi4oNFdPjPmlbwCb9wEDsH0VESQi+tiQfmWmuGS7HDuEjizFo36hcG5bs4a/eqAkIoG94",
-	"5to9++72sHvscR+RLM01jFjEn//loA9tpbGy72DWEyh9wNz2FLCfjHN4+vZiqZWL4ZWEM+3OP9yrll6Q",
-	"uBFyChmDFrp7AnIJ7Ttgn4WyYpYVQkwSLVCNOgA+6h5EhURC01Tbm4XPXRh0H3EBwMfCLGf6BFswWXKQ",
-	"WrZRDlWK7JBOZs8AuKkD7AXjM0R2w1X2i2JcczZrsolxuid8pkZbSH8Ox8hCK4vZRQnr6t3zY8tmcgHd",
-	"+/3htAuuFCFLisiz81fn1+fkP/77/0SYsUKDg7FUjmRu+rvggXSYBC1qe8JBDtYUkhOG5Bw8HFPhvByk",
-	"3X8L/+gDUvevWLz3nJl4vHfFDTsGkrmHr/YRYEFW6on+3/fe+c53exb7jsnfX7+yuOR+7p+UBYiQwcyR",
-	"1+4j0mudKan1nuam2L+9aHit1+q4s95Dn0PA4llCBON2eDjKdzIFvP24FxcChu/IbFGOxuNAfLXyugVZ",
-	"auy67GA6IkwMpYoRRUu62hODGVajkimPZ8QAGrWd6yjJY0NUnjK9A6kXGp/vHpM+yvR9HB0QDCHrhPTl",
-	"VJwiy7SsajZHW096on/L2RTq6Vvy4wAVegPoyNU/htrYAJb21sDpfEL6yPTgMCxhdO4eHCnqiT74fNzc",
-	"ug9j2C875I00pfh5bHGpQ35Slv7bbdkfHnWsrAUczOUfoQZnnx1Z5JrLJvK88JEXaryEHkthKAd22Ssd",
-	"Ur2W89Rg+/OywJ5VaoJCHr7+navCSjPeOm496nQ7j6C8hBmDwrc/oMkIdb8R2vKLy79IWsetlGvzFF+B",
-	"YlCoBdj3DrvdoFcLGDqyLHXcaf8XZz1GY8v6Rd7AiAdKYE1xHPuC7tgdPcbJ68YsFrl/IQxTgqag/lQ0",
-	"3tbxP3+OWjqfTKiatY5br5nVqtwEgLoA8oAMVN9YWJJlorI9fDrSUAdOTia5sCP+HLUWUap13ELohtn3",
-	"3VntD+mvwYHXBAXBFYBfpD+kv3ZmdJL2oZKeVAlTHdJHUv7CTFKX/yYSkEUrGIlE7DVVN4mciqgnAL4U",
-	"nZIX169fkUTJLIPkJ+mIDtBWIwm3KrHpkL4Gjx1MYeXFUrIreAlVrCeylMbMckimiGEfjeMPxhHUlA5Y",
-	"2iFnVroDooD9GVBQALIebJgl3EBKlcb1guRMDahQCPhVAB0xc4bH+pz+ep8wGszSAJ/PT/96H8DphiZt",
-	"IOlgZYAqae4Giruv3PZuBUhx+5uA6FhO97jZm0p100wcyrN/IacX5id4+f6vIJis4Sa0YZkOEOaebgWm",
-	"sfJQrzWWU7AH2lX1WlsevtXu9f5vOs1HnxoJRR/fQtnKvoqiVWeSFCJagFZu6KgBXOYIhycUPRFSio5l",
-	"YGTnEmwPEspliWTHaTcz1zjCrmQ5nl5iXkdGFZ0wA812/unshJYtlVZCO1QrNJRibZwSVlYE4336+f5h",
-	"ETbTAIX2ggD0jrpHq0HvjTTP7YHeA6yeEm2o4TGajdqZ4rc0nu2hoBaRlMdMaBZZeXcPzBIg4FpZLoQi",
-	"q6GyZFvCojF7ZQ2a4vJcvgBB8TPV3OMLObUcEUwTxK39vsjJC5Zm5IzZbxzG0tiQhBnKwQ23zbEbRidr",
-	"yxz2ZRQ6rDpqWf6CJICWZCs1ockkEAG0tx30BMgAwP69BQbtkvYFVO5jqhKMVcYZOqQPAcl9NAOCncC3",
-	"toPRgNj0xNiYDKoRnZA+j63y4mrHyyF0hvrIEqIZdOZBHcapzomiU72cPl3bo7p/oINpGigHXMA9QZkd",
-	"u7iINp66D+7TgbW8QHvF4HLhCCefj/5BibVmxPcvbXn8a/nFz1x02KIvfOFOioWRwQzg6T4up5zEW3i5",
-	"IhdXb8Fi5U1MNE2tPgg/BVdRlPtf6zISdrsP/fQaKcKFIEHFeYerVjjgMfpREKHAr4GmEsFciz6Q1vs0",
-	"uaUiZs/Y7Zn9tQ82rom8BeF/SlWCZmY5HFos5Rpt9bwihTjD7462lEaqGRjftaHKaEIN+RdTkjjnlNWg",
-	"i6pY7nPF8N0I3W0gnbghmSbts1cX0NyKisS+YlFCisR9vOvLKOkxhajJDrkQpCy7j5Z+mRtGio5d7CPX",
-	"hrSPukcQyrMA3f4s7pO2FHM0EBa4ogchk1xjiojfZ9HhEY2tUzKkytVE1cY9GlMNIASewnYIn1Kks5Ay",
-	"hd0SViFE1MqkrkGB0yTRBRz3vbG+XM6O9tBbLTBbuCvA8EsNthZxwa9R4F7SWKKUdci1RSN0xo0sNA1o",
-	"fHNMKEB4RAQbUcNvgfXlIqNKoxad5AhfhbAm7QCPnjzukoTOrPpjOehRt7st7M7h8qLsXgcT5Sv7ge8J",
-	"XPw/F9FgT2Uyu3PYP8XlIgpUlYdPXxv1XAF6kJ7krdcO1kCsp7RI0v4c5D3q/rD6gzMphinHUJOjw8PV",
-	"H7wXDtgtPJ5D08H7MM5ZrmEayIXjJndHDjx/9DktjVbRZ+z2NYab37+o4ua6cmeyhsRiIc5uYSA/Pghy",
-	"fw5OOE2mihtT1ksOb80tFwo7FbbW+7nY/d948mmZJFpe7mozBU/WNVIcfmkjhd9GE4Cgo+FBAMhbUSRU",
-	"OetVDWzcLTQgK94Hx44LnwuqEC2BjoWX9cY80cdMte71/ssVYvRxAxyAw8xBwcE6ZJ86Ny9zzOXR6o+e",
-	"SzXgScLENrBTQEtw9EXrbytmYZ5EG9fn7OT2evVuRGTQHC+AmrKnWS3AKHbL2RSOT1fAJqF6PJAUc9Mb",
-	"zSqLeS0uXpYJqFKImpXveSiFiyrQcsIgGoeMIUiOJaRt9ayegDgtFzzkO9xg3I8cOoEyqQiZg5kTNwQq",
-	"lTMyZYr51ApvqSkcxhims3Cm1eNrMKA8K47kPmlaMUkDNBcX8/kQvTV8gsBH0xQsecWCINrNIFj6Qnr+",
-	"4NeHyNIpXoVHDGfb8w0DloKlf4n8IgeoBYCFDTQVC5FWnUDQHLKpU431iTPDQfk17Rp0+j3mrCdCsKOm",
-	"iEeBMtVlFIEr30ba0HnJZygDsE8pjAS6U+xMHZD3CAFuc4Fqu3VQiIO/RjyoEuh7g8iacng1oAmR8ljS",
-	"DF7/itB5aUlNbqo3GF4e2HB8OB4aoiy9SlwPzunWwIpNlni6Ck7jMYtvHCQGgZlg2CETesO01ZOXNpMq",
-	"E/F6omiNDuN26oIuNIVgPyTDXJed03cuU0Y1w8lmZCZzhUVKe8J17MIFcjHq7ETEv+66lcHrC53ZNan9",
-	"9B8yV8Fiy7epYmTAkGxYtsSSDvmHzDHBF4YoAiKxym2Rg7h0WGAIRf8pUl05hD0iAi4udreBEyAunAe3",
-	"/JAFpHCdDUwFY+Woh8LflbDkG34uRqfCjhCZCghyTS+3w+8RM9dlwuMLlFcaMd3K/lYPhkaGE0iJwEQB",
-	"Z6wqaJRvZ9FWkw9eCDr2gdyatK1u1RP9YOr+bsXkFgZ764jQ5Je8eDJkzMo9t0xp0u4/Z8xF8fn87Z6A",
-	"+v/MPn1q/2XHBr+gyx7QPjCMDYcsLlZfIwK6QLXiSU8Uj8A+xE2H9K28hxHafSP7gM4oJxqmIwItD7mI",
-	"0xwSKC6p5Yz2nTg3Vua7YTPNzHFPZFRrX5n3oznLlZaqj24ycAdTTfqx+9VbMu2bKPGBZfHExQe5xtW4",
-	"r56AjA5wctcTgRoIqNenIcC9VKhBQ47WxGA38rX95tOnaCVdce8/V3LSWv/1awkv160Wz67VqPJDsJ1F",
-	"ztZx67/9s7v3w89/+q4uIax+9JRPuKkMnrAhzVODQzc0Qa3rEXafZNSdUlMwhMVvgDU5BDzXn2/3/OrC",
-	"PJInR3yqtqqtqWZJqPbGCySzgcfatxux64EZIZYFdwZE+qHobRW+cU8Xvf9b+e+L5TbJi5A9b+iBKed4",
-	"tg7V+9KAsRoothG4vpBhs2LKDJSVtpUM5FS4ZCAwp5wQKlDJTjUjR92j3a1hquj2VytiYRIfljci9lVv",
-	"ZY2poakcgdLtG4L6XGnXRrns9YQ14YOmlj1hNwd9K63eQAXKIAk19NgpjtjU0v7qPmPO7lSROMkNYy5f",
-	"x71mhwZ9eUITrA2wLF0WuoyTRKYpVRoSHfq+XWPfZwI3dAONwANqRc8Zo4q0sdOn86aiL5Vk9j/fdTv2",
-	"d9ET3x10u2GPyd0O6dNM9cuc45WtZovlkf/9v8ijJ4/Jfk/4/pz2p4Nut9/UaDLoUgv7SbjOUjrrkL5z",
-	"M/cxELVsKtoTZqxkPhoX+7cwYNmZu2pM1T8mfbQmwk76i60v+4sr6omg92VE+ljvpDKAb87Zd905+2FT",
-	"y37gEy3hAVpvKKMxTARhSNMZGpH8+vFaKld/Uuq+9lYhG3bCNXPFFUBuzRTHTHAqZiRWs8xIAvVK6uTY",
-	"lGsDgH2fFqSih2cDHQzwVt9XXBgMTuRwCNHBkAXgmkxGYUCSpwFwJesTrRq/y6++XEYtwfqpAGAHqZWJ",
-	"SQjODsz6IaUas/gGogpLS5HLGQxozgjsWcEcIG27TNMFtW038rl8rg0SpkhpwzKfsMA+UqisWkBpka4M",
-	"hTEG7HMQjBiJZv+1EAz0RfQD6FN8a+qrnMMiINN+GBjFhJwilr2/wH3YlWtGsE2pCzzDQBEn/VLFzXjC",
-	"DI9Rogf2ttQShC4oadh6GmDRMWNNx2ptM476oYNWu2sMXFeC9Es57OxpNTrspGFfVIna3Gz1NSJIApMX",
-	"nTNpIb33JWm4sKzBshBEiozOosK8CbYOK3VsLZMB9dlz3x7/1hBp9gIyrD0VKysJlGavBQsS5lyE23Oh",
-	"kxbKE9hZ1BOWkKhGGuozmKuM1wliloJBQBokUXqZDHhwpyeuwM3qSAiBGOFfWOxyRD+ak4VCbkUOtpBT",
-	"FP5cdp2lnh1y1O32hLeYa5basarbsxvo7ACBt3wcL++kMODjbw1+gJ7A0yqqrlXdAJij6uz/4Eat8VLs",
-	"npCjw0N/7nhVPSFzo3nCFlkIhKkPisClhftr71wInQ+HPIbcf/fzMfkOK74IHlx6vZFdVxsdPdSgvIZ+",
-	"TF84Nm+1pulCOhY1zgdLXn8PEX1lBpK+KUXKOjp8F6TWMLi3WN82SpXvnp+Ro4M/d8nZ1d+OCfVFapSc",
-	"WsmJ9FpvMwYJ1w4jey37DCnEIhYjw+gJNNXvRhCFa9+3yqSz4KFjIwyecNov6bXOUqkXJgst/1aLXWH6",
-	"Pynon/sM9E9/GEG4fFA9xS4pKr+zU3BjBUNNjEysInnNPhoSu46W0PdaZxD2P2bMC5IqF5i5M5Rqkqe0",
-	"J9owG7hPoQzGX/oR6f/J/mfP/ue/9iNi6MDSRqg7TEc+eGUXc4gUw8Qd/Hqn3yBSXvndbUz0Pt/4v1ro",
-	"M+yj2XewV1KleeGxIV3VbShyPRmoMTQewwUiQ7d8x7KVjCkuoaAcQi6sxSUU7T3j2hevWrGI35P1/dTi",
-	"agDRhd2qYpDHlHI8nq1pSdUmu+/kBhDg8oZABStReWTzMk4ZnGVFIATtQLjLMFYL9dl2nS4Y9UTV8OOU",
-	"QFcRq1bA8rFlllYUqwC91FWitdLWDz2xg40tSwlrakEvtUg+I65m8g7WXXOZMfZHKwSiJCSFpXauypXz",
-	"y9bhqzu8L2i8rpVs7kmweO169dQg9mlR/vlLCgV/xLyAkhQ4hYMW0XOhmb0m6PMOwjznaAGjKp3tKWZh",
-	"zBPaxuilTHER84ymUFMI83o8Hi9IEyeBWTqgGlINGTdYRLSKWRmu+dyu6F25oO3Q6z6RZX6lTWnzuK8v",
-	"6PH5fWEB2DYc/FtZAW3DASZY/lOYNRDoQIAFH9RnOprKLLkqEFpMYBO42T8UYV8DVouATvBpwDFb0hNg",
-	"7DcArgXgcxeWWQe4ERnxWwvZeQYCr6OEW8NvM0XnQhuVx56Y10p4hc29jYkpEIGzi+6nkshjsBhSbtFI",
-	"5nuirxguoV+oZ0Sw6ZyxshzXW/dDj2NUVGyBkqFVaRJEvLI0ZjDumGqClcekqjRxaIil9t1NLoJD+ipo",
-	"fveWqZqtPVjrVCim+1jDAG6/sKnqD02czsZSaoYePMy90SHeBZTopDAaSkVO54mZvnNChai6VAvFnhlY",
-	"EQ6hF0utFMqhrFjmkU5QDCJwitqinInzfm0F7u4JwLu5fX0l7F+iQvry/Q/eFP2Hpgh4C7VK54krm54m",
-	"hUHboh74sZI710ihNrzZj6lIUtYc6nWFdeXB0kRJTOMx80ZcK6SOIMAAEr9c3V2m8WXXXMGSAQ51nNqY",
-	"eFO2riODWSH9dEgfm/tgJELKb1m/rMECseFQ01jrYZ6SITOYT6OYC2PQhqb+i3IhUD9/wJiAMt2QeIPW",
-	"MtgzmInN2BJoOSR9qt8O+7su5iEXhazVr2aVgdADpfJhXLsSTD/zw+5CWVd4Fwx1aeqqu1LIynQlbOFQ",
-	"yrYjleGLsTrk/P2791fPfCTYea5kxqiAul6KpuQpFTeQE8jTGSnK9kB8GPoPMuijom7s0Hb2dr94C4yC",
-	"x0RmTJC/kDEfjclfSCqn5C8E6tXunpCn12fvr55dY4yci21iHzFzrpjWbTsqb8pOjJmfdvAOuVQ8dsdd",
-	"DbTTHXKJYIIFjutKetZWv3kNwHvmYHetKBA9mwxkujRUw3c/wUNvRS23/9qGJ4tpJ+mseiKwYezL0IGm",
-	"f4uL4pZS3EJjoJqY/NZB0oqKVR3UNl65V3tk5ZQb60LYl3Y0Xl9Sbl74ZD/ARsH0ZwbqL4k0ewbHnSF4",
-	"uQ5+uJ4otI3HY+aiucZyWoYtuNC+gIjit2uFnU2Yocviq1/b5/fK6A2tu5IrLFdll5dQ+8qdh/dduvrb",
-	"FoQjMsh5mhQxvCAfiluupCjdK747iQpP2i5/nXPO6AwE4H0XfrGEVV37YLoRKK8ukYsUH5L22avz03d/",
-	"O7+6/vDs/PLt1cX1h9Nnz96dX12dX0FmV/E5BuNhudeeOBUY0Qnbc13pykARUWSIxlQIaciA+bnrNWGs",
-	"9wIvnBabute6HeFcSyND/XLuIyz0pzFTUBAaegC4athQVdEVii/7/Xko8Ze/GaS4gMpL/BtUHGrimoaK",
-	"Z4olVvktgqXaltfS2OQ0BX4KnccSSFib0BlJ+HDoC2Gbst8aeBOTXacP+ZjQhkakpQaFJRBRa0L/mYfY",
-	"OudZTxSBl1T7mFG0vBQNMzGCoA7k3PsOEh5qeM9ZZZUPT4M686f+TYX6qkYVvAZCSxJvpUdAZjS1UKUs",
-	"4q7SmVaSl0WtqSQy0Nm+OQzzHbRqsnKzt+v4xTalIbvSAWFr14tnVuuxdLIn+s/OL/e+f/nor3s//P31",
-	"oeuONsfjinyMBXYVlWnCQLR0oaRAeCAeHktcxVYsfOOIRuVIO8QrBNjzmRpyYH86xsBtsRePKS9DGp3e",
-	"AmQVfuqQ51JZvQLWc379wseNulZnKMwRyyoi0q/0c+2T9tg1M+4JLH0hzO6CearIzcFmWVb3CmLj/z9S",
-	"HbNDTsMT74kx1WMg9gNI009c3ZFYSV0kEJihVJPjgHCHdwYDjAMKbvXEnrBjdXY65A30JWmuMtE+6j6q",
-	"DdFEgHvoFDxc5Fci4P6IVsRmOtT5Fph5h5T5Cuwb1JCZzAE9vdHAyJBaFx2e1ybE8zbtggw7K9qeG3uN",
-	"OmsOPB5qkTW3vD9YhTV/6NuWV9uGY6OYvForWBoMJ6RhuuLpcFyyydPxwAn2u3CR33wW3wTupT4LR2VP",
-	"Cmt1KDreo7BtHzjExV7V+78FIteySgcLX26MiEHdmYdU7mCFlFOVbn43hQ68iLBxlYPNJQiwHO1D2NCy",
-	"unHvM+g23HWuJiwlBXXi/FoLW0w0l2UG4Tj2Z8UEm6Ktxp5KytAweA5GL+gnIkU6c8nA0EbCx6UHpiTX",
-	"VIO0e61TUTzotdA7lYsbIadlq3FooyZOyk7fdOK6nRSK2PkkM7NF31ZRInTGmipzos/m1B/dfaayV2da",
-	"ltDODb8fu+U7vHjFaOpnmkWuAy/X9n4bqrls1s7PAaQ21DSbuPtFGn0fQUVD5TXX5KNoTA39MwoTYUG1",
-	"+0XfFEzsQXsm1EconjjI46ro4tIhAKhWz3bJ5NDjy0hQ+VNGUZ3iI4u3j6OjR4fkP/7ffyePu91u1BN6",
-	"DCH9mvRaj6Nut/unXguBlGsi8jSFfsfTMhEebfeukERPtPulzf7y/dNXF2cfXl+8+XDxxv7y9t1VPyL1",
-	"b5y9ff/m+t3F+VV/dykUX8F53zsI4zRNxfzRInMPsHvh5ViwkDnagtNF1esMKn98Ngi7jlb7hsc3bAkU",
-	"v82YIO4ln8UG3aF9F3T3J7ihkxP0DoyUzLP51DdDJlIbC2udnujTEbvC4rIQRTCWUwK9tKmbDOib1UBY",
-	"QjQXMfPmdI3ZUsYFATQ5bVxnr2u3vYepQFYW+QdTIyG9DfeHq18ldPr+cOvJnE3NW95i3F4xNUITJJqT",
-	"ndM0JUPO0gT9/V5t2kHOSvEZ6JGW35alXKEzW09QcktTnmDx150gFR9+daYSn+Tpy8oKOvFN/iFDvIyU",
-	"AT7fPuh2eyIeU0VjC3m7lvP7b9uWMJPwIdfESAmo0iGnHqXKHHYqyFjmqmjN1BPVJvOR24JUVpA4Rtw9",
-	"OvzBZV6+Y0bN9k6Hhql+h/SnbKC5YX3XK9zQGZ7MMdRmtmgL8OKCiJiEPjfV7YOJacjTVFsEhobHPnjZ",
-	"d/If5BA95XvvNxtUK+jysM2qlaU+PF39aqs09y+oDx8drjHZtZSvqZi98wXV7543X7EqUMuCvrSdNAQd",
-	"G4dSTTYhaUsYMjQq2Qeu2uy4CrwayDS5doy4s1MU//G+Da5PoI2rI1tOC/EEchHl7DjbYRx+9rvK3TzD",
-	"0/tmj7ozB7A90FKqA3bg+/2jIjuR6o5lg0Z0UixLZ83odF7GekDvy5kPm3d8gqkICjA5fs4LRo1Mb0KL",
-	"ynu42UJE7gkusKtuaaDqkFMyzBXU5y4mo6VcHaA0TVM5BasdGUr77708261kc9egP8Zl4p/ueS3+S1Eb",
-	"hQJL+srofx8m9Pld/dF48zeadQfZ5iiXFkRrMPOe/zsnU4ZpwydScJou0cHB4hi86dxxvqxVVDRXG8zK",
-	"YIXC/OSMQkWFP4Kb2NE9gZ3WBArjCUaEc8ENd0mNi2bO0tgUeYOlmIuL6PTEqSc8LmBmR1fXb7WvkaU8",
-	"oWXTQNAhFvCsJ0pWsb8OT+weMTSYZ1kYZpkVEG7wPuxDl7UzRagCosU7nZWlzj7fwtmkWv+kuJnv/hMs",
-	"JQo6G1kwt8AIcLoykKYnXGG4JRZR0j46PNz1RWE/mogYxSdgyR9TTQ67ln0+qWjLPdE+6nZ3LaOFlhcQ",
-	"6ONUZmDG5dqLpZfpcAlpH3V/2D0htAzaxJj1WU8MmOPELLHbxCzeBqDV+WDCQ7B9sBXb5he6EW88uA/M",
-	"wyUZVtvyq3g4D3nf4oTuMk4I+mBj06OPGVMcspbai2xmdyNiM+/jC2na/oQLtjRhY7YNOn0Z2251jU3e",
-	"BE9HtaEAwV+xA0LYLAjXhU2Cxph6B63ACgCIgpyhlEJvbFO5kjuCBIfYa8SKzckFDxEkgiX+0Yz9oXAX",
-	"xo05UWCjwLHVILNcjt7/LfhrnTJugRktEAlqMjs669ZF6zRVQ1tKt2paDFd2sm7t6idHtTmQ36qn/SfV",
-	"Z53mECSyh3C+Qqe9c2xcv5pF+8AK9Y8XXWAYqOAL7cDyIzIdS2BY4NKyCjGryOU1BS9qzV52cb83LL2v",
-	"WNPP1QW+xZv+p6EtLxnLGgiLHA5dTxzD7oPKQDTV/uGQ7iccthVa9qto7V64nsrnNDbQtO9BquDFAp/h",
-	"gh8e1r0dDr+p11/PP11K3LkSiGFTuTcEmAFOyIRxd07a6GeDRDiq9VSqxAVnxDJhIfYBJq2toJV4x8Ry",
-	"tMPnvx+sOxdfEenesVjeMjU7k0l9BY+3As2fyr0I1+gql4zRlRczF4GHXcAgH5ILbRhNsPGr/eQb/j4Y",
-	"/BVL0NflGNsbC8oYZNkd4K1mJs+W5UObXAlfnFKzWDFD2tBVDYvdYeZxfw69+95qryvL5mbXid/o5Wnc",
-	"MC/1bSkaylLm2R1Tk/sy9fhVXsFRN5X/x6M1ktAkCfUZdyqoq3S+2aabbNPQ400zY1zhWCoWj29LfBnQ",
-	"ZNTcrO5MTrLchOX9g0KQlSbi2mq1CZnIhKX6mKR8yAyf+PchusMiFzUsCVvV6Yj4orE4ZsqGhsjcYGT+",
-	"rzlN0Q5fzNPBft/9oG+3awJiZNYTKbtl6Qnpu36URefKCStbg5qpJLHVoBWnrtM5nAtLCgcaF2SYp2lD",
-	"vP7r2VM4todqmsfVrTLKw9U/lJ7EEzYZMEXg+uDqMyVHUIbA0Q176VsZ3hHesWLcpRMYl+TeOiVBHzfH",
-	"VUdkxw+kSSIhxHdiR9uJeqJ4hNHFA1Z6gP8cGHx2InLUPSA7b6GqufsCGljEUikWm50OeSt8xUHMp3p/",
-	"AQ35NcGiTwkZSQbntJ/KEa/lLXPbfqjBxZVVPsCqO7C+5JuE+QAkTLyLqvrXhlZPWNxTgrdPM625FNtq",
-	"g5hq2cgmT0kfuiTBa3vaKEahYRU1UGFMkz48OSaIhkmftBNqKOn/1mv5zka91nGv1cu73UfxKJUDmpLi",
-	"if2R9Vqf+rsgY/o8SjbFHlwptVNgn8SeKCiq79PVrskPLYJXIqLpbDcqFOcJpIumXDB3jIePiYZGrTeM",
-	"ZZYof+S+rGrsunxxg4qbS8WwnNrEY4a9Fgk3GJpVliLFjsVwP1CMRmnISbmF6xJuMDxEqNrpUgr7ihk1",
-	"OyaPut1uH0ujulMFobpf30zQjvJeM3WON7het6vwHj+r7ZX98CtyVqy8uKfLLGFiWJr6RB3n/jaumS9X",
-	"rteUg84tcWUo1UiaCoetVcMwDFGTnQtsYOpqT7GPXBtfPooaF0sVkSnDMi6UKKYZwOgNpgEAomPGD6JA",
-	"daiIGHrjtw6JOSCYMg7fTenMZU+FyVAQ9YdpUPtlA0/3qJImVQd1cyfwQJnt88oqHx6zPY1jlm3lAPnP",
-	"l8hz7gIPC5a4VyLL2mgdpu0gSo+YsTR0WZgKPH+Y+hAsrYFU2/39/vJO+UiwZI8LWP6W5NrdnV51uTVR",
-	"R9XjvKQKm1EXFR58VHlMNdvjQjNhr/uW7TbVoNaMqnjcavAoH3S7n+NSvjsgs9KWXg/aioVSpWhttQg4",
-	"02rBht8VIJ6DeAiRx6vSBqyg2QiVt5xNEb5CoJRylLJ9IFvNAsTQsuM+vvuOJdyqy/0yw6iP6vB/wRf+",
-	"Ygfrk7YsPvmLkSbr7x6jDoEe3p74EZ6VrbRBF4egKJqyhMRS3nB2gpWDwZ5ZpAD0PdHtE1f70tfr6ol+",
-	"LBPWJ20QW+28Z/A3H4ZjYAj3nI0PivnatRO3MjuEpQAENP2j7kGZcu3d1PaxJQ/QIOBjBgUp3ZIyJeXQ",
-	"bmqqpBjV2rdgmlfIMR6k5PJjscKvJLU0cZQrIMyEC+yfAcgBHYGZtrd+w0T/WzjH71/Kes4Fxps5jFSO",
-	"9hR4F6SBVklEYamA+ksJ20YmQxLp52424Y9Z7PI2oTp4VLTNcLkuMmGoYNu/Ll+enfs8FizV4v7Aly+e",
-	"EQDjHd0TQkKgNMSjoTmSiw7xdFiXyaXQ4i2jZoyEShdI0hNG1lNpLFghUIMDm4GjkGBLxbQubJnKIS10",
-	"JnOlSdsfb0/MEWDYZYQKpJ2zpHH93ROyuArgDCVdLS6wJ6r+Fzg8ruGuWVI3ErPQ1Edrx5Rr1kxx/cmt",
-	"10PEQU+toHTYPfpzraRUK3NZoGgc6fGTtQeCnW400Lw89qh7uAi/T2l8E7QdzLK5JuGvJJLwdTqDf6E6",
-	"cg1kA6nFjvaFQQoEqVKP7WkCVHtrJAgBho4ZGSg51bgYR82AFgAdaF8dPn6yGyHdwBLeiPM3LDNOKhpL",
-	"ZfZSfmuFnIqI1AGDXa4EuOCmvuNCCjIiSG52v9h26hg0VjPGguRcQ0wdFNlzdcGhzh7aOaUg/f1+B3K9",
-	"AUHdsj3tdaVWygpezRgH/tX10A23shnCrQXe1/7cLVw45o3xAkwkmeTC/G7h/SkboVG6iU9uAek3s7i5",
-	"TxhU13RV6WWco2PZ9dpJZxaCoHwhFUk019jLpzxgdoTLjORSRD2BTVuplkJHRMtQwBOoDdAR5QJb0qcz",
-	"NH5jJ9IhVFxvciW/nMUP1pFs17bEcrKjyct/nBGr339lP3LVJLKjS/0ttvJPAGkWcjazkNzM4g0StR7u",
-	"db6cxX+wvKyLyiVvn5q1DDaaArQtdPzGl9T9HTHzchafUb15vIjVMx9SpV+/j8bIEs0edF7TnRQGriUw",
-	"KDWhyxQy4nXRhKzgKSvMZNsAXyUHsLmWPPCroI582PFpfj+16YGowMkJ88WPe8I9tIqYK4UpFb7XLw+i",
-	"XxQXdiXzQEqDOn8uJbeoUFBfZcDt73OI6/pI9IXMVy9nscsCDMxXnx5EOuI3s9TXqciDt1C14ZZU5D4J",
-	"RyEg7/9Wzvhp/zfNE/ZpiYitGJ1o1/gJOqtATRYrVaMJ2xgajyGYpN0/QyDee8a1j2k5Dt7oRz3R//ue",
-	"f+t6lrG9tzCTPiZCasGHw35klU0qkoH8aE+nGPPKKR97lzLl8ay/C8I5hbVADU8Ml1E5VH62auYIeuzK",
-	"XBGp+IiLDrmCckMTOnPdfKmYeSpfHA+GyDAaj3si7Pnr+jo5m5/7ymtEJJWjE0KR7pbjY8yFnIoOOS3r",
-	"yPcElA896h5FRSZnMT8On0iG2i3YxTrk6KBbKjBw+pZsJwzKupNcJEz1hDPCWeouBcngmLw3oGj4RYvS",
-	"avVqystZ/MwtZRsCXJNcWkLd8sxSLMPdOj4oFG0uDBuBIb5hZA4msuYxVxDpK/v9pm1tZWxYfejQUKoJ",
-	"Na3j1oALCraFtYKJPAR8wf4JRwdr0LMfpWB305BHTkUqKZYfKqSQpIS27TQ3VxmxSMqul45Ow+pMBdK5",
-	"HBVU+09IH/+BoedkqBgrIuYqKdsQVECuxwzD2xY69zgzgquq6FK6AxNC0YKhqMxUkCHf76cn1sr0/qPI",
-	"S5gM/S1J+5v4tKQpUGnrc3kei6KU673tEfAeBCtw/jTHLASh/LooFo4xys5u7tNqMEetsDJiCKzzIZN3",
-	"bJhrmurjnlhe+X2fLAtePMH4gZ0LEfxqZQPvSPNvQPjCMem1BJt+SNgtj1mv1Sc7b9i08CBIRfAJSZhB",
-	"rCA/FUGbcC7oLzMS/HU9gUSxs0P+47//z2ogN9hN+WhsIiifDj4BPw/IdNMinQypPgYNo2OlJ6Srkj8f",
-	"DwFBpUy4dv4aO4XCmUJnTvf6K7vUvguoJgOZzNBUPJSqJ9wqnHn5hTEZlK/EuyP9+PaDG+VDisO0wbHR",
-	"36cZRxDp73aIlV65yNHZ0hN9ePcnbsYQFuIbkZYe5Iofkxg5wqBX57alxm3CVeu2S7FqeE8sbsnu2G7J",
-	"hb3AeDS1XA99uELChkEsLvwzji8VSWCaTlhxFLAKcAbhsWI2is/wDCZBY4KFB3Dt+Ah9dzcg/FLs0N8T",
-	"9pN52DPSZB88aAP4nQNM2yme7GHXlzIvE0q6LSYbIrBZZouSMQQEO67ltulRzQfptEESr6Ql78LaHpVr",
-	"07m2R+3W9Q+YOwjqGTDL4f07HeJw0hdWd4VVO4Buhz+QnWspycSeETWGTTLL990nRs3cMrkgbzwkd3Zw",
-	"1UGDg9oCo0CcHmhUD8Dot4Ceb8lA27czwOg4Z5N1IdGizK/bwu8IGOTa9zUZ/MN3toRZpyEOpEwZFXUQ",
-	"ajGjtAF4QuZh1LN7J2LcR93emrqK4MB3iLPtWXumuP8bCCefmkUrjMpygUrznL/vuLGEhnLHK5lqIRj0",
-	"BDDVGsZe8tklksNuhwSJpI6GD3maEi6QAZWC0U5Edk5RNoQV+bzRJzXpol5ik6oI8AwHmuOc8OiDexE4",
-	"1PXYXdJcmGjBZ1JZMv7ODmkLSVJ+y3pi7mSPfSxqye7Laiz241274kcl84ugH49ZYHA9uOol9ROs9B6G",
-	"zvqoKxirvVRS2G1khh68NmaK5xZ2LqkZPyBF+VW4o2+c9BsnvVtOukgzIZzdKEunQhVtdzuiL/Pm4LXT",
-	"dEpnGnVoluioZDQuA7BDfvKFZUAj42Eg7tnVu+cEY6lIym8YNgrRdMh6wiEkug+E102MZWpCSIxZKkFX",
-	"5qaBptjVf6XOGngUdmlfNh6jKRkNMiQsn2GlNxyAoM7ssQXMZGNpZLNg8G+X5z9a6Lh88yPJoYfuY/L6",
-	"KWkfHTwmO5euly2MUZZqIOFHfEJHrLPjyvPDX4RrCzLakhMocON71R0ckuyjM+HsMdBjE6/Pa6N4pkG2",
-	"mDBDIQW8nbp4PsJM3KllVHmWSppcwibvVXeb5KnhGVVmfyjVZM+urwqYmbIrMxzBujj21Z6NkAP90334",
-	"c/GaHIB1/oFwKgiUyBIKLjTN1Anpw4KLUjKQeG+BYEeT9+9e/eHY1sEaU1zSmQXKaylfUTVi+N3jdfbj",
-	"bB0sec0STq8tBHxt+/F7QDBCi8bWSAzQPXMDPMSUEY+ZQ8Rtki5hjP3fBJ2wpYFjDUhf4+yE/y1zdmZW",
-	"0lb2w//2z9O9/5vu/au798OHvZ9/O3gSPTn61Ot12r9ko/8nE6Pd71qrg5kXMRFQYv+XjI029XtG7ttM",
-	"jO7EZYr0+nfUb/60CnlbAldRKqtRiqpUXpJTEVTxkiKddcip+8WRwKIOly5MDVy5NBxfW8QyxKK+yImz",
-	"RsAYyhFOQWLFEmh53B9Iket+0V7SN9v26yDwfBcrPILd3YzZJCo0axrfjKBndERyndM0nZVWaKxe3ynm",
-	"AMEDK6VwXYZl+7WgJ7WI3oh8UTEsAmiXbY+j2u/JDpRyKGtmp5W5AaZeNJqCW/QarZDl8UakX/y7X3Ti",
-	"xWImrtke/NxrvQm+6rUaojLeFTf9MCOOy/WtqkVWlnf7kqzxazKd2qj1Av4xXy3l4iZCXAiK7Tmk1NuT",
-	"CcX0eFmdTJposHy5V/sRUdJQw6DZMeQhB04beJOC/arvKAj8jK4p4/CuJ7wjCIcCfYVAkSSL2dOxTEvV",
-	"YEgnPJ2RtmK59m5FLgU0hzwIu6pBOGnP2cT8xKhYHJdKG7Z5diotWrZqIyfg8yvmg5IecBlOe7Tv3Oj1",
-	"8Qmwly/dbuJ3EDzQpLO63FjPvwJAchF5VvqnrhifPf4t9FbFRpaJqGYUxG7b2PB9YB8MWOFYjHzWLaTi",
-	"tZeGE4CNRoM2XvhtscImc01hffc6p4xCdSVXjjkgSRCuFEuo61l6x+256J7o/xfFhn/po/uVYmelBEY6",
-	"Kd+dcqErNvHG4orL6y5FDYENl2MpGHmTTwZMbVaGcVktR7D2YnkGR73Ao+svkCU79ZTE3e+KyinvKke8",
-	"eHxN5VIszDdkJD46fNDdN/BcvlIDvibF/11xm0WNjXuzWP/nMyUjKQsrvQWFTLYiolxAgnKRhVVfrL94",
-	"77MqVW0ZFPk1IhPddr91mro7mf0VHxrgxTpjwqVmbFjuyPlBFyoeQZ02z4H2f4M/Qbz7tCRq+cqFEjrV",
-	"sWRh5B2UfXPPh3kakazw63Kx06nhVcH8a1mcyiWu2xLq4PDPD5orBSfwEEONNduicfq3sj6rnZ3MOPm+",
-	"jEP1fk9UYosAyLKqYqXm8MbVhhfZGSyO7Tkeuf+bKWlArYZwXSzOiuW6XKJg0z0Xj0tTpnwh1Q45X1gv",
-	"hLZC/CX83BOgLkBzavy+oifUlJas72ZhN+LtDmu1mftatOQruGrhcDxr/oabK3Gz14KIpSnVYseQCeu1",
-	"jkkq4xuwHk3HEqtH30HQmV/AXiqXVnvweYev5OgrGl/XqkgZLPVcGDVbpzrlNUam/a6qQfh9+pLX0vfn",
-	"C42s1YqbW5pQNRMJBF2tF6F4BawCWQyq+lLVRiuCsbQaskja/TL3or8bgbMB6rhDyevG+MTl4YknriYk",
-	"u+Uyd2GH2shMQ4ctDgUi7ziSsGK17QkXV1ifqmGPwWuLbSEF5rdqJkxEOLpxcs2SiCiWpTTG84DzZaon",
-	"3FARGeRKGPsIal66vmJl5OTuMRGuND3XrkYcuH0gFN/tYkq5IW+cc0n3xIANpSoCbqFEXXGvLho/zIlw",
-	"sAhFhtC2jyEhdkLD0xStV/V8NICxP0SY4lW4o69fAuGqTK79Fnr4AEuZW6wKsscaaOZWLF8kfwuM34Az",
-	"zYak+tcfsptoBfBjgpOza7tyn8lu5xt833HHmgpEL3hbthZFQJVbkpXCtbnyL30ZsRMdqGtIm6fYd9Hv",
-	"IcJYSsViLNhnefzvsEJ6rYefVrd6R7e+r9itvGF7ELaslxnB7Wtv7VsBLPwuKdc5ZFJ+c2s3ERuRVI08",
-	"hH2MWeYC9aVgdwV53uuCVWfqmiQnjaEUNUYgnqxrAXpy9DlRin8UWPzSIYoWnqwC5hSZotDR3ZAxdIqs",
-	"8OAFrpPff1GTK9zMw/MzXBVZ6t9qmnzN3r94Db54mPcznhShcrxobqgJNRApu7UTEtMefKunBqfjcwzW",
-	"8Y16IWonF653HMYMuZxrlzk1YL6zHBkzxTpFPsWEzrDW0YD1RK/Va5G2YpOiEJ59CcuucaOhvNmur1vm",
-	"yI+r6exftU/ev3tF+kHGTL8nsJYKS8qC4lBvjbR9mlcY2B9BhEKSQOtZ+xpULt8lXEOXOFevAwKWjkkP",
-	"U1l6LQh4BM8RZA6gK8aVcVIyH42ra6rP8kk+NzjhC5Gs98UKH1hu6XzGzjdrzp0mx9iDrbGkW4zBrIUt",
-	"uX+ejRRNSrJTazvvK5kuVlpxfwR1ktpUk35A3/pQNHE3rDhjR4KsgJ4oBsOPixghGHAS1Nex31T7RGqW",
-	"shjaUcqU7XTIqcAKUj3hyF4ZSIrFHnHe9tHhYUOWX3kKD5YAFEv81pv5m9TS3JSZFvkMAPKbxkgh5ryT",
-	"KZuTTiwHDSqR6mZy8dqnshL7H036QyWFcW2DBzS+6bvG/z5x96AbHf35cfT9ky4ZzCwBaB8dPCI7zzm0",
-	"FvlXUY2jJ1Lsw04FOei+ftrZ2Y1AKZplDJKGI3L55seI/HjxPCI/scFlRJ6+vozIi/OLM8gnfvbc19N2",
-	"zjuQbHYwe8qAawtL1g5mZVIR1FaLU4gIhpkwedlXAYHUMUyW6xCoR4Yr+bfLH6OegPXYjdu5rbRG01RO",
-	"WVJkNGMiV1BwGDPmB9KMSdvTOzx9/BEOsyfsmPYsg/KUO5bSDjEgu+yeUTTFqC9qCYvCOnEjaikodb31",
-	"0JwFUbczIm+Z6hB7Ie4DqLGK6ddM+BrE2khFR8wf4piliUsqsQNP2ESq2QksDivlAHUfQmiL/RTr61oZ",
-	"ESttTsdQ0zg8nCnlrj+xazEgVQ/64sCSw76B1BfXbkzqrgDzQ8rttte6VgZm1AJgWDfR86tmfL+cxVf2",
-	"Ho2x5LtO9XUPT1w1I+0yi6bENff4luv9e8/1vrJK9UKV4RCft6o4DG6dmZWQKqF7XpOu0oDy5W/xcVVM",
-	"/JvzQn4LkFvXXQ4nNgtq9BRGjKYY1s/3QC660BedAIsaepA7jdnUESRZuWr1WIs1Y0pLQVMCtVG4JkxR",
-	"zRLSBvYu9/RYscQS4t3Ivt8ThQmMiaS0FU2kYDMy5pajz4g2dObq6ecJr63bg4vYyrL8lTDlDKv2P2gV",
-	"5qtqJPZ8wqyjzbURO4Ij9U4fsSj1TNGpb7tTOi7y+n50wyHJKE9In05gEf/xP/6dDBnrEyn24jHlwqV3",
-	"x1IlrobeTOaGGEWFxpWQMdVj0vbEH7I3o56AcLobIacC7Z9uAuemoVoz40RrJ1MrahiK/WOZJhjxZkxq",
-	"0RGUEcZ6Ih5bRp8U33Bhj6To6F5tHGQPI1F0StO6pkEu4I/75G8nEhNgt04RwFi6E3J0eOiSbIMxpQhK",
-	"S7pyFb7oc3OjoJ+KATZG6PLTB+UwOp3f2MMzwXxrJvQwquHPUxE5rKLUirL35Zt6g/L3BU2MIdGz2TTz",
-	"QqaJ9pSwT9rvr57tllJJgef0lvLUHg0Z0JS6OjCQfuL3NE9MsZ301A5gTlH4geovfcHMVKqbflTJZCln",
-	"c1YQbOcR5tCAoKPH0Ns2HrMkTxlpa8ZIv9zur7k0rL97EsYQe/opFQlqyQCbKXp2YH8QL6SVhefQojOh",
-	"XAhmCiHO0XO3k8g1PMwnhIs4zRMrIh11uxFm0vfE3ClEvpOJTxQUdGKXGgzpPWuZkoOUTXY7QI137MG4",
-	"1js9EYAQ1+S7g26n290hA5bKKfoH3BntaP8NnvjOhdD5cMhjbg/DXecx+e7vEAFeXPQOoQPv/Fu4/Q55",
-	"A0YpWkQozsu57aPuo1rLOgLkFhzhC1H4s7l1fiUCHxxUg6/NGUMCkvLN43aX3eD0DTGyON2SHC2SRCMt",
-	"ZQdc35CAz5svCno2YmavHGC+tWmdZEtTLcmImaqo2O5b1bC/64VIrmrWL+S0J/5/9q6stW0niH+VJU82",
-	"yPmbP6YPzVOOloaWtjlMKE3AG2ndLF7tGh02ofS7l52ZlUaW7CQkOGnIq2yN9pjZOXd+vUn1wwE+n/Qj",
-	"PzU0Idf0vtqihbedZll3y11L3v6J5nbfrGoYH95Bd0urMmidDkoRsrMBB0+MhqP+U3EzxQA23eSr1/0T",
-	"/fllNlOrx/lFB62wiUfyZ4bkriw5NqS1t+8etcn3B+e+YJ956bv8yrC62dI3cLrRKn4QTPcjHRSw2Df2",
-	"xiTrtYp/VMa/zGufYI+AgsiRqcInzTfQFciFs5eWmuZBC8oa2MuVBkI/Si9UoLlqvoP2JztXQsuvpTbG",
-	"OwxzqRPv+KAPA2hGBIYeQkApNgvjtn6YFyM5WXXgJpe2FyreKE2tTCIgW1qaIgL/oLb9acn6kbCsTLgy",
-	"3sHZYVoAYFhpoKzgjrA3OKip/6hxuXfLXFzmd1oDJ7C73fmUlf5ZuDQPbKHVRYjW9d65mXf3ptxghHUj",
-	"/X843G4p/Opqrz2kXKG26xo8p91+AdeVG7HLKTA3hililwcY4SVh5jDOj6UNh4DQRUQxUUEddf2WPpGy",
-	"xKjr5oj1OTfku9FLWSR6V3x1cPDVkQ+CKbUJnBIBzZgiH2uwSl9fyPZ0ZV5v+KVvEdsN+KX86NjjyRwA",
-	"VIRCqwB62XKknz6k28w1/965VjJT2X7pFc7PKy9k2GCienLlX8gWQWTLzOy83/lPzjXIF41k9aQ5tlg1",
-	"BPAg1y5gfSKh3VoPpqqQINltyJNBOY9E1euBSpIjdjnC1n27w4wYZUx1t0mPEbPdyl8KEJ6nhEjVXGRG",
-	"CLOIbULHodiEzJ3e5x+HfTGggrooVJF5momKNQyakZ3dxl1E4XSGiqT66hw86/jzEbZoz8VASD+lUhqB",
-	"CXVMME4V9dpAW5x0DqM8l7dYotamzc36QR2eJ0YNSsR7gWDJ8O+QPogEVVSyeLtXJ+z7nH3bQ4D2qcpL",
-	"QSILudvoj4o/dK7JQhk399MawEWNG2XmKsv3Qv/33mg46gttPUclJQgJI53Ur3cQ/w4FEiKV2UwVYp7p",
-	"WOWil0htbsWH8en47EhUY4OELLLUwfnh+Ozo3NsCiVHeAQI5SEJL2FjGN3xZkH7H973+RhULS48wRqhK",
-	"xEB83D+JRKFkGokbtwRz22WzPPLbUugYbPM8qsBJE1VIbThLBq3U/eHwnhfs2oOCHad6sOC91qKDz7sE",
-	"3MXauwuZc1MxEIVn+tRZDbEExP8t9MJLV6Hjmcoi5KFYYLoeMTxUeq0yYfyWNaeRpqWFQ/zqz98AAAD/",
-	"/w==",
+	"7L3rcttIuiD4Krnc3hAVB6IoWXZ3SdExI8tyWcc3tSWf6t5GjZkEkmS2wExUZkI0u9YR82tjfp+YiHmU",
+	"fYB5k/MkG/l9mUCCBHixLFtVx3+qLALI63e//tpJ5DSXggmjO8e/diaMpkzBPy9SNs2lYSKZv+DG/pIy",
+	"nSieGy5F57hzqZhmwpDuwKiCDXaJFMRMGNFGKpYSKvSMKWIkoUSxnFHDUqLYLwXThsy4meDLdMpiMQjm",
+	"2nvJ5oNjIqSZcDEmitpRuSaGT1kvFp2oo5MJm1K7ICaKaef47x27gM7PUcfMc9Y57mijuBh3Pn2KOpdS",
+	"c1zv4vJ/zOSQZiR3LxA5ggVlVBvCbu3GYFq/YprnTKQs7dUWMJJqSk3nuMOFeXLUiTpTLvjULqpfroYL",
+	"w8ZMwXLeMaPmpyPD1PKCrlgiRartic0oN2TIRlIxYtTcngMdUy7qk5dzHTTOdWVoxja4ttmE4cUpRlMy",
+	"lSnLNJnQ1F6B/S2ZsNQ9h6NgaXVoXMC9nMTCvpBSQ8mUzuHLOTNET+QMPk1oljG1o0lGjT3NZELFeOvr",
+	"/BR1cqrolBkHoudTyrNLaib2D253l9s/oo6gU/sls887UceunCuWdo7t0LUzpB9fMTG2Ixw+PmqCoBfc",
+	"AvT8uZLT5cN8zpU25P31GUnpnHCRZIWDEVjNLwVT82o5IztGI/ik1LDOitmv5fLcr+gWUxu55cQBRr5k",
+	"8+XZX9MbpgG1jZoj8gTYoumIHZeIX0d3csPmhIq0+sF/NWZGIySN4FwdCQHQJ90pVTcsJTVa8YKbY+Lg",
+	"mAttLATLEVGFEBZpzIwnrEcOLE4dPn4ci1uu+TBj5PTq7OLCQqGiiQWmiLDeuEcoef/+4tkJUWzKpkNm",
+	"ydhIKkINyZg97cMjMpGF0gi4cM5IMKuDXqBknVZgewzEwv990HgH4pZpM2XCXDxrgXBevZJuCuhPjraj",
+	"lKcVvitmCiVYSob2CgmjKuNMkUROp1SkPXJtr5SpW6aAhumIDGVhyWZECmF4VtKZWDhCA2ADwEoKzSzh",
+	"uWUkp1qzlHCz4qD/uneWMars9vfKtd+FNl/z5IatOOk7nu+1okLTxC6zdQ4TvHPH6d5rpu5tLz9xM0kV",
+	"ndHsnqb4ZL/VuRSaAaF/StN3SCTsX4kUhgn4J83zjCfUntj+PzRCbzXLHxQbdY47/+d+JeTs41O9f66U",
+	"VDhVHdwtDHORF4ZwTaY0s3BkCeunqHMmxSjjyVdYxClJpEgKpSyrRm5JLCUiaYFzsQj/bpSoyJJARbTh",
+	"WRYLRxktXn2KOs+lGvI0ZeL+N3TFx5ZucEGGhQEBgWaZnLGUdJXMWER0oVHCigif5kxpKajhYrwLJ/+j",
+	"FOzrXL1iWhYqYYR95CDsWFY1o5qkLGPGcYSxlAgRF8IwJWiGQ97/KcopQ7l4ZgFjpqQYl3I30N0TkjJD",
+	"eaYJVQzks4okZ3IMi34jzXNLlu9/vW8k0UUyIXL4D5YY4tmvkYFUCEu6pPNM0vRayldUjb/aVSPuDGU6",
+	"t8hupCSZnR6WdC3layrmju7or7AkKcmUijmhxrBpbrQV5gKFDJSHvVJ7aJrDvb0f6Bkw0XtBCzORiv+T",
+	"fZVbN0R7fAc6NaQpSRRLmTCcZhrO973IlUyY1nSYsXNhuJnf/9J+Ylm2hxQ9Ako0VIzeWEF2WGgumNZE",
+	"FRkjXZAHudDFaMQTbpFtSDMqErYLG1IMpBUqGpRXpMWUpHw0YkDAHaA5qvte6CLPpTIsfc1STq+B+X0N",
+	"gB9xi3zznFloBxqcJCw3wN0+efYMsHaaGH7LzfzCMFB7ciVzpgxHdkzNkhKxZ/XAZU0isoLA8a/LP99w",
+	"pD+r9uIX8dK++ynqTC2wIHFgH+k0t+pt59RqoVYKlIpYBYv8yBRgkTZUAf0mV4aKlKqU5BkVjdpOJaj8",
+	"HSUXWF41Y2S3XGmkSM7skmpLDFTYlIHM/CGRYsQttIEY62X1D25t9R8VE2y2+OOUmsIu7OeGoz3NcyVv",
+	"WSWNBTJS/cKkOJtQLk6nshANppwXckamQKfRCGLFbwNMTzNhIsJH5EbIGdgfAsntqN+wKPPxBdWT5Tks",
+	"/OV0LgtDAjGXTKieLAx72G8at9DpO6usNg78/uoZUdQwAogDMsTGS164frf+pst+StMxe8VuWbZ8wlMu",
+	"UF1DArugqvMRs/jhIBXWJ+yi7eoqUD7o9/u9fr8Ji6ZcvGMjphTN9PL4+IilVoVSmswmUnsd2gEiXGYJ",
+	"jL3OsgbkJffVKAlH8Ma+uHhu8HVUO4eFZa8+0le8CXAz+wj+xQ2b6o2Whzf0qZyNKkXnS+t1I7cu6o07",
+	"DY/RaBHoRJ3MK6Lso10owJe2nLYJRZ8i07iUXDTszrGURgKZOmBfb6oJd+Ve8gM37e4MtIlLqvVMqrSV",
+	"ZDhg8e8t2i8acVRm6Vbv55u//KlpJ7jEZwjirTuhLVTPEg2amIJm2ZwoljB+azEzZQmf0ozgzAv049Fh",
+	"wzaENI4I1PbQSB1rGv4munaNNi3YB9zOfm4+GytMPKe/LB9IiUob4VQ1EggDS3gVdbQjYE2UGW14qI3k",
+	"GU3YRGYpU8Swj+YElRNurNY610TLgDANpcwYFUtn4CaL3OJX771FfIE1vTDTbNWaI6KsPgpGQCtXvKbq",
+	"JpUzAeKdZWOKzsiL69eveluIPQCizsq2gRhSvh6Fi16x5xdydmF+kupGN1y7MEo2rkoblm8NEFeG5Wup",
+	"LM7pZ1ix8Esn2NWXPGm9o5yO2d1uaBXU2tGtjIzvALACrNq1UStpTgttxXqA6M3AOOrorBg3Hr/hJmPr",
+	"IQK+929HFSJM1sAEXNTS0Qab9piwDMRJI6S2QnfGxU2j/ZiaCZop7Jnag0JHIcuJ5aZW847QD8WNlQiJ",
+	"FKzxzjY8KcAdf06wiWhpv6sODNWz5TNDf1LTzsEt0PjE2zGv+XSDlVceq+CrFUu9ZrSBwE0YTe3ojVfX",
+	"SgVQwtmaDtglvEbhaEve4CYE3uAwLVfSKqk6wKmMDtFRwIhmqDRQkRJ2y9ScJFSl2zANfzJRSZn8rtcc",
+	"stvhKjRaiUL13b8VzOpayYQqExF7tlTriIz5yETErlEzq3ale3Z/Ecm4NhHJZHITEQsgEcmZiIiecJal",
+	"EUj9EZnRLGNmG2bEp47orsdXqQgVZGJMrsn7d80E1esPd8Jap0aUyDtF9TtcoTvU5gsrhFHzJmk2XbAb",
+	"/Pi0aQ8pp9nZ0rv/cnS0asPVi+8FNywlL7kYp+DrXb1jt1lYXON2FKOG3UW+NRNWmUdQmV+Wb5s00HUy",
+	"L5gIFgTYgydNh8TMTKqbTV69k5XihPiTBQv90+szIBPn1y8iwsdC+gfvr55d39WOIcVeYle6ZMkAu0Pt",
+	"zC0342ZhwoPDP60DDXep/qCrc2yHE8e20I/ZCi2BEW1BXWm2ujD1oWR74RZWvO/xYv3rMza05KXBYsLo",
+	"LSNsmps56VIysoSOTMBXhbJezmSesYgYSRJqkom92+neiGcZF2MylEbvLh56v7/W+FMtv7b1yhDYfvob",
+	"WOFWIiq98VsD2L6lPKPDjHmz8yLeIoMcMWa5B9PEirty5ECthtBb4vMytCfSQrokOcSZnJDhnKRsRIvM",
+	"ADJZRnH+7uywD/h2bf8VAfpJYf+3eAtraER9+qfXZ5EbXCoce5PxkBWepqliWm9mXGjEvfo4q3HwGdWT",
+	"oaRozGg182xoxQqMRg0yVc6EF+82Gs8FEbWp7xjUoZ/OX0vhQqk2GRXefgffrlUD/QksTVZtpvFMkfM1",
+	"YFJ1tQv+nQlTrE6BLYMwMkstCGvm4o4A3BulmM25qaGm2V7UjlzL8gZLeMrS0y0cKgGytFui1vPWZdOE",
+	"ck7YplOlqP/+5R2xwgphwv5Pky6cJV7GbuPWvV2t+UATxVLecIqkG3cs4Yo7Lm6oNF23zeJCE7c5SHuB",
+	"xVowdzB4hS83mfAqavvs/HLvjy8f/WXvh7++PuysFCpW+TcaueqG63yvXTjTBnbDZeEiKjErhIdF6KkW",
+	"W+6oPM3gxj041q9nBZ4HBLsV3dtxa4PDOYV36zi0wWdv3NtLfKL19NZvstnd4b5nmyvhC0e3jhBXE6xa",
+	"oj9S7/t4en3WiTrn1y86kUXb60ZXx8JhLX9uuXcn6gAXXzXCXwpWNNgCqX472hy5nd9r64OEyZs55aKr",
+	"xc8Q4dJWHGg16PKuxswFfjcrPJkUYyC93pFnFYoZRaJJDbFTW5K4FO247N9LK266wUG07ddut1rzik1f",
+	"leTVw8GlY/Wl5waIxDtmP2xxcYdUrVE4LdlxVxs6GpFbzmaaSJHNgVPUD/tDiyGk3a7XYtNYOJoPoekC",
+	"B2s+mNuzTCY3y1Ag5KzFFVEFguxo4gMCwZfcfX99tlu7+pUIIUejRgnfAtmIKoAxjM23SyRcEzpx4dQu",
+	"aDcjUrCIUE0o+VGStFCwLsur/3g46U/7Ou7s1tUP93v7elph/9qHMuJ7hAsym8gMbID2i41gftHcImed",
+	"8iAWV7Dqwk7TWy/AL9Lr8kFzzPQtaziquBORuPNDf4r/OJg8sv/ctUdNDZlKbcijJ4/7JKVzTbp/+uOT",
+	"fn+yfLB1PWi989CvtWWjrx0KLJg3m7zQrTA2aXUkNOOdLnAFjUZD9rHlgdzUAQCOJzdFVPrP7bgrnCbu",
+	"KK6K6ZQ2WRK3O5HP2fhd9te0o3Oqsvk7lrJpaaaub2kk1YjxxsgVDJO0KhsZ81smSJE3W5jDPISmXeWK",
+	"i4TnNGvRLtCKMaTJjY8OXTKB9NaHbtWzIao5o2CPjUfkw3frKzsHHwOzD4n3yAADRsP4hOZsmcl4U/Mi",
+	"QdAGNjOlyYQLtqcYTeEHxaiWIqrysJIM4g3BxUgTQ6Qg3ByTgWCzDym75QkbxKKbSGG4KBhGG2ZyzMVP",
+	"3EzOZMp2IzKAHz6wj7k9mwEqak7VhtjMPS4sjR9LwY79sccCvrKfG2nyD/5oB6SLirM0uR+/DNce2Mm4",
+	"uAnf/lHKccZi4ScSjKXowfERH86hwPYss2QpaJW7mO1REblqw00gBzbBNqEgL4ylpWClCo4Wr9LytiEY",
+	"zARD02KduHqjX4OHrLSdNoBwFZIdEbtHZ3C281oF7gSyosAKMZEzQvUe1/V5LzNGtVWuDVOEklua8ZS0",
+	"Lsbd5it7ZQ0rslARggzIRMfI5uUNKxMeF4AigjXXwIlQkcbCQgDMBT91h0rOINiMZlqSseXQVhiFIV8Y",
+	"k78V2ZwkUt5wRgbJ7Qc3zQcYeeCuejU2r7K5PpdqLM3aIKYmy3VLnt/SFAjEr7i4WREjlS4auhuNq/k2",
+	"QVEey9YP3LTq0Na3tF4n/y4jDCS87mjC0zU2saVHjja35LReN9FxQu3LSEOtatY45XZs1uU8OBUacsFo",
+	"dhnsHfOPFjJhM4quZMPUVEfEqfGRN2jhsyUPD9JrS8DAvBGRhBo2lmoexaJMawRdJGUJ19zSdocYmFes",
+	"WILUwUzYtIYI1TWy0cjJB41pNPjYZ36sdRY0nvCIsZaABYhaT1qc9k4N3NG1o7l4FgXW0SlCkyN+s9Iz",
+	"0g5hlS1ukW0621Gg/eC7pOvUyYiU2mREIB6bReQcM4lchHQaEa9l7tpbKm9mRxNngXWjQnD/mbQE2bC0",
+	"kUq1+7P9qxtZ4yHqv1mRhFECi5p3hjugCOx39g4XcLAUdKt7rPDj53aK0RyAtV2o4BpHg2AfzVmhNIpa",
+	"a0S51ui+8PyaGTEVQFdKPn9CBkH25QB+93AMHNjZJ4KXOmH2bSfMeOxEndP0H0X55DlcwVMpCt1owcBh",
+	"zjM+5kOeuSSXBS4FD7Mw3NjSq5/XhrWUHzadU7D+NkawTOiTRBUsPdeGTxuD7U8FYe5hZRkA9YBRSAzW",
+	"koyoAorHRyAT4JBA+7I5kbfM2xrUlHQnNBvt2Uex8ElhTJjdHnnGdZ7ReSC1uHm4JjnlqbMGWH2ZmkJx",
+	"MwfULcV8zFCOBbPKD1Gl9tOC0m1eHwgG9GpEBHkGm/h78hZeqDlEOVEhCppxzVLMWnAnmdAckj2QIREu",
+	"SM5UAkEbZib9xLpxyiSTejv3B34BymEAC0G84mf4pphIn23FuLdTPYO08/BOA2+RNBOmZlyz3RY1VRtV",
+	"JF4NXunedGB1EXxiVQD38+kKgMFVR2TEP7IUjLTAhmgWLBSre+yiG599zIE5+f3OJjxjxPG3xo1gJs3y",
+	"9AjH5F9IfZ0R4kyALc2jZlS04EBGLbMUdMoAtTHuptSrKrYPv5f+nrp+85RqnrTN22Y3yKj4N6Z0Y2UC",
+	"u7JbfFiqM7hQxKCFpXn8ak5/yZUcW7HvEnFulaVUyWI8IdzgPIvTcB1ZQDVovnX21G4aEDQfmuLKt1g1",
+	"YFVxAkv0qW46gJ8mcydrKiffuAiQBqnO5x6d6lWW9ClWvilztUCp5cLIyIntlPih7Ktr5mqumrIwG6Yr",
+	"ufl81h5oB21hwJ/r7lVmO+q0mYe4YrSBk5ip6TM6D12WwXXap+3JbCUbAN7gTQjI7wDeKMovyIa6ZXWS",
+	"kSxUySSa6d9dHckon7o0Soe1dRwNhNNKfvWHEewcmeQSPS0pW8ga6nS7zrmW8XZZilnvgK6usMUv63yP",
+	"jQ4axPAdDYVNQCGZTXgycZqFrpHcDa3G5XI2l70DcW99UkY1/ArnZTXiF/HIOgvQxZ32trl7tmG6zfd6",
+	"R19tQNw+313La/L7plffetXr/bbhGUjDVsUvtkm8y79700QbqXN1wTYx9jtiwfRpi9zFREosCNaDcJHH",
+	"MMWcGMZSIuRsc2RcK2qh0LZSoGrgYBA31zbo//5fxFPKiCgsoURKXYkEqlJzmszG3Ge1Eu4IfUnRVxFy",
+	"t6OAgFe3FcLBashbFTSAtp1O1AHjzrrIgZfzxFl/Ws23uhhOuW4XLavnTgG95WwGdVTkDQj2J+So/4OF",
+	"NipA8QDl1NnTHYytKdK3dBQv58kZ1XcPf5FJUdLYBiOef0ykwKoQQs4i8IfkTBHNU0a6M7CllLay0pwC",
+	"osVGdPvlPHnmZmqyB93Mk6uNJKyX5YvoO3W3ots8dtUrERFsxqxwxJU2EWE0maDHzErvfmvbbOiqApqG",
+	"LXkBazNzS1Klqyw/g6jy7bTv1jAWrv+NKT7iLG1W9VtTd/KJK7y0Qjb2mEo9fpa+wVJWay7OuSaExs9e",
+	"nVNtI4GAWZ3VMnVpiPDvhKAX4koduFaICxawHezcrTpKIqeew2+Lw4qNCs3SAJe7mC8xQt+qNzp8Froi",
+	"aW0Bck8INxjvEgp5NcOLN86vpuSLmXz+1qjpBCup36I/1bar8zSpqegBJPw12pafMYMqdpml4V6vWzkg",
+	"ZW3/HzkbN6qUE3r4+EmD/Mg+kqsXp3uHj594UwbQZapJkWeSpqzFccJTtgnVsq/B6/9kjcURl8WErbgj",
+	"17jchE7R4dNsYylU1hazn8qZsPsM7gfrloG1qUvJ5durayy+FHfiTmV7gnmDAm3129inOd+Hsij7N/Nk",
+	"v3/ww8HoUXK490d6xPb+ODxI9n5gh+neY/pk+MfkT+kPrD/aL0Fp/2B/pCSKPquh0h5v7ciiGiy5gy+v",
+	"H09iDXhWOLgEp5U9aM29l2O8wy+2hZjmfbrpW9bvcH5jLuiZTx0q4JKBlBHkIYQmwAfWhwEFvKRliWsU",
+	"2gZghwp6O9pZ80rg+8UO5GyeND0BVQ8qz/Ip0wTWa6V1NMptpSe/19vkYvs9baMa4wyrudwKbfhzhJoV",
+	"LO0KbCVQmtrVsuQ6oDFbiWiO2C3yra3DfFcTwQMHnlhoKZQ5J3xstYGRq9C5hxQ8MKA6pOy1E16zley3",
+	"iTBVCVE1MhXOFl5QC0AgQWlVqWoXfCehY0o/XuD3h1hVCv84aBJHmo3jp2SkMD8SmEkYi7VJauji5a/R",
+	"5Gqh8pudYkWWGw37tBTtHIEBee+YDLNCqTnpFqKMIZTKJ4COZFLo3YgkhfkgRyPSZemYaSJVLBKpBFOa",
+	"wJ7EeDci44wqFhEXJRjZJ1NIpu2mkmGFQPwbfBlIfp0XaDeKhZDmg68gSLpQT1CUJQUJh2qPZl7uYjfy",
+	"U7twRDpmiPCuGqFF+VhYHmP5PCjUXc2YE7XgFn2MoBMh8SgscON2O1EH9oTVueA6LPDgrjAhqVwxPtFo",
+	"W4DZ2uwIV45j+lm9TDCkyU3rN0vi7htpyJVHtk4UGjY2EoRx2BpILpaiqDSSdRjnX12vZkA5jna6TLpD",
+	"aSYQa4kaNlpKnDNKCoY1/9UXMxqsoshQ/kGXWL4TLlSj2H5wXzT3LkS1AoulS72ZJ2s91fOX86S1PubL",
+	"v50FKqLXJYgukoRpPSqybP5/bByKCYpz4y4gNPTOcZh3CJVcoP2FmVjyk0C1JshZhRjuRGLZGJmyyqG5",
+	"GO2MpbbWV3771HYOPnK29TwyH0i7UfToykDf6+UY3h3tQnxLRbUWCIzbOyFlCG+ZFe3idV0nhd7aDJO7",
+	"Bqu+puqGmTMq0qxBGgexv7naEh83J9FmmEe1nGyUM9FSmmbaVlLUddbAwBy7QmJHQf1yu6KMjn7AItzi",
+	"canOPNaIUOHZ6E1VlZ+8XgKtWKzUAP1sRsxAF5cQ6U8IHSJVt98UorTQb66pJNXiFsobZWlpcz1xVTya",
+	"ptmszkAIJA0MwVJxdYuJJZ7XHjQz0DIkstn5fk6TCXZT0WgKL4YZ1xOIy3Efgk8+wtrJxCggpQp62TSX",
+	"fINS8k33JIPRDQaZJUxHrt+IUXxYLGgIq0yvmTO8QsufqBMcc+M56Pl0KGsHdv7+3furZ52o8/T6rCXD",
+	"d5Hf4RjB+QcGWbfvxROvQKYZ4pcjroIlln4lH17SuLWGQVqp8EI0WP2KXDwKcA2cb33lkSXnazV+44Yr",
+	"ft1ao6di5NDsiNw683cNl++USvGaGdrAscUtV1J4M2lV1/qWZTJ3DuVcyXRpf9VdjCGD4oqPxUWjisNA",
+	"xI+hzFqVyuSShzqAhVBBPSXdH9++/fHV+YezVxfnb64/XDyD4ozM7DajnVtXuPCyWUzjSm/bIsyeFjxL",
+	"F2PMXDuFbmyPw1mpMpnQjAzt63ohV7PfO+j1116RX3O1mKh2CQvH2XiTQUWWZZjyxV3qG/zb3/72t73X",
+	"r6ts4hZXtV7vLZ66ii7+g8YlzqG4cgOzx+D+LepP+wiJrQtuN1RU+Wi2qyydVzGC24XxtZbw/ktBM0Ts",
+	"8qXe+oxmf2rBWYSzVAttvouXqFysMOF8luv42/qHrcTz7PNUYcVQcWsL3k4ZKpcWYJwqhWmaCQWLDKjC",
+	"vm+fb2PWpBIvWQKtSCHYQvjyXe2d6zw4rhlf9dqOJqKYDpmKSH9pH/elOIeu2JoSHXr0yptpBuRrSEqQ",
+	"gtNsdXrFooWwZKeYiVpL/SoDK+3NlAWIwsSRZc5j6gtZdXFvZyJc9la5HQvfbmybXxVHzL2ZEQG19/kB",
+	"scHSFsI2zJYRDS1FAJqzpjCxX9dgybTHfF662KzGkwu49wYewy+RA7Iq26NazVHvT39sDP34WNbZXXUz",
+	"ds/n7lW0sbdRBjWGrqcYjuZNpm0JMNX6Dh+v6GDRch5TmmWfNdlBa7uM5cqsrbkHYaxc+fqjfhCf/+jJ",
+	"4/7qQK51Ed13DuQOhcl+/6hxz7dbZElAesSJRfmxkjONYVEgMJVPfY/WcPaDaBsvSM0LZa8fAW51GGEg",
+	"/LpZ23D3vAL5tjDVTUDFR2c3wkBDlshm0aDNCTf19TRf4xeNDA3h5mi9DlIGerYEc/pjaruS5uD5PKNi",
+	"c38gkOW1HmwYsnEZxTDjiW/L1AAc+IRvUWKt1gtrbYG1avz25VmuqJuijwphlC8JVWQucBpz19sCxKVq",
+	"agjkACOVM3FC7FBofxuyzHdktvLMGNJMHEpbeFk3aWN0uVS6dC+37fuds7yfybTJmhkYPJoqSNY/LS+t",
+	"Jf265WYqH0Z9xOblogq1uWQ1hATgRtoLj8pSl44PcO3KtkuRMCd71TH2cQvBchGVzdko6KPFbk/w3onL",
+	"2RMpySfSSCi2P64nVgXy6z8kF1uWI22M3jkHmy/sLfAdE+6X1RwtbxfYloMLfQFwDztQgx5CwcC23DjY",
+	"L16hbhyQqw37Y7WlXteYGy48OL1w+oYY2GVAa8CJFojCDPfSSgB511Um5tK++MK21sNXa5GbuPNGVtaJ",
+	"MAQv4xpmar8N/5n3FbW+8KqxhQiAAJBOotiYa6s9Q/hA2fYWXHwjnmXQdHLlGhoO9U0QJL6x5l0SiQbV",
+	"20hDs3NIiV8URBqPfQG6ase1cDie1tQnCbfXDGh4bNv0+2rwLUEmdmTpFdg9mAXzqqhTd8d/rkkqq/iR",
+	"nd2NWvwFkWP1qS+u3pJHB0+e7B0QmuUTuneI9911IrX70IemLEf3rAqWX+uSbi5nf1ffdRlZX3tzA9TZ",
+	"3s2KQSXr2kh8oy5mP7cuuMoKal1zZc9Yt+glBGuNYMXJAxvGN5h9g2YC9zN5ns2/fBuJLZxR75hm5l56",
+	"E96x1+A72WRADMrgWf6nGLb19REUXt12wUjKKv5Y28FM2Bz7HvkBICYuFlLxMRc0IzpnCR+52q9I4XTw",
+	"Nnb6HM5h0N0TMkC714AYlvluSXTK6uFyuhja1WMfS+wIDUWrUTmv0naaXGRXLAEF8JUcnzf32Nkm72Wh",
+	"bVLFH9+wWVmfEMJXnnPFRvIjkYK84qL4uE1/o3xl6+H6VWLD6g9cRKWIwdIIy+998GbiqOR1H9A8kkKC",
+	"mQut+WDHsCPEwszkhxFNjFQfmLAaVQpWPf9byrX70V5fNVbQBF8xC0TQYiAWUOMBIhe1Jl3BZsRuQpMp",
+	"nROa54yqE6wqOAg2NVhRUNEvta1IwOm4OSupqQ4pZOK4hsnhmTbh91VYRbAVvx9uxNOnxj21BGR+Rgpf",
+	"4AZd3DTX0KMe/M8YejmlN9xlnPsO441K3XbokVFtrhgT2yx7W5CpTqY2H6wpHK06kGZgMiZj6UJFgYUc",
+	"X3znPsoo+KEbl2ao2kSAqWyVa6MAMyreLEuif9q8m005QuOCwVuyidTjfTJ1+DzsEyPJk34fmtrRxFg0",
+	"Q/1f8alTPms9t9YLCjBT82IDEWWL6mab1G/Q3BstnJwS9EHfroDDZ5Tk2p5gWOwBsa0Vl+HpNkOuNsbl",
+	"WVPnQ2zORsWcuDdcWSJdL1EQOo43ciXWbrpyJtbbkq3uQraJ73Bt36/GZOMaRFVnsxZiv0g5FQNDbW7F",
+	"ruPMWjO2XUs1ydotLac7uGhXZL2rU8HtWCD3bKfsPN5QdP8sT3mrLeJ6yd5QGSJ9kOuNkDOxsqxtg2nF",
+	"GSHLsNDN43CbTbDPwQ5YWn8hEJgLbjjNIsJ64x6JO6cpJa96cad3V+d72cnS55g5b3xrUfrgUpq9RkEk",
+	"xeZAXguoWAPitQnWLLEFY++6xs1TNrde7JfL2fzcrMkvFOuBBLmxOmArKb9Ymf7oA0XWxIcsR7E0V6XZ",
+	"MHkrHK493aftglbx5M8Oymk8v5LPrTLTXFtl653riNAQcQW5d3qr27cjrr9jfC0KZmhc3kw+B0X7GerZ",
+	"X7OA+6dV6zkXX2A5K2e4YqZo6PYuTU4LM3mvWtrpu+fH+/vk/btXtV5/E5mlzTVnf1HNyVfXwdcQ4nL5",
+	"5kfMSAG3XQF3QlKuWGKyObwiCJTNIJg40Bx7xhLV1MDoKdXs0SHBxxAAMc8ZlKz0JTjXVwxwY0fhOZX7",
+	"a4Kw97mF5vd6hUNlyOVmTXAD4rvWxbC5L2JT90LpdA2BbkO4fp+PFU1XHwPfwEGwMjDRte9wpjEXBLZG",
+	"DIw6qtFeWxlAI4L2z4iA+dOKcKXx7fMy/96vKv1093jCoInsQhBrWToP29VWTQDWxc+1hUQ5yL2zf26h",
+	"WIuQBv2H9VU0N2K/S/mramya0v/q/uolTQ3ZoYS+XrihlmOZUP2c1dqrhja20tbztLqo9WNyfTHNoV4K",
+	"NW3FuerFuxrKHtZDl7kuo5qbzYGfF1a/HFIJyoO8ZRltbtBTkqBaI/0//rHf/6HfPzh8tEUIiOVJvsBz",
+	"GAlCpCCyUAS9JiW8tZYAgo/236tH/3zyl+nB8K/928PJ32Y/JEc3r057/8jHm4QuBAfw7PSPLw//8tfO",
+	"CvqzMoBAYhjuXUupBdLTAmlAhwGaxrv/+tN1RA4ekykXhWF694TkikEKqBTZnHBROl58ryvdI6eXF64h",
+	"lbOacxMLqsngFMgn/yf4p47JU0YVUyQu+v1HCUwI/2SDwOqeWDYPrfihpFNgf0+oUhwqPe229dyQhmav",
+	"1xVfty+5CExNunEHgMXEnV3Xl2Az+mfq4lojWn5e+TpLWatwIYCRQOKuFbcL0yKq9tnLZKb5aBxdq4hW",
+	"tBhTskB5GnbdJPcEfTA2N7t+wbb3W7bXLsd72sY9wx6iTXVoMbtpsTt1rdfoCBJEqi43zWl0n9FNwXXo",
+	"aQiZTyYsLTK2o8mILZ3RCZjgxyxFtuur3rY1AfqJNvfnBotukUzKcnSMlbXmRwU6KTe4nFXtytc3Jd8i",
+	"YYV0y39Vd7G6K7le0eq8bCzrGo5EPj/hP/7Hvzed+qpC9fdRdb7CxKDqfNlevMFjivnMYdOmblkQee2B",
+	"fdHu5FEHJdXT1rbejdR1oetReYeLw9UacrsW3UF38upGgu7l7Q3OHQSGqLKaMDabM4MT3thSGBDbdfbB",
+	"cPjVy/sizoe77WZzs2c4z4pCdU1Df3719mrSO1Rvn9UY5aa33Lr99dXbwzNYU729IW7cpV5pqGsNvTG7",
+	"szLec3ebfnINFaQYwx6mGw1TJhj9+llk2xIjMpNFlhL39mcRbs9hV/NfEvprSqfKwf9F/oX84aDX70NO",
+	"F/Rz/sPh416/DxXQYHvkDwfYCKhx9iXy2HBjPlEVm/HwLCNDhklHRi5cXuCBXxOZ584+2P9qULu7YRwN",
+	"eyC6XlmEcLYz0CasilH99dwj3b/+dO1WOAWRHJ5We5sYk6O1wqoWfgxuDw5/8oL6cSe5dTFV1dc05y+Z",
+	"JUSg04/kylj0F9fXl6AhyREpC0z0CMTqlLX7fNAOF+PMGzi9THV6eYHNzX6UsfBlJay6SnM+ZmKX+IaS",
+	"770WhvkbTDBFy1LE3PRiEYszKW6ZMFDrjEGZK4v+GD84klkmZ/rYvrdH/vXq7Rur79nRZWF65LUUbO77",
+	"4tVF3bhzgEmdcWc3IsIOTKhLE+/ZwaB3soZ1DX6Nvdsg7hyTuNPr9eLOpwGW8RvAmwPX88pHV8CkVguF",
+	"8jpTRhdLNdo5zuR0ahdbKqYu437w173y3PcuoeO6FAPMuB9nckgz14e9Sn0EPyg24jQTNo8FgQg6sPuR",
+	"K9RwsSEyF2UYJZkwmjJlyRglP55fuyhOjBn0JxmUBrE8Q9uhu0PF2Sib75JCGJ75VvopmcqUZZpM6K3V",
+	"fovxxJAi95XpTwit1j1kc+lGz+R4R8Na7NgwSXlW9tceuRhhaCmMK6QJxrbb8RmeZTNrKKOirAhIxXxG",
+	"59jrl5ApVZYV1M73ytCMHROjCjaIrEJNMQcDYWKoGL3RZMgSWmhmnynpihvALJmc9ezIp0KK+VQWZZcw",
+	"7Qaw2zkut4LNFNBakCKcAUhfvr26jsjl+2s48svT67MXLmMYvAiDi5RNc2mBab73ks0HfrAuFXNyYGnj",
+	"4ePH5JZrbpW806uziwu7qipoyZ79+/dYYYaSsZQpSSaSJ2zXIrarheDXjhdGyQ2bE1UIrBvAYSl6Bluw",
+	"g9+w3LjCTi7D9/CITGShNOmWjSijUO6wakfVvKRqgWoHsUs6JpDaA8DrAiwIHVMeqNLVR3ImXM9ZD9JV",
+	"Kc8JNtPcPQHjjo8mtCAPUMDMRELQq5lE5JfCXoDd4VCm8yr1BhDEngCuwJtfDLbihHOw79oBa9fzAu7b",
+	"QhMMikGwUAl0YtkynHY5Nh60a7PhT5+XVVHx+dHh4QnkRuWMmirS2s6M12YB0VheqQoh7G7HzGhy1P8h",
+	"IlJFrmOlYhSqpfnZHE7nSlpWEVUVMarjrzLdcB4rN464wDgOhHr7mg5pxAg7nxsJfJp0H3/8iPT+6PAH",
+	"JKcWfy3sALIpZtTcXdDUAZs9bxj+JZtrSO60z6XjN5Y27XHh8wxdPeJl9PM5w46/VBUw7Mj2SclGgM0E",
+	"pRXB8mffcCY+mBQaV8J1YBP6AaTpDHxQ9cA3p/dFEpFcxwLrPhHF0DFIRpmclQxQoBuSmIliSw3G9TG0",
+	"GEdWPrA4dfB4D62cBH+MBZgkdyN4UbGRYnoyIF0L2GQQGIj9o4goCcHXluQjMy00w+XYIXxkMQbtG1Vo",
+	"w9I9/NUbNQEB9A3PXfNn3+sedo8d7yOSZ4WGEcv48z8fDKDJNFb2Hc5jgdIHzG1PAbvLOIenbzaWWbkY",
+	"Xkk50+78w71q6QWJGyFnkDFooTsWkEto3wH7LJQVs6wQYpJoiWrUAfBR/yAqJRKaZdreLHzuwqAHiAsA",
+	"PhZmOdMn2JDJkoPMso1qqEpkh3QyewbATR1gLxmfIbIbrnJQFuNasFmTbYzTsfCZGl0h/TkcIwutLWYX",
+	"Jayrd8+PLZspBPTy94fTLblShCwpIs/OX51fn5P/+O//E2HGCg0OxjI5loUZ7IIH0mESNKyNhYMcrCkk",
+	"pwzJOXg4ZsJ5OUh38Bb+MQCkHlyxZO85M8lk74obdgwkcw9fHSDAgqwUi8Ff9975Pnh7FvuOyV9fv7K4",
+	"5H4enFQFiJDBLJDX/iMSd86U1HpPc1Pu3140vBZ3eu6s99DnELB4lhLBuB0ejvKdzABvP+4lpYDh+zNb",
+	"lKPJJBBfrbxuQZYauy47mI4IEyOpEkTRiq7GYjjHalQy48mcGECjrnMdpUViiCoypncg9ULj891jMkCZ",
+	"foCjA4IhZJ2QgZyJU2SZllXNF2jrSSwGt5zNoJ6+JT8OUKE3gI5c/WOojQ1gaW8NnM4nZIBMDw7DEkbn",
+	"7sGRolgMwOfj5tYDGMN+2SNvpKnEz2OLSz3yk7L0327L/vCoZ2Ut4GAu/wg1OPvsyCLXQjaR54WPvFDj",
+	"JfRECkM5sMu4ckjFHeepwWboVYE9q9QEhTx8/TtXhZXmvHPcedTr9x5BeQkzAYVvf0jTMep+Y7Tll5d/",
+	"kXaOOxnX5im+AsWgUAuw7x32+0HnFjB05HnmuNP+P5z1GI0tmxd5AyMeKIENxXHsC7pnd/QYJ28as1zk",
+	"/oUwTAmagfpT03g7x3//OeroYjqlat457rxmVqtyEwDqAsgDMlB9Y2FJVonK9vDpWEMdODmdFsKO+HPU",
+	"WUapznEHoRtm33dntT+ivwQH3hAUBFcAfpHBiP7Sm9NpNoBKelKlTPXIAEn5CzPNXP6bSEEWrWEkErHX",
+	"VN2kciaiWAB8KTojL65fvyKpknkOyU/SER2grUYSblVi0yMDDR47mMLKi5VkV/ISqlgs8owmzHJIpohh",
+	"H43jD8YR1IwOWdYjZ1a6A6KA/RlQUACyHmyYpdxASpXG9YLkTA2oUAj4dQAdM3OGx/qc/nKfMBrM0gKf",
+	"z0//ch/A6YYmXSDpYGWAKmnuBsq7r932bg1IcfvbgOhEzva42ZtJddNOHKqzfyFnF+YnePn+ryCYrOUm",
+	"tGG5DhDmnm4FprHyUNyZyBnYA+2q4s4dD99q93r/V50V40+thGKAb6FsZV9F0ao3TUsRLUArN3TUAi4L",
+	"hMMTiliElKJnGRjZuQTbg4RyWSLdcdrN3DWOsCtZjaeXmNeRU0WnzECznb87O6FlS5WV0A7VCQ2lWBun",
+	"gpU1wXiffr5/WITNtEChvSAAvaP+0XrQeyPNc3ug9wCrp0QbaniCZqNurvgtTeZ7KKhFJOMJE5pFVt7d",
+	"A7MECLhWlguhyGqoLL0rYdGYvbIBTXF5Ll+BoPiZGu7xhZxZjgimCeLWfl/k5AXLcnLG7DcOY2liSMoM",
+	"5eCGu8uxG0anG8sc9mUUOqw6aln+kiSAlmQrNaHJJBABtLcdxAJkAGD/3gKDdkn7Air3CVUpxirjDD0y",
+	"gIDkAZoBwU7gG93BaEBsYjExJodqRCdkwBOrvLja8XIEnaE+spRoBp15UIdxqnOq6Eyvpk/X9qjuH+hg",
+	"mhbKARdwT1Bmxy4vooun7oP7dGAtL9FeMbhcOMLp56N/UGKtHfH9S3c8/o384mcuOmzZF750J+XCyHAO",
+	"8HQfl1NN4i28XJGLq7dgsfImJpplVh+En4KrKMv9b3QZKbvdh356rRThQpCg4rzDVSsc8AT9KIhQ4NdA",
+	"U4lgrkUfSOsDmt5SkbBn7PbM/joAG9dU3oLwP6MqRTOzHI0slnKNtnpek0Kc4XdHW0oj1RyM79pQZTSh",
+	"hvyTKUmcc8pq0GVVLPe5YvhuhO42kE7ckEyT7tmrC2huRUVqX7EoIUXqPt71ZZT0hELUZI9cCFKV3UdL",
+	"vywMI2XHLvaRa0O6R/0jCOVZgm5/FvdJW8o5WggLXNGDkEmuMUXE77Ps8IjG1hkZUeVqomrjHk2oBhAC",
+	"T2E3hE8psnlImcJuCesQIurkUjegwGma6hKOB95YXy1nR3vorReYLd0VYPilBluLuODXKHAvaSxRynrk",
+	"2qIROuPGFpqGNLk5JhQgPCKCjanht8D6CpFTpVGLTguEr1JYk3aAR08e90lK51b9sRz0qN+/K+wu4PKy",
+	"7N4EE9Ur+4HvCVz8P5fRYE9lOv/isH+Ky0UUqCsPn7416rkC9CA9yVuvHWyAWE9pmaT9Och71P9h/Qdn",
+	"UowyjqEmR4eH6z94LxywW3g8h6aD92Gcs1zDtJALx02+HDnw/NHntLRaRZ+x29cYbn7/ooqb68qdyQYS",
+	"i4U4u4Wh/PggyP05OOE0mSluTFUvObw1t1wo7FTaWu/nYvd/5emnVZJodbnrzRQ83dRIcfi1jRR+G20A",
+	"go6GBwEgb0WZUOWsVw2w8WWhAVnxPjh2XPhcUIVoBXQsvay35ok+Zqpzr/dfrRCjj1vgABxmDgoONiH7",
+	"1Ll5mWMuj9Z/9FyqIU9TJu4COyW0BEdftv62YhbmSXRxfc5Obq9X70ZEBs3xAqipepo1Aoxit5zN4Ph0",
+	"DWxSqidDSTE3vdWsspzX4uJlmYAqhahZ+Z6HUrioAi2nDKJxyASC5FhKulbPigXEabngId/hBuN+5MgJ",
+	"lGlNyBzOnbghUKmckxlTzKdWeEtN6TDGMJ2lM60fX4sB5Vl5JPdJ08pJWqC5vJjPh+g7wycIfDTLwJJX",
+	"Lgii3QyCpS+k5w9+c4isnOJ1eMRwtj3fMAAC0Rs1G5QN8C3yDzlENQBMbKCqWJC0+gTC5ojNnG6sT5wd",
+	"Duqvadeh02+yYLEI4Y6aMiAF6lRXYQSufhvpQusln6IM0D6jMBIoT4mzdUDiI0S4LUSq7fbIqYtLxOJh",
+	"3IBUbbVEwebHLmQUFSv/LRVzDHNrAGFc2GtEortQ90aN557woaEYXwNiQJw+FlSD1+9C7X8DqkSJiJeW",
+	"qhamDqshmIK5ykceos3NkubUtRud3RkvsZ8UzxxKtnKKZMKSG4dzQQwq2LDIlN4wbQF6Zd+sKucwFmUX",
+	"eBi31xRfoinENSLH4bpqEr9zmTGqGU42J3NZKKzHGgvXnAwXaNFoJyL+ddeYDV5fakKvSeOnf5OFChZb",
+	"vU0VI0OGFNJyYJb2yN9kgbnMMEQZ+4kFfct0y5XDAu8rW22R+sohwhNJzfJid1uYHiLeeXDLD1kWDNfZ",
+	"wj8xLJB6KPxNyYW+t+lyIC7sCJGphCDX3/Nu+D1m5rrK7XyBolkrpls1x6r80LMR2JTLiXB2uZJG+c4d",
+	"XTX94OW9Yx+zrknXqpGxGARTD3Zr1sUwrl1HhKb/KMonI8asiHfLlCbdwXPGXMCiT1WPBbQ6YPbpU/sv",
+	"Oza4QF2ihPYxcGw0Ykm5+gZp18XklU9iUT4CUxg3PTKwoi0Gow+MHAA6o0hsmI4IdHfkIskKyBW5pMDH",
+	"FSNJYax4e8PmmpnjWORUa1+E+KM5K5SWaoAeQfB8U00GifvVG23tmyjcghH1xIVCuR7duK9YQPIK+POb",
+	"iUADBDSbDiCWv7IdgDEg2hCD3cjX9ptPn6K1dMW9/1zJaWfz168lvNy0Wjy7Tqt1A+IKLXJ2jjv/7e/9",
+	"vR9+/pc/NOW+NY+e8Sk3tcFTNqJFZnDoln6vTe3Q7pOMulNqi/uw+A2wJkeA5/rzTbzfXG9B8uSIT90s",
+	"d2eqWRGqvckSyWzhsfbtVux6YPaWVXGsAZF+KCpqjW/c00Xv/1r9+2K1+fUiZM9bql7VHM82oXpfGzDW",
+	"A8VdBK6vZMOtWW0DZaVrJQM5Ey7vCSxHJ1blBnNCphk56h/t3hmmysaGjSIW5itiJSdiX/UG5YQamskx",
+	"mBd871OfFu46RldtrbD8fdC/MxZ2c9Ci0+oNVKAMklJDj53iiP077a/uM+ZMbDWJk9ww5lKT3Gt2aFDO",
+	"pzTFMgirMoOhoTpJZZZRpSGnY+A7Uw580nNL49MInL1W9JwzqkgXm5o6xzG6jUlu//OHfs/+LmLxh4N+",
+	"P2ynudsjA5qrQZVevbarbrk88r//F3n05DHZj4VvRWp/Ouj3B209NYOGvLCflOs8o/MeGTiP+gBjbqv+",
+	"qbEwEyWL8aTcv4UBy87cVWNVgmMyQMMp7GSw3OVzsLyiWARtPiMywNIutQF8H9KBa0Q6CPt3DgL3bwUP",
+	"0GVEGY0RMQhDms7RXObXj9dSu/qTSve1twqJv1OumasjAXJrrjgmvVMxJ4ma50YSKM3SJMdmXBsA7Ps0",
+	"35btSlvoYIC3+r5C4GBwIkcjCISGhAfXTzMKY688DYAr2ZxoNbiYfvGVQRoJ1k8lADtIrU1MQnB2YDYI",
+	"KdWEJTcQQFlZilx6ZEBzxmDPCuYAadsl1S6pbbuRT1t0HZ8wG0wblvvcDPaRQhHZEkrLzGyoATJkn4Ng",
+	"xEj0cGyEYKAvostDn+JbM1/QHRYBRQVGgVFMyBli2fsL3IdduWYEO7K6GDuMiXHSL1XcTKbM8AQlemBv",
+	"Ky1B6G2Thm2mAZbNQTb0ITf2HWkeOugqvMHATdVWv5Zv0p5Wq29SGvZVlajtzVbf1MKNfUlrAgbQe199",
+	"hwvLGiwLQaTI6TwqzZtg67BSx51lMqA+e+7bVtfTC0gm91SsKppQmb2WLEiYXhJuz0WJWihPYWdRLCwh",
+	"Ua001Cdr1xmvE8QsBQMXEeSLepkMeHAvFlfgUXYkhEA49D9Y4tJhP5qTpZp1Zbq5kDMU/lwioaWePXLU",
+	"78fCW8w1y+xY9e3ZDfR2gMBbPo6Xd1Ia8PG3Fj9ALPC0ygJzdTcApuM6+z94jBu8FLsn5Ojw0J87XlUs",
+	"ZGE0T9kyC4GI/GEZo7V0f92dC6GL0YgnUObA/XxM/oDFbQQPLr3ZyK7rPZ0eavxhS+uprxyGuF7TdNEr",
+	"yxrngyWvvymP46m+qUTKJjr8JUitYXBvib5tlSrfPT8jRwd/6pOzq387JtTX41FyZiUnEnfe5gxyyx1G",
+	"xh37DCnEMhYjw4gFmup3Iwg4tu9bZdJZ8NCxEcaJOO2XxJ2zTOqlyULLv9Vi15j+T0r65z4D/dMfRpAZ",
+	"EBSKsUuKqu/sFNxYwVATI1OrSF6zj4YkrnkntPjWOWQ4TBjzgqQqBCYpjaSaFhmNRRdmA/cpVPz48yAi",
+	"g3+x/9mz//mvg4gYOrS0EUos07GP09nFdCnFMEcJv94ZtIiUV353WxO9zzf+rxf6DPto9h3sVVRpUXhs",
+	"ycx1G4pc+wlqDE0mcIHI0C3fsWwlZ4pLqJ2HkAtrcblTe8+49nW61izit2R9P7W4GkB0abeqGeQxex6P",
+	"5860pG6T3XdyAwhwRUuggpWoPLJ5GaeKQ7MiEIJ2INzlGJaG+my3SReMYlE3/Dgl0BX/ahSwfBidpRXl",
+	"KkAvdUV3rbT1Qyx2sIdnJWHNLOhlFsnnxJWH3sEScy4JyP5ohUCUhKSw1M4V9HJ+2SZ8dYf3FY3XXzPO",
+	"6LVrS9SA2KdlpeuvKRT8HlMgKlLgFA5aBgqGZvaG+NYvENG6QAsYVdl8TzELY57QtkYv5YqLhOc0g/JJ",
+	"mMLk8XhJmjgJzNIB1ZBqxLjBeql1zMpxzed2Re+qBd0Nve4TWRZX2lYhAPf1FT0+vy0sANuGg38rK6Bt",
+	"OMAEy39KswYCHQiw4IP6TEdTlRBYB0KLCWwKN/u7IuwbwGoZPQo+DThmS3oCjP0OwI0AfO7CMpsANyJj",
+	"fmshu8hB4HWU8M7w207RudBGFYkn5o0SXmlz72IODkTg7KL7qSLyGCyGlFu0kvlYDBTDJQxK9YwINlsw",
+	"Vlbjeut+6HGMyuI0UB21Lk2CiFdVAQ3GnVBNsMiaVLV+FS2R376Ry0VwSN8Ezb+8Zaphaw/WOhWK6T7W",
+	"MIDbr2yq+l0Tp7OJlJqhBw/TjHSIdwElOimNhlKR00Vipr84oUJUXamFYnsQLH6H0ItVZUrlUNYs80gn",
+	"KAYROEVtWc7Eeb+1AvflCcC7hX19I+xfoUL6TgUP3hT9u6YIeAuNSueJqxCfpaVB26Ie+LHSL66RQhl8",
+	"s59QkWasPdTrCkvog6WJkoQmE+aNuFZIHUOAAaS4uRLDTOPLro+EJQMcSlZ1MfGm6tJHhvNS+umRAfYx",
+	"wkiEjN+yQVVuBmLDoXyz1qMiIyNmMJ9GMRfGoA3N/BfVQqBVwJAxARXJIfEGrWWwZzATm4kl0HJEBlS/",
+	"HQ12XcxDIUpZa1DPnwOhB7oCwLh2JZho54fdhQq28C4Y6rLMFbKlkIDqqvXCoVQdVmrDl2P1yPn7d++v",
+	"nvlIsPNCyZxRASXMFM3IUypuIP2RZ3NSViiC+DD0H+TQMkbd2KHt7N1B+RYYBY+JzJkgfyYTPp6QP5NM",
+	"zsifCZTm3T0hT6/P3l89u8YYORfbxD5inl85rdt2VN2UnRiTXO3gPXKpeOKOux5op3vkEsEEazk3VS9t",
+	"LPTzGoD3zMHuRlEgej4dymxlqIZv9IKH3ok6bv+NvV2W006yef1EYMPYgqIH/Q2XF8UtpbiFHkgNMfmd",
+	"g7QTlas6aOwxc6/2yNopt5bAsC/taLy+tNq88Ml+gI2C6c8M1F8RafYMjjtH8HLNCnE9UWgbTybMRXNN",
+	"5KwKW3ChfQERxW83CjubMkNXxVe/ts/vldEb2nQlV1iZyy4vpfaVLx7ed+lKjVsQjsiw4FlaxvCCfChu",
+	"uZKicq/4RiwqPGm7/E3OOadzEID3XfjFClZ17YPpxqC8ukQuUn5Iumevzk/f/dv51fWHZ+eXb68urj+c",
+	"Pnv27vzq6vwKMrvKzzEYDyvbxuJUYEQnbM814KsCRUSZIZpQIaQhQ+bnbtaEsbQNvHBabupeS5SEc62M",
+	"DPXLuY+w0J8mTEHta2h34Ap/QwFJVxO/am3oocRf/naQ4gIqL/FvUHGoSRp6R54pllrltwyW6lpeSxNT",
+	"0Az4KTRZSyFhbUrnJOWjka/5barWcuBNTHedPuRjQlt6rlYaFFZ7RK0J/WceYpucZ7EoAy+p9jGjaHkp",
+	"e4NiBEETyLn3HSQ81PCes9oqH54GdeZP/bsK9U2NKngNhFYk3kqPgMxoaqFKWcRdpzOtJS/LWlNFZKCJ",
+	"f3sY5jvoSmXlZm/X8YttS0N2pQPCLrYXz6zWY+lkLAbPzi/3/vjy0V/2fvjr60PXCG6Bx5X5GEvsKqrS",
+	"hIFo6VJJgfBAPDyWuuK0WOPHEY3akfaIVwiwvTU15MD+dIyB22IvmVBehTQ6vQXIKvzUI8+lsnoFrOf8",
+	"+oWPG3Vd3VCYI5ZVRGRQa107IN2J69scC6yzIczuknmqzM3BvmBW9wpi4/8/Uh+zR07DE4/FhOoJEPsh",
+	"pOmnrsJKoqQuEwjMSKrpcUC4wzuDASYBBbd6YizsWL2dHnkDLVjaq0x0j/qPGkM0EeAeOgUPF/mNCLg/",
+	"ojWxmQ51vgdmfkHKfAX2DWrIXBaAnt5oYGRIrctm1hsT4kWbdkmGnRVtz429QUk5Bx4PtZ6cW97vrJic",
+	"P/S7VpK7C8dGMXm9VrAyGE5Iw3TN0+G4ZJun44ET7HfhIr/7LL4L3Ct9Fo7KnpTW6lB0vEdh2z5wiItt",
+	"ufd/DUSuVZUOlr7cGhGDujMPqdzBGimnLt38ZgodeBFh6yoH20sQYDnah7ChVXXj3ufQWLnvXE1YSgrq",
+	"xPm1lraYaCHLDMJx7M+KCTZDW409lYyhYfAcjF7QOkWKbO6SgaFjho9LD0xJrn8I6cadU1E+iDvonSrE",
+	"jZCzqqs6dIwTJ1VTczp1jV1KRex8mpv5sm+rrIY6Z21FSNFnc+qP7j5T2eszrUpo54bfj93yHV68YjTz",
+	"M80j12yYa3u/LdVctutc6ABSG2raTdyDMo1+gKCiofKa62dS9uCGViGlibCk2oOyRQwm9qA9E+ojlE8c",
+	"5HFVNqzpEQBUq2e7ZHJoZ2YkqPwZo6hO8bHF28fR0aND8h//77+Tx/1+P4qFnkBIvyZx53HU7/f/Je4g",
+	"kHJNRJFl0Np5ViXCo+3eFZKIRXdQ2ewv3z99dXH24fXFmw8Xb+wvb99dDSLS/MbZ2/dvrt9dnF8NdldC",
+	"8RWc972DME7T1rcALTL3ALsXXo4FC5mjLThdVL/OoPLHZ4Owa961b3hyw1ZA8ducCeJe8lls0AjbN3x3",
+	"f4IbOj1B78BYySJfTH0zZCq1sbDWi8WAjtkVltGFKIKJnBFoG07dZEDfrAbC0qqcrbckwWgYBNDmtHFN",
+	"zK7d9h6mAllb5O9MjYT0Ntwfrn6d0Olb4W0mc7b1qXmLcXvl1AhNkGhOdk6zjIw4y1L093u1aQc5K8Vn",
+	"oEdafluVcoUmdLGg5JZmPMXirztBKj786kwlPsnTl5UVdOra5WOGeBUpA3y+e9DvxyKZUEUTC3m7lvP7",
+	"b7uWMJPwIdfESAmo0iOnHqWqHHYqyEQWquxCFYt6P/3IbUEqK0gcI+4eHf7gMi/fMaPme6cjw9SgRwYz",
+	"NtTcsIFri27oHE/mGKpQW7QFeHFBRExCS5/69sHENOJZpi0CQ29nH7zsSAgZFhA9JaSBtlftBtUaujxs",
+	"s2ptqQ9PV7+6U5r7V9SHjw43mOxaytdUzN/52vFfnjdfsTpQy5K+dJ00BM0pR1JNtyFpKxgy9GTZB67a",
+	"7rgKvBrINLl2jLi3Uxb/8b4Nrk+gY60jW04L8QRyGeXsOHfDOPzsN5W7eYan990e9cUcwPZAK6kO2IEA",
+	"v5pXZKdSfWHZoBWdFMuzFZ0gzqtYD2jzOfdh845PMBVBASbHz3nJqJHpTWlZeQ83W4rIseACGwhXBqoe",
+	"OSWjQkF97nIyWsnVAUrTLJMzsNqRkbT/3ivy3Vo2dwP6Y1wm/umeN+K/FI1RKLCkb4z+92FCX9zV7403",
+	"f6dZXyDbHOXSkmgN597z/8XJlGHa8KkUnGYrdHCwOAZvOnecL2sVlX3khvMqWKE0PzmjUFnhj+AmdnQs",
+	"sKmcQGE8xYhwLrjhLqlx2cxZGZsib7AUC3ERvVicesLjAmZ2dH39VvsaW8oTWjYNBB1iAc9momQV++vw",
+	"xO4RQ4N5VoVhVlkB4Qbvwz502ThThCogWryzeVXq7PMtnG2q9U+Km8U+R8FSoqCJkwVzC4wAp2sDaWLh",
+	"CsOtsIiS7tHh4a4vCvvRRMQoPgVL/oRqcti37PNJTVuORfeo34e2SNDyAgJ9nMoMzLhae7n0Kh0uJd2j",
+	"/g+7J4RWQZsYsz6PxZA5TsxSu03M4m0BWl0MpzwE2wdbsW1xoVvxxoP7wDxckmGN3c3Kh4uQ9z1O6EvG",
+	"CUHLb2x69DFnikPWUneZzexuRWwWfXwhTdufcsFWJmzM74JOX8e2W19jmzfB01FtKEDwN+yAEDYLwnVh",
+	"k6AJpt5BK7ASAKIgZyij0Abc1K7kC0GCQ+wNYsUW5IKHCBLBEn9vxv5QuAvjxpwosFXg2HqQWS1H7/8a",
+	"/LVJGbfAjBaIBA2ZHb1N66L12qqhraRbDd2UazvZtHb1k6PGHMjv1dP+k+qzTnMIEtlDOF+j035xbNy8",
+	"mkX3wAr1j5ddYBio4AvtwPIjMptIYFjg0rIKMavJ5Q0FLxrNXnZxvzUsva9Y08/VBb7Hm/6noS0vGctb",
+	"CIscjVxPHMPug8pANNX+4Yjupxy2FVr262jtXrieyec0MdC070Gq4OUCn+GCHx7WvR2NvqvX384/XUnc",
+	"hRKIYTO5NwKYAU7IhHF3TrroZ4NEOKr1TKrUBWckMmUh9gEmbaygVXjHxGq0w+e/Haw7F98Q6d6xRN4y",
+	"NT+TaXMFj7cCzZ/KvQjX6CqXTNCVlzAXgYddwCAfkgttGE2x8av95Dv+Phj8FSvQ1+UY2xsLyhjk+RfA",
+	"W81Mka/KhzaFEr44pWaJYoZ0oasaFrvDzOPBAnoPvNVe15bNza4Tv9HL07phXunbUrSUpSzyL0xN7svU",
+	"41d5BUfdVv4fj9ZIQtM01GfcqaCu0vtum26zTUOPN82McYVjqVg+vjviy5Cm4/ZmdWdymhcmLO8fFIKs",
+	"NRHXVqtNyVSmLNPHJOMjZvjUvw/RHRa5qGFp2KpOR8QXjcUxMzYyRBYGI/N/KWiGdvhynh72+x4Efbtd",
+	"ExAj81hk7JZlJ2Tg+lGWnSunrGoNamaSJFaDVpy6TudwLiwtHWhckFGRZS3x+q/nT+HYHqppHle3zigP",
+	"V/9QehJP2XTIFIHrg6vPlRxDGQJHN+yl38nwjvCOFeMuncC4IvfWKQn6uD2uOiI7fiBNUgkhvlM72k4U",
+	"i/IRRhcPWeUB/lNg8NmJyFH/gOy8harm7gtoYJFIpVhidnrkrfAVBzGf6v0FNOTXBIs+pWQsGZzTfibH",
+	"vJG3LGz7oQYX11b5AKvuwPrS7xLmA5Aw8S7q6l8XWj1hcU8J3j7NtOZS3FUbxFTLVjZ5SgbQJQle29NG",
+	"MQoNq6iBCmOaDODJMUE0TAekm1JDyeDXuOM7G8Wd47gTF/3+o2ScySHNSPnE/sjizqfBLsiYPo+SzbAH",
+	"V0btFNgnMRYlRfV9uroN+aFl8EpENJ3vRqXiPIV00YwL5o7x8DHR0Kj1hrHcEuWP3JdVTVyXL25QcXOp",
+	"GJZTm2TCsNci4QZDs6pSpNixGO4HitEoDTkpt3Bdwg2GhwhVO11K4UAxo+bH5FG/3x9gaVR3qiBUD5qb",
+	"CdpR3mumzvEGN+t2Fd7jZ7W9sh9+Q86KlRf3dJUlTAzLMp+o49zfxjXz5cr1mnLQeUdcGUk1lqbGYRvV",
+	"MAxD1GTnAhuYutpT7CPXxpePosbFUkVkxrCMCyWKaQYweoNpAIDomPGDKFAfKiKG3vitQ2IOCKaMw3cz",
+	"OnfZU2EyFET9YRrUftXA0z2qpUk1Qd3CCTxQZvu8tsqHx2xPk4Tld3KA/OdL5Dl3gYclS9yrkGVjtA7T",
+	"dhClx8xYGroqTAWeP0x9CJbWQqrt/n57ead8LFi6xwUs/47k2t2dXne5DVFH9eO8pAqbUZcVHnxUeUI1",
+	"2+NCM2Gv+5btttWg1oyqZNJp8Sgf9Puf41L+ckBmpS29GbSVC6VK0cZqEXCm9YINvylAPAfxECKP16UN",
+	"WEGzFSpvOZshfIVAKeU4Y/tAttoFiJFlxwN89x1LuVWXB1WG0QDV4f+CL/zZDjYgXVl+8mcjTT7YPUYd",
+	"Aj28sfgRnlWttEEXh6AomrGUJFLecHaClYPBnlmmAAw80R0QV/vS1+uKxSCRKRuQLoitdt4z+JuPwjEw",
+	"hHvBxgfFfO3aiVuZHcJSAAKa/lH/oEq59m5q+9iSB2gQ8DGHgpRuSbmScmQ3NVNSjBvtWzDNK+QYD1Jy",
+	"+bFc4TeSWto4yhUQZsIF9s8A5ICOwEzbW79hYvA9nOO3L2U95wLjzRxGKkd7SrwL0kDrJKK0VED9pZTd",
+	"RSZDEunnbjfhT1ji8jahOnhUts1wuS4yZahg278uX56d+zwWLNXi/sCXL54RAOMdHQshIVAa4tHQHMlF",
+	"j3g6rKvkUmjxllMzQUKlSySJhZHNVBoLVgjU4MBm4Cgk2FIxrQtbpnJIC53LQmnS9ccbiwUCDLuMUIG0",
+	"c1Y0brB7QpZXAZyhoqvlBcai7n+Bw+Ma7pqlTSMxC00DtHbMuGbtFNef3GY9RBz0NApKh/2jPzVKSo0y",
+	"lwWK1pEeP9l4INjpVgMtymOP+ofL8PuUJjdB28E8X2gS/koiCd+kM/hXqiPXQjaQWuxoXxikRJA69bg7",
+	"TYBqb60EIcDQCSNDJWcaF+OoGdACoAPdq8PHT3YjpBtYwhtx/oblxklFE6nMXsZvrZBTE5F6YLArlAAX",
+	"3Mx3XMhARgTJze4X204dg8ZqJliQnGuIqYMie64uONTZQzunFGSwP+hBrjcgqFu2p72u1EpVwasd48C/",
+	"uhm64Va2Q7iNwPvan7uFC8e8MV6AiTSXXJjfLLw/ZWM0SrfxyTtA+s08ae8TBtU1XVV6mRToWHa9drK5",
+	"hSAoX0hFGi009vIpD5gd4TIjuRRRLLBpK9VS6IhoGQp4ArUBOqZcYEv6bI7Gb+xEOoKK622u5Jfz5ME6",
+	"ku3aVlhOdjR5+bczYvX7b+xHrptEdnSlvyVW/gkgzULOdhaSm3myRaLWw73Ol/Pkd5aXdVG75LunZq2C",
+	"jbYAbQsdv/IVdX/HzLycJ2dUbx8vYvXMh1Tp1++jNbJEswed1/RFCgM3EhiUmtBlChnxumxCVvKUNWay",
+	"uwBfLQewvZY88KugjnzY8WlxP43pgajAySnzxY9j4R5aRcyVwpQK3xtUBzEoiwu7knkgpUGdP5eSW1Yo",
+	"aK4y4Pb3OcR1cyT6Suarl/PEZQEG5qtPDyId8btZ6ttU5MFbqNtwKypyn4SjFJD3f61m/LT/q+Yp+9Ru",
+	"e7+CEAftOj9BaxUoymLFarRhG0OTCUSTdAdnCMV7z7j2QS3HwRuDKBaDv+75t67nOdt7CzPpYyKkFnw0",
+	"GkRW26QiHcqP9njKMa+c9rF3KTOezAe7IJ1TWAsU8cR4GVVA6WerZ46hya4sFJGKj7nokSuoNzSlc9fO",
+	"l4q5J/Pl+WCMDKPJJBZh01/X2MkZ/dxXXiUimRxH+NBqtXRaFluD0bBLHkw3nBtcrob2yxRpdbUkjNOQ",
+	"M9Ejp0Hteag4etQ/isrkz3LFuKBUMrDVuWiIHjk66FdKD1yYJfUpg1LwpBCpI8iK2eO14JfDwXoHQtkj",
+	"jOpYuHJssYjFKbl8e3UdgfJNyY/n11apx0JOGNu5o91WlOtHNptYDiBvsFx9il+563IWylh4G0CPXKHO",
+	"hWN4q7r95ezq3XOCGjLJ+A2eJw4QOasFOlCkInxKxywWckSocBFi3EAbZjKl9lMnN2KArLON4IIJJVB9",
+	"hfwEmQuCDAJ+sfeSzS0Y2+9zRo0PNYYrr297oTAg1h+Hdq9pfcgX3BwTowo22I3FsDCukTFGlPnbO3bW",
+	"JI0gllE19kWm2uvNpnImMknTl/PkmYOWu7DVhpThipaszhfG4uqd44PSfMKFYWNwr7SMzMHw2T7mGtZ7",
+	"Zb+//4IBMjGsOYRsJNWUms5xZ8gFBRvTRkFlHq2/Yh+N7ZnowQaM8Ecp2DfnuM8cBoBEWoq+aYUMdzMX",
+	"uHKcZSWAZpH8NCwJVpJtlxiFtqYTMsB/YL4DGSnGyjDNWp0AiGQh1xOGMZVL7aKc7cqV8nR1BAK7Vdn3",
+	"oywHVrI+32QqFhuVF/i9COmYgf+9MsB3mX1FJ6rKwOw4/rL87hq+ewS8B2kePI7twnqQP6LLCvUYGO+c",
+	"NT6XCxMjS9M2xl27wAXyjo0KTTN9HIvV7Qb2yaqI2RMMWtm5EMGvVjbz3lv/BsTMHJO4I9jsQ8puecLi",
+	"zoDsvGGzUjSTiuATkjKDWEF+KiOF4VzQSWskOIljgUSxt0P+47//z3r2ABjr+XhiIqjZD/KUnwf0iFmZ",
+	"w4hUHyPVUf6KhXStGRaDcCCSmQky5aIwTGN7WjhTaAfrXn9llzpwUfxkKNM5+idGUsXCrcL5NF4Yk0PN",
+	"VLw7MkhuP7hRPmQ4TBe8aYN9mnMEkcFuj1iNiYsCPXyxGMC7VpiFWCTf/bYKW6g5z4mRY4y0drEC1LhN",
+	"uBLxdikRsatd3pLdsd2Si7WC8WhmuR4GDggJGwZVrHQKOr5UZh5aUbo8ClgFeCDxWDEFyqcVB5OgBcsp",
+	"VaJMC3F3A+oTcFU9iYX9ZBH2jDT5Bw/aAH7nANN2iid72GqoSgaGOoLLGa4IbJbZxqLUCkpFELbpUc1H",
+	"hnVBl6vlwu/C2h5Va9OFtkft1vU3mDuIJBsyy+H9Oz3icNJX83fVfHuAboc/kJ1rKcnUnhE1hk1zy/fd",
+	"J0bN3TK5IG88JPd2cNVBV43GqrZAnB5oKBnA6Pcosu8ZaHfvoYEhmc4R4OLwRZXUeQdnN2CQ6xnZ5mUK",
+	"37kjzDp1dChlxqhoglCLGZURyRMyD6Oe3TsR4z6KRTcU84SoEYc4dz1rzxT3fwXhZIUdFEMBnSFqkfMP",
+	"HDeW0MXweC1TLQWDWABTbWDsFZ9dITns9kiQvexo+IhnGeECGVAlGO1EZOcUZUNYkU9WftKQo+wlNqnK",
+	"qOJwoAXOCY8+uBeBQ11P3CUtxCaXfCaTFePv7ZAuGO5uWSwWTvbYB0BX7L4qAWQ/3rUrflQxvwiaQJkl",
+	"BhfDVa8o2mGl9zBe24f6wVjdlZLCbisz9OC1NVM8t7BzSc3kASnKr8Idfeek3znpl+WkyzQTTOZGWToV",
+	"qmi7dyP6smiPmDzNZnSuUYdmqY4qRuPSTr1PwGtkPIz+bnBPkEJoOmKxcAiJLqsFh4SQGChXga4sTAtN",
+	"sav/Ru1c8Cjs0r5uEFBbBiSk5YAfrQrBACBoMnvcAWbyiTSyXTD418vzHy10XL75kRTQuPkxef2UdI8O",
+	"HpOdS9dAGcao6oOQ8CPwVPV2XE8I+ItwbUFGW3ICVZV8g8SDQ5J/dCacPQZ6bOr1eW0UzzXIFlNmKNQd",
+	"6GYuiJQwk/QaGVWRZ5Kml7DJe9XdpkVmeE6V2R9JNd2z66sDZq7sygxHsC6Pfb0bJeRAf3cf/ly+Jodg",
+	"nX8gnAqic/KUgg9WM3VCBrDgsn4RVHuwQLCjyft3r353bOtggyku6dwC5bWUr6gaoxPp4PEm+3G2Dpa+",
+	"Zimn1xYCvrX9+D0gGKFlN3UkBuieuQEeYqow29wh4l0yfWGM/V8FnbKV0YotSN/gi4X/rfLF5lbSVvbD",
+	"//b3073/m+79s7/3w4e9n389eBI9OfoUx73uP/Lx/5OL8e4fOusj6JcxEVBi/x85G2/rZI3ct7kYfxH/",
+	"LNLrr+ecvXvQUR3y7ghcZX22VimqVu5LzkRQOk6KbN4jp+4XRwLL4m+6NDVw5XK/fEEbyxDLojYnzhoB",
+	"YyhHOAVJFEuhz/ZgKEWhB2VPU9/h3a+DwPNdLCsKdnczYdOo1KxpcjOGRuURKXRBs2xeWaGxZUKvnAME",
+	"DyzPw3WVC+DXgp7UMmIo8pXssPKkXbY9jnqTMTtQxqGWnp1WFgaYetndDG7Ra7RCVscbkUH570HZ/hkr",
+	"6LgOj/Bz3HkTfBV3WjIW3pU3/TDD3Kv1rSuAV9UU/Jqs8VsyncZUiRL+MUky4+ImQlwIKjw6pNR3JxOK",
+	"6cmq4qw01WD5cq8OIqKkoYZBh21Ifg+cNvAmBfvVwFEQ+BldU8bhXSy8IwiHAn2FlHFUs4nMKtVgRKc8",
+	"m5OuYoX2bkUuBXQkPQhb+UEMc+xsYn5iVCyOK6UNe4s7lRYtW42RE/D5FfMxUw+49qs92ndu9Ob4BNjL",
+	"1+5x8hsIHmjTWV1CtudfASC5mE4r/VNXAdIe/x30VsXGlomodhTEFu8WxXQxtA+GrHQsRj7VG/I/uyvD",
+	"CcBGg3GJpd8Wy7oy14nYt0x0yiiU9HI1wAOSBOFKiYRispV33J6LjsXgvyg2+vMA3a8U23mlMNJJ9e6M",
+	"C12zibdW9Fxd7CtqCWy4nEjByJsCwly3qv25qoAoWHuxJoijXuDR9RfI0p1mSuLud025nne1I14+vrYa",
+	"PRbmW9JgHx0+6JYveC7fqOtjm+L/rrzNsrDLvVms//OZkpGUheUFg+o5dyKiXEBWfJn619whonzvs8qj",
+	"3TEo8ltEJrrtfm9v9uVk9ld8ZIAX65wJlw+0ZY0t5wddKrMFxQE9B9r/Ff4E8e7TiqjlKxdK6FTHioWR",
+	"d1Br0D0fFVlE8tKvy8VOr4FXBfNvZHGqlrhpH7KDwz89aK4UnMBDDDXW7A7d+r/Xklrv7GTGyfdVHKr3",
+	"e6ISWwZAVqU8a4Wuty5xvczOYHFsz/HI/V9NRQMaNYTrcnFWLNfVEgWb7bl4XJox5av39sj50nohtBXi",
+	"L+HnWIC6AB3R8fuantBQz7S5hYrdiLc7bNTb8FvRkm/gqoXD8az5O26uxc24AxFLM6rFjiFTFneOSSaT",
+	"G7AezSYSS5Z/gaAzv4C9TK4sMeJzXV/J8Tc0vm5UBjVY6rkwar5JSdRrjEz7TZUg8fv0ddZ93mfNyFov",
+	"83pHE6pmIoWgq80iFK+AVSCLQVVfqsZoRTCW1kMWSXdQ5V4MdiNwNkDzAKiz3hqfuDo88cQVImW3XBYu",
+	"7FAbmWto68ahKukXjiSsWW1j4eIKm1M17DF4bbErpMAEac2EiQhHN06hWRoRxfKMJngecL5MxcINFZFh",
+	"oYSxj6DQqmtmV0VO7h6XicAu6du5fSAU3+1iRrkhb5xzScfC5Ys7QRTqIpb36qLxw5wIB4tQ2Qpt+xgS",
+	"YieEVGKwXjXz0QDGfhdhilfhjr593Y2rKpP3e+jhA6yfb7EqyB5roZl3Yvki/bfA+A04025Ian79IbuJ",
+	"1gA/Jjg5u7arMZvu9r7D9xduk1SD6CVvy51FEVDlVmSlcG2u/EtfR+xEB+oG0uYpNvv0e4gwllKxBKtE",
+	"Wh7/GyzL3+jhp/WtfqFb31fsVt6wPQhb1quM4Pa1t/atABZ+k5TrHDIpv7u124iNSOtGHsI+Jix3gfpS",
+	"sC8Fed7rgmWLmjpzp62hFA1GIJ5uagF6cvQ5UYq/F1j82iGKFp6sAuYUmbK41pchY+gUWePBC1wnv/2i",
+	"Jle4mYfnZ7gqs9S/1zT5lg2n8Rp89TnvZzwpQ+V42VFTE2ogUvbOTkhMe/D9xVqcjs8xWMd3h4aonUK4",
+	"hoUYM+Ryrl3m1JD5doZkwhTrlfkUUzrHWkdDFou4E3dIV7FpWX3RvoRV47jRUGFt11e+c+THFRL3r9on",
+	"79+9IoMgY2YQC6ylwtKqij0W7Ov6NK8wsD+CCIU0hX7H9jUol79LuIbWhK5eBwQsHZMYU1niDgQ8gucI",
+	"MgfQFePKOClZjCf1NTVn+aSfG5zwlUjW+3KFDyy3dDFj57s154smx9iDbbCkW4zBrIU7cv8iHyuaVmSn",
+	"0XY+UDJbrrTi/gjqJHWpJoOAvg2g7OZuWHHGjgRZAbEoB8OPyxghGHAa1Nex39Sbk2qWsQR6oMqM7fTI",
+	"qcAKUrFwZK8KJMVqoThv9+jwsCXLrzqFB0sAyiV+bwj+XWpp7wROy3wGAPltY6QQc97JjC1IJwuFUnU7",
+	"uXjtU1mJ/Y8mg5GSwrhe1UOa3AwiKCBcJu4e9KOjPz2O/vikD/V/NekeHTwiO8859LP5Z1mNIxYZNv+n",
+	"ghz0Xz/t7exGoBTNcwZJwxG5fPNjRH68eB6Rn9jwMiJPX19G5MX5xRnkEz977ou4O+cdSDY7mD1lwLWF",
+	"dXeH8yqpCGqrJRlEBMNMmLzsq4BA6hgmy/UI1CPDlfzr5Y9RLGA9duN2biut0SyTM5aWGc2YyBVUucaM",
+	"+aE0E9L19A5PH3+Ew4wF1E2myU1QnnLHUtoRBmRXLVvKTizNRS1hUVgnbkwtBaWuoSOasyDqdk7kLVM9",
+	"Yi/EfQAFXTH9mglf91obqeiY+UOcsCx1SSV24CmbSjU/gcVhpRyg7iMIbbGfsrIoMFbanE2gjnZ4ODPK",
+	"XVNs19dCqhiaMcGSw2aV1Fd0b03qrgHzQ8rttte6UQZm1AFg2DTR85tmfL+cJ1f2Ho2x5LtJ9XUPT1w1",
+	"I+0yi2bEdZT5nuv9W8/1vrJK9VKV4RCf71RxGNw6cysh1UL3vCZdpwHVy9/j4+qY+G/OC/k9QG5Tdzmc",
+	"2Dyo0VMaMdpiWD/fA7nsQl92Aixr6EHuNGZTY4MC1+4Aa7HmTGkpaEagNgrXhCmqWUq6wN7lnp4ollpC",
+	"vBvZ92NRmsCYSCtb0VQKNicTbjn6nGhD564jQ5Hy5ir8sIg7WZa/EaacYduHB63CfFONxJ5PmHW0vTZi",
+	"R3Ck3ukjFqWeKTrzvZ4qx0XR3ARxNCI55SkZ0Cks4j/+x7+TEWMDIsVeMqFcuPRuaG6BNfTmsjDEKCo0",
+	"roRMqJ6Qrif+kL0ZxQLC6W6EnAm0f7oJnJuGas2ME62dTK2oYSj2T2SWYsSbMZlFR+zpwWKRTCyjT8tv",
+	"uLBHIlVjtyp7GKmiM5o1dapyAX/cJ387kZgAu3WKAMbSnZCjw0OXZBuMKUVQWtKVq/BFn9u7U/1UDrA1",
+	"QlefPiiH0enixh6eCeZ7B6uHUQ1/kYrIUR2l1pS9r97UW5S/L2liAome7aaZFzJLtaeEA9J9f/Vst5JK",
+	"Sjynt5Rn9mjIkGbU1YGB9BO/p0Viij3MZ3YAc4rCD1R/GQhmZlLdDKJaJks1m7OCYDuPMIcGBB09gYbK",
+	"yYSlRcZIVzNGBtV2fymkYYPdkzCG2NNPqUhQSwY7MPmeHdgfxAtpVeE5tOhMKReCmVKIc/Tc7SRyXTaL",
+	"KeEiyYrUikhH/X6EmfSxWDiFyHcy8YmCgk7tUoMhvWft/2fv6n7btoH4v3IICtgGZM/bjD00T22yYcGG",
+	"bm0TdMMSwLREJ4QpUtBHjGDY/z7w7ihRH3YTJHDaIq+ydaKOvO/T/bLcrrRMJzPUxiPHGEYGujTBEVIF",
+	"vPp+PpvPR7CS2m6pPsA8GhX+HuL46MwU1XqtYuWYwdv5Gl79hR3g9UaPQKx88a+3+zN4h0kpUXcodv3c",
+	"8WL+42BmnQ7kIyzCgTT8SWedz6TgA0btqLVxMiRQKS8Vt6eEICw2UNqau4066qvE0jrNjrL+QAXeTV/U",
+	"+uxaltOGQBdPd8izFbqwcC3Ltqs4XrrQcDnxTqTKB9Zv7PbSjJf1D2/p+nISuVcjF3LH7KsDeniHGZb1",
+	"ebnrydtXMdzuDyNbzocL0O3WyBxHp6NRxOpsDaS4mC8mT3WaOQew70u+hu+/8p+/zGFqzTp/V94q7Dsj",
+	"xTPjwNeeXLCknV/fPWqT748I/yl4zJe+y98YQHzA+hY4PHnFD8KGf2SAgh773tmY7L3W+Y/a+RdFExMc",
+	"M1AQBzJ1+qR9B4UCBVhzaXhoHo6gbIC9bKUx9SPVrfQ0u+47Wn/2cwWO/NoqrV3AkAmVuMCHYhhEM2IE",
+	"fp8CSmlYWOjr+/cKSC67Adzy0ox9xxuXqaVOAKullS4jjA8a359ZNonABG3CtfOOwU5gBRD6lxcaNNwx",
+	"9kaIiuseqm3hwjIbV8VnvYH3uLvD9ZTO/CxizQNHaA0RYr7euzbz070ptw7CrpX+MJ8fthW+y+2dSsqW",
+	"8rChwXP67Z/wc+VW7nKNh5vSFLEtPHT1ljFzgpMfC+OVAKgy8njUPFHXbekTGUvKuu7PWJ+HjvwwemmQ",
+	"iZ7BO4uKr8l8MEypSVBLeDxsznzswCr99lK2Hzrv9YJf+pKx3YNfGqqO47CYg4CK2GjlQS97gfTTp3Tb",
+	"teZ/j1ZS5DJ/UzmD88+VEzIaMFFfuXI35LdeZKtcH70++k5kCuWLV9LVNGeGuoYQHmRlPdYnEZo1djCV",
+	"pUDJ7kOeTKssgnrWA7ckR8HHEaaZ2+3fKKBMpe4+6QsC/TfiWiLC85oRqdpMDghRFbFP6Mw3m7C7M/7t",
+	"75MJTLmhLvJdZI5mImOFiw7Ibu7iIaKonbEjqfl0Dq8N/PmURrQXMAXhXqkSGqigTgXGteRZG+SLs80J",
+	"KGfijlrU+rRDt37apOf5oHoj4qJA9GTC57A9iIA7KoN8uzMnwfPD49tfAo5PlU4KElGKWWs+Kv0wyJNb",
+	"qW3mXmuKH2rcSJ3JvDj289/Hi/liAsq4E5VUKCQB6aS5fYD4n9ggAanIN7KELFexLGCcCKXv4OeLDxcf",
+	"T6FeGxZk6Ui9PT+5+Hh67nyBREsXAKEcJH4kbCzim5AtRH/g+c5+k4lF1hOMEZkSmMIvb95HUEqRRnBj",
+	"t+hu23xTRG5bShWjb15ENThpIkuhdHgkvVUafrC/zwl2E0HhjnM/mI9eG9Gh60MCbmPlwoXc2jVMoXSH",
+	"PrVGYS6B8H9Ldeukq1TxRuYRnaEYqFxPGB4yXckctNuy9mukaWVQiV/9938AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
