@@ -71,8 +71,12 @@ var claimedByCommand = map[string]bool{
 // would have to hold the whole body in memory to hash it, so their command honours the key
 // instead, in its events' metadata (command.Execute's replay), and the handler marks a replay
 // with Idempotency-Hit.
+//
+// A document download streams its answer instead: it is not kept either, and the view it
+// records carries the key, so a repeat records nothing more and sends the file again.
 var streamedBodies = map[string]bool{
-	http.MethodPost + " /users/uploadKycDocuments": true,
+	http.MethodPost + " /users/uploadKycDocuments":                     true,
+	http.MethodPost + " /users/kyc/{id}/documents/{submission}/{side}": true,
 }
 
 // idempotencyScope is whose keys a request's key is among. A signed-in caller's own: keys are

@@ -224,18 +224,24 @@ func TestInvestmentFlowFromQuoteToMaturity(t *testing.T) {
 		t.Fatalf("half way: %s", res.body)
 	}
 	// Not due yet: settling now changes nothing.
-	res = ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil)
+	res = ivy.do(http.MethodPost, "/api/invest/deposit-maturity", nil)
 	expect(t, res, http.StatusOK)
 	if s := decodeJSON[settledJSON](t, res); len(s.Settled) != 0 {
 		t.Fatalf("settled before the end: %s", res.body)
 	}
 	a.clock.Advance(15 * 24 * time.Hour)
-	res = ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil)
+	// Due now, but a GET settles nothing: it is not a way to move money (a link or an image of
+	// another site could send one).
+	expect(t, ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil), http.StatusMethodNotAllowed)
+	if got := getInvestment(t, ivy, inv.ID); got.Status != "Active" {
+		t.Fatalf("a GET of the settlement route ended the investment: %+v", got)
+	}
+	res = ivy.do(http.MethodPost, "/api/invest/deposit-maturity", nil)
 	expect(t, res, http.StatusOK)
 	if s := decodeJSON[settledJSON](t, res); len(s.Settled) != 1 || s.Settled[0].ID != inv.ID || s.Settled[0].Status != "Ended" {
 		t.Fatalf("settled: %s", res.body)
 	}
-	res = ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil)
+	res = ivy.do(http.MethodPost, "/api/invest/deposit-maturity", nil)
 	expect(t, res, http.StatusOK)
 	if s := decodeJSON[settledJSON](t, res); len(s.Settled) != 0 {
 		t.Fatalf("settled twice: %s", res.body)
@@ -490,7 +496,7 @@ func TestReinvestInstructionStartsANewInvestmentOnTheSameTerms(t *testing.T) {
 	end := *getInvestment(t, ivy, inv.ID).EndDate
 
 	a.clock.Advance(31 * 24 * time.Hour)
-	res = ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil)
+	res = ivy.do(http.MethodPost, "/api/invest/deposit-maturity", nil)
 	expect(t, res, http.StatusOK)
 	settled := decodeJSON[settledJSON](t, res)
 	if len(settled.Settled) != 1 || settled.Settled[0].ReinvestedAs == "" {

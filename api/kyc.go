@@ -106,7 +106,7 @@ func (s *server) GetKycCase(ctx context.Context, req apigen.GetKycCaseRequestObj
 // treating it as a page of our origin: an attachment, no sniffing, a sandbox, and no caching.
 type kycDocumentResponse struct{ appkyc.DocumentFile }
 
-func (r kycDocumentResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (r kycDocumentResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 	defer r.Body.Close()
 	h := w.Header()
 	h.Set("Content-Type", r.ContentType)
@@ -120,14 +120,21 @@ func (r kycDocumentResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) 
 	return err
 }
 
-func (s *server) GetKycDocument(ctx context.Context, req apigen.GetKycDocumentRequestObject) (apigen.GetKycDocumentResponseObject, error) {
+func (s *server) DownloadKycDocument(ctx context.Context, req apigen.DownloadKycDocumentRequestObject) (apigen.DownloadKycDocumentResponseObject, error) {
 	a, err := s.kycCaller(ctx)
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.kyc.Document(ctx, a, req.Id, req.Submission, string(req.Side))
+	key := ""
+	if req.Params.IdempotencyKey != nil {
+		key = *req.Params.IdempotencyKey
+	}
+	f, err := s.kyc.Document(ctx, a, req.Id, req.Submission, string(req.Side), key)
 	if err != nil {
 		return nil, err
+	}
+	if w := exchangeFrom(ctx).w; w != nil && f.Replayed {
+		w.Header().Set(idempotency.HeaderHit, "true")
 	}
 	return kycDocumentResponse{f}, nil
 }

@@ -66,7 +66,7 @@ func TestKYCFullFlow(t *testing.T) {
 	}
 
 	// Staff download: the file as uploaded, never runnable as a page, and recorded.
-	res = author.do(http.MethodGet, f.URL, nil)
+	res = author.do(http.MethodPost, f.URL, nil)
 	expect(t, res, http.StatusOK)
 	if !bytes.Equal(res.body, jpg) || res.header.Get("Content-Type") != "image/jpeg" ||
 		res.header.Get("Content-Disposition") != `attachment; filename="front.jpg"` ||
@@ -211,7 +211,7 @@ func TestKYCUploadAttacks(t *testing.T) {
 			t.Fatalf("%s is not encrypted at rest (%v)", f, err)
 		}
 	}
-	got := user.do(http.MethodGet, "/api/users/kyc/"+u.ID+"/documents/1/front", nil)
+	got := user.do(http.MethodPost, "/api/users/kyc/"+u.ID+"/documents/1/front", nil)
 	expect(t, got, http.StatusOK)
 	if !bytes.Equal(got.body, polyglot) || got.header.Get("Content-Type") != "image/jpeg" ||
 		!strings.HasPrefix(got.header.Get("Content-Disposition"), "attachment") || got.header.Get("X-Content-Type-Options") != "nosniff" ||
@@ -233,16 +233,16 @@ func TestKYCAccess(t *testing.T) {
 	expect(t, uploadKYC(t, owner, nil, front(jpegFile(t)), back(pdfFile())), http.StatusOK)
 	doc := "/api/users/kyc/" + u.ID + "/documents/1/back"
 
-	expect(t, k.browser(t).do(http.MethodGet, doc, nil), http.StatusUnauthorized)
-	expect(t, other.do(http.MethodGet, doc, nil), http.StatusNotFound)
-	expect(t, owner.do(http.MethodGet, "/api/users/kyc/"+u.ID+"/documents/1/nope", nil), http.StatusNotFound)
-	expect(t, owner.do(http.MethodGet, doc, nil), http.StatusOK)
-	expect(t, owner.do(http.MethodGet, "/api/users/kyc/"+u.ID+"/documents/2/back", nil), http.StatusNotFound)
+	expect(t, k.browser(t).do(http.MethodPost, doc, nil), http.StatusUnauthorized)
+	expect(t, other.do(http.MethodPost, doc, nil), http.StatusNotFound)
+	expect(t, owner.do(http.MethodPost, "/api/users/kyc/"+u.ID+"/documents/1/nope", nil), http.StatusNotFound)
+	expect(t, owner.do(http.MethodPost, doc, nil), http.StatusOK)
+	expect(t, owner.do(http.MethodPost, "/api/users/kyc/"+u.ID+"/documents/2/back", nil), http.StatusNotFound)
 	expect(t, other.do(http.MethodGet, "/api/users/kyc/pending", nil), http.StatusForbidden)
 	expect(t, other.do(http.MethodGet, "/api/users/kyc/"+u.ID, nil), http.StatusForbidden)
 	expect(t, other.do(http.MethodPatch, "/api/users/kyc/"+u.ID+"/approve", map[string]any{}), http.StatusForbidden)
 	expect(t, owner.do(http.MethodPatch, "/api/users/kyc/"+u.ID+"/approve", map[string]any{}), http.StatusForbidden)
-	expect(t, author.do(http.MethodGet, doc, nil), http.StatusOK)
+	expect(t, author.do(http.MethodPost, doc, nil), http.StatusOK)
 
 	// The queue is oldest first; staff never decide their own case.
 	o := decodeUser(t, other.do(http.MethodGet, "/api/users/getUser", nil))
@@ -345,14 +345,14 @@ func TestKYCClosureDeletesDocuments(t *testing.T) {
 	if files := k.storedFiles(t); len(files) != 0 {
 		t.Fatalf("files after the closure: %v", files)
 	}
-	expect(t, admin.do(http.MethodGet, "/api/users/kyc/"+u.ID+"/documents/1/front", nil), http.StatusGone)
+	expect(t, admin.do(http.MethodPost, "/api/users/kyc/"+u.ID+"/documents/1/front", nil), http.StatusGone)
 	c := decodeJSON[kycCaseJSON](t, admin.do(http.MethodGet, "/api/users/kyc/"+u.ID, nil))
 	for _, d := range c.Documents {
 		if d.URL != "" {
 			t.Fatalf("a closed account's document still has a URL: %+v", d)
 		}
 	}
-	if got := user.do(http.MethodGet, "/api/users/kyc/"+u.ID+"/documents/1/front", nil).status; got != http.StatusUnauthorized && got != http.StatusNotFound {
+	if got := user.do(http.MethodPost, "/api/users/kyc/"+u.ID+"/documents/1/front", nil).status; got != http.StatusUnauthorized && got != http.StatusNotFound {
 		t.Fatalf("the closed account's own session fetched its document: %d", got)
 	}
 }

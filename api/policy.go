@@ -98,7 +98,7 @@ var operationActions = map[string]Action{
 	"deleteUser":               ActCloseAccounts,
 	"uploadKycDocuments":       ActOwnAccount,
 	"getMyKyc":                 ActOwnAccount,
-	"getKycDocument":           ActOwnAccount, // staff, or the owner; anyone else 404 (in the handler)
+	"downloadKycDocument":      ActOwnAccount, // staff, or the owner; anyone else 404 (in the handler)
 	"getPendingKyc":            ActReviewQueues,
 	"getKycCase":               ActReviewQueues,
 	"approveKyc":               ActReviewQueues,

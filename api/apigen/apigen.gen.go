@@ -1219,7 +1219,7 @@ type KycDocument struct {
 	// Submission The submission this file came with.
 	Submission int `json:"submission"`
 
-	// Url Where getKycDocument serves it, or "" when the file was deleted.
+	// Url Where downloadKycDocument serves it (a POST), or "" when the file was deleted.
 	//
 	// Example: /api/users/kyc/0191f3c2-7a4e-7b1c-9e2d-5a6b7c8d9e0f/documents/1/front
 	Url string `json:"url"`
@@ -2084,6 +2084,14 @@ type GetPendingInvestmentsParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// SettleMaturedInvestmentsParams defines parameters for SettleMaturedInvestments.
+type SettleMaturedInvestmentsParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetInvestEligibilityParams defines parameters for GetInvestEligibility.
 type GetInvestEligibilityParams struct {
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
@@ -2417,6 +2425,14 @@ type GetKycCaseParams struct {
 
 // ApproveKycParams defines parameters for ApproveKyc.
 type ApproveKycParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DownloadKycDocumentParams defines parameters for DownloadKycDocument.
+type DownloadKycDocumentParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -2783,8 +2799,8 @@ type ServerInterface interface {
 	// (GET /invest/dashboard)
 	GetDashboard(w http.ResponseWriter, r *http.Request)
 	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
-	// (GET /invest/deposit-maturity)
-	SettleMaturedInvestments(w http.ResponseWriter, r *http.Request)
+	// (POST /invest/deposit-maturity)
+	SettleMaturedInvestments(w http.ResponseWriter, r *http.Request, params SettleMaturedInvestmentsParams)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
@@ -2941,9 +2957,9 @@ type ServerInterface interface {
 	// ApproveKyc Approve the pending submission (authors and admins)
 	// (PATCH /users/kyc/{id}/approve)
 	ApproveKyc(w http.ResponseWriter, r *http.Request, id UserID, params ApproveKycParams)
-	// GetKycDocument Download one identity document
-	// (GET /users/kyc/{id}/documents/{submission}/{side})
-	GetKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide)
+	// DownloadKycDocument Download one identity document
+	// (POST /users/kyc/{id}/documents/{submission}/{side})
+	DownloadKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide, params DownloadKycDocumentParams)
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams)
@@ -3125,8 +3141,8 @@ func (_ Unimplemented) GetDashboard(w http.ResponseWriter, r *http.Request) {
 }
 
 // SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
-// (GET /invest/deposit-maturity)
-func (_ Unimplemented) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+// (POST /invest/deposit-maturity)
+func (_ Unimplemented) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request, params SettleMaturedInvestmentsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3442,9 +3458,9 @@ func (_ Unimplemented) ApproveKyc(w http.ResponseWriter, r *http.Request, id Use
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetKycDocument Download one identity document
-// (GET /users/kyc/{id}/documents/{submission}/{side})
-func (_ Unimplemented) GetKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide) {
+// DownloadKycDocument Download one identity document
+// (POST /users/kyc/{id}/documents/{submission}/{side})
+func (_ Unimplemented) DownloadKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide, params DownloadKycDocumentParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3912,8 +3928,35 @@ func (siw *ServerInterfaceWrapper) GetDashboard(w http.ResponseWriter, r *http.R
 // SettleMaturedInvestments operation middleware
 func (siw *ServerInterfaceWrapper) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SettleMaturedInvestmentsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SettleMaturedInvestments(w, r)
+		siw.Handler.SettleMaturedInvestments(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6032,8 +6075,8 @@ func (siw *ServerInterfaceWrapper) ApproveKyc(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
-// GetKycDocument operation middleware
-func (siw *ServerInterfaceWrapper) GetKycDocument(w http.ResponseWriter, r *http.Request) {
+// DownloadKycDocument operation middleware
+func (siw *ServerInterfaceWrapper) DownloadKycDocument(w http.ResponseWriter, r *http.Request) {
 
 	var err error
 	_ = err
@@ -6065,8 +6108,32 @@ func (siw *ServerInterfaceWrapper) GetKycDocument(w http.ResponseWriter, r *http
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DownloadKycDocumentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetKycDocument(w, r, id, submission, side)
+		siw.Handler.DownloadKycDocument(w, r, id, submission, side, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7617,7 +7684,7 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/users/kyc/{id}", wrapper.GetKycCase)
 	})
 	r.Group(func(r chi.Router) {
-		r.Get(options.BaseURL+"/users/kyc/{id}/documents/{submission}/{side}", wrapper.GetKycDocument)
+		r.Post(options.BaseURL+"/users/kyc/{id}/documents/{submission}/{side}", wrapper.DownloadKycDocument)
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/users/kyc/{id}/approve", wrapper.ApproveKyc)
@@ -7656,7 +7723,7 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Put(options.BaseURL+"/invest/{investmentId}/reject", wrapper.RejectInvestment)
 	})
 	r.Group(func(r chi.Router) {
-		r.Get(options.BaseURL+"/invest/deposit-maturity", wrapper.SettleMaturedInvestments)
+		r.Post(options.BaseURL+"/invest/deposit-maturity", wrapper.SettleMaturedInvestments)
 	})
 	r.Group(func(r chi.Router) {
 		r.Put(options.BaseURL+"/invest/{investmentId}/instruction", wrapper.SetMaturityInstruction)
@@ -8452,6 +8519,7 @@ func (response GetDashboard500JSONResponse) VisitGetDashboardResponse(w http.Res
 }
 
 type SettleMaturedInvestmentsRequestObject struct {
+	Params SettleMaturedInvestmentsParams
 }
 
 type SettleMaturedInvestmentsResponseObject interface {
@@ -8482,6 +8550,36 @@ func (response SettleMaturedInvestments401JSONResponse) VisitSettleMaturedInvest
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SettleMaturedInvestments409JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleMaturedInvestments422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SettleMaturedInvestments422JSONResponse) VisitSettleMaturedInvestmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12849,22 +12947,23 @@ func (response ApproveKyc500JSONResponse) VisitApproveKycResponse(w http.Respons
 	return err
 }
 
-type GetKycDocumentRequestObject struct {
+type DownloadKycDocumentRequestObject struct {
 	Id         UserID  `json:"id"`
 	Submission int     `json:"submission"`
 	Side       KycSide `json:"side"`
+	Params     DownloadKycDocumentParams
 }
 
-type GetKycDocumentResponseObject interface {
-	VisitGetKycDocumentResponse(w http.ResponseWriter) error
+type DownloadKycDocumentResponseObject interface {
+	VisitDownloadKycDocumentResponse(w http.ResponseWriter) error
 }
 
-type GetKycDocument200ApplicationoctetStreamResponse struct {
+type DownloadKycDocument200ApplicationoctetStreamResponse struct {
 	Body          io.Reader
 	ContentLength int64
 }
 
-func (response GetKycDocument200ApplicationoctetStreamResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument200ApplicationoctetStreamResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "application/octet-stream")
 	if response.ContentLength != 0 {
@@ -12879,9 +12978,9 @@ func (response GetKycDocument200ApplicationoctetStreamResponse) VisitGetKycDocum
 	return err
 }
 
-type GetKycDocument401JSONResponse struct{ UnauthorizedJSONResponse }
+type DownloadKycDocument401JSONResponse struct{ UnauthorizedJSONResponse }
 
-func (response GetKycDocument401JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument401JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12893,9 +12992,9 @@ func (response GetKycDocument401JSONResponse) VisitGetKycDocumentResponse(w http
 	return err
 }
 
-type GetKycDocument404JSONResponse struct{ NotFoundJSONResponse }
+type DownloadKycDocument404JSONResponse struct{ NotFoundJSONResponse }
 
-func (response GetKycDocument404JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument404JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12907,9 +13006,23 @@ func (response GetKycDocument404JSONResponse) VisitGetKycDocumentResponse(w http
 	return err
 }
 
-type GetKycDocument410JSONResponse struct{ GoneJSONResponse }
+type DownloadKycDocument409JSONResponse struct{ ConflictJSONResponse }
 
-func (response GetKycDocument410JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument409JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadKycDocument410JSONResponse struct{ GoneJSONResponse }
+
+func (response DownloadKycDocument410JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12921,9 +13034,25 @@ func (response GetKycDocument410JSONResponse) VisitGetKycDocumentResponse(w http
 	return err
 }
 
-type GetKycDocument500JSONResponse struct{ InternalErrorJSONResponse }
+type DownloadKycDocument422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
 
-func (response GetKycDocument500JSONResponse) VisitGetKycDocumentResponse(w http.ResponseWriter) error {
+func (response DownloadKycDocument422JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadKycDocument500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DownloadKycDocument500JSONResponse) VisitDownloadKycDocumentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16142,7 +16271,7 @@ type StrictServerInterface interface {
 	// (GET /invest/dashboard)
 	GetDashboard(ctx context.Context, request GetDashboardRequestObject) (GetDashboardResponseObject, error)
 	// SettleMaturedInvestments Pay out the caller's investments that reached their end date, now
-	// (GET /invest/deposit-maturity)
+	// (POST /invest/deposit-maturity)
 	SettleMaturedInvestments(ctx context.Context, request SettleMaturedInvestmentsRequestObject) (SettleMaturedInvestmentsResponseObject, error)
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
@@ -16300,9 +16429,9 @@ type StrictServerInterface interface {
 	// ApproveKyc Approve the pending submission (authors and admins)
 	// (PATCH /users/kyc/{id}/approve)
 	ApproveKyc(ctx context.Context, request ApproveKycRequestObject) (ApproveKycResponseObject, error)
-	// GetKycDocument Download one identity document
-	// (GET /users/kyc/{id}/documents/{submission}/{side})
-	GetKycDocument(ctx context.Context, request GetKycDocumentRequestObject) (GetKycDocumentResponseObject, error)
+	// DownloadKycDocument Download one identity document
+	// (POST /users/kyc/{id}/documents/{submission}/{side})
+	DownloadKycDocument(ctx context.Context, request DownloadKycDocumentRequestObject) (DownloadKycDocumentResponseObject, error)
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(ctx context.Context, request RejectKycRequestObject) (RejectKycResponseObject, error)
@@ -16768,8 +16897,10 @@ func (sh *strictHandler) GetDashboard(w http.ResponseWriter, r *http.Request) {
 }
 
 // SettleMaturedInvestments operation middleware
-func (sh *strictHandler) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) SettleMaturedInvestments(w http.ResponseWriter, r *http.Request, params SettleMaturedInvestmentsParams) {
 	var request SettleMaturedInvestmentsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.SettleMaturedInvestments(ctx, request.(SettleMaturedInvestmentsRequestObject))
@@ -18273,27 +18404,28 @@ func (sh *strictHandler) ApproveKyc(w http.ResponseWriter, r *http.Request, id U
 	}
 }
 
-// GetKycDocument operation middleware
-func (sh *strictHandler) GetKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide) {
-	var request GetKycDocumentRequestObject
+// DownloadKycDocument operation middleware
+func (sh *strictHandler) DownloadKycDocument(w http.ResponseWriter, r *http.Request, id UserID, submission int, side KycSide, params DownloadKycDocumentParams) {
+	var request DownloadKycDocumentRequestObject
 
 	request.Id = id
 	request.Submission = submission
 	request.Side = side
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.GetKycDocument(ctx, request.(GetKycDocumentRequestObject))
+		return sh.ssi.DownloadKycDocument(ctx, request.(DownloadKycDocumentRequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "GetKycDocument")
+		handler = middleware(handler, "DownloadKycDocument")
 	}
 
 	response, err := handler(r.Context(), w, r, request)
 
 	if err != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(GetKycDocumentResponseObject); ok {
-		if err := validResponse.VisitGetKycDocumentResponse(w); err != nil {
+	} else if validResponse, ok := response.(DownloadKycDocumentResponseObject); ok {
+		if err := validResponse.VisitDownloadKycDocumentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -19254,456 +19386,460 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rchs5uiCKvgoOT0+IipWiKFmu7pKiY0aW5bKWb2pLXtV9mjUmmAmSaCUBNoAUzVXHEfNrx/49MRHz",
-	"KPsB5k3Wk+zA9wFIJJnJiyXZqlruH10WMxPX7379tZXKyVQKJoxuHf/aGjOaMQX/vMjYZCoNE+n8JTf2",
-	"l4zpVPGp4VK0jluXimkmDGn3jSpYf5dIQcyYEW2kYhmhQs+YIkYSShSbMmpYRhT7Z8G0ITNuxvgynbCe",
-	"6Edz7b1i8/4xEdKMuRgRRe2oXBPDJ6zTE62kpdMxm1C7ICaKSev47y27gNYvScvMp6x13NJGcTFqff6c",
-	"tC6l5rjexeX/lMsBzcnUvUDkEBaUU20Iu7Ubg2n9iul0ykTGsk5lAUOpJtS0jltcmB+OWklrwgWf2EV1",
-	"w2q4MGzEFCznPTNqfjo0TC0v6IqlUmTantiMckMGbCgVI0bN7TnQEeWiOnmY66B2ritDc7bBtc3GDC9O",
-	"MZqRicxYrsmYZvYK7G/pmGXuORwFy8pD4wLu5aQn7AsZNZRM6By+nDND9FjO4NOU5jlTO5rk1NjTTMdU",
-	"jLa+zs9Ja0oVnTDjQPR8Qnl+Sc3Y/sHt7qb2j6Ql6MR+yezzVtKyK+eKZa1jO3TlDOmn10yM7AiHT4/q",
-	"IOgltwA9f6HkZPkwX3ClDflwfUYyOidcpHnhYARW88+CqXm5nKEdoxZ8MmpYa8Xs13J57td0i6mN3HLi",
-	"CCNfsfny7G/oDdOA2kbNEXkibNF0yI4D4lfRndywOaEiK3/wX42Y0QhJQzhXR0IA9El7QtUNy0iFVrzk",
-	"5pg4OOZCGwvBckhUIYRFGjPjKeuQA4tTh0+f9sQt13yQM3J6dXZxYaFQ0dQCU0JYZ9QhlHz4cPH8hCg2",
-	"YZMBs2RsKBWhhuTMnvbhERnLQmkEXDhnJJjlQS9QslYjsD0FYuH/Pqi9A3HLtJkwYS6eN0A4L1/JNgX0",
-	"H462o5SnJb4rZgolWEYG9goJoyrnTJFUTiZUZB1yba+UqVumgIbphAxkYclmQgpheB7oTE84QgNgA8BK",
-	"Cs0s4bllZEq1ZhnhZsVB/3XvLGdU2e3vhbXfhTZfKjmVmuaNZz31L9zxpK95esNWXOldh1dUaJra82ic",
-	"w0Tv3HG6D5qpB9vLz9yMM0VnK27lblN8tt/qqRSaAUd5RrP3SI3sX6kUhgn4J51Oc55Se2L7/9CIJuUs",
-	"f1Bs2Dpu/X/3S2lqH5/q/XOlpMKpqnhlkYWLaWEI12RCcwuwloJ/TlpnUgxznn6FRZySVIq0UMrKBMiW",
-	"iSV5JCtwLpbg37WiG1mS3Ig2PM97wpFgi8Cfk9YLqQY8y5h4+A1d8ZElUFyQQWFAEqF5LmcsI20lc5YQ",
-	"XWgU5RLCJ1OmtBTUcDHahZP/SQr2da5eMS0LlTLCPnGQqixPnFFNMpYz41jPSEqEiAthmBI0xyEf/hTl",
-	"hKEAPrOAMVNSjIKADwT+hGTMUJ5rQhUDQbCk/bkcwaLfSvPC0v+HX+9bSXSRjokc/IOlhng+b2QkfsKS",
-	"Luk8lzS7lvI1VaOvdtWIOwOZzS2yGylJbqeHJV1L+YaKuaM7+issSUoyoWJOqDFsMjXaSo2R5gdayl5Q",
-	"U+rmcG/vRwoNTPRB0MKMpeL/zr7KrRuiPb4DnRrQjKSKZUwYTnMN5/tBTJVMmdZ0kLNzYbiZP/zSfmZ5",
-	"vocUPQFKNFCM3liJeVBoLpjWRBU5I20QPLnQxXDIU26RbUBzKlK2CxtSDMQiKmq0ZKTFlGR8OGRAwB2g",
-	"Oar7QehiOpXKsOwNyzi9Bub3NQB+yC3yzafMQjvQ4DRlUwPc7bNnzwBrp6nht9zMLwwD/coKWUwZjuyY",
-	"miVtZc8qnMsqS2IFgeNfl3++4Uh/Vu3FL+KVffdz0ppYYEHiwD7RydTq0a1Tq+5acVMqYjU58hNTgEXa",
-	"UAX0m1wZKjKqMjLNqahVq0pB5e8oucDyyhkTu+VS9UVyZpdUWWKkK2cMhPOPqRRDbqEN5GWvFHx0a6v+",
-	"qJhgs8UfJ9QUdmG/1Bzt6XSq5C3Nr8eK6bHMM718VW4h4ZXq4R10u91up9utuzj/pcyZsoB/yVTqwDMa",
-	"oO7LCf10OpHF0rtd/F/DfLMgVG692IUbbFp5snwa9dPGW6i9dTh45lWTSDStHr4UZ2PKRXkYkdh71K05",
-	"A8Wow/bozafdulfNp5dUj2tsHyAWlrtKgNVO6VwWhkQKBvxMcSOKaCbMCfGH2METCFpx7QIKnb2nhq3f",
-	"1ufmEywVic3PsLrdl3JGJiBioKHQqqgG5DW7pYTwIbkRciYWtrTm9BeYxngeH6IeyyLPyEgSavlteWyE",
-	"DuQtg1eNh6WFebe7y+v6mxtTPY5mHbDc2fPCrAmxAsTcLYibbS90eRkfrp4TRQ2ATM5BSt/4ZOsA4BnN",
-	"Ruw1u2X58pVPuEAbCworC/Y1PmSW1ziqDysRdnl2HVVi0UBoJly8Z0OmFM318vj4iGWk0ExpMhtL7Q1f",
-	"jnoAdAXC3mktmy28FryavcERvLUvLhIw+DqpnMPCsn9ZeaSveR0m5fYR/IsbNtEbLQ9vqLxAqhSdL63X",
-	"jdy4qLfuNDx3RDNeK2nl3nrEPtmFAiRpK7XWsbtnKIBdSi5qdufEs1phI3Ngvd6+WmEj+JIfuG53Z6CZ",
-	"X1KtZ1JljTTMAYt/b9HoWIuNMs+2en+6+ct1+HiWS81O09RS2cZ9rCOQFL8nqR1MN/KTp5uuCY/tOaJd",
-	"46poA2uwJIumpqB5PieKpYzfWmqRsZRPaE5w5oWlPTmsOVohjSNMlXOtpeQVC94mtrQY4hbtf7RZBDlD",
-	"ZeEF/efygQT03gjPy5FA2F/C9aSlHVGt4wvoDEBrwzSnKbPshyli2CdzgsYHbhjRdK6JlhGxHEiZMyqW",
-	"zsBNlrjFr957g3oCa3ppJvmqNSdEMZGhN8HqDW+ousnkTIDsZFmuojPy8vrN684Wag2AqDPXb6BmhNeT",
-	"eNEr9vxSzi7Mz1Ld1Ij6XBgla1elDZtuDRBXhk3XUn6c08+wYuGXTnGrLnnceEdTOmJ3u6FVUGtHtzow",
-	"vgPACrBq10atJjkptFXbAaI3A+OkpfNiVHv8hpucrYcI+N6/nZSIMF4DE3BRNYpf2LTHhGUgTmshtRG6",
-	"cy5uah1R1IzRDGnP1B4URhywKbEcXhMjE3Roc2OlVyIFq72zDU8KcMefE2wiWdrvqgND88vymaFjum7n",
-	"4F+sfeL9FNd8ssHKS9d39NWKpV4zWkPgrNphR6+9ukYqgFLX1nTALuENCmxb8gY3IfAGh2lTJYc8t7JB",
-	"wKmcDtDjyIhmqOBQkRF2y9ScpFRl2zANfzJJoEx+12sO2e1wFRqtRKHq7t8JZhXSdEyVSYg9W6p1QkZ8",
-	"aBJi16iZ1U2zPbu/hORcm4TkMr1JiAWQhEyZSIgec2Z1OauJJGRG85yZbZgRnziiux5fpSJUkLExU00+",
-	"vK8nqF6nuRPWOtUmIO8EzWvxCt2h1l9YIYya10nY2YJd8KdntUYtTvOzpXf/5eho1YbLFz8IblhGXnEx",
-	"yiBoZPWO3WZhcbXbUYwadhf51oxZaf5Ei8eyfFunFa+TecGOsiDAHvxQd0jMzKS62eTVO5lyIoPHUCry",
-	"7PoMyMT59cuE8JGQ/sGHq+fXmxh7VtlcpNhL7UqXrC5g9aicueVmS/aVg8M/rQMNd6n+oMtzbIYTx7Yw",
-	"TqERWiIj+YK6Um/zYepjYHvxFla87/Fi/eszNrDkpcaKw+gtc0aqNiVDS+jIGHzRKOtNmZzmLCFGkpSa",
-	"dGzvdrI35HnOxYgMpNG7i4ferVcr41Mvl1/Zemnobz79DUyVKxGV3vitAWzfUp7TQc68W2kRb5FBDhmz",
-	"3INpYsVdOXSgVkHoLfF5GdpTaSFdkikErJ2QwZxkbEiL3AAyWUZx/v7ssAv4dm3/lQD6SWH/s3gLa2hE",
-	"dfpn12eJG1wqHHuT8ZAVnmaZYlpvZvCoxb3qOKtx8DnV44GkaGBpND1taFmLDFk1MtWUCS/ebTSei0Zs",
-	"Ut8xOkw/m7+RwsVkbjIqvP0evl2rBvoTWJqs3EztmSLnq8Gk8moXLU1MsSoFtgzCyDyzIKyZC2AEcK+V",
-	"YjbnpoaaentRM3LVONFSnrHsdAuHaYQszZao9bx12TShXJBF3alS1H//8p5YYYUwYf+jSRvOEi9jt3br",
-	"3q5Wf6CpYhmvOUXS7rUs4eq1XABiMKc3zeJinLc5SHuBxVowdzB4hS/XmfBKavv8/HLvj6+e/GXvx7++",
-	"OWytFCpWeVdqueqG6/ygXVzkBnbDZeEiCZgVw8Mi9JSLDTsKpxnduAfH6vWswPOIYDeiezNubXA4p/Bu",
-	"FYc2+Oyte3uJTzSe3vpN1rtg3PdscyV84ejWEeJyglVL9Efq/THPrs9aSev8+mUrsWh7Xet+WTis5c8t",
-	"924lLeDiq0b4S8GKGlsg1e+GmyO388VtfZAweT2nrI8i0IBG74arDrQcdHlXI+YySOoVnlyKEZBe71y0",
-	"CsWMItGkhtipLUlcCpte9jlmJTfd4CCa9mu3W655xaavAnn1cHDpWH3w3ACReM/shw0hLDFVqxVOAztu",
-	"a0OHQ3LL2UwTKfI5cIrqYX9sMIQ02/UabBoLR/MxNl3gYPUHc3uWy/RmGQqEnDW4IspArx1NfMAv+Lfb",
-	"H67PditXvxIh5HBYK+FbIBtShfEBkORjl0i4xugFr2wrRnMiBUsI1YSSnyTJCgXrsrz6j4fj7qSre63d",
-	"qvrhfm9eTyPsX/tQZXyPcEFmY5mDDdB+sRHML5pb5KwVDmJxBasu7DS79QL8Ir0OD+qTL25ZzVH1Wgnp",
-	"tX7sTvAfB+Mn9p+79qipIROpDXnyw9Muyehck/af/vhDtztePtiqHrTeeejX2rDRNw4FFsybdZ7xRhgb",
-	"NzoS6vFOF7iCWqMh+9TwQG7qAADHk5siCT59O+4Kp4k7iqtiMqF1lsTtTuRLNn6X/dXt6JyqfP6eZWwS",
-	"zNTVLQ2lGjJeG02DYdBWZSMjfssEKab1FuY4oaluV1PFRcqnNG/QLtCKMaDpjY/+XjKBdNaHZlbTqso5",
-	"k2iPtUfkw/OrKzsHHwOzD4n3yAADRsP4mE7ZMpPxpuZFgqANbGZC0zEXbE8xmsEPGDSRlAmdaQ7xxOBi",
-	"pKkhUhBujklfsNnHjN3ylPV7op1KYbgoGEYT53LExc/cjM9kxnYT0ocfPrJPU3s2fVTUnKoNsdd7XFga",
-	"P5KCHftj7wn4yn5upJl+9EfbJ21UnKWZ+vFDOkbfTsbFTfz2T1KOctYTfiLBWKZdiBxGoTiHAtuzzJJl",
-	"oFXuYtpYSeTKDdeBHNgEm4SCaWEsLQUrVXS0eJWWtw3AYCYYmharxNUb/Wo8ZMF2WgPCZcpFQuwencHZ",
-	"zmsVuBNIrwQrxFjOCNV7XFfnvcwZ1Va5NkwRSm5pzjPSuBh3m6/tldWsyEJFDDIgEx0jm5c3LGROLwBF",
-	"AmuugBOhIusJCwEwF/zUHig5gwA4mmtJRpZDW2EUhnxpzPSdyOcklfKGM9JPbz+6aT7CyH131auxeZXN",
-	"9YVUI2nWBlbVWa4bEoaXpkAgfs3FzYq4rWzR0F1rXJ1uE6jlsWz9wHWrjm19S+t18u8ywkDm/I4mPFtj",
-	"E1t65GhzQ3L8dR0dJ9S+jDTUqma1U27HZl1Ok1OhIamU5pfR3jG/cCGlPqfoSjZMTXRCnBqfeIMWPlvy",
-	"8CC9tgQMzBsJSalhI6nmSU+E/GjQRTKWcs0tbXeIgQUKFEuROpgxm1QQobxGNhw6+aA2TQ4f+8yutc6C",
-	"2hMeMtYQsABZKWmD096pgTu6cjQXz5PIOjpBaHLEr4w1b4aw0ha3yDad7SjSfvBd0nbqZEKCNpkQyLdg",
-	"CTnHTEEXRp4lxGuZu/aWws3saOIssG5USN45k5YgG5bVUqlmf7Z/dSNrPGT11CuSMEpkUfPOcAcUkf3O",
-	"3uECDgZBt7zHEj9+aaYY9QFY24UKrnE0CPbJnBVKo6i1RpRrjO6Lz6+eEVMBdCXw+RPSj7Kr+/C7h2Pg",
-	"wM4+Eb3UitP4W3FGcytpnWb/KMKTF3AFz6QodK0FA4c5z/mID3juktgWuBQ8zOMQaEuvflkb1hI+rDun",
-	"aP1NjGCZ0KepKlh2rg2f1Ib6nwrC3MPSMgDqAaNQYUBLMqQKKB4fgkyAQwLty+cEsknQ1qAmpD2m+XDP",
-	"PuoJn/TJhNntkOdcT3M6j6QWNw/XZEp55qwBVl+mplDczAF1g5iPpQ56glnlh6ig/TSgdJPXB4IBvRqR",
-	"QJbDJv6eaQMv1ByinKgQBc25ZhnmTLiTTOkUkrmQIREuyBQzkxJiZtJPrGunhJDqrdwf+AUohxEsRPGK",
-	"X+CbYiJ7vhXj3k71jOpXxHcaeYukGTM145rtNqip2qgi9WrwSvemA6uL6BPIXcOfT1cADK46IUP+iWVg",
-	"pHWJeNFCsUzQLrrx2acpMCe/39mY54w4/la7Ecz6WZ4e4Zj8C6muM0GcibClftScigYcyKllloJOGKA2",
-	"xt0Evapk+/B78PdU9ZtnVPO0ad4mu0FOxb8xpWtLnNiV3eLDoM7gQhGDFpbm8as+JWeq5MiKfVEeY5Ol",
-	"VMliNCbc4DyL03CdWEB1+XPOntrOIoLmQ1NcHSirBqyqcrI68wxlTeXkGxcBUiPV+XyoU73Kkj7BEloh",
-	"rwyUWi6MTJzYTokfyr66Zq768ksLs2EKlU+ec1m5oB00hQF/qbtXme2o02Ye4pLRRk5ipibP6Tx2WUbX",
-	"aZ82p9IFNgC8wZsQkN8BvFGUX5ANtUOZo6EsVGAS9fTvro5klE9dmrTD2iqORsJpKb/6w4h2jkxyiZ4G",
-	"yhazhirdrnKuZbxdlmLWO6DLK2zwyzrfY62DBjF8R0OFJFBIZmOejp1moSskd0OrcVjO5rJ3JO6tT8oo",
-	"h1/hvCxHvBePrLMAXdxpb5u7Z2um23yvd/TVRsTty921vCK/b3r1jVe93m8bn4E0bFX8YpPEu/y7N000",
-	"kTpXYHATY78jFkyfNshdTGTEgmA1CBd5DFMhmz0jQs42R8a1ohYKbSsFqhoOBnFzTYP+n/9NPKVMiMJa",
-	"bCToSiRSlerTZDbmPquVcEfoA0VfRcjdjiICXt5WDAerIW9V0ADadlpJC4w76yIHXs1TZ/1pNN/qYjDh",
-	"ulm0LJ87BfSWsxnUSZI3INifkKPujxbaqADFA5RTZ093MLam2ufSUbyap2dU3z38RaZFoLE1Rjz/mEiB",
-	"VV+EnCXgD5kyRTTPGGnPwJYSbGXBnAKixUZ0+9U8fe5mqrMH3czTq40krFfhRfSdulvRTR678pWECDZj",
-	"VjjiSpuEMJqO0WNmpXe/tW02dFUCTc2WvIC1mbklLdNVlp9BVPl22ndjGAvX/8YUH3KW1av6jak707Er",
-	"rLZCNvaYSj1+Bt9gkNXqq/yuCaHxs5fnVNlIJGCWZ7VMXWoi/Fsx6MW4UgWuFeKCBWwHO3erfpTKiefw",
-	"2+KwYsNCsyzC5TbmSwzRt+qNDl+ErkhaG4DcE8INxruEQn318OKN86sp+WImn781alrRSqq36E+16eo8",
-	"TaorxAAJf7W25efMoIodsjTc61UrB6Ss7f9jyka1KuWYHj79oUZ+ZJ/I1cvTvcOnP3hTBtBlqkkxzSXN",
-	"WIPjhGdsE6plX4PX/53VVlldFhO24o5c43JTOkGHT72NpVB5U8z+iJnoarAkoSbcgFm31+q1SmsTzBSV",
-	"XKye/z6d8n0ozrJ/M0/3uwc/HgyfpId7f6RHbO+Pg4N070d2mO09pT8M/pj+KfuRdYf7AXj2D/aHSqKw",
-	"sxoO7YFWDimpQI876nDhuPc1AFli3YrSGmtuOozxHr/YFkbq9+mmb1i/w/KN+Z5nN1U4gEsG4oUFQjJf",
-	"L2R94E/EPRqWuEaFrQFvqIm5o539LgDfP+1AzspJsxNQ7qBoNZ8wTbC+iZHODLeVZvxBb5N97fe0jTKM",
-	"M6zmayv03y8RY1YwsSuwjkBVe1edluuIqmwllDnytsiptg7sXU32Dhx4YrmnWMoc85GV/4eu5u4e0uzI",
-	"ZOqQstNMas1W0t4m4lMpNlXIVDxbfEENAIEEpVGJqlzwncSMCf10gd8fYm0r/OOgTgCpN4efkqHCjEjg",
-	"IXH01SbJoIuXv0Z3qwTHb3aKJVmuNeXTIMw5AgMS3jEZ5IVSc9IuRIgalMqnfA5lWujdhKSF+SiHQ9Jm",
-	"2YhpIlVPpFIJpjSBPYnRbkJGOVUsIS4uMLFPJpA+284kw5qf+HdUrsn5fXaTnhDSfPQ1QUkbKoSKUCSU",
-	"cKjfauZhF7uJn9oFINIRQ4R39UUtyveE5TG7CfruSFsz5oQruEUfFeiERjwKC9y43VbSgj1hjTC4Dgs8",
-	"uCtMQQorxicarQkwW5Pl4MpxTD+rlwkGNL1p/GZJwH0rDbnyyNZKYlPGRqIvDlsBycXiE6UOsg7j/Kvr",
-	"FQsowNFMl0l7IM0YoitRp0bbiHM/ScGwXYi6NzPBKooMBR90wPKdeKEaBfWDh6K5dyGqJVgsXerNPF3r",
-	"m56/mqeNFW9f/e0sUgq99kB0kaZM62GR5/P/z8bBl6Aq1+4CgkHvHHl5h+DIBdpfmLElPynUZ4IsVYja",
-	"TiUWipEZK12Yi/HNWFxrfa23z03n4GNlG88j96GzG8WLrgztvV6O2t3RLqg3qKaV0F/c3gkJQbshD9pF",
-	"6LomLJ21OSV3DU99Q9UNM2dUZHmNNA5if319JT6qT5vNMXNqOb1oykRDMZpJUwlT15QHQ3HsCokdBfXL",
-	"7UpDOvoBi3CLx6U6g1gtQsVnozdVVX72egl0cbJSA7TCGjIDDaBipD8hdIBU3X5TiGCT31xTScvFLRQ0",
-	"yrNgZT1xdTvqptmsskAMJDUMwVJxdYupJJ7XHtQz0BAEWe9uP6fpGBsxaTR+F4Oc6zFE4rgPwQufYDV0",
-	"YhSQUgVtsOqLvEFziLp7ktHoBsPKUqYT16rIKD4oFjSEVcbW3JlaoVtY0oqOufYc9HwykJUDO//w/sPV",
-	"81bSenZ91pDTu8jvcIzo/CMTrNv34omXIFMP8csxVtESgyfJB5TUbq1mkEYqvBD/Vb0iF4ECXAPnW19r",
-	"ZMndWo5fu+GSXzdW5SkZOfRJI7fO4F3B5TslT7xhhtZwbHHLlRTeMFpWqr9luZw6F/JUyWxpf+VdjCBn",
-	"4oqPxEWtisNAxO9BYbUyecmlC7UAC6EnQkbaP71799Pr849nry/O315/vHgO5RiZ2a1HO7eueOGhz1Tt",
-	"Sm+bYsqeFTzPFqPKXIOUds8eh7NS5TKlORnY1/VCdma3c9BZX4ber7lcTFK5hIXjrL3JqAbLMkz5ci7V",
-	"Df7tb3/7296bN2X+cINzWq/3D09cDRf/Qe0S51DiuYbZYzj/FlWwfUzE1mW/a2qofDLb1beellGB2wXu",
-	"NRYS/0tBc0Ts8FJnfQ6zP7XoLOJZyoXW38UrVC5WmHC+yFn8bT3CVuJ5/mWqsGKouDWFa2cMlUsLME6V",
-	"wsTMlIJFBlRh3/LTd0CsU4mXLIFWpBBsIWD5rvbOdT4b18ezfG1HE1FMBkwlpLu0j4dSnGPna0WJjn14",
-	"4WbqAfka0hCk4DRfnVCxaCEM7BRzTyvJXiGU0t5MKDkUp4oscx5TXciqi3s3E/Gyt8rmWPh2Y9v8qshh",
-	"7s2MCKidLw+BjZa2EKhhtoxhaEj7r8+TwlR+XYEl0xzleemisWpPLuLeG3gM7yPrY1V+R7mao86f/lgb",
-	"7PEpVNZddTN2z+fuVbSxN1EGNYKGyRiA5k2mTSkv5foOn67oo9FwHhOa51802UFj047lWqyN2QZxdFx4",
-	"/Uk3ish/8sPT7urQrXUx3HcO3Y6FyW73qHbPt1vkRUBCxIlF+ZGSM42BUCAwhae+vXM8+0GyjRek4oWy",
-	"148AtzpwMBJ+3axNuHtegnxTYOomoOLjsWthoCYvZLP4z/oUm+p66q/xXmNBY7g5Wq+DhNDOhvBNf0xN",
-	"V1IfLj/NqdjcHwhkea0HG4asXYbrsrV5vVWoPS4FAw44kbdMJxFWLlUg9IXp4U2Q2urVpi/Il8NP1gZS",
-	"XRk6HJahVN7tU7oS77Ornj9P31UPbaDb7Aq6va9Ixm9MnI5uFbs2b300qvlINpNk/O4rYoxd1EW2TT48",
-	"z5K63PeERC7p5mz4YvuNz8bzOiGPp2NsWEn1jW+L7kpoEWyi29mq4WF5GIkPpSyr5Y4hHQcvP7rBcCuR",
-	"qBaAagmaV6E4VlrONjSfXTEMxQkbxkw5LPiPR+FCJGuBuGwbvt4OEpxl0VerNrKmHSR1iU4l9HyMlkqz",
-	"CRcfR4r6ZCd7/h/TXOpC1Vt//bQN1HrLcsKB4NaGhnoryZ2HMpWulSv7gC73uWwIgGqFFVbGX3VVy279",
-	"cixauvHVKjf+ZTHIeep7gdYwKnzCt6j7WWnAurbqZzl+7VZheXajui4kthBG+TqFRe6yebCgSlPWklR1",
-	"nfOc7JLJmTghdihkrWV/QgD/EeQ+OqnTUqd1k9amPEmlQwRU077fO+fwmczqHG4RUakra1z9NFxaE2ur",
-	"v5mSclRHrF8uWvk2V/4HUJWilm3Bo1B/2akqXLteIlKkzJkHqkLl0waZ2oX516dIuq5v0BYR3jtxieSW",
-	"CY2lJdGKQSmyehPLPyTfUgKpDzA9B7ck7C3uRsf9supTuOwCmwpDQLMa3MMONEYBBg/uz9rB/ultvrUD",
-	"crVhI8mmeiAV/QsXHp1ePH1NYsYyoNXgRANEYdmVYMiGYiBleYClffGFba2Hr8bKa73WW1ka0OMo8Zxr",
-	"mKn5NvxnPpyh8YXXtX2tAASAdBLFRlwbpjDCzUVNMYxCGfI8h07nK9dQc6hvo8yljY3DgUjUcVRpaH4O",
-	"dVoWdeVN2iZXjmvhcDytqU4Sb68e0PDYtmmMWRP+AOVBElDRCm0Is2BeVhps7/jPNclkGeK4s7tR19so",
-	"uLk69cXVO/Lk4Icf9g4IzadjuneI9912Ir770EdPLgegrsrgWhs1Vd9j5a7hVSHdq/LmBqizfSQQxj2u",
-	"6230jVpr/tK44DJVdYMuqOsWvYRgjRoQTr62ofjG/cG3nTky8H+DfW/QW+dhJp/m8/vvqrRFpMZ7ppl5",
-	"kPbBd2wH/F7WedeiqrCW8ypmTw54H4QXelu0M34omTNX6siM2RzbAPoBIGC8J6TiIy5oTvSUpXzoSqEj",
-	"bdXR29iMezCHQXdPSB8tDX1iWO6bB9IJq8aS62JgV4+tpmlhxlJ59bqSxVqn0l2xFKyjr+XovL7lHN3K",
-	"DljpIlhy5rdsFsr1QmznC67YUH4iUpDXXBSftmn3N11pE6xepYZCkx+5SIJww6BtPOX5R+9DTQKX/Yi+",
-	"gwzyrV3c6Uc7hh2hJ8xMfhzS1Ej1kQmry2Xg8vK/ZVy7H+31lWOFK0ggJMt13OkJMORAWL/WpC3YjNhN",
-	"aDKhc0KnU0bVCRbZ7Ueb6q+oL+yX2mSMOx3VJ+nWWcogMdWZy+IzrcPvq7iobiN+P95w4M+1e2rIVviC",
-	"jPYoRmhx01xbEoPBWZiXMKE33BVgcfV+6tXJ7dAjp9pcMSa2Wfa2IFOeTGU+WFM8Wnkg9cBkTM6yhQI7",
-	"CyUv8J2HqCrkh65dWmSs3jpL9E6pn1eGqk2EttJXtDY4P6fi7bL0/afN28qFEWoXDEEMm8hbPlSiihmH",
-	"XWIk+aHbhe6yNDUWwdHmofhkstRs/2gDEQVmql9sJBxtUWZ0k0JKmntDjZOQQqvPbSspfUFtzO1JlcVb",
-	"EBgbqQg83WbI1QbIaV7Xghi7pFIxJ+4N5/XQ1VpBcTzXRn6xyk2XzrFqf9DV7UA3weO1DThrq35UIKo8",
-	"m7UQey91zQwMtbnlvooza033di3lJGu3tOyucEkoyPRX12SxY4HEdS8K5tJCvyiArdH+cr1kYymNrz73",
-	"5EbImVhZX77GnOQMryFbY/P0mHqz8wuwfQaLN+TncMENp3lCWGfUIb3WaUbJ606v1blrTFxoKe1Tv12Q",
-	"XGN3mOhS6t2DUYDj5kBeiXNcA+KVCdYssQFj77rGzSspbL3Y+yul8KXFDO4pBBMJ8ibu8JKUX6ysSuDj",
-	"N9eEbS4Hl9aXh9swpzoerjkLt+mCVvHkL46VrT2/wOdWGYiurZr33rUmqgmEhpR4vdXt2xHX3zG+lkQz",
-	"1C5vJl+Aiv8cNfyv2Unl86r1nIt7WM7KGa6YKabLI0szpYUZf6grhASt5fH58f4++fD+daXpLsQq1LsV",
-	"VX1O9HX0NUSeXr79CRNFwVVZwJ2QjCuWmnwOrwgC9asI5vPVh4SzVNV1EnxGNXtySPAxxCXOpwxqR/ta",
-	"2OtjjdzYSXxOYX91EPZhaqH5g17hRBpwuVk3+oj4rnWrbO5/2dSlEhzNMdBtCNcfpiNFs9XHwDdwiqzM",
-	"F3B9tJxRjouRFbcgDMn+G8ymYLUVxN/ootPrae0JqVpbcmmcTQjaZhM3h1SlYfDLUvY/rKrSePdEgKjf",
-	"+0L2Sahyi53ly3496wLfm2KZHWzf2Wu5UGVNSINe1eoqfnp2T8pyEGXKsWlG/5v7q5PKSUPHIr1wQw3H",
-	"Mqb6BauEmsb2v2ANelZe1Poxub6YYMikj0GsGbpSZ7OmQnE154jrkI5Ub6r8sny45VwIUC/kLctpfS+9",
-	"QKTKT/7l6OiPf+x2f+x2Dw6fbBEYY7mW78UQx8cQKYgsFEGPToC3xtp98NH+B/Xk33/4y+Rg8Nfu7eH4",
-	"b7Mf06Ob16edf0xHmwR0RAfw/PSPrw7/8tfWCvqzMqxCYv7MXaueRvLVAmlAZwaa7dv/+vN1Qg6ekgkX",
-	"hWF694RMFYPaDVLkc8JFcAr5tpS6Q04vL1zvSGfR56YnqCb9UyCf/N/Bd3ZMnjGqmCK9ott9ksKE8E/W",
-	"jzwCqRUERkIqCANrR76BlCrFoTLjblN7LGlo/mZdnxT7kkud0KTdawGwmF5r17UQ2oz+mapAV4uWX1Zp",
-	"1lLWMogKYCSSySt1aON8Rk/768hM/dE4ulYSrWQx0maB8tTsuk4yilpWbW6Ybbgty54MrXiUvqzpXOjW",
-	"31wp/lkT94zbfdeVjMe05MU0jkpb8CFkdpZh1feWyOGa6dXkuqVjlhU529FkyJbO6ASM9COWIdv18cRN",
-	"/fp+pvy2jrWAzbdIx6FyLGOhLcywQAfqBpcjytb9y/V0xNmYcnHa3AJgi0xT0g7/Ku9CNxUjSBm/ZU1B",
-	"hybuAe96gyU+sfA//u//WXfqq3rKPESDmBITowYxn15SPW7w5mIhkjifpB16F6w9sEJnDdX9v6D/S9JC",
-	"SfUUJZZNbT8LDQrDHS4OV8KcJw0RjY1vJBzYIiSW+43STEpUWU0Y6w2e0QlvbEuMiO06C2I8/Orl3Yt7",
-	"4m672dwwGs+zosJs3dBf3milnPQOjVZmFUa56S03bn99o5X4DNY0WqmJpnc505DPhW2s27MQBbu7TevX",
-	"mtKPjGG78Y2GCZnBv34R2bbEiMxkkWfEvf1FhNtz2NX8l8QeneB2Ofgv5F/IHw463S4kY0+kNuQPh087",
-	"3S6ULoXtkT8cYCJo7exL5LHmxnyFCeybx/OcDBhmCxu5cHmRj35N1KA7+2j/q0Ht7qZzNP2B6HplEcJZ",
-	"10CbsCpG+dcLj3T/+vO1W+EERHJ4Wu5tbMwUrRVWtfBjcHtw+JMX1I9b6a2L9yq/plP+illCBDr9UK6M",
-	"0H95fX0JGpIcklAZqkMgjigU3fUBRVyMcm8C9TLV6eUF9iH9SfaErwdl1VU65SMmdonv/fzBa2GY1cIE",
-	"UzR0DeCm0xM9cSbFLRMGipQyqE9p0R9jG4cyz+VMH9v39si/Xr17a/U9O7osTIe8wcRlXZuxfIDVGHqt",
-	"3YQIOzChrr5Lxw52rpRUGtbV/7XnHQu91jHptTqdTq/1uY/1d/vwZt+1p/TxFzCp1UKhLt6E0cUay3aO",
-	"n31Apy+alVIhpCEKKg5A1xVq6IBqRtrUqq+GKpMQSlJF9Xg3IVTEp2EstRCMZbonCPSTBT+2Jk+7TzDR",
-	"ov+eGTXfg+7Hx+RJP1yEX/ZOuG+7g4HibJjPK4UJ7dCu+b5Rc0JHlAs4dDKR0OVwh7yVZmwPGRLvM6tF",
-	"cE1yNjRkwMZcZMd2B3IysZMzbsZM2UHHdAqJrsRetmL53LUNBw6V5wmsVbEpo2BD5abMHdF0wkj/ImOT",
-	"qbQHPt97xeYQVqvpkNnBcRoyo3M4+DM3e7AIuBpF/b/uhQPYu7SiHZeij+nJo1wOaE6m7lcP6+Cixmbl",
-	"ZszmdjLYSMayDrlC0wIZ0PTGHlJY7JjRjCnLPyj56fzahfZiIKkH4QguLLOGS227K9klhTA8dwF8NCMT",
-	"mbFckzG9ZSSlxWhsSDH13XtOCC3XPWBz6UbP5WhHw1rs2DBJAFL7a4dcDDHeGMa1l1GObbfja2L4c8TC",
-	"c8rK3lTMZ3RuN2LHnlBleXDlfK8MzdkxMapg/YRoaRdpYRCRcaAYvdFkwFJaaGafKenKQcEsuZwBLJ4K",
-	"KeYTWYROqtoNYLdzHLaCDafQTJMhggMtuXx3dZ2Qyw/XcOSXp9dnL12NFXDwLAOVG6xtUe/AMqXDp0/J",
-	"LdfcatenV2cXF3ZVZTyZPfsPH7AmHyUjKTOSjiVP2a6lqK56lF87XhglN2xOVCGw0hKHpVhMJhyA4IZN",
-	"jSuF6WqiHB6RsSyUtmTCJY4lscBn9b2ywVvZJt4OYpd0TCDTDIDXxb44zA42jPIjOROuL78H6bL4+Rgb",
-	"ju+egFXNh5hakAcoYGYsIRLajBPyz8JegN3hQGbzBWy2J4Ar8HYvg+3K4Rzsu3bAyvW8hPu20ASDYmQ0",
-	"1E631AhPO4yNB+1akfnT56GOPD4/Ojw8gVQ9S3TK8Hs7M16bBURjhRRVCGF3O2JGk6PujwmRKnFdvYGa",
-	"A0bgbA6np0paHp2UNcTK4y8TL3EeK7APucAQG4R6pOwRjRhSnjMQk6yARNpPP31CRnt0+CPyMYu/FnYA",
-	"2ZTlBO6CJg7Y7HnD8K/YXEOusX0uHaO3tGmPC5/26soCLKOfr7LiGHtZM8yObJ8EjgX8PSpGDSZX+4az",
-	"rcKk0NwbuRcUhu5D1ljfR9r3E/e7LyuN5LonsFImUQx9tmSYy1mQPAR6iIkZK8bIS2Om70Q+d3ZbfUz6",
-	"QYbqW5w6eLqH5mWCP/YE2IJ3E3hRsaFietwnbQvYpB9Z5v2jhCgJEfmW5KMUU2iGy7FD+HBzzOQwqtCG",
-	"ZXv4q7cmAwLoGz7Fa0f/CMsI7B48U7sJmeaFhhFDUsKfD+zsvhfCYN4TKPbB3PYUsAOf80X7hqy5VUjg",
-	"lYwz7c4/3quWXoK7EXIGCazIySG11b4DhnEoxGpZIYSL0YBqXjQ56h4kQRSkea7tzcLnLja+j7gA4GNh",
-	"ljN9gk0rQS6wbKMcqtSVILvRngFwUwfYS1Z/CPeHq+yH8qULzgKyjVegJ3z6TltIfw7HyEIri9lF0fbq",
-	"/Ytjy2YKYQWVcDjtwJUSZEkJeX7++vz6nPzH//hfCDNWaHAwlsuRLEx/F1y/DpOgqX9POMjBKoxywpCc",
-	"g2tpJpx7ibT77+AffUDq/hVL914wk473rrhhx0Ay9/DVPgIsyEo90f/r3nvfK3jPYt8x+eub1xaX3M/9",
-	"k7JkIzKYBfLafUJ6rTMltd7T3IT924uG13qtjjvrPXT2RCyeZUSgVAdH+V7mgLef9tIgYKA9sA8oZwXq",
-	"UlK2ipIFWWrsukBkTggTQ6lSRNGSrvbEYI71O2XO0zkxgEZt57PLitRA0Ri9A/k4Gp/vHpM+KlN9HB0Q",
-	"DCHrhPTlTJwiy+yDCF+lrSc90b/lbAYdiCz5cYAK3ZR04jpGQDcRAEt7a+DtPyF9ZHpwGJYwOj8bjpT0",
-	"RB+cbW5u3Ycx7JcdK7OX4uexxaUO+VlZ+m+3ZX940rGyFnAwl5SGqrN9dmSRayHFzPPCJ16o8TpGKoWh",
-	"HNhlr/QE9lrORcYNeLFKReT08iIqfeYrBrtqS3TKW8etJ51u5wkU1DFj0LT3BzQbodI9QidKuPyLrHXc",
-	"yrk2z/AVKJ+JWoB977DbjbrbgYVpOs0dd9r/hzPbo5Vr87K4YD0F7bumnKB9QXfsjp7i5HVjhkXuXwjD",
-	"lKA56J0VU0Pr+O+/JC1dTCZUzVvHrTdYvgcnANQFkAdkoPrGwpIs8+bt4dORhsq5cjIphB3xl6S1jFKt",
-	"4xZCN8y+785qf0j/GR14TbwWXAE4pPpD+s/OnE7yPtQelipjqkP6SMpfmknukiJFBrJoBSORiL2h6iaT",
-	"M5H0BMCXojPy8vrNa5IpOZ1CRpx0RAdoq5GEC82U6ZC+BlcpTGHlxVKyC7yEKtYT05ymzHJIpohhn4zj",
-	"D8YR1JwOWN4hZ1a6A6KAFaNQUACyHm2YZdxAnp3G9XKnrlsVCgG/CqAjZs7wWF/Qfz4kjEazNMDni9O/",
-	"PARwuqFJG0g6mHegrqy7gXD3ldverQApbn8bEB3L2R43ezOpbpqJQ3n2L+XswvwMLz/8FUSTNdyENmyq",
-	"I4R5oFuBaaw81GuN5QwsLXZVvdYdD99q93r/V50Xo8+NhKKPb6FsZV9F0aozyYKIFqGVGzppAJcFwuEJ",
-	"RU/ElKJjGRjZuQTbg4QCoyLbcdrN3LXasitZjaeXrqoZVXTCDLQn/Lsz0Fq2VJpn7VCt2EKNpZpKWFkT",
-	"J/n5l4eHRdhMAxTaCwLQO+oerQe9t9K8sAf6ALB6SrShhqdoNmpPFb+l6XwPBbWE5DxlQrPEyrt7YJYA",
-	"AdfKcjEUWQ2VZXclLBoTizagKS4F6SsQFD9TzT2+lDPLEdHQ7Nb+UOTkJcun5IzZbxzG0tSQjBnKwf95",
-	"l2M3jE42ljnsyyh0dJzpfUkSQFu4lZrQZBKJANrbDnoCZABg/94Cg3ZJMGhjCy2qMgwjxxk6pA+x4n00",
-	"A4KdwDcDhtGA2PTE2JgpFMc6IX2eWuXFdduRQ+il+YllRDPoZYg6jFOdM0VnejV9urZH9fBAB9M0UA64",
-	"gAeCMjt2uIg2nrqPqtSRtTygvWJwuXCEky9H/6jiXzPi+5fuePwbBSScubC85SCEpTsJCyODOcDTQ1xO",
-	"OYm38HJFLq7egcXKm5honlt9EH6KriI0SNroMjJ2uw8diBspwoUgUY8eh6tWOOAp+lEQocCvgaYSwVxT",
-	"Y5DW+zS7pSJlz9ntmf21DzauibwF4X9GVYZmZjkcWizlGm31vCKFOMPvjraURqo5GN/BtacJNeTfmZLO",
-	"16WtBh2KtLnPnRtQo0MMpRM3JNOkffb6wjvXoFSzr+cKH+/6ql56TCFctUMuBCkbFaGlXxaGkdDjlH3i",
-	"2pD2UfcIYqiWoNufxUPSljBHA2GBK3oUMsk1Zu/4fYae2GhsnZEhVa6KvDbu0ZhqACHwFLZj+JQin8eU",
-	"Ke4vtQ4hktZU6hoUOM0yHeC474315XJ2tIfeakn+4K4Awy812IzNRR0nkXtJY1F31iHXFo3QGTey0DSg",
-	"6c0xoQDhCRFsRA2/BdZXiClVGrXorED4CsKatAM8+eFpl2R0btUfy0GPut27wu4CLi/L7nUwUb6yH/me",
-	"ILbilxCG90xm83uH/VNcLqJAVXn4/K1Rz7XsAelJ3nrtYAPEekZD/vyXIO9R98f1H5xJMcw5xvgcHR6u",
-	"/+CDcMBu4fEc2jQ/hHHOcg3TQC4cN7k/cuD5o08marSKPme3bzDO/+FFFTfXlTuTDSQWaEdAeT6Qnx4F",
-	"uT8HJ5wmM8WNKTtMxLfmlgvVvoKt9WEudv9Xnn1eJYmWl7veTMGzTY0Uh1/bSOG30QQg6Gh4FADyToRM",
-	"Nme9qoGN+4UGZMX74NhxcYtRaaoV0LH0st6aJ/qYqdaD3n+5Qgz7boADcJg5KDjYhOxT5+Zljrk8Wf/R",
-	"C6kGPMuYuAvsBGiJjh7il6xOZMUsTFBp4/qcndxer95NiIzaCUdQU3aBrQUYxW45m8Hx6QrYZFSPB5Ji",
-	"2YBGs8pyQpELVGYCSleiZuW7REvhogq0nDAfG+ii/dpWz+oJiNNywUO+JyDG/cihEyizipA5mDtxQ6BS",
-	"OSczppjPafGWmuAwxjCdpTOtHl+DAeV5OJKHpGlhkgZoDhfz5RB9Z/gEgY/mOVjywoIg2s0gWPp0d3/w",
-	"m0Nk6RSvwiOGs+35FksrwdK/RP4hB6gFgIUNNBULkVadQNAcsplTjfWJM8NBTT7tWpr7PRasJ2KwoybE",
-	"o0DV9DKKwNX0I23oVelTwwHYZxRGAt0pdaYOSDiFALeFQLXdOijEwd8gHlQJ9INBZE2NxBrQhBQFrDYH",
-	"r39D6Ly0pKYw1RuMLw9sOD4cDw1Rll5lrmv57M7Aim0peb4OTtMxS28cJEaBmWDYIRN6w7TVk1e23ywz",
-	"IHuCZwy0FBy3Uxd0oSkE+yEZ5ppAI1ExIu0dF8wNk83JXBYKK9f2hOtxigvkYtTZSYh/3fV3hdfD9GX3",
-	"29pP/yYLFS22fJsqRgYMyYZlSyzrkL/JAjOrYYgQEImlj0Py58phgSGEjp2kunIIe0QEXF7sbgMnQFw4",
-	"j275MQtI8TobmArGylEPhb8pYcm3SF+OToUdITIFCHJtwu+G3yNmrstM05corzRiupX9rR4MrZ+xiR4m",
-	"CjhjVaBRvrtKW00+eiHo2Adya9K2ulVP9KOp+7sVk1sc7K0TQrN/FOHJkDEr99wypUm7/4IxF8XnE+d7",
-	"AtpRMPv0mf2XHRv8gi57QPvAMDYcsjSsvkYEdIFq4UlPhEdgH+KmQ/pW3sMI7b6RfUBnlBMN0wmBJtFc",
-	"pHkBCRSX1HJG+05aGCvz3bC5Zua4J6ZUa1+u+ZM5K5SWqo9uMnAHU036qfvVWzLtmyjxgWXxxMUH0YEu",
-	"b6UnIKMDnNz1RKAGAur1aQhwLxVq0JCTDTHYjXxtv/n8OVlLV9z7L5SctDZ//VrCy3WrxbNrNar8EGxn",
-	"kbN13Prvf+/u/fjLv/yhLhOvfvScT7ipDJ6xIS1yg0M3tI2v66r6kGTUnVJTMITFb4A1OQQ8119u9/zm",
-	"wjySJ0d8qraqO1PNklDtjZdIZgOPtW83YtcjM0KsCu6MiPRj0dsqfOOBLnr/1/LfF6ttkhcxe97SA1PO",
-	"8XwTqve1AWM9UNxF4PpKhs2KKTNSVtpWMpAz4ZKBwJxyQqhAJTvXjBx1j3bvDFOhP3KtiIVJfFhXithX",
-	"vZU1pYbmcgRKt2+h7pPUAdiTqPUYNgqI2oD3hN0cdPq2egMVKINk1NBjpzhiG3D7q/uMObtTReIkN4y5",
-	"fB33mh0a9OUJzbAow6o8ZS7IhyuSyTynSkOiQ983uO77FOyG/ukJeECt6DlnVJE29kZ33lT0pZKp/b8/",
-	"dDv2d9ETfzjoduOu3Lsd0qdT1S+Tvdc25w/LI//nf5MnPzwl+z3hO5rbnw663X5Ta+6orz/sJ+N6mtN5",
-	"h/Sdm7mPgahlG/aeMGMli9E47N/CgGVn7qqxRsIx6aM1EXbSX24W3l9eUU9E3cIT0sdCM5UBfDvzvutn",
-	"3o/bgPcjn2gJD9CPRRmNYSIIQ5rO0Yjk14/XUrn6k1L3hZRoMlVywjVzVS1Abp0qjin4VMxJquZTIwkU",
-	"iqmTY3OuDQD2Q1qQQtfzBjoY4a1+qLgwGJzI4RCigyELwPU8TeKAJE8D4Eo2J1o1fpd/+joltQTr5wDA",
-	"DlIrE5MYnB2Y9WNKNWbpDUQVlpYilzMY0ZwR2LOiOUDadpmmS2rbbuJz+eKOyhAE7hMW2CcKRW8DlIZ0",
-	"ZahIMmBfgmDESDT7b4RgoC+iH0Cf4lu+1zwuAjLth5FRTMgZYtmHC9yHXblmBLvmusAzDBRx0i9V3Iwn",
-	"zPAUJXpgbystQeiCkoZtpgGGZiYbOlZr+6TUDx2qSG00cF3t16/lsLOn1eiwk4Z9VSVqe7PVt4ggiUxe",
-	"dMGkhfTe1wKCOhzAQhAppnSeBPMm2Dqs1HFnmQyoz5779vjXhkizl5Bh7alYWUmgNHstWZAw5yLengud",
-	"tFCewc6SnrCERDXSUJ/BXGW8ThCzFAwC0iCJ0stkwIM7PQGtlzwJIRAj/A+WuhzRT+ZkqYJeyMEWcobC",
-	"n8uus9SzQ4663Z7wFnPNcjtWdXt2A50dIPCWj+PlnQQDPv7W4AfoCTytUO6u6gbAHFVn/wc3ao2XYveE",
-	"HB0e+nPHq+oJWRjNM7bMQiBMfRACl5bur71zIXQxHPIUcv/dz8fkD1hqR/Do0uuN7Lrag+qxBuU1tMr6",
-	"yrF56zVNF9KxrHE+WvL6W4joKzOQ9E0pUtbR4fsgtYbBvaX6tlGqfP/ijBwd/KlLzq7+7ZhQX6RGyZmV",
-	"nEiv9W7KIOHaYWSvZZ8hhVjGYmQYPYGm+t0EonDt+1aZdBY8dGzEwRNO+yW91lku9dJkseXfarFrTP8n",
-	"gf65z0D/9IcRhctH1VPskpLyOzsFN1Yw1MTIzCqS1+yTIalrcwpt2PUUwv7HjHlBUhUCM3eGUk2KnPZE",
-	"G2YD9ymUwfhzPyH9f7H/t2f/77/1E2LowNJGKPhMRz54ZRdziBTDxB38eqffIFJe+d1tTfS+3Pi/Xugz",
-	"7JPZd7BXUqVF4bEhXdVtKHHtMqgxNB3DBSJDt3zHspUpU1xCJT+EXFiLSyjae861L161ZhG/Jev7qcXV",
-	"CKKD3apikMeUcjyeO9OSqk1238kNIMAVDYEKVqLyyOZlnDI4y4pACNqRcDfFWC3UZ9t1umDSE1XDj1MC",
-	"XUWsWgHLx5ZZWhFWAXqpKwFspa0fe2IHu52WEtbMgl5ukXxOXLHqHay75jJj7I9WCERJSApL7VyVK+eX",
-	"rcNXd3hf0XhdK9k8kGDxxrVRqkHs01B3+2sKBb/HvICSFDiFg4boudjMXhP0eQ9hngu0gFGVz/cUszDm",
-	"CW1j9NJUcZHyKc2hphDm9Xg8XpImTiKzdEQ1pBoybrB6axWzprjmc7ui9+WC7oZeD4ksiyttSpvHfX1F",
-	"j89vCwvAtuHg38oKaBuOMMHyn2DWQKADARZ8UF/oaCqz5KpAaDGBTeBmf1eEfQNYDQGd4NOAY7akJ8LY",
-	"7wBcC8DnLiyzDnATMuK3FrKLKQi8jhLeGX6bKToX2qgi9cS8VsILNvc2JqZABM4uup9KIo/BYki5RSOZ",
-	"74m+YriEflDPiGCzBWNlOa637scexyRUbIGSoVVpEkS8sjRmNO6YaoKVx6SqdM9oiKX2bWUuokP6Jmh+",
-	"/5apmq09WutULKb7WMMIbr+yqep3TZzOxlJqhh48zL3RMd5FlOgkGA2lIqeLxEzfO6FCVF2phWKzEqwI",
-	"h9CLpVaCcigrlnmkExSDCJyitixn4rzfWoG7fwLwfmFf3wj7V6iQvm/CozdF/64pAt5CrdJ54sqm51kw",
-	"aFvUAz9Wdu8aKdSGN/spFVnOmkO9rrCuPFiaKElpOmbeiGuF1BEEGEDil6u7yzS+7LpaWDLAoY5TGxNv",
-	"yp6BZDAP0k+H9LGrEkYi5PyW9csaLBAbDjWNtR4WORkyg/k0irkwBm1o7r8oFwL18weMCSjTDYk3aC2D",
-	"PYOZ2IwtgZZD0qf63bC/62Ieot4L/WpWGQg9UCofxrUrwfQzP+xuJ7RiAENdnrvqrhSyMl0JWziUst9L",
-	"ZfgwVoecf3j/4eq5jwQ7L5ScMiqgrpeiOXlGxQ3kBPJ8TkLZHogPQ//BFBrYqBs7tJ293Q9vgVHwmMgp",
-	"E+TPZMxHY/JnkssZ+TOBerW7J+TZ9dmHq+fXGCPnYpvYJ8ycC9O6bSflTdmJMfPTDt4hl4qn7rirgXa6",
-	"Qy4RTLDAcV1Jz9rqN28AeM8c7G4UBaLnk4HMV4Zq+LYzeOitpOX2X9tpZjntJJ9XTwQ2jH0ZOtBtcXlR",
-	"3FKKW+jIVBOT3zrIWklY1UFtx5sHtUdWTrmxLoR9aUfj9WXl5oVP9gNsFEx/YaD+ikiz53DcUwQv1zoR",
-	"15PEtvF0zFw011jOyrAFF9oXEVH8dqOwswkzdFV89Rv7/EEZvaF1V3KF5ars8jJqX7n38L5LV3/bgnBC",
-	"BgXPsxDDC/KhuOVKitK94ruTqPik7fI3OecpnYMAvO/CL1awqmsfTDcC5dUlcpHwIWmfvT4/ff9v51fX",
-	"H5+fX767urj+ePr8+fvzq6vzK8jsCp9jMB6We+2JU4ERnbA91w6wDBQRIUPU9REaMD93vSaM9V7ghdOw",
-	"qQet2xHPtTIy1C/nIcJCfx4zBQWhoQeAq4YNVRVdofiy0aKHEn/520GKC6i8xL9BxaEmrelkeaZYZpXf",
-	"ECzVtryWpqagOfBTaPmWQcLahM5JxodDXwjblI3uwJuY7Tp9yMeENnSALTUoLIGIWhP6zzzE1jnPeiIE",
-	"XlLtY0bR8hI6lWIEAeQFYG1tCFieSk1z7JmHzYZcVwi/657AfTm5bbbUszRjaU4V9DYgEwkyE0W5zMic",
-	"KQxBckyLHJD/sguNb3RPlDFLZmx5gMyz8sU/HHSTbreLjexEKTClcCksI3PmGgmFLjzksHvo6o5HO/Mh",
-	"BehXxAb8eGquWF9fSAOF+dEEaJXaJNZqHYa7roVhzdOcmqFUE8vamJMeFxbvN+CKox0edggGs0H5tZ7A",
-	"ZTjjGlexdxPLrGFZXB6U6Yk9YxqSREn76PCwNmDLAYBD7ccar3VWWeXjU4nPPBoBvTvsHt5fDL6DzjPF",
-	"oCN2zeRvoUNFWSoSAAer4JJ2JlO97ylpZ5IlpNe6YvYGfRe0rDCc6V5r9zjCHg9ygD0nMZZgmzFfEhPm",
-	"ws4Wrkirb5OE+OPMN5pI1RNIX3To/da/fHd1Tfb90BrqX/m4hj50M3HmJYi5+W5t+Ib2RwRwQktpyCpa",
-	"QGKR0lOlLI9bZ15Yy4mXDQwlPwYcaI5Yfg9dzSwqeBOoX2xTxr5jAXH76YvnRBcgUvRE//n55d4fXz35",
-	"y96Pf31z6BoJLoiDIXVpSbJLyox6YAk66PMQSRv4E+INopIjx5Uj7RCvO2NfemqZ44er58eY4yD20jHl",
-	"ZfSvU/FBAoGfOuSFVFYFh/WcX7/0IdauKyDqPcRKVQnpV3pO90l77Bqu9wRWiRFmd8mSG9LYsK8cyypp",
-	"JP8PqY7ZIafxiffEmOoxyEUDqGiRuRI9qZJaVzjocSTjxHcGA4wjYWfAmOgJO1Znp0M8gWwqyNI+6j6p",
-	"Z44AcI+dN8aL/Eas0R/RmjBmhzrfY5jvkTJfgSmQGjKXBaCnt68ZGVPr0IV+Y0K86P4JZNgZnPfc2BuU",
-	"JHTg8VjrEbrl/c6KEfpDv2slwrtwbJTe1ivQK+NGQeuqOAUdl2xyCj5ygv0+XuR39953gXule89R2ZNa",
-	"08YDCtv2gUNc7Ke//2skcq0qCrL05daIGJVoekyVQdZIOVXp5jdTE8SLCFsXBNlegvCK/krL+1AWao/N",
-	"mUaeu6UJw6cDaOc8pMNhTzhjCM4PXCW29EE3QGd1SBZyoiz/edqFdFNtvA3VDq2TnvCqTzBKgl0EupA2",
-	"5AhdhhN4yLINbpJVBvrfnjgTjq4iz9RavUrFe+He2vBWDMPwwzbksbRV+X8u5uLUmiaQPiBolmYB+Arj",
-	"8CfcECNHUBIRK4CGkigIteoEJKDIeF/a6NBejxkwIdbBT+dbvhc58w18ISPaJxDGzgI3oMUYKsD0n0Qr",
-	"Rdt5ZGX2dpRdq9KXJQx3dLk1bJ/bN59eUj3uJ1gyAuNWqyNb1WVFpo6//u1VCH9NjynI67S6qUgI/Pxt",
-	"04JCg2h7ybIw34XAR5JZ5M3voYE3lEq2LDuQlTYKgK6nVPCtefqxOdlzKHeGha1XEr4o+rMhEQMUwN8V",
-	"8r6v7Om7Avcdd1fHZzpAqWhwQSJ5UJyFoIZ9yGhZVdL8w9Ty88Oui4LEKsdQwtzLBiFMIFkogAKZIvZn",
-	"xQSbYRiBPaqcYczKOcRjQKtLKfK5q1MFHQ59ynQU5eD6PZJ2r3UqwoNeC4WaQtwIORO7ZXsIrLaCLcoo",
-	"TEPiSigdcj6Zmvly2GXoXjFnTU0jMJzw1B/dQ4rr1ZlW1VrjVs15iJCa93jxilkO41Zir1qK+YRre78N",
-	"hUa36zTvAFIbapp1wH6o8NZHUNFQFNz1n6SG5MzHhpbRK8FK0g8tPbHmBIakQOm+8MRBHlehwWiHAKBy",
-	"HeqcQftpI4HD5oyi+4KPrJ78NDl6ckj+4//6n+Rpt9tNekKPIR5Dk17radLtdv+l10Ig5ZqIIs/JgOVy",
-	"VtZow7AyV+OwJ9r9Mpzs8sOz1xdnH99cvP148db+8u79VT8h9W+cvfvw9vr9xflVf3clFF/BeT84COM0",
-	"TX3m0AP6ALB74e3GIBo52oLTJdXrjIpSfjEIu2bL+4anN2wFFL+bWjUMX4qMCcIFIVmUgj8hQjo7wcC1",
-	"kZLFdLEqiyETqY2FtU5P9OmIXWHfEwhwH8sZyaUYEeomA/pmNWSWEc1Fynykl8ZCHsbFpzfFE7qm09du",
-	"e4/TYVNZ5O/MbQOVV3B/3gC22sjrW5dvZsRo6iv6DlPKwtQITVADjeyc5jkZcpZnGIrupdwd5KwUn4Hf",
-	"xvLbsssINA3vCUpuac4z7EuyE1WJg1+da9LXH/IdTwSdWJoLVhw+gSgTVhaTI+2Dbrcn0jFVNLWQB7GC",
-	"/tu2Jcwkfsg1MVICqnTIqUepsrwaFWQsCxW6BvdEmkMNtLA6XKxUVpA4Rtw9OvzRBTK9Z0bN906Hhql+",
-	"h/RnbKC5YX00LWpD53gyx9A2yKItwIvLb2ESWrBWtw8myiHPcwiXGjGjQ16tj2McFJDYI6SBNsXNAQwV",
-	"dHncYQyVpT4+1erqThXYvqL6cnS4wWTXUr6hYv7e9/q6f958xapALQN9aTtpyNAUWhVPtiFpKxgyxhAC",
-	"V222xkZRRMg0uXaMuLMTLKw+lojrE3LUPfJky2khnkAuo5wd524Yh5/9psoKneHpfTcf3FvApT3QUqoD",
-	"doC2dK/IQgT9vcoGjeik2DSfN6PTeZmGQOBV7x5wfIKpBGoDO37OA6NGpjehoSg8bjaIyD3BXWR76RDu",
-	"kFMyLBTYS8JktJSrI5SmeS5nYGQhQ2n/vVdMdyuFxmrQH71K+Kd7Xov/UtQ6+WBJ3xj9H8Lkubir3xtv",
-	"/k6z7sFdgXJpIFqDuY+0vXcyZZg2fCIFXxVNAJm08ZvOS+wrLieh7/dgXgYHB/OTMwqF4vMEN7GjewKb",
-	"gAsUxjNMVuaCG+48NMtmztLYlHiDpViIQ+70xKknPM6xuqOr67fa18hSntiyaSAfDntL1BMlq9hfxyf2",
-	"gBgazbMqAKFMWI83+BD2ocvamRJUAdHinc/LKtxfbuFsUq1/VtwsNqaNlpJETXctmFtgBDhdG7iOESir",
-	"LaIu88v1K/lkEmIUn4Alf0w1Oexa9vlDRVvuifZRtws+fejGCIH1TmUGZlyuPSy9rNSSkfZR98fdE8g+",
-	"c/mEmE4974kBc5wYkwCxwFQD0OpiMOEx2D7aYuKLC92KNx48BObhkhryxcLDRcj7Hpd/n3H5Y0uRsR/v",
-	"pylTHApqtJfZzO5WxGYxpi6mafsTLtjKWgLzu6DT17HtVtfY5E3wdFQbChD8DZvzxX1scV3Yv3aMVWGg",
-	"S3UAgCQqZ+GC00zlSu4JEhxib5CbsSAXPEaQiJb4ezP2x8JdHNfoRIGtEjXWg8xqOXr/1+ivTSqMR2a0",
-	"SCSoKTrQ2bRkd6cp/G8l3YKCOFNqxlGz3ngnm7ZV+uGotjzP98Le/0n1Wac5RDXWYjhfo9PeOzZuXmix",
-	"fWCF+qfLLjAMVPCxu7D8hMzGEhgWuLSsQswqcnlNLcZas5dd3G8NSx8qNvBLdYHv4YH/aWjLK8amDYRF",
-	"DoeuXathD0FlIJpq/3BI9zMO22oO33UvXM/kC5oa6Cf/KFXwsMDnuODHh3XvhsPv6vW380+XEnehBGLY",
-	"TO4NAWaAEzJh3J2TNvrZMFFF65lUmQvOSGXGYuwDTNpYQSvxjonVaIfPfztYdy6+IdK9Z6m8ZWp+JrP6",
-	"4pLvBJo/lXsRrtEV1RyjKy9lLgIPG1RD/REutGE0gw6d8Ml3/H00+CtWoK+r6WNvLKqwN53eA95qZorp",
-	"qvpDplDC903QLFXMkDY0/MY67Fjpp7+A3n1vtdeVZXOz68Rv9PI0bpiX+rYUDR0Tiuk9U5OHMvX4VV7B",
-	"UTd1psOjNZLQLIv1GXcqqKt0vtumm2zT0H5cM2NcTxMqlo/vjvgyoNmouY/6mZxMCxN3not6FLiWJVi6",
-	"ECotZmQiM5brY5LzITN84t+H6A6LXNSwLO6irhPi+5ngmDkbGiILg5H5/yxojnb4ME+H9AX7hL3J6QAq",
-	"6bgClkZOeyJntyw/If0pUykT+Bp26KXCp7KYmSSp1aAVpwkyFDgXlgUHGhdkWOR5Q7z+m/kzOLbHaprH",
-	"1a0zysPVf0OLfGUxLvcfrg+ufqrkCMp+ObphL/1OhneEdyxmfukExhW1bpySoI+b46oTsuMH0iSTEOI7",
-	"saPtJD0RHmF08YCVHuA/RQafnYQcdQ/IzjtouOW+gN6KqVSKpWanQ94JXwwf86k+XBDNR0ITrEeckZFk",
-	"cE77uRzxWt6ysO3HGlxcWeUjrB8K68u+S5iPQMLEu6iqf23oQox9JzBVUzOtuRR31QYx1bKRTZ6SPjTw",
-	"hdf2tFGMQi9laqD4tSZ9eHJMEA2zPmln1FDS/7XX8k13e63jXqtXdLtP0lEuBzQn4Yn9kfVan/u7IGP6",
-	"PEo2w/bQORWZL/XaE4Gi+hbS7Zr80BC8khBN57tJUJwnkC6ac8HcMR4+JZa09MQNY1NLlD9x3/EjdQ2o",
-	"uUHFzaViWE5t0jHTWB2TGwzNKrtk0IGlW3A/UPxRachJCdUlCHY1tocIDSVcSmFfMaPmx+RJt9vtY6Fn",
-	"d6ogVPfr+9zbUT5ops7xBjdrxBzf4xd1ZLYffkPOik0B9nSZJUwMy3OfqOPc38ZV/ubKtUF20HlHXBlK",
-	"NZKmwmFr1TAMQ9Rk52KIDf2w1iv7xLXx5VqpcbFUCZkxLJtIiWKaAYzeYBoAIDpm/CAKVIdKiKE3fuuQ",
-	"mAOCKePw3YzOXfZUnAwFUX+YBrVvWXnlUSVNqg7qFk7gkTLbF5VVPj5me5qmbHonB8h/vkSecxd4GFji",
-	"XoksG6N1nLaDKD1ixtLQVWEq8Pxx6kOwtAZSbff328s75SPBsj0uYPl3JNfu7vS6y62JOqoe5yVVBq2w",
-	"vsKDjypPqWZ7XGgm7HXfst2m9kiaUZWOWw0e5YNu90tcyvcHZFba0ptBW1goVYrWVouAM60WbPhNAeI5",
-	"iIcQebwubWBlRZRbzmYIXzFQSjnK2T6QrWYBYmjZcR/ffc8ybtXlfplh1Ed1+L/iC3+2g/VJW4ZP/myk",
-	"mfZ3semI8/D2xE/wjPCMAXFHXRyComjOMpJKecPZCTa1iWqr7WjS90QXeiLYZ74+bk/0U5mxPmmD2Grn",
-	"PYO/+TAeA0O4F2x80GfGrp24ldkhLAUgoOkfdQ/KlGvvpraPLXmA3nWfplAAvixTJ4d2UzMlxajWvgXT",
-	"vEaO8Sgll5/CCr+R1NLEUa6AMBMusLUjIAdWadP21m+Y6H8P5/jtS1kvuMB4M4eRytGegHdRGmiVRARL",
-	"BdRfythdZDIkkX7uZhP+mKUubxMaVyWho6PLdZEZQwXb/nX56uzc57FgqRb3B7588ZwAGO/onhASAqUh",
-	"Hg3NkVx0iKfDukwuhe7jU2rGSKh0QJKeMLKeSmPBCoEaHNgMHIUEWyqmdWHNPQ5poXNZKE3a/nh7YoEA",
-	"wy4TVCDtnCWN6++ekOVVAGco6Wq4wJ6o+l/g8LiGu2ZZ3UjMQlMfrR0zrlkzxfUnt1l7Swc9tYLSYffo",
-	"T7WSUq3MZYGicaSnP2w8EOx0q4EW5bEn2JCpCr/PaHoTdcSfTq3wOGY0czLra4kkfI2d5mvWbW4gG0gt",
-	"drQvDBIQpEo97k4ToNpbI0GIMHTMyEDJmcbFOGoGtADoQPvq8OkPuwnSDWyZgzh/w6bGSUVjqcxezm+t",
-	"kFMRkTpgsCuUABfczDcDzEFGBMnN7hc7Ih+DxmrG2ACIa4ipg6LWrg8P1LVGO6cUpL/f70CuNyCoW7an",
-	"va7USlnBqxnjwL+6GbrhVrZDuI3A+9qfu4ULx7wxXoCJbCq5ML9ZeH/GRq7/WAOfvAOk38zT5hbWUM3e",
-	"dYGSaYGOZdcGNp9bCILyhVRkyULP6VCkFbIjXGYklyLpibKZoE6IlrGAJ1AboCPKLcuiqZ0FjN92GKzl",
-	"nDW6kl/N00frSLZrW2E52dHk1d/OiNXvv7EfuWoS2dGl/pZa+SeCNAs521lIbubpFolaj/c6X83T31le",
-	"1kXlku+emrUKNpoCtC10/MpX9NkYMfNqnp5RvX28iNUzH1NnDb+PxsgSzR51XtO9NOKoJTAoNaHLFDLi",
-	"dWghEBX+XmkmuwvwVXIAm3s3Ab+K+jbFzYgX91ObHogKnJww32ykbG7AQylMaEfMBOmXB9EPxYVdyTyQ",
-	"0qDOn0vJDRUK6qsMuP19CXHdHIm+kvnq1Tx1WYCPp6HAd7PUY2ggULHhllTkIQlHEJD3fy1n/Lz/q+YZ",
-	"+7xCxFaMTrRvYKLmUwgSBakaTdjG0HQMwSTt/hkC8d5zrn1My3H0Rj/pif5f9/xb1/Mp23sHM+ljIqQW",
-	"fDjsJ1bZpCIbyE/2dMKYV0752LuUOU/n/V0QzimsBWp4YriMKqDys1UzR4zIIZGFIlLxERe+h/eEzglE",
-	"rli901P5cDwYIsNoOu4JfAu6q/o+qs7m577yGhHJ5eiEUKS75fihOXiHnJZ9m3oCyocedY+SkMkZ5sfh",
-	"M8lQuwW7WIccHXRLBQZOH7vDQFl3UoiMKezkopg9LAtLUzgm7w0IDXZpKK1Wr6a8mqfP3VLuQoBrkktL",
-	"qFudWYpluFvHB0HR5sKwERjiG0bmYCJrHnMNkb6y33/eUqCSqWH1oUNDqSbUtI5bAy4o2BY2CibyEPAV",
-	"+5UdHWxAz36Sgt1PA0w5E7mkWH4oSCFZCW1309xcZcSQlF0vHZ3G1ZkC0rkcFVT7T0gf/4Gh52SoGAsR",
-	"c5WUbQgqINdjhuFtS50ynRnBVVV0Kd2RCSG0YAiVmQIZ8v01e2KjTO/fi7yEydDfk7S/i08reriUtj6X",
-	"57EsSiWI0h4BH0CwAudPc8xCFMqvQ7FwjFF2dnOfVoM5asHKiCGwzodM3rNhoWmuj3tideX3fbIqePEE",
-	"4wd2LkT0q5UNvCPNvwHhC8ek1xJs9jFjtzxlvVaf7Lxls+BBkIrgE5Ixg1hBfg5Bm3Au6C8zEvx1PYFE",
-	"sbND/uN//K9qIDfYTflobBIonw4+AT8PyHSzhdZ2GDSMjpWekK5K/mI8BASVMkEmXBSGaezMD2cKnfDd",
-	"66/tUvsuoJoMZDZHU/FQqp5wq3Dm5ZfGTKF8Jd4d6ae3H90oH3Mcpg2Ojf4+nXIEkf5uh1jplYsCnS09",
-	"0Yd3f+ZmDGEhvvF/6UGu+DFDA0LvtqXGbcJV67ZLsWp4Tyxvye7YbsmFvcB4NIcmnODDFRI2DGJx8M84",
-	"vhSSwDSdsHAUsApwBuGxYjaKz/CMJkFjgoUHcO34CH13NyD8AlfV456wnyzCnpFm+tGDNoDfOcC0neKH",
-	"Pez6UuZlQkm35WRDBDbLbFEyhoBgx7XcNj2q+SCdNkjilbTkXVjbk3JtutD2qN26/gZzR0E9A2Y5vH+n",
-	"QxxO+sLqrrBqB9Dt8Eeycy0lmdgzosawydTyffeJUXO3TC7IWw/JnR1cddTgoLbAKBCnRxrVAzD6PaDn",
-	"ezLQ3dsZYHScs8m6kGhR5tfdwe8IGOTaZTcZ/ON37gizTkMcSJkzKuog1GJGaQPwhMzDqGf3TsR4iLq9",
-	"NXUVwYHvEOeuZ+2Z4v6vIJx8bhatMCrLBSotcv6+48YSGsodr2WqQTDoCWCqNYy95LMrJIfdDokSSR0N",
-	"H/I8J1wgAyoFo52E7JyibAgr8nmjP9Ski3qJTaoQ4BkPtMA54dFH9yJwqOuxu6SFMNHAZ3JZMv7ODmkL",
-	"SXJ+y3pi4WSPfSxqye7Laiz2490E2iQH5pdAPx6zxOB6cNUr6idY6T0OnfVRVzBWe6WksNvIDD14bc0U",
-	"zy3sXFIzfkSK8ut4R9856XdOer+cdJlmQji7UZZOxSra7t2Iviyag9dO8xmda9ShWaaTktG4DMAO+dkX",
-	"lgGNjMeBuGdX718QjKUiOb9h2ChE0yHrCYeQ6D4QXjcxlqkJITFmqQRdWZgGmmJX/406a+BRlO3Av1Y8",
-	"RlMyGmRIWD7DSm84AEGd2eMOMDMdSyObBYN/vTz/yULH5dufSAE9dJ+SN89I++jgKdm5dL1sYYyyVAOJ",
-	"P+ITOmKdHVeeH/4iXFuQ0ZacQIEb36vu4JBMPzkTzh4DPTbz+rw2ik81yBYTZiikgLdzF89HmEk7tYyq",
-	"mOaSZpewyQfV3SZFbviUKrM/lGqyZ9dXBcypsiszHME6HPt6z0bMgf7uPvwlvCYHYJ1/JJwKAiWmGQUX",
-	"mmbqhPRhwaGUDCTeWyDY0eTD+9e/O7Z1sMEUl3RugfJaytdUjRh+93ST/ThbB8vesIzTawsB39p+/AEQ",
-	"DHuAR8QA3TM3wENMGfE4dYh4l6RLGGP/V0EnbGXgWAPS1zg74T+rnJ1TK2kr++F///vp3v+P7v17d+/H",
-	"j3u//HrwQ/LD0eder9P+x3T0/5+K0e4fWuuDmZcxEVBi/x9TNtrW75m4b6didC8uU6TXX89fevf4jyrk",
-	"3RG4QqmsRimqUnlJzkRUxUuKfN4hp+4XRwJDHS4dTA1cuTQcX1vEMsRQX+TEWSNgDOUIpyCpYhm0PO4P",
-	"pCh0P7SX9M22/ToIPN/FCo9gdzdjNkmCZk3TmxH0jE5IoQua5/PSCo3V6zthDhA8sFIK12VYtl8LelJD",
-	"9Ebii4phEUC7bHsc1X5PdqCcQ1kzO60sDDD10GgKbtFrtEKWx5uQfvh3P3TixWImrtke/NxrvY2+6rUa",
-	"ojLeh5t+nBHH5frW1SIry7t9Tdb4LZlObdR6gH/MV8u5uEkQF6Jiew4p9d3JhGJ6vKpOJs00WL7cq/2E",
-	"KGmoYdDsGPKQI6cNvEnBftV3FAR+RteUcXjXE94RhEOBvkKgSJLF7NlY5qVqMKQTns9JW7FCe7cilwKa",
-	"Qx7EXdUgnLTnbGJ+YlQsjkulDds8O5UWLVu1kRPw+RXzQUmPuAynPdr3bvT6+ATYy9duN/EbCB5o0lld",
-	"bqznXxEguYg8K/1TV4zPHv8d9FbFRpaJqGYUxG7b2PB9YB8MWHAsJj7rFlLx2ivDCcBGo0EbD35brLDJ",
-	"XFNY373OKaNQXcmVY45IEoQrpRLqepbecXsuuif6/1Wx4Z/76H6l2Fkpg5FOyndnXOiKTbyxuOLquktJ",
-	"Q2DD5VgKRt4WkwFT25VhXFXLEay9WJ7BUS/w6PoLZNlOPSVx97umcsr7yhEvH19TuRQL8w0ZiU8OH3X3",
-	"DTyXb9SAr0nxfx9uM9TYeDCL9X8+UzKSsrjSW1TI5E5ElAtIUA5ZWPXF+sN7X1Sp6o5Bkd8iMtFt93un",
-	"qfuT2V/zoQFerKdMuNSMLcsdOT/oUsUjqNPmOdD+r/AniHefV0QtX7lQQqc6liyMvIeyb+75sMgTMg1+",
-	"XS52OjW8Kpp/I4tTucRNW0IdHP7pUXOl6AQeY6ixZndonP69rM96ZyczTr4v41C93xOV2BAAWVZVrNQc",
-	"3rra8DI7g8WxPccj9381JQ2o1RCuw+KsWK7LJQo223PxuDRnyhdS7ZDzpfVCaCvEX8LPPQHqAjSnxu8r",
-	"ekJNacn6bhZ2I97usFGbuW9FS76BqxYOx7Pm77i5Fjd7LYhYmlEtdgyZsF7rmOQyvQHr0WwssXr0PQSd",
-	"+QXs5XJltQefd/hajr6h8XWjipTRUs+FUfNNqlNeY2Tab6oahN+nL3ktfX++2Mharbh5RxOqZiKDoKvN",
-	"IhSvgFUgi0FVX6raaEUwllZDFkm7X+Ze9HcTcDZAHXcoed0Yn7g6PPHE1YRkt1wWLuxQGznV0GGLQ4HI",
-	"e44krFhte8LFFdanathj8NpiW0iB+a2aCZMQjm6cQrMsIYpNc5riecD5MtUTbqiEDAoljH0ENS9dX7Ey",
-	"cnL3mAhXmp5rVyMO3D4Qiu92MaPckLfOuaR7YsCGUoWAWyhRF+7VRePHOREOFqHIENr2MSTETmh4nqP1",
-	"qp6PRjD2uwhTvIp39O1LIFyVybXfQw8fYSlzi1VR9lgDzbwTyxfZv0XGb8CZZkNS/euP2U20BvgxwcnZ",
-	"tV25z2y38x2+77ljTQWil7wtdxZFQJVbkZXCtbnyL30dsRMdqBtIm6fYd9HvIcFYSsVSLNhnefxvsEJ6",
-	"rYefVrd6T7e+r9itvGF7ELasVxnB7Wvv7FsRLPwmKdc5ZFJ+d2s3ERuRVY08hH1K2dQF6kvB7gvyvNcF",
-	"q87UNUnOGkMpaoxAPNvUAvTD0ZdEKf5eYPFrhyhaeLIKmFNkQqGj+yFj6BRZ48GLXCe//aImV7iZx+dn",
-	"uApZ6t9rmnzL3r94Db54mPcznoRQOR6aG2pCDUTK3tkJiWkPvtVTg9PxBQbr+Ea9ELVTCNc7DmOGXM61",
-	"y5waMN9ZjoyZYp2QTzGhc6x1NGA90Wv1WqSt2CQUwrMvYdk1bjSUN9v1dcsc+XE1nf2r9smH969JP8qY",
-	"6fcE1lJhWVlQHOqtkbZP84oD+xOIUMgyaD1rX4PK5buEa+gS5+p1QMDSMelhKkuvBQGP4DmCzAF0xbgy",
-	"TkoWo3F1TfVZPtmXBid8JZL1IazwkeWWLmbsfLfm3GtyjD3Y/5e96+ttHDfiX2UQLGAZkH3enHstLk/Z",
-	"5PZPr7uX2+x2W1QLiJboWAhNuiIVVy363ud+xH6SgjOkRNlyNrnkkuzBLwdc1qKoITn/OPP79WTS7Ymh",
-	"roU7Wv9qdVGyvFU7vbnztFRiG2nF/U+AkxQxDWmg31IETRyGiDN2JOwKSGQzGD3c1AjhgMsAX8c+0+WJ",
-	"1FzwDOkoleCDMRxLQpBKpFN7bSEpgT3Se6Pp4eFwDK9KJjFrnOJDqWtS9d0LNBSVLju2iEIn8nBy6DHp",
-	"VqVaKc0EKcgQmc6fx34l04r6yWqZZopPmwD6kOgc7uWVZ241qUgu73v1u+4G0YRZSqzpUa6y9upyvMxj",
-	"SA7OuV08gk6YQ16ZguvkoHPZ0aI319wcBbsKrzs8p7B7F8LDa9cX400n7lOPQ6gRc4qQB7EumZCUzn46",
-	"/wDf+KF1B7AaqdJSh8+IdnHvdD6ernec2qxpR0GNddsSN1J875XgG86ldYACIFm9W9u/9Z3IYP+jIZ2X",
-	"ShrH+jxj2WUaIxZv03f9fBJP//C7+PffTWBWW/0dTZ9/C4OXBTLD/LMBU0mkIBp9JuH55O2L8WAYY0xb",
-	"rzj2fMdw9u5VDK/evIzhE5+dxfDi7VkMr394c4Lt4KcvPRy6u3tFx3RAzW8GbyYJcXhWtz1hCI2XCSzo",
-	"xjdR77kHccHOP+p1HAPCydFM/nj2Kk4kzsd+uH23dbaZEGrN86YhnfrwArxosiUzZRYQeXNF0qc/ojAT",
-	"ace0sgzQRQfWUM6pnr4lP2k4TfoxSXFSBPN3wawBZI4akbKRWDRdg7ri5RjsgrgHECKXuue59BDS2qiS",
-	"XXAvxAUXuesJsgMv+VKV9RFOjoCO0DjPsTLJPkrwyFa7EVDqeoGQ1KFwSLMFDBFWZ2GfoZ1ySPvIPDb6",
-	"zp78zmZ+Sq35dllv1EAbH+BmuGmf7qM27P9YZ+d2Hc0OC9n845EDo9KuMWwNjptl36r/tbfqn3OZb4NE",
-	"h+f5ToDReCtXW9+zU3npEyFdHdD+eF/e2D2Jf3aXyPv6xptWO6DE6gBiqclB7SpB/uUXyNsVENt3ONsJ",
-	"lqD1nZrhY+yRc2QDBKW74qVWkglAaJtCAy+Z5jlEaN7VSC9KnltFPIzt7xPZZDC5zNtU31JJXsOisBa9",
-	"ttFH7egQqrwwYzgRSmPBlaybWXXD50T2xc9wq/D5qEOQgJ+sE9lSLftI6QuOAsnnTncWv1KgbcXo67Mf",
-	"vwrrhNgn9oH1rxtYP9Eo+VGDXrvzwr7E2we8wUlyIa9doNOSrf1ytFebVT9j5XwOK1bkkLIlTuJ///kv",
-	"zLldRjnKFqyQDgAiU2XuUDZrVRkwJZOaZgILphcQeQWG/d2xU1mXUq0l3ZC4F7iLXKY1Ny56c2FbyQyn",
-	"yHKhRE41scYIq/Ex3uU8kdnC+pJ580whrUhU2UstZoWRl2yN23+LVsyVBBceHsIpU0CPzsWaVG3rqMUo",
-	"pGtOlHLPFkYfwfTw0PXpBy9FVlk76RDyxq+2KomVrKBQFPO+WEXsG9/HcDzzd1JmUXKNUolyPmeVMIl8",
-	"9nwSTyaT8WQyDOuIcTVrbm5ghCCyOiEwQoRGaBfR2Sfzj9dML9Kmhx1hY4ZxI/4wa2x3hqabuWbHaBIA",
-	"bhBvwmqvXaAw11CufWrkeGsD1j76pK7ejzc/7OnlmTu0bHt7uE80/+YYWzbtmJp3dfYXqFnaX+pbULQ0",
-	"VjnD7b87//xaiVx7W5xC9PH8dNiGXo0dYVesEFY0MGOCOawybJH037RpzhNpFKRrO4A5pggPEcpSyc1a",
-	"lZdp3Om2bN/mUr1EORX2eWI0pxfIv54teF4JDpHmHNL2c/9eKcPT4VFon7wFVyUEeGd0Aj2vFHFY+Ui0",
-	"BUeltPWSFVJy00SqzqNwXxI7Ut5qCYXMRGUPfzSdTGJCe0nkhhRibxV9M7tkSzvVYEhf/bEq1Uzw5XCM",
-	"5n5gBePo4RIZbKFCw7Pn1i4PYMaFWpOKcTIaaP8MSXzwRupqPi+ywgrDLef38OwvqL2ahR4Aa5yBrdUf",
-	"g9edvop+M5iPppNvezFeaUPewdY+kO082ZjnI5nOQFA76kFcxjdQKfuqkPtkLNWX1lv20m3V0bZKNMpq",
-	"djzrt1TgmznaRp9dcDNqB9ik3+6LrZjQCi646QYrUVppXqZD70cXZc/8pVonMkqbf3hBf0+Hsf008mt2",
-	"4DM+oO/8MICOXz53W+ftqwBg/UnyjvNhfVK1lrzEkBONIlYQea5WmE6mw/vazS7ReV23eSv31+7HTxPw",
-	"s53nnwpvFa7bI3eA+7yX9pzGkwumtLND/E6L7NoVrwV7pp98Cl7z1FcZnetdy4xx3FfVsRWIHgNT60DM",
-	"vQLoDUliUCL/pZvlmgAFPfZr8Zud99qmgLzzz3QbExy5yNgFMk0Cr/sEhQIalEykA3ZFmOSWfFJVAlNJ",
-	"vLjifsxN9x2tv/NzmYvKhbABw4oVuQ18KIZBxj2KDZok5JIALUNf339XMGS6GcCliYx8VbarxeEiBywJ",
-	"qYSJMT5ofX8nsmEMMmhlaZx3DHYCK4BU4W6iQVG444cKibftS/GCCOYqq/QXvYGfcXX7L403MB5JNLeE",
-	"eewbyMn1xhfQ39145M5G2DXTw8nkYdu1NqW9U0kpwx82NHhMv/0TQmp0kuNz3NyUpsiU9lT3a8frFuz8",
-	"jEmvBKAwscvKg0N9t0t6T8aSsnTX35l8CB35fobt4C5kDO8UKr428+GotGWOWsIz7rvMxw4+7d9eMvz9",
-	"xnftObb3GdtrOLZD1XEUXici6S9Wk3pi5q1A+v5Tut2Cmn8dzDgreXlcWYPzt8/2kBEIUvOXz/aB8sof",
-	"2aoUB98ffMNWBZ4vN5NNTfNGUmkkUljNlOejpoHGrR1ccsPwZG/Tco2qVQwNHpFrm4mDBj7Zcks0tyvt",
-	"yFTPsz30R0S1Z5Jd8CWXxhXJbAo5GIjusbcHeuMr6py7E/3415MhjFzVcOxLZe2YOc8KnHQw7GWd9Q2K",
-	"2hnLLtv2bvxbz49PiUZEwwiY/aSKCaCqIbrinnOHB0W+uLM5wcgrVlMd7vbYoVs/atPzbqN6I2KjQPRk",
-	"wvc4exCDKxsP8u3WnATvD7fv9hQQ4pvbU5Azw8YdDG/6h16ZXHGhVvazRthMuOBixUt95DlKoulkOoRC",
-	"2h2VV3hIgqHz9vGewc+wCgyWrLzkBlZlkXENUc4KUcMPH99/PD+FZm5YEkBb6sWHk4/npx+sL5ALbgMg",
-	"PAe5hy3PWLYIxULj97zf2m8ysSh6otojUwIjeHn8cwyGs2UMC7VGd1uVlzq2y2KKDH1zHTcE2jk3rBDh",
-	"lvRWqf/F/jl7sNsIClfcFb366LU9OvT3vgOussKGC6VScxiBsZt+qWSBuQQqIjPFlT1dpsgueRnTHsqA",
-	"CkaIZ4ruV4Vdsu5nLJeVRCX++d//DwAA//8=",
+	"7P3rchs5uiCKvgoOT0+Iik5RlCy7u6TomJFluazlm9qSV3WfZo0JZoIkSkmADSBFs+s4Yn7t2L8nJmIe",
+	"ZT/AvMl6kh34PgCJJDN5sSxbVcv9o8tiZuL63a+/tlI5mUrBhNGt419bY0YzpuCfFxmbTKVhIp2/4Mb+",
+	"kjGdKj41XIrWcetSMc2EIe2+UQXr7xIpiBkzoo1ULCNU6BlTxEhCiWJTRg3LiGL/LJg2ZMbNGF+mE9YT",
+	"/WiuvZds3j8mQpoxFyOiqB2Va2L4hHV6opW0dDpmE2oXxEQxaR3/o2UX0Po5aZn5lLWOW9ooLkatT5+S",
+	"1qXUHNe7uPwfczmgOZm6F4gcwoJyqg1ht3ZjMK1fMZ1OmchY1qksYCjVhJrWcYsL8+SolbQmXPCJXVQ3",
+	"rIYLw0ZMwXLeMaPmp0PD1PKCrlgqRabtic0oN2TAhlIxYtTcngMdUS6qk4e5DmrnujI0Zxtc22zM8OIU",
+	"oxmZyIzlmoxpZq/A/paOWeaew1GwrDw0LuBeTnrCvpBRQ8mEzuHLOTNEj+UMPk1pnjO1o0lOjT3NdEzF",
+	"aOvr/JS0plTRCTMORM8nlOeX1IztH9zubmr/SFqCTuyXzD5vJS27cq5Y1jq2Q1fOkH58xcTIjnD4+KgO",
+	"gl5wC9Dz50pOlg/zOVfakPfXZySjc8JFmhcORmA1/yyYmpfLGdoxasEno4a1Vsx+LZfnfkW3mNrILSeO",
+	"MPIlmy/P/preMA2obdQckSfCFk2H7DggfhXdyQ2bEyqy8gf/1YgZjZA0hHN1JARAn7QnVN2wjFRoxQtu",
+	"jomDYy60sRAsh0QVQlikMTOesg45sDh1+PhxT9xyzQc5I6dXZxcXFgoVTS0wJYR1Rh1Cyfv3F89OiGIT",
+	"NhkwS8aGUhFqSM7saR8ekbEslEbAhXNGglke9AIlazUC22MgFv7vg9o7ELdMmwkT5uJZA4Tz8pVsU0B/",
+	"crQdpTwt8V0xUyjBMjKwV0gYVTlniqRyMqEi65Bre6VM3TIFNEwnZCALSzYTUgjD80BnesIRGgAbAFZS",
+	"aGYJzy0jU6o1ywg3Kw76b3tnOaPKbn8vrP0utPlSyanUNG8866l/4Y4nfc3TG7biSu86vKJC09SeR+Mc",
+	"JnrnjtO910zd215+4macKTpbcSt3m+KT/VZPpdAMOMpTmr1DamT/SqUwTMA/6XSa85TaE9v/RSOalLP8",
+	"QbFh67j1/90vpal9fKr3z5WSCqeq4pVFFi6mhSFckwnNLcBaCv4paZ1JMcx5+hUWcUpSKdJCKSsTIFsm",
+	"luSRrMC5WIJ/14puZElyI9rwPO8JR4ItAn9KWs+lGvAsY+L+N3TFR5ZAcUEGhQFJhOa5nLGMtJXMWUJ0",
+	"oVGUSwifTJnSUlDDxWgXTv5HKdjXuXrFtCxUygj7yEGqsjxxRjXJWM6MYz0jKREiLoRhStAch7z/U5QT",
+	"hgL4zALGTEkxCgI+EPgTkjFDea4JVQwEwZL253IEi34jzXNL/+9/vW8k0UU6JnLwC0sN8XzeyEj8hCVd",
+	"0nkuaXYt5SuqRl/tqhF3BjKbW2Q3UpLcTg9LupbyNRVzR3f0V1iSlGRCxZxQY9hkarSVGiPND7SUvaCm",
+	"1M3h3t6PFBqY6L2ghRlLxf/FvsqtG6I9vgOdGtCMpIplTBhOcw3n+15MlUyZ1nSQs3NhuJnf/9J+Ynm+",
+	"hxQ9AUo0UIzeWIl5UGgumNZEFTkjbRA8udDFcMhTbpFtQHMqUrYLG1IMxCIqarRkpMWUZHw4ZEDAHaA5",
+	"qvte6GI6lcqw7DXLOL0G5vc1AH7ILfLNp8xCO9DgNGVTA9ztk2fPAGunqeG33MwvDAP9ygpZTBmO7Jia",
+	"JW1lzyqcyypLYgWB41+Xf77hSH9W7cUv4qV991PSmlhgQeLAPtLJ1OrRrVOr7lpxUypiNTnyI1OARdpQ",
+	"BfSbXBkqMqoyMs2pqFWrSkHlHyi5wPLKGRO75VL1RXJml1RZYqQrZwyE8w+pFENuoQ3kZa8UfHBrq/6o",
+	"mGCzxR8n1BR2YT/XHO3pdKrkLc2vx4rpscwzvXxVbiHhlerhHXS73W6n2627OP+lzJmygH/JVOrAMxqg",
+	"7ssJ/Xg6kcXSu138X8N8syBUbr3YhRtsWnmyfBr108ZbqL11OHjmVZNINK0evhRnY8pFeRiR2HvUrTkD",
+	"xajD9ujNx926V83HF1SPa2wfIBaWu0qA1U7pXBaGRAoG/ExxI4poJswJ8YfYwRMIWnHtAgqdvaOGrd/W",
+	"p+YTLBWJzc+wut0XckYmIGKgodCqqAbkNbulhPAhuRFyJha2tOb0F5jGeB4foh7LIs/ISBJq+W15bIQO",
+	"5C2DV42HpYV5t7vL6/qbG1M9jmYdsNzZ88KsCbECxNwtiJttL3R5Ge+vnhFFDYBMzkFK3/hk6wDgKc1G",
+	"7BW7ZfnylU+4QBsLCisL9jU+ZJbXOKoPKxF2eXYdVWLRQGgmXLxjQ6YUzfXy+PiIZaTQTGkyG0vtDV+O",
+	"egB0BcLeaS2bLbwWvJq9wRG8sS8uEjD4Oqmcw8Kyf155pK94HSbl9hH8ixs20RstD2+ovECqFJ0vrdeN",
+	"3LioN+40PHdEM14raeXeesQ+2oUCJGkrtdaxu6cogF1KLmp258SzWmEjc2C93r5aYSP4kh+4bndnoJlf",
+	"Uq1nUmWNNMwBi39v0ehYi40yz7Z6f7r5y3X4eJZLzU7T1FLZxn2sI5AUvyepHUw38pPHm64Jj+0Zol3j",
+	"qmgDa7Aki6amoHk+J4qljN9aapGxlE9oTnDmhaU9Oqw5WiGNI0yVc62l5BUL3ia2tBjiFu1/tFkEOUNl",
+	"4Tn95/KBBPTeCM/LkUDYX8L1pKUdUa3jC+gMQGvDNKcps+yHKWLYR3OCxgduGNF0romWEbEcSJkzKpbO",
+	"wE2WuMWv3nuDegJremEm+ao1J0QxkaE3weoNr6m6yeRMgOxkWa6iM/Li+vWrzhZqDYCoM9dvoGaE15N4",
+	"0Sv2/ELOLsxPUt3UiPpcGCVrV6UNm24NEFeGTddSfpzTz7Bi4ZdOcasuedx4R1M6Yne7oVVQa0e3OjC+",
+	"A8AKsGrXRq0mOSm0VdsBojcD46Sl82JUe/yGm5ythwj43r+dlIgwXgMTcFE1il/YtMeEZSBOayG1Ebpz",
+	"Lm5qHVHUjNEMac/UHhRGHLApsRxeEyMTdGhzY6VXIgWrvbMNTwpwx58TbCJZ2u+qA0Pzy/KZoWO6bufg",
+	"X6x94v0U13yywcpL13f01YqlXjNaQ+Cs2mFHr726RiqAUtfWdMAu4TUKbFvyBjch8AaHaVMlhzy3skHA",
+	"qZwO0OPIiGao4FCREXbL1JykVGXbMA1/MkmgTH7Xaw7Z7XAVGq1Eoeru3wpmFdJ0TJVJiD1bqnVCRnxo",
+	"EmLXqJnVTbM9u7+E5FybhOQyvUmIBZCETJlIiB5zZnU5q4kkZEbznJltmBGfOKK7Hl+lIlSQsTFTTd6/",
+	"qyeoXqe5E9Y61SYg7wTNa/EK3aHWX1ghjJrXSdjZgl3wx6e1Ri1O87Old/94dLRqw+WL7wU3LCMvuRhl",
+	"EDSyesdus7C42u0oRg27i3xrxqw0f6LFY1m+rdOK18m8YEdZEGAPntQdEjMzqW42efVOppzI4DGUijy9",
+	"PgMycX79IiF8JKR/8P7q2fUmxp5VNhcp9lK70iWrC1g9KmduudmSfeXg8M/rQMNdqj/o8hyb4cSxLYxT",
+	"aISWyEi+oK7U23yY+hDYXryFFe97vFj/+owNLHmpseIwesuckapNydASOjIGXzTKelMmpzlLiJEkpSYd",
+	"27ud7A15nnMxIgNp9O7ioXfr1cr41MvlV7ZeGvqbT38DU+VKRKU3fmsA27eU53SQM+9WWsRbZJBDxiz3",
+	"YJpYcVcOHahVEHpLfF6G9lRaSJdkCgFrJ2QwJxkb0iI3gEyWUZy/OzvsAr5d238lgH5S2P8s3sIaGlGd",
+	"/un1WeIGlwrH3mQ8ZIWnWaaY1psZPGpxrzrOahx8RvV4ICkaWBpNTxta1iJDVo1MNWXCi3cbjeeiEZvU",
+	"d4wO00/nr6VwMZmbjApvv4Nv16qB/gSWJis3U3umyPlqMKm82kVLE1OsSoEtgzAyzywIa+YCGAHca6WY",
+	"zbmpoabeXtSMXDVOtJRnLDvdwmEaIUuzJWo9b102TSgXZFF3qhT137++I1ZYIUzY/2jShrPEy9it3bq3",
+	"q9UfaKpYxmtOkbR7LUu4ei0XgBjM6U2zuBjnbQ7SXmCxFswdDF7hy3UmvJLaPju/3PvTy0d/3fvhb68P",
+	"WyuFilXelVquuuE632sXF7mB3XBZuEgCZsXwsAg95WLDjsJpRjfuwbF6PSvwPCLYjejejFsbHM4pvFvF",
+	"oQ0+e+PeXuITjae3fpP1Lhj3PdtcCV84unWEuJxg1RL9kXp/zNPrs1bSOr9+0Uos2l7Xul8WDmv5c8u9",
+	"W0kLuPiqEf5asKLGFkj12+HmyO18cVsfJExezynrowg0oNHb4aoDLQdd3tWIuQySeoUnl2IEpNc7F61C",
+	"MaNINKkhdmpLEpfCppd9jlnJTTc4iKb92u2Wa16x6atAXj0cXDpWHzw3QCTeMfthQwhLTNVqhdPAjtva",
+	"0OGQ3HI200SKfA6conrYHxoMIc12vQabxsLRfIhNFzhY/cHcnuUyvVmGAiFnDa6IMtBrRxMf8Av+7fb7",
+	"67PdytWvRAg5HNZK+BbIhlRhfAAk+dglEq4xesEr24rRnEjBEkI1oeRHSbJCwbosr/7T4bg76epea7eq",
+	"frjfm9fTCPvXPlQZ3yNckNlY5mADtF9sBPOL5hY5a4WDWFzBqgs7zW69AL9Ir8OD+uSLW1ZzVL1WQnqt",
+	"H7oT/MfB+JH95649amrIRGpDHj153CUZnWvS/vOfnnS74+WDrepB652Hfq0NG33tUGDBvFnnGW+EsXGj",
+	"I6Ee73SBK6g1GrKPDQ/kpg4AcDy5KZLg07fjrnCauKO4KiYTWmdJ3O5EPmfjd9lf3Y7Oqcrn71jGJsFM",
+	"Xd3SUKoh47XRNBgGbVU2MuK3TJBiWm9hjhOa6nY1VVykfErzBu0CrRgDmt746O8lE0hnfWhmNa2qnDOJ",
+	"9lh7RD48v7qyc/AxMPuQeI8MMGA0jI/plC0zGW9qXiQI2sBmJjQdc8H2FKMZ/IBBE0mZ0JnmEE8MLkaa",
+	"GiIF4eaY9AWbfcjYLU9ZvyfaqRSGi4JhNHEuR1z8xM34TGZsNyF9+OED+zi1Z9NHRc2p2hB7vceFpfEj",
+	"KdixP/aegK/s50aa6Qd/tH3SRsVZmqkfP6Rj9O1kXNzEb/8o5ShnPeEnEoxl2oXIYRSKcyiwPcssWQZa",
+	"5S6mjZVErtxwHciBTbBJKJgWxtJSsFJFR4tXaXnbAAxmgqFpsUpcvdGvxkMWbKc1IFymXCTE7tEZnO28",
+	"VoE7gfRKsEKM5YxQvcd1dd7LnFFtlWvDFKHkluY8I42Lcbf5yl5ZzYosVMQgAzLRMbJ5ecNC5vQCUCSw",
+	"5go4ESqynrAQAHPBT+2BkjMIgKO5lmRkObQVRmHIF8ZM34p8TlIpbzgj/fT2g5vmA4zcd1e9GptX2Vyf",
+	"SzWSZm1gVZ3luiFheGkKBOJXXNysiNvKFg3dtcbV6TaBWh7L1g9ct+rY1re0Xif/LiMMZM7vaMKzNTax",
+	"pUeONjckx1/X0XFC7ctIQ61qVjvldmzW5TQ5FRqSSml+Ge0d8wsXUupziq5kw9REJ8Sp8Yk3aOGzJQ8P",
+	"0mtLwMC8kZCUGjaSap70RMiPBl0kYynX3NJ2hxhYoECxFKmDGbNJBRHKa2TDoZMPatPk8LHP7FrrLKg9",
+	"4SFjDQELkJWSNjjtnRq4oytHc/EsiayjE4QmR/zKWPNmCCttcYts09mOIu0H3yVtp04mJGiTCYF8C5aQ",
+	"c8wUdGHkWUK8lrlrbynczI4mzgLrRoXknTNpCbJhWS2VavZn+1c3ssZDVk+9IgmjRBY17wx3QBHZ7+wd",
+	"LuBgEHTLeyzx4+dmilEfgLVdqOAaR4NgH81ZoTSKWmtEucbovvj86hkxFUBXAp8/If0ou7oPv3s4Bg7s",
+	"7BPRS604jb8VZzS3ktZp9ksRnjyHK3gqRaFrLRg4zHnOR3zAc5fEtsCl4GEeh0BbevXz2rCW8GHdOUXr",
+	"b2IEy4Q+TVXBsnNt+KQ21P9UEOYelpYBUA8YhQoDWpIhVUDx+BBkAhwSaF8+J5BNgrYGNSHtMc2He/ZR",
+	"T/ikTybMboc843qa03kktbh5uCZTyjNnDbD6MjWF4mYOqBvEfCx10BPMKj9EBe2nAaWbvD4QDOjViASy",
+	"HDbx90wbeKHmEOVEhShozjXLMGfCnWRKp5DMhQyJcEGmmJmUEDOTfmJdOyWEVG/l/sAvQDmMYCGKV/wM",
+	"3xQT2bOtGPd2qmdUvyK+08hbJM2YqRnXbLdBTdVGFalXg1e6Nx1YXUSfQO4a/ny6AmBw1QkZ8o8sAyOt",
+	"S8SLFoplgnbRjc8+ToE5+f3OxjxnxPG32o1g1s/y9AjH5I+kus4EcSbClvpRcyoacCCnllkKOmGA2hh3",
+	"E/Sqku3D78HfU9VvnlLN06Z5m+wGORX/zpSuLXFiV3aLD4M6gwtFDFpYmsev+pScqZIjK/ZFeYxNllIl",
+	"i9GYcIPzLE7DdWIB1eXPOXtqO4sImg9NcXWgrBqwqsrJ6swzlDWVk29cBEiNVOfzoU71Kkv6BEtohbwy",
+	"UGq5MDJxYjslfij76pq56ssvLcyGKVQ+ec5l5YJ20BQG/LnuXmW2o06beYhLRhs5iZmaPKPz2GUZXad9",
+	"2pxKF9gA8AZvQkB+B/BGUX5BNtQOZY6GslCBSdTTv7s6klE+dWnSDmurOBoJp6X86g8j2jkyySV6Gihb",
+	"zBqqdLvKuZbxdlmKWe+ALq+wwS/rfI+1DhrE8B0NFZJAIZmNeTp2moWukNwNrcZhOZvL3pG4tz4poxx+",
+	"hfOyHPGLeGSdBejiTnvb3D1bM93me72jrzYibp/vruUV+X3Tq2+86vV+2/gMpGGr4hebJN7l371poonU",
+	"uQKDmxj7HbFg+rRB7mIiIxYEq0G4yGOYCtnsGRFytjkyrhW1UGhbKVDVcDCIm2sa9P/8b+IpZUIU1mIj",
+	"QVcikapUnyazMfdZrYQ7Qh8o+ipC7nYUEfDytmI4WA15q4IG0LbTSlpg3FkXOfBynjrrT6P5VheDCdfN",
+	"omX53Cmgt5zNoE6SvAHB/oQcdX+w0EYFKB6gnDp7uoOxNdU+l47i5Tw9o/ru4S8yLQKNrTHi+cdECqz6",
+	"IuQsAX/IlCmiecZIewa2lGArC+YUEC02otsv5+kzN1OdPehmnl5tJGG9DC+i79Tdim7y2JWvJESwGbPC",
+	"EVfaJITRdIweMyu9+61ts6GrEmhqtuQFrM3MLWmZrrL8DKLKt9O+G8NYuP53pviQs6xe1W9M3ZmOXWG1",
+	"FbKxx1Tq8TP4BoOsVl/ld00IjZ+9PKfKRiIBszyrZepSE+HfikEvxpUqcK0QFyxgO9i5W/WjVE48h98W",
+	"hxUbFpplES63MV9iiL5Vb3T4LHRF0toA5J4QbjDeJRTqq4cXb5xfTckXM/n8rVHTilZSvUV/qk1X52lS",
+	"XSEGSPirtS0/YwZV7JCl4V6vWjkgZW3/lykb1aqUY3r4+EmN/Mg+kqsXp3uHj594UwbQZapJMc0lzViD",
+	"44RnbBOqZV+D1//FaqusLosJW3FHrnG5KZ2gw6fexlKovClmP5MzYfcZ3Q/WJQRrU5uSy7dX11hcrdfq",
+	"tUrbE8wbFWCs3sY+nfJ9KNWyfzNP97sHPxwMH6WHe3+iR2zvT4ODdO8HdpjtPaZPBn9K/5z9wLrD/QBK",
+	"+wf7QyVR9FkNlfZ4K0eWVGDJHXy4fjyJNeBZ4uCKQhtr7j2M8Q6/2BZi6vfppm9Yv8P5jbmgZz5VqIBL",
+	"BlKG5UIyXz1kfRhQxEsalrhGoa0BdqiQuaOdNS8A3z/tQM7mSbMTUPWghDWfME2w2omRzii3lZ78Xm+T",
+	"i+33tI1qjDOs5nIrtOHPEWpWsLQrsJVAjXtXq5briMZsJaI5YrfIt7YO811NBA8ceGLxp1jmHPOR1QaG",
+	"rgLvHlLwyIDqkLLTTHjNVrLfJsJUKURVyFQ8W3xBDQCBBKVRpapc8J2Ejgn9eIHfH2KlK/zjoE4cqTeO",
+	"n5KhwvxIYCZxLNYmqaGLl79Gk6uEym92iiVZrjXs0yDaOQID8t4xGeSFUnPSLkSIIZTKJ4AOZVro3YSk",
+	"hfkgh0PSZtmIaSJVT6RSCaY0gT2J0W5CRjlVLCEuSjCxTyaQTNvOJMMKoPh3VLzJeYF2k54Q0nzwFUJJ",
+	"G+qFilAylHCo5mrmYRe7iZ/ahSPSEUOEd9VGLcr3hOUxls+DQt3WjDlRC27Rxwg6ERKPwgI3breVtGBP",
+	"WDEMrsMCD+4KE5LCivGJRtsCzNZkR7hyHNPP6mWCAU1vGr9ZEnffSEOuPLK1ktiwsZEgjMNWQHKxFEWp",
+	"kazDOP/qejUDynE002XSHkgzhlhL1LDRUuKcUVIwbB6ivpjRYBVFhvIPOmD5TrxQjWL7wX3R3LsQ1RIs",
+	"li71Zp6u9VTPX87Txvq3L/9+FqmIXpcgukhTpvWwyPP5/2fjUExQnGt3AaGhd47DvEOo5ALtL8zYkp8U",
+	"qjVBzirEcKcSy8bIjJUOzcVoZyy1tb7y26emc/CRs43nkftA2o2iR1cG+l4vx/DuaBfiGxTVSiAwbu+E",
+	"hBDekBXt4nVdS5bO2gyTuwarvqbqhpkzKrK8RhoHsb++2hIf1SfR5phHtZxsNGWioTTNpKmgqWvRg4E5",
+	"doXEjoL65XaFIh39gEW4xeNSnXmsFqHis9Gbqio/eb0EejpZqQEaYw2ZgXZQMdKfEDpAqm6/KUSw0G+u",
+	"qaTl4hbKG+VZsLmeuCoeddNsVmcgBpIahmCpuLrFxBLPaw/qGWgIiax3vp/TdIxtmTSawotBzvUY4nLc",
+	"h+CTT7A2OjEKSKmCplj1Jd+gVUTdPclodINBZinTiWtcZBQfFAsawirTa+4Mr9A7LGlFx1x7Dno+GcjK",
+	"gZ2/f/f+6lkraT29PmvI8F3kdzhGdP6RQdbte/HES5Cph/jliKtoicGv5MNLardWM0gjFV6IBqtekYtH",
+	"Aa6B862vPLLkfC3Hr91wya8ba/SUjBy6ppFbZ/6u4PKdUileM0NrOLa45UoKbyYt69bfslxOnUN5qmS2",
+	"tL/yLkaQQXHFR+KiVsVhIOL3oMxamcrkkodagIXQISEj7R/fvv3x1fmHs1cX52+uP1w8g+KMzOzWo51b",
+	"V7zw0HWqdqW3TRFmTwueZ4sxZq5dSrtnj8NZqXKZ0pwM7Ot6IVez2znorC9K79dcLiapXMLCcdbeZFSR",
+	"ZRmmfHGX6gb//ve//33v9esym7jBVa3Xe4snrqKL/6B2iXMo+FzD7DG4f4ua2D5CYusi4DUVVT6a7apd",
+	"T8sYwe3C+BrLiv+1oDkidnipsz6j2Z9adBbxLOVC6+/iJSoXK0w4n+U6/rb+YSvxPPs8VVgxVNyagrcz",
+	"hsqlBRinSmGaZkrBIgOqsG8A6vsh1qnES5ZAK1IIthC+fFd75zoPjuvqWb62o4koJgOmEtJd2sd9Kc6x",
+	"K7aiRMcevXAz9YB8DUkJUnCar06vWLQQBnaKmaiV1K8QWGlvJhQgihNHljmPqS5k1cW9nYl42Vvldix8",
+	"u7FtflUcMfdmRgTUzucHxEZLWwjbMFtGNDQUAajPmsLEfl2BJdMc83npYrNqTy7i3ht4DL9EDsiqbI9y",
+	"NUedP/+pNvTjY6izu+pm7J7P3atoY2+iDGoE7ZMxHM2bTJsSYMr1HT5e0VWj4TwmNM8/a7KDxhYey5VZ",
+	"G3MP4li58PqjbhSf/+jJ4+7qQK51Ed13DuSOhclu96h2z7dbZElAesSJRfmRkjONYVEgMIWnvtlzPPtB",
+	"so0XpOKFstePALc6jDASft2sTbh7XoJ8U5jqJqDio7NrYaAmS2SzaND6hJvqeuqv8YtGhsZwc7ReBwmB",
+	"ng3BnP6Ymq6kPnh+mlOxuT8QyPJaDzYMWbsM13Nr8+qrUIlcCgYccCJvmU4irFyqR+jL1MObILXVq02f",
+	"kT2Hn6wNq7oydDgsA6u826d0JX7JHnv+PH2PPbSBbrMr6P2+IjW/MY06ulXs4bz10ajmI9lMkvG7r4gx",
+	"dlEX2TbZ8TxL6jLhExK5pJtz44vtNz4bz+uEPJ6OsX0l1Te+SborqEWwpW5nq/aH5WEkPrCyrJ07huQc",
+	"vPzoBsOtRKJaAKolaF6F4lh3OdvQfHbFMBQnbBjz5rD8Px6FC5isBeKyifh6O0hwlkVfrdrImuaQ1KU9",
+	"ldDzIVoqzSZcfBgp6lOf7Pl/SHOpC1Vv/fXTNlDrLYsLB4JbGyjqrSR3HspUeliu7Aq63PWyIQCqFVZY",
+	"GX/VVS279cuxaOnGV6vc+JfFIOep7wxaw6jwCd+iCmilHevaGqDl+LVbheXZjeq6ANlCGOWrFha5y+3B",
+	"8ipNOUxS1fXRc7JLJmfihNihkLWW3QoB/EeQCemkTkud1k1amwAllQ4RUE37fuecw2cyq3O4RUSlrshx",
+	"9dNwaU2srf5mSspRHbF+uWjl21z5H0CNilq2BY9CNWanqnDtOotIkTJnHqgKlY8bZGoX9F+fMOl6wEGT",
+	"RHjvxKWVWyY0lpZEKwaFyepNLL9IvqUEUh9geg5uSdhb3JuO+2XVJ3TZBTaViYDWNbiHHWiTAgwe3J+1",
+	"g/3T23xrB+Rqw7aSTdVBKvoXLjw6vXj6mjSNZUCrwYkGiMIiLMGQDaVBymIBS/viC9taD1+Nddh6rTey",
+	"NKDHUeI51zBT8234z3w4Q+MLr2q7XAEIAOkkio24NkxhhJuLmmIYhTLkeQ59z1euoeZQ30R5TBsbhwOR",
+	"qOOo0tD8HKq2LOrKmzRRrhzXwuF4WlOdJN5ePaDhsW3TJrMm/AGKhSSgohXaEGbBvKw72N7xn2uSyTLE",
+	"cWd3ox64UXBzdeqLq7fk0cGTJ3sHhObTMd07xPtuOxHffeijJ5cDUFflc62NmqrvuHLX8KqQ/FV5cwPU",
+	"2T4SCOMe13U6+kaNNn9uXHCZuLpBT9R1i15CsEYNCCdf2158427h284cGfi/wb436LRzP5NP8/mX77G0",
+	"RaTGO6aZuZdmwndsDvxO1nnXohqxlvMqZk8OeB+EF3pbtDN+KJkzV/jIjNkcmwL6ASBgvCek4iMuaE70",
+	"lKV86AqjI23V0dvYmnswh0F3T0gfLQ19YljuWwnSCavGkutiYFePjadpYcZSefW6ktNap9JdsRSso6/k",
+	"6Ly+AR3dyg5Y6SlYcuY3bBaK90Js53Ou2FB+JFKQV1wUH7dp/jddaROsXqWGspMfuEiCcMOgiTzl+Qfv",
+	"Q00Cl/2AvoMMsq9d3OkHO4YdoSfMTH4Y0tRI9YEJq8tl4PLyv2Vcux/t9ZVjhStIICTL9d/pCTDkQFi/",
+	"1qQt2IzYTWgyoXNCp1NG1QmW3O1Hm+qvqDbsl9pkjDsd1afs1lnKIE3VmcviM63D76u4xG4jfj/ccOBP",
+	"tXtqyFb4jPz2KEZocdNcWxKDwVmYlzChN9yVY3HVf+rVye3QI6faXDEmtln2tiBTnkxlPlhTPFp5IPXA",
+	"ZEzOsoVyOwsFMPCd+6gx5IeuXVpkrN46S/ROqZ9XhqpNhLbSV7Q2OD+n4s2y9P3nzZvMhRFqFwxBDJvI",
+	"Wz5UoooZh11iJHnS7UKvWZoai+Bo81B8MllqvX+0gYgCM9UvNhKOtig6uklZJc29ocZJSKHx57Z1lT6j",
+	"Uub2pMriLQiMjVQEnm4z5GoD5DSva0iMPVOpmBP3hvN66GrloDieayO/WOWmS+dYtVvo6uagm+Dx2nac",
+	"tTVAKhBVns1aiP0iVc4MDLW55b6KM2tN93Yt5SRrt7TsrnBJKMj0V1dosWOBxPVFFMylhX5WAFuj/eV6",
+	"ycZSGl997smNkDOxstp8jTnJGV5Dtsbm6TH1ZufnYPsMFm/Iz+GCG07zhLDOqEN6rdOMkledXqtz15i4",
+	"0GDap367ILnGXjHRpdS7B6MAx82BvBLnuAbEKxOsWWIDxt51jZtXUth6sV+ulMLnFjP4QiGYSJA3cYeX",
+	"pPxiZVUCH7+5JmxzObi0vljchjnV8XDNWbhNF7SKJ392rGzt+QU+t8pAdG3VvHeuUVFNIDSkxOutbt+O",
+	"uP6O8bUkmqF2eTP5HFT8Z6jhf82+Kp9WredcfIHlrJzhipliujyyNFNamPH7urJI0Ggenx/v75P3715V",
+	"WvBCrEK9W1HV50RfR19D5Onlmx8xURRclQXcCcm4YqnJ5/CKIFDNimA+X31IOEtVXV/Bp1SzR4cEH0Nc",
+	"4nzKoJK0r4y9PtbIjZ3E5xT2Vwdh76cWmt/rFU6kAZeb9aaPiO9at8rm/pdNXSrB0RwD3YZw/X46UjRb",
+	"fQx8A6fIynwB11XLGeW4GFlxC8KQ7L/BbApWW0H8jS46vR7XnpCqtSWXxtmEoG02cXNIVRoGPy9l//2q",
+	"mo13TwSIur8vZJ+EmrfYZ77s3rMu8L0pltnB9p29lgtV1oQ06FWtruLHp19IWQ6iTDk2zeh/c391Ujlp",
+	"6F+kF26o4VjGVD9nlVDT2P4XrEFPy4taPybXFxMMmfQxiDVDV6pu1tQrruYccR3SkepNlZ+XD7ecCwHq",
+	"hbxlOa3vrBeIVPnJH4+O/vSnbveHbvfg8NEWgTGWa/nODHF8DJGCyEIR9OgEeGus3Qcf7b9Xj/715K+T",
+	"g8HfureH47/PfkiPbl6ddn6ZjjYJ6IgO4Nnpn14e/vVvrRX0Z2VYhcT8mbvWQI3kqwXSgM4MNNu3/+2n",
+	"64QcPCYTLgrD9O4JmSoGtRukyOeEi+AU8k0qdYecXl64TpLOos9NT1BN+qdAPvm/wHd2TJ4yqpgivaLb",
+	"fZTChPBP1o88AqkVBEZCKggDa0e+gZQqxaFE425TsyxpaP56XdcU+5JLndCk3WsBsJhea9c1FNqM/pmq",
+	"QFeLlp9Xd9ZS1jKICmAkkskrVWnjfEZP++vITP3ROLpWEq1kMdJmgfLU7LpOMooaWG1umG24LcueDK14",
+	"lD6vBV3o3d9cN/5pE/eMm3/XFZDHtOTFNI5Kk/AhZHaWYdVfLJHDtdaryXVLxywrcrajyZAtndEJGOlH",
+	"LEO26+OJm7r3/UT5bR1rAZtvkY5DHVnGQpOYYYEO1A0uR5SN/Jfr6YizMeXitLkhwBaZpqQd/lXehW4q",
+	"RpAyfsuagg5N3BHedQpLfGLhf/zf/7Pu1Fd1mLmPdjElJkbtYj6+oHrc4M3FQiRxPkk7dDJYe2CFzhpq",
+	"/X9GN5ikhZLqKUosm9p+FtoVhjtcHK6EOU8aIhob30g4sEVILPcbpZmUqLKaMNYbPKMT3tiWGBHbdRbE",
+	"ePjVy/si7om77WZzw2g8z4oKs3VDf37blXLSO7RdmVUY5aa33Lj99W1X4jNY03alJpre5UxDPhc2tW7P",
+	"QhTs7jaNYGtKPzKGzcc3GiZkBv/6WWTbEiMyk0WeEff2ZxFuz2FX818Se3SC2+Xgv5A/kj8cdLpdSMae",
+	"SG3IHw4fd7pdKF0K2yN/OMBE0NrZl8hjzY35ChPYRY/nORkwzBY2cuHyIh/9mqhBd/bR/leD2t1N52j6",
+	"A9H1yiKEs66BNmFVjPKv5x7p/u2na7fCCYjk8LTc29iYKVorrGrhx+D24PAnL6gft9JbF+9Vfk2n/CWz",
+	"hAh0+qFcGaH/4vr6EjQkOSShMlSHQBxRKLrrA4q4GOXeBOplqtPLC+xK+qPsCV8PyqqrdMpHTOwS3wn6",
+	"vdfCMKuFCaZo6CHATacneuJMilsmDBQpZVCf0qI/xjYOZZ7LmT627+2Rf7t6+8bqe3Z0WZgOeY2Jy7o2",
+	"Y/kAqzH0WrsJEXZgQl19l44d7FwpqTSsq/9rzzsWeq1j0mt1Op1e61Mf6+/24c2+a1bp4y9gUquFQl28",
+	"CaOLNZbtHD/5gE5fNCulQkhDFFQcgB4s1NAB1Yy0qVVfDVUmIZSkiurxbkKoiE/DWGohGMt0TxDoLgt+",
+	"bE0edx9hokX/HTNqvge9kI/Jo364CL/snXDfdgcDxdkwn1cKE9qhXSt+o+aEjigXcOhkIqHn4Q55I83Y",
+	"HjIk3mdWi+Ca5GxoyICNuciO7Q7kZGInZ9yMmbKDjukUEl2JvWzF8rlrIg4cKs8TWKtiU0bBhspNmTui",
+	"6YSR/kXGJlNpD3y+95LNIaxW0yGzg+M0ZEbncPBnbvZgEXA1ivp/2wsHsHdpRTsuRR/Tk0e5HNCcTN2v",
+	"HtbBRY2ty82Yze1ksJGMZR1yhaYFMqDpjT2ksNgxoxlTln9Q8uP5tQvtxUBSD8IRXFhmDZfadleySwph",
+	"eO4C+GhGJjJjuSZjestISovR2JBi6nv5nBBarnvA5tKNnsvRjoa12LFhkgCk9tcOuRhivDGMay+jHNtu",
+	"x9fE8OeIheeUlb2pmM/o3G7Ejj2hyvLgyvleGZqzY2JUwfoJ0dIu0sIgIuNAMXqjyYCltNDMPlPSlYOC",
+	"WXI5A1g8FVLMJ7IIfVW1G8Bu5zhsBdtPoZkmQwQHWnL59uo6IZfvr+HIL0+vz164Givg4FkGKjdY26Le",
+	"gWVKh48fk1uuudWuT6/OLi7sqsp4Mnv2799jTT5KRlJmJB1LnrJdS1Fd9Si/drwwSm7YnKhCYKUlDkux",
+	"mEw4AMENmxpXCtPVRDk8ImNZKG3JhEscS2KBz+p7Zbu3smm8HcQu6ZhAphkAr4t9cZgdbBjlR3ImXJd+",
+	"D9Jl8fMxth/fPQGrmg8xtSAPUMDMWEIktBkn5J+FvQC7w4HM5gvYbE8AV+DtXgabl8M52HftgJXreQH3",
+	"baEJBsXIaKidbqkRnnYYGw/aNSbzp89DHXl8fnR4eAKpepbolOH3dma8NguIxgopqhDC7nbEjCZH3R8S",
+	"IlXienwDNQeMwNkcTk+VtDw6KWuIlcdfJl7iPFZgH3KBITYI9UjZIxoxpDxnICZZAYm0H3/8iIz26PAH",
+	"5GMWfy3sALIpywncBU0csNnzhuFfsrmGXGP7XDpGb2nTHhc+7dWVBVhGP19lxTH2smaYHdk+CRwL+HtU",
+	"jBpMrvYNZ1uFSaHVN3IvKAzdh6yxvo+07yfud19WGsl1T2ClTKIY+mzJMJezIHkI9BATM1aMkRfGTN+K",
+	"fO7stvqY9IMM1bc4dfB4D83LBH/sCbAF7ybwomJDxfS4T9oWsEk/ssz7RwlREiLyLclHKabQDJdjh/Dh",
+	"5pjJYVShDcv28FdvTQYE0Dd8iteO/hGWEdg9eKZ2EzLNCw0jhqSEvxzY2X0vhMG8J1Dsg7ntKWA/PueL",
+	"9u1Zc6uQwCsZZ9qdf7xXLb0EdyPkDBJYkZNDaqt9BwzjUIjVskIIF6MB1bxoctQ9SIIoSPNc25uFz11s",
+	"fB9xAcDHwixn+gRbWIJcYNlGOVSpK0F2oz0D4KYOsJes/hDuD1fZD+VLF5wFZBuvQE/49J22kP4cjpGF",
+	"Vhazi6Lt1bvnx5bNFMIKKuFw2oErJciSEvLs/NX59Tn5j//xvxBmrNDgYCyXI1mY/i64fh0mQYv/nnCQ",
+	"g1UY5YQhOQfX0kw49xJp99/CP/ouG9Thr1MG3r97taMTaJHRv2Lp3nNm0vHeFTfsGKjpHo7SPyFR9Vt3",
+	"MY6Pwim/kNr0LfeA1xHyQejqif7f9t75FsR7Fo2Pyd9ev7JI6X7un5S1H5FTLdDp7iPSa50pqfWe5iYc",
+	"pIUYeK3X6rhL20OvUSQrsIwIFA/hTt7JHAjAx700SCpoWOwD7lrJvBS5rcZlYZ8auy6QvRPCxFCqFHG9",
+	"JNA9MZhjIVCZ83RODOBj2zn/siI1UH1G70Bij8bnu8ekjxfRx9EBUxFET0hfzsQp8t4+6AJVIn3SE/1b",
+	"zmbQysjSMQfx0JZJJ671BLQlAfi2NB3CBk5IH7knHIalsM5hhyMlPdEHr52bW/dhDPtlxwr/pRx7bJGy",
+	"Q35SlpHYbdkfHnWs0Aas0GW3oQ5unx1ZLF3IVfNM9ZGXjryykkphKAe+2ytdir2W87VxA+6wUqM5vbyI",
+	"aqj50sOubBOd8tZx61Gn23kElXnMGFT2/QHNRqi9j9AbEy7/Imsdt3KuzVN8Bepwojph3zvsdqOmeWCq",
+	"mk5zx+b2f3H2fzSXbV5fF8ywoMbX1CW0L+iO3dFjnLxuzLDI/QthmBI0BwW2YrNoHf/j56Sli8mEqnnr",
+	"uPUa6wDhBIC6APKADFTfWFiSZQK+PXw60lCCV04mhbAj/py0llGqddxC6IbZ991Z7Q/pP6MDrwn8gisA",
+	"z1Z/SP/ZmdNJ3ocixlJlTHVIH3nCCzPJXXalyECorWAkUsPXVN1kciaSngD4UnRGXly/fkUyJadTSK2T",
+	"jugAkTaScKGZMh3S1+BzhSms4FmKiIEpUcV6YprTlFlWyxQx7KNxjMY4ypzTAcs75MyKiUAUsPQUShzA",
+	"H6INs4wbSNjTuF7u9H6riyHgVwF0xMwZHutz+s/7hNFolgb4fH761/sATjc0aQNJBzsRFKh1NxDuvnLb",
+	"uxUgxe1vA6JjOdvjZm8m1U0zcSjP/oWcXZif4OX7v4Josoab0IZNdYQw93QrMI0VrHqtsZyBycauqte6",
+	"4+FP6Yjp/V91Xow+NRKKPr6FQpp9FWW0ziQLsl6EVm7opAFcFgiHJxQ9EVOKjmVgZOcSjBgSKpWKbMep",
+	"SXPXs8uuZDWeXrryaFTRCTPQ5/AfztJr2VJp57VDtWJTN9Z8KmFlTcDlp5/vHxZhMw1QaC8IQO+oe7Qe",
+	"9N5I89we6D3A6inRhhqeov2pPVX8lqbzPRTUEpLzlAnNEis474F9A9RfK8vFUGRVXZbdlbBozFDagKa4",
+	"XKavQFD8TDX3+ELOLEdEi7Vb+32Rkxcsn5IzZr9xGEtTQzJmKAdH6l2O3TA62VjmsC+j0NFxNvwlSQCN",
+	"6lZqQttLJAJob4ToCZABgP17Uw4aOMEyjr24qMowHh1n6JA+BJ330Z4IBgffYxhGA2LTE2NjplBl64T0",
+	"eWqVF9e2Rw6hKedHlhHNoCki6jBOB88UnenV9OnaHtX9Ax1M00A54ALuCcrs2OEi2njqPjxTR2b3gPaK",
+	"weXCEU4+H/2j0oHNiO9fuuPxbxTZcObi+5ajGZbuJCyMDOYAT/dxOeUk3lTMFbm4egumL2+ronlu9UH4",
+	"KbqK0Glpo8vI2O0+tDJupAgXomLuQFy1wgFP0SGDCAUOErS5COa6I4O03qfZLRUpe8Zuz+yvfTCWTeQt",
+	"CP8zqjK0V8vh0GIp12j05xUpxFmQd7SlNFLNwYoPPkJNqCH/Yko6p5m2GnSo9uY+d/5EjZ41lE7ckEyT",
+	"9tmrC++lg5rPvjAsfLzry4PpMYW41w65EKTseIQuA1kYRkKzVPaRa0PaR90jCMZagm5/FvdJW8IcDYQF",
+	"ruhByCTXmAbk9xmaa6PVdkaGVLly9Nq4R2OqAYTA5diO4VOKfB5TprhR1TqESFpTqWtQ4DTLdIDjvrca",
+	"lsvZ0R56q7X9g98DLMjUYFc3F76cRH4qjdXhWYdcWzRCr97IQtOApjfHhAKEJ0SwETX8FlhfIaZUadSi",
+	"swLhKwhr0g7w6MnjLsno3Ko/loMedbt3hd0FXF6W3etgonxlP3JiQZDGzyGe76nM5l8c9k9xuYgCVeXh",
+	"07dGPdf7B6Qneeu1gw0Q6ykNififg7xH3R/Wf3AmxTDnGCx0dHi4/oP3wgG7hcdz6Pd8H8Y5yzVMA7lw",
+	"3OTLkQPPH31WUqNV9Bm7fY0JA/cvqri5rtyZbCCxQF8DyvOB/PggyP05ePM0mSluTNmqIr41t1woGxZs",
+	"rfdzsfu/8uzTKkm0vNz1ZgqebWqkOPzaRgq/jSYAQUfDgwCQtyKkxDnrVQ1sfFloQFa8D44dFwAZ1bha",
+	"AR1LL+uteaIPvmrd6/2XK8T48QY4AIeZg4KDTcg+df5i5pjLo/UfPZdqwLOMibvAToCW6OghEMrqRFbM",
+	"wkyXNq7P2cnt9erdhMioL3EENWU72VqAUeyWsxkcn66ATUb1eCAp1h9oNKssZya5iGcmoAYmala+3bQU",
+	"LjxBywnzQYYubLBt9ayegIAvF4XkmwtiAJEcOoEyqwiZg7kTNwQqlXMyY4r55BhvqQkOY4z3WTrT6vE1",
+	"GFCehSO5T5oWJmmA5nAxnw/Rd4ZPEPhonoMlLywIwuYMgqXPm/cHvzlElk7xKjxiXNye79UEqQS1mg3K",
+	"BvgW+UUOUA0AExuoKhYkrT6BsDlkM6cb6xNnh4Pqfto1R/ebLFhPxHBHTYhsgfrrZRiBqw5I2tD10ieZ",
+	"A7TPKIwEylPqbB2Qugqhcgshb7sdcuoCHLFAXGjMBB2djl3sKSpW/lsq5hgvVwPCuLDXiER3oe61Gs89",
+	"4UNNqccaxIBMCyyaB6/fhdr/BlSJgIiXlqoWpgqrMZiCucqHMKLNzZLmzHV6n90ZL7GVJ88dSjZyinTM",
+	"0huHc1EwK9iwyITeMG0BemXL0jJrtCd4xuAUcdxOXXyJphAgiRyHawLNV8WItHdcADxMNidzWSis9tsT",
+	"ri8sLtCi0U5C/OuuJy68HqYvOwbXfvp3WahoseXbVDEyYEghLQdmWYf8XRaYjQ5DhCBSLBcdEmZXDgu8",
+	"L3Q5JdWVQ6gokprlxe42MD1EvPPolh+yLBivs4F/Ynwh9VD4m5ILfVv55Yhe2BEiU4Ag11r9bvg9Yua6",
+	"zM59gaJZI6ZbNceq/NAuGxsPYnKFs8sFGuU70rTV5IOX94598LsmbatG9kQ/mrq/W7EuxgHyOiE0+6UI",
+	"T4aMWRHvlilN2v3njPV3nSUdiw30BLTwYPbpU/svOza4QF3GhfYxcGw4ZGlYfY2062LywpOeCI/AFMZN",
+	"h/StaItR7X0j+4DOKBIbphMCjbW5SPMCkk4uKfBxxUhaGCve3rC5Zua4J6ZUa1/i+qM5K5SWqo8eQfB8",
+	"U036qfvVG23tmyjcghH1xIVC0YEub6UnIAsG/Pn1RKAGAupNB5AUUNoOwBiQbIjBbuRr+82nT8lauuLe",
+	"f67kpLX569cSXq5bLZ5dq9G6AXGFFjlbx63//o/u3g8///EPddmL9aPnfMJNZfCMDWmRGxy6odV+XSfa",
+	"+ySj7pSa4j4sfgOsySHguf58E+8311uQPDniUzXL3ZlqloRqb7xEMht4rH27EbsemL1lVRxrRKQfiopa",
+	"4Rv3dNH7v5b/vlhtfr2I2fOWqlc5x7NNqN7XBoz1QHEXgesr2XArVttIWWlbyUDOhEugAsvRiVW5wZyQ",
+	"a0aOuke7d4ap0FO6VsTCxEesxUXsq96gnFJDczkC84JvO+8T+wHYk6hdGzZXiFqn94TdHHRHt3oDFSiD",
+	"ZNTQY6c4Yut0+6v7jDkTW0XiJDeMuRwn95odGpTzCc2wkMWq3G4uyPsrksk8p0pDTkffNwXv+7T1hp7z",
+	"CTh7reg5Z1SRNvaTd45jdBuTqf2/P3Q79nfRE3846HbjTua7HdKnU9UvE+QhgIgKUdCca5bh3FzYaVII",
+	"OQ3LI//nf5NHTx6T/Z7wXeDtTwfdbr+pnflMhl74sJ+M62lO5x3Sdx71Psbclq3re8KMlSxG47B/CwOW",
+	"nbmrxroSx6SPhlPYSX+5wXp/eUU9EXVYT0gfi/NUBvAt4PuuB3w/bp3ej9y/JTxADxtlNEbEIAxpOkdz",
+	"mV8/Xkvl6k9K3RfSyMlUyQnXzFUCAbl1qjiWLaBiTlI1nxpJoLhOnRybc20AsO/TfBs6xTfQwQhv9X2F",
+	"wMHgRA6HEAgNCQ+uT2wSx155GgBXsjnRqnEx/dPXdqklWD8FAHaQWpmYxODswKwfU6oxS28ggLK0FLk8",
+	"y4jmjMCeFc0B0rbLzl1S23YTn/8Yd6GGeHefm8E+UigUHKA0pHhDFZcB+xwEI0aih2MjBAN9EV0e+hTf",
+	"mvmi/bAIqE4wjIxiQs4Qy95f4D7syjUj2GnYxdhhTIyTfqniZjxhhqco0QN7W2kJQm+bNGwzDTA0gNnQ",
+	"h1zbW6Z+6FB5a6OB6+rlfi3fpD2tRt+kNOyrKlHbm62+qYUb++1WBAyg975+EtQuARaCSDGl8ySYN8HW",
+	"YaWOO8tkQH323LeNrqcXkJXuqVhZfaE0ey1ZkDC9JN6eixK1UJ7BzpKesIRENdJQn/VdZbxOELMUDFxE",
+	"kC/qZTLgwZ2egHZVnoQQCIf+haUuHfajOVmqOhjy1oWcofDnEgkt9eyQo263J7zFXLPcjlXdnt1AZwcI",
+	"vOXjeHknwYCPvzX4AXoCTyuUCKy6ATAd19n/wWNc46XYPSFHh4f+3PGqekIWRvOMLbMQiMgfhBitpftr",
+	"71wIXQyHPIV6Ce7nY/IHLE8keHTp9UZ2Xe3b9VDjDxvai33lMMT1mqaLXlnWOB8sef1NeRxP9U0pUtbR",
+	"4S9Bag2De0v1baNU+e75GTk6+HOXnF39+zGhvrCPkjMrOZFe6+2UQW65w8heyz5DCrGMxcgwegJN9bsJ",
+	"BBzb960y6Sx46NiI40Sc9kt6rbNc6qXJYsu/1WLXmP5PAv1zn4H+6Q8jygyIKs7YJSXld3YKbqxgqImR",
+	"mVUkr9lHQ1LXGhZa1+spZDiMGfOCpCoEJikNpZoUOe2JNswG7lMoHfKXfkL6f7T/t2f/77/1E2LowNJG",
+	"KJJNRz5OZxfTpRTDHCX8eqffIFJe+d1tTfQ+3/i/Xugz7KPZd7BXUqVF4bEhM9dtKHEtRqgxNB3DBSJD",
+	"t3zHspUpU1xC9UOEXFiLy53ae8a1L/i1ZhG/Jev7qcXVCKKD3apikMfseTyeO9OSqk1238kNIMAVDYEK",
+	"VqLyyOZlnDIOzYpACNqRcDfFsDTUZ9t1umDSE1XDj1MCXRWxWgHLh9FZWhFWAXqpK5tspa0femIHO8SW",
+	"EtbMgl5ukXxOXIHvHaxV55KA7I9WCERJSApL7VxlMOeXrcNXd3hf0Xj9NeOMXrvWUzWIfRpqlX9NoeD3",
+	"mAJRkgKncNAQKBib2WviW79AROsCLWBU5fM9xSyMeULbGL00VVykfEpzqMOEKUwej5ekiZPILB1RDamG",
+	"jBuseFvFrCmu+dyu6F25oLuh130iy+JKmyoE4L6+osfnt4UFYNtw8G9lBbQNR5hg+U8wayDQgQALPqjP",
+	"dDSVCYFVILSYwCZws78rwr4BrIboUfBpwDFb0hNh7HcArgXgcxeWWQe4CRnxWwvZxRQEXkcJ7wy/zRSd",
+	"C21UkXpiXivhBZt7G3NwIAJnF91PJZHHYDGk3KKRzPdEXzFcQj+oZ0Sw2YKxshzXW/djj2MSitNAmdWq",
+	"NAkiXllONBp3TDXBImtSVTqONER++1Y8F9EhfRM0//KWqZqtPVjrVCym+1jDCG6/sqnqd02czsZSaoYe",
+	"PEwz0jHeRZToJBgNpSKni8RMf3FChai6UgvFBi9Y/A6hF6vKBOVQVizzSCcoBhE4RW1ZzsR5v7UC9+UJ",
+	"wLuFfX0j7F+hQvpeEw/eFP27pgh4C7VK54krNZ9nwaBtUQ/8WNkX10ihnr7ZT6nIctYc6nWFtfjB0kRJ",
+	"StMx80ZcK6SOIMAAUtxcrWKm8WVX/NeSAQ4lq9qYeFP2WSSDeZB+OqSPnagwEiHnt6xflpuB2HCoA631",
+	"sMjJkBnMp1HMhTFoQ3P/RbkQ6DkwYExAaXNIvEFrGewZzMRmbAm0HJI+1W+H/V0X8xD1q+hX8+dA6IH2",
+	"AjCuXQkm2vlhdzuhfQUY6vLcFbKlkIDqqvXCoZQ9cirDh7E65Pz9u/dXz3wk2Hmh5JRRASXMFM3JUypu",
+	"IP2R53MSKhRBfBj6D6bQ9Efd2KHt7O1+eAuMgsdETpkgfyFjPhqTv5BczshfCJTm3T0hT6/P3l89u8YY",
+	"ORfbxD5inl+Y1m07KW/KToxJrnbwDrlUPHXHXQ200x1yiWCCtZzrqpfWFvp5DcB75mB3oygQPZ8MZL4y",
+	"VMO36sFDbyUtt//a7jzLaSf5vHoisGHsZdGBDpXLi+KWUtxCF6uamPzWQdZKwqoOarsE3as9snLKjSUw",
+	"7Es7Gq8vKzcvfLIfYKNg+jMD9VdEmj2D454ieLl2k7ieJLaNp2PmornGclaGLbjQvoiI4rcbhZ1NmKGr",
+	"4qtf2+f3yugNrbuSK6zMZZeXUfvKFw/vu3Slxi0IJ2RQ8DwLMbwgH4pbrqQo3Su+o4uKT9ouf5NzntI5",
+	"CMD7LvxiBau69sF0I1BeXSIXCR+S9tmr89N3/35+df3h2fnl26uL6w+nz569O7+6Or+CzK7wOQbjYWXb",
+	"njgVGNEJ23MtFMtAEREyRF3vpQHzc9drwljaBl44DZu61xIl8VwrI0P9cu4jLPSnMVNQ+xr6JrjC31BA",
+	"0tXEL5tTeijxl78dpLiAykv8G1QcatKa7p9nimVW+Q3BUm3La2lqCpoDP4U2eRkkrE3onGR8OPQ1v03Z",
+	"HBC8idmu04d8TGhD19xSg8Jqj6g1of/MQ2yd86wnQuAl1T5mFC0vobsrRhBAXgCWEYeA5anUNMc+g9ig",
+	"yXXS8LvuCdyXk9tmS31eM5bmVEE/CDKRIDNRlMuMzJnCECTHtMgB+S+70CxI90QZs2TGlgfIPCtf/MNB",
+	"N+l2u9j8T5QCUwqXwjIyZ675UuhcRA67h67EerQzH1KAfkWQjN2pubqEfSEN9CBAE6BVapNYq3UY7jo9",
+	"hjVPc2qGUk0sa2NOelxYvN+AqwN3eNghGMwGBRF6ApfhjGtcxd5NrCiHFYB5UKYn9oxpSBIl7aPDw9qA",
+	"LQcADrUfarzWWWWVD08lPvNoBPTusHv45WLwHXSeKQZdxGsmfwPNOMqqmAA4WPCXtDOZ6n1PSTuTLCG9",
+	"1hWzN+g7x2WF4Uz3WrvHEfZ4kAPsOYmxBFuz+eqfMBc28XD1aH1rKcQfZ77R0LQF6YsO/fL6l2+vrsm+",
+	"H1pDqS8f19C3gN135iWIuflubfiG9kcEcEJLacgqWkBikdJTpSyPW2deWMuJlw0MJT8GHGiOWH4HneAs",
+	"KngTqF9sU8a+YwFxy+6LZ0QXIFL0RP/Z+eXen14++uveD397feiaLy6IgyF1aUmyS8qMemAJOujzEEkb",
+	"+BPiDaKSI8eVI+0QrztjL39qmeP7q2fHmOMg9tIx5WX0r1PxQQKBnzrkuVRWBYf1nF+/8CHWrpMi6j3E",
+	"SlUJ6Vf6dPdJe+ya1PcElqQRZnfJkhvS2LAXH8sqaST/D6mO2SGn8Yn3xJjqMchFA6hokbliRKmSWlc4",
+	"6HEk48R3BgOMI2FnwJjoCTtWZ6dDPIFsKsjSPuo+qmeOAHAPnTfGi/xGrNEf0ZowZoc632OYvyBlvgJT",
+	"IDVkLgtAT29fMzKm1qFz/8aEeNH9E8iwMzjvubE3qL7owOOhll50y/ud1V30h37Xoot34dgova1XoFfG",
+	"jYLWVXEKOi7Z5BR84AT7XbzI7+697wL3Sveeo7IntaaNexS27QOHuFfgUNv/NRK5VhUFWfpya0SMSjQ9",
+	"pMoga6ScqnTzm6kJ4kWErQuCbC9BeEV/peV9KAu1x+ZMI8/d0oTh0wG0cx7S4bAnnDEE5weuElv6oPGh",
+	"szokCzlRlv887kK6qTbehmqH1klPeNUnGCXBLgINVxtyhC7DCdxn2QY3ySoD/W9PnAlHV5Fnaq1epeK9",
+	"cG9teCuGYfhhG/JY2qr8PxdzcRrr+HrQLM0C8BXG4U+4IUaOoCQiVgANJVEQatUJSECR8b600aG9HjNg",
+	"QqyDn863yS9y5nsVQ0a0TyCMnQVuQIsxVIDpP4lWirbzyMrs7ShQ3bcsYbijy61hp+C++fiC6nE/wZIR",
+	"GLdaHdmqLisydfz1b69C+Gt6SEFep9VNRULgp2+bFhR6YdtLloX5LgQ+kMwib34PvcqhVLJl2YGstFEA",
+	"dO2zgm/N04/NyZ5DuTMsw72S8EXRnw2JGKAA/q6Q911lT98VuO+4uzo+0wFKRYMLEsm94iwENexDRsuq",
+	"kubvp5afH3ZdFCRWOYYS5l42CGECyUIBFMgUsT8rJtgMwwjsUeUMY1bOIR4DunpKkc9dnSpo5uhTpqMo",
+	"B9fakrR7rVMRHvRaKNQU4kbImdgtO2FgtRVsGkBhGhJXQumQ88nUzJfDLkOjjjlr6o+B4YSn/ujuU1yv",
+	"zrSq1hq3as59hNS8w4tXzHIYtxJ71VLMJ1zb+20oNLpdU30HkNpQ06wD9kOFtz6Cioai4K7VJjUkZz42",
+	"tIxeCVaSfuheijUnMCQFSveFJw7yuAq9VDsEAJXrUOcMOm0bCRw2ZxTdF3xk9eTHydGjQ/If/9f/JI+7",
+	"3W7SE3oM8Ria9FqPk263+8deC4GUayKKPCcDlstZWaMNw8pcjcOeaPfLcLLL909fXZx9eH3x5sPFG/vL",
+	"23dX/YTUv3H29v2b63cX51f93ZVQfAXnfe8gjNM0tdRDD+g9wO6FtxuDaORoC06XVK8zKkr52SDs+krv",
+	"G57esBVQ/HZq1TB8KTImCBeEZFEK/oQI6ewEA9dGShbTxaoshkykNhbWOj3RpyN2hR1eIMB9LGckl2JE",
+	"qJsM6JvVkFlWdlrxnlsYDePTm+IJXX/ta7e9h+mwqSzyd+a2gcoruD9vAFtt5PVd2jczYjS1UH2LKWVh",
+	"aoQmqIFGdk7znAw5yzMMRfdS7g5yVorPwG9j+W3ZZQT6o/cEJbc05xn2JdmJqsTBr8416esP+Y4ngk4s",
+	"zQUrDp9AlAkri8mR9kG32xPpmCqaWsiDWEH/bdsSZhI/5JoYKQFVOuTUo1RZXo0KMpaFCg2SeyLNoQZa",
+	"WB0uViorSBwj7h4d/uACmd4xo+Z7p0PDVL9D+jM20NywPpoWtaFzPJljaJBk0RbgxeW3MAndZqvbBxPl",
+	"kOc5hEuNmNEhr9bHMQ4KSOwR0kBH5uYAhgq6POwwhspSH55qdXWnCmxfUX05OtxgsmspX1Mxf+fbmn15",
+	"3nzFqkAtA31pO2nI0BS6Mk+2IWkrGDLGEAJXbbbGRlFEyDS5doy4sxMsrD6WiOsTctQ98mTLaSGeQC6j",
+	"nB3nbhiHn/2mygqd4el9Nx98sYBLe6ClVAfsAG3pXpGFCPovKhs0opNi03xFk8LzMg2BwKvePeD4BFMJ",
+	"1AZ2/JwHRo1Mb0JDUXjcbBCRe4K7yPbSIdwhp2RYKLCXhMloKVdHKE3zXM7AyEKG0v57r5juVgqN1aA/",
+	"epXwT/e8Fv+lqHXywZK+Mfrfh8lzcVe/N978nWZ9AXcFyqWBaA3mPtL2i5Mpw7ThEyn4qmgCyKSN33Re",
+	"Yl9xOQktzgfzMjg4mJ+cUSgUnye4iR3dE9jvXKAwnmGyMhfccOehWTZzlsamxBssxUIccqcnTj3hcY7V",
+	"HV1dv9W+RpbyxJZNA/lw2FuinihZxf46PrF7xNBonlUBCGXCerzB+7APXdbOlKAKiBbvfF5W4f58C2eT",
+	"av2T4maxBW+0lCTqL2zB3AIjwOnawHWMQFltEXWZX65fyUeTEKP4BCz5Y6rJYdeyzycVbbkn2kfdLvj0",
+	"oRsjBNY7lRmYcbn2sPSyUktG2kfdH3ZPIPvM5RNiOvW8JwbMcWJMAsQCUw1Aq4vBhMdg+2CLiS8udCve",
+	"eHAfmIdLasgXCw8XIe97XP6XjMsfW4qM/Xg/TpniUFCjvcxmdrciNosxdTFN259wwVbWEpjfBZ2+jm23",
+	"usYmb4Kno9pQgOBv2Jwv7mOL68L+tWOsCgNdqgMAJFE5CxecZipX8oUgwSH2BrkZC3LBQwSJaIm/N2N/",
+	"LNzFcY1OFNgqUWM9yKyWo/d/jf7apMJ4ZEaLRIKaogOdTUt2d5rC/1bSLSiIM6VmHDXrjXeyaVulJ0e1",
+	"5Xm+F/b+T6rPOs0hqrEWw/kanfaLY+PmhRbbB1aof7zsAsNABR+7C8tPyGwsgWGBS8sqxKwil9fUYqw1",
+	"e9nF/daw9L5iAz9XF/geHvifhra8ZGzaQFjkcOjatRp2H1QGoqn2D4d0P+OwrebwXffC9Uw+p6mBfvIP",
+	"UgUPC3yGC354WPd2OPyuXn87/3QpcRdKIIbN5N4QYAY4IRPG3Tlpo58NE1W0nkmVueCMVGYsxj7ApI0V",
+	"tBLvmFiNdvj8t4N15+IbIt07lspbpuZnMqsvLvlWoPlTuRfhGl1RzTG68lLmIvCwQTXUH+FCG0Yz6NAJ",
+	"n3zH3weDv2IF+rqaPvbGogp70+kXwFvNTDFdVX/IFEr4vgmapYoZ0oaG31iHHSv99BfQu++t9rqybG52",
+	"nfiNXp7GDfNS35aioWNCMf3C1OS+TD1+lVdw1E2d6fBojSQ0y2J9xp0K6iqd77bpJts0tB/XzBjX04SK",
+	"5eO7I74MaDZq7qN+JifTwsSd56IeBa5lCZYuhEqLGZnIjOX6mOR8yAyf+PchusMiFzUsi7uo64T4fiY4",
+	"Zs6GhsjCYGT+Pwuaox0+zNMhfcE+Ym9yOoBKOq6ApZHTnsjZLctPSH/KVMoEvoYdeqnwqSxmJklqNWjF",
+	"aYIMBc6FZcGBxgUZFnneEK//ev4Uju2hmuZxdeuM8nD139AiX1mMy/2H64Ornyo5grJfjm7YS7+T4R3h",
+	"HYuZXzqBcUWtG6ck6OPmuOqE7PiBNMkkhPhO7Gg7SU+ERxhdPGClB/jPkcFnJyFH3QOy8xYabrkvoLdi",
+	"KpViqdnpkLfCF8PHfKr3F0TzkdAE6xFnZCQZnNN+Lke8lrcsbPuhBhdXVvkA64fC+rLvEuYDkDDxLqrq",
+	"Xxu6EGPfCUzV1ExrLsVdtUFMtWxkk6ekDw184bU9bRSj0EuZGih+rUkfnhwTRMOsT9oZNZT0f+21fNPd",
+	"Xuu41+oV3e6jdJTLAc1JeGJ/ZL3Wp/4uyJg+j5LNsD10TkXmS732RKCovoV0uyY/NASvJETT+W4SFOcJ",
+	"pIvmXDB3jIePiSUtPXHD2NQS5Y/cd/xIXQNqblBxc6kYllObdMw0VsfkBkOzyi4ZdGDpFtwPFH9UGnJS",
+	"QnUJgl2N7SFCQwmXUthXzKj5MXnU7Xb7WOjZnSoI1f36Pvd2lPeaqXO8wc0aMcf3+Fkdme2H35CzYlOA",
+	"PV1mCRPD8twn6jj3t3GVv7lybZAddN4RV4ZSjaSpcNhaNQzDEDXZuRhiQz+s9co+cm18uVZqXCxVQmYM",
+	"yyZSophmAKM3mAYAiI4ZP4gC1aESYuiN3zok5oBgyjh8N6Nzlz0VJ0NB1B+mQe1bVl55VEmTqoO6hRN4",
+	"oMz2eWWVD4/ZnqYpm97JAfKfL5Hn3AUeBpa4VyLLxmgdp+0gSo+YsTR0VZgKPH+Y+hAsrYFU2/399vJO",
+	"+UiwbI8LWP4dybW7O73ucmuijqrHeUmVQSusr/Dgo8pTqtkeF5oJe923bLepPZJmVKXjVoNH+aDb/RyX",
+	"8pcDMitt6c2gLSyUKkVrq0XAmVYLNvymAPEcxEOIPF6XNrCyIsotZzOErxgopRzlbB/IVrMAMbTsuI/v",
+	"vmMZt+pyv8ww6qM6/F/xhb/YwfqkLcMnfzHSTPu72HTEeXh74kd4RnjGgLijLg5BUTRnGUmlvOHsBJva",
+	"RLXVdjTpe6ILPRHsM18ftyf6qcxYn7RBbLXznsHffBiPgSHcCzY+6DNj107cyuwQlgIQ0PSPugdlyrV3",
+	"U9vHljxA77qPUygAX5apk0O7qZmSYlRr34JpXiHHeJCSy49hhd9IamniKFdAmAkX2NoRkAOrtGl76zdM",
+	"9L+Hc/z2paznXGC8mcNI5WhPwLsoDbRKIoKlAuovZewuMhmSSD93swl/zFKXtwmNq5LQ0dHlusiMoYJt",
+	"/7p8eXbu81iwVIv7A1++eEYAjHd0TwgJgdIQj4bmSC46xNNhXSaXQvfxKTVjJFQ6IElPGFlPpbFghUAN",
+	"DmwGjkKCLRXTurDmHoe00LkslCZtf7w9sUCAYZcJKpB2zpLG9XdPyPIqgDOUdDVcYE9U/S9weFzDXbOs",
+	"biRmoamP1o4Z16yZ4vqT26y9pYOeWkHpsHv051pJqVbmskDRONLjJxsPBDvdaqBFeewRNmSqwu9Tmt5E",
+	"HfGnUys8jhnNnMz6SiIJX2On+Zp1mxvIBlKLHe0LgwQEqVKPu9MEqPbWSBAiDB0zMlBypnExjpoBLQA6",
+	"0L46fPxkN0G6gS1zEOdv2NQ4qWgsldnL+a0VcioiUgcMdoUS4IKb+WaAOciIILnZ/WJH5GPQWM0YGwBx",
+	"DTF1UNTa9eGButZo55SC9Pf7Hcj1BgR1y/a015VaKSt4NWMc+Fc3QzfcynYItxF4X/tzt3DhmDfGCzCR",
+	"TSUX5jcL70/ZyPUfa+CTd4D0m3na3MIaqtm7LlAyLdCx7NrA5nMLQVC+kIosWeg5HYq0QnaEy4zkUiQ9",
+	"UTYT1AnRMhbwBGoDdES5ZVk0tbOA8dsOg7Wcs0ZX8st5+mAdyXZtKywnO5q8/PsZsfr9N/YjV00iO7rU",
+	"31Ir/0SQZiFnOwvJzTzdIlHr4V7ny3n6O8vLuqhc8t1Ts1bBRlOAtoWOX/mKPhsjZl7O0zOqt48XsXrm",
+	"Q+qs4ffRGFmi2YPOa/oijThqCQxKTegyhYx4HVoIRIW/V5rJ7gJ8lRzA5t5NwK+ivk1xM+LF/dSmB6IC",
+	"JyfMNxspmxvwUAoT2hEzQfrlQfRDcWFXMg+kNKjz51JyQ4WC+ioDbn+fQ1w3R6KvZL56OU9dFuDDaSjw",
+	"3Sz1EBoIVGy4JRW5T8IRBOT9X8sZP+3/qnnGPjXb3q8gxEH7DiZqPoUoURCr0YZtDE3HEE3S7p8hFO89",
+	"49oHtRxHb/STnuj/bc+/dT2fsr23MJM+JkJqwYfDfmK1TSqygfxojyeMeeW0j71LmfN03t8F6ZzCWqCI",
+	"J8bLqAJKP1s9c8SIHBJZKCIVH3Hhm3hP6JxA6IpVPD2ZD+eDMTKMpuOewLegvapvpOqMfu4rrxKRXI4S",
+	"fGi1WjoJxdZgNGwIA9MN5gaXq5mATs5Aq8slhYbiHXIa9XqCiqNH3aMkJH+GFeOCMsnAVueiITrk6KBb",
+	"Kj1wYdhRBkrBk0JkjiArZo/Xgt8UDtY7EEJPXqp7wpVj64meOCWXb6+uobU7oeTH82ur1Mftfna024py",
+	"/X9nY8sB5A2Wq8/wK3ddzkLZE94G0CFXqHPhGN6qbn85u3r3nKCGTHJ+g+eJAyTOaoEOFKkIn9AR6wk5",
+	"DA2wIX3P6nATaj91ciMGyDrbCC6YUALVV8hPkLkgSD/iF3sv2dyCsf1+yqjxocZw5dVtLxQGxPrjE6pu",
+	"WFYd8gU3x8SogvV3e2JQGKINz3MXUeZv79hZkzSCWE7VyBeZaq43m8mZyCXNXs7TZw5a7sJWa1KGS1qy",
+	"Ol8Yi6u3jg+C+YQLw0bgXmkYmYPhs3nMNaz3yn5//wUDZGpYfQjZUKoJNa3j1oALCjamjYLKPFp/xb51",
+	"2zPRgw0Y4Y9SsG/OcZ85DACJNIi+WYkMdzMXuHKcoRJAvUh+GpcEC2TbJUahremE9PEfmO9AhoqxEKZZ",
+	"qRMAkSzkeswwpnKpPauzXblSnq6OQGS3Cn0/QjmwwPp8U9ee2Ki8wO9FSMcM/O+VAb7L7CsaB5UGZsfx",
+	"l+X3BFHaI+A9SPPgcWwW1qP8ER0q1GNgvHPW+FwuTIwMpm2Mu3aBC+QdGxaa5vq4J1a3G9gnqyJmTzBo",
+	"ZedCRL9a2cx7b/0bEDNzTHotwWYfMnbLU9Zr9cnOGzYLoplUBJ+QjBnECvJTiBSGc0EnrZHgJO4JJIqd",
+	"HfIf/+N/VbMHwFjPR2OTQM1+kKf8PKBHzBb6KWKkOspfPSFda4bFIByIZGaCTLgoDNPH0KsGztSO2nev",
+	"v7JL7bsofjKQ2Rz9E0OpesKtwvk0XhgzhZqpeHekn95+cKN8yHGYNnjT+vt0yhFE+rsdYjUmLgr08PVE",
+	"H961wizEIiVkNubpOApbqDjPQ9dLHytAjduEKxFvl5IQu9rlLdkd2y25WCsYj+bQ+RUCB4SEDYMqFpyC",
+	"ji+FzEMrSoejgFWABxKPFVOgfFpxNAlasJxSJUJaiLsbUJ+Aq+pxT9hPFmHPSDP94EEbwO8cYNpO8WQP",
+	"Ww2VycBQR3A5wxWBzTJbbKxZVQRhmx7VfGRYG3S5Si78LqztUbk2XWh71G5df4e5o0iyAbMc3r/TIQ4n",
+	"fTV/V823A+h2+APZuZaSTOwZUWPYZGr5vvvEqLlbJhfkjYfkzg6uOuqqUVvVFojTAw0lAxj9HkX2PQPt",
+	"7j00MCTTOQJcHL4okzrv4OwGDHI92pu8TPE7d4RZp44OpMwZFXUQajGjNCJ5QuZh1LN7J2LcR7HommKe",
+	"EDXiEOeuZ+2Z4v6vIJyssINiKKAzRC1y/r7jxhK6GB6vZapBMOgJYKo1jL3ksyskh90OibKXHQ0f8jwn",
+	"XCADKgWjnYTsnKJsCCvyycpPanKUvcQmVYgqjgda4Jzw6IN7ETjU9dhd0kJscuAzuSwZf2eHtMFwd8t6",
+	"YuFkj30AdMnuyxJA9uPdBHpzB+aXQBMos8TgenDVK4p2WOk9jtf2oX4wVnulpLDbyAw9eG3NFM8t7FxS",
+	"M35AivKreEffOel3TvplOekyzQSTuVGWTsUq2u7diL4smiMmT/MZnWvUoVmmk5LRuLRT7xPwGhmPo79r",
+	"3BOkEJoOWU84hESX1YJDQkgMlCtBVxamgabY1X+jdi54FGUP+q8VBNSUAQlpOeBHK0MwAAjqzB53gJnp",
+	"WBrZLBj82+X5jxY6Lt/8SApo3PyYvH5K2kcHj8nOpWugDGOU9UFI/BF4qjo7ricE/EW4tiCjLTmBqkq+",
+	"QeLBIZl+dCacPQZ6bOb1eW0Un2qQLSbMUKg70M5dEClhJu3UMqpimkuaXcIm71V3mxS54VOqzP5Qqsme",
+	"XV8VMKfKrsxwBOtw7OvdKDEH+of78OfwmhyAdf6BcCqIzplmFHywmqkT0ocFh/pFUO3BAsGOJu/fvfrd",
+	"sa2DDaa4pHMLlNdSvqJqhE6kg8eb7MfZOlj2mmWcXlsI+Nb24/eAYNh4PiIG6J65AR5iyjDbqUPEu2T6",
+	"whj7vwo6YSujFRuQvsYXC/9Z5YudWklb2Q//+z9O9/5/dO9f3b0fPuz9/OvBk+TJ0ader9P+ZTr6/0/F",
+	"aPcPrfUR9MuYCCix/8uUjbZ1sibu26kYfRH/LNLrr+ecvXvQURXy7ghcoT5boxRVKfclZyIqHSdFPu+Q",
+	"U/eLI4Gh+JsOpgauXO6XL2hjGWIoanPirBEwhnKEU5BUsQz6bPcHUhS6H3qa+g7vfh0Enu9iWVGwu5sx",
+	"myRBs6bpzQgalSek0AXN83lphcaWCZ0wBwgeWJ6H6zIXwK8FPakhYijxleyw8qRdtj2OapMxO1DOoZae",
+	"nVYWBph66G4Gt+g1WiHL401IP/y7H9o/YwUd1+ERfu613kRf9VoNGQvvwk0/zDD3cn3rCuCVNQW/Jmv8",
+	"lkynNlUiwD8mSeZc3CSIC1GFR4eU+u5kQjE9XlWclWYaLF/u1X5ClDTUMOiwDcnvkdMG3qRgv+o7CgI/",
+	"o2vKOLzrCe8IwqFAXyEhjmo2lnmpGgzphOdz0las0N6tyKWAjqQHcSs/iGHuOZuYnxgVi+NSacPe4k6l",
+	"RctWbeQEfH7FfMzUA679ao/2nRu9Pj4B9vK1e5z8BoIHmnRWl5Dt+VcESC6m00r/1FWAtMd/B71VsZFl",
+	"IqoZBbHFu0UxXQzsgwELjsXEp3pD/md7ZTgB2GgwLjH4bbGsK3OdiH3LRKeMQkkvVwM8IkkQrpRKKCZb",
+	"esftueie6P9XxYZ/6aP7lWI7rwxGOinfnXGhKzbxxoqeq4t9JQ2BDZdjKRh5U0CY61a1P1cVEAVrL9YE",
+	"cdQLPLr+Alm2U09J3P2uKdfzrnLEy8fXVKPHwnxDGuyjwwfd8gXP5Rt1fWxS/N+F2wyFXe7NYv2fz5SM",
+	"pCwuLxhVz7kTEeUCsuJD6l99h4jw3meVR7tjUOS3iEx02/3e3uzLyeyv+NAAL9ZTJlw+0JY1tpwfdKnM",
+	"FhQH9Bxo/1f4E8S7Tyuilq9cKKFTHUsWRt5BrUH3fFjkCZkGvy4XO50aXhXNv5HFqVzipn3IDg7//KC5",
+	"UnQCDzHUWLM7dOv/XktqvbOTGSffl3Go3u+JSmwIgCxLeVYKXW9d4nqZncHi2J7jkfu/mpIG1GoI12Fx",
+	"VizX5RIFm+25eFyaM+Wr93bI+dJ6IbQV4i/h554AdQE6ouP3FT2hpp5pfQsVuxFvd9iot+G3oiXfwFUL",
+	"h+NZ83fcXIubvRZELM2oFjuGTFivdUxymd6A9Wg2lliy/AsEnfkF7OVyZYkRn+v6So6+ofF1ozKo0VLP",
+	"hVHzTUqiXmNk2m+qBInfp6+z7vM+K0bWapnXO5pQNRMZBF1tFqF4BawCWQyq+lLVRiuCsbQaskja/TL3",
+	"or+bgLMBmgdAnfXG+MTV4YknrhApu+WycGGH2siphrZuHKqSfuFIworVtidcXGF9qoY9Bq8ttoUUmCCt",
+	"mTAJ4ejGKTTLEqLYNKcpngecL1M94YZKyKBQwthHUGjVNbMrIyd3j0MisEv6dm4fCMV3u5hRbsgb51zS",
+	"PeHyxZ0gCnURw726aPw4J8LBIlS2Qts+hoTYCSGVGKxX9Xw0grHfRZjiVbyjb19346rM5P0eevgA6+db",
+	"rIqyxxpo5p1Yvsj+PTJ+A840G5LqX3/IbqI1wI8JTs6u7WrMZrud7/D9hdskVSB6ydtyZ1EEVLkVWSlc",
+	"myv/0tcRO9GBuoG0eYrNPv0eEoylVCzFKpGWx/8Gy/LXevhpdatf6Nb3FbuVN2wPwpb1KiO4fe2tfSuC",
+	"hd8k5Tr/f9m7tt62kSv8Vw6MBUwBtFbxqmkRPzn25tLdZL1x3LQoA3BEjizC5IzKGVqrFn3vc39if0kx",
+	"58wMhxLlS+y1nUAvC6wjDodzOffzfdhJuU1rbxI2Iu8GeYD/lvG5LdSXgt/XyXNZF4It6mPmzjeWUvQE",
+	"gYr8phGg5+MvqVL8Vs7iQ5comvNkHDDryHhwrfsRY5QUuSaDF6ROvn5Qk1P6mKeXZzj1XepbTJPHJJym",
+	"bXDocy7PeOBL5QrPqKmAaayUvXMSktoeHL/YhqTjKyrWcezQWLXTCEtYSDVDtufadk5NuKMzhBmv+dD3",
+	"U1RsSVhHE56IZCfZgajmlUdfND8i1LhCK0RYGzjkOyt+LJC4+6n5l7MPP0MadMykiSAsFZ63KPYE2Be5",
+	"Nq+wsD/GCoU8R75j8zOEyx9AoZCa0OJ1YMHSC0iolSXZwYJHzBxh5wClYiyMUy2b81l3Tv1dPvmXFic8",
+	"kMg68zN8Yr2lqx0722jOvTbHmIXtiaSbG0NdC3fU/s38vGZ5K3Z6Y+dpLct1pBX7PwFOUsQUpIF8SxF2",
+	"cxAizpiRsCsgEX4wetjXCOGAVYCvY57pkpMqXvIMOVBlyXeHcCgIQSoRVuy1haSEFkrvjcb7+4MhvK6Z",
+	"wKhxig+ltknVdS/QUFS6bClKCpWI/dG+w6Sb13IuFStJQIbIdO4+9guZdqmfrJTxU3zarOP7xCFyL688",
+	"sbtJRXJ536vfdw9ICOcKUS6zNnU5rPIYkp1TbjaPoBOmkDe64CrZ6SQ7WsjwJUekW3eqMN3hiKztu5CT",
+	"QNm+GKc68Zw6HEKFmFOEPIh1yYSkdPLL6Uf43g2tOijpyM+XWnxG1Itbo/PxZL0lcme+HQUl1m1L3Ejw",
+	"fZAlXzEuV3Bu1WZp/851IoP5j4J0WkuhLdX4hGUXaYz4z77v+tkoHv/pD/Efn48QvllBNH72A+y+KpCO",
+	"6J8eTCURJVbuz5iAZ6N3L4e7gxh92uWcY893DCfvX8fw+u2rGD7xyUkML9+dxPDmx7dH2A5+/Mph8Nvc",
+	"Kxqmu9T8pjEzSbDJk2XbE4bQeFmJBd34Juo9dyAu2PlHvY5DQDg5msmfT17HicD5mA837zbGNitLueC5",
+	"b0inPrwApJx0yUTqGUROXdHq0x9xMROBsNcsuwjQRXeNopxSPX3LuOOJdPoxSXFSBPN3zowCZJaPk6KR",
+	"WDS9BHnJ6yGYDbEPIB4vdc9z4WDLlZY1O+duEWe8zG1PkBm44pWslwc4OQI6QuU8xcok8yj3mM4ElLqY",
+	"IQx6uDgk2QJaEiOzsM/QTDnkGmUOkH9jT37nMD+l1nyzrTdqoI138DDctE/3URv2f1pmp2Yf9QYN6f/x",
+	"wIJRKdsYtgBLCLRt1f/aW/VPucjXQaLD+3wnwGjMyi2N7dmpvHSBkK4MaH+8LW/s3sS/2CTytr7xptUO",
+	"uGLLAGLJx6A2lSB/eQJ5vQJiPYezHmAJWt+pGZ74JSxbBUHpznmtpGAlILRNoYDXTPEcIlTvck/Nap4b",
+	"QTyIze8T4SOYXORtqK+Sgi9hVhiNvjTex9ISajR5oYdwVEqFBVdi6WfVdZ8T0ec/w63c54MOxQZ+skpE",
+	"y+/tPKVrDAVanzvlLH4nR9sso6vPfvwqrCOiL9k61r+vY/1EveRHdXrNyQv7Em/v8AY3ybq8ZoOOa7Zw",
+	"29GmNpt+mtTpFOasyCFlFU7if//5L0y52Uaxl81YISwABNLfEMrmUjYadM2EopnAjKkZRE6AYX93bEXW",
+	"hZALQRkS+wKbyGVKcW29N+u21Uxz8ixnssypJlbr0kh8Yv3hichmxpbM/TOFMEsi614+O7MYec0WePzX",
+	"uOxsSXDh4CGsMAW06KyvSdW2ls+OXDp/o6R9ttDqAMb7+7ZPP3gpUhmbSYeQN263ZU1UeAW5ohj3xSpi",
+	"1/g+hMOJy0npWc0VrkqU8ylrSp2I756N4tFoNByNBmEdMe7mkusbKCGIjEwIlBChEZpNtPpJ//aGqVnq",
+	"e9gRNmYQ++UPo8bmZCjKzPkTo2gB8IA4FbZ00gUKfQXP3ye/jrdWYO2jTyr1frj6YU8vztzhAtzqw22g",
+	"+ZtjbFnVY3LaldnXULO0v1S3oGjxWjnD4785/vxGlrlyujiF6Oz0eNC6Xl6PsEtWlGZpYMJKZrHKsEXS",
+	"fdOqOk+ElpAuzAD6kDw8RChLBdcLWV+kcafbsn2bDfUS5VTY54nenJoh6X8243lTcogU55C2n/uPRmqe",
+	"Dg5C/eQ0uKwhwDujG+h4pYjDynmiLTgqha0rVgjBtfdUrUVhvyS2TNBNBYXIysZc/mg8GsWE9pKIlVWI",
+	"nVZ0zeyCVWaqwZCu+mNey0nJq8EQ1f2uWRjLXpeI4AgVCr57ZvTyLkx4KRckYuwa7Sr3DK347luhmum0",
+	"yAqzGHY7X8B3f0Xp5Td6F5g3BtZ2fwhOdroq+lVnPhqPfujFeKUDeQdd+0C682hlno+kOoOF2lAPYiO+",
+	"gUjZVoXcJ02uujDWslvdVhyti0QtjWTHu35LAb4ao/Xy7JzrvXaAVc73Pt+KlUrCOdddZyVKG8XrdODs",
+	"6KLumb+Qi0REqf+Hl/T3dBCbTyO7ZgM+4wPazg8D6Hj9vVu7b18FAOsvgneMD2OTyoXgNbqcqBSxgsiT",
+	"/Y5H48F9nWYb6Lyq27xd9zf2x08T8LOd58+F0wpXnZE7wH3eS3uOt+SCKW3sEL/TJtt2xSvBnuknn4LX",
+	"PPVdRuN60zajH/dVdWwFS4+OqTEgpk4A9LokMcgy/9LDcoWDghb7lfjN1nptQ0DO+Geq9QkOrGdsHRkf",
+	"wOs+Qa6AAikSYYFdESa5JZ+UTYmhJF5ccjfmqvmO2t/aucx65WVpHIY5K3Lj+JAPg4x75Bv4IGRFgJah",
+	"re++KxgyXXXg0kRErirb1uLwMgcsCWlKHaN/0Nr+dskGMYiglcUb7+jsBFoA6entRIOicMsPFTK3m5di",
+	"ggimMmvUtdbAr7i7/UnjFYxHWppbwjz2DWTX9cYJ6Oc3HrlzEDbNdH80eth2rdXV3iikpOYP6xo8pt3+",
+	"CSE1OsHxKR5uClNkUmkVWwlAdGjByc+YcEIACh3bqDxY1HezpfekLClKd3XO5GNoyPczbAe5kCG8lyj4",
+	"2siHpdIWOUoJZlPMNvKxgU/72wuGf1j5ri3H9jZiewXHdig6DsJ0IpL+YjWpI2Zec6TvP6TbLaj5186E",
+	"s5rXh41ROH//bC4ZgSD5v3w2D9SX7so2dbnzYud7Ni/wftmZrEqat4JKI5HCaiIdHzUNNGz1YMU1w5u9",
+	"Tsu118xj8HhEtm0mDhr4RMst4bMr7chUz7M+9Bmi2jPBznnFhbZFMquLHAxEeez1gd66ijpr7kQ//e1o",
+	"AHu2ajh2pbJmzJxnBU46GPZimfUNitIZyy7b9m78W8+Pj4lGRMEeMPNJDSuBqoYoxT3lFg+KbHGrc4KR",
+	"52xJdbjrY4dm/V4bnrcH1SkR4wWiJRO+x+qDGGzZeBBvN+okeH94fNengBDf3NyCnGk27GB40z/0rskl",
+	"L+XcfNYeNhPOeDnntTpwHCXReDQeQCHMicobvCTB0Hn7eM/gJ1gFBhWrL7iGeV1kXEGUs6Jcwo9nH85O",
+	"j8HPDUsC6Ei9/Hh0dnr80dgCecmNA4T3IHew5RnLZuGy0Pg97zf6m1QsLj1R7ZEqgT14dfhrDJqzKoaZ",
+	"XKC5LesLFZtt0UWGtrmKPYF2zjUryvBIOq3U/2L3nLnYrQeFO26LXp332l4d+nvfBZdZYdyFWsop7IE2",
+	"h76SosBYAhWR6eLS3C5dZBe8jukMZUAFI8QzRfnV0mxZ9zOqqhEoxD//+/8BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -126,10 +126,10 @@ func TestDocumentGoneWhenTheFileIs(t *testing.T) {
 	if err := env.Blobs.Delete(ctx, keyOf(t, env, a, kyc.SideBack)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.KYC.Document(ctx, a, a.UserID, 1, "back"); !errors.Is(err, appkyc.ErrDocGone) {
+	if _, err := env.KYC.Document(ctx, a, a.UserID, 1, "back", ""); !errors.Is(err, appkyc.ErrDocGone) {
 		t.Fatalf("a missing file: %v, want 410", err)
 	}
-	f, err := env.KYC.Document(ctx, a, a.UserID, 1, "front")
+	f, err := env.KYC.Document(ctx, a, a.UserID, 1, "front", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestDocumentGoneWhenTheKeyIs(t *testing.T) {
 	if err := env.Cipher.Erase(ctx, a.UserID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.KYC.Document(ctx, staff, a.UserID, 1, "front"); !errors.Is(err, appkyc.ErrDocGone) {
+	if _, err := env.KYC.Document(ctx, staff, a.UserID, 1, "front", ""); !errors.Is(err, appkyc.ErrDocGone) {
 		t.Fatalf("a file of an erased key: %v, want 410", err)
 	}
 }

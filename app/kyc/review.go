@@ -2,6 +2,8 @@ package kyc
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -103,13 +105,24 @@ type DocumentFile struct {
 	ContentType string
 	// Filename is made from the side and the type ("front.pdf"), never the user's.
 	Filename string
+	// Replayed: a repeat of an earlier fetch with the same idempotency key, whose view was
+	// recorded then.
+	Replayed bool
+}
+
+// viewHash tells one document fetch from another under the same idempotency key.
+func viewHash(userID string, submission int, side kyc.Side) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("view:%s:%d:%s", userID, submission, side)))
+	return hex.EncodeToString(sum[:])
 }
 
 // Document opens one document for the caller: staff, or the user it belongs to; anyone else
 // gets 404, as for a document that does not exist. A staff view is recorded on the user's
-// stream (their security log shows it) before anything is sent. 410 when the file was deleted
+// stream (their security log shows it) before anything is sent, by the same request that sends
+// the file (a POST: a GET never records anything). With an idempotency key, a repeat of the same
+// fetch records nothing more (Replayed) and still sends the file. 410 when the file was deleted
 // or the account closed.
-func (s *Service) Document(ctx context.Context, a Actor, userID string, submission int, side string) (DocumentFile, error) {
+func (s *Service) Document(ctx context.Context, a Actor, userID string, submission int, side, idempotencyKey string) (DocumentFile, error) {
 	userID, err := parseUser(userID)
 	if err != nil {
 		return DocumentFile{}, ErrDocNotFound
@@ -136,20 +149,26 @@ func (s *Service) Document(ctx context.Context, a Actor, userID string, submissi
 	if err != nil {
 		return DocumentFile{}, err
 	}
+	replayed := false
 	if !owner {
 		if err := s.prepareKeys(a.UserID); err != nil {
 			body.Close()
 			return DocumentFile{}, err
 		}
-		_, err := command.Execute(ctx, s.commands, stream(userID), kyc.New, metaFor(a), func(c *kyc.Case) error {
+		meta := metaFor(a)
+		if idempotencyKey != "" {
+			meta.IdempotencyKey, meta.RequestHash = idempotencyKey, viewHash(userID, submission, d.Side)
+		}
+		res, err := command.Execute(ctx, s.commands, stream(userID), kyc.New, meta, func(c *kyc.Case) error {
 			return c.RecordView(a.UserID, submission, d.Side)
 		})
 		if err != nil {
 			body.Close()
 			return DocumentFile{}, err
 		}
+		replayed = res.IdempotentReplay
 	}
-	return DocumentFile{Body: body, ContentType: d.ContentType, Filename: string(d.Side) + "." + extension(d.ContentType)}, nil
+	return DocumentFile{Body: body, ContentType: d.ContentType, Filename: string(d.Side) + "." + extension(d.ContentType), Replayed: replayed}, nil
 }
 
 func extension(contentType string) string {

@@ -141,12 +141,13 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, community: communityService, pool: pool, store: store}, nil
 }
 
-// depositAddresses are the configured deposit addresses as the money service takes them; with
-// the development tools on and none configured, the published examples (never to be sent
-// anything; production refuses them).
+// depositAddresses are the configured deposit addresses as the money service takes them; in
+// development chosen explicitly, with none configured, the published examples (never to be sent
+// anything; production refuses them). serve runs development only on a loopback address, and
+// `clearvest seed` makes its sample deposit to them.
 func depositAddresses(cfg config.Config) []money.Address {
 	list := cfg.DepositAddresses
-	if len(list) == 0 && cfg.DevTools() {
+	if len(list) == 0 && cfg.DevelopmentChosen() {
 		list, _ = config.ParseDepositAddresses(config.ExampleDepositAddresses) // checked by TestDevDepositAddressesParse
 	}
 	out := make([]money.Address, 0, len(list))

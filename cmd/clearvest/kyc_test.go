@@ -118,14 +118,14 @@ func TestKYCPurge(t *testing.T) {
 	if n := countFiles(t, blobs); n != 2 {
 		t.Fatalf("%d files after the purge, want the pending user's 2", n)
 	}
-	if _, err := ident.kyc.Document(ctx, staff, decided.UserID, 1, "front"); !errors.Is(err, appkyc.ErrDocGone) {
+	if _, err := ident.kyc.Document(ctx, staff, decided.UserID, 1, "front", ""); !errors.Is(err, appkyc.ErrDocGone) {
 		t.Fatalf("a purged document: %v, want 410", err)
 	}
 	mine, err := ident.kyc.MyCase(ctx, decided)
 	if err != nil || mine.Status != kyc.StatusApproved || len(mine.Documents) != 2 || mine.Documents[0].URL != "" {
 		t.Fatalf("case after the purge: %v %+v", err, mine)
 	}
-	f, err := ident.kyc.Document(ctx, staff, pending.UserID, 1, "front")
+	f, err := ident.kyc.Document(ctx, staff, pending.UserID, 1, "front", "")
 	if err != nil {
 		t.Fatalf("a pending document: %v", err)
 	}
@@ -172,7 +172,7 @@ func TestSeedSubmitsASampleIdentityCheck(t *testing.T) {
 	}
 	staff := appkyc.Actor{UserID: admin.ID, Role: identity.RoleAdmin}
 	for _, side := range []string{"front", "back"} {
-		f, err := ident.kyc.Document(ctx, staff, queue[0].ID, 1, side)
+		f, err := ident.kyc.Document(ctx, staff, queue[0].ID, 1, side, "")
 		if err != nil {
 			t.Fatalf("%s: %v", side, err)
 		}

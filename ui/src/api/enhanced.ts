@@ -167,7 +167,6 @@ export const api = generatedApi.enhanceEndpoints({
     rejectInvestment: {
       invalidatesTags: (_r, _e, arg) => ['InvestmentQueue', { type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }],
     },
-    settleMaturedInvestments: { keepUnusedDataFor: 0 },
     setMaturityInstruction: { invalidatesTags: (_r, _e, arg) => [{ type: 'Investment', id: arg.investmentId }, { type: 'Investment', id: 'LIST' }] },
     previewEarlyRedemption: { keepUnusedDataFor: 0 },
     redeemEarly: {
@@ -259,7 +258,7 @@ export const {
   useGetPendingInvestmentsQuery,
   useApproveInvestmentMutation,
   useRejectInvestmentMutation,
-  useSettleMaturedInvestmentsQuery,
+  useSettleMaturedInvestmentsMutation,
   useSetMaturityInstructionMutation,
   useLazyPreviewEarlyRedemptionQuery,
   useRedeemEarlyMutation,

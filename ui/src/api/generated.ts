@@ -284,12 +284,13 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    getKycDocument: build.query<
-      GetKycDocumentApiResponse,
-      GetKycDocumentApiArg
+    downloadKycDocument: build.mutation<
+      DownloadKycDocumentApiResponse,
+      DownloadKycDocumentApiArg
     >({
       query: (queryArg) => ({
         url: `/users/kyc/${queryArg.id}/documents/${queryArg.submission}/${queryArg.side}`,
+        method: "POST",
       }),
     }),
     approveKyc: build.mutation<ApproveKycApiResponse, ApproveKycApiArg>({
@@ -402,11 +403,11 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.rejectInvestmentRequest,
       }),
     }),
-    settleMaturedInvestments: build.query<
+    settleMaturedInvestments: build.mutation<
       SettleMaturedInvestmentsApiResponse,
       SettleMaturedInvestmentsApiArg
     >({
-      query: () => ({ url: `/invest/deposit-maturity` }),
+      query: () => ({ url: `/invest/deposit-maturity`, method: "POST" }),
     }),
     setMaturityInstruction: build.mutation<
       SetMaturityInstructionApiResponse,
@@ -1003,8 +1004,9 @@ export type GetKycCaseApiArg = {
      */
   "X-Clearvest-Position"?: number;
 };
-export type GetKycDocumentApiResponse = /** status 200 The document. */ Blob;
-export type GetKycDocumentApiArg = {
+export type DownloadKycDocumentApiResponse =
+  /** status 200 The document. */ Blob;
+export type DownloadKycDocumentApiArg = {
   id: string;
   submission: number;
   side: KycSide;
@@ -1540,7 +1542,7 @@ export type KycDocument = {
   size: number;
   /** Hex SHA-256 of the file as uploaded. */
   sha256: string;
-  /** Where getKycDocument serves it, or "" when the file was deleted. */
+  /** Where downloadKycDocument serves it (a POST), or "" when the file was deleted. */
   url: string;
 };
 export type KycPerson = {
@@ -2287,7 +2289,7 @@ export const {
   useGetMyKycQuery,
   useGetPendingKycQuery,
   useGetKycCaseQuery,
-  useGetKycDocumentQuery,
+  useDownloadKycDocumentMutation,
   useApproveKycMutation,
   useRejectKycMutation,
   useGetReferralsQuery,
@@ -2300,7 +2302,7 @@ export const {
   useGetPendingInvestmentsQuery,
   useApproveInvestmentMutation,
   useRejectInvestmentMutation,
-  useSettleMaturedInvestmentsQuery,
+  useSettleMaturedInvestmentsMutation,
   useSetMaturityInstructionMutation,
   usePreviewEarlyRedemptionQuery,
   useRedeemEarlyMutation,

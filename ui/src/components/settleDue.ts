@@ -1,14 +1,25 @@
 import { useEffect } from 'react';
-import { api, useSettleMaturedInvestmentsQuery } from '../api/enhanced';
+import { api, useSettleMaturedInvestmentsMutation } from '../api/enhanced';
 import { useAppDispatch } from '../app/hooks';
 
 // The dashboard asks the server to pay out the user's investments that reached their end date
 // (the maturity job does it for everyone within seconds; this makes it immediate for the one
-// looking). When something was paid out, the figures and the list are read again.
+// looking). It is a POST, since it may move money, sent once each time the page opens. When
+// something was paid out, the figures and the list are read again.
 export function useSettleDueInvestments() {
   const dispatch = useAppDispatch();
-  const { data } = useSettleMaturedInvestmentsQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [settle] = useSettleMaturedInvestmentsMutation();
   useEffect(() => {
-    if (data && data.settled.length > 0) dispatch(api.util.invalidateTags(['Me', { type: 'Investment', id: 'LIST' }]));
-  }, [data, dispatch]);
+    let current = true;
+    settle()
+      .unwrap()
+      .then((data) => {
+        if (current && data.settled.length > 0) dispatch(api.util.invalidateTags(['Me', { type: 'Investment', id: 'LIST' }]));
+      })
+      // The maturity job settles it anyway within seconds; nothing to tell the user here.
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [settle, dispatch]);
 }

@@ -1,10 +1,27 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
 describe('dashboard', () => {
+  it('asks the server to pay out due investments with a POST when it opens, and reads the figures again when something was paid out', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    const settled = new Promise<Response>((resolve) => (answer = resolve));
+    const api = stubApi({
+      'GET /api/users/getUser': () => json(makeUser({ balance: '103.00' })),
+      'POST /api/invest/deposit-maturity': () => settled,
+    });
+    renderApp({ route: '/my-account', ...signedIn(makeUser({ balance: '0.00' })) });
+
+    await waitFor(() => expect(api.to('POST /api/invest/deposit-maturity')).toHaveLength(1));
+    const readsBefore = api.to('GET /api/users/getUser').length;
+    answer(json({ settled: [{ _id: 'inv-1', status: 'Ended' }] }));
+    await waitFor(() => expect(api.to('GET /api/users/getUser').length).toBeGreaterThan(readsBefore));
+    expect(await screen.findByText('$103.00')).toBeTruthy();
+    expect(api.to('GET /api/invest/deposit-maturity')).toHaveLength(0);
+  });
+
   it('greets the user, shows the unverified and KYC prompts and their money from the user object', async () => {
     const user = makeUser({ isVerified: false, balance: '1234567.5', investmentBalance: '0.00' });
     const api = stubApi({

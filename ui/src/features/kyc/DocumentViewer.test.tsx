@@ -2,6 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { kycDocument } from '../../test/kyc';
+import { stubApi } from '../../test/stubApi';
 import { DocumentViewer, documentPlacement } from './DocumentViewer';
 
 // jsdom lays nothing out and has no ResizeObserver: this one lets a test say what size the
@@ -32,19 +33,27 @@ class FakeResizeObserver {
   }
 }
 
+// jsdom has no object URLs; each blob gets a name of its own.
+let objectUrls = 0;
+const createObjectURL = vi.fn(() => `blob:doc-${++objectUrls}`);
+const revokeObjectURL = vi.fn();
+
 beforeEach(() => {
   FakeResizeObserver.all = [];
   vi.stubGlobal('ResizeObserver', FakeResizeObserver);
+  URL.createObjectURL = createObjectURL;
+  URL.revokeObjectURL = revokeObjectURL;
 });
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function viewer() {
+async function viewer() {
+  stubApi({ 'POST /api/users/kyc/user-1/documents/1/front': () => new Response('jpeg bytes', { headers: { 'Content-Type': 'image/jpeg' } }) });
   render(<DocumentViewer doc={kycDocument({ side: 'front' })} />);
   const section = screen.getByTestId('document-front');
-  const image = within(section).getByRole('img', { name: 'Front of the document' });
+  const image = await within(section).findByRole('img', { name: 'Front of the document' });
   const content = image.parentElement as HTMLElement;
   const frame = screen.getByTestId('document-front-frame');
   const press = (name: string) => userEvent.setup().click(within(section).getByRole('button', { name }));
@@ -53,9 +62,34 @@ function viewer() {
 
 const box = (element: HTMLElement) => [element.style.width, element.style.height];
 
+describe('document viewer loading', () => {
+  it('fetches the document with a POST carrying the CSRF header and a key, and shows it from memory', async () => {
+    const api = stubApi({ 'POST /api/users/kyc/user-1/documents/1/front': () => new Response('jpeg bytes', { headers: { 'Content-Type': 'image/jpeg' } }) });
+    const { unmount } = render(<DocumentViewer doc={kycDocument({ side: 'front' })} />);
+    const image = await screen.findByRole('img', { name: 'Front of the document' });
+    expect(image.getAttribute('src')).toMatch(/^blob:doc-/);
+    const download = screen.getByRole('link', { name: 'Download front of the document' });
+    expect(download.getAttribute('href')).toBe(image.getAttribute('src'));
+    expect(download.getAttribute('download')).toBe('front.jpg');
+    expect(api.sent.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/users/kyc/user-1/documents/1/front']);
+    const request = api.fetchMock.mock.calls[0]?.[0] as Request | undefined;
+    expect(request?.headers.get('X-Requested-With')).toBe('XMLHttpRequest');
+    expect(request?.headers.get('Idempotency-Key')).toBeTruthy();
+    unmount();
+    expect(revokeObjectURL).toHaveBeenCalledWith(image.getAttribute('src'));
+  });
+
+  it('says so when the document cannot be fetched', async () => {
+    stubApi({ 'POST /api/users/kyc/user-1/documents/1/front': Response.json({ message: 'Gone' }, { status: 410 }) });
+    render(<DocumentViewer doc={kycDocument({ side: 'front' })} />);
+    expect(await screen.findByText('The document could not be loaded. Please reload the page.')).toBeTruthy();
+    expect(screen.queryByRole('img', { name: 'Front of the document' })).toBeNull();
+  });
+});
+
 describe('document viewer rotation', () => {
   it('gives a quarter-turned document a frame of the swapped size, at every zoom', async () => {
-    const { content, frame, press } = viewer();
+    const { content, frame, press } = await viewer();
     // A landscape card laid out at the stage's width (560 px here), 0.625 as tall.
     FakeResizeObserver.resize(content, 560, 350);
     expect(box(frame)).toEqual(['560px', '350px']);
@@ -94,7 +128,7 @@ describe('document viewer rotation', () => {
   });
 
   it('keeps the controls and the scrollable stage reachable from the keyboard', async () => {
-    const { section, content, frame } = viewer();
+    const { section, content, frame } = await viewer();
     FakeResizeObserver.resize(content, 300, 480);
     const u = userEvent.setup();
     const stage = within(section).getByRole('region', { name: 'Front of the document, scrollable view' });

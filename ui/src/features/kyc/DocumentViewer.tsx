@@ -1,5 +1,6 @@
-import { useCallback, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useState, type CSSProperties } from 'react';
 import type { KycDocument } from '../../api/enhanced';
+import { newIdempotencyKey } from '../../components/idempotencyKey';
 import { formatBytes, sideLabel, typeName } from '../../components/kycWords';
 import { FileIcon } from './FilePreview';
 import { PdfCanvas } from './PdfCanvas';
@@ -9,20 +10,92 @@ import { previewKind } from './validation';
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
 const BASE_WIDTH = 560;
 
-async function fetchDocument(url: string) {
-  const response = await fetch(url, { credentials: 'same-origin', headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+// A reviewer's fetch of a document is a POST: it records the view in the owner's security log,
+// and a GET never changes anything. So the file is fetched here (with the CSRF header) and shown
+// from memory, never loaded by an <img src> or a plain link. The key makes a repeat of the same
+// fetch (React runs effects twice in development) record nothing more.
+async function fetchDocument(url: string, idempotencyKey: string) {
+  const response = await fetch(
+    new Request(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'X-Requested-With': 'XMLHttpRequest', 'Idempotency-Key': idempotencyKey },
+    }),
+  );
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.arrayBuffer();
+  return response.blob();
+}
+
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic', 'application/pdf': 'pdf' };
+
+function fileName(doc: KycDocument) {
+  const ext = EXTENSIONS[doc.contentType];
+  return ext ? `${doc.side}.${ext}` : doc.side;
+}
+
+type Loaded = { url: string; blob: Blob; objectUrl: string } | { url: string; failed: true };
+
+// The document's bytes once fetched, as a Blob and an object URL (revoked when the viewer goes).
+function useDocumentFile(url: string, enabled: boolean) {
+  const [key] = useState(newIdempotencyKey);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    let objectUrl = '';
+    fetchDocument(url, key).then(
+      (blob) => {
+        if (!live) return;
+        objectUrl = URL.createObjectURL(blob);
+        setLoaded({ url, blob, objectUrl });
+      },
+      () => {
+        if (live) setLoaded({ url, failed: true });
+      },
+    );
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [url, key, enabled]);
+  return loaded?.url === url ? loaded : null;
+}
+
+// Saves the document through a temporary object URL: a plain link would be a GET.
+function saveDocument(blob: Blob, name: string) {
+  const objectUrl = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = objectUrl;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 0);
 }
 
 function DownloadInstead({ doc, label }: { doc: KycDocument; label: string }) {
+  const [key] = useState(newIdempotencyKey);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    setFailed(false);
+    try {
+      saveDocument(await fetchDocument(doc.url, key), fileName(doc));
+    } catch {
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <div className="doc-viewer__download">
       <FileIcon name={`${label} (${typeName(doc.contentType)})`} size={doc.size} type={doc.contentType} />
       <p className="muted">This browser cannot show this file type.</p>
-      <a className="button button--secondary" href={doc.url} download>
+      <button type="button" className="button button--secondary" onClick={() => void download()} disabled={busy}>
         Download {label.toLowerCase()}
-      </a>
+      </button>
+      {failed ? <p role="alert">The file could not be downloaded. Please try again.</p> : null}
     </div>
   );
 }
@@ -60,9 +133,11 @@ export function DocumentViewer({ doc }: { doc: KycDocument }) {
   const [pages, setPages] = useState(0);
   const [broken, setBroken] = useState(false);
   const url = doc.url;
-  const load = useCallback(() => fetchDocument(url), [url]);
-  const zoom = ZOOMS[zoomIndex] ?? 1;
   const showable = url !== '' && kind !== 'file' && !broken;
+  const file = useDocumentFile(url, showable);
+  const blob = file && 'blob' in file ? file.blob : null;
+  const load = useCallback(() => (blob ? blob.arrayBuffer() : Promise.reject(new Error('not loaded'))), [blob]);
+  const zoom = ZOOMS[zoomIndex] ?? 1;
   const headingId = `doc-${doc.side}-title`;
   const [contentRef, size] = useBoxSize();
   const placement = documentPlacement(turns, zoom, size);
@@ -114,8 +189,12 @@ export function DocumentViewer({ doc }: { doc: KycDocument }) {
           <div className="doc-viewer__stage" role="region" aria-label={`${label}, scrollable view`} tabIndex={0}>
             <div className="doc-viewer__frame" style={placement.frame} data-testid={`document-${doc.side}-frame`}>
               <div ref={contentRef} className={placement.placed ? 'doc-viewer__turn doc-viewer__turn--placed' : 'doc-viewer__turn'} style={placement.content}>
-                {kind === 'image' ? (
-                  <img className="doc-viewer__image" src={url} alt={label} onError={() => setBroken(true)} />
+                {file === null ? (
+                  <p className="muted">Loading the document…</p>
+                ) : !('blob' in file) ? (
+                  <p role="alert">The document could not be loaded. Please reload the page.</p>
+                ) : kind === 'image' ? (
+                  <img className="doc-viewer__image" src={file.objectUrl} alt={label} onError={() => setBroken(true)} />
                 ) : (
                   <PdfCanvas load={load} page={page} width={Math.round(BASE_WIDTH * zoom)} label={`${label}, page ${page}`} onPageCount={setPages} />
                 )}
@@ -135,9 +214,11 @@ export function DocumentViewer({ doc }: { doc: KycDocument }) {
               </button>
             </div>
           ) : null}
-          <a className="doc-viewer__open" href={url} download>
-            Download {label.toLowerCase()}
-          </a>
+          {file && 'blob' in file ? (
+            <a className="doc-viewer__open" href={file.objectUrl} download={fileName(doc)}>
+              Download {label.toLowerCase()}
+            </a>
+          ) : null}
         </>
       ) : null}
     </section>

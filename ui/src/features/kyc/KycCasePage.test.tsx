@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { kycCase } from '../../test/kyc';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
@@ -12,6 +12,8 @@ function openCase(routes: Parameters<typeof stubApi>[0] = {}) {
     'GET /api/users/getUser': json(staff),
     'GET /api/users/kyc/user-1': json(kycCase()),
     'GET /api/users/kyc/pending': json({ asOf: '2026-11-23T10:00:00Z', pendingUsers: [] }),
+    'POST /api/users/kyc/user-1/documents/1/front': () => new Response('jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+    'POST /api/users/kyc/user-1/documents/2/back': () => new Response('heic', { headers: { 'Content-Type': 'image/heic' } }),
     ...routes,
   });
   const u = userEvent.setup();
@@ -21,11 +23,15 @@ function openCase(routes: Parameters<typeof stubApi>[0] = {}) {
 
 describe('identity check case', () => {
   it('shows the documents with view controls, a download for HEIC, the profile and the history', async () => {
-    openCase();
+    let objectUrls = 0;
+    URL.createObjectURL = vi.fn(() => `blob:kyc-${++objectUrls}`);
+    URL.revokeObjectURL = vi.fn();
+    const { api } = openCase();
     expect(await screen.findByRole('heading', { level: 1, name: 'Identity check: Ada Lovelace' })).toBeTruthy();
     const front = screen.getByTestId('document-front');
-    const image = within(front).getByRole('img', { name: 'Front of the document' });
-    expect(image.getAttribute('src')).toBe('/api/users/kyc/user-1/documents/1/front');
+    // Fetched with a POST (it records the view) and shown from memory.
+    const image = await within(front).findByRole('img', { name: 'Front of the document' });
+    expect(image.getAttribute('src')).toBe('blob:kyc-1');
 
     const u = userEvent.setup();
     await u.click(within(front).getByRole('button', { name: 'Zoom in' }));
@@ -37,8 +43,10 @@ describe('identity check case', () => {
     expect((image.parentElement as HTMLElement).style.transform).toBe('rotate(0deg)');
 
     const back = screen.getByTestId('document-back');
-    const download = within(back).getByRole('link', { name: 'Download back of the document' });
-    expect(download.getAttribute('href')).toBe('/api/users/kyc/user-1/documents/2/back');
+    // A type the browser cannot show is fetched only when the reviewer asks for it.
+    expect(api.to('POST /api/users/kyc/user-1/documents/2/back')).toHaveLength(0);
+    await u.click(within(back).getByRole('button', { name: 'Download back of the document' }));
+    await waitFor(() => expect(api.to('POST /api/users/kyc/user-1/documents/2/back')).toHaveLength(1));
     expect(within(back).queryByRole('button', { name: 'Zoom in' })).toBeNull();
 
     expect(screen.getByText('ada@example.com')).toBeTruthy();
