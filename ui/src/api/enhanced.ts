@@ -214,6 +214,7 @@ export const {
   useChangePasswordMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,
+  useSecureAccountMutation,
   useSendLoginCodeMutation,
   useLoginWithCodeMutation,
   useGoogleLinkMutation,
