@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -62,5 +63,54 @@ func TestDecidingAClosedAccountsRequestIsAConflict(t *testing.T) {
 	} {
 		expectMessage(t, staff.do(req.method, req.path, req.body), http.StatusConflict,
 			"This account is closed: its requests can no longer be decided.")
+	}
+}
+
+// TestStaffUserListShowsRealFiguresOrNone: each user in the staff list carries their figures
+// from the books (zeros only for a user with no money). When the books cannot be read, the list
+// still answers, with no figures at all: nobody is shown $0.00 they do not have.
+func TestStaffUserListShowsRealFiguresOrNone(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	investor, inv := a.member(t, "ivy@example.com", "subscriber")
+	staff, _ := a.member(t, "sam@example.com", "author")
+	_, newcomer := a.member(t, "nia@example.com", "subscriber")
+	fund(t, investor, staff, "200")
+	withdraw(t, investor, "50", "TRC20", testTRONAddress)
+
+	type listed struct {
+		ID      string `json:"_id"`
+		Balance string `json:"balance"`
+		Figures *struct {
+			Balance           string `json:"balance"`
+			InvestmentBalance string `json:"investmentBalance"`
+		} `json:"figures"`
+	}
+	list := func() map[string]listed {
+		t.Helper()
+		staff.position = max(staff.position, investor.position)
+		res := staff.do(http.MethodGet, "/api/users/getUsers", nil)
+		expect(t, res, http.StatusOK)
+		out := map[string]listed{}
+		for _, u := range decodeJSON[[]listed](t, res) {
+			out[u.ID] = u
+		}
+		return out
+	}
+	users := list()
+	if u := users[inv.ID]; u.Figures == nil || u.Figures.Balance != "150.00" || u.Balance != "150.00" {
+		t.Fatalf("the investor in the list: %+v", u)
+	}
+	if u := users[newcomer.ID]; u.Figures == nil || u.Figures.Balance != "0.00" || u.Figures.InvestmentBalance != "0.00" {
+		t.Fatalf("a user with no money yet: %+v", u)
+	}
+
+	if _, err := a.Pool.Exec(context.Background(), `ALTER TABLE rm_ledger.figures RENAME TO figures_away`); err != nil {
+		t.Fatal(err)
+	}
+	for id, u := range list() {
+		if u.Figures != nil || u.Balance != "" {
+			t.Fatalf("user %s while the books cannot be read: %+v", id, u)
+		}
 	}
 }

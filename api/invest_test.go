@@ -567,3 +567,59 @@ func TestStartInvestmentRepeatGetsTheFirstAnswer(t *testing.T) {
 		t.Fatalf("balance %+v, want 300.00: one investment of 200 held", b)
 	}
 }
+
+// TestReinvestmentBreakingAPlanRuleIsPaidOut: a reinvestment is a new investment, so at maturity
+// it must fit the plan as it is then. One plan's maximum is lowered below the payout, another
+// plan is withdrawn: each payout goes to the available balance instead, and the e-mail says
+// why. Nothing is lost.
+func TestReinvestmentBreakingAPlanRuleIsPaidOut(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newInvestApp(t)
+	a.plan(t, "Basic", "100", "1000", 30, "0.015")
+	a.plan(t, "Gold", "100", "1000", 30, "0.015")
+	ivy, _ := a.investor(t, "ivy@example.com", "500")
+	basic := a.start(t, ivy, "Basic", "200")
+	gold := a.start(t, ivy, "Gold", "100")
+	for _, inv := range []investmentJSON{basic, gold} {
+		expect(t, ivy.do(http.MethodPut, "/api/invest/"+inv.ID+"/instruction", map[string]string{"instruction": "reinvest"}), http.StatusOK)
+		a.staff.position = max(a.staff.position, ivy.position)
+		expect(t, a.staff.do(http.MethodPut, "/api/invest/"+inv.ID+"/approve", nil), http.StatusOK)
+	}
+	p, err := a.plans.ByName(ctx, "Basic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.plans.ChangeTerms(ctx, eventstore.Metadata{}, p.ID(), planTerms("100", "150", 30, "0.015")); err != nil {
+		t.Fatal(err)
+	}
+	if p, err = a.plans.ByName(ctx, "Gold"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.plans.SetActive(ctx, eventstore.Metadata{}, p.ID(), false); err != nil {
+		t.Fatal(err)
+	}
+
+	a.clock.Advance(31 * 24 * time.Hour)
+	ivy.position = max(ivy.position, a.staff.position)
+	res := ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil)
+	expect(t, res, http.StatusOK)
+	settled := decodeJSON[settledJSON](t, res)
+	if len(settled.Settled) != 2 || settled.Settled[0].ReinvestedAs != "" || settled.Settled[1].ReinvestedAs != "" {
+		t.Fatalf("settled: %s", res.body)
+	}
+	mails := a.MailsTo(t, "ivy@example.com", "matured")
+	var texts []string
+	for _, m := range mails {
+		texts = append(texts, m.Text)
+	}
+	all := strings.Join(texts, "\n")
+	if len(mails) != 2 ||
+		!strings.Contains(all, "$203.00 was paid into your available balance. It was not reinvested as you asked: $203.00 is above the maximum of the Basic plan ($150.00).") ||
+		!strings.Contains(all, "$101.50 was paid into your available balance. It was not reinvested as you asked: the Gold plan is no longer offered.") {
+		t.Fatalf("maturity mails: %s", all)
+	}
+	if b := balances(t, ivy); b.Balance != "504.50" || b.InvestmentBalance != "0.00" {
+		t.Fatalf("balances: %+v", b)
+	}
+}

@@ -663,9 +663,31 @@ func (s *server) GetUsers(ctx context.Context, req apigen.GetUsersRequestObject)
 	if err != nil {
 		return nil, err
 	}
+	// Each user's real figures, or none: a failed read shows as unavailable, never as $0.00.
+	var figures map[string]account.Balances
+	if s.money != nil && len(list) > 0 {
+		ids := make([]string, len(list))
+		for i, u := range list {
+			ids[i] = u.ID
+		}
+		if figures, err = s.money.FiguresOf(ctx, ids); err != nil {
+			middleware.Logger(ctx).WarnContext(ctx, "staff user list: the figures could not be read; they show as unavailable", "error", err)
+			figures = nil
+		}
+	}
 	out := make(apigen.GetUsers200JSONResponse, 0, len(list))
 	for _, u := range list {
-		out = append(out, userJSON(u, ""))
+		b, ok := figures[u.ID]
+		if !ok {
+			u.Balance, u.InvestmentBalance, u.TotalMaturityAmount, u.Fees = "", "", "", ""
+			out = append(out, userJSON(u, ""))
+			continue
+		}
+		setFigures(&u, b)
+		j := userJSON(u, "")
+		j.Figures = &apigen.UserFigures{Balance: u.Balance, InvestmentBalance: u.InvestmentBalance,
+			TotalMaturityAmount: u.TotalMaturityAmount, Fees: u.Fees}
+		out = append(out, j)
 	}
 	return out, nil
 }

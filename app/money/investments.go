@@ -237,6 +237,7 @@ func (s *Service) investmentMail(name, to string, inv account.Investment, templa
 	}
 	if template == mail.TemplateInvestmentMatured {
 		data.Reinvested = reinvested(inv)
+		data.Reason = inv.ReinvestRefused // why a reinvestment asked for was paid out instead
 	}
 	subject, text, html, err := s.tmpl.Render(template, data)
 	if err != nil {
@@ -317,13 +318,19 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 		}
 	}
 	var name, email string
-	switch u, err := s.user(ctx, userID); {
+	u, err := s.user(ctx, userID)
+	switch {
 	case errors.Is(err, ErrUserNotFound):
+		u = nil
 	case err != nil:
 		return Settled{}, err
 	case u.Status() == identity.StatusClosed:
 	default:
 		name, email = u.Profile().Name, u.Email()
+	}
+	rule, err := s.reinvestRule(ctx, userID, u)
+	if err != nil {
+		return Settled{}, err
 	}
 	var out Settled
 	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), maturityMeta,
@@ -333,7 +340,7 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 			if len(acc.Due(now)) == 0 {
 				return nil
 			}
-			if err := acc.MatureDue(now); err != nil {
+			if err := acc.MatureDueChecked(now, rule); err != nil {
 				return err
 			}
 			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
@@ -364,6 +371,55 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 	}
 	out.Position = res.Position
 	return out, nil
+}
+
+// reinvestRule gathers, before the settling transaction begins, what a reinvestment of
+// userID's is checked against (account.ReinvestFacts): the account's status (u is nil for a
+// user that does not exist), the identity check, and the current terms of every plan an
+// investment with the reinvest instruction is in. A plan it cannot find counts as no longer
+// offered: the payout then goes to the available balance, never lost.
+func (s *Service) reinvestRule(ctx context.Context, userID string, u *identity.User) (account.ReinvestRule, error) {
+	acc, err := command.Load(ctx, s.commands, accountStream(userID), account.NewFor(userID))
+	if err != nil {
+		return nil, err
+	}
+	base := account.ReinvestFacts{AccountActive: u != nil && u.Status() == identity.StatusActive}
+	facts := map[string]account.ReinvestFacts{}
+	for _, inv := range acc.Investments() {
+		if inv.Status != account.StatusActive || inv.Instruction != account.InstructionReinvest {
+			continue
+		}
+		if _, ok := facts[inv.Terms.PlanName]; ok {
+			continue
+		}
+		if len(facts) == 0 && base.AccountActive {
+			c, err := command.Load(ctx, s.commands, userStream(userID), kyc.New)
+			if err != nil {
+				return nil, err
+			}
+			base.IdentityApproved = kyc.MayInvest(c.EmailVerified(), c.Status()) == nil
+		}
+		f := base
+		if s.plans != nil {
+			p, err := s.plans.ByName(ctx, inv.Terms.PlanName)
+			switch {
+			case errors.Is(err, plan.ErrNotFound):
+			case err != nil:
+				return nil, err
+			default:
+				t := p.Terms()
+				f.PlanActive, f.Min, f.Max = p.Active(), t.Min, t.Max
+			}
+		}
+		facts[inv.Terms.PlanName] = f
+	}
+	return func(inv account.Investment, amount money.Money) string {
+		f, ok := facts[inv.Terms.PlanName]
+		if !ok {
+			f = base // a plan not looked up counts as no longer offered
+		}
+		return f.Refusal(inv, amount)
+	}, nil
 }
 
 // mailBesideMoney queues one investment message in a savepoint of tx, so that a message that

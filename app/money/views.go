@@ -2,6 +2,7 @@ package money
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"clearvest/domain/account"
@@ -31,6 +32,21 @@ func (s *Service) PendingDeposits(ctx context.Context) ([]Deposit, error) {
 // FiguresJoin reads a user's dashboard figures in the same query as their users row
 // (accounts.Service.UserWith); its Balances are the figures once that query ran.
 func (s *Service) FiguresJoin() *ledger.Joined { return ledger.JoinFigures("u.id") }
+
+// FiguresOf returns the dashboard figures of the users named, for the staff user list: every
+// one of them, zeros for a user with no money yet. An error means none could be read; the
+// caller shows them as unavailable, never as zeros.
+func (s *Service) FiguresOf(ctx context.Context, userIDs []string) (map[string]account.Balances, error) {
+	found, err := ledger.FiguresOf(ctx, s.pool, userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("money: figures: %w", err)
+	}
+	out := make(map[string]account.Balances, len(userIDs))
+	for _, id := range userIDs {
+		out[id] = found[id]
+	}
+	return out, nil
+}
 
 // Balances returns a user's dashboard figures from the wallets read model.
 func (s *Service) Balances(ctx context.Context, userID string) (account.Balances, error) {

@@ -186,6 +186,8 @@ type Investment struct {
 	ClosedEarly    bool        `json:"closedEarly,omitempty"`
 	ReinvestedAs   string      `json:"reinvestedAs,omitempty"`   // the investment its payout went into
 	ReinvestedFrom string      `json:"reinvestedFrom,omitempty"` // the investment whose payout started it
+	// ReinvestRefused is why the reinvest instruction was not followed at maturity, if it was not.
+	ReinvestRefused string `json:"reinvestRefused,omitempty"`
 }
 
 // Payout is what the investment pays at maturity: principal and the return.
@@ -498,6 +500,19 @@ func (a *Account) pendingInvestment(id, staffID string) (*Investment, error) {
 // pays out at its own maturity unless the investor asks again: money is never locked for a term
 // the investor did not choose.
 func (a *Account) MatureInvestment(investmentID string, at time.Time) error {
+	return a.MatureInvestmentChecked(investmentID, at, nil)
+}
+
+// ReinvestRule says why an investment's payout may not be reinvested, in words for the investor,
+// or "" when it may. A reinvestment is a new investment, so the application passes the rules a
+// new one must (ReinvestFacts.Refusal): facts outside the account (the plan's current limits,
+// the identity check, the account's status) are its to gather.
+type ReinvestRule func(inv Investment, amount money.Money) string
+
+// MatureInvestmentChecked is MatureInvestment with the reinvest instruction followed only when
+// rule allows it (nil allows it): otherwise the payout stays in the available balance, and the
+// InvestmentMatured event says why. Money is never lost to a refused reinvestment.
+func (a *Account) MatureInvestmentChecked(investmentID string, at time.Time, rule ReinvestRule) error {
 	inv, ok := a.investments[investmentID]
 	if !ok {
 		return ErrInvestmentNotFound
@@ -508,9 +523,13 @@ func (a *Account) MatureInvestment(investmentID string, at time.Time) error {
 	if at.Before(inv.End) {
 		return ErrNotDue
 	}
-	a.raise(InvestmentMatured{InvestmentID: investmentID, Principal: inv.Amount, Return: inv.Return, At: at.UTC()})
-	if inv.Instruction == InstructionReinvest {
-		amount := inv.Payout()
+	amount := inv.Payout()
+	refused := ""
+	if inv.Instruction == InstructionReinvest && rule != nil {
+		refused = rule(*inv, amount)
+	}
+	a.raise(InvestmentMatured{InvestmentID: investmentID, Principal: inv.Amount, Return: inv.Return, At: at.UTC(), ReinvestRefused: refused})
+	if inv.Instruction == InstructionReinvest && refused == "" {
 		rate := decimal.RequireFromString(inv.Terms.TermRate) // checked when requested
 		a.raise(InvestmentReinvested{
 			InvestmentID: investmentID, NewInvestmentID: ReinvestmentID(investmentID), Terms: inv.Terms,
@@ -538,12 +557,18 @@ const maxMaturitiesPerRun = 1000
 // MatureDue matures every active investment whose end is at or before at, earliest end first,
 // including reinvestments that are themselves already due. With none due it raises nothing.
 func (a *Account) MatureDue(at time.Time) error {
+	return a.MatureDueChecked(at, nil)
+}
+
+// MatureDueChecked is MatureDue with each reinvestment allowed by rule
+// (MatureInvestmentChecked).
+func (a *Account) MatureDueChecked(at time.Time, rule ReinvestRule) error {
 	for range maxMaturitiesPerRun {
 		due := a.Due(at)
 		if len(due) == 0 {
 			return nil
 		}
-		if err := a.MatureInvestment(due[0], at); err != nil {
+		if err := a.MatureInvestmentChecked(due[0], at, rule); err != nil {
 			return err
 		}
 	}
@@ -1020,7 +1045,7 @@ func (a *Account) Apply(e aggregate.Event) {
 		b.Available = b.Available.Add(e.Principal).Add(e.Return)
 		b.Returns = b.Returns.Add(e.Return)
 		if inv := a.investments[e.InvestmentID]; inv != nil {
-			inv.Status, inv.MaturedAt = StatusEnded, e.At
+			inv.Status, inv.MaturedAt, inv.ReinvestRefused = StatusEnded, e.At, e.ReinvestRefused
 		}
 	case InvestmentInstructionSet:
 		if inv := a.investments[e.InvestmentID]; inv != nil {

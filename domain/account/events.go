@@ -121,6 +121,10 @@ type InvestmentMatured struct {
 	Principal    money.Money `json:"principal"`
 	Return       money.Money `json:"return"`
 	At           time.Time   `json:"at"`
+	// ReinvestRefused says, in words for the investor, why an investment with the reinvest
+	// instruction was paid out instead (a reinvestment breaks a rule a new investment must
+	// pass); empty otherwise.
+	ReinvestRefused string `json:"reinvestRefused,omitempty"`
 }
 
 // InvestmentInstructionSet records what the investor wants done at maturity: pay out to the

@@ -185,7 +185,10 @@ func (a *Account) Check(e aggregate.Event) ([]aggregate.Event, error) {
 	case InvestmentRejected:
 		err = a.RejectInvestment(e.InvestmentID, e.Reason, e.StaffID, e.At)
 	case InvestmentMatured:
-		err = a.MatureInvestment(e.InvestmentID, e.At)
+		// Whether a reinvestment was refused rests on facts outside the stream (the plan, the
+		// identity check, the account's status), so the recorded refusal is taken as given; the
+		// amounts are still the rules' own.
+		err = a.MatureInvestmentChecked(e.InvestmentID, e.At, func(Investment, money.Money) string { return e.ReinvestRefused })
 	case InvestmentInstructionSet:
 		err = a.SetMaturityInstruction(e.InvestmentID, e.Instruction, e.At)
 	case InvestmentRedeemed:

@@ -451,6 +451,26 @@ func (j *Joined) Balances() (account.Balances, error) {
 	return parseFigures(s)
 }
 
+// FiguresOf reads the figures of the users named, by user id, in one query. A user with no row
+// in the books (no money yet) is left out: their figures are zeros.
+func FiguresOf(ctx context.Context, q Querier, userIDs []string) (map[string]account.Balances, error) {
+	rows, err := q.Query(ctx, `SELECT user_id, `+figureColumns+` FROM rm_ledger.figures WHERE user_id = ANY($1)`, userIDs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]account.Balances, len(userIDs))
+	for rows.Next() {
+		var u string
+		b, err := scanFigures(rows, &u)
+		if err != nil {
+			return nil, err
+		}
+		out[u] = b
+	}
+	return out, rows.Err()
+}
+
 // AllFigures reads every user's figures, by user id.
 func AllFigures(ctx context.Context, q Querier) (map[string]account.Balances, error) {
 	rows, err := q.Query(ctx, `SELECT user_id, `+figureColumns+` FROM rm_ledger.figures`)

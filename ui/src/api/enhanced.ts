@@ -213,6 +213,7 @@ export const {
   useChangePasswordMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,
+  useSecureAccountMutation,
   useSendLoginCodeMutation,
   useLoginWithCodeMutation,
   useGoogleLinkMutation,

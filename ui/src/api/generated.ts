@@ -937,7 +937,10 @@ export type SecureAccountApiResponse = /** status 200 Secured. */ Message;
 export type SecureAccountApiArg = {
   token: string;
 };
-export type GetUsersApiResponse = /** status 200 Users, newest first. */ User[];
+export type GetUsersApiResponse =
+  /** status 200 Users, newest first, each with `figures`: their money figures from the books, absent
+where they could not be read (shown as unavailable, never as zero).
+ */ User[];
 export type GetUsersApiArg = {
   /** Part of a name or e-mail (case-insensitive). */
   search?: string;
@@ -1385,6 +1388,12 @@ export type Error = {
 };
 export type Role = "subscriber" | "author" | "admin" | "suspended";
 export type KycStatus = "Not Submitted" | "Pending" | "Approved" | "Rejected";
+export type UserFigures = {
+  balance: string;
+  investmentBalance: string;
+  totalMaturityAmount: string;
+  fees: string;
+} | null;
 export type User = {
   _id: string;
   name: string;
@@ -1407,6 +1416,7 @@ export type User = {
   totalMaturityAmount: string;
   fees: string;
   hasFees: boolean;
+  figures?: UserFigures;
   referralCode: string;
   isImpersonated: boolean;
   twoFactorEnabled: boolean;

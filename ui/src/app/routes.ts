@@ -150,6 +150,12 @@ export const pages: readonly PageRoute[] = [
     page: () => import('../features/auth/LoginWithCodePage').then((m) => m.LoginWithCodePage),
   },
   {
+    path: '/secure-account/:token',
+    title: 'Secure Your Account',
+    access: 'public',
+    page: () => import('../features/secure-account/SecureAccountPage').then((m) => m.SecureAccountPage),
+  },
+  {
     path: '/verify/:verificationToken',
     title: 'Verify Your E-mail',
     access: 'public',

@@ -201,6 +201,21 @@ describe('users tab', () => {
     expect(screen.queryByRole('button', { name: 'Actions for Demo Admin' })).toBeNull();
   });
 
+  it('shows each user\'s figures, and "unavailable" (never $0.00) when they could not be read', async () => {
+    const listed = [
+      admin,
+      makeUser({ _id: 'u2', name: 'Ivy', figures: { balance: '120.00', investmentBalance: '600.00', totalMaturityAmount: '0.00', fees: '0.00' } }),
+      makeUser({ _id: 'u3', name: 'Olek', balance: '', investmentBalance: '', figures: undefined }),
+    ];
+    openProfile('users', { 'GET /api/users/getUsers': json(listed) }, admin);
+    const cards = await screen.findAllByTestId('user-card');
+    const ivy = cards.find((c) => c.textContent?.includes('Ivy'));
+    const olek = cards.find((c) => c.textContent?.includes('Olek'));
+    expect(ivy?.querySelector('[data-testid="user-figures"]')?.textContent).toBe('Available$120.00Invested$600.00');
+    expect(olek?.querySelector('[data-testid="user-figures"]')?.textContent).toBe('Figures unavailable');
+    expect(olek?.textContent).not.toContain('$0.00');
+  });
+
   it('searches by name or e-mail on the server', async () => {
     const { user, api } = openProfile(
       'users',

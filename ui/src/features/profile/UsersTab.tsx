@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useGetUsersQuery, useReinstateUserMutation, type User } from '../../api/enhanced';
+import { Amount } from '../../components/Amount';
 import { Avatar } from '../../components/Avatar';
 import { DisclosureMenu, type MenuAction } from '../../components/DisclosureMenu';
 import { QueryState } from '../../components/QueryState';
@@ -15,6 +16,35 @@ const roleLabel: Record<User['role'], string> = {
   admin: 'Admin',
   suspended: 'Suspended',
 };
+
+// A user's money as the books hold it. When the server could not read the figures they are
+// absent, and the card says so: an unknown balance is never shown as $0.00.
+function UserFigures({ user }: { user: User }) {
+  const f = user.figures;
+  if (!f) {
+    return (
+      <p className="user-card__figures user-card__figures--unavailable" data-testid="user-figures">
+        Figures unavailable
+      </p>
+    );
+  }
+  return (
+    <dl className="user-card__figures" data-testid="user-figures">
+      <div>
+        <dt>Available</dt>
+        <dd>
+          <Amount amount={f.balance} />
+        </dd>
+      </div>
+      <div>
+        <dt>Invested</dt>
+        <dd>
+          <Amount amount={f.investmentBalance} />
+        </dd>
+      </div>
+    </dl>
+  );
+}
 
 function UserCard({ user, canManage, onAction }: { user: User; canManage: boolean; onAction: (p: NonNullable<Pending>) => void }) {
   const run = useRunMutation();
@@ -48,6 +78,7 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
           <p className="user-card__email break-anywhere">{user.email}</p>
         </div>
       </div>
+      <UserFigures user={user} />
       <p className="user-card__badges">
         <span className={`badge badge--role-${user.role}`}>{roleLabel[user.role] ?? user.role}</span>
         <span className={`badge${user.isVerified ? ' badge--success' : ''}`}>{user.isVerified ? 'E-mail verified' : 'E-mail not verified'}</span>
