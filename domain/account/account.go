@@ -289,9 +289,13 @@ func (a *Account) RequestDeposit(r DepositRequest, at time.Time) error {
 	if !validRate(r.USDRate) {
 		return ErrInvalidRate
 	}
+	// One transfer, one credit: the hash is kept in its network's one canonical form, the form
+	// the platform-wide claim on it is keyed by.
 	txHash := strings.TrimSpace(r.TxHash)
-	if txHash != "" && !validField(txHash, MaxFieldRunes) {
-		return ErrInvalidTxHash
+	if txHash != "" {
+		if txHash, err = payout.CanonicalTxHash(payout.Network(network), txHash); err != nil {
+			return err
+		}
 	}
 	address := strings.TrimSpace(r.Address)
 	if address != "" && !validField(address, MaxFieldRunes) {
@@ -630,8 +634,10 @@ func (a *Account) ApproveWithdrawal(withdrawalID string, p Payout, staffID strin
 	if txHash == "" {
 		return ErrPayoutTxRequired
 	}
-	if !validField(txHash, MaxFieldRunes) {
-		return ErrInvalidTxHash
+	// The canonical form of the withdrawal's network, so a payout hash is compared with the
+	// others (and with deposits) as one form whatever case or prefix staff pasted.
+	if txHash, err = payout.CanonicalTxHash(payout.Network(w.Network), txHash); err != nil {
+		return err
 	}
 	if p.OnChainAmount != "" && !validOnChain(w.Asset, p.OnChainAmount) {
 		return ErrInvalidOnChain

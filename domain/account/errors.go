@@ -1,6 +1,9 @@
 package account
 
-import "clearvest/domain/domainerr"
+import (
+	"clearvest/domain/domainerr"
+	"clearvest/domain/payout"
+)
 
 func fieldError(kind domainerr.Kind, field, message string) *domainerr.Error {
 	e := domainerr.New(kind, message)
@@ -27,9 +30,11 @@ var (
 	ErrInvalidNetwork       = fieldError(domainerr.Invalid, "network", "Please select a network")
 	ErrInvalidOnChain       = fieldError(domainerr.Invalid, "onChainAmount", "Please enter a valid amount of the asset")
 	ErrInvalidRate          = fieldError(domainerr.Invalid, "usdRate", "Invalid exchange rate")
-	ErrInvalidTxHash        = fieldError(domainerr.Invalid, "txHash", "Invalid transaction hash")
-	ErrInvalidAddress       = fieldError(domainerr.Invalid, "address", "Invalid deposit address")
-	ErrNotesTooLong         = fieldError(domainerr.Invalid, "notes", "Notes must be at most 500 characters")
+	// ErrInvalidTxHash is payout's: a hash that is not well-formed for its network (every error
+	// of payout.CanonicalTxHash matches it).
+	ErrInvalidTxHash  = payout.ErrInvalidTxHash
+	ErrInvalidAddress = fieldError(domainerr.Invalid, "address", "Invalid deposit address")
+	ErrNotesTooLong   = fieldError(domainerr.Invalid, "notes", "Notes must be at most 500 characters")
 
 	ErrInvestmentNotFound = domainerr.New(domainerr.NotFound, "Investment not found")
 	ErrInvestmentDecided  = domainerr.New(domainerr.Conflict, "This investment was already decided")

@@ -280,7 +280,7 @@ func (s *sim) command() (name string, decision bool, target string, err error) {
 		return "request withdrawal", false, "", err
 	case 12:
 		id := s.target(s.withdraws)
-		return "approve withdrawal", true, id, a.ApproveWithdrawal(id, account.Payout{TxHash: "0x" + id}, s.staff(), now)
+		return "approve withdrawal", true, id, a.ApproveWithdrawal(id, account.Payout{TxHash: fmt.Sprintf("%064x", id)}, s.staff(), now)
 	case 13:
 		id := s.target(s.withdraws)
 		return "reject withdrawal", true, id, a.RejectWithdrawal(id, "no", s.staff(), now)
