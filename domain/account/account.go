@@ -55,6 +55,7 @@ import (
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
 	"clearvest/domain/plan"
+	"clearvest/domain/textcheck"
 )
 
 // Limits on the free text and ids commands accept.
@@ -1087,15 +1088,23 @@ func requiredText(s string) (string, error) {
 	if s == "" {
 		return "", ErrReasonRequired
 	}
-	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxTextRunes {
+	if !textcheck.MultiLine(s) {
+		return "", ErrReasonInvisible
+	}
+	if utf8.RuneCountInString(s) > MaxTextRunes {
 		return "", ErrReasonTooLong
 	}
 	return s, nil
 }
 
+// optionalText is staff's notes on a decision: read by the investor in an e-mail and in their
+// statement, so held to textcheck.MultiLine.
 func optionalText(s string, tooLong error) (string, error) {
 	s = strings.TrimSpace(s)
-	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxTextRunes {
+	if !textcheck.MultiLine(s) {
+		return "", ErrNotesInvisible
+	}
+	if utf8.RuneCountInString(s) > MaxTextRunes {
 		return "", tooLong
 	}
 	return s, nil

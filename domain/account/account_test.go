@@ -180,6 +180,16 @@ func TestDeposits(t *testing.T) {
 		long := strings.Repeat("é", account.MaxTextRunes+1)
 		accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.ConfirmDeposit("d1", m("1"), long, staffID, t0) }).ThenError(t, account.ErrNotesTooLong)
 		accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.RejectDeposit("d1", long, staffID, t0) }).ThenError(t, account.ErrNotesTooLong)
+		for _, hidden := range []string{"sent\u202e", "line\rforged", "zero\u200bwidth", "\x1b[31m"} {
+			accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.RejectDeposit("d1", hidden, staffID, t0) }).ThenError(t, account.ErrNotesInvisible)
+			accounts.Given(history(funded(), wdRequested("w1", "100", "2.50"))...).
+				When(func(a *account.Account) error { return a.RejectWithdrawal("w1", hidden, staffID, t1) }).ThenError(t, account.ErrReasonInvisible)
+			accounts.Given(funded()...).When(func(a *account.Account) error {
+				return a.PostAdjustment(account.Adjustment{AdjustmentID: "a1", Amount: m("1"), Category: account.CategoryCorrection, Reason: hidden}, staffID, t0)
+			}).ThenError(t, account.ErrReasonInvisible)
+		}
+		accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.RejectDeposit("d1", "two\nlines", staffID, t0) }).
+			Then(t, account.DepositRejected{DepositID: "d1", Notes: "two\nlines", StaffID: staffID, At: t0})
 		accounts.Given(depositRequested()).
 			When(func(a *account.Account) error {
 				return a.RejectDeposit("d1", long[:2*account.MaxTextRunes], staffID, t0)

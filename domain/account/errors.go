@@ -3,6 +3,7 @@ package account
 import (
 	"clearvest/domain/domainerr"
 	"clearvest/domain/payout"
+	"clearvest/domain/textcheck"
 )
 
 func fieldError(kind domainerr.Kind, field, message string) *domainerr.Error {
@@ -57,6 +58,8 @@ var (
 	ErrWaiverTooLarge   = fieldError(domainerr.RuleBroken, "amount", "The waiver cannot be more than the fee charged")
 	ErrReasonRequired   = fieldError(domainerr.Invalid, "reason", "Please enter a reason")
 	ErrReasonTooLong    = fieldError(domainerr.Invalid, "reason", "Reason must be at most 500 characters")
+	ErrReasonInvisible  = textcheck.Refusal("reason", "Reason")
+	ErrNotesInvisible   = textcheck.Refusal("notes", "Notes")
 	ErrInvalidReferred  = fieldError(domainerr.Invalid, "referredUserId", "Invalid referred user id")
 	ErrSelfReferral     = fieldError(domainerr.RuleBroken, "referredUserId", "A user cannot earn a bonus for referring themselves")
 	ErrReferralCredited = domainerr.New(domainerr.Conflict, "The bonus for this referral was already credited")
