@@ -95,6 +95,10 @@ const (
 	MaxFileBytes = 10 << 20
 	// MaxCommentRunes bounds a rejection's comment.
 	MaxCommentRunes = 1000
+	// MaxImagePixels bounds an image document's canvas (40 megapixels: twice a 600 dpi scan of
+	// an A4 page), read from its header, so a small file declaring a huge canvas never reaches
+	// a reviewer's browser.
+	MaxImagePixels = 40_000_000
 )
 
 // AllowedTypes are the content types a document may have, as detected from its content.
@@ -114,6 +118,7 @@ var (
 	ErrInvalidSide      = domainerr.New(domainerr.Invalid, "Documents are either front or back.")
 	ErrInvalidFile      = domainerr.New(domainerr.Invalid, "This document could not be stored. Please try again.")
 	ErrFileTooLarge     = domainerr.New(domainerr.TooLarge, "File size must be less than 10MB.")
+	ErrImageTooLarge    = domainerr.New(domainerr.TooLarge, "This image is too large: documents may have at most 40 megapixels. Please upload a smaller scan or photo.")
 	ErrFileType         = domainerr.New(domainerr.UnsupportedMedia, "Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.")
 	ErrNoRejections     = domainerr.New(domainerr.Invalid, "Please choose at least one document to reject.")
 	ErrDuplicateRej     = domainerr.New(domainerr.Invalid, "Each document can be rejected only once.")
