@@ -123,14 +123,12 @@ func statementFilename(st appmoney.Statement) string {
 // Notes holds the reason or notes given with the item, the rest of its details are in Details.
 var statementHeader = []string{"Date (UTC)", "Type", "Status", "Title", "Reference", "Amount", "Fee", "Effect", "Balance after", "Notes", "Details"}
 
-// statementCSV writes the statement as RFC 4180 CSV (CRLF line ends). Numbers the server formats
-// itself are written as they are, so a spreadsheet reads them as numbers; every other cell goes
-// through safeCell.
+// statementCSV writes the statement as RFC 4180 CSV (CRLF line ends). Every cell, whatever its
+// column, goes through safeCell as the rows are written, so no column can be forgotten.
 func statementCSV(st appmoney.Statement) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	w.UseCRLF = true
-	text := func(s string) string { return safeCell(s) }
 	openDay := ""
 	if st.From != nil {
 		openDay = st.From.Format(dayLayout)
@@ -138,10 +136,15 @@ func statementCSV(st appmoney.Statement) ([]byte, error) {
 	rows := [][]string{statementHeader, {openDay, "", "", "Opening balance", "", "", "", "", st.Opening.String(), "", ""}}
 	for _, it := range st.Items {
 		notes, rest := splitNotes(it.Details)
-		rows = append(rows, []string{it.At.Format(time.RFC3339), string(it.Type), text(string(it.Status)), text(it.Title),
-			text(it.Reference), it.Amount.String(), it.Fee.String(), it.Effect.String(), it.Balance.String(), text(notes), text(detailsText(rest))})
+		rows = append(rows, []string{it.At.Format(time.RFC3339), string(it.Type), string(it.Status), it.Title,
+			it.Reference, it.Amount.String(), it.Fee.String(), it.Effect.String(), it.Balance.String(), notes, detailsText(rest)})
 	}
 	rows = append(rows, []string{st.To.Format(dayLayout), "", "", "Closing balance", "", "", "", "", st.Closing.String(), "", ""})
+	for _, row := range rows {
+		for i := range row {
+			row[i] = safeCell(row[i])
+		}
+	}
 	if err := w.WriteAll(rows); err != nil {
 		return nil, fmt.Errorf("statement: %w", err)
 	}
@@ -177,11 +180,36 @@ func detailsText(d map[string]any) string {
 // safeCell keeps a spreadsheet from running a cell as a formula (CSV injection): a cell that
 // starts with =, +, -, @, a tab or a carriage return gets a leading apostrophe, which
 // spreadsheets show as text and do not display.
+//
+// One kind of cell is left alone: a plain decimal number ("-0.50", "99.00"), which a spreadsheet
+// reads as a number and never as a formula. That keeps the signed amounts (a negative effect
+// starts with "-") numeric for sums. The test is on the cell's text, not its column, so text
+// that happens to be a plain number is safe for the same reason, and "-1+1" or "-2-cmd" is not a
+// plain number and is neutralised.
 func safeCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
+	if s == "" || plainDecimal(s) || !strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return s
 	}
-	return s
+	return "'" + s
+}
+
+// plainDecimal reports whether s is an optional "-", digits, and optionally "." and digits.
+func plainDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, dot := strings.Cut(s, ".")
+	return allDigits(whole) && (!dot || allDigits(frac))
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // ---- live refresh ----

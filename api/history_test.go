@@ -84,21 +84,21 @@ func TestHistoryStatementAndDashboard(t *testing.T) {
 
 	var times []time.Time
 	step := func() { times = append(times, clk.Now()); clk.Advance(time.Minute) }
-	d1 := createUSDT(t, investor, "100", "0xaaa1")
+	d1 := createUSDT(t, investor, "100", testHash("aaa1"))
 	step()
 	expect(t, staff.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d1.TransactionID,
 		"amount": "99.50", "notes": `=HYPERLINK("http://evil.example")`}), http.StatusOK)
 	step()
-	d2 := createUSDT(t, investor, "50", "0xaaa2")
+	d2 := createUSDT(t, investor, "50", testHash("aaa2"))
 	step()
 	expect(t, staff.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": d2.TransactionID,
 		"notes": "+1 nothing arrived"}), http.StatusOK)
 	step()
 	adjust(t, a, investor, ivy.ID, "-0.50", "@SUM(1) double credit", clk.Now())
 	step()
-	d3 := createUSDT(t, investor, "20", "0xaaa3")
+	d3 := createUSDT(t, investor, "20", testHash("aaa3"))
 	step()
-	createUSDT(t, other, "10", "0xbbb1")
+	createUSDT(t, other, "10", testHash("bbb1"))
 	investor.position = max(investor.position, staff.position)
 
 	page := readHistory(t, investor, "")
@@ -120,7 +120,7 @@ func TestHistoryStatementAndDashboard(t *testing.T) {
 	if it := page.Items[1]; it.Details["reason"] != "@SUM(1) double credit" || it.Details["category"] != "correction" {
 		t.Errorf("adjustment details: %+v", it.Details)
 	}
-	if it := page.Items[4]; it.Details["notes"] != `=HYPERLINK("http://evil.example")` || it.Details["txHash"] != "0xaaa1" ||
+	if it := page.Items[4]; it.Details["notes"] != `=HYPERLINK("http://evil.example")` || it.Details["txHash"] != testHash("aaa1") ||
 		it.Details["decision"] != "Confirmed" || it.Amount != "99.50" {
 		t.Errorf("confirmation: %+v", it)
 	}
@@ -155,7 +155,7 @@ func TestHistoryStatementAndDashboard(t *testing.T) {
 	expect(t, a.browser(t).do(http.MethodGet, "/api/invest/getTransactionHistory", nil), http.StatusUnauthorized)
 
 	// Nobody sees anyone else's items.
-	if p := readHistory(t, other, ""); len(p.Items) != 1 || p.Items[0].Details["txHash"] != "0xbbb1" {
+	if p := readHistory(t, other, ""); len(p.Items) != 1 || p.Items[0].Details["txHash"] != testHash("bbb1") {
 		t.Fatalf("the other investor's history: %+v", p)
 	}
 
@@ -179,14 +179,14 @@ func TestHistoryStatementAndDashboard(t *testing.T) {
 	wantCSV := strings.Join([]string{
 		"Date (UTC),Type,Status,Title,Reference,Amount,Fee,Effect,Balance after,Notes,Details",
 		first + ",,,Opening balance,,,,,0.00,,",
-		ts(0) + ",Transaction,Confirmed,Deposit requested," + d1.TransactionID + ",100.00,0.00,0.00,0.00,," + usdt("100.000000", "0xaaa1"),
+		ts(0) + ",Transaction,Confirmed,Deposit requested," + d1.TransactionID + ",100.00,0.00,0.00,0.00,," + usdt("100.000000", testHash("aaa1")),
 		ts(1) + ",Transaction,Confirmed,Deposit confirmed," + d1.TransactionID + `,99.50,0.00,99.50,99.50,"'=HYPERLINK(""http://evil.example"")",` +
-			withDecision("Confirmed", "100.000000", "0xaaa1"),
-		ts(2) + ",Transaction,Rejected,Deposit requested," + d2.TransactionID + ",50.00,0.00,0.00,99.50,," + usdt("50.000000", "0xaaa2"),
+			withDecision("Confirmed", "100.000000", testHash("aaa1")),
+		ts(2) + ",Transaction,Rejected,Deposit requested," + d2.TransactionID + ",50.00,0.00,0.00,99.50,," + usdt("50.000000", testHash("aaa2")),
 		ts(3) + ",Transaction,Rejected,Deposit rejected," + d2.TransactionID + ",0.00,0.00,0.00,99.50,'+1 nothing arrived," +
-			withDecision("Rejected", "50.000000", "0xaaa2"),
+			withDecision("Rejected", "50.000000", testHash("aaa2")),
 		ts(4) + ",Adjustment,Completed,Adjustment,adj-1,0.50,0.00,-0.50,99.00,'@SUM(1) double credit,category: correction",
-		ts(5) + ",Transaction,Pending,Deposit requested," + d3.TransactionID + ",20.00,0.00,0.00,99.00,," + usdt("20.000000", "0xaaa3"),
+		ts(5) + ",Transaction,Pending,Deposit requested," + d3.TransactionID + ",20.00,0.00,0.00,99.00,," + usdt("20.000000", testHash("aaa3")),
 		last + ",,,Closing balance,,,,,99.00,,",
 	}, "\r\n") + "\r\n"
 	if string(res.body) != wantCSV {
@@ -201,7 +201,7 @@ func TestHistoryStatementAndDashboard(t *testing.T) {
 	}
 	res = other.do(http.MethodGet, "/api/invest/statement.csv", nil)
 	expect(t, res, http.StatusOK)
-	if strings.Contains(string(res.body), d1.TransactionID) || !strings.Contains(string(res.body), "0xbbb1") ||
+	if strings.Contains(string(res.body), d1.TransactionID) || !strings.Contains(string(res.body), testHash("bbb1")) ||
 		!strings.Contains(res.header.Get("Content-Disposition"), `filename="clearvest-statement-until-`) {
 		t.Errorf("the other investor's statement:\n%s", res.body)
 	}
@@ -307,7 +307,7 @@ func TestEventsStreamNotifiesOnlyTheOwner(t *testing.T) {
 	investor, _ := a.member(t, "ivy@example.com", "subscriber")
 	other, _ := a.member(t, "oscar@example.com", "subscriber")
 	staff, _ := a.member(t, "sam@example.com", "author")
-	d := createUSDT(t, investor, "100", "0xccc1")
+	d := createUSDT(t, investor, "100", testHash("ccc1"))
 
 	expect(t, a.browser(t).do(http.MethodGet, "/api/users/events", nil), http.StatusUnauthorized)
 	mine := openEvents(t, investor)
@@ -328,7 +328,7 @@ func TestEventsStreamNotifiesOnlyTheOwner(t *testing.T) {
 		t.Fatalf("balance after the notification: %+v", b)
 	}
 
-	createUSDT(t, other, "5", "0xccc2")
+	createUSDT(t, other, "5", testHash("ccc2"))
 	if p := changedAt(t, theirs.next(t)); p < other.position {
 		t.Fatalf("the other investor was notified at position %d, before their own deposit at %d: another user's change leaked",
 			p, other.position)
@@ -338,7 +338,7 @@ func TestEventsStreamNotifiesOnlyTheOwner(t *testing.T) {
 	// projection's lag plus at most one feed interval.
 	var delays []time.Duration
 	for i := range 8 {
-		d := createUSDT(t, investor, "1", fmt.Sprintf("0xddd%d", i))
+		d := createUSDT(t, investor, "1", testHash(fmt.Sprintf("ddd%d", i)))
 		changedAt(t, mine.next(t)) // the request itself
 		res := staff.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "1"})
 		expect(t, res, http.StatusOK)

@@ -136,7 +136,7 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 					body: map[string]string{"reason": "Address under review"}, key: key}
 			}
 			return moneyRequest{kind: "wapprove", user: u, token: s, method: http.MethodPut, path: "/api/withDraw/approve/" + w.ID,
-				body: map[string]string{"txHash": "0xpaid-" + w.ID}, key: key}
+				body: map[string]string{"txHash": testHash("paid-" + w.ID)}, key: key}
 		case roll < 4:
 			u := pick(investors)
 			return moneyRequest{kind: "withdraw", user: u, token: tokens[u], method: http.MethodPost, path: "/api/withDraw/create",

@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -139,6 +141,13 @@ func balances(t *testing.T, c *client) balancesJSON {
 
 var transactionIDPattern = regexp.MustCompile(`^DEP-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$`)
 
+// testHash is a well-formed TRON (and Bitcoin) transaction hash, in its canonical form, named by
+// seed: 64 lower-case hex digits.
+func testHash(seed string) string {
+	sum := sha256.Sum256([]byte(seed))
+	return hex.EncodeToString(sum[:])
+}
+
 func createUSDT(t *testing.T, c *client, amount, txHash string) depositJSON {
 	t.Helper()
 	res := c.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": amount, "asset": "USDT", "network": "TRC20", "txHash": txHash})
@@ -159,7 +168,7 @@ func TestDepositFlowCreditsTheWalletAndMailsTheInvestor(t *testing.T) {
 		t.Fatalf("addresses: %s", res.body)
 	}
 
-	d := createUSDT(t, investor, "100", "0xabc123")
+	d := createUSDT(t, investor, "100", testHash("abc123"))
 	if !transactionIDPattern.MatchString(d.TransactionID) || d.Status != "Pending" || d.Amount != "100.00" ||
 		d.Address != testTRONAddress || d.QRPayload != testTRONAddress || d.OnChainAmount != "100.000000" || d.USDRate != "1" ||
 		d.Received != "0.00" || d.User != nil {
@@ -177,7 +186,7 @@ func TestDepositFlowCreditsTheWalletAndMailsTheInvestor(t *testing.T) {
 	expect(t, other.do(http.MethodGet, "/api/payments/pending-deposit", nil), http.StatusForbidden)
 
 	// The same transaction hash, in another case, is refused for anyone.
-	res = other.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "5", "asset": "USDT", "network": "TRC20", "txHash": "0xABC123"})
+	res = other.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "5", "asset": "USDT", "network": "TRC20", "txHash": "0x" + strings.ToUpper(testHash("abc123"))})
 	expect(t, res, http.StatusConflict)
 	if e := decodeError(t, res); e.Message != "This transaction hash has already been used." {
 		t.Fatalf("reused hash: %+v", e)
@@ -338,7 +347,7 @@ func TestCreateDepositIsIdempotent(t *testing.T) {
 	t.Parallel()
 	a := newMoneyApp(t)
 	investor, _ := a.member(t, "ivy@example.com", "subscriber")
-	body := map[string]string{"amount": "75.25", "asset": "USDT", "network": "TRC20", "txHash": "0xfeed"}
+	body := map[string]string{"amount": "75.25", "asset": "USDT", "network": "TRC20", "txHash": testHash("feed")}
 	first := investor.withKey("dep-1", http.MethodPost, "/api/payments/create", body)
 	expect(t, first, http.StatusOK)
 	again := investor.withKey("dep-1", http.MethodPost, "/api/payments/create", body)
@@ -366,7 +375,7 @@ func TestATransactionHashIsClaimedOnceUnderConcurrency(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			statuses[i] = c.do(http.MethodPost, "/api/payments/create",
-				map[string]string{"amount": "10", "asset": "USDT", "network": "TRC20", "txHash": "0xSAME"}).status
+				map[string]string{"amount": "10", "asset": "USDT", "network": "TRC20", "txHash": testHash("same")}).status
 		}()
 	}
 	wg.Wait()

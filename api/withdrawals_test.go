@@ -90,7 +90,7 @@ func TestWithdrawalFlowPaysOutLessTheFeeAndMailsTheInvestor(t *testing.T) {
 	expect(t, investor.do(http.MethodGet, "/api/withDraw/get-withdrawal/"+w.ID, nil), http.StatusOK)
 	expect(t, other.do(http.MethodGet, "/api/withDraw/get-withdrawal/"+w.ID, nil), http.StatusNotFound)
 	expect(t, other.do(http.MethodGet, "/api/withDraw/get-withdrawal/not-an-id", nil), http.StatusNotFound)
-	expect(t, other.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0xpaid"}), http.StatusForbidden)
+	expect(t, other.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": testHash("paid")}), http.StatusForbidden)
 	expect(t, other.do(http.MethodPut, "/api/withDraw/reject/"+w.ID, map[string]string{"reason": "no"}), http.StatusForbidden)
 	expect(t, other.do(http.MethodGet, "/api/withDraw/pending", nil), http.StatusForbidden)
 	res = other.do(http.MethodGet, "/api/withDraw/history", nil)
@@ -115,18 +115,18 @@ func TestWithdrawalFlowPaysOutLessTheFeeAndMailsTheInvestor(t *testing.T) {
 
 	expectMessage(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": " "}), http.StatusBadRequest,
 		"Please enter the payout transaction hash")
-	res = staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0xpaid42", "onChainAmount": "98"})
+	res = staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": testHash("paid42"), "onChainAmount": "98"})
 	expect(t, res, http.StatusOK)
 	if m := decodeJSON[struct{ Message string }](t, res); m.Message != "Withdrawal approved!" {
 		t.Fatalf("approve: %s", res.body)
 	}
 	expectMessage(t, staff.do(http.MethodPut, "/api/withDraw/reject/"+w.ID, map[string]string{"reason": "late"}), http.StatusConflict,
 		"This withdrawal was already decided")
-	expectMessage(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0xagain"}), http.StatusConflict,
+	expectMessage(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": testHash("again")}), http.StatusConflict,
 		"This withdrawal was already decided")
 
 	mails = a.MailsTo(t, "ivy@example.com", "Your withdrawal of $100.00 was approved")
-	if len(mails) != 1 || !strings.Contains(mails[0].Text, "0xpaid42") || !strings.Contains(mails[0].Text, "$98.00 was sent") {
+	if len(mails) != 1 || !strings.Contains(mails[0].Text, testHash("paid42")) || !strings.Contains(mails[0].Text, "$98.00 was sent") {
 		t.Fatalf("approval mails: %+v", mails)
 	}
 
@@ -135,7 +135,7 @@ func TestWithdrawalFlowPaysOutLessTheFeeAndMailsTheInvestor(t *testing.T) {
 		t.Fatalf("figures after the payout: %+v", b)
 	}
 	res = investor.do(http.MethodGet, "/api/withDraw/get-withdrawal/"+w.ID, nil)
-	if got := decodeJSON[withdrawalJSON](t, res); got.Status != "Approved" || got.TxHash != "0xpaid42" || got.User != nil || got.AvailableBalance != nil {
+	if got := decodeJSON[withdrawalJSON](t, res); got.Status != "Approved" || got.TxHash != testHash("paid42") || got.User != nil || got.AvailableBalance != nil {
 		t.Fatalf("owner's view after approval: %s", res.body)
 	}
 	second := withdraw(t, investor, "20", "BTC", testBTCAddress)
@@ -171,7 +171,7 @@ func TestWithdrawalRejectionReturnsTheAmountAndMailsTheReason(t *testing.T) {
 	if m := decodeJSON[struct{ Message string }](t, res); m.Message != "Withdrawal rejected!" {
 		t.Fatalf("reject: %s", res.body)
 	}
-	expectMessage(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0x1"}), http.StatusConflict,
+	expectMessage(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": testHash("1")}), http.StatusConflict,
 		"This withdrawal was already decided")
 	mails := a.MailsTo(t, "ivy@example.com", "Your withdrawal of $50.00 was not approved")
 	if len(mails) != 1 || !strings.Contains(mails[0].Text, "refuses deposits") || !strings.Contains(mails[0].Text, "no fee was charged") {
@@ -185,7 +185,7 @@ func TestWithdrawalRejectionReturnsTheAmountAndMailsTheReason(t *testing.T) {
 	if got := decodeJSON[withdrawalJSON](t, res); got.Status != "Rejected" || got.Reason != "The address belongs to an exchange that refuses deposits" {
 		t.Fatalf("after rejection: %s", res.body)
 	}
-	expect(t, staff.do(http.MethodPut, "/api/withDraw/approve/00000000-0000-4000-8000-000000000000", map[string]string{"txHash": "0x1"}), http.StatusNotFound)
+	expect(t, staff.do(http.MethodPut, "/api/withDraw/approve/00000000-0000-4000-8000-000000000000", map[string]string{"txHash": testHash("1")}), http.StatusNotFound)
 }
 
 func TestWithdrawalInputIsChecked(t *testing.T) {
@@ -268,9 +268,9 @@ func TestStaffCannotDecideTheirOwnWithdrawal(t *testing.T) {
 	ada, _ := a.member(t, "ada@example.com", "admin")
 	fund(t, sam, ada, "40")
 	w := withdraw(t, sam, "40", "TRC20", testTRONAddress)
-	expectMessage(t, sam.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0xmine"}), http.StatusUnprocessableEntity,
+	expectMessage(t, sam.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": testHash("mine")}), http.StatusUnprocessableEntity,
 		"You cannot decide or correct money on your own account")
-	expect(t, ada.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0xtheirs"}), http.StatusOK)
+	expect(t, ada.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": testHash("theirs")}), http.StatusOK)
 }
 
 // TestConcurrentWithdrawalsHoldTheBalanceOnce sends 50 withdrawals of 60 % of the balance at

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 	"io"
@@ -14,15 +15,24 @@ import (
 	"clearvest/domain/domainerr"
 )
 
-// Photo limits. The upload limit is generous for a phone camera; the pixel limit is checked from
-// the header before decoding, so a small file claiming a huge canvas (a decompression bomb)
-// never allocates it.
+// Photo limits. The upload limit is generous for a phone camera. The pixel and memory limits are
+// checked from the header before decoding, so a small file claiming a huge canvas (a
+// decompression bomb: a 316 KiB PNG of 40 megapixels at 16 bits a channel decodes into 305 MiB)
+// never allocates it. 16 megapixels takes any phone's default photo (12 MP); the memory budget
+// halves that for 16-bit images, which need 8 bytes a pixel.
 const (
-	MaxPhotoBytes  = 5 << 20
-	maxPhotoPixels = 40_000_000
-	photoMaxSide   = 512
-	jpegQuality    = 85
+	MaxPhotoBytes       = 5 << 20
+	maxPhotoPixels      = 16_000_000
+	maxPhotoDecodeBytes = 64 << 20
+	photoMaxSide        = 512
+	jpegQuality         = 85
+	// photoDecodes is how many photos are decoded at once in this process; more wait their turn,
+	// so concurrent uploads cost at most this many decode budgets of memory.
+	photoDecodes = 2
 )
+
+// decodeSlots bounds the concurrent decodes (photoDecodes).
+var decodeSlots = make(chan struct{}, photoDecodes)
 
 var (
 	ErrPhotoType     = domainerr.New(domainerr.UnsupportedMedia, "Profile photo must be a JPEG or PNG image.")
@@ -65,9 +75,11 @@ func processPhoto(r io.Reader) (processedPhoto, error) {
 	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
 		return processedPhoto{}, ErrPhotoBroken.Wrap(err)
 	}
-	if int64(cfg.Width)*int64(cfg.Height) > maxPhotoPixels {
-		return processedPhoto{}, ErrPhotoTooLarge.WithMessage("Profile photo is too large; please use one under 40 megapixels.")
+	if pixels := int64(cfg.Width) * int64(cfg.Height); pixels > maxPhotoPixels || pixels*bytesPerPixel(cfg.ColorModel) > maxPhotoDecodeBytes {
+		return processedPhoto{}, ErrPhotoTooLarge.WithMessage("Profile photo is too large; please use one under 16 megapixels (8 for 16-bit images).")
 	}
+	decodeSlots <- struct{}{}
+	defer func() { <-decodeSlots }()
 	src, _, err := image.Decode(bytes.NewReader(raw))
 	if err != nil {
 		return processedPhoto{}, ErrPhotoBroken.Wrap(err)
@@ -85,6 +97,23 @@ func processPhoto(r io.Reader) (processedPhoto, error) {
 	}
 	out.data = buf.Bytes()
 	return out, nil
+}
+
+// bytesPerPixel is what the decoder allocates a pixel for an image of the colour model; an
+// unknown model counts as the widest.
+func bytesPerPixel(m color.Model) int64 {
+	switch m {
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.Gray16Model, color.Alpha16Model:
+		return 2
+	case color.RGBAModel, color.NRGBAModel, color.CMYKModel, color.YCbCrModel, color.NYCbCrAModel:
+		return 4
+	}
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	return 8
 }
 
 // scaleDown fits img into a maxSide square keeping its aspect ratio. Smaller images are still

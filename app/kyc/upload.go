@@ -9,18 +9,26 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/gif"  // image.DecodeConfig of GIF documents
+	_ "image/jpeg" // and of JPEG
+	_ "image/png"  // and of PNG
 	"io"
 	"mime/multipart"
 	"net/http"
 
 	"github.com/gabriel-vasile/mimetype"
+	_ "golang.org/x/image/bmp"  // image.DecodeConfig of BMP documents
+	_ "golang.org/x/image/webp" // and of WebP
 
 	"clearvest/app/command"
 	"clearvest/domain/kyc"
 )
 
-// sniffBytes is how much of a file decides its type: what mimetype reads by default.
-const sniffBytes = 3072
+// headBytes is how much of a file is read before it is stored: enough for its type (mimetype
+// reads the first 3 KiB) and, for an image, for the header that gives its size (a JPEG's comes
+// after its metadata segments).
+const headBytes = 64 << 10
 
 // Upload streams the documents of a multipart body into storage and records the submission.
 // Parts are read one after the other, each straight into the file store: nothing is held in
@@ -105,7 +113,7 @@ func (s *Service) storePart(ctx context.Context, userID string, p *multipart.Par
 			return kyc.Document{}, kyc.ErrDuplicateSide
 		}
 	}
-	head := make([]byte, sniffBytes)
+	head := make([]byte, headBytes)
 	n, err := io.ReadFull(p, head)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return kyc.Document{}, readError(err)
@@ -117,6 +125,9 @@ func (s *Service) storePart(ctx context.Context, userID string, p *multipart.Par
 	contentType := detect(head)
 	if contentType == "" {
 		return kyc.Document{}, kyc.ErrFileType
+	}
+	if err := checkPixels(head); err != nil {
+		return kyc.Document{}, err
 	}
 	key, err := newKey()
 	if err != nil {
@@ -144,6 +155,21 @@ func detect(head []byte) string {
 		}
 	}
 	return ""
+}
+
+// checkPixels refuses an image whose header, within the file's first headBytes, declares more
+// than kyc.MaxImagePixels. Only the header is read (image.DecodeConfig), never the pixels. A
+// header that cannot be read from the head (a PDF, HEIC, a JPEG with more metadata than that) is
+// left to the reviewer, as before.
+func checkPixels(head []byte) error {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(head))
+	if err != nil {
+		return nil
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > kyc.MaxImagePixels {
+		return kyc.ErrImageTooLarge
+	}
+	return nil
 }
 
 // readError classifies a failure to read the request: a body over the route's limit is a 413

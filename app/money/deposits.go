@@ -107,8 +107,14 @@ func (s *Service) depositRequest(in DepositInput) (account.DepositRequest, error
 	if err != nil {
 		return account.DepositRequest{}, err
 	}
+	txHash := strings.TrimSpace(in.TxHash)
+	if txHash != "" {
+		if txHash, err = payout.CanonicalTxHash(network, txHash); err != nil {
+			return account.DepositRequest{}, err
+		}
+	}
 	return account.DepositRequest{Amount: amount, Asset: string(as), Network: string(network), OnChainAmount: onChain,
-		USDRate: rate, TxHash: strings.TrimSpace(in.TxHash), Address: address}, nil
+		USDRate: rate, TxHash: txHash, Address: address}, nil
 }
 
 func (s *Service) create(ctx context.Context, a Actor, req account.DepositRequest) (Created, error) {
@@ -131,9 +137,11 @@ func (s *Service) create(ctx context.Context, a Actor, req account.DepositReques
 				req.TransactionID, a.UserID, req.DepositID, now)
 			w.OnUnique("money_deposit_refs_pkey", errTransactionIDTaken)
 			if req.TxHash != "" {
-				w.Add(`INSERT INTO money_tx_hashes (tx_hash_key, transaction_id, created_at) VALUES ($1, $2, $3)`,
-					txHashKey(req.TxHash), req.TransactionID, now)
-				w.OnUnique("money_tx_hashes_pkey", ErrTxHashUsed)
+				// req.TxHash is canonical (depositRequest), so every spelling of one hash claims
+				// the same row.
+				w.Add(`INSERT INTO money_chain_tx_hashes (network, tx_hash, kind, ref, created_at) VALUES ($1, $2, 'deposit', $3, $4)`,
+					req.Network, req.TxHash, req.TransactionID, now)
+				w.OnUnique("money_chain_tx_hashes_pkey", ErrTxHashUsed)
 			}
 			d, _ = acc.Deposit(req.DepositID)
 			return nil
@@ -148,9 +156,6 @@ func (s *Service) create(ctx context.Context, a Actor, req account.DepositReques
 	}
 	return Created{Deposit: fromAggregate(a.UserID, d), Position: res.Position}, nil
 }
-
-// txHashKey is the form a hash is unique in: trimmed, lower case.
-func txHashKey(h string) string { return strings.ToLower(strings.TrimSpace(h)) }
 
 // onChainAndRate works out what the deposit records in the asset. USDT is taken at 1 USD, so its
 // on-chain amount is the USD amount with six decimals. BTC and ETH have no price feed here: the

@@ -38,8 +38,8 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// Migrations creates the service's own tables (money_deposit_refs, money_tx_hashes,
-// money_investment_refs, money_withdrawal_refs). They refer
+// Migrations creates the service's own tables (money_deposit_refs, money_chain_tx_hashes and the
+// money_tx_hashes it replaced, money_investment_refs, money_withdrawal_refs). They refer
 // to no other set's tables.
 var Migrations = pgmigrate.MustFromFS("money", migrationFS, "migrations")
 
@@ -146,8 +146,11 @@ var (
 	ErrNotVerified     = domainerr.New(domainerr.Forbidden, "Please verify your email address before making a deposit.")
 	ErrNoAddress       = domainerr.New(domainerr.RuleBroken, "Deposits of this asset on this network are not available. Please choose another.")
 	ErrTxHashUsed      = fieldError(domainerr.Conflict, "txHash", "This transaction hash has already been used.")
-	ErrOnChainRequired = fieldError(domainerr.Invalid, "onChainAmount", "Please enter the amount of the asset you sent.")
-	ErrOnChainMismatch = fieldError(domainerr.Invalid, "onChainAmount", "The amount of the asset does not match the USD amount. Please check both.")
+	// ErrPayoutTxHashUsed: the payout hash is already on the books, as another payout or as a
+	// deposit; a transfer settles one withdrawal.
+	ErrPayoutTxHashUsed = fieldError(domainerr.Conflict, "txHash", "This transaction hash is already recorded for another payout or deposit.")
+	ErrOnChainRequired  = fieldError(domainerr.Invalid, "onChainAmount", "Please enter the amount of the asset you sent.")
+	ErrOnChainMismatch  = fieldError(domainerr.Invalid, "onChainAmount", "The amount of the asset does not match the USD amount. Please check both.")
 )
 
 func fieldError(kind domainerr.Kind, field, message string) *domainerr.Error {

@@ -283,9 +283,32 @@ func (s *Service) decideWithdrawal(ctx context.Context, a Actor, withdrawalID st
 	}
 	return s.decideOn(ctx, a, userID, rule, func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
 		w, _ := acc.Withdrawal(withdrawalID)
+		if err := claimPayoutHash(ctx, tx, w, s.clock.Now()); err != nil {
+			return err
+		}
 		template, data := message(u.Profile().Name, w)
 		return s.mailWithdrawal(ctx, tx, u.Email(), w, template, data)
 	})
+}
+
+// claimPayoutHash records an approved withdrawal's payout hash (canonical: the aggregate keeps
+// it so) in the transaction that approves it. A hash already recorded, by another payout or by a
+// deposit, refuses the approval: one on-chain transfer settles one withdrawal. ON CONFLICT keeps
+// the transaction usable; a concurrent approval with the same hash waits for the first to commit
+// and then finds it.
+func claimPayoutHash(ctx context.Context, tx *command.Tx, w account.Withdrawal, now time.Time) error {
+	if w.Status != account.StatusApproved || w.TxHash == "" {
+		return nil
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO money_chain_tx_hashes (network, tx_hash, kind, ref, created_at)
+		VALUES ($1, $2, 'payout', $3, $4) ON CONFLICT (network, tx_hash) DO NOTHING`, w.Network, w.TxHash, w.ID, now)
+	if err != nil {
+		return fmt.Errorf("money: payout hash: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrPayoutTxHashUsed
+	}
+	return nil
 }
 
 // mailWithdrawal enqueues one message about a withdrawal in the command's transaction. Each

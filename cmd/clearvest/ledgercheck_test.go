@@ -49,7 +49,7 @@ func seedMoney(t *testing.T) (app *apptest.MoneyApp, alice, bob string) {
 			Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Network: "TRC20", Asset: "USDT"}, at)
 	})
 	app.Do(t, alice, func(a *account.Account) error {
-		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0xabc"}, staff, at)
+		return a.ApproveWithdrawal("w1", account.Payout{TxHash: strings.Repeat("ab", 32)}, staff, at)
 	})
 	app.Do(t, alice, func(a *account.Account) error { return a.CreditReferralBonus(bob, m("20"), at) })
 	app.CatchUp(t, app.Runner(t, []projections.Projection{ledger.New(app.Codec)}))

@@ -57,6 +57,7 @@ import (
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
 	"clearvest/domain/plan"
+	"clearvest/domain/textcheck"
 )
 
 // Limits on the free text and ids commands accept.
@@ -299,9 +300,13 @@ func (a *Account) RequestDeposit(r DepositRequest, at time.Time) error {
 	if !validRate(r.USDRate) {
 		return ErrInvalidRate
 	}
+	// One transfer, one credit: the hash is kept in its network's one canonical form, the form
+	// the platform-wide claim on it is keyed by.
 	txHash := strings.TrimSpace(r.TxHash)
-	if txHash != "" && !validField(txHash, MaxFieldRunes) {
-		return ErrInvalidTxHash
+	if txHash != "" {
+		if txHash, err = payout.CanonicalTxHash(payout.Network(network), txHash); err != nil {
+			return err
+		}
 	}
 	address := strings.TrimSpace(r.Address)
 	if address != "" && !validField(address, MaxFieldRunes) {
@@ -728,8 +733,10 @@ func (a *Account) ApproveWithdrawalCountersigned(withdrawalID string, p Payout, 
 	if txHash == "" {
 		return ErrPayoutTxRequired
 	}
-	if !validField(txHash, MaxFieldRunes) {
-		return ErrInvalidTxHash
+	// The canonical form of the withdrawal's network, so a payout hash is compared with the
+	// others (and with deposits) as one form whatever case or prefix staff pasted.
+	if txHash, err = payout.CanonicalTxHash(payout.Network(w.Network), txHash); err != nil {
+		return err
 	}
 	if p.OnChainAmount != "" && !validOnChain(w.Asset, p.OnChainAmount) {
 		return ErrInvalidOnChain
@@ -1192,15 +1199,23 @@ func requiredText(s string) (string, error) {
 	if s == "" {
 		return "", ErrReasonRequired
 	}
-	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxTextRunes {
+	if !textcheck.MultiLine(s) {
+		return "", ErrReasonInvisible
+	}
+	if utf8.RuneCountInString(s) > MaxTextRunes {
 		return "", ErrReasonTooLong
 	}
 	return s, nil
 }
 
+// optionalText is staff's notes on a decision: read by the investor in an e-mail and in their
+// statement, so held to textcheck.MultiLine.
 func optionalText(s string, tooLong error) (string, error) {
 	s = strings.TrimSpace(s)
-	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxTextRunes {
+	if !textcheck.MultiLine(s) {
+		return "", ErrNotesInvisible
+	}
+	if utf8.RuneCountInString(s) > MaxTextRunes {
 		return "", tooLong
 	}
 	return s, nil

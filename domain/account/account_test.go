@@ -27,19 +27,25 @@ var (
 	t1       = t0.Add(time.Hour)
 )
 
+// Transaction hashes of the TRON network, in their canonical form.
+var (
+	depHash = strings.Repeat("ab", 32)
+	payHash = strings.Repeat("cd", 32)
+)
+
 func m(s string) money.Money { return money.MustParse(s) }
 
 func depositReq() account.DepositRequest {
 	return account.DepositRequest{
 		DepositID: "d1", TransactionID: "TX-1001", Amount: m("500"), Asset: "USDT", Network: "TRC20",
-		OnChainAmount: "500.123456", USDRate: "0.9998", TxHash: "0xabc",
+		OnChainAmount: "500.123456", USDRate: "0.9998", TxHash: depHash,
 	}
 }
 
 func depositRequested() account.DepositRequested {
 	return account.DepositRequested{
 		DepositID: "d1", TransactionID: "TX-1001", Amount: m("500"), Asset: "USDT", Network: "TRC20",
-		OnChainAmount: "500.123456", USDRate: "0.9998", TxHash: "0xabc", At: t0,
+		OnChainAmount: "500.123456", USDRate: "0.9998", TxHash: depHash, At: t0,
 	}
 }
 
@@ -73,7 +79,7 @@ func wdRequested(id, amount, fee string) account.WithdrawalRequested {
 }
 
 func wdApproved(id, amount, fee string) account.WithdrawalApproved {
-	return account.WithdrawalApproved{WithdrawalID: id, Amount: m(amount), Fee: m(fee), TxHash: "0xpay", StaffID: staffID, At: t1}
+	return account.WithdrawalApproved{WithdrawalID: id, Amount: m(amount), Fee: m(fee), TxHash: payHash, StaffID: staffID, At: t1}
 }
 
 func history(parts ...any) []aggregate.Event {
@@ -175,6 +181,16 @@ func TestDeposits(t *testing.T) {
 		long := strings.Repeat("é", account.MaxTextRunes+1)
 		accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.ConfirmDeposit("d1", m("1"), long, staffID, t0) }).ThenError(t, account.ErrNotesTooLong)
 		accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.RejectDeposit("d1", long, staffID, t0) }).ThenError(t, account.ErrNotesTooLong)
+		for _, hidden := range []string{"sent\u202e", "line\rforged", "zero\u200bwidth", "\x1b[31m"} {
+			accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.RejectDeposit("d1", hidden, staffID, t0) }).ThenError(t, account.ErrNotesInvisible)
+			accounts.Given(history(funded(), wdRequested("w1", "100", "2.50"))...).
+				When(func(a *account.Account) error { return a.RejectWithdrawal("w1", hidden, staffID, t1) }).ThenError(t, account.ErrReasonInvisible)
+			accounts.Given(funded()...).When(func(a *account.Account) error {
+				return a.PostAdjustment(account.Adjustment{AdjustmentID: "a1", Amount: m("1"), Category: account.CategoryCorrection, Reason: hidden}, staffID, t0)
+			}).ThenError(t, account.ErrReasonInvisible)
+		}
+		accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.RejectDeposit("d1", "two\nlines", staffID, t0) }).
+			Then(t, account.DepositRejected{DepositID: "d1", Notes: "two\nlines", StaffID: staffID, At: t0})
 		accounts.Given(depositRequested()).
 			When(func(a *account.Account) error {
 				return a.RejectDeposit("d1", long[:2*account.MaxTextRunes], staffID, t0)
@@ -203,6 +219,9 @@ func TestDeposits(t *testing.T) {
 			{"rate missing", func(r *account.DepositRequest) { r.USDRate = "" }, account.ErrInvalidRate},
 			{"rate with a trailing point", func(r *account.DepositRequest) { r.USDRate = "1." }, account.ErrInvalidRate},
 			{"hash with a newline", func(r *account.DepositRequest) { r.TxHash = "0xab\ncd" }, account.ErrInvalidTxHash},
+			{"hash too short", func(r *account.DepositRequest) { r.TxHash = "0xabc" }, account.ErrInvalidTxHash},
+			{"hash with a zero-width space", func(r *account.DepositRequest) { r.TxHash = depHash + "\u200b" }, account.ErrInvalidTxHash},
+			{"hash with a byte order mark", func(r *account.DepositRequest) { r.TxHash = "\ufeff" + depHash }, account.ErrInvalidTxHash},
 			{"address with a newline", func(r *account.DepositRequest) { r.Address = "TR7\nx" }, account.ErrInvalidAddress},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
@@ -212,6 +231,12 @@ func TestDeposits(t *testing.T) {
 				accounts.Given().When(func(a *account.Account) error { return a.RequestDeposit(r, t0) }).ThenError(t, tc.want)
 			})
 		}
+	})
+	t.Run("the hash is recorded in its network's one form", func(t *testing.T) {
+		t.Parallel()
+		r := depositReq()
+		r.TxHash = " 0X" + strings.ToUpper(depHash) + "\n"
+		accounts.Given().When(func(a *account.Account) error { return a.RequestDeposit(r, t0) }).Then(t, depositRequested())
 	})
 	t.Run("a retried request is a conflict, not a second deposit", func(t *testing.T) {
 		t.Parallel()
@@ -233,7 +258,7 @@ func TestStaffChecks(t *testing.T) {
 		"activate investment": func(a *account.Account, s string) error { return a.ActivateInvestment("i1", s, t0) },
 		"reject investment":   func(a *account.Account, s string) error { return a.RejectInvestment("i1", "no", s, t0) },
 		"approve withdrawal": func(a *account.Account, s string) error {
-			return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0x"}, s, t0)
+			return a.ApproveWithdrawal("w1", account.Payout{TxHash: payHash}, s, t0)
 		},
 		"reject withdrawal": func(a *account.Account, s string) error { return a.RejectWithdrawal("w1", "no", s, t0) },
 		"waive fee":         func(a *account.Account, s string) error { return a.WaiveFee("w2", m("1"), "sorry", s, t0) },
@@ -497,9 +522,9 @@ func TestWithdrawals(t *testing.T) {
 		t.Parallel()
 		a := accounts.Given(history(funded(), wdRequested("w1", "100", "2.50"))...).
 			When(func(a *account.Account) error {
-				return a.ApproveWithdrawal("w1", account.Payout{TxHash: " 0xpay ", OnChainAmount: "97.51", USDRate: "0.9999"}, staffID, t1)
+				return a.ApproveWithdrawal("w1", account.Payout{TxHash: " 0x" + strings.ToUpper(payHash) + " ", OnChainAmount: "97.51", USDRate: "0.9999"}, staffID, t1)
 			}).
-			Then(t, account.WithdrawalApproved{WithdrawalID: "w1", Amount: m("100"), Fee: m("2.50"), TxHash: "0xpay", OnChainAmount: "97.51", USDRate: "0.9999", StaffID: staffID, At: t1})
+			Then(t, account.WithdrawalApproved{WithdrawalID: "w1", Amount: m("100"), Fee: m("2.50"), TxHash: payHash, OnChainAmount: "97.51", USDRate: "0.9999", StaffID: staffID, At: t1})
 		wantBalances(t, a, "400", "0", "0", "0", "2.50", "0")
 		if h, _ := a.Hold("w1"); h.Status != account.HoldPosted || !h.Posted.Equal(m("100")) {
 			t.Errorf("hold %+v", h)
@@ -509,11 +534,16 @@ func TestWithdrawals(t *testing.T) {
 		t.Parallel()
 		s := accounts.Given(history(funded(), wdRequested("w1", "100", "2.50"))...)
 		s.When(func(a *account.Account) error { return a.ApproveWithdrawal("w1", account.Payout{}, staffID, t1) }).ThenError(t, account.ErrPayoutTxRequired)
+		for _, bad := range []string{"0xpay", payHash[:63], payHash + "\u200b", "\ufeff" + payHash, payHash[:32] + "\u202e" + payHash[32:]} {
+			s.When(func(a *account.Account) error {
+				return a.ApproveWithdrawal("w1", account.Payout{TxHash: bad}, staffID, t1)
+			}).ThenError(t, account.ErrInvalidTxHash)
+		}
 		s.When(func(a *account.Account) error {
-			return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0x", OnChainAmount: "1,5"}, staffID, t1)
+			return a.ApproveWithdrawal("w1", account.Payout{TxHash: payHash, OnChainAmount: "1,5"}, staffID, t1)
 		}).ThenError(t, account.ErrInvalidOnChain)
 		s.When(func(a *account.Account) error {
-			return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0x", USDRate: "0"}, staffID, t1)
+			return a.ApproveWithdrawal("w1", account.Payout{TxHash: payHash, USDRate: "0"}, staffID, t1)
 		}).ThenError(t, account.ErrInvalidRate)
 	})
 	t.Run("rejection releases the hold without a fee", func(t *testing.T) {
@@ -534,7 +564,7 @@ func TestWithdrawals(t *testing.T) {
 		} {
 			s := accounts.Given(history(funded(), wdRequested("w1", "100", "2.50"), decided)...)
 			s.When(func(a *account.Account) error {
-				return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0x"}, staffID, t1)
+				return a.ApproveWithdrawal("w1", account.Payout{TxHash: payHash}, staffID, t1)
 			}).ThenError(t, account.ErrWithdrawalDecided)
 			s.When(func(a *account.Account) error { return a.RejectWithdrawal("w1", "r", staffID, t1) }).ThenError(t, account.ErrWithdrawalDecided)
 		}

@@ -1,6 +1,10 @@
 package account
 
-import "clearvest/domain/domainerr"
+import (
+	"clearvest/domain/domainerr"
+	"clearvest/domain/payout"
+	"clearvest/domain/textcheck"
+)
 
 func fieldError(kind domainerr.Kind, field, message string) *domainerr.Error {
 	e := domainerr.New(kind, message)
@@ -28,9 +32,11 @@ var (
 	ErrInvalidNetwork       = fieldError(domainerr.Invalid, "network", "Please select a network")
 	ErrInvalidOnChain       = fieldError(domainerr.Invalid, "onChainAmount", "Please enter a valid amount of the asset")
 	ErrInvalidRate          = fieldError(domainerr.Invalid, "usdRate", "Invalid exchange rate")
-	ErrInvalidTxHash        = fieldError(domainerr.Invalid, "txHash", "Invalid transaction hash")
-	ErrInvalidAddress       = fieldError(domainerr.Invalid, "address", "Invalid deposit address")
-	ErrNotesTooLong         = fieldError(domainerr.Invalid, "notes", "Notes must be at most 500 characters")
+	// ErrInvalidTxHash is payout's: a hash that is not well-formed for its network (every error
+	// of payout.CanonicalTxHash matches it).
+	ErrInvalidTxHash  = payout.ErrInvalidTxHash
+	ErrInvalidAddress = fieldError(domainerr.Invalid, "address", "Invalid deposit address")
+	ErrNotesTooLong   = fieldError(domainerr.Invalid, "notes", "Notes must be at most 500 characters")
 
 	ErrInvestmentNotFound = domainerr.New(domainerr.NotFound, "Investment not found")
 	ErrInvestmentDecided  = domainerr.New(domainerr.Conflict, "This investment was already decided")
@@ -53,6 +59,8 @@ var (
 	ErrWaiverTooLarge   = fieldError(domainerr.RuleBroken, "amount", "The waiver cannot be more than the fee charged")
 	ErrReasonRequired   = fieldError(domainerr.Invalid, "reason", "Please enter a reason")
 	ErrReasonTooLong    = fieldError(domainerr.Invalid, "reason", "Reason must be at most 500 characters")
+	ErrReasonInvisible  = textcheck.Refusal("reason", "Reason")
+	ErrNotesInvisible   = textcheck.Refusal("notes", "Notes")
 	ErrInvalidReferred  = fieldError(domainerr.Invalid, "referredUserId", "Invalid referred user id")
 	ErrSelfReferral     = fieldError(domainerr.RuleBroken, "referredUserId", "A user cannot earn a bonus for referring themselves")
 	ErrReferralCredited = domainerr.New(domainerr.Conflict, "The bonus for this referral was already credited")

@@ -30,6 +30,7 @@ import (
 
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/textcheck"
 )
 
 // Role is what a user may do (docs/product-rules.md, "Roles").
@@ -93,6 +94,9 @@ var (
 	ErrInvalidPhoto        = fieldError("photo", "Please upload a valid photo")
 	ErrInvalidRole         = fieldError("role", "Please select a role")
 	ErrInvalidReason       = fieldError("reason", "Reason must be at most 500 characters")
+	ErrNameInvisible       = ErrInvalidName.WithMessage(textcheck.Message("Name"))
+	ErrBioInvisible        = ErrInvalidBio.WithMessage(textcheck.Message("Bio"))
+	ErrReasonInvisible     = ErrInvalidReason.WithMessage(textcheck.Message("Reason"))
 	ErrInvalidReferralCode = fieldError("referralCode", "Invalid referral code")
 	ErrSelfReferral        = fieldError("referralCode", "You cannot refer yourself")
 	ErrInvalidUserID       = fieldError("id", "Invalid user id")

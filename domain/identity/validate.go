@@ -2,10 +2,10 @@ package identity
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"clearvest/domain/domainerr"
+	"clearvest/domain/textcheck"
 )
 
 // Input limits. The API checks input with the same functions, so the user sees one message
@@ -109,25 +109,26 @@ func NormalizePhone(phone string) string {
 	}, strings.TrimSpace(phone))
 }
 
-// ValidateName accepts 1 to 80 characters of printable text (the caller trims).
+// ValidateName accepts 1 to 80 characters of one line of visible text (textcheck.SingleLine; the
+// caller trims).
 func ValidateName(name string) error {
 	switch {
 	case name == "":
 		return ErrNameRequired
-	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
-		return ErrInvalidName
+	case !textcheck.SingleLine(name):
+		return ErrNameInvisible
 	case utf8.RuneCountInString(name) > MaxNameLength:
 		return ErrNameTooLong
 	}
 	return nil
 }
 
-// ValidateBio accepts up to 500 characters; line breaks are allowed, other control characters
-// are not.
+// ValidateBio accepts up to 500 characters; line feeds and tabs are allowed, other control and
+// invisible characters are not (textcheck.MultiLine).
 func ValidateBio(bio string) error {
 	switch {
-	case !utf8.ValidString(bio) || strings.ContainsFunc(bio, isControlNotNewline):
-		return ErrInvalidBio
+	case !textcheck.MultiLine(bio):
+		return ErrBioInvisible
 	case utf8.RuneCountInString(bio) > MaxBioLength:
 		return ErrBioTooLong
 	}
@@ -171,8 +172,10 @@ func ParseRole(s string) (Role, error) {
 }
 
 func validateReason(reason string) error {
-	if !utf8.ValidString(reason) || strings.ContainsFunc(reason, isControlNotNewline) ||
-		utf8.RuneCountInString(reason) > MaxReasonLength {
+	if !textcheck.MultiLine(reason) {
+		return ErrReasonInvisible
+	}
+	if utf8.RuneCountInString(reason) > MaxReasonLength {
 		return ErrInvalidReason
 	}
 	return nil
@@ -215,8 +218,7 @@ func truncate(s string, n int) string {
 	return s[:n]
 }
 
-func isControlNotNewline(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\r' }
-func isDigit(c byte) bool             { return '0' <= c && c <= '9' }
-func isUpper(c byte) bool             { return 'A' <= c && c <= 'Z' }
-func isLetter(c byte) bool            { return isUpper(c) || 'a' <= c && c <= 'z' }
-func isAlnum(c byte) bool             { return isLetter(c) || isDigit(c) }
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isUpper(c byte) bool  { return 'A' <= c && c <= 'Z' }
+func isLetter(c byte) bool { return isUpper(c) || 'a' <= c && c <= 'z' }
+func isAlnum(c byte) bool  { return isLetter(c) || isDigit(c) }

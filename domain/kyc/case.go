@@ -30,6 +30,7 @@ import (
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
+	"clearvest/domain/textcheck"
 )
 
 // Status is where a case stands. The strings are the API's.
@@ -94,6 +95,10 @@ const (
 	MaxFileBytes = 10 << 20
 	// MaxCommentRunes bounds a rejection's comment.
 	MaxCommentRunes = 1000
+	// MaxImagePixels bounds an image document's canvas (40 megapixels: twice a 600 dpi scan of
+	// an A4 page), read from its header, so a small file declaring a huge canvas never reaches
+	// a reviewer's browser.
+	MaxImagePixels = 40_000_000
 )
 
 // AllowedTypes are the content types a document may have, as detected from its content.
@@ -103,22 +108,24 @@ var AllowedTypes = []string{
 
 // Errors. Their messages are shown to the user as they are.
 var (
-	ErrBothRequired   = domainerr.New(domainerr.Invalid, "Please upload both front and back documents.")
-	ErrPending        = domainerr.New(domainerr.Conflict, "Your documents are already being reviewed.")
-	ErrApproved       = domainerr.New(domainerr.Conflict, "Your identity is already verified.")
-	ErrDecided        = domainerr.New(domainerr.Conflict, "This identity check was already decided.")
-	ErrOwnCase        = domainerr.New(domainerr.RuleBroken, "You cannot decide your own identity check.")
-	ErrResubmit       = domainerr.New(domainerr.Invalid, "Please upload again only the rejected documents.")
-	ErrDuplicateSide  = domainerr.New(domainerr.Invalid, "Each document can be sent only once.")
-	ErrInvalidSide    = domainerr.New(domainerr.Invalid, "Documents are either front or back.")
-	ErrInvalidFile    = domainerr.New(domainerr.Invalid, "This document could not be stored. Please try again.")
-	ErrFileTooLarge   = domainerr.New(domainerr.TooLarge, "File size must be less than 10MB.")
-	ErrFileType       = domainerr.New(domainerr.UnsupportedMedia, "Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.")
-	ErrNoRejections   = domainerr.New(domainerr.Invalid, "Please choose at least one document to reject.")
-	ErrDuplicateRej   = domainerr.New(domainerr.Invalid, "Each document can be rejected only once.")
-	ErrInvalidReason  = domainerr.New(domainerr.Invalid, "Please choose a valid reason for each rejected document.")
-	ErrCommentTooLong = domainerr.New(domainerr.Invalid, "The comment must be at most 1000 characters.")
-	ErrInvalidStaffID = domainerr.New(domainerr.Invalid, "Invalid staff id")
+	ErrBothRequired     = domainerr.New(domainerr.Invalid, "Please upload both front and back documents.")
+	ErrPending          = domainerr.New(domainerr.Conflict, "Your documents are already being reviewed.")
+	ErrApproved         = domainerr.New(domainerr.Conflict, "Your identity is already verified.")
+	ErrDecided          = domainerr.New(domainerr.Conflict, "This identity check was already decided.")
+	ErrOwnCase          = domainerr.New(domainerr.RuleBroken, "You cannot decide your own identity check.")
+	ErrResubmit         = domainerr.New(domainerr.Invalid, "Please upload again only the rejected documents.")
+	ErrDuplicateSide    = domainerr.New(domainerr.Invalid, "Each document can be sent only once.")
+	ErrInvalidSide      = domainerr.New(domainerr.Invalid, "Documents are either front or back.")
+	ErrInvalidFile      = domainerr.New(domainerr.Invalid, "This document could not be stored. Please try again.")
+	ErrFileTooLarge     = domainerr.New(domainerr.TooLarge, "File size must be less than 10MB.")
+	ErrImageTooLarge    = domainerr.New(domainerr.TooLarge, "This image is too large: documents may have at most 40 megapixels. Please upload a smaller scan or photo.")
+	ErrFileType         = domainerr.New(domainerr.UnsupportedMedia, "Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.")
+	ErrNoRejections     = domainerr.New(domainerr.Invalid, "Please choose at least one document to reject.")
+	ErrDuplicateRej     = domainerr.New(domainerr.Invalid, "Each document can be rejected only once.")
+	ErrInvalidReason    = domainerr.New(domainerr.Invalid, "Please choose a valid reason for each rejected document.")
+	ErrCommentTooLong   = domainerr.New(domainerr.Invalid, "The comment must be at most 1000 characters.")
+	ErrCommentInvisible = textcheck.Refusal("comment", "The comment")
+	ErrInvalidStaffID   = domainerr.New(domainerr.Invalid, "Invalid staff id")
 )
 
 // SubmissionRecord is one submission as the case remembers it, with its decision if any.
@@ -259,6 +266,9 @@ func (c *Case) Reject(reviewerID string, submission int, rejections []Rejection,
 		seen = append(seen, r.Side)
 	}
 	comment = strings.TrimSpace(comment)
+	if !textcheck.MultiLine(comment) {
+		return ErrCommentInvisible
+	}
 	if utf8.RuneCountInString(comment) > MaxCommentRunes {
 		return ErrCommentTooLong
 	}

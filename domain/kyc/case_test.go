@@ -182,6 +182,7 @@ func TestDecide(t *testing.T) {
 			{[]kyc.Rejection{{Side: kyc.SideBack, Reason: "ugly"}}, "", kyc.ErrInvalidReason},
 			{[]kyc.Rejection{{Side: "middle", Reason: kyc.ReasonGlare}}, "", kyc.ErrInvalidSide},
 			{[]kyc.Rejection{{Side: kyc.SideBack, Reason: kyc.ReasonOther}}, strings.Repeat("é", 1001), kyc.ErrCommentTooLong},
+			{[]kyc.Rejection{{Side: kyc.SideBack, Reason: kyc.ReasonOther}}, "see \u2066here", kyc.ErrCommentInvisible},
 		} {
 			pending.When(func(c *kyc.Case) error { return c.Reject(staffID, 0, tc.rej, tc.comment, t0) }).ThenError(t, tc.want)
 		}

@@ -147,7 +147,9 @@ func TestFigures(t *testing.T) {
 		func() error {
 			return a.RequestWithdrawal(account.WithdrawalRequest{WithdrawalID: "w", Amount: m("100"), Fee: m("3"), Address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Network: "TRC20", Asset: "USDT"}, at)
 		},
-		func() error { return a.ApproveWithdrawal("w", account.Payout{TxHash: "h"}, staff, at) },
+		func() error {
+			return a.ApproveWithdrawal("w", account.Payout{TxHash: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}, staff, at)
+		},
 		func() error { return a.WaiveFee("w", m("1"), "goodwill", staff, at) },
 		func() error { return a.CreditReferralBonus("friend", m("5"), at) },
 		func() error {

@@ -301,7 +301,7 @@ func (s *sim) command() (name string, decision bool, target string, accepted boo
 	case 12:
 		id := s.target(s.withdraws)
 		staff := s.staff()
-		return "approve withdrawal", true, id, ref.decideWithdrawal(id, true, staff), a.ApproveWithdrawal(id, account.Payout{TxHash: "0x" + id}, staff, now)
+		return "approve withdrawal", true, id, ref.decideWithdrawal(id, true, staff), a.ApproveWithdrawal(id, account.Payout{TxHash: fmt.Sprintf("%064x", id)}, staff, now)
 	case 13:
 		id := s.target(s.withdraws)
 		staff := s.staff()

@@ -19,6 +19,7 @@ import (
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
+	"clearvest/domain/textcheck"
 )
 
 // Status is where a ticket stands. The strings are the API's.
@@ -39,17 +40,20 @@ const (
 // Errors. Their messages are shown to the user as they are; the first two are the contact
 // form's own wording.
 var (
-	ErrAllFields       = domainerr.New(domainerr.Invalid, "All fields are required")
-	ErrInvalidEmail    = fieldError("user_email", "Please enter a valid email")
-	ErrNameTooLong     = fieldError("user_name", "Your name must be at most 100 characters.")
-	ErrMessageTooLong  = fieldError("message", "Your message must be at most 5000 characters.")
-	ErrReplyRequired   = fieldError("message", "Please write a reply.")
-	ErrReplyTooLong    = fieldError("message", "The reply must be at most 5000 characters.")
-	ErrNotFound        = domainerr.New(domainerr.NotFound, "Ticket not found")
-	ErrClosed          = domainerr.New(domainerr.Conflict, "This ticket is closed.")
-	ErrAlreadyOpened   = domainerr.New(domainerr.Conflict, "This ticket already exists.")
-	ErrInvalidStaffID  = domainerr.New(domainerr.Invalid, "Invalid staff id")
-	ErrInvalidTicketAt = domainerr.New(domainerr.Invalid, "Invalid ticket time")
+	ErrAllFields        = domainerr.New(domainerr.Invalid, "All fields are required")
+	ErrNameInvisible    = textcheck.Refusal("name", "Your name")
+	ErrMessageInvisible = textcheck.Refusal("message", "Your message")
+	ErrReplyInvisible   = textcheck.Refusal("message", "The reply")
+	ErrInvalidEmail     = fieldError("user_email", "Please enter a valid email")
+	ErrNameTooLong      = fieldError("user_name", "Your name must be at most 100 characters.")
+	ErrMessageTooLong   = fieldError("message", "Your message must be at most 5000 characters.")
+	ErrReplyRequired    = fieldError("message", "Please write a reply.")
+	ErrReplyTooLong     = fieldError("message", "The reply must be at most 5000 characters.")
+	ErrNotFound         = domainerr.New(domainerr.NotFound, "Ticket not found")
+	ErrClosed           = domainerr.New(domainerr.Conflict, "This ticket is closed.")
+	ErrAlreadyOpened    = domainerr.New(domainerr.Conflict, "This ticket already exists.")
+	ErrInvalidStaffID   = domainerr.New(domainerr.Invalid, "Invalid staff id")
+	ErrInvalidTicketAt  = domainerr.New(domainerr.Invalid, "Invalid ticket time")
 )
 
 func fieldError(field, message string) *domainerr.Error {
@@ -77,6 +81,12 @@ func (r Request) Validate() error {
 	}
 	if identity.ValidateEmail(r.Email) != nil {
 		return ErrInvalidEmail
+	}
+	if !textcheck.SingleLine(r.Name) {
+		return ErrNameInvisible
+	}
+	if !textcheck.MultiLine(r.Message) {
+		return ErrMessageInvisible
 	}
 	if utf8.RuneCountInString(r.Name) > MaxNameRunes {
 		return ErrNameTooLong
@@ -131,6 +141,9 @@ func (t *Ticket) Reply(staffID, message string, at time.Time) error {
 	message = strings.TrimSpace(message)
 	if message == "" {
 		return ErrReplyRequired
+	}
+	if !textcheck.MultiLine(message) {
+		return ErrReplyInvisible
 	}
 	if utf8.RuneCountInString(message) > MaxMessageRunes {
 		return ErrReplyTooLong

@@ -36,6 +36,10 @@ func TestOpenRefusesBadInput(t *testing.T) {
 		{"email missing", support.Request{Name: "A", Message: "hi"}, support.ErrAllFields},
 		{"invalid email", support.Request{Name: "A", Email: "not-an-address", Message: "hi"}, support.ErrInvalidEmail},
 		{"name too long", support.Request{Name: strings.Repeat("n", 101), Email: "a@example.com", Message: "hi"}, support.ErrNameTooLong},
+		{"a name with a zero-width space", support.Request{Name: "A\u200b", Email: "a@example.com", Message: "m"}, support.ErrNameInvisible},
+		{"a name on two lines", support.Request{Name: "A\nB", Email: "a@example.com", Message: "m"}, support.ErrNameInvisible},
+		{"a message with a carriage return", support.Request{Name: "A", Email: "a@example.com", Message: "m\rforged"}, support.ErrMessageInvisible},
+		{"a message with a bidi override", support.Request{Name: "A", Email: "a@example.com", Message: "m\u202e"}, support.ErrMessageInvisible},
 		{"message too long", support.Request{Name: "A", Email: "a@example.com", Message: strings.Repeat("é", 5001)}, support.ErrMessageTooLong},
 	}
 	for _, c := range cases {
@@ -82,6 +86,9 @@ func TestReply(t *testing.T) {
 	tickets.Given(opened).
 		When(func(tk *support.Ticket) error { return tk.Reply("staff-1", strings.Repeat("x", 5001), later) }).
 		ThenError(t, support.ErrReplyTooLong)
+	tickets.Given(opened).
+		When(func(tk *support.Ticket) error { return tk.Reply("staff-1", "fine\u202e", later) }).
+		ThenError(t, support.ErrReplyInvisible)
 	tickets.Given().
 		When(func(tk *support.Ticket) error { return tk.Reply("staff-1", "hello", later) }).
 		ThenError(t, support.ErrNotFound)

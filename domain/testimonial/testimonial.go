@@ -15,11 +15,11 @@ package testimonial
 import (
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/textcheck"
 )
 
 // Limits of the text and of a rejection reason, in characters.
@@ -41,7 +41,7 @@ const (
 // Errors about testimonials. Their messages are shown to the user as they are.
 var (
 	ErrTextLength     = domainerr.Field("text", "Your testimonial must be 20 to 600 characters.")
-	ErrTextInvalid    = domainerr.Field("text", "Your testimonial cannot contain control characters.")
+	ErrTextInvalid    = domainerr.Field("text", textcheck.Message("Your testimonial"))
 	ErrReasonRequired = domainerr.Field("reason", "A reason of 1 to 500 characters is required.")
 	ErrNotEligible    = domainerr.New(domainerr.RuleBroken, "Only verified investors can share their experience: verify your e-mail and make a first deposit.")
 	ErrAlreadyWritten = domainerr.New(domainerr.Conflict, "You have already shared your experience; it is waiting for review or already published.")
@@ -74,14 +74,11 @@ func NormalizeText(s string) string {
 
 // ValidateText checks a normalised text.
 func ValidateText(text string) error {
-	if !utf8.ValidString(text) {
+	if !textcheck.MultiLine(text) {
 		return ErrTextInvalid
 	}
 	if n := utf8.RuneCountInString(text); n < MinTextRunes || n > MaxTextRunes {
 		return ErrTextLength
-	}
-	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsControl(r) && r != '\n' }) >= 0 {
-		return ErrTextInvalid
 	}
 	return nil
 }

@@ -43,6 +43,7 @@ func TestSubmit(t *testing.T) {
 		"spaces do not count":     {text: "  a                    b  ", eligible: true, want: testimonial.ErrTextLength},
 		"too long":                {text: strings.Repeat("x", testimonial.MaxTextRunes+1), eligible: true, want: testimonial.ErrTextLength},
 		"control characters":      {text: "Good platform\x00 with clear terms", eligible: true, want: testimonial.ErrTextInvalid},
+		"a bidi override":         {text: "Good platform \u202e with clear terms", eligible: true, want: testimonial.ErrTextInvalid},
 		"invalid UTF-8":           {text: "Good platform \xff with clear terms", eligible: true, want: testimonial.ErrTextInvalid},
 	} {
 		t.Run(name, func(t *testing.T) {

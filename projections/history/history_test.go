@@ -49,7 +49,7 @@ func every(t *testing.T, e *apptest.MoneyApp, alice, bob, staff string, at time.
 			Network: "TRC20", Asset: "USDT"}, at.Add(12*day))
 	})
 	e.Do(t, alice, func(a *account.Account) error {
-		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0xabc"}, staff, at.Add(12*day))
+		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}, staff, at.Add(12*day))
 	})
 	e.Do(t, alice, func(a *account.Account) error {
 		return a.WaiveFee("w1", m("3"), "first withdrawal", staff, at.Add(12*day))

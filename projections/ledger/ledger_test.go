@@ -54,7 +54,7 @@ func seed(t *testing.T, e *apptest.MoneyApp, alice, bob, staff string) {
 	e.Do(t, alice, func(a *account.Account) error { return a.MatureDue(at.AddDate(0, 0, 10)) })
 	e.Do(t, alice, withdraw("w1", "100", "3"))
 	e.Do(t, alice, func(a *account.Account) error {
-		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0xabc"}, staff, at)
+		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}, staff, at)
 	})
 	e.Do(t, alice, func(a *account.Account) error { return a.WaiveFee("w1", m("1"), "goodwill", staff, at) })
 	e.Do(t, alice, withdraw("w2", "10", "0"))

@@ -53,7 +53,7 @@ func TestWithdrawalsReadModel(t *testing.T) {
 	fund(bob, "db")
 	withdraw(alice, "w1", "100", "2.00", "TRC20", tron, at.Add(time.Minute))
 	e.Do(t, alice, func(a *account.Account) error {
-		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0xpaid", OnChainAmount: "98"}, staff, at.Add(time.Hour))
+		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b", OnChainAmount: "98"}, staff, at.Add(time.Hour))
 	})
 	e.Do(t, alice, func(a *account.Account) error {
 		return a.WaiveFee("w1", m("0.50"), "goodwill", staff, at.Add(2*time.Hour))

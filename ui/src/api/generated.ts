@@ -1888,7 +1888,7 @@ export type CreateDepositRequest = {
   network: string;
   /** How much of the asset was sent; required for BTC and ETH, ignored for USDT. */
   onChainAmount?: string;
-  /** The on-chain transaction hash, if the investor has it. */
+  /** The on-chain transaction hash, if the investor has it: 64 hexadecimal digits (BTC, TRC20) or 0x and 64 (ERC20; the 0x may be left out), any case. It is recorded in its network's canonical form (lower case, 0x only on ERC20) and may be used once per network. A hash with spaces or invisible characters is a 400; one already used, in any spelling, a 409. */
   txHash?: string;
 };
 export type DepositQueueItem = {
@@ -1972,7 +1972,7 @@ export type WithdrawalList = {
   withdrawals: Withdrawal[];
 };
 export type ApproveWithdrawalRequest = {
-  /** The payout transaction hash; required below the threshold, empty above it. */
+  /** The payout transaction hash, well-formed for the withdrawal's network (64 hexadecimal digits; 0x and 64 on ERC20, the 0x optional), recorded in its canonical form. A hash already recorded for another payout or for a deposit is a 409. Required below the approval threshold; above it, left empty: the second staff member records it when they approve. */
   txHash?: string;
   /** Why the payout should go ahead; required above the threshold. */
   reason?: string;
