@@ -1,10 +1,93 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
+
+	"clearvest/api"
+	"clearvest/app/accounts/accountstest"
+	"clearvest/app/money"
+	"clearvest/domain/clock"
+	"clearvest/eventstore"
+	"clearvest/platform/auth/ratelimit"
+	"clearvest/projections"
+	"clearvest/projections/history"
+	"clearvest/projections/ledger"
+	"clearvest/projections/wallets"
+	"clearvest/projections/withdrawals"
 )
+
+// newLimitedMoneyApp is newMoneyApp with the request limits on, counted on limits (a clock of
+// their own, so a test can move past a window without expiring anyone's session).
+func newLimitedMoneyApp(t *testing.T, limits clock.Clock) *app {
+	t.Helper()
+	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec)}
+	}, money.Migrations))
+	svc := newMoneyService(t, env, env.Commands, nil, env.Clock)
+	return serve(t, env, func(d *api.Deps) { d.Money = svc; d.RequestLimiter = ratelimit.New(env.Pool, limits) })
+}
+
+func TestMoneyRequestsAreLimitedPerUserWithRetryAfter(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewManual(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
+	a := newLimitedMoneyApp(t, clk)
+	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	other, _ := a.member(t, "oscar@example.com", "subscriber")
+	deposit := map[string]string{"amount": "100", "asset": "USDT", "network": "TRC20"}
+
+	// 30 money requests in ten minutes are allowed, whatever their answer: five deposits are
+	// accepted, the quota refuses the rest, and every one counts.
+	for i := range 30 {
+		res := investor.do(http.MethodPost, "/api/payments/create", deposit)
+		if want := map[bool]int{true: http.StatusOK, false: http.StatusUnprocessableEntity}[i < 5]; res.status != want {
+			t.Fatalf("request %d: status %d, want %d; body %s", i+1, res.status, want, res.body)
+		}
+	}
+	clk.Advance(4 * time.Minute)
+	// The 31st is refused, a withdrawal as much as a deposit (they are counted together), with
+	// the time left in the window.
+	for _, res := range []response{
+		investor.do(http.MethodPost, "/api/payments/create", deposit),
+		investor.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "50", "network": "TRC20", "walletAddress": testTRONAddress}),
+	} {
+		expectMessage(t, res, http.StatusTooManyRequests, "Too many money requests in a short time. Please try again in 6 minutes.")
+		if s, err := strconv.Atoi(res.header.Get("Retry-After")); err != nil || s < 300 || s > 360 {
+			t.Fatalf("Retry-After %q, want the rest of the window", res.header.Get("Retry-After"))
+		}
+	}
+	// Another user at the same address is not held back by this one.
+	createUSDT(t, other, "100", "")
+	// After the window the investor may ask again.
+	clk.Advance(6 * time.Minute)
+	expect(t, investor.do(http.MethodPost, "/api/payments/create", deposit), http.StatusUnprocessableEntity)
+}
+
+func TestMoneyRequestsAreLimitedPerClientAddress(t *testing.T) {
+	t.Parallel()
+	a := newLimitedMoneyApp(t, clock.NewManual(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)))
+	deposit := map[string]string{"amount": "100", "asset": "USDT", "network": "TRC20"}
+	// Ten users at one address use up its 300 money requests in ten minutes.
+	for u := range 10 {
+		c, _ := a.member(t, fmt.Sprintf("user%d@example.com", u), "subscriber")
+		for i := range 30 {
+			if res := c.do(http.MethodPost, "/api/payments/create", deposit); res.status == http.StatusTooManyRequests {
+				t.Fatalf("user %d, request %d: refused before the address's limit: %s", u, i+1, res.body)
+			}
+		}
+	}
+	// An eleventh, who has asked nothing yet, is refused at that address.
+	late, _ := a.member(t, "late@example.com", "subscriber")
+	res := late.do(http.MethodPost, "/api/payments/create", deposit)
+	expectMessage(t, res, http.StatusTooManyRequests, "Too many money requests in a short time. Please try again in 10 minutes.")
+	if res.header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
+}
 
 func TestASixthOpenDepositIsRefusedUntilStaffDecideOne(t *testing.T) {
 	t.Parallel()

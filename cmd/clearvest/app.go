@@ -96,8 +96,12 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
+	maxOpen := cfg.Limits.MaxOpenDeposits
+	if cfg.Limits.Off {
+		maxOpen = -1
+	}
 	moneyService, err := money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
-		WithdrawalFee: cfg.WithdrawalFee, MaxOpenDeposits: cfg.Limits.MaxOpenDeposits}, money.Deps{
+		WithdrawalFee: cfg.WithdrawalFee, MaxOpenDeposits: maxOpen}, money.Deps{
 		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService,
 	})
 	if err != nil {
