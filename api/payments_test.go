@@ -41,13 +41,20 @@ func newMoneyApp(t testing.TB, opts ...accountstest.Option) *app {
 // environment's clock).
 func newMoneyAppAt(t testing.TB, clk clock.Clock, opts ...accountstest.Option) *app {
 	t.Helper()
+	return newMoneyAppQuota(t, clk, 0, opts...)
+}
+
+// newMoneyAppQuota is newMoneyAppAt with the open deposit quota maxOpen (0: the default of five;
+// negative: none, for the benchmark, whose investors leave thousands of deposits waiting).
+func newMoneyAppQuota(t testing.TB, clk clock.Clock, maxOpen int, opts ...accountstest.Option) *app {
+	t.Helper()
 	env := accountstest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec)}
 	}, money.Migrations))...)
 	if clk == nil {
 		clk = env.Clock
 	}
-	svc := newMoneyService(t, env, env.Commands, nil, clk)
+	svc := newMoneyServiceQuota(t, env, env.Commands, nil, clk, maxOpen)
 	return serve(t, env, func(d *api.Deps) { d.Money = svc })
 }
 
@@ -55,6 +62,12 @@ func newMoneyAppAt(t testing.TB, clk clock.Clock, opts ...accountstest.Option) *
 // USDT on TRON, the default withdrawal fee, the plan catalogue p (nil where no test invests) and
 // the clock clk.
 func newMoneyService(t testing.TB, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock) *money.Service {
+	t.Helper()
+	return newMoneyServiceQuota(t, env, commands, p, clk, 0)
+}
+
+// newMoneyServiceQuota is newMoneyService with the open deposit quota maxOpen (money.Config).
+func newMoneyServiceQuota(t testing.TB, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock, maxOpen int) *money.Service {
 	t.Helper()
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {
@@ -72,7 +85,7 @@ func newMoneyService(t testing.TB, env *accountstest.Env, commands *command.Runn
 	if p != nil { // a nil *plans.Service would be a non-nil catalogue
 		deps.Plans = p
 	}
-	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee}, deps)
+	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee, MaxOpenDeposits: maxOpen}, deps)
 	if err != nil {
 		t.Fatal(err)
 	}
