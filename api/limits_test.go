@@ -156,3 +156,112 @@ func TestRacingDepositRequestsDoNotPassTheQuota(t *testing.T) {
 		t.Fatalf("statuses %v: %d accepted and %d refused, want 2 and 4", statuses, ok, refused)
 	}
 }
+
+type depositPageJSON struct {
+	Deposits []struct {
+		Deposit depositJSON `json:"deposit"`
+	} `json:"deposits"`
+	Total      int     `json:"total"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+func TestTheDepositQueuePagesThroughSixHundredDepositsWhileMoreArrive(t *testing.T) {
+	t.Parallel()
+	// No open deposit quota here: six investors fill the queue quickly.
+	a := newMoneyAppQuota(t, nil, -1)
+	staff, _ := a.member(t, "sam@example.com", "author")
+	var investors []*client
+	for i := range 6 {
+		c, _ := a.member(t, fmt.Sprintf("inv%d@example.com", i), "subscriber")
+		investors = append(investors, c)
+	}
+	create := func(n int) []string {
+		var ids []string
+		for i := range n {
+			c := investors[i%len(investors)]
+			ids = append(ids, createUSDT(t, c, strconv.Itoa(10+i%90), "").TransactionID)
+			staff.position = max(staff.position, c.position)
+		}
+		return ids
+	}
+	original := create(600)
+	page := func(cursor string, limit int) depositPageJSON {
+		t.Helper()
+		path := "/api/payments/pending-deposit?limit=" + strconv.Itoa(limit)
+		if cursor != "" {
+			path += "&cursor=" + cursor
+		}
+		res := staff.do(http.MethodGet, path, nil)
+		expect(t, res, http.StatusOK)
+		return decodeJSON[depositPageJSON](t, res)
+	}
+
+	first := page("", 100)
+	if first.Total != 600 || len(first.Deposits) != 100 || first.NextCursor == nil {
+		t.Fatalf("first page: total %d, %d deposits, next %v", first.Total, len(first.Deposits), first.NextCursor)
+	}
+	seen := map[string]int{}
+	var order []string
+	add := func(p depositPageJSON) {
+		for _, d := range p.Deposits {
+			seen[d.Deposit.TransactionID]++
+			order = append(order, d.Deposit.TransactionID)
+		}
+	}
+	add(first)
+	// While staff page through, investors keep declaring deposits and staff decide some they
+	// already saw: the pages after are not shifted by either.
+	var added []string
+	cursor := *first.NextCursor
+	pages := 1
+	for {
+		added = append(added, create(7)...)
+		decided := order[len(order)-1]
+		expect(t, staff.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": decided, "notes": "Nothing arrived"}), http.StatusOK)
+		p := page(cursor, 100)
+		pages++
+		add(p)
+		if p.NextCursor == nil {
+			if p.Total != 600+len(added)-pages+1 {
+				t.Fatalf("last page: total %d, want %d", p.Total, 600+len(added)-pages+1)
+			}
+			break
+		}
+		cursor = *p.NextCursor
+		if pages > 20 {
+			t.Fatal("the pages do not end")
+		}
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("%s shown %d times", id, n)
+		}
+	}
+	// Every original deposit was reachable, in the order they were declared, and so was every
+	// deposit declared while paging (after them: they are newer).
+	want := append(append([]string{}, original...), added...)
+	if len(order) != len(want) {
+		t.Fatalf("%d deposits over %d pages, want %d", len(order), pages, len(want))
+	}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("item %d is %s, want %s (oldest first)", i, order[i], want[i])
+		}
+	}
+
+	// The default page is 50; a page size outside 1..100 or a cursor the server did not make is a 400.
+	if p := page("", 50); len(p.Deposits) != 50 {
+		t.Fatalf("a page of 50 has %d", len(p.Deposits))
+	}
+	res := staff.do(http.MethodGet, "/api/payments/pending-deposit", nil)
+	expect(t, res, http.StatusOK)
+	if p := decodeJSON[depositPageJSON](t, res); len(p.Deposits) != 50 {
+		t.Fatalf("the default page has %d", len(p.Deposits))
+	}
+	for _, q := range []string{"limit=0", "limit=101", "cursor=not-a-cursor"} {
+		expectMessage(t, staff.do(http.MethodGet, "/api/payments/pending-deposit?"+q, nil), http.StatusBadRequest,
+			map[bool]string{true: "This page of the queue cannot be found. Please reload the queue from the start.", false: "A page holds from 1 to 100 items."}[q == "cursor=not-a-cursor"])
+	}
+	// Investors do not see the queue.
+	expect(t, investors[0].do(http.MethodGet, "/api/payments/pending-deposit", nil), http.StatusForbidden)
+}
