@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"clearvest/domain/account"
-	"clearvest/projections/ledger"
 	"clearvest/projections/keyset"
+	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
 )
 
