@@ -265,3 +265,69 @@ func TestTheDepositQueuePagesThroughSixHundredDepositsWhileMoreArrive(t *testing
 	// Investors do not see the queue.
 	expect(t, investors[0].do(http.MethodGet, "/api/payments/pending-deposit", nil), http.StatusForbidden)
 }
+
+type withdrawalPageJSON struct {
+	Withdrawals []struct {
+		Withdrawal withdrawalJSON `json:"withdrawal"`
+	} `json:"withdrawals"`
+	Total      int     `json:"total"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+func TestTheWithdrawalQueuePagesByKeyWhileMoreArrive(t *testing.T) {
+	t.Parallel()
+	a := newMoneyApp(t)
+	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	staff, _ := a.member(t, "sam@example.com", "author")
+	fund(t, investor, staff, "5000")
+	create := func(n int) []string {
+		var ids []string
+		for range n {
+			res := investor.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "20", "network": "TRC20", "walletAddress": testTRONAddress})
+			expect(t, res, http.StatusOK)
+			ids = append(ids, decodeJSON[withdrawalJSON](t, res).ID)
+		}
+		staff.position = max(staff.position, investor.position)
+		return ids
+	}
+	want := create(12)
+	seen := map[string]bool{}
+	var order []string
+	cursor, pages := "", 0
+	for {
+		path := "/api/withDraw/pending?limit=5"
+		if cursor != "" {
+			path += "&cursor=" + cursor
+		}
+		res := staff.do(http.MethodGet, path, nil)
+		expect(t, res, http.StatusOK)
+		p := decodeJSON[withdrawalPageJSON](t, res)
+		pages++
+		if pages == 1 && p.Total != 12 {
+			t.Fatalf("total %d, want 12", p.Total)
+		}
+		for _, w := range p.Withdrawals {
+			if seen[w.Withdrawal.ID] {
+				t.Fatalf("%s shown twice", w.Withdrawal.ID)
+			}
+			seen[w.Withdrawal.ID] = true
+			order = append(order, w.Withdrawal.ID)
+		}
+		if p.NextCursor == nil || pages > 10 {
+			break
+		}
+		cursor = *p.NextCursor
+		// One more is requested and the last one seen is decided before the next page.
+		want = append(want, create(1)...)
+		expect(t, staff.do(http.MethodPut, "/api/withDraw/reject/"+order[len(order)-1], map[string]string{"reason": "Address under review"}), http.StatusOK)
+	}
+	if len(order) != len(want) {
+		t.Fatalf("%d withdrawals over %d pages, want %d", len(order), pages, len(want))
+	}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("item %d is %s, want %s (oldest first)", i, order[i], want[i])
+		}
+	}
+	expect(t, staff.do(http.MethodGet, "/api/withDraw/pending?limit=101", nil), http.StatusBadRequest)
+}

@@ -8,6 +8,7 @@ import (
 	"clearvest/projections/keyset"
 	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
+	"clearvest/projections/withdrawals"
 )
 
 // Deposit returns one deposit to its owner or to staff; anyone else gets a 404, as for a
@@ -71,4 +72,38 @@ func (s *Service) FiguresJoin() *ledger.Joined { return ledger.JoinFigures("u.id
 // Balances returns a user's dashboard figures from the wallets read model.
 func (s *Service) Balances(ctx context.Context, userID string) (account.Balances, error) {
 	return wallets.Balances(ctx, s.pool, userID)
+}
+
+// WithdrawalPage is one page of the withdrawal queue, as DepositPage is of the deposit queue.
+type WithdrawalPage struct {
+	Withdrawals []Withdrawal
+	Total       int
+	NextCursor  string
+}
+
+// PendingWithdrawalPage reads a page of the withdrawal queue, oldest first, as
+// PendingDepositPage does.
+func (s *Service) PendingWithdrawalPage(ctx context.Context, cursor string, limit *int) (WithdrawalPage, error) {
+	n, err := keyset.Limit(limit)
+	if err != nil {
+		return WithdrawalPage{}, err
+	}
+	after, ok, err := keyset.Decode(cursor)
+	if err != nil {
+		return WithdrawalPage{}, err
+	}
+	var from *keyset.Cursor
+	if ok {
+		from = &after
+	}
+	list, total, more, err := withdrawals.PendingPage(ctx, s.pool, from, n)
+	if err != nil {
+		return WithdrawalPage{}, err
+	}
+	p := WithdrawalPage{Withdrawals: list, Total: total}
+	if more {
+		last := list[len(list)-1]
+		p.NextCursor = keyset.Cursor{At: last.RequestedAt, ID: last.ID}.Encode()
+	}
+	return p, nil
 }

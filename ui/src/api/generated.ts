@@ -564,6 +564,10 @@ const injectedRtkApi = api.injectEndpoints({
         headers: {
           "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
         },
+        params: {
+          cursor: queryArg.cursor,
+          limit: queryArg.limit,
+        },
       }),
     }),
     getWithdrawal: build.query<GetWithdrawalApiResponse, GetWithdrawalApiArg>({
@@ -1161,12 +1165,16 @@ export type GetWithdrawalQuoteApiArg = {
   walletAddress?: string;
 };
 export type GetPendingWithdrawalsApiResponse =
-  /** status 200 The queue. */ WithdrawalQueue;
+  /** status 200 One page of the queue. */ WithdrawalQueue;
 export type GetPendingWithdrawalsApiArg = {
   /** A position returned by an earlier command. The server waits, bounded, until the read
     models this query uses have passed it.
      */
   "X-Clearvest-Position"?: number;
+  /** A staff queue's `nextCursor` from the page before; absent for the first page. */
+  cursor?: string;
+  /** How many items a page of a staff queue holds (default 50). */
+  limit?: number;
 };
 export type GetWithdrawalApiResponse =
   /** status 200 The withdrawal. */ Withdrawal;
@@ -1898,6 +1906,10 @@ export type WithdrawalQueueItem = {
 export type WithdrawalQueue = {
   asOf: string;
   withdrawals: WithdrawalQueueItem[];
+  /** How many withdrawals wait in all, on every page. */
+  total: number;
+  /** The `cursor` of the next page; absent on the last page. */
+  nextCursor?: string;
 };
 export type WithdrawalList = {
   withdrawals: Withdrawal[];
