@@ -41,11 +41,14 @@ func verifiedInvestor(tb testing.TB, a *app, n int) string {
 // in this process): POST /api/payments/create from 10 closed-loop clients, each a signed-in
 // investor with a fresh Idempotency-Key per request, with the projections running. Each
 // client moves to its next investor every 50 commands (of 10), so that streams grow slowly,
-// closer to an investor's than one stream taking every command would be. docs/benchmarks.md has the
+// closer to an investor's than one stream taking every command would be. The open deposit quota
+// is off (the deposits stay waiting), and the request limits are, as in every test that does not
+// turn them on. docs/benchmarks.md has the
 // comparison with a bare handler against the real binary (scripts/bench-money.sh).
 func BenchmarkMoneyCommand(b *testing.B) {
 	const writers, usersPerWriter, perUser = 10, 10, 50
-	a := newMoneyApp(b)
+	// No open deposit quota: each investor leaves its 50 deposits waiting (docs/benchmarks.md).
+	a := newMoneyAppQuota(b, nil, -1)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	b.Cleanup(client.CloseIdleConnections)
 	// Investors are signed in ahead of the timed loop (a sign-in hashes a password).

@@ -81,17 +81,24 @@ func (s *server) ViewPaymentStatus(ctx context.Context, req apigen.ViewPaymentSt
 	return apigen.ViewPaymentStatus200JSONResponse(depositJSON(d, a.Role.IsStaff())), nil
 }
 
-func (s *server) GetPendingDeposits(ctx context.Context, _ apigen.GetPendingDepositsRequestObject) (apigen.GetPendingDepositsResponseObject, error) {
+func (s *server) GetPendingDeposits(ctx context.Context, req apigen.GetPendingDepositsRequestObject) (apigen.GetPendingDepositsResponseObject, error) {
 	if _, err := s.moneyCaller(ctx); err != nil {
 		return nil, err
 	}
-	list, err := s.money.PendingDeposits(ctx)
+	cursor := ""
+	if req.Params.Cursor != nil {
+		cursor = *req.Params.Cursor
+	}
+	page, err := s.money.PendingDepositPage(ctx, cursor, req.Params.Limit)
 	if err != nil {
 		return nil, err
 	}
 	now := time.Now().UTC()
-	out := apigen.GetPendingDeposits200JSONResponse{AsOf: now, Deposits: make([]apigen.DepositQueueItem, 0, len(list))}
-	for _, d := range list {
+	out := apigen.GetPendingDeposits200JSONResponse{AsOf: now, Total: page.Total, Deposits: make([]apigen.DepositQueueItem, 0, len(page.Deposits))}
+	if page.NextCursor != "" {
+		out.NextCursor = &page.NextCursor
+	}
+	for _, d := range page.Deposits {
 		out.Deposits = append(out.Deposits, apigen.DepositQueueItem{Deposit: depositJSON(d, true),
 			AgeSeconds: max(0, int64(now.Sub(d.RequestedAt)/time.Second))})
 	}

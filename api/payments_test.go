@@ -43,6 +43,13 @@ func newMoneyApp(t testing.TB, opts ...accountstest.Option) *app {
 // environment's clock).
 func newMoneyAppAt(t testing.TB, clk clock.Clock, opts ...accountstest.Option) *app {
 	t.Helper()
+	return newMoneyAppQuota(t, clk, 0, opts...)
+}
+
+// newMoneyAppQuota is newMoneyAppAt with the open deposit quota maxOpen (0: the default of five;
+// negative: none, for the benchmark, whose investors leave thousands of deposits waiting).
+func newMoneyAppQuota(t testing.TB, clk clock.Clock, maxOpen int, opts ...accountstest.Option) *app {
+	t.Helper()
 	var svc *money.Service
 	// As in serve, the money service refuses to close an account that holds money; an option of
 	// the test's own comes after, and may turn that off.
@@ -53,7 +60,7 @@ func newMoneyAppAt(t testing.TB, clk clock.Clock, opts ...accountstest.Option) *
 	if clk == nil {
 		clk = env.Clock
 	}
-	svc = newMoneyService(t, env, env.Commands, nil, clk)
+	svc = newMoneyServiceQuota(t, env, env.Commands, nil, clk, maxOpen)
 	return serve(t, env, func(d *api.Deps) { d.Money = svc })
 }
 
@@ -69,6 +76,12 @@ func closeChecked(svc **money.Service) accountstest.Option {
 // USDT on TRON, the default withdrawal fee, the plan catalogue p (nil where no test invests) and
 // the clock clk.
 func newMoneyService(t testing.TB, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock, adjust ...func(*money.Config)) *money.Service {
+	t.Helper()
+	return newMoneyServiceQuota(t, env, commands, p, clk, 0, adjust...)
+}
+
+// newMoneyServiceQuota is newMoneyService with the open deposit quota maxOpen (money.Config).
+func newMoneyServiceQuota(t testing.TB, env *accountstest.Env, commands *command.Runner, p *plans.Service, clk clock.Clock, maxOpen int, adjust ...func(*money.Config)) *money.Service {
 	t.Helper()
 	parsed, err := config.ParseDepositAddresses("BTC/BTC=" + testBTCAddress + ",USDT/TRC20=" + testTRONAddress)
 	if err != nil {
@@ -86,7 +99,7 @@ func newMoneyService(t testing.TB, env *accountstest.Env, commands *command.Runn
 	if p != nil { // a nil *plans.Service would be a non-nil catalogue
 		deps.Plans = p
 	}
-	cfg := money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee}
+	cfg := money.Config{PublicURL: accountstest.PublicURL, Addresses: addrs, WithdrawalFee: fee, MaxOpenDeposits: maxOpen}
 	for _, f := range adjust {
 		f(&cfg)
 	}

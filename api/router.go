@@ -45,6 +45,7 @@ import (
 	appreferrals "clearvest/app/referrals"
 	appsupport "clearvest/app/support"
 	"clearvest/domain/kyc"
+	"clearvest/platform/auth/ratelimit"
 	"clearvest/platform/sitecontent"
 )
 
@@ -98,6 +99,9 @@ type Deps struct {
 	Logger *slog.Logger
 	// Env is EnvDevelopment or EnvProduction ("" means development). Production adds HSTS.
 	Env string
+	// RequestLimiter counts the calls of the limited operations (requestlimits.go) per user and
+	// per client address; nil turns the limits off (only load tests run without them).
+	RequestLimiter *ratelimit.Limiter
 	// Version is reported by GET /api/meta; "" means "dev".
 	Version string
 	// Assets is the built UI (index.html, assets/...). nil, or no index.html, serves a 503 page
@@ -219,13 +223,18 @@ func New(deps Deps) http.Handler {
 	metrics := middleware.NewMetrics(deps.Metrics)
 	// The generated router wraps each operation in these, the last outermost: the policy first,
 	// then Idempotency-Key, which needs the caller and has nothing to keep for a refusal.
+	// The request limits come between the two: they need the caller, and a refused request
+	// should not hold a key.
 	operationMiddlewares := []apigen.MiddlewareFunc{ops.authorize}
+	if deps.RequestLimiter != nil {
+		operationMiddlewares = []apigen.MiddlewareFunc{ops.limit(deps.RequestLimiter), ops.authorize}
+	}
 	if deps.Idempotency != nil {
 		idem, err := idempotencyFor(deps.Idempotency)
 		if err != nil {
 			panic(err)
 		}
-		operationMiddlewares = []apigen.MiddlewareFunc{idem, ops.authorize}
+		operationMiddlewares = append([]apigen.MiddlewareFunc{idem}, operationMiddlewares...)
 	}
 
 	r := chi.NewRouter()

@@ -59,17 +59,24 @@ func (s *server) GetWithdrawalQuote(ctx context.Context, req apigen.GetWithdrawa
 	return out, nil
 }
 
-func (s *server) GetPendingWithdrawals(ctx context.Context, _ apigen.GetPendingWithdrawalsRequestObject) (apigen.GetPendingWithdrawalsResponseObject, error) {
+func (s *server) GetPendingWithdrawals(ctx context.Context, req apigen.GetPendingWithdrawalsRequestObject) (apigen.GetPendingWithdrawalsResponseObject, error) {
 	if _, err := s.moneyCaller(ctx); err != nil {
 		return nil, err
 	}
-	list, err := s.money.PendingWithdrawals(ctx)
+	cursor := ""
+	if req.Params.Cursor != nil {
+		cursor = *req.Params.Cursor
+	}
+	page, err := s.money.PendingWithdrawalPage(ctx, cursor, req.Params.Limit)
 	if err != nil {
 		return nil, err
 	}
 	now := time.Now().UTC()
-	out := apigen.GetPendingWithdrawals200JSONResponse{AsOf: now, Withdrawals: make([]apigen.WithdrawalQueueItem, 0, len(list))}
-	for _, w := range list {
+	out := apigen.GetPendingWithdrawals200JSONResponse{AsOf: now, Total: page.Total, Withdrawals: make([]apigen.WithdrawalQueueItem, 0, len(page.Withdrawals))}
+	if page.NextCursor != "" {
+		out.NextCursor = &page.NextCursor
+	}
+	for _, w := range page.Withdrawals {
 		out.Withdrawals = append(out.Withdrawals, apigen.WithdrawalQueueItem{Withdrawal: withdrawalJSON(w, true),
 			AgeSeconds: max(0, int64(now.Sub(w.RequestedAt)/time.Second))})
 	}

@@ -900,6 +900,12 @@ type DepositNetwork string
 type DepositQueue struct {
 	AsOf     time.Time          `json:"asOf"`
 	Deposits []DepositQueueItem `json:"deposits"`
+
+	// NextCursor The `cursor` of the next page; absent on the last page.
+	NextCursor *string `json:"nextCursor,omitempty"`
+
+	// Total How many deposits wait in all, on every page.
+	Total int `json:"total"`
 }
 
 // DepositQueueItem defines model for DepositQueueItem.
@@ -1994,7 +2000,13 @@ type WithdrawalList struct {
 
 // WithdrawalQueue defines model for WithdrawalQueue.
 type WithdrawalQueue struct {
-	AsOf        time.Time             `json:"asOf"`
+	AsOf time.Time `json:"asOf"`
+
+	// NextCursor The `cursor` of the next page; absent on the last page.
+	NextCursor *string `json:"nextCursor,omitempty"`
+
+	// Total How many withdrawals wait in all, on every page.
+	Total       int                   `json:"total"`
 	Withdrawals []WithdrawalQueueItem `json:"withdrawals"`
 }
 
@@ -2047,6 +2059,12 @@ type Position = int64
 
 // ProposalID defines model for ProposalID.
 type ProposalID = string
+
+// QueueCursor defines model for QueueCursor.
+type QueueCursor = string
+
+// QueueLimit defines model for QueueLimit.
+type QueueLimit = int
 
 // TicketID defines model for TicketID.
 type TicketID = string
@@ -2237,6 +2255,12 @@ type CreateDepositParams struct {
 
 // GetPendingDepositsParams defines parameters for GetPendingDeposits.
 type GetPendingDepositsParams struct {
+	// Cursor A staff queue's `nextCursor` from the page before; absent for the first page.
+	Cursor *QueueCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit How many items a page of a staff queue holds (default 50).
+	Limit *QueueLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
@@ -2659,6 +2683,12 @@ type GetWithdrawalHistoryParams struct {
 
 // GetPendingWithdrawalsParams defines parameters for GetPendingWithdrawals.
 type GetPendingWithdrawalsParams struct {
+	// Cursor A staff queue's `nextCursor` from the page before; absent for the first page.
+	Cursor *QueueCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit How many items a page of a staff queue holds (default 50).
+	Limit *QueueLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
 	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
 	// models this query uses have passed it.
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
@@ -2879,7 +2909,7 @@ type ServerInterface interface {
 	// CreateDeposit Say that you sent crypto to a deposit address
 	// (POST /payments/create)
 	CreateDeposit(w http.ResponseWriter, r *http.Request, params CreateDepositParams)
-	// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first
+	// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /payments/pending-deposit)
 	GetPendingDeposits(w http.ResponseWriter, r *http.Request, params GetPendingDepositsParams)
 	// RejectDeposit Reject a deposit; nothing is credited (authors and admins)
@@ -3071,7 +3101,7 @@ type ServerInterface interface {
 	// GetWithdrawalHistory The caller's withdrawals, newest first
 	// (GET /withDraw/history)
 	GetWithdrawalHistory(w http.ResponseWriter, r *http.Request, params GetWithdrawalHistoryParams)
-	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first
+	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /withDraw/pending)
 	GetPendingWithdrawals(w http.ResponseWriter, r *http.Request, params GetPendingWithdrawalsParams)
 	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
@@ -3278,7 +3308,7 @@ func (_ Unimplemented) CreateDeposit(w http.ResponseWriter, r *http.Request, par
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first
+// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first, a page at a time
 // (GET /payments/pending-deposit)
 func (_ Unimplemented) GetPendingDeposits(w http.ResponseWriter, r *http.Request, params GetPendingDepositsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -3662,7 +3692,7 @@ func (_ Unimplemented) GetWithdrawalHistory(w http.ResponseWriter, r *http.Reque
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first
+// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first, a page at a time
 // (GET /withDraw/pending)
 func (_ Unimplemented) GetPendingWithdrawals(w http.ResponseWriter, r *http.Request, params GetPendingWithdrawalsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -4744,6 +4774,32 @@ func (siw *ServerInterfaceWrapper) GetPendingDeposits(w http.ResponseWriter, r *
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetPendingDepositsParams
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
 
 	headers := r.Header
 
@@ -7342,6 +7398,32 @@ func (siw *ServerInterfaceWrapper) GetPendingWithdrawals(w http.ResponseWriter, 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetPendingWithdrawalsParams
 
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
 	headers := r.Header
 
 	// ------------- Optional header parameter "X-Clearvest-Position" -------------
@@ -9089,6 +9171,23 @@ func (response StartInvestment422JSONResponse) VisitStartInvestmentResponse(w ht
 	return err
 }
 
+type StartInvestment429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response StartInvestment429JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StartInvestment500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response StartInvestment500JSONResponse) VisitStartInvestmentResponse(w http.ResponseWriter) error {
@@ -10051,6 +10150,23 @@ func (response CreateDeposit422JSONResponse) VisitCreateDepositResponse(w http.R
 	return err
 }
 
+type CreateDeposit429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateDeposit429JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateDeposit500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateDeposit500JSONResponse) VisitCreateDepositResponse(w http.ResponseWriter) error {
@@ -10083,6 +10199,20 @@ func (response GetPendingDeposits200JSONResponse) VisitGetPendingDepositsRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingDeposits400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPendingDeposits400JSONResponse) VisitGetPendingDepositsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11219,6 +11349,23 @@ func (response SubmitTestimonial422JSONResponse) VisitSubmitTestimonialResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitTestimonial429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SubmitTestimonial429JSONResponse) VisitSubmitTestimonialResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13674,6 +13821,23 @@ func (response UploadPhoto422JSONResponse) VisitUploadPhotoResponse(w http.Respo
 	return err
 }
 
+type UploadPhoto429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UploadPhoto429JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadPhoto500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UploadPhoto500JSONResponse) VisitUploadPhotoResponse(w http.ResponseWriter) error {
@@ -15402,6 +15566,23 @@ func (response UploadKycDocuments422JSONResponse) VisitUploadKycDocumentsRespons
 	return err
 }
 
+type UploadKycDocuments429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UploadKycDocuments429JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadKycDocuments500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UploadKycDocuments500JSONResponse) VisitUploadKycDocumentsResponse(w http.ResponseWriter) error {
@@ -15870,6 +16051,23 @@ func (response CreateWithdrawal422JSONResponse) VisitCreateWithdrawalResponse(w 
 	return err
 }
 
+type CreateWithdrawal429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateWithdrawal429JSONResponse) VisitCreateWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateWithdrawal500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateWithdrawal500JSONResponse) VisitCreateWithdrawalResponse(w http.ResponseWriter) error {
@@ -16017,6 +16215,20 @@ func (response GetPendingWithdrawals200JSONResponse) VisitGetPendingWithdrawalsR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPendingWithdrawals400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPendingWithdrawals400JSONResponse) VisitGetPendingWithdrawalsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16365,7 +16577,7 @@ type StrictServerInterface interface {
 	// CreateDeposit Say that you sent crypto to a deposit address
 	// (POST /payments/create)
 	CreateDeposit(ctx context.Context, request CreateDepositRequestObject) (CreateDepositResponseObject, error)
-	// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first
+	// GetPendingDeposits Deposits waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /payments/pending-deposit)
 	GetPendingDeposits(ctx context.Context, request GetPendingDepositsRequestObject) (GetPendingDepositsResponseObject, error)
 	// RejectDeposit Reject a deposit; nothing is credited (authors and admins)
@@ -16557,7 +16769,7 @@ type StrictServerInterface interface {
 	// GetWithdrawalHistory The caller's withdrawals, newest first
 	// (GET /withDraw/history)
 	GetWithdrawalHistory(ctx context.Context, request GetWithdrawalHistoryRequestObject) (GetWithdrawalHistoryResponseObject, error)
-	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first
+	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /withDraw/pending)
 	GetPendingWithdrawals(ctx context.Context, request GetPendingWithdrawalsRequestObject) (GetPendingWithdrawalsResponseObject, error)
 	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
@@ -19424,471 +19636,482 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rcttImij4KrncPiEqGqIoWXZ3SdFxjizLZY1vakme6t5mHSMJJMlsgZnozIRodq0jzq+N/X1iIuZR",
-	"9gHmTeZJNvL7MhMACfBiWbarxv2jyyKAvH736y+dRE5zKZgwunP8S2fCaMoU/PMiZdNcGiaS+Qtu7C8p",
-	"04niueFSdI47l4ppJgzpxkYVLN4lUhAzYUQbqVhKqNAzpoiRhBLFckYNS4li/yiYNmTGzQRfplM2EHFl",
-	"rr2XbB4fEyHNhIsxUdSOyjUxfMp6A9GJOjqZsCm1C2KimHaO/9axC+j8HHXMPGed4442iotx5+PHqHMp",
-	"Ncf1Li7/x0wOaUZy9wKRI1hQRrUh7M5uDKb1K6Z5zkTK0l5tASOpptR0jjtcmCdHnagz5YJP7aL6YTVc",
-	"GDZmCpZzxYyan44MU8sLumaJFKm2Jzaj3JAhG0nFiFFzew50TLmoTx7mOmic69rQjG1wbbMJw4tTjKZk",
-	"KlOWaTKhqb0C+1syYal7DkfB0vLQuIB7ORkI+0JKDSVTOocv58wQPZEz+DShWcbUjiYZNfY0kwkV462v",
-	"82PUyamiU2YciJ5PKc8uqZnYP7jdXW7/iDqCTu2XzD7vRB27cq5Y2jm2Q9fOkH54xcTYjnD4+KgJgl5w",
-	"C9Dz50pOlw/zOVfakHc3ZySlc8JFkhUORmA1/yiYmpfLGdkxGsEnpYZ1Vsx+I5fnfkW3mNrILSeuYORL",
-	"Nl+e/TW9ZRpQ26g5Ik8FWzQdseOA+HV0J7dsTqhIyx/8V2NmNELSCM7VkRAAfdKdUnXLUlKjFS+4OSYO",
-	"jrnQxkKwHBFVCGGRxsx4wnrkwOLU4ePHA3HHNR9mjJxen11cWChUNLHAFBHWG/cIJe/eXTw7IYpN2XTI",
-	"LBkbSUWoIRmzp314RCayUBoBF84ZCWZ50AuUrNMKbI+BWPi/DxrvQNwxbaZMmItnLRDOy1fSTQH9ydF2",
-	"lPK0xHfFTKEES8nQXiFhVGWcKZLI6ZSKtEdu7JUydccU0DAdkaEsLNmMSCEMzwKdGQhHaABsAFhJoZkl",
-	"PHeM5FRrlhJuVhz0X/bOMkaV3f5eWPt9aPOlkrnUNGs969y/cM+TvuHJLVtxpfcdXlGhaWLPo3UOU3nn",
-	"ntO900w92F5+4maSKjpbcSv3m+Kj/VbnUmgGHOUpTa+QGtm/EikME/BPmucZT6g9sf2/a0STcpbfKTbq",
-	"HHf+z/1SmtrHp3r/XCmpcKo6Xllk4SIvDOGaTGlmAdZS8I9R50yKUcaTL7CIU5JIkRRKWZkA2TKxJI+k",
-	"Bc7FIvy7UXQjS5Ib0YZn2UA4EmwR+GPUeS7VkKcpEw+/oWs+tgSKCzIsDEgiNMvkjKWkq2TGIqILjaJc",
-	"RPg0Z0pLQQ0X4104+R+lYF/m6hXTslAJI+wDB6nK8sQZ1SRlGTOO9YylRIi4EIYpQTMc8uFPUU4ZCuAz",
-	"CxgzJcU4CPhA4E9IygzlmSZUMRAES9qfyTEs+o00zy39f/j1vpFEF8mEyOHfWWKI5/NGVsRPWNIlnWeS",
-	"pjdSvqJq/MWuGnFnKNO5RXYjJcns9LCkGylfUzF3dEd/gSVJSaZUzAk1hk1zo63UWNH8QEvZC2pK0xzu",
-	"7f2KQgMTvRO0MBOp+D/ZF7l1Q7THd6BTQ5qSRLGUCcNppuF834lcyYRpTYcZOxeGm/nDL+0nlmV7SNEj",
-	"oERDxeitlZiHheaCaU1UkTHSBcGTC12MRjzhFtmGNKMiYbuwIcVALKKiQUtGWkxJykcjBgTcAZqjuu+E",
-	"LvJcKsPS1yzl9AaY35cA+BG3yDfPmYV2oMFJwnID3O2jZ88Aa6eJ4XfczC8MA/3KCllMGY7smJolbWXP",
-	"KpzLKktkBYHjX5Z/vuVIf1btxS/ipX33Y9SZWmBB4sA+0Glu9ejOqVV3rbgpFbGaHPmRKcAibagC+k2u",
-	"DRUpVSnJMyoa1apSUPkbSi6wvHLGyG65VH2RnNkl1ZZY0ZVTBsL5+0SKEbfQBvKyVwreu7XVf1RMsNni",
-	"j1NqCruwnxuO9jTPlbyj2c1EMT2RWaqXr8otJLxSP7yDfr/f7/X7TRfnv5QZUxbwL5lKHHhWBmj6cko/",
-	"nE5lsfRuH//XMt8sCJVbL3bhBttWHi2fRvO01S003jocPPOqSUU0rR++FGcTykV5GBWx96jfcAaKUYft",
-	"lTcf95teNR9eUD1psH2AWFjuKgJWm9O5LAypKBjwM8WNKKKZMCfEH2IPTyBoxY0LKHR6RQ1bv62P7SdY",
-	"KhKbn2F9uy/kjExBxEBDoVVRDchrdksR4SNyK+RMLGxpzekvMI3JvHqIeiKLLCVjSajlt+WxETqUdwxe",
-	"NR6WFubd7i5vmm9uQvUkIrOSlYFMaqctr31HE8HMTKpb0n1yRCbsA01Zwqc0Iykfc6NPSP8DyLZPjqwE",
-	"eX51dthHWOl/IBJWQLPdiCiWSJWi6M6NJgkVUvCEZnbSaY+cwnIIzRSj6bx8HSw0QpoJU34PlkKjEoNo",
-	"aLkQJUf9H3rkyh/hkGXOOEkddSvP8sQdMDcRydjIECslzY+diJtIkVqiPxoRNBO5tWjCTbCmzj3Ibwvi",
-	"yxfz7voZUdTAQjMOesvGsNaEEk9pOmav2B3LlpFgygVanVB8W7A48hGz3NfxQViJsMuz66iTzxbSO+Xi",
-	"io2YUjTTy+PjI5aSQjOlyWwitTcF+ou0+BZYXa+zbMjxdoHVDB+O4I19cZGkw9dR7RwWlv3zyiN9xZto",
-	"S2Yfwb+4YVO90fLwhsoLpErR+dJ63citi3rjTsPLCwixnaiTeXsa+2AXCpCkrRzfJAA8RZH0UnLRsDsn",
-	"sDaKX6kD6/UW5xpjxZf8wE27OwNbxSXVeiZV2krVHbD49xbNsI3YKLN0q/fzzV9uwsezTGp2miSW77Tu",
-	"Yx3LoPg9SexgupXDPt50TXhszxDtWldFW5ilJVk0MQXNMqDUjN9ZauEZA868sLRHhw1HK6RxhKl2ro28",
-	"rWbT3MS6WIW4RYsobRfKzlB9ek7/sXwgAb03wvNyJFB/lnA96mhHVJv4ArpH0P6SZzRhlnUxRQz7YE6Q",
-	"V3HDiKZzTbSsEMuhlBmjYukM3GSRW/zqvbcobLCmF2aarVqzZfYiRf+K1aReU3WbypkAscIycEVn5MXN",
-	"61e9LRQ9AFHnwNhA8QqvR9VFr9jzCzm7MD9Jddug/HBhlGxclTYs3xogrg3L11J+nNPPsGLhl06VrS95",
-	"0npHOR2z+93QKqi1o1t5DN8BYAVYtWujVreeFtoQxQCiNwPjqKOzYtx4/IabjK2HCPjevx2ViDBZAxNw",
-	"UQ2qcNi0x4RlIE4aIbUVujMubhtdc9RM0DBrz9QeFMZgsJxYDq+JkREKpdxYAZpIwRrvbMOTAtzx5wSb",
-	"iJb2u+rA0CC1fGboqm/aOXhcG594z80Nn26w8jIYoPLViqXeMNpA4KwiZkdvvLpWKoBS19Z0wC7hNQps",
-	"W/IGNyHwBodpuZIjnlnZIOBURofogwW1BlQ+q6ixO6bmJKEq3YZp+JOJAmXyu15zyG6Hq9BoJQrVd/9W",
-	"MKuiJxOqTETs2VKtIzLmIxMRu0bNrLae7tn9RSTj2ip5MrmNiAWQiORMRERPOMvSCDSRiMxoljGzDTPi",
-	"U0d01+MrqK9kYkyuyburZoLqdZp7Ya1TbQLyTtHgWF2hO9TmCyuEUfMmCTtdsJT++LTRzMdpdrb07u+P",
-	"jlZtuHzxneCGpeQlF+MUwmhW79htFhbXuB3FqGH3kW/NhJUGYbQBLcu3TVrxOpkXLEsLAuzBk6ZDQrvL",
-	"Jq/ey7hVMTyNpCJPb86ATJzfvIgIHwvpH7y7fnaziflrlRVKir3ErrTBDsVH9TO33IybY9JodSLdpzdn",
-	"Ebm5Ojvs71ocK41QXTBBnXgT1JTOyZChnUcWZjciVFjqp1mPXIDpaNEy5c59Z9FGRbqZnDEF30Zg3RLZ",
-	"PNi8dmF+N1uhWUqkSBjJmfIDBhsX+HV0ThOm7dJ5iFsqI5a8Sat/Yjl6sIrZccEqA46JnGUZF+PIGb/q",
-	"V3Nw+Md1SOTA34NkCXHtGOUYPMa4tOJVxcGyoNg1W8eYeh8EhOoWVrzvKcj612dsaAlxg72L0TuGtj/S",
-	"pWRkWQKZQBwDSsU5k3nGImIkSahJJgAFeyMOp06G0ujdxUPvNyvg1VMvl1/beukkaj/9DczcK0kavfVb",
-	"AypwR3lGLdw5Q8wihUMcGjFm+ayF1cJYCsLNEunbkvIt04VEWpogSQ7BjidkOCcpG9EiM0B2ApYBkt2g",
-	"jdkSKinsfxZvYQ01rU8PhAQHlwrH3mQ8FBpO01QxrTczDTXiXn2c1Tj4jOrJUFI0RbUa6Ta0QVZMfg3S",
-	"Z86EF4Q3Gs9FsrYZOjCyUD+dv5bCxfNuMiq8fQXfrlWY/QksTVZupvFMUUZowKTyahdtckyxOq+yrNTI",
-	"LLUgrJkLfgVwb5T3Npc7DDXNlrV25GpwwCY8ZenpFs72CrK02+zWSyHLRhzlAnSaTpWipeDPV8SKdYQJ",
-	"+x9NunCWeBm7jVv3FsjmA00US3nDKZLuoGMJ16DjgleD46FtFhcfv81B2gss1oK5g8FrfLnJ2FlS22fn",
-	"l3t/ePnoz3s//OX1YWel+LXKD9XIVTdc5zvtYmo3sLAuCxdRwKwqPCxCT7nYsKNwmpUb9+BYv54VeF4h",
-	"2K3o3o5bGxzOKbxbx6ENPnvj3l7iE62nt36Tzc4q9z3b3FyxcHTrCHE5waol+iP1nqunN2edqHN+86IT",
-	"WbS9aXRULRzW8ueWe3eiDnDxVSP8uWBFg9WU6rejzZHbeS23PkiYvJlTNkegaECjt6NVB1oOuryrMXPZ",
-	"R82qYSbFGEivd8Na1WtGkWhSQ+zUliQuhdwve2fTkptucBBt+7XbLde8YtPXgbx6OLh0rD74uIBIXDH7",
-	"YUv4U5WqNQqngR13MSzgjrOZBu0POEX9sN+3mIzaLaAt1p+Fo3lfNfLgYM0Hc3eWyeR2GQqEnLU4bcog",
-	"QavzumBxiATovrs5261d/UqEkKNRo4RvgWxEMbQEE8TsEkHHnbicHpc5kll1NyLUar8/SpIWCtZlefUf",
-	"Dif9aV8POrt19cP93r6eVti/8WHu+J7Vq2cTmfkgEL0RzC8apuSsEw5icQWrLuw0vfMC/CK9Dg+aE3fu",
-	"WMNRDToRGXR+6E/xHweTR/afu/aoqSFTqQ159ORxn6R0rkn3j3940u9Plg+2rgetd7P6tbZs9LVDgQVD",
-	"cFMMQSuMTVpdLs14pwtcQaN5lX1oeSA3dZWAi85NEYXoBzvuCveSO4rrYjqlTTbX7U7kUzZ+n/017eic",
-	"qmx+xVI2DQb9+pZGUo0Yb4w7whB6q7KRMb9jghR5sy2+mgzXtKtccZHwnGYt2gVaMYY0ufWZA0smkN76",
-	"sN56Sl45Z1TZY+MR+dSO+srOwRvD7EPifVfAgNGFMKE5W2Yy3ii/SBC0gc1MaTLhgu0pRlP4AcNLojIZ",
-	"OMkgFh2csTQxRAqwtcaCzd6n7I4nLB6IbiKF4aLAeECSyTEXP3EzOZMp241IDD+8Zx9yezYxKmpO1Ya4",
-	"/T0uLI0fS8GO/bEPBHxlPzfS5O/90caki4qzNLkfP6TyxHYyLm6rb/8o5ThjA+EnEoyl2oVXYryOc72w",
-	"PcssWQpa5S6mHJZErtxwE8iBTbBNKMgLY2kpWKkqR4tXaXnbEAxmgqFpsU5cvdGvwZcYbKcNIFym60Rk",
-	"VgZI2nmtAncCqblghZjIGaF6j+v6vJcZo9oq14YpQskdzXhKWhfjbvOVvbKGFVmoqIIMyEQYR2nkLQtZ",
-	"9wtAEcGaa+BEqEgHwkIAzAU/dYdKziBUkGZakrHl0FYYhSFfGJO/FdmcJFLeckbi5O69m+Y9jBy7q16N",
-	"zatsrs+lGkuzNgStyXLdkmy+NAUC8SsubldEuKWLhu5G42q+TUibx7L1AzetumrrW1qvk3+XEQaqLuxo",
-	"wtM1NrGlR442txRWuGmi44Tal5GGWtWsccrt2KzLh3MqNMfA5svK3jE3daEcQ0bR6W6YmurIu4Iib9DC",
-	"Z0u+MKTXloCBeSMiCTVsLNU8GoiQWw+6SMoSrrml7Q4xsLhF8GmZCZvWEKG8RjYaOfmgMcUSH/uswLXO",
-	"gsYTHjHWEtoBGU1JS3iDUwN3dO1oLp5FFevoFKGpKWC9BcJKW9wi23S2o4r2g++SrlMnIxK0yYhArg6L",
-	"yDlmmboUhDQiXsvctbcUbmZHE2eBdaNC4teZtATZsLSRSrV7/v2rG1njISOsWZGEUSoWNR824ICiYr+z",
-	"d7iAg0HQLe+xxI+f2ylGc6jadkGVaxwNgn0wZ4XSKGqtEeVa4yCr59fMiKkAuhL4/AmJK5n5MfpvHRwD",
-	"B3b2icpLnWoJiE41G74TdU7TvxfhyXO4gqdSFLrRgoHDnGd8zIc8cwmQC1wKHmbVYHFLr35eGwAUPmw6",
-	"p8r62xjBMqFPElWw9FwbPm1MijgVhLmHpWUA1ANGoTqFlmREFVA8PgKZAIcE2pfNCWQioa1BTUl3QrPR",
-	"nn00ED5hmAmz2yPPuM4zOq9ILW4erklOeeqsAVZfpqZQ3Mwjl3uCYj6WyRgIZpUfooL204LSbV4fCJv0",
-	"akQE+SCb+HvyFl6oOcSDUSEKmnHNUswucSeZ0BwSAZEhES5IjlltETEz6SfWjVNC8PlW7g/8ApTDCixU",
-	"Ijs/wTfFRPpsK8a9nepZqX1SvdOKtwhykWZcs90WNVUbVSReDV7p3nRgdVH5BPIe8efTFQCDq47IiH9g",
-	"KRhpfZpTuVAsMbWLbnz2IQfm5Pc7m/CMEcffGjeC2VbL0yMck9+T+jojxJkKtjSPmlHRggMZtcxS0CkD",
-	"1MYIpaBXlWwffg/+nrp+85RqnrTN22Y3yKj4V6Z0Y3kcu7I7fBjUGVwoYtDC0jx+NScv5UqOrdhXyYFt",
-	"s5QqWYwnEI8EVGxhGq4jC6guv83ZU7tphaD50BRXQ8yqAasq5KzOWkRZUzn5xkWANEh1PnPsVK+ypE+x",
-	"/FrISQSllgsjIye2U+KHsq+umau5dNfCbJhs5hMvXUY3aAdtAdOf6u5VZjvqtJmHuGS0FScxU9NndF51",
-	"WVau0z5tTzoMbAB4Q0j7BH4H8EZRfkE21A0lskayUIFJNNO/+zqSUT51KfYOa+s4WhFOS/nVH0Zl58gk",
-	"l+hpoGxV1lCn23XOtYy3y1LMegd0eYUtflnne2x00CCG72iorgUKyWzCk4nTLHSN5G5oNQ7L2Vz2roh7",
-	"69NXyuFXOC/LET+LR9ZZgC7utbfN3bMN022+13v6aivE7dPdtbwmv2969a1Xvd5vWz0Dadiq+MU2iXf5",
-	"d2+aaCN1rjjlJsZ+RyyYPm2Ru5hIiQXBergy8himQiWElAg52xwZ14paKLStFKgaOBjEzbUN+h//Tjyl",
-	"jIjCOn4k6Eqkoio1JxRtzH1WK+GO0AeKvoqQux1VCHh5W1U4WA15q4IG0LbTiTpg3FkXOfBynjjrT6v5",
-	"VhfDKdftomX53Cmgd5zNoMaWvAXB/oQc9X+w0OaLIFjl1NnTHYytqRS7dBQv58kZ1fcPf5FJEWhsgxHP",
-	"PyZSYMUgIWcR+ENypojmKSPdGdhSgq0smFNAtNiIbr+cJ8/cTE32oNt5cr2RhPUyvIi+U3crus1jV74S",
-	"EcFmzApHXGkTEUYTF+NvpXe/tW02dF0CTcOWvIC1mbklKRN7lp9BVPl22ndrGAvX/8oUH3GWNqv6rUlO",
-	"+cQV5VshG3tMpR4/g28wyGrNFaLXhND42ctzqm2kImCWZ7VMXRoi/DtV0KviSh24VogLFrAd7NyvclYi",
-	"p57Db4vDio0glaXE5S7mS2BVlmB0+CR0RdLaAuSeEG4w3iUUeWyGF2+cX03JF3Me/a1R06mspH6L/lTb",
-	"rs7TpKaSFZAa2WhbfsYMqtghS8O9XrdyQHLf/t9zNm5UKSf08PGTBvmRfSDXL073Dh8/8aYMoMtUkyLP",
-	"JE1Zi+OEp2wTqmVfg9f/yRor9C6LCVtxR65xuQmdosOn2cZSqKwtZj+VM2H3WbkfrGkJ1qYuJZdvr2+w",
-	"MN+gM+iUtieYt1K8s34b+zTn+1DUZv92nuz3D344GD1KDvf+QI/Y3h+GB8neD+ww3XtMnwz/kPwx/YH1",
-	"R/sBlPYP9kdKouizGirt8daOLKrBkjv4cP14EmvAs8TBFSVJ1tx7GOMKv9gWYpr36aZvWb/D+Y25oGc+",
-	"daiAS8ZSUshDfJ2V9WFAFV7SssQ1Cm0DsEN11R3trHkB+P5hB3I2T5qegKoH5c/5lGmCdWGMdEa5rfTk",
-	"d3qbrHW/p21UY5xhNZdboQ1/ilCzgqVdg60E+iO4OsdcV2jMViKaI3aLfGvrMN/VRPDAgSeWyarKnBM+",
-	"ttrAyFVv3kMKXjGgOqTstRNes5Xst4kwVQpRNTJVna16QS0AgQSlVaWqXfC9hI4p/XCB3x9iTTD846BJ",
-	"HGk2jp+SkcL8SGAm1VisTVJDFy9/jSZXC5Xf7BRLstxo2KdBtHMEBuS9YzLMCqXmpFuIEEMolU8AHcmk",
-	"0LsRSQrzXo5GpMvSMaQyD0QilWBKE9iTGO9GZJxRxSLiogQj+2QKybTdVDKsHot/V8pcOS/QbjQQQpr3",
-	"vros6UKtWRHKzRIOlYDNPOxiN/JTu3BEOmaI8K5SrUX5gbA8xvJ5UKi7mjEnasEt+hhBJ0LiUVjgxu12",
-	"og7sCWurwXVY4MFdYUJSWDE+0WhbgNna7AjXjmP6Wb1MMKTJbes3S+LuG2nItUe2TlQ1bGwkCOOwNZBc",
-	"LNpRaiTrMM6/ul7NgMIl7XSZdIfSTCDWEjVstJQ4Z5QUDBvPqM9mNFhFkaFQhg5YvlNdqEax/eChaO59",
-	"iGoJFkuXejtP1nqq5y/nSWvt5Jd/PauoiF6XILpIEqb1qMiy+f+xcSgmKM6Nu4DQ0HvHYd4jVHKB9hdm",
-	"YslPAnWtIGdVYrFQLLAjU1Y6NBejnbEo2foaeR/bzsFHzraeR+YDaTeKHl0Z6HuzHMO7o12Ib1BUa4HA",
-	"uL0TEkJ4Q1a0i9d17Xx6azNM7hus+pqqW2bOqEizBmkcxP7mulR83JxEm2Ee1XKyUc5ESxGfaVvpV9fe",
-	"CQNz7AqJHQX1y+1Kajr6AYtwi8elOvNYI0JVz0Zvqqr85PUS6AdmpQZoqjZiBlqJVZH+hNAhUnX7TSGC",
-	"hX5zTSUpF7dQCCpLg831xFXxaJpmszoDVSBpYAiWiqs7TCzxvPagmYGGkMhm5/s5TSbY0kujKbwYZlxP",
-	"IC7HfQg++Qjr6hOjgJQqaKjWXBwP2ow03ZOsjG4wyCxhOnJNr4ziw2JBQ1hles2c4RX6zkWdyjE3noOe",
-	"T4eydmDn767eXT/rRJ2nN2ctGb6L/A7HqJx/xSDr9r144iXINEP8csRVZYnBr+TDSxq31jBIKxVeiAar",
-	"X1FZz9rPt77yyJLztRy/ccMlv26t0VMycui4R+6c+buGy/dKpXjNDG3g2OKOKym8mbTseXDHMpk7h3Ku",
-	"ZLq0v/IuxpBBcc3H4qJRxWEg4g+gIF2ZyuSShzqAhdBdIyXdH9++/fHV+fuzVxfnb27eXzyDMpbM7Daj",
-	"nVtXdeGhY1njSu/aIsyeFjxLF2PMXKud7sAeh7NSZTKhGRna1/VCrma/d9Bb39DAr7lcTFS7hIXjbLzJ",
-	"SkWWZZjyxV3qG/zrX//6173Xr8ts4hZXtV7vLZ66ii7+g8YlzqE0dgOzx+D+LaqH+wiJrculN1RU+WC2",
-	"qwuelzGC24XxtRZg/3NBM0Ts8FJvfUazP7XKWVRnKRfafBcvUblYYcL5JNfx1/UPW4nn2aepwoqh4tYW",
-	"vJ0yVC4twDhVCtM0EwoWGVCFffNY30uzSSVesgRakUKwhfDl+9o713lwXEfY8rUdTUQxHTIVkf7SPh5K",
-	"ca66YmtKdNWjF26mGZBvIClBCk6z1ekVixbCwE4xE7WW+hUCK+3NhAJE1cSRZc5j6gtZdXFvZ6K67K1y",
-	"Oxa+3dg2vyqOmHszIwJq79MDYitLWwjbMFtGNLQUAWjOmsLEfl2DJdMe83npYrMaT67CvTfwGH6OHJBV",
-	"2R7lao56f/xDY+jHh1CReNXN2D2fu1fRxt5GGdQYWm9jOJo3mbYlwJTrO3y8ov9Iy3lMaZZ90mQHrc1O",
-	"lmvYtuYeVGPlwuuP+pX4/EdPHvdXB3Kti+i+dyB3VZjs948a93y3RZYEpEecWJQfKznTGBYFAlN46huF",
-	"V2c/iLbxgtS8UPb6EeBWhxFWhF83axvunpcg3xamugmo+OjsRhhoyBLZLBq0OeGmvp7ma/yskaFVuDla",
-	"r4OEQM+WYE5/TG1X0hw8n2dUbO4PBLK81oMNQzYuw/Vr27z6KtRsl4IBB5zKO6ajClYu1SP0Bf3hTZDa",
-	"mtWmT8iew0/WhlVdGzoalYFV3u1TuhI/Z39Gf56+PyPaQLfZVU4Vna5IzW9No67cKvb/3vpoVPuRbCbJ",
-	"+N3XxBi7qIt0m+x4nkZNmfARqbik23Pji+03PpvMm4Q8nkyw9SnVt759m++qhu2Ye1u1ziwPI/KBlWXt",
-	"3Akk5+DlV24w3EpFVAtAtQTNq1Ac6y6nG5rPrhmG4tDGNnJwFC5gshGIywb06+0gwVlW+WrVRtY0FqUu",
-	"7amEnveVpdJ0ysX7saI+9cme//skk7pQzdZfP20Ltd6yuHAguI2Bot5Kcu+hTK3/6cqOsssdU1sCoDph",
-	"hbXxV13Vslu/HIuWbny1yo1/WQwznviusg2MCp/wLaqA1lr5rq0BWo7fuFVYnt2obgqQLYRRvmphkbnc",
-	"Hiyv0pbDJFVTx0Enu6RyJk6IHQpZa9kcEsB/DJmQTuq01GndpI0JUFLpEAHVtu8r5xw+k2mTw61CVJqK",
-	"HNc/DZfWxtqab6akHPURm5eLVr7Nlf8h1KhoZFvwKFRjdqoK164HCzRLQPNAXah83CJTu6D/5oRJ1y0P",
-	"2knCeycurdwyoYm0JFoxKEzWbGL5u+RbSiDNAabn4JaEvVW7+HG/rOaELrvAtjIR0OQH97ADDWWAwYP7",
-	"s3Gwf3ibb+OAXG3YgLOtOkhN/8KFV06vOn1DmsYyoDXgRAtEYRGWYMiG0iBlsYClffGFba2Hr9Y6bIPO",
-	"G1ka0KtR4hnXMFP7bfjPfDhD6wuvGvuBAQgA6SSKjbk20BN3zHzUFMMolBHPMmhnsnINDYf6ppLHtLFx",
-	"OBCJJo4qDc3OoWrLoq68SQPu2nEtHI6nNfVJqttrBjQ8tm0aijaEP0CxkAhUtEIbwiyYl3UHuzv+c01S",
-	"WYY47uxu1C24Etxcn/ri+i15dPDkyd4BoVk+oXuHeN9dJ+K7D3305HIA6qp8rrVRU80dV+4bXhWSv2pv",
-	"boA620cCYdzjup5QX6kl6c+tCy4TVzfoHrtu0UsI1qoB4eRrW9Nv3Gl+25krBv6vsO8NOu08zOR5Nv/8",
-	"PZa2iNS4YpqZB2m7fM82yleyybtWqRGLrbzsyQHvg/BCb4t2xg8lM+YKH2EPd8VIGAACxgdCKj7mgmZE",
-	"5yzhI1cYHWmrrryNTcyHcxh094TEaGmIiWGZb7pIp6weS66LoV09tuimhZlI5dXrWk5rk0p3zRKwjr6S",
-	"4/PmVn10KztgrftiyZnfsFko3guxnc+5YiP5gUhBXnFRfNimTWK+0iZYv0oNZSffcxEF4YalEdamfe99",
-	"qFHgsu/Rd5BC9rWLO31vx7AjDISZyfcjmhip3jNhdbkUXF7+t5Rr96O9vnKscAURhGS5/jsDAYYcCOvX",
-	"mnQFmxG7CQ393mieM6pOsORuXNlUvKLasF9qmzHudNycsttkKYM0VWcuq55pE35fV0vstuL3txsO/LFx",
-	"Ty3ZCp+Q316JEVrcNIeufBichXkJU3rLXTkWV/2nWZ3cDj0yqs01Y2KbZW8LMuXJ1OaDNVVHKw+kGZiM",
-	"yVi6UG5noQAGvvMQNYb80I1Lqxirt84SvVfq57WhahOhrfQVrQ3Oz6h4syx9/3HzJnNhhMYFQxDDJvKW",
-	"D5WoY8ZhnxhJnvT71f6VaPNQfOoU7lrT0PUiCszUvNiKcLRF0dFNyipp7g01TkIKLVK3rav0CZUytydV",
-	"Fm9BYGylIvB0myFXGyDzrKl1M3aXpWJO3BvO66HrlYOq8Vwb+cVqN106x+rdQlc3B90Ej9e242ysAVKD",
-	"qPJs1kLsZ6lyZmCozS33dZxZa7q3ayknWbulZXeFS0JBpr+6QosdCySuz6JgLi30kwLYWu0vN0s2ltL4",
-	"6nNPboWciZXV5hvMSc7wGrI1Nk+PaTY7PwfbZ7B4Q34OF9xwmkWE9cY9MuicppS86g06vfvGxIVW3D71",
-	"2wXJtfaKqVxKs3uwEuC4OZDX4hzXgHhtgjVLbMHY+65x80oKWy/285VS+NRiBp8pBBMJ8ibu8JKUX6ys",
-	"SuDjN9eEbS4HlzYXi9swp7o6XHsWbtsFreLJnxwr23h+gc+tMhDdWDXvyjUqagiEhpR4vdXt2xHX3zG+",
-	"FlVmaFzeTD4HFf8Zavhfsq/Kx1XrORefYTkrZ7hmpsiXR5Ymp4WZvGsqiwQt+fH58f4+eXf1qtaCF2IV",
-	"mt2Kqjkn+qbyNUSeXr75ERNFwVVZwJ2QlCuWmGwOrwgC1awI5vM1h4SzRDX1FXxKNXt0SPAxxCXOcwaV",
-	"pH1l7PWxRm7sqHpOYX9NEPYut9D8Tq9wIg253Kw3fYX4rnWrbO5/2dSlEhzNVaDbEK7f5WNF09XHwDdw",
-	"iqzMF3BdtZxRjouxFbcgDMn+G8ymYLUVxN/ootPrceMJqUZbcmmcjQjaZiM3h1SlYfDTUvbfrarZeP9E",
-	"gEr394Xsk1DzFvvMl9171gW+t8UyO9i+t9dyocqakAa9qvVV/Pj0MynLQZQpx6Yp/R/ur14ipy39i/TC",
-	"DbUcC0YRrWXFFg6eu1c/Rp0J1c9ZLUC1ajUMNqSn5fWuXwnXF1MMtPSRiw1D12p1NlQ5rmcqcR2SmJoN",
-	"nJ+WRbecQQFKibxjGW3uxxdIW/nJ74+O/vCHfv+Hfv/g8NEW4TSW1/l+DtWoGiIFkYUi6AcKUNpa8Q8+",
-	"2n+nHv3zyZ+nB8O/9O8OJ3+d/ZAc3b467f09H28SBlI5gGenf3h5+Oe/dFZQrZXBGBKzbu5bObUilS0Q",
-	"FHSBoLG/+y8/3UTk4DGZclEYpndPSK4YVHyQIpsTLoIrybe21D1yennh+k86PwA3A0E1iU+B6PJ/gsft",
-	"mDxlVDFFBkW//yiBCeGfLK74ERIrPoyFVBA81q14FBKqFIfCjrttLbakodnrdb1W7Esu4UKT7qADwGIG",
-	"nV3XhmgzqmnqYmAjWn5atVpLj8vQK4CRiiRfq2VbzYL0HKOJzDQfjaOGJdGKFuNzFihPw65/bmGNz0vq",
-	"uZg96Vy3mD3hqKwFrLIFnn0DY6+6YwY9JfQutNCrVFEdSnlrQQ/KkQxEVyoIB90NwVtzksgiS4EPDaFh",
-	"anpcBnWBjKEncgb+H0iqqtS/iIhgd0wBEP+TKRmB1SV2RxxHJF464xj7ny4ecoxf2oOOkTpRMxCwQaqY",
-	"szQhVNnd4NYh+EtId0Rzhg0BoJm2XY0mE6acH3oxsHVBbG1iMweHrSxvY+a4hpM9aU2cakHRyuoebxJH",
-	"9snA3gSvlTZtm7sfWqiLFcIMrflNP63RItWu8Xp7d4SnbTJitcV9U5sETL5fTFaqtcIfQf5ymTzw2dKV",
-	"XAPJhozOZMLSImM7mozY0hmdgCtqzFLEbx8139aj8ifK75pEIfBsFMkkVEtmLLRCGhUYJrDB5bimn81V",
-	"o8TZhHJx2t72Yot8atIN/yrvQreV3EgYv2NtobWmAhS+H17k02f/8//9302nvqqP0kM0RSoxsdIU6cML",
-	"qictMQtYbqeaNdUN/TrWHlih05aOFp/Q8yjqoD52ihL2phbOhaac4Q4XhythzpOGikxQvZFwYIuQWO63",
-	"kkxVospqwths1q+c8MYW8wqxXWcnrw6/enmfxQl3v91sbv6vzrOijnLT0J/eXKic9B7NhWY1RrnpLbdu",
-	"f31zoeoZrGku1JAz4ioDQNYitm7vzkKs9+427Y4bCpwyhi32Nxom5L//8klkG4VCkGbd259EuD2HXc1/",
-	"SdVvGZyLB/+N/J787qDX70PJganUhvzu0MpqUKAXtkd+d4Dpzo2zL5HHhhvzdVSwVyTPMiu5Q068kQuX",
-	"V4lEWRMb686+sv/VoHZ/BxEauEH6vLYI4YRx0H6tSlz+9dwj3b/8dONWOAUVEp6We5sYk6NNzqrCfgxu",
-	"Dw5/8orlcSe5c1GN5dc05y+ZJUQguY/kyjyUFzc3l6DRyxEJ9c96BKLlQmlpHzbHxTjzhn4vU51eXqCi",
-	"9aMcCF/1jOZ8n+Z8zMQu8f3O33mrAeZuMcEUDZ0yuOkNxECcSXHHhIFSvAyqsFr0xwjekcwyOdPH9r09",
-	"8i/Xb99YNdKOLgvTI68xPV835uUfYM2RQWfX6XqEuipGPTvYuVJSaVhX/MvAu88GnWMy6PR6vUHnY4xV",
-	"pmN4M3YtWX2UEUxqFVOo/jhldLGSuJ3jJx+27EvDJVRYZVVBXQ3oNEQNHVLNSJcSxaAVZUQoSRTVk12r",
-	"k1ZPw2qWRDCW6oEg0EMZojU0edx/hBplfMWMmu9Bx+9j8igOF+GXvRPu2+5gqDgbZfNa+U079GXG7JqM",
-	"mhM6plzAoZOphM6eO+SNNBN7yFBeIrVaBNckYyOrhU+4SI/tDuR0aidn3Eysmk3IhOaQzk3sZSuWzV2r",
-	"fOBQWYYKuGI5o+Ap4KbMkNJ0ykh8kbJpLu2Bz/desjkEj2s6YnZwnIbM6BwO/szNHixYrhJX/Je9cAB7",
-	"l1a041LEmIQ/zuSQZiR3v3pYh0AMbNBvJmxuJ4ONpCztkWs0hZEhTW6DgcMudsJoypTlH5T8eH7jAtgx",
-	"XNqDcAUuLLOGS+26K9klhTA8c2GqNCVTmbJMkwm9YyShxXhiSJH7jlUnhJbrHrK5dKNncryjYS12bJgk",
-	"AKn9tUcuRmhIgXHtZZRj2+34yi/+HLG8orKyNxXzGZ3bjdixp1RZHlw732tDM3ZMjCpYHBEt7SItDCIy",
-	"DhWjt5oMWUILzewzJV3RM5glkzOAxVMhxXwqi9A9WLsB7HaOw1awyRqaFVNEcKAll2+vbyJy+e4Gjvzy",
-	"9ObshaskBG7MZaByg3Ut6h1YpnT4+DG545pb7fr0+uziwq6qjJq0Z//uHVaepGQsZUqSieQJ27UU1dVI",
-	"82vHC6Pkls2JKgTWE+OwFIvJhAMQ3LLcuIKvrvLP4RGZyEJpSyZcemRUFfisvlc2NXST7eBl2yUdE8in",
-	"BOB1EV4Os4MNo/xIzgRUxFapB+myxP8Em+zvnoAV2AdSW5AHKGBmIiHe30wi8o/CXoDd4VCm8wVstieA",
-	"K/B2WoMt+uEc7Lt2wNr1vID7ttAEg2L8P3QIsNQITzuMjQft2u/50+ehWwI+Pzo8PIGEVEt0yiQTOzNe",
-	"mwVEY4UUVQhhdztmRpOj/g8RkSpyneyBmgNG4GwOp3MlLY+Oykp55fGX6cU4jxXYR1xgIBlCPVL2Co0Y",
-	"UZ4xEJOsgES6jz98QEZ7dPgD8jGLvxZ2ANmU5QTugqYO2Ox5w/Av2VxDRr19Lh2jt7Rpjwuf3O2KXyyj",
-	"n68l5Bh7WRnPjmyfBI4F/L1Sch1cBGDaRV8ATAqWYeReUP48htzI2OeTxJH73RdPR3I9EFgPliiGkQlk",
-	"lMlZkDwExkEQM1GMkRfG5G9FNnd+Bn1M4iBDxRanDh7voTuE4I8DAb6L3QheVGykmJ7EpGsBm8QVT5J/",
-	"FBElIe/EknyUYgrNcDl2CJ9UgflKRhXasHQPf/XeD0AAfctzvHb057GUwO7B/7obkTwrNIwYUm/+dBCj",
-	"5Rztf/OBQLEP5rangF0nXcSFb0KcWYUEXkk50+78q3vV0ktwt0LOIE0bOTkkcNt3wJED5YYtK4SgSBpQ",
-	"zYsmR/2DKIiCNMu0vVn43GWAxIgLAD4WZjnTJ9ioFeQCyzbKoUpdCXJ47RkAN3WAveSlgqQWuMo4FOld",
-	"cG6RbbxYA+GT1LpC+nM4RhZaW8wuirbXV8+PLZsphBVUwuF0A1eKkCVF5Nn5q/Obc/Kf/+vfEGas0OBg",
-	"LJNjWZh4FwIcHCaxFG7aQQ7WGpVThuQcXKEz4dyhpBu/hX/ELufZ4a9TBt5dvdrRETSCia9ZsvecmWSy",
-	"d80NOwZquoejxCekUuPZXYzjo3DKL6Q2seUe8DpCPghdAxH/Ze/KN9res2h8TP7y+pVFSvdzfFJWOEVO",
-	"tUCn+4/IoHOmpNZ7mptwkBZi4LVBp+cubQ+9nBVZgaVEoHgId3IlMyAAH/aSIKmgYTEG3LWSeSlyW43L",
-	"wj41dl0ge0eEiZFUCeJ6SaAHYjjHcrcy48mcGMDHrnNWp0VioMaS3oH0NY3Pd49JjBcR4+iAqQiiJySW",
-	"M3GKvDcGXaBOpE8GIr7jbAbuM0vHHMRD8zEduQYr0HwH4NvSdAiOOSExck84DEthnYMZR4oGIgYvs5tb",
-	"xzCG/bJnhf9Sjj22SNkjPynLSOy27A+PelZoA1boHIGog9tnRxZLFzIyPVN95KUjr6wkUhjKge8OShf4",
-	"oON8w9yAO6nUaE4vLyqVAn2BbVecjOa8c9x51Ov3HkH9KTMBlX1/SNMxau9j9MaEy79IO8edjGvzFF+B",
-	"arOoTtj3Dvv9SmtIMFXleebY3P7fnf0fzWWbV5EGMyyo8Q3VN+0Lumd39BgnbxozLHL/QhimBM1Aga3Z",
-	"LDrHf/s56uhiOqVq3jnuvMZqVzgBoC6APCAD1bcWlmRZZsIePh1rKDQtp9NC2BF/jjrLKNU57iB0w+z7",
-	"7qz2R/QflQNvCG+EKwDPVjyi/+jN6TSLoVS3VClTPRIjT3hhppnLIRYpCLU1jERq+Jqq21TORDQQAF+K",
-	"zsiLm9evSKpknkMCqXREB4i0kYQLzZTpkViDzxKmsIJnKSIGpkQVG4g8owmzrJYpYtgH4xiNcZQ5o0OW",
-	"9ciZFROBKGCBNZQ4gD9UNsxSbtBtjevlTu+3uhgCfh1Ax8yc4bE+p/94SBitzNICn89P//wQwOmGJl0g",
-	"6WAngjLM7gbC3ddue7cGpLj9bUB0Imd73OzNpLptJw7l2b+QswvzE7z88FdQmazlJrRhua4gzAPdCkxj",
-	"BatBZyJnYLKxqxp07nn4OR0zvf+Lzorxx1ZCEeNbKKTZV1FG603TIOtV0MoNHbWAywLh8IRiIKqUomcZ",
-	"GNm5BCOGhHq8It1xatLcdaazK1mNp5euCCBVdMoMdPP8m7P0WrZU2nntUJ2qqRsDQEpYWRNW/PHnh4dF",
-	"2EwLFNoLAtA76h+tB7030jy3B/oAsHpKtKGGJ2h/6uaK39FkvoeCWkQynjChWWQF5z2wb4D6a2W5KhRZ",
-	"VZel9yUsGvPwNqApLmPvCxAUP1PDPb6QM8sR0WLt1v5Q5OQFy3Jyxuw3DmNpYkjKDOXgSL3PsRtGpxvL",
-	"HPZlFDp6zoa/JAmgUd1KTWh7qYgA2hshBgJkAGD/3pSDBk6wjGPHOapSzLrAGXokhtSKGO2JYHDwnbRh",
-	"NCA2AzExJodacick5olVXlxzKjmC1rMfWEo0g9afqMM4HTxVdKZX06cbe1QPD3QwTQvlgAt4ICizY4eL",
-	"6OKp+3BiXTG7B7RXDC4Xwwg/Hf0rBTLbEd+/dM/j3yiy4czFoy5HMyzdSVgYGc4Bnh7icspJvKmYK3Jx",
-	"/RZMX95WRbPM6oPwU+UqQj+xjS4jZXf70LC7lSJciJq5A3HVCgc8QYcMIhQ4SNDmIpjrAQ7SekzTOyoS",
-	"9ozdndlfYzCWTeUdCP8zqlK0V8vRyGIp12j05zUpxFmQd7SlNFLNwYoPPkJNqIFAUec001aDDjUN3efO",
-	"n6jRs4bSiRuSadI9e3XhvXRQ2dyXP4aPd30RPD2hEKfdIxeClH290GUgC8NIaAnMPkA871H/CIKxlqDb",
-	"n8VD0pYwRwthgSv6JmSSG0x28/sMLeTRajsjI6pc0wVt3KMJ1QBC4HLsVuFTimxepUzVdmzrECLq5FI3",
-	"oMBpmuoAx7G3GpbL2dEeeusdLILfAyzI1GDvQhf+G1X8VBp7ILAeubFohF69sYWmIU1ujwl1gdmCjanh",
-	"d8D6CpFTpVGLTguEryCsSTvAoyeP+ySlc6v+WA561O/fF3YXcHlZdm+CifKV/YoTC4I0fg7xfE9lOv/s",
-	"sH+Ky0UUqCsPH7826rkOVyA9yTuvHWyAWE9pKDfxKch71P9h/QdnUowyjsFCR4eH6z94JxywW3g8h67m",
-	"D2Gcs1zDtJALx00+Hznw/NHn3rVaRZ+xu9eY4PLwooqb69qdyQYSC3TvoDwbyg/fBLk/B2+eJjPFjSkb",
-	"slRvzS0XiuMFW+vDXOz+Lzz9uEoSLS93vZmCp5saKQ6/tJHCb6MNQNDR8E0AyFsRUjid9aoBNj4vNCAr",
-	"3gfHjguArFRyWwEdSy/rrXmiD77qPOj9lyvE+PEWOACHmYOCg03IPnX+YuaYy6P1Hz2XasjTlIn7wE6A",
-	"lsrRQyCU1YmsmIWZLl1cn7OT2+vVuxGRle7bFagpmyY3Aoxid5zN4Ph0DWxSqidDSbHKRqtZZTkzyUU8",
-	"MwGVXlGz8k3VpXDhCVpOmQ8ydGGDXatnDQQEfLkoJN9CEwOI5MgJlGlNyBzOnbghUKmckxlTzCfHeEtN",
-	"cBhjvM/SmdaPr8WA8iwcyUPStDBJCzSHi/l0iL43fILAR7MMLHlhQRA2ZxAsfXUIf/CbQ2TpFK/DI8bF",
-	"7fmOZJBK0KjZoGyAb5G/yyGqAWBiA1XFgqTVJxA2R2zmdGN94uxwUMMSLQDlJgs2EFW4oyZEtkBCahlG",
-	"4Gpgki70dvWlFADaZxRGAuUpcbYOSLWGULmFkLfdHjl1AY5YBjG0H4O00mMXe4qKlf+WijnGyzWAMC7s",
-	"NSLRfah7o8bzQPjQUNC0ATEg0wJLQ8Lr96H2vwJVIiDipaWqhanDahVMwVzlQxjR5mZJcwqNBIWc3Rsv",
-	"sWEtzxxKtnKKZMKSW4dzlWBWsGGRKb1l2gL0ysa8ZdboQPCUwSniuL2m+BJNIUASOQ7XBFoMizHp7rgA",
-	"eJhsTuayUFjTeiBc92NcoEWjnYj4113nZ3g9TF/2xW789K+yUJXFlm9TxciQIYW0HJilPfJXWWD1BBgi",
-	"BJFiUfSQMLtyWOB9oZcvqa8c8+SB1CwvdreF6SHinVdu+VuWBavrbOGfGF9IPRT+quTCnzBKsyGiF3aE",
-	"yBQgaOp6nN0Lv8fM3JTZuS9QNGvFdKvmWJUfmsJj9QNMrnB2uUCjfN+lrpq+9/LesQ9+16Rr1ciBiCtT",
-	"x7s162I1QF5HhKZ/L8KTEWNWxLtjSpNu/JyxeNdZ0rE4xkBAoxpmnz61/7JjgwvUZVxoHwPHRiOWhNU3",
-	"SLsuJi88GYjwCExh3PRIbEVbV0fCyBjQGUViw3REoH08F0lWQNLJJQU+rhhJCmPF21s218wcD0ROtfaF",
-	"3D+Ys0JpqWL0CILnm2oSJ+5Xb7S1b6JwC0bUExcKRYe6vJWBgCwY8Oc3E4EGCGg2HUBSQGk7AGNAtCEG",
-	"u5Fv7DcfP0Zr6Yp7/7mS087mr99IeLlptXh2nVbrBsQVWuTsHHf+59/6ez/8/PvfNWUvNo+e8Sk3tcFT",
-	"NqJFZnDo0HcaQj1W9lt+SDLqTqkt7sPiN8CaHAGe60838X51vQXJkyM+dbPcvalmSaj2Jksks4XH2rdb",
-	"sesbs7esimOtEOlvRUWt8Y0Huuj9X8p/X6w2v15U2fOWqlc5x7NNqN6XBoz1QHEfgesL2XBrVtuKstK1",
-	"koGcCZdABZajE6tygzkh04wc9Y927w1ToXN6o4iFiY9YO47YV71BOaGGZnIM5oWphXxtQmI/AHtUaUqI",
-	"LUSIi6YncjQQdnOGqam2egMVKIOk1NBjpzjCQ/jVfcacia0mcZJbxlyOk3vNDg3K+ZSmWMhiVW43F+Td",
-	"NUllllGlIacj9q3vY5+2rqhhC35p+04Ezl4res4ZVaTb7/X7R33nOEa3Mcnt//2u37O/i4H43UG/T6gJ",
-	"BqPdHolpruIyQR4CiKgQBc24ZinOzYWdJoGQ07A88h//Th49eUz2Bxakps/sTP/x7+Sg34/bmvbPpN8+",
-	"GqdSrvOMznskdh71GGNunXNeTfVAmImSxXgS9m9hwLIzd9VYV+KYxGg4hZ3ErtjEf/w7Kc9yaUUDX6XX",
-	"7QuL89QG+L0zx8YRVnWI/bnZzcYV928JD9CpSRmNETEIQ5rO0Vzm14/XUrv6k1L3hTRykis55Zq5SiAg",
-	"t+aKY9kCKuYkUfPcSALFdZrk2IxrA4D9kOZbO8Eq5ljBW/1QIXAwOJGjEQRCQ8KD64YcVWOvPA2AK9mc",
-	"aDW4mP7ha7s0EqyfAgA7SK1NTKrg7MAsrlKqCUtuIYCytBS5PMsKzRmDPasyB0jbLjt3SW3bjXz+Y7XX",
-	"OsS7+9wM9oFCOewApSHFG6q4DNmnIBgxEj0cGyEY6Ivo8tCn+NbMt6aARUB1glHFKCbkDLHs3UVZGlGz",
-	"UKMRYuwwJsZJv1RxM5kywxOU6IG9rbQEobdNGraZBhjaHG3oQ27soNQ8dKi8tdHATVWhv5Rv0p5Wq29S",
-	"GvZFlajtzVZf1cKNXaVrAgbQe18/CWqXAAtBpMjpPArmTbB1WKnj3jIZUJ89922r6+kFZKV7KlZWXyjN",
-	"XksWJEwvqW7PRYlaKE9hZ9FAWEKiWmmoz/quM14niFkKBi4iyBf1Mhnw4N5AQFM2T0IIhEP/nSUuHfaD",
-	"OVmqOhjy1oWcofDnEgkt9eyRo35/ILzFXLPMjlXfnt1AbwcIvOXjeHknwYCPv7X4AQYCTyuUCKy7ATAd",
-	"19n/wWPc4KXYPSFHh4f+3PGqBkIWRvOULbMQiMgfhhitpfvr7lwIXYxGPIF6Ce7nY/I7LE8keOXSm43s",
-	"ut6d7luNP2xpoveFwxDXa5ouemVZ4/xmyeuvyuN4qm9LkbKJDn8OUmsY3Fui71qlyqvnZ+To4I99cnb9",
-	"r8eE+sI+Ss6s5EQGnbc5g9xyh5GDjn2GFGIZi5FhDASa6ncjCDi271tl0lnw0LFRjRNx2i8ZdM4yqZcm",
-	"q1r+rRa7xvR/Euif+8zV08bDqGQGVCrO2CVF5Xd2Cm6sYKiJkalVJG/YB0MS1wDZslKic8hwmDDmBUlV",
-	"CExSGkk1LTI6EF2YDdynUDrkT3FE4t/b/9uz//c/4ogYOrS0EYq607GP09nFdCnFMEcJv96JW0TKa7+7",
-	"rYnepxv/1wt9hn0w+w72Sqq0KDy2ZOa6DUWukQ41hiYTuEBk6JbvWLaSM8UlVD9EyIW1uNypvWdc+4Jf",
-	"axbxa7K+n1pcrUB0sFvVDPKYPY/Hc29aUrfJ7ju5AQS4oiVQwUpUHtm8jFPGoVkRCEG7ItzlGJaG+my3",
-	"SReMBqJu+HFKoKsi1ihg+TA6SyvCKkAvdWWTrbT1w0DsYB/kUsKaWdDLLJLPiSvwvYO16lwSkP3RCoEo",
-	"CUlhqZ2rDOb8sk346g7vCxqvv2Sc0WvXYK0BsU9DrfIvKRT8FlMgSlLgFA4aAgWrZvaG+NbPENG6QAsY",
-	"Vdl8TzELY57QtkYv5YqLhOc0gzpMmMLk8XhJmjipmKUrVEOqEeMGK97WMSvHNZ/bFV2VC7ofej0ksiyu",
-	"tK1CAO7rC3p8fl1YALYNB/9WVkDbcAUTLP8JZg0EOhBgwQf1iY6mMiGwDoQWE9gUbvY3Rdg3gNUQPQo+",
-	"DThmS3oqGPsdgBsB+NyFZTYBbkTG/M5CdpGDwOso4b3ht52ic6GNKhJPzBslvGBz72IODkTg7KL7qSTy",
-	"GCyGlFu0kvmBiBXDJcRBPSOCzRaMleW43rpf9ThGoTgNlFmtS5Mg4pXlRCvjTqgmWGRNqlrHkZbIb99N",
-	"56JySF8FzT+/Zapha9+sdaoqpvtYwwrcfmFT1W+aOJ1NpNQMPXiYZqSreFehRCfBaCgVOV0kZvqzEypE",
-	"1ZVaKDZ4weJ3CL1YVSYoh7JmmUc6QTGIwClqy3Imzvu1FbjPTwCuFvb1lbB/hQrpe01886bo3zRFwFto",
-	"VDpPXKn5LA0GbYt64MdKP7tGCvX0zX5CRZqx9lCva6zFD5YmShKaTJg34lohdQwBBpDi5moVM40vu+K/",
-	"lgxwKFnVxcSbsi8oGc6D9NMjMXaiwkiEjN+xuCw3A7HhUAda61GRkREzmE+jmAtj0IZm/otyIdBzYMiY",
-	"gNLmkHiD1jLYM5iJzcQSaDkiMdVvR/Gui3mo9KuI6/lzIPRAewEY164EE+38sLu90L4CDHVZ5grZUkhA",
-	"ddV64VDKHjm14cNYPXL+7urd9TMfCXZeKJkzKqCEmaIZeUrFLaQ/8mxOQoUiiA9D/0EOTX/UrR3azt6N",
-	"w1tgFDwmMmeC/IlM+HhC/kQyOSN/IlCad/eEPL05e3f97AZj5FxsE/uAeX5hWrftqLwpOzEmudrBe+RS",
-	"8cQddz3QTvfIJYIJ1nJuql7aWOjnNQDvmYPdjaJA9Hw6lNnKUA3fqgcPvRN13P4bu/Msp51k8/qJwIax",
-	"l0UPmkwuL4pbSnEHXawaYvI7B2knCqs6aOwS9KD2yNopt5bAsC/taLy+tNy88Ml+gI2C6U8M1F8RafYM",
-	"jjtH8HLtJnE9UdU2nkyYi+aayFkZtuBC+ypEFL/dKOxsygxdFV/92j5/UEZvaNOVXGNlLru8lNpXPnt4",
-	"36UrNW5BOCLDgmdpiOEF+VDccSVF6V7xHV1U9aTt8jc555zOQQDed+EXK1jVjQ+mG4Py6hK5SPiQdM9e",
-	"nZ9e/ev59c37Z+eXb68vbt6fPnt2dX59fX4NmV3hcwzGw8q2A3EqMKITtudaKJaBIiJkiLreS0Pm527W",
-	"hLG0DbxwGjb1oCVKqnOtjAz1y3mIsNCfJkxB7Wvom+AKf0MBSVcTv2xO6aHEX/52kOICKi/xb1BxqEka",
-	"un+eKZZa5TcES3Utr6WJKWgG/BTa5KWQsDalc5Ly0cjX/DZlc0DwJqa7Th/yMaEtXXNLDQqrPaLWhP4z",
-	"D7FNzrOBCIGXVPuYUbS8hO6uGEEAeQFYRhwClnOpaYZ9BrFBk+uk4Xc9ELgvJ7fNlvq8pizJqIJ+EGQq",
-	"QWaiKJcZmTGFIUiOaZED8t92oVmQHogyZslMLA+QWVq++LuDftSHFs+7UZB+uCYJXApLyZy55kuhcxE5",
-	"7B+6EuuVnfmQAvQrgmTsTs3VJYyFNNCDAE2AVqmNqlqtw3DX6TGsOc+oGUk1tayNOelxYfF+A64O3OFh",
-	"j2Awm+v8jctwxjWuqt5NrCiHFYB5UKan9oxpSBIl3aPDw8aALQcADrW/1Xits9oqvz2V+MyjEdC7w/7h",
-	"54vBd9B5phh0vW+Y/A004yirYgLgYMFf0k1lovc9Je1N04gMOtfM3qDvHJcWhjM96OweV7DHgxxgz0kV",
-	"S7A1W61DPjbxcPVofWspxB9nvtHQtAXpiw798uLLt9c3ZN8PraHUl49riC1gx868BDE3360NX9H+iABO",
-	"aCkNWUULSCxSeqqU5XHrzAtrOfGygaHkx4AD7RHLV9AJzqKCN4H6xbZl7DsWUG3ZffGM6AJEioGIn51f",
-	"7v3h5aM/7/3wl9eHrvnigjgYUpeWJLuozKgHlqCDPg+RtIE/Id4gKjlyXDvSHvG6M/byp5Y5vrt+dow5",
-	"DmIvmVBeRv86FR8kEPipR55LZVVwWM/5zQsfYu06KaLeQ6xUFZG41qc7Jt2Ja1I/EFiSRpjdJUtuSGPD",
-	"XnwsraWR/H+kPmaPnFZPfCAmVE9ALhpCRYvUFSNKlNS6xkGPKzJO9c5ggElF2BkyJgbCjtXb6RFPINsK",
-	"snSP+o+amSMA3LfOG6uL/Eqs0R/RmjBmhzrfY5g/I2W+BlMgNWQuC0BPb18zskqtQ+f+jQnxovsnkGFn",
-	"cN5zY29QfdGBx7daetEt7zdWd9Ef+n2LLt6HY6P0tl6BXhk3ClpXzSnouGSbU/AbJ9hX1UV+d+99F7hX",
-	"uvcclT1pNG08oLBtHzjEvQaH2v4vFZFrVVGQpS+3RsRKiaZvqTLIGimnLt38amqCeBFh64Ig20sQXtFf",
-	"aXkfyULtsTnTyHO3NGH4dADtnId0NBoIZwzB+YGrVC190PjQWR2ihZwoy38e9yHdVBtvQ7VD62ggvOoT",
-	"jJJgF4GGqy05QpfhBB6ybIObZJWB/tcnzoSjq8kzjVavUvFeuLcuvFWFYfhhG/JY2qr8PxdzcVrr+HrQ",
-	"LM0C8BXG4U+5IUaOoSQiVgANJVEQatUJSEAV431po0N7PWbAhFgHP51vk19kzPcqhoxon0BYdRa4AS3G",
-	"UAGm/6iyUrSdV6zM3o4C1X3LEoY7utwadgqOzYcXVE/iCEtGYNxqfWSruqzI1PHXv70K4a/pWwryOq1v",
-	"qiIEfvy6aUGhF7a9ZFmY70LgN5JZ5M3voVc5lEq2LDuQlS4KgK59VvCtefqxOdlzKHeGZbhXEr5K9GdL",
-	"IgYogL8p5L2q7em7Avcdd1fHZzpAqWlwQSJ5UJyFoIZ9yGhZVdL8XW75+WHfRUFilWMoYe5lgxAmEC0U",
-	"QIFMEfuzYoLNMIzAHlXGMGblHOIxoKunFNnc1amCZo4+ZboS5eBaW5LuoHMqwoNBB4WaQtwKORO7ZScM",
-	"rLaCTQMoTEOqlVB65Hyam/ly2GVo1DFnbf0xMJzw1B/dQ4rr9ZlW1VrjVs15iJCaK7x4xSyHcSuxVy3F",
-	"fMq1vd+WQqPbNdV3AKkNNe06YBwqvMUIKhqKgrtWm9SQjPnY0DJ6JVhJ4tC9FGtOYEgKlO4LTxzkcRV6",
-	"qfYIACrXoc4ZdNo2Ejhsxii6L/jY6smPo6NHh+Q//5//TR73+/1oIPQE4jE0GXQeR/1+//eDDgIp10QU",
-	"WUaGLJOzskYbhpW5GocD0Y3LcLLLd09fXZy9f33x5v3FG/vL26vrOCLNb5y9fffm5uri/DreXQnF13De",
-	"Dw7COE1bSz30gD4A7F54uzGIRo624HRR/TorRSk/GYRdX+l9w5NbtgKK3+ZWDcOXKsYE4YKQLErBnxAh",
-	"nZ5g4NpYySJfrMpiyFRqY2GtNxAxHbNr7PACAe4TOSOZFGNC3WRA36yGzNKy04r33MJoGJ/eFk/o+mvf",
-	"uO19mw6b2iJ/Y24bqLyC+/MGsNVGXt+lfTMjRlsL1beYUhamRmiCGmhk5zTLyIizLMVQdC/l7iBnpfgM",
-	"/DaW35ZdRqA/+kBQckcznmJfkp1KlTj41bkmff0h3/FE0KmluWDF4VOIMmFlMTnSPej3ByKZUEUTC3kQ",
-	"K+i/7VrCTKoPuSZGSkCVHjn1KFWWV6OCTGShQoPkgUgyqIEWVoeLlcoKEseIu0eHP7hApitm1HzvdGSY",
-	"insknrGh5obFaFrUhs7xZI6hQZJFW4AXl9/CJHSbrW8fTJQjnmUQLjVmRoe8Wh/HOCwgsUdIAx2Z2wMY",
-	"aujybYcx1Jb67alW1/eqwPYF1Zejww0mu5HyNRXzK9/W7PPz5mtWB2oZ6EvXSUOGJtCVeboNSVvBkDGG",
-	"ELhquzW2EkWETJNrx4h7O8HC6mOJuD4hR/0jT7acFuIJ5DLK2XHuh3H42a+qrNAZnt5388FnC7i0B1pK",
-	"dcAO0JbuFVmIoP+sskErOimWZyuaFJ6XaQgEXvXuAccnmIqgNrDj5zwwamR6UxqKwuNmg4g8ENxFtpcO",
-	"4R45JaNCgb0kTEZLubqC0jTL5AyMLGQk7b/3iny3VmisAf3Rq4R/uueN+C9Fo5MPlvSV0f8hTJ6Lu/qt",
-	"8ebvNOszuCtQLg1Eazj3kbafnUwZpg2fSsFXRRNAJm31Tecl9hWXo9DifDgvg4OD+ckZhULxeYKb2NED",
-	"gf3OBQrjKSYrc8ENdx6aZTNnaWyKvMFSLMQh9wbi1BMe51jd0fX1W+1rbClP1bJpIB8Oe0s0EyWr2N9U",
-	"T+wBMbQyz6oAhDJhvbrBh7APXTbOFKEKiBbvbF5W4f50C2ebav2T4maxBW9lKVGlv7AFcwuMAKdrA9cx",
-	"AmW1RdRlfrl+JR9MRIziU7DkT6gmh33LPp/UtOWB6B71++DTh26MEFjvVGZgxuXaw9LLSi0p6R71f9g9",
-	"gewzl0+I6dTzgRgyx4kxCRALTLUArS6GU14F22+2mPjiQrfijQcPgXm4pJZ8sfBwEfK+x+V/zrj8iaXI",
-	"2I/3Q84Uh4Ia3WU2s7sVsVmMqavStP0pF2xlLYH5fdDpy9h262ts8yZ4OqoNBQj+is35qn1scV3Yv3aC",
-	"VWGgS3UAgKhSzsIFp5nalXwmSHCIvUFuxoJc8C2CRGWJvzVjf1W4q8Y1OlFgq0SN9SCzWo7e/6Xy1yYV",
-	"xitmtIpI0FB0oLdpye5eW/jfSroFBXFyaiaVZr3VnWzaVunJUWN5nu+Fvf+L6rNOc6jUWKvC+Rqd9rNj",
-	"4+aFFrsHVqh/vOwCw0AFH7sLy4/IbCKBYYFLyyrErCaXN9RibDR72cX92rD0oWIDP1UX+B4e+F+Gtrxk",
-	"LG8hLHI0cu1aDXsIKgPRVPuHI7qfcthWe/iue+FmJp/TxEA/+W9SBQ8LfIYL/vaw7u1o9F29/nr+6VLi",
-	"LpRADJvJvRHADHBCJoy7c9JFPxsmqmg9kyp1wRmJTFkV+wCTNlbQSrxjYjXa4fNfD9adi6+IdFcskXdM",
-	"zc9k2lxc8q1A86dyL8I1uqKaE3TlJcxF4GGDaqg/woU2jKbQoRM++Y6/3wz+ihXo62r62BurVNjL88+A",
-	"t5qZIl9Vf8gUSvi+CZolihnShYbfWIcdK/3EC+gde6u9ri2bm10nfqOXp3XDvNS3pWjpmFDkn5maPJSp",
-	"x6/yGo66rTMdHq2RhKZpVZ9xp4K6Su+7bbrNNg3txzUzxvU0oWL5+O6JL0Oajtv7qJ/JaV6Yaue5So8C",
-	"17IESxdCpcWUTGXKMn1MMj5ihk/9+xDdYZGLGpZWu6jriPh+JjhmxkaGyMJgZP4/CpqhHT7M0yOxYB+w",
-	"NzkdQiUdV8DSyHwgMnbHshMS50wlTOBr2KGXCp/KYmaSJFaDVpxGyFDgXFgaHGhckFGRZS3x+q/nT+HY",
-	"vlXTPK5unVEerv4rWuRri3G5/3B9cPW5kmMo++Xohr30exneEd6xmPmlExhX1LpxSoI+bo+rjsiOH0iT",
-	"VEKI79SOthMNRHiE0cVDVnqA/1gx+OxE5Kh/QHbeQsMt9wX0VkykUiwxOz3yVvhi+JhP9e6CaD4WmmA9",
-	"4pSMJYNz2s/kmDfyloVtf6vBxbVVfoP1Q2F96XcJ8xuQMPEu6upfF7oQY98JTNXUTGsuxX21QUy1bGWT",
-	"pySGBr7w2p42ilHopUwNFL/WJIYnxwTRMI1JN6WGkviXQcc33R10jgedQdHvP0rGmRzSjIQn9kc26HyM",
-	"d0HG9HmUbIbtoTMqUl/qdSACRfUtpLsN+aEheCUims53o6A4TyFdNOOCuWM8fEwsaRmIW8ZyS5Q/cN/x",
-	"I3ENqLlBxc2lYlhObZIJ01gdkxsMzSq7ZNChpVtwP1D8UWnISQnVJQh2NbaHCA0lXEphrJhR82PyqN/v",
-	"x1jo2Z0qCNVxc597O8o7zdQ53uBmjZir9/hJHZnth1+Rs2JTgD1dZgkTw7LMJ+o497dxlb+5cm2QHXTe",
-	"E1dGUo2lqXHYRjUMwxA12bkYYUM/rPXKPnBtfLlWalwsVURmDMsmUqKYZgCjt5gGAIiOGT+IAvWhImLo",
-	"rd86JOaAYMo4fDejc5c9VU2Ggqg/TIPat6y89qiWJtUEdQsn8I0y2+e1VX57zPY0SVh+LwfIf71EnnMX",
-	"eBhY4l6JLBujdTVtB1F6zIyloavCVOD5t6kPwdJaSLXd368v75SPBUv3uIDl35Ncu7vT6y63IeqofpyX",
-	"VBm0wvoKDz6qPKGa7XGhmbDXfcd229ojaUZVMum0eJQP+v1PcSl/PiCz0pbeDNrCQqlStLFaBJxpvWCD",
-	"s0WgtIP1B3R8XGPR7tfSHjOU8lZHzhICTUMwnA1y6zPoM2Z1TzDOdEMFhEq7sxDnrsk/mZK7oYT/rwMf",
-	"zkFKhQDoddkLKwuz3HE2QzCv4oaU44ztA/Vsl2NGViqI8d0rlnKrtcdlolOMWvl/xxf+ZAeLSVeGT/5k",
-	"pMnjXex94hzNA/EjPCM8ZcBj0CQAsVk0YylJpLzl7AR761RKvO1oEnvaD60Z7DNfpncg4kSmLCZdkJ7t",
-	"vGfwNx9Vx8BI8gVTI7S7sWsnbmV2CEuICBgcjvoHZea395bbx5ZKQQu9DznUoS+r5cmR3dRMSTFuNLPB",
-	"NK+QcX2TAtSPYYVfSXhqY2zXwB8IF9hhEpADi8Vpe+u3TMTfo0p+/cLecy4w7M1hpHK0J+BdJRu1TiKC",
-	"wQTKQKXsPqIhkkg/d7snYcISlz4K/bOi0FjSpdzIlCHns39dvjw79+k0WDHG/YEvXzwjAMY7eiCEhHht",
-	"CItDqygXPeLpsC5zXKEJek7NBAmVDkgyEEY2U2msmyFQkQTThaOQYNLF7DIs/cchO3UuC6VJ1x/vQCwQ",
-	"YNhlhHqsnbOkcfHuCVleBXCGkq6GCxyIuhsIDo9ruGuWNo3ELDTFaHSZcc3aKa4/uc26bDroaZTXDvtH",
-	"f2wU2BpFPwsUrSM9frLxQLDTrQZaFAsfYV+oOvw+pcltpTF/nlsZdsJo6kTnVxJJ+Bpz0ZcsH91CNpBa",
-	"7GhfnyQgSJ163J8mQNG5VoJQwVArxio507gYR82AFgAd6F4fPn6yGyHdwM49iPO3LDdOKppIZfYyfmeF",
-	"nJqI1AO7YaEEeAJnvidhBjIiSG52v9iY+RgUZzPBPkRcQ2gf1NZ27YCgvDaaW6Ug8X7cg5RzQFC3bE97",
-	"XcWXspBYO8aBm3czdMOtbIdwG4H3jT93CxeOeWPYAhNpLrkwv1p4f8rGrg1aC5+8B6TfzpP2TtpQVN81",
-	"o5JJgf5t1402m1sIgiqKVKTRQuvrUCsWkjRcgiaXIhqIsqehjoiWVQFPoDZAx5RblkUTOwvY4O0wWFI6",
-	"bfVov5wn36w/265thQFnR5OXfz0jCdVf251dt8zs6FJ/S6z8U4E0CznbGWpu58kW+WLf7nW+nCe/sfSw",
-	"i9ol3z9DbBVstMWJW+j4ha9o9zFm5uU8OaN6+7AVq2d+Sw0+/D5aA1w0+6bTqz5LP5BGAoNSE3puITFf",
-	"h04GlfrjK81k9wG+Wipiewsp4FeV9lHVnsiL+2nMUkQFTk6Z73lS9ljgwZYKXZGZIHF5EHGocewq94GU",
-	"BuUGXWZwKJTQXOzA7e9TiOvmSPSFzFcv54lLRvx2+hp8N0t9C30Majbckoo8JOEIAvL+L+WMH/d/0Txl",
-	"H9tt79cQaaF9IxU1zyFYFcRqtGEbQ5MJBLV04zOE4r1nXPvYmuPKG3E0EPFf9vxbN/Oc7b2FmfQxEVIL",
-	"PhrFkdU2qUiH8oM9njDmtdM+9i5lxpN5vAvSOYW1QC1R9LKoAvwvVs8cMyJHRBaKSMXHXPhe4lM6JxBB",
-	"YxVPT+bD+WCoDqPJZCDwLejy6vu5OqOf+8qrRCST4wgfWq2WTkPNNxgN+9LAdMO5weVqJqChNNDqckmh",
-	"r3mPnFZaTkHh06P+URRyUMOKcUGpZGCrc0EZPXJ00C+VHrgwbGwDFelJIVJHkBWzx2vBL4eD9Q6E0BqY",
-	"6oFwVeEGYiBOyeXb6xvoME8o+fH8xir11a5DO9ptRbk2xLOJ5QDyFqvmp/iVuy5noRwIbwPokWvUuXAM",
-	"b1W3v5xdXz0nqCGTjN/ieeIAkbNaoANFKsKndMwGQo5CH27IIrQ63JTaT53ciHG6zjaCCyaUQBEY8hMk",
-	"UAgSV/jF3ks2t2Bsv88ZNT7iGa68vu2F+oRYBn1K1S1L60O+4OaYGFWweHcghoUh2vAsc4Ft/vaOnTVJ",
-	"I4hlVI19rav2srepnIlM0vTlPHnmoOU+bLUhc7mkJavTlrHGe+f4IJhPuDBsDO6VlpE5GD7bx1zDeq/t",
-	"9w9ft0AmhjVHso2kmlLTOe4MuaBgY9oots2j9Rdsn7c9Ez3YgBH+KAX76hz3mcMAkEiD6JuWyHA/c4Gr",
-	"ChoKEjSL5KfVymSBbLv8LLQ1nZAY/4FpF2SkGAvRorVyBRBQQ24mDEM7l7rEOtuVqyjqyhlU7Fah/Uio",
-	"ShZYn+8tOxAbVTn4rQjpWAjge4GC7zL7iv5FpYHZcfxl+T1ClPYI+ADSPHgc24X1ShqLDoXyMT7fOWt8",
-	"ShnmZwbTNgZEucAFcsVGhaaZPh6I1V0P9smqwN0TDFrZuRCVX61s5r23/g2ImTkmg45gs/cpu+MJG3Ri",
-	"svOGzYJoJhXBJyRlBrGC/BQCluFc0ElrJDiJBwKJYm+H/Of/+rd6EgMY6/l4YiJoHQDylJ8H9IjZQltH",
-	"DJhH+WsgpOsQsRiEAwHVTJApF4Vh+hha5sCZ2lFj9/oru9TYJROQoUzn6J8YSTUQbhXOp/HCmBxKt+Ld",
-	"kTi5e+9GeZ/hMF3wpsX7NOcIIvFuj1iNiYsCPXwDEcO7VpiFWKSIzCY8mVTCFmrO89B808cKUOM24SrV",
-	"26VExK52eUt2x3ZLLtYKxqMZNKCFwAEhYcOgigWnoONLIeDOitLhKGAV4IHEY8VMLJ/dXJkELVhOqRIh",
-	"O8XdDahPwFX1ZCDsJ4uwZ6TJ33vQBvA7B5i2UzzZw45HZU4ylDNcTrRFYLPMFvt71hVB2KZHNR8Z1gVd",
-	"rpaSvwtre1SuTRfaHrVb119h7kok2ZBZDu/f6RGHk76pgCsq3AN0O/yB7NxISab2jKgxbJpbvu8+MWru",
-	"lskFeeMhubeDq64092gsrgvE6RsNJQMY/R5F9j0R7v6tPDAk0zkCXDqAKHNL7+HsBgxyreLbvEzVd+4J",
-	"s04dHUqZMSqaINRiRmlE8oTMw6hn907EeIia1Q01RSFqxCHOfc/aM8X9X0A4WWEHxVBAZ4ha5Pyx48YS",
-	"miker2WqQTAYCGCqDYy95LMrJIfdHqkkUTsaPuJZRrhABlQKRjsR2TlF2RBW5HOmnzSkSnuJTaoQVVwd",
-	"aIFzwqP37kXgUDcTd0kLscmBz2SyZPy9HdIFw90dG4iFkz32AdAluy8rEdmPdyNoER6YXwS9qMwSgxvA",
-	"Va+oHWKl92q8tg/1g7G6KyWF3VZm6MFra6Z4bmHnkprJN6Qov6ru6Dsn/c5JPy8nXaaZYDI3ytKpqoq2",
-	"ez+iL4v2iMnTbEbnGnVoluqoZDQu+9X7BLxGxqvR3w3uCVIITUdsIBxCostqwSEhJAbKlaArC9NCU+zq",
-	"v1JXGTyKshX+lwoCakvEhLQc8KOVIRgABE1mj3vATD6RRrYLBv9yef6jhY7LNz+SAvpHPyavn5Lu0cFj",
-	"snPp+jjDGGWZElL9CDxVvR3XmgL+IlxbkNGWnEBxJ9+n8eCQ5B+cCWePgR6ben1eG8VzDbLFlBkK5Q+6",
-	"mQsiJcwkvUZGVeSZpOklbPJBdbdpkRmeU2X2R1JN9+z66oCZK7sywxGsw7Gvd6NUOdDf3Ic/h9fkEKzz",
-	"3winguicPKXgg9VMnZAYFhzKKEHRCQsEO5q8u3r1m2NbBxtMcUnnFihvpHxF1RidSAePN9mPs3Ww9DVL",
-	"Ob2xEPC17cfvAMGw/32FGKB75hZ4iCnDbHOHiPdJOIYx9n8RdMpWRiu2IH2DLxb+s8oXm1tJW9kP/+ff",
-	"Tvf+L7r3z/7eD+/3fv7l4En05OjjYNDr/j0f/9+5GO/+rrM+gn4ZEwEl9v+es/G2TtbIfZuL8WfxzyK9",
-	"/nLO2fsHHdUh757AFcrEtUpRtapjciYqFeykyOY9cup+cSQw1KDTwdTAlcv98nV1LEMMtXVOnDUCxlCO",
-	"cAqSKJZCu+94KEWh49Ba1Tea9+sg8HwXq5uC3d1M2DQKmjVNbsfQLz0ihS5ols1LKzR2buiFOUDwwCpB",
-	"XJe5AH4t6EkNEUM+jdwVwLTLtsdR73VmB8o4lPSz08rCAFMPTdbgFr1GK2R5vBGJw7/j0IUaC/m4RpPw",
-	"86DzpvLVoNOSsXAVbvrbDHMv17euDl9Z2vBLssavyXQaUyUC/GOSZMbFbYS4UCk06ZBS359MKKYnq2rE",
-	"0lSD5cu9GkdESUMNg0bfkPxecdrAmxTsV7GjIPAzuqaMw7uB8I4gHAr0FRLiqGYTmZWqwYhOeTYnXcUK",
-	"7d2KXApojHpQ7SgIMcwDZxPzE6NicVwqbdji3Km0aNlqjJyAz6+Zj5n6hkvQ2qO9cqM3xyfAXr50q5Vf",
-	"QfBAm87qErI9/6oAkovptNI/dYUo7fHfQ29VbGyZiGpHQew0b1FMF0P7YMiCYzHyqd6Q/9ldGU4ANhqM",
-	"Swx+W6wuy1xDZN+50SmjUFnMlSKvkCQIV0ok1LQtveP2XPRAxP9dsdGfYnS/UuwqlsJIJ+W7My50zSbe",
-	"Wlh0dc2xqCWw4XIiBSNvCghz3aoE6ao6pmDtxZogjnqBR9dfIEt3mimJu981VYOuake8fHxtpYIszLek",
-	"wT46/KY7z+C5fKXmk22K/1W4zVDY5cEs1v/1TMlIyqpVDivVc+5FRLmArPiQ+tfcqCK890lV2u4ZFPk1",
-	"IhPddr93Wft8MvsrPjLAi3XOhMsH2rLGlvODLpXZghqFngPt/wJ/gnj3cUXU8rULJXSqY8nCyBWUPHTP",
-	"R0UWkTz4dbnY6TXwqsr8G1mcyiVu2g7t4PCP/z97V7fbOI6sX4UIGogMyG4nk+lzkFyl//vMTE+m3Zk+",
-	"i9VgRUt0LEQmvSIdj3ew93u9j7hPsmBVkaJsOT8dT+I0fNNAOxLF3ypW1VdfbbVWCmZgG6HGWpivVzg7",
-	"Lqmbg53C0P2+xqG6uCcasR4AWTOKNvi278y0varOoHOiSzry+R+mlgGtFsJn3zl7LQ9IEaWYdwmPy0tR",
-	"ORLhHnuz0l+AtgL+En5OJJgLUJgd32/YCS20qu2VXOxAnN/hViUWH0uWPEKoFibHqebd2bzxbCZ7gFia",
-	"cy33DZuIZO+YlSq7BO/RfKyQOX0DoDPXgW6prqUYcbmuP6qLR3S+3oqNNejqG2mqxW2YWT8jMu1JUZC4",
-	"cTq6d5f32XCyNtlm7+lC1ULmALq6HUJxAKoCVQya+qpqRSuCs7QJWWRRWudepJ0Ygg1QwwDo3tfiE6+H",
-	"J54QEam4KtSMYIfaqKmG6nIFsJJuGEnY8NomknCF7akadhqctRhJJTFBWgtpYlZgGGemRR6zSkxLnuF8",
-	"wPyKKpHUVMyGs0oa+ycgWqWaejVysnPsE4Ep6ZvCPgDFp1HMeWHYRwou6URSvjhdRIEX0a8rofHDnAja",
-	"i8Bshb59hITYD0IqMXiv2vVosMe+CZjiIBzR4/NuDOpM3h30cAtp/O2pCrLH1sjMe6l8mf8aOL/hzKx3",
-	"JLU/vs1hohs2PyY4kV+bOGbzTm+3vzdcramxo1eiLfe+ioApd01WSqHNwD30MNdODKDe4rZ5ijVH3Rhi",
-	"xFJWIkOWSKvj8b72xMtU7GtXXlXXK7GJVX9eiSt1KboAW9bXOcHtYz/bp4K98CQl1xvIpNyFtdcJG5k3",
-	"nTxM/J6JKQH1lRSb2nku6oK0RW0FwvO1UIoWJ1CR39YD9OLoa1CK38pefGiIot1P1gAjQ8aTa21GjGFQ",
-	"5IYIXhA6efqkJgMczPbFGQY+S33HafKYda9xGRz7nIsznnioXOELe2rGDSBl7x2ExLQHV+ZsTdDxLYJ1",
-	"XJFqQO3MJNVNRMwQ5VxT5tRQuKqKbCwq0fP5FBO+QK6joUhkspfssagSE8++aB9C1rjCaGBY6zjmOxI/",
-	"RCTuHrV/Of/0I0uDjJk0kcilIvKaxR4J+yKX5hUC+2NAKOQ5lF22jwFdfocVGiokEl8HAJaOWYKpLMke",
-	"AB4hcgSZAxiKIRqnSs0uxs0+tWf55F8LTnggkXXue7hluaXLGTs7b85Gk2PsxLZ40u2JwayFe2r/2fSi",
-	"4nktdlp952mlylWmFfpPwJMUcc3SQL6lQLvZCRlnbEuQFZBI3xi+7DFC0OAk4Nex7zRrpGpRigxKsapS",
-	"7PfYqUQGqUSS2KuBpMgWit+Njg4POz32ruISvMYpvJRSkqrLXsCmELpMJUoKncjD/qHjpJtWaqo0L1FA",
-	"hsx07jy2C5l6qrdWyvgubnfx80OsIbKRT57RaiJILm/79MfmBgnpXFmUq6wOXfYmecySvYGwi4fUCSOW",
-	"z0whdLLXCHbUlOELAUy3bldBuMPV06ZvQU0CTXkxTnXCPnU8hBo4p5B5EHDJyKR09vPgM3vumtYNlnSo",
-	"z5cSP2Pq6y7uLp2PIuupnjz36Sggse4KcUPB90mVYulyucRzq9dL+59cJjKz/2iWjiolDVU8H/LsMqU6",
-	"oS7v+qAfH/3v9/H/vOgDfbNm0dHBd2z/bQHliP7hyVQSWQJyf8wlO+j/9LK334nBpl1MBeR8x+zs47uY",
-	"vfvwNmZfxPAsZi9/OovZ+zcfXkE6+Ou3joOfYq9wMd3H5DcDkUmkTR4u6pwwoMbLSgB0w5cw99yRuEDm",
-	"H+Y69hjQyWFP/u/sXZxI6I8duP22vWzzslRzkfuEdMzDC0jKUZcMlRmzyKkrnH38ESYzkUB7zbPLgF10",
-	"3yrKEeLp64o7vpBOOycpdApp/i64VYCc6nGiNxJA0wumrkTVY3ZB6AXg48XseSEdbbk2quIXviDrWJQ5",
-	"5QTZhidioqrFCXQOiY5AOY8AmWRfFZ7TGYlS52OgQQ8nByVbUJbEyizIM7RdDmuNckfIvzYnv7GZtyk1",
-	"3y7rrRJo4z3YDLfN033UhP0fFtnArqNZoyH9H0+IjEpTYticUUGgXar+U0/VHwiZr5JEh+f5XoTREJVb",
-	"2LtnA3npHCFNGVA/vIM3Nk/irxRE3uEbb4t2gBlbBBRL3ge1DoL89QHkVQTEagxn1cESpL5jMjzWl6Bq",
-	"FUilOxWVVpKXDKhtCs1ExbXIWQTqXXX1uBK5FcSd2D6fSO/BFDKvXX1Y5n1cWI2+sNbHggpqzPLC9Nir",
-	"UmkAXMmF71XTfE5km/3M7mQ+nzRKbMCQNdSWl654N1pK4UUBnAD0BtxMENs1VmXuRuVqYvoprBKJbYkc",
-	"Bpnh6I7h/hIB5CWFBv4GDaQdNwSX9FFSXd7CxEz0LnoIyUuk68hKH47Zs4PDfq/fZ0EB/ANoNq/4nJce",
-	"WxM9+94+14nZIQWuE1lIu5tQ6kbPXvThgR474/a+Cw5hgsbRQBoszfttFTBgB90rqvMnuSLsRnMI9sfH",
-	"qb3CAi8718Of63rY+RE24EewWzVM9by7DyE4euRFsCv6uuJzt351tHjWXnl2NGJTXuQs5RPoxH/+9W82",
-	"EnbdZTcb80ISpwZUFELi0oWVX6biUmNP2JjrMYucToCU+Zi0wKVUc4lBJ/oAxca51sKQQUyWcMWNQGPd",
-	"ymGEGRtTWg2AhZREIrOxvZ7n/h0UtKpqLREYCOuW8oCEsi4c4wbpJwaXZDLfUUpTiUC0kv0RVPRuYfQJ",
-	"Ozo8JOqD4KNQHdp2OmQRcqutKqwuWKB1D650AGY7LoEeOx26MJ8ZV0LDrES5GPFZaRL57KAf91GzhNBs",
-	"WM2FMLfQ6yyyQiTQ60jwaBeRVL75/T3X49TTAgATTyf20x864u3O0Bjs9DtG4wTABnG3goUTR6ww15RO",
-	"/OLn8c4ar351q9AMp8sD2z7XfaO84k6B7nz331wRnGU9pkZNmX1DtZv6SX2HqjdeK2ew/de79N+DAUK6",
-	"OGXR+eB1p7ZmvR7xJgkb8pIT/RtknboxLavzRBrF0rltwJyi0Qykb6kUZq6qyzRuJLDWXyPvOVbxClNn",
-	"wUDWY5En0h7yfFYKFmkhWFoP9+8zZUTaOQn1k9PgqmIBhRyeQFeqC8uCOeO+5pvFSMCEF1IK441/ulHQ",
-	"SGIqrj2bsEJm5cwe/uio34+RQCeRS7MQL5uKkk+cRUZNOkDNtFLDUkw6PVD3+3ZiqCBgIoMtVGj27MDq",
-	"5X02FKWao4ihOdrX7h2c8f0PUs9GoyIr7GTQch6zZ/8P0ssv9D7j/jKwsvo95mSnS0xY9o9ER/3vWmlz",
-	"cUPeQ9c+kO58tdTPR1KdwUStgdiQEz0QKTugzSYrD+tLe1t2s1uLo1WRaJSV7HDW7yjAl93eXp5dCNOt",
-	"G1guo99mW/FSK3YhTNNYidKZFlXacffoomrpv1TzREap/8NL/D3txHZoeK9ZQ3n5gHfnh+HIvPncrZy3",
-	"J8Fp+7MUjcuHvZOquRQVmJygFAGU5esnH/WPOpvazeQ7vi6Bv5739/TwdnKo1v38sXBa4bo9cg8G1Y1k",
-	"PPmbXNCltUn391pk8lJfy5+Nj3wJPrPtqwyX63XLDHbck0qCC6YeDFN7gRg5AdBqksRMlfnXbpZrDBS4",
-	"sV9LiU2319oF5C7/XNc2wQlZxmTIeAde8w00BTRTMpHElQvM03U9TzUrwZUkiivh2ly+voP2p3suJ6u8",
-	"LK3BMOVFbg0ftGGgiCHaBt4JOUGO0PCu78YVNJkuG3BpIiMHdCd4kyhzBiibWWlisA/quz9NWSdmMsgO",
-	"8pd3MHbCwJK1QqijAc6eSm6FxfDtRyHmxkYqm+kbbwO/wOq2x+GXaDNxau7InNnWEM3rrWP6L27dcmMj",
-	"rOvpYb//sBlwy7O9VkgpIx7WNHjMe/sXYClpOMdHsLnRTZEpbXRMEgArzAU7P+PSCQEI4LrYKRLp2yXd",
-	"kLJEL931MZPP4UW+vWh5EAvpsY8KBF/t+aDq5DIHKcEpak+ejzUlyr89Z/inpXHtypbvPLbXlC0PRcdJ",
-	"GE6EOsoA0HW1rlcM6c27dJsYpT/2hoJXojqdWYXz19/sIUNeKf/Lb/aF6sod2VlV7h3vPefTAs4X9WRZ",
-	"0nyQiDaFqmBD5Up8Y0O9Wg9OhOFwslcrnXVn05h5iifKRIqDnEhZl+vw0ZW6ZYRIrTZ9DoUCuOQXYiKk",
-	"IdzR8iQHDWEce7WhDw6kSNed6Ie/vOqwLgGxY4c+tm3mIiug00Gzl4usrVGQzoBkrTPm4beWh19jZRbN",
-	"uozbIc14yRCIhSHukagcSsnexUnnBC1P+QKhzatth9f6bu2ep43qlIi1AuEmE36H9EHMCIkf+NutOgm+",
-	"H27f1S4Aa7qwpyDnhvcatOj4h9Y5uRKlmtphdSE/cyzKqaj0iSv7Eh31jzqskHZH5TM4JEHTef16S+Nn",
-	"AKxjE15dCsOmVZEJzaKcF+WCvTn/dD54zXzfABKAW+rl51fng9ef7V0gL4U1gOAc5I4JPuPZOJwWbL/l",
-	"+1Z/o4qFqcfqhahKWJe9Pf0lZkbwSczGag7XbVVd6tguiykyuJvr2Nckz4XhRRluSaeV2j/s3rMHu7ag",
-	"YMUJR+ys1/ro4O9tB1xlhTUXKqVGrMuM3fQTJQvwJSCgzBRX9nSZIrsUVYx7KGMIGMHSXRhfLe2SNYcx",
-	"mcwkCPHf/vnfAAAA//8=",
+	"7L3rchs5mij4KlhunxAVnaIoWXZ3SdGxR5blssY3tSVPdW2zjglmgiRKSSAbAEWzax0xvzb294kTMW+w",
+	"r7APMG8yT7KB7wOQSDKTF8tyqWrcP7osZiau3/36SyuVk0IKJoxuHf/SGjOaMQX/vMjYpJCGiXT+ghv7",
+	"S8Z0qnhhuBSt49alYpoJQ9p9o6asv0ukIGbMiDZSsYxQoWdMESMJJYoVjBqWEcX+MWXakBk3Y3yZTlhP",
+	"9KO59l6yef+YCGnGXIyIonZUronhE9bpiVbS0umYTahdEBPTSev47y27gNZPScvMC9Y6bmmjuBi1Pn1K",
+	"WpdSc1zv4vK/z+WA5qRwLxA5hAXlVBvCbu3GYFq/YloUTGQs61QWMJRqQk3ruMWFeXLUSloTLvjELqob",
+	"VsOFYSOmYDnvmFHz06FhanlBVyyVItP2xGaUGzJgQ6kYMWpuz4GOKBfVycNcB7VzXRmasw2ubTZmeHGK",
+	"0YxMZMZyTcY0s1dgf0vHLHPP4ShYVh4aF3AvJz1hX8iooWRC5/DlnBmix3IGn6Y0z5na0SSnxp5mOqZi",
+	"tPV1fkpaBVV0wowD0fMJ5fklNWP7B7e7K+wfSUvQif2S2eetpGVXzhXLWsd26MoZ0o+vmBjZEQ4fH9VB",
+	"0AtuAXr+XMnJ8mE+50ob8v76jGR0TrhI86mDEVjNP6ZMzcvlDO0YteCTUcNaK2a/lstzv6JbTG3klhNH",
+	"GPmSzZdnf01vmAbUNmqOyBNhi6ZDdhwQv4ru5IbNCRVZ+YP/asSMRkgawrk6EgKgT9oTqm5YRiq04gU3",
+	"x8TBMRfaWAiWQ6KmQlikMTOesg45sDh1+PhxT9xyzQc5I6dXZxcXFgoVTS0wJYR1Rh1Cyfv3F89OiGIT",
+	"NhkwS8aGUhFqSM7saR8ekbGcKo2AC+eMBLM86AVK1moEtsdALPzfB7V3IG6ZNhMmzMWzBgjn5SvZpoD+",
+	"5Gg7Snla4rtiZqoEy8jAXiFhVOWcKZLKyYSKrEOu7ZUydcsU0DCdkIGcWrKZkKkwPA90piccoQGwAWAl",
+	"U80s4bllpKBas4xws+Kg/7Z3ljOq7Pb3wtrvQpsvlSykpnnjWRf+hTue9F+nbMrOpkpLVXfY2tDh0B7J",
+	"lO1o0hfso8GX+8QSEDjCgo6YYxAnhA6AoFtILXHHvtFEDFKcu2HRR91u46pf8UmdKPBCzsiEijnhhk0s",
+	"VYD1ySGh8W7IWOaZJu2MDek0N+Rxd7dphTnMEy/QfdQ6ftxN7God57NrXcMHr3l6w1Zg0B1v81pRoWlq",
+	"T6JxDhO9c8fp3mum7m0vP3AzzhSdrUCCu03xyX6rCyk0Awb+lGbvkPjbv1IpDBPwT1oUOU+pPbH9nzVS",
+	"pXKWPyg2bB23/vf9Unjdx6d6/1wpqXCqKpBa2sRFMTWEazKhuaUPlmF+SlpnUgxznn6FRZySVIp0qpTF",
+	"WJSCiOUwJJviXCzBv2slZbIkKBNteJ73hON4ll5+SlrPpRrwLGPi/jd0xUeWH3BBBlMDgh/NczljGWkr",
+	"mbOE6KlGyTkhfFIwpaWghovRLpz891Kwr3P1imk5VSkj7CMHIdaKIDOqScZyZhynH0mJEHEhDFOC5jjk",
+	"/Z+inDDUd2YWMGZKilHQp4CfnpCMGcpzTahiIHeXrDaXI1j0G2meW3Z7/+t9I4mepmMiBz+z1BAvVhkZ",
+	"SfuwpEs6zyXNrqV8RdXoq1014s5AZnOL7EZKktvpYUnXUr6mYu7ojv4KS5ISuSM1hk0Koy3XixRtUAr3",
+	"glZYN4d7ez/SH2Gi94JOzVgq/k/2VW7dEO3xHejUgGYkVSxjwnCaazjf96JQMmVa00HOzoXhZn7/S/uB",
+	"5fkeUvQEKNFAMXpjRZHBVHPBtCZqmjPSBjmfCz0dDnnKLbINaE5FynZhQ4qBFEpFjVECaTElGR8OGRBw",
+	"B2iO6r4XeloUUhmWvWYZp9fA/L4GwA+5Rb55wSy0Aw1OU1YY4G6fPHsGWDtNDb/lZn5hGKizVqZlynBk",
+	"x9QsKYd7Vr9f1hATKwgc/7L88w1H+rNqL34RL+27n5LWxAILEgf2kU6K3A55KggqN1Kh3Ps9U4BF2lAF",
+	"9JtcGSoyqjJS5FTUarGloPJ3lFxgeeWMid1yaWlAcmaXVFliZJrIGOhCH1IphtxCGwiwXgf74NZW/VEx",
+	"wWaLP06omdqF/VRztKdFoeQtza/HimkQmpevyi0kvFI9vINut9vtdLt1F+e/lDlTFvAvmUodeEYD1H05",
+	"oR9PJ3K69G4X/9cw3ywIlVsvduEGm1aeLJ9G/bTxFmpvHQ6eeU0wEk2rhy/F2ZhyUR5GRX2qOQPFqMP2",
+	"6M3H3bpXzccXVI9rTE0gFpa7SpwiOJdTQyIFA36muBFFrGZ4QvwhdvAEghGidgFTnb2jhq3f1qfmEywV",
+	"ic3PsEalBBED7bJUa2ZAXrNbSggfkhshZ2JhS2tOf4FpjOfxIeqxnOYZGUlCLb8tj43Qgbxl8KrxsLQw",
+	"73Z3eV1/c2OqxwmZlaws6PTlte9oIpiZSXVD2k+OyJh9pBlL+YTmJOMjbvQJ6X4E2fbJkZUgz9+dHXYR",
+	"VrofiYQV0Hw3IYqlUmUounOjSUqFFDyluZ100iGnsBxCc8VoNi9fB4OYkGbMlN+DpdCoxCAaWi5EyVH3",
+	"uw55549wwHJnC6aOupVneeIOmJuE5GxoiJWS5sdOxE2lyJwZAa1ybi2acBOM13MP8tuC+PLFvL96RhQ1",
+	"sNCcg96yMazVocRTmo3YK3bL8mUkmHCBRj4U3xYMvHzILPd1fBBWIuzy7Dqq5LOB9E64eMeGTCma6+Xx",
+	"8RHLyFQzpclsLLW3HvmLtPgWWF2ntWxf8XaB1QwfjuCNfXGRpMPXSeUcFpb908ojfcXraEtuH8G/wCC1",
+	"0fLwhsoLpErR+dJ63ciNi3rjTsPLCwixraSVe/Ml+2gXCpCkrRxfJwA8RZH0UnJRszsnsNaKX5kD6/UG",
+	"/gpjxZf8wHW7OwNbxSXVeiZV1kjVHbD49xat3rXYKPNsq/eLzV+uw8ezXGp2mqaW7zTuYx3LoPg9Se1g",
+	"upHDPt50TXhszxDtGldFG5ilJVk0NVOa50CpGb+11MIzBpx5YWmPDmuOVkjjCFPlXGt5W8WmuYl1MYa4",
+	"RYsobRbKzlB9ek7/sXwgAb03wvNyJFB/lnA9aWlHVOv4Anqj0P5S5DRllnUxRQz7aE6QV3HDiKZzTbSM",
+	"iOVAypxRsXQGbrLELX713hsUNljTCzPJV63ZMnuRoTvLalKvqbrJ5EyAWGEZuKIz8uL69avOFooegKjz",
+	"F22geIXXk3jRK/b8Qs4uzA9S3dQoP1wYJWtXpQ0rtgaIK8OKtZQf5/QzrFj4pVNlq0seN95RQUfsbje0",
+	"CmrBE8M1wXcAWAFW7dqo1a0nU22IYgDRm4Fx0tL5dFR7/IabnK2HCPjev52UiDBeAxNwUTWqcNi0x4Rl",
+	"IE5rIbURunMubmo9odSM0TBrz9QeFIa8sIJYDq+JkQkKpdxYAZpIwWrvbMOTAtzx5wSbSJb2u+rA0CC1",
+	"fGYYGVG3c3Bw1z7xnptrPtlg5WXsRfTViqVeM1pD4KwiZkevvbpGKoBS19Z0wC7hNQpsW/IGNyHwBodp",
+	"hZJDnlvZIOBUTgfo8ga1BlQ+q6ixW6bmJKUq24Zp+JNJAmXyu15zyG6Hq9BoJQpVd/9WgKM3HVNlEmLP",
+	"lmqdkBEfmoTYNWpmtfVsz+4vITnXVsmT6U1CLIAkpGAiIXrMWZ4loIkkZEbznJltmBGfOKK7Hl9BfSVj",
+	"YwpN3r+rJ6hep7kT1jrVJiDvBA2O8QrdodZf2FQYNa+TsLMFS+n3T2vNfJzmZ0vv/vHoaNWGyxffC25Y",
+	"Rl5yMcogamn1jt1mYXG121GMGnYX+daMWWkQRhvQsnxbpxWvk3nBsrQgwB48qTsktLts8uqdjFuR4Wko",
+	"FXl6fQZk4vz6RUL4SEj/4P3Vs+tNzF+rrFBS7KV2pTV2KD6snrnlZtwck1qrE2k/vT5LyPW7s8PursWx",
+	"0gjVBhPUiTdBTeicDBjaeeTU7CaECkv9NOuQCzAdLVqm3LnvLNqoSDuXM6bg2wSsWyKfB5vXLszvZptq",
+	"lhEpUkYKpvyAwcYFfh1d0JRpu3QewsTKADFv0uqeWI4erGJ2XLDKgGOiYHnOxShxxq/q1Rwc/nkdEjnw",
+	"9yBZQlwzRjkGjzEujXgVOVgWFLt66xhTH4KAEG9hxfuegqx/fcYGlhDX2LsYvWVo+yNtSoaWJZAxxDGg",
+	"VFwwWeQsIUaSlJp0DFCwN+Rw6mQgjd5dPPRuvQIen3q5/MrWSydR8+lvYOZeSdLojd8aUIFbynNq4c4Z",
+	"YhYpHOLQkDHLZy2sTo2lINwskb4tKd8yXUilpQmSFBBbekIGc+LDtizZCVgGSHaNNmZLqKSw/1m8hTXU",
+	"tDo9EBIcXCoce5PxUGg4zTLFtN7MNFSLe9VxVuPgM6rHA0nRFNVopNvQBhmZ/Gqkz4IJLwhvNJ4LHG4y",
+	"dGAgp346fy2FC5/eZFR4+x18u1Zh9iewNFm5mdozRRmhBpPKq120yTHFqrzKslIj88yCsGYu1hjAvVbe",
+	"21zuMNTUW9aakavGAZvyjGWnWzjbI2Rpttmtl0KWjTjKBejUnSpFS8Ff3xEr1hEm7H80acNZ4mXs1m7d",
+	"WyDrDzRVLOM1p0javZYlXL2WixUOjoemWVw6wjYHaS9wuhbMHQxe4ct1xs6S2j47v9z708tHf9377m+v",
+	"D1srxa9VfqharrrhOt9rF+q6gYV1WbhIAmbF8LAIPeViw47CaUY37sGxej0r8Dwi2I3o3oxbGxzOKbxb",
+	"xaENPnvj3l7iE42nt36T9c4q9z3b3FyxcHTrCHE5waol+iP1nqun12etpHV+/aKVWLS9rnVULRzW8ueW",
+	"e7eSFnDxVSNAdHnN2ei3w82R23kttz5ImLyJU5bx9/WSUj91wflOl7Pvg9U1BOa7mAzILPNh+ctUQhqa",
+	"r4is93vD3DCrceR5YodG69HCuHH8e00EjQYy8HbY8vOuAIzycJZvZ8Rc0lr9wnMpRrB17062KqRdvyX+",
+	"1BC7BLvopUyNZS9zVkoFG1xo077ttss1r9j0VWATHp4vncgSfHVA7N4x+2FDGFdMnWtBJ4gVbQxvuOVs",
+	"pkGLBY5XPewPDaavZktugxVr4Wg+xMYqHKz+YG7PcpneLEOBkLMG51MZ7Gh1dxf0DhEN7ffXZ7uVq1+J",
+	"2HI4rNVULJANKYbIYF6hXSLo6mOXCuYSjnKrtieEWi3+e0myqYJ1WZnjT4fj7qSre63dqhrlfm9eTyPs",
+	"X/twfXzPYutsLHMfzKI3gvlFA5uctcJBLK5g1YWdZrdeEVnkO+FBfb7XLas5ql4rIb3Wd90J/uNg/Mj+",
+	"cxeSfQyZSG3IoyePuySjc03af/7Tk253vHywVX1uvbvYr7Vho68dCiwYtOtiIRphbNzoOqrHOz3FFdSa",
+	"idnHhgdyU5cPuBrdFEmI4rDjrnCTuaO4mk4mtM52vN2JfM7G77K/uh2dU5XP37GMTYJjorqloVRDxmvj",
+	"pzAVwKqeZMRvmSDTot6nEOdQ1u2qUFykvKjjz6AloTVmQNMbnwGxZMrprA9PrmZylnMm0R5rj8inqFRX",
+	"dg5yAbMPiffBAQNGV8iYFmyZyXjnQk1Oot3MhKZjLtieYjSDHzBMJilzyNMcYurBqUxTkH24OSZ9wWYf",
+	"MnbLU9bviXYqheFiinGNJJcjLn7gZnwmM7abkD788IF9LOzZ9FHhdCYDyD/Y48LS+JEU7Ngfe0/AV/Zz",
+	"I03xwR9tn7TRACBN4ccPKUl9OxkXN/Hb30s5yllP+IkEY5l2YaIYd+RcSGzPMkuWgXa8i5mqJZErN1wH",
+	"cmDbbBIKiqmxtBSsbdHR4lVa3jYAw59gaCKtEldvvKzxiQYbcA0Il2lHCZmVgZ52XquInkBGN1hTxnJG",
+	"qN7jujrvZc6oZoQJwxSh5JbmPCONi3G3+cpeWc2KLFTEIAMyEcaDGnnDQrGGBaBIYM0VcCJUZD1hIQDm",
+	"gp/aAyVnEPJIcy3JyHJoK4zCkC+MKd6KfE5SKW+4Fe9vP7hpPsDIfXfVq7F5le34uVQjadaG0tVZ4Btq",
+	"FCxNgUD8ioubFZF62aLBvtZIXGwTmuexbP3AdauObZZL63Xy7zLCQLGOHU14tsa2t/TI0eaGehzXdXSc",
+	"UPsy0lCrYtZOuR2bdXl9zhTAMUD7Mto75tguVPHIKQYPGKYmOvEurcQb5vDZkk8P6bUlYGCmSUhKDRtJ",
+	"NU96IpRkAF0kYynX3NJ2hxhYEyX45syYTSqIUF4jGw6dfFCbKoqPvVa81ulRe8JDxhpCVCAzK20I03Bq",
+	"4I6uHM3FsySy8k4QmuoC7xsgrLQpLrJNZwOLtB98l7SdOpmQoE0mBHKOWELOMVvWpVJkCfFa5q69pXAz",
+	"O5o4S7IbFRLYzqQlyIZltVSqOYLBv7qRVwEy2+oVSRglsgz68AcHFJEd0t7hAg4GQbe8xxI/fmqmGPUh",
+	"d9sFh65xmFTNQGtEucZ4zvj86hkxFUBXAp8/If2owkAf/dAOjoEDO/tE9FIrrhzSirP6W0nrNPt5Gp48",
+	"hyt4KsVU11owcJjznI/4gOcukXOBS8HDPA56t/Tqp7WBTOHDunOK1t/ECJYJfZqqKcvOteGT2uSOU0GY",
+	"e1haBkA9YBSKmmhJhlQBxeNDkAlwSKB9+ZxARhXaGtSEtMc0H+7ZRz3hE5+ZMLsd8ozrIqfzSGpx83BN",
+	"CsozZw2w+jI1U8XNPHE5NCjmY3WVnmBW+SEqaD8NKN3kvYLwT69GJJDXsonfqmjghZpDXBsVYkpzrlmG",
+	"WTLuJFNaQEIjMiTCBSkwOy8hZib9xLp2Sgii38qNg1+AchjBQhSh+hk+NiayZ1sx7u1Uz6hkTnynkdcL",
+	"cqpmXLPdBjVVGzVNvRq80k3rwOoi+gTyN/Hn0xUAg6tOyJB/ZBkYaX26VrlQLDyzi+EI7GMBzMnvdzbm",
+	"OSOOv9VuBLPGlqdHOCZ/JNV1JogzEbbUj5pT0YADObXMUtAJA9TGSKugV5VsH34PfquqfvOUap42zdtk",
+	"N8ip+FemdG1VJbuyW3wY1BlcKGLQwtI8ftUnYRVKjqzYF+XyNllKlZyOxhBXBVRsYRquEwuoLk/P2VPb",
+	"WUTQfIhNXQGebt3aVqXSoKypnHzjIllqpDqfAXeqV1nSJ1i1L+RWglLLhZGJE9sp8UPZV9fMVV/xbWE2",
+	"TJrzCaQuMx20g6bA7891WyuzHXXazNNdMtrI2c3U5Bmdx67X6Drt0+bkycAGgDeE9FXgdwBvFOUXZEPt",
+	"UFltKKcqMIl6+ndXhzjKp65UgMPaKo5Gwmkpv/rDiHaOTHKJngbKFrOGKt2ucq5lvF2WYtY70ssrbPAv",
+	"Ox9qrYMGMXxHQ1E2UEhmY56OnWahKyR3Q6txWM7msnck7q1PwymHd07M1YfyRTzLzgJ0cae9rXAzL2yy",
+	"ZrrN93pHX21E3D7fXcsr8vumV9941ev9tvEZSMNWxWE2SbzLv3vTRBOpczVNNzH2O2LB9GmD3MVERiwI",
+	"VsOukccwFSo6ZETI2ebIuFbUQqFtpUBVw8Eg/q9p0P/4d+IpZUIUln8kQVcikapUHwixMfdZrYQ7Qh8o",
+	"+ipC7nYUEfDytmI4WA15q4IG0LbTSlpg3FkXOfBynjrrT6P5Vk8HE66bRcvyuVNAbzmbQa0weQOC/Qk5",
+	"6n5noc0Xc7DKqbOnOxhbU1hx6SheztMzqu8exiPTaaCxNUY8/5hIgZWPhJwl4A8pmCKaZ4y0Z2BLCbay",
+	"YE7BipOb0O2X8/SZm6nOHnQzT682krBehhfRd+puRTd57MpXEiLYjFnhiCttEsJo6nIVrPTut7bNhq5K",
+	"oKnZkhewNjO3pGWC0vIziI7fTvtuDGPh+l+Z4kPOsnpVvzFZqxi74oIrZGOPqdTjZ/ANBlmtvrD4mhAa",
+	"P3t5TpWNRAJmeVbL1KUmU6EVg16MK1XgWiEuWMB2sHO3CmCpnHgOvy0OKzaElJwSl9uY94HVZYLR4bPQ",
+	"FUlrA5B7QrjBeJdQrLIeXrxxfjUlX8zd9LdGTStaSfUW/ak2XZ2nSXWlNyDFs9a2/IwZVLFDtol7vWrl",
+	"gCTF/Z8LNqpVKcf08PGTGvmRfSRXL073Dh8/8aYMoMtUk2mRS5qxBscJz9gmVMu+Bq//k9UWdl4WE7bi",
+	"jlzjclM6QYdPvY1lqvKm3INMzoTdZ3Q/WJsTrE1tSi7fXl1jgcFeq9cqbU8wb1SEtHob+7Tg+1CcZ/9m",
+	"nu53D747GD5KD/f+RI/Y3p8GB+ned+ww23tMnwz+lP45+451h/sBlPYP9odKouizGirt8VaOLKnAkjv4",
+	"cP14EmvAs8TBFaVV1tx7GOMdfrEtxNTv003fsH6H8xtzQc98qlABl4wlsZCH+Hox68OAIl7SsMQ1Cm0N",
+	"sEOV2B3trHkB+LAoN9o8aXYCqh5UzecTpgnWtzHSGeW20pPf622y7/2etlGNcYbVXG6FNvw5Qs0KlnYF",
+	"thII9nb1mrmOaMxWIpojdot8a+sw39VE8MCBJ5b7imXOMR9ZbWDoqlDvIQWPDKgOKTvNhNdsJfttIkyV",
+	"QlSFTMWzxRfUABBIUBpVqsoF30nomNCPF/j9IdY2wz8O6sSReuP4KRkqzPOcxLX9LTPYJMV18fLXaHKV",
+	"UPnNTrEky7WGfRpEO0dgQN47JoN8qtSctKcixBBK5RNZhzKd6t2EpFPzQQ6HpM2yEaRk90QqlWBKE9iT",
+	"GO0mZJRTxRLiogQT+2QCScHtTDKsgot/R+W6nBdoN+kJIc0HXyWXtKFmrghlcwmHisZmHnaxm/ipXTgi",
+	"HTFEeFdx16J8T1geY/k8KNRtzZgTteAWfYygEyHxKCxw43ZbSQv2hDXi4Dos8OCuMLEqrBifaLQtwGxN",
+	"doQrxzH9rF4mGND0pvGbJXH3jTTkyiNbK4kNGxsJwjhsBSQXi4+UGsk6jPOvrlczoABLM10m7YE0Y4i1",
+	"RA0bLSXOGSUFw35F6osZDVZRZCj4oQOW78QL1Si2H9wXzb0LUS3BYulSb+bpWk/1/OU8bawB/fLHs0hF",
+	"9LoE0dM0ZVoPp3k+/982DsUExbl2FxAaeuc4zDuESi7Q/qkZW/KTQn0uyL2VWPQUCwXJjJUOzcVoZyyu",
+	"tr7W36emc/CRs43nkftA2o2iR1cG+l4vx/DuaBfiGxTVSiAwbu+EhBDekN3t4nVdF6jO2gyTuwarvqbq",
+	"hpkzKrK8RhoHsb++vhYf1ScD55hHtZxsVDDRUIxo0lTC1nUFw8Acu0JiR0H9crvSoI5+wCLc4nGpzjxW",
+	"i1Dx2ehNVZUfvF4CbeSs1AAZk0NmoANdjPQhtRJ0makIFvrNNZW0XNxCQas8CzbXE1eNpG6azeolxEBS",
+	"wxAsFVe3mFjiee1BPQMNIZH1zvdzmo6xE5xGU/h0kHM9hrgc9yH45BPsD0CMAlKqoA9ffZE/aJdSd08y",
+	"Gt1gkFnKdOJ6pRnFB9MFDWGV6TV3hldoV5i0omOuPQc9nwxk5cDO3797f/WslbSeXp81ZCov8jscIzr/",
+	"yCDr9r144iXI1EP8csRVtMTgV/LhJbVbqxmkkQovRINVr6isy+3nW19BZcn5Wo5fu+GSXzfWGioZOTRq",
+	"JLfO/F3B5TulUrxmhtZwbHHLlRTeTFr2brhluSycQ7lQMlvaX3kXI8iguOIjcVGr4jAQ8XtQWK9MZXLJ",
+	"Qy3AQugSkpH292/ffv/q/MPZq4vzN9cfLp5BOU5mduvRzq0rXnhodFe70tumCLOnU55nizFmrmVQu2eP",
+	"w1mpcpnSnAzs63ohV7PbOeisb8zg11wuJqlcwsJx1t5kVFlmGaZ8kZrqBn/88ccf916/LrOJG1zVer23",
+	"eOIq0/gPapc4hxLfNcweg/u3qILuIyS2LvteUxnmo9muvnlRxghuF8bXWEj+r1OaI2KHlzaoReBPLTqL",
+	"eJZyofV38RKVixUmnM9yHf+6/mEr8Tz7PFVYMVTcmoK3M6bL+hTOqAdpmikFiwyowr7nsG8jWacSL1kC",
+	"rUgh2EL48l3tnes8OK6RcPnajiZiOhkwlZDu0j7uS3GOXbEVJTr26IWbqQfka0hKkILTfHV6xaKFMLBT",
+	"zEStpH6FwEp7M6GQUpw4ssx5THUhqy7u7UzEy94qt2Ph241t86viiLk3MyKgdj4/IDZa2kLYhtkyoqGh",
+	"CEB91hQm9usKLJnmmM9LF5tVe3IR997AY/glckBWZXuUqznq/PlPtaEfH0Nl5VU3Y/d87l5FG3sTZVAj",
+	"6NiO4WjeZNqUAFOu7/Dxij4qDecxoXn+WZMdNDZtWa7F25h7EMfKhdcfxQ1yHz15vKZD7rqI7jsHcsfC",
+	"ZLd7VLvn2y2yJCA94sSi/EjJmcawKBCYwlPfXz6e/SDZxgtS8ULZ60eAWx1GGAm/btYm3D0vQb4pTHUT",
+	"UPHR2bUwUJMlslk0aH3CTXU99df4RSNDY7g5Wq+DhEDPhmBOf0xNV1IfPF/kVGzuDwSyvNaDDUPWLsP1",
+	"ndu8iizUnpeCAQecyFumkwgrl+oq+sYE8CZIbfVq02dkz+Ena8OqrgwdDsvAKu/2KV2JX7LPpD9P32cS",
+	"baDb7Kqgik5WpOY3plFHt4pt47c+GtV8JJtJMn73FTHGLuoi2yY7nmdJXSZ8QiKXdHNu/HT7jc/G8zoh",
+	"j6djbOFK9Y1vQ+e7w2Fb6c5WLUDLw0h8YGVZA3gMyTl4+dENhluJRLUAVEvQvArFsX50tqH57IphKA6t",
+	"bYcHR+ECJmuB2M1Zm6XY6CyLvlq1kTUNUqlLeyqh50O0VJpNuPgwUtSnPtnz/5DmUk9VvfXXT9tArbcs",
+	"khwIbm2gqLeS3HkoU+njurIz7nLn14YAqFZYYWX8VVe17NYvx6KlG1+tcuNfTgc5T3133BpGhU/4FtVM",
+	"Ky2J19YyLcev3Sosz25U1wXIToVRvmrhNHe5PVhepSmHSaq6zolOdsnkTJwQOxSy1rLJJYD/CDIhndRp",
+	"qdO6SWsToKTSIQKqad/vnHP4TGZ1DreIqNQVa65+Gi6tibXV30xJOaoj1i8XrXybK/8DqFFRy7bgUagq",
+	"7VQVrl0vGWj6gOaBqlD5uEGmdkH/9QmTrusftMWE905cWrllQmNpSbRiUJis3sTys+RbSiD1Aabn4JaE",
+	"vcXdCLlfVn1Cl11gU5kIaFaEe9iBxjjA4MH9WTvYP7zNt3ZArjZsJNpUHaSif+HCo9OLp69J01gGtBqc",
+	"aIAoLMISDNlQGqQsFrC0L76wrfXw1ViHrdd6I0sDehwlnnMNMzXfhv/MhzM0vvCqtq8ZgACQTqLYiGsD",
+	"vX1HzEdNMYxCGfI8h7YsK9dQc6hvojymjY3DgUjUcVRpaH4OVVsWdeVNGolXjmvhcDytqU4Sb68e0PDY",
+	"tmmMWhP+AMVCElDRptoQZsG8rDvY3vGfa5LJMsRxZ3ejrsdRcHN16ourt+TRwZMneweE5sWY7h3ifbed",
+	"iO8+9NGTywGoq/K51kZN1XeOuWt4VUj+qry5AepsHwmEcY/relv9Sq1Vf2pccJm4ukEX3HWLXkKwRg0I",
+	"J1/bYn/jjvnbzhwZ+H+FfW/QMeh+Ji/y+ZfvFbVFpMY7ppm5l/bRd2wH/U7WedeiGrHYksyeHPA+CC/0",
+	"tmhn/FAyZ67wEfaiV4yEASBgvCek4iMuaE50wVI+dIXRkbbq6G1sxj6Yw6C7J6SPloY+MSz3zSPphFVj",
+	"yfV0YFePrcbp1Iyl8up1Jae1TqW7YilYR1/J0Xl9y0G6lR2w0kWy5Mxv2CwU74XYzudcsaH8SKQgr7iY",
+	"ftym3WOx0iZYvUoNZSc/cJEE4YZlCdam/eB9qEngsh/Qd5BB9rWLO/1gx7Aj9ISZyQ9DmhqpPjBhdbkM",
+	"XF7+t4xr96O9vnKscAUJhGS5PkI9AYYcCOvXmrQFmxG7CQ1962hRMKpOsORuP9pUf0W1Yb/UJmPc6ag+",
+	"ZbfOUgZpqs5cFp9pHX5fxSV2G/H74YYDf6rdU0O2wmfkt0cxQoub5tBdEIOzMC9hQm+4K8fiqv/Uq5Pb",
+	"oUdOtbliTGyz7G1BpjyZynywpni08kDqgcmYnGUL5XYWCmDgO/dRY8gPXbu0yFi9dZbonVI/rwxVmwht",
+	"pa9obXB+TsWbZen7z5s3ywsj1C4Yghg2kbd8qEQVMw67xEjypNuN+3CizUPxiVO4K81P14soMFP9YiPh",
+	"aIuio5uUVdLcG2qchBRavW5bV+kzKmVuT6os3oLA2EhF4Ok2Q642QBZ5XQvqsveRe8N5PXS1clAcz7WR",
+	"X6xy06VzrNr1dHWT003weG1b0doaIBWIKs9mLcR+kSpnBoba3HJfxZm1pnvXcMpNsnZLy+4Kl4SCTH91",
+	"hRY7FkhcX0TBXFroZwWwNdpfrpdsLKXx1eee3Ag5EyurzdeYk5zhNWRrbJ4eU292fg62z2DxhvwcLrjh",
+	"NE8I64w6pNc6zSh51em1OneNiQstxX3qtwuSa+wVE11KvXswCnDcHMgrcY5rQLwywZolNmDsXde4eSWF",
+	"rRf75UopfG4xgy8UgokEeRN3eEnKL1ZWJfDxm2vCNpeDS+uLxW2YUx0P15yF23RBq3jyZ8fK1p5f4HOr",
+	"DETXVs175xoV1QRCQ0q83ur27Yjr7xhfS6IZapc3k89BxX+GGv7X7KvyadV6zsUXWM7KGa6YmRbLI0tT",
+	"0KkZv68ri2Q5mnt+vL9P3r97VWklDLEK9W5FVZ8TfR19DZGnl2++x0RRcFVO4U5IxhVLTT6HVwSBalYE",
+	"8/nqQ8JZqur6Cj6lmj06JPgY4hLnBYNK0r4y9vpYIzd2Ep9T2F8dhL0vLDS/1yucSAMuN+uxHxHftW6V",
+	"zf0vm7pUgqM5BroN4fp9MVI0W30MfAOnyMp8AddVyxnluBhZcQvCkOy/wWwKVltB/I0uOr0e156QqrUl",
+	"l8bZhKBtNnFzSFUaBj8vZf/9qpqNd08EiLrYL2SfhJq32C+/7N6zLvC9KZbZwfadvZYLVdaENOhVra7i",
+	"+6dfSFkOokw5Ns3of3d/dVI5aehfpBduqOFYMIpoLSu2cPDcvfopaY2pfs4qAaqx1TDYkJ6W17t+JVxf",
+	"TDDQ0kcu1gxdqdVZU+W4mqnEdUhiqjdwfl4W3XIGBSgl8pbltL4fXyBt5Sd/PDr605+63e+63YPDR1uE",
+	"01he5/s5xFE1RAoip4qgHyhAaWPFP/ho/7169M8nf50cDP7WvT0c/zj7Lj26eXXa+bkYbRIGEh3As9M/",
+	"vTz8699aK6jWymAMiVk3d62cGkllCwQFXSBo7G//yw/XCTl4TCZcTA3TuyekUMw1087nhIvgSvKtLXWH",
+	"nF5euP6Tzg/ATU9QTfqnQHT5P8HjdkyeMqqYIr1pt/sohQnhn6wf+RFSKz6MhFQQPNaOPAopVYpDYcfd",
+	"phZb0tD89bpeK/Yll3ChSbvXAmAxvdaua0O0GdU0VTGwFi0/r1qtpcdl6BXASCTJV2rZxlmQnmPUkZn6",
+	"o3HUsCRayWJ8zgLlqdn1Tw2s8XlJPRezJ53rFrMnHJW1gFW2wLNvYOxVe8Sgp4TehRZ6URXVgZQ3FvSg",
+	"HElPtKWCcNDdELw1J6mc5hnwoQE0TM2Oy6AukDH0WM7A/wNJVVH9i4QIdssUAPE/mZIJWF367oj7Cekv",
+	"nXEf+58uHnIfv7QH7RrVU9MTsEGqmLM0IVTZ3eDWIfhLSHdEc4YNAaCZtl2NJmOmnB96MbB1QWytYzMH",
+	"h40sb2PmuIaTPWlMnGpA0Wh1jzeJI/tsYK+D16hN2+buhwbqYoUwQyt+089rtEi1a7ze3B3haZOMGLe4",
+	"r2uTgMn3i8lKlVb4Q8hfLpMHvli6kmsgWZPRmY5ZNs3ZjiZDtnRGJ+CKGrEM8dtHzTf1qPyB8ts6UQg8",
+	"G9N0HKolMxZaIQ2nGCawweW4pp/1VaPE2Zhycdrc9mKLfGrSDv8q70I3ldxIGb9lTaG1JgIK3w8v8emz",
+	"//n//M+6U1/VR+k+miKVmBg1Rfr4gupxQ8wCltuJs6baoV/H2gOb6qyho8Vn9DxKWqiPnaKEvamFc6Ep",
+	"Z7jDxeFKmPOkIZIJ4hsJB7YIieV+o2SqElVWE8Z6s350whtbzCNiu85OHg+/enlfxAlXbTS6DGz9FB72",
+	"Pe2Aeh4FHbFQFM21/ADvjH3QaeSAK3yu0a6hMLQVjWieJ3Z0BnUIF4aO/LB3u5DNPRjxPEnwL8LGNrio",
+	"O/ZJKie/Q5+kWYXnbwqwjcewvk9SfAZr+iTVpL+4IgeQgIld6NuzELa+u03n5pparYxZ2OJmo2FCKv8v",
+	"n8WBUL4Fwdy9/Vk8yAsLq0UJErtgg5/04L+RP5I/HHS6XaieMJHakD8cWrETag3D9sgfDjBzu3b2JUpf",
+	"c2O+JAy2veR5bpUQSO83cuHyoqCaNWG+7uyj/a8Gtbv7utBWD4L0lUUIp1eAIm+1+/Kv5x7p/uWHa7fC",
+	"CWjD8LTc29iYAs2LVqv3Y3B7cPiT15GPW+mtC9Asv6YFf8ksQQIlZChXptS8uL6+BOOEHJJQyq1DIPAv",
+	"VMn2EYBcjHLvs/Ak/vTyAnXG72VP+AJutOD7tOAjJnaJb93+3htAMA2NCaZoaPrBTacneuJMilsmDFQV",
+	"RkJu0R+DkYcyz+VMH9v39si/XL19A2RfZEROTYe8xkoDurbEwAGWT+m1dp3aSqgryNSxg50rJZWGdfV/",
+	"6XlPYK91THqtTqfTa33qY8HsPrzZd91lfcAUTGq5GxSynDC6WBTdzvGDj8D2Ve5SKqzeraBECDRNooYO",
+	"qGakTYli0FUzIZSkiurxrlWv49OwSjIRjGW6Jwi0g4bAE00edx+hctx/x4ya70Hz8mPyqB8uwi97J9y3",
+	"3cFAcTbM55VKonboy5zZNRk1J3REuYBDJxMJTUp3yBtpxvaQoVJGZhUirknOhoYM2JiL7NjuQE4mdnLG",
+	"zZgpO+iYFpCZTuxlK5bPXdd/4FCWkdvXFSsYBacHN2Wyl6YTRvoXGZsU0h74fO8lm0McvKZDZgfHaciM",
+	"zuHgz9zswRjnior1/7YXDmDv0kqpXIo+1hMY5XJAc1K4Xz2sg9TCbl0n17mdDDaSsaxDrtCqRwY0vQm2",
+	"GrvYMaMZU5Z/UPL9+bWLxcfIbw/CEVxYZg2X2nZXskumwvDcRdzSjExkxnJNxvSWkZROR2NDpoVvvnVC",
+	"aLnuAZtLN3ouRzsa1mLHhkkCkNpfO+RiiDYhGNdeRjm23Y4vYuPPEStFKqtGUDGf0bndiB17QpXlwZXz",
+	"vTI0Z8fEqCnrJ0RLu0gLg4iMA8XojSYDltKpZvaZkq5+G8ySyxnA4qmQYj6R09AIWbsB7HaOw1awXxxa",
+	"SDNEcKAll2+vrhNy+f4ajvzy9PrshSuKBB7ZZaByg7Ut6h1YpnT4+DG55ZoPckZOr84uLuyqygBQe/bv",
+	"32MRTUpGUmYkHUuesl1LUV25N792vDBKbticqKnA0mgclmIxmXAAghtWGFe71hUxOjwiYzlV2pIJl+mZ",
+	"xAKfVV3L/oxush28bLukYwKpoQC8LljNYXYwx5QfyZmA4t4q8yBddisYc6snz3dPwKDtY8ItyAMUMDOW",
+	"kLpgxgn5x9RegN3hQGbzBWy2J4Ar8CZnoG7uHOy7dsDK9byA+7bQBINiKgM0O7DUCE87jI0H7ToJ+tPn",
+	"ofEDPj86PDyB3FpLdMp8GTszXpsFRGOFFDUVwu52xIwmR93vEiJV4pryAzUHjMDZHE4XSloenZRF/8rj",
+	"LzOlcR4rsA+5wJg4hHqk7BGNGFKeMxCTrIBE2o8/fkRGe3T4HfIxi78WdgDZlOUE7oImDtjsecPwL9lc",
+	"Q3EA+1w6Rm9p0x4XPk/d1fFYRj9fFskx9rLInx3ZPgkcC/h7VD0evB1gpUa3BkwKRm7kXlDJvQ9pnn2f",
+	"GtNP3O++DjyS657A0rZEMQyyIMNczoLkITCkg5ixYoy8MKZ4K/K5c5noY9IPMlTf4tTB4z307BD8sSfA",
+	"DbObwIuKDRXT4z5pW8Am/cgp5h8lRElIoSnV0almuBw7hM8PwdQro6basGwPf/WOHEAAfcMLvHZ0TbKM",
+	"wO7BlbybkCKfahgxZBH95aCPTgA0Zc57AsU+mNueAjbQdMEjvp9ybhUSeCXjTLvzj/eqpZfgboScQcY5",
+	"cnLIRbfvgE8KKidbVgjxnTSgmhdNjroHSRAFaZ5re7PwuUtm6SMuAPhYmOVMn2DPWZALLNsohyp1JUhH",
+	"tmcA3NQB9pLDDfJz4CqDeWLRT0e2ccj1hM+3awvpz+EYWWhlMbso2l69e35s2cxUWEElHE47cKUEWVJC",
+	"np2/Or8+J//5b/8LYcYKDQ7GcjmSU9PfhVgNh0ksg5t2kINlU+WEITkHr+5MOM8uafffwj/6Ln3b4a9T",
+	"Bt6/e7WjE+hp079i6d5zZtLx3hU37Bio6R6O0j8hUblqdzGOj8Ipv5Da9C33gNcR8kHo6on+3/be+Z7h",
+	"exaNj8nfXr+ySOl+7p+UxVqRUy3Q6e4j0mudKan1nuYmHKSFGHit1+q4S9tDh20kK7CMCBQP4U7eyRwI",
+	"wMe9NEgqaCPtA+5aybwUua3GZWGfGrsukL0TwsRQqhRxvSTQPTGYY+VemfN0TgzgY9v53bNpaqBclN6B",
+	"TDyNz3ePSR8voo+jA6YiiJ6QvpyJU+S9fdAFqkT6pCf6t5zNwBNo6ZiDeOijphPXKwb6CAF8W5oOcT4n",
+	"pI/cEw7DUljnK8eRkp7og8Pcza37MIb9smOF/1KOPbZI2SE/KMtI7LbsD486VmgDVuh8mqiD22dHFksX",
+	"kks9U33kpSOvrKRSGMqB7/ZKb36v5dzc3IBnrNRoTi8voqKHvla4q7NGC946bj3qdDuPoJSWGYPKvj+g",
+	"2Qi19xE6lsLlX2St41bOtXmKr0DhXFQn7HuH3W7U5RJMVUWROza3/7NzZaC5bPOC2GBRBjW+ppCofUF3",
+	"7I4e4+R1Y4ZF7l8Iw5SgOSiwFZtF6/jvPyUtPZ1MqJq3jluvsXAXTgCoCyAPyED1jYUlWVbMsIdPRxpq",
+	"ZsvJZCrsiD8lrWWUah23ELph9n13VvtD+o/owGsiNeEKwEnXH9J/dOZ0kveh6rhUGVMd0kee8MJMcpcO",
+	"LTIQaisYidTwNVU3mZyJpCcAvhSdkRfXr1+RTMmigFxY6YgOEGkjCReaKdMhfQ3uV5jCCp6liBiYElWs",
+	"J4qcpsyyWqaIYR+NYzTGUeacDljeIWdWTASigLXiUOIA/hBtmGXcoAce18ud3m91MQT8KoCOmDnDY31O",
+	"/3GfMBrN0gCfz0//eh/A6YYmbSDpYCeCitLuBsLdV257twKkuP1tQHQsZ3vc7M2kumkmDuXZv5CzC/MD",
+	"vHz/VxBN1nAT2rBCRwhzT7cC01jBqtcayxmYbOyqeq07Hn5BR0zv/6Lz6ehTI6Ho41sopNlXUUbrTLIg",
+	"60Vo5YZOGsBlgXB4QtETMaXoWAZGdi7BiCGhtLDIdpyaNHdN9uxKVuPppatnSBWdMAONSf/uLL2WLZV2",
+	"XjtUKzZ1YyxLCStrIqQ//XT/sAibaYBCdMh9SlpH3aP1oPdGmuf2QO8BVk+JNtTwFO1P7ULxW5rO91BQ",
+	"S0jOUyY0S6zgvAf2DVB/rSwXQ5FVdVl2V8KiMaVwA5rikg+/AkHxM9Xc4ws5sxwRLdZu7fdFTl6wvCBn",
+	"zH7jMJamhmTMUA4O1bscu2F0srHMYV9GoaPjbPhLkgAa1a3UhLaXSATQ3gjREyADAPv3phw0cIJlHJvn",
+	"UZVhAgnO0CF9yBLpoz0RDA6+KTiMBsSmJ8bGFFAW74T0eWqVF9dnSw6hi+5HlhHNoIsp6jBOB88UnenV",
+	"9OnaHtX9Ax1M00A54ALuCcrs2OEi2njqPjJaR2b3gPaKweViROTno39U67MZ8f1Ldzz+jSIczlxo7XJU",
+	"w9KdhIWRwRzg6T4up5zEm4q5IhdXb8H05W1VNM+tPgg/RVcRWqNtdBkZu92H3uONFOFCVMwdiKtWOOAp",
+	"OmQQocBBgjYXwVw7c5DW+zS7pSJlz9jtmf21D8ayibwF4X9GVYb2ajkcWizlGo3+vCKFOAvyjraURqo5",
+	"WPHBR6gJNRDz6pxm2mrQoTyj+9z5EzV61lA6cUMyTdpnry68lw6KtPtKzvDxrq/np8cUQs475EKQskUZ",
+	"ugzk1DASuhuzjxCafNQ9griyJej2Z3GftCXM0UBY4IoehExyjXl7fp+hGz5abWdkSJXrH6GNezSmGkAI",
+	"XI7tGD6lyOcxZYo7y61DiKRVSF2DAqdZpgMc973VsFzOjvbQW23GEfweYEGmBtswukjmJPJTaWznwDrk",
+	"2qIRevVGFpoGNL05JtTFmAs2oobfAuubioIqjVp0NkX4CsKatAM8evK4SzI6t+qP5aBH3e5dYXcBl5dl",
+	"9zqYKF/Zj5xYEKTxUwhNfCqz+ReH/VNcLqJAVXn49GujnmvWBdKTvPXawQaI9ZSGyhmfg7xH3e/Wf3Am",
+	"xTDnGCx0dHi4/oP3wgG7hcdzaNB+H8Y5yzVMA7lw3OTLkQPPH30aYaNV9Bm7fY25Ovcvqri5rtyZbCCx",
+	"QCMSyvOB/PggyP05ePM0mSluTNlbJr41t1yo8xdsrfdzsfu/8OzTKkm0vNz1ZgqebWqkOPzaRgq/jSYA",
+	"QUfDgwCQtyJkozrrVQ1sfFloQFa8D44dFwAZFaVbAR1LL+uteaIPvmrd6/2XK8RQ+AY4AIeZg4KDTcg+",
+	"df5i5pjLo/UfPZdqwLOMibvAToCW6OghEMrqRFbMwqSdNq7P2cnt9erdhMiokXgENWX/51qAUeyWsxkc",
+	"n66ATUb1eCApFgxpNKssJ1m5iGcmoGgtala+P7wULjxBywnzQYYubLBt9ayegIAvF4Xku4FiAJEcOoEy",
+	"qwiZg7kTNwQqlXMyY4r5PB9vqQkOY4z3WTrT6vE1GFCehSO5T5oWJmmA5nAxnw/Rd4ZPEPhonoMlLywI",
+	"wuYMgqUvdOEPfnOILJ3iVXjEuLg931wNUglqNRuUDfAt8rMcoBoAJjZQVSxIWn0CYXPIZk431ifODgfl",
+	"ONECUG5yynoihjtqQmQL5NaWYQSunCdpQ5taXxUCoH1GYSRQnlJn64CscQiVWwh52+2QUxfgiBUdQyc1",
+	"yJA9drGnqFj5b6mYY7xcDQjjwl4jEt2FutdqPPeEDzW1WWsQAzItsMolvH4Xav8bUCUCIl5aqjo1VViN",
+	"wRTMVT6EEW1uljRn0BNRyNmd8RJ77/LcoWQjp0jHLL1xOBcFs4INi0zoDdMWoFf2GC4TYHuCZwxOEcft",
+	"1MWXaAoBkshxuCbQLVmMSHvHBcDDZHMyl1OF5bl7wjVyxgVaNNpJiH/dNbGG18P0ZYvv2k9/lFMVLbZ8",
+	"mypGBgwppOXALOuQH+UUC0HAECGIFOu7h9zflcMC7wttiUl15ZjyD6RmebG7DUwPEe88uuWHLAvG62zg",
+	"nxhfSD0U/qbkwh8wSrMmohd2hMgUIGji2rXdCb9HzFyXicYvUDRrxHSr5liVH/rbYyEHTK5wdrlAo3wL",
+	"qbaafPDy3rEPftekbdXInuhHU/d3K9bFOEBeJ4RmP0/DkyFjVsS7ZUqTdv85Y/1dZ0nHOh89AT13mH36",
+	"1P7Ljg0uUJdxoX0MHBsOWRpWXyPtupi88KQnwiMwhXHTIX0r2rqSGEb2AZ1RJDZMJwQ64XOR5lNIOrmk",
+	"wMcVI+nUWPH2hs01M8c9UVCtfU16n7TbR48geL6pLrN1vdHWvonCLRhRT1woVCV1tyfK3N16IlADAfWm",
+	"A0gKKG0HYAxINsRgN/K1/ebTp2QtXXHvP1dy0tr89WsJL9etFs+u1WjdgLhCi5yt49b/+Ht377uf/viH",
+	"uuzF+tFzPuGmMnjGhnSaGxw6tNCGUI+VraPvk4y6U2qK+7D4DbAmh4Dn+vNNvL+63oLkyRGfqlnuzlSz",
+	"JFR74yWS2cBj7duN2PXA7C2r4lgjIv1QVNQK37ini97/pfz3xWrz60XMnrdUvco5nm1C9b42YKwHirsI",
+	"XF/Jhlux2kbKSttKBnImXAIVWI5OrMoN5oRcM3LUPdq9M0yFJvC1IhYmPmIZPGJf9QbllBqayxGYFyYW",
+	"8rUJif0A7EnUXxG7oRAXTU/ksCfs5gxTE231BipQBsmoocdOcYSH8Kv7jDkTW0XiJDeMuRwn95odGpTz",
+	"Cc2wkMWq3G4uyPsrksk8p0pDTkffd/Hv+7R1RQ1b8EvbdxJw9lrRc86oIu1up9s96jrHMbqNSWH/7w/d",
+	"jv1d9MQfDrpdQk0wGO12SJ8Wql8myEMAERViSnOuWYZzc2GnSSHkNCyP/Me/k0dPHpP9ngWpyTM703/8",
+	"OznodiGBDHv4Qla1lYnBRzSTfvtonMq4LnI675C+86j3MebWOefVRPeEGSs5HY3D/i0MWHbmrhrrShyT",
+	"PhpOYSd9V2ziP/6dlGe5tKKeLzjs9oV1hioD/NGZY/sJVnXo+3Ozm+1H7t8SHqDplDIaI2IQhjSdo7nM",
+	"rx+vpXL1J6XuC2nkpFBywjVzlUBAbi0Ux7IFVMxJquaFkQTqBNXJsTnXBgD7Ps23doJVzDHCW31fIXAw",
+	"OJHDIQRCQ8KDa+ycxLFXngbAlWxOtGpcTP/wtV1qCdYPAYAdpFYmJjE4OzDrx5RqzNIbCKAsLUUuzzKi",
+	"OSOwZ0VzgLTtsnOX1LbdxOc/xm3jId7d52awjxQqewcoDSneUMVlwD4HwYiR6OHYCMFAX0SXhz7Ft2a+",
+	"ywYsAqoTDCOjmJAzxLL3F2WVR81CuUmIscOYGCf9UsXNeMIMT1GiB/a20hKE3jZp2GYaYOjYtKEPubYZ",
+	"VP3QoYjYRgPXFbj+Wr5Je1qNvklp2FdVorY3W/2qFm5skF0RMIDe+/pJULsEWAgiRUHnSTBvgq3DSh13",
+	"lsmA+uy5bxtdTy8gK91TsbL6Qmn2WrIgYXpJvD0XJWqhPIOdJT1hCYlqpKE+67vKeJ0gZikYuIggX9TL",
+	"ZMCDOz0B/eU8CSEQDv0zS1067EdzslRAMeStCzlD4c8lElrq2SFH3W5PeIu5Zrkdq7o9u4HODhB4y8fx",
+	"8k6CAR9/a/AD9ASeVqh2WHUDYDqus/+Dx7jGS7F7Qo4OD/2541X1hJwazTO2zEIgIn8QYrSW7q+9cyH0",
+	"dDjkKdRLcD8fkz9geSLBo0uvN7LraqO9hxp/2NAP8CuHIa7XNF30yrLG+WDJ69f0OB4dbjDZtZSvqZi/",
+	"8777L0HHT/VNKYrW0e8vQaINg/tO9W2jNPru+Rk5Ovhzl5xd/esxob4gkJIzK3GRXuttwSAn3WFyr2Wf",
+	"IWVZxn5kND2BJv7dBAKV7ftWCXWWP3SIxPElTmsmvdZZLvXSZLHHwGq/a1wGJ4Fuus9cSXE8jCijIKpU",
+	"Y5eUlN/ZKbixAqUmRmZWAb1mHw1JXQ9oy4KJLiAzYsyYF0DVVGBy01CqyTSnPdGG2cDtCiVH/tJPSP+P",
+	"9v/27P/9935CDB1Ymgp17enIx/fsYpqVYpjbhF/v9BtE0Su/u62J5ec7DdYLi4Z9NPsO9kpqtih0NmT0",
+	"ug0lrpcQNYamY7hAFAQsv7LsqGCKS6iaiJALa3E5V3vPuPaFwtYs4rdktT+1uBpBdLB3VQz5mHWPx3Nn",
+	"WlK15e47eQMEv2lDgIOVxDyyedmojF+zohOCdiQUFhjOhnpwu06HTHqiajByyqOrPlYrmPnwO0srwipA",
+	"n3WVo62U9l1P7GAr6FIym1nQyy2Sz4mrcb6DNe5c8pD90QqPKEFJYamdqyjm/Ll1+OoO7ysavb9mfNJr",
+	"12OuBrFPQ7n2rylM/B5TJ0pS4BQVGgIMY/N8TVzsF4iEXaAFjKp8vqeYhTFPaBujngrFRcoLmkP9Jkx9",
+	"8ni8JE2cRObsiGpINWTcYKXcKmYVuOZzu6J35YLuhl73iSyLK22qLID7+oqeot8WFoBNxMG/lRXQphxh",
+	"guU/wRyCQAcCLPiuPtNBVSYSVoHQYgKbwM3+rgj7BrAaok7BFwLHbElPhLHfALgWgM9dOGcd4CZkxG8t",
+	"ZE8LEHgdJbwz/DZTdC60UdPUE/NaCS/Y6tuYuwORO7votiqJPAaZIeUWjWS+J/qK4RL6QT0jgs0WjJzl",
+	"uN4rEHsqk1DUBsqzVqVJEPHKMqTRuGOqCRZnk6rSdKUhYtw3FLqIDulXQfMvb9Gq2dqDtWrFYrqPUYzg",
+	"9iubuH7XxOlsLKVm6PnD9CQd411EiU6CsVEqcrpIzPQXJ1SIqiu1UOxxg0XzEHqxGk1QDmXFoo90gmLw",
+	"gVPUluVMnPfXVuC+PAF4t7CvXwn7V6iQvkfFgzdh/64pAt5CrdJ54krU51kwaFvUA/9X9sU1UqjDb/ZT",
+	"KrKcNYeIXWENf7A0UZLSdMy8EdcKqSMITIDUOFfjmGl82RUNtmSAQ6mrNibslK1RyWAepJ8O6WMzLoxg",
+	"yPkt65dlaiCmHOpHaz2c5mTIDObhKObCH7Shuf+iXAj0KhgwJqAkOiTsoLUM9gxmYjO2BFoOSZ/qt8P+",
+	"rouViPpc9Kt5dyD0QFsCGNeuBBP0/LC7ndD2Agx1ee4K4FJIXHVVfuFQyt46leHDWB1y/v7d+6tnPoLs",
+	"fKpkwaiA0meK5uQpFTeQNsnzOQmVjSCuDP0HBTQLUjd2aDt7ux/eAqPgMZEFE+QvZMxHY/IXkssZ+QuB",
+	"kr67J+Tp9dn7q2fXGFvnYqLYR8wPDNO6bSflTdmJMTnWDt4hl4qn7rirAXq6Qy4RTLAGdF3V09oCQa8B",
+	"eM8c7G4UPaLnk4HMV4Z4+BY/eOitpOX2X9vVZzldJZ9XTwQ2jD0wOtBnc3lR3FKKW+h+VRPL3zrIWklY",
+	"1UFtd6F7tUdWTrmxdIZ9aUfj9WXl5oVPEgRsFEx/ZoD/igi1Z3DcBYKX67iJ60li23g6Zi4KbCxnZbiD",
+	"CwmMiCh+u1G42oQZuiou+7V9fq+M3tC6K7nCil52eRm1r3zxsMBLV6LcgnBCBlOeZyH2F+RDccuVFKV7",
+	"xXeCUfFJ2+Vvcs4FnYMAvO/CNlawqmsfhDcC5dUlgJHwIWmfvTo/ffev51fXH56dX769urj+cPrs2bvz",
+	"q6vzK8gIC59jEB9WxO2JU4GRoLA910WyDDARIbPU9WwaMD93vSaMJXHghdOwqXstbRLPtTKi1C/nPsJJ",
+	"fxgzBTWzod+CKxgOhSddLf2yP6eHEn/520GKC8S8xL9BxaEmrWmAeqZYZpXfEGTVtryWpmZKc+Cn0F4v",
+	"g0S3CZ2TjA+Hvla4KZsKgjcx23X6kI8lbWgcXGpQWCUStSb0n3mIrXOe9UQI2KTax5qi5SU0uMUIAsgn",
+	"wPLjEOhcSE1z7E+IjZ1cBw6/657AfTm5bbbU6jZjaU4V9JEgEwkyE0W5zMicKQxdckyLHJD/tgtNhnRP",
+	"lLFOZmx5gMyz8sU/HHSTLnS53k2C9MM1SeFSWEbmzDVtCh2PyGH30JVmj3bmQwrQrwiSsTs1V8+wL6SB",
+	"3gVoArRKbRJrtQ7DXYfIsOYip2Yo1cSyNuakx4XF+w24+nGHhx2CQXCu+TkuwxnXuIq9m1iJDisH86BM",
+	"T+wZ05BcStpHh4e1gV4OABxqP9Q4r7PKKh+eSnzm0Qjo3WH38MvF7jvoPFMMGv/XTP4GmniU1TQBcLBQ",
+	"MGlnMtX7npJ2JllCeq0rZm/Qd5zLpoYz3WvtHkfY40EOsOckxhJs6earhsJc2PzD1bH1LakQf5z5RkOz",
+	"F6QvOvTZ61++vbom+35oDSXCfFxD3wJ235mXIObmm7XhV7Q/IoATWkpDVtECEouUnipledw688JaTrxs",
+	"YCj5MeBAc6TzO+ggZ1HBm0D9Ypsy/R0LiLuWXzwjegoiRU/0n51f7v3p5aO/7n33t9eHrmnjgjgYUp6W",
+	"JLukzMQHlqCDPg8RuIE/Id4gKjlyXDnSDjkVJRO18gOYI3zDXBrJqj2B7UYBr33dAl9Yqv04NpSclJ2z",
+	"PdMh7V7rRznF4R+HAXoiLk0VZ6d0yH/+2//ba+1WthB4FeuQZzWNAyGAcLl1oCZGjrCShFV3IdCZZWB3",
+	"gFoS7Udd+OOg680+u66ok3INuHrCX0n7UXfp5WNSUG1ceVi73e+W+5f2O8SbKQy9YeDaOrA/HWMaithL",
+	"x5SXAdrOmgLCHvzUIc+lIk+vz2Bp59cvfBS8a3aJKiaxAmxC+pWu8H3StkrlZJqO7YFDNzGzu2Q0D5mG",
+	"2C6RZZVMn/+PVMfskNMYuHtiTPUYQGgARUcyVy8qVVLrirByHImTMXrAAONIrhwwJnrCjtXZ6RDPi5pq",
+	"5rSPuo/q5RDA7YcuhsSL/JWkEH9EayLNHfJ+CzN/AGHmV2CtpYbM5RTQ2ptAjYwZqmtivgWvXPTQBU7p",
+	"fAJ7buxGSwfWdcGW12UfN2ipBx1p4wDxXVf3BROaB3NXivvYV3rxQQOWkGJGIdhwAwvGAFl41aVCteOa",
+	"MZj/GJiWFz9laKVquZvraQx8BkbyiZph7USP+dB4SRZZsAjjQsetsdWezAyydFVP6BuOnXZOw1thRuiy",
+	"7VTgomBU6aiWZIf0jTQU24EB7aZiDtyWcNET0GAaGimHvNEV1Wwc3jrsvktx0/WeTBCu8Ng3fv0VVIq5",
+	"58q5sPfGsqlxnRezUEL1oRK4O9OOZ4tS3DYlV5NQhcmKiYZP2BeSxFErW28YWxkPDtaUirPfyZZNzv4H",
+	"Lh28ixf5zW3/TZFe6bZ3vOak1mR5j0q0feAQ9woc5fu/RPL9qiJBS19ujYhRybaHVClojUhdFaV/MzWC",
+	"vDCzdYGg7cVOb8Bb6VEbyqnaY3OmnaC2nWnSp/loFxRAh8OecEZOnB+4SmzBh0aozpq4yBct/3nchfRz",
+	"kFGdsCmYTnrC69nB2QD2TmjA3CS9hRO4zzIubpJVjrffXln5cHQVCafWml0a1BburQ1vxTAMP2xDHksb",
+	"tP/nYo5dY11vD5qluQ++wvyaCTfBsIUVgUOJJIRadQISUOSUK23vqCdhZluIYfLTuSQ3aPDtepdDhQSf",
+	"GBw7Ad2AFmOcPpNEK0WfWOQ98vZRqPZdmu52dLk17BzeNx9fUD3uJ6jwYTx6dWSr767IwPPXv73C46/p",
+	"IQVvnlY3FQmBn37ddL/QG99espyab0LgA8kY9G41fz9YOt1bQICstFEAdO30gs/c04/NyZ5DuTMsy7+S",
+	"8EVR3Q0JVqAA/q6Q911lT98UuG+4uzru2gFKRYMLEsm94iwEK+1DptqqFgfvC8vPD7suuhmrnkNLAy8b",
+	"hPCfZKEgEhhz7c+KCTZDO6w9qpxhLNo5xFlBl18p8rmrWwfNXb15Lopecq1uSbvXilyZvRYKNVNxI+RM",
+	"7JadcbD6EjYRoTANiSsjdcj5pDDz5XDq0Lhnzpr65WCY8Kk/uvsU16szraq9yK2acx+hcu/w4hWzHMat",
+	"xF61FPMJ1/Z+GwoPW8l1KuyIG0XMIUBqQ02zDtgPFR/7CCoaHLuu9S41JGc+5ruMSgtWkn7oZoy1ZDDU",
+	"DLy+4YmDPK5Cb+UOAUDlOtQ9hM77RgKHzRlFXxkfWT35cXL06JD85//9P8njbreb9AR6CqgmvdbjpNvt",
+	"/rHXQiDlmohpnpMB836TKFzU1TztiXa/DBO9fP/01cXZh9cXbz5cvLG/vH131U9I/Rtnb9+/uX53cX7V",
+	"310JxVdw3vcOwjhNU4tNjGy4B9i98HZjEI0cbcHpkup1RkVqPxuEXZ/5fcPTG7YCit8WVg3DlyJjgnDB",
+	"hRal4E/IfMhOMCB1pOS0WLTMu/CNx91upyf6dMSusONTcCflUozAbG8nA/pmNWSWlZ2XfJgAjIZ5J01x",
+	"wq7f/rXb3sOs5V5Z5O+sfR5UVML9eQPYaiOve3lDI0ZTS+W3mCoapkZogpqIZOc0z8mQszzDFBMv5e4g",
+	"Z6X4DPw2lt+WXYeYAB8vJbc05xn2KdqJqkbCr86f7euK+Q5Igk4szQUrDp9A9Bgri0uS9kG32xPpmCqa",
+	"WsiDGGD/bdsSZhI/5JoYKQFVOuTUo1RZbpEKMpZTFRqm9wTGCpWrw8VKZQWJY8Tdptig/owNNDesj6ZF",
+	"begcT+YYGqZZtAV4cXlrTEL36er2wUQ55HkOYZAjZnTIl/fxyYMp+KmFNNChvTlapoIuDztmprLUh6da",
+	"Xd2pIuPvOIalgTdfsSpQy0Bf2k4aMjSFLu2TbUjaCoaMscHAVZutsVHIGjJNrh0j7uwEC6sPXOP6hBx1",
+	"jzzZclqIJ5DLKGfHuRvG4We/qXJhZ3h638wHXyyQ2h5oKdUBO0BbuldkITPmi8oGjeikWJGvaFp6XqYX",
+	"EXjVuwd8fJRKoFa44+c8MGpkehMamkTgZoOI3BPcZayUDuEOOSXDqQJ7SZiMlnJ1hNI0z+UMjCwudG1v",
+	"WuxWCgjWoD96lfBP97wW/6WodfLBkn5l9L8Pk+firn5vvPkbzfoC7gqUSwPRGsx9WPcXJ1OGacMnUvBV",
+	"0QSQIR+/6bzEvgJ7QmaKG8OEXWmIRA/mJ2cUCs0oCG5iR/cE6OaoiEAPZaoN4YIb7jw0y2bO0tiUeIOl",
+	"WAh67/TEqSc8zrG6o6vrt9rXCDImIsumgTxX7DVTT5SsYn8dn9g9Ymg0z6oAhLIQRbzB+7APXdbOlKAK",
+	"iBbvfF5W5f98C2eTav2D4maxJXe0lCTqN27B3AIjwOnaLAmMQFltEXUZna5/0UeTEKP4BCz5Y6rJYdey",
+	"zycVbbkn2kfdLvj0IaMGsjicygzMuFx7WHpZgSkj7aPud7snkFXq8oSxTMK8JwbMcWJM7sXCcQ1Aq6eD",
+	"CY/B9sE2F1hc6Fa88eA+MA+X1JAHGh4uQt63JJCHkAQytpQc+3p/LJjiUGCnvcyedrciUouxeDEt3J9w",
+	"wVbWFpnfBQ2/jk24usYmL4Snv9pQgPxfscln3A8b14V9sMdYJQq63QcASKLyNi6ozVSu5AtBgiMIq4DB",
+	"ZaAsyBMPESSiJf7enASxUBjHQzoRYn3Kx1Ygs1r+3v8l+muTjgOR+S0SJWqKkHQ2LeHfaQobXEm3oEBW",
+	"Qc04avod72TT9mxPjmrLdX0r9P9fVA92GkdUczGG8zW68BfHxs0Lr7YPrDLweNl15lIhZaQFJ2Q2lsCw",
+	"wBVmFWlWkedrarPWmsvs4n5rWHpfMYWfq0N8Cyv8L0NbXjJWNBAWORy6ts+G3QeVgSis/cMh3c84bKs5",
+	"7Ne9cD2Tz2lqpHqoqntY4DNc8MPDurfD4Te1/AGo5ddTJRDDZnJvCDADnJAJ4+6ctNE/hwkuWs+kylxQ",
+	"RyozFmMfYNLGClqJd0ysRjt8/tvBunPxKyLdO5bKW6bmZzKrLzb7VqDZVLkX4Rpdkd0xugBT5iL3sNE9",
+	"FMnhQhtGM+j0C598w98Hg79iBfq6Gl/2xqKKm0XxBfBWMzMtVtUjM1MlfB8VzVLFDGkLaXyTGSyb1V9A",
+	"77639uvKsrnZdeI3eocaN8xLfVuKhg4q0+ILU5P7MvX4VV7BUTd1qsSjNZLQLIv1GXcqqKt0fq/Id3fb",
+	"tKHKEM2McT2OqFg+vjviy4BmI9bo0j2Tk2Jq4k6UUc8S18IIS5lqrKkzkRnL9THJ+ZAZPvHvQ1SIRS4K",
+	"9YKiQRLi+xvhmDkbGiKnBiP6/zGlOdrhwzwdAuWJIBybDqBsk6v9Y2TREzm7ZfkJ6RdMpUzga9jpmwqf",
+	"AmNmkqRWg1acJshQ4FxYFhxvXJDhNM8b4vxfz5/CsT1U0zyubp1RHq7+V7TIVxbjagbA9WEBQSVHUJvO",
+	"0Q176XcyvCO8Y3ODSycwrqiR45QEfdwcj52QHT+QJpmE0OCJHW0n6YnwCKOSB6z0HP85MvjsJOSoe0B2",
+	"3kIDPvcF9FpNpVIsNTsd8lb45hiYh/X+gmg+EppgffKMjCSDc9rP5YjX8paFbT/UoOTKKh9gPWFYX/ZN",
+	"wnwAEibeRVX9a0NXcuxDgymemmnNpbirNogpmo1s8pT0oaE3vLanjWIUeqtTA8XwNenDk2OCaJj1STuj",
+	"hpL+L72Wb8Ldax33Wr1pt/soHeVyQHMSntgfWa/1qb8LMqbPv2QzbBefU5H50s89ESiqbynfrskrDUEv",
+	"CdF0vpsExXkCaaY5F8wd4+FjYklLT9wwVlii/JH7DkCpa0jPDSpuLoXDcmqTjpnGarncYEhX2TWHDizd",
+	"gvuBCqVKQy5LqEpBsMu5PURoMONSEfuKGTU/Jo+63W4fC7+7UwWhujbFCkd5r5k6xxvcrDF7fI+f1aHd",
+	"fvgrclZsErKny+xiYlie+wQf5/42rhMAV64tuoPOO+LKUKqRNBUOW6uGYfiiJjsXQ2zwibWf2UeujS/f",
+	"TI2LwUrIjGGNTkoU0wxg9AbTBwDRMVMIUaA6VEIMvfFbh4QeEEwZh+9mdO6yruIkKogWxPSpfcvKK48q",
+	"6VV1ULdwAg+U2T6vrPLhMdvTNGXFnRwg//USgM5dwGJgiXslsmyM1nG6D6L0iBlLQ1eFqcDzh6kPwdIa",
+	"SLXd328vX5WPBMv2uIDl35Fcu7vT6y63JuposWixMmiF9ZUhfDR6SjXb40IzYa/7lu02tUvTjKp03Grw",
+	"KB90u5/jUv5yQGalLb0ZtIWFUqVobZUJONNqoQdni0BpB+sW6P5xhUW7X0t7zEDKG504Swg0EcJwNsjJ",
+	"zzPiGlaBcaYdKidE7Q9DfLwm/2RK7oaWHr8NfDgHKRVbEazJelhZ0OWWsxmCeYwbUo5ytg/Us1mOGVqp",
+	"oI/vvmMZt1p7v0yQ6qNW/n/gC3+xg/VJW4ZP/mKkKfq72AvJOZp74nt4RnjGgMegSQBis2jOMpJKecPZ",
+	"CfbaikrD7WjS97QfWrVAUWxX3rcn+qnMWJ+0QXq2857B33wYj4ER6AumRmh/ZddO3MrsEJYQETA4HHUP",
+	"yoxx7y23jy2VgpaaHwtollBW2ZNDu6mZkmJUa2aDaV4h43qQAtT3YYW/kvDUxNiugD8QLrCZCCAHFpnT",
+	"9tZvmOh/iyr57Qt7z7nAsDeHkcrRnoB3URZrlUQEgwmUj8rYXURDJJF+7mZPwpilLu0U+uklodGsS9WR",
+	"GSsr8l++PDv3aThYacb9gS9fPCMAxju6J4SEeG0Ii0OrKBcd4umwLnNjzVQJUlAzRkKlA5L0hJH1VBrr",
+	"bQhUJMF04SgkmHQxKw1LBmIPg7mcKk3a/nh7YoEAwy4T1GPtnCWN6++ekOVVAGco6Wq4wJ6ouoHg8LiG",
+	"u2ZZ3UjMQlMfjS4zrlkzxfUnt1nXXQc9tfLaYffoz7UCW63oZ4GicaTHTzYeCHa61UCLYuEj7BNXhd+n",
+	"NL0hXHgnZlFYGXbMaOZE51cSSfgac9HXLDvdQDaQWuxoX9ckIEiVetydJkCxukaCEGGoFWOVnGlcjKNm",
+	"QAuADrSvDh8/2U2QbrjOIYDzN6wwTioaS2X2cn5rhZyKiNQBu+FUCfAEznyP0hxkRJDc7H6xUTv2TDFj",
+	"7EvGNYT2QU1u1x4MynKjuVUK0t/vdyBVHRDULdvTXlcppixA1oxx4ObdDN1wK9sh3Ebgfe3P3cKFY94Y",
+	"tsBEVkguzG8W3p+ykWuL2MAn7wDpN/O0ubM+FON3zelkOkX/tutOnc8tBEH1RSqyZKEVfqgxC0kaLrGT",
+	"S5H0RNnjVENnnkjAE6gN0BHllmXR1M4CNng7DJaizho92i/n6YP1Z9u1rTDg7Gjy8sczklL9a7uzq5aZ",
+	"HV3qb6mVfyJIs5CznaHmZp5ukS/2cK/z5Tz9naWHXVQu+e4ZYqtgoylO3ELHL3xFm5ARMy/n6RnV24et",
+	"WD3zITUG8ftoDHDR7EGnV32RPiK1BAalJvTcQkK/Dh0QorrlK81kdwG+Sipic+sp4FdR26m4R/rifmqz",
+	"FFGBkxPme6WUvRl4sKVCl3QmSL88iH6ojewq/oGUBmUKXWZwKLBQXyTB7e9ziOvmSPSVzFcv56lLRnw4",
+	"/RC+maUeQv+Dig23pCL3STiCgLz/Sznjp/1fNM/Yp2bb+xVEWmjfgEXNCwhWBbEabdjG0HQMQS3t/hlC",
+	"8d4zrn1szXH0Rj/pif7f9vxb1/OC7b2FmfQxEVILPhz2E6ttUpEN5Ed7PGHMK6d97F3KnKdz1zeTwlqg",
+	"Bil6WdQU/C80dEyUU0Wk4iMuOuQKm+rQOYEIGqt4ejIfzgdDdRhNxz2Bb0ErYt902Bn93FdeJSK5HCX4",
+	"0Gq1dBJqxcForu+nnW4wN7hczQQ0mAdaXS4JfVFyJjrkNGpVBQVTj7pHSchBDSvGBWWSga3OBWV0yNFB",
+	"t1R64MKwIQ5UsidTkTmCrJg9Xgt+BRysdyCEVuFU94SrJtcTPXFKLt9eXWMzVEq+P7+2Sn3crWhHu60o",
+	"15Z8NrYcQN5gtf0Mv3LX5SyUPeFtAB1yhToXjuGt6vaXs6t3zwlqyCTnN3ieOEDodwoOFKkIn9AR6wk5",
+	"DH35IYvQ6nATaj91ciPG6TrbCC6YUALFY8gPkEAhSD/iF3sv2dyCsf2+YDS0d4Urr257oa4hlk+fUHXD",
+	"suqQL7g5JkZNWX+3JwZTQ7Thee4C2/ztHTtrkkYQy6ka+RpZzeVyMzkTuaTZy3n6zEHLXdhqTeZySUtW",
+	"py1jbfjW8UEwn3Bh2AjcKw0jczB8No+5hvVe2e/vv26BTA2rj2QbSjWhpnXcGnBBwca0UWybR+uv2HZv",
+	"eyZ6sAEj/F4K9qtz3GcOA0AiDaJvViLD3cwFrppoKEhQL5KfxhXNAtl2+VloazohffwHpl2QoWIsRItW",
+	"yhVAQA25HjMM7VzqLutsV64SqStnENmtQtuSUM0ssD7fk7YnNqpy8HsR0rEQwLcCBd9k9hV9j0oDs2/o",
+	"viS/J4jSHgHvQZoHj2OzsB6lsehQYB/j852zxqeUYX5mMG1jQJQLXCDv2HCqaa6Pe2J1t4R9sipw9wSD",
+	"VnYuRPSrlc2899a/ATEzx6TXEmz2IWO3PGW9Vp/svGGzIJpJRfAJyZhBrCA/hIBlOBd00hoJTuKeQKLY",
+	"2SH/+W//q5rEAMZ6PhqbBFoOgDzl5wE9YrbQDhID5lH+6gnpOkssBuFAQDUTZMLF1DB9DK124EztqH33",
+	"+iu71L5LJiADmc3RPzGUqifcKpxP44UxBZR8xbsj/fT2gxvlQ47DtMGb1t+nBUcQ6e92iNWYuJiih68n",
+	"+vCuFWYhFikhszFPx1HYQsV5Hpp2+lgBatwmXIV7u5SE2NUub8nu2G7JxVrBeDSHxrUQOCAkbBhUseAU",
+	"dHwpBNxZUTocBawCPJB4rJiJ5bObo0nQguWUKhGyU9zdgPoEXFWPe8J+sgh7RprigwdtAL9zgGk7xZM9",
+	"7JRU5iRDOcPlRFsENstssS9oVRGEbXpU85FhbdDlKin5u7C2R+Xa9FTbo3br+hHmjiLJBsxyeP9Ohzic",
+	"9M0IXDHiDqDb4Xdk51pKMrFnRI1hk8LyffeJUXO3TC7IGw/JnR1cddQUpLYoLxCnBxpKBjD6LYrsWyLc",
+	"3VuAYEimcwS4dABR5pbewdkNGORazDd5meJ37gizTh0dSJkzKuog1GJGaUTyhMzDqGf3TsS4j1rXNTVF",
+	"IWrEIc5dz9ozxf1fQDhZYQfFUEBniFrk/H3HjSU0YTxey1SDYNATwFRrGHvJZ1dIDrsdEiVROxo+5HlO",
+	"uEAGVApGOwnZOUXZEFbkc6af1KRKe4lNqhBVHA+0wDnh0Qf3InCo67G7pIXY5MBnclky/s4OaYPh7pb1",
+	"xMLJHvsA6JLdl5WI7Me7CbQWD8wvgR5WZonB9eCqV9QOsdJ7HK/tQ/1grPZKSWG3kRl68NqaKZ5b2Lmk",
+	"ZvyAFOVX8Y6+cdJvnPTLctJlmgkmc6MsnYpVtN27EX05bY6YPM1ndK5Rh2aZTkpG47JfvU/Aa2Q8jv6u",
+	"cU+QqdB0yHrCISS6rBYcEkJioFwJunJqGmiKXf2v1I0Gj6Jsof+1goCaEjEhLQf8aGUIBgBBndnjDjBT",
+	"jKWRzYLBv1yef2+h4/LN92QKfacfk9dPSfvo4DHZuXT9n2GMskwJiT8CT1Vnx7W0gL8I1xZktCUnUNzJ",
+	"93c8OCTFR2fC2WOgx2Zen9dG8UKDbDFhhkL5g3bugkgJM2mnllFNi1zS7BI2ea+622SaG15QZfaHUk32",
+	"7PqqgFkouzLDEazDsa93o8Qc6O/uw5/Ca3IA1vkHwqkgOqfIKPhgNVMnpA8LDmWUoOiEBYIdTd6/e/W7",
+	"Y1sHG0xxSecWKK+lfEXVCJ1IB4832Y+zdbDsNcs4vbYQ8Fstv/IeEBP77UdEBN06N8B7TBmeWzgEvkui",
+	"Moyx/4ugE7YyyrGBWNT4cOE/q3y4hZXQlf3wf/z9dO//pHv/7O5992Hvp18OniRPjj71ep32z8Xo/yrE",
+	"aPcPrfWR98sYDKi0/3PBRts6ZxP3bSFGX8Svi3T+6zl17x6sVIW8OwJXKC/XKH1VqpXJmYgq30mRzzvk",
+	"1P3iSGccThHK2JXJXFxhnGJP+OI8XJf1eXwlVBgPhkoVy6DLeH8gxVT3Q0dX39/eL4fA890e5Mi4Mips",
+	"kvh/+XlrWlfJYVmirLF5/h8Out1Ot0sGc5KxIZ3m5oToCdo+3EDaBxSB/IllVhhVggip7NGAIAI2ArtQ",
+	"iI3pCYy3CcacOGIHInTK5eJRmeh8ToLVgaY3/z97V7vbttGlb2VgBJAE0IrtutnCxmLhfGebpq6dNLtY",
+	"FssxObIIUzNaztCqtuj//b2X+F7JiznnzHAoUbIcqbaS6k/RyORwPs+Z8/U818BBH7FKV7woprH0Lnqk",
+	"tej7GYRbGUIo5boulHAzjWFmn07lauwJHdSa53bNmwRytqEiB7xD+1lVGbjxeOY62KrO3Jeq3kMRS/z/",
+	"J57aG1GOiL0Tfo73PgRvxXsLyjku/HbezhqAun93gRTWuI8PeW94zIhuax2JP91YQVrk8ibCAxSgcJLk",
+	"0evLwlLo4TIAXZ5pcAvSo0nESmW4EcCeDsgAQUQLnuTg3EtITMLPGLczdO5i6aJk2BQYc8wnmU2Gqqjt",
+	"pgEf5cWUdUth5QnGXHMlgW32MKRphATvmByG7sNodZ3UFi3yxpO9j26/1rQSeP1SuISyLcbntVN7Qa23",
+	"J2/AWB6ah+YryKxYZNBTtbpTPMFGooRXaxpxQum007+GUV+Ka6tEysVHEOn77RHT1ZX9g9WTpIQiVwcP",
+	"xbHdpbkW4MDCpE0f1EboXUEs044Okyx1gF0LbickkiCXK1UA+FunDth50bFM/q0Ug39NMDbNkXItg5ZO",
+	"62cnudSNgMFC1NXlgGzRgqyP86GSgn2oIAf4Xvisy0BewRWOgCkkvSDc7RZQZJ12SULrewek0kVjiuen",
+	"bxGOkt3zC2qEvzvaaloenJdHYvRc5BW58KvpUW/+Mnf+38/PjqIshIAMoIXWEqK5BMgAXxfZzuLhn/si",
+	"CLs1M0YfI22ThrujoNvcnf19PjCgi/VYSCqWuicAGQWJ5zDIAMDRaaCnf8A/4Xr355KU7kvKsyTTsVZh",
+	"7ALwIOnvg6qI2NgHvXPZ6bfoquD7K7nV6i6uyhV3ePTDVmulYAa2MQ9bC/PlCmcHtHV3JFgYut/XSbou",
+	"KIxGrM8OreFWG2Dk94Yhn1dn0DmxTzry6R+mlgGtFsJH3zl7LQ8QI6WY7FOyMi9E6RCW++zVXH/BawjJ",
+	"qfBzLMFcAJchvt+wE1owZ9tpbuxAnN9hJf7Jx5IljxDHhslxqnl3Nu88m/EepHNNuJYdw0Yi3jthhUpv",
+	"wHs0GSqEld9ARp7rwH6hluKvuELg9+r6EZ2vK0HVBl19JU05XQW29iOm7X1V+CxunA4L3xXFNpysTSje",
+	"NV2oWsgMMtJWS9+8BFWBKgZNfVW2pnKCs7SZz8m6SV2YkvQiCDYAwQNg4S9M3lyeu3lKKK3iNlcV5WRq",
+	"o8YaqPdygGzdcJplw2sbS0q6bK9jsdPgrMWuVBKrx7WQJmI5hnEqLbKIlWJc8BTnA+ZXlLGkpiJ2VZXS",
+	"2D8BCi0RDtZppb0TXyVNFfEU9oE6BRrFhOeGfaDgko4lxb7oIgqgkX5dqVQhLBihvQiwX+jbx3wZ+0Go",
+	"swbvVbseDfbYN5HDeRmO6PFBSS7rMuddXuYWchzYUxWU1i2QmWupfJn9Gji/4cwsdiS1P77NYaI7Nj9W",
+	"f5FfmwB4s15/t783nEvV2NFz0Za1ryJgyi0p2cm1uXQPPcy1EwOoK9w2z5CQ1Y0hwkTTUqQIoWl1PN7X",
+	"vnIOj4523LO6XolNrPrTUtyqG7EPOd16mRPcPvazfSrYC1+l5HoFZaa7sPYiYSOzppOHid9TMaYqBiXF",
+	"pnaei7ogplMbe3q2MJWixQmUZ6t6gJ4df0kq5reyFx86D9PuJ2uAkSHjkcc2I8YwKHJHBC8InXz9iC+X",
+	"OJjtizNc+hL+HeDLY5KC4zI4aD4XZzz1qXK5Zz3VjBumZCrWDkJiTYjjgFsQdHyNyTqOwRuydipJpJKY",
+	"M0QF6VRWdiUc5SQbilL0fbHJiE8RCOpKxDLei/dYtxQjD01pH0JIvdxogJ/rOVhAEj+Esu4etX/5dPGe",
+	"JUE5URJLBJoRWQ3xj2iGXVcDF1YvRJChkGXASW0fAy6BHss10EcSmAkkLJ2wGOt84j1IeITIEZRHYCiG",
+	"MK5KVV0Pm31qL4HKvjQ54YFE1iffwy0rvJ0tZ9p5czYoiHDVWzzp9sRgacaa2r8aX5c8q8VOq+88KVUx",
+	"D0ND/whApLpcsySQbwlgkvZCOB7bElQFxNI3hi/7HCFocBSAD9l3mgSyWhQiBZ5aVYhOn51JhNeKJYm9",
+	"OpEUoVTxu93jo6Nen70puQSvcQIvJVTB66oXsClMXSb+llzH8ujgyAH2jUs1VpoXKCBD2D53HtuFTD3V",
+	"WytlfBe3mxn+CAlWNvLJc1pNTJLL2j79oblBGpUz3UyldeiyP8oiFu9dCrt4iCsxYFllcqHjvUawo8ZT",
+	"nwqAAXa7CsIdjmycvgWEDZrqYpzqhH3qQBo1AHIhLCPkJSPM1PnPlx/ZU9e0bkDIA3lhQuCViSel3F06",
+	"H0XWE9k+9+UoILHum+KGgu9CFWLmcjkDAqwXS/ufXJk2s//RLBmUShqig7/i6U1CJKquKP3wIDr+4fvo",
+	"X54dALa1Zt3jw+9Y53UOXE3/65FmYllA5v6QS3Z48NPzfqcXgU07HQsoiI/Y+Yc3EXvz7nXEPour84g9",
+	"/+k8Ym9fvXsBtfIvXzuCAoq9wsW0o2NJgsARrV5N65owwA1MC0johi9hYb5DuIHyRizo7DPA2sOe/Pv5",
+	"myiW0B87cPtte9nmRaEmIvPV+ljoFyC4oy65UmbIuk5d4ezjjzCZsQRMcJ7eBNCrHasoB5hPX9MReZah",
+	"dsBW6BRiIF5zqwA5kZWiNxKSpqdM3Yqyz+yC0AsAVozQAkI6THdtVMmvPVvtUBQZ1QTZhkdipMrpKXQO",
+	"UaBAOQ8gM8m+KjzgNaLIToaAER9ODkq2gLPFyiwoorRdDolYuWMrWAhY0NjM24RbYJd1pSrhaA82w6rF",
+	"yI+KZvDjNL2062gWaEj/x1NC6tJUGDZhxJa0wzH4u+IYXAqZzSNvh3JgLRRuiOZN7Z21kbHpHChN2VE/",
+	"vEuLbJ7gXyn4vMuLXDVLAmZsGuBWed/VotTlLw88z2dOzMd+5h0zQck8FtEjaQdRgCA+8ViUWkleMMAL",
+	"yjUTJdciY124Fqh9PSxFZgV4L7LPx9J7PoXMahchcucPc3sTmFqrZUosJVWWmz57USgNiVpy6nvVNLtj",
+	"2WZ3s3uZ3acN3hIYsgbCfukY0dHCCi8Y4DygN+BGgzlhQ1VkblSOaNRPYRlLbEtkMMgUR3cC954upMok",
+	"0MB/QwNJzw3BFYsURHacm4iJ/nUfU/li6Toy14cT9uTwCFAh+C3PC3seInYIzWYln/DC5+R0n3xvn+tF",
+	"7IgC3rHMpd1NKHW7T54BvESvz865vSeDI5lS6mggDejrThutCOygtaJBf5ELw240l/n++PltL5A1Z+ey",
+	"+GtdFjv/wwb8D3arhiWi9/c9BEePvA92RV+WfOLWr44yV+10voMBG/M8YwkfQSf+8X//zwbCrrvcT4c8",
+	"l4TFATRNiAY7tfLLlFxq7Akbcj1kXacToNQ+Ii1wI9VEYrCKPkAxda61MGRIkwVdciPQyLdyGNOTjSms",
+	"BkB2KhHLdGiv9Zl/BwWtKlt5FwNh3cK5SNnZuUPqIP3E4JJMZj9KaeJdROvaH0FF7+ZGn7LjoyOCTAg+",
+	"CpTbttMhxJJbbVUiZWOOXgFwwUNCt8Mg6LOzKxceNMNSaJiVLiEUxfLJ4UF0gJolTOmG1ZwKs4JeZ10r",
+	"RAK9jqiZdhFJ5Zvf33I9TDycACD4ILwRwS/UDny7MzQGSf2O0TgBsEHcrWDqxBHLzRI+ys9+Hu+t8epX",
+	"tyoL4mx2YNvn8m9wVu4U6M7n/80xC83qMTVoyuw7KITqJ/U9qIS8Vk5h+y8OBbwFA4R0ccK6ny5f9mpr",
+	"1usRb5KwK15wh4nHgzHNqvNYGsWSiW3AnKHRDGBxiRRmosqbJGoUvtZfI687UqOFJbdgIOuhyGJpD3lW",
+	"FYJ1tRAsqYf7P5UyIumdhvrJaXBVsgB6Dk+g4z9DrjVn3NcgvhhBGPFcSmG88U83ChpJRIzl1YjlMi0q",
+	"e/i7xwcHEQLvxHJmFqJZU1HykbPIqEmXiDMu1VUhRr0+qPuOnRgPIhhsoVyzJ4dWL3fYlSjUBEUMzVFH",
+	"u3dwxjvvpK4GgzzN7WTQcp6wJ/8B0ssvdIdxfxmYW/0+c7LTFTTM+ke6xwfftWIR44ZcQ9c+kO58MdPP",
+	"R1KdwUQtSM0h53sgUnYJOlvgEj/TN/aW7ValFmPzotQoqxFARtxT8M+6y70cvBZmv27A22StmKxok/FC",
+	"K3YtTNPI6SaVFmXSc/fvvGzpv1STWHYT/4fn+HvSi+zQ8D60AGLzAe/cD4PJefd5nTunXwVQ8M9SNC4t",
+	"9i6rJlKUYKqCMoUkME9mfXxw3NvUbiaf8zLAgHre39LD24nZWvfzfe60ybI9sgZi60YqrPwNMOjSwiL/",
+	"tRaZvNsLxdQ5v8askBtr0Du2egRdBkPKXoO6ybUwpBFfEpBy0jthSZGPcpNELEmrUqsy8fI4lkAij36X",
+	"jrb309/NC3zI+SSU4UUCBpxjMyyKBQKNvv05mIkv34h3CzW482NvV378vZ2Kh9rl8MW2bW4FiqPvt0sJ",
+	"S7jlN5e1T1SwLfx2Gjj52WoJRkwVmT9rEZhc14CyyZnJR2JzliKYTkuB28mMqH1xzgrjujbOTslFQRal",
+	"96Q230CbTDMlY0lgxwAdXrPVqqoAn57Ib4Vrc9aOgusUGRyc3CNFYS23Mc8za4GiMQkUnWikeW/wCEFe",
+	"Q6PLjStoMpm1pJNYdl2lAuWniSJjkCZVFSYCQ602wmjKehGTQXmXt6LA6gwjfHZtqaNBoQQRytXA7vhR",
+	"CH6ygUorfef16hdY3faEiBncU5yae0KftjVE87pycsWzlVtubIRFPT06OHjYEsbZ2V6g3OGgPayke0wP",
+	"2GeAmWlEKQawudFflCptdEQSAPkTg52fcumEAETSXRAbeQzskm7o9oHu0uXBq4+hZdROyR8EpfrsgwLB",
+	"V7ugiHtfZiAlOKVPkAtqAQH/txeVuJgZ146Uf+c6X0LKH4qO0zCuCyzhkGHtmNznPBOb9603k8X+2LsS",
+	"vBTlWWUVzn/9Zg8ZAoP5X36zL5S37shWZbF3sveUj3M4X9STWUnzTmK6MHDeXSlHYI8N9Ws9OBKGw8me",
+	"5/Hbr8YR8xhdVEoWBUWtsuZb8WGuumXMVZtv+hMwPXDJr8VISEMJYLOTHDSECQXzDb1z2aJ03en++J8v",
+	"emyfMukjlz5u28xEmkOng2ZvpmlboyCdIRW5hjyA31oedvYh22fcDqniBcOMOMw1GIjSpYvZ2znpnKDl",
+	"MZ9ibvp82+FFf7+Ok9BGdUrEmtVwkwm/Q/ogYlRKEQQ+rDoJvh9u3/kuAOy9sKcg44b3G7j2+IfWObkV",
+	"hRrbYe1Dge1QFGNR6lPH29M9PjjuWRN4XKqsgkMSNJ3Vr7c0fg4ZjsjnZNi4zFOhWTfjeTFlrz5dfLp8",
+	"yXzfIDcDt9Tzjy8+Xb78aO8CWSGsSQTnIHNQ/ilPh+G0YPst37f6G1UsTD1yc6IqYfvs9dkvETOCjyI2",
+	"VBO4bqvyRkd2WUyewt1cR55xPxOG50W4JZ1Wav+we88e7NqCghWnRHBnAtdHB39vO+Aqza25UCo1YPvM",
+	"2E0/UjIH5wxm9pn81p4uk6c3ooxwD6UMM3eQYA4D3YVdsuYwRqNKghD/7c9/BgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

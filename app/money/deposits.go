@@ -126,8 +126,10 @@ func (s *Service) create(ctx context.Context, a Actor, req account.DepositReques
 			}
 			// The quota is checked on the state this request is decided on: two requests racing
 			// for the last free place are decided one after the other, and the second is refused.
-			if err := acc.AllowAnotherDeposit(s.cfg.MaxOpenDeposits); err != nil {
-				return err
+			if s.cfg.MaxOpenDeposits > 0 {
+				if err := acc.AllowAnotherDeposit(s.cfg.MaxOpenDeposits); err != nil {
+					return err
+				}
 			}
 			now := s.clock.Now()
 			if err := acc.RequestDeposit(req, now); err != nil {

@@ -66,7 +66,8 @@ type Config struct {
 	// Decisions need a second person only once RegisterExecutors has run.
 	Thresholds Thresholds
 	// MaxOpenDeposits is how many deposits an investor may have waiting for staff
-	// (CLEARVEST_MAX_OPEN_DEPOSITS); zero means DefaultMaxOpenDeposits.
+	// (CLEARVEST_MAX_OPEN_DEPOSITS); zero means DefaultMaxOpenDeposits, and a negative number
+	// no quota (load tests, CLEARVEST_REQUEST_LIMITS=off).
 	MaxOpenDeposits int
 }
 
@@ -116,7 +117,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	if cfg.MaxOpenDeposits <= 0 {
+	if cfg.MaxOpenDeposits == 0 {
 		cfg.MaxOpenDeposits = DefaultMaxOpenDeposits
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")

@@ -104,11 +104,15 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
+	maxOpen := cfg.Limits.MaxOpenDeposits
+	if cfg.Limits.Off {
+		maxOpen = -1
+	}
 	ap := cfg.Approvals
 	moneyService, err = money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
 		WithdrawalFee: cfg.WithdrawalFee, Thresholds: money.Thresholds{DepositTolerance: ap.DepositTolerance,
 			DepositThreshold: ap.DepositThreshold, WithdrawalThreshold: ap.WithdrawalThreshold, MaxAmount: ap.MaxAmount},
-		MaxOpenDeposits: cfg.Limits.MaxOpenDeposits}, money.Deps{
+		MaxOpenDeposits: maxOpen}, money.Deps{
 		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService,
 	})
 	if err != nil {

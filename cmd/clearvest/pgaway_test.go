@@ -47,9 +47,10 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = pgembed.Shutdown(context.Background(), pgOpt) })
 	env := liveEnv{databaseURL: cluster.URL(), dataDir: t.TempDir(), secret: bytes.Repeat([]byte{0x7a}, 32)}
-	// The load keeps requesting deposits that nobody confirms: the open deposit quota goes to
-	// its largest setting so that the only refusals are the outage's.
-	t.Setenv(config.EnvMaxOpenDeposits, "100")
+	// The load sends thousands of deposit requests that nobody confirms: the request limits and
+	// the open deposit quota are off (as for the load tests), so that the only refusals are the
+	// outage's.
+	t.Setenv(config.EnvRequestLimits, "off")
 	srv := mustServe(t, env)
 	box := newMailbox(t, env)
 

@@ -22,6 +22,7 @@ import (
 	"clearvest/api"
 	"clearvest/content"
 	"clearvest/eventstore/postgres"
+	"clearvest/platform/auth/ratelimit"
 	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
@@ -187,6 +188,14 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 
+	// The request limits (docs/security.md, "Rate limits and quotas") count in PostgreSQL, shared
+	// by every serve process; a load test turns them off outside production.
+	var requestLimiter *ratelimit.Limiter
+	if !cfg.Limits.Off {
+		requestLimiter = ratelimit.New(pool, clk)
+	} else {
+		logger.Warn("request limits and the open deposit quota are off (CLEARVEST_REQUEST_LIMITS=off)")
+	}
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, Details: []api.ReadinessDetail{ident.money.MaturityDetail}, ReadYourWrites: runner, Metrics: reg,
@@ -196,6 +205,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		DevClockMoved:  maturity.Wake,
 		TrustedProxies: cfg.TrustedProxies,
 		Market:         market,
+		RequestLimiter: requestLimiter,
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

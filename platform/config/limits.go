@@ -13,6 +13,10 @@ import (
 const (
 	EnvReferralMinDeposit = "CLEARVEST_REFERRAL_MIN_DEPOSIT"
 	EnvMaxOpenDeposits    = "CLEARVEST_MAX_OPEN_DEPOSITS"
+	// EnvRequestLimits "off" turns the per-user and per-address request limits and the open
+	// deposit quota off, outside production only: a load test sends thousands of requests a
+	// second as a handful of users from one address, which no honest investor does.
+	EnvRequestLimits = "CLEARVEST_REQUEST_LIMITS"
 )
 
 // Defaults of the money limits: a referral's first confirmed deposit of at least $100.00 earns
@@ -32,6 +36,9 @@ type Limits struct {
 	// MaxOpenDeposits is how many deposit requests an investor may have waiting for
 	// confirmation; the next one is refused until staff decide one.
 	MaxOpenDeposits int
+	// Off: request limits and the open deposit quota are off (CLEARVEST_REQUEST_LIMITS=off,
+	// never in production).
+	Off bool
 }
 
 // LoadLimits reads the money limits through getenv.
@@ -44,6 +51,16 @@ func LoadLimits(getenv func(string) string) (Limits, error) {
 	}
 	if l.MaxOpenDeposits, err = ParseMaxOpenDeposits(get(EnvMaxOpenDeposits)); err != nil {
 		return Limits{}, err
+	}
+	switch v := get(EnvRequestLimits); v {
+	case "", "on":
+	case "off":
+		if get(EnvEnv) == Production {
+			return Limits{}, fmt.Errorf("%s: off is for load tests and is refused in production", EnvRequestLimits)
+		}
+		l.Off = true
+	default:
+		return Limits{}, fmt.Errorf("%s: %q is neither on nor off", EnvRequestLimits, v)
 	}
 	return l, nil
 }

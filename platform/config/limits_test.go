@@ -19,8 +19,11 @@ func TestLimitsConfig(t *testing.T) {
 	if l, err = config.LoadLimits(func(k string) string { return env[k] }); err != nil {
 		t.Fatal(err)
 	}
-	if l.ReferralMinDeposit.String() != "250.00" || l.MaxOpenDeposits != 12 {
+	if l.ReferralMinDeposit.String() != "250.00" || l.MaxOpenDeposits != 12 || l.Off {
 		t.Fatalf("set: %+v", l)
+	}
+	if l, err = config.LoadLimits(func(k string) string { return map[string]string{config.EnvRequestLimits: "off"}[k] }); err != nil || !l.Off {
+		t.Fatalf("off in development: %+v, %v", l, err)
 	}
 	for _, bad := range []map[string]string{
 		{config.EnvReferralMinDeposit: "0"},
@@ -30,6 +33,8 @@ func TestLimitsConfig(t *testing.T) {
 		{config.EnvMaxOpenDeposits: "0"},
 		{config.EnvMaxOpenDeposits: "101"},
 		{config.EnvMaxOpenDeposits: "five"},
+		{config.EnvRequestLimits: "no"},
+		{config.EnvRequestLimits: "off", config.EnvEnv: config.Production},
 	} {
 		_, err := config.LoadLimits(func(k string) string { return bad[k] })
 		if err == nil {
@@ -37,7 +42,7 @@ func TestLimitsConfig(t *testing.T) {
 			continue
 		}
 		for k := range bad {
-			if !strings.Contains(err.Error(), k) {
+			if k != config.EnvEnv && !strings.Contains(err.Error(), k) {
 				t.Errorf("%v: the error does not name the variable: %v", bad, err)
 			}
 		}

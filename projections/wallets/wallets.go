@@ -16,6 +16,7 @@ import (
 	"clearvest/domain/money"
 	"clearvest/eventstore"
 	"clearvest/projections"
+	"clearvest/projections/keyset"
 	"clearvest/projections/ledger"
 )
 
@@ -188,11 +189,14 @@ var depositColumns = `d.transaction_id, d.user_id, ` + cents("d.amount") + `, d.
 	d.address, d.on_chain_amount, d.usd_rate, d.tx_hash, d.status, ` + cents("d.received") + `, d.notes,
 	d.requested_at, d.decided_at, coalesce(u.name, ''), coalesce(u.email, '')`
 
-func scanDeposit(rs pgx.CollectableRow) (Deposit, error) {
+func scanDeposit(rs pgx.CollectableRow) (Deposit, error) { return scanDepositWith(rs) }
+
+// scanDepositWith scans depositColumns and then extra, the columns a query adds after them.
+func scanDepositWith(rs pgx.CollectableRow, extra ...any) (Deposit, error) {
 	var d Deposit
 	var amount, received string
-	err := rs.Scan(&d.TransactionID, &d.UserID, &amount, &d.Asset, &d.Network, &d.Address, &d.OnChainAmount, &d.USDRate,
-		&d.TxHash, &d.Status, &received, &d.Notes, &d.RequestedAt, &d.DecidedAt, &d.Name, &d.Email)
+	err := rs.Scan(append([]any{&d.TransactionID, &d.UserID, &amount, &d.Asset, &d.Network, &d.Address, &d.OnChainAmount, &d.USDRate,
+		&d.TxHash, &d.Status, &received, &d.Notes, &d.RequestedAt, &d.DecidedAt, &d.Name, &d.Email}, extra...)...)
 	if err != nil {
 		return d, err
 	}
@@ -223,6 +227,41 @@ func ByTransactionID(ctx context.Context, pool *pgxpool.Pool, transactionID stri
 		return Deposit{}, fmt.Errorf("wallets: deposit: %w", err)
 	}
 	return d, nil
+}
+
+// PendingPage lists up to limit deposits waiting for staff, oldest first, starting after the
+// cursor (from the start when after is nil), with how many wait in all. The next page starts
+// after the last deposit returned; more reports whether there is one. The list and the count
+// are read in one statement, so they agree.
+func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []Deposit, total int, more bool, err error) {
+	var at any
+	id := ""
+	if after != nil {
+		at, id = after.At, after.ID
+	}
+	rows, err := pool.Query(ctx, `SELECT `+depositColumns+`, (SELECT count(*) FROM rm_wallets.deposits WHERE status = 'Pending')
+		FROM rm_wallets.deposits d LEFT JOIN rm_users.users u ON u.id = d.user_id
+		WHERE d.status = 'Pending' AND ($1::timestamptz IS NULL OR (d.requested_at, d.transaction_id) > ($1::timestamptz, $2::text))
+		ORDER BY d.requested_at, d.transaction_id LIMIT $3`, at, id, limit+1)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("wallets: pending page: %w", err)
+	}
+	list, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Deposit, error) {
+		return scanDepositWith(row, &total)
+	})
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("wallets: pending page: %w", err)
+	}
+	if len(list) == 0 && after != nil {
+		// Past the last one: the count still answers.
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_wallets.deposits WHERE status = 'Pending'`).Scan(&total); err != nil {
+			return nil, 0, false, fmt.Errorf("wallets: pending count: %w", err)
+		}
+	}
+	if len(list) > limit {
+		return list[:limit], total, true, nil
+	}
+	return list, total, false, nil
 }
 
 // PendingDeposits lists the deposits waiting for staff, oldest first.

@@ -17,6 +17,7 @@ import (
 	"clearvest/domain/money"
 	"clearvest/eventstore"
 	"clearvest/projections"
+	"clearvest/projections/keyset"
 )
 
 // Name of the projection; its tables live in schema rm_withdrawals.
@@ -141,11 +142,14 @@ var columns = `w.withdrawal_id, w.user_id, ` + cents("w.amount") + `, ` + cents(
 
 const from = ` FROM rm_withdrawals.withdrawals w LEFT JOIN rm_users.users u ON u.id = w.user_id `
 
-func scan(rs pgx.CollectableRow) (Withdrawal, error) {
+func scan(rs pgx.CollectableRow) (Withdrawal, error) { return scanWith(rs) }
+
+// scanWith scans columns and then extra, the columns a query adds after them.
+func scanWith(rs pgx.CollectableRow, extra ...any) (Withdrawal, error) {
 	var w Withdrawal
 	var amount, fee, waived string
-	err := rs.Scan(&w.ID, &w.UserID, &amount, &fee, &waived, &w.Address, &w.Network, &w.Asset, &w.Status, &w.TxHash,
-		&w.OnChainAmount, &w.USDRate, &w.Reason, &w.RequestedAt, &w.DecidedAt, &w.Name, &w.Email)
+	err := rs.Scan(append([]any{&w.ID, &w.UserID, &amount, &fee, &waived, &w.Address, &w.Network, &w.Asset, &w.Status, &w.TxHash,
+		&w.OnChainAmount, &w.USDRate, &w.Reason, &w.RequestedAt, &w.DecidedAt, &w.Name, &w.Email}, extra...)...)
 	if err != nil {
 		return w, err
 	}
@@ -188,6 +192,37 @@ func Pending(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Withdrawal, 
 		limit = 500
 	}
 	return list(ctx, pool, `WHERE w.status = 'Pending' ORDER BY w.requested_at, w.withdrawal_id LIMIT $1`, limit)
+}
+
+// PendingPage lists up to limit withdrawals waiting for staff, oldest first, starting after the
+// cursor (from the start when after is nil), with how many wait in all, read in the same
+// statement; more reports whether another page follows.
+func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []Withdrawal, total int, more bool, err error) {
+	var at any
+	id := ""
+	if after != nil {
+		at, id = after.At, after.ID
+	}
+	const count = `(SELECT count(*) FROM rm_withdrawals.withdrawals WHERE status = 'Pending')`
+	rows, err := pool.Query(ctx, `SELECT `+columns+`, `+count+from+`WHERE w.status = 'Pending'
+		AND ($1::timestamptz IS NULL OR (w.requested_at, w.withdrawal_id) > ($1::timestamptz, $2::text))
+		ORDER BY w.requested_at, w.withdrawal_id LIMIT $3`, at, id, limit+1)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("withdrawals: pending page: %w", err)
+	}
+	list, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Withdrawal, error) { return scanWith(row, &total) })
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("withdrawals: pending page: %w", err)
+	}
+	if len(list) == 0 && after != nil {
+		if err := pool.QueryRow(ctx, count).Scan(&total); err != nil {
+			return nil, 0, false, fmt.Errorf("withdrawals: pending count: %w", err)
+		}
+	}
+	if len(list) > limit {
+		return list[:limit], total, true, nil
+	}
+	return list, total, false, nil
 }
 
 // ByUser lists a user's withdrawals, newest first.

@@ -508,6 +508,10 @@ const injectedRtkApi = api.injectEndpoints({
         headers: {
           "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
         },
+        params: {
+          cursor: queryArg.cursor,
+          limit: queryArg.limit,
+        },
       }),
     }),
     confirmDeposit: build.mutation<
@@ -564,6 +568,10 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/withDraw/pending`,
         headers: {
           "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+        params: {
+          cursor: queryArg.cursor,
+          limit: queryArg.limit,
         },
       }),
     }),
@@ -1163,12 +1171,16 @@ export type ViewPaymentStatusApiArg = {
   "X-Clearvest-Position"?: number;
 };
 export type GetPendingDepositsApiResponse =
-  /** status 200 The queue. */ DepositQueue;
+  /** status 200 One page of the queue. */ DepositQueue;
 export type GetPendingDepositsApiArg = {
   /** A position returned by an earlier command. The server waits, bounded, until the read
     models this query uses have passed it.
      */
   "X-Clearvest-Position"?: number;
+  /** A staff queue's `nextCursor` from the page before; absent for the first page. */
+  cursor?: string;
+  /** How many items a page of a staff queue holds (default 50). */
+  limit?: number;
 };
 export type ConfirmDepositApiResponse =
   | /** status 200 Confirmed. */ Message
@@ -1201,12 +1213,16 @@ export type GetWithdrawalQuoteApiArg = {
   walletAddress?: string;
 };
 export type GetPendingWithdrawalsApiResponse =
-  /** status 200 The queue. */ WithdrawalQueue;
+  /** status 200 One page of the queue. */ WithdrawalQueue;
 export type GetPendingWithdrawalsApiArg = {
   /** A position returned by an earlier command. The server waits, bounded, until the read
     models this query uses have passed it.
      */
   "X-Clearvest-Position"?: number;
+  /** A staff queue's `nextCursor` from the page before; absent for the first page. */
+  cursor?: string;
+  /** How many items a page of a staff queue holds (default 50). */
+  limit?: number;
 };
 export type GetWithdrawalApiResponse =
   /** status 200 The withdrawal. */ Withdrawal;
@@ -1899,6 +1915,10 @@ export type DepositQueueItem = {
 export type DepositQueue = {
   asOf: string;
   deposits: DepositQueueItem[];
+  /** How many deposits wait in all, on every page. */
+  total: number;
+  /** The `cursor` of the next page; absent on the last page. */
+  nextCursor?: string;
 };
 export type ConfirmDepositRequest = {
   transactionId: string;
@@ -1967,6 +1987,10 @@ export type WithdrawalQueueItem = {
 export type WithdrawalQueue = {
   asOf: string;
   withdrawals: WithdrawalQueueItem[];
+  /** How many withdrawals wait in all, on every page. */
+  total: number;
+  /** The `cursor` of the next page; absent on the last page. */
+  nextCursor?: string;
 };
 export type WithdrawalList = {
   withdrawals: Withdrawal[];

@@ -103,16 +103,69 @@ describe('staff deposit queue and decision', () => {
       'GET /api/users/getUser': json(staff),
       'GET /api/payments/pending-deposit': json({
         asOf: '2026-11-23T10:12:00Z',
+        total: 1,
         deposits: [{ deposit: { ...pending, user: { _id: 'u1', name: 'Ivy Investor', email: 'ivy@example.com' } }, ageSeconds: 720 }],
       }),
     });
     renderApp({ route: '/admin-pending-deposit', ...signedIn(staff) });
     const items = await screen.findAllByTestId('deposit-queue-item');
     expect(items).toHaveLength(1);
+    expect(screen.getByTestId('deposit-queue-total').textContent).toBe('1 deposit is waiting.');
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(within(items[0]!).getByRole('link', { name: 'DEP-7K3Q-9XM2' }).getAttribute('href')).toBe('/transaction/DEP-7K3Q-9XM2');
     expect(within(items[0]!).getByText('waiting 12 min')).toBeTruthy();
     expect(items[0]!.textContent).toContain('ivy@example.com');
     expect(items[0]!.textContent).toContain('$100.00');
+  });
+
+  it('reads the queue a page at a time, shows the total and loads more on request', async () => {
+    const item = (n: number) => ({ deposit: { ...pending, transactionId: `DEP-0000-${String(n).padStart(4, '0')}` }, ageSeconds: 60 });
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/payments/pending-deposit': (request: Request) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        if (!cursor) return json({ asOf: '2026-11-23T10:12:00Z', total: 3, deposits: [item(1), item(2)], nextCursor: 'page-2' });
+        return json({ asOf: '2026-11-23T10:12:00Z', total: 3, deposits: [item(3)] });
+      },
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/admin-pending-deposit', ...signedIn(staff) });
+    expect(await screen.findAllByTestId('deposit-queue-item')).toHaveLength(2);
+    expect(screen.getByTestId('deposit-queue-total').textContent).toBe('3 deposits are waiting.');
+    expect(api.sent.some((r) => r.path.includes('limit=50'))).toBe(true);
+
+    await u.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('deposit-queue-item')).toHaveLength(3));
+    expect(api.sent.some((r) => r.path.includes('cursor=page-2'))).toBe(true);
+    expect(screen.getByRole('list', { name: 'More deposits waiting, page 2' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('says when a further page could not be loaded and keeps the first', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/payments/pending-deposit': (request: Request) =>
+        new URL(request.url).searchParams.get('cursor')
+          ? json({ message: 'This page of the queue cannot be found. Please reload the queue from the start.' }, 400)
+          : json({ asOf: '2026-11-23T10:12:00Z', total: 51, deposits: [{ deposit: pending, ageSeconds: 60 }], nextCursor: 'next' }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/admin-pending-deposit', ...signedIn(staff) });
+    await screen.findAllByTestId('deposit-queue-item');
+    await u.click(screen.getByRole('button', { name: 'Load more' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('More deposits could not be loaded');
+    expect(alert.textContent).toContain('This page of the queue cannot be found. Please reload the queue from the start.');
+    expect(screen.getAllByTestId('deposit-queue-item')).toHaveLength(1);
+  });
+
+  it('shows an empty queue in words', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/payments/pending-deposit': json({ asOf: '2026-11-23T10:12:00Z', total: 0, deposits: [] }),
+    });
+    renderApp({ route: '/admin-pending-deposit', ...signedIn(staff) });
+    expect(await screen.findByText('No deposits are waiting.')).toBeTruthy();
   });
 
   it('confirms with the amount received and notes, and shows a 409 as the server words it', async () => {

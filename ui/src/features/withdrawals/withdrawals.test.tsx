@@ -126,7 +126,7 @@ describe('staff withdrawal queue and decision', () => {
   it('lists pending withdrawals oldest first with their age and links to the details', async () => {
     stubApi({
       'GET /api/users/getUser': json(staff),
-      'GET /api/withDraw/pending': json({ asOf: '2026-11-23T10:12:00Z', withdrawals: [{ withdrawal: staffView, ageSeconds: 720 }] }),
+      'GET /api/withDraw/pending': json({ asOf: '2026-11-23T10:12:00Z', total: 1, withdrawals: [{ withdrawal: staffView, ageSeconds: 720 }] }),
     });
     renderApp({ route: '/admin-pending-wallet', ...signedIn(staff) });
     const items = await screen.findAllByTestId('withdrawal-queue-item');
@@ -135,6 +135,25 @@ describe('staff withdrawal queue and decision', () => {
     expect(within(items[0]!).getByText('waiting 12 min')).toBeTruthy();
     expect(items[0]!.textContent).toContain('ivy@example.com');
     expect(items[0]!.textContent).toContain('$98.00');
+  });
+
+  it('reads the queue a page at a time, shows the total and loads more on request', async () => {
+    const item = (n: number) => ({ withdrawal: { ...staffView, _id: `w-${n}` }, ageSeconds: 60 });
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/withDraw/pending': (request: Request) =>
+        new URL(request.url).searchParams.get('cursor')
+          ? json({ asOf: '2026-11-23T10:12:00Z', total: 3, withdrawals: [item(3)] })
+          : json({ asOf: '2026-11-23T10:12:00Z', total: 3, withdrawals: [item(1), item(2)], nextCursor: 'page-2' }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/admin-pending-wallet', ...signedIn(staff) });
+    expect(await screen.findAllByTestId('withdrawal-queue-item')).toHaveLength(2);
+    expect(screen.getByTestId('withdrawal-queue-total').textContent).toBe('3 withdrawals are waiting.');
+    await u.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('withdrawal-queue-item')).toHaveLength(3));
+    expect(api.sent.some((r) => r.path.includes('cursor=page-2') && r.path.includes('limit=50'))).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
   it('says so when the queue cannot be fetched', async () => {
