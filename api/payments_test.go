@@ -13,6 +13,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
 	"clearvest/app/command"
+	"clearvest/app/kyc/kyctest"
 	"clearvest/app/money"
 	"clearvest/app/plans"
 	"clearvest/domain/clock"
@@ -32,7 +33,8 @@ const (
 
 // newMoneyApp is the API with the money service and its read models (the books, which hold the
 // figures, the wallets, which hold the deposits, the withdrawals and the history), deposit
-// addresses configured for BTC on Bitcoin and USDT on TRON, and the default withdrawal fee.
+// addresses configured for BTC on Bitcoin and USDT on TRON, the default withdrawal fee, and the
+// identity checks (a withdrawal needs an approved one).
 func newMoneyApp(t testing.TB, opts ...accountstest.Option) *app {
 	return newMoneyAppAt(t, nil, opts...)
 }
@@ -41,14 +43,14 @@ func newMoneyApp(t testing.TB, opts ...accountstest.Option) *app {
 // environment's clock).
 func newMoneyAppAt(t testing.TB, clk clock.Clock, opts ...accountstest.Option) *app {
 	t.Helper()
-	env := accountstest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+	env := kyctest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec)}
 	}, money.Migrations))...)
 	if clk == nil {
 		clk = env.Clock
 	}
-	svc := newMoneyService(t, env, env.Commands, nil, clk)
-	return serve(t, env, func(d *api.Deps) { d.Money = svc })
+	svc := newMoneyService(t, env.Env, env.Commands, nil, clk)
+	return serve(t, env.Env, func(d *api.Deps) { d.Money, d.KYC = svc, env.KYC })
 }
 
 // newMoneyService is the money service of the API tests: deposit addresses for BTC on Bitcoin and

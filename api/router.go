@@ -212,13 +212,19 @@ func New(deps Deps) http.Handler {
 	metrics := middleware.NewMetrics(deps.Metrics)
 	// The generated router wraps each operation in these, the last outermost: the policy first,
 	// then Idempotency-Key, which needs the caller and has nothing to keep for a refusal.
-	operationMiddlewares := []apigen.MiddlewareFunc{ops.authorize}
+	// The step-up check comes right after the policy: a request without a fresh confirmation
+	// is refused before its body or its key is looked at.
+	var stepUp StepUpChecker
+	if deps.Accounts != nil {
+		stepUp = deps.Accounts
+	}
+	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.authorize}
 	if deps.Idempotency != nil {
 		idem, err := idempotencyFor(deps.Idempotency)
 		if err != nil {
 			panic(err)
 		}
-		operationMiddlewares = []apigen.MiddlewareFunc{idem, ops.authorize}
+		operationMiddlewares = []apigen.MiddlewareFunc{idem, ops.requireStepUp(stepUp), ops.authorize}
 	}
 
 	r := chi.NewRouter()

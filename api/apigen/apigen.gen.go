@@ -757,6 +757,11 @@ type CreateWithdrawalRequest struct {
 	// Asset The coin to pay in; by default USDT on ERC20 and TRC20, BTC on BTC.
 	Asset *string `json:"asset,omitempty"`
 
+	// Fee The fee the investor was shown (`fee` of the quote for this amount), decimal string. A request without it is a 400; one whose fee is not what the schedule charges now a 409 `fee_changed` with the current figures.
+	//
+	// Example: 2.00
+	Fee string `json:"fee"`
+
 	// Network BTC, ERC20 or TRC20.
 	Network       string `json:"network"`
 	WalletAddress string `json:"walletAddress"`
@@ -895,7 +900,12 @@ type Error struct {
 	// Code A stable machine-readable reason, when the client must act on it: `new_device`
 	// (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
 	// login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
-	// sign-in needs the password or an e-mailed code).
+	// sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
+	// with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
+	// paused until `until` after a security change), `plan_changed` (409: the plan's terms
+	// changed since the quote; the new ones are in `investmentQuote`), `fee_changed` (409:
+	// the withdrawal fee differs from the one sent; the new figures are in
+	// `withdrawalQuote`).
 	//
 	//
 	// Example: new_device
@@ -904,7 +914,8 @@ type Error struct {
 	// Field The input at fault, when the error is about one field.
 	//
 	// Example: email
-	Field *string `json:"field,omitempty"`
+	Field           *string          `json:"field,omitempty"`
+	InvestmentQuote *InvestmentQuote `json:"investmentQuote,omitempty"`
 
 	// Message What went wrong, worded for the user; safe to show as-is.
 	//
@@ -914,6 +925,10 @@ type Error struct {
 	// PendingLogin With `new_device` only: the token of the pending sign-in, for loginWithCode and
 	// sendLoginCode (browsers also get it as the HttpOnly cookie `cv_pending_login`).
 	PendingLogin *string `json:"pendingLogin,omitempty"`
+
+	// Until With `withdrawal_cooldown` only, when withdrawals are possible again.
+	Until           *time.Time       `json:"until,omitempty"`
+	WithdrawalQuote *WithdrawalQuote `json:"withdrawalQuote,omitempty"`
 }
 
 // ForgotPasswordRequest defines model for ForgotPasswordRequest.
@@ -1070,6 +1085,9 @@ type InvestmentQuote struct {
 	// Payout amount + return.
 	Payout string `json:"payout"`
 	Plan   string `json:"plan"`
+
+	// PlanVersion The version of the plan's terms these figures come from; startInvestment needs it back.
+	PlanVersion int `json:"planVersion"`
 
 	// Return amount × termRate, rounded half-even to the cent.
 	Return   string `json:"return"`
@@ -1592,6 +1610,25 @@ type SettledInvestments struct {
 type StartInvestmentRequest struct {
 	Amount   string `json:"amount"`
 	PlanName string `json:"planName"`
+
+	// PlanVersion The plan version the investor was shown (`planVersion` of the quote). A request without it is a 400; one for another version than the current one a 409 `plan_changed` with the current figures.
+	PlanVersion int `json:"planVersion"`
+}
+
+// StepUp defines model for StepUp.
+type StepUp struct {
+	// ExpiresAt Until when the session counts as confirmed.
+	ExpiresAt time.Time `json:"expiresAt"`
+	Message   string    `json:"message"`
+}
+
+// StepUpRequest defines model for StepUpRequest.
+type StepUpRequest struct {
+	// Code The code of the authenticator app (accounts with one).
+	Code *string `json:"code,omitempty"`
+
+	// Password The account's password (accounts without an authenticator app).
+	Password *string `json:"password,omitempty"`
 }
 
 // SubmitTestimonialRequest defines model for SubmitTestimonialRequest.
@@ -2559,6 +2596,9 @@ type ResetPasswordJSONRequestBody = ResetPasswordRequest
 // SendLoginCodeJSONRequestBody defines body for SendLoginCode for application/json ContentType.
 type SendLoginCodeJSONRequestBody = SendLoginCodeRequest
 
+// StepUpJSONRequestBody defines body for StepUp for application/json ContentType.
+type StepUpJSONRequestBody = StepUpRequest
+
 // SuspendUserJSONRequestBody defines body for SuspendUser for application/json ContentType.
 type SuspendUserJSONRequestBody = SuspendRequest
 
@@ -2831,6 +2871,9 @@ type ServerInterface interface {
 	// EndSession End one of the user's sessions
 	// (DELETE /users/sessions/{id})
 	EndSession(w http.ResponseWriter, r *http.Request, id string)
+	// StepUp Confirm it's you, for operations that need more than the session
+	// (POST /users/step-up)
+	StepUp(w http.ResponseWriter, r *http.Request)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams)
@@ -3371,6 +3414,12 @@ func (_ Unimplemented) RevokeOtherSessions(w http.ResponseWriter, r *http.Reques
 // EndSession End one of the user's sessions
 // (DELETE /users/sessions/{id})
 func (_ Unimplemented) EndSession(w http.ResponseWriter, r *http.Request, id string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StepUp Confirm it's you, for operations that need more than the session
+// (POST /users/step-up)
+func (_ Unimplemented) StepUp(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6509,6 +6558,20 @@ func (siw *ServerInterfaceWrapper) EndSession(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// StepUp operation middleware
+func (siw *ServerInterfaceWrapper) StepUp(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StepUp(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SuspendUser operation middleware
 func (siw *ServerInterfaceWrapper) SuspendUser(w http.ResponseWriter, r *http.Request) {
 
@@ -7241,6 +7304,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/users/changePassword", wrapper.ChangePassword)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/step-up", wrapper.StepUp)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/forgotPassword", wrapper.ForgotPassword)
@@ -14118,6 +14184,117 @@ func (response EndSession500JSONResponse) VisitEndSessionResponse(w http.Respons
 	return err
 }
 
+type StepUpRequestObject struct {
+	Body *StepUpJSONRequestBody
+}
+
+type StepUpResponseObject interface {
+	VisitStepUpResponse(w http.ResponseWriter) error
+}
+
+type StepUp200JSONResponse StepUp
+
+func (response StepUp200JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response StepUp400JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StepUp401JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response StepUp403JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response StepUp422JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response StepUp429JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StepUp500JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SuspendUserRequestObject struct {
 	Id     UserID `json:"id"`
 	Params SuspendUserParams
@@ -15672,6 +15849,9 @@ type StrictServerInterface interface {
 	// EndSession End one of the user's sessions
 	// (DELETE /users/sessions/{id})
 	EndSession(ctx context.Context, request EndSessionRequestObject) (EndSessionResponseObject, error)
+	// StepUp Confirm it's you, for operations that need more than the session
+	// (POST /users/step-up)
+	StepUp(ctx context.Context, request StepUpRequestObject) (StepUpResponseObject, error)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(ctx context.Context, request SuspendUserRequestObject) (SuspendUserResponseObject, error)
@@ -18064,6 +18244,37 @@ func (sh *strictHandler) EndSession(w http.ResponseWriter, r *http.Request, id s
 	}
 }
 
+// StepUp operation middleware
+func (sh *strictHandler) StepUp(w http.ResponseWriter, r *http.Request) {
+	var request StepUpRequestObject
+
+	var body StepUpJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StepUp(ctx, request.(StepUpRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StepUp")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StepUpResponseObject); ok {
+		if err := validResponse.VisitStepUpResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SuspendUser operation middleware
 func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams) {
 	var request SuspendUserRequestObject
@@ -18461,428 +18672,445 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rcttIuiD4Krnc2hAVDVGULLu6pOiYkWW5rOOb2pK7urdZYyaBJJklMBOVmRDNrnXE/NqY3ycmYh5l",
-	"H2De5DzJRn5fJpAgAV5MyVbV8Z8qiwDy+t2vv7ViOcmkYMLo1vFvrTGjCVPwz4uETTJpmIhnL7ixvyRM",
-	"x4pnhkvROm5dKqaZMKTdNypn/V0iBTFjRrSRiiWECj1lihhJKFEsY9SwhCj2a860IVNuxvgynbCe6Adz",
-	"7b1ks/4xEdKMuRgRRe2oXBPDJ6zTE62opeMxm1C7ICbySev4ny27gNbPUcvMMtY6bmmjuBi1Pn2KWpdS",
-	"c1zv/PJ/TOWApiRzLxA5hAWlVBvCbu3GYFq/YpplTCQs6VQWMJRqQk3ruMWFeXLUiloTLvjELqpbrIYL",
-	"w0ZMwXLeMaNmp0PD1OKCrlgsRaLtiU0pN2TAhlIxYtTMngMdUS6qkxdzHdTOdWVoyta4tumY4cUpRhMy",
-	"kQlLNRnTxF6B/S0es8Q9h6NgSXloXMC9nPSEfSGhhpIJncGXM2aIHsspfBrTNGVqR5OUGnua8ZiK0cbX",
-	"+SlqZVTRCTMORM8nlKeX1IztH9zuLrN/RC1BJ/ZLZp+3opZdOVcsaR3boStnSD++YmJkRzh8fFQHQS+4",
-	"BejZcyUni4f5nCttyPvrM5LQGeEiTnMHI7CaX3OmZuVyhnaMWvBJqGGtJbNfy8W5X9ENpjZyw4kDjHzJ",
-	"Zouzv6Y3TANqGzVD5AmwRdMhOy4Qv4ru5IbNCBVJ+YP/asSMRkgawrk6EgKgT9oTqm5YQiq04gU3x8TB",
-	"MRfaWAiWQ6JyISzSmCmPWYccWJw6fPy4J2655oOUkdOrs4sLC4WKxhaYIsI6ow6h5P37i2cnRLEJmwyY",
-	"JWNDqQg1JGX2tA+PyFjmSiPgwjkjwSwPeo6StRqB7TEQC//3Qe0diFumzYQJc/GsAcJ5+UqyLqA/OdqM",
-	"Up6W+K6YyZVgCRnYKySMqpQzRWI5mVCRdMi1vVKmbpkCGqYjMpC5JZsRyYXhaUFnesIRGgAbAFaSa2YJ",
-	"zy0jGdWaJYSbJQf9972zlFFlt79XrH0b2nzN4xu25KS3PN9rRYWmsV1m4xwmeGfL6d5rpu5tLz9xM04U",
-	"ndL0nqb4ZL/VmRSaAaF/SpN3SCTsX7EUhgn4J82ylMfUntj+Lxqht5zlO8WGrePW/7lfCjn7+FTvnysl",
-	"FU5VBXcLw1xkuSFckwlNLRxZwvopap1JMUx5/AUWcUpiKeJcKcuqkVsSS4lIkuNcLMK/ayUqsiBQEW14",
-	"mvaEo4wWrz5FredSDXiSMHH/G7riI0s3uCCD3ICAQNNUTllC2kqmLCI61yhhRYRPMqa0FNRwMdqFk/9R",
-	"CvZlrl4xLXMVM8I+chB2LKuaUk0SljLjOMJISoSIC2GYEjTFIe//FOWEoVw8tYAxVVKMCrkb6O4JSZih",
-	"PNWEKgbyWUmSUzmCRb+R5rkly/e/3jeS6DweEzn4hcWGePZrZCAVwpIu6SyVNLmW8hVVoy921Yg7A5nM",
-	"LLIbKUlqp4clXUv5moqZozv6CyxJSjKhYkaoMWySGW2FuUAhA+Vhr9Ae6uZwb+8HegZM9F7Q3Iyl4v9i",
-	"X+TWDdEe34FODWhCYsUSJgynqYbzfS8yJWOmNR2k7FwYbmb3v7SfWJruIUWPgBINFKM3VpAd5JoLpjVR",
-	"ecpIG+RBLnQ+HPKYW2Qb0JSKmO3ChhQDaYWKGuUVaTElCR8OGRBwB2iO6r4XOs8yqQxLXrOE02tgfl8C",
-	"4IfcIt8sYxbagQbHMcsMcLdPnj0DrJ3Ght9yM7swDNSeTMmMKcORHVOzoETsWT1wUZOIrCBw/Nvizzcc",
-	"6c+yvfhFvLTvfopaEwssSBzYRzrJrHrbOrVaqJUCpSJWwSI/MgVYpA1VQL/JlaEioSohWUpFrbZTCir/",
-	"RMkFllfOGNktlxopkjO7pMoSAxU2YSAzf4ilGHILbSDGeln9g1tb9UfFBJvO/zihJrcL+7nmaE+zTMlb",
-	"VkpjgYxUvTApzsaUi9OJzEWNKeeFnJIJ0Gk0gljx2wDT00yYiPAhuRFyCvaHQHI76tYsynx8QfV4cQ4L",
-	"fxmdydyQQMwlY6rHc8MeduvGzXXyziqrtQO/v3pGFDWMAOKADLH2kueu362/7rKf0mTEXrFbli6e8IQL",
-	"VNeQwM6p6nzILH44SIX1Cbtou7oSlA+63W6n263DogkX79iQKUVTvTg+PmKJVaGUJtOx1F6HdoAIl1kA",
-	"Y6e1qAF5yX05SsIRvLEvzp8bfB1VzmFu2cuP9BWvA9zUPoJ/ccMmeq3l4Q19KmajStHZwnrdyI2LeuNO",
-	"w2M0WgRaUSv1iij7aBcK8KUtp61D0afINC4lFzW7cyyllkAmDthXm2rCXbmX/MB1uzsDbeKSaj2VKmkk",
-	"GQ5Y/Hvz9otaHJVpstH72fovf6rbCS7xGYJ4405oA9WzRIPGJqdpOiOKxYzfWsxMWMwnNCU48xz9eHRY",
-	"sw0hjSMClT3UUseKhr+Orl2hTXP2Abezn+vPxgoTz+mviwdSoNJaOFWOBMLAAl5FLe0IWB1lRhseaiNZ",
-	"SmM2lmnCFDHsozlB5YQbq7XONNEyIEwDKVNGxcIZuMkit/jle28QX2BNL8wkXbbmiCirj4IR0MoVr6m6",
-	"SeRUgHhn2ZiiU/Li+vWrzgZiD4Cos7KtIYYUr0fhopfs+YWcXpifpLrRNdcujJK1q9KGZRsDxJVh2Uoq",
-	"i3P6GZYs/NIJdtUljxvvKKMjtt0NLYNaO7qVkfEdAFaAVbs2aiXNSa6tWA8QvR4YRy2d5qPa4zfcpGw1",
-	"RMD3/u2oRITxCpiAi1o42mDTHhMWgTiuhdRG6E65uKm1H1MzRjOFPVN7UOgoZBmx3NRq3hH6obixEiGR",
-	"gtXe2ZonBbjjzwk2ES3sd9mBoXq2eGboT6rbObgFap94O+Y1n6yx8tJjFXy1ZKnXjNYQuDGjiR299uoa",
-	"qQBKOBvTAbuE1ygcbcgb3ITAGxymZUpaJVUHOJXSAToKGNEMlQYqEsJumZqRmKpkE6bhTyYqKJPf9YpD",
-	"djtchkZLUai6+7eCWV0rHlNlImLPlmodkREfmojYNWpm1a5kz+4vIinXJiKpjG8iYgEkIhkTEdFjztIk",
-	"Aqk/IlOapsxswoz4xBHd1fgqFaGCjI3JNHn/rp6gev1hK6x1akSBvBNUv8MVukOtv7BcGDWrk2aTObvB",
-	"j0/r9pBwmp4tvPuno6NlGy5ffC+4YQl5ycUoAV/v8h27zcLiarejGDVsG/nWjFlpHkFlflG+rdNAV8m8",
-	"YCKYE2APntQdEjNTqW7WeXUrK8UJ8ScLFvqn12dAJs6vX0SEj4T0D95fPbve1o4hxV5sV7pgyQC7Q+XM",
-	"LTfjZm7Cg8M/rwINd6n+oMtzbIYTx7bQj9kILYERbU5dqbe6MPWhYHvhFpa87/Fi9etTNrDkpcZiwugt",
-	"I2ySmRlpUzK0hI6MwVeFsl7GZJayiBhJYmrisb3byd6QpykXIzKQRu/OH3q3u9L4Uy6/svXSENh8+mtY",
-	"4ZYiKr3xWwPYvqU8pYOUebPzPN4igxwyZrkH08SKu3LoQK2C0Bvi8yK0x9JCuiQZxJmckMGMJGxI89QA",
-	"MllGcf7u7LAL+HZt/xUB+klh/zd/CytoRHX6p9dnkRtcKhx7nfGQFZ4miWJar2dcqMW96jjLcfAZ1eOB",
-	"pGjMaDTzrGnFCoxGNTJVxoQX79YazwURNanvGNShn85eS+FCqdYZFd5+B9+uVAP9CSxMVm6m9kyR89Vg",
-	"Unm1c/6dMVOsSoEtgzAyTSwIa+bijgDca6WY9bmpoabeXtSMXIvyBot5wpLTDRwqAbI0W6JW89ZF04Ry",
-	"Tti6U6Wo//71HbHCCmHC/k+TNpwlXsZu7da9Xa3+QGPFEl5ziqTda1nC1Wu5uKHCdN00iwtN3OQg7QXm",
-	"K8HcweAVvlxnwiup7bPzy73vXz76694Pf3992FoqVCzzb9Ry1TXX+V67cKY17IaLwkVUYFYID/PQUy62",
-	"2FFxmsGNe3CsXs8SPA8IdiO6N+PWGodzCu9WcWiNz964txf4ROPprd5kvbvDfc/WV8Lnjm4VIS4nWLZE",
-	"f6Te9/H0+qwVtc6vX7Qii7bXta6OucNa/Nxy71bUAi6+bIS/5iyvsQVS/Xa4PnI7v9fGBwmT13PKeVeL",
-	"nyHCpS050HLQxV2NmAv8rld4UilGQHq9I88qFFOKRJMaYqe2JHEh2nHRv5eU3HSNg2jar91uueYlm74q",
-	"yKuHg0vH6gvPDRCJd8x+2ODiDqlarXBasOO2NnQ4JLecTTWRIp0Bp6ge9ocGQ0izXa/BpjF3NB9C0wUO",
-	"Vn8wt2epjG8WoUDIaYMrogwE2dHEBwSCL7n9/vpst3L1SxFCDoe1Er4FsiFVAGMYm2+XSLgmdOzCqV3Q",
-	"bkqkYBGhmlDyoyRJrmBdlld/fzjuTrq619qtqh/u9+b1NML+tQ9lxPcIF2Q6linYAO0Xa8H8vLlFTlvF",
-	"QcyvYNmFnSa3XoCfp9fFg/qY6VtWc1S9VkR6rR+6E/zHwfiR/eeuPWpqyERqQx49edwlCZ1p0v7z90+6",
-	"3fHiwVb1oNXOQ7/Who2+digwZ96s80I3wti40ZFQj3c6xxXUGg3Zx4YHcl0HADie3BRR4T+34y5xmrij",
-	"uMonE1pnSdzsRD5n49vsr25H51Sls3csYZPCTF3d0lCqIeO1kSsYJmlVNjLit0yQPKu3MId5CHW7yhQX",
-	"Mc9o2qBdoBVjQOMbHx26YALprA7dqmZDlHNGwR5rj8iH71ZXdg4+BmYfEu+RAQaMhvExzdgik/Gm5nmC",
-	"oA1sZkLjMRdsTzGawA+KUS1FVOZhxSnEG4KLkcaGSEG4OSZ9waYfEnbLY9bviXYsheEiZxhtmMoRFz9x",
-	"Mz6TCduNSB9++MA+ZvZs+qioOVUbYjP3uLA0fiQFO/bH3hPwlf3cSJN98EfbJ21UnKXJ/PhFuHbfTsbF",
-	"Tfj2j1KOUtYTfiLBWIIeHB/x4RwKbM8yS5aAVrmL2R4lkSs3XAdyYBNsEgqy3FhaClaq4GjxKi1vG4DB",
-	"TDA0LVaJqzf61XjICttpDQiXIdkRsXt0Bmc7r1XgTiArCqwQYzklVO9xXZ33MmVUW+XaMEUouaUpT0jj",
-	"YtxtvrJXVrMiCxUhyIBMdIxsXt6wIuFxDigiWHMFnAgVSU9YCIC54Kf2QMkpBJvRVEsyshzaCqMw5Atj",
-	"srcinZFYyhvOSD++/eCm+QAj991VL8fmZTbX51KNpFkZxFRnuW7I81uYAoH4FRc3S2KkknlDd61xNdsk",
-	"KMpj2eqB61Yd2voW1uvk30WEgYTXHU14ssImtvDI0eaGnNbrOjpOqH0ZaahVzWqn3IzNupwHp0JDLhhN",
-	"L4O9Y/7RXCZsStGVbJia6Ig4NT7yBi18tuDhQXptCRiYNyISU8NGUs2inijSGkEXSVjMNbe03SEG5hUr",
-	"FiN1MGM2qSBCeY1sOHTyQW0aDT72mR8rnQW1JzxkrCFgAaLW4wanvVMDd3TlaC6eRYF1dILQ5IjftPCM",
-	"NENYaYubZ5vOdhRoP/guaTt1MiKFNhkRiMdmETnHTCIXIZ1ExGuZu/aWipvZ0cRZYN2oENx/Ji1BNiyp",
-	"pVLN/mz/6lrWeIj6r1ckYZTAouad4Q4oAvudvcM5HCwE3fIeS/z4uZli1AdgbRYquMLRINhHc5YrjaLW",
-	"ClGuMbovPL96RkwF0JWCz5+QfpB92YffPRwDB3b2ieClVph92wozHltR6zT5JS+ePIcreCpFrmstGDjM",
-	"ecpHfMBTl+Qyx6XgYRqGG1t69fPKsJbiw7pzCtbfxAgWCX0cq5wl59rwSW2w/akgzD0sLQOgHjAKicFa",
-	"kiFVQPH4EGQCHBJoXzoj8pZ5W4OakPaYpsM9+6gnfFIYE2a3Q55xnaV0Fkgtbh6uSUZ54qwBVl+mJlfc",
-	"zAB1CzEfM5R7glnlh6hC+2lA6SavDwQDejUigjyDdfw9WQMv1ByinKgQOU25ZglmLbiTjGkGyR7IkAgX",
-	"JGMqhqANM5V+Yl07ZZxKvZn7A78A5TCAhSBe8TN8U0wkzzZi3JupnkHaeXingbdImjFTU67ZboOaqo3K",
-	"Y68GL3VvOrC6CD6xKoD7+XQJwOCqIzLkH1kCRlpgQzQNForVPXbRjc8+ZsCc/H6nY54y4vhb7UYwk2Zx",
-	"eoRj8idSXWeEOBNgS/2oKRUNOJBSyywFnTBAbYy7KfSqku3D74W/p6rfPKWax03zNtkNUir+xpSurUxg",
-	"V3aLDwt1BheKGDS3NI9f9ekvmZIjK/ZdIs4ts5QqmY/GhBucZ34ariMLqAbNt86e2k4CguZDU1z5FqsG",
-	"LCtOYIk+1XUH8NN45mRN5eQbFwFSI9X53KNTvcySPsHKN0WuFii1XBgZObGdEj+UfXXFXPVVU+Zmw3Ql",
-	"N5/P2gPtoCkM+HPdvcpsRp3W8xCXjDZwEjM1eUZnocsyuE77tDmZrWADwBu8CQH5HcAbRfkF2VC7qE4y",
-	"lLkqmEQ9/dvWkYzyqUujdFhbxdFAOC3lV38Ywc6RSS7Q04KyhayhSrernGsRbxelmNUO6PIKG/yyzvdY",
-	"66BBDN/RUNgEFJLpmMdjp1noCsld02pcLGd92TsQ91YnZZTDL3FeliPeiUfWWYAuttrb+u7ZmunW3+uW",
-	"vtqAuH2+u5ZX5Pd1r77xqlf7bcMzkIYti19skngXf/emiSZS5+qCrWPsd8SC6dMGuYuJhFgQrAbhIo9h",
-	"ijkxjCVEyOn6yLhS1EKhbalAVcPBIG6uadD//b+Ip5QRUVhCiRS6EglUpfo0mbW5z3Il3BH6gqIvI+Ru",
-	"RwEBL28rhIPlkLcsaABtO62oBcadVZEDL2exs/40mm91Pphw3Sxals+dAnrL2RTqqMgbEOxPyFH3Bwtt",
-	"VIDiAcqps6c7GFtRpG/hKF7O4jOqtw9/kXFe0NgaI55/TKTAqhBCTiPwh2RMEc0TRtpTsKUUtrLCnAKi",
-	"xVp0++UsfuZmqrMH3cziq7UkrJfFi+g7dbeimzx25SsREWzKrHDElTYRYTQeo8fMSu9+a5ts6KoEmpot",
-	"eQFrPXNLXKarLD6DqPLNtO/GMBau/8YUH3KW1Kv6jak72dgVXloiG3tMpR4/C99gIavVF+dcEULjZy/P",
-	"qbKRQMAsz2qRutRE+LdC0AtxpQpcS8QFC9gOdrarjhLLiefwm+KwYsNcsyTA5TbmSwzRt+qNDp+Frkha",
-	"G4DcE8I1xruEQl718OKN88sp+Xwmn781alrBSqq36E+16eo8TaoregAJf7W25WfMoIpdZGm416tWDkhZ",
-	"2/8lY6NalXJMDx8/qZEf2Udy9eJ07/DxE2/KALpMNcmzVNKENThOeMLWoVr2NXj9X6y2OOKimLARd+Qa",
-	"lxvTCTp86m0suUqbYvZHzARXgyXLNOEGzLq9Vq9VWptgpqAkW/X892nG96EQyv7NLN7vHvxwMHwUH+59",
-	"T4/Y3veDg3jvB3aY7D2mTwbfx39OfmDd4X4BPPsH+0MlUdhZDof2QCuHFFWgxx11ceG49xUAWWLdAmSW",
-	"FqAVN12M8Q6/2BRG6vfppm9Yv8PytfmeZzdVOIBLBuJFkGsQGgPlXx34E3CPhiWuUGFrwBtq5u1oZ78r",
-	"gO9XO5CzctLkBJQ7qDXLJ0wTWK+Vz9EMt5Fm/F5vkn3t97SJMowzLOdrS/TfzxFjljCxK7COQDFqV72S",
-	"64CqbCSUOfI2z6k2DuxdTvYOHHhiaaVQyhzzkZX/h64m5x7S7MBk6pCy00xqzUbS3jriUyk2VchUOFt4",
-	"QQ0AgQSlUYmqXPBWYsaEfrzA7w+xjhT+cVAngNSbw0/JUGFGJPCQMPpqnWTQ+ctfobtVguPXO8WSLNea",
-	"8mkhzDkCAxLeMRmkuVIz0s5FETUolU/5HMo417sRiXPzQQ6HpM2SEdNEqp6IpRJMaQJ7EqPdiIxSqlhE",
-	"XFxgZJ9MIH22nUiGNQHxb/BeIPl1fp/dqCeENB98zUDShgqCoigiSDjUdzSzYhe7kZ/aBSDSEUOEd/UH",
-	"Lcr3hOUxuxH67khbM+aEK7hFHxXohEY8CgvcuN1W1II9YT0uuA4LPLgrTEEqVoxPNFoTYLYmy8GV45h+",
-	"Vi8TDGh80/jNgoD7Rhpy5ZGtFYWmjLVEXxy2ApLzxSdKHWQVxvlXVysWUICjmS6T9kCaMURXok6NthHn",
-	"fpKCYZV/dWdmgmUUGQo+6ALLd8KFahTUD+6L5m5DVEuwWLjUm1m80jc9ezmLGytivvzHWaAUeu2B6DyO",
-	"mdbDPE1n/8fawZegKtfuAoJBt4683CI4co7252ZsyU8M9ZkgSxWitmOJhWJkwkoX5nx8MxbXWl3r7VPT",
-	"OfhY2cbzSH3o7FrxoktDe68Xo3Z3tAvqLVTTSugvbu+EFEG7RR60i9B1vRM6K3NKtg1PfU3VDTNnVCRp",
-	"jTQOYn99fSU+qk+bTTFzajG9KGOioRjNpKmIqOulgaE4doXEjoL65WZlGB39gEW4xeNSnUGsFqHCs9Hr",
-	"qio/eb0Emq9YqQE62AyZgb4tIdKfEDpAqm6/yUVhk19fU4nLxc0VNEqTwsp64up21E2zXmWBEEhqGIKl",
-	"4uoWU0k8rz2oZ6BFEGS9u/2cxmPsn6LR+J0PUq7HEInjPgQvfITVkolRQEoVdK+pL/IGxePr7kkGoxsM",
-	"K4uZjlyHEaP4IJ/TEJYZW1NnaoUmP1ErOObac9CzyUBWDuz8/bv3V89aUevp9VlDTu88v8MxgvMPTLBu",
-	"3/MnXoJMPcQvxlgFSyw8ST6gpHZrNYM0UuG5+K/qFbkIFOAaON/qWiML7tZy/NoNl/y6sSpPycihvRG5",
-	"dQbvCi5vlTzxmhlaw7HFLVdSeMNoWcn6lqUycy7kTMlkYX/lXYwgZ+KKj8RFrYrDQMTvQWG1MnnJpQu1",
-	"AAuhZnpC2j++ffvjq/MPZ68uzt9cf7h4BuUYmdmtRzu3rnDhRXuY2pXeNsWUPc15msxHlbkGCu2ePQ5n",
-	"pUplTFMysK/ruezMbueg0115RX7N5WKiyiXMHWftTQY1WBZhypdzqW7wH//4xz/2Xr8u84cbnNN6tX94",
-	"4mq4+A9qlziDcso1zB7D+TeoOO1jIjYusV1TQ+Wj2ayWdFZGBW4WuNdYtPuvOU0RsYuXOqtzmP2pBWcR",
-	"zlIutP4uXqJyscSE81nO4q/rEbYSz7PPU4UVQ8WtKVw7YahcWoBxqhQmZsYULDKgCvtOfb5xWZ1KvGAJ",
-	"tCKFYHMBy9vaO1f5bFz7vfK1HU1EPhkwFZHuwj7uS3EOna8VJTr04RU3Uw/I15CGIAWn6fKEinkLYcFO",
-	"Mfe0kuxVhFLamylKDoWpIoucx1QXsuzi3k5FuOyNsjnmvl3bNr8scph7MyMCaufzQ2CDpc0FapgNYxga",
-	"0v7r86QwlV9XYMk0R3leumis2pMLuPcaHsO7yPpYlt9Rruao8+fva4M9PhaVdZfdjN3zuXsVbexNlEGN",
-	"oM8pBqB5k2lTyku5vsPHS3pWNJzHhKbpZ0120NggY7EWa2O2QRgdV7z+qBtE5D968ri7PHRrVQz31qHb",
-	"oTDZ7R7V7vl2g7wISIg4sSg/UnKqMRAKBKbiqe/KGs5+EG3iBal4oez1I8AtDxwMhF83axPunpcg3xSY",
-	"ug6o+HjsWhioyQtZL/6zPsWmup76a7zTWNAQbo5W6yBFaGdD+KY/pqYrqQ+Xz1Iq1vcHAlle6cGGIWuX",
-	"kQ9SHvtGTDXAgU/4BkXVKt2vVpZUK8dvXp7lirou3igXRvkiUHnqQqUxW70pJFyquhZADjASORUnxA6F",
-	"9rcBS30PZivPjCCxxKG0hZdVk9bGk0ulC/dy077fOcv7mUzqrJmBwaOuZmT10+LSGhKuG26m9GFUR6xf",
-	"LqpQ60tWA0j5raW98Kgobun4ANeuULsUMXOyVxVjHzcQLBdDWZ9/gj5a7O8E7524LD2RkGwsjYTy+qNq",
-	"KlUgv/4iudiwAGlt9M452Hxhb4HvmHC/rPr4eLvApqxb6ASAe9iBqvMQCga25drBfvUKde2AXK3ZEasp",
-	"2brC3HDhwemF09dEvS4CWg1ONEAU5rQXVgLItC5zLxf2xee2tRq+Gsva9FpvZGmdCEPwUq5hpubb8J95",
-	"X1HjC69qm4YACADpJIqNuLbaM4QPFI1uwcU35GkKbSaXrqHmUN8EYeFra94FkahRvY00ND2HJPh5QaT2",
-	"2Oegq3Jcc4fjaU11knB79YCGx7ZJh68a3xLkXkeWXoHdg1kwL8s4tXf855oksowf2dldq6lfEDlWnfri",
-	"6i15dPDkyd4BoWk2pnuHeN9tJ1K7D31oymJ0z7Lw+JUu6foC9tv6rotY+sqba6DO5m5WDCpZ1TjiK/Ut",
-	"+7lxwWUeUOOaS3vGqkUvIFhjBCtOHtgwvsLsa7QPuJ/Js3R2940jNnBGvWOamXvpRrhld8F3ss6AGBS+",
-	"s/xPMWzk6yMovLrtgpGUVfyxmoMZsxl2OvIDQExcT0jFR1zQlOiMxXzoqr0ihdPB29jbczCDQXdPSB/t",
-	"Xn1iWOr7I9EJq4bL6XxgV4+dK7EHNJSpRuW8TNSpc5FdsRgUwFdydF7fVWeTTJe5Rkklf3zDpkVFQghf",
-	"ec4VG8qPRAryiov84yYdjbKlzYarV4ktqj9wERUiBksiLLj3wZuJo4LXfUDzSAIpZS605oMdw47QE2Yq",
-	"PwxpbKT6wITVqBKw6vnfEq7dj/b6yrGCtveKWSCCpgI9AVUdIHJRa9IWbErsJjSZ0BmhWcaoOsE6gv1g",
-	"U/0lJRT9UpvKApyO6vOQ6iqPQu6Na5Ecnmkdfl+FdQMb8fvhRjx9qt1TQ0DmZyTtBW7Q+U1zDV3pwf+M",
-	"oZcTesNdjrnvKV6r1G2GHinV5ooxscmyNwWZ8mQq88GawtHKA6kHJmNSlszVEJjL6sV37qNwgh+6dmmG",
-	"qnUEmNJWuTIKMKXizaIk+uf1+9cUI9QuGLwl60g93idThc/DLjGSPOl2oY0djY1FM9T/FZ845bPSZWu1",
-	"oAAz1S82EFE2qGe2TsUGzb3RwskpQefzzUo2fEYRrs0JhsUeENsacRmebjLkcmNcltb1OsR2bFTMiHvD",
-	"FSLS1aIEoeN4LVdi5aZLZ2K1EdnyvmPr+A5XdvqqTS+uQFR5Nish9k4KqBgYan0rdhVnVpqx7VrKSVZu",
-	"aTHdwUW7IutdnvxtxwK5ZzNl5/GaovtnecobbRHXC/aG0hDpg1xvhJyKpYVsa0wrzghZhIWuH4dbb4J9",
-	"DnbAwvoLgcBccMNpGhHWGXVIr3WaUPKq02t1tnW+F70rfY6Z88Y3lqEPLqXeaxREUqwP5JWAihUgXplg",
-	"xRIbMHbbNa6fsrnxYu8uZ/NzsybvKNYDCXJtPcBGUn6xNP3RB4qsiA9ZjGKpr0OzZvJWOFxzuk/TBS3j",
-	"yZ8dlFN7fgWfW2amubbK1jvXA6Em4gpy7/RGt29HXH3H+FoUzFC7vKl8Dor2M9Szv2TJ9k/L1nMu7mA5",
-	"S2e4Yiav6e8uTUZzM36vGhrou+fH+/vk/btXle5+Y5km9VVmf1X1yVfXwdcQ4nL55kfMSAG3XQ53QhKu",
-	"WGzSGbwiCBTKIJg4UB97xmJV17LoKdXs0SHBxxAAMcsYFKn0RTdXVwxwY0fhORX7q4Ow95mF5vd6iUNl",
-	"wOV6bW8D4rvSxbC+L2Jd90LhdA2Bbk24fp+NFE2WHwNfw0GwNDDRNexwpjEXBLZCDIxaqtZeWxpAI4L2",
-	"z4iA+dOKcIXx7fMy/94vK/a0fTxh0DZ2Loi1KJaHDWrLsv+r4ueaQqIc5G7tn5sr1iKkQf9hdRX1rde3",
-	"KXhVjk0T+l/dX524rgU7FM3XczfUcCxjqp+zSkPV0MZW2Hqelhe1ekyuLyYZ1EuhpqkcV7VcV02hw2ro",
-	"MtdFVHO9OfDzwuoXQypBeZC3LKX1LXkKElRpnf/9993uD93uweGjDUJALE/yJZ3DSBAiBZG5Iug1KeCt",
-	"sQQQfLT/Xj3615O/Tg4Gf+/eHo7/Mf0hPrp5ddr5JRutE7oQHMCz0+9fHv71760l9GdpAIHEMNxti6cF",
-	"0tMcaUCHAZrG2//203VEDh6TCRe5YXr3hGSKQQqoFOmMcFE4Xnx3K90hp5cXrgWVs5pz0xNUk/4pkE/+",
-	"L/BPHZOnjCqmSC/vdh/FMCH8k/UDq3ts2Tw037fKbjuwv8dUKQ4FnnabumxIQ9PXq8qt25dcBKYm7V4L",
-	"gMX0WruuE8F69M9UxbVatPy8gnWWspbhQgAjgcRdKWcXpkWUDbMXyUz90Ti6VhKtaD6mZI7y1Oy6Tu4J",
-	"Ol+sb3a9w0b3GzbULsZ72sQ9w66hdZVnMbtpvh91pbvoEBJEyr429Wl0n9E/wfXkqQmZj8csyVO2o8mQ",
-	"LZzRCZjgRyxBtuvr3Da1/fmJ1nfkBotuHo+LAnSMFdXlhzk6Kde4nGUNyle3Id8gYYW0i3+Vd7G8D7le",
-	"0ty8aCXrWoxEPj/hP/7Hv9ed+rLS9PdRZ77ExKDOfNFQvMZjivnMYZumdlECeeWB3Wk/8qiFkuppYyPv",
-	"Wuo61+eouMP54SotuF1T7qAfeXkjQb/y5pbmDgJDVFlOGOvNmcEJr20pDIjtKvtgOPzy5d2J82G73axv",
-	"9gznWVKorm7oz6/XXk66Rb32aYVRrnvLjdtfXa89PIMV9dpr4sZd6pWGStbQDbM9LeI9dzfpIFdTQYox",
-	"7Fq61jBFgtFvn0W2LTEiU5mnCXFvfxbh9hx2Of8lob+mcKoc/F/kT+S7g063Czld0MH5u8PHnW4XKqDB",
-	"9sh3B9j6p3b2BfJYc2M+URXb7/A0JQOGSUdGzl1e4IFfEZnnzj7Y/3JQ294wjoY9EF2vLEI42xloE1bF",
-	"KP967pHu3366diucgEgOT8u9jY3J0FphVQs/BrcHhz95Qf24Fd+6mKrya5rxl8wSItDph3JpLPqL6+tL",
-	"0JDkkBQFJjoEYnWK2n0+aIeLUeoNnF6mOr28wHZmP8qe8GUlrLpKMz5iYpf4FpLvvRaG+RtMMEWL4sPc",
-	"dHqiJ86kuGXCQK0zBmWuLPpj/OBQpqmc6mP73h75t6u3b6y+Z0eXuemQ11Kwme+EVxV1e60DTOrstXYj",
-	"IuzAhLo08Y4dDLola1hX/7eedxv0Wsek1+p0Or3Wpz6W8evDm33X5cpHV8CkVguF8joTRudLNdo5zuRk",
-	"YhdbKKYu477/973i3Pcuoce6FH3MuB+lckBT13m9TH0EPyi23jRjNusJAhF0YPcjV6jhYgtkLoowSjJm",
-	"NGHKkjFKfjy/dlGcGDPoTzIoDWJ5hrZDtweKs2E62yW5MDz1zfMTMpEJSzUZ01ur/eajsSF55mvRnxBa",
-	"rnvAZtKNnsrRjoa12LFhkuKs7K8dcjHE0FIYV0gTjG234zM8i/bVUEZFWRGQitmUzrC7LyETqiwrqJzv",
-	"laEpOyZG5awfWYWaYg4GwsRAMXqjyYDFNNfMPlPSFTeAWVI57diRT4UUs4nMi75g2g1gt3NcbAXbJ6C1",
-	"IEE4A5C+fHt1HZHL99dw5Jen12cvXMYweBH6FwmbZNIC02zvJZv1/WBtKmbkwNLGw8ePyS3X3Cp5p1dn",
-	"Fxd2VWXQkj379++xwgwlIykTEo8lj9muRWxXC8GvHS+Mkhs2IyoXWDeAw1L0FLZgB79hmXGFnVyG7+ER",
-	"GctcadIuWk9Godxh1Y6yXUnZ9NQOYpd0TCC1B4DXBVgQOqI8UKXLj+RUuC6zHqTLUp5jbJ+5ewLGHR9N",
-	"aEEeoICZsYSgVzOOyK+5vQC7w4FMZmXqDSCIPQFcgTe/GGy+Cedg37UDVq7nBdy3hSYYFINgoRLo2LJl",
-	"OO1ibDxo11jDnz4vqqLi86PDwxPIjcoYNWWktZ0Zr80CorG8UuVC2N2OmNHkqPtDRKSKXI9KxShUS/Oz",
-	"OZzOlLSsIiorYpTHX2a64TxWbhxygXEcCPX2NR3SiCH2OjcS+DRpP/74Een90eEPSE4t/lrYAWRTzKiZ",
-	"u6CJAzZ73jD8SzbTkNxpn0vHbyxt2uPC5xm6esSL6Odzhh1/KStg2JHtk4KNAJsJSiuC5c++4Ux8MCm0",
-	"qoTrwLbzfUjT6fug6r5vR++LJCK57gms+0QUQ8cgGaZyWjBAgW5IYsaKLbQU18fQVBxZed/i1MHjPbRy",
-	"EvyxJ8AkuRvBi4oNFdPjPmlbwCb9wEDsH0VESQi+tiQfmWmuGS7HDuEjizFo36hcG5bs4a/eqAkIoG94",
-	"5to9++72sHvscR+RLM01jFjEn//loA9tpbGy72DWEyh9wNz2FLCfjHN4+vZiqZWL4ZWEM+3OP9yrll6Q",
-	"uBFyChmDFrp7AnIJ7Ttgn4WyYpYVQkwSLVCNOgA+6h5EhURC01Tbm4XPXRh0H3EBwMfCLGf6BFswWXKQ",
-	"WrZRDlWK7JBOZs8AuKkD7AXjM0R2w1X2i2JcczZrsolxuid8pkZbSH8Ox8hCK4vZRQnr6t3zY8tmcgHd",
-	"+/3htAuuFCFLisiz81fn1+fkP/77/0SYsUKDg7FUjmRu+rvggXSYBC1qe8JBDtYUkhOG5Bw8HFPhvByk",
-	"3X8L/+gDUvevWLz3nJl4vHfFDTsGkrmHr/YRYEFW6on+3/fe+c53exb7jsnfX7+yuOR+7p+UBYiQwcyR",
-	"1+4j0mudKan1nuam2L+9aHit1+q4s95Dn0PA4llCBON2eDjKdzIFvP24FxcChu/IbFGOxuNAfLXyugVZ",
-	"auy67GA6IkwMpYoRRUu62hODGVajkimPZ8QAGrWd6yjJY0NUnjK9A6kXGp/vHpM+yvR9HB0QDCHrhPTl",
-	"VJwiy7SsajZHW096on/L2RTq6Vvy4wAVegPoyNU/htrYAJb21sDpfEL6yPTgMCxhdO4eHCnqiT74fNzc",
-	"ug9j2C875I00pfh5bHGpQ35Slv7bbdkfHnWsrAUczOUfoQZnnx1Z5JrLJvK88JEXaryEHkthKAd22Ssd",
-	"Ur2W89Rg+/OywJ5VaoJCHr7+navCSjPeOm496nQ7j6C8hBmDwrc/oMkIdb8R2vKLy79IWsetlGvzFF+B",
-	"YlCoBdj3DrvdoFcLGDqyLHXcaf8XZz1GY8v6Rd7AiAdKYE1xHPuC7tgdPcbJ68YsFrl/IQxTgqag/lQ0",
-	"3tbxP3+OWjqfTKiatY5br5nVqtwEgLoA8oAMVN9YWJJlorI9fDrSUAdOTia5sCP+HLUWUap13ELohtn3",
-	"3VntD+mvwYHXBAXBFYBfpD+kv3ZmdJL2oZKeVAlTHdJHUv7CTFKX/yYSkEUrGIlE7DVVN4mciqgnAL4U",
-	"nZIX169fkUTJLIPkJ+mIDtBWIwm3KrHpkL4Gjx1MYeXFUrIreAlVrCeylMbMckimiGEfjeMPxhHUlA5Y",
-	"2iFnVroDooD9GVBQALIebJgl3EBKlcb1guRMDahQCPhVAB0xc4bH+pz+ep8wGszSAJ/PT/96H8DphiZt",
-	"IOlgZYAqae4Giruv3PZuBUhx+5uA6FhO97jZm0p100wcyrN/IacX5id4+f6vIJis4Sa0YZkOEOaebgWm",
-	"sfJQrzWWU7AH2lX1WlsevtXu9f5vOs1HnxoJRR/fQtnKvoqiVWeSFCJagFZu6KgBXOYIhycUPRFSio5l",
-	"YGTnEmwPEspliWTHaTcz1zjCrmQ5nl5iXkdGFZ0wA812/unshJYtlVZCO1QrNJRibZwSVlYE4336+f5h",
-	"ETbTAIX2ggD0jrpHq0HvjTTP7YHeA6yeEm2o4TGajdqZ4rc0nu2hoBaRlMdMaBZZeXcPzBIg4FpZLoQi",
-	"q6GyZFvCojF7ZQ2a4vJcvgBB8TPV3OMLObUcEUwTxK39vsjJC5Zm5IzZbxzG0tiQhBnKwQ23zbEbRidr",
-	"yxz2ZRQ6rDpqWf6CJICWZCs1ockkEAG0tx30BMgAwP69BQbtkvYFVO5jqhKMVcYZOqQPAcl9NAOCncC3",
-	"toPRgNj0xNiYDKoRnZA+j63y4mrHyyF0hvrIEqIZdOZBHcapzomiU72cPl3bo7p/oINpGigHXMA9QZkd",
-	"u7iINp66D+7TgbW8QHvF4HLhCCefj/5BibVmxPcvbXn8a/nFz1x02KIvfOFOioWRwQzg6T4up5zEW3i5",
-	"IhdXb8Fi5U1MNE2tPgg/BVdRlPtf6zISdrsP/fQaKcKFIEHFeYerVjjgMfpREKHAr4GmEsFciz6Q1vs0",
-	"uaUiZs/Y7Zn9tQ82rom8BeF/SlWCZmY5HFos5Rpt9bwihTjD7462lEaqGRjftaHKaEIN+RdTkjjnlNWg",
-	"i6pY7nPF8N0I3W0gnbghmSbts1cX0NyKisS+YlFCisR9vOvLKOkxhajJDrkQpCy7j5Z+mRtGio5d7CPX",
-	"hrSPukcQyrMA3f4s7pO2FHM0EBa4ogchk1xjiojfZ9HhEY2tUzKkytVE1cY9GlMNIASewnYIn1Kks5Ay",
-	"hd0SViFE1MqkrkGB0yTRBRz3vbG+XM6O9tBbLTBbuCvA8EsNthZxwa9R4F7SWKKUdci1RSN0xo0sNA1o",
-	"fHNMKEB4RAQbUcNvgfXlIqNKoxad5AhfhbAm7QCPnjzukoTOrPpjOehRt7st7M7h8qLsXgcT5Sv7ge8J",
-	"XPw/F9FgT2Uyu3PYP8XlIgpUlYdPXxv1XAF6kJ7krdcO1kCsp7RI0v4c5D3q/rD6gzMphinHUJOjw8PV",
-	"H7wXDtgtPJ5D08H7MM5ZrmEayIXjJndHDjx/9DktjVbRZ+z2NYab37+o4ua6cmeyhsRiIc5uYSA/Pghy",
-	"fw5OOE2mihtT1ksOb80tFwo7FbbW+7nY/d948mmZJFpe7mozBU/WNVIcfmkjhd9GE4Cgo+FBAMhbUSRU",
-	"OetVDWzcLTQgK94Hx44LnwuqEC2BjoWX9cY80cdMte71/ssVYvRxAxyAw8xBwcE6ZJ86Ny9zzOXR6o+e",
-	"SzXgScLENrBTQEtw9EXrbytmYZ5EG9fn7OT2evVuRGTQHC+AmrKnWS3AKHbL2RSOT1fAJqF6PJAUc9Mb",
-	"zSqLeS0uXpYJqFKImpXveSiFiyrQcsIgGoeMIUiOJaRt9ayegDgtFzzkO9xg3I8cOoEyqQiZg5kTNwQq",
-	"lTMyZYr51ApvqSkcxhims3Cm1eNrMKA8K47kPmlaMUkDNBcX8/kQvTV8gsBH0xQsecWCINrNIFj6Qnr+",
-	"4NeHyNIpXoVHDGfb8w0DloKlf4n8IgeoBYCFDTQVC5FWnUDQHLKpU431iTPDQfk17Rp0+j3mrCdCsKOm",
-	"iEeBMtVlFIEr30ba0HnJZygDsE8pjAS6U+xMHZD3CAFuc4Fqu3VQiIO/RjyoEuh7g8iacng1oAmR8ljS",
-	"DF7/itB5aUlNbqo3GF4e2HB8OB4aoiy9SlwPzunWwIpNlni6Ck7jMYtvHCQGgZlg2CETesO01ZOXNpMq",
-	"E/F6omiNDuN26oIuNIVgPyTDXJed03cuU0Y1w8lmZCZzhUVKe8J17MIFcjHq7ETEv+66lcHrC53ZNan9",
-	"9B8yV8Fiy7epYmTAkGxYtsSSDvmHzDHBF4YoAiKxym2Rg7h0WGAIRf8pUl05hD0iAi4udreBEyAunAe3",
-	"/JAFpHCdDUwFY+Woh8LflbDkG34uRqfCjhCZCghyTS+3w+8RM9dlwuMLlFcaMd3K/lYPhkaGE0iJwEQB",
-	"Z6wqaJRvZ9FWkw9eCDr2gdyatK1u1RP9YOr+bsXkFgZ764jQ5Je8eDJkzMo9t0xp0u4/Z8xF8fn87Z6A",
-	"+v/MPn1q/2XHBr+gyx7QPjCMDYcsLlZfIwK6QLXiSU8Uj8A+xE2H9K28hxHafSP7gM4oJxqmIwItD7mI",
-	"0xwSKC6p5Yz2nTg3Vua7YTPNzHFPZFRrX5n3oznLlZaqj24ycAdTTfqx+9VbMu2bKPGBZfHExQe5xtW4",
-	"r56AjA5wctcTgRoIqNenIcC9VKhBQ47WxGA38rX95tOnaCVdce8/V3LSWv/1awkv160Wz67VqPJDsJ1F",
-	"ztZx67/9s7v3w89/+q4uIax+9JRPuKkMnrAhzVODQzc0Qa3rEXafZNSdUlMwhMVvgDU5BDzXn2/3/OrC",
-	"PJInR3yqtqqtqWZJqPbGCySzgcfatxux64EZIZYFdwZE+qHobRW+cU8Xvf9b+e+L5TbJi5A9b+iBKed4",
-	"tg7V+9KAsRoothG4vpBhs2LKDJSVtpUM5FS4ZCAwp5wQKlDJTjUjR92j3a1hquj2VytiYRIfljci9lVv",
-	"ZY2poakcgdLtG4L6XGnXRrns9YQ14YOmlj1hNwd9K63eQAXKIAk19NgpjtjU0v7qPmPO7lSROMkNYy5f",
-	"x71mhwZ9eUITrA2wLF0WuoyTRKYpVRoSHfq+XWPfZwI3dAONwANqRc8Zo4q0sdOn86aiL5Vk9j/fdTv2",
-	"d9ET3x10u2GPyd0O6dNM9cuc45WtZovlkf/9v8ijJ4/Jfk/4/pz2p4Nut9/UaDLoUgv7SbjOUjrrkL5z",
-	"M/cxELVsKtoTZqxkPhoX+7cwYNmZu2pM1T8mfbQmwk76i60v+4sr6omg92VE+ljvpDKAb87Zd905+2FT",
-	"y37gEy3hAVpvKKMxTARhSNMZGpH8+vFaKld/Uuq+9lYhG3bCNXPFFUBuzRTHTHAqZiRWs8xIAvVK6uTY",
-	"lGsDgH2fFqSih2cDHQzwVt9XXBgMTuRwCNHBkAXgmkxGYUCSpwFwJesTrRq/y6++XEYtwfqpAGAHqZWJ",
-	"SQjODsz6IaUas/gGogpLS5HLGQxozgjsWcEcIG27TNMFtW038rl8rg0SpkhpwzKfsMA+UqisWkBpka4M",
-	"hTEG7HMQjBiJZv+1EAz0RfQD6FN8a+qrnMMiINN+GBjFhJwilr2/wH3YlWtGsE2pCzzDQBEn/VLFzXjC",
-	"DI9Rogf2ttQShC4oadh6GmDRMWNNx2ptM476oYNWu2sMXFeC9Es57OxpNTrspGFfVIna3Gz1NSJIApMX",
-	"nTNpIb33JWm4sKzBshBEiozOosK8CbYOK3VsLZMB9dlz3x7/1hBp9gIyrD0VKysJlGavBQsS5lyE23Oh",
-	"kxbKE9hZ1BOWkKhGGuozmKuM1wliloJBQBokUXqZDHhwpyeuwM3qSAiBGOFfWOxyRD+ak4VCbkUOtpBT",
-	"FP5cdp2lnh1y1O32hLeYa5basarbsxvo7ACBt3wcL++kMODjbw1+gJ7A0yqqrlXdAJij6uz/4Eat8VLs",
-	"npCjw0N/7nhVPSFzo3nCFlkIhKkPisClhftr71wInQ+HPIbcf/fzMfkOK74IHlx6vZFdVxsdPdSgvIZ+",
-	"TF84Nm+1pulCOhY1zgdLXn8PEX1lBpK+KUXKOjp8F6TWMLi3WN82SpXvnp+Ro4M/d8nZ1d+OCfVFapSc",
-	"WsmJ9FpvMwYJ1w4jey37DCnEIhYjw+gJNNXvRhCFa9+3yqSz4KFjIwyecNov6bXOUqkXJgst/1aLXWH6",
-	"Pynon/sM9E9/GEG4fFA9xS4pKr+zU3BjBUNNjEysInnNPhoSu46W0PdaZxD2P2bMC5IqF5i5M5Rqkqe0",
-	"J9owG7hPoQzGX/oR6f/J/mfP/ue/9iNi6MDSRqg7TEc+eGUXc4gUw8Qd/Hqn3yBSXvndbUz0Pt/4v1ro",
-	"M+yj2XewV1KleeGxIV3VbShyPRmoMTQewwUiQ7d8x7KVjCkuoaAcQi6sxSUU7T3j2hevWrGI35P1/dTi",
-	"agDRhd2qYpDHlHI8nq1pSdUmu+/kBhDg8oZABStReWTzMk4ZnGVFIATtQLjLMFYL9dl2nS4Y9UTV8OOU",
-	"QFcRq1bA8rFlllYUqwC91FWitdLWDz2xg40tSwlrakEvtUg+I65m8g7WXXOZMfZHKwSiJCSFpXauypXz",
-	"y9bhqzu8L2i8rpVs7kmweO169dQg9mlR/vlLCgV/xLyAkhQ4hYMW0XOhmb0m6PMOwjznaAGjKp3tKWZh",
-	"zBPaxuilTHER84ymUFMI83o8Hi9IEyeBWTqgGlINGTdYRLSKWRmu+dyu6F25oO3Q6z6RZX6lTWnzuK8v",
-	"6PH5fWEB2DYc/FtZAW3DASZY/lOYNRDoQIAFH9RnOprKLLkqEFpMYBO42T8UYV8DVouATvBpwDFb0hNg",
-	"7DcArgXgcxeWWQe4ERnxWwvZeQYCr6OEW8NvM0XnQhuVx56Y10p4hc29jYkpEIGzi+6nkshjsBhSbtFI",
-	"5nuirxguoV+oZ0Sw6ZyxshzXW/dDj2NUVGyBkqFVaRJEvLI0ZjDumGqClcekqjRxaIil9t1NLoJD+ipo",
-	"fveWqZqtPVjrVCim+1jDAG6/sKnqD02czsZSaoYePMy90SHeBZTopDAaSkVO54mZvnNChai6VAvFnhlY",
-	"EQ6hF0utFMqhrFjmkU5QDCJwitqinInzfm0F7u4JwLu5fX0l7F+iQvry/Q/eFP2Hpgh4C7VK54krm54m",
-	"hUHboh74sZI710ihNrzZj6lIUtYc6nWFdeXB0kRJTOMx80ZcK6SOIMAAEr9c3V2m8WXXXMGSAQ51nNqY",
-	"eFO2riODWSH9dEgfm/tgJELKb1m/rMECseFQ01jrYZ6SITOYT6OYC2PQhqb+i3IhUD9/wJiAMt2QeIPW",
-	"MtgzmInN2BJoOSR9qt8O+7su5iEXhazVr2aVgdADpfJhXLsSTD/zw+5CWVd4Fwx1aeqqu1LIynQlbOFQ",
-	"yrYjleGLsTrk/P2791fPfCTYea5kxqiAul6KpuQpFTeQE8jTGSnK9kB8GPoPMuijom7s0Hb2dr94C4yC",
-	"x0RmTJC/kDEfjclfSCqn5C8E6tXunpCn12fvr55dY4yci21iHzFzrpjWbTsqb8pOjJmfdvAOuVQ8dsdd",
-	"DbTTHXKJYIIFjutKetZWv3kNwHvmYHetKBA9mwxkujRUw3c/wUNvRS23/9qGJ4tpJ+mseiKwYezL0IGm",
-	"f4uL4pZS3EJjoJqY/NZB0oqKVR3UNl65V3tk5ZQb60LYl3Y0Xl9Sbl74ZD/ARsH0ZwbqL4k0ewbHnSF4",
-	"uQ5+uJ4otI3HY+aiucZyWoYtuNC+gIjit2uFnU2Yocviq1/b5/fK6A2tu5IrLFdll5dQ+8qdh/dduvrb",
-	"FoQjMsh5mhQxvCAfiluupCjdK747iQpP2i5/nXPO6AwE4H0XfrGEVV37YLoRKK8ukYsUH5L22avz03d/",
-	"O7+6/vDs/PLt1cX1h9Nnz96dX12dX0FmV/E5BuNhudeeOBUY0Qnbc13pykARUWSIxlQIaciA+bnrNWGs",
-	"9wIvnBabute6HeFcSyND/XLuIyz0pzFTUBAaegC4athQVdEVii/7/Xko8Ze/GaS4gMpL/BtUHGrimoaK",
-	"Z4olVvktgqXaltfS2OQ0BX4KnccSSFib0BlJ+HDoC2Gbst8aeBOTXacP+ZjQhkakpQaFJRBRa0L/mYfY",
-	"OudZTxSBl1T7mFG0vBQNMzGCoA7k3PsOEh5qeM9ZZZUPT4M686f+TYX6qkYVvAZCSxJvpUdAZjS1UKUs",
-	"4q7SmVaSl0WtqSQy0Nm+OQzzHbRqsnKzt+v4xTalIbvSAWFr14tnVuuxdLIn+s/OL/e+f/nor3s//P31",
-	"oeuONsfjinyMBXYVlWnCQLR0oaRAeCAeHktcxVYsfOOIRuVIO8QrBNjzmRpyYH86xsBtsRePKS9DGp3e",
-	"AmQVfuqQ51JZvQLWc379wseNulZnKMwRyyoi0q/0c+2T9tg1M+4JLH0hzO6CearIzcFmWVb3CmLj/z9S",
-	"HbNDTsMT74kx1WMg9gNI009c3ZFYSV0kEJihVJPjgHCHdwYDjAMKbvXEnrBjdXY65A30JWmuMtE+6j6q",
-	"DdFEgHvoFDxc5Fci4P6IVsRmOtT5Fph5h5T5Cuwb1JCZzAE9vdHAyJBaFx2e1ybE8zbtggw7K9qeG3uN",
-	"OmsOPB5qkTW3vD9YhTV/6NuWV9uGY6OYvForWBoMJ6RhuuLpcFyyydPxwAn2u3CR33wW3wTupT4LR2VP",
-	"Cmt1KDreo7BtHzjExV7V+78FIteySgcLX26MiEHdmYdU7mCFlFOVbn43hQ68iLBxlYPNJQiwHO1D2NCy",
-	"unHvM+g23HWuJiwlBXXi/FoLW0w0l2UG4Tj2Z8UEm6Ktxp5KytAweA5GL+gnIkU6c8nA0EbCx6UHpiTX",
-	"VIO0e61TUTzotdA7lYsbIadlq3FooyZOyk7fdOK6nRSK2PkkM7NF31ZRInTGmipzos/m1B/dfaayV2da",
-	"ltDODb8fu+U7vHjFaOpnmkWuAy/X9n4bqrls1s7PAaQ21DSbuPtFGn0fQUVD5TXX5KNoTA39MwoTYUG1",
-	"+0XfFEzsQXsm1EconjjI46ro4tIhAKhWz3bJ5NDjy0hQ+VNGUZ3iI4u3j6OjR4fkP/7ffyePu91u1BN6",
-	"DCH9mvRaj6Nut/unXguBlGsi8jSFfsfTMhEebfeukERPtPulzf7y/dNXF2cfXl+8+XDxxv7y9t1VPyL1",
-	"b5y9ff/m+t3F+VV/dykUX8F53zsI4zRNxfzRInMPsHvh5ViwkDnagtNF1esMKn98Ngi7jlb7hsc3bAkU",
-	"v82YIO4ln8UG3aF9F3T3J7ihkxP0DoyUzLP51DdDJlIbC2udnujTEbvC4rIQRTCWUwK9tKmbDOib1UBY",
-	"QjQXMfPmdI3ZUsYFATQ5bVxnr2u3vYepQFYW+QdTIyG9DfeHq18ldPr+cOvJnE3NW95i3F4xNUITJJqT",
-	"ndM0JUPO0gT9/V5t2kHOSvEZ6JGW35alXKEzW09QcktTnmDx150gFR9+daYSn+Tpy8oKOvFN/iFDvIyU",
-	"AT7fPuh2eyIeU0VjC3m7lvP7b9uWMJPwIdfESAmo0iGnHqXKHHYqyFjmqmjN1BPVJvOR24JUVpA4Rtw9",
-	"OvzBZV6+Y0bN9k6Hhql+h/SnbKC5YX3XK9zQGZ7MMdRmtmgL8OKCiJiEPjfV7YOJacjTVFsEhobHPnjZ",
-	"d/If5BA95XvvNxtUK+jysM2qlaU+PF39aqs09y+oDx8drjHZtZSvqZi98wXV7543X7EqUMuCvrSdNAQd",
-	"G4dSTTYhaUsYMjQq2Qeu2uy4CrwayDS5doy4s1MU//G+Da5PoI2rI1tOC/EEchHl7DjbYRx+9rvK3TzD",
-	"0/tmj7ozB7A90FKqA3bg+/2jIjuR6o5lg0Z0UixLZ83odF7GekDvy5kPm3d8gqkICjA5fs4LRo1Mb0KL",
-	"ynu42UJE7gkusKtuaaDqkFMyzBXU5y4mo6VcHaA0TVM5BasdGUr77708261kc9egP8Zl4p/ueS3+S1Eb",
-	"hQJL+srofx8m9Pld/dF48zeadQfZ5iiXFkRrMPOe/zsnU4ZpwydScJou0cHB4hi86dxxvqxVVDRXG8zK",
-	"YIXC/OSMQkWFP4Kb2NE9gZ3WBArjCUaEc8ENd0mNi2bO0tgUeYOlmIuL6PTEqSc8LmBmR1fXb7WvkaU8",
-	"oWXTQNAhFvCsJ0pWsb8OT+weMTSYZ1kYZpkVEG7wPuxDl7UzRagCosU7nZWlzj7fwtmkWv+kuJnv/hMs",
-	"JQo6G1kwt8AIcLoykKYnXGG4JRZR0j46PNz1RWE/mogYxSdgyR9TTQ67ln0+qWjLPdE+6nZ3LaOFlhcQ",
-	"6ONUZmDG5dqLpZfpcAlpH3V/2D0htAzaxJj1WU8MmOPELLHbxCzeBqDV+WDCQ7B9sBXb5he6EW88uA/M",
-	"wyUZVtvyq3g4D3nf4oTuMk4I+mBj06OPGVMcspbai2xmdyNiM+/jC2na/oQLtjRhY7YNOn0Z2251jU3e",
-	"BE9HtaEAwV+xA0LYLAjXhU2Cxph6B63ACgCIgpyhlEJvbFO5kjuCBIfYa8SKzckFDxEkgiX+0Yz9oXAX",
-	"xo05UWCjwLHVILNcjt7/LfhrnTJugRktEAlqMjs669ZF6zRVQ1tKt2paDFd2sm7t6idHtTmQ36qn/SfV",
-	"Z53mECSyh3C+Qqe9c2xcv5pF+8AK9Y8XXWAYqOAL7cDyIzIdS2BY4NKyCjGryOU1BS9qzV52cb83LL2v",
-	"WNPP1QW+xZv+p6EtLxnLGgiLHA5dTxzD7oPKQDTV/uGQ7iccthVa9qto7V64nsrnNDbQtO9BquDFAp/h",
-	"gh8e1r0dDr+p11/PP11K3LkSiGFTuTcEmAFOyIRxd07a6GeDRDiq9VSqxAVnxDJhIfYBJq2toJV4x8Ry",
-	"tMPnvx+sOxdfEenesVjeMjU7k0l9BY+3As2fyr0I1+gql4zRlRczF4GHXcAgH5ILbRhNsPGr/eQb/j4Y",
-	"/BVL0NflGNsbC8oYZNkd4K1mJs+W5UObXAlfnFKzWDFD2tBVDYvdYeZxfw69+95qryvL5mbXid/o5Wnc",
-	"MC/1bSkaylLm2R1Tk/sy9fhVXsFRN5X/x6M1ktAkCfUZdyqoq3S+2aabbNPQ400zY1zhWCoWj29LfBnQ",
-	"ZNTcrO5MTrLchOX9g0KQlSbi2mq1CZnIhKX6mKR8yAyf+PchusMiFzUsCVvV6Yj4orE4ZsqGhsjcYGT+",
-	"rzlN0Q5fzNPBft/9oG+3awJiZNYTKbtl6Qnpu36URefKCStbg5qpJLHVoBWnrtM5nAtLCgcaF2SYp2lD",
-	"vP7r2VM4todqmsfVrTLKw9U/lJ7EEzYZMEXg+uDqMyVHUIbA0Q176VsZ3hHesWLcpRMYl+TeOiVBHzfH",
-	"VUdkxw+kSSIhxHdiR9uJeqJ4hNHFA1Z6gP8cGHx2InLUPSA7b6GqufsCGljEUikWm50OeSt8xUHMp3p/",
-	"AQ35NcGiTwkZSQbntJ/KEa/lLXPbfqjBxZVVPsCqO7C+5JuE+QAkTLyLqvrXhlZPWNxTgrdPM625FNtq",
-	"g5hq2cgmT0kfuiTBa3vaKEahYRU1UGFMkz48OSaIhkmftBNqKOn/1mv5zka91nGv1cu73UfxKJUDmpLi",
-	"if2R9Vqf+rsgY/o8SjbFHlwptVNgn8SeKCiq79PVrskPLYJXIqLpbDcqFOcJpIumXDB3jIePiYZGrTeM",
-	"ZZYof+S+rGrsunxxg4qbS8WwnNrEY4a9Fgk3GJpVliLFjsVwP1CMRmnISbmF6xJuMDxEqNrpUgr7ihk1",
-	"OyaPut1uH0ujulMFobpf30zQjvJeM3WON7het6vwHj+r7ZX98CtyVqy8uKfLLGFiWJr6RB3n/jaumS9X",
-	"rteUg84tcWUo1UiaCoetVcMwDFGTnQtsYOpqT7GPXBtfPooaF0sVkSnDMi6UKKYZwOgNpgEAomPGD6JA",
-	"daiIGHrjtw6JOSCYMg7fTenMZU+FyVAQ9YdpUPtlA0/3qJImVQd1cyfwQJnt88oqHx6zPY1jlm3lAPnP",
-	"l8hz7gIPC5a4VyLL2mgdpu0gSo+YsTR0WZgKPH+Y+hAsrYFU2/39/vJO+UiwZI8LWP6W5NrdnV51uTVR",
-	"R9XjvKQKm1EXFR58VHlMNdvjQjNhr/uW7TbVoNaMqnjcavAoH3S7n+NSvjsgs9KWXg/aioVSpWhttQg4",
-	"02rBht8VIJ6DeAiRx6vSBqyg2QiVt5xNEb5CoJRylLJ9IFvNAsTQsuM+vvuOJdyqy/0yw6iP6vB/wRf+",
-	"Ygfrk7YsPvmLkSbr7x6jDoEe3p74EZ6VrbRBF4egKJqyhMRS3nB2gpWDwZ5ZpAD0PdHtE1f70tfr6ol+",
-	"LBPWJ20QW+28Z/A3H4ZjYAj3nI0PivnatRO3MjuEpQAENP2j7kGZcu3d1PaxJQ/QIOBjBgUp3ZIyJeXQ",
-	"bmqqpBjV2rdgmlfIMR6k5PJjscKvJLU0cZQrIMyEC+yfAcgBHYGZtrd+w0T/WzjH71/Kes4Fxps5jFSO",
-	"9hR4F6SBVklEYamA+ksJ20YmQxLp52424Y9Z7PI2oTp4VLTNcLkuMmGoYNu/Ll+enfs8FizV4v7Aly+e",
-	"EQDjHd0TQkKgNMSjoTmSiw7xdFiXyaXQ4i2jZoyEShdI0hNG1lNpLFghUIMDm4GjkGBLxbQubJnKIS10",
-	"JnOlSdsfb0/MEWDYZYQKpJ2zpHH93ROyuArgDCVdLS6wJ6r+Fzg8ruGuWVI3ErPQ1Edrx5Rr1kxx/cmt",
-	"10PEQU+toHTYPfpzraRUK3NZoGgc6fGTtQeCnW400Lw89qh7uAi/T2l8E7QdzLK5JuGvJJLwdTqDf6E6",
-	"cg1kA6nFjvaFQQoEqVKP7WkCVHtrJAgBho4ZGSg51bgYR82AFgAdaF8dPn6yGyHdwBLeiPM3LDNOKhpL",
-	"ZfZSfmuFnIqI1AGDXa4EuOCmvuNCCjIiSG52v9h26hg0VjPGguRcQ0wdFNlzdcGhzh7aOaUg/f1+B3K9",
-	"AUHdsj3tdaVWygpezRgH/tX10A23shnCrQXe1/7cLVw45o3xAkwkmeTC/G7h/SkboVG6iU9uAek3s7i5",
-	"TxhU13RV6WWco2PZ9dpJZxaCoHwhFUk019jLpzxgdoTLjORSRD2BTVuplkJHRMtQwBOoDdAR5QJb0qcz",
-	"NH5jJ9IhVFxvciW/nMUP1pFs17bEcrKjyct/nBGr339lP3LVJLKjS/0ttvJPAGkWcjazkNzM4g0StR7u",
-	"db6cxX+wvKyLyiVvn5q1DDaaArQtdPzGl9T9HTHzchafUb15vIjVMx9SpV+/j8bIEs0edF7TnRQGriUw",
-	"KDWhyxQy4nXRhKzgKSvMZNsAXyUHsLmWPPCroI582PFpfj+16YGowMkJ88WPe8I9tIqYK4UpFb7XLw+i",
-	"XxQXdiXzQEqDOn8uJbeoUFBfZcDt73OI6/pI9IXMVy9nscsCDMxXnx5EOuI3s9TXqciDt1C14ZZU5D4J",
-	"RyEg7/9Wzvhp/zfNE/ZpiYitGJ1o1/gJOqtATRYrVaMJ2xgajyGYpN0/QyDee8a1j2k5Dt7oRz3R//ue",
-	"f+t6lrG9tzCTPiZCasGHw35klU0qkoH8aE+nGPPKKR97lzLl8ay/C8I5hbVADU8Ml1E5VH62auYIeuzK",
-	"XBGp+IiLDrmCckMTOnPdfKmYeSpfHA+GyDAaj3si7Pnr+jo5m5/7ymtEJJWjE0KR7pbjY8yFnIoOOS3r",
-	"yPcElA896h5FRSZnMT8On0iG2i3YxTrk6KBbKjBw+pZsJwzKupNcJEz1hDPCWeouBcngmLw3oGj4RYvS",
-	"avVqystZ/MwtZRsCXJNcWkLd8sxSLMPdOj4oFG0uDBuBIb5hZA4msuYxVxDpK/v9pm1tZWxYfejQUKoJ",
-	"Na3j1oALCraFtYKJPAR8wf4JRwdr0LMfpWB305BHTkUqKZYfKqSQpIS27TQ3VxmxSMqul45Ow+pMBdK5",
-	"HBVU+09IH/+BoedkqBgrIuYqKdsQVECuxwzD2xY69zgzgquq6FK6AxNC0YKhqMxUkCHf76cn1sr0/qPI",
-	"S5gM/S1J+5v4tKQpUGnrc3kei6KU673tEfAeBCtw/jTHLASh/LooFo4xys5u7tNqMEetsDJiCKzzIZN3",
-	"bJhrmurjnlhe+X2fLAtePMH4gZ0LEfxqZQPvSPNvQPjCMem1BJt+SNgtj1mv1Sc7b9i08CBIRfAJSZhB",
-	"rCA/FUGbcC7oLzMS/HU9gUSxs0P+47//z2ogN9hN+WhsIiifDj4BPw/IdNMinQypPgYNo2OlJ6Srkj8f",
-	"DwFBpUy4dv4aO4XCmUJnTvf6K7vUvguoJgOZzNBUPJSqJ9wqnHn5hTEZlK/EuyP9+PaDG+VDisO0wbHR",
-	"36cZRxDp73aIlV65yNHZ0hN9ePcnbsYQFuIbkZYe5Iofkxg5wqBX57alxm3CVeu2S7FqeE8sbsnu2G7J",
-	"hb3AeDS1XA99uELChkEsLvwzji8VSWCaTlhxFLAKcAbhsWI2is/wDCZBY4KFB3Dt+Ah9dzcg/FLs0N8T",
-	"9pN52DPSZB88aAP4nQNM2yme7GHXlzIvE0q6LSYbIrBZZouSMQQEO67ltulRzQfptEESr6Ql78LaHpVr",
-	"07m2R+3W9Q+YOwjqGTDL4f07HeJw0hdWd4VVO4Buhz+QnWspycSeETWGTTLL990nRs3cMrkgbzwkd3Zw",
-	"1UGDg9oCo0CcHmhUD8Dot4Ceb8lA27czwOg4Z5N1IdGizK/bwu8IGOTa9zUZ/MN3toRZpyEOpEwZFXUQ",
-	"ajGjtAF4QuZh1LN7J2LcR93emrqK4MB3iLPtWXumuP8bCCefmkUrjMpygUrznL/vuLGEhnLHK5lqIRj0",
-	"BDDVGsZe8tklksNuhwSJpI6GD3maEi6QAZWC0U5Edk5RNoQV+bzRJzXpol5ik6oI8AwHmuOc8OiDexE4",
-	"1PXYXdJcmGjBZ1JZMv7ODmkLSVJ+y3pi7mSPfSxqye7Laiz241274kcl84ugH49ZYHA9uOol9ROs9B6G",
-	"zvqoKxirvVRS2G1khh68NmaK5xZ2LqkZPyBF+VW4o2+c9BsnvVtOukgzIZzdKEunQhVtdzuiL/Pm4LXT",
-	"dEpnGnVoluioZDQuA7BDfvKFZUAj42Eg7tnVu+cEY6lIym8YNgrRdMh6wiEkug+E102MZWpCSIxZKkFX",
-	"5qaBptjVf6XOGngUdmlfNh6jKRkNMiQsn2GlNxyAoM7ssQXMZGNpZLNg8G+X5z9a6Lh88yPJoYfuY/L6",
-	"KWkfHTwmO5euly2MUZZqIOFHfEJHrLPjyvPDX4RrCzLakhMocON71R0ckuyjM+HsMdBjE6/Pa6N4pkG2",
-	"mDBDIQW8nbp4PsJM3KllVHmWSppcwibvVXeb5KnhGVVmfyjVZM+urwqYmbIrMxzBujj21Z6NkAP90334",
-	"c/GaHIB1/oFwKgiUyBIKLjTN1Anpw4KLUjKQeG+BYEeT9+9e/eHY1sEaU1zSmQXKaylfUTVi+N3jdfbj",
-	"bB0sec0STq8tBHxt+/F7QDBCi8bWSAzQPXMDPMSUEY+ZQ8Rtki5hjP3fBJ2wpYFjDUhf4+yE/y1zdmZW",
-	"0lb2w//2z9O9/5vu/au798OHvZ9/O3gSPTn61Ot12r9ko/8nE6Pd71qrg5kXMRFQYv+XjI029XtG7ttM",
-	"jO7EZYr0+nfUb/60CnlbAldRKqtRiqpUXpJTEVTxkiKddcip+8WRwKIOly5MDVy5NBxfW8QyxKK+yImz",
-	"RsAYyhFOQWLFEmh53B9Iket+0V7SN9v26yDwfBcrPILd3YzZJCo0axrfjKBndERyndM0nZVWaKxe3ynm",
-	"AMEDK6VwXYZl+7WgJ7WI3oh8UTEsAmiXbY+j2u/JDpRyKGtmp5W5AaZeNJqCW/QarZDl8UakX/y7X3Ti",
-	"xWImrtke/NxrvQm+6rUaojLeFTf9MCOOy/WtqkVWlnf7kqzxazKd2qj1Av4xXy3l4iZCXAiK7Tmk1NuT",
-	"CcX0eFmdTJposHy5V/sRUdJQw6DZMeQhB04beJOC/arvKAj8jK4p4/CuJ7wjCIcCfYVAkSSL2dOxTEvV",
-	"YEgnPJ2RtmK59m5FLgU0hzwIu6pBOGnP2cT8xKhYHJdKG7Z5diotWrZqIyfg8yvmg5IecBlOe7Tv3Oj1",
-	"8Qmwly/dbuJ3EDzQpLO63FjPvwJAchF5VvqnrhifPf4t9FbFRpaJqGYUxG7b2PB9YB8MWOFYjHzWLaTi",
-	"tZeGE4CNRoM2XvhtscImc01hffc6p4xCdSVXjjkgSRCuFEuo61l6x+256J7o/xfFhn/po/uVYmelBEY6",
-	"Kd+dcqErNvHG4orL6y5FDYENl2MpGHmTTwZMbVaGcVktR7D2YnkGR73Ao+svkCU79ZTE3e+KyinvKke8",
-	"eHxN5VIszDdkJD46fNDdN/BcvlIDvibF/11xm0WNjXuzWP/nMyUjKQsrvQWFTLYiolxAgnKRhVVfrL94",
-	"77MqVW0ZFPk1IhPddr91mro7mf0VHxrgxTpjwqVmbFjuyPlBFyoeQZ02z4H2f4M/Qbz7tCRq+cqFEjrV",
-	"sWRh5B2UfXPPh3kakazw63Kx06nhVcH8a1mcyiWu2xLq4PDPD5orBSfwEEONNduicfq3sj6rnZ3MOPm+",
-	"jEP1fk9UYosAyLKqYqXm8MbVhhfZGSyO7Tkeuf+bKWlArYZwXSzOiuW6XKJg0z0Xj0tTpnwh1Q45X1gv",
-	"hLZC/CX83BOgLkBzavy+oifUlJas72ZhN+LtDmu1mftatOQruGrhcDxr/oabK3Gz14KIpSnVYseQCeu1",
-	"jkkq4xuwHk3HEqtH30HQmV/AXiqXVnvweYev5OgrGl/XqkgZLPVcGDVbpzrlNUam/a6qQfh9+pLX0vfn",
-	"C42s1YqbW5pQNRMJBF2tF6F4BawCWQyq+lLVRiuCsbQaskja/TL3or8bgbMB6rhDyevG+MTl4YknriYk",
-	"u+Uyd2GH2shMQ4ctDgUi7ziSsGK17QkXV1ifqmGPwWuLbSEF5rdqJkxEOLpxcs2SiCiWpTTG84DzZaon",
-	"3FARGeRKGPsIal66vmJl5OTuMRGuND3XrkYcuH0gFN/tYkq5IW+cc0n3xIANpSoCbqFEXXGvLho/zIlw",
-	"sAhFhtC2jyEhdkLD0xStV/V8NICxP0SY4lW4o69fAuGqTK79Fnr4AEuZW6wKsscaaOZWLF8kfwuM34Az",
-	"zYak+tcfsptoBfBjgpOza7tyn8lu5xt833HHmgpEL3hbthZFQJVbkpXCtbnyL30ZsRMdqGtIm6fYd9Hv",
-	"IcJYSsViLNhnefzvsEJ6rYefVrd6R7e+r9itvGF7ELaslxnB7Wtv7VsBLPwuKdc5ZFJ+c2s3ERuRVI08",
-	"hH2MWeYC9aVgdwV53uuCVWfqmiQnjaEUNUYgnqxrAXpy9DlRin8UWPzSIYoWnqwC5hSZotDR3ZAxdIqs",
-	"8OAFrpPff1GTK9zMw/MzXBVZ6t9qmnzN3r94Db54mPcznhShcrxobqgJNRApu7UTEtMefKunBqfjcwzW",
-	"8Y16IWonF653HMYMuZxrlzk1YL6zHBkzxTpFPsWEzrDW0YD1RK/Va5G2YpOiEJ59CcuucaOhvNmur1vm",
-	"yI+r6exftU/ev3tF+kHGTL8nsJYKS8qC4lBvjbR9mlcY2B9BhEKSQOtZ+xpULt8lXEOXOFevAwKWjkkP",
-	"U1l6LQh4BM8RZA6gK8aVcVIyH42ra6rP8kk+NzjhC5Gs98UKH1hu6XzGzjdrzp0mx9iDrbGkW4zBrIUt",
-	"uX+ejRRNSrJTazvvK5kuVlpxfwR1ktpUk35A3/pQNHE3rDhjR4KsgJ4oBsOPixghGHAS1Nex31T7RGqW",
-	"shjaUcqU7XTIqcAKUj3hyF4ZSIrFHnHe9tHhYUOWX3kKD5YAFEv81pv5m9TS3JSZFvkMAPKbxkgh5ryT",
-	"KZuTTiwHDSqR6mZy8dqnshL7H036QyWFcW2DBzS+6bvG/z5x96AbHf35cfT9ky4ZzCwBaB8dPCI7zzm0",
-	"FvlXUY2jJ1Lsw04FOei+ftrZ2Y1AKZplDJKGI3L55seI/HjxPCI/scFlRJ6+vozIi/OLM8gnfvbc19N2",
-	"zjuQbHYwe8qAawtL1g5mZVIR1FaLU4gIhpkwedlXAYHUMUyW6xCoR4Yr+bfLH6OegPXYjdu5rbRG01RO",
-	"WVJkNGMiV1BwGDPmB9KMSdvTOzx9/BEOsyfsmPYsg/KUO5bSDjEgu+yeUTTFqC9qCYvCOnEjaikodb31",
-	"0JwFUbczIm+Z6hB7Ie4DqLGK6ddM+BrE2khFR8wf4piliUsqsQNP2ESq2QksDivlAHUfQmiL/RTr61oZ",
-	"ESttTsdQ0zg8nCnlrj+xazEgVQ/64sCSw76B1BfXbkzqrgDzQ8rttte6VgZm1AJgWDfR86tmfL+cxVf2",
-	"Ho2x5LtO9XUPT1w1I+0yi6bENff4luv9e8/1vrJK9UKV4RCft6o4DG6dmZWQKqF7XpOu0oDy5W/xcVVM",
-	"/JvzQn4LkFvXXQ4nNgtq9BRGjKYY1s/3QC660BedAIsaepA7jdnUESRZuWr1WIs1Y0pLQVMCtVG4JkxR",
-	"zRLSBvYu9/RYscQS4t3Ivt8ThQmMiaS0FU2kYDMy5pajz4g2dObq6ecJr63bg4vYyrL8lTDlDKv2P2gV",
-	"5qtqJPZ8wqyjzbURO4Ij9U4fsSj1TNGpb7tTOi7y+n50wyHJKE9In05gEf/xP/6dDBnrEyn24jHlwqV3",
-	"x1IlrobeTOaGGEWFxpWQMdVj0vbEH7I3o56AcLobIacC7Z9uAuemoVoz40RrJ1MrahiK/WOZJhjxZkxq",
-	"0RGUEcZ6Ih5bRp8U33Bhj6To6F5tHGQPI1F0StO6pkEu4I/75G8nEhNgt04RwFi6E3J0eOiSbIMxpQhK",
-	"S7pyFb7oc3OjoJ+KATZG6PLTB+UwOp3f2MMzwXxrJvQwquHPUxE5rKLUirL35Zt6g/L3BU2MIdGz2TTz",
-	"QqaJ9pSwT9rvr57tllJJgef0lvLUHg0Z0JS6OjCQfuL3NE9MsZ301A5gTlH4geovfcHMVKqbflTJZCln",
-	"c1YQbOcR5tCAoKPH0Ns2HrMkTxlpa8ZIv9zur7k0rL97EsYQe/opFQlqyQCbKXp2YH8QL6SVhefQojOh",
-	"XAhmCiHO0XO3k8g1PMwnhIs4zRMrIh11uxFm0vfE3ClEvpOJTxQUdGKXGgzpPWuZkoOUTXY7QI137MG4",
-	"1js9EYAQ1+S7g26n290hA5bKKfoH3BntaP8NnvjOhdD5cMhjbg/DXecx+e7vEAFeXPQOoQPv/Fu4/Q55",
-	"A0YpWkQozsu57aPuo1rLOgLkFhzhC1H4s7l1fiUCHxxUg6/NGUMCkvLN43aX3eD0DTGyON2SHC2SRCMt",
-	"ZQdc35CAz5svCno2YmavHGC+tWmdZEtTLcmImaqo2O5b1bC/64VIrmrWL+S0J/5/9q6stW0niH+VJU82",
-	"yPmbP6YPzVOOloaWtjlMKE3AG2ndLF7tGh02ofS7l52ZlUaW7CQkOGnIq2yN9pjZOXd+vUn1wwE+n/Qj",
-	"PzU0Idf0vtqihbedZll3y11L3v6J5nbfrGoYH95Bd0urMmidDkoRsrMBB0+MhqP+U3EzxQA23eSr1/0T",
-	"/fllNlOrx/lFB62wiUfyZ4bkriw5NqS1t+8etcn3B+e+YJ956bv8yrC62dI3cLrRKn4QTPcjHRSw2Df2",
-	"xiTrtYp/VMa/zGufYI+AgsiRqcInzTfQFciFs5eWmuZBC8oa2MuVBkI/Si9UoLlqvoP2JztXQsuvpTbG",
-	"OwxzqRPv+KAPA2hGBIYeQkApNgvjtn6YFyM5WXXgJpe2FyreKE2tTCIgW1qaIgL/oLb9acn6kbCsTLgy",
-	"3sHZYVoAYFhpoKzgjrA3OKip/6hxuXfLXFzmd1oDJ7C73fmUlf5ZuDQPbKHVRYjW9d65mXf3ptxghHUj",
-	"/X843G4p/Opqrz2kXKG26xo8p91+AdeVG7HLKTA3hililwcY4SVh5jDOj6UNh4DQRUQxUUEddf2WPpGy",
-	"xKjr5oj1OTfku9FLWSR6V3x1cPDVkQ+CKbUJnBIBzZgiH2uwSl9fyPZ0ZV5v+KVvEdsN+KX86NjjyRwA",
-	"VIRCqwB62XKknz6k28w1/965VjJT2X7pFc7PKy9k2GCienLlX8gWQWTLzOy83/lPzjXIF41k9aQ5tlg1",
-	"BPAg1y5gfSKh3VoPpqqQINltyJNBOY9E1euBSpIjdjnC1n27w4wYZUx1t0mPEbPdyl8KEJ6nhEjVXGRG",
-	"CLOIbULHodiEzJ3e5x+HfTGggrooVJF5momKNQyakZ3dxl1E4XSGiqT66hw86/jzEbZoz8VASD+lUhqB",
-	"CXVMME4V9dpAW5x0DqM8l7dYotamzc36QR2eJ0YNSsR7gWDJ8O+QPogEVVSyeLtXJ+z7nH3bQ4D2qcpL",
-	"QSILudvoj4o/dK7JQhk399MawEWNG2XmKsv3Qv/33mg46gttPUclJQgJI53Ur3cQ/w4FEiKV2UwVYp7p",
-	"WOWil0htbsWH8en47EhUY4OELLLUwfnh+Ozo3NsCiVHeAQI5SEJL2FjGN3xZkH7H973+RhULS48wRqhK",
-	"xEB83D+JRKFkGokbtwRz22WzPPLbUugYbPM8qsBJE1VIbThLBq3U/eHwnhfs2oOCHad6sOC91qKDz7sE",
-	"3MXauwuZc1MxEIVn+tRZDbEExP8t9MJLV6Hjmcoi5KFYYLoeMTxUeq0yYfyWNaeRpqWFQ/zqz98AAAD/",
-	"/w==",
+	"7P3rchs52iAI3wo+fr0hKjpFUbLs7pKiY0aW5bJen9SW9Fb3NmtMMBMk0UoCWQAoml3riPm1sb8nJmIu",
+	"ZS9g7uS9kg08D4BEkpkkZUm2ql7/qbKYmTg+5+OvrVROCimYMLp1+GtrzGjGFPzzLGOTQhom0vkrbuwv",
+	"GdOp4oXhUrQOW+eKaSYMafeNmrL+NpGCmDEj2kjFMkKFnjFFjCSUKFYwalhGFPtlyrQhM27G+DKdsJ7o",
+	"R3PtvGbz/iER0oy5GBFF7ahcE8MnrNMTraSl0zGbULsgJqaT1uE/WnYBrZ+TlpkXrHXY0kZxMWp9/py0",
+	"zqXmuN7F5f+YywHNSeFeIHIIC8qpNoTd2I3BtH7FtCiYyFjWqSxgKNWEmtZhiwvz7KCVtCZc8IldVDes",
+	"hgvDRkzBcj4wo+bHQ8PU8oIuWCpFpu2JzSg3ZMCGUjFi1NyeAx1RLqqTh7n2aue6MDRnG1zbbMzw4hSj",
+	"GZnIjOWajGlmr8D+lo5Z5p7DUbCsPDQu4F6OesK+kFFDyYTO4cs5M0SP5Qw+TWmeM7WlSU6NPc10TMXo",
+	"1tf5OWkVVNEJMw5ETyeU5+fUjO0f3O6usH8kLUEn9ktmn7eSll05VyxrHdqhK2dIP71hYmRH2H96UAdB",
+	"r7gF6PlLJSfLh/mSK23I1eUJyeiccJHmUwcjsJpfpkzNy+UM7Ri14JNRw1orZr+Uy3O/obeY2shbThxh",
+	"5Gs2X579Lb1mGlDbqDkiT4Qtmg7ZYUD8KrqTazYnVGTlD/6rETMaIWkI5+pICIA+aU+oumYZqdCKV9wc",
+	"EgfHXGhjIVgOiZoKYZHGzHjKOmTP4tT+06c9ccM1H+SMHF+cnJ1ZKFQ0tcCUENYZdQglV1dnL46IYhM2",
+	"GTBLxoZSEWpIzuxp7x+QsZwqjYAL54wEszzoBUrWagS2p0As/N97tXcgbpg2EybM2YsGCOflK9mmgP7s",
+	"4HaU8rjEd8XMVAmWkYG9QsKoyjlTJJWTCRVZh1zaK2XqhimgYTohAzm1ZDMhU2F4HuhMTzhCA2ADwEqm",
+	"mlnCc8NIQbVmGeFmxUH/beckZ1TZ7e+Etd+FNl/y9JqtOOk7nu+lokLT1C6zcQ4TvXPH6a40Uw+2l5+4",
+	"GWeKzmj+QFN8tt/qQgrNgNA/p9kHJBL2r1QKwwT8kxZFzlNqT2z3nxqht5zlD4oNW4et//9uKeTs4lO9",
+	"e6qUVDhVFdwtDHNRTA3hmkxobuHIEtbPSetEimHO06+wiGOSSpFOlbKsGrklsZSIZFOciyX4d61ERZYE",
+	"KqINz/OecJTR4tXnpPVSqgHPMiYefkMXfGTpBhdkMDUgINA8lzOWkbaSOUuInmqUsBLCJwVTWgpquBht",
+	"w8n/KAX7OlevmJZTlTLCPnEQdiyrmlFNMpYz4zjCSEqEiDNhmBI0xyEf/hTlhKFcPLOAMVNSjILcDXT3",
+	"iGTMUJ5rQhUD+awkybkcwaLfSfPSkuWHX+87SfQ0HRM5+CdLDfHs18hIKoQlndN5Lml2KeUbqkZf7aoR",
+	"dwYym1tkN1KS3E4PS7qU8i0Vc0d39FdYkpRkQsWcUGPYpDDaCnORQgbKw07QHurmcG/vRnoGTHQl6NSM",
+	"peL/Yl/l1g3RHt+BTg1oRlLFMiYMp7mG870ShZIp05oOcnYqDDfzh1/aTyzPd5CiJ0CJBorRayvIDqaa",
+	"C6Y1UdOckTbIg1zo6XDIU26RbUBzKlK2DRtSDKQVKmqUV6TFlGR8OGRAwB2gOap7JfS0KKQyLHvLMk4v",
+	"gfl9DYAfcot884JZaAcanKasMMDdPnv2DLB2nBp+w838zDBQewolC6YMR3ZMzZISsWP1wGVNIrGCwOGv",
+	"yz9fc6Q/q/biF/Havvs5aU0ssCBxYJ/opLDqbevYaqFWCpSKWAWL/MgUYJE2VAH9JheGioyqjBQ5FbXa",
+	"Timo/AMlF1heOWNit1xqpEjO7JIqS4xU2IyBzPwxlWLILbSBGOtl9Y9ubdUfFRNstvjjhJqpXdjPNUd7",
+	"XBRK3rBSGotkpOqFSXEyplwcT+RU1JhyXskZmQCdRiOIFb8NMD3NhEkIH5JrIWdgf4gkt4NuzaLMp1dU",
+	"j5fnsPBX0LmcGhKJuWRM9Xhh2P1u3bhTnX2wymrtwFcXL4iihhFAHJAhNl7ywvW79ddd9nOajdgbdsPy",
+	"5ROecIHqGhLYBVWdD5nFDwepsD5hF21XV4LyXrfb7XS7dVg04eIDGzKlaK6Xx8dHLLMqlNJkNpba69AO",
+	"EOEyAzB2WssakJfcV6MkHME7++LiucHXSeUcFpa9+kjf8DrAze0j+Bc3bKI3Wh7e0OcwG1WKzpfW60Zu",
+	"XNQ7dxoeo9Ei0EpauVdE2Se7UIAvbTltHYo+R6ZxLrmo2Z1jKbUEMnPAvt5UE+/KveQHrtvdCWgT51Tr",
+	"mVRZI8lwwOLfW7Rf1OKozLNbvV9s/vLnup3gEl8giDfuhDZQPUs0aGqmNM/nRLGU8RuLmRlL+YTmBGde",
+	"oB9P9mu2IaRxRKCyh1rqWNHwN9G1K7RpwT7gdvZz/dlYYeIl/WX5QAIqbYRT5UggDCzhVdLSjoDVUWa0",
+	"4aE2UuQ0ZWOZZ0wRwz6ZI1ROuLFa61wTLSPCNJAyZ1QsnYGbLHGLX733BvEF1vTKTPJVa06IsvooGAGt",
+	"XPGWqutMzgSId5aNKTojry7fvuncQuwBEHVWtg3EkPB6Ei96xZ5fydmZ+Umqa11z7cIoWbsqbVhxa4C4",
+	"MKxYS2VxTj/DioWfO8GuuuRx4x0VdMTudkOroNaObmVkfAeAFWDVro1aSXMy1VasB4jeDIyTls6no9rj",
+	"N9zkbD1EwPf+7aREhPEamICLWjraaNMeE5aBOK2F1Ebozrm4rrUfUzNGM4U9U3tQ6ChkBbHc1GreCfqh",
+	"uLESIZGC1d7ZhicFuOPPCTaRLO131YGherZ8ZuhPqts5uAVqn3g75iWfbLDy0mMVfbViqZeM1hC4MaOZ",
+	"Hb326hqpAEo4t6YDdglvUTi6JW9wEwJvcJhWKGmVVB3hVE4H6ChgRDNUGqjICLthak5SqrLbMA1/Mkmg",
+	"TH7Xaw7Z7XAVGq1Eoeru3wtmda10TJVJiD1bqnVCRnxoEmLXqJlVu7Idu7+E5FybhOQyvU6IBZCEFEwk",
+	"RI85y7MEpP6EzGieM3MbZsQnjuiux1epCBVkbEyhydWHeoLq9Yc7Ya1TIwLyTlD9jlfoDrX+wqbCqHmd",
+	"NJst2A1+fF63h4zT/GTp3T8eHKzacPnileCGZeQ1F6MMfL2rd+w2C4ur3Y5i1LC7yLdmzErzCCrzy/Jt",
+	"nQa6TuYFE8GCALv3rO6QmJlJdb3Jq3eyUhwRf7JgoX9+eQJk4vTyVUL4SEj/4OrixeVd7RhS7KR2pUuW",
+	"DLA7VM7ccjNuFibc2//zOtBwl+oPujzHZjhxbAv9mI3QEhnRFtSVeqsLUx8D24u3sOJ9jxfrX5+xgSUv",
+	"NRYTRm8YYZPCzEmbkqEldGQMviqU9Qomi5wlxEiSUpOO7d1OdoY8z7kYkYE0envx0LvdtcafcvmVrZeG",
+	"wObT38AKtxJR6bXfGsD2DeU5HeTMm50X8RYZ5JAxyz2YJlbclUMHahWEviU+L0N7Ki2kS1JAnMkRGcxJ",
+	"xoZ0mhtAJssoTj+c7HcB3y7tvxJAPyns/xZvoQ7xh6xBQrD7q6ATYPvYyvjt/pCxvqcFv0ylYYDfwLPw",
+	"pLeXiB05rjhM7aFx8PNSctDtHlm501vPWDCSz8YUpX8r+GTTnAHfHjH7dAZf/kDsYj6inzbrl85Y78Ed",
+	"8tFUMV29m/3NbiYioNUDen55kriTlwoPfpPDRjnhOMsU03ozy0stYaqOU64Tr7MOUV5QPR5IivaeRkvY",
+	"hoa+yK5WI3YWTHgJeKPxXJxVk4UD41708/lbKVy02Sajwtsf4Nu1mrI/gaXJys3UnikKBzXEprzgBRfY",
+	"mKkarDIyzyyWa+ZCs4Ai1Ap6mwschpp6k1oz/VkWyVjKM5Yd38LnFKFMs7FuvfixbL1Rzk9dd6qOSPz1",
+	"A7HyHGHC/k+TNpwlXsZ27da96bH+QFPFMl5ziqTda1na3mu50Kpg3W+axUVv3uYg7QVO14K5g8ELfLnO",
+	"ylkSvRen5zt/ev3krzs//O3tfmul3LXKBVQreGy4zivtIr42MK0uy19JwKwYHhahp1xs2FE4zejGPThW",
+	"r2cFnkdkuxHdm3Frg8M5hnerOLTBZ+/c20vcovH01m+y3iPkvmeb2ykWjm4dIS4nWLVEf6TePfT88qSV",
+	"tE4vX7USi7aXtd6ghcNa/tzy8FbSAl6+aoS/Ttm0xlxK9fvh5sjtXIO3PkiYvJ5TLnqj/AwJLm3FgZaD",
+	"Lu9qxFxsfL1OmEsxAtLrfZ1W55pRJJrUEDu1JYlLAaHLLtCs5KYbHETTfu12yzWv2PRFIK8eDs4dqw/O",
+	"LSASH5j9sCEKIKZqtUJ0YMdtbehwSG44m2kiRT4HTlE97I8NtqJm02eD2WfhaD7G1h0crP5gbk5ymV4v",
+	"Q4GQswZvTRkrs6WDxA3u9vbV5cl25epXIoQcDmuVIAtkQ6oAxjB9wS4R1Iaxizh3cc251SASQq1C8aMk",
+	"2VTBuiyv/tP+uDvp6l5ru6oFuN+b19MI+5c+2hPfI1xY3SUHM6n9YiOYX7RIyVkrHMTiClZd2HF24wX4",
+	"RXodHtSHld+wmqPqtRLSa/3QneA/9sZP7D+37VFTQyZSG/Lk2dMuyehck/af//Ss2x0vH2xVG1rvX/Vr",
+	"bdjoW4cCCxbgOkd9I4yNG30t9Xinp7iCWrsq+9TwQG7qIwHfnJsiCSEGdtwVfiV3FBfTyYTWGVtvdyJf",
+	"svG77K9uR6dU5fMPLGOTYMmvbmko1ZDx2uAejCS1KhsZ8RsmyLSoN8LHqRp1uyoUFykvaN6gXaChZ0DT",
+	"ax9Au2Ql6qyPbqsmjJRzJtEea4/IRzhXV3YKbhhmHxLvtAIGjL6DMS3YMpPx1vhFgqANbGZC0zEXbEcx",
+	"msEPilEtRVKmqqU5hGSCF5amhkhBuDkkfcFmHzN2w1PW74l2KoXhYsrQHpPLERc/cTM+kRnbTkgffvjI",
+	"PhX2bPqoqDlVG8JXd7iwNH4kBTv0x94T8JX93EhTfPRH2ydtVJylKfz4IaK9byfj4jp++0cpRznrCT+R",
+	"YCxDJ5cPinE+F7ZjmSXLQKuEYQ0rPk4rUx90nxx6/a8nYLf2rasisSMKn4YVJfHZgWbBYvkxlTLP5Ez4",
+	"scpH4J3riYJONcucptmH//UJHRqmCLX8Zqq4mbtEBTt2kVNR2sPaB90fDnFzObVc2jA10T3hXiCai5SV",
+	"djy0bQo2s9w0BLL3S9D9q32rb+epmN1gGkwgKzcAljwMxdWlfVUK5rwGfipnonOz9UR0PG46TEYqGUwJ",
+	"bHXoDibrJoGsmBrLx8CIGoE1opGVKwZgzxUMLd9VxuZt0isoDKx4nRR7tvB6NcK2hgCVOQcJsRDqPCp2",
+	"5Vb9PoK0P7AhjeWMUL3DFyye5zmjmhEmEG5uaM4z0rgdh4tvLMLVrMhCeYzwINEilBl5zUJG7wJKJ7Dm",
+	"CjEgVGQ9YfEX5oKf2gMlZxBNSXMtyYiBpZgiir4ypngv8jlJpbzmjPTTm49umo8wsgeWZTOFxZymzdQi",
+	"pN2VA5EFrLTyE+ZThOTgzTjuAmSvg5OfFl5fZCmrfCMvpRpJszbYsM7D1JCPuzQFUtI3XFyviGXMFh1S",
+	"tab24jbBi57Urx+4btWxwXlpvU4JW6YckJi+pQnP1hhmlx45AaEh9/yyTphw9B0YOTdsUjvl7WQ9l5vk",
+	"7DiQs0nz82jvmCe4kLGeUwz5AK6REGdLSrxVFZ8teWJRaLBcFGxsCUmpYSOp5klPhPRjUIgzlnLNrYDh",
+	"8Bvz/xVLkciZMZtU8Lm8RjYcOiG1Nt0NH/sMrbVOvdoTds6xGoMuZJekDa4zZ4uwzDY6mrMXSWSinyA0",
+	"ORpekoVmCCsNwouymxMsIhUc3yVtZ9NISDBpJATyJlhCTjHjz2UyZAnxpo5te0vhZrY0cW4ANyok4ZxI",
+	"y1cMyxqIbVPciX91I5cQZOfUWzNglMis64NWHFBERmR7hws4GLSt8h5L/Pi5mWLUB0reLqR3jbdLsE/m",
+	"ZKo0yvtr9InGKNz4/OrlCSqArgSB54j0oyzpPvplHRyDIOGMZNFLrThLvhVnJreS1nH2z2l48hKu4LkU",
+	"U11rRsNhTnM+4gOeu2S0BS4FD/M4LcDSq5/Xhp+FD+vOKVp/EyNYJvRpqqYsO9WGT2qTYo4FYe5haZ4C",
+	"HZVRSODXkgypAorHhyDa4JBA+/I5kTfMG7zUhLTHNB/u2Ec94ZM3mTDbHfKC6yKn80j4cvNwTQrKM2eS",
+	"ooZAJhM3c0DdoGtiJYGeYFYDJyqo4A0o3eR6hKBdr8smkA+0idOxaOCFmkM0IhViSnNuNR8VnWRKC0jK",
+	"QoZkdZOCqRSCq8xM+ol17ZRpLvXtfHD4BVgoIliI4oq/wEHKRPbiVoz7dvaPqDxEfKeRy1KaMVMzrtl2",
+	"g61EGzVNvS1mpY/dgdVZ9InVZNzPxysABledkCH/xDLwFAAbonm0UKzCs416IvtUAHPy+52Nec6I42+1",
+	"G8GMt+XpEY7JH0l1nQniTIQt9aPmVDTgAOrXgk4YoDbGxwUFs2T78HtwOlbVtOdU87Rp3ibjVU7FvzOl",
+	"ayuI2JXd4MOglUWGgMWlefyqT1MrlBxZse8ccW6VuV7J6WhMuMF5FqfhOrGAatCH4Iz67SwiaD6EzJVZ",
+	"smrAqiIiluhTXXcAP43nTtZUTr5xkVo1Up3PETzWq9w5E6xQFXIqQTfnwsgkmGX8UPbVNXPVVzdamA0D",
+	"o9x8PrsWtIOmcP0vjTlQ5nbUabMwhZLRRpEKTE1e0HnsN4+u0z5tTjoNbAB4g7eEIL8DeKMovyAbaocq",
+	"QkM5VYFJ1NO/u0YzoHzq0p0d1lZxNBJOS/nVH0a0c2SSS/Q0ULaYNVTpdpVzLePtshSzPgqivMKG4ADn",
+	"AK/1EiKGb2koQAQKyWzM07HTLHSF5G7ougjL2Vz2jsS99clT5fArPOixHe8ewgKcIevsTnvbPEagZrrN",
+	"93rHgIGIuH15zACvyO+bXn3jVa8PHjhbNvM2xRk3SbzLv3vTRBOpc/X7NvE4OWLB9HGD3MVERiwIVoPl",
+	"kccwxZwYxjIi5GxzZFwraqHQtlKgunexBvLw0bGQygkDB8QRMs/yGp3zhxvwMtVLPbj4xt397/9FPMlO",
+	"iMKaayQobSTS2erz6jZmg6utARHHqWE0q/iL21/EV0ogisFzNUKsCqhBk1MraYHNaV1Uzet56oxSjVZl",
+	"PR1MuG4GjfK504tvOJtBGSZ5DfrGEYSO8yGhAvQh0Jmdt8KB/poan0tH8XqenlB999AwmU4D6a+xLfrH",
+	"RAosKiPkLAF/VcEU0TxjpA1h86UJL1h5QOLZiJ28nqcv3Ex1ZqrreXqxkeD3OryIcQXuVnSTN7t8JSGC",
+	"zZiV2bjSJiGMpmP0Jlulwm/tNhu6KIGmZkte7tvMCpSW2W7LzyAp5XZGgcYQL67/nSk+5Cyrt0A0Zv4V",
+	"Y1e3bYXI7jGVevwMfvMgQtbX9l0TXuZnL8+pspFI7i3Papm61CQItWLQi3GlClwrpBgL2A527lZcKZUT",
+	"L3jcFocVG4JLv8TlNqZbDTHuwNtCvghdkbQ2ALknhBuMdw51AOvhxfsMVlPyxURgf2vUtKKVVG/Rn2rT",
+	"1XmaVFczBfKFa03eL5hBzT8EIbjXq8YXyHjd/WfBRrWa7pjuP31WI9ayT+Ti1fHO/tNnXhQBukw1mRa5",
+	"pBlr8OfwjG1Ctexr8Pq/WG1t1WWh4VbckWtcbkon6IeqF4KmKm/KZxkxE10NVjy0IhVYm3utXqs0gsFM",
+	"UUXH6vnv0oLvQh2l3et5utvd+2Fv+CTd3/kTPWA7fxrspTs/sP1s5yl9NvhT+ufsB9Yd7gbg2d3bHSqJ",
+	"ws5qOLQHWjmkpAI97qjDhePe1wBkiXVLkFkaptbcdBjjA35xWxip36ebvmH9Dss35nue3VThAC4ZiBdB",
+	"rkFoCpR/fVBcxD0alrhGs64Bbyi5uaWdWTEA3y92IGd8pdkR6JxQqppPQEewwryRzjp4K4X9St+meIPf",
+	"0210dJxhNV9boZZ/iRizgoldgNEGatm7fEuuI6pyK6HMkbdFTnXroPfVZG/PgSdWZoulzDEfWfl/6Er6",
+	"7iDNjiy5Dik7zaTW3Era20R8KsWmCpmKZ4svqAEgkKA0KlGVC76TmDGhn87w+30sQ4d/7NUJIPVW+mMy",
+	"VJhQDTwkjm3bJJd88fLX6G6VxJHNTrEky7UeBhqEOUdgQMI7JIN8qtSctKciRNRK5TPGhzKd6u2EpFPz",
+	"UQ6HpM2yEdNEqp5IpRJMaQJ7EqPthIxyqlhCXMxsYp9MIPu+nUmG2dL4NzhVkPw6d9R20hNCmo++5Chp",
+	"QwFSEWqQEg7lYc087GI78VO74Fw6wqhNn5ltUb4nLI/ZTtClSNrapYy7W/RRm05oxKOwwI3bbSUt2BOW",
+	"84PrsMCDu8L0vLBifKLRmgCzNVkOLhzH9LN6mWBA0+vGb5YE3HfSkAuPbK0kNmVsJPrisBWQXKxdU+og",
+	"6zDOv7pesYD6Pc10mbQH0owh+hV1arSNOK8YBPzm1DB1b2aCVRQZ6sXogOVb8UJdtPDeQ9HcuxDVEiyW",
+	"LvV6nq51mc9fz9PGgrqv/34SKYVeeyB6mqZM6+E0z+f/v7WbKwvn2vXU7QJCbe8cEHqHmM0F2j81Y0t+",
+	"UijvBhnckNGQSqwzJTNWelYXY/+xNt/6UpGfm87BRyI3nkfuA5M3CmNdGTh9uRwTvaVdyHRQTSuB1bi9",
+	"IxJCokONABf/7FqvdNbmW901avYtVdfMnFCR5TXSOIj99eXZ+Kg+pTzHrMLl1LuCiYZaVpOmGsSuFQ9G",
+	"CNkVEjsK6pe3q+Lq6Acswi0el+oMYrUIFZ+N3lRV+cnrJdC7yUoN0ABryAy0fYqR/ojQAVJ1+81UBJv8",
+	"5ppKWi5uoR5angUr65Er+1M3zWZVN2IgqWEIloqrG0yz8rx2r56BhtjM+iiAU5qOsf2SRuP3dJBzPYYA",
+	"IfchBAckWGydGAWkVEHzq/oakdB7ou6eZDS6wWi3lOnENSgyig+mCxrCKmNr7kyt0CMsaUXHXHsOej4Z",
+	"yMqBnV59uLp40Upazy9PGvLdF/kdjhGdf2SCdftePPESZOohfjn0K1pi8CT5OJfardUM0kiFF8LSqlfk",
+	"AmOAa+B866vxLHmBy/FrN1zy68aiXiUjh+5o5MYZvCu4vDH/rl+FoTUcW9xwJYU3jJaF8G9YLgvn2S6U",
+	"zJb2V97FCFI5LvhInNWqOAxE/B7UZSwT+1wqXQuwEFouZKT94/v3P745/Xjy5uz03eXHsxdQzZWZ7Xq0",
+	"c+uKFx66S9Wu9KbJJ/x8yvNs0Svs+q+0e/Y4nJUqlynNycC+rhcyl7udvU537RX5NZeLSSqXsHCctTcZ",
+	"1Sdahilf6qi6wb///e9/33n7tsytryGaUL9ovbd44uob+Q9qlziHauw1zB6zDG5RsN6Haty6Qn9NfaFP",
+	"5nal6IsyWPF28YSNNf//OqU5InZ4qbM+v9+fWnQW8SzlQuvv4jUqFytMOF/kLP62HmEr8bz4MlVYMVTc",
+	"mqLIM6Zdgukn41QpTFpOKVhkQBX2jT5938M6lXjJEmhFCsEW4qjvau9c57Nx3TvL17Y0EdPJgKmEdJf2",
+	"8VCKc+x8rSjRsQ8v3Ew9IF9CdoQUnOar8zwWLYSBnWJediUHLUR42psJ5bjiDJZlzmOqC1l1ce9nIl72",
+	"rZJMFr7d2Da/KqCZezMjAmrnyyNzo6UtBGqYW8YwNJTEqE/fwjIXugJLpjn49NwFidWeXMS9N/AY3kcy",
+	"yqq0k3I1B50//6k22ONTKMy96mbsnk/dq2hjb6IMagRtkjEczZtMmzJxoiKYT1e0vGk4jwnN8y+abK+x",
+	"v85yKefGJIg4Vi68/qQbJQo8efa0uzp0a11o+Z0jymNhsts9qN3zzS3iGiGg8cii/EjJmcZAKBCYwlPf",
+	"1DmefS+5jRek4oWy148AtzpwMBJ+3axNuHtagnxTvOwmoOLDxGthoCZdZbOw1PrMn+p66q/xXiNDY7g5",
+	"WK+DhNDOhvBNf0xNV1IfxV/kVGzuDwSyvNaDDUPWLmM6yHnq+7jVAAc+4bcoOFhpnre23GA5fvPyLFfU",
+	"dfFGU2GUL5A2zV0ENybRN0WqS1XXQcwBRiZn4ojYodD+NmC5b+Fu5ZkR5Ls4lLbwsm7S2jB3qXRwLzft",
+	"+4OzvJ/IrM6aGRk86uqpVj8Nl9aQB95wM6UPozpi/XJRhdpcshpAJnIt7YVHofBrWdUa+zxIkTIne1Ux",
+	"9mkDwXIxlPVpMeijxfZw8N6RSx4UGSnG0kioNDKqZnhF8us/JRe3LM5bG71zCjZf6esA+XVxv6z6sH27",
+	"wKZkYGgkgnvYgqYVEAoGtuXawX7xCnXtgFxt2FCvKQe8wtxw4dHpxdPXRL0uA1oNTjRAFKbaBysBJICX",
+	"KaFL++IL21oPX41Fg3qtd7K0TsQheDnXMFPzbfjPvK+o8YU3tT2HAASAdBLFRlxb7RnCB8rS7DIDX3UO",
+	"XWpXrqHmUN9FYeEba96BSNSo3kYamp9Cbv6iIFJ77AvQVTmuhcPxtKY6Sby9ekDDY7tNg8Aa3xKkhCeW",
+	"XoHdg1kwL0uctbf855pksowf2dreqCdoFDlWnfrs4j15svfs2c4eoXkxpjv7eN9tJ1K7D31oynJ0z6rw",
+	"+LUu6fr+F3f1XYdY+sqbG6DO7d2sGFSyru/MN2p7+HPjgss8oMY1l/aMdYteQrDGCFacPLJhfIPZN+g+",
+	"8jCTF/n8/vvO3MIZ9YFpZh6kmekdm5N+kHUGxKgopOV/imEfcB9B4dVtF4ykrOKPRSbMmM2xUZofAGLi",
+	"ekIqPuKC5kQXLOVDVwkZKZyO3sbWwIM5DLp9RPpo9+oTw3LfXo1OWDVcTk8HdvXY+BZbyEMJd1TOy0Sd",
+	"OhfZhasK+UaOTuubct0m02Whz1rJH9+xWajWCeErL7liQ/mJSEHecDH9dJuGaMXKXuXVq8QO9x+5SIKI",
+	"wbIEyxl+9GbiJPA6X6YSUspcaM1HO4YdoSfMTH4c0tRI9ZEJq1FlYNXzv2Vcux/t9ZVjhStIwOvsGm70",
+	"BBSbgMhFrUlbsBmxm9BkQueEFgWj6girNPajTa0qcemX2lSt4HhUn4dUV5UXcm9ch/X4TOvw+yKuytiI",
+	"34834ulz7Z4aAjK/IGkvcoMubpprS2LQ/4yhlxN6zV3qu6u0UK/U3Q49cqrNBWPiNsu+LciUJ1OZD9YU",
+	"j1YeSD0wGZOzbKG0wUJWL77zEPUc/NC1S6umhG/QQ2xtFGBOxbtlSfTP3eQL0tztC8Em3NiRKxqm2plr",
+	"e6POW5h5iHHc5VxUVFpp2Rddz61qkeFVTbfWmKWCGTOcWfVI6i+MFVc1fXUxjLy29sEVVE8OSrDHSseq",
+	"F+0JmyFSsyGs0ZpVrrB5X2tLqda1ictChTRaiaalRUHazqKj8Z6kWNa6nq0RwhqtV1s60igr81gwo2J5",
+	"OZuol7WUG1yEm4j63hFZXfR+lxhJnnW70EKOpsbyFjR6KT5xF1/pTLleOoaZam8ylstvUVtwk+opZcVu",
+	"B1ehD+dty6d8QUG823NJyzJAV2lkYPD0NkOutkAXeV1/YGxhSsWcuDdcUTBdrcsRR0ts5D+v3HTpQa82",
+	"71zdq3MTh/na7pi1OfUViCrPZi3E3ksxIwNDbe66qeLMWt+NXUs5ydotLef4uBBvlDdXVzywY4GwfzsN",
+	"/+mGpO2LwkMaDXCXS0a20vruI7uvhZyJlUWla+yJzvIeYqE355T1foeXYPwOLg+IfueCG07zhLDOqEN6",
+	"reOMkjedXqtz14iT0O/ZJ1a6EJTGviTRpdS7SqPwoc2BvBJFtAbEKxOsWWIDxt51jZvnKd96sfeXqPyl",
+	"qcL3FOCEBLm2NmcjKT9bmfPro6PWBEUth27VF1/aMGMxHq45x63pglbx5C+ORKs9v8DnVtkmL+U1Ex9c",
+	"U5w1msKGt29HXH/H+No6Sf9yJl+CdekFGpe+ZvuEz6vWcyruYTkrZ7hgZlqju0lTWFXhqq7MCPR9x+eH",
+	"u7vk6sObSrvXscyz+orPv6iTRp3Jfw1xXefvfsQ0LPBVT+FOSMYVS00+h1cEgeowBLNl6gMuWarqetg9",
+	"p5o92Sf4GKJ+5gWDgrG+AO76Mhlu7CQ+p7C/Ogi7Kiw0X+kVXsQBl5u1io+I71q/2uYOuE19aiHSIAa6",
+	"DeH6qhgpmq0+Br6BV2xlNK5rEePswS7ycY0YmLRUrZOitPonBI3+CQGbvxXhgsX5y9Jdr1ZVOLt7EG3U",
+	"R3whcjsUrsS+5WULjnVBo01xgA5y7+yUXqhQJKRBp3l1FT8+vydVOAgq5dg0o//V/dVJ5aShCYleuKGG",
+	"YxlT/ZJVOmzHhuVg4HxeXtT6Mbk+mxRQJIiaphp01Rp1NUVHq/H6XIdQ/nob+JflkizHEYPyIG9YTuv7",
+	"hAUSVH7yx4ODP/2p2/2h293bf3KLuCfLk3wd0jj8iUhB5FQRdBUGeGusewUf7V6pJ/969tfJ3uBv3Zv9",
+	"8d9nP6QH12+OO/8sRpvE60QH8OL4T6/3//q31gr6szJqRmLs+V0rBkbS0wJpQC8Z+oPa//bTZUL2npIJ",
+	"F1PD9PYRKRTTaHnO54SL4G307Q51hxyfn7mehM5VxE1PUE36x0A++b/AKXtInjOqmCK9abf7JIUJ4Z+s",
+	"H7maUsvmR0IqiPJrR06nlCrFoapZU3sxCPB5u671gX3JhR1r0u61AFhMr7XtuoJsRv9MVVyrRcsvq9Jo",
+	"KWsZIwcwEknclRqOcS6Qp/11ZKb+aBxdK4lWshhItUB5anZdJ/dEXWg2N7s23JZlT4ZWXJVf1kcqdIFv",
+	"Lv78vIl7xm2k66pAY0pfdREL7aaH4Lkpe0zV545+QS8T1x+rJk8kHbNsmrMtTYZs6YyOwAQ/YhmyXV9z",
+	"uqkF108UGvbXW3Sn6ThUXWQsdHoYTtEzv8HlRN32l2tRiJMx5eK4uar3LbK0SDv8K2on2JTImzJ+w5pi",
+	"SituQNfuJ/FJOf/x//yPulNf1SbiIXo+lJgY9Xz49IrqcYOfE5P445Zp7VCOfO2BTXXWUCf7C1o6JC2U",
+	"VI9RYtnUsrPQcyzc4eJwJcx50hDR2PhGwoEtQmK53wCBMaqsJoz15szohDe2FEbEdp19MB5+9fLuxflw",
+	"t91sbvaM51lRnbFu6C/vnRB12P3y3gmzCqPc9JYbt7++d8JPy61Pm+IratzNLt9QQ/l2aNHbnoUg5+3b",
+	"dHOsKZvGGLax3miYkFX36xeRbUuMyExO84y4t7+IcHsOu5r/kthfE5wqe/8H+SP5w16n24VERmjp/4f9",
+	"p51uF8r+wfbIH/awDVft7EvksebGfHY2tsLieU4GDDPtjFy4vMgDvyaSwp19tP/VoHZ3wzga9kB0vbAI",
+	"4WxnoE1YFaP866VHun/76dKtcAIiOTwt9zY2pkBrhVUt/BjcHhz+5AX1w1Z64wIJy69pwV8zS4hApx/K",
+	"lQkYry4vz0FDkkMSqqp0CASohYKVPlKNi1HuDZxepjo+P8PWgj/KnvC1VKy6Sgs+YmKb+HauV14Lw6Ql",
+	"JpiioeI2N52e6IkTKW6YMFDgj0FtN4v+GDQ7lHkuZ/rQvrdD/u3i/Tur79nR5dR0yFsp2Nx3payKur3W",
+	"HmYy91rbCRF2YEJdbYSOHQza52Pb5v6vPe826LUOSa/V6XR6rc99rF3Zhzf7ruOcj66ASa0WCjWlJowu",
+	"1ie1c5zIycQuNiimrsxE/2874dx3zq2EwaXoY5mJUS4HNCeF+9UfOfhBsQ2uGbN5TxAIGwW7H7lADRd7",
+	"4nMRYofJmNGMKUvGKPnx9NKFLmOgrD/JqB6O5RnaDt0eKM6G+XzbNZjHAEWakYnMWK7JmN5Y7Xc6Ghsy",
+	"LXwDhiNCy3UP2Fy60XM52tKwFjs2TBLOyv7aIWdDjKeGcYU00dh2Oz6t2Z8j1g5SVgSkYj6jc2wYTsiE",
+	"KssKKud7YWjODolRU9ZPrEJNMfEIYWKgGL3WZMBSOtXMPlPSVfSAWXI569iRj4UU84mchh592g1gt3MY",
+	"toI9Q9BakCGcAUifv7+4TMj51SUc+fnx5ckrlyYPXoT+WcYmhbTANN95zeZ9P1ibijnZs7Rx/+lTcsOx",
+	"vfjxxcnZmV1VGbRkz/7qCssqUTKSMiPpWPKUbVvEdgVAKhF/hJJrNidqKrBYBoel6BlswQ5+zQrjqpm5",
+	"tPb9AzKWU6VJO7SBTWK5w6odZROdsgGxHcQu6RBDDAF4XYAFtkovVenyIzkTruOzB+kyumyMrWy3j8C4",
+	"40NoLcgDFDAzlhDpbcYJ+WVqL8DucCCzeRmVCAhiTwBX4M0vBhvhwjnYd+2Alet5BfdtoQkGxXBHKH87",
+	"tmwZTjuMjQftQij96fNQChifH+zvH0FCYMGoKdML7Mx4bRYQjeWVaiqE3e2IGU0Ouj8kRKrE9YtVjEKJ",
+	"QD+bw+lCScsqkrIMTHn8ZXonzmPlxiEXGMeBUG9f0zGNGFKeM+DWlk+T9tNPn5DeH+z/gOTU4q+FHUA2",
+	"xYyauwuaOGCD5vh2+NdsriGj2T6Xjt9Y2rTDhU+uVT4KdRH9fKK84y9l2Rc7sn0S2AiwmaieKFj+7BvO",
+	"xAeTQttYuI4+1PbsQ25a32cS9BP3u68MiuS6J7DYGVEMHYNkmMtZYIAC3ZDEjBVj5JUxxXuRz535UB+S",
+	"fmDlfYtTe0930MpJ8MeeAJPkdgIvKjZUTI/7pG0Bm/QjA7F/lBAlIePAknxkplPNcDl2CB9Oj5kqRk21",
+	"YdkO/uqNmoAA+poXrvU6mOlZRmD34CDZTkiRTzWMGJIu/rLXhxbvWM56MO8JlD5gbnsK2ETJOTx9q7/c",
+	"ysXwSsaZC0Wt7FVLL0hcCzmDNFkL3T0BCbT2HbDPQi09ywohJokGVKMOgA+6e0mQSGiea3uz8LmL/e8j",
+	"LgD4WJjlTB9hOzRLDnLLNsqhSpEdcijtGQA3dYC9ZHyGdAa4yhCFvWizJrcxTveET09qC+nP4RBZaGUx",
+	"2yhhXXx4eWjZzFRoOgw0lrQDV0qQJSXkxemb08tT8h///X8izFihwcFYLkdyavrbcfAutIvuCQc5WEjL",
+	"d1VDD8dMOC8Hafffwz/6gNT9C5buvGQmHe9ccMMOgWTu4Kt9BFiQlXqi/7edD74L5Y7FvkPyt7dvLC65",
+	"n/tHZdUtF8NeJa/dJ6TXOlFS6x3NTdi/vWh4rdfquLPeQZ9DxOJZRgTjdng4yg8yB7z9tJMGAcN3R7co",
+	"R9NxJL5aed2CLIXYemgqlxAmhlKliKIlXe2JwRxLsMmcp3NiAI3aznWUTVND1DRnegvyjTQ+3z4kfZTp",
+	"+65lnUUwhKwj0pczcYws07Kq+QJtPeqJ/g1nM2giYcmPA1RoiKETV/TbR2tLZW8NnM5HpI9MDw7DEkbn",
+	"7sGRkp7og8/Hza37MIb9skPeSVOKn4cWlzrkJ2Xpv92W/eFJx8pawMFc0h1qcPbZgUWuhRQ6zwufeKHG",
+	"S+ipFIZyYJe90iHVazlPDTfgTAlyolVqouo1vuijKz1MC946bD3pdDtPoKaKGYPCtzug2Qh1vxHa8sPl",
+	"n2Wtw1bOtXmOr0AFNNQC7Hv73W7UoAgMHUWRO+60+09nPUZjy+aVDcGIB0pgTUUo+4Lu2B09xcnrxgyL",
+	"3D0ThilBc1B/Khpv6/AfPyctPZ1MqJq3DltvmdWq3ASAugDygAxUX1tYkmV2vj18OtJQ/FBOJlNhR/w5",
+	"aS2jVOuwhdANs++6s9od0l+iA68JCoIrAL9If0h/6czpJO9D+UipMqY6pI+k/JWZ5C7pU2Qgi1YwEonY",
+	"W6quMzkTSU8AfCk6I68u374hmZJFARl/0hEdoK1GEm5VYtMhfQ0eO5jCyoulZBd4CVWsJ4qcpsxySKaI",
+	"YZ+M4w/GEdScDljeISdWugOigE1JUFAAsh5tmGXcQPaPxvWC5EwNqFAI+FUAHTFzgsf6kv7ykDAazdIA",
+	"ny+P//oQwOmGJm0g6WBlgNKA7gbC3Vdue7sCpLj924DoWM52uNmZSXXdTBzKs38lZ2fmJ3j54a8gmqzh",
+	"JrRhhY4Q5oFuBaax8lCvNZYzsAfaVfVadzx8q93r3V91Ph19biQUfXwLZSv7KopWnUkWRLQIrdzQSQO4",
+	"LBAOTyh6IqYUHcvAyNY52B4k1IgT2ZbTbuauW4pdyWo8Pce8joIqOmEGOkz9w9kJLVsqrYR2qFZsKMWC",
+	"UCWsrAnG+/zzw8MibKYBCu0FAegddA/Wg947aV7aA30AWD0m2lDDUzQbtQvFb2g630FBLSE5T5nQLLHy",
+	"7g6YJUDAtbJcDEVWQ2XZXQmLxuyVDWiKy3P5CgTFz1Rzj6/kzHJEME0Qt/aHIievWF6QE2a/cRhLU0My",
+	"ZigHN9xdjt0wOtlY5rAvo9Bh1VHL8pckAbQkW6kJTSaRCKC97aAnQAYA9u8tMGiXtC+gcp9SlWGsMs7Q",
+	"IX0ISO6jGRDsBL6fI4wGxKYnxsYUUILriPR5apUX1zBBDqEd2ieWEc2gHRXqME51zhSd6dX06dIe1cMD",
+	"HUzTQDngAh4IyuzY4SLaeOo+uE9H1vKA9orB5cIRTr4c/aO6gs2I71+64/Fv5Bc/cdFhy77wpTsJCyOD",
+	"OcDTQ1xOOYm38HJFzi7eg8XKm5honlt9EH6KriL0uNjoMjJ2swtNJBspwpkgUZsFh6tWOOAp+lEQocCv",
+	"gaYSwVxfSpDW+zS7oSJlL9jNif21DzauibwB4X9GVYZmZjkcWizlGm31vCKFOMPvlraURqo5GN+h0b0m",
+	"1JB/MSWJc05ZDTrKgofPFcN3E3S3gXTihmSatE/enEFHNyoy+4pFCSky9/G2rx2mxxSiJjvkTJCy1wRa",
+	"+uXUMBLa1LFPXBvSPugeQCjPEnT7s3hI2hLmaCAscEWPQia5xBQRv8/Q1hSNrTMypMoVAtbGPRpTDSAE",
+	"nsJ2DJ9S5POYMsUtQtYhRNIqpK5BgeMs0wGO+95YXy5nS3vorVZVDu4KMPxSg/10XPBrErmXNNblZR1y",
+	"adEInXEjC00Dml4fEgoQnhDBRtTwG2B9U1FQpVGLzqYIX0FYk3aAJ8+edklG51b9caUw7gq7C7i8LLvX",
+	"wUT5ym7kewIX/88hGuy5zOb3DvvHuFxEgary8Plbo57rugDSk7zx2sEGiPWchiTtL0Heg+4P6z84kWKY",
+	"cww1OdjfX//BlXDAbuHxFDptPoRxznIN00AuHDe5P3Lg+aPPaWm0ir5gN28x3PzhRRU314U7kw0kFgtx",
+	"dgsD+elRkPtTcMJpMlPcmLJIeHxrbrlQzSzYWh/mYnd/5dnnVZJoebnrzRQ829RIsf+1jRR+G00Ago6G",
+	"RwEg70VIqHLWqxrYuF9oQFa8C44dFz4Xld5aAR1LL+tb80QfM9V60PsvV4jRxw1wAA4zBwV7m5B96ty8",
+	"zDGXJ+s/einVgGcZE3eBnQAt0dGHfvdWzMI8iTauz9nJ7fXq7YTIqCNkBDVlI79agFHshrMZHJ+ugE1G",
+	"9XggKeamN5pVlvNaXLwsE1CaEzUr3+hTChdVoOWEQTQOGUOQHMtI2+pZPQFxWi54yLd1wrgfOXQCZVYR",
+	"MgdzJ24IVCrnZMYU86kV3lITHMYYprN0ptXjazCgvAhH8pA0LUzSAM3hYr4cou8MnyDw0TwHS15YEES7",
+	"GQRLXz3SH/zmEFk6xavwiOFsO75Lxkqw9C+Rf8oBagFgYQNNxUKkVScQNIds5lRjfeTMcFBzULuutH6P",
+	"U9YTMdhRE+JRoDZ7GUXgahaSNrQb8xnKAOwzCiOB7pQ6UwfkPUKA20Kg2nYdFOLgbxEPqgT6wSCypgZk",
+	"DWhCpDyWNIPXvyF0nltSMzXVG4wvD2w4PhwPDVGWXmWu8ezszsCKncV4vg5O0zFLrx0kRoGZYNghE3rN",
+	"tNWTV3ZQKxPxeoJnDLQUHLdTF3ShKQT7IRnmmrj+/KS9dZ4zqhlONidzOVVYmbcnXJs6XCAXo85WQvzr",
+	"rkUfvB6mLxsY1n76dzlV0WLLt6liZMCQbFi2xLIO+bucYoIvDBECIrG0c8hBXDksMITQdI1UVw5hj4iA",
+	"y4vdbuAEiAun0S0/ZgEpXmcDU8FYOeqh8DclLPkut8vRqbAjRKYAQa7T693we8TMZZnw+ArllUZMt7K/",
+	"1YOhe+cEUiIwUcAZqwKN8j1c2mry0QtBhz6QW5O21a16oh9N3d+umNziYG+dEJr9cxqeDBmzcs8NU5q0",
+	"+y8Zc1F8Pn+7J6DpBbNPn9t/2bHBL+iyB7QPDGPDIUvD6mtEQBeoFp70RHgE9iFuOqRv5T2M0O4b2Qd0",
+	"RjnRMJ0Q6PPJRZpPIYHinFrOaN9Jp8bKfNdsrpk57ImCau3LUX8yJ1OlpeqjmwzcwVSTfup+9ZZM+yZK",
+	"fGBZPPKFdQe6vJWegIwOcHLXE4EaCKjXpyHAvVSoQUNONsRgN/Kl/ebz52QtXXHvv1Ry0tr89UsJL9et",
+	"Fs+u1ajyQ7CdRc7WYeu//aO788PPf/xDXUJY/eg5n3BTGTxjQzrNDQ7d0Pm3rjHeQ5JRd0pNwRAWvwHW",
+	"5BDwXH+53fObC/NInhzxqdqq7kw1S0K1M14imQ081r7diF2PzAixKrgzItKPRW+r8I0HuujdX8t/n622",
+	"SZ7F7PmWHphyjhebUL2vDRjrgeIuAtdXMmxWTJmRstK2koGcCZcMBOaUI0IFKtm5ZuSge7B9Z5gKLS5r",
+	"RSxM4sPyRlh631lZU2poLkegdPsuuD5X2vUOXyqDX3Zy7Qm7OWjWavUGKlAGyaihh05xxE6u9lf3GXN2",
+	"p4rESa4Zc/k67jU7NOjLE5phbYBV6bLQWp9kMs+p0pDo0Pc9Svs+E7ihBW4CHlAres4ZVaSN7W2dNxV9",
+	"qaSw//lDt2N/Fz3xh71uN26sut0hfVqofplzvLa/clge+d//izx59pTs9oRvSmt/2ut2+03dVaPWzLCf",
+	"jOsip/MO6Ts3cx8DUctOuj1hxkpOR+OwfwsDlp25q8ZU/UPSR2si7KS/3O+1v7yinogaviakj/VOKgP4",
+	"jrR915K2H3dy7Uc+0RIeoN+MMhrDRBCGNJ2jEcmvH6+lcvVHpe5rbxWyYSdcM1dcAeTWQnHMBKdiTlI1",
+	"L4wkUK+kTo7NuTYA2A9pQQqNaxvoYIS3+qHiwmBwIodDiA6GLADXWTWJA5I8DYAr2Zxo1fhdfvHlMmoJ",
+	"1k8BgB2kViYmMTg7MOvHlGrM0muIKiwtRS5nMKI5I7BnRXOAtO0yTZfUtu3E5/K5phqYIqUNK3zCAvtE",
+	"obJqgNKQrgyFMQbsSxCMGIlm/40QDPRF9APoY3xr5qucwyIg034YGcWEnCGWXZ3hPuzKNfPNTjDwDANF",
+	"nPRLFTfjCTM8RYke2NtKSxC6oKRhm2mAUdOUjRyrf+5urFBF/aU3GLiuBOnXctjZ02p02EnDvqoSdXuz",
+	"1beIIIlMXnTBpIX03pek4cKyBstCECkKOk+CeRNsHVbquLNMBtRnx317+GtDpNkryLD2VKysJFCavZYs",
+	"SJhzEW/PhU5aKM9gZ0lPWEKiGmmoz2CuMl4niFkKBgFpkETpZTLgwZ2euAA3qyMhBGKE/8lSlyP6yRwt",
+	"FXILOdhCzlD4c9l1lnp2yEG32xPeYq5Zbseqbs9uoLNVduCBH46CAR9/a/AD9ASeVqi6VnUDYI6qs/+D",
+	"G7XGS7F9RA729/2541X1hJwazTO2zEIgTH0QApeW7q+9dSb0dDjkKeT+u58PyR+w4ovg0aVvWemy0geL",
+	"VwTlxuZZoVfWlt52qeCYrAe96oCNulZX2HwnuU0PLMKtjM2r9MrxH+/O45qMWZ7V+umqzckea0xhQw+1",
+	"rxxauF5RdhEpywrzo+UOv4WAxDKBSl+XEnEdG7kPTmEY3FuqbxqF4g8vT8jB3p+75OTi3w8J9TV2lJxZ",
+	"xCO91vuCQb64Iyi9ln2GlGCZCCG/6wn0NGwnEERs37e6sDNAol8mjv1wyjvptU5yqZcmix0XVglf47k4",
+	"CuTbfQbqsz+MKNo/Kv5il5SU39kpuLFyrSZGZlYPvmSfDEldF1roVa8LyFoYM+blYDUVmHg0lGoyzWlP",
+	"tGE28P5CFY+/9BPS/6P9z479z3/tJ8TQgSXtUDaZjnzszTamQCmGeUf49Va/QSK+8Lu7NdH7ct/FepnV",
+	"sE9m18FeSZUWZd+GbFu3ocS1lKDG0HQMF4jyiGWblisWTHEJ9fAQcmEtLh9q5wXXvvbWmkX8lpwHxxZX",
+	"I4gOZreKPwEz4vF47kxLqiblXSf2gPw5bYizsNKARzYvopWxZZaRI2hHsmmBoWYoR7TrVNmkJ6p2K6fD",
+	"uoJetfKhD42ztCKsAtRqV0jXCos/9MQWNqMtBUQr99DcIvmcuJLPW1g2ziX22B+tuISCnBSW2rkiXc6t",
+	"XIev7vC+ou29VrJ5IMHirWs1VIPYx6F69dcUCn6PaQ0lKXD6Eg3Bf7GXoCZm9R6iVBdoAaMqn+8oZmHM",
+	"E9rG4KtCcZHyguZQEgnTkjweL0kTR5FVPaIaUg0ZN1gDtYpZBa751K7oQ7mgu6HXQyLL4kqbsv5xX1/R",
+	"YfXbwgIwzTj4t7ICmrYjTLD8J1hlEOhAgAUX2hf6ycokvyoQWkxgE7jZ3xVh3wBWQzwquGTgmC3piTD2",
+	"OwDXAvCpiyqtA9yEjPiNhexpAQKvo4R3ht9mis6FNmqaemJeK+EFl0Eb82oggGgbvWclkcdYN6TcopHM",
+	"90RfMVxCP6hnRLDZgq21HNc7J2KHaRIKzkDF06o0CSJeWdkzGndMNcHCac7SFYJW60PBfXOWs+iQvgma",
+	"379lqmZrj9Y6FYvpPlQygtuvbKr6XROnk7GUmqEDElOHdIx3ESU6CkZDqcjxIjHT906oEFVXaqHY8gML",
+	"2iH0YqWYoBzKiq0b6QTFGAinqC3LmTjvt1bg7p8AfFjY1zfC/hUqpO8+8OhN0b9rioC3UKt0Hrmq73kW",
+	"DNoW9cANl927Rgql7c1uSkWWs+ZItQssiw+WJkpSmo6ZN+JaIXUE8RGQt+bKBjONL7veEJYMcChD1ca8",
+	"obLzHhnMg/TTIX3sTYSBFDm/Yf2yhAyEtkNJZq2H05wMmcF0IMVcFIY2NPdflAuB8v8DxgRUGYe8IbSW",
+	"wZ7BTGzGlkDLIelT/X7Y33YhG1MRZK1+NSkOhB6o9A/j2pVg9pwfdhuq0nqP25DnuStOSyGp1FXghUMp",
+	"u6ZUhg9jdcjp1YerixfexXg6VbJgVEBZMkVz8pyKa0hp5PmchKpDEN6G/oMC2sCoazu0nb3dD2+BUfCQ",
+	"yIIJ8hcy5qMx+QvJ5Yz8hUC53e0j8vzy5OrixSWG+LnQLPYJnZFhWrftpLwpOzEmrtrBO+Rc8dQddzVO",
+	"UHfIOYIJ1meuq0haW7znLQDviYPdjYJY9HwykPnKSBPfvAUPvZW03P5r+7UsZ83k8+qJwIaxrUQHehYu",
+	"L4pbSnEDfY1qUgpae1krCavaq+0b86D2yMopN5a1sC9taby+rNy88LmKgI2C6S/MM1gRKPcCjrtA8HIN",
+	"CHE9SWwbT8fMBaON5ayMunCRiRERxW83ipqbMENXhYe/tc8flNEbWnclF1htyy4vo/aVe49OPHflwy0I",
+	"J2Qw5XkWYh9APhQ3XElRuld8cxUVn7Rd/ibnXNA5CMC7LnpkBau69LGAI1BeXR4aCR+S9smb0+MP/356",
+	"cfnxxen5+4uzy4/HL158OL24OL2AxLTwOcYSYrXanjgWGJCK0RTYVK+McxEhwTWlQkhDBszPXa8JY7ka",
+	"eOE4bOpBy47Ec60MbPXLeYio1p/GTEE9a2hh4Ip5Q1FIV+e+bFfoocRf/u0gxcWDnuPfoOJQk9b0gzxR",
+	"LLPKb4j1alteS1MzpTnwU2iclkG+3YTOScaHQ1/H25Tt4sCbmG07fciHtDb0US01KKzgiFoT+s88xNY5",
+	"z3oixI1S7UNe0fIS+n1iBEEdyLn3HSQ81vCek8oqH58GdeJP/bsK9U2NKngNhJYk3kqPgMxoaqFKWcRd",
+	"pzOtJS/LWlNJZKAxf3MU6QfoNGXlZm/X8YttyqJ2lQ/izrRnL6zWY+lkT/RfnJ7v/On1k7/u/PC3t/uu",
+	"udsCjwvpJEvsKimznIFo6aCkQHQjHh7LXMFZrNvjiEblSDvEKwTYspoasmd/OsS4c7GTjikvIzKd3gJk",
+	"FX7qkJdSWb0C1nN6+cqHvbpObSjMEcsqEtKvtKPtk/bY9WLuCazcIcz2knkqpBZhry+re0Wh/f8vqY7Z",
+	"IcfxiffEmOoxEPsBVBnIXNmUVEkd8h/MUKrJYUS44zuDAcYRBbd6Yk/YsTpbHfIO2qo0F8loH3Sf1JZx",
+	"QIB77BQ8XuQ3IuD+iNbEZjrU+R6YeY+U+QLsG9SQuZwCenqjgZExtQ4NqjcmxIs27UCGnRVtx429QZk4",
+	"Bx6PtUacW97vrECcP/S7Voe7C8dGMXm9VrAyGE5Iw3TF0+G4ZJOn45ET7A/xIr/7LL4L3Ct9Fo7KHsUp",
+	"JUF0fEBh2z5wiIuttnd/jUSuVYUalr68NSJGZXMeU7WGNVJOVbr5zdRp8CLCrYs03F6CAMvRLoQNrSp7",
+	"d1VAs+SuczVhJSwoc+fXGmwxyUKSHITj2J8VE2yGthp7KjlDw+ApGL2gHYoU+dzlMkMXDB+XHpmSXE8Q",
+	"0u61jkV40Guhd2oqroWclZ3SMbHsqGxUTieuWUtQxE4nhZkv+7ZChdM5ayosij6bY390D5mJX51pVT4+",
+	"N/xh7JYf8OIVo7mfaZ64BsJc2/ttKEZzu26EDiC1oabZxN0PVQD6CCoaCse5HiWhrza0/wgmwkC1+6Ht",
+	"Cyb2oD0TyjuEJw7yuApNaDoEANXq2S4XHlqUGQkqf84oqlN8ZPH2aXLwZJ/8x//9P8jTbreb9AQmP1JN",
+	"eq2nSbfb/WOvhUDKNRHTPId2zbMyjx9t964ORk+0+6XN/vzq+Zuzk49vz959PHtnf3n/4aKfkPo3Tt5f",
+	"vbv8cHZ60d9eCcUXcN4PDsI4TVMvArTIPADsnnk5FixkjrbgdEn1OqPCJV8Mwq4h167h6TVbAcXvCyaI",
+	"e8lnsUFza9/E3f0JbujsCL0DIyWnxWLqmyETqY2FtU5P9OmIXWBtXIgiGMsZgVbg1E0G9M1qID7F1pvT",
+	"NWZLGRcE0OS0cY3JLt32HqcCWVnk70yNhPQ23B+ufp3Q6dvbbSZzNvWeeY9xe2FqhCbIkydbx3lOhpzl",
+	"Gfr7vdq0hZyV4jPQIy2/LSvRQmO5nqDkhuY8w9q1W1ElAfjVmUp8kqeviivoxLXAxwT3MlIG+Hx7r9vt",
+	"iXRMFU0t5G1bzu+/bVvCTOKHXBMjJaBKhxx7lCpT8KkgYzlVobNUT1R75CduC1JZQeIQcfdg/weXefmB",
+	"GTXfOR4apvod0p+xgeaG9V2rc0PneDKHUFraoi3AiwsiYhLa9FS3DyamIc9zbREY+jX74GVHQshgCtFT",
+	"QhpoZdVsUK2gy+M2q1aW+vh09Ys7pbl/RX34YH+DyS6lfEvF/IOvB3//vPmCVYFaBvrSdtIQNJwcSjW5",
+	"DUlbwZChz8oucNVmx1Xk1UCmybVjxJ2tULvI+za4PoIutI5sOS3EE8hllLPj3A3j8LPfVO7mCZ7ed3vU",
+	"vTmA7YGWUh2wAwF+Na/ITqS6Z9mgEZ0UK/J5MzqdlrEe0Lpz7sPmHZ9gKoGqMI6f88CokelNaCgciJsN",
+	"InJPcIFNgUsDVYcck+FUQXnxMBkt5eoIpWmeyxlY7chQ2n/vTIvtSjZ3DfpjXCb+6Z7X4r8UtVEosKRv",
+	"jP4PYUJf3NXvjTd/p1n3kG2OcmkgWoO59/zfO5kyTBs+kYLTfIUODhbH6E3njvNVuZLQG24wL4MVgvnJ",
+	"GYVCgUKCm9jSPYGN4gQK4xlGhHPBDXdJjctmztLYlHiDpViIi+j0xLEnPC5gBqpmReu32tfIUp7Ysmkg",
+	"6BDrj9YTJavYX8Yn9oAYGs2zKgyzzAqIN/gQ9qHz2pkSVAHR4p3Py0ptX27hbFKtf1LcLDYvipaSRI2Z",
+	"LJhbYAQ4XRtI0xOurt0KiyhpH+zvb/uatp9MQoziE7Dkj6km+13LPp9VtOWeaB90u9uW0ULHDgj0cSoz",
+	"MONy7WHpZTpcRtoH3R+2jwgtgzYxZn3eEwPmODHL7DYxi7cBaPV0MOEx2D7aim2LC70Vb9x7CMzDJRlW",
+	"27EsPFyEvO9xQvcZJwRtvLFn06eCKQ5ZS+1lNrN9K2Kz6OOLadruhAu2MmFjfhd0+jq23eoam7wJno5q",
+	"QwGCv2EDh7jXEa4LexyNMfUOOpkFAEiinKGcQmtvU7mSe4IEh9gbxIotyAWPESSiJf7ejP2xcBfHjTlR",
+	"4FaBY+tBZrUcvftr9NcmZdwiM1okEtRkdnQ2rYvWaaqGtpJu1XRIruxk09Lbzw5qcyC/V0/7T6rPOs0h",
+	"SmSP4XyNTnvv2Lh5NYv2nhXqny67wDBQwRfageUnZDaWwLDApWUVYlaRy2sKXtSavezifmtY+lCxpl+q",
+	"C3yPN/1PQ1teM1Y0EBY5HLqWPoY9BJWBaKrd/SHdzThsK7bsV9HavXA5ky9paqDn4KNUwcMCX+CCHx/W",
+	"vR8Ov6vX384/XUrcUyUQw2ZyZwgwA5yQCePunLTRzwaJcFTrmVSZC85IZcZi7ANM2lhBK/GOidVoh89/",
+	"O1h3Kr4h0n1gqbxhan4is/oKHu8Fmj+VexGu0VUuGaMrL2UuAg+bmEE+JBfaMJph31r7yXf8fTT4K1ag",
+	"r8sxtjcWlTEoinvAW83MtFiVD22mSvjilJqlihnShqZwWOwOM4/7C+jd91Z7XVk2N9tO/EYvT+OGealv",
+	"S9FQlnJa3DM1eShTj1/lBRx1U/l/PFojCc2yWJ9xp4K6Sue7bbrJNg0t6jQzxhWOpWL5+O6ILwOajZp7",
+	"7Z3ISTE1cXn/qBBkpQe6tlptRiYyY7k+JDkfMsMn/n2I7rDIRQ3L4k57OiG+aCyOmbOhIXJqMDL/lynN",
+	"0Q4f5ulgu/J+1HbcNQExsuiJnN2w/Ij0XTvN0BJpwsrOpmYmSWo1aMWpa9QO58Ky4EDjggyned4Qr/92",
+	"/hyO7bGa5nF164zycPWPpaXyhE0GTBG4Prj6QskRlCFwdMNe+p0M7wjvWDHu3AmMK3JvnZKgD5vjqhOy",
+	"5QfSJJMQ4juxo20lPREeYXTxgJUe4D9HBp+thBx098jWe6hq7r6ABhapVIqlZqtD3gtfcRDzqa7OiOYj",
+	"oQkWfcrISDI4p91cjngtb1nY9mMNLq6s8hFW3cHeZ98lzEcgYeJdVNW/NrR6wuKeErx9mmnNpbirNoip",
+	"lo1s8pj0oUsSvLajjWIUGlZRAxXGNOnDk0MSmue1M2oo6f/aa/nORr3WYa/Vm3a7T9JRLgc0J+GJ/ZH1",
+	"Wp/72yBj+jxKNsMeXDm1U2Cbx54IFNX36WrX5IeG4JWEaDrfToLiPIF00ZwL5o5x/ynR0Gf2mrHCEuVP",
+	"3JdVTV2XL25QcXOpGJZTm3TMsFUk4QZDs8pSpNhwGe4HitEoDTkpN3Bdwg2GhwhVO11KYV8xo+aH5Em3",
+	"2+1jaVR3qiBU9+ubCdpRrjRTp3iDm3W7iu/xi9pe2Q+/IWfFyos7uswSJobluU/Uce5v43oRc+V6TTno",
+	"vCOuDKUaSVPhsLVqGIYharJ1hv1XXe0p9olr48tHUeNiqRIyY1jGhRLFNAMYvcY0AEB0zPhBFKgOlRBD",
+	"r/3WITEHBFPG4bsZnbvsqTgZCqL+MA1qt+w/6h5V0qTqoG7hBB4ps31ZWeXjY7bHacqKOzlA/vMl8py6",
+	"wMPAEndKZNkYreO0HUTpETOWhq4KU4Hnj1MfgqU1kGq7v99e3ikfCZbtcAHLvyO5dnen111uTdRR9TjP",
+	"qcJe2qHCg48qT6lmO1xoJux137DtphrUmlGVjlsNHuW9bvdLXMr3B2RW2tKbQVtYKFWK1laLgDOtFmz4",
+	"TQHiKYiHEHm8Lm3ACpqNUHnD2QzhKwZKKUc52wWy1SxADC077uO7H1jGrbrcLzOM+qgO/xd84S92sD5p",
+	"y/DJX4w0RX/7EHUI9PD2xI/wrOwEDro4BEXRnGUklfKasyOsHAz2zJAC0PdEt09c7Utfr6sn+qnMWJ+0",
+	"QWy1857A39h6O8g+Y9clNbbxQTFfu3biVmaHsBSAgKZ/0N0rU669m9o+tuQBGgR8KqAgpVtSoaQc2k3N",
+	"lBSjWvsWTPMGOcajlFx+DCv8RlJLE0e5AMJMuMD+GYAc0BGYaXvr10z0v4dz/PalrJdcYLyZw0jlaE/A",
+	"uygNtEoigqUC6i9l7C4yGZJIP3ezCX/MUpe3CdXBk9A2w+W6yIyVvfzPX5+c+jwWLNXi/sCXz14QAOMt",
+	"3RNCQqA0xKOhOZKLDvF0WJfJpdDiraBmjIRKByTpCSPrqTQWrBCowYHNwFFIsKViWhe2TOWQFjqXU6VJ",
+	"2x9vTywQYNhlggqknbOkcf3tI7K8CuAMJV0NF9gTVf8LHB7XcNcsqxuJWWjqo7VjxjVrprj+5DbrIeKg",
+	"p1ZQ2u8e/LlWUqqVuSxQNI709NnGA8FObzXQojz2pLu/DL/PaXodtR0sioUm4W8kkvBNOoN/pTpyDWQD",
+	"qcWW9oVBAoJUqcfdaQJUe2skCBGGjhkZKDnTuBhHzYAWAB1oX+w/fbadIN3AEt6I89esME4qGktldnJ+",
+	"Y4WciojUAYPdVAlwwc18x4UcZESQ3Ox+se3UIWisZowFybmGmDoosufqgkOdPbRzSkH6u/0O5HoDgrpl",
+	"e9rrSq2UFbyaMQ78q5uhG27ldgi3EXhf+nO3cOGYN8YLMJEVkgvzm4X352yERukmPnkHSL+ep819wqC6",
+	"pqtKL9MpOpZdr518biEIyhdSkSULjb18ygNmR7jMSC5F0hPYtJVqKXRCtIwFPIHaAB1RLrAlfT5H4zd2",
+	"Ih1CxfUmV/LrefpoHcl2bSssJ1uavP77CbH6/Tf2I1dNIlu61N9SK/9EkGYh53YWkut5eotErcd7na/n",
+	"6e8sL+uscsl3T81aBRtNAdoWOn7lK+r+jph5PU9PqL59vIjVMx9TpV+/j8bIEs0edV7TvRQGriUwKDWh",
+	"yxQy4nVoQhZ4yhoz2V2Ar5ID2FxLHvhVVEc+7vi0uJ/a9EBU4OSE+eLHPeEeWkXMlcKUCt/rlwfRD8WF",
+	"Xck8kNKgzp9LyQ0VCuqrDLj9fQlx3RyJvpL56vU8dVmAkfnq86NIR/xulvo2FXnwFqo23JKKPCThCALy",
+	"7q/ljJ93f9U8Y59XiNiK0Yl2jZ+gswrUZLFSNZqwjaHpGIJJ2v0TBOKdF1z7mJbD6I1+0hP9v+34ty7n",
+	"Bdt5DzPpQyKkFnw47CdW2aQiG8hP9nTCmBdO+dg5lzlP5/1tEM4prAVqeGK4jJpC5WerZo6gx66cKiIV",
+	"H3HRIRdQbmhC566bLxVzT+XD8WCIDKPpuCfinr+ur5Oz+bmvvEZEcjk6IhTpbjk+xlzImeiQ47KOfE9A",
+	"+dCD7kESMjnD/Dh8Jhlqt2AX65CDvW6pwMDpW7KdMSjrTqYiY6onnBHOUncpSAHH5L0BoeEXDaXV6tWU",
+	"1/P0hVvKXQhwTXJpCXWrM0uxDHfrcC8o2lwYNgJDfMPIHExkzWOuIdIX9vvbtrWVqWH1oUNDqSbUtA5b",
+	"Ay4o2BY2CibyEPAV+ycc7G1Az36Ugt1PQx45E7mkWH4oSCFZCW1309xcZcSQlF0vHR3H1ZkC0rkcFVT7",
+	"j0gf/4Gh52SoGAsRc5WUbQgqIJdjhuFtS517nBnBVVV0Kd2RCSG0YAiVmQIZ8v1+emKjTO/fi7yEydDf",
+	"k7S/i08rmgKVtj6X57EsSrne2x4BH0CwAudPc8xCFMqvQ7FwjFF2dnOfVoM5asHKiCGwzodMPrDhVNNc",
+	"H/bE6srvu2RV8OIRxg9snYnoVysbeEeafwPCFw5JryXY7GPGbnjKeq0+2XrHZsGDIBXBJyRjBrGC/BSC",
+	"NuFc0F9mJPjregKJYmeL/Md//5/VQG6wm/LR2CRQPh18An4ekOlmIZ0MqT4GDaNjpSekq5K/GA8BQaVM",
+	"uHb+GjuFwplCZ073+hu71L4LqCYDmc3RVDyUqifcKpx5+ZUxBZSvxLsj/fTmoxvlY47DtMGx0d+lBUcQ",
+	"6W93iJVeuZiis6Un+vDuT9yMISzENyItPcgVPyYxcoRBr85tS43bhKvWbZdi1fCeWN6S3bHdkgt7gfFo",
+	"brke+nCFhA2DWBz8M44vhSQwTScsHAWsApxBeKyYjeIzPKNJ0Jhg4QFcOz5C390NCL8UO/T3hP1kEfaM",
+	"NMVHD9oAfqcA03aKZzvY9aXMy4SSbsvJhghsltmiZAwBwY5ruW16VPNBOm2QxCtpyduwtifl2vRU26N2",
+	"6/o7zB0F9QyY5fD+nQ5xOOkLq7vCqh1At/0fyNallGRiz4gawyaF5fvuE6PmbplckHcekjtbuOqowUFt",
+	"gVEgTo80qgdg9HtAz/dkoLu3M8DoOGeTdSHRosyvu4PfETDIte9rMvjH79wRZp2GOJAyZ1TUQajFjNIG",
+	"4AmZh1HP7p2I8RB1e2vqKoID3yHOXc/aM8XdX0E4+dwsWmFUlgtUWuT8fceNJTSUO1zLVINg0BPAVGsY",
+	"e8lnV0gO2x0SJZI6Gj7keU64QAZUCkZbCdk6RtkQVuTzRp/VpIt6iU2qEOAZD7TAOeHRR/cicKjLsbuk",
+	"hTDRwGdyWTL+zhZpC0lyfsN6YuFkD30sasnuy2os9uNtu+InJfNLoB+PWWJwPbjqFfUTrPQeh876qCsY",
+	"q71SUthuZIYevG7NFE8t7JxTM35EivKbeEffOel3Tnq/nHSZZkI4u1GWTsUq2vbdiL6cNgevHeczOteo",
+	"Q7NMJyWjcRmAHfKTLywDGhmPA3FPLj68JBhLRXJ+zbBRiKZD1hMOIdF9ILxuYixTE0JizFIJunJqGmiK",
+	"Xf036qyBR2GX9nXjMZqS0SBDwvIZVnrDAQjqzB53gJliLI1sFgz+7fz0Rwsd5+9+JFPoofuUvH1O2gd7",
+	"T8nWuetlC2OUpRpI/BGf0BHrbLny/PAX4dqCjLbkBArc+F51e/uk+ORMODsM9NjM6/PaKF5okC0mzFBI",
+	"AW/nLp6PMJN2ahnVtMglzc5hkw+qu02mueEFVWZ3KNVkx66vCpiFsiszHME6HPt6z0bMgf7hPvw5vCYH",
+	"YJ1/JJwKAiWKjIILTTN1RPqw4FBKBhLvLRBsaXL14c3vjm3tbTDFOZ1boLyU8g1VI4bfPd1kP87WwbK3",
+	"LOP00kLAt7YfXwGCERoaWyMxQPfMNfAQU0Y8Fg4R75J0CWPs/irohK0MHGtA+hpnJ/xvlbOzsJK2sh/+",
+	"t38c7/yfdOdf3Z0fPu78/Oves+TZweder9P+ZzH6vwox2v5Da30w8zImAkrs/rNgo9v6PRP3bSFG9+Iy",
+	"RXr9G+o3f1yFvDsCVyiV1ShFVSovyZmIqnhJkc875Nj94khgqMOlg6mBK5eG42uLWIYY6oscOWsEjKEc",
+	"4RQkVSyDlsf9gRRT3Q/tJX2zbb8OAs+3scIj2N3NmE2SoFnT9HoEPaMTMtVTmufz0gqN1es7YQ4QPLBS",
+	"CtdlWLZfC3pSQ/RG4ouKYRFAu2x7HNV+T3agnENZMzutnBpg6qHRFNyi12iFLI83If3w737oxIvFTFyz",
+	"Pfi513oXfdVrNURlfAg3/Tgjjsv1ratFVpZ3+5qs8Vsyndqo9QD/mK+Wc3GdIC5ExfYcUuq7kwnF9HhV",
+	"nUyaabB8uVf7CVHSUMOg2THkIUdOG3iTgv2q7ygI/IyuKePwrie8IwiHAn2FQJEki9mzscxL1WBIJzyf",
+	"k7ZiU+3dilwKaA65F3dVg3DSnrOJ+YlRsTgslTZs8+xUWrRs1UZOwOcXzAclPeIynPZoP7jR6+MTYC9f",
+	"u93EbyB4oElndbmxnn9FgOQi8qz0T10xPnv8d9BbFRtZJqKaURC7bWPD94F9MGDBsZj4rFtIxWuvDCcA",
+	"G40GbTz4bbHCJnNNYX33OqeMQnUlV445IkkQrpRKqOtZesftueie6P8XxYZ/6aP7lWJnpQxGOirfnXGh",
+	"KzbxxuKKq+suJQ2BDedjKRh5N50MmLpdGcZVtRzB2ovlGRz1Ao+uv0CWbdVTEne/ayqnfKgc8fLxNZVL",
+	"sTDfkJH4ZP9Rd9/Ac/lGDfiaFP8P4TZDjY0Hs1j/5zMlIymLK71FhUzuRES5gATlkIVVX6w/vPdFlaru",
+	"GBT5LSIT3Xa/d5q6P5n9DR8a4MW6YMKlZtyy3JHzgy5VPII6bZ4D7f4Kf4J493lF1PKFCyV0qmPJwsgH",
+	"KPvmng+neUKK4NflYqtTw6ui+TeyOJVL3LQl1N7+nx81V4pO4DGGGmt2h8bp38v6rHd2MuPk+zIO1fs9",
+	"UYkNAZBlVcVKzeFbVxteZmewOLbjeOTur6akAbUawmVYnBXLdblEwWY7Lh6X5kz5Qqodcrq0XghthfhL",
+	"+LknQF2A5tT4fUVPqCktWd/Nwm7E2x02ajP3rWjJN3DVwuF41vwdN9fiZq8FEUszqsWWIRPWax2SXKbX",
+	"YD2ajSVWj76HoDO/gJ1crqz24PMO38jRNzS+blSRMlrqqTBqvkl1ykuMTPtNVYPw+/Qlr6XvzxcbWasV",
+	"N+9oQtVMZBB0tVmE4gWwCmQxqOpLVRutCMbSasgiaffL3Iv+dgLOBqjjDiWvG+MTV4cnHrmakOyGy6kL",
+	"O9RGFho6bHEoEHnPkYQVq21PuLjC+lQNewxeW2wLKTC/VTNhEsLRjTPVLEuIYkVOUzwPOF+mesINlZDB",
+	"VAljH0HNS9dXrIyc3D4kwpWm59rViAO3D4Tiu13MKDfknXMu6Z4YsKFUIeAWStSFe3XR+HFOhINFKDKE",
+	"tn0MCbETGp7naL2q56MRjP0uwhQv4h19+xIIF2Vy7ffQw0dYytxiVZQ91kAz78TyRfbvkfEbcKbZkFT/",
+	"+mN2E60BfkxwcnZtV+4z2+58h+977lhTgeglb8udRRFQ5VZkpXBtLvxLX0fsRAfqBtLmMfZd9HtIMJZS",
+	"sRQL9lke/xuskF7r4afVrd7Tre8qdiOv2Q6ELetVRnD72nv7VgQLv0nKdQqZlN/d2k3ERmRVIw9hn1JW",
+	"uEB9Kdh9QZ73umDVmbomyVljKEWNEYhnm1qAnh18SZTi7wUWv3aIooUnq4A5RSYUOrofMmZYsbOqZe9b",
+	"qlwN8xAxFpIKdLWtGcqGSkvUIZ+GFGlyXLoesbCLWCznTYvCN2xz/Roq+Ww8FHM9JAfdboJxC+7d7aPI",
+	"t9kTPi4QMutxyNAeIsEaeyyzi/cKrythyU2HHEeKalyNAerOYMWHYJjGJVBDhnSam6OQT0ecj9Vq3dos",
+	"lKH3c+Z8wo0m7YP9H7Y7PfHeI64uK9hDJg0cr+u6bmRG56Sfgjv3J27GmaIzmve3fVnrg+4TXJ5dfk/0",
+	"7eV+nJb5eH0SnQ0aIFznOKqvdXR/CVw2Rq0kLv6tYNS4LphONXW95+I1DlguxShUoHeQcugCeAaMKih4",
+	"fc1EUomYgWHRmD6jmnCtp1bwkKq+tRwrrorWA6nIMPg3ckLh5LX9LwOiVVHrkWvPv8n2lnjUhFt8ncsp",
+	"+GiIrMPQiVRQVVPEwHxXioxu6jUxFZEz+7dfZuoCN/P4PL8XoW7I9ypT37IbO16DL+foIz+OQvAyD+1m",
+	"tWXIUqTszmEhmIjmm+81hIG8xPBJ3zod4iinwnXzRP7oqmC4XNYB870+yZgp1gkZbhM6x+pzA9YTvVav",
+	"RdqKTUJpUvsScmIrNgx5zrZ9JUknELoq+/5V++TqwxvSj3IY+5Z1m6kSLCtbPEAFTNL2ibdxqlUCclWW",
+	"QTNw+xr0kti2wpCXhHqiD3LQIelhcmGvBSHo4MuHXC50jrvCekpOR+PqmurzLrMvDRf7SiTrKqzwkWX7",
+	"L+ZQfrev32u6oj3YGt+mxRjMI7sj958WI0WzkuzU6mR9JfPl2lfuj6hyXZtq0o/oWx/K2G7HNcDsSJCn",
+	"1RNhMPw4RG3CgJOo4pn9ptq5V7OcpdAgWOZsC/U9S6N7wpG9MrQfy+/ivO2D/f2GvOvyFB4tAQhL/N4t",
+	"/7vU0twmn4YMMwD520atIuZ8kDlbkE4sB41qQ+sVJhxfXIDY/2jSHyopjGvkPqDpdT+B8tqhlMJeNzn4",
+	"89PkT8+6ZDC3BKB9sPeEbL3k0OzpX6E+Uk/kkIxjFaC97tvnna3tBMxU84JBGYeEnL/7MSE/nr1MyE9s",
+	"cJ6Q52/PE/Lq9OwEKjy8eOk7HHj7kSWhW5jPaiDYAIuID+ZlmidUu0xzyNGAmbCchK/LBMm8mL7cIVAh",
+	"Elfyb+c/Jj0B67Ebt3NbaY3muZyxLNSYwNTaqAQ81jAZSDMmbU/v8PTxRzjMnrBj2rOMCgZvWUo7xBSZ",
+	"sp9RaFNUX2YYFoWVO0fUUlDqup2igwHyIOZE3jDVIfZC3AdQ9RoLYjDhq8JrIxUdMX+IY5ZnLs3PDjxh",
+	"E6nmR7A4rF0G1H0IwYb2U6x4bmVErH08G0OV+fhwZpS7jvGu6YtUPehUBkuOO7lS3+6gscxGBZgfU7UN",
+	"e60b5cQnLQCGTVPvv2kNjtfz9MLeozGWfNepvu6hsxNasIdczxlx7Za+V9/4rVffuLBK9f/H3tXttm17",
+	"8VchigKxAdl//9NsF81VmqxosaFbP7JumIuKkeiKi0S6IhXDGHa/6z3inmTgOYciJctu0wRJOuTWlo74",
+	"dXi+z2+j73vMz1fqAQ+B9rXTkDrJ1N6S7t4B4eH7jOUuJ/5MeSH3Kcufm8AEK7aOuqa1ToxtVQVfnhOy",
+	"mdS0GZbdtNCjbhbY3yKBslfCD8Hu2BiK4SWDblXSMFFzI3I2AvGuJ6aoRe4u4nHinp+r1gUmVB58RZVW",
+	"Ys0K6ST6mhnL14Rw0uRysJMaDuJKnuVb4pRjxFG50ybMrVokbn3iOtDLWyOOAl31ZI84ljqp+coDoYXA",
+	"RTOMELpYsCWXOUt5BYP456+/2UKIlGk1yQouFQUcM13n1NV0rRvLbM2VwZGwgpuCjfzlD/X0yVxBgvO5",
+	"0iuKLtIHKHDOjRGWVGvSqWtuBar9hS5zzEG2tnTsCMaIEHOVFU7Q5+07Urkl0fUglNuqjcoOwbhRCrb0",
+	"7ThIJWYgbskQwOzmQ3awv09R04gmRkq7DYR8G/7t0G0hVHxphg6v3qmA0VF/YnfPBXMP73Y38En6t4he",
+	"dFnqE0Ak4UlzCUCS9k7EXI3trplnusyNvwlTNjp9fTIOWknL5/yCy9ItDTvjJafOXFAQ6OfUv0wR4H/l",
+	"CNgjVH6gH1eqhF3p+jxNOrWF4WvkBUGApbiqERQdUwDaeFaIvCkFGxkhWBqm+7HRFvJxoqoOf3/qmkXd",
+	"vUDMtChKiNjklbTQChQ9OhWXSgnbKnF0n9NMKKXHNBWTKiub3KlIIUdornqrkHhsKV+6rXjlhhqR9JG1",
+	"Za3PSlGNp3Ab77mFITA0zDKiIyQNe/j/2XQ224P8lxXGB2iN9ox/B1d877kyzWIhM8i7oe18zB7+AjU5",
+	"7UbvMX7mg38buz9lL8Apxduc8b6eC4dZtU6XuephjI4OZo/G07maqxdti16f+uMU0d8bylxqM3h85lA/",
+	"KQmTcca+tAnKbL6ZK8pPwfFjdhJEDR+xzaykhIReaFUD6V48n7Knumb7B6zQjePQhRX1XIU6WNin0LU8",
+	"6h/U+2TYrPeZ1mWuV8qfgxTOYzqdqxSUEOo06higI+2h/KnQK3XI5KKzw+ATwVNufP/ixOkESPI9xXvT",
+	"CJWFQrXYe8+4tYuG+BKYKCHU/5aPClEOOs/66WB3NWBy3BvnLYnsaKG2RE/JvRUJifsY6nUirppzZnW7",
+	"ukHAbAo5q52shtv7kiK575BqJdQHYSeBQB8+fMhW4aXR7IOw3etglDpjPx17s0DWA+NXejVXo7T94wn+",
+	"no4TNzU0Crb0l7xBnf1mGlJ+mu82+O2raCD7oxIddVJaMMucCHAajztCEG/3WLPsYHYwvq7TTF6dXdXy",
+	"Yd2f0cN3s2FpGOcP0kuFXWfkCu1Kr6W8qNXNoyFtrXC/0iZTueXOZtX4yNvoM3d9l8Fc2rbNH92fX1XF",
+	"WbT0EBR1CsTCXwCDRmbCdJl/6WHZYXKCDbaz/zTZI61Hq1VkuQlW3iGpx2SaJh2tuH3Dq71azRU1poU2",
+	"zwE8UzclOPOEvBCeZt8gA+nvLRdoq7mSZelMwCWXuTNl0SoFxECq1vBOvQobcsbWm59XRDLtm+TpXI12",
+	"VHMkYPEFa46WbOyso1CK05pjYL5GUgCgzmmgUQol4VvFwOHuo6U2ztDWWWM+qQ2AcbAlQtbrUYlLc8k2",
+	"lUOEaF0/O9r27WdT7hyEbSPdn81uttysv9pbLyltxc2aBrept7+FliAdb/QCDjc6njJtPFT/inDpopOf",
+	"ceUvASZta/CTK8Ft6TUJS/Sj745BvIkV+WGE8Ci2MGUvNFx8wZdFUOAqh1uCUzyNfFlb8MD/e074V715",
+	"3WOE3/vgd2CEx1fHYRyeA9BiSJ3zwNIbhvT1O+m72QN/PMDSxKPGCZzf3jkmwyZO7S/v3Av1hWfZpi4f",
+	"PH7wP76UwF80kv5N81xhHhhUy55pj6eNhKZBDlbCcuDsTVixSbNMWNtPiZLMk6jcRQVsDD+jiDImL2yS",
+	"PoWu/FzxD6ICVyShPnYXOSKEceFNQs87jmXDRt//ejxmE0qRTHxeoKOZi0zCoCOy5+tsiCjczpBjFsrT",
+	"4beBh08QBsWwCeNuSg0vGaZIYMh4IaifFeriJHMiyku+xqTDTdqxWj8JARc6qF6IOCsQNJn4OyQPEkY5",
+	"slEExYmT6Pvx8d0cArQoF44Lcm75tNODHP8YXJMLUeqlm9YESm8KUS5FbQ49xsroYHYATvtlrfMGmCQi",
+	"nYfXB4j/BCkvrOL1ubBsWctMGDbKuSzX7LvTV6evT1g7Ngix45F68ub49PXJG6cL5KVwBhDwQe7brmc8",
+	"K+JlQfoD33fyG0UsLD1CBaIoYRP29OhlwqzgVcIKvQJ1W9fnJnHbYmUGurlJWgDwXFguy/hIeqk0/GH/",
+	"nmPsYEHBjlOGn7deA+vg70MMrjPpzIVa6wWbMOsOfaWVBF8CFo5beeG4y8rsXNQJnqEMS8xxWStRnYma",
+	"lW7LutOoqkbBJf7uz38DAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
