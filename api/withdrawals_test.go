@@ -300,7 +300,7 @@ func TestWithdrawalNeedsAVerifiedEmail(t *testing.T) {
 	res := c.do(http.MethodPost, "/api/users/loginWithCode/una@example.com", map[string]string{"loginCode": a.LatestCode(t, "una@example.com", "sign-in code")})
 	expect(t, res, http.StatusOK)
 	stepUp(t, c)
-	expectMessage(t, c.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "10", "network": "TRC20", "walletAddress": testTRONAddress, "fee": "10.00"}),
+	expectMessage(t, c.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "10", "network": "TRC20", "walletAddress": testTRONAddress, "fee": "1.10"}),
 		http.StatusForbidden, "Please verify your email address before requesting a withdrawal.")
 }
 

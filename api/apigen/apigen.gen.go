@@ -2426,6 +2426,14 @@ type RevokeOtherSessionsParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// StepUpParams defines parameters for StepUp.
+type StepUpParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // SuspendUserParams defines parameters for SuspendUser.
 type SuspendUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -2873,7 +2881,7 @@ type ServerInterface interface {
 	EndSession(w http.ResponseWriter, r *http.Request, id string)
 	// StepUp Confirm it's you, for operations that need more than the session
 	// (POST /users/step-up)
-	StepUp(w http.ResponseWriter, r *http.Request)
+	StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams)
@@ -3419,7 +3427,7 @@ func (_ Unimplemented) EndSession(w http.ResponseWriter, r *http.Request, id str
 
 // StepUp Confirm it's you, for operations that need more than the session
 // (POST /users/step-up)
-func (_ Unimplemented) StepUp(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6561,8 +6569,35 @@ func (siw *ServerInterfaceWrapper) EndSession(w http.ResponseWriter, r *http.Req
 // StepUp operation middleware
 func (siw *ServerInterfaceWrapper) StepUp(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StepUpParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.StepUp(w, r)
+		siw.Handler.StepUp(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -14185,7 +14220,8 @@ func (response EndSession500JSONResponse) VisitEndSessionResponse(w http.Respons
 }
 
 type StepUpRequestObject struct {
-	Body *StepUpJSONRequestBody
+	Params StepUpParams
+	Body   *StepUpJSONRequestBody
 }
 
 type StepUpResponseObject interface {
@@ -14244,6 +14280,20 @@ func (response StepUp403JSONResponse) VisitStepUpResponse(w http.ResponseWriter)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp409JSONResponse struct{ ConflictJSONResponse }
+
+func (response StepUp409JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18245,8 +18295,10 @@ func (sh *strictHandler) EndSession(w http.ResponseWriter, r *http.Request, id s
 }
 
 // StepUp operation middleware
-func (sh *strictHandler) StepUp(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams) {
 	var request StepUpRequestObject
+
+	request.Params = params
 
 	var body StepUpJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -19065,52 +19117,52 @@ var swaggerSpec = []string{
 	"t9kTPi4QMutxyNAeIsEaeyyzi/cKrythyU2HHEeKalyNAerOYMWHYJjGJVBDhnSam6OQT0ecj9Vq3dos",
 	"lKH3c+Z8wo0m7YP9H7Y7PfHeI64uK9hDJg0cr+u6bmRG56Sfgjv3J27GmaIzmve3fVnrg+4TXJ5dfk/0",
 	"7eV+nJb5eH0SnQ0aIFznOKqvdXR/CVw2Rq0kLv6tYNS4LphONXW95+I1DlguxShUoHeQcugCeAaMKih4",
-	"fc1EUomYgWHRmD6jmnCtp1bwkKq+tRwrrorWA6nIMPg3ckLh5LX9LwOiVVHrkWvPv8n2lnjUhFt8ncsp",
-	"+GiIrMPQiVRQVVPEwHxXioxu6jUxFZEz+7dfZuoCN/P4PL8XoW7I9ypT37IbO16DL+foIz+OQvAyD+1m",
-	"tWXIUqTszmEhmIjmm+81hIG8xPBJ3zod4iinwnXzRP7oqmC4XNYB870+yZgp1gkZbhM6x+pzA9YTvVav",
-	"RdqKTUJpUvsScmIrNgx5zrZ9JUknELoq+/5V++TqwxvSj3IY+5Z1m6kSLCtbPEAFTNL2ibdxqlUCclWW",
-	"QTNw+xr0kti2wpCXhHqiD3LQIelhcmGvBSHo4MuHXC50jrvCekpOR+PqmurzLrMvDRf7SiTrKqzwkWX7",
-	"L+ZQfrev32u6oj3YGt+mxRjMI7sj958WI0WzkuzU6mR9JfPl2lfuj6hyXZtq0o/oWx/K2G7HNcDsSJCn",
-	"1RNhMPw4RG3CgJOo4pn9ptq5V7OcpdAgWOZsC/U9S6N7wpG9MrQfy+/ivO2D/f2GvOvyFB4tAQhL/N4t",
-	"/7vU0twmn4YMMwD520atIuZ8kDlbkE4sB41qQ+sVJhxfXIDY/2jSHyopjGvkPqDpdT+B8tqhlMJeNzn4",
-	"89PkT8+6ZDC3BKB9sPeEbL3k0OzpX6E+Uk/kkIxjFaC97tvnna3tBMxU84JBGYeEnL/7MSE/nr1MyE9s",
-	"cJ6Q52/PE/Lq9OwEKjy8eOk7HHj7kSWhW5jPaiDYAIuID+ZlmidUu0xzyNGAmbCchK/LBMm8mL7cIVAh",
-	"Elfyb+c/Jj0B67Ebt3NbaY3muZyxLNSYwNTaqAQ81jAZSDMmbU/v8PTxRzjMnrBj2rOMCgZvWUo7xBSZ",
-	"sp9RaFNUX2YYFoWVO0fUUlDqup2igwHyIOZE3jDVIfZC3AdQ9RoLYjDhq8JrIxUdMX+IY5ZnLs3PDjxh",
-	"E6nmR7A4rF0G1H0IwYb2U6x4bmVErH08G0OV+fhwZpS7jvGu6YtUPehUBkuOO7lS3+6gscxGBZgfU7UN",
-	"e60b5cQnLQCGTVPvv2kNjtfz9MLeozGWfNepvu6hsxNasIdczxlx7Za+V9/4rVffuLBK9f/H3tXttm17",
-	"8VchigKxAdl//9NsF81VmqxosaFbP7JumIuKkeiKi0S6IhXDGHa/6z3inmTgOYciJctu0wRJOuTWlo74",
-	"dXi+z2+j73vMz1fqAQ+B9rXTkDrJ1N6S7t4B4eH7jOUuJ/5MeSH3Kcufm8AEK7aOuqa1ToxtVQVfnhOy",
-	"mdS0GZbdtNCjbhbY3yKBslfCD8Hu2BiK4SWDblXSMFFzI3I2AvGuJ6aoRe4u4nHinp+r1gUmVB58RZVW",
-	"Ys0K6ST6mhnL14Rw0uRysJMaDuJKnuVb4pRjxFG50ybMrVokbn3iOtDLWyOOAl31ZI84ljqp+coDoYXA",
-	"RTOMELpYsCWXOUt5BYP456+/2UKIlGk1yQouFQUcM13n1NV0rRvLbM2VwZGwgpuCjfzlD/X0yVxBgvO5",
-	"0iuKLtIHKHDOjRGWVGvSqWtuBar9hS5zzEG2tnTsCMaIEHOVFU7Q5+07Urkl0fUglNuqjcoOwbhRCrb0",
-	"7ThIJWYgbskQwOzmQ3awv09R04gmRkq7DYR8G/7t0G0hVHxphg6v3qmA0VF/YnfPBXMP73Y38En6t4he",
-	"dFnqE0Ak4UlzCUCS9k7EXI3trplnusyNvwlTNjp9fTIOWknL5/yCy9ItDTvjJafOXFAQ6OfUv0wR4H/l",
-	"CNgjVH6gH1eqhF3p+jxNOrWF4WvkBUGApbiqERQdUwDaeFaIvCkFGxkhWBqm+7HRFvJxoqoOf3/qmkXd",
-	"vUDMtChKiNjklbTQChQ9OhWXSgnbKnF0n9NMKKXHNBWTKiub3KlIIUdornqrkHhsKV+6rXjlhhqR9JG1",
-	"Za3PSlGNp3Ab77mFITA0zDKiIyQNe/j/2XQ224P8lxXGB2iN9ox/B1d877kyzWIhM8i7oe18zB7+AjU5",
-	"7UbvMX7mg38buz9lL8Apxduc8b6eC4dZtU6XuephjI4OZo/G07maqxdti16f+uMU0d8bylxqM3h85lA/",
-	"KQmTcca+tAnKbL6ZK8pPwfFjdhJEDR+xzaykhIReaFUD6V48n7Knumb7B6zQjePQhRX1XIU6WNin0LU8",
-	"6h/U+2TYrPeZ1mWuV8qfgxTOYzqdqxSUEOo06higI+2h/KnQK3XI5KKzw+ATwVNufP/ixOkESPI9xXvT",
-	"CJWFQrXYe8+4tYuG+BKYKCHU/5aPClEOOs/66WB3NWBy3BvnLYnsaKG2RE/JvRUJifsY6nUirppzZnW7",
-	"ukHAbAo5q52shtv7kiK575BqJdQHYSeBQB8+fMhW4aXR7IOw3etglDpjPx17s0DWA+NXejVXo7T94wn+",
-	"no4TNzU0Crb0l7xBnf1mGlJ+mu82+O2raCD7oxIddVJaMMucCHAajztCEG/3WLPsYHYwvq7TTF6dXdXy",
-	"Yd2f0cN3s2FpGOcP0kuFXWfkCu1Kr6W8qNXNoyFtrXC/0iZTueXOZtX4yNvoM3d9l8Fc2rbNH92fX1XF",
-	"WbT0EBR1CsTCXwCDRmbCdJl/6WHZYXKCDbaz/zTZI61Hq1VkuQlW3iGpx2SaJh2tuH3Dq71azRU1poU2",
-	"zwE8UzclOPOEvBCeZt8gA+nvLRdoq7mSZelMwCWXuTNl0SoFxECq1vBOvQobcsbWm59XRDLtm+TpXI12",
-	"VHMkYPEFa46WbOyso1CK05pjYL5GUgCgzmmgUQol4VvFwOHuo6U2ztDWWWM+qQ2AcbAlQtbrUYlLc8k2",
-	"lUOEaF0/O9r27WdT7hyEbSPdn81uttysv9pbLyltxc2aBrept7+FliAdb/QCDjc6njJtPFT/inDpopOf",
-	"ceUvASZta/CTK8Ft6TUJS/Sj745BvIkV+WGE8Ci2MGUvNFx8wZdFUOAqh1uCUzyNfFlb8MD/e074V715",
-	"3WOE3/vgd2CEx1fHYRyeA9BiSJ3zwNIbhvT1O+m72QN/PMDSxKPGCZzf3jkmwyZO7S/v3Av1hWfZpi4f",
-	"PH7wP76UwF80kv5N81xhHhhUy55pj6eNhKZBDlbCcuDsTVixSbNMWNtPiZLMk6jcRQVsDD+jiDImL2yS",
-	"PoWu/FzxD6ICVyShPnYXOSKEceFNQs87jmXDRt//ejxmE0qRTHxeoKOZi0zCoCOy5+tsiCjczpBjFsrT",
-	"4beBh08QBsWwCeNuSg0vGaZIYMh4IaifFeriJHMiyku+xqTDTdqxWj8JARc6qF6IOCsQNJn4OyQPEkY5",
-	"slEExYmT6Pvx8d0cArQoF44Lcm75tNODHP8YXJMLUeqlm9YESm8KUS5FbQ49xsroYHYATvtlrfMGmCQi",
-	"nYfXB4j/BCkvrOL1ubBsWctMGDbKuSzX7LvTV6evT1g7Ngix45F68ub49PXJG6cL5KVwBhDwQe7brmc8",
-	"K+JlQfoD33fyG0UsLD1CBaIoYRP29OhlwqzgVcIKvQJ1W9fnJnHbYmUGurlJWgDwXFguy/hIeqk0/GH/",
-	"nmPsYEHBjlOGn7deA+vg70MMrjPpzIVa6wWbMOsOfaWVBF8CFo5beeG4y8rsXNQJnqEMS8xxWStRnYma",
-	"lW7LutOoqkbBJf7uz38DAAD//w==",
+	"fc1EUomYgWHRmD6jmnCtp1bwkKq+tRwrrorHmkx/Aav7Rl4snLy2gWbA1Cpufle/H0FDTbwbwi2FmMsp",
+	"eIWIrKMJE6mgjqeI0eeuPAAd42uiOCL3+W+/sNUFbubx+ZovQqWS73WtvmX/d7wGX0DSx5ochXBpHhrc",
+	"aisCSJGyOweiYOqbb/fXEHjyEgM2fbN2iNycCtc/FDmyq7vhsmcHzHcXJWOmWCfk1E3oHOvdDVhP9Fq9",
+	"FmkrNgnFUO1LyPutoDLkOdv2tSudCOrq+vtX7ZOrD29IP8qa7FthwUyVYFnZVAJqbpK2T/WNk7sSkOSy",
+	"DNqP29ege8W2Fb+87NUTfZC8DkkP0xl7LQh6h+gByB5Dd7wr5afkdDSurqk+0zP70gC1r0SyrsIKH1l9",
+	"gcWsze8ixb0mSNqDrfGmWozBzLU7cv9pMVI0K8lOrRbYVzJfrrbl/ohq5bWpJv2IvvWhcO52XHXMjgSZ",
+	"YT0RBsOPQ5woDDiJaqzZb6q9gjXLWQotiWXOtlDDtDS6JxzZK5MJsOAvzts+2N9vyPQuT+HREoCwxO/9",
+	"+b9LLc2N+WnIaQOQv22cLGLOB5mzBenEctCoGrVeYTTy5QyI/Y8m/aGSwrjW8QOaXvcTKOgdijfsdZOD",
+	"Pz9N/vSsSwZzSwDaB3tPyNZLDu2l/hUqMvVEDuk/VgHa67593tnaTsAwNi8YFI5IyPm7HxPy49nLhPzE",
+	"BucJef72PCGvTs9OoKbEi5e+p4K3WFkSuoUZtAbCG7Bs+WBeJpZCfc00h6wQmAkLWPhKUJA+jAnTHQI1",
+	"KXEl/3b+Y9ITsB67cTu3ldZonssZy0JVC0zmjYrOY9WUgTRj0vb0Dk8ff4TD7Ak7pj3LqETxlqW0Q0zK",
+	"KTsohcZI9YWNYVFYK3RELQWlrr8qujQg82JO5A1THWIvxH0AdbaxBAcTvg69NlLREfOHOGZ55hIL7cAT",
+	"NpFqfgSLw2ppQN2HEN5oP8Ua61ZGxGrLszHUtY8PZ0a561Hv2sxI1YPeaLDkuHcs9Q0WGgt7VID5MdX3",
+	"sNe6URZ+0gJg2DTZ/5tW/Xg9Ty/sPRpjyXed6useOsukBXvILp0R1+Dpe72P33q9jwurVP9/7F3dbtu2",
+	"F38VoigQG5D99z/NdtFcpcmKFhu69SPrhrmoGImuuEikK1IxjGH3u94j7kkGnnMoUrLsNk2QpENubemI",
+	"X4fn+/w2Os3H/HylrvMQ2l87DamTvu0t6e4dEB6+z5HucuLPlIlynyT9uSlTsGLrqE9b68TYVsfw5Vko",
+	"m2lUm4HgTQs96p+BHTUSKLQlxBLsx43BH14y6I8lDRM1NyJnIxDvemKKWuTuIh4n7vm5al1gQuXBV1Rp",
+	"JdaskE6ir5mxfE2YKk0uB3u34SCu5Fm+JU45RuSWO23C3KpF4tYnrjy9vDXiKNBVT/aIY6mTmq889FoI",
+	"XDTDmKSLBVtymbOUVzCIf/76my2ESJlWk6zgUlGIM9N1Tn1U17qxzNZcGRwJK7gp2Mhf/lDBn8wVpFSf",
+	"K72ieCZ9gEL13BhhSbUmnbrmVqDaX+gyx6xna0vHjmCMCDFXWeEEfd6+I5VbEl0Pgset2jjwEHAcJX1L",
+	"3wCEVGIG4pYMAcynPmQH+/sUp41oYmy227LIN/7fDhYXgtOXZujw6p0KGB31J3b3XDD3gHJ3AxGlf4vo",
+	"RZelPgF9Ep40l4BAae9EzA7Z7pp5psvc+JswZaPT1yfjoJW0fM4vuCzd0rAzXnLqBQYliH5O/ct0rqxm",
+	"6coRsEeo/EAHsFQJu9L1eZp0qhnD18gLgpBOcR0lKDqmAHzzrBB5Uwo2MkKwNEz3Y6MtZABFdST+/tQ1",
+	"i/qJgZhpcZsQI8oraaH5KHp0Ki6VErZV4ug+p5lQEpFpKiZVVja5U5FCVtJc9VYh8WhWvlhc8coNNSLp",
+	"I2vLWp+VohpP4TbecwtD8GuY10RHSBr28P+z6Wy2Bxk3K4wP0BrtGf8Orvjec2WaxUJmkOlD2/mYPfwF",
+	"qoDajd5j/MwH/zZ2f8pegFOKt1nqfT0XDrNqnS5z1UM1HR3MHo2nczVXL9qmwD7ZyCmivzeUK9XmDPlc",
+	"pX4aFKb/jH0xFRT2fDNXlNCC48d8KIgaPmKbeVAJCb3QHAcSzHg+ZU91zfYPWKEbx6ELK+q5CpW3sE+h",
+	"T3rUsaj3ybBZ7zOty1yvlD8HKZzHdDpXKSgh1NvUMUBH2kPBVaFX6pDJRWeHwSeCp9z4jsmJ0wmQ5HuK",
+	"96YRDgyFarHbn3FrFw3xJTARnpaIjwpRDjrP+glodzVgctwb5y2J7GihtkRPyb0VCYn7GOp1Yryac2Z1",
+	"u7pBwGwKOaudrIbb+5Iiue+QaiXUB2EngUAfsHzIVuGl0eyDsN3rYJQ6Yz8de7NA1gPjV3o1V6O0/eMJ",
+	"/p6OEzc1NAq2dLS8QZ39ZlpgfprvNvjtq2hZ+6MSHXVSWjDLnAhwGo87QhBv9+i27GB2ML6u00xenV31",
+	"+WHdn9HDd7NFahjnD9JLhV1n5AoNUq+loKnVzaMhba2pv9ImU4HnzvbY+Mjb6DN3fZfBXNq2zR/dn19V",
+	"jVu09BAUdQrEwl8Ag0ZmwnSZf+lh2WFygg22s+M12SOtR6tVZLkJVt4hqcdkmiYdrbh9w6u9Ws0VtcKF",
+	"xtIBrlM3JTjzhLwQnmbfIAPp7y0XaOS5kmXpTMAll7kzZdEqBYxCqg/xTr0KW4DG1pufV0Qy7Zvk6VyN",
+	"dtSPJGDxBWuOlmzsrKNQ/NOaY2C+RlIAwNVpoFEKJSFqxVDl7qOlNs7Q1lljPqkNgHGwJULW64qJS3PJ",
+	"xphDhGhdPzva9u1nU+4chG0j3Z/NbrbArb/aWy8pbcXNmga3qbe/hSYkHW/0Ag43Op4ybSxVJ60ICS86",
+	"+RlX/hJg0rYGP7kS3JZek7BEP/ruGMSbWJEfxiSPYgtT9kLDxRd8WQQ+rnK4JTjF08iXtQWB/L/nhH/V",
+	"m9c9Kvm9D34HKnl8dRzG4TmASYbUOQ9lvWFIX7+Tvps98McDLIY8apzA+e2dYzJsG9X+8s69UF94lm3q",
+	"8sHjB//jSwn8RSPp3zTPFeaBQX3umfYI3khoGuRgJSwHzt4EMps0y4S1HZwoyTyJyl1UQOPwM4ooY/LC",
+	"JulTwAHgin8QFbgiCWeyu8gRIYwLbxJ63nEsGzb6/tfjMZtQimTi8wIdzVxkEgYdkT1fZ0NE4XaGHLNQ",
+	"EA+/DTx8gsArhk0Yd1NqeMkwRQJDxgtBHbRQFyeZE1Fe8jUmHW7SjtX6SQi40EH1QsRZgaDJxN8heZAw",
+	"ypGNIihOnETfj4/v5hCgKbpwXJBzy6edruf4x+CaXIhSL920JlB6U4hyKWpz6FFdRgezA3DaL2udN8Ak",
+	"Eek8vD5A/CdIeWEVr8+FZctaZsKwUc5luWbfnb46fX3C2rFBiB2P1JM3x6evT944XSAvhTOAgA9y3+g9",
+	"41kRLwvSH/i+k98oYmHpEZwQRQmbsKdHLxNmBa8SVugVqNu6PjeJ2xYrM9DNTdJCjufCclnGR9JLpeEP",
+	"+/ccYwcLCnacMvy89RpYB38fYnCdSWcu1Fov2IRZd+grrST4ErBU3coLx11WZueiTvAMZVjUjstaiepM",
+	"1Kx0W9adRlU1Ci7xd3/+GwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -46,9 +46,9 @@ type InvestmentQuote struct {
 	// PlanVersion is the version of the plan the terms are from; a start must send it back.
 	PlanVersion int
 	Terms       plan.Terms
-	Amount   money.Money
-	Return   money.Money
-	Payout   money.Money // Amount + Return
+	Amount      money.Money
+	Return      money.Money
+	Payout      money.Money // Amount + Return
 	// MaturesAt is when the investment would end if it were approved now.
 	MaturesAt time.Time
 	Available money.Money

@@ -16,17 +16,19 @@ import (
 const StepUpLifetime = 5 * time.Minute
 
 // MarkSteppedUp records that the person behind one of userID's live sessions has just confirmed
-// who they are. A session that is not theirs, or has ended, is ErrNotFound.
-func (s *Store) MarkSteppedUp(ctx context.Context, userID, sessionID uuid.UUID) error {
+// who they are, and returns until when that counts. A session that is not theirs, or has ended,
+// is ErrNotFound.
+func (s *Store) MarkSteppedUp(ctx context.Context, userID, sessionID uuid.UUID) (time.Time, error) {
+	now := s.clock.Now()
 	tag, err := s.db.Exec(ctx, `UPDATE sessions SET stepped_up_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL`,
-		sessionID, userID, s.clock.Now())
+		sessionID, userID, now)
 	if err != nil {
-		return fmt.Errorf("session: step up: %w", err)
+		return time.Time{}, fmt.Errorf("session: step up: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+		return time.Time{}, ErrNotFound
 	}
-	return nil
+	return now.Add(StepUpLifetime), nil
 }
 
 // SteppedUp reports whether the session was confirmed within StepUpLifetime. It reads the row

@@ -32,8 +32,8 @@ func TestStepUpLastsFiveMinutesOnItsOwnSession(t *testing.T) {
 	if steppedUp(ada, here.ID) {
 		t.Fatal("a new session counts as confirmed")
 	}
-	if err := f.sessions.MarkSteppedUp(ctx, ada, here.ID); err != nil {
-		t.Fatal(err)
+	if until, err := f.sessions.MarkSteppedUp(ctx, ada, here.ID); err != nil || !until.Equal(start.Add(session.StepUpLifetime)) {
+		t.Fatal(until, err)
 	}
 	if !steppedUp(ada, here.ID) {
 		t.Fatal("a session just confirmed does not count")
@@ -41,7 +41,7 @@ func TestStepUpLastsFiveMinutesOnItsOwnSession(t *testing.T) {
 	if steppedUp(ada, there.ID) || steppedUp(bob, here.ID) {
 		t.Fatal("a confirmation counts for another session or user")
 	}
-	if err := f.sessions.MarkSteppedUp(ctx, bob, here.ID); !errors.Is(err, session.ErrNotFound) {
+	if _, err := f.sessions.MarkSteppedUp(ctx, bob, here.ID); !errors.Is(err, session.ErrNotFound) {
 		t.Fatalf("confirming another user's session: %v, want ErrNotFound", err)
 	}
 
@@ -54,7 +54,7 @@ func TestStepUpLastsFiveMinutesOnItsOwnSession(t *testing.T) {
 		t.Fatal("the confirmation still counts after five minutes")
 	}
 
-	if err := f.sessions.MarkSteppedUp(ctx, ada, here.ID); err != nil {
+	if _, err := f.sessions.MarkSteppedUp(ctx, ada, here.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.sessions.Revoke(ctx, here.ID, "logout"); err != nil {
@@ -63,7 +63,7 @@ func TestStepUpLastsFiveMinutesOnItsOwnSession(t *testing.T) {
 	if steppedUp(ada, here.ID) {
 		t.Fatal("an ended session counts as confirmed")
 	}
-	if err := f.sessions.MarkSteppedUp(ctx, ada, here.ID); !errors.Is(err, session.ErrNotFound) {
+	if _, err := f.sessions.MarkSteppedUp(ctx, ada, here.ID); !errors.Is(err, session.ErrNotFound) {
 		t.Fatalf("confirming an ended session: %v, want ErrNotFound", err)
 	}
 }
