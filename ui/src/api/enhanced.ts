@@ -212,6 +212,7 @@ export const {
   useSendVerificationEmailMutation,
   useVerifyUserMutation,
   useChangePasswordMutation,
+  useStepUpMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,
   useSendLoginCodeMutation,
