@@ -42,8 +42,10 @@ var (
 // StepUp marks the caller's session as confirmed by the person for StepUpLifetime, once they
 // have proved it with the code of their authenticator app or, on an account without one, with
 // their password (the same verification as sign-in). An account with an app must use the code:
-// the password alone is the weaker factor. Attempts count against the limits a sign-in of the
-// account counts against, so step-up cannot be used to guess either.
+// the password alone is the weaker factor. Attempts are limited per account (ruleStepUp, not
+// per address: the caller is already signed in, and people behind one office address must not
+// share a budget), and each wrong answer counts towards the account's sign-in back-off, so
+// step-up cannot be used to guess either.
 func (s *Service) StepUp(ctx context.Context, a Actor, in StepUpInput) (time.Time, error) {
 	uid, err := uuid.Parse(a.UserID)
 	if err != nil {
@@ -76,7 +78,7 @@ func (s *Service) StepUp(ctx context.Context, a Actor, in StepUpInput) (time.Tim
 			return time.Time{}, ErrStepUpPasswordEmpty
 		}
 	}
-	if err := s.policy.Login(ctx, a.UserID, a.Client.IP); err != nil {
+	if err := s.limit(ctx, ruleStepUp, a.UserID); err != nil {
 		return time.Time{}, err
 	}
 	if user.TwoFactorEnabled() {
