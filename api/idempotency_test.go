@@ -346,7 +346,8 @@ func TestIdempotencyKeyOnAWithdrawalIsAnsweredFromItsEvents(t *testing.T) {
 	c, u := a.member(t, "ivy@example.com", "subscriber")
 	staff, _ := a.member(t, "sam@example.com", "author")
 	fund(t, c, staff, "300")
-	body := map[string]string{"amount": "100", "network": "ERC20", "walletAddress": testETHAddress}
+	clearedToWithdraw(t, a, c, staff)
+	body := map[string]string{"amount": "100", "network": "ERC20", "walletAddress": testETHAddress, "fee": "2.00"}
 
 	first := c.withKey("wd-1", http.MethodPost, "/api/withDraw/create", body)
 	expect(t, first, http.StatusOK)
@@ -358,7 +359,7 @@ func TestIdempotencyKeyOnAWithdrawalIsAnsweredFromItsEvents(t *testing.T) {
 		again.header.Get("X-Clearvest-Position") != first.header.Get("X-Clearvest-Position") {
 		t.Fatalf("repeat = %v %s, want the first answer %v %s", again.header, again.body, first.header, first.body)
 	}
-	expect(t, c.withKey("wd-1", http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "50", "network": "ERC20", "walletAddress": testETHAddress}),
+	expect(t, c.withKey("wd-1", http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "50", "network": "ERC20", "walletAddress": testETHAddress, "fee": "1.50"}),
 		http.StatusUnprocessableEntity)
 	if n := a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'account.withdrawal_requested'`, "account-"+u.ID); n != 1 {
 		t.Fatalf("%d withdrawal requests stored, want 1", n)

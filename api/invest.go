@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"clearvest/api/apigen"
@@ -24,11 +25,15 @@ func (s *server) GetInvestmentQuote(ctx context.Context, req apigen.GetInvestmen
 	if err != nil {
 		return nil, err
 	}
-	return apigen.GetInvestmentQuote200JSONResponse{
-		Plan: q.PlanName, Amount: q.Amount.String(), TermDays: q.Terms.TermDays, TermRate: q.Terms.RateText(),
-		Apr: q.Terms.APRPercent().StringFixed(plan.APRDecimals), Return: q.Return.String(), Payout: q.Payout.String(),
-		MaturesAt: q.MaturesAt, Available: q.Available.String(),
-	}, nil
+	return apigen.GetInvestmentQuote200JSONResponse(investmentQuoteJSON(q)), nil
+}
+
+func investmentQuoteJSON(q appmoney.InvestmentQuote) apigen.InvestmentQuote {
+	return apigen.InvestmentQuote{
+		Plan: q.PlanName, PlanVersion: q.PlanVersion, Amount: q.Amount.String(), TermDays: q.Terms.TermDays,
+		TermRate: q.Terms.RateText(), Apr: q.Terms.APRPercent().StringFixed(plan.APRDecimals), Return: q.Return.String(),
+		Payout: q.Payout.String(), MaturesAt: q.MaturesAt, Available: q.Available.String(),
+	}
 }
 
 func (s *server) StartInvestment(ctx context.Context, req apigen.StartInvestmentRequestObject) (apigen.StartInvestmentResponseObject, error) {
@@ -39,7 +44,12 @@ func (s *server) StartInvestment(ctx context.Context, req apigen.StartInvestment
 	if req.Body == nil {
 		return nil, errBadJSON
 	}
-	created, err := s.money.StartInvestment(ctx, a, appmoney.InvestInput{Amount: req.Body.Amount, PlanName: req.Body.PlanName})
+	created, err := s.money.StartInvestment(ctx, a, appmoney.InvestInput{Amount: req.Body.Amount, PlanName: req.Body.PlanName,
+		PlanVersion: req.Body.PlanVersion})
+	if changed, ok := errors.AsType[*appmoney.PlanChangedError](err); ok {
+		q := investmentQuoteJSON(changed.Quote)
+		return nil, detailed(err, func(b *apigen.Error) { b.InvestmentQuote = &q })
+	}
 	if err != nil {
 		return nil, err
 	}

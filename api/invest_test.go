@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -107,11 +108,25 @@ type investmentJSON struct {
 	} `json:"user"`
 }
 
+// start invests as the invest page does: the quote first, then the request with the plan
+// version the quote showed.
 func (a *investApp) start(t *testing.T, c *client, plan, amount string) investmentJSON {
 	t.Helper()
-	res := c.do(http.MethodPost, "/api/invest/start-invest", map[string]string{"planName": plan, "amount": amount})
+	res := c.do(http.MethodGet, "/api/invest/quote?planName="+url.QueryEscape(plan)+"&amount="+url.QueryEscape(amount), nil)
+	expect(t, res, http.StatusOK)
+	q := decodeJSON[struct{ PlanVersion int }](t, res)
+	res = c.do(http.MethodPost, "/api/invest/start-invest", map[string]any{"planName": plan, "amount": amount, "planVersion": q.PlanVersion})
 	expect(t, res, http.StatusOK)
 	return decodeJSON[investmentJSON](t, res)
+}
+
+// atVersion is a start request's body with the plan version the investor saw.
+func atVersion(body map[string]string, version int) map[string]any {
+	out := map[string]any{"planVersion": version}
+	for k, v := range body {
+		out[k] = v
+	}
+	return out
 }
 
 func getInvestment(t *testing.T, c *client, id string) investmentJSON {
@@ -277,7 +292,7 @@ func TestStartInvestmentInputIsChecked(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for _, res := range []response{
-			ivy.do(http.MethodPost, "/api/invest/start-invest", tc.body),
+			ivy.do(http.MethodPost, "/api/invest/start-invest", atVersion(tc.body, 1)),
 			ivy.do(http.MethodGet, "/api/invest/quote?planName="+tc.body["planName"]+"&amount="+tc.body["amount"], nil),
 		} {
 			if res.status != tc.status {
@@ -307,14 +322,14 @@ func TestStartInvestmentNeedsAVerifiedEmailAndAnApprovedIdentity(t *testing.T) {
 	expect(t, una.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusUnauthorized)
 	expect(t, una.do(http.MethodPost, "/api/users/loginWithCode/una@example.com",
 		map[string]string{"loginCode": a.LatestCode(t, "una@example.com", "sign-in code")}), http.StatusOK)
-	expectMessage(t, una.do(http.MethodPost, "/api/invest/start-invest", map[string]string{"planName": "Basic", "amount": "100"}),
+	expectMessage(t, una.do(http.MethodPost, "/api/invest/start-invest", map[string]any{"planName": "Basic", "amount": "100", "planVersion": 1}),
 		http.StatusForbidden, "Please verify your email before investing.")
 
 	vic, _ := a.member(t, "vic@example.com", "subscriber")
-	expectMessage(t, vic.do(http.MethodPost, "/api/invest/start-invest", map[string]string{"planName": "Basic", "amount": "100"}),
+	expectMessage(t, vic.do(http.MethodPost, "/api/invest/start-invest", map[string]any{"planName": "Basic", "amount": "100", "planVersion": 1}),
 		http.StatusForbidden, "Please upload your identity documents before investing.")
 	expect(t, uploadKYC(t, vic, nil, front(jpegFile(t)), back(jpegFile(t))), http.StatusOK)
-	expectMessage(t, vic.do(http.MethodPost, "/api/invest/start-invest", map[string]string{"planName": "Basic", "amount": "100"}),
+	expectMessage(t, vic.do(http.MethodPost, "/api/invest/start-invest", map[string]any{"planName": "Basic", "amount": "100", "planVersion": 1}),
 		http.StatusForbidden, "Your identity documents are being reviewed. You can invest once they are approved.")
 }
 
@@ -544,7 +559,7 @@ func TestStartInvestmentRepeatGetsTheFirstAnswer(t *testing.T) {
 	a := newInvestApp(t)
 	a.plan(t, "Basic", "100", "1000", 30, "0.015")
 	ivy, id := a.investor(t, "ivy@example.com", "500")
-	body := map[string]string{"planName": "Basic", "amount": "200"}
+	body := map[string]any{"planName": "Basic", "amount": "200", "planVersion": 1}
 
 	first := ivy.withKey("inv-1", http.MethodPost, "/api/invest/start-invest", body)
 	expect(t, first, http.StatusOK)
@@ -555,7 +570,7 @@ func TestStartInvestmentRepeatGetsTheFirstAnswer(t *testing.T) {
 	if again.header.Get("Idempotency-Hit") != "true" || string(again.body) != string(first.body) {
 		t.Fatalf("repeat = %v %s, want the first answer %s", again.header, again.body, first.body)
 	}
-	expect(t, ivy.withKey("inv-1", http.MethodPost, "/api/invest/start-invest", map[string]string{"planName": "Basic", "amount": "300"}),
+	expect(t, ivy.withKey("inv-1", http.MethodPost, "/api/invest/start-invest", map[string]any{"planName": "Basic", "amount": "300", "planVersion": 1}),
 		http.StatusUnprocessableEntity)
 	if n := a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'account.investment_requested'`, "account-"+id); n != 1 {
 		t.Fatalf("%d investment requests stored, want 1", n)

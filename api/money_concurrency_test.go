@@ -16,6 +16,7 @@ import (
 	"clearvest/domain/account"
 	"clearvest/domain/money"
 	"clearvest/eventstore"
+	"clearvest/platform/config"
 	"clearvest/projections/ledger"
 )
 
@@ -73,8 +74,14 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 	staff := []string{sam.Token, ada.Token}
 	tokens := make([]string, investors)
 	ids := make([]string, investors)
+	samClient := a.apiClient(t, sam.Token)
 	for i := range tokens {
 		tokens[i] = verifiedInvestor(t, a, i)
+		clearedToWithdraw(t, a, a.apiClient(t, tokens[i]), samClient)
+	}
+	schedule, err := config.ParseWithdrawalFee(config.DefaultWithdrawalFee)
+	if err != nil {
+		t.Fatal(err)
 	}
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers * 2}}
 	t.Cleanup(hc.CloseIdleConnections)
@@ -139,8 +146,13 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 				body: map[string]string{"txHash": testHash("paid-" + w.ID)}, key: key}
 		case roll < 4:
 			u := pick(investors)
+			amount := fmt.Sprintf("%d.%02d", 10+pick(200), pick(100))
+			q, err := schedule.Quote(money.MustParse(amount))
+			if err != nil {
+				panic(err)
+			}
 			return moneyRequest{kind: "withdraw", user: u, token: tokens[u], method: http.MethodPost, path: "/api/withDraw/create",
-				body: map[string]string{"amount": fmt.Sprintf("%d.%02d", 10+pick(200), pick(100)), "walletAddress": testTRONAddress, "network": "TRC20"},
+				body: map[string]string{"amount": amount, "walletAddress": testTRONAddress, "network": "TRC20", "fee": q.Fee.String()},
 				key:  key}
 		case roll < 7 && nd > 0:
 			mu.Lock()

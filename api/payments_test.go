@@ -15,6 +15,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
 	"clearvest/app/command"
+	"clearvest/app/kyc/kyctest"
 	"clearvest/app/money"
 	"clearvest/app/plans"
 	"clearvest/domain/clock"
@@ -34,7 +35,8 @@ const (
 
 // newMoneyApp is the API with the money service and its read models (the books, which hold the
 // figures, the wallets, which hold the deposits, the withdrawals and the history), deposit
-// addresses configured for BTC on Bitcoin and USDT on TRON, and the default withdrawal fee.
+// addresses configured for BTC on Bitcoin and USDT on TRON, the default withdrawal fee, and the
+// identity checks (a withdrawal needs an approved one).
 func newMoneyApp(t testing.TB, opts ...accountstest.Option) *app {
 	return newMoneyAppAt(t, nil, opts...)
 }
@@ -54,14 +56,14 @@ func newMoneyAppQuota(t testing.TB, clk clock.Clock, maxOpen int, opts ...accoun
 	// As in serve, the money service refuses to close an account that holds money; an option of
 	// the test's own comes after, and may turn that off.
 	opts = append([]accountstest.Option{closeChecked(&svc)}, opts...)
-	env := accountstest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+	env := kyctest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec)}
 	}, money.Migrations))...)
 	if clk == nil {
 		clk = env.Clock
 	}
-	svc = newMoneyServiceQuota(t, env, env.Commands, nil, clk, maxOpen)
-	return serve(t, env, func(d *api.Deps) { d.Money = svc })
+	svc = newMoneyServiceQuota(t, env.Env, env.Commands, nil, clk, maxOpen)
+	return serve(t, env.Env, func(d *api.Deps) { d.Money, d.KYC = svc, env.KYC })
 }
 
 // closeChecked has accounts refuse to close an account that *svc finds holding money, as serve

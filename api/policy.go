@@ -84,6 +84,7 @@ var operationActions = map[string]Action{
 	"getPhoto":                 ActOwnAccount,
 	"sendVerificationEmail":    ActOwnAccount,
 	"changePassword":           ActOwnAccount,
+	"stepUp":                   ActOwnAccount,
 	"listSessions":             ActOwnAccount,
 	"endSession":               ActOwnAccount,
 	"revokeOtherSessions":      ActOwnAccount,

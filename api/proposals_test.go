@@ -11,6 +11,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
 	"clearvest/app/approvals"
+	"clearvest/app/kyc/kyctest"
 	"clearvest/app/money"
 	"clearvest/domain/account"
 	"clearvest/domain/identity"
@@ -29,10 +30,10 @@ import (
 // tolerance, $10,000.00 for deposits and withdrawals, a $10,000,000.00 ceiling.
 func newFourEyesApp(t *testing.T) *app {
 	t.Helper()
-	env := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+	env := kyctest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec), proposals.New(codec)}
 	}, money.Migrations, approvals.Migrations))
-	svc := newMoneyService(t, env, env.Commands, nil, env.Clock, func(c *money.Config) {
+	svc := newMoneyService(t, env.Env, env.Commands, nil, env.Clock, func(c *money.Config) {
 		c.Thresholds = money.Thresholds{DepositTolerance: decimal.RequireFromString("0.01"), DepositThreshold: dm.MustParse("10000"),
 			WithdrawalThreshold: dm.MustParse("10000"), MaxAmount: dm.MustParse("10000000")}
 	})
@@ -42,7 +43,7 @@ func newFourEyesApp(t *testing.T) *app {
 	}
 	svc.RegisterExecutors(ap)
 	env.Accounts.RegisterExecutors(ap)
-	return serve(t, env, func(d *api.Deps) { d.Money, d.Approvals = svc, ap })
+	return serve(t, env.Env, func(d *api.Deps) { d.Money, d.Approvals, d.KYC = svc, ap, env.KYC })
 }
 
 type proposalCreatedJSON struct {
@@ -294,19 +295,21 @@ func TestALargePayoutIsSentByTheSecondAdmin(t *testing.T) {
 	expect(t, admin.do(http.MethodPost, "/api/proposals/"+id+"/approve", nil), http.StatusOK)
 	investor.position = admin.position
 
+	clearedToWithdraw(t, a, investor, author)
 	w := withdraw(t, investor, "12000", "TRC20", testTRONAddress)
 	author.position = investor.position
 	path := "/api/withDraw/approve/" + w.ID
 	// Above the threshold the proposer does not pay out: a hash from them is refused.
-	expect(t, author.do(http.MethodPut, path, map[string]string{"txHash": "0xpaid", "reason": "ok"}), http.StatusBadRequest)
+	expect(t, author.do(http.MethodPut, path, map[string]string{"txHash": testHash("paid by the proposer"), "reason": "ok"}), http.StatusBadRequest)
 	expect(t, author.do(http.MethodPut, path, map[string]string{}), http.StatusBadRequest)
 	pid := proposed(t, author.do(http.MethodPut, path, map[string]string{"reason": "Verified the address with the investor"}))
 	admin.position = author.position
 	// The approver pays out and records the hash; without one nothing is approved.
 	expect(t, admin.do(http.MethodPost, "/api/proposals/"+pid+"/approve", map[string]string{}), http.StatusBadRequest)
-	expect(t, admin.do(http.MethodPost, "/api/proposals/"+pid+"/approve", map[string]string{"txHash": "0xfeedface"}), http.StatusOK)
+	payout := testHash("paid by the approver")
+	expect(t, admin.do(http.MethodPost, "/api/proposals/"+pid+"/approve", map[string]string{"txHash": payout}), http.StatusOK)
 	e := lastEvent[account.WithdrawalApproved](t, a, eventstore.NewStreamID(account.StreamCategory, investorID))
-	if e.TxHash != "0xfeedface" || e.ApprovedBy == "" || e.ApprovedBy == e.StaffID || e.ProposalID != pid {
+	if e.TxHash != payout || e.ApprovedBy == "" || e.ApprovedBy == e.StaffID || e.ProposalID != pid {
 		t.Fatalf("withdrawal_approved = %+v", e)
 	}
 }

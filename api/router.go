@@ -223,11 +223,16 @@ func New(deps Deps) http.Handler {
 	metrics := middleware.NewMetrics(deps.Metrics)
 	// The generated router wraps each operation in these, the last outermost: the policy first,
 	// then Idempotency-Key, which needs the caller and has nothing to keep for a refusal.
-	// The request limits come between the two: they need the caller, and a refused request
-	// should not hold a key.
-	operationMiddlewares := []apigen.MiddlewareFunc{ops.authorize}
+	// The step-up check comes right after the policy: a request without a fresh confirmation
+	// is refused before its body or its key is looked at. The request limits come next: they
+	// need the caller, and a refused request should not hold a key.
+	var stepUp StepUpChecker
+	if deps.Accounts != nil {
+		stepUp = deps.Accounts
+	}
+	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.authorize}
 	if deps.RequestLimiter != nil {
-		operationMiddlewares = []apigen.MiddlewareFunc{ops.limit(deps.RequestLimiter), ops.authorize}
+		operationMiddlewares = append([]apigen.MiddlewareFunc{ops.limit(deps.RequestLimiter)}, operationMiddlewares...)
 	}
 	if deps.Idempotency != nil {
 		idem, err := idempotencyFor(deps.Idempotency)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"clearvest/api/apigen"
@@ -21,11 +22,16 @@ func (s *server) CreateWithdrawal(ctx context.Context, req apigen.CreateWithdraw
 	if req.Body == nil {
 		return nil, errBadJSON
 	}
-	in := appmoney.WithdrawalInput{Amount: req.Body.Amount, WalletAddress: req.Body.WalletAddress, Network: req.Body.Network}
+	in := appmoney.WithdrawalInput{Amount: req.Body.Amount, WalletAddress: req.Body.WalletAddress, Network: req.Body.Network,
+		Fee: req.Body.Fee}
 	if req.Body.Asset != nil {
 		in.Asset = *req.Body.Asset
 	}
 	created, err := s.money.CreateWithdrawal(ctx, a, in)
+	if changed, ok := errors.AsType[*appmoney.FeeChangedError](err); ok {
+		q := withdrawalQuoteJSON(changed.Quote)
+		return nil, detailed(err, func(b *apigen.Error) { b.WithdrawalQuote = &q })
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +54,11 @@ func (s *server) GetWithdrawalQuote(ctx context.Context, req apigen.GetWithdrawa
 	if err != nil {
 		return nil, err
 	}
-	out := apigen.GetWithdrawalQuote200JSONResponse{Minimum: q.Minimum.String(), Schedule: q.Schedule}
+	return apigen.GetWithdrawalQuote200JSONResponse(withdrawalQuoteJSON(q)), nil
+}
+
+func withdrawalQuoteJSON(q appmoney.WithdrawalQuote) apigen.WithdrawalQuote {
+	out := apigen.WithdrawalQuote{Minimum: q.Minimum.String(), Schedule: q.Schedule}
 	if q.Amount != nil {
 		amount, fee, receives := q.Amount.String(), q.Fee.String(), q.Receives.String()
 		out.Amount, out.Fee, out.Receives = &amount, &fee, &receives
@@ -56,7 +66,7 @@ func (s *server) GetWithdrawalQuote(ctx context.Context, req apigen.GetWithdrawa
 	if q.Address != "" {
 		out.WalletAddress = &q.Address
 	}
-	return out, nil
+	return out
 }
 
 func (s *server) GetPendingWithdrawals(ctx context.Context, req apigen.GetPendingWithdrawalsRequestObject) (apigen.GetPendingWithdrawalsResponseObject, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -48,11 +49,49 @@ func fund(t *testing.T, investor, staff *client, amount string) {
 	investor.position = max(investor.position, staff.position)
 }
 
+// withdraw asks for a withdrawal as the withdrawal page does: the quote first, then the request
+// with the fee it showed. The investor must be cleared to withdraw (clearedToWithdraw).
 func withdraw(t *testing.T, c *client, amount, network, address string) withdrawalJSON {
 	t.Helper()
-	res := c.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": amount, "network": network, "walletAddress": address})
+	res := c.do(http.MethodPost, "/api/withDraw/create", withdrawalBody(t, c, amount, network, address))
 	expect(t, res, http.StatusOK)
 	return decodeJSON[withdrawalJSON](t, res)
+}
+
+// withdrawalBody is a withdrawal request carrying the fee the quote shows for amount ("" when the
+// quote refuses the amount: the request is then refused before its fee is looked at).
+func withdrawalBody(t *testing.T, c *client, amount, network, address string) map[string]string {
+	t.Helper()
+	fee := ""
+	if res := c.do(http.MethodGet, "/api/withDraw/quote?network=TRC20&amount="+url.QueryEscape(amount), nil); res.status == http.StatusOK {
+		fee = decodeJSON[map[string]string](t, res)["fee"]
+	}
+	return map[string]string{"amount": amount, "network": network, "walletAddress": address, "fee": fee}
+}
+
+// clearedToWithdraw makes investor someone who may withdraw now: staff approve their identity
+// check, and they confirm it's them (step-up with their password) on their session.
+func clearedToWithdraw(t *testing.T, a *app, investor, staff *client) {
+	t.Helper()
+	identityApproved(t, a, investor, staff)
+	stepUp(t, investor)
+}
+
+// identityApproved has staff approve investor's identity check.
+func identityApproved(t *testing.T, a *app, investor, staff *client) {
+	t.Helper()
+	id := investorID(t, a, investor)
+	jpg := jpegFile(t)
+	expect(t, uploadKYC(t, investor, nil, front(jpg), back(jpg)), http.StatusOK)
+	staff.position = max(staff.position, investor.position)
+	expect(t, staff.do(http.MethodPatch, "/api/users/kyc/"+id+"/approve", map[string]any{}), http.StatusOK)
+	investor.position = max(investor.position, staff.position)
+}
+
+// stepUp confirms it's the person on c's session, with the password.
+func stepUp(t *testing.T, c *client) {
+	t.Helper()
+	expect(t, c.do(http.MethodPost, "/api/users/step-up", map[string]string{"password": testPassword}), http.StatusOK)
 }
 
 func TestWithdrawalFlowPaysOutLessTheFeeAndMailsTheInvestor(t *testing.T) {
@@ -62,6 +101,7 @@ func TestWithdrawalFlowPaysOutLessTheFeeAndMailsTheInvestor(t *testing.T) {
 	staff, _ := a.member(t, "sam@example.com", "author")
 	other, _ := a.member(t, "oscar@example.com", "subscriber")
 	fund(t, investor, staff, "1000")
+	clearedToWithdraw(t, a, investor, staff)
 
 	// The preview shows the schedule's fee before anything is held.
 	res := investor.do(http.MethodGet, "/api/withDraw/quote?amount=100&network=TRC20", nil)
@@ -161,6 +201,7 @@ func TestWithdrawalRejectionReturnsTheAmountAndMailsTheReason(t *testing.T) {
 	investor, _ := a.member(t, "ivy@example.com", "subscriber")
 	staff, _ := a.member(t, "ada@example.com", "admin")
 	fund(t, investor, staff, "50")
+	clearedToWithdraw(t, a, investor, staff)
 	w := withdraw(t, investor, "50", "ERC20", testETHAddress)
 	if w.WalletAddress != testETHAddress || w.Fee != "1.50" || w.Receives != "48.50" {
 		t.Fatalf("created: %+v", w)
@@ -194,6 +235,7 @@ func TestWithdrawalInputIsChecked(t *testing.T) {
 	investor, _ := a.member(t, "ivy@example.com", "subscriber")
 	staff, _ := a.member(t, "sam@example.com", "author")
 	fund(t, investor, staff, "100")
+	clearedToWithdraw(t, a, investor, staff)
 	cases := []struct {
 		amount, network, address string
 		status                   int
@@ -216,7 +258,7 @@ func TestWithdrawalInputIsChecked(t *testing.T) {
 		{"100.01", "TRC20", testTRONAddress, http.StatusUnprocessableEntity, "amount", "Insufficient balance: $100.00 is available"},
 	}
 	for _, tc := range cases {
-		res := investor.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": tc.amount, "network": tc.network, "walletAddress": tc.address})
+		res := investor.do(http.MethodPost, "/api/withDraw/create", withdrawalBody(t, investor, tc.amount, tc.network, tc.address))
 		if res.status != tc.status {
 			t.Errorf("%+v: status %d; %s", tc, res.status, res.body)
 			continue
@@ -257,7 +299,8 @@ func TestWithdrawalNeedsAVerifiedEmail(t *testing.T) {
 	expect(t, c.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusUnauthorized)
 	res := c.do(http.MethodPost, "/api/users/loginWithCode/una@example.com", map[string]string{"loginCode": a.LatestCode(t, "una@example.com", "sign-in code")})
 	expect(t, res, http.StatusOK)
-	expectMessage(t, c.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "10", "network": "TRC20", "walletAddress": testTRONAddress}),
+	stepUp(t, c)
+	expectMessage(t, c.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "10", "network": "TRC20", "walletAddress": testTRONAddress, "fee": "1.10"}),
 		http.StatusForbidden, "Please verify your email address before requesting a withdrawal.")
 }
 
@@ -267,6 +310,7 @@ func TestStaffCannotDecideTheirOwnWithdrawal(t *testing.T) {
 	sam, _ := a.member(t, "sam@example.com", "author")
 	ada, _ := a.member(t, "ada@example.com", "admin")
 	fund(t, sam, ada, "40")
+	clearedToWithdraw(t, a, sam, ada)
 	w := withdraw(t, sam, "40", "TRC20", testTRONAddress)
 	expectMessage(t, sam.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": testHash("mine")}), http.StatusUnprocessableEntity,
 		"You cannot decide or correct money on your own account")
@@ -281,9 +325,10 @@ func TestConcurrentWithdrawalsHoldTheBalanceOnce(t *testing.T) {
 	investor, user := a.member(t, "ivy@example.com", "subscriber")
 	staff, _ := a.member(t, "sam@example.com", "author")
 	fund(t, investor, staff, "1000")
+	clearedToWithdraw(t, a, investor, staff)
 
 	const n = 50
-	body := map[string]string{"amount": "600", "network": "TRC20", "walletAddress": testTRONAddress}
+	body := map[string]string{"amount": "600", "network": "TRC20", "walletAddress": testTRONAddress, "fee": "7.00"}
 	results := make([]response, n)
 	var wg sync.WaitGroup
 	for i := range n {

@@ -36,7 +36,9 @@ describe(`community against ${BASE_URL}`, () => {
 
       // A deposit confirmed by staff, an investment approved by staff.
       await confirmedDeposit(page, staff.page, '400');
-      const invested = await api(page, 'POST', '/api/invest/start-invest', { planName: 'Standard', amount: '300' });
+      const quote = await api(page, 'GET', '/api/invest/quote?planName=Standard&amount=300');
+      assert.equal(quote.status, 200, JSON.stringify(quote.body));
+      const invested = await api(page, 'POST', '/api/invest/start-invest', { planName: 'Standard', amount: '300', planVersion: quote.body.planVersion });
       assert.equal(invested.status, 200, JSON.stringify(invested.body));
       const approved = await api(staff.page, 'PUT', `/api/invest/${invested.body._id}/approve`);
       assert.equal(approved.status, 200, JSON.stringify(approved.body));

@@ -229,6 +229,17 @@ export async function uploadIdentity(page) {
   });
 }
 
+// Answers the step-up dialog a withdrawal asks for ("Confirm it's you") with the password of an
+// account without an authenticator app; the request it held back then goes through.
+export async function confirmItsMe(page, { password = PASSWORD, where } = {}) {
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await dialog.waitFor();
+  if (where) await expectAccessible(page, where);
+  await dialog.getByLabel('Password', { exact: true }).fill(password);
+  await dialog.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 export const heading = (page, name) => page.getByRole('heading', { level: 1, name });
 export const field = (page, label) => page.getByLabel(label, { exact: true });
 export const button = (page, name) => page.getByRole('button', { name, exact: true });

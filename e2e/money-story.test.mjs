@@ -18,7 +18,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, login, mailMark, PASSWORD, registerVerified, toast, uniqueEmail, uploadIdentity, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, button, confirmItsMe, expectAccessible, heading, login, mailMark, PASSWORD, registerVerified, toast, uniqueEmail, uploadIdentity, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
@@ -145,6 +145,8 @@ describe(`the money story against ${BASE_URL}`, () => {
       assert.equal((await summary.textContent()).trim(), 'You will receive $98.00 after a $2.00 fee.');
       mark = await mailMark();
       await button(page, 'Confirm withdrawal').click();
+      // Moving money out needs the person, not just the session: the password, asked in place.
+      await confirmItsMe(page);
       await toast(page, 'Withdrawal requested').waitFor();
       await waitForMail(email, { mark, subject: /withdrawal request of \$100\.00/ });
       await heading(page, 'Welcome, Ines').waitFor();

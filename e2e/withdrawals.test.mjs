@@ -10,7 +10,22 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, login, mailMark, registerVerified, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
+import {
+  adminCredentials,
+  api,
+  button,
+  confirmItsMe,
+  expectAccessible,
+  heading,
+  login,
+  mailMark,
+  registerVerified,
+  toast,
+  uniqueEmail,
+  uploadIdentity,
+  waitForMail,
+  withSuiteBrowser,
+} from './flows.mjs';
 
 // A published example TRON address (the development deposit address's network), never to be paid.
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -29,6 +44,11 @@ describe(`withdrawals against ${BASE_URL}`, () => {
       const { page } = investor;
       let mark;
       await registerVerified(page, { email, name: 'Wyn Drawer' });
+      // A withdrawal needs an approved identity check (its pages have their own test).
+      const me = await api(page, 'GET', '/api/users/getUser');
+      assert.equal(await uploadIdentity(page), 200);
+      await login(staff.page, admin.email, admin.password);
+      assert.equal((await api(staff.page, 'PATCH', `/api/users/kyc/${me.body._id}/approve`, {})).status, 200);
 
       // $250.00 arrives by a deposit staff confirm.
       await page.goto(url('/deposit-payment'));
@@ -37,7 +57,6 @@ describe(`withdrawals against ${BASE_URL}`, () => {
       await page.getByLabel('Amount in US dollars').fill('250');
       await button(page, 'Confirm deposit').click();
       const transactionId = (await page.getByTestId('transaction-id').textContent()).trim();
-      await login(staff.page, admin.email, admin.password);
       await staff.page.goto(url(`/transaction/${transactionId}`));
       await staff.page.getByLabel('Amount received (USD)').fill('250');
       await button(staff.page, 'Confirm payment').click();
@@ -64,6 +83,9 @@ describe(`withdrawals against ${BASE_URL}`, () => {
       await expectAccessible(page, '/withdraw-wallet (confirm)');
       mark = await mailMark();
       await button(page, 'Confirm withdrawal').click();
+      // The server asks for the person, not just the session: the dialog asks for the password
+      // in place and the request goes through once it is confirmed.
+      await confirmItsMe(page, { where: '/withdraw-wallet (confirm it is you)' });
       await toast(page, 'Withdrawal requested').waitFor();
       await page.getByText(/Going to your dashboard in \d s/).waitFor();
       const withdrawalPath = new URL(await page.getByRole('link', { name: 'See this withdrawal' }).getAttribute('href'), BASE_URL).pathname;

@@ -836,6 +836,11 @@ type CreateWithdrawalRequest struct {
 	// Asset The coin to pay in; by default USDT on ERC20 and TRC20, BTC on BTC.
 	Asset *string `json:"asset,omitempty"`
 
+	// Fee The fee the investor was shown (`fee` of the quote for this amount), decimal string. A request without it is a 400; one whose fee is not what the schedule charges now a 409 `fee_changed` with the current figures.
+	//
+	// Example: 2.00
+	Fee string `json:"fee"`
+
 	// Network BTC, ERC20 or TRC20.
 	Network       string `json:"network"`
 	WalletAddress string `json:"walletAddress"`
@@ -980,7 +985,12 @@ type Error struct {
 	// Code A stable machine-readable reason, when the client must act on it: `new_device`
 	// (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
 	// login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
-	// sign-in needs the password or an e-mailed code).
+	// sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
+	// with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
+	// paused until `until` after a security change), `plan_changed` (409: the plan's terms
+	// changed since the quote; the new ones are in `investmentQuote`), `fee_changed` (409:
+	// the withdrawal fee differs from the one sent; the new figures are in
+	// `withdrawalQuote`).
 	//
 	//
 	// Example: new_device
@@ -989,7 +999,8 @@ type Error struct {
 	// Field The input at fault, when the error is about one field.
 	//
 	// Example: email
-	Field *string `json:"field,omitempty"`
+	Field           *string          `json:"field,omitempty"`
+	InvestmentQuote *InvestmentQuote `json:"investmentQuote,omitempty"`
 
 	// Message What went wrong, worded for the user; safe to show as-is.
 	//
@@ -999,6 +1010,10 @@ type Error struct {
 	// PendingLogin With `new_device` only: the token of the pending sign-in, for loginWithCode and
 	// sendLoginCode (browsers also get it as the HttpOnly cookie `cv_pending_login`).
 	PendingLogin *string `json:"pendingLogin,omitempty"`
+
+	// Until With `withdrawal_cooldown` only, when withdrawals are possible again.
+	Until           *time.Time       `json:"until,omitempty"`
+	WithdrawalQuote *WithdrawalQuote `json:"withdrawalQuote,omitempty"`
 }
 
 // ForgotPasswordRequest defines model for ForgotPasswordRequest.
@@ -1155,6 +1170,9 @@ type InvestmentQuote struct {
 	// Payout amount + return.
 	Payout string `json:"payout"`
 	Plan   string `json:"plan"`
+
+	// PlanVersion The version of the plan's terms these figures come from; startInvestment needs it back.
+	PlanVersion int `json:"planVersion"`
 
 	// Return amount × termRate, rounded half-even to the cent.
 	Return   string `json:"return"`
@@ -1731,6 +1749,25 @@ type StaffPerson struct {
 type StartInvestmentRequest struct {
 	Amount   string `json:"amount"`
 	PlanName string `json:"planName"`
+
+	// PlanVersion The plan version the investor was shown (`planVersion` of the quote). A request without it is a 400; one for another version than the current one a 409 `plan_changed` with the current figures.
+	PlanVersion int `json:"planVersion"`
+}
+
+// StepUp defines model for StepUp.
+type StepUp struct {
+	// ExpiresAt Until when the session counts as confirmed.
+	ExpiresAt time.Time `json:"expiresAt"`
+	Message   string    `json:"message"`
+}
+
+// StepUpRequest defines model for StepUpRequest.
+type StepUpRequest struct {
+	// Code The code of the authenticator app (accounts with one).
+	Code *string `json:"code,omitempty"`
+
+	// Password The account's password (accounts without an authenticator app).
+	Password *string `json:"password,omitempty"`
 }
 
 // SubmitTestimonialRequest defines model for SubmitTestimonialRequest.
@@ -2605,6 +2642,14 @@ type RevokeOtherSessionsParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// StepUpParams defines parameters for StepUp.
+type StepUpParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // SuspendUserParams defines parameters for SuspendUser.
 type SuspendUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -2786,6 +2831,9 @@ type ResetPasswordJSONRequestBody = ResetPasswordRequest
 
 // SendLoginCodeJSONRequestBody defines body for SendLoginCode for application/json ContentType.
 type SendLoginCodeJSONRequestBody = SendLoginCodeRequest
+
+// StepUpJSONRequestBody defines body for StepUp for application/json ContentType.
+type StepUpJSONRequestBody = StepUpRequest
 
 // SuspendUserJSONRequestBody defines body for SuspendUser for application/json ContentType.
 type SuspendUserJSONRequestBody = SuspendRequest
@@ -3071,6 +3119,9 @@ type ServerInterface interface {
 	// EndSession End one of the user's sessions
 	// (DELETE /users/sessions/{id})
 	EndSession(w http.ResponseWriter, r *http.Request, id string)
+	// StepUp Confirm it's you, for operations that need more than the session
+	// (POST /users/step-up)
+	StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams)
@@ -3629,6 +3680,12 @@ func (_ Unimplemented) RevokeOtherSessions(w http.ResponseWriter, r *http.Reques
 // EndSession End one of the user's sessions
 // (DELETE /users/sessions/{id})
 func (_ Unimplemented) EndSession(w http.ResponseWriter, r *http.Request, id string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StepUp Confirm it's you, for operations that need more than the session
+// (POST /users/step-up)
+func (_ Unimplemented) StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6958,6 +7015,47 @@ func (siw *ServerInterfaceWrapper) EndSession(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// StepUp operation middleware
+func (siw *ServerInterfaceWrapper) StepUp(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StepUpParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StepUp(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SuspendUser operation middleware
 func (siw *ServerInterfaceWrapper) SuspendUser(w http.ResponseWriter, r *http.Request) {
 
@@ -7716,6 +7814,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/users/changePassword", wrapper.ChangePassword)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/step-up", wrapper.StepUp)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/forgotPassword", wrapper.ForgotPassword)
@@ -15071,6 +15172,132 @@ func (response EndSession500JSONResponse) VisitEndSessionResponse(w http.Respons
 	return err
 }
 
+type StepUpRequestObject struct {
+	Params StepUpParams
+	Body   *StepUpJSONRequestBody
+}
+
+type StepUpResponseObject interface {
+	VisitStepUpResponse(w http.ResponseWriter) error
+}
+
+type StepUp200JSONResponse StepUp
+
+func (response StepUp200JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response StepUp400JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StepUp401JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response StepUp403JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp409JSONResponse struct{ ConflictJSONResponse }
+
+func (response StepUp409JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response StepUp422JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response StepUp429JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StepUp500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StepUp500JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SuspendUserRequestObject struct {
 	Id     UserID `json:"id"`
 	Params SuspendUserParams
@@ -16739,6 +16966,9 @@ type StrictServerInterface interface {
 	// EndSession End one of the user's sessions
 	// (DELETE /users/sessions/{id})
 	EndSession(ctx context.Context, request EndSessionRequestObject) (EndSessionResponseObject, error)
+	// StepUp Confirm it's you, for operations that need more than the session
+	// (POST /users/step-up)
+	StepUp(ctx context.Context, request StepUpRequestObject) (StepUpResponseObject, error)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(ctx context.Context, request SuspendUserRequestObject) (SuspendUserResponseObject, error)
@@ -19229,6 +19459,39 @@ func (sh *strictHandler) EndSession(w http.ResponseWriter, r *http.Request, id s
 	}
 }
 
+// StepUp operation middleware
+func (sh *strictHandler) StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams) {
+	var request StepUpRequestObject
+
+	request.Params = params
+
+	var body StepUpJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StepUp(ctx, request.(StepUpRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StepUp")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StepUpResponseObject); ok {
+		if err := validResponse.VisitStepUpResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SuspendUser operation middleware
 func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams) {
 	var request SuspendUserRequestObject
@@ -19636,482 +19899,499 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchs5mij4KlhunxAVnaIoWXZ3SdGxR5blssY3tSVPdW2zjglmgiRKSSAbAEWzax0xvzb294kTMW+w",
-	"r7APMG8yT7KB7wOQSDKTF8tyqWrcP7osZiau3/36SyuVk0IKJoxuHf/SGjOaMQX/vMjYpJCGiXT+ghv7",
-	"S8Z0qnhhuBSt49alYpoJQ9p9o6asv0ukIGbMiDZSsYxQoWdMESMJJYoVjBqWEcX+MWXakBk3Y3yZTlhP",
-	"9KO59l6yef+YCGnGXIyIonZUronhE9bpiVbS0umYTahdEBPTSev47y27gNZPScvMC9Y6bmmjuBi1Pn1K",
-	"WpdSc1zv4vK/z+WA5qRwLxA5hAXlVBvCbu3GYFq/YloUTGQs61QWMJRqQk3ruMWFeXLUSloTLvjELqob",
-	"VsOFYSOmYDnvmFHz06FhanlBVyyVItP2xGaUGzJgQ6kYMWpuz4GOKBfVycNcB7VzXRmasw2ubTZmeHGK",
-	"0YxMZMZyTcY0s1dgf0vHLHPP4ShYVh4aF3AvJz1hX8iooWRC5/DlnBmix3IGn6Y0z5na0SSnxp5mOqZi",
-	"tPV1fkpaBVV0wowD0fMJ5fklNWP7B7e7K+wfSUvQif2S2eetpGVXzhXLWsd26MoZ0o+vmBjZEQ4fH9VB",
-	"0AtuAXr+XMnJ8mE+50ob8v76jGR0TrhI86mDEVjNP6ZMzcvlDO0YteCTUcNaK2a/lstzv6JbTG3klhNH",
-	"GPmSzZdnf01vmAbUNmqOyBNhi6ZDdhwQv4ru5IbNCRVZ+YP/asSMRkgawrk6EgKgT9oTqm5YRiq04gU3",
-	"x8TBMRfaWAiWQ6KmQlikMTOesg45sDh1+PhxT9xyzQc5I6dXZxcXFgoVTS0wJYR1Rh1Cyfv3F89OiGIT",
-	"NhkwS8aGUhFqSM7saR8ekbGcKo2AC+eMBLM86AVK1moEtsdALPzfB7V3IG6ZNhMmzMWzBgjn5SvZpoD+",
-	"5Gg7Snla4rtiZqoEy8jAXiFhVOWcKZLKyYSKrEOu7ZUydcsU0DCdkIGcWrKZkKkwPA90piccoQGwAWAl",
-	"U80s4bllpKBas4xws+Kg/7Z3ljOq7Pb3wtrvQpsvlSykpnnjWRf+hTue9F+nbMrOpkpLVXfY2tDh0B7J",
-	"lO1o0hfso8GX+8QSEDjCgo6YYxAnhA6AoFtILXHHvtFEDFKcu2HRR91u46pf8UmdKPBCzsiEijnhhk0s",
-	"VYD1ySGh8W7IWOaZJu2MDek0N+Rxd7dphTnMEy/QfdQ6ftxN7God57NrXcMHr3l6w1Zg0B1v81pRoWlq",
-	"T6JxDhO9c8fp3mum7m0vP3AzzhSdrUCCu03xyX6rCyk0Awb+lGbvkPjbv1IpDBPwT1oUOU+pPbH9nzVS",
-	"pXKWPyg2bB23/vf9Unjdx6d6/1wpqXCqKpBa2sRFMTWEazKhuaUPlmF+SlpnUgxznn6FRZySVIp0qpTF",
-	"WJSCiOUwJJviXCzBv2slZbIkKBNteJ73hON4ll5+SlrPpRrwLGPi/jd0xUeWH3BBBlMDgh/NczljGWkr",
-	"mbOE6KlGyTkhfFIwpaWghovRLpz891Kwr3P1imk5VSkj7CMHIdaKIDOqScZyZhynH0mJEHEhDFOC5jjk",
-	"/Z+inDDUd2YWMGZKilHQp4CfnpCMGcpzTahiIHeXrDaXI1j0G2meW3Z7/+t9I4mepmMiBz+z1BAvVhkZ",
-	"SfuwpEs6zyXNrqV8RdXoq1014s5AZnOL7EZKktvpYUnXUr6mYu7ojv4KS5ISuSM1hk0Koy3XixRtUAr3",
-	"glZYN4d7ez/SH2Gi94JOzVgq/k/2VW7dEO3xHejUgGYkVSxjwnCaazjf96JQMmVa00HOzoXhZn7/S/uB",
-	"5fkeUvQEKNFAMXpjRZHBVHPBtCZqmjPSBjmfCz0dDnnKLbINaE5FynZhQ4qBFEpFjVECaTElGR8OGRBw",
-	"B2iO6r4XeloUUhmWvWYZp9fA/L4GwA+5Rb55wSy0Aw1OU1YY4G6fPHsGWDtNDb/lZn5hGKizVqZlynBk",
-	"x9QsKYd7Vr9f1hATKwgc/7L88w1H+rNqL34RL+27n5LWxAILEgf2kU6K3A55KggqN1Kh3Ps9U4BF2lAF",
-	"9JtcGSoyqjJS5FTUarGloPJ3lFxgeeWMid1yaWlAcmaXVFliZJrIGOhCH1IphtxCGwiwXgf74NZW/VEx",
-	"wWaLP06omdqF/VRztKdFoeQtza/HimkQmpevyi0kvFI9vINut9vtdLt1F+e/lDlTFvAvmUodeEYD1H05",
-	"oR9PJ3K69G4X/9cw3ywIlVsvduEGm1aeLJ9G/bTxFmpvHQ6eeU0wEk2rhy/F2ZhyUR5GRX2qOQPFqMP2",
-	"6M3H3bpXzccXVI9rTE0gFpa7SpwiOJdTQyIFA36muBFFrGZ4QvwhdvAEghGidgFTnb2jhq3f1qfmEywV",
-	"ic3PsEalBBED7bJUa2ZAXrNbSggfkhshZ2JhS2tOf4FpjOfxIeqxnOYZGUlCLb8tj43Qgbxl8KrxsLQw",
-	"73Z3eV1/c2OqxwmZlaws6PTlte9oIpiZSXVD2k+OyJh9pBlL+YTmJOMjbvQJ6X4E2fbJkZUgz9+dHXYR",
-	"VrofiYQV0Hw3IYqlUmUounOjSUqFFDyluZ100iGnsBxCc8VoNi9fB4OYkGbMlN+DpdCoxCAaWi5EyVH3",
-	"uw55549wwHJnC6aOupVneeIOmJuE5GxoiJWS5sdOxE2lyJwZAa1ybi2acBOM13MP8tuC+PLFvL96RhQ1",
-	"sNCcg96yMazVocRTmo3YK3bL8mUkmHCBRj4U3xYMvHzILPd1fBBWIuzy7Dqq5LOB9E64eMeGTCma6+Xx",
-	"8RHLyFQzpclsLLW3HvmLtPgWWF2ntWxf8XaB1QwfjuCNfXGRpMPXSeUcFpb908ojfcXraEtuH8G/wCC1",
-	"0fLwhsoLpErR+dJ63ciNi3rjTsPLCwixraSVe/Ml+2gXCpCkrRxfJwA8RZH0UnJRszsnsNaKX5kD6/UG",
-	"/gpjxZf8wHW7OwNbxSXVeiZV1kjVHbD49xat3rXYKPNsq/eLzV+uw8ezXGp2mqaW7zTuYx3LoPg9Se1g",
-	"upHDPt50TXhszxDtGldFG5ilJVk0NVOa50CpGb+11MIzBpx5YWmPDmuOVkjjCFPlXGt5W8WmuYl1MYa4",
-	"RYsobRbKzlB9ek7/sXwgAb03wvNyJFB/lnA9aWlHVOv4Anqj0P5S5DRllnUxRQz7aE6QV3HDiKZzTbSM",
-	"iOVAypxRsXQGbrLELX713hsUNljTCzPJV63ZMnuRoTvLalKvqbrJ5EyAWGEZuKIz8uL69avOFooegKjz",
-	"F22geIXXk3jRK/b8Qs4uzA9S3dQoP1wYJWtXpQ0rtgaIK8OKtZQf5/QzrFj4pVNlq0seN95RQUfsbje0",
-	"CmrBE8M1wXcAWAFW7dqo1a0nU22IYgDRm4Fx0tL5dFR7/IabnK2HCPjev52UiDBeAxNwUTWqcNi0x4Rl",
-	"IE5rIbURunMubmo9odSM0TBrz9QeFIa8sIJYDq+JkQkKpdxYAZpIwWrvbMOTAtzx5wSbSJb2u+rA0CC1",
-	"fGYYGVG3c3Bw1z7xnptrPtlg5WXsRfTViqVeM1pD4KwiZkevvbpGKoBS19Z0wC7hNQpsW/IGNyHwBodp",
-	"hZJDnlvZIOBUTgfo8ga1BlQ+q6ixW6bmJKUq24Zp+JNJAmXyu15zyG6Hq9BoJQpVd/9WgKM3HVNlEmLP",
-	"lmqdkBEfmoTYNWpmtfVsz+4vITnXVsmT6U1CLIAkpGAiIXrMWZ4loIkkZEbznJltmBGfOKK7Hl9BfSVj",
-	"YwpN3r+rJ6hep7kT1jrVJiDvBA2O8QrdodZf2FQYNa+TsLMFS+n3T2vNfJzmZ0vv/vHoaNWGyxffC25Y",
-	"Rl5yMcogamn1jt1mYXG121GMGnYX+daMWWkQRhvQsnxbpxWvk3nBsrQgwB48qTsktLts8uqdjFuR4Wko",
-	"FXl6fQZk4vz6RUL4SEj/4P3Vs+tNzF+rrFBS7KV2pTV2KD6snrnlZtwck1qrE2k/vT5LyPW7s8PursWx",
-	"0gjVBhPUiTdBTeicDBjaeeTU7CaECkv9NOuQCzAdLVqm3LnvLNqoSDuXM6bg2wSsWyKfB5vXLszvZptq",
-	"lhEpUkYKpvyAwcYFfh1d0JRpu3QewsTKADFv0uqeWI4erGJ2XLDKgGOiYHnOxShxxq/q1Rwc/nkdEjnw",
-	"9yBZQlwzRjkGjzEujXgVOVgWFLt66xhTH4KAEG9hxfuegqx/fcYGlhDX2LsYvWVo+yNtSoaWJZAxxDGg",
-	"VFwwWeQsIUaSlJp0DFCwN+Rw6mQgjd5dPPRuvQIen3q5/MrWSydR8+lvYOZeSdLojd8aUIFbynNq4c4Z",
-	"YhYpHOLQkDHLZy2sTo2lINwskb4tKd8yXUilpQmSFBBbekIGc+LDtizZCVgGSHaNNmZLqKSw/1m8hTXU",
-	"tDo9EBIcXCoce5PxUGg4zTLFtN7MNFSLe9VxVuPgM6rHA0nRFNVopNvQBhmZ/Gqkz4IJLwhvNJ4LHG4y",
-	"dGAgp346fy2FC5/eZFR4+x18u1Zh9iewNFm5mdozRRmhBpPKq120yTHFqrzKslIj88yCsGYu1hjAvVbe",
-	"21zuMNTUW9aakavGAZvyjGWnWzjbI2Rpttmtl0KWjTjKBejUnSpFS8Ff3xEr1hEm7H80acNZ4mXs1m7d",
-	"WyDrDzRVLOM1p0javZYlXL2WixUOjoemWVw6wjYHaS9wuhbMHQxe4ct1xs6S2j47v9z708tHf9377m+v",
-	"D1srxa9VfqharrrhOt9rF+q6gYV1WbhIAmbF8LAIPeViw47CaUY37sGxej0r8Dwi2I3o3oxbGxzOKbxb",
-	"xaENPnvj3l7iE42nt36T9c4q9z3b3FyxcHTrCHE5waol+iP1nqun12etpHV+/aKVWLS9rnVULRzW8ueW",
-	"e7eSFnDxVSNAdHnN2ei3w82R23kttz5ImLyJU5bx9/WSUj91wflOl7Pvg9U1BOa7mAzILPNh+ctUQhqa",
-	"r4is93vD3DCrceR5YodG69HCuHH8e00EjQYy8HbY8vOuAIzycJZvZ8Rc0lr9wnMpRrB17062KqRdvyX+",
-	"1BC7BLvopUyNZS9zVkoFG1xo077ttss1r9j0VWATHp4vncgSfHVA7N4x+2FDGFdMnWtBJ4gVbQxvuOVs",
-	"pkGLBY5XPewPDaavZktugxVr4Wg+xMYqHKz+YG7PcpneLEOBkLMG51MZ7Gh1dxf0DhEN7ffXZ7uVq1+J",
-	"2HI4rNVULJANKYbIYF6hXSLo6mOXCuYSjnKrtieEWi3+e0myqYJ1WZnjT4fj7qSre63dqhrlfm9eTyPs",
-	"X/twfXzPYutsLHMfzKI3gvlFA5uctcJBLK5g1YWdZrdeEVnkO+FBfb7XLas5ql4rIb3Wd90J/uNg/Mj+",
-	"cxeSfQyZSG3IoyePuySjc03af/7Tk253vHywVX1uvbvYr7Vho68dCiwYtOtiIRphbNzoOqrHOz3FFdSa",
-	"idnHhgdyU5cPuBrdFEmI4rDjrnCTuaO4mk4mtM52vN2JfM7G77K/uh2dU5XP37GMTYJjorqloVRDxmvj",
-	"pzAVwKqeZMRvmSDTot6nEOdQ1u2qUFykvKjjz6AloTVmQNMbnwGxZMrprA9PrmZylnMm0R5rj8inqFRX",
-	"dg5yAbMPiffBAQNGV8iYFmyZyXjnQk1Oot3MhKZjLtieYjSDHzBMJilzyNMcYurBqUxTkH24OSZ9wWYf",
-	"MnbLU9bviXYqheFiinGNJJcjLn7gZnwmM7abkD788IF9LOzZ9FHhdCYDyD/Y48LS+JEU7Ngfe0/AV/Zz",
-	"I03xwR9tn7TRACBN4ccPKUl9OxkXN/Hb30s5yllP+IkEY5l2YaIYd+RcSGzPMkuWgXa8i5mqJZErN1wH",
-	"cmDbbBIKiqmxtBSsbdHR4lVa3jYAw59gaCKtEldvvKzxiQYbcA0Il2lHCZmVgZ52XquInkBGN1hTxnJG",
-	"qN7jujrvZc6oZoQJwxSh5JbmPCONi3G3+cpeWc2KLFTEIAMyEcaDGnnDQrGGBaBIYM0VcCJUZD1hIQDm",
-	"gp/aAyVnEPJIcy3JyHJoK4zCkC+MKd6KfE5SKW+4Fe9vP7hpPsDIfXfVq7F5le34uVQjadaG0tVZ4Btq",
-	"FCxNgUD8ioubFZF62aLBvtZIXGwTmuexbP3AdauObZZL63Xy7zLCQLGOHU14tsa2t/TI0eaGehzXdXSc",
-	"UPsy0lCrYtZOuR2bdXl9zhTAMUD7Mto75tguVPHIKQYPGKYmOvEurcQb5vDZkk8P6bUlYGCmSUhKDRtJ",
-	"NU96IpRkAF0kYynX3NJ2hxhYEyX45syYTSqIUF4jGw6dfFCbKoqPvVa81ulRe8JDxhpCVCAzK20I03Bq",
-	"4I6uHM3FsySy8k4QmuoC7xsgrLQpLrJNZwOLtB98l7SdOpmQoE0mBHKOWELOMVvWpVJkCfFa5q69pXAz",
-	"O5o4S7IbFRLYzqQlyIZltVSqOYLBv7qRVwEy2+oVSRglsgz68AcHFJEd0t7hAg4GQbe8xxI/fmqmGPUh",
-	"d9sFh65xmFTNQGtEucZ4zvj86hkxFUBXAp8/If2owkAf/dAOjoEDO/tE9FIrrhzSirP6W0nrNPt5Gp48",
-	"hyt4KsVU11owcJjznI/4gOcukXOBS8HDPA56t/Tqp7WBTOHDunOK1t/ECJYJfZqqKcvOteGT2uSOU0GY",
-	"e1haBkA9YBSKmmhJhlQBxeNDkAlwSKB9+ZxARhXaGtSEtMc0H+7ZRz3hE5+ZMLsd8ozrIqfzSGpx83BN",
-	"CsozZw2w+jI1U8XNPHE5NCjmY3WVnmBW+SEqaD8NKN3kvYLwT69GJJDXsonfqmjghZpDXBsVYkpzrlmG",
-	"WTLuJFNaQEIjMiTCBSkwOy8hZib9xLp2Sgii38qNg1+AchjBQhSh+hk+NiayZ1sx7u1Uz6hkTnynkdcL",
-	"cqpmXLPdBjVVGzVNvRq80k3rwOoi+gTyN/Hn0xUAg6tOyJB/ZBkYaX26VrlQLDyzi+EI7GMBzMnvdzbm",
-	"OSOOv9VuBLPGlqdHOCZ/JNV1JogzEbbUj5pT0YADObXMUtAJA9TGSKugV5VsH34PfquqfvOUap42zdtk",
-	"N8ip+FemdG1VJbuyW3wY1BlcKGLQwtI8ftUnYRVKjqzYF+XyNllKlZyOxhBXBVRsYRquEwuoLk/P2VPb",
-	"WUTQfIhNXQGebt3aVqXSoKypnHzjIllqpDqfAXeqV1nSJ1i1L+RWglLLhZGJE9sp8UPZV9fMVV/xbWE2",
-	"TJrzCaQuMx20g6bA7891WyuzHXXazNNdMtrI2c3U5Bmdx67X6Drt0+bkycAGgDeE9FXgdwBvFOUXZEPt",
-	"UFltKKcqMIl6+ndXhzjKp65UgMPaKo5Gwmkpv/rDiHaOTHKJngbKFrOGKt2ucq5lvF2WYtY70ssrbPAv",
-	"Ox9qrYMGMXxHQ1E2UEhmY56OnWahKyR3Q6txWM7msnck7q1PwymHd07M1YfyRTzLzgJ0cae9rXAzL2yy",
-	"ZrrN93pHX21E3D7fXcsr8vumV9941ev9tvEZSMNWxWE2SbzLv3vTRBOpczVNNzH2O2LB9GmD3MVERiwI",
-	"VsOukccwFSo6ZETI2ebIuFbUQqFtpUBVw8Eg/q9p0P/4d+IpZUIUln8kQVcikapUHwixMfdZrYQ7Qh8o",
-	"+ipC7nYUEfDytmI4WA15q4IG0LbTSlpg3FkXOfBynjrrT6P5Vk8HE66bRcvyuVNAbzmbQa0weQOC/Qk5",
-	"6n5noc0Xc7DKqbOnOxhbU1hx6SheztMzqu8exiPTaaCxNUY8/5hIgZWPhJwl4A8pmCKaZ4y0Z2BLCbay",
-	"YE7BipOb0O2X8/SZm6nOHnQzT682krBehhfRd+puRTd57MpXEiLYjFnhiCttEsJo6nIVrPTut7bNhq5K",
-	"oKnZkhewNjO3pGWC0vIziI7fTvtuDGPh+l+Z4kPOsnpVvzFZqxi74oIrZGOPqdTjZ/ANBlmtvrD4mhAa",
-	"P3t5TpWNRAJmeVbL1KUmU6EVg16MK1XgWiEuWMB2sHO3CmCpnHgOvy0OKzaElJwSl9uY94HVZYLR4bPQ",
-	"FUlrA5B7QrjBeJdQrLIeXrxxfjUlX8zd9LdGTStaSfUW/ak2XZ2nSXWlNyDFs9a2/IwZVLFDtol7vWrl",
-	"gCTF/Z8LNqpVKcf08PGTGvmRfSRXL073Dh8/8aYMoMtUk2mRS5qxBscJz9gmVMu+Bq//k9UWdl4WE7bi",
-	"jlzjclM6QYdPvY1lqvKm3INMzoTdZ3Q/WJsTrE1tSi7fXl1jgcFeq9cqbU8wb1SEtHob+7Tg+1CcZ/9m",
-	"nu53D747GD5KD/f+RI/Y3p8GB+ned+ww23tMnwz+lP45+451h/sBlPYP9odKouizGirt8VaOLKnAkjv4",
-	"cP14EmvAs8TBFaVV1tx7GOMdfrEtxNTv003fsH6H8xtzQc98qlABl4wlsZCH+Hox68OAIl7SsMQ1Cm0N",
-	"sEOV2B3trHkB+LAoN9o8aXYCqh5UzecTpgnWtzHSGeW20pPf622y7/2etlGNcYbVXG6FNvw5Qs0KlnYF",
-	"thII9nb1mrmOaMxWIpojdot8a+sw39VE8MCBJ5b7imXOMR9ZbWDoqlDvIQWPDKgOKTvNhNdsJfttIkyV",
-	"QlSFTMWzxRfUABBIUBpVqsoF30nomNCPF/j9IdY2wz8O6sSReuP4KRkqzPOcxLX9LTPYJMV18fLXaHKV",
-	"UPnNTrEky7WGfRpEO0dgQN47JoN8qtSctKcixBBK5RNZhzKd6t2EpFPzQQ6HpM2yEaRk90QqlWBKE9iT",
-	"GO0mZJRTxRLiogQT+2QCScHtTDKsgot/R+W6nBdoN+kJIc0HXyWXtKFmrghlcwmHisZmHnaxm/ipXTgi",
-	"HTFEeFdx16J8T1geY/k8KNRtzZgTteAWfYygEyHxKCxw43ZbSQv2hDXi4Dos8OCuMLEqrBifaLQtwGxN",
-	"doQrxzH9rF4mGND0pvGbJXH3jTTkyiNbK4kNGxsJwjhsBSQXi4+UGsk6jPOvrlczoABLM10m7YE0Y4i1",
-	"RA0bLSXOGSUFw35F6osZDVZRZCj4oQOW78QL1Si2H9wXzb0LUS3BYulSb+bpWk/1/OU8bawB/fLHs0hF",
-	"9LoE0dM0ZVoPp3k+/982DsUExbl2FxAaeuc4zDuESi7Q/qkZW/KTQn0uyL2VWPQUCwXJjJUOzcVoZyyu",
-	"tr7W36emc/CRs43nkftA2o2iR1cG+l4vx/DuaBfiGxTVSiAwbu+EhBDekN3t4nVdF6jO2gyTuwarvqbq",
-	"hpkzKrK8RhoHsb++vhYf1ScD55hHtZxsVDDRUIxo0lTC1nUFw8Acu0JiR0H9crvSoI5+wCLc4nGpzjxW",
-	"i1Dx2ehNVZUfvF4CbeSs1AAZk0NmoANdjPQhtRJ0makIFvrNNZW0XNxCQas8CzbXE1eNpG6azeolxEBS",
-	"wxAsFVe3mFjiee1BPQMNIZH1zvdzmo6xE5xGU/h0kHM9hrgc9yH45BPsD0CMAlKqoA9ffZE/aJdSd08y",
-	"Gt1gkFnKdOJ6pRnFB9MFDWGV6TV3hldoV5i0omOuPQc9nwxk5cDO3797f/WslbSeXp81ZCov8jscIzr/",
-	"yCDr9r144iXI1EP8csRVtMTgV/LhJbVbqxmkkQovRINVr6isy+3nW19BZcn5Wo5fu+GSXzfWGioZOTRq",
-	"JLfO/F3B5TulUrxmhtZwbHHLlRTeTFr2brhluSycQ7lQMlvaX3kXI8iguOIjcVGr4jAQ8XtQWK9MZXLJ",
-	"Qy3AQugSkpH292/ffv/q/MPZq4vzN9cfLp5BOU5mduvRzq0rXnhodFe70tumCLOnU55nizFmrmVQu2eP",
-	"w1mpcpnSnAzs63ohV7PbOeisb8zg11wuJqlcwsJx1t5kVFlmGaZ8kZrqBn/88ccf916/LrOJG1zVer23",
-	"eOIq0/gPapc4hxLfNcweg/u3qILuIyS2LvteUxnmo9muvnlRxghuF8bXWEj+r1OaI2KHlzaoReBPLTqL",
-	"eJZyofV38RKVixUmnM9yHf+6/mEr8Tz7PFVYMVTcmoK3M6bL+hTOqAdpmikFiwyowr7nsG8jWacSL1kC",
-	"rUgh2EL48l3tnes8OK6RcPnajiZiOhkwlZDu0j7uS3GOXbEVJTr26IWbqQfka0hKkILTfHV6xaKFMLBT",
-	"zEStpH6FwEp7M6GQUpw4ssx5THUhqy7u7UzEy94qt2Ph241t86viiLk3MyKgdj4/IDZa2kLYhtkyoqGh",
-	"CEB91hQm9usKLJnmmM9LF5tVe3IR997AY/glckBWZXuUqznq/PlPtaEfH0Nl5VU3Y/d87l5FG3sTZVAj",
-	"6NiO4WjeZNqUAFOu7/Dxij4qDecxoXn+WZMdNDZtWa7F25h7EMfKhdcfxQ1yHz15vKZD7rqI7jsHcsfC",
-	"ZLd7VLvn2y2yJCA94sSi/EjJmcawKBCYwlPfXz6e/SDZxgtS8ULZ60eAWx1GGAm/btYm3D0vQb4pTHUT",
-	"UPHR2bUwUJMlslk0aH3CTXU99df4RSNDY7g5Wq+DhEDPhmBOf0xNV1IfPF/kVGzuDwSyvNaDDUPWLsP1",
-	"ndu8iizUnpeCAQecyFumkwgrl+oq+sYE8CZIbfVq02dkz+Ena8OqrgwdDsvAKu/2KV2JX7LPpD9P32cS",
-	"baDb7Kqgik5WpOY3plFHt4pt47c+GtV8JJtJMn73FTHGLuoi2yY7nmdJXSZ8QiKXdHNu/HT7jc/G8zoh",
-	"j6djbOFK9Y1vQ+e7w2Fb6c5WLUDLw0h8YGVZA3gMyTl4+dENhluJRLUAVEvQvArFsX50tqH57IphKA6t",
-	"bYcHR+ECJmuB2M1Zm6XY6CyLvlq1kTUNUqlLeyqh50O0VJpNuPgwUtSnPtnz/5DmUk9VvfXXT9tArbcs",
-	"khwIbm2gqLeS3HkoU+njurIz7nLn14YAqFZYYWX8VVe17NYvx6KlG1+tcuNfTgc5T3133BpGhU/4FtVM",
-	"Ky2J19YyLcev3Sosz25U1wXIToVRvmrhNHe5PVhepSmHSaq6zolOdsnkTJwQOxSy1rLJJYD/CDIhndRp",
-	"qdO6SWsToKTSIQKqad/vnHP4TGZ1DreIqNQVa65+Gi6tibXV30xJOaoj1i8XrXybK/8DqFFRy7bgUagq",
-	"7VQVrl0vGWj6gOaBqlD5uEGmdkH/9QmTrusftMWE905cWrllQmNpSbRiUJis3sTys+RbSiD1Aabn4JaE",
-	"vcXdCLlfVn1Cl11gU5kIaFaEe9iBxjjA4MH9WTvYP7zNt3ZArjZsJNpUHaSif+HCo9OLp69J01gGtBqc",
-	"aIAoLMISDNlQGqQsFrC0L76wrfXw1ViHrdd6I0sDehwlnnMNMzXfhv/MhzM0vvCqtq8ZgACQTqLYiGsD",
-	"vX1HzEdNMYxCGfI8h7YsK9dQc6hvojymjY3DgUjUcVRpaH4OVVsWdeVNGolXjmvhcDytqU4Sb68e0PDY",
-	"tmmMWhP+AMVCElDRptoQZsG8rDvY3vGfa5LJMsRxZ3ejrsdRcHN16ourt+TRwZMneweE5sWY7h3ifbed",
-	"iO8+9NGTywGoq/K51kZN1XeOuWt4VUj+qry5AepsHwmEcY/relv9Sq1Vf2pccJm4ukEX3HWLXkKwRg0I",
-	"J1/bYn/jjvnbzhwZ+H+FfW/QMeh+Ji/y+ZfvFbVFpMY7ppm5l/bRd2wH/U7WedeiGrHYksyeHPA+CC/0",
-	"tmhn/FAyZ67wEfaiV4yEASBgvCek4iMuaE50wVI+dIXRkbbq6G1sxj6Yw6C7J6SPloY+MSz3zSPphFVj",
-	"yfV0YFePrcbp1Iyl8up1Jae1TqW7YilYR1/J0Xl9y0G6lR2w0kWy5Mxv2CwU74XYzudcsaH8SKQgr7iY",
-	"ftym3WOx0iZYvUoNZSc/cJEE4YZlCdam/eB9qEngsh/Qd5BB9rWLO/1gx7Aj9ISZyQ9DmhqpPjBhdbkM",
-	"XF7+t4xr96O9vnKscAUJhGS5PkI9AYYcCOvXmrQFmxG7CQ1962hRMKpOsORuP9pUf0W1Yb/UJmPc6ag+",
-	"ZbfOUgZpqs5cFp9pHX5fxSV2G/H74YYDf6rdU0O2wmfkt0cxQoub5tBdEIOzMC9hQm+4K8fiqv/Uq5Pb",
-	"oUdOtbliTGyz7G1BpjyZynywpni08kDqgcmYnGUL5XYWCmDgO/dRY8gPXbu0yFi9dZbonVI/rwxVmwht",
-	"pa9obXB+TsWbZen7z5s3ywsj1C4Yghg2kbd8qEQVMw67xEjypNuN+3CizUPxiVO4K81P14soMFP9YiPh",
-	"aIuio5uUVdLcG2qchBRavW5bV+kzKmVuT6os3oLA2EhF4Ok2Q642QBZ5XQvqsveRe8N5PXS1clAcz7WR",
-	"X6xy06VzrNr1dHWT003weG1b0doaIBWIKs9mLcR+kSpnBoba3HJfxZm1pnvXcMpNsnZLy+4Kl4SCTH91",
-	"hRY7FkhcX0TBXFroZwWwNdpfrpdsLKXx1eee3Ag5EyurzdeYk5zhNWRrbJ4eU292fg62z2DxhvwcLrjh",
-	"NE8I64w6pNc6zSh51em1OneNiQstxX3qtwuSa+wVE11KvXswCnDcHMgrcY5rQLwywZolNmDsXde4eSWF",
-	"rRf75UopfG4xgy8UgokEeRN3eEnKL1ZWJfDxm2vCNpeDS+uLxW2YUx0P15yF23RBq3jyZ8fK1p5f4HOr",
-	"DETXVs175xoV1QRCQ0q83ur27Yjr7xhfS6IZapc3k89BxX+GGv7X7KvyadV6zsUXWM7KGa6YmRbLI0tT",
-	"0KkZv68ri2Q5mnt+vL9P3r97VWklDLEK9W5FVZ8TfR19DZGnl2++x0RRcFVO4U5IxhVLTT6HVwSBalYE",
-	"8/nqQ8JZqur6Cj6lmj06JPgY4hLnBYNK0r4y9vpYIzd2Ep9T2F8dhL0vLDS/1yucSAMuN+uxHxHftW6V",
-	"zf0vm7pUgqM5BroN4fp9MVI0W30MfAOnyMp8AddVyxnluBhZcQvCkOy/wWwKVltB/I0uOr0e156QqrUl",
-	"l8bZhKBtNnFzSFUaBj8vZf/9qpqNd08EiLrYL2SfhJq32C+/7N6zLvC9KZbZwfadvZYLVdaENOhVra7i",
-	"+6dfSFkOokw5Ns3of3d/dVI5aehfpBduqOFYMIpoLSu2cPDcvfopaY2pfs4qAaqx1TDYkJ6W17t+JVxf",
-	"TDDQ0kcu1gxdqdVZU+W4mqnEdUhiqjdwfl4W3XIGBSgl8pbltL4fXyBt5Sd/PDr605+63e+63YPDR1uE",
-	"01he5/s5xFE1RAoip4qgHyhAaWPFP/ho/7169M8nf50cDP7WvT0c/zj7Lj26eXXa+bkYbRIGEh3As9M/",
-	"vTz8699aK6jWymAMiVk3d62cGkllCwQFXSBo7G//yw/XCTl4TCZcTA3TuyekUMw1087nhIvgSvKtLXWH",
-	"nF5euP6Tzg/ATU9QTfqnQHT5P8HjdkyeMqqYIr1pt/sohQnhn6wf+RFSKz6MhFQQPNaOPAopVYpDYcfd",
-	"phZb0tD89bpeK/Yll3ChSbvXAmAxvdaua0O0GdU0VTGwFi0/r1qtpcdl6BXASCTJV2rZxlmQnmPUkZn6",
-	"o3HUsCRayWJ8zgLlqdn1Tw2s8XlJPRezJ53rFrMnHJW1gFW2wLNvYOxVe8Sgp4TehRZ6URXVgZQ3FvSg",
-	"HElPtKWCcNDdELw1J6mc5hnwoQE0TM2Oy6AukDH0WM7A/wNJVVH9i4QIdssUAPE/mZIJWF367oj7Cekv",
-	"nXEf+58uHnIfv7QH7RrVU9MTsEGqmLM0IVTZ3eDWIfhLSHdEc4YNAaCZtl2NJmOmnB96MbB1QWytYzMH",
-	"h40sb2PmuIaTPWlMnGpA0Wh1jzeJI/tsYK+D16hN2+buhwbqYoUwQyt+089rtEi1a7ze3B3haZOMGLe4",
-	"r2uTgMn3i8lKlVb4Q8hfLpMHvli6kmsgWZPRmY5ZNs3ZjiZDtnRGJ+CKGrEM8dtHzTf1qPyB8ts6UQg8",
-	"G9N0HKolMxZaIQ2nGCawweW4pp/1VaPE2Zhycdrc9mKLfGrSDv8q70I3ldxIGb9lTaG1JgIK3w8v8emz",
-	"//n//M+6U1/VR+k+miKVmBg1Rfr4gupxQ8wCltuJs6baoV/H2gOb6qyho8Vn9DxKWqiPnaKEvamFc6Ep",
-	"Z7jDxeFKmPOkIZIJ4hsJB7YIieV+o2SqElVWE8Z6s350whtbzCNiu85OHg+/enlfxAlXbTS6DGz9FB72",
-	"Pe2Aeh4FHbFQFM21/ADvjH3QaeSAK3yu0a6hMLQVjWieJ3Z0BnUIF4aO/LB3u5DNPRjxPEnwL8LGNrio",
-	"O/ZJKie/Q5+kWYXnbwqwjcewvk9SfAZr+iTVpL+4IgeQgIld6NuzELa+u03n5pparYxZ2OJmo2FCKv8v",
-	"n8WBUL4Fwdy9/Vk8yAsLq0UJErtgg5/04L+RP5I/HHS6XaieMJHakD8cWrETag3D9sgfDjBzu3b2JUpf",
-	"c2O+JAy2veR5bpUQSO83cuHyoqCaNWG+7uyj/a8Gtbv7utBWD4L0lUUIp1eAIm+1+/Kv5x7p/uWHa7fC",
-	"CWjD8LTc29iYAs2LVqv3Y3B7cPiT15GPW+mtC9Asv6YFf8ksQQIlZChXptS8uL6+BOOEHJJQyq1DIPAv",
-	"VMn2EYBcjHLvs/Ak/vTyAnXG72VP+AJutOD7tOAjJnaJb93+3htAMA2NCaZoaPrBTacneuJMilsmDFQV",
-	"RkJu0R+DkYcyz+VMH9v39si/XL19A2RfZEROTYe8xkoDurbEwAGWT+m1dp3aSqgryNSxg50rJZWGdfV/",
-	"6XlPYK91THqtTqfTa33qY8HsPrzZd91lfcAUTGq5GxSynDC6WBTdzvGDj8D2Ve5SKqzeraBECDRNooYO",
-	"qGakTYli0FUzIZSkiurxrlWv49OwSjIRjGW6Jwi0g4bAE00edx+hctx/x4ya70Hz8mPyqB8uwi97J9y3",
-	"3cFAcTbM55VKonboy5zZNRk1J3REuYBDJxMJTUp3yBtpxvaQoVJGZhUirknOhoYM2JiL7NjuQE4mdnLG",
-	"zZgpO+iYFpCZTuxlK5bPXdd/4FCWkdvXFSsYBacHN2Wyl6YTRvoXGZsU0h74fO8lm0McvKZDZgfHaciM",
-	"zuHgz9zswRjnior1/7YXDmDv0kqpXIo+1hMY5XJAc1K4Xz2sg9TCbl0n17mdDDaSsaxDrtCqRwY0vQm2",
-	"GrvYMaMZU5Z/UPL9+bWLxcfIbw/CEVxYZg2X2nZXskumwvDcRdzSjExkxnJNxvSWkZROR2NDpoVvvnVC",
-	"aLnuAZtLN3ouRzsa1mLHhkkCkNpfO+RiiDYhGNdeRjm23Y4vYuPPEStFKqtGUDGf0bndiB17QpXlwZXz",
-	"vTI0Z8fEqCnrJ0RLu0gLg4iMA8XojSYDltKpZvaZkq5+G8ySyxnA4qmQYj6R09AIWbsB7HaOw1awXxxa",
-	"SDNEcKAll2+vrhNy+f4ajvzy9PrshSuKBB7ZZaByg7Ut6h1YpnT4+DG55ZoPckZOr84uLuyqygBQe/bv",
-	"32MRTUpGUmYkHUuesl1LUV25N792vDBKbticqKnA0mgclmIxmXAAghtWGFe71hUxOjwiYzlV2pIJl+mZ",
-	"xAKfVV3L/oxush28bLukYwKpoQC8LljNYXYwx5QfyZmA4t4q8yBddisYc6snz3dPwKDtY8ItyAMUMDOW",
-	"kLpgxgn5x9RegN3hQGbzBWy2J4Ar8CZnoG7uHOy7dsDK9byA+7bQBINiKgM0O7DUCE87jI0H7ToJ+tPn",
-	"ofEDPj86PDyB3FpLdMp8GTszXpsFRGOFFDUVwu52xIwmR93vEiJV4pryAzUHjMDZHE4XSloenZRF/8rj",
-	"LzOlcR4rsA+5wJg4hHqk7BGNGFKeMxCTrIBE2o8/fkRGe3T4HfIxi78WdgDZlOUE7oImDtjsecPwL9lc",
-	"Q3EA+1w6Rm9p0x4XPk/d1fFYRj9fFskx9rLInx3ZPgkcC/h7VD0evB1gpUa3BkwKRm7kXlDJvQ9pnn2f",
-	"GtNP3O++DjyS657A0rZEMQyyIMNczoLkITCkg5ixYoy8MKZ4K/K5c5noY9IPMlTf4tTB4z307BD8sSfA",
-	"DbObwIuKDRXT4z5pW8Am/cgp5h8lRElIoSnV0almuBw7hM8PwdQro6basGwPf/WOHEAAfcMLvHZ0TbKM",
-	"wO7BlbybkCKfahgxZBH95aCPTgA0Zc57AsU+mNueAjbQdMEjvp9ybhUSeCXjTLvzj/eqpZfgboScQcY5",
-	"cnLIRbfvgE8KKidbVgjxnTSgmhdNjroHSRAFaZ5re7PwuUtm6SMuAPhYmOVMn2DPWZALLNsohyp1JUhH",
-	"tmcA3NQB9pLDDfJz4CqDeWLRT0e2ccj1hM+3awvpz+EYWWhlMbso2l69e35s2cxUWEElHE47cKUEWVJC",
-	"np2/Or8+J//5b/8LYcYKDQ7GcjmSU9PfhVgNh0ksg5t2kINlU+WEITkHr+5MOM8uafffwj/6Ln3b4a9T",
-	"Bt6/e7WjE+hp079i6d5zZtLx3hU37Bio6R6O0j8hUblqdzGOj8Ipv5Da9C33gNcR8kHo6on+3/be+Z7h",
-	"exaNj8nfXr+ySOl+7p+UxVqRUy3Q6e4j0mudKan1nuYmHKSFGHit1+q4S9tDh20kK7CMCBQP4U7eyRwI",
-	"wMe9NEgqaCPtA+5aybwUua3GZWGfGrsukL0TwsRQqhRxvSTQPTGYY+VemfN0TgzgY9v53bNpaqBclN6B",
-	"TDyNz3ePSR8voo+jA6YiiJ6QvpyJU+S9fdAFqkT6pCf6t5zNwBNo6ZiDeOijphPXKwb6CAF8W5oOcT4n",
-	"pI/cEw7DUljnK8eRkp7og8Pcza37MIb9smOF/1KOPbZI2SE/KMtI7LbsD486VmgDVuh8mqiD22dHFksX",
-	"kks9U33kpSOvrKRSGMqB7/ZKb36v5dzc3IBnrNRoTi8voqKHvla4q7NGC946bj3qdDuPoJSWGYPKvj+g",
-	"2Qi19xE6lsLlX2St41bOtXmKr0DhXFQn7HuH3W7U5RJMVUWROza3/7NzZaC5bPOC2GBRBjW+ppCofUF3",
-	"7I4e4+R1Y4ZF7l8Iw5SgOSiwFZtF6/jvPyUtPZ1MqJq3jluvsXAXTgCoCyAPyED1jYUlWVbMsIdPRxpq",
-	"ZsvJZCrsiD8lrWWUah23ELph9n13VvtD+o/owGsiNeEKwEnXH9J/dOZ0kveh6rhUGVMd0kee8MJMcpcO",
-	"LTIQaisYidTwNVU3mZyJpCcAvhSdkRfXr1+RTMmigFxY6YgOEGkjCReaKdMhfQ3uV5jCCp6liBiYElWs",
-	"J4qcpsyyWqaIYR+NYzTGUeacDljeIWdWTASigLXiUOIA/hBtmGXcoAce18ud3m91MQT8KoCOmDnDY31O",
-	"/3GfMBrN0gCfz0//eh/A6YYmbSDpYCeCitLuBsLdV257twKkuP1tQHQsZ3vc7M2kumkmDuXZv5CzC/MD",
-	"vHz/VxBN1nAT2rBCRwhzT7cC01jBqtcayxmYbOyqeq07Hn5BR0zv/6Lz6ehTI6Ho41sopNlXUUbrTLIg",
-	"60Vo5YZOGsBlgXB4QtETMaXoWAZGdi7BiCGhtLDIdpyaNHdN9uxKVuPppatnSBWdMAONSf/uLL2WLZV2",
-	"XjtUKzZ1YyxLCStrIqQ//XT/sAibaYBCdMh9SlpH3aP1oPdGmuf2QO8BVk+JNtTwFO1P7ULxW5rO91BQ",
-	"S0jOUyY0S6zgvAf2DVB/rSwXQ5FVdVl2V8KiMaVwA5rikg+/AkHxM9Xc4ws5sxwRLdZu7fdFTl6wvCBn",
-	"zH7jMJamhmTMUA4O1bscu2F0srHMYV9GoaPjbPhLkgAa1a3UhLaXSATQ3gjREyADAPv3phw0cIJlHJvn",
-	"UZVhAgnO0CF9yBLpoz0RDA6+KTiMBsSmJ8bGFFAW74T0eWqVF9dnSw6hi+5HlhHNoIsp6jBOB88UnenV",
-	"9OnaHtX9Ax1M00A54ALuCcrs2OEi2njqPjJaR2b3gPaKweViROTno39U67MZ8f1Ldzz+jSIczlxo7XJU",
-	"w9KdhIWRwRzg6T4up5zEm4q5IhdXb8H05W1VNM+tPgg/RVcRWqNtdBkZu92H3uONFOFCVMwdiKtWOOAp",
-	"OmQQocBBgjYXwVw7c5DW+zS7pSJlz9jtmf21D8ayibwF4X9GVYb2ajkcWizlGo3+vCKFOAvyjraURqo5",
-	"WPHBR6gJNRDz6pxm2mrQoTyj+9z5EzV61lA6cUMyTdpnry68lw6KtPtKzvDxrq/np8cUQs475EKQskUZ",
-	"ugzk1DASuhuzjxCafNQ9griyJej2Z3GftCXM0UBY4IoehExyjXl7fp+hGz5abWdkSJXrH6GNezSmGkAI",
-	"XI7tGD6lyOcxZYo7y61DiKRVSF2DAqdZpgMc973VsFzOjvbQW23GEfweYEGmBtswukjmJPJTaWznwDrk",
-	"2qIRevVGFpoGNL05JtTFmAs2oobfAuubioIqjVp0NkX4CsKatAM8evK4SzI6t+qP5aBH3e5dYXcBl5dl",
-	"9zqYKF/Zj5xYEKTxUwhNfCqz+ReH/VNcLqJAVXn49GujnmvWBdKTvPXawQaI9ZSGyhmfg7xH3e/Wf3Am",
-	"xTDnGCx0dHi4/oP3wgG7hcdzaNB+H8Y5yzVMA7lw3OTLkQPPH30aYaNV9Bm7fY25Ovcvqri5rtyZbCCx",
-	"QCMSyvOB/PggyP05ePM0mSluTNlbJr41t1yo8xdsrfdzsfu/8OzTKkm0vNz1ZgqebWqkOPzaRgq/jSYA",
-	"QUfDgwCQtyJkozrrVQ1sfFloQFa8D44dFwAZFaVbAR1LL+uteaIPvmrd6/2XK8RQ+AY4AIeZg4KDTcg+",
-	"df5i5pjLo/UfPZdqwLOMibvAToCW6OghEMrqRFbMwqSdNq7P2cnt9erdhMiokXgENWX/51qAUeyWsxkc",
-	"n66ATUb1eCApFgxpNKssJ1m5iGcmoGgtala+P7wULjxBywnzQYYubLBt9ayegIAvF4Xku4FiAJEcOoEy",
-	"qwiZg7kTNwQqlXMyY4r5PB9vqQkOY4z3WTrT6vE1GFCehSO5T5oWJmmA5nAxnw/Rd4ZPEPhonoMlLywI",
-	"wuYMgqUvdOEPfnOILJ3iVXjEuLg931wNUglqNRuUDfAt8rMcoBoAJjZQVSxIWn0CYXPIZk431ifODgfl",
-	"ONECUG5yynoihjtqQmQL5NaWYQSunCdpQ5taXxUCoH1GYSRQnlJn64CscQiVWwh52+2QUxfgiBUdQyc1",
-	"yJA9drGnqFj5b6mYY7xcDQjjwl4jEt2FutdqPPeEDzW1WWsQAzItsMolvH4Xav8bUCUCIl5aqjo1VViN",
-	"wRTMVT6EEW1uljRn0BNRyNmd8RJ77/LcoWQjp0jHLL1xOBcFs4INi0zoDdMWoFf2GC4TYHuCZwxOEcft",
-	"1MWXaAoBkshxuCbQLVmMSHvHBcDDZHMyl1OF5bl7wjVyxgVaNNpJiH/dNbGG18P0ZYvv2k9/lFMVLbZ8",
-	"mypGBgwppOXALOuQH+UUC0HAECGIFOu7h9zflcMC7wttiUl15ZjyD6RmebG7DUwPEe88uuWHLAvG62zg",
-	"nxhfSD0U/qbkwh8wSrMmohd2hMgUIGji2rXdCb9HzFyXicYvUDRrxHSr5liVH/rbYyEHTK5wdrlAo3wL",
-	"qbaafPDy3rEPftekbdXInuhHU/d3K9bFOEBeJ4RmP0/DkyFjVsS7ZUqTdv85Y/1dZ0nHOh89AT13mH36",
-	"1P7Ljg0uUJdxoX0MHBsOWRpWXyPtupi88KQnwiMwhXHTIX0r2rqSGEb2AZ1RJDZMJwQ64XOR5lNIOrmk",
-	"wMcVI+nUWPH2hs01M8c9UVCtfU16n7TbR48geL6pLrN1vdHWvonCLRhRT1woVCV1tyfK3N16IlADAfWm",
-	"A0gKKG0HYAxINsRgN/K1/ebTp2QtXXHvP1dy0tr89WsJL9etFs+u1WjdgLhCi5yt49b/+Ht377uf/viH",
-	"uuzF+tFzPuGmMnjGhnSaGxw6tNCGUI+VraPvk4y6U2qK+7D4DbAmh4Dn+vNNvL+63oLkyRGfqlnuzlSz",
-	"JFR74yWS2cBj7duN2PXA7C2r4lgjIv1QVNQK37ini97/pfz3xWrz60XMnrdUvco5nm1C9b42YKwHirsI",
-	"XF/Jhlux2kbKSttKBnImXAIVWI5OrMoN5oRcM3LUPdq9M0yFJvC1IhYmPmIZPGJf9QbllBqayxGYFyYW",
-	"8rUJif0A7EnUXxG7oRAXTU/ksCfs5gxTE231BipQBsmoocdOcYSH8Kv7jDkTW0XiJDeMuRwn95odGpTz",
-	"Cc2wkMWq3G4uyPsrksk8p0pDTkffd/Hv+7R1RQ1b8EvbdxJw9lrRc86oIu1up9s96jrHMbqNSWH/7w/d",
-	"jv1d9MQfDrpdQk0wGO12SJ8Wql8myEMAERViSnOuWYZzc2GnSSHkNCyP/Me/k0dPHpP9ngWpyTM703/8",
-	"OznodiGBDHv4Qla1lYnBRzSTfvtonMq4LnI675C+86j3MebWOefVRPeEGSs5HY3D/i0MWHbmrhrrShyT",
-	"PhpOYSd9V2ziP/6dlGe5tKKeLzjs9oV1hioD/NGZY/sJVnXo+3Ozm+1H7t8SHqDplDIaI2IQhjSdo7nM",
-	"rx+vpXL1J6XuC2nkpFBywjVzlUBAbi0Ux7IFVMxJquaFkQTqBNXJsTnXBgD7Ps23doJVzDHCW31fIXAw",
-	"OJHDIQRCQ8KDa+ycxLFXngbAlWxOtGpcTP/wtV1qCdYPAYAdpFYmJjE4OzDrx5RqzNIbCKAsLUUuzzKi",
-	"OSOwZ0VzgLTtsnOX1LbdxOc/xm3jId7d52awjxQqewcoDSneUMVlwD4HwYiR6OHYCMFAX0SXhz7Ft2a+",
-	"ywYsAqoTDCOjmJAzxLL3F2WVR81CuUmIscOYGCf9UsXNeMIMT1GiB/a20hKE3jZp2GYaYOjYtKEPubYZ",
-	"VP3QoYjYRgPXFbj+Wr5Je1qNvklp2FdVorY3W/2qFm5skF0RMIDe+/pJULsEWAgiRUHnSTBvgq3DSh13",
-	"lsmA+uy5bxtdTy8gK91TsbL6Qmn2WrIgYXpJvD0XJWqhPIOdJT1hCYlqpKE+67vKeJ0gZikYuIggX9TL",
-	"ZMCDOz0B/eU8CSEQDv0zS1067EdzslRAMeStCzlD4c8lElrq2SFH3W5PeIu5Zrkdq7o9u4HODhB4y8fx",
-	"8k6CAR9/a/AD9ASeVqh2WHUDYDqus/+Dx7jGS7F7Qo4OD/2541X1hJwazTO2zEIgIn8QYrSW7q+9cyH0",
-	"dDjkKdRLcD8fkz9geSLBo0uvN7LraqO9hxp/2NAP8CuHIa7XNF30yrLG+WDJ69f0OB4dbjDZtZSvqZi/",
-	"8777L0HHT/VNKYrW0e8vQaINg/tO9W2jNPru+Rk5Ovhzl5xd/esxob4gkJIzK3GRXuttwSAn3WFyr2Wf",
-	"IWVZxn5kND2BJv7dBAKV7ftWCXWWP3SIxPElTmsmvdZZLvXSZLHHwGq/a1wGJ4Fuus9cSXE8jCijIKpU",
-	"Y5eUlN/ZKbixAqUmRmZWAb1mHw1JXQ9oy4KJLiAzYsyYF0DVVGBy01CqyTSnPdGG2cDtCiVH/tJPSP+P",
-	"9v/27P/9935CDB1Ymgp17enIx/fsYpqVYpjbhF/v9BtE0Su/u62J5ec7DdYLi4Z9NPsO9kpqtih0NmT0",
-	"ug0lrpcQNYamY7hAFAQsv7LsqGCKS6iaiJALa3E5V3vPuPaFwtYs4rdktT+1uBpBdLB3VQz5mHWPx3Nn",
-	"WlK15e47eQMEv2lDgIOVxDyyedmojF+zohOCdiQUFhjOhnpwu06HTHqiajByyqOrPlYrmPnwO0srwipA",
-	"n3WVo62U9l1P7GAr6FIym1nQyy2Sz4mrcb6DNe5c8pD90QqPKEFJYamdqyjm/Ll1+OoO7ysavb9mfNJr",
-	"12OuBrFPQ7n2rylM/B5TJ0pS4BQVGgIMY/N8TVzsF4iEXaAFjKp8vqeYhTFPaBujngrFRcoLmkP9Jkx9",
-	"8ni8JE2cRObsiGpINWTcYKXcKmYVuOZzu6J35YLuhl73iSyLK22qLID7+oqeot8WFoBNxMG/lRXQphxh",
-	"guU/wRyCQAcCLPiuPtNBVSYSVoHQYgKbwM3+rgj7BrAaok7BFwLHbElPhLHfALgWgM9dOGcd4CZkxG8t",
-	"ZE8LEHgdJbwz/DZTdC60UdPUE/NaCS/Y6tuYuwORO7votiqJPAaZIeUWjWS+J/qK4RL6QT0jgs0WjJzl",
-	"uN4rEHsqk1DUBsqzVqVJEPHKMqTRuGOqCRZnk6rSdKUhYtw3FLqIDulXQfMvb9Gq2dqDtWrFYrqPUYzg",
-	"9iubuH7XxOlsLKVm6PnD9CQd411EiU6CsVEqcrpIzPQXJ1SIqiu1UOxxg0XzEHqxGk1QDmXFoo90gmLw",
-	"gVPUluVMnPfXVuC+PAF4t7CvXwn7V6iQvkfFgzdh/64pAt5CrdJ54krU51kwaFvUA/9X9sU1UqjDb/ZT",
-	"KrKcNYeIXWENf7A0UZLSdMy8EdcKqSMITIDUOFfjmGl82RUNtmSAQ6mrNibslK1RyWAepJ8O6WMzLoxg",
-	"yPkt65dlaiCmHOpHaz2c5mTIDObhKObCH7Shuf+iXAj0KhgwJqAkOiTsoLUM9gxmYjO2BFoOSZ/qt8P+",
-	"rouViPpc9Kt5dyD0QFsCGNeuBBP0/LC7ndD2Agx1ee4K4FJIXHVVfuFQyt46leHDWB1y/v7d+6tnPoLs",
-	"fKpkwaiA0meK5uQpFTeQNsnzOQmVjSCuDP0HBTQLUjd2aDt7ux/eAqPgMZEFE+QvZMxHY/IXkssZ+QuB",
-	"kr67J+Tp9dn7q2fXGFvnYqLYR8wPDNO6bSflTdmJMTnWDt4hl4qn7rirAXq6Qy4RTLAGdF3V09oCQa8B",
-	"eM8c7G4UPaLnk4HMV4Z4+BY/eOitpOX2X9vVZzldJZ9XTwQ2jD0wOtBnc3lR3FKKW+h+VRPL3zrIWklY",
-	"1UFtd6F7tUdWTrmxdIZ9aUfj9WXl5oVPEgRsFEx/ZoD/igi1Z3DcBYKX67iJ60li23g6Zi4KbCxnZbiD",
-	"CwmMiCh+u1G42oQZuiou+7V9fq+M3tC6K7nCil52eRm1r3zxsMBLV6LcgnBCBlOeZyH2F+RDccuVFKV7",
-	"xXeCUfFJ2+Vvcs4FnYMAvO/CNlawqmsfhDcC5dUlgJHwIWmfvTo/ffev51fXH56dX769urj+cPrs2bvz",
-	"q6vzK8gIC59jEB9WxO2JU4GRoLA910WyDDARIbPU9WwaMD93vSaMJXHghdOwqXstbRLPtTKi1C/nPsJJ",
-	"fxgzBTWzod+CKxgOhSddLf2yP6eHEn/520GKC8S8xL9BxaEmrWmAeqZYZpXfEGTVtryWpmZKc+Cn0F4v",
-	"g0S3CZ2TjA+Hvla4KZsKgjcx23X6kI8lbWgcXGpQWCUStSb0n3mIrXOe9UQI2KTax5qi5SU0uMUIAsgn",
-	"wPLjEOhcSE1z7E+IjZ1cBw6/657AfTm5bbbU6jZjaU4V9JEgEwkyE0W5zMicKQxdckyLHJD/tgtNhnRP",
-	"lLFOZmx5gMyz8sU/HHSTLnS53k2C9MM1SeFSWEbmzDVtCh2PyGH30JVmj3bmQwrQrwiSsTs1V8+wL6SB",
-	"3gVoArRKbRJrtQ7DXYfIsOYip2Yo1cSyNuakx4XF+w24+nGHhx2CQXCu+TkuwxnXuIq9m1iJDisH86BM",
-	"T+wZ05BcStpHh4e1gV4OABxqP9Q4r7PKKh+eSnzm0Qjo3WH38MvF7jvoPFMMGv/XTP4GmniU1TQBcLBQ",
-	"MGlnMtX7npJ2JllCeq0rZm/Qd5zLpoYz3WvtHkfY40EOsOckxhJs6earhsJc2PzD1bH1LakQf5z5RkOz",
-	"F6QvOvTZ61++vbom+35oDSXCfFxD3wJ235mXIObmm7XhV7Q/IoATWkpDVtECEouUnipledw688JaTrxs",
-	"YCj5MeBAc6TzO+ggZ1HBm0D9Ypsy/R0LiLuWXzwjegoiRU/0n51f7v3p5aO/7n33t9eHrmnjgjgYUp6W",
-	"JLukzMQHlqCDPg8RuIE/Id4gKjlyXDnSDjkVJRO18gOYI3zDXBrJqj2B7UYBr33dAl9Yqv04NpSclJ2z",
-	"PdMh7V7rRznF4R+HAXoiLk0VZ6d0yH/+2//ba+1WthB4FeuQZzWNAyGAcLl1oCZGjrCShFV3IdCZZWB3",
-	"gFoS7Udd+OOg680+u66ok3INuHrCX0n7UXfp5WNSUG1ceVi73e+W+5f2O8SbKQy9YeDaOrA/HWMaithL",
-	"x5SXAdrOmgLCHvzUIc+lIk+vz2Bp59cvfBS8a3aJKiaxAmxC+pWu8H3StkrlZJqO7YFDNzGzu2Q0D5mG",
-	"2C6RZZVMn/+PVMfskNMYuHtiTPUYQGgARUcyVy8qVVLrirByHImTMXrAAONIrhwwJnrCjtXZ6RDPi5pq",
-	"5rSPuo/q5RDA7YcuhsSL/JWkEH9EayLNHfJ+CzN/AGHmV2CtpYbM5RTQ2ptAjYwZqmtivgWvXPTQBU7p",
-	"fAJ7buxGSwfWdcGW12UfN2ipBx1p4wDxXVf3BROaB3NXivvYV3rxQQOWkGJGIdhwAwvGAFl41aVCteOa",
-	"MZj/GJiWFz9laKVquZvraQx8BkbyiZph7USP+dB4SRZZsAjjQsetsdWezAyydFVP6BuOnXZOw1thRuiy",
-	"7VTgomBU6aiWZIf0jTQU24EB7aZiDtyWcNET0GAaGimHvNEV1Wwc3jrsvktx0/WeTBCu8Ng3fv0VVIq5",
-	"58q5sPfGsqlxnRezUEL1oRK4O9OOZ4tS3DYlV5NQhcmKiYZP2BeSxFErW28YWxkPDtaUirPfyZZNzv4H",
-	"Lh28ixf5zW3/TZFe6bZ3vOak1mR5j0q0feAQ9woc5fu/RPL9qiJBS19ujYhRybaHVClojUhdFaV/MzWC",
-	"vDCzdYGg7cVOb8Bb6VEbyqnaY3OmnaC2nWnSp/loFxRAh8OecEZOnB+4SmzBh0aozpq4yBct/3nchfRz",
-	"kFGdsCmYTnrC69nB2QD2TmjA3CS9hRO4zzIubpJVjrffXln5cHQVCafWml0a1BburQ1vxTAMP2xDHksb",
-	"tP/nYo5dY11vD5qluQ++wvyaCTfBsIUVgUOJJIRadQISUOSUK23vqCdhZluIYfLTuSQ3aPDtepdDhQSf",
-	"GBw7Ad2AFmOcPpNEK0WfWOQ98vZRqPZdmu52dLk17BzeNx9fUD3uJ6jwYTx6dWSr767IwPPXv73C46/p",
-	"IQVvnlY3FQmBn37ddL/QG99espyab0LgA8kY9G41fz9YOt1bQICstFEAdO30gs/c04/NyZ5DuTMsy7+S",
-	"8EVR3Q0JVqAA/q6Q911lT98UuG+4uzru2gFKRYMLEsm94iwEK+1DptqqFgfvC8vPD7suuhmrnkNLAy8b",
-	"hPCfZKEgEhhz7c+KCTZDO6w9qpxhLNo5xFlBl18p8rmrWwfNXb15Lopecq1uSbvXilyZvRYKNVNxI+RM",
-	"7JadcbD6EjYRoTANiSsjdcj5pDDz5XDq0Lhnzpr65WCY8Kk/uvsU16szraq9yK2acx+hcu/w4hWzHMat",
-	"xF61FPMJ1/Z+GwoPW8l1KuyIG0XMIUBqQ02zDtgPFR/7CCoaHLuu9S41JGc+5ruMSgtWkn7oZoy1ZDDU",
-	"DLy+4YmDPK5Cb+UOAUDlOtQ9hM77RgKHzRlFXxkfWT35cXL06JD85//9P8njbreb9AR6CqgmvdbjpNvt",
-	"/rHXQiDlmohpnpMB836TKFzU1TztiXa/DBO9fP/01cXZh9cXbz5cvLG/vH131U9I/Rtnb9+/uX53cX7V",
-	"310JxVdw3vcOwjhNU4tNjGy4B9i98HZjEI0cbcHpkup1RkVqPxuEXZ/5fcPTG7YCit8WVg3DlyJjgnDB",
-	"hRal4E/IfMhOMCB1pOS0WLTMu/CNx91upyf6dMSusONTcCflUozAbG8nA/pmNWSWlZ2XfJgAjIZ5J01x",
-	"wq7f/rXb3sOs5V5Z5O+sfR5UVML9eQPYaiOve3lDI0ZTS+W3mCoapkZogpqIZOc0z8mQszzDFBMv5e4g",
-	"Z6X4DPw2lt+WXYeYAB8vJbc05xn2KdqJqkbCr86f7euK+Q5Igk4szQUrDp9A9Bgri0uS9kG32xPpmCqa",
-	"WsiDGGD/bdsSZhI/5JoYKQFVOuTUo1RZbpEKMpZTFRqm9wTGCpWrw8VKZQWJY8Tdptig/owNNDesj6ZF",
-	"begcT+YYGqZZtAV4cXlrTEL36er2wUQ55HkOYZAjZnTIl/fxyYMp+KmFNNChvTlapoIuDztmprLUh6da",
-	"Xd2pIuPvOIalgTdfsSpQy0Bf2k4aMjSFLu2TbUjaCoaMscHAVZutsVHIGjJNrh0j7uwEC6sPXOP6hBx1",
-	"jzzZclqIJ5DLKGfHuRvG4We/qXJhZ3h638wHXyyQ2h5oKdUBO0BbuldkITPmi8oGjeikWJGvaFp6XqYX",
-	"EXjVuwd8fJRKoFa44+c8MGpkehMamkTgZoOI3BPcZayUDuEOOSXDqQJ7SZiMlnJ1hNI0z+UMjCwudG1v",
-	"WuxWCgjWoD96lfBP97wW/6WodfLBkn5l9L8Pk+firn5vvPkbzfoC7gqUSwPRGsx9WPcXJ1OGacMnUvBV",
-	"0QSQIR+/6bzEvgJ7QmaKG8OEXWmIRA/mJ2cUCs0oCG5iR/cE6OaoiEAPZaoN4YIb7jw0y2bO0tiUeIOl",
-	"WAh67/TEqSc8zrG6o6vrt9rXCDImIsumgTxX7DVTT5SsYn8dn9g9Ymg0z6oAhLIQRbzB+7APXdbOlKAK",
-	"iBbvfF5W5f98C2eTav2D4maxJXe0lCTqN27B3AIjwOnaLAmMQFltEXUZna5/0UeTEKP4BCz5Y6rJYdey",
-	"zycVbbkn2kfdLvj0IaMGsjicygzMuFx7WHpZgSkj7aPud7snkFXq8oSxTMK8JwbMcWJM7sXCcQ1Aq6eD",
-	"CY/B9sE2F1hc6Fa88eA+MA+X1JAHGh4uQt63JJCHkAQytpQc+3p/LJjiUGCnvcyedrciUouxeDEt3J9w",
-	"wVbWFpnfBQ2/jk24usYmL4Snv9pQgPxfscln3A8b14V9sMdYJQq63QcASKLyNi6ozVSu5AtBgiMIq4DB",
-	"ZaAsyBMPESSiJf7enASxUBjHQzoRYn3Kx1Ygs1r+3v8l+muTjgOR+S0SJWqKkHQ2LeHfaQobXEm3oEBW",
-	"Qc04avod72TT9mxPjmrLdX0r9P9fVA92GkdUczGG8zW68BfHxs0Lr7YPrDLweNl15lIhZaQFJ2Q2lsCw",
-	"wBVmFWlWkedrarPWmsvs4n5rWHpfMYWfq0N8Cyv8L0NbXjJWNBAWORy6ts+G3QeVgSis/cMh3c84bKs5",
-	"7Ne9cD2Tz2lqpHqoqntY4DNc8MPDurfD4Te1/AGo5ddTJRDDZnJvCDADnJAJ4+6ctNE/hwkuWs+kylxQ",
-	"RyozFmMfYNLGClqJd0ysRjt8/tvBunPxKyLdO5bKW6bmZzKrLzb7VqDZVLkX4Rpdkd0xugBT5iL3sNE9",
-	"FMnhQhtGM+j0C598w98Hg79iBfq6Gl/2xqKKm0XxBfBWMzMtVtUjM1MlfB8VzVLFDGkLaXyTGSyb1V9A",
-	"77639uvKsrnZdeI3eocaN8xLfVuKhg4q0+ILU5P7MvX4VV7BUTd1qsSjNZLQLIv1GXcqqKt0fq/Id3fb",
-	"tKHKEM2McT2OqFg+vjviy4BmI9bo0j2Tk2Jq4k6UUc8S18IIS5lqrKkzkRnL9THJ+ZAZPvHvQ1SIRS4K",
-	"9YKiQRLi+xvhmDkbGiKnBiP6/zGlOdrhwzwdAuWJIBybDqBsk6v9Y2TREzm7ZfkJ6RdMpUzga9jpmwqf",
-	"AmNmkqRWg1acJshQ4FxYFhxvXJDhNM8b4vxfz5/CsT1U0zyubp1RHq7+V7TIVxbjagbA9WEBQSVHUJvO",
-	"0Q176XcyvCO8Y3ODSycwrqiR45QEfdwcj52QHT+QJpmE0OCJHW0n6YnwCKOSB6z0HP85MvjsJOSoe0B2",
-	"3kIDPvcF9FpNpVIsNTsd8lb45hiYh/X+gmg+EppgffKMjCSDc9rP5YjX8paFbT/UoOTKKh9gPWFYX/ZN",
-	"wnwAEibeRVX9a0NXcuxDgymemmnNpbirNogpmo1s8pT0oaE3vLanjWIUeqtTA8XwNenDk2OCaJj1STuj",
-	"hpL+L72Wb8Ldax33Wr1pt/soHeVyQHMSntgfWa/1qb8LMqbPv2QzbBefU5H50s89ESiqbynfrskrDUEv",
-	"CdF0vpsExXkCaaY5F8wd4+FjYklLT9wwVlii/JH7DkCpa0jPDSpuLoXDcmqTjpnGarncYEhX2TWHDizd",
-	"gvuBCqVKQy5LqEpBsMu5PURoMONSEfuKGTU/Jo+63W4fC7+7UwWhujbFCkd5r5k6xxvcrDF7fI+f1aHd",
-	"fvgrclZsErKny+xiYlie+wQf5/42rhMAV64tuoPOO+LKUKqRNBUOW6uGYfiiJjsXQ2zwibWf2UeujS/f",
-	"TI2LwUrIjGGNTkoU0wxg9AbTBwDRMVMIUaA6VEIMvfFbh4QeEEwZh+9mdO6yruIkKogWxPSpfcvKK48q",
-	"6VV1ULdwAg+U2T6vrPLhMdvTNGXFnRwg//USgM5dwGJgiXslsmyM1nG6D6L0iBlLQ1eFqcDzh6kPwdIa",
-	"SLXd328vX5WPBMv2uIDl35Fcu7vT6y63JuposWixMmiF9ZUhfDR6SjXb40IzYa/7lu02tUvTjKp03Grw",
-	"KB90u5/jUv5yQGalLb0ZtIWFUqVobZUJONNqoQdni0BpB+sW6P5xhUW7X0t7zEDKG504Swg0EcJwNsjJ",
-	"zzPiGlaBcaYdKidE7Q9DfLwm/2RK7oaWHr8NfDgHKRVbEazJelhZ0OWWsxmCeYwbUo5ytg/Us1mOGVqp",
-	"oI/vvmMZt1p7v0yQ6qNW/n/gC3+xg/VJW4ZP/mKkKfq72AvJOZp74nt4RnjGgMegSQBis2jOMpJKecPZ",
-	"CfbaikrD7WjS97QfWrVAUWxX3rcn+qnMWJ+0QXq2857B33wYj4ER6AumRmh/ZddO3MrsEJYQETA4HHUP",
-	"yoxx7y23jy2VgpaaHwtollBW2ZNDu6mZkmJUa2aDaV4h43qQAtT3YYW/kvDUxNiugD8QLrCZCCAHFpnT",
-	"9tZvmOh/iyr57Qt7z7nAsDeHkcrRnoB3URZrlUQEgwmUj8rYXURDJJF+7mZPwpilLu0U+uklodGsS9WR",
-	"GSsr8l++PDv3aThYacb9gS9fPCMAxju6J4SEeG0Ii0OrKBcd4umwLnNjzVQJUlAzRkKlA5L0hJH1VBrr",
-	"bQhUJMF04SgkmHQxKw1LBmIPg7mcKk3a/nh7YoEAwy4T1GPtnCWN6++ekOVVAGco6Wq4wJ6ouoHg8LiG",
-	"u2ZZ3UjMQlMfjS4zrlkzxfUnt1nXXQc9tfLaYffoz7UCW63oZ4GicaTHTzYeCHa61UCLYuEj7BNXhd+n",
-	"NL0hXHgnZlFYGXbMaOZE51cSSfgac9HXLDvdQDaQWuxoX9ckIEiVetydJkCxukaCEGGoFWOVnGlcjKNm",
-	"QAuADrSvDh8/2U2QbrjOIYDzN6wwTioaS2X2cn5rhZyKiNQBu+FUCfAEznyP0hxkRJDc7H6xUTv2TDFj",
-	"7EvGNYT2QU1u1x4MynKjuVUK0t/vdyBVHRDULdvTXlcppixA1oxx4ObdDN1wK9sh3Ebgfe3P3cKFY94Y",
-	"tsBEVkguzG8W3p+ykWuL2MAn7wDpN/O0ubM+FON3zelkOkX/tutOnc8tBEH1RSqyZKEVfqgxC0kaLrGT",
-	"S5H0RNnjVENnnkjAE6gN0BHllmXR1M4CNng7DJaizho92i/n6YP1Z9u1rTDg7Gjy8sczklL9a7uzq5aZ",
-	"HV3qb6mVfyJIs5CznaHmZp5ukS/2cK/z5Tz9naWHXVQu+e4ZYqtgoylO3ELHL3xFm5ARMy/n6RnV24et",
-	"WD3zITUG8ftoDHDR7EGnV32RPiK1BAalJvTcQkK/Dh0QorrlK81kdwG+Sipic+sp4FdR26m4R/rifmqz",
-	"FFGBkxPme6WUvRl4sKVCl3QmSL88iH6ojewq/oGUBmUKXWZwKLBQXyTB7e9ziOvmSPSVzFcv56lLRnw4",
-	"/RC+maUeQv+Dig23pCL3STiCgLz/Sznjp/1fNM/Yp2bb+xVEWmjfgEXNCwhWBbEabdjG0HQMQS3t/hlC",
-	"8d4zrn1szXH0Rj/pif7f9vxb1/OC7b2FmfQxEVILPhz2E6ttUpEN5Ed7PGHMK6d97F3KnKdz1zeTwlqg",
-	"Bil6WdQU/C80dEyUU0Wk4iMuOuQKm+rQOYEIGqt4ejIfzgdDdRhNxz2Bb0ErYt902Bn93FdeJSK5HCX4",
-	"0Gq1dBJqxcForu+nnW4wN7hczQQ0mAdaXS4JfVFyJjrkNGpVBQVTj7pHSchBDSvGBWWSga3OBWV0yNFB",
-	"t1R64MKwIQ5UsidTkTmCrJg9Xgt+BRysdyCEVuFU94SrJtcTPXFKLt9eXWMzVEq+P7+2Sn3crWhHu60o",
-	"15Z8NrYcQN5gtf0Mv3LX5SyUPeFtAB1yhToXjuGt6vaXs6t3zwlqyCTnN3ieOEDodwoOFKkIn9AR6wk5",
-	"DH35IYvQ6nATaj91ciPG6TrbCC6YUALFY8gPkEAhSD/iF3sv2dyCsf2+YDS0d4Urr257oa4hlk+fUHXD",
-	"suqQL7g5JkZNWX+3JwZTQ7Thee4C2/ztHTtrkkYQy6ka+RpZzeVyMzkTuaTZy3n6zEHLXdhqTeZySUtW",
-	"py1jbfjW8UEwn3Bh2AjcKw0jczB8No+5hvVe2e/vv26BTA2rj2QbSjWhpnXcGnBBwca0UWybR+uv2HZv",
-	"eyZ6sAEj/F4K9qtz3GcOA0AiDaJvViLD3cwFrppoKEhQL5KfxhXNAtl2+VloazohffwHpl2QoWIsRItW",
-	"yhVAQA25HjMM7VzqLutsV64SqStnENmtQtuSUM0ssD7fk7YnNqpy8HsR0rEQwLcCBd9k9hV9j0oDs2/o",
-	"viS/J4jSHgHvQZoHj2OzsB6lsehQYB/j852zxqeUYX5mMG1jQJQLXCDv2HCqaa6Pe2J1t4R9sipw9wSD",
-	"VnYuRPSrlc2899a/ATEzx6TXEmz2IWO3PGW9Vp/svGGzIJpJRfAJyZhBrCA/hIBlOBd00hoJTuKeQKLY",
-	"2SH/+W//q5rEAMZ6PhqbBFoOgDzl5wE9YrbQDhID5lH+6gnpOkssBuFAQDUTZMLF1DB9DK124EztqH33",
-	"+iu71L5LJiADmc3RPzGUqifcKpxP44UxBZR8xbsj/fT2gxvlQ47DtMGb1t+nBUcQ6e92iNWYuJiih68n",
-	"+vCuFWYhFikhszFPx1HYQsV5Hpp2+lgBatwmXIV7u5SE2NUub8nu2G7JxVrBeDSHxrUQOCAkbBhUseAU",
-	"dHwpBNxZUTocBawCPJB4rJiJ5bObo0nQguWUKhGyU9zdgPoEXFWPe8J+sgh7RprigwdtAL9zgGk7xZM9",
-	"7JRU5iRDOcPlRFsENstssS9oVRGEbXpU85FhbdDlKin5u7C2R+Xa9FTbo3br+hHmjiLJBsxyeP9Ohzic",
-	"9M0IXDHiDqDb4Xdk51pKMrFnRI1hk8LyffeJUXO3TC7IGw/JnR1cddQUpLYoLxCnBxpKBjD6LYrsWyLc",
-	"3VuAYEimcwS4dABR5pbewdkNGORazDd5meJ37gizTh0dSJkzKuog1GJGaUTyhMzDqGf3TsS4j1rXNTVF",
-	"IWrEIc5dz9ozxf1fQDhZYQfFUEBniFrk/H3HjSU0YTxey1SDYNATwFRrGHvJZ1dIDrsdEiVROxo+5HlO",
-	"uEAGVApGOwnZOUXZEFbkc6af1KRKe4lNqhBVHA+0wDnh0Qf3InCo67G7pIXY5MBnclky/s4OaYPh7pb1",
-	"xMLJHvsA6JLdl5WI7Me7CbQWD8wvgR5WZonB9eCqV9QOsdJ7HK/tQ/1grPZKSWG3kRl68NqaKZ5b2Lmk",
-	"ZvyAFOVX8Y6+cdJvnPTLctJlmgkmc6MsnYpVtN27EX05bY6YPM1ndK5Rh2aZTkpG47JfvU/Aa2Q8jv6u",
-	"cU+QqdB0yHrCISS6rBYcEkJioFwJunJqGmiKXf2v1I0Gj6Jsof+1goCaEjEhLQf8aGUIBgBBndnjDjBT",
-	"jKWRzYLBv1yef2+h4/LN92QKfacfk9dPSfvo4DHZuXT9n2GMskwJiT8CT1Vnx7W0gL8I1xZktCUnUNzJ",
-	"93c8OCTFR2fC2WOgx2Zen9dG8UKDbDFhhkL5g3bugkgJM2mnllFNi1zS7BI2ea+622SaG15QZfaHUk32",
-	"7PqqgFkouzLDEazDsa93o8Qc6O/uw5/Ca3IA1vkHwqkgOqfIKPhgNVMnpA8LDmWUoOiEBYIdTd6/e/W7",
-	"Y1sHG0xxSecWKK+lfEXVCJ1IB4832Y+zdbDsNcs4vbYQ8Fstv/IeEBP77UdEBN06N8B7TBmeWzgEvkui",
-	"Moyx/4ugE7YyyrGBWNT4cOE/q3y4hZXQlf3wf/z9dO//pHv/7O5992Hvp18OniRPjj71ep32z8Xo/yrE",
-	"aPcPrfWR98sYDKi0/3PBRts6ZxP3bSFGX8Svi3T+6zl17x6sVIW8OwJXKC/XKH1VqpXJmYgq30mRzzvk",
-	"1P3iSGccThHK2JXJXFxhnGJP+OI8XJf1eXwlVBgPhkoVy6DLeH8gxVT3Q0dX39/eL4fA890e5Mi4Mips",
-	"kvh/+XlrWlfJYVmirLF5/h8Out1Ot0sGc5KxIZ3m5oToCdo+3EDaBxSB/IllVhhVggip7NGAIAI2ArtQ",
-	"iI3pCYy3CcacOGIHInTK5eJRmeh8ToLVgaY3/z97V7vbttGlb2VgBJAE0IrtutnCxmLhfGebpq6dNLtY",
-	"FssxObIIUzNaztCqtuj//b2X+F7JiznnzHAoUbIcqbaS6k/RyORwPs+Z8/U818BBH7FKV7woprH0Lnqk",
-	"tej7GYRbGUIo5boulHAzjWFmn07lauwJHdSa53bNmwRytqEiB7xD+1lVGbjxeOY62KrO3Jeq3kMRS/z/",
-	"J57aG1GOiL0Tfo73PgRvxXsLyjku/HbezhqAun93gRTWuI8PeW94zIhuax2JP91YQVrk8ibCAxSgcJLk",
-	"0evLwlLo4TIAXZ5pcAvSo0nESmW4EcCeDsgAQUQLnuTg3EtITMLPGLczdO5i6aJk2BQYc8wnmU2Gqqjt",
-	"pgEf5cWUdUth5QnGXHMlgW32MKRphATvmByG7sNodZ3UFi3yxpO9j26/1rQSeP1SuISyLcbntVN7Qa23",
-	"J2/AWB6ah+YryKxYZNBTtbpTPMFGooRXaxpxQum007+GUV+Ka6tEysVHEOn77RHT1ZX9g9WTpIQiVwcP",
-	"xbHdpbkW4MDCpE0f1EboXUEs044Okyx1gF0LbickkiCXK1UA+FunDth50bFM/q0Ug39NMDbNkXItg5ZO",
-	"62cnudSNgMFC1NXlgGzRgqyP86GSgn2oIAf4Xvisy0BewRWOgCkkvSDc7RZQZJ12SULrewek0kVjiuen",
-	"bxGOkt3zC2qEvzvaaloenJdHYvRc5BW58KvpUW/+Mnf+38/PjqIshIAMoIXWEqK5BMgAXxfZzuLhn/si",
-	"CLs1M0YfI22ThrujoNvcnf19PjCgi/VYSCqWuicAGQWJ5zDIAMDRaaCnf8A/4Xr355KU7kvKsyTTsVZh",
-	"7ALwIOnvg6qI2NgHvXPZ6bfoquD7K7nV6i6uyhV3ePTDVmulYAa2MQ9bC/PlCmcHtHV3JFgYut/XSbou",
-	"KIxGrM8OreFWG2Dk94Yhn1dn0DmxTzry6R+mlgGtFsJH3zl7LQ8QI6WY7FOyMi9E6RCW++zVXH/BawjJ",
-	"qfBzLMFcAJchvt+wE1owZ9tpbuxAnN9hJf7Jx5IljxDHhslxqnl3Nu88m/EepHNNuJYdw0Yi3jthhUpv",
-	"wHs0GSqEld9ARp7rwH6hluKvuELg9+r6EZ2vK0HVBl19JU05XQW29iOm7X1V+CxunA4L3xXFNpysTSje",
-	"NV2oWsgMMtJWS9+8BFWBKgZNfVW2pnKCs7SZz8m6SV2YkvQiCDYAwQNg4S9M3lyeu3lKKK3iNlcV5WRq",
-	"o8YaqPdygGzdcJplw2sbS0q6bK9jsdPgrMWuVBKrx7WQJmI5hnEqLbKIlWJc8BTnA+ZXlLGkpiJ2VZXS",
-	"2D8BCi0RDtZppb0TXyVNFfEU9oE6BRrFhOeGfaDgko4lxb7oIgqgkX5dqVQhLBihvQiwX+jbx3wZ+0Go",
-	"swbvVbseDfbYN5HDeRmO6PFBSS7rMuddXuYWchzYUxWU1i2QmWupfJn9Gji/4cwsdiS1P77NYaI7Nj9W",
-	"f5FfmwB4s15/t783nEvV2NFz0Za1ryJgyi0p2cm1uXQPPcy1EwOoK9w2z5CQ1Y0hwkTTUqQIoWl1PN7X",
-	"vnIOj4523LO6XolNrPrTUtyqG7EPOd16mRPcPvazfSrYC1+l5HoFZaa7sPYiYSOzppOHid9TMaYqBiXF",
-	"pnaei7ogplMbe3q2MJWixQmUZ6t6gJ4df0kq5reyFx86D9PuJ2uAkSHjkcc2I8YwKHJHBC8InXz9iC+X",
-	"OJjtizNc+hL+HeDLY5KC4zI4aD4XZzz1qXK5Zz3VjBumZCrWDkJiTYjjgFsQdHyNyTqOwRuydipJpJKY",
-	"M0QF6VRWdiUc5SQbilL0fbHJiE8RCOpKxDLei/dYtxQjD01pH0JIvdxogJ/rOVhAEj+Esu4etX/5dPGe",
-	"JUE5URJLBJoRWQ3xj2iGXVcDF1YvRJChkGXASW0fAy6BHss10EcSmAkkLJ2wGOt84j1IeITIEZRHYCiG",
-	"MK5KVV0Pm31qL4HKvjQ54YFE1iffwy0rvJ0tZ9p5czYoiHDVWzzp9sRgacaa2r8aX5c8q8VOq+88KVUx",
-	"D0ND/whApLpcsySQbwlgkvZCOB7bElQFxNI3hi/7HCFocBSAD9l3mgSyWhQiBZ5aVYhOn51JhNeKJYm9",
-	"OpEUoVTxu93jo6Nen70puQSvcQIvJVTB66oXsClMXSb+llzH8ujgyAH2jUs1VpoXKCBD2D53HtuFTD3V",
-	"WytlfBe3mxn+CAlWNvLJc1pNTJLL2j79oblBGpUz3UyldeiyP8oiFu9dCrt4iCsxYFllcqHjvUawo8ZT",
-	"nwqAAXa7CsIdjmycvgWEDZrqYpzqhH3qQBo1AHIhLCPkJSPM1PnPlx/ZU9e0bkDIA3lhQuCViSel3F06",
-	"H0XWE9k+9+UoILHum+KGgu9CFWLmcjkDAqwXS/ufXJk2s//RLBmUShqig7/i6U1CJKquKP3wIDr+4fvo",
-	"X54dALa1Zt3jw+9Y53UOXE3/65FmYllA5v6QS3Z48NPzfqcXgU07HQsoiI/Y+Yc3EXvz7nXEPour84g9",
-	"/+k8Ym9fvXsBtfIvXzuCAoq9wsW0o2NJgsARrV5N65owwA1MC0johi9hYb5DuIHyRizo7DPA2sOe/Pv5",
-	"myiW0B87cPtte9nmRaEmIvPV+ljoFyC4oy65UmbIuk5d4ezjjzCZsQRMcJ7eBNCrHasoB5hPX9MReZah",
-	"dsBW6BRiIF5zqwA5kZWiNxKSpqdM3Yqyz+yC0AsAVozQAkI6THdtVMmvPVvtUBQZ1QTZhkdipMrpKXQO",
-	"UaBAOQ8gM8m+KjzgNaLIToaAER9ODkq2gLPFyiwoorRdDolYuWMrWAhY0NjM24RbYJd1pSrhaA82w6rF",
-	"yI+KZvDjNL2062gWaEj/x1NC6tJUGDZhxJa0wzH4u+IYXAqZzSNvh3JgLRRuiOZN7Z21kbHpHChN2VE/",
-	"vEuLbJ7gXyn4vMuLXDVLAmZsGuBWed/VotTlLw88z2dOzMd+5h0zQck8FtEjaQdRgCA+8ViUWkleMMAL",
-	"yjUTJdciY124Fqh9PSxFZgV4L7LPx9J7PoXMahchcucPc3sTmFqrZUosJVWWmz57USgNiVpy6nvVNLtj",
-	"2WZ3s3uZ3acN3hIYsgbCfukY0dHCCi8Y4DygN+BGgzlhQ1VkblSOaNRPYRlLbEtkMMgUR3cC954upMok",
-	"0MB/QwNJzw3BFYsURHacm4iJ/nUfU/li6Toy14cT9uTwCFAh+C3PC3seInYIzWYln/DC5+R0n3xvn+tF",
-	"7IgC3rHMpd1NKHW7T54BvESvz865vSeDI5lS6mggDejrThutCOygtaJBf5ELw240l/n++PltL5A1Z+ey",
-	"+GtdFjv/wwb8D3arhiWi9/c9BEePvA92RV+WfOLWr44yV+10voMBG/M8YwkfQSf+8X//zwbCrrvcT4c8",
-	"l4TFATRNiAY7tfLLlFxq7Akbcj1kXacToNQ+Ii1wI9VEYrCKPkAxda61MGRIkwVdciPQyLdyGNOTjSms",
-	"BkB2KhHLdGiv9Zl/BwWtKlt5FwNh3cK5SNnZuUPqIP3E4JJMZj9KaeJdROvaH0FF7+ZGn7LjoyOCTAg+",
-	"CpTbttMhxJJbbVUiZWOOXgFwwUNCt8Mg6LOzKxceNMNSaJiVLiEUxfLJ4UF0gJolTOmG1ZwKs4JeZ10r",
-	"RAK9jqiZdhFJ5Zvf33I9TDycACD4ILwRwS/UDny7MzQGSf2O0TgBsEHcrWDqxBHLzRI+ys9+Hu+t8epX",
-	"tyoL4mx2YNvn8m9wVu4U6M7n/80xC83qMTVoyuw7KITqJ/U9qIS8Vk5h+y8OBbwFA4R0ccK6ny5f9mpr",
-	"1usRb5KwK15wh4nHgzHNqvNYGsWSiW3AnKHRDGBxiRRmosqbJGoUvtZfI687UqOFJbdgIOuhyGJpD3lW",
-	"FYJ1tRAsqYf7P5UyIumdhvrJaXBVsgB6Dk+g4z9DrjVn3NcgvhhBGPFcSmG88U83ChpJRIzl1YjlMi0q",
-	"e/i7xwcHEQLvxHJmFqJZU1HykbPIqEmXiDMu1VUhRr0+qPuOnRgPIhhsoVyzJ4dWL3fYlSjUBEUMzVFH",
-	"u3dwxjvvpK4GgzzN7WTQcp6wJ/8B0ssvdIdxfxmYW/0+c7LTFTTM+ke6xwfftWIR44ZcQ9c+kO58MdPP",
-	"R1KdwUQtSM0h53sgUnYJOlvgEj/TN/aW7ValFmPzotQoqxFARtxT8M+6y70cvBZmv27A22StmKxok/FC",
-	"K3YtTNPI6SaVFmXSc/fvvGzpv1STWHYT/4fn+HvSi+zQ8D60AGLzAe/cD4PJefd5nTunXwVQ8M9SNC4t",
-	"9i6rJlKUYKqCMoUkME9mfXxw3NvUbiaf8zLAgHre39LD24nZWvfzfe60ybI9sgZi60YqrPwNMOjSwiL/",
-	"tRaZvNsLxdQ5v8askBtr0Du2egRdBkPKXoO6ybUwpBFfEpBy0jthSZGPcpNELEmrUqsy8fI4lkAij36X",
-	"jrb309/NC3zI+SSU4UUCBpxjMyyKBQKNvv05mIkv34h3CzW482NvV378vZ2Kh9rl8MW2bW4FiqPvt0sJ",
-	"S7jlN5e1T1SwLfx2Gjj52WoJRkwVmT9rEZhc14CyyZnJR2JzliKYTkuB28mMqH1xzgrjujbOTslFQRal",
-	"96Q230CbTDMlY0lgxwAdXrPVqqoAn57Ib4Vrc9aOgusUGRyc3CNFYS23Mc8za4GiMQkUnWikeW/wCEFe",
-	"Q6PLjStoMpm1pJNYdl2lAuWniSJjkCZVFSYCQ602wmjKehGTQXmXt6LA6gwjfHZtqaNBoQQRytXA7vhR",
-	"CH6ygUorfef16hdY3faEiBncU5yae0KftjVE87pycsWzlVtubIRFPT06OHjYEsbZ2V6g3OGgPayke0wP",
-	"2GeAmWlEKQawudFflCptdEQSAPkTg52fcumEAETSXRAbeQzskm7o9oHu0uXBq4+hZdROyR8EpfrsgwLB",
-	"V7ugiHtfZiAlOKVPkAtqAQH/txeVuJgZ146Uf+c6X0LKH4qO0zCuCyzhkGHtmNznPBOb9603k8X+2LsS",
-	"vBTlWWUVzn/9Zg8ZAoP5X36zL5S37shWZbF3sveUj3M4X9STWUnzTmK6MHDeXSlHYI8N9Ws9OBKGw8me",
-	"5/Hbr8YR8xhdVEoWBUWtsuZb8WGuumXMVZtv+hMwPXDJr8VISEMJYLOTHDSECQXzDb1z2aJ03en++J8v",
-	"emyfMukjlz5u28xEmkOng2ZvpmlboyCdIRW5hjyA31oedvYh22fcDqniBcOMOMw1GIjSpYvZ2znpnKDl",
-	"MZ9ibvp82+FFf7+Ok9BGdUrEmtVwkwm/Q/ogYlRKEQQ+rDoJvh9u3/kuAOy9sKcg44b3G7j2+IfWObkV",
-	"hRrbYe1Dge1QFGNR6lPH29M9PjjuWRN4XKqsgkMSNJ3Vr7c0fg4ZjsjnZNi4zFOhWTfjeTFlrz5dfLp8",
-	"yXzfIDcDt9Tzjy8+Xb78aO8CWSGsSQTnIHNQ/ilPh+G0YPst37f6G1UsTD1yc6IqYfvs9dkvETOCjyI2",
-	"VBO4bqvyRkd2WUyewt1cR55xPxOG50W4JZ1Wav+we88e7NqCghWnRHBnAtdHB39vO+Aqza25UCo1YPvM",
-	"2E0/UjIH5wxm9pn81p4uk6c3ooxwD6UMM3eQYA4D3YVdsuYwRqNKghD/7c9/BgAA//8=",
+	"7P3tchu5uSgK3wpevtklqtKiKFmeZKRKnS3L8ljL9lix5DVJLeaYYDdIImoCHQAtmmvKVfvXqfN7165a",
+	"d3Bu4VzAupN1JafwPAAaTXbzw7I8nuzJj4zF7sbn8/35cyeVs0IKJozunP7cmTKaMQX/vMrYrJCGiXTx",
+	"khv7S8Z0qnhhuBSd0861YpoJQ7pDo0o23CdSEDNlRBupWEao0HOmiJGEEsUKRg3LiGL/KJk2ZM7NFF+m",
+	"MzYQw2iug1dsMTwlQpopFxOiqB2Va2L4jPUGopN0dDplM2oXxEQ565z+W8cuoPO3pGMWBeucdrRRXEw6",
+	"nz4lnWupOa53efk/5HJEc1K4F4gcw4Jyqg1h93ZjMK1fMS0KJjKW9WoLGEs1o6Zz2uHCfHfSSTozLvjM",
+	"LqofVsOFYROmYDnvmFGL87FhanVBNyyVItP2xOaUGzJiY6kYMWphz4FOKBf1ycNcR41z3Riasy2ubT5l",
+	"eHGK0YzMZMZyTaY0s1dgf0unLHPP4ShYVh0aF3AvZwNhX8iooWRGF/Dlghmip3IOn6Y0z5na0ySnxp5m",
+	"OqVisvN1fko6BVV0xowD0csZ5fk1NVP7B7e7K+wfSUfQmf2S2eedpGNXzhXLOqd26NoZ0o+vmZjYEY6f",
+	"njRB0EtuAXrxQsnZ6mG+4Eob8v72gmR0QbhI89LBCKzmHyVTi2o5YztGI/hk1LDOmtlv5ercr+kOUxu5",
+	"48QRRr5ii9XZ39A7pgG1jVog8kTYoumYnQbEr6M7uWMLQkVW/eC/mjCjEZLGcK6OhADok+6MqjuWkRqt",
+	"eMnNKXFwzIU2FoLlmKhSCIs0Zs5T1iNHFqeOnz4diHuu+Shn5Pzm4urKQqGiqQWmhLDepEcoef/+6vkZ",
+	"UWzGZiNmydhYKkINyZk97eMTMpWl0gi4cM5IMKuDXqJknVZgewrEwv991HgH4p5pM2PCXD1vgXBevZJt",
+	"C+jfnexGKc8rfFfMlEqwjIzsFRJGVc6ZIqmczajIeuTWXilT90wBDdMJGcnSks2ElMLwPNCZgXCEBsAG",
+	"gJWUmlnCc89IQbVmGeFmzUH/5eAiZ1TZ7R+EtT+ENl8rWUhN89azLvwLDzzpP5esZBel0lI1HbY2dDy2",
+	"R1KyPU2Ggn00+PKQWAICR1jQCXMM4ozQERB0C6kV7tg32ohBinO3LPqk329d9Ws+axIFXso5mVGxINyw",
+	"maUKsD45JjTeDZnKPNOkm7ExLXNDnvb321aYwzzxAt1HndOn/cSu1nE+u9YNfPCWp3dsDQY98DZvFRWa",
+	"pvYkWucw0TsPnO69ZurR9vITN9NM0fkaJHjYFJ/st7qQQjNg4M9o9g6Jv/0rlcIwAf+kRZHzlNoTO/y7",
+	"RqpUzfI7xcad087//7ASXg/xqT68VEoqnKoOpJY2cVGUhnBNZjS39MEyzE9J50KKcc7Tr7CIc5JKkZZK",
+	"WYxFKYhYDkOyEudiCf7dKCmTFUGZaMPzfCAcx7P08lPSeSHViGcZE4+/oRs+sfyACzIqDQh+NM/lnGWk",
+	"q2TOEqJLjZJzQvisYEpLQQ0Xk304+R+kYF/n6hXTslQpI+wjByHWiiBzqknGcmYcp59IiRBxJQxTguY4",
+	"5OOfopwx1HfmFjDmSopJ0KeAn56RjBnKc02oYiB3V6w2lxNY9I/SvLDs9vHX+6MkukynRI7+zlJDvFhl",
+	"ZCTtw5Ku6SKXNLuV8jVVk6921Yg7I5ktLLIbKUlup4cl3Ur5hoqFozv6KyxJSuSO1Bg2K4y2XC9StEEp",
+	"PAhaYdMc7u3DSH+Eid4LWpqpVPzf2Ve5dUO0x3egUyOakVSxjAnDaa7hfN+LQsmUaU1HObsUhpvF4y/t",
+	"J5bnB0jRE6BEI8XonRVFRqXmgmlNVJkz0gU5nwtdjsc85RbZRjSnImX7sCHFQAqlosEogbSYkoyPxwwI",
+	"uAM0R3XfC10WhVSGZW9YxuktML+vAfBjbpFvUTAL7UCD05QVBrjbJ8+eAdbOU8PvuVlcGQbqrJVpmTIc",
+	"2TE1K8rhgdXvVzXExAoCpz+v/nzHkf6s24tfxCv77qekM7PAgsSBfaSzIrdDnguCyo1UKPf+wBRgkTZU",
+	"Af0mN4aKjKqMFDkVjVpsJaj8G0ousLxqxsRuubI0IDmzS6otMTJNZAx0oQ+pFGNuoQ0EWK+DfXBrq/+o",
+	"mGDz5R9n1JR2YX9rONrzolDynua3U8U0CM2rV+UWEl6pH95Rv9/v9/r9povzX8qcKQv410ylDjyjAZq+",
+	"nNGP5zNZrrzbx/+1zDcPQuXOi126wbaVJ6un0TxtvIXGW4eDZ14TjETT+uFLcTGlXFSHUVOfGs5AMeqw",
+	"PXrzab/pVfPxJdXTBlMTiIXVrhKnCC5kaUikYMDPFDeiiNUMz4g/xB6eQDBCNC6g1Nk7atjmbX1qP8FK",
+	"kdj+DBtUShAx0C5LtWYG5DW7pYTwMbkTci6WtrTh9JeYxnQRH6KeyjLPyEQSavltdWyEjuQ9g1eNh6Wl",
+	"eXe7y9vmm5tSPU3IvGJlQaevrn1PE8HMXKo70v3uhEzZR5qxlM9oTjI+4Uafkf5HkG2/O7ES5OW7i+M+",
+	"wkr/I5GwAprvJ0SxVKoMRXduNEmpkIKnNLeTznrkHJZDaK4YzRbV62AQE9JMmfJ7sBQalRhEQ8uFKDnp",
+	"f98j7/wRjljubMHUUbfqLM/cAXOTkJyNDbFS0uLUibipFJkzI6BVzq1FE26C8XrhQX5XEF+9mPc3z4mi",
+	"Bhaac9Bbtoa1JpR4RrMJe83uWb6KBDMu0MiH4tuSgZePmeW+jg/CSoRdnl1HnXy2kN4ZF+/YmClFc706",
+	"Pj5iGSk1U5rMp1J765G/SItvgdX1Oqv2FW8XWM/w4Qh+tC8uk3T4Oqmdw9Ky/7b2SF/zJtqS20fwLzBI",
+	"bbU8vKHqAqlSdLGyXjdy66J+dKfh5QWE2E7Syb35kn20CwVI0laObxIAnqFIei25aNidE1gbxa/MgfVm",
+	"A3+NseJLfuCm3V2AreKaaj2XKmul6g5Y/HvLVu9GbJR5ttP7xfYvN+HjRS41O09Ty3da97GJZVD8nqR2",
+	"MN3KYZ9uuyY8tueIdq2roi3M0pIsmpqS5jlQasbvLbXwjAFnXlrak+OGoxXSOMJUO9dG3lazaW5jXYwh",
+	"btkiStuFsgtUn17Qf6weSEDvrfC8GgnUnxVcTzraEdUmvoDeKLS/FDlNmWVdTBHDPpoz5FXcMKLpQhMt",
+	"I2I5kjJnVKycgZsscYtfv/cWhQ3W9NLM8nVrtsxeZOjOsprUG6ruMjkXIFZYBq7onLy8ffO6t4OiByDq",
+	"/EVbKF7h9SRe9Jo9v5TzK/OTVHcNyg8XRsnGVWnDip0B4sawYiPlxzn9DGsWfu1U2fqSp613VNAJe9gN",
+	"rYNa8MRwTfAdAFaAVbs2anXrWakNUQwgejswTjo6LyeNx2+4ydlmiIDv/dtJhQjTDTABF9WgCodNe0xY",
+	"BeK0EVJboTvn4q7RE0rNFA2z9kztQWHICyuI5fCaGJmgUMqNFaCJFKzxzrY8KcAdf06wiWRlv+sODA1S",
+	"q2eGkRFNOwcHd+MT77m55bMtVl7FXkRfrVnqLaMNBM4qYnb0xqtrpQIode1MB+wS3qDAtiNvcBMCb3CY",
+	"Vig55rmVDQJO5XSELm9Qa0Dls4oau2dqQVKqsl2Yhj+ZJFAmv+sNh+x2uA6N1qJQffdvBTh60ylVJiH2",
+	"bKnWCZnwsUmIXaNmVlvPDuz+EpJzbZU8md4lxAJIQgomEqKnnOVZAppIQuY0z5nZhRnxmSO6m/EV1Fcy",
+	"NabQ5P27ZoLqdZoHYa1TbQLyztDgGK/QHWrzhZXCqEWThJ0tWUp/eNZo5uM0v1h59/cnJ+s2XL34XnDD",
+	"MvKKi0kGUUvrd+w2C4tr3I5i1LCHyLdmyiqDMNqAVuXbJq14k8wLlqUlAfbou6ZDQrvLNq8+yLgVGZ7G",
+	"UpFntxdAJi5vXyaET4T0D97fPL/dxvy1zgolxUFqV9pgh+Lj+plbbsbNKWm0OpHus9uLhNy+uzju71sc",
+	"q4xQXTBBnXkT1IwuyIihnUeWZj8hVFjqp1mPXIHpaNky5c59b9lGRbq5nDMF3yZg3RL5Iti89mF+N1up",
+	"WUakSBkpmPIDBhsX+HV0QVOm7dJ5CBOrAsS8Sat/Zjl6sIrZccEqA46JguU5F5PEGb/qV3N0/MdNSOTA",
+	"34NkBXHtGOUYPMa4tOJV5GBZUuyarWNMfQgCQryFNe97CrL59TkbWULcYO9i9J6h7Y90KRlblkCmEMeA",
+	"UnHBZJGzhBhJUmrSKUDBwZjDqZORNHp/+dD7zQp4fOrV8mtbr5xE7ae/hZl7LUmjd35rQAXuKc+phTtn",
+	"iFmmcIhDY8Ysn7WwWhpLQbhZIX07Ur5VupBKSxMkKSC29IyMFsSHbVmyE7AMkOwWbcyWUElh/7N8C00k",
+	"csxaZCm7vxrhAbo4tdpQdzhmbOip5j9KaZgzkVv0hJPeX2EL5LwWTGMPrTJRO3x2tk8WHKjzKUU9yYqI",
+	"WelowYTZp3PEb2IX8wFjeLJhFajjo3vGfFIqput3c7zdzUSspn5AQGXx5KXCg9/msFGiOs8yxbTezm7W",
+	"SJjq41TrxOtsQpTnVE9HkqK1rtWOuaWZNrKKNgjoBRNeV9hqPBdb3WYLwlhX/WzxRgoXYb7NqPD2O/h2",
+	"o03Bn8DKZNVmGs8UxagGYlNd8LLZkqkGrDIyzyyWa+bCsYEiNIrE24tmhppm42M7/WnwUac8Y9n5DvEI",
+	"Ecq0mzU3C2qrdi7lYpiaTtURiT+/I1byJUzY/2jShbPEy9hv3Lo30jYfaKpYxhtOkXQHHUvbBx0XTh18",
+	"M22zuIyNXQ7SXmC5EcwdDN7gy0324IroPb+8PvjDqyd/Pvj+L2+OO2sl1HWuukbBY8t1vtcuGngLI/Sq",
+	"/JUEzIrhYRl6qsWGHYXTjG7cg2P9etbgeUS2W9G9Hbe2OJxzeLeOQ1t89qN7e4VbtJ7e5k02+/Pc92x7",
+	"i87S0W0ixNUE65boj9Q7957dXnSSzuXty05i0fa20Ze3dFirn1se3kk6wMvXjQAB+A1no9+Ot0du59jd",
+	"+SBh8jZOWaUoNEt0w9TlLzjBzb4PhumQu+DCViD5zmcurFIJaWi+JvnA7w3T56xSlueJHRoNbEvjxikC",
+	"DUFGGsjA23HHz7sGMKrDWb2dCXN5fc0Lz6WYwNa9x91q2Xb9lvhTQ+wS7KJXkllWHfFZJRVscaFt+7bb",
+	"rta8ZtM3gU14eL52IktwZwKxe8fshy2RbjF1bgSdIFZ0MQLknrO5BkUfOF79sD+0WAfbjd0thr6lo/kQ",
+	"2/NwsOaDub/IZXq3CgVCzlv8c1U86J4OmgMEfXTf317s165+LWLL8bhRmbNANqYYRYSpl3aJoP5MXbac",
+	"y8nKrSaUEGoVox8kyUoF67Iyxx+Op/1ZXw86+3Vtxv3evp5W2L/1GQ34nsXW+VTmPt5HbwXzyzZIOe+E",
+	"g1hewboLO8/uvSKyzHfCg+aUuHvWcFSDTkIGne/7M/zH0fSJ/ec+5EMZMpPakCffPe2TjC406f7xD9/1",
+	"+9PVg61rdZs96n6tLRt941BgyebfFC7SCmPTVu9aM97pElfQaElnH1seyG29YuCNdVMkIdDFjrvGk+iO",
+	"4qaczWiTeX23E/mcjT9kf007uqQqX7xjGZsF3019S2Opxow3hphhtoRVPcmE3zNByqLZ7RKnmTbtqlBc",
+	"pLxo4s+gJaHBakTTO58ksmLt6m2O4K4nu1ZzJtEeG4/IZ/HUV3YJcgGzD4l3UwIDRm/RlBZslcl4/0tD",
+	"2qbdzIymUy7YgWI0gx8wkiip0uzTHNIOwO9OU5B9uDklQ8HmHzJ2z1M2HIhuKoXhosTQT5LLCRc/cTO9",
+	"kBnbT8gQfvjAPhb2bIaocDqTAaRoHHBhafxECnbqj30g4Cv7uZGm+OCPdki6aACQpvDjh6ytoZ2Mi7v4",
+	"7R+knORsIPxEgrFMu0haDM1yXjZ2YJkly0A7hmENKz6UtalP+k9OvR47EGiKN6x4X0DQqvAp5FEBAjtQ",
+	"FRD7IZUyz+Rc+LGqR+CPHYiCgvkfNeYh/GdI6NgwRajlN6XiZuGS8ezYRU5FZdfrnvS/x1BU+/ueJoap",
+	"mR4I9wLRXKSsskeeOQl3brlpSNYaVqD7Z/vW0M5TMx/CNJj8Xm0ALJKYbqIrO7EUzPmJ/FTO1OhmG4jo",
+	"eNx0mEhdMZgK2JrQHUzvbQJZURrLx8AYHIE1opGVK0ZglxYMLfh1xuZt62soDKx4kxR7tfR6PYukgQBV",
+	"eXUJmVeRzHblpWbqDEoWgC1sKueE6gO+ZLm9zhnVjDCBcHNPc56R1u04XHxtEa5hRRbKY4QHiRahzMg7",
+	"FqqRLKF0AmuuEQNCRTYQFn9hLvipO1JyDjG9NNeSTBhYvCmi6EtjirciX5BUyjtulbP7D26aDzCyB5ZV",
+	"c4vFnLbNNCKk3ZUDkSWstPIT+thCYZPtOO4SZG+Ck5+WXl9mKet8PC+kmkizMeS1yVPWUktkZQqkpK+5",
+	"uFsTUZstO9YaXQbFLiG0ntRvHrhp1bHhfGW9TglbpRxQVGdPE55tMDCvPHICQkvdnNsmYcLRd2Dk3LBZ",
+	"45S7yXou/9bZozgmUlxHe8dc+KVqOznFIB/gGol3PSfeOozPVnzvKDRYLgq2woSk1LCJVItkIELpFFCI",
+	"M5Zyza2A4fAbaxcFH7qZslkNn6trZOOxE1IbU7rxsTfNbHRONp6wc/I1GKYhgzJtcQE6W4RlttHRXD1P",
+	"IlfDDKGpKUGmBcIqw/ay7OYEi0gFx3dJ19k0EhJMGgmB3ECWkEvMancpT1lCvKlj395SuJk9TZw7w40K",
+	"iaYX0vIVw7IWYtsWaeRf3cq1BRmozdYMGCUyT/swJQcUkTHc3uESDgZtq7rHCj/+1k4xmkNjdwvi3uC1",
+	"q9siN+gTrXHX8fk1yxNUAF0JAs8ZGUaVQIboX3ZwDIKEM5JFL3XiCj+duPpGJ+mcZ38vw5MXcAXPpCh1",
+	"oxkNh7nM+YSPeO4Srpe4FDzM4+QUS6/+tjHgMHzYdE7R+tsYwSqhT1NVsuxSGz5rTMI6F4S5h5V5CnRU",
+	"RqH4kJZkTBVQPD4G0QaHBNqXLwhkPqLBS81Id0rz8YF9NBC+QAETZr9HnnNd5HQRCV9uHq5JQXnmTFLU",
+	"EMjW5WaRuFw31DWxCtJAMKuBExVU8BaUbnOhQpi212UTyD/bxnlatPBCzSH+lApR0pxbzUdFJ5nSAhKP",
+	"kSFZ3aTALNqEmLn0E+vGKSHZZSdfIn4BFooIFqJI8s9w9DKRPd+Jce9m/4hKW8V3GrleIfdxzjXbb7GV",
+	"aKPK1Nti1sYKOLC6ij6BPGv8+XwNwOCqEzLmH1kGngKfVlktFAtE7aOeyD4WwJz8fudTnjPi+FvjRjC7",
+	"c3V6hGPye1JfZ4I4E2FL86g5FS04gPq1oDMGqI0RkUHBrNg+/B6cp3U17RnVPG2bt814lVPxr0zpxupn",
+	"dmX3+DBoZZEhYHlpHr+akyULJSdW7Ity7tvM9UqWkynEPwIVW5qG68QCqsundUb9bhYRNB8K11Qoq9+0",
+	"tnUpbyhrKiffuIizBqnOZ6qe63XunBlW1ww50KCbc2FkEswyfij76oa5miszLs2GAV4+0dtVkADtoC1B",
+	"43NjJ5TZjTptF25RMdoo4oKp2XO6iP3/0XXap+1JzoENAG8IaebA7wDeKMovyIa6oQLiWJYqMIlm+vfQ",
+	"qAyUT11JD4e1dRyNhNNKfvWHEe0cmeQKPQ2ULWYNdbpd51yreLsqxWyO5qiusCXIwTnyG72EiOF7Goon",
+	"gkIyn/J06jQLXSO5W7ouwnK2l70jcW9zulw1vPOkrz+ULxLe4AxZVw/a25pYh6VNNky3/V4fGDAQEbfP",
+	"jxngNfl926tvverNwQNXq2betnjpNol39Xdvmmgjda728DYeJ0csmD5vkbuYyIgFwXp6BPIYpkLllYwI",
+	"Od8eGTeKWii0rRWovrhYA9Ug0LGQyhkDB8QZMs/qGp3zhxvwMjVLPbj41t39538QT7ITorBeLAlKG4l0",
+	"tuawoK3Z4HprQMRxGhjNOv7i9hfxlQqIYvBcjxDrAmrQ5NRJOmBz2hRV82qROqNUq1VZl6MZ1+2gUT13",
+	"evE9Z3MoNSjvQN84gxB4Pg61YKzO7LwVDvQ31GVdOYpXi/SC6oeHuMm0DKS/wbboHxMpsHCakPME/FUF",
+	"U0TzjJEuhP9XJrxg5cGCtduwk1eL9LmbqclMdbdIb7YS/F6FFzGuwN2KbvNmV68kRLA5szIbV9okhNHU",
+	"pTpZpcJvbZcN3VRA07AlL/dtZwVKq/zG1WeQXLObUaA1xIvrf2WKjznLmi0QrbmexdTVJl0jsntMpR4/",
+	"g988iJDNfQk2hJf52atzqm0kknurs1qlLg2JTp0Y9GJcqQPXGinGAraDnYcVEEzlzAseu+KwYmNw6Ve4",
+	"3MW0MSxOFWwhn4WuSFpbgNwTwi3Gu4Zat83w4n0G6yn5cuq3vzVqOtFK6rfoT7Xt6jxNaqrcAxnijSbv",
+	"58yg5h+CENzrdeML5Dgf/r1gk0ZNd0qPn37XINayj+Tm5fnB8dPvvCgCdJlqUha5pBlr8efwjG1Dtexr",
+	"8Pq/s8a68KtCw07ckWtcbkpn6IdqFoJKlbfl5WRyLuw+o/vB0r4gV3UpuX57c4v1SQedQacyicG8UQ3j",
+	"+m0c0oIfQm2vw7tFetg/+v5o/CQ9PvgDPWEHfxgdpQffs+Ps4Cn9bvSH9I/Z96w/PgygdHh0OFYSRZ/1",
+	"UGmPt3ZkSQ2W3MGH68eT2ACeFQ6uqcy04d7DGO/wi10hpnmfbvqW9Tuc35oLeuZThwq4ZKyohzzEl5va",
+	"HCIX8ZKWJW7QsxuAHYpM72lnZAzAhzX90RRLszPQQKHpBp+BxmBFeyOdrXAn9f293qV4h9/TLho7zrCe",
+	"y61R0j9HqFnD0m7AhAOJEC6LlOuIxuwkojlit8y3dg6BX08Ejxx4YrXAWOac8onVBsauiP0BUvDIruuQ",
+	"stdOeM1Ost82wlQlRNXIVDxbfEEtAIEEpVWlql3wg4SOGf14hd8fY2lE/OOoSRxpttmfk7HCNPFZ3BrE",
+	"MoNtMuSXL3+DJldLI9nuFCuy3OhvoEG0cwQG5L1TMspLpRakW4oQXyuVz4Mfy7TU+wlJS/NBjseky7IJ",
+	"VHQYiFQqwZQmsCcx2U/IJKeKJcRF0Cb2yQxqCnQzyTAHHP+Oqv0559R+MhBCmg++yDbpQsltEapuEw4F",
+	"0c0i7GI/8VO7UF06wRhOn29uUX4gLI+xfB4U6q52ifDuFn0MpxMh8SgscON2O0kH9oQlJuE6LPDgrjDp",
+	"MKwYn2i0LcBsbXaEG8cx/axeJhjR9K71mxVx90dpyI1Htk4SGza2EoRx2BpILtcuqjSSTRjnX92sZkD9",
+	"pna6TLojaaYQC4saNlpKnI8Mwn9zapj6YkaDdRQZ6gXpgOV78UJd7PDRY9HchxDVCixWLvVukW50oC9e",
+	"LdLWEvKv/noRqYhelyC6TFOm9bjM88X/b+PmqlLxdj1Nu4DA2weHhz4ggnOJ9pdmaslPCuX9IC9dYs1k",
+	"rDMmM1b5WZczAbA24+ZSoZ/azsHHJbeeR+7DlLcKal0bRn27GiG9p10AdVBUa2HWuL0zEgKkQ+UDFw3t",
+	"msj1NmZfPTSG9g1Vd8xcUJHlDdI4iP3N5fn4pDlRPsccw9VEvIKJllpms7YK2K6pIMYL2RUSOwrql7tV",
+	"Fnb0AxbhFo9LdeaxRoSKz0Zvq6r85PUS6EJppQbIJh4zAw0sY6QPacegy5QiWOi311TSanFL9fDyLNhc",
+	"z1wxo6ZptqslEgNJA0OwVFzdY9KV57VHzQw0RGo2xwRc0nSKjSQ1msLLUc71FMKF3IcQKpBgexFiFJBS",
+	"BW08m2uEQrelpnuS0egGY99SphPXatEoPiqXNIR1ptfcGV6h22nSiY658Rz0YjaStQO7fP/u/c3zTtJ5",
+	"dnvRksW/zO9wjOj8I4Os2/fyiVcg0wzxq4Fg0RKDX8lHvTRurWGQViq8FKRWv6KqrL+fb3ONoRWfcDV+",
+	"44Yrft1aqqxi5NDnldw783cNl7fm382rMLSBY4t7rqTwZtKq9cs9y2Xh/NyFktnK/qq7mEBixw2fiKtG",
+	"FYeBiD+AupxVmp9LrOsAFkKToYx0f3j79ofXlx8uXl9d/nj74eo5VPNlZr8Z7dy64oWHPpmNK71v8xA/",
+	"K3meLfuIXcex7sAeh7NS5TKlORnZ1/VSHnO/d9Tb3NfFr7laTFK7hKXjbLzJqOrSKkz5Ak71Df71r3/9",
+	"68GbN1WmfQPRhKpMm33HM1e1yX/QuMQFdAhoYPaYc7BDEwUfuLFz14iGqkkfzW7tEYoqdHG36MLWPhR/",
+	"LmmOiB1e2qJOhz+16CziWaqFNt/FK1Qu1phwPst1/Mv6h63E8/zzVGHFUHFriynPmK5qtzijHqQwpxQs",
+	"MqAK+5blvgttk0q8Ygm0IoVgS1HVD7V3bvLguD7k1Wt7mohyNmIqIf2VfTyW4hy7YmtKdOzRCzfTDMi3",
+	"kCshBaf5+qyPZQthYKeYpV3LSAvxnvZmQpGxOJ9llfOY+kLWXdzbuYiXvVPKydK3W9vm14U3c29mREDt",
+	"fX6cbrS0pbANs2NEQ0uBjOZkLix6oWuwZNpDUa9dyFjjyUXcewuP4ZdITVmXhFKt5qT3xz80hn58DIXZ",
+	"192M3fOlexVt7G2UQU0saXDBad5k2paXE5X2fLqmDVPLecxonn/WZEetPZ9WS3m3pkTEkXPh9Sdxf+0n",
+	"3z3d0GB7U6D5g+PLY2Gy3z9p3PP9DlGOEN54ZlF+ouRcY1gUCEzhqasFUZv9KNnFC1LzQtnrR4BbH0YY",
+	"Cb9u1jbcvaxAvi16dhtQ8UHjjTDQkLyyXZBqcx5QfT3N1/hF40RjuDnZrIOEQM+WYE5/TG1X0hzTX+RU",
+	"bO8PBLK80YMNQzYuw7Wt3L4INbSukIIBB5zJe6aTCCtXao76vibwJkhtzWrTZyT14Scbw6puDB2Pq8Aq",
+	"7/apXIlfsk2tP0/fphZtoLvsqqCKztZUDGjN7o5utYBV7Hw0qv1ItpNk/O5rYoxd1FW2S9I+z5KmBP2E",
+	"RC7p9pT9cveNz6eLJiGPp1PsAE31ne9i6ZtLYlf63k4dhKvDSHxgZVUlewo5Q3j50Q2GW4lEtQBUK9C8",
+	"DsWx/Hy2pfnshmEoDm3spglH4QImG4HYzdmYPNnqLIu+WreRDf2VqcvGiqrLREul2YyLDxNFfUaWPf8P",
+	"aS51qZqtv37aFmq9YwHxQHAbA0W9leTBQ5laG+i1jbVXG0e3BEB1wgpr46+7qlW3fjUWrdz4ap0b/7oc",
+	"5Tz1zbUbGBU+4TtU+q11NN9Y57cav3GrsDy7Ud0UIFsKo3xFzzJ3KUdY9aUttUqqpsarTnbJ5FycETsU",
+	"staqRy6A/wQSNJ3UaanTpkkb87Kk0iECqm3f75xz+EJmTQ63iKg0FTKvfxourY21Nd9MRTnqIzYvF618",
+	"2yv/Iyid0ci24FGouF61k8BWVNAzBs0DdaHyaYtM7YL+m/M4XdNQ6KoL7525bHfLhKbSkmjFoGhfs4nl",
+	"75LvKIE0B5hegltS+sJ1fl3cL6s5z8wusK16BfQ6wz3sQV8tYPDg/mwc7B/e5ts4IFdb9iFuK1pS079w",
+	"4dHpxdM3pGmsAloDTrRAFNaGCYZsqFhS1TBY2Rdf2tZm+Gqtcjfo/CgrA3ocJZ5zDTO134b/zIcztL7w",
+	"urEtIoAAkE6i2IRrA63BJyzqiSIzCKfKoavT2jU0HOqPUR7T1sbhQCSaOKo0NL+EYjLLunLjsS9BV+24",
+	"lg7H05r6JPH2mgENj22XvsoN4Q9QwyQBFa3UhjAL5lVNzu6e/1yTTFYhjnv7WzVNj4Kb61Nf3bwlT46+",
+	"++7giNC8mNKDY7zvrhPx3Yc+enI1AHVdPtfGqKnmxlMPDa8KyV+1N7dAnd0jgTDucVNrvF+oM/PfWhdc",
+	"Ja5u0UR706JXEKxVA8LJvUy629RPv8DMkYH/F9j3Fg3HHmfyIl98+VZzO0RqvGOamUfpPv/AbvLvZJN3",
+	"LaqfjB0N7ckB74PwQm+LdsYPJXPm6jGZKVtgF1k/AASMD4RUfMIFzYkuWMrHrmkA0lYdvQ35XmS0gEH3",
+	"z8gQLQ1DYljue8/SGavHkutyZFc/QjNGaaZSefW6ltPapNLduALKr+XksrljKd3JDlhrQltx5h/ZPBS2",
+	"htjOF1yxsfxIpCCvuSg/7tIttlhrE6xfpYZqmB+4SIJww7IEK/9+8D7UJHBZX9EZsq9d3OkHO4YdYSDM",
+	"XH4Y09RI9YEJq8tl4PLyv2Vcux/t9VVjhStIICTL9dgaCDDkQFi/1qQr2JzYTWhoe0mLglF1hgWNh9Gm",
+	"1lWD9kttM8adT5pTdpssZZCm6sxl8Zk24fdNXMC4Fb+/3XDgT417aslW+Iz89ihGaHnTHJqTYnAW5iXM",
+	"6B13VWJcUaJmdXI39MipNjeMiV2WvSvIVCdTmw/WFI9WHUgzMBmTs2ypCtBSAQx85zFKH/mhG5cWGat3",
+	"zhJ9UOrnTb1uyxYNSzcG5+dU/Lgqff+xn3xGLRr7QnDVtrb/jIaptwHd36rNJ5YHwPSqai4qan07ob8v",
+	"NvisdwJY1+FzgykuuAbCmdWPpPnCWPG+aIjpgeyuxgJF76HFQVD8PT1wQsKyDWU7FG43/rVa8KoVtu9r",
+	"Y73zpp60WShjSmtJLrQoSNdZsTTek3dObuqMWrRq1Le1xL9Ki67NY8GMitXlbKNSN/IMiNzZRsnw8UH1",
+	"RR/3iZHku34/7l2Nhj7FZ+7iaw3DN8vlMFPjTcYawQ4FgLcpcVa11XBwFdqj71rj7DOq1u7Ony2zAi2p",
+	"lXXC012GXG91L3LO9JpmeO4N5+rT9eJZcRDjVs7g2k1XHuF6p/D1jcG3YV4bW3E3Fr6pQVR1Nhsh9otU",
+	"HDQw1PbuqjrObPRXuQ6EbpKNW1r10bnMK5R015clsmOBmvFFrCorC/2sqM1Wo+PtimGx8jj4hKs7Iedi",
+	"beeHBhuq8zaEFKXtOWWzr+UFGPyDmweS0rjghtM8Iaw36ZFB5zyj5HVv0Ok9NBDU4U5V78BFhrY2D4su",
+	"pdknHkX1bg/kteDeDSBem2DDElsw9qFr3L58yM6L/XL1Qz63gscXijtGgrxNDEhFyq/WluLwQcsbYpVX",
+	"I6qbKyRuWUggHq499bztgtbx5M8OEG88v8Dn1llFb+UdE+9c57oNmsKWt29H3HzH+NomSf92Ll+AXes5",
+	"mrW+Zo+jT+vWcym+wHLWznDDTNmgu0lTWFXhfVMtMMvR3PPTw0Py/t3rWm95CNBp9qWri1adyX8N4dbX",
+	"P/6A2dHgny/hTkjGFUtNvoBXBIESbgSTWJvzIFiqmhrNPqOaPTkm+BiCcRcFg6ruvkr95gA7N3YSn1PY",
+	"XxOEvS8sNL/XazynIy5X3YMb/JsbfYnbOx239SOG6IoY6LaE6/fFRNFs/THwLTyBa5NkXB83Z4nmYmLF",
+	"LYi9s/8GXwG4KgTxN7qsAz9tPCHV6ECpPBIJQYdE4uaQqrKGf16divfrCpU+PPvFFZduSLkK9afnNM+Z",
+	"qTppbcr2aAvgd7D9YFf9UmlBIQ2GEtRX8cOzL6QsB1GmGptm9L+7v3qpnLX0EtNLN9RyLM4ut4kVWzh4",
+	"4V79lHSmVL9gtajs2FQeDKfPquvdvBKur2YYXezDdRuGrhWobag4Xk/P4zpk7jVb9T8vdXQ1bQiUEnnP",
+	"ctrcJDSQtuqT35+c/OEP/f73/f7R8ZMdYsgsr/NFyONQMiIFkaUi6PwMUNpa5hI+Onyvnvz7d3+eHY3+",
+	"0r8/nv51/n16cvf6vPf3YrJN7FN0AM/P//Dq+M9/6ayhWmsjkCSmmj20XHAklS0RFPT7oYer+y8/3Sbk",
+	"6CmZcVEapvfPSKGYRot2viBcBP+p73Wse+T8+so1JHbOL24GgmoyPAeiy/8d3Myn5BmjiikyKPv9JylM",
+	"CP9kw8h5llrxYSKkgojJbuRGS6lSHKqZtvUWhWCpN5v6HtmXXJaRJt1BB4DFDDr7riXYdlTT1MXARrT8",
+	"vBLNlh5X8YYAI5EkXyvgHKf+eo7RRGaaj8ZRw4poJctBaUuUp2HXf2thjS8q6rmcMuziFTBlyPcG4CJq",
+	"R2nfwIDD7oRBfxe9D+0so9LBIynvLOhBDZ6B6EoFMdD7wXGxIKks8wz40Ag6aGenVSQjyBh6Kufg9IRM",
+	"wqjoS0IEu2cKgPjfmZIJWF2G7oiHSdyK+Vn1Y8MhD/FLe9DO10TNQMAGqWLO0oRQZXeDWwffg5DuiBYM",
+	"m3MoRnNYjSZTplzwxXI095LY2sRmjo5bWd7WzHEDJ/uuNVuwBUWj1T3dJnjys4G9CV6jlonbux9aqIsV",
+	"wgytBQt8XtNTqjUz6zuVPGuTEW8jz2dTyxKsOLGcoYe4d8/ZXFtIlSLOt/piOXqumWtDGnM6ZVmZsz1N",
+	"xmzljM7AFTVhGeK3TxVp6xf7E+X3TaIQeDbKdBpKhDMW2pKNS4yN2eJyXAPe5lJp4mJKuThvb0GzQxEB",
+	"0g3/inpft9WZSRm/Z23x5DV3uOtNmfic8f/6v/9n06mv62n2GA3KKkyMGpR9fEn1tMXfjzWm4lTBbuid",
+	"s/HASp21NHX5jP5jSQf1sXOUsLe1cC41yA13uDxcBXOeNEQyQXwj4cCWIbHab5RBWKHKesLYbNaPTnhr",
+	"i3lEbDfZyePh1y/vizjh6k1/V4FtmMLDEDICRWwKOmGhEqALOgHvjH3Qa+WAa3yucY/7OeXGikY0zxM7",
+	"OoPim0tDR37Yh13I9h6MeJ4k+BdhY1tc1AN7llWTP6Bn2bzG87cF2NZj2NyzLD6DDT3LGiJIXGUPyDqG",
+	"HkKkOw+5Gvu7dFFvKFDMmIUtbrYaJtSv+PmzOBDKtyCYu7c/iwd5YWG9KEFiF2zwkx79N/J78rujXr8P",
+	"JUNmUhvyu2MrdkKBbdge+d0RlitonH2F0jfcmK+DhC1oeZ5bJQRqWhi5dHlRUM2G4Ch39tH+14Paw31d",
+	"aKsHQfrGIoTTK0CRt9p99dcLj3T/8tOtW+EMtGF4Wu1takyB5kWr1fsxuD04/MnryKed9N5FJVdf04K/",
+	"YpYggRIylmvzyF7e3l6DcUKOSahf2CMQ7RpKw/uwVy4mufdZeBJ/fn2FOuMPciB81UJa8ENa8AkT+6Dc",
+	"2efvvQEEcy+ZYIqGTjfc9AZiIC6kuGfCQCltJOQW/TECfyzzXM71qX3vgPzLzdsfgeyLjMjS9MgbLK+h",
+	"G+tqHGHNoEFn36mthLoqZD072KVSUmlY1/DngfcEDjqnZNDp9XqDzqchVokfwptD1+nZB0zBpJa7QfXW",
+	"GaPLnQDsHD/5tANf2jGlwurdCuriQKcwauiIaka6lCgG7f8SQkmqqJ7uW/U6Pg2rJGNLwIEg0JodAk80",
+	"edp/gsrx8B0zanFwPjZMnZInw3ARftl74b7tDkaKs3G+qJXPtUNf58yuyagFoRPKBRw6mUloGLxHfpRm",
+	"ag8ZysNkViHimuRsbMiITbnITu0O5GxmJ2fcTJmyg05pAeUYiL1sxfIFkQoL3hpk5PZ1xQpGwenBTRUT",
+	"qumMkeFVxmaFtAe+OHjFFpD8oemY2cFxGjKnCzj4Czd7MMa5SnrDvxyEAzi4tlIql2KIRTQmuRzRnBTu",
+	"Vw/rILWwe9dVeWEng41kLOuRG7TqQXvGYKuxi50ymjFl+QclP1zeugQUTHfwIBzBhWXWcKlddyX7pIRw",
+	"UwwzpxmZyYzlmkzpPSMpLSdTQ8rCd5w7I7Ra94gtpBs9l5M9DWuxY8MkAUjtrz1yNUabEIxrL6Ma227H",
+	"V27y54jlUZVVI6hYzOnCbsSOPaPK8uDa+d4YmrNTYlTJhgnR0i7SwiAi40gxeqfJiKW01Mw+U9IVLYRZ",
+	"cjkHWDwXUixmsgxNybUbwG7nNGwFmySihTRDBAdacv325jYh1+9v4civz28vXrpKYOCRXQUqN1jXot6R",
+	"ZUrHT5+Se675KGfk/Obi6squqgoAtWf//j1WjqVkImVG0qnkKdu3FNXVOKxFTxNK7tiCqFJgPUAOS7GY",
+	"TDgAwR0rjCvY7Cp3HZ+QqSyVtmTCpTcnscBnVdeqa6ibbA8v2y7pFMO1AXhdsJrD7GCOqT6ScwEV7VXm",
+	"QbqK1J1yqycv9s/AoO0TISzIAxQwM5WQr2OmCflHaS/A7nAks8USNtsTwBV4kzNQN3cO9l07YO16XsJ9",
+	"W2iCQTF0HDp8WGqEpx3GxoN24ej+9HnodoLPT46PzyCh3BKdKknMzozXZgHRWCFFlULY3U6Y0eSk/31C",
+	"pEoIH9tzBWoOGIGzOZwulLQ8OqkqXVbHX5UHwHmswD7mAmPiEOqRskc0Ykx5zkBMsgIS6T79+BEZ7cnx",
+	"98jHLP5a2AFkU5YTuAuaOWCz5w3Dv2ILDRUx7HPpGL2lTQdc+OIMykf0L6OfrwXmGHtV2dKObJ8EjgX8",
+	"PWqZAN4OsFKjWwMmBSM3ci9oXzCE3OahzwcbJu533/wAyfVAYD1nohgGWZBxLudB8hAY0kHMVDFGXhpT",
+	"vBX5wrlM9CkZBhlqaHHq6OkBenYI/jgQ4IbZT+BFxcaK6emQdC1gk2HkFPOPEqIk5I1V6mipGS7HDuGT",
+	"ojDf0KhSG5Yd4K/ekQMIoO94gdeOrkmWEdg9uJL3E1LkpYYRQ+rcn46G6ARAU+ZiIFDsg7ntKWDXWBc8",
+	"4nub51YhgVcyzlxYf22vWnoJ7k7IOZRZQE4OBRjsO+CTgnLhlhVCfCcNqOZFk5P+URJEQZrn2t4sfO4y",
+	"uIaICwA+FmY502fY/xnkAss2qqEqXQly8O0ZADd1gL3icIOkNLjKYJ5Y9tORXRxyA+GTTLtC+nM4RRZa",
+	"W8w+irY3716cWjZTCiuohMPpBq6UIEtKyPPL15e3l+S//sf/QpixQoODsVxOZGmG+3EiBMvgph3kYK1g",
+	"30Yavbpz4Ty7pDt8C/8YupoFDn+dMvD+3es9nUAjp+ENSw9eMJNOD264YadATQ9wlOEZiWq0u4txfBRO",
+	"+aXUZmi5B7yOkA9C10AM/3LwzvfvP7BofEr+8ua1RUr38/CsqlDsEovqdLr/hAw6F0pqfaC5CQdpIQZe",
+	"G3R67tIO0GEbyQosIwLFQ7iTdzIHAvDxIA2SCtpIh4C7VjKvRG6rcVnYp5DwBLJ3QpgYS5UirlcEeiBG",
+	"CyxXLXOeLogBfOw6v3tWpgZqpOk9SD/V+Hz/lAzxIoau2bfFVATRMzKUc3GOvHcIukCdSJ8NxPCeszl4",
+	"Ai0dcxAPzQN14hok+RQaqSxNhzifMzJE7gmHYSms85XjSMlADMFh7ubWQxjDftmzwn8lx55apOyRn5Rl",
+	"JHZb9ocnPSu0ASt0Pk3Uwe2zE4ulSxnVnqk+8dKRV1ZSKQzlwHcHlTd/0HFubm7AM1ZpNOfXV1GlT18g",
+	"3xUXpAXvnHae9Pq9J1A/zkxBZT8c0WyC2vsEHUvh8q+yzmkn59o8w1egWjSqE/a9434/au0KpqqiyB2b",
+	"O/y7c2WguWz7KvBgUQY1vqF6rn1B9+yOnuLkTWOGRR5eCcOUoDkosDWbRef03/6WdHQ5m1G16Jx23mC1",
+	"OpwAUBdAHpCB6jsLS7IqE2MPn040FIqXs1kp7Ih/SzqrKNU57SB0w+yH7qwOx/Qf0YE3RGrCFYCTbjim",
+	"/+gt6CwfQql9qTKmemSIPOGlmeWuBoDIQKitYSRSwzdU3WVyLpKBAPhSdE5e3r55TTIliwISwKUjOkCk",
+	"jSRcaKZMjww1uF9hCit4ViJiYEpUsYEocpoyy2qZIoZ9NI7RGEeZczpieY9cWDERiAIWSESJA/hDtGGW",
+	"cYMeeFwvd3q/1cUQ8OsAOmHmAo/1Bf3HY8JoNEsLfL44//NjAKcbmnSBpIOdCMqouxsId1+77f0akOL2",
+	"dwHRqZwfcHMwl+qunThUZ/9Szq/MT/Dy419BNFnLTWjDCh0hzCPdCkxjBatBZyrnYLKxqxp0Hnj4BZ0w",
+	"ffizzsvJp1ZCMcS3UEizr6KM1ptlQdaL0MoNnbSAyxLh8IRiIGJK0bMMjOxdgxFDQj1tke05NWnhOkva",
+	"lazH02tXxJMqOmMGuvH+m7P0WrZU2XntUJ3Y1I2xLBWsbIiQ/vS3x4dF2EwLFKJD7lPSOemfbAa9H6V5",
+	"YQ/0EWD1nGhDDU/R/tQtFL+n6eIABbWE5DxlQrPECs4HYN8A9dfKcjEUWVWXZQ8lLBpTCregKS758CsQ",
+	"FD9Twz2+lHPLEdFi7db+WOTkJcsLcsHsNw5jaWpIxgzl4FB9yLEbRmdbyxz2ZRQ6es6GvyIJoFHdSk1o",
+	"e4lEAO2NEAMBMgCwf2/KQQMnWMaxYyRVGSaQ4Aw9MoQskSHaE8Hg4Dvhw2hAbAZiakwBtSDPyJCnVnlx",
+	"zeXkGFpHf2QZ0Qxa96IO43TwTNG5Xk+fbu1RPT7QwTQtlAMu4JGgzI4dLqKLp+4jo3Vkdg9orxhcLkZE",
+	"fj76RwVu2xHfv/TA498qwuHChdauRjWs3ElYGBktAJ4e43KqSbypmCtydfMWTF/eVkXz3OqD8FN0FaEf",
+	"4FaXkbH7Q2i430oRrkTN3IG4aoUDnqJDBhEKHCRocxHM9fAHaX1Is3sqUvac3V/YX4dgLJvJexD+51Rl",
+	"aK+W47HFUq7R6M9rUoizIO9pS2mkWoAVH3yEmlADMa/OaaatBh2VJoHPnT9Ro2cNpRM3JNOke/H6ynvp",
+	"oDOBL18OH+/7IpZ6SiHkvEeuBKn68qHLQJaGkdDSm32E0OST/gnEla1Atz+Lx6QtYY4WwgJX9E3IJLeY",
+	"t+f3uacd+KDVdk7GVLmmKdq4R1OqAYTA5diN4VOKfBFTprid4iaESDqF1A0ocJ5lOsDx0FsNq+XsaQ+9",
+	"9Q40we8BFmRqsPeoi2ROIj+Vxh4mrEduLRqhV29ioWlE07tTQl2MuWATavg9sL5SFFRp1KKzEuErCGvS",
+	"DvDku6d9ktGFVX9cfaKHwu4SLq/K7k0wUb1yGDmxIEjjbyE08ZnMFl8c9s9xuYgCdeXh0y+Neq5DHUhP",
+	"8t5rB1sg1jMaKmd8DvKe9L/f/MGFFOOcY7DQyfHx5g/eCwfsFh4vhbFo/gjGOcs1TAu5cNzky5EDzx99",
+	"GmGrVfQ5u3+DuTqPL6q4uW7cmWwhsUD3Hcrzkfz4TZD7S/DmaTJX3JiqoVJ8a265UNwy2Fof52IPf+bZ",
+	"p3WSaHW5m80UPNvWSHH8tY0UfhttAIKOhm8CQN6KkI3qrFcNsPFloQFZ8SE4dlwAZFSJcQ10rLysd+aJ",
+	"Pviq86j3X60QQ+Fb4AAcZg4KjrYh+9T5i5ljLk82f/RCqhHPMiYeAjsBWqKjh0AoqxNZMQuTdrq4Pmcn",
+	"t9er9xMio+75EdRUTc8bAUaxe87mcHy6BjYZ1dORpFgwpNWssppk5SKemYBKzahZvb+9gAb5UrjwBC1n",
+	"zAcZurDBrtWzBgICvlwUkm+BiwFEcuwEyqwmZI4WTtwQqFQuyJwp5vN8vKUmOIwx3mflTOvH12JAeR6O",
+	"5DFpWpikBZrDxXw+RD8YPkHgo3kOlrywIAibMwiWvtCFP/jtIbJyitfhEePiDnxHQUglaNRsUDbAt8jf",
+	"5QjVADCxgapiQdLqEwibYzZ3urE+c3Y4qEGLFoBqkyUbiBjuqAmRLZBbW4URuBq2pAu9mX1VCID2OYWR",
+	"QHlKna0DssYhVG4p5A3qsmIoCVZ0DO0DIUP21MWeomLlv6VigfFyDSCMC3uDSPQQ6t6o8TwSPjQUJG5A",
+	"DMi0wCqX8PpDqP2vQJUIiHhtqWpp6rAagymYq3wII9rcLGnOoBGokPMH4yU2nOa5Q8lWTpFOWXrncC4K",
+	"ZgUbFpnRO6YtQK9trF0lwA4EzxicIo7ba4ov0RQCJJHjcE2gRbiYkO6eC4CHyRZkIUuFNekHwnUvxwVa",
+	"NNpLiH/ddW6H18P0VV/7xk//KksVLbZ6mypGRgwppOXALOuRv8oSC0HAECGIFJsahNzftcMC7wu9uEl9",
+	"5ZjyD6RmdbH7LUwPEe8yuuVvWRaM19nCPzG+kHoo/FXJhT9hlGZDRC/sCJEpQNDM9Sh8EH5PmLmtEo1f",
+	"omjWiulWzbEqPynskiB/B5MrnF0u0CjfN62rZh+8vHfqg9816Vo1ciCG0dTD/Zp1MQ6Q1wmh2d/L8GTM",
+	"mBXx7pnSpDt8wdhw31nSsc7HQECjKWafPrP/smODC9RlXGgfA8fGY5aG1TdIuy4mLzwZiPAITGHc9MjQ",
+	"irauJIaRQ0BnFIkN0wkZSTunSPMSkk6uKfBxxUhaGive3rGFZuZ0IAqqtW/E4JN2h+gRBM831VW2rjfa",
+	"2jdRuAUj6pkv7B6n7g5ElbvbTAQaIKDZdABJAZXtAIwByZYY7Ea+td98+pRspCvu/RdKzjrbv34r4eWm",
+	"1eLZdVqtGxBXaJGzc9r5P/+tf/D9337/u6bsxebRcz7jpjZ4xsa0zA0OHfrGQ6jH2n7pj0lG3Sm1xX1Y",
+	"/AZYk2PAc/35Jt5fXG9B8uSIT90s92CqWRGqg+kKyWzhsfbtVuz6xuwt6+JYIyL9raioNb7xSBd9+HP1",
+	"76v15termD3vqHpVczzfhup9bcDYDBQPEbi+kg23ZrWNlJWulQzkXLgEKrAcnVmVG8wJuWbkpH+y/2CY",
+	"KnIqdKuIhYmPWAYPW784g3JKDc3lBMwLMwv52oTEfgD2ZLUNi+/kIscDYTdnmJppqzdQgTJIRg09dYoj",
+	"PIRf3WfMmdhqEie5Y8zlOLnX7NCgnM9ohoUs1uV2c0He35BM5jlVGnI6hnbid9S4+KwpI4oatuSXtu8k",
+	"4Oy1oueCUUW6/V6/f9J3jmN0G5PC/t/v+j37uxiI3x31+4SaYDDa75EhLdSwSpCHACIqRElzrlmGc3Nh",
+	"p0kh5DQsj/znf5An3z0lhwMLUrPndqb//A9y1O9DAhk2roasaisTg49oLv320TiVcV3kdNEjQ+dRH2LM",
+	"rXPOq5keCDNVspxMw/4tDFh25q4a60qckiEaTmEnQ1ds4j//g1RnubKigS847PaFdYZqA/zemWOHCVZ1",
+	"GPpzs5sdRu7fCh6g05oyGiNiEIY0XaC5zK8fr6V29WeV7gtp5KRQcsY1c5VAQG4tFMeyBVQsSKoWhZEE",
+	"6gQ1ybE51wYA+zHNt3aCdcwxwlv9WCFwMDiR4zEEQkPCg+tmnsSxV54GwJVsT7QaXEz/8LVdGgnWTwGA",
+	"HaTWJiYxODswG8aUasrSOwigrCxFLs8yojkTsGdFc4C07bJzV9S2/cTnP7qmTpgNpg0rfG4G+0ihsneA",
+	"0pDiDVVcRuxzEIwYiR6OrRAM9EV0eehzfGvuu2zAIqA6wTgyigk5Ryx7f1VVedQslJuEGDuMiXHSL1Xc",
+	"TGfM8BQlemBvay1B6G2Thm2nAUZNu7byIf+xv7VCFYqIbTVwU4Hrr+WbtKfV6puUhn1VJWp3s9UvauHG",
+	"rvA1AQPova+fBLVLgIUgUhR0kQTzJtg6rNTxYJkMqM+B+7bV9fQSstI9FauqL1RmrxULEqaXxNtzUaIW",
+	"yjPYWTIQlpCoVhrqs77rjNcJYpaCgYsI8kW9TAY8uDcQ0FTRkxAC4dB/Z6lLh/1ozlYKKIa8dSHnKPy5",
+	"REJLPXvkpN8fCG8x1yy3Y9W3ZzfQ26s6wMEPZ8GAj7+1+AEGAk8rVDusuwEwHdfZ/8Fj3OCl2D8jJ8fH",
+	"/tzxqgZClkbzjK2yEIjIH4UYrZX76+5dCV2OxzyFegnu51PyOyxPJHh06XtWuqz1YeQ1Qbm1eWPo1bin",
+	"9136POYlQpdWYKOu1SK6CpNdejASbmVsXqdXjv94xyXXZMryrNGrWG+O+a2GT7b08PzKUZSbFWUXfLOq",
+	"MH+z3OFrOkxPjreY7FbKN1Qs3vnQgy/Bhs71XSVJN7GfL8FhDIP7TvV9qzD97sUFOTn6Y59c3PzrKaG+",
+	"npGSc4uwZNB5WzBIqXeEaNCxz5CCrBIv5JMDgR6K/QTirO37Vod2hkv058ThMU7pJ4PORS71ymSxw8Mq",
+	"7xs8HmeB7LvPXEV0PIwoISIqtGOXlFTf2Sm4sfKwJkZmVn++ZR8NSV3fditBEF1AYseUMS8/q1JgbtZY",
+	"qlmZ04HowmzgNYaKKX8aJmT4e/t/B/b//vswIYaOLEuAsvx04sOT9jFLTDFMzcKv94YtkvSN393OxPLz",
+	"fR6bZV3DPppDB3sVNVuWmVsSkt2GEtcKiRpD0ylcIMoxlt1ablowxSUUfUTIhbW4lLGD51z7OmcbFvFr",
+	"cjqcW1yNIDqY62p+CCwagMfzYFpSN0UfOnEJ5NayJT7DShEe2bxoV4XfWQEAQTuSaQuMxkP5o9ukAicD",
+	"Ubd3Od3XFU9rlCt99KClFWEVoI67wtdWyPx+IPawfXslWFp5ieYWyRfElWjfwxJ9LvfJ/mjFLBQApbDU",
+	"zhVEc+7oJnx1h/cVbfZfM7zqjWuR14DY56Ha/NcUJv4ZMz8qUuD0LBriI2PvQkNY7xcI5F2iBYyqfHGg",
+	"mIUxT2hbg7YKxUXKC5pD+SnM3PJ4vCJNnEXW+IhqSDVm3GCh3zpmFbjmS7uid9WCHoZej4ksyyttK4yA",
+	"+/qKjq5fFxaAScfBv5UV0CQeYYLlP8Gag0AHAiy43j7Tv1blQdaB0GICm8HN/lMR9i1gNQTNgisHjtmS",
+	"nghjfwPgRgC+dNGoTYCbkAm/t5BdFiDwOkr4YPhtp+hcaKPK1BPzRgkvuBq6mHoEgUf76HWriDzGyCHl",
+	"Fq1kfiCGiuEShkE9I4LNl2y01bjeqRE7WpNQkweqy9alSRDxqiqq0bhTqgnWlnMWshDs2hzw7vshXUWH",
+	"9Iug+Ze3aDVs7Zu1asViug+xjOD2K5u4/qmJ08VUSs3QcYnZVTrGu4gSnQVjo1TkfJmY6S9OqBBV12qh",
+	"2KIHa/4h9GIxnaAcypqNHOkExdgJp6itypk47y+twH15AvBuaV+/EPavUSF9i41v3oT9T00R8BYalc4z",
+	"V2E/z4JB26IeuO+yL66RQhsBc5hSkeWsPcLtBlsQgKWJkpSmU+aNuFZInUBcBWT2uRLNTOPLruaxJQMc",
+	"KnV1Md+o6uxKRosg/fTIEHuJYQBGzu/ZsKqyAyHxUP5a63GZkzEzmEakmIve0Ibm/otqIdBqYcSYgIru",
+	"kG+E1jLYM5iJzdQSaDkmQ6rfjof7LtQjatMxrKcNgtADXRVgXLsSzC/0w+73QtcOMNTluavfSyHv1hUp",
+	"hkOpWgPVhg9j9cjl+3fvb5571+RlqWTBqIDKbYrm5BkVd5D1yfMFCYWZICwO/QcF9DpSd3ZoO3t3GN4C",
+	"o+ApkQUT5E9kyidT8ieSyzn5E4GKxPtn5Nntxfub57cYGuhCuthHdGKGad22k+qm7MSY22sH75FrxVN3",
+	"3PX4Qt0j1wgmWMK6qWhrY32jNwC8Fw52twp+0YvZSOZrI1R8hyI89E7ScftvbEq0mm2TL+onAhvGFh49",
+	"aBO6uihuKcU9NO9qSEXoHGWdJKzqqLE50qPaI2un3Fr5w760p/H6smrzwuc4AjYKpj8zP2FNgN1zOO4C",
+	"wcs1DMX1JLFtPJ0yF8Q2lfMqWsNFNEZEFL/dKtpuxgxdF1b+xj5/VEZvaNOV3GBBMru8jNpXvnhU47Wr",
+	"sG5BOCGjkudZiJkA+VDccyVF5V7xjWxUfNJ2+ducc0EXIAAfuqiTNazq1scQTkB5dflrJHxIuhevL8/f",
+	"/evlze2H55fXb2+ubj+cP3/+7vLm5vIGEtrC5xiDiAV9B+JcYCArRmFgE8wqPkaExFjXcmrE/NzNmjBW",
+	"9IEXzsOmHrUySzzX2oBYv5zHiIb9acoUlPyGdhGu3jnUzXStAKr2oh5K/OXvBikujvQa/wYVh5q0oX/r",
+	"hWKZVX5DjFjX8lqampLmwE+hO2AGeXozuiAZH499qXNT9UQEb2K27/QhHwrb0ve40qCwyCVqTeg/8xDb",
+	"5DwbiBBvSrUPlUXLS+jPixEEkA6B1dMhTruQmubYXhH7UrkGIn7XA4H7cnLbfKVTb8bSnCpog0FmEmQm",
+	"inKZkTlTGHnlmBY5Iv9tH3ok6YGoQrXM1PIAmWfVi7876id9aNK9n8ShTSlcCsvIgrmeU6FhEznuH7vK",
+	"8tHOfEgB+hVBMnan5soxDoU00HoBTYBWqU1irdZhuGtwGdZc5NSMpZpZ1sac9Li0eL8BV/7u+LhHMIbP",
+	"9W7HZTjjGlexdxML6WHhYx6U6Zk9YxpyY0n35Pi4MRncAYBD7W81zuuitspvTyW+8GgE9O64f/zlUg8c",
+	"dF4oZolD0+Q/Qg+SqhgoAA7WOSbdTKb60FPS3ixLyKBzw+wN+oZ5WWk404PO/mmEPR7kAHvOYizBjnS+",
+	"6CnMhb1LXBle31EL8ceZbzT0qkH6okObwOH125tbcuiH1lDhzMc1DC1gD515CWJufrM2/IL2RwRwQitp",
+	"yCpaQGKR0lOlLI/bZF7YyIlXDQwVPwYcaA/UfgcN8CwqeBOoX2xboQLHAuKm61fPiS5BpBiI4fPL64M/",
+	"vHry54Pv//Lm2PWcXBIHQ8bWimSXVIUEgCXooM9DAHHgT4g3iEqOHNeOtEfORcVErfwA5gjf75dGsupA",
+	"YLdUwGtfdsHXxeo+jQ0lZ1Xjb890SHfQ+asscfinYYCBiCtrxck1PfJf/+P/GXT2a1sIvIr1yPOGvocQ",
+	"QLja+VATIydYCMOquxCnzTKwO0ApjO6TPvxx1Pdmn31Xk0q5/mED4a+k+6S/8vIpKag2rrqt3e73q+1X",
+	"hz3izRSG3jFwbR3Zn04xi0YcpFPKq/hyZ00BYQ9+6pEXUpFntxewtMvblz6I3/XqRBWTWAE2IcNaU/sh",
+	"6VqlclamU3vg0AzN7K8YzUOiJHZ7ZFktUen/JfUxe+Q8Bu6BmFI9BRAaQc2UzJW7SpXUuiasnEbiZIwe",
+	"MMA0kitHjImBsGP19nrE86K2kj/dk/6TZjkEcPtbF0PiRf5CUog/og2R5g55fwsz/wbCzG/AWksNWcgS",
+	"0NqbQI2MGarrwb4Dr1z20AVO6XwCB27sVksHlqXBjt1VGzroCAgNdeMA8X1XtgbzsUcLV0n81Beq8UED",
+	"lpBiQiTYcAMLxgBZeNVlcnXjkjeYvhmYlhc/ZegEa7mba8kMfAZG8nmmYe1ET/nYeEnW57uEVXCffWPm",
+	"kGSsBkLfcWwUdB7eCjNCk3CnAhcFo0pHpTB7ZGikodjNDGg3FQvgtpB8A/2xoQ90yNFZU4zH4a3D7ofU",
+	"Zt3syQThCo9969dfQ6GbRy78C3tvrfoal6kxSxVgv1UC92Da8XxZitulYmwSikhZMdHwGftCkjhqZZsN",
+	"Y2vjwcGaUnP2O9myzdn/jUsH7+JF/ua2/02RXuu2d7zmrNFk+YhKtH3gEPcGHOWHP0fy/boaRytf7oyI",
+	"UcW5b6nQ0QaRui5K/2pKHHlhZuf6RruLnd6At9ajNpalOmALpp2gtptp0qf5aBcUQMfjgXBGTpwfuEps",
+	"wYc+rs6auMwXLf952ofseZBRnbApmE4GwuvZwdkA9k7oH90mvYUTeMwqNG6SdY63X19V/HB0NQmn0Zpd",
+	"GdSW7q0Lb8UwDD/sQh4rG7T/53KOXWtZcg+albkPvsL8mhk3wbCFBY1DhSeEWnUGElDklKts76gnYWZb",
+	"iGHy07kkN+hP7lqvQ4EHnxgcOwHdgBZjnD6TRCtFn1jkPfL2UShWXpnu9nS1NWx8PjQfX1I9HSao8GE8",
+	"en1kq++uycDz17+7wuOv6VsK3jyvbyoSAj/9sul+obW/vWRZmt+EwG8kY9C71fz9YOV3bwEBstJFAdB1",
+	"Aww+c08/tid7DuUusKvAWsIXRXW3JFiBAvhPhbzvanv6TYH7DXfXx107QKlpcEEieVSchWClQ8hUW9eh",
+	"4X1h+flx30U3Y9F26MjgZYMQ/pMs1XMCY679WTHB5miHtUeVM4xFu4Q4K2hSLEW+cGX3oDetN89F0Uuu",
+	"Uy/pDjqRK3PQQaGmFHdCzsV+1dgHi0dhDxQK05C4sFOPXM4Ks1gNpw59hxasrd0Phgmf+6N7THG9PtO6",
+	"0pHcqjmPESr3Di9eMcth3ErsVUuxmHFt77elbrKVXEthR9wqYg4BUhtq2nXAYShYOURQ0eDYdZ2DqSE5",
+	"8zHfVVRasJIMQzNmrCWDoWbg9Q1PHORxFVpD9wgAKtehbGMGxn8JHDZnFH1lfGL15KfJyZNj8l//1/8k",
+	"T/v9fjIQ6Cmgmgw6T5N+v//7QQeBlGsiyjwnI+b9JlG4qCvZOhDdYRUmev3+2euriw9vrn78cPWj/eXt",
+	"u5thQprfuHj7/sfbd1eXN8P9tVB8A+f96CCM07R1CMXIhkeA3StvNwbRyNEWnC6pX2dUY/ezQdi1yT80",
+	"PL1ja6D4bWHVMHwpMiYIF1xoUQr+hMyH7AwDUidKlsWyZd6Fbzzt93sDMaQTdoMNq4I7KZdiAmZ7OxnQ",
+	"N6sh+2pwPoJTY4Ee4/JO2uKEb3B/t25732Yp+toi/8m6/0FFJdyfN4CtN/K6l7c0YrR1hH6LqaJhaoQm",
+	"KOlI9s7znIw5yzNMMfFS7h5yVorPwG9j+W3VNIkJ8PFSck9znmGbpb2o6CX86vzZvq6Yb+Ak6MzSXLDi",
+	"8BlEj7GqNibpHvX7A5FOqaKphTyIAfbfdi1hJvFDromRElClR849SlXVIqkgU1mq0O99IDBWqFodLlYq",
+	"K0icIu62xQYN52ykuWFDNC1qQxd4MqfQ782iLcCLy1tjEppn17cPJsoxz3MIg5wwo0O+vI9PHpXgpxbS",
+	"QIP59miZGrp82zEztaV+e6rVzYMqMv4Tx7C08OYbVgdqGehL10lDhqbQZH62C0lbw5AxNhi4ars1NgpZ",
+	"Q6bJtWPEvb1gYfWBa1yfkZP+iSdbTgvxBHIV5ew4D8M4/OxXVS7sAk/vN/PBFwuktgdaSXXADtCW7hVZ",
+	"yIz5orJBKzopVuRreq5eVulFBF717gEfH6USKGDs+DkPjBqZ3oyGHhe42SAiDwR3GSuVQ7hHzsm4VGAv",
+	"CZPRSq6OUJrmuZyDkcWFrh2UxX6tgGAD+qNXCf90zxvxX4pGJx8s6RdG/8cweS7v6p+NN/9Gs76AuwLl",
+	"0kC0Rgsf1v3FyZRh2vCZFHxdNAFkyMdvOi+xLyCfkLnixjBhVxoi0YP5yRmFQi8NgpvY0wMBujkqItAC",
+	"mmpDuOCGOw/NqpmzMjYl3mAploLeewNx7gmPc6xCgfdo/Vb7mkDGRGTZNJDniq1ymomSVexv4xN7RAyN",
+	"5lkXgFAVoog3+Bj2oevGmRJUAdHinS+qpgKfb+FsU61/UtwsdxSPlpJE7dItmFtgBDjdmCWBESjrLaIu",
+	"o9O1X/poEmIUn4Elf0o1Oe5b9vldTVseiO5Jvw8+fciogSwOpzIDM67WHpZeVWDKSPek//3+GWSVujxh",
+	"LJOwGIgRc5wYk3uxcFwL0OpyNOMx2H6zzQWWF7oTbzx6DMzDJbXkgYaHy5D3WxLIt5AEMrWUHNuSfyyY",
+	"4lBgp7vKnvZ3IlLLsXgxLTycccHW1hZZPAQNv45NuL7GNi+Ep7/aUID8X7BHadzOG9eFbbynWCUKmvUH",
+	"AEii8jYuqM3UruQLQYIjCOuAwWWgLMkT3yJIREv8Z3MSxEJhHA/pRIjNKR87gcx6+fvw5+ivbToOROa3",
+	"SJRoKELS27aEf68tbHAt3YICWQU106hnebyTbbvLfXfSWK7rt0L//5vqwU7jiGouxnC+QRf+4ti4feHV",
+	"7pFVBp6uus5cKqSMtOCEzKcSGBa4wqwizWryfENt1kZzmV3crw1LHyum8HN1iN/CCv+3oS2vGCtaCIsc",
+	"j13XasMeg8pAFNbh8ZgeZhy21R726164ncsXNDVSfauqe1jgc1zwt4d1b8fj39Tyb0Atvy2VQAyby4Mx",
+	"wAxwQiaMu3PSRf8cJrhoPZcqc0EdqcxYjH2ASVsraBXeMbEe7fD5rwfrLsUviHTvWCrvmVpcyKy52Oxb",
+	"gWZT5V6Ea3RFdqfoAkyZi9zDPv1QJIcLbRjNoFExfPIb/n4z+CvWoK+r8WVvLKq4WRRfAG81M2Wxrh6Z",
+	"KZXwfVQ0SxUzpCuk8U1msGzWcAm9h97ar2vL5mbfid/oHWrdMK/0bSlaOqiUxRemJo9l6vGrvIGjbutU",
+	"iUdrJKFZFusz7lRQV+n9syLfw23ThipDNDPG9TiiYvX4HogvI5pNWKtL90LOitLEnSijniWuhRGWMtVY",
+	"U2cmM5brU5LzMTN85t+HqBCLXBTqBUWDJMT3N8IxczY2RJYGI/r/UdIc7fBhnh6B8kQQjk1HULbJ1f4x",
+	"shiInN2z/IwMC6ZSJkzo+j1jVPgUGDOXJLUatOI0QYYC58Ky4HjjgozLPG+J83+zeAbH9q2a5nF1m4zy",
+	"cPW/oEW+thhXMwCuDwsIKjmB2nSObthLf5DhHeEdmxtcO4FxTY0cpyTo0/Z47ITs+YE0ySSEBs/saHvJ",
+	"QIRHGJU8YpXn+I+RwWcvISf9I7L3FhrwuS+g12oqlWKp2euRt8I3x8A8rPdXRPOJ0ATrk2dkIhmc02Eu",
+	"J7yRtyxt+1sNSq6t8husJ4zt/X+TML8BCRPvoq7+daErOfahwRRPzbTmUjxUG8QUzVY2eU6G0NAbXjvQ",
+	"RjEKvdWpgWL4mgzhySlBNMyGpJtRQ8nw50HHN+EedE4HnUHZ7z9JJ7kc0ZyEJ/ZHNuh8Gu6DjOnzL9kc",
+	"28XnVGS+9PNABIrqW8p3G/JKQ9BLQjRd7CdBcZ5BmmnOBXPHePyUWNIyEHeMFZYof+S+A1DqGtJzg4qb",
+	"S+GwnNqkU6axWi43GNJVdc2hI0u34H6gQqnSkMsSqlIQ7HJuDxEazLhUxKFiRi1OyZN+vz/Ewu/uVEGo",
+	"bkyxwlHea6Yu8Qa3a8we3+NndWi3H/6CnBWbhBzoKruYGJbnPsHHub+N6wTAlWuL7qDzgbgylmoiTY3D",
+	"NqphGL6oyd7VGBt8Yu1n9pFr48s3U+NisBIyZ1ijkxLFNAMYvcP0AUB0zBRCFKgPlRBD7/zWIaEHBFPG",
+	"4bs5XbisqziJCqIFMX3q0LLy2qNaelUT1C2dwDfKbF/UVvntMdvzNGXFgxwg//slAF26gMXAEg8qZNka",
+	"reN0H0TpCTOWhq4LU4Hn36Y+BEtrIdV2f7++fFU+ESw74AKW/0By7e5Ob7rchqij5aLFyqAV1leG8NHo",
+	"KdXsgAvNhL3ue7bf1i5NM6rSaafFo3zU73+OS/nLAZmVtvR20BYWSpWijVUm4EzrhR6cLQKlHaxboIen",
+	"NRbtfq3sMSMp73TiLCHQRAjD2SAnP8+Ia1gFxpluqJwQtT8M8fGa/DtTcj+09Ph14MMlSKnYimBD1sPa",
+	"gi73nM0RzGPckHKSs0Ognu1yzNhKBUN89x3LuNXah1WC1BC18v8DX/iTHWxIujJ88icjTTHcx15IztE8",
+	"ED/AM8IzBjwGTQIQm0VzlpFUyjvOzrDXVlQabk+Toaf90KoFimK78r4DMUxlxoakC9KznfcC/ubjeAyM",
+	"QF8yNUL7K7t24lZmh7CEiIDB4aR/VGWMe2+5fWypFLTU/FhAs4Sqyp4c203NlRSTRjMbTPMaGdc3KUD9",
+	"EFb4CwlPbYztBvgD4QKbiQByYJE5bW/9jonhb1Elv35h7wUXGPbmMFI52hPwLspirZOIYDCB8lEZe4ho",
+	"iCTSz93uSZiy1KWdQj+9JDSadak6MmNVRf7rVxeXPg0HK824P/Dlq+cEwHhPD4SQEK8NYXFoFeWiRzwd",
+	"1lVurCmVIAU1UyRUOiDJQBjZTKWx3oZARRJMF45CgkkXs9KwZCD2MFjIUmnS9cc7EEsEGHaZoB5r56xo",
+	"3HD/jKyuAjhDRVfDBQ5E3Q0Eh8c13DXLmkZiFpqGaHSZc83aKa4/ue267jroaZTXjvsnf2wU2BpFPwsU",
+	"rSM9/W7rgWCnOw20LBY+wT5xdfh9RtM7woV3YhaFlWGnjGZOdH4tkYRvMBd9zbLTLWQDqcWe9nVNAoLU",
+	"qcfDaQIUq2slCBGGWjFWybnGxThqBrQA6ED35vjpd/sJ0g3XOQRw/o4VxklFU6nMQc7vrZBTE5F6YDcs",
+	"lQBP4Nz3KM1BRgTJze4XG7VjzxQzxb5kXENoH9Tkdu3BoCw3mlulIMPDYQ9S1QFB3bI97XWVYqoCZO0Y",
+	"B27e7dANt7Ibwm0F3rf+3C1cOOaNYQtMZIXkwvxq4f0Zm7i2iC188gGQfrdI2zvrQzF+15xOpiX6t113",
+	"6nxhIQiqL1KRJUut8EONWUjScImdXIpkIKoepxo680QCnkBtgE4otyyLpnYWsMHbYbAUddbq0X61SL9Z",
+	"f7Zd2xoDzp4mr/56QVKqf2l3dt0ys6cr/S218k8EaRZydjPU3C3SHfLFvt3rfLVI/8nSw65ql/zwDLF1",
+	"sNEWJ26h42e+pk3IhJlXi/SC6t3DVqye+S01BvH7aA1w0eybTq/6In1EGgkMSk3ouYWEfh06IER1y9ea",
+	"yR4CfLVUxPbWU8CvorZTcY/05f00ZimiAidnzPdKqXoz8GBLhS7pTJBhdRDDUBvZVfwDKQ3KFLrM4FBg",
+	"oblIgtvf5xDX7ZHoK5mvXi1Sl4z47fRD+M0s9S30P6jZcCsq8piEIwjIhz9XM346/FnzjH1qt73fQKSF",
+	"9g1Y1KKAYFUQq9GGbQxNpxDU0h1eIBQfPOfax9acRm8Mk4EY/uXAv3W7KNjBW5hJnxIhteDj8TCx2iYV",
+	"2Uh+tMcTxrxx2sfBtcx5unB9MymsBWqQopdFleB/oaFjoiwVkYpPuOiRG2yqQxcEImis4unJfDgfDNVh",
+	"NJ0OBL4FrYh902Fn9HNfeZWI5HKS4EOr1dJZqBUHo7m+n3a60cLgcjUT0GAeaHW1JPRFybnokfOoVRUU",
+	"TD3pnyQhBzWsGBeUSQa2OheU0SMnR/1K6YELw4Y4UMmelCJzBFkxe7wW/Ao4WO9ACK3CqR4IV01uIAbi",
+	"nFy/vbnFZqiU/HB5a5X6uFvRnnZbUa4t+XxqOYC8w2r7GX7lrstZKAfC2wB65AZ1LhzDW9XtLxc3714Q",
+	"1JBJzu/wPHGA0O8UHChSET6jEzYQchz68kMWodXhZtR+6uRGjNN1thFcMKEEiseQnyCBQpBhxC8OXrGF",
+	"BWP7fcFoaO8KV17f9lJdQyyfPqPqjmX1IV9yc0qMKtlwfyBGpSHa8Dx3gW3+9k6dNUkjiOVUTXyNrPZy",
+	"uZmci1zS7NUife6g5SFstSFzuaIl69OWsTZ85/QomE+4MGwC7pWWkTkYPtvH3MB6b+z3j1+3QKaGNUey",
+	"jaWaUdM57Yy4oGBj2iq2zaP1V2y7tzsTPdqCEf4gBfvFOe5zhwEgkQbRN6uQ4WHmAldNNBQkaBbJz+OK",
+	"ZoFsu/wstDWdkSH+A9MuyFgxFqJFa+UKIKCG3E4ZhnaudJd1titXidSVM4jsVqFtSahmFlif70k7EFtV",
+	"OfhnEdKxEMBvBQp+k9nX9D2qDMy+ofuK/J4gSnsEfARpHjyO7cJ6lMaiQ4F9jM93zhqfUob5mcG0jQFR",
+	"LnCBvGPjUtNcnw7E+m4Jh2Rd4O4ZBq3sXYnoVyubee+tfwNiZk7JoCPY/EPG7nnKBp0h2fuRzYNoJhXB",
+	"JyRjBrGC/BQCluFc0ElrJDiJBwKJYm+P/Nf/+F/1JAYw1vPJ1CTQcgDkKT8P6BHzpXaQGDCP8tdASNdZ",
+	"YjkIBwKqmSAzLkrD9Cm02oEztaMO3euv7VKHLpmAjGS2QP/EWKqBcKtwPo2XxhRQ8hXvjgzT+w9ulA85",
+	"DtMFb9rwkBYcQWS43yNWY+KiRA/fQAzhXSvMQixSQuZTnk6jsIWa8zw07fSxAtS4TbgK93YpCbGrXd2S",
+	"3bHdkou1gvFoDo1rIXBASNgwqGLBKej4Ugi4s6J0OApYBXgg8VgxE8tnN0eToAXLKVUiZKe4uwH1Cbiq",
+	"ng6E/WQZ9ow0xQcP2gB+lwDTdorvDrBTUpWTDOUMVxNtEdgss8W+oHVFELbpUc1HhnVBl6ul5O/D2p5U",
+	"a9Oltkft1vVXmDuKJBsxy+H9Oz3icNI3I3DFiHuAbsffk71bKcnMnhE1hs0Ky/fdJ0Yt3DK5ID96SO7t",
+	"4aqjpiCNRXmBOH2joWQAo79Fkf2WCPfwFiAYkukcAS4dQFS5pQ9wdgMGuRbzbV6m+J0HwqxTR0dS5oyK",
+	"Jgi1mFEZkTwh8zDq2b0TMR6j1nVDTVGIGnGI89Cz9kzx8GcQTtbYQTEU0Bmiljn/0HFjCU0YTzcy1SAY",
+	"DAQw1QbGXvHZNZLDfo9ESdSOho95nhMukAFVgtFeQvbOUTaEFfmc6e8aUqW9xCZViCqOB1rinPDog3sR",
+	"ONTt1F3SUmxy4DO5rBh/b490wXB3zwZi6WRPfQB0xe6rSkT24/0EWosH5pdADyuzwuAGcNVraodY6T2O",
+	"1/ahfjBWd62ksN/KDD147cwULy3sXFMz/YYU5dfxjn7jpL9x0i/LSVdpJpjMjbJ0KlbR9h9G9GXZHjF5",
+	"ns/pQqMOzTKdVIzGZb96n4DXyHgc/d3gniCl0HTMBsIhJLqslhwSQmKgXAW6sjQtNMWu/hfqRoNHUbXQ",
+	"/1pBQG2JmJCWA360KgQDgKDJ7PEAmCmm0sh2weBfri9/sNBx/eMPpIS+00/Jm2eke3L0lOxdu/7PMEZV",
+	"poTEH4GnqrfnWlrAX4RrCzLakhMo7uT7Ox4dk+KjM+EcMNBjM6/Pa6N4oUG2mDFDofxBN3dBpISZtNfI",
+	"qMoil/T/Y+9qm9vGkfRfQblSZamKUmSPJ7dr19WVJy8zuc1kvHa8c3fDXAiLkMQxBfAIMBptbr7f5/uJ",
+	"90uu0N0AQYmS7chjK1l92Z3IJAiCABrd/fTzpGfwkn+o7zatcpMVvDRPR6qc9mz/mhOzKG3PTIbT2g/7",
+	"zWmU0AL9Qje+95epK4jOb4mlAnROkXLIwWpRnrAEOuxplIB0wk6Cfc0uz998dWbr4BaPOONzOynfKfWG",
+	"l2NMIh18e5v3oViHSH8Uacbf2RnwpdKvXMLCRL39YBPBtM412B5Tw3MLWsCbFCpDG08/ST4Va1GOKzaL",
+	"lhwu/N+6HG5hT+ilvfE/fznt/Qfv/X3Q+/OH3vtPB8+iZ0e/x3G/82sx/u9CjrtP9m5G3i+vYFhKT38t",
+	"xPiuydmI7i3k+F7yurjPP1xSd3OwUnPmbTi5PL3cytNXg61MzWTAfKdkPu+zU/qFts4QTuFp7OpirqxE",
+	"nGIsHTlPpmt+HseECu1BU8NSpKAynlwpWenEK7o6fXvXHQZ/78ZQI0M0KmIauf9yz22RrlKjmqJspXj+",
+	"k4PBoD8YsKs5S8WIV7k5YXqKsQ9qSDtAEZw/kWZF8FIyqUo7NHAQgRiB7ShgY2KJeBsfzAkRO4DQqbuL",
+	"Q2WC8TnxUQc+vB6DBn3EKl3xPJ/H0ofoUdai70cQTmVIoZTpulDCjTSmmT2cytXYEzuodc/tN28KyNmG",
+	"8gz4Du1jVWXgxOOV62CqOndfqnoORSzx/514aW9kOSL1Tvg53nsb3BXvrSjnOPfTeTtrAOr+3URSWPM+",
+	"PuS54TEzuq11JH51YwVpnsnrCBdQwMJJO4/efC8shZ6sI9DlqYawIF2aRKxUhhsB6unADBBktOBKDsG9",
+	"hLZJ+BnzdobWXSxdlgybAmeOeZDZbKLy2m8a8WmWz1mnFHY/wZxrpiSozR6EMo0A8I4pYOgejF7Xce3R",
+	"om48+fsY9muFlcDtF8IByraYn9cO7Tm13g7egHd5aB2aLwBZscqhp2p1Z3iCiUSAV+sacWLptMO/gVNf",
+	"irE1IuXqJYjy/XaJ6erK/sHaSTJCkauDh+LYzlqsBQSwELTpk9pIvStIZdrJYZKnDrRrwemEtiTAcg0V",
+	"EP7W0AE7LjqWyb+UYvTPCeamOUqupdDSSX3tLJO6kTBYybq6npAtWoH6OJsoKdjbCjDAd+JnXUfyCqFw",
+	"JEyh3QvS3e4DinS/fSeh73sDpdJ5Y4iXh28Vj5Kd8ytqhL853GpZHhyXR1L0XBUVOfdf07Pe/GHh/H+8",
+	"ODtuZSEFZEAttNEmmkmgDPB1ke0qHv66z6Kw2xAx+hiwTXrdnQTd/Z3Z32QjA7ZYF0JSsdQdCcgoSbzE",
+	"QQYEjs4CPf0E/4Tj3e9rIN0XhLMk17E2Yewc+CDp76Mqj1jhk96Z3O+32Krg+bcKq9VdvK1W3MHhn7ba",
+	"KgUjsI04bC3M5xucHdHWzZlgYeh8X4N0XVIYnViPDq3pVhtk5HemIV82Z9A50SMb+fSTqfeAVg/hne+c",
+	"PZYHjJFSzHoEVua5KB3Dcp+9XOovRA0BnAo/xxLcBQgZ4v0NP6GFc7Zd5sa+iIs73Ep/8rH2kkfIY8Pg",
+	"ONO8W5s3rs14D+BcM67lvmFTEe8ds1wNryF6NJsopJW/B0Se60AvV2v5V1wh8Bs1fsTg662oaoOuvpSm",
+	"nN+GtvYdwva+KH4W956OC98VxTaCrE0q3g1DqFrIFBBpt4NvXoCpQBODrr4qW6GcECxt4jlZJ6kLU5Ju",
+	"BMkGEHgALvyV4M312M0TYmkVHzNVESZTG1VokN7LgLL1nmGWjahtLAl02V7HYofBeYsdqSRWj2shTcQy",
+	"TONUWqQRK0WR8yGOB4yvKGNJTUXsqiqlsX8CFloSHKxhpd1jXyVNFfGU9oE6BXqLGc8Me0vJJR1Lyn3R",
+	"QRRII/13pVKFsGCE5iLQfmFsH/Ey9oFQZw3Rq3Y7GsyxrwLDeRG+0eOTklzUZc47XOYWahzYVRWU1q3Y",
+	"Mzcy+TL9WxD8hjWzOpDUfvk2p4lumPxY/UVxbSLgTbv93fy+ZyxVY0YvZVs2PoqAK7emZCfT5sJd9DDH",
+	"Tkyg3uK0eYqCrO4dIgSalmKIFJrWxuN57QvX8NjXTntW11/iPr7601J8VNeiB5huvS4Ibi/7yV4VzIUv",
+	"cud6CWWmu7T2qs1Gps0gDxO/DUVBVQxKivuaeS7rgpxOberp6UooRUsQKEtvGwF6dvQ5UMyvZS4+NA7T",
+	"zifrgJEj45nH7mcbM6LordPy/pGXpCrgEWO+4kI39Q7xbFhqhT7kt75+nJ3WqUdkvZGLBPu8KJySIymo",
+	"NIr9Mk+vfMyOBoMIcQt0bfckyG0iHBH0D6VwTXrBlghZL0VqO+8cXiKVzUyfnQaOakhVAaQ8SIfhA9PY",
+	"BW4YgTRdsSGjHKv1ugnoWQtDuGfm2TQzmnWODv/c7cfyJ7dwda0pAWVGMLx4VOkYlfI5S4aQzv05M5O0",
+	"5DOeJ11HNH80+Aa7Z7sfy8R+3A9VXayYsGBsMABBkpJcX+vg+0XwsRG1EhH+rRDckDwuuaYkShn28Urk",
+	"So69JgTNlGMC8FwJXgIF/bWQUQMxA81iMH3GNcu0ruzBQ5XtmpOiuCy2lWngAnr3SFksfHirsq5fqc21",
+	"uXO/t0BpF78Ny+wOMVcVYslV254AZIJmwmW4fDa1AZgYvwHFEaTPv3zWrwt8me3LNV94Gpcd6dcjnuHp",
+	"Mzh6Voc1OfFw6cwrX2t7BFByKDYGomBdoNMBXQE8eYWAzVyMDKrTl4JVkoSF0SITKQmVFl8JJzvMJqIU",
+	"fV9wOOVzJAO8ErGM9+I91inF1NMT24vQ9tuDyijLRddRw9IRlJQ23KX2L5fnb1gSlJQm9rBgqlKKtJZ5",
+	"QUbbjquDDivYIjjJpWkptIbLQE+ma49f7uwVywROXscsxlrPeA9A74AegBI5TMcTz2GpqvGk2af2Mtj0",
+	"cwFqD7RlXfoebhn5wmJJ6+5IcY8bEX71lmyqXTFYnreh9a+KccnTettp9QKTUuXLVGT0j4BIsMM1S4L9",
+	"LQFe6m5IyWZbgsqwWPrG8GaPE4UGpwEBnb2nKSKuRS6GoFWucrGPHqbdo2NJ215dTIB02vjcztHhYbfP",
+	"vi+5hMxhAjclxOLgKtiwKSxfIdcq07E8HBw60taiVIXSPMcNMqRudeuxfZOph3prdxnfxe07HD0nK2dX",
+	"1iGKbN3LI8/oayJQOm179NvmBGlUT3ZSNazhK/1pGrF470LYj4fcQiOWViYTOt5rJLxrTY25ACp4N6sg",
+	"5a0dWgCfBaI9mmojnemEeeqIejWQMiI1L9SmINXg2U8X79hT17RuyIiAgG1CBMaJFybeHTofZa/H6U1n",
+	"zn1NO9ZdYc648Z2rXCwcLheI4PWamJ+j6mD2fzRLRqWSoLicsuSKD68TEtJ2xCQHg+joT99G//RsAPoG",
+	"mnWODr5h+68y0Ov7u2cbi2UO1VvWfz0Y/Phdf78bQVxzXgggRYnY2dvvI/b961cR+1lcnUXsux/PIvbD",
+	"y9fPgS/lxSsnUuMCjtYC7utY0kbgxLav5nVdMHDHDnMo6oEnITmLYzmDEncs6u8z4FvFnvzr2fdRLKE/",
+	"9sXts+1hm+e5monUM7ZgsXeg4oG25EqZCes4c4Wjjz/CYMYSdCH48Dqg3963hnKENVW1JJ1Xmmsn7YZO",
+	"IQ/umFsDyEmwGjNSUDgzZ+qjKPvMfhC6AQjrkV5GSKfroY0q+dgrlk9EnlJdqG14KqaqnJ9A55AJEIzz",
+	"CNCp9lbhRQ+QSXw2AZ2QcHBwZwt0u+yeBYX0tsuhGDd3ijUrSWsak3mbuGvsZ70VU0S0B5PhtoQUj8po",
+	"85f58MJ+R7PCQvo/UmDZTnsoDp4xUszbcdn8o3LZXAiZLqsvhPvARkoMgOiY2zNrA7XvAijNvaO+eAeN",
+	"b67gvxEAaYeNvy1SDkZsHnAX+tjVqvKVzwcfLaPnlvP/y4GZgDYFiVRQuIlkoJCjHnN+PGfAGZdpJkqu",
+	"Rco6cCxQPT0pRWo38G5kr4+lj3wKmdYhwqmSYs4mmT0JzK3XMielqirNTJ89z5UGsK6c+1413e5Ytvnd",
+	"7E5u90lDuwpeWcfSs954Dys8YITpaTjRIC54ovLUvZUTm/ZDWMYS26KE2hDf7hjOPR1IHyfQwAdoIOm6",
+	"V3AFgzkJ3mcmYqI/7iOcO5auI0t9OGZPDg6BGYh/5Flu10PEDqBZzAN7XGbnybf2um7EDgn0FMtM2tmE",
+	"u27nyTOgGOr22Rm352QIJBOsml6kIX+w3yYtBTNoo2zQHxTCsBPNVT89Psb5OSqn7UIWf2zIYhd/uIf4",
+	"g52qIU3A3WMPwdKj6IP9oi9KPnPfr84yV+2S7qMRK3iWsoRPoRP/9z//y0bCfnfZG054JgmPAlJ9CBKa",
+	"2/3LlFxq7AmbcD1hHWcTgG4lIitwLdWMwCf0AMJVca2FIUeaPOiSG4FOvt2HsUTFmNxaAFQoFLEcTuyx",
+	"PvX34Earylbt3WCzbtHdpQqdzLE1kX1icEgmtx93adLeRe/aL0FF92ZGn7Cjw0NC3QQPdUibBs2e+9qq",
+	"RNneDKMCEIKHoh7HQ9Nnp1cuPWgmpdAwKh1iqYvlk4NBNEDLEpb1wNecC3MLu846dhMJ7DpijexHJJNv",
+	"fvuB60niKWWAxQ0p7ggRUQfw7czQmCT1M4YQTDBB3Klg7rYjlpk1msQ14urOFq++datQEKeLL7Z9If+G",
+	"bvHOgO5i/l+dutyiHVOj5p59g4xcfaW+g5yct8oIJl2dCvgBHBCyxQnrXF686NberLcj3iVhVzznjheV",
+	"B++0aM5jaRRLZrYBc4pOMxCGJlKYmSqvk6hBflA/jaLuKI8Z0i6Ag6wnIo2lXeRplQvW0UKwpH7d/6qU",
+	"AcBwYJ+cBVclC+hHcQU6DUzU23TOfU3kjhmEKc+kFMY7/3SioDchzLGupiyTw7yyi79Tg5hjuTAK0aKr",
+	"KPnUeWTUpAPiFKW6ysW02wdzv28HxhPJBlMo0+zJgbXL+wDQneEWQ2O0r909OOL7r6WuRqNsCMBg+pzH",
+	"7Mm/we7lP/Q+4/4wsPT1+8ztna6obTE+ApPZb2NpLH10EAbLDtA3XdCbfusFFhw22Xriv1YErfYQYwdt",
+	"XkRNI1q463ZWqAP+NpaEf104k4Ds2hJsOnLOsefSg4gDT/vslSrZ4RGbqMqu0JERZSxrog74TrXmTEBw",
+	"uPDI+mN9GCqVp2om3TxIYD7ajTqBYzBR89oF0DhvQn32RM3kCctGjS8MMXic5dqZkcieSrHJDwQPSwJN",
+	"PUJ2ITsxWKWgi3+FReQkt/06moi8NVmziFffVujD84V+PtJhKBioFWArSqcERmIHudqCJMepvrZ+k/sq",
+	"tWFaNo5GWRsPu/4dTfliAsRbtrEwvboB72W3Mq2jl81zrdhYmOY20kkqLcqk6zyqrGzpv1SzWHYS/4fv",
+	"8PekG9lXwxPuCuLsB/SiHoZp++b1urROvwj6/5+kaBxDrXeiZtKaDntSslMIYH1KCgT0Hg2Ouvc1mymL",
+	"sI4GqB73H+ji7WRir/v5JnPWZN0c2YCH/V7qpv2ZPujSSuqejT4y5StWblNnfIw4n2sxZxyPPU5KAVxj",
+	"e+roJGNhyCK+IHmEpHvMEqiwSyKWDKtSqzLx+3EsC3uqxiPdvrYex2/mOV7kokzK8DwBl9xpFOf5ig2N",
+	"nv1zMBKfPxFv3tTAi8Pe3vryN3YoHmqWwxPbprndUGDkyT2CT7jlJ5eNV1QwLfx0Grn9s9W3j5jKU7/W",
+	"InCix8CdzZnJpuL+fH9whtfKsZBjWEdXnUfBde1un5CfQjGCqOGe+Duc/6FkLEnCAARBag16VeUQpRXZ",
+	"R+HaXPSM4TjlXEgKeOW59cULnqWxNArDAyC8TXW9Lr4/Rer20I127xU0mSzGRpJYdtbU/UbgetduNQ1Z",
+	"17qpddG294shjhDmbO23pY4GpS8kE1vLteBDIZ3NRmpY6RuPV+ClrYC4LLCZ49DckdC8rSEa11vDZZ7d",
+	"uuXGRFjV08PB4GGJCRZHe4Vxh4X2sDvdY8Y0fwbyuEbeaQSTGyOAQ6UNVZXPSN45mPlDLt0mANgIB0vA",
+	"mI79pPd0+sAA+Pp05LvQM8p0LVCKUFyulQzSjH32VsHGVwcVMflnX9XuEpwAMRRUbGGCtl36+vJM5wvv",
+	"tY0Uz5hf3VXdPm4y5Fcs6qoX9kmYqR8roREzT/wSy5GJ+8+WNOF/n/aQxOK0sgbnl/d2kSHdp//lvb2h",
+	"/OiWbFXme8d7T3mRwfqinizuNK8lAsCBV+UK8Awobmsb6td2cCoMh5W9rM7bq4qIeeZNKg6MgjJlWauo",
+	"+cRl3TKiD5ebvgT9Ji75WEwhJkzi6c1BDhpCiMhyQ68bEX7NOn/59+dd1qPaiMgVBNg2UzHMoNNBs9fz",
+	"YVujsDsDuLwmMoLfWi52/iHrMW5fqeI5Q4wjokdGonQAQHs6J5sTtFzwOVYbLLcdHvR7deaLJqozItat",
+	"hpNM+ByyBxGj4pgglWXNSfD8cPoudwHEbIRdBSk3vN9Qq8E/tI7JR5Grwr5WD0qmJyIvRKlPnBpf52hw",
+	"BNmTolRpBYskaDqtb29p/Awwq6jSaFhRZkOhWSflWT5nLy/PLy9eMN83QNvglPru3fPLixfv7FkgzYV1",
+	"iWAdpE6gZ8iHk3BYsP2W51v7jSYWhh4Vt9GUsB57dfrXiBnBpxGbqBkct1V5rSP7WUw2hLO5juAGPjQs",
+	"FYZneTglnVVqf7C7zy7s2oOCL07QfucC10sHf29b4GqYWXehVGrEeszYST9VMoPgDGI1TfbRri6TDa9F",
+	"GeEcGiIZEQ4rQRdy+8marzGdVhI28fe//38AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

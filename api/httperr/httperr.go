@@ -60,6 +60,20 @@ type PendingLoginError interface {
 	PendingLogin() string
 }
 
+// UntilError is a refusal that lasts until a known time (a withdrawal cool-down): the time goes
+// in the response's `until`.
+type UntilError interface {
+	error
+	Until() time.Time
+}
+
+// DetailError is a refusal that carries more of the Error schema than a message and a code (the
+// current figures of a 409 on a quote that changed); it fills them in itself.
+type DetailError interface {
+	error
+	ErrorDetail(body *apigen.Error)
+}
+
 // RetryAfterError is an error that knows when the caller may try again. A rate limiter returns
 // one so that 429 responses carry a Retry-After header.
 type RetryAfterError interface {
@@ -181,6 +195,13 @@ func classify(r *http.Request, err error) (int, apigen.Error) {
 		if pe, ok := errors.AsType[PendingLoginError](err); ok && pe.PendingLogin() != "" {
 			token := pe.PendingLogin()
 			body.PendingLogin = &token
+		}
+		if ue, ok := errors.AsType[UntilError](err); ok && !ue.Until().IsZero() {
+			until := ue.Until().UTC()
+			body.Until = &until
+		}
+		if de, ok := errors.AsType[DetailError](err); ok {
+			de.ErrorDetail(&body)
 		}
 		return status, body
 	}

@@ -24,6 +24,9 @@ var (
 	ruleRegister = rule{"register-ip", 20, time.Hour, true}
 	ruleLinkIP   = rule{"link-ip", 60, 15 * time.Minute, true}
 	ruleTOTP     = rule{"totp-account", 10, 15 * time.Minute, false}
+	// ruleStepUp bounds confirmations ("it's me") per account: far more than a person needs
+	// (one lasts five minutes), far too few to guess a password or a code.
+	ruleStepUp = rule{"step-up-account", 10, 15 * time.Minute, false}
 )
 
 // key is the counter's key for one address or user. Both are hashed as the policy hashes its

@@ -145,7 +145,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 		return 0, err
 	}
 	return s.onUser(ctx, eventstore.Metadata{ActorID: uid.String(), ClientIP: c.IP}, uid.String(), func(u *unit, user loaded) error {
-		if err := user.RecordPasswordChange(identity.ViaReset); err != nil {
+		if err := user.RecordPasswordChange(identity.ViaReset, s.clock.Now()); err != nil {
 			return err
 		}
 		if err := u.appendUser(ctx, user.User); err != nil {
@@ -206,7 +206,7 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, oldPassword, newP
 	}
 	current, _ := uuid.Parse(a.SessionID)
 	return s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
-		if err := user.RecordPasswordChange(identity.ViaChange); err != nil {
+		if err := user.RecordPasswordChange(identity.ViaChange, s.clock.Now()); err != nil {
 			return err
 		}
 		if err := u.appendUser(ctx, user.User); err != nil {

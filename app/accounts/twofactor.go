@@ -54,7 +54,7 @@ func (s *Service) EnableTOTP(ctx context.Context, a Actor, code string) ([]strin
 	}
 	var codes []string
 	pos, err := s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
-		if err := user.EnableTwoFactor(); err != nil {
+		if err := user.EnableTwoFactor(s.clock.Now()); err != nil {
 			return err
 		}
 		if err := u.appendUser(ctx, user.User); err != nil {
@@ -103,7 +103,7 @@ func (s *Service) DisableTOTP(ctx context.Context, a Actor, pw, code string) (in
 		return 0, err
 	}
 	return s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
-		if err := user.DisableTwoFactor(); err != nil {
+		if err := user.DisableTwoFactor(s.clock.Now()); err != nil {
 			return err
 		}
 		if err := u.appendUser(ctx, user.User); err != nil {

@@ -34,16 +34,21 @@ type Investment = investments.Investment
 type InvestInput struct {
 	Amount   string // USD, a decimal string
 	PlanName string
+	// PlanVersion is the plan version whose terms the investor saw (the quote's); a start for
+	// another version than the current one is refused (409). The quote ignores it.
+	PlanVersion int
 }
 
 // InvestmentQuote is what an investment of Amount in a plan would be, worked out with the plan's current
 // terms, for the confirmation step: the investor sees exactly these figures before money moves.
 type InvestmentQuote struct {
 	PlanName string
-	Terms    plan.Terms
-	Amount   money.Money
-	Return   money.Money
-	Payout   money.Money // Amount + Return
+	// PlanVersion is the version of the plan the terms are from; a start must send it back.
+	PlanVersion int
+	Terms       plan.Terms
+	Amount      money.Money
+	Return      money.Money
+	Payout      money.Money // Amount + Return
 	// MaturesAt is when the investment would end if it were approved now.
 	MaturesAt time.Time
 	Available money.Money
@@ -139,13 +144,14 @@ func (s *Service) QuoteInvestment(ctx context.Context, a Actor, in InvestInput) 
 	}
 	t := p.Terms()
 	ex := t.ExampleFor(amount)
-	return InvestmentQuote{PlanName: p.Name(), Terms: t, Amount: amount, Return: ex.Return, Payout: ex.Payout,
+	return InvestmentQuote{PlanName: p.Name(), PlanVersion: p.CurrentVersion(), Terms: t, Amount: amount, Return: ex.Return, Payout: ex.Payout,
 		MaturesAt: t.MaturesAt(s.clock.Now()), Available: available}, nil
 }
 
 // StartInvestment holds in.Amount from the caller's available balance for an investment in the
 // named plan, under the plan's current terms, captured into the event; staff decide next. The
-// investor is e-mailed with it.
+// investor is e-mailed with it. The terms are pinned: in.PlanVersion must be the plan's current
+// version, or the start is a *PlanChangedError with the current figures and nothing is held.
 //
 // It runs with command.Submit, as deposit and withdrawal requests do: the hold, its reference
 // row, the e-mail and the check of the investor's user stream (verified e-mail, approved
@@ -158,6 +164,18 @@ func (s *Service) StartInvestment(ctx context.Context, a Actor, in InvestInput) 
 	amount, err := parseAmount(in.Amount)
 	if err != nil {
 		return InvestmentCreated{}, err
+	}
+	if in.PlanVersion <= 0 {
+		return InvestmentCreated{}, ErrPlanVersionRequired
+	}
+	if in.PlanVersion != p.CurrentVersion() {
+		// The terms captured below would not be the ones the investor agreed to: show them the
+		// current ones instead (or why the current ones refuse the amount).
+		q, err := s.QuoteInvestment(ctx, a, in)
+		if err != nil {
+			return InvestmentCreated{}, err
+		}
+		return InvestmentCreated{}, &PlanChangedError{Quote: q}
 	}
 	id := uuid.Must(uuid.NewV7()).String()
 	terms := captured(p)

@@ -17,6 +17,7 @@ import (
 	"clearvest/domain/domainerr"
 	"clearvest/domain/fees"
 	"clearvest/domain/identity"
+	"clearvest/domain/kyc"
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
 	"clearvest/domain/proposal"
@@ -44,6 +45,9 @@ type WithdrawalInput struct {
 	Network       string
 	// Asset is the coin to pay in; empty means the network's default (DefaultAsset).
 	Asset string
+	// Fee is the fee the investor was shown, a decimal string: the request is refused (409) when
+	// the schedule would now charge another.
+	Fee string
 }
 
 // WithdrawalQuote is what a withdrawal of an amount costs under the published schedule, shown before the
@@ -137,8 +141,15 @@ func parseNetwork(code string) (payout.Network, error) {
 // schedule's; nothing is charged or paid until staff approve. The address is checked for the
 // network (and again by the aggregate), so no money is held for an address that cannot receive.
 //
+// The request is the investor's, not just their session's: the API lets it through only after a
+// fresh step-up. It needs an approved identity check, and is refused for identity.SecurityCooldown
+// after a password or two-factor change (identity.User.MayWithdraw). in.Fee is the fee the
+// investor saw; another fee than the schedule's is a *FeeChangedError with the current figures,
+// and nothing is held.
+//
 // It runs with command.Submit, as a deposit request does: the hold, its reference row, the
-// e-mail and the check of the investor's user stream commit in one round trip.
+// e-mail and the check of the investor's user stream (verified e-mail, identity check,
+// cool-down) commit in one round trip.
 func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalInput) (WithdrawalCreated, error) {
 	q, err := s.quote(in.Amount)
 	if err != nil {
@@ -158,6 +169,15 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 	if err != nil {
 		return WithdrawalCreated{}, err
 	}
+	seen, err := seenFee(in.Fee)
+	if err != nil {
+		return WithdrawalCreated{}, err
+	}
+	if !seen.Equal(q.Fee) {
+		amount := q.Amount
+		return WithdrawalCreated{}, &FeeChangedError{Quote: WithdrawalQuote{Amount: &amount, Fee: q.Fee, Receives: q.Net,
+			Minimum: s.cfg.WithdrawalFee.Minimum(), Schedule: s.cfg.WithdrawalFee.String(), Address: address}}
+	}
 	req := account.WithdrawalRequest{WithdrawalID: uuid.NewString(), Amount: q.Amount, Fee: q.Fee,
 		Address: address, Network: string(network), Asset: string(as)}
 	var (
@@ -169,7 +189,17 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 			if u, err = s.verifiedUser(wr, a.UserID, ErrNotVerifiedWithdrawal); err != nil {
 				return err
 			}
+			c, err := command.Consult(wr, userStream(a.UserID), kyc.New)
+			if err != nil {
+				return err
+			}
+			if err := kyc.MayWithdraw(c.Status()); err != nil {
+				return err
+			}
 			now := s.clock.Now()
+			if err := u.MayWithdraw(now); err != nil {
+				return err
+			}
 			if err := acc.RequestWithdrawal(req, now); err != nil {
 				return err
 			}

@@ -1,6 +1,10 @@
 package identity
 
-import "clearvest/domain/aggregate"
+import (
+	"time"
+
+	"clearvest/domain/aggregate"
+)
 
 // StreamCategory is the category of user streams: a user's events live in "user-<userID>".
 // The id part is also the data subject whose key seals the fields tagged pii:"true".
@@ -71,6 +75,8 @@ const (
 // credential itself lives outside the log, where it can be replaced and forgotten.
 type PasswordChanged struct {
 	Via string `json:"via"`
+	// At is when it changed; events recorded before it was kept have none.
+	At time.Time `json:"at,omitzero"`
 }
 
 // SignedInNewDevice records a sign-in from a browser or device not seen before.
@@ -80,11 +86,16 @@ type SignedInNewDevice struct {
 	UserAgent string `json:"userAgent" pii:"true"`
 }
 
-// TwoFactorEnabled records that sign-in now needs an authenticator code.
-type TwoFactorEnabled struct{}
+// TwoFactorEnabled records that sign-in now needs an authenticator code, and when (events
+// recorded before the time was kept have none).
+type TwoFactorEnabled struct {
+	At time.Time `json:"at,omitzero"`
+}
 
-// TwoFactorDisabled records that sign-in no longer needs an authenticator code.
-type TwoFactorDisabled struct{}
+// TwoFactorDisabled records that sign-in no longer needs an authenticator code, and when.
+type TwoFactorDisabled struct {
+	At time.Time `json:"at,omitzero"`
+}
 
 // StaffAccessed records that staff opened the account (impersonation), so the user can see it
 // in their security log.

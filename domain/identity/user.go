@@ -16,7 +16,11 @@
 //   - A closed account accepts no further commands. An admin cannot close their own account.
 //   - Two-factor authentication is switched on and off explicitly; switching to the state it is
 //     already in is refused, so the user is never told "enabled" by mistake.
-//   - A password change is recorded as a fact (how it happened), never the password or its hash.
+//   - A password change is recorded as a fact (how it happened, and when), never the password or
+//     its hash.
+//   - For SecurityCooldown after a change to how the account signs in (its password, its
+//     two-factor setting), withdrawals are paused: whoever made the change may not be the owner,
+//     and the owner needs time to read the e-mail about it and react.
 //
 // Who issued a command (actor id, role, IP, impersonator) goes into the event metadata; the
 // aggregate only needs the actor's id where a rule depends on it.
@@ -27,6 +31,7 @@ package identity
 
 import (
 	"strings"
+	"time"
 
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
@@ -158,6 +163,9 @@ type User struct {
 	twoFactor    bool
 	referralCode string
 	referredBy   string
+	// securityChange is the latest change to how the account signs in, at securityChangedAt.
+	securityChange    SecurityChange
+	securityChangedAt time.Time
 }
 
 // New returns an empty user, ready to Register or to load history into.
@@ -300,15 +308,15 @@ func (u *User) Reinstate() error {
 	return nil
 }
 
-// RecordPasswordChange records that the password was changed, via ViaChange or ViaReset.
-func (u *User) RecordPasswordChange(via string) error {
+// RecordPasswordChange records that the password was changed at at, via ViaChange or ViaReset.
+func (u *User) RecordPasswordChange(via string, at time.Time) error {
 	if err := u.open(); err != nil {
 		return err
 	}
 	if via != ViaChange && via != ViaReset {
 		return ErrInvalidVia
 	}
-	aggregate.Raise(u, PasswordChanged{Via: via})
+	aggregate.Raise(u, PasswordChanged{Via: via, At: at.UTC()})
 	return nil
 }
 
@@ -327,27 +335,27 @@ func (u *User) RecordNewDevice(deviceID, ip, userAgent string) error {
 	return nil
 }
 
-// EnableTwoFactor records that sign-in now needs an authenticator code.
-func (u *User) EnableTwoFactor() error {
+// EnableTwoFactor records that sign-in needs an authenticator code from at on.
+func (u *User) EnableTwoFactor(at time.Time) error {
 	if err := u.open(); err != nil {
 		return err
 	}
 	if u.twoFactor {
 		return ErrTwoFactorAlreadyEnabled
 	}
-	aggregate.Raise(u, TwoFactorEnabled{})
+	aggregate.Raise(u, TwoFactorEnabled{At: at.UTC()})
 	return nil
 }
 
-// DisableTwoFactor records that sign-in no longer needs an authenticator code.
-func (u *User) DisableTwoFactor() error {
+// DisableTwoFactor records that sign-in no longer needs an authenticator code from at on.
+func (u *User) DisableTwoFactor(at time.Time) error {
 	if err := u.open(); err != nil {
 		return err
 	}
 	if !u.twoFactor {
 		return ErrTwoFactorNotEnabled
 	}
-	aggregate.Raise(u, TwoFactorDisabled{})
+	aggregate.Raise(u, TwoFactorDisabled{At: at.UTC()})
 	return nil
 }
 
@@ -453,10 +461,14 @@ func (u *User) Apply(e aggregate.Event) {
 		u.status = StatusSuspended
 	case Reinstated:
 		u.status = StatusActive
+	case PasswordChanged:
+		u.securityChanged(ChangedPassword, e.At)
 	case TwoFactorEnabled:
 		u.twoFactor = true
+		u.securityChanged(ChangedTwoFactorOn, e.At)
 	case TwoFactorDisabled:
 		u.twoFactor = false
+		u.securityChanged(ChangedTwoFactorOff, e.At)
 	case Closed:
 		u.status = StatusClosed
 	}

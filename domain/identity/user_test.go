@@ -145,10 +145,10 @@ func commands() map[string]func(*identity.User) error {
 		"change role":     func(u *identity.User) error { return u.ChangeRole(adminID, identity.RoleAuthor) },
 		"suspend":         func(u *identity.User) error { return u.Suspend(adminID, "") },
 		"reinstate":       (*identity.User).Reinstate,
-		"password change": func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset) },
+		"password change": func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset, t0) },
 		"new device":      func(u *identity.User) error { return u.RecordNewDevice("dev-1", "203.0.113.7", "Firefox") },
-		"enable 2FA":      (*identity.User).EnableTwoFactor,
-		"disable 2FA":     (*identity.User).DisableTwoFactor,
+		"enable 2FA":      func(u *identity.User) error { return u.EnableTwoFactor(t0) },
+		"disable 2FA":     func(u *identity.User) error { return u.DisableTwoFactor(t0) },
 		"staff access":    func(u *identity.User) error { return u.RecordStaffAccess(adminID, "support ticket") },
 		"close":           func(u *identity.User) error { return u.Close(userID) },
 		"can sign in":     (*identity.User).CanSignIn,
@@ -340,20 +340,20 @@ func TestPasswordChange(t *testing.T) {
 		t.Run("via "+via, func(t *testing.T) {
 			t.Parallel()
 			users.Given(registered).
-				When(func(u *identity.User) error { return u.RecordPasswordChange(via) }).
-				Then(t, identity.PasswordChanged{Via: via})
+				When(func(u *identity.User) error { return u.RecordPasswordChange(via, t0) }).
+				Then(t, identity.PasswordChanged{Via: via, At: t0})
 		})
 	}
 	t.Run("a suspended user may still reset their password", func(t *testing.T) {
 		t.Parallel()
 		users.Given(registered, identity.Suspended{}).
-			When(func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset) }).
-			Then(t, identity.PasswordChanged{Via: identity.ViaReset})
+			When(func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset, t0) }).
+			Then(t, identity.PasswordChanged{Via: identity.ViaReset, At: t0})
 	})
 	t.Run("an unknown channel is refused", func(t *testing.T) {
 		t.Parallel()
 		users.Given(registered).
-			When(func(u *identity.User) error { return u.RecordPasswordChange("hash:abc") }).
+			When(func(u *identity.User) error { return u.RecordPasswordChange("hash:abc", t0) }).
 			ThenError(t, identity.ErrInvalidVia)
 	})
 }
@@ -385,7 +385,7 @@ func TestTwoFactor(t *testing.T) {
 	t.Parallel()
 	t.Run("enabled", func(t *testing.T) {
 		t.Parallel()
-		u := users.Given(registered).When((*identity.User).EnableTwoFactor).Then(t, identity.TwoFactorEnabled{})
+		u := users.Given(registered).When(enable2FA).Then(t, identity.TwoFactorEnabled{At: t0})
 		if !u.TwoFactorEnabled() {
 			t.Fatal("two-factor not on")
 		}
@@ -393,21 +393,21 @@ func TestTwoFactor(t *testing.T) {
 	t.Run("enabling twice is refused", func(t *testing.T) {
 		t.Parallel()
 		users.Given(registered, identity.TwoFactorEnabled{}).
-			When((*identity.User).EnableTwoFactor).
+			When(enable2FA).
 			ThenError(t, identity.ErrTwoFactorAlreadyEnabled)
 	})
 	t.Run("disabled", func(t *testing.T) {
 		t.Parallel()
 		u := users.Given(registered, identity.TwoFactorEnabled{}).
-			When((*identity.User).DisableTwoFactor).
-			Then(t, identity.TwoFactorDisabled{})
+			When(disable2FA).
+			Then(t, identity.TwoFactorDisabled{At: t0})
 		if u.TwoFactorEnabled() {
 			t.Fatal("two-factor still on")
 		}
 	})
 	t.Run("disabling when off is refused", func(t *testing.T) {
 		t.Parallel()
-		users.Given(registered).When((*identity.User).DisableTwoFactor).ThenError(t, identity.ErrTwoFactorNotEnabled)
+		users.Given(registered).When(disable2FA).ThenError(t, identity.ErrTwoFactorNotEnabled)
 	})
 }
 
@@ -486,3 +486,6 @@ func TestRegisterEventsRegistersEveryTypeOnceAtVersionOne(t *testing.T) {
 		}
 	}
 }
+
+func enable2FA(u *identity.User) error  { return u.EnableTwoFactor(t0) }
+func disable2FA(u *identity.User) error { return u.DisableTwoFactor(t0) }

@@ -502,6 +502,35 @@ var (
 	ErrInvestRejected   = domainerr.New(domainerr.Forbidden, "Your identity documents were rejected. Please upload them again before investing.")
 )
 
+// IdentityCheckCode is the response code of a withdrawal refused for the identity check, so
+// the withdrawal page can link to it.
+const IdentityCheckCode = "identity_check_required"
+
+// Withdrawal gate refusals: why a user may not withdraw yet.
+var (
+	ErrWithdrawNoKYC = domainerr.Coded(domainerr.Forbidden, IdentityCheckCode,
+		"Please complete your identity check before withdrawing.")
+	ErrWithdrawPending = domainerr.Coded(domainerr.Forbidden, IdentityCheckCode,
+		"Your identity documents are being reviewed. You can withdraw once they are approved.")
+	ErrWithdrawRejected = domainerr.Coded(domainerr.Forbidden, IdentityCheckCode,
+		"Your identity documents were rejected. Please upload them again before withdrawing.")
+)
+
+// MayWithdraw is the identity part of the check every withdrawal request makes (product rules,
+// "withdrawals"): money leaves only for a person whose identity check was approved, so that it
+// goes to whom the account belongs to. It returns why not, or nil.
+func MayWithdraw(status Status) error {
+	switch status {
+	case StatusApproved:
+		return nil
+	case StatusPending:
+		return ErrWithdrawPending
+	case StatusRejected:
+		return ErrWithdrawRejected
+	}
+	return ErrWithdrawNoKYC
+}
+
 // MayInvest is the check every investment start makes (product rules, "investments"): a
 // verified e-mail address and an approved identity check. It returns why not, or nil.
 func MayInvest(emailVerified bool, status Status) error {

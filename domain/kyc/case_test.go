@@ -252,6 +252,29 @@ func TestIdentityIgnoresKYCEvents(t *testing.T) {
 	}
 }
 
+func TestMayWithdrawNeedsAnApprovedIdentityCheck(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		status kyc.Status
+		want   error
+	}{
+		{kyc.StatusNotSubmitted, kyc.ErrWithdrawNoKYC},
+		{kyc.StatusPending, kyc.ErrWithdrawPending},
+		{kyc.StatusRejected, kyc.ErrWithdrawRejected},
+		{kyc.StatusApproved, nil},
+	} {
+		err := kyc.MayWithdraw(tc.status)
+		if !errors.Is(err, tc.want) || (err == nil) != (tc.want == nil) {
+			t.Errorf("MayWithdraw(%s) = %v, want %v", tc.status, err, tc.want)
+		}
+		if err != nil {
+			if k, _, _ := domainerr.KindOf(err); k != domainerr.Forbidden || err.(*domainerr.Error).Code != kyc.IdentityCheckCode {
+				t.Errorf("%v is not a Forbidden %s", err, kyc.IdentityCheckCode)
+			}
+		}
+	}
+}
+
 func TestMayInvest(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

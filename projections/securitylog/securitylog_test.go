@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -49,14 +50,14 @@ func TestSecurityLog(t *testing.T) {
 	a.Do(t, ada, eventstore.Metadata{ClientIP: "198.51.100.10"}, register(ada, "ada@example.com"))
 	a.Do(t, ada, eventstore.Metadata{ClientIP: "198.51.100.11"}, (*identity.User).VerifyEmail)
 	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordNewDevice("dev-1", "203.0.113.7", "Firefox/128") })
-	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaChange) })
-	a.Do(t, ada, eventstore.Metadata{ActorID: ada, ImpersonatorID: grace, ClientIP: "192.0.2.1"}, (*identity.User).EnableTwoFactor)
+	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaChange, time.Time{}) })
+	a.Do(t, ada, eventstore.Metadata{ActorID: ada, ImpersonatorID: grace, ClientIP: "192.0.2.1"}, func(u *identity.User) error { return u.EnableTwoFactor(time.Time{}) })
 	a.Do(t, ada, staff, func(u *identity.User) error { return u.RecordStaffAccess(grace, "support ticket 42") })
 	a.Do(t, ada, staff, func(u *identity.User) error { return u.ChangeRole(grace, identity.RoleAuthor) })
 	a.Do(t, ada, staff, func(u *identity.User) error { return u.Suspend(grace, "chargeback") })
 	a.Do(t, ada, staff, (*identity.User).Reinstate)
-	a.Do(t, ada, self, (*identity.User).DisableTwoFactor)
-	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset) })
+	a.Do(t, ada, self, func(u *identity.User) error { return u.DisableTwoFactor(time.Time{}) })
+	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset, time.Time{}) })
 	a.Do(t, ada, self, func(u *identity.User) error { return u.UpdateProfile(identity.Profile{Name: "Ada"}) })
 
 	a.Do(t, bob, eventstore.Metadata{ClientIP: "198.51.100.20"}, register(bob, "bob@example.com"))

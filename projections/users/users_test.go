@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -48,7 +49,7 @@ func TestUsersReadModel(t *testing.T) {
 		p.Bio, p.Photo = "Analyst", "/files/ada.png"
 		return u.UpdateProfile(p)
 	})
-	a.Do(t, ada, none, (*identity.User).EnableTwoFactor)
+	a.Do(t, ada, none, func(u *identity.User) error { return u.EnableTwoFactor(time.Time{}) })
 	a.Do(t, bob, none, func(u *identity.User) error { return u.Suspend(grace, "review") })
 	a.Do(t, ada, none, func(u *identity.User) error { return u.ChangeRole(grace, identity.RoleAuthor) })
 	a.Do(t, carol, none, func(u *identity.User) error { return u.Close(carol) })
@@ -159,7 +160,7 @@ func TestOtherEventsAreIgnored(t *testing.T) {
 	id := eventstore.NewEventID().String()
 	a.Do(t, id, eventstore.Metadata{}, register(id, "Ada", "ada@example.com", "ADA123", "", ""))
 	// Events of other streams and of user events this model does not show.
-	a.Do(t, id, eventstore.Metadata{}, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset) })
+	a.Do(t, id, eventstore.Metadata{}, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset, time.Time{}) })
 	stored, err := a.Store.Append(ctx, eventstore.StreamAppend{Stream: eventstore.NewStreamID("account", id),
 		ExpectedVersion: eventstore.AnyVersion, Events: []eventstore.NewEvent{eventstoretest.Event("account.unknown_to_this_binary", 1)}})
 	if err != nil {

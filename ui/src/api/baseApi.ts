@@ -8,6 +8,7 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { POSITION_HEADER, positionSeen, positionSlice, type PositionState } from './position';
 import { sessionExpired } from './session';
+import { askForStepUp, needsStepUp } from './stepUp';
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/api',
@@ -82,7 +83,7 @@ function refreshSession(api: Parameters<BaseQuery>[1], extraOptions: object) {
   return refreshing;
 }
 
-const baseQuery: BaseQuery = async (args, api, extraOptions) => {
+const querySignedIn: BaseQuery = async (args, api, extraOptions) => {
   const result = await queryNotingPosition(args, api, extraOptions);
   if (!sessionMayHaveExpired(result.error, args)) return result;
   if (!(await refreshSession(api, extraOptions))) {
@@ -90,6 +91,15 @@ const baseQuery: BaseQuery = async (args, api, extraOptions) => {
     return result;
   }
   return queryNotingPosition(args, api, extraOptions);
+};
+
+// A request that needs a fresh step-up is repeated, once, after the person confirmed it's them;
+// the server refused it before reading it (its Idempotency-Key included), so nothing ran twice.
+// If they decline, the refusal goes to the caller like any other.
+const baseQuery: BaseQuery = async (args, api, extraOptions) => {
+  const result = await querySignedIn(args, api, extraOptions);
+  if (!needsStepUp(result.error) || !(await askForStepUp())) return result;
+  return querySignedIn(args, api, extraOptions);
 };
 
 // The one API slice of the app. Endpoints are injected by the generated code (generated.ts) and

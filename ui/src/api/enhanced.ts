@@ -211,6 +211,7 @@ export const {
   useSendVerificationEmailMutation,
   useVerifyUserMutation,
   useChangePasswordMutation,
+  useStepUpMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,
   useSecureAccountMutation,

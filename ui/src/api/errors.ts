@@ -1,5 +1,6 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
+import type { InvestmentQuote, WithdrawalQuote } from './generated';
 
 export interface ApiErrorInfo {
   status: number | 'network' | 'unknown';
@@ -7,6 +8,11 @@ export interface ApiErrorInfo {
   message?: string;
   code?: string;
   field?: string;
+  // With withdrawal_cooldown: when withdrawals are possible again (ISO 8601).
+  until?: string;
+  // With plan_changed and fee_changed: the figures the server would use now.
+  investmentQuote?: InvestmentQuote;
+  withdrawalQuote?: WithdrawalQuote;
 }
 
 function isFetchError(error: unknown): error is FetchBaseQueryError {
@@ -20,13 +26,19 @@ export function apiErrorInfo(error: unknown): ApiErrorInfo {
   // An answer that is not JSON (a proxy's error page, say) came from a server all the same.
   if (error.status === 'PARSING_ERROR') return { status: error.originalStatus };
   if (typeof error.status !== 'number') return { status: 'network' };
-  const data = error.data as { message?: unknown; code?: unknown; field?: unknown } | undefined;
+  const data = error.data as
+    | { message?: unknown; code?: unknown; field?: unknown; until?: unknown; investmentQuote?: unknown; withdrawalQuote?: unknown }
+    | undefined;
   const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const obj = <T,>(value: unknown) => (typeof value === 'object' && value !== null ? (value as T) : undefined);
   return {
     status: error.status,
     message: str(data?.message),
     code: str(data?.code),
     field: str(data?.field),
+    until: str(data?.until),
+    investmentQuote: obj<InvestmentQuote>(data?.investmentQuote),
+    withdrawalQuote: obj<WithdrawalQuote>(data?.withdrawalQuote),
   };
 }
 

@@ -80,6 +80,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.changePasswordRequest,
       }),
     }),
+    stepUp: build.mutation<StepUpApiResponse, StepUpApiArg>({
+      query: (queryArg) => ({
+        url: `/users/step-up`,
+        method: "POST",
+        body: queryArg.stepUpRequest,
+      }),
+    }),
     forgotPassword: build.mutation<
       ForgotPasswordApiResponse,
       ForgotPasswordApiArg
@@ -877,6 +884,11 @@ export type ChangePasswordApiResponse = /** status 200 Changed. */ Message;
 export type ChangePasswordApiArg = {
   changePasswordRequest: ChangePasswordRequest;
 };
+export type StepUpApiResponse =
+  /** status 200 Confirmed for 5 minutes. */ StepUp;
+export type StepUpApiArg = {
+  stepUpRequest: StepUpRequest;
+};
 export type ForgotPasswordApiResponse = /** status 200 Accepted. */ Message;
 export type ForgotPasswordApiArg = {
   forgotPasswordRequest: ForgotPasswordRequest;
@@ -1386,15 +1398,54 @@ export type Meta = {
   version: string;
   environment: "development" | "production";
 };
+export type InvestmentQuote = {
+  plan: string;
+  /** The version of the plan's terms these figures come from; startInvestment needs it back. */
+  planVersion: number;
+  amount: string;
+  termDays: number;
+  termRate: string;
+  apr: string;
+  /** amount × termRate, rounded half-even to the cent. */
+  return: string;
+  /** amount + return. */
+  payout: string;
+  /** The end date if the investment were approved now. */
+  maturesAt: string;
+  /** The caller's available balance. */
+  available: string;
+};
+export type WithdrawalQuote = {
+  /** The amount asked about (when given), decimal string. */
+  amount?: string;
+  /** The fee on it, decimal string. */
+  fee?: string;
+  /** What the user would receive, amount − fee, decimal string. */
+  receives?: string;
+  /** The address as it will be paid to (when given), trimmed. */
+  walletAddress?: string;
+  minimum: string;
+  /** The schedule as published, e.g. "1% + $1.00 (at most $25.00), minimum $10.00". */
+  schedule: string;
+};
 export type Error = {
   /** What went wrong, worded for the user; safe to show as-is. */
   message: string;
   /** A stable machine-readable reason, when the client must act on it: `new_device`
     (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
     login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
-    sign-in needs the password or an e-mailed code).
+    sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
+    with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
+    paused until `until` after a security change), `plan_changed` (409: the plan's terms
+    changed since the quote; the new ones are in `investmentQuote`), `fee_changed` (409:
+    the withdrawal fee differs from the one sent; the new figures are in
+    `withdrawalQuote`).
      */
   code?: string;
+  /** With `withdrawal_cooldown` only, when withdrawals are possible again. */
+  until?: string;
+  investmentQuote?: InvestmentQuote;
+  withdrawalQuote?: WithdrawalQuote;
   /** With `new_device` only: the token of the pending sign-in, for loginWithCode and
     sendLoginCode (browsers also get it as the HttpOnly cookie `cv_pending_login`).
      */
@@ -1477,6 +1528,17 @@ export type ChangePasswordRequest = {
   oldPassword?: string;
   password?: string;
   confirmPassword?: string;
+};
+export type StepUp = {
+  message: string;
+  /** Until when the session counts as confirmed. */
+  expiresAt: string;
+};
+export type StepUpRequest = {
+  /** The code of the authenticator app (accounts with one). */
+  code?: string;
+  /** The account's password (accounts without an authenticator app). */
+  password?: string;
 };
 export type ForgotPasswordRequest = {
   email?: string;
@@ -1720,21 +1782,6 @@ export type Plan = {
 export type PlanList = {
   plans: Plan[];
 };
-export type InvestmentQuote = {
-  plan: string;
-  amount: string;
-  termDays: number;
-  termRate: string;
-  apr: string;
-  /** amount × termRate, rounded half-even to the cent. */
-  return: string;
-  /** amount + return. */
-  payout: string;
-  /** The end date if the investment were approved now. */
-  maturesAt: string;
-  /** The caller's available balance. */
-  available: string;
-};
 export type InvestmentStatus = "Pending" | "Active" | "Ended" | "Rejected";
 export type MaturityInstruction = "payout" | "reinvest";
 export type DepositUser = {
@@ -1788,6 +1835,8 @@ export type Investment = {
 export type StartInvestmentRequest = {
   amount: string;
   planName: string;
+  /** The plan version the investor was shown (`planVersion` of the quote). A request without it is a 400; one for another version than the current one a 409 `plan_changed` with the current figures. */
+  planVersion: number;
 };
 export type InvestmentList = {
   /** The app clock's reading, which decides maturity. */
@@ -1965,19 +2014,8 @@ export type CreateWithdrawalRequest = {
   network: string;
   /** The coin to pay in; by default USDT on ERC20 and TRC20, BTC on BTC. */
   asset?: string;
-};
-export type WithdrawalQuote = {
-  /** The amount asked about (when given), decimal string. */
-  amount?: string;
-  /** The fee on it, decimal string. */
-  fee?: string;
-  /** What the user would receive, amount − fee, decimal string. */
-  receives?: string;
-  /** The address as it will be paid to (when given), trimmed. */
-  walletAddress?: string;
-  minimum: string;
-  /** The schedule as published, e.g. "1% + $1.00 (at most $25.00), minimum $10.00". */
-  schedule: string;
+  /** The fee the investor was shown (`fee` of the quote for this amount), decimal string. A request without it is a 400; one whose fee is not what the schedule charges now a 409 `fee_changed` with the current figures. */
+  fee: string;
 };
 export type WithdrawalQueueItem = {
   withdrawal: Withdrawal;
@@ -2299,6 +2337,7 @@ export const {
   useSendVerificationEmailMutation,
   useVerifyUserMutation,
   useChangePasswordMutation,
+  useStepUpMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,
   useSendLoginCodeMutation,

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { Toaster } from '../components/toast/Toaster';
+import { StepUpHost } from '../features/auth/StepUpHost';
 import { useAuthBootstrap } from '../features/auth/useAuthBootstrap';
 import { useTranslation } from '../i18n';
 import { Footer } from './Footer';
@@ -41,6 +42,7 @@ export function Layout() {
           toasts). Nothing renders here today: the site offers the Help Center form instead of a
           pretend chat. */}
       <div className="chat-slot" id="chat-slot" />
+      <StepUpHost />
       <Toaster />
     </>
   );

@@ -93,7 +93,21 @@ function ChoosePlan({ plans, onQuoted }: { plans: Plan[]; onQuoted: (q: Investme
 
 // Step 2: the figures, the risk notice to acknowledge, then the request. One Idempotency-Key per
 // confirmation step, so a double click or a retry after a lost answer asks once.
-function Confirm({ quote, onBack, onStarted }: { quote: InvestmentQuote; onBack: () => void; onStarted: (i: Investment) => void }) {
+// The request carries the plan version the figures came from: if the plan's terms changed since,
+// the server refuses it with the new figures, which replace these and are to be reviewed again.
+function Confirm({
+  quote,
+  notice,
+  onBack,
+  onStarted,
+  onQuoteChanged,
+}: {
+  quote: InvestmentQuote;
+  notice: string | null;
+  onBack: () => void;
+  onStarted: (i: Investment) => void;
+  onQuoteChanged: (q: InvestmentQuote, message: string) => void;
+}) {
   const toast = useToast();
   const run = useRunMutation();
   const [start, { isLoading }] = useStartInvestmentMutation();
@@ -106,11 +120,14 @@ function Confirm({ quote, onBack, onStarted }: { quote: InvestmentQuote; onBack:
       toast.error(ACKNOWLEDGE_RISK);
       return;
     }
-    const outcome = await run(start({ 'Idempotency-Key': key, startInvestmentRequest: { planName: quote.plan, amount: quote.amount } }), {
+    const request = { planName: quote.plan, amount: quote.amount, planVersion: quote.planVersion };
+    const outcome = await run(start({ 'Idempotency-Key': key, startInvestmentRequest: request }), {
       fallback: 'Error starting the investment.',
       success: 'Investment requested! Staff will review it shortly.',
+      handled: (e) => e.code === 'plan_changed' && e.investmentQuote !== undefined,
     });
     if (outcome.ok) onStarted(outcome.data);
+    else if (outcome.error.code === 'plan_changed' && outcome.error.investmentQuote) onQuoteChanged(outcome.error.investmentQuote, outcome.message);
   };
 
   const rows: [string, ReactNode][] = [
@@ -126,6 +143,11 @@ function Confirm({ quote, onBack, onStarted }: { quote: InvestmentQuote; onBack:
   return (
     <div className="stack" data-testid="invest-confirm">
       <h2 className="section-title">Check your investment</h2>
+      {notice ? (
+        <p className="panel panel--warning" role="alert" data-testid="invest-quote-changed">
+          {notice}
+        </p>
+      ) : null}
       <dl className="facts">
         {rows.map(([term, value]) => (
           <div key={term} className="facts__row">
@@ -158,6 +180,7 @@ function Confirm({ quote, onBack, onStarted }: { quote: InvestmentQuote; onBack:
 function StartInvest() {
   const plans = useListPlansQuery();
   const [quote, setQuote] = useState<InvestmentQuote | null>(null);
+  const [notice, setNotice] = useState<{ text: string; round: number } | null>(null);
   const [started, setStarted] = useState<Investment | null>(null);
   if (started) {
     return (
@@ -171,7 +194,25 @@ function StartInvest() {
       </div>
     );
   }
-  if (quote) return <Confirm quote={quote} onBack={() => setQuote(null)} onStarted={setStarted} />;
+  if (quote) {
+    return (
+      <Confirm
+        // New terms are a new confirmation step: the risk notice is acknowledged again, under a new key.
+        key={notice?.round ?? 0}
+        quote={quote}
+        notice={notice?.text ?? null}
+        onBack={() => {
+          setQuote(null);
+          setNotice(null);
+        }}
+        onStarted={setStarted}
+        onQuoteChanged={(q, text) => {
+          setQuote(q);
+          setNotice((n) => ({ text, round: (n?.round ?? 0) + 1 }));
+        }}
+      />
+    );
+  }
   return (
     <QueryState
       query={plans}

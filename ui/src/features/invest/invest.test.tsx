@@ -23,6 +23,7 @@ const elite: Plan = { ...basic, _id: 'p-elite', name: 'Elite', min: '1500.00', m
 
 const quote: InvestmentQuote = {
   plan: 'Basic',
+  planVersion: 1,
   amount: '200.05',
   termDays: 30,
   termRate: '0.0150',
@@ -102,11 +103,58 @@ describe('new investment', () => {
     await u.click(within(confirm).getByRole('checkbox', { name: /I have read the risk notice/ }));
     await u.click(within(confirm).getByRole('button', { name: 'Confirm investment' }));
     expect(await screen.findByTestId('invest-started')).toBeTruthy();
-    expect(api.to('POST /api/invest/start-invest')[0]!.body).toEqual({ planName: 'Basic', amount: '200.05' });
+    expect(api.to('POST /api/invest/start-invest')[0]!.body).toEqual({ planName: 'Basic', amount: '200.05', planVersion: 1 });
     const sent = api.fetchMock.mock.calls.map(([r]) => r as Request).find((r) => r.method === 'POST');
     expect(sent?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
     expect(screen.getByText(/Going to your dashboard in \d s/)).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'New Investment' })).toBeNull(), { timeout: 4000 });
+  });
+
+  it('shows the new terms when the plan changed since the review, and asks to review them again', async () => {
+    const newTerms: InvestmentQuote = { ...quote, planVersion: 2, termRate: '0.0100', apr: '12.17', return: '2.00', payout: '202.05' };
+    let starts = 0;
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/invest/eligibility': json({ eligible: true }),
+      'GET /api/invest/plans': json({ plans: [basic] }),
+      'GET /api/invest/quote': json(quote),
+      'POST /api/invest/start-invest': () =>
+        ++starts === 1
+          ? json(
+              {
+                message: 'The terms of the Basic plan changed since you reviewed them. Please review the new terms and confirm again.',
+                code: 'plan_changed',
+                investmentQuote: newTerms,
+              },
+              409,
+            )
+          : json({ ...pending, planVersion: 2 }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/start-invest?plan=p-basic', ...signedIn(investor) });
+    await u.type(await screen.findByLabelText('Amount in US dollars'), '200.05');
+    await u.click(screen.getByRole('button', { name: 'Review investment' }));
+    let confirm = await screen.findByTestId('invest-confirm');
+    await u.click(within(confirm).getByRole('checkbox', { name: /I have read the risk notice/ }));
+    await u.click(within(confirm).getByRole('button', { name: 'Confirm investment' }));
+
+    const notice = await screen.findByTestId('invest-quote-changed');
+    expect(notice.textContent).toBe('The terms of the Basic plan changed since you reviewed them. Please review the new terms and confirm again.');
+    confirm = screen.getByTestId('invest-confirm');
+    expect(within(confirm).getByTestId('quote-payout').textContent).toBe('$202.05');
+    // The new terms are a new confirmation: the risk notice is acknowledged again.
+    const box = within(confirm).getByRole('checkbox', { name: /I have read the risk notice/ }) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    await u.click(box);
+    await u.click(within(confirm).getByRole('button', { name: 'Confirm investment' }));
+    expect(await screen.findByTestId('invest-started')).toBeTruthy();
+    const bodies = api.to('POST /api/invest/start-invest').map((r) => r.body);
+    expect(bodies).toEqual([
+      { planName: 'Basic', amount: '200.05', planVersion: 1 },
+      { planName: 'Basic', amount: '200.05', planVersion: 2 },
+    ]);
+    const keys = api.fetchMock.mock.calls.map(([r]) => r as Request).filter((r) => r.method === 'POST').map((r) => r.headers.get('Idempotency-Key'));
+    expect(keys[0]).not.toBe(keys[1]);
   });
 
   it('shows the server’s refusal of an amount', async () => {

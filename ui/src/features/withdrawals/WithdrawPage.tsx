@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useCreateWithdrawalMutation, useLazyGetWithdrawalQuoteQuery, type Withdrawal, type WithdrawalQuote } from '../../api/enhanced';
-import { apiErrorInfo, errorMessage } from '../../api/errors';
+import { apiErrorInfo, errorMessage, type ApiErrorInfo } from '../../api/errors';
 import { Amount } from '../../components/Amount';
 import { TextField } from '../../components/form/TextField';
 import { newIdempotencyKey } from '../../components/idempotencyKey';
@@ -129,23 +129,60 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
   );
 }
 
-// The confirmation step: the server's quote in words, then the request. One Idempotency-Key per
-// confirmation step, so a double click or a retried request holds the money once.
-function Confirm({ request, quote, onBack, onCreated }: { request: Request; quote: WithdrawalQuote; onBack: () => void; onCreated: (w: Withdrawal) => void }) {
+// Refusals the page shows in place of the form rather than in a toast: the investor cannot fix
+// them by changing the request.
+const BLOCKING_CODES = ['withdrawal_cooldown', 'identity_check_required'];
+
+export interface Blocked {
+  code: string;
+  message: string;
+}
+
+// The confirmation step: the server's quote in words, then the request, which carries the fee
+// shown (the server refuses it with the new figures if the schedule now charges another). One
+// Idempotency-Key per confirmation step, so a double click or a retried request holds the money
+// once. A step-up the server asks for is handled by the base query (the dialog, then the request
+// again).
+function Confirm({
+  request,
+  quote,
+  notice,
+  onBack,
+  onCreated,
+  onQuoteChanged,
+  onBlocked,
+}: {
+  request: Request;
+  quote: WithdrawalQuote;
+  notice: string | null;
+  onBack: () => void;
+  onCreated: (w: Withdrawal) => void;
+  onQuoteChanged: (q: WithdrawalQuote, message: string) => void;
+  onBlocked: (b: Blocked) => void;
+}) {
   const run = useRunMutation();
   const [create, { isLoading }] = useCreateWithdrawalMutation();
   const [key] = useState(newIdempotencyKey);
+  const handled = (e: ApiErrorInfo) => (e.code === 'fee_changed' && e.withdrawalQuote !== undefined) || BLOCKING_CODES.includes(e.code ?? '');
   const confirm = async () => {
     if (isLoading) return;
-    const outcome = await run(create({ 'Idempotency-Key': key, createWithdrawalRequest: request }), {
+    const outcome = await run(create({ 'Idempotency-Key': key, createWithdrawalRequest: { ...request, fee: quote.fee ?? '' } }), {
       fallback: 'Error requesting withdrawal',
       success: 'Withdrawal requested. We will e-mail you when it is paid.',
+      handled,
     });
     if (outcome.ok) onCreated(outcome.data);
+    else if (outcome.error.code === 'fee_changed' && outcome.error.withdrawalQuote) onQuoteChanged(outcome.error.withdrawalQuote, outcome.message);
+    else if (handled(outcome.error)) onBlocked({ code: outcome.error.code ?? '', message: outcome.message });
   };
   return (
     <div className="panel" data-testid="withdraw-confirm">
       <h2 className="panel__title">Check and confirm</h2>
+      {notice ? (
+        <p className="panel panel--warning" role="alert" data-testid="withdraw-quote-changed">
+          {notice}
+        </p>
+      ) : null}
       <p data-testid="withdraw-summary">
         You will receive <strong>{formatUsd(quote.receives)}</strong> after a <strong>{formatUsd(quote.fee)}</strong> fee.
       </p>
@@ -188,7 +225,9 @@ export function WithdrawPage() {
   const { data: user } = useCurrentUser();
   const [request, setRequest] = useState<Request>({ amount: '', network: payoutRoutes[0].network, walletAddress: '' });
   const [quoted, setQuoted] = useState<WithdrawalQuote | null>(null);
+  const [notice, setNotice] = useState<{ text: string; round: number } | null>(null);
   const [created, setCreated] = useState<Withdrawal | null>(null);
+  const [blocked, setBlocked] = useState<Blocked | null>(null);
   return (
     <section className="page container page--narrow" aria-labelledby="withdraw-title">
       <h1 id="withdraw-title">Withdraw</h1>
@@ -213,8 +252,34 @@ export function WithdrawPage() {
           </p>
           <RedirectCountdown seconds={REDIRECT_SECONDS} />
         </div>
+      ) : blocked ? (
+        <div className="panel panel--warning" role="alert" data-testid="withdraw-blocked">
+          <p>{blocked.message}</p>
+          {blocked.code === 'identity_check_required' ? <Link to="/upload-kyc">Go to the identity check</Link> : null}
+          {blocked.code === 'withdrawal_cooldown' ? (
+            <p>
+              If you did not make this change, <Link to="/support">contact support</Link> straight away.
+            </p>
+          ) : null}
+        </div>
       ) : quoted ? (
-        <Confirm request={request} quote={quoted} onBack={() => setQuoted(null)} onCreated={setCreated} />
+        <Confirm
+          // A new quote is a new confirmation step, with a key of its own.
+          key={notice?.round ?? 0}
+          request={request}
+          quote={quoted}
+          notice={notice?.text ?? null}
+          onBack={() => {
+            setQuoted(null);
+            setNotice(null);
+          }}
+          onCreated={setCreated}
+          onQuoteChanged={(q, text) => {
+            setQuoted(q);
+            setNotice((n) => ({ text, round: (n?.round ?? 0) + 1 }));
+          }}
+          onBlocked={setBlocked}
+        />
       ) : (
         <RequestForm
           initial={request}

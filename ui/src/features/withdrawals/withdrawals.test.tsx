@@ -81,7 +81,7 @@ describe('withdraw page', () => {
     await u.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
 
     expect(await screen.findByText('Withdrawal requested. We will e-mail you when it is paid.')).toBeTruthy();
-    expect(api.to('POST /api/withDraw/create')[0]!.body).toEqual({ amount: '100', network: 'TRC20', walletAddress: tron });
+    expect(api.to('POST /api/withDraw/create')[0]!.body).toEqual({ amount: '100', network: 'TRC20', walletAddress: tron, fee: '2.00' });
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(screen.getByRole('link', { name: 'Go now' }).getAttribute('href')).toBe('/my-account');
@@ -111,6 +111,148 @@ describe('withdraw page', () => {
     expect(screen.getByRole('button', { name: 'Confirm withdrawal' })).toBeTruthy();
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('asks the person to confirm it’s them when the server wants a step-up, then sends the same request again', async () => {
+    const keys: (string | null)[] = [];
+    let confirmed = false;
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/users/step-up': async (request: Request) => {
+        const body = (await request.json()) as { password?: string };
+        if (body.password !== 'right-password') return json({ message: 'That password is not correct. Please try again.', field: 'password' }, 400);
+        confirmed = true;
+        return json({ message: "Thanks, that's confirmed.", expiresAt: '2026-11-28T14:05:00Z' });
+      },
+      'POST /api/withDraw/create': (request: Request) => {
+        keys.push(request.headers.get('Idempotency-Key'));
+        return confirmed ? json(pending) : json({ message: "Please confirm it's you to continue.", code: 'step_up_required' }, 403);
+      },
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/withdraw-wallet', ...signedIn(investor) });
+    await u.type(await screen.findByLabelText('Amount in US dollars'), '100');
+    await u.type(screen.getByLabelText('Your wallet address'), tron);
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    await u.click(await screen.findByRole('button', { name: 'Confirm withdrawal' }));
+
+    // The dialog is labelled, and focus is in its field: the account has no authenticator app,
+    // so it asks for the password.
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    const field = within(dialog).getByLabelText('Password');
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(within(dialog).getByText('Please enter your password.')).toBeTruthy();
+    expect(api.to('POST /api/users/step-up')).toHaveLength(0);
+    await u.type(field, 'wrong-password');
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByText('That password is not correct. Please try again.')).toBeTruthy();
+    await u.clear(field);
+    await u.type(field, 'right-password');
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    expect(await screen.findByText('Withdrawal requested. We will e-mail you when it is paid.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(api.to('POST /api/users/step-up').map((r) => r.body)).toEqual([{ password: 'wrong-password' }, { password: 'right-password' }]);
+  });
+
+  it('asks for the authenticator code on an account with two-step verification, and Escape declines', async () => {
+    const withApp = makeUser({ _id: 'u1', balance: '1000.00', twoFactorEnabled: true });
+    const api = stubApi({
+      'GET /api/users/getUser': json(withApp),
+      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/create': json({ message: "Please confirm it's you to continue.", code: 'step_up_required' }, 403),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/withdraw-wallet', ...signedIn(withApp) });
+    await u.type(await screen.findByLabelText('Amount in US dollars'), '100');
+    await u.type(screen.getByLabelText('Your wallet address'), tron);
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    await u.click(await screen.findByRole('button', { name: 'Confirm withdrawal' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('Authenticator code')).toBeTruthy();
+    expect(within(dialog).queryByLabelText('Password')).toBeNull();
+    dialog.dispatchEvent(new Event('cancel'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Declined: the refusal is shown, nothing is sent again.
+    expect(await screen.findByText("Please confirm it's you to continue.")).toBeTruthy();
+    expect(api.to('POST /api/withDraw/create')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Confirm withdrawal' })).toBeTruthy();
+  });
+
+  it('shows the cool-down after a security change in place of the form', async () => {
+    const message = 'For your safety, withdrawals are paused until 29 Nov 2026, 14:05 UTC because your password was changed.';
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/create': json({ message, code: 'withdrawal_cooldown', until: '2026-11-29T14:05:00Z' }, 403),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/withdraw-wallet', ...signedIn(investor) });
+    await u.type(await screen.findByLabelText('Amount in US dollars'), '100');
+    await u.type(screen.getByLabelText('Your wallet address'), tron);
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    await u.click(await screen.findByRole('button', { name: 'Confirm withdrawal' }));
+    const blocked = await screen.findByTestId('withdraw-blocked');
+    expect(blocked.getAttribute('role')).toBe('alert');
+    expect(blocked.textContent).toContain(message);
+    expect(within(blocked).getByRole('link', { name: 'contact support' }).getAttribute('href')).toBe('/support');
+    expect(screen.queryByRole('button', { name: 'Confirm withdrawal' })).toBeNull();
+  });
+
+  it('links to the identity check when it is not approved', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/create': json({ message: 'Please complete your identity check before withdrawing.', code: 'identity_check_required' }, 403),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/withdraw-wallet', ...signedIn(investor) });
+    await u.type(await screen.findByLabelText('Amount in US dollars'), '100');
+    await u.type(screen.getByLabelText('Your wallet address'), tron);
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    await u.click(await screen.findByRole('button', { name: 'Confirm withdrawal' }));
+    const blocked = await screen.findByTestId('withdraw-blocked');
+    expect(blocked.textContent).toContain('Please complete your identity check before withdrawing.');
+    expect(within(blocked).getByRole('link', { name: 'Go to the identity check' }).getAttribute('href')).toBe('/upload-kyc');
+  });
+
+  it('shows the new fee when the schedule changed, and sends it once the investor confirms again', async () => {
+    const keys: (string | null)[] = [];
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/create': (request: Request) => {
+        keys.push(request.headers.get('Idempotency-Key'));
+        return keys.length === 1
+          ? json(
+              {
+                message: 'The withdrawal fee is now $3.00, so you would receive $97.00. Please review the new figures and confirm again.',
+                code: 'fee_changed',
+                withdrawalQuote: { amount: '100.00', fee: '3.00', receives: '97.00', minimum: '10.00', schedule: '2% + $1.00, minimum $10.00', walletAddress: tron },
+              },
+              409,
+            )
+          : json({ ...pending, fee: '3.00', receives: '97.00' });
+      },
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/withdraw-wallet', ...signedIn(investor) });
+    await u.type(await screen.findByLabelText('Amount in US dollars'), '100');
+    await u.type(screen.getByLabelText('Your wallet address'), tron);
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    await u.click(await screen.findByRole('button', { name: 'Confirm withdrawal' }));
+    const notice = await screen.findByTestId('withdraw-quote-changed');
+    expect(notice.textContent).toBe('The withdrawal fee is now $3.00, so you would receive $97.00. Please review the new figures and confirm again.');
+    expect(screen.getByTestId('withdraw-summary').textContent).toBe('You will receive $97.00 after a $3.00 fee.');
+    expect(screen.getByText('2% + $1.00, minimum $10.00')).toBeTruthy();
+    await u.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
+    expect(await screen.findByText('Withdrawal requested. We will e-mail you when it is paid.')).toBeTruthy();
+    expect(api.to('POST /api/withDraw/create').map((r) => (r.body as { fee: string }).fee)).toEqual(['2.00', '3.00']);
+    expect(keys[1]).not.toBe(keys[0]);
   });
 
   it('asks for a verified e-mail first', async () => {

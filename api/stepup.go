@@ -1,0 +1,82 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"clearvest/api/apigen"
+	"clearvest/api/httperr"
+	"clearvest/app/accounts"
+	"clearvest/domain/domainerr"
+)
+
+const msgSteppedUp = "Thanks, that's confirmed."
+
+// stepUpOperations are the operations that need the person, not just the session: a
+// confirmation (stepUp) within the last five minutes on the caller's session. A staff operation
+// opts in with one line here.
+var stepUpOperations = map[string]bool{
+	"createWithdrawal": true,
+}
+
+// errStepUpRequired asks the client to confirm it's the person (POST /api/users/step-up) and
+// then repeat the request.
+var errStepUpRequired = domainerr.Coded(domainerr.Forbidden, "step_up_required", "Please confirm it's you to continue.")
+
+// StepUpChecker answers whether the caller's session was confirmed recently; *accounts.Service
+// is one.
+type StepUpChecker interface {
+	SteppedUp(ctx context.Context, a accounts.Actor) (bool, error)
+}
+
+// requireStepUp runs after the policy (authorize) has let a signed-in caller through, and before
+// the body is read: an operation of stepUpOperations without a fresh confirmation is refused
+// with 403 step_up_required. Without a checker (a server with no accounts) every such operation
+// is refused, never waved through.
+func (idx operationIndex) requireStepUp(checker StepUpChecker) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			pattern := strings.TrimPrefix(chi.RouteContext(r.Context()).RoutePattern(), "/api")
+			if !stepUpOperations[idx[r.Method+" "+pattern]] {
+				next.ServeHTTP(w, r)
+				return
+			}
+			a, err := actorOf(r.Context())
+			if err != nil {
+				httperr.Write(w, r, err)
+				return
+			}
+			ok := false
+			if checker != nil {
+				if ok, err = checker.SteppedUp(r.Context(), a); err != nil {
+					httperr.Write(w, r, err)
+					return
+				}
+			}
+			if !ok {
+				httperr.Write(w, r, errStepUpRequired)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+func (s *server) StepUp(ctx context.Context, req apigen.StepUpRequestObject) (apigen.StepUpResponseObject, error) {
+	a, err := s.caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if req.Body == nil {
+		return nil, errBadJSON
+	}
+	in := accounts.StepUpInput{Code: str(req.Body.Code), Password: str(req.Body.Password)}
+	until, err := s.accounts.StepUp(ctx, a, in)
+	if err != nil {
+		return nil, err
+	}
+	return apigen.StepUp200JSONResponse{Message: msgSteppedUp, ExpiresAt: until}, nil
+}
