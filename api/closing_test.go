@@ -18,6 +18,7 @@ func TestClosingAnAccountThatHoldsMoneyIsRefused(t *testing.T) {
 	staff, _ := a.member(t, "sam@example.com", "author")
 	admin, _ := a.member(t, "ada@example.com", "admin")
 	fund(t, investor, staff, "200")
+	clearedToWithdraw(t, a, investor, staff)
 	w := withdraw(t, investor, "50", "TRC20", testTRONAddress)
 
 	admin.position = max(admin.position, investor.position)
@@ -27,11 +28,11 @@ func TestClosingAnAccountThatHoldsMoneyIsRefused(t *testing.T) {
 	expect(t, investor.do(http.MethodGet, "/api/users/getUser", nil), http.StatusOK)
 
 	staff.position = max(staff.position, investor.position)
-	expect(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0xpaid1"}), http.StatusOK)
+	expect(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": testHash("paid 1")}), http.StatusOK)
 	investor.position = max(investor.position, staff.position)
 	rest := withdraw(t, investor, "150", "TRC20", testTRONAddress)
 	staff.position = max(staff.position, investor.position)
-	expect(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+rest.ID, map[string]string{"txHash": "0xpaid2"}), http.StatusOK)
+	expect(t, staff.do(http.MethodPut, "/api/withDraw/approve/"+rest.ID, map[string]string{"txHash": testHash("paid 2")}), http.StatusOK)
 
 	admin.position = max(admin.position, staff.position)
 	expect(t, admin.do(http.MethodDelete, "/api/users/"+inv.ID, nil), http.StatusOK)
@@ -47,6 +48,7 @@ func TestDecidingAClosedAccountsRequestIsAConflict(t *testing.T) {
 	staff, _ := a.member(t, "sam@example.com", "author")
 	admin, _ := a.member(t, "ada@example.com", "admin")
 	fund(t, investor, staff, "200")
+	clearedToWithdraw(t, a, investor, staff)
 	w := withdraw(t, investor, "50", "TRC20", testTRONAddress)
 	d := createUSDT(t, investor, "75", "")
 	admin.position = max(admin.position, investor.position)
@@ -57,7 +59,7 @@ func TestDecidingAClosedAccountsRequestIsAConflict(t *testing.T) {
 		method, path string
 		body         any
 	}{
-		{http.MethodPut, "/api/withDraw/approve/" + w.ID, map[string]string{"txHash": "0xpaid"}},
+		{http.MethodPut, "/api/withDraw/approve/" + w.ID, map[string]string{"txHash": testHash("paid")}},
 		{http.MethodPut, "/api/withDraw/reject/" + w.ID, map[string]string{"reason": "closed"}},
 		{http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "75"}},
 	} {
@@ -76,6 +78,7 @@ func TestStaffUserListShowsRealFiguresOrNone(t *testing.T) {
 	staff, _ := a.member(t, "sam@example.com", "author")
 	_, newcomer := a.member(t, "nia@example.com", "subscriber")
 	fund(t, investor, staff, "200")
+	clearedToWithdraw(t, a, investor, staff)
 	withdraw(t, investor, "50", "TRC20", testTRONAddress)
 
 	type listed struct {

@@ -617,7 +617,7 @@ func TestReinvestmentBreakingAPlanRuleIsPaidOut(t *testing.T) {
 
 	a.clock.Advance(31 * 24 * time.Hour)
 	ivy.position = max(ivy.position, a.staff.position)
-	res := ivy.do(http.MethodGet, "/api/invest/deposit-maturity", nil)
+	res := ivy.do(http.MethodPost, "/api/invest/deposit-maturity", nil)
 	expect(t, res, http.StatusOK)
 	settled := decodeJSON[settledJSON](t, res)
 	if len(settled.Settled) != 2 || settled.Settled[0].ReinvestedAs != "" || settled.Settled[1].ReinvestedAs != "" {

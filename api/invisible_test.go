@@ -31,6 +31,7 @@ func TestInvisibleCharactersAreRefused(t *testing.T) {
 	expectMessage(t, staff.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": d.TransactionID,
 		"notes": "nothing arrived\u2066"}), http.StatusBadRequest, "Notes contains invisible or control characters. Please remove them and try again.")
 	fund(t, investor, staff, "500")
+	clearedToWithdraw(t, a, investor, staff)
 	w := withdraw(t, investor, "100", "TRC20", testTRONAddress)
 	expectMessage(t, staff.do(http.MethodPut, "/api/withDraw/reject/"+w.ID, map[string]string{"reason": "blocked\r\nSubject: x"}),
 		http.StatusBadRequest, "Reason contains invisible or control characters. Please remove them and try again.")

@@ -101,7 +101,7 @@ func TestASixthOpenDepositIsRefusedUntilStaffDecideOne(t *testing.T) {
 		open = append(open, createUSDT(t, investor, "100", ""))
 	}
 	const refused = "You have 5 deposits waiting for confirmation. Please wait until our team has confirmed or rejected one of them before declaring another."
-	sixth := map[string]string{"amount": "100", "asset": "USDT", "network": "TRC20", "txHash": "0xsixth"}
+	sixth := map[string]string{"amount": "100", "asset": "USDT", "network": "TRC20", "txHash": testHash("sixth")}
 	expectMessage(t, investor.do(http.MethodPost, "/api/payments/create", sixth), http.StatusUnprocessableEntity, refused)
 
 	// The refusal left nothing behind: the hash it carried is still free, and staff see five.
@@ -280,10 +280,12 @@ func TestTheWithdrawalQueuePagesByKeyWhileMoreArrive(t *testing.T) {
 	investor, _ := a.member(t, "ivy@example.com", "subscriber")
 	staff, _ := a.member(t, "sam@example.com", "author")
 	fund(t, investor, staff, "5000")
+	clearedToWithdraw(t, a, investor, staff)
+	body := withdrawalBody(t, investor, "20", "TRC20", testTRONAddress)
 	create := func(n int) []string {
 		var ids []string
 		for range n {
-			res := investor.do(http.MethodPost, "/api/withDraw/create", map[string]string{"amount": "20", "network": "TRC20", "walletAddress": testTRONAddress})
+			res := investor.do(http.MethodPost, "/api/withDraw/create", body)
 			expect(t, res, http.StatusOK)
 			ids = append(ids, decodeJSON[withdrawalJSON](t, res).ID)
 		}

@@ -223,16 +223,17 @@ func New(deps Deps) http.Handler {
 	metrics := middleware.NewMetrics(deps.Metrics)
 	// The generated router wraps each operation in these, the last outermost: the policy first,
 	// then Idempotency-Key, which needs the caller and has nothing to keep for a refusal.
-	// The step-up check comes right after the policy: a request without a fresh confirmation
-	// is refused before its body or its key is looked at. The request limits come next: they
-	// need the caller, and a refused request should not hold a key.
+	// The request limits come right after the policy: they need the caller, a refused request
+	// should not hold a key, and a caller over the limit is not asked to confirm it's them. The
+	// step-up check comes next: a request without a fresh confirmation is refused before its
+	// body or its key is looked at.
 	var stepUp StepUpChecker
 	if deps.Accounts != nil {
 		stepUp = deps.Accounts
 	}
 	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.authorize}
 	if deps.RequestLimiter != nil {
-		operationMiddlewares = append([]apigen.MiddlewareFunc{ops.limit(deps.RequestLimiter)}, operationMiddlewares...)
+		operationMiddlewares = []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.limit(deps.RequestLimiter), ops.authorize}
 	}
 	if deps.Idempotency != nil {
 		idem, err := idempotencyFor(deps.Idempotency)

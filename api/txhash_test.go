@@ -60,6 +60,7 @@ func TestPayoutHashIsWellFormedAndUnique(t *testing.T) {
 	investor, _ := a.member(t, "ivy@example.com", "subscriber")
 	staff, _ := a.member(t, "sam@example.com", "author")
 	fund(t, investor, staff, "1000")
+	clearedToWithdraw(t, a, investor, staff)
 	deposited := testHash("a deposit")
 	createUSDT(t, investor, "5", deposited)
 	w1 := withdraw(t, investor, "100", "TRC20", testTRONAddress)

@@ -37,6 +37,7 @@ type Decision struct {
 var (
 	ErrAwaitingApproval = domainerr.New(domainerr.Conflict, "A proposal for this is waiting for a second staff member: approve or reject it first.")
 	ErrReasonForSecond  = fieldError(domainerr.Invalid, "notes", "A second staff member must approve this decision: please give the reason in the notes.")
+	ErrPayoutReason     = fieldError(domainerr.Invalid, "reason", "A second staff member must approve this payout: please give a reason.")
 	ErrTied             = domainerr.New(domainerr.RuleBroken, "You cannot decide on money of an account that referred you or that you referred.")
 	ErrPayoutBeforeTwo  = fieldError(domainerr.Invalid, "txHash",
 		"Withdrawals above the threshold are paid out by the second staff member, once they approve: leave the transaction hash for them.")

@@ -271,7 +271,7 @@ func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput
 			return Decision{}, ErrPayoutBeforeTwo
 		}
 		if strings.TrimSpace(in.Reason) == "" {
-			return Decision{}, ErrReasonForSecond.WithMessage("A second staff member must approve this payout: please give a reason.")
+			return Decision{}, ErrPayoutReason
 		}
 		return s.propose(ctx, a, approvals.Request{Kind: proposal.KindWithdrawalApproval, SubjectID: id, UserID: userID,
 			Amount: w.Amount, Why: why, Reason: in.Reason})

@@ -202,7 +202,7 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 	rows, err := pool.Query(ctx, `
 		SELECT e.data->>'amount', coalesce(e.data->>'txHash', ''),
 		       (SELECT count(*) FROM money_deposit_refs r WHERE r.transaction_id = e.data->>'transactionId'),
-		       (SELECT count(*) FROM money_tx_hashes h WHERE h.transaction_id = e.data->>'transactionId')
+		       (SELECT count(*) FROM money_chain_tx_hashes h WHERE h.kind = 'deposit' AND h.ref = e.data->>'transactionId')
 		FROM events e WHERE e.type = 'account.deposit_requested'`)
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +226,7 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 	var orphanRefs, orphanHashes int
 	if err := pool.QueryRow(ctx, `SELECT
 		(SELECT count(*) FROM money_deposit_refs r WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.type = 'account.deposit_requested' AND e.data->>'transactionId' = r.transaction_id)),
-		(SELECT count(*) FROM money_tx_hashes h WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.type = 'account.deposit_requested' AND e.data->>'transactionId' = h.transaction_id))`,
+		(SELECT count(*) FROM money_chain_tx_hashes h WHERE h.kind = 'deposit' AND NOT EXISTS (SELECT 1 FROM events e WHERE e.type = 'account.deposit_requested' AND e.data->>'transactionId' = h.ref))`,
 	).Scan(&orphanRefs, &orphanHashes); err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func TestReplayAcceptsWhatTheCommandsRaise(t *testing.T) {
 		func() error { return a.RejectInvestment("i2", "not now", staffID, t1) },
 		func() error { return a.MatureDue(end.AddDate(0, 0, 45)) }, // i1 matures, its reinvestment too
 		func() error { return a.RequestWithdrawal(wdReq("w1", "100", "1.50"), t1) },
-		func() error { return a.ApproveWithdrawal("w1", account.Payout{TxHash: "0xpay"}, staffID, t1) },
+		func() error { return a.ApproveWithdrawal("w1", account.Payout{TxHash: payHash}, staffID, t1) },
 		func() error { return a.WaiveFee("w1", m("1"), "sorry", staffID, t1) },
 		func() error { return a.RequestWithdrawal(wdReq("w2", "10", "0"), t1) },
 		func() error { return a.RejectWithdrawal("w2", "address unsure", staffID, t1) },
