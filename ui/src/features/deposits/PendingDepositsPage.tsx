@@ -3,6 +3,7 @@ import { useGetPendingDepositsQuery, type DepositQueueItem } from '../../api/enh
 import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
+import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { routeLabel, waitedFor } from './depositWords';
 
 function QueueItem({ item }: { item: DepositQueueItem }) {
@@ -39,11 +40,15 @@ export function PendingDepositsPage() {
       <p className="eyebrow">Staff</p>
       <h1 id="deposit-queue-title">Pending Deposits</h1>
       <p className="muted">Oldest first. Open a deposit to check it arrived, then confirm or reject it.</p>
+      <ProposalsNotice kind="deposit_confirmation" />
       <QueryState
         query={queue}
         loading="Loading the queue…"
         failed="Failed to fetch pending deposits."
-        empty={{ when: (data) => data.deposits.length === 0, message: 'No deposits are waiting.' }}
+        empty={{
+          when: (data) => data.deposits.length === 0,
+          message: 'No deposits are waiting.',
+        }}
       >
         {(data) => (
           <ol className="queue" aria-busy={queue.isFetching || undefined}>

@@ -4,6 +4,7 @@ import { Amount } from '../../components/Amount';
 import { waitedFor } from '../../components/format';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
+import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { payoutLabel } from './withdrawalWords';
 
 function QueueItem({ item }: { item: WithdrawalQueueItem }) {
@@ -40,11 +41,15 @@ export function PendingWithdrawalsPage() {
       <p className="eyebrow">Staff</p>
       <h1 id="withdrawal-queue-title">Pending Withdrawals</h1>
       <p className="muted">Oldest first. Open a withdrawal, pay it out on-chain, then approve it with the transaction hash, or reject it.</p>
+      <ProposalsNotice kind="withdrawal_approval" />
       <QueryState
         query={queue}
         loading="Loading the queue…"
         failed="Failed to fetch pending withdrawals."
-        empty={{ when: (data) => data.withdrawals.length === 0, message: 'No withdrawals are waiting.' }}
+        empty={{
+          when: (data) => data.withdrawals.length === 0,
+          message: 'No withdrawals are waiting.',
+        }}
       >
         {(data) => (
           <ol className="queue" aria-busy={queue.isFetching || undefined}>
