@@ -46,9 +46,6 @@ type demoLogin struct {
 
 var demoAccounts = []demoLogin{
 	{Role: "admin", Name: "Demo Admin", Email: "admin@clearvest.local"},
-	// A second admin, so the decisions that need two people (docs/security.md, "Separation of
-	// duties") can be tried: one admin proposes, the other approves.
-	{Role: "admin", Name: "Second Admin", Email: "admin2@clearvest.local"},
 	{Role: "subscriber", Name: "Demo Investor", Email: "investor@clearvest.local", sampleMoney: true},
 	{Role: "subscriber", Name: "Sample Applicant", Email: "applicant@clearvest.local", sampleKYC: true},
 }
@@ -158,7 +155,7 @@ func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, kyc
 		if err != nil {
 			return nil, fmt.Errorf("creating demo account %s: %w", d.Email, err)
 		}
-		if d.Role == "admin" && adminID == "" {
+		if d.Role == "admin" {
 			adminID = u.ID
 		}
 		if d.sampleMoney {
