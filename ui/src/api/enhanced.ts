@@ -298,6 +298,7 @@ export type {
   Proposal,
   ProposalCreated,
   ProposalKind,
+  ProposalList,
   ContentFaq,
   ContentFaqItem,
   ContentHowItWorks,

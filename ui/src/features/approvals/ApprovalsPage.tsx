@@ -23,10 +23,19 @@ import { kindLabel } from '../../components/approvalWords';
 
 function Thresholds({ t }: { t: ApprovalThresholds }) {
   const rows: [string, ReactNode][] = [
-    ['Deposit confirmations that differ from the declared amount by more than', `${t.depositTolerancePercent} %`],
-    ['Deposit confirmations above', <Amount amount={t.depositThreshold} />],
-    ['Withdrawal payouts above', <Amount amount={t.withdrawalThreshold} />],
-    ['Granting the admin role, closing an account', 'Always'],
+    [
+      'Deposit confirmations',
+      <>
+        above <Amount amount={t.depositThreshold} />, or more than {t.depositTolerancePercent} % from the declared amount
+      </>,
+    ],
+    [
+      'Withdrawal payouts',
+      <>
+        above <Amount amount={t.withdrawalThreshold} />
+      </>,
+    ],
+    ['Admin role, account closure', 'always'],
   ];
   return (
     <section className="panel stack" aria-labelledby="approval-rules-title" data-testid="approval-thresholds">
