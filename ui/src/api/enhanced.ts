@@ -47,6 +47,7 @@ const signedInData = [
   'InvestmentQueue',
   'History',
   'Dashboard',
+  'Proposal',
 ] as const;
 
 // What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
@@ -55,7 +56,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -89,10 +90,11 @@ export const api = generatedApi.enhanceEndpoints({
     getUsers: {
       providesTags: (users) => [userList, ...(users ?? []).map((u) => ({ type: 'User' as const, id: u._id }))],
     },
-    upgradeUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.upgradeUserRequest.id }] },
+    // Granting the admin role and closing an account open a proposal instead (202).
+    upgradeUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.upgradeUserRequest.id }, 'Proposal'] },
     suspendUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
     reinstateUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
-    deleteUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
+    deleteUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }, 'Proposal'] },
 
     uploadKycDocuments: {
       query: ({ body }) => {
@@ -128,6 +130,7 @@ export const api = generatedApi.enhanceEndpoints({
         'Me',
         'History',
         'Dashboard',
+        'Proposal',
         { type: 'Deposit', id: arg.confirmDepositRequest.transactionId },
       ],
     },
@@ -151,8 +154,17 @@ export const api = generatedApi.enhanceEndpoints({
     getWithdrawal: { providesTags: (_r, _e, arg) => [{ type: 'Withdrawal', id: arg.id }] },
     getWithdrawalHistory: { providesTags: ['WithdrawalHistory'] },
     getPendingWithdrawals: { providesTags: ['WithdrawalQueue'] },
-    approveWithdrawal: { invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', { type: 'Withdrawal', id: arg.id }] },
+    approveWithdrawal: {
+      invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', 'Proposal', { type: 'Withdrawal', id: arg.id }],
+    },
     rejectWithdrawal: { invalidatesTags: (_r, _e, arg) => ['WithdrawalQueue', 'WithdrawalHistory', 'Me', { type: 'Withdrawal', id: arg.id }] },
+    // The four-eyes queue (features/approvals). An approval carries out the decision it approves
+    // (a credit, a payout, a role, a closure), so it refreshes whatever that decision touches.
+    getProposals: { providesTags: ['Proposal'] },
+    approveProposal: {
+      invalidatesTags: ['Proposal', 'DepositQueue', 'Deposit', 'WithdrawalQueue', 'Withdrawal', 'WithdrawalHistory', 'History', 'Dashboard', 'Me', userList, 'User'],
+    },
+    rejectProposal: { invalidatesTags: ['Proposal'] },
     // Investments. 'Investment' with an id is one investment, with 'LIST' the caller's list; a
     // start, a decision, a maturity or a redemption moves money, so they refresh the signed-in
     // user's figures too.
@@ -253,6 +265,9 @@ export const {
   useGetPendingWithdrawalsQuery,
   useApproveWithdrawalMutation,
   useRejectWithdrawalMutation,
+  useGetProposalsQuery,
+  useApproveProposalMutation,
+  useRejectProposalMutation,
   useLazyGetInvestmentQuoteQuery,
   useStartInvestmentMutation,
   useGetInvestmentHistoryQuery,
@@ -280,6 +295,11 @@ export const {
   useCloseSupportTicketMutation,
 } = api;
 export type {
+  ApprovalThresholds,
+  Proposal,
+  ProposalCreated,
+  ProposalKind,
+  ProposalList,
   ContentFaq,
   ContentFaqItem,
   ContentHowItWorks,

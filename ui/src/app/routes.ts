@@ -210,6 +210,15 @@ export const pages: readonly PageRoute[] = [
     menus: ['staff'],
     page: () => import('../features/deposits/PendingDepositsPage').then((m) => m.PendingDepositsPage),
   },
+  // The four-eyes queue: decisions that wait for a second staff member. Every staff member sees
+  // it; only admins get its buttons (the server's rule).
+  {
+    path: '/approvals',
+    title: 'Second Approvals',
+    access: 'staff',
+    menus: ['staff'],
+    page: () => import('../features/approvals/ApprovalsPage').then((m) => m.ApprovalsPage),
+  },
   {
     path: '/admin-pending-investment',
     title: 'Investment Queue',

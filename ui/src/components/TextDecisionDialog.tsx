@@ -13,8 +13,9 @@ interface TextDecisionDialogProps {
   maxLength?: number;
   // Shown when the field is left empty; nothing is sent then.
   requiredMessage: string;
-  // The server's field whose error belongs under the input (any other error is the toast's).
-  field: string;
+  // The server's field (or fields) whose error belongs under the input (any other error is the
+  // toast's).
+  field: string | readonly string[];
   submitLabel: string;
   busyLabel: string;
   busy: boolean;
@@ -40,7 +41,7 @@ export function TextDecisionDialog(props: TextDecisionDialogProps) {
     }
     const outcome = await onSubmit(text.trim());
     if (outcome.ok) onClose();
-    else if (outcome.error.field === field) setError(outcome.message);
+    else if (outcome.error.field !== undefined && (typeof field === 'string' ? [field] : field).includes(outcome.error.field)) setError(outcome.message);
   };
   const inputProps = {
     id: inputId,

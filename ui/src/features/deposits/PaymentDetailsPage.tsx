@@ -1,39 +1,101 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { useConfirmDepositMutation, useRejectDepositMutation, useViewPaymentStatusQuery, type Deposit } from '../../api/enhanced';
+import {
+  useConfirmDepositMutation,
+  useGetProposalsQuery,
+  useRejectDepositMutation,
+  useViewPaymentStatusQuery,
+  type Deposit,
+} from '../../api/enhanced';
+import { Amount } from '../../components/Amount';
 import { QueryState } from '../../components/QueryState';
 import { useRunMutation } from '../../components/useRunMutation';
+import { APPROVALS_PATH, depositNeedsSecond, depositRuleLine, pendingFor, proposalOf, SENT_FOR_APPROVAL } from '../../components/approvalWords';
 import { DepositDetails } from './DepositDetails';
 
 // Staff decide a Pending deposit: confirm with the amount that actually arrived, or reject.
-// Another reviewer deciding first is the server's 409, shown as its message.
+// Another reviewer deciding first is the server's 409, shown as its message. A confirmation
+// above the threshold, or too far from what the investor declared, is a proposal a second staff
+// member approves (202): the page says so before it is sent, asks for the reason in the notes,
+// and afterwards shows the proposal waiting instead of the form.
 function Decision({ deposit }: { deposit: Deposit }) {
   const run = useRunMutation();
   const [confirm, confirming] = useConfirmDepositMutation();
   const [reject, rejecting] = useRejectDepositMutation();
+  const proposals = useGetProposalsQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+  });
   const [received, setReceived] = useState(deposit.amount);
   const [notes, setNotes] = useState('');
+  const [notesError, setNotesError] = useState('');
+  const [sent, setSent] = useState(false);
   const busy = confirming.isLoading || rejecting.isLoading;
+  const thresholds = proposals.data?.thresholds;
+  const needsSecond = depositNeedsSecond(deposit.amount, received, thresholds);
+  const waiting = pendingFor(proposals.data?.pending, 'deposit_confirmation', deposit.transactionId);
 
   const onConfirm = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    await run(
-      confirm({ confirmDepositRequest: { transactionId: deposit.transactionId, amount: received.trim(), ...(notes.trim() ? { notes: notes.trim() } : {}) } }),
-      { fallback: 'Failed to confirm payment.', success: 'Payment successfully confirmed!' },
+    if (needsSecond && !notes.trim()) {
+      setNotesError('Please give the reason for the second staff member in the notes');
+      document.getElementById('notes')?.focus();
+      return;
+    }
+    const outcome = await run(
+      confirm({
+        confirmDepositRequest: {
+          transactionId: deposit.transactionId,
+          amount: received.trim(),
+          ...(notes.trim() ? { notes: notes.trim() } : {}),
+        },
+      }),
+      {
+        fallback: 'Failed to confirm payment.',
+        success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : 'Payment successfully confirmed!'),
+      },
     );
+    if (outcome.ok && proposalOf(outcome.data)) setSent(true);
+    else if (!outcome.ok && outcome.error.field === 'notes') setNotesError(outcome.message);
   };
   const onReject = async () => {
     if (busy) return;
-    await run(reject({ rejectDepositRequest: { transactionId: deposit.transactionId, ...(notes.trim() ? { notes: notes.trim() } : {}) } }), {
-      fallback: 'Failed to reject payment.',
-      success: 'Payment rejected.',
-    });
+    await run(
+      reject({
+        rejectDepositRequest: {
+          transactionId: deposit.transactionId,
+          ...(notes.trim() ? { notes: notes.trim() } : {}),
+        },
+      }),
+      {
+        fallback: 'Failed to reject payment.',
+        success: 'Payment rejected.',
+      },
+    );
   };
 
+  if (waiting || sent) {
+    return (
+      <div className="panel panel--warning" role="status" data-testid="deposit-awaiting-second">
+        <h2 className="panel__title">Waiting for a second staff member</h2>
+        {waiting ? (
+          <p>
+            {waiting.proposer.name} proposed to confirm <Amount amount={waiting.amount} />: “{waiting.reason}”. Nothing is credited until an admin who
+            did not propose it approves.
+          </p>
+        ) : (
+          <p>{SENT_FOR_APPROVAL}. Nothing is credited until an admin who did not propose it approves.</p>
+        )}
+        <p>
+          <Link to={APPROVALS_PATH}>Open Second Approvals</Link>
+        </p>
+      </div>
+    );
+  }
   return (
     <form className="form panel" onSubmit={(e) => void onConfirm(e)} noValidate>
       <h2 className="panel__title">Decide</h2>
+      {thresholds ? <p className="muted">{depositRuleLine(thresholds)}</p> : null}
       <div className="field">
         <label className="field__label" htmlFor="received">
           Amount received (USD)
@@ -41,15 +103,43 @@ function Decision({ deposit }: { deposit: Deposit }) {
         <p className="field__hint">What actually arrived; it may differ from what the investor stated.</p>
         <input id="received" className="field__input" inputMode="decimal" value={received} onChange={(e) => setReceived(e.target.value)} />
       </div>
-      <div className="field">
+      {needsSecond ? (
+        <p className="notice" data-testid="deposit-needs-second">
+          {needsSecond === 'above'
+            ? 'This amount is above the threshold'
+            : 'This amount differs from what the investor declared by more than the tolerance'}
+          : a second staff member must approve the confirmation, and nothing is credited until then. Give your reason in the notes.
+        </p>
+      ) : null}
+      <div className="field" data-invalid={notesError ? true : undefined}>
         <label className="field__label" htmlFor="notes">
-          Notes<span className="field__optional"> (optional, e-mailed to the investor)</span>
+          Notes
+          <span className="field__optional">
+            {needsSecond ? ' (required: your reason; e-mailed to the investor once confirmed)' : ' (optional, e-mailed to the investor)'}
+          </span>
         </label>
-        <textarea id="notes" className="field__input" rows={3} maxLength={500} value={notes} onChange={(e) => setNotes(e.target.value)} />
+        <textarea
+          id="notes"
+          className="field__input"
+          rows={3}
+          maxLength={500}
+          value={notes}
+          aria-invalid={notesError ? true : undefined}
+          aria-describedby={notesError ? 'notes-error' : undefined}
+          onChange={(e) => {
+            setNotes(e.target.value);
+            setNotesError('');
+          }}
+        />
+        {notesError ? (
+          <p id="notes-error" className="field__error">
+            {notesError}
+          </p>
+        ) : null}
       </div>
       <div className="button-row">
         <button type="submit" className="button" aria-disabled={busy || undefined}>
-          {confirming.isLoading ? 'Confirming…' : 'Confirm payment'}
+          {confirming.isLoading ? (needsSecond ? 'Sending…' : 'Confirming…') : needsSecond ? 'Send for a second approval' : 'Confirm payment'}
         </button>
         <button type="button" className="button button--danger" aria-disabled={busy || undefined} onClick={() => void onReject()}>
           {rejecting.isLoading ? 'Rejecting…' : 'Reject payment'}

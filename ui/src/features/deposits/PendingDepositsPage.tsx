@@ -6,6 +6,7 @@ import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
 import { LoadError, QueryState } from '../../components/QueryState';
 import { Spinner } from '../../components/Spinner';
+import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { routeLabel, waitedFor } from './depositWords';
 
 function QueueItem({ item }: { item: DepositQueueItem }) {
@@ -102,6 +103,7 @@ export function PendingDepositsPage() {
       <p className="eyebrow">Staff</p>
       <h1 id="deposit-queue-title">Pending Deposits</h1>
       <p className="muted">Oldest first. Open a deposit to check it arrived, then confirm or reject it.</p>
+      <ProposalsNotice kind="deposit_confirmation" />
       <Chunk index={0} pages={pages} onMore={() => setPages((n) => n + 1)} />
     </section>
   );

@@ -250,6 +250,29 @@ describe('users tab', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('asks for a reason to grant the admin role, and says when it waits for a second admin', async () => {
+    const { user, api } = openProfile(
+      'users',
+      {
+        'GET /api/users/getUsers': json(people),
+        'POST /api/users/upgradeUser': json({ message: 'Sent to a second staff member for approval', proposalId: 'p-admin' }, 202),
+      },
+      admin,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Actions for Bartholomew Fitzgerald' }));
+    await user.click(screen.getByRole('button', { name: 'Change Role' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change role of Bartholomew Fitzgerald' });
+    await user.selectOptions(within(dialog).getByLabelText('New role'), 'admin');
+    await user.click(within(dialog).getByRole('button', { name: 'Send for a second approval' }));
+    expect(await within(dialog).findByText('Please give a reason for the second admin')).toBeTruthy();
+    expect(api.to('POST /api/users/upgradeUser')).toHaveLength(0);
+    await user.type(within(dialog).getByLabelText(/Reason/), 'Runs the payouts desk');
+    await user.click(within(dialog).getByRole('button', { name: 'Send for a second approval' }));
+    expect(await screen.findByTestId('proposal-sent')).toBeTruthy();
+    expect(api.to('POST /api/users/upgradeUser')[0]?.body).toEqual({ id: 'u2', role: 'admin', reason: 'Runs the payouts desk' });
+    expect(screen.getAllByText(/Sent to a second staff member for approval/).length).toBeGreaterThan(0);
+  });
+
   it('suspends, reinstates and deletes after confirmation', async () => {
     const { user, api } = openProfile(
       'users',
@@ -257,7 +280,7 @@ describe('users tab', () => {
         'GET /api/users/getUsers': json(people),
         'POST /api/users/suspend/u2': json({ message: 'User suspended' }),
         'POST /api/users/reinstate/u3': json({ message: 'User reinstated' }),
-        'DELETE /api/users/u2': json({ message: 'Account closed' }),
+        'DELETE /api/users/u2': json({ message: 'Sent to a second staff member for approval', proposalId: 'p-close' }, 202),
       },
       admin,
     );
@@ -277,9 +300,16 @@ describe('users tab', () => {
     await user.click(screen.getByRole('button', { name: 'Delete User' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Delete Bartholomew Fitzgerald?' });
     expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
+    // Closing an account needs a second admin: a reason first, then the proposal waits.
     await user.click(within(confirm).getByRole('button', { name: 'Delete User' }));
-    expect(await screen.findByText('Account closed')).toBeTruthy();
-    expect(api.to('DELETE /api/users/u2')).toHaveLength(1);
+    expect(within(confirm).getByText('Please give a reason for the second admin')).toBeTruthy();
+    expect(api.to('DELETE /api/users/u2')).toHaveLength(0);
+    await user.type(within(confirm).getByLabelText(/Reason/), 'Asked to leave');
+    await user.click(within(confirm).getByRole('button', { name: 'Delete User' }));
+    const sent = await screen.findByTestId('proposal-sent');
+    expect(sent.textContent).toContain('Sent to a second staff member for approval');
+    expect(within(sent).getByRole('link', { name: 'Open Second Approvals' }).getAttribute('href')).toBe('/approvals');
+    expect(api.to('DELETE /api/users/u2')[0]?.body).toEqual({ reason: 'Asked to leave' });
   });
 
   it('shows no actions to authors', async () => {

@@ -7,6 +7,7 @@ import { waitedFor } from '../../components/format';
 import { formatDateTime } from '../../components/format';
 import { LoadError, QueryState } from '../../components/QueryState';
 import { Spinner } from '../../components/Spinner';
+import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { payoutLabel } from './withdrawalWords';
 
 function QueueItem({ item }: { item: WithdrawalQueueItem }) {
@@ -102,6 +103,7 @@ export function PendingWithdrawalsPage() {
       <p className="eyebrow">Staff</p>
       <h1 id="withdrawal-queue-title">Pending Withdrawals</h1>
       <p className="muted">Oldest first. Open a withdrawal, pay it out on-chain, then approve it with the transaction hash, or reject it.</p>
+      <ProposalsNotice kind="withdrawal_approval" />
       <Chunk index={0} pages={pages} onMore={() => setPages((n) => n + 1)} />
     </section>
   );

@@ -1,12 +1,19 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { useApproveWithdrawalMutation, useGetWithdrawalQuery, useRejectWithdrawalMutation, type Withdrawal } from '../../api/enhanced';
+import {
+  useApproveWithdrawalMutation,
+  useGetProposalsQuery,
+  useGetWithdrawalQuery,
+  useRejectWithdrawalMutation,
+  type Withdrawal,
+} from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { APPROVALS_PATH, pendingFor, proposalOf, SENT_FOR_APPROVAL, withdrawalNeedsSecond, withdrawalRuleLine } from '../../components/approvalWords';
 import { isStaff, useCurrentUser } from '../auth/session';
 import { payoutLabel, withdrawalBadge } from './withdrawalWords';
 
@@ -75,10 +82,52 @@ function WithdrawalFacts({ w }: { w: Withdrawal }) {
   );
 }
 
-// One required text the staff member types in a decision dialog, with its error under it.
-function ApproveDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
+// One required text the staff member types in a decision dialog, with its error under it: the
+// payout's transaction hash, or, above the threshold, the reason for the second staff member,
+// who then pays out and records the hash themselves.
+function ApproveDialog({
+  w,
+  needsSecond,
+  onClose,
+  onProposed,
+}: {
+  w: Withdrawal;
+  needsSecond: boolean;
+  onClose: () => void;
+  onProposed: () => void;
+}) {
   const run = useRunMutation();
   const [approve, { isLoading }] = useApproveWithdrawalMutation();
+  const send = async (body: { txHash?: string; reason?: string }) => {
+    const outcome = await run(approve({ id: w._id, approveWithdrawalRequest: body }), {
+      fallback: 'Failed to approve withdrawal.',
+      success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : 'Withdrawal approved!'),
+    });
+    if (outcome.ok && proposalOf(outcome.data)) onProposed();
+    return outcome;
+  };
+  if (needsSecond) {
+    return (
+      <TextDecisionDialog
+        title="Approve withdrawal"
+        intro={
+          <p>
+            This withdrawal is above the threshold: a second staff member must approve it, and they send the payout and record its transaction. Do not
+            pay it out yourself.
+          </p>
+        }
+        label="Reason (for the second staff member)"
+        multiline
+        requiredMessage="Please give a reason"
+        field={['reason', 'notes']}
+        submitLabel="Send for a second approval"
+        busyLabel="Sending…"
+        busy={isLoading}
+        onSubmit={(reason) => send({ reason })}
+        onClose={onClose}
+      />
+    );
+  }
   return (
     <TextDecisionDialog
       title="Approve withdrawal"
@@ -94,7 +143,7 @@ function ApproveDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
       submitLabel="Approve"
       busyLabel="Approving…"
       busy={isLoading}
-      onSubmit={(txHash) => run(approve({ id: w._id, approveWithdrawalRequest: { txHash } }), { fallback: 'Failed to approve withdrawal.', success: 'Withdrawal approved!' })}
+      onSubmit={(txHash) => send({ txHash })}
       onClose={onClose}
     />
   );
@@ -119,19 +168,55 @@ function RejectDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
       submitLabel="Reject"
       busyLabel="Rejecting…"
       busy={isLoading}
-      onSubmit={(reason) => run(reject({ id: w._id, rejectWithdrawalRequest: { reason } }), { fallback: 'Failed to reject withdrawal.', success: 'Withdrawal rejected!' })}
+      onSubmit={(reason) =>
+        run(reject({ id: w._id, rejectWithdrawalRequest: { reason } }), {
+          fallback: 'Failed to reject withdrawal.',
+          success: 'Withdrawal rejected!',
+        })
+      }
       onClose={onClose}
     />
   );
 }
 
 // Staff decide a Pending withdrawal of someone else; another reviewer deciding first is the
-// server's 409, shown as its message.
+// server's 409, shown as its message. Above the threshold an approval is a proposal a second
+// staff member decides (202): the page says so before, and shows it waiting afterwards.
 function Decision({ w }: { w: Withdrawal }) {
   const [open, setOpen] = useState<'approve' | 'reject' | null>(null);
+  const [sent, setSent] = useState(false);
+  const proposals = useGetProposalsQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+  });
+  const thresholds = proposals.data?.thresholds;
+  const needsSecond = withdrawalNeedsSecond(w.amount, thresholds);
+  const waiting = pendingFor(proposals.data?.pending, 'withdrawal_approval', w._id);
+  if (waiting || sent) {
+    return (
+      <div className="panel panel--warning" role="status" data-testid="withdrawal-awaiting-second">
+        <h2 className="panel__title">Waiting for a second staff member</h2>
+        {waiting ? (
+          <p>
+            {waiting.proposer.name} proposed to pay it out: “{waiting.reason}”. An admin who did not propose it approves, sends the payout and records
+            its transaction.
+          </p>
+        ) : (
+          <p>{SENT_FOR_APPROVAL}. An admin who did not propose it approves, sends the payout and records its transaction.</p>
+        )}
+        <p>
+          <Link to={APPROVALS_PATH}>Open Second Approvals</Link>
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="panel">
       <h2 className="panel__title">Decide</h2>
+      {needsSecond && thresholds ? (
+        <p className="notice" data-testid="withdrawal-needs-second">
+          {withdrawalRuleLine(thresholds)} Approving sends it to a second staff member with your reason; they pay it out.
+        </p>
+      ) : null}
       <div className="button-row">
         <button type="button" className="button" onClick={() => setOpen('approve')}>
           Approve withdrawal
@@ -140,7 +225,7 @@ function Decision({ w }: { w: Withdrawal }) {
           Reject withdrawal
         </button>
       </div>
-      {open === 'approve' ? <ApproveDialog w={w} onClose={() => setOpen(null)} /> : null}
+      {open === 'approve' ? <ApproveDialog w={w} needsSecond={needsSecond} onClose={() => setOpen(null)} onProposed={() => setSent(true)} /> : null}
       {open === 'reject' ? <RejectDialog w={w} onClose={() => setOpen(null)} /> : null}
     </div>
   );

@@ -1,0 +1,49 @@
+import { Link } from 'react-router';
+import { useGetProposalsQuery, type ProposalKind } from '../api/enhanced';
+import { APPROVALS_PATH, depositRuleLine, SENT_FOR_APPROVAL, withdrawalRuleLine } from './approvalWords';
+
+const waitingWords: Partial<Record<ProposalKind, [one: string, many: string]>> = {
+  deposit_confirmation: ['deposit confirmation waits', 'deposit confirmations wait'],
+  withdrawal_approval: ['withdrawal payout waits', 'withdrawal payouts wait'],
+};
+
+// Above a money queue: when its decisions need a second staff member, and how many of its kind
+// wait for one on the Second Approvals page. Without the proposals (a failed read) the queue
+// works as before; the server applies the rule either way.
+export function ProposalsNotice({ kind }: { kind: 'deposit_confirmation' | 'withdrawal_approval' }) {
+  const { data } = useGetProposalsQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+  });
+  if (!data) return null;
+  const rule = kind === 'deposit_confirmation' ? depositRuleLine(data.thresholds) : withdrawalRuleLine(data.thresholds);
+  const waiting = data.pending.filter((p) => p.kind === kind).length;
+  const [one, many] = waitingWords[kind] ?? ['', ''];
+  return (
+    <>
+      {rule ? (
+        <p className="muted" data-testid="approval-rule">
+          {rule}
+        </p>
+      ) : null}
+      {waiting > 0 ? (
+        <p className="panel panel--warning" data-testid="proposals-waiting">
+          {waiting} {waiting === 1 ? one : many} for a second staff member. <Link to={APPROVALS_PATH}>Open Second Approvals</Link>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+// What a decision that became a proposal says in a dialog, in place of its form.
+export function ProposalSent({ what }: { what: string }) {
+  return (
+    <div className="panel panel--warning" role="status" data-testid="proposal-sent">
+      <p>
+        {SENT_FOR_APPROVAL}: {what} once an admin who did not propose it approves.
+      </p>
+      <p>
+        <Link to={APPROVALS_PATH}>Open Second Approvals</Link>
+      </p>
+    </div>
+  );
+}
