@@ -118,7 +118,7 @@ func TestASixthOpenDepositIsRefusedUntilStaffDecideOne(t *testing.T) {
 	// Once staff decide one, there is room for one more, and only one.
 	expect(t, staff.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": open[0].TransactionID, "notes": "Nothing arrived"}), http.StatusOK)
 	investor.position = max(investor.position, staff.position)
-	createUSDT(t, investor, "100", "0xsixth")
+	createUSDT(t, investor, "100", testHash("sixth"))
 	expectMessage(t, investor.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "100", "asset": "USDT", "network": "TRC20"}),
 		http.StatusUnprocessableEntity, refused)
 }

@@ -212,7 +212,9 @@ func TestMaturityRunsFinishOnAPoolOfTwo(t *testing.T) {
 	}
 	ids := dueAccounts(t, env, 40, base, registered...)
 	cfg := env.Pool.Config().Copy()
-	cfg.MaxConns = 2
+	// Each process's event store keeps one connection for LISTEN once it has announced an
+	// append: two of the four are theirs, and the two passes share the other two.
+	cfg.MaxConns = 4
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
