@@ -52,7 +52,7 @@ type replayedUser struct {
 	replay   *account.Replay
 	agg      *account.Account // replay's state
 	stream   eventstore.StreamID
-	version  int64 // the highest version seen
+	version  int64             // the highest version seen
 	figures  account.Balances  // summed from the postings
 	asOf     *account.Balances // the aggregate's figures at the read model's checkpoint, once passed
 	diverged bool              // books and aggregate disagreed once already (reported once)

@@ -18,8 +18,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"clearvest/platform/pgavail"
 	"clearvest/platform/config"
+	"clearvest/platform/pgavail"
 	"clearvest/platform/pgembed"
 )
 
