@@ -73,7 +73,7 @@ else
 fi
 
 step "go test"
-go test -race -count=1 -timeout 8m ./...
+go test -race -count=1 -timeout 12m ./...
 
 step "money mutants"
 scripts/mutants.sh
