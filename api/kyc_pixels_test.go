@@ -2,46 +2,16 @@ package api_test
 
 import (
 	"bufio"
-	"bytes"
-	"compress/zlib"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
-)
 
-// pngDeclaring is a PNG of a few dozen bytes whose header declares width × height pixels.
-func pngDeclaring(t *testing.T, width, height uint32) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(kind string, data []byte) {
-		var n [4]byte
-		binary.BigEndian.PutUint32(n[:], uint32(len(data)))
-		out.Write(n[:])
-		out.WriteString(kind)
-		out.Write(data)
-		binary.BigEndian.PutUint32(n[:], crc32.ChecksumIEEE(append([]byte(kind), data...)))
-		out.Write(n[:])
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], width)
-	binary.BigEndian.PutUint32(ihdr[4:], height)
-	ihdr[8], ihdr[9] = 8, 6 // 8 bits a channel, RGBA
-	chunk("IHDR", ihdr)
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
-	_, _ = zw.Write(make([]byte, 64))
-	_ = zw.Close()
-	chunk("IDAT", z.Bytes())
-	chunk("IEND", nil)
-	return out.Bytes()
-}
+	"clearvest/platform/imagetest"
+)
 
 // TestKYCImageOverThePixelBudgetIsRefused: a document whose header declares more than 40
 // megapixels is refused with 413 from its header, and nothing is stored.
@@ -49,13 +19,13 @@ func TestKYCImageOverThePixelBudgetIsRefused(t *testing.T) {
 	t.Parallel()
 	k := newKYCApp(t)
 	c, _ := k.member(t, "kyc-pixels@example.com", "subscriber")
-	bomb := part{field: "front", filename: "front.png", contentType: "image/png", data: pngDeclaring(t, 8000, 6000)}
+	bomb := part{field: "front", filename: "front.png", contentType: "image/png", data: imagetest.PNGDeclaring(8000, 6000, 8)}
 	expectMessage(t, uploadKYC(t, c, nil, bomb, back(pdfFile())), http.StatusRequestEntityTooLarge,
 		"This image is too large: documents may have at most 40 megapixels. Please upload a smaller scan or photo.")
 	if files := k.storedFiles(t); len(files) != 0 {
 		t.Fatalf("files stored: %v", files)
 	}
-	ok := part{field: "front", filename: "front.png", contentType: "image/png", data: pngDeclaring(t, 2000, 1500)}
+	ok := part{field: "front", filename: "front.png", contentType: "image/png", data: imagetest.PNGDeclaring(2000, 1500, 8)}
 	expect(t, uploadKYC(t, c, nil, ok, back(pdfFile())), http.StatusOK)
 }
 
