@@ -85,18 +85,19 @@ func (s *server) GetInvestment(ctx context.Context, req apigen.GetInvestmentRequ
 	return apigen.GetInvestment200JSONResponse(s.investmentJSON(inv, a.Role.IsStaff())), nil
 }
 
-func (s *server) GetPendingInvestments(ctx context.Context, _ apigen.GetPendingInvestmentsRequestObject) (apigen.GetPendingInvestmentsResponseObject, error) {
+func (s *server) GetPendingInvestments(ctx context.Context, req apigen.GetPendingInvestmentsRequestObject) (apigen.GetPendingInvestmentsResponseObject, error) {
 	if _, err := s.moneyCaller(ctx); err != nil {
 		return nil, err
 	}
-	list, err := s.money.PendingInvestments(ctx)
+	page, err := s.money.PendingInvestmentPage(ctx, str(req.Params.Cursor), req.Params.Limit)
 	if err != nil {
 		return nil, err
 	}
 	// Ages are wall-clock waits of real people, so they are measured on the system clock.
 	now := time.Now().UTC()
-	out := apigen.GetPendingInvestments200JSONResponse{AsOf: now, PendingInvestments: make([]apigen.InvestmentQueueItem, 0, len(list))}
-	for _, inv := range list {
+	out := apigen.GetPendingInvestments200JSONResponse{AsOf: now, Total: page.Total, NextCursor: nextCursor(page.NextCursor),
+		PendingInvestments: make([]apigen.InvestmentQueueItem, 0, len(page.Items))}
+	for _, inv := range page.Items {
 		out.PendingInvestments = append(out.PendingInvestments, apigen.InvestmentQueueItem{Investment: s.investmentJSON(inv, true),
 			AgeSeconds: max(0, int64(now.Sub(inv.RequestedAt)/time.Second))})
 	}

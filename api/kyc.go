@@ -62,16 +62,17 @@ func (s *server) GetMyKyc(ctx context.Context, _ apigen.GetMyKycRequestObject) (
 	return apigen.GetMyKyc200JSONResponse(myKycJSON(c)), nil
 }
 
-func (s *server) GetPendingKyc(ctx context.Context, _ apigen.GetPendingKycRequestObject) (apigen.GetPendingKycResponseObject, error) {
+func (s *server) GetPendingKyc(ctx context.Context, req apigen.GetPendingKycRequestObject) (apigen.GetPendingKycResponseObject, error) {
 	if _, err := s.kycCaller(ctx); err != nil {
 		return nil, err
 	}
-	list, asOf, err := s.kyc.Queue(ctx)
+	page, asOf, err := s.kyc.QueuePage(ctx, str(req.Params.Cursor), req.Params.Limit)
 	if err != nil {
 		return nil, err
 	}
-	out := apigen.GetPendingKyc200JSONResponse{AsOf: asOf, PendingUsers: make([]apigen.KycQueueItem, 0, len(list))}
-	for _, p := range list {
+	out := apigen.GetPendingKyc200JSONResponse{AsOf: asOf, Total: page.Total, NextCursor: nextCursor(page.NextCursor),
+		PendingUsers: make([]apigen.KycQueueItem, 0, len(page.Items))}
+	for _, p := range page.Items {
 		item := apigen.KycQueueItem{UnderscoreId: p.ID, Name: p.Name, Email: p.Email, Country: p.Country,
 			Submission: p.Submission, SubmittedAt: p.SubmittedAt, Documents: make([]apigen.KycSide, 0, len(p.Sides))}
 		for _, side := range p.Sides {

@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -161,17 +162,15 @@ type depositPageJSON struct {
 	Deposits []struct {
 		Deposit depositJSON `json:"deposit"`
 	} `json:"deposits"`
-	Total      int     `json:"total"`
-	NextCursor *string `json:"nextCursor"`
 }
 
-func TestTheDepositQueuePagesThroughSixHundredDepositsWhileMoreArrive(t *testing.T) {
+func TestTheDepositQueuePagesByKeyWhileMoreArrive(t *testing.T) {
 	t.Parallel()
-	// No open deposit quota here: six investors fill the queue quickly.
+	// No open deposit quota here: a few investors fill the queue quickly.
 	a := newMoneyAppQuota(t, nil, -1)
 	staff, _ := a.member(t, "sam@example.com", "author")
 	var investors []*client
-	for i := range 6 {
+	for i := range 3 {
 		c, _ := a.member(t, fmt.Sprintf("inv%d@example.com", i), "subscriber")
 		investors = append(investors, c)
 	}
@@ -184,94 +183,42 @@ func TestTheDepositQueuePagesThroughSixHundredDepositsWhileMoreArrive(t *testing
 		}
 		return ids
 	}
-	original := create(600)
-	page := func(cursor string, limit int) depositPageJSON {
-		t.Helper()
-		path := "/api/payments/pending-deposit?limit=" + strconv.Itoa(limit)
-		if cursor != "" {
-			path += "&cursor=" + cursor
+	// One more than the default page, so that the default page is seen to hold 50.
+	original := create(51)
+	depositIDs := func(r response) []string {
+		var ids []string
+		for _, d := range decodeJSON[depositPageJSON](t, r).Deposits {
+			ids = append(ids, d.Deposit.TransactionID)
 		}
-		res := staff.do(http.MethodGet, path, nil)
-		expect(t, res, http.StatusOK)
-		return decodeJSON[depositPageJSON](t, res)
+		return ids
 	}
 
-	first := page("", 100)
-	if first.Total != 600 || len(first.Deposits) != 100 || first.NextCursor == nil {
-		t.Fatalf("first page: total %d, %d deposits, next %v", first.Total, len(first.Deposits), first.NextCursor)
-	}
-	seen := map[string]int{}
-	var order []string
-	add := func(p depositPageJSON) {
-		for _, d := range p.Deposits {
-			seen[d.Deposit.TransactionID]++
-			order = append(order, d.Deposit.TransactionID)
-		}
-	}
-	add(first)
-	// While staff page through, investors keep declaring deposits and staff decide some they
+	// While staff page through, investors keep declaring deposits and staff decide one they
 	// already saw: the pages after are not shifted by either.
 	var added []string
-	cursor := *first.NextCursor
-	pages := 1
-	for {
+	order, last, pages := walkQueue(t, staff, "/api/payments/pending-deposit", 20, depositIDs, func(seen []string) {
 		added = append(added, create(7)...)
-		decided := order[len(order)-1]
-		expect(t, staff.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": decided, "notes": "Nothing arrived"}), http.StatusOK)
-		p := page(cursor, 100)
-		pages++
-		add(p)
-		if p.NextCursor == nil {
-			if p.Total != 600+len(added)-pages+1 {
-				t.Fatalf("last page: total %d, want %d", p.Total, 600+len(added)-pages+1)
-			}
-			break
-		}
-		cursor = *p.NextCursor
-		if pages > 20 {
-			t.Fatal("the pages do not end")
-		}
-	}
-	for id, n := range seen {
-		if n != 1 {
-			t.Fatalf("%s shown %d times", id, n)
-		}
+		expect(t, staff.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": seen[len(seen)-1], "notes": "Nothing arrived"}), http.StatusOK)
+	})
+	if last.Total != 51+len(added)-(pages-1) {
+		t.Fatalf("last page: total %d, want %d", last.Total, 51+len(added)-(pages-1))
 	}
 	// Every original deposit was reachable, in the order they were declared, and so was every
 	// deposit declared while paging (after them: they are newer).
 	want := append(append([]string{}, original...), added...)
-	if len(order) != len(want) {
-		t.Fatalf("%d deposits over %d pages, want %d", len(order), pages, len(want))
-	}
-	for i := range want {
-		if order[i] != want[i] {
-			t.Fatalf("item %d is %s, want %s (oldest first)", i, order[i], want[i])
-		}
+	if pages < 3 || !slices.Equal(order, want) {
+		t.Fatalf("%d pages showed %v, want %v", pages, order, want)
 	}
 
 	// The default page is 50; a page size outside 1..100 or a cursor the server did not make is a 400.
-	if p := page("", 50); len(p.Deposits) != 50 {
-		t.Fatalf("a page of 50 has %d", len(p.Deposits))
-	}
 	res := staff.do(http.MethodGet, "/api/payments/pending-deposit", nil)
 	expect(t, res, http.StatusOK)
 	if p := decodeJSON[depositPageJSON](t, res); len(p.Deposits) != 50 {
 		t.Fatalf("the default page has %d", len(p.Deposits))
 	}
-	for _, q := range []string{"limit=0", "limit=101", "cursor=not-a-cursor"} {
-		expectMessage(t, staff.do(http.MethodGet, "/api/payments/pending-deposit?"+q, nil), http.StatusBadRequest,
-			map[bool]string{true: "This page of the queue cannot be found. Please reload the queue from the start.", false: "A page holds from 1 to 100 items."}[q == "cursor=not-a-cursor"])
-	}
+	expectQueueRefusals(t, staff, "/api/payments/pending-deposit")
 	// Investors do not see the queue.
 	expect(t, investors[0].do(http.MethodGet, "/api/payments/pending-deposit", nil), http.StatusForbidden)
-}
-
-type withdrawalPageJSON struct {
-	Withdrawals []struct {
-		Withdrawal withdrawalJSON `json:"withdrawal"`
-	} `json:"withdrawals"`
-	Total      int     `json:"total"`
-	NextCursor *string `json:"nextCursor"`
 }
 
 func TestTheWithdrawalQueuePagesByKeyWhileMoreArrive(t *testing.T) {
@@ -293,43 +240,26 @@ func TestTheWithdrawalQueuePagesByKeyWhileMoreArrive(t *testing.T) {
 		return ids
 	}
 	want := create(12)
-	seen := map[string]bool{}
-	var order []string
-	cursor, pages := "", 0
-	for {
-		path := "/api/withDraw/pending?limit=5"
-		if cursor != "" {
-			path += "&cursor=" + cursor
+	order, last, pages := walkQueue(t, staff, "/api/withDraw/pending", 5, func(r response) []string {
+		var ids []string
+		for _, w := range decodeJSON[struct {
+			Withdrawals []struct {
+				Withdrawal withdrawalJSON `json:"withdrawal"`
+			} `json:"withdrawals"`
+		}](t, r).Withdrawals {
+			ids = append(ids, w.Withdrawal.ID)
 		}
-		res := staff.do(http.MethodGet, path, nil)
-		expect(t, res, http.StatusOK)
-		p := decodeJSON[withdrawalPageJSON](t, res)
-		pages++
-		if pages == 1 && p.Total != 12 {
-			t.Fatalf("total %d, want 12", p.Total)
-		}
-		for _, w := range p.Withdrawals {
-			if seen[w.Withdrawal.ID] {
-				t.Fatalf("%s shown twice", w.Withdrawal.ID)
-			}
-			seen[w.Withdrawal.ID] = true
-			order = append(order, w.Withdrawal.ID)
-		}
-		if p.NextCursor == nil || pages > 10 {
-			break
-		}
-		cursor = *p.NextCursor
+		return ids
+	}, func(seen []string) {
 		// One more is requested and the last one seen is decided before the next page.
 		want = append(want, create(1)...)
-		expect(t, staff.do(http.MethodPut, "/api/withDraw/reject/"+order[len(order)-1], map[string]string{"reason": "Address under review"}), http.StatusOK)
+		expect(t, staff.do(http.MethodPut, "/api/withDraw/reject/"+seen[len(seen)-1], map[string]string{"reason": "Address under review"}), http.StatusOK)
+	})
+	if !slices.Equal(order, want) {
+		t.Fatalf("%d pages showed %v, want %v (oldest first)", pages, order, want)
 	}
-	if len(order) != len(want) {
-		t.Fatalf("%d withdrawals over %d pages, want %d", len(order), pages, len(want))
+	if last.Total != 12 {
+		t.Fatalf("last page: total %d, want 12 (12 + %d requested - %d decided)", last.Total, pages-1, pages-1)
 	}
-	for i := range want {
-		if order[i] != want[i] {
-			t.Fatalf("item %d is %s, want %s (oldest first)", i, order[i], want[i])
-		}
-	}
-	expect(t, staff.do(http.MethodGet, "/api/withDraw/pending?limit=101", nil), http.StatusBadRequest)
+	expectQueueRefusals(t, staff, "/api/withDraw/pending")
 }

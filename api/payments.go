@@ -85,20 +85,14 @@ func (s *server) GetPendingDeposits(ctx context.Context, req apigen.GetPendingDe
 	if _, err := s.moneyCaller(ctx); err != nil {
 		return nil, err
 	}
-	cursor := ""
-	if req.Params.Cursor != nil {
-		cursor = *req.Params.Cursor
-	}
-	page, err := s.money.PendingDepositPage(ctx, cursor, req.Params.Limit)
+	page, err := s.money.PendingDepositPage(ctx, str(req.Params.Cursor), req.Params.Limit)
 	if err != nil {
 		return nil, err
 	}
 	now := time.Now().UTC()
-	out := apigen.GetPendingDeposits200JSONResponse{AsOf: now, Total: page.Total, Deposits: make([]apigen.DepositQueueItem, 0, len(page.Deposits))}
-	if page.NextCursor != "" {
-		out.NextCursor = &page.NextCursor
-	}
-	for _, d := range page.Deposits {
+	out := apigen.GetPendingDeposits200JSONResponse{AsOf: now, Total: page.Total, NextCursor: nextCursor(page.NextCursor),
+		Deposits: make([]apigen.DepositQueueItem, 0, len(page.Items))}
+	for _, d := range page.Items {
 		out.Deposits = append(out.Deposits, apigen.DepositQueueItem{Deposit: depositJSON(d, true),
 			AgeSeconds: max(0, int64(now.Sub(d.RequestedAt)/time.Second))})
 	}

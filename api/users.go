@@ -228,6 +228,14 @@ func str(p *string) string {
 	return *p
 }
 
+// nextCursor is a staff queue page's nextCursor: absent on the last page.
+func nextCursor(c string) *string {
+	if c == "" {
+		return nil
+	}
+	return &c
+}
+
 // signedIn records the sign-in's position and cookies and returns the user with the token.
 func (s *server) signedIn(ctx context.Context, in accounts.SignIn) apigen.User {
 	RecordPosition(ctx, in.Position)

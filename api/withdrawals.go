@@ -73,20 +73,14 @@ func (s *server) GetPendingWithdrawals(ctx context.Context, req apigen.GetPendin
 	if _, err := s.moneyCaller(ctx); err != nil {
 		return nil, err
 	}
-	cursor := ""
-	if req.Params.Cursor != nil {
-		cursor = *req.Params.Cursor
-	}
-	page, err := s.money.PendingWithdrawalPage(ctx, cursor, req.Params.Limit)
+	page, err := s.money.PendingWithdrawalPage(ctx, str(req.Params.Cursor), req.Params.Limit)
 	if err != nil {
 		return nil, err
 	}
 	now := time.Now().UTC()
-	out := apigen.GetPendingWithdrawals200JSONResponse{AsOf: now, Total: page.Total, Withdrawals: make([]apigen.WithdrawalQueueItem, 0, len(page.Withdrawals))}
-	if page.NextCursor != "" {
-		out.NextCursor = &page.NextCursor
-	}
-	for _, w := range page.Withdrawals {
+	out := apigen.GetPendingWithdrawals200JSONResponse{AsOf: now, Total: page.Total, NextCursor: nextCursor(page.NextCursor),
+		Withdrawals: make([]apigen.WithdrawalQueueItem, 0, len(page.Items))}
+	for _, w := range page.Items {
 		out.Withdrawals = append(out.Withdrawals, apigen.WithdrawalQueueItem{Withdrawal: withdrawalJSON(w, true),
 			AgeSeconds: max(0, int64(now.Sub(w.RequestedAt)/time.Second))})
 	}

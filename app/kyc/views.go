@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"clearvest/domain/kyc"
+	"clearvest/projections/keyset"
 	"clearvest/projections/users"
 )
 
@@ -143,18 +144,26 @@ func (s *Service) Case(ctx context.Context, userID string) (CaseView, error) {
 	return out, nil
 }
 
-// Queue lists the identity checks waiting for review, oldest first.
-func (s *Service) Queue(ctx context.Context) ([]QueueItem, time.Time, error) {
-	list, err := users.KYCQueue(ctx, s.pool, 500)
+// QueuePage reads a page of the identity checks waiting for review, oldest submission first, as
+// the money queues are paged (keyset.Read), with the app clock's reading that waiting times
+// count to.
+func (s *Service) QueuePage(ctx context.Context, cursor string, limit *int) (keyset.Page[QueueItem], time.Time, error) {
+	p, err := keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]QueueItem, int, bool, error) {
+		list, total, more, err := users.KYCQueuePage(ctx, s.pool, after, n)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		out := make([]QueueItem, 0, len(list))
+		for _, p := range list {
+			out = append(out, QueueItem{ID: p.ID, Name: p.Name, Email: p.Email, Country: p.Country,
+				Submission: p.Submission, SubmittedAt: p.SubmittedAt, Sides: p.Sides})
+		}
+		return out, total, more, nil
+	}, func(q QueueItem) keyset.Cursor { return keyset.Cursor{At: q.SubmittedAt, ID: q.ID} })
 	if err != nil {
-		return nil, time.Time{}, err
+		return keyset.Page[QueueItem]{}, time.Time{}, err
 	}
-	out := make([]QueueItem, 0, len(list))
-	for _, p := range list {
-		out = append(out, QueueItem{ID: p.ID, Name: p.Name, Email: p.Email, Country: p.Country,
-			Submission: p.Submission, SubmittedAt: p.SubmittedAt, Sides: p.Sides})
-	}
-	return out, s.clock.Now().UTC(), nil
+	return p, s.clock.Now().UTC(), nil
 }
 
 // Eligibility answers whether the caller may start an investment: nil, or why not.

@@ -19,6 +19,7 @@ import (
 	"clearvest/domain/plan"
 	"clearvest/platform/mail"
 	"clearvest/projections/investments"
+	"clearvest/projections/keyset"
 )
 
 // PlanCatalogue finds a plan by its name as its stream is now; *plans.Service is one.
@@ -508,9 +509,12 @@ func (s *Service) Investments(ctx context.Context, a Actor) ([]Investment, error
 	return investments.ByUser(ctx, s.pool, a.UserID)
 }
 
-// PendingInvestments is the staff queue: investments waiting for a decision, oldest first.
-func (s *Service) PendingInvestments(ctx context.Context) ([]Investment, error) {
-	return investments.Pending(ctx, s.pool, 0)
+// PendingInvestmentPage reads a page of the investment queue, oldest first, as
+// PendingDepositPage does.
+func (s *Service) PendingInvestmentPage(ctx context.Context, cursor string, limit *int) (keyset.Page[Investment], error) {
+	return keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]Investment, int, bool, error) {
+		return investments.PendingPage(ctx, s.pool, after, n)
+	}, func(i Investment) keyset.Cursor { return keyset.Cursor{At: i.RequestedAt, ID: i.ID} })
 }
 
 // Now is the app clock's reading, which decides maturity.

@@ -26,44 +26,12 @@ func (s *Service) Deposit(ctx context.Context, a Actor, transactionID string) (D
 	return d, nil
 }
 
-// PendingDeposits is the staff queue: deposits waiting for a decision, oldest first.
-func (s *Service) PendingDeposits(ctx context.Context) ([]Deposit, error) {
-	return wallets.PendingDeposits(ctx, s.pool, 0)
-}
-
-// DepositPage is one page of the deposit queue: the deposits, how many wait in all, and the
-// cursor of the next page ("" on the last).
-type DepositPage struct {
-	Deposits   []Deposit
-	Total      int
-	NextCursor string
-}
-
-// PendingDepositPage reads a page of the deposit queue, oldest first: limit deposits (nil:
-// keyset.DefaultLimit, at most keyset.MaxLimit) after cursor ("" from the start).
-func (s *Service) PendingDepositPage(ctx context.Context, cursor string, limit *int) (DepositPage, error) {
-	n, err := keyset.Limit(limit)
-	if err != nil {
-		return DepositPage{}, err
-	}
-	after, ok, err := keyset.Decode(cursor)
-	if err != nil {
-		return DepositPage{}, err
-	}
-	var from *keyset.Cursor
-	if ok {
-		from = &after
-	}
-	list, total, more, err := wallets.PendingPage(ctx, s.pool, from, n)
-	if err != nil {
-		return DepositPage{}, err
-	}
-	p := DepositPage{Deposits: list, Total: total}
-	if more {
-		last := list[len(list)-1]
-		p.NextCursor = keyset.Cursor{At: last.RequestedAt, ID: last.TransactionID}.Encode()
-	}
-	return p, nil
+// PendingDepositPage reads a page of the staff's deposit queue, oldest first: limit deposits
+// (nil: keyset.DefaultLimit, at most keyset.MaxLimit) after cursor ("" from the start).
+func (s *Service) PendingDepositPage(ctx context.Context, cursor string, limit *int) (keyset.Page[Deposit], error) {
+	return keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]Deposit, int, bool, error) {
+		return wallets.PendingPage(ctx, s.pool, after, n)
+	}, func(d Deposit) keyset.Cursor { return keyset.Cursor{At: d.RequestedAt, ID: d.TransactionID} })
 }
 
 // FiguresJoin reads a user's dashboard figures in the same query as their users row
@@ -90,36 +58,10 @@ func (s *Service) Balances(ctx context.Context, userID string) (account.Balances
 	return wallets.Balances(ctx, s.pool, userID)
 }
 
-// WithdrawalPage is one page of the withdrawal queue, as DepositPage is of the deposit queue.
-type WithdrawalPage struct {
-	Withdrawals []Withdrawal
-	Total       int
-	NextCursor  string
-}
-
 // PendingWithdrawalPage reads a page of the withdrawal queue, oldest first, as
 // PendingDepositPage does.
-func (s *Service) PendingWithdrawalPage(ctx context.Context, cursor string, limit *int) (WithdrawalPage, error) {
-	n, err := keyset.Limit(limit)
-	if err != nil {
-		return WithdrawalPage{}, err
-	}
-	after, ok, err := keyset.Decode(cursor)
-	if err != nil {
-		return WithdrawalPage{}, err
-	}
-	var from *keyset.Cursor
-	if ok {
-		from = &after
-	}
-	list, total, more, err := withdrawals.PendingPage(ctx, s.pool, from, n)
-	if err != nil {
-		return WithdrawalPage{}, err
-	}
-	p := WithdrawalPage{Withdrawals: list, Total: total}
-	if more {
-		last := list[len(list)-1]
-		p.NextCursor = keyset.Cursor{At: last.RequestedAt, ID: last.ID}.Encode()
-	}
-	return p, nil
+func (s *Service) PendingWithdrawalPage(ctx context.Context, cursor string, limit *int) (keyset.Page[Withdrawal], error) {
+	return keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]Withdrawal, int, bool, error) {
+		return withdrawals.PendingPage(ctx, s.pool, after, n)
+	}, func(w Withdrawal) keyset.Cursor { return keyset.Cursor{At: w.RequestedAt, ID: w.ID} })
 }

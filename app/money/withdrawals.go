@@ -398,11 +398,6 @@ func (s *Service) Withdrawal(ctx context.Context, a Actor, id string) (Withdrawa
 	return w, nil
 }
 
-// PendingWithdrawals is the staff queue: withdrawals waiting for a decision, oldest first.
-func (s *Service) PendingWithdrawals(ctx context.Context) ([]Withdrawal, error) {
-	return withdrawals.Pending(ctx, s.pool, 0)
-}
-
 // WithdrawalHistory is the caller's withdrawals, newest first.
 func (s *Service) WithdrawalHistory(ctx context.Context, a Actor) ([]Withdrawal, error) {
 	return withdrawals.ByUser(ctx, s.pool, a.UserID, 0)

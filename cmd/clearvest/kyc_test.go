@@ -162,7 +162,8 @@ func TestSeedSubmitsASampleIdentityCheck(t *testing.T) {
 		}
 	}
 	catchUp()
-	queue, _, err := ident.kyc.Queue(ctx)
+	page, _, err := ident.kyc.QueuePage(ctx, "", nil)
+	queue := page.Items
 	if err != nil || len(queue) != 1 || queue[0].Email != "applicant@clearvest.local" || queue[0].Submission != 1 {
 		t.Fatalf("queue after seeding: %v %+v", err, queue)
 	}
@@ -194,7 +195,7 @@ func TestSeedSubmitsASampleIdentityCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	catchUp()
-	if again, _, err := ident.kyc.Queue(ctx); err != nil || len(again) != 1 || again[0].Submission != 1 {
-		t.Fatalf("queue after seeding twice: %v %+v", err, again)
+	if again, _, err := ident.kyc.QueuePage(ctx, "", nil); err != nil || len(again.Items) != 1 || again.Items[0].Submission != 1 {
+		t.Fatalf("queue after seeding twice: %v %+v", err, again.Items)
 	}
 }

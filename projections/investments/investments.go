@@ -18,6 +18,7 @@ import (
 	"clearvest/domain/plan"
 	"clearvest/eventstore"
 	"clearvest/projections"
+	"clearvest/projections/keyset"
 )
 
 // Name of the projection; its tables live in schema rm_investments.
@@ -215,13 +216,16 @@ var columns = `i.investment_id, i.user_id, i.plan_id, i.plan_version, i.plan_nam
 
 const from = ` FROM rm_investments.investments i LEFT JOIN rm_users.users u ON u.id = i.user_id `
 
-func scan(rs pgx.CollectableRow) (Investment, error) {
+func scan(rs pgx.CollectableRow) (Investment, error) { return scanWith(rs) }
+
+// scanWith scans columns and then extra, the columns a query adds after them.
+func scanWith(rs pgx.CollectableRow, extra ...any) (Investment, error) {
 	var i Investment
 	var minA, maxA, amount, ret, forfeited string
-	err := rs.Scan(&i.ID, &i.UserID, &i.Terms.PlanID, &i.Terms.PlanVersion, &i.Terms.PlanName, &i.Terms.TermDays,
+	err := rs.Scan(append([]any{&i.ID, &i.UserID, &i.Terms.PlanID, &i.Terms.PlanVersion, &i.Terms.PlanName, &i.Terms.TermDays,
 		&i.Terms.TermRate, &minA, &maxA, &amount, &i.Status, &ret, &forfeited, &i.Instruction, &i.ClosedEarly,
 		&i.ReinvestedAs, &i.ReinvestedFrom, &i.Reason, &i.StaffID, &i.RequestedAt, &i.DecidedAt, &i.Start, &i.End,
-		&i.ClosedAt, &i.Name, &i.Email)
+		&i.ClosedAt, &i.Name, &i.Email}, extra...)...)
 	if err != nil {
 		return i, err
 	}
@@ -264,12 +268,23 @@ func ByUser(ctx context.Context, pool *pgxpool.Pool, userID string) ([]Investmen
 	return list(ctx, pool, `WHERE i.user_id = $1 ORDER BY i.requested_at DESC, i.investment_id DESC LIMIT 1000`, userID)
 }
 
-// Pending lists the investments waiting for staff, oldest first.
-func Pending(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Investment, error) {
-	if limit <= 0 {
-		limit = 500
+// pendingQuery is the investment queue: investments waiting for staff.
+var pendingQuery = keyset.Query{
+	Select: columns, From: from, Where: `i.status = 'Pending'`,
+	At: `i.requested_at`, ID: `i.investment_id`,
+	Count: `SELECT count(*) FROM rm_investments.investments WHERE status = 'Pending'`,
+}
+
+// PendingPage lists up to limit investments waiting for staff, oldest first, starting after the
+// cursor (from the start when after is nil), with how many wait in all (keyset.Fetch).
+func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []Investment, total int, more bool, err error) {
+	list, total, more, err = keyset.Fetch(ctx, pool, pendingQuery, after, limit, func(row pgx.CollectableRow, total *int) (Investment, error) {
+		return scanWith(row, total)
+	})
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("investments: pending %w", err)
 	}
-	return list(ctx, pool, `WHERE i.status = 'Pending' ORDER BY i.requested_at, i.investment_id LIMIT $1`, limit)
+	return list, total, more, nil
 }
 
 func list(ctx context.Context, pool *pgxpool.Pool, where string, args ...any) ([]Investment, error) {

@@ -13,6 +13,7 @@ import (
 	"clearvest/platform/pgtest"
 	"clearvest/projections"
 	"clearvest/projections/investments"
+	"clearvest/projections/keyset"
 	"clearvest/projections/users"
 )
 
@@ -82,9 +83,17 @@ func TestInvestmentsReadModel(t *testing.T) {
 		t.Errorf("estimate half way = %s, want 1.26 (2.53 / 2, half-even)", got)
 	}
 
-	queue, err := investments.Pending(ctx, e.Pool, 0)
-	if err != nil || len(queue) != 2 || queue[0].ID != "i3" || queue[1].ID != "i2" {
-		t.Fatalf("queue: %+v, %v", queue, err)
+	// The queue a page of one at a time: the pending ones, oldest first, then an empty page past
+	// the last that still counts them.
+	var from *keyset.Cursor
+	for _, want := range []string{"i3", "i2", ""} {
+		page, total, more, err := investments.PendingPage(ctx, e.Pool, from, 1)
+		if err != nil || total != 2 || more != (want == "i3") || (want == "") != (len(page) == 0) || (want != "" && page[0].ID != want) {
+			t.Fatalf("queue page for %q: %+v, %d, %v, %v", want, page, total, more, err)
+		}
+		if want != "" {
+			from = &keyset.Cursor{At: page[0].RequestedAt, ID: page[0].ID}
+		}
 	}
 	// Lifetime invested: what was activated, whatever became of it; reinvestments, requests and
 	// rejections left out.

@@ -2,12 +2,20 @@
 // the last row of the page before, so an item added or decided while staff page through the
 // queue never shifts a page and no item is shown twice or skipped. Queues sort oldest first by
 // (time, id); the cursor carries both, opaque to the client.
+//
+// A queue's read model describes its page query (Query) and reads it with Fetch; the service
+// answers a client's cursor and page size with Read.
 package keyset
 
 import (
+	"context"
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/domainerr"
 )
@@ -64,4 +72,79 @@ func Limit(n *int) (int, error) {
 		return 0, ErrBadLimit
 	}
 	return *n, nil
+}
+
+// Page is one page of a queue: its items, how many wait in all, and the cursor of the next
+// page ("" on the last).
+type Page[T any] struct {
+	Items      []T
+	Total      int
+	NextCursor string
+}
+
+// Read answers a client's request for a page of a queue: cursor as the client sent it ("" from
+// the start) and limit (nil: DefaultLimit). read reads up to n items after the cursor (nil: from
+// the start), as Fetch does; key is an item's sort key, from which the next page's cursor is made.
+func Read[T any](cursor string, limit *int, read func(after *Cursor, n int) (list []T, total int, more bool, err error), key func(T) Cursor) (Page[T], error) {
+	n, err := Limit(limit)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	c, ok, err := Decode(cursor)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	var after *Cursor
+	if ok {
+		after = &c
+	}
+	list, total, more, err := read(after, n)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	p := Page[T]{Items: list, Total: total}
+	if more && len(list) > 0 {
+		p.NextCursor = key(list[len(list)-1]).Encode()
+	}
+	return p, nil
+}
+
+// Query is a queue's page query. Select (the item's columns) and From (FROM and joins) read
+// the items; Where picks the ones waiting; At and ID are the columns of the sort key, a
+// timestamptz and a text; Count is a statement of its own counting the items waiting.
+type Query struct {
+	Select, From, Where, At, ID, Count string
+}
+
+// Fetch reads up to limit items of the queue after the cursor (from the start when after is
+// nil), oldest first, with how many wait in all, counted in the same statement so the two agree;
+// more reports whether another page follows. scan reads the Select columns and then the count
+// into total.
+func Fetch[T any](ctx context.Context, pool *pgxpool.Pool, q Query, after *Cursor, limit int, scan func(row pgx.CollectableRow, total *int) (T, error)) (list []T, total int, more bool, err error) {
+	var at any
+	id := ""
+	if after != nil {
+		at, id = after.At, after.ID
+	}
+	// One row more than the page says whether another page follows.
+	rows, err := pool.Query(ctx, `SELECT `+q.Select+`, (`+q.Count+`) `+q.From+` WHERE (`+q.Where+`)
+		AND ($1::timestamptz IS NULL OR (`+q.At+`, `+q.ID+`) > ($1::timestamptz, $2::text))
+		ORDER BY `+q.At+`, `+q.ID+` LIMIT $3`, at, id, limit+1)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("page: %w", err)
+	}
+	list, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (T, error) { return scan(row, &total) })
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("page: %w", err)
+	}
+	if len(list) == 0 && after != nil {
+		// Past the last item no row carries the count; it still answers.
+		if err := pool.QueryRow(ctx, q.Count).Scan(&total); err != nil {
+			return nil, 0, false, fmt.Errorf("page count: %w", err)
+		}
+	}
+	if len(list) > limit {
+		return list[:limit], total, true, nil
+	}
+	return list, total, false, nil
 }

@@ -38,3 +38,32 @@ func TestLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestRead(t *testing.T) {
+	at := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	key := func(id string) keyset.Cursor { return keyset.Cursor{At: at, ID: id} }
+	var gotAfter *keyset.Cursor
+	var gotN int
+	read := func(more bool) func(after *keyset.Cursor, n int) ([]string, int, bool, error) {
+		return func(after *keyset.Cursor, n int) ([]string, int, bool, error) {
+			gotAfter, gotN = after, n
+			return []string{"a", "b"}, 7, more, nil
+		}
+	}
+	p, err := keyset.Read("", nil, read(true), key)
+	if err != nil || gotAfter != nil || gotN != keyset.DefaultLimit || p.Total != 7 || len(p.Items) != 2 || p.NextCursor != key("b").Encode() {
+		t.Fatalf("first page: %+v %v (after %v, n %d)", p, err, gotAfter, gotN)
+	}
+	two := 2
+	p, err = keyset.Read(p.NextCursor, &two, read(false), key)
+	if err != nil || gotAfter == nil || gotAfter.ID != "b" || !gotAfter.At.Equal(at) || gotN != 2 || p.NextCursor != "" {
+		t.Fatalf("last page: %+v %v (after %v, n %d)", p, err, gotAfter, gotN)
+	}
+	zero := 0
+	if _, err := keyset.Read("", &zero, read(false), key); !errors.Is(err, keyset.ErrBadLimit) {
+		t.Errorf("limit 0: %v", err)
+	}
+	if _, err := keyset.Read("not-a-cursor", nil, read(false), key); !errors.Is(err, keyset.ErrBadCursor) {
+		t.Errorf("bad cursor: %v", err)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/projections"
+	"clearvest/projections/keyset"
 )
 
 // Name of the projection; its tables live in schema rm_users.
@@ -430,30 +431,32 @@ type PendingKYC struct {
 	Sides       []string
 }
 
-// KYCQueue lists the identity checks waiting for review, oldest submission first. Closed
-// accounts are left out: there is nothing left to review.
-func KYCQueue(ctx context.Context, pool *pgxpool.Pool, limit int) ([]PendingKYC, error) {
-	if limit <= 0 {
-		limit = maxLimit
-	}
-	rows, err := pool.Query(ctx, `SELECT id, name, email, country, kyc_submission, kyc_submitted_at, kyc_sides
-		FROM rm_users.users WHERE kyc_status = 'Pending' AND status <> 'closed'
-		ORDER BY kyc_submitted_at, id LIMIT $1`, limit)
-	if err != nil {
-		return nil, fmt.Errorf("users: kyc queue: %w", err)
-	}
-	list, err := pgx.CollectRows(rows, func(rs pgx.CollectableRow) (PendingKYC, error) {
+// kycQueue is the identity checks waiting for review. Closed accounts are left out: there is
+// nothing left to review.
+var kycQueue = keyset.Query{
+	Select: `id, name, email, country, kyc_submission, kyc_submitted_at, kyc_sides`,
+	From:   `FROM rm_users.users`,
+	Where:  `kyc_status = 'Pending' AND status <> 'closed'`,
+	At:     `kyc_submitted_at`, ID: `id`,
+	Count: `SELECT count(*) FROM rm_users.users WHERE kyc_status = 'Pending' AND status <> 'closed'`,
+}
+
+// KYCQueuePage lists up to limit identity checks waiting for review, oldest submission first,
+// starting after the cursor (from the start when after is nil), with how many wait in all
+// (keyset.Fetch).
+func KYCQueuePage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []PendingKYC, total int, more bool, err error) {
+	list, total, more, err = keyset.Fetch(ctx, pool, kycQueue, after, limit, func(rs pgx.CollectableRow, total *int) (PendingKYC, error) {
 		var p PendingKYC
 		var sides string
-		err := rs.Scan(&p.ID, &p.Name, &p.Email, &p.Country, &p.Submission, &p.SubmittedAt, &sides)
+		err := rs.Scan(&p.ID, &p.Name, &p.Email, &p.Country, &p.Submission, &p.SubmittedAt, &sides, total)
 		p.SubmittedAt = p.SubmittedAt.UTC()
 		p.Sides = strings.Split(sides, ",")
 		return p, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("users: kyc queue: %w", err)
+		return nil, 0, false, fmt.Errorf("users: kyc queue %w", err)
 	}
-	return list, nil
+	return list, total, more, nil
 }
 
 // KYCRetentionCandidates lists the users whose identity documents a retention run looks at:

@@ -229,55 +229,23 @@ func ByTransactionID(ctx context.Context, pool *pgxpool.Pool, transactionID stri
 	return d, nil
 }
 
-// PendingPage lists up to limit deposits waiting for staff, oldest first, starting after the
-// cursor (from the start when after is nil), with how many wait in all. The next page starts
-// after the last deposit returned; more reports whether there is one. The list and the count
-// are read in one statement, so they agree.
-func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []Deposit, total int, more bool, err error) {
-	var at any
-	id := ""
-	if after != nil {
-		at, id = after.At, after.ID
-	}
-	rows, err := pool.Query(ctx, `SELECT `+depositColumns+`, (SELECT count(*) FROM rm_wallets.deposits WHERE status = 'Pending')
-		FROM rm_wallets.deposits d LEFT JOIN rm_users.users u ON u.id = d.user_id
-		WHERE d.status = 'Pending' AND ($1::timestamptz IS NULL OR (d.requested_at, d.transaction_id) > ($1::timestamptz, $2::text))
-		ORDER BY d.requested_at, d.transaction_id LIMIT $3`, at, id, limit+1)
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("wallets: pending page: %w", err)
-	}
-	list, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Deposit, error) {
-		return scanDepositWith(row, &total)
-	})
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("wallets: pending page: %w", err)
-	}
-	if len(list) == 0 && after != nil {
-		// Past the last one: the count still answers.
-		if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_wallets.deposits WHERE status = 'Pending'`).Scan(&total); err != nil {
-			return nil, 0, false, fmt.Errorf("wallets: pending count: %w", err)
-		}
-	}
-	if len(list) > limit {
-		return list[:limit], total, true, nil
-	}
-	return list, total, false, nil
+// pendingQuery is the deposit queue: deposits waiting for staff.
+var pendingQuery = keyset.Query{
+	Select: depositColumns,
+	From:   `FROM rm_wallets.deposits d LEFT JOIN rm_users.users u ON u.id = d.user_id`,
+	Where:  `d.status = 'Pending'`,
+	At:     `d.requested_at`, ID: `d.transaction_id`,
+	Count: `SELECT count(*) FROM rm_wallets.deposits WHERE status = 'Pending'`,
 }
 
-// PendingDeposits lists the deposits waiting for staff, oldest first.
-func PendingDeposits(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Deposit, error) {
-	if limit <= 0 {
-		limit = 500
-	}
-	rows, err := pool.Query(ctx, `SELECT `+depositColumns+` FROM rm_wallets.deposits d
-		LEFT JOIN rm_users.users u ON u.id = d.user_id WHERE d.status = 'Pending'
-		ORDER BY d.requested_at, d.transaction_id LIMIT $1`, limit)
+// PendingPage lists up to limit deposits waiting for staff, oldest first, starting after the
+// cursor (from the start when after is nil), with how many wait in all (keyset.Fetch).
+func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []Deposit, total int, more bool, err error) {
+	list, total, more, err = keyset.Fetch(ctx, pool, pendingQuery, after, limit, func(row pgx.CollectableRow, total *int) (Deposit, error) {
+		return scanDepositWith(row, total)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("wallets: pending deposits: %w", err)
+		return nil, 0, false, fmt.Errorf("wallets: pending %w", err)
 	}
-	list, err := pgx.CollectRows(rows, scanDeposit)
-	if err != nil {
-		return nil, fmt.Errorf("wallets: pending deposits: %w", err)
-	}
-	return list, nil
+	return list, total, more, nil
 }

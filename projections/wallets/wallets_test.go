@@ -80,9 +80,9 @@ func TestWalletsReadModel(t *testing.T) {
 		t.Errorf("unknown deposit: %v, want ErrNotFound", err)
 	}
 
-	queue, err := wallets.PendingDeposits(ctx, e.Pool, 0)
-	if err != nil {
-		t.Fatal(err)
+	queue, total, more, err := wallets.PendingPage(ctx, e.Pool, nil, 10)
+	if err != nil || total != 2 || more {
+		t.Fatalf("queue: %d waiting, more %v, %v", total, more, err)
 	}
 	var ids []string
 	for _, d := range queue {

@@ -186,43 +186,23 @@ func ByID(ctx context.Context, pool *pgxpool.Pool, id string) (Withdrawal, error
 	return w, nil
 }
 
-// Pending lists the withdrawals waiting for staff, oldest first.
-func Pending(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Withdrawal, error) {
-	if limit <= 0 {
-		limit = 500
-	}
-	return list(ctx, pool, `WHERE w.status = 'Pending' ORDER BY w.requested_at, w.withdrawal_id LIMIT $1`, limit)
+// pendingQuery is the withdrawal queue: withdrawals waiting for staff.
+var pendingQuery = keyset.Query{
+	Select: columns, From: from, Where: `w.status = 'Pending'`,
+	At: `w.requested_at`, ID: `w.withdrawal_id`,
+	Count: `SELECT count(*) FROM rm_withdrawals.withdrawals WHERE status = 'Pending'`,
 }
 
 // PendingPage lists up to limit withdrawals waiting for staff, oldest first, starting after the
-// cursor (from the start when after is nil), with how many wait in all, read in the same
-// statement; more reports whether another page follows.
+// cursor (from the start when after is nil), with how many wait in all (keyset.Fetch).
 func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []Withdrawal, total int, more bool, err error) {
-	var at any
-	id := ""
-	if after != nil {
-		at, id = after.At, after.ID
-	}
-	const count = `(SELECT count(*) FROM rm_withdrawals.withdrawals WHERE status = 'Pending')`
-	rows, err := pool.Query(ctx, `SELECT `+columns+`, `+count+from+`WHERE w.status = 'Pending'
-		AND ($1::timestamptz IS NULL OR (w.requested_at, w.withdrawal_id) > ($1::timestamptz, $2::text))
-		ORDER BY w.requested_at, w.withdrawal_id LIMIT $3`, at, id, limit+1)
+	list, total, more, err = keyset.Fetch(ctx, pool, pendingQuery, after, limit, func(row pgx.CollectableRow, total *int) (Withdrawal, error) {
+		return scanWith(row, total)
+	})
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("withdrawals: pending page: %w", err)
+		return nil, 0, false, fmt.Errorf("withdrawals: pending %w", err)
 	}
-	list, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Withdrawal, error) { return scanWith(row, &total) })
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("withdrawals: pending page: %w", err)
-	}
-	if len(list) == 0 && after != nil {
-		if err := pool.QueryRow(ctx, count).Scan(&total); err != nil {
-			return nil, 0, false, fmt.Errorf("withdrawals: pending count: %w", err)
-		}
-	}
-	if len(list) > limit {
-		return list[:limit], total, true, nil
-	}
-	return list, total, false, nil
+	return list, total, more, nil
 }
 
 // ByUser lists a user's withdrawals, newest first.

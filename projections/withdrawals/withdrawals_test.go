@@ -101,7 +101,11 @@ func TestWithdrawalsReadModel(t *testing.T) {
 		}
 		return out
 	}
-	if got := ids(withdrawals.Pending(ctx, e.Pool, 0)); len(got) != 2 || got[0] != "w4" || got[1] != "w3" {
+	pending, total, more, err := withdrawals.PendingPage(ctx, e.Pool, nil, 10)
+	if total != 2 || more {
+		t.Errorf("queue: %d waiting, more %v", total, more)
+	}
+	if got := ids(pending, err); len(got) != 2 || got[0] != "w4" || got[1] != "w3" {
 		t.Errorf("queue = %v, want [w4 w3]: the pending ones, oldest first", got)
 	}
 	if got := ids(withdrawals.ByUser(ctx, e.Pool, alice, 0)); len(got) != 2 || got[0] != "w4" || got[1] != "w1" {

@@ -324,6 +324,7 @@ export type {
   EarlyRedemption,
   InvestEligibility,
   Investment,
+  InvestmentQueue,
   InvestmentQueueItem,
   InvestmentQuote,
   InvestmentStatus,

@@ -281,6 +281,10 @@ const injectedRtkApi = api.injectEndpoints({
         headers: {
           "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
         },
+        params: {
+          cursor: queryArg.cursor,
+          limit: queryArg.limit,
+        },
       }),
     }),
     getKycCase: build.query<GetKycCaseApiResponse, GetKycCaseApiArg>({
@@ -388,6 +392,10 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/invest/adminPendingInvestment`,
         headers: {
           "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+        params: {
+          cursor: queryArg.cursor,
+          limit: queryArg.limit,
         },
       }),
     }),
@@ -1012,12 +1020,17 @@ export type GetMyKycApiArg = {
      */
   "X-Clearvest-Position"?: number;
 };
-export type GetPendingKycApiResponse = /** status 200 The queue. */ KycQueue;
+export type GetPendingKycApiResponse =
+  /** status 200 One page of the queue. */ KycQueue;
 export type GetPendingKycApiArg = {
   /** A position returned by an earlier command. The server waits, bounded, until the read
     models this query uses have passed it.
      */
   "X-Clearvest-Position"?: number;
+  /** A staff queue's `nextCursor` from the page before; absent for the first page. */
+  cursor?: string;
+  /** How many items a page of a staff queue holds (default 50). */
+  limit?: number;
 };
 export type GetKycCaseApiResponse = /** status 200 The case. */ KycCase;
 export type GetKycCaseApiArg = {
@@ -1096,12 +1109,16 @@ export type GetInvestmentApiArg = {
   "X-Clearvest-Position"?: number;
 };
 export type GetPendingInvestmentsApiResponse =
-  /** status 200 The queue. */ InvestmentQueue;
+  /** status 200 One page of the queue. */ InvestmentQueue;
 export type GetPendingInvestmentsApiArg = {
   /** A position returned by an earlier command. The server waits, bounded, until the read
     models this query uses have passed it.
      */
   "X-Clearvest-Position"?: number;
+  /** A staff queue's `nextCursor` from the page before; absent for the first page. */
+  cursor?: string;
+  /** How many items a page of a staff queue holds (default 50). */
+  limit?: number;
 };
 export type ApproveInvestmentApiResponse = /** status 200 Approved. */ Message;
 export type ApproveInvestmentApiArg = {
@@ -1689,6 +1706,10 @@ export type KycQueue = {
   pendingUsers: KycQueueItem[];
   /** The server's clock when the queue was read; waiting times count to it. */
   asOf: string;
+  /** How many identity checks wait in all, on every page. */
+  total: number;
+  /** The `cursor` of the next page; absent on the last page. */
+  nextCursor?: string;
 };
 export type KycSubmission = {
   /** Counts the user's submissions from 1. */
@@ -1851,6 +1872,10 @@ export type InvestmentQueueItem = {
 export type InvestmentQueue = {
   asOf: string;
   pendingInvestments: InvestmentQueueItem[];
+  /** How many investments wait in all, on every page. */
+  total: number;
+  /** The `cursor` of the next page; absent on the last page. */
+  nextCursor?: string;
 };
 export type RejectInvestmentRequest = {
   reason: string;

@@ -1,9 +1,8 @@
 import { Link } from 'react-router';
-import { useGetPendingInvestmentsQuery, type InvestmentQueueItem } from '../../api/enhanced';
+import { useGetPendingInvestmentsQuery, type InvestmentQueue, type InvestmentQueueItem } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
-import { formatDateTime } from '../../components/format';
-import { QueryState } from '../../components/QueryState';
-import { waitedFor } from '../../components/format';
+import { formatDateTime, waitedFor } from '../../components/format';
+import { pagedQueue } from '../../components/PagedQueue';
 import { aprPercent, days } from '../../components/planWords';
 import { InvestmentDecision } from './InvestmentDecision';
 
@@ -41,27 +40,23 @@ function QueueItem({ item }: { item: InvestmentQueueItem }) {
   );
 }
 
+const InvestmentQueuePages = pagedQueue<InvestmentQueue, InvestmentQueueItem>({
+  usePage: useGetPendingInvestmentsQuery,
+  items: (page) => page.pendingInvestments,
+  itemKey: (item) => item.investment._id,
+  renderItem: (item) => <QueueItem item={item} />,
+  noun: { one: 'investment', many: 'investments' },
+  failed: 'Failed to fetch pending investments.',
+  testId: 'investment',
+});
+
 export function PendingInvestmentsPage() {
-  const queue = useGetPendingInvestmentsQuery({}, { refetchOnMountOrArgChange: true });
   return (
     <section className="page container" aria-labelledby="investment-queue-title">
       <p className="eyebrow">Staff</p>
       <h1 id="investment-queue-title">Investment Queue</h1>
       <p className="muted">Oldest first. Approving starts the term now and fixes the return; rejecting releases the held amount.</p>
-      <QueryState
-        query={queue}
-        loading="Loading the queue…"
-        failed="Failed to fetch pending investments."
-        empty={{ when: (data) => data.pendingInvestments.length === 0, message: 'No investments are waiting.' }}
-      >
-        {(data) => (
-          <ol className="queue" aria-busy={queue.isFetching || undefined}>
-            {data.pendingInvestments.map((item) => (
-              <QueueItem key={item.investment._id} item={item} />
-            ))}
-          </ol>
-        )}
-      </QueryState>
+      <InvestmentQueuePages />
     </section>
   );
 }

@@ -255,6 +255,7 @@ describe('investment queue', () => {
       'GET /api/users/getUser': json(staff),
       'GET /api/invest/adminPendingInvestment': json({
         asOf: '2026-11-23T12:00:00Z',
+        total: 2,
         pendingInvestments: [item(pending, 3 * 3600 + 60), item({ ...pending, _id: 'inv-2', amount: '150.00' }, 300)],
       }),
       'PUT /api/invest/inv-1/reject': json({ message: 'This investment was already decided' }, 409),
@@ -263,6 +264,7 @@ describe('investment queue', () => {
     const u = userEvent.setup();
     renderApp({ route: '/admin-pending-investment', ...signedIn(staff) });
     const items = await screen.findAllByTestId('investment-queue-item');
+    expect(screen.getByTestId('investment-queue-total').textContent).toBe('2 investments are waiting.');
     expect(items[0]!.textContent).toContain('waiting 3 h 1 min');
     expect(items[0]!.textContent).toContain('ivy@example.com');
     expect(items[1]!.textContent).toContain('$150.00 in Basic');
@@ -279,8 +281,26 @@ describe('investment queue', () => {
     expect(conflict.textContent).toContain('This investment was already decided');
   });
 
+  it('reads the queue a page at a time and loads more on request', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/invest/adminPendingInvestment': (request: Request) =>
+        new URL(request.url).searchParams.get('cursor') === 'page-2'
+          ? json({ asOf: '2026-11-23T12:00:00Z', total: 2, pendingInvestments: [item({ ...pending, _id: 'inv-2', amount: '150.00' }, 300)] })
+          : json({ asOf: '2026-11-23T12:00:00Z', total: 2, pendingInvestments: [item(pending, 60)], nextCursor: 'page-2' }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/admin-pending-investment', ...signedIn(staff) });
+    expect(await screen.findAllByTestId('investment-queue-item')).toHaveLength(1);
+    expect(api.sent.some((r) => r.path.includes('limit=50'))).toBe(true);
+    await u.click(screen.getByRole('button', { name: 'Load more' }));
+    const more = await screen.findByRole('list', { name: 'More investments waiting, page 2' });
+    expect(within(more).getByTestId('investment-queue-item').textContent).toContain('$150.00 in Basic');
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
   it('has an empty state', async () => {
-    stubApi({ 'GET /api/users/getUser': json(staff), 'GET /api/invest/adminPendingInvestment': json({ asOf: '2026-11-23T12:00:00Z', pendingInvestments: [] }) });
+    stubApi({ 'GET /api/users/getUser': json(staff), 'GET /api/invest/adminPendingInvestment': json({ asOf: '2026-11-23T12:00:00Z', total: 0, pendingInvestments: [] }) });
     renderApp({ route: '/admin-pending-investment', ...signedIn(staff) });
     expect(await screen.findByText('No investments are waiting.')).toBeTruthy();
   });

@@ -11,7 +11,7 @@ function openCase(routes: Parameters<typeof stubApi>[0] = {}) {
   const api = stubApi({
     'GET /api/users/getUser': json(staff),
     'GET /api/users/kyc/user-1': json(kycCase()),
-    'GET /api/users/kyc/pending': json({ asOf: '2026-11-23T10:00:00Z', pendingUsers: [] }),
+    'GET /api/users/kyc/pending': json({ asOf: '2026-11-23T10:00:00Z', total: 0, pendingUsers: [] }),
     'POST /api/users/kyc/user-1/documents/1/front': () => new Response('jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
     'POST /api/users/kyc/user-1/documents/2/back': () => new Response('heic', { headers: { 'Content-Type': 'image/heic' } }),
     ...routes,

@@ -24,6 +24,7 @@ describe('identity check queue', () => {
       'GET /api/users/getUser': json(staff),
       'GET /api/users/kyc/pending': json({
         asOf: '2026-11-23T10:12:00Z',
+        total: 2,
         pendingUsers: [
           { _id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', country: 'GB', submission: 1, submittedAt: '2026-11-23T07:00:00Z', documents: ['front', 'back'] },
           { _id: 'u2', name: 'Bo Re', email: 'bo@example.com', country: 'DE', submission: 2, submittedAt: '2026-11-23T10:00:00Z', documents: ['back'] },
@@ -34,6 +35,7 @@ describe('identity check queue', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Identity Check Queue' })).toBeTruthy();
     const items = await screen.findAllByTestId('kyc-queue-item');
     expect(items).toHaveLength(2);
+    expect(screen.getByTestId('kyc-queue-total').textContent).toBe('2 identity checks are waiting.');
     expect(within(items[0]!).getByRole('link', { name: 'Ada Lovelace' }).getAttribute('href')).toBe('/pending-kyc/u1');
     expect(within(items[0]!).getByText('ada@example.com')).toBeTruthy();
     expect(within(items[0]!).getByText('waiting 3 h 12 min')).toBeTruthy();
@@ -44,8 +46,28 @@ describe('identity check queue', () => {
     expect(items[1]!.textContent).toContain('Submission 2');
   });
 
+  it('reads the queue a page at a time and loads more on request', async () => {
+    const user = (id: string, submittedAt: string) => ({ _id: id, name: `User ${id}`, email: `${id}@example.com`, country: 'GB', submission: 1, submittedAt, documents: ['front', 'back'] });
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/users/kyc/pending': (request: Request) =>
+        new URL(request.url).searchParams.get('cursor') === 'page-2'
+          ? json({ asOf: '2026-11-23T10:30:00Z', total: 2, pendingUsers: [user('u2', '2026-11-23T10:00:00Z')] })
+          : json({ asOf: '2026-11-23T10:12:00Z', total: 2, pendingUsers: [user('u1', '2026-11-23T07:00:00Z')], nextCursor: 'page-2' }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/pending-kyc', ...signedIn(staff) });
+    expect(await screen.findAllByTestId('kyc-queue-item')).toHaveLength(1);
+    expect(api.sent.some((r) => r.path.includes('limit=50'))).toBe(true);
+    await u.click(screen.getByRole('button', { name: 'Load more' }));
+    const more = await screen.findByRole('list', { name: 'More identity checks waiting, page 2' });
+    // Each page's waiting times count to the server's clock when that page was read.
+    expect(within(more).getByText('waiting 30 min')).toBeTruthy();
+    expect(api.sent.some((r) => r.path.includes('cursor=page-2'))).toBe(true);
+  });
+
   it('says when nobody is waiting', async () => {
-    stubApi({ 'GET /api/users/getUser': json(staff), 'GET /api/users/kyc/pending': json({ asOf: '2026-11-23T10:00:00Z', pendingUsers: [] }) });
+    stubApi({ 'GET /api/users/getUser': json(staff), 'GET /api/users/kyc/pending': json({ asOf: '2026-11-23T10:00:00Z', total: 0, pendingUsers: [] }) });
     renderApp({ route: '/pending-kyc', ...signedIn(staff) });
     expect(await screen.findByText('No identity checks are waiting.')).toBeTruthy();
   });
@@ -55,7 +77,7 @@ describe('identity check queue', () => {
     stubApi({
       'GET /api/users/getUser': json(staff),
       'GET /api/users/kyc/pending': () =>
-        ++calls === 1 ? json({ message: 'Identity checks are not available yet.' }, 422) : json({ asOf: '2026-11-23T10:00:00Z', pendingUsers: [] }),
+        ++calls === 1 ? json({ message: 'Identity checks are not available yet.' }, 422) : json({ asOf: '2026-11-23T10:00:00Z', total: 0, pendingUsers: [] }),
     });
     const u = userEvent.setup();
     renderApp({ route: '/pending-kyc', ...signedIn(staff) });

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { useGetPendingKycQuery, type KycQueueItem } from '../../api/enhanced';
+import { useGetPendingKycQuery, type KycQueue, type KycQueueItem } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
-import { QueryState } from '../../components/QueryState';
+import { pagedQueue } from '../../components/PagedQueue';
 import { countryName, waitingTime } from './queueWords';
 
 function QueueItem({ item, asOf }: { item: KycQueueItem; asOf: string }) {
@@ -29,32 +29,23 @@ function QueueItem({ item, asOf }: { item: KycQueueItem; asOf: string }) {
   );
 }
 
+const KycQueuePages = pagedQueue<KycQueue, KycQueueItem>({
+  usePage: useGetPendingKycQuery,
+  items: (page) => page.pendingUsers,
+  itemKey: (item) => item._id,
+  renderItem: (item, page) => <QueueItem item={item} asOf={page.asOf} />,
+  noun: { one: 'identity check', many: 'identity checks' },
+  failed: 'The queue could not be loaded',
+  testId: 'kyc',
+});
+
 export function PendingKycPage() {
-  const queue = useGetPendingKycQuery({}, { refetchOnMountOrArgChange: true });
   return (
     <section className="page container" aria-labelledby="kyc-queue-title">
       <p className="eyebrow">Staff</p>
       <h1 id="kyc-queue-title">Identity Check Queue</h1>
       <p className="muted">Oldest first. Open a case to see the documents and decide.</p>
-      <QueryState
-        query={queue}
-        loading="Loading the queue…"
-        failed="The queue could not be loaded"
-        empty={{ when: (data) => data.pendingUsers.length === 0, message: 'No identity checks are waiting.' }}
-      >
-        {(data) => (
-          <>
-            <p className="visually-hidden" role="status">
-              {data.pendingUsers.length} {data.pendingUsers.length === 1 ? 'identity check is' : 'identity checks are'} waiting
-            </p>
-            <ol className="queue" aria-busy={queue.isFetching || undefined}>
-              {data.pendingUsers.map((item) => (
-                <QueueItem key={item._id} item={item} asOf={data.asOf} />
-              ))}
-            </ol>
-          </>
-        )}
-      </QueryState>
+      <KycQueuePages />
     </section>
   );
 }
