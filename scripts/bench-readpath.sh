@@ -5,7 +5,7 @@
 # scripts/bareuser), driven by an open-loop load
 # generator in a second process on loopback (scripts/loadgen), at fixed request rates. It prints
 # one table: p50/p99/p99.9 and errors per target and rate, CPU per request of each server and
-# of its PostgreSQL backends, and the targets (docs/benchmarks.md). scripts/bench.sh runs it at the end;
+# of its PostgreSQL backends, and the targets (docs/benchmarks.md). scripts/bench.sh runs it after the command comparison;
 # it also runs alone, in about (rates x targets x rounds x (duration + warm-up)).
 #
 #   TEST_DATABASE_URL  PostgreSQL server (a fresh database is created and dropped); unset: the

@@ -6,7 +6,7 @@
 # (scripts/bench-readpath.sh), the money commands over HTTP (scripts/bench-money.sh), the log
 # audit on a million money events (scripts/bench-verify.sh), the KYC upload benchmark
 # (scripts/bench-kyc.sh) and an HTTP load
-# test of the built binary with wrk from a second process on loopback. Takes about fourteen
+# test of the built binary with wrk from a second process on loopback. Takes about fifty
 # minutes on 2 cores; run it on an otherwise idle machine and PostgreSQL server, since anything
 # else running there is measured too (the CPU-time metrics, go-cpu-* and pg-cpu-*, are the least
 # affected by it).
