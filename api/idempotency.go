@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -15,17 +14,15 @@ import (
 // idempotentOperations returns "METHOD /path" of every operation whose declaration in
 // openapi.yaml takes the Idempotency-Key header: the document says which requests honour it.
 func idempotentOperations() (map[string]bool, error) {
-	doc, err := apigen.GetSpec()
+	ops, err := specOperations()
 	if err != nil {
-		return nil, fmt.Errorf("api: reading the embedded OpenAPI document: %w", err)
+		return nil, err
 	}
 	out := map[string]bool{}
-	for path, item := range doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			for _, p := range op.Parameters {
-				if p.Value != nil && p.Value.In == "header" && strings.EqualFold(p.Value.Name, idempotency.HeaderKey) {
-					out[method+" "+path] = true
-				}
+	for key, op := range ops {
+		for _, p := range op.Parameters {
+			if p.Value != nil && p.Value.In == "header" && strings.EqualFold(p.Value.Name, idempotency.HeaderKey) {
+				out[key] = true
 			}
 		}
 	}

@@ -1,14 +1,12 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
 
-	"clearvest/api/apigen"
 	"clearvest/api/httperr"
 	"clearvest/app/accounts"
 	"clearvest/domain/domainerr"
@@ -181,15 +179,13 @@ var (
 type operationIndex map[string]string
 
 func newOperationIndex() (operationIndex, error) {
-	doc, err := apigen.GetSpec()
+	ops, err := specOperations()
 	if err != nil {
-		return nil, fmt.Errorf("api: reading the embedded OpenAPI document: %w", err)
+		return nil, err
 	}
 	idx := operationIndex{}
-	for path, item := range doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			idx[method+" "+path] = op.OperationID
-		}
+	for key, op := range ops {
+		idx[key] = op.OperationID
 	}
 	return idx, nil
 }

@@ -35,7 +35,9 @@ type authParts struct {
 
 func (s *Service) initAuth() error {
 	var err error
-	s.hasher = password.NewHasher(password.DefaultParams, 0)
+	if s.hasher == nil {
+		s.hasher = password.NewHasher(password.DefaultParams, 0)
+	}
 	if s.tokens, err = token.NewIssuer(s.clock, s.cfg.SecretKey, s.cfg.PreviousSecretKeys...); err != nil {
 		return fmt.Errorf("accounts: %w", err)
 	}

@@ -35,6 +35,7 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
+	"clearvest/platform/auth/password"
 	"clearvest/platform/auth/principal"
 	"clearvest/platform/blob"
 	"clearvest/platform/mail"
@@ -106,6 +107,9 @@ type Deps struct {
 	// error: the money service's CheckClosable, so that an account holding money is paid out
 	// first. It is the one check every path that closes an account calls (closeRefusal).
 	CloseCheck func(ctx context.Context, userID string) error
+	// Passwords hashes and checks passwords; nil means argon2id with password.DefaultParams.
+	// Tests pass a cheaper one: the parameters travel with each hash, so nothing else changes.
+	Passwords *password.Hasher
 }
 
 // Service runs the identity flows. It is safe for concurrent use.
@@ -163,6 +167,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		emails:      principal.NewEmails(d.Pool),
 		credentials: principal.NewCredentials(d.Pool, d.Clock),
 	}
+	s.hasher = d.Passwords
 	if s.waitUntil == nil {
 		s.waitUntil = s.sleepUntil
 	}

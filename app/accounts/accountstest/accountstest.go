@@ -32,6 +32,7 @@ import (
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth"
+	"clearvest/platform/auth/password"
 	"clearvest/platform/blob"
 	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
@@ -41,6 +42,11 @@ import (
 	"clearvest/projections/securitylog"
 	"clearvest/projections/users"
 )
+
+// cheapPasswords are argon2id's smallest parameters. Tests sign people up and in thousands of
+// times, and at the production cost (19 MiB and two passes a hash) hashing alone was a large
+// share of a test run under the race detector; platform/auth/password tests the real cost.
+var cheapPasswords = password.Params{Memory: 8, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
 
 // PublicURL is the public URL the test service puts in e-mailed links.
 const PublicURL = "http://clearvest.test"
@@ -213,6 +219,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 		Commands:   commands,
 		OnClosed:   o.onClosed,
 		CloseCheck: o.closeCheck,
+		Passwords:  password.NewHasher(cheapPasswords, 0),
 	})
 	if err != nil {
 		t.Fatal(err)
