@@ -160,6 +160,8 @@ var operationActions = map[string]Action{
 	"getProposals":    ActReviewQueues,
 	"approveProposal": ActApproveChanges,
 	"rejectProposal":  ActApproveChanges,
+	// The staff navigation's counts of what waits in each queue.
+	"getQueueCounts": ActReviewQueues,
 }
 
 // Allowed reports whether role may perform action.

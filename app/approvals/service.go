@@ -248,6 +248,11 @@ func (s *Service) stream(ctx context.Context, id string) (eventstore.StreamID, e
 	return eventstore.StreamID(stream), nil
 }
 
+// PendingCount is how many proposals wait for a second person, all of them.
+func (s *Service) PendingCount(ctx context.Context) (int, error) {
+	return proposals.CountPending(ctx, s.pool)
+}
+
 // Queue is what the staff queue shows: proposals waiting for a second person, oldest first, and
 // the latest decided ones, newest first.
 type Queue struct {

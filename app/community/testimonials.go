@@ -201,6 +201,11 @@ func (s *Service) Pending(ctx context.Context) ([]Review, error) {
 	return out, nil
 }
 
+// PendingCount is how many testimonials wait for staff, all of them.
+func (s *Service) PendingCount(ctx context.Context) (int, error) {
+	return testimonials.CountPending(ctx, s.pool)
+}
+
 // Mine is the dashboard card's view: whether the user may write, and their latest testimonial.
 type Mine struct {
 	Eligible bool

@@ -163,6 +163,11 @@ func (s *Service) List(ctx context.Context) ([]Ticket, error) {
 	return tickets.List(ctx, s.pool, queueLimit)
 }
 
+// Waiting is how many tickets wait for staff's first answer.
+func (s *Service) Waiting(ctx context.Context) (int, error) {
+	return tickets.CountOpen(ctx, s.pool)
+}
+
 // Reply records staff's answer and e-mails it to the requester, in one transaction: an answer
 // is never recorded without its e-mail, nor mailed without being recorded.
 func (s *Service) Reply(ctx context.Context, a Actor, ticketID, message string) (int64, error) {

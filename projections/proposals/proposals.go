@@ -132,6 +132,15 @@ func Pending(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Row, error) 
 	return query(ctx, pool, `SELECT `+columns+` WHERE p.status = 'pending' ORDER BY p.opened_at, p.proposal_id LIMIT $1`, limit)
 }
 
+// CountPending is how many proposals wait for a second person, all of them.
+func CountPending(ctx context.Context, pool *pgxpool.Pool) (int, error) {
+	var n int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_proposals.proposals WHERE status = 'pending'`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("proposals: count pending: %w", err)
+	}
+	return n, nil
+}
+
 // Recent returns up to limit decided proposals, newest decision first.
 func Recent(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Row, error) {
 	return query(ctx, pool, `SELECT `+columns+` WHERE p.status <> 'pending' ORDER BY p.decided_at DESC, p.proposal_id LIMIT $1`, limit)

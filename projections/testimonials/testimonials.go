@@ -140,6 +140,16 @@ func Pending(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Testimonial,
 	return list(ctx, pool, `WHERE status = 'Pending' ORDER BY submitted_at, testimonial_id LIMIT $1`, limit)
 }
 
+// CountPending is how many testimonials wait for staff, all of them (Pending shows at most a
+// page).
+func CountPending(ctx context.Context, pool *pgxpool.Pool) (int, error) {
+	var n int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_testimonials.testimonials WHERE status = 'Pending'`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("testimonials: count pending: %w", err)
+	}
+	return n, nil
+}
+
 // Approved lists the published testimonials, most recently approved first.
 func Approved(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Testimonial, error) {
 	return list(ctx, pool, `WHERE status = 'Approved' ORDER BY decided_at DESC, testimonial_id DESC LIMIT $1`, limit)

@@ -126,3 +126,12 @@ func List(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Ticket, error) 
 	}
 	return out, rows.Err()
 }
+
+// CountOpen is how many tickets wait for staff's first answer.
+func CountOpen(ctx context.Context, pool *pgxpool.Pool) (int, error) {
+	var n int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_tickets.tickets WHERE status_rank = $1`, rank[support.StatusOpen]).Scan(&n); err != nil {
+		return 0, fmt.Errorf("tickets: count open: %w", err)
+	}
+	return n, nil
+}

@@ -810,6 +810,17 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    getQueueCounts: build.query<
+      GetQueueCountsApiResponse,
+      GetQueueCountsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/staff/queue-counts`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+      }),
+    }),
     getProposals: build.query<GetProposalsApiResponse, GetProposalsApiArg>({
       query: () => ({ url: `/proposals` }),
     }),
@@ -1389,6 +1400,14 @@ export type ListBadgesApiArg = void;
 export type GetMyBadgeApiResponse =
   /** status 200 The caller's badge. */ MyBadge;
 export type GetMyBadgeApiArg = {
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetQueueCountsApiResponse =
+  /** status 200 The counts. */ QueueCounts;
+export type GetQueueCountsApiArg = {
   /** A position returned by an earlier command. The server waits, bounded, until the read
     models this query uses have passed it.
      */
@@ -2296,6 +2315,17 @@ export type MyBadge = {
   referrals: number;
   percent: number;
 };
+export type QueueCounts = {
+  deposits?: number;
+  withdrawals?: number;
+  investments?: number;
+  identityChecks?: number;
+  /** Proposals waiting for a second staff member. */
+  approvals?: number;
+  /** Open tickets, not answered yet. */
+  supportTickets?: number;
+  testimonials?: number;
+};
 export type ProposalKind =
   | "deposit_confirmation"
   | "withdrawal_approval"
@@ -2446,6 +2476,7 @@ export const {
   useGetPublicStatsQuery,
   useListBadgesQuery,
   useGetMyBadgeQuery,
+  useGetQueueCountsQuery,
   useGetProposalsQuery,
   useApproveProposalMutation,
   useRejectProposalMutation,
