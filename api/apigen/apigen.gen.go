@@ -2072,16 +2072,30 @@ type WithdrawalQuote struct {
 	Amount *string `json:"amount,omitempty"`
 
 	// Fee The fee on it, decimal string.
-	Fee     *string `json:"fee,omitempty"`
-	Minimum string  `json:"minimum"`
+	Fee *string `json:"fee,omitempty"`
+
+	// Minimum The smallest withdrawal, decimal string.
+	Minimum string `json:"minimum"`
 
 	// Receives What the user would receive, amount − fee, decimal string.
 	Receives *string `json:"receives,omitempty"`
 
-	// Schedule The schedule as published, e.g. "1% + $1.00 (at most $25.00), minimum $10.00".
+	// Schedule The fee as published, without the minimum (which is `minimum`), e.g. "1% + $1.00 (at most $25.00)".
 	Schedule string `json:"schedule"`
 
 	// WalletAddress The address as it will be paid to (when given), trimmed.
+	WalletAddress *string `json:"walletAddress,omitempty"`
+}
+
+// WithdrawalQuoteRequest defines model for WithdrawalQuoteRequest.
+type WithdrawalQuoteRequest struct {
+	// Amount USD to take from the available balance, decimal string; leave it out for the schedule alone.
+	Amount *string `json:"amount,omitempty"`
+
+	// Network BTC, ERC20 or TRC20.
+	Network string `json:"network"`
+
+	// WalletAddress The address to check; leave it out to check none.
 	WalletAddress *string `json:"walletAddress,omitempty"`
 }
 
@@ -2763,13 +2777,6 @@ type GetPendingWithdrawalsParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
-// GetWithdrawalQuoteParams defines parameters for GetWithdrawalQuote.
-type GetWithdrawalQuoteParams struct {
-	Amount        *string `form:"amount,omitempty" json:"amount,omitempty"`
-	Network       string  `form:"network" json:"network"`
-	WalletAddress *string `form:"walletAddress,omitempty" json:"walletAddress,omitempty"`
-}
-
 // RejectWithdrawalParams defines parameters for RejectWithdrawal.
 type RejectWithdrawalParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -2879,6 +2886,9 @@ type ApproveWithdrawalJSONRequestBody = ApproveWithdrawalRequest
 
 // CreateWithdrawalJSONRequestBody defines body for CreateWithdrawal for application/json ContentType.
 type CreateWithdrawalJSONRequestBody = CreateWithdrawalRequest
+
+// QuoteWithdrawalJSONRequestBody defines body for QuoteWithdrawal for application/json ContentType.
+type QuoteWithdrawalJSONRequestBody = WithdrawalQuoteRequest
 
 // RejectWithdrawalJSONRequestBody defines body for RejectWithdrawal for application/json ContentType.
 type RejectWithdrawalJSONRequestBody = RejectWithdrawalRequest
@@ -3179,9 +3189,9 @@ type ServerInterface interface {
 	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /withDraw/pending)
 	GetPendingWithdrawals(w http.ResponseWriter, r *http.Request, params GetPendingWithdrawalsParams)
-	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
-	// (GET /withDraw/quote)
-	GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams)
+	// QuoteWithdrawal What a withdrawal of an amount costs, and whether an address can receive it, before confirming
+	// (POST /withDraw/quote)
+	QuoteWithdrawal(w http.ResponseWriter, r *http.Request)
 	// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
 	// (PUT /withDraw/reject/{id})
 	RejectWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params RejectWithdrawalParams)
@@ -3779,9 +3789,9 @@ func (_ Unimplemented) GetPendingWithdrawals(w http.ResponseWriter, r *http.Requ
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
-// (GET /withDraw/quote)
-func (_ Unimplemented) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams) {
+// QuoteWithdrawal What a withdrawal of an amount costs, and whether an address can receive it, before confirming
+// (POST /withDraw/quote)
+func (_ Unimplemented) QuoteWithdrawal(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -7630,56 +7640,11 @@ func (siw *ServerInterfaceWrapper) GetPendingWithdrawals(w http.ResponseWriter, 
 	handler.ServeHTTP(w, r)
 }
 
-// GetWithdrawalQuote operation middleware
-func (siw *ServerInterfaceWrapper) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request) {
-
-	var err error
-	_ = err
-
-	// Parameter object where we will unmarshal all parameters from the context
-	var params GetWithdrawalQuoteParams
-
-	// ------------- Optional query parameter "amount" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "amount", r.URL.Query(), &params.Amount, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "amount"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "amount", Err: err})
-		}
-		return
-	}
-
-	// ------------- Required query parameter "network" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "network", r.URL.Query(), &params.Network, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "network"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "network", Err: err})
-		}
-		return
-	}
-
-	// ------------- Optional query parameter "walletAddress" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "walletAddress", r.URL.Query(), &params.WalletAddress, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "walletAddress"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "walletAddress", Err: err})
-		}
-		return
-	}
+// QuoteWithdrawal operation middleware
+func (siw *ServerInterfaceWrapper) QuoteWithdrawal(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetWithdrawalQuote(w, r, params)
+		siw.Handler.QuoteWithdrawal(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8051,7 +8016,7 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/withDraw/create", wrapper.CreateWithdrawal)
 	})
 	r.Group(func(r chi.Router) {
-		r.Get(options.BaseURL+"/withDraw/quote", wrapper.GetWithdrawalQuote)
+		r.Post(options.BaseURL+"/withDraw/quote", wrapper.QuoteWithdrawal)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/withDraw/pending", wrapper.GetPendingWithdrawals)
@@ -16606,17 +16571,17 @@ func (response GetPendingWithdrawals500JSONResponse) VisitGetPendingWithdrawalsR
 	return err
 }
 
-type GetWithdrawalQuoteRequestObject struct {
-	Params GetWithdrawalQuoteParams
+type QuoteWithdrawalRequestObject struct {
+	Body *QuoteWithdrawalJSONRequestBody
 }
 
-type GetWithdrawalQuoteResponseObject interface {
-	VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error
+type QuoteWithdrawalResponseObject interface {
+	VisitQuoteWithdrawalResponse(w http.ResponseWriter) error
 }
 
-type GetWithdrawalQuote200JSONResponse WithdrawalQuote
+type QuoteWithdrawal200JSONResponse WithdrawalQuote
 
-func (response GetWithdrawalQuote200JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal200JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16628,9 +16593,9 @@ func (response GetWithdrawalQuote200JSONResponse) VisitGetWithdrawalQuoteRespons
 	return err
 }
 
-type GetWithdrawalQuote400JSONResponse struct{ BadRequestJSONResponse }
+type QuoteWithdrawal400JSONResponse struct{ BadRequestJSONResponse }
 
-func (response GetWithdrawalQuote400JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal400JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16642,9 +16607,9 @@ func (response GetWithdrawalQuote400JSONResponse) VisitGetWithdrawalQuoteRespons
 	return err
 }
 
-type GetWithdrawalQuote401JSONResponse struct{ UnauthorizedJSONResponse }
+type QuoteWithdrawal401JSONResponse struct{ UnauthorizedJSONResponse }
 
-func (response GetWithdrawalQuote401JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal401JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16656,11 +16621,25 @@ func (response GetWithdrawalQuote401JSONResponse) VisitGetWithdrawalQuoteRespons
 	return err
 }
 
-type GetWithdrawalQuote422JSONResponse struct {
+type QuoteWithdrawal403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response QuoteWithdrawal403JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type QuoteWithdrawal422JSONResponse struct {
 	UnprocessableEntityJSONResponse
 }
 
-func (response GetWithdrawalQuote422JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal422JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16672,9 +16651,9 @@ func (response GetWithdrawalQuote422JSONResponse) VisitGetWithdrawalQuoteRespons
 	return err
 }
 
-type GetWithdrawalQuote500JSONResponse struct{ InternalErrorJSONResponse }
+type QuoteWithdrawal500JSONResponse struct{ InternalErrorJSONResponse }
 
-func (response GetWithdrawalQuote500JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal500JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -17106,9 +17085,9 @@ type StrictServerInterface interface {
 	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /withDraw/pending)
 	GetPendingWithdrawals(ctx context.Context, request GetPendingWithdrawalsRequestObject) (GetPendingWithdrawalsResponseObject, error)
-	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
-	// (GET /withDraw/quote)
-	GetWithdrawalQuote(ctx context.Context, request GetWithdrawalQuoteRequestObject) (GetWithdrawalQuoteResponseObject, error)
+	// QuoteWithdrawal What a withdrawal of an amount costs, and whether an address can receive it, before confirming
+	// (POST /withDraw/quote)
+	QuoteWithdrawal(ctx context.Context, request QuoteWithdrawalRequestObject) (QuoteWithdrawalResponseObject, error)
 	// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
 	// (PUT /withDraw/reject/{id})
 	RejectWithdrawal(ctx context.Context, request RejectWithdrawalRequestObject) (RejectWithdrawalResponseObject, error)
@@ -19938,25 +19917,30 @@ func (sh *strictHandler) GetPendingWithdrawals(w http.ResponseWriter, r *http.Re
 	}
 }
 
-// GetWithdrawalQuote operation middleware
-func (sh *strictHandler) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams) {
-	var request GetWithdrawalQuoteRequestObject
+// QuoteWithdrawal operation middleware
+func (sh *strictHandler) QuoteWithdrawal(w http.ResponseWriter, r *http.Request) {
+	var request QuoteWithdrawalRequestObject
 
-	request.Params = params
+	var body QuoteWithdrawalJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.GetWithdrawalQuote(ctx, request.(GetWithdrawalQuoteRequestObject))
+		return sh.ssi.QuoteWithdrawal(ctx, request.(QuoteWithdrawalRequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "GetWithdrawalQuote")
+		handler = middleware(handler, "QuoteWithdrawal")
 	}
 
 	response, err := handler(r.Context(), w, r, request)
 
 	if err != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(GetWithdrawalQuoteResponseObject); ok {
-		if err := validResponse.VisitGetWithdrawalQuoteResponse(w); err != nil {
+	} else if validResponse, ok := response.(QuoteWithdrawalResponseObject); ok {
+		if err := validResponse.VisitQuoteWithdrawalResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -20003,501 +19987,504 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rchs5mjAI3wo+fv2GqOgURclydZcUHfvKslzW2C67LXmqO4a1JpgJkmglgWwAKZpd4Yj5tbG/33gj",
-	"5g72FvYC5k7mSjbwPAASSWbyYFkuV4/7R5fFzMTxOR9/6aRyVkjBhNGd0186U0YzpuCfVxmbFdIwkS6e",
-	"c2N/yZhOFS8Ml6Jz2nmjmGbCkO7QqJIN94kUxEwZ0UYqlhEq9JwpYiShRLGCUcMyotjfS6YNmXMzxZfp",
-	"jA3EMJrr4AVbDE+JkGbKxYQoakflmhg+Y72B6CQdnU7ZjNoFMVHOOqf/1rEL6PycdMyiYJ3TjjaKi0nn",
-	"48ek80ZqjutdXv4PuRzRnBTuBSLHsKCcakPYnd0YTOtXTIuCiYxlvdoCxlLNqOmcdrgw3510ks6MCz6z",
-	"i+qH1XBh2IQpWM5bZtTifGyYWl3QNUulyLQ9sTnlhozYWCpGjFrYc6ATykV98jDXUeNc14bmbItrm08Z",
-	"XpxiNCMzmbFckynN7BXY39Ipy9xzOAqWVYfGBdzL2UDYFzJqKJnRBXy5YIboqZzDpynNc6b2NMmpsaeZ",
-	"TqmY7HydH5NOQRWdMeNA9HJGef6Gmqn9g9vdFfaPpCPozH7J7PNO0rEr54plnVM7dO0M6YeXTEzsCMeP",
-	"T5og6Dm3AL14puRs9TCfcaUNeXdzQTK6IFykeelgBFbz95KpRbWcsR2jEXwyalhnzew3cnXul3SHqY3c",
-	"ceIII1+wxersr+gt04DaRi0QeSJs0XTMTgPi19Gd3LIFoSKrfvBfTZjRCEljOFdHQgD0SXdG1S3LSI1W",
-	"POfmlDg45kIbC8FyTFQphEUaM+cp65Eji1PHjx8PxB3XfJQzcn59cXVloVDR1AJTQlhv0iOUvHt39fSM",
-	"KDZjsxGzZGwsFaGG5Mye9vEJmcpSaQRcOGckmNVBL1GyTiuwPQZi4f8+arwDcce0mTFhrp62QDivXsm2",
-	"BfTvTnajlOcVvitmSiVYRkb2CgmjKudMkVTOZlRkPXJjr5SpO6aAhumEjGRpyWZCSmF4HujMQDhCA2AD",
-	"wEpKzSzhuWOkoFqzjHCz5qD/cnCRM6rs9g/C2u9Dm98oWUhN89azLvwL9zzpP5esZBel0lI1HbY2dDy2",
-	"R1KyPU2Ggn0w+PKQWAICR1jQCXMM4ozQERB0C6kV7tg32ohBinO3LPqk329d9Us+axIFnss5mVGxINyw",
+	"7P3tchu5uSgK3wpevtklqtKiKFl2MlKlzpZleaxte+xY8pqkFnNMsBskETWBDoAWzTXlqv3r1Pm9a1et",
+	"Ozi3cC5g3cm6klN4HgCNJrv5YVkeT5bzI2Oxu/H5fH/+0knlrJCCCaM7p790poxmTME/rzI2K6RhIl28",
+	"4Mb+kjGdKl4YLkXntPNWMc2EId2hUSUb7hMpiJkyoo1ULCNU6DlTxEhCiWIFo4ZlRLF/lEwbMudmii/T",
+	"GRuIYTTXwUu2GJ4SIc2UiwlR1I7KNTF8xnoD0Uk6Op2yGbULYqKcdU7/tWMX0Plb0jGLgnVOO9ooLiad",
+	"T5+SzlupOa53efk/5nJEc1K4F4gcw4Jyqg1hd3ZjMK1fMS0KJjKW9WoLGEs1o6Zz2uHCPDnpJJ0ZF3xm",
+	"F9UPq+HCsAlTsJx3zKjF+dgwtbqga5ZKkWl7YnPKDRmxsVSMGLWw50AnlIv65GGuo8a5rg3N2RbXNp8y",
+	"vDjFaEZmMmO5JlOa2Suwv6VTlrnncBQsqw6NC7iXs4GwL2TUUDKjC/hywQzRUzmHT1Oa50ztaZJTY08z",
+	"nVIx2fk6PyWdgio6Y8aB6OWM8vwtNVP7B7e7K+wfSUfQmf2S2eedpGNXzhXLOqd26NoZ0o+vmJjYEY4f",
+	"nzRB0AtuAXrxXMnZ6mE+50ob8v7mgmR0QbhI89LBCKzmHyVTi2o5YztGI/hk1LDOmtlv5Orcr+gOUxu5",
+	"48QRRr5ki9XZX9NbpgG1jVog8kTYoumYnQbEr6M7uWULQkVW/eC/mjCjEZLGcK6OhADok+6MqluWkRqt",
+	"eMHNKXFwzIU2FoLlmKhSCIs0Zs5T1iNHFqeOHz8eiDuu+Shn5Pz64urKQqGiqQWmhLDepEcoef/+6tkZ",
+	"UWzGZiNmydhYKkINyZk97eMTMpWl0gi4cM5IMKuDXqJknVZgewzEwv991HgH4o5pM2PCXD1rgXBevZJt",
+	"C+hPTnajlOcVvitmSiVYRkb2CgmjKudMkVTOZlRkPXJjr5SpO6aAhumEjGRpyWZCSmF4HujMQDhCA2AD",
+	"wEpKzSzhuWOkoFqzjHCz5qD/cnCRM6rs9g/C2u9Dm98qWUhN89azLvwL9zzpP5esZBel0lI1HbY2dDy2",
+	"R1KyPU2Ggn00+PKQWAICR1jQCXMM4ozQERB0C6kV7tg32ohBinO3LPqk329d9Ss+axIFXsg5mVGxINyw",
 	"maUKsD45JjTeDZnKPNOkm7ExLXNDHvf321aYwzzxAt1HndPH/cSu1nE+u9YNfPCGp7dsDQbd8zZvFBWa",
-	"pvYkWucw0Tv3nO6dZurB9vITN9NM0fkaJLjfFB/tt7qQQjNg4E9o9haJv/0rlcIwAf+kRZHzlNoTO/yb",
-	"RqpUzfI7xcad087//7ASXg/xqT68VEoqnKoOpJY2cVGUhnBNZjS39MEyzI9J50KKcc7TL7CIc5JKkZZK",
-	"WYxFKYhYDkOyEudiCf7dKCmTFUGZaMPzfCAcx7P08mPSeSbViGcZEw+/oWs+sfyACzIqDQh+NM/lnGWk",
-	"q2TOEqJLjZJzQvisYEpLQQ0Xk304+R+kYF/m6hXTslQpI+wDByHWiiBzqknGcmYcp59IiRBxJQxTguY4",
-	"5MOfopwx1HfmFjDmSopJ0KeAn56RjBnKc02oYiB3V6w2lxNY9I/SPLPs9uHX+6MkukynRI7+xlJDvFhl",
-	"ZCTtw5Le0EUuaXYj5UuqJl/sqhF3RjJbWGQ3UpLcTg9LupHyFRULR3f0F1iSlMgdqTFsVhhtuV6kaINS",
-	"eBC0wqY53NuHkf4IE70TtDRTqfg/2Be5dUO0x3egUyOakVSxjAnDaa7hfN+JQsmUaU1HObsUhpvFwy/t",
-	"J5bnB0jRE6BEI8XorRVFRqXmgmlNVJkz0gU5nwtdjsc85RbZRjSnImX7sCHFQAqlosEogbSYkoyPxwwI",
-	"uAM0R3XfCV0WhVSGZa9YxukNML8vAfBjbpFvUTAL7UCD05QVBrjbR8+eAdbOU8PvuFlcGQbqrJVpmTIc",
-	"2TE1K8rhgdXvVzXExAoCp7+s/nzLkf6s24tfxAv77sekM7PAgsSBfaCzIrdDnguCyo1UKPf+wBRgkTZU",
-	"Af0m14aKjKqMFDkVjVpsJaj8G0ousLxqxsRuubI0IDmzS6otMTJNZAx0ofepFGNuoQ0EWK+DvXdrq/+o",
-	"mGDz5R9n1JR2YT83HO15USh5R/ObqWIahObVq3ILCa/UD++o3+/3e/1+08X5L2XOlAX8N0ylDjyjAZq+",
-	"nNEP5zNZrrzbx/+1zDcPQuXOi126wbaVJ6un0TxtvIXGW4eDZ14TjETT+uFLcTGlXFSHUVOfGs5AMeqw",
-	"PXrzcb/pVfPhOdXTBlMTiIXVrhKnCC5kaUikYMDPFDeiiNUMz4g/xB6eQDBCNC6g1NlbatjmbX1sP8FK",
-	"kdj+DBtUShAx0C5LtWYG5DW7pYTwMbkVci6WtrTh9JeYxnQRH6KeyjLPyEQSavltdWyEjuQdg1eNh6Wl",
-	"eXe7y5vmm5tSPU3IvGJlQaevrn1PE8HMXKpb0v3uhEzZB5qxlM9oTjI+4Uafkf4HkG2/O7ES5OXbi+M+",
-	"wkr/A5GwAprvJ0SxVKoMRXduNEmpkIKnNLeTznrkHJZDaK4YzRbV62AQE9JMmfJ7sBQalRhEQ8uFKDnp",
-	"f98jb/0RjljubMHUUbfqLM/cAXOTkJyNDbFS0uLUibipFJkzI6BVzq1FE26C8XrhQX5XEF+9mHfXT4mi",
-	"Bhaac9Bbtoa1JpR4QrMJe8nuWL6KBDMu0MiH4tuSgZePmeW+jg/CSoRdnl1HnXy2kN4ZF2/ZmClFc706",
-	"Pj5iGSk1U5rMp1J765G/SItvgdX1Oqv2FW8XWM/w4Qh+tC8uk3T4Oqmdw9Kyf157pC95E23J7SP4Fxik",
-	"tloe3lB1gVQpulhZrxu5dVE/utPw8gJCbCfp5N58yT7YhQIkaSvHNwkAT1AkfSO5aNidE1gbxa/MgfVm",
-	"A3+NseJLfuCm3V2AreIN1XouVdZK1R2w+PeWrd6N2CjzbKf3i+1fbsLHi1xqdp6mlu+07mMTy6D4PUnt",
-	"YLqVwz7edk14bE8R7VpXRVuYpSVZNDUlzXOg1IzfWWrhGQPOvLS0R8cNRyukcYSpdq6NvK1m09zGuhhD",
-	"3LJFlLYLZReoPj2jf189kIDeW+F5NRKoPyu4nnS0I6pNfAG9UWh/KXKaMsu6mCKGfTBnyKu4YUTThSZa",
-	"RsRyJGXOqFg5AzdZ4ha/fu8tChus6bmZ5evWbJm9yNCdZTWpV1TdZnIuQKywDFzROXl+8+plbwdFD0DU",
-	"+Yu2ULzC60m86DV7fi7nV+YnqW4blB8ujJKNq9KGFTsDxLVhxUbKj3P6GdYs/I1TZetLnrbeUUEn7H43",
-	"tA5qwRPDNcF3AFgBVu3aqNWtZ6U2RDGA6O3AOOnovJw0Hr/hJmebIQK+928nFSJMN8AEXFSDKhw27TFh",
-	"FYjTRkhthe6ci9tGTyg1UzTM2jO1B4UhL6wglsNrYmSCQik3VoAmUrDGO9vypAB3/DnBJpKV/a47MDRI",
-	"rZ4ZRkY07Rwc3I1PvOfmhs+2WHkVexF9tWapN4w2EDiriNnRG6+ulQqg1LUzHbBLeIUC2468wU0IvMFh",
-	"WqHkmOdWNgg4ldMRurxBrQGVzypq7I6pBUmpynZhGv5kkkCZ/K43HLLb4To0WotC9d2/FuDoTadUmYTY",
-	"s6VaJ2TCxyYhdo2aWW09O7D7S0jOtVXyZHqbEAsgCSmYSIiecpZnCWgiCZnTPGdmF2bEZ47obsZXUF/J",
-	"1JhCk3dvmwmq12nuhbVOtQnIO0ODY7xCd6jNF1YKoxZNEna2ZCn94UmjmY/T/GLl3d+fnKzbcPXiO8EN",
-	"y8gLLiYZRC2t37HbLCyucTuKUcPuI9+aKasMwmgDWpVvm7TiTTIvWJaWBNij75oOCe0u27x6L+NWZHga",
-	"S0We3FwAmbi8eZ4QPhHSP3h3/fRmG/PXOiuUFAepXWmDHYqP62duuRk3p6TR6kS6T24uEnLz9uK4v29x",
+	"pvYkWucw0Tv3nO69ZurB9vIzN9NM0fkaJLjfFJ/st7qQQjNg4E9p9g6Jv/0rlcIwAf+kRZHzlNoTO/y7",
+	"RqpUzfI7xcad087//7ASXg/xqT68VEoqnKoOpJY2cVGUhnBNZjS39MEyzE9J50KKcc7Tr7CIc5JKkZZK",
+	"WYxFKYhYDkOyEudiCf7dKCmTFUGZaMPzfCAcx7P08lPSeS7ViGcZEw+/oWs+sfyACzIqDQh+NM/lnGWk",
+	"q2TOEqJLjZJzQvisYEpLQQ0Xk304+R+lYF/n6hXTslQpI+wjByHWiiBzqknGcmYcp59IiRBxJQxTguY4",
+	"5MOfopwx1HfmFjDmSopJ0KeAn56RjBnKc02oYiB3V6w2lxNY9E/SPLfs9uHX+5MkukynRI7+zlJDvFhl",
+	"ZCTtw5Le0kUuaXYj5SuqJl/tqhF3RjJbWGQ3UpLcTg9LupHyNRULR3f0V1iSlMgdqTFsVhhtuV6kaINS",
+	"eBC0wqY53NuHkf4IE70XtDRTqfi/sa9y64Zoj+9Ap0Y0I6liGROG01zD+b4XhZIp05qOcnYpDDeLh1/a",
+	"zyzPD5CiJ0CJRorRWyuKjErNBdOaqDJnpAtyPhe6HI95yi2yjWhORcr2YUOKgRRKRYNRAmkxJRkfjxkQ",
+	"cAdojuq+F7osCqkMy16zjNMbYH5fA+DH3CLfomAW2oEGpykrDHC3T549A6ydp4bfcbO4MgzUWSvTMmU4",
+	"smNqVpTDA6vfr2qIiRUETn9Z/fmWI/1Ztxe/iJf23U9JZ2aBBYkD+0hnRW6HPBcElRupUO79kSnAIm2o",
+	"AvpNrg0VGVUZKXIqGrXYSlD5V5RcYHnVjIndcmVpQHJml1RbYmSayBjoQh9SKcbcQhsIsF4H++DWVv9R",
+	"McHmyz/OqCntwv7WcLTnRaHkHc1vpoppEJpXr8otJLxSP7yjfr/f7/X7TRfnv5Q5Uxbw3zKVOvCMBmj6",
+	"ckY/ns9kufJuH//XMt88CJU7L3bpBttWnqyeRvO08RYabx0OnnlNMBJN64cvxcWUclEdRk19ajgDxajD",
+	"9ujNx/2mV83HF1RPG0xNIBZWu0qcIriQpSGRggE/U9yIIlYzPCP+EHt4AsEI0biAUmfvqGGbt/Wp/QQr",
+	"RWL7M2xQKUHEQLss1ZoZkNfslhLCx+RWyLlY2tKG019iGtNFfIh6Kss8IxNJqOW31bEROpJ3DF41HpaW",
+	"5t3tLm+ab25K9TQh84qVBZ2+uvY9TQQzc6luSffJCZmyjzRjKZ/RnGR8wo0+I/2PINs+ObES5OW7i+M+",
+	"wkr/I5GwAprvJ0SxVKoMRXduNEmpkIKnNLeTznrkHJZDaK4YzRbV62AQE9JMmfJ7sBQalRhEQ8uFKDnp",
+	"/9Aj7/wRjljubMHUUbfqLM/cAXOTkJyNDbFS0uLUibipFJkzI6BVzq1FE26C8XrhQX5XEF+9mPfXz4ii",
+	"Bhaac9Bbtoa1JpR4SrMJe8XuWL6KBDMu0MiH4tuSgZePmeW+jg/CSoRdnl1HnXy2kN4ZF+/YmClFc706",
+	"Pj5iGSk1U5rMp1J765G/SItvgdX1Oqv2FW8XWM/w4Qh+si8uk3T4Oqmdw9Ky/7b2SF/xJtqS20fwLzBI",
+	"bbU8vKHqAqlSdLGyXjdy66J+cqfh5QWE2E7Syb35kn20CwVI0laObxIAnqJI+lZy0bA7J7A2il+ZA+vN",
+	"Bv4aY8WX/MBNu7sAW8VbqvVcqqyVqjtg8e8tW70bsVHm2U7vF9u/3ISPF7nU7DxNLd9p3ccmlkHxe5La",
+	"wXQrh3287Zrw2J4h2rWuirYwS0uyaGpKmudAqRm/s9TCMwaceWlpj44bjlZI4whT7VwbeVvNprmNdTGG",
+	"uGWLKG0Xyi5QfXpO/7F6IAG9t8LzaiRQf1ZwPeloR1Sb+AJ6o9D+UuQ0ZZZ1MUUM+2jOkFdxw4imC020",
+	"jIjlSMqcUbFyBm6yxC1+/d5bFDZY0wszy9et2TJ7kaE7y2pSr6m6zeRcgFhhGbiic/Li5vWr3g6KHoCo",
+	"8xdtoXiF15N40Wv2/ELOr8zPUt02KD9cGCUbV6UNK3YGiGvDio2UH+f0M6xZ+FunytaXPG29o4JO2P1u",
+	"aB3UgieGa4LvALACrNq1Uatbz0ptiGIA0duBcdLReTlpPH7DTc42QwR8799OKkSYboAJuKgGVThs2mPC",
+	"KhCnjZDaCt05F7eNnlBqpmiYtWdqDwpDXlhBLIfXxMgEhVJurABNpGCNd7blSQHu+HOCTSQr+113YGiQ",
+	"Wj0zjIxo2jk4uBufeM/NDZ9tsfIq9iL6as1SbxhtIHBWEbOjN15dKxVAqWtnOmCX8BoFth15g5sQeIPD",
+	"tELJMc+tbBBwKqcjdHmDWgMqn1XU2B1TC5JSle3CNPzJJIEy+V1vOGS3w3VotBaF6rt/I8DRm06pMgmx",
+	"Z0u1TsiEj01C7Bo1s9p6dmD3l5Cca6vkyfQ2IRZAElIwkRA95SzPEtBEEjKnec7MLsyIzxzR3YyvoL6S",
+	"qTGFJu/fNRNUr9PcC2udahOQd4YGx3iF7lCbL6wURi2aJOxsyVL649NGMx+n+cXKu78/OVm34erF94Ib",
+	"lpGXXEwyiFpav2O3WVhc43YUo4bdR741U1YZhNEGtCrfNmnFm2ResCwtCbBHT5oOCe0u27x6L+NWZHga",
+	"S0We3lwAmbi8eZEQPhHSP3h//exmG/PXOiuUFAepXWmDHYqP62duuRk3p6TR6kS6T28uEnLz7uK4v29x",
 	"rDJCdcEEdeZNUDO6ICOGdh5Zmv2EUGGpn2Y9cgWmo2XLlDv3vWUbFenmcs4UfJuAdUvki2Dz2of53Wyl",
 	"ZhmRImWkYMoPGGxc4NfRBU2ZtkvnIUysChDzJq3+meXowSpmxwWrDDgmCpbnXEwSZ/yqX83R8R83IZED",
-	"fw+SFcS1Y5Rj8Bjj0opXkYNlSbFrto4x9T4ICPEW1rzvKcjm1+dsZAlxg72L0TuGtj/SpWRsWQKZQhwD",
+	"fw+SFcS1Y5Rj8Bjj0opXkYNlSbFrto4x9SEICPEW1rzvKcjm1+dsZAlxg72L0TuGtj/SpWRsWQKZQhwD",
 	"SsUFk0XOEmIkSalJpwAFB2MOp05G0uj95UPvNyvg8alXy69tvXIStZ/+FmbutSSN3vqtARW4ozynFu6c",
 	"IWaZwiEOjRmzfNbCamksBeFmhfTtSPlW6UIqLU2QpIDY0jMyWhAftmXJTsAyQLIbtDFbQiWF/c/yLTSR",
-	"yDFrkaXs/mqEB+ji1GpD3eGYsaGnmn8vpWHORG7RE056f4UtkPNaMI09tMpE7fDZ2T5ZcKDOpxT1JCsi",
-	"ZqWjBRNmn84Rv4ldzHuM4cmGVaCOj+4Z80mpmK7fzfF2NxOxmvoBAZXFk5cKD36bw0aJ6jzLFNN6O7tZ",
-	"I2Gqj1OtE6+zCVGeUj0dSYrWulY75pZm2sgq2iCgF0x4XWGr8VxsdZstCGNd9ZPFKylchPk2o8Lbb+Hb",
+	"yDFrkaXs/mqEB+ji1GpD3eGYsaGnmv8opWHORG7RE056f4UtkPNaMI09tMpE7fDZ2T5ZcKDOpxT1JCsi",
+	"ZqWjBRNmn84Rv4ldzAeM4cmGVaCOj+4Z80mpmK7fzfF2NxOxmvoBAZXFk5cKD36bw0aJ6jzLFNN6O7tZ",
+	"I2Gqj1OtE6+zCVGeUT0dSYrWulY75pZm2sgq2iCgF0x4XWGr8VxsdZstCGNd9dPFaylchPk2o8Lb7+Db",
 	"jTYFfwIrk1WbaTxTFKMaiE11wctmS6YasMrIPLNYrpkLxwaK0CgSby+aGWqajY/t9KfBR53yjGXnO8Qj",
-	"RCjTbtbcLKit2rmUi2FqOlVHJP78lljJlzBh/6NJF84SL2O/ceveSNt8oKliGW84RdIddCxtH3RcOHXw",
-	"zbTN4jI2djlIe4HlRjB3MHiNLzfZgyui9/TyzcEfXjz688H3f3l13Fkroa5z1TUKHluu85120cBbGKFX",
-	"5a8kYFYMD8vQUy027CicZnTjHhzr17MGzyOy3Yru7bi1xeGcw7t1HNrisx/d2yvcovX0Nm+y2Z/nvmfb",
-	"W3SWjm4TIa4mWLdEf6Teuffk5qKTdC5vnncSi7Y3jb68pcNa/dzy8E7SAV6+bgQIwG84G/16vD1yO8fu",
+	"RCjTbtbcLKit2rmUi2FqOlVHJP78jljJlzBh/6NJF84SL2O/ceveSNt8oKliGW84RdIddCxtH3RcOHXw",
+	"zbTN4jI2djlIe4HlRjB3MHiNLzfZgyui9+zy7cEfXj7688EPf3l93Fkroa5z1TUKHluu87120cBbGKFX",
+	"5a8kYFYMD8vQUy027CicZnTjHhzr17MGzyOy3Yru7bi1xeGcw7t1HNris5/c2yvcovX0Nm+y2Z/nvmfb",
+	"W3SWjm4TIa4mWLdEf6Teuff05qKTdC5vXnQSi7Y3jb68pcNa/dzy8E7SAV6+bgQIwG84G/1mvD1yO8fu",
 	"zgcJk7dxyipFoVmiG6Yuf8EJbvZ9MEyH3AUXtgLJdz5zYZVKSEPzNckHfm+YPmeVsjxP7NBoYFsaN04R",
-	"aAgy0kAGXo87ft41gFEdzurtTJjL62teeC7FBLbuPe5Wy7brt8SfGmKXYBe9ksyy6ojPKqlgiwtt27fd",
-	"drXmNZu+DmzCw/MbJ7IEdyYQu7fMftgS6RZT50bQCWJFFyNA7jiba1D0gePVD/t9i3Ww3djdYuhbOpr3",
-	"sT0PB2s+mLuLXKa3q1Ag5LzFP1fFg+7poDlA0Ef33c3Ffu3q1yK2HI8blTkLZGOKUUSYemmXCOrP1GXL",
-	"uZys3GpCCaFWMfpBkqxUsC4rc/zheNqf9fWgs1/XZtzv7etphf0bn9GA71lsnU9l7uN99FYwv2yDlPNO",
-	"OIjlFay7sPPszisiy3wnPGhOibtjDUc16CRk0Pm+P8N/HE0f2X/uQz6UITOpDXn03eM+yehCk+4f//Bd",
-	"vz9dPdi6VrfZo+7X2rLRVw4Flmz+TeEirTA2bfWuNeOdLnEFjZZ09qHlgdzWKwbeWDdFEgJd7LhrPInu",
-	"KK7L2Yw2mdd3O5FP2fh99te0o0uq8sVblrFZ8N3UtzSWasx4Y4gZZktY1ZNM+B0TpCya3S5xmmnTrgrF",
-	"RcqLJv4MWhIarEY0vfVJIivWrt7mCO56sms1ZxLtsfGIfBZPfWWXIBcw+5B4NyUwYPQWTWnBVpmM9780",
-	"pG3azcxoOuWCHShGM/gBI4mSKs0+zSHtAPzuNAXZh5tTMhRs/j5jdzxlw4HoplIYLkoM/SS5nHDxEzfT",
-	"C5mx/YQM4Yf37ENhz2aICqczGUCKxgEXlsZPpGCn/tgHAr6ynxtpivf+aIekiwYAaQo/fsjaGtrJuLiN",
-	"3/5ByknOBsJPJBjLtIukxdAs52VjB5ZZsgy0YxjWsOJ9WZv6pP/o1OuxA4GmeMOKdwUErQqfQh4VILAD",
-	"VQGx71Mp80zOhR+regT+2IEoKJj/UWMewn+GhI4NU4RaflMqbhYuGc+OXeRUVHa97kn/ewxFtb/vaWKY",
-	"mumBcC8QzUXKKnvkmZNw55abhmStYQW6f7ZvDe08NfMhTIPJ79UGwCKJ6Sa6shNLwZyfyE/lTI1utoGI",
-	"jsdNh4nUFYOpgK0J3cH03iaQFaWxfAyMwRFYIxpZuWIEdmnB0IJfZ2zetr6GwsCKN0mxV0uv17NIGghQ",
-	"lVeXkHkVyWxXXmqmzqBkAdjCpnJOqD7gS5bbNzmjmhEmEG7uaM4z0rodh4svLcI1rMhCeYzwINEilBl5",
-	"y0I1kiWUTmDNNWJAqMgGwuIvzAU/dUdKziGml+ZakgkDizdFFH1uTPFa5AuSSnnLrXJ2995N8x5G9sCy",
-	"am6xmNO2mUaEtLtyILKElVZ+Qh9bKGyyHcddguxNcPLT0uvLLGWdj+eZVBNpNoa8NnnKWmqJrEyBlPQl",
-	"F7drImqzZcdao8ug2CWE1pP6zQM3rTo2nK+s1ylhq5QDiursacKzDQbmlUdOQGipm3PTJEw4+g6MnBs2",
-	"a5xyN1nP5d86exTHRIo30d4xF36p2k5OMcgHuEbiXc+Jtw7jsxXfOwoNlouCrTAhKTVsItUiGYhQOgUU",
-	"4oylXHMrYDj8xtpFwYdupmxWw+fqGtl47ITUxpRufOxNMxudk40n7Jx8DYZpyKBMW1yAzhZhmW10NFdP",
-	"k8jVMENoakqQaYGwyrC9LLs5wSJSwfFd0nU2jYQEk0ZCIDeQJeQSs9pdylOWEG/q2Le3FG5mTxPnznCj",
-	"QqLphbR8xbCshdi2RRr5V7dybUEGarM1A0aJzNM+TMkBRWQMt3e4hINB26ruscKPn9spRnNo7G5B3Bu8",
-	"dnVb5AZ9ojXuOj6/ZnmCCqArQeA5I8OoEsgQ/csOjkGQcEay6KVOXOGnE1ff6CSd8+xvZXjyDK7giRSl",
-	"bjSj4TCXOZ/wEc9dwvUSl4KHeZycYunVzxsDDsOHTecUrb+NEawS+jRVJcsuteGzxiSsc0GYe1iZp0BH",
-	"ZRSKD2lJxlQBxeNjEG1wSKB9+YJA5iMavNSMdKc0Hx/YRwPhCxQwYfZ75CnXRU4XkfDl5uGaFJRnziRF",
+	"aAgy0kAG3ow7ft41gFEdzurtTJjL62teeC7FBLbuPe5Wy7brt8SfGmKXYBe9ksyy6ojPKqlgiwtt27fd",
+	"drXmNZu+DmzCw/NbJ7IEdyYQu3fMftgS6RZT50bQCWJFFyNA7jiba1D0gePVD/tDi3Ww3djdYuhbOpoP",
+	"sT0PB2s+mLuLXKa3q1Ag5LzFP1fFg+7poDlA0Ef3/c3Ffu3q1yK2HI8blTkLZGOKUUSYemmXCOrP1GXL",
+	"uZys3GpCCaFWMfpRkqxUsC4rc/zheNqf9fWgs1/XZtzv7etphf0bn9GA71lsnU9l7uN99FYwv2yDlPNO",
+	"OIjlFay7sPPszisiy3wnPGhOibtjDUc16CRk0PmhP8N/HE0f2X/uQz6UITOpDXn05HGfZHShSfePf3jS",
+	"709XD7au1W32qPu1tmz0tUOBJZt/U7hIK4xNW71rzXinS1xBoyWdfWx5ILf1ioE31k2RhEAXO+4aT6I7",
+	"iutyNqNN5vXdTuRzNn6f/TXt6JKqfPGOZWwWfDf1LY2lGjPeGGKG2RJW9SQTfscEKYtmt0ucZtq0q0Jx",
+	"kfKiiT+DloQGqxFNb32SyIq1q7c5grue7FrNmUR7bDwin8VTX9klyAXMPiTeTQkMGL1FU1qwVSbj/S8N",
+	"aZt2MzOaTrlgB4rRDH7ASKKkSrNPc0g7AL87TUH24eaUDAWbf8jYHU/ZcCC6qRSGixJDP0kuJ1z8zM30",
+	"QmZsPyFD+OED+1jYsxmiwulMBpCiccCFpfETKdipP/aBgK/s50aa4oM/2iHpogFAmsKPH7K2hnYyLm7j",
+	"t3+UcpKzgfATCcYy7SJpMTTLednYgWWWLAPtGIY1rPhQ1qY+6T869XrsQKAp3rDifQFBq8KnkEcFCOxA",
+	"VUDsh1TKPJNz4ceqHoE/diAKCuZ/1JiH8J8hoWPDFKGW35SKm4VLxrNjFzkVlV2ve9L/AUNR7e97mhim",
+	"Znog3AtEc5Gyyh555iTcueWmIVlrWIHun+1bQztPzXwI02Dye7UBsEhiuomu7MRSMOcn8lM5U6ObbSCi",
+	"43HTYSJ1xWAqYGtCdzC9twlkRWksHwNjcATWiEZWrhiBXVowtODXGZu3ra+hMLDiTVLs1dLr9SySBgJU",
+	"5dUlZF5FMtuVl5qpMyhZALawqZwTqg/4kuX2bc6oZoQJhJs7mvOMtG7H4eIri3ANK7JQHiM8SLQIZUbe",
+	"slCNZAmlE1hzjRgQKrKBsPgLc8FP3ZGSc4jppbmWZMLA4k0RRV8YU7wR+YKkUt5yq5zdfXDTfICRPbCs",
+	"mlss5rRtphEh7a4ciCxhpZWf0McWCptsx3GXIHsTnPy89PoyS1nn43ku1USajSGvTZ6ylloiK1MgJX3F",
+	"xe2aiNps2bHW6DIodgmh9aR+88BNq44N5yvrdUrYKuWAojp7mvBsg4F55ZETEFrq5tw0CROOvgMj54bN",
+	"GqfcTdZz+bfOHsUxkeJttHfMhV+qtpNTDPIBrpF413PircP4bMX3jkKD5aJgK0xISg2bSLVIBiKUTgGF",
+	"OGMp19wKGA6/sXZR8KGbKZvV8Lm6RjYeOyG1MaUbH3vTzEbnZOMJOydfg2EaMijTFhegs0VYZhsdzdWz",
+	"JHI1zBCamhJkWiCsMmwvy25OsIhUcHyXdJ1NIyHBpJEQyA1kCbnErHaX8pQlxJs69u0thZvZ08S5M9yo",
+	"kGh6IS1fMSxrIbZtkUb+1a1cW5CB2mzNgFEi87QPU3JAERnD7R0u4WDQtqp7rPDjb+0Uozk0drcg7g1e",
+	"u7otcoM+0Rp3HZ9fszxBBdCVIPCckWFUCWSI/mUHxyBIOCNZ9FInrvDTiatvdJLOefb3Mjx5DlfwVIpS",
+	"N5rRcJjLnE/4iOcu4XqJS8HDPE5OsfTqbxsDDsOHTecUrb+NEawS+jRVJcsuteGzxiSsc0GYe1iZp0BH",
+	"ZRSKD2lJxlQBxeNjEG1wSKB9+YJA5iMavNSMdKc0Hx/YRwPhCxQwYfZ75BnXRU4XkfDl5uGaFJRnziRF",
 	"DYFsXW4Wict1Q10TqyANBLMaOFFBBW9B6TYXKoRpe102gfyzbZynRQsv1BziT6kQJc251XxUdJIpLSDx",
-	"GBmS1U0KzKJNiJlLP7FunBKSXXbyJeIXYKGIYCGKJP8ERy8T2dOdGPdu9o+otFV8p5HrFXIf51yz/RZb",
-	"iTaqTL0tZm2sgAOrq+gTyLPGn8/XAAyuOiFj/oFl4CnwaZXVQrFA1D7qiexDAczJ73c+5Tkjjr81bgSz",
-	"O1enRzgmvyf1dSaIMxG2NI+aU9GCA6hfCzpjgNoYERkUzIrtw+/BeVpX055QzdO2eduMVzkV/8qUbqx+",
+	"GBmS1U0KzKJNiJlLP7FunBKSXXbyJeIXYKGIYCGKJP8MRy8T2bOdGPdu9o+otFV8p5HrFXIf51yz/RZb",
+	"iTaqTL0tZm2sgAOrq+gTyLPGn8/XAAyuOiFj/pFl4CnwaZXVQrFA1D7qiexjAczJ73c+5Tkjjr81bgSz",
+	"O1enRzgmvyf1dSaIMxG2NI+aU9GCA6hfCzpjgNoYERkUzIrtw+/BeVpX055SzdO2eduMVzkV/8KUbqx+",
 	"Zld2hw+DVhYZApaX5vGrOVmyUHJixb4o577NXK9kOZlC/CNQsaVpuE4soLp8WmfU72YRQfOhcE2FsvpN",
 	"a1uX8oaypnLyjYs4a5DqfKbquV7nzplhdc2QAw26ORdGJsEs44eyr26Yq7ky49JsGODlE71dBQnQDtoS",
-	"ND41dkKZ3ajTduEWFaONIi6Ymj2li9j/H12nfdqe5BzYAPCGkGYO/A7gjaL8gmyoGyogjmWpApNopn/3",
+	"ND43dkKZ3ajTduEWFaONIi6Ymj2ji9j/H12nfdqe5BzYAPCGkGYO/A7gjaL8gmyoGyogjmWpApNopn/3",
 	"jcpA+dSV9HBYW8fRSDit5Fd/GNHOkUmu0NNA2WLWUKfbdc61irerUszmaI7qCluCHJwjv9FLiBi+p6F4",
-	"Iigk8ylPp06z0DWSu6XrIixne9k7Evc2p8tVwztP+vpD+SzhDV8oEsHZy67udYRrQyo2xTpEx3u/cIeG",
-	"rWwR+NC0i0+PfYjo9KeHP/CaKrItFLdC7eY4iKtVi3Vb6Heb8L76u7eytFFtV0Z5G+eZo3tMn7eIkExk",
-	"xGJTPdMD2SVToYhMRoScb09XNkqNKH+ulQ0/u4QGhS3QR5LKGQNfyhnKAdU1Oj8WN+AwaxbgcPGtu/vP",
-	"/yCe+yREYelbEvRPEqmfzRFOW3P09YaNiHk28Mx1rNLtL2KRFRDF4LkeIdbFBqH1rJN0wHy2KUDoxSJ1",
-	"9rVWA7kuRzOu20Gjeu5U/DvO5lA1Ud6C6nQG0fx8HMraWPXfOV4c6G8oMbtyFC8W6QXV94/Wk2kZ2EuD",
-	"mdQ/tlQfasAJOU/A9VYwRTTPGOlCJkNljQwGK6y9uw3LerFIn7qZmljV7SK93kqGfRFexBAJdyu6zTFf",
-	"vZIQwebMip9caZMQRlOXtWX1I7+1XTZ0XQFNw5a8CLudQSutUjVXn0Ge0G72jdZoNa7/lSk+5ixrNqa0",
+	"Iigk8ylPp06z0DWSu6XrIixne9k7Evc2p8tVwztP+vpD+SLhDV8pEsHZy67udYRrQyo2xTpEx3u/cIeG",
+	"rWwR+NC0i8+PfYjo9OeHP/CaKrItFLdC7eY4iKtVi3Vb6Heb8L76u7eytFFtV0Z5G+eZo3tMn7eIkExk",
+	"xGJTPdMD2SVToYhMRoScb09XNkqNKH+ulQ2/uIQGhS3QR5LKGQNfyhnKAdU1Oj8WN+AwaxbgcPGtu/uP",
+	"fyee+yREYelbEvRPEqmfzRFOW3P09YaNiHk28Mx1rNLtL2KRFRDF4LkeIdbFBqH1rJN0wHy2KUDo5SJ1",
+	"9rVWA7kuRzOu20Gjeu5U/DvO5lA1Ud6C6nQG0fx8HMraWPXfOV4c6G8oMbtyFC8X6QXV94/Wk2kZ2EuD",
+	"mdQ/tlQfasAJOU/A9VYwRTTPGOlCJkNljQwGK6y9uw3LerlIn7mZmljV7SK93kqGfRlexBAJdyu6zTFf",
+	"vZIQwebMip9caZMQRlOXtWX1I7+1XTZ0XQFNw5a8CLudQSutUjVXn0Ge0G72jdZoNa7/hSk+5ixrNqa0",
 	"pq0WU1dmdY324TGVevwMIQBBGm5usbAhUs7PXp1TbSORCF+d1Sp1acjZ6sSgF+NKHbjWCJ8WsB3s3K8W",
-	"YipnXvDYFYcVG0N0QoXLXcyAwzpbwazzSeiKpLUFyD0h3GK8N1C2txlevPtjPSVfzmL3t0ZNJ1pJ/Rb9",
-	"qbZdnadJTUWIINm90Xr/lBk0YoR4Cvd63Y4E6dqHfyvYpFFpn9Ljx981iLXsA7l+fn5w/Pg7L4oAXaaa",
-	"lEUuacZaXFM8Y9tQLfsavP4P1ljiflVo2Ik7co3LTekMXWrNQlCp8rYUo0zOhd1ndD9YpRjkqi4lb15f",
-	"32Cp1UFn0KmsezBvVI65fhuHtOCHUKbs8HaRHvaPvj8aP0qPD/5AT9jBH0ZH6cH37Dg7eEy/G/0h/WP2",
-	"PeuPDwMoHR4djpVE0Wc9VNrjrR1ZUoMld/Dh+vEkNoBnhYNrikxtuPcwxlv8YleIad6nm75l/Q7nt+aC",
-	"nvnUoQIuGYsDIg/xlbM2R/tFvKRliRtMBg3ADvWy97Szlwbgw/YEaFWm2RlooNA/hM9AY7CivZHO7Pk1",
-	"WiLe6V3Knfij+2TjA9R7hpg5lt5+HgME7mAL00Nt8Z9FRlvDoa/BuAbX4fJ7uY5I5k4Sp6Pdy4e9c3LC",
-	"epp+5LAN6zjGIvSUT6xyM3btBQ6QIUUWd0djeu18xOwkym4jG1YyYY3qxrPFF9QCEEgfWzXE2gXfS4aa",
-	"0Q9X+P0xFq3EP46apKtmb8o5GStM4J/FTVssb9umdsHy5W9QTGsJPtudYsVlGj1BNEiqjl6C+HpKRnmp",
-	"1IJ0SxEin6XyFQrGMi31fkLS0ryX4zHpsmwCtTYGIpVKMKUJ7ElM9hMyyaliCXGxzYl9MoNqD91MMszO",
-	"x7+jOozObbifDISQ5r0vf066UAxdhHroFenyu9hP/NQuiJpOMLrWVwKwKD8QlmVasQXsA13tShS4W/TR",
-	"tU4ixqOwwI3b7SQd2BMW/4TrsMCDu8J00LBifKLRVAKztZlFrp0A4Gf1Is6Ipret36xI7z9KQ649snWS",
-	"2E6zlVyPw9ZAcrmqVKVgbcI4/+pmrQkqa7XTZdIdSTOFKGU0GKDhx3kvITA7p4apz2YDWUeRoZKTDli+",
-	"Fy/URXUfPRTNvQ9RrcBi5VJvF+nG0IbFi0XaWtz/xV8vIo3Xq0ZEl2nKtB6Xeb74/23cXFXE366naRcQ",
-	"En3vwN17xNYu0f7STC35SaHwIlQMkFjNGivAyYxVHvDlHA2smrm5iOvHtnPwEeOt55H7APKtwo3XBrjf",
-	"rMau72kX2h707loAPG7vjITQ9VCTwsWpu/Z+vY15cfeNbn5F1S0zF1RkeYNyAVpMc+FEPmkuYZBj9udq",
-	"imTBREuVuVlbbXLX7hEjuewKiR0F1eXdaj47+gGLcIvHpTprXyNCxWejt9W8fvJqFvQHtVID6DRjZqC1",
-	"aIz0QfkB1awUweGwveKVVotbqlSYZ8GEfObKTDVNs12VlxhIGhiCpeLqDrUoz2uPmhloiKFtjta4pOkU",
-	"W3xqtOyXo5zrKQRyuQ8hiCPBxi/EKCClChqsNldvhT5YTfcko9ENRiWmTCeuCaZRfFQuaQjrLMm5syND",
-	"H9qkEx1z4znoxWwkawd2+e7tu+unnaTz5Oaipb7CMr/DMaLzj+zLbt/LJ16BTDPEr4boRUsMbjIfj9S4",
-	"tYZBWqnwUvhg/Yqqhgt+vs3Vn1Zc3NX4jRuu+HVrEbmKkUMHXnLnrPk1XN6afzevwtAGji3uuJLCW32r",
-	"pjx3LJeFc9sXSmYr+6vuYgIpN9d8Iq4aVRwGIv4AKqZWCZgu5bEDWAjtnzLS/eH16x9eXr6/eHl1+ePN",
-	"+6unUGeZmf1mtHPrihceOpg2rvSuzeH9pOR5tuzydr3gugN7HM7olsuU5mRkX9dLGeb93lFvc8cdv+Zq",
-	"MUntEpaOs/Emo3pYqzDlS2vVN/jXv/71rwevXlU1EBqIJtTL2uwKn7l6Wv6DxiUuoHdDA7PHbJAd2lv4",
-	"OJSd+3k0GhB3a1xRVEGlu8V9tnYI+XNJc0Ts8NIWFj1/atFZxLNUC22+ixeoXKwx4XySJ/zXdXdbiefp",
-	"p6nCiqHi1hbtnzFdWZCdUQ+Sy1MKFhlQhX0zed8fuEklXrEEWpFCsKV49/vaOzc5pFyH+Oq1PU1EORsx",
-	"lZD+yj4eSnGOPcs1JTp2UIabaQbkG8hikYLTfH0+zrKFMLBTzJ+v5QqGSFx7M6H8W5xptMp5TH0h6y7u",
-	"9VzEy94pGWjp261t8+sCz7k3MyKg9j49gjpa2lIUitkxQKOldElzmh2WI9E1WDLtQcJvXARc48lF3HsL",
-	"B+jnSBpalx5Ureak98c/NEayfAgl89fdjN3zpXsVbextlEFNLGlwsXbeZNqWMRUVXX28pkFWy3nMaJ5/",
-	"0mRHrd24VoustyarxIGA4fVHcefzR9893tD6fFMKwL0j/2Nhst8/adzz3Q5BmxCteWZRfqLkXGOUFwhM",
-	"4amr0lGb/SjZxQtS80LZ60eAWx8VGQm/btY23L2sQL4tGHgbUPHh/I0w0JBWtF3MbXOGVn09zdf4WcNe",
-	"Y7g52ayDhLjVlthUf0xtV9KcbVHkVGzvDwSyvCnlAYdsXIZrKLp9eXBoKiIFAw44k3dMJxFWrlSD9R1n",
-	"4E2Q2prVpk9It8RPNkaJXRs6HldxYt7tU7kSP2cDYX+evoEw2kB32VVBFZ2tqeXQmncf3WoBq9j5aFT7",
-	"kWwnyfjd18QYu6irbJdyCjxLmkonJCRySbcXUyh33/h8umgS8ng6xd7cVN/6/qK+7WcBH/d26u1cHUbi",
-	"40Sr+uVTyObCy49uMNxKJKoFoFqB5nUojo0Bsi3NZ9cMI4toY59TOAoX/9kIxG7OxrTWVmdZ9NW6jWzo",
-	"fE1dnlxU9ydaKs1mXLyfKOpz5ez5v09zqUvVbP3107ZQ6x1LuweC2xj36q0k9x7K1Bp0r215vtrSuyUQ",
-	"qhNWWBt/3VWtuvWrsWjlxlfr3PhvylHOU9/2vIFR4RO+Qw3mWq/5jRWYq/EbtwrLsxvVTfG+pTDK11ot",
-	"c5dBhfV42jLFpGpqietkl0zOxRmxQyFrrboXA/hPIHXWSZ2WOm2atDHNTCodIqDa9v3WOYcvZNbkcIuI",
-	"SlOJ+fqn4dLaWFvzzVSUoz5i83LRyre98j+CoiaNbAsehVr4VaMPbBIG3XzQPFAXKh+3yNQuh6E5w9a1",
-	"c4V+x/DematDYJnQVFoSrRiUU2w2sfxN8h0lkOZ42UtwS0pfUtCvi/tlNQeB2gW21RWBLnS4hz3oeAYM",
-	"HtyfjYP93dt8GwfkassO0W3lZGr6Fy48Or14+oask1VAa8CJFojCqj3BkA21ZKrqEiv74kvb2gxfrfUH",
-	"B50fZWVAj4Pec65hpvbb8J/5cIbWF142NqwEEADSSRSbcG2gafuERd1qZAbhVDn021q7hoZD/TFKy9ra",
-	"OByIRFvo8SWU+VnWlRuPfQm6ase1dDie1tQnibfXDGh4bLt0vG4If4DqMgmoaKU2hFkwr6qldvf855pk",
-	"sgpx3Nvfqp19FNxcn/rq+jV5dPTddwdHhObFlB4c4313nYjvPvTRk6sBqOvS0zZGTTW3BLtveFXIZau9",
-	"uQXq7B4JhHGPm5oW/ko9s39uXXCVh7tFe/NNi15BsFYNCCf3MuluUz/+DDNHBv5fYd9btIJ7mMmLfPH5",
-	"mwDuEKnxlmm2uUhqA5V86D7/b2WTdy2qbI29Ju3JAe+D8EJvi3bGDyVz5iplmSlbYH9fPwAEjA+EVHzC",
-	"Bc2JLljKx66dA9JWHb0N6WtktIBB98/IEC0NQ2JY7rsC0xmrx5LrcmRXP0IzRmmmUnn1upai26TSXbvS",
-	"1i/l5LK5lyzdyQ5Yaw9cceYf2TyUHIfYzmdcsbH8QKQgL7koP+zSx7dYaxOsX6WGOqXvuUiCcMOyBGsy",
-	"v/c+1CRwWV9rG5LJXdzpezuGHWEgzFy+H9PUSPWeCavLZeDy8r9lXLsf7fVVY4UrSCAky3U/Gwgw5EBY",
-	"v9akK9ic2E1oaEhKi4JRdYalpofRptbV6fZLbTPGnU+aM5CbLGWQdevMZfGZNuH3dVxauhW/v95w4I+N",
-	"e2rJVviEdP0oRmh50xzaxmJwFuYlzOgtd0VvXLmoZnVyN/TIqTbXjIldlr0ryFQnU5sP1hSPVh1IMzAZ",
-	"k7NsqXDSUj0PfOchilL5oRuXFhmrd056vVcm63W9DM0WrWQ3BufnVPy4Kn3/sZ98Qmkd+0Jw1bY2Zo2G",
-	"qTdo3d+qAStWO8D0qmouKmodVaHzMrZerfdoWNd7dYMpLrgGwpnVj6T5wljxrmiI6YHsrsZ6S++g+URQ",
-	"/D09cELCsg1lOxRuN/61WvCqFbbva2Ml+qZuwVkoMEtrSS60KEjXWbE03pN3Tm7qWVu0atQ3tcS/Souu",
-	"zWPBjIrV5WyjUjfyDIjc2UbJ8PFB9UUf94mR5Lt+P+4qjoY+xWfu4mut3DfL5TBT403GGsEOpZm3qdhW",
-	"NTxxcBUa1+9asu0T6gnvzp8tswItqZV1wtNdhlxvdS9yzvSa7Hn3hnP16XotsDiIcStncO2mK49wvYf7",
-	"+pbt2zCvjU3SG+v41CCqOpuNEPtZakEaGGp7d1UdZzb6q1ydAjfJxi2t+uhc5hVKuuurLNmxQM34LFaV",
-	"lYV+UtRmq9HxZsWwWHkcfMLVrZBzsbYnR4MN1XkbQorSDsU4Gn0tz8DgH9w8kJTGBTec5glhvUmPDDrn",
-	"GSUve4NO776BoA53qnoHLjK0ta1bdCnNPvEoqnd7IK8F924A8doEG5bYgrH3XeOaMiX3Xeznqx/yqRU8",
-	"PlPcMRLkbWJAKlJ+tbYUhw9a3hCrvBpR3VzwcctCAvFw7annbRe0jid/coB44/kFPrfOKnojb5l463oK",
-	"btAUtrx9O+LmO8bXNkn6N3P5DOxaT9Gs9SW7T31ct55L8RmWs3aGa2bKBt1NmsKqCu+aSptZjuaenx4e",
-	"kndvX9a6/kOATrMvXV206kz+awi3fvPjD5gdDf75Eu6EZFyx1OQLeEUQqEhHMIm1OQ+CpaqpBfATqtmj",
-	"Y4KPIRh3UTCot+/7B2wOsHNjJ/E5hf01Qdi7wkLzO73GczrictU9uMG/udGXuL3TcVs/YoiuiIFuS7h+",
-	"V0wUzdYfA9/CE7g2ScZ12HOWaC4mVtyC2Dv7b/AVgKtCEH+jyzrw48YTUo0OlMojkRB0SCRuDqkqa/in",
-	"1al4t67u6v2zX1yt7IaUq1BOe07znJmqx9mmbI+2AH4H2/d21S9VShTSYChBfRU/PPlMynIQZaqxaUb/",
-	"p/url8pZS5c3vXRDLcfi7HKbWLGFg2fu1Y9JZ0r1M1aLyo5N5cFw+qS63s0r4fpqhtHFPly3Yehavd2G",
-	"Aur19DyuQ+Zes1X/01JHV9OGQCmRdyynze1bA2mrPvn9yckf/tDvf9/vHx0/2iGGzPI6X1M9DiUjUhBZ",
-	"KoLOzwClrVU74aPDd+rRP7778+xo9Jf+3fH0r/Pv05Pbl+e9vxWTbWKfogN4ev6HF8d//ktnDdVaG4Ek",
-	"MdXsvtWPI6lsiaCg3w89XN1/+ekmIUePyYyL0jC9f0YKxVyNx3xBuAj+U9+FWvfI+Zsr1yraOb+4GQiq",
-	"yfAciC7/B7iZT8kTRhVTZFD2+49SmBD+yYaR8yy14sNESAURk93IjZZSpTgUZ23r+grBUq82daSyL7ks",
-	"I026gw4Aixl09l2ztu2opqmLgY1o+WkVpy09ruINAUYiSb5WjzpO/fUco4nMNB+No4YV0UqWg9KWKE/D",
-	"rn9uYY3PKuq5nDLs4hUwZci3OuAiahRq38CAw+6EQecdvQ+NRqNKyCMpby3oQQ2egehKBTHQ+8FxsSCp",
-	"LPMM+NAIeptnp1UkI8gYeirn4PSETMKo6EtCBLtjCoD4H0zJBKwuQ3fEwyRukv2k+rHhkIf4pT1o52ui",
-	"ZiBgg1QxZ2lCqLK7wa2D70FId0QLhr1GFKM5rEaTKVMu+GI5mntJbG1iM0fHrSxva+a4gZN915ot2IKi",
-	"0eoebxM8+cnA3gSvUTPL7d0PLdTFCmGG1oIFPq0dLdWamfWNV560yYg3keezqQMLVpxYztBD3LvjbK4t",
-	"pEoR51t9thw912a3IY05nbKszNmeJmO2ckZn4IqasAzx26eKtHXy/YnyuyZRCDwbZToNFc8ZCw3jxiXG",
-	"xmxxOa41cnOpNHExpVyct3fU2aGIAOmGf0VdydvqzKSM37G2ePKaO9x1DU18zvh//d//q+nU13Wbe4jW",
-	"cRUmRq3jPjynetri78caU3GqYDe0Atp4YKXOWnrUfEJnuKSD+tg5StjbWjiXWheHO1weroI5TxoimSC+",
-	"kXBgy5BY7TfKIKxQZT1hbDbrRye8tcU8Irab7OTx8OuX91tqyLapYnm06x2rlSf3vJDtPRjxPFvUQW+a",
-	"4tNbsFWT36MF27zG87cF2NZj2NyCLT6DDS3YGiJIXGUPyDqGlkikOw+5Gvu79LdvKFDMmIUtbrYaJtSv",
-	"+OWTOBDKtyCYu7c/iQd5YWG9KEFiF2zwkx79D/J78rujXr8PJUNmUhvyu2MrdkKBbdge+d0RlitonH2F",
-	"0jfcmK+DhM2BeZ5bJQRqWhi5dHlRUM2G4Ch39tH+14Pa/X1daKsHQfraIoTTK0CRt9p99dczj3T/8tON",
-	"W+EMtGF4Wu1takyB5kWr1fsxuD04/MnryKed9M5FJVdf04K/YJYggRIylmvzyJ7f3LwB44Qck1C/sEcg",
-	"2jWUhvdhr1xMcu+z8CT+/M0V6ow/yIHwVQtpwQ9pwSdM7INyZ5+/8wYQzL1kgikaGvdw0xuIgbiQ4o4J",
-	"A6W0kZBb9McI/LHMcznXp/a9A/Iv169/BLIvMiJL0yOvsLyGbqyrcYQ1gwadfae2EuqqkPXsYJdKSaVh",
-	"XcNfBt4TOOickkGn1+sNOh+HWCV+CG8OXQ9uHzAFk1ruBtVbZ4wudwKwc/zk0w58aceUCqt3K6iLA43P",
-	"qKEjqhnpUqIYdDNMCCWponq6b9Xr+DSskowdDgeCQNN8CDzR5HH/ESrHw7fMqMXB+dgwdUoeDcNF+GXv",
-	"hfu2Oxgpzsb5olY+1w79Jmd2TUYtCJ1QLuDQyUxCK+c98qM0U3vIUB4mswoR1yRnY0NGbMpFdmp3IGcz",
-	"OznjZsqUHXRKCyjHQOxlK5YviFRY8NYgI7evK1YwCk4PbqqYUE1njAyvMjYrpD3wxcELtoDkD03HzA6O",
-	"05A5XcDBX7jZgzHOVdIb/uUgHMDBGyulcimGWERjkssRzUnhfvWwDlILu3P9rhd2MthIxrIeuUarHnSb",
-	"DLYau9gpoxlTln9Q8sPljUtAwXQHD8IRXFhmDZfadVeyT0oIN8Uwc5qRmcxYrsmU3jGS0nIyNaQsfAO9",
-	"M0KrdY/YQrrRcznZ07AWOzZMEoDU/tojV2O0CcG49jKqse12fOUmf45YHlVZNYKKxZwu7Ebs2DOqLA+u",
-	"ne+1oTk7JUaVbJgQLe0iLQwiMo4Uo7eajFhKS83sMyVd0UKYJZdzgMVzIcViJsvQLl67Aex2TsNWsOcj",
-	"WkgzRHCgJW9eX98k5M27GzjyN+c3F89dJTDwyK4ClRusa1HvyDKl48ePyR3XfJQzcn59cXVlV1UFgNqz",
-	"f/cOK8dSMpEyI+lU8pTtW4rqahzWoqcJJbdsQVQpsB4gh6VYTCYcgOCWFcYVbHaVu45PyFSWSlsy4dKb",
-	"k1jgs6pr1QTVTbaHl22XdIrh2gC8LljNYXYwx1QfybmAivYq8yBdRepOudWTF/tnYND2iRAW5AEKmJlK",
-	"yNcx04T8vbQXYHc4ktliCZvtCeAKvMkZqJs7B/uuHbB2Pc/hvi00waAYOg4dPiw1wtMOY+NBu3B0f/o8",
-	"dDvB5yfHx2eQUG6JTpUkZmfGa7OAaKyQokoh7G4nzGhy0v8+IVIlhI/tuQI1B4zA2RxOF0paHp1UlS6r",
-	"46/KA+A8VmAfc4ExcQj1SNkjGjGmPGcgJlkBiXQff/iAjPbk+HvkYxZ/LewAsinLCdwFzRyw2fOG4V+w",
-	"hYaKGPa5dIze0qYDLnxxBuUj+pfRz9cCc4y9qmxpR7ZPAscC/h61TABvB1ip0a0Bk4KRG7kXtC8YQm7z",
-	"0OeDDRP3u29+gOR6ILCeM1EMgyzIOJfzIHkIDOkgZqoYI8+NKV6LfOFcJvqUDIMMNbQ4dfT4AD07BH8c",
-	"CHDD7CfwomJjxfR0SLoWsMkwcor5RwlREvLGKnW01AyXY4fwSVGYb2hUqQ3LDvBX78gBBNC3vMBrR9ck",
-	"ywjsHlzJ+wkp8lLDiCF17k9HQ3QCoClzMRAo9sHc9hSwCa4LHvFd53OrkMArGWcurL+2Vy29BHcr5BzK",
-	"LCAnhwIM9h3wSUG5cMsKIb6TBlTzoslJ/ygJoiDNc21vFj53GVxDxAUAHwuznOkzbGcNcoFlG9VQla4E",
-	"Ofj2DICbOsBecbhBUhpcZTBPLPvpyC4OuYHwSaZdIf05nCILrS1mH0Xb67fPTi2bKYUVVMLhdANXSpAl",
-	"JeTp5cvLm0vyX//+vxFmrNDgYCyXE1ma4X6cCMEyuGkHOVgr2HfFRq/uXDjPLukOX8M/hq5mgcNfpwy8",
-	"e/tyTyfQyGl4zdKDZ8yk04NrbtgpUNMDHGV4RqIa7e5iHB+FU34utRla7gGvI+SD0DUQw78cuNAZlh1Y",
-	"ND4lf3n10iKl+3l4VlUodolFdTrdf0QGnQsltT7Q3ISDtBADrw06PXdpB+iwjWQFlhGB4iHcyVuZAwH4",
-	"cJAGSQVtpEPAXSuZVyK31bgs7FNIeALZOyFMjKVKEdcrAj0QowWWq5Y5TxfEAD52nd89K1MDNdL0HqSf",
-	"any+f0qGeBFD17vcYiqC6BkZyrk4R947BF2gTqTPBmJ4x9kcPIGWjjmIh16IOnENknwKjVSWpkOczxkZ",
-	"IveEw7AU1vnKcaRkIIbgMHdz6yGMYb/sWeG/kmNPLVL2yE/KMhK7LfvDo54V2oAVOp8m6uD22YnF0qWM",
-	"as9UH3npyCsrqRSGcuC7g8qbP+g4Nzc34BmrNJrzN1dRpU9fIN8VF6QF75x2HvX6vUdQP85MQWU/HNFs",
-	"gtr7BB1L4fKvss5pJ+faPMFXoFo0qhP2veN+P+pUC6aqosgdmzv8m3NloLls+yrwYFEGNb6heq59Qffs",
-	"jh7j5E1jhkUeXgnDlKA5KLA1m0Xn9N9+Tjq6nM2oWnROO6+wWh1OAKgLIA/IQPWthSVZlYmxh08nGgrF",
-	"y9msFHbEn5POKkp1TjsI3TD7oTurwzH9e3TgDZGacAXgpBuO6d97CzrLh1BqX6qMqR4ZIk94bma5qwEg",
-	"MhBqaxiJ1PAVVbeZnItkIAC+FJ2T5zevXpJMyaKABHDpiA4QaSMJF5op0yNDDe5XmMIKnpWIGJgSVWwg",
-	"ipymzLJapohhH4xjNMZR5pyOWN4jF1ZMBKKABRJR4gD+EG2YZdygBx7Xy53eb3UxBPw6gE6YucBjfUb/",
-	"/pAwGs3SAp/Pzv/8EMDphiZdIOlgJ4Iy6u4Gwt3Xbnu/BqS4/V1AdCrnB9wczKW6bScO1dk/l/Mr8xO8",
-	"/PBXEE3WchPasEJHCPNAtwLTWMFq0JnKOZhs7KoGnXsefkEnTB/+ovNy8rGVUAzxLRTS7Ksoo/VmWZD1",
-	"IrRyQyct4LJEODyhGIiYUvQsAyN7b8CIIaGetsj2nJq0cJ0l7UrW4+kbV8STKjpjBrr+/puz9Fq2VNl5",
-	"7VCd2NSNsSwVrGyIkP7488PDImymBQrRIfcx6Zz0TzaD3o/SPLMH+gCwek60oYanaH/qForf0XRxgIJa",
-	"QnKeMqFZYgXnA7BvgPprZbkYiqyqy7L7EhaNKYVb0BSXfPgFCIqfqeEen8u55YhosXZrfyhy8pzlBblg",
-	"9huHsTQ1JGOGcnCo3ufYDaOzrWUO+zIKHT1nw1+RBNCobqUmtL1EIoD2RoiBABkA2L835aCBEyzj2DGS",
-	"qgwTSHCGHhlClsgQ7YlgcPCN/WE0IDYDMTWmgFqQZ2TIU6u8uOZycgytoz+wjGgGrXtRh3E6eKboXK+n",
-	"Tzf2qB4e6GCaFsoBF/BAUGbHDhfRxVP3kdE6MrsHtFcMLhcjIj8d/aMCt+2I71+65/FvFeFw4UJrV6Ma",
-	"Vu4kLIyMFgBPD3E51STeVMwVubp+DaYvb6uieW71QfgpuorQD3Cry8jY3WGay/S2lSJciZq5A3HVCgc8",
-	"RYcMIhQ4SNDmIhiBIVFaH9LsjoqUPWV3F/bXIRjLZvIOhP85VRnaq+V4bLGUazT685oU4izIe9pSGqkW",
-	"YMUHH6Em1EDMq3OaaatBR6VJ4HPnT9ToWUPpxA3JNOlevLzyXjroTODLl8PH+76IpZ5SCDnvkStBqr58",
-	"6DKQpWEktPRmHyA0+aR/AnFlK9Dtz+IhaUuYo4WwwBV9FTLJDebt+X3uaQc+aLWdkzFVrmmKNu7RlGoA",
-	"IXA5dmP4lCJfxJQpbqe4CSGSTiF1AwqcZ5kOcDz0VsNqOXvaQ2+9A03we4AFmRrsPeoimZPIT6Wxhwnr",
-	"kRuLRujVm1hoGtH09pRQF2Mu2IQafgesrxQFVRq16KxE+ArCmrQDPPrucZ9kdGHVH1ef6L6wu4TLq7J7",
-	"E0xUrxxGTiwI0vg5hCY+kdnis8P+OS4XUaCuPHz8tVHPdagD6Uneee1gC8R6QkPljE9B3pP+95s/uJBi",
-	"nHMMFjo5Pt78wTvhgN3C46UwFs0fwDhnuYZpIReOm3w+cuD5o08jbLWKPmV3rzBX5+FFFTfXtTuTLSQW",
-	"6L5DeT6SH74Kcn8J3jxN5oobUzVUim/NLReKWwZb68Nc7OEvPPu4ThKtLnezmYJn2xopjr+0kcJvow1A",
-	"0NHwVQDIaxGyUZ31qgE2Pi80ICs+BMeOC4CMKjG2icZv6AS8jxjCod1SseQ+eJ4s3+0OJ8y4MV0+gB7u",
-	"n5JhzmfcDJMqatwHoAwEGGewO6hVwqu486HLM4NI6iEE/kCEGASAt+iyK/vRO7NtHx/W+ZhsfBcCuF2U",
-	"/Lavv7RH0XlQ+K+2j6kADXhg4Q5OPlR8ZOU9+PLRNlyTOnc7c7z50eaPnkk14lnGxH1QLyBbBBYBnKyU",
-	"ijlPXVyfczNY7ND7CZF5Fqhy4mPZoCGFz5xwaFh1kW/EQMXuOJvDfegaHmZUT0eSYgWWVjvVataaCyFn",
-	"Akpfo6r67ubCCsFEChfvoeWM+ahNF4fZtag3EBBB58K6fE9hjMiSYyehZzWpfbRw8ptALX1B5kwxnzjl",
-	"TV/BA48BVCunXD/QFix+Go7kIZlEmKSFTYSL6X0yjN8bYkGCpnkOptGwIIhDNAiovnKIP/jtIbKKMqjD",
-	"I9LtA9+iEXIzGlVFFLbwLfI3OUK9CmyWoPtZkLQKGsLmmM2dsUGfOcMmFPVFVlJtsmQDEcMdNSFUCJKV",
-	"q7gMVxSYdKHZtS+zAdA+pzASaKOpMx5BGj7EHi7FEEKhW4zNwRKZoR8jpByfumBe1FT9t1QsMACxAYRx",
-	"Ya8Qie7DixpVyAfCh4YKzw2IAakrWDYUXu/dg/7/BnSzgIhvLFUtTR1WYzAF+5+PCUUjpiXNGXRWFXJ+",
-	"b7zEDt48dyjZyinSKUtvHc5F0cFgFCQzesu0Bei1ncqrjOKB4BmDU8Rxe00BO5pCxClyHK4J9FwXE9Ld",
-	"cxkFMNmCLGSpsMj/QLh28LhAi0Z7CfGvu1b48HqYPrRvJ42f/lWWKlps9TZVVrpECmk5MMt65K+yxMoa",
-	"MESIysUuESGZeu2wwPtCc3NSXznWUABSs7rY/Ramh4h3Gd3yp0uuDy9cxuts4Z8YsEk9FPZ+S5LiTxj2",
-	"2hAiDTtCZAoQNHNNH++F3xNmbqrM7ecomrViupXfuWEzUtglQUIUZqs4Q2egUb4RXVfN3nt579Rrbpp0",
-	"rV4+EMNo6uF+zVwbZxzohNDsb2V4MmbMinh3TFnd7xljw33nmsDCKQMBnbuYffrE/suODT5ll8KifVAh",
-	"G49ZGlbfIO26IMfwZCDCI7AtctMjQyvaDr3WOAR0RpHYMJ2QkbRzijQvIYvHarRIH9LSOM1WM3NqVVKt",
-	"fWeLoI2iixXFfx0pss4Kbt9E4Ras0me+Un6cCz0QVTJ0MxFogIBmWwxkWVTGGLCuJFtisBv5xn7zcQu1",
-	"1b3/TMlZZ/vXbyS83LRaPLtOq7kIAjUtcnZOO//nv/UPvv/5979rSgdtHh1sDbXBMzamZW5w6NCIH2Jn",
-	"1jagf0gy6k6pLZAm1s/BVvpFdfPPq7cgeXLEp27nvDfVrAjVwXSFZLbwWPt2K3Z9RTzWrnNdYHBEpL8W",
-	"FbXGNx7oog9/qf59td6efRWz5x1Vr2qOp9tQvS8NGJuB4j4C1xcyitfM4JGy0rWSgZwLl5EGlqMzq3KD",
-	"OSHXjJz0T/bvDVNFToVuFbEwkxTrCmIvHWcrTamhuZyAeWFmIV+bUCnB2QlX+tr41jhyPBB2c4apmbZ6",
-	"AxUog2TU0FOnOMJD+NV9xpyJrSZxklvGXNKYe80ODcr5jGZYGWRdsjwX5N01yWSeU6UhSWZoJ35LjQt4",
-	"mzKiqGFLjn77TgLecyt6LhhVpNvv9fsnfeeJRz88Kez//a7fs7+LgfjdUb9PqAkGo/0eGdJCDauKAxCR",
-	"RYUoac41y3BuLuw0KcTwhuWR//wP8ui7x+RwYEFq9tTO9J//QY76fcjIw07gkKZuZWJwus2l3z4apzKu",
-	"i5wuemToQhSGGMTsoh3UTA+EmSpZTqZh/xYGLDtzV42FOk7JEA2nsJOhq97xn/9BqrNcWdHAV3B2+8LC",
-	"TbUBfu/MscMEy2QM/bnZzQ4jf3oFD9C6ThmNIUYIQ5ou0Fzm14/XUrv6s0r3hbx8Uig545q50iropFEc",
-	"60BQsSCpWhRGEii81CTH5lwbAOyHNN/aCdYxxwhv9UPFFMLgRI7HEFkOGSSuPXwSB7N5GgBXsj3RavDZ",
-	"/d0Xy2kkWD8FAHaQWpuYxODswGwYU6opS28hIrWyFLnE1YjmTMCeFc0B0rZLd15R2/YTn1DqumRhep02",
-	"rPDJLuwDhVLpAUpDzjyUxRmxT0EwYiR6OLZCMNAX0eWhz/GtuW9bAouAcg/jyCgm5Byx7N1VVTZTs1C/",
-	"E4IWMcjISb9UcTOdMcNTlOiBva21BKH7Thq2nQYYdUHbyin/x/7WClWoyrbVwE0Vw7+Us9OeVgs9ANT5",
-	"yh2cv6qFG9vs1wQMoPe+IBUUgwEWgkhR0EUSzJtg67BSx71lMqA+B+7bVtfTc0jz91SsKmdRmb1WLEiY",
-	"rxNvz4XdWijPYGfJQFhColppqE+jrzNeJ4hZCgYuIkjA9TIZ8ODeQECXSk9CCMSX/42lLr/4gzlbqUgZ",
-	"CgEIOUfhz2VmWurZIyf9/kB4i7lmuR2rvj27gd5e1VIPfjgLBnz8rcUPMBB4WqF8ZN0NgPnNzv4PHuMG",
-	"L8X+GTk5Pvbnjlc1ELI0mmdslYVAisMoBL2t3F9370rocjzmKRSgcD+fkt9hvSfBo0vfs9JlrbElrwnK",
-	"rd0wQ/PLPb3v6hFgoie0vQU26npXoqsw2aWpJeFWxuZ1euX4j3dcck2mLM8avYr1bqNfazxqS1PULxyW",
-	"ullRdqFCqwrzV8sdvqTD9OR4i8lupHxFxeKtDz34HGzoXN9WknQT+/kcHMYwuO9U37UK02+fXZCToz/2",
-	"ycX1v54S6gtEKTm3CEsGndcFgxoFjhANOvYZUpBV4oV8ciDQQ7GfQOC6fd/q0M5wif6cpXgjS/fJoHOR",
-	"S70yWezwsMr7Bo/HWSD77jNXYh4PI8owiSoX2SUl1Xd2Cm6sPKyJkZnVn2/YB0NS1wgf4qJ0AZkyU8a8",
-	"/KxKgcluY6lmZU4HoguzgdcYStD8aZiQ4e/t/x3Y//ufw4QYOrIsAfoc0IkPT9rHtDvFMNcNv94btkjS",
-	"1353OxPLT/d5bJZ1DftgDh3sVdRsWWZuyfB2G0pcbylqDE2ncIEox1h2a7lpwRSXUEUTIRfW4nLwDp5y",
-	"7QvHbVjEb8npcG5xNYLoYK6r+SGwCgMez71pSd0UfejEJZBby5b4DCtFeGTzol0VfmcFAATtSKYtMBoP",
-	"5Y9ukwqcDETd3uV0X1eNrlGu9NGDllaEVYA67iqJWyHz+4HYw374lWBp5SWaWyRfEFfzfg9rHrpkMvuj",
-	"FbNQAJTCUjtXYc65o5vw1R3eF7TZf8nwqleu52ADYp+H8v1fUpj4Z0ylqUiB07NoiI+MvQsNgb6fIZB3",
-	"iRYwqvLFgWIWxjyhbQ3aKhQXKS9oDvW8MBXO4/GKNHEWWeMjqiHVmHGDlZPrmFXgmi/tit5WC7ofej0k",
-	"siyvtK3SBO7rCzq6fltYACYdB/9WVkCTeIQJlv8Eaw4CHQiw4Hr7RP9alVhaB0KLCWwGN/tPRdi3gNUQ",
-	"NAuuHDhmS3oijP0GwI0AfOmiUZsANyETfmchuyxA4HWU8N7w207RudBGlakn5o0SXnA1dDFBCgKP9tHr",
-	"VhF5jJFDyi1ayfxADBXDJQyDekYEmy/ZaKtxvVMjdrQmocgRlOutS5Mg4lVlaaNxp1QTLNbnLGQh2LU5",
-	"4N03mLqKDulXQfPPb9Fq2NpXa9WKxXQfYhnB7Rc2cf1TE6eLqZSaoeMSs6t0jHcRJToLxkapyPkyMdOf",
-	"nVAhqq7VQrHnERZRROjF6kRBOZQ1GznSCYqxE05RW5Uzcd5fW4H7/ATg7dK+fiXsX6NC+p4lX70J+5+a",
-	"IuAtNCqdZ65lQZ4Fg7ZFPXDfZZ9dI4W+DOYwpSLLWXuE2zX2dABLEyUpTafMG3GtkDqBuArI7HM1r5nG",
-	"l10RaUsGOJQ+62K+UdUql4wWQfrpkSE2Z8MAjJzfsWFVtghC4qGeuNbjMidjZjCNSDEXvaENzf0X1UKg",
-	"d8WIMQEl8iHfCK1lsGcwE5upJdByTIZUvx4P912oR9T3ZFhPGwShB9pUwLh2JZhf6Ifd74U2KGCoy3NX",
-	"EJlC3q2r+gyHUvVaqg0fxuqRy3dv310/9a7Jy1LJglEBpfAUzckTKm4h65PnCxIqXUFYHPoPCmgepW7t",
-	"0Hb27jC8BUbBUyILJsifyJRPpuRPJJdz8icCJZ73z8iTm4t3109vMDTQhXSxD+jEDNO6bSfVTdmJMbfX",
-	"Dt4jbxRP3XHX4wt1j7xBMMGa4E1VcBsLRr0C4L1wsLtV8ItezEYyXxuh4ls+4aF3ko7bf2OXp9Vsm3xR",
-	"PxHYMPZE6UHf1dVFcUsp7qAbWkMqQuco6yRhVUeN3aYe1B5ZO+XWUir2pT2N15dVmxc+xxGwUTD9ifkJ",
-	"awLsnsJxFwhergMrrieJbePplLkgtqmcV9EaLqIxIqL47VbRdjNm6Lqw8lf2+YMyekObruQaK7zZ5WXU",
-	"vvLZoxrfuJL1FoQTMip5noWYCZAPxR1XUlTuFd8ZSMUnbZe/zTkXdAEC8KGLOlnDqm58DOEElFdfeSR8",
-	"SLoXLy/P3/7r5fXN+6eXb15fX928P3/69O3l9fXlNSS0hc8xBhErJA/EucBAVozCwK6iVXyMCImxrofX",
-	"KFQ9adaEsUQSvHAeNvWgpW7iudYGxPrlPEQ07E9TpqCGOvTfcAXkoRCp661Q9Wv1UOIvfzdIcXGkb/Bv",
-	"UHGoSRsa4l4ollnlN8SIdS2vpakpaQ78FNotZpCnN6MLkvHx2NeON1WTSfAmZvtOH/KhsC2NpCsNCquG",
-	"otaE/jMPsU3Os4EI8aZU+1BZtLyEhscYQQDpEFiOHuK0C6lpjv0qsdGX68jidz0QuC8nt81XWh9nLM2p",
-	"wso+MwkyE0W5zMicKYy8ckyLHJH/sQ9Np/RAVKFaZmp5gMyz6sXfHfWTPnQ930/i0KYULoVlZMFcE6/Q",
-	"AYsc949dqf5oZz6kAP2KIBm7U3P1LYdCGuhlgSZAq9QmsVbrMNx1DA1rLnJqxlLNLGtjTnpcWrzfgKsn",
-	"eHzcIxjD55rh4zKccY2r2LuJlQmxkjQPyvTMnjENubGke3J83JgM7gDAofbXGud1UVvl16cSX3g0Anp3",
-	"3D/+fKkHDjovFLPEoWnyH6GpS1VdFQAHC0eTbiZTfegpaW+WJWTQuWb2Bn0Hwqw0nOlBZ/80wh4PcoA9",
-	"ZzGWYIs/X0UW5sJmMK6usW9RhvjjzDcamv8gfdGh7+LwzevrG3Loh9ZQMs7HNQwtYA+deQlibr5ZG35F",
-	"+yMCOKGVNGQVLSCxSOmpUpbHbTIvbOTEqwaGih8DDrQHar+FjoIWFbwJ1C+2rVCBYwFxF/urp0SXIFIM",
-	"xPDp5ZuDP7x49OeD7//y6tg18VwSB0PG1opkl1SFBIAl6KDPQwBx4E+IN4hKjhzXjrRHzkXFRK38AOYI",
-	"30CZRrLqQGD7WcBrX3bB18XqPo4NJWdVJ3XPdEh30PmrLHH4x2GAgYgra8XJNT3yX//+/ww6+7UtBF7F",
-	"euRpQyNJCCBcbSWpiZETLIRh1V2I02YZ2B2gFEb3UR/+OOp7s8++q0mlXEO2gfBX0n3UX3n5lBRUG1cu",
-	"2G73+9V+tsMe8WYKQ28ZuLaO7E+nmEUjDtIp5VV8ubOmgLAHP/XIM6nIk5sLWNrlzXMfxO+an6KKSawA",
-	"m5ChFBd2uHMvNFqlclamU3vg0F3O7K8YzUOiJLbPZFktUen/JfUxe+Q8Bu6BmFI9BRAaQc2UzJW7SpXU",
-	"uiasnEbiZIweMMA0kitHjImBsGP19nrE86K2kj/dk/6jZjkEcPtrF0PiRf5KUog/og2R5g55v4WZfwVh",
-	"5tdgraWGLGQJaO1NoEbGDNU1td+BVy576AKndD6BAzf22kKr2rVAr0pzQotF6FAcB4jvu7I1mI89WrjS",
-	"7Ke+UI0PGrCEFBMiwYYbWDAGyEYVWEk3LnmD6ZuBaXnxU4bWupa7uR7XwGdgJJ9nGtZO9JSPjZdkfb5L",
-	"WAX32TdmDknGaiD0LcfOS+fhrTAjdF13KnBRMKp0VAqzF8rFcg0GwRkVC+C2kHwDDcehsXbI0VlTjGep",
-	"kO1/x0qybu/fysjWLNPLUtxnqyF7H0kctbLNhrG18eBgTak5+51s2ebs/8qlg7fxIr+57b8p0mvd9o7X",
-	"nDWaLB9QibYPHOJeg6P88JdIvl9X42jly50RMao49zUVOtogUtdF6d9MiSMvzOxc32h3sdMb8NZ61May",
-	"VAdswbQT1HYzTfo0H+2CAuh4PBDOyInzA1eJLfjQGNdZE5f5ouU/j/uQPQ8yqhM2BdPJQHg9OzgbwN4J",
-	"DbnbpLdwAg9ZhcZNss7xFstEvw0BJxxdTcJptGZXBrWle+vCWzEMww+7kMfKBu3/uZxj11qW3INmZe6D",
-	"rzC/ZsZNMGxhQeNQ4QmhVp2BBBQ55SrbO+pJmNkWYpj8dC7JDRq+u172UODBJwbHTkA3oMUYp88k0UrR",
-	"JxZ5j7x9FIqVV6a7PV1tDTvJD82H51RPhwkqfBiPXh/Z6rtrMvD89e+u8Phr+pqCN8/rm4qEwI+/brqf",
-	"i4tSyl6yLM03IfAryRj0bjV/P1j53VtAgKx0UQB07RWDz9zTj+3JnkO5C+wqsJbwRVHdLQlWoAD+UyHv",
-	"29qevilw33B3fdy1A5SaBhckkgfFWQhWOoRMtXUdGt4Vlp8f9110MxZth44MXjYI4T/JUj0nMObanxUT",
-	"bI52WHtUOcNYtEuIs4Kuz1LkC1d2D5r9evNcFL3kWh+T7qATuTIHHRRqSnEr5FzsV419sHgU9kChMA2J",
-	"Czv1yOWsMIvVcOrQd2jB2tr9YJjwuT+6hxTX6zOtKx3JrZrzEKFyb/HiFbMcxq3EXrUUixnX9n5b6iZb",
-	"ybUUdsStIuYQILWhpl0HHIaClUMEFQ2OXdeKmRqSMx/zXUWlBSvJMHS3xloyGGoGXt/wxEEeV6HXdo8A",
-	"oHIdyjZmYPyXwGFzRtFXxidWT36cnDw6Jv/1f/0v8rjf7ycDgZ4Cqsmg8zjp9/u/H3QQSLkmosxzMmLe",
-	"bxKFi7qSrQPRHVZhom/ePXl5dfH+1dWP769+tL+8fns9TEjzGxev3/148/bq8nq4vxaKr+G8HxyEcZq2",
-	"lqsY2fAAsHvl7cYgGjnagtMl9euMaux+MgjrsiikMoeGp7dsDRS/Lqwahi9FxgThggstSsGfkPmQnWFA",
-	"6kTJsli2zLvwjcf9fm8ghnTCrrFhVXAn5VJMwGxvJwP6ZjVkXw3OR3BqLNBjXN5JW5zwNe7vxm3v6yxF",
-	"X1tkqx/ot2nngIpKuD9vAFtv5HUvb2nEaGux/RpTRcPUCE1Q0pHsnec5GXOWZ5hi4qXcPeSsFJ+B38by",
-	"26ppEhPg46XkjuY8wzZLe1HRS/jV+bN9XTHfwEnQmaW5YMXhM4geY1VtTNI96vcHIp1SRVMLeRAD7L/t",
-	"WsJM4odcEyMloEqPnHuUqqpFUkGmslShgf5AYKxQtTpcrFRWkDhF3G2LDRrO2Uhzw4ZoWtSGLvBkTqHf",
-	"m0VbgBeXt8YkdCOvbx9MlGOe5xAGOWFGh3x5H588KsFPLaSBjv3t0TI1dPm6Y2ZqS/36VKvre1Vk/CeO",
-	"YWnhzdesDtQy0Jeuk4YMTaFr/2wXkraGIWNsMHDVdmtsFLKGTJNrx4h7e8HC6gPXuD4jJ/0TT7acFuIJ",
-	"5CrK2XHuh3H42W+qXNgFnt4388FnC6S2B1pJdcAO0JbuFVnIjPmsskErOilW5Gt6rl5W6UUEXvXuAR8f",
-	"pRIoYOz4OQ+MGpnejIYeF7jZICIPBHcZK5VDuEfOybhUYC8Jk9FKro5Qmua5nIORxYWuHZTFfq2AYAP6",
-	"o1cJ/3TPG/FfikYnHyzpV0b/hzB5Lu/qn403f6NZn8FdgXJpIFqjhQ/r/uxkyjBt+EwKvi6aADLk4zed",
-	"l9gXkE/IXHFjmLArDZHowfzkjEKhlwbBTezpgQDdHBURaAFNtSFccMOdh2bVzFkZmxJvsBRLQe+9gTj3",
-	"hMc5VqHAe7R+q31NIGMismwayHPFVjnNRMkq9jfxiT0ghkbzrAtAqApRxBt8CPvQm8aZElQB0eKdL6qm",
-	"Ap9u4WxTrX9S3Cx3FI+WkkTt0i2YW2AEON2YJYERKOstoi6j07Vf+mASYhSfgSV/SjU57lv2+V1NWx6I",
-	"7km/Dz59yKiBLA6nMgMzrtYell5VYMpI96T//f4ZZJW6PGEsk7AYiBFznBiTe7FwXAvQ6nI04zHYfrXN",
-	"BZYXuhNvPHoIzMMlteSBhofLkPctCeRrSAKZWkqObck/FExxKLDTXWVP+zsRqeVYvJgWHs64YGtriyzu",
-	"g4ZfxiZcX2ObF8LTX20oQP6v2KM0bueN68I23lOsEgXN+gMAJFF5GxfUZmpX8pkgwRGEdcDgMlCW5Imv",
-	"ESSiJf6zOQlioTCOh3QixOaUj51AZr38ffhL9Nc2HQci81skSjQUIeltW8K/1xY2uJZuQYGsgppp1LM8",
-	"3sm23eW+O2ks1/Wt0P9/Uz3YaRxRzcUYzjfowp8dG7cvvNo9ssrA41XXmUuFlJEWnJD5VALDAleYVaRZ",
-	"TZ5vqM3aaC6zi/utYelDxRR+qg7xLazwvw1tecFY0UJY5HjsulYb9hBUBqKwDo/H9DDjsK32sF/3ws1c",
-	"PqOpkeprVd3DAp/igr8+rHs9Hn9Ty78CtfymVAIxbC4PxgAzwAmZMO7OSRf9c5jgovVcqswFdaQyYzH2",
-	"ASZtraBVeMfEerTD578drLsUvyLSvWWpvGNqcSGz5mKzrwWaTZV7Ea7RFdmdogswZS5yD/v0Q5EcLrRh",
-	"NINGxfDJN/z9avBXrEFfV+PL3lhUcbMoPgPeambKYl09MlMq4fuoaJYqZkhXSOObzGDZrOESeg+9tV/X",
-	"ls3NvhO/0TvUumFe6dtStHRQKYvPTE0eytTjV3kNR93WqRKP1khCsyzWZ9ypoK7S+2dFvvvbpg1Vhmhm",
-	"jOtxRMXq8d0TX0Y0m7BWl+6FnBWliTtRRj1LXAsjLGWqsabOTGYs16ck52Nm+My/D1EhFrko1AuKBkmI",
-	"72+EY+ZsbIgsDUb0/72kOdrhwzw9AuWJIBybjqBsk6v9Y2QxEDm7Y/kZGRZMpUyY0PV7xqjwKTBmLklq",
-	"NWjFaYIMBc6FZcHxxgUZl3neEuf/avEEju1rNc3j6jYZ5eHqf0WLfG0xrmYAXB8WEFRyArXpHN2wl34v",
-	"wzvCOzY3eOMExjU1cpySoE/b47ETsucH0iSTEBo8s6PtJQMRHmFU8ohVnuM/RgafvYSc9I/I3mtowOe+",
-	"gF6rqVSKpWavR14L3xwD87DeXRHNJ0ITrE+ekYlkcE6HuZzwRt6ytO2vNSi5tsqvsJ4wtvf/JmF+BRIm",
-	"3kVd/etCV3LsQ4MpnpppzaW4rzaIKZqtbPKcDKGhN7x2oI1iFHqrUwPF8DUZwpNTgmiYDUk3o4aS4S+D",
-	"jm/CPeicDjqDst9/lE5yOaI5CU/sj2zQ+TjcBxnT51+yObaLz6nIfOnngQgU1beU7zbklYagl4RouthP",
-	"guI8gzTTnAvmjvH4MbGkZSBuGSssUf7AfQeg1DWk5wYVN5fCYTm1SadMY7VcbjCkq+qaQ0eWbsH9QIVS",
-	"pSGXJVSlINjl3B4iNJhxqYhDxYxanJJH/X5/iIXf3amCUN2YYoWjvNNMXeINbteYPb7HT+rQbj/8FTkr",
-	"Ngk50FV2MTEsz32Cj3N/G9cJgCvXFt1B5z1xZSzVRJoah21UwzB8UZO9qzE2+MTaz+wD18aXb6bGxWAl",
-	"ZM6wRiclimkGMHqL6QOA6JgphChQHyohht76rUNCDwimjMN3c7pwWVdxEhVEC2L61KFl5bVHtfSqJqhb",
-	"OoGvlNk+q63y62O252nKins5QP77JQBduoDFwBIPKmTZGq3jdB9E6QkzloauC1OB51+nPgRLayHVdn+/",
-	"vXxVPhEsO+ACln9Pcu3uTm+63Iaoo+WixcqgFdZXhvDR6CnV7IALzYS97ju239YuTTOq0mmnxaN81O9/",
-	"ikv58wGZlbb0dtAWFkqVoo1VJuBM64UenC0CpR2sW6CHpzUW7X6t7DEjKW914iwh0EQIw9kgJz/PiGtY",
-	"BcaZbqicELU/DPHxmvyDKbkfWnr8NvDhEqRUbEWwIethbUGXO87mCOYxbkg5ydkhUM92OWZspYIhvvuW",
-	"Zdxq7cMqQWqIWvn/gS/8yQ42JF0ZPvmTkaYY7mMvJOdoHogf4BnhGQMegyYBiM2iOctIKuUtZ2fYaysq",
-	"DbenydDTfmjVAkWxXXnfgRimMmND0gXp2c57AX/zcTwGRqAvmRqh/ZVdO3Ers0NYQkTA4HDSP6oyxr23",
-	"3D62VApaan4ooFlCVWVPju2m5kqKSaOZDaZ5iYzrqxSgfggr/JWEpzbGdg38gXCBzUQAObDInLa3fsvE",
-	"8FtUyW9f2HvGBYa9OYxUjvYEvIuyWOskIhhMoHxUxu4jGiKJ9HO3exKmLHVpp9BPLwmNZl2qjsxYVZH/",
-	"zYuLS5+Gg5Vm3B/48tVTAmC8pwdCSIjXhrA4tIpy0SOeDusqN9aUSpCCmikSKh2QZCCMbKbSWG9DoCIJ",
-	"pgtHIcGki1lpWDIQexgsZKk06frjHYglAgy7TFCPtXNWNG64f0ZWVwGcoaKr4QIHou4GgsPjGu6aZU0j",
-	"MQtNQzS6zLlm7RTXn9x2XXcd9DTKa8f9kz82CmyNop8FitaRHn+39UCw050GWhYLH2GfuDr8PqHpLeHC",
-	"OzGLwsqwU0YzJzq/lEjCN5iLvmTZ6RaygdRiT/u6JgFB6tTj/jQBitW1EoQIQ60Yq+Rc42IcNQNaAHSg",
-	"e338+Lv9BOmG6xwCOH/LCuOkoqlU5iDnd1bIqYlIPbAblkqAJ3Due5TmICOC5Gb3i43asWeKmWJfMq4h",
-	"tA9qcrv2YFCWG82tUpDh4bAHqeqAoG7Znva6SjFVAbJ2jAM373bohlvZDeG2Au8bf+4WLhzzxrAFJrJC",
-	"cmF+s/D+hE1cW8QWPnkPSL9dpO2d9aEYv2tOJ9MS/duuO3W+sBAE1RepyJKlVvihxiwkabjETi5FMhBV",
-	"j1MNnXkiAU+gNkAnlFuWRVM7C9jg7TBYijpr9Wi/WKRfrT/brm2NAWdPkxd/vSAp1b+2O7tumdnTlf6W",
-	"WvkngjQLObsZam4XaUO+2GrjqMw1hLIafVxwHKubcU26w9XGRlb/HELhr2FChin2fgpWhoGI+kNZFTNq",
-	"EOV68LqWSz45ylLl1vAJN/f9IO4320/pxSL91kupVlGyhiOfmGC3tqfSOmRrC7y36PYLX9N3ZcLMi0V6",
-	"QfXucUBWcf+aOq34fbRGDGn2VeerfZbGLI0UG8VQdIVDhQQdWkpEheDX2h3vA3y13M72Xl4gAER9vOKm",
-	"88v7aUz7RI1YzphvPlM1u+ABwaDtPBNkWB3EMBSbdiUUQeyFuo8u1TpUrGiuOuH29ymsYHsk+kL2wBeL",
-	"1GV3fj0NJr7Z+b6GhhI1o3hFRR6ScASN4/CXasaPh79onrGP7c6Mawhd8YIj9EOFIj1WT0GngDE0nUKU",
-	"UHd4gVB88JRrH6x0Gr0xTAZi+JcD/9bNomAHr2EmfUqE1IKPx1Z+JJqKbCQ/2OMJY147de7gjcx5unCN",
-	"SCmsBYq6ottKleDQokFskqUiUvEJFz1yjV2K6IJASJLV5D2ZD+eD8iuj6XQg8C3o7ey7ODsrqvvK65gk",
-	"l5MEH3KNQSWOosBorpGqnW60MLhczQR07AdaXS0JnXtyLnrkPOr9BRVoT/onSUjqDSvGBWWSgfHTRbn0",
-	"yMlRv9Ii4cKwwxC0BiClyBxBVswerwW/Ag7We2RC73WqB8KV5xuIgTgnb15f32B3WUp+uLw5tRcWtX/a",
-	"024ryvV5n08tB5C32L4gw6/cdTmT70B4o0qPXKMSi2N4N4X95eL67TOCJgeS81s8TxwgNJAFj5RUhM/o",
-	"hA2EHBMqXOQfNwyU4hm1nzpJEgOfnbEJF0wogWo85CfISBFkGPGLgxdsYcHYfl8wGvrlwpXXt71UKBLr",
-	"0c+oumVZfcjn3JwSo0o23B+IUWmINjzPXaSgv71TZ57TCGI5VRNfdKy9/nAm5yKXNHuxSJ86aLkPW21I",
-	"Ba9oyfo8cCy23zk9CvYoLgybgL+qZWQOluT2MTew3mv7/cMXgpCpYc2hgWOpZtR0TjsjLigY7bYKFvRo",
-	"/QX7GO7ORI+2YIQ/SMF+dY771GEASKRB9M0qZLif/cWVZw0VHppF8vO4RFwg2y7hDY13Z2SI/8A8FjJW",
-	"jIXw21r9B4hQIjdThrGyK+16nTHQlXZ19SEiQ2DoAxPKwwXW55v8DsRWZSP+WYR0rKzwreLDN5l9TSOp",
-	"ymLvO+SvyO8JorRHwAeQ5sGF2y6sR3lBOnQswIQH5/3yOXqY8Bp8BRhh5iJByFs2LjXN9elArG8/cUjW",
-	"RUKfYRTQ3pWIfrWymXeH+zcgCOmUDDqCzd9n7I6nbNAZkr0f2TyIZlIRfEIyZhAryE8hAhzOBb3eRoLX",
-	"fSCQKPb2yH/9+/+uZ4WA94NPpiaBHg4gT/l5QI+YL/XXxAwElL8GQrpWHctRTRChzgSZcVEapk+hdxGc",
-	"qR116F5/aZc6dNkZZCSzBTp8xlINhFuFcxI9N6aAGrp4d2SY3r13o7zPcZguuCeHh7TgCCLD/R6xGhMX",
-	"JbpMB2II71phFoK7EjKf8nQaxYHUohFCF1QffEGN24RrGWCXkhC72tUt2R3bLbngNRiP5tAJGCIxhIQN",
-	"gyoWvKyOL4UIRitKh6OAVYBLF48VU9t8ung0CVqwnFIlQrqPuxtQn4Cr6ulA2E+WYc9IU7z3oA3gdwkw",
-	"baf47gBbT1VJ3lAfcjVzGYHNMltstFpXBGGbHtV8qF0XdLlajYN9WNujam261Pao3br+CnNHoXkjZjm8",
-	"f6dHHE767g6uunMP0O34e7J3IyWZ2TOixrBZYfm++8SohVsmF+RHD8m9PVx11GWlscoxEKevNDYPYPRb",
-	"WN63zML791TBGFfnCHD5FaJK1r1H9ABgkOvZ3+Zlit+5J8w6dXQkZc6oaIJQixmVEckTMg+jnt07EeMh",
-	"ioc3FGmFMByHOPc9a88UD38B4WSNHRRjK50hapnzDx03ltDV8nQjUw2CwUAAU21g7BWfXSM57PdIlJXu",
-	"aPiY5znhAhlQJRjtJWTvHGVDWJFPQv+uIffcS2xShTDteKAlzgmP3rsXgUPdTN0lLQV7Bz6Ty4rx9/ZI",
-	"Fwx3d2wglk721EeUV+y+Ku1kP95PoFd7YH4JNAUzKwxuAFe9phiLld7jAHgfOwljdddKCvutzNCD185M",
-	"8dLCzhtqpl+Rovwy3tE3TvqNk35eTrpKM8FkbpSlU7GKtn8/oi/L9hDU83xOFxp1aJbppGI0Lp3Y+wS8",
-	"RsbjcPoG9wQphaZjNhAOIdFlteSQEBIjDyvQlaVpoSl29b9Sex88Cru0LxsW1JbZCnlO4EerQjAACJrM",
-	"HveAmWIqjWwXDP7lzeUPFjre/PgDKaGR92Py6gnpnhw9JntvXENtGKOq+0Lij8BT1dtzPULgL8K1BRlt",
-	"yQlUy/INM4/+P/autrltHEn/FZQrVZaqKMX2eHK7dl1defIyk9tMxmvHO3c3zIUwCUkcUwCPAKPR5ub7",
-	"fb6feL/kCt0NEJQo2Y49tpLVl92JTIIgCKDR3U8/zwErf6MQzkCAH5s5f16bKi81nC2mwnDgk+gVhMpl",
-	"wqTDTkNVl4Xi2Sm85B/qu03rwuQlr8zTkaqmA9u/9sQsK9szk+O09sN+fRoltEC/0I3v/WXqEqLzG2Kp",
-	"AJ1TZhxysFpUxyyBDnteKmDxsJNgV7OLszdfndnav8EjTvncTsp3Sr3h1RiTSPvf3uR9KNYhsh9FlvN3",
-	"dgZ8qXw2F7AwGfeq/LiJYFrnCmyPafDOJS3gu1R+QxtPP0k+FWtRjis2i44cLvzfuhxuaU/olb3xP385",
-	"GfwHH/x9b/DnD4P3n/afRc8Of4/jYe/XcvzfpRz3n+xcX8qwvIJhKT39tRTj2yZnI7q3lON7yeviPv9w",
-	"Sd27g5XaM++Ok8vz9a08fbXo39RMBlSCShbzITuhX2jrDOEUnhewqY7LK8QpxtIB3nPdEB45alloD5pK",
-	"K5GBbHtyqWStEy+RS/U6vjsM/t6PoeiIeGnENHL/5Z7boQWmRg3n20LjBJCIZe/J/t7ecG+PXc5ZJka8",
-	"Lswx01OMfVBD2gGK4PyJvDWCV5JJVdmhgYMIxAhsRwEbE0vE2/hgTojYAYRO010cKhOMz7GPOvD0agyi",
-	"/hGrdc2LYh5LH6JHnZChH0E4lSEnVa6byhM30phm9nAqR1pAdKvWPbffvK3IZxsqciCQtI9VtYETj5cC",
-	"hKnq3H2pmjkUscT/d+K10rFWgeRQ4ed4521wV7yzomThzE/nzayRafp3HetjQ6T5kOeGx8zodhbm+NWN",
-	"JblFLq8iXEABrSntPPrue2El9GQdIzHPNIQF6dIkYpUy3AiQoweqhSCjBVdyCO4ltE3Cz5i3M7TuYumy",
-	"ZNgUOHPMg8xmE1U0ftOIT/NiznqVsPsJ5lxzJUG+dz/UvQSAd0wBQ/dg9LqOGo8WhfjJ38ewXyesBG4/",
-	"Fw5QtsGEx3Zoz6j1bvAGvMtDC/t8AciKVQ49lf87wxNMJAK8WteIE+2pHf47OPWVGFsjUq1egs8rAcuN",
-	"M11f2j9YO0lGKHLEAlBt3FuLtYAAFoI2fVIbuYwFyXY7fVHy1IHHLjid0JYEWK5UAYNyAx2w46JjmfxL",
-	"JUb/TPV5HDXsMmjpuLl2lkvdShispLFdz3AXrUB9nE6UFOxtDRjgWxHermPNhVA4MtDQ7gXpbvcBRbbb",
-	"vZPQ972Go+qsNcTLw7eKmMrO+RVF198cbLTOEY7LI0mkroqKnPmv6WmE/rBw/j9enB23spBTM+BqutMm",
-	"mkvgYPB1kd2yKP66z+IEvCNi9DFgm/S6W02/+zuzv8lHBmyxLoWkYqlbMrpRkniJ1A0YMZ0FevoJ/gnH",
-	"u9/XQLrPCWdJrmNjwtgZEGzS30d1EbHSJ71zuTvssFXB828UVmu6eFPxvf2DP220VQpGYBNx2FqYzzc4",
-	"W+ay6zPBwtD5vgHpuqQwOrEeHdrw17bY3W/N675szqBzYkA28ukn0+wBnR7CO985eywPKDilmA0IrMwL",
-	"UTnK6iF7udRfiBoCOBV+jiW4CxAyxPtbfkIHiW+3bpB9ERd3uJGg52PtJY+Qx4bBcaZ5uzavXZvxDsC5",
-	"ZlzLXcOmIt45YoVKryB6NJso5Om/B0Se68CgUGsF0F0h8Bs1fsTg6424f4OuvpSmmt+EB/gdwva+KBJq",
-	"955OXMAVxbaCrG1u4zuGULWQGSDSbgbfPAdTgSYGXX1VdUI5IVjaxnOyXtIUpiT9CJINQKoETEgrwZvr",
-	"sZvHRHsrPuaqJkymNqrUoGWYAwfuPcMsW1HbWBLosruOxQ6D8xZ7UkmsHtdCmojlmMaptcgiVomy4CmO",
-	"B4yvqGJJTUXssq6ksX8CWl9ScGxgpf0jXyVNFfGU9oE6BXqLGc8Ne0vJJR1Lyn3RQRRYOP13pVKFsGCE",
-	"5iLwqGFsH/Ey9oFQZw3Rq247GsyxrwLDeR6+0eOTkpw3Zc5bXOYGikbYVRWU1q3YM+9k8mX2tyD4DWtm",
-	"dSCp+/JNThNdM/mx+ovi2sRonPWH2/l9z1iq1oxeyrbc+SgCrtyakp1cm3N30cMcOzGBeoPT5gkq3Lp3",
-	"iBBoWokUOUmtjcfz2hcuirKrnZivbr7EfXz1p5X4qK7EADDdel0Q3F72k70qmAtf5M71EspMt2ntVZuN",
-	"zNpBHiZ+S0VJVQxKivuaeS7rgpxOXXL02UooRUcQKM9uGgF6dvg5UMyvZS4+NA7TzifrgJEj45nH7mcb",
-	"M6IcrBNH/5FXJNPgEWO+4kK3BSTxbFhphT7kt75+nJ00qUdkvZGLigW8LJ00JknStIr9cs9XfcQO9/Yi",
-	"xC3Qtf3jILeJcEQQlJTCNekVcCJkvRSZ7bxzeIlmNjdDdhI4qiFVBZDyIB2GD0xjF7hhBNJ0xYaMcqzW",
-	"6yagZ6O04Z4J1Mqa9Q4P/twfxvInt3B1I9IBZUYwvHhU6RmV8TlLUkjn/pybSVbxGS+SvmPuP9z7Brtn",
-	"ux/LxH7cD3VTrJiwYGwwAEEanVxf6eD7RfCxEbUSEf6tFNyQ3jC5pqTyGfbxUhRKjr3IBs2UIwLwXApe",
-	"Aaf/lZBRCzEDzWIwfcY1y7Wu7cFDVd0inqK8KDeVaeAcevdIWSx8eKdUsV+p7bW5db83QLoYvw3L7Q4x",
-	"VzViyVXXngBkgmbCZbh87moDMDF+DYojSJ9/+axf5/gym5drPvc0LlvSr0c8w9NncPSsDmty7OHSuZcS",
-	"1/YIoGQq7gxEwbpAJ6y6AnjyCgGbhRgZlPuvBKslKTWjRSZSEiotvhROx5lNRCWGvuBwyudIBngpYhnv",
-	"xDusV4mppye2F6HttweVUV6IvqOGpSMoSZe4S+1fLs7esCQoKU3sYcHUlRRZo5uDjLY9VwcdVrBFcJLL",
-	"skpoDZeBQE/fHr/c2SuWCZy8jliMtZ7xDoDeAT0AJXKYjieew0rV40m7T91lsNnnAtQeaMu68D3cMPKF",
-	"xZLW7ZHiHjci/Ood2VS7YrA8747Wvy7HFc+abafTC0wqVSxTkdE/AiLBHtcsCfa3BHip+yElm20JKsNi",
-	"6RvDmz1OFBqcBgR09p62KrsWhUhB/F0VYhc9TLtHx5K2vaaYAOm08bm9w4OD/pB9X3EJmcMEbkqIxcFV",
-	"sGFTWL5CrlWuY3mwd+BIW8tKlUrzgsRuAupWtx67N5lmqDd2l/Fd3LzD0XOycnZlHaBq2b088pS+JgKl",
-	"s65Hv21PkFb1ZC9TaQNfGU6ziMU758J+POQWGrGsNrnQ8U4r4d1oaswFUMG7WQUpb+3QAvgsUP7RVBvp",
-	"TCfMU0fUq4GUEal5oTYFqQZPfzp/x566pnVLRgQUgRMiME680vP20Pkoez1Obzpz7mrasW4Lc8aN70wV",
-	"YuFwuUAEr9fE/BxVB7P/o1kyqpQECeuMJZc8vUpImdwRk+zvRYd/+jb6p2d7oG+gWe9w/xu2+yoHAcS/",
-	"e7axWBZQvWX91/29H78b7vYjiGvOSwGkKBE7fft9xL5//SpiP4vL04h99+NpxH54+fo58KW8eOVEalzA",
-	"0VrAXR1L2gicevnlvKkLBu7YtICiHngSkrM4ljMoccei/iEDvlXsyb+efh/FEvpjX9w+2x62eVGomcg8",
-	"YwsWewcqHmhLLpWZsJ4zVzj6+CMMZixBF4KnVwH99q41lCOsqWo0/rx0XzdpN3QKeXDH3BpATgrgmJGC",
-	"wpk5Ux9FNWT2g9ANQFiP9DJCOl0PbVTFx14CfiKKjOpCbcNTMVXV/Bg6h0yAYJxHgE61twoveoBM4rMJ",
-	"6ISEg4M7W6DkZfcsKKS3XQ7VzblTrFlJWtOazJvEXWM/642YIqIdmAw3JaR4VEabv8zTc/sdzQoL6f9I",
-	"gWU77aE4eMZI32/LZfOPymVzLmS2rL4Q7gN3UmIARMfcnllbqH0XQGnvHc3FW2h8ewX/jQBIW2z8TZFy",
-	"MGLzgLvQx65Wla98PvhoGT23nP9fDswEtClIpILCTSQDhRz1mPPjBQPOuFwzUXEtMtaDY4Ea6EklMruB",
-	"9yN7fSx95FPIrAkRTpUUczbJ7Ulgbr2WOSlV1Vluhux5oTSAdeXc96rtdseyy+9mt3K7j1vaVfDKOpae",
-	"9cZ7WOEBI0xPw4kGccETVWTurZx6tx/CKpbYFiXUUny7Izj39CB9nEADH6CBpO9ewRUMFjlil3MTMTEc",
-	"DxHOHUvXkaU+HLEn+wfADMQ/8ryw6yFi+9As5oE9LrP35Ft7XT9iBwR6imUu7WzCXbf35BlQDPWH7JTb",
-	"czIEkglWTS/Skj/Y7ZKWghl0p2zQHxTCsBPNVT89Psb5OSqnbUMWf2zIYht/uIf4g52qIU3A7WMPwdKj",
-	"6IP9oi8qPnPfr8ky190a+aMRK3mesYRPoRP/9z//y0bCfnc5SCc8l4RHAak+BAnN7f5lKi419oRNuJ6w",
-	"nrMJQLcSkRW4kmpG4BN6AOGquNbCkCNNHnTFjUAn3+7DWKJiTGEtACoUilimE3usz/w9uNGqqlN7N9is",
-	"O3R3qUInd2xNZJ8YHJLJ7cddmrR30bv2S1DRvbnRx+zw4IBQN8FDHdKmRbPnvraqULY3x6gAhOChqMfx",
-	"0AzZyaVLD5pJJTSMSo9Y6mL5ZH8v2kPLEpb1wNecC3MDu856dhMJ7DpijexHdLLyv/3A9STxlDLA4oYU",
-	"d4SIaAL4dmZoTJL6GUMIJpgg7lQwd9sRy80aTeIGcXVri9fculEoiJPFF9u8kH9Lt3hrQLcx/69OXW7R",
-	"jqlRe8++RkauuVLfQk7OW2UEk65OBfwADgjZ4oT1Ls5f9Btv1tsR75KwS15wx4vKg3daNOexNIolM9uA",
-	"OUGnGQhDEynMTFVXSdQiP2ieRlF3lMcMaRfAQdYTkcXSLvKsLgTraSFY0rzuf9XKAGA4sE/OgquKBfSj",
-	"uAKdBibqbTrnviFyxwzClOdSCuOdfzpR0JsQ5ljXU5bLtKjt4u81IOZYLoxCtOgqSj51Hhk16YA4ZaUu",
-	"CzHtD8Hc79qB8USywRTKNXuyb+3yLgB0Z7jF0BjtancPjvjua6nr0ShPARhMn/OIPfk32L38h95l3B8G",
-	"lr7+kLm90xW1LcZHYDL7bSyLpY8OwmDZAfqmD3rTb73AgsMmW0/815qg1R5i7KDNi6hpRAv33c4KdcDf",
-	"xpLwrwtnEpBdW4JNR8459lx6EHHg2ZC9UhU7OGQTVdsVOjKiimVD1AHfqdGcCQgOFx7ZfKwPqVJFpmbS",
-	"zYME5qPdqBM4BhM1r10ArfMm1GdP1Ewes3zU+sIQg8dZrp0ZieypFJv8QPCwJNDUI2QXshODVQq6+FdY",
-	"RE5y26+jiSg6kzWLePVNhT48X+jnIx2GgoFaAbaidEpgJLaQqw1IcpzoK+s3ua/SGKZl42iUtfGw69/S",
-	"lC8mQLxlGwszaBrwXnYn0zp62bzQio2FaW8jvaTWokr6zqPKq47+SzWLZS/xf/gOf0/6kX01POGuIM5+",
-	"QC/qYZi2r1+vS+v0i6D//0mK1jHUeidqJq3psCclO4UA1qekQEDv4d5h/75mM2UR1tEANeP+A128mUzs",
-	"TT/f5M6arJsjd+Bhv5e6aX+mD7q0krrnTh+Z8hUrt6lTPkacz5WYM47HHielAK6xPXX0krEwZBFfkDxC",
-	"0j9iCVTYJRFL0rrSqkr8fhzL0p6q8Ui3q63H8Zt5jhe5KJMyvEjAJXcaxUWxYkOjZ/8cjMTnT8TrNzXw",
-	"4rC3N778jR2Kh5rl8MSuaW43FBh5co/gE274yeXOKyqYFn46jdz+2enbR0wVmV9rETjRY+DO5szkU3F/",
-	"vj84w2vlWMgxbKKrzqPgunG3j8lPoRhB1HJP/B3O/1AyliRhAIIgjQa9qguI0or8o3BtLnrGcJxyLiQF",
-	"vIrC+uIlz7NYGoXhARDeprpeF9+fInV76Ea79wqaTBZjI0kse2vqfiNwvRu3moasb93Upmjb+8UQRwhz",
-	"tvbbUkeD0heSiW3kWvChkM5mI5XW+trjFXhpKyAuC2zmODS3JDTvaojG9cZwmWc3brk1EVb19GBv72GJ",
-	"CRZHe4Vxh4X2sDvdY8Y0fwbyuFbeaQSTGyOAqdKGqspnJO8czPyUS7cJADbCwRIwpmM/6T2dPjAAvj4d",
-	"+S70jHLdCJQiFJdrJYM045C9VbDxNUFFTP7ZV7W7BCdADAUVO5igbZe+vjzT2cJ7bSLFM+ZXt1W3j5sM",
-	"+RWLupqFfRxm6sdKaMTME7/EcmTi/rMlbfjfpx0ksTiprcH55b1dZEj36X95b2+oProlW1fFztHOU17m",
-	"sL6oJ4s7zWuJAHDgVbkEPAOK29qGho0dnArDYWUvq/MO6jJinnmTigOjoExZNipqPnHZtIzow+WmL0C/",
-	"iUs+FlOICZN4enuQg4YQIrLc0OtWhF+z3l/+/XmfDag2InIFAbbNTKQ5dDpo9mqedjUKuzOAyxsiI/it",
-	"42LnH7IB4/aVal4wxDgiemQkKgcAtKdzsjlByyWfY7XBctvhQX/QZL5oojojYt1qOMmEzyF7EDEqjglS",
-	"WdacBM8Pp+9yF0DMRthVkHHDhy21GvxD55h8FIUq7WsNoGR6IopSVPrYqfH1DvcOIXtSViqrYZEETWfN",
-	"7R2NnwJmFVUaDSurPBWa9TKeF3P28uLs4vwF830DtA1Oqe/ePb84f/HOngWyQliXCNZB5gR6Up5OwmHB",
-	"9jueb+03mlgYelTcRlPCBuzVyV8jZgSfRmyiZnDcVtWVjuxnMXkKZ3MdwQ08NSwThudFOCWdVep+sLvP",
-	"LuzGg4IvTtB+5wI3Swd/71rgKs2tu1ApNWIDZuyknyqZQ3AGsZom/2hXl8nTK1FFOIdSJCPCYSXoQmE/",
-	"Wfs1ptNawib+/vf/DwAA//8=",
+	"YipnXvDYFYcVG0N0QoXLXcyAwzpbwazzWeiKpLUFyD0h3GK8t1C2txlevPtjPSVfzmL3t0ZNJ1pJ/Rb9",
+	"qbZdnadJTUWIINm90Xr/jBk0YoR4Cvd63Y4E6dqHfy/YpFFpn9Ljx08axFr2kVy/OD84fvzEiyJAl6km",
+	"ZZFLmrEW1xTP2DZUy74Gr/8bayxxvyo07MQducblpnSGLrVmIahUeVuKUSbnwu4zuh+sUgxyVZeSt2+u",
+	"b7DU6qAz6FTWPZg3Ksdcv41DWvBDKFN2eLtID/tHPxyNH6XHB3+gJ+zgD6Oj9OAHdpwdPKZPRn9I/5j9",
+	"wPrjwwBKh0eHYyVR9FkPlfZ4a0eW1GDJHXy4fjyJDeBZ4eCaIlMb7j2M8Q6/2BVimvfppm9Zv8P5rbmg",
+	"Zz51qIBLxuKAyEN85azN0X4RL2lZ4gaTQQOwQ73sPe3spQH4sD0BWpVpdgYaKPQP4TPQGKxob6Qze36L",
+	"loj3epdyJ/7oPtv4APWeIWaOpbdfxgCBO9jC9FBb/BeR0dZw6GswrsF1uPxeriOSuZPE6Wj38mHvnJyw",
+	"nqYfOWzDOo6xCD3lE6vcjF17gQNkSJHF3dGYXjsfMTuJstvIhpVMWKO68WzxBbUABNLHVg2xdsH3kqFm",
+	"9OMVfn+MRSvxj6Mm6arZm3JOxgoT+Gdx0xbL27apXbB8+RsU01qCz3anWHGZRk8QDZKqo5cgvp6SUV4q",
+	"tSDdUoTIZ6l8hYKxTEu9n5C0NB/keEy6LJtArY2BSKUSTGkCexKT/YRMcqpYQlxsc2KfzKDaQzeTDLPz",
+	"8e+oDqNzG+4nAyGk+eDLn5MuFEMXoR56Rbr8LvYTP7ULoqYTjK71lQAsyg+EZZlWbAH7QFe7EgXuFn10",
+	"rZOI8SgscON2O0kH9oTFP+E6LPDgrjAdNKwYn2g0lcBsbWaRaycA+Fm9iDOi6W3rNyvS+0/SkGuPbJ0k",
+	"ttNsJdfjsDWQXK4qVSlYmzDOv7pZa4LKWu10mXRH0kwhShkNBmj4cd5LCMzOqWHqi9lA1lFkqOSkA5bv",
+	"xQt1Ud1HD0Vz70NUK7BYudTbRboxtGHxcpG2Fvd/+deLSOP1qhHRZZoyrcdlni/+fxs3VxXxt+tp2gWE",
+	"RN87cPcesbVLtL80U0t+Uii8CBUDJFazxgpwMmOVB3w5RwOrZm4u4vqp7Rx8xHjreeQ+gHyrcOO1Ae43",
+	"q7Hre9qFtge9uxYAj9s7IyF0PdSkcHHqrr1fb2Ne3H2jm19TdcvMBRVZ3qBcgBbTXDiRT5pLGOSY/bma",
+	"Ilkw0VJlbtZWm9y1e8RILrtCYkdBdXm3ms+OfsAi3OJxqc7a14hQ8dnobTWvn72aBf1BrdQAOs2YGWgt",
+	"GiN9UH5ANStFcDhsr3il1eKWKhXmWTAhn7kyU03TbFflJQaSBoZgqbi6Qy3K89qjZgYaYmibozUuaTrF",
+	"Fp8aLfvlKOd6CoFc7kMI4kiw8QsxCkipggarzdVboQ9W0z3JaHSDUYkp04lrgmkUH5VLGsI6S3Lu7MjQ",
+	"hzbpRMfceA56MRvJ2oFdvn/3/vpZJ+k8vbloqa+wzO9wjOj8I/uy2/fyiVcg0wzxqyF60RKDm8zHIzVu",
+	"rWGQViq8FD5Yv6Kq4YKfb3P1pxUXdzV+44Yrft1aRK5i5NCBl9w5a34Nl7fm382rMLSBY4s7rqTwVt+q",
+	"Kc8dy2Xh3PaFktnK/qq7mEDKzTWfiKtGFYeBiD+AiqlVAqZLeewAFkL7p4x0f3zz5sdXlx8uXl1d/nTz",
+	"4eoZ1FlmZr8Z7dy64oWHDqaNK71rc3g/LXmeLbu8XS+47sAehzO65TKlORnZ1/VShnm/d9Tb3HHHr7la",
+	"TFK7hKXjbLzJqB7WKkz50lr1Df71r3/968Hr11UNhAaiCfWyNrvCZ66elv+gcYkL6N3QwOwxG2SH9hY+",
+	"DmXnfh6NBsTdGlcUVVDpbnGfrR1C/lzSHBE7vLSFRc+fWnQW8SzVQpvv4iUqF2tMOJ/lCf913d1W4nn2",
+	"eaqwYqi4tUX7Z0xXFmRn1IPk8pSCRQZUYd9M3vcHblKJVyyBVqQQbCne/b72zk0OKdchvnptTxNRzkZM",
+	"JaS/so+HUpxjz3JNiY4dlOFmmgH5BrJYpOA0X5+Ps2whDOwU8+druYIhEtfeTCj/FmcarXIeU1/Iuot7",
+	"MxfxsndKBlr6dmvb/LrAc+7NjAiovc+PoI6WthSFYnYM0GgpXdKcZoflSHQNlkx7kPBbFwHXeHIR997C",
+	"AfolkobWpQdVqznp/fEPjZEsH0PJ/HU3Y/d86V5FG3sbZVATSxpcrJ03mbZlTEVFVx+vaZDVch4zmuef",
+	"NdlRazeu1SLrrckqcSBgeP1R3Pn80ZPHG1qfb0oBuHfkfyxM9vsnjXu+2yFoE6I1zyzKT5Sca4zyAoEp",
+	"PHVVOmqzHyW7eEFqXih7/Qhw66MiI+HXzdqGu5cVyLcFA28DKj6cvxEGGtKKtou5bc7Qqq+n+Rq/aNhr",
+	"DDcnm3WQELfaEpvqj6ntSpqzLYqciu39gUCWN6U84JCNy3ANRbcvDw5NRaRgwAFn8o7pJMLKlWqwvuMM",
+	"vAlSW7Pa9BnplvjJxiixa0PH4ypOzLt9Klfil2wg7M/TNxBGG+guuyqoorM1tRxa8+6jWy1gFTsfjWo/",
+	"ku0kGb/7mhhjF3WV7VJOgWdJU+mEhEQu6fZiCuXuG59PF01CHk+n2Jub6lvfX9S3/Szg495OvZ2rw0h8",
+	"nGhVv3wK2Vx4+dENhluJRLUAVCvQvA7FsTFAtqX57JphZBFt7HMKR+HiPxuB2M3ZmNba6iyLvlq3kQ2d",
+	"r6nLk4vq/kRLpdmMiw8TRX2unD3/D2kudamarb9+2hZqvWNp90BwG+NevZXk3kOZWoPutS3PV1t6twRC",
+	"dcIKa+Ovu6pVt341Fq3c+GqdG/9tOcp56tueNzAqfMJ3qMFc6zW/sQJzNX7jVmF5dqO6Kd63FEb5Wqtl",
+	"7jKosB5PW6aYVE0tcZ3sksm5OCN2KGStVfdiAP8JpM46qdNSp02TNqaZSaVDBFTbvt855/CFzJocbhFR",
+	"aSoxX/80XFoba2u+mYpy1EdsXi5a+bZX/kdQ1KSRbcGjUAu/avSBTcKgmw+aB+pC5eMWmdrlMDRn2Lp2",
+	"rtDvGN47c3UILBOaSkuiFYNyis0mlr9LvqME0hwvewluSelLCvp1cb+s5iBQu8C2uiLQhQ73sAcdz4DB",
+	"g/uzcbB/eJtv44Bcbdkhuq2cTE3/woVHpxdP35B1sgpoDTjRAlFYtScYsqGWTFVdYmVffGlbm+Grtf7g",
+	"oPOTrAzocdB7zjXM1H4b/jMfztD6wqvGhpUAAkA6iWITrg00bZ+wqFuNzCCcKod+W2vX0HCoP0VpWVsb",
+	"hwORaAs9voQyP8u6cuOxL0FX7biWDsfTmvok8faaAQ2PbZeO1w3hD1BdJgEVrdSGMAvmVbXU7p7/XJNM",
+	"ViGOe/tbtbOPgpvrU19dvyGPjp48OTgiNC+m9OAY77vrRHz3oY+eXA1AXZeetjFqqrkl2H3Dq0IuW+3N",
+	"LVBn90ggjHvc1LTwV+qZ/bfWBVd5uFu0N9+06BUEa9WAcHIvk+429eMvMHNk4P8V9r1FK7iHmbzIF1++",
+	"CeAOkRrvmGabi6Q2UMmH7vP/TjZ516LK1thr0p4c8D4IL/S2aGf8UDJnrlKWmbIF9vf1A0DA+EBIxSdc",
+	"0JzogqV87No5IG3V0duQvkZGCxh0/4wM0dIwJIblviswnbF6LLkuR3b1IzRjlGYqlVevaym6TSrdtStt",
+	"/UpOLpt7ydKd7IC19sAVZ/6JzUPJcYjtfM4VG8uPRAryiovy4y59fIu1NsH6VWqoU/qBiyQINyxLsCbz",
+	"B+9DTQKX9bW2IZncxZ1+sGPYEQbCzOWHMU2NVB+YsLpcBi4v/1vGtfvRXl81VriCBEKyXPezgQBDDoT1",
+	"a026gs2J3YSGhqS0KBhVZ1hqehhtal2dbr/UNmPc+aQ5A7nJUgZZt85cFp9pE35fx6WlW/H72w0H/tS4",
+	"p5Zshc9I149ihJY3zaFtLAZnYV7CjN5yV/TGlYtqVid3Q4+canPNmNhl2buCTHUytflgTfFo1YE0A5Mx",
+	"OcuWCict1fPAdx6iKJUfunFpkbF656TXe2WyXtfL0GzRSnZjcH5OxU+r0vcf+8lnlNaxLwRXbWtj1miY",
+	"eoPW/a0asGK1A0yvquaiotZRFTovY+vVeo+Gdb1XN5jigmsgnFn9SJovjBXvi4aYHsjuaqy39B6aTwTF",
+	"39MDJyQs21C2Q+F241+rBa9aYfu+Nlaib+oWnIUCs7SW5EKLgnSdFUvjPXnn5KaetUWrRn1TS/yrtOja",
+	"PBbMqFhdzjYqdSPPgMidbZQMHx9UX/RxnxhJnvT7cVdxNPQpPnMXX2vlvlkuh5kabzLWCHYozbxNxbaq",
+	"4YmDq9C4fteSbZ9RT3h3/myZFWhJrawTnu4y5Hqre5Fzptdkz7s3nKtP12uBxUGMWzmDazddeYTrPdzX",
+	"t2zfhnltbJLeWMenBlHV2WyE2C9SC9LAUNu7q+o4s9Ff5eoUuEk2bmnVR+cyr1DSXV9lyY4FasYXsaqs",
+	"LPSzojZbjY43K4bFyuPgE65uhZyLtT05GmyoztsQUpR2KMbR6Gt5Dgb/4OaBpDQuuOE0TwjrTXpk0DnP",
+	"KHnVG3R69w0EdbhT1TtwkaGtbd2iS2n2iUdRvdsDeS24dwOI1ybYsMQWjL3vGteUKbnvYr9c/ZDPreDx",
+	"heKOkSBvEwNSkfKrtaU4fNDyhljl1Yjq5oKPWxYSiIdrTz1vu6B1PPmzA8Qbzy/wuXVW0Rt5y8Q711Nw",
+	"g6aw5e3bETffMb62SdK/mcvnYNd6hmatr9l96tO69VyKL7CctTNcM1M26G7SFFZVeN9U2sxyNPf89PCQ",
+	"vH/3qtb1HwJ0mn3p6qJVZ/JfQ7j1259+xOxo8M+XcCck44qlJl/AK4JARTqCSazNeRAsVU0tgJ9SzR4d",
+	"E3wMwbiLgkG9fd8/YHOAnRs7ic8p7K8Jwt4XFprf6zWe0xGXq+7BDf7Njb7E7Z2O2/oRQ3RFDHRbwvX7",
+	"YqJotv4Y+BaewLVJMq7DnrNEczGx4hbE3tl/g68AXBWC+Btd1oEfN56QanSgVB6JhKBDInFzSFVZwz+v",
+	"TsX7dXVX75/94mplN6RchXLac5rnzFQ9zjZle7QF8DvYvrerfqlSopAGQwnqq/jx6RdSloMoU41NM/rf",
+	"3V+9VM5aurzppRtqORZnl9vEii0cPHevfko6U6qfs1pUdmwqD4bTp9X1bl4J11czjC724boNQ9fq7TYU",
+	"UK+n53EdMvearfqflzq6mjYESom8Yzltbt8aSFv1ye9PTv7wh37/h37/6PjRDjFkltf5mupxKBmRgshS",
+	"EXR+BihtrdoJHx2+V4/+7cmfZ0ejv/Tvjqd/nf+Qnty+Ou/9vZhsE/sUHcCz8z+8PP7zXzprqNbaCCSJ",
+	"qWb3rX4cSWVLBAX9fujh6v6Pn28ScvSYzLgoDdP7Z6RQzNV4zBeEi+A/9V2odY+cv71yraKd84ubgaCa",
+	"DM+B6PJ/AzfzKXnKqGKKDMp+/1EKE8I/2TBynqVWfJgIqSBishu50VKqFIfirG1dXyFY6vWmjlT2JZdl",
+	"pEl30AFgMYPOvmvWth3VNHUxsBEtP6/itKXHVbwhwEgkydfqUcepv55jNJGZ5qNx1LAiWslyUNoS5WnY",
+	"9d9aWOPzinoupwy7eAVMGfKtDriIGoXaNzDgsDth0HlH70Oj0agS8kjKWwt6UINnILpSQQz0fnBcLEgq",
+	"yzwDPjSC3ubZaRXJCDKGnso5OD0hkzAq+pIQwe6YAiD+N6ZkAlaXoTviYRI3yX5a/dhwyEP80h608zVR",
+	"MxCwQaqYszQhVNnd4NbB9yCkO6IFw14jitEcVqPJlCkXfLEczb0ktjaxmaPjVpa3NXPcwMmetGYLtqBo",
+	"tLrH2wRPfjawN8Fr1Mxye/dDC3WxQpihtWCBz2tHS7VmZn3jladtMuJN5Pls6sCCFSeWM/QQ9+44m2sL",
+	"qVLE+VZfLEfPtdltSGNOpywrc7anyZitnNEZuKImLEP89qkibZ18f6b8rkkUAs9GmU5DxXPGQsO4cYmx",
+	"MVtcjmuN3FwqTVxMKRfn7R11digiQLrhX1FX8rY6Mynjd6wtnrzmDnddQxOfM/6f//f/ajr1dd3mHqJ1",
+	"XIWJUeu4jy+onrb4+7HGVJwq2A2tgDYeWKmzlh41n9EZLumgPnaOEva2Fs6l1sXhDpeHq2DOk4ZIJohv",
+	"JBzYMiRW+40yCCtUWU8Ym8360QlvbTGPiO0mO3k8/Prl/ZYasm2qWB7tesdq5ck9L2R7D0Y8zxZ10Jum",
+	"+PwWbNXk92jBNq/x/G0BtvUYNrdgi89gQwu2hggSV9kDso6hJRLpzkOuxv4u/e0bChQzZmGLm62GCfUr",
+	"1pYiqU5mS5aykXWhYAwSvXv7s5iXlzLajyJ22yYhPAdiSHDr9uh5OrU8dOh+Gu4HL+zRfyO/J7876vX7",
+	"UJBkJrUhvzu2Qu1+i2t2hW803L+vqoSthnmeW5UGKmQYuQQKUYjOhlArd5PRoWwBuFuE/DVIxBKE4h1k",
+	"4jOSM3oHNgB7/L72i18pobnLb9zk7YlEtSVXw81FQi7fXRz3iVTkxv5jm1CvHW7LSOw6sbQX/zPUvtgu",
+	"wiu+Nr+h9Xd1fy8nemlAhbq2pNBplGDCOS+xFCL+9dyT2//x842DphnYQeBpBYdTYwo0LMtbzvwY3B4b",
+	"/uStI6ed9M7Fo1df04K/ZJYVgfo5lmszCF/c3LwFs5Qck1C5skcgzjk0BfABz1xMcu+t8sz9/O0VWgt+",
+	"lAPh61XSgh/Sgk+Y2Ae13j5/701fmHXLBFM0tGzipjcQA3EhxR0TBoqoIwu3iIO5F2OZ53KuT+17B+R/",
+	"XL/5CRi+yCys9MhrLKyiGyuqHGG1qEFn3xksCHX153p2sEulpNKwruEvA+8DHnROyaDT6/UGnU9D7A8w",
+	"hDeHrvu6D5WDSa1cA3V7Z4wu94Cwc/zsE058Uc+UCiENUVARCVreUUNHVDPSpUQx6GOZEEpSRfV0PyFW",
+	"5KlOw1hyD70tB4JYhMGQI00e9x+hWWT4jhm1ODgfG6ZOyaNhuAi/7L1w33YHI8XZOF/UCifbod/mzK7J",
+	"qAWhE8oFHDqZSWjivUd+kmZqDxkKA2VWFeaa5GxsyIhNuchO7Q7kbGYnZ9xMmbKDTmkBhTiIvWzF8oWl",
+	"LFDq2KAIZ19XrGAU3F3cVNHAms4YGV5lbFZIe+CLg5dsAWk/mo6ZHRynIXO6gIO/cLMHM6yroTj8y0E4",
+	"gIO3Vj/hUgyxfMoklyOak8L96mEd5FV25zqdL+xksJGMZT1yjfZc6DMarHR2sVNGM6as5EDJj5c3LvUI",
+	"E108CEdwYcU0uNSuu5J9UkKgMSYY0IzMZMZyTaaWVKa0nEwNKQvfOvGM0GrdI7aQbvRcTvY0rMWODZME",
+	"ILW/9sjVGK2BMK69jGpsux1fs8ufIxbGVVaBpGIxpwu7ETv2jCorfdXO99rQnJ0So0o2TIiWdpEWBhEZ",
+	"R4rRW01GLKWlZvaZkq5cJcySyznA4rmQYjGTpfax59oNYLdzGraC3T7RNp4hggMtefvm+iYhb9/fwJG/",
+	"Pb+5eOFqwIEvfhWo3GBdi3pHlh0dP35M7rjmlh+fX19cXdlVVaG/9uzfv8eawZRMpMxIOpU8ZfuWorrq",
+	"lrW4eULJLVsQVQqsBMlhKRaTCQcguGWFcaW6Xc224xMylaXSlky4xPYkFvWlipv+usn28LLtkk4xUB+A",
+	"14UpOswOQkf1kZwL6GWgMg/SVYz2lGsj1WL/DFwZPgXGgjxAATNTCZlaZpqQf5T2AuwORzJbLGGzPQFc",
+	"gXc2AHVz52DftQPWrucF3LeFJhgUkwagt4ulRnjaYWw8aJeI4E+fhz43+Pzk+PgMSglYolOlB9qZ8dos",
+	"IBorUKpSCLvbCTOanPR/SIhUCeFje65AzQEjcDaH04WSlkcnVY3T6virwhA4j1XVxlxgNCRCPVL2iEaM",
+	"Kc8ZiLRWmCXdxx8/IqM9Of4B+ZjFXws7gGzKcgJ3QTMHbPa8YfiXbKGhFop9Lh2jt7TpgAtflkP5XI5l",
+	"9PNV4Bxjr2qa2pHtk8CxgL9HzTLAzwX+CXRowaTg3kDuBY0rhpDVPvSZgMPE/e7bXiC5Hgis5E0Uw/Aa",
+	"Ms7lPEgeAoN5iJkqxsgLY4o3Il84Z5k+JcMgQw0tTh09PkCfHsEfBwIccPsJvKjYWDE9HZKuBWwyjNyh",
+	"/lFClISMwcoQUWqGy7FD+HQ4zDQ1qtSGZQf4q3fhAQLoW17gtaNTmmUEdg9BBPsJKfJSw4ghafJPR0N0",
+	"/6DGsBgIFPtgbnsK2P7YhQ0lBPWz3GqU8ErGmUvoqO1VSy/B3Qo5hwIbyMmh9IZ9B7yRUCjeskKI7KUB",
+	"1bxoctI/SoIoSPNc25uFz13u3hBxAcDHwixn+gwbmYNcYNlGNVSl7EL1BXsGwE0dYK+4WiEdEa4yGKaW",
+	"PbRkF1fsQPj04q6Q/hxOkYXWFrOPou31u+enls2Uwgoq4XC6gSslyJIS8uzy1eXNJfnP//m/EWas0OBg",
+	"LJcTWZrhfpwCwzK4aQc5WCXa90NHf/5cOJ8+6Q7fwD+GrlqFw1+nDLx/92pPJ9DCa3jN0oPnzKTTg2tu",
+	"2ClQ0wMcZXhGour87mIcH4VTfiG1GVruAa8j5IPQNRDDvxw4xZhlBxaNT8lfXr+ySOl+Hp5VtaldSlmd",
+	"TvcfkUHnQkmtDzQ34SAtxMBrg07PXdoBuuojWYFlRKB4CHfyTuZAAD4epEFSQev4EHDXSuaVyG01Lgv7",
+	"FFLdQPZOCBNjqVLE9YpAD8RogYXKZc7TBTGAj10XcZGVqYHqeHoPEo81Pt8/JUO8iKHrWm8xFUH0jAzl",
+	"XJwj7x2CLlAn0mcDMbzjbA4+YEvHHMRDF0yduNZYPnlKKkvTIcLrjAyRe8JhWArroiRwpGQghhAq4ebW",
+	"QxjDftmzwn8lx55apOyRn5VlJHZb9odHPSu0ASt03mzUwe2zE4ulS7n0nqk+8tKRV1ZSKQzlwHcHVRzH",
+	"oOMCHLgBn2il0Zy/vYpqvPrWCK6sJC1457TzqNfvPYLKgWYKKvvhiGYT1N4n6FIMl3+VdU47OdfmKb4C",
+	"dcJRnbDvHff7UY9iMPIURe7Y3OHfnRMLDaXb1/8HXwKo8Q11k+0Lumd39BgnbxozLPLwShimBM1Bga3Z",
+	"LDqn//q3pKPL2YyqRee08xrrFOIEgLoA8oAMVN9aWJJVgSB7+HSioUWAnM1KYUf8W9JZRanOaQehG2Y/",
+	"dGd1OKb/iA68IUYXrgDcs8Mx/UdvQWf5EJosSJUx1SND5AkvzCx31R9EBkJtDSORGr6m6jaTc5EMBMCX",
+	"onPy4ub1K5IpWRSQ+i8d0QEibSThQjNlemSowfEOU1jBsxIRA1Oiig1EkdOUWVbLFDHso3GMxjjKnNMR",
+	"y3vkwoqJQBSwNCZKHMAfog2zjBuMvcD1cqf3W10MAb8OoBNmLvBYn9N/PCSMRrO0wOfz8z8/BHC6oUkX",
+	"SDrYiaCAvruBcPe1296vASlufxcQncr5ATcHc6lu24lDdfYv5PzK/AwvP/wVRJO13IQ2rNARwjzQrcA0",
+	"VrAadKZyDiYbu6pB556HX9AJ04e/6LycfGolFEN8C4U0+yrKaL1ZFmS9CK3c0EkLuCwRDk8oBiKmFD3L",
+	"wMjeWzBiSKikLrI9pyYtXE9Ru5L1ePrWlW+lis6YgX7P/+osvZYtVXZeO1Qntm9jFFMFKxti4z/97eFh",
+	"ETbTAoXoiv2UdE76J5tB7ydpntsDfQBYPSfaUMNTtD91C8XvaLo4QEEtITlPmdAssYLzAdg3QP21slwM",
+	"RVbVZdl9CYvGZNItaIpLO/0KBMXP1HCPL+TcckS0WLu1PxQ5ecHyglww+43DWJoakjFDObjS73PshtHZ",
+	"1jKHfRmFjp6z4a9IAmhUt1IT2l4iEUB7I8RAgAwA7N+bctDACZZx7BVKVYapQzhDjwwhP2iI9kQwOABt",
+	"suKJHQ2IzUBMjSmgCugZGfLUKi+uraAcQ9PwjywjmkHTZtRhnA6eKTrX6+nTjT2qhwc6mKaFcsAFPBCU",
+	"2bHDRXTx1H1MvI7M7gHtFYPLxVjYz0f/qLRxO+L7l+55/FvFtly4oOrVeJaVOwkLI6MFwNNDXE41iTcV",
+	"c0Wurt+A6cvbqmieW30QfoquInSC3OoyMnZ3mOYyvW2lCFeiZu5AXLXCAU/RIYMIBQ4StLkIRmBIlNaH",
+	"NLujImXP2N2F/XUIxrKZvAPhf05VhvZqOR5bLOUajf68JoU4C/KetpRGqgVY8cFHqAk1EO3snGbaatBR",
+	"URr43PkTNXrWUDpxQzJNuhevrryXDnpS+ML18PG+L1+qpxSSDXrkSpCqIyO6DGRpGAnN3NlHCEo/6Z9A",
+	"ROEKdPuzeEjaEuZoISxwRd+ETHKDGZt+n3vagQ9abedkTJVrl6ONezSlGkAIXI7dGD6lyBcxZYobaW5C",
+	"iKRTSN2AAudZpgMcD73VsFrOnvbQW+89FPweYEGmBrvOuhj2JPJTaexew3rkxqIRevUmFppGNL09JdRl",
+	"Fwg2oYbfAesrRUGVRi06KxG+grAm7QCPnjzuk4wurPrjKlPdF3aXcHlVdm+CieqVw8iJBUEafwtBqU9l",
+	"tvjisH+Oy0UUqCsPn35t1HO9CUF6kndeO9gCsZ7SUDPlc5D3pP/D5g8upBjnHIOFTo6PN3/wXjhgt/B4",
+	"KYxF8wcwzlmuYVrIheMmX44ceP7oE0hbraLP2N1rzNJ6eFHFzXXtzmQLiQX6LlGej+THb4LcX4I3T5O5",
+	"4sZUrbTiW3PLhbKmwdb6MBd7+AvPPq2TRKvL3Wym4Nm2Rorjr22k8NtoAxB0NHwTAPJGhDxkZ71qgI0v",
+	"Cw3Iig/BseMCIKManG2i8Vs6Ae8jhnBot1RstgCeJ8t3u8MJM25Mlwmih/unZJjzGTfDpMoX8AEoAwHG",
+	"GewLa5XwKuNg6DIMIYZ+CIE/ECEGof8tuuzKfvTObNvHh3U+JRvfhdB9lx+x7euv7FF0HhT+q+1jEkgD",
+	"Hli4g5MPtT5ZeQ++fLQN16TO3c4cb360+aPnUo14ljFxH9QLyBaBRQAnK6VitlsX1+fcDBY79H5CZJ4F",
+	"qpz4WDZoReJzZhwaIlq1YqBid5zN4T50DQ8zqqcjSbH2TqudajVf0eUAMAFFz1FVfX9zYYVgIoWL99By",
+	"xnzUpovD7FrUGwiIoHNhXb6bNEZkybGT0LOa1D5aOPlNoJa+IHOmmE+Z86av4IHHAKqVU64faAsWPwtH",
+	"8pBMIkzSwibCxfQ+G8bvDbEgQdM8B9NoWBDEIRoEVF8zxh/89hBZRRnU4RHp9oFvzglZDY2qIgpb+Bb5",
+	"uxyhXgU2S9D9LEhaBQ1hc8zmztigz5xhE8o5IyupNlmygYjhjpoQKgRp6lVchisHTbrQ5twXWAFon1MY",
+	"CbTR1BmPoAADxB4uxRBCiWOMzcHiqKETJySbn7pgXtRU/bdULDAAsQGEcWGvEYnuw4saVcgHwoeG2t4N",
+	"iAG5R1gwFl7v3YP+/wZ0s4CIby1VdTlPAVZjMAX7n48JRSOmJc0Z9NQVcn5vvMTe7Tx3KNnKKTCPBnEu",
+	"ig4GoyCZ0VumLUCv7VFf5ZIPBM8YnCKO22sK2NEUIk5DBhh02xcT0t1zGQUw2YIsZKmwvcNAoMDnFmjR",
+	"aC8h/vWyyCXN8PUwfWjcTxo//assVbTY6m2qrHSJFNJyYJb1yF9liTVVYIgQlYv9QUIa/dphgfeFtvak",
+	"vnKsngGkZnWx+y1MDxHvMrrlz5dcH164jNfZwj8xYJN6KOz9liTFnzHstSFEGnaEyBQgaObafd4LvyfM",
+	"3FQ5+y9QNGvFdCu/c8NmpLBLgoQozFZxhs5Ao3wLwq6affDy3qnX3DTpWr18IIbR1MP9mrk2zjjQCaHZ",
+	"38vwZMyYFfHumLK633PGhvvONYElcwYCerYx+/Sp/RckhdJ06lNYtA8qZOMxS8PqG6RdF+QYngxEeAS2",
+	"RW56ZGhF26HXGoeAzigSG6YTMpJ2TpHmJWTxWI0W6UNaGqfZamZOrUqqte9pErRRdLGi+K8jRdZZwe2b",
+	"KNyCVfrM90iIs+AHokqDbyYCDRDQbIuBLIvKGAPWlWRLDHYj39hvPm2htrr3nys562z/+o2El5tWi2fX",
+	"aTUXQaCmRc7Oaef//Nf+wQ9/+/3vmlJ3m0cHW0Nt8IyNaZkbHHpGP2KyNsTOhNTto4ZWEw9JRt0ptQXS",
+	"xPo52Eq/qm7+ZfUWJE+O+NTtnPemmhWhOpiukMwWHmvfbsWub4jH2nWuCwyOiPS3oqLW+MYDXfThL9W/",
+	"r9bbs69i9ryj6lXN8Wwbqve1AWMzUNxH4PpKRvGaGTxSVrpWMpBz4TLSwHJ0ZlVuMCfkmpGT/sn+vWGq",
+	"yKnQrSIWZpJiRUnsouRspSk1NJcTMC/44h6+DoazE650NPJNkeR4IOzmDFMzbfUGKlAGyaihp05xhIfw",
+	"q/uMORNbTeIkt4y5pDH3mh0alPMZzbAmzLpkeS7I+2uSyTynSkOSzNBO/I4aF/A2ZURRw5Yc/fadBLzn",
+	"VvRcMKpIt9/r90/6zhOPfnhS2P/7Xb9nfxcD8bujfp9QEwxG+z0ypIUaVhUHICKLClHSnGuW4dxc2GlS",
+	"iOENyyP/8e/k0ZPH5HBgQWr2zM70H/9Ojvp9yMjDHvCQpm5lYnC6zaXfPhqnMq6LnC56ZOhCFIYYxOyi",
+	"HdRMD4SZKllOpmH/FgYsO3NXjcU9TskQDaewk6Erv/If/06qs1xZ0cDX7nb7wpJdtQF+78yxwwRLmgz9",
+	"udnNDiN/egUP0LRQGY0hRghDmi7QXObXj9dSu/qzSveFvHxSKDnjmrmiOuikURzrQFCxIKlaFEYSKLnV",
+	"JMfmXBsA7Ic039oJ1jHHCG/1Q8UUwuBEjscQWQ4ZJFhLTidxMJunAXAl2xOtBp/dP3yZpEaC9XMAYAep",
+	"tYlJDM4OzIYxpZqy9BYiUitLkUtcjWjOBOxZ0Rwgbbt05xW1bT/xCaWuPxqm12nDCp/swj5SKJIfoDTk",
+	"zENdoxH7HAQjRqKHYysEA30RXR76HN+a+4Y1sAgo9zCOjGJCzhHL3l9VBVM1C5VbIWgRg4yc9EsVN9MZ",
+	"MzxFiR7Y21pLELrvpGHbaYBR/7utnPJ/7G+tUIV6fFsN3FQr/ms5O+1ptdADQJ1v3MH5q1q4f8ZCDLGA",
+	"AfTeVxSDYjDAQhApCrpIgnkTbB1W6ri3TAbU58B92+p6egFp/p6KVeUsKrPXigUJ83Xi7bmwWwvlGews",
+	"GQhLSFQrDfVp9HXG6wQxS8HARQQJuF4mAx7cGwjoT+pJCIH48r+z1OUXfzRnK7VIQyEAIeco/LnMTEs9",
+	"e+Sk3x8IbzHXLLdj1bdnN9Dbq5opwg9nwYCPv7X4AQYCTysUDq27ATC/2dn/wWPc4KXYPyMnx8f+3PGq",
+	"BkKWRvOMrbIQSHEYhaC3lfvr7l0JXY7HPIUCFO7nU/I7rPckeHTpe1a6rLU05TVBubUPamh7uqf3XT0C",
+	"TPSEhsfARl3XUnQVJru0MyXcyti8Tq8c//GOS67JlOVZo1ex3mf2W41HbWmH+5XDUjcryi5UaFVh/ma5",
+	"w9d0mJ4cbzHZjZSvqVi886EHX4INnevbSpJuYj9fgsMYBved6rtWYfrd8wtycvTHPrm4/pdTQn2BKCXn",
+	"FmHJoPOmYFCjwBGiQcc+QwqySryQTw4Eeij2Ewhct+9bHdoZLtGfsxRvZOk+GXQucqlXJosdHlZ53+Dx",
+	"OAtk333mmgvgYUQZJlHlIrukquAnTMGNlYc1MTKz+vMN+2hIyvLcl3IiuoBMmSljXn5WpcBkt7FUszKn",
+	"A9GF2cBrDCVo/jRMyPD39v8O7P/992FCDB1ZlgAdLujEhyftY9qdYpjrhl/vDVsk6Wu/u52J5ef7PDbL",
+	"uoZ9NIcO9ipqtiwzt2R4uw0lrqsYNYamU7hAlGMsu7XctGCKS6h4ipALa3E5eAfPuPaF4zYs4rfkdDi3",
+	"uBpBdDDX1fwQWIUBj+fetKRuij504hLIrWVLfIaVIjyyedGuCr+zAgCCdiTTFhiNh/JHt0kFTgaibu9y",
+	"uq+rRtcoV/roQUsrwipAHXc15K2Q+cNA7EGF0EiwtPISzS2SL4jrdrCHNQ9dMpn90YpZKABKYamdqzDn",
+	"3NFN+OoO7yva7L9meNVr122yAbHPQ+OGrylM/DOm0lSkwOlZNMRHxt6FhkDfLxDIu0QLGFX54kAxC2Oe",
+	"0LYGbRWKi5QXNId6XpgK5/F4RZo4i6zxEdWQasy4wSrXdcwqcM2XdkXvqgXdD70eElmWV9pWaQL39RUd",
+	"Xb8tLACTjoN/KyugSTzCBMt/gjUHgQ4EWHC9faZ/rUosrQOhxQQ2g5v9pyLsW8BqCJoFVw4csyU9EcZ+",
+	"B+BGAL500ahNgJuQCb+zkF0WIPA6Snhv+G2n6Fxoo8rUE/NGCS+4GrqYIAWBR/vodauIPMbIIeUWrWR+",
+	"IIaK4RKGQT0jgs2XbLTVuN6pETtak1DkCMr11qVJEPGqsrTRuFOqCRbrcxayEOzaHPDuW4tdRYf0q6D5",
+	"l7doNWztm7VqxWK6D7GM4PYrm7j+qYnTxVRKzdBxidlVOsa7iBKdBWOjVOR8mZjpL06oEFXXaqHY7QqL",
+	"KCL0YnWioBzKmo0c6QTF2AmnqK3KmTjvr63AfXkC8G5pX78S9q9RIX3Pkm/ehP1PTRHwFhqVzjPXsiDP",
+	"gkHboh6477IvrpFCXwZzmFKR5aw9wu0aezqApYmSlKZT5o24VkidQFwFZPa5mtdM48uuiLQlAxxKn3Ux",
+	"36hqkkxGiyD99MgQ2/JhAEbO79iwKlsEIfFQT1zrcZmTMTOYRqSYi97Qhub+i2oh0LtixJiAEvmQb4TW",
+	"MtgzmInN1BJoOSZDqt+Mh/su1CPqezKspw2C0ANtKmBcuxLML/TD7vdCGxQw1OW5K4hMIe/WVX2GQ6k6",
+	"ZtWGD2P1yOX7d++vn3nX5GWpZMGogFJ4iubkKRW3kPXJ8wUJla4gLA79BwV0/1K3dmg7e3cY3gKj4CmR",
+	"BRPkT2TKJ1PyJ5LLOfkTgRLP+2fk6c3F++tnNxga6EK62Ed0YoZp3baT6qbsxJjbawfvkbeKp+646/GF",
+	"ukfeIphgTfCmKriNBaNeA/BeONjdKvhFL2Yjma+NUPEtn/DQO0nH7b+xy9Nqtk2+qJ8IbBh7ovSg4+7q",
+	"orilFHfQB68hFaFzlHWSsKqjxm5TD2qPrJ1yaykV+9KexuvLqs0Ln+MI2CiY/sz8hDUBds/guAsEL9d7",
+	"F9eTxLbxdMpcENtUzqtoDRfRGBFR/HaraLsZM3RdWPlr+/xBGb2hTVdyjRXe7PIyal/54lGNb13JegvC",
+	"CRmVPM9CzATIh+KOKykq94rvDKTik7bL3+acC7oAAfjQRZ2sYVU3PoZwAsqrrzwSPiTdi1eX5+/+5fL6",
+	"5sOzy7dvrq9uPpw/e/bu8vr68hoS2sLnGIOIFZIH4lxgICtGYWAfuSo+RoTEWNfDaxSqnjRrwlgiCV44",
+	"D5t60FI38VxrA2L9ch4iGvbnKVNQQx36b7gC8lCI1PVWqDr1eijxl78bpLg40rf4N6g41KQNrZAvFMus",
+	"8htixLqW19LUlDQHfgr9MjPI05vRBcn4eOxrx5uqvSh4E7N9pw/5UNiWFuKVBoVVQ1FrQv+Zh9gm59lA",
+	"hHhTqn2oLFpeQqtrjCCAdAgsRw9x2oXUNMdOpdjoy3Vk8bseCNyXk9vmK02vM5bmVGFln5kEmYmiXGZk",
+	"zhRGXjmmRY7If9uHplN6IKpQLTO1PEDmWfXi7476SR/63e8ncWhTCpfCMrJgrolX6IBFjvvHrlR/tDMf",
+	"UoB+RZCM3am5+pZDIQ30skAToFVqk1irdRjuesWGNRc5NWOpZpa1MSc9Li3eb8DVEzw+7hGM4YM6EAOB",
+	"y3DGNa5i7yZWJsRK0jwo0zN7xjTkxpLuyfFxYzK4AwCH2t9qnNdFbZXfnkp84dEI6N1x//jLpR446LxQ",
+	"zBKHpsl/gqYuVXVVABwsHE26mUz1oaekvVmWkEHnmtkb9B0Is9Jwpged/dMIezzIAfacxViCLf58FVmY",
+	"C5vBuLrGvkUZ4o8z32ho/oP0RYe+i8O3b65vyKEfWkPJOB/XMLSAPXTmJYi5+W5t+BXtjwjghFbSkFW0",
+	"gMQipadKWR63ybywkROvGhgqfgw40B6o/Q46ClpU8CZQv9i2QgWOBZgqE55cPSO6BJFiIIbPLt8e/OHl",
+	"oz8f/PCX18euieeSOBgytlYku6QqJAAsQQd9HgKIA39CvEFUcuS4dqQ9ci4qJmrlBzBH+ObWNJJVBwLb",
+	"zwJe+7ILvi5W93FsKDmreuh7pkO6g85fZYnDPw4DDERcWStOrumR//yf/8+gs1/bQuBVrEeeNTSShADC",
+	"1VaSmhg5wUIYVt2FOG2Wgd0BSmF0H/Xhj6O+N/vsu5pUyjVkGwh/Jd1H/ZWXT0lBtXHlgu12f1jtZzvs",
+	"EW+mMPSWgWvryP50ilk04iCdUl7FlztrCgh78FOPPJeKPL25gKVd3rzwQfyu+SmqmMQKsAkZSnFhhzv3",
+	"QqNVKmdlOrUHDt3lzP6K0TwkSmL7TJbVEpX+X1Ifs0fOY+AeiCnVUwChEdRMyVy5q1RJrWvCymkkTsbo",
+	"AQNMI7lyxJgYCDtWb69HPC9qK/nTPek/apZDALe/dTEkXuSvJIX4I9oQae6Q93uY+TcQZn4N1lpqyEKW",
+	"gNbeBGpkzFBdS/sdeOWyhy5wSucTOHBjry20ql0L9Ko0J7RYhA7FcYD4vitbg/nYo4UrzX7qC9X4oAFL",
+	"SDEhEmy4gQVjgGxUgZV045I3mL4ZmJYXP2VorWu5m+txDXwGRvJ5pmHtRE/52HhJ1ue7hFVwn31j5pBk",
+	"rAZC33LsvHQe3gozQtd1pwIXBaNKR6Uwe6FcLNdgEJxRsQBuC8k30HAcGmuHHJ01xXiWCtn+V6wk6/b+",
+	"vYxszTK9LMV9sRqy95HEUSvbbBhbGw8O1pSas9/Jlm3O/m9cOngXL/K72/67Ir3Wbe94zVmjyfIBlWj7",
+	"wCHuNTjKD3+J5Pt1NY5WvtwZEaOKc99SoaMNInVdlP7NlDjywszO9Y12Fzu9AW+tR20sS3XAFkw7QW03",
+	"06RP89EuKICOxwPhjJw4P3CV2IIPjXGdNXGZL1r+87gP2fMgozphUzCdDITXs4OzAeyd0JC7TXoLJ/CQ",
+	"VWjcJOscb7FM9NsQcMLR1SScRmt2ZVBburcuvBXDMPywC3msbND+n8s5dq1lyT1oVuY++Arza2bcBMMW",
+	"FjQOFZ4QatUZSECRU66yvaOehJltIYbJT+eS3KDhu+tlDwUefGJw7AR0A1qMcfpMEq0UfWKR98jbR6FY",
+	"eWW629PV1rCT/NB8fEH1dJigwofx6PWRrb67JgPPX//uCo+/pm8pePO8vqlICPz066b7ubgopewly9J8",
+	"FwK/kYxB71bz94OV370FBMhKFwVA114x+Mw9/die7DmUu8CuAmsJXxTV3ZJgBQrgPxXyvqvt6bsC9x13",
+	"18ddO0CpaXBBInlQnIVgpUPIVFvXoeF9Yfn5cd9FN2PRdujI4GWDEP6TLNVzAmOu/VkxweZoh7VHlTOM",
+	"RbuEOCvo+ixFvnBl96DZrzfPRdFLrvUx6Q46kStz0EGhphS3Qs7FftXYB4tHYQ8UCtOQuLBTj1zOCrNY",
+	"DacOfYcWrK3dD4YJn/uje0hxvT7TutKR3Ko5DxEq9w4vXjHLYdxK7FVLsZhxbe+3pW6ylVxLYUfcKmIO",
+	"AVIbatp1wGEoWDlEUNHg2HWtmKkhOfMx31VUWrCSDEN3a6wlg6Fm4PUNTxzkcRV6bfcIACrXoWxjBsZ/",
+	"CRw2ZxR9ZXxi9eTHycmjY/Kf/9f/Io/7/X4yEOgpoJoMOo+Tfr//+0EHgZRrIso8JyPm/SZRuKgr2ToQ",
+	"3WEVJvr2/dNXVxcfXl/99OHqJ/vLm3fXw4Q0v3Hx5v1PN++uLq+H+2uh+BrO+8FBGKdpa7mKkQ0PALtX",
+	"3m4MopGjLThdUr/OqMbuZ4OwLotCKnNoeHrL1kDxm8KqYfhSZEwQLrjQohT8CZkP2RkGpE6ULItly7wL",
+	"33jc7/cGYkgn7BobVgV3Ui7FBMz2djKgb1ZD9tXgfASnxgI9xuWdtMUJX+P+btz2vs1S9LVFtvqBfpt2",
+	"DqiohPvzBrD1Rl738pZGjLYW228wVTRMjdAEJR3J3nmekzFneYYpJl7K3UPOSvEZ+G0sv62aJjEBPl5K",
+	"7mjOM2yztBcVvYRfnT/b1xXzDZwEnVmaC1YcPoPoMVbVxiTdo35/INIpVTS1kAcxwP7briXMJH7INTFS",
+	"Aqr0yLlHqapaJBVkKksVGugPBMYKVavDxUplBYlTxN222KDhnI00N2yIpkVt6AJP5hT6vVm0BXhxeWtM",
+	"Qjfy+vbBRDnmeQ5hkBNmdMiX9/HJoxL81EIa6NjfHi1TQ5dvO2amttRvT7W6vldFxn/iGJYW3nzN6kAt",
+	"A33pOmnI0BS69s92IWlrGDLGBgNXbbfGRiFryDS5doy4txcsrD5wjeszctI/8WTLaSGeQK6inB3nfhiH",
+	"n/2myoVd4Ol9Nx98sUBqe6CVVAfsAG3pXpGFzJgvKhu0opNiRb6m5+pllV5E4FXvHvDxUSqBAsaOn/PA",
+	"qJHpzWjocYGbDSLyQHCXsVI5hHvknIxLBfaSMBmt5OoIpWmeyzkYWVzo2kFZ7NcKCDagP3qV8E/3vBH/",
+	"pWh08sGSfmX0fwiT5/Ku/tl483ea9QXcFSiXBqI1Wviw7i9OpgzThs+k4OuiCSBDPn7TeYl9AfmEzBU3",
+	"hgm70hCJHsxPzigUemkQ3MSeHgjQzVERgRbQVBvCBTfceWhWzZyVsSnxBkuxFPTeG4hzT3icYxUKvEfr",
+	"t9rXBDImIsumgTxXbJXTTJSsYn8Tn9gDYmg0z7oAhKoQRbzBh7APvW2cKUEVEC3e+aJqKvD5Fs421fpn",
+	"xc1yR/FoKUnULt2CuQVGgNONWRIYgbLeIuoyOl37pY8mIUbxGVjyp1ST475ln09q2vJAdE/6ffDpQ0YN",
+	"ZHE4lRmYcbX2sPSqAlNGuif9H/bPIKvU5QljmYTFQIyY48SY3IuF41qAVpejGY/B9pttLrC80J1449FD",
+	"YB4uqSUPNDxchrzvSSDfQhLI1FJybEv+sWCKQ4Gd7ip72t+JSC3H4sW08HDGBVtbW2RxHzT8Ojbh+hrb",
+	"vBCe/mpDAfJ/xR6lcTtvXBe28Z5ilSgrMVQAkETlbVxQm6ldyReCBEcQ1gGDy0BZkie+RZCIlvjP5iSI",
+	"hcI4HtKJEJtTPnYCmfXy9+Ev0V/bdByIzG+RKNFQhKS3bQn/XlvY4Fq6BQWyCmqmUc/yeCfbdpd7ctJY",
+	"rut7of//onqw0ziimosxnG/Qhb84Nm5feLV7ZJWBx6uuM5cKKSMtOCHzqQSGBa4wq0izmjzfUJu10Vxm",
+	"F/dbw9KHiin8XB3ie1jhfxna8pKxooWwyPHYda027CGoDERhHR6P6WHGYVvtYb/uhZu5fE5TI9W3qrqH",
+	"BT7DBX97WPdmPP6uln8DavlNqQRi2FwejAFmgBMyYdydky765zDBReu5VJkL6khlxmLsA0zaWkGr8I6J",
+	"9WiHz387WHcpfkWke8dSecfU4kJmzcVm3wg0myr3IlyjK7I7RRdgylzkHvbphyI5XGjDaAaNiuGT7/j7",
+	"zeCvWIO+rsaXvbGo4mZRfAG81cyUxbp6ZKZUwvdR0SxVzJCukMY3mcGyWcMl9B56a7+uLZubfSd+o3eo",
+	"dcO80relaOmgUhZfmJo8lKnHr/IajrqtUyUerZGEZlmsz7hTQV2l98+KfPe3TRuqDNHMGNfjiIrV47sn",
+	"voxoNmGtLt0LOStKE3eijHqWuBZGWMpUY02dmcxYrk9JzsfM8Jl/H6JCLHJRqBcUDZIQ398Ix8zZ2BBZ",
+	"Gozo/0dJc7TDh3l6BMoTQTg2HUHZJlf7x8hiIHJ2x/IzMiyYSpkwoev3jFHhU2DMXJLUatCK0wQZCpwL",
+	"y4LjjQsyLvO8Jc7/9eIpHNu3aprH1W0yysPV/4oW+dpiXM0AuD4sIKjkBGrTObphL/1ehneEd2xu8NYJ",
+	"jGtq5DglQZ+2x2MnZM8PpEkmITR4ZkfbSwYiPMKo5BGrPMd/jAw+ewk56R+RvTfQgM99Ab1WU6kUS81e",
+	"j7wRvjkG5mG9vyKaT4QmWJ88IxPJ4JwOcznhjbxladvfalBybZXfYD1hbO//XcL8BiRMvIu6+teFruTY",
+	"hwZTPDXTmktxX20QUzRb2eQ5GUJDb3jtQBvFKPRWpwaK4WsyhCenBNEwG5JuRg0lw18GHd+Ee9A5HXQG",
+	"Zb//KJ3kckRzEp7YH9mg82m4DzKmz79kc2wXn1OR+dLPAxEoqm8p323IKw1BLwnRdLGfBMV5BmmmORfM",
+	"HePxY2JJy0DcMlZYovyR+w5AqWtIzw0qbi6Fw3Jqk06Zxmq53GBIV9U1h44s3YL7gQqlSkMuS6hKQbDL",
+	"uT1EaDDjUhGHihm1OCWP+v3+EAu/u1MFoboxxQpHea+ZusQb3K4xe3yPn9Wh3X74K3JWbBJyoKvsYmJY",
+	"nvsEH+f+Nq4TAFeuLbqDznviyliqiTQ1DtuohmH4oiZ7V2Ns8Im1n9lHro0v30yNi8FKyJxhjU5KFNMM",
+	"YPQW0wcA0TFTCFGgPlRCDL31W4eEHhBMGYfv5nThsq7iJCqIFsT0qUPLymuPaulVTVC3dALfKLN9Xlvl",
+	"t8dsz9OUFfdygPzXSwC6dAGLgSUeVMiyNVrH6T6I0hNmLA1dF6YCz79NfQiW1kKq7f5+e/mqfCJYdsAF",
+	"LP+e5Nrdnd50uQ1RR8tFi5VBK6yvDOGj0VOq2QEXmgl73Xdsv61dmmZUpdNOi0f5qN//HJfylwMyK23p",
+	"7aAtLJQqRRurTMCZ1gs9OFsESjtYt0APT2ss2v1a2WNGUt7qxFlCoIkQhrNBTn6eEdewCowz3VA5IWp/",
+	"GOLjNfk3puR+aOnx28CHS5BSsRXBhqyHtQVd7jibI5jHuCHlJGeHQD3b5ZixlQqG+O47lnGrtQ+rBKkh",
+	"auX/B77wJzvYkHRl+ORPRppiuI+9kJyjeSB+hGeEZwx4DJoEIDaL5iwjqZS3nJ1hr62oNNyeJkNP+6FV",
+	"CxTFduV9B2KYyowNSRekZzvvBfzNx/EYGIG+ZGqE9ld27cStzA5hCREBg8NJ/6jKGPfecvvYUiloqfmx",
+	"gGYJVZU9ObabmispJo1mNpjmFTKub1KA+jGs8FcSntoY2zXwB8IFNhMB5MAic9re+i0Tw+9RJb99Ye85",
+	"Fxj25jBSOdoT8C7KYq2TiGAwgfJRGbuPaIgk0s/d7kmYstSlnUI/vSQ0mnWpOjJjVUX+ty8vLn0aDlaa",
+	"cX/gy1fPCIDxnh4IISFeG8Li0CrKRY94Oqyr3FhTKkEKaqZIqHRAkoEwsplKY70NgYokmC4chQSTLmal",
+	"YclA7GGwkKXSpOuPdyCWCDDsMkE91s5Z0bjh/hlZXQVwhoquhgsciLobCA6Pa7hrljWNxCw0DdHoMuea",
+	"tVNcf3Lbdd110NMorx33T/7YKLA1in4WKFpHevxk64FgpzsNtCwWPsI+cXX4fUrTW8KFd2IWhZVhp4xm",
+	"TnR+JZGEbzAXfc2y0y1kA6nFnvZ1TQKC1KnH/WkCFKtrJQgRhloxVsm5xsU4aga0AOhA9/r48ZP9BOmG",
+	"6xwCOH/LCuOkoqlU5iDnd1bIqYlIPbAblkqAJ3Due5TmICOC5Gb3i43asWeKmWJfMq4htA9qcrv2YFCW",
+	"G82tUpDh4bAHqeqAoG7Znva6SjFVAbJ2jAM373bohlvZDeG2Au8bf+4WLhzzxrAFJrJCcmF+s/D+lE1c",
+	"W8QWPnkPSL9dpO2d9aEYv2tOJ9MS/duuO3W+sBAE1RepyJKlVvihxiwkabjETi5FMhBVj1MNnXkiAU+g",
+	"NkAnlFuWRVM7C9jg7TBYijpr9Wi/XKTfrD/brm2NAWdPk5d/vSAp1b+2O7tumdnTlf6WWvkngjQLObsZ",
+	"am4XaUO+2GrjqMw1hLIafVxwHKubcU26w9XGRlb/HELhr2FChin2fgpWhoGI+kNZFTNqEOV68LqWSz45",
+	"ylLl1vAJN/f9IO4320/p5SL93kupVlGyhiOfmWC3tqfSOmRrC7y36PYLX9N3ZcLMy0V6QfXucUBWcf+W",
+	"Oq34fbRGDGn2TeerfZHGLI0UG8VQdIVDhQQdWkpEheDX2h3vA3y13M72Xl4gAER9vOKm88v7aUz7RI1Y",
+	"zphvPlM1u+ABwaDtPBNkWB3EMBSbdiUUQeyFuo8u1TpUrGiuOuH29zmsYHsk+kr2wJeL1GV3fjsNJr7b",
+	"+b6FhhI1o3hFRR6ScASN4/CXasZPh79onrFP7c6Mawhd8YIj9EOFIj1WT0GngDE0nUKUUHd4gVB88Ixr",
+	"H6x0Gr0xTAZi+JcD/9bNomAHb2AmfUqE1IKPx1Z+JJqKbCQ/2uMJY147de7grcx5unCNSCmsBYq6ottK",
+	"leDQokFskqUiUvEJFz1yjV2K6IJASJLV5D2ZD+eD8iuj6XQg8C3o7ey7ODsrqvvK65gkl5MEH3KNQSWO",
+	"osBorpGqnW60MLhczQR07AdaXS0JnXtyLnrkPOr9BRVoT/onSUjqDSvGBWWSgfHTRbn0yMlRv9Ii4cKw",
+	"wxC0BiClyBxBVswerwW/Ag7We2RC73WqB8KV5xuIgTgnb99c32B3WUp+vLw5tRcWtX/a024ryvV5n08t",
+	"B5C32L4gw6/cdTmT70B4o0qPXKMSi2N4N4X95eL63XOCJgeS81s8TxwgNJAFj5RUhM/ohA2EHBMqXOQf",
+	"NwyU4hm1nzpJEgOfnbEJF0wogWo85GfISBFkGPGLg5dsYcHYfl8wGvrlwpXXt71UKBLr0c+oumVZfcgX",
+	"3JwSo0o23B+IUWmINjzPXaSgv71TZ57TCGI5VRNfdKy9/nAm5yKXNHu5SJ85aLkPW21IBa9oyfo8cCy2",
+	"3zk9CvYoLgybgL+qZWQOluT2MTew3mv7/cMXgpCpYc2hgWOpZtR0TjsjLigY7bYKFvRo/RX7GO7ORI+2",
+	"YIQ/SsF+dY77zGEASKRB9M0qZLif/cWVZw0VHppF8vO4RFwg2y7hDY13Z2SI/8A8FjJWjIXw21r9B4hQ",
+	"IjdThrGyK+16nTHQlXZ19SEiQ2DoAxPKwwXW55v8DsRWZSP+WYR0rKzwveLDd5l9TSOpymLvO+SvyO8J",
+	"orRHwAeQ5sGF2y6sR3lBOnQswIQH5/3yOXqY8Bp8BRhh5iJByDs2LjXN9elArG8/cUjWRUKfYRTQ3pWI",
+	"frWymXeH+zcgCOmUDDqCzT9k7I6nbNAZkr2f2DyIZlIRfEIyZhAryM8hAhzOBb3eRoLXfSCQKPb2yH/+",
+	"z/9dzwoB7wefTE0CPRxAnvLzgB4xX+qviRkIKH8NhHStOpajmiBCnQky46I0TJ9C7yI4Uzvq0L3+yi51",
+	"6LIzyEhmC3T4jKUaCLcK5yR6YUwBNXTx7sgwvfvgRvmQ4zBdcE8OD2nBEUSG+z1iNSYuSnSZDsQQ3rXC",
+	"LAR3JWQ+5ek0igOpRSOELqg++IIatwnXMsAuJSF2tatbsju2W3LBazAezaETMERiCAkbBlUseFkdXwoR",
+	"jFaUDkcBqwCXLh4rprb5dPFoErRgOaVKhHQfdzegPgFX1dOBsJ8sw56RpvjgQRvA7xJg2k7x5ABbT1VJ",
+	"3lAfcjVzGYHNMltstFpXBGGbHtV8qF0XdLlajYN9WNujam261Pao3br+CnNHoXkjZjm8f6dHHE767g6u",
+	"unMP0O34B7J3IyWZ2TOixrBZYfm++8SohVsmF+QnD8m9PVx11GWlscoxEKdvNDYPYPR7WN73zML791TB",
+	"GFfnCHD5FaJK1r1H9ABgkOvZ3+Zlit+5J8w6dXQkZc6oaIJQixmVEckTMg+jnt07EeMhioc3FGmFMByH",
+	"OPc9a88UD38B4WSNHRRjK50hapnzDx03ltDV8nQjUw2CwUAAU21g7BWfXSM57PdIlJXuaPiY5znhAhlQ",
+	"JRjtJWTvHGVDWJFPQn/SkHvuJTapQph2PNAS54RHH9yLwKFupu6SloK9A5/JZcX4e3ukC4a7OzYQSyd7",
+	"6iPKK3ZflXayH+8n0Ks9ML8EmoKZFQY3gKteU4zFSu9xALyPnYSxumslhf1WZujBa2emeGlh5y01029I",
+	"UX4V7+g7J/3OSb8sJ12lmWAyN8rSqVhF278f0ZdlewjqeT6nC406NMt0UjEal07sfQJeI+NxOH2De4KU",
+	"QtP/j72rbW4bR9J/BeVKlaQqSrE9Tm7Xrqsr53WymxevHW/ubpgLYRGSOKYAHgFGo83N9/t8P/F+yRa6",
+	"GyAoUX6JHVvJ6MvuRCZBEATQ6O6nn2ckYkkLElNWCwkJqRB5WE9dVZkVe4rt/T3J++BQ2K7dLSxoVWUr",
+	"1DlBHq2GYMAkaAt73GDOFBNl1OqDwV+Onr+0s+Po7UtWgZD3I/bmCevu7TxinSMS1IY2at4XFt4EmapB",
+	"hzRC4F8s03bKaLudAFuWE8zc2WXFbxTC6QvwY1Pnz2tTZoWGs8VUGA58Et2cULlMmOGg1VBVRa54egQv",
+	"+U19t2mVm6zgpXk4UuW0b/vXnJhFaXtmMpzWftgvT6OEFugXuvGjv0ydQXR+TSwVoHOKlEMOVovygCXQ",
+	"Yc9LBSwedhJ0NDs9fv3Dma2dKzziiM/tpHyv1GtejjGJtPPoKu9DsQ6RvhFpxt/bGfC98tmcwsJk3Kvy",
+	"4yaCaZ1zsD2mxjsXtIBvUvkNbTz8IvlUXIhyXLFZtORw4f8uyuEW9oRe2hv/65fD/n/y/j+2+3/+1P/4",
+	"Zedx9Hjv9zgedH8txv9TyHHvwdblpQzLKxiW0sNfCzG+bnI2onsLOb6VvC7u83eX1L05WKk58244uTxf",
+	"38rTV4P+Tc1kQCWoZD4fsEP6hbbOEE7heQHr6risRJxiLB3gPdM14ZGjloX2oKlhKVKQbU/OlKx04iVy",
+	"qV7Hd4fB33sxFB0RL42YRu6/3HNbtMDUqOZ8W2icABKx7D7Y2d4ebG+zszlLxYhXuTlgeoqxD2pIO0AR",
+	"nD+Rt0bwUjKpSjs0cBCBGIHtKGBjYol4Gx/MCRE7gNCpu4tDZYLxOfBRBz48H4Oof8QqXfE8n8fSh+hR",
+	"J2TgRxBOZchJlem68sSNNKaZPZzKkRYQ3ap1z+03byry2YbyDAgk7WNVZeDE46UAYao6d1+qeg5FLPH/",
+	"nXitdKxVIDlU+DneehvcFW+tKFk49tN5PWtk6v5dxvpYE2ne5bnhPjO6rYU5fnVjSW6eyfMIF1BAa0o7",
+	"j775XlgKPbmIkZinGsKCdGkSsVIZbgTI0QPVQpDRgis5BPcS2ibhZ8zbGVp3sXRZMmwKnDnmQWazicpr",
+	"v2nEp1k+Z91S2P0Ec66ZkiDfuxPqXgLAO6aAoXswel37tUeLQvzk72PYrxVWArefCAcoW2PCYzu0x9R6",
+	"O3gD3uWuhX2+A2TFKoeeyv+d4QkmEgFerWvEifbUDv8NnPpSjK0RKVcvwaelgOXGma7O7B+snSQjFDli",
+	"Aag27l6ItYAAFoI2fVIbuYwFyXY7fVHy1IHHLjid0JYEWK6hAgblGjpgx0XHMvm3Uoz+lerzOGrYpdDS",
+	"QX3tLJO6kTBYSWN7McNdtAL1cTRRUrC3FWCAr0V4exFrLoTCkYGGdi9Id7sPKNJO+05C3/cSjqrjxhAv",
+	"D98qYio751cUXf+0u9Y6Rzgu9ySRuioqcuy/pqcR+mbh/D9enB23spBTM+BqutEmmkngYPB1ke2yKP66",
+	"r+IEvCFi9D5gm/S6G02/2zuzv85GBmyxLoSkYqlrMrpRkniJ1A0YMZ0FevgF/gnHu98vgHSfEM6SXMfa",
+	"hLFjINikv4+qPGKFT3pnsjNosVXB868UVqu7eFXxvZ3dP621VQpGYB1x2FqYrzc4G+ayyzPBwtD5vgbp",
+	"uqQwOrEeHVrz1zbY3a/N675szqBzok828uEXU+8BrR7Ce985eywPKDilmPUJrMxzUTrK6gF7vtRfiBoC",
+	"OBV+jiW4CxAyxPsbfkILiW+7bpB9ERd3uJKg533tJfeQx4bBcaZ5szYvXZvxFsC5ZlzLjmFTEW/ts1wN",
+	"zyF6NJso5Om/BUSe60A/VxcKoLtC4NdqfI/B1ytx/wZdfS5NOb8KD/B7hO19VyTU7j2duIArim0EWZvc",
+	"xjcMoWohU0CkXQ2+eQKmAk0MuvqqbIVyQrC0iedk3aQuTEl6ESQbgFQJmJBWgjcvxm4eEO2t+JypijCZ",
+	"2qhCg5ZhBhy4twyzbERtY0mgy/Y6FjsMzlvsSiWxelwLaSKWYRqn0iKNWCmKnA9xPGB8RRlLaipiZ1Up",
+	"jf0T0PqSgmMNK+3t+yppqointA/UKdBbzHhm2FtKLulYUu6LDqLAwum/K5UqhAUjNBeBRw1j+4iXsQ+E",
+	"OmuIXrXb0WCO/RAYzpPwje6flOSkLnPe4DLXUDTCrqqgtG7Fnnkjky/TvwfBb1gzqwNJ7Zevc5roksmP",
+	"1V8U1yZG47Q32MzvW8ZSNWb0UrblxkcRcOUuKNnJtDlxF93NsRMTqFc4bR6iwq17hwiBpqUYIieptfF4",
+	"XvvORVE62on56vpL3MZXf1iKz+pc9AHTrS8KgtvL3tmrgrnwXe5cz6HMdJPWXrXZyLQZ5GHit6EoqIpB",
+	"SXFbM89lXZDTqU2OPl0JpWgJAmXpVSNAj/e+Bor5o8zFu8Zh2vlkHTByZDzz2O1sY0YU/YvE0d/wkmQa",
+	"PGLMV1zopoAkng1LrdCHfOTrx9lhnXpE1hu5qFjAi8JJY5IkTaPYL/N81ftsb3s7QtwCXds7CHKbCEcE",
+	"QUkpXJNeASdC1kuR2s47h5doZjMzYIeBoxpSVQApD9Jh+MA0doEbRiBNV2zIKMdqvW4CetZKG+6ZQK2s",
+	"WXdv98+9QSzfuYWra5EOKDOC4cWjSteolM9ZMoR07ofMTNKSz3ie9Bxz/972T9g92/1YJvbjfqrqYsWE",
+	"BWODAQjS6OT6XAffL4KPjaiViPBvheCG9IbJNSWVz7CPZyJXcuxFNmim7BOA50zwEjj9z4WMGogZaBaD",
+	"6TOuWaZ1ZQ8eqmwX8RTFabGuTAMn0Lt7ymLhw1uliv1Kba7Njfu9BtLF+G1YZneIuaoQS67a9gQgEzQT",
+	"LsPlc1MbgInxS1AcQfr8+2f9OsGXWb9c84mncdmQft3jGZ4+g6NndViTAw+XzryUuLZHACWH4sZAFKwL",
+	"dMKqK4AnLxCwmYuRQbn/UrBKklIzWmQiJaHS4jPhdJzZRJRi4AsOp3yOZIBnIpbxVrzFuqWYenpiexHa",
+	"fntQGWW56DlqWDqCknSJu9T+5fT4NUuCktLEHhZMVUqR1ro5yGjbdXXQYQVbBCe5NC2F1nAZCPT07PHL",
+	"nb1imcDJa5/FWOsZbwHoHdADUCKH6XjiOSxVNZ40+9ReBpt+LUDtjrasU9/DNSNfWCxp3RwpbnEjwq/e",
+	"kk21KwbL825o/atiXPK03nZavcCkVPkyFRn9IyAS7HLNkmB/S4CXuhdSstmWoDIslr4xvNnjRKHBaUBA",
+	"Z+9pqrJrkYshiL+rXHTQw7R7dCxp26uLCZBOG5/b3dvd7Q3Yy5JLyBwmcFNCLA6ugg2bwvIVcq0yHcvd",
+	"7V1H2lqUqlCa5yR2E1C3uvXYvsnUQ722u4zv4vodjp6SlbMraxdVy27lkUf0NREonbY9+m1zgjSqJ7up",
+	"GtbwlcE0jVi8dSLsx0NuoRFLK5MJHW81Et61psZcABW8m1WQ8tYOLYDPAuUfTbWRznTCPHVEvRpIGZGa",
+	"F2pTkGrw6N3Je/bQNa0bMiKgCJwQgXHilZ43h8572etxetOZs6Npx7ouzBk3vmOVi4XD5QIRvL4g5ueo",
+	"Opj9H82SUakkSFinLDnjw/OElMkdMcnOdrT3p0fRvzzeBn0Dzbp7Oz+xzosMBBD/4dnGYplD9Zb1X3e2",
+	"3zwZdHoRxDXnhQBSlIgdvX0ZsZevXkTsgzg7itiTN0cR+/n5q6fAl/LshROpcQFHawE7Opa0ETj18rN5",
+	"XRcM3LHDHIp64ElIzuJYzqDEHYv6Bwz4VrEnfzl6GcUS+mNf3D7bHrZ5nquZSD1jCxZ7ByoeaEvOlJmw",
+	"rjNXOPr4IwxmLEEXgg/PA/rtjjWUI6ypqjX+vHRfO2k3dAp5cMfcGkBOCuCYkYLCmTlTn0U5YPaD0A1A",
+	"WI/0MkI6XQ9tVMnHXgJ+IvKU6kJtw1MxVeX8ADqHTIBgnEeATrW3Ci96gEziswnohISDgztboORl9ywo",
+	"pLddDtXNuVOsWUla05jM68RdYz/rlZgioi2YDFclpLhXRpu/zocn9juaFRbS/5ECy3baQ3HwjJG+34bL",
+	"5o/KZXMiZLqsvhDuAzdSYgBEx9yeWRuofRdAae4d9cUbaHxzBf+dAEgbbPxVkXIwYvOAu9DHrlaVr3w9",
+	"+GgZPbec/18OzAS0KUikgsJNJAOFHPWY8+M5A864TDNRci1S1oVjgerrSSlSu4H3Int9LH3kU8i0DhFO",
+	"lRRzNsnsSWBuvZY5KVVVaWYG7GmuNIB15dz3qul2x7LN72bXcrsPGtpV8Mo6lp71xntY4QEjTE/DiQZx",
+	"wROVp+6tnHq3H8IyltgWJdSG+Hb7cO7pQvo4gQY+QQNJz72CKxjMM8QuZyZiYjAeIJw7lq4jS33YZw92",
+	"doEZiH/mWW7XQ8R2oFnMA3tcZvfBI3tdL2K7BHqKZSbtbMJdt/vgMVAM9QbsiNtzMgSSCVZNL9KQP+i0",
+	"SUvBDLpRNugbhTDsRHPVT/ePcX6KymmbkMW3DVls4g+3EH+wUzWkCbh+7CFYehR9sF/0Wcln7vvVWeaq",
+	"XSN/NGIFz1KW8Cl04v//9//YSNjvLvvDCc8k4VFAqg9BQnO7f5mSS409YROuJ6zrbALQrURkBc6lmhH4",
+	"hB5AuCqutTDkSJMHXXIj0Mm3+zCWqBiTWwuACoUilsOJPdan/h7caFXZqr0bbNYturtUoZM5tiayTwwO",
+	"yeT24y5N2rvoXfslqOjezOgDtre7S6ib4KEOadOg2XNfW5Uo25thVABC8FDU43hoBuzwzKUHzaQUGkal",
+	"Syx1sXywsx1to2UJy3rga86FuYJdZ127iQR2HbFG9iM6WfnffuZ6knhKGWBxQ4o7QkTUAXw7MzQmSf2M",
+	"IQQTTBB3Kpi77Yhl5gJN4hpxdW2LV9+6ViiIw8UXW7+Qf0O3eGNANzH/H05dbtGOqVFzz75ERq6+Ul9D",
+	"Ts5bZQSTrk4F/AwOCNnihHVPT571am/W2xHvkrAznnPHi8qDd1o057E0iiUz24A5RKcZCEMTKcxMledJ",
+	"1CA/qJ9GUXeUxwxpF8BB1hORxtIu8rTKBetqIVjy35VqAmYPQvvkLLgqWUA/iivQaWCi3qZz7msid8wg",
+	"THkmpTDe+acTBb0JYY51NWWZHOaVXfzdGsQcy4VRiBZdRcmnziOjJh0QpyjVWS6mvQGY+44dGE8kG0yh",
+	"TLMHO9YudwCgO8Mthsaoo909OOKdV1JXo1E2BGAwfc599uDfYffyH7rDuD8MLH39AXN7pytqW4yPwGT2",
+	"21gaSx8dhMGyA/RTD/Sm33qBBYdNtp74rxVBqz3E2EGbF1HTiBbuuZ0V6oAfxZLwrwtnEpBdW4JNR845",
+	"9lx6EHHg6YC9UCXb3WMTVdkVOjKijGVN1AHfqdacCQgOFx5Zf6xPQ6XyVM2kmwcJzEe7USdwDCZqXrsA",
+	"GudNqM+eqJk8YNmo8YUhBo+zXDszEtlTKTb5ieBhSaCpR8guZCcGqxR08W92OSVOctuvo4nIW5M1i3j1",
+	"dYU+PF3o5z0dhoKBWgG2onRKYCQ2kKs1SHIc6nPrN7mvUhumZeNolLXxsOtf05QvJkC8IR8L068b8F52",
+	"K9M6etk814qNhWluI92k0qJMes6jysqW/ks1i2U38X94gr8nvci+Gp5wVxBn36EXdTdM25ev16V1+l3Q",
+	"/7+TonEMtd6JmklrOuxJyU4hgPUpKRDQu7e917ut2UxZhItogOpx/5kuXk8m9rqfrzNnTS6aIzfgYb+V",
+	"uml/pg+6tJK650YfmfIVK7epIz5GnM+5mDOOxx4npQCusT11dJOxMGQRn5E8QtLbZwlU2CURS4ZVqVWZ",
+	"+P04loU9VeORrqOtx/GbeYoXuSiTMjxPwCV3GsV5vmJDo2d/CEbi6yfi5ZsaeHHY2ytf/toOxV3Ncnhi",
+	"2zS3GwqMPLlH8AnX/ORy4xUVTAs/nUZu/2z17SOm8tSvtQic6DFwZ3Nmsqm4Pd8f3OKL+Q3JMwwNgYu0",
+	"WgfEexhc1+73AfktFDOIQnclcM2dQ4JRa9sqCIQESq8zVeUQtxXZZ+FaXfSVTeiYc4qB5bl1zyHwbBQG",
+	"DECKmyp9uWbJYggk8XmAKVK8Q8PehYe/BL7rJdGP7kWVwrG03rqSdVils2KsWx13d92Ssx7LprfOruas",
+	"9wbskB29O3kP6oTGfQQc6HpsERLIi0LwEjxCDtU+oNKolf1BKkfPn6uxPSQ4DXey5j0Ko4Qpa5jaGqqv",
+	"Pb+QnyIuHQKK+5H/erKJsrBffCJI8BaHGtL+bKSGFZUvw1TXjayPZPGWU8qPtwbs7eWe7EIcaevb+KEf",
+	"mo72vbuh0ItV5xYYknV3P+8zwPsBmPQaSbgRTGGchkOlDc3RGWldB/N7yKXb/wAo4jAaGOCyZ6dbOoph",
+	"NuDi3Oz70E3MdK3WirhkrpUMcq52QcGuX0dYMRNqX9Xuf5zQQRRhbaHFtl368ZJuxwvvtY5815hs3pQg",
+	"329m6FescKsX9kFowMZKaCwgILKNllPIraeOmljIL1vI6HFYmcnW/i8f7SJD7lP/y0d7Q/nZLdmqzLf2",
+	"tx7yIoP1RT1Z3GleSUTDA8nMGYA7UOnXNjSosblTYTis7GWp4n5VRMzTkFKlZBTUbMtaUs5nceuWEYq5",
+	"3PQpiFlxycdiCgFyUpJvDnLQEOJllht61Uh3aNb963887bE+FYpErjrCtpmKYQadDpo9nw/bGoXdGZD2",
+	"NasT/NZysXOWWZ9x+0oVzxkCPhFKMxKlQ0NaV4VsTtBywedYerHcduj19Os0IE1UZ0Q6mg6Z4XPIHkSM",
+	"KoWCvJ41J8Hzw+m73AVQ9hF2FaTc8EFDugf/0Domn0WuCvtafagfn4i8EKU+cNKE3b3tPUglFaVKK1gk",
+	"QdNpfXtL40cA4EXJSsOKMhsKzbopz/I5e356fHryjPm+AfQIp9ST909PT569t2eBNBfWP4R1kDq1oiEf",
+	"TsJhwfZbnm/tN5pYGHqUH0dTwvrsxeHfImYEn0ZsomZwqFbluY7sZzHZEE7q9gyupOFDw1JheJaHU9JZ",
+	"pfYHu/vswq7BOvDFqc7BxQPqpYO/ty1wNcys81AqNWJ9ZuyknyqZQaQKgasm+2xXl8mG56KMcA4NkZkJ",
+	"h5VwHLn9ZM3XmE4rCZv4x9//GQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
