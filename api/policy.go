@@ -123,7 +123,7 @@ var operationActions = map[string]Action{
 	"confirmDeposit":           ActReviewQueues,
 	"rejectDeposit":            ActReviewQueues,
 	"createWithdrawal":         ActOwnAccount,
-	"getWithdrawalQuote":       ActOwnAccount,
+	"quoteWithdrawal":          ActOwnAccount,
 	"getWithdrawalHistory":     ActOwnAccount,
 	"getWithdrawal":            ActOwnAccount, // the owner, or staff; anyone else 404 (in the service)
 	"getPendingWithdrawals":    ActReviewQueues,

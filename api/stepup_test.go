@@ -275,7 +275,7 @@ func TestAWithdrawalIsRefusedWhenTheFeeIsNotTheOneShown(t *testing.T) {
 	e = decodeStepUpError(t, ivy.do(http.MethodPost, "/api/withDraw/create", body), http.StatusConflict)
 	if e.Code != "fee_changed" || e.Message != "The withdrawal fee is now $2.00, so you would receive $98.00. Please review the new figures and confirm again." ||
 		e.WithdrawalQuote == nil || e.WithdrawalQuote.Amount != "100.00" || e.WithdrawalQuote.Fee != "2.00" || e.WithdrawalQuote.Receives != "98.00" ||
-		e.WithdrawalQuote.Schedule != "1% + $1.00 (at most $25.00), minimum $10.00" {
+		e.WithdrawalQuote.Schedule != "1% + $1.00 (at most $25.00)" || e.WithdrawalQuote.Minimum != "10.00" {
 		t.Fatalf("stale fee: %+v %+v", e, e.WithdrawalQuote)
 	}
 	if n := a.count(t, `SELECT count(*) FROM events WHERE type = 'account.withdrawal_requested'`); n != 0 {

@@ -39,22 +39,20 @@ func (s *server) CreateWithdrawal(ctx context.Context, req apigen.CreateWithdraw
 	return apigen.CreateWithdrawal200JSONResponse(withdrawalJSON(created.Withdrawal, false)), nil
 }
 
-func (s *server) GetWithdrawalQuote(ctx context.Context, req apigen.GetWithdrawalQuoteRequestObject) (apigen.GetWithdrawalQuoteResponseObject, error) {
-	if _, err := s.moneyCaller(ctx); err != nil {
-		return nil, err
-	}
-	in := appmoney.QuoteInput{Network: req.Params.Network}
-	if req.Params.Amount != nil {
-		in.Amount = *req.Params.Amount
-	}
-	if req.Params.WalletAddress != nil {
-		in.WalletAddress = *req.Params.WalletAddress
-	}
-	q, err := s.money.QuoteWithdrawal(in)
+func (s *server) QuoteWithdrawal(ctx context.Context, req apigen.QuoteWithdrawalRequestObject) (apigen.QuoteWithdrawalResponseObject, error) {
+	a, err := s.moneyCaller(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return apigen.GetWithdrawalQuote200JSONResponse(withdrawalQuoteJSON(q)), nil
+	if req.Body == nil {
+		return nil, errBadJSON
+	}
+	in := appmoney.QuoteInput{Network: req.Body.Network, Amount: str(req.Body.Amount), WalletAddress: str(req.Body.WalletAddress)}
+	q, err := s.money.QuoteWithdrawal(ctx, a, in)
+	if err != nil {
+		return nil, err
+	}
+	return apigen.QuoteWithdrawal200JSONResponse(withdrawalQuoteJSON(q)), nil
 }
 
 func withdrawalQuoteJSON(q appmoney.WithdrawalQuote) apigen.WithdrawalQuote {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -59,14 +58,20 @@ func withdraw(t *testing.T, c *client, amount, network, address string) withdraw
 }
 
 // withdrawalBody is a withdrawal request carrying the fee the quote shows for amount ("" when the
-// quote refuses the amount: the request is then refused before its fee is looked at).
+// quote refuses the amount: the request is then refused before its fee is looked at, or for the
+// reason the quote gave).
 func withdrawalBody(t *testing.T, c *client, amount, network, address string) map[string]string {
 	t.Helper()
 	fee := ""
-	if res := c.do(http.MethodGet, "/api/withDraw/quote?network=TRC20&amount="+url.QueryEscape(amount), nil); res.status == http.StatusOK {
+	if res := c.do(http.MethodPost, "/api/withDraw/quote", map[string]string{"network": "TRC20", "amount": amount}); res.status == http.StatusOK {
 		fee = decodeJSON[map[string]string](t, res)["fee"]
 	}
 	return map[string]string{"amount": amount, "network": network, "walletAddress": address, "fee": fee}
+}
+
+// quote asks for a withdrawal quote as the withdrawal page does.
+func quote(c *client, body map[string]string) response {
+	return c.do(http.MethodPost, "/api/withDraw/quote", body)
 }
 
 // clearedToWithdraw makes investor someone who may withdraw now: staff approve their identity
@@ -103,12 +108,13 @@ func TestWithdrawalFlowPaysOutLessTheFeeAndMailsTheInvestor(t *testing.T) {
 	fund(t, investor, staff, "1000")
 	clearedToWithdraw(t, a, investor, staff)
 
-	// The preview shows the schedule's fee before anything is held.
-	res := investor.do(http.MethodGet, "/api/withDraw/quote?amount=100&network=TRC20", nil)
+	// The preview shows the schedule's fee before anything is held; the minimum is its own figure,
+	// never part of the fee's words.
+	res := quote(investor, map[string]string{"amount": "100", "network": "TRC20"})
 	expect(t, res, http.StatusOK)
 	q := decodeJSON[struct{ Amount, Fee, Receives, Minimum, Schedule string }](t, res)
 	if q.Amount != "100.00" || q.Fee != "2.00" || q.Receives != "98.00" || q.Minimum != "10.00" ||
-		q.Schedule != "1% + $1.00 (at most $25.00), minimum $10.00" {
+		q.Schedule != "1% + $1.00 (at most $25.00)" {
 		t.Fatalf("quote: %+v", q)
 	}
 
@@ -255,7 +261,6 @@ func TestWithdrawalInputIsChecked(t *testing.T) {
 		{"50", "DOGE", testTRONAddress, http.StatusBadRequest, "network", "Please choose a network: BTC, ERC20 or TRC20"},
 		{"9.99", "TRC20", testTRONAddress, http.StatusUnprocessableEntity, "amount", "The minimum withdrawal is $10.00"},
 		{"0", "TRC20", testTRONAddress, http.StatusBadRequest, "", "Amount must be greater than zero"},
-		{"100.01", "TRC20", testTRONAddress, http.StatusUnprocessableEntity, "amount", "Insufficient balance: $100.00 is available"},
 	}
 	for _, tc := range cases {
 		res := investor.do(http.MethodPost, "/api/withDraw/create", withdrawalBody(t, investor, tc.amount, tc.network, tc.address))
@@ -267,16 +272,48 @@ func TestWithdrawalInputIsChecked(t *testing.T) {
 			t.Errorf("%s %s %q: %+v, want field %q message %q", tc.amount, tc.network, tc.address, e, tc.field, tc.message)
 		}
 	}
-	expectMessage(t, investor.do(http.MethodGet, "/api/withDraw/quote?amount=5&network=TRC20", nil), http.StatusUnprocessableEntity,
-		"The minimum withdrawal is $10.00")
-	// The page checks an address when its field loses focus, before any amount is typed.
-	expectMessage(t, investor.do(http.MethodGet, "/api/withDraw/quote?network=TRC20&walletAddress=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u", nil),
-		http.StatusBadRequest, "Please enter a valid TRON address")
-	res := investor.do(http.MethodGet, "/api/withDraw/quote?network=ERC20&walletAddress=%20"+testETHAddress, nil)
+	// The hold checks the balance itself, whatever the quote said (here: a fee the quote refused to
+	// work out, sent all the same).
+	over := map[string]string{"amount": "100.01", "network": "TRC20", "walletAddress": testTRONAddress, "fee": "2.00"}
+	expectMessage(t, investor.do(http.MethodPost, "/api/withDraw/create", over), http.StatusUnprocessableEntity, "Insufficient balance: $100.00 is available")
+	// The quote makes the same checks before the confirmation step, the balance included, and
+	// says which field is at fault.
+	for _, tc := range []struct {
+		body           map[string]string
+		status         int
+		field, message string
+	}{
+		{map[string]string{"amount": "5", "network": "TRC20"}, http.StatusUnprocessableEntity, "amount", "The minimum withdrawal is $10.00"},
+		{map[string]string{"amount": "100.01", "network": "TRC20"}, http.StatusUnprocessableEntity, "amount", "Insufficient balance: $100.00 is available"},
+		{map[string]string{"amount": "100.01", "network": "TRC20", "walletAddress": testTRONAddress}, http.StatusUnprocessableEntity, "amount",
+			"Insufficient balance: $100.00 is available"},
+		// The page checks an address when its field loses focus, before any amount is typed.
+		{map[string]string{"network": "TRC20", "walletAddress": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u"}, http.StatusBadRequest, "walletAddress",
+			"Please enter a valid TRON address"},
+		{map[string]string{"network": "DOGE"}, http.StatusBadRequest, "network", "Please choose a network: BTC, ERC20 or TRC20"},
+	} {
+		res := quote(investor, tc.body)
+		if res.status != tc.status {
+			t.Errorf("quote %v: status %d; %s", tc.body, res.status, res.body)
+			continue
+		}
+		if e := decodeError(t, res); e.Message != tc.message || e.Field != tc.field {
+			t.Errorf("quote %v: %+v, want field %q message %q", tc.body, e, tc.field, tc.message)
+		}
+	}
+	res := quote(investor, map[string]string{"network": "ERC20", "walletAddress": " " + testETHAddress})
 	expect(t, res, http.StatusOK)
 	if q := decodeJSON[map[string]string](t, res); q["walletAddress"] != testETHAddress || q["minimum"] != "10.00" || q["fee"] != "" ||
-		q["schedule"] != "1% + $1.00 (at most $25.00), minimum $10.00" {
+		q["schedule"] != "1% + $1.00 (at most $25.00)" {
 		t.Fatalf("address check: %s", res.body)
+	}
+	// The whole balance can be quoted, and the address goes in the body, never in the URL: the old
+	// GET is gone.
+	if res := quote(investor, map[string]string{"amount": "100", "network": "TRC20", "walletAddress": testTRONAddress}); res.status != http.StatusOK {
+		t.Fatalf("quote of the whole balance: %d %s", res.status, res.body)
+	}
+	if res := investor.do(http.MethodGet, "/api/withDraw/quote?network=TRC20&walletAddress="+testTRONAddress, nil); res.status != http.StatusMethodNotAllowed {
+		t.Fatalf("GET quote: %d %s", res.status, res.body)
 	}
 	if n := a.count(t, `SELECT count(*) FROM events WHERE type = 'account.withdrawal_requested'`); n != 0 {
 		t.Fatalf("%d withdrawals recorded from bad input", n)

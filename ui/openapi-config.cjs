@@ -20,6 +20,9 @@ const config = {
     { pattern: 'redeemEarly', parameterFilter: () => true },
     { pattern: 'startInvestment', parameterFilter: () => true },
     { pattern: 'createWithdrawal', parameterFilter: () => true },
+    // A withdrawal quote is a POST only to keep the wallet address out of URLs; it changes
+    // nothing, so it is a query the page can run when it opens and again on demand.
+    { pattern: 'quoteWithdrawal', type: 'query', parameterFilter: (name) => name !== 'Idempotency-Key' },
     { pattern: () => true, parameterFilter: (name) => name !== 'Idempotency-Key' },
   ],
 };

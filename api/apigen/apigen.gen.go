@@ -2086,16 +2086,30 @@ type WithdrawalQuote struct {
 	Amount *string `json:"amount,omitempty"`
 
 	// Fee The fee on it, decimal string.
-	Fee     *string `json:"fee,omitempty"`
-	Minimum string  `json:"minimum"`
+	Fee *string `json:"fee,omitempty"`
+
+	// Minimum The smallest withdrawal, decimal string.
+	Minimum string `json:"minimum"`
 
 	// Receives What the user would receive, amount − fee, decimal string.
 	Receives *string `json:"receives,omitempty"`
 
-	// Schedule The schedule as published, e.g. "1% + $1.00 (at most $25.00), minimum $10.00".
+	// Schedule The fee as published, without the minimum (which is `minimum`), e.g. "1% + $1.00 (at most $25.00)".
 	Schedule string `json:"schedule"`
 
 	// WalletAddress The address as it will be paid to (when given), trimmed.
+	WalletAddress *string `json:"walletAddress,omitempty"`
+}
+
+// WithdrawalQuoteRequest defines model for WithdrawalQuoteRequest.
+type WithdrawalQuoteRequest struct {
+	// Amount USD to take from the available balance, decimal string; leave it out for the schedule alone.
+	Amount *string `json:"amount,omitempty"`
+
+	// Network BTC, ERC20 or TRC20.
+	Network string `json:"network"`
+
+	// WalletAddress The address to check; leave it out to check none.
 	WalletAddress *string `json:"walletAddress,omitempty"`
 }
 
@@ -2784,13 +2798,6 @@ type GetPendingWithdrawalsParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
-// GetWithdrawalQuoteParams defines parameters for GetWithdrawalQuote.
-type GetWithdrawalQuoteParams struct {
-	Amount        *string `form:"amount,omitempty" json:"amount,omitempty"`
-	Network       string  `form:"network" json:"network"`
-	WalletAddress *string `form:"walletAddress,omitempty" json:"walletAddress,omitempty"`
-}
-
 // RejectWithdrawalParams defines parameters for RejectWithdrawal.
 type RejectWithdrawalParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -2900,6 +2907,9 @@ type ApproveWithdrawalJSONRequestBody = ApproveWithdrawalRequest
 
 // CreateWithdrawalJSONRequestBody defines body for CreateWithdrawal for application/json ContentType.
 type CreateWithdrawalJSONRequestBody = CreateWithdrawalRequest
+
+// QuoteWithdrawalJSONRequestBody defines body for QuoteWithdrawal for application/json ContentType.
+type QuoteWithdrawalJSONRequestBody = WithdrawalQuoteRequest
 
 // RejectWithdrawalJSONRequestBody defines body for RejectWithdrawal for application/json ContentType.
 type RejectWithdrawalJSONRequestBody = RejectWithdrawalRequest
@@ -3203,9 +3213,9 @@ type ServerInterface interface {
 	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /withDraw/pending)
 	GetPendingWithdrawals(w http.ResponseWriter, r *http.Request, params GetPendingWithdrawalsParams)
-	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
-	// (GET /withDraw/quote)
-	GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams)
+	// QuoteWithdrawal What a withdrawal of an amount costs, and whether an address can receive it, before confirming
+	// (POST /withDraw/quote)
+	QuoteWithdrawal(w http.ResponseWriter, r *http.Request)
 	// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
 	// (PUT /withDraw/reject/{id})
 	RejectWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params RejectWithdrawalParams)
@@ -3809,9 +3819,9 @@ func (_ Unimplemented) GetPendingWithdrawals(w http.ResponseWriter, r *http.Requ
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
-// (GET /withDraw/quote)
-func (_ Unimplemented) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams) {
+// QuoteWithdrawal What a withdrawal of an amount costs, and whether an address can receive it, before confirming
+// (POST /withDraw/quote)
+func (_ Unimplemented) QuoteWithdrawal(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -7701,56 +7711,11 @@ func (siw *ServerInterfaceWrapper) GetPendingWithdrawals(w http.ResponseWriter, 
 	handler.ServeHTTP(w, r)
 }
 
-// GetWithdrawalQuote operation middleware
-func (siw *ServerInterfaceWrapper) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request) {
-
-	var err error
-	_ = err
-
-	// Parameter object where we will unmarshal all parameters from the context
-	var params GetWithdrawalQuoteParams
-
-	// ------------- Optional query parameter "amount" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "amount", r.URL.Query(), &params.Amount, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "amount"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "amount", Err: err})
-		}
-		return
-	}
-
-	// ------------- Required query parameter "network" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "network", r.URL.Query(), &params.Network, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "network"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "network", Err: err})
-		}
-		return
-	}
-
-	// ------------- Optional query parameter "walletAddress" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "walletAddress", r.URL.Query(), &params.WalletAddress, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "walletAddress"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "walletAddress", Err: err})
-		}
-		return
-	}
+// QuoteWithdrawal operation middleware
+func (siw *ServerInterfaceWrapper) QuoteWithdrawal(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetWithdrawalQuote(w, r, params)
+		siw.Handler.QuoteWithdrawal(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8122,7 +8087,7 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/withDraw/create", wrapper.CreateWithdrawal)
 	})
 	r.Group(func(r chi.Router) {
-		r.Get(options.BaseURL+"/withDraw/quote", wrapper.GetWithdrawalQuote)
+		r.Post(options.BaseURL+"/withDraw/quote", wrapper.QuoteWithdrawal)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/withDraw/pending", wrapper.GetPendingWithdrawals)
@@ -16744,17 +16709,17 @@ func (response GetPendingWithdrawals500JSONResponse) VisitGetPendingWithdrawalsR
 	return err
 }
 
-type GetWithdrawalQuoteRequestObject struct {
-	Params GetWithdrawalQuoteParams
+type QuoteWithdrawalRequestObject struct {
+	Body *QuoteWithdrawalJSONRequestBody
 }
 
-type GetWithdrawalQuoteResponseObject interface {
-	VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error
+type QuoteWithdrawalResponseObject interface {
+	VisitQuoteWithdrawalResponse(w http.ResponseWriter) error
 }
 
-type GetWithdrawalQuote200JSONResponse WithdrawalQuote
+type QuoteWithdrawal200JSONResponse WithdrawalQuote
 
-func (response GetWithdrawalQuote200JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal200JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16766,9 +16731,9 @@ func (response GetWithdrawalQuote200JSONResponse) VisitGetWithdrawalQuoteRespons
 	return err
 }
 
-type GetWithdrawalQuote400JSONResponse struct{ BadRequestJSONResponse }
+type QuoteWithdrawal400JSONResponse struct{ BadRequestJSONResponse }
 
-func (response GetWithdrawalQuote400JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal400JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16780,9 +16745,9 @@ func (response GetWithdrawalQuote400JSONResponse) VisitGetWithdrawalQuoteRespons
 	return err
 }
 
-type GetWithdrawalQuote401JSONResponse struct{ UnauthorizedJSONResponse }
+type QuoteWithdrawal401JSONResponse struct{ UnauthorizedJSONResponse }
 
-func (response GetWithdrawalQuote401JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal401JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16794,11 +16759,25 @@ func (response GetWithdrawalQuote401JSONResponse) VisitGetWithdrawalQuoteRespons
 	return err
 }
 
-type GetWithdrawalQuote422JSONResponse struct {
+type QuoteWithdrawal403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response QuoteWithdrawal403JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type QuoteWithdrawal422JSONResponse struct {
 	UnprocessableEntityJSONResponse
 }
 
-func (response GetWithdrawalQuote422JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal422JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16810,9 +16789,9 @@ func (response GetWithdrawalQuote422JSONResponse) VisitGetWithdrawalQuoteRespons
 	return err
 }
 
-type GetWithdrawalQuote500JSONResponse struct{ InternalErrorJSONResponse }
+type QuoteWithdrawal500JSONResponse struct{ InternalErrorJSONResponse }
 
-func (response GetWithdrawalQuote500JSONResponse) VisitGetWithdrawalQuoteResponse(w http.ResponseWriter) error {
+func (response QuoteWithdrawal500JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -17247,9 +17226,9 @@ type StrictServerInterface interface {
 	// GetPendingWithdrawals Withdrawals waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /withDraw/pending)
 	GetPendingWithdrawals(ctx context.Context, request GetPendingWithdrawalsRequestObject) (GetPendingWithdrawalsResponseObject, error)
-	// GetWithdrawalQuote What a withdrawal of an amount costs, and whether an address can receive it, before confirming
-	// (GET /withDraw/quote)
-	GetWithdrawalQuote(ctx context.Context, request GetWithdrawalQuoteRequestObject) (GetWithdrawalQuoteResponseObject, error)
+	// QuoteWithdrawal What a withdrawal of an amount costs, and whether an address can receive it, before confirming
+	// (POST /withDraw/quote)
+	QuoteWithdrawal(ctx context.Context, request QuoteWithdrawalRequestObject) (QuoteWithdrawalResponseObject, error)
 	// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
 	// (PUT /withDraw/reject/{id})
 	RejectWithdrawal(ctx context.Context, request RejectWithdrawalRequestObject) (RejectWithdrawalResponseObject, error)
@@ -20105,25 +20084,30 @@ func (sh *strictHandler) GetPendingWithdrawals(w http.ResponseWriter, r *http.Re
 	}
 }
 
-// GetWithdrawalQuote operation middleware
-func (sh *strictHandler) GetWithdrawalQuote(w http.ResponseWriter, r *http.Request, params GetWithdrawalQuoteParams) {
-	var request GetWithdrawalQuoteRequestObject
+// QuoteWithdrawal operation middleware
+func (sh *strictHandler) QuoteWithdrawal(w http.ResponseWriter, r *http.Request) {
+	var request QuoteWithdrawalRequestObject
 
-	request.Params = params
+	var body QuoteWithdrawalJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.GetWithdrawalQuote(ctx, request.(GetWithdrawalQuoteRequestObject))
+		return sh.ssi.QuoteWithdrawal(ctx, request.(QuoteWithdrawalRequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "GetWithdrawalQuote")
+		handler = middleware(handler, "QuoteWithdrawal")
 	}
 
 	response, err := handler(r.Context(), w, r, request)
 
 	if err != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(GetWithdrawalQuoteResponseObject); ok {
-		if err := validResponse.VisitGetWithdrawalQuoteResponse(w); err != nil {
+	} else if validResponse, ok := response.(QuoteWithdrawalResponseObject); ok {
+		if err := validResponse.VisitQuoteWithdrawalResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -20356,319 +20340,322 @@ var swaggerSpec = []string{
 	"Oa6xdrzQnriYUi7O2/sx7VCCgnSrfwXZGW1VilLG71hbPHnDHe56zia+4sB//d//K3bq63oVPkTjwRoT",
 	"g8aDH55TPW3x92OFsjDRtFs1ktp4YKXOWjocfUJfwaSD+tg5StjbWjiXGl9Xd7g8XA1znjQEMkF4I9WB",
 	"LUNivd8g/7RGlfWEMW7WX0oY2spiHhDbTXbycPj1y/sttfPbVO8+2PWOte6Te17I9h6McJ4tqujHpvj0",
-	"Bn715Pdo4Ddv8PxtAbb1GDY38AvPYEMDv0gEiasLAznr0FCLdOdVrsb+VmS7lfFaHigF4WarYaqswF8+",
-	"iQOhfAuCuXv7k3iQFxbWixIkdMFWftKj/0F+T3531Ov3oeDMTGpDfndsxU4ozw7bI787wmIX0dlXKH3k",
-	"xnwVLWwtzfPcKiFQEcXIpcsLgmo2BEe5sw/2vx7U7u/rQls9CNLXFiGcXgGKvNXu67+eeaT7l59u3Apn",
-	"oA3D03pvU2MKNC9ard6Pwe3B4U9eRz7tpHcuKrn+mhb8BbMECZSQsVybR/b85uYNGCfkmFTVL3sEol2r",
-	"xgI+7JWLSe59Fp7En7+5Qp3xBzkQvuYlLfghLfiEiX1Q7uzzd94AgrmXTDBFq7ZP3PQGYiAupLhjwkAh",
-	"diTkFv0xAn8s81zO9al974D8y/XrH4Hsi4zI0vTIKyzOoqNVWY6w4tSgs+/UVkJdDbueHexSKak0rGv4",
-	"y8B7AgedUzLo9Hq9QefjEHsMDOHNoevg7gOmYFLL3aD274zR5T4Sdo6ffNqBz/dOqYBsb8gOh7Z51NAR",
-	"1Yx0KVEMemEmhJJUUT3dt+p1eBpWScb+mANBLP5g4Ikmj/uPUDkevmVGLQ7Ox4apU/JoWF2EX/Zedd92",
-	"ByPF2ThfNIov26Hf5MyuyagFoRPKBRw6mUloBL5HfpRmag8ZigtlViHimuRsbMiITbnITu0O5GxmJ2fc",
-	"TJmyg05pAcU8iL1sxfIFkQpztw0ycvu6YgWj4PTgpo4J1XTGyPAqY7NC2gNfHLxgC0j+0HTM7OA4DZnT",
-	"BRz8hZu9Msa5OozDvxxUB3DwxkqpXIohlmCZ5HJEc1K4Xz2sg9TC7ly39IWdDDaSsaxHrtGqB71KK1uN",
-	"XeyU0Ywpyz8o+eHyxiWgYLqDB+EALiyzhkvtuivZJyWEm2KYOc3ITGYs12RK7xhJaTmZGlIWvv3iGaH1",
-	"ukdsId3ouZzsaViLHRsmqYDU/tojV2O0CcG49jLqse12fN0vf47Ely7ILGjO6cJuxI49o8ry4Mb5Xhua",
-	"s1NiVMmGCdHSLtLCICLjSDF6q8mIpbTUzD5T0pW8hFlyOQdYPBdSLGay1D4CWbsB7HZOq61gx1C0kGaI",
-	"4EBL3ry+vknIm3c3cORvzm8unrs6cuCRXQUqN1jXot6RZUrHjx+TO675KGfk/Pri6squqg4AtWf/7h3W",
-	"HaZkImVG0qnkKdu3FNVVyGxETxNKbtmCqFJgNUkOS7GYTDgAwS0rjCv37eq+HZ+QqSyVtmTCpTcnocBn",
-	"Vde6ha6bbA8v2y7pFMO1AXh9pQTE7MocU38k5wL6IajMg3QdqTvlVk9e7J+BQdsnQliQByhgZiohX8dM",
-	"E/L30l6A3eFIZoslbLYngCvwJmegbu4c7Lt2wMb1PIf7ttAEg2LoOJTPsNQIT7saGw/ahaP70+dVrxx8",
-	"fnJ8fAYJ5Zbo1Elidma8NguIxgopqhTC7nbCjCYn/e8TIlVC+NieK1BzwAiczeF0oaTl0UldJ7U+/ro8",
-	"AM5jBfYxFxgTh1CPlD2gEWPKcwZikhWQSPfxhw/IaE+Ov0c+ZvHXwg4gm7KcwF3QzAGbPW8Y/gVbaKin",
-	"Yp9Lx+gtbTrgwhdnUD6ifxn9fCU5x9jruqh2ZPuk4ljA34OGG+DtACs1ujVgUjByI/eC5hdDyG0e+nyw",
-	"YeJ+960zkFwPBFYDJ4phkAUZ53JeSR4CQzqImSrGyHNjitciXziXiT4lw0qGGlqcOnp8gJ4dgj8OBLhh",
-	"9hN4UbGxYno6JF0L2GQYOMX8o4QoCXljtTpaaobLsUP4pCjMNzSq1IZlB/ird+QAAuhbXuC1o2uSZQR2",
-	"D67k/YQUealhxCp17k9HQ3QCoClzMRAo9sHc9hSwhbILHkksmKdTkluFBF7JOHNh/Y29aukluFsh51Bm",
-	"ATk5FGCw74BPCorNW1YI8Z20QjUvmpz0j5JKFKR5ru3Nwucug2uIuADgY2GWM32GzdBBLrBsox6q1pUg",
-	"B9+eAXBTB9grDjdISoOrrMwTy346sotDbiB8kmlXSH8Op8hCG4vZR9H2+u2zU8tmSmEFlepwuhVXSpAl",
-	"JeTp5cvLm0vyX//+vxFmrNDgYCyXE1ma4X6YCMEyuGkHOVhp2vdUR6/uXDjPLukOX8M/hq5mgcNfpwy8",
-	"e/tyTyfQBmx4zdKDZ8yk04NrbtgpUNMDHGV4RoIK/+5iHB+FU34utRla7gGvI+SD0DUQw78cuNAZlh1Y",
-	"ND4lf3n10iKl+3l4Vte3dolFTTrdf0QGnQsltT7Q3FQHaSEGXht0eu7SDtBhG8gKLCMCxUO4k7cyBwLw",
-	"4SCtJBW0kQ4Bd61kXovcVuOysE8h4Qlk74QwMZYqRVyvCfRAjBZY7FzmPF0QA/jYdX73rEwNVNjTe5B+",
-	"qvH5/ikZ4kUMXed7i6kIomdkKOfiHHnvEHSBJpE+G4jhHWdz8ARaOuYgHupM6cS11/IpNFJZmg5xPmdk",
-	"iNwTDsNSWOcrx5GSgRiCw9zNrYcwhv2yZ4X/Wo49tUjZIz8py0jstuwPj3pWaANW6HyaqIPbZycWS5cy",
-	"qj1TfeSlI6+spFIYyoHvDmpv/qDj3NzcgGes1mjO31wFdWJ9ewVXmpIWvHPaedTr9x5B9UEzBZX9cESz",
-	"CWrvE3QsVZd/lXVOOznX5gm+ArXGUZ2w7x33+0GfY1elK3ds7vBvzpWB5rLtewiARRnU+EjtZfuC7tkd",
-	"PcbJY2NWizy8EoYpQXNQYBs2i87pv/2cdHQ5m1G16Jx2XmGtQ5wAUBdAHpCB6lsLS7IuE2MPn040tBmQ",
-	"s1kp7Ig/J51VlOqcdhC6YfZDd1aHY/r34MAjkZpwBeCkG47p33sLOsuH0KhBqoypHhkiT3huZrmrASAy",
-	"EGobGInU8BVVt5mci2QgAL4UnZPnN69ekkzJooAEcOmIDhBpIwkXminTI0MN7leYwgqetYhYMSWq2EAU",
-	"OU2ZZbVMEcM+GMdojKPMOR2xvEcurJgIRAErtKHEAfwh2DDLuEEPPK6XO73f6mII+E0AnTBzgcf6jP79",
-	"IWE0mKUFPp+d//khgNMNTbpA0sFOBEX43Q1Ud9+47f0GkOL2dwHRqZwfcHMwl+q2nTjUZ/9czq/MT/Dy",
-	"w19BMFnLTWjDCh0gzAPdCkxjBatBZyrnYLKxqxp07nn4BZ0wffiLzsvJx1ZCMcS3UEizr6KM1ptllawX",
-	"oJUbOmkBlyXC4QnFQISUomcZGNl7A0YMCdXYRbbn1KSF60tqV7IeT9+4ErBU0Rkz0DP635yl17Kl2s5r",
-	"h+qEpm6MZalhZUOE9MefHx4WYTMtUIgOuY9J56R/shn0fpTmmT3QB4DVc6INNTxF+1O3UPyOposDFNQS",
-	"kvOUCc0SKzgfgH0D1F8ry4VQZFVdlt2XsLjallvQFJd8+AUIip8pco/P5dxyRLRYu7U/FDl5zvKCXDD7",
-	"jcNYmhqSMUM5OFTvc+yG0dnWMod9GYWOnrPhr0gCaFS3UhPaXgIRQHsjxECADADs35ty0MAJlnHsN0pV",
-	"hgkkOEOPDCFLZIj2RDA4AG2y4okdDYjNQEyNKaAW5BkZ8tQqL641oRxD4/EPLCOaQeNn1GGcDp4pOtfr",
-	"6dONPaqHBzqYpoVywAU8EJTZsauL6OKp+8hoHZjdK7RXDC4XIyI/Hf2D8sjtiO9fuufxbxXhcOFCa1ej",
-	"GlbupFoYGS0Anh7icupJvKmYK3J1/RpMX95WRfPc6oPwU3AVVTfJrS4jY3eHaS7T21aKcCUa5g7EVSsc",
-	"8BQdMohQ4CBBm4tgBIZEaX1IszsqUvaU3V3YX4dgLJvJOxD+51RlaK+W47HFUq7R6M8bUoizIO9pS2mk",
-	"WoAVH3yEmlADMa/OaaatBh2UJoHPnT9Ro2cNpRM3JNOke/HyynvpoK+FLxgNH+/7IpZ6SiHkvEeuBKm7",
-	"OqLLQJaG1TWs2QcITT7pn0Bc2Qp0+7N4SNpSzdFCWOCKvgqZ5Abz9vw+97QDH7TazsmYKtdyRxv3aEo1",
-	"gBC4HLshfEqRL0LKFDbj3IQQSaeQOoIC51mmKzgeeqthvZw97aG32b+o8nuABZka7FzrIpmTwE+lsQMO",
-	"65Ebi0bo1ZtYaBrR9PaUUBdjLtiEGn4HrK8UBVUateisRPiqhDVpB3j03eM+yejCqj+uPtF9YXcJl1dl",
-	"9xhM1K8cBk4sCNL4uQpNfCKzxWeH/XNcLqJAU3n4+GujnutvCNKTvPPawRaI9YRWlTM+BXlP+t9v/uBC",
-	"inHOMVjo5Ph48wfvhAN2C4+XUA//IYxzlmuYFnLhuMnnIweeP/o0wlar6FN29wpzdR5eVHFzXbsz2UJi",
-	"gd5NlOcj+eGrIPeX4M3TZK64MXU7rvDW3HKhuGVla32Yiz38hWcf10mi9eVuNlPwbFsjxfGXNlL4bbQB",
-	"CDoavgoAeS2qbFRnvYrAxueFBmTFh+DYcQGQQSXGNtH4DZ2A9xFDOLRbKpbcxw4nXJPucMKMG9PlA+jh",
-	"/ikZ5nzGzTCpo8Z9AMpAgHEGe8taJbyOOx+6PDOIpB5WfU4wALxFl13Zj96Zbfv4sM7HZOO72CIGo+S3",
-	"ff2lPYrOg8J/vX1MBYjggYU7OPmq4iMr78GXj7bhmtS525njzY82f/RMqhHPMibug3oVsgVg0WibgzlP",
-	"XVyfczNY7ND7CZF5VlHlxMeyQUMKnznh0BDRqhUDFbvjbA73oRt4mFE9HUmKFVha7VSrWWsuhJwJKH2N",
-	"quq7mwsrBBMpXLyHljPmozZdHGbXot5AQASdC+vyHakxIkuOnYSeNaT20cLJbwK19AWZM8V84pQ3fVUe",
-	"eAygWjnl5oG2YPHT6kgekklUk7Swiepiep8M4/eGWJCgaZ6DabRaEMQhGgRUXznEH/z2EFlHGTThEen2",
-	"gW/wCbkZUVURhS18i/xNjlCvApsl6H4WJK2ChrA5ZnNnbNBnvhuWMbmzUdabLNlAhHBHTRUqBMnKdVyG",
-	"KwpMutAq3ZfZAGifUxgJtNHUGY8gDR9iD5diCKHQLcbmYInMqpsnpByfumBe1FT9t1QsMAAxAsK4sFeI",
-	"RPfhRVEV8oHwIVLhOYIYkLqCZUPh9d496P9vQDerEPGNpaqlacJqCKZg//MxoWjEtKQ5g768Qs7vjZfY",
-	"/53nDiVbOUU6Zemtw7kgOhiMgmRGb5m2AL22z32dUTwQvuMbjtuLBexoChGnyHG4JtCxX0xId89lFMBk",
-	"C7KQpcIi/wOBAp9boEWjvYT418silzTD16vpq+b/JPrpX2WpgsXWb1NlpUukkJYDs6xH/ipLrKwBQ1RR",
-	"udglokqmXjss8L6qNT5prhxrKACpWV3sfgvTQ8S7DG750yXXhxcuw3W28E8M2KQeCnu/JUnxJwx7jYRI",
-	"w44QmSoImrmWoffC7wkzN3Xm9nMUzVox3crv3LAZKeySICEKs1WcobOiUb4RXVfN3nt579Rrbpp0rV4+",
-	"EMNg6uF+w1wbZhzohNDsb2X1ZMyYFfHumLK63zPGhvvONYGFUwYCOncx+/SJ/ZcdG3zKLoVF+6BCNh6z",
-	"tFp9RNp1QY7Vk4GoHoFtkZseGVrRdui1xiGgM4rEhumEjKSdU6R5CVk8VqNF+pCWxmm2mplTq5Jq7Ttb",
-	"VNooulhR/NeBIuus4PZNFG7BKn3mK+WHudADUSdDx4lABALithjIsqiNMWBdSbbEYDfyjf3m4xZqq3v/",
-	"mZKzzvav30h4ObZaPLtOq7kIAjUtcnZOO//nv/UPvv/597+LpYPGRwdbQ2PwjI1pmRscekY/YMouxM5U",
-	"CbxHkYYDD0lG3Sm1BdKE+jnYSr+obv559RYkT474NO2c96aaNaE6mK6QzBYea99uxa6viMfada4LDA6I",
-	"9Neiojb4xgNd9OEv9b+v1tuzr0L2vKPqVc/xdBuq96UBYzNQ3Efg+kJG8YYZPFBWulYykHPhMtLAcnRm",
-	"VW4wJ+SakZP+yf69YarIqdCtIhZmkmJdQeyl42ylKTU0lxMwL8ws5GtTVUpwdsKVvja+NY4cD4TdnGFq",
-	"pq3eQAXKIBk19NQpjvAQfnWfMWdia0ic5JYxlzTmXrNDg3I+oxlWBlmXLM8FeXdNMpnnVGlIkhnaid9S",
-	"4wLepowoatiSo9++g923rei5YFSRbr/X75/0nSce/fCksP/3u37P/i4G4ndH/T6hpjIY7ffIkBZqWFcc",
-	"gIgsKkRJc65ZhnNzYadJIYa3Wh75z/8gj757TA4HFqRmT+1M//kf5Kjfh4w87CMPaepWJgan21z67aNx",
-	"KuO6yOmiR4YuRGGIQcwu2kHN9ECYqZLlZFrt38KAZWfuqrFQxykZouEUdjJ01Tv+8z9IfZYrKxr4Cs5u",
-	"X1i4qTHA7505dphgmYyhPze72WHgT6/hAVrXKaMxxAhhSNMFmsv8+vFaGld/Vuu+kJdPCiVnXDNXWgWd",
-	"NIpjHQgqFiRVi8JIAoWXYnJszrUBwH5I862dYB1zDPBWP1RMIQxO5HgMkeWQQYIVxXQSBrN5GgBXsj3R",
-	"ivjs/u6L5UQJ1k8VADtIbUxMQnB2YDYMKRW09Cc0tBS5xNWA5kzAnhXMAdK2S3deUdv2E59Q6rpkYXqd",
-	"NqzwyS7sA4VS6RWUVjnzUBZnxD4FwYiR6OHYCsFAX0SXhz7Ht+a+bQksAso9jAOjmJBzxLJ3V3XZTM2q",
-	"+p0QtIhBRk76pYqb6YwZnqJED+xtrSUI3XfSsO00wKAL2lZO+T/2t1aoqqpsWw0cqxj+pZyd9rRa6AGg",
-	"zlfu4PxVLdzYZr8hYAC99wWpoBgMsBBEioIuksq8CbYOK3XcWyYD6nPgvm11PT2HNH9PxepyFrXZa8WC",
-	"hPk64fZc2K2F8gx2lgyEJSSqlYb6NPom43WCmKVg4CKCBFwvkwEP7g0EdKn0JIRAfPnfWOryiz+Ys5WK",
-	"lFUhACHnKPy5zExLPXvkpN8fCG8x1yy3YzW3ZzfQ26tb6sEPZ5UBH39r8QMMBJ5WVT6y6QbA/GZn/weP",
-	"ccRLsX9GTo6P/bnjVQ2ELI3mGVtlIZDiMKqC3lbur7t3JXQ5HvMUClC4n0/J77Dek+DBpe9Z6bLR2JI3",
-	"BOXWbphV88s9ve/qEWCiJ7S9BTbqeleiqzDZpakl4VbG5k165fiPd1xyTaYsz6JexWa30a81HrWlKeoX",
-	"DkvdrCi7UKFVhfmr5Q5f0mF6crzFZDdSvqJi8daHHnwONnSub2tJOsZ+PgeHMQzuO9V3rcL022cX5OTo",
-	"j31ycf2vp4T6AlFKzi3CkkHndcGgRoEjRIOOfYYUZJV4IZ8cCPRQ7CcQuG7ftzq0M1yiP2cp3sjSfTLo",
-	"XORSr0wWOjys8r7B43FWkX33mSsxj4cRZJgElYvskpL6OzsFN1Ye1sTIzOrPN+yDIalrhA9xUbqATJkp",
-	"Y15+VqXAZLexVLMypwPRhdnAawwlaP40TMjw9/b/Duz//c9hQgwdWZYAfQ7oxIcn7WPanWKY64Zf7w1b",
-	"JOlrv7udieWn+zw2y7qGfTCHDvZqarYsM7dkeLsNJa63FDWGplO4QJRjLLu13LRgikuooomQC2txOXgH",
-	"T7n2heM2LOK35HQ4t7gaQHRlrmv4IbAKAx7PvWlJ0xR96MQlkFvLlvgMK0V4ZPOiXR1+ZwUABO1Api0w",
-	"Gg/lj25MBU4Gomnvcrqvq0YXlSt99KClFdUqQB13lcStkPn9QOxhP/xasLTyEs0tki+Iq3m/hzUPXTKZ",
-	"/dGKWSgASmGpnasw59zRMXx1h/cFbfZfMrzqles5GEHs86p8/5cUJv4ZU2lqUuD0LFrFR4behUig72cI",
-	"5F2iBYyqfHGgmIUxT2hbg7YKxUXKC5pDPS9MhfN4vCJNnAXW+IBqSDVm3GDl5CZmFbjmS7uit/WC7ode",
-	"D4ksyyttqzSB+/qCjq7fFhaAScfBv5UV0CQeYILlP5U1B4EOBFhwvX2if61OLG0CocUENoOb/aci7FvA",
-	"ahU0C64cOGZLegKM/QbAUQC+dNGoMcBNyITfWcguCxB4HSW8N/y2U3QutFFl6ol5VMKrXA1dTJCCwKN9",
-	"9LrVRB5j5JByi1YyPxBDxXAJw0o9I4LNl2y09bjeqRE6WpOqyBGU621KkyDi1WVpg3GnVBMs1ucsZFWw",
-	"azzg3TeYugoO6VdB889v0Yps7au1aoViug+xDOD2C5u4/qmJ08VUSs3QcYnZVTrEu4ASnVXGRqnI+TIx",
-	"05+dUCGqrtVCsecRFlFE6MXqRJVyKBs2cqQTFGMnnKK2KmfivL+2Avf5CcDbpX39Sti/RoX0PUu+ehP2",
-	"PzVFwFuIKp1nrmVBnlUGbYt64L7LPrtGCn0ZzGFKRZaz9gi3a+zpAJYmSlKaTpk34lohdQJxFZDZ52pe",
-	"M40vuyLSlgxwKH3WxXyjulUuGS0q6adHhticDQMwcn7HhnXZIgiJh3riWo/LnIyZwTQixVz0hjY091/U",
-	"C4HeFSPGBJTIh3wjtJbBnsFMbKaWQMsxGVL9ejzcd6EeQd+TYTNtEIQeaFMB49qVYH6hH3a/V7VBAUNd",
-	"nruCyBTybl3VZziUutdSY/hqrB65fPf23fVT75q8LJUsGBVQCk/RnDyh4hayPnm+IFWlKwiLQ/9BAc2j",
-	"1K0d2s7eHVZvgVHwlMiCCfInMuWTKfkTyeWc/IlAief9M/Lk5uLd9dMbDA10IV3sAzoxq2ndtpP6puzE",
-	"mNtrB++RN4qn7rib8YW6R94gmGBN8FgV3GjBqFcAvBcOdrcKftGL2UjmayNUfMsnPPRO0nH7j3Z5Ws22",
-	"yRfNE4ENY0+UHvRdXV0Ut5TiDrqhRVIROkdZJ6lWdRTtNvWg9sjGKbeWUrEv7Wm8vqzevPA5joCNgulP",
-	"zE9YE2D3FI67QPByHVhxPUloG0+nzAWxTeW8jtZwEY0BEcVvt4q2mzFD14WVv7LPH5TRGxq7kmus8GaX",
-	"l1H7ymePanzjStZbEE7IqOR5VsVMgHwo7riSonav+M5AKjxpu/xtzrmgCxCAD13UyRpWdeNjCCegvPrK",
-	"I9WHpHvx8vL87b9eXt+8f3r55vX11c3786dP315eX19eQ0Jb9TnGIGKF5IE4FxjIilEY2FW0jo8RVWKs",
-	"6+E1qqqexDVhLJEEL5xXm3rQUjfhXGsDYv1yHiIa9qcpU1BDHfpvuALyUIjU9Vao+7V6KPGXvxukuDjS",
-	"N/g3qDjUpJGGuBeKZVb5rWLEupbX0tSUNAd+Cu0WM8jTm9EFyfh47GvHm7rJJHgTs32nD/lQ2JZG0rUG",
-	"hVVDUWtC/5mH2JjzbCCqeFOqfagsWl6qhscYQQDpEFiOHuK0C6lpjv0qsdGX68jidz0QuC8nt81XWh9n",
-	"LM2pwso+MwkyE0W5zMicKYy8ckyLHJH/sQ9Np/RA1KFaZmp5gMyz+sXfHfWTPnQ930/C0KYULoVlZMFc",
-	"E6+qAxY57h+7Uv3BznxIAfoVQTJ2p+bqWw6FNNDLAk2AVqlNQq3WYbjrGFqtucipGUs1s6yNOelxafF+",
-	"A66e4PFxj2AMn2uGj8twxjWuQu8mVibEStK8UqZn9oxplRtLuifHx9FkcAcADrW/1jivi8Yqvz6V+MKj",
-	"EdC74/7x50s9cNB5oZglDrHJf4SmLnV1VQAcLBxNuplM9aGnpL1ZlpBB55rZG/QdCLPScKYHnf3TAHs8",
-	"yAH2nIVYgi3+fBVZmAubwbi6xr5FGeKPM99oaP6D9EVXfReHb15f35BDP7SGknE+rmFoAXvozEsQc/PN",
-	"2vAr2h8RwAmtpSGraAGJRUpPlbI8bpN5YSMnXjUw1PwYcKA9UPstdBS0qOBNoH6xbYUKHAsIu9hfPSW6",
-	"BJFiIIZPL98c/OHFoz8ffP+XV8euieeSOFhlbK1IdkldSABYgq70eQggrvgT4g2ikiPHjSPtkXNRM1Er",
-	"P4A5wjdQpoGsOhDYfhbw2pdd8HWxuo9DQ8lZ3UndMx3SHXT+Kksc/nE1wECElbXC5Joe+a9//38Gnf3G",
-	"FipexXrkaaSRJAQQrraS1MTICRbCsOouxGmzDOwOUAqj+6gPfxz1vdln39WkUq4h20D4K+k+6q+8fEoK",
-	"qo0rF2y3+/1qP9thj3gzhaG3DFxbR/anU8yiEQfplPI6vtxZU0DYg5965JlU5MnNBSzt8ua5D+J3zU9R",
-	"xSRWgE3IUIoLO9y5FxqtUjkr06k9cOguZ/ZXjOZVoiS2z2RZI1Hp/yXNMXvkPATugZhSPQUQGkHNlMyV",
-	"u0qV1LohrJwG4mSIHjDANJArR4yJgbBj9fZ6xPOitpI/3ZP+o7gcArj9tYsh4SJ/JSnEH9GGSHOHvN/C",
-	"zL+CMPNrsNZSQxayBLT2JlAjQ4bqmtrvwCuXPXQVp3Q+gQM39tpCq9q1QK9Lc0KLRehQHAaI77uyNZiP",
-	"PVq40uynvlCNDxqwhBQTIsGGW7FgDJANKrCSbljyBtM3K6blxU9Ztda13M31uAY+AyP5PNNq7URP+dh4",
-	"Sdbnu1Sr4D77xswhyVgNhL7l2HnpvHqrmhG6rjsVuCgYVToohdmrysVyDQbBGRUL4LaQfAMNx6GxdpWj",
-	"s6YYz1Ih2/+OlWTd3r+VkW1YppeluM9WQ/Y+kjhqZZsNY2vjwcGa0nD2O9myzdn/lUsHb8NFfnPbf1Ok",
-	"17rtHa85i5osH1CJtg8c4l6Do/zwl0C+X1fjaOXLnRExqDj3NRU62iBSN0Xp30yJIy/M7FzfaHex0xvw",
-	"1nrUxrJUB2zBtBPUdjNN+jQf7YIC6Hg8EM7IifMDVwkt+NAY11kTl/mi5T+P+5A9DzKqEzYF08lAeD27",
-	"cjaAvRMacrdJb9UJPGQVGjfJOsdbKBP9NgSc6ugaEk7Uml0b1JburQtvhTAMP+xCHmsbtP/nco5da1ly",
-	"D5q1uQ++wvyaGTeVYQsLGlcVnhBq1RlIQIFTrra9o56EmW1VDJOfziW5QcN318seCjz4xODQCegGtBjj",
-	"9JkkWCn6xALvkbePQrHy2nS3p+utYSf5ofnwnOrpMEGFD+PRmyNbfXdNBp6//t0VHn9NX1Pw5nlzU4EQ",
-	"+PHXTfdzcVFK2UuWpfkmBH4lGYPerebvByu/ewsIkJUuCoCuvWLlM/f0Y3uy51DuArsKrCV8QVR3S4IV",
-	"KID/VMj7trGnbwrcN9xdH3ftAKWhwVUSyYPiLAQrHUKm2roODe8Ky8+P+y66GYu2Q0cGLxtU4T/JUj0n",
-	"MObanxUTbI52WHtUOcNYtEuIs4Kuz1LkC1d2D5r9evNcEL3kWh+T7qATuDIHHRRqSnEr5Fzs1419sHgU",
-	"9kChMA0JCzv1yOWsMIvVcOqq79CCtbX7wTDhc390DymuN2daVzqSWzXnIULl3uLFK2Y5jFuJvWopFjOu",
-	"7f221E22kmsp7IhbRcwhQGpDTbsOOKwKVg4RVDQ4dl0rZmpIznzMdx2VVllJhlV3a6wlg6Fm4PWtnjjI",
-	"46rqtd0jAKhcV2UbMzD+S+CwOaPoK+MTqyc/Tk4eHZP/+r/+F3nc7/eTgUBPAdVk0Hmc9Pv93w86CKRc",
-	"E1HmORkx7zcJwkVdydaB6A7rMNE37568vLp4/+rqx/dXP9pfXr+9HiYk/sbF63c/3ry9urwe7q+F4ms4",
-	"7wcHYZymreUqRjY8AOxeebsxiEaOtuB0SfM6gxq7nwzCQIUPQX0+wEnWtsOAWszo3fH6HGqqgt7xiesZ",
-	"7NqiQc1OzFlBywcA/BzztF0wFTenqEJ5l5IcYyxrAa0QvcXEOQOW2mQ0CqE3i+fpfa+a7aJmw3bKopDK",
-	"EMPTW2awhTEGUCJ9DcwkTBs+k4Ivj+4qJpBzt/4ggrtui6xKUfeuaAF3dFjhrXydRfTDFW7GlN+Kbea5",
-	"d2pCVwjv2vSVIavQv03m6l2NMQ70Dh3otSNiwUQFn7VhT1Rw6v6ELKTsDNc9UbIslr1kLpTqcb/fG4gh",
-	"nbBrbB5XuXZzKSbgQrOTgaxhD8NXZvTR1BqLZRmXA9YWs3+N+7tx2/s6IbqxyFaf7G/T5ngT0LftIBhf",
-	"3hKG29rdv8a07SXSCuVVyd55npMxZ3mG6V5e49xDKZfiM/ChWtm3bmDGBMRbUHJHc55hy7O9oAAt/Opi",
-	"S3yNP99MTdCZpdVgUeUziORkdZ1a0j3q9wcinVJFUwt5EI/vv+1aIYmED7kmRkpAlR459yhVV26lgkxl",
-	"6dIepGADgXF79epwsVJZxnCKuNsWpzecs5Hmhg3RzK8NXeDJnELvRYu2AC8uh5TJImfL2wd3wZjnOYQk",
-	"T5jRVe0KnyswKiFmxDKqW1aY9si1Brp83fFrjaV+fWaO63tVR/0njidrkZOvWROoZUVfuk4zMTQ1UA5z",
-	"F5LWEI6bDBnj9IGrtntGgvBRZJpcO0bc26u8HT6IlOszctI/8WTLWQQ8gVxFOTvO/TAOP/tNle67wNP7",
-	"Zsr7bEkN9kBrqQ7YAfq1vFEJstQ+q2zQik6KFfma/seXdaofgVe9q87HKqoEiok7fs4rRo1Mb0arfjO4",
-	"2UpEHgjussfq4Ayrso1LBbbLajJay9UBStM8l3MweLow0oOy2G8U84ygP6qe+Kd7HsV/KaIOd1jSr4z+",
-	"D+F+WN7VPxtv/kazPoPrEOXSimiNFj7F4rOTqdCus8YYZqlDaAHSYfOJLCFzxY1hwq60ygqpTMHOQFv1",
-	"tSG4iT09EKCboyIC7dipNoQLbrjzlq66HGrDb+KdB2IpAaU3EOee8LggB2i2EKzfal8TyF4KvAwGcs6x",
-	"bVWcKFnF/iY8sQfE0GCedcFAdVGYcIMPYat9E50pQRUQvU/5om7w8enehjbV+ifFzXJ3/2ApSVUlCcHc",
-	"AiPA6caMJTRzrvdOuOxq1wrtg0mIUXwGXrUp1eS4b9nndw1teSC6J/0+xNdAdhtkVDmVGZhxvfZq6XU1",
-	"tIx0T/rf759BhrfL2ceSJYuBGDHHiTHRHos4tgCtLkczHoLtV9voY3mhO/HGo4fAPFxSS0529XAZ8r4l",
-	"ZH0NCVlTS8mh5z/7UDDFodhVd5U97e9EpJbjYkNaeDjjgq2t87O4Dxp+GZtwc41tfg5Pf7WhAPm/Yr/g",
-	"sLU+rgtb6k+xYpuVGGoASIJSUy7A1DSu5DNBgiMI64DBZYMtyRNfI0gES/xncxKsd2tukX61E8isl78P",
-	"fwn+2qb7R2B+C0SJSEGg3rbtNHptIbxr6RYUqyuomda16ho72bbT43cn0dJ535pu/DfVg53GEdQ/DeF8",
-	"gy782bFx+yLI3SOrDDxedZ25tGQZaMEJmU8lMCxwhVlFmjXk+Uid5Ki5zC7ut4alDxXf+6k6xLcQ3/82",
-	"tOUFY0ULYZHjsesgb9hDUBmIiDw8HtPDjMO22kPw3Qs3c/mMpkaqr1V1rxb4FBf89WHd6/H4m1r+Fajl",
-	"N6USiGFzeTAGmAFOyIRxd0666J/DZDOt51JlLqgjlRkLsQ8waWsFrcY7JtajHT7/7WDdpfgVke4tS+Ud",
-	"U4sLmcULP78WaDZV7kW4RlfweoouwJS5yL25VLcaC1ZxoQ2jGTQNh0++4e9Xg79iDfq6env2xoLqt0Xx",
-	"GfBWM1MW62oDmlIJ39NIs1QxQ7oQ1Iw9UrCE3XAJvYfe2q8by+Zm34nf6B1q3TCv9W0pWroZlcVnpiYP",
-	"Zerxq7yGo27rGotHayShWRbqM+5UUFfp/bMi3/1t04YqQzQzxvUbo2L1+O6JLyOaTVirS/dCzorShF1h",
-	"gwQD104MywprzICYyYzl+pTkfMwMn/n3ISrEIheF2l2NLAXfawzHzNnYEFkazK75e0lztMNX8/QIlAob",
-	"1pkCvg6XkcVA5OyO5WdkWDCVMmGqDvwzRoVPRzNzSVKrQStOE2QocC4sqxxvXJBxmectSQivFk/g2L5W",
-	"0zyubpNRHq7+V7TINxbj6nfA9WExTyUnUCfS0Q176fcyvCO8Y6ORN05gXFOvyikJ+rQ9Hjshe34gTTIJ",
-	"ocEzO9peMhDVI4xKHrHac/zHwOCzl5CT/hHZew3NMN0X0Pc4lUqx1Oz1yGvhG9VgTuS7K6L5RGiCvQIy",
-	"MpEMzukwlxMe5S1L2/5ag5Ibq/wKa3vD+rJvEuZXIGHiXTTVvy4Tmc+vw3RrzbTmUtxXG8R06VY2eU6G",
-	"0FwfXjvQRjE6G2IQqYYlDeHJKUE0zIakm1FDyfCXQcc3xB90TgedQdnvP0onuRzRnFRP7I9s0Pk43AcZ",
-	"0+dCszkkY5GcisyXYR+IiqJOuTZSLUg3kuNdBb0kRNPFflIpzjNI+c65YO4Yjx8TS1oG4paxwhLlD9x3",
-	"40pzqSHX3aDi5lI4LKc26ZRpzGvkBkO66g5WdGTpFtwPVAtWGnJZqgoxMBgeIjR7cmnBQ8WMWpySR/1+",
-	"f4hNGNypglAdTbHCUd5ppi7xBjfSjZV7bBKOZYt2XO6FD39FzooNew50nelPDMtzn+Dj3N/GdeXgisyk",
-	"YAsPnffElbFUE2kaHDaqhmH4oiZ7V2Nstot12NkHro0vpU6Ni8FKyJxhvVxKFNMMYPQW0wcA0TFTCFGg",
-	"OVRCDL31W4eEHhBMGYfv5nThsq7CJCqIFsT0qUPLyhuPGulVMahbOoGvlNk+a6zy62O252nKins5QP77",
-	"JQBduoDFiiUe1MiyNVqH6T6I0hNmLA1dF6YCz79OfQiW1kKq7f5+e/mqfCJYdsAFLP+e5Nrdnd50uZGo",
-	"o+UC4sqgFdZXafHR6CnV7IALzYS97ju239a6UDOq0mmnxaN81O9/ikv58wEZpL5vB23VQqlSNFrxBc60",
-	"WXTF2SJQ2sEaInp42mDR7tfaHjOS8lYnzhICDb0wnA3qY+QZcc3jwDjTraqYBK1Iq/h4Tf7BlNyv2uv8",
-	"NvDhEqRUbAtyn9IDd5zNEcxD3JBykrNDoJ7tcszYSgVDfPcty7jV2od1gtQQtfL/A1/4kx1sSLqy+uRP",
-	"RppiuI99yZyjeSB+gGd1CQ8wCUBsFs1ZRlIpbzk7w753QZnGPU2GnvZD2yQoUO9KbQ/EMJUZG5IuSM92",
-	"3gv4m4/DMTACfcnUCK3o7NqJW5kdwhIiAgaHk/5RnTHuveX2saVS0N72QwGNS+qKl3JsNzVXUkyiZjaY",
-	"5iUyrq9SgPqhWuGvJDy1MbZr4A+EC2zsA8iBBR+1vfVbJobfokp++8LeMy4w7M1hpHK0p8K7IIu1SSIq",
-	"gwmUcsvYfURDJJF+7nZPApQg8tWRDEuqps8uVUdmrO6O8ebFxaVPw8GqT+4PfPnqKQEw3tMDISTEa0NY",
-	"HFpFuegRT4d1nRtrSiVIQaHeknsXkWQgjIxTaay3IVCRBNOFo5Bg0sWsNCzfif1EFrJUmnT98Q7EEgGG",
-	"XSaox9o5axo33D8jq6sAzlDT1eoCB6LpBoLD4xrummWxkZiFpiEaXeZcs3aK609uuw7YDnqi8tpx/+SP",
-	"UYEtKvpZoGgd6fF3Ww8EO91poGWx8BH2bGzC7xOa3hIuvBOzKKwMO2U0c6LzS4kkfIO56EuWgG8hG0gt",
-	"9rSva1IhSJN63J8mQOHIVoIQYKgVY5Wca1yMo2ZAC4AOdK+PH3+3nyDdcF18AOdvWWGcVDSVyhzk/M4K",
-	"OQ0RqQd2w1IJ8ATOfb/gHGREkNzsfsGMKbB/kZlij0CuIbQP6uO7Vn1QIh/NrVKQ4eGwB6nqgKBu2Z72",
-	"ukoxdTHAdowDN+926IZb2Q3htgLvG3/uFi4c88awBSayQnJhfrPw/oRNXIvSFj55D0i/XaStAI6NMVyj",
-	"SJmW6N92neLzhYUgqIRKRZbUNN41ynL1niFJwyV2cimSgaj7DWvokhUIeAK1ATqh3LIsmtpZXG1BXxY+",
-	"a/Vov1ikX60/265tjQFnT5MXf70gKdW/tju7aZnZ00slGANIs5Czm6HmdpFG8sVWm7hlrjmb1ejD4v9Y",
-	"3Yxr0h2uNhmz+ucQCn8NEzJMsQ9bZWUYiKBXm1Uxg2Ztrh+2q1Xpk6MsVW4Nn3Bz3w/ifrO9zV4s0m99",
-	"zRrVXZtlSj8twW5tf7N1yNYWeG/R7Re+pgfShJkXi/SC6t3jgKzi/jV1PfL7aI0Y0uyrzlf7LE2SohQb",
-	"xVB0hUOFBF21dwmaMqy1O94H+Bq5ne199UAACHrq9YKOvcv7iaZ9okYsZ8w3gqobz/AKwaTC94b1QQyr",
-	"wu+uhCKIvVD30aVaVxUr4lUn3P4+hRVsj0RfyB74YpG67M6vp9nLNzvf19DcpWEUr6nIQxKOSuM4/KWe",
-	"8ePhL5pn7GO7M+MaQle84Ai9iaFIj9VT0ClgDE2nECXUHV4gFB885doHK50GbwyTgRj+5cC/dbMo2MFr",
-	"mEmfEiG14OOxlR+JpiIbyQ/2eKoxr506d/BG5jxduKbAFNYCRV3RbaVKcGjRSmySpSJS8QkXPXKNpczp",
-	"gkBIktXkPZmvzgflV0bT6UDgW9Bn3XdUd1ZU95XXMUkuJwk+5BqDShxFgdFcU2M73WhhcLmaCXNGKNLq",
-	"ekno3JNz0SPnQR8+qEB70j9JqqTeasW4oEwyMH66KJceOTnq11okXBh2+4I2HaQUmSPIitnjteBXwMF6",
-	"j4w3bULXMVeebyAG4py8eX19g52eKfnh8ubUXlhQI35Pu63goWnIVM6lvMVWIhl+5a7LmXwHwhtVeuQa",
-	"lVgcw7sp7C8X12+fETQ5kJzf4nniAFUzZ/BISUX4jE7YQMgxocJF/nHDQCmeUfupkyQx8NkZm3DBhBKs",
-	"Tf8TZKQIMgz4xcELtrBgbL8vGK16V8OVN7e9VCgSe0PMqLplWXPI59ycEqNKNtwfiFFpiDY8z12koL+9",
-	"U2ee0whiOVUTX3Ssvf5wJucilzR7sUifOmi5D1uNpILXtGR9Hjg2vuicHlX2KC4Mm4C/qmVkDpbk9jE3",
-	"sN5r+/3DF4KQqWHx0MCxVDNqOqedERcUjHZbBQt6tP6CPUV3Z6JHWzDCH6RgvzrHfeowACTSSvTNamS4",
-	"n/3FlWetKjzERfLzsERcRbZdwhsa787IEP+BeSxkrBirwm8b9R8gQoncTBnGyq60znbGQFfa1dWHCAyB",
-	"VU+mqjxcxfp8w+2B2KpsxD+LkI6VFb5VfPgms69p6lZb7B3HX5XfsfVOhYAPIM2DC7ddWA/ygnTVsQAT",
-	"Hpz3y+foYcJr5SvACDMXCULesnGpaa5PB2J9+4lDsi4S+gyjgPauRPCrlc28O9y/AUFIp2TQEWz+PmN3",
-	"PGWDzpDs/cjmlWgmFcEnJGMGsYL8VEWAw7mg19tI8LoPBBLF3h75r3//382sEPB+8MnUJNDDAeQpPw/o",
-	"EfOlXreYgYDy10BI16pjOaoJItSZIDMuSsP0KfQRgzO1ow7d6y/tUocuO4OMZLZAh89YqoFwq3BOoufG",
-	"FFBDF++ODNO7926U9zkO0wX35PCQFhxBZLjfI1Zj4sI1kxqIIbxrhVkI7vK9p+o4kEY0QtWR2AdfUOM2",
-	"4VoG2KUkxK52dUt2x3ZLLngNxqM5dOWGSAwhYcOgilVeVseXqghGK0pXRwGrAJcuHiumtvl08WAStGA5",
-	"pUpU6T7ubkB9Aq6qpwNhP1mGPSNN8d6DNoDfJcC0neK7A2wDVyd5Q33I1cxlBDbLbLGzVlMRhG16VPOh",
-	"dl3Q5Ro1DvZhbY/qtelS26N26/orzB2E5o2Y5fD+nR5xOOm7O7jqzj1At+Pvyd6NlNi6iRrDZoXl++4T",
-	"oxZumVyQHz0k9/Zw1UGXlWiVYyBOX2lsHsDot7C8b5mF9++pgjGuzhHg8itEnax7j+gBwCAME2j1MoXv",
-	"3BNmnTo6kjJnVMQg1GJGbUTyhMzDqGf3TsR4iOLhkSKtEIbjEOe+Z+2Z4uEvIJyssYNibKUzRC1z/qHj",
-	"xhI6zJ5uZKqVYDAQwFQjjL3ms2skh/0eCbLSHQ0f8zwnXCADqgWjvYTsnaNsCCvySejfRXLPvcQmVRWm",
-	"HQ60xDnh0Xv3InCom6m7pKVg74rP5LJm/L090gXD3R0biKWTPfUR5TW7///Y+97mtnEk/a+CcqVKUhWl",
-	"2B4nv127fnXlyb+Z3UzGa8c7dzecC2ERkjimAB4BRqPNzft7fR/xPskVuhsgKFGyHXlsJas3uxOZBEEQ",
-	"QKO7n36emtrJ3tyzPf6mNn4RiIKZJQMXw6deQ8ZiT+8hAN5hJ6Gt7tqTQm+lMXTT685G8ZWdO2fcTLbI",
-	"UX4bvtHOku4s6f1a0uU9E0LmprT7VOii9Tbb9FW1GoJ6ms/4XKMPLVId1YaGyoldTsB5ZFkIp29JT7BK",
-	"aj4SsaQFiSmrhYSEVIg8rKeuqsyKPcX2/pHkfXAobNceFha0qrIV6pwgj1ZDMGAStIU9NpgzxUQZtfpg",
-	"8JezV2/s7Dh794ZVIKr/jP3wLeseHTxjnTMSt4c2at4XFt4EmapBhzRC4F8s03bKaLudAFuWE8w8OGTF",
-	"bxTC6QvwY1OvJW3KrNBwtpgKw4FPopsTKpcJMxy0GqqqyBVPz+Al/1DfbVrlJit4aZ6OVDnt2/41J2ZR",
-	"2p6ZDKe1H/ab0yihBfqZbvzFX6auIDq/JZYK0DlFyiEHq0V5whLosOelAhYPOwk6ml2ev/3qzNbBLR5x",
-	"xud2Ur5X6i0vx5hEOnh2m/ehWIdIfxBpxt/bGfCl8tlcwsJk3OlW0SaCaZ1rsD2mxjsXtIA3qfyGNp5+",
-	"knwq1qIcV2wWLTlc+L91OdzCntBLe+N//Hza/3fe/8d+/88f+r98OngePT/6PY4H3V+L8X8Vctx7sndz",
-	"KcPyCoal9PTXQozvmpyN6N5Cju8lr4v7/MMldTcHKzVn3oaTy/P1rTx9Nejf1EwGVIJK5vMBO6VfaOsM",
-	"4RSeF7CujstKxCnG0gHeM10THjlqWWgPmhqWIgXZ9uRKyUonXiKX6nV8dxj8vRdD0RHx0ohp5P7LPbdF",
-	"C0yNas63hcYJIBHL7pOD/f3B/j67mrNUjHiVmxOmpxj7oIa0AxTB+RN5awQvJZOqtEMDBxGIEdiOAjYm",
-	"loi38cGcELEDCJ26uzhUJhifEx914MPrcWmnWMQqXfE8n8fSh+hRJ2TgRxBOZchJlem68sSNNKaZPZzK",
-	"kRYQ3ap1z+03byry2YbyDAgk7WNVZeDE46UAYao6d1+qeg5FLPH/nXitdKxVIDlU+DneexfcFe+tKFk4",
-	"99N5O2tk6v7dxPpYE2k+5LnhMTO6rYU5fnVjSW6eyesIF1BAa0o7j958LyyFnqxjJOaphrAgXZpErFSG",
-	"GwFy9EC1EGS04EoOwb2Etkn4GfN2htZdLF2WDJsCZ455kNlsovLabxrxaZbPWbcUdj/BnGumJMj3HoS6",
-	"lwDwjilg6B6MXtdx7dGiED/5+xj2a4WVwO0XwgHKtpjw2A7tObXeDt6Ad3loYZ8vAFmxyqGn8n9neIKJ",
-	"RIBX6xpxoj21w7+BU1+KsTUi5eol+KIUsNw409WV/YO1k2SEIkcsANXG3bVYCwhgIWjTJ7WRy1iQbLfT",
-	"FyVPHXjsgtMJbUmA5RoqYFCuoQN2XHQsk38pxej/U30eRw27FFo6qa+dZVI3EgYraWzXM9xFK1AfZxMl",
-	"BXtXAQb4ToS361hzIRSODDS0e0G6231AkXbadxL6vjdwVJ03hnh5+FYRU9k5v6Lo+pvDrdY5wnF5JInU",
-	"VVGRc/81PY3QHxbO/+eLs+NWFnJqBlxNG22imQQOBl8X2S6L4q/7LE7ADRGjjwHbpNfdafrd35n9bTYy",
-	"YIt1ISQVS92R0Y2SxEukbsCI6SzQ00/wTzje/b4G0n1BOEtyHWsTxs6BYJP+PqryiBU+6Z3JzqDFVgXP",
-	"v1VYre7ibcX3Dg7/tNVWKRiBbcRha2E+3+DsmMtuzgQLQ+f7GqTrksLoxHp0aM1f22B3vzOv+7I5g86J",
-	"PtnIp59MvQe0egjvfefssTyg4JRi1iewMs9F6SirB+zVUn8hagjgVPg5luAuQMgQ72/4CS0kvu26QfZF",
-	"XNzhVoKej7WXPEIeGwbHmebd2rxxbcZ7AOeacS07hk1FvHfMcjW8hujRbKKQp/8eEHmuA/1crRVAd4XA",
-	"b9X4EYOvt+L+Dbr6Sppyfhse4PcI2/uiSKjdezpxAVcU2wiyNrmNNwyhaiFTQKTdDr55AaYCTQy6+qps",
-	"hXJCsLSJ52TdpC5MSXoRJBuAVAmYkFaCN9djN0+I9lZ8zFRFmExtVKFByzADDtx7hlk2oraxJNBlex2L",
-	"HQbnLXalklg9roU0EcswjVNpkUasFEXOhzgeML6ijCU1FbGrqpTG/glofUnBsYaV9o59lTRVxFPaB+oU",
-	"6C1mPDPsHSWXdCwp90UHUWDh9N+VShXCghGai8CjhrF9xMvYB0KdNUSv2u1oMMe+CgznRfhGj09KclGX",
-	"Oe9wmVsoGmFXVVBat2LP3Mjky/TvQfAb1szqQFL75ducJrph8mP1F8W1idE47Q128/uesVSNGb2Ubdn4",
-	"KAKu3JqSnUybC3fRwxw7MYF6i9PmKSrcuneIEGhaiiFyklobj+e1L1wUpaOdmK+uv8R9fPWnpfiorkUf",
-	"MN16XRDcXvajvSqYC1/kzvUKykx3ae1Vm41Mm0EeJn4bioKqGJQU9zXzXNYFOZ3a5OjTlVCKliBQlt42",
-	"AvT86HOgmF/LXHxoHKadT9YBI0fGM4/dzzZmRNFfJ47+Ay9JpsEjxnzFhW4KSOLZsNQKfchnvn6cndap",
-	"R2S9kYuKBbwonDQmSdI0iv0yz1d9zI729yPELdC1vZMgt4lwRBCUlMI16RVwImS9FKntvHN4iWY2MwN2",
-	"GjiqIVUFkPIgHYYPTGMXuGEE0nTFhoxyrNbrJqBnrbThngnUypp1jw7/3BvE8ke3cHUt0gFlRjC8eFTp",
-	"GpXyOUuGkM79KTOTtOQznic9x9x/tP8Nds92P5aJ/bgfqrpYMWHB2GAAgjQ6ub7WwfeL4GMjaiUi/Fsh",
-	"uCG9YXJNSeUz7OOVyJUce5ENminHBOC5ErwETv9rIaMGYgaaxWD6jGuWaV3Zg4cq20U8RXFZbCvTwAX0",
-	"7pGyWPjwVqliv1Kba3Pnfm+BdDF+G5bZHWKuKsSSq7Y9AcgEzYTLcPlsagMwMX4DiiNIn3/5rF8X+DLb",
-	"l2u+8DQuO9KvRzzD02dw9KwOa3Li4dKZlxLX9gig5FBsDETBukAnrLoCePIaAZu5GBmU+y8FqyQpNaNF",
-	"JlISKi2+Ek7HmU1EKQa+4HDK50gGeCViGe/Fe6xbiqmnJ7YXoe23B5VRloueo4alIyhJl7hL7V8uz9+y",
-	"JCgpTexhwVSlFGmtm4OMtl1XBx1WsEVwkkvTUmgNl4FAT88ev9zZK5YJnLyOWYy1nvEegN4BPQAlcpiO",
-	"J57DUlXjSbNP7WWw6ecC1B5oy7r0Pdwy8oXFktbdkeIeNyL86i3ZVLtisDxvQ+tfFeOSp/W20+oFJqXK",
-	"l6nI6B8BkWCXa5YE+1sCvNS9kJLNtgSVYbH0jeHNHicKDU4DAjp7T1OVXYtcDEH8XeWigx6m3aNjSdte",
-	"XUyAdNr43O7R4WFvwN6UXELmMIGbEmJxcBVs2BSWr5BrlelYHu4fOtLWolSF0jwnsZuAutWtx/ZNph7q",
-	"rd1lfBe373D0gqycXVmHqFp2L488o6+JQOm07dHvmhOkUT3ZTdWwhq8MpmnE4r0LYT8ecguNWFqZTOh4",
-	"r5HwrjU15gKo4N2sgpS3dmgBfBYo/2iqjXSmE+apI+rVQMqI1LxQm4JUg2c/XrxnT13TuiEjAorACREY",
-	"J17peXfofJS9Hqc3nTk7mnasu8KcceM7V7lYOFwuEMHrNTE/R9XB7P9oloxKJUHCOmXJFR9eJ6RM7ohJ",
-	"Dvajoz89i/7f833QN9Cse3TwDeu8zkAA8R+ebSyWOVRvWf/1YP+HbwedXgRxzXkhgBQlYmfv3kTszfev",
-	"I/aTuDqL2Lc/nEXsu1ffvwC+lJevnUiNCzhaC9jRsaSNwKmXX83rumDgjh3mUNQDT0JyFsdyBiXuWNQ/",
-	"YMC3ij35y9mbKJbQH/vi9tn2sM3zXM1E6hlbsNg7UPFAW3KlzIR1nbnC0ccfYTBjCboQfHgd0G93rKEc",
-	"YU1VrfHnpfvaSbuhU8iDO+bWAHJSAMeMFBTOzJn6KMoBsx+EbgDCeqSXEdLpemijSj72EvATkadUF2ob",
-	"noqpKucn0DlkAgTjPAJ0qr1VeNEDZBKfTUAnJBwc3NkCJS+7Z0Ehve1yqG7OnWLNStKaxmTeJu4a+1lv",
-	"xRQR7cFkuC0hxaMy2vx1Pryw39GssJD+jxRYttMeioNnjPT9dlw2/6xcNhdCpsvqC+E+sJESAyA65vbM",
-	"2kDtuwBKc++oL95B45sr+O8EQNph42+LlIMRmwfchT52tap85fPBR8voueX8/3JgJqBNQSIVFG4iGSjk",
-	"qMecH88ZcMZlmomSa5GyLhwLVF9PSpHaDbwX2etj6SOfQqZ1iHCqpJizSWZPAnPrtcxJqapKMzNgL3Kl",
-	"Aawr575XTbc7lm1+N7uT233S0K6CV9ax9Kw33sMKDxhhehpONIgLnqg8dW/l1Lv9EJaxxLYooTbEtzuG",
-	"c08X0scJNPABGkh67hVcwWCeIXY5MxETg/EA4dyxdB1Z6sMxe3JwCMxA/CPPcrseInYAzWIe2OMyu0+e",
-	"2et6ETsk0FMsM2lnE+663SfPgWKoN2Bn3J6TIZBMsGp6kYb8QadNWgpm0EbZoD8ohGEnmqt+enyM8wtU",
-	"TtuFLP7YkMUu/nAP8Qc7VUOagLvHHoKlR9EH+0Vflnzmvl+dZa7aNfJHI1bwLGUJn0In/ve//4eNhP3u",
-	"sj+c8EwSHgWk+hAkNLf7lym51NgTNuF6wrrOJgDdSkRW4FqqGYFP6AGEq+JaC0OONHnQJTcCnXy7D2OJ",
-	"ijG5tQCoUChiOZzYY33q78GNVpWt2rvBZt2iu0sVOpljayL7xOCQTG4/7tKkvYvetV+Ciu7NjD5hR4eH",
-	"hLoJHuqQNg2aPfe1VYmyvRlGBSAED0U9jodmwE6vXHrQTEqhYVS6xFIXyycH+9E+WpawrAe+5lyYW9h1",
-	"1rWbSGDXEWtkP6KTlf/tO64niaeUARY3pLgjREQdwLczQ2OS1M8YQjDBBHGngrnbjlhm1mgS14irO1u8",
-	"+tatQkGcLr7Y9oX8G7rFOwO6i/l/depyi3ZMjZp79g0ycvWV+g5yct4qI5h0dSrgO3BAyBYnrHt58bJX",
-	"e7PejniXhF3xnDteVB6806I5j6VRLJnZBswpOs1AGJpIYWaqvE6iBvlB/TSKuqM8Zki7AA6ynog0lnaR",
-	"p1UuWFcLwZL6df+zUgYAw4F9chZclSygH8UV6DQwUW/TOfc1kTtmEKY8k1IY7/zTiYLehDDHupqyTA7z",
-	"yi7+bg1ijuXCKESLrqLkU+eRUZMOiFOU6ioX094AzH3HDownkg2mUKbZkwNrlzsA0J3hFkNj1NHuHhzx",
-	"zvdSV6NRNgRgMH3OY/bkX2H38h+6w7g/DCx9/QFze6craluMj8Bk9ttYGksfHYTBsgP0TQ/0pt95gQWH",
-	"Tbae+K8VQas9xNhBmxdR04gW7rmdFeqAn8WS8K8LZxKQXVuCTUfOOfZcehBx4OmAvVYlOzxiE1XZFToy",
-	"ooxlTdQB36nWnAkIDhceWX+sD0Ol8lTNpJsHCcxHu1EncAwmal67ABrnTajPnqiZPGHZqPGFIQaPs1w7",
-	"MxLZUyk2+YHgYUmgqUfILmQnBqsUdPFvsIic5LZfRxORtyZrFvHq2wp9eLHQz0c6DAUDtQJsRemUwEjs",
-	"IFdbkOQ41dfWb3JfpTZMy8bRKGvjYde/oylfTIB4yzYWpl834L3sVqZ19LJ5rhUbC9PcRrpJpUWZ9JxH",
-	"lZUt/ZdqFstu4v/wLf6e9CL7anjCXUGc/YBe1MMwbd+8XpfW6RdB//+jFI1jqPVO1Exa02FPSnYKAaxP",
-	"SYGA3qP9o959zWbKIqyjAarH/Tu6eDuZ2Ot+vs2cNVk3RzbgYb+Xuml/pg+6tJK6Z6OPTPmKldvUGR8j",
-	"zudazBnHY4+TUgDX2J46uslYGLKIL0keIekdswQq7JKIJcOq1KpM/H4cy8KeqvFI19HW4/jNvMCLXJRJ",
-	"GZ4n4JI7jeI8X7Gh0bN/Ckbi8yfizZsaeHHY21tf/tYOxUPNcnhi2zS3GwqMPLlH8Am3/OSy8YoKpoWf",
-	"TiO3f7b69hFTeerXWgRO9Bi4szkz2VTcn+8PzvBaORZyDOvoqvMouK7d7RPyUyhGEDXcE3+H8z+UjCVJ",
-	"GIAgSK1Br6ocorQi+yhcm4ueMRynnAtJAa88t754wbM0lkZheACEt6mu18X3p0jdHrrR7r2CJpPF2EgS",
-	"y+6aut8IXO/araYh61k3tS7a9n4xxBHCnK39ttTRoPSFZGJruRZ8KKSz2UgNK33j8Qq8tBUQlwU2cxya",
-	"OxKatzVE43pruMzzW7fcmAirenq4v/+wxASLo73CuMNCe9id7jFjmj8BeVwj7zSCyY0RwKHShqrKZyTv",
-	"HMz8IZduEwBshIMlYEzHftJ7On1gAHx9OvJ96BlluhYoRSgu10oGacYBe6dg46uDipj8s69qdwlOgBgK",
-	"KrYwQdsufX15pvOF99pGimfMr+6qbh83GfIrFnXVC/skzNSPldCImSd+ieXIxP1nS5rwv097SGJxWlmD",
-	"8/MvdpEh3af/5Rd7Q/nRLdmqzPeO957yIoP1RT1Z3Gm+lwgAB16VK8AzoLitbWhQ28GpMBxW9rI6b78q",
-	"IuaZN6k4MArKlGWtouYTl3XLiD5cbvoS9Ju45GMxhZgwiac3BzloCCEiyw1934jwa9b967+96LE+1UZE",
-	"riDAtpmKYQadDpq9ng/bGoXdGcDlNZER/NZysfMPWZ9x+0oVzxliHBE9MhKlAwDa0znZnKDlgs+x2mC5",
-	"7fCg368zXzRRnRGxbjWcZMLnkD2IGBXHBKksa06C54fTd7kLIGYj7CpIueGDhloN/qF1TD6KXBX2tfpQ",
-	"Mj0ReSFKfeLU+LpH+0eQPSlKlVawSIKm0/r2lsbPALOKKo2GFWU2FJp1U57lc/bq8vzy4iXzfQO0DU6p",
-	"b9+/uLx4+d6eBdJcWJcI1kHqBHqGfDgJhwXbb3m+td9oYmHoUXEbTQnrs9enf4uYEXwasYmawXFbldc6",
-	"sp/FZEM4m+sIbuBDw1JheJaHU9JZpfYHu/vswq49KPjiBO13LnC9dPD3tgWuhpl1F0qlRqzPjJ30UyUz",
-	"CM4gVtNkH+3qMtnwWpQRzqEhkhHhsBJ0IbefrPka02klYRP/5ff/CwAA//8=",
+	"Bn715Pdo4Ddv8PxtAbb1GDY38AvPYEMDv0gEiasLAznr0FCLdOdVrsb+VmS7lfFaHigF4WarYaqswLWF",
+	"bOqT2ZKlbGRdKBiDRO/e/iTm5aWM9qMI3bZJFZ4DMSS4dXv0PJ1aHjp0Pw33Ky/s0f8gvye/O+r1+1DO",
+	"Zia1Ib87tkLtfotrdoVvRO7f1+TCRtU8z61KA/VVjFwChSBEZ0OolbvJ4FC2ANwtQv4iErEEoXgHmfiM",
+	"5IzegQ3AHr+vHORXSmju8hs3eXsCUW3J1XBzkZDLtxfHfSIVubH/2CbUa4fbMhJ7liztxf8MlVO2i/AK",
+	"r81vaP1d3d/LiV4aUKGuLSl0GiWYcM5LLKSJfz3z5PZffrpx0DQDOwg8reFwakyBhmV5y5kfg9tjw5+8",
+	"deS0k965ePT6a1rwF8yyIlA/x3JtBuHzm5s3YJaSY1LVPe0RiHOuWkr4gGcuJrn3Vnnmfv7mCq0FP8iB",
+	"8NVOacEPacEnTOyDWm+fv/OmL8y6ZYIpWjX84qY3EANxIcUdEwZK8CMLt4iDuRdjmedyrk/tewfkX65f",
+	"/wgMX2QWVnrkFZbl0dF6PEdYa2zQ2XcGC0Jd9cKeHexSKak0rGv4y8D7gAedUzLo9Hq9QefjELtLDOHN",
+	"oevd70PlYFIr10DV5xmjyx1E7Bw/+YQTn+mfUgF5/lAXABomUkNHVDPSpUQx6IKaEEpSRfV0PyFW5KlP",
+	"w1hyD51RB4JYhMGQI00e9x+hWWT4lhm1ODgfG6ZOyaNhdRF+2XvVfdsdjBRn43zRKLtth36TM7smoxaE",
+	"TigXcOhkJqEF/B75UZqpPWQoK5VZVZhrkrOxISM25SI7tTuQs5mdnHEzZcoOOqUFlHEh9rIVyxeWskDW",
+	"vkERzr6uWMEouLu4qaOBNZ0xMrzK2KyQ9sAXBy/YAtJ+NB0zOzhOQ+Z0AQd/4WavzLCuAufwLwfVARy8",
+	"sfoJl2KIxXcmuRzRnBTuVw/rIK+yO9cnf2Eng41kLOuRa7TnQpfaykpnFztlNGPKSg6U/HB541KPMNHF",
+	"g3AAF1ZMg0vtuivZJyUEGmOCAc3ITGYs12RqSWVKy8nUkLLwjTfPCK3XPWIL6UbP5WRPw1rs2DBJBaT2",
+	"1x65GqM1EMa1l1GPbbfjK775cyS+aEVmQXNOF3YjduwZVVb6apzvtaE5OyVGlWyYEC3tIi0MIjKOFKO3",
+	"moxYSkvN7DMlXbFTmCWXc4DFcyHFYiZL7WPPtRvAbue02gr2ikXbeIYIDrTkzevrm4S8eXcDR/7m/Obi",
+	"uasgCL74VaByg3Ut6h1ZdnT8+DG545pbfnx+fXF1ZVdVh/7as3/3DitOUzKRMiPpVPKU7VuK6mqjNuLm",
+	"CSW3bEFUKbCOKIelWEwmHIDglhXGFXp3Ff+OT8hUlkpbMuES25NQ1JcqbBntJtvDy7ZLOsVAfQBeXyMD",
+	"MbsSOuqP5FxAJwyVeZCuY7SnXBupFvtn4MrwKTAW5AEKmJlKyNQy04T8vbQXYHc4ktliCZvtCeAKvLMB",
+	"qJs7B/uuHbBxPc/hvi00waCYNACFUyw1wtOuxsaDdokI/vR51SUJn58cH59BKQFLdOr0QDszXpsFRGMF",
+	"SlUKYXc7YUaTk/73CZEqIXxszxWoOWAEzuZwulDS8uikrpBbH39dGALnsaramAuMhkSoR8oe0Igx5TkD",
+	"kdYKs6T7+MMHZLQnx98jH7P4a2EHkE1ZTuAuaOaAzZ43DP+CLTRU0rHPpWP0ljYdcOHLciify7GMfr6G",
+	"oGPsdUVcO7J9UnEs4O9BqxXwc4F/Ah1aMCm4N5B7QduTIWS1D30m4DBxv/umKUiuBwLrwBPFMLyGjHM5",
+	"ryQPgcE8xEwVY+S5McVrkS+cs0yfkmElQw0tTh09PkCfHsEfBwIccPsJvKjYWDE9HZKuBWwyDNyh/lFC",
+	"lISMwdoQUWqGy7FD+HQ4zDQ1qtSGZQf4q3fhAQLoW17gtaNTmmUEdg9BBPsJKfJSw4hV0uSfjobo/kGN",
+	"YTEQKPbB3PYUsHm2CxtKCOpnudUo4ZWMM5fQ0dirll6CuxVyDgU2kJND6Q37Dngjoc2AZYUQ2UsrVPOi",
+	"yUn/KKlEQZrn2t4sfO5y94aICwA+FmY502fYBh/kAss26qFqZReqL9gzAG7qAHvF1QrpiHCVlWFq2UNL",
+	"dnHFDoRPL+4K6c/hFFloYzH7KNpev312atlMKaygUh1Ot+JKCbKkhDy9fHl5c0n+69//N8KMFRocjOVy",
+	"Iksz3A9TYFgGN+0gB2uM+2766M+fC+fTJ93ha/jH0FWrcPjrlIF3b1/u6QQawA2vWXrwjJl0enDNDTsF",
+	"anqAowzPSNDbwV2M46Nwys+lNkPLPeB1hHwQugZi+JcDpxiz7MCi8Sn5y6uXFindz8OzurK5Sylr0un+",
+	"IzLoXCip9YHmpjpICzHw2qDTc5d2gK76QFZgGREoHsKdvJU5EIAPB2klqaB1fAi4ayXzWuS2GpeFfQqp",
+	"biB7J4SJsVQp4npNoAditMAy9zLn6YIYwMeui7jIytRAbUW9B4nHGp/vn5IhXsQQRwdMRRA9I0M5F+fI",
+	"e4egCzSJ9NlADO84m4MP2NIxB/FQYUwnrrGaT56SytJ0iPA6I0PknnAYlsK6KAkcKRmIIYRKuLn1EMaw",
+	"X/as8F/LsacWKXvkJ2UZid2W/eFRzwptwAqdNxt1cPvsxGLpUi69Z6qPvHTklZVUCkM58N1BHccx6LgA",
+	"B27AJ1prNOdvroIKwb6xhitKSgveOe086vV7j6DupJmCyn44otkEtfcJuhSry7/KOqednGvzBF+BKvOo",
+	"Ttj3jvv9oMO1q8+WOzZ3+DfnxEJD6fbdI8CXAGp8pOq2fUH37I4e4+SxMatFHl4Jw5SgOSiwDZtF5/Tf",
+	"fk46upzNqFp0TjuvsMolTgCoCyAPyED1rYUlWRcIsodPJxoaTMjZrBR2xJ+TzipKdU47CN0w+6E7q8Mx",
+	"/Xtw4JEYXbgCcM8Ox/TvvQWd5UNo0SFVxlSPDJEnPDez3FV/EBkItQ2MRGr4iqrbTM5FMhAAX4rOyfOb",
+	"Vy9JpmRRQOq/dEQHiLSRhAvNlOmRoQbHO0xhBc9aRKyYElVsIIqcpsyyWqaIYR+MYzTGUeacjljeIxdW",
+	"TASigLX5UOIA/hBsmGXcYOwFrpc7vd/qYgj4TQCdMHOBx/qM/v0hYTSYpQU+n53/+SGA0w1NukDSwU4E",
+	"7RfcDVR337jt/QaQ4vZ3AdGpnB9wczCX6radONRn/1zOr8xP8PLDX0EwWctNaMMKHSDMA90KTGMFq0Fn",
+	"KudgsrGrGnTuefgFnTB9+IvOy8nHVkIxxLdQSLOvoozWm2WVrBeglRs6aQGXJcLhCcVAhJSiZxkY2XsD",
+	"RgwJdfhFtufUpIXrSGtXsh5P37jiv1TRGTPQLfzfnKXXsqXazmuH6oT2bYxiqmFlQ2z8x58fHhZhMy1Q",
+	"iK7Yj0nnpH+yGfR+lOaZPdAHgNVzog01PEX7U7dQ/I6miwMU1BKS85QJzRIrOB+AfQPUXyvLhVBkVV2W",
+	"3ZewuKqmW9AUl3b6BQiKnylyj8/l3HJEtFi7tT8UOXnO8oJcMPuNw1iaGpIxQzm40u9z7IbR2dYyh30Z",
+	"hY6es+GvSAJoVLdSE9peAhFAeyPEQIAMAOzfm3LQwAmWcew0S1WGqUM4Q48MIT9oiPZEMDgAbbLiiR0N",
+	"iM1ATI0poAroGRny1CovrimlHEPL+Q8sI5pBy2/UYZwOnik61+vp0409qocHOpimhXLABTwQlNmxq4vo",
+	"4qn7mHgdmN0rtFcMLhdjYT8d/YPC2O2I71+65/FvFdty4YKqV+NZVu6kWhgZLQCeHuJy6km8qZgrcnX9",
+	"Gkxf3lZF89zqg/BTcBVVH9GtLiNjd4dpLtPbVopwJRrmDsRVKxzwFB0yiFDgIEGbi2AEhkRpfUizOypS",
+	"9pTdXdhfh2Asm8k7EP7nVGVor5bjscVSrtHozxtSiLMg72lLaaRagBUffISaUAPRzs5ppq0GHRSlgc+d",
+	"P1GjZw2lEzck06R78fLKe+mgo4kvFQ4f7/vypXpKIdmgR64Eqft5ostAlobV1cvZBwhKP+mfQEThCnT7",
+	"s3hI2lLN0UJY4Iq+CpnkBjM2/T73tAMftNrOyZgq12xJG/doSjWAELgcuyF8SpEvQsoUtmHdhBBJp5A6",
+	"ggLnWaYrOB56q2G9nD3tobfZuarye4AFmRrsWexi2JPAT6Wx9xHrkRuLRujVm1hoGtH09pRQl10g2IQa",
+	"fgesrxQFVRq16KxE+KqENWkHePTd4z7J6MKqP64y1X1hdwmXV2X3GEzUrxwGTiwI0vi5Ckp9IrPFZ4f9",
+	"c1wuokBTefj4a6Oe62wJ0pO889rBFoj1hFY1Uz4FeU/632/+4EKKcc4xWOjk+HjzB++EA3YLj5fQCeEh",
+	"jHOWa5gWcuG4yecjB54/+gTSVqvoU3b3CrO0Hl5UcXNduzPZQmKBrl2U5yP54asg95fgzdNkrrgxdSO2",
+	"8NbccqGsaWVrfZiLPfyFZx/XSaL15W42U/BsWyPF8Zc2UvhttAEIOhq+CgB5Lao8ZGe9isDG54UGZMWH",
+	"4NhxAZBBDc420fgNnYD3EUM4tFsqNlvA3jZck+5wwowb02WC6OH+KRnmfMbNMKnzBXwAykCAcQa7Clsl",
+	"vM44GLoMQ4ihH1YdbjD0v0WXXdmP3plt+/iwzsdk47vYHAjzI7Z9/aU9is6Dwn+9fUwCieCBhTs4+arW",
+	"JyvvwZePtuGa1LnbmePNjzZ/9EyqEc8yJu6DehWyBWDRaJiE2W5dXJ9zM1js0PsJkXlWUeXEx7JBKxKf",
+	"M+PQENGqFQMVu+NsDvehG3iYUT0dSYq1d1rtVKv5ii4HgAkoeo6q6rubCysEEylcvIeWM+ajNl0cZtei",
+	"3kBABJ0L6/K9yDEiS46dhJ41pPbRwslvArX0BZkzxXzKnDd9VR54DKBaOeXmgbZg8dPqSB6SSVSTtLCJ",
+	"6mJ6nwzj94ZYkKBpnoNptFoQxCEaBFRfM8Yf/PYQWUcZNOER6faBb+0KWQ1RVRGFLXyL/E2OUK8CmyXo",
+	"fhYkrYKGsDlmc2ds0Ge+D5oxubNR1pss2UCEcEdNFSoEaep1XIYrB0260CTfF1gBaJ9TGAm00dQZj6AA",
+	"A8QeLsUQQoljjM3B4qhVH1dINj91wbyoqfpvqVhgAGIEhHFhrxCJ7sOLoirkA+FDpLZ3BDEg9wgLxsLr",
+	"vXvQ/9+AblYh4htLVV3OUwWrIZiC/c/HhKIR05LmDDoyCzm/N15i53+eO5Rs5RSYR4M4F0QHg1GQzOgt",
+	"0xagfaWb5SI46GKvcskHwvf6w3F7sYAdTSHitMoAm3GtIRtjz2UUwGQLspClwvYOA4ECn1ugRaO9hPjX",
+	"yyKXNMPXq+l9hoom0U//KksVLLZ+myorXSKFtByYZT3yV1liTRUYoorKxf4gVRr92mGB9/k89B5prhyr",
+	"ZwCpWV3sfgvTQ8S7DG750yXXhxcuw3W28E8M2KQeCnu/JUnxJwx7jYRIw44QmSoImrlmsffC7wkzN3XO",
+	"/nMUzVox3crv3LAZKeySICEKs1WcobOiUb4FYVfN3nt579Rrbpp0rV4+EMNg6uF+w1wbZhzohNDsb2X1",
+	"ZMyYFfHumLK63zPGhvvONYElcwYCerYx+/SJ/RckhdJ06lNYtA8qZOMxS6vVR6RdF+RYPRmI6hHYFrnp",
+	"kaEVbYdeaxwCOqNIbJhOyEjaOUWal5DFYzVapA9paZxmq5k5tSqp1r6nSaWNoosVxX8dKLLOCm7fROEW",
+	"rNJnvkdCmAU/EHUafJwIRCAgbouBLIvaGAPWlWRLDHYj39hvPm6htrr3nyk562z/+o2El2OrxbPrtJqL",
+	"IFDTImfntPN//lv/4Puff/+7WOpufHSwNTQGz9iYlrnBoWf0AyZrQ+xMlbp9FGk18ZBk1J1SWyBNqJ+D",
+	"rfSL6uafV29B8uSIT9POeW+qWROqg+kKyWzhsfbtVuz6inisXee6wOCASH8tKmqDbzzQRR/+Uv/7ar09",
+	"+ypkzzuqXvUcT7ehel8aMDYDxX0Eri9kFG+YwQNlpWslAzkXLiMNLEdnVuUGc0KuGTnpn+zfG6aKnArd",
+	"KmJhJilWlMQuSs5WmlJDczkB84Iv7uHrYDg74UpHI98USY4Hwm7OMDXTVm+gAmWQjBp66hRHeAi/us+Y",
+	"M7E1JE5yy5hLGnOv2aFBOZ/RDGvCrEuW54K8uyaZzHOqNCTJDO3Eb6lxAW9TRhQ1bMnRb9/BvutW9Fww",
+	"qki33+v3T/rOE49+eFLY//tdv2d/FwPxu6N+n1BTGYz2e2RICzWsKw5ARBYVoqQ51yzDubmw06QQw1st",
+	"j/znf5BH3z0mhwMLUrOndqb//A9y1O9DRh7ULMM0dSsTg9NtLv320TiVcV3kdNEjQxeiMMQgZhftoGZ6",
+	"IMxUyXIyrfZvYcCyM3fVWNzjlAzRcAo7GbryK//5H6Q+y5UVDXztbrcvLNnVGOD3zhw7TLCkydCfm93s",
+	"MPCn1/AATQuV0RhihDCk6QLNZX79eC2Nqz+rdV/IyyeFkjOumSuqg04axbEOBBULkqpFYSSBklsxOTbn",
+	"2gBgP6T51k6wjjkGeKsfKqYQBidyPIbIcsggwVpyOgmD2TwNgCvZnmhFfHZ/92WSogTrpwqAHaQ2JiYh",
+	"ODswG4aUasrSW4hIrS1FLnE1oDkTsGcFc4C07dKdV9S2/cQnlLr+aJhepw0rfLIL+0ChSH4FpVXOPNQ1",
+	"GrFPQTBiJHo4tkIw0BfR5aHP8a25b1gDi4ByD+PAKCbkHLHs3VVdMFWzqnIrBC1ikJGTfqniZjpjhqco",
+	"0QN7W2sJQvedNGw7DTDof7eVU/6P/a0Vqqoe31YDx2rFfylnpz2tFnoAqPOVOzh/VQv3T1iIIRQwgN77",
+	"imJQDAZYCCJFQRdJZd4EW4eVOu4tkwH1OXDftrqenkOav6didTmL2uy1YkHCfJ1wey7s1kJ5BjtLBsIS",
+	"EtVKQ30afZPxOkHMUjBwEUECrpfJgAf3BgL6k3oSQiC+/G8sdfnFH8zZSi3SqhCAkHMU/lxmpqWePXLS",
+	"7w+Et5hrltuxmtuzG+jt1c0U4YezyoCPv7X4AQYCT6sqHNp0A2B+s7P/g8c44qXYPyMnx8f+3PGqBkKW",
+	"RvOMrbIQSHEYVUFvK/fX3bsSuhyPeQoFKNzPp+R3WO9J8ODS96x02WhpyhuCcmsf1Krt6Z7ed/UIMNET",
+	"Gh4DG3VdS9FVmOzSzpRwK2PzJr1y/Mc7LrkmU5ZnUa9is8/s1xqP2tIO9wuHpW5WlF2o0KrC/NVyhy/p",
+	"MD053mKyGylfUbF460MPPgcbOte3tSQdYz+fg8MYBved6rtWYfrtswtycvTHPrm4/tdTQn2BKCXnFmHJ",
+	"oPO6YFCjwBGiQcc+QwqySryQTw4Eeij2Ewhct+9bHdoZLtGfsxRvZOk+GXQucqlXJgsdHlZ53+DxOKvI",
+	"vvvMNRfAwwgyTILKRXZJdcFPmIIbKw9rYmRm9ecb9sGQlOW5L+VEdAGZMlPGvPysSoHJbmOpZmVOB6IL",
+	"s4HXGErQ/GmYkOHv7f8d2P/7n8OEGDqyLAE6XNCJD0/ax7Q7xTDXDb/eG7ZI0td+dzsTy0/3eWyWdQ37",
+	"YA4d7NXUbFlmbsnwdhtKXFcxagxNp3CBKMdYdmu5acEUl1DxFCEX1uJy8A6ecu0Lx21YxG/J6XBucTWA",
+	"6Mpc1/BDYBUGPJ5705KmKfrQiUsgt5Yt8RlWivDI5kW7OvzOCgAI2oFMW2A0Hsof3ZgKnAxE097ldF9X",
+	"jS4qV/roQUsrqlWAOu5qyFsh8/uB2IMKoYFgaeUlmlskXxDX7WAPax66ZDL7oxWzUACUwlI7V2HOuaNj",
+	"+OoO7wva7L9keNUr120ygtjnVeOGLylM/DOm0tSkwOlZtIqPDL0LkUDfzxDIu0QLGFX54kAxC2Oe0LYG",
+	"bRWKi5QXNId6XpgK5/F4RZo4C6zxAdWQasy4wSrXTcwqcM2XdkVv6wXdD70eElmWV9pWaQL39QUdXb8t",
+	"LACTjoN/KyugSTzABMt/KmsOAh0IsOB6+0T/Wp1Y2gRCiwlsBjf7T0XYt4DVKmgWXDlwzJb0BBj7DYCj",
+	"AHzpolFjgJuQCb+zkF0WIPA6Snhv+G2n6Fxoo8rUE/OohFe5GrqYIAWBR/vodauJPMbIIeUWrWR+IIaK",
+	"4RKGlXpGBJsv2Wjrcb1TI3S0JlWRIyjX25QmQcSry9IG406pJlisz1nIqmDXeMC7by12FRzSr4Lmn9+i",
+	"FdnaV2vVCsV0H2IZwO0XNnH9UxOni6mUmqHjErOrdIh3ASU6q4yNUpHzZWKmPzuhQlRdq4VityssoojQ",
+	"i9WJKuVQNmzkSCcoxk44RW1VzsR5f20F7vMTgLdL+/qVsH+NCul7lnz1Jux/aoqAtxBVOs9cy4I8qwza",
+	"FvXAfZd9do0U+jKYw5SKLGftEW7X2NMBLE2UpDSdMm/EtULqBOIqILPP1bxmGl92RaQtGeBQ+qyL+UZ1",
+	"k2QyWlTST48MsS0fBmDk/I4N67JFEBIP9cS1Hpc5GTODaUSKuegNbWjuv6gXAr0rRowJKJEP+UZoLYM9",
+	"g5nYTC2BlmMypPr1eLjvQj2CvifDZtogCD3QpgLGtSvB/EI/7H6vaoMChro8dwWRKeTduqrPcCh1x6zG",
+	"8NVYPXL57u2766feNXlZKlkwKqAUnqI5eULFLWR98nxBqkpXEBaH/oMCun+pWzu0nb07rN4Co+ApkQUT",
+	"5E9kyidT8ieSyzn5E4ESz/tn5MnNxbvrpzcYGuhCutgHdGJW07ptJ/VN2Ykxt9cO3iNvFE/dcTfjC3WP",
+	"vEEwwZrgsSq40YJRrwB4LxzsbhX8ohezkczXRqj4lk946J2k4/Yf7fK0mm2TL5onAhvGnig96Li7uihu",
+	"KcUd9MGLpCJ0jrJOUq3qKNpt6kHtkY1Tbi2lYl/a03h9Wb154XMcARsF05+Yn7AmwO4pHHeB4OV67+J6",
+	"ktA2nk6ZC2KbynkdreEiGgMiit9uFW03Y4auCyt/ZZ8/KKM3NHYl11jhzS4vo/aVzx7V+MaVrLcgnJBR",
+	"yfOsipkA+VDccSVF7V7xnYFUeNJ2+ducc0EXIAAfuqiTNazqxscQTkB59ZVHqg9J9+Ll5fnbf728vnn/",
+	"9PLN6+urm/fnT5++vby+vryGhLbqc4xBxArJA3EuMJAVozCwj1wdHyOqxFjXw2tUVT2Ja8JYIgleOK82",
+	"9aClbsK51gbE+uU8RDTsT1OmoIY69N9wBeShEKnrrVB36vVQ4i9/N0hxcaRv8G9QcahJI62QLxTLrPJb",
+	"xYh1La+lqSlpDvwU+mVmkKc3owuS8fHY1443dXtR8CZm+04f8qGwLS3Eaw0Kq4ai1oT+Mw+xMefZQFTx",
+	"plT7UFm0vFStrjGCANIhsBw9xGkXUtMcO5Vioy/XkcXveiBwX05um680vc5YmlOFlX1mEmQminKZkTlT",
+	"GHnlmBY5Iv9jH5pO6YGoQ7XM1PIAmWf1i7876id96He/n4ShTSlcCsvIgrkmXlUHLHLcP3al+oOd+ZAC",
+	"9CuCZOxOzdW3HAppoJcFmgCtUpuEWq3DcNcrtlpzkVMzlmpmWRtz0uPS4v0GXD3B4+MewRg+qAMxELgM",
+	"Z1zjKvRuYmVCrCTNK2V6Zs+YVrmxpHtyfBxNBncA4FD7a43zumis8utTiS88GgG9O+4ff77UAwedF4pZ",
+	"4hCb/Edo6lJXVwXAwcLRpJvJVB96StqbZQkZdK6ZvUHfgTArDWd60Nk/DbDHgxxgz1mIJdjiz1eRhbmw",
+	"GYyra+xblCH+OPONhuY/SF901Xdx+Ob19Q059ENrKBnn4xqGFrCHzrwEMTffrA2/ov0RAZzQWhqyihaQ",
+	"WKT0VCnL4zaZFzZy4lUDQ82PAQfaA7XfQkdBiwreBOoX21aowLEAU2fCk6unRJcgUgzE8Onlm4M/vHj0",
+	"54Pv//Lq2DXxXBIHq4ytFckuqQsJAEvQlT4PAcQVf0K8QVRy5LhxpD1yLmomauUHMEf45tY0kFUHAtvP",
+	"Al77sgu+Llb3cWgoOat76HumQ7qDzl9licM/rgYYiLCyVphc0yP/9e//z6Cz39hCxatYjzyNNJKEAMLV",
+	"VpKaGDnBQhhW3YU4bZaB3QFKYXQf9eGPo743++y7mlTKNWQbCH8l3Uf9lZdPSUG1ceWC7Xa/X+1nO+wR",
+	"b6Yw9JaBa+vI/nSKWTTiIJ1SXseXO2sKCHvwU488k4o8ubmApV3ePPdB/K75KaqYxAqwCRlKcWGHO/dC",
+	"o1UqZ2U6tQcO3eXM/orRvEqUxPaZLGskKv2/pDlmj5yHwD0QU6qnAEIjqJmSuXJXqZJaN4SV00CcDNED",
+	"BpgGcuWIMTEQdqzeXo94XtRW8qd70n8Ul0MAt792MSRc5K8khfgj2hBp7pD3W5j5VxBmfg3WWmrIQpaA",
+	"1t4EamTIUF1L+x145bKHruKUzidw4MZeW2hVuxbodWlOaLEIHYrDAPF9V7YG87FHC1ea/dQXqvFBA5aQ",
+	"YkIk2HArFowBskEFVtINS95g+mbFtLz4KavWupa7uR7XwGdgJJ9nWq2d6CkfGy/J+nyXahXcZ9+YOSQZ",
+	"q4HQtxw7L51Xb1UzQtd1pwIXBaNKB6Uwe1W5WK7BIDijYgHcFpJvoOE4NNaucnTWFONZKmT737GSrNv7",
+	"tzKyDcv0shT32WrI3kcSR61ss2FsbTw4WFMazn4nW7Y5+79y6eBtuMhvbvtvivRat73jNWdRk+UDKtH2",
+	"gUPca3CUH/4SyPfrahytfLkzIgYV576mQkcbROqmKP2bKXHkhZmd6xvtLnZ6A95aj9pYluqALZh2gtpu",
+	"pkmf5qNdUAAdjwfCGTlxfuAqoQUfGuM6a+IyX7T853EfsudBRnXCpmA6GQivZ1fOBrB3QkPuNumtOoGH",
+	"rELjJlnneAtlot+GgFMdXUPCiVqza4Pa0r114a0QhuGHXchjbYP2/1zOsWstS+5Bszb3wVeYXzPjpjJs",
+	"YUHjqsITQq06AwkocMrVtnfUkzCzrYph8tO5JDdo+O562UOBB58YHDoB3YAWY5w+kwQrRZ9Y4D3y9lEo",
+	"Vl6b7vZ0vTXsJD80H55TPR0mqPBhPHpzZKvvrsnA89e/u8Ljr+lrCt48b24qEAI//rrpfi4uSil7ybI0",
+	"34TAryRj0LvV/P1g5XdvAQGy0kUB0LVXrHzmnn5sT/Ycyl1gV4G1hC+I6m5JsAIF8J8Ked829vRNgfuG",
+	"u+vjrh2gNDS4SiJ5UJyFYKVDyFRb16HhXWH5+XHfRTdj0XboyOBlgyr8J1mq5wTGXPuzYoLN0Q5rjypn",
+	"GIt2CXFW0PVZinzhyu5Bs19vnguil1zrY9IddAJX5qCDQk0pboWci/26sQ8Wj8IeKBSmIWFhpx65nBVm",
+	"sRpOXfUdWrC2dj8YJnzuj+4hxfXmTOtKR3Kr5jxEqNxbvHjFLIdxK7FXLcVixrW935a6yVZyLYUdcauI",
+	"OQRIbahp1wGHVcHKIYKKBseua8VMDcmZj/muo9IqK8mw6m6NtWQw1Ay8vtUTB3lcVb22ewQAleuqbGMG",
+	"xn8JHDZnFH1lfGL15MfJyaNj8l//1/8ij/v9fjIQ6Cmgmgw6j5N+v//7QQeBlGsiyjwnI+b9JkG4qCvZ",
+	"OhDdYR0m+ubdk5dXF+9fXf34/upH+8vrt9fDhMTfuHj97sebt1eX18P9tVB8Def94CCM07S1XMXIhgeA",
+	"3StvNwbRyNEWnC5pXmdQY/eTQRio8CGozwc4ydp2GFCLGb07Xp9DTVXQOz5xPYNdWzSo2Yk5K2j5AICf",
+	"Y562C6bi5hRVKO9SkmOMZS2gFaK3mDhnwFKbjEYh9GbxPL3vVbNd1GzYTlkUUhlieHrLDLYwxgBKpK+B",
+	"mYRpw2dS8OXRXcUEcu7WH0Rw122RVSnq3hUt4I4OK7yVr7OIfrjCzZjyW7HNPPdOTegK4V2bvjJkFfq3",
+	"yVy9qzHGgd6hA712RCyYqOCzNuyJCk7dn5CFlJ3huidKlsWyl8yFUj3u93sDMaQTdo3N4yrXbi7FBFxo",
+	"djKQNexh+MqMPppaY7Es43LA2mL2r3F/N257XydENxbZ6pP9bdocbwL6th0E48tbwnBbu/vXmLa9RFqh",
+	"vCrZO89zMuYszzDdy2uceyjlUnwGPlQr+9YNzJiAeAtK7mjOM2x5thcUoIVfXWyJr/Hnm6kJOrO0Giyq",
+	"fAaRnKyuU0u6R/3+QKRTqmhqIQ/i8f23XSskkfAh18RICajSI+ceperKrVSQqSxd2oMUbCAwbq9eHS5W",
+	"KssYThF32+L0hnM20tywIZr5taELPJlT6L1o0RbgxeWQMlnkbHn74C4Y8zyHkOQJM7qqXeFzBUYlxIxY",
+	"RnXLCtMeudZAl687fq2x1K/PzHF9r+qo/8TxZC1y8jVrArWs6EvXaSaGpgbKYe5C0hrCcZMhY5w+cNV2",
+	"z0gQPopMk2vHiHt7lbfDB5FyfUZO+ieebDmLgCeQqyhnx7kfxuFnv6nSfRd4et9MeZ8tqcEeaC3VATtA",
+	"v5Y3KkGW2meVDVrRSbEiX9P/+LJO9SPwqnfV+VhFlUAxccfPecWokenNaNVvBjdbicgDwV32WB2cYVW2",
+	"canAdllNRmu5OkBpmudyDgZPF0Z6UBb7jWKeEfRH1RP/dM+j+C9F1OEOS/qV0f8h3A/Lu/pn483faNZn",
+	"cB2iXFoRrdHCp1h8djIV2nXWGMMsdQgtQDpsPpElZK64MUzYlVZZIZUp2Bloq742BDexpwcCdHNURKAd",
+	"O9WGcMENd97SVZdDbfhNvPNALCWg9Abi3BMeF+QAzRaC9VvtawLZS4GXwUDOObatihMlq9jfhCf2gBga",
+	"zLMuGKguChNu8CFstW+iMyWoAqL3KV/UDT4+3dvQplr/pLhZ7u4fLCWpqiQhmFtgBDjdmLGEZs713gmX",
+	"Xe1aoX0wCTGKz8CrNqWaHPct+/yuoS0PRPek34f4Gshug4wqpzIDM67XXi29roaWke5J//v9M8jwdjn7",
+	"WLJkMRAj5jgxJtpjEccWoNXlaMZDsP1qG30sL3Qn3nj0EJiHS2rJya4eLkPet4SsryEha2opOfT8Zx8K",
+	"pjgUu+qusqf9nYjUclxsSAsPZ1ywtXV+FvdBwy9jE26usc3P4emvNhQg/1fsFxy21sd1YUv9KVZssxJD",
+	"DQBJUGrKBZiaxpV8JkhwBGEdMLhssCV54msEiWCJ/2xOgvVuzS3Sr3YCmfXy9+EvwV/bdP8IzG+BKBEp",
+	"CNTbtp1Gry2Edy3dgmJ1BTXTulZdYyfbdnr87iRaOu9b043/pnqw0ziC+qchnG/QhT87Nm5fBLl7ZJWB",
+	"x6uuM5eWLAMtOCHzqQSGBa4wq0izhjwfqZMcNZfZxf3WsPSh4ns/VYf4FuL734a2vGCsaCEscjx2HeQN",
+	"ewgqAxGRh8djephx2FZ7CL574WYun9HUSPW1qu7VAp/igr8+rHs9Hn9Ty78CtfymVAIxbC4PxgAzwAmZ",
+	"MO7OSRf9c5hspvVcqswFdaQyYyH2ASZtraDVeMfEerTD578drLsUvyLSvWWpvGNqcSGzeOHn1wLNpsq9",
+	"CNfoCl5P0QWYMhe5N5fqVmPBKi60YTSDpuHwyTf8/WrwV6xBX1dvz95YUP22KD4D3mpmymJdbUBTKuF7",
+	"GmmWKmZIF4KasUcKlrAbLqH30Fv7dWPZ3Ow78Ru9Q60b5rW+LUVLN6Oy+MzU5KFMPX6V13DUbV1j8WiN",
+	"JDTLQn3GnQrqKr1/VuS7v23aUGWIZsa4fmNUrB7fPfFlRLMJa3XpXshZUZqwK2yQYODaiWFZYY0ZEDOZ",
+	"sVyfkpyPmeEz/z5EhVjkolC7q5Gl4HuN4Zg5GxsiS4PZNX8vaY52+GqeHoFSYcM6U8DX4TKyGIic3bH8",
+	"jAwLplImTNWBf8ao8OloZi5JajVoxWmCDAXOhWWV440LMi7zvCUJ4dXiCRzb12qax9VtMsrD1f+KFvnG",
+	"Ylz9Drg+LOap5ATqRDq6YS/9XoZ3hHdsNPLGCYxr6lU5JUGftsdjJ2TPD6RJJiE0eGZH20sGonqEUckj",
+	"VnuO/xgYfPYSctI/InuvoRmm+wL6HqdSKZaavR55LXyjGsyJfHdFNJ8ITbBXQEYmksE5HeZywqO8ZWnb",
+	"X2tQcmOVX2Ftb1hf9k3C/AokTLyLpvrXZSLz+XWYbq2Z1lyK+2qDmC7dyibPyRCa68NrB9ooRmdDDCLV",
+	"sKQhPDkliIbZkHQzaigZ/jLo+Ib4g87poDMo+/1H6SSXI5qT6on9kQ06H4f7IGP6XGg2h2QsklOR+TLs",
+	"A1FR1CnXRqoF6UZyvKugl4RouthPKsV5BinfORfMHePxY2JJy0DcMlZYovyB+25caS415LobVNxcCofl",
+	"1CadMo15jdxgSFfdwYqOLN2C+4FqwUpDLktVIQYGw0OEZk8uLXiomFGLU/Ko3+8PsQmDO1UQqqMpVjjK",
+	"O83UJd7gRrqxco9NwrFs0Y7LvfDhr8hZsWHPga4z/Ylhee4TfJz727iuHFyRmRRs4aHznrgylmoiTYPD",
+	"RtUwDF/UZO9qjM12sQ47+8C18aXUqXExWAmZM6yXS4limgGM3mL6ACA6ZgohCjSHSoiht37rkNADginj",
+	"8N2cLlzWVZhEBdGCmD51aFl541EjvSoGdUsn8JUy22eNVX59zPY8TVlxLwfIf78EoEsXsFixxIMaWbZG",
+	"6zDdB1F6woyloevCVOD516kPwdJaSLXd328vX5VPBMsOuIDl35Ncu7vTmy43EnW0XEBcGbTC+iotPho9",
+	"pZodcKGZsNd9x/bbWhdqRlU67bR4lI/6/U9xKX8+IIPU9+2grVooVYpGK77AmTaLrjhbBEo7WENED08b",
+	"LNr9WttjRlLe6sRZQqChF4azQX2MPCOueRwYZ7pVFZOgFWkVH6/JP5iS+1V7nd8GPlyClIptQe5TeuCO",
+	"szmCeYgbUk5ydgjUs12OGVupYIjvvmUZt1r7sE6QGqJW/n/gC3+ygw1JV1af/MlIUwz3sS+ZczQPxA/w",
+	"rC7hASYBiM2iOctIKuUtZ2fY9y4o07inydDTfmibBAXqXantgRimMmND0gXp2c57AX/zcTgGRqAvmRqh",
+	"FZ1dO3Ers0NYQkTA4HDSP6ozxr233D62VAra234ooHFJXfFSju2m5kqKSdTMBtO8RMb1VQpQP1Qr/JWE",
+	"pzbGdg38gXCBjX0AObDgo7a3fsvE8FtUyW9f2HvGBYa9OYxUjvZUeBdksTZJRGUwgVJuGbuPaIgk0s/d",
+	"7kmAEkS+OpJhSdX02aXqyIzV3THevLi49Gk4WPXJ/YEvXz0lAMZ7eiCEhHhtCItDqygXPeLpsK5zY02p",
+	"BCko1Fty7yKSDISRcSqN9TYEKpJgunAUEky6mJWG5Tuxn8hClkqTrj/egVgiwLDLBPVYO2dN44b7Z2R1",
+	"FcAZarpaXeBANN1AcHhcw12zLDYSs9A0RKPLnGvWTnH9yW3XAdtBT1ReO+6f/DEqsEVFPwsUrSM9/m7r",
+	"gWCnOw20LBY+wp6NTfh9QtNbwoV3YhaFlWGnjGZOdH4pkYRvMBd9yRLwLWQDqcWe9nVNKgRpUo/70wQo",
+	"HNlKEAIMtWKsknONi3HUDGgB0IHu9fHj7/YTpBuuiw/g/C0rjJOKplKZg5zfWSGnISL1wG5YKgGewLnv",
+	"F5yDjAiSm90vmDEF9i8yU+wRyDWE9kF9fNeqD0rko7lVCjI8HPYgVR0Q1C3b015XKaYuBtiOceDm3Q7d",
+	"cCu7IdxW4H3jz93ChWPeGLbARFZILsxvFt6fsIlrUdrCJ+8B6beLtBXAsTGGaxQp0xL9265TfL6wEASV",
+	"UKnIkprGu0ZZrt4zJGm4xE4uRTIQdb9hDV2yAgFPoDZAJ5RblkVTO4urLejLwmetHu0Xi/Sr9Wfbta0x",
+	"4Oxp8uKvFySl+td2ZzctM3t6qQRjAGkWcnYz1Nwu0ki+2GoTt8w1Z7MafVj8H6ubcU26w9UmY1b/HELh",
+	"r2FChin2YausDAMR9GqzKmbQrM31w3a1Kn1ylKXKreETbu77QdxvtrfZi0X6ra9Zo7prs0zppyXYre1v",
+	"tg7Z2gLvLbr9wtf0QJow82KRXlC9exyQVdy/pq5Hfh+tEUOafdX5ap+lSVKUYqMYiq5wqJCgq/YuQVOG",
+	"tXbH+wBfI7ezva8eCABBT71e0LF3eT/RtE/UiOWM+UZQdeMZXiGYVPjesD6IYVX43ZVQBLEX6j66VOuq",
+	"YkW86oTb36ewgu2R6AvZA18sUpfd+fU0e/lm5/samrs0jOI1FXlIwlFpHIe/1DN+PPxF84x9bHdmXEPo",
+	"ihccoTcxFOmxego6BYyh6RSihLrDC4Tig6dc+2Cl0+CNYTIQw78c+LduFgU7eA0z6VMipBZ8PLbyI9FU",
+	"ZCP5wR5PNea1U+cO3sicpwvXFJjCWqCoK7qtVAkOLVqJTbJURCo+4aJHrrGUOV0QCEmymrwn89X5oPzK",
+	"aDodCHwL+qz7jurOiuq+8jomyeUkwYdcY1CJoygwmmtqbKcbLQwuVzNhzghFWl0vCZ17ci565DzowwcV",
+	"aE/6J0mV1FutGBeUSQbGTxfl0iMnR/1ai4QLw25f0KaDlCJzBFkxe7wW/Ao4WO+R8aZN6DrmyvMNxECc",
+	"kzevr2+w0zMlP1zenNoLC2rE72m3FTw0DZnKuZS32Eokw6/cdTmT70B4o0qPXKMSi2N4N4X95eL67TOC",
+	"JgeS81s8TxygauYMHimpCJ/RCRsIOSZUuMg/bhgoxTNqP3WSJAY+O2MTLphQgrXpf4KMFEGGAb84eMEW",
+	"Fozt9wWjVe9quPLmtpcKRWJviBlVtyxrDvmcm1NiVMmG+wMxKg3Rhue5ixT0t3fqzHMaQSynauKLjrXX",
+	"H87kXOSSZi8W6VMHLfdhq5FU8JqWrM8Dx8YXndOjyh7FhWET8Fe1jMzBktw+5gbWe22/f/hCEDI1LB4a",
+	"OJZqRk3ntDPigoLRbqtgQY/WX7Cn6O5M9GgLRviDFOxX57hPHQaARFqJvlmNDPezv7jyrFWFh7hIfh6W",
+	"iKvItkt4Q+PdGRniPzCPhYwVY1X4baP+A0QokZspw1jZldbZzhjoSru6+hCBIbDqyVSVh6tYn2+4PRBb",
+	"lY34ZxHSsbLCt4oP32T2NU3daou94/ir8ju23qkQ8AGkeXDhtgvrQV6QrjoWYMKD8375HD1MeK18BRhh",
+	"5iJByFs2LjXN9elArG8/cUjWRUKfYRTQ3pUIfrWymXeH+zcgCOmUDDqCzd9n7I6nbNAZkr0f2bwSzaQi",
+	"+IRkzCBWkJ+qCHA4F/R6Gwle94FAotjbI//17/+7mRUC3g8+mZoEejiAPOXnAT1ivtTrFjMQUP4aCOla",
+	"dSxHNUGEOhNkxkVpmD6FPmJwpnbUoXv9pV3q0GVnkJHMFujwGUs1EG4Vzkn03JgCauji3ZFhevfejfI+",
+	"x2G64J4cHtKCI4gM93vEakxcuGZSAzGEd60wC8FdvvdUHQfSiEaoOhL74Atq3CZcywC7lITY1a5uye7Y",
+	"bskFr8F4NIeu3BCJISRsGFSxysvq+FIVwWhF6eooYBXg0sVjxdQ2ny4eTIIWLKdUiSrdx90NqE/AVfV0",
+	"IOwny7BnpCnee9AG8LsEmLZTfHeAbeDqJG+oD7mauYzAZpktdtZqKoKwTY9qPtSuC7pco8bBPqztUb02",
+	"XWp71G5df4W5g9C8EbMc3r/TIw4nfXcHV925B+h2/D3Zu5ESWzdRY9issHzffWLUwi2TC/Kjh+TeHq46",
+	"6LISrXIMxOkrjc0DGP0Wlvcts/D+PVUwxtU5Alx+haiTde8RPQAYhGECrV6m8J17wqxTR0dS5oyKGIRa",
+	"zKiNSJ6QeRj17N6JGA9RPDxSpBXCcBzi3PesPVM8/AWEkzV2UIytdIaoZc4/dNxYQofZ041MtRIM/j/2",
+	"vna5cRtL+1ZQrq6SVEWpbcfd74xdb205/ZXMdDoef0x2N8w2YRGSGFMAlwBb0WTzf3/vJe6VbOGcAxCU",
+	"KNluObY6oz8zaYsEQRA4n895TixBqbYo9lrPrrEcegMWVKWTDB9lec4yiQqoNow6Eeucom0IM3JF6C9b",
+	"as+dxaZKD9MOB1rQnPDTR7oQNNTlhD7SAtjb65lc1Yp/0GFdCNx9ErFcWNljhyiv1X1N7WRv7tkZf1Ur",
+	"vwiagpklBRfDp15DxmKt9xAA77CTMFZ3raXQW6kM3fa6t1J8Y/fOGTeTLXKU34dvtNOkO036sJp0WWZC",
+	"yNyUVk6FLlpvM6GvqtUQ1NN8xucafWiR6qhWNFRO7HICziPLQjh9S3qCVVLzkYglHUhMWS0kJKRC5GG9",
+	"dVVlVsgUO/snau+DS2Gn9riwoFWVrVDnBHm0GoIBm6At7LHBnikmyqjVhsFfzt68s7vj7MM7VkFT/Rfs",
+	"u69Z9+jgBeucUXN7GKPmfWHhTZCpGnSoRwj8i2XabhltxQmwZbmGmQeHrPiFQjh9AX5s6ntJmzIrNNgW",
+	"U2E48El0c0LlMmGGg1ZFVRW54ukZvOTv6rtNq9xkBS/N85Eqp307v+bGLEo7M5PhtvbLfnsaJdRAP9KN",
+	"P/nL1DVE57dEUwE6p0g55GC1KE9YAhP2vFTA4mE3QUezq/P3fzi1dXCHR5zxud2Ul0q95+UYk0gHL+7y",
+	"PhTrEOl3Is34pd0BXyqfzRUcTMZd3yoSIpjWuQHdY2q8c0EHeJPKbxjj+a+ST8ValOMKYdGSw4X/W5fD",
+	"LayFXtob/+PH0/6/8/4/9vt//tj/6deDl9HLo9/ieND9uRj/VyHHvWd7t5cyLJ9gOErPfy7E+L7J2Yju",
+	"LeT4QfK6KOcfL6m7OVipufM23Fyer2+l9dWgf1MzGVAJKpnPB+yU/kKiM4RTeF7AujouKxGnGEsHeM90",
+	"TXjkqGVhPBhqWIoU2rYn10pWOvEtcqlex0+Hwe+9GIqOiJdGTCP3X+65Lb3A1KjmfFsYnAASsew+O9jf",
+	"H+zvs+s5S8WIV7k5YXqKsQ8aSDtAEdifyFsjeCmZVKVdGjBEIEZgJwrYmFgi3sYHc0LEDiB06uniUplg",
+	"fU581IEPb8al3WIRq3TF83weSx+ixz4hA7+CYJUhJ1Wm68oTt9KYZvZwKkdaQHSr1j2337zZkc8OlGdA",
+	"IGkfqyoDFo9vBQhb1bn7UtV7KGKJ/+/E90rHWgVqhwp/jvc+BHfFeytKFs79dt7OGpl6frexPtZEmo9p",
+	"NzxlRre1MMefbizJzTN5E+EBCmhNSfLozWVhKfRkHSMxTzWEBenSJGKlMtwIaEcPVAtBRguu5BDcS0hM",
+	"wp8xb2fo3MXSZclwKHDmmAeZzSYqr/2mEZ9m+Zx1S2HlCeZcMyWhfe9B2PcSAN4xBQzdg9HrOq49WmzE",
+	"T/4+hv1aYSVw+4VwgLItJjy2S3tOo7eDN+BdHruxzxeArFjl0FP5v1M8wUYiwKt1jTjRntrl38CpL8XY",
+	"KpFy9RF8VQo4bpzp6tr+YPUkKaHIEQtAtXF3LdYCAlgI2vRJbeQyFtS22/UXJU8deOwC64REEmC5hgoY",
+	"lGvogF0XHcvkX0ox+v9Un8exh10KI53U184yqRsJg5U0tusZ7qIVqI+ziZKCfagAA3wvwtt1rLkQCkcG",
+	"GpJekO52H1CknXZJQt/3Fo6q88YSLy/fKmIqu+dXFF1/dbjVfY5wXZ6oReqqqMi5/5qeRuh3C+f/88XZ",
+	"UZSFnJoBV9NGQjSTwMHg6yLb26L46z6LE3BDxOhTwDbpdXc9/R7OZn+fjQzoYl0IScVS92R0oyTxEqkb",
+	"MGI6DfT8V/gnmHe/rYF0XxDOklzHWoWxcyDYpN9HVR6xwie9M9kZtOiq4Pl3CqvVU7xr872Dwz9ttVYK",
+	"VmAbcdhamM9XODvmstszwcKQfV+DdF1SGJ1Yjw6t+Wsb7O735nVfVmcwOdEnHfn8V1PLgFYP4dJPzprl",
+	"AQWnFLM+gZV5LkpHWT1gb5bmC1FDAKfCn2MJ7gKEDPH+hp/QQuLb3jfIvoiLO9ypoedTyZInyGPD4jjV",
+	"vDubt57NeA/gXDOuZcewqYj3jlmuhjcQPZpNFPL0PwAiz02gn6u1DdBdIfB7NX7C4OuduH+Dqb6Rppzf",
+	"hQf4EmF7XxQJtXtP11zAFcU2gqxNbuMNQ6hayBQQaXeDb16AqkAVg66+KluhnBAsbeI5WTepC1OSXgTJ",
+	"BiBVAiakleDN9djNE6K9FZ8yVREmUxtVaOhlmAEH7gPDLBtR21gS6LK9jsUug/MWu1JJrB7XQpqIZZjG",
+	"qbRII1aKIudDXA9YX1HGkoaK2HVVSmN/Alpf6uBYw0p7x75KmiriKe0DdQr0FjOeGfaBkks6lpT7IkMU",
+	"WDj9d6VShbBghPYi8KhhbB/xMvaBUGcN0at2PRrssT8EhvMifKOnJyW5qMucd7jMLWwaYU9VUFq3QmZu",
+	"pPJl+vcg+A1nZnUgqf3ybU4T3bL5sfqL4trEaJz2Brv9/cBYqsaOXsq2bGyKgCu3pmQn0+bCXfQ4Zicm",
+	"UO9gbZ5ih1v3DhECTUsxRE5Sq+PRXvvCm6J0tGvmq+sv8RBf/XkpPqkb0QdMt14XBLeXfW+vCvbCFym5",
+	"3kCZ6S6tvUrYyLQZ5GHil6EoqIpBSfFQO89lXZDTqa0dfboSStESBMrSu0aAXh59DhTzj7IXHxuHafeT",
+	"dcDIkfHMYw8jxowo+uuao3/HS2rT4BFjvuJCNxtIom1YaoU+5AtfP85O69Qjst7IxY4FvChca0xqSdMo",
+	"9ss8X/UxO9rfjxC3QNf2ToLcJsIRoaGkFG5I3wEnQtZLkdrJO4eXaGYzM2CngaMaUlUAKQ/SYfjANE6B",
+	"G0YgTVdsyCjHar1uAnrWnTbcM4FaWbPu0eGfe4NYfu8Orq6bdECZESwvmipdo1I+Z8kQ0rk/ZGaSlnzG",
+	"86TnmPuP9r/C6dnpxzKxH/djVRcrJixYGwxAUI9Orm908P0i+NiIWokI/1YIbqjfMLmm1OUznOO1yJUc",
+	"+yYbtFOOCcBzLXgJnP43QkYNxAwMi8H0Gdcs07qyhocq25t4iuKq2FamgQuY3RNlsfDhra2K/Ultns2d",
+	"+70FrYvx27DMSoi5qhBLrtpkApAJmgmX4fHZVAdgYvwWFEeQPv/yWb8u8GW2L9d84WlcdqRfT2jD02dw",
+	"9KwOa3Li4dKZbyWurQmg5FBsDETBukDXWHUF8OQtAjZzMTLY7r8UrJLUqRk1MpGSUGnxtXB9nNlElGLg",
+	"Cw6nfI5kgNcilvFevMe6pZh6emJ7Eep+a6iMslz0HDUsmaDUusRdan+5On/PkqCkNLHGgqlKKdK6bw4y",
+	"2nZdHXRYwRaBJZempdAaLoMGPT1rfjnbK5YJWF7HLMZaz3gPQO+AHoASOUzHE89hqarxpDmn9jLY9HMB",
+	"ao8ksq78DLeMfGGxpHVnUjygIMKv3pJNtScGy/M21P5VMS55WoudVi8wKVW+TEVG/wiIBLtcsySQbwnw",
+	"UvdCSjY7ElSGxdIPhjd7nCgMOA0I6Ow9za7sWuRiCM3fVS466GFaGR1LEnt1MQHSaeNzu0eHh70Be1dy",
+	"CZnDBG5KiMXBVbDhUFi+Qq5VpmN5uH/oSFuLUhVK85ya3QTUre48tguZeqm3Vsr4KW6fcfSKtJw9WYfY",
+	"texBHnlGXxOB0mnboz80N0ijerKbqmENXxlM04jFexfCfjzkFhqxtDKZ0PFeI+Fd99SYC6CCd7sKUt7a",
+	"oQXwWdD5R1NtpFOdsE8dUa8GUkak5oXaFKQaPPv+4pI9d0PrRhsR6AicEIFx4js974zOJ5H1uL3J5uxo",
+	"klj3hTmj4DtXuVgwLheI4PWamJ+j6mD2fzRLRqWS0MI6Zck1H94k1JncEZMc7EdHf3oR/b+X+9DfQLPu",
+	"0cFXrPM2gwaI//BsY7HMoXrL+q8H+999Pej0IohrzgsBpCgRO/vwLmLvvn0bsR/E9VnEvv7uLGLfvPn2",
+	"FfClvH7rmtS4gKPVgB0dSxIErnv59byuCwbu2GEORT3wJCRncSxnUOKORf0DBnyrOJO/nL2LYgnzsS9u",
+	"n22NbZ7naiZSz9iCxd5BFw/UJdfKTFjXqStcffwjLGYsoS8EH94E9NsdqyhHWFNV9/jzrfvaSbthUsiD",
+	"O+ZWAXLqAI4ZKSicmTP1SZQDZj8I3QCE9UgvI6Tr66GNKvnYt4CfiDylulA78FRMVTk/gckhEyAo5xGg",
+	"U+2twjc9QCbx2QT6hISLg5It6ORlZRYU0tsph93NuetYs5K0prGZt4m7xn7WOzFFRHuwGe5KSPGkjDZ/",
+	"nQ8v7Hc0KzSk/5ECy3bbQ3HwjFF/vx2XzT8rl82FkOly94VQDmzUiQEQHXNrszZQ+y6A0pQd9cU7aHzz",
+	"BP+dAEg7bPxdkXKwYvOAu9DHrlaVr3w++GgZPbec/18OzAS0KUikgo2bqA0UctRjzo/nDDjjMs1EybVI",
+	"WRfMAtXXk1KkVoD3Int9LH3kU8i0DhFOlRRzNsmsJTC3XsucOlVVaWYG7FWuNIB15dzPqul2x7LN72b3",
+	"crtPGr2r4JV1LD3rjfewQgMjTE+DRYO44InKU/dWrnu3X8IyljgWJdSG+HbHYPd0IX2cwAAfYYCk517B",
+	"FQzmGWKXMxMxMRgPEM4dSzeRpTkcs2cHh8AMxD/xLLfnIWIHMCzmgT0us/vshb2uF7FDAj3FMpN2N6HU",
+	"7T57CRRDvQE749ZOhkAywarpRRrtDzptraVgB22UDfqdQhh2o7nqp6fHOL/Czmm7kMXvG7LYxR8eIP5g",
+	"t2pIE3D/2ENw9Cj6YL/o65LP3Pers8xVe4/80YgVPEtZwqcwif/97/9hI2G/u+wPJzyThEeBVn0IEppb",
+	"+WVKLjXOhE24nrCu0wlAtxKRFriRakbgE3oA4aq41sKQI00edMmNQCffymEsUTEmtxoAOxSKWA4n1qxP",
+	"/T0oaFXZ2ns3ENYtfXepQidzbE2knxgYyeT2o5Sm3rvoXfsjqOjezOgTdnR4SKib4KEOadOg2XNfW5XY",
+	"tjfDqACE4KGox/HQDNjptUsPmkkpNKxKl1jqYvnsYD/aR80SlvXA15wLcwe9zrpWiAR6HbFG9iO6tvK/",
+	"fMP1JPGUMsDihhR3hIioA/h2Z2hMkvodQwgm2CDOKpg7ccQys6YncY24urfGq2/dKhTE6eKLbV/Iv9G3",
+	"eKdAdzH/P1x3uUU9pkZNmX1LG7n6Sn2PdnJeKyOYdHUq4BtwQEgXJ6x7dfG6V3uzXo94l4Rd85w7XlQe",
+	"vNOiOo+lUSyZ2QHMKTrNQBiaSGFmqrxJogb5Qf00irpje8yQdgEcZD0RaSztIU+rXLCuFoIl/1mpJmD2",
+	"JNRPToOrkgX0o3gCXQ9M7LfpnPuayB0zCFOeSSmMd/7JoqA3IcyxrqYsk8O8soe/W4OYY7mwCtGiqyj5",
+	"1HlkNKQD4hSlus7FtDcAdd+xC+OJZIMtlGn27MDq5Q4AdGcoYmiNOtrdgyve+VbqajTKhgAMps95zJ79",
+	"K0gv/6E7jHtjYOnrD5iTna6obTE+ApvZi7E0lj46CItlF+irHvSb/uAbLDhssvXEf64IWu0hxg7avIia",
+	"RrRwz0lWqAN+EUvCvy7YJNB2bQk2HTnn2HPpQcSBpwP2VpXs8IhNVGVP6MiIMpY1UQd8p7rnTEBwuPDI",
+	"+mN9HCqVp2om3T5IYD9aQZ2AGUzUvPYANOxNqM+eqJk8Ydmo8YUhBo+7XDs1ElmrFIf8SPCwJOipR8gu",
+	"ZCcGrRRM8W/2OCWu5bY/RxORtyZrFvHq2wp9eLUwzycyhoKFWgG2onRKoCR2kKstSHKc6hvrN7mvUium",
+	"ZeVolNXxIPXvqcoXEyBekY+F6dcDeC+7lWkdvWyea8XGwjTFSDeptCiTnvOosrJl/lLNYtlN/A9f49+T",
+	"XmRfDS3cFcTZj+hFPQ7T9u3ndemcfhH0/99L0TBDrXeiZtKqDmsp2S0EsD4lBQJ6j/aPeg+1mymLsI4G",
+	"qF73b+ji7WRir+f5PnPaZN0e2YCH/UHqpr1NH0xpJXXPRh+Z8hUrxdQZHyPO50bMGUezx7VSANfYWh3d",
+	"ZCwMacTX1B4h6R2zBCrskoglw6rUqky8PI5lYa1qNOk62nocv5hXeJGLMinD8wRcctejOM9XCDR69g/B",
+	"Snz+RrxdqIEXh7O98+Xv7VI81i6HJ7ZtcytQYOXJPYJPuOWWy8YnKtgWfjuNnPxs9e0jpvLUn7UInOgx",
+	"cGdzZrKpeDjfH9zi9fyG5BmGisBFWq0D4j0Mrmv3+4T8FooZRKG7ErjmziHBqLUdFRqEBJ1eZ6rKIW4r",
+	"sk/CjbroK5vQMecUA8tz655D4NkoDBhAK26q9OWaJYshkMTnAaZI8Q4Dexcefgl811uiH911lcKxtN66",
+	"knVYpbNirVsdd3fdkrMey6a3zu7mrPcG7JSdfX9xCd0JjfsIuND12iIkkBeF4CV4hByqfaBLo1b2D1I5",
+	"ev5cja2R4Hq4kzbvURglTFnD1tZQfe35hfwWcekQ6Lgf+a8nmygL+8Unghre4lJD2p+N1LCi8mXY6rqR",
+	"9ZEs3nOd8uO9Aftwuye7EEfa+3380B+ajvaTu6Ewi1V2CyzJtrufTxng/QGY9BpJuBFsYdyGQ6UN7dEZ",
+	"9boO9veQSyf/ACjiMBoY4LK20wOZYpgNWJ+bvQzdxEzX3VoRl8y1kkHO1R4okPp1hBUzofZVrfzjhA6i",
+	"CGsLLbad0h8v6Xa+8F7byHeNyeZdCfLTZoZ+xgq3+mCfhApsrITGAgIi22ixQh48ddTEQv66h4wep5WZ",
+	"7B3/+JM9ZMh96v/yk72h/OSObFXme8d7z3mRwfmimSxKmm8louGBZOYawB3Y6dcONKixuVNhOJzs5VbF",
+	"/aqImKchpUrJKKjZlnVLOZ/FrUdGKOby0FfQzIpLPhZTCJBTJ/nmIgcDIV5meaBvG+kOzbp//bdXPdan",
+	"QpHIVUfYMVMxzGDSwbA382HboCCdAWlfszrB31ouds4y6zNuX6niOUPAJ0JpRqJ0aEjrqpDOCUYu+BxL",
+	"L5bHDr2efp0GpI3qlEhHk5EZPof0QcSoUijI61l1Ejw/3L7LU4DOPsKegpQbPmi07sEfWtfkk8hVYV+r",
+	"D/XjE5EXotQnrjVh92j/CFJJRanSCg5JMHRa394y+BkAeLFlpWFFmQ2FZt2UZ/mcvbk6v7p4zfzcAHqE",
+	"W+rry1dXF68vrS2Q5sL6h3AOUtetaMiHk3BZcPyW51v9jSoWlh7bj6MqYX329vRvETOCTyM2UTMwqlV5",
+	"oyP7WUw2BEvd2uBKGj40LBWGZ3m4JZ1Wan+wu88e7BqsA1+c6hxcPKA+Ovj3tgOuhpl1HkqlRqzPjN30",
+	"UyUziFQhcNVkn+zpMtnwRpQR7qEhMjPhshKOI7efrPka02klQYj/9Nv/BQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

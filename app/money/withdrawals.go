@@ -56,8 +56,10 @@ type WithdrawalQuote struct {
 	Amount   *money.Money
 	Fee      money.Money
 	Receives money.Money
+	// Minimum is the smallest withdrawal; Schedule is the fee alone ("1% + $1.00 (at most
+	// $25.00)"), so that a page never shows the minimum as if it were a fee.
 	Minimum  money.Money
-	Schedule string // the schedule as published: "1% + $1.00 (at most $25.00), minimum $10.00"
+	Schedule string
 	// Address is the wallet address as it will be paid to, when one was given.
 	Address string
 }
@@ -92,18 +94,27 @@ type QuoteInput struct {
 	Amount, Network, WalletAddress string
 }
 
-// QuoteWithdrawal returns the schedule, and the fee on an amount and what the user would receive; it
-// checks the network, and the address when one is given, as CreateWithdrawal does. It checks
-// nothing about the balance.
-func (s *Service) QuoteWithdrawal(in QuoteInput) (WithdrawalQuote, error) {
+// QuoteWithdrawal returns the schedule, and the fee on an amount and what the user would receive;
+// it checks the network, the amount against the minimum and the caller's available balance, and
+// the address when one is given, as CreateWithdrawal does, so that the form says what is wrong
+// before the confirmation step. The balance is read from the account itself, not a read model: a
+// deposit confirmed a moment ago counts.
+func (s *Service) QuoteWithdrawal(ctx context.Context, a Actor, in QuoteInput) (WithdrawalQuote, error) {
 	network, err := parseNetwork(in.Network)
 	if err != nil {
 		return WithdrawalQuote{}, err
 	}
-	out := WithdrawalQuote{Minimum: s.cfg.WithdrawalFee.Minimum(), Schedule: s.cfg.WithdrawalFee.String()}
+	out := s.publishedQuote()
 	if strings.TrimSpace(in.Amount) != "" {
 		q, err := s.quote(in.Amount)
 		if err != nil {
+			return WithdrawalQuote{}, err
+		}
+		acc, err := command.Load(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID))
+		if err != nil {
+			return WithdrawalQuote{}, err
+		}
+		if err := acc.Covers(q.Amount); err != nil {
 			return WithdrawalQuote{}, err
 		}
 		out.Amount, out.Fee, out.Receives = &q.Amount, q.Fee, q.Net
@@ -114,6 +125,11 @@ func (s *Service) QuoteWithdrawal(in QuoteInput) (WithdrawalQuote, error) {
 		}
 	}
 	return out, nil
+}
+
+// publishedQuote is a quote of no amount: the minimum and the fee as published.
+func (s *Service) publishedQuote() WithdrawalQuote {
+	return WithdrawalQuote{Minimum: s.cfg.WithdrawalFee.Minimum(), Schedule: s.cfg.WithdrawalFee.FeeString()}
 }
 
 // quote is the schedule's quote of an amount written as a decimal string.
@@ -174,9 +190,10 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 		return WithdrawalCreated{}, err
 	}
 	if !seen.Equal(q.Fee) {
+		changed := s.publishedQuote()
 		amount := q.Amount
-		return WithdrawalCreated{}, &FeeChangedError{Quote: WithdrawalQuote{Amount: &amount, Fee: q.Fee, Receives: q.Net,
-			Minimum: s.cfg.WithdrawalFee.Minimum(), Schedule: s.cfg.WithdrawalFee.String(), Address: address}}
+		changed.Amount, changed.Fee, changed.Receives, changed.Address = &amount, q.Fee, q.Net, address
+		return WithdrawalCreated{}, &FeeChangedError{Quote: changed}
 	}
 	req := account.WithdrawalRequest{WithdrawalID: uuid.NewString(), Amount: q.Amount, Fee: q.Fee,
 		Address: address, Network: string(network), Asset: string(as)}

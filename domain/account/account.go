@@ -437,7 +437,7 @@ func (a *Account) RequestInvestment(investmentID string, terms Terms, amount mon
 	if amount.LessThan(terms.Min) || terms.Max.LessThan(amount) {
 		return ErrOutOfRange.WithMessage("Amount must be between " + terms.Min.Dollars() + " and " + terms.Max.Dollars() + " for the " + terms.PlanName + " plan")
 	}
-	if err := a.covers(amount); err != nil {
+	if err := a.Covers(amount); err != nil {
 		return err
 	}
 	a.raise(InvestmentRequested{InvestmentID: investmentID, Terms: terms, Amount: amount, At: at.UTC()})
@@ -696,7 +696,7 @@ func (a *Account) RequestWithdrawal(r WithdrawalRequest, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	if err := a.covers(r.Amount); err != nil {
+	if err := a.Covers(r.Amount); err != nil {
 		return err
 	}
 	a.raise(WithdrawalRequested{
@@ -901,8 +901,9 @@ func (a *Account) staff(staffID string) error {
 	return nil
 }
 
-// covers refuses an amount the available balance cannot hold.
-func (a *Account) covers(amount money.Money) error {
+// Covers refuses an amount the available balance cannot hold: the check a hold makes, for a
+// quote to make before it is asked for.
+func (a *Account) Covers(amount money.Money) error {
 	if a.bal.Available.LessThan(amount) {
 		return ErrInsufficientBalance.WithMessage("Insufficient balance: " + a.bal.Available.Dollars() + " is available")
 	}

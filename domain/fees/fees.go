@@ -142,6 +142,17 @@ func (s Schedule) fee(amount money.Money) money.Money {
 // String renders the schedule for people, as it is published: "1.5% + $1.00 (at most $50.00),
 // minimum $10.00"; "$2.00"; "Free, minimum $10.00".
 func (s Schedule) String() string {
+	out := s.FeeString()
+	if s.terms.Minimum.IsPositive() {
+		out += ", minimum " + s.terms.Minimum.Dollars()
+	}
+	return out
+}
+
+// FeeString renders the fee alone, without the minimum amount: "1.5% + $1.00 (at most
+// $50.00)"; "Free". A page that shows the minimum on a line of its own uses it, so that the
+// minimum never reads as part of the fee.
+func (s Schedule) FeeString() string {
 	var parts []string
 	if s.terms.Percent.IsPositive() {
 		parts = append(parts, s.terms.Percent.String()+"%")
@@ -155,9 +166,6 @@ func (s Schedule) String() string {
 	}
 	if s.terms.Cap.IsPositive() {
 		out += " (at most " + s.terms.Cap.Dollars() + ")"
-	}
-	if s.terms.Minimum.IsPositive() {
-		out += ", minimum " + s.terms.Minimum.Dollars()
 	}
 	return out
 }

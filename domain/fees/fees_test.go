@@ -127,20 +127,24 @@ func TestNewRefuses(t *testing.T) {
 func TestString(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		terms fees.Terms
-		want  string
+		terms     fees.Terms
+		want, fee string
 	}{
-		{terms("1.5", "1.00", "10.00", "0"), "1.5% + $1.00, minimum $10.00"},
-		{terms("1.5", "1.00", "10.00", "50.00"), "1.5% + $1.00 (at most $50.00), minimum $10.00"},
-		{terms("1.50", "0", "0", "0"), "1.5%"},
-		{terms("0", "2.00", "2500.00", "0"), "$2.00, minimum $2,500.00"},
-		{terms("0.25", "0", "1000000.00", "1234.56"), "0.25% (at most $1,234.56), minimum $1,000,000.00"},
-		{terms("0", "0", "10.00", "0"), "Free, minimum $10.00"},
-		{fees.Terms{}, "Free"},
+		{terms("1.5", "1.00", "10.00", "0"), "1.5% + $1.00, minimum $10.00", "1.5% + $1.00"},
+		{terms("1.5", "1.00", "10.00", "50.00"), "1.5% + $1.00 (at most $50.00), minimum $10.00", "1.5% + $1.00 (at most $50.00)"},
+		{terms("1.50", "0", "0", "0"), "1.5%", "1.5%"},
+		{terms("0", "2.00", "2500.00", "0"), "$2.00, minimum $2,500.00", "$2.00"},
+		{terms("0.25", "0", "1000000.00", "1234.56"), "0.25% (at most $1,234.56), minimum $1,000,000.00", "0.25% (at most $1,234.56)"},
+		{terms("0", "0", "10.00", "0"), "Free, minimum $10.00", "Free"},
+		{fees.Terms{}, "Free", "Free"},
 	}
 	for _, tt := range tests {
-		if got := schedule(t, tt.terms).String(); got != tt.want {
+		s := schedule(t, tt.terms)
+		if got := s.String(); got != tt.want {
 			t.Errorf("String(%+v) = %q, want %q", tt.terms, got, tt.want)
+		}
+		if got := s.FeeString(); got != tt.fee {
+			t.Errorf("FeeString(%+v) = %q, want %q", tt.terms, got, tt.fee)
 		}
 	}
 }

@@ -259,7 +259,7 @@ export const {
   useConfirmDepositMutation,
   useRejectDepositMutation,
   useCreateWithdrawalMutation,
-  useLazyGetWithdrawalQuoteQuery,
+  useLazyQuoteWithdrawalQuery,
   useGetWithdrawalQuery,
   useGetWithdrawalHistoryQuery,
   useGetPendingWithdrawalsQuery,

@@ -562,17 +562,14 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    getWithdrawalQuote: build.query<
-      GetWithdrawalQuoteApiResponse,
-      GetWithdrawalQuoteApiArg
+    quoteWithdrawal: build.query<
+      QuoteWithdrawalApiResponse,
+      QuoteWithdrawalApiArg
     >({
       query: (queryArg) => ({
         url: `/withDraw/quote`,
-        params: {
-          amount: queryArg.amount,
-          network: queryArg.network,
-          walletAddress: queryArg.walletAddress,
-        },
+        method: "POST",
+        body: queryArg.withdrawalQuoteRequest,
       }),
     }),
     getPendingWithdrawals: build.query<
@@ -1245,12 +1242,10 @@ export type CreateWithdrawalApiArg = {
   "Idempotency-Key"?: string;
   createWithdrawalRequest: CreateWithdrawalRequest;
 };
-export type GetWithdrawalQuoteApiResponse =
+export type QuoteWithdrawalApiResponse =
   /** status 200 The quote. */ WithdrawalQuote;
-export type GetWithdrawalQuoteApiArg = {
-  amount?: string;
-  network: string;
-  walletAddress?: string;
+export type QuoteWithdrawalApiArg = {
+  withdrawalQuoteRequest: WithdrawalQuoteRequest;
 };
 export type GetPendingWithdrawalsApiResponse =
   /** status 200 One page of the queue. */ WithdrawalQueue;
@@ -1460,8 +1455,9 @@ export type WithdrawalQuote = {
   receives?: string;
   /** The address as it will be paid to (when given), trimmed. */
   walletAddress?: string;
+  /** The smallest withdrawal, decimal string. */
   minimum: string;
-  /** The schedule as published, e.g. "1% + $1.00 (at most $25.00), minimum $10.00". */
+  /** The fee as published, without the minimum (which is `minimum`), e.g. "1% + $1.00 (at most $25.00)". */
   schedule: string;
 };
 export type Error = {
@@ -2061,6 +2057,14 @@ export type CreateWithdrawalRequest = {
   /** The fee the investor was shown (`fee` of the quote for this amount), decimal string. A request without it is a 400; one whose fee is not what the schedule charges now a 409 `fee_changed` with the current figures. */
   fee: string;
 };
+export type WithdrawalQuoteRequest = {
+  /** USD to take from the available balance, decimal string; leave it out for the schedule alone. */
+  amount?: string;
+  /** BTC, ERC20 or TRC20. */
+  network: string;
+  /** The address to check; leave it out to check none. */
+  walletAddress?: string;
+};
 export type WithdrawalQueueItem = {
   withdrawal: Withdrawal;
   /** How long the withdrawal has waited, at asOf. */
@@ -2445,7 +2449,7 @@ export const {
   useConfirmDepositMutation,
   useRejectDepositMutation,
   useCreateWithdrawalMutation,
-  useGetWithdrawalQuoteQuery,
+  useQuoteWithdrawalQuery,
   useGetPendingWithdrawalsQuery,
   useGetWithdrawalQuery,
   useGetWithdrawalHistoryQuery,

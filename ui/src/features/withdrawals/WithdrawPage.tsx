@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useCreateWithdrawalMutation, useLazyGetWithdrawalQuoteQuery, type Withdrawal, type WithdrawalQuote } from '../../api/enhanced';
+import { useCreateWithdrawalMutation, useLazyQuoteWithdrawalQuery, type Withdrawal, type WithdrawalQuote } from '../../api/enhanced';
 import { apiErrorInfo, errorMessage, type ApiErrorInfo } from '../../api/errors';
 import { Amount } from '../../components/Amount';
 import { TextField } from '../../components/form/TextField';
@@ -37,7 +37,7 @@ function fieldOf(raw: unknown): Field | undefined {
 function RequestForm({ initial, available, onQuoted }: { initial: Request; available: string; onQuoted: (r: Request, q: WithdrawalQuote) => void }) {
   const toast = useToast();
   const refs = { amount: useRef<HTMLInputElement>(null), walletAddress: useRef<HTMLInputElement>(null) };
-  const [quote] = useLazyGetWithdrawalQuoteQuery();
+  const [quote] = useLazyQuoteWithdrawalQuery();
   // Its own flag, not the query's: the address check on blur may still be running when Continue
   // is pressed, and that must not swallow the press.
   const [submitting, setSubmitting] = useState(false);
@@ -52,7 +52,7 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
     const walletAddress = request.walletAddress.trim();
     if (!walletAddress) return;
     try {
-      await quote({ network: request.network, walletAddress }).unwrap();
+      await quote({ withdrawalQuoteRequest: { network: request.network, walletAddress } }).unwrap();
     } catch (raw) {
       if (fieldOf(raw) === 'walletAddress') setErrors((e) => ({ ...e, walletAddress: errorMessage(raw, 'Please enter a valid wallet address') }));
     }
@@ -72,7 +72,7 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
     }
     setSubmitting(true);
     try {
-      const q = await quote({ amount: trimmed.amount, network: trimmed.network, walletAddress: trimmed.walletAddress }).unwrap();
+      const q = await quote({ withdrawalQuoteRequest: { amount: trimmed.amount, network: trimmed.network, walletAddress: trimmed.walletAddress } }).unwrap();
       onQuoted(trimmed, q);
     } catch (raw) {
       setSubmitting(false);

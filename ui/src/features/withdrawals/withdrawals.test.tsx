@@ -8,7 +8,7 @@ import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 const investor = makeUser({ _id: 'u1', name: 'Ivy Investor', balance: '1000.00' });
 const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Sam Staff' });
 const tron = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const schedule = '1% + $1.00 (at most $25.00), minimum $10.00';
+const schedule = '1% + $1.00 (at most $25.00)';
 
 const pending: Withdrawal = {
   _id: '6f1c2a52-3b7e-4d21-9a55-0c1f2e3d4b5a',
@@ -29,16 +29,16 @@ const pending: Withdrawal = {
 const staffView: Withdrawal = { ...pending, user: { _id: 'u1', name: 'Ivy Investor', email: 'ivy@example.com' }, availableBalance: '900.00' };
 
 // The quote as the server answers it: an address check, the minimum, or the fee on $100.
-const quoteOf = (request: Request) => {
-  const q = new URL(request.url).searchParams;
-  const address = q.get('walletAddress');
+const quoteOf = async (request: Request) => {
+  const q = (await request.json()) as { amount?: string; network: string; walletAddress?: string };
+  const address = q.walletAddress;
   if (address && address !== tron) return json({ message: 'Please enter a valid TRON address', field: 'walletAddress' }, 400);
-  if (q.get('amount') === '5') return json({ message: 'The minimum withdrawal is $10.00', field: 'amount' }, 422);
+  if (q.amount === '5') return json({ message: 'The minimum withdrawal is $10.00', field: 'amount' }, 422);
   return json({
     minimum: '10.00',
     schedule,
     ...(address ? { walletAddress: address } : {}),
-    ...(q.get('amount') ? { amount: '100.00', fee: '2.00', receives: '98.00' } : {}),
+    ...(q.amount ? { amount: '100.00', fee: '2.00', receives: '98.00' } : {}),
   });
 };
 
@@ -47,7 +47,7 @@ describe('withdraw page', () => {
     const keys: (string | null)[] = [];
     const api = stubApi({
       'GET /api/users/getUser': json(investor),
-      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/quote': quoteOf,
       'POST /api/withDraw/create': (request: Request) => {
         keys.push(request.headers.get('Idempotency-Key'));
         return json(pending);
@@ -93,7 +93,7 @@ describe('withdraw page', () => {
     const keys: (string | null)[] = [];
     stubApi({
       'GET /api/users/getUser': json(investor),
-      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/quote': quoteOf,
       'POST /api/withDraw/create': (request: Request) => {
         keys.push(request.headers.get('Idempotency-Key'));
         return keys.length === 1 ? json({ message: 'Insufficient balance: $50.00 is available', field: 'amount' }, 422) : new Response('', { status: 500 });
@@ -118,7 +118,7 @@ describe('withdraw page', () => {
     let confirmed = false;
     const api = stubApi({
       'GET /api/users/getUser': json(investor),
-      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/quote': quoteOf,
       'POST /api/users/step-up': async (request: Request) => {
         const body = (await request.json()) as { password?: string };
         if (body.password !== 'right-password') return json({ message: 'That password is not correct. Please try again.', field: 'password' }, 400);
@@ -163,7 +163,7 @@ describe('withdraw page', () => {
     const withApp = makeUser({ _id: 'u1', balance: '1000.00', twoFactorEnabled: true });
     const api = stubApi({
       'GET /api/users/getUser': json(withApp),
-      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/quote': quoteOf,
       'POST /api/withDraw/create': json({ message: "Please confirm it's you to continue.", code: 'step_up_required' }, 403),
     });
     const u = userEvent.setup();
@@ -187,7 +187,7 @@ describe('withdraw page', () => {
     const message = 'For your safety, withdrawals are paused until 29 Nov 2026, 14:05 UTC because your password was changed.';
     stubApi({
       'GET /api/users/getUser': json(investor),
-      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/quote': quoteOf,
       'POST /api/withDraw/create': json({ message, code: 'withdrawal_cooldown', until: '2026-11-29T14:05:00Z' }, 403),
     });
     const u = userEvent.setup();
@@ -206,7 +206,7 @@ describe('withdraw page', () => {
   it('links to the identity check when it is not approved', async () => {
     stubApi({
       'GET /api/users/getUser': json(investor),
-      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/quote': quoteOf,
       'POST /api/withDraw/create': json({ message: 'Please complete your identity check before withdrawing.', code: 'identity_check_required' }, 403),
     });
     const u = userEvent.setup();
@@ -224,7 +224,7 @@ describe('withdraw page', () => {
     const keys: (string | null)[] = [];
     const api = stubApi({
       'GET /api/users/getUser': json(investor),
-      'GET /api/withDraw/quote': quoteOf,
+      'POST /api/withDraw/quote': quoteOf,
       'POST /api/withDraw/create': (request: Request) => {
         keys.push(request.headers.get('Idempotency-Key'));
         return keys.length === 1
