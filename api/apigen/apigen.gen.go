@@ -2798,6 +2798,14 @@ type GetPendingWithdrawalsParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// QuoteWithdrawalParams defines parameters for QuoteWithdrawal.
+type QuoteWithdrawalParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // RejectWithdrawalParams defines parameters for RejectWithdrawal.
 type RejectWithdrawalParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -3215,7 +3223,7 @@ type ServerInterface interface {
 	GetPendingWithdrawals(w http.ResponseWriter, r *http.Request, params GetPendingWithdrawalsParams)
 	// QuoteWithdrawal What a withdrawal of an amount costs, and whether an address can receive it, before confirming
 	// (POST /withDraw/quote)
-	QuoteWithdrawal(w http.ResponseWriter, r *http.Request)
+	QuoteWithdrawal(w http.ResponseWriter, r *http.Request, params QuoteWithdrawalParams)
 	// RejectWithdrawal Reject a withdrawal; the amount goes back to the available balance (authors and admins)
 	// (PUT /withDraw/reject/{id})
 	RejectWithdrawal(w http.ResponseWriter, r *http.Request, id WithdrawalID, params RejectWithdrawalParams)
@@ -3821,7 +3829,7 @@ func (_ Unimplemented) GetPendingWithdrawals(w http.ResponseWriter, r *http.Requ
 
 // QuoteWithdrawal What a withdrawal of an amount costs, and whether an address can receive it, before confirming
 // (POST /withDraw/quote)
-func (_ Unimplemented) QuoteWithdrawal(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) QuoteWithdrawal(w http.ResponseWriter, r *http.Request, params QuoteWithdrawalParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -7714,8 +7722,35 @@ func (siw *ServerInterfaceWrapper) GetPendingWithdrawals(w http.ResponseWriter, 
 // QuoteWithdrawal operation middleware
 func (siw *ServerInterfaceWrapper) QuoteWithdrawal(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params QuoteWithdrawalParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.QuoteWithdrawal(w, r)
+		siw.Handler.QuoteWithdrawal(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -16710,7 +16745,8 @@ func (response GetPendingWithdrawals500JSONResponse) VisitGetPendingWithdrawalsR
 }
 
 type QuoteWithdrawalRequestObject struct {
-	Body *QuoteWithdrawalJSONRequestBody
+	Params QuoteWithdrawalParams
+	Body   *QuoteWithdrawalJSONRequestBody
 }
 
 type QuoteWithdrawalResponseObject interface {
@@ -16769,6 +16805,20 @@ func (response QuoteWithdrawal403JSONResponse) VisitQuoteWithdrawalResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type QuoteWithdrawal409JSONResponse struct{ ConflictJSONResponse }
+
+func (response QuoteWithdrawal409JSONResponse) VisitQuoteWithdrawalResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20085,8 +20135,10 @@ func (sh *strictHandler) GetPendingWithdrawals(w http.ResponseWriter, r *http.Re
 }
 
 // QuoteWithdrawal operation middleware
-func (sh *strictHandler) QuoteWithdrawal(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) QuoteWithdrawal(w http.ResponseWriter, r *http.Request, params QuoteWithdrawalParams) {
 	var request QuoteWithdrawalRequestObject
+
+	request.Params = params
 
 	var body QuoteWithdrawalJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -20563,99 +20615,99 @@ var swaggerSpec = []string{
 	"XWp71G5df4W5g9C8EbMc3r/TIw4nfXcHV925B+h2/D3Zu5ESWzdRY9issHzffWLUwi2TC/Kjh+TeHq46",
 	"6LISrXIMxOkrjc0DGP0Wlvcts/D+PVUwxtU5Alx+haiTde8RPQAYhGECrV6m8J17wqxTR0dS5oyKGIRa",
 	"zKiNSJ6QeRj17N6JGA9RPDxSpBXCcBzi3PesPVM8/AWEkzV2UIytdIaoZc4/dNxYQofZ041MtRIM/j/2",
-	"vna5cRtL+1ZQrq6SVEWpbcfd74xdb205/ZXMdDoef0x2N8w2YRGSGFMAlwBb0WTzf3/vJe6VbOGcAxCU",
-	"KNluObY6oz8zaYsEQRA4n895TixBqbYo9lrPrrEcegMWVKWTDB9lec4yiQqoNow6Eeucom0IM3JF6C9b",
-	"as+dxaZKD9MOB1rQnPDTR7oQNNTlhD7SAtjb65lc1Yp/0GFdCNx9ErFcWNljhyiv1X1N7WRv7tkZf1Ur",
-	"vwiagpklBRfDp15DxmKt9xAA77CTMFZ3raXQW6kM3fa6t1J8Y/fOGTeTLXKU34dvtNOkO036sJp0WWZC",
-	"yNyUVk6FLlpvM6GvqtUQ1NN8xucafWiR6qhWNFRO7HICziPLQjh9S3qCVVLzkYglHUhMWS0kJKRC5GG9",
-	"dVVlVsgUO/snau+DS2Gn9riwoFWVrVDnBHm0GoIBm6At7LHBnikmyqjVhsFfzt68s7vj7MM7VkFT/Rfs",
-	"u69Z9+jgBeucUXN7GKPmfWHhTZCpGnSoRwj8i2XabhltxQmwZbmGmQeHrPiFQjh9AX5s6ntJmzIrNNgW",
-	"U2E48El0c0LlMmGGg1ZFVRW54ukZvOTv6rtNq9xkBS/N85Eqp307v+bGLEo7M5PhtvbLfnsaJdRAP9KN",
-	"P/nL1DVE57dEUwE6p0g55GC1KE9YAhP2vFTA4mE3QUezq/P3fzi1dXCHR5zxud2Ul0q95+UYk0gHL+7y",
-	"PhTrEOl3Is34pd0BXyqfzRUcTMZd3yoSIpjWuQHdY2q8c0EHeJPKbxjj+a+ST8ValOMKYdGSw4X/W5fD",
-	"LayFXtob/+PH0/6/8/4/9vt//tj/6deDl9HLo9/ieND9uRj/VyHHvWd7t5cyLJ9gOErPfy7E+L7J2Yju",
-	"LeT4QfK6KOcfL6m7OVipufM23Fyer2+l9dWgf1MzGVAJKpnPB+yU/kKiM4RTeF7AujouKxGnGEsHeM90",
-	"TXjkqGVhPBhqWIoU2rYn10pWOvEtcqlex0+Hwe+9GIqOiJdGTCP3X+65Lb3A1KjmfFsYnAASsew+O9jf",
-	"H+zvs+s5S8WIV7k5YXqKsQ8aSDtAEdifyFsjeCmZVKVdGjBEIEZgJwrYmFgi3sYHc0LEDiB06uniUplg",
-	"fU581IEPb8al3WIRq3TF83weSx+ixz4hA7+CYJUhJ1Wm68oTt9KYZvZwKkdaQHSr1j2337zZkc8OlGdA",
-	"IGkfqyoDFo9vBQhb1bn7UtV7KGKJ/+/E90rHWgVqhwp/jvc+BHfFeytKFs79dt7OGpl6frexPtZEmo9p",
-	"NzxlRre1MMefbizJzTN5E+EBCmhNSfLozWVhKfRkHSMxTzWEBenSJGKlMtwIaEcPVAtBRguu5BDcS0hM",
-	"wp8xb2fo3MXSZclwKHDmmAeZzSYqr/2mEZ9m+Zx1S2HlCeZcMyWhfe9B2PcSAN4xBQzdg9HrOq49WmzE",
-	"T/4+hv1aYSVw+4VwgLItJjy2S3tOo7eDN+BdHruxzxeArFjl0FP5v1M8wUYiwKt1jTjRntrl38CpL8XY",
-	"KpFy9RF8VQo4bpzp6tr+YPUkKaHIEQtAtXF3LdYCAlgI2vRJbeQyFtS22/UXJU8deOwC64REEmC5hgoY",
-	"lGvogF0XHcvkX0ox+v9Un8exh10KI53U184yqRsJg5U0tusZ7qIVqI+ziZKCfagAA3wvwtt1rLkQCkcG",
-	"GpJekO52H1CknXZJQt/3Fo6q88YSLy/fKmIqu+dXFF1/dbjVfY5wXZ6oReqqqMi5/5qeRuh3C+f/88XZ",
-	"UZSFnJoBV9NGQjSTwMHg6yLb26L46z6LE3BDxOhTwDbpdXc9/R7OZn+fjQzoYl0IScVS92R0oyTxEqkb",
-	"MGI6DfT8V/gnmHe/rYF0XxDOklzHWoWxcyDYpN9HVR6xwie9M9kZtOiq4Pl3CqvVU7xr872Dwz9ttVYK",
-	"VmAbcdhamM9XODvmstszwcKQfV+DdF1SGJ1Yjw6t+Wsb7O735nVfVmcwOdEnHfn8V1PLgFYP4dJPzprl",
-	"AQWnFLM+gZV5LkpHWT1gb5bmC1FDAKfCn2MJ7gKEDPH+hp/QQuLb3jfIvoiLO9ypoedTyZInyGPD4jjV",
-	"vDubt57NeA/gXDOuZcewqYj3jlmuhjcQPZpNFPL0PwAiz02gn6u1DdBdIfB7NX7C4OuduH+Dqb6Rppzf",
-	"hQf4EmF7XxQJtXtP11zAFcU2gqxNbuMNQ6hayBQQaXeDb16AqkAVg66+KluhnBAsbeI5WTepC1OSXgTJ",
-	"BiBVAiakleDN9djNE6K9FZ8yVREmUxtVaOhlmAEH7gPDLBtR21gS6LK9jsUug/MWu1JJrB7XQpqIZZjG",
-	"qbRII1aKIudDXA9YX1HGkoaK2HVVSmN/Alpf6uBYw0p7x75KmiriKe0DdQr0FjOeGfaBkks6lpT7IkMU",
-	"WDj9d6VShbBghPYi8KhhbB/xMvaBUGcN0at2PRrssT8EhvMifKOnJyW5qMucd7jMLWwaYU9VUFq3QmZu",
-	"pPJl+vcg+A1nZnUgqf3ybU4T3bL5sfqL4trEaJz2Brv9/cBYqsaOXsq2bGyKgCu3pmQn0+bCXfQ4Zicm",
-	"UO9gbZ5ih1v3DhECTUsxRE5Sq+PRXvvCm6J0tGvmq+sv8RBf/XkpPqkb0QdMt14XBLeXfW+vCvbCFym5",
-	"3kCZ6S6tvUrYyLQZ5GHil6EoqIpBSfFQO89lXZDTqa0dfboSStESBMrSu0aAXh59DhTzj7IXHxuHafeT",
-	"dcDIkfHMYw8jxowo+uuao3/HS2rT4BFjvuJCNxtIom1YaoU+5AtfP85O69Qjst7IxY4FvChca0xqSdMo",
-	"9ss8X/UxO9rfjxC3QNf2ToLcJsIRoaGkFG5I3wEnQtZLkdrJO4eXaGYzM2CngaMaUlUAKQ/SYfjANE6B",
-	"G0YgTVdsyCjHar1uAnrWnTbcM4FaWbPu0eGfe4NYfu8Orq6bdECZESwvmipdo1I+Z8kQ0rk/ZGaSlnzG",
-	"86TnmPuP9r/C6dnpxzKxH/djVRcrJixYGwxAUI9Orm908P0i+NiIWokI/1YIbqjfMLmm1OUznOO1yJUc",
-	"+yYbtFOOCcBzLXgJnP43QkYNxAwMi8H0Gdcs07qyhocq25t4iuKq2FamgQuY3RNlsfDhra2K/Ultns2d",
-	"+70FrYvx27DMSoi5qhBLrtpkApAJmgmX4fHZVAdgYvwWFEeQPv/yWb8u8GW2L9d84WlcdqRfT2jD02dw",
-	"9KwOa3Li4dKZbyWurQmg5FBsDETBukDXWHUF8OQtAjZzMTLY7r8UrJLUqRk1MpGSUGnxtXB9nNlElGLg",
-	"Cw6nfI5kgNcilvFevMe6pZh6emJ7Eep+a6iMslz0HDUsmaDUusRdan+5On/PkqCkNLHGgqlKKdK6bw4y",
-	"2nZdHXRYwRaBJZempdAaLoMGPT1rfjnbK5YJWF7HLMZaz3gPQO+AHoASOUzHE89hqarxpDmn9jLY9HMB",
-	"ao8ksq78DLeMfGGxpHVnUjygIMKv3pJNtScGy/M21P5VMS55WoudVi8wKVW+TEVG/wiIBLtcsySQbwnw",
-	"UvdCSjY7ElSGxdIPhjd7nCgMOA0I6Ow9za7sWuRiCM3fVS466GFaGR1LEnt1MQHSaeNzu0eHh70Be1dy",
-	"CZnDBG5KiMXBVbDhUFi+Qq5VpmN5uH/oSFuLUhVK85ya3QTUre48tguZeqm3Vsr4KW6fcfSKtJw9WYfY",
-	"texBHnlGXxOB0mnboz80N0ijerKbqmENXxlM04jFexfCfjzkFhqxtDKZ0PFeI+Fd99SYC6CCd7sKUt7a",
-	"oQXwWdD5R1NtpFOdsE8dUa8GUkak5oXaFKQaPPv+4pI9d0PrRhsR6AicEIFx4js974zOJ5H1uL3J5uxo",
-	"klj3hTmj4DtXuVgwLheI4PWamJ+j6mD2fzRLRqWS0MI6Zck1H94k1JncEZMc7EdHf3oR/b+X+9DfQLPu",
-	"0cFXrPM2gwaI//BsY7HMoXrL+q8H+999Pej0IohrzgsBpCgRO/vwLmLvvn0bsR/E9VnEvv7uLGLfvPn2",
-	"FfClvH7rmtS4gKPVgB0dSxIErnv59byuCwbu2GEORT3wJCRncSxnUOKORf0DBnyrOJO/nL2LYgnzsS9u",
-	"n22NbZ7naiZSz9iCxd5BFw/UJdfKTFjXqStcffwjLGYsoS8EH94E9NsdqyhHWFNV9/jzrfvaSbthUsiD",
-	"O+ZWAXLqAI4ZKSicmTP1SZQDZj8I3QCE9UgvI6Tr66GNKvnYt4CfiDylulA78FRMVTk/gckhEyAo5xGg",
-	"U+2twjc9QCbx2QT6hISLg5It6ORlZRYU0tsph93NuetYs5K0prGZt4m7xn7WOzFFRHuwGe5KSPGkjDZ/",
-	"nQ8v7Hc0KzSk/5ECy3bbQ3HwjFF/vx2XzT8rl82FkOly94VQDmzUiQEQHXNrszZQ+y6A0pQd9cU7aHzz",
-	"BP+dAEg7bPxdkXKwYvOAu9DHrlaVr3w++GgZPbec/18OzAS0KUikgo2bqA0UctRjzo/nDDjjMs1EybVI",
-	"WRfMAtXXk1KkVoD3Int9LH3kU8i0DhFOlRRzNsmsJTC3XsucOlVVaWYG7FWuNIB15dzPqul2x7LN72b3",
-	"crtPGr2r4JV1LD3rjfewQgMjTE+DRYO44InKU/dWrnu3X8IyljgWJdSG+HbHYPd0IX2cwAAfYYCk517B",
-	"FQzmGWKXMxMxMRgPEM4dSzeRpTkcs2cHh8AMxD/xLLfnIWIHMCzmgT0us/vshb2uF7FDAj3FMpN2N6HU",
-	"7T57CRRDvQE749ZOhkAywarpRRrtDzptraVgB22UDfqdQhh2o7nqp6fHOL/Czmm7kMXvG7LYxR8eIP5g",
-	"t2pIE3D/2ENw9Cj6YL/o65LP3Pers8xVe4/80YgVPEtZwqcwif/97/9hI2G/u+wPJzyThEeBVn0IEppb",
-	"+WVKLjXOhE24nrCu0wlAtxKRFriRakbgE3oA4aq41sKQI00edMmNQCffymEsUTEmtxoAOxSKWA4n1qxP",
-	"/T0oaFXZ2ns3ENYtfXepQidzbE2knxgYyeT2o5Sm3rvoXfsjqOjezOgTdnR4SKib4KEOadOg2XNfW5XY",
-	"tjfDqACE4KGox/HQDNjptUsPmkkpNKxKl1jqYvnsYD/aR80SlvXA15wLcwe9zrpWiAR6HbFG9iO6tvK/",
-	"fMP1JPGUMsDihhR3hIioA/h2Z2hMkvodQwgm2CDOKpg7ccQys6YncY24urfGq2/dKhTE6eKLbV/Iv9G3",
-	"eKdAdzH/P1x3uUU9pkZNmX1LG7n6Sn2PdnJeKyOYdHUq4BtwQEgXJ6x7dfG6V3uzXo94l4Rd85w7XlQe",
-	"vNOiOo+lUSyZ2QHMKTrNQBiaSGFmqrxJogb5Qf00irpje8yQdgEcZD0RaSztIU+rXLCuFoIl/1mpJmD2",
-	"JNRPToOrkgX0o3gCXQ9M7LfpnPuayB0zCFOeSSmMd/7JoqA3IcyxrqYsk8O8soe/W4OYY7mwCtGiqyj5",
-	"1HlkNKQD4hSlus7FtDcAdd+xC+OJZIMtlGn27MDq5Q4AdGcoYmiNOtrdgyve+VbqajTKhgAMps95zJ79",
-	"K0gv/6E7jHtjYOnrD5iTna6obTE+ApvZi7E0lj46CItlF+irHvSb/uAbLDhssvXEf64IWu0hxg7avIia",
-	"RrRwz0lWqAN+EUvCvy7YJNB2bQk2HTnn2HPpQcSBpwP2VpXs8IhNVGVP6MiIMpY1UQd8p7rnTEBwuPDI",
-	"+mN9HCqVp2om3T5IYD9aQZ2AGUzUvPYANOxNqM+eqJk8Ydmo8YUhBo+7XDs1ElmrFIf8SPCwJOipR8gu",
-	"ZCcGrRRM8W/2OCWu5bY/RxORtyZrFvHq2wp9eLUwzycyhoKFWgG2onRKoCR2kKstSHKc6hvrN7mvUium",
-	"ZeVolNXxIPXvqcoXEyBekY+F6dcDeC+7lWkdvWyea8XGwjTFSDeptCiTnvOosrJl/lLNYtlN/A9f49+T",
-	"XmRfDS3cFcTZj+hFPQ7T9u3ndemcfhH0/99L0TBDrXeiZtKqDmsp2S0EsD4lBQJ6j/aPeg+1mymLsI4G",
-	"qF73b+ji7WRir+f5PnPaZN0e2YCH/UHqpr1NH0xpJXXPRh+Z8hUrxdQZHyPO50bMGUezx7VSANfYWh3d",
-	"ZCwMacTX1B4h6R2zBCrskoglw6rUqky8PI5lYa1qNOk62nocv5hXeJGLMinD8wRcctejOM9XCDR69g/B",
-	"Snz+RrxdqIEXh7O98+Xv7VI81i6HJ7ZtcytQYOXJPYJPuOWWy8YnKtgWfjuNnPxs9e0jpvLUn7UInOgx",
-	"cGdzZrKpeDjfH9zi9fyG5BmGisBFWq0D4j0Mrmv3+4T8FooZRKG7ErjmziHBqLUdFRqEBJ1eZ6rKIW4r",
-	"sk/CjbroK5vQMecUA8tz655D4NkoDBhAK26q9OWaJYshkMTnAaZI8Q4Dexcefgl811uiH911lcKxtN66",
-	"knVYpbNirVsdd3fdkrMey6a3zu7mrPcG7JSdfX9xCd0JjfsIuND12iIkkBeF4CV4hByqfaBLo1b2D1I5",
-	"ev5cja2R4Hq4kzbvURglTFnD1tZQfe35hfwWcekQ6Lgf+a8nmygL+8Unghre4lJD2p+N1LCi8mXY6rqR",
-	"9ZEs3nOd8uO9Aftwuye7EEfa+3380B+ajvaTu6Ewi1V2CyzJtrufTxng/QGY9BpJuBFsYdyGQ6UN7dEZ",
-	"9boO9veQSyf/ACjiMBoY4LK20wOZYpgNWJ+bvQzdxEzX3VoRl8y1kkHO1R4okPp1hBUzofZVrfzjhA6i",
-	"CGsLLbad0h8v6Xa+8F7byHeNyeZdCfLTZoZ+xgq3+mCfhApsrITGAgIi22ixQh48ddTEQv66h4wep5WZ",
-	"7B3/+JM9ZMh96v/yk72h/OSObFXme8d7z3mRwfmimSxKmm8louGBZOYawB3Y6dcONKixuVNhOJzs5VbF",
-	"/aqImKchpUrJKKjZlnVLOZ/FrUdGKOby0FfQzIpLPhZTCJBTJ/nmIgcDIV5meaBvG+kOzbp//bdXPdan",
-	"QpHIVUfYMVMxzGDSwbA382HboCCdAWlfszrB31ouds4y6zNuX6niOUPAJ0JpRqJ0aEjrqpDOCUYu+BxL",
-	"L5bHDr2efp0GpI3qlEhHk5EZPof0QcSoUijI61l1Ejw/3L7LU4DOPsKegpQbPmi07sEfWtfkk8hVYV+r",
-	"D/XjE5EXotQnrjVh92j/CFJJRanSCg5JMHRa394y+BkAeLFlpWFFmQ2FZt2UZ/mcvbk6v7p4zfzcAHqE",
-	"W+rry1dXF68vrS2Q5sL6h3AOUtetaMiHk3BZcPyW51v9jSoWlh7bj6MqYX329vRvETOCTyM2UTMwqlV5",
-	"oyP7WUw2BEvd2uBKGj40LBWGZ3m4JZ1Wan+wu88e7BqsA1+c6hxcPKA+Ovj3tgOuhpl1HkqlRqzPjN30",
-	"UyUziFQhcNVkn+zpMtnwRpQR7qEhMjPhshKOI7efrPka02klQYj/9Nv/BQAA//8=",
+	"vre5cRtJ/6ugXFMlqYrS2I5nfrt2/erKmX/J7mTi9Z/N3YW5ISxCEmMK4BHgKNpc3t/r+4j3Sa7Q3QBB",
+	"iZLtkWNrsnqzm7FIEAQBNLr76eeJJRjVFsNe29k1J4fegAVV6bSHj7I8Z5lEA1QfjDoR65zi2RB65IrQ",
+	"X7bUnrsTmyo9TDtsaMFywk8f6UKwUJcT+kgLYG9vZ3JVG/5Bh3UhcPdJxHJhZI8dorw29zW1k725Z3v8",
+	"VW38IhAFM0sGLoZPvYaMxZ7eQwC8w05CW921J4XeSmPopte9jeIbO3fOuJlskaP8PnyjnSXdWdKHtaTL",
+	"eyaEzE1p96nQRetttumrajUE9TSf8blGH1qkOqoNDZUTu5yA88iyEE7fkp5gldR8JGJJCxJTVgsJCakQ",
+	"eVhPXVWZFXuK7f0TyfvgUNiuPS4saFVlK9Q5QR6thmDAJGgLe2wwZ4qJMmr1weAvZ2/e2dlx9uEdq0BU",
+	"/wX77mvWPTp4wTpnJG4PbdS8Lyy8CTJVgw5phMC/WKbtlNF2OwG2LCeYeXDIil8ohNMX4MemXkvalFmh",
+	"4WwxFYYDn0Q3J1QuE2Y4aDVUVZErnp7BS/6uvtu0yk1W8NI8H6ly2rf9a07MorQ9MxlOaz/st6dRQgv0",
+	"I934k79MXUN0fkssFaBzipRDDlaL8oQl0GHPSwUsHnYSdDS7On//hzNbB3d4xBmf20l5qdR7Xo4xiXTw",
+	"4i7vQ7EOkX4n0oxf2hnwpfLZXMHCZNzpVtEmgmmdG7A9psY7F7SAN6n8hjae/yr5VKxFOa7YLFpyuPB/",
+	"63K4hT2hl/bG//jxtP/vvP+P/f6fP/Z/+vXgZfTy6Lc4HnR/Lsb/Vchx79ne7aUMyysYltLznwsxvm9y",
+	"NqJ7Czl+kLwu7vOPl9TdHKzUnHkbTi7P17fy9NWgf1MzGVAJKpnPB+yU/kJbZwin8LyAdXVcViJOMZYO",
+	"8J7pmvDIUctCe9DUsBQpyLYn10pWOvESuVSv47vD4PdeDEVHxEsjppH7L/fcFi0wNao53xYaJ4BELLvP",
+	"Dvb3B/v77HrOUjHiVW5OmJ5i7IMa0g5QBOdP5K0RvJRMqtIODRxEIEZgOwrYmFgi3sYHc0LEDiB06u7i",
+	"UJlgfE581IEPb8alnWIRq3TF83weSx+iR52QgR9BOJUhJ1Wm68oTN9KYZvZwKkdaQHSr1j2337ypyGcb",
+	"yjMgkLSPVZWBE4+XAoSp6tx9qeo5FLHE/3fitdKxVoHkUOHP8d6H4K54b0XJwrmfzttZI1P37zbWx5pI",
+	"8zHPDU+Z0W0tzPGrG0ty80zeRLiAAlpT2nn05nthKfRkHSMxTzWEBenSJGKlMtwIkKMHqoUgowVXcgju",
+	"JbRNwp8xb2do3cXSZcmwKXDmmAeZzSYqr/2mEZ9m+Zx1S2H3E8y5ZkqCfO9BqHsJAO+YAobuweh1Hdce",
+	"LQrxk7+PYb9WWAncfiEcoGyLCY/t0J5T6+3gDXiXxxb2+QKQFasceir/d4YnmEgEeLWuESfaUzv8Gzj1",
+	"pRhbI1KuXoKvSgHLjTNdXdsfrJ0kIxQ5YgGoNu6uxVpAAAtBmz6pjVzGgmS7nb4oeerAYxecTmhLAizX",
+	"UAGDcg0dsOOiY5n8SylG/5/q8zhq2KXQ0kl97SyTupEwWElju57hLlqB+jibKCnYhwowwPcivF3Hmguh",
+	"cGSgod0L0t3uA4q0076T0Pe9haPqvDHEy8O3ipjKzvkVRddfHW61zhGOyxNJpK6Kipz7r+lphH63cP4/",
+	"X5wdt7KQUzPgatpoE80kcDD4ush2WRR/3WdxAm6IGH0K2Ca97k7T7+HO7O+zkQFbrAshqVjqnoxulCRe",
+	"InUDRkxngZ7/Cv+E491vayDdF4SzJNexNmHsHAg26fdRlUes8EnvTHYGLbYqeP6dwmp1F+8qvndw+Ket",
+	"tkrBCGwjDlsL8/kGZ8dcdnsmWBg639cgXZcURifWo0Nr/toGu/u9ed2XzRl0TvTJRj7/1dR7QKuHcOk7",
+	"Z4/lAQWnFLM+gZV5LkpHWT1gb5b6C1FDAKfCn2MJ7gKEDPH+hp/QQuLbrhtkX8TFHe4k6PlUe8kT5LFh",
+	"cJxp3q3NW9dmvAdwrhnXsmPYVMR7xyxXwxuIHs0mCnn6HwCR5zrQz9VaAXRXCPxejZ8w+Hon7t+gq2+k",
+	"Ked34QG+RNjeF0VC7d7TiQu4othGkLXJbbxhCFULmQIi7W7wzQswFWhi0NVXZSuUE4KlTTwn6yZ1YUrS",
+	"iyDZAKRKwIS0Ery5Hrt5QrS34lOmKsJkaqMKDVqGGXDgPjDMshG1jSWBLtvrWOwwOG+xK5XE6nEtpIlY",
+	"hmmcSos0YqUocj7E8YDxFWUsqamIXVelNPYnoPUlBccaVto79lXSVBFPaR+oU6C3mPHMsA+UXNKxpNwX",
+	"HUSBhdN/VypVCAtGaC4CjxrG9hEvYx8IddYQvWq3o8Ec+0NgOC/CN3p6UpKLusx5h8vcQtEIu6qC0roV",
+	"e+ZGJl+mfw+C37BmVgeS2i/f5jTRLZMfq78ork2MxmlvsJvfD4ylaszopWzLxkcRcOXWlOxk2ly4ix7n",
+	"2IkJ1DucNk9R4da9Q4RA01IMkZPU2ng8r33hoigd7cR8df0lHuKrPy/FJ3Uj+oDp1uuC4Pay7+1VwVz4",
+	"IneuN1Bmuktrr9psZNoM8jDxy1AUVMWgpHiomeeyLsjp1CZHn66EUrQEgbL0rhGgl0efA8X8o8zFx8Zh",
+	"2vlkHTByZDzz2MNsY0YU/XXi6N/xkmQaPGLMV1zopoAkng1LrdCHfOHrx9lpnXpE1hu5qFjAi8JJY5Ik",
+	"TaPYL/N81cfsaH8/QtwCXds7CXKbCEcEQUkpXJNeASdC1kuR2s47h5doZjMzYKeBoxpSVQApD9Jh+MA0",
+	"doEbRiBNV2zIKMdqvW4CetZKG+6ZQK2sWffo8M+9QSy/dwtX1yIdUGYEw4tHla5RKZ+zZAjp3B8yM0lL",
+	"PuN50nPM/Uf7X2H3bPdjmdiP+7GqixUTFowNBiBIo5PrGx18vwg+NqJWIsK/FYIb0hsm15RUPsM+Xotc",
+	"ybEX2aCZckwAnmvBS+D0vxEyaiBmoFkMps+4ZpnWlT14qLJdxFMUV8W2Mg1cQO+eKIuFD2+VKvYrtbk2",
+	"d+73FkgX47dhmd0h5qpCLLlq2xOATNBMuAyXz6Y2ABPjt6A4gvT5l8/6dYEvs3255gtP47Ij/XrCMzx9",
+	"BkfP6rAmJx4unXkpcW2PAEoOxcZAFKwLdMKqK4AnbxGwmYuRQbn/UrBKklIzWmQiJaHS4mvhdJzZRJRi",
+	"4AsOp3yOZIDXIpbxXrzHuqWYenpiexHafntQGWW56DlqWDqCknSJu9T+cnX+niVBSWliDwumKqVIa90c",
+	"ZLTtujrosIItgpNcmpZCa7gMBHp69vjlzl6xTODkdcxirPWM9wD0DugBKJHDdDzxHJaqGk+afWovg00/",
+	"F6D2SFvWle/hlpEvLJa07o4UD7gR4VdvyabaFYPleRta/6oYlzytt51WLzApVb5MRUb/CIgEu1yzJNjf",
+	"EuCl7oWUbLYlqAyLpW8Mb/Y4UWhwGhDQ2Xuaquxa5GII4u8qFx30MO0eHUva9upiAqTTxud2jw4PewP2",
+	"ruQSMocJ3JQQi4OrYMOmsHyFXKtMx/Jw/9CRthalKpTmOYndBNStbj22bzL1UG/tLuO7uH2Ho1dk5ezK",
+	"OkTVsgd55Bl9TQRKp22P/tCcII3qyW6qhjV8ZTBNIxbvXQj78ZBbaMTSymRCx3uNhHetqTEXQAXvZhWk",
+	"vLVDC+CzQPlHU22kM50wTx1RrwZSRqTmhdoUpBo8+/7ikj13TeuGjAgoAidEYJx4pefdofNJ9nqc3nTm",
+	"7Gjase4Lc8aN71zlYuFwuUAEr9fE/BxVB7P/o1kyKpUECeuUJdd8eJOQMrkjJjnYj47+9CL6fy/3Qd9A",
+	"s+7RwVes8zYDAcR/eLaxWOZQvWX914P9774edHoRxDXnhQBSlIidfXgXsXffvo3YD+L6LGJff3cWsW/e",
+	"fPsK+FJev3UiNS7gaC1gR8eSNgKnXn49r+uCgTt2mENRDzwJyVkcyxmUuGNR/4AB3yr25C9n76JYQn/s",
+	"i9tn28M2z3M1E6lnbMFi70DFA23JtTIT1nXmCkcf/wiDGUvQheDDm4B+u2MN5QhrqmqNPy/d107aDZ1C",
+	"HtwxtwaQkwI4ZqSgcGbO1CdRDpj9IHQDENYjvYyQTtdDG1XysZeAn4g8pbpQ2/BUTFU5P4HOIRMgGOcR",
+	"oFPtrcKLHiCT+GwCOiHh4ODOFih52T0LCultl0N1c+4Ua1aS1jQm8zZx19jPeiemiGgPJsNdCSmelNHm",
+	"r/Phhf2OZoWF9D9SYNlOeygOnjHS99tx2fyzctlcCJkuqy+E+8BGSgyA6JjbM2sDte8CKM29o754B41v",
+	"ruC/EwBph42/K1IORmwecBf62NWq8pXPBx8to+eW8//LgZmANgWJVFC4iWSgkKMec348Z8AZl2kmSq5F",
+	"yrpwLFB9PSlFajfwXmSvj6WPfAqZ1iHCqZJiziaZPQnMrdcyJ6WqKs3MgL3KlQawrpz7XjXd7li2+d3s",
+	"Xm73SUO7Cl5Zx9Kz3ngPKzxghOlpONEgLnii8tS9lVPv9kNYxhLbooTaEN/uGM49XUgfJ9DAR2gg6blX",
+	"cAWDeYbY5cxETAzGA4Rzx9J1ZKkPx+zZwSEwA/FPPMvteojYATSLeWCPy+w+e2Gv60XskEBPscyknU24",
+	"63afvQSKod6AnXF7ToZAMsGq6UUa8gedNmkpmEEbZYN+pxCGnWiu+unpMc6vUDltF7L4fUMWu/jDA8Qf",
+	"7FQNaQLuH3sIlh5FH+wXfV3ymft+dZa5atfIH41YwbOUJXwKnfjf//4fNhL2u8v+cMIzSXgUkOpDkNDc",
+	"7l+m5FJjT9iE6wnrOpsAdCsRWYEbqWYEPqEHEK6Kay0MOdLkQZfcCHTy7T6MJSrG5NYCoEKhiOVwYo/1",
+	"qb8HN1pVtmrvBpt1i+4uVehkjq2J7BODQzK5/bhLk/Yuetd+CSq6NzP6hB0dHhLqJnioQ9o0aPbc11Yl",
+	"yvZmGBWAEDwU9TgemgE7vXbpQTMphYZR6RJLXSyfHexH+2hZwrIe+JpzYe5g11nXbiKBXUeskf2ITlb+",
+	"l2+4niSeUgZY3JDijhARdQDfzgyNSVI/YwjBBBPEnQrmbjtimVmjSVwjru5t8epbtwoFcbr4YtsX8m/o",
+	"Fu8M6C7m/4dTl1u0Y2rU3LNvkZGrr9T3kJPzVhnBpKtTAd+AA0K2OGHdq4vXvdqb9XbEuyTsmufc8aLy",
+	"4J0WzXksjWLJzDZgTtFpBsLQRAozU+VNEjXID+qnUdQd5TFD2gVwkPVEpLG0izytcsG6WgiW/GelmoDZ",
+	"k9A+OQuuShbQj+IKdBqYqLfpnPuayB0zCFOeSSmMd/7pREFvQphjXU1ZJod5ZRd/twYxx3JhFKJFV1Hy",
+	"qfPIqEkHxClKdZ2LaW8A5r5jB8YTyQZTKNPs2YG1yx0A6M5wi6Ex6mh3D45451upq9EoGwIwmD7nMXv2",
+	"r7B7+Q/dYdwfBpa+/oC5vdMVtS3GR2Ay+20sjaWPDsJg2QH6qgd60x+8wILDJltP/OeKoNUeYuygzYuo",
+	"aUQL99zOCnXAL2JJ+NeFMwnIri3BpiPnHHsuPYg48HTA3qqSHR6xiarsCh0ZUcayJuqA71RrzgQEhwuP",
+	"rD/Wx6FSeapm0s2DBOaj3agTOAYTNa9dAI3zJtRnT9RMnrBs1PjCEIPHWa6dGYnsqRSb/EjwsCTQ1CNk",
+	"F7ITg1UKuvg3u5wSJ7nt19FE5K3JmkW8+rZCH14t9POJDkPBQK0AW1E6JTASO8jVFiQ5TvWN9ZvcV6kN",
+	"07JxNMraeNj172nKFxMg3pCPhenXDXgvu5VpHb1snmvFxsI0t5FuUmlRJj3nUWVlS/+lmsWym/gfvsa/",
+	"J73IvhqecFcQZz+iF/U4TNu3r9eldfpF0P9/L0XjGGq9EzWT1nTYk5KdQgDrU1IgoPdo/6j3ULOZsgjr",
+	"aIDqcf+GLt5OJva6n+8zZ03WzZENeNgfpG7an+mDLq2k7tnoI1O+YuU2dcbHiPO5EXPG8djjpBTANban",
+	"jm4yFoYs4muSR0h6xyyBCrskYsmwKrUqE78fx7Kwp2o80nW09Th+Ma/wIhdlUobnCbjkTqM4z1dsaPTs",
+	"H4KR+PyJePumBl4c9vbOl7+3Q/FYsxye2DbN7YYCI0/uEXzCLT+5bLyigmnhp9PI7Z+tvn3EVJ76tRaB",
+	"Ez0G7mzOTDYVD+f7g1u8nt+QPMPQELhIq3VAvIfBde1+n5DfQjGDKHRXAtfcOSQYtbatgkBIoPQ6U1UO",
+	"cVuRfRKu1UVf2YSOOacYWJ5b9xwCz0ZhwACkuKnSl2uWLIZAEp8HmCLFOzTsXXj4JfBdb4l+dNdVCsfS",
+	"eutK1mGVzoqxbnXc3XVLznosm946u5uz3huwU3b2/cUlqBMa9xFwoOuxRUggLwrBS/AIOVT7gEqjVvYP",
+	"Ujl6/lyN7SHBabiTNe9RGCVMWcPU1lB97fmF/BRx6RBQ3I/815NNlIX94hNBgrc41JD2ZyM1rKh8Gaa6",
+	"bmR9JIv3nFJ+vDdgH273ZBfiSNvqyP7Q9NSf3I+FXqw6+MCY7vzXBwwp/wDcfY203wgWDU78odKGVsWM",
+	"1LWDFTXk0u24AE1xqBAMqdnT2gMd/jD/sD4bfBk6ppmu9WERCc21kkGW1y5hsDN1TBdzr/ZV7Y7LCY9E",
+	"Md0WIm7bpT9emu984b22kWEb09u7ouenzUX9jDV19cI+CU3mWAmNJQtE79Fy7nnwZFUTffnrHnKInFZm",
+	"snf84092kSHbqv/LT/aG8pNbslWZ7x3vPedFBuuLerK403wrEX8PtDbXACdBbWHb0KBGA0+F4bCyl8WR",
+	"+1URMU98SrWZUVAlLmsRO583rltG8Ody01cgn8UlH4sphORJu745yEFDiNBZbujbRoJFs+5f/+1Vj/Wp",
+	"NCVy9Ri2zVQMM+h00OzNfNjWKOzOgO2veaTgby0XO/ec9Rm3r1TxnCHEFME7I1E6/KV1jsjmBC0XfI7F",
+	"Hstth35Wv0480kR1RqSj6VgbPofsQcSoNinIJFpzEjw/nL7LXQAtIWFXQcoNHzTEgvCH1jH5JHJV2Nfq",
+	"Q8X6ROSFKPWJE0PsHu0fQfKqKFVawSIJmk7r21saPwPIMIpkGlaU2VBo1k15ls/Zm6vzq4vXzPcNwE44",
+	"pb6+fHV18frSngXSXFiPFNZB6vSRhnw4CYcF2295vrXfaGJh6FHwHE0J67O3p3+LmBF8GrGJmsExXpU3",
+	"OrKfxWRD8A3sqV9Jw4eGpcLwLA+npLNK7Q9299mFXcOD4ItTZYWLQNRLB//etsDVMLPuSqnUiPWZsZN+",
+	"qmQGsTGEyprsk11dJhveiDLCOTRELigcVkKO5PaTNV9jOq0kbOI//fZ/AQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
