@@ -12,10 +12,9 @@ package reference
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"strings"
-
-	"github.com/google/uuid"
 )
 
 // Kind is what a reference names; its prefix says it.
@@ -47,11 +46,7 @@ var ErrMalformed = errors.New("reference: not a reference")
 // For returns the reference of the movement of kind k with the given id. A UUID is read in any
 // of its spellings (upper case, braces, urn:uuid:), so the same id always gives the same code.
 func For(k Kind, id string) string {
-	src := []byte(id)
-	if u, err := uuid.Parse(id); err == nil {
-		src = u[:]
-	}
-	sum := sha256.Sum256(src)
+	sum := sha256.Sum256(canonical(id))
 	// 40 bits, five at a time, most significant first.
 	var bits uint64
 	for _, b := range sum[:5] {
@@ -85,4 +80,18 @@ func KindOf(ref string) (Kind, error) {
 		}
 	}
 	return "", ErrMalformed
+}
+
+// canonical is the 16 bytes of a UUID however it is spelled ("urn:uuid:", braces, upper case),
+// or the id's own bytes when it is not a UUID.
+func canonical(id string) []byte {
+	s := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(id, "urn:uuid:"), "URN:UUID:"))
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "{"), "}")
+	if len(s) == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-' {
+		s = s[:8] + s[9:13] + s[14:18] + s[19:23] + s[24:]
+		if b, err := hex.DecodeString(s); err == nil {
+			return b
+		}
+	}
+	return []byte(id)
 }
