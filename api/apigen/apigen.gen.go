@@ -427,6 +427,72 @@ func (e MetaProduct) Valid() bool {
 	}
 }
 
+// Defines values for MovementKind.
+const (
+	MovementKindAdjustment MovementKind = "adjustment"
+	MovementKindBonus      MovementKind = "bonus"
+	MovementKindDeposit    MovementKind = "deposit"
+	MovementKindFee        MovementKind = "fee"
+	MovementKindInvestment MovementKind = "investment"
+	MovementKindReturn     MovementKind = "return"
+	MovementKindWithdrawal MovementKind = "withdrawal"
+)
+
+// Valid indicates whether the value is a known member of the MovementKind enum.
+func (e MovementKind) Valid() bool {
+	switch e {
+	case MovementKindAdjustment:
+		return true
+	case MovementKindBonus:
+		return true
+	case MovementKindDeposit:
+		return true
+	case MovementKindFee:
+		return true
+	case MovementKindInvestment:
+		return true
+	case MovementKindReturn:
+		return true
+	case MovementKindWithdrawal:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MovementStatus.
+const (
+	MovementStatusActive    MovementStatus = "active"
+	MovementStatusClosed    MovementStatus = "closed"
+	MovementStatusCompleted MovementStatus = "completed"
+	MovementStatusConfirmed MovementStatus = "confirmed"
+	MovementStatusMatured   MovementStatus = "matured"
+	MovementStatusPending   MovementStatus = "pending"
+	MovementStatusRejected  MovementStatus = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the MovementStatus enum.
+func (e MovementStatus) Valid() bool {
+	switch e {
+	case MovementStatusActive:
+		return true
+	case MovementStatusClosed:
+		return true
+	case MovementStatusCompleted:
+		return true
+	case MovementStatusConfirmed:
+		return true
+	case MovementStatusMatured:
+		return true
+	case MovementStatusPending:
+		return true
+	case MovementStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ProposalKind.
 const (
 	ProposalKindAccountClosure      ProposalKind = "account_closure"
@@ -1058,12 +1124,6 @@ type HistoryItem struct {
 	Type HistoryType `json:"type"`
 }
 
-// HistoryPage defines model for HistoryPage.
-type HistoryPage struct {
-	Items      []HistoryItem `json:"items"`
-	NextCursor *string       `json:"nextCursor,omitempty"`
-}
-
 // HistoryType What an item is about; `Transaction` is a deposit.
 type HistoryType string
 
@@ -1439,6 +1499,82 @@ type MonthReturn struct {
 	Month   string `json:"month"`
 	Returns string `json:"returns"`
 }
+
+// Movement defines model for Movement.
+type Movement struct {
+	// Amount Signed decimal string, into (+) or out of (-) the available balance.
+	Amount    string    `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Details What the row's text is made of; only the fields that apply are present.
+	Details MovementDetails `json:"details"`
+
+	// Kind What a movement is. `fee` is a withdrawal's fee (negative) or its refund (positive);
+	// `return` is what an investment paid back when it ended (principal and return).
+	Kind MovementKind `json:"kind"`
+
+	// Reference What the investor knows the movement by (`DEP-7K3M9Q2X`); see docs/history.md.
+	//
+	// Example: DEP-7K3M9Q2X
+	Reference string `json:"reference"`
+
+	// SettledAt When it left pending; absent while pending.
+	SettledAt *time.Time `json:"settledAt,omitempty"`
+
+	// Status `pending` waits for staff; `confirmed` a deposit credited; `rejected` refused by staff
+	// (nothing moved in the end); `active` an investment running; `matured` one that ran its
+	// term and paid out; `closed` one closed before its term; `completed` paid out, credited
+	// or charged.
+	Status MovementStatus `json:"status"`
+
+	// SubjectId The deposit, investment or withdrawal the row is about, for the link to its page.
+	SubjectId *string `json:"subjectId,omitempty"`
+
+	// UpdatedAt The last change of status.
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// MovementDetails What the row's text is made of; only the fields that apply are present.
+type MovementDetails struct {
+	Address        *string    `json:"address,omitempty"`
+	Asset          *string    `json:"asset,omitempty"`
+	Category       *string    `json:"category,omitempty"`
+	ClosedEarly    *bool      `json:"closedEarly,omitempty"`
+	EndDate        *time.Time `json:"endDate,omitempty"`
+	ExpectedReturn *string    `json:"expectedReturn,omitempty"`
+	Forfeited      *string    `json:"forfeited,omitempty"`
+	Network        *string    `json:"network,omitempty"`
+	Plan           *string    `json:"plan,omitempty"`
+	Principal      *string    `json:"principal,omitempty"`
+
+	// Reason Why staff rejected it, why an adjustment was made, or why a fee was refunded.
+	Reason *string `json:"reason,omitempty"`
+
+	// ReinvestedFrom The reference of the investment whose payout started this one.
+	ReinvestedFrom *string    `json:"reinvestedFrom,omitempty"`
+	Return         *string    `json:"return,omitempty"`
+	StartDate      *time.Time `json:"startDate,omitempty"`
+	TermDays       *int       `json:"termDays,omitempty"`
+	TermRate       *string    `json:"termRate,omitempty"`
+	Waived         *bool      `json:"waived,omitempty"`
+}
+
+// MovementKind What a movement is. `fee` is a withdrawal's fee (negative) or its refund (positive);
+// `return` is what an investment paid back when it ended (principal and return).
+type MovementKind string
+
+// MovementPage defines model for MovementPage.
+type MovementPage struct {
+	Items      []Movement `json:"items"`
+	NextCursor *string    `json:"nextCursor,omitempty"`
+	Pending    []Movement `json:"pending"`
+}
+
+// MovementStatus `pending` waits for staff; `confirmed` a deposit credited; `rejected` refused by staff
+// (nothing moved in the end); `active` an investment running; `matured` one that ran its
+// term and paid out; `closed` one closed before its term; `completed` paid out, credited
+// or charged.
+type MovementStatus string
 
 // MyBadge defines model for MyBadge.
 type MyBadge struct {
@@ -2226,15 +2362,8 @@ type GetInvestEligibilityParams struct {
 
 // GetTransactionHistoryParams defines parameters for GetTransactionHistory.
 type GetTransactionHistoryParams struct {
-	Type *HistoryType `form:"type,omitempty" json:"type,omitempty"`
-
-	// From First UTC day included.
-	From *HistoryFrom `form:"from,omitempty" json:"from,omitempty"`
-
-	// To Last UTC day included.
-	To     *HistoryTo `form:"to,omitempty" json:"to,omitempty"`
-	Cursor *string    `form:"cursor,omitempty" json:"cursor,omitempty"`
-	Limit  *int       `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // GetInvestmentHistoryParams defines parameters for GetInvestmentHistory.
@@ -2969,7 +3098,7 @@ type ServerInterface interface {
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
-	// GetTransactionHistory The caller's money history, newest first
+	// GetTransactionHistory The caller's money movements, pending apart, settled newest first
 	// (GET /invest/getTransactionHistory)
 	GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams)
 	// GetInvestmentHistory The caller's investments, newest first
@@ -3323,7 +3452,7 @@ func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Reque
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetTransactionHistory The caller's money history, newest first
+// GetTransactionHistory The caller's money movements, pending apart, settled newest first
 // (GET /invest/getTransactionHistory)
 func (_ Unimplemented) GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -4224,45 +4353,6 @@ func (siw *ServerInterfaceWrapper) GetTransactionHistory(w http.ResponseWriter, 
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetTransactionHistoryParams
-
-	// ------------- Optional query parameter "type" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
-		}
-		return
-	}
-
-	// ------------- Optional query parameter "from" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
-		}
-		return
-	}
-
-	// ------------- Optional query parameter "to" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
-		}
-		return
-	}
 
 	// ------------- Optional query parameter "cursor" -------------
 
@@ -9041,7 +9131,7 @@ type GetTransactionHistoryResponseObject interface {
 	VisitGetTransactionHistoryResponse(w http.ResponseWriter) error
 }
 
-type GetTransactionHistory200JSONResponse HistoryPage
+type GetTransactionHistory200JSONResponse MovementPage
 
 func (response GetTransactionHistory200JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
 
@@ -17024,7 +17114,7 @@ type StrictServerInterface interface {
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
-	// GetTransactionHistory The caller's money history, newest first
+	// GetTransactionHistory The caller's money movements, pending apart, settled newest first
 	// (GET /invest/getTransactionHistory)
 	GetTransactionHistory(ctx context.Context, request GetTransactionHistoryRequestObject) (GetTransactionHistoryResponseObject, error)
 	// GetInvestmentHistory The caller's investments, newest first
@@ -20206,508 +20296,520 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rchs5mjAI3wo+fv2GqOgURclydZcUHfvKslzW2C67LXmqO4a1JpgJkmglgWwAKZpd4Yj5tbG/33gj",
-	"5g72FvYC5k7mSjbwPEAmkkTyYFkuV4/7R5fFzMTxOR9/6aRyVkjBhNGd0186U0YzpuCfVxmbFdIwkS6e",
-	"c2N/yZhOFS8Ml6Jz2nmjmGbCkO7QqJIN94kUxEwZ0UYqlhEq9JwpYiShRLGCUcMyotjfS6YNmXMzxZfp",
-	"jA3EMJjr4AVbDE+JkGbKxYQoakflmhg+Y72B6CQdnU7ZjNoFMVHOOqf/1rEL6PycdMyiYJ3TjjaKi0nn",
-	"48ek80ZqjutdXv4PuRzRnBTuBSLHsKCcakPYnd0YTOtXTIuCiYxlvcYCxlLNqOmcdrgw3510ks6MCz6z",
-	"i+pXq+HCsAlTsJy3zKjF+dgwtbqga5ZKkWl7YnPKDRmxsVSMGLWw50AnlIvm5NVcR9G5rg3N2RbXNp8y",
-	"vDjFaEZmMmO5JlOa2Suwv6VTlrnncBQsqw+NC7iXs4GwL2TUUDKjC/hywQzRUzmHT1Oa50ztaZJTY08z",
-	"nVIx2fk6Pyadgio6Y8aB6OWM8vwNNVP7B7e7K+wfSUfQmf2S2eedpGNXzhXLOqd26MYZ0g8vmZjYEY4f",
-	"n8Qg6Dm3AL14puRs9TCfcaUNeXdzQTK6IFykeelgBFbz95KpRb2csR0jCj4ZNayzZvYbuTr3S7rD1Ebu",
-	"OHGAkS/YYnX2V/SWaUBtoxaIPAG2aDpmpxXiN9Gd3LIFoSKrf/BfTZjRCEljOFdHQgD0SXdG1S3LSINW",
-	"POfmlDg45kIbC8FyTFQphEUaM+cp65Eji1PHjx8PxB3XfJQzcn59cXVloVDR1AJTQlhv0iOUvHt39fSM",
-	"KDZjsxGzZGwsFaGG5Mye9vEJmcpSaQRcOGckmPVBL1GyTiuwPQZi4f8+it6BuGPazJgwV09bIJzXr2Tb",
-	"Avp3J7tRyvMa3xUzpRIsIyN7hYRRlXOmSCpnMyqyHrmxV8rUHVNAw3RCRrK0ZDMhpTA8r+jMQDhCA2AD",
-	"wEpKzSzhuWOkoFqzjHCz5qD/cnCRM6rs9g+qtd+HNr9RspCa5q1nXfgX7nnSfy5ZyS5KpaWKHbY2dDy2",
-	"R1KyPU2Ggn0w+PKQWAICR1jQCXMM4ozQERB0C6k17tg32ohBinO3LPqk329d9Us+i4kCz+WczKhYEG7Y",
-	"zFIFWJ8cExruhkxlnmnSzdiYlrkhj/v7bSvMYZ5wge6jzunjfmJX6zifXesGPnjD01u2BoPueZs3igpN",
-	"U3sSrXOY4J17TvdOM/Vge/mJm2mm6HwNEtxvio/2W11IoRkw8Cc0e4vE3/6VSmGYgH/Sosh5Su2JHf5N",
-	"I1WqZ/mdYuPOaef/f1gLr4f4VB9eKiUVTtUEUkubuChKQ7gmM5pb+mAZ5sekcyHFOOfpF1jEOUmlSEul",
-	"LMaiFEQshyFZiXOxBP+OSspkRVAm2vA8HwjH8Sy9/Jh0nkk14lnGxMNv6JpPLD/ggoxKA4IfzXM5Zxnp",
-	"KpmzhOhSo+ScED4rmNJSUMPFZB9O/gcp2Je5esW0LFXKCPvAQYi1IsicapKxnBnH6SdSIkRcCcOUoDkO",
-	"+fCnKGcM9Z25BYy5kmJS6VPAT89IxgzluSZUMZC7a1abywks+kdpnll2+/Dr/VESXaZTIkd/Y6khXqwy",
-	"MpD2YUlv6CKXNLuR8iVVky921Yg7I5ktLLIbKUlup4cl3Uj5ioqFozv6CyxJSuSO1Bg2K4y2XC9QtEEp",
-	"PKi0wtgc7u3DQH+Eid4JWpqpVPwf7IvcuiHa4zvQqRHNSKpYxoThNNdwvu9EoWTKtKajnF0Kw83i4Zf2",
-	"E8vzA6ToCVCikWL01ooio1JzwbQmqswZ6YKcz4Uux2OecotsI5pTkbJ92JBiIIVSETFKIC2mJOPjMQMC",
-	"7gDNUd13QpdFIZVh2SuWcXoDzO9LAPyYW+RbFMxCO9DgNGWFAe720bNngLXz1PA7bhZXhoE6a2VapgxH",
-	"dkzNinJ4YPX7VQ0xsYLA6S+rP99ypD/r9uIX8cK++zHpzCywIHFgH+isyO2Q54KgciMVyr0/MAVYpA1V",
-	"QL/JtaEioyojRU5FVIutBZV/Q8kFllfPmNgt15YGJGd2SY0lBqaJjIEu9D6VYswttIEA63Ww925tzR8V",
-	"E2y+/OOMmtIu7OfI0Z4XhZJ3NL+ZKqZBaF69KreQ6pXm4R31+/1+r9+PXZz/UuZMWcB/w1TqwDMYIPbl",
-	"jH44n8ly5d0+/q9lvnklVO682KUbbFt5snoa8WnDLURvHQ6eeU0wEE2bhy/FxZRyUR9GQ32KnIFi1GF7",
-	"8ObjfuxV8+E51dOIqQnEwnpXiVMEF7I0JFAw4GeKG1HEaoZnxB9iD0+gMkJEF1Dq7C01bPO2PrafYK1I",
-	"bH+GEZUSRAy0y1KtmQF5zW4pIXxMboWci6UtbTj9JaYxXYSHqKeyzDMykYRaflsfG6EjecfgVeNhaWne",
-	"3e7yJn5zU6qnCZnXrKzS6etr39NEMDOX6pZ0vzshU/aBZizlM5qTjE+40Wek/wFk2+9OrAR5+fbiuI+w",
-	"0v9AJKyA5vsJUSyVKkPRnRtNUiqk4CnN7aSzHjmH5RCaK0azRf06GMSENFOm/B4shUYlBtHQciFKTvrf",
-	"98hbf4QjljtbMHXUrT7LM3fA3CQkZ2NDrJS0OHUibipF5swIaJVza9GEm8p4vfAgvyuIr17Mu+unRFED",
-	"C8056C1bw1oMJZ7QbMJesjuWryLBjAs08qH4tmTg5WNmua/jg7ASYZdn19Ekny2kd8bFWzZmStFcr46P",
-	"j1hGSs2UJvOp1N565C/S4lvF6nqdVfuKtwusZ/hwBD/aF5dJOnydNM5hadk/rz3SlzxGW3L7CP4FBqmt",
-	"loc3VF8gVYouVtbrRm5d1I/uNLy8gBDbSTq5N1+yD3ahAEnayvExAeAJiqRvJBeR3TmBNSp+ZQ6sNxv4",
-	"G4wVX/IDx3Z3AbaKN1TruVRZK1V3wOLfW7Z6R7FR5tlO7xfbvxzDx4tcanaeppbvtO5jE8ug+D1J7WC6",
-	"lcM+3nZNeGxPEe1aV0VbmKUlWTQ1Jc1zoNSM31lq4RkDzry0tEfHkaMV0jjC1DjXKG9r2DS3sS6GELds",
-	"EaXtQtkFqk/P6N9XD6RC763wvB4J1J8VXE862hHVGF9AbxTaX4qcpsyyLqaIYR/MGfIqbhjRdKGJlgGx",
-	"HEmZMypWzsBNlrjFr997i8IGa3puZvm6NVtmLzJ0Z1lN6hVVt5mcCxArLANXdE6e37x62dtB0QMQdf6i",
-	"LRSv6vUkXPSaPT+X8yvzk1S3EeWHC6NkdFXasGJngLg2rNhI+XFOP8Oahb9xqmxzydPWOyrohN3vhtZB",
-	"LXhiuCb4DgArwKpdG7W69azUhigGEL0dGCcdnZeT6PEbbnK2GSLge/92UiPCdANMwEVFVOFq0x4TVoE4",
-	"jUJqK3TnXNxGPaHUTNEwa8/UHhSGvLCCWA6viZEJCqXcWAGaSMGid7blSQHu+HOCTSQr+113YGiQWj0z",
-	"jIyI7Rwc3NEn3nNzw2dbrLyOvQi+WrPUG0YjBM4qYnb06NW1UgGUunamA3YJr1Bg25E3uAmBNzhMK5Qc",
-	"89zKBhVO5XSELm9Qa0Dls4oau2NqQVKqsl2Yhj+ZpKJMftcbDtntcB0arUWh5u5fC3D0plOqTELs2VKt",
-	"EzLhY5MQu0bNrLaeHdj9JSTn2ip5Mr1NiAWQhBRMJERPOcuzBDSRhMxpnjOzCzPiM0d0N+MrqK9kakyh",
-	"ybu3cYLqdZp7Ya1TbSrknaHBMVyhO9T4hZXCqEVMws6WLKU/PIma+TjNL1be/f3JyboN1y++E9ywjLzg",
-	"YpJB1NL6HbvNwuKi21GMGnYf+dZMWW0QRhvQqnwb04o3ybxgWVoSYI++ix0S2l22efVexq3A8DSWijy5",
-	"uQAycXnzPCF8IqR/8O766c025q91VigpDlK70ogdio+bZ265GTenJGp1It0nNxcJuXl7cdzftzhWG6G6",
-	"YII68yaoGV2QEUM7jyzNfkKosNRPsx65AtPRsmXKnfveso2KdHM5Zwq+TcC6JfJFZfPah/ndbKVmGZEi",
-	"ZaRgyg9Y2bjAr6MLmjJtl86rMLE6QMybtPpnlqNXVjE7LlhlwDFRsDznYpI441fzao6O/7gJiRz4e5Cs",
-	"Ia4doxyDxxiXVrwKHCxLil3cOsbU+0pACLew5n1PQTa/PmcjS4gj9i5G7xja/kiXkrFlCWQKcQwoFRdM",
-	"FjlLiJEkpSadAhQcjDmcOhlJo/eXD70fV8DDU6+X39h67SRqP/0tzNxrSRq99VsDKnBHeU4t3DlDzDKF",
-	"QxwaM2b5rIXV0lgKws0K6duR8q3ShVRamiBJAbGlZ2S0ID5sy5KdCssAyW7QxmwJlRT2P8u3ECORY9Yi",
-	"S9n9NQgP0MWp1Ya6wzFjQ081/15Kw5yJ3KInnPT+Clsg541gGntotYna4bOzfbLKgTqfUtSTrIiYlY4W",
-	"TJh9Okf8JnYx7zGGJxvWgTo+umfMJ6Viunk3x9vdTMBqmgcEVBZPXio8+G0OGyWq8yxTTOvt7GZRwtQc",
-	"p14nXmcMUZ5SPR1Jita6VjvmlmbawCoaEdALJryusNV4Lra6zRaEsa76yeKVFC7CfJtR4e238O1Gm4I/",
-	"gZXJ6s1EzxTFqAixqS942WzJVASrjMwzi+WauXBsoAhRkXh70cxQEzc+ttOfiI865RnLzneIRwhQpt2s",
-	"uVlQW7VzKRfDFDtVRyT+/JZYyZcwYf+jSRfOEi9jP7p1b6SNH2iqWMYjp0i6g46l7YOOC6eufDNts7iM",
-	"jV0O0l5guRHMHQxe48sxe3BN9J5evjn4w4tHfz74/i+vjjtrJdR1rrqo4LHlOt9pFw28hRF6Vf5KKswK",
-	"4WEZeurFVjuqTjO4cQ+OzetZg+cB2W5F93bc2uJwzuHdJg5t8dmP7u0VbtF6eps3Gffnue/Z9hadpaPb",
-	"RIjrCdYt0R+pd+49ubnoJJ3Lm+edxKLtTdSXt3RYq59bHt5JOsDL140AAfiRs9Gvx9sjt3Ps7nyQMHkb",
-	"p6xTFOIS3TB1+QtOcLPvg2G6yl1wYSuQfOczF1aphDQ0X5N84PeG6XNWKcvzxA6NBralccMUgUiQkQYy",
-	"8Hrc8fOuAYz6cFZvZ8JcXl984bkUE9i697hbLduu3xJ/aohdgl30SjLLqiM+q6WCLS60bd922/Wa12z6",
-	"umITHp7fOJGlcmcCsXvL7IctkW4hdY6CTiVWdDEC5I6zuQZFHzhe87Dft1gH243dLYa+paN5H9rzcLD4",
-	"wdxd5DK9XYUCIect/rk6HnRPV5oDBH10391c7Deufi1iy/E4qsxZIBtTjCLC1Eu7RFB/pi5bzuVk5VYT",
-	"Sgi1itEPkmSlgnVZmeMPx9P+rK8Hnf2mNuN+b19PK+zf+IwGfM9i63wqcx/vo7eC+WUbpJx3qoNYXsG6",
-	"CzvP7rwissx3qgfxlLg7FjmqQSchg873/Rn+42j6yP5zH/KhDJlJbcij7x73SUYXmnT/+Ifv+v3p6sE2",
-	"tbrNHnW/1paNvnIosGTzj4WLtMLYtNW7Fsc7XeIKopZ09qHlgdzWKwbeWDdFUgW62HHXeBLdUVyXsxmN",
-	"mdd3O5FP2fh99hfb0SVV+eIty9is8t00tzSWasx4NMQMsyWs6kkm/I4JUhZxt0uYZhrbVaG4SHkR48+g",
-	"JaHBakTTW58ksmLt6m2O4G4mu9ZzJsEeo0fks3iaK7sEuYDZh8S7KYEBo7doSgu2ymS8/yWStmk3M6Pp",
-	"lAt2oBjN4AeMJErqNPs0h7QD8LvTFGQfbk7JULD5+4zd8ZQNB6KbSmG4KDH0k+RywsVP3EwvZMb2EzKE",
-	"H96zD4U9myEqnM5kACkaB1xYGj+Rgp36Yx8I+Mp+bqQp3vujHZIuGgCkKfz4VdbW0E7GxW349g9STnI2",
-	"EH4iwVimXSQthmY5Lxs7sMySZaAdw7CGFe/LxtQn/UenXo8dCDTFG1a8KyBoVfgU8qAAgR2oDoh9n0qZ",
-	"Z3Iu/Fj1I/DHDkRBwfyPGvMQ/jMkdGyYItTym1Jxs3DJeHbsIqeitut1T/rfYyiq/X1PE8PUTA+Ee4Fo",
-	"LlJW2yPPnIQ7t9y0StYa1qD7Z/vW0M7TMB/CNJj8Xm8ALJKYbqJrO7EUzPmJ/FTO1OhmG4jgeNx0mEhd",
-	"M5ga2GLoDqb3NoGsKI3lY2AMDsAa0cjKFSOwSwuGFvwmY/O29TUUBla8SYq9Wnq9mUUSIUB1Xl1C5nUk",
-	"s115qZk6g5IFYAubyjmh+oAvWW7f5IxqRphAuLmjOc9I63YcLr60CBdZkYXyEOFBokUoM/KWVdVIllA6",
-	"gTU3iAGhIhsIi78wF/zUHSk5h5hemmtJJgws3hRR9LkxxWuRL0gq5S23ytndezfNexjZA8uqucViTttm",
-	"oghpd+VAZAkrrfyEPraqsMl2HHcJsjfByU9Lry+zlHU+nmdSTaTZGPIa85S11BJZmQIp6UsubtdE1GbL",
-	"jrWoy6DYJYTWk/rNA8dWHRrOV9brlLBVygFFdfY04dkGA/PKIycgtNTNuYkJE46+AyPnhs2iU+4m67n8",
-	"W2eP4phI8SbYO+bCL1XbySkG+QDXSLzrOfHWYXy24ntHocFyUbAVJiSlhk2kWiQDUZVOAYU4YynX3AoY",
-	"Dr+xdlHlQzdTNmvgc32NbDx2Qmo0pRsfe9PMRudk9ISdky9imIYMyrTFBehsEZbZBkdz9TQJXA0zhKZY",
-	"gkwLhNWG7WXZzQkWgQqO75Kus2kkpDJpJARyA1lCLjGr3aU8ZQnxpo59e0vVzexp4twZblRINL2Qlq8Y",
-	"lrUQ27ZII//qVq4tyECNWzNglMA87cOUHFAExnB7h0s4WGlb9T3W+PFzO8WIh8buFsS9wWvXtEVu0Cda",
-	"467D84vLE1QAXakEnjMyDCqBDNG/7OAYBAlnJAte6oQVfjph9Y1O0jnP/lZWT57BFTyRotRRMxoOc5nz",
-	"CR/x3CVcL3EpeJiHySmWXv28MeCw+jB2TsH62xjBKqFPU1Wy7FIbPosmYZ0LwtzD2jwFOiqjUHxISzKm",
-	"CigeH4Nog0MC7csXBDIf0eClZqQ7pfn4wD4aCF+ggAmz3yNPuS5yugiELzcP16SgPHMmKWoIZOtys0hc",
-	"rhvqmlgFaSCY1cCJqlTwFpRuc6FCmLbXZRPIP9vGeVq08ELNIf6UClHSnFvNRwUnmdICEo+RIVndpMAs",
-	"2oSYufQT6+iUkOyyky8RvwALRQALQST5Jzh6mcie7sS4d7N/BKWtwjsNXK+Q+zjnmu232Eq0UWXqbTFr",
-	"YwUcWF0Fn0CeNf58vgZgcNUJGfMPLANPgU+rrBeKBaL2UU9kHwpgTn6/8ynPGXH8LboRzO5cnR7hmPye",
-	"NNeZIM4E2BIfNaeiBQdQvxZ0xgC1MSKyUjBrtg+/V87Tppr2hGqets3bZrzKqfhXpnS0+pld2R0+rLSy",
-	"wBCwvDSPX/FkyULJiRX7gpz7NnO9kuVkCvGPQMWWpuE6sYDq8mmdUb+bBQTNh8LFCmX1Y2tbl/KGsqZy",
-	"8o2LOItIdT5T9Vyvc+fMsLpmlQMNujkXRiaVWcYPZV/dMFe8MuPSbBjg5RO9XQUJ0A7aEjQ+NXZCmd2o",
-	"03bhFjWjDSIumJo9pYvQ/x9cp33anuRcsQHgDVWaOfA7gDeK8guyoW5VAXEsS1UxiTj9u29UBsqnrqSH",
-	"w9omjgbCaS2/+sMIdo5McoWeVpQtZA1Nut3kXKt4uyrFbI7mqK+wJcjBOfKjXkLE8D0NxRNBIZlPeTp1",
-	"moVukNwtXRfVcraXvQNxb3O6XD2886SvP5TPEt7whSIRnL3s6l5HuDakYlOsQ3C89wt3iGxli8CH2C4+",
-	"PfYhoNOfHv7AG6rItlDcCrWb4yCuVi3WbaHfbcL76u/eytJGtV0Z5W2cZ47uMX3eIkIykRGLTc1MD2SX",
-	"TFVFZDIi5Hx7urJRakT5c61s+NklNChsgT6SVM4Y+FLOUA6or9H5sbgBh1lcgMPFt+7uP/+DeO6TEIWl",
-	"b0mlf5JA/YxHOG3N0dcbNgLmGeGZ61il21/AImsgCsFzPUKsiw1C61kn6YD5bFOA0ItF6uxrrQZyXY5m",
-	"XLeDRv3cqfh3nM2haqK8BdXpDKL5+bgqa2PVf+d4caC/ocTsylG8WKQXVN8/Wk+mZcVeImZS/9hSfagB",
-	"J+Q8AddbwRTRPGOkC5kMtTWyMlhh7d1tWNaLRfrUzRRjVbeL9HorGfZF9SKGSLhb0W2O+fqVhAg2Z1b8",
-	"5EqbhDCauqwtqx/5re2yoesaaCJb8iLsdgattE7VXH0GeUK72Tdao9W4/lem+JizLG5MaU1bLaauzOoa",
-	"7cNjKvX4WYUAVNJwvMXChkg5P3t9To2NBCJ8fVar1CWSs9UJQS/ElSZwrRE+LWA72LlfLcRUzrzgsSsO",
-	"KzaG6IQal7uYAYd1tiqzziehK5LWFiD3hHCL8d5A2d44vHj3x3pKvpzF7m+Nmk6wkuYt+lNtuzpPk2JF",
-	"iCDZPWq9f8oMGjGqeAr3etOOBOnah38r2CSqtE/p8ePvImIt+0Cun58fHD/+zosiQJepJmWRS5qxFtcU",
-	"z9g2VMu+Bq//g0VL3K8KDTtxR65xuSmdoUstLgSVKm9LMcrkXNh9BveDVYpBrupS8ub19Q2WWh10Bp3a",
-	"ugfzBuWYm7dxSAt+CGXKDm8X6WH/6Puj8aP0+OAP9IQd/GF0lB58z46zg8f0u9Ef0j9m37P++LACpcOj",
-	"w7GSKPqsh0p7vI0jSxqw5A6+un48iQ3gWePgmiJTG+69GuMtfrErxMT36aZvWb/D+a25oGc+TaiAS8bi",
-	"gMhDfOWszdF+AS9pWeIGk0EE2KFe9p529tIK+LA9AVqVaXYGGij0D+Ez0BisaG+kM3t+jZaId3qXcif+",
-	"6D7Z+AD1niFmjqW3n8cAgTvYwvTQWPxnkdHWcOhrMK7Bdbj8Xq4DkrmTxOlo9/Jh75ycsJ6mHzlswzqO",
-	"oQg95ROr3Ixde4EDZEiBxd3RmF47HzE7ibLbyIa1TNiguuFs4QW1AATSx1YNsXHB95KhZvTDFX5/jEUr",
-	"8Y+jmHQV96ack7HCBP5Z2LTF8rZtahcsX/4GxbSR4LPdKdZcJuoJopWk6ugliK+nZJSXSi1ItxRV5LNU",
-	"vkLBWKal3k9IWpr3cjwmXZZNoNbGQKRSCaY0gT2JyX5CJjlVLCEutjmxT2ZQ7aGbSYbZ+fh3UIfRuQ33",
-	"k4EQ0rz35c9JF4qhi6oeek26/C72Ez+1C6KmE4yu9ZUALMoPhGWZVmwB+0BXuxIF7hZ9dK2TiPEoLHDj",
-	"djtJB/aExT/hOizw4K4wHbRaMT7RaCqB2drMItdOAPCzehFnRNPb1m9WpPcfpSHXHtk6SWin2Uqux2Eb",
-	"ILlcVapWsDZhnH91s9YElbXa6TLpjqSZQpQyGgzQ8OO8lxCYnVPD1GezgayjyFDJSVdYvhcu1EV1Hz0U",
-	"zb0PUa3BYuVSbxfpxtCGxYtF2lrc/8VfLwKN16tGRJdpyrQel3m++P9t3FxdxN+uJ7YLCIm+d+DuPWJr",
-	"l2h/aaaW/KRQeBEqBkisZo0V4GTGag/4co4GVs3cXMT1Y9s5+Ijx1vPIfQD5VuHGawPcb1Zj1/e0C22v",
-	"9O5GADxu74xUoetVTQoXp+7a+/U25sXdN7r5FVW3zFxQkeUR5QK0mHjhRD6JlzDIMftzNUWyYKKlytys",
-	"rTa5a/eIkVx2hcSOgurybjWfHf2ARbjF41KdtS+KUOHZ6G01r5+8mgX9Qa3UADrNmBloLRoifaX8gGpW",
-	"isrhsL3ildaLW6pUmGeVCfnMlZmKTbNdlZcQSCIMwVJxdYdalOe1R3EGWsXQxqM1Lmk6xRafGi375Sjn",
-	"egqBXO5DCOJIsPELMQpIqYIGq/HqrdAHK3ZPMhjdYFRiynTimmAaxUflkoawzpKcOzsy9KFNOsExR89B",
-	"L2Yj2Tiwy3dv310/7SSdJzcXLfUVlvkdjhGcf2BfdvtePvEaZOIQvxqiFyyxcpP5eKTo1iKDtFLhpfDB",
-	"5hXVDRf8fJurP624uOvxoxuu+XVrEbmakUMHXnLnrPkNXN6af8dXYWiEY4s7rqTwVt+6Kc8dy2Xh3PaF",
-	"ktnK/uq7mEDKzTWfiKuoisNAxB9AxdQ6AdOlPHYAC6H9U0a6P7x+/cPLy/cXL68uf7x5f/UU6iwzsx9H",
-	"O7eucOFVB9PoSu/aHN5PSp5nyy5v1wuuO7DH4YxuuUxpTkb2db2UYd7vHfU2d9zxa64XkzQuYek4ozcZ",
-	"1MNahSlfWqu5wb/+9a9/PXj1qq6BECGaUC9rsyt85upp+Q+iS1xA74YIs8dskB3aW/g4lJ37eUQNiLs1",
-	"rijqoNLd4j5bO4T8uaQ5Inb10hYWPX9qwVmEs9QLjd/FC1Qu1phwPskT/uu6u63E8/TTVGHFUHFri/bP",
-	"mK4tyM6oB8nlKQWLDKjCvpm87w8cU4lXLIFWpBBsKd79vvbOTQ4p1yG+fm1PE1HORkwlpL+yj4dSnEPP",
-	"ckOJDh2U1c3EAfkGslik4DRfn4+zbCGs2CnmzzdyBatIXHszVfm3MNNolfOY5kLWXdzruQiXvVMy0NK3",
-	"W9vm1wWec29mREDtfXoEdbC0pSgUs2OARkvpkniaHZYj0Q1YMu1Bwm9cBFz05ALuvYUD9HMkDa1LD6pX",
-	"c9L74x+ikSwfqpL5627G7vnSvYo29jbKoCaWNLhYO28ybcuYCoquPl7TIKvlPGY0zz9psqPWblyrRdZb",
-	"k1XCQMDq9Udh5/NH3z3e0Pp8UwrAvSP/Q2Gy3z+J7vluh6BNiNY8syg/UXKuMcoLBKbqqavS0Zj9KNnF",
-	"C9LwQtnrR4BbHxUZCL9u1jbcvaxBvi0YeBtQ8eH8URiIpBVtF3Mbz9Bqrid+jZ817DWEm5PNOkgVt9oS",
-	"m+qPqe1K4tkWRU7F9v5AIMubUh5wyOgyXEPR7cuDQ1MRKRhwwJm8YzoJsHKlGqzvOANvgtQWV5s+Id0S",
-	"P9kYJXZt6Hhcx4l5t0/tSvycDYT9efoGwmgD3WVXBVV0tqaWQ2vefXCrBaxi56NR7UeynSTjd98QY+yi",
-	"rrJdyinwLImVTkhI4JJuL6ZQ7r7x+XQRE/J4OsXe3FTf+v6ivu1nAR/3durtXB9G4uNE6/rlU8jmwssP",
-	"brC6lUBUq4BqBZrXoTg2Bsi2NJ9dM4wsotE+p3AULv4zCsRuzmhaa6uzLPhq3UY2dL6mLk8uqPsTLJVm",
-	"My7eTxT1uXL2/N+nudSlilt//bQt1HrH0u4VwY3GvXoryb2HMo0G3Wtbnq+29G4JhOpUK2yMv+6qVt36",
-	"9Vi0duOrdW78N+Uo56lvex5hVPiE71CDudFrfmMF5nr86FZheXajOhbvWwqjfK3VMncZVFiPpy1TTKpY",
-	"S1wnu2RyLs6IHQpZa929GMB/AqmzTuq01GnTpNE0M6l0FQHVtm8IdcMIgnUBefY6qjA8kJuRkEBg4xmh",
-	"LsIRwyTQUFwF06jSJYVoJ58tXbyD3Mj8Hv50FTDZIN4hLWsk0fTXlC/Wjaim6Js+hucCog+3eL+Zprn+",
-	"ZR021Il5EQsr0OJT53IDzzXLyAJbJ6wfP7DFbLGaoGrappdjEspbF1pwIbOYuzZgSbEGBc1PK5RvE4zi",
-	"eF3zneaIP0eXizbi7U1HIyiJExV64FHVSaFuE4Mt5qAXFBqXmirJ4xaNzGXAxPOzXTNg6JYN7525KhZW",
-	"hJlKy+AVg2KccQPd3yTfUX6NR1tfglNb+oKUfl3cLyseQmwX2FaVBnoY4h72oF8eiIfgPI8O9nfvMYgO",
-	"yNWW/cXbihE1tHdceHB64fSRnKVVQIvgRAtEYc2nyg0ClYjq2iQr++JL29oMX63VKwedH2XtfglTJnKu",
-	"Yab22/Cf+WCY1hdeRtudAggA4yWKTbg20PJ/woJeRzKDYLwcurWtXUPkUH8Mkvq2di1URKItcP0SikQt",
-	"W1qix74EXY3jWjocT2uak4TbiwMaHtsu/dIjwTNQmygBBb/UhjAL5nWt3e6e/1yTTNYBsnvL3dDi8WpB",
-	"aHxz6qvr1+TR0XffHRwRmhdTenCM9911CqL70MferoYvr0tu3BhzF28od9/gvCoTsvHmFqizexwZRs1u",
-	"ann5K3Vc/7l1wXUW9xbN8TctegXBWvVnnNxLlLtN/fgzzBy4h36FfW/RSPBhJi/yxedvIblDnM9bptnm",
-	"ErsRKrkZ07d/OYq9MuabDeqiY6dSe3LA+yA41XsynOlMyZy5OmtmyhbYHdoPAOkGAyEVn3BBc6ILlvKx",
-	"awaCtFUHb0PyIxktYND9MzJEO9WQGJb7ntJ0xpqZCLoc2dWP0AhWmqlU3jjTSPCOGQSuXWH0l3JyGe9E",
-	"THeyIjeaS9ec+Uc2rwrWQ2TwM67YWH4gUpCXXJQfdukCXay1KDevUkOV2/dcJJVww7IEK3q/9x74pOKy",
-	"vlI7lCJwUcvv7Rh2hIEwc/l+TFMj1Xsm6Ci3Lwa/ZVy7H+311WNVV5BAQJ/rnTcQoDpDUojWpCvYnNhN",
-	"aGhnS4uCUXWGhcqHwabWVXn3S20z5Z5P4vnrMTsr5Gw7Y2t4pjH8vg4Lk7fi99cbTP4xuqeWXJdPKPYQ",
-	"RJgtb5pD02EM7cOslhm95a5kkis2Flcnd0OPnGpzzZjYZdm7gkx9Mo35YE3haPWBxIHJmJxlS2W3lqrB",
-	"4DsPUdLMDx1dWuDq2Dll+l550NfNIkZbNCLemNqRU/HjqvT9x37yCYWZ7AuVo7+1rW8wTLO97/5W7Xux",
-	"VgYm59VzUdHoxwt9u7Fxb7PDx7rOvRsMuZVjqTqz5pHEL4wV74pIRBjkBkardb2D1iWV4u/pgRMSlm0o",
-	"26Fwu/Gv1YJXr7B9Xxv7GMR6TWdVeWLaSJGiRUG6zoql8Z68a3tTx+OiVaO+aaSN1lp0Yx4LZlSsLmcb",
-	"lTrKMyDuaxslw0eXNRd93CdGku/6/bAnPRr6FJ+5iw/WdbKFXA4zRW8y1Ah2KOy9Tb2/ul2OgyukAxBh",
-	"tlvBv0+oRr07f7bMCrSkVtYJT3cZcr3Vvcg5W+fqcW8454puVpIL/RhbhRI0brqOJwja4Lf13X2/C/Pa",
-	"2GI/WgWqAVH12WyE2M9SSdTUDqCt5Igmzmz0droqF26SjVta9fC6vD3vfFpXo8uOBWrGZ7GqrCz0k2J+",
-	"W42ONyuGxdrj4NP1boWci7UdXSI2VOdtqBLcdijlEvW1PAODf+XmgZRGLrjhNE8I6016ZNA5zyh52Rt0",
-	"evcNI3a4U1fLcHHFrU0Bg0uJR1Qs+yG3AvJGaPgGEG9MsGGJLRh73zWuKXJz38V+vuozn1r/5TNFrSNB",
-	"3iaCqCblV2sLufiQ9w2R7qvx+PFyoVuWoQiHay9c0HZB63jyJ6cXRM+v4nPrrKI38paJt64j5QZNYcvb",
-	"tyNuvmN8bZOkfzOXz8Cu9RTNWl+yd9nHdeu5FJ9hOWtnuGamjOhu0hRWVXgXK4xnOZp7fnp4SN69fQni",
-	"75/fouID4V1xX7q6aNWZ/NcQrP/mxx8wtx788yXcCcm4YqnJF/CKIFDPkGAKdDyLhqUq1kD6CdXs0THB",
-	"xxDKvSgYdGvw3Sc2h2e6sZPwnKr9xSDsXWGh+Z1e4zkdcbnqHtzg39zoS9ze6bitH7GKrgiBbku4fldM",
-	"FM3WHwPfwhO4NsXK9Wd0lmguJlbcgshN+2/wFYCrQhB/o8s68OPoCamoA6X2SCQEHRKJm0Oq2hr+aVVO",
-	"3q2r2nv/3ClXaT2SsFcVY5/TPGem7pC3KVeoLf3Dwfa9XfVLdTaFNBhK0FzFD08+k7JciTL12DSj/9P9",
-	"1UvlrKVHoF66oZZjcXa5TazYwsEz9+rHpDOl+hlrxPSHpvLKcPqkvt7NK+H6aoax6T7YOzJ0o1pzpPx+",
-	"M7mT6yrvM27V/7TE49WkM1BK5B3Labz5b0Xa6k9+f3Lyhz/0+9/3+0fHj3aIIbO8zlfkD0PJiBREloqg",
-	"87OC0taar/DR4Tv16B/f/Xl2NPpL/+54+tf59+nJ7cvz3t+KyTaxT8EBPD3/w4vjP/+ls4ZqrY1Akpio",
-	"eN/a2YFUtkRQ0O+HHq7uv/x0k5Cjx2TGRWmY3j8jhWKuQmi+IFxU/lPfw1z3yPmbK9do3Dm/uBkIqsnw",
-	"HIgu/we4mU/JE0YVU2RQ9vuPUpgQ/smGgfMsteLDREgFEZPdwI2WUqU4lPZt6xkMwVKvNvUzsy+5HDVN",
-	"uoMOAIsZdPZdq7/tqKZpioFRtPy0euWWHtfxhgAjgSTfqGYeJo57jhEjM/GjcdSwJlrJclDaEuWJ7Prn",
-	"Ftb4rKaeywnnLl4BE858owwugjaz9g0MOOxOGPRt0vvQpjaooz2S8taCHgSSD0RXKoig368cFwuSyjLP",
-	"gA+NoDN+dlpHMoKMoadyDk5PyEMNSgYlRLA7pgCI/8GUTMDqMnRHPEzCFutP6h8jhzzEL+1BO18TNQMB",
-	"G6SKOUsTQpXdDW4dfA9CuiNaMOxUoxjNYTWaTJlywRfLuQBLYmuMzRwdt7K8rZnjBk72XWuuaQuKBqt7",
-	"vE3w5CcDewxeg1ao27sfWqiLFcIMbQQLfFozY6o1M+vb9jxpkxFvAs9nrH8P1itZzu9E3LvjbK4tpEoR",
-	"Zut9tgxP16Q5kgSfTllW5mxPkzFbOaMzcEVNWIb47RON2vpA/0T5XUwUAs9GmU6revmMVe0GxyXGxmxx",
-	"Oa6xdrzQnriYUi7O2/sx7VCCgnSrfwXZGW1VilLG71hbPHnDHe56zia+4sB//d//K3bq63oVPkTjwRoT",
-	"g8aDH55TPW3x92OFsjDRtFs1ktp4YKXOWjocfUJfwaSD+tg5StjbWjiXGl9Xd7g8XA1znjQEMkF4I9WB",
-	"LUNivd8g/7RGlfWEMW7WX0oY2spiHhDbTXbycPj1y/sttfPbVO8+2PWOte6Te17I9h6McJ4tqujHpvj0",
-	"Bn715Pdo4Ddv8PxtAbb1GDY38AvPYEMDv0gEiasLAznr0FCLdOdVrsb+VmS7lfFaHigF4WarYaqswLWF",
-	"bOqT2ZKlbGRdKBiDRO/e/iTm5aWM9qMI3bZJFZ4DMSS4dXv0PJ1aHjp0Pw33Ky/s0f8gvye/O+r1+1DO",
-	"Zia1Ib87tkLtfotrdoVvRO7f1+TCRtU8z61KA/VVjFwChSBEZ0OolbvJ4FC2ANwtQv4iErEEoXgHmfiM",
-	"5IzegQ3AHr+vHORXSmju8hs3eXsCUW3J1XBzkZDLtxfHfSIVubH/2CbUa4fbMhJ7liztxf8MlVO2i/AK",
-	"r81vaP1d3d/LiV4aUKGuLSl0GiWYcM5LLKSJfz3z5PZffrpx0DQDOwg8reFwakyBhmV5y5kfg9tjw5+8",
-	"deS0k965ePT6a1rwF8yyIlA/x3JtBuHzm5s3YJaSY1LVPe0RiHOuWkr4gGcuJrn3Vnnmfv7mCq0FP8iB",
-	"8NVOacEPacEnTOyDWm+fv/OmL8y6ZYIpWjX84qY3EANxIcUdEwZK8CMLt4iDuRdjmedyrk/tewfkX65f",
-	"/wgMX2QWVnrkFZbl0dF6PEdYa2zQ2XcGC0Jd9cKeHexSKak0rGv4y8D7gAedUzLo9Hq9QefjELtLDOHN",
-	"oevd70PlYFIr10DV5xmjyx1E7Bw/+YQTn+mfUgF5/lAXABomUkNHVDPSpUQx6IKaEEpSRfV0PyFW5KlP",
-	"w1hyD51RB4JYhMGQI00e9x+hWWT4lhm1ODgfG6ZOyaNhdRF+2XvVfdsdjBRn43zRKLtth36TM7smoxaE",
-	"TigXcOhkJqEF/B75UZqpPWQoK5VZVZhrkrOxISM25SI7tTuQs5mdnHEzZcoOOqUFlHEh9rIVyxeWskDW",
-	"vkERzr6uWMEouLu4qaOBNZ0xMrzK2KyQ9sAXBy/YAtJ+NB0zOzhOQ+Z0AQd/4WavzLCuAufwLwfVARy8",
-	"sfoJl2KIxXcmuRzRnBTuVw/rIK+yO9cnf2Eng41kLOuRa7TnQpfaykpnFztlNGPKSg6U/HB541KPMNHF",
-	"g3AAF1ZMg0vtuivZJyUEGmOCAc3ITGYs12RqSWVKy8nUkLLwjTfPCK3XPWIL6UbP5WRPw1rs2DBJBaT2",
-	"1x65GqM1EMa1l1GPbbfjK775cyS+aEVmQXNOF3YjduwZVVb6apzvtaE5OyVGlWyYEC3tIi0MIjKOFKO3",
-	"moxYSkvN7DMlXbFTmCWXc4DFcyHFYiZL7WPPtRvAbue02gr2ikXbeIYIDrTkzevrm4S8eXcDR/7m/Obi",
-	"uasgCL74VaByg3Ut6h1ZdnT8+DG545pbfnx+fXF1ZVdVh/7as3/3DitOUzKRMiPpVPKU7VuK6mqjNuLm",
-	"CSW3bEFUKbCOKIelWEwmHIDglhXGFXp3Ff+OT8hUlkpbMuES25NQ1JcqbBntJtvDy7ZLOsVAfQBeXyMD",
-	"MbsSOuqP5FxAJwyVeZCuY7SnXBupFvtn4MrwKTAW5AEKmJlKyNQy04T8vbQXYHc4ktliCZvtCeAKvLMB",
-	"qJs7B/uuHbBxPc/hvi00waCYNACFUyw1wtOuxsaDdokI/vR51SUJn58cH59BKQFLdOr0QDszXpsFRGMF",
-	"SlUKYXc7YUaTk/73CZEqIXxszxWoOWAEzuZwulDS8uikrpBbH39dGALnsaramAuMhkSoR8oe0Igx5TkD",
-	"kdYKs6T7+MMHZLQnx98jH7P4a2EHkE1ZTuAuaOaAzZ43DP+CLTRU0rHPpWP0ljYdcOHLciify7GMfr6G",
-	"oGPsdUVcO7J9UnEs4O9BqxXwc4F/Ah1aMCm4N5B7QduTIWS1D30m4DBxv/umKUiuBwLrwBPFMLyGjHM5",
-	"ryQPgcE8xEwVY+S5McVrkS+cs0yfkmElQw0tTh09PkCfHsEfBwIccPsJvKjYWDE9HZKuBWwyDNyh/lFC",
-	"lISMwdoQUWqGy7FD+HQ4zDQ1qtSGZQf4q3fhAQLoW17gtaNTmmUEdg9BBPsJKfJSw4hV0uSfjobo/kGN",
-	"YTEQKPbB3PYUsHm2CxtKCOpnudUo4ZWMM5fQ0dirll6CuxVyDgU2kJND6Q37Dngjoc2AZYUQ2UsrVPOi",
-	"yUn/KKlEQZrn2t4sfO5y94aICwA+FmY502fYBh/kAss26qFqZReqL9gzAG7qAHvF1QrpiHCVlWFq2UNL",
-	"dnHFDoRPL+4K6c/hFFloYzH7KNpev312atlMKaygUh1Ot+JKCbKkhDy9fHl5c0n+69//N8KMFRocjOVy",
-	"Iksz3A9TYFgGN+0gB2uM+2766M+fC+fTJ93ha/jH0FWrcPjrlIF3b1/u6QQawA2vWXrwjJl0enDNDTsF",
-	"anqAowzPSNDbwV2M46Nwys+lNkPLPeB1hHwQugZi+JcDpxiz7MCi8Sn5y6uXFindz8OzurK5Sylr0un+",
-	"IzLoXCip9YHmpjpICzHw2qDTc5d2gK76QFZgGREoHsKdvJU5EIAPB2klqaB1fAi4ayXzWuS2GpeFfQqp",
-	"biB7J4SJsVQp4npNoAditMAy9zLn6YIYwMeui7jIytRAbUW9B4nHGp/vn5IhXsQQRwdMRRA9I0M5F+fI",
-	"e4egCzSJ9NlADO84m4MP2NIxB/FQYUwnrrGaT56SytJ0iPA6I0PknnAYlsK6KAkcKRmIIYRKuLn1EMaw",
-	"X/as8F/LsacWKXvkJ2UZid2W/eFRzwptwAqdNxt1cPvsxGLpUi69Z6qPvHTklZVUCkM58N1BHccx6LgA",
-	"B27AJ1prNOdvroIKwb6xhitKSgveOe086vV7j6DupJmCyn44otkEtfcJuhSry7/KOqednGvzBF+BKvOo",
-	"Ttj3jvv9oMO1q8+WOzZ3+DfnxEJD6fbdI8CXAGp8pOq2fUH37I4e4+SxMatFHl4Jw5SgOSiwDZtF5/Tf",
-	"fk46upzNqFp0TjuvsMolTgCoCyAPyED1rYUlWRcIsodPJxoaTMjZrBR2xJ+TzipKdU47CN0w+6E7q8Mx",
-	"/Xtw4JEYXbgCcM8Ox/TvvQWd5UNo0SFVxlSPDJEnPDez3FV/EBkItQ2MRGr4iqrbTM5FMhAAX4rOyfOb",
-	"Vy9JpmRRQOq/dEQHiLSRhAvNlOmRoQbHO0xhBc9aRKyYElVsIIqcpsyyWqaIYR+MYzTGUeacjljeIxdW",
-	"TASigLX5UOIA/hBsmGXcYOwFrpc7vd/qYgj4TQCdMHOBx/qM/v0hYTSYpQU+n53/+SGA0w1NukDSwU4E",
-	"7RfcDVR337jt/QaQ4vZ3AdGpnB9wczCX6radONRn/1zOr8xP8PLDX0EwWctNaMMKHSDMA90KTGMFq0Fn",
-	"KudgsrGrGnTuefgFnTB9+IvOy8nHVkIxxLdQSLOvoozWm2WVrBeglRs6aQGXJcLhCcVAhJSiZxkY2XsD",
-	"RgwJdfhFtufUpIXrSGtXsh5P37jiv1TRGTPQLfzfnKXXsqXazmuH6oT2bYxiqmFlQ2z8x58fHhZhMy1Q",
-	"iK7Yj0nnpH+yGfR+lOaZPdAHgNVzog01PEX7U7dQ/I6miwMU1BKS85QJzRIrOB+AfQPUXyvLhVBkVV2W",
-	"3ZewuKqmW9AUl3b6BQiKnylyj8/l3HJEtFi7tT8UOXnO8oJcMPuNw1iaGpIxQzm40u9z7IbR2dYyh30Z",
-	"hY6es+GvSAJoVLdSE9peAhFAeyPEQIAMAOzfm3LQwAmWcew0S1WGqUM4Q48MIT9oiPZEMDgAbbLiiR0N",
-	"iM1ATI0poAroGRny1CovrimlHEPL+Q8sI5pBy2/UYZwOnik61+vp0409qocHOpimhXLABTwQlNmxq4vo",
-	"4qn7mHgdmN0rtFcMLhdjYT8d/YPC2O2I71+65/FvFdty4YKqV+NZVu6kWhgZLQCeHuJy6km8qZgrcnX9",
-	"Gkxf3lZF89zqg/BTcBVVH9GtLiNjd4dpLtPbVopwJRrmDsRVKxzwFB0yiFDgIEGbi2AEhkRpfUizOypS",
-	"9pTdXdhfh2Asm8k7EP7nVGVor5bjscVSrtHozxtSiLMg72lLaaRagBUffISaUAPRzs5ppq0GHRSlgc+d",
-	"P1GjZw2lEzck06R78fLKe+mgo4kvFQ4f7/vypXpKIdmgR64Eqft5ostAlobV1cvZBwhKP+mfQEThCnT7",
-	"s3hI2lLN0UJY4Iq+CpnkBjM2/T73tAMftNrOyZgq12xJG/doSjWAELgcuyF8SpEvQsoUtmHdhBBJp5A6",
-	"ggLnWaYrOB56q2G9nD3tobfZuarye4AFmRrsWexi2JPAT6Wx9xHrkRuLRujVm1hoGtH09pRQl10g2IQa",
-	"fgesrxQFVRq16KxE+KqENWkHePTd4z7J6MKqP64y1X1hdwmXV2X3GEzUrxwGTiwI0vi5Ckp9IrPFZ4f9",
-	"c1wuokBTefj4a6Oe62wJ0pO889rBFoj1hFY1Uz4FeU/632/+4EKKcc4xWOjk+HjzB++EA3YLj5fQCeEh",
-	"jHOWa5gWcuG4yecjB54/+gTSVqvoU3b3CrO0Hl5UcXNduzPZQmKBrl2U5yP54asg95fgzdNkrrgxdSO2",
-	"8NbccqGsaWVrfZiLPfyFZx/XSaL15W42U/BsWyPF8Zc2UvhttAEIOhq+CgB5Lao8ZGe9isDG54UGZMWH",
-	"4NhxAZBBDc420fgNnYD3EUM4tFsqNlvA3jZck+5wwowb02WC6OH+KRnmfMbNMKnzBXwAykCAcQa7Clsl",
-	"vM44GLoMQ4ihH1YdbjD0v0WXXdmP3plt+/iwzsdk47vYHAjzI7Z9/aU9is6Dwn+9fUwCieCBhTs4+arW",
-	"JyvvwZePtuGa1LnbmePNjzZ/9EyqEc8yJu6DehWyBWDRaJiE2W5dXJ9zM1js0PsJkXlWUeXEx7JBKxKf",
-	"M+PQENGqFQMVu+NsDvehG3iYUT0dSYq1d1rtVKv5ii4HgAkoeo6q6rubCysEEylcvIeWM+ajNl0cZtei",
-	"3kBABJ0L6/K9yDEiS46dhJ41pPbRwslvArX0BZkzxXzKnDd9VR54DKBaOeXmgbZg8dPqSB6SSVSTtLCJ",
-	"6mJ6nwzj94ZYkKBpnoNptFoQxCEaBFRfM8Yf/PYQWUcZNOER6faBb+0KWQ1RVRGFLXyL/E2OUK8CmyXo",
-	"fhYkrYKGsDlmc2ds0Ge+D5oxubNR1pss2UCEcEdNFSoEaep1XIYrB0260CTfF1gBaJ9TGAm00dQZj6AA",
-	"A8QeLsUQQoljjM3B4qhVH1dINj91wbyoqfpvqVhgAGIEhHFhrxCJ7sOLoirkA+FDpLZ3BDEg9wgLxsLr",
-	"vXvQ/9+AblYh4htLVV3OUwWrIZiC/c/HhKIR05LmDDoyCzm/N15i53+eO5Rs5RSYR4M4F0QHg1GQzOgt",
-	"0xagfaWb5SI46GKvcskHwvf6w3F7sYAdTSHitMoAm3GtIRtjz2UUwGQLspClwvYOA4ECn1ugRaO9hPjX",
-	"yyKXNMPXq+l9hoom0U//KksVLLZ+myorXSKFtByYZT3yV1liTRUYoorKxf4gVRr92mGB9/k89B5prhyr",
-	"ZwCpWV3sfgvTQ8S7DG750yXXhxcuw3W28E8M2KQeCnu/JUnxJwx7jYRIw44QmSoImrlmsffC7wkzN3XO",
-	"/nMUzVox3crv3LAZKeySICEKs1WcobOiUb4FYVfN3nt579Rrbpp0rV4+EMNg6uF+w1wbZhzohNDsb2X1",
-	"ZMyYFfHumLK63zPGhvvONYElcwYCerYx+/SJ/RckhdJ06lNYtA8qZOMxS6vVR6RdF+RYPRmI6hHYFrnp",
-	"kaEVbYdeaxwCOqNIbJhOyEjaOUWal5DFYzVapA9paZxmq5k5tSqp1r6nSaWNoosVxX8dKLLOCm7fROEW",
-	"rNJnvkdCmAU/EHUafJwIRCAgbouBLIvaGAPWlWRLDHYj39hvPm6htrr3nyk562z/+o2El2OrxbPrtJqL",
-	"IFDTImfntPN//lv/4Puff/+7WOpufHSwNTQGz9iYlrnBoWf0AyZrQ+xMlbp9FGk18ZBk1J1SWyBNqJ+D",
-	"rfSL6uafV29B8uSIT9POeW+qWROqg+kKyWzhsfbtVuz6inisXee6wOCASH8tKmqDbzzQRR/+Uv/7ar09",
-	"+ypkzzuqXvUcT7ehel8aMDYDxX0Eri9kFG+YwQNlpWslAzkXLiMNLEdnVuUGc0KuGTnpn+zfG6aKnArd",
-	"KmJhJilWlMQuSs5WmlJDczkB84Iv7uHrYDg74UpHI98USY4Hwm7OMDXTVm+gAmWQjBp66hRHeAi/us+Y",
-	"M7E1JE5yy5hLGnOv2aFBOZ/RDGvCrEuW54K8uyaZzHOqNCTJDO3Eb6lxAW9TRhQ1bMnRb9/BvutW9Fww",
-	"qki33+v3T/rOE49+eFLY//tdv2d/FwPxu6N+n1BTGYz2e2RICzWsKw5ARBYVoqQ51yzDubmw06QQw1st",
-	"j/znf5BH3z0mhwMLUrOndqb//A9y1O9DRh7ULMM0dSsTg9NtLv320TiVcV3kdNEjQxeiMMQgZhftoGZ6",
-	"IMxUyXIyrfZvYcCyM3fVWNzjlAzRcAo7GbryK//5H6Q+y5UVDXztbrcvLNnVGOD3zhw7TLCkydCfm93s",
-	"MPCn1/AATQuV0RhihDCk6QLNZX79eC2Nqz+rdV/IyyeFkjOumSuqg04axbEOBBULkqpFYSSBklsxOTbn",
-	"2gBgP6T51k6wjjkGeKsfKqYQBidyPIbIcsggwVpyOgmD2TwNgCvZnmhFfHZ/92WSogTrpwqAHaQ2JiYh",
-	"ODswG4aUasrSW4hIrS1FLnE1oDkTsGcFc4C07dKdV9S2/cQnlLr+aJhepw0rfLIL+0ChSH4FpVXOPNQ1",
-	"GrFPQTBiJHo4tkIw0BfR5aHP8a25b1gDi4ByD+PAKCbkHLHs3VVdMFWzqnIrBC1ikJGTfqniZjpjhqco",
-	"0QN7W2sJQvedNGw7DTDof7eVU/6P/a0Vqqoe31YDx2rFfylnpz2tFnoAqPOVOzh/VQv3T1iIIRQwgN77",
-	"imJQDAZYCCJFQRdJZd4EW4eVOu4tkwH1OXDftrqenkOav6didTmL2uy1YkHCfJ1wey7s1kJ5BjtLBsIS",
-	"EtVKQ30afZPxOkHMUjBwEUECrpfJgAf3BgL6k3oSQiC+/G8sdfnFH8zZSi3SqhCAkHMU/lxmpqWePXLS",
-	"7w+Et5hrltuxmtuzG+jt1c0U4YezyoCPv7X4AQYCT6sqHNp0A2B+s7P/g8c44qXYPyMnx8f+3PGqBkKW",
-	"RvOMrbIQSHEYVUFvK/fX3bsSuhyPeQoFKNzPp+R3WO9J8ODS96x02WhpyhuCcmsf1Krt6Z7ed/UIMNET",
-	"Gh4DG3VdS9FVmOzSzpRwK2PzJr1y/Mc7LrkmU5ZnUa9is8/s1xqP2tIO9wuHpW5WlF2o0KrC/NVyhy/p",
-	"MD053mKyGylfUbF460MPPgcbOte3tSQdYz+fg8MYBved6rtWYfrtswtycvTHPrm4/tdTQn2BKCXnFmHJ",
-	"oPO6YFCjwBGiQcc+QwqySryQTw4Eeij2Ewhct+9bHdoZLtGfsxRvZOk+GXQucqlXJgsdHlZ53+DxOKvI",
-	"vvvMNRfAwwgyTILKRXZJdcFPmIIbKw9rYmRm9ecb9sGQlOW5L+VEdAGZMlPGvPysSoHJbmOpZmVOB6IL",
-	"s4HXGErQ/GmYkOHv7f8d2P/7n8OEGDqyLAE6XNCJD0/ax7Q7xTDXDb/eG7ZI0td+dzsTy0/3eWyWdQ37",
-	"YA4d7NXUbFlmbsnwdhtKXFcxagxNp3CBKMdYdmu5acEUl1DxFCEX1uJy8A6ecu0Lx21YxG/J6XBucTWA",
-	"6Mpc1/BDYBUGPJ5705KmKfrQiUsgt5Yt8RlWivDI5kW7OvzOCgAI2oFMW2A0Hsof3ZgKnAxE097ldF9X",
-	"jS4qV/roQUsrqlWAOu5qyFsh8/uB2IMKoYFgaeUlmlskXxDX7WAPax66ZDL7oxWzUACUwlI7V2HOuaNj",
-	"+OoO7wva7L9keNUr120ygtjnVeOGLylM/DOm0tSkwOlZtIqPDL0LkUDfzxDIu0QLGFX54kAxC2Oe0LYG",
-	"bRWKi5QXNId6XpgK5/F4RZo4C6zxAdWQasy4wSrXTcwqcM2XdkVv6wXdD70eElmWV9pWaQL39QUdXb8t",
-	"LACTjoN/KyugSTzABMt/KmsOAh0IsOB6+0T/Wp1Y2gRCiwlsBjf7T0XYt4DVKmgWXDlwzJb0BBj7DYCj",
-	"AHzpolFjgJuQCb+zkF0WIPA6Snhv+G2n6Fxoo8rUE/OohFe5GrqYIAWBR/vodauJPMbIIeUWrWR+IIaK",
-	"4RKGlXpGBJsv2Wjrcb1TI3S0JlWRIyjX25QmQcSry9IG406pJlisz1nIqmDXeMC7by12FRzSr4Lmn9+i",
-	"FdnaV2vVCsV0H2IZwO0XNnH9UxOni6mUmqHjErOrdIh3ASU6q4yNUpHzZWKmPzuhQlRdq4VityssoojQ",
-	"i9WJKuVQNmzkSCcoxk44RW1VzsR5f20F7vMTgLdL+/qVsH+NCul7lnz1Jux/aoqAtxBVOs9cy4I8qwza",
-	"FvXAfZd9do0U+jKYw5SKLGftEW7X2NMBLE2UpDSdMm/EtULqBOIqILPP1bxmGl92RaQtGeBQ+qyL+UZ1",
-	"k2QyWlTST48MsS0fBmDk/I4N67JFEBIP9cS1Hpc5GTODaUSKuegNbWjuv6gXAr0rRowJKJEP+UZoLYM9",
-	"g5nYTC2BlmMypPr1eLjvQj2CvifDZtogCD3QpgLGtSvB/EI/7H6vaoMChro8dwWRKeTduqrPcCh1x6zG",
-	"8NVYPXL57u2766feNXlZKlkwKqAUnqI5eULFLWR98nxBqkpXEBaH/oMCun+pWzu0nb07rN4Co+ApkQUT",
-	"5E9kyidT8ieSyzn5E4ESz/tn5MnNxbvrpzcYGuhCutgHdGJW07ptJ/VN2Ykxt9cO3iNvFE/dcTfjC3WP",
-	"vEEwwZrgsSq40YJRrwB4LxzsbhX8ohezkczXRqj4lk946J2k4/Yf7fK0mm2TL5onAhvGnig96Li7uihu",
-	"KcUd9MGLpCJ0jrJOUq3qKNpt6kHtkY1Tbi2lYl/a03h9Wb154XMcARsF05+Yn7AmwO4pHHeB4OV67+J6",
-	"ktA2nk6ZC2KbynkdreEiGgMiit9uFW03Y4auCyt/ZZ8/KKM3NHYl11jhzS4vo/aVzx7V+MaVrLcgnJBR",
-	"yfOsipkA+VDccSVF7V7xnYFUeNJ2+ducc0EXIAAfuqiTNazqxscQTkB59ZVHqg9J9+Ll5fnbf728vnn/",
-	"9PLN6+urm/fnT5++vby+vryGhLbqc4xBxArJA3EuMJAVozCwj1wdHyOqxFjXw2tUVT2Ja8JYIgleOK82",
-	"9aClbsK51gbE+uU8RDTsT1OmoIY69N9wBeShEKnrrVB36vVQ4i9/N0hxcaRv8G9QcahJI62QLxTLrPJb",
-	"xYh1La+lqSlpDvwU+mVmkKc3owuS8fHY1443dXtR8CZm+04f8qGwLS3Eaw0Kq4ai1oT+Mw+xMefZQFTx",
-	"plT7UFm0vFStrjGCANIhsBw9xGkXUtMcO5Vioy/XkcXveiBwX05um680vc5YmlOFlX1mEmQminKZkTlT",
-	"GHnlmBY5Iv9jH5pO6YGoQ7XM1PIAmWf1i7876id96He/n4ShTSlcCsvIgrkmXlUHLHLcP3al+oOd+ZAC",
-	"9CuCZOxOzdW3HAppoJcFmgCtUpuEWq3DcNcrtlpzkVMzlmpmWRtz0uPS4v0GXD3B4+MewRg+qAMxELgM",
-	"Z1zjKvRuYmVCrCTNK2V6Zs+YVrmxpHtyfBxNBncA4FD7a43zumis8utTiS88GgG9O+4ff77UAwedF4pZ",
-	"4hCb/Edo6lJXVwXAwcLRpJvJVB96StqbZQkZdK6ZvUHfgTArDWd60Nk/DbDHgxxgz1mIJdjiz1eRhbmw",
-	"GYyra+xblCH+OPONhuY/SF901Xdx+Ob19Q059ENrKBnn4xqGFrCHzrwEMTffrA2/ov0RAZzQWhqyihaQ",
-	"WKT0VCnL4zaZFzZy4lUDQ82PAQfaA7XfQkdBiwreBOoX21aowLEAU2fCk6unRJcgUgzE8Onlm4M/vHj0",
-	"54Pv//Lq2DXxXBIHq4ytFckuqQsJAEvQlT4PAcQVf0K8QVRy5LhxpD1yLmomauUHMEf45tY0kFUHAtvP",
-	"Al77sgu+Llb3cWgoOat76HumQ7qDzl9licM/rgYYiLCyVphc0yP/9e//z6Cz39hCxatYjzyNNJKEAMLV",
-	"VpKaGDnBQhhW3YU4bZaB3QFKYXQf9eGPo743++y7mlTKNWQbCH8l3Uf9lZdPSUG1ceWC7Xa/X+1nO+wR",
-	"b6Yw9JaBa+vI/nSKWTTiIJ1SXseXO2sKCHvwU488k4o8ubmApV3ePPdB/K75KaqYxAqwCRlKcWGHO/dC",
-	"o1UqZ2U6tQcO3eXM/orRvEqUxPaZLGskKv2/pDlmj5yHwD0QU6qnAEIjqJmSuXJXqZJaN4SV00CcDNED",
-	"BpgGcuWIMTEQdqzeXo94XtRW8qd70n8Ul0MAt792MSRc5K8khfgj2hBp7pD3W5j5VxBmfg3WWmrIQpaA",
-	"1t4EamTIUF1L+x145bKHruKUzidw4MZeW2hVuxbodWlOaLEIHYrDAPF9V7YG87FHC1ea/dQXqvFBA5aQ",
-	"YkIk2HArFowBskEFVtINS95g+mbFtLz4KavWupa7uR7XwGdgJJ9nWq2d6CkfGy/J+nyXahXcZ9+YOSQZ",
-	"q4HQtxw7L51Xb1UzQtd1pwIXBaNKB6Uwe1W5WK7BIDijYgHcFpJvoOE4NNaucnTWFONZKmT737GSrNv7",
-	"tzKyDcv0shT32WrI3kcSR61ss2FsbTw4WFMazn4nW7Y5+79y6eBtuMhvbvtvivRat73jNWdRk+UDKtH2",
-	"gUPca3CUH/4SyPfrahytfLkzIgYV576mQkcbROqmKP2bKXHkhZmd6xvtLnZ6A95aj9pYluqALZh2gtpu",
-	"pkmf5qNdUAAdjwfCGTlxfuAqoQUfGuM6a+IyX7T853EfsudBRnXCpmA6GQivZ1fOBrB3QkPuNumtOoGH",
-	"rELjJlnneAtlot+GgFMdXUPCiVqza4Pa0r114a0QhuGHXchjbYP2/1zOsWstS+5Bszb3wVeYXzPjpjJs",
-	"YUHjqsITQq06AwkocMrVtnfUkzCzrYph8tO5JDdo+O562UOBB58YHDoB3YAWY5w+kwQrRZ9Y4D3y9lEo",
-	"Vl6b7vZ0vTXsJD80H55TPR0mqPBhPHpzZKvvrsnA89e/u8Ljr+lrCt48b24qEAI//rrpfi4uSil7ybI0",
-	"34TAryRj0LvV/P1g5XdvAQGy0kUB0LVXrHzmnn5sT/Ycyl1gV4G1hC+I6m5JsAIF8J8Ked829vRNgfuG",
-	"u+vjrh2gNDS4SiJ5UJyFYKVDyFRb16HhXWH5+XHfRTdj0XboyOBlgyr8J1mq5wTGXPuzYoLN0Q5rjypn",
-	"GIt2CXFW0PVZinzhyu5Bs19vnguil1zrY9IddAJX5qCDQk0pboWci/26sQ8Wj8IeKBSmIWFhpx65nBVm",
-	"sRpOXfUdWrC2dj8YJnzuj+4hxfXmTOtKR3Kr5jxEqNxbvHjFLIdxK7FXLcVixrW935a6yVZyLYUdcauI",
-	"OQRIbahp1wGHVcHKIYKKBseua8VMDcmZj/muo9IqK8mw6m6NtWQw1Ay8vtUTB3lcVb22ewQAleuqbGMG",
-	"xn8JHDZnFH1lfGL15MfJyaNj8l//1/8ij/v9fjIQ6Cmgmgw6j5N+v//7QQeBlGsiyjwnI+b9JkG4qCvZ",
-	"OhDdYR0m+ubdk5dXF+9fXf34/upH+8vrt9fDhMTfuHj97sebt1eX18P9tVB8Def94CCM07S1XMXIhgeA",
-	"3StvNwbRyNEWnC5pXmdQY/eTQRio8CGozwc4ydp2GFCLGb07Xp9DTVXQOz5xPYNdWzSo2Yk5K2j5AICf",
-	"Y562C6bi5hRVKO9SkmOMZS2gFaK3mDhnwFKbjEYh9GbxPL3vVbNd1GzYTlkUUhlieHrLDLYwxgBKpK+B",
-	"mYRpw2dS8OXRXcUEcu7WH0Rw122RVSnq3hUt4I4OK7yVr7OIfrjCzZjyW7HNPPdOTegK4V2bvjJkFfq3",
-	"yVy9qzHGgd6hA712RCyYqOCzNuyJCk7dn5CFlJ3huidKlsWyl8yFUj3u93sDMaQTdo3N4yrXbi7FBFxo",
-	"djKQNexh+MqMPppaY7Es43LA2mL2r3F/N257XydENxbZ6pP9bdocbwL6th0E48tbwnBbu/vXmLa9RFqh",
-	"vCrZO89zMuYszzDdy2uceyjlUnwGPlQr+9YNzJiAeAtK7mjOM2x5thcUoIVfXWyJr/Hnm6kJOrO0Giyq",
-	"fAaRnKyuU0u6R/3+QKRTqmhqIQ/i8f23XSskkfAh18RICajSI+ceperKrVSQqSxd2oMUbCAwbq9eHS5W",
-	"KssYThF32+L0hnM20tywIZr5taELPJlT6L1o0RbgxeWQMlnkbHn74C4Y8zyHkOQJM7qqXeFzBUYlxIxY",
-	"RnXLCtMeudZAl687fq2x1K/PzHF9r+qo/8TxZC1y8jVrArWs6EvXaSaGpgbKYe5C0hrCcZMhY5w+cNV2",
-	"z0gQPopMk2vHiHt7lbfDB5FyfUZO+ieebDmLgCeQqyhnx7kfxuFnv6nSfRd4et9MeZ8tqcEeaC3VATtA",
-	"v5Y3KkGW2meVDVrRSbEiX9P/+LJO9SPwqnfV+VhFlUAxccfPecWokenNaNVvBjdbicgDwV32WB2cYVW2",
-	"canAdllNRmu5OkBpmudyDgZPF0Z6UBb7jWKeEfRH1RP/dM+j+C9F1OEOS/qV0f8h3A/Lu/pn483faNZn",
-	"cB2iXFoRrdHCp1h8djIV2nXWGMMsdQgtQDpsPpElZK64MUzYlVZZIZUp2Bloq742BDexpwcCdHNURKAd",
-	"O9WGcMENd97SVZdDbfhNvPNALCWg9Abi3BMeF+QAzRaC9VvtawLZS4GXwUDOObatihMlq9jfhCf2gBga",
-	"zLMuGKguChNu8CFstW+iMyWoAqL3KV/UDT4+3dvQplr/pLhZ7u4fLCWpqiQhmFtgBDjdmLGEZs713gmX",
-	"Xe1aoX0wCTGKz8CrNqWaHPct+/yuoS0PRPek34f4Gshug4wqpzIDM67XXi29roaWke5J//v9M8jwdjn7",
-	"WLJkMRAj5jgxJtpjEccWoNXlaMZDsP1qG30sL3Qn3nj0EJiHS2rJya4eLkPet4SsryEha2opOfT8Zx8K",
-	"pjgUu+qusqf9nYjUclxsSAsPZ1ywtXV+FvdBwy9jE26usc3P4emvNhQg/1fsFxy21sd1YUv9KVZssxJD",
-	"DQBJUGrKBZiaxpV8JkhwBGEdMLhssCV54msEiWCJ/2xOgvVuzS3Sr3YCmfXy9+EvwV/bdP8IzG+BKBEp",
-	"CNTbtp1Gry2Edy3dgmJ1BTXTulZdYyfbdnr87iRaOu9b043/pnqw0ziC+qchnG/QhT87Nm5fBLl7ZJWB",
-	"x6uuM5eWLAMtOCHzqQSGBa4wq0izhjwfqZMcNZfZxf3WsPSh4ns/VYf4FuL734a2vGCsaCEscjx2HeQN",
-	"ewgqAxGRh8djephx2FZ7CL574WYun9HUSPW1qu7VAp/igr8+rHs9Hn9Ty78CtfymVAIxbC4PxgAzwAmZ",
-	"MO7OSRf9c5hspvVcqswFdaQyYyH2ASZtraDVeMfEerTD578drLsUvyLSvWWpvGNqcSGzeOHn1wLNpsq9",
-	"CNfoCl5P0QWYMhe5N5fqVmPBKi60YTSDpuHwyTf8/WrwV6xBX1dvz95YUP22KD4D3mpmymJdbUBTKuF7",
-	"GmmWKmZIF4KasUcKlrAbLqH30Fv7dWPZ3Ow78Ru9Q60b5rW+LUVLN6Oy+MzU5KFMPX6V13DUbV1j8WiN",
-	"JDTLQn3GnQrqKr1/VuS7v23aUGWIZsa4fmNUrB7fPfFlRLMJa3XpXshZUZqwK2yQYODaiWFZYY0ZEDOZ",
-	"sVyfkpyPmeEz/z5EhVjkolC7q5Gl4HuN4Zg5GxsiS4PZNX8vaY52+GqeHoFSYcM6U8DX4TKyGIic3bH8",
-	"jAwLplImTNWBf8ao8OloZi5JajVoxWmCDAXOhWWV440LMi7zvCUJ4dXiCRzb12qax9VtMsrD1f+KFvnG",
-	"Ylz9Drg+LOap5ATqRDq6YS/9XoZ3hHdsNPLGCYxr6lU5JUGftsdjJ2TPD6RJJiE0eGZH20sGonqEUckj",
-	"VnuO/xgYfPYSctI/InuvoRmm+wL6HqdSKZaavR55LXyjGsyJfHdFNJ8ITbBXQEYmksE5HeZywqO8ZWnb",
-	"X2tQcmOVX2Ftb1hf9k3C/AokTLyLpvrXZSLz+XWYbq2Z1lyK+2qDmC7dyibPyRCa68NrB9ooRmdDDCLV",
-	"sKQhPDkliIbZkHQzaigZ/jLo+Ib4g87poDMo+/1H6SSXI5qT6on9kQ06H4f7IGP6XGg2h2QsklOR+TLs",
-	"A1FR1CnXRqoF6UZyvKugl4RouthPKsV5BinfORfMHePxY2JJy0DcMlZYovyB+25caS415LobVNxcCofl",
-	"1CadMo15jdxgSFfdwYqOLN2C+4FqwUpDLktVIQYGw0OEZk8uLXiomFGLU/Ko3+8PsQmDO1UQqqMpVjjK",
-	"O83UJd7gRrqxco9NwrFs0Y7LvfDhr8hZsWHPga4z/Ylhee4TfJz727iuHFyRmRRs4aHznrgylmoiTYPD",
-	"RtUwDF/UZO9qjM12sQ47+8C18aXUqXExWAmZM6yXS4limgGM3mL6ACA6ZgohCjSHSoiht37rkNADginj",
-	"8N2cLlzWVZhEBdGCmD51aFl541EjvSoGdUsn8JUy22eNVX59zPY8TVlxLwfIf78EoEsXsFixxIMaWbZG",
-	"6zDdB1F6woyloevCVOD516kPwdJaSLXd328vX5VPBMsOuIDl35Ncu7vTmy43EnW0XEBcGbTC+iotPho9",
-	"pZodcKGZsNd9x/bbWhdqRlU67bR4lI/6/U9xKX8+IIPU9+2grVooVYpGK77AmTaLrjhbBEo7WENED08b",
-	"LNr9WttjRlLe6sRZQqChF4azQX2MPCOueRwYZ7pVFZOgFWkVH6/JP5iS+1V7nd8GPlyClIptQe5TeuCO",
-	"szmCeYgbUk5ydgjUs12OGVupYIjvvmUZt1r7sE6QGqJW/n/gC3+ygw1JV1af/MlIUwz3sS+ZczQPxA/w",
-	"rC7hASYBiM2iOctIKuUtZ2fY9y4o07inydDTfmibBAXqXantgRimMmND0gXp2c57AX/zcTgGRqAvmRqh",
-	"FZ1dO3Ers0NYQkTA4HDSP6ozxr233D62VAra234ooHFJXfFSju2m5kqKSdTMBtO8RMb1VQpQP1Qr/JWE",
-	"pzbGdg38gXCBjX0AObDgo7a3fsvE8FtUyW9f2HvGBYa9OYxUjvZUeBdksTZJRGUwgVJuGbuPaIgk0s/d",
-	"7kmAEkS+OpJhSdX02aXqyIzV3THevLi49Gk4WPXJ/YEvXz0lAMZ7eiCEhHhtCItDqygXPeLpsK5zY02p",
-	"BCko1Fty7yKSDISRcSqN9TYEKpJgunAUEky6mJWG5Tuxn8hClkqTrj/egVgiwLDLBPVYO2dN44b7Z2R1",
-	"FcAZarpaXeBANN1AcHhcw12zLDYSs9A0RKPLnGvWTnH9yW3XAdtBT1ReO+6f/DEqsEVFPwsUrSM9/m7r",
-	"gWCnOw20LBY+wp6NTfh9QtNbwoV3YhaFlWGnjGZOdH4pkYRvMBd9yRLwLWQDqcWe9nVNKgRpUo/70wQo",
-	"HNlKEAIMtWKsknONi3HUDGgB0IHu9fHj7/YTpBuuiw/g/C0rjJOKplKZg5zfWSGnISL1wG5YKgGewLnv",
-	"F5yDjAiSm90vmDEF9i8yU+wRyDWE9kF9fNeqD0rko7lVCjI8HPYgVR0Q1C3b015XKaYuBtiOceDm3Q7d",
-	"cCu7IdxW4H3jz93ChWPeGLbARFZILsxvFt6fsIlrUdrCJ+8B6beLtBXAsTGGaxQp0xL9265TfL6wEASV",
-	"UKnIkprGu0ZZrt4zJGm4xE4uRTIQdb9hDV2yAgFPoDZAJ5RblkVTO4urLejLwmetHu0Xi/Sr9Wfbta0x",
-	"4Oxp8uKvFySl+td2ZzctM3t6qQRjAGkWcnYz1Nwu0ki+2GoTt8w1Z7MafVj8H6ubcU26w9UmY1b/HELh",
-	"r2FChin2YausDAMR9GqzKmbQrM31w3a1Kn1ylKXKreETbu77QdxvtrfZi0X6ra9Zo7prs0zppyXYre1v",
-	"tg7Z2gLvLbr9wtf0QJow82KRXlC9exyQVdy/pq5Hfh+tEUOafdX5ap+lSVKUYqMYiq5wqJCgq/YuQVOG",
-	"tXbH+wBfI7ezva8eCABBT71e0LF3eT/RtE/UiOWM+UZQdeMZXiGYVPjesD6IYVX43ZVQBLEX6j66VOuq",
-	"YkW86oTb36ewgu2R6AvZA18sUpfd+fU0e/lm5/samrs0jOI1FXlIwlFpHIe/1DN+PPxF84x9bHdmXEPo",
-	"ihccoTcxFOmxego6BYyh6RSihLrDC4Tig6dc+2Cl0+CNYTIQw78c+LduFgU7eA0z6VMipBZ8PLbyI9FU",
-	"ZCP5wR5PNea1U+cO3sicpwvXFJjCWqCoK7qtVAkOLVqJTbJURCo+4aJHrrGUOV0QCEmymrwn89X5oPzK",
-	"aDodCHwL+qz7jurOiuq+8jomyeUkwYdcY1CJoygwmmtqbKcbLQwuVzNhzghFWl0vCZ17ci565DzowwcV",
-	"aE/6J0mV1FutGBeUSQbGTxfl0iMnR/1ai4QLw25f0KaDlCJzBFkxe7wW/Ao4WO+R8aZN6DrmyvMNxECc",
-	"kzevr2+w0zMlP1zenNoLC2rE72m3FTw0DZnKuZS32Eokw6/cdTmT70B4o0qPXKMSi2N4N4X95eL67TOC",
-	"JgeS81s8TxygauYMHimpCJ/RCRsIOSZUuMg/bhgoxTNqP3WSJAY+O2MTLphQgrXpf4KMFEGGAb84eMEW",
-	"Fozt9wWjVe9quPLmtpcKRWJviBlVtyxrDvmcm1NiVMmG+wMxKg3Rhue5ixT0t3fqzHMaQSynauKLjrXX",
-	"H87kXOSSZi8W6VMHLfdhq5FU8JqWrM8Dx8YXndOjyh7FhWET8Fe1jMzBktw+5gbWe22/f/hCEDI1LB4a",
-	"OJZqRk3ntDPigoLRbqtgQY/WX7Cn6O5M9GgLRviDFOxX57hPHQaARFqJvlmNDPezv7jyrFWFh7hIfh6W",
-	"iKvItkt4Q+PdGRniPzCPhYwVY1X4baP+A0QokZspw1jZldbZzhjoSru6+hCBIbDqyVSVh6tYn2+4PRBb",
-	"lY34ZxHSsbLCt4oP32T2NU3daou94/ir8ju23qkQ8AGkeXDhtgvrQV6QrjoWYMKD8375HD1MeK18BRhh",
-	"5iJByFs2LjXN9elArG8/cUjWRUKfYRTQ3pUIfrWymXeH+zcgCOmUDDqCzd9n7I6nbNAZkr0f2bwSzaQi",
-	"+IRkzCBWkJ+qCHA4F/R6Gwle94FAotjbI//17/+7mRUC3g8+mZoEejiAPOXnAT1ivtTrFjMQUP4aCOla",
-	"dSxHNUGEOhNkxkVpmD6FPmJwpnbUoXv9pV3q0GVnkJHMFujwGUs1EG4Vzkn03JgCauji3ZFhevfejfI+",
-	"x2G64J4cHtKCI4gM93vEakxcuGZSAzGEd60wC8FdvvdUHQfSiEaoOhL74Atq3CZcywC7lITY1a5uye7Y",
-	"bskFr8F4NIeu3BCJISRsGFSxysvq+FIVwWhF6eooYBXg0sVjxdQ2ny4eTIIWLKdUiSrdx90NqE/AVfV0",
-	"IOwny7BnpCnee9AG8LsEmLZTfHeAbeDqJG+oD7mauYzAZpktdtZqKoKwTY9qPtSuC7pco8bBPqztUb02",
-	"XWp71G5df4W5g9C8EbMc3r/TIw4nfXcHV925B+h2/D3Zu5ESWzdRY9issHzffWLUwi2TC/Kjh+TeHq46",
-	"6LISrXIMxOkrjc0DGP0Wlvcts/D+PVUwxtU5Alx+haiTde8RPQAYhGECrV6m8J17wqxTR0dS5oyKGIRa",
-	"zKiNSJ6QeRj17N6JGA9RPDxSpBXCcBzi3PesPVM8/AWEkzV2UIytdIaoZc4/dNxYQofZ041MtRIM/j/2",
-	"vre5cRtJ/6ugXFMlqYrS2I5nfrt2/erKmX/J7mTi9Z/N3YW5ISxCEmMK4BHgKNpc3t/r+4j3Sa7Q3QBB",
-	"iZLtkWNrsnqzm7FIEAQBNLr76eeJJRjVFsNe29k1J4fegAVV6bSHj7I8Z5lEA1QfjDoR65zi2RB65IrQ",
-	"X7bUnrsTmyo9TDtsaMFywk8f6UKwUJcT+kgLYG9vZ3JVG/5Bh3UhcPdJxHJhZI8dorw29zW1k725Z3v8",
-	"VW38IhAFM0sGLoZPvYaMxZ7eQwC8w05CW921J4XeSmPopte9jeIbO3fOuJlskaP8PnyjnSXdWdKHtaTL",
-	"eyaEzE1p96nQRetttumrajUE9TSf8blGH1qkOqoNDZUTu5yA88iyEE7fkp5gldR8JGJJCxJTVgsJCakQ",
-	"eVhPXVWZFXuK7f0TyfvgUNiuPS4saFVlK9Q5QR6thmDAJGgLe2wwZ4qJMmr1weAvZ2/e2dlx9uEdq0BU",
-	"/wX77mvWPTp4wTpnJG4PbdS8Lyy8CTJVgw5phMC/WKbtlNF2OwG2LCeYeXDIil8ohNMX4MemXkvalFmh",
-	"4WwxFYYDn0Q3J1QuE2Y4aDVUVZErnp7BS/6uvtu0yk1W8NI8H6ly2rf9a07MorQ9MxlOaz/st6dRQgv0",
-	"I934k79MXUN0fkssFaBzipRDDlaL8oQl0GHPSwUsHnYSdDS7On//hzNbB3d4xBmf20l5qdR7Xo4xiXTw",
-	"4i7vQ7EOkX4n0oxf2hnwpfLZXMHCZNzpVtEmgmmdG7A9psY7F7SAN6n8hjae/yr5VKxFOa7YLFpyuPB/",
-	"63K4hT2hl/bG//jxtP/vvP+P/f6fP/Z/+vXgZfTy6Lc4HnR/Lsb/Vchx79ne7aUMyysYltLznwsxvm9y",
-	"NqJ7Czl+kLwu7vOPl9TdHKzUnHkbTi7P17fy9NWgf1MzGVAJKpnPB+yU/kJbZwin8LyAdXVcViJOMZYO",
-	"8J7pmvDIUctCe9DUsBQpyLYn10pWOvESuVSv47vD4PdeDEVHxEsjppH7L/fcFi0wNao53xYaJ4BELLvP",
-	"Dvb3B/v77HrOUjHiVW5OmJ5i7IMa0g5QBOdP5K0RvJRMqtIODRxEIEZgOwrYmFgi3sYHc0LEDiB06u7i",
-	"UJlgfE581IEPb8alnWIRq3TF83weSx+iR52QgR9BOJUhJ1Wm68oTN9KYZvZwKkdaQHSr1j2337ypyGcb",
-	"yjMgkLSPVZWBE4+XAoSp6tx9qeo5FLHE/3fitdKxVoHkUOHP8d6H4K54b0XJwrmfzttZI1P37zbWx5pI",
-	"8zHPDU+Z0W0tzPGrG0ty80zeRLiAAlpT2nn05nthKfRkHSMxTzWEBenSJGKlMtwIkKMHqoUgowVXcgju",
-	"JbRNwp8xb2do3cXSZcmwKXDmmAeZzSYqr/2mEZ9m+Zx1S2H3E8y5ZkqCfO9BqHsJAO+YAobuweh1Hdce",
-	"LQrxk7+PYb9WWAncfiEcoGyLCY/t0J5T6+3gDXiXxxb2+QKQFasceir/d4YnmEgEeLWuESfaUzv8Gzj1",
-	"pRhbI1KuXoKvSgHLjTNdXdsfrJ0kIxQ5YgGoNu6uxVpAAAtBmz6pjVzGgmS7nb4oeerAYxecTmhLAizX",
-	"UAGDcg0dsOOiY5n8SylG/5/q8zhq2KXQ0kl97SyTupEwWElju57hLlqB+jibKCnYhwowwPcivF3Hmguh",
-	"cGSgod0L0t3uA4q0076T0Pe9haPqvDHEy8O3ipjKzvkVRddfHW61zhGOyxNJpK6Kipz7r+lphH63cP4/",
-	"X5wdt7KQUzPgatpoE80kcDD4ush2WRR/3WdxAm6IGH0K2Ca97k7T7+HO7O+zkQFbrAshqVjqnoxulCRe",
-	"InUDRkxngZ7/Cv+E491vayDdF4SzJNexNmHsHAg26fdRlUes8EnvTHYGLbYqeP6dwmp1F+8qvndw+Ket",
-	"tkrBCGwjDlsL8/kGZ8dcdnsmWBg639cgXZcURifWo0Nr/toGu/u9ed2XzRl0TvTJRj7/1dR7QKuHcOk7",
-	"Z4/lAQWnFLM+gZV5LkpHWT1gb5b6C1FDAKfCn2MJ7gKEDPH+hp/QQuLbrhtkX8TFHe4k6PlUe8kT5LFh",
-	"cJxp3q3NW9dmvAdwrhnXsmPYVMR7xyxXwxuIHs0mCnn6HwCR5zrQz9VaAXRXCPxejZ8w+Hon7t+gq2+k",
-	"Ked34QG+RNjeF0VC7d7TiQu4othGkLXJbbxhCFULmQIi7W7wzQswFWhi0NVXZSuUE4KlTTwn6yZ1YUrS",
-	"iyDZAKRKwIS0Ery5Hrt5QrS34lOmKsJkaqMKDVqGGXDgPjDMshG1jSWBLtvrWOwwOG+xK5XE6nEtpIlY",
-	"hmmcSos0YqUocj7E8YDxFWUsqamIXVelNPYnoPUlBccaVto79lXSVBFPaR+oU6C3mPHMsA+UXNKxpNwX",
-	"HUSBhdN/VypVCAtGaC4CjxrG9hEvYx8IddYQvWq3o8Ec+0NgOC/CN3p6UpKLusx5h8vcQtEIu6qC0roV",
-	"e+ZGJl+mfw+C37BmVgeS2i/f5jTRLZMfq78ork2MxmlvsJvfD4ylaszopWzLxkcRcOXWlOxk2ly4ix7n",
-	"2IkJ1DucNk9R4da9Q4RA01IMkZPU2ng8r33hoigd7cR8df0lHuKrPy/FJ3Uj+oDp1uuC4Pay7+1VwVz4",
-	"IneuN1Bmuktrr9psZNoM8jDxy1AUVMWgpHiomeeyLsjp1CZHn66EUrQEgbL0rhGgl0efA8X8o8zFx8Zh",
-	"2vlkHTByZDzz2MNsY0YU/XXi6N/xkmQaPGLMV1zopoAkng1LrdCHfOHrx9lpnXpE1hu5qFjAi8JJY5Ik",
-	"TaPYL/N81cfsaH8/QtwCXds7CXKbCEcEQUkpXJNeASdC1kuR2s47h5doZjMzYKeBoxpSVQApD9Jh+MA0",
-	"doEbRiBNV2zIKMdqvW4CetZKG+6ZQK2sWffo8M+9QSy/dwtX1yIdUGYEw4tHla5RKZ+zZAjp3B8yM0lL",
-	"PuN50nPM/Uf7X2H3bPdjmdiP+7GqixUTFowNBiBIo5PrGx18vwg+NqJWIsK/FYIb0hsm15RUPsM+Xotc",
-	"ybEX2aCZckwAnmvBS+D0vxEyaiBmoFkMps+4ZpnWlT14qLJdxFMUV8W2Mg1cQO+eKIuFD2+VKvYrtbk2",
-	"d+73FkgX47dhmd0h5qpCLLlq2xOATNBMuAyXz6Y2ABPjt6A4gvT5l8/6dYEvs3255gtP47Ij/XrCMzx9",
-	"BkfP6rAmJx4unXkpcW2PAEoOxcZAFKwLdMKqK4AnbxGwmYuRQbn/UrBKklIzWmQiJaHS4mvhdJzZRJRi",
-	"4AsOp3yOZIDXIpbxXrzHuqWYenpiexHafntQGWW56DlqWDqCknSJu9T+cnX+niVBSWliDwumKqVIa90c",
-	"ZLTtujrosIItgpNcmpZCa7gMBHp69vjlzl6xTODkdcxirPWM9wD0DugBKJHDdDzxHJaqGk+afWovg00/",
-	"F6D2SFvWle/hlpEvLJa07o4UD7gR4VdvyabaFYPleRta/6oYlzytt51WLzApVb5MRUb/CIgEu1yzJNjf",
-	"EuCl7oWUbLYlqAyLpW8Mb/Y4UWhwGhDQ2Xuaquxa5GII4u8qFx30MO0eHUva9upiAqTTxud2jw4PewP2",
-	"ruQSMocJ3JQQi4OrYMOmsHyFXKtMx/Jw/9CRthalKpTmOYndBNStbj22bzL1UG/tLuO7uH2Ho1dk5ezK",
-	"OkTVsgd55Bl9TQRKp22P/tCcII3qyW6qhjV8ZTBNIxbvXQj78ZBbaMTSymRCx3uNhHetqTEXQAXvZhWk",
-	"vLVDC+CzQPlHU22kM50wTx1RrwZSRqTmhdoUpBo8+/7ikj13TeuGjAgoAidEYJx4pefdofNJ9nqc3nTm",
-	"7Gjase4Lc8aN71zlYuFwuUAEr9fE/BxVB7P/o1kyKpUECeuUJdd8eJOQMrkjJjnYj47+9CL6fy/3Qd9A",
-	"s+7RwVes8zYDAcR/eLaxWOZQvWX914P9774edHoRxDXnhQBSlIidfXgXsXffvo3YD+L6LGJff3cWsW/e",
-	"fPsK+FJev3UiNS7gaC1gR8eSNgKnXn49r+uCgTt2mENRDzwJyVkcyxmUuGNR/4AB3yr25C9n76JYQn/s",
-	"i9tn28M2z3M1E6lnbMFi70DFA23JtTIT1nXmCkcf/wiDGUvQheDDm4B+u2MN5QhrqmqNPy/d107aDZ1C",
-	"HtwxtwaQkwI4ZqSgcGbO1CdRDpj9IHQDENYjvYyQTtdDG1XysZeAn4g8pbpQ2/BUTFU5P4HOIRMgGOcR",
-	"oFPtrcKLHiCT+GwCOiHh4ODOFih52T0LCultl0N1c+4Ua1aS1jQm8zZx19jPeiemiGgPJsNdCSmelNHm",
-	"r/Phhf2OZoWF9D9SYNlOeygOnjHS99tx2fyzctlcCJkuqy+E+8BGSgyA6JjbM2sDte8CKM29o754B41v",
-	"ruC/EwBph42/K1IORmwecBf62NWq8pXPBx8to+eW8//LgZmANgWJVFC4iWSgkKMec348Z8AZl2kmSq5F",
-	"yrpwLFB9PSlFajfwXmSvj6WPfAqZ1iHCqZJiziaZPQnMrdcyJ6WqKs3MgL3KlQawrpz7XjXd7li2+d3s",
-	"Xm73SUO7Cl5Zx9Kz3ngPKzxghOlpONEgLnii8tS9lVPv9kNYxhLbooTaEN/uGM49XUgfJ9DAR2gg6blX",
-	"cAWDeYbY5cxETAzGA4Rzx9J1ZKkPx+zZwSEwA/FPPMvteojYATSLeWCPy+w+e2Gv60XskEBPscyknU24",
-	"63afvQSKod6AnXF7ToZAMsGq6UUa8gedNmkpmEEbZYN+pxCGnWiu+unpMc6vUDltF7L4fUMWu/jDA8Qf",
-	"7FQNaQLuH3sIlh5FH+wXfV3ymft+dZa5atfIH41YwbOUJXwKnfjf//4fNhL2u8v+cMIzSXgUkOpDkNDc",
-	"7l+m5FJjT9iE6wnrOpsAdCsRWYEbqWYEPqEHEK6Kay0MOdLkQZfcCHTy7T6MJSrG5NYCoEKhiOVwYo/1",
-	"qb8HN1pVtmrvBpt1i+4uVehkjq2J7BODQzK5/bhLk/Yuetd+CSq6NzP6hB0dHhLqJnioQ9o0aPbc11Yl",
-	"yvZmGBWAEDwU9TgemgE7vXbpQTMphYZR6RJLXSyfHexH+2hZwrIe+JpzYe5g11nXbiKBXUeskf2ITlb+",
-	"l2+4niSeUgZY3JDijhARdQDfzgyNSVI/YwjBBBPEnQrmbjtimVmjSVwjru5t8epbtwoFcbr4YtsX8m/o",
-	"Fu8M6C7m/4dTl1u0Y2rU3LNvkZGrr9T3kJPzVhnBpKtTAd+AA0K2OGHdq4vXvdqb9XbEuyTsmufc8aLy",
-	"4J0WzXksjWLJzDZgTtFpBsLQRAozU+VNEjXID+qnUdQd5TFD2gVwkPVEpLG0izytcsG6WgiW/GelmoDZ",
-	"k9A+OQuuShbQj+IKdBqYqLfpnPuayB0zCFOeSSmMd/7pREFvQphjXU1ZJod5ZRd/twYxx3JhFKJFV1Hy",
-	"qfPIqEkHxClKdZ2LaW8A5r5jB8YTyQZTKNPs2YG1yx0A6M5wi6Ex6mh3D45451upq9EoGwIwmD7nMXv2",
-	"r7B7+Q/dYdwfBpa+/oC5vdMVtS3GR2Ay+20sjaWPDsJg2QH6qgd60x+8wILDJltP/OeKoNUeYuygzYuo",
-	"aUQL99zOCnXAL2JJ+NeFMwnIri3BpiPnHHsuPYg48HTA3qqSHR6xiarsCh0ZUcayJuqA71RrzgQEhwuP",
-	"rD/Wx6FSeapm0s2DBOaj3agTOAYTNa9dAI3zJtRnT9RMnrBs1PjCEIPHWa6dGYnsqRSb/EjwsCTQ1CNk",
-	"F7ITg1UKuvg3u5wSJ7nt19FE5K3JmkW8+rZCH14t9POJDkPBQK0AW1E6JTASO8jVFiQ5TvWN9ZvcV6kN",
-	"07JxNMraeNj172nKFxMg3pCPhenXDXgvu5VpHb1snmvFxsI0t5FuUmlRJj3nUWVlS/+lmsWym/gfvsa/",
-	"J73IvhqecFcQZz+iF/U4TNu3r9eldfpF0P9/L0XjGGq9EzWT1nTYk5KdQgDrU1IgoPdo/6j3ULOZsgjr",
-	"aIDqcf+GLt5OJva6n+8zZ03WzZENeNgfpG7an+mDLq2k7tnoI1O+YuU2dcbHiPO5EXPG8djjpBTANban",
-	"jm4yFoYs4muSR0h6xyyBCrskYsmwKrUqE78fx7Kwp2o80nW09Th+Ma/wIhdlUobnCbjkTqM4z1dsaPTs",
-	"H4KR+PyJePumBl4c9vbOl7+3Q/FYsxye2DbN7YYCI0/uEXzCLT+5bLyigmnhp9PI7Z+tvn3EVJ76tRaB",
-	"Ez0G7mzOTDYVD+f7g1u8nt+QPMPQELhIq3VAvIfBde1+n5DfQjGDKHRXAtfcOSQYtbatgkBIoPQ6U1UO",
-	"cVuRfRKu1UVf2YSOOacYWJ5b9xwCz0ZhwACkuKnSl2uWLIZAEp8HmCLFOzTsXXj4JfBdb4l+dNdVCsfS",
-	"eutK1mGVzoqxbnXc3XVLznosm946u5uz3huwU3b2/cUlqBMa9xFwoOuxRUggLwrBS/AIOVT7gEqjVvYP",
-	"Ujl6/lyN7SHBabiTNe9RGCVMWcPU1lB97fmF/BRx6RBQ3I/815NNlIX94hNBgrc41JD2ZyM1rKh8Gaa6",
-	"bmR9JIv3nFJ+vDdgH273ZBfiSNvqyP7Q9NSf3I+FXqw6+MCY7vzXBwwp/wDcfY203wgWDU78odKGVsWM",
-	"1LWDFTXk0u24AE1xqBAMqdnT2gMd/jD/sD4bfBk6ppmu9WERCc21kkGW1y5hsDN1TBdzr/ZV7Y7LCY9E",
-	"Md0WIm7bpT9emu984b22kWEb09u7ouenzUX9jDV19cI+CU3mWAmNJQtE79Fy7nnwZFUTffnrHnKInFZm",
-	"snf84092kSHbqv/LT/aG8pNbslWZ7x3vPedFBuuLerK403wrEX8PtDbXACdBbWHb0KBGA0+F4bCyl8WR",
-	"+1URMU98SrWZUVAlLmsRO583rltG8Ody01cgn8UlH4sphORJu745yEFDiNBZbujbRoJFs+5f/+1Vj/Wp",
-	"NCVy9Ri2zVQMM+h00OzNfNjWKOzOgO2veaTgby0XO/ec9Rm3r1TxnCHEFME7I1E6/KV1jsjmBC0XfI7F",
-	"Hstth35Wv0480kR1RqSj6VgbPofsQcSoNinIJFpzEjw/nL7LXQAtIWFXQcoNHzTEgvCH1jH5JHJV2Nfq",
-	"Q8X6ROSFKPWJE0PsHu0fQfKqKFVawSIJmk7r21saPwPIMIpkGlaU2VBo1k15ls/Zm6vzq4vXzPcNwE44",
-	"pb6+fHV18frSngXSXFiPFNZB6vSRhnw4CYcF2295vrXfaGJh6FHwHE0J67O3p3+LmBF8GrGJmsExXpU3",
-	"OrKfxWRD8A3sqV9Jw4eGpcLwLA+npLNK7Q9299mFXcOD4ItTZYWLQNRLB//etsDVMLPuSqnUiPWZsZN+",
-	"qmQGsTGEyprsk11dJhveiDLCOTRELigcVkKO5PaTNV9jOq0kbOI//fZ/AQAA//8=",
+	"7P3tchu5uSgK3wpevtklqtKiKFmeZKRKnS3L8ljb9lix5DVJbabcYDdIImoCHQAUzUy5av86dX7vOlXr",
+	"Ds4tnAtYd7Ku5BSeB+hGk2h+WJbHkzX5kbHY3fh8vj9/7mRyWkrBhNGd0587E0ZzpuCfVzmbltIwkS1e",
+	"cmN/yZnOFC8Nl6Jz2rlWTDNhSDc1asbSfSIFMRNGtJGK5YQKPWeKGEkoUaxk1LCcKPaPGdOGzLmZ4Mt0",
+	"ygYiDeY6eMUW6SkR0ky4GBNF7ahcE8OnrDcQnaSjswmbUrsgJmbTzun/7NgFdP6WdMyiZJ3TjjaKi3Hn",
+	"06ekcy01x/UuL/+HQg5pQUr3ApEjWFBBtSHs3m4MpvUrpmXJRM7yXmMBI6mm1HROO1yY7046SWfKBZ/a",
+	"RfWr1XBh2JgpWM47ZtTifGSYWl3QDcukyLU9sTnlhgzZSCpGjFrYc6BjykVz8mquo+hcN4YWbItrm08Y",
+	"XpxiNCdTmbNCkwnN7RXY37IJy91zOAqW14fGBdzL2UDYF3JqKJnSBXy5YIboiZzDpxktCqb2NCmosaeZ",
+	"TagY73ydn5JOSRWdMuNA9HJKeXFNzcT+we3uSvtH0hF0ar9k9nkn6diVc8XyzqkdunGG9ONrJsZ2hOOn",
+	"JzEIesktQC9eKDldPcwXXGlD3t9ekJwuCBdZMXMwAqv5x4ypRb2ckR0jCj45NayzZvZbuTr3a7rD1Ebu",
+	"OHGAka/YYnX2N/SOaUBtoxaIPAG2aDpipxXiN9Gd3LEFoSKvf/BfjZnRCEkjOFdHQgD0SXdK1R3LSYNW",
+	"vOTmlDg45kIbC8FyRNRMCIs0Zs4z1iNHFqeOnz4diHuu+bBg5Pzm4urKQqGimQWmhLDeuEcoef/+6vkZ",
+	"UWzKpkNmydhIKkINKZg97eMTMpEzpRFw4ZyRYNYHvUTJOq3A9hSIhf/7KHoH4p5pM2XCXD1vgXBev5Jv",
+	"C+jfnexGKc9rfFfMzJRgORnaKySMqoIzRTI5nVKR98itvVKm7pkCGqYTMpQzSzYTMhOGFxWdGQhHaABs",
+	"AFjJTDNLeO4ZKanWLCfcrDnovxxcFIwqu/2Dau0Poc3XSpZS06L1rEv/wgNP+s8zNmMXM6Wlih22NnQ0",
+	"skcyY3uapIJ9NPhySiwBgSMs6Zg5BnFG6BAIuoXUGnfsG23EIMO5WxZ90u+3rvo1n8ZEgZdyTqZULAg3",
+	"bGqpAqxPjggNd0Mmssg16eZsRGeFIU/7+20rLGCecIHuo87p035iV+s4n13rBj54y7M7tgaDHnibt4oK",
+	"TTN7Eq1zmOCdB073XjP1aHv5iZtJruh8DRI8bIpP9ltdSqEZMPBnNH+HxN/+lUlhmIB/0rIseEbtiR3+",
+	"XSNVqmf5nWKjzmnn/39YC6+H+FQfXiolFU7VBFJLm7goZ4ZwTaa0sPTBMsxPSedCilHBs6+wiHOSSZHN",
+	"lLIYi1IQsRyG5DOciyX4d1RSJiuCMtGGF8VAOI5n6eWnpPNCqiHPcyYef0M3fGz5ARdkODMg+NGikHOW",
+	"k66SBUuInmmUnBPCpyVTWgpquBjvw8n/IAX7OlevmJYzlTHCPnIQYq0IMqea5KxgxnH6sZQIEVfCMCVo",
+	"gUM+/inKKUN9Z24BY66kGFf6FPDTM5IzQ3mhCVUM5O6a1RZyDIv+UZoXlt0+/np/lETPsgmRw7+zzBAv",
+	"VhkZSPuwpGu6KCTNb6V8TdX4q1014s5Q5guL7EZKUtjpYUm3Ur6hYuHojv4KS5ISuSM1hk1Loy3XCxRt",
+	"UAoPKq0wNod7+zDQH2Gi94LOzEQq/k/2VW7dEO3xHejUkOYkUyxnwnBaaDjf96JUMmNa02HBLoXhZvH4",
+	"S/uJFcUBUvQEKNFQMXpnRZHhTHPBtCZqVjDSBTmfCz0bjXjGLbINaUFFxvZhQ4qBFEpFxCiBtJiSnI9G",
+	"DAi4AzRHdd8LPStLqQzL37Cc01tgfl8D4EfcIt+iZBbagQZnGSsNcLdPnj0DrJ1nht9zs7gyDNRZK9My",
+	"ZTiyY2pWlMMDq9+vaoiJFQROf179+Y4j/Vm3F7+IV/bdT0lnaoEFiQP7SKdlYYc8FwSVG6lQ7v2BKcAi",
+	"bagC+k1uDBU5VTkpCyqiWmwtqPxPlFxgefWMid1ybWlAcmaX1FhiYJrIGehCHzIpRtxCGwiwXgf74NbW",
+	"/FExwebLP06pmdmF/S1ytOdlqeQ9LW4nimkQmlevyi2keqV5eEf9fr/f6/djF+e/lAVTFvCvmcoceAYD",
+	"xL6c0o/nUzlbebeP/2uZb14JlTsvdukG21aerJ5GfNpwC9Fbh4NnXhMMRNPm4UtxMaFc1IfRUJ8iZ6AY",
+	"ddgevPm0H3vVfHxJ9SRiagKxsN5V4hTBhZwZEigY8DPFjShiNcMz4g+xhydQGSGiC5jp/B01bPO2PrWf",
+	"YK1IbH+GEZUSRAy0y1KtmQF5zW4pIXxE7oSci6UtbTj9JaYxWYSHqCdyVuRkLAm1/LY+NkKH8p7Bq8bD",
+	"0tK8u93lbfzmJlRPEjKvWVml09fXvqeJYGYu1R3pfndCJuwjzVnGp7QgOR9zo89I/yPItt+dWAny8t3F",
+	"cR9hpf+RSFgBLfYTolgmVY6iOzeaZFRIwTNa2EmnPXIOyyG0UIzmi/p1MIgJaSZM+T1YCo1KDKKh5UKU",
+	"nPS/75F3/giHrHC2YOqoW32WZ+6AuUlIwUaGWClpcepE3EyK3JkR0Crn1qIJN5XxeuFBflcQX72Y9zfP",
+	"iaIGFlpw0Fu2hrUYSjyj+Zi9ZvesWEWCKRdo5EPxbcnAy0fMcl/HB2Elwi7PrqNJPltI75SLd2zElKKF",
+	"Xh0fH7GczDRTmswnUnvrkb9Ii28Vq+t1Vu0r3i6wnuHDEfxoX1wm6fB10jiHpWX/be2RvuYx2lLYR/Av",
+	"MEhttTy8ofoCqVJ0sbJeN3Lron50p+HlBYTYTtIpvPmSfbQLBUjSVo6PCQDPUCS9llxEducE1qj4lTuw",
+	"3mzgbzBWfMkPHNvdBdgqrqnWc6nyVqrugMW/t2z1jmKjLPKd3i+3fzmGjxeF1Ow8yyzfad3HJpZB8XuS",
+	"2cF0K4d9uu2a8NieI9q1roq2MEtLsmhmZrQogFIzfm+phWcMOPPS0p4cR45WSOMIU+Nco7ytYdPcxroY",
+	"QtyyRZS2C2UXqD69oP9YPZAKvbfC83okUH9WcD3paEdUY3wBvVFofykLmjHLupgihn00Z8iruGFE04Um",
+	"WgbEcihlwahYOQM3WeIWv37vLQobrOmlmRbr1myZvcjRnWU1qTdU3eVyLkCssAxc0Tl5efvmdW8HRQ9A",
+	"1PmLtlC8qteTcNFr9vxSzq/MT1LdRZQfLoyS0VVpw8qdAeLGsHIj5cc5/QxrFn7tVNnmkietd1TSMXvY",
+	"Da2DWvDEcE3wHQBWgFW7Nmp16+lMG6IYQPR2YJx0dDEbR4/fcFOwzRAB3/u3kxoRJhtgAi4qogpXm/aY",
+	"sArEWRRSW6G74OIu6gmlZoKGWXum9qAw5IWVxHJ4TYxMUCjlxgrQRAoWvbMtTwpwx58TbCJZ2e+6A0OD",
+	"1OqZYWREbOfg4I4+8Z6bWz7dYuV17EXw1Zql3jIaIXBWEbOjR6+ulQqg1LUzHbBLeIMC2468wU0IvMFh",
+	"WqnkiBdWNqhwqqBDdHmDWgMqn1XU2D1TC5JRle/CNPzJJBVl8rvecMhuh+vQaC0KNXf/VoCjN5tQZRJi",
+	"z5ZqnZAxH5mE2DVqZrX1/MDuLyEF11bJk9ldQiyAJKRkIiF6wlmRJ6CJJGROi4KZXZgRnzqiuxlfQX0l",
+	"E2NKTd6/ixNUr9M8CGudalMh7xQNjuEK3aHGL2wmjFrEJOx8yVL6w7OomY/T4mLl3d+fnKzbcP3ie8EN",
+	"y8krLsY5RC2t37HbLCwuuh3FqGEPkW/NhNUGYbQBrcq3Ma14k8wLlqUlAfbou9ghod1lm1cfZNwKDE8j",
+	"qciz2wsgE5e3LxPCx0L6B+9vnt9uY/5aZ4WS4iCzK43YofioeeaWm3FzSqJWJ9J9dnuRkNt3F8f9fYtj",
+	"tRGqCyaoM2+CmtIFGTK088iZ2U8IFZb6adYjV2A6WrZMuXPfW7ZRkW4h50zBtwlYt0SxqGxe+zC/m22m",
+	"WU6kyBgpmfIDVjYu8OvokmZM26XzKkysDhDzJq3+meXolVXMjgtWGXBMlKwouBgnzvjVvJqj4z9uQiIH",
+	"/h4ka4hrxyjH4DHGpRWvAgfLkmIXt44x9aESEMItrHnfU5DNr8/Z0BLiiL2L0XuGtj/SpWRkWQKZQBwD",
+	"SsUlk2XBEmIkyajJJgAFByMOp06G0uj95UPvxxXw8NTr5Te2XjuJ2k9/CzP3WpJG7/zWgArcU15QC3fO",
+	"ELNM4RCHRoxZPmthdWYsBeFmhfTtSPlW6UImLU2QpITY0jMyXBAftmXJToVlgGS3aGO2hEoK+5/lW4iR",
+	"yBFrkaXs/hqEB+jixGpD3XTEWOqp5j9m0jBnIrfoCSe9v8IWyHkjmMYeWm2idvjsbJ+scqDOJxT1JCsi",
+	"5jNHC8bMPp0jfhO7mA8Yw5OndaCOj+4Z8fFMMd28m+PtbiZgNc0DAiqLJy8VHvw2h40S1XmeK6b1dnaz",
+	"KGFqjlOvE68zhijPqZ4MJUVrXasdc0szbWAVjQjoJRNeV9hqPBdb3WYLwlhX/WzxRgoXYb7NqPD2O/h2",
+	"o03Bn8DKZPVmomeKYlSE2NQXvGy2ZCqCVUYWucVyzVw4NlCEqEi8vWhmqIkbH9vpT8RHnfGc5ec7xCME",
+	"KNNu1twsqK3auZSLYYqdqiMSf35HrORLmLD/0aQLZ4mXsR/dujfSxg80UyznkVMk3UHH0vZBx4VTV76Z",
+	"tllcxsYuB2kvcLYRzB0M3uDLMXtwTfSeX14f/OHVkz8ffP+XN8edtRLqOlddVPDYcp3vtYsG3sIIvSp/",
+	"JRVmhfCwDD31YqsdVacZ3LgHx+b1rMHzgGy3ons7bm1xOOfwbhOHtvjsR/f2CrdoPb3Nm4z789z3bHuL",
+	"ztLRbSLE9QTrluiP1Dv3nt1edJLO5e3LTmLR9jbqy1s6rNXPLQ/vJB3g5etGgAD8yNnot6Ptkds5dnc+",
+	"SJi8jVPWKQpxiS7NXP6CE9zs+2CYrnIXXNgKJN/5zIVVKiENLdYkH/i9YfqcVcqKIrFDo4FtadwwRSAS",
+	"ZKSBDLwddfy8awCjPpzV2xkzl9cXX3ghxRi27j3uVsu267fEnxpil2AXvZLMsuqIz2upYIsLbdu33Xa9",
+	"5jWbvqnYhIfnayeyVO5MIHbvmP2wJdItpM5R0KnEii5GgNxzNteg6APHax72hxbrYLuxu8XQt3Q0H0J7",
+	"Hg4WP5j7i0Jmd6tQIOS8xT9Xx4Pu6UpzgKCP7vvbi/3G1a9FbDkaRZU5C2QjilFEmHpplwjqz8Rly7mc",
+	"rMJqQgmhVjH6QZJ8pmBdVub4w/GkP+3rQWe/qc2439vX0wr7tz6jAd+z2DqfyMLH++itYH7ZBinnneog",
+	"llew7sLO83uviCzznepBPCXunkWOatBJyKDzfX+K/ziaPLH/3Id8KEOmUhvy5LunfZLThSbdP/7hu35/",
+	"snqwTa1us0fdr7Vlo28cCizZ/GPhIq0wNmn1rsXxTs9wBVFLOvvY8kBu6xUDb6ybIqkCXey4azyJ7ihu",
+	"ZtMpjZnXdzuRz9n4Q/YX29ElVcXiHcvZtPLdNLc0kmrEeDTEDLMlrOpJxvyeCTIr426XMM00tqtScZHx",
+	"MsafQUtCg9WQZnc+SWTF2tXbHMHdTHat50yCPUaPyGfxNFd2CXIBsw+Jd1MCA0Zv0YSWbJXJeP9LJG3T",
+	"bmZKswkX7EAxmsMPGEmU1Gn2WQFpB+B3pxnIPtycklSw+Yec3fOMpQPRzaQwXMww9JMUcszFT9xMLmTO",
+	"9hOSwg8f2MfSnk2KCqczGUCKxgEXlsaPpWCn/tgHAr6ynxtpyg/+aFPSRQOANKUfv8raSu1kXNyFb/8g",
+	"5bhgA+EnEozl2kXSYmiW87KxA8ssWQ7aMQxrWPlh1pj6pP/k1OuxA4GmeMPK9yUErQqfQh4UILAD1QGx",
+	"HzIpi1zOhR+rfgT+2IEoKZj/UWNO4T8poSPDFKGW38wUNwuXjGfHLgsqarte96T/PYai2t/3NDFMTfVA",
+	"uBeI5iJjtT3yzEm4c8tNq2SttAbdP9u3UjtPw3wI02Dye70BsEhiuomu7cRSMOcn8lM5U6ObbSCC43HT",
+	"YSJ1zWBqYIuhO5je2wSycmYsHwNjcADWiEZWrhiCXVowtOA3GZu3ra+hMLDiTVLs1dLrzSySCAGq8+oS",
+	"Mq8jme3KZ5qpMyhZALawiZwTqg/4kuX2umBUM8IEws09LXhOWrfjcPG1RbjIiiyUhwgPEi1CmZF3rKpG",
+	"soTSCay5QQwIFflAWPyFueCn7lDJOcT00kJLMmZg8aaIoi+NKd+KYkEyKe+4Vc7uP7hpPsDIHlhWzS0W",
+	"c9o2E0VIuysHIktYaeUn9LFVhU2247hLkL0JTn5aen2Zpazz8byQaizNxpDXmKespZbIyhRISV9zcbcm",
+	"ojZfdqxFXQblLiG0ntRvHji26tBwvrJep4StUg4oqrOnCc83GJhXHjkBoaVuzm1MmHD0HRg5N2wanXI3",
+	"Wc/l3zp7FMdEiutg75gLv1Rtp6AY5ANcI/Gu58Rbh/HZiu8dhQbLRcFWmJCMGjaWapEMRFU6BRTinGVc",
+	"cytgOPzG2kWVD91M2LSBz/U1stHICanRlG587E0zG52T0RN2Tr6IYRoyKLMWF6CzRVhmGxzN1fMkcDVM",
+	"EZpiCTItEFYbtpdlNydYBCo4vku6zqaRkMqkkRDIDWQJucSsdpfylCfEmzr27S1VN7OniXNnuFEh0fRC",
+	"Wr5iWN5CbNsijfyrW7m2IAM1bs2AUQLztA9TckARGMPtHS7hYKVt1fdY48ff2imGz4iN8GcqAE8rAeKM",
+	"pEFljRT9tQ4ugDE7o1PwUiesmNMJq1l0ks55/vdZ9eQFbOmZFDMdNUvhMJcFH/MhL1wC8xLVh4dFmOxh",
+	"8f9vGwP4qg9j5xSsv42wrhLOLFMzll9qw6fRpKZzQZh7WJt7QOdjFIr5aElGVAEF4SMQFXBIoCXFgkAm",
+	"IRqQ1JR0J7QYHdhHA+ET/pkw+z3ynOuyoItAmHHzcE1KynNn4qGGQPYrN4vE5Y6h7oZVhQaCWY2WqEql",
+	"bUGRNpckhD173TCBfK5tnJFlC2/RHOI5qRAzWnCrSajgJDNaQiIvEngr65eYlZoQM5d+Yh2dEpJHdvLN",
+	"4Reg8QewEERmf4bjlIn8+U6McDd7QlAqKrzTwJUJuYRzrtl+i+1BGzXLvG1jre/dgdVV8AnkLePP52sA",
+	"BledkBH/yHKwvPs0xXqhWHBpH/Uu9rEEYu/3O5/wghHHL6IbwWzJ1ekRjsnvSXOdCeJMgC3xUQsqWnAA",
+	"9VVBpwxQGyMMK4WtZqPwe+WMbKo9z6jmWdu8bcaggop/Y0pHq4nZld3jw0rLCRTr5aV5/IonH5ZKjq0Y",
+	"FeSwt5m/lZyNJxBPCFRsaRquEwuoLj/VGcm7eUDQfGhZrPBUP7a2dSlkKLspJy+4CK6IlOQzP8/1OvfI",
+	"FKtVVjnFoOtyYWRSmTn8UPbVDXPFKx0uzYYBUz5x2lVkAGm7LeHhc2MRlNmNOm0XvlAz2iCCganpc7oI",
+	"/enBddqn7UnDFRsA3lClbQO/A3ijKL8gG+pWFQVHcqYqJhGnfw+NckB5z5XIcFjbxNFA2KvlQX8Ywc6R",
+	"Sa7Q04qyhayhSbebnGsVb1elmM3REfUVtgQNOMd41OuGGL6noRghCPjzCc8mTlLXDZK7pSugWs72zvVA",
+	"3NucflYP7zzT6w/li4QLfCXPvrM/XT3oCNeGKGyKHQiO92HhA5GtbBFIENvF58cSBHT688MJeEMV2RaK",
+	"W6F2c1zB1aoFuC2Uuk14X/3dWy3aqLYrS7yNM8rRPabPW0RIJnJisamZOYHskqmqKEtOhJxvT1c2So0o",
+	"f66VDb+4hAaFItDnkMkpA9/EGcoB9TU6vxA34ICKC3C4+Nbd/ce/E899EqKwlCyp9E8SqJ/xiKGtOfp6",
+	"x2PAPCM8cx2rdPsLWGQNRCF4rkeIdbE2aI3qJB0wR20KuHm1yJy9qtXgrGfDKdftoFE/dyr+PWdzqEIo",
+	"70B1OoPoeD6qysRY9d85MhzobyjZunIUrxbZBdUPj36T2axiLxGzo39sqT7UVBNynoArq2SKaJ4z0oXM",
+	"gNq6VxmssJbtNizr1SJ77maKsaq7RXazlQz7qnoRQw7creg2R3f9SkIEmzMrfnKlTUIYzVwWlNWP/NZ2",
+	"2dBNDTSRLXkRdjuDVlanPq4+g7yb3ewbrdFfXP8bU3zEWR43prSmgZYTV7Z0jfbhMZV6/Kxc6pU0HG9Z",
+	"sCHyzM9en1NjI4EIX5/VKnWJ5EB1QtALcaUJXGuETwvYDnYeVlswk1MveOyKw4qNwNtf43IXM8qwblVl",
+	"1vksdEXS2gLknhBuMd41lMGNw4t3J6yn5MtZ4f7WqOkEK2neoj/VtqvzNClW1AeSx6PW++fMoBGjik9w",
+	"rzftSJD+fPj3ko2jSvuEHj/9LiLWso/k5uX5wfHT77woAnSZajIrC0lz1uLq4TnbhmrZ1+D1f7JoyfhV",
+	"oWEn7sg1LjejU3RRxYWgmSraUnZyORd2n8H9YNVfkKu6lFy/vbnF0qWDzqBTW/dg3qC8cfM2DmnJD6Hs",
+	"1+HdIjvsH31/NHqSHR/8gZ6wgz8Mj7KD79lxfvCUfjf8Q/bH/HvWHx1WoHR4dDhSEkWf9VBpj7dxZEkD",
+	"ltzBV9ePJ7EBPGscXFO0acO9V2O8wy92hZj4Pt30Let3OL81F/TMpwkVcMlYbA95iK9EtTl6LuAlLUvc",
+	"YDKIADvUn97Tzl5aAR+W+0erMs3PQAOFfhx8ChqDFe2NdGbPb9ES8V7vUj7EH91nGx+gfjLEoLHs7ssY",
+	"IHAHW5geGov/IjLaGg59A8Y1uA6XL8t1QDJ3kjgd7V4+7J2D/dfT9COHbVgXMRShJ3xslZuRK9d/gAwp",
+	"sLg7GtNr5yNmJ1F2G9mwlgkbVDecLbygFoBA+tiqITYu+EEy1JR+vMLvj7EIJP5xFJOu4t6UczJSmBA/",
+	"DZugWN62TS2A5cvfoJg2Ema2O8Way0Q9QbSSVB29BPH1lAyLmVIL0p2JKpJYKp/xP5LZTO8nJJuZD3I0",
+	"Il2Wj6F2xUBkUgmmNIE9ifF+QsYFVSwhLlY4sU+mUD2hm0uG2e74d1DX0LkN95OBENJ88OXESReKi4uq",
+	"vnhNuvwu9hM/tQtKpmOMVvWZ9RblB8KyTCu2gH2gq13Kv7tFH63qJGI8CgvcuN1O0oE9YTFNuA4LPLgr",
+	"TK+sVoxPNJpKYLY2s8iNEwD8rF7EGdLsrvWbFen9R2nIjUe2ThLaabaS63HYBkguV2mqFaxNGOdf3aw1",
+	"QaWqdrpMukNpJhD1iwYDNPw47yUEOhfUMPXFbCDrKDJURtIVlu+FC3VR0kePRXMfQlRrsFi51LtFtjG0",
+	"YfFqkbUWy3/114tA4/WqEdGzLGNaj2ZFsfj/bdxcXRTfrie2CwgxfnAg7ANiVZdo/8xMLPnJoJAhZOBL",
+	"rA6NFdVkzmoP+HLOA1ah3FwU9VPbOfgI7NbzKHxA9lbhu2sDxm9XY8H3tAsVr/TuRkA5bu+MVKHgVY0H",
+	"F/ft2uX1NuaZPTRa+A1Vd8xcUJEXEeUCtJh4IUI+jpcEKDCbcjXlsGSipWrbtK3Wt2ufiJFcdoXEjoLq",
+	"8m41lB39gEW4xeNSnbUvilDh2ehtNa+fvJoF/Tat1AA6zYgZaNUZIn2l/IBqNhOVw2F7xSurF7dU+a/I",
+	"KxPymSvbFJtmu6opIZBEGIKl4uoetSjPa4/iDLSKSY1Ha1zSbIItMzVa9mfDgusJBHK5DyGII8FGKsQo",
+	"IKUKGpbGq6FCX6nYPclgdINRiRnTiWsqaRQfzpY0hHWW5MLZkaGva9IJjjl6DnoxHcrGgV2+f/f+5nkn",
+	"6Ty7vWipV7DM73CM4PwD+7Lb9/KJ1yATh/jVEL1giZWbzMcjRbcWGaSVCi+FDzavqG5g4OfbXE1pxcVd",
+	"jx/dcM2vW4uy1YwcOtqSe2fNb+Dy1vw7vgpDIxxb3HMlhbf61k1u7lkhS+e2L5XMV/ZX38UYUlhu+Fhc",
+	"RVUcBiL+ACqQ1gmNLoWwA1gI7ZRy0v3h7dsfXl9+uHh9dfnj7Yer51C3mJn9ONq5dYULrzqCRld63+bw",
+	"fjbjRb7s8na91boDexzO6FbIjBZkaF/XSxnb/d5Rb3MHG7/mejFJ4xKWjjN6k0F9qVWY8qWqmhv861//",
+	"+teDN2/qmgIRogn1pza7wqeuPpX/IL7Eexb3JLSFbLuUk2aYdgIxjKT7+/1A9e0e7G+dPvxZ7sIgzWd9",
+	"mS/c43P3+patr/xnvvXVmkSYqrpUVQPjTsg5Kj5TNwwZLkg3dfWV3nz/5+O/pPtnxKrTucz04QTTLnrT",
+	"JfN/+EGU9zBjCn9sEeGDG6zf6UTSQMrgRSWobi9ibBey6Y+u4fO2IHeVr80iSsJAHKnC9FpQY+W88uEn",
+	"lf2o4OIOTdS63Vg8K/MaulbnB6nM9/gcueSfbU9lCe1c37Iw32Y1ZrOG9nBt6zNzluG4HQyVnEMI0EfX",
+	"QNVqW6MzLLqKHidWQBo4Bs8XC8zzxHbzq3n0WxWvikijmAcXf7gpO2LnVAcf5F/T2/XZEDtVpWuPzgqL",
+	"KezUzWolrjwh8wnkX9Aq/wk0Bnt94DWEx5Bn7s2Pos2puk2IeC1Dy9UguM+IGW899s+IDP/saLCkM6e+",
+	"WF8ku6sVp3zzwFi6W03Cue4RrGsKOW6NTEZ7L13BxtTwewZs0BIkvCXS9TVo9s8GIsWzgkHmPqGuPntI",
+	"JYE6EL45AYSikG4Fa5CJioMs2V/rylCNcM55mF6HSYJVtBsNs+2GrXl2/qDiLTN2a+5SCR0bC5S12V6+",
+	"wFRxX9zaFi9LbG0FXFI3SIod9YFDAZqfkbQq/5gGzdd88cgzknpCkFZhMUNHIwaiKyR2HJ5CTKrrKMxE",
+	"vn9GUgxaSpeAyDWZPiOp616ZggYNFF9BAqceCMx2EDmCHGZyImHGt53bGnOpqnwc2IzLiE2rT5NqMwMh",
+	"lSvBmzehsz7jsCen3zlkFrgALN9yswq/gpAYnDMOngvo6RUxWmGW8A5tzzzu7NznLeoI362hWVknR+2W",
+	"v9TaOe7PM1qgglq9tIVn2p9acBbhLPVCo2gC9u/1rsjPiuj8ZcM2rYz4/PNcOoqhA6ItazVnuo6EcM5p",
+	"KDqUUfAsgkvHoSHKby2unRWPdkKEPcFm3uZD/fabAqsKCuXr6tf2NBGz6ZCphPRX9vFYDqAwQrLhDAoD",
+	"7aqbiQPyLWRjS8FpsT6vfNnTXZmFsK5So4ZElVEGNNZTwjBjflUcNs2FrLu4t3MRLnunpPalb7eOMVkn",
+	"6HLvLkdA7X2+WhksbSma2uxoOWgpaRcvv4Bl6nQDlkx7stu10xWiJxdYobYI5PsSye/r0tzr1Zz0/viH",
+	"uFZVtVJadzN2z5fuVYwVaaMMamxJg8sZ8a7/tsz/oBj/0zWNU1vOY0qL4rMmO2rt0rrafKc16TpUYarX",
+	"n/SDxOQn3z3tr8+v2JTK+uAM1tAo2u+fRPd8v0PyEWQdnVmUHys515itAAJT9dSZWRqzHyW7RPM0oqns",
+	"9SPArc/uCYy4btY23L2sQb7NIroNqPi01CgMRNLjt8sdi1caaK4nfo1fNH0rhJuTzbb0yv7VkmPlj6nt",
+	"SuJZw2VBxfZKJ5DljVogDBldhms0v72hHJrNScGAA1rNTScBVq50CfDKPrwJUlvc/P8ZZUPwk43ZDjdW",
+	"26zzHXz4Uh0St21N1W2s6/48vXUdffm77Kqkik7X1PhqrccU3GoJq9j5aFT7kWwnyfjd72ogXyqzxfMk",
+	"VlIrIUFoZXuRrdnuG59PFjEhj2cTomaQ7HHn+877dvAlfLxFxVhL1J3tvD6MxOc71X1tJlCVAC8/uMHq",
+	"VgJRrQKqFWheh+LYMCrf0g18wzBCnkb738NRuDymKBC7OaPlWVqDvoKv1m3EGzWXrIMfnM5BXb2HoB5k",
+	"sFSaT7n4MFbU13yw5/8hK6SeqXgUg5+2hVrvaLmrCG40f8tbSR48lJkopieyyDeOcu7O5rb+ot2I6FbY",
+	"GH/dVa2Gp9Zj0TocVa0LR72eDQueQZJxtA4axSd8h94cfrB4usQyl6/Hj24Vlmc3qmN5azNhlK/BPytc",
+	"JQCs09hW8UCqiC3pnZNdcjkXZ8QOhax1yAo590lvmBGfEyd1Wuq0adJouQSpdBXJ37ZvSNnASNh1iSX2",
+	"Oqp0EpCbkZBAgs4ZoS5TB8N9MeChCgpXM5fc3OK/c5Abmd/Dn64SfxrEO6RljWTw/pq2FroRnR9908ei",
+	"X0AWzRbvN8uNrH9Zh40WY9FwpRVo8akLHYMITJaTBbbUWj9+YIvZYjVBNd1NL8cklHcuRPZC5rGww4Al",
+	"xRpXNT+tUL5NMIrjdc13miP+LbpctBFvbzpCl1NU6IFHlV+hbh+IrYehRygal5oqydMWjcy5EuJ1hpC/",
+	"gaUK3ztz1disCDORlsErBkXa4wa6v0u+o/wazxq8hOBM6QuV+3Vxv6x4KpxdYFt1RehtjXvYgz7KIB5C",
+	"EGh0sH94j0F0QK5cfpX3YcGJeSPmFl2xG9o7Ljw4vXD6SO79KqBFcKIFopwz13sxoKJmXWNvZV98aVub",
+	"4au1qvmg86Os3S9h6m/BNczUfhv+Mx/U3frC62gbfAABYLxEsTHXhinM86l7YMockkoK8CyuXUPkUH8M",
+	"ilNs7VqoiERbAuYlFDtdtrREj30JuhrHtXQ4ntY0Jwm3Fwc0PLY1Vb8BSq6DRIlIHBbU2ExAwZ9pQ5gF",
+	"87oHQ3fPf65JLutEr73lLrnxvIsgxbM59dXNW/Lk6LvvDo4ILcoJPTjG++46BdF96HPIVtPw1hXp2Jg7",
+	"Em80/NAkk6qiR+PNLVBn93wIzP7a1Aq9alm51LA5ZhRe7ry4U9+g5td/a11wXY2odc21BWPTolcQrFV/",
+	"xsm9RLnb1E+/wMyBe+gX2PcWDaYfZ/KyWHz51uI7xKu/Y5ptbr0QoZKbMX37l6PYK2O+2aBfDnawtycH",
+	"vA+SrLwnw5nOlCyYi5U1E4ZxktUAkDY7EFLxMRe0ILpkGR+5JnFIW3XwNhTxIMMFDLp/RlK0U6XEsKLA",
+	"AABNp6wZM6NnQ7v6IRrBZmYilTfONAoVxQwCN65hzms5vvT84fMr/TSOMeTMP7J51cgIMtxecMVG8iOR",
+	"grzmYvZxh3ZcvFxrUW5epYZQ9A9cJJVww/IEO7188B74pOKyvoMPlNRy2Xcf7Bh2hIEwc/lhRDMj1Qcm",
+	"6LCwLwa/5Vy7H+311WNVV5BAYorrqTwQoDpDcrPWpCvYnNhNaDKlC0LLklF1hg1s0mBT67r/+KW2mXLP",
+	"x/E6TDE7K9QecsbW8Exj+H0TNqxpxe9vNynyU3RPLTnbn5GFEESYLW+aa0tiMEUFs7On9I670p+uaG5c",
+	"ndwNPQqqzQ1jYpdl7woyYcR6MB+sKRytPpA4MEG6wlL52KWqhvjOY5Tm9UNHlxa4OnYu/fOgej43zWKc",
+	"rThWexo3pigXVPy4Kn3/sZ98RoFR+0Ll6F9pTG9pmCDdNBimquwDbdb2e6Rq2wJqp5xBkysIoT7p98+w",
+	"ARnUfMMiE/Vc1PXhc61e7IsUSlYudX6rtVn3pit5ukWoY+VYqs6seSTxC2Pl+zISEQY1LqJVZ99DS7tK",
+	"8ff0wAkJyzaU7VC43fjXasGrV9i+r439rSLVeSGhHy+dNlL9aVmSrrNiabwn79pen7vZFP9aLXZ7OtCi",
+	"G/NYMKNidTnbqNRRngFxX9soGT66rLno4z4xknzX70NwNM2M5Wpo6FN86i4+WNfJFnI5zBS9yVAj2KFB",
+	"zTZ1q+s2ig6ukA5AhNluhas/o6vK7vzZMivQklpZJzzdZcj1Vvey4Gydq8e94ZwrulkROfRjbBVK0Ljp",
+	"Op7AMuQP7QW24PEuzKv+oDF2EtCWaHJbAFH12WyE2C9SEd/UDqCt5Igmzmz0drpqbW6SjVta9fC6+hPe",
+	"+bSu1qwdC9SML2JVWVnoZ8X8thodb1cMi7XHwZeduBNyLtZ2+ovnslpKUxVq2KEkYdTX8gIM/pWbB5JA",
+	"ueCG0yIhrDfukUHnPKfkdW/Q6T00jNjhTl31zcUVtzaLDi4lHlGx7IfcCsgboeEbQLwxwYYltmDsQ9e4",
+	"pljjQxf75aoofm4dwy8UtY4EeZsIopqUX60tSOhD3jdEuq/G48fL3m9ZTi0crr0AV9sFrePJn51eED2/",
+	"is+ts4reyjsm3rlO5Rs0hS1v3464+Y7xtU2S/u1cvgC71nM0a33Nnraf1q3nUnyB5ayd4YaZWUR3k6a0",
+	"qsL7WIFny9Hc89PDQ/L+3WsQf//8DhUfCO+K+9LVRavO5L+GYP3rH3/AGlHgn5/BnZCcK5aZYgGvCAJ1",
+	"uQmW8oln0bBMsYjm8Yxq9uSY4GMI5V6UDCt2uC5qm8Mz3dhJeE7V/mIQ9h6qGrzXazynQy5X3YMb/Jsb",
+	"fYnbOx239SNW0RUh0G0J1+/LsaL5+mPgW3gC16ZYub7dzhLNxdiKWxC5af8NvgJwVQjib3RZB34aPSEV",
+	"daDUHomEoEMicXNIVVvDP69a3/t13Scenjvl6s9EEvaqEjVzWhTM1J2TN+UKtaV/ONh+sKt+qV68kAZD",
+	"CZqr+OHZF1KWK1GmHpvm9L+7v3qZnLb0jtZLN9RyLM4ut4kVWzh44V79lHQmVL9gjZj+0FReGU6f1de7",
+	"eSVcX00xNp2atq4iza4jkTZSzeROrqu8z7hV//MSj1eTzkApkfesoBnrrCNt9Se/Pzn5wx/6/e/7/aPj",
+	"JzvEkFle5ztLhaFkRAoiZ4qg87OC0tbeBfDR4Xv15J/f/Xl6NPxL//548tf599nJ3evz3t/L8TaxT8EB",
+	"PD//w6vjP0crInmqtTYCSWKi4kN7wARS2RJBQb8feri6/+On24QcPSVTLmaG6f0zX2sHS/JwUflPlZMY",
+	"dY+cX1+RrOCQEg/OL24GgmqSngPR5f8EN/MpecaoYooMZv3+kwwmhH+yNHCeZVZ8GAss44DVnp0bLaNK",
+	"cWhRsd/W3lwaWrzZ1JfXvuRy1DTpDjoALGbQ2Xctq7ejmqYpBraVcfmMvjuWHtfxhgAjgSTf6MoTJo57",
+	"jhEjM/GjcdSwJlrJclDaEuWJ7PpvLazxRU09lxPOXbwCJpz5hm+uUggaGu0bGHDYHTPoP6r3E+j6ULtg",
+	"h1LeWdCDQPKB6EoFEfT7leNiQTI5K3LgQ0MGX5/WkYwgY+iJK30GeahB6cuECHbPFADxP5mSCVhdUnfE",
+	"aULSlTO2P0YOOcUv7UE7XxM1AwEbpIo5SxNCld0Nbh18D0K6I1ow7LioGC1gNZpMmHLBF8u5AEtia4zN",
+	"HB23srytmeMGTvZda65pC4oGq3u6TfDkZwN7DF6Dlv7bux9aqIsVwgxtBAusFBVMtuoc31qtrBrvWZuM",
+	"eBt4PmN9KLFeyXJ+J+LePWdzbSFVijBb74tleI5Yy4Itw8tnBcMCVcvLO/N1ehC/faJRr2WKn6rSWhHP",
+	"xiybVH2fGKvKm2GRsq0uZ10BNikuJpSL8/a+ojuUoCDd6l9BdkZbtc2M8Xumtyn6yDVkZye+4sB//l//",
+	"O3bq63puP0YD7RoTgwbaH19SPWnx92PZtzDRtFs1RN14YDOdt9Zm27k/dtJBfey8tQJhVBqgAXXqBHe4",
+	"PFwNc540BDJBeCPVgS1DYr3fIP+0RpX1hDFu1l9KGNrKYh4Q20128nD49cv7NbWl3tS3Kdj1jj2bkgde",
+	"yPYejHCeLbpBxab4/EbUQanVz29EPW/w/G0BtvUYNjeiDs9gQyPqSASJqwsDOetQVJZ051Wuxv5WZLuV",
+	"8VoeKAWU9dximCorcG0hm/pktmQpG1kXCsYg0bu3P4t5eSmj/ShCt21ShedADAlu3R49zyaWh6bup3S/",
+	"8sIe/Tfye/K7o16/D+VsplIb8rtjK9Tut7hmV/hG5P59TS5o0DjnRWFVGqivYuQSKAQhOhtCrdxNBoey",
+	"BeBuEfIXkYglCMU7yMRnpGD0HmwA9vh95SC/UkILl9+4ydsTiGpLrobbi4Rcvrs47hOpyK39xzahXjvc",
+	"lpHYe29pL/5nqJyyXYRXeG1+Q+vv6uFeTvTSgAp1Y0mh0yjBhHM+w4Lw+NcLT27/x0+3DpqmYAeBpzUc",
+	"Towp0bAs7zjzY3B7bPiTt46cdrJ7F49ef01L/opZVgTq50iuzSB8eXt7DWYpOSJV/f4egTjnqjWaD3jm",
+	"Ylx4b5Vn7ufXV2gt+EEOhK/aT0t+SEs+ZmIf1Hr7/L03fWHWLRNM0apxLTe9gRiICynumTDQSgpZuEUc",
+	"zL0YyaKQc31q3zsg/+Pm7Y/A8AWUKu2RN1iWR0fr8RxhrbFBZ98ZLAh11Qt7drBLpaTSsK7054H3AQ86",
+	"p2TQ6fV6g86nFLukpfBmun/WCJWDSa1cA5WXp4wud8Kzc/zkE058pn9GBeT5Q10AaPxNDR1SzUiXEsWg",
+	"wnJCKMkU1ZP9hFiRpz4NqPoKHf4HgliEwZAjTZ72n6BZJH3HjFocnI8MU6fkSVpdhF/2XnXfdgdDxdmo",
+	"WDTax9ihrwtm12TUgtAx5QIOnUylBYzeHvnRlbGFslK5VYW5xur0QzbhIj+1O5DTqZ2ccTNhyg46oSWU",
+	"cSH2shUrFpayQNa+QREOqyGXjIK7i5s6GljTKSPpVc6mpbQHvjh4xRaQ9qPpiNnBcRoypws4+As3e2WG",
+	"dRU4078cVAdwcA21nKVIsfjOuJBDWpDS/ephHeRVdg/VYSZsYSeDjeQs75EbtOdimWdvpbOLnTCaM2Ul",
+	"B0p+uLx1qUeY6OJBOIALqDNsh+66K9knMwg0xgQDmpOpzFmhycSSyozOxhNDZqVvIH9GaL3uIVtIN3oh",
+	"x3sa1mLHrosZ22f21x65GqE1EMa1l1GPbbfjK775cyS+aEVuQXNOF3YjduwpVVb6apzvjaEFOyVGzVia",
+	"EC3tIi0MIjIOFaN3mgxZRmea2WdKumKnMEsh5wCL50KKxVTOtI89124Au53TaisM1Ha0jeeI4EBLrt/e",
+	"3Cbk+v0tHPn1+e3FS1dBEHzxq0DlButa1Duy7Oj46VNyzzW3/Pj85uLqyq6qDv21Z//+PXZOoWQsZU6y",
+	"ieQZ27cU1dVGbcTNE0ru2IKomcA6ohyWYjGZcACCO1Ya17DIVfw7PiETOVPakomqx0Ig6kvVKBqNk+3h",
+	"ZdslnWKgPgCvr5GBmF0JHfVHci6go5uqSlTXMdquvQV0vEAXtQd5gAJmJhIytcwkIf+Y2QuwOxzKfLGE",
+	"zfYEcAXe2YBdDPAc7Lt2wMb1vIT7ttAEg2LSABROsdQIT7saGw/aJSL40+dVt098fnJ8fAalBCzRqdMD",
+	"7cx4bRYQjRUoXR1uMmZGk5P+9wmRKiF8ZM8VqDlgBM7mcLpU0vLopK6QWx9/XRgC57Gq2ogLjIZEqEfK",
+	"HtCIEeUFA5HWCrOk+/TjR2S0J8ffIx+z+GthB5BNWU7gLmjqgM2eNwz/ii00VNKxz6Vj9JY2HXDhy3Io",
+	"n8uxjH6+hqBj7HVFXDuyfVJxLODvQctA8HOBfwIdWjApuDeQe0H7vhSy2lOfCZgm7nff/A/J9UBgPyOi",
+	"GIbXkFEh55XkITCYh5iJYoy8NKZ8K4qFc5bpU5JWMlRqcero6QH69Aj+OBDggNtP4EXFRorpSUq6FrBJ",
+	"GrhD/aOEKAkZg7UhYqYZLscO4dPhMNPUqJk2LD/AX70LDxBA3/ESrx2d0iwnsHsIIthPSFnMNIxYJU3+",
+	"6ShF9w9qDIuBQLEP5ranYIFASBc2lBDUzwqrUcIrOWcuoaOxVy29BIc9cObYVmogoPSGfQe8kdAuy7JC",
+	"iOylFap50eSkf5RUoiAtCm1vFj53uXsp4gKAj4VZzvSZRSwkB4VlG/VQtbIL1RfsGQA3dYC94mqFdES4",
+	"ysowteyhJbu4YgfCpxd3hfTncIostLGYfRRtb969OLVsZiasoFIdTrfiSgmypIQ8v3x9eXtJ/vN//d8I",
+	"M1ZocDBWyLGcmXQ/TIGBvgID4SAHa4zLqdMhwZ8/F86nT7rpW/hH6qpVOPx1ysD7d6/3dAKNjNMblh28",
+	"YCabHNxww06Bmh7gKOkZCXqUuYtxfBRO+aXUJrXcA15HyAehayDSvxw4xZjlBxaNT8lf3ry2SOl+Ts/q",
+	"yuYupaxJp/tPyKBzoaTWB5qb6iAtxMBrg07PXdoBuuoDWYHlRKB4CHfyThZAAD4eZJWkgtbxFHDXSua1",
+	"yG01LtfdgzvZOyFMjKTKENdrAj0QwwWWuZcFzxbEAD52XcRFPssM1FbUe5B4rPH5/ilJ8SJSHB0wFUH0",
+	"jKRyLs6R96agCzSJ9NlApPeczcEHbOmYg3ioMKYT1yDYJ09JZWk6RHidkRS5JxyGpbAuSgJHSgYC+0e4",
+	"uXWK7WymXPSs8F/LsacWKXvkJ2UZid2W/eFJzwptwAqdNxt1cPvsxGLpUi69Z6pPvHTklZVMCkM58N1B",
+	"Hccx6LgAB27AJ1prNOfXV0GFYN8gzhUlpSXvnHae9Pq9J1B30kxAZT8c0nyM2vsYXYrV5V/lndNOwbV5",
+	"hq9AlXlUJ+x7x/2+K4hgXPYtLcvCsbnDvzsnFhpKt+8eAb4EUOMjVbftC7pnd/QUJ4+NWS3y8EoYpgQt",
+	"QIFt2Cw6p//zb0lHz6ZTqhad084brHKJEwDqAsgDMlB9Z2FJ1gWC7OHTsYYGE3I6nQk74t+SzipKdU47",
+	"CN0w+6E7q8MR/Udw4JEYXbgCcM+mI/qP3oJOixRadEiVM9UjKfKEl2ZauOoPIgehtoGRSA3fUHWXy7lI",
+	"BgLgS9E5eXn75jXJlSxLSP2XjugAkTaScKGZMj2SanC8wxRW8KxFxIopUcUGoixoxiyrZQq7dSGjMY4y",
+	"F3TIih65sGIiEAWszYcSB/CHYMMs5wZjL3C93On9VhdDwG8C6JiZCzzWF/QfjwmjwSwt8Pni/M+PAZxu",
+	"aNIFkg52Imi/4G6guvvGbe83gBS3vwuITuT8gJuDuVR37cShPvuXcn5lfoKXH/8KgslabkIbVuoAYR7p",
+	"VmAaK1gNOhM5B5ONXdWg88DDL+mY6cOfdTEbf2olFCm+hUKafRVltN40r2S9AK3c0EkLuCwRDk8oBiKk",
+	"FD3LwMjeNRgxJNThF/meU5MWxGl/xWy8Hk+vXfFfquiUGabsMTlLr2VLtZ3XDtUJ7dsYxVTDyobY+E9/",
+	"e3xYhM20QCG6Yj8lnZP+yWbQ+1GaF/ZAHwFWz6ETJM/Q/tQtFb+n2eIABbWEFDxjQrPECs4HYN8A9Rcb",
+	"bdVQZFVdlj+UsLiqplvQFJd2+hUIip8pco8v5dxyRLRYu7U/Fjl5yYqSXDD7jcNYmhniW2k+7NgNo9Ot",
+	"ZQ77MgodPWfDX5EE0KhupSa0vQQigPZGiIEAGQDYvzfloIETLONgJcioyjF1CGfokRTyg1xrQjA4AG2y",
+	"4okdDYjNQEyMKaEK6BlJeSaxCyG0iBoRSkb8I8uJZtC/F3UYp4Pnis71evp0a4/q8YEOpmmhHHABjwRl",
+	"duzqIrp46j4mXgdm9wrtFYPLxVjYz0f/oDB2O+L7lx54/FvFtly4oOrVeJaVO6kWRoYLgKfHuJx6Em8q",
+	"5opc3bwF05e3VdGisPog/BRcRd2ld5vLyNn9YVbI7K6VIlyJhrkDcdUKBzxDhwwiFDhI0OaCfRazO5TW",
+	"U5rfU5Gx5+z+wv6agrFsKu9B+J9TlaO9Wo5GFku5RqM/b0ghzoK8py2lkWoBVnzwEWpCDUQ7O6eZthp0",
+	"UJQGPnf+RI2eNZRO3JBMk+7F6yvvpYOOJr5UOHy878uX6gmFZIMeuRKk7kvv2hPPDKurl7OPEJR+0j+B",
+	"iMIV6PZn8Zi0pZqjhbDAFX0TMsktZmz6fe5pBz5otZ2TEVWu2ZI27tGEat861JBuCJ9SFIuQMgXPNiJE",
+	"0imljqDAeZ7rCo5TbzWsl7OnPfQ2O1dVfg+wIFPX4dvFsIedwTX2PmI9cmvRCL16YwtNQ5rdnRLqsgt8",
+	"M17L+maipEqjFp3PEL4qYU3aAZ5897RPcrqw6o+rTPVQ2F3C5VXZPQYT9SuHgRMLgjT+VgWlPpP54ovD",
+	"/jkuF1GgqTx8+qVRz3W29A31HSZugVjPaFUz5XOQ96T//eYPLqQYFRyDhU6Ojzd/8F44YLfweAmdEB7D",
+	"OGe5hmkhF46bfDly4PmjTyBttYo+Z/dvMEvr8UUVN9eNO5MtJBbo2kV5MZQfvwlyfwnePE3mihtTN2IL",
+	"b80tF8qaVrbWx7nYw595/mmdJFpf7mYzBc+3NVIcf20jhd9GG4Cgo+GbAJC3ospDdtarCGx8WWhAVnwI",
+	"jh0XABnU4GwTja/pGLuaQwiHdkvFZgvY24Zr0k3HzLgxXSaITvdPSVrwKTdpUucL+ACUgQDjDHYVtkp4",
+	"nXGQugxDiKFPqw43GPrfosuu7EfvzLZ9fFjnU7LxXWwOhPkR277+2h5F51Hhv94+JoFE8MDCHZx8VeuT",
+	"zR7Al4+24ZrUuduZ481PNn/0Qqohz3MmHoJ6FbIFYNFomITZbl1cn3MzWOzQ+wmRRV5R5cTHskErEp8z",
+	"49AQ0aoVAxW752wO96EbeJhTPRlKirV3Wu1Uq/mKLgeACSh6jqrq+9sLKwQTKVy8h5ZT5qM2XRxm16Le",
+	"QEAEnQvr8r3IMSJLjpyEnjek9uHCyW8CtfQFmTPFfMqcN31VHngMoFo55eaBtmDx8+pIHpNJVJO0sInq",
+	"YnqfDeMPhliQoGlRgGm0WhDEIRoEVF8zxh/89hBZRxk04RHp9oFv7QpZDVFVEYUtfIv8XQ5RrwKbJeh+",
+	"FiStgoawOWJzZ2zQZ74PmjGFs1HWm5yxgQjhjpoqVAjS1Ou4DFcOmnShSb4vsALQPqcwEmijmTMeQQEG",
+	"iD1ciiGEEscYm4PFUas+rpBsfuqCeVFT9d9SscAAxAgI48LeIBI9hBdFVchHwodIbe8IYkDuERaMhdd7",
+	"D6D/vwLdrELEa0tVXc5TBashmIL9z8eEohHTkuYcOjILOX8wXmLnf144lGzlFJhHgzgXRAeDUZBM6R3T",
+	"FqB9pZvlIjjoYq9yyQfC9/rDcXuxgB1NIeK0ygCbcq0hG2PPZRTAZAuykDOF7R0GAgU+t0CLRnsJ8a/P",
+	"ykLSHF+vpvcZKppEP/2rnKlgsfXbVFnpEimk5cAs75G/yhnWVIEhqqhc7A9SpdGvHRZ4n89D75HmyrF6",
+	"BpCa1cXutzA9RLzL4JY/X3J9fOEyXGcL/8SATeqhsPdrkhR/wrDXSIg07AiRqYKgqWsW+yD8HjNzW+fs",
+	"v0TRrBXTrfyu5JyUdkWQD2U51jTIuK6olG9C2FXTD07i6/mX9f4pCXILqAh5rxV3w6RV2uxUPWKYvyTn",
+	"VmTkBlMIZiJ35xa+DCGb6KrZT5CBN04P8zYhn8Z3Unc9elIUS9OkHjlc454m4cgQsPj3Wb3+ql8gNI+z",
+	"jL46J8/JuUA3LlS2QVUAa3gQboLTaciyYQ/mOquHTmuduGoIMBCWqki8rx5JncCWulB1JNTVolrF5tA6",
+	"dDYQKRjQUow8DfQ4LxNJwXT1kf8RZW5iVXkkjNnMOJVeM3NqdXGtfTOXSg1H3zLqPTrQ4J35376JUj2Y",
+	"4898cwif/o+qRp3/T84JDtFshstz1zfvjtUW/DiljKBJ3GAFqShBAiUq6rtYqZL4SGDOaAyUsxGdFQZr",
+	"UE7pR8wHh/CcKjv8KNLN4jEp9RsHVGuDdZz6UBEE9BqugaqvaiT4sgpUk1DqpNo9LSED028zxLUH0/Wa",
+	"Vh1MVoh6ixRg324F7W9ICrDrXBe6HAjI34oSHSwpeayLPvy5/vfVeov7VShA7Kgc1nM838b6+LUBYzNQ",
+	"PEQk/Epm+4ahPpBXuk7ecTlzwKTPCBVo8Cg0Iyf9k/0Hw1RZUKFbhUDMdcWal9jnydHrjBpayDEYQHz5",
+	"EV+pw1kyV3ou+bZNcjQQdnOGqam2mg0VKCzk1NBTp9rCQ/jVfcacEbAp1d0x5tLa3Gt2aDAfTGmOEuK6",
+	"dH4uyPsbksuioEpDGk9qJ35HjQvJmzCiqGFLoQj2HewMb6XjBaOKdPu9fv+k72IFMFKAlPb/ftfv2d/F",
+	"QPzuqN8n1FQmrf0eSWmp0romAsSMUSFmtOCa5Ti3FR+ZykDerJZH/uPfyZPvnpLDgQWp6XM703/8Oznq",
+	"9yFnEKqqYSI9u3duwbn020fzWc51WdBFj6QuiCLFMGsXj6Gm2kpWSs7Gk2r/FgYsn3NXjeVHTomXoaE8",
+	"iysQ8x//TuqzXFnRwFcXd/vComKNAX5PKskchPfUn5vdbBp4/Gt4gLaKymgMgkIY0nSB+oBfP15L4+rP",
+	"au0cKgeQUskp18yV/UE3kuJYqYKKBcnUojSSQFGwmBBZcG0AsB/TwGwnWMccA7zVjxX1CIMTORpB7Dvk",
+	"uGC1O52E4XaeBsCVbE+0Il7Ff/hCTlGC9VMFwA5SGxOTEJwdmKUhpZqw7A5iZmtblkutDWjOGCxuwRwg",
+	"rLuE7BU3yn7iU14bKp02rPTpOOwjhTL+FZRWWf1QeWnIPgfBiJGoGG2FYOAHRaeMPse3vJqMi4CCFKPA",
+	"bCesrnmLwb9VSVfNqtqyEFaJYVBOLKaKm8mUGZ4F6vxaWxU6GKVh26lfQYe+rcIG/ri9PlZVDNxq4Fg1",
+	"+6/ljrWn1UIPAHW+cRfsL2qD/2nVbAT03tc8g3I1wEIQKUq6SCoDLBglrNTxYJkMqM+B+7bVOfYSrDue",
+	"itUFN2qz3IpHFzOKwu25wGAL5TnsLBmI2sAWo6E+0b/JeJ0gZikYOLEgRdjLZMCDewMBHVQ9CSEQAf93",
+	"lrkM6I/mbKVaalWqQMg5Cn8ud9RSzx456fcHwtv0NSvsWEtGv4KK3l7d7hF+OKtcDPhbi6diIPC0qtKm",
+	"TUcFZmA7DwX4tCN+lP0zcnJ87M8dr2og5MxonrNVFgJJGMMqLG/l/rp7V0LPRiOeQYkM9/Mp+R1WpBI8",
+	"uPQ9K102mq7yhqDc2qm1asy6p/ddxQRMRYWWzMBGXV9VdGYmuzRcJdzK2LxJrxz/8a5VrsmEFXnU79ns",
+	"hPutRsy2NOz9yoGzmxVlF8y0qjB/s9zha7p0T463mOxWyjdULN754IgvwYbO9V0tScfYz5fgMAZMlL1M",
+	"37cK0+9eXJCToz/2ycXNv50S6ktYKTkHP8ig87ZkUEXBEaJBB3w13TjxQj45EKnlVOl+4j0WoEM7wyXh",
+	"hk2XI6Is3SeDzkUh9cpkPYLDYZ2X1MgUlDgMUzJMJ2QozYRwkRWznOVnFdl3n7n2B4bVLmztA59cbSW7",
+	"pLokKUyBziNNjMyt/nzLPhqSsaLwxaaILiGXZ8KYl5/VTGA63kiq6aygA9GF2cCvDUVy/pQmJP29/b8D",
+	"+3//PU2IoUPLEqAHBx37AKp9TAxUDLPx8Ou9tEWSvvG725lYOvvwCyWn21j/3Ou3chvzn2EfzaGDvZqa",
+	"LcvMLTnobkOJ63tGjaHZBC4Q5RjLbi03LZniEmqyIuTCWlyW4MFzrn1puw2L+DV5I84trgYQXZnrGg4K",
+	"rBOBx/NgWtI0RR86cQnk1llLBImVIjyyedGuDhC0AgCCdiDTlhgviPJHN6YCJwPRtHc53dfVy4vKlT6+",
+	"0dKKahWgjrsq91bI/H4g9qCGaSBYWnmJFhbJF86Xm+9hVUaX7mZ/tGIWCoBSWGrnauA5d3kMX93hfUWb",
+	"/dcMAHvj+mFGEPu8ai3xNYWJf8Vkn5oUOD2LVk7I0LsQCUX+AqHGS7SAUVUsDhSzMOYJbWtYWam4yHhJ",
+	"C6g4hsl6Ho9XpImzwBofUA2pRowbrMPdxKwS13xpV/SuXtDD0OsxkWV5pW3uddzXV3R0/bqwAEw63gkv",
+	"vEk8wATLfyprDgIdCLDgevtM/1qd+toEQosJbAo3+y9F2LeA1Sqst47DsqQnwNjfADgKwJcuXjYGuAkZ",
+	"83sL2bMSBF5HCR8Mv+0UnQtt1CzzxDwq4VWuhi6mcEHc0j563WoijwUGkHKLVjI/EKliuIS0Us+IYPMl",
+	"G209rndqhI7WpCrDBAWFm9IkiHh14dxg3AnVLkjQWciqcNx4SL5vfnYVHNIvguZf3qIV2do3a9UKxXSs",
+	"Y25F92rdX9nE9S9NnC4mUmqGjkvM/9Ih3gWU6KwyNkpFzpeJmf7ihApRda0Wiv24sMwjQi/WT6qUQ9mw",
+	"kSOdoBg74RS1VTkT5/2lFbgvTwDeLe3rF8L+NSqk76ryzZuw/6UpAt5CVOk8c00VirwyaFvUA/dd/sU1",
+	"UugcYQ4zKvKCtUe43WDXCbA0UZLRbMK8EdcKqWOIq4DcQ1eVm2l82ZW5tmSAQ3G2Lgba122cyXBRST89",
+	"kmLjQAzAKPg9S+vCShC7DhXPtR7NCjJiBhOdFHPRG9rQwn9RLwS6awwZE1DEHzKi0FoGewYzsZlYAi1H",
+	"JKX67Sjdd6EeQWeWtJnYCEIPNNKAce1KMAPSD7vfqxq1gKGuKFzJZgqZwa4uNRxK3dOrMXw1Vo9cvn/3",
+	"/ua5d01ezpQsGRVQrE/Rgjyj4g7yUnmxqNMwICwO/Qcl9CdTd3ZoO3s3rd4Co+ApkSUT5E9kwscT8idS",
+	"yDn5E4Ei1Ptn5Nntxfub57cYGuhCuthHdGJW07ptJ/VN2YkxjcIO3iPXimfuuJvxhbpHrhFMsGp5rE5v",
+	"tKTVGwDeCwe7WwW/6MV0KIu1ESq+KRUeeifpuP1H+1Ct5gMVi+aJwIaxa0sPegKvLopbSnEPnfoimQyd",
+	"o7yTVKs6ivbDelR7ZOOUW4u92Jf2NF5fXm9e+CxMwEbB9GcmLqwJsHsOx10ieLnuwLieJLSNZxPmgtgm",
+	"cl5Ha7iIxoCI4rdbRdtNmaHrwsrf2OePyugNjV3JDWbz2OXl1L7yxaMar11RfQvCCRnOeJFXMRMgH4p7",
+	"rqSo3StVjlF40nb525xzSRcgAB+6qJM1rOrWxxCOQXn1eWDVh6R78fry/N2/Xd7cfnh+ef325ur2w/nz",
+	"5+8ub24ub/aharP/HGMQsYbzQJwLDGTFKAzsdFfHx4gqddd1GRtWOWhxTRiLOMEL59WmHrUYTzjX2oBY",
+	"v5zHiIb9acIUVHmHDiGuxD2USnXdH+pewh5K/OXvBikujvQa/wYVh5os0qz5QrHcKr9VjFjX8lqamRkt",
+	"gJ9CR88cEuqmdEFyPhr56vamboAK3sR83+lDPhS2pcl5rUFhXVPUmtB/Vuc5rjrPBqKKN6W6zm2so8RY",
+	"7iIIIB0CC+ZDnHYpNS2wlyq2InM9Y/yuBwL35eS2+Upb7pxlBVVYe2gqQWaiKJcZWTCFkVeOaZEj8t/2",
+	"oS2WHog6VMtMLA+QRV6/+LujftKHjvz7SRjalMGlsJwsmGszVvXoIsf9Y9dMINiZDylAvyJIxu7UXAXO",
+	"VEgD3TbQBGiV2iTUah2Gu2621ZrLgpqRVFPL2piTHpcW7zfg8iWPj3sEY/igUsVAuCxWNK5xFXo3sXYi",
+	"1rrmlTI9tWcc5Mx2T46Po+nqDgAcan+rcV4XjVV+eyrxhUcjoHfH/eMvl3rgoPNCMUscYpP/CG1n6vqv",
+	"ADhY2pp0c5npQ09Je9M8IYPODbM36Hsk5jPDmR509k8D7PEgB9hzFmIJNiH0dW5hLmxX4yov+yZqiD/O",
+	"fKOhPRHSF111hkyv397ckkM/tIaidj6uIbWAnTrzEsTc/GZt+AXtjwjgQQ49KFpAYl0RAKUsj9tkXtjI",
+	"iVcNDDU/BhxoD9R+Bz0PLSp4E6hfbFshBccCTJ2GTq6eEz0DkWIg0ueX1wd/ePXkzwff/+XNsWszuiQO",
+	"VhlbK5JdVUvLsQRd6fMQQFzxJ8QbRCVHjhtH2iPnomaiVn4Ac4Rvv00DWXUgsEEu4LWr2leVIOg+DQ0l",
+	"Z3WXf890SHfQ+auc4fBPqwEGoq1eQo/85//6fwad/cYWKl7FeuR5pNUlBBCuNrvUxMgxluqw6i7EabMc",
+	"7A5QrKP7pA9/HPW92WffVc1SrmXcQPgr6T7pr7x8SkqqjStobLf7/WrH3bRHvJnC0DsGrq0j+9MpZtGI",
+	"g2xCeR1f7qwpIOzBTz3yQiry7PYClnZ5+9IH8bv2rKhiEivAJiSV4sIOd+6FRqtUTmfZxB449L8z+ytG",
+	"8ypREht8sryRqPT/kuaYPXIeAvdATKieAAgNoapL7gpyZUpq3RBWTgNxMkQPGGASyJVDxsRA2LF6ez3i",
+	"eVFbUaLuSf9JXA4B3P7WxZBwkb+QFOKPaEOkuUPe38LMv4Ew8xuw1lJDFnIGaO1NoEaGDNU13d+BVy57",
+	"6CpO6XwCB27staVgtWvSXhcPhSaQ0EM5DBDfd/VlMB97uHDF4099RRkfNGAJaVAppmLBGCAb1Igl3bA2",
+	"DaZvVkzLi5+yav5ruZvrwg18BkbyeabV2ome8JHxkqzPd6lWwX32jZlDkrEaCH3HsTfUefVWNSP0hXcq",
+	"cFkyqnRQrLNXFbTlGgyCUyoWwG0h+QZaokPr7ypHB6rmrC1360vt/lesdev2/luh24ZlelmK+2JVbh8i",
+	"iaNWttkwtjYeHKwpDWe/ky3bnP3fuHTwLlzkb2773xTptW57x2vOoibLR1Si7QOHuDfgKD/8OZDv19U4",
+	"WvlyZ0QMyr19S4WONojUTVH6V1PiyAszO9c32l3s9Aa8tR61kZypA7Zg2glqu5kmfZqPdkEBdDQaCGfk",
+	"xPmBq4QWfGjd66yJy3zR8p+nfcieBxnVCZuC6WQgvJ5dORvA3gktw9ukt+oEHrMKjZtkneMtlIl+HQJO",
+	"dXQNCSdqza4Nakv31oW3QhiGH3Yhj7UN2v9zOceutXC6B83a3AdfYX7NlJvKsIUll6sKTwi16gwkoMAp",
+	"V9veUU/CzLYqhslP55LcoCW967YPBR58YnDoBHQDWoxx+kwSrBR9YoH3yNtHoZx6o1JstTXsdZ+ajy+p",
+	"nqQJKnwYj94c2eq7azLw/PXvrvD4a/qWgjfPm5sKhMBPv2y6n4uLUspespyZ34TAbyRj0LvV/P1gbXpv",
+	"AQGy0kUB0DWArHzmnn5sT/Ycyl1gteS1hC+I6m5JsAIF8F8Ked819vSbAvcb7q6Pu3aA0tDgKonkUXEW",
+	"gpUOIVNtXQ+J96Xl58d9F91M2L3dZ1gIvQr/SZbqOYEx1/6smGBztMPaoyoYxqJdQpwV9KWWoli4snvQ",
+	"jtib54LoJdecmXQHncCVOeigUDMTd0LOxX7degiLR2GXFgrTkLCwU49cTkuzWA2nrjojLVhbQyIMEz73",
+	"R/eY4npzpnWlI7lVcx4jVO4dXrxilsO4ldirlmIx5dreb0vdZCu5zoQdcauIOQRIbahp1wHTqmBliqCi",
+	"wbHrmkVTQwrmY77rqLTKSpJW/bexlgyGmoHXt3riII+rqht4jwCgcl2VbczB+C+BwxaMoq+Mj62e/DQ5",
+	"eXJM/vP//N/kab/fTwYCPQVUk0HnadLv938/6CCQck3ErCjIkHm/SRAu6kq2DkQ3rcNEr98/e3118eHN",
+	"1Y8frn60v7x9d5MmJP7Gxdv3P96+u7q8SffXQvENnPejgzBO09YUFiMbHgF2r7zdGEQjR1twuqR5nUGN",
+	"3c8GYaDCh6A+H+Akaxt2QC1m9O54fQ41VUHv+dh1NXaN26BmJ+asoOUDAH6OedoumIqbU1ShvEtJjjCW",
+	"tYRmjd5i4pwBYTyFTpqF0JvF8/S+V812UbNhO7OylMoQw7M7ZrDJMgZQIn0NzCRMGz6Vgi+P7iomkHO3",
+	"/kaXCN+4Wc1E3WSiBdzRYYW38m0W0Q9XuBlTfi22mZfeqQktSrxr01eGrEL/NpmrdzXGONA7dKDXjogl",
+	"ExV81oY9UcGp+xOykPIzXPdYyVm57CVzoVRPoVFJSsfsBtvbVa7dQooxuNDsZCBr2MPwlRl9NLXGYlnG",
+	"5YC1xezf4P5u3fa+TYhuLLLVJ/vrtDneBvRtOwjGl7eE4baG/G8xbXuJtEJ5VbJ3XhRkxFmRY7qX1zj3",
+	"UMql+Ax8qFb2rVusMQHxFpTc04Ln2JRtLyhAC7+62BJf48+3exN0amk1WFT5FCI5WV2nlnSP+v2ByCZU",
+	"0cxCHsTj+2+7Vkgi4UOuiZESUKVHzj1K1ZVbqSATOXNpD1KwgcC4vXp1uFipLGM4Rdxti9NL52youWEp",
+	"mvm1oQs8mVPoDmnRFuDF5ZAyWRZsefvgLhjxooCQ5DEzum7+5HIFhjOIGbGM6o6Vpj1yrYEu33b8WmOp",
+	"356Z4+ZB1VH/hePJWuTkG9YEalnRl67TTAzNDJTD3IWkNYTjJkPGOH3gqu2ekSB8FJkm144R9/Yqb4cP",
+	"IuX6jJz0TzzZchYBTyBXUc6O8zCMw89+VaX7LvD0fjPlfbGkBnugtVQH7AD9Wt6oBFlqX1Q2aEUnxcpi",
+	"TYfmyzrVj8Cr3lXnYxVVAsXEHT/nFaNGpjelVb8Z3GwlIg8Ed9ljdXCGVdlGMwW2y2oyWsvVAUrTopBz",
+	"MHi6MNKDWbnfKOYZQX9UPfFP9zyK/1JEHe6wpF8Y/R/D/bC8q3813vwbzfoCrkOUSyuiNVz4FIsvTqZC",
+	"u84aY5ilDqEFSIfNJ/KEzBU3hgm70iorpDIFOwNt1deG4Cb29ECAbo6KCDSMp9oQLrjhzlu66nKoDb+J",
+	"dx6IpQSU3kCce8Ljghyg2UKwfqt9jSF7KfAyGMg5x7ZVcaJkFfvb8MQeEUODedYFA9VFYcINPoat9jo6",
+	"U4IqIHqfikXd4OPzvQ1tqvVPihumm0l+wVLq/qAI5hYYAU43ZiyhmXO9d8JlV7tWaB9NQoziU/CqTagm",
+	"x33LPr9raMsD0T3p9yG+BrLbIKPKqczAjOu1V0uvq6HlpHvS/37/DDK8Xc4+lixZDMSQOU6MifZYxLEF",
+	"aPVsOOUh2H6zjT6WF7oTbzx6DMzDJbXkZFcPlyHvt4SsbyEha2Ip+ULOFGEfS6Y4FLvqrrKn/Z2I1HJc",
+	"bEgLD6dcsLV1fhYPQcOvYxNurrHNz+HprzYUIP8X7BccNv/HdWHT/wlWbLMSQw0ASVBqygWYmsaVfCFI",
+	"cARhHTC4bLAleeJbBIlgif9qToL1bs0t0q92Apn18vfhz8Ff23T/CMxvgSgRKQjU27adRq8thHct3YJi",
+	"dSU1k7pWXWMn23Z6/O4kWjrvt6Yb/0X1YKdxBPVPQzjfoAt/cWzcvghy98gqA09XXWcuLVkGWnBC5hMJ",
+	"DAtcYVaRZg15PlInOWous4v7tWHpY8X3fq4O8VuI738Z2vKKsbKFsMjRyHWQN+wxqAxERB4ej+hhzmFb",
+	"7SH47oXbuXxBMyPVt6q6Vwt8jgv+9rDu7Wj0m1r+DajltzMlEMPm8mAEMAOckAnj7px00T+HyWZaz6XK",
+	"XVBHJnMWYh9g0tYKWo13TKxHO3z+68G6S/ELIt07lsl7phYXMo8Xfn4r0Gyq3Itwja7g9QRdgBlzkXtz",
+	"qe40FqziQhtGc2gaDp/8hr/fDP6KNejr6u3ZGwuq35blF8BbzcysXFcb0MyU8D2NNMsUM6QLQc3YIwVL",
+	"2KVL6J16a79uLJubfSd+o3eodcO81relaOlmNCu/MDV5LFOPX+UNHHVb11g8WiMJzfNQn3GngrpK718V",
+	"+R5umzZUGaKZMa7fGBWrx/dAfBnSfMxaXboXclrOTNgVNkgwcO3EsKywxgyIqcxZoU9JwUfM8Kl/H6JC",
+	"LHJRqN3VyFLwvcZwzIKNDJEzg9k1/5jRAu3w1Tw9AqXC0jpTwNfhMrIciILds+KMpCVTGROm6sA/ZVT4",
+	"dDQzlySzGrTiNEGGAufC8srxxgUZzYqiJQnhzeIZHNu3aprH1W0yysPV/4IW+cZiXP0OuD4s5qnkGOpE",
+	"OrphL/1BhneEd2w0cu0ExjX1qpySoE/b47ETsucH0iSXEBo8taPtJQNRPcKo5CGrPcd/DAw+ewk56R+R",
+	"vbfQDNN9AX2PM6kUy8xej7wVvlEN5kS+vyKaj4Um2CsgJ2PJ4JwOCznmUd6ytO1vNSi5scpvsLY3rC//",
+	"TcL8BiRMvIum+tdlIvf5dZhurZnWXIqHaoOYLt3KJs9JCs314bUDbRSj0xSDSDUsKYUnpwTRME9JN6eG",
+	"kvTnQcc3xB90Tgedwazff5KNCzmkBame2B/ZoPMp3QcZ0+dCszkkY5GCityXYR+IiqJOuDZSLUg3kuNd",
+	"Bb0kRNPFflIpzlNI+S64YO4Yj58SS1oG4o6x0hLlj9x348oKqSHX3aDi5lI4LKc22YRpzGvkBkO66g5W",
+	"dGjpFtwPVAtWGnJZqgoxMBgeIjR7cmnBqWJGLU7Jk36/n2ITBneqIFRHU6xwlPeaqUu8wY10Y+Uem4Rj",
+	"2aIdl3vhw1+Qs2LDngNdZ/oTw4rCJ/g497dxXTm4IlMp2MJD5wNxZSTVWJoGh42qYRi+qMne1Qib7WId",
+	"dvaRa+NLqVPjYrASMmdYL5cSxTQDGL3D9AFAdMwUQhRoDpUQQ+/81iGhBwRTxuG7OV24rKswiQqiBTF9",
+	"6tCy8sajRnpVDOqWTuAbZbYvGqv89pjteZax8kEOkP96CUCXLmCxYokHNbJsjdZhug+i9JgZS0PXhanA",
+	"829TH4KltZBqu79fX74qHwuWH3ABy38guXZ3pzddbiTqaLmAuDJohfVVWnw0ekY1O+BCM2Gv+57tt7Uu",
+	"1IyqbNJp8Sgf9fuf41L+ckAGqe/bQVu1UKoUjVZ8gTNtFl1xtgiUdrCGiE5PGyza/VrbY4ZS3unEWUKg",
+	"oReGs0F9jCInrnkcGGe6VRWToBVpFR+vyT+ZkvtVe51fBz5cgpSKbUEeUnrgnrM5gnmIG1KOC3YI1LNd",
+	"jhlZqSDFd9+xnFutPa0TpFLUyv8PfOFPdrCUdGX1yZ+MNGW6j33JnKN5IH6AZ3UJDzAJQGwWLVhOMinv",
+	"ODvDvndBmcY9TVJP+6FtEhSod6W2ByLNZM5S0gXp2c57AX/zUTgGRqAvmRqhFZ1dO3Ers0NYQkTA4HDS",
+	"P6ozxr233D62VAra234soXFJXfFSjuym5kqKcdTMBtO8Rsb1TQpQP1Qr/IWEpzbGdgP8gXCBjX0AObDg",
+	"o7a3fsdE+ltUya9f2HvBBYa9OYxUjvZUeBdksTZJRGUwgVJuOXuIaIgk0s/d7kmAEkS+OpJhSdX02aXq",
+	"yJzV3TGuX11c+jQcrPrk/sCXr54TAOM9PRBCQrw2hMWhVZSLHvF0WNe5sWamBCkp1Fty7yKSDISRcSqN",
+	"9TYEKpJgunAUEky6mJWG5Tuxn8hCzpQmXX+8A7FEgGGXCeqxds6axqX7Z2R1FcAZarpaXeBANN1AcHhc",
+	"w12zPDYSs9CUotFlzjVrp7j+5LbrgO2gJyqvHfdP/hgV2KKinwWK1pGefrf1QLDTnQZaFgufYM/GJvw+",
+	"o9kd4cI7McvSyrATRnMnOr+WSMI3mIu+Zgn4FrKB1GJP+7omFYI0qcfDaQIUjmwlCAGGWjFWybnGxThq",
+	"BrQA6ED35vjpd/sJ0g3XxQdw/o6VxklFE6nMQcHvrZDTEJF6YDecKQGewLnvF1yAjAiSm90vmDEF9i8y",
+	"E+wRyDWE9kF9fNeqD0rko7lVCpIepj1IVQcEdcv2tNdViqmLAbZjHLh5t0M33MpuCLcVeN/6c7dw4Zg3",
+	"hi0wkZeSC/OrhfdnbOxalLbwyQdA+t0iawVwbIzhGkXKbIb+bdcpvlhYCIJKqFTkSU3jXaMsV+8ZkjRc",
+	"YieXIhmIut+whi5ZgYAnUBugY8oty6KZncXVFvRl4fNWj/arRfbN+rPt2tYYcPY0efXXC5JR/Uu7s5uW",
+	"mT29VIIxgDQLObsZau4WWSRfbLWJW+6as1mNPiz+j9XNuCbddLXJmNU/Uyj8lSYkzbAPW2VlGIigV5tV",
+	"MYNmba4ftqtV6ZOjLFVuDZ9wcz8M4n61vc1eLbLf+po1qrs2y5R+XoLd2v5m65CtLfDeotvPfE0PpDEz",
+	"rxbZBdW7xwFZxf1b6nrk99EaMaTZN52v9kWaJEUpNoqh6AqHCgm6au8SNGVYa3d8CPA1cjvb++qBABD0",
+	"1OsFHXuX9xNN+0SNWE6ZbwRVN57hFYJJhe+l9UGkVeF3V0IRxF6o++hSrauKFfGqE25/n8MKtkeir2QP",
+	"fLXIXHbnt9Ps5Tc737fQ3KVhFK+pyGMSjkrjOPy5nvHT4c+a5+xTuzPjBkJXvOAIvYmhSI/VU9ApYAzN",
+	"JhAl1E0vEIoPnnPtg5VOgzfSZCDSvxz4t24XJTt4CzPpUyKkFnw0svIj0VTkQ/nRHk815o1T5w6uZcGz",
+	"hWsKTGEtUNQV3VZqBg4tWolNcqaIVHzMRY/cYClzuiAQkmQ1eU/mq/NB+ZXRbDIQ+Bb0Wfcd1Z0V1X3l",
+	"dUxSyHGCD7nGoBJHUWA019TYTjdcGFyuZsKcEYq0ul4SOvfkXPTIedCHDyrQnvRPkiqpt1oxLiiXDIyf",
+	"LsqlR06O+rUWCReG3b6gTQeZidwRZMXs8VrwK+FgvUfGmzah65grzzcQA3FOrt/e3GKnZ0p+uLw9tRcW",
+	"1Ijf024reGgaMpULKe+wlUiOX7nrcibfgfBGlR65QSUWx/BuCvvLxc27FwRNDqTgd3ieOEDVzBk8UlIR",
+	"PqVjNhByRKhwkX/cMFCKp9R+6iRJDHx2xiZcMKEEa9P/BBkpgqQBvzh4xRYWjO33JaNV72q48ua2lwpF",
+	"Ym+IKVV3LG8O+ZKbU2LUjKX7AzGcGaINLwoXKehv79SZ5zSCWEHV2Bcda68/nMu5KCTNXy2y5w5aHsJW",
+	"I6ngNS1ZnweOjS86p0eVPYoLw8bgr2oZmYMluX3MDaz3xn7/+IUgZGZYPDRwJNWUms5pZ8gFBaPdVsGC",
+	"Hq2/Yk/R3Zno0RaM8Acp2C/OcZ87DACJtBJ98xoZHmZ/ceVZqwoPcZH8PCwRV5Ftl/CGxrszkuI/MI+F",
+	"jBRjVfhto/4DRCiR2wnDWNmV1tnOGPj/sXe1zW3jSPqvoFypklRFKbbj5Hbsurry5G2ym8l442Rze8O5",
+	"EBYhiWMK4BFgNNrcVN3H+3x1v3B/yRa6GyAoUbIdObGS1ZfdiUWCIAig0d1PPw9RuxI/RBAI9JpMnh7O",
+	"mz4nuB3La9FGfCuHdGRW2DE+7M7sa0Td6og9Wfzl8ztK7/gF+BlO85DCXX1YD+qCtFcswIIHyn65Gj0s",
+	"ePW5AkSYERKEvRajSvNcH8dyvfzEfbYOCX2CKKDOCxn81Z7NXDrcXQEgpGMW70kxe5+KD9lQxHsJ67wS",
+	"M380UyXDX1gqDK4K9s4jwGFcMOttFGTdY4mb4qDD/v4//9+sCoHsRzaemAg0HOA85Z4DfsRsQesWKxDw",
+	"/BVLRVIdi6gmQKgLyaaZrIzQx6AjBmNqW03o8pe2qwlVZ7ALlc4x4TNSZSypF5Qk+sGYAjh08duxZPjh",
+	"PbXyPsdmupCeTO7zIsMpkvQGzHpMmSQxqVgmcK09zAK4y2lP1TiQBhrBKxI78AU39BIkGWC7EjHb2+VX",
+	"sm9sX4nAa9Aez0GVG5AYUsELgyvms6xklzyC0R6l/VBALyCli8OKpW2uXDx4CEawyKmSvtyHvg24T2BV",
+	"9SSW9pbFuWeUKd67qQ3T7ynMafuIR32UgauLvIEfcrlyGSebNbaorNV0BOE13VJzULsu+HINjoMe9O1B",
+	"3TddaTvU1K+/wrMDaN6FsBbeXTNgtCadugOxOw9guR1+xzpvlELpJm6MmBbW7tMtppxTNzPJXrmZPOhg",
+	"rwOVlVaWY9icthSbB3N0B8vbVRZurqmCGFdKBFB9hayLdTdAD8AKQpjAyixTeM2Gc5bc0QulcsFl2wy1",
+	"K6MOIrmNzM1RZ+7piPE5yMNbSFoBhkMLZ9Oxdkbx/kc4nKyJgyK2kgJRi5Y/IWusQGH2+Eqj6g8GsQSj",
+	"2mLYazu75uTQG7CgKp328FGW5yyTaIDqg1EnYp1TPBtCj1wR+qOW2nN3YlOlh2mHDS1YTvjpPV0IFurN",
+	"hD7SAtjb25lc1YZ/0GFdCNx9ELFcGNljhyivzX1N7WRv7tkeP6iNXwSiYGbJwMXwqdeQsdjTewiAd9hJ",
+	"aKu79qTQW2kM3fS6sVF8aufOGTeTLXKUX4ZvtLOkO0t6u5Z0ec+EkLkp7T4Vumi9zTZ9Va2GoJ7mMz7X",
+	"6EOLVEe1oaFyYpcTcB5ZFsLpW9ITrJKaj0QsaUFiymohISEVIg/rqasqs2JPsb2/I3kfHArbtS8LC1pV",
+	"2Qp1TpBHqyEYMAnawh4bzJliooxafTD449nT53Z2nL16zioQ1X/IfvyedY8OHrLOGYnbQxs17wsLb4JM",
+	"1aBDGiHwL5ZpO2W03U6ALcsJZh4csuI3CuH0BfixqdeSNmVWaDhbTIXhwCfRzQmVy4QZDloNVVXkiqdn",
+	"8JKf1XebVrnJCl6a+yNVTvu2f82JWZS2ZybDae2H/eo0SmiBfqYbf/GXqQuIzm+JpQJ0TpFyyMFqUZ6w",
+	"BDrseamAxcNOgo5mb1+//ObM1sE1HnHG53ZSvlHqJS/HmEQ6eHid96FYh0h/FGnG39gZ8LXy2byFhcm4",
+	"062iTQTTOpdge0yNdy5oAW9S+Q1t3P8o+VSsRTmu2Cxacrjwf+tyuIU9oZf2xv/8+bT/H7z/t/3+d+/7",
+	"v3w8eBQ9Ovo9jgfdX4vxfxdy3Lu3d3Upw/IKhqV0/9dCjG+anI3o3kKObyWvi/v8l0vqbg5Was68DSeX",
+	"5+tbefpq0L+pmQyoBJXM5wN2Sn+hrTOEU3hewLo6LisRpxhLB3jPdE145KhloT1oaliKFGTbkwslK514",
+	"iVyq1/HdYfB7L4aiI+KlEdPI/Zd7bosWmBrVnG8LjRNAIpbdewf7+4P9fXYxZ6kY8So3J0xPMfZBDWkH",
+	"KILzJ/LWCF5KJlVphwYOIhAjsB0FbEwsEW/jgzkhYgcQOnV3cahMMD4nPurAh5fj0k6xiFW64nk+j6UP",
+	"0aNOyMCPIJzKkJMq03XliRtpTDN7OJUjLSC6Veue22/eVOSzDeUZEEjax6rKwInHSwHCVHXuvlT1HIpY",
+	"4v878VrpWKtAcqjw53jvVXBXvLeiZOG1n87bWSNT9+8q1seaSPNLnhvuMqPbWpjjVzeW5OaZvIxwAQW0",
+	"prTz6M33wlLoyTpGYp5qCAvSpUnESmW4ESBHD1QLQUYLruQQ3Etom4Q/Y97O0LqLpcuSYVPgzDEPMptN",
+	"VF77TSM+zfI565bC7ieYc82UBPneg1D3EgDeMQUM3YPR6zquPVoU4id/H8N+rbASuP1cOEDZFhMe26F9",
+	"Ta23gzfgXb60sM9XgKxY5dBT+b8zPMFEIsCrdY040Z7a4d/AqS/F2BqRcvUSfFwKWG6c6erC/mDtJBmh",
+	"yBELQLVxdy3WAgJYCNr0SW3kMhYk2+30RclTBx674HRCWxJguYYKGJRr6IAdFx3L5N9KMfpXqs/jqGGX",
+	"Qksn9bWzTOpGwmAlje16hrtoBerjbKKkYK8qwADfiPB2HWsuhMKRgYZ2L0h3uw8o0k77TkLf9wqOqteN",
+	"IV4evlXEVHbOryi6fnC41TpHOC53JJG6Kiry2n9NTyP02cL5/3xxdtzKQk7NgKtpo000k8DB4Osi22VR",
+	"/HWfxAm4IWL0LmCb9Lo7Tb/bO7O/zEYGbLEuhKRiqRsyulGSeInUDRgxnQW6/xH+Cce739dAus8JZ0mu",
+	"Y23C2Gsg2KTfR1UescInvTPZGbTYquD51wqr1V28rvjeweEfttoqBSOwjThsLcynG5wdc9nVmWBh6Hxf",
+	"g3RdUhidWI8OrflrG+zuN+Z1XzZn0DnRJxt5/6Op94BWD+GN75w9lgcUnFLM+gRW5rkoHWX1gD1d6i9E",
+	"DQGcCn+OJbgLEDLE+xt+QguJb7tukH0RF3e4lqDnXe0ld5DHhsFxpnm3Nq9cm/EewLlmXMuOYVMR7x2z",
+	"XA0vIXo0myjk6b8FRJ7rQD9XawXQXSHwSzW+w+Drtbh/g64+laacX4cH+A3C9r4qEmr3nk5cwBXFNoKs",
+	"TW7jDUOoWsgUEGnXg2+eg6lAE4OuvipboZwQLG3iOVk3qQtTkl4EyQYgVQImpJXgzfXYzROivRUfMlUR",
+	"JlMbVWjQMsyAA/eWYZaNqG0sCXTZXsdih8F5i12pJFaPayFNxDJM41RapBErRZHzIY4HjK8oY0lNReyi",
+	"KqWxPwGtLyk41rDS3rGvkqaKeEr7QJ0CvcWMZ4a9ouSSjiXlvuggCiyc/rtSqUJYMEJzEXjUMLaPeBn7",
+	"QKizhuhVux0N5tg3geE8D9/o7klJzusy5x0ucwtFI+yqCkrrVuyZG5l8mf4lCH7DmlkdSGq/fJvTRFdM",
+	"fqz+org2MRqnvcFuft8ylqoxo5eyLRsfRcCVW1Oyk2lz7i76MsdOTKBe47R5igq37h0iBJqWYoicpNbG",
+	"43ntKxdF6Wgn5qvrL3EbX/1+KT6oS9EHTLdeFwS3l/1krwrmwle5cz2FMtNdWnvVZiPTZpCHid+GoqAq",
+	"BiXFbc08l3VBTqc2Ofp0JZSiJQiUpdeNAD06+hQo5rcyF780DtPOJ+uAkSPjmcduZxszouivE0f/kZck",
+	"0+ARY77iQjcFJPFsWGqFPuRDXz/OTuvUI7LeyEXFAl4UThqTJGkaxX6Z56s+Zkf7+xHiFuja3kmQ20Q4",
+	"IghKSuGa9Ao4EbJeitR23jm8RDObmQE7DRzVkKoCSHmQDsMHprEL3DACabpiQ0Y5Vut1E9CzVtpwzwRq",
+	"Zc26R4ff9Qax/MktXF2LdECZEQwvHlW6RqV8zpIhpHPfZWaSlnzG86TnmPuP9h9g92z3Y5nYj/u+qosV",
+	"ExaMDQYgSKOT60sdfL8IPjaiViLCvxWCG9IbJteUVD7DPl6IXMmxF9mgmXJMAJ4LwUvg9L8UMmogZqBZ",
+	"DKbPuGaZ1pU9eKiyXcRTFG+LbWUaOIfe3VEWCx/eKlXsV2pzbe7c7y2QLsZvwzK7Q8xVhVhy1bYnAJmg",
+	"mXAZLp9NbQAmxq9AcQTp86+f9escX2b7cs3nnsZlR/p1h2d4+gyOntVhTU48XDrzUuLaHgGUHIqNgShY",
+	"F+iEVVcAT54hYDMXI4Ny/6VglSSlZrTIREpCpcUXwuk4s4koxcAXHE75HMkAL0Qs4714j3VLMfX0xPYi",
+	"tP32oDLKctFz1LB0BCXpEnep/eXt65csCUpKE3tYMFUpRVrr5iCjbdfVQYcVbBGc5NK0FFrDZSDQ07PH",
+	"L3f2imUCJ69jFmOtZ7wHoHdAD0CJHKbjieewVNV40uxTexls+qkAtS+0Zb31Pdwy8oXFktbdkeIWNyL8",
+	"6i3ZVLtisDxvQ+tfFeOSp/W20+oFJqXKl6nI6B8BkWCXa5YE+1sCvNS9kJLNtgSVYbH0jeHNHicKDU4D",
+	"Ajp7T1OVXYtcDEH8XeWigx6m3aNjSdteXUyAdNr43O7R4WFvwJ6XXELmMIGbEmJxcBVs2BSWr5BrlelY",
+	"Hu4fOtLWolSF0jwnsZuAutWtx/ZNph7qrd1lfBe373D0mKycXVmHqFp2K488o6+JQOm07dGvmhOkUT3Z",
+	"TdWwhq8MpmnE4r1zYT8ecguNWFqZTOh4r5HwrjU15gKo4N2sgpS3dmgBfBYo/2iqjXSmE+apI+rVQMqI",
+	"1LxQm4JUg2c/nb9h913TuiEjAorACREYJ17peXfovJO9Hqc3nTk7mnasm8KcceN7rXKxcLhcIILXa2J+",
+	"jqqD2f/RLBmVSoKEdcqSCz68TEiZ3BGTHOxHR394GP3Lo33QN9Cse3TwgHWeZSCA+DfPNhbLHKq3rP96",
+	"sP/j94NOL4K45rwQQIoSsbNXzyP2/MWziL0TF2cR+/7Hs4j98PTFY+BLefLMidS4gKO1gB0dS9oInHr5",
+	"xbyuCwbu2GEORT3wJCRncSxnUOKORf0DBnyr2JM/nj2PYgn9sS9un20P2zzP1UyknrEFi70DFQ+0JRfK",
+	"TFjXmSscffwjDGYsQReCDy8D+u2ONZQjrKmqNf68dF87aTd0Cnlwx9waQE4K4JiRgsKZOVMfRDlg9oPQ",
+	"DUBYj/QyQjpdD21UycdeAn4i8pTqQm3DUzFV5fwEOodMgGCcR4BOtbcKL3qATOKzCeiEhIODO1ug5GX3",
+	"LCikt10O1c25U6xZSVrTmMzbxF1jP+u1mCKiPZgM1yWkuFNGmz/Nh+f2O5oVFtL/SIFlO+2hOHjGSN9v",
+	"x2Xzz8plcy5kuqy+EO4DGykxAKJjbs+sDdS+C6A094764h00vrmC/0IApB02/rpIORixecBd6GNXq8pX",
+	"Ph18tIyeW87/LwdmAtoUJFJB4SaSgUKOesz58ZwBZ1ymmSi5FinrwrFA9fWkFKndwHuRvT6WPvIpZFqH",
+	"CKdKijmbZPYkMLdey5yUqqo0MwP2OFcawLpy7nvVdLtj2eZ3sxu53ScN7Sp4ZR1Lz3rjPazwgBGmp+FE",
+	"g7jgicpT91ZOvdsPYRlLbIsSakN8u2M493QhfZxAA++hgaTnXsEVDOYZYpczEzExGA8Qzh1L15GlPhyz",
+	"eweHwAzEP/Ast+shYgfQLOaBPS6ze++hva4XsUMCPcUyk3Y24a7bvfcIKIZ6A3bG7TkZAskEq6YXacgf",
+	"dNqkpWAGbZQN+kwhDDvRXPXT3WOcH6Ny2i5k8XlDFrv4wy3EH+xUDWkCbh57CJYeRR/sF31S8pn7fnWW",
+	"uWrXyB+NWMGzlCV8Cp34+//+HxsJ+91lfzjhmSQ8Ckj1IUhobvcvU3KpsSdswvWEdZ1NALqViKzApVQz",
+	"Ap/QAwhXxbUWhhxp8qBLbgQ6+XYfxhIVY3JrAVChUMRyOLHH+tTfgxutKlu1d4PNukV3lyp0MsfWRPaJ",
+	"wSGZ3H7cpUl7F71rvwQV3ZsZfcKODg8JdRM81CFtGjR77murEmV7M4wKQAgeinocD82AnV649KCZlELD",
+	"qHSJpS6W9w72o320LGFZD3zNuTDXsOusazeRwK4j1sh+RCcr/9sPXE8STykDLG5IcUeIiDqAb2eGxiSp",
+	"nzGEYIIJ4k4Fc7cdscys0SSuEVc3tnj1rVuFgjhdfLHtC/k3dIt3BnQX8//m1OUW7ZgaNffsK2Tk6iv1",
+	"DeTkvFVGMOnqVMAP4ICQLU5Y9+35k17tzXo74l0SdsFz7nhRefBOi+Y8lkaxZGYbMKfoNANhaCKFmany",
+	"Moka5Af10yjqjvKYIe0COMh6ItJY2kWeVrlgXS0ES/6rUk3A7Elon5wFVyUL6EdxBToNTNTbdM59TeSO",
+	"GYQpz6QUxjv/dKKgNyHMsa6mLJPDvLKLv1uDmGO5MArRoqso+dR5ZNSkA+IUpbrIxbQ3AHPfsQPjiWSD",
+	"KZRpdu/A2uUOAHRnuMXQGHW0uwdHvPNC6mo0yoYADKbPeczu/TvsXv5Ddxj3h4Glrz9gbu90RW2L8RGY",
+	"zH4bS2Ppo4MwWHaAHvRAb/qVF1hw2GTrif9aEbTaQ4wdtHkRNY1o4Z7bWaEO+GEsCf+6cCYB2bUl2HTk",
+	"nGPPpQcRB54O2DNVssMjNlGVXaEjI8pY1kQd8J1qzZmA4HDhkfXHej9UKk/VTLp5kMB8tBt1Asdgoua1",
+	"C6Bx3oT67ImayROWjRpfGGLwOMu1MyORPZVik+8JHpYEmnqE7EJ2YrBKQRf/bJdT4iS3/TqaiLw1WbOI",
+	"V99W6MPjhX7e0WEoGKgVYCtKpwRGYge52oIkx6m+tH6T+yq1YVo2jkZZGw+7/g1N+WICxBvysTD9ugHv",
+	"ZbcyraOXzXOt2FiY5jbSTSotyqTnPKqsbOm/VLNYdhP/w/f496QX2VfDE+4K4uwv6EV9Gabtq9fr0jr9",
+	"Kuj/f5KicQy13omaSWs67EnJTiGA9SkpENB7tH/Uu63ZTFmEdTRA9bj/QBdvJxN73c+XmbMm6+bIBjzs",
+	"t1I37c/0QZdWUvds9JEpX7FymzrjY8T5XIo543jscVIK4BrbU0c3GQtDFvEJySMkvWOWQIVdErFkWJVa",
+	"lYnfj2NZ2FM1Huk62nocv5nHeJGLMinD8wRccqdRnOcrNjR69rtgJD59Il69qYEXh7299uUv7VB8qVkO",
+	"T2yb5nZDgZEn9wg+4ZafXDZeUcG08NNp5PbPVt8+YipP/VqLwIkeA3c2Zyabitvz/cEtXs9vSJ5haAhc",
+	"pNU6IN7D4Lp2v0/Ib6GYQRS6K4Fr7hwSjFrbVkEgJFB6nakqh7ityD4I1+qir2xCx5xTDCzPrXsOgWej",
+	"MGAAUtxU6cs1SxZDIInPA0yR4h0a9i48/BL4rldEP7rrKoVjab11JeuwSmfFWLc67u66JWc9lk1vnV3P",
+	"We8N2Ck7++n8DagTGvcRcKDrsUVIIC8KwUvwCDlU+4BKo1b2D1I5ev5cje0hwWm4kzXvURglTFnD1NZQ",
+	"fe35hfwUcekQUNyP/NeTTZSF/eITQYK3ONSQ9mcjNayofBmmum5kfSSL95xSfrw3YK+u9mQX4kjb6si+",
+	"a3rqd+7HQi9WHXxgTHf+6y2GlN8Bd18j7TeCRYMTf6i0oVUxI3XtYEUNuXQ7LkBTHCoEQ2r2tHZLhz/M",
+	"P6zPBr8JHdNM1/qwiITmWskgy2uXMNiZOqaLuVf7qnbH5YRHophuCxG37dK3l+Z7vfBe28iwjentXdHz",
+	"3eaifsWaunphn4Qmc6yExpIFovdoOffcerKqib78uIccIqeVmewd//yLXWTItur/8ou9ofzglmxV5nvH",
+	"e/d5kcH6op4s7jQvJOLvgdbmAuAkqC1sGxrUaOCpMBxW9rI4cr8qIuaJT6k2MwqqxGUtYufzxnXLCP5c",
+	"bvotyGdxycdiCiF50q5vDnLQECJ0lht60UiwaNb9018f91ifSlMiV49h20zFMINOB81ezodtjcLuDNj+",
+	"mkcK/tZysXPPWZ9x+0oVzxlCTBG8MxKlw19a54hsTtBywedY7LHcduhn9evEI01UZ0Q6mo614XPIHkSM",
+	"apOCTKI1J8Hzw+m73AXQEhJ2FaTc8EFDLAh/aB2TDyJXhX2tPlSsT0ReiFKfODHE7tH+ESSvilKlFSyS",
+	"oOm0vr2l8TOADKNIpmFFmQ2FZt2UZ/mcPX37+u35E+b7BmAnnFLfv3n89vzJG3sWSHNhPVJYB6nTRxry",
+	"4SQcFmy/5fnWfqOJhaFHwXM0JazPnp3+OWJG8GnEJmoGx3hVXurIfhaTDcE3sKd+JQ0fGpYKw7M8nJLO",
+	"KrU/2N1nF3YND4IvTpUVLgJRLx38e9sCV8PMuiulUiPWZ8ZO+qmSGcTGECprsg92dZlseCnKCOfQELmg",
+	"cFgJOZLbT9Z8jem0krCJ//L7PwIAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

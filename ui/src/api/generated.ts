@@ -458,9 +458,6 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/invest/getTransactionHistory`,
         params: {
-          type: queryArg["type"],
-          from: queryArg["from"],
-          to: queryArg.to,
           cursor: queryArg.cursor,
           limit: queryArg.limit,
         },
@@ -1162,13 +1159,8 @@ export type RedeemEarlyApiArg = {
   "Idempotency-Key"?: string;
 };
 export type GetTransactionHistoryApiResponse =
-  /** status 200 One page of items. */ HistoryPage;
+  /** status 200 The pending movements and one page of the settled ones. */ MovementPage;
 export type GetTransactionHistoryApiArg = {
-  type?: HistoryType;
-  /** First UTC day included. */
-  from?: string;
-  /** Last UTC day included. */
-  to?: string;
   cursor?: string;
   limit?: number;
 };
@@ -1909,6 +1901,73 @@ export type EarlyRedemption = {
   /** The return given up. */
   forfeited: string;
 };
+export type MovementKind =
+  | "deposit"
+  | "investment"
+  | "withdrawal"
+  | "fee"
+  | "return"
+  | "adjustment"
+  | "bonus";
+export type MovementStatus =
+  | "pending"
+  | "confirmed"
+  | "rejected"
+  | "active"
+  | "matured"
+  | "closed"
+  | "completed";
+export type MovementDetails = {
+  plan?: string;
+  termDays?: number;
+  termRate?: string;
+  asset?: string;
+  network?: string;
+  address?: string;
+  /** Why staff rejected it, why an adjustment was made, or why a fee was refunded. */
+  reason?: string;
+  category?: string;
+  principal?: string;
+  return?: string;
+  expectedReturn?: string;
+  forfeited?: string;
+  closedEarly?: boolean;
+  waived?: boolean;
+  startDate?: string;
+  endDate?: string;
+  /** The reference of the investment whose payout started this one. */
+  reinvestedFrom?: string;
+};
+export type Movement = {
+  kind: MovementKind;
+  /** What the investor knows the movement by (`DEP-7K3M9Q2X`); see docs/history.md. */
+  reference: string;
+  /** The deposit, investment or withdrawal the row is about, for the link to its page. */
+  subjectId?: string;
+  /** Signed decimal string, into (+) or out of (-) the available balance. */
+  amount: string;
+  status: MovementStatus;
+  createdAt: string;
+  /** The last change of status. */
+  updatedAt: string;
+  /** When it left pending; absent while pending. */
+  settledAt?: string;
+  details: MovementDetails;
+};
+export type MovementPage = {
+  pending: Movement[];
+  items: Movement[];
+  nextCursor?: string;
+};
+export type BalancePoint = {
+  date: string;
+  balance: string;
+};
+export type MonthReturn = {
+  /** YYYY-MM (UTC). */
+  month: string;
+  returns: string;
+};
 export type HistoryType =
   "Transaction" | "Investment" | "Withdrawal" | "Adjustment" | "Fee" | "Bonus";
 export type HistoryItem = {
@@ -1935,19 +1994,6 @@ export type HistoryItem = {
   details: {
     [key: string]: any;
   };
-};
-export type HistoryPage = {
-  items: HistoryItem[];
-  nextCursor?: string;
-};
-export type BalancePoint = {
-  date: string;
-  balance: string;
-};
-export type MonthReturn = {
-  /** YYYY-MM (UTC). */
-  month: string;
-  returns: string;
 };
 export type Dashboard = {
   balance: BalancePoint[];

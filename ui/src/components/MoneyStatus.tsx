@@ -1,5 +1,12 @@
 import { Amount } from './Amount';
-import { statusTone } from './historyWords';
+
+// The badge tone of a status: settled in the user's favour, refused, or waiting.
+export function statusTone(status: string): 'success' | 'danger' | 'warning' | 'neutral' {
+  if (status === 'Pending') return 'warning';
+  if (status === 'Rejected') return 'danger';
+  if (['Confirmed', 'Approved', 'Active', 'Ended', 'Completed'].includes(status)) return 'success';
+  return 'neutral';
+}
 
 // A signed amount with its sign written out, so a credit never reads like a debit.
 export function Effect({ amount }: { amount: string }) {

@@ -43,3 +43,26 @@ export function waitedFor(seconds: number) {
   if (hours > 0) return `waiting ${hours} h ${minutes % 60} min`;
   return `waiting ${minutes} min`;
 }
+
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+// The date part of formatDateTime, for a day's heading or a due date.
+export function formatDate(iso: string | undefined) {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateOnly.format(date);
+}
+
+// The time part of formatDateTime, for a row under its day's heading.
+export function formatTime(iso: string | undefined) {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : timeOnly.format(date);
+}
+
+// The reader's calendar day of a time (YYYY-MM-DD in their time zone), to group rows by day.
+export function localDay(iso: string) {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}

@@ -5,9 +5,9 @@ import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { Spinner } from '../../components/Spinner';
-import { typeInfo } from '../../components/historyWords';
 import { StatusBadge } from '../../components/MoneyStatus';
 import { useLiveRefresh } from '../../components/useLiveRefresh';
+import { useTranslation } from '../../i18n';
 
 const BalanceChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.BalanceChart })));
 const ReturnsChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.ReturnsChart })));
@@ -91,6 +91,7 @@ function ReturnsTable({ months }: { months: Dashboard['returnsByMonth'] }) {
 }
 
 function PendingPanel({ items }: { items: HistoryItem[] }) {
+  const { t: th } = useTranslation('history');
   return (
     <section className="card" aria-labelledby="pending-title" data-testid="pending-panel">
       <h2 id="pending-title" className="panel__title">
@@ -103,7 +104,7 @@ function PendingPanel({ items }: { items: HistoryItem[] }) {
           {items.map((item) => (
             <li key={item._id} className="pending-list__item">
               <span>
-                <strong>{typeInfo(item.type).label}</strong> <Amount amount={item.amount} /> <StatusBadge status={item.status} />
+                <strong>{th(`type.${item.type}`)}</strong> <Amount amount={item.amount} /> <StatusBadge status={item.status} />
               </span>
               <span className="pending-list__meta">
                 Requested {formatDateTime(item.date)} · <Link to={pendingLink(item)}>{item.reference}</Link>
