@@ -1819,6 +1819,8 @@ export type DepositUser = {
 };
 export type Investment = {
   _id: string;
+  /** What the investor knows it by (`INV-5Q2X7K3M`), also on its rows in the history; see docs/history.md. */
+  reference: string;
   /** The plan's name as it was when the investment was requested. */
   plan: string;
   planId: string;

@@ -2,6 +2,7 @@ import common from './common.json';
 import community from './community.json';
 import history from './history.json';
 import home from './home.json';
+import invest from './invest.json';
 import market from './market.json';
 import plans from './plans.json';
 import support from './support.json';
@@ -13,6 +14,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, history, home, community, market, support, plans, pages };
+export const en = { common, history, home, invest, community, market, support, plans, pages };
 
 export type Namespace = keyof typeof en;
