@@ -2070,6 +2070,8 @@ export type RejectDepositRequest = {
 export type WithdrawalStatus = "Pending" | "Approved" | "Rejected";
 export type Withdrawal = {
   _id: string;
+  /** What the investor knows it by (`WDR-0123ABCD`), also on its rows and its fee's in the history; see docs/history.md. */
+  reference: string;
   /** USD taken from the available balance, decimal string. */
   amount: string;
   /** The schedule's fee, decimal string; charged when approved. */
