@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Movement } from '../../api/enhanced';
+import { chooseLanguage } from '../../i18n';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
@@ -62,7 +63,10 @@ const payout = movement({
   details: { plan: 'Gold', principal: '1000.00', return: '15.00' },
 });
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await chooseLanguage('en');
+});
 
 function rows() {
   return screen.getAllByTestId('movement');
@@ -202,5 +206,26 @@ describe('transaction history', () => {
     expect(await blobs[0]!.text()).toBe(csv);
     expect(api.sent.find((r) => r.path.startsWith('/api/invest/statement.csv'))!.path).toBe('/api/invest/statement.csv?from=2026-11-01&to=2026-11-30');
     click.mockRestore();
+  });
+
+  it('reads in German once the reader chooses German', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/invest/getTransactionHistory': json({ pending: [pendingDeposit], items: [payout, fee] }),
+    });
+    await chooseLanguage('de');
+    renderApp({ route: '/transaction-History', ...signedIn(investor) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Kontoumsätze' })).toBeTruthy();
+    const pending = await screen.findByTestId('history-pending');
+    expect(within(pending).getByRole('heading', { name: 'Ausstehend' })).toBeTruthy();
+    expect(pending.textContent).toContain('Einzahlung per USDT (TRC20)');
+    expect(pending.textContent).toContain('Wartet auf Bestätigung');
+    expect(pending.textContent).toContain('250,00');
+    const settled = rows().filter((r) => !pending.contains(r));
+    expect(settled[0]!.textContent).toContain('Auszahlung aus dem Plan Gold');
+    // German writes the dollar after the number, with a no-break space.
+    expect(settled[0]!.textContent).toMatch(/Einlage 1\.000,00\s\$ \+ Ertrag 15,00\s\$/);
+    expect(settled[1]!.textContent).toContain('Auszahlungsgebühr');
+    expect(screen.getByRole('button', { name: 'Kontoauszug herunterladen (CSV)' })).toBeTruthy();
   });
 });

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Investment, InvestmentQuote, Plan } from '../../api/enhanced';
+import { chooseLanguage } from '../../i18n';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
@@ -227,6 +228,29 @@ describe('portfolio', () => {
     expect(endedItems[0]!.textContent).toContain('paid $200.05');
     expect(endedItems[1]!.textContent).toContain('paid $1,015.00');
     expect(within(endedItems[1]!).queryByRole('progressbar')).toBeNull();
+  });
+});
+
+describe('portfolio in German', () => {
+  it('reads in German once the reader chooses German', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/invest/investment-history': json({
+        asOf: '2026-11-23T12:00:00Z',
+        investments: [{ ...active, startDate: '2026-11-13T10:00:00Z', endDate: '2026-12-13T10:00:00Z' }],
+      }),
+    });
+    await chooseLanguage('de');
+    try {
+      renderApp({ route: '/invest-status', ...signedIn(investor) });
+      expect(await screen.findByRole('heading', { level: 1, name: 'Mein Portfolio' })).toBeTruthy();
+      expect((await screen.findByTestId('portfolio-totals')).textContent).toContain('Derzeit angelegt');
+      const bar = screen.getByRole('progressbar', { name: 'Laufzeit der Anlage im Plan Basic' });
+      expect(bar.getAttribute('aria-valuetext')).toBe('10 von 30 Tagen');
+      expect(screen.getByTestId('investment-status').textContent).toBe('Aktiv');
+    } finally {
+      await chooseLanguage('en');
+    }
   });
 });
 
