@@ -315,6 +315,38 @@ func TestMovementsPendingThenSettledAndPaged(t *testing.T) {
 	}
 }
 
+// TestFeeWaivedInPartsIsOneRowPerWaiver waives a withdrawal's fee in two parts: the fee stays
+// one row, and each waiver is a refund row of its own under the withdrawal's reference.
+func TestFeeWaivedInPartsIsOneRowPerWaiver(t *testing.T) {
+	t.Parallel()
+	e := apptest.NewMoneyApp(t)
+	alice, staff := eventstore.NewEventID().String(), eventstore.NewEventID().String()
+	r := e.Runner(t, []projections.Projection{history.New(e.Codec)})
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	e.Do(t, alice, func(a *account.Account) error {
+		return a.RequestDeposit(account.DepositRequest{DepositID: "d1", TransactionID: "T1", Amount: m("250"), Asset: "USDT",
+			Network: "TRC20", OnChainAmount: "250", USDRate: "1"}, at)
+	})
+	e.Do(t, alice, func(a *account.Account) error { return a.ConfirmDeposit("d1", m("250"), "", staff, at) })
+	e.Do(t, alice, func(a *account.Account) error {
+		return a.RequestWithdrawal(account.WithdrawalRequest{WithdrawalID: "w1", Amount: m("100"), Fee: m("3"), Address: address,
+			Network: "TRC20", Asset: "USDT"}, at)
+	})
+	e.Do(t, alice, func(a *account.Account) error {
+		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}, staff, at)
+	})
+	e.Do(t, alice, func(a *account.Account) error { return a.WaiveFee("w1", m("1"), "first part", staff, at.Add(time.Hour)) })
+	e.Do(t, alice, func(a *account.Account) error { return a.WaiveFee("w1", m("2"), "second part", staff, at.Add(2*time.Hour)) })
+	e.CatchUp(t, r)
+	got := pgtest.Texts(t, e.Pool, `SELECT kind || ' ' || amount || ' ' || status || ' ' || reference || ' ' || coalesce(details->>'reason', '')
+		FROM rm_history.movements WHERE user_id = '`+alice+`' AND kind = 'fee' ORDER BY created_at`)
+	w := ref(reference.Withdrawal, "w1")
+	want := []string{"fee -3.00 completed " + w + " ", "fee 1.00 completed " + w + " first part", "fee 2.00 completed " + w + " second part"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("fee rows: %v, want %v", got, want)
+	}
+}
+
 // TestFeedAnnouncesNewItemsToTheirOwner subscribes two users, lands an item for one, and checks
 // that only its owner hears of it, with its position; closing the feed closes every
 // subscription and refuses new ones.

@@ -69,7 +69,7 @@ func signed(m money.Money, in bool) *money.Money {
 func key(k MovementKind, id string) string { return string(k) + ":" + id }
 
 // movements turns one money event into its writes to the movements table. eventID is the
-// event's own id (a referral bonus has no other).
+// event's own id (a referral bonus has no other; a fee waiver, one of several, is keyed by it).
 func movements(e aggregate.Event, eventID uuid.UUID) []movementOp {
 	switch e := e.(type) {
 	case account.DepositRequested:
@@ -145,8 +145,9 @@ func movements(e aggregate.Event, eventID uuid.UUID) []movementOp {
 			{id: key(KindFee, e.WithdrawalID), status: MovementRejected, at: e.At, settled: true, details: reason(e.Reason)},
 		}
 	case account.FeeWaived:
-		// The fee comes back: a movement of its own, under the withdrawal's reference.
-		return []movementOp{{insert: true, id: "fee-waiver:" + e.WithdrawalID, kind: KindFee, subject: e.WithdrawalID,
+		// The fee comes back: a movement of its own, under the withdrawal's reference. Staff may
+		// waive a fee in parts, so each waiver is keyed by its event.
+		return []movementOp{{insert: true, id: "fee-waiver:" + eventID.String(), kind: KindFee, subject: e.WithdrawalID,
 			reference: reference.For(reference.Withdrawal, e.WithdrawalID), amount: signed(e.Amount, true),
 			status: MovementCompleted, at: e.At, settled: true, details: map[string]any{"reason": e.Reason, "waived": true}}}
 	case account.ReferralBonusCredited:
