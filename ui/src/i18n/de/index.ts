@@ -5,7 +5,8 @@ import home from './home.json';
 import market from './market.json';
 import pages from './pages.json';
 import plans from './plans.json';
+import shell from './shell.json';
 import support from './support.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, home, community, market, support, plans, pages };
+export const de: Record<Namespace, object> = { common, home, community, market, support, plans, pages, shell };

@@ -3,6 +3,7 @@ import community from './community.json';
 import home from './home.json';
 import market from './market.json';
 import plans from './plans.json';
+import shell from './shell.json';
 import support from './support.json';
 
 // The page names in English are the route table's own titles and labels (app/routes.ts), so this
@@ -12,6 +13,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, home, community, market, support, plans, pages };
+export const en = { common, home, community, market, support, plans, pages, shell };
 
 export type Namespace = keyof typeof en;
