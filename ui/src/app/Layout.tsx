@@ -13,7 +13,10 @@ import { layoutFor } from './layoutFor';
 import { Navbar } from './Navbar';
 
 // The signed-in app shell is its own chunk: visitors on the public pages never load it.
-const AppShell = lazy(() => import('./shell/AppShell').then((m) => ({ default: m.AppShell })));
+const loadShell = () => import('./shell/AppShell');
+const AppTopBar = lazy(() => loadShell().then((m) => ({ default: m.AppTopBar })));
+const AppSidebar = lazy(() => loadShell().then((m) => ({ default: m.AppSidebar })));
+const AppBottomBar = lazy(() => loadShell().then((m) => ({ default: m.AppBottomBar })));
 
 export function Layout() {
   const { pathname } = useLocation();
@@ -34,38 +37,49 @@ export function Layout() {
     mainRef.current?.focus();
   }, [pathname]);
 
-  const main = (
-    <main
-      id="main"
-      ref={mainRef}
-      tabIndex={-1}
-      className={kind === 'app' ? 'app-main' : 'site-main'}
-      aria-busy={busy || undefined}
-      data-layout={kind}
-    >
-      <Outlet />
-    </main>
-  );
-
+  const app = kind === 'app';
+  // The page's <main> keeps its place among the frame's parts whichever frame shows, so a page
+  // is never mounted a second time when the session check turns the marketing frame into the
+  // app shell (a verification link must not be sent twice). The wrapper is display: contents
+  // outside the app shell.
   return (
     <>
       <a className="skip-link" href="#main">
         {t('skipToContent')}
       </a>
-      {kind === 'site' ? (
-        <header className="site-header">
-          <Navbar />
-        </header>
-      ) : null}
-      {kind === 'app' ? (
-        // Until the shell's code arrives the page shows on its own, then the shell frames it.
-        <Suspense fallback={main}>
-          <AppShell>{main}</AppShell>
-        </Suspense>
-      ) : (
-        main
-      )}
-      {kind === 'site' ? <HydrateLater name="footer">{() => <Footer />}</HydrateLater> : null}
+      <div className={app ? 'app-shell' : 'site-frame'}>
+        {kind === 'site' ? (
+          <header className="site-header">
+            <Navbar />
+          </header>
+        ) : null}
+        {app ? (
+          <Suspense fallback={null}>
+            <AppTopBar />
+          </Suspense>
+        ) : null}
+        {app ? (
+          <Suspense fallback={null}>
+            <AppSidebar />
+          </Suspense>
+        ) : null}
+        <main
+          id="main"
+          ref={mainRef}
+          tabIndex={-1}
+          className={app ? 'app-main' : 'site-main'}
+          aria-busy={busy || undefined}
+          data-layout={kind}
+        >
+          <Outlet />
+        </main>
+        {app ? (
+          <Suspense fallback={null}>
+            <AppBottomBar />
+          </Suspense>
+        ) : null}
+        {kind === 'site' ? <HydrateLater name="footer">{() => <Footer />}</HydrateLater> : null}
+      </div>
       {/* Live-chat slot: a chat widget, when one is chosen, mounts its launcher in this container
           (fixed to the bottom corner by .chat-slot, above the footer and the app's bottom bar,
           below dialogs and toasts). Nothing renders here today: the site offers the Help Center

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { QueueCounts, User } from '../../api/enhanced';
 import { Avatar } from '../../components/Avatar';
@@ -276,29 +276,41 @@ function BottomBar({ staff, counts, onMore, moreOpen }: { staff: boolean; counts
   );
 }
 
-// The frame of every signed-in page: a top bar with the logo, the money actions and the account
-// menu; a sidebar on a desktop, a bottom bar with an account sheet on a phone (app-shell.css,
-// docs/design-system.md, "App shell").
-export function AppShell({ children }: { children: ReactNode }) {
+// The parts of the frame of every signed-in page, placed by Layout around the page's <main>: a
+// top bar with the logo, the money actions and the account menu; a sidebar on a desktop, a bottom
+// bar with an account sheet on a phone (app-shell.css, docs/design-system.md, "App shell"). They
+// are separate components so the page itself keeps its place in the tree when the frame changes.
+export function AppTopBar() {
   const { t } = useTranslation('shell');
+  const { data: user } = useCurrentUser();
+  return (
+    <header className="app-topbar">
+      <Link to="/my-account" className="app-topbar__brand" aria-label={t('home')}>
+        <LogoMark />
+        <span className="logo__word">Clearvest</span>
+      </Link>
+      <MoneyActions />
+      <AccountMenu user={user} />
+    </header>
+  );
+}
+
+export function AppSidebar() {
+  const { data: user } = useCurrentUser();
+  const staff = isStaff(user?.role);
+  const counts = useQueueCounts(staff);
+  return <Sidebar staff={staff} counts={counts} />;
+}
+
+export function AppBottomBar() {
   const { data: user } = useCurrentUser();
   const staff = isStaff(user?.role);
   const counts = useQueueCounts(staff);
   const [sheetOpen, setSheetOpen] = useState(false);
   return (
-    <div className="app-shell">
-      <header className="app-topbar">
-        <Link to="/my-account" className="app-topbar__brand" aria-label={t('home')}>
-          <LogoMark />
-          <span className="logo__word">Clearvest</span>
-        </Link>
-        <MoneyActions />
-        <AccountMenu user={user} />
-      </header>
-      <Sidebar staff={staff} counts={counts} />
-      {children}
+    <>
       <BottomBar staff={staff} counts={counts} onMore={() => setSheetOpen(true)} moreOpen={sheetOpen} />
       {sheetOpen ? <AccountSheet user={user} staff={staff} counts={counts} onClose={() => setSheetOpen(false)} /> : null}
-    </div>
+    </>
   );
 }
