@@ -176,6 +176,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['account'],
     page: () => import('../features/referrals/ReferralsPage').then((m) => m.ReferralsPage),
   },
+  // The testimonial form, linked from the dashboard (docs/community.md).
+  {
+    path: '/share-your-experience',
+    title: 'Share Your Experience',
+    access: 'signedIn',
+    page: () => import('../features/community/ShareExperiencePage').then((m) => m.ShareExperiencePage),
+  },
   {
     path: '/transaction-History',
     title: 'Transaction History',

@@ -1,4 +1,20 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const monthOnly = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric' });
+
+// A calendar day or month as the server sends it ("2026-10-03", "2026-10"), written like the
+// dates of formatDateTime beside it. Built from its parts, so no time zone moves it a day.
+export function formatDate(day: string) {
+  const [y, m, d] = day.split('-').map(Number);
+  if (!y || !m || !d) return day;
+  return dateOnly.format(new Date(y, m - 1, d));
+}
+
+export function formatMonth(month: string) {
+  const [y, m] = month.split('-').map(Number);
+  if (!y || !m) return month;
+  return monthOnly.format(new Date(y, m - 1, 1));
+}
 
 export function formatDateTime(iso: string | undefined) {
   if (!iso) return '';

@@ -1,6 +1,7 @@
 import type { Namespace } from '../en';
 import common from './common.json';
 import community from './community.json';
+import dashboard from './dashboard.json';
 import home from './home.json';
 import market from './market.json';
 import pages from './pages.json';
@@ -9,4 +10,4 @@ import shell from './shell.json';
 import support from './support.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, home, community, market, support, plans, pages, shell };
+export const de: Record<Namespace, object> = { common, home, community, market, support, plans, pages, shell, dashboard };
