@@ -331,7 +331,8 @@ export async function logout(page) {
   const menu = await openAccountMenu(page);
   await menu.getByRole('button', { name: 'Log out' }).click();
   await heading(page, 'Sign In').waitFor();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign In' }).waitFor({ state: 'attached' });
+  // The marketing navbar is back (its links folded behind Menu on a phone).
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign In', includeHidden: true }).waitFor({ state: 'attached' });
 }
 
 export async function submitLogin(page, email, password) {

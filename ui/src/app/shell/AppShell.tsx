@@ -45,10 +45,13 @@ function DestinationLink({
   destination,
   counts,
   onNavigate,
+  first,
 }: {
   destination: Destination;
   counts?: QueueCounts;
   onNavigate?: () => void;
+  // Where the Dialog around it puts focus when it opens.
+  first?: boolean;
 }) {
   const location = useLocation();
   const name = useDestinationName();
@@ -61,6 +64,7 @@ function DestinationLink({
       aria-current={current ? 'page' : undefined}
       data-destination={destination.id}
       data-count={count}
+      data-autofocus={first || undefined}
       onClick={onNavigate}
     >
       <ShellIcon name={destination.icon} />
@@ -74,16 +78,19 @@ function DestinationList({
   destinations,
   counts,
   onNavigate,
+  focusFirst,
 }: {
   destinations: readonly Destination[];
   counts?: QueueCounts;
   onNavigate?: () => void;
+  // The account sheet starts at its first link, so it opens scrolled to its top.
+  focusFirst?: boolean;
 }) {
   return (
     <ul className="app-nav__list">
-      {destinations.map((destination) => (
+      {destinations.map((destination, index) => (
         <li key={destination.id}>
-          <DestinationLink destination={destination} counts={counts} onNavigate={onNavigate} />
+          <DestinationLink destination={destination} counts={counts} onNavigate={onNavigate} first={focusFirst && index === 0} />
         </li>
       ))}
     </ul>
@@ -178,10 +185,11 @@ function AccountMenu({ user }: { user: User | undefined }) {
         className="app-account__toggle"
         aria-expanded={open}
         aria-controls="account-menu"
-        aria-label={t('account.menu', { name })}
         onClick={toggle}
       >
         {user ? <Avatar name={user.name} photo={user.photo} /> : null}
+        {/* Named by what it shows, after what it is: "Account menu: Ada Lovelace". */}
+        <span className="visually-hidden">{t('account.menu')} </span>
         <span className="app-account__name truncate">{name}</span>
         <svg className="app-account__chevron" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
           <path d="m6 9 6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
@@ -232,7 +240,7 @@ function AccountSheet({ user, staff, counts, onClose }: { user: User | undefined
       <div className="app-sheet">
         <Who user={user} />
         <nav aria-label={t('sheet.navLabel')}>
-          <DestinationList destinations={rest} onNavigate={onClose} />
+          <DestinationList destinations={rest} onNavigate={onClose} focusFirst />
           {staff ? <StaffGroup counts={counts} onNavigate={onClose} id="sheet-staff" /> : null}
         </nav>
         <LanguageSwitcher />
