@@ -216,7 +216,6 @@ describe('app shell', () => {
           for (let attempt = 0; attempt < 5 && !agreed; attempt++) {
             const before = (await api(page, 'GET', '/api/staff/queue-counts')).body;
             await page.reload();
-            await group.locator('a[data-count]').first().waitFor();
             await page.waitForFunction(() => document.querySelector('.app-sidebar a[data-destination="deposits"][data-count]') !== null);
             const shown = await shownCounts();
             const after = (await api(page, 'GET', '/api/staff/queue-counts')).body;

@@ -56,7 +56,8 @@ function DestinationLink({
   const location = useLocation();
   const name = useDestinationName();
   const current = isCurrent(destination, location);
-  const count = destination.count ? (counts?.[destination.count] ?? 0) : undefined;
+  // Unknown until the counts have loaded: then the link carries no count at all.
+  const count = destination.count && counts ? (counts[destination.count] ?? 0) : undefined;
   return (
     <Link
       to={destination.to}
