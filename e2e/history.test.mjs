@@ -77,10 +77,12 @@ describe(`money history against ${BASE_URL}`, () => {
       assert.match(lines[3], /^\d{4}-\d{2}-\d{2},Closing balance,,,,100\.00$/);
       assert.equal(lines.length, 4);
 
-      // The dashboard: the balance chart and its table, nothing pending.
+      // The dashboard: one day of activity is the balance as a figure with its date (no chart of
+      // one point), nothing pending.
       await page.goto(url('/my-account'));
       await heading(page, 'Welcome, Hana').waitFor();
-      await page.getByTestId('balance-chart').locator('svg').first().waitFor();
+      await page.getByTestId('balance-single').getByText('$100.00').waitFor();
+      assert.equal(await page.getByTestId('balance-chart').count(), 0, 'no chart of a single point');
       await page.getByText('Nothing is waiting for a decision.').waitFor();
       const figure = page.locator('.figure').filter({ hasText: 'Available balance' });
       await figure.getByText('$100.00').waitFor();

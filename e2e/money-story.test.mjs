@@ -211,7 +211,7 @@ describe(`the money story against ${BASE_URL}`, () => {
       assert.ok(paid.text.includes(payoutHash.slice(2)), 'the approval e-mail names the payout transaction');
       await page.goto(url('/my-account'));
       await available.getByText('$150.80').waitFor();
-      await page.locator('.figure').filter({ hasText: 'Total profit' }).getByText('$0.80').waitFor();
+      await page.locator('.figure').filter({ hasText: 'Returns earned' }).getByText('$0.80').waitFor();
       await page.locator('.figure').filter({ hasText: 'Fees paid' }).getByText('$2.00').waitFor();
 
       // 9. The history: one row per movement, newest first, nothing pending.

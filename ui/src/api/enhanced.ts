@@ -161,6 +161,8 @@ export const api = generatedApi.enhanceEndpoints({
     // The four-eyes queue (features/approvals). An approval carries out the decision it approves
     // (a credit, a payout, a role, a closure), so it refreshes whatever that decision touches.
     getProposals: { providesTags: ['Proposal'] },
+    // The shell's counts beside each staff queue: a decision in any queue changes them.
+    getQueueCounts: { providesTags: ['DepositQueue', 'WithdrawalQueue', 'InvestmentQueue', 'KycQueue', 'Proposal', 'SupportTicket'] },
     approveProposal: {
       invalidatesTags: ['Proposal', 'DepositQueue', 'Deposit', 'WithdrawalQueue', 'Withdrawal', 'WithdrawalHistory', 'History', 'Dashboard', 'Me', userList, 'User'],
     },
@@ -293,9 +295,11 @@ export const {
   useListSupportTicketsQuery,
   useReplySupportTicketMutation,
   useCloseSupportTicketMutation,
+  useGetQueueCountsQuery,
 } = api;
 export type {
   ApprovalThresholds,
+  QueueCounts,
   Proposal,
   ProposalCreated,
   ProposalKind,

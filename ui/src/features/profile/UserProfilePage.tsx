@@ -4,25 +4,9 @@ import { Avatar } from '../../components/Avatar';
 import { QueryState } from '../../components/QueryState';
 import { Tabs, type TabDef } from '../../components/Tabs';
 import { isStaff, useCurrentUser } from '../auth/session';
-import { useLogout } from '../auth/useLogout';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { UsersTab } from './UsersTab';
-
-function LogoutTab() {
-  const logout = useLogout();
-  return (
-    <div className="stack">
-      <h2 className="visually-hidden">Logout</h2>
-      <p>Sign out of Clearvest on this device. Your other sessions stay signed in; end them on the Security tab.</p>
-      <p>
-        <button type="button" className="button" onClick={() => void logout()}>
-          Logout
-        </button>
-      </p>
-    </div>
-  );
-}
 
 export function UserProfilePage() {
   const me = useCurrentUser();
@@ -46,7 +30,6 @@ function Profile({ user }: { user: User }) {
     { id: 'profile', label: 'Profile' },
     { id: 'security', label: 'Security' },
     ...(isStaff(user.role) ? [{ id: 'users', label: 'Users' }] : []),
-    { id: 'logout', label: 'Logout' },
   ];
   const requested = params.get('tab');
   const selected = tabs.some((t) => t.id === requested) ? (requested as string) : 'profile';
@@ -72,7 +55,6 @@ function Profile({ user }: { user: User }) {
         {selected === 'profile' ? <ProfileTab user={user} /> : null}
         {selected === 'security' ? <SecurityTab user={user} /> : null}
         {selected === 'users' ? <UsersTab me={user} /> : null}
-        {selected === 'logout' ? <LogoutTab /> : null}
       </Tabs>
     </>
   );

@@ -1,10 +1,12 @@
 import common from './common.json';
 import community from './community.json';
 import history from './history.json';
+import dashboard from './dashboard.json';
 import home from './home.json';
 import invest from './invest.json';
 import market from './market.json';
 import plans from './plans.json';
+import shell from './shell.json';
 import support from './support.json';
 
 // The page names in English are the route table's own titles and labels (app/routes.ts), so this
@@ -14,6 +16,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, history, home, invest, community, market, support, plans, pages };
+export const en = { common, history, home, invest, community, market, support, plans, pages, shell, dashboard };
 
 export type Namespace = keyof typeof en;
