@@ -21,9 +21,11 @@ import (
 	"clearvest/domain/reference"
 	"clearvest/eventstore"
 	"clearvest/projections"
+	"clearvest/projections/history"
 	"clearvest/projections/investments"
 	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
+	"clearvest/projections/withdrawals"
 )
 
 // investApp is the API with the identity checks, the plan catalogue and the money service. The
@@ -42,7 +44,9 @@ func newInvestApp(t *testing.T) *investApp {
 	var svc *money.Service
 	env := kyctest.New(t, closeChecked(&svc), accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		plan.RegisterEvents(codec)
-		return []projections.Projection{ledger.New(codec), wallets.New(codec), investments.New(codec)}
+		// The withdrawals and the history too, so a test can set what staff see beside what the
+		// investor sees.
+		return []projections.Projection{ledger.New(codec), wallets.New(codec), investments.New(codec), withdrawals.New(codec), history.New(codec)}
 	}, money.Migrations, plans.Migrations))
 	planSvc, err := plans.New(plans.Deps{Pool: env.Pool, Commands: env.Commands})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"clearvest/api/apigen"
 	appmoney "clearvest/app/money"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/reference"
 )
 
 // errMoneyUnavailable answers the payment operations of a server wired without the money
@@ -151,6 +152,8 @@ func depositJSON(d appmoney.Deposit, withUser bool) apigen.Deposit {
 		TxHash: d.TxHash, Status: apigen.DepositStatus(d.Status), Received: d.Received.String(), Notes: d.Notes,
 		RequestedAt: d.RequestedAt, DecidedAt: d.DecidedAt,
 	}
+	ref := reference.OfDeposit(d.TransactionID, d.ID)
+	out.Reference = &ref
 	if withUser {
 		out.User = &apigen.DepositUser{UnderscoreId: d.UserID, Name: d.Name, Email: d.Email}
 	}

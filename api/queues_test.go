@@ -110,6 +110,75 @@ func TestTheInvestmentQueuePagesByKey(t *testing.T) {
 	expectQueueRefusals(t, a.staff, "/api/invest/adminPendingInvestment")
 }
 
+// TestEachStaffQueueItemCarriesTheReferenceTheInvestorSees: staff and the investor name a waiting
+// deposit, investment and withdrawal the same way, so they can talk about it without ids.
+func TestEachStaffQueueItemCarriesTheReferenceTheInvestorSees(t *testing.T) {
+	t.Parallel()
+	a := newInvestApp(t)
+	a.plan(t, "Basic", "100", "1000", 30, "0.015")
+	ivy, _ := a.investor(t, "ivy@example.com", "1000")
+	inv := a.start(t, ivy, "Basic", "100")
+	dep := createUSDT(t, ivy, "50", "")
+	stepUp(t, ivy)
+	wdr := withdraw(t, ivy, "100", "TRC20", testTRONAddress)
+	a.staff.position = max(a.staff.position, ivy.position)
+
+	// What the investor sees: each waiting movement's reference, by what it is about.
+	seen := map[string]string{}
+	for _, m := range readHistory(t, ivy, "").Pending {
+		seen[m.Kind+" "+m.SubjectID] = m.Reference
+	}
+
+	type item struct{ subject, reference string }
+	read := func(path string, items func(response) []item) []item {
+		res := a.staff.do(http.MethodGet, path, nil)
+		expect(t, res, http.StatusOK)
+		return items(res)
+	}
+	queues := map[string][]item{
+		"investment " + inv.ID: read("/api/invest/adminPendingInvestment", func(r response) (out []item) {
+			for _, it := range decodeJSON[struct {
+				PendingInvestments []struct{ Investment investmentJSON }
+			}](t, r).PendingInvestments {
+				out = append(out, item{it.Investment.ID, it.Investment.Reference})
+			}
+			return out
+		}),
+		"deposit " + dep.TransactionID: read("/api/payments/pending-deposit", func(r response) (out []item) {
+			for _, it := range decodeJSON[struct {
+				Deposits []struct {
+					Deposit struct{ TransactionID, Reference string }
+				}
+			}](t, r).Deposits {
+				out = append(out, item{it.Deposit.TransactionID, it.Deposit.Reference})
+			}
+			return out
+		}),
+		"withdrawal " + wdr.ID: read("/api/withDraw/pending", func(r response) (out []item) {
+			for _, it := range decodeJSON[struct {
+				Withdrawals []struct {
+					Withdrawal struct {
+						ID        string `json:"_id"`
+						Reference string
+					}
+				}
+			}](t, r).Withdrawals {
+				out = append(out, item{it.Withdrawal.ID, it.Withdrawal.Reference})
+			}
+			return out
+		}),
+	}
+	for want, items := range queues {
+		kind, subject, _ := strings.Cut(want, " ")
+		if len(items) != 1 || items[0].subject != subject {
+			t.Fatalf("%s queue: %+v, want the one %s", kind, items, subject)
+		}
+		if got := items[0].reference; got == "" || got != seen[want] {
+			t.Errorf("%s %s: staff see reference %q, the investor %q", kind, subject, got, seen[want])
+		}
+	}
+}
+
 func TestTheKYCQueuePagesByKeyWhileMoreArrive(t *testing.T) {
 	t.Parallel()
 	k := newKYCApp(t)

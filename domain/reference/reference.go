@@ -62,6 +62,16 @@ func For(k Kind, id string) string {
 	return b.String()
 }
 
+// OfDeposit is a deposit's reference: the transaction ID it was announced under
+// ("DEP-7K3M-9Q2X"), which staff confirm it by, so it never goes by two names; a deposit recorded
+// without one is named from its id like any other movement.
+func OfDeposit(transactionID, depositID string) string {
+	if transactionID != "" {
+		return transactionID
+	}
+	return For(Deposit, depositID)
+}
+
 // KindOf reads the kind of a reference, as an investor may type it (lower case is accepted).
 func KindOf(ref string) (Kind, error) {
 	ref = strings.ToUpper(strings.TrimSpace(ref))

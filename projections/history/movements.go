@@ -75,10 +75,7 @@ func movements(e aggregate.Event, eventID uuid.UUID) []movementOp {
 	case account.DepositRequested:
 		// A deposit already has a reference the investor and staff know it by, its transaction
 		// ID ("DEP-7K3M-9Q2X"), which its pages are keyed by: the history names it the same way.
-		ref := e.TransactionID
-		if ref == "" {
-			ref = reference.For(reference.Deposit, e.DepositID) // never shown without a name
-		}
+		ref := reference.OfDeposit(e.TransactionID, e.DepositID)
 		return []movementOp{{insert: true, id: key(KindDeposit, e.DepositID), kind: KindDeposit, subject: e.TransactionID,
 			reference: ref, amount: signed(e.Amount, true),
 			status: MovementPending, at: e.At, details: map[string]any{"asset": e.Asset, "network": e.Network}}}

@@ -165,6 +165,7 @@ func cents(col string) string { return "to_char(" + col + ", 'FM9999999999999999
 
 // Deposit is one deposit row, with its owner's name and e-mail from the users read model.
 type Deposit struct {
+	ID            string
 	TransactionID string
 	UserID        string
 	Amount        money.Money
@@ -185,7 +186,7 @@ type Deposit struct {
 // ErrNotFound is a deposit the read model does not hold.
 var ErrNotFound = account.ErrDepositNotFound
 
-var depositColumns = `d.transaction_id, d.user_id, ` + cents("d.amount") + `, d.asset, d.network,
+var depositColumns = `d.deposit_id, d.transaction_id, d.user_id, ` + cents("d.amount") + `, d.asset, d.network,
 	d.address, d.on_chain_amount, d.usd_rate, d.tx_hash, d.status, ` + cents("d.received") + `, d.notes,
 	d.requested_at, d.decided_at, coalesce(u.name, ''), coalesce(u.email, '')`
 
@@ -195,7 +196,7 @@ func scanDeposit(rs pgx.CollectableRow) (Deposit, error) { return scanDepositWit
 func scanDepositWith(rs pgx.CollectableRow, extra ...any) (Deposit, error) {
 	var d Deposit
 	var amount, received string
-	err := rs.Scan(append([]any{&d.TransactionID, &d.UserID, &amount, &d.Asset, &d.Network, &d.Address, &d.OnChainAmount, &d.USDRate,
+	err := rs.Scan(append([]any{&d.ID, &d.TransactionID, &d.UserID, &amount, &d.Asset, &d.Network, &d.Address, &d.OnChainAmount, &d.USDRate,
 		&d.TxHash, &d.Status, &received, &d.Notes, &d.RequestedAt, &d.DecidedAt, &d.Name, &d.Email}, extra...)...)
 	if err != nil {
 		return d, err
