@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from '../i18n';
 import type { RunOutcome } from './useRunMutation';
 
 // The words of one queue's decision; what the panel does is the same for every queue.
@@ -26,6 +27,7 @@ interface Props {
 // Staff approve or reject one pending item, from its queue or its page. Another reviewer
 // deciding first is the server's 409: its message stays on the item, not only in a toast.
 export function DecisionPanel({ id, words, approving, rejecting, onApprove, onReject }: Props) {
+  const { t } = useTranslation('staff');
   const [rejectOpen, setRejectOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState('');
@@ -55,7 +57,7 @@ export function DecisionPanel({ id, words, approving, rejecting, onApprove, onRe
   if (conflict) {
     return (
       <p className="panel panel--warning" role="alert" data-testid="decision-conflict">
-        {/[.!?]$/.test(conflict) ? conflict : `${conflict}.`} Someone else decided it first; the list is up to date now.
+        {t('decision.conflict', { message: /[.!?]$/.test(conflict) ? conflict : `${conflict}.` })}
       </p>
     );
   }
@@ -66,7 +68,7 @@ export function DecisionPanel({ id, words, approving, rejecting, onApprove, onRe
           {approving ? words.approving : words.approve}
         </button>
         <button type="button" className="button button--danger" aria-expanded={rejectOpen} aria-controls={`${reasonId}-form`} onClick={() => setRejectOpen((o) => !o)}>
-          Reject…
+          {t('decision.rejectOpen')}
         </button>
       </div>
       {rejectOpen ? (
@@ -95,7 +97,7 @@ export function DecisionPanel({ id, words, approving, rejecting, onApprove, onRe
             ) : null}
           </div>
           <button type="submit" className="button button--danger" aria-disabled={busy || undefined}>
-            {rejecting ? 'Rejecting…' : words.reject}
+            {rejecting ? t('decision.rejecting') : words.reject}
           </button>
         </form>
       ) : null}

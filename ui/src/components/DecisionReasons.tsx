@@ -1,9 +1,11 @@
 import type { KycDecision } from '../api/enhanced';
+import { useTranslation } from '../i18n';
 import { reasonInPlainWords, sideLabel } from './kycWords';
 
 // A rejection in the user's words: each refused document with what was wrong, and the reviewer's
 // comment.
 export function DecisionReasons({ decision }: { decision: KycDecision }) {
+  const { t } = useTranslation();
   return (
     <>
       {decision.documents.length > 0 ? (
@@ -17,7 +19,7 @@ export function DecisionReasons({ decision }: { decision: KycDecision }) {
       ) : null}
       {decision.comment ? (
         <div className="reviewer-comment">
-          <p className="reviewer-comment__label">Comment from our reviewer</p>
+          <p className="reviewer-comment__label">{t('kycDecision.reviewerComment')}</p>
           <blockquote className="reviewer-comment__text break-anywhere">{decision.comment}</blockquote>
         </div>
       ) : null}

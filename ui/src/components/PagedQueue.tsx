@@ -1,5 +1,6 @@
 import { Fragment, type ReactNode } from 'react';
 import { PagedChunks, type PageQuery } from './PagedChunks';
+import { useTranslation } from '../i18n';
 import { QueryState } from './QueryState';
 
 // How many items a page of a staff queue asks for.
@@ -15,6 +16,18 @@ export interface QueuePage {
 // The RTK Query hook of one queue's endpoint, as the pages call it.
 export type QueuePageQuery<P> = PageQuery<P>;
 
+// The sentences about what waits, in the reader's language. A queue gives them as a hook (its
+// namespace's t()), so each language words its own counts; a queue without one is worded from
+// `noun`, in English.
+export interface QueueWords {
+  total: (count: number) => string;
+  loadingMore: string;
+  moreFailed: string;
+  empty: string;
+  // The list's accessible name: the first page, and page `page` (2, 3, …) after it.
+  list: (page: number) => string;
+}
+
 export interface PagedQueueConfig<P extends QueuePage, I> {
   usePage: QueuePageQuery<P>;
   items: (page: P) => I[];
@@ -25,6 +38,8 @@ export interface PagedQueueConfig<P extends QueuePage, I> {
   noun: { one: string; many: string };
   // The heading of the error panel when the first page cannot be read.
   failed: string;
+  // The queue's own sentences, translated; they replace those made from `noun` and `failed`.
+  useWords?: () => QueueWords & { failed: string };
   // Prefix of the test ids: `${testId}-queue-total`.
   testId: string;
 }
@@ -37,25 +52,36 @@ function capitalised(s: string) {
 // "Load more" for each page after (PagedChunks). Every queue is shown this way, so the component
 // is made once per queue, at module level, around that queue's query hook.
 export function pagedQueue<P extends QueuePage, I>(config: PagedQueueConfig<P, I>) {
-  const { usePage, items, itemKey, renderItem, noun, failed, testId } = config;
+  const { usePage, items, itemKey, renderItem, noun, testId } = config;
+  const english = (): QueueWords & { failed: string } => ({
+    total: (count) => (count === 1 ? `1 ${noun.one} is waiting.` : `${count} ${noun.many} are waiting.`),
+    loadingMore: `Loading more ${noun.many}…`,
+    moreFailed: `More ${noun.many} could not be loaded`,
+    empty: `No ${noun.many} are waiting.`,
+    list: (page) => (page === 1 ? `${capitalised(noun.many)} waiting, oldest first` : `More ${noun.many} waiting, page ${page}`),
+    failed: config.failed,
+  });
+  const useWords = config.useWords ?? english;
   return function PagedQueue() {
+    const { t } = useTranslation('staff');
+    const words = useWords();
     return (
       <PagedChunks
         usePage={usePage}
         limit={QUEUE_PAGE_SIZE}
         moreClassName="queue-more"
         words={{
-          loadMore: 'Load more',
-          loadingMore: `Loading more ${noun.many}…`,
-          moreFailed: `More ${noun.many} could not be loaded`,
-          tryAgain: 'Please try again.',
+          loadMore: t('queue.loadMore'),
+          loadingMore: words.loadingMore,
+          moreFailed: words.moreFailed,
+          tryAgain: t('queue.tryAgain'),
         }}
         first={(query, content) => (
           <QueryState
             query={query}
-            loading="Loading the queue…"
-            failed={failed}
-            empty={{ when: (data) => items(data).length === 0, message: `No ${noun.many} are waiting.` }}
+            loading={t('queue.loading')}
+            failed={words.failed}
+            empty={{ when: (data) => items(data).length === 0, message: words.empty }}
           >
             {content}
           </QueryState>
@@ -64,14 +90,14 @@ export function pagedQueue<P extends QueuePage, I>(config: PagedQueueConfig<P, I
           <>
             {index === 0 ? (
               <p className="muted" role="status" data-testid={`${testId}-queue-total`}>
-                {data.total === 1 ? `1 ${noun.one} is waiting.` : `${data.total} ${noun.many} are waiting.`}
+                {words.total(data.total)}
               </p>
             ) : null}
             <ol
               ref={focus}
               tabIndex={index > 0 ? -1 : undefined}
               className="queue"
-              aria-label={index === 0 ? `${capitalised(noun.many)} waiting, oldest first` : `More ${noun.many} waiting, page ${index + 1}`}
+              aria-label={words.list(index + 1)}
               aria-busy={isFetching || undefined}
             >
               {items(data).map((item) => (
@@ -82,5 +108,20 @@ export function pagedQueue<P extends QueuePage, I>(config: PagedQueueConfig<P, I
         )}
       />
     );
+  };
+}
+
+// How long an item has waited, in the reader's language ("waiting 2 h 5 min"); format's
+// waitedFor says it in English.
+export function useWaitedFor() {
+  const { t } = useTranslation('staff');
+  return (seconds: number) => {
+    const minutes = Math.max(0, Math.floor(seconds / 60));
+    if (minutes < 1) return t('waited.lessThanMinute');
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    if (days > 0) return t('waited.days', { days, hours });
+    if (hours > 0) return t('waited.hours', { hours, minutes: minutes % 60 });
+    return t('waited.minutes', { minutes });
   };
 }

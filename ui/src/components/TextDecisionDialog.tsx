@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog } from './Dialog';
 import type { RunOutcome } from './useRunMutation';
+import { useTranslation } from '../i18n';
 
 interface TextDecisionDialogProps {
   title: string;
@@ -28,6 +29,7 @@ interface TextDecisionDialogProps {
 // with its own error, and the submit and cancel buttons.
 export function TextDecisionDialog(props: TextDecisionDialogProps) {
   const { title, tone = 'default', intro, label, multiline, maxLength = 500, requiredMessage, field, submitLabel, busyLabel, busy, onSubmit, onClose } = props;
+  const { t } = useTranslation('staff');
   const formId = useId();
   const inputId = `${formId}-input`;
   const [text, setText] = useState('');
@@ -66,7 +68,7 @@ export function TextDecisionDialog(props: TextDecisionDialogProps) {
             {busy ? busyLabel : submitLabel}
           </button>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
+            {t('dialog.cancel')}
           </button>
         </>
       }

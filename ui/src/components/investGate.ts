@@ -1,5 +1,6 @@
 import { apiErrorInfo } from '../api/errors';
 import { useGetInvestEligibilityQuery, type User } from '../api/enhanced';
+import { useTranslation } from '../i18n';
 
 export type InvestGate =
   | { state: 'checking' }
@@ -9,28 +10,31 @@ export type InvestGate =
   // asking again: `retry` refetches, and `retrying` is true while that runs.
   | { state: 'unknown'; retry: () => void; retrying: boolean };
 
-// What the user is told while the eligibility check cannot be answered.
-export const GATE_UNKNOWN_MESSAGE = 'We could not check whether you can invest right now.';
-
 // Whether the signed-in user may start an investment, as the server says (a verified e-mail and
 // an approved identity check). The server's 403 message says what is missing. While a refetch
 // runs after a failure (a retry, or the cache invalidated after an upload), the last answer
 // stands: the entry keeps its error until a new answer comes, so an action never flashes open.
 export function useInvestGate(): InvestGate {
+  const { t } = useTranslation('invest');
   const { data, isError, error, isFetching, refetch } = useGetInvestEligibilityQuery({});
   if (data?.eligible) return { state: 'open' };
   if (isError || (error !== undefined && isFetching)) {
     const info = apiErrorInfo(error);
-    if (info.status === 403) return { state: 'closed', message: info.message ?? 'You cannot start an investment yet.' };
+    if (info.status === 403) return { state: 'closed', message: info.message ?? t('gate.closed') };
     return { state: 'unknown', retry: () => void refetch(), retrying: isFetching };
   }
   return { state: 'checking' };
 }
 
-// Where a user the gate stops can do something about it, if anywhere.
-export function gateLink(user: Pick<User, 'isVerified' | 'kycStatus'>): { to: string; label: string } | null {
-  if (!user.isVerified) return null;
-  if (user.kycStatus === 'Not Submitted') return { to: '/upload-kyc', label: 'Upload your documents' };
-  if (user.kycStatus === 'Rejected') return { to: '/upload-kyc', label: 'Upload new documents' };
-  return null;
+// Where a user the gate stops can do something about it, if anywhere, in the reader's language.
+// (What the user is told while the check cannot be answered is the `invest` namespace's
+// gate.unknown.)
+export function useGateLink() {
+  const { t } = useTranslation('invest');
+  return (user: Pick<User, 'isVerified' | 'kycStatus'>): { to: string; label: string } | null => {
+    if (!user.isVerified) return null;
+    if (user.kycStatus === 'Not Submitted') return { to: '/upload-kyc', label: t('gate.upload') };
+    if (user.kycStatus === 'Rejected') return { to: '/upload-kyc', label: t('gate.uploadAgain') };
+    return null;
+  };
 }

@@ -6,7 +6,7 @@ import { formatDate, formatDateTime, formatMonth } from '../../components/format
 import { formatUsd } from '../../components/money';
 import { QueryState } from '../../components/QueryState';
 import { Spinner } from '../../components/Spinner';
-import { StatusBadge } from '../../components/MoneyStatus';
+import { statusTone } from '../../components/MoneyStatus';
 import { useLiveRefresh } from '../../components/useLiveRefresh';
 import { useLocale, useTranslation } from '../../i18n';
 import { chartShape } from './chartShape';
@@ -129,7 +129,7 @@ function PendingList({ items }: { items: HistoryItem[] }) {
       {items.map((item) => (
         <li key={item._id} className="pending-list__item">
           <span>
-            <strong>{th(`type.${item.type}`)}</strong> <Amount amount={item.amount} /> <StatusBadge status={item.status} />
+            <strong>{th(`type.${item.type}`)}</strong> <Amount amount={item.amount} /> <span className={`badge badge--${statusTone(item.status)}`}>{item.status === 'Pending' ? th('status.pending') : item.status}</span>
           </span>
           <span className="pending-list__meta">
             {t('pending.requested', { date: formatDateTime(item.date) })} · <Link to={pendingLink(item)}>{item.reference}</Link>

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useGetMyKycQuery, useSendVerificationEmailMutation, type User } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { DecisionReasons } from '../../components/DecisionReasons';
-import { GATE_UNKNOWN_MESSAGE, gateLink, useInvestGate } from '../../components/investGate';
+import { useGateLink, useInvestGate } from '../../components/investGate';
 import { QueryState } from '../../components/QueryState';
 import { RetryButton } from '../../components/RetryButton';
 import { useRunMutation } from '../../components/useRunMutation';
@@ -86,14 +86,16 @@ function ActionLink({ to, label, note, primary }: { to: string; label: string; n
 // with the way forward when there is one.
 function InvestAction({ user }: { user: User }) {
   const { t } = useTranslation('dashboard');
+  const { t: ti } = useTranslation('invest');
   const gate = useInvestGate();
+  const gateLink = useGateLink();
   const label = t('actions.invest');
   if (gate.state === 'unknown') {
     // The check failed: nothing is known, so the tile offers only to ask again, calmly.
     return (
       <div className="money-action money-action--closed" data-testid="invest-gate-unknown">
         <span className="money-action__label">{label}</span>
-        <span className="money-action__note">{GATE_UNKNOWN_MESSAGE}</span>
+        <span className="money-action__note">{ti('gate.unknown')}</span>
         <RetryButton busy={gate.retrying} onRetry={gate.retry} className="button button--secondary button--small" />
       </div>
     );

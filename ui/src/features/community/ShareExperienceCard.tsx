@@ -3,19 +3,20 @@ import { Link } from 'react-router';
 import { useGetMyTestimonialQuery, useSubmitTestimonialMutation, type OwnTestimonial } from '../../api/community';
 import { Spinner } from '../../components/Spinner';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useTranslation } from '../../i18n';
 import './community.css';
 
 // The server's limits (domain/testimonial), checked here first so the common mistake is caught
 // before a round trip; the server stays the authority.
 export const MIN_TEXT = 20;
 export const MAX_TEXT = 600;
-const LENGTH_MESSAGE = 'Your testimonial must be 20 to 600 characters.';
 
 function normalisedLength(text: string) {
   return [...text.trim().replace(/[ \t]+/g, ' ')].length;
 }
 
 function ShareForm({ again }: { again: boolean }) {
+  const { t } = useTranslation('dashboard');
   const run = useRunMutation();
   const [submit, submitting] = useSubmitTestimonialMutation();
   const [text, setText] = useState('');
@@ -26,11 +27,11 @@ function ShareForm({ again }: { again: boolean }) {
     event.preventDefault();
     if (submitting.isLoading) return;
     if (length < MIN_TEXT || length > MAX_TEXT) {
-      setError(LENGTH_MESSAGE);
+      setError(t('share.length', { min: MIN_TEXT, max: MAX_TEXT }));
       return;
     }
     const outcome = await run(submit({ submitTestimonialRequest: { text } }), {
-      fallback: 'Your testimonial could not be sent.',
+      fallback: t('share.sendFailed'),
       success: (data) => data.message,
     });
     if (!outcome.ok && outcome.error.field === 'text') setError(outcome.message);
@@ -39,11 +40,10 @@ function ShareForm({ again }: { again: boolean }) {
     <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
       <div className="field" data-invalid={error ? true : undefined}>
         <label className="field__label" htmlFor={id}>
-          {again ? 'Write a new testimonial' : 'Your experience with Clearvest'}
+          {again ? t('share.again') : t('share.label')}
         </label>
         <p id={`${id}-hint`} className="field__hint">
-          {MIN_TEXT} to {MAX_TEXT} characters. Our team reviews it before it appears on the site, with your first name, the
-          initial of your last name and your country.
+          {t('share.hint', { min: MIN_TEXT, max: MAX_TEXT })}
         </p>
         <textarea
           id={id}
@@ -67,31 +67,32 @@ function ShareForm({ again }: { again: boolean }) {
         ) : null}
       </div>
       <button type="submit" className="button" aria-disabled={submitting.isLoading || undefined}>
-        {submitting.isLoading ? 'Sending…' : 'Share my experience'}
+        {submitting.isLoading ? t('share.sending') : t('share.submit')}
       </button>
     </form>
   );
 }
 
-function Status({ t }: { t: OwnTestimonial }) {
-  if (t.status === 'Pending') {
+function Status({ testimonial }: { testimonial: OwnTestimonial }) {
+  const { t } = useTranslation('dashboard');
+  if (testimonial.status === 'Pending') {
     return (
       <p data-testid="testimonial-status">
-        <span className="badge">Under review</span> Thank you! Our team will review your testimonial soon.
+        <span className="badge">{t('share.underReview')}</span> {t('share.underReviewText')}
       </p>
     );
   }
-  if (t.status === 'Approved') {
+  if (testimonial.status === 'Approved') {
     return (
       <p data-testid="testimonial-status">
-        <span className="badge badge--success">Published</span> Thank you for sharing your experience.
+        <span className="badge badge--success">{t('share.published')}</span> {t('share.publishedText')}
       </p>
     );
   }
   return (
     <div className="panel panel--warning" data-testid="testimonial-status">
       <p>
-        <strong>Your testimonial was not published.</strong> {t.reason ? `Reason: ${t.reason}` : null}
+        <strong>{t('share.notPublished')}</strong> {testimonial.reason ? t('share.reason', { reason: testimonial.reason }) : null}
       </p>
     </div>
   );
@@ -102,25 +103,25 @@ function Status({ t }: { t: OwnTestimonial }) {
 // confirmed deposit) writes one testimonial; while it waits or once it is published the card
 // says so; after a rejection it shows the reason and lets them write a new one. Others are told
 // what makes them eligible.
-export function ShareExperienceCard({ title = 'Share your experience' }: { title?: string }) {
+export function ShareExperienceCard({ title }: { title?: string }) {
+  const { t } = useTranslation('dashboard');
   const query = useGetMyTestimonialQuery({}, { refetchOnMountOrArgChange: true });
   const headingId = useId();
   const { data } = query;
   let body;
   if (data) {
     const latest = data.testimonial;
-    if (latest && latest.status !== 'Rejected') body = <Status t={latest} />;
+    if (latest && latest.status !== 'Rejected') body = <Status testimonial={latest} />;
     else if (!data.eligible) {
       body = (
         <p className="muted" data-testid="testimonial-not-eligible">
-          Once your e-mail address is verified and your first deposit is confirmed, you can tell others about your
-          experience here. <Link to="/deposit-payment">Fund your wallet</Link>
+          {t('share.notEligible')} <Link to="/deposit-payment">{t('share.fund')}</Link>
         </p>
       );
     } else {
       body = (
         <>
-          {latest ? <Status t={latest} /> : null}
+          {latest ? <Status testimonial={latest} /> : null}
           <ShareForm again={Boolean(latest)} />
         </>
       );
@@ -128,19 +129,19 @@ export function ShareExperienceCard({ title = 'Share your experience' }: { title
   } else if (query.isError) {
     body = (
       <p>
-        Your testimonial could not be loaded.{' '}
+        {t('share.loadFailed')}{' '}
         <button type="button" className="button button--secondary" onClick={() => void query.refetch()}>
-          Try again
+          {t('share.tryAgain')}
         </button>
       </p>
     );
   } else {
-    body = <Spinner label="Loading…" />;
+    body = <Spinner label={t('share.loading')} />;
   }
   return (
     <section className="card stack" aria-labelledby={headingId} data-testid="share-experience">
       <h2 id={headingId} className="panel__title">
-        {title}
+        {title ?? t('share.title')}
       </h2>
       {body}
     </section>

@@ -1,31 +1,36 @@
 import { Link } from 'react-router';
 import { useGetPendingInvestmentsQuery, type InvestmentQueue, type InvestmentQueueItem } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
-import { formatDateTime, waitedFor } from '../../components/format';
-import { pagedQueue } from '../../components/PagedQueue';
-import { aprPercent, days } from '../../components/planWords';
+import { formatDateTime } from '../../components/format';
+import { pagedQueue, useWaitedFor } from '../../components/PagedQueue';
+import { aprPercent } from '../../components/planWords';
+import { Trans, useLocale, useTranslation } from '../../i18n';
 import { InvestmentDecision } from './InvestmentDecision';
 
 function QueueItem({ item }: { item: InvestmentQueueItem }) {
+  const { t } = useTranslation('invest');
+  const locale = useLocale();
+  const waitedFor = useWaitedFor();
   const inv = item.investment;
   return (
     <li className="queue-item queue-item--decide" data-testid="investment-queue-item">
       <div className="queue-item__who">
         <h2 className="queue-item__name">
           <Link to={`/investment/${encodeURIComponent(inv._id)}`}>
-            <Amount amount={inv.amount} /> in {inv.plan}
+            <Trans t={t} i18nKey="queue.item" values={{ plan: inv.plan }} components={{ amount: <Amount amount={inv.amount} /> }} />
           </Link>
         </h2>
+        <p className="movement__ref" data-testid="investment-queue-reference">
+          {inv.reference}
+        </p>
         <p className="break-anywhere muted">
-          {inv.user?.name || 'Unnamed user'} · {inv.user?.email}
+          {inv.user?.name || t('queue.unnamed')} · {inv.user?.email}
         </p>
       </div>
       <p className="queue-item__meta">
+        <span>{t('queue.terms', { days: t('days', { count: inv.termDays }), apr: aprPercent(inv.apr, locale) })}</span>
         <span>
-          {days(inv.termDays)} at {aprPercent(inv.apr)} a year
-        </span>
-        <span>
-          pays <Amount amount={inv.payout} />
+          <Trans t={t} i18nKey="queue.pays" components={{ amount: <Amount amount={inv.payout} /> }} />
         </span>
         <span>
           <time dateTime={inv.requestedAt} title={formatDateTime(inv.requestedAt)}>
@@ -40,6 +45,18 @@ function QueueItem({ item }: { item: InvestmentQueueItem }) {
   );
 }
 
+function useQueueWords() {
+  const { t } = useTranslation('invest');
+  return {
+    total: (count: number) => t('queue.total', { count }),
+    loadingMore: t('queue.loadingMore'),
+    moreFailed: t('queue.moreFailed'),
+    empty: t('queue.empty'),
+    list: (page: number) => (page === 1 ? t('queue.list') : t('queue.listMore', { page })),
+    failed: t('queue.failed'),
+  };
+}
+
 const InvestmentQueuePages = pagedQueue<InvestmentQueue, InvestmentQueueItem>({
   usePage: useGetPendingInvestmentsQuery,
   items: (page) => page.pendingInvestments,
@@ -47,15 +64,17 @@ const InvestmentQueuePages = pagedQueue<InvestmentQueue, InvestmentQueueItem>({
   renderItem: (item) => <QueueItem item={item} />,
   noun: { one: 'investment', many: 'investments' },
   failed: 'Failed to fetch pending investments.',
+  useWords: useQueueWords,
   testId: 'investment',
 });
 
 export function PendingInvestmentsPage() {
+  const { t } = useTranslation('invest');
   return (
     <section className="page container" aria-labelledby="investment-queue-title">
-      <p className="eyebrow">Staff</p>
-      <h1 id="investment-queue-title">Investment Queue</h1>
-      <p className="muted">Oldest first. Approving starts the term now and fixes the return; rejecting releases the held amount.</p>
+      <p className="eyebrow">{t('queue.eyebrow')}</p>
+      <h1 id="investment-queue-title">{t('queue.title')}</h1>
+      <p className="muted">{t('queue.intro')}</p>
       <InvestmentQueuePages />
     </section>
   );

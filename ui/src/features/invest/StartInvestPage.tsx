@@ -10,7 +10,7 @@ import {
   type Plan,
 } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
-import { GATE_UNKNOWN_MESSAGE, gateLink, useInvestGate } from '../../components/investGate';
+import { useGateLink, useInvestGate } from '../../components/investGate';
 import { QueryState } from '../../components/QueryState';
 import { RedirectCountdown } from '../../components/RedirectCountdown';
 import { RetryButton } from '../../components/RetryButton';
@@ -19,19 +19,19 @@ import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
 import { newIdempotencyKey } from '../../components/idempotencyKey';
-import { aprPercent, days, termRatePercent } from '../../components/planWords';
+import { aprPercent, termRatePercent } from '../../components/planWords';
 import { RiskNotice } from '../../components/RiskNotice';
 import { formatDate } from '../../components/format';
+import { Trans, useLocale, useTranslation } from '../../i18n';
 
 // After an investment is requested the page goes to the dashboard after this many seconds.
 export const REDIRECT_SECONDS = 2;
 
-export const SELECT_PLAN = 'Please select an investment plan.';
-export const ACKNOWLEDGE_RISK = 'Please confirm that you have read the risk notice.';
-
 // Step 1: a plan and an amount. The figures of step 2 are the server's (GET /api/invest/quote),
 // worked out with the plan's current terms: the page formats them and does no money arithmetic.
 function ChoosePlan({ plans, onQuoted }: { plans: Plan[]; onQuoted: (q: InvestmentQuote) => void }) {
+  const { t } = useTranslation('invest');
+  const locale = useLocale();
   const toast = useToast();
   const [params] = useSearchParams();
   const preselected = plans.find((p) => p._id === params.get('plan'));
@@ -43,20 +43,20 @@ function ChoosePlan({ plans, onQuoted }: { plans: Plan[]; onQuoted: (q: Investme
     event.preventDefault();
     if (isFetching) return;
     if (!planName) {
-      toast.error(SELECT_PLAN);
+      toast.error(t('start.selectPlan'));
       return;
     }
     try {
       onQuoted(await quote({ planName, amount: amount.trim() }).unwrap());
     } catch (raw) {
-      toast.error(errorMessage(raw, 'The investment could not be worked out. Please try again.'));
+      toast.error(errorMessage(raw, t('start.quoteFailed')));
     }
   };
 
   return (
     <form className="form" onSubmit={(e) => void review(e)} noValidate>
       <fieldset className="stack">
-        <legend className="field__label">Plan</legend>
+        <legend className="field__label">{t('start.plan')}</legend>
         {plans.map((p) => (
           <div key={p._id} className="choice card" data-testid="plan-choice">
             <input
@@ -72,20 +72,24 @@ function ChoosePlan({ plans, onQuoted }: { plans: Plan[]; onQuoted: (q: Investme
               {p.name}
             </label>
             <p id={`plan-${p._id}-terms`} className="choice__detail">
-              <Amount amount={p.min} /> to <Amount amount={p.max} /> · {days(p.termDays)} · {termRatePercent(p.termRate)} for the term ·{' '}
-              {aprPercent(p.apr)} a year (APR)
+              <Trans
+                t={t}
+                i18nKey="start.planTerms"
+                values={{ days: t('days', { count: p.termDays }), rate: termRatePercent(p.termRate, locale), apr: aprPercent(p.apr, locale) }}
+                components={{ min: <Amount amount={p.min} />, max: <Amount amount={p.max} /> }}
+              />
             </p>
           </div>
         ))}
       </fieldset>
       <div className="field">
         <label className="field__label" htmlFor="invest-amount">
-          Amount in US dollars
+          {t('start.amount')}
         </label>
         <input id="invest-amount" className="field__input" inputMode="decimal" autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)} />
       </div>
       <button type="submit" className="button" aria-disabled={isFetching || undefined}>
-        {isFetching ? 'Working it out…' : 'Review investment'}
+        {isFetching ? t('start.reviewing') : t('start.review')}
       </button>
     </form>
   );
@@ -108,6 +112,8 @@ function Confirm({
   onStarted: (i: Investment) => void;
   onQuoteChanged: (q: InvestmentQuote, message: string) => void;
 }) {
+  const { t } = useTranslation('invest');
+  const locale = useLocale();
   const toast = useToast();
   const run = useRunMutation();
   const [start, { isLoading }] = useStartInvestmentMutation();
@@ -117,13 +123,13 @@ function Confirm({
   const confirm = async () => {
     if (isLoading) return;
     if (!acknowledged) {
-      toast.error(ACKNOWLEDGE_RISK);
+      toast.error(t('start.acknowledgeRisk'));
       return;
     }
     const request = { planName: quote.plan, amount: quote.amount, planVersion: quote.planVersion };
     const outcome = await run(start({ 'Idempotency-Key': key, startInvestmentRequest: request }), {
-      fallback: 'Error starting the investment.',
-      success: 'Investment requested! Staff will review it shortly.',
+      fallback: t('start.failed'),
+      success: t('start.requested'),
       handled: (e) => e.code === 'plan_changed' && e.investmentQuote !== undefined,
     });
     if (outcome.ok) onStarted(outcome.data);
@@ -131,18 +137,18 @@ function Confirm({
   };
 
   const rows: [string, ReactNode][] = [
-    ['Plan', quote.plan],
-    ['Amount', <Amount amount={quote.amount} />],
-    ['Term', days(quote.termDays)],
-    ['Rate for the term', termRatePercent(quote.termRate)],
-    ['Annual rate (APR)', `${aprPercent(quote.apr)} a year`],
-    ['Return', <Amount amount={quote.return} />],
-    ['Paid at maturity', <strong data-testid="quote-payout"><Amount amount={quote.payout} /></strong>],
-    ['Matures on', `${formatDate(quote.maturesAt)} if approved today`],
+    [t('detail.plan'), quote.plan],
+    [t('detail.amount'), <Amount amount={quote.amount} />],
+    [t('detail.term'), t('days', { count: quote.termDays })],
+    [t('detail.rate'), termRatePercent(quote.termRate, locale)],
+    [t('detail.apr'), t('detail.aprValue', { apr: aprPercent(quote.apr, locale) })],
+    [t('detail.return'), <Amount amount={quote.return} />],
+    [t('detail.paidAtMaturity'), <strong data-testid="quote-payout"><Amount amount={quote.payout} /></strong>],
+    [t('start.maturesOn'), t('start.maturesOnValue', { date: formatDate(quote.maturesAt) })],
   ];
   return (
     <div className="stack" data-testid="invest-confirm">
-      <h2 className="section-title">Check your investment</h2>
+      <h2 className="section-title">{t('start.checkTitle')}</h2>
       {notice ? (
         <p className="panel panel--warning" role="alert" data-testid="invest-quote-changed">
           {notice}
@@ -157,20 +163,19 @@ function Confirm({
         ))}
       </dl>
       <p className="muted">
-        The amount is held from your available balance (<Amount amount={quote.available} />) until staff approve the investment.
-        The term starts on approval.
+        <Trans t={t} i18nKey="start.held" components={{ amount: <Amount amount={quote.available} /> }} />
       </p>
       <RiskNotice />
       <label className="checkbox">
         <input type="checkbox" checked={acknowledged} onChange={(e) => setAcknowledged(e.target.checked)} />
-        I have read the risk notice and understand I can lose money.
+        {t('start.acknowledge')}
       </label>
       <div className="button-row">
         <button type="button" className="button" aria-disabled={isLoading || !acknowledged || undefined} onClick={() => void confirm()}>
-          {isLoading ? 'Sending…' : 'Confirm investment'}
+          {isLoading ? t('start.sending') : t('start.confirm')}
         </button>
         <button type="button" className="button button--secondary" onClick={onBack}>
-          Change
+          {t('start.change')}
         </button>
       </div>
     </div>
@@ -178,6 +183,7 @@ function Confirm({
 }
 
 function StartInvest() {
+  const { t } = useTranslation('invest');
   const plans = useListPlansQuery();
   const [quote, setQuote] = useState<InvestmentQuote | null>(null);
   const [notice, setNotice] = useState<{ text: string; round: number } | null>(null);
@@ -185,10 +191,10 @@ function StartInvest() {
   if (started) {
     return (
       <div className="panel" data-testid="invest-started">
-        <h2 className="panel__title">Investment requested</h2>
+        <h2 className="panel__title">{t('start.startedTitle')}</h2>
         <p>
-          Your investment of <Amount amount={started.amount} /> in the {started.plan} plan is waiting for approval. We will
-          e-mail you. <Link to={`/investment/${started._id}`}>See the investment</Link>
+          <Trans t={t} i18nKey="start.started" values={{ plan: started.plan }} components={{ amount: <Amount amount={started.amount} /> }} />{' '}
+          <Link to={`/investment/${started._id}`}>{t('start.seeInvestment')}</Link>
         </p>
         <RedirectCountdown seconds={REDIRECT_SECONDS} />
       </div>
@@ -216,9 +222,9 @@ function StartInvest() {
   return (
     <QueryState
       query={plans}
-      loading="Loading the plans…"
-      failed="The plans could not be loaded"
-      empty={{ when: (data) => data.plans.length === 0, message: 'No plans are open for new investments right now.' }}
+      loading={t('start.loadingPlans')}
+      failed={t('start.plansFailed')}
+      empty={{ when: (data) => data.plans.length === 0, message: t('start.noPlans') }}
     >
       {(data) => <ChoosePlan plans={data.plans} onQuoted={setQuote} />}
     </QueryState>
@@ -226,30 +232,32 @@ function StartInvest() {
 }
 
 export function StartInvestPage() {
+  const { t } = useTranslation('invest');
   const gate = useInvestGate();
   const { data: user } = useCurrentUser();
+  const gateLink = useGateLink();
   const link = user ? gateLink(user) : null;
   return (
     <section className="page container page--narrow" aria-labelledby="start-invest-title">
-      <h1 id="start-invest-title">New Investment</h1>
-      {gate.state === 'checking' ? <Spinner label="Checking whether you can invest…" /> : null}
+      <h1 id="start-invest-title">{t('start.title')}</h1>
+      {gate.state === 'checking' ? <Spinner label={t('gate.checking')} /> : null}
       {gate.state === 'closed' ? (
         <div className="panel panel--warning" data-testid="invest-gate">
-          <h2 className="panel__title">You cannot invest yet</h2>
+          <h2 className="panel__title">{t('gate.closedTitle')}</h2>
           <p>{gate.message}</p>
           {link ? (
             <Link className="button" to={link.to}>
               {link.label}
             </Link>
           ) : !user?.isVerified ? (
-            <Link to="/my-account">Go to your dashboard to resend the verification e-mail</Link>
+            <Link to="/my-account">{t('gate.resend')}</Link>
           ) : null}
         </div>
       ) : null}
       {gate.state === 'unknown' ? (
         // The check failed: a calm note and a way to ask again, never an action that may be refused.
         <div className="panel" data-testid="invest-gate-unknown">
-          <p>{GATE_UNKNOWN_MESSAGE} Please try again in a moment.</p>
+          <p>{t('gate.unknownRetry')}</p>
           <RetryButton busy={gate.retrying} onRetry={gate.retry} />
         </div>
       ) : null}

@@ -254,6 +254,51 @@ describe('portfolio in German', () => {
   });
 });
 
+// Text with the no-break spaces German numbers are written with ("1.000,00 $") as plain spaces.
+const plain = (el: Element) => (el.textContent ?? '').replace(/\u00a0|\u202f/g, ' ');
+
+describe('new investment in German', () => {
+  it('reads in German, with German numbers, up to the confirmation step', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/invest/eligibility': json({ eligible: true }),
+      'GET /api/invest/plans': json({ plans: [basic] }),
+      'GET /api/invest/quote': json(quote),
+    });
+    await chooseLanguage('de');
+    try {
+      const u = userEvent.setup();
+      renderApp({ route: '/start-invest', ...signedIn(investor) });
+      expect(await screen.findByRole('heading', { level: 1, name: 'Neue Anlage' })).toBeTruthy();
+      const choice = await screen.findByTestId('plan-choice');
+      expect(plain(choice)).toContain('100,00 $ bis 1.000,00 $ · 30 Tage');
+      expect(plain(choice)).toContain('18,25 % pro Jahr (effektiv)');
+      await u.click(screen.getByRole('radio', { name: 'Basic' }));
+      await u.type(screen.getByLabelText('Betrag in US-Dollar'), '200.05');
+      await u.click(screen.getByRole('button', { name: 'Anlage prüfen' }));
+      const confirm = await screen.findByTestId('invest-confirm');
+      expect(within(confirm).getByRole('heading', { name: 'Prüfen Sie Ihre Anlage' })).toBeTruthy();
+      expect(confirm.textContent).toContain('bei Freigabe heute');
+      expect(within(confirm).getByRole('button', { name: 'Anlage bestätigen' })).toBeTruthy();
+    } finally {
+      await chooseLanguage('en');
+    }
+  });
+
+  it('tells a reader the check could not be made, in German', async () => {
+    stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/invest/eligibility': json({ message: 'down' }, 500) });
+    await chooseLanguage('de');
+    try {
+      renderApp({ route: '/start-invest', ...signedIn(investor) });
+      const unknown = await screen.findByTestId('invest-gate-unknown');
+      expect(unknown.textContent).toContain('Wir konnten gerade nicht prüfen, ob Sie investieren können.');
+      expect(within(unknown).getByRole('button', { name: 'Erneut versuchen' })).toBeTruthy();
+    } finally {
+      await chooseLanguage('en');
+    }
+  });
+});
+
 describe('investment details', () => {
   it('shows progress and an estimate, saves the maturity instruction and redeems early after a preview', async () => {
     const api = stubApi({
@@ -343,6 +388,9 @@ describe('investment queue', () => {
     renderApp({ route: '/admin-pending-investment', ...signedIn(staff) });
     const items = await screen.findAllByTestId('investment-queue-item');
     expect(screen.getByTestId('investment-queue-total').textContent).toBe('2 investments are waiting.');
+    // Staff name it as the investor does, by its reference, never its id.
+    expect(within(items[0]!).getByTestId('investment-queue-reference').textContent).toBe('INV-5Q2X7K3M');
+    expect(items[0]!.textContent).not.toContain('inv-1');
     expect(items[0]!.textContent).toContain('waiting 3 h 1 min');
     expect(items[0]!.textContent).toContain('ivy@example.com');
     expect(items[1]!.textContent).toContain('$150.00 in Basic');
@@ -381,5 +429,35 @@ describe('investment queue', () => {
     stubApi({ 'GET /api/users/getUser': json(staff), 'GET /api/invest/adminPendingInvestment': json({ asOf: '2026-11-23T12:00:00Z', total: 0, pendingInvestments: [] }) });
     renderApp({ route: '/admin-pending-investment', ...signedIn(staff) });
     expect(await screen.findByText('No investments are waiting.')).toBeTruthy();
+  });
+});
+
+describe('investment queue in German', () => {
+  it('reads in German, with the reference and the waiting time', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/invest/adminPendingInvestment': json({
+        asOf: '2026-11-23T12:00:00Z',
+        total: 1,
+        pendingInvestments: [{ investment: { ...pending, user: { _id: 'u1', name: '', email: 'ivy@example.com' } }, ageSeconds: 3 * 3600 + 60 }],
+      }),
+    });
+    await chooseLanguage('de');
+    try {
+      renderApp({ route: '/admin-pending-investment', ...signedIn(staff) });
+      const [item] = await screen.findAllByTestId('investment-queue-item');
+      expect(screen.getByRole('heading', { level: 1, name: 'Anlage-Warteschlange' })).toBeTruthy();
+      expect(screen.getByTestId('investment-queue-total').textContent).toBe('1 Anlage wartet.');
+      expect(screen.getByRole('list', { name: 'Wartende Anlagen, die ältesten zuerst' })).toBeTruthy();
+      expect(within(item!).getByTestId('investment-queue-reference').textContent).toBe('INV-5Q2X7K3M');
+      expect(plain(item!)).toContain('200,05 $ in Basic');
+      expect(plain(item!)).toContain('30 Tage zu 18,25 % pro Jahr');
+      expect(item!.textContent).toContain('Unbenanntes Konto');
+      expect(plain(item!)).toContain('wartet seit 3 Std. 1 Min.');
+      expect(within(item!).getByRole('button', { name: 'Freigeben' })).toBeTruthy();
+      expect(within(item!).getByRole('button', { name: 'Ablehnen …' })).toBeTruthy();
+    } finally {
+      await chooseLanguage('en');
+    }
   });
 });

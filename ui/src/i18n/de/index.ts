@@ -9,7 +9,8 @@ import market from './market.json';
 import pages from './pages.json';
 import plans from './plans.json';
 import shell from './shell.json';
+import staff from './staff.json';
 import support from './support.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, history, home, invest, community, market, support, plans, pages, shell, dashboard };
+export const de: Record<Namespace, object> = { common, history, home, invest, community, market, support, plans, pages, shell, dashboard, staff };

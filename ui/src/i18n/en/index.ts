@@ -7,6 +7,7 @@ import invest from './invest.json';
 import market from './market.json';
 import plans from './plans.json';
 import shell from './shell.json';
+import staff from './staff.json';
 import support from './support.json';
 
 // The page names in English are the route table's own titles and labels (app/routes.ts), so this
@@ -16,6 +17,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, history, home, invest, community, market, support, plans, pages, shell, dashboard };
+export const en = { common, history, home, invest, community, market, support, plans, pages, shell, dashboard, staff };
 
 export type Namespace = keyof typeof en;
