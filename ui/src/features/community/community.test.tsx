@@ -237,6 +237,28 @@ describe('share your experience', () => {
   });
 });
 
+describe('share your experience in German', () => {
+  it('checks the length and shows a rejection in German', async () => {
+    stubApi({
+      'GET /api/testimonials/mine': json({
+        eligible: true,
+        testimonial: { _id: 't1', text: 'x', status: 'Rejected', reason: 'Please leave out names.', submittedAt: '2026-11-20T10:00:00Z' },
+      }),
+    });
+    await chooseLanguage('de');
+    try {
+      renderWithProviders(<ShareExperienceCard />);
+      expect(await screen.findByRole('heading', { name: 'Erfahrungen teilen' })).toBeTruthy();
+      expect((await screen.findByTestId('testimonial-status')).textContent).toContain('Ihr Erfahrungsbericht wurde nicht veröffentlicht. Grund: Please leave out names.');
+      await userEvent.type(screen.getByLabelText('Neuen Erfahrungsbericht schreiben'), 'Zu kurz');
+      await userEvent.click(screen.getByRole('button', { name: 'Erfahrung teilen' }));
+      expect(screen.getByText('Ihr Erfahrungsbericht muss 20 bis 600 Zeichen lang sein.')).toBeTruthy();
+    } finally {
+      await chooseLanguage('en');
+    }
+  });
+});
+
 describe('member levels page', () => {
   const levels = {
     levels: [
@@ -342,6 +364,23 @@ describe('testimonial review queue', () => {
     await userEvent.click(within(entry).getByRole('button', { name: 'Reject testimonial' }));
     await vi.waitFor(() => expect(api.to('PUT /api/testimonials/t1/reject')).toHaveLength(1));
     expect(api.to('PUT /api/testimonials/t1/reject')[0]?.body).toEqual({ reason: 'Please leave out names.' });
+  });
+
+  it('reads in German, down to the rejection form', async () => {
+    stubApi({ 'GET /api/users/getUser': json(staff), 'GET /api/testimonials/pending': json({ testimonials: [item] }) });
+    await chooseLanguage('de');
+    try {
+      renderApp({ route: '/pending-testimonials', ...signedIn(staff) });
+      const entry = await screen.findByTestId('testimonial-queue-item');
+      expect(screen.getByRole('heading', { level: 1, name: 'Erfahrungsberichte prüfen' })).toBeTruthy();
+      expect(entry.textContent).toContain('Geschrieben');
+      await userEvent.click(within(entry).getByRole('button', { name: 'Ablehnen …' }));
+      await userEvent.click(within(entry).getByRole('button', { name: 'Erfahrungsbericht ablehnen' }));
+      expect(within(entry).getByText('Bitte geben Sie einen Grund mit 1 bis 500 Zeichen an.')).toBeTruthy();
+      expect(within(entry).getByLabelText('Grund (wird der Person angezeigt)')).toBeTruthy();
+    } finally {
+      await chooseLanguage('en');
+    }
   });
 
   it('says when nothing is waiting', async () => {
