@@ -26,23 +26,23 @@ export interface QueueWords {
   empty: string;
   // The list's accessible name: the first page, and page `page` (2, 3, …) after it.
   list: (page: number) => string;
+  // The heading of the error panel when the first page cannot be read.
+  failed: string;
 }
 
-export interface PagedQueueConfig<P extends QueuePage, I> {
+// A queue's words: its own translated ones, or (until it has them) English ones made from what
+// waits, { one: 'deposit', many: 'deposits' }, with the heading of the error panel.
+type QueueWording = { useWords: () => QueueWords; noun?: never; failed?: never } | { useWords?: never; noun: { one: string; many: string }; failed: string };
+
+export type PagedQueueConfig<P extends QueuePage, I> = QueueWording & {
   usePage: QueuePageQuery<P>;
   items: (page: P) => I[];
   itemKey: (item: I) => string;
   // One item, a <li>; the page it came on gives, e.g., the server's clock (asOf).
   renderItem: (item: I, page: P) => ReactNode;
-  // What waits, for the words around the list: { one: 'deposit', many: 'deposits' }.
-  noun: { one: string; many: string };
-  // The heading of the error panel when the first page cannot be read.
-  failed: string;
-  // The queue's own sentences, translated; they replace those made from `noun` and `failed`.
-  useWords?: () => QueueWords & { failed: string };
   // Prefix of the test ids: `${testId}-queue-total`.
   testId: string;
-}
+};
 
 function capitalised(s: string) {
   return s.charAt(0).toUpperCase() + s.slice(1);
@@ -52,14 +52,15 @@ function capitalised(s: string) {
 // "Load more" for each page after (PagedChunks). Every queue is shown this way, so the component
 // is made once per queue, at module level, around that queue's query hook.
 export function pagedQueue<P extends QueuePage, I>(config: PagedQueueConfig<P, I>) {
-  const { usePage, items, itemKey, renderItem, noun, testId } = config;
-  const english = (): QueueWords & { failed: string } => ({
+  const { usePage, items, itemKey, renderItem, testId } = config;
+  const noun = config.noun ?? { one: '', many: '' };
+  const english = (): QueueWords => ({
     total: (count) => (count === 1 ? `1 ${noun.one} is waiting.` : `${count} ${noun.many} are waiting.`),
     loadingMore: `Loading more ${noun.many}…`,
     moreFailed: `More ${noun.many} could not be loaded`,
     empty: `No ${noun.many} are waiting.`,
     list: (page) => (page === 1 ? `${capitalised(noun.many)} waiting, oldest first` : `More ${noun.many} waiting, page ${page}`),
-    failed: config.failed,
+    failed: config.failed ?? '',
   });
   const useWords = config.useWords ?? english;
   return function PagedQueue() {

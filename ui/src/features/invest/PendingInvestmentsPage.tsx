@@ -62,8 +62,6 @@ const InvestmentQueuePages = pagedQueue<InvestmentQueue, InvestmentQueueItem>({
   items: (page) => page.pendingInvestments,
   itemKey: (item) => item.investment._id,
   renderItem: (item) => <QueueItem item={item} />,
-  noun: { one: 'investment', many: 'investments' },
-  failed: 'Failed to fetch pending investments.',
   useWords: useQueueWords,
   testId: 'investment',
 });
