@@ -41,12 +41,26 @@ type investApp struct {
 
 func newInvestApp(t *testing.T) *investApp {
 	t.Helper()
+	return newInvestAppOf(t, false)
+}
+
+// newInvestAppWithHistory is newInvestApp with the withdrawals and the history read models too, so
+// a test can set what staff see beside what the investor sees.
+func newInvestAppWithHistory(t *testing.T) *investApp {
+	t.Helper()
+	return newInvestAppOf(t, true)
+}
+
+func newInvestAppOf(t *testing.T, withHistory bool) *investApp {
+	t.Helper()
 	var svc *money.Service
 	env := kyctest.New(t, closeChecked(&svc), accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		plan.RegisterEvents(codec)
-		// The withdrawals and the history too, so a test can set what staff see beside what the
-		// investor sees.
-		return []projections.Projection{ledger.New(codec), wallets.New(codec), investments.New(codec), withdrawals.New(codec), history.New(codec)}
+		models := []projections.Projection{ledger.New(codec), wallets.New(codec), investments.New(codec)}
+		if withHistory {
+			models = append(models, withdrawals.New(codec), history.New(codec))
+		}
+		return models
 	}, money.Migrations, plans.Migrations))
 	planSvc, err := plans.New(plans.Deps{Pool: env.Pool, Commands: env.Commands})
 	if err != nil {

@@ -114,7 +114,7 @@ func TestTheInvestmentQueuePagesByKey(t *testing.T) {
 // deposit, investment and withdrawal the same way, so they can talk about it without ids.
 func TestEachStaffQueueItemCarriesTheReferenceTheInvestorSees(t *testing.T) {
 	t.Parallel()
-	a := newInvestApp(t)
+	a := newInvestAppWithHistory(t)
 	a.plan(t, "Basic", "100", "1000", 30, "0.015")
 	ivy, _ := a.investor(t, "ivy@example.com", "1000")
 	inv := a.start(t, ivy, "Basic", "100")
