@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { HydrateLater } from '../../app/hydration';
 import { useListPlansQuery, type Plan } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { QueryState } from '../../components/QueryState';
@@ -133,7 +134,7 @@ export function PlansPage() {
     <section className="page container" aria-labelledby="plans-title">
       <h1 id="plans-title">{t('heading')}</h1>
       <p className="plans__lead muted">{t('lead')}</p>
-      <RiskNotice />
+      <HydrateLater name="plans-risk">{() => <RiskNotice />}</HydrateLater>
       <QueryState
         query={plans}
         loading={t('loading')}
@@ -143,8 +144,13 @@ export function PlansPage() {
         {(data) => (
           <>
             <ul className="card-grid" aria-label={t('listLabel')} aria-busy={plans.isFetching || undefined}>
+              {/* Each card hydrates in a task of its own after the page's first pass: the cards'
+                  sentences (Trans) are most of the page's hydration work, and one pass over all of
+                  them held a slow phone's main thread for long (docs/public-site.md, "Hydration"). */}
               {data.plans.map((plan) => (
-                <PlanCard key={plan._id} plan={plan} />
+                <HydrateLater key={plan._id} name={`plan-${plan._id}`}>
+                  {() => <PlanCard plan={plan} />}
+                </HydrateLater>
               ))}
             </ul>
             <p className="muted plans__footnote">{t('footnote')}</p>
