@@ -40,7 +40,8 @@ async function demoLogins() {
   return { staff: find((r) => r[0] === 'admin'), investor: find((r) => r[1].startsWith('investor@')) };
 }
 
-const ids = (list) => (Array.isArray(list) ? list : []).map((item) => item?._id ?? item?.id).filter((id) => typeof id === 'string');
+const ids = (list) =>
+  (Array.isArray(list) ? list : []).map((item) => item?._id ?? item?.id ?? item?.transactionId).filter((id) => typeof id === 'string');
 // The first array of records anywhere in an answer (answers wrap their lists differently).
 function records(answer) {
   if (Array.isArray(answer)) return answer;
@@ -63,7 +64,8 @@ async function parameters(investorPage, staffPage, investorEmail) {
   const kyc = records(await get(staffPage, '/users/kyc/pending'));
   const pendingDeposits = records(await get(staffPage, '/payments/pending-deposit'));
   const users = records(await get(staffPage, '/users/getUsers'));
-  const deposit = history.find((t) => t.type === 'deposit');
+  // A deposit's transaction id (DEP-…) wherever the investor's history names one.
+  const depositId = JSON.stringify(history).match(/"(DEP-[A-Z0-9-]+)"/)?.[1];
   const investor = users.find((u) => u.email === investorEmail) ?? users[0];
   // A password reset link, as the demo investor would get it by e-mail.
   let resetToken;
@@ -78,7 +80,7 @@ async function parameters(investorPage, staffPage, investorEmail) {
   return {
     ':investmentId': ids(investments)[0],
     // The deposit waiting for staff; else one of the investor's deposits (its reference).
-    ':transactionId': ids(pendingDeposits)[0] ?? deposit?.reference,
+    ':transactionId': ids(pendingDeposits)[0] ?? depositId,
     ':id': { '/pending-kyc/:id': ids(kyc)[0], '/withdrawal/:id': ids(withdrawals)[0], default: investor?._id ?? investor?.id },
     ':resetToken': resetToken,
     ':email': encodeURIComponent(investorEmail),
@@ -91,7 +93,7 @@ async function parameters(investorPage, staffPage, investorEmail) {
 function fill(path, params) {
   let missing = false;
   const filled = path.replace(/:[A-Za-z]+/g, (name) => {
-    const value = typeof params[name] === 'object' ? (params[name][path] ?? params[name].default) : params[name];
+    const value = typeof params[name] === 'object' ? (path in params[name] ? params[name][path] : params[name].default) : params[name];
     if (!value) missing = true;
     return value ?? name;
   });
