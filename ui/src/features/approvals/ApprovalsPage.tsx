@@ -205,10 +205,11 @@ function RejectDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
       submitLabel="Reject"
       busyLabel="Rejecting…"
       busy={isLoading}
-      onSubmit={(reason) =>
+      onSubmit={(reason, formError) =>
         run(reject({ proposalId: p.id, rejectProposalRequest: { reason } }), {
           fallback: 'The proposal could not be rejected. Please try again.',
           success: ({ message }) => message,
+          formError,
         })
       }
       onClose={onClose}

@@ -6,7 +6,9 @@ import { newIdempotencyKey } from '../../components/idempotencyKey';
 import { QrCode } from '../../components/QrCode';
 import { QueryState } from '../../components/QueryState';
 import { RedirectCountdown } from '../../components/RedirectCountdown';
-import { useToast } from '../../components/toast/useToast';
+import { CopyButton } from '../../components/CopyButton';
+import { FormError, useFormError } from '../../components/form/FormError';
+import { useTranslation } from '../../i18n';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
 import { DepositDetails } from './DepositDetails';
@@ -17,25 +19,10 @@ export const REDIRECT_SECONDS = 3;
 
 const keyOf = (a: DepositAddress) => `${a.asset}/${a.network}`;
 
-function CopyButton({ text }: { text: string }) {
-  const toast = useToast();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      toast.success('Address copied to clipboard!');
-    } catch {
-      toast.error('The address could not be copied. Please select it and copy it by hand.');
-    }
-  };
-  return (
-    <button type="button" className="button button--secondary" onClick={() => void copy()}>
-      Copy address
-    </button>
-  );
-}
-
 function DepositForm({ addresses, onCreated }: { addresses: DepositAddress[]; onCreated: (d: Deposit) => void }) {
   const run = useRunMutation();
+  const { t } = useTranslation('forms');
+  const [formError, setFormError] = useFormError();
   const [create, { isLoading }] = useCreateDepositMutation();
   const [route, setRoute] = useState(addresses[0] ? keyOf(addresses[0]) : '');
   const [amount, setAmount] = useState('');
@@ -64,13 +51,14 @@ function DepositForm({ addresses, onCreated }: { addresses: DepositAddress[]; on
           ...(txHash.trim() ? { txHash: txHash.trim() } : {}),
         },
       }),
-      { fallback: 'Error processing payment.', success: 'Deposit recorded. Staff will confirm it once it arrives.' },
+      { fallback: 'Error processing payment.', success: 'Deposit recorded. Staff will confirm it once it arrives.', formError: setFormError },
     );
     if (outcome.ok) onCreated(outcome.data);
   };
 
   return (
     <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+      <FormError message={formError} />
       <div className="field">
         <label className="field__label" htmlFor="deposit-route">
           Asset and network
@@ -90,7 +78,7 @@ function DepositForm({ addresses, onCreated }: { addresses: DepositAddress[]; on
           <p className="break-anywhere">
             <code>{chosen.address}</code>
           </p>
-          <CopyButton text={chosen.address} />
+          <CopyButton text={chosen.address} label={t('copy.address')} copiedMessage={t('copy.addressCopied')} />
           <p className="muted">Only send {chosen.asset} on this network; anything else may be lost.</p>
         </div>
       ) : null}

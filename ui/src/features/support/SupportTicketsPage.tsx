@@ -77,7 +77,9 @@ function ReplyDialog({ ticket, onClose }: { ticket: SupportTicket; onClose: () =
       submitLabel="Send reply"
       busyLabel="Sending…"
       busy={isLoading}
-      onSubmit={(text) => run(reply({ id: ticket._id, replySupportTicketRequest: { message: text } }), { fallback: 'The reply could not be sent.', success: 'Reply sent.' })}
+      onSubmit={(text, formError) =>
+        run(reply({ id: ticket._id, replySupportTicketRequest: { message: text } }), { fallback: 'The reply could not be sent.', success: 'Reply sent.', formError })
+      }
       onClose={onClose}
     />
   );

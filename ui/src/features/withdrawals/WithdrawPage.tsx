@@ -3,11 +3,11 @@ import { Link } from 'react-router';
 import { useCreateWithdrawalMutation, useLazyQuoteWithdrawalQuery, type Withdrawal, type WithdrawalQuote } from '../../api/enhanced';
 import { apiErrorInfo, errorMessage, type ApiErrorInfo } from '../../api/errors';
 import { Amount } from '../../components/Amount';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { TextField } from '../../components/form/TextField';
 import { newIdempotencyKey } from '../../components/idempotencyKey';
 import { formatUsd } from '../../components/money';
 import { RedirectCountdown } from '../../components/RedirectCountdown';
-import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
 import { payoutLabel, payoutRoutes } from './withdrawalWords';
@@ -35,7 +35,7 @@ function fieldOf(raw: unknown): Field | undefined {
 // focus, so a mistyped address is caught before the amount is typed; Continue asks the server
 // for the fee, which the confirmation step shows.
 function RequestForm({ initial, available, onQuoted }: { initial: Request; available: string; onQuoted: (r: Request, q: WithdrawalQuote) => void }) {
-  const toast = useToast();
+  const [formError, setFormError] = useFormError();
   const refs = { amount: useRef<HTMLInputElement>(null), walletAddress: useRef<HTMLInputElement>(null) };
   const [quote] = useLazyQuoteWithdrawalQuery();
   // Its own flag, not the query's: the address check on blur may still be running when Continue
@@ -71,6 +71,7 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
       return;
     }
     setSubmitting(true);
+    setFormError(null);
     try {
       const q = await quote({ withdrawalQuoteRequest: { amount: trimmed.amount, network: trimmed.network, walletAddress: trimmed.walletAddress } }).unwrap();
       onQuoted(trimmed, q);
@@ -78,17 +79,17 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
       setSubmitting(false);
       const message = errorMessage(raw, 'Error requesting withdrawal');
       const field = fieldOf(raw);
-      toast.error(message);
       if (field) {
         setErrors({ [field]: message });
         refs[field].current?.focus();
-      }
+      } else setFormError(message);
     }
   };
 
   const error = (field: Field) => (errors[field] ? { invalid: true, message: errors[field], describedBy: errorIds[field] } : undefined);
   return (
     <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+      <FormError message={formError} />
       <TextField
         ref={refs.amount}
         label="Amount in US dollars"
@@ -161,6 +162,7 @@ function Confirm({
   onBlocked: (b: Blocked) => void;
 }) {
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [create, { isLoading }] = useCreateWithdrawalMutation();
   const [key] = useState(newIdempotencyKey);
   const handled = (e: ApiErrorInfo) => (e.code === 'fee_changed' && e.withdrawalQuote !== undefined) || BLOCKING_CODES.includes(e.code ?? '');
@@ -170,6 +172,7 @@ function Confirm({
       fallback: 'Error requesting withdrawal',
       success: 'Withdrawal requested. We will e-mail you when it is paid.',
       handled,
+      formError: setFormError,
     });
     if (outcome.ok) onCreated(outcome.data);
     else if (outcome.error.code === 'fee_changed' && outcome.error.withdrawalQuote) onQuoteChanged(outcome.error.withdrawalQuote, outcome.message);
@@ -178,6 +181,7 @@ function Confirm({
   return (
     <div className="panel" data-testid="withdraw-confirm">
       <h2 className="panel__title">Check and confirm</h2>
+      <FormError message={formError} />
       {notice ? (
         <p className="panel panel--warning" role="alert" data-testid="withdraw-quote-changed">
           {notice}
