@@ -1074,7 +1074,7 @@ export type GetReferralsApiArg = {
   "X-Clearvest-Position"?: number;
 };
 export type GetInvestEligibilityApiResponse =
-  /** status 200 The user may invest. */ InvestEligibility;
+  /** status 200 Whether the user may invest, and if not, why not. */ InvestEligibility;
 export type GetInvestEligibilityApiArg = {
   /** A position returned by an earlier command. The server waits, bounded, until the read
     models this query uses have passed it.
@@ -1789,7 +1789,9 @@ export type Referrals = {
   message?: string;
 };
 export type InvestEligibility = {
-  eligible: true;
+  eligible: boolean;
+  /** Present when `eligible` is false; the sentence saying what is missing. */
+  reason?: string;
 };
 export type PlanExample = {
   amount: string;

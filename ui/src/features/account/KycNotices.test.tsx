@@ -16,7 +16,8 @@ function dashboard(kycStatus: KycStatus, eligibility: Response, kyc = myKyc({ ky
   renderApp({ route: '/my-account', ...signedIn(user) });
 }
 
-const closed = (message: string) => json({ message }, 403);
+// Not being eligible yet is an answer, not an error status.
+const closed = (reason: string) => json({ eligible: false, reason });
 
 describe('dashboard identity-check notices and the investing gate', () => {
   it('prompts for documents before the first upload and locks investing with the server’s message', async () => {
