@@ -221,9 +221,9 @@ func (a *app) member(t *testing.T, email, role string) (*client, userJSON) {
 	}
 	b := a.browser(t)
 	res := b.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": testPassword})
-	expect(t, res, http.StatusUnauthorized)
-	if e := decodeError(t, res); e.Code != "new_device" {
-		t.Fatalf("first login from a new browser: %+v, want code new_device", e)
+	expect(t, res, http.StatusAccepted)
+	if e := decodeJSON[newDeviceJSON](t, res); e.Status != "new_device" {
+		t.Fatalf("first login from a new browser: %+v, want status new_device", e)
 	}
 	code := a.LatestCode(t, email, "sign-in code")
 	res = b.do(http.MethodPost, "/api/users/loginWithCode/"+email, map[string]string{"loginCode": code})

@@ -308,7 +308,7 @@ func TestDepositNeedsAVerifiedEmail(t *testing.T) {
 	}
 	// The first sign-in from a browser asks for the e-mailed code, as in member.
 	c := a.browser(t)
-	expect(t, c.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusUnauthorized)
+	expect(t, c.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusAccepted)
 	res := c.do(http.MethodPost, "/api/users/loginWithCode/una@example.com", map[string]string{"loginCode": a.LatestCode(t, "una@example.com", "sign-in code")})
 	expect(t, res, http.StatusOK)
 	res = c.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "10", "asset": "USDT", "network": "TRC20"})

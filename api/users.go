@@ -296,8 +296,10 @@ func (s *server) Login(ctx context.Context, req apigen.LoginRequestObject) (apig
 	}
 	b := req.Body
 	res, err := s.accounts.Login(ctx, accounts.LoginInput{Email: str(b.Email), Password: str(b.Password), TOTPCode: str(b.TotpCode)}, clientOf(ctx))
+	// A new browser is the next step of the sign-in, not an error: 202 with the pending sign-in.
 	if pending, ok := errors.AsType[*accounts.NewDeviceError](err); ok {
 		s.setPendingLogin(ctx, pending.Pending)
+		return apigen.Login202JSONResponse{Status: apigen.LoginPendingStatusNewDevice, Message: pending.Error(), PendingLogin: pending.Pending}, nil
 	}
 	if err != nil {
 		return nil, err

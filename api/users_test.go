@@ -384,8 +384,8 @@ func TestRegisterVerifyAndNewDeviceFlow(t *testing.T) {
 	// A second browser is new: the password alone is not enough.
 	phone := a.browser(t)
 	res = phone.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": pw})
-	expect(t, res, http.StatusUnauthorized)
-	if e := decodeError(t, res); e.Code != "new_device" || !strings.Contains(e.Message, "New browser") {
+	expect(t, res, http.StatusAccepted)
+	if e := decodeJSON[newDeviceJSON](t, res); e.Status != "new_device" || !strings.Contains(e.Message, "New browser") || e.PendingLogin == "" {
 		t.Fatalf("login from a new browser: %+v", e)
 	}
 	code := a.LatestCode(t, email, "sign-in code")
@@ -427,8 +427,8 @@ func TestRegisterVerifyAndNewDeviceFlow(t *testing.T) {
 	expect(t, phone.do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
 	expect(t, laptop.do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
 	res = phone.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": pw})
-	expect(t, res, http.StatusUnauthorized)
-	if e := decodeError(t, res); e.Code != "new_device" {
+	expect(t, res, http.StatusAccepted)
+	if e := decodeJSON[newDeviceJSON](t, res); e.Status != "new_device" {
 		t.Errorf("after \"this wasn't me\" the browser should be a stranger again: %+v", e)
 	}
 }

@@ -88,7 +88,7 @@ func TestClosedAccountLeavesNoPersonalData(t *testing.T) {
 
 	// Sign in on a new device with the e-mailed code.
 	tablet := newBrowser(t, srv, tabletIP, tabletUA)
-	if r := tablet.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": password}); r.status != http.StatusUnauthorized {
+	if r := tablet.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": password}); r.status != http.StatusAccepted {
 		t.Fatalf("login from a new device: %d %s", r.status, r.body)
 	}
 	code := box.code(box.next(email, "sign-in code"))
@@ -157,7 +157,7 @@ func TestClosedAccountLeavesNoPersonalData(t *testing.T) {
 			t.Fatalf("admin create: %v", err)
 		}
 		b := newBrowser(t, srv, "127.0.0.1", "Mozilla/5.0 Firefox/140.0")
-		if r := b.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": password}); r.status != http.StatusUnauthorized {
+		if r := b.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": password}); r.status != http.StatusAccepted {
 			t.Fatalf("admin login: %d %s", r.status, r.body)
 		}
 		b.must(http.StatusOK, http.MethodPost, "/api/users/loginWithCode/"+email,

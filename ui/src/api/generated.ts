@@ -855,7 +855,8 @@ export type RegisterApiArg = {
   registerRequest: RegisterRequest;
 };
 export type LoginApiResponse =
-  /** status 200 Signed in; the user carries `token`. */ User;
+  | /** status 200 Signed in; the user carries `token`. */ User
+  | /** status 202 The password was right but the browser is new; a code was e-mailed. */ LoginPending;
 export type LoginApiArg = {
   loginRequest: LoginRequest;
 };
@@ -1463,8 +1464,7 @@ export type WithdrawalQuote = {
 export type Error = {
   /** What went wrong, worded for the user; safe to show as-is. */
   message: string;
-  /** A stable machine-readable reason, when the client must act on it: `new_device`
-    (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
+  /** A stable machine-readable reason, when the client must act on it: `login_expired` (the pending sign-in is gone: back to
     login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
     sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
     with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
@@ -1535,6 +1535,12 @@ export type RegisterRequest = {
   /** ISO 3166-1 alpha-2 code (or the country's name). */
   country?: string;
   referralCode?: string;
+};
+export type LoginPending = {
+  status: "new_device";
+  message: string;
+  /** The pending sign-in's token, for API clients (browsers get it as a cookie). */
+  pendingLogin: string;
 };
 export type LoginRequest = {
   email?: string;

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useLoginMutation } from '../../api/enhanced';
+import { isLoginPending, useLoginMutation } from '../../api/enhanced';
 import { AuthCard } from '../../components/AuthCard';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
-import { isNewDevice, isSuspended, isTotpRequired } from './authErrors';
+import { isSuspended, isTotpRequired } from './authErrors';
 import { GoogleButton, GoogleReturn } from './GoogleSignIn';
 import { SuspendedDialog } from './SuspendedDialog';
 import { TotpField } from './TotpField';
@@ -29,17 +29,11 @@ export function LoginPage() {
 
   const onSubmit = handleSubmit(async ({ email, password, totpCode }) => {
     // On success RequireGuest takes the user on as soon as the session exists.
-    await run(login({ loginRequest: { email: email.trim(), password, totpCode: totpStep ? totpCode.trim() : undefined } }), {
+    const outcome = await run(login({ loginRequest: { email: email.trim(), password, totpCode: totpStep ? totpCode.trim() : undefined } }), {
       fallback: 'Sign-in failed. Please try again.',
-      success: 'Login Successful',
+      success: (data) => (isLoginPending(data) ? undefined : 'Login Successful'),
       form: { setError, fields: ['email', 'password'] },
       handled: (info) => {
-        if (isNewDevice(info)) {
-          // The server has already e-mailed a login code (the auth slice turns twoFactor on).
-          toast.info(info.message ?? 'We sent a login code to your e-mail.');
-          navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
-          return true;
-        }
         if (isTotpRequired(info) && !totpStep) {
           setValue('totpStep', 'yes');
           setTotpStep(true);
@@ -52,6 +46,12 @@ export function LoginPage() {
         return false;
       },
     });
+    if (outcome.ok && isLoginPending(outcome.data)) {
+      // A new browser (202): the server has e-mailed a login code (the auth slice turns twoFactor
+      // on), and the code page asks for it.
+      toast.info(outcome.data.message || 'We sent a login code to your e-mail.');
+      navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
+    }
   });
 
   return (

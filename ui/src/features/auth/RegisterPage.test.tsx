@@ -174,8 +174,11 @@ describe('register page', () => {
     await fill(user, {});
     await submit(user);
 
-    expect((await screen.findByRole('alert')).textContent).toContain('Email has already been registered');
+    // On the field, described by it, and no toast.
     await waitFor(() => expect(document.activeElement).toBe(field('Email')));
     expect(field('Email').getAttribute('aria-invalid')).toBe('true');
+    const described = document.getElementById((field('Email').getAttribute('aria-describedby') ?? '').split(' ')[0] ?? '');
+    expect(described?.textContent).toBe('Email has already been registered');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -351,7 +351,7 @@ describe('staff withdrawal queue and decision', () => {
     await u.type(within(dialog).getByLabelText(/Reason/), 'Address unclear');
     await u.click(within(dialog).getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('This withdrawal was already decided')).toBeTruthy();
-    await u.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    await u.click(await within(dialog).findByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Failed to reject withdrawal.')).toBeTruthy();
     await u.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
