@@ -7,6 +7,7 @@ import market from './market.json';
 import pages from './pages.json';
 import plans from './plans.json';
 import support from './support.json';
+import withdrawals from './withdrawals.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, home, community, market, support, plans, pages, forms };
+export const de: Record<Namespace, object> = { common, home, community, market, support, plans, pages, forms, withdrawals };

@@ -5,6 +5,7 @@ import home from './home.json';
 import market from './market.json';
 import plans from './plans.json';
 import support from './support.json';
+import withdrawals from './withdrawals.json';
 
 // The page names in English are the route table's own titles and labels (app/routes.ts), so this
 // namespace is empty in English; other languages translate them in their pages.json, keyed by the
@@ -13,6 +14,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, home, community, market, support, plans, pages, forms };
+export const en = { common, home, community, market, support, plans, pages, forms, withdrawals };
 
 export type Namespace = keyof typeof en;
