@@ -335,7 +335,7 @@ func TestConcurrentDepositDecisionsDecideOnce(t *testing.T) {
 			if i == 0 {
 				statuses[i] = c.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "40"}).status
 			} else {
-				statuses[i] = c.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": d.TransactionID}).status
+				statuses[i] = c.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": d.TransactionID, "notes": "Nothing arrived"}).status
 			}
 		}()
 	}

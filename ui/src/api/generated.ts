@@ -2025,6 +2025,7 @@ export type ConfirmDepositRequest = {
 };
 export type RejectDepositRequest = {
   transactionId: string;
+  /** The reason for the rejection, shown to the investor; required (400 without it). */
   notes?: string;
 };
 export type WithdrawalStatus = "Pending" | "Approved" | "Rejected";

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Deposit } from '../../api/enhanced';
-import { renderApp } from '../../test/renderWithProviders';
+import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
+import { DepositDetails } from './DepositDetails';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 import { waitedFor } from './depositWords';
 
@@ -202,7 +203,39 @@ describe('staff deposit queue and decision', () => {
     const u = userEvent.setup();
     renderApp({ route: '/transaction/DEP-7K3Q-9XM2', ...signedIn(staff) });
     await u.click(await screen.findByRole('button', { name: 'Reject payment' }));
-    expect(await screen.findByText('This deposit was already decided')).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: 'Reject this deposit' });
+    await u.type(within(dialog).getByLabelText(/Reason/), 'Nothing arrived');
+    await u.click(within(dialog).getByRole('button', { name: 'Reject deposit' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('This deposit was already decided');
+  });
+
+  it('asks for the reason before rejecting, sends it, and shows the investor the reason', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/payments/viewPaymentStatus/DEP-7K3Q-9XM2': json(pending),
+      'PATCH /api/payments/rejectPayment': json({ message: 'Payment rejected' }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/transaction/DEP-7K3Q-9XM2', ...signedIn(staff) });
+    await u.click(await screen.findByRole('button', { name: 'Reject payment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject this deposit' });
+    await u.click(within(dialog).getByRole('button', { name: 'Reject deposit' }));
+    const reason = within(dialog).getByLabelText(/Reason/);
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(reason);
+    expect(within(dialog).getByText('Please give the reason for rejecting this deposit')).toBeTruthy();
+    expect(api.to('PATCH /api/payments/rejectPayment')).toHaveLength(0);
+
+    await u.type(reason, 'Nothing arrived');
+    await u.click(within(dialog).getByRole('button', { name: 'Reject deposit' }));
+    await waitFor(() => expect(api.to('PATCH /api/payments/rejectPayment')).toHaveLength(1));
+    expect(api.to('PATCH /api/payments/rejectPayment')[0]!.body).toEqual({ transactionId: 'DEP-7K3Q-9XM2', notes: 'Nothing arrived' });
+  });
+
+  it('shows the investor why their deposit was rejected', () => {
+    renderWithProviders(<DepositDetails deposit={{ ...pending, status: 'Rejected', notes: 'Nothing arrived' }} />);
+    expect(screen.getByText('Reason')).toBeTruthy();
+    expect(screen.getByTestId('deposit-notes').textContent).toBe('Nothing arrived');
   });
 
   it('is for staff only', async () => {

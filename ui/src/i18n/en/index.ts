@@ -1,5 +1,6 @@
 import common from './common.json';
 import community from './community.json';
+import deposits from './deposits.json';
 import forms from './forms.json';
 import home from './home.json';
 import market from './market.json';
@@ -14,6 +15,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, home, community, market, support, plans, pages, forms, withdrawals };
+export const en = { common, home, community, market, support, plans, pages, forms, withdrawals, deposits };
 
 export type Namespace = keyof typeof en;
