@@ -1968,8 +1968,14 @@ export type DepositAddress = {
   asset: DepositAsset;
   network: DepositNetwork;
   address: string;
+  /** How many confirmations a deposit on this network needs before staff confirm it. */
+  confirmations: number;
+  /** How many minutes a deposit on this network usually takes to reach them. */
+  usualMinutes: number;
 };
 export type DepositAddressList = {
+  /** The smallest deposit in USD, decimal string (CLEARVEST_MIN_DEPOSIT); a request below it is refused with 422. */
+  minimum: string;
   addresses: DepositAddress[];
 };
 export type DepositStatus = "Pending" | "Confirmed" | "Rejected";

@@ -11,11 +11,23 @@ const investor = makeUser({ _id: 'u1', name: 'Ivy Investor' });
 const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Sam Staff' });
 
 const addresses = {
+  minimum: '10.00',
   addresses: [
-    { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
-    { asset: 'BTC', network: 'BTC', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' },
+    { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', confirmations: 20, usualMinutes: 2 },
+    { asset: 'BTC', network: 'BTC', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', confirmations: 2, usualMinutes: 30 },
   ],
 };
+
+// The market-data cache with a BTC rate fetched two minutes ago.
+const btcMarket = () => ({
+  symbol: 'BTCUSDT',
+  interval: '1d',
+  status: 'live',
+  asOf: new Date(Date.now() - 2 * 60_000).toISOString(),
+  source: 'Test',
+  referenceRate: false,
+  candles: [{ time: '2026-11-27', open: '90000', high: '92000', low: '89000', close: '91890.42' }],
+});
 
 const pending: Deposit = {
   transactionId: 'DEP-7K3Q-9XM2',
@@ -72,6 +84,77 @@ describe('deposit page', () => {
     expect(screen.getByRole('link', { name: 'Go now' }).getAttribute('href')).toBe('/my-account');
     expect(screen.getByText(/Going to your dashboard in \d s/)).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'Fund Wallet' })).toBeNull(), { timeout: 5000 });
+  });
+
+  it('states the minimum, the confirmations and the usual time of the chosen network', async () => {
+    stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/payments/addresses': json(addresses) });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    const facts = await screen.findByTestId('deposit-facts');
+    expect(within(facts).getByTestId('deposit-minimum').textContent).toBe('$10.00');
+    expect(facts.textContent).toContain('20 confirmations on TRON (TRC-20)');
+    expect(facts.textContent).toContain('about 2 minutes');
+    await u.selectOptions(screen.getByLabelText('Asset and network'), 'BTC/BTC');
+    expect(screen.getByTestId('deposit-facts').textContent).toContain('2 confirmations on Bitcoin');
+    expect(screen.getByTestId('deposit-facts').textContent).toContain('about 30 minutes');
+  });
+
+  it('with a market rate, asks one amount and works out the other exactly, with the rate and its age', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/payments/addresses': json(addresses),
+      'GET /api/market/candles': () => json(btcMarket()),
+      'POST /api/payments/create': json(pending),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    await u.selectOptions(await screen.findByLabelText('Asset and network'), 'BTC/BTC');
+    expect((await screen.findByTestId('deposit-rate')).textContent).toBe('1 BTC = $91,890.42 · 2 minutes ago');
+    // One amount: no second field.
+    expect(screen.queryByLabelText('Amount of BTC you sent')).toBeNull();
+    await u.type(screen.getByLabelText('Amount in US dollars'), '100');
+    expect(screen.getByTestId('deposit-conversion').textContent).toContain('That is 0.00108825 BTC');
+
+    await u.click(screen.getByRole('radio', { name: 'BTC' }));
+    const coin = screen.getByLabelText('Amount of BTC you sent') as HTMLInputElement;
+    expect(coin.value).toBe('0.00108825');
+    await u.clear(coin);
+    await u.type(coin, '0.00108827');
+    expect(screen.getByTestId('deposit-conversion').textContent).toContain('That is $100.00');
+    await u.click(screen.getByRole('button', { name: 'Confirm deposit' }));
+    await waitFor(() => expect(api.to('POST /api/payments/create')).toHaveLength(1));
+    expect(api.to('POST /api/payments/create')[0]!.body).toEqual({ amount: '100.00', asset: 'BTC', network: 'BTC', onChainAmount: '0.00108827' });
+  });
+
+  it('without a market rate, asks both amounts', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/payments/addresses': json(addresses),
+      'GET /api/market/candles': () => json({ ...btcMarket(), status: 'unavailable', asOf: undefined, candles: [] }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    await u.selectOptions(await screen.findByLabelText('Asset and network'), 'BTC/BTC');
+    expect(screen.getByLabelText('Amount in US dollars')).toBeTruthy();
+    expect(screen.getByLabelText('Amount of BTC you sent')).toBeTruthy();
+    expect(screen.queryByTestId('deposit-rate')).toBeNull();
+  });
+
+  it('puts a refusal of the amount on the field and moves focus there', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/payments/addresses': json(addresses),
+      'POST /api/payments/create': json({ message: 'The minimum deposit is $10.00.', field: 'amount' }, 422),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    const amount = await screen.findByLabelText('Amount in US dollars');
+    await u.type(amount, '5');
+    await u.click(screen.getByRole('button', { name: 'Confirm deposit' }));
+    await waitFor(() => expect(document.activeElement).toBe(amount));
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(amount.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The minimum deposit is $10.00.');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('asks for a verified e-mail first', async () => {
