@@ -13,6 +13,7 @@ import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useTranslation } from '../../i18n';
 import { useRunMutation } from '../../components/useRunMutation';
 import { APPROVALS_PATH, depositNeedsSecond, depositRuleLine, pendingFor, proposalOf, SENT_FOR_APPROVAL } from '../../components/approvalWords';
+import { isStaff, useCurrentUser } from '../auth/session';
 import { DepositDetails } from './DepositDetails';
 
 // Staff decide a Pending deposit: confirm with the amount that actually arrived, or reject.
@@ -163,12 +164,16 @@ function Decision({ deposit }: { deposit: Deposit }) {
 
 export function PaymentDetailsPage() {
   const { transactionId = '' } = useParams();
+  const { data: user } = useCurrentUser();
+  const staff = isStaff(user?.role);
   const deposit = useViewPaymentStatusQuery({ transactionId }, { skip: !transactionId });
   return (
     <section className="page container page--narrow" aria-labelledby="payment-title">
-      <p className="eyebrow">
-        <Link to="/admin-pending-deposit">Pending Deposits</Link>
-      </p>
+      {staff ? (
+        <p className="eyebrow">
+          <Link to="/admin-pending-deposit">Pending Deposits</Link>
+        </p>
+      ) : null}
       <h1 id="payment-title">Payment Details</h1>
       {!transactionId ? (
         <p role="alert">Transaction ID is missing!</p>
@@ -177,7 +182,7 @@ export function PaymentDetailsPage() {
           {(data) => (
             <>
               <DepositDetails deposit={data} />
-              {data.status === 'Pending' ? <Decision deposit={data} /> : null}
+              {staff && data.status === 'Pending' ? <Decision deposit={data} /> : null}
             </>
           )}
         </QueryState>
