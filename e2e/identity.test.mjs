@@ -199,7 +199,8 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await toast(page, 'Reset Successful').waitFor();
 
       await submitLogin(page, email, PASSWORD);
-      await toast(page, 'Invalid email or password').waitFor();
+      // A refusal no field is at fault for: the form's error panel, not a toast.
+      await page.getByRole('alert').getByText('Invalid email or password').waitFor();
       await login(page, email, newPassword);
     });
   });
@@ -222,7 +223,8 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign In' }).waitFor({ state: 'attached' });
 
       await submitLogin(page, email, PASSWORD);
-      await toast(page, 'Invalid email or password').waitFor();
+      // A refusal no field is at fault for: the form's error panel, not a toast.
+      await page.getByRole('alert').getByText('Invalid email or password').waitFor();
       await login(page, email, newPassword);
     });
   });

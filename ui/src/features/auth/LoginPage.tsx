@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { isLoginPending, useLoginMutation } from '../../api/enhanced';
 import { AuthCard } from '../../components/AuthCard';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
@@ -22,6 +23,7 @@ export function LoginPage() {
   const { register, handleSubmit, setValue, setFocus, setError, fieldError } = form;
   const [totpStep, setTotpStep] = useState(false);
   const [suspendedMessage, setSuspendedMessage] = useState<string | null>(null);
+  const [formError, setFormError] = useFormError();
 
   useEffect(() => {
     if (totpStep) setFocus('totpCode');
@@ -33,6 +35,7 @@ export function LoginPage() {
       fallback: 'Sign-in failed. Please try again.',
       success: (data) => (isLoginPending(data) ? undefined : 'Login Successful'),
       form: { setError, fields: ['email', 'password'] },
+      formError: setFormError,
       handled: (info) => {
         if (isTotpRequired(info) && !totpStep) {
           setValue('totpStep', 'yes');
@@ -71,6 +74,7 @@ export function LoginPage() {
       }
     >
       <GoogleReturn />
+      <FormError message={formError} />
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="login-title">
         <TextField
           label="Email"
