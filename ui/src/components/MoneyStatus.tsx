@@ -1,4 +1,5 @@
 import { Amount } from './Amount';
+import { useLabels, type LabelKind } from './labels';
 import { statusTone } from './historyWords';
 
 // A signed amount with its sign written out, so a credit never reads like a debit.
@@ -13,6 +14,9 @@ export function Effect({ amount }: { amount: string }) {
   );
 }
 
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge--${statusTone(status)}`}>{status}</span>;
+// A money status in words: the status of one kind of item (`kind`), or of the history's mixed
+// list. The server's value only picks the tone.
+export function StatusBadge({ status, kind = 'money' }: { status: string; kind?: Extract<LabelKind, 'money' | 'deposit' | 'withdrawal' | 'investment'> }) {
+  const labels = useLabels();
+  return <span className={`badge badge--${statusTone(status)}`}>{labels[kind](status)}</span>;
 }

@@ -15,7 +15,7 @@ import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
-import { kindLabel } from '../../components/approvalWords';
+import { useLabels } from '../../components/labels';
 
 // The four-eyes queue (docs/security.md, "Separation of duties"): decisions one staff member
 // proposed that a second must take. Every staff member sees it; only an admin who did not make
@@ -78,6 +78,7 @@ function Subject({ p }: { p: Proposal }) {
 }
 
 function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
+  const labels = useLabels();
   const run = useRunMutation();
   const [approve, { isLoading }] = useApproveProposalMutation();
   const formId = useId();
@@ -119,7 +120,7 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
 
   return (
     <Dialog
-      title={`Approve: ${kindLabel[p.kind]}`}
+      title={`Approve: ${labels.proposalKind(p.kind)}`}
       onClose={onClose}
       actions={
         <>
@@ -185,11 +186,12 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
 }
 
 function RejectDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
+  const labels = useLabels();
   const run = useRunMutation();
   const [reject, { isLoading }] = useRejectProposalMutation();
   return (
     <TextDecisionDialog
-      title={`Reject: ${kindLabel[p.kind]}`}
+      title={`Reject: ${labels.proposalKind(p.kind)}`}
       tone="danger"
       intro={
         <p>
@@ -246,11 +248,12 @@ function Decision({ p, me }: { p: Proposal; me: User | undefined }) {
 const movesMoney = (p: Proposal) => p.kind === 'deposit_confirmation' || p.kind === 'withdrawal_approval';
 
 function PendingItem({ p, me }: { p: Proposal; me: User | undefined }) {
+  const labels = useLabels();
   return (
     <li className="queue-item queue-item--decide" data-testid="proposal-item">
       <div className="queue-item__who">
         <h3 className="queue-item__name">
-          {kindLabel[p.kind]}
+          {labels.proposalKind(p.kind)}
           {movesMoney(p) ? (
             <>
               {' '}
@@ -279,19 +282,20 @@ function PendingItem({ p, me }: { p: Proposal; me: User | undefined }) {
 }
 
 function DecidedItem({ p }: { p: Proposal }) {
+  const labels = useLabels();
   const approved = p.status === 'approved';
   return (
     <li className="queue-item" data-testid="proposal-decided">
       <div className="queue-item__who">
         <h3 className="queue-item__name">
-          {kindLabel[p.kind]}
+          {labels.proposalKind(p.kind)}
           {movesMoney(p) ? (
             <>
               {' '}
               of <Amount amount={p.amount} />
             </>
           ) : null}
-          <span className={`queue-item__badge badge ${approved ? 'badge--success' : 'badge--danger'}`}>{approved ? 'Approved' : 'Rejected'}</span>
+          <span className={`queue-item__badge badge ${approved ? 'badge--success' : 'badge--danger'}`}>{labels.proposal(p.status)}</span>
         </h3>
         <p className="break-anywhere">
           <Subject p={p} />
@@ -302,7 +306,7 @@ function DecidedItem({ p }: { p: Proposal }) {
       </div>
       <p className="queue-item__meta">
         <span>
-          {approved ? 'Approved' : 'Rejected'} by <strong>{p.decider?.name ?? 'a staff member'}</strong>
+          {labels.proposal(p.status)} by <strong>{p.decider?.name ?? 'a staff member'}</strong>
           {p.decisionReason ? `: “${p.decisionReason}”` : ''}
         </span>
         {p.decidedAt ? (

@@ -4,6 +4,7 @@ import { useGetKycCaseQuery, type KycCase } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { useToast } from '../../components/toast/useToast';
+import { useLabels } from '../../components/labels';
 import type { RunOutcome } from '../../components/useRunMutation';
 import { ApproveDialog, RejectDialog } from './DecisionDialogs';
 import { DocumentViewer } from './DocumentViewer';
@@ -11,6 +12,7 @@ import { SubmissionHistory } from './SubmissionHistory';
 import { countryName } from './queueWords';
 
 function Profile({ user }: { user: KycCase['user'] }) {
+  const labels = useLabels();
   const rows: [string, string][] = [
     ['Name', user.name || '—'],
     ['E-mail', user.email],
@@ -18,7 +20,7 @@ function Profile({ user }: { user: KycCase['user'] }) {
     ['Country', user.country ? countryName(user.country) : '—'],
     ['E-mail verified', user.isVerified ? 'Yes' : 'No'],
     ['Account created', formatDateTime(user.createdAt)],
-    ['Account status', user.status],
+    ['Account status', labels.accountStatus(user.status)],
   ];
   return (
     <dl className="facts">
@@ -34,6 +36,7 @@ function Profile({ user }: { user: KycCase['user'] }) {
 
 function CaseView({ kase, onRefresh }: { kase: KycCase; onRefresh: () => void }) {
   const navigate = useNavigate();
+  const labels = useLabels();
   const toast = useToast();
   const [open, setOpen] = useState<'approve' | 'reject' | null>(null);
   const pending = kase.kycStatus === 'Pending';
@@ -54,7 +57,7 @@ function CaseView({ kase, onRefresh }: { kase: KycCase; onRefresh: () => void })
   return (
     <div className="stack stack--lg">
       <p>
-        Status: <strong>{kase.kycStatus}</strong>
+        Status: <strong>{labels.kyc(kase.kycStatus)}</strong>
         {submission > 0 ? <> · submission {submission}</> : null}
         {submission > 1 ? <span className="badge badge--warning queue-item__badge">re-upload</span> : null}
       </p>

@@ -1,14 +1,16 @@
 import type { KycSubmission } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
 import { reasonLabel, sideLabel } from '../../components/kycWords';
+import { useLabels } from '../../components/labels';
 
 function Decision({ submission }: { submission: KycSubmission }) {
   const decision = submission.decision;
+  const labels = useLabels();
   if (!decision) return <p className="badge">Waiting for review</p>;
   return (
     <div>
       <p>
-        <span className={`badge${decision.status === 'Approved' ? ' badge--success' : ' badge--danger'}`}>{decision.status}</span>{' '}
+        <span className={`badge${decision.status === 'Approved' ? ' badge--success' : ' badge--danger'}`}>{labels.kycDecision(decision.status)}</span>{' '}
         {formatDateTime(decision.at)} by {decision.reviewer.name || 'a former staff member'}
       </p>
       {decision.documents.length > 0 ? (

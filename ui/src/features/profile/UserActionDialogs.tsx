@@ -7,17 +7,15 @@ import { useRunMutation } from '../../components/useRunMutation';
 import { proposalOf, SENT_FOR_APPROVAL } from '../../components/approvalWords';
 import { ProposalSent } from '../../components/ProposalsNotice';
 import { roleSchema } from '../auth/validation';
+import { useLabels } from '../../components/labels';
 
-const assignableRoles = [
-  { value: 'subscriber', label: 'Subscriber' },
-  { value: 'author', label: 'Author (staff)' },
-  { value: 'admin', label: 'Admin (staff)' },
-] as const;
+const assignableRoles = ['subscriber', 'author', 'admin'] as const;
 
 // Granting the admin role needs a second admin (docs/security.md, "Separation of duties"): the
 // dialog asks for the reason, and the server's 202 leaves it saying the grant waits.
 export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const run = useRunMutation();
+  const labels = useLabels();
   const formId = useId();
   const reasonId = useId();
   const [upgradeUser, { isLoading }] = useUpgradeUserMutation();
@@ -77,13 +75,13 @@ export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () =>
     >
       <form id={formId} className="form" noValidate onSubmit={onSubmit}>
         <p>
-          Current role: <strong>{user.role}</strong>. Authors and admins can see every user and work the approval queues.
+          Current role: <strong>{labels.role(user.role)}</strong>. Authors and admins can see every user and work the approval queues.
         </p>
         <SelectField label="New role" error={fieldError('role')} data-autofocus {...register('role')}>
           <option value="">Select a role</option>
           {assignableRoles.map((role) => (
-            <option key={role.value} value={role.value} disabled={role.value === user.role}>
-              {role.label}
+            <option key={role} value={role} disabled={role === user.role}>
+              {labels.role(role)}
             </option>
           ))}
         </SelectField>

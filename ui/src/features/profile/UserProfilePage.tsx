@@ -8,6 +8,7 @@ import { useLogout } from '../auth/useLogout';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { UsersTab } from './UsersTab';
+import { useLabels } from '../../components/labels';
 
 function LogoutTab() {
   const logout = useLogout();
@@ -41,6 +42,7 @@ export function UserProfilePage() {
 }
 
 function Profile({ user }: { user: User }) {
+  const labels = useLabels();
   const [params, setParams] = useSearchParams();
   const tabs: TabDef[] = [
     { id: 'profile', label: 'Profile' },
@@ -64,7 +66,7 @@ function Profile({ user }: { user: User }) {
             <span className="truncate" title={user.name}>
               {user.name}
             </span>
-            <span className={`badge badge--role-${user.role}`}>{user.role}</span>
+            <span className={`badge badge--role-${user.role}`}>{labels.role(user.role)}</span>
           </p>
         </div>
       </div>

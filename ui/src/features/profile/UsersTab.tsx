@@ -6,16 +6,11 @@ import { DisclosureMenu, type MenuAction } from '../../components/DisclosureMenu
 import { QueryState } from '../../components/QueryState';
 import { useDebounced } from '../../components/useDebounced';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useLabels } from '../../components/labels';
 import { ChangeRoleDialog, DeleteUserDialog, SuspendDialog } from './UserActionDialogs';
 
 type Pending = { kind: 'role' | 'suspend' | 'delete'; user: User } | null;
 
-const roleLabel: Record<User['role'], string> = {
-  subscriber: 'Subscriber',
-  author: 'Author',
-  admin: 'Admin',
-  suspended: 'Suspended',
-};
 
 // A user's money as the books hold it. When the server could not read the figures they are
 // absent, and the card says so: an unknown balance is never shown as $0.00.
@@ -47,6 +42,7 @@ function UserFigures({ user }: { user: User }) {
 }
 
 function UserCard({ user, canManage, onAction }: { user: User; canManage: boolean; onAction: (p: NonNullable<Pending>) => void }) {
+  const labels = useLabels();
   const run = useRunMutation();
   const [reinstate, { isLoading: isReinstating }] = useReinstateUserMutation();
   const suspended = user.status === 'suspended' || user.role === 'suspended';
@@ -80,9 +76,9 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
       </div>
       <UserFigures user={user} />
       <p className="user-card__badges">
-        <span className={`badge badge--role-${user.role}`}>{roleLabel[user.role] ?? user.role}</span>
+        <span className={`badge badge--role-${user.role}`}>{labels.role(user.role)}</span>
         <span className={`badge${user.isVerified ? ' badge--success' : ''}`}>{user.isVerified ? 'E-mail verified' : 'E-mail not verified'}</span>
-        <span className="badge">KYC: {user.kycStatus}</span>
+        <span className="badge">KYC: {labels.kyc(user.kycStatus)}</span>
       </p>
       {canManage ? (
         <DisclosureMenu label={`Actions for ${user.name}`} actions={actions}>

@@ -9,17 +9,18 @@ import { formatDateTime, waitedFor } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useLabels } from '../../components/labels';
 
-const statusWords: Record<SupportTicket['status'], { label: string; badge: string }> = {
-  open: { label: 'Open', badge: 'badge badge--warning' },
-  answered: { label: 'Answered', badge: 'badge badge--success' },
-  closed: { label: 'Closed', badge: 'badge' },
+const statusBadge: Record<SupportTicket['status'], string> = {
+  open: 'badge badge--warning',
+  answered: 'badge badge--success',
+  closed: 'badge',
 };
 
 function TicketItem({ ticket, onReply }: { ticket: SupportTicket; onReply: (t: SupportTicket) => void }) {
   const run = useRunMutation();
   const [closeTicket, { isLoading: closing }] = useCloseSupportTicketMutation();
-  const status = statusWords[ticket.status];
+  const labels = useLabels();
   const close = () => void run(closeTicket({ id: ticket._id }), { fallback: 'The ticket could not be closed.', success: 'Ticket closed.' });
   return (
     <li className="queue-item ticket" data-testid="support-ticket">
@@ -28,7 +29,7 @@ function TicketItem({ ticket, onReply }: { ticket: SupportTicket; onReply: (t: S
         <p className="break-anywhere muted">{ticket.user_email}</p>
       </div>
       <p className="queue-item__meta">
-        <span className={status.badge}>{status.label}</span>
+        <span className={statusBadge[ticket.status] ?? 'badge'}>{labels.ticket(ticket.status)}</span>
         <span>
           <time dateTime={ticket.createdAt} title={formatDateTime(ticket.createdAt)}>
             {waitedFor(ticket.ageSeconds)}

@@ -2,10 +2,11 @@ import type { Namespace } from '../en';
 import common from './common.json';
 import community from './community.json';
 import home from './home.json';
+import labels from './labels.json';
 import market from './market.json';
 import pages from './pages.json';
 import plans from './plans.json';
 import support from './support.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, home, community, market, support, plans, pages };
+export const de: Record<Namespace, object> = { common, home, community, market, support, plans, labels, pages };

@@ -1,6 +1,7 @@
 import common from './common.json';
 import community from './community.json';
 import home from './home.json';
+import labels from './labels.json';
 import market from './market.json';
 import plans from './plans.json';
 import support from './support.json';
@@ -12,6 +13,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, home, community, market, support, plans, pages };
+export const en = { common, home, community, market, support, plans, labels, pages };
 
 export type Namespace = keyof typeof en;
