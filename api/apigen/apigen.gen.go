@@ -322,6 +322,24 @@ func (e KycStatus) Valid() bool {
 	}
 }
 
+// Defines values for Language.
+const (
+	LanguageDe Language = "de"
+	LanguageEn Language = "en"
+)
+
+// Valid indicates whether the value is a known member of the Language enum.
+func (e Language) Valid() bool {
+	switch e {
+	case LanguageDe:
+		return true
+	case LanguageEn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MarketCandlesInterval.
 const (
 	MarketCandlesIntervalN1d MarketCandlesInterval = "1d"
@@ -744,6 +762,11 @@ type ContentPage struct {
 	Sample bool   `json:"sample"`
 	Slug   string `json:"slug"`
 	Title  string `json:"title"`
+
+	// Updated The date of the page's last change (YYYY-MM-DD), when the page states one. For the terms and the privacy policy it is the version a new user agrees to.
+	//
+	// Example: 2026-11-28
+	Updated *string `json:"updated,omitempty"`
 }
 
 // ContentStep defines model for ContentStep.
@@ -1342,6 +1365,9 @@ type KycSubmitted struct {
 	Message string `json:"message"`
 }
 
+// Language A language the site and its e-mails are written in. English when not given.
+type Language string
+
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
 	Email    *string `json:"email,omitempty"`
@@ -1670,16 +1696,22 @@ type Referrals struct {
 
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
+	// AcceptTerms The person ticked "I agree to the Terms and the Privacy Policy". Required to be true.
+	AcceptTerms *bool `json:"acceptTerms,omitempty"`
+
 	// ConfirmPassword When given, it must equal password ('Passwords do not match').
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
 
 	// Country ISO 3166-1 alpha-2 code (or the country's name).
-	Country      *string `json:"country,omitempty"`
-	Email        *string `json:"email,omitempty"`
-	Name         *string `json:"name,omitempty"`
-	Password     *string `json:"password,omitempty"`
-	Phone        *string `json:"phone,omitempty"`
-	ReferralCode *string `json:"referralCode,omitempty"`
+	Country *string `json:"country,omitempty"`
+	Email   *string `json:"email,omitempty"`
+
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language     *Language `json:"language,omitempty"`
+	Name         *string   `json:"name,omitempty"`
+	Password     *string   `json:"password,omitempty"`
+	Phone        *string   `json:"phone,omitempty"`
+	ReferralCode *string   `json:"referralCode,omitempty"`
 }
 
 // RejectDepositRequest defines model for RejectDepositRequest.
@@ -1758,6 +1790,12 @@ type Session struct {
 	Ip         string    `json:"ip"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
 	UserAgent  string    `json:"userAgent"`
+}
+
+// SetLanguageRequest defines model for SetLanguageRequest.
+type SetLanguageRequest struct {
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language Language `json:"language"`
 }
 
 // SettledInvestments defines model for SettledInvestments.
@@ -2537,7 +2575,9 @@ type GoogleRedirectParams struct {
 
 // GoogleStartParams defines parameters for GoogleStart.
 type GoogleStartParams struct {
-	Return *string `form:"return,omitempty" json:"return,omitempty"`
+	Return      *string   `form:"return,omitempty" json:"return,omitempty"`
+	AcceptTerms *bool     `form:"acceptTerms,omitempty" json:"acceptTerms,omitempty"`
+	Language    *Language `form:"language,omitempty" json:"language,omitempty"`
 }
 
 // GetMyKycParams defines parameters for GetMyKyc.
@@ -2585,6 +2625,14 @@ type DownloadKycDocumentParams struct {
 
 // RejectKycParams defines parameters for RejectKyc.
 type RejectKycParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetLanguageParams defines parameters for SetLanguage.
+type SetLanguageParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -2874,6 +2922,9 @@ type ApproveKycJSONRequestBody = KycApproveRequest
 // RejectKycJSONRequestBody defines body for RejectKyc for application/json ContentType.
 type RejectKycJSONRequestBody = KycRejectRequest
 
+// SetLanguageJSONRequestBody defines body for SetLanguage for application/json ContentType.
+type SetLanguageJSONRequestBody = SetLanguageRequest
+
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
 
@@ -3131,6 +3182,9 @@ type ServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
@@ -3644,6 +3698,12 @@ func (_ Unimplemented) DownloadKycDocument(w http.ResponseWriter, r *http.Reques
 // RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 // (PATCH /users/kyc/{id}/reject)
 func (_ Unimplemented) RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetLanguage Record the language the signed-in user reads in
+// (PATCH /users/language)
+func (_ Unimplemented) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6158,6 +6218,32 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "acceptTerms" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "acceptTerms", r.URL.Query(), &params.AcceptTerms, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "acceptTerms"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "acceptTerms", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "language" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "language", r.URL.Query(), &params.Language, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "language"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "language", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GoogleStart(w, r, params)
 	}))
@@ -6486,6 +6572,47 @@ func (siw *ServerInterfaceWrapper) RejectKyc(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RejectKyc(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetLanguage operation middleware
+func (siw *ServerInterfaceWrapper) SetLanguage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetLanguageParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetLanguage(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7961,6 +8088,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/users/changePassword", wrapper.ChangePassword)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/language", wrapper.SetLanguage)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/step-up", wrapper.StepUp)
@@ -13702,6 +13832,115 @@ func (response RejectKyc500JSONResponse) VisitRejectKycResponse(w http.ResponseW
 	return err
 }
 
+type SetLanguageRequestObject struct {
+	Params SetLanguageParams
+	Body   *SetLanguageJSONRequestBody
+}
+
+type SetLanguageResponseObject interface {
+	VisitSetLanguageResponse(w http.ResponseWriter) error
+}
+
+type SetLanguage200JSONResponse Message
+
+func (response SetLanguage200JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetLanguage400JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetLanguage401JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetLanguage403JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetLanguage409JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetLanguage422JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetLanguage500JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LoginRequestObject struct {
 	Params LoginParams
 	Body   *LoginJSONRequestBody
@@ -17186,6 +17425,9 @@ type StrictServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(ctx context.Context, request RejectKycRequestObject) (RejectKycResponseObject, error)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(ctx context.Context, request SetLanguageRequestObject) (SetLanguageResponseObject, error)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -19247,6 +19489,39 @@ func (sh *strictHandler) RejectKyc(w http.ResponseWriter, r *http.Request, id Us
 	}
 }
 
+// SetLanguage operation middleware
+func (sh *strictHandler) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
+	var request SetLanguageRequestObject
+
+	request.Params = params
+
+	var body SetLanguageJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetLanguage(ctx, request.(SetLanguageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetLanguage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetLanguageResponseObject); ok {
+		if err := validResponse.VisitSetLanguageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Login operation middleware
 func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	var request LoginRequestObject
@@ -20206,508 +20481,520 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rchs5mjAI3wo+fv2GqOgURclydZcUHfvKslzW2C67LXmqO4a1JpgJkmglgWwAKZpd4Yj5tbG/33gj",
-	"5g72FvYC5k7mSjbwPEAmkkTyYFkuV4/7R5fFzMTxOR9/6aRyVkjBhNGd0186U0YzpuCfVxmbFdIwkS6e",
-	"c2N/yZhOFS8Ml6Jz2nmjmGbCkO7QqJIN94kUxEwZ0UYqlhEq9JwpYiShRLGCUcMyotjfS6YNmXMzxZfp",
-	"jA3EMJjr4AVbDE+JkGbKxYQoakflmhg+Y72B6CQdnU7ZjNoFMVHOOqf/1rEL6PycdMyiYJ3TjjaKi0nn",
-	"48ek80ZqjutdXv4PuRzRnBTuBSLHsKCcakPYnd0YTOtXTIuCiYxlvcYCxlLNqOmcdrgw3510ks6MCz6z",
-	"i+pXq+HCsAlTsJy3zKjF+dgwtbqga5ZKkWl7YnPKDRmxsVSMGLWw50AnlIvm5NVcR9G5rg3N2RbXNp8y",
-	"vDjFaEZmMmO5JlOa2Suwv6VTlrnncBQsqw+NC7iXs4GwL2TUUDKjC/hywQzRUzmHT1Oa50ztaZJTY08z",
-	"nVIx2fk6Pyadgio6Y8aB6OWM8vwNNVP7B7e7K+wfSUfQmf2S2eedpGNXzhXLOqd26MYZ0g8vmZjYEY4f",
-	"n8Qg6Dm3AL14puRs9TCfcaUNeXdzQTK6IFykeelgBFbz95KpRb2csR0jCj4ZNayzZvYbuTr3S7rD1Ebu",
-	"OHGAkS/YYnX2V/SWaUBtoxaIPAG2aDpmpxXiN9Gd3LIFoSKrf/BfTZjRCEljOFdHQgD0SXdG1S3LSINW",
-	"POfmlDg45kIbC8FyTFQphEUaM+cp65Eji1PHjx8PxB3XfJQzcn59cXVloVDR1AJTQlhv0iOUvHt39fSM",
-	"KDZjsxGzZGwsFaGG5Mye9vEJmcpSaQRcOGckmPVBL1GyTiuwPQZi4f8+it6BuGPazJgwV09bIJzXr2Tb",
-	"Avp3J7tRyvMa3xUzpRIsIyN7hYRRlXOmSCpnMyqyHrmxV8rUHVNAw3RCRrK0ZDMhpTA8r+jMQDhCA2AD",
-	"wEpKzSzhuWOkoFqzjHCz5qD/cnCRM6rs9g+qtd+HNr9RspCa5q1nXfgX7nnSfy5ZyS5KpaWKHbY2dDy2",
-	"R1KyPU2Ggn0w+PKQWAICR1jQCXMM4ozQERB0C6k17tg32ohBinO3LPqk329d9Us+i4kCz+WczKhYEG7Y",
-	"zFIFWJ8cExruhkxlnmnSzdiYlrkhj/v7bSvMYZ5wge6jzunjfmJX6zifXesGPnjD01u2BoPueZs3igpN",
-	"U3sSrXOY4J17TvdOM/Vge/mJm2mm6HwNEtxvio/2W11IoRkw8Cc0e4vE3/6VSmGYgH/Sosh5Su2JHf5N",
-	"I1WqZ/mdYuPOaef/f1gLr4f4VB9eKiUVTtUEUkubuChKQ7gmM5pb+mAZ5sekcyHFOOfpF1jEOUmlSEul",
-	"LMaiFEQshyFZiXOxBP+OSspkRVAm2vA8HwjH8Sy9/Jh0nkk14lnGxMNv6JpPLD/ggoxKA4IfzXM5Zxnp",
-	"KpmzhOhSo+ScED4rmNJSUMPFZB9O/gcp2Je5esW0LFXKCPvAQYi1IsicapKxnBnH6SdSIkRcCcOUoDkO",
-	"+fCnKGcM9Z25BYy5kmJS6VPAT89IxgzluSZUMZC7a1abywks+kdpnll2+/Dr/VESXaZTIkd/Y6khXqwy",
-	"MpD2YUlv6CKXNLuR8iVVky921Yg7I5ktLLIbKUlup4cl3Uj5ioqFozv6CyxJSuSO1Bg2K4y2XC9QtEEp",
-	"PKi0wtgc7u3DQH+Eid4JWpqpVPwf7IvcuiHa4zvQqRHNSKpYxoThNNdwvu9EoWTKtKajnF0Kw83i4Zf2",
-	"E8vzA6ToCVCikWL01ooio1JzwbQmqswZ6YKcz4Uux2OecotsI5pTkbJ92JBiIIVSETFKIC2mJOPjMQMC",
-	"7gDNUd13QpdFIZVh2SuWcXoDzO9LAPyYW+RbFMxCO9DgNGWFAe720bNngLXz1PA7bhZXhoE6a2VapgxH",
-	"dkzNinJ4YPX7VQ0xsYLA6S+rP99ypD/r9uIX8cK++zHpzCywIHFgH+isyO2Q54KgciMVyr0/MAVYpA1V",
-	"QL/JtaEioyojRU5FVIutBZV/Q8kFllfPmNgt15YGJGd2SY0lBqaJjIEu9D6VYswttIEA63Ww925tzR8V",
-	"E2y+/OOMmtIu7OfI0Z4XhZJ3NL+ZKqZBaF69KreQ6pXm4R31+/1+r9+PXZz/UuZMWcB/w1TqwDMYIPbl",
-	"jH44n8ly5d0+/q9lvnklVO682KUbbFt5snoa8WnDLURvHQ6eeU0wEE2bhy/FxZRyUR9GQ32KnIFi1GF7",
-	"8ObjfuxV8+E51dOIqQnEwnpXiVMEF7I0JFAw4GeKG1HEaoZnxB9iD0+gMkJEF1Dq7C01bPO2PrafYK1I",
-	"bH+GEZUSRAy0y1KtmQF5zW4pIXxMboWci6UtbTj9JaYxXYSHqKeyzDMykYRaflsfG6EjecfgVeNhaWne",
-	"3e7yJn5zU6qnCZnXrKzS6etr39NEMDOX6pZ0vzshU/aBZizlM5qTjE+40Wek/wFk2+9OrAR5+fbiuI+w",
-	"0v9AJKyA5vsJUSyVKkPRnRtNUiqk4CnN7aSzHjmH5RCaK0azRf06GMSENFOm/B4shUYlBtHQciFKTvrf",
-	"98hbf4QjljtbMHXUrT7LM3fA3CQkZ2NDrJS0OHUibipF5swIaJVza9GEm8p4vfAgvyuIr17Mu+unRFED",
-	"C8056C1bw1oMJZ7QbMJesjuWryLBjAs08qH4tmTg5WNmua/jg7ASYZdn19Ekny2kd8bFWzZmStFcr46P",
-	"j1hGSs2UJvOp1N565C/S4lvF6nqdVfuKtwusZ/hwBD/aF5dJOnydNM5hadk/rz3SlzxGW3L7CP4FBqmt",
-	"loc3VF8gVYouVtbrRm5d1I/uNLy8gBDbSTq5N1+yD3ahAEnayvExAeAJiqRvJBeR3TmBNSp+ZQ6sNxv4",
-	"G4wVX/IDx3Z3AbaKN1TruVRZK1V3wOLfW7Z6R7FR5tlO7xfbvxzDx4tcanaeppbvtO5jE8ug+D1J7WC6",
-	"lcM+3nZNeGxPEe1aV0VbmKUlWTQ1Jc1zoNSM31lq4RkDzry0tEfHkaMV0jjC1DjXKG9r2DS3sS6GELds",
-	"EaXtQtkFqk/P6N9XD6RC763wvB4J1J8VXE862hHVGF9AbxTaX4qcpsyyLqaIYR/MGfIqbhjRdKGJlgGx",
-	"HEmZMypWzsBNlrjFr997i8IGa3puZvm6NVtmLzJ0Z1lN6hVVt5mcCxArLANXdE6e37x62dtB0QMQdf6i",
-	"LRSv6vUkXPSaPT+X8yvzk1S3EeWHC6NkdFXasGJngLg2rNhI+XFOP8Oahb9xqmxzydPWOyrohN3vhtZB",
-	"LXhiuCb4DgArwKpdG7W69azUhigGEL0dGCcdnZeT6PEbbnK2GSLge/92UiPCdANMwEVFVOFq0x4TVoE4",
-	"jUJqK3TnXNxGPaHUTNEwa8/UHhSGvLCCWA6viZEJCqXcWAGaSMGid7blSQHu+HOCTSQr+113YGiQWj0z",
-	"jIyI7Rwc3NEn3nNzw2dbrLyOvQi+WrPUG0YjBM4qYnb06NW1UgGUunamA3YJr1Bg25E3uAmBNzhMK5Qc",
-	"89zKBhVO5XSELm9Qa0Dls4oau2NqQVKqsl2Yhj+ZpKJMftcbDtntcB0arUWh5u5fC3D0plOqTELs2VKt",
-	"EzLhY5MQu0bNrLaeHdj9JSTn2ip5Mr1NiAWQhBRMJERPOcuzBDSRhMxpnjOzCzPiM0d0N+MrqK9kakyh",
-	"ybu3cYLqdZp7Ya1TbSrknaHBMVyhO9T4hZXCqEVMws6WLKU/PIma+TjNL1be/f3JyboN1y++E9ywjLzg",
-	"YpJB1NL6HbvNwuKi21GMGnYf+dZMWW0QRhvQqnwb04o3ybxgWVoSYI++ix0S2l22efVexq3A8DSWijy5",
-	"uQAycXnzPCF8IqR/8O766c025q91VigpDlK70ogdio+bZ265GTenJGp1It0nNxcJuXl7cdzftzhWG6G6",
-	"YII68yaoGV2QEUM7jyzNfkKosNRPsx65AtPRsmXKnfveso2KdHM5Zwq+TcC6JfJFZfPah/ndbKVmGZEi",
-	"ZaRgyg9Y2bjAr6MLmjJtl86rMLE6QMybtPpnlqNXVjE7LlhlwDFRsDznYpI441fzao6O/7gJiRz4e5Cs",
-	"Ia4doxyDxxiXVrwKHCxLil3cOsbU+0pACLew5n1PQTa/PmcjS4gj9i5G7xja/kiXkrFlCWQKcQwoFRdM",
-	"FjlLiJEkpSadAhQcjDmcOhlJo/eXD70fV8DDU6+X39h67SRqP/0tzNxrSRq99VsDKnBHeU4t3DlDzDKF",
-	"QxwaM2b5rIXV0lgKws0K6duR8q3ShVRamiBJAbGlZ2S0ID5sy5KdCssAyW7QxmwJlRT2P8u3ECORY9Yi",
-	"S9n9NQgP0MWp1Ya6wzFjQ081/15Kw5yJ3KInnPT+Clsg541gGntotYna4bOzfbLKgTqfUtSTrIiYlY4W",
-	"TJh9Okf8JnYx7zGGJxvWgTo+umfMJ6Viunk3x9vdTMBqmgcEVBZPXio8+G0OGyWq8yxTTOvt7GZRwtQc",
-	"p14nXmcMUZ5SPR1Jita6VjvmlmbawCoaEdALJryusNV4Lra6zRaEsa76yeKVFC7CfJtR4e238O1Gm4I/",
-	"gZXJ6s1EzxTFqAixqS942WzJVASrjMwzi+WauXBsoAhRkXh70cxQEzc+ttOfiI865RnLzneIRwhQpt2s",
-	"uVlQW7VzKRfDFDtVRyT+/JZYyZcwYf+jSRfOEi9jP7p1b6SNH2iqWMYjp0i6g46l7YOOC6eufDNts7iM",
-	"jV0O0l5guRHMHQxe48sxe3BN9J5evjn4w4tHfz74/i+vjjtrJdR1rrqo4LHlOt9pFw28hRF6Vf5KKswK",
-	"4WEZeurFVjuqTjO4cQ+OzetZg+cB2W5F93bc2uJwzuHdJg5t8dmP7u0VbtF6eps3Gffnue/Z9hadpaPb",
-	"RIjrCdYt0R+pd+49ubnoJJ3Lm+edxKLtTdSXt3RYq59bHt5JOsDL140AAfiRs9Gvx9sjt3Ps7nyQMHkb",
-	"p6xTFOIS3TB1+QtOcLPvg2G6yl1wYSuQfOczF1aphDQ0X5N84PeG6XNWKcvzxA6NBralccMUgUiQkQYy",
-	"8Hrc8fOuAYz6cFZvZ8JcXl984bkUE9i697hbLduu3xJ/aohdgl30SjLLqiM+q6WCLS60bd922/Wa12z6",
-	"umITHp7fOJGlcmcCsXvL7IctkW4hdY6CTiVWdDEC5I6zuQZFHzhe87Dft1gH243dLYa+paN5H9rzcLD4",
-	"wdxd5DK9XYUCIect/rk6HnRPV5oDBH10391c7Deufi1iy/E4qsxZIBtTjCLC1Eu7RFB/pi5bzuVk5VYT",
-	"Sgi1itEPkmSlgnVZmeMPx9P+rK8Hnf2mNuN+b19PK+zf+IwGfM9i63wqcx/vo7eC+WUbpJx3qoNYXsG6",
-	"CzvP7rwissx3qgfxlLg7FjmqQSchg873/Rn+42j6yP5zH/KhDJlJbcij7x73SUYXmnT/+Ifv+v3p6sE2",
-	"tbrNHnW/1paNvnIosGTzj4WLtMLYtNW7Fsc7XeIKopZ09qHlgdzWKwbeWDdFUgW62HHXeBLdUVyXsxmN",
-	"mdd3O5FP2fh99hfb0SVV+eIty9is8t00tzSWasx4NMQMsyWs6kkm/I4JUhZxt0uYZhrbVaG4SHkR48+g",
-	"JaHBakTTW58ksmLt6m2O4G4mu9ZzJsEeo0fks3iaK7sEuYDZh8S7KYEBo7doSgu2ymS8/yWStmk3M6Pp",
-	"lAt2oBjN4AeMJErqNPs0h7QD8LvTFGQfbk7JULD5+4zd8ZQNB6KbSmG4KDH0k+RywsVP3EwvZMb2EzKE",
-	"H96zD4U9myEqnM5kACkaB1xYGj+Rgp36Yx8I+Mp+bqQp3vujHZIuGgCkKfz4VdbW0E7GxW349g9STnI2",
-	"EH4iwVimXSQthmY5Lxs7sMySZaAdw7CGFe/LxtQn/UenXo8dCDTFG1a8KyBoVfgU8qAAgR2oDoh9n0qZ",
-	"Z3Iu/Fj1I/DHDkRBwfyPGvMQ/jMkdGyYItTym1Jxs3DJeHbsIqeitut1T/rfYyiq/X1PE8PUTA+Ee4Fo",
-	"LlJW2yPPnIQ7t9y0StYa1qD7Z/vW0M7TMB/CNJj8Xm8ALJKYbqJrO7EUzPmJ/FTO1OhmG4jgeNx0mEhd",
-	"M5ga2GLoDqb3NoGsKI3lY2AMDsAa0cjKFSOwSwuGFvwmY/O29TUUBla8SYq9Wnq9mUUSIUB1Xl1C5nUk",
-	"s115qZk6g5IFYAubyjmh+oAvWW7f5IxqRphAuLmjOc9I63YcLr60CBdZkYXyEOFBokUoM/KWVdVIllA6",
-	"gTU3iAGhIhsIi78wF/zUHSk5h5hemmtJJgws3hRR9LkxxWuRL0gq5S23ytndezfNexjZA8uqucViTttm",
-	"oghpd+VAZAkrrfyEPraqsMl2HHcJsjfByU9Lry+zlHU+nmdSTaTZGPIa85S11BJZmQIp6UsubtdE1GbL",
-	"jrWoy6DYJYTWk/rNA8dWHRrOV9brlLBVygFFdfY04dkGA/PKIycgtNTNuYkJE46+AyPnhs2iU+4m67n8",
-	"W2eP4phI8SbYO+bCL1XbySkG+QDXSLzrOfHWYXy24ntHocFyUbAVJiSlhk2kWiQDUZVOAYU4YynX3AoY",
-	"Dr+xdlHlQzdTNmvgc32NbDx2Qmo0pRsfe9PMRudk9ISdky9imIYMyrTFBehsEZbZBkdz9TQJXA0zhKZY",
-	"gkwLhNWG7WXZzQkWgQqO75Kus2kkpDJpJARyA1lCLjGr3aU8ZQnxpo59e0vVzexp4twZblRINL2Qlq8Y",
-	"lrUQ27ZII//qVq4tyECNWzNglMA87cOUHFAExnB7h0s4WGlb9T3W+PFzO8WIh8buFsS9wWvXtEVu0Cda",
-	"467D84vLE1QAXakEnjMyDCqBDNG/7OAYBAlnJAte6oQVfjph9Y1O0jnP/lZWT57BFTyRotRRMxoOc5nz",
-	"CR/x3CVcL3EpeJiHySmWXv28MeCw+jB2TsH62xjBKqFPU1Wy7FIbPosmYZ0LwtzD2jwFOiqjUHxISzKm",
-	"CigeH4Nog0MC7csXBDIf0eClZqQ7pfn4wD4aCF+ggAmz3yNPuS5yugiELzcP16SgPHMmKWoIZOtys0hc",
-	"rhvqmlgFaSCY1cCJqlTwFpRuc6FCmLbXZRPIP9vGeVq08ELNIf6UClHSnFvNRwUnmdICEo+RIVndpMAs",
-	"2oSYufQT6+iUkOyyky8RvwALRQALQST5Jzh6mcie7sS4d7N/BKWtwjsNXK+Q+zjnmu232Eq0UWXqbTFr",
-	"YwUcWF0Fn0CeNf58vgZgcNUJGfMPLANPgU+rrBeKBaL2UU9kHwpgTn6/8ynPGXH8LboRzO5cnR7hmPye",
-	"NNeZIM4E2BIfNaeiBQdQvxZ0xgC1MSKyUjBrtg+/V87Tppr2hGqets3bZrzKqfhXpnS0+pld2R0+rLSy",
-	"wBCwvDSPX/FkyULJiRX7gpz7NnO9kuVkCvGPQMWWpuE6sYDq8mmdUb+bBQTNh8LFCmX1Y2tbl/KGsqZy",
-	"8o2LOItIdT5T9Vyvc+fMsLpmlQMNujkXRiaVWcYPZV/dMFe8MuPSbBjg5RO9XQUJ0A7aEjQ+NXZCmd2o",
-	"03bhFjWjDSIumJo9pYvQ/x9cp33anuRcsQHgDVWaOfA7gDeK8guyoW5VAXEsS1UxiTj9u29UBsqnrqSH",
-	"w9omjgbCaS2/+sMIdo5McoWeVpQtZA1Nut3kXKt4uyrFbI7mqK+wJcjBOfKjXkLE8D0NxRNBIZlPeTp1",
-	"moVukNwtXRfVcraXvQNxb3O6XD2886SvP5TPEt7whSIRnL3s6l5HuDakYlOsQ3C89wt3iGxli8CH2C4+",
-	"PfYhoNOfHv7AG6rItlDcCrWb4yCuVi3WbaHfbcL76u/eytJGtV0Z5W2cZ47uMX3eIkIykRGLTc1MD2SX",
-	"TFVFZDIi5Hx7urJRakT5c61s+NklNChsgT6SVM4Y+FLOUA6or9H5sbgBh1lcgMPFt+7uP/+DeO6TEIWl",
-	"b0mlf5JA/YxHOG3N0dcbNgLmGeGZ61il21/AImsgCsFzPUKsiw1C61kn6YD5bFOA0ItF6uxrrQZyXY5m",
-	"XLeDRv3cqfh3nM2haqK8BdXpDKL5+bgqa2PVf+d4caC/ocTsylG8WKQXVN8/Wk+mZcVeImZS/9hSfagB",
-	"J+Q8AddbwRTRPGOkC5kMtTWyMlhh7d1tWNaLRfrUzRRjVbeL9HorGfZF9SKGSLhb0W2O+fqVhAg2Z1b8",
-	"5EqbhDCauqwtqx/5re2yoesaaCJb8iLsdgattE7VXH0GeUK72Tdao9W4/lem+JizLG5MaU1bLaauzOoa",
-	"7cNjKvX4WYUAVNJwvMXChkg5P3t9To2NBCJ8fVar1CWSs9UJQS/ElSZwrRE+LWA72LlfLcRUzrzgsSsO",
-	"KzaG6IQal7uYAYd1tiqzziehK5LWFiD3hHCL8d5A2d44vHj3x3pKvpzF7m+Nmk6wkuYt+lNtuzpPk2JF",
-	"iCDZPWq9f8oMGjGqeAr3etOOBOnah38r2CSqtE/p8ePvImIt+0Cun58fHD/+zosiQJepJmWRS5qxFtcU",
-	"z9g2VMu+Bq//g0VL3K8KDTtxR65xuSmdoUstLgSVKm9LMcrkXNh9BveDVYpBrupS8ub19Q2WWh10Bp3a",
-	"ugfzBuWYm7dxSAt+CGXKDm8X6WH/6Puj8aP0+OAP9IQd/GF0lB58z46zg8f0u9Ef0j9m37P++LACpcOj",
-	"w7GSKPqsh0p7vI0jSxqw5A6+un48iQ3gWePgmiJTG+69GuMtfrErxMT36aZvWb/D+a25oGc+TaiAS8bi",
-	"gMhDfOWszdF+AS9pWeIGk0EE2KFe9p529tIK+LA9AVqVaXYGGij0D+Ez0BisaG+kM3t+jZaId3qXcif+",
-	"6D7Z+AD1niFmjqW3n8cAgTvYwvTQWPxnkdHWcOhrMK7Bdbj8Xq4DkrmTxOlo9/Jh75ycsJ6mHzlswzqO",
-	"oQg95ROr3Ixde4EDZEiBxd3RmF47HzE7ibLbyIa1TNiguuFs4QW1AATSx1YNsXHB95KhZvTDFX5/jEUr",
-	"8Y+jmHQV96ack7HCBP5Z2LTF8rZtahcsX/4GxbSR4LPdKdZcJuoJopWk6ugliK+nZJSXSi1ItxRV5LNU",
-	"vkLBWKal3k9IWpr3cjwmXZZNoNbGQKRSCaY0gT2JyX5CJjlVLCEutjmxT2ZQ7aGbSYbZ+fh3UIfRuQ33",
-	"k4EQ0rz35c9JF4qhi6oeek26/C72Ez+1C6KmE4yu9ZUALMoPhGWZVmwB+0BXuxIF7hZ9dK2TiPEoLHDj",
-	"djtJB/aExT/hOizw4K4wHbRaMT7RaCqB2drMItdOAPCzehFnRNPb1m9WpPcfpSHXHtk6SWin2Uqux2Eb",
-	"ILlcVapWsDZhnH91s9YElbXa6TLpjqSZQpQyGgzQ8OO8lxCYnVPD1GezgayjyFDJSVdYvhcu1EV1Hz0U",
-	"zb0PUa3BYuVSbxfpxtCGxYtF2lrc/8VfLwKN16tGRJdpyrQel3m++P9t3FxdxN+uJ7YLCIm+d+DuPWJr",
-	"l2h/aaaW/KRQeBEqBkisZo0V4GTGag/4co4GVs3cXMT1Y9s5+Ijx1vPIfQD5VuHGawPcb1Zj1/e0C22v",
-	"9O5GADxu74xUoetVTQoXp+7a+/U25sXdN7r5FVW3zFxQkeUR5QK0mHjhRD6JlzDIMftzNUWyYKKlytys",
-	"rTa5a/eIkVx2hcSOgurybjWfHf2ARbjF41KdtS+KUOHZ6G01r5+8mgX9Qa3UADrNmBloLRoifaX8gGpW",
-	"isrhsL3ildaLW6pUmGeVCfnMlZmKTbNdlZcQSCIMwVJxdYdalOe1R3EGWsXQxqM1Lmk6xRafGi375Sjn",
-	"egqBXO5DCOJIsPELMQpIqYIGq/HqrdAHK3ZPMhjdYFRiynTimmAaxUflkoawzpKcOzsy9KFNOsExR89B",
-	"L2Yj2Tiwy3dv310/7SSdJzcXLfUVlvkdjhGcf2BfdvtePvEaZOIQvxqiFyyxcpP5eKTo1iKDtFLhpfDB",
-	"5hXVDRf8fJurP624uOvxoxuu+XVrEbmakUMHXnLnrPkNXN6af8dXYWiEY4s7rqTwVt+6Kc8dy2Xh3PaF",
-	"ktnK/uq7mEDKzTWfiKuoisNAxB9AxdQ6AdOlPHYAC6H9U0a6P7x+/cPLy/cXL68uf7x5f/UU6iwzsx9H",
-	"O7eucOFVB9PoSu/aHN5PSp5nyy5v1wuuO7DH4YxuuUxpTkb2db2UYd7vHfU2d9zxa64XkzQuYek4ozcZ",
-	"1MNahSlfWqu5wb/+9a9/PXj1qq6BECGaUC9rsyt85upp+Q+iS1xA74YIs8dskB3aW/g4lJ37eUQNiLs1",
-	"rijqoNLd4j5bO4T8uaQ5Inb10hYWPX9qwVmEs9QLjd/FC1Qu1phwPskT/uu6u63E8/TTVGHFUHFri/bP",
-	"mK4tyM6oB8nlKQWLDKjCvpm87w8cU4lXLIFWpBBsKd79vvbOTQ4p1yG+fm1PE1HORkwlpL+yj4dSnEPP",
-	"ckOJDh2U1c3EAfkGslik4DRfn4+zbCGs2CnmzzdyBatIXHszVfm3MNNolfOY5kLWXdzruQiXvVMy0NK3",
-	"W9vm1wWec29mREDtfXoEdbC0pSgUs2OARkvpkniaHZYj0Q1YMu1Bwm9cBFz05ALuvYUD9HMkDa1LD6pX",
-	"c9L74x+ikSwfqpL5627G7vnSvYo29jbKoCaWNLhYO28ybcuYCoquPl7TIKvlPGY0zz9psqPWblyrRdZb",
-	"k1XCQMDq9Udh5/NH3z3e0Pp8UwrAvSP/Q2Gy3z+J7vluh6BNiNY8syg/UXKuMcoLBKbqqavS0Zj9KNnF",
-	"C9LwQtnrR4BbHxUZCL9u1jbcvaxBvi0YeBtQ8eH8URiIpBVtF3Mbz9Bqrid+jZ817DWEm5PNOkgVt9oS",
-	"m+qPqe1K4tkWRU7F9v5AIMubUh5wyOgyXEPR7cuDQ1MRKRhwwJm8YzoJsHKlGqzvOANvgtQWV5s+Id0S",
-	"P9kYJXZt6Hhcx4l5t0/tSvycDYT9efoGwmgD3WVXBVV0tqaWQ2vefXCrBaxi56NR7UeynSTjd98QY+yi",
-	"rrJdyinwLImVTkhI4JJuL6ZQ7r7x+XQRE/J4OsXe3FTf+v6ivu1nAR/3durtXB9G4uNE6/rlU8jmwssP",
-	"brC6lUBUq4BqBZrXoTg2Bsi2NJ9dM4wsotE+p3AULv4zCsRuzmhaa6uzLPhq3UY2dL6mLk8uqPsTLJVm",
-	"My7eTxT1uXL2/N+nudSlilt//bQt1HrH0u4VwY3GvXoryb2HMo0G3Wtbnq+29G4JhOpUK2yMv+6qVt36",
-	"9Vi0duOrdW78N+Uo56lvex5hVPiE71CDudFrfmMF5nr86FZheXajOhbvWwqjfK3VMncZVFiPpy1TTKpY",
-	"S1wnu2RyLs6IHQpZa929GMB/AqmzTuq01GnTpNE0M6l0FQHVtm8IdcMIgnUBefY6qjA8kJuRkEBg4xmh",
-	"LsIRwyTQUFwF06jSJYVoJ58tXbyD3Mj8Hv50FTDZIN4hLWsk0fTXlC/Wjaim6Js+hucCog+3eL+Zprn+",
-	"ZR021Il5EQsr0OJT53IDzzXLyAJbJ6wfP7DFbLGaoGrappdjEspbF1pwIbOYuzZgSbEGBc1PK5RvE4zi",
-	"eF3zneaIP0eXizbi7U1HIyiJExV64FHVSaFuE4Mt5qAXFBqXmirJ4xaNzGXAxPOzXTNg6JYN7525KhZW",
-	"hJlKy+AVg2KccQPd3yTfUX6NR1tfglNb+oKUfl3cLyseQmwX2FaVBnoY4h72oF8eiIfgPI8O9nfvMYgO",
-	"yNWW/cXbihE1tHdceHB64fSRnKVVQIvgRAtEYc2nyg0ClYjq2iQr++JL29oMX63VKwedH2XtfglTJnKu",
-	"Yab22/Cf+WCY1hdeRtudAggA4yWKTbg20PJ/woJeRzKDYLwcurWtXUPkUH8Mkvq2di1URKItcP0SikQt",
-	"W1qix74EXY3jWjocT2uak4TbiwMaHtsu/dIjwTNQmygBBb/UhjAL5nWt3e6e/1yTTNYBsnvL3dDi8WpB",
-	"aHxz6qvr1+TR0XffHRwRmhdTenCM9911CqL70MferoYvr0tu3BhzF28od9/gvCoTsvHmFqizexwZRs1u",
-	"ann5K3Vc/7l1wXUW9xbN8TctegXBWvVnnNxLlLtN/fgzzBy4h36FfW/RSPBhJi/yxedvIblDnM9bptnm",
-	"ErsRKrkZ07d/OYq9MuabDeqiY6dSe3LA+yA41XsynOlMyZy5OmtmyhbYHdoPAOkGAyEVn3BBc6ILlvKx",
-	"awaCtFUHb0PyIxktYND9MzJEO9WQGJb7ntJ0xpqZCLoc2dWP0AhWmqlU3jjTSPCOGQSuXWH0l3JyGe9E",
-	"THeyIjeaS9ec+Uc2rwrWQ2TwM67YWH4gUpCXXJQfdukCXay1KDevUkOV2/dcJJVww7IEK3q/9x74pOKy",
-	"vlI7lCJwUcvv7Rh2hIEwc/l+TFMj1Xsm6Ci3Lwa/ZVy7H+311WNVV5BAQJ/rnTcQoDpDUojWpCvYnNhN",
-	"aGhnS4uCUXWGhcqHwabWVXn3S20z5Z5P4vnrMTsr5Gw7Y2t4pjH8vg4Lk7fi99cbTP4xuqeWXJdPKPYQ",
-	"RJgtb5pD02EM7cOslhm95a5kkis2Flcnd0OPnGpzzZjYZdm7gkx9Mo35YE3haPWBxIHJmJxlS2W3lqrB",
-	"4DsPUdLMDx1dWuDq2Dll+l550NfNIkZbNCLemNqRU/HjqvT9x37yCYWZ7AuVo7+1rW8wTLO97/5W7Xux",
-	"VgYm59VzUdHoxwt9u7Fxb7PDx7rOvRsMuZVjqTqz5pHEL4wV74pIRBjkBkardb2D1iWV4u/pgRMSlm0o",
-	"26Fwu/Gv1YJXr7B9Xxv7GMR6TWdVeWLaSJGiRUG6zoql8Z68a3tTx+OiVaO+aaSN1lp0Yx4LZlSsLmcb",
-	"lTrKMyDuaxslw0eXNRd93CdGku/6/bAnPRr6FJ+5iw/WdbKFXA4zRW8y1Ah2KOy9Tb2/ul2OgyukAxBh",
-	"tlvBv0+oRr07f7bMCrSkVtYJT3cZcr3Vvcg5W+fqcW8454puVpIL/RhbhRI0brqOJwja4Lf13X2/C/Pa",
-	"2GI/WgWqAVH12WyE2M9SSdTUDqCt5Igmzmz0droqF26SjVta9fC6vD3vfFpXo8uOBWrGZ7GqrCz0k2J+",
-	"W42ONyuGxdrj4NP1boWci7UdXSI2VOdtqBLcdijlEvW1PAODf+XmgZRGLrjhNE8I6016ZNA5zyh52Rt0",
-	"evcNI3a4U1fLcHHFrU0Bg0uJR1Qs+yG3AvJGaPgGEG9MsGGJLRh73zWuKXJz38V+vuozn1r/5TNFrSNB",
-	"3iaCqCblV2sLufiQ9w2R7qvx+PFyoVuWoQiHay9c0HZB63jyJ6cXRM+v4nPrrKI38paJt64j5QZNYcvb",
-	"tyNuvmN8bZOkfzOXz8Cu9RTNWl+yd9nHdeu5FJ9hOWtnuGamjOhu0hRWVXgXK4xnOZp7fnp4SN69fQni",
-	"75/fouID4V1xX7q6aNWZ/NcQrP/mxx8wtx788yXcCcm4YqnJF/CKIFDPkGAKdDyLhqUq1kD6CdXs0THB",
-	"xxDKvSgYdGvw3Sc2h2e6sZPwnKr9xSDsXWGh+Z1e4zkdcbnqHtzg39zoS9ze6bitH7GKrgiBbku4fldM",
-	"FM3WHwPfwhO4NsXK9Wd0lmguJlbcgshN+2/wFYCrQhB/o8s68OPoCamoA6X2SCQEHRKJm0Oq2hr+aVVO",
-	"3q2r2nv/3ClXaT2SsFcVY5/TPGem7pC3KVeoLf3Dwfa9XfVLdTaFNBhK0FzFD08+k7JciTL12DSj/9P9",
-	"1UvlrKVHoF66oZZjcXa5TazYwsEz9+rHpDOl+hlrxPSHpvLKcPqkvt7NK+H6aoax6T7YOzJ0o1pzpPx+",
-	"M7mT6yrvM27V/7TE49WkM1BK5B3Labz5b0Xa6k9+f3Lyhz/0+9/3+0fHj3aIIbO8zlfkD0PJiBREloqg",
-	"87OC0taar/DR4Tv16B/f/Xl2NPpL/+54+tf59+nJ7cvz3t+KyTaxT8EBPD3/w4vjP/+ls4ZqrY1Akpio",
-	"eN/a2YFUtkRQ0O+HHq7uv/x0k5Cjx2TGRWmY3j8jhWKuQmi+IFxU/lPfw1z3yPmbK9do3Dm/uBkIqsnw",
-	"HIgu/we4mU/JE0YVU2RQ9vuPUpgQ/smGgfMsteLDREgFEZPdwI2WUqU4lPZt6xkMwVKvNvUzsy+5HDVN",
-	"uoMOAIsZdPZdq7/tqKZpioFRtPy0euWWHtfxhgAjgSTfqGYeJo57jhEjM/GjcdSwJlrJclDaEuWJ7Prn",
-	"Ftb4rKaeywnnLl4BE858owwugjaz9g0MOOxOGPRt0vvQpjaooz2S8taCHgSSD0RXKoig368cFwuSyjLP",
-	"gA+NoDN+dlpHMoKMoadyDk5PyEMNSgYlRLA7pgCI/8GUTMDqMnRHPEzCFutP6h8jhzzEL+1BO18TNQMB",
-	"G6SKOUsTQpXdDW4dfA9CuiNaMOxUoxjNYTWaTJlywRfLuQBLYmuMzRwdt7K8rZnjBk72XWuuaQuKBqt7",
-	"vE3w5CcDewxeg1ao27sfWqiLFcIMbQQLfFozY6o1M+vb9jxpkxFvAs9nrH8P1itZzu9E3LvjbK4tpEoR",
-	"Zut9tgxP16Q5kgSfTllW5mxPkzFbOaMzcEVNWIb47RON2vpA/0T5XUwUAs9GmU6revmMVe0GxyXGxmxx",
-	"Oa6xdrzQnriYUi7O2/sx7VCCgnSrfwXZGW1VilLG71hbPHnDHe56zia+4sB//d//K3bq63oVPkTjwRoT",
-	"g8aDH55TPW3x92OFsjDRtFs1ktp4YKXOWjocfUJfwaSD+tg5StjbWjiXGl9Xd7g8XA1znjQEMkF4I9WB",
-	"LUNivd8g/7RGlfWEMW7WX0oY2spiHhDbTXbycPj1y/sttfPbVO8+2PWOte6Te17I9h6McJ4tqujHpvj0",
-	"Bn715Pdo4Ddv8PxtAbb1GDY38AvPYEMDv0gEiasLAznr0FCLdOdVrsb+VmS7lfFaHigF4WarYaqswLWF",
-	"bOqT2ZKlbGRdKBiDRO/e/iTm5aWM9qMI3bZJFZ4DMSS4dXv0PJ1aHjp0Pw33Ky/s0f8gvye/O+r1+1DO",
-	"Zia1Ib87tkLtfotrdoVvRO7f1+TCRtU8z61KA/VVjFwChSBEZ0OolbvJ4FC2ANwtQv4iErEEoXgHmfiM",
-	"5IzegQ3AHr+vHORXSmju8hs3eXsCUW3J1XBzkZDLtxfHfSIVubH/2CbUa4fbMhJ7liztxf8MlVO2i/AK",
-	"r81vaP1d3d/LiV4aUKGuLSl0GiWYcM5LLKSJfz3z5PZffrpx0DQDOwg8reFwakyBhmV5y5kfg9tjw5+8",
-	"deS0k965ePT6a1rwF8yyIlA/x3JtBuHzm5s3YJaSY1LVPe0RiHOuWkr4gGcuJrn3Vnnmfv7mCq0FP8iB",
-	"8NVOacEPacEnTOyDWm+fv/OmL8y6ZYIpWjX84qY3EANxIcUdEwZK8CMLt4iDuRdjmedyrk/tewfkX65f",
-	"/wgMX2QWVnrkFZbl0dF6PEdYa2zQ2XcGC0Jd9cKeHexSKak0rGv4y8D7gAedUzLo9Hq9QefjELtLDOHN",
-	"oevd70PlYFIr10DV5xmjyx1E7Bw/+YQTn+mfUgF5/lAXABomUkNHVDPSpUQx6IKaEEpSRfV0PyFW5KlP",
-	"w1hyD51RB4JYhMGQI00e9x+hWWT4lhm1ODgfG6ZOyaNhdRF+2XvVfdsdjBRn43zRKLtth36TM7smoxaE",
-	"TigXcOhkJqEF/B75UZqpPWQoK5VZVZhrkrOxISM25SI7tTuQs5mdnHEzZcoOOqUFlHEh9rIVyxeWskDW",
-	"vkERzr6uWMEouLu4qaOBNZ0xMrzK2KyQ9sAXBy/YAtJ+NB0zOzhOQ+Z0AQd/4WavzLCuAufwLwfVARy8",
-	"sfoJl2KIxXcmuRzRnBTuVw/rIK+yO9cnf2Eng41kLOuRa7TnQpfaykpnFztlNGPKSg6U/HB541KPMNHF",
-	"g3AAF1ZMg0vtuivZJyUEGmOCAc3ITGYs12RqSWVKy8nUkLLwjTfPCK3XPWIL6UbP5WRPw1rs2DBJBaT2",
-	"1x65GqM1EMa1l1GPbbfjK775cyS+aEVmQXNOF3YjduwZVVb6apzvtaE5OyVGlWyYEC3tIi0MIjKOFKO3",
-	"moxYSkvN7DMlXbFTmCWXc4DFcyHFYiZL7WPPtRvAbue02gr2ikXbeIYIDrTkzevrm4S8eXcDR/7m/Obi",
-	"uasgCL74VaByg3Ut6h1ZdnT8+DG545pbfnx+fXF1ZVdVh/7as3/3DitOUzKRMiPpVPKU7VuK6mqjNuLm",
-	"CSW3bEFUKbCOKIelWEwmHIDglhXGFXp3Ff+OT8hUlkpbMuES25NQ1JcqbBntJtvDy7ZLOsVAfQBeXyMD",
-	"MbsSOuqP5FxAJwyVeZCuY7SnXBupFvtn4MrwKTAW5AEKmJlKyNQy04T8vbQXYHc4ktliCZvtCeAKvLMB",
-	"qJs7B/uuHbBxPc/hvi00waCYNACFUyw1wtOuxsaDdokI/vR51SUJn58cH59BKQFLdOr0QDszXpsFRGMF",
-	"SlUKYXc7YUaTk/73CZEqIXxszxWoOWAEzuZwulDS8uikrpBbH39dGALnsaramAuMhkSoR8oe0Igx5TkD",
-	"kdYKs6T7+MMHZLQnx98jH7P4a2EHkE1ZTuAuaOaAzZ43DP+CLTRU0rHPpWP0ljYdcOHLciify7GMfr6G",
-	"oGPsdUVcO7J9UnEs4O9BqxXwc4F/Ah1aMCm4N5B7QduTIWS1D30m4DBxv/umKUiuBwLrwBPFMLyGjHM5",
-	"ryQPgcE8xEwVY+S5McVrkS+cs0yfkmElQw0tTh09PkCfHsEfBwIccPsJvKjYWDE9HZKuBWwyDNyh/lFC",
-	"lISMwdoQUWqGy7FD+HQ4zDQ1qtSGZQf4q3fhAQLoW17gtaNTmmUEdg9BBPsJKfJSw4hV0uSfjobo/kGN",
-	"YTEQKPbB3PYUsHm2CxtKCOpnudUo4ZWMM5fQ0dirll6CuxVyDgU2kJND6Q37Dngjoc2AZYUQ2UsrVPOi",
-	"yUn/KKlEQZrn2t4sfO5y94aICwA+FmY502fYBh/kAss26qFqZReqL9gzAG7qAHvF1QrpiHCVlWFq2UNL",
-	"dnHFDoRPL+4K6c/hFFloYzH7KNpev312atlMKaygUh1Ot+JKCbKkhDy9fHl5c0n+69//N8KMFRocjOVy",
-	"Iksz3A9TYFgGN+0gB2uM+2766M+fC+fTJ93ha/jH0FWrcPjrlIF3b1/u6QQawA2vWXrwjJl0enDNDTsF",
-	"anqAowzPSNDbwV2M46Nwys+lNkPLPeB1hHwQugZi+JcDpxiz7MCi8Sn5y6uXFindz8OzurK5Sylr0un+",
-	"IzLoXCip9YHmpjpICzHw2qDTc5d2gK76QFZgGREoHsKdvJU5EIAPB2klqaB1fAi4ayXzWuS2GpeFfQqp",
-	"biB7J4SJsVQp4npNoAditMAy9zLn6YIYwMeui7jIytRAbUW9B4nHGp/vn5IhXsQQRwdMRRA9I0M5F+fI",
-	"e4egCzSJ9NlADO84m4MP2NIxB/FQYUwnrrGaT56SytJ0iPA6I0PknnAYlsK6KAkcKRmIIYRKuLn1EMaw",
-	"X/as8F/LsacWKXvkJ2UZid2W/eFRzwptwAqdNxt1cPvsxGLpUi69Z6qPvHTklZVUCkM58N1BHccx6LgA",
-	"B27AJ1prNOdvroIKwb6xhitKSgveOe086vV7j6DupJmCyn44otkEtfcJuhSry7/KOqednGvzBF+BKvOo",
-	"Ttj3jvv9oMO1q8+WOzZ3+DfnxEJD6fbdI8CXAGp8pOq2fUH37I4e4+SxMatFHl4Jw5SgOSiwDZtF5/Tf",
-	"fk46upzNqFp0TjuvsMolTgCoCyAPyED1rYUlWRcIsodPJxoaTMjZrBR2xJ+TzipKdU47CN0w+6E7q8Mx",
-	"/Xtw4JEYXbgCcM8Ox/TvvQWd5UNo0SFVxlSPDJEnPDez3FV/EBkItQ2MRGr4iqrbTM5FMhAAX4rOyfOb",
-	"Vy9JpmRRQOq/dEQHiLSRhAvNlOmRoQbHO0xhBc9aRKyYElVsIIqcpsyyWqaIYR+MYzTGUeacjljeIxdW",
-	"TASigLX5UOIA/hBsmGXcYOwFrpc7vd/qYgj4TQCdMHOBx/qM/v0hYTSYpQU+n53/+SGA0w1NukDSwU4E",
-	"7RfcDVR337jt/QaQ4vZ3AdGpnB9wczCX6radONRn/1zOr8xP8PLDX0EwWctNaMMKHSDMA90KTGMFq0Fn",
-	"KudgsrGrGnTuefgFnTB9+IvOy8nHVkIxxLdQSLOvoozWm2WVrBeglRs6aQGXJcLhCcVAhJSiZxkY2XsD",
-	"RgwJdfhFtufUpIXrSGtXsh5P37jiv1TRGTPQLfzfnKXXsqXazmuH6oT2bYxiqmFlQ2z8x58fHhZhMy1Q",
-	"iK7Yj0nnpH+yGfR+lOaZPdAHgNVzog01PEX7U7dQ/I6miwMU1BKS85QJzRIrOB+AfQPUXyvLhVBkVV2W",
-	"3ZewuKqmW9AUl3b6BQiKnylyj8/l3HJEtFi7tT8UOXnO8oJcMPuNw1iaGpIxQzm40u9z7IbR2dYyh30Z",
-	"hY6es+GvSAJoVLdSE9peAhFAeyPEQIAMAOzfm3LQwAmWcew0S1WGqUM4Q48MIT9oiPZEMDgAbbLiiR0N",
-	"iM1ATI0poAroGRny1CovrimlHEPL+Q8sI5pBy2/UYZwOnik61+vp0409qocHOpimhXLABTwQlNmxq4vo",
-	"4qn7mHgdmN0rtFcMLhdjYT8d/YPC2O2I71+65/FvFdty4YKqV+NZVu6kWhgZLQCeHuJy6km8qZgrcnX9",
-	"Gkxf3lZF89zqg/BTcBVVH9GtLiNjd4dpLtPbVopwJRrmDsRVKxzwFB0yiFDgIEGbi2AEhkRpfUizOypS",
-	"9pTdXdhfh2Asm8k7EP7nVGVor5bjscVSrtHozxtSiLMg72lLaaRagBUffISaUAPRzs5ppq0GHRSlgc+d",
-	"P1GjZw2lEzck06R78fLKe+mgo4kvFQ4f7/vypXpKIdmgR64Eqft5ostAlobV1cvZBwhKP+mfQEThCnT7",
-	"s3hI2lLN0UJY4Iq+CpnkBjM2/T73tAMftNrOyZgq12xJG/doSjWAELgcuyF8SpEvQsoUtmHdhBBJp5A6",
-	"ggLnWaYrOB56q2G9nD3tobfZuarye4AFmRrsWexi2JPAT6Wx9xHrkRuLRujVm1hoGtH09pRQl10g2IQa",
-	"fgesrxQFVRq16KxE+KqENWkHePTd4z7J6MKqP64y1X1hdwmXV2X3GEzUrxwGTiwI0vi5Ckp9IrPFZ4f9",
-	"c1wuokBTefj4a6Oe62wJ0pO889rBFoj1hFY1Uz4FeU/632/+4EKKcc4xWOjk+HjzB++EA3YLj5fQCeEh",
-	"jHOWa5gWcuG4yecjB54/+gTSVqvoU3b3CrO0Hl5UcXNduzPZQmKBrl2U5yP54asg95fgzdNkrrgxdSO2",
-	"8NbccqGsaWVrfZiLPfyFZx/XSaL15W42U/BsWyPF8Zc2UvhttAEIOhq+CgB5Lao8ZGe9isDG54UGZMWH",
-	"4NhxAZBBDc420fgNnYD3EUM4tFsqNlvA3jZck+5wwowb02WC6OH+KRnmfMbNMKnzBXwAykCAcQa7Clsl",
-	"vM44GLoMQ4ihH1YdbjD0v0WXXdmP3plt+/iwzsdk47vYHAjzI7Z9/aU9is6Dwn+9fUwCieCBhTs4+arW",
-	"JyvvwZePtuGa1LnbmePNjzZ/9EyqEc8yJu6DehWyBWDRaJiE2W5dXJ9zM1js0PsJkXlWUeXEx7JBKxKf",
-	"M+PQENGqFQMVu+NsDvehG3iYUT0dSYq1d1rtVKv5ii4HgAkoeo6q6rubCysEEylcvIeWM+ajNl0cZtei",
-	"3kBABJ0L6/K9yDEiS46dhJ41pPbRwslvArX0BZkzxXzKnDd9VR54DKBaOeXmgbZg8dPqSB6SSVSTtLCJ",
-	"6mJ6nwzj94ZYkKBpnoNptFoQxCEaBFRfM8Yf/PYQWUcZNOER6faBb+0KWQ1RVRGFLXyL/E2OUK8CmyXo",
-	"fhYkrYKGsDlmc2ds0Ge+D5oxubNR1pss2UCEcEdNFSoEaep1XIYrB0260CTfF1gBaJ9TGAm00dQZj6AA",
-	"A8QeLsUQQoljjM3B4qhVH1dINj91wbyoqfpvqVhgAGIEhHFhrxCJ7sOLoirkA+FDpLZ3BDEg9wgLxsLr",
-	"vXvQ/9+AblYh4htLVV3OUwWrIZiC/c/HhKIR05LmDDoyCzm/N15i53+eO5Rs5RSYR4M4F0QHg1GQzOgt",
-	"0xagfaWb5SI46GKvcskHwvf6w3F7sYAdTSHitMoAm3GtIRtjz2UUwGQLspClwvYOA4ECn1ugRaO9hPjX",
-	"yyKXNMPXq+l9hoom0U//KksVLLZ+myorXSKFtByYZT3yV1liTRUYoorKxf4gVRr92mGB9/k89B5prhyr",
-	"ZwCpWV3sfgvTQ8S7DG750yXXhxcuw3W28E8M2KQeCnu/JUnxJwx7jYRIw44QmSoImrlmsffC7wkzN3XO",
-	"/nMUzVox3crv3LAZKeySICEKs1WcobOiUb4FYVfN3nt579Rrbpp0rV4+EMNg6uF+w1wbZhzohNDsb2X1",
-	"ZMyYFfHumLK63zPGhvvONYElcwYCerYx+/SJ/RckhdJ06lNYtA8qZOMxS6vVR6RdF+RYPRmI6hHYFrnp",
-	"kaEVbYdeaxwCOqNIbJhOyEjaOUWal5DFYzVapA9paZxmq5k5tSqp1r6nSaWNoosVxX8dKLLOCm7fROEW",
-	"rNJnvkdCmAU/EHUafJwIRCAgbouBLIvaGAPWlWRLDHYj39hvPm6htrr3nyk562z/+o2El2OrxbPrtJqL",
-	"IFDTImfntPN//lv/4Puff/+7WOpufHSwNTQGz9iYlrnBoWf0AyZrQ+xMlbp9FGk18ZBk1J1SWyBNqJ+D",
-	"rfSL6uafV29B8uSIT9POeW+qWROqg+kKyWzhsfbtVuz6inisXee6wOCASH8tKmqDbzzQRR/+Uv/7ar09",
-	"+ypkzzuqXvUcT7ehel8aMDYDxX0Eri9kFG+YwQNlpWslAzkXLiMNLEdnVuUGc0KuGTnpn+zfG6aKnArd",
-	"KmJhJilWlMQuSs5WmlJDczkB84Iv7uHrYDg74UpHI98USY4Hwm7OMDXTVm+gAmWQjBp66hRHeAi/us+Y",
-	"M7E1JE5yy5hLGnOv2aFBOZ/RDGvCrEuW54K8uyaZzHOqNCTJDO3Eb6lxAW9TRhQ1bMnRb9/BvutW9Fww",
-	"qki33+v3T/rOE49+eFLY//tdv2d/FwPxu6N+n1BTGYz2e2RICzWsKw5ARBYVoqQ51yzDubmw06QQw1st",
-	"j/znf5BH3z0mhwMLUrOndqb//A9y1O9DRh7ULMM0dSsTg9NtLv320TiVcV3kdNEjQxeiMMQgZhftoGZ6",
-	"IMxUyXIyrfZvYcCyM3fVWNzjlAzRcAo7GbryK//5H6Q+y5UVDXztbrcvLNnVGOD3zhw7TLCkydCfm93s",
-	"MPCn1/AATQuV0RhihDCk6QLNZX79eC2Nqz+rdV/IyyeFkjOumSuqg04axbEOBBULkqpFYSSBklsxOTbn",
-	"2gBgP6T51k6wjjkGeKsfKqYQBidyPIbIcsggwVpyOgmD2TwNgCvZnmhFfHZ/92WSogTrpwqAHaQ2JiYh",
-	"ODswG4aUasrSW4hIrS1FLnE1oDkTsGcFc4C07dKdV9S2/cQnlLr+aJhepw0rfLIL+0ChSH4FpVXOPNQ1",
-	"GrFPQTBiJHo4tkIw0BfR5aHP8a25b1gDi4ByD+PAKCbkHLHs3VVdMFWzqnIrBC1ikJGTfqniZjpjhqco",
-	"0QN7W2sJQvedNGw7DTDof7eVU/6P/a0Vqqoe31YDx2rFfylnpz2tFnoAqPOVOzh/VQv3T1iIIRQwgN77",
-	"imJQDAZYCCJFQRdJZd4EW4eVOu4tkwH1OXDftrqenkOav6didTmL2uy1YkHCfJ1wey7s1kJ5BjtLBsIS",
-	"EtVKQ30afZPxOkHMUjBwEUECrpfJgAf3BgL6k3oSQiC+/G8sdfnFH8zZSi3SqhCAkHMU/lxmpqWePXLS",
-	"7w+Et5hrltuxmtuzG+jt1c0U4YezyoCPv7X4AQYCT6sqHNp0A2B+s7P/g8c44qXYPyMnx8f+3PGqBkKW",
-	"RvOMrbIQSHEYVUFvK/fX3bsSuhyPeQoFKNzPp+R3WO9J8ODS96x02WhpyhuCcmsf1Krt6Z7ed/UIMNET",
-	"Gh4DG3VdS9FVmOzSzpRwK2PzJr1y/Mc7LrkmU5ZnUa9is8/s1xqP2tIO9wuHpW5WlF2o0KrC/NVyhy/p",
-	"MD053mKyGylfUbF460MPPgcbOte3tSQdYz+fg8MYBved6rtWYfrtswtycvTHPrm4/tdTQn2BKCXnFmHJ",
-	"oPO6YFCjwBGiQcc+QwqySryQTw4Eeij2Ewhct+9bHdoZLtGfsxRvZOk+GXQucqlXJgsdHlZ53+DxOKvI",
-	"vvvMNRfAwwgyTILKRXZJdcFPmIIbKw9rYmRm9ecb9sGQlOW5L+VEdAGZMlPGvPysSoHJbmOpZmVOB6IL",
-	"s4HXGErQ/GmYkOHv7f8d2P/7n8OEGDqyLAE6XNCJD0/ax7Q7xTDXDb/eG7ZI0td+dzsTy0/3eWyWdQ37",
-	"YA4d7NXUbFlmbsnwdhtKXFcxagxNp3CBKMdYdmu5acEUl1DxFCEX1uJy8A6ecu0Lx21YxG/J6XBucTWA",
-	"6Mpc1/BDYBUGPJ5705KmKfrQiUsgt5Yt8RlWivDI5kW7OvzOCgAI2oFMW2A0Hsof3ZgKnAxE097ldF9X",
-	"jS4qV/roQUsrqlWAOu5qyFsh8/uB2IMKoYFgaeUlmlskXxDX7WAPax66ZDL7oxWzUACUwlI7V2HOuaNj",
-	"+OoO7wva7L9keNUr120ygtjnVeOGLylM/DOm0tSkwOlZtIqPDL0LkUDfzxDIu0QLGFX54kAxC2Oe0LYG",
-	"bRWKi5QXNId6XpgK5/F4RZo4C6zxAdWQasy4wSrXTcwqcM2XdkVv6wXdD70eElmWV9pWaQL39QUdXb8t",
-	"LACTjoN/KyugSTzABMt/KmsOAh0IsOB6+0T/Wp1Y2gRCiwlsBjf7T0XYt4DVKmgWXDlwzJb0BBj7DYCj",
-	"AHzpolFjgJuQCb+zkF0WIPA6Snhv+G2n6Fxoo8rUE/OohFe5GrqYIAWBR/vodauJPMbIIeUWrWR+IIaK",
-	"4RKGlXpGBJsv2Wjrcb1TI3S0JlWRIyjX25QmQcSry9IG406pJlisz1nIqmDXeMC7by12FRzSr4Lmn9+i",
-	"FdnaV2vVCsV0H2IZwO0XNnH9UxOni6mUmqHjErOrdIh3ASU6q4yNUpHzZWKmPzuhQlRdq4VityssoojQ",
-	"i9WJKuVQNmzkSCcoxk44RW1VzsR5f20F7vMTgLdL+/qVsH+NCul7lnz1Jux/aoqAtxBVOs9cy4I8qwza",
-	"FvXAfZd9do0U+jKYw5SKLGftEW7X2NMBLE2UpDSdMm/EtULqBOIqILPP1bxmGl92RaQtGeBQ+qyL+UZ1",
-	"k2QyWlTST48MsS0fBmDk/I4N67JFEBIP9cS1Hpc5GTODaUSKuegNbWjuv6gXAr0rRowJKJEP+UZoLYM9",
-	"g5nYTC2BlmMypPr1eLjvQj2CvifDZtogCD3QpgLGtSvB/EI/7H6vaoMChro8dwWRKeTduqrPcCh1x6zG",
-	"8NVYPXL57u2766feNXlZKlkwKqAUnqI5eULFLWR98nxBqkpXEBaH/oMCun+pWzu0nb07rN4Co+ApkQUT",
-	"5E9kyidT8ieSyzn5E4ESz/tn5MnNxbvrpzcYGuhCutgHdGJW07ptJ/VN2Ykxt9cO3iNvFE/dcTfjC3WP",
-	"vEEwwZrgsSq40YJRrwB4LxzsbhX8ohezkczXRqj4lk946J2k4/Yf7fK0mm2TL5onAhvGnig96Li7uihu",
-	"KcUd9MGLpCJ0jrJOUq3qKNpt6kHtkY1Tbi2lYl/a03h9Wb154XMcARsF05+Yn7AmwO4pHHeB4OV67+J6",
-	"ktA2nk6ZC2KbynkdreEiGgMiit9uFW03Y4auCyt/ZZ8/KKM3NHYl11jhzS4vo/aVzx7V+MaVrLcgnJBR",
-	"yfOsipkA+VDccSVF7V7xnYFUeNJ2+ducc0EXIAAfuqiTNazqxscQTkB59ZVHqg9J9+Ll5fnbf728vnn/",
-	"9PLN6+urm/fnT5++vby+vryGhLbqc4xBxArJA3EuMJAVozCwj1wdHyOqxFjXw2tUVT2Ja8JYIgleOK82",
-	"9aClbsK51gbE+uU8RDTsT1OmoIY69N9wBeShEKnrrVB36vVQ4i9/N0hxcaRv8G9QcahJI62QLxTLrPJb",
-	"xYh1La+lqSlpDvwU+mVmkKc3owuS8fHY1443dXtR8CZm+04f8qGwLS3Eaw0Kq4ai1oT+Mw+xMefZQFTx",
-	"plT7UFm0vFStrjGCANIhsBw9xGkXUtMcO5Vioy/XkcXveiBwX05um680vc5YmlOFlX1mEmQminKZkTlT",
-	"GHnlmBY5Iv9jH5pO6YGoQ7XM1PIAmWf1i7876id96He/n4ShTSlcCsvIgrkmXlUHLHLcP3al+oOd+ZAC",
-	"9CuCZOxOzdW3HAppoJcFmgCtUpuEWq3DcNcrtlpzkVMzlmpmWRtz0uPS4v0GXD3B4+MewRg+qAMxELgM",
-	"Z1zjKvRuYmVCrCTNK2V6Zs+YVrmxpHtyfBxNBncA4FD7a43zumis8utTiS88GgG9O+4ff77UAwedF4pZ",
-	"4hCb/Edo6lJXVwXAwcLRpJvJVB96StqbZQkZdK6ZvUHfgTArDWd60Nk/DbDHgxxgz1mIJdjiz1eRhbmw",
-	"GYyra+xblCH+OPONhuY/SF901Xdx+Ob19Q059ENrKBnn4xqGFrCHzrwEMTffrA2/ov0RAZzQWhqyihaQ",
-	"WKT0VCnL4zaZFzZy4lUDQ82PAQfaA7XfQkdBiwreBOoX21aowLEAU2fCk6unRJcgUgzE8Onlm4M/vHj0",
-	"54Pv//Lq2DXxXBIHq4ytFckuqQsJAEvQlT4PAcQVf0K8QVRy5LhxpD1yLmomauUHMEf45tY0kFUHAtvP",
-	"Al77sgu+Llb3cWgoOat76HumQ7qDzl9licM/rgYYiLCyVphc0yP/9e//z6Cz39hCxatYjzyNNJKEAMLV",
-	"VpKaGDnBQhhW3YU4bZaB3QFKYXQf9eGPo743++y7mlTKNWQbCH8l3Uf9lZdPSUG1ceWC7Xa/X+1nO+wR",
-	"b6Yw9JaBa+vI/nSKWTTiIJ1SXseXO2sKCHvwU488k4o8ubmApV3ePPdB/K75KaqYxAqwCRlKcWGHO/dC",
-	"o1UqZ2U6tQcO3eXM/orRvEqUxPaZLGskKv2/pDlmj5yHwD0QU6qnAEIjqJmSuXJXqZJaN4SV00CcDNED",
-	"BpgGcuWIMTEQdqzeXo94XtRW8qd70n8Ul0MAt792MSRc5K8khfgj2hBp7pD3W5j5VxBmfg3WWmrIQpaA",
-	"1t4EamTIUF1L+x145bKHruKUzidw4MZeW2hVuxbodWlOaLEIHYrDAPF9V7YG87FHC1ea/dQXqvFBA5aQ",
-	"YkIk2HArFowBskEFVtINS95g+mbFtLz4KavWupa7uR7XwGdgJJ9nWq2d6CkfGy/J+nyXahXcZ9+YOSQZ",
-	"q4HQtxw7L51Xb1UzQtd1pwIXBaNKB6Uwe1W5WK7BIDijYgHcFpJvoOE4NNaucnTWFONZKmT737GSrNv7",
-	"tzKyDcv0shT32WrI3kcSR61ss2FsbTw4WFMazn4nW7Y5+79y6eBtuMhvbvtvivRat73jNWdRk+UDKtH2",
-	"gUPca3CUH/4SyPfrahytfLkzIgYV576mQkcbROqmKP2bKXHkhZmd6xvtLnZ6A95aj9pYluqALZh2gtpu",
-	"pkmf5qNdUAAdjwfCGTlxfuAqoQUfGuM6a+IyX7T853EfsudBRnXCpmA6GQivZ1fOBrB3QkPuNumtOoGH",
-	"rELjJlnneAtlot+GgFMdXUPCiVqza4Pa0r114a0QhuGHXchjbYP2/1zOsWstS+5Bszb3wVeYXzPjpjJs",
-	"YUHjqsITQq06AwkocMrVtnfUkzCzrYph8tO5JDdo+O562UOBB58YHDoB3YAWY5w+kwQrRZ9Y4D3y9lEo",
-	"Vl6b7vZ0vTXsJD80H55TPR0mqPBhPHpzZKvvrsnA89e/u8Ljr+lrCt48b24qEAI//rrpfi4uSil7ybI0",
-	"34TAryRj0LvV/P1g5XdvAQGy0kUB0LVXrHzmnn5sT/Ycyl1gV4G1hC+I6m5JsAIF8J8Ked829vRNgfuG",
-	"u+vjrh2gNDS4SiJ5UJyFYKVDyFRb16HhXWH5+XHfRTdj0XboyOBlgyr8J1mq5wTGXPuzYoLN0Q5rjypn",
-	"GIt2CXFW0PVZinzhyu5Bs19vnguil1zrY9IddAJX5qCDQk0pboWci/26sQ8Wj8IeKBSmIWFhpx65nBVm",
-	"sRpOXfUdWrC2dj8YJnzuj+4hxfXmTOtKR3Kr5jxEqNxbvHjFLIdxK7FXLcVixrW935a6yVZyLYUdcauI",
-	"OQRIbahp1wGHVcHKIYKKBseua8VMDcmZj/muo9IqK8mw6m6NtWQw1Ay8vtUTB3lcVb22ewQAleuqbGMG",
-	"xn8JHDZnFH1lfGL15MfJyaNj8l//1/8ij/v9fjIQ6Cmgmgw6j5N+v//7QQeBlGsiyjwnI+b9JkG4qCvZ",
-	"OhDdYR0m+ubdk5dXF+9fXf34/upH+8vrt9fDhMTfuHj97sebt1eX18P9tVB8Def94CCM07S1XMXIhgeA",
-	"3StvNwbRyNEWnC5pXmdQY/eTQRio8CGozwc4ydp2GFCLGb07Xp9DTVXQOz5xPYNdWzSo2Yk5K2j5AICf",
-	"Y562C6bi5hRVKO9SkmOMZS2gFaK3mDhnwFKbjEYh9GbxPL3vVbNd1GzYTlkUUhlieHrLDLYwxgBKpK+B",
-	"mYRpw2dS8OXRXcUEcu7WH0Rw122RVSnq3hUt4I4OK7yVr7OIfrjCzZjyW7HNPPdOTegK4V2bvjJkFfq3",
-	"yVy9qzHGgd6hA712RCyYqOCzNuyJCk7dn5CFlJ3huidKlsWyl8yFUj3u93sDMaQTdo3N4yrXbi7FBFxo",
-	"djKQNexh+MqMPppaY7Es43LA2mL2r3F/N257XydENxbZ6pP9bdocbwL6th0E48tbwnBbu/vXmLa9RFqh",
-	"vCrZO89zMuYszzDdy2uceyjlUnwGPlQr+9YNzJiAeAtK7mjOM2x5thcUoIVfXWyJr/Hnm6kJOrO0Giyq",
-	"fAaRnKyuU0u6R/3+QKRTqmhqIQ/i8f23XSskkfAh18RICajSI+ceperKrVSQqSxd2oMUbCAwbq9eHS5W",
-	"KssYThF32+L0hnM20tywIZr5taELPJlT6L1o0RbgxeWQMlnkbHn74C4Y8zyHkOQJM7qqXeFzBUYlxIxY",
-	"RnXLCtMeudZAl687fq2x1K/PzHF9r+qo/8TxZC1y8jVrArWs6EvXaSaGpgbKYe5C0hrCcZMhY5w+cNV2",
-	"z0gQPopMk2vHiHt7lbfDB5FyfUZO+ieebDmLgCeQqyhnx7kfxuFnv6nSfRd4et9MeZ8tqcEeaC3VATtA",
-	"v5Y3KkGW2meVDVrRSbEiX9P/+LJO9SPwqnfV+VhFlUAxccfPecWokenNaNVvBjdbicgDwV32WB2cYVW2",
-	"canAdllNRmu5OkBpmudyDgZPF0Z6UBb7jWKeEfRH1RP/dM+j+C9F1OEOS/qV0f8h3A/Lu/pn483faNZn",
-	"cB2iXFoRrdHCp1h8djIV2nXWGMMsdQgtQDpsPpElZK64MUzYlVZZIZUp2Bloq742BDexpwcCdHNURKAd",
-	"O9WGcMENd97SVZdDbfhNvPNALCWg9Abi3BMeF+QAzRaC9VvtawLZS4GXwUDOObatihMlq9jfhCf2gBga",
-	"zLMuGKguChNu8CFstW+iMyWoAqL3KV/UDT4+3dvQplr/pLhZ7u4fLCWpqiQhmFtgBDjdmLGEZs713gmX",
-	"Xe1aoX0wCTGKz8CrNqWaHPct+/yuoS0PRPek34f4Gshug4wqpzIDM67XXi29roaWke5J//v9M8jwdjn7",
-	"WLJkMRAj5jgxJtpjEccWoNXlaMZDsP1qG30sL3Qn3nj0EJiHS2rJya4eLkPet4SsryEha2opOfT8Zx8K",
-	"pjgUu+qusqf9nYjUclxsSAsPZ1ywtXV+FvdBwy9jE26usc3P4emvNhQg/1fsFxy21sd1YUv9KVZssxJD",
-	"DQBJUGrKBZiaxpV8JkhwBGEdMLhssCV54msEiWCJ/2xOgvVuzS3Sr3YCmfXy9+EvwV/bdP8IzG+BKBEp",
-	"CNTbtp1Gry2Edy3dgmJ1BTXTulZdYyfbdnr87iRaOu9b043/pnqw0ziC+qchnG/QhT87Nm5fBLl7ZJWB",
-	"x6uuM5eWLAMtOCHzqQSGBa4wq0izhjwfqZMcNZfZxf3WsPSh4ns/VYf4FuL734a2vGCsaCEscjx2HeQN",
-	"ewgqAxGRh8djephx2FZ7CL574WYun9HUSPW1qu7VAp/igr8+rHs9Hn9Ty78CtfymVAIxbC4PxgAzwAmZ",
-	"MO7OSRf9c5hspvVcqswFdaQyYyH2ASZtraDVeMfEerTD578drLsUvyLSvWWpvGNqcSGzeOHn1wLNpsq9",
-	"CNfoCl5P0QWYMhe5N5fqVmPBKi60YTSDpuHwyTf8/WrwV6xBX1dvz95YUP22KD4D3mpmymJdbUBTKuF7",
-	"GmmWKmZIF4KasUcKlrAbLqH30Fv7dWPZ3Ow78Ru9Q60b5rW+LUVLN6Oy+MzU5KFMPX6V13DUbV1j8WiN",
-	"JDTLQn3GnQrqKr1/VuS7v23aUGWIZsa4fmNUrB7fPfFlRLMJa3XpXshZUZqwK2yQYODaiWFZYY0ZEDOZ",
-	"sVyfkpyPmeEz/z5EhVjkolC7q5Gl4HuN4Zg5GxsiS4PZNX8vaY52+GqeHoFSYcM6U8DX4TKyGIic3bH8",
-	"jAwLplImTNWBf8ao8OloZi5JajVoxWmCDAXOhWWV440LMi7zvCUJ4dXiCRzb12qax9VtMsrD1f+KFvnG",
-	"Ylz9Drg+LOap5ATqRDq6YS/9XoZ3hHdsNPLGCYxr6lU5JUGftsdjJ2TPD6RJJiE0eGZH20sGonqEUckj",
-	"VnuO/xgYfPYSctI/InuvoRmm+wL6HqdSKZaavR55LXyjGsyJfHdFNJ8ITbBXQEYmksE5HeZywqO8ZWnb",
-	"X2tQcmOVX2Ftb1hf9k3C/AokTLyLpvrXZSLz+XWYbq2Z1lyK+2qDmC7dyibPyRCa68NrB9ooRmdDDCLV",
-	"sKQhPDkliIbZkHQzaigZ/jLo+Ib4g87poDMo+/1H6SSXI5qT6on9kQ06H4f7IGP6XGg2h2QsklOR+TLs",
-	"A1FR1CnXRqoF6UZyvKugl4RouthPKsV5BinfORfMHePxY2JJy0DcMlZYovyB+25caS415LobVNxcCofl",
-	"1CadMo15jdxgSFfdwYqOLN2C+4FqwUpDLktVIQYGw0OEZk8uLXiomFGLU/Ko3+8PsQmDO1UQqqMpVjjK",
-	"O83UJd7gRrqxco9NwrFs0Y7LvfDhr8hZsWHPga4z/Ylhee4TfJz727iuHFyRmRRs4aHznrgylmoiTYPD",
-	"RtUwDF/UZO9qjM12sQ47+8C18aXUqXExWAmZM6yXS4limgGM3mL6ACA6ZgohCjSHSoiht37rkNADginj",
-	"8N2cLlzWVZhEBdGCmD51aFl541EjvSoGdUsn8JUy22eNVX59zPY8TVlxLwfIf78EoEsXsFixxIMaWbZG",
-	"6zDdB1F6woyloevCVOD516kPwdJaSLXd328vX5VPBMsOuIDl35Ncu7vTmy43EnW0XEBcGbTC+iotPho9",
-	"pZodcKGZsNd9x/bbWhdqRlU67bR4lI/6/U9xKX8+IIPU9+2grVooVYpGK77AmTaLrjhbBEo7WENED08b",
-	"LNr9WttjRlLe6sRZQqChF4azQX2MPCOueRwYZ7pVFZOgFWkVH6/JP5iS+1V7nd8GPlyClIptQe5TeuCO",
-	"szmCeYgbUk5ydgjUs12OGVupYIjvvmUZt1r7sE6QGqJW/n/gC3+ygw1JV1af/MlIUwz3sS+ZczQPxA/w",
-	"rC7hASYBiM2iOctIKuUtZ2fY9y4o07inydDTfmibBAXqXantgRimMmND0gXp2c57AX/zcTgGRqAvmRqh",
-	"FZ1dO3Ers0NYQkTA4HDSP6ozxr233D62VAra234ooHFJXfFSju2m5kqKSdTMBtO8RMb1VQpQP1Qr/JWE",
-	"pzbGdg38gXCBjX0AObDgo7a3fsvE8FtUyW9f2HvGBYa9OYxUjvZUeBdksTZJRGUwgVJuGbuPaIgk0s/d",
-	"7kmAEkS+OpJhSdX02aXqyIzV3THevLi49Gk4WPXJ/YEvXz0lAMZ7eiCEhHhtCItDqygXPeLpsK5zY02p",
-	"BCko1Fty7yKSDISRcSqN9TYEKpJgunAUEky6mJWG5Tuxn8hClkqTrj/egVgiwLDLBPVYO2dN44b7Z2R1",
-	"FcAZarpaXeBANN1AcHhcw12zLDYSs9A0RKPLnGvWTnH9yW3XAdtBT1ReO+6f/DEqsEVFPwsUrSM9/m7r",
-	"gWCnOw20LBY+wp6NTfh9QtNbwoV3YhaFlWGnjGZOdH4pkYRvMBd9yRLwLWQDqcWe9nVNKgRpUo/70wQo",
-	"HNlKEAIMtWKsknONi3HUDGgB0IHu9fHj7/YTpBuuiw/g/C0rjJOKplKZg5zfWSGnISL1wG5YKgGewLnv",
-	"F5yDjAiSm90vmDEF9i8yU+wRyDWE9kF9fNeqD0rko7lVCjI8HPYgVR0Q1C3b015XKaYuBtiOceDm3Q7d",
-	"cCu7IdxW4H3jz93ChWPeGLbARFZILsxvFt6fsIlrUdrCJ+8B6beLtBXAsTGGaxQp0xL9265TfL6wEASV",
-	"UKnIkprGu0ZZrt4zJGm4xE4uRTIQdb9hDV2yAgFPoDZAJ5RblkVTO4urLejLwmetHu0Xi/Sr9Wfbta0x",
-	"4Oxp8uKvFySl+td2ZzctM3t6qQRjAGkWcnYz1Nwu0ki+2GoTt8w1Z7MafVj8H6ubcU26w9UmY1b/HELh",
-	"r2FChin2YausDAMR9GqzKmbQrM31w3a1Kn1ylKXKreETbu77QdxvtrfZi0X6ra9Zo7prs0zppyXYre1v",
-	"tg7Z2gLvLbr9wtf0QJow82KRXlC9exyQVdy/pq5Hfh+tEUOafdX5ap+lSVKUYqMYiq5wqJCgq/YuQVOG",
-	"tXbH+wBfI7ezva8eCABBT71e0LF3eT/RtE/UiOWM+UZQdeMZXiGYVPjesD6IYVX43ZVQBLEX6j66VOuq",
-	"YkW86oTb36ewgu2R6AvZA18sUpfd+fU0e/lm5/samrs0jOI1FXlIwlFpHIe/1DN+PPxF84x9bHdmXEPo",
-	"ihccoTcxFOmxego6BYyh6RSihLrDC4Tig6dc+2Cl0+CNYTIQw78c+LduFgU7eA0z6VMipBZ8PLbyI9FU",
-	"ZCP5wR5PNea1U+cO3sicpwvXFJjCWqCoK7qtVAkOLVqJTbJURCo+4aJHrrGUOV0QCEmymrwn89X5oPzK",
-	"aDodCHwL+qz7jurOiuq+8jomyeUkwYdcY1CJoygwmmtqbKcbLQwuVzNhzghFWl0vCZ17ci565DzowwcV",
-	"aE/6J0mV1FutGBeUSQbGTxfl0iMnR/1ai4QLw25f0KaDlCJzBFkxe7wW/Ao4WO+R8aZN6DrmyvMNxECc",
-	"kzevr2+w0zMlP1zenNoLC2rE72m3FTw0DZnKuZS32Eokw6/cdTmT70B4o0qPXKMSi2N4N4X95eL67TOC",
-	"JgeS81s8TxygauYMHimpCJ/RCRsIOSZUuMg/bhgoxTNqP3WSJAY+O2MTLphQgrXpf4KMFEGGAb84eMEW",
-	"Fozt9wWjVe9quPLmtpcKRWJviBlVtyxrDvmcm1NiVMmG+wMxKg3Rhue5ixT0t3fqzHMaQSynauKLjrXX",
-	"H87kXOSSZi8W6VMHLfdhq5FU8JqWrM8Dx8YXndOjyh7FhWET8Fe1jMzBktw+5gbWe22/f/hCEDI1LB4a",
-	"OJZqRk3ntDPigoLRbqtgQY/WX7Cn6O5M9GgLRviDFOxX57hPHQaARFqJvlmNDPezv7jyrFWFh7hIfh6W",
-	"iKvItkt4Q+PdGRniPzCPhYwVY1X4baP+A0QokZspw1jZldbZzhjoSru6+hCBIbDqyVSVh6tYn2+4PRBb",
-	"lY34ZxHSsbLCt4oP32T2NU3daou94/ir8ju23qkQ8AGkeXDhtgvrQV6QrjoWYMKD8375HD1MeK18BRhh",
-	"5iJByFs2LjXN9elArG8/cUjWRUKfYRTQ3pUIfrWymXeH+zcgCOmUDDqCzd9n7I6nbNAZkr0f2bwSzaQi",
-	"+IRkzCBWkJ+qCHA4F/R6Gwle94FAotjbI//17/+7mRUC3g8+mZoEejiAPOXnAT1ivtTrFjMQUP4aCOla",
-	"dSxHNUGEOhNkxkVpmD6FPmJwpnbUoXv9pV3q0GVnkJHMFujwGUs1EG4Vzkn03JgCauji3ZFhevfejfI+",
-	"x2G64J4cHtKCI4gM93vEakxcuGZSAzGEd60wC8FdvvdUHQfSiEaoOhL74Atq3CZcywC7lITY1a5uye7Y",
-	"bskFr8F4NIeu3BCJISRsGFSxysvq+FIVwWhF6eooYBXg0sVjxdQ2ny4eTIIWLKdUiSrdx90NqE/AVfV0",
-	"IOwny7BnpCnee9AG8LsEmLZTfHeAbeDqJG+oD7mauYzAZpktdtZqKoKwTY9qPtSuC7pco8bBPqztUb02",
-	"XWp71G5df4W5g9C8EbMc3r/TIw4nfXcHV925B+h2/D3Zu5ESWzdRY9issHzffWLUwi2TC/Kjh+TeHq46",
-	"6LISrXIMxOkrjc0DGP0Wlvcts/D+PVUwxtU5Alx+haiTde8RPQAYhGECrV6m8J17wqxTR0dS5oyKGIRa",
-	"zKiNSJ6QeRj17N6JGA9RPDxSpBXCcBzi3PesPVM8/AWEkzV2UIytdIaoZc4/dNxYQofZ041MtRIM/j/2",
-	"vre5cRtJ/6ugXFMlqYrS2I5nfrt2/erKmX/J7mTi9Z/N3YW5ISxCEmMK4BHgKNpc3t/r+4j3Sa7Q3QBB",
-	"iZLtkWNrsnqzm7FIEAQBNLr76eeJJRjVFsNe29k1J4fegAVV6bSHj7I8Z5lEA1QfjDoR65zi2RB65IrQ",
-	"X7bUnrsTmyo9TDtsaMFywk8f6UKwUJcT+kgLYG9vZ3JVG/5Bh3UhcPdJxHJhZI8dorw29zW1k725Z3v8",
-	"VW38IhAFM0sGLoZPvYaMxZ7eQwC8w05CW921J4XeSmPopte9jeIbO3fOuJlskaP8PnyjnSXdWdKHtaTL",
-	"eyaEzE1p96nQRetttumrajUE9TSf8blGH1qkOqoNDZUTu5yA88iyEE7fkp5gldR8JGJJCxJTVgsJCakQ",
-	"eVhPXVWZFXuK7f0TyfvgUNiuPS4saFVlK9Q5QR6thmDAJGgLe2wwZ4qJMmr1weAvZ2/e2dlx9uEdq0BU",
-	"/wX77mvWPTp4wTpnJG4PbdS8Lyy8CTJVgw5phMC/WKbtlNF2OwG2LCeYeXDIil8ohNMX4MemXkvalFmh",
-	"4WwxFYYDn0Q3J1QuE2Y4aDVUVZErnp7BS/6uvtu0yk1W8NI8H6ly2rf9a07MorQ9MxlOaz/st6dRQgv0",
-	"I934k79MXUN0fkssFaBzipRDDlaL8oQl0GHPSwUsHnYSdDS7On//hzNbB3d4xBmf20l5qdR7Xo4xiXTw",
-	"4i7vQ7EOkX4n0oxf2hnwpfLZXMHCZNzpVtEmgmmdG7A9psY7F7SAN6n8hjae/yr5VKxFOa7YLFpyuPB/",
-	"63K4hT2hl/bG//jxtP/vvP+P/f6fP/Z/+vXgZfTy6Lc4HnR/Lsb/Vchx79ne7aUMyysYltLznwsxvm9y",
-	"NqJ7Czl+kLwu7vOPl9TdHKzUnHkbTi7P17fy9NWgf1MzGVAJKpnPB+yU/kJbZwin8LyAdXVcViJOMZYO",
-	"8J7pmvDIUctCe9DUsBQpyLYn10pWOvESuVSv47vD4PdeDEVHxEsjppH7L/fcFi0wNao53xYaJ4BELLvP",
-	"Dvb3B/v77HrOUjHiVW5OmJ5i7IMa0g5QBOdP5K0RvJRMqtIODRxEIEZgOwrYmFgi3sYHc0LEDiB06u7i",
-	"UJlgfE581IEPb8alnWIRq3TF83weSx+iR52QgR9BOJUhJ1Wm68oTN9KYZvZwKkdaQHSr1j2337ypyGcb",
-	"yjMgkLSPVZWBE4+XAoSp6tx9qeo5FLHE/3fitdKxVoHkUOHP8d6H4K54b0XJwrmfzttZI1P37zbWx5pI",
-	"8zHPDU+Z0W0tzPGrG0ty80zeRLiAAlpT2nn05nthKfRkHSMxTzWEBenSJGKlMtwIkKMHqoUgowVXcgju",
-	"JbRNwp8xb2do3cXSZcmwKXDmmAeZzSYqr/2mEZ9m+Zx1S2H3E8y5ZkqCfO9BqHsJAO+YAobuweh1Hdce",
-	"LQrxk7+PYb9WWAncfiEcoGyLCY/t0J5T6+3gDXiXxxb2+QKQFasceir/d4YnmEgEeLWuESfaUzv8Gzj1",
-	"pRhbI1KuXoKvSgHLjTNdXdsfrJ0kIxQ5YgGoNu6uxVpAAAtBmz6pjVzGgmS7nb4oeerAYxecTmhLAizX",
-	"UAGDcg0dsOOiY5n8SylG/5/q8zhq2KXQ0kl97SyTupEwWElju57hLlqB+jibKCnYhwowwPcivF3Hmguh",
-	"cGSgod0L0t3uA4q0076T0Pe9haPqvDHEy8O3ipjKzvkVRddfHW61zhGOyxNJpK6Kipz7r+lphH63cP4/",
-	"X5wdt7KQUzPgatpoE80kcDD4ush2WRR/3WdxAm6IGH0K2Ca97k7T7+HO7O+zkQFbrAshqVjqnoxulCRe",
-	"InUDRkxngZ7/Cv+E491vayDdF4SzJNexNmHsHAg26fdRlUes8EnvTHYGLbYqeP6dwmp1F+8qvndw+Ket",
-	"tkrBCGwjDlsL8/kGZ8dcdnsmWBg639cgXZcURifWo0Nr/toGu/u9ed2XzRl0TvTJRj7/1dR7QKuHcOk7",
-	"Z4/lAQWnFLM+gZV5LkpHWT1gb5b6C1FDAKfCn2MJ7gKEDPH+hp/QQuLbrhtkX8TFHe4k6PlUe8kT5LFh",
-	"cJxp3q3NW9dmvAdwrhnXsmPYVMR7xyxXwxuIHs0mCnn6HwCR5zrQz9VaAXRXCPxejZ8w+Hon7t+gq2+k",
-	"Ked34QG+RNjeF0VC7d7TiQu4othGkLXJbbxhCFULmQIi7W7wzQswFWhi0NVXZSuUE4KlTTwn6yZ1YUrS",
-	"iyDZAKRKwIS0Ery5Hrt5QrS34lOmKsJkaqMKDVqGGXDgPjDMshG1jSWBLtvrWOwwOG+xK5XE6nEtpIlY",
-	"hmmcSos0YqUocj7E8YDxFWUsqamIXVelNPYnoPUlBccaVto79lXSVBFPaR+oU6C3mPHMsA+UXNKxpNwX",
-	"HUSBhdN/VypVCAtGaC4CjxrG9hEvYx8IddYQvWq3o8Ec+0NgOC/CN3p6UpKLusx5h8vcQtEIu6qC0roV",
-	"e+ZGJl+mfw+C37BmVgeS2i/f5jTRLZMfq78ork2MxmlvsJvfD4ylaszopWzLxkcRcOXWlOxk2ly4ix7n",
-	"2IkJ1DucNk9R4da9Q4RA01IMkZPU2ng8r33hoigd7cR8df0lHuKrPy/FJ3Uj+oDp1uuC4Pay7+1VwVz4",
-	"IneuN1Bmuktrr9psZNoM8jDxy1AUVMWgpHiomeeyLsjp1CZHn66EUrQEgbL0rhGgl0efA8X8o8zFx8Zh",
-	"2vlkHTByZDzz2MNsY0YU/XXi6N/xkmQaPGLMV1zopoAkng1LrdCHfOHrx9lpnXpE1hu5qFjAi8JJY5Ik",
-	"TaPYL/N81cfsaH8/QtwCXds7CXKbCEcEQUkpXJNeASdC1kuR2s47h5doZjMzYKeBoxpSVQApD9Jh+MA0",
-	"doEbRiBNV2zIKMdqvW4CetZKG+6ZQK2sWffo8M+9QSy/dwtX1yIdUGYEw4tHla5RKZ+zZAjp3B8yM0lL",
-	"PuN50nPM/Uf7X2H3bPdjmdiP+7GqixUTFowNBiBIo5PrGx18vwg+NqJWIsK/FYIb0hsm15RUPsM+Xotc",
-	"ybEX2aCZckwAnmvBS+D0vxEyaiBmoFkMps+4ZpnWlT14qLJdxFMUV8W2Mg1cQO+eKIuFD2+VKvYrtbk2",
-	"d+73FkgX47dhmd0h5qpCLLlq2xOATNBMuAyXz6Y2ABPjt6A4gvT5l8/6dYEvs3255gtP47Ij/XrCMzx9",
-	"BkfP6rAmJx4unXkpcW2PAEoOxcZAFKwLdMKqK4AnbxGwmYuRQbn/UrBKklIzWmQiJaHS4mvhdJzZRJRi",
-	"4AsOp3yOZIDXIpbxXrzHuqWYenpiexHafntQGWW56DlqWDqCknSJu9T+cnX+niVBSWliDwumKqVIa90c",
-	"ZLTtujrosIItgpNcmpZCa7gMBHp69vjlzl6xTODkdcxirPWM9wD0DugBKJHDdDzxHJaqGk+afWovg00/",
-	"F6D2SFvWle/hlpEvLJa07o4UD7gR4VdvyabaFYPleRta/6oYlzytt51WLzApVb5MRUb/CIgEu1yzJNjf",
-	"EuCl7oWUbLYlqAyLpW8Mb/Y4UWhwGhDQ2Xuaquxa5GII4u8qFx30MO0eHUva9upiAqTTxud2jw4PewP2",
-	"ruQSMocJ3JQQi4OrYMOmsHyFXKtMx/Jw/9CRthalKpTmOYndBNStbj22bzL1UG/tLuO7uH2Ho1dk5ezK",
-	"OkTVsgd55Bl9TQRKp22P/tCcII3qyW6qhjV8ZTBNIxbvXQj78ZBbaMTSymRCx3uNhHetqTEXQAXvZhWk",
-	"vLVDC+CzQPlHU22kM50wTx1RrwZSRqTmhdoUpBo8+/7ikj13TeuGjAgoAidEYJx4pefdofNJ9nqc3nTm",
-	"7Gjase4Lc8aN71zlYuFwuUAEr9fE/BxVB7P/o1kyKpUECeuUJdd8eJOQMrkjJjnYj47+9CL6fy/3Qd9A",
-	"s+7RwVes8zYDAcR/eLaxWOZQvWX914P9774edHoRxDXnhQBSlIidfXgXsXffvo3YD+L6LGJff3cWsW/e",
-	"fPsK+FJev3UiNS7gaC1gR8eSNgKnXn49r+uCgTt2mENRDzwJyVkcyxmUuGNR/4AB3yr25C9n76JYQn/s",
-	"i9tn28M2z3M1E6lnbMFi70DFA23JtTIT1nXmCkcf/wiDGUvQheDDm4B+u2MN5QhrqmqNPy/d107aDZ1C",
-	"HtwxtwaQkwI4ZqSgcGbO1CdRDpj9IHQDENYjvYyQTtdDG1XysZeAn4g8pbpQ2/BUTFU5P4HOIRMgGOcR",
-	"oFPtrcKLHiCT+GwCOiHh4ODOFih52T0LCultl0N1c+4Ua1aS1jQm8zZx19jPeiemiGgPJsNdCSmelNHm",
-	"r/Phhf2OZoWF9D9SYNlOeygOnjHS99tx2fyzctlcCJkuqy+E+8BGSgyA6JjbM2sDte8CKM29o754B41v",
-	"ruC/EwBph42/K1IORmwecBf62NWq8pXPBx8to+eW8//LgZmANgWJVFC4iWSgkKMec348Z8AZl2kmSq5F",
-	"yrpwLFB9PSlFajfwXmSvj6WPfAqZ1iHCqZJiziaZPQnMrdcyJ6WqKs3MgL3KlQawrpz7XjXd7li2+d3s",
-	"Xm73SUO7Cl5Zx9Kz3ngPKzxghOlpONEgLnii8tS9lVPv9kNYxhLbooTaEN/uGM49XUgfJ9DAR2gg6blX",
-	"cAWDeYbY5cxETAzGA4Rzx9J1ZKkPx+zZwSEwA/FPPMvteojYATSLeWCPy+w+e2Gv60XskEBPscyknU24",
-	"63afvQSKod6AnXF7ToZAMsGq6UUa8gedNmkpmEEbZYN+pxCGnWiu+unpMc6vUDltF7L4fUMWu/jDA8Qf",
-	"7FQNaQLuH3sIlh5FH+wXfV3ymft+dZa5atfIH41YwbOUJXwKnfjf//4fNhL2u8v+cMIzSXgUkOpDkNDc",
-	"7l+m5FJjT9iE6wnrOpsAdCsRWYEbqWYEPqEHEK6Kay0MOdLkQZfcCHTy7T6MJSrG5NYCoEKhiOVwYo/1",
-	"qb8HN1pVtmrvBpt1i+4uVehkjq2J7BODQzK5/bhLk/Yuetd+CSq6NzP6hB0dHhLqJnioQ9o0aPbc11Yl",
-	"yvZmGBWAEDwU9TgemgE7vXbpQTMphYZR6RJLXSyfHexH+2hZwrIe+JpzYe5g11nXbiKBXUeskf2ITlb+",
-	"l2+4niSeUgZY3JDijhARdQDfzgyNSVI/YwjBBBPEnQrmbjtimVmjSVwjru5t8epbtwoFcbr4YtsX8m/o",
-	"Fu8M6C7m/4dTl1u0Y2rU3LNvkZGrr9T3kJPzVhnBpKtTAd+AA0K2OGHdq4vXvdqb9XbEuyTsmufc8aLy",
-	"4J0WzXksjWLJzDZgTtFpBsLQRAozU+VNEjXID+qnUdQd5TFD2gVwkPVEpLG0izytcsG6WgiW/GelmoDZ",
-	"k9A+OQuuShbQj+IKdBqYqLfpnPuayB0zCFOeSSmMd/7pREFvQphjXU1ZJod5ZRd/twYxx3JhFKJFV1Hy",
-	"qfPIqEkHxClKdZ2LaW8A5r5jB8YTyQZTKNPs2YG1yx0A6M5wi6Ex6mh3D45451upq9EoGwIwmD7nMXv2",
-	"r7B7+Q/dYdwfBpa+/oC5vdMVtS3GR2Ay+20sjaWPDsJg2QH6qgd60x+8wILDJltP/OeKoNUeYuygzYuo",
-	"aUQL99zOCnXAL2JJ+NeFMwnIri3BpiPnHHsuPYg48HTA3qqSHR6xiarsCh0ZUcayJuqA71RrzgQEhwuP",
-	"rD/Wx6FSeapm0s2DBOaj3agTOAYTNa9dAI3zJtRnT9RMnrBs1PjCEIPHWa6dGYnsqRSb/EjwsCTQ1CNk",
-	"F7ITg1UKuvg3u5wSJ7nt19FE5K3JmkW8+rZCH14t9POJDkPBQK0AW1E6JTASO8jVFiQ5TvWN9ZvcV6kN",
-	"07JxNMraeNj172nKFxMg3pCPhenXDXgvu5VpHb1snmvFxsI0t5FuUmlRJj3nUWVlS/+lmsWym/gfvsa/",
-	"J73IvhqecFcQZz+iF/U4TNu3r9eldfpF0P9/L0XjGGq9EzWT1nTYk5KdQgDrU1IgoPdo/6j3ULOZsgjr",
-	"aIDqcf+GLt5OJva6n+8zZ03WzZENeNgfpG7an+mDLq2k7tnoI1O+YuU2dcbHiPO5EXPG8djjpBTANban",
-	"jm4yFoYs4muSR0h6xyyBCrskYsmwKrUqE78fx7Kwp2o80nW09Th+Ma/wIhdlUobnCbjkTqM4z1dsaPTs",
-	"H4KR+PyJePumBl4c9vbOl7+3Q/FYsxye2DbN7YYCI0/uEXzCLT+5bLyigmnhp9PI7Z+tvn3EVJ76tRaB",
-	"Ez0G7mzOTDYVD+f7g1u8nt+QPMPQELhIq3VAvIfBde1+n5DfQjGDKHRXAtfcOSQYtbatgkBIoPQ6U1UO",
-	"cVuRfRKu1UVf2YSOOacYWJ5b9xwCz0ZhwACkuKnSl2uWLIZAEp8HmCLFOzTsXXj4JfBdb4l+dNdVCsfS",
-	"eutK1mGVzoqxbnXc3XVLznosm946u5uz3huwU3b2/cUlqBMa9xFwoOuxRUggLwrBS/AIOVT7gEqjVvYP",
-	"Ujl6/lyN7SHBabiTNe9RGCVMWcPU1lB97fmF/BRx6RBQ3I/815NNlIX94hNBgrc41JD2ZyM1rKh8Gaa6",
-	"bmR9JIv3nFJ+vDdgH273ZBfiSNvqyP7Q9NSf3I+FXqw6+MCY7vzXBwwp/wDcfY203wgWDU78odKGVsWM",
-	"1LWDFTXk0u24AE1xqBAMqdnT2gMd/jD/sD4bfBk6ppmu9WERCc21kkGW1y5hsDN1TBdzr/ZV7Y7LCY9E",
-	"Md0WIm7bpT9emu984b22kWEb09u7ouenzUX9jDV19cI+CU3mWAmNJQtE79Fy7nnwZFUTffnrHnKInFZm",
-	"snf84092kSHbqv/LT/aG8pNbslWZ7x3vPedFBuuLerK403wrEX8PtDbXACdBbWHb0KBGA0+F4bCyl8WR",
-	"+1URMU98SrWZUVAlLmsRO583rltG8Ody01cgn8UlH4sphORJu745yEFDiNBZbujbRoJFs+5f/+1Vj/Wp",
-	"NCVy9Ri2zVQMM+h00OzNfNjWKOzOgO2veaTgby0XO/ec9Rm3r1TxnCHEFME7I1E6/KV1jsjmBC0XfI7F",
-	"Hstth35Wv0480kR1RqSj6VgbPofsQcSoNinIJFpzEjw/nL7LXQAtIWFXQcoNHzTEgvCH1jH5JHJV2Nfq",
-	"Q8X6ROSFKPWJE0PsHu0fQfKqKFVawSIJmk7r21saPwPIMIpkGlaU2VBo1k15ls/Zm6vzq4vXzPcNwE44",
-	"pb6+fHV18frSngXSXFiPFNZB6vSRhnw4CYcF2295vrXfaGJh6FHwHE0J67O3p3+LmBF8GrGJmsExXpU3",
-	"OrKfxWRD8A3sqV9Jw4eGpcLwLA+npLNK7Q9299mFXcOD4ItTZYWLQNRLB//etsDVMLPuSqnUiPWZsZN+",
-	"qmQGsTGEyprsk11dJhveiDLCOTRELigcVkKO5PaTNV9jOq0kbOI//fZ/AQAA//8=",
+	"7L3rchs5mij4KlhunxAVnaIoWa7ukqJjjyzLZR3bZbUlT3XHsNcEM0ESrSSQDSBFcyoccX5t7O8TGzFv",
+	"sK+wDzBvMk+yge8DMpEkkhfLcrl6qn90WcxMXL/79edOKmeFFEwY3Tn9uTNlNGMK/nmVsVkhDRPp4iU3",
+	"9peM6VTxwnApOqeda8U0E4Z0h0aVbLhPpCBmyog2UrGMUKHnTBEjCSWKFYwalhHF/lEybcicmym+TGds",
+	"IIbBXAev2GJ4SoQ0Uy4mRFE7KtfE8BnrDUQn6eh0ymbULoiJctY5/deOXUDnb0nHLArWOe1oo7iYdD59",
+	"SjrXUnNc7/Lyf8jliOakcC8QOYYF5VQbwu7txmBav2JaFExkLOs1FjCWakZN57TDhfnupJN0ZlzwmV1U",
+	"v1oNF4ZNmILlvGNGLc7HhqnVBd2wVIpM2xObU27IiI2lYsSohT0HOqFcNCev5jqKznVjaM62uLb5lOHF",
+	"KUYzMpMZyzWZ0sxegf0tnbLMPYejYFl9aFzAvZwNhH0ho4aSGV3AlwtmiJ7KOXya0jxnak+TnBp7mumU",
+	"isnO1/kp6RRU0RkzDkQvZ5Tn19RM7R/c7q6wfyQdQWf2S2afd5KOXTlXLOuc2qEbZ0g/vmZiYkc4fnoS",
+	"g6CX3AL04oWSs9XDfMGVNuT97QXJ6IJwkealgxFYzT9Kphb1csZ2jCj4ZNSwzprZb+Xq3K/pDlMbuePE",
+	"AUa+YovV2d/QO6YBtY1aIPIE2KLpmJ1WiN9Ed3LHFoSKrP7BfzVhRiMkjeFcHQkB0CfdGVV3LCMNWvGS",
+	"m1Pi4JgLbSwEyzFRpRAWacycp6xHjixOHT99OhD3XPNRzsj5zcXVlYVCRVMLTAlhvUmPUPL+/dXzM6LY",
+	"jM1GzJKxsVSEGpIze9rHJ2QqS6URcOGckWDWB71EyTqtwPYUiIX/+yh6B+KeaTNjwlw9b4FwXr+SbQvo",
+	"353sRinPa3xXzJRKsIyM7BUSRlXOmSKpnM2oyHrk1l4pU/dMAQ3TCRnJ0pLNhJTC8LyiMwPhCA2ADQAr",
+	"KTWzhOeekYJqzTLCzZqD/svBRc6osts/qNb+ENp8rWQhNc1bz7rwLzzwpP9cspJdlEpLFTtsbeh4bI+k",
+	"ZHuaDAX7aPDlIbEEBI6woBPmGMQZoSMg6BZSa9yxb7QRgxTnbln0Sb/fuurXfBYTBV7KOZlRsSDcsJml",
+	"CrA+OSY03A2ZyjzTpJuxMS1zQ57299tWmMM84QLdR53Tp/3ErtZxPrvWDXzwlqd3bA0GPfA2bxUVmqb2",
+	"JFrnMME7D5zuvWbq0fbyEzfTTNH5GiR42BSf7Le6kEIzYODPaPYOib/9K5XCMAH/pEWR85TaEzv8u0aq",
+	"VM/yO8XGndPO/35YC6+H+FQfXiolFU7VBFJLm7goSkO4JjOaW/pgGeanpHMhxTjn6VdYxDlJpUhLpSzG",
+	"ohRELIchWYlzsQT/jkrKZEVQJtrwPB8Ix/EsvfyUdF5INeJZxsTjb+iGTyw/4IKMSgOCH81zOWcZ6SqZ",
+	"s4ToUqPknBA+K5jSUlDDxWQfTv4HKdjXuXrFtCxVygj7yEGItSLInGqSsZwZx+knUiJEXAnDlKA5Dvn4",
+	"pyhnDPWduQWMuZJiUulTwE/PSMYM5bkmVDGQu2tWm8sJLPpHaV5Ydvv46/1REl2mUyJHf2epIV6sMjKQ",
+	"9mFJ13SRS5rdSvmaqslXu2rEnZHMFhbZjZQkt9PDkm6lfEPFwtEd/RWWJCVyR2oMmxVGW64XKNqgFB5U",
+	"WmFsDvf2YaA/wkTvBS3NVCr+b+yr3Loh2uM70KkRzUiqWMaE4TTXcL7vRaFkyrSmo5xdCsPN4vGX9hPL",
+	"8wOk6AlQopFi9M6KIqNSc8G0JqrMGemCnM+FLsdjnnKLbCOaU5GyfdiQYiCFUhExSiAtpiTj4zEDAu4A",
+	"zVHd90KXRSGVYdkblnF6C8zvawD8mFvkWxTMQjvQ4DRlhQHu9smzZ4C189Twe24WV4aBOmtlWqYMR3ZM",
+	"zYpyeGD1+1UNMbGCwOnPqz/fcaQ/6/biF/HKvvsp6cwssCBxYB/prMjtkOeCoHIjFcq9PzAFWKQNVUC/",
+	"yY2hIqMqI0VORVSLrQWVf0XJBZZXz5jYLdeWBiRndkmNJQamiYyBLvQhlWLMLbSBAOt1sA9ubc0fFRNs",
+	"vvzjjJrSLuxvkaM9Lwol72l+O1VMg9C8elVuIdUrzcM76vf7/V6/H7s4/6XMmbKAf81U6sAzGCD25Yx+",
+	"PJ/JcuXdPv6vZb55JVTuvNilG2xbebJ6GvFpwy1Ebx0OnnlNMBBNm4cvxcWUclEfRkN9ipyBYtRhe/Dm",
+	"037sVfPxJdXTiKkJxMJ6V4lTBBeyNCRQMOBnihtRxGqGZ8QfYg9PoDJCRBdQ6uwdNWzztj61n2CtSGx/",
+	"hhGVEkQMtMtSrZkBec1uKSF8TO6EnIulLW04/SWmMV2Eh6insswzMpGEWn5bHxuhI3nP4FXjYWlp3t3u",
+	"8jZ+c1OqpwmZ16ys0unra9/TRDAzl+qOdL87IVP2kWYs5TOak4xPuNFnpP8RZNvvTqwEefnu4riPsNL/",
+	"SCSsgOb7CVEslSpD0Z0bTVIqpOApze2ksx45h+UQmitGs0X9OhjEhDRTpvweLIVGJQbR0HIhSk763/fI",
+	"O3+EI5Y7WzB11K0+yzN3wNwkJGdjQ6yUtDh1Im4qRebMCGiVc2vRhJvKeL3wIL8riK9ezPub50RRAwvN",
+	"OegtW8NaDCWe0WzCXrN7lq8iwYwLNPKh+LZk4OVjZrmv44OwEmGXZ9fRJJ8tpHfGxTs2ZkrRXK+Oj49Y",
+	"RkrNlCbzqdTeeuQv0uJbxep6nVX7ircLrGf4cAQ/2heXSTp8nTTOYWnZf1t7pK95jLbk9hH8CwxSWy0P",
+	"b6i+QKoUXays143cuqgf3Wl4eQEhtpN0cm++ZB/tQgGStJXjYwLAMxRJryUXkd05gTUqfmUOrDcb+BuM",
+	"FV/yA8d2dwG2imuq9VyqrJWqO2Dx7y1bvaPYKPNsp/eL7V+O4eNFLjU7T1PLd1r3sYllUPyepHYw3cph",
+	"n267Jjy254h2rauiLczSkiyampLmOVBqxu8ttfCMAWdeWtqT48jRCmkcYWqca5S3NWya21gXQ4hbtojS",
+	"dqHsAtWnF/QfqwdSofdWeF6PBOrPCq4nHe2IaowvoDcK7S9FTlNmWRdTxLCP5gx5FTeMaLrQRMuAWI6k",
+	"zBkVK2fgJkvc4tfvvUVhgzW9NLN83ZotsxcZurOsJvWGqrtMzgWIFZaBKzonL2/fvO7toOgBiDp/0RaK",
+	"V/V6Ei56zZ5fyvmV+Umqu4jyw4VRMroqbVixM0DcGFZspPw4p59hzcKvnSrbXPK09Y4KOmEPu6F1UAue",
+	"GK4JvgPACrBq10atbj0rtSGKAURvB8ZJR+flJHr8hps8zpjKwjKZLL5I+8gL+nbBEChQhQmQ7l//+te/",
+	"Hrx5c/D8+X5SxyvA1rShhmkiBeuRF05aNkzNdOViLhS/p+mCFDLn6YKgeGof3DOlrdhNiWBzEIIInSjG",
+	"NDGyKWId94+/Ozg6Ojj+40ZWCkfjDyKpcXy6AdwBBiNafnVUHslX8TONImEr4uZc3EWdvNRM0eZswcXC",
+	"AEbzsIJY4cWeijt8bqxuAGceA8c2IIiRBX9OsIlkZb/rDgxtbatnhkEfsZ2D7z76xDulbvlsi5XXYSXB",
+	"V2uWestohHZbHdOOHr26VgKHAuXOJM4u4Q3KojuyPTchsD1HRAolxzy3Yk9FLnI6Qm8+aGygzVr8Y/dM",
+	"LUhKVbYLP/Qnk1RE1+96wyG7Ha5Do7Uo1Nz9WwFEKZ1SZRJiz5ZqnZAJH5uE2DVqZhLCswO7v4TkXFv9",
+	"VaZ3CbEAkpCCiYToKWd5lgB9Scic5jkzu/BZPnP8ZDO+gmZOpsYUmrx/F+cVXl17ENY6ra1C3hnaUsMV",
+	"ukONX1gpjFrElIdsyQj8w7OoBZPT/GLl3d+fnKzbcP3ie8ENy8grLiYZBGSt37HbLCwuuh3FqGEPEd3N",
+	"lNW2bjRvrYruMYV/kzgPRrMl2fzou9ghoUlpm1cfZLcLbGpjqciz2wsgE5e3LxPCJ0L6B+9vnt9uY9lb",
+	"Z2CT4iC1K42Y2Pi4eeaWm3FzSqIGNdJ9dnuRkNt3F8f9fYtjtX2tC9a1M29dm9EFGTE0YcnS7CeECkv9",
+	"NOuRKxA7lo1u7tz3ls1vpJvLOVPwbQKGO5EvKnPePszvZis1y4gUKSMFU37AynwHLitd0NTKSMru2Llq",
+	"69g3b63rn1mOXhn87LhgcAKfS8HynItJ4ux6zas5Ov7jJiRy4O9Bsoa4doxyDB7Dd1rxKvAdLemsccMf",
+	"Ux8qASHcwpr3PQXZ/PqcjSwhjpjyGL1naNYkXUrGliWQKYRooMBfMFnkLCFGkpSadApQcDDmcOpkJI3e",
+	"Xz70fty2EJ56vfzG1mv/V/vpb2HBX0vS6J3fGlCBe8pzauHO2ZiWKRzi0Jgxy2ctrJbGUhBuVkjfjpRv",
+	"lS6k0tIESQoImz0jowXxEWmW7FRYBkh2i+ZzS6iksP9ZvoUYiRyzFlnK7q9BeIAuTq2i1x2OGRt6qvmP",
+	"UhrmrP8WPeGk91fYAjlvxAnZQ6ut7w6fnVmXVb7h+ZSiCmhFxKx0tGDC7NM54jexi/mA2lc2rGOQfODS",
+	"mE9KxfSSkrTdzQSspnlAQGXx5KXCg9/msFGiOs8yxbTeziQYJUzNcep14nXGEOU51dORpGiIbDXRbmmB",
+	"Dgy+EQG9YMLrCluN58LG28xcGMarny3eSOGC57cZFd5+B99uNJf4E1iZrN5M9ExRjIoQm/qCly2yTEWw",
+	"ysg8s1iumTMDAEWIisTbi2aGmrhdtZ3+RNzvKc9Ydr5DqEWAMu0W282C2qoJT7nwrNipOiLx53fESr6E",
+	"CfsfTbpwlngZ+9Gte/tz/EBTxTIeOUXSHXQsbR90XKR45XZqm8Ulo+xykPYCy41g7mDwBl+Ombprovf8",
+	"8vrgD6+e/Png+7+8Oe6slVDXeSGjgseW63yvXaDzFvb1VfkrqTArhIdl6KkXW+2oOs3gxj04Nq9nDZ4H",
+	"ZLsV3dtxa4vDOYd3mzi0xWc/urdXuEXr6W3eZNxV6b5n21t0lo5uEyGuJ1i3RH+k3m/57Paik3Qub192",
+	"Eou2t1E35dJhrX5ueXgn6QAvXzcC5BZEzka/HW+P3M5nvfNBwuRtnLLOvohLdMPUpWY4wc2+D4bpKi3D",
+	"ReSAPdsnZaxSCWloviavwu8NMwOtUpbniR0aDWxL44bZD5H4KQ1k4O244+ddAxj14azezoS5lMX4wnMp",
+	"JrB1H0xgtWy7fkv8qSF2CXbRK3k6qzEGWS0VbHGhbfu2267XvGbTNxWb8PB87USWylMLxO4dsx+2BPGF",
+	"1DkKOpVY0cXglnvO5hoUfeB4zcP+0GIdbDd2txj6lo7mQ2jPw8HiB3N/kcv0bhUKhJy3uB7rUNc9XWkO",
+	"EM/SfX97sd+4+rWILcfjqDJngWxMvctHgzM+vQP1Z+oSAV26WW41oYRQqxj9IElWKliXlTn+cDztz/p6",
+	"0NlvajPu9/b1tML+rU/WwPcsts6nMvehTHormF+2Qcp5pzqI5RWsu7Dz7N4rIst8p3oQz/a7Z5GjGnQS",
+	"Muh835/hP46mT+w/9yHVy5CZ1IY8+e5pn2R0oUn3j3/4rt+frh5sU6vbHCzg19qy0TcOBZZs/rFImFYY",
+	"m7Z61+J4p0tcQdSSzj62PJDbesXA0eymSKoYHjvuGk+iO4qbcjajMfP6bifyORt/yP5iO7qkKl+8Yxmb",
+	"Vb6b5pbGUo0Zb/Uro+pJJvyeCVIWcbdLmEEb21WhuEh5EePPoCWhwWpE0zuf/7Ji7eptDk5v5vHWcybB",
+	"HqNH5BOUmiu7BLmA2YfEuymBAaO3aEoLtspkvP8lkpFqNzOj6ZQLdqAYzeAHDJIKPPJpDhkVEFJAU5B9",
+	"uDklQ8HmHzJ2z1M2HIhuKoXhosSoVpLLCRc/cTO9kBnbT8gQfvjAPhb2bIaocDqTAWSfHHBhafxECnbq",
+	"j30g4Cv7uZGm+OCPdki6aACQpvDjVwlpQzsZF3fh2z9IOcnZQPiJBGOZdtEGGHXmvGzswDJLloF2DMMa",
+	"VnwoG1Of9J+cej12INAUb1jxvoB4XOGz44PaCnagOtb3Qyplnsm58GPVj8AfOxAFBfM/asxD+M+Q0LFh",
+	"ilDLb0rFzcKFUdixi5yK2q7XPel/j1G29vc9jYETA+FeIJqLlNX2yDMn4c4tN63y0IY16P7ZvjW08zTM",
+	"hzAN5vXXGwCLJGbS6NpOLAVzfiI/lTM1utkGIjgeNx3miNcMpga2GLqD6b1NICtKY/kYGIMDsEY0snLF",
+	"COzSgqEFv8nYvG19DYWBFW+SYq+WXm8myEQIUJ0ymJB5HaRtV15qps6gGgPYwqZyTqg+4EuW2+ucUc0I",
+	"Ewg39zTnGWndjsPF1xbhIiuyUB4iPEi0CGVG3rGq0MoSSiew5gYxIFRkA2HxF+aCn7ojJecQrkxzLcmE",
+	"gcWbIoq+NKZ4K/IFSaW841Y5u//gpvkAI3tgWTW3WMxp20wUIe2uHIgsYaWVn9DHVtVs2Y7jLkH2Jjj5",
+	"aen1ZZayzsfzQqqJNBujeWOespYyKStTICV9zcXdmmDhbNmxFnUZFLtEB3tSv3ng2KpDw/nKep0Stko5",
+	"oF7QniY822BgXnnkBISWkkC3MWHC0Xdg5NywWXTK3WQ9l1rs7FEcc0Sug71jmv9SIaGcYpAPcI3Eu54T",
+	"bx3GZyu+dxQaLBcFW2FCUmrYRKpFMhBVVRhQiDOWcs2tgOHwG8syVT50M2WzBj7X18jGYyekRrPV8bE3",
+	"zWx0TkZP2Dn5IoZpSA5NW1yAzhZhmW1wNFfPk8DVMENoiuX+tEBYbdhelt2cYBGo4Pgu6TqbRkIqk0ZC",
+	"IO2RJeQSE/ZdNleWEG/q2Le3VN3MnibOneFGhRzaC2n5imFZC7FtDxI1LmN2C9cWJNfGrRkwSmCe9mFK",
+	"DigCY7i9wyUcrLSt+h5r/PhbO8WIR/3uFp++wWvXtEVu0CdaQ8rD84vLE1QAXakEnjMyDIqcDNG/7OAY",
+	"BAlnJAte6oTFizphYZFO0jnP/l5WT17AFTyTotRRMxoOc5nzCR/x3OWSL3EpeJiHeTeWXv1tY8Bh9WHs",
+	"nIL1tzGCVUKfpqpk2aU2fBbNLzsXhLmHtXkKdFRGoa6SlmRMFVA8PgbRBocE2pcvCCR1+hhn0p3SfHxg",
+	"Hw2Er73AhNnvkedcFzldBMKXm4drUlCeOZMUNQQSkblZJC6ND3VNLPA0EMxq4ERVKngLSre5UG8x/hp1",
+	"2QRS67ZxnhYtvFBziD+lQpQ051bzUcFJprSAnGoX/80FKTBBOCFmLv3EOjol5PHs5EvEL8BCEcBCECT/",
+	"GY5eJrLnOzHu3ewfQdWu8E4D1yukdc65ZvstthJtVJl6W8zaWAEHVlfBJ5BCjj+frwEYXHVCxvwjy8BT",
+	"4DNG64Vi7at91BPZxwKYk9/vfMpzRhx/i24EE1dXp0c4Jr8nzXUmiDMBtsRHzalowQHUrwWdMUBtjIis",
+	"FMya7cPvlfO0qaY9o5qnbfO2Ga9yKv4F8xziK/NJEF4rCwwBy0vz+BXPAy2UnFixLygn0GauV7KcTCH+",
+	"EajY0jRcJxZQXaqwM+p3s4Cg+VC4WA2wfmxt67L5UNZUTr5xEWcRqc4n4Z7rde6cGRYOrdK7QTfnwsik",
+	"Msv4oeyrG+aKF51cmg0DvHwOuyuOAdpBW4LG58ZOKLMbddou3KJmtEHEBVOz53QR+v+D67RP2/O3KzYA",
+	"vKHKoAd+B/BGUX5BNtStijuOZakqJhGnfw+NykD51FUrcVjbxNFAOK3lV38Ywc6RSa7Q04qyhayhSbeb",
+	"nGsVb1elmM3RHPUVtgQ5OEd+1EuIGL6noS4kKCTzKU+nTrPQDZK7peuiWs72sncg7m3OBKyHd5709Yfy",
+	"RcIbvlIkgrOXXT3oCNeGVGyKdQiO92HhDpGtbBH4ENvF58c+BHT688MfeEMV2RaKW6F2cxzE1arFui30",
+	"u014X/3dW1naqLarEL2N88zRPabPW0RIJjJMKm1keiC7ZKqqj5MRIefb05WNUiPKn2tlwy8uoUHNDvSR",
+	"pHLGwJdyhnJAfY3Oj8UNOMziAhwuvnV3//HvxHOfhCis6ksq/ZME6mc8wmlrjr7esBEwzwjPXMcq3f4C",
+	"FlkDUQie6xFiXWwQWs86SQfMZ5sChF4tUmdfazWQ63I047odNOrnTsW/52wOBSHlHahOZxDNz8dVxR6r",
+	"/jvHiwP9DdVzV47i1SK9oPrh0XoyLSv2EjGT+seW6kN5OyHnCbjeCqaI5hkjXchkqK2RlcEKywpvw7Je",
+	"LdLnbqYYq7pbpDdbybCvqhcxRMLdim5zzNevJESwObPiJ1faJITR1GVtWf3Ib22XDd3UQBPZkhdhtzNo",
+	"pXWq5uozyBPazb7RGq3G9b8wxcecZXFjSmvaajF1FWTXaB8eU6nHzyoEoJKG490jNkTK+dnrc2psJBDh",
+	"67NapS6RnK1OCHohrjSBa43waQHbwc7DyjymcuYFj11xWLExRCfUuNzFDDgsIVaZdT4LXZG0tgC5J4Rb",
+	"jHcNFYnj8OLdH+sp+XIWu781ajrBSpq36E+17eo8TYrVV4Jk96j1/jkzaMSo4inc6007EqRrH/69YJOo",
+	"0j6lx0+/i4i17CO5eXl+cPz0Oy+KAF2mmpRFLmnGWlxTPGPbUC37Grz+byxavX9VaNiJO3KNy03pDF1q",
+	"cSGoVHlbilEm58LuM7gfLMAMclWXkuu3N7dYRXbQGXRq6x7MG1Sabt7GIS34IVRgO7xbpIf9o++Pxk/S",
+	"44M/0BN28IfRUXrwPTvODp7S70Z/SP+Yfc/648MKlA6PDsdKouizHirt8TaOLGnAkjv46vrxJDaAZ42D",
+	"a+pnbbj3aox3+MWuEBPfp5u+Zf0O57fmgp75NKECLhnrHiIP8UXBNkf7BbykZYkbTAYRYIdS4Hva2Usr",
+	"4MPOC2hVptkZaKDQGoXPQGOwor2Rzuz5LVoi3utdyp34o/ts4wOUsoaYOZbefRkDBO5gC9NDY/FfREZb",
+	"w6FvwLgG1+Hye7kOSOZOEqej3cuHvXNywnqafuSwDUtUhiL0lE+scjN2nRMOkCEFFndHY3rtfMTsJMpu",
+	"IxvWMmGD6oazhRfUAhBIH1s1xMYFP0iGmtGPV/j9MdbjxD+OYtJV3JtyTsYKE/hnYT8ay9u2qV2wfPkb",
+	"FNNGgs92p1hzmagniFaSqqOXIL6eklFeKrUg3VJUkc9S+QoFY5mWej8haWk+yPGYdFk2gVobA5FKJZjS",
+	"BPYkJvsJmeRUsYS42ObEPplBtYduJhlm5+PfQYlJ5zbcTwZCSPPBV3YnXajzLqpS7zXp8rvYT/zULoga",
+	"6qWhiw3msig/EJZlWrEF7ANd7UoUuFv00bVOIsajsMCN2+0kHdgT1jWF67DAg7vCdNBqxfhEo6kEZmsz",
+	"i9w4AcDP6kWcEU3vWr9Zkd5/lIbceGTrJKGdZiu5HodtgORyValawdqEcf7VzVoTVNZqp8ukO5JmClHK",
+	"aDBAw4/zXkJgdk4NU1/MBrKOIkMlJ11h+V64UBfVffRYNPchRLUGi5VLvVukG0MbFq8WaWvfgld/vQg0",
+	"Xq8aEV2mKdN6XOb54n/buLm6P4FdT2wXr6mYlC2VwXL3rC7PRkUG9iTMWsAw5bmyRyAIFz1yKSY511MU",
+	"Gy1pgJCRMLiLYXm+KJ5AePaDg4gfEOe7dAClmVpSmEJ9S6heILFoOFajkxmrvfHL+SJYnHRzrdyYafR1",
+	"GL3eeh65D2bfKvR5bbD97Woc/Z52YfaVDaARjI/bOyNVGH1VH8PFzLsuir2NOXoPjbR+Q9UdMxdUZHlE",
+	"0QGNKl7EkU/i5RRyzERdTdcsmGipeDdrKwHvumpiVJldIbGjoOq+W2ltR8tgEW7xuFRneYwid3g2elst",
+	"8Cev8kEbVivBgH41ZgY6uIYEqFLEAN9LUTk/tlcC03pxS1UT86wyZ5+5klexabarOBMCSYQ5WY6i7lGj",
+	"85TqKM7Mq3jeeOTIJU2n2ElVo5ehHFmKCEFl7kMIKEmwvw4xCsi6gj628SK50G4sdk8yGN1VqE2ZTlyv",
+	"UaP4qFzSVtZZtXNn04Z2v0knOOboOejFbCQbB3b5/t37m+edpPPs9qKl1sMy78UxgvMPbN1u38snXoNM",
+	"HOJXwwWDJVYuOx8bFd1aZJBWKrwUyti8orqvhZ9vcyWqFXd7PX50w7Xs0FrQrhYqoNExuXeehQYuby1L",
+	"xFdhaIRji3uupPAW6Lr30T3LZeFCCAols5X91XcxgfSfGz4RV1F1i4G6MYDqrXUyqEu/7AAWQpetjHR/",
+	"ePv2h9eXHy5eX13+ePvh6jmUs2ZmP452bl3hwqtGsdGV3rc535+VPM+W3e+u5V53YI/DGQBzmdKcjOzr",
+	"einbvd876m1ubOTXXC8maVzC0nFGbzKozbUKU77MV3ODrqx2XY8hQjShdtdmt/zM1fbyH0SXuIAWGRFm",
+	"j5kpO3QR8TExO7dNiRozd+sPUtQBrrvFoLY2YvlzSXNE7OqlLayL/tSCswhnqRcav4tXqOisMSd9llf+",
+	"l3W9W4nn+eep5YqhEtmWeZAxXVuznYEREt1TCtYhUMt9z37fhjmmnq9YJa1IIdhS7P1Dba+bnGOuEX/9",
+	"2p4mopyNmEpIf2Ufj6XEh17uhkIfOkurm4kD8i1k1EjBab4+N2hZTa7YKWrFjbzFKirY3kxVii7Melrl",
+	"PKa5kHUX93YuwmXvlJi09O3WfoJ1QfDcmzwRUHufH80dLG0pIsbsGCzSUkYlnvKHpVF0A5ZMe8DytYvG",
+	"i55cwL23cMZ+iQSmdalK9WpOen/8QzSq5mNVvn/dzdg9X7pX0d7fRhnUxJIGF/fnzbdt2VtBAdina/qQ",
+	"tZzHjOb5Z0121Nr0bLXge2viTBiUWL3+JGww/+S7pxs6zG9KR3hwFkIoTPb7J9E93+8QQAqRo2cW5SdK",
+	"zjVGnIHAVPdOwdodjdmPkl08Mg2PmL1+BLj1EZqB8OtmbcPdyxrk2wKTtwEVn1oQhYFIitN28b/xbLHm",
+	"euLX+EVDcEO4Odmsg1QxtC1xsv6Y2q4knvlR5FRs75sEsrwp/QKHjC7D9W3dvlQ5NDiRggEHnMl7ppMA",
+	"K1cq0/ruN/AmSG1xtekzUj/xk40RazeGjsd1zJp3QdVuzS/Zp9mfp+/TjDbQXXZVUEVna+pKtNYACG61",
+	"gFXsfDSq/Ui2k2T87htijF3UVbZLaQeeJbEyDgkJ3OPthR3K3Tc+ny5iQh5Pp9gCneo738bVd1ct4OPe",
+	"Ti2068NIfMxqXUt9CpllePnBDVa3EohqFVCtQPM6FMcmBdmW5rMbhlFONNpOFo7CxaJGgdjNGU2xbXXc",
+	"BV+t28iGBuPU5ewFNYiCpdJsxsWHiaI+b8+e/4c0l7pUceuvn7aFWu9YZr4iuNEYXG8lefBQptEHfW1n",
+	"+dXO6S1BWZ1qhY3x113VaohBPRatQwrUupCC63KU89R3l48wKnzCd6gH3Wjpv7EadD1+dKuwPLtRHYs9",
+	"LoVRvu5rmbtsLqwN1Ja1JlWs87CTXTI5F2fEDoWstW4SDeA/gTReJ3Va6rRp0mjKm1S6isZq2zeE3WE0",
+	"w7rgQHsdVUggyM1ISCDI8oxQF22JIRtoKK4Ce1TpElS0k8+WLt5BbmR+D3+6Ct5sEO+QljUSevprSinr",
+	"RoRV9E0fT3QBkZBbvN9MGV3/sg6b+8S8iIUVaPGpc7mB55plZIFtHNaPH9hitlhNUMFt08sxCeWdCy24",
+	"kFnMXRuwpFizhOanFcq3CUZxvK75TnPEv0WXizbi7U1HIyjPExV64FHV1aFuWYPt7qAvFRqXmirJ0xaN",
+	"zGXjxHPFXc9laEoO7525ihpWhJlKy+AVg8KgcQPd3yXfUX6NR35fglNb+uKYfl3cLysezmwX2FYhB/op",
+	"4h72oHcfiIfgPI8O9g/vMYgOyNWWbdzbCiM1tHdceHB64fSR/KlVQIvgRAtEYf2pyg0CVZHqOikr++JL",
+	"29oMX62VNAedH2XtfgnTN3KuYab22/Cf+WCY1hdeR1uvAggA4yWKTbg2TGGsZt13SWYQGJhD57i1a4gc",
+	"6o9BguHWroWKSLQF0V9CwaplS0v02Jegq3FcS4fjaU1zknB7cUDDY2tvVQZ2xVumZrotispqQMhxMjLo",
+	"XGErYG9TuW10FL52HYWvoaPwoNMj73xXQyPJiBErncRJUKQ/fiSKB6LvErA0lNoQZvGtLkDc3fOfa5LJ",
+	"Omp4b7lFXDxwLsgXaE59dfOWPDn67ruDI0LzYkoPjhHwuk5TdR/6gOTVmO51GZ8bg//yIKBxHWBWgY8B",
+	"ed64jJ0iC6uU0sabW+D97kFwGH68qXfoL9SV/2+tC67T4VvXXJtfNi16hTq0Kv84uReHd5v66ReYOfBt",
+	"/QL73qIj4+NMXuSLL9+Lc4cgpXdMs821iiOUdTOmb/9yFHtlzLEcFJjHlq/25IBxQ2Std8M4u5+SOXMF",
+	"68yULbDNth8A8jYGQio+4YLmRBcs5WPXVQXpsQ7ehixSMlrAoPtnZIhGtiExLPfNuemMNVM6dDmyqx+h",
+	"Ba80U6m8ZamRKR+zZty4CvOv5eQy3tKZ7mQCb3TprsWKH9m8qvwPYc0vuGJj+ZFIQV5zUX7cpZ12sdYc",
+	"3rxKDeWCP3CRVJIZyxIsjf7Bhw8kFWf2Je+hpoMLuf5gx7AjDISZyw9jmhqpPjBBR7l9Mfgt49r9aK+v",
+	"Hqu6ggSiEV0TwoEAvR+ya7QmXcHmxG5CQ19gWhSMqjOs+D4MNrWuXL5fapsd+nwSLwQQMxJD8ruzFIdn",
+	"GsPvm7DCeyt+f7uR8J+ie2pJGvqMqhlBeNzypjl0b8a4REwPmtE77mpPuaptcUF0N/TIqTY3jIldlr0r",
+	"yNQn05gP1hSOVh9IHJiMlxDbMzB2FjWX1lsN0LICk7NsqYLaUmEffOcxqtP5oaNLCzxFO2e/Pyil/aZZ",
+	"j2qLntIbM2NyKn5clf//2E8+o8aWfaGKk2jt0BwM0+zUvL9VJ2Yse4J5lvVcVDRaK0MLduzB3GzWsq4J",
+	"8wY7eOWXq86seSTxC2PF+yISUAdpntHCa++hC01lN/EUyYkpyyao7YhIu+201QBar7B9XxtbUsTahmdV",
+	"pWnayDCjRUG6zgio8Z58ZMCm5tVFqx3gtpEBXOv+jXksmFGxupxtDAFRrgVhc9uoOT44r7no4z4xknzX",
+	"70NLcZoay1fRTqr4zF18sK6TLTQDmCl6k6FOskON9m1KN9adjxxcIR2AAL3dajd+RmHx3SUEyy5BT2tl",
+	"3vB0lyHXOy2KnLN1njL3hvNN6WZRwNANtFUkRuOm63AMKxJ8aK8xAY93YV71B42xk4C2RAp6NSCqPpuN",
+	"EPtFisKa2n+2lRzRxJmNzmJXsMRNsnFLqw5yl/bofXfryq3ZsUDR+SJ2nZWFflbIdKup9HbFHFo7bHy2",
+	"452Qc7G2OU/E8uucNVV+4A5VeaKuqhfgL6m8ZJARygU3nOYJYb1Jjww65xklr3uDTu+hUdgOd+rCJy4s",
+	"u7W/Y3Ap8YCUZTfuVkDeiKzfAOKNCTYssQVjH7rGNfWKHrrYL1dI6HNL+XyhoH8kyNsEYNWk/GptTR6f",
+	"MbAhUWA1nSFe+XXLiiLhcO01KNouaB1P/uzsjOj5VXxunV32Vt4x8c41F92gKWx5+3bEzXeMr22S9G/n",
+	"8gVY1p6jYe1rtqH7tG49l+ILLGftDDfMlBHdTZrCqgrvYzUOLUdzz08PD8n7d69B/P3zO1R8IDouHoqg",
+	"Llp1Jv815Dpc//gDliaA8IYS7oRkXLHU5At4RRAoTUkwgzyehMRSFesF/oxq9uSY4GPw2i4KBo03fCOR",
+	"zdGtbuwkPKdqfzEIe19YaH6v1zieR1yuOig3eGU3ejO3d3tu68msglNCoNsSrt8XE0Wz9cfAt/BFrs1Q",
+	"c602nS2ci4kVtyDw1f4bvBXgLBHE3+iyDvw0ekIq6sKpfSIJQZdI4uaQqrbHf16RmPfrCjA/PPXMFc2P",
+	"5DtWdfXnNM+ZqZsdbkq1asuecbD94ACDpZKpzfJD1Sp+ePaFlOVKlKnHphn97+6vXipnLe0e9dINtRyL",
+	"s8ttYsUWDl64Vz8lnSnVL1gjJSI01leG02f19W5eCddXMwxs8bHykaEbhbcjnRSaubFcV2mzcb/C5+Vt",
+	"r+bsgVIi71lO432cK9JWf/L7k5M//KHf/77fPzp+skMInuV1vrlCGIlHpCCyVATdrxWUtpbvhY8O36sn",
+	"//bdn2dHo7/074+nf51/n57cvT7v/b2YbBM6FhzA8/M/vDr+8186a6jW2gAuiXmeDy2DHkhlSwQFPY/o",
+	"Y+v+j59uE3L0lMy4KA3T+2ekUMwVe80XhIvKg+vb0eseOb++cj3jnfuNm4GgmgzPgejyfwNH9yl5xqhi",
+	"igzKfv9JChPCP9kwcN+lVnyYCKkg4LQbOPJSqhSHKs1t7Z8h1uzNptZ09iWX4qdJd9ABYDGDzr7r2rgd",
+	"1TRNMTCKlp9Xet7S4zpcE2AkkOQbhenDvHvPMWJkJn40jhrWRCtZjulbojyRXf+thTW+qKnncr6+i5jA",
+	"fD3f84SLoGOwfQPjNbsTBi249D50HA5Koo+kvLOgB3H4A9GVChIQ9ivHxYKksswz4EMjBl+f1oGgIGPo",
+	"qZyD2xXSeIOKSwkR7J4pAOJ/Y0omYHUZuiMeJmG3/Gf1j5FDHuKX9qCdr4magYANUsWcpQmhyu4Gtw6+",
+	"ByHdES0YNh1SjOawGk2mTLnwj+VUiiWxNcZmjo5bWd7WzHEDJ/uuNVW3BUWD1T3dJvb0s4E9Bq9BV9vt",
+	"3Q8t1MUKYYY2whU+ry811ZqZ9R2YnrXJiLeB5zPWignLvSynxyLu3XM21xZSpQiTHb9Ygqzrtx2pIZBO",
+	"WVbmbE+TMVs5ozNwRU1Yhvjt87TaWnr/RPl9TBQCz0aZTqvWB4xVnSPHJUbnbHE5rkd6vE6huJhSLs7b",
+	"W2vtUMGDdKt/BcktbUWeUsbvWVs4fsMd7toHJ75gw3/+3/8rdurr2k4+Rg/JGhODHpIfX1I9bfH3Y4G3",
+	"ME+3W/UE23hgpc5amlV9RovIpIP62DlK2NtaOJd6mFd3uDxcDXOeNAQyQXgj1YEtQ2K93yB9t0aV9YQx",
+	"btZfyrfaymIeENtNdvJw+PXL+zV1ZtzUuiDY9Y5tC5IHXsj2Hoxwni0aIsSm+PxejPXkD+jFOG/w/G0B",
+	"tvUYNvdiDM9gQy/GSASJK6sDKf/QG41051WGyf5WZLuV8VoeKAXhZqthqqTKtXWA6pPZkqVsZF0oGINE",
+	"797+LOblpYz2owjdtkkVngMxJLh1e/Q8nVoeOnQ/DfcrL+zRfyO/J7876vX7UA1oJrUhvzu2Qu1+i2t2",
+	"hW9E7t+XNMOe4zzPrUoD5WmMXAKFIERnQ6iVu8ngULYA3C1C/iISsQSheAeZ+IzkjN6DDcAevy+85FdK",
+	"aO7SQzd5ewJRbcnVcHuRkMt3F8d9IhW5tf/YJtRrh9syEtvPLO3F/wyFZ7aL8AqvzW9o/V093MuJXhpQ",
+	"oW4sKXQaJZhwzkusQ4p/vfDk9n/8dOugaQZ2EHhaw+HUmAINy/KOMz8Gt8eGP3nryGknvXcR8fXXtOCv",
+	"mGVFoH6O5doEzJe3t9dglpJjUpWN7RGItK66g/iQay4mufdWeeZ+fn2F1oIf5ED4YrG04Ie04BMm9qsk",
+	"wvfe9IVJy0wwRavebdz0BmIgLqS4Z8JANwVk4RZxMPtjLPNczvWpfe+A/I+btz8CwxeZhZUeeYNVjXS0",
+	"nNERlmobdPadwYJQV/yxZwe7VEoqbBIw/HngfcCDzikZdHq93qDzaYiNQobw5nD/rBEqB5NauQaKZs8Y",
+	"XW4GY+f4yae8+EIJKRVQJgHKKkDvS2roiGpGupQoBg1tE0JJqqie7ifEijz1aRhL7qHJ7UAQizAYcqTJ",
+	"0/4TNIsM3zGjFgfnY8PUKXkyrC7CL3uvum+7g5HibJwvGlXL7dDXObNrMmpB6IRyAYdOZhK6+e+RH6WZ",
+	"2kOGqlyZVYW5JjkbGzJiUy6yU7sDOZvZyRk3U6bsoFNaQBUcYi9bsXxhKQsUPTAowtnXFSsYBXcXN3U0",
+	"sKYzRoZXGZsV0h744uAVW0DikaZjZgfHacicLuDgL9zslRnWFTAd/uWgOoCDa6ufcCmGWLtokssRzUnh",
+	"fvWwDvIqu4fiOlO2sJPBRjKW9cgN2nOh4XBlpbOLnTKaMWUlB0p+uLx1yU+YauNBOIALK6bBpXbdleyT",
+	"EgKNMcWBZmQmM5ZrMrWkMqXlZGpIWfgeqmeE1usesYV0o+dysqdhLXZsmKQCUvtrj1yN0RoI49rLqMe2",
+	"2/EF8/w5El/zI7OgOacLuxE79owqK301zvfG0JydQp7wMCFa2kVaGERkHClG7zQZsZSWmtlnSrpasTBL",
+	"LucAi+dCisVMltrHnms3gN3OabUVbPuLtvEMERxoyfXbm9uEXL+/hSO/Pr+9eOkKMIIvfhWo3GBdi3pH",
+	"lh0dP31K7rnmlh+f31xcXdlV1aG/9uzfv8eC3ZRMpMxIOpU8ZfuWorrSso24eULJHVsQVQpd9SxBTCYc",
+	"gOCOFcbVyXcFE49PyFSWSlsy4eoCJKGoL1XY/dtNtoeXbZd0ioH6ALy+xAhidiV01B/JuYBGIirzIF3H",
+	"aE+5NlIt9s/AleGTcCzIAxQwM5WQK2amCflHaS/A7nAks8USNtsTwBV4ZwNQN3cO9l07YON6XsJ9W2iC",
+	"QTFpAOrOWGqEp12NjQftEhH86fOq4RU+Pzk+PoNKDJbo1AmKdma8NguIxgqUqhTC7nbCjCYn/e8TIlVC",
+	"+NieK1BzwAiczeF0oaTl0UldYLg+/rquBs5jVbUxFxgNiVCPlD2gEWPKc0y+t8Is6T79+BEZ7cnx98jH",
+	"LP5a2AFkU5YTuAuaOWCz5w3Dv2ILDYWI7HPpGL2lTQdc+KomyudyLKOfL8HoGHtdUNiObJ9UHAv4e9Cp",
+	"Bvxc4J9AhxZMCu4N5F7QNWYIufhDn4s4TNzvvucMkuuBwDL6RDEMryHjXM4ryUNgMA8xU8UYeWlM8Vbk",
+	"C+cs06dkWMlQQ4tTR08P0KdH8MeBAAfcfgIvKjZWTE+HpGsBmwwDd6h/lBAlIWexNkSUmuFy7BA+IQ9z",
+	"XY0qtWHZAf7qXXiAAPqOF3jt6JRmGYHdQxDBfkKKvNQwYpW2+aejIbp/UGNYDASKfTC3PQXsg+7ChhKC",
+	"+lluNUp4JePMJXQ09qqll+DuhJxDfRLk5FC5xL4D3kjo0mBZIUT20grVvGhy0j9KKlGQ5rm2Nwufu+zB",
+	"IeICgI+FWc70mUUsJAe5ZRv1ULWyCzUj7BkAN3WAveJqhYRIuMrKMLXsoSW7uGIHwic4d4X053CKLLSx",
+	"mH0UbW/evTi1bKYUVlCpDqdbcaUEWVJCnl++vry9JP/5P/8fhBkrNDgYy+VElma4H6bAsAxu2kEOlmiX",
+	"M6dDgj9/LpxPn3SHb+EfQ1djw+GvUwbev3u9pxPo5Te8YenBC2bS6cENN+wUqOkBjjI8I0FrDHcxjo/C",
+	"Kb+U2gwt94DXEfJB6BqI4V8OnGLMsgOLxqfkL29eW6R0Pw/P6sLwLqWsSaf7T8igc6Gk1gfQ6ssdpIUY",
+	"eG3Q6blLO0BXfSArsIwIFA/hTt7JHAjAx4O0klTQOj4E3LWSeS1yW43Lwj6FVDeQvRPCxFiqFHG9JtAD",
+	"MVpglwComEIM4GPXRVxkZWqgNKXeg9Rnjc/3T8kQL2KIowOmIoiekaGci3PkvUPQBZpE+mwghveczcEH",
+	"bOmYg3go0KYT1yPPJ09JZWk6RHidkSFyTzgMS2FdlASOlAzEEEIl3Nx6CGPYL3tW+K/l2FOLlD3yk7KM",
+	"xG7L/vCkZ4U2YIXOm406uH12YrF0KZvfM9UnXjryykoqhaEc+O6gjuMYdFyAAzfgE601mvPrq6DAsu9L",
+	"4mq60oJ3TjtPev3eEyjbaaagsh+OaDZB7X2CLsXq8q+yzmkn59o8w1egSD+qE/a9434/aFbuytvljs0d",
+	"/t05sdBQun3zDfAlgBofKVpuX9A9u6OnOHlszGqRh1fCMCVoDgpsw2bROf3XvyUdXc5mVC06p503WCQU",
+	"JwDUBZAHZKD6zsKSrOsr2cOnEw39OeRsVgo74t+SzipKdU47CN0w+6E7q8Mx/Udw4JEYXbgCcM8Ox/Qf",
+	"vQWd5UPocCJVxlSPDJEnvDSz3NWfEBkItQ2MRGr4hqq7TM5FMhAAX4rOycvbN69JpmRRQPEB6YgOEGkj",
+	"CReaKdMjQw2Od5jCCp61iFgxJarYQBQ5TZlltUwRwz6auichUOacjljeIxdWTASigKUNUeIA/hBsmGXc",
+	"YOwFrpc7vd/qYgj4TQCdMHOBx/qC/uMxYTSYpQU+X5z/+TGA0w1NukDSwU4E3SvcDVR337jt/QaQ4vZ3",
+	"AdGpnB9wczCX6q6dONRn/1LOr8xP8PLjX0EwWctNaMMKHSDMI90KTGMFq0FnKudgsrGrGnQeePgFnTB9",
+	"+LPOy8mnVkIxxLdQSLOvoozWm2WVrBeglRs6aQGXJcLhCcVAhJSiZxkY2bsGI4aENgYi23Nq0sI1F7Yr",
+	"WY+n1652MlV0xgw0fv9XZ+m1bKm289qhOqF9G6OYaljZEBv/6W+PD4vXWDoiCoXoiv2UdE76J5tB70dp",
+	"XtgDfQRYPSfaUMNTtD91Cyxtd4CCWkJynjKhWWIF5wOwb4D6a2W5EIqsqsuyhxIWVxR2C5ri0k6/AkHx",
+	"M0Xu8aWcW46IFmu39sciJy9ZXpALZr9xGEtTQzJmKAdX+kOO3TA621rmsC+j0NFzNvwVSQCN6lZqQttL",
+	"IAJUNRQHAmQAYP/elIMGTrCMY6NeqjJMHcIZemQI+UFDtCeCwQFokxVP7GhAbAZiakwBRVTPyJCnVnlx",
+	"PT3lmFAy5h9ZRjSD7u2owzgdPFN0rtfTp1t7VI8PdDBNC+WAC3gkKLNjVxfRxVP3MfE6MLtXaK8YXC7G",
+	"wn4++gd1xdsR37/0wOPfKrblwgVVr8azrNxJtTAyWgA8Pcbl1JN4UzFX5OrmLZi+vK2K5rnVB+Gn4Cqq",
+	"NqxbXUbG7g/TXKZ3rRThSjTMHYirVjjgKTpkEKHAQYI2F8EIDInS+pBm91Sk7Dm7v7C/DsFYNpP3IPzP",
+	"qcrQXi3HY4ulXKPRnzekEGdB3tOW0ki1ACs++Ag1oQainZ3TTFsNOihKA587f6JGzxpKJ25Ipkn34vWV",
+	"99JBQxhfaR0+3vdFV/WUQrJBj1wJUrdDRZeBLA2ri7+zjxCUftI/gYjCFej2Z/GYtKWao4WwwBV9EzLJ",
+	"LWZs+n3uaQc+aLWdkzFVrleVNu7RlGoAIXA5dkP4lCJfhJQp7GK7CSGSTiF1BAXOs0xXcDz0VsN6OXva",
+	"Q2+z8Vfl9wALMjXY8tnFsCeBn0pj6yjWI7cWjdCrN7HQNKLp3SmhLrtAsAk1/B5YXykKqjRq0VmJ8FUJ",
+	"a9IO8OS7p32S0YVVf1xlqofC7hIur8ruMZioXzkMnFgQpPG3Kij1mcwWXxz2z3G5iAJN5eHTL416rjEo",
+	"SE/y3msHWyDWM1rVTPkc5D3pf7/5gwspxjnHYKGT4+PNH7wXDtgtPF5CI4nHMM5ZrmFayIXjJl+OHHj+",
+	"6BNIW62iz9n9G8zSenxRxc11485kC4kFmp5Rno/kx2+C3F+CN0+TueLG1H3swltzy4XCqpWt9XEu9vBn",
+	"nn1aJ4nWl7vZTMGzbY0Ux1/bSOG30QYg6Gj4JgDkrajykJ31KgIbXxYakBUfgmPHBUAGNTjbRONrOgHv",
+	"I4ZwaLdU7FWBrYG4Jt3hhBk3pssE0cP9UzLM+YybYVLnC/gAlIEA4ww2ZbZKeJ1xMHQZhhBDP6waBGHo",
+	"f4suu7IfvTPb9vFhnU/JxnextxLmR2z7+mt7FJ1Hhf96+5gEEsEDC3dw8lWtT1Y+gC8fbcM1qXO3M8eb",
+	"n2z+6IVUI55lTDwE9SpkC8Ci0W8Ks926uD7nZrDYofcTIvOsosqJj2WDTi4+Z8ahIaJVKwYqds/ZHO5D",
+	"N/Awo3o6khRr77TaqVbzFV0OABNQdh1V1fe3F1YIJlK4eA8tZ8xHbbo4zK5FvYGACDoX1uVbuWNElhw7",
+	"CT1rSO2jhZPfBGrpCzJnivmUOW/6qjzwGEC1csrNA23B4ufVkTwmk6gmaWET1cX0PhvGHwyxIEHTPAfT",
+	"aLUgiEM0CKi+Zow/+O0hso4yaMIj0u0D3xkXshqiqiIKW/gW+bscoV4FNkvQ/SxIWgUNYXPM5s7YoM98",
+	"GzljcmejrDdZsoEI4Y6aKlQI0tTruAxXDpp0BeTlugIrAO1zCiOBNpo64xEUYIDYw6UYQihxjLE5WBy1",
+	"aoMLyeanLpgXNVX/LRULDECMgDAu7A0i0UN4UVSFfCR8iNT2jiAG5B5hwVh4vfcA+v8r0M0qRLy2VNXl",
+	"PFWwGoIp2P98TCgaMS1pzqChtZDzB+Mly/mEj3juULKVU2AeDeJcEB0MRkEyo3dMW4D2lW6Wi+Cgi73K",
+	"JR8I3yoRx+3FAnY0hYjTKgNsxrWGbIw9l1EAky3IQpYKG0wMBAp8boEWjfYS4l8vi1zSDF+vpvcZKppE",
+	"P/2rLFWw2Pptqqx0iRTScmCW9chfZYk1VWCIKioXO5RUafRrhwXe5/PQe6S5cqyeAaRmdbH7LUwPEe8y",
+	"uOXPl1wfX7gM19nCPzFgk3oo7P2aJMWfMOw1EiINO0JkqiBo5nrtPgi/J8zc1jn7L1E0a8V0K79zw2ak",
+	"sEuChCjMVnGGzopG+Q6OXTX74OW9U6+5adK1evlADIOph/sNc22YcaATQrO/l9WTMWNWxLtnyup+Lxgb",
+	"7jvXBJbMGQhoecfs02f2X5AUStOpT2HRPqiQjccsrVYfkXZdkGP1ZCCqR2Bb5KZHhla0HXqtcQjojCKx",
+	"YTohI2nnFGleQhaP1WiRPqSlcZqtZubUqqRa+64qlTaKLlYU/3WgyDoruH0ThVuwSp/5HglhFvxA1Gnw",
+	"cSIQgYC4LQayLGpjDFhXki0x2I18a7/5tIXa6t5/oeSss/3rtxJejq0Wz67Tai6CQE2LnJ3Tzv/5r/2D",
+	"7//2+9/FUnfjo4OtoTF4xsa0zA0OPaMfMVkbYmeq1O2jSKuJxySj7pTaAmlC/RxspV9VN/+yeguSJ0d8",
+	"mnbOB1PNmlAdTFdIZguPtW+3Ytc3xGPtOtcFBgdE+ltRURt845Eu+vDn+t9X6+3ZVyF73lH1qud4vg3V",
+	"+9qAsRkoHiJwfSWjeMMMHigrXSsZyLlwGWlgOTqzKjeYE3LNyEn/ZP/BMFXkVOhWEQszSbGiJHZRcrbS",
+	"lBqaywmYF3xxD18Hw9kJVzoa+aZIcjwQdnOGqZm2egMVKINk1NBTpzgabMmrmP+MORNbQ+Ikd4y5pDH3",
+	"mh0alPMZzbAmzLpkeS7I+xuSyTynSkOSzNBO/I4aF/A2ZURRw5Yc/fYdbFtvRc8Fo4p0+71+/6TvPPHo",
+	"hyeF/b/f9Xv2dzEQvzvq9wk1lcFov0eGtFDDuuIARGRRIUqac80ynJsLO00KMbzV8sh//Dt58t1Tcjiw",
+	"IDV7bmf6j38nR/0+ZORBzTJMU7cyMTjd5tJvH41TGddFThc9MnQhCkMMYnbRDmqmB8JMlSwn02r/FgYs",
+	"O3NXjcU9TskQDaewk6Erv/If/07qs1xZ0cDX7nb7wpJdjQF+78yxwwRLmgz9udnNDgN/eg0P0DZRGY0h",
+	"RghDmi7QXObXj9fSuPqzWveFvHxSKDnjmrmiOuikURzrQFCxIKlaFEYSKLkVk2Nzrg0A9mOab+0E65hj",
+	"gLf6sWIKYXAix2Pm+mP7WnI6CYPZPA2AK9meaEV8dv/wZZKiBOunCoAdpDYmJiE4OzAbhpRqytI7iEit",
+	"LUUucTWgOROwZwVzgLTt0p1X1Lb9xCeUuv5omF6nDSt8sgv7SKFIfgWlVc481DUasc9BMGIkeji2QjDQ",
+	"F9Hloc/xrblvWAOLgHIP48AoJuQcsez9VV0wVbOqcisELWKQkZN+qeJmOmOGpyjRA3tbawlC9500bDsN",
+	"MOh/t5VT/o/9rRWqqh7fVgPHasV/LWenPa0WegCo8407OH9RC/dPWIghFDCA3vuKYlAMBlgIIkVBF0ll",
+	"3gRbh5U6HiyTAfU5cN+2up5eQpq/p2J1OYva7LViQcJ8nXB7LuzWQnkGO0sGwhIS1UpDfRp9k/E6QcxS",
+	"MHARQQKul8mAB/cGAvqTehJCIL787yx1+cUfzdlKLdKqEICQcxT+XGampZ49ctLvD4S3mGuW27Ga27Mb",
+	"6O3VzRThh7PKgI+/tfgBBgJPqyoc2nQDYH6zs/+Dxzjipdg/IyfHx/7c8aoGQpZG84ytshBIcRhVQW8r",
+	"99fduxK6HI95CgUo3M+n5HdY70nw4NL3rHTZaGnKG4Jyax/Uqu3pnt539Qgw0RNaLgMbdV1L0VWY7NLO",
+	"lHArY/MmvXL8xzsuuSZTlmdRr2Kzz+y3Go/a0g73K4elblaUXajQqsL8zXKHr+kwPTneYrJbKd9QsXjn",
+	"Qw++BBs613e1JB1jP1+CwxgG953q+1Zh+t2LC3Jy9Mc+ubj5l1NCfYEoJecWYcmg87ZgUKPAEaJBxz5D",
+	"CrJKvJBPDgR6KPYTCFy371sd2hku0Z+zFG9k6T4ZdC5yqVcmCx0eVnnf4PE4q8i++8w1F8DDCDJMgspF",
+	"dkl1wU+YghsrD2tiZGb151v20ZCU5bkv5UR0AZkyU8a8/KxKgcluY6lmZU4HoguzgdcYStD8aZiQ4e/t",
+	"/x3Y//vvw4QYOrIsATpc0IkPT9rHtDvFMNcNv94btkjSN353OxPLz/d5bJZ1DftoDh3s1dRsWWZuyfB2",
+	"G0pcVzFqDE2ncIEox1h2a7lpwRSXUPEUIRfW4nLwDp5z7QvHbVjEr8npcG5xNYDoylzX8ENgFQY8ngfT",
+	"kqYp+tCJSyC3li3xGVaK8MjmRbs6/M4KAAjagUxbYDQeyh/dmAqcDETT3uV0X1eNLipX+uhBSyuqVYA6",
+	"7mrIWyHz+4HYgwqhgWBp5SWaWyRfENftYA9rHrpkMvujFbNQAJTCUjtXYc65o2P46g7vK9rsv2Z41RvX",
+	"bTKC2OdV44avKUz8M6bS1KTA6Vm0io8MvQuRQN8vEMi7RAsYVfniQDELY57QtgZtFYqLlBc0h3pemArn",
+	"8XhFmjgLrPEB1ZBqzLjBKtdNzCpwzZd2Re/qBT0MvR4TWZZX2lZpAvf1FR1dvy4sAJOOg38rK6BJPMAE",
+	"y38qaw4CHQiw4Hr7TP9anVjaBEKLCWwGN/tPRdi3gNUqaBZcOXDMlvQEGPsbAEcB+NJFo8YANyETfm8h",
+	"uyxA4HWU8MHw207RudBGlakn5lEJr3I1dDFBCgKP9tHrVhN5jJFDyi1ayfxADBXDJQwr9YwINl+y0dbj",
+	"eqdG6GhNqiJHUK63KU2CiFeXpQ3GnVJNsFifs5BVwa7xgHffWuwqOKRfBM2/vEUrsrVv1qoViuk+xDKA",
+	"269s4vqnJk4XUyk1Q8clZlfpEO8CSnRWGRulIufLxEx/cUKFqLpWC8VuV1hEEaEXqxNVyqFs2MiRTlCM",
+	"nXCK2qqcifP+0grclycA75b29Qth/xoV0vcs+eZN2P/UFAFvIap0nrmWBXlWGbQt6oH7LvviGin0ZTCH",
+	"KRVZztoj3G6wpwNYmihJaTpl3ohrhdQJxFVAZp+rec00vuyKSFsywKH0WRfzjeomyWS0qKSfHhliWz4M",
+	"wMj5PRvWZYsgJB7qiWs9LnMyZgbTiBRz0Rva0Nx/US8EeleMGBNQIh/yjdBaBnsGM7GZWgItx2RI9dvx",
+	"cN+FegR9T4bNtEEQeqBNBYxrV4L5hX7Y/V7VBgUMdXnuCiJTyLt1VZ/hUOqOWY3hq7F65PL9u/c3z71r",
+	"8rJUsmBUQCk8RXPyjIo7yPrk+YJUla4gLA79BwV0/1J3dmg7e3dYvQVGwVMiCybIn8iUT6bkTySXc/In",
+	"AiWe98/Is9uL9zfPbzE00IV0sY/oxKymddtO6puyE2Nurx28R64VT91xN+MLdY9cI5hgTfBYFdxowag3",
+	"ALwXDna3Cn7Ri9lI5msjVHzLJzz0TtJx+492eVrNtskXzROBDWNPlB503F1dFLeU4h764EVSETpHWSep",
+	"VnUU7Tb1qPbIxim3llKxL+1pvL6s3rzwOY6AjYLpz8xPWBNg9xyOu0Dwcr13cT1JaBtPp8wFsU3lvI7W",
+	"cBGNARHFb7eKtpsxQ9eFlb+xzx+V0Rsau5IbrPBml5dR+8oXj2q8diXrLQgnZFTyPKtiJkA+FPdcSVG7",
+	"V3xnIBWetF3+Nudc0AUIwIcu6mQNq7r1MYQTUF595ZHqQ9K9eH15/u5fLm9uPzy/vH57c3X74fz583eX",
+	"NzeXN5DQVn2OMYhYIXkgzgUGsmIUBvaRq+NjRJUY63p4jaqqJ3FNGEskwQvn1aYetdRNONfagFi/nMeI",
+	"hv1pyhTUUIf+G66APBQidb0V6k69Hkr85e8GKS6O9Br/BhWHmjTSCvlCscwqv1WMWNfyWpqakubAT6Ff",
+	"ZgZ5ejO6IBkfj33teFO3FwVvYrbv9CEfCtvSQrzWoLBqKGpN6D/zEBtzng1EFW9KtQ+VRctL1eoaIwgg",
+	"HQLL0UOcdiE1zbFTKTb6ch1Z/K4HAvfl5Lb5StPrjKU5VVjZZyZBZqIolxmZM4WRV45pkSPy3/ah6ZQe",
+	"iDpUy0wtD5B5Vr/4u6N+0od+9/tJGNqUwqWwjCyYa+JVdcAix/1jV6o/2JkPKUC/IkjG7tRcfcuhkAZ6",
+	"WaAJ0Cq1SajVOgx3vWKrNRc5NWOpZpa1MSc9Li3eb8DVEzw+7hGM4YM6EAOBy3DGNa5C7yZWJsRK0rxS",
+	"pmf2jGmVG0u6J8fH0WRwBwAOtb/VOK+Lxiq/PZX4wqMR0Lvj/vGXSz1w0HmhmCUOscl/hKYudXVVABws",
+	"HE26mUz1oaekvVmWkEHnhtkb9B0Is9Jwpged/dMAezzIAfachViCLf58FVmYC5vBuLrGvkUZ4o8z32ho",
+	"/oP0RVd9F4fXb29uyaEfWkPJOB/XMLSAPXTmJYi5+c3a8AvaHxHACa2lIatoAYlFSk+Vsjxuk3lhIyde",
+	"NTDU/BhwoD1Q+x10FLSo4E2gfrFthQocCzB1Jjy5ek50CSLFQAyfX14f/OHVkz8ffP+XN8euieeSOFhl",
+	"bK1IdkldSABYgq70eQggrvgT4g2ikiPHjSPtkXNRM1ErP4A5wje3poGsOhDYfhbw2pdd8HWxuk9DQ8lZ",
+	"3UPfMx3SHXT+Kksc/mk1wECElbXC5Joe+c//+f8OOvuNLVS8ivXI80gjSQggXG0lqYmREyyEYdVdiNNm",
+	"GdgdoBRG90kf/jjqe7PPvqtJpVxDtoHwV9J90l95+ZQUVBtXLthu9/vVfrbDHvFmCkPvGLi2juxPp5hF",
+	"Iw7SKeV1fLmzpoCwBz/1yAupyLPbC1ja5e1LH8Tvmp+iikmsAJuQoRQXdrhzLzRapXJWplN74NBdzuyv",
+	"GM2rRElsn8myRqLS/0eaY/bIeQjcAzGlegogNIKaKZkrd5UqqXVDWDkNxMkQPWCAaSBXjhgTA2HH6u31",
+	"iOdFbSV/uif9J3E5BHD7WxdDwkX+QlKIP6INkeYOeX8LM/8GwsxvwFpLDVnIEtDam0CNDBmqa2m/A69c",
+	"9tBVnNL5BA7c2GsLrWrXAr0uzQktFqFDcRggvu/K1mA+9mjhSrOf+kI1PmjAElJMiAQbbsWCMUA2qMBK",
+	"umHJG0zfrJiWFz9l1VrXcjfX4xr4DIzk80yrtRM95WPjJVmf71KtgvvsGzOHJGM1EPqOY+el8+qtakbo",
+	"uu5U4KJgVOmgFGavKhfLNRgEZ1QsgNtC8g00HIfG2lWOzppiPEuFbP8rVpJ1e/+tjGzDMr0sxX2xGrIP",
+	"kcRRK9tsGFsbDw7WlIaz38mWbc7+b1w6eBcu8je3/W+K9Fq3veM1Z1GT5SMq0faBQ9wbcJQf/hzI9+tq",
+	"HK18uTMiBhXnvqVCRxtE6qYo/aspceSFmZ3rG+0udnoD3lqP2liW6oAtmHaC2m6mSZ/mo11QAB2PB8IZ",
+	"OXF+4CqhBR8a4zpr4jJftPznaR+y50FGdcKmYDoZCK9nV84GsHdCQ+426a06gcesQuMmWed4C2WiX4eA",
+	"Ux1dQ8KJWrNrg9rSvXXhrRCG4YddyGNtg/b/XM6xay1L7kGzNvfBV5hfM+OmMmxhQeOqwhNCrToDCShw",
+	"ytW2d9STMLOtimHy07kkN2j47nrZQ4EHnxgcOgHdgBZjnD6TBCtFn1jgPfL2UShWXpvu9nS9NewkPzQf",
+	"X1I9HSao8GE8enNkq++uycDz17+7wuOv6VsK3jxvbioQAj/9sul+Li5KKXvJsjS/CYHfSMagd6v5+8HK",
+	"794CAmSliwKga69Y+cw9/die7DmUu8CuAmsJXxDV3ZJgBQrgPxXyvmvs6TcF7jfcXR937QClocFVEsmj",
+	"4iwEKx1Cptq6Dg3vC8vPj/suuhmLtkNHBi8bVOE/yVI9JzDm2p8VE2yOdlh7VDnDWLRLiLOCrs9S5AtX",
+	"dg+a/XrzXBC95Fofk+6gE7gyBx0UakpxJ+Rc7NeNfbB4FPZAoTANCQs79cjlrDCL1XDqqu/QgrW1+8Ew",
+	"4XN/dI8prjdnWlc6kls15zFC5d7hxStmOYxbib1qKRYzru39ttRNtpJrKeyIW0XMIUBqQ027DjisClYO",
+	"EVQ0OHZdK2ZqSM58zHcdlVZZSYZVd2usJYOhZuD1rZ44yOOq6rXdIwCoXFdlGzMw/kvgsDmj6CvjE6sn",
+	"P01OnhyT//y//hd52u/3k4FATwHVZNB5mvT7/d8POgikXBNR5jkZMe83CcJFXcnWgegO6zDR6/fPXl9d",
+	"fHhz9eOHqx/tL2/f3QwTEn/j4u37H2/fXV3eDPfXQvENnPejgzBO09ZyFSMbHgF2r7zdGEQjR1twuqR5",
+	"nUGN3c8GYaDCh6A+H+Aka9thQC1m9O54fQ41VUHv+cT1DHZt0aBmJ+asoOUDAH6OedoumIqbU1ShvEtJ",
+	"jjGWtYBWiN5i4pwBS20yGoXQm8Xz9L5XzXZRs2E7ZVFIZYjh6R0z2MIYAyiRvgZmEqYNn0nBl0d3FRPI",
+	"uVt/EMFdt0VWpah7V7SAOzqs8Fa+zSL64Qo3Y8qvxTbz0js1oSuEd236ypBV6N8mc/WuxhgHeocO9NoR",
+	"sWCigs/asCcqOHV/QhZSdobrnihZFsteMhdK9bTf7w3EkE7YDTaPq1y7uRQTcKHZyUDWsIfhKzP6aGqN",
+	"xbKMywFri9m/wf3duu19mxDdWGSrT/bXaXO8DejbdhCML28Jw23t7t9i2vYSaYXyqmTvPM/JmLM8w3Qv",
+	"r3HuoZRL8Rn4UK3sWzcwYwLiLSi5pznPsOXZXlCAFn51sSW+xp9vpibozNJqsKjyGURysrpOLeke9fsD",
+	"kU6poqmFPIjH9992rZBEwodcEyMloEqPnHuUqiu3UkGmsnRpD1KwgcC4vXp1uFipLGM4Rdxti9MbztlI",
+	"c8OGaObXhi7wZE6h96JFW4AXl0PKZJGz5e2Du2DM8xxCkifM6Kp2hc8VGJUQM2IZ1R0rTHvkWgNdvu34",
+	"tcZSvz0zx82DqqP+E8eTtcjJN6wJ1LKiL12nmRiaGiiHuQtJawjHTYaMcfrAVds9I0H4KDJNrh0j7u1V",
+	"3g4fRMr1GTnpn3iy5SwCnkCuopwd52EYh5/9qkr3XeDp/WbK+2JJDfZAa6kO2AH6tbxRCbLUvqhs0IpO",
+	"ihX5mv7Hl3WqH4FXvavOxyqqBIqJO37OK0aNTG9Gq34zuNlKRB4I7rLH6uAMq7KNSwW2y2oyWsvVAUrT",
+	"PJdzMHi6MNKDsthvFPOMoD+qnvinex7FfymiDndY0i+M/o/hflje1T8bb/6NZn0B1yHKpRXRGi18isUX",
+	"J1OhXWeNMcxSh9ACpMPmE1lC5oobw4RdaZUVUpmCnYG26mtDcBN7eiBAN0dFBNqxU20IF9xw5y1ddTnU",
+	"ht/EOw/EUgJKbyDOPeFxQQ7QbCFYv9W+JpC9FHgZDOScY9uqOFGyiv1teGKPiKHBPOuCgeqiMOEGH8NW",
+	"ex2dKUEVEL1P+aJu8PH53oY21fonxc1yd/9gKUlVJQnB3AIjwOnGjCU0c673TrjsatcK7aNJiFF8Bl61",
+	"KdXkuG/Z53cNbXkguif9PsTXQHYbZFQ5lRmYcb32aul1NbSMdE/63++fQYa3y9nHkiWLgRgxx4kx0R6L",
+	"OLYArS5HMx6C7Tfb6GN5oTvxxqPHwDxcUktOdvVwGfJ+S8j6FhKyppaSQ89/9rFgikOxq+4qe9rfiUgt",
+	"x8WGtPBwxgVbW+dn8RA0/Do24eYa2/wcnv5qQwHyf8F+wWFrfVwXttSfYsU2KzHUAJAEpaZcgKlpXMkX",
+	"ggRHENYBg8sGW5InvkWQCJb4z+YkWO/W3CL9aieQWS9/H/4c/LVN94/A/BaIEpGCQL1t22n02kJ419It",
+	"KFZXUDOta9U1drJtp8fvTqKl835ruvFfVA92GkdQ/zSE8w268BfHxu2LIHePrDLwdNV15tKSZaAFJ2Q+",
+	"lcCwwBVmFWnWkOcjdZKj5jK7uF8blj5WfO/n6hC/hfj+l6EtrxgrWgiLHI9dB3nDHoPKQETk4fGYHmYc",
+	"ttUegu9euJ3LFzQ1Un2rqnu1wOe44G8P696Ox7+p5d+AWn5bKoEYNpcHY4AZ4IRMGHfnpIv+OUw203ou",
+	"VeaCOlKZsRD7AJO2VtBqvGNiPdrh818P1l2KXxDp3rFU3jO1uJBZvPDzW4FmU+VehGt0Ba+n6AJMmYvc",
+	"m0t1p7FgFRfaMJpB03D45Df8/WbwV6xBX1dvz95YUP22KL4A3mpmymJdbUBTKuF7GmmWKmZIF4KasUcK",
+	"lrAbLqH30Fv7dWPZ3Ow78Ru9Q60b5rW+LUVLN6Oy+MLU5LFMPX6VN3DUbV1j8WiNJDTLQn3GnQrqKr1/",
+	"VuR7uG3aUGWIZsa4fmNUrB7fA/FlRLMJa3XpXshZUZqwK2yQYODaiWFZYY0ZEDOZsVyfkpyPmeEz/z5E",
+	"hVjkolC7q5Gl4HuN4Zg5GxsiS4PZNf8oaY52+GqeHoFSYcM6U8DX4TKyGIic3bP8jAwLplImTNWBf8ao",
+	"8OloZi5JajVoxWmCDAXOhWWV440LMi7zvCUJ4c3iGRzbt2qax9VtMsrD1f+CFvnGYlz9Drg+LOap5ATq",
+	"RDq6YS/9QYZ3hHdsNHLtBMY19aqckqBP2+OxE7LnB9IkkxAaPLOj7SUDUT3CqOQRqz3HfwwMPnsJOekf",
+	"kb230AzTfQF9j1OpFEvNXo+8Fb5RDeZEvr8imk+EJtgrICMTyeCcDnM54VHesrTtbzUoubHKb7C2N6wv",
+	"+03C/AYkTLyLpvrXZSLz+XWYbq2Z1lyKh2qDmC7dyibPyRCa68NrB9ooRmdDDCLVsKQhPDkliIbZkHQz",
+	"aigZ/jzo+Ib4g87poDMo+/0n6SSXI5qT6on9kQ06n4b7IGP6XGg2h2QsklOR+TLsA1FR1CnXRqoF6UZy",
+	"vKugl4RouthPKsV5BinfORfMHePxU2JJy0DcMVZYovyR+25caS415LobVNxcCofl1CadMo15jdxgSFfd",
+	"wYqOLN2C+4FqwUpDLktVIQYGw0OEZk8uLXiomFGLU/Kk3+8PsQmDO1UQqqMpVjjKe83UJd7gRrqxco9N",
+	"wrFs0Y7LvfDhL8hZsWHPga4z/Ylhee4TfJz727iuHFyRmRRs4aHzgbgylmoiTYPDRtUwDF/UZO9qjM12",
+	"sQ47+8i18aXUqXExWAmZM6yXS4limgGM3mH6ACA6ZgohCjSHSoihd37rkNADginj8N2cLlzWVZhEBdGC",
+	"mD51aFl541EjvSoGdUsn8I0y2xeNVX57zPY8TVnxIAfIf70EoEsXsFixxIMaWbZG6zDdB1F6woyloevC",
+	"VOD5t6kPwdJaSLXd368vX5VPBMsOuIDlP5Bcu7vTmy43EnW0XEBcGbTC+iotPho9pZodcKGZsNd9z/bb",
+	"WhdqRlU67bR4lI/6/c9xKX85IIPU9+2grVooVYpGK77AmTaLrjhbBEo7WENED08bLNr9WttjRlLe6cRZ",
+	"QqChF4azQX2MPCOueRwYZ7pVFZOgFWkVH6/JvzEl96v2Or8OfLgEKRXbgjyk9MA9Z3ME8xA3pJzk7BCo",
+	"Z7scM7ZSwRDffccybrX2YZ0gNUSt/P/AF/5kBxuSrqw++ZORphjuY18y52geiB/gWV3CA0wCEJtFc5aR",
+	"VMo7zs6w711QpnFPk6Gn/dA2CQrUu1LbAzFMZcaGpAvSs533Av7m43AMjEBfMjVCKzq7duJWZoewhIiA",
+	"weGkf1RnjHtvuX1sqRS0t/1YQOOSuuKlHNtNzZUUk6iZDaZ5jYzrmxSgfqhW+AsJT22M7Qb4A+ECG/sA",
+	"cmDBR21v/Y6J4W9RJb9+Ye8FFxj25jBSOdpT4V2QxdokEZXBBEq5ZewhoiGSSD93uycBShD56kiGJVXT",
+	"Z5eqIzNWd8e4fnVx6dNwsOqT+wNfvnpOAIz39EAICfHaEBaHVlEuesTTYV3nxppSCVJQqLfk3kUkGQgj",
+	"41Qa620IVCTBdOEoJJh0MSsNy3diP5GFLJUmXX+8A7FEgGGXCeqxds6axg33z8jqKoAz1HS1usCBaLqB",
+	"4PC4hrtmWWwkZqFpiEaXOdesneL6k9uuA7aDnqi8dtw/+WNUYIuKfhYoWkd6+t3WA8FOdxpoWSx8gj0b",
+	"m/D7jKZ3hAvvxCwKK8NOGc2c6PxaIgnfYC76miXgW8gGUos97euaVAjSpB4PpwlQOLKVIAQYasVYJeca",
+	"F+OoGdACoAPdm+On3+0nSDdcFx/A+TtWGCcVTaUyBzm/t0JOQ0Tqgd2wVAI8gXPfLzgHGREkN7tfMGMK",
+	"7F9kptgjkGsI7YP6+K5VH5TIR3OrFGR4OOxBqjogqFu2p72uUkxdDLBHzivRyVERweZgWi2h3QM1WBin",
+	"auYq8jrjlIxzOcfCUliO02kJFIwkt0zN9J+suDHESh8FU1qKgYDMYJ8fK4DujORH3wMR1loWUFhu/6wm",
+	"Dkt9KKgJGs65ixqI4BgUm3BtmKrIll3OsEeGORWTkk7YEHvXuS51mPJvN++22k6MwAO+HSXCW/4itCg4",
+	"1MZ47vORlDmjov17v+3Gx+sEudf+gy2J0a3HEovFTtTCIBMmskJyYX611OkZm7iGsi1SzQPo0t0ibSVH",
+	"2MbEtfWUaYnRCK6vf76wgA51a6nIkhorXVszV50bUmpcGi6XIhmIuju0hp5mgTguUHejE8qtgEFTA+hO",
+	"sXwcFvHPWuMPXi3Sbzb6wK5tjbltT5NXf70gKdW/dPBB0462p5cKZgaQZiFnN7Pa3SKNZPetttzLXCs9",
+	"QnWjpSzWouOadIerLeGG+6dkCGXahgkZptg1r7IJDUTQWW9Pk7C1nute7iqL+lQ2y0Nbg13c3A+DuF9t",
+	"J7pXi/S3LnSNWrzNorKflw65thvdOmRrS5Ow6PYzX9OxasLMq0V6QfXuUVvvNVPfUo8qv4/W+C7Nvuns",
+	"wi/S0ipKsVEoxsAFqGehq2Y8QQuNtVbihwBfIxO3vQsiCABBB8Re0F95eT/RJF20X8gZ82276jZBvEIw",
+	"qfC9YX0Qw6pMvyt4CUoKVOl0ifFVfZF4jRC3v89hBdsj0Vey3r5apC4X99tpzfObVfZbaMXTcGHUVOQx",
+	"CUelcRz+XM/46fBnzTP2qd31dAOBRl5whE7SUFLJ6iloSzCGplOI6eoOLxCKD55z7UPLToM3hslADP9y",
+	"4N+6XRTs4C3MpE+JkFrw8djKj0RTkY3kR3s81Zg3Tp07uJY5TxeuhTOFtUAJXnQyqhLcj7QSm2SpiFR8",
+	"wkWP3GDhebogEEBGqFh4Ml+dD8qvjKbTgcC3QsuCt3m7r7yOSXI5SfAh1xgC5CgKjOZaUNvpRguDy9VM",
+	"mDNCkVbXS0JXrJyLHjkPuiZCveCT/klSpWBXK8YFZZKBqdrFJPXIyVE/sO3YC8PebNBUhZQicwRZMXu8",
+	"FvwKOFjvP/NGIugR54opDsRAnJPrtze32Jebkh8ub0/thQUV/fe02woemoa88lzKO2z8kuFX7rqcgX4g",
+	"vAmsR25QicUxvFPJ/nJx8+4FQZMDyfkdnicOULXeBv+hVITP6IQNhBwTKlycJjcMlOIZtZ86SRLD1J1p",
+	"EBdMKMFOAj9B/pAgw4BfHLxiCwvG9vuC0arTOFx5c9tLZT2xk8eMqjuWNYd8yc0pAdPa/kCMSkO04Xnu",
+	"4jr97Z06Y6pGEMupmvgSce3VojM5F7mk2atF+txBy0PYaiRxv6Yl67P2sU1J5/SoMpFxYdgEvIstI3Ow",
+	"+7ePuYH13tjvH79sh0wNiwdyjqWaUdM57Yy4oGC82yq006P1V+wAuzsTPdqCEf4gBfvFOe5zhwEgkVai",
+	"b1Yjw8PsL66YblWPIy6Sn4cF/Sqy7dIT0Xh3Rob4D8w6ImPFWBUs3ajWAfFk5HbKMLJ5pdG5Mwa6Qryu",
+	"mkdgCKw6aFXF/CrW59ujD8RWRT7+WYR0rIPxW32O32T2NS34aou94/ir8js2SqoQ8BGk+crts179f3/l",
+	"hIewyYZCwSmMiPDDEWjSG8QrVIRmzxMXK6EpVpXXhSZSlTkY8rC7Q6BMfswPPhFlv0cuphLzOMBLiA6P",
+	"avKBWBKYmsHyqf3Wymv1Yq1YP2bK9x3xiTj3NC9ZS9bz69pf9m1WHK2X+C3SIVR+fktK+6JkBXSNBhqa",
+	"FY8RYK0mO/gk47IKROr8/+x97XLbOJb2raBcqZJURckfceedtuutLbfz0ZlJpz1xMtnZYW8Ii5DENgVw",
+	"CdBqTbar9uf+3tornCvZwjkHIChRshO5Y6VHf2Y6FgmCIHA+n/Oc1V5+UP6pfWMarGsjkIMrxUZeA59k",
+	"RIgAAf7YGzGqNM/1SSzXdxnaZ+sKXk4R7Nl5KYO/WqfOoZ7cFYA1PWHxnhSzD6m4yYYi3ktY57WYeZ9O",
+	"lQx/YakwqE7Ze1/oA+uC4CajAFwVSxR4gw77x3/9b7P4D9Km2XhiImjVA46Yew4EIGYLLc2x0Awdt1gq",
+	"6si0CF6FQiQh2TSTlRH6BNpFwpraURO6/JWdakJFeOxKpXPMFI9UGUuaBWWXvzemAKp0/HYsGd58oFE+",
+	"5DhMF1AoyT4vMtwiIKeVNJmknoGxTOBa6wUDhte1GKzhfg3QmW887zB23NBLUGcYO5WI2dkuv5J9Y/tK",
+	"hFGG8XhuzWUE3EkFLwwxHA+mIYPWA9WtD+6XAmYByB1cVqxgdqwgwUMw9E3RGK9M3LeBuAuY43oSS3vL",
+	"4t4zyhQf3NaG7fcM9rR9xJM+dvusuTyABniZoAI3m1Xa2ECxGUGC13RHzSGquxAEalDZ9GBuj+u56Urb",
+	"paZ5/RWeHSCwr4R1Ddw1A+ZULjXxIRL/ARy3o29Z561S2KGPGyOmhXUY6BZTzmmamWSv3U4edHDWQTOt",
+	"VjJ7EE5bqplhj+7Q17sC8s1bZ2EpA2UQqYxO1pwMG8CO4AQhvmhlejq8ZsM9u4RSW9qh9mSErgcKMrdH",
+	"nbonE+O36BHRwsUNaEs6OJuutVOK+x/BOFmTQEEIPTlci5o/IW2soJH4ya1K1RsGsQSl2qLYaz27xnLo",
+	"DVhAPkIyfJTlOcskKqDaMOpErHOGtiHMyHGNPGmhGHEWmyp9NU440ILmhJ8+0IWgod5O6CMt1PR4PZOr",
+	"WvEPOqwLEf8bEcuFlT1xhUO1uq8Z/OzNPTvjx7Xyi6D3o1lScDF86jWcW9btD+ucHEQexuqutRR6K5Wh",
+	"216frBSf2b1zwc1kiyJsr8I32mnSnSa9X026LDMh12ZKK6dCF623mdBX1epKg7N8xucafWiR6qhWNMQa",
+	"4ZKJziPLwqqplrwmq6TmI4iNwSpirnshkykVQpbrrasqs0Km2Nk/UBc3XAo7tS+LJ1xFYABlBpCAr7Fb",
+	"sAnawh4b7JliooxabRj88eLZC7s7Ll6/YFUBPO3sh+9Y9/jwG9a5wM5iDMao6b1YeBOkuAcdagUF/2KZ",
+	"tltGW3ECpIiuL/LhESt+oRBOX4Afmzp/XpsyKzTYFlNhONAGdXOC8zNhhoNWRVUVueLpBbzkb+q7Tavc",
+	"ZAUvzf5IldO+nV9zYxalnZnJcFv7Zb89/xpqoL/RjT/5y9QVpPW2RFMBrK9IoVLG7q9TlsCEPf0gkDXZ",
+	"TdDR7N2bV787tXV4h0dc8LndlG+VesXLMWafD7+5y/tQrEOkP4g042/tDvhaacvewcFk3LUnJCGC+eBr",
+	"0D1BeqegA7xJdBnG2P8o+VSshUevEBYt4A/4v3Xgj8Ja6KW98d//dtb/N97/+0H/2w/9nz4ePomeHP8a",
+	"x4Puz8X4Pws57j3au70gc/kEw1Ha/7kQ409FdUR0byHH9wIIQTn/5dAgm6Mcmztvw83laVlXWl8Nlk81",
+	"kwFjrJL5fMDO6C8kOkMclqd/rYugsxIBzrF0lTKZrnntHIM4jFdS/WKaWbGcXClZ6cR3QqeyTD8dBr/3",
+	"YqgtJfoxMY3cf7nntrR8VKOa2nNhcEJWxbL76PDgYHBwwK7mLBUjXuXmlOkpxj5oIO2QiGB/Ij2Z4KVk",
+	"UpV2acAQgRiBnSiA6mKJQD0fzAmhfgDtq6eLS2WC9Tn1UQc+vB6XdotFrNIVz/N5LH2IHttBDfwKglWG",
+	"1IOZrkvW3EojPsXjMB03DbFqW/fcfvNm41U7UJ5pV9eqKgMWj+/4ClvVuftS1XsoYon/b1C2Ahq1QpET",
+	"db2GP8d7r4O74r0VtU5v/HbezuK6en63kfvWfMlf0m54yJxta0WfP93IvJBn8jrCAxSwV5Pk0ZvLwlLo",
+	"yTrieZ5qCAvSpUnESmWg8DtDLLIOMlpwJYfgXkJiEv6MeTtD5y6WLkuGQ4Ezxzw6dTZRee03jfg0y+es",
+	"WworTzDnmikJXdoPw/bGUBkSU8DQPRi9rpPaowXXx8XyMOzXikeD2y+FQ6JuMa+9Xdo3NHo72gLe5Uv3",
+	"b/sKsBOrHHpieXGKJ9hITSIApPq+FptE/x0RweojeO54FpiuruwPVk+SEoocfwyQSnTXYi0ggIVob5/U",
+	"Rsp6QmT5NtLkqQNdaWCdkEgCEOhQAVF+DR2w66JjmfxLKUb/nwp7ObYqTWGk0/raWSZ1I2Gwkq18PZFp",
+	"tAL1cTFRUrDXFRQPfBKv+TpydAiFI9EYSS9Id7sPKNLOoEFukfinJYDFPwnsBNYFiB+0xY7liOda9BDn",
+	"gQQnmW5g1nBUuACG9tQWF2V2w4dzhiUszCgiv2Bcek7ZDusmsLgnLA55IuK9pEdVDovUGQQzgWs5dKwJ",
+	"KlYUZXTsIXBVK8h8TIg94NL4wIkLNenVYdUbUdptqdGijfco/hDvMfv/usfUCMeGIVg32c+zoZBa0EyR",
+	"hg1fmYpLusk+/aVfUB0P06K8wcYIoHGmCuDvsWySeywhpd69rDsZtmMW2RJksV150JG+hX3yTeNULZ+Y",
+	"VZSTVsyt4Ax5fLTVHQxxXR6o+fmqQNgbf4A9QeBvlsH550utnDt55P2mgIVxI72ZSWBX8jX07Q3P/HWf",
+	"xfa7YXXBQ0Br6XV33Xrvz017lY0MmF+6EJIKaz+Rq5VwAUt0rcB17YyO/Y/wT7Dof10Dyb8kaC1FC2qr",
+	"hb0B6mz6fVTlESs8ziGTnUGLrgqef6dIaj3Fu7bVPTz6w1ZrpWAFthErr4X5fIWz4yS9PfkvDLl0NS7b",
+	"GawYt/CA4JqZvtG35ZM7tiyrM5ic6JOO3P9oahnQ6hS+9ZOznlhAri3FrE/4dJ6L0jWjGLBnS/OFQDHg",
+	"keHPsQQPEaLEeH/DNWyh52+vjbEv4kJNd2rV/VCy5AGgC7A4TjXvzuatZzPeAwTfjGvZMWwq4r0Tlqvh",
+	"NQQMZxOFHXjuAYTpJtDP1XhdxtGRRrxS4weMt9+J1T+Y6jNpyvldGP7fIlLzq2ov4d7TtQ1yBAqNuHqz",
+	"a8GGUXMtZAogxLshdi9BVaCKQVdfla3oXYhWNCG8rJvUtUhJL4L8EhDwAWveSrzuerjuKUVSxE2mKoLh",
+	"aqMKDV2KM2C3v2dkbSNQH0vC2baXLtllcN5iVyqJTCNaSBNBBSrX9pumEStFkfMhrgesryhjSUNF7Koq",
+	"pbE/AWE/9WaukcS9kzDyhQTXkOmD0hR6ixnPDHtN+UQdS0p3kiEK/Nr+u1J1SlgjRHsRODcxnYMQKftA",
+	"4OSAgGW7Hg322O8CtnsZvtHDE1hd1pQYOyjuFraDsqcqqKZcITM3Uvky/UuQ74AzszqQ1H75NmcGb9n8",
+	"WPBHqQzqVZD2Brv9fc/wucaOXkqwbWyKgCu3pkor0+bSXfRlzE7Mmd/B2jzD3vXuHSLEFpdiiPzVVsej",
+	"vfaVtzvraNemX9df4j6++n4pbtS16AOMX68LgtvLfrRXBXvhq5Rcz2S6QzKsETYybQZ5mPiFcscZsKje",
+	"185zWRfk/1veckKmK9EzLUGgLL1rBOjJ8eegb38ve/FLQ2/tfrIOGDkynqXyfsSYEUW/KlZ7zj/wkhow",
+	"eZCgL7LRzdbQdQsRMBW/8ZQB7KxOPSJDmlzsRcSLwjW9pmZzjfrOzPc2OGHHBwcRQlXo2t5pkNtEBCq0",
+	"ipbCDel720XIkCxSO3nn8BIleWYG7CxwVEN2EiBwQwYUH5jGKXDDCJfr6ksZ5Vit103Y3rqHlnsm0PBr",
+	"1j0++rY3iOWP7uDquv0WVJbB8qKp0jUq5XOWIEDkfWYmaclnPAdgBkBWjg8e4/Ts9GOZ2I/7oarrUxMW",
+	"rA0GIKj7NtfXOvh+EXxsBCpFBHksBEdkky9go/7d4RyvRK7k2LfPop1yQpitK8FL6NZzLWTUAEnBsBhM",
+	"n3HNMq0rbPnS3p5bFO+KraV9gtk9UBYLH94mKM/9SW2ezZ37/fDuCX0bllkJMVcVlg+oNpkAxLNmwmV4",
+	"fDbVAZgYvwXFEaTPv36GyEt8me3LNV965p4dQeQD2vD0GRyVt8OanHqEfFZ6C8yaAEoOxcZAFIRiupbp",
+	"K4AnzxGjm4uRgQwcLwWrJBEzokYmHhqqJr8SxA+ZsokoxcDXmE75HIljr0Qs4714j3VLMfVU9vYi1P3W",
+	"UBllueg5GnEyQR3rI10K+M03r1gSVBEn1lgwVSlFWnfEQ/bzrit9D4sWI7Dk0rQUWsNl0Hqv58C4xGHm",
+	"obRwT7wHdQ6AHoCqSEzHEyduqarxpDmn9srn9HMBal9IZL3zM9wyvo3FKuadSXGPggi/eks21Z4YrMjc",
+	"UPtXxbjkaS12Wr3ApFT5Mvsc/SPgjuxyzZJAviXQw6AXsvDZkaAYMJZ+MMeLScBJGHAacA7ae5oUslrk",
+	"YmgYh5866GFaGR1LEnt1/Qi2XsDndo+PjnoD9qLkEjKHCdyUEHGHK1rEoU6a1QCxPDo4cgTfRakKpXlO",
+	"jdECmm93HtuFTL3UWytl/BS3zzg6Jy1nT9YRdri8l0de0NdEoHTa9ujXzQ3SKJjtpmpYw1cG0zRi8d6l",
+	"sB8P6aRGLK1MJnS810h41/2X5gLahrhdBSlv7dAC+CzoEqepHNapTtinjtRdQyEL0rgjTTSwS178ePmW",
+	"7buhdaPlFPT6T4jsHvTizuh8OFmP25tszo4mifWpMGcUfG9ULhaMy4WmIXpNzM+xszD7P5olo1JJk6Cs",
+	"u+LD6ySCZjqei+bwIDr+wzfR/3tyAL1wNOseHz5mnefIQP53TzAXyxwK9qz/enjww3eDTi+CuOa8EMCD",
+	"E7GL1y8i9uLl84i9F1cXEfvuh4uIff/s5TlQ5Dx97hqauYCj1YAdHUsSBBH1oLma16XgQBc8zKGoB56E",
+	"fDyO2A5YDZDHYcCAYhdn8seLF1EsYT72xe2zrbHN81zNROpJerC+P+j4hLrkSpkJ6zp1hauPf4TFjCX0",
+	"EOLD66BVQ8cqyhGW0dX9YH2b1/YGDzAppD4ec6sAXZUWZqSgcGbO1I0oB8x+ELoBysWQUUhI1wNKG1Xy",
+	"sXCLOBF5SqXAduCpmKpyfgqTQ/JHUM4jQKfaW0WD7/1boqDn4eKgZAu6PlqZBdwJdsq+mUemnVRLV/MU",
+	"NTbzNtEV2c96J3KQaA82w105SB6UxOhP8+Gl/Y5mhYb0P1Jg2W57qAefMeoFu6Mv+melL7oUMl3u1BPK",
+	"gY269gCiY25t1gZq3wVQmrKjvngHjW+e4L8QAGmHjb8rUg5WbB7QVfrY1arylc8HHy2j55bz/8uBmYAp",
+	"B7lzsMkftQzEtgSY8+M5A5rATDNRci1S1gWzQPX1pBSpFeC9yF4fSx/5FDKtQ4RTJcWcTTJrCcyt1zKn",
+	"roZVmpkBO8+xXwxQ8dKsmm53LNv8bvZJbvdpo88hvLKOpSc68h5WaGCE6WmwaBAXPFF56t4KFJkJlrCM",
+	"JY5FCbUhvt0J2D1dSB8nMMAHGMBV4HNfMJhniF3OTMTEYDxAOLdnDFiewwl7dHgEZFD8hme5PQ8RO4Rh",
+	"MQ/scZndR9/Y63oROyLQUywzaXcTSt3uoyfAKtUbsAtu7WQIJBOsml6k0fGi09aGEHbQRtmg3yiEYTea",
+	"q356eIzzOXbZ3IUsftuQxS7+cA/xhxy6ctXC8NNjD8HRo+iD/aJPSz5z36/OMletrYntxil4lrKET2ES",
+	"//jv/2EjYb+77A8nPJOER/Gtlgo+t/LLlFxqnAmbcD1hXacTgLgkIi1wLdWMwCf0AMJVca2FIUeaPOiS",
+	"G4FOvpXDWKJiTG41AHazFbEcTqxZn/p7UNCqsrVPeyCsW3q0U4VO5gi6SD8xMJLJ7UcpTX3a0bv2R1DR",
+	"vZnRp+z46IhQN8FDHdKmwazovrYqscV7hlEBCMFDUY+jHhqwsyuXHjSTUmhYlS4RE8by0eFBdICaJSzr",
+	"ga85F+YOep11rRAJ9DpijexHJJVvfvme60nN6wPEfchqSIiIOoBvd4bGJKnfMYRggg3irIK5E0cryGTo",
+	"1xpx9ckar751q1AQZ4svtn0h/0aP+50C3cX8f3edSBf1mBo1ZfYtLUfrK/UntB71WhnBpKtTAd+DA0K6",
+	"OGHdd5dPe7U36/WId0nYFc+5o8LlwTstqvNYGsWSmR3AnKHTDByxiRRmpsrrJGqQH9RPo6g7tlIOaRfA",
+	"QdYTkcbSHvK0ygXraiFY8h+VagJmTxuEa6TBVckCxlk8ga5fMvZmds59zd2PGYQpz6QUxjv/ZFHQmxDm",
+	"WFdTlslhXtnD361BzLFcWIVo0VWUfOo8MhrSAXGKUl3lYtobgLrv2IXx3MHBFso0e3Ro9XIHALozFDG0",
+	"Rh3t7sEV77yUuhqNsiEAg+lznrBH/wrSy3/oDuPeGFj6+gPmZKcraluMj8Bm9mIsjaWPDsJi2QV63BvE",
+	"MpavfU8Nh022nvjPFUGrPcTYQZsXUdOIFu45yQp1wN/EkvCvS4x/j9kybDpyzrGnT4SIA08H7Lkq2dEx",
+	"m6jKntCREWUsa6IO+E51m6GA03LhkfXH+jBUKk/VTLp9kMB+tII6ATOYaPPsAWjYm1CfPVEzecqyUeML",
+	"Qwwed7l2aiSyVikO6bv6Bm0UCdmFhNSglYIp/tkeJzqfwTmaiLw1WbOIV99W6MP5wjwfyBgKFmoF2IrS",
+	"KYGS2EGutiDJcaavrd/kvkqtmJaVo1FWx4PU/0RVvpgA8Yp8LEy/HsB72a3k+uhl81wrNhamKUaQQLQm",
+	"+8zKlvlLNYtlN/E/fId/T3qRfTW0cFdwpX9BL+rLkKvffl6XzulX0fHhRykaZqj1TtRMWtVhLSW7hQDW",
+	"p6RAQO/xwXHvvnYzZRHW0QDV6/49Xbyd5Pv1PF9lTpus2yMbUO/fS920t+mDKa2k7tnoI1O+YqWYuuBj",
+	"xPlciznjaPa47hngGluro5uMhSGN+JQ6YiS9E5ZAhV0SsWRYlVqViZfHsSysVY0mXUdbj+MXc44XuSiT",
+	"MjxPwCV3banzfIVAo2e/D1bi8zfi7UINvDic7Z0vf2WX4kvtcnhi2za3AgVWntwj+IRbbrlsfKKCbeG3",
+	"08jJz1bfPmIqT/1Zi8CJHgNdOmcmm4r78/3BLV7Pb0ieYagIXKTVOiDew+C6dr9PyW+hmEEUuiuBa+4c",
+	"Eoxa21GhJ0zQ3HemqhzitiK7EW7URV/ZhI45pxhYnlv3HALPRmHAALqvU6Uv1yxZDIEkPg8wRVZ/GNi7",
+	"8PBL4LveEv3orqsUjqX11pWswyqdFWvd6ri765ac9Vg2vXV2N2e9N2Bn7OLHy7fQkNK4j4ALXa8tQgJ5",
+	"UQhegkfIodoHGnNqZf8glevIkKuxNRJc237S5j0Ko4Qpa9jaGqqvPb+Q3yIuHaIKIXXkv55soizsF58I",
+	"YsTHpYa0PxupYUXly7DVdSPrI1m8d66kyWQl4r0Be327J7sQR9pWR/Z901N/cD8WZrHK8IE13fmv9xhS",
+	"fg/cfY203wgODW78odKGTsWMGqoHJ2rIpZO4AE1xqBAMqVlr7Z6MP8w/rM8Gvw0d00zXLYERCc21kkGW",
+	"1x5h0DN1TBdzr/ZVrcTlhEeimG4LEbed0u8vzfdm4b22kWEb09u7oueHzUX9jDV19cE+DVXmWAmNJQtE",
+	"79Fi99x7sqqJvvy4hxwiZ5WZ7J387Sd7yJBt1f/lJ3tDeeOObFXmeyd7+7zI4HzRTBYlzUuJ+HugtbkC",
+	"OAm2k7YDDWo08FQYDid7uR92vyoi5olPqTYzCqrEZd230OeN65ER/Lk89DvomMYlH4sphOQBUbm4yMFA",
+	"iNBZHuhlI8GiWfdPfz3vsT6VpkSuHsOOmYphBpMOhr2eD9sGBekM2P6aRwr+1nKxc89Zn3H7ShXPGUJM",
+	"EbwzEqXDX1rniHROMHLB51jssTx26Gf168QjbVSnRDqazNrwOaQPIka1SUEm0aqT4Pnh9l2eAvQSEvYU",
+	"pNzwQaNZEP7QuiY3IleFfa0+VKxPRF6IUp+6/pfd44NjSF4VpUorOCTB0Gl9e8vgFwAZxr6ohhVlNhSa",
+	"dVOe5XP27N2bd5dPmZ8bgJ1wS3339vzd5dO31hZIc2E9UurmRP2Rhnw4CZcFx295vtXfqGJh6bHHPaoS",
+	"1mfPz/4cMSP4NGITNQMzXpXXOrKfxWRD8A2s1a+k4UPDUmF4lodb0mml9ge7++zBruFB8MWpssJFIOqj",
+	"g39vO+BqmFl3pVRqxPrM2E0/VTKD2BhCZU12Y0+XyYbXooxwDw2RCwqXlZAjuf1kzdeYTisJQvynX/8v",
+	"AAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

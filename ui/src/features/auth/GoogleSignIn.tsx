@@ -1,21 +1,34 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { useGetMetaQuery, useGoogleLinkMutation } from '../../api/enhanced';
+import { useGetMetaQuery, useGoogleLinkMutation, type Language } from '../../api/enhanced';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useTranslation } from '../../i18n';
 import { isTotpRequired } from './authErrors';
 
 // A plain link to the server's redirect flow: no third-party script, which the CSP forbids.
-// Shown only when the server says Google sign-in is configured.
-export function GoogleButton() {
+// Shown only when the server says Google sign-in is configured. On the sign-up page it carries
+// the person's consent and language (a Google account new to us creates an account); without
+// the box ticked it asks for it instead of leaving.
+export function GoogleButton({ consent }: { consent?: { accepted: boolean; language: Language; onMissing: () => void } }) {
+  const { t } = useTranslation('auth');
   const { data: meta } = useGetMetaQuery();
   if (!meta?.googleSignIn) return null;
+  const href = consent?.accepted
+    ? `/api/users/google/start?${new URLSearchParams({ acceptTerms: 'true', language: consent.language })}`
+    : '/api/users/google/start';
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (consent && !consent.accepted) {
+      event.preventDefault();
+      consent.onMissing();
+    }
+  };
   return (
     <p className="auth-alt">
-      <a className="button button--block button--secondary" href="/api/users/google/start">
-        Continue with Google
+      <a className="button button--block button--secondary" href={href} onClick={onClick}>
+        {t('google.continue')}
       </a>
     </p>
   );

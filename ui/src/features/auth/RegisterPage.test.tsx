@@ -19,7 +19,10 @@ async function openRegister(routes: Parameters<typeof stubApi>[0] = {}, route = 
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 
-async function fill(user: ReturnType<typeof userEvent.setup>, values: Partial<Record<string, string>>) {
+const consent = () => screen.getByRole('checkbox', { name: /I agree to the Terms/ }) as HTMLInputElement;
+
+async function fill(user: ReturnType<typeof userEvent.setup>, values: Partial<Record<string, string>>, agree = true) {
+  if (agree) await user.click(consent());
   const all = {
     'Full name': 'Ada Lovelace',
     Email: 'ada@example.com',
@@ -69,15 +72,37 @@ describe('register page', () => {
     expect(api.to('POST /api/users/register')[0]?.body).toMatchObject({ phone: '+447700900123', country: 'GB' });
   });
 
-  it('blocks pasting into the confirmation with "Cannot paste into input field"', async () => {
-    await openRegister();
+  it('lets people paste into the confirmation (a password manager does)', async () => {
+    const { user } = await openRegister();
     const confirm = field('Confirm password');
     const paste = createEvent.paste(confirm, { clipboardData: { getData: () => 'Secret-12' } });
     fireEvent(confirm, paste);
+    expect(paste.defaultPrevented).toBe(false);
 
-    expect(paste.defaultPrevented).toBe(true);
-    expect((await screen.findByRole('alert')).textContent).toContain('Cannot paste into input field');
-    expect(confirm.value).toBe('');
+    await user.click(confirm);
+    await user.paste('Secret-12');
+    expect(confirm.value).toBe('Secret-12');
+    expect(screen.queryByText('Cannot paste into input field')).toBeNull();
+  });
+
+  it('asks for consent to the Terms and the Privacy Policy, linking both in a new tab', async () => {
+    const { user, api } = await openRegister();
+    for (const [name, href] of [
+      [/^Terms/, '/license'],
+      [/^Privacy Policy/, '/privacy-policy'],
+    ] as const) {
+      const link = within(consent().closest('label') as HTMLElement).getByRole('link', { name });
+      expect(link.getAttribute('href')).toBe(href);
+      expect(link.getAttribute('target')).toBe('_blank');
+      expect(link.textContent).toContain('(opens in a new tab)');
+    }
+    await fill(user, {}, false);
+    await submit(user);
+
+    expect(await screen.findByText('Please agree to the Terms and the Privacy Policy to create an account')).toBeTruthy();
+    expect(consent().getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(consent());
+    expect(api.to('POST /api/users/register')).toHaveLength(0);
   });
 
   it('ticks the strength checklist as the password is typed', async () => {
@@ -119,6 +144,11 @@ describe('register page', () => {
     await user.clear(field('Password'));
     await user.type(field('Password'), 'Ab1!xy🙂');
     expect(length.dataset.met).toBe('false');
+  });
+
+  it('links to sign-in for people who have an account', async () => {
+    await openRegister();
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
   });
 
   it('lists countries with their dialling codes', async () => {
@@ -164,6 +194,8 @@ describe('register page', () => {
       password: 'Secret-12',
       confirmPassword: 'Secret-12',
       referralCode: 'FRIEND42',
+      acceptTerms: true,
+      language: 'en',
     });
   });
 

@@ -1,4 +1,5 @@
 import type { Namespace } from '../en';
+import auth from './auth.json';
 import common from './common.json';
 import community from './community.json';
 import home from './home.json';
@@ -9,4 +10,4 @@ import plans from './plans.json';
 import support from './support.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, home, community, market, support, plans, labels, pages };
+export const de: Record<Namespace, object> = { common, home, community, market, support, plans, labels, auth, pages };

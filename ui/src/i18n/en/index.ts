@@ -1,3 +1,4 @@
+import auth from './auth.json';
 import common from './common.json';
 import community from './community.json';
 import home from './home.json';
@@ -13,6 +14,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, home, community, market, support, plans, labels, pages };
+export const en = { common, home, community, market, support, plans, labels, auth, pages };
 
 export type Namespace = keyof typeof en;
