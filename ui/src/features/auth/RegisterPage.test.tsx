@@ -1,6 +1,7 @@
 import { createEvent, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { chooseLanguage } from '../../i18n';
 import { renderApp } from '../../test/renderWithProviders';
 import { countries, json, makeUser, stubApi } from '../../test/stubApi';
 
@@ -209,5 +210,42 @@ describe('register page', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Email has already been registered');
     await waitFor(() => expect(document.activeElement).toBe(field('Email')));
     expect(field('Email').getAttribute('aria-invalid')).toBe('true');
+  });
+});
+
+describe('register page in German', () => {
+  it('asks in German, says why in German and records German as the language', async () => {
+    await chooseLanguage('de');
+    const api = stubApi({
+      'GET /api/users/loginStatus': json(false),
+      'GET /api/countries': json(countries),
+      'POST /api/users/register': json({ ...makeUser(), token: 'jwt' }, 201),
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    const user = userEvent.setup();
+    renderApp({ route: '/register' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Konto eröffnen' })).toBeTruthy();
+    await screen.findByRole('option', { name: 'Germany (+49)' });
+    const agree = screen.getByRole('checkbox', { name: /Ich stimme den Nutzungsbedingungen/ });
+    expect(within(agree.closest('label') as HTMLElement).getByRole('link', { name: /Datenschutzerklärung/ }).textContent).toContain(
+      '(öffnet in einem neuen Tab)',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Konto eröffnen' }));
+    expect(await screen.findByText('Bitte füllen Sie alle Felder aus')).toBeTruthy();
+
+    await user.type(screen.getByLabelText('Vollständiger Name'), 'Grete Beispiel');
+    await user.type(screen.getByLabelText('E-Mail'), 'grete@example.com');
+    await user.selectOptions(screen.getByLabelText('Land'), 'GB');
+    await user.type(screen.getByLabelText('Telefonnummer'), '+447700900123');
+    await user.type(screen.getByLabelText('Passwort'), 'Secret-12');
+    await user.type(screen.getByLabelText('Passwort bestätigen'), 'Secret-12');
+    await user.click(screen.getByRole('button', { name: 'Konto eröffnen' }));
+    expect(await screen.findByText('Bitte stimmen Sie den Nutzungsbedingungen und der Datenschutzerklärung zu, um ein Konto zu eröffnen')).toBeTruthy();
+
+    await user.click(agree);
+    await user.click(screen.getByRole('button', { name: 'Konto eröffnen' }));
+    await waitFor(() => expect(api.to('POST /api/users/register')).toHaveLength(1));
+    expect(api.to('POST /api/users/register')[0]?.body).toMatchObject({ acceptTerms: true, language: 'de' });
   });
 });
