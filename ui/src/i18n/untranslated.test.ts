@@ -20,6 +20,8 @@ const checked = [
   'features/market',
   'features/not-found',
   'features/plans',
+  'features/referrals',
+  'features/secure-account',
   'features/community/ActivityTicker.tsx',
   'features/community/HierarchyPage.tsx',
   'features/community/InvestorCounts.tsx',

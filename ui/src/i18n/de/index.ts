@@ -5,9 +5,10 @@ import community from './community.json';
 import home from './home.json';
 import labels from './labels.json';
 import market from './market.json';
+import member from './member.json';
 import pages from './pages.json';
 import plans from './plans.json';
 import support from './support.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, home, community, market, support, plans, labels, auth, pages };
+export const de: Record<Namespace, object> = { common, home, community, market, support, plans, labels, auth, member, pages };

@@ -4,6 +4,7 @@ import community from './community.json';
 import home from './home.json';
 import labels from './labels.json';
 import market from './market.json';
+import member from './member.json';
 import plans from './plans.json';
 import support from './support.json';
 
@@ -14,6 +15,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, home, community, market, support, plans, labels, auth, pages };
+export const en = { common, home, community, market, support, plans, labels, auth, member, pages };
 
 export type Namespace = keyof typeof en;
