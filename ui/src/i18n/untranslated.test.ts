@@ -25,9 +25,9 @@ const checked = [
   'features/community/ActivityTicker.tsx',
   'features/community/HierarchyPage.tsx',
   'features/community/InvestorCounts.tsx',
+  'features/community/PendingTestimonialsPage.tsx',
   'features/community/TestimonialsSection.tsx',
-  'features/support/SupportPage.tsx',
-  'features/support/ContactForm.tsx',
+  'features/support',
   'i18n',
 ];
 

@@ -8,7 +8,8 @@ import market from './market.json';
 import member from './member.json';
 import pages from './pages.json';
 import plans from './plans.json';
+import staff from './staff.json';
 import support from './support.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, home, community, market, support, plans, labels, auth, member, pages };
+export const de: Record<Namespace, object> = { common, home, community, market, support, plans, labels, auth, member, staff, pages };

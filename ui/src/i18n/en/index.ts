@@ -6,6 +6,7 @@ import labels from './labels.json';
 import market from './market.json';
 import member from './member.json';
 import plans from './plans.json';
+import staff from './staff.json';
 import support from './support.json';
 
 // The page names in English are the route table's own titles and labels (app/routes.ts), so this
@@ -15,6 +16,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, home, community, market, support, plans, labels, auth, member, pages };
+export const en = { common, home, community, market, support, plans, labels, auth, member, staff, pages };
 
 export type Namespace = keyof typeof en;
