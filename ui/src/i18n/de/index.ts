@@ -3,6 +3,7 @@ import auth from './auth.json';
 import common from './common.json';
 import community from './community.json';
 import home from './home.json';
+import kyc from './kyc.json';
 import labels from './labels.json';
 import market from './market.json';
 import member from './member.json';
@@ -12,4 +13,4 @@ import staff from './staff.json';
 import support from './support.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, home, community, market, support, plans, labels, auth, member, staff, pages };
+export const de: Record<Namespace, object> = { common, home, community, market, support, plans, labels, auth, member, staff, kyc, pages };

@@ -2,6 +2,7 @@ import auth from './auth.json';
 import common from './common.json';
 import community from './community.json';
 import home from './home.json';
+import kyc from './kyc.json';
 import labels from './labels.json';
 import market from './market.json';
 import member from './member.json';
@@ -16,6 +17,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, home, community, market, support, plans, labels, auth, member, staff, pages };
+export const en = { common, home, community, market, support, plans, labels, auth, member, staff, kyc, pages };
 
 export type Namespace = keyof typeof en;
