@@ -30,6 +30,7 @@ const checked = [
   'features/profile/SecurityLogSection.tsx',
   'features/profile/SecurityTab.tsx',
   'features/profile/SessionsSection.tsx',
+  'features/profile/TwoFactorSection.tsx',
   'features/profile/UserProfilePage.tsx',
   'features/referrals',
   'features/secure-account',
