@@ -35,6 +35,7 @@ const checked = [
   'features/profile/SessionsSection.tsx',
   'features/profile/TwoFactorSection.tsx',
   'features/profile/UserProfilePage.tsx',
+  'features/profile/UserActionDialogs.tsx',
   'features/profile/UsersTab.tsx',
   'features/referrals',
   'features/secure-account',
