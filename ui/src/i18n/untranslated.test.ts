@@ -20,6 +20,7 @@ const checked = [
   'features/auth',
   'features/coming-soon',
   'features/home',
+  'features/kyc/DecisionDialogs.tsx',
   'features/kyc/DocumentSlot.tsx',
   'features/kyc/FilePreview.tsx',
   'features/kyc/KycCasePage.tsx',
