@@ -322,6 +322,24 @@ func (e KycStatus) Valid() bool {
 	}
 }
 
+// Defines values for Language.
+const (
+	LanguageDe Language = "de"
+	LanguageEn Language = "en"
+)
+
+// Valid indicates whether the value is a known member of the Language enum.
+func (e Language) Valid() bool {
+	switch e {
+	case LanguageDe:
+		return true
+	case LanguageEn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MarketCandlesInterval.
 const (
 	MarketCandlesIntervalN1d MarketCandlesInterval = "1d"
@@ -810,6 +828,11 @@ type ContentPage struct {
 	Sample bool   `json:"sample"`
 	Slug   string `json:"slug"`
 	Title  string `json:"title"`
+
+	// Updated The date of the page's last change (YYYY-MM-DD), when the page states one. For the terms and the privacy policy it is the version a new user agrees to.
+	//
+	// Example: 2026-11-28
+	Updated *string `json:"updated,omitempty"`
 }
 
 // ContentStep defines model for ContentStep.
@@ -1407,6 +1430,9 @@ type KycSubmitted struct {
 	Message string `json:"message"`
 }
 
+// Language A language the site and its e-mails are written in. English when not given.
+type Language string
+
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
 	Email    *string `json:"email,omitempty"`
@@ -1811,16 +1837,22 @@ type Referrals struct {
 
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
+	// AcceptTerms The person ticked "I agree to the Terms and the Privacy Policy". Required to be true.
+	AcceptTerms *bool `json:"acceptTerms,omitempty"`
+
 	// ConfirmPassword When given, it must equal password ('Passwords do not match').
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
 
 	// Country ISO 3166-1 alpha-2 code (or the country's name).
-	Country      *string `json:"country,omitempty"`
-	Email        *string `json:"email,omitempty"`
-	Name         *string `json:"name,omitempty"`
-	Password     *string `json:"password,omitempty"`
-	Phone        *string `json:"phone,omitempty"`
-	ReferralCode *string `json:"referralCode,omitempty"`
+	Country *string `json:"country,omitempty"`
+	Email   *string `json:"email,omitempty"`
+
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language     *Language `json:"language,omitempty"`
+	Name         *string   `json:"name,omitempty"`
+	Password     *string   `json:"password,omitempty"`
+	Phone        *string   `json:"phone,omitempty"`
+	ReferralCode *string   `json:"referralCode,omitempty"`
 }
 
 // RejectDepositRequest defines model for RejectDepositRequest.
@@ -1899,6 +1931,12 @@ type Session struct {
 	Ip         string    `json:"ip"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
 	UserAgent  string    `json:"userAgent"`
+}
+
+// SetLanguageRequest defines model for SetLanguageRequest.
+type SetLanguageRequest struct {
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language Language `json:"language"`
 }
 
 // SettledInvestments defines model for SettledInvestments.
@@ -2676,7 +2714,9 @@ type GoogleRedirectParams struct {
 
 // GoogleStartParams defines parameters for GoogleStart.
 type GoogleStartParams struct {
-	Return *string `form:"return,omitempty" json:"return,omitempty"`
+	Return      *string   `form:"return,omitempty" json:"return,omitempty"`
+	AcceptTerms *bool     `form:"acceptTerms,omitempty" json:"acceptTerms,omitempty"`
+	Language    *Language `form:"language,omitempty" json:"language,omitempty"`
 }
 
 // GetMyKycParams defines parameters for GetMyKyc.
@@ -2724,6 +2764,14 @@ type DownloadKycDocumentParams struct {
 
 // RejectKycParams defines parameters for RejectKyc.
 type RejectKycParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetLanguageParams defines parameters for SetLanguage.
+type SetLanguageParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -3013,6 +3061,9 @@ type ApproveKycJSONRequestBody = KycApproveRequest
 // RejectKycJSONRequestBody defines body for RejectKyc for application/json ContentType.
 type RejectKycJSONRequestBody = KycRejectRequest
 
+// SetLanguageJSONRequestBody defines body for SetLanguage for application/json ContentType.
+type SetLanguageJSONRequestBody = SetLanguageRequest
+
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
 
@@ -3270,6 +3321,9 @@ type ServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
@@ -3783,6 +3837,12 @@ func (_ Unimplemented) DownloadKycDocument(w http.ResponseWriter, r *http.Reques
 // RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 // (PATCH /users/kyc/{id}/reject)
 func (_ Unimplemented) RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetLanguage Record the language the signed-in user reads in
+// (PATCH /users/language)
+func (_ Unimplemented) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6258,6 +6318,32 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "acceptTerms" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "acceptTerms", r.URL.Query(), &params.AcceptTerms, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "acceptTerms"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "acceptTerms", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "language" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "language", r.URL.Query(), &params.Language, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "language"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "language", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GoogleStart(w, r, params)
 	}))
@@ -6586,6 +6672,47 @@ func (siw *ServerInterfaceWrapper) RejectKyc(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RejectKyc(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetLanguage operation middleware
+func (siw *ServerInterfaceWrapper) SetLanguage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetLanguageParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetLanguage(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8061,6 +8188,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/users/changePassword", wrapper.ChangePassword)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/language", wrapper.SetLanguage)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/step-up", wrapper.StepUp)
@@ -13802,6 +13932,115 @@ func (response RejectKyc500JSONResponse) VisitRejectKycResponse(w http.ResponseW
 	return err
 }
 
+type SetLanguageRequestObject struct {
+	Params SetLanguageParams
+	Body   *SetLanguageJSONRequestBody
+}
+
+type SetLanguageResponseObject interface {
+	VisitSetLanguageResponse(w http.ResponseWriter) error
+}
+
+type SetLanguage200JSONResponse Message
+
+func (response SetLanguage200JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetLanguage400JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetLanguage401JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetLanguage403JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetLanguage409JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetLanguage422JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetLanguage500JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LoginRequestObject struct {
 	Params LoginParams
 	Body   *LoginJSONRequestBody
@@ -17286,6 +17525,9 @@ type StrictServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(ctx context.Context, request RejectKycRequestObject) (RejectKycResponseObject, error)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(ctx context.Context, request SetLanguageRequestObject) (SetLanguageResponseObject, error)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -19347,6 +19589,39 @@ func (sh *strictHandler) RejectKyc(w http.ResponseWriter, r *http.Request, id Us
 	}
 }
 
+// SetLanguage operation middleware
+func (sh *strictHandler) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
+	var request SetLanguageRequestObject
+
+	request.Params = params
+
+	var body SetLanguageJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetLanguage(ctx, request.(SetLanguageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetLanguage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetLanguageResponseObject); ok {
+		if err := validResponse.VisitSetLanguageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Login operation middleware
 func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	var request LoginRequestObject
@@ -20306,521 +20581,533 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchs3uigK3wpevrNLVE2LomQ5mUg1dbYsy7G27dix5JWZ2kyZYDdIYtQEOgBaNCflqv3r1Pm961St",
-	"Ozi3cC5g3cm6klN4HqAbTaL5YVmOMyvzY2Kxu/H5fH/+2knlrJCCCaM7p792poxmTME/rzI2K6RhIl08",
-	"58b+kjGdKl4YLkXntPNGMc2EId2hUSUb7hMpiJkyoo1ULCNU6DlTxEhCiWIFo4ZlRLFfSqYNmXMzxZfp",
-	"jA3EMJjr4AVbDE+JkGbKxYQoakflmhg+Y72B6CQdnU7ZjNoFMVHOOqf/s2MX0Pk56ZhFwTqnHW0UF5PO",
-	"x49J543UHNe7vPzvczmiOSncC0SOYUE51YawO7sxmNavmBYFExnLeo0FjKWaUdM57XBhvjnpJJ0ZF3xm",
-	"F9WvVsOFYROmYDlvmVGL87FhanVB1yyVItP2xOaUGzJiY6kYMWphz4FOKBfNyau5jqJzXRuasy2ubT5l",
-	"eHGK0YzMZMZyTaY0s1dgf0unLHPP4ShYVh8aF3AvZwNhX8iooWRGF/Dlghmip3IOn6Y0z5na0ySnxp5m",
-	"OqVisvN1fkw6BVV0xowD0csZ5fkbaqb2D253V9g/ko6gM/sls887SceunCuWdU7t0I0zpB9eMjGxIxw/",
-	"PolB0HNuAXrxTMnZ6mE+40ob8u7mgmR0QbhI89LBCKzml5KpRb2csR0jCj4ZNayzZvYbuTr3S7rD1Ebu",
-	"OHGAkS/YYnX2V/SWaUBtoxaIPAG2aDpmpxXiN9Gd3LIFoSKrf/BfTZjRCEljOFdHQgD0SXdG1S3LSINW",
-	"POfmlDg45kIbC8FyTFQphEUaM+cp65Eji1PHjx8PxB3XfJQzcn59cXVloVDR1AJTQlhv0iOUvHt39fSM",
-	"KDZjsxGzZGwsFaGG5Mye9vEJmcpSaQRcOGckmPVBL1GyTiuwPQZi4f8+it6BuGPazJgwV09bIJzXr2Tb",
-	"Avo3J7tRyvMa3xUzpRIsIyN7hYRRlXOmSCpnMyqyHrmxV8rUHVNAw3RCRrK0ZDMhpTA8r+jMQDhCA2AD",
-	"wEpKzSzhuWOkoFqzjHCz5qD/dnCRM6rs9g+qtd+HNr9RspCa5q1nXfgX7nnSP5asZBel0lLFDlsbOh7b",
-	"IynZniZDwT4YfHlILAGBIyzohDkGcUboCAi6hdQad+wbbcQgxblbFn3S77eu+iWfxUSB53JOZlQsCDds",
-	"ZqkCrE+OCQ13Q6YyzzTpZmxMy9yQx/39thXmME+4QPdR5/RxP7GrdZzPrnUDH7zh6S1bg0H3vM0bRYWm",
-	"qT2J1jlM8M49p3unmXqwvfzEzTRTdL4GCe43xUf7rS6k0AwY+BOavUXib/9KpTBMwD9pUeQ8pfbEDv+h",
-	"kSrVs/xJsXHntPP/P6yF10N8qg8vlZIKp2oCqaVNXBSlIVyTGc0tfbAM82PSuZBinPP0CyzinKRSpKVS",
-	"FmNRCiKWw5CsxLlYgn9HJWWyIigTbXieD4TjeJZefkw6z6Qa8Sxj4uE3dM0nlh9wQUalAcGP5rmcs4x0",
-	"lcxZQnSpUXJOCJ8VTGkpqOFisg8n/70U7MtcvWJaliplhH3gIMRaEWRONclYzozj9BMpESKuhGFK0ByH",
-	"fPhTlDOG+s7cAsZcSTGp9Cngp2ckY4byXBOqGMjdNavN5QQW/YM0zyy7ffj1/iCJLtMpkaN/sNQQL1YZ",
-	"GUj7sKQ3dJFLmt1I+ZKqyRe7asSdkcwWFtmNlCS308OSbqR8RcXC0R39BZYkJXJHagybFUZbrhco2qAU",
-	"HlRaYWwO9/ZhoD/CRO8ELc1UKv5P9kVu3RDt8R3o1IhmJFUsY8Jwmms433eiUDJlWtNRzi6F4Wbx8Ev7",
-	"ieX5AVL0BCjRSDF6a0WRUam5YFoTVeaMdEHO50KX4zFPuUW2Ec2pSNk+bEgxkEKpiBglkBZTkvHxmAEB",
-	"d4DmqO47ocuikMqw7BXLOL0B5vclAH7MLfItCmahHWhwmrLCAHf76NkzwNp5avgdN4srw0CdtTItU4Yj",
-	"O6ZmRTk8sPr9qoaYWEHg9NfVn2850p91e/GLeGHf/Zh0ZhZYkDiwD3RW5HbIc0FQuZEK5d7vmQIs0oYq",
-	"oN/k2lCRUZWRIqciqsXWgsr/RMkFllfPmNgt15YGJGd2SY0lBqaJjIEu9D6VYswttIEA63Ww925tzR8V",
-	"E2y+/OOMmtIu7OfI0Z4XhZJ3NL+ZKqZBaF69KreQ6pXm4R31+/1+r9+PXZz/UuZMWcB/w1TqwDMYIPbl",
-	"jH44n8ly5d0+/q9lvnklVO682KUbbFt5snoa8WnDLURvHQ6eeU0wEE2bhy/FxZRyUR9GQ32KnIFi1GF7",
-	"8ObjfuxV8+E51dOIqQnEwnpXiVMEF7I0JFAw4GeKG1HEaoZnxB9iD0+gMkJEF1Dq7C01bPO2PrafYK1I",
-	"bH+GEZUSRAy0y1KtmQF5zW4pIXxMboWci6UtbTj9JaYxXYSHqKeyzDMykYRaflsfG6EjecfgVeNhaWne",
-	"3e7yJn5zU6qnCZnXrKzS6etr39NEMDOX6pZ0vzkhU/aBZizlM5qTjE+40Wek/wFk229OrAR5+fbiuI+w",
-	"0v9AJKyA5vsJUSyVKkPRnRtNUiqk4CnN7aSzHjmH5RCaK0azRf06GMSENFOm/B4shUYlBtHQciFKTvrf",
-	"9chbf4QjljtbMHXUrT7LM3fA3CQkZ2NDrJS0OHUibipF5swIaJVza9GEm8p4vfAgvyuIr17Mu+unRFED",
-	"C8056C1bw1oMJZ7QbMJesjuWryLBjAs08qH4tmTg5WNmua/jg7ASYZdn19Ekny2kd8bFWzZmStFcr46P",
-	"j1hGSs2UJvOp1N565C/S4lvF6nqdVfuKtwusZ/hwBD/YF5dJOnydNM5hadk/rz3SlzxGW3L7CP4FBqmt",
-	"loc3VF8gVYouVtbrRm5d1A/uNLy8gBDbSTq5N1+yD3ahAEnayvExAeAJiqRvJBeR3TmBNSp+ZQ6sNxv4",
-	"G4wVX/IDx3Z3AbaKN1TruVRZK1V3wOLfW7Z6R7FR5tlO7xfbvxzDx4tcanaeppbvtO5jE8ug+D1J7WC6",
-	"lcM+3nZNeGxPEe1aV0VbmKUlWTQ1Jc1zoNSM31lq4RkDzry0tEfHkaMV0jjC1DjXKG9r2DS3sS6GELds",
-	"EaXtQtkFqk/P6C+rB1Kh91Z4Xo8E6s8Kricd7YhqjC+gNwrtL0VOU2ZZF1PEsA/mDHkVN4xoutBEy4BY",
-	"jqTMGRUrZ+AmS9zi1++9RWGDNT03s3zdmi2zFxm6s6wm9Yqq20zOBYgVloErOifPb1697O2g6AGIOn/R",
-	"FopX9XoSLnrNnp/L+ZX5SarbiPLDhVEyuiptWLEzQFwbVmyk/Dinn2HNwt84Vba55GnrHRV0wu53Q+ug",
-	"FjwxXBN8B4AVYNWujVrdelZqQxQDiN4OjJOOzstJ9PgNNznbDBHwvX87qRFhugEm4KIiqnC1aY8Jq0Cc",
-	"RiG1FbpzLm6jnlBqpmiYtWdqDwpDXlhBLIfXxMgEhVJurABNpGDRO9vypAB3/DnBJpKV/a47MDRIrZ4Z",
-	"RkbEdg4O7ugT77m54bMtVl7HXgRfrVnqDaMRAmcVMTt69OpaqQBKXTvTAbuEVyiw7cgb3ITAGxymFUqO",
-	"eW5lgwqncjpClzeoNaDyWUWN3TG1IClV2S5Mw59MUlEmv+sNh+x2uA6N1qJQc/evBTh60ylVJiH2bKnW",
-	"CZnwsUmIXaNmVlvPDuz+EpJzbZU8md4mxAJIQgomEqKnnOVZAppIQuY0z5nZhRnxmSO6m/EV1FcyNabQ",
-	"5N3bOEH1Os29sNapNhXyztDgGK7QHWr8wkph1CImYWdLltLvn0TNfJzmFyvv/vnkZN2G6xffCW5YRl5w",
-	"Mckgamn9jt1mYXHR7ShGDbuPfGumrDYIow1oVb6NacWbZF6wLC0JsEffxA4J7S7bvHov41ZgeBpLRZ7c",
-	"XACZuLx5nhA+EdI/eHf99GYb89c6K5QUB6ldacQOxcfNM7fcjJtTErU6ke6Tm4uE3Ly9OO7vWxyrjVBd",
-	"MEGdeRPUjC7IiKGdR5ZmPyFUWOqnWY9cgelo2TLlzn1v2UZFurmcMwXfJmDdEvmisnntw/xutlKzjEiR",
-	"MlIw5QesbFzg19EFTZm2S+dVmFgdIOZNWv0zy9Erq5gdF6wy4JgoWJ5zMUmc8at5NUfHf9mERA78PUjW",
-	"ENeOUY7BY4xLK14FDpYlxS5uHWPqfSUghFtY876nIJtfn7ORJcQRexejdwxtf6RLydiyBDKFOAaUigsm",
-	"i5wlxEiSUpNOAQoOxhxOnYyk0fvLh96PK+DhqdfLb2y9dhK1n/4WZu61JI3e+q0BFbijPKcW7pwhZpnC",
-	"IQ6NGbN81sJqaSwF4WaF9O1I+VbpQiotTZCkgNjSMzJaEB+2ZclOhWWAZDdoY7aESgr7n+VbiJHIMWuR",
-	"pez+GoQH6OLUakPd4Zixoaeav5TSMGcit+gJJ72/whbIeSOYxh5abaJ2+Oxsn6xyoM6nFPUkKyJmpaMF",
-	"E2afzhG/iV3Me4zhyYZ1oI6P7hnzSamYbt7N8XY3E7Ca5gEBlcWTlwoPfpvDRonqPMsU03o7u1mUMDXH",
-	"qdeJ1xlDlKdUT0eSorWu1Y65pZk2sIpGBPSCCa8rbDWei61uswVhrKt+snglhYsw32ZUePstfLvRpuBP",
-	"YGWyejPRM0UxKkJs6gteNlsyFcEqI/PMYrlmLhwbKEJUJN5eNDPUxI2P7fQn4qNOecay8x3iEQKUaTdr",
-	"bhbUVu1cysUwxU7VEYkf3xIr+RIm7H806cJZ4mXsR7fujbTxA00Vy3jkFEl30LG0fdBx4dSVb6ZtFpex",
-	"sctB2gssN4K5g8FrfDlmD66J3tPLNwffvnj048F3f3t13Fkroa5z1UUFjy3X+U67aOAtjNCr8ldSYVYI",
-	"D8vQUy+22lF1msGNe3BsXs8aPA/Idiu6t+PWFodzDu82cWiLz35wb69wi9bT27zJuD/Pfc+2t+gsHd0m",
-	"QlxPsG6J/ki9c+/JzUUn6VzePO8kFm1vor68pcNa/dzy8E7SAV6+bgQIwI+cjX493h65nWN354OEyds4",
-	"ZZ2iEJfohqnLX3CCm30fDNNV7oILW4HkO5+5sEolpKH5muQDvzdMn7NKWZ4ndmg0sC2NG6YIRIKMNJCB",
-	"1+OOn3cNYNSHs3o7E+by+uILz6WYwNa9x91q2Xb9lvhTQ+wS7KJXkllWHfFZLRVscaFt+7bbrte8ZtPX",
-	"FZvw8PzGiSyVOxOI3VtmP2yJdAupcxR0KrGiixEgd5zNNSj6wPGah/2+xTrYbuxuMfQtHc370J6Hg8UP",
-	"5u4il+ntKhQIOW/xz9XxoHu60hwg6KP77uZiv3H1axFbjsdRZc4C2ZhiFBGmXtolgvozddlyLicrt5pQ",
-	"QqhVjL6XJCsVrMvKHN8eT/uzvh509pvajPu9fT2tsH/jMxrwPYut86nMfbyP3grml22Qct6pDmJ5Besu",
-	"7Dy784rIMt+pHsRT4u5Y5KgGnYQMOt/1Z/iPo+kj+899yIcyZCa1IY++edwnGV1o0v3Lt9/0+9PVg21q",
-	"dZs96n6tLRt95VBgyeYfCxdphbFpq3ctjne6xBVELensQ8sDua1XDLyxboqkCnSx467xJLqjuC5nMxoz",
-	"r+92Ip+y8fvsL7ajS6ryxVuWsVnlu2luaSzVmPFoiBlmS1jVk0z4HROkLOJulzDNNLarQnGR8iLGn0FL",
-	"QoPViKa3PklkxdrV2xzB3Ux2redMgj1Gj8hn8TRXdglyAbMPiXdTAgNGb9GUFmyVyXj/SyRt025mRtMp",
-	"F+xAMZrBDxhJlNRp9mkOaQfgd6cpyD7cnJKhYPP3GbvjKRsORDeVwnBRYugnyeWEi5+4mV7IjO0nZAg/",
-	"vGcfCns2Q1Q4nckAUjQOuLA0fiIFO/XHPhDwlf3cSFO890c7JF00AEhT+PGrrK2hnYyL2/Dt76Wc5Gwg",
-	"/ESCsUy7SFoMzXJeNnZgmSXLQDuGYQ0r3peNqU/6j069HjsQaIo3rHhXQNCq8CnkQQECO1AdEPs+lTLP",
-	"5Fz4sepH4I8diIKC+R815iH8Z0jo2DBFqOU3peJm4ZLx7NhFTkVt1+ue9L/DUFT7+54mhqmZHgj3AtFc",
-	"pKy2R545CXduuWmVrDWsQfdH+9bQztMwH8I0mPxebwAskphuoms7sRTM+Yn8VM7U6GYbiOB43HSYSF0z",
-	"mBrYYugOpvc2gawojeVjYAwOwBrRyMoVI7BLC4YW/CZj87b1NRQGVrxJir1aer2ZRRIhQHVeXULmdSSz",
-	"XXmpmTqDkgVgC5vKOaH6gC9Zbt/kjGpGmEC4uaM5z0jrdhwuvrQIF1mRhfIQ4UGiRSgz8pZV1UiWUDqB",
-	"NTeIAaEiGwiLvzAX/NQdKTmHmF6aa0kmDCzeFFH0uTHFa5EvSCrlLbfK2d17N817GNkDy6q5xWJO22ai",
-	"CGl35UBkCSut/IQ+tqqwyXYcdwmyN8HJT0uvL7OUdT6eZ1JNpNkY8hrzlLXUElmZAinpSy5u10TUZsuO",
-	"tajLoNglhNaT+s0Dx1YdGs5X1uuUsFXKAUV19jTh2QYD88ojJyC01M25iQkTjr4DI+eGzaJT7ibrufxb",
-	"Z4/imEjxJtg75sIvVdvJKQb5ANdIvOs58dZhfLbie0ehwXJRsBUmJKWGTaRaJANRlU4BhThjKdfcChgO",
-	"v7F2UeVDN1M2a+BzfY1sPHZCajSlGx9708xG52T0hJ2TL2KYhgzKtMUF6GwRltkGR3P1NAlcDTOEpliC",
-	"TAuE1YbtZdnNCRaBCo7vkq6zaSSkMmkkBHIDWUIuMavdpTxlCfGmjn17S9XN7Gni3BluVEg0vZCWrxiW",
-	"tRDbtkgj/+pWri3IQI1bM2CUwDztw5QcUATGcHuHSzhYaVv1Pdb48XM7xfAZsRH+TAXgaSVAnJFhUFlj",
-	"iP5aBxfAmJ3RKXipE1bM6YTVLDpJ5zz7R1k9eQZbeiJFqaNmKRzmMucTPuK5S2BeovrwMA+TPSz+/7wx",
-	"gK/6MHZOwfrbCOsq4UxTVbLsUhs+iyY1nQvC3MPa3AM6H6NQzEdLMqYKKAgfg6iAQwItyRcEMgnRgKRm",
-	"pDul+fjAPhoIn/DPhNnvkadcFzldBMKMm4drUlCeORMPNQSyX7lZJC53DHU3rCo0EMxqtERVKm0LirS5",
-	"JCHs2euGCeRzbeOMLFp4i+YQz0mFKGnOrSahgpNMaQGJvEjgraxfYFZqQsxc+ol1dEpIHtnJN4dfgMYf",
-	"wEIQmf0JjlMmsqc7McLd7AlBqajwTgNXJuQSzrlm+y22B21UmXrbxlrfuwOrq+ATyFvGn8/XAAyuOiFj",
-	"/oFlYHn3aYr1QrHg0j7qXexDAcTe73c+5Tkjjl9EN4LZkqvTIxyTP5PmOhPEmQBb4qPmVLTgAOqrgs4Y",
-	"oDZGGFYKW81G4ffKGdlUe55QzdO2eduMQTkV/8aUjlYTsyu7w4eVlhMo1stL8/gVTz4slJxYMSrIYW8z",
-	"fytZTqYQTwhUbGkarhMLqC4/1RnJu1lA0HxoWazwVD+2tnUpZCi7KScvuAiuXaSkKvSgcpDcCjmHSx4t",
-	"SHd49cO/HTz+8fhv37549Gq4n6AiKDGeUsGLCARTZMxnRDNGMpnqQ/dLb7YECOGI8cX6NNVzvc6XM8PS",
-	"mlUCNCjmXBiZVDYZP5R9tbd+rnhZxqXZMLrLZ3m78hGgGrRlZ3xq4IQyu5HS7WItaqkgCLdgavaULkLn",
-	"fwB79ml7hnPFs4CRVTnmwJwBOSgKW8gzu1X5w7EsVcXR4sT6viEZ7119sVqsdLU9HLlpEpdASq0FWX8w",
-	"wSkgd19hBBVJDnlak+E0We4qwVkVvzaHddTX2RLt4Dz6UXchkqY9DVUUQTOZT3k6dSqGbvCKLX0Y1XK2",
-	"jwoI5NTNeXP18M6lvv5QPkucwxcKSXCGs6t7HeHa2IpNQQ/B8d4v7iGylS0iIGK7+PQgiIBmf3ocBG/o",
-	"UNtCcSvUbg6IuFo1XbfFgLdpHau/e3NLGwV39ZS38aI5usf0eYvsy0RGLDY1Uz6QdTJVVZPJiJDz7enK",
-	"RnEXBee1Qu1nFy2hwgU6S1I5Y+BUOUOZoL5G59CyshRNb+OSJy6+dXf/8e/Ec5+EKKyBSyrFmQR6czzU",
-	"aWvuvt5jGjDPCM9cxyrd/gIWWQNRCJ7rEWJdkBCa0TpJB+xomyKFXixSZ2hrtZTrcjTjuh006ufONnHH",
-	"2RzKJ8pb0PnOIKyfj6v6NlxXHhgH+htqza4cxYtFekH1/cP2ZFpW7CViL/WPLdWHYnBCzhPwwRVMEc0z",
-	"RrqQ0lCbJStLGxbh3YZlvVikT91MMVZ1u0ivt5JnX1QvYqyEuxXd5qGvX0mIYHNmRVGutEkIo6lL37KK",
-	"jd/aLhu6roEmsiUvzm5niUvrnM3VZ5AwtJthpjVsjet/Y4qPOcviVqDW/NVi6uqtrtFEPKZSj59VLEAl",
-	"Dcd7LWwImfOz1+fU2EggwtdntUpdIslbnRD0QlxpAtca4dMCtoOd+xVFTOXMCx674rBiYwhTqHG5i6lw",
-	"WHCrskd9EroiaW0Bck8ItxjvDdTvjcOL94Osp+TL6ez+1qjpBCtp3qI/1bar8zQpVo0Ist6jboenzKD1",
-	"pQqscK837R6Qt334j4JNogr8lB4//iYi1rIP5Pr5+cHx42+8KAJ0mWpSFrmkGWvxUfGMbUO17Gvw+j9Z",
-	"tNb9qtCwE3fkGpeb0hn61uJCUKnytlyjTM6F3WdwP1iuGOSqLiVvXl/fYM3VQWfQqc2SMG9Ql7l5G4e0",
-	"4IdQr+zwdpEe9o++Oxo/So8PvqUn7ODb0VF68B07zg4e029G36Z/yb5j/fFhBUqHR4djJVH0WQ+V9ngb",
-	"R5Y0YMkdfHX9eBIbwLPGwTXVpjbcezXGW/xiV4iJ79NN37J+h/Nbc0HPfJpQAZeMVQKRh/gSWpvD/gJe",
-	"0rLEDSaDCLBD4ew97Qy9FfBhnwI0h9PsDDRQaCTCZ6AxWNHeSGev/RotEe/0LnVP/NF9svEBCj9D8BxL",
-	"bz+PAQJ3sIXpobH4zyKjreHQ12Bcg+twib5cByRzJ4nT0e7lw945S2E9TT9y2IYFHUMResonVrkZuz4D",
-	"B8iQAuu7ozG9dj5idhJlt5ENa5mwQXXD2cILagEIpI+tGmLjgu8lQ83ohyv8/hirV+IfRzHpKu4GOidj",
-	"hZn8s7B7i+Vt2xQxWL78DYppI9Nnu1OsuUzUhUUrSdXRSxBfT8koL5VakG4pqhBoqXypgrFMS72fkLQ0",
-	"7+V4TLosm0DRjYFIpRJMaQJ7EpP9hExyqlhCXJBzYp/MoOxDN5MM0/Tx76Ago/N37icDIaR57+ugky5U",
-	"RRdVYfSadPld7Cd+ahdNTScYZutLAliUHwjLMq3YAvaBrna1Ctwt+jBbJxHjUVjgxu12kg7sCauAwnVY",
-	"4MFdYV5otWJ8otFUArO1mUWunQDgZ/Uizoimt63frEjvP0hDrj2ydZLQTrOVXI/DNkByubxUrWBtwjj/",
-	"6matCUpstdNl0h1JM4VwZTQYoOHHuV0hQjunhqnPZgNZR5GhpJOusHwvXKgL7z56KJp7H6Jag8XKpd4u",
-	"0o0xGYsXi7S1yv+Lv18EGq9XjYgu05RpPS7zfPH/27i5upq/XU9sFxAbfe8I3nsE2S7R/tJMLflJoQIj",
-	"lA6QWNYaS8HJjNXe8OVkDSyfubma68e2c/Ch463nkftI8q3ijtdGut+sBrHvaRfjXundjUh43N4ZqWLY",
-	"q+IULmDd9fnrbUyQu2+Y8yuqbpm5oCLLI8oFaDHxCop8Eq9lkGMa6GquZMFES7m5WVuRctf3EUPQ7AqJ",
-	"HQXV5d2KPzv6AYtwi8elOmtfFKHCs9Hbal4/eTULGoVaqQF0mjEz0GM0RPpK+QHVrBSVw2F7xSutF7dU",
-	"sjDPKhPymas3FZtmu3IvIZBEGIKl4uoOtSjPa4/iDLSKeohHblzSdIq9PjVa9stRzvUUItDchxDQkWAH",
-	"GGIUkFIFnVbjZVyhIVbsnmQwusFwypTpxHXDNIqPyiUNYZ0lOXd2ZGhIm3SCY46eg17MRrJxYJfv3r67",
-	"ftpJOk9uLloKLSzzOxwjOP/Avuz2vXziNcjEIX41tjBYYuUm87FJ0a1FBmmlwktxj80rqjsv+Pk2l4Fa",
-	"cXHX40c3XPPr1mpyNSOHVrzkzlnzG7i8Nf+Or8LQCMcWd1xJ4a2+dXeeO5bLwrntCyWzlf3VdzGB3Jtr",
-	"PhFXURWHgYg/gNKpdSamy33sABZCH6iMdL9//fr7l5fvL15eXf5w8/7qKRRcZmY/jnZuXeHCq1am0ZXe",
-	"tTm8n5Q8z5Zd3q4pXHdgj8MZ3XKZ0pyM7Ot6KdW83zvqbW6949dcLyZpXMLScUZvMiiMtQpTvsZWc4N/",
-	"//vf/37w6lVdDCFCNKFw1mZX+MwV1vIfxJd4x+KehLZYc5cr04wvTyCekXT/vB+ovt2D/a3znj/JXRjk",
-	"J62vT4Z7fOpe37Jnl//M9+z6hNhU+9PMDYNRqq4w1Kvvfjz+23B/iyDU8IMo72HG5P7YIsIHN1h41Imk",
-	"gZTB80pQ3V7E2C580x9dw+dtQe4qW5v+lISBOFKFecGgxsp55cNPKvtRzsUtmqh1u7G4LLIaulbnB6nM",
-	"Nycdu6ylbU9lCe1cw7UwonM1ZrOG9nBt61OKluG4HQyVnEMI0AfX+dVqW+MzrBaLHieWQ/46Rv3nC0xQ",
-	"xT75qwUAtqq6FZFGMYEv/nBTWsfOORo+O6Gmt+vTOHYqp9cenRVWgdipDddKQHxC5lNIHKFV4hZoDPb6",
-	"wGsIjyFB3psfRZtTdZtw8VqGlqtBcJ8QP9567J8QJf7J0WBJZ059lcFIWlorTvmuh7E8vZqEc90jWJAV",
-	"kvMaKZj2XrqCTajhdwzYIGQewC2Rri+es382EEM8Kxhk7jMB67OHHBgoYOG7KkAoCulWsAYptDjIkv21",
-	"LmnVCOech3mBmN1YRbvRME1w1Jog6A8q3utjt640ldCxsbJam+3lM0wV98Wt7U2zxNZWwGXoBhmCW1AD",
-	"hwI0PyPDqm7lMOga56tenpGhJwTDKixm5GjEQHSFxFbJM4hJdYksTGT7Z2SIQUvDJSBy3bHPyNC13RyC",
-	"Bg0UX0HmqR4IzHwQGYIcpqAiYca3ndsak8CqRCLYjEvlHVafJtVmBkIqVzs4a0JnfcZhM1G/c8gscAFY",
-	"vldoFX4FITE4Zxw8F9CMLGK0wvTmHfq1edzZuUFd1BG+Wye2os7q2i3xqrXl3Y8lzVFBrV7awjPtTy04",
-	"i3CWeqFRNAH793pX5CdFdP62YZtWRnz6aS4dxdAB0ZZumzFdR0I45zRUS0opeBbBpePQEOW3FtfOikc7",
-	"IcKeYDPh9L5++02BVTmFunv1a3uaiHI2Yioh/ZV9PJQDKIyQbDiDwkC76mbigHwDaeRScJqvT4hf9nRX",
-	"ZiEsCNUoflFllwGN9ZQwTPVfFYdNcyHrLu71XITL3ikbf+nbrWNM1gm63LvLEVB7n65WBktbiqY2O1oO",
-	"WmrxxetGYH093YAl057s9sbpCtGTC6xQWwTyfY6s/XX5+fVqTnp/+TauVVU9oNbdjN3zpXsVY0XaKIOa",
-	"WNLgcka867+tZEHQReDxmo6vLecxo3n+SZMdtbaXXe0a1JotHqow1euP+kFG9aNvHvfX51dsSmu9dzZr",
-	"aBTt90+ie77bIfkIso7OLMpPIOcashVAYKqeOjNLY/ajZJdonkY0lb1+BLj12T2BEdfN2oa7lzXIt1lE",
-	"twEVn5YahYFIXv92uWPxEgnN9cSv8bOmb4Vwc7LZll7Zv1pyrPwxtV1JPGu4yKnYXukEsrxRC4Qho8tw",
-	"HfK3N5RDlzwpGHBAq7npJMDKlfYGXtmHN0Fqi5v/P6HeCX6yMdvh2mqbdb6DD1+qQ+K2LQa7jXXdn6e3",
-	"rqMvf5ddFVTR2ZriZK2FpIJbLWAVOx+Naj+S7SQZv/tdDeRL9cF4lsRqgSUkCK1srw5W7r7x+XQRE/J4",
-	"OiWqhGSPW98w3/exL+DjLUrdWqLubOf1YSQ+36luyDOFqgR4+cENVrcSiGoVUK1A8zoUx05X2ZZu4GuG",
-	"EfI02rgfjsLlMUWB2M0ZrSvTGvQVfLVuI96ouWQdfO90DurqPQSFLIOl0mzGxfuJor7mgz3/92kudani",
-	"UQx+2hZqvaPlriK40fwtbyW591BmqpieyjzbOMq5O5ub+ot2I6JbYWP8dVe1Gp5aj0XrcFS1Lhz1TTnK",
-	"eQpJxtECbhSf8B2aivjB4ukSy1y+Hj+6VVie3aiO5a2VwijfPKDMXSUALDDZVvFAqogt6a2TXTI5F2fE",
-	"DoWsdcRyOfdJb5gRnxEndVrqtGnSaLkEqXQVyd+2b0jZwEjYdYkl9jqqdBKQm5GQQILOGaEuUwfDfTHg",
-	"oQoKV6VLbm7x3znIjczv4U9XiT8N4h3SskYyeH9NPw7diM6Pvulj0S8gi2aL95vlRta/rMMOkbFouMIK",
-	"tPjUhY5BBCbLyAJ7ga0fP7DFbLGaoAzwppdjEspbFyJ7IbNY2GHAkmIdt5qfVijfJhjF8brmO80Rf44u",
-	"F23E25uO0OUUFXrgUeVXqPseYs9kaG6KxqWmSvK4RSNzroR4nSHkb2CpwvfOXBk5K8JMpWXwikF1+biB",
-	"7h+S7yi/xrMGLyE4U/oK635d3C8rngpnF9hWFhKacuMe9qABNIiHEAQaHewX7zGIDsiVy6/yPiw4MW/E",
-	"3KKdd0N7x4UHpxdOH8m9XwW0CE60QJRz5novBpQCrYsDruyLL21rM3y1lmMfdH6QtfslTP3NuYaZ2m/D",
-	"f+aDultfeBnt3w8gAIyXKDbh2jCFeT51806ZQVJJDp7FtWuIHOoPQXGKrV0LFZFoS8C8hCqty5aW6LEv",
-	"QVfjuJYOx9Oa5iTh9uKAhse2plw5QMmbIFEiEocFxUETUPBLbQizYF43j+ju+c81yWSd6LW33N43nncR",
-	"pHg2p766fk0eHX3zzcERoXkxpQfHeN9dpyC6D30O2Woa3roiHRtzR+Idku+bZFJV9Gi8uQXq7J4Pgdlf",
-	"m3q4V702lzpNx4zCyy0jd2p41Pz659YF19WIWtdcWzA2LXoFwVr1Z5zcS5S7Tf34M8wcuId+g31v0Rn7",
-	"YSYv8sXn74m+Q7z6W6bZ5p4RESq5GdO3fzmKvTLmmw0a/WDrfXtywPsgycp7MpzpTMmcuVhZM2UYJ1kN",
-	"AGmzAyEVn3BBc6ILlvKx626HtFUHb0MRDzJawKD7Z2SIdqohMSzPMQBA0xlrxszocmRXP0IjWGmmUnnj",
-	"TKNQUcwgcO06/byUk0vPHz690k/jGEPO/AObVx2YIMPtGVdsLD8QKchLLsoPO/QR48Vai3LzKjWEor/n",
-	"IqmEG5Yl2KLmvffAJxWX9a2HoKSWy757b8ewIwyEmcv3Y5oaqd4zQUe5fTH4LePa/Wivrx6ruoIEElNc",
-	"M+iBANUZkpu1Jl3B5sRuQpMZXRBaFIyqM+y8Mww2ta5tkV9qmyn3fBKvwxSzs0LtIWdsDc80ht/XYaed",
-	"Vvz+epMiP0b31JKz/QlZCEGE2fKmubYkBlNUMDt7Rm+5K/3piubG1cnd0COn2lwzJnZZ9q4gE0asB/PB",
-	"msLR6gOJAxOkKyyVj12qaojvPERpXj90dGmBq2Pn0j/3qudz3SzG2YpjtadxY4pyTsUPq9L3X/rJJxQY",
-	"tS9Ujv6VjvqWhgnSHQbDVJV9oD/cfo9U/WZA7ZQldOeCEOqTfv8MO6dBzTcsMlHPRV0DQdejxr5IoWTl",
-	"Usu6Wpt1b7qSp1uEOlaOperMmkcSvzBWvCsiEWFQ4yJadfYd9OKrFH9PD5yQsGxD2Q6F241/rRa8eoXt",
-	"+9rYmCtSnRcS+vHSaSPVnxYF6TorlsZ78q7t9bmbTfGv1WK3pwMtujGPBTMqVpezjUod5RkQ97WNkuGj",
-	"y5qLPu4TI8k3/T4ER9PUWK6Ghj7FZ+7ig3WdbCGXw0zRmww1gh0662xTt7ru/+jgCukARJjtVrj6E9rB",
-	"7M6fLbMCLamVdcLTXYZcb3Uvcs7WuXrcG865opsVkUM/xlahBI2bruMJLEN+315gCx7vwrzqDxpjJwFt",
-	"iSa3BRBVn81GiP0sFfFN7QDaSo5o4sxGb6er1uYm2bilVQ+vqz/hnU/ras3asUDN+CxWlZWFflLMb6vR",
-	"8WbFsFh7HHzZiVsh52Jti8J4LqulNFWhhh1KEkZ9Lc/A4F+5eSAJlAtuOM0TwnqTHhl0zjNKXvYGnd59",
-	"w4gd7tRV31xccWuX6+BS4hEVy37IrYC8ERq+AcQbE2xYYgvG3neNa4o13nexn6+K4qfWMfxMUetIkLeJ",
-	"IKpJ+dXagoQ+5H1DpPtqPH687P2W5dTC4doLcLVd0Dqe/MnpBdHzq/jcOqvojbxl4q1rsb5BU9jy9u2I",
-	"m+8YX9sk6d/M5TOwaz1Fs9aXbMb7cd16LsVnWM7aGa6ZKSO6mzSFVRXexQo8W47mnp8eHpJ3b1+C+Pvj",
-	"W1R8ILwr7ktXF606k/8agvXf/PA91ogC/3wJd0Iyrlhq8gW8IgjU5SZYyieeRcNSxSKaxxOq2aNjgo8h",
-	"lHtRMKzY4dq/bQ7PdGMn4TlV+4tB2DuoavBOr/GcjrhcdQ9u8G9u9CVu73Tc1o9YRVeEQLclXL8rJopm",
-	"64+Bb+EJXJti5RqOO0s0FxMrbkHkpv03+ArAVSGIv9FlHfhx9IRU1IFSeyQSgg6JxM0hVW0N/7Rqfe/W",
-	"dZ+4f+6Uqz8TSdirStTMaZ4zU7d83pQr1Jb+4WD73q76pXrxQhoMJWiu4vsnn0lZrkSZemya0f/u/uql",
-	"ctbS9Fov3VDLsTi73CZWbOHgmXv1Y9KZUv2MNWL6Q1N5ZTh9Ul/v5pVwfTXD2HRq2rqKNLuORNpINZM7",
-	"ua7yPuNW/U9LPF5NOgOlRN6xnKass4601Z/8+eTk22/7/e/6/aPjRzvEkFle5ztLhaFkRAoiS0XQ+VlB",
-	"aWvvAvjo8J169M9vfpwdjf7Wvzue/n3+XXpy+/K8949isk3sU3AAT8+/fXH8Y7QikqdaayOQJCYq3rcH",
-	"TCCVLREU9Puhh6v7P366ScjRYzLjojRM75/5WjtYkoeLyn+qnMSoe+T8zRVJcw4p8eD84mYgqCbDcyC6",
-	"/J/gZj4lTxhVTJFB2e8/SmFC+CcbBs6z1IoPE4FlHLDas3OjpVQpDi0q9tv6sktD81ebGgrbl1yOmibd",
-	"QQeAxQw6+67X9nZU0zTFwLYyLp/Qd8fS4zreEGAkkOQbXXnCxHHPMWJkJn40jhrWRCtZDkpbojyRXf/c",
-	"whqf1dRzOeHcxStgwplv+OYqhaCh0b6BAYfdCYNepHo/ga4PtQt2JOWtBT0IJB+IrlQQQb9fOS4WJJVl",
-	"ngEfGjH4+rSOZAQZQ09d6TPIQw1KXyZEsDumAIj/yZRMwOoydEc8TMhw5Yztj5FDHuKX9qCdr4magYAN",
-	"UsWcpQmhyu4Gtw6+ByHdES0YdlxUjOawGk2mTLngi+VcgCWxNcZmjo5bWd7WzHEDJ/umNde0BUWD1T3e",
-	"Jnjyk4E9Bq91PNQO7ocW6mKFMEMbwQIrRQWTrVret1Yrq8Z70iYj3gSez1gfSqxXspzfibh3x9lcW0iV",
-	"IszW+2wZnmPWsmDL8LIyZ1iganl5Z75OD+K3TzTqtUzxU1VaK+LZKNNp1feJsaq8GRYp2+py1hVgk+Ji",
-	"Srk4b+8rukMJCtKt/hVkZ7RV20wZv2N6m6KPXEN2duIrDvzn//W/Y6f+uTuf//T07YGV6s6fXDyNdj6n",
-	"IDwABOx9Qh/0cPw1rcMfog94TUSCPuAfnlM9bQlVwIp1YY5st+rluvGuS521lpXbuc130kFV8ry1eOLG",
-	"RuA0ILKdABSXh65Rx1O4QLQJb6c6vGWEqvcepNHWGL+evse9E0t5T1sZ/gOescncHw6/fnm/p+7am9pP",
-	"BbvesfVUcs8L2d4RE86zRVOr2BSf3k87qBj76f205w3RZVuAbT2Gzf20wzPY0E87EgjjyttA6j3UxiXd",
-	"eZVysr8V92mVHywrB1ay1TBVcuPaejz1yWzJGTdyYJTvQTFxb38SD/bCUvtRhN7npIoyglAY3Lo9ep5O",
-	"rSgwdD9ZluycyUf/jfyZ/Omo1+9DVZ6Z1Ib86djK5vstHuYVHhK5f19aDCSCOc9zq5lBmRgjl0AhiDTa",
-	"EDHmbjI4lC0Ad4vIxYhgL0G230G0PyM5o3dgyrDH7wsg+ZUSmrs0zU1Oq0DiXPKY3Fwk5PLtxXGfSEVu",
-	"7D+2iVjb4baMxBaCS3vxP0MBmO0C1cJr8xtaf1f3d9aiswk0wWtLCp1iDJao8xLr2uNfzzy5/R8/3Tho",
-	"moE5B57WcDg1pkD7uLzlzI/B7bHhT97Ic9pJ71xYff01LfgLZlkRaNFjuTYR8vnNzRuwrskxqdoQ9AiE",
-	"a1cd3nzcNheT3DvdPHM/f3OFRo/v5UD45gO04Ie04BMm9kHgts/feQseJg8zwRSt+u9y0xuIgbiQ4o4J",
-	"Ax2xkIVbxMEUkrHMcznXp/a9A/I/rl//AAxfQMXVHnmF1YV0tKzQEZZMG3T2nd2FUFeEsWcHu1RKKg3r",
-	"Gv468K7sQeeUDDq9Xm/Q+TjEZm9DeHO4f9aI+INJrVwDBaRnjC439LNz/OTzZnzBgpQKKFcA5Q2gfzk1",
-	"dEQ1I11KFINC0QmhJFVUT60mI8LTgOK1grFMDwSxCIORU5o87j9C687wLTNqcXA+NkydkkfD6iL8sveq",
-	"+7Y7GCnOxvmi0QXHDv0mZ3ZNRi0InVAu4NDJTFrA6O2RH1w1XqiOlVmNnmsssj9iUy6yU7sDOZvZyRk3",
-	"U6bsoFNaQDUaYi9bsXxhKQsUHzAowmFR54JR8NpxUwc1azpjZHiVsVkh7YEvDl6wBWQvaTpmdnCchszp",
-	"Ag7+ws1eWZNdIdHh3w6qAzh4AyWppRhiDaFJLkc0J4X71cM6yKvsDorcTNnCTgYbyVjWI9dolsZq1d7Y",
-	"aBc7ZTRjykoOlHx/eeMyqDBfx4NwABdQLtkO3XVXsk9KiJfGPAmakZnMWK7J1JLKlJaTqSFl4fvgnxFa",
-	"r3vEFtKNnsvJnoa12LHrmsyg/jKa9cjVGI2aMK69jHpsux1fuM6fI/G1NzILmnO6sBuxY8+ostJX43yv",
-	"Dc3ZKTGqZMOEaGkXaWEQkXGkGL3VZMRSWmpmnynparbCLLmcAyyeCykWM1lqH0Kv3QB2O6fVVhhYH9DE",
-	"nyGCAy158/r6JiFv3t3Akb85v7l47gohQkjBKlC5wboW9Y4sOzp+/Jjccc0tPz6/vri6squqI5jt2b97",
-	"hw1gKJlImZF0KnnK9i1FdSVeG+H/hJJbtiCqFLVlAjGZcACCW1YY13fJFS48PiFTWSptyUTVKiIQ9aVq",
-	"1L7Gyfbwsu2STjHfAIDXl/pAzK6EjvojORfQmE5VlbbrUHNnIoHGHehp9yAPUMDMVELCmZkm5JfSXoDd",
-	"4UhmiyVstieAK/A+E2zGgOdg37UDNq7nOdy3hSYYFHMfoP6LpUZ42tXYeNAun8KfPq+aluLzk+PjM6iI",
-	"YIlOneVoZ8Zrs4BorEDpyomTCTOanPS/S4hUCeFje65AzQEjcDaH04WSlkcndaHf+vjr+hY4j1XVxlxg",
-	"UCdCPVL2gEaMKc8ZiLRWmCXdxx8+IKM9Of4O+ZjFXws7gGzKcgJ3QTMHbPa8YfgXbKGhIJB9Lh2jt7Tp",
-	"gAtfXUT5lJRl9POlEB1jrwv72pHtk4pjAX8POh+Cuw7cLOiXg0nBIIfcC7oQDiE5f+gTGoeJ+933MERy",
-	"PRDYlokohlFCZJzLeSV5CIxJImaqGCPPjSlei3zhfH76lAwrGWpocero8QG6Jgn+OBDgR9xP4EXFxorp",
-	"6ZB0LWCTYeDV9Y8SoiQkPtaGiFIzXI4dwmf1YcKsUaU2LDvAX70nEhBA3/ICrx196ywjsHuIhdhPSJGX",
-	"Gkascj//ejRELxZqDIuBQLEP5ranYIFASBf9lBDUz3KrUcIrGWcuL6WxVy29BIfG1jl2xxoIqCBi3wGn",
-	"KnT9sqwQApRphWpeNDnpHyWVKEjzXNubhc9dCuIQcQHAx8IsZ/rMIhaSg9yyjXqoWtmFIhL2DICbOsBe",
-	"8RhDViVcZWWYWnY0k108ygPhs6S7QvpzOEUW2ljMPoq212+fnVo2UworqFSH0624UoIsKSFPL19e3lyS",
-	"//xf/zfCjBUaHIzlciJLM9wPM3mgPcJAOMjBUuly5nRICEuYCxeaQLrD1/CPoSu64fDXKQPv3r7c0wn0",
-	"Yx5es/TgGTPp9OCaG3YK1PQARxmekaDVmrsYx0fhlJ9LbYaWe8DrCPkgdA3E8G8HTjFm2YFF41Pyt1cv",
-	"LVK6n4dndYF2lxnXpNP9R2TQuVBS6wPNTXWQFmLgtUGn5y7tACMOAlmBZUSgeAh38lbmQAA+HKSVpIKW",
-	"8iHgrpXMa5HbalyuSQl3sndCmBhLlSKu1wR6IEYLrNYvc54uiAF87LrAkaxMDZSI1HuQP63x+f4pGeJF",
-	"DHF0wFQE0TMylHNxjrx3CLpAk0ifDcTwjrM5uLItHXMQD4XSdOL6HPscMKksTYdAtTMyRO4Jh2EprAv2",
-	"wJGSgcA2GG5uPcSuPDMuelb4r+XYU4uUPfKTsozEbsv+8KhnhTZghc4pjzq4fXZisXSpJIBnqo+8dOSV",
-	"lVQKQznw3UEdjjLouDgNbsA7U2s052+ugkLHvs+dq61KC9457Tzq9XuPoHymmYLKfjii2QS19wl6RqvL",
-	"v8o6p52ca/MEX4Fi+ahO2PeO+31X18G4JGJaFLljc4f/cL44NJRu3wQDfAmgxkeKh9sXdM/u6DFOHhuz",
-	"WuThlTBMCZqDAtuwWXRO/+fPSUeXsxlVi85p5xUW68QJAHUB5AEZqL61sCTrOkf28OlEQ58MOZuVwo74",
-	"c9JZRanOaQehG2Y/dGd1OKa/BAceCTWGKwAv83BMf+kt6CwfQqcRqTKmemSIPOG5meWuiIXIQKhtYCRS",
-	"w1dU3WZyLpKBAPhSdE6e37x6STIliwIqGEhHdIBIG0m40EyZHhlqcAHCFFbwrEXEiilRxQaiyGnKLKtl",
-	"CpuOIaMxjjLndMTyHrmwYiIQBSwxiBIH8IdgwyzjBkNIcL3c6f1WF0PAbwLohJkLPNZn9JeHhNFglhb4",
-	"fHb+40MApxuadIGkg50Iuki4G6juvnHb+w0gxe3vAqJTOT/g5mAu1W07cajP/rmcX5mf4OWHv4Jgspab",
-	"0IYVOkCYB7oVmMYKVoPOVM7BZGNXNejc8/ALOmH68Fedl5OPrYRiiG+hkGZfRRmtN8sqWS9AKzd00gIu",
-	"S4TDE4qBCClFzzIwsvcGjBgS2gmIbM+pSQvitL+8nKzH0zeuhjFVdMYMU/aYnKXXsqXazmuH6oT2bQzG",
-	"qmFlQ4j/x58fHhZhMy1QiK7Yj0nnpH+yGfR+kOaZPdAHgNVzaGjJU7Q/dQvF72i6OEBBLSE5T5nQLLGC",
-	"8wHYN0D9xX5hNRRZVZdl9yUsrjjrFjTFZc9+AYLiZ4rc43M5txwRLdZu7Q9FTp6zvCAXzH7jMJamhviO",
-	"oPc7dsPobGuZw76MQkfP2fBXJAE0qlupCW0vgQigvRFiIEAGAPbvTTlo4ATLOFgJUqoyzIDCGXpkCGlO",
-	"rsMiGByANlnxxI4GxGYgpsYUUMz0jAx5KrGZInS6GhNKxvwDy4hm0IYYdRing2eKzvV6+nRjj+rhgQ6m",
-	"aaEccAEPBGV27OoiunjqPrRfB2b3Cu0Vg8vFkN5PR/+gvnc74vuX7nn8W8W2XLjY8NV4lpU7qRZGRguA",
-	"p4e4nHoSbyrmilxdvwbTl7dV0Ty3+iD8FFxFHTW2zWVk7O4wzWV620oRrkTD3IG4aoUDnqJDBhEKHCRo",
-	"c8F2kektSutDmt1RkbKn7O7C/joEY9lM3oHwP6cqQ3u1HI8tlnKNRn/ekEKcBXlPW0oj1QKs+OAj1IQa",
-	"CNp2TjNtNeigtg587vyJGj1rKJ24IZkm3YuXV95LB41ZfMVz+HjfV2HVUwo5Ez1yJUjdXt91WS4Nq4uw",
-	"sw8QW3/SP4HowhXo9mfxkLSlmqOFsMAVfRUyyQ0mnvp97mkHPmi1nZMxVa5nlDbu0ZRq3wHVkG4In1Lk",
-	"i5AyBc82IkTSKaSOoMB5lukKjofealgvZ0976G024Kr8HmBBpq5RuYumDRuca2zhxHrkxqIRevUmFppG",
-	"NL09JdQlSfiewpb1laKgSqMWnZUIX5WwJu0Aj7553CcZXVj1xxXYui/sLuHyquweg4n6lcPAiQVBGj9X",
-	"QalPZLb47LB/jstFFGgqDx9/a9RzDTpBepJ3XjvYArGe0Kr0y6cg70n/u80fXEgxzjkGC50cH2/+4J1w",
-	"wG7h8RIaOjyEcc5yDdNCLhw3+XzkwPNHnwfbahV9yu5eYbLZw4sqbq5rdyZbSCzQfIzyfCQ/fBXk/hK8",
-	"eZrMFTem7icX3ppbLlRnrWytD3Oxh7/y7OM6SbS+3M1mChe2v4WR4vhLGyn8NtoABB0NXwWAvBZVOrWz",
-	"XkVg4/NCA7LiQ3DsuADIoJRom2j8hk6wOTuEcGi3VOwZgS16uCbd4YQZN6bLCtHD/VMyzPmMm2FS5wv4",
-	"AJSBAOMMNke2SnidcTB0iZIQQz+sGvVg6H+LLruyH70z2/bxYZ2PycZ3sccR5kds+/pLexSdB4X/evuY",
-	"BBLBAwt3cPJVyVJW3oMvH23DNalztzPHmx9t/uiZVCOeZUzcB/UqZAvAotH3CZP2urg+52aw2KH3EyLz",
-	"rKLKiY9lg44qPmfGoSGiVSsGKnbH2RzuQzfwMKN6OpIUSwi12qlW0y5dDgATULsdVdV3NxdWCCZSuHgP",
-	"LWfMR226OMyuRb2BCHLh9n1LdYzIkmMnoWcNqX20cPKbQC19QeZMMZ/5501flQceA6hWTrl5oC1Y/LQ6",
-	"kodkEtUkLWyiupjeJ8P4vSEWJGia52AarRYEcYgGAdWXvvEHvz1E1lEGTXhEun3gO9RCVkNUVURhC98i",
-	"/5Aj1KvAZgm6nwVJq6AhbI7Z3Bkb9Jlv52ZM7myU9SZLNhAh3FFThQpBtn0dl+GqWpMu9Pr3dWIA2ucU",
-	"RgJtNHXGI6gjAbGHSzGEUKkZY3OwxmvVjhZy5k9dMC9qqv5bKhYYgBgBYVzYK0Si+/CiqAr5QPgQKVEe",
-	"QQzIPcK6t/B67x70/3egm1WI+MZSVZfzVMFqCKZg//MxoWjEtKQ5g8bSQs7vjZcs5xM+4rlDyVZOgXk0",
-	"iHNBdDAYBcmM3jJtAdoX7Fmu5YMu9iolfiB8y0IctxcL2NEUIk6rDLAZ1xqyMfZcRgFMtiALWSrsUjEQ",
-	"KPC5BVo02kuIf70sckkzfL2a3meoaBL99O+yVMFi67epstIlUkjLgVnWI3+XJZaGgSGqqFxsc1JVA1g7",
-	"LPA+n07fI82VYxEQIDWri91vYXqIeJfBLX+65PrwwmW4zhb+iQGb1ENh7/ckKf6EYa+REGnYESJTBUEz",
-	"1/P2Xvg9Yeamzt9/jqJZK6Zb+V3JOSnsiiAfynKsWZBxXVEp30uxq2bvq1oH7mW9f0qC3AIqQt5rxd0w",
-	"aZU2G26PGeYvybkVGbnBFIJSZO7cwpchZBNdNfsJMvDG6WHeJuTT+IbwrtXQEMXSYVKPHK5xT5NwZAhY",
-	"/EdZr79qewg98Cyjr87Jc3Iu0I0LBXpQFcBSJISb4HQasmzYSrrO6qGzWieu+hoMhKUqEu+rR4ZOYBu6",
-	"UHUk1NWiWsXm0Dp0NhBDMKANMfI00OO8TCQF09VH/keUuYlV5ZEwpqVxKr1m5tTq4lr7njSVGo6+ZdR7",
-	"dKDBO/O/fROlejDHn/keFz79H1WNOv+fnBMcotnTl2eu/d8tqy34cUoZQZO4wQpSUYIESlTUd7FSJfGR",
-	"wJzRGChjY1rmBktpzugHzAeH8JwqO/wo0pTjISn1KwdUa4N1nPpQEQT0Gq6Bqi9qJPi8ClSTUOqk2j0t",
-	"IAPTbzPEtXvT9ZpWHUxXiHqLFGDfbgXtr0gKsOtcF7ocCMhfixIdLCl5qIs+/LX+99V6i/tVKEDsqBzW",
-	"czzdxvr4pQFjM1DcRyT8Qmb7hqE+kFe6Tt5xOXPApM8IFWjwyDUjJ/2T/XvDVJFToVuFQMx1xdKd2K7K",
-	"0euUGprLCRhAfPkRX6nDWTJXWkf57lNyPBB2c4apmbaaDRUoLGTU0FOn2sJD+NV9xpwRsCnV3TLm0trc",
-	"a3ZoMB/MaIYS4rp0fi7Iu2uSyTynSkMaz9BO/JYaF5I3ZURRw5ZCEew72ODeSscLRhXp9nv9/knfxQpg",
-	"pAAp7P/9qd+zv4uB+NNRv0+oqUxa+z0ypIUa1jURIGaMClHSnGuW4dxWfGQqBXmzWh75j38nj755TA4H",
-	"FqRmT+1M//Hv5Kjfh5xBKA6HifTszrkF59JvH81nGddFThc9MnRBFEMMs3bxGGqmrWSlZDmZVvu3MGD5",
-	"nLtqLD9ySrwMDeVZXIGY//h3Up/lyooGvki62xcWGGsM8GdSSeYgvA/9udnNDgOPfw0P0B1SGY1BUAhD",
-	"mi5QH/Drx2tpXP1ZrZ1D5QBSKDnjmrmyP+hGUhwrVVCxIKlaFEYSKAoWEyJzrg0A9kMamO0E65hjgLf6",
-	"oaIeYXAix2OIfYccF6ylp5Mw3M7TALiS7YlWxKv4iy/kFCVYP1UA7CC1MTEJwdmB2TCkVFOW3kLMbG3L",
-	"cqm1Ac2ZgMUtmAOEdZeQveJG2U98ymtDpdOGFT4dh32g0I2ggtIqqx8qL43YpyAYMRIVo60QDPyg6JTR",
-	"5/iWV5NxEVCQYhyY7YTVNW8w+LeqTKtZVSIXwioxDMqJxVRxM50xw9NAnV9rq0IHozRsO/UraDS4VdjA",
-	"X7bXx6qKgVsNHCvK/6Xcsfa0WugBoM5X7oL9TW3wP62ajYDe+5pnUK4GWAgiRUEXSWWABaOElTruLZMB",
-	"9Tlw37Y6x56DdcdTsbrgRm2WW/HoYkZRuD0XGGyhPIOdJQNRG9hiNNQn+jcZrxPELAUDJxakCHuZDHhw",
-	"byCgEawnIQQi4P/BUpcB/cGcrRR9rUoVCDlH4c/ljlrq2SMn/f5AeJu+Zrkda8nol1PR26u7VsIPZ5WL",
-	"AX9r8VQMBJ5WVea06ajADGznoQCfdsSPsn9GTo6P/bnjVQ2ELI3mGVtlIZCEMarC8lbur7t3JXQ5HvMU",
-	"SmS4n0/Jn7AileDBpe9Z6bLRO5Y3BOXWhrNVf9k9ve8qJmAqKnSWBjbq2sOiMzPZpW8s4VbG5k165fiP",
-	"d61yTaYsz6J+z2ZD3681Yral7/AXDpzdrCi7YKZVhfmr5Q5f0qV7crzFZDdSvqJi8dYHR3wONnSub2tJ",
-	"OsZ+PgeHMWCi7KX6rlWYfvvsgpwc/aVPLq7/7ZRQX8JKyTn4QQad1wWDKgqOEA064KvpxokX8smBGFpO",
-	"NdxPvMcCdGhnuCTcsNlyRJSl+2TQucilXpmsR3A4rPMyNHIIShyGKRmmEzKSZkq4SPMyY9lZRfbdZ66L",
-	"g2G1C1v7wCdXW8kuqS5JClOg80gTIzOrP9+wD4akLM99sSmiC8jlmTLm5WdVCkzHG0s1K3M6EF2YDfza",
-	"UCTnr8OEDP9s/+/A/t9/HybE0JFlCdBKhE58ANU+JgYqhtl4+PXesEWSvva725lYOvvwMyVn21j/3Os3",
-	"chvzn2EfzKGDvZqaLcvMLTnobkOJa99GjaHpFC4Q5RjLbi03LZjiEmqyIuTCWlyW4MFTrn1puw2L+D15",
-	"I84trgYQXZnrGg4KrBOBx3NvWtI0RR86cQnk1rIlgsRKER7ZvGhXBwhaAQBBO5BpC4wXRPmjG1OBk4Fo",
-	"2ruc7uvq5UXlSh/faGlFtQpQx13FeytkfjcQe1DDNBAsrbxEc4vkC+fLzfawKqNLd7M/WjELBUApLLVz",
-	"NfCcuzyGr+7wvqDN/ksGgL1ybT0jiH1edcj4ksLEv2KyT00KnJ5FKydk6F2IhCJ/hlDjJVrAqMoXB4pZ",
-	"GPOEtjWsrFBcpLygOVQcw2Q9j8cr0sRZYI0PqIZUY8YN1uFuYlaBa760K3pbL+h+6PWQyLK80jb3Ou7r",
-	"Czq6fl9YACYd74QX3iQeYILlP5U1B4EOBFhwvX2if61OfW0CocUENoOb/Zci7FvAahXWW8dhWdITYOwf",
-	"ABwF4EsXLxsD3IRM+J2F7LLApkRICe8Nv+0UnQttVJl6Yh6V8CpXQxdTuCBuaR+9bjWRxwIDSLlFK5kf",
-	"iKFiuIRhpZ4RweZLNtp6XO/UCB2tSVWGCQoKN6VJEPHqwrnBuFOqXZCgs5BV4bjxkHzfw+0qOKTfBM0/",
-	"v0UrsrWv1qoViulYx9yK7tW6v7CJ61+aOF1MpdQMHZeY/6VDvAso0VllbJSKnC8TM/3ZCRWi6lotFPtx",
-	"YZlHhF6sn1Qph7JhI0c6QTF2wilqq3ImzvtbK3CfnwC8XdrXb4T9a1RI31Xlqzdh/0tTBLyFqNJ55poq",
-	"5Fll0LaoB+677LNrpNA5whymVGQ5a49wu8auE2BpoiSl6ZR5I64VUicQVwG5h64qN9P4sitzbckAh+Js",
-	"XQy0r7tRk9Gikn56ZIiNAzEAI+d3bFgXVoLYdah4rvW4zMmYGUx0UsxFb2hDc/9FvRDorjFiTEARf8iI",
-	"QmsZ7BnMxGZqCbQckyHVr8fQxVJkZBh0Zhk2ExtB6IFGGjCuXQlmQPph93tVoxYw1OW5K9lMITPY1aWG",
-	"Q6l7ejWGr8bqkct3b99dP/WuyctSyYJRAcX6FM3JEypuIS+V54s6DQPC4tB/UEB/MnVrh7azd4fVW2AU",
-	"PCWyYIL8lUz5ZEr+SnI5J38lUIR6/4w8ubl4d/30BkMDXUgX+4BOzGpat+2kvik7MaZR2MF75I3iqTvu",
-	"Znyh7pE3CCZYtTxWpzda0uoVAO+Fg92tgl/0YjaS+doIFd+UCg+9k3Tc/qN9qFbzgfJF80Rgw9i1pQet",
-	"jVcXxS2luINOfZFMhs5R1kmqVR1F+2E9qD2yccqtxV7sS3sary+rNy98FiZgo2D6ExMX1gTYPYXjLhC8",
-	"XJNjXE8S2sbTKXNBbFM5r6M1XERjQETx262i7WbM0HVh5a/s8wdl9IbGruQas3ns8jJqX/nsUY1vXFF9",
-	"C8IJGZU8z6qYCZAPxR1XUtTulSrHKDxpu/xtzrmgCxCAD13UyRpWdeNjCCegvPo8sOpD0r14eXn+9t8u",
-	"r2/eP7188/r66ub9+dOnby+vry+v96Fqs/8cYxCxhvNAnAsMZMUoDOx0V8fHiCp113UZG1U5aHFNGIs4",
-	"wQvn1aYetBhPONfagFi/nIeIhv1pyhRUeYcOIa7EPZRKdd0f6l7CHkr85e8GKS6O9A3+DSoONWmkcfOF",
-	"YplVfqsYsa7ltTQ1Jc2Bn0JHzwwS6mZ0QTI+Hvvq9qZugArexGzf6UM+FLalV3utQWFdU9Sa0H9W5zmu",
-	"Os8Gooo3pbrObayjxFjmIgggHQIL5kOcdiE1zbGXKrYicz1j/K4HAvfl5Lb5StPvjKU5VVh7aCZBZqIo",
-	"lxmZM4WRV45pkSPy3/ahLZYeiDpUy0wtD5B5Vr/4p6N+0u/3e/3+fhKGNqVwKSwjC+bajFU9ushx/9g1",
-	"Ewh25kMK0K8IkrE7NVeBcyikgW4baAK0Sm0SarUOw10322rNRU7NWKqZZW3MSY9Li/cbcPmSx8c9gjF8",
-	"UKliIFwWKxrXuAq9m1g7EWtd80qZntkzDnJmuyfHx9F0dQcADrW/1jivi8Yqvz6V+MKjEdC74/7x50s9",
-	"cNB5oZglDrHJf4C2M3X9VwAcLG1NutAX31PS3ixLyKBzzewN+h6JWWk404PO/mmAPR7kAHvOQizBJoS+",
-	"zi3Mhe1qXOVl30QN8ceZbzS0J0L6oqvOkMM3r69vyKEfWkNROx/XMLSAPXTmJYi5+cPa8BvaHxHAgxx6",
-	"ULSAxLoiAEpZHrfJvLCRE68aGGp+DDjQHqj9FnoeWlTwJlC/2LZCCo4FmDoNnVw9JboEkWIghk8v3xx8",
-	"++LRjwff/e3VsWszuiQOVhlbK5JdVUvLsQRd6fMQQFzxJ8QbRCVHjhtH2iPnomaiVn4Ac4Rvv00DWXUg",
-	"sEEu4LWr2leVIOg+Dg0lZ3WXf890SHfQ+bsscfjH1QAD0VYvoUf+83/9P4POfmMLFa9iPfI00uoSAghX",
-	"m11qYuQES3VYdRfitFkGdgco1tF91Ic/jvre7LPvqmYp1zJuIPyVdB/1V14+JQXVxhU0ttv9brXj7rBH",
-	"vJnC0FsGrq0j+9MpZtGIg3RKeR1f7qwpIOzBTz3yTCry5OYClnZ589wH8bv2rKhiEivAJmQoxYUd7twL",
-	"jVapnJXp1B449L8z+ytG8ypREht8sqyRqPT/kuaYPXIeAvdATKmeAgiNoKpL5gpypUpq3RBWTgNxMkQP",
-	"GGAayJUjxsRA2LF6ez3ieVFbUaLuSf9RXA4B3P7axZBwkb+RFOKPaEOkuUPeP8LMv4Iw82uw1lJDFrIE",
-	"tPYmUCNDhuqa7u/AK5c9dBWndD6BAzf22lKw2jVpr4uHQhNI6KEcBojvu/oymI89Wrji8ae+oowPGrCE",
-	"NKgUU7FgDJANasSSblibBtM3K6blxU9ZNf+13M114QY+AyP5PNNq7URP+dh4Sdbnu1Sr4D77xswhyVgN",
-	"hL7l2BvqvHqrmhH6wjsVuCgYVToo1tmrCtpyDQbBGRUL4LaQfAMt0aH1d5WjA1Vz1pa79aV2/yvWunV7",
-	"/6PQbcMyvSzFfbYqt/eRxFEr22wYWxsPDtaUhrPfyZZtzv6vXDp4Gy7yD7f9H4r0Wre94zVnUZPlAyrR",
-	"9oFD3GtwlB/+Gsj362ocrXy5MyIG5d6+pkJHG0Tqpij9uylx5IWZnesb7S52egPeWo/aWJbqgC2YdoLa",
-	"bqZJn+ajXVAAHY8Hwhk5cX7gKqEFH1r3OmviMl+0/OdxH7LnQUZ1wqZgOhkIr2dXzgawd0LL8DbprTqB",
-	"h6xC4yZZ53gLZaLfh4BTHV1Dwolas2uD2tK9deGtEIbhh13IY22D9v9czrFrLZzuQbM298FXmF8z46Yy",
-	"bGHJ5arCE0KtOgMJKHDK1bZ31JMws62KYfLTuSQ3aEnvuu1DgQefGBw6Ad2AFmOcPpMEK0WfWOA98vZR",
-	"KKfeqBRbbQ173Q/Nh+dUT4cJKnwYj94c2eq7azLw/PXvrvD4a/qagjfPm5sKhMCPv226n4uLUspesizN",
-	"H0LgV5Ix6N1q/n6wNr23gABZ6aIA6BpAVj5zTz+2J3sO5S6wWvJawhdEdbckWIEC+C+FvG8be/pDgfsD",
-	"d9fHXTtAaWhwlUTyoDgLwUqHkKm2rofEu8Ly8+O+i24m7M7uMyyEXoX/JEv1nMCYa39WTLA52mHtUeUM",
-	"Y9EuIc4K+lJLkS9c2T1oR+zNc0H0kmvOTLqDTuDKHHRQqCnFrZBzsV+3HsLiUdilhcI0JCzs1COXs8Is",
-	"VsOpq85IC9bWkAjDhM/90T2kuN6caV3pSG7VnIcIlXuLF6+Y5TBuJfaqpVjMuLb321I32UqupbAjbhUx",
-	"hwCpDTXtOuCwKlg5RFDR4Nh1zaKpITnzMd91VFplJRlW/bexlgyGmoHXt3riII+rqht4jwCgcl2VbczA",
-	"+C+Bw+aMoq+MT6ye/Dg5eXRM/vP//N/kcb/fTwYCPQVUk0HncdLv9/886CCQck1EmedkxLzfJAgXdSVb",
-	"B6I7rMNE37x78vLq4v2rqx/eX/1gf3n99nqYkPgbF6/f/XDz9uryeri/Foqv4bwfHIRxmramsBjZ8ACw",
-	"e+XtxiAaOdqC0yXN6wxq7H4yCAMVPgT1+QAnWduwA2oxo3fH63OoqQp6xyeuq7Fr3AY1OzFnBS0fAPBz",
-	"zNN2wVTcnKIK5V1KcoyxrAU0a/QWE+cMCOMpdNIshN4snqf3vWq2i5oN2ymLQipDDE9vmcEmyxhAifQ1",
-	"MJMwbfhMCr48uquYQM7d+htdInzjZlWKuslEC7ijwwpv5essoh+ucDOm/F5sM8+9UxNalHjXpq8MWYX+",
-	"bTJX72qMcaB36ECvHRELJir4rA17ooJT9ydkIWVnuO6JkmWx7CVzoVSPoVHJkE7YNba3q1y7uRQTcKHZ",
-	"yUDWsIfhKzP6aGqNxbKMywFri9m/xv3duO19nRDdWGSrT/b3aXO8CejbdhCML28Jw20N+V9j2vYSaYXy",
-	"qmTvPM/JmLM8w3Qvr3HuoZRL8Rn4UK3sW7dYYwLiLSi5oznPsCnbXlCAFn51sSW+xp9v9ybozNJqsKjy",
-	"GURysrpOLeke9fsDkU6poqmFPIjH9992rZBEwodcEyMloEqPnHuUqiu3UkGmsnRpD1KwgcC4vXp1uFip",
-	"LGM4Rdxti9MbztlIc8OGaObXhi7wZE6hO6RFW4AXl0PKZJGz5e2Du2DM8xxCkifM6Lr5k8sVGJUQM2IZ",
-	"1S0rTHvkWgNdvu74tcZSvz4zx/W9qqP+C8eTtcjJ16wJ1LKiL12nmRiaGiiHuQtJawjHTYaMcfrAVds9",
-	"I0H4KDJNrh0j7u1V3g4fRMr1GTnpn3iy5SwCnkCuopwd534Yh5/9rkr3XeDp/WHK+2xJDfZAa6kO2AH6",
-	"tbxRCbLUPqts0IpOihX5mg7Nl3WqH4FXvavOxyqqBIqJO37OK0aNTG9Gq34zuNlKRB4I7rLH6uAMq7KN",
-	"SwW2y2oyWsvVAUrTPJdzMHi6MNKDsthvFPOMoD+qnvinex7FfymiDndY0m+M/g/hflje1b8ab/6DZn0G",
-	"1yHKpRXRGi18isVnJ1OhXWeNMcxSh9ACpMPmE1lC5oobw4RdaZUVUpmCnYG26mtDcBN7eiBAN0dFBBrG",
-	"U20IF9xw5y1ddTnUht/EOw/EUgJKbyDOPeFxQQ7QbCFYv9W+JpC9FHgZDOScY9uqOFGyiv1NeGIPiKHB",
-	"POuCgeqiMOEGH8JW+yY6U4IqIHqf8kXd4OPTvQ1tqvVPihumm0l+wVLq/qAI5hYYAU43ZiyhmXO9d8Jl",
-	"V7tWaB9MQoziM/CqTakmx33LPr9paMsD0T3p9yG+BrLbIKPKqczAjOu1V0uvq6FlpHvS/27/DDK8Xc4+",
-	"lixZDMSIOU6MifZYxLEFaHU5mvEQbL/aRh/LC92JNx49BObhklpysquHy5D3R0LW15CQNbWUfCFLRdiH",
-	"gikOxa66q+xpfycitRwXG9LCwxkXbG2dn8V90PDL2ISba2zzc3j6qw0FyP8N+wWHzf9xXdj0f4oV26zE",
-	"UANAEpSacgGmpnElnwkSHEFYBwwuG2xJnvgaQSJY4r+ak2C9W3OL9KudQGa9/H34a/DXNt0/AvNbIEpE",
-	"CgL1tm2n0WsL4V1Lt6BYXUHNtK5V19jJtp0evzmJls77o+nGf1E92GkcQf3TEM436MKfHRu3L4LcPbLK",
-	"wONV15lLS5aBFpyQ+VQCwwJXmFWkWUOej9RJjprL7OJ+b1j6UPG9n6pD/BHi+1+GtrxgrGghLHI8dh3k",
-	"DXsIKgMRkYfHY3qYcdhWewi+e+FmLp/R1Ej1taru1QKf4oK/Pqx7PR7/oZZ/BWr5TakEYthcHowBZoAT",
-	"MmHcnZMu+ucw2UzruVSZC+pIZcZC7ANM2lpBq/GOifVoh89/P1h3KX5DpHvLUnnH1OJCZvHCz68Fmk2V",
-	"exGu0RW8nqILMGUucm8u1a3GglVcaMNoBk3D4ZM/8PerwV+xBn1dvT17Y0H126L4DHirmSmLdbUBTamE",
-	"72mkWaqYIV0IasYeKVjCbriE3kNv7deNZXOz78Rv9A61bpjX+rYULd2MyuIzU5OHMvX4VV7DUbd1jcWj",
-	"NZLQLAv1GXcqqKv0/lWR7/62aUOVIZoZ4/qNUbF6fPfElxHNJqzVpXshZ0Vpwq6wQYKBayeGZYU1ZkDM",
-	"ZMZyfUpyPmaGz/z7EBVikYtC7a5GloLvNYZj5mxsiCwNZtf8UtIc7fDVPD0CpcKGdaaAr8NlZDEQObtj",
-	"+RkZFkylTJiqA/+MUeHT0cxcktRq0IrTBBkKnAvLKscbF2Rc5nlLEsKrxRM4tq/VNI+r22SUh6v/DS3y",
-	"jcW4+h1wfVjMU8kJ1Il0dMNe+r0M7wjv2GjkjRMY19SrckqCPm2Px07Inh9Ik0xCaPDMjraXDET1CKOS",
-	"R6z2HP8lMPjsJeSkf0T2XkMzTPcF9D1OpVIsNXs98lr4RjWYE/nuimg+EZpgr4CMTCSDczrM5YRHecvS",
-	"tr/WoOTGKr/C2t6wvuwPCfMrkDDxLprqX5eJzOfXYbq1ZlpzKe6rDWK6dCubPCdDaK4Prx1ooxidDTGI",
-	"VMOShvDklCAaZkPSzaihZPjroOMb4g86p4POoOz3H6WTXI5oTqon9kc26Hwc7oOM6XOh2RySsUhORebL",
-	"sA9ERVGnXBupFqQbyfGugl4SouliP6kU5xmkfOdcMHeMx4+JJS0DcctYYYnyB+67caW51JDrblBxcykc",
-	"llObdMo05jVygyFddQcrOrJ0C+4HqgUrDbksVYUYGAwPEZo9ubTgoWJGLU7Jo36/P8QmDO5UQaiOpljh",
-	"KO80U5d4gxvpxso9NgnHskU7LvfCh78hZ8WGPQe6zvQnhuW5T/Bx7m/junJwRWZSsIWHznviyliqiTQN",
-	"DhtVwzB8UZO9qzE228U67OwD18aXUqfGxWAlZM6wXi4limkGMHqL6QOA6JgphCjQHCohht76rUNCDwim",
-	"jMN3c7pwWVdhEhVEC2L61KFl5Y1HjfSqGNQtncBXymyfNVb59THb8zRlxb0cIP/1EoAuXcBixRIPamTZ",
-	"Gq3DdB9E6QkzloauC1OB51+nPgRLayHVdn+/v3xVPhEsO+ACln9Pcu3uTm+63EjU0XIBcWXQCuurtPho",
-	"9JRqdsCFZsJe9x3bb2tdqBlV6bTT4lE+6vc/xaX8+YAMUt+3g7ZqoVQpGq34AmfaLLribBEo7WANET08",
-	"bbBo92ttjxlJeasTZwmBhl4Yzgb1MfKMuOZxYJzpVlVMglakVXy8Jv9kSu5X7XV+H/hwCVIqtgW5T+mB",
-	"O87mCOYhbkg5ydkhUM92OWZspYIhvvuWZdxq7cM6QWqIWvn/gS/81Q42JF1ZffJXI00x3Me+ZM7RPBDf",
-	"w7O6hAeYBCA2i+YsI6mUt5ydYd+7oEzjniZDT/uhbRIUqHeltgdimMqMDUkXpGc77wX8zcfhGBiBvmRq",
-	"hFZ0du3ErcwOYQkRAYPDSf+ozhj33nL72FIpaG/7oYDGJXXFSzm2m5orKSZRMxtM8xIZ11cpQH1frfA3",
-	"Ep7aGNs18AfCBTb2AeTAgo/a3votE8M/okp+/8LeMy4w7M1hpHK0p8K7IIu1SSIqgwmUcsvYfURDJJF+",
-	"7nZPApQg8tWRDEuqps8uVUdmrO6O8ebFxaVPw8GqT+4PfPnqKQEw3tMDISTEa0NYHFpFuegRT4d1nRtr",
-	"SiVIQaHeknsXkWQgjIxTaay3IVCRBNOFo5Bg0sWsNCzfif1EFrJUmnT98Q7EEgGGXSaox9o5axo33D8j",
-	"q6sAzlDT1eoCB6LpBoLD4xrummWxkZiFpiEaXeZcs3aK609uuw7YDnqi8tpx/+QvUYEtKvpZoGgd6fE3",
-	"Ww8EO91poGWx8BH2bGzC7xOa3hIuvBOzKKwMO2U0c6LzS4kkfIO56EuWgG8hG0gt9rSva1IhSJN63J8m",
-	"QOHIVoIQYKgVY5Wca1yMo2ZAC4AOdK+PH3+znyDdcF18AOdvWWGcVDSVyhzk/M4KOQ0RqQd2w1IJ8ATO",
-	"fb/gHGREkNzsfsGMKbB/kZlij0CuIbQP6uO7Vn1QIh/NrVKQ4eGwB6nqgKBu2Z72ukoxdTHAdowDN+92",
-	"6IZb2Q3htgLvG3/uFi4c88awBSayQnJhfrfw/oRNXIvSFj55D0i/XaStAI6NMVyjSJmW6N92neLzhYUg",
-	"qIRKRZbUNN41ynL1niFJwyV2cimSgaj7DWvokhUIeAK1ATqh3LIsmtpZXG1BXxY+a/Vov1ikX60/265t",
-	"jQFnT5MXf78gKdW/tTu7aZnZ00slGANIs5Czm6HmdpFG8sVWm7hlrjmb1ejD4v9Y3Yxr0h2uNhmz+ucQ",
-	"Cn8NEzJMsQ9bZWUYiKBXm1Uxg2Ztrh+2q1Xpk6MsVW4Nn3Bz3w/ifre9zV4s0j/6mjWquzbLlH5agt3a",
-	"/mbrkK0t8N6i2698TQ+kCTMvFukF1bvHAVnF/WvqeuT30RoxpNlXna/2WZokRSk2iqHoCocKCbpq7xI0",
-	"ZVhrd7wP8DVyO9v76oEAEPTU6wUde5f3E037RI1YzphvBFU3nuEVgkmF7w3rgxhWhd9dCUUQe6Huo0u1",
-	"ripWxKtOuP19CivYHom+kD3wxSJ12Z1fT7OXP+x8X0Nzl4ZRvKYiD0k4Ko3j8Nd6xo+Hv2qesY/tzoxr",
-	"CF3xgiP0JoYiPVZPQaeAMTSdQpRQd3iBUHzwlGsfrHQavDFMBmL4twP/1s2iYAevYSZ9SoTUgo/HVn4k",
-	"mopsJD/Y46nGvHbq3MEbmfN04ZoCU1gLFHVFt5UqwaFFK7FJlopIxSdc9Mg1ljKnCwIhSVaT92S+Oh+U",
-	"XxlNpwOBb0Gfdd9R3VlR3VdexyS5nCT4kGsMKnEUBUZzTY3tdKOFweVqJswZoUir6yWhc0/ORY+cB334",
-	"oALtSf8kqZJ6qxXjgjLJwPjpolx65OSoX2uRcGHY7QvadJBSZI4gK2aP14JfAQfrPTLetAldx1x5voEY",
-	"iHPy5vX1DXZ6puT7y5tTe2FBjfg97baCh6YhUzmX8hZbiWT4lbsuZ/IdCG9U6ZFrVGJxDO+msL9cXL99",
-	"RtDkQHJ+i+eJA1TNnMEjJRXhMzphAyHHhAoX+ccNA6V4Ru2nTpLEwGdnbMIFE0qwNv1PkJEiyDDgFwcv",
-	"2MKCsf2+YLTqXQ1X3tz2UqFI7A0xo+qWZc0hn3NzSowq2XB/IEalIdrwPHeRgv72Tp15TiOI5VRNfNGx",
-	"9vrDmZyLXNLsxSJ96qDlPmw1kgpe05L1eeDY+KJzelTZo7gwbAL+qpaROViS28fcwHqv7fcPXwhCpobF",
-	"QwPHUs3o/8fe1Ta3jSPpv4JypUpSFa3YjpPbsevqypO3yW4m442dze0N50JYhCSOKYBHgNFoc1N1H+/z",
-	"1f3C/SVb6G6AoETJduTYSlZfdicWCYIggEZ3P/08Zudo5yKTHIJ21wILumV9h5qiNzei+9cwhC+VFPdu",
-	"cZ/RCoATqT/6pvViWC/+QvSsnuGh/Uh+ElLE+W2bCt4weHfMEvwPrGNhw1IID79t8D8AQomdjwViZRek",
-	"sykYSNSuxA8RBAK9JpOnh/Omzwlux/JatBHfyiEdmRW2jA/bM/sKUbc6Yk8Wf/H8jtI7fgF+gdM8pHCX",
-	"H9aDuiDtFQuw4IGyX65GDwtefa4AEWaEBGFvxbDSPNdHsVwtP/GQrUJCHyMKqPNKBn+1ZzOXDndXAAjp",
-	"iMU7Ukw/pOJjNhDxTsI6b8TUH81UyfAXlgqDq4K99whwGBfMehsFWfdY4qbY77C//8//N6tCIPuRjcYm",
-	"Ag0HOE+554AfMZ3TusUKBDx/xVKRVMc8qgkQ6kKySSYrI/QR6IjBmNpWE7r8te1qQtUZ7EKlM0z4DFUZ",
-	"S+oFJYl+MKYADl38diwZfPxArXzIsZkupCeTh7zIcIokvT6zHlMmSUwqlglcaw+zAO5y2lM1DqSBRvCK",
-	"xA58wQ29BEkG2K5EzPZ28ZXsG9tXIvAatMdzUOUGJIZU8MLgivksK9klj2C0R2k/FNALSOnisGJpmysX",
-	"Dx6CESxyqqQv96FvA+4TWFU9jqW9ZX7uGWWKD25qw/R7DnPaPuLJLsrA1UXewA+5WLmMk80aW1TWajqC",
-	"8JpuqTmoXRd8uQbHQQ/69qjum660HWrq11/h2QE070JYC++u6TNak07dgdid+7DcDr5jnXOlULqJGyMm",
-	"hbX7dIspZ9TNTLI3bib3O9jrQGWlleUYNqcNxebBHN3C8raVhetrqiDGlRIBVF8h62LdNdADsIIQJrA0",
-	"yxRes+acJXf0QqlccNk2Q+3KqINIbiNzc9SZezpifAny8BaSVoDh0MJZd6ydUXz4CQ4nK+KgiK2kQNS8",
-	"5U/IGitQmD260qj6g0Eswai2GPbazq44OfT6LKhKpz18mOU5yyQaoPpg1IlY5wTPhtAjV4T+pKX23J3Y",
-	"VOlh2mFDc5YTfvpAF4KFOh/TR5oDe3s7k6va8Pc7rAuBu48ilnMje+QQ5bW5r6md7M092+NHtfGLQBTM",
-	"LBi4GD71CjIWe3oPAfAOOwltdVeeFHpLjaGbXjc2is/t3DnlZrxBjvLr8I22lnRrSW/Xki7umRAyN6Xd",
-	"p0IXrbfepq+q5RDUk3zKZxp9aJHqqDY0VE7scgLOI8tCOH1LeoJVUvOhiCUtSExZzSUkpELkYT11VWWW",
-	"7Cm29/ck74NDYbt2t7CgZZWtUOcEebQaggGToC3sscacKcbKqOUHgz+ePn9pZ8fpm5esAlH9x+zH71n3",
-	"cP8x65ySuD20UfO+sPAmyFT1O6QRAv9imbZTRtvtBNiynGDm/gErfqMQzq4APzb1WtKmzAoNZ4uJMBz4",
-	"JLo5oXKZMIN+q6Gqilzx9BRe8ov6bpMqN1nBS/NwqMrJru1fc2IWpe2ZyXBa+2G/Oo0SWqCf6cZf/GXq",
-	"AqLzG2KpAJ1TpBxysFqUxyyBDnteKmDxsJOgo9m7t6+/ObO1f41HnPKZnZTnSr3m5QiTSPuPr/M+FOsQ",
-	"6Y8izfi5nQFfK5/NO1iYjDvdKtpEMK1zCbbH1HjnghbwOpXf0MbDT5JPxEqU45LNoiWHC/+3Kodb2BN6",
-	"aW/8z59Pdv+D7/5tb/e7D7u/fNp/Ej05/D2O+91fi9F/F3LUe7BzdSnD4gqGpfTw10KMbpqcjejeQo5u",
-	"Ja+L+/zdJXXXBys1Z96ak8vz9S09fTXo39RUBlSCSuazPjuhv9DWGcIpPC9gXR2XlYhTjKUDvGe6Jjxy",
-	"1LLQHjQ1KEUKsu3JhZKVTrxELtXr+O4w+L0XQ9ER8dKISeT+yz23RQtMDWvOt7nGCSARy+6D/b29/t4e",
-	"u5ixVAx5lZtjpicY+6CGtAMUwfkTeWsELyWTqrRDAwcRiBHYjgI2JpaIt/HBnBCxAwidurs4VCYYn2Mf",
-	"deCDy1Fpp1jEKl3xPJ/F0ofoUSek70cQTmXISZXpuvLEjTSmmT2cypEWEN2qdc/tN28q8tmG8gwIJO1j",
-	"VWXgxOOlAGGqOndfqnoORSzx/514rXSsVSA5VPhzvPMmuCveWVKy8NZP582skan7dxXrY02keZfnhvvM",
-	"6LYW5vjVjSW5eSYvI1xAAa0p7Tx6/b2wFHq8ipGYpxrCgnRpErFSGW4EyNED1UKQ0YIrOQT3Etom4c+Y",
-	"tzO07mLpsmTYFDhzzIPMpmOV137TkE+yfMa6pbD7CeZcMyVBvnc/1L0EgHdMAUP3YPS6jmqPFoX4yd/H",
-	"sF8rrARuPxMOULbBhMd2aN9S6+3gDXiXuxb2+QqQFcsceir/d4YnmEgEeLWuESfaUzv8azj1pRhZI1Iu",
-	"X4JPSwHLjTNdXdgfrJ0kIxQ5YgGoNu6uxFpAAAtBmz6pjVzGgmS7nb4oeerAYxecTmhLAizXQAGDcg0d",
-	"sOOiY5n8WymG/0r1eRw17FJo6bi+dppJ3UgYLKWxXc1wFy1BfZyOlRTsTQUY4BsR3q5izYVQODLQ0O4F",
-	"6W73AUXaad9J6PtewVH1tjHEi8O3jJjKzvklRdePDjZa5wjH5Z4kUpdFRd76r+lphL5YOP+fL86OW1nI",
-	"qRlwNa21iWYSOBh8XWS7LIq/7rM4AddEjN4HbJNed6vpd3tn9tfZ0IAt1oWQVCx1Q0Y3ShIvkLoBI6az",
-	"QA8/wT/hePf7Ckj3GeEsyXWsTRh7CwSb9PuwyiNW+KR3Jjv9FlsVPP9aYbW6i9cV39s/+MNGW6VgBDYR",
-	"h62F+XyDs2UuuzoTLAyd72uQrksKoxPr0aE1f22D3f3GvO6L5gw6J3bJRj78ZOo9oNVDOPeds8fygIJT",
-	"iukugZV5LkpHWd1nzxf6C1FDAKfCn2MJ7gKEDPH+hp/QQuLbrhtkX8TFHa4l6Hlfe8k95LFhcJxp3q7N",
-	"K9dmvANwrinXsmPYRMQ7RyxXg0uIHk3HCnn6bwGR5zqwm6uVAuiuEPi1Gt1j8PVa3L9BV59LU86uwwN8",
-	"jrC9r4qE2r2nExdwRbGNIGuT23jNEKoWMgVE2vXgm2dgKtDEoKuvylYoJwRLm3hO1k3qwpSkF0GyAUiV",
-	"gAlpKXhzNXbzmGhvxcdMVYTJ1EYVGrQMM+DAvWWYZSNqG0sCXbbXsdhhcN5iVyqJ1eNaSBOxDNM4lRZp",
-	"xEpR5HyA4wHjK8pYUlMRu6hKaexPQOtLCo41rLR35KukqSKe0j5Qp0BvMeWZYW8ouaRjSbkvOogCC6f/",
-	"rlSqEBaM0FwEHjWM7SNexj4Q6qwhetVuR4M59k1gOM/CN7p/UpKzusx5i8vcQNEIu6qC0role+ZaJl+m",
-	"fwmC37BmlgeS2i/f5DTRFZMfq78ork2Mxmmvv53ft4ylaszohWzL2kcRcOVWlOxk2py5i+7m2IkJ1Guc",
-	"Nk9Q4da9Q4RA01IMkJPU2ng8r33loigd7cR8df0lbuOrPyzFR3UpdgHTrVcFwe1lP9mrgrnwVe5cz6HM",
-	"dJvWXrbZyLQZ5GHit4EoqIpBSXFbM89lXZDTqU2OPl0KpWgJAmXpdSNATw4/B4r5rczFu8Zh2vlkHTBy",
-	"ZDzz2O1sY0YUu6vE0X/kJck0eMSYr7jQTQFJPBuWWqEP+djXj7OTOvWIrDdyXrGAF4WTxiRJmkaxX+b5",
-	"qo/Y4d5ehLgFurZ3HOQ2EY4IgpJSuCa9Ak6ErJcitZ13Di/RzGamz04CRzWkqgBSHqTD8IFp7AI3jECa",
-	"rtiQUY7Vet0E9KyVNtwzgVpZs+7hwXe9fix/cgtX1yIdUGYEw4tHla5RKZ+xZADp3PeZGacln/I86Tnm",
-	"/sO9R9g92/1YJvbjfqjqYsWEBWODAQjS6OT6UgffL4KPjaiViPBvheCG9IbJNSWVz7CPFyJXcuRFNmim",
-	"HBGA50LwEjj9L4WMGogZaBaD6VOuWaZ1ZQ8eqmwX8RTFu2JTmQbOoHf3lMXCh7dKFfuV2lybW/d7A6SL",
-	"8duwzO4QM1Uhlly17QlAJmjGXIbLZ10bgInxK1AcQfr862f9OsOX2bxc85mncdmSft3jGZ4+g6NndViT",
-	"Yw+XzryUuLZHACUHYm0gCtYFOmHVJcCTFwjYzMXQoNx/KVglSakZLTKRklBp8YVwOs5sLErR9wWHEz5D",
-	"MsALEct4J95h3VJMPD2xvQhtvz2oDLNc9Bw1LB1BSbrEXWp/eff2NUuCktLEHhZMVUqR1ro5yGjbdXXQ",
-	"YQVbBCe5NC2F1nAZCPT07PHLnb1imcDJ64jFWOsZ7wDoHdADUCKH6XjiOSxVNRo3+9ReBpt+LkDtjras",
-	"d76HG0a+MF/Suj1S3OJGhF+9JZtqVwyW561p/atiVPK03nZavcCkVPkiFRn9IyAS7HLNkmB/S4CXuhdS",
-	"stmWoDIslr4xvNnjRKHBSUBAZ+9pqrJrkYsBiL+rXHTQw7R7dCxp26uLCZBOG5/bPTw46PXZy5JLyBwm",
-	"cFNCLA6ugg2bwvIVcq0yHcuDvQNH2lqUqlCa5yR2E1C3uvXYvsnUQ72xu4zv4uYdjp6SlbMr6wBVy27l",
-	"kaf0NREonbY9+k1zgjSqJ7upGtTwlf4kjVi8cybsx0NuoSFLK5MJHe80Et61psZMABW8m1WQ8tYOLYDP",
-	"AuUfTbWRznTCPHVEvRpIGZGaF2pTkGrw9Kezc/bQNa0bMiKgCJwQgXHilZ63h8572etxetOZs6Npx7op",
-	"zBk3vrcqF3OHyzkieL0i5ueoOpj9H82SYakkSFinLLngg8uElMkdMcn+XnT4h8fRvzzZA30DzbqH+49Y",
-	"50UGAoh/82xjscyhesv6r/t7P37f7/QiiGvOCgGkKBE7ffMyYi9fvYjYe3FxGrHvfzyN2A/PXz0FvpRn",
-	"L5xIjQs4WgvY0bGkjcCpl1/M6rpg4I4d5FDUA09CchbHcgYl7ljU32fAt4o9+ePpyyiW0B/74vbZ9rDN",
-	"81xNReoZW7DYO1DxQFtyocyYdZ25wtHHP8JgxhJ0IfjgMqDf7lhDOcSaqlrjz0v3tZN2Q6eQB3fErQHk",
-	"pACOGSkonJkx9VGUfWY/CN0AhPVILyOk0/XQRpV85CXgxyJPqS7UNjwRE1XOjqFzyAQIxnkI6FR7q/Ci",
-	"B8gkPh2DTkg4OLizBUpeds+CQnrb5VDdnDvFmqWkNY3JvEncNfazXospItqByXBdQop7ZbT502xwZr+j",
-	"WWIh/Y8UWLbTHoqDp4z0/bZcNv+sXDZnQqaL6gvhPrCWEgMgOmb2zNpA7bsASnPvqC/eQuObK/gvBEDa",
-	"YuOvi5SDEZsF3IU+drWsfOXzwUeL6LnF/P9iYCagTUEiFRRuIhko5KjHnB/PGXDGZZqJkmuRsi4cC9Su",
-	"HpcitRt4L7LXx9JHPoVM6xDhREkxY+PMngRm1muZkVJVlWamz57mSgNYV858r5pudyzb/G52I7f7uKFd",
-	"Ba+sY+lZb7yHFR4wwvQ0nGgQFzxWeereyql3+yEsY4ltUUJtgG93BOeeLqSPE2jgAzSQ9NwruILBPEPs",
-	"cmYiJvqjPsK5Y+k6stCHI/Zg/wCYgfhHnuV2PURsH5rFPLDHZXYfPLbX9SJ2QKCnWGbSzibcdbsPngDF",
-	"UK/PTrk9J0MgmWDV9CIN+YNOm7QUzKC1skFfKIRhJ5qrfrp/jPNTVE7bhiy+bMhiG3+4hfiDnaohTcDN",
-	"Yw/B0qPog/2iz0o+dd+vzjJX7Rr5wyEreJayhE+gE3//3/9jQ2G/u9wdjHkmCY8CUn0IEprZ/cuUXGrs",
-	"CRtzPWZdZxOAbiUiK3Ap1ZTAJ/QAwlVxrYUhR5o86JIbgU6+3YexRMWY3FoAVCgUsRyM7bE+9ffgRqvK",
-	"Vu3dYLNu0d2lCp3MsTWRfWJwSCa3H3dp0t5F79ovQUX3ZkYfs8ODA0LdBA91SJsGzZ772qpE2d4MowIQ",
-	"goeiHsdD02cnFy49aMal0DAqXWKpi+WD/b1oDy1LWNYDX3MmzDXsOuvaTSSw64g1sh/Rycr/9gPX48RT",
-	"ygCLG1LcESKiDuDbmaExSepnDCGYYIK4U8HMbUcsMys0iWvE1Y0tXn3rRqEgTuZfbPNC/g3d4q0B3cb8",
-	"vzl1uXk7pobNPfsKGbn6Sn0DOTlvlRFMujwV8AM4IGSLE9Z9d/asV3uz3o54l4Rd8Jw7XlQevNO8OY+l",
-	"USyZ2gbMCTrNQBiaSGGmqrxMogb5Qf00irqjPGZIuwAOsh6LNJZ2kadVLlhXC8GS/6pUEzB7HNonZ8FV",
-	"yQL6UVyBTgMT9Tadc18TuWMGYcIzKYXxzj+dKOhNCHOsqwnL5CCv7OLv1iDmWM6NQjTvKko+cR4ZNemA",
-	"OEWpLnIx6fXB3HfswHgi2WAKZZo92Ld2uQMA3SluMTRGHe3uwRHvvJK6Gg6zAQCD6XMesQf/DruX/9Ad",
-	"xv1hYOHr95nbO11R23x8BCaz38bSWProIAyWHaBHPdCbfuMFFhw22Xriv1YErfYQYwdtnkdNI1q453ZW",
-	"qAN+HEvCv86dSUB2bQE2HTnn2HPpQcSBp332QpXs4JCNVWVX6NCIMpY1UQd8p1pzJiA4nHtk/bE+DJTK",
-	"UzWVbh4kMB/tRp3AMZioee0CaJw3oT57rKbymGXDxheGGDzOcu3MSGRPpdjkB4KHJYGmHiG7kJ0YrFLQ",
-	"xT/b5ZQ4yW2/jsYib03WzOPVNxX68HSun/d0GAoGagnYitIpgZHYQq42IMlxoi+t3+S+Sm2YFo2jUdbG",
-	"w65/Q1M+nwDxhnwkzG7dgPeyW5nW0cvmuVZsJExzG+kmlRZl0nMeVVa29F+qaSy7if/he/x70ovsq+EJ",
-	"dwlx9h16UXfDtH31el1Yp18F/f9PUjSOodY7UVNpTYc9KdkpBLA+JQUCeg/3Dnu3NZspi7CKBqge9x/o",
-	"4s1kYq/7+Tpz1mTVHFmDh/1W6qb9mT7o0lLqnrU+MuUrlm5Tp3yEOJ9LMWMcjz1OSgFcY3vq6CYjYcgi",
-	"PiN5hKR3xBKosEsilgyqUqsy8ftxLAt7qsYjXUdbj+M38xQvclEmZXiegEvuNIrzfMmGRs9+H4zE50/E",
-	"qzc18OKwt9e+/LUdirua5fDEtmluNxQYeXKP4BNu+Mll7RUVTAs/nYZu/2z17SOm8tSvtQic6BFwZ3Nm",
-	"som4Pd8f3OLV/IbkGYaGwEVarQPiPQyua/f7mPwWihlEobsSuObOIcGotW0VBEICpdepqnKI24rso3Ct",
-	"zvvKJnTMOcXA8ty65xB4NgoDBiDFTZW+XLNkPgSS+DzABCneoWHvwsMvge96RfSju6pSOJbWW1eyDqt0",
-	"lox1q+Purltw1mPZ9NbZ9Zz1Xp+dsNOfzs5BndC4j4ADXY8tQgJ5UQhegkfIodoHVBq1sn+QytHz52pk",
-	"DwlOw52seY/CKGHKGqa2huprzy/kp4hLh4DifuS/nmyiLOwXHwsSvMWhhrQ/G6pBReXLMNV1I+sjWbzj",
-	"lPLjnT57c7UnOxdH2lRH9n3TU793PxZ6sezgA2O69V9vMaT8Hrj7Gmm/ISwanPgDpQ2tiimpawcrasCl",
-	"23EBmuJQIRhSs6e1Wzr8Yf5hdTb4PHRMM13rwyISmmslgyyvXcJgZ+qYLuZe7avaHZcTHoliui1E3LZL",
-	"316a7+3ce20iwzamt7dFz/ebi/oVa+rqhX0cmsyREhpLFojeo+Xcc+vJqib68tMOcoicVGa8c/TzL3aR",
-	"Iduq/8sv9obyo1uyVZnvHO085EUG64t6Mr/TvJKIvwdamwuAk6C2sG2oX6OBJ8JwWNmL4si7VRExT3xK",
-	"tZlRUCUuaxE7nzeuW0bw52LT70A+i0s+EhMIyZN2fXOQg4YQobPY0KtGgkWz7p/++rTHdqk0JXL1GLbN",
-	"VAwy6HTQ7OVs0NYo7M6A7a95pOBvLRc795ztMm5fqeI5Q4gpgneGonT4S+sckc0JWi74DIs9FtsO/azd",
-	"OvFIE9UZkY6mY234HLIHEaPapCCTaM1J8Pxw+i52AbSEhF0FKTe83xALwh9ax+SjyFVhX2sXKtbHIi9E",
-	"qY+dGGL3cO8QkldFqdIKFknQdFrf3tL4KUCGUSTTsKLMBkKzbsqzfMaev3v77uwZ830DsBNOqe/Pn747",
-	"e3ZuzwJpLqxHCusgdfpIAz4Yh8OC7bc839pvNLEw9Ch4jqaE7bIXJ3+OmBF8ErGxmsIxXpWXOrKfxWQD",
-	"8A3sqV9JwweGpcLwLA+npLNK7Q9299mFXcOD4ItTZYWLQNRLB//etsDVILPuSqnUkO0yYyf9RMkMYmMI",
-	"lTXZR7u6TDa4FGWEc2iAXFA4rIQcye0na77GZFJJ2MR/+f0fAQAA//8=",
+	"7P3tbhs5uigK3wpfvbNhGVOWZcfpmbYxONtxnI53ko47dlbPYKuRoqooieMSWUNSVjSNBvavg/N74wDr",
+	"Ds4tnAtYd7Ku5IDPQ1axJJY+4jidntXzYzpWVfHz+f78uZPJaSkFE0Z3Tn/uTBjNmYJ/XuVsWkrDRLZ4",
+	"yY39JWc6U7w0XIrOaedaMc2EId3UqBlL94kUxEwY0UYqlhMq9JwpYiShRLGSUcNyotg/ZkwbMudmgi/T",
+	"KRuINJjr4BVbpKdESDPhYkwUtaNyTQyfst5AdJKOziZsSu2CmJhNO6f/s2MX0Pkp6ZhFyTqnHW0UF+PO",
+	"L78knWupOa53efnfFXJIC1K6F4gcwYIKqg1h93ZjMK1fMS1LJnKW9xoLGEk1paZz2uHCfHPSSTpTLvjU",
+	"LqpfrYYLw8ZMwXLeMaMW5yPD1OqCblgmRa7tic0pN2TIRlIxYtTCngMdUy6ak1dzHUXnujG0YFtc23zC",
+	"8OIUozmZypwVmkxobq/A/pZNWO6ew1GwvD40LuBezgbCvpBTQ8mULuDLBTNET+QcPs1oUTC1p0lBjT3N",
+	"bELFeOfr/CXplFTRKTMORC+nlBfX1EzsH9zurrR/JB1Bp/ZLZp93ko5dOVcs75zaoRtnSD++ZmJsRzh+",
+	"ehKDoJfcAvTihZLT1cN8wZU25P3tBcnpgnCRFTMHI7Caf8yYWtTLGdkxouCTU8M6a2a/latzv6Y7TG3k",
+	"jhMHGPmKLVZnf0PvmAbUNmqByBNgi6YjdlohfhPdyR1bECry+gf/1ZgZjZA0gnN1JARAn3SnVN2xnDRo",
+	"xUtuTomDYy60sRAsR0TNhLBIY+Y8Yz1yZHHq+OnTgbjnmg8LRs5vLq6uLBQqmllgSgjrjXuEkvfvr56f",
+	"EcWmbDpkloyNpCLUkILZ0z4+IRM5UxoBF84ZCWZ90EuUrNMKbE+BWPi/j6J3IO6ZNlMmzNXzFgjn9Sv5",
+	"toD+zclulPK8xnfFzEwJlpOhvULCqCo4UyST0ykVeY/c2itl6p4poGE6IUM5s2QzITNheFHRmYFwhAbA",
+	"BoCVzDSzhOeekZJqzXLCzZqD/uvBRcGosts/qNb+ENp8rWQpNS1az7r0LzzwpH+YsRm7mCktVeywtaGj",
+	"kT2SGdvTJBXso8GXU2IJCBxhScfMMYgzQodA0C2k1rhj32gjBhnO3bLok36/ddWv+TQmCryUczKlYkG4",
+	"YVNLFWB9ckRouBsykUWuSTdnIzorDHna329bYQHzhAt0H3VOn/YTu1rH+exaN/DBW57dsTUY9MDbvFVU",
+	"aJrZk2idwwTvPHC695qpR9vLj9xMckXna5DgYVP8Yr/VpRSaAQN/RvN3SPztX5kUhgn4Jy3LgmfUntjh",
+	"3zVSpXqWPyg26px2/v+HtfB6iE/14aVSUuFUTSC1tImLcmYI12RKC0sfLMP8JelcSDEqePYFFnFOMimy",
+	"mVIWY1EKIpbDkHyGc7EE/45KymRFUCba8KIYCMfxLL38Jem8kGrI85yJx9/QDR9bfsAFGc4MCH60KOSc",
+	"5aSrZMESomcaJeeE8GnJlJaCGi7G+3Dy30nBvszVK6blTGWMsI8chFgrgsypJjkrmHGcfiwlQsSVMEwJ",
+	"WuCQj3+KcspQ35lbwJgrKcaVPgX89IzkzFBeaEIVA7m7ZrWFHMOiv5fmhWW3j7/e7yXRs2xC5PDvLDPE",
+	"i1VGBtI+LOmaLgpJ81spX1M1/mJXjbgzlPnCIruRkhR2eljSrZRvqFg4uqO/wJKkRO5IjWHT0mjL9QJF",
+	"G5TCg0orjM3h3j4M9EeY6L2gMzORiv+TfZFbN0R7fAc6NaQ5yRTLmTCcFhrO970olcyY1nRYsEthuFk8",
+	"/tJ+ZEVxgBQ9AUo0VIzeWVFkONNcMK2JmhWMdEHO50LPRiOecYtsQ1pQkbF92JBiIIVSETFKIC2mJOej",
+	"EQMC7gDNUd33Qs/KUirD8jcs5/QWmN+XAPgRt8i3KJmFdqDBWcZKA9ztF8+eAdbOM8PvuVlcGQbqrJVp",
+	"mTIc2TE1K8rhgdXvVzXExAoCpz+v/nzHkf6s24tfxCv77i9JZ2qBBYkD+0inZWGHPBcElRupUO79jinA",
+	"Im2oAvpNbgwVOVU5KQsqolpsLaj8T5RcYHn1jIndcm1pQHJml9RYYmCayBnoQh8yKUbcQhsIsF4H++DW",
+	"1vxRMcHmyz9OqZnZhf0UOdrzslTynha3E8U0CM2rV+UWUr3SPLyjfr/f7/X7sYvzX8qCKQv410xlDjyD",
+	"AWJfTunH86mcrbzbx/+1zDevhMqdF7t0g20rT1ZPIz5tuIXorcPBM68JBqJp8/CluJhQLurDaKhPkTNQ",
+	"jDpsD9582o+9aj6+pHoSMTWBWFjvKnGK4ELODAkUDPiZ4kYUsZrhGfGH2MMTqIwQ0QXMdP6OGrZ5W7+0",
+	"n2CtSGx/hhGVEkQMtMtSrZkBec1uKSF8RO6EnIulLW04/SWmMVmEh6gnclbkZCwJtfy2PjZCh/KewavG",
+	"w9LSvLvd5W385iZUTxIyr1lZpdPX176niWBmLtUd6X5zQibsI81Zxqe0IDkfc6PPSP8jyLbfnFgJ8vLd",
+	"xXEfYaX/kUhYAS32E6JYJlWOojs3mmRUSMEzWthJpz1yDsshtFCM5ov6dTCICWkmTPk9WAqNSgyioeVC",
+	"lJz0v+2Rd/4Ih6xwtmDqqFt9lmfugLlJSMFGhlgpaXHqRNxMityZEdAq59aiCTeV8XrhQX5XEF+9mPc3",
+	"z4miBhZacNBbtoa1GEo8o/mYvWb3rFhFgikXaORD8W3JwMtHzHJfxwdhJcIuz66jST5bSO+Ui3dsxJSi",
+	"hV4dHx+xnMw0U5rMJ1J765G/SItvFavrdVbtK94usJ7hwxF8b19cJunwddI4h6Vl/7T2SF/zGG0p7CP4",
+	"Fxiktloe3lB9gVQpulhZrxu5dVHfu9Pw8gJCbCfpFN58yT7ahQIkaSvHxwSAZyiSXksuIrtzAmtU/Mod",
+	"WG828DcYK77kB47t7gJsFddU67lUeStVd8Di31u2ekexURb5Tu+X278cw8eLQmp2nmWW77TuYxPLoPg9",
+	"yexgupXDPt12TXhszxHtWldFW5ilJVk0MzNaFECpGb+31MIzBpx5aWlPjiNHK6RxhKlxrlHe1rBpbmNd",
+	"DCFu2SJK24WyC1SfXtB/rB5Ihd5b4Xk9Eqg/K7iedLQjqjG+gN4otL+UBc2YZV1MEcM+mjPkVdwwoulC",
+	"Ey0DYjmUsmBUrJyBmyxxi1+/9xaFDdb00kyLdWu2zF7k6M6ymtQbqu5yORcgVlgGruicvLx987q3g6IH",
+	"IOr8RVsoXtXrSbjoNXt+KedX5kep7iLKDxdGyeiqtGHlzgBxY1i5kfLjnH6GNQu/dqpsc8mT1jsq6Zg9",
+	"7IbWQS14Yrgm+A4AK8CqXRu1uvV0pg1RDCB6OzBOOrqYjaPHb7gp4oxpVlomk8cXaR95Qd8uGAIFqjAB",
+	"0v3b3/72t4M3bw6eP99P6ngF2Jo21DBNpGA98sJJy4apqa5czKXi9zRbkFIWPFsQFE/tg3umtBW7KRFs",
+	"DkIQoWPFmCZGNkWs4/7xNwdHRwfHf97ISuFo/EEkNY5PNoA7wGBEy6+OyiP5Kn5mUSRsRdyCi7uok5ea",
+	"CdqcLbhYGMBoHlYSK7zYU3GHz43VDeDMY+DYBgQxsuDPCTaRrOx33YGhrW31zDDoI7Zz8N1Hn3in1C2f",
+	"brHyOqwk+GrNUm8ZjdBuq2Pa0aNX10rgUKDcmcTZJbxBWXRHtucmBLbniEip5IgXVuypyEVBh+jNB40N",
+	"tFmLf+yeqQXJqMp34Yf+ZJKK6Ppdbzhkt8N1aLQWhZq7fyuAKGUTqkxC7NlSrRMy5iOTELtGzUxCeH5g",
+	"95eQgmurv8rsLiEWQBJSMpEQPeGsyBOgLwmZ06JgZhc+y6eOn2zGV9DMycSYUpP37+K8wqtrD8Jap7VV",
+	"yDtFW2q4Qneo8QubCaMWMeUhXzICf/csasHktLhYefePJyfrNly/+F5ww3LyiotxDgFZ63fsNguLi25H",
+	"MWrYQ0R3M2G1rRvNW6uie0zh3yTOg9FsSTY/+iZ2SGhS2ubVB9ntApvaSCry7PYCyMTl7cuE8LGQ/sH7",
+	"m+e321j21hnYpDjI7EojJjY+ap655WbcnJKoQY10n91eJOT23cVxf9/iWG1f64J17cxb16Z0QYYMTVhy",
+	"ZvYTQoWlfpr1yBWIHctGN3fue8vmN9It5Jwp+DYBw50oFpU5bx/md7PNNMuJFBkjJVN+wMp8By4rXdLM",
+	"ykjK7ti5auvYN2+t659Zjl4Z/Oy4YHACn0vJioKLceLses2rOTr+8yYkcuDvQbKGuHaMcgwew3da8Srw",
+	"HS3prHHDH1MfKgEh3MKa9z0F2fz6nA0tIY6Y8hi9Z2jWJF1KRpYlkAmEaKDAXzJZFiwhRpKMmmwCUHAw",
+	"4nDqZCiN3l8+9H7cthCeer38xtZr/1f76W9hwV9L0uid3xpQgXvKC2rhztmYlikc4tCIMctnLazOjKUg",
+	"3KyQvh0p3ypdyKSlCZKUEDZ7RoYL4iPSLNmpsAyQ7BbN55ZQSWH/s3wLMRI5Yi2ylN1fg/AAXZxYRa+b",
+	"jhhLPdX8x0wa5qz/Fj3hpPdX2AI5b8QJ2UOrre8On51Zl1W+4fmEogpoRcR85mjBmNmnc8RvYhfzAbWv",
+	"PK1jkHzg0oiPZ4rpJSVpu5sJWE3zgIDK4slLhQe/zWGjRHWe54ppvZ1JMEqYmuPU68TrjCHKc6onQ0nR",
+	"ENlqot3SAh0YfCMCesmE1xW2Gs+FjbeZuTCMVz9bvJHCBc9vMyq8/Q6+3Wgu8SewMlm9meiZohgVITb1",
+	"BS9bZJmKYJWRRW6xXDNnBgCKEBWJtxfNDDVxu2o7/Ym43zOes/x8h1CLAGXaLbabBbVVE55y4VmxU3VE",
+	"4od3xEq+hAn7H026cJZ4GfvRrXv7c/xAM8VyHjlF0h10LG0fdFykeOV2apvFJaPscpD2AmcbwdzB4A2+",
+	"HDN110Tv+eX1wZ9ePfnh4Nu/vjnurJVQ13kho4LHlut8r12g8xb29VX5K6kwK4SHZeipF1vtqDrN4MY9",
+	"ODavZw2eB2S7Fd3bcWuLwzmHd5s4tMVn37u3V7hF6+lt3mTcVem+Z9tbdJaObhMhridYt0R/pN5v+ez2",
+	"opN0Lm9fdhKLtrdRN+XSYa1+bnl4J+kAL183AuQWRM5Gvx1tj9zOZ73zQcLkbZyyzr6IS3Rp5lIznOBm",
+	"3wfDdJWW4SJywJ7tkzJWqYQ0tFiTV+H3hpmBVikrisQOjQa2pXHD7IdI/JQGMvB21PHzrgGM+nBWb2fM",
+	"XMpifOGFFGPYug8msFq2Xb8l/tQQuwS76JU8ndUYg7yWCra40LZ9223Xa16z6ZuKTXh4vnYiS+WpBWL3",
+	"jtkPW4L4QuocBZ1KrOhicMs9Z3MNij5wvOZhf2ixDrYbu1sMfUtH8yG05+Fg8YO5vyhkdrcKBULOW1yP",
+	"dajrnq40B4hn6b6/vdhvXP1axJajUVSZs0A2ot7lo8EZn92B+jNxiYAu3aywmlBCqFWMvpMknylYl5U5",
+	"/nQ86U/7etDZb2oz7vf29bTC/q1P1sD3LLbOJ7LwoUx6K5hftkHKeac6iOUVrLuw8/zeKyLLfKd6EM/2",
+	"u2eRoxp0EjLofNuf4j+OJk/sP/ch1cuQqdSGPPnmaZ/kdKFJ989/+qbfn6webFOr2xws4NfastE3DgWW",
+	"bP6xSJhWGJu0etfieKdnuIKoJZ19bHkgt/WKgaPZTZFUMTx23DWeRHcUN7PplMbM67udyKds/CH7i+3o",
+	"kqpi8Y7lbFr5bppbGkk1YrzVr4yqJxnzeybIrIy7XcIM2tiuSsVFxssYfwYtCQ1WQ5rd+fyXFWtXb3Nw",
+	"ejOPt54zCfYYPSKfoNRc2SXIBcw+JN5NCQwYvUUTWrJVJuP9L5GMVLuZKc0mXLADxWgOP2CQVOCRzwrI",
+	"qICQApqB7MPNKUkFm3/I2T3PWDoQ3UwKw8UMo1pJIcdc/MjN5ELmbD8hKfzwgX0s7dmkqHA6kwFknxxw",
+	"YWn8WAp26o99IOAr+7mRpvzgjzYlXTQASFP68auEtNROxsVd+PZ3Uo4LNhB+IsFYrl20AUadOS8bO7DM",
+	"kuWgHcOwhpUfZo2pT/pPTr0eOxBoijesfF9CPK7w2fFBbQU7UB3r+yGTssjlXPix6kfgjx2IkoL5HzXm",
+	"FP6TEjoyTBFq+c1McbNwYRR27LKgorbrdU/632KUrf19T2PgxEC4F4jmImO1PfLMSbhzy02rPLS0Bt0f",
+	"7FupnadhPoRpMK+/3gBYJDGTRtd2YimY8xP5qZyp0c02EMHxuOkwR7xmMDWwxdAdTO9tAlk5M5aPgTE4",
+	"AGtEIytXDMEuLRha8JuMzdvW11AYWPEmKfZq6fVmgkyEANUpgwmZ10HaduUzzdQZVGMAW9hEzgnVB3zJ",
+	"cntdMKoZYQLh5p4WPCet23G4+NoiXGRFFspDhAeJFqHMyDtWFVpZQukE1twgBoSKfCAs/sJc8FN3qOQc",
+	"wpVpoSUZM7B4U0TRl8aUb0WxIJmUd9wqZ/cf3DQfYGQPLKvmFos5bZuJIqTdlQORJay08hP62KqaLdtx",
+	"3CXI3gQnPy69vsxS1vl4Xkg1lmZjNG/MU9ZSJmVlCqSkr7m4WxMsnC871qIug3KX6GBP6jcPHFt1aDhf",
+	"Wa9TwlYpB9QL2tOE5xsMzCuPnIDQUhLoNiZMOPoOjJwbNo1OuZus51KLnT2KY47IdbB3TPNfKiRUUAzy",
+	"Aa6ReNdz4q3D+GzF945Cg+WiYCtMSEYNG0u1SAaiqgoDCnHOMq65FTAcfmNZpsqHbiZs2sDn+hrZaOSE",
+	"1Gi2Oj72ppmNzsnoCTsnX8QwDcmhWYsL0NkiLLMNjubqeRK4GqYITbHcnxYIqw3by7KbEywCFRzfJV1n",
+	"00hIZdJICKQ9soRcYsK+y+bKE+JNHfv2lqqb2dPEuTPcqJBDeyEtXzEsbyG27UGixmXMbuHaguTauDUD",
+	"RgnM0z5MyQFFYAy3d7iEg5W2Vd9jjR8/tVMMn+wb4c9UAJ5WAsQZSYOiISn6ax1cAGN2RqfgpU5YDKgT",
+	"FuroJJ3z/O+z6skL2NIzKWY6apbCYS4LPuZDXrjc7CWqDw+LMI/F4v9PGwP4qg9j5xSsv42wrhLOLFMz",
+	"ll9qw6fRfK1zQZh7WJt7QOdjFOoUaUlGVAEF4SMQFXBIoCXFgkCSpI8ZJt0JLUYH9tFA+FoGTJj9HnnO",
+	"dVnQRSDMuHm4JiXluTPxUEMgsZebReLS4lB3w4JJA8GsRktUpdK2oEibS/IW45lRN0wgVW0bZ2TZwls0",
+	"h3hOKsSMFtxqEio4yYyWkKPs4qm5ICUm3CbEzKWfWEenhLyYnXxz+AVo/AEsBEHnn+A4ZSJ/vhMj3M2e",
+	"EFTBCu80cGVCmuSca7bfYnvQRs0yb9tY63t3YHUVfAIp2fjz+RqAwVUnZMQ/shws7z4Ds14o1pLaR72L",
+	"fSyB2Pv9zie8YMTxi+hGMBF0dXqEY/JH0lxngjgTYEt81IKKFhxAfVXQKQPUxgjDSmGr2Sj8Xjkjm2rP",
+	"M6p51jZvmzGooOLfMG8gvjKfVOC1nECxXl6ax694XmWp5NiKUUF6fpv5W8nZeALxhEDFlqbhOrGA6lJv",
+	"nZG8mwcEzYeWxWpq9WNrW5cdh7KbcvKCi+DaRUqqQg8qB8mdkHO45OGCdNOr7//t4OkPx3/906snb9L9",
+	"BBVBifGUCl5EIJggYz4jmjGSy0wful960yVACEeML9Zn4J7rdb6cKVYNrXK7QTHnwsikssn4oeyrvfVz",
+	"xStOLs2G0V0+gd1VxgDVoC0741MDJ5TZjZRuF2tRSwVBuAVT0+d0ETr/A9izT9uTtyueBYysSp8H5gzI",
+	"QVHYQp7ZrSo7juRMVRwtTqwfGpLxwZVOq8VKV7bEkZsmcQmk1FqQ9QcTnAJy9xVGUJHkkKc1GU6T5a4S",
+	"nFXxa3NYR32dLdEOzqMfdRciadrTUCASNJP5hGcTp2LoBq/Y0odRLWf7qIBATt2cElgP71zq6w/ls8Q5",
+	"fKGQBGc4u3rQEa6NrdgU9BAc78PiHiJb2SICIraLTw+CCGj2p8dB8IYOtS0Ut0Lt5oCIq1XTdVsMeJvW",
+	"sfq7N7e0UXBXKnobL5qje0yft8i+TOSYXdpI+UDWyVRVKCcnQs63pysbxV0UnNcKtZ9dtITiHegsyeSU",
+	"gVPlDGWC+hqdQ8vKUjS7i0ueuPjW3f3HvxPPfRKisLwvqRRnEujN8VCnrbn7eo9pwDwjPHMdq3T7C1hk",
+	"DUQheK5HiHVBQmhG6yQdsKNtihR6tcicoa3VUq5nwynX7aBRP3e2iXvO5lAZUt6BzncGYf18VJXu4bry",
+	"wDjQ31BGd+UoXi2yC6ofHrYns1nFXiL2Uv/YUn2ocyfkPAEfXMkU0TxnpAspDbVZsrK0YX3hbVjWq0X2",
+	"3M0UY1V3i+xmK3n2VfUixkq4W9FtHvr6lYQINmdWFOVKm4Qwmrn0LavY+K3tsqGbGmgiW/Li7HaWuKzO",
+	"2Vx9BglDuxlmWsPWuP43pviIszxuBWrNXy0nrpTsGk3EYyr1+FnFAlTScLyNxIaQOT97fU6NjQQifH1W",
+	"q9QlkrzVCUEvxJUmcK0RPi1gO9h5WL3HTE694LErDis2gjCFGpe7mAqHtcQqe9QnoSuS1hYg94Rwi/Gu",
+	"oTRxHF68H2Q9JV9OZ/e3Rk0nWEnzFv2ptl2dp0mxQkuQ9R51OzxnBq0vVWCFe71p94C87cO/l2wcVeAn",
+	"9PjpNxGxln0kNy/PD46ffuNFEaDLVJNZWUiasxYfFc/ZNlTLvgav/5NFy/ivCg07cUeucbkZnaJvLS4E",
+	"zVTRlmuUy7mw+wzuBysxg1zVpeT67c0tlpMddAad2iwJ8wYlp5u3cUhLfgil2A7vFtlh/+jbo9GT7Pjg",
+	"T/SEHfxpeJQdfMuO84On9Jvhn7I/59+y/uiwAqXDo8ORkij6rIdKe7yNI0sasOQOvrp+PIkN4Fnj4JpC",
+	"WhvuvRrjHX6xK8TE9+mmb1m/w/mtuaBnPk2ogEvGAojIQ3x1sM1hfwEvaVniBpNBBNihJviedobeCviw",
+	"BQOaw2l+Bhoo9EjhU9AYrGhvpLPXfo2WiPd6l7on/ug+2fgANa0heI5ld5/HAIE72ML00Fj8Z5HR1nDo",
+	"GzCuwXW4RF+uA5K5k8TpaPfyYe+cpbCeph85bMNalaEIPeFjq9yMXAuFA2RIgfXd0ZheOx8xO4my28iG",
+	"tUzYoLrhbOEFtQAE0sdWDbFxwQ+Soab04xV+f4yFOfGPo5h0FXcDnZORwkz+adiYxvK2bYoYLF/+BsW0",
+	"kemz3SnWXCbqwqKVpOroJYivp2RYzJRakO5MVCHQUvlSBSOZzfR+QrKZ+SBHI9Jl+RiKbgxEJpVgShPY",
+	"kxjvJ2RcUMUS4oKcE/tkCmUfurlkmKaPfwe1Jp2/cz8ZCCHNB1/inXSh4Luoar7XpMvvYj/xU7toaiic",
+	"hr5BmMui/EBYlmnFFrAPdLWrVeBu0YfZOokYj8ICN263k3RgT1jgFK7DAg/uCvNCqxXjE42mEpitzSxy",
+	"4wQAP6sXcYY0u2v9ZkV6/14acuORrZOEdpqt5HoctgGSy+WlagVrE8b5VzdrTVBiq50uk+5QmgmEK6PB",
+	"AA0/zu0KEdoFNUx9NhvIOooMJZ10heV74UJdePfRY9HchxDVGixWLvVukW2MyVi8WmStDQxe/e0i0Hi9",
+	"akT0LMuY1qNZUSz+fxs3VzcqsOuJ7eI1FeNZS4mwwj2r67RRkYM9CdMXMF55ruwRCMJFj1yKccH1BMVG",
+	"Sxog1iWMSmNYpy+KJxCn/eBo4gcE/C4dwMxMLCnMoNAllDGQWD0cy9LJnNWe+eXEEaxSurlobsw0+joM",
+	"Y289j8JHtW8VA7026v52NaB+T7t4+8oG0IjKx+2dkSqeviqU4YLnXTvF3sZkvYeGXL+h6o6ZCyryIqLo",
+	"gEYVr+bIx/G6CgWmpK7mbZZMtJS+m7bVgnftNTEczq6Q2FFQdd+txrajZbAIt3hcqrM8RpE7PBu9rRb4",
+	"o1f5oB+rlWBAvxoxA61cQwJUKWKA7zNROT+2VwKzenFL5ROLvDJnn7naV7Fptis9EwJJhDlZjqLuUaPz",
+	"lOoozsyrCIx4FMklzSbYUlWjl2E2tBQRouHchxBckmCjHWIUkHUFDW3j1XKh71jsnmQwuitVmzGduKaj",
+	"RvHhbElbWWfVLpxNG/r+Jp3gmKPnoBfToWwc2OX7d+9vnneSzrPbi5aiD8u8F8cIzj+wdbt9L594DTJx",
+	"iF+NcwyWWLnsfJxUdGuRQVqp8FIMZvOK6gYXfr7NJalW3O31+NEN17JDa2W7WqiAjsfk3nkWGri8tSwR",
+	"X4WhEY4t7rmSwlug6yZI96yQpQshKJXMV/ZX38UY8oBu+FhcRdUtBurGAMq41lmhLg+zA1gI7bZy0v3u",
+	"7dvvXl9+uHh9dfn97Yer51DXmpn9ONq5dYULrzrGRld63+Z8fzbjRb7sfne997oDexzOAFjIjBZkaF/X",
+	"S2nv/d5Rb3OHI7/mejFJ4xKWjjN6k0GRrlWY8vW+mht09bXrwgwRoglFvDa75aeuyJf/IL7Eexb3arTF",
+	"vbu8nWasewKxlaT7x/1ADe8e7G+dg/1JrssgV2p9rTTc43P3+pat0fxnvjXaJ8TJ2p+mbhiMmHVFqt58",
+	"+8PxX9P9LQJiww+ivIcZU/hjiwgf3GARVCeSBlIGLypBdXsRY7tQUn90Df+7BbmrfG0qVhIGBUkV5iiD",
+	"Si3nVTxBUtmyCi7u0Fyu2w3XruZ9W2xSWOJejlwG1bansoR2rq9dGF26Gj9aQ3u4tvXpTctw3A6GSs4h",
+	"HOmja7Brta3RGVauRe8XKyCXHjMQigUmyyqmnWPyEyqARaRRTCaMP9yUYrJzvojPlKjp7fqUkp1K+7VH",
+	"ioUVKXbqdrYSnJ+Q+QSSWGiVRAYag70+8GDCY0jW96ZQ0ebg3SZ0vZah5WpA3ifEsrce+ydErH9yZFrS",
+	"mVNf8TCSIteKU765ZCxnsCbhXPcIFoeFRMFGOqi9l65gY2r4PQM2CFkQcEuk6wv57J8NRIpnBYPMfVZi",
+	"ffaQjwPFNHyHBwiLId0K1sB0hIMs2YLr8lqN0NJ5mKOImZZV5B0NUxaHrcmK/qDiLVV2a/5TCR0bq7y1",
+	"2V4+w1Rxv+DaFkBLbG0FXFI3SAouSg0cCtD8jKRVDc00aM7nK3CekdQTgrQK0Rk6GjEQXSGxI/UU4mNd",
+	"Ug0T+f4ZSTGAKl0CIteE/IykrrtpCho0UHwFWbB6IDALQ+QIcpgOi4QZ33YudExIq5KaYDMurTitPk2q",
+	"zQyEVK6Ocd6EzvqMw56tfueQ5eCCwXxL1ioUDMJzcM44eC6g51vEaIWp1ju0xfO4s3MfwKhTfreGd2Wd",
+	"YbZbElhrZ8EfZrRABbV6aQsvuT+14CzCWeqFRtEEbPHr3aKfFF3664aQWhnx+ae5lxRDZ0hb6m/OdB2V",
+	"4RzlULkpo+DlBPeSQ0OU31rcTCve9YQIe4LN5NeHxhBsCvIqKNQArF/b00TMpkOmEtJf2cdjOaPCaM2G",
+	"YyoM+qtuJg7It5DSLgWnxfrk/GV3T2UWQu9OoxBHlekGNNZTwrDswKo4bJoLWXdxb+ciXPZOlQGWvt06",
+	"3mWdoMu96x4BtffpamWwtKXIbrOj5aClLmC8hgXW+tMNWDLtiXfXTleInlxghdoiqPBzVBBYVyugXs1J",
+	"789/imtVVT+qdTdj93zpXsW4lTbKoMaWNLj8FR+G0FY+Ieho8HRNY92W85jSovikyY5au/iudjBqzVwP",
+	"VZjq9Sf9ILv7yTdP++tzPTal2D44szY0ivb7J9E93++QCAUZUGcW5ceQ/w2ZEyAw1c0A0czSmP0o2SWy",
+	"qBHZZa8fAW59plFgxHWztuHuZQ3ybRbRbUDFp8hGYSBSY2C7PLZ4uYbmeuLX+FlTyUK4OdlsS6/sXy35",
+	"Xv6Y2q4knsFcFlRsr3QCWd6oBcKQ0WUoWUod44nrCsRMpWDAAa3mppMAK1daLXhlH94EqS1u/v+E2iv4",
+	"ycbMixurbda5Fz6Uqg7P27Yw7TbWdX+e3rqOvvxddlVSRadrCqW1FrUKbrWEVex8NKr9SLaTZPzudzWQ",
+	"L9Uq43kSq0uWkCDMs71S2Wz3jc8ni5iQx7MJUTNIPLlzJS+pq7FthQ8d9ZvHqhE723l9GInPvaqbA02g",
+	"QgJefnCD1a0EoloFVCvQvA7FsetWvqUb+IZhtH61YTTsYptMPAqXUxUFYjdntMZNawBa8NW6jXij5pJ1",
+	"8IPTOairPREU1QyWSvMpFx/Givr6E/b8P2SF1DMVj2Lw07ZQ6x0tdxXBjeaSeSvJg4cyE8X0RBb5xlHO",
+	"3dnc1l+0GxHdChvjr7uq1VDZeixah8aqdaGx17NhwTNIeI4Wk6P4hO/Q4MQPFk/dWOby9fjRrcLy7EZ1",
+	"LIduJozyjQxmhatKgMUu26ovSBWxJb1zsksu5+KM2KGQtQ5ZIec+AQ+z83PipE5LnTZNGi3dIJWusgra",
+	"9g3pIxiVuy7JxV5HldoCcjMSEkgWOiPUZQ1h6DEGPFQB6mrmEq1b/HcOciPze/jTVRJSg3iHtKyRmN5f",
+	"0xtENzIFom/6uPgLyOjZ4v1m6ZP1L+uwW2UsGq60Ai0+daFjEIHJcrLAvmTrxw9sMVusJihJvOnlmITy",
+	"zoXIXsg8FnYYsKRY96/mpxXKtwlGcbyu+U5zxJ+iy0Ub8famI3Q5RYUeeFT5FeoejNi/GRqtonGpqZI8",
+	"bdHInCshXvMI+RtYqvC9M1fSzoowE2kZvGJQ6T5uoPu75DvKr/EMxksIzpS+2rtfF/fLiqfl2QW2laiE",
+	"BuG4hz1oRg3iIQSBRgf7h/cYRAfkyuV6eR8WnJg3Ym7RWryhvePCg9MLp4/UAVgFtAhOtECUc+Z6LwaU",
+	"Ja0LFa7siy9tazN8tZaGH3S+l7X7JUxDLriGmdpvw3/mg7pbX3jNxV0LCADjJYqNuTZMYc5R3UhU5pDg",
+	"UoBnce0aIof6fVAoY2vXQkUk2pJBL6Fi7LKlJXrsS9DVOK6lw/G0pjlJuL04oOGxtffeBbviLVNT3ZYN",
+	"YDUg5Dg5GXSuCB0rxrxNBb4kvt72teL3NFuQa1nwbDHo9Mg736bbSDJkxEoncRLkwPU6yNiIBIRBFkkC",
+	"loaZNoRZfKs7anT3/Oea5LLOfttb7nkcTwAJ8l6bU1/dvCVPjr755uCI0KKc0INjBLyu01Tdhz6xbjU3",
+	"cV3lko1JLEWQmLMOMKsEnoA8b1zGThkyVWmUxptb4P3uyRyYRrepGX7VtHSpZXfMor3ce3OnzlHNr39q",
+	"XXBd1ql1zbX5ZdOiV6hDq/KPk3txeLepn36GmQPf1q+w7y1ajD/O5GWx+PzN5XcItn/HNNvcfCNCWTdj",
+	"+vYvR7FXxhzLQcckKzYoZk8OGDdkiHk3jLP7KVkwF+hrJgyDPKsBIP94IKTiYy5oQXTJMj5ybQKRHuvg",
+	"baiGQoYLGHT/jKRoZEuJYUWB0QuaTlkz4EfPhnb1Q7TgzcxEKm9ZalR8ilkzblzLpNdyfOl5yqeXTGoc",
+	"YyhWfM/mVSsrSM97wRUbyY9ECvKai9nHHRqy8XKtObx5lRri6D9wkVSSGcsT7PXzwYcPJBVn9j2coDaZ",
+	"Sx38YMewIwyEmcsPI5oZqT4wQYeFfTH4Lefa/Wivrx6ruoIEsmpcV+2BAL0fssS1Jl3B5sRuQpMpXRBa",
+	"loyqM2xhlAabWtf/yS+1zQ59Po4XtIoZiaGIk7MUh2caw++bsGVRK35/vRmdv0T31JL8/gkpFEF43PKm",
+	"ubYkBvNrMM19Su+4q6Hqqg/HBdHd0KOg2twwJnZZ9q4gE4bbB/PBmsLR6gOJA5PxEmJ7JvHOoubSeqsB",
+	"WlZgCpYvVQJeKlCJ7zxGlWU/dHRpgado5ypODyrNdNOsq9quqFWO2o0Z3gUV36/K/3/uJ59QK9a+UMVJ",
+	"NJKE5lQDFRWkmwbDVEWaoNXffo9UrYNAa5czaLQGEegn/f4ZNsGD8n1YL6Sei7pekK7dkH2RQvXRpe6D",
+	"tTHAvemq124RKVr55aozax5J/MJY+b6MBNRBuZJoAeH30Faxspt4iuTElGUT1HZEpN122moArVfYvq+N",
+	"PdYihZahHgJeOm1USqBlSbrOCKjxnnxkwPrU16YA2mrw3NOB7t+Yx4IZFavL2cYQEOVaEDa3jZrjg/Oa",
+	"iz7uEyPJN/0+xJbTzFi+inZSxafu4oN1nWyhGcBM0ZsMdZIdmiRtU4K8buXp4ArpAATo7VaD/BM6++wu",
+	"IVh2CXpaK/OGp7sMud5pURacrfOUuTecb0o3i1uHbqCtIjEaN12HY1iR4EN7rTR4vAvzqj9ojJ0EtCWa",
+	"GxhAVH02GyH2szQ3MLX/bCs5ookzG53FrvCem2TjllYd5K58h/fdrSsbbMcCReez2HVWFvpJIdOtptLb",
+	"FXNo7bDxVTvuhJyLtd0m46nAltJUdS52qC4ZdVW9AH9J5SWDHFouuOG0SAjrjXtk0DnPKXndG3R6D43C",
+	"drhTF/BzYdmtDcuDS4kHpCy7cbcC8kZk/QYQb0ywYYktGPvQNa6pu/nQxX6+gpifWpLyMwX9I0HeJgCr",
+	"JuVXa2tL+oyBDYkCq+kM8Q4GW1bGC4drr6XWdkHrePInZ2dEz6/ic+vssrfyjol3rlv+Bk1hy9u3I26+",
+	"Y3xtk6R/O5cvwLL2HA1rX7Kv8i/r1nMpPsNy1s5ww8wsortJU1pV4X2sVrflaO756eEhef/uNYi/P7xD",
+	"xQei4+KhCOqiVWfyX0Ouw/X332GJLQhvmMGdkJwrlpliAa8IAiXWCVZCiichsUyxiObxjGr25JjgY/Da",
+	"LkqGBU9cJ7/N0a1u7CQ8p2p/MQh7D0Uh3us1juchl6sOyg1e2Y3ezO3dntt6MqvglBDotoTr9+VY0Xz9",
+	"MfAtfJFrM9Rc73hnC+dibMUtCHy1/wZvBThLBPE3uqwDP42ekIq6cGqfSELQJZK4OaSq7fGfVuzw/bpG",
+	"Ig9PPXPleyL5jlWFnzktCmbq7t2bUq3asmccbD84wGCp9H+zjGa1iu+efSZluRJl6rFpTv+7+6uXyWlL",
+	"/3K9dEMtx+LscptYsYWDF+7VX5LOhOoXrJESERrrK8Pps/p6N6+E66spBrZQ09YgptlAJtIRrJkby3WV",
+	"Nhv3K3xa3vZqzh4oJfKeFTRjnXWkrf7kjycnf/pTv/9tv390/GSHEDzL63yTsDASj0hB5EwRdL9WUNra",
+	"hgI+Onyvnvzzmx+mR8O/9u+PJ3+bf5ud3L0+7/29HG8TOhYcwPPzP706/iFaUMpTrbUBXBLzPB/azieQ",
+	"ypYICnoe0cfW/R8/3ibk6CmZcjEzTO+f+VJFWNGIi8qDq5zEqHvk/PqKZAWHigLgfuNmIKgm6TkQXf5P",
+	"cHSfkmeMKqbIYNbvP8lgQvgnSwP3XWbFh7HAKhhYuNs58jKqFIduI/ttLfalocWbTb2h7UsuxU+T7qAD",
+	"wGIGnX3XNn07qmmaYmBbFZxPaKFk6XEdrgkwEkjyjQZLYd695xgxMhM/GkcNa6KVLMf0LVGeyK5/amGN",
+	"L2rquZyv7yImMF/P9+5zhVbQ0GjfwHjN7phBW1m9n0ADj9oJPJTyzoIexOEPRFcqSEDYrxwXC5LJWZED",
+	"Hxoy+Pq0DgQFGUNPXOU4SOMNKocmRLB7pgCI/8mUTMDqkrojThOSrpyx/TFyyCl+aQ/a+ZqoGQjYIFXM",
+	"WZoQquxucOvgexDSHdGCYfNMxWgBq9FkwpQL/1hOpVgSW2Ns5ui4leVtzRw3cLJvWlN1W1A0WN3TbWJP",
+	"PxnYY/BaR2Tt4H5ooS5WCDO0Ea6wUpMxiYhpOxR7q8Z71iYj3gaez1hLUSz3spwei7h3z9lcW0iVIkx2",
+	"/GwJsiPWsmDL8PJZwbC+1/LyznyZI8Rvn6fVa5nix6oyWcSzMcsmVQsvxqrqcFjjbavLWVe/ToqLCeXi",
+	"vL1F7A4VPEi3+leQ3NJWrDRj/J7pbWpmcg3J7Ykv2PCf/9f/jp36525i/+PzdwdWqjt/dvE82sTeF+of",
+	"MQsHO7e0D8df0wX+MVq610QkaOn+8SXVk5ZQBSz4F6YYd6u2vBvveqbz1qp8O3dsTzqoSp631p7c2NOd",
+	"BkS2E4Di8tA16ngKF4g24e1Uh7eMUPXegyzkGuPX0/e4d2IpbWwrw3/AMzaZ+8Ph1y/vt9QofVMnsWDX",
+	"O3YRSx54Ids7YsJ5tuhPFpvi01ujBwV3P701+rwhumwLsK3HsLk1engGG1qjRwJhXHUgqFwApYVJd14l",
+	"yuxvxX1a5QfLyoGVbDVMlRu6tpxRfTJbcsaNHBjle1BM3NufxIO9sNR+FKH3OamijCAUBrduj55nEysK",
+	"pO4ny5KdM/nov5E/kj8c9fp9KGo0ldqQPxxb2Xy/xcO8wkMi9+8rs4FEMOdFYTUzqLJj5BIoBJFGGyLG",
+	"3E0Gh7IF4G4RuRgR7CXI9juI9mekYPQeTBn2+H39KL9SQguX5brJaRVInEsek9uLhFy+uzjuE6nIrf3H",
+	"NhFrO9yWkdgNcmkv/meon7NdoFp4bX5D6+/q4c5adDaBJnhjSaFTjMESdT7DtgD41wtPbv/Hj7cOmqZg",
+	"zoGnNRxOjCnRPi7vOPNjcHts+JM38px2snsX2F9/TUv+illWBFr0SK7NI315e3sN1jU5IlUXhx6BgPGq",
+	"WZ+PHOdiXHinm2fu59dXaPT4Tg6E791AS35ISz5mYr/KhXzvLXiYe80EU7RqpcxNbyAG4kKKeyYMNDdD",
+	"Fm4RB5NYRrIo5Fyf2vcOyP+4efs9MHwBBWt75A0WZ9LRqkxHWHFu0Nl3dhdCXQ3Lnh3sUimpsGdX+vPA",
+	"u7IHnVMy6PR6vUHnlxT79qXwZrp/1oj4g0mtXAP1t6eMLvdmtHP86DN3fL2HjAqo9gDVIaAVPTV0SDUj",
+	"XUoUgzrbCaEkU1RPrCYjwtOA2r+CsVwPBLEIg5FTmjztP0HrTvqOGbU4OB8Zpk7Jk7S6CL/sveq+7Q6G",
+	"irNRsWg0EbJDXxfMrsmoBaFjygUcOplKCxi9PfK9K2YMxcVyq9FzjT0KhmzCRX5qdyCnUzs542bClB10",
+	"Qkso5kPsZStWLCxlgdoNBkU4rIldMgpeO27qoGZNp4ykVzmbltIe+OLgFVtA/pSmI2YHx2nInC7g4C/c",
+	"7JU12dVhTf96UB3AwTVU9JYixRJM40IOaUFK96uHdZBX2T3UCJqwhZ0MNpKzvEdu0CyNxb69sdEudsJo",
+	"zpSVHCj57vLW5XBhxpAH4QAuoNq0HbrrrmSfzCBeGjM1aE6mMmeFJhNLKjM6G08MmZV4QtycEVqve8gW",
+	"0o1eyPGehrXYseuS1qD+Mpr3yNUIjZowrr2Memy7HV/3z58j8aVLcguac7qwG7FjT6my0lfjfG8MLdgp",
+	"pDunCdHSLtLCICLjUDF6p8mQZXSmmX2mpCt5C7MUcg6weC6kWEzlTPsQeu0GsNs5rbbCwPqAJv4cERxo",
+	"yfXbm9uEXL+/hSO/Pr+9eOnqSEJIwSpQucG6FvWOLDs6fvqU3HPNLT8+v7m4urKrqiOY7dm/f4/9cygZ",
+	"S5mTbCJ5xvYtRXUVchvh/4SSO7YgaiZqywRiMuEABHesNK5tlav7eHxCJnKmtCUTVaeNQNSXqlE6HCfb",
+	"w8u2SzrFfAMAXl8pBTG7Ejrqj+RcQF8/VRUqr0PNnYkE+p6gp92DPEABMxMJKW9mkpB/zOwF2B0OZb5Y",
+	"wmZ7ArgC7zPBXhZ4DvZdO2Djel7CfVtogkEx9wHK51hqhKddjY0H7fIp/Onzqv8sPj85Pj6DghKW6NR5",
+	"lnZmvDYLiMYKlK4aOxkzo8lJ/9uESJUQPrLnCtQcMAJnczhdKml5dFLXSa6Pvy4PgvNYVW3EBQZ1ItQj",
+	"ZQ9oxIjyAmsIWGGWdJ9+/IiM9uT4W+RjFn8t7ACyKcsJ3AVNHbDZ84bhX7GFhnpK9rl0jN7SpgMufHEW",
+	"5VNSltHPV5J0jL2ui2xHtk8qjgX8PWgcCe46cLOgXw4mBYMcci9o4phCSYHUp1Smifvdt4BEcj0Q2NWK",
+	"KIZRQmRUyHkleQiMSSJmohgjL40p34pi4Xx++pSklQyVWpw6enqArkmCPw4E+BH3E3hRsZFiepKSrgVs",
+	"kgZeXf8oIUpC6mVtiJhphsuxQ/i8QkzZNWqmDcsP8FfviQQE0He8xGtH3zrLCeweYiH2E1IWMw0jVtmn",
+	"fzlK0YuFGsNiIFDsg7ntKVggENJFPyUE9bPCapTwSs6Zy0tp7FVLL8GhsXWOzcUGAgqw2HfAqQpN0ywr",
+	"hABlWqGaF01O+kdJJQrSotD2ZuFzlwSZIi4A+FiY5UyfWcRCclBYtlEPVSu7UPrCngFwUwfYKx5jyOuE",
+	"q6wMU8uOZrKLR3kgfJ52V0h/DqfIQhuL2UfR9ubdi1PLZmbCCirV4XQrrpQgS0rI88vXl7eX5D//1/+N",
+	"MGOFBgdjhRzLmUn3w0we6C4xEA5ysNK8nDodEsIS5sKFJpBu+hb+kbpSIQ5/nTLw/t3rPZ1Aa+30hmUH",
+	"L5jJJgc33LBToKYHOEp6RoJOde5iHB+FU34ptUkt94DXEfJB6BqI9K8HTjFm+YFF41Py1zevLVK6n9Oz",
+	"ur69y4xr0un+EzLoXCip9QF03nUHaSEGXht0eu7SDjDiIJAVWE4EiodwJ+9kAQTg40FWSSpoKU8Bd61k",
+	"XovcVuNyPV64k70TwsRIqgxxvSbQAzFcYLMDKPxCDOBj1wWO5LPMQIVNvQcZ3Bqf75+SFC8ixdEBUxFE",
+	"z0gq5+IceW8KukCTSJ8NRHrP2Rxc2ZaOOYiHOnM6cS2rfQ6YVJamQ6DaGUmRe8JhWArrgj1wpGQgsIuI",
+	"m1un2NRoykXPCv+1HHtqkbJHflSWkdht2R+e9KzQBqzQOeVRB7fPTiyWLhUl8Ez1iZeOvLKSSWEoB747",
+	"qMNRBh0Xp8ENeGdqjeb8+iqoE+3bBLrStLTkndPOk16/9wSqj5oJqOyHQ5qPUXsfo2e0uvyrvHPaKbg2",
+	"z/AV6DWA6oR977jfd5UljEtjpmVZODZ3+Hfni0ND6fY9RMCXAGp8pPa6fUH37I6e4uSxMatFHl4Jw5Sg",
+	"BSiwDZtF5/R//pR09Gw6pWrROe28wVqnOAGgLoA8IAPVdxaWZF0myh4+HWtoMyKn05mwI/6UdFZRqnPa",
+	"QeiG2Q/dWR2O6D+CA4+EGsMVgJc5HdF/9BZ0WqTQqEWqnKkeSZEnvDTTwpXREDkItQ2MRGr4hqq7XM5F",
+	"MhAAX4rOycvbN69JrmRZQg0F6YgOEGkjCReaKdMjqQYXIExhBc9aRKyYElVsIMqCZsyyWqawZ1vVIhwo",
+	"c0GHrOiRCysmAlHACo0ocQB/CDbMcm4whATXy53eb3UxBPwmgI6ZucBjfUH/8ZgwGszSAp8vzn94DOB0",
+	"Q5MukHSwE0ETDncD1d03bnu/AaS4/V1AdCLnB9wczKW6aycO9dm/lPMr8yO8/PhXEEzWchPasFIHCPNI",
+	"twLTWMFq0JnIOZhs7KoGnQcefknHTB/+rIvZ+JdWQpHiWyik2VdRRutN80rWC9DKDZ20gMsS4fCEYiBC",
+	"StGzDIzsXYMRQ0I3BpHvOTVpQZz2V8zG6/H02pWApopOmWHKHpOz9Fq2VNt57VCd0L6NwVg1rGwI8f/l",
+	"p8eHxWusgBGFQnTF/pJ0Tvonm0Hve2le2AN9BFg9h36gPEP7U7fECn0HKKglpOAZE5olVnA+APsGqL/Y",
+	"bq2GIqvqsvyhhMXVtt2Cprjs2S9AUPxMkXt8KeeWI6LF2q39scjJS1aU5ILZbxzG0swQ31D1YcduGJ1u",
+	"LXPYl1Ho6Dkb/ookgEZ1KzWh7SUQAapSkAMBMgCwf2/KQQMnWMbBSpBRlWMGFM7QIymkObkGlWBwANpk",
+	"xRM7GhCbgZgYU0It2DOS8kxiL0poFDYilIz4R5YTzaCLM+owTgfPFZ3r9fTp1h7V4wMdTNNCOeACHgnK",
+	"7NjVRXTx1H1ovw7M7hXaKwaXiyG9n47+QXn0dsT3Lz3w+LeKbblwseGr8Swrd1ItjAwXAE+PcTn1JN5U",
+	"zBW5unkLpi9vq6JFYfVB+Cm4ijpqbJvLyNn9YVbI7K6VIlyJhrkDcdUKBzxDhwwiFDhI0OaC3TazO5TW",
+	"U5rfU5Gx5+z+wv6agrFsKu9B+J9TlaO9Wo5GFku5RqM/b0ghzoK8py2lkWoBVnzwEWpCDQRtO6eZthp0",
+	"UFsHPnf+RI2eNZRO3JBMk+7F6yvvpYO+Nr5gPHy872vH6gmFnIkeuRLejuHLICk5M6yuYc8+Qmz9Sf8E",
+	"ogtXoNufxWPSlmqOFsICV/RVyCS3mHjq97mnHfig1XZORlS5llvauEcTqn0DWUO6IXxKUSxCyhQ824gQ",
+	"SaeUOoIC53muKzhOvdWwXs6e9tDb7F9W+T3Agkxdn3cXTRv2h9fYAYv1yK1FI/TqjS00DWl2d0qoS5Lw",
+	"LZkt65uJkiqNWnQ+Q/iqhDVpB3jyzdM+yenCqj+uwNZDYXcJl1dl9xhM1K8cBk4sCNL4qQpKfSbzxWeH",
+	"/XNcLqJAU3n45ddGPdffFKQnee+1gy0Q6xmtSr98CvKe9L/d/MGFFKOCY7DQyfHx5g/eCwfsFh4voR/G",
+	"YxjnLNcwLeTCcZPPRw48f/R5sK1W0efs/g0mmz2+qOLmunFnsoXEAr3bKC+G8uNXQe4vwZunyVxxY+p2",
+	"fOGtueVCfdjK1vo4F3v4M89/WSeJ1pe72Uzhwva3MFIcf2kjhd9GG4Cgo+GrAJC3okqndtarCGx8XmhA",
+	"VnwIjh0XABmUEm0Tja/pGHvbQwiHdkvFlhvY4Yhr0k3HzLgxXVaITvdPSVrwKTdpUucL+ACUgQDjDPaW",
+	"tkp4nXGQukRJiKFPqz5HGPrfosuu7EfvzLZ9fFjnl2Tju9giCvMjtn39tT2KzqPCf719TAKJ4IGFOzj5",
+	"qmQpmz2ALx9twzWpc7czx5ufbP7ohVRDnudMPAT1KmQLwKLRNguT9rq4PudmsNih9xMii7yiyomPZYOG",
+	"ND5nxqEholUrBip2z9kc7kM38DCnejKUFEsItdqpVtMuXQ4AE1A9HlXV97cXVggmUrh4Dy2nzEdtujjM",
+	"rkW9gQhy4fZ9R3qMyJIjJ6HnDal9uHDym0AtfUHmTDGf+edNX5UHHgOoVk65eaAtWPy8OpLHZBLVJC1s",
+	"orqY3ifD+IMhFiRoWhRgGq0WBHGIBgHVl77xB789RNZRBk14RLp94Bv8QlZDVFVEYQvfIn+XQ9SrwGYJ",
+	"up8FSaugIWyO2NwZG/SZ74ZnTOFslPUmZ2wgQrijpgoVgmz7Oi7DVbUmXQHpxa5ODED7nMJIoI1mzngE",
+	"dSQg9nAphhAqNWNsDtZ4rbr5Qs78qQvmRU3Vf0vFAgMQIyCMC3uDSPQQXhRVIR8JHyIlyiOIAblHWPcW",
+	"Xu89gP7/BnSzChGvLVV1OU8VrIZgCvY/HxOKRkxLmnPoyy3k/MF4yQo+5kNeOJRs5RSYR4M4F0QHg1GQ",
+	"TOkd0xagfcGe5Vo+6GKvUuIHwnd8xHF7sYAdTSHitMoAm3KtIRtjz2UUwGQLspAzhX0yBgIFPrdAi0Z7",
+	"CfGvz8pC0hxfr6b3GSqaRD/9m5ypYLH121RZ6RIppOXALO+Rv8kZloaBIaqoXGy0UlUDWDss8D6fTt8j",
+	"zZVjERAgNauL3W9heoh4l8Etf7rk+vjCZbjOFv6JAZvUQ2HvtyQp/ohhr5EQadgRIlMFQVPXMvhB+D1m",
+	"5rbO33+Jolkrplv5Xck5Ke2KIB/KcqxpkHFdUSnfirKrph+qWgfuZb1/SoLcAipC3mvF3TBplTb7lY8Y",
+	"5i/JuRUZucEUgpnI3bmFL0PIJrpq9hNk4I3Tw7xNyKfx/fRds6MUxdI0qUcO17inSTgyBCz+fVavv+oa",
+	"CS0ELaOvzslzci7QjQsFelAVwFIkhJvgdBqybNiJu87qodNaJ676GgyEpSoS76tHUiewpS5UHQl1tahW",
+	"sTm0Dp0NRAoGtBQjTwM9zstEUjBdfeR/RJmbWFUeCWM2M06l18ycWl1ca98Vp1LD0beMeo8ONHhn/rdv",
+	"olQP5vgz3+PCp/+jqlHn/5NzgkM0WyLz3DUtvGO1BT9OKSNoEjdYQSpKkECJivouVqokPhKYMxoD5WxE",
+	"Z4XBUppT+hHzwSE8p8oOP4o05XhMSv3GAdXaYB2nPlQEAb2Ga6DqixoJPq8C1SSUOql2T0vIwPTbDHHt",
+	"wXS9plUHkxWi3iIF2LdbQfsrkgLsOteFLgcC8teiRAdLSh7rog9/rv99td7ifhUKEDsqh/Ucz7exPn5p",
+	"wNgMFA8RCb+Q2b5hqA/kla6Td1zOHDDpM0IFGjwKzchJ/2T/wTBVFlToViEQc12xdCe2q3L0OqOGFnIM",
+	"BhBffsRX6nCWzJXWUb77lBwNhN2cYWqqrWZDBQoLOTX01Km2BnsfK+Y/Y84I2JTq7hhzaW3uNTs0mA+m",
+	"NEcJcV06Pxfk/Q3JZVFQpSGNJ7UTv6PGheRNGFHUsKVQBPtOAtKElY4XjCrS7ff6/ZO+ixXASAFS2v/7",
+	"Q79nfxcD8Yejfp9QU5m09nskpaVK65oIEDNGhZjRgmuW49xWfGQqA3mzWh75j38nT755Sg4HFqSmz+1M",
+	"//Hv5Kjfh5xBKA6HifTs3rkF59JvH81nOddlQRc9krogihTDrF08hppqK1kpORtPqv1bGLB8zl01lh85",
+	"JV6GhvIsrkDMf/w7qc9yZUUDXyTd7QsLjDUG+COpJHMQ3lN/bnazaeDxr+EB+lMqozEICmFI0wXqA379",
+	"eC2Nqz+rtXOoHEBKJadcM1f2B91IimOlCioWJFOL0kgCRcFiQmTBtQHAfkwDs51gHXMM8FY/VtQjDE7k",
+	"aMRcI3JfS08nYbidpwFwJdsTrYhX8R++kFOUYP1YAbCD1MbEJARnB2ZpSKkmLLuDmNnaluVSawOaMwaL",
+	"WzAHCOsuIXvFjbKf+JTXhkqnDSt9Og77SKEbQQWlVVY/VF4ask9BMGIkKkZbIRj4QdEpo8/xLa8m4yKg",
+	"IMUoMNsJq2veYvBvVZlWs6pELoRVYhiUE4up4mYyZYZngTq/1laFDkZp2HbqV9BocKuwgT9vr49VFQO3",
+	"GjhWlP9LuWPtabXQA0Cdr9wF+6va4H9cNRsBvfc1z6BcDbAQRIqSLpLKAAtGCSt1PFgmA+pz4L5tdY69",
+	"BOuOp2J1wY3aLLfi0cWMonB7LjDYQnkOO0sGojawxWioT/RvMl4niFkKBk4sSBH2Mhnw4N5AQCNYT0II",
+	"RMD/nWUuA/qjOVsp+lqVKhByjsKfyx211LNHTvr9gfA2fc0KO9aS0a+gordXd62EH84qFwP+1uKpGAg8",
+	"rarMadNRgRnYzkMBPu2IH2X/jJwcH/tzx6saCDkzmudslYVAEsawCstbub/u3pXQs9GIZ1Aiw/18Sv6A",
+	"FakEDy59z0qXjd6xvCEotzacrfrL7ul9VzEBU1GhtzWwUdceFp2ZyS59Ywm3MjZv0ivHf7xrlWsyYUUe",
+	"9Xs2G/p+rRGzLX2Hv3Dg7GZF2QUzrSrMXy13+JIu3ZPjLSa7lfINFYt3Pjjic7Chc31XS9Ix9vM5OIwB",
+	"E2Uv0/etwvS7Fxfk5OjPfXJx82+nhPoSVkrOwQ8y6LwtGVRRcIRo0AFfTTdOvJBPDkRqOVW6n3iPBejQ",
+	"znBJuGHT5YgoS/fJoHNRSL0yWY/gcFjnJTUyBSUOw5QM0wkZSjMhXGTFLGf5WUX23Weui4NhtQtb+8An",
+	"V1vJLqkuSQpToPNIEyNzqz/fso+GZKwofLEpokvI5Zkw5uVnNROYjjeSajor6EB0YTbwa0ORnL+kCUn/",
+	"aP/vwP7ff08TYujQsgRoJULHPoBqHxMDFcNsPPx6L22RpG/87nYmls4+/ELJ6TbWP/f6rdzG/GfYR3Po",
+	"YK+mZssyc0sOuttQ4tq3UWNoNoELRDnGslvLTUumuISarAi5sBaXJXjwnGtf2m7DIn5L3ohzi6sBRFfm",
+	"uoaDAutE4PE8mJY0TdGHTlwCuXXWEkFipQiPbF60qwMErQCAoB3ItCXGC6L80Y2pwMlANO1dTvd19fKi",
+	"cqWPb7S0oloFqOOu4r0VMr8diD2oYRoIllZeooVF8oXz5eZ7WJXRpbvZH62YhQKgFJbauRp4zl0ew1d3",
+	"eF/QZv8lA8DeuLaeEcQ+rzpkfElh4l8x2acmBU7PopUTMvQuREKRP0Oo8RItYFQViwPFLIx5QtsaVlYq",
+	"LjJe0gIqjmGynsfjFWniLLDGB1RDqhHjButwNzGrxDVf2hW9qxf0MPR6TGRZXmmbex339QUdXb8tLACT",
+	"jnfCC28SDzDB8p/KmoNABwIsuN4+0b9Wp742gdBiApvCzf5LEfYtYLUK663jsCzpCTD2dwCOAvCli5eN",
+	"AW5CxvzeQvasxKZESAkfDL/tFJ0LbdQs88Q8KuFVroYupnBB3NI+et1qIo8FBpByi1YyPxCpYriEtFLP",
+	"iGDzJRttPa53aoSO1qQqwwQFhZvSJIh4deHcYNwJ1S5I0FnIqnDceEi+7+F2FRzSr4Lmn9+iFdnaV2vV",
+	"CsV0rGNuRfdq3V/YxPUvTZwuJlJqho5LzP/SId4FlOisMjZKRc6XiZn+7IQKUXWtFor9uLDMI0Iv1k+q",
+	"lEPZsJEjnaAYO+EUtVU5E+f9tRW4z08A3i3t61fC/jUqpO+q8tWbsP+lKQLeQlTpPHNNFYq8Mmhb1AP3",
+	"Xf7ZNVLoHGEOMyrygrVHuN1g1wmwNFGS0WzCvBHXCqljiKuA3ENXlZtpfNmVubZkgENxti4G2tfdqMlw",
+	"UUk/PZJi40AMwCj4PUvrwkoQuw4Vz7UezQoyYgYTnRRz0Rva0MJ/US8EumsMGRNQxB8yotBaBnsGM7GZ",
+	"WAItRySl+u0IuliKnKRBZ5a0mdgIQg800oBx7UowA9IPu9+rGrWAoa4oXMlmCpnBri41HErd06sxfDVW",
+	"j1y+f/f+5rl3TV7OlCwZFVCsT9GCPKPiDvJSebGo0zAgLA79ByX0J1N3dmg7ezet3gKj4CmRJRPkL2TC",
+	"xxPyF1LIOfkLgSLU+2fk2e3F+5vntxga6EK62Ed0YlbTum0n9U3ZiTGNwg7eI9eKZ+64m/GFukeuEUyw",
+	"anmsTm+0pNUbAN4LB7tbBb/oxXQoi7URKr4pFR56J+m4/Uf7UK3mAxWL5onAhrFrSw9aG68uiltKcQ+d",
+	"+iKZDJ2jvJNUqzqK9sN6VHtk45Rbi73Yl/Y0Xl9eb174LEzARsH0JyYurAmwew7HXSJ4uSbHuJ4ktI1n",
+	"E+aC2CZyXkdruIjGgIjit1tF202ZoevCyt/Y54/K6A2NXckNZvPY5eXUvvLZoxqvXVF9C8IJGc54kVcx",
+	"EyAfinuupKjdK1WOUXjSdvnbnHNJFyAAH7qokzWs6tbHEI5BefV5YNWHpHvx+vL83b9d3tx+eH55/fbm",
+	"6vbD+fPn7y5vbi5v9qFqs/8cYxCxhvNAnAsMZMUoDOx0V8fHiCp113UZG1Y5aHFNGIs4wQvn1aYetRhP",
+	"ONfagFi/nMeIhv1xwhRUeYcOIa7EPZRKdd0f6l7CHkr85e8GKS6O9Br/BhWHmizSuPlCsdwqv1WMWNfy",
+	"WpqZGS2An0JHzxwS6qZ0QXI+Gvnq9qZugArexHzf6UM+FLalV3utQWFdU9Sa0H9W5zmuOs8Gooo3pbrO",
+	"bayjxFjuIgggHQIL5kOcdik1LbCXKrYicz1j/K4HAvfl5Lb5StPvnGUFVVh7aCpBZqIolxlZMIWRV45p",
+	"kSPy3/ahLZYeiDpUy0wsD5BFXr/4h6N+0u/3e/3+fhKGNmVwKSwnC+bajFU9ushx/9g1Ewh25kMK0K8I",
+	"krE7NVeBMxXSQLcNNAFapTYJtVqH4a6bbbXmsqBmJNXUsjbmpMelxfsNuHzJ4+MewRg+qFQxEC6LFY1r",
+	"XIXeTaydiLWueaVMT+0ZBzmz3ZPj42i6ugMAh9pfa5zXRWOVX59KfOHRCOjdcf/486UeOOi8UMwSh9jk",
+	"30Pbmbr+KwAOlrYmXeiL7ylpb5onZNC5YfYGfY/EfGY404PO/mmAPR7kAHvOQizBJoS+zi3Mhe1qXOVl",
+	"30QN8ceZbzS0J0L6oqvOkOn125tbcuiH1lDUzsc1pBawU2degpib360Nv6L9EQE8yKEHRQtIrCsCoJTl",
+	"cZvMCxs58aqBoebHgAPtgdrvoOehRQVvAvWLbSuk4FiAqdPQydVzomcgUgxE+vzy+uBPr578cPDtX98c",
+	"uzajS+JglbG1ItlVtbQcS9CVPg8BxBV/QrxBVHLkuHGkPXIuaiZq5QcwR/j22zSQVQcCG+QCXruqfVUJ",
+	"gu7T0FByVnf590yHdAedv8kZDv+0GmAg2uol9Mh//q//Z9DZb2yh4lWsR55HWl1CAOFqs0tNjBxjqQ6r",
+	"7kKcNsvB7gDFOrpP+vDHUd+bffZd1SzlWsYNhL+S7pP+ysunpKTauILGdrvfrnbcTXvEmykMvWPg2jqy",
+	"P51iFo04yCaU1/HlzpoCwh781CMvpCLPbi9gaZe3L30Qv2vPiiomsQJsQlIpLuxw515otErldJZN7IFD",
+	"/zuzv2I0rxIlscEnyxuJSv8vaY7ZI+chcA/EhOoJgNAQqrrkriBXpqTWDWHlNBAnQ/SAASaBXDlkTAyE",
+	"Hau31yOeF7UVJeqe9J/E5RDA7a9dDAkX+StJIf6INkSaO+T9Pcz8KwgzvwFrLTVkIWeA1t4EamTIUF3T",
+	"/R145bKHruKUzidw4MZeWwpWuybtdfFQaAIJPZTDAPF9V18G87GHC1c8/tRXlPFBA5aQBpViKhaMAbJB",
+	"jVjSDWvTYPpmxbS8+Cmr5r+Wu7ku3MBnYCSfZ1qtnegJHxkvyfp8l2oV3GffmDkkGauB0Hcce0OdV29V",
+	"M0JfeKcClyWjSgfFOntVQVuuwSA4pWIB3BaSb6AlOrT+rnJ0oGrO2nK3vtTuf8Vat27vvxe6bViml6W4",
+	"z1bl9iGSOGplmw1ja+PBwZrScPY72bLN2f+VSwfvwkX+7rb/XZFe67Z3vOYsarJ8RCXaPnCIewOO8sOf",
+	"A/l+XY2jlS93RsSg3NvXVOhog0jdFKV/MyWOvDCzc32j3cVOb8Bb61EbyZk6YAumnaC2m2nSp/loFxRA",
+	"R6OBcEZOnB+4SmjBh9a9zpq4zBct/3nah+x5kFGdsCmYTgbC69mVswHsndAyvE16q07gMavQuEnWOd5C",
+	"mei3IeBUR9eQcKLW7NqgtnRvXXgrhGH4YRfyWNug/T+Xc+xaC6d70KzNffAV5tdMuakMW1hyuarwhFCr",
+	"zkACCpxyte0d9STMbKtimPx0LskNWtK7bvtQ4MEnBodOQDegxRinzyTBStEnFniPvH0Uyqk3KsVWW8Ne",
+	"96n5+JLqSZqgwofx6M2Rrb67JgPPX//uCo+/pq8pePO8ualACPzl1033c3FRStlLljPzuxD4lWQMerea",
+	"vx+sTe8tIEBWuigAugaQlc/c04/tyZ5DuQuslryW8AVR3S0JVqAA/ksh77vGnn5X4H7H3fVx1w5QGhpc",
+	"JZE8Ks5CsNIhZKqt6yHxvrT8/LjvopsJu7f7DAuhV+E/yVI9JzDm2p8VE2yOdlh7VAXDWLRLiLOCvtRS",
+	"FAtXdg/aEXvzXBC95Jozk+6gE7gyBx0UambiTsi52K9bD2HxKOzSQmEaEhZ26pHLaWkWq+HUVWekBWtr",
+	"SIRhwuf+6B5TXG/OtK50JLdqzmOEyr3Di1fMchi3EnvVUiymXNv7bambbCXXmbAjbhUxhwCpDTXtOmBa",
+	"FaxMEVQ0OHZds2hqSMF8zHcdlVZZSdKq/zbWksFQM/D6Vk8c5HFVdQPvEQBUrquyjTkY/yVw2IJR9JXx",
+	"sdWTnyYnT47Jf/6f/5s87ff7yUCgp4BqMug8Tfr9/h8HHQRSromYFQUZMu83CcJFXcnWgeimdZjo9ftn",
+	"r68uPry5+v7D1ff2l7fvbtKExN+4ePv++9t3V5c36f5aKL6B8350EMZp2prCYmTDI8Dulbcbg2jkaAtO",
+	"lzSvM6ix+8kgDFT4ENTnA5xkbcMOqMWM3h2vz6GmKug9H7uuxq5xG9TsxJwVtHwAwM8xT9sFU3FziiqU",
+	"dynJEcayltCs0VtMnDMgjKfQSbMQerN4nt73qtkuajZsZ1aWUhlieHbHDDZZxgBKpK+BmYRpw6dS8OXR",
+	"XcUEcu7W3+gS4Rs3q5mom0y0gDs6rPBWvs4i+uEKN2PKb8U289I7NaFFiXdt+sqQVejfJnP1rsYYB3qH",
+	"DvTaEbFkooLP2rAnKjh1f0IWUn6G6x4rOSuXvWQulOopNCpJ6ZjdYHu7yrVbSDEGF5qdDGQNexi+MqOP",
+	"ptZYLMu4HLC2mP0b3N+t297XCdGNRbb6ZH+bNsfbgL5tB8H48pYw3NaQ/y2mbS+RViivSvbOi4KMOCty",
+	"TPfyGuceSrkUn4EP1cq+dYs1JiDegpJ7WvAcm7LtBQVo4VcXW+Jr/Pl2b4JOLa0GiyqfQiQnq+vUku5R",
+	"vz8Q2YQqmlnIg3h8/23XCkkkfMg1MVICqvTIuUepunIrFWQiZy7tQQo2EBi3V68OFyuVZQyniLttcXrp",
+	"nA01NyxFM782dIEncwrdIS3aAry4HFImy4Itbx/cBSNeFBCSPGZG182fXK7AcAYxI5ZR3bHStEeuNdDl",
+	"645fayz16zNz3DyoOuq/cDxZi5x8w5pALSv60nWaiaGZgXKYu5C0hnDcZMgYpw9ctd0zEoSPItPk2jHi",
+	"3l7l7fBBpFyfkZP+iSdbziLgCeQqytlxHoZx+NlvqnTfBZ7e76a8z5bUYA+0luqAHaBfyxuVIEvts8oG",
+	"reikWFms6dB8Waf6EXjVu+p8rKJKoJi44+e8YtTI9Ka06jeDm61E5IHgLnusDs6wKttopsB2WU1Ga7k6",
+	"QGlaFHIOBk8XRnowK/cbxTwj6I+qJ/7pnkfxX4qowx2W9Cuj/2O4H5Z39a/Gm3+nWZ/BdYhyaUW0hguf",
+	"YvHZyVRo11ljDLPUIbQA6bD5RJ6QueLGMGFXWmWFVKZgZ6Ct+toQ3MSeHgjQzVERgYbxVBvCBTfceUtX",
+	"XQ614TfxzgOxlIDSG4hzT3hckAM0WwjWb7WvMWQvBV4GAznn2LYqTpSsYn8bntgjYmgwz7pgoLooTLjB",
+	"x7DVXkdnSlAFRO9TsagbfHy6t6FNtf5RccN0M8kvWErdHxTB3AIjwOnGjCU0c673TrjsatcK7aNJiFF8",
+	"Cl61CdXkuG/Z5zcNbXkguif9PsTXQHYbZFQ5lRmYcb32aul1NbScdE/63+6fQYa3y9nHkiWLgRgyx4kx",
+	"0R6LOLYArZ4NpzwE26+20cfyQnfijUePgXm4pJac7OrhMuT9npD1NSRkTSwlX8iZIuxjyRSHYlfdVfa0",
+	"vxORWo6LDWnh4ZQLtrbOz+IhaPhlbMLNNbb5OTz91YYC5P+K/YLD5v+4Lmz6P8GKbVZiqAEgCUpNuQBT",
+	"07iSzwQJjiCsAwaXDbYkT3yNIBEs8V/NSbDerblF+tVOILNe/j78Ofhrm+4fgfktECUiBYF627bT6LWF",
+	"8K6lW1CsrqRmUteqa+xk206P35xES+f93nTjv6ge7DSOoP5pCOcbdOHPjo3bF0HuHlll4Omq68ylJctA",
+	"C07IfCKBYYErzCrSrCHPR+okR81ldnG/NSx9rPjeT9Uhfg/x/S9DW14xVrYQFjkauQ7yhj0GlYGIyMPj",
+	"ET3MOWyrPQTfvXA7ly9oZqT6WlX3aoHPccFfH9a9HY1+V8u/ArX8dqYEYthcHowAZoATMmHcnZMu+ucw",
+	"2UzruVS5C+rIZM5C7ANM2lpBq/GOifVoh89/O1h3KX5FpHvHMnnP1OJC5vHCz28Fmk2VexGu0RW8nqAL",
+	"MGMucm8u1Z3GglVcaMNoDk3D4ZPf8ferwV+xBn1dvT17Y0H127L8DHirmZmV62oDmpkSvqeRZplihnQh",
+	"qBl7pGAJu3QJvVNv7deNZXOz78Rv9A61bpjX+rYULd2MZuVnpiaPZerxq7yBo27rGotHaySheR7qM+5U",
+	"UFfp/asi38Nt04YqQzQzxvUbo2L1+B6IL0Oaj1mrS/dCTsuZCbvCBgkGrp0YlhXWmAExlTkr9Ckp+IgZ",
+	"PvXvQ1SIRS4KtbsaWQq+1xiOWbCRIXJmMLvmHzNaoB2+mqdHoFRYWmcK+DpcRpYDUbB7VpyRtGQqY8JU",
+	"HfinjAqfjmbmkmRWg1acJshQ4FxYXjneuCCjWVG0JCG8WTyDY/taTfO4uk1Gebj6X9Ei31iMq98B14fF",
+	"PJUcQ51IRzfspT/I8I7wjo1Grp3AuKZelVMS9Gl7PHZC9vxAmuQSQoOndrS9ZCCqRxiVPGS15/jPgcFn",
+	"LyEn/SOy9xaaYbovoO9xJpVimdnrkbfCN6rBnMj3V0TzsdAEewXkZCwZnNNhIcc8yluWtv21BiU3VvkV",
+	"1vaG9eW/S5hfgYSJd9FU/7pM5D6/DtOtNdOaS/FQbRDTpVvZ5DlJobk+vHagjWJ0mmIQqYYlpfDklCAa",
+	"5inp5tRQkv486PiG+IPO6aAzmPX7T7JxIYe0INUT+yMbdH5J90HG9LnQbA7JWKSgIvdl2AeioqgTro1U",
+	"C9KN5HhXQS8J0XSxn1SK8xRSvgsumDvG46fEkpaBuGOstET5I/fduLJCash1N6i4uRQOy6lNNmEa8xq5",
+	"wZCuuoMVHVq6BfcD1YKVhlyWqkIMDIaHCM2eXFpwqphRi1PypN/vp9iEwZ0qCNXRFCsc5b1m6hJvcCPd",
+	"WLnHJuFYtmjH5V748FfkrNiw50DXmf7EsKLwCT7O/W1cVw6uyFQKtvDQ+UBcGUk1lqbBYaNqGIYvarJ3",
+	"NcJmu1iHnX3k2vhS6tS4GKyEzBnWy6VEMc0ARu8wfQAQHTOFEAWaQyXE0Du/dUjoAcGUcfhuThcu6ypM",
+	"ooJoQUyfOrSsvPGokV4Vg7qlE/hKme2Lxiq/PmZ7nmWsfJAD5L9eAtClC1isWOJBjSxbo3WY7oMoPWbG",
+	"0tB1YSrw/OvUh2BpLaTa7u+3l6/Kx4LlB1zA8h9Irt3d6U2XG4k6Wi4grgxaYX2VFh+NnlHNDrjQTNjr",
+	"vmf7ba0LNaMqm3RaPMpH/f6nuJQ/H5BB6vt20FYtlCpFoxVf4EybRVecLQKlHawhotPTBot2v9b2mKGU",
+	"dzpxlhBo6IXhbFAfo8iJax4HxpluVcUkaEVaxcdr8k+m5H7VXue3gQ+XIKViW5CHlB6452yOYB7ihpTj",
+	"gh0C9WyXY0ZWKkjx3Xcs51ZrT+sEqRS18v8DX/iLHSwlXVl98hcjTZnuY18y52geiO/gWV3CA0wCEJtF",
+	"C5aTTMo7zs6w711QpnFPk9TTfmibBAXqXantgUgzmbOUdEF6tvNewN98FI6BEehLpkZoRWfXTtzK7BCW",
+	"EBEwOJz0j+qMce8tt48tlYL2th9LaFxSV7yUI7upuZJiHDWzwTSvkXF9lQLUd9UKfyXhqY2x3QB/IFxg",
+	"Yx9ADiz4qO2t3zGR/h5V8tsX9l5wgWFvDiOVoz0V3gVZrE0SURlMoJRbzh4iGiKJ9HO3exKgBJGvjmRY",
+	"UjV9dqk6Mmd1d4zrVxeXPg0Hqz65P/Dlq+cEwHhPD4SQEK8NYXFoFeWiRzwd1nVurJkpQUoK9Zbcu4gk",
+	"A2FknEpjvQ2BiiSYLhyFBJMuZqVh+U7sJ7KQM6VJ1x/vQCwRYNhlgnqsnbOmcen+GVldBXCGmq5WFzgQ",
+	"TTcQHB7XcNcsj43ELDSlaHSZc83aKa4/ue06YDvoicprx/2TP0cFtqjoZ4GidaSn32w9EOx0p4GWxcIn",
+	"2LOxCb/PaHZHuPBOzLK0MuyE0dyJzq8lkvAN5qIvWQK+hWwgtdjTvq5JhSBN6vFwmgCFI1sJQoChVoxV",
+	"cq5xMY6aAS0AOtC9OX76zX6CdMN18QGcv2OlcVLRRCpzUPB7K+Q0RKQe2A1nSoAncO77BRcgI4LkZvcL",
+	"ZkyB/YvMBHsEcg2hfVAf37XqgxL5aG6VgqSHaQ9S1QFB3bI97XWVYupigD1yXolOjooINgfT6gzaPVCD",
+	"hXGqZq6iqDNOyaiQcywsheU4nZZAwUhyy9RU/8WKGylW+iiZ0lIMBGQG+/xYAXRnKD/6Hoiw1lkJheX2",
+	"z2risNSHgpqg4Zy7qIEIjkGxMdeGqYps2eWkPZIWVIxndMxS7F3nutRhyr/dvNtqOzECD/h2lAhv+bPQ",
+	"ouBQG+O5z4dSFoyK9u/9thsfrxPkXvsPtiRGtx5LLBY7UQuDTJjIS8mF+c1Sp2ds7BrKtkg1D6BLd4us",
+	"lRxhGxPX1lNmM4xGcH39i4UFdKhbS0We1Fjp2pq56tyQUuPScLkUyUDU3aE19DQLxHGBuhsdU24FDJoZ",
+	"QHeK5eOwiH/eGn/wapF9tdEHdm1rzG17mrz62wXJqP61gw+adrQ9vVQwM4A0Czm7mdXuFlkku2+15V7u",
+	"WukRqhstZbEWHdekm662hEv3T0kKZdrShKQZds2rbEIDEXTW29MkbK3nupe7yqI+lc3y0NZgFzf3wyDu",
+	"N9uJ7tUi+70LXaMWb7Oo7KelQ67tRrcO2drSJCy6/czXdKwaM/NqkV1QvXvU1nvN1NfUo8rvozW+S7Ov",
+	"Orvws7S0ilJsFIoxcAHqWeiqGU/QQmOtlfghwNfIxG3vgggCQNABsRf0V17eTzRJF+0Xcsp82666TRCv",
+	"EEwqfC+tDyKtyvS7gpegpECVTpcYX9UXidcIcfv7FFawPRJ9Ievtq0XmcnG/ntY8v1tlv4ZWPA0XRk1F",
+	"HpNwVBrH4c/1jL8c/qx5zn5pdz3dQKCRFxyhkzSUVLJ6CtoSjKHZBGK6uukFQvHBc659aNlp8EaaDET6",
+	"1wP/1u2iZAdvYSZ9SoTUgo9GVn4kmop8KD/a46nGvHHq3MG1LHi2cC2cKawFSvCik1HNwP1IK7FJzhT5",
+	"/9j72uW2cSztW0G5UiWpipY/4s47bddbW27nozOdTntiZ7Kzw94QFiGJbQrgEqDVmt6p2p/7e2uvcK5k",
+	"C+ccgKBEyXbLiZWM/sx0LBIEQeB8Puc5qsxGmeyzCySe5zMGADLG5cyJeb8+aL8KPhjHEq8KIwsu5k13",
+	"OR+T5WoU4Y+ZRggQSRQYjVpQ28ddzQxOVwtpThhHWV1PCVOxair77DTomgh8wUf7R5EvwfYzxgmlSkCo",
+	"mjBJfXZ0sB/EduwHw95s0FSFVTIlgVwKu7x2+xWwsC5/5oJE0COOyBRjGctTdv7TxSX25ebs1YvLY/vB",
+	"Akb/jqZXwUXTUFeeK3WNjV9SvIs+FwXoY+lCYH12gU4sjuGSSvYvZxfvXjIMObA8u8b1xAF8623IH6qS",
+	"ZRM+ErFUQ8Yl4TQzI8ApnnB7K1mSCFOn0CBOmHGGnQQ+QP2QZEmgL3Z/EDO7je39heC+0zh88uZrz9F6",
+	"YiePCS+vRdoc8vvMHDMIrfVieVUZpk2W54TrdF/vmIKpGrdYzsuRo4hbzhadqqnMFU9/mA2e025ZR622",
+	"FO7XsmR11T62Kdk5PvAhskwaMYLs4pKRM4j7Lx/zFtV7Ye//9LQdamBEO5BzqMoJNzvHO1eZ5BC8uxO0",
+	"0x3rz9gB9v5K9OAOivCVkuLRNe5zOgFgkXrTN60Pw3rxFyLT9Xwc7Sb5aUjo58U2lSdi8O6EJfgfWHXE",
+	"hqUQHizdYOsAPBm7HAtENi80OqdgIBHxEptHEAj0HbQ8mZ9Xfa49eizvRPLxtRjpyIOx5efY2uwrWvDV",
+	"EXvS+Iv2OzZK8gfwE1jzPu2z2v1//5qMh7DJRomGU4iIcMMxaNIb4BW8oOk44WIttFJ4el1oIuXDwVCH",
+	"3U1AMrkxP7pClF6fnY0V1nFAlhATHv7hsZwzmJpg+YG919pr9WStWT8Upes74gpxbnheiSVVz2/qfNlm",
+	"Mo7WU9xEOYTOz7Yo7UHFCvgajWNoFjJGcGo1u0dOst1WAaTOci8/KP/UvjEN1rURyMGVYiOvgU8yIkSA",
+	"AH/snRhWmuf6OJaruwztsVUFLycI9uy8lsFfrVPnUE/uCsCaHrN4R4rpx1TcZAMR7ySs81ZMvU+nSoa/",
+	"sFQYVKfsgy/0gXVBcJNRAK6KJQq8fof947/+t1n8B2nTbDQ2EbTqAUfMPQcCENO5luZYaIaOWywVdWSa",
+	"B69CIZKQbJLJygh9DO0iYU3tqAld/sZONaEiPHal0hlmioeqjCXNgrLL3xtTAFU6fjuWDG4+0igfcxym",
+	"CyiUZI8XGW4RkNNKmkxSz8BYJnCt9YIBw+taDNZwvwbozDeedxg7buglqDOMnUrE7GwXX8m+sX0lwijD",
+	"eDy35jIC7qSCF4YYjgfTkEHrgerWB/dLAbMA5A4uK1YwO1aQ4CEY+qZojFcm7ttA3AXMcT2Opb1lfu8Z",
+	"ZYqPbmvD9nsBe9o+4tkudvusuTyABniRoAI3m1Xa2ECxGUGC13RHzSGquxAEalDZ9GBuT+u56UrbpaZ5",
+	"/QWeHSCwr4R1Ddw1feZULjXxIRL/Phy3w29Z51Ip7NDHjRGTwjoMdIspZzTNTLK3bif3OzjroJlWK5k9",
+	"CKcN1cywR7fo620B+fqts7CUgTKIVEYna06GNWBHcIIQX7Q0PR1es+aeXUCpLexQezJC1wMFmdujTt2T",
+	"ifEpekS0cHED2pIOzrpr7ZTi3m9gnKxIoCCEnhyuec2fkDZW0Ej8+Fal6g2DWIJSbVHstZ5dYTn0+iwg",
+	"HyEZPszynGUSFVBtGHUi1jlF2xBm5LhGnrVQjDiLTZW+GiccaE5zwk8f6ULQUJdj+khzNT1ez+SqVvz9",
+	"DutCxP9GxHJuZY9d4VCt7msGP3tzz874aa38Iuj9aBYUXAyfegXnlnX7wzonB5GHsborLYXeUmXotte9",
+	"leILu3fOuRlvUITtTfhGW0261aQPq0kXZSbk2kxp5VToovXWE/qqWl5pcJpP+UyjDy1SHdWKhlgjXDLR",
+	"eWRZWDXVktdkldR8CLExWEXMdc9lMqVCyHK9dVVllsgUO/tH6uKGS2Gn9nnxhMsIDKDMABLwNXYLNkFb",
+	"2GONPVOMlVHLDYM/nr94ZXfH+dtXrCqAp539+B3rHh18wzrn2FmMwRg1vRcLb4IUd79DraDgXyzTdsto",
+	"K06AFNH1RT44ZMWvFMLZFeDHps6f16bMCg22xUQYDrRB3Zzg/EyYQb9VUVVFrnh6Di/5SX23SZWbrOCl",
+	"2RuqcrJr59fcmEVpZ2Yy3NZ+2W/Pv4Ya6K9048/+MnUFab0N0VQA6ytSqJSx++uEJTBhTz8IZE12E3Q0",
+	"e//uzVentg7u8IhzPrOb8lKpN7wcYfb54Ju7vA/FOkT6o0gzfml3wJdKW/YeDibjrj0hCRHMB1+D7gnS",
+	"OwUd4HWiyzDG3m+ST8RKePQSYdEC/oD/WwX+KKyFXtob//2vp7v/xnf/tr/77cfdn387eBY9O/p7HPe7",
+	"vxSj/yzkqPdk5/aCzMUTDEdp75dCjO6L6ojo3kKOHgQQgnL+86FB1kc5NnfempvL07Iutb4aLJ9qKgPG",
+	"WCXzWZ+d0l9IdIY4LE//WhdBZyUCnGPpKmUyXfPaOQZxGK+k+sU0s2I5uVKy0onvhE5lmX46DH7vxVBb",
+	"SvRjYhK5/3LPbWn5qIY1tefc4ISsimX3ycH+fn9/n13NWCqGvMrNCdMTjH3QQNohEcH+RHoywUvJpCrt",
+	"0oAhAjECO1EA1cUSgXo+mBNC/QDaV08Xl8oE63Piow58cD0q7RaLWKUrnuezWPoQPbaD6vsVBKsMqQcz",
+	"XZesuZVGfIrHYTpuGmLVtu65/ebNxqt2oDzTrq5VVQYsHt/xFbaqc/elqvdQxBL/36BsBTRqhSIn6noN",
+	"f4533gZ3xTtLap3e+e28mcV19fxuI/et+ZI/p93wmDnb1oo+f7qReSHP5HWEByhgrybJo9eXhaXQ41XE",
+	"8zzVEBakS5OIlcpA4XeGWGQdZLTgSg7BvYTEJPwZ83aGzl0sXZYMhwJnjnl06nSs8tpvGvJJls9YtxRW",
+	"nmDONVMSurQfhO2NoTIkpoChezB6Xce1Rwuuj4vlYdivFY8Gt18Ih0TdYF57u7TvaPR2tAW8y+fu3/YF",
+	"YCeWOfTE8uIUT7CRmkQASPV9LdaJ/jsiguVH8MzxLDBdXdkfrJ4kJRQ5/hggleiuxFpAAAvR3j6pjZT1",
+	"hMjybaTJUwe60sA6IZEEINCBAqL8Gjpg10XHMvmXUgz/PxX2cmxVmsJIJ/W100zqRsJgKVv5aiLTaAnq",
+	"43yspGBvKygeuBev+SpydAiFI9EYSS9Id7sPKNJOv0FukfinJYDFPw7sBNYFiB+0xY7lkOda9BDngQQn",
+	"mW5g1nBUuACG9tQW52V2wwczhiUszCgiv2Bcek7ZDusmsLjHLA55IuKdpEdVDvPUGQQzgWs5dKwJKlYU",
+	"ZXTsIXBVK8h8TIg94NL4yIkLNenVYdUbUdptqdGijXco/hDvMPv/usfUEMeGIVg32cuzgZBa0EyRhg1f",
+	"mYpLuske/WW3oDoepkV5g40RQONMFMDfY9kk91hASr1/XXcybMcssgXIYrvyoCN9C/vku8apWjwxyygn",
+	"rZhbwhny9HCjOxjiujxS8/NlgbB3/gB7gsBPlsH550utnDl55P2mgIVxLb2ZSWBX8jX07Q3P/HW/i+13",
+	"zeqCx4DW0utuu/U+nJv2JhsaML90ISQV1t6Tq5VwAQt0rcB17YyOvd/gn2DR/30FJP+CoLUULaitFvYO",
+	"qLPp92GVR6zwOIdMdvotuip4/p0iqfUU79pW9+DwDxutlYIV2ESsvBbm9yucLSfp7cl/Ycilq3HZzmDF",
+	"uIUHBNfM9I2+Lffu2LKozmByYpd05N5vppYBrU7hpZ+c9cQCcm0ppruET+e5KF0zij57sTBfCBQDHhn+",
+	"HEvwECFKjPc3XMMWev722hj7Ii7UdKdW3Y8lSx4BugCL41Tz9mzeejbjHUDwTbmWHcMmIt45ZrkaXEPA",
+	"cDpW2IHnAUCYbgK7uRqtyjg60og3avSI8fY7sfoHU30hTTm7C8P/JSI1v6j2Eu49XdsgR6DQiKs3uxas",
+	"GTXXQqYAQrwbYvcCVAWqGHT1VdmK3oVoRRPCy7pJXYuU9CLILwEBH7DmLcXrrobrnlAkRdxkqiIYrjaq",
+	"0NClOAN2+wdG1jYC9bEknG176ZJdBuctdqWSyDSihTQRVKBybb9pGrFSFDkf4HrA+ooyljRUxK6qUhr7",
+	"ExD2U2/mGkncOw4jX0hwDZk+KE2ht5jyzLC3lE/UsaR0JxmiwK/tvytVp4Q1QrQXgXMT0zkIkbIPBE4O",
+	"CFi269Fgj30VsN2L8I0en8DqoqbE2EJxN7AdlD1VQTXlEpm5lsqX6Z+DfAecmeWBpPbLNzkzeMvmx4I/",
+	"SmVQr4K019/u7weGzzV29EKCbW1TBFy5FVVamTYX7qLPY3ZizvwO1uYp9q537xAhtrgUA+Svtjoe7bUv",
+	"vN1ZR7s2/br+Eg/x1fdKcaOuxS7A+PWqILi97Cd7VbAXvkjJ9UKmWyTDCmEj02aQh4lfKXecAYvqQ+08",
+	"l3VB/r/FLSdkuhQ90xIEytK7RoCeHf0e9O3Xshc/N/TW7ifrgJEj41kqH0aMGVHsVsVyz/lHXlIDJg8S",
+	"9EU2utkaum4hAqbiN54ygJ3WqUdkSJPzvYh4Ubim19RsrlHfmfneBsfsaH8/QqgKXds7CXKbiECFVtFS",
+	"uCF9b7sIGZJFaifvHF6iJM9Mn50GjmrITgIEbsiA4gPTOAVuGOFyXX0poxyr9boJ21v30HLPBBp+zbpH",
+	"h9/2+rH8yR1cXbffgsoyWF40VbpGpXzGEgSIfMjMOC35lOcAzADIytH+U5yenX4sE/txP1Z1fWrCgrXB",
+	"AAR13+b6WgffL4KPjUCliCCPheCIbPIFbNS/O5zjlciVHPn2WbRTjgmzdSV4Cd16roWMGiApGBaD6VOu",
+	"WaZ1hS1f2ttzi+J9sbG0TzC7R8pi4cPbBOWZP6nNs7l1vx/fPaFvwzIrIWaqwvIB1SYTgHjWjLkMj8+6",
+	"OgAT47egOIL0+ZfPEHmBL7N5ueYLz9yzJYh8RBuePoOj8nZYkxOPkM9Kb4FZE0DJgVgbiIJQTNcyfQnw",
+	"5CVidHMxNJCB46VglSRiRtTIxEND1eRXgvghUzYWpej7GtMJnyFx7JWIZbwT77BuKSaeyt5ehLrfGirD",
+	"LBc9RyNOJqhjfaRLAb/57g1LgirixBoLpiqlSOuOeMh+3nWl72HRYgSWXJqWQmu4DFrv9RwYlzjMPJQW",
+	"7ol3oM4B0ANQFYnpeOLELVU1Gjfn1F75nP5egNpnElnv/Qw3jG9jvop5a1I8oCDCr96STbUnBisy19T+",
+	"VTEqeVqLnVYvMClVvsg+R/8IuCO7XLMkkG8J9DDohSx8diQoBoylH8zxYhJwEgacBJyD9p4mhawWuRgY",
+	"xuGnDnqYVkbHksReXT+CrRfwud2jw8Nen70quYTMYQI3JUTc4YoWcajjZjVALA/3Dx3Bd1GqQmmeU2O0",
+	"gObbncd2IVMv9cZKGT/FzTOOzkjL2ZN1iB0uH+SR5/Q1ESidtj36bXODNApmu6ka1PCV/iSNWLxzIezH",
+	"QzqpIUsrkwkd7zQS3nX/pZmAtiFuV0HKWzu0AD4LusRpKod1qhP2qSN111DIgjTuSBMN7JLnP11csj03",
+	"tG60nIJe/wmR3YNe3BqdjyfrcXuTzdnRJLHuC3NGwfdO5WLOuJxrGqJXxPwcOwuz/6NZMiyVNAnKuis+",
+	"uE4iaKbjuWgO9qOjP3wT/b9n+9ALR7Pu0cFT1nmJDOR/8wRzscyhYM/6rwf7P37X7/QiiGvOCgE8OBE7",
+	"f/sqYq9ev4zYB3F1HrHvfjyP2PcvXp8BRc7zl66hmQs4Wg3Y0bEkQRBRD5qrWV0KDnTBgxyKeuBJyMfj",
+	"iO2A1QB5HPoMKHZxJn88fxXFEuZjX9w+2xrbPM/VVKSepAfr+4OOT6hLrpQZs65TV7j6+EdYzFhCDyE+",
+	"uA5aNXSsohxiGV3dD9a3eW1v8ACTQurjEbcK0FVpYUYKCmdmTN2Iss/sB6EboFwMGYWEdD2gtFElHwm3",
+	"iGORp1QKbAeeiIkqZycwOSR/BOU8BHSqvVU0+N6/JQp6Hi4OSrag66OVWcCdYKfsm3lk2km1dDlPUWMz",
+	"bxJdkf2sdyIHiXZgM9yVg+RRSYx+mA0u7Hc0SzSk/5ECy3bbQz34lFEv2C190T8rfdGFkOlip55QDqzV",
+	"tQcQHTNrszZQ+y6A0pQd9cVbaHzzBP+ZAEhbbPxdkXKwYrOArtLHrpaVr/x+8NEiem4x/78YmAmYcpA7",
+	"B5v8UctAbEuAOT+eM6AJzDQTJdciZV0wC9SuHpcitQK8F9nrY+kjn0KmdYhwoqSYsXFmLYGZ9Vpm1NWw",
+	"SjPTZ2c59osBKl6aVdPtjmWb383u5XafNPocwivrWHqiI+9hhQZGmJ4GiwZxwWOVp+6tQJGZYAnLWOJY",
+	"lFAb4Nsdg93ThfRxAgN8hAFcBT73BYN5htjlzERM9Ed9hHN7xoDFORyzJweHQAbFb3iW2/MQsQMYFvPA",
+	"HpfZffKNva4XsUMCPcUyk3Y3odTtPnkGrFK9Pjvn1k6GQDLBqulFGh0vOm1tCGEHrZUN+kQhDLvRXPXT",
+	"42Ocz7DL5jZk8WlDFtv4wwPEH3LoylULw/vHHoKjR9EH+0Wfl3zqvl+dZa5aWxPbjVPwLGUJn8Ak/vHf",
+	"/8OGwn53uTsY80wSHsW3Wir4zMovU3KpcSZszPWYdZ1OAOKSiLTAtVRTAp/QAwhXxbUWhhxp8qBLbgQ6",
+	"+VYOY4mKMbnVANjNVsRyMLZmfervQUGrytY+7YGwbunRThU6mSPoIv3EwEgmtx+lNPVpR+/aH0FF92ZG",
+	"n7Cjw0NC3QQPdUibBrOi+9qqxBbvGUYFIAQPRT2OeqjPTq9cetCMS6FhVbpETBjLJwf70T5qlrCsB77m",
+	"TJg76HXWtUIk0OuINbIfkVS++fV7rsc1rw8Q9yGrISEi6gC+3Rkak6R+xxCCCTaIswpmThwtIZOhX2vE",
+	"1b01Xn3rRqEgTudfbPNC/o0e91sFuo35f3WdSOf1mBo2ZfYtLUfrK/U9Wo96rYxg0uWpgO/BASFdnLDu",
+	"+4vnvdqb9XrEuyTsiufcUeHy4J3m1XksjWLJ1A5gTtFpBo7YRAozVeV1EjXID+qnUdQdWymHtAvgIOux",
+	"SGNpD3la5YJ1tRAs+Y9KNQGzJw3CNdLgqmQB4yyeQNcvGXszO+e+5u7HDMKEZ1IK451/sijoTQhzrKsJ",
+	"y+Qgr+zh79Yg5ljOrUI07ypKPnEeGQ3pgDhFqa5yMen1Qd137MJ47uBgC2WaPTmwerkDAN0pihhao452",
+	"9+CKd15LXQ2H2QCAwfQ5j9mTfwXp5T90h3FvDCx8/T5zstMVtc3HR2AzezGWxtJHB2Gx7AI97fVjGcu3",
+	"vqeGwyZbT/yXiqDVHmLsoM3zqGlEC/ecZIU64G9iSfjXBca/p2wRNh0559jTJ0LEgad99lKV7PCIjVVl",
+	"T+jQiDKWNVEHfKe6zVDAaTn3yPpjfRwoladqKt0+SGA/WkGdgBlMtHn2ADTsTajPHqupPGHZsPGFIQaP",
+	"u1w7NRJZqxSH9F19gzaKhOxCQmrQSsEU/2SPE53P4ByNRd6arJnHq28q9OFsbp6PZAwFC7UEbEXplEBJ",
+	"bCFXG5DkONXX1m9yX6VWTIvK0Sir40Hq31OVzydAvCIfCbNbD+C97FZyffSyea4VGwnTFCNIIFqTfWZl",
+	"y/ylmsaym/gfvsO/J73IvhpauEu40j+jF/V5yNVvP68L5/SL6PjwkxQNM9R6J2oqreqwlpLdQgDrU1Ig",
+	"oPdo/6j3ULuZsgiraIDqdf+eLt5M8v16nm8yp01W7ZE1qPcfpG7a2/TBlJZS96z1kSlfsVRMnfMR4nyu",
+	"xYxxNHtc9wxwja3V0U1GwpBGfE4dMZLeMUugwi6JWDKoSq3KxMvjWBbWqkaTrqOtx/GrOcOLXJRJGZ4n",
+	"4JK7ttR5vkSg0bM/BCvx+zfi7UINvDic7Z0vf2OX4nPtcnhi2za3AgVWntwj+IQbbrmsfaKCbeG309DJ",
+	"z1bfPmIqT/1Zi8CJHgFdOmcmm4iH8/3BLV7Nb0ieYagIXKTVOiDew+C6dr9PyG+hmEEUuiuBa+4cEoxa",
+	"21GhJ0zQ3HeqqhzitiK7EW7UeV/ZhI45pxhYnlv3HALPRmHAALqvU6Uv1yyZD4EkPg8wQVZ/GNi78PBL",
+	"4LveEv3orqoUjqX11pWswyqdJWvd6ri76xac9Vg2vXV2N2e912en7Pyni0toSGncR8CFrtcWIYG8KAQv",
+	"wSPkUO0DjTm1sn+QynVkyNXIGgmubT9p8x6FUcKUNWxtDdXXnl/IbxGXDlGFkDryX082URb2i48FMeLj",
+	"UkPanw3VoKLyZdjqupH1kSzeOVPSZLIS8U6fvb3dk52LI22qI/uh6ak/uh8Ls1hm+MCabv3XBwwpfwDu",
+	"vkbabwiHBjf+QGlDp2JKDdWDEzXg0klcgKY4VAiG1Ky19kDGH+YfVmeDL0PHNNN1S2BEQnOtZJDltUcY",
+	"9Ewd08Xcq31VK3E54ZEopttCxG2n9PWl+d7NvdcmMmxjentb9Py4uahfsKauPtgnococKaGxZIHoPVrs",
+	"ngdPVjXRl7/tIIfIaWXGO8d//dkeMmRb9X/52d5Q3rgjW5X5zvHOHi8yOF80k3lJ81oi/h5oba4AToLt",
+	"pO1A/RoNPBGGw8le7Ie9WxUR88SnVJsZBVXisu5b6PPG9cgI/lwc+j10TOOSj8QEQvKAqJxf5GAgROgs",
+	"DvS6kWDRrPvDX856bJdKUyJXj2HHTMUgg0kHw17PBm2DgnQGbH/NIwV/a7nYuedsl3H7ShXPGUJMEbwz",
+	"FKXDX1rniHROMHLBZ1jssTh26Gft1olH2qhOiXQ0mbXhc0gfRIxqk4JMolUnwfPD7bs4BeglJOwpSLnh",
+	"/UazIPyhdU1uRK4K+1q7ULE+FnkhSn3i+l92j/aPIHlVlCqt4JAEQ6f17S2DnwNkGPuiGlaU2UBo1k15",
+	"ls/Yi/fv3l88Z35uAHbCLfXd5dn7i+eX1hZIc2E9UurmRP2RBnwwDpcFx295vtXfqGJh6bHHPaoStste",
+	"nv4pYkbwScTGagpmvCqvdWQ/i8kG4BtYq19JwweGpcLwLA+3pNNK7Q9299mDXcOD4ItTZYWLQNRHB//e",
+	"dsDVILPuSqnUkO0yYzf9RMkMYmMIlTXZjT1dJhtcizLCPTRALihcVkKO5PaTNV9jMqkkCPGf//5/AQAA",
+	"//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

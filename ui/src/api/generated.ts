@@ -80,6 +80,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.changePasswordRequest,
       }),
     }),
+    setLanguage: build.mutation<SetLanguageApiResponse, SetLanguageApiArg>({
+      query: (queryArg) => ({
+        url: `/users/language`,
+        method: "PATCH",
+        body: queryArg.setLanguageRequest,
+      }),
+    }),
     stepUp: build.mutation<StepUpApiResponse, StepUpApiArg>({
       query: (queryArg) => ({
         url: `/users/step-up`,
@@ -132,6 +139,8 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/users/google/start`,
         params: {
           return: queryArg["return"],
+          acceptTerms: queryArg.acceptTerms,
+          language: queryArg.language,
         },
       }),
     }),
@@ -897,6 +906,10 @@ export type ChangePasswordApiResponse = /** status 200 Changed. */ Message;
 export type ChangePasswordApiArg = {
   changePasswordRequest: ChangePasswordRequest;
 };
+export type SetLanguageApiResponse = /** status 200 Recorded. */ Message;
+export type SetLanguageApiArg = {
+  setLanguageRequest: SetLanguageRequest;
+};
 export type StepUpApiResponse =
   /** status 200 Confirmed for 5 minutes. */ StepUp;
 export type StepUpApiArg = {
@@ -925,6 +938,8 @@ export type LoginWithCodeApiArg = {
 export type GoogleStartApiResponse = unknown;
 export type GoogleStartApiArg = {
   return?: string;
+  acceptTerms?: boolean;
+  language?: Language;
 };
 export type GoogleRedirectApiResponse = unknown;
 export type GoogleRedirectApiArg = {
@@ -1517,6 +1532,7 @@ export type User = {
      */
   token?: string;
 };
+export type Language = "en" | "de";
 export type RegisterRequest = {
   name?: string;
   email?: string;
@@ -1527,6 +1543,9 @@ export type RegisterRequest = {
   /** ISO 3166-1 alpha-2 code (or the country's name). */
   country?: string;
   referralCode?: string;
+  /** The person ticked "I agree to the Terms and the Privacy Policy". Required to be true. */
+  acceptTerms?: boolean;
+  language?: Language;
 };
 export type LoginRequest = {
   email?: string;
@@ -1552,6 +1571,9 @@ export type ChangePasswordRequest = {
   oldPassword?: string;
   password?: string;
   confirmPassword?: string;
+};
+export type SetLanguageRequest = {
+  language: Language;
 };
 export type StepUp = {
   message: string;
@@ -2248,6 +2270,8 @@ export type ContentPage = {
   sample: boolean;
   /** The page, rendered from Markdown without raw HTML. */
   html: string;
+  /** The date of the page's last change (YYYY-MM-DD), when the page states one. For the terms and the privacy policy it is the version a new user agrees to. */
+  updated?: string;
 };
 export type CreateSupportTicketRequest = {
   user_name: string;
@@ -2446,6 +2470,7 @@ export const {
   useSendVerificationEmailMutation,
   useVerifyUserMutation,
   useChangePasswordMutation,
+  useSetLanguageMutation,
   useStepUpMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,
