@@ -18,6 +18,7 @@ import (
 	"clearvest/app/plans"
 	"clearvest/domain/clock"
 	"clearvest/domain/plan"
+	"clearvest/domain/reference"
 	"clearvest/eventstore"
 	"clearvest/projections"
 	"clearvest/projections/investments"
@@ -86,6 +87,7 @@ func (a *investApp) investor(t *testing.T, email, balance string) (*client, stri
 
 type investmentJSON struct {
 	ID             string     `json:"_id"`
+	Reference      string     `json:"reference"`
 	Plan           string     `json:"plan"`
 	PlanVersion    int        `json:"planVersion"`
 	Amount         string     `json:"amount"`
@@ -133,7 +135,12 @@ func getInvestment(t *testing.T, c *client, id string) investmentJSON {
 	t.Helper()
 	res := c.do(http.MethodGet, "/api/invest/investment/"+id, nil)
 	expect(t, res, http.StatusOK)
-	return decodeJSON[investmentJSON](t, res)
+	inv := decodeJSON[investmentJSON](t, res)
+	// The investor knows it by its reference, the same as its rows in the history.
+	if want := reference.For(reference.Investment, inv.ID); inv.Reference != want {
+		t.Errorf("investment %s: reference %q, want %q", inv.ID, inv.Reference, want)
+	}
+	return inv
 }
 
 type settledJSON struct {

@@ -307,6 +307,24 @@ func (e KycStatus) Valid() bool {
 	}
 }
 
+// Defines values for Language.
+const (
+	LanguageDe Language = "de"
+	LanguageEn Language = "en"
+)
+
+// Valid indicates whether the value is a known member of the Language enum.
+func (e Language) Valid() bool {
+	switch e {
+	case LanguageDe:
+		return true
+	case LanguageEn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LoginPendingStatus.
 const (
 	LoginPendingStatusNewDevice LoginPendingStatus = "new_device"
@@ -421,6 +439,72 @@ const (
 func (e MetaProduct) Valid() bool {
 	switch e {
 	case MetaProductClearvest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MovementKind.
+const (
+	MovementKindAdjustment MovementKind = "adjustment"
+	MovementKindBonus      MovementKind = "bonus"
+	MovementKindDeposit    MovementKind = "deposit"
+	MovementKindFee        MovementKind = "fee"
+	MovementKindInvestment MovementKind = "investment"
+	MovementKindReturn     MovementKind = "return"
+	MovementKindWithdrawal MovementKind = "withdrawal"
+)
+
+// Valid indicates whether the value is a known member of the MovementKind enum.
+func (e MovementKind) Valid() bool {
+	switch e {
+	case MovementKindAdjustment:
+		return true
+	case MovementKindBonus:
+		return true
+	case MovementKindDeposit:
+		return true
+	case MovementKindFee:
+		return true
+	case MovementKindInvestment:
+		return true
+	case MovementKindReturn:
+		return true
+	case MovementKindWithdrawal:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MovementStatus.
+const (
+	MovementStatusActive    MovementStatus = "active"
+	MovementStatusClosed    MovementStatus = "closed"
+	MovementStatusCompleted MovementStatus = "completed"
+	MovementStatusConfirmed MovementStatus = "confirmed"
+	MovementStatusMatured   MovementStatus = "matured"
+	MovementStatusPending   MovementStatus = "pending"
+	MovementStatusRejected  MovementStatus = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the MovementStatus enum.
+func (e MovementStatus) Valid() bool {
+	switch e {
+	case MovementStatusActive:
+		return true
+	case MovementStatusClosed:
+		return true
+	case MovementStatusCompleted:
+		return true
+	case MovementStatusConfirmed:
+		return true
+	case MovementStatusMatured:
+		return true
+	case MovementStatusPending:
+		return true
+	case MovementStatusRejected:
 		return true
 	default:
 		return false
@@ -744,6 +828,11 @@ type ContentPage struct {
 	Sample bool   `json:"sample"`
 	Slug   string `json:"slug"`
 	Title  string `json:"title"`
+
+	// Updated The date of the page's last change (YYYY-MM-DD), when the page states one. For the terms and the privacy policy it is the version a new user agrees to.
+	//
+	// Example: 2026-11-28
+	Updated *string `json:"updated,omitempty"`
 }
 
 // ContentStep defines model for ContentStep.
@@ -1066,12 +1155,6 @@ type HistoryItem struct {
 	Type HistoryType `json:"type"`
 }
 
-// HistoryPage defines model for HistoryPage.
-type HistoryPage struct {
-	Items      []HistoryItem `json:"items"`
-	NextCursor *string       `json:"nextCursor,omitempty"`
-}
-
 // HistoryType What an item is about; `Transaction` is a deposit.
 type HistoryType string
 
@@ -1126,6 +1209,11 @@ type Investment struct {
 
 	// Reason Why staff rejected it.
 	Reason *string `json:"reason,omitempty"`
+
+	// Reference What the investor knows it by (`INV-5Q2X7K3M`), also on its rows in the history; see docs/history.md.
+	//
+	// Example: INV-5Q2X7K3M
+	Reference string `json:"reference"`
 
 	// ReinvestedAs The investment the payout went into, after a reinvestment.
 	ReinvestedAs *string `json:"reinvestedAs,omitempty"`
@@ -1350,6 +1438,9 @@ type KycSubmitted struct {
 	Message string `json:"message"`
 }
 
+// Language A language the site and its e-mails are written in. English when not given.
+type Language string
+
 // LoginPending A sign-in from a new browser waiting for the code e-mailed to the account.
 type LoginPending struct {
 	Message string `json:"message"`
@@ -1459,6 +1550,82 @@ type MonthReturn struct {
 	Month   string `json:"month"`
 	Returns string `json:"returns"`
 }
+
+// Movement defines model for Movement.
+type Movement struct {
+	// Amount Signed decimal string, into (+) or out of (-) the available balance.
+	Amount    string    `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Details What the row's text is made of; only the fields that apply are present.
+	Details MovementDetails `json:"details"`
+
+	// Kind What a movement is. `fee` is a withdrawal's fee (negative) or its refund (positive);
+	// `return` is what an investment paid back when it ended (principal and return).
+	Kind MovementKind `json:"kind"`
+
+	// Reference What the investor knows the movement by (`DEP-7K3M9Q2X`); see docs/history.md.
+	//
+	// Example: DEP-7K3M9Q2X
+	Reference string `json:"reference"`
+
+	// SettledAt When it left pending; absent while pending.
+	SettledAt *time.Time `json:"settledAt,omitempty"`
+
+	// Status `pending` waits for staff; `confirmed` a deposit credited; `rejected` refused by staff
+	// (nothing moved in the end); `active` an investment running; `matured` one that ran its
+	// term and paid out; `closed` one closed before its term; `completed` paid out, credited
+	// or charged.
+	Status MovementStatus `json:"status"`
+
+	// SubjectId The deposit, investment or withdrawal the row is about, for the link to its page.
+	SubjectId *string `json:"subjectId,omitempty"`
+
+	// UpdatedAt The last change of status.
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// MovementDetails What the row's text is made of; only the fields that apply are present.
+type MovementDetails struct {
+	Address        *string    `json:"address,omitempty"`
+	Asset          *string    `json:"asset,omitempty"`
+	Category       *string    `json:"category,omitempty"`
+	ClosedEarly    *bool      `json:"closedEarly,omitempty"`
+	EndDate        *time.Time `json:"endDate,omitempty"`
+	ExpectedReturn *string    `json:"expectedReturn,omitempty"`
+	Forfeited      *string    `json:"forfeited,omitempty"`
+	Network        *string    `json:"network,omitempty"`
+	Plan           *string    `json:"plan,omitempty"`
+	Principal      *string    `json:"principal,omitempty"`
+
+	// Reason Why staff rejected it, why an adjustment was made, or why a fee was refunded.
+	Reason *string `json:"reason,omitempty"`
+
+	// ReinvestedFrom The reference of the investment whose payout started this one.
+	ReinvestedFrom *string    `json:"reinvestedFrom,omitempty"`
+	Return         *string    `json:"return,omitempty"`
+	StartDate      *time.Time `json:"startDate,omitempty"`
+	TermDays       *int       `json:"termDays,omitempty"`
+	TermRate       *string    `json:"termRate,omitempty"`
+	Waived         *bool      `json:"waived,omitempty"`
+}
+
+// MovementKind What a movement is. `fee` is a withdrawal's fee (negative) or its refund (positive);
+// `return` is what an investment paid back when it ended (principal and return).
+type MovementKind string
+
+// MovementPage defines model for MovementPage.
+type MovementPage struct {
+	Items      []Movement `json:"items"`
+	NextCursor *string    `json:"nextCursor,omitempty"`
+	Pending    []Movement `json:"pending"`
+}
+
+// MovementStatus `pending` waits for staff; `confirmed` a deposit credited; `rejected` refused by staff
+// (nothing moved in the end); `active` an investment running; `matured` one that ran its
+// term and paid out; `closed` one closed before its term; `completed` paid out, credited
+// or charged.
+type MovementStatus string
 
 // MyBadge defines model for MyBadge.
 type MyBadge struct {
@@ -1690,16 +1857,22 @@ type Referrals struct {
 
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
+	// AcceptTerms The person ticked "I agree to the Terms and the Privacy Policy". Required to be true.
+	AcceptTerms *bool `json:"acceptTerms,omitempty"`
+
 	// ConfirmPassword When given, it must equal password ('Passwords do not match').
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
 
 	// Country ISO 3166-1 alpha-2 code (or the country's name).
-	Country      *string `json:"country,omitempty"`
-	Email        *string `json:"email,omitempty"`
-	Name         *string `json:"name,omitempty"`
-	Password     *string `json:"password,omitempty"`
-	Phone        *string `json:"phone,omitempty"`
-	ReferralCode *string `json:"referralCode,omitempty"`
+	Country *string `json:"country,omitempty"`
+	Email   *string `json:"email,omitempty"`
+
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language     *Language `json:"language,omitempty"`
+	Name         *string   `json:"name,omitempty"`
+	Password     *string   `json:"password,omitempty"`
+	Phone        *string   `json:"phone,omitempty"`
+	ReferralCode *string   `json:"referralCode,omitempty"`
 }
 
 // RejectDepositRequest defines model for RejectDepositRequest.
@@ -1779,6 +1952,12 @@ type Session struct {
 	Ip         string    `json:"ip"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
 	UserAgent  string    `json:"userAgent"`
+}
+
+// SetLanguageRequest defines model for SetLanguageRequest.
+type SetLanguageRequest struct {
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language Language `json:"language"`
 }
 
 // SettledInvestments defines model for SettledInvestments.
@@ -2064,7 +2243,12 @@ type Withdrawal struct {
 	Reason string `json:"reason"`
 
 	// Receives What the investor is paid, amount − fee, decimal string.
-	Receives    string           `json:"receives"`
+	Receives string `json:"receives"`
+
+	// Reference What the investor knows it by (`WDR-0123ABCD`), also on its rows and its fee's in the history; see docs/history.md.
+	//
+	// Example: WDR-0123ABCD
+	Reference   string           `json:"reference"`
 	RequestDate time.Time        `json:"requestDate"`
 	Status      WithdrawalStatus `json:"status"`
 
@@ -2247,15 +2431,8 @@ type GetInvestEligibilityParams struct {
 
 // GetTransactionHistoryParams defines parameters for GetTransactionHistory.
 type GetTransactionHistoryParams struct {
-	Type *HistoryType `form:"type,omitempty" json:"type,omitempty"`
-
-	// From First UTC day included.
-	From *HistoryFrom `form:"from,omitempty" json:"from,omitempty"`
-
-	// To Last UTC day included.
-	To     *HistoryTo `form:"to,omitempty" json:"to,omitempty"`
-	Cursor *string    `form:"cursor,omitempty" json:"cursor,omitempty"`
-	Limit  *int       `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // GetInvestmentHistoryParams defines parameters for GetInvestmentHistory.
@@ -2558,7 +2735,9 @@ type GoogleRedirectParams struct {
 
 // GoogleStartParams defines parameters for GoogleStart.
 type GoogleStartParams struct {
-	Return *string `form:"return,omitempty" json:"return,omitempty"`
+	Return      *string   `form:"return,omitempty" json:"return,omitempty"`
+	AcceptTerms *bool     `form:"acceptTerms,omitempty" json:"acceptTerms,omitempty"`
+	Language    *Language `form:"language,omitempty" json:"language,omitempty"`
 }
 
 // GetMyKycParams defines parameters for GetMyKyc.
@@ -2606,6 +2785,14 @@ type DownloadKycDocumentParams struct {
 
 // RejectKycParams defines parameters for RejectKyc.
 type RejectKycParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetLanguageParams defines parameters for SetLanguage.
+type SetLanguageParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -2895,6 +3082,9 @@ type ApproveKycJSONRequestBody = KycApproveRequest
 // RejectKycJSONRequestBody defines body for RejectKyc for application/json ContentType.
 type RejectKycJSONRequestBody = KycRejectRequest
 
+// SetLanguageJSONRequestBody defines body for SetLanguage for application/json ContentType.
+type SetLanguageJSONRequestBody = SetLanguageRequest
+
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
 
@@ -2990,7 +3180,7 @@ type ServerInterface interface {
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
-	// GetTransactionHistory The caller's money history, newest first
+	// GetTransactionHistory The caller's money movements, pending apart, settled newest first
 	// (GET /invest/getTransactionHistory)
 	GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams)
 	// GetInvestmentHistory The caller's investments, newest first
@@ -3152,6 +3342,9 @@ type ServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
@@ -3344,7 +3537,7 @@ func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Reque
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetTransactionHistory The caller's money history, newest first
+// GetTransactionHistory The caller's money movements, pending apart, settled newest first
 // (GET /invest/getTransactionHistory)
 func (_ Unimplemented) GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -3665,6 +3858,12 @@ func (_ Unimplemented) DownloadKycDocument(w http.ResponseWriter, r *http.Reques
 // RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 // (PATCH /users/kyc/{id}/reject)
 func (_ Unimplemented) RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetLanguage Record the language the signed-in user reads in
+// (PATCH /users/language)
+func (_ Unimplemented) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4245,45 +4444,6 @@ func (siw *ServerInterfaceWrapper) GetTransactionHistory(w http.ResponseWriter, 
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetTransactionHistoryParams
-
-	// ------------- Optional query parameter "type" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
-		}
-		return
-	}
-
-	// ------------- Optional query parameter "from" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
-		}
-		return
-	}
-
-	// ------------- Optional query parameter "to" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
-		}
-		return
-	}
 
 	// ------------- Optional query parameter "cursor" -------------
 
@@ -6179,6 +6339,32 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "acceptTerms" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "acceptTerms", r.URL.Query(), &params.AcceptTerms, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "acceptTerms"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "acceptTerms", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "language" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "language", r.URL.Query(), &params.Language, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "language"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "language", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GoogleStart(w, r, params)
 	}))
@@ -6507,6 +6693,47 @@ func (siw *ServerInterfaceWrapper) RejectKyc(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RejectKyc(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetLanguage operation middleware
+func (siw *ServerInterfaceWrapper) SetLanguage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetLanguageParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetLanguage(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7984,6 +8211,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Patch(options.BaseURL+"/users/changePassword", wrapper.ChangePassword)
 	})
 	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/language", wrapper.SetLanguage)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/step-up", wrapper.StepUp)
 	})
 	r.Group(func(r chi.Router) {
@@ -9062,7 +9292,7 @@ type GetTransactionHistoryResponseObject interface {
 	VisitGetTransactionHistoryResponse(w http.ResponseWriter) error
 }
 
-type GetTransactionHistory200JSONResponse HistoryPage
+type GetTransactionHistory200JSONResponse MovementPage
 
 func (response GetTransactionHistory200JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
 
@@ -13723,6 +13953,115 @@ func (response RejectKyc500JSONResponse) VisitRejectKycResponse(w http.ResponseW
 	return err
 }
 
+type SetLanguageRequestObject struct {
+	Params SetLanguageParams
+	Body   *SetLanguageJSONRequestBody
+}
+
+type SetLanguageResponseObject interface {
+	VisitSetLanguageResponse(w http.ResponseWriter) error
+}
+
+type SetLanguage200JSONResponse Message
+
+func (response SetLanguage200JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetLanguage400JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetLanguage401JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetLanguage403JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetLanguage409JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetLanguage422JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetLanguage500JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LoginRequestObject struct {
 	Params LoginParams
 	Body   *LoginJSONRequestBody
@@ -17059,7 +17398,7 @@ type StrictServerInterface interface {
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
-	// GetTransactionHistory The caller's money history, newest first
+	// GetTransactionHistory The caller's money movements, pending apart, settled newest first
 	// (GET /invest/getTransactionHistory)
 	GetTransactionHistory(ctx context.Context, request GetTransactionHistoryRequestObject) (GetTransactionHistoryResponseObject, error)
 	// GetInvestmentHistory The caller's investments, newest first
@@ -17221,6 +17560,9 @@ type StrictServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(ctx context.Context, request RejectKycRequestObject) (RejectKycResponseObject, error)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(ctx context.Context, request SetLanguageRequestObject) (SetLanguageResponseObject, error)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -19282,6 +19624,39 @@ func (sh *strictHandler) RejectKyc(w http.ResponseWriter, r *http.Request, id Us
 	}
 }
 
+// SetLanguage operation middleware
+func (sh *strictHandler) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
+	var request SetLanguageRequestObject
+
+	request.Params = params
+
+	var body SetLanguageJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetLanguage(ctx, request.(SetLanguageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetLanguage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetLanguageResponseObject); ok {
+		if err := validResponse.VisitSetLanguageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Login operation middleware
 func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	var request LoginRequestObject
@@ -20241,517 +20616,541 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchs5mij4KlhunxAVnaIoWa7ukqJjjyzLZR3bZbUlT3XHsNcEM0ESrSSQDSBFcyoccX5t7O8TGzFv",
-	"sK+wDzBvMk+yge8DMpEkkhfLcrl6qn90WcxMXL/79edOKmeFFEwY3Tn9uTNlNGMK/nmVsVkhDRPp4iU3",
-	"9peM6VTxwnApOqeda8U0E4Z0h0aVbLhPpCBmyog2UrGMUKHnTBEjCSWKFYwalhHF/lEybcicmym+TGds",
-	"IIbBXAev2GJ4SoQ0Uy4mRFE7KtfE8BnrDUQn6eh0ymbULoiJctY5/deOXUDnb0nHLArWOe1oo7iYdD59",
-	"SjrXUnNc7/Lyf8jliOakcC8QOYYF5VQbwu7txmBav2JaFExkLOs1FjCWakZN57TDhfnupJN0ZlzwmV1U",
-	"v1oNF4ZNmILlvGNGLc7HhqnVBd2wVIpM2xObU27IiI2lYsSohT0HOqFcNCev5jqKznVjaM62uLb5lOHF",
-	"KUYzMpMZyzWZ0sxegf0tnbLMPYejYFl9aFzAvZwNhH0ho4aSGV3AlwtmiJ7KOXya0jxnak+TnBp7mumU",
-	"isnO1/kp6RRU0RkzDkQvZ5Tn19RM7R/c7q6wfyQdQWf2S2afd5KOXTlXLOuc2qEbZ0g/vmZiYkc4fnoS",
-	"g6CX3AL04oWSs9XDfMGVNuT97QXJ6IJwkealgxFYzT9Kphb1csZ2jCj4ZNSwzprZb+Xq3K/pDlMbuePE",
-	"AUa+YovV2d/QO6YBtY1aIPIE2KLpmJ1WiN9Ed3LHFoSKrP7BfzVhRiMkjeFcHQkB0CfdGVV3LCMNWvGS",
-	"m1Pi4JgLbSwEyzFRpRAWacycp6xHjixOHT99OhD3XPNRzsj5zcXVlYVCRVMLTAlhvUmPUPL+/dXzM6LY",
-	"jM1GzJKxsVSEGpIze9rHJ2QqS6URcOGckWDWB71EyTqtwPYUiIX/+yh6B+KeaTNjwlw9b4FwXr+SbQvo",
-	"353sRinPa3xXzJRKsIyM7BUSRlXOmSKpnM2oyHrk1l4pU/dMAQ3TCRnJ0pLNhJTC8LyiMwPhCA2ADQAr",
-	"KTWzhOeekYJqzTLCzZqD/svBRc6osts/qNb+ENp8rWQhNc1bz7rwLzzwpP9cspJdlEpLFTtsbeh4bI+k",
-	"ZHuaDAX7aPDlIbEEBI6woBPmGMQZoSMg6BZSa9yxb7QRgxTnbln0Sb/fuurXfBYTBV7KOZlRsSDcsJml",
-	"CrA+OSY03A2ZyjzTpJuxMS1zQ57299tWmMM84QLdR53Tp/3ErtZxPrvWDXzwlqd3bA0GPfA2bxUVmqb2",
-	"JFrnMME7D5zuvWbq0fbyEzfTTNH5GiR42BSf7Le6kEIzYODPaPYOib/9K5XCMAH/pEWR85TaEzv8u0aq",
-	"VM/yO8XGndPO/35YC6+H+FQfXiolFU7VBFJLm7goSkO4JjOaW/pgGeanpHMhxTjn6VdYxDlJpUhLpSzG",
-	"ohRELIchWYlzsQT/jkrKZEVQJtrwPB8Ix/EsvfyUdF5INeJZxsTjb+iGTyw/4IKMSgOCH81zOWcZ6SqZ",
-	"s4ToUqPknBA+K5jSUlDDxWQfTv4HKdjXuXrFtCxVygj7yEGItSLInGqSsZwZx+knUiJEXAnDlKA5Dvn4",
-	"pyhnDPWduQWMuZJiUulTwE/PSMYM5bkmVDGQu2tWm8sJLPpHaV5Ydvv46/1REl2mUyJHf2epIV6sMjKQ",
-	"9mFJ13SRS5rdSvmaqslXu2rEnZHMFhbZjZQkt9PDkm6lfEPFwtEd/RWWJCVyR2oMmxVGW64XKNqgFB5U",
-	"WmFsDvf2YaA/wkTvBS3NVCr+b+yr3Loh2uM70KkRzUiqWMaE4TTXcL7vRaFkyrSmo5xdCsPN4vGX9hPL",
-	"8wOk6AlQopFi9M6KIqNSc8G0JqrMGemCnM+FLsdjnnKLbCOaU5GyfdiQYiCFUhExSiAtpiTj4zEDAu4A",
-	"zVHd90KXRSGVYdkblnF6C8zvawD8mFvkWxTMQjvQ4DRlhQHu9smzZ4C189Twe24WV4aBOmtlWqYMR3ZM",
-	"zYpyeGD1+1UNMbGCwOnPqz/fcaQ/6/biF/HKvvsp6cwssCBxYB/prMjtkOeCoHIjFcq9PzAFWKQNVUC/",
-	"yY2hIqMqI0VORVSLrQWVf0XJBZZXz5jYLdeWBiRndkmNJQamiYyBLvQhlWLMLbSBAOt1sA9ubc0fFRNs",
-	"vvzjjJrSLuxvkaM9Lwol72l+O1VMg9C8elVuIdUrzcM76vf7/V6/H7s4/6XMmbKAf81U6sAzGCD25Yx+",
-	"PJ/JcuXdPv6vZb55JVTuvNilG2xbebJ6GvFpwy1Ebx0OnnlNMBBNm4cvxcWUclEfRkN9ipyBYtRhe/Dm",
-	"037sVfPxJdXTiKkJxMJ6V4lTBBeyNCRQMOBnihtRxGqGZ8QfYg9PoDJCRBdQ6uwdNWzztj61n2CtSGx/",
-	"hhGVEkQMtMtSrZkBec1uKSF8TO6EnIulLW04/SWmMV2Eh6insswzMpGEWn5bHxuhI3nP4FXjYWlp3t3u",
-	"8jZ+c1OqpwmZ16ys0unra9/TRDAzl+qOdL87IVP2kWYs5TOak4xPuNFnpP8RZNvvTqwEefnu4riPsNL/",
-	"SCSsgOb7CVEslSpD0Z0bTVIqpOApze2ksx45h+UQmitGs0X9OhjEhDRTpvweLIVGJQbR0HIhSk763/fI",
-	"O3+EI5Y7WzB11K0+yzN3wNwkJGdjQ6yUtDh1Im4qRebMCGiVc2vRhJvKeL3wIL8riK9ezPub50RRAwvN",
-	"OegtW8NaDCWe0WzCXrN7lq8iwYwLNPKh+LZk4OVjZrmv44OwEmGXZ9fRJJ8tpHfGxTs2ZkrRXK+Oj49Y",
-	"RkrNlCbzqdTeeuQv0uJbxep6nVX7ircLrGf4cAQ/2heXSTp8nTTOYWnZf1t7pK95jLbk9hH8CwxSWy0P",
-	"b6i+QKoUXays143cuqgf3Wl4eQEhtpN0cm++ZB/tQgGStJXjYwLAMxRJryUXkd05gTUqfmUOrDcb+BuM",
-	"FV/yA8d2dwG2imuq9VyqrJWqO2Dx7y1bvaPYKPNsp/eL7V+O4eNFLjU7T1PLd1r3sYllUPyepHYw3cph",
-	"n267Jjy254h2rauiLczSkiyampLmOVBqxu8ttfCMAWdeWtqT48jRCmkcYWqca5S3NWya21gXQ4hbtojS",
-	"dqHsAtWnF/QfqwdSofdWeF6PBOrPCq4nHe2IaowvoDcK7S9FTlNmWRdTxLCP5gx5FTeMaLrQRMuAWI6k",
-	"zBkVK2fgJkvc4tfvvUVhgzW9NLN83ZotsxcZurOsJvWGqrtMzgWIFZaBKzonL2/fvO7toOgBiDp/0RaK",
-	"V/V6Ei56zZ5fyvmV+Umqu4jyw4VRMroqbVixM0DcGFZspPw4p59hzcKvnSrbXPK09Y4KOmEPu6F1UAue",
-	"GK4JvgPACrBq10atbj0rtSGKAURvB8ZJR+flJHr8hpucbYYI+N6/ndSIMN0AE3BREVW42rTHhFUgTqOQ",
-	"2grdORd3UU8oNVM0zNoztQeFIS+sIJbDa2JkgkIpN1aAJlKw6J1teVKAO/6cYBPJyn7XHRgapFbPDCMj",
-	"YjsHB3f0iffc3PLZFiuvYy+Cr9Ys9ZbRCIGzipgdPXp1rVQApa6d6YBdwhsU2HbkDW5C4A0O0wolxzy3",
-	"skGFUzkdocsb1BpQ+ayixu6ZWpCUqmwXpuFPJqkok9/1hkN2O1yHRmtRqLn7twIcvemUKpMQe7ZU64RM",
-	"+NgkxK5RM6utZwd2fwnJubZKnkzvEmIBJCEFEwnRU87yLAFNJCFzmufM7MKM+MwR3c34CuormRpTaPL+",
-	"XZygep3mQVjrVJsKeWdocAxX6A41fmGlMGoRk7CzJUvpD8+iZj5O84uVd39/crJuw/WL7wU3LCOvuJhk",
-	"ELW0fsdus7C46HYUo4Y9RL41U1YbhNEGtCrfxrTiTTIvWJaWBNij72KHhHaXbV59kHErMDyNpSLPbi+A",
-	"TFzevkwInwjpH7y/eX67jflrnRVKioPUrjRih+Lj5plbbsbNKYlanUj32e1FQm7fXRz39y2O1UaoLpig",
-	"zrwJakYXZMTQziNLs58QKiz106xHrsB0tGyZcue+t2yjIt1czpmCbxOwbol8Udm89mF+N1upWUakSBkp",
-	"mPIDVjYu8OvogqZM26XzKkysDhDzJq3+meXolVXMjgtWGXBMFCzPuZgkzvjVvJqj4z9uQiIH/h4ka4hr",
-	"xyjH4DHGpRWvAgfLkmIXt44x9aESEMItrHnfU5DNr8/ZyBLiiL2L0XuGtj/SpWRsWQKZQhwDSsUFk0XO",
-	"EmIkSalJpwAFB2MOp05G0uj95UPvxxXw8NTr5Te2XjuJ2k9/CzP3WpJG7/zWgArcU55TC3fOELNM4RCH",
-	"xoxZPmthtTSWgnCzQvp2pHyrdCGVliZIUkBs6RkZLYgP27Jkp8IyQLJbtDFbQiWF/c/yLcRI5Ji1yFJ2",
-	"fw3CA3RxarWh7nDM2NBTzX+U0jBnIrfoCSe9v8IWyHkjmMYeWm2idvjsbJ+scqDOpxT1JCsiZqWjBRNm",
-	"n84Rv4ldzAeM4cmGdaCOj+4Z80mpmG7ezfF2NxOwmuYBAZXFk5cKD36bw0aJ6jzLFNN6O7tZlDA1x6nX",
-	"idcZQ5TnVE9HkqK1rtWOuaWZNrCKRgT0ggmvK2w1noutbrMFYayrfrZ4I4WLMN9mVHj7HXy70abgT2Bl",
-	"snoz0TNFMSpCbOoLXjZbMhXBKiPzzGK5Zi4cGyhCVCTeXjQz1MSNj+30J+KjTnnGsvMd4hEClGk3a24W",
-	"1FbtXMrFMMVO1RGJP78jVvIlTNj/aNKFs8TL2I9u3Rtp4weaKpbxyCmS7qBjafug48KpK99M2ywuY2OX",
-	"g7QXWG4EcweDN/hyzB5cE73nl9cHf3j15M8H3//lzXFnrYS6zlUXFTy2XOd77aKBtzBCr8pfSYVZITws",
-	"Q0+92GpH1WkGN+7BsXk9a/A8INut6N6OW1sczjm8+ynx3huIT9Jrwrwb7wV+X69oew+1YCzTPpEJXbju",
-	"Uye0RNyJNRpvsfIf3dsADCXN33BRGrZu6TN8Y82iYaB8AdIZZGNBDpTF81lsycuscg3oNI93acmbASDu",
-	"63TDs+2tXUtgFWF9VUR9TD7TMysEBE5idEqv0qqL15fn7/7l8ub2w5urHz88v7x+e3N1u38WBDdjUAB3",
-	"Wt8YtDSQo06Oj3sbbQ71zusVrztFjxHeN/vs9qKTdC5vX3YSS3Vvo67YJUBb/dyKYJ2kA6LYuhEgfyJy",
-	"ffrteHva7I5857uGydsEnTrDJH7hw9Slnzi5274PfoUq9cRFHUHupE88WSXy0tB8DWb6vWH2o9Wp8zyx",
-	"Q6N9dGncNvyrTijBo/XzrgGM+nBWb2fCXFpmfOG5FBPYuseFKcX1W95NDbFLsIteyUVaJXxZLdRtcaFt",
-	"+7bbrte8ZtM3FZf38HztJM7KGw286h2zH7YEKobMNQo6lVTYRep/z9lcg50GBJbmYX9oMe62+ypa7LRL",
-	"R/MhNMfiYPGDub/IZXq3CgVCzlvcq3U4756uFD+I2em+v73Yb1z9WsSW43FUF7dANqYYBIaZs3aJoL1O",
-	"XbKjS6nLrSKbEGpZ2w+SZKWCdVmR8Q/H0/6srwed/aYy6n5vX08r7N/6hBR8z2LrfCpzH66lt4L5ZROy",
-	"nHeqg1hewboLO8/uvR65zBqrB/GMxnsWOapBJyGDzvf9Gf7jaPrE/nMf0tkMmUltyJPvnvZJRheadP/4",
-	"h+/6/enqwTaV8s0BEX6tLRt941BgyWUTi/ZphbFpq3M0jne6xBVEHSHsY8sDua1TE5zpboqkilOy465x",
-	"BLujuClnMxrzjux2Ip+z8YfsL7ajS6ryxTuWsVnlemtuaSzVmPFohCAmu5hSCTLh90yQsoh7zcIs4diu",
-	"CsVFyosYfwYlF+2NI5re+RyfFWPlZnltKVe5njMJ9hg9Ip+E1VzZJcgFzD4k3ssMDBidfVNasFUm491n",
-	"kaxbu5kZTadcsAPFaAY/YCBYUldJSHPIGoGwCZqC7MPNKRnmcsLFB/axsNsdognAGXEgaeaAC0u2J1Kw",
-	"U3+SAwFf7SdkaKQpPvjTGpIummSkKS5kxuwLVR7dMCHDnIu78O0fpJzkbCD8RKh4YWwzBss5vyc7sPyP",
-	"ZWCvgGENKz6UjalP+k9OvZ42EOgcMax4X0AYsfBJ/UFJCDtQHaL8IZUyz+Rc+LHqR+AhH4iCgqiPNowh",
-	"/GdI6NgwRahlIaXiZuHSI+3YRU5FbWntnvS/x+Bg+/ueJoapmR4I9wLRXKSsthCfOaF1bhlklT43rKHx",
-	"z/atoZ2nYdCFabAcQb0BsBFjApCuLfdSMOe581M546+bbSCC43HTYWp7zTMEm3/I2D1Po5QKnCFtMlZR",
-	"GsuawDwfQCpihhUVRuApEAx9Kk1e5b0da4gGrHiTYHq19HozrydCU+pMx4TM69hyu/JSM3UGRSTAOjmV",
-	"c0L1AV+ypV/njGpGmEC4uac5z0jrdhwuvrYIF1mRhfJhfQdDEFIRyoy8Y1V9mCWUTmDNgMV2CIushIps",
-	"ICz+wlzwU3ek5ByirGmuJZkw8EFQRNGXxhRvRb4gqZR33Opb9x/cNB9gZA8sqwYwizltm4kipN2VA5El",
-	"rLQiEXo9q1Iz2zHRJcjeBCc/Lb2+zCXWed1eSDWRZmMQcsx32VLdZWUKpKSvubhbE+OcLbs6o06cYpeg",
-	"Zk/qNw8cW3XoylhZr9OrVikHlDna04RnG0z+K48cz2+pZHQbkw8cfQfezE3DlrYhfH2NNQQyop0VjGNq",
-	"y3Wwd6xOsFT/KKcYdgVcI/Fmv8Tb6/HZSjQEygGWi4L1NiEpNWwi1SIZiKqYDei4GUu55lZmcPiN1aSq",
-	"qAYwJIb4XF8jG4+d3BlNssfH3tqy0V0cPWHndo24CiCnNW1xyjrzgmW2wdFcPU8C588MoSmWstQCYbWr",
-	"YVkcc4JFoFXju6TrzBQJqawUCYFsTZaQS6wz4JLQsoR468W+vaXqZvY0cQ4mNyqk/l5Iy1cMy1qIbVvs",
-	"l391K2cj5ATHDRQwSuAw8IFjDigC94S9wyUcrBSo+h5r/PhbO8WIByvvFla/wY/aNC9uUBFaI+HD84vL",
-	"E1QAXakEnjMyDGqzDNHj7+AYBAln9wpe6oQ1lzphPZRO0jnP/l5WT17AFTyTotRRyxgOc5nzCR/x3KXA",
-	"L3EpeNgAqSDEui0BxZdvAxY+9GPA7sY01z6E2wpFluhqCtXjIJyBazLjWscpw3L0rl9c7C6CM2pjNqvM",
-	"JE1VybJLbfgsmnp3LghzD2urFqi2jELJKS3JmCqgqnwM4hMOCfQ1XxDId0U7mZqR7pTm4wP7aCB8WQom",
-	"zH6PPOe6yOkiEPDcPFyTgvLMWbKoIZCjzc0icRmOqKJi7auBYFZxJ6rS3FvIRpvjHILzvQqcQNbhNi7z",
-	"ooXfag5Rx1SIkubcalcqOMmUFpBujkzP6j8F5k4nxMyln1hHp4QUp508yPgFGDbiwP0Z7n0msuc7CQe7",
-	"mU2CgmbhnQYOd8h4nXPN9ltMLNqoMvUmnLURIg6sroJPILsefz5fAzC46oSM+UeWgYPBJ9PWC0V36z4S",
-	"AvaxAAbo9zuf8pwRx0OjG8Gc3tXpEY7J70lznQniTIAt8VFzKlpwAHV4QWcMUBvjYCslthYt4PfKZd5U",
-	"BZ9RzdO2edtsXjkV/8KUjta8syu7x4eV5hcYG5aX5vEr7tMulJxY0TKotNBm5VeynEwh6hWo2NI0XCcW",
-	"UF0WtfMFdLOAoPkAyFh5tH5sbesSHVGeVU6GarrsQ8nR5yef63VeoBnWVK0y30H/58LIpDL9+KHsqxvm",
-	"itfjXJoNw/p8er+rGwIaSFtazudGzCizG3XaLsimZrRBnA1Ts+d0EUZ9BNdpn7antldsAHhDVVwA+B3A",
-	"G0UZCdlQt6p7OZalqphEnP49NBYHZWBXyMVhbRNHAwG4lpH9YQQ7Rya5Qk8ryhayhibdbnKuVbxdlWI2",
-	"x/DUV9gSvuH8/1HnImL4noaSmaD0zKc8nTrtRTdI7pYej2o528v3gbi3OUmyHt454NcfyheJivhKAQzO",
-	"Jnf1oCNcG4mxKUQiON6HRUlEtrJFvERsF58fMhHQ6c+PmuANVWRbKG6F2s3hE1erVvG2gP824X31d2/J",
-	"aaParnj2Nj43R/eYPm8RIZnIiMWmZn4PskumqtJBGRFyvj1d2Sg1ovy5Vjb84hIalDNBP0wqZwz8NWco",
-	"B9TX6Hxl3IBTLi7A4eJbd/cf/04890mIwoLHpNI/SaB+xgOjtubo63X2gHlGeOY6Vun2F7DIGohC8FyP",
-	"EOtCitBC10k6YKLbFFf0apE6G16rEV6XIzBmtIFG/dyp+PeczaFWprwD1ekMcjj4uCpmZNV/59xxoL+h",
-	"sPDKUbxapBdUPzzIT6ZlxV4iplj/2FJ9qPwn5DwB917BFNE8Y6QLBp/a4lkZxbDi8jYs69Uife5mirGq",
-	"u0V6s5UM+6p6ESMr3K3oNn9+/UpCBJszK35ypU1CIAwX3NFWP/Jb22VDNzXQRLbkRdjtDFppnaC7+gyy",
-	"w3azb7QGuXH9L0zxMWdZ3JjSmqxcTF1x3TXah8dU6vGzCjOopOF4Y40NAXZ+9vqcGhsJRPj6rFapSyRT",
-	"rxOCXogrTeBaI3xawHaw87AKmKmcecFjVxz2wc41Lncx7xGrq1Vmnc9CVyStLUDuCeEW411DseY4vHgX",
-	"y3pKvly7wN8aNZ1gJc1b9KfadnWeJsVKT0GJg6iH4DkzaMSoYjbc6007EiTpH/69YJOo0j6lx0+/i4i1",
-	"7CO5eXl+cPz0Oy+KAF2mmpRFLmnGWtxfPGPbUC37Grz+byza2GBVaNiJO3KNy03pDN12cSGoVHlbYlkm",
-	"58LuM7gfrE0NclWXkuu3N7dYYHfQGXRq6x7MGxThbt7GIS34IRSnO7xbpIf9o++Pxk/S44M/0BN28IfR",
-	"UXrwPTvODp7S70Z/SP+Yfc/648MKlA6PDsdKouizHirt8TaOLGnAkjv46vrxJDaAZ42Da0qLbbj3aox3",
-	"+MWuEBPfp5u+Zf0O57fmgp75NKECLhlLQiIP8fXSNjueAl7SssQNJoMIsEOV9D3t7KUV8GFTCrQq0+wM",
-	"NFDoGsNnoDFY0d5IZ/b8Fi0R7/UuRW780X228QGqfENcHkvvvowBAnewhemhsfgvIqOt4dA3YFxDNytm",
-	"dXMdkMydJE5Hu5cPe+echvU0/chhG1bvDEXoKZ9Y5WbsmkocIEMKLO6OxvTa+YjZSZTdRjasZcIG1Q1n",
-	"Cy+oBSCQPrZqiI0LfpAMNaMfr/D7YyxVin8cxaSruDflnIwVlm2Yha16LG/bpmLF8uVvUEwbeUHbnWLN",
-	"ZaKeIFpJqo5egvh6SkZ5qdSCdEtRBUxL5etSjGVa6v2EpKX5IMdj0mXZBCqsDEQqlWCqikfYT8gkp4ol",
-	"xMVPJ/bJDGp8dDPJsCYD/h1U33Ruw/1kIIQ0H3zRe9KFEviiqoJfky6/i/3ET+0CtekEgyZ8/QeL8gNh",
-	"WaYVW8A+0NWuMIW7RR/B6yRiPAoL3LjdTtKBPWHJV7gOCzy4K0wCrlaMTzSaSmC2NrPIjRMA/KxexBnR",
-	"9K71mxXp/UdpyI1Htk4S2mm2kutx2AZILtcSqxWsTRjnX92sNUE9tXa6TLojaaYQCY0GAzT8OO8lBH/n",
-	"1DD1xWwg6ygy1O/SFZbvhQt1keNHj0VzH0JUa7BYudS7RboxtGHxapG2tnR49deLQOP1qhHRZZoyrcdl",
-	"ni/+t42bq1s32PXEdgFh19d1MZCVVA+XJAGXQCFc34VnVyKgJ9BY1cHnTPjUl1qWbS2ztGP4+e1qZPme",
-	"xsBzjDA/v75ymSc6CCav48ipCx7f3xBn6SlAkG2wvdpeH31jN6138OAA7QfEUC9demmmlgWkUPIUblVi",
-	"HXmsvSgzVkchLOfiYL3azeWTP7Wdg88MaD2P3CcKbBVW/rmQVNs+GokOuL0zUkFVVQ3G5SO4xpq9jSmN",
-	"D41if0PVHTMXVGR5RMEDTTJespRP4sVDckzcXc1uLZhoqe84a+sK4BqtYjSdXSGxo6DJYrdq646GwyLc",
-	"4nGpzuIaRajwbPS22u9PXtWFzrxWcgO9cswMNPUNCW+lgIJ6XIrK6bO98pvWi1uqEZpnlRn/zBV4i02z",
-	"XX2lEEgiTNlyUnWPmqyndkdxIaaKlY5HzFzSdIrNdTV6V8pRzvUUgunchxBIk2DLJWIUsDMFrY3jdZOh",
-	"A13snmQwusHI0JTpxLWfNYqPyiUtbR11z50tHzpAJ53gmKPnoBezkWwc2OX7d+9vnneSzrPbi5bSGMtM",
-	"AscIzj+w8bt9L594DTJxiF8NkwyWWLkqfUxYdGuRQVqp8FIIZ/OK6lYnfr7NdddWwgzq8aMbrsWHVrmi",
-	"Fqag9zW5dx6VBi5vLUPFV2FohGOLe66k8Jb3uh3WPctl4UInCiWzlf3VdzGB1KobPhFXUTWTgZo1gFrF",
-	"XJRoiyYutbUDWAiN1zLS/eHt2x9eX364eH11+ePth6vnUOGcmf042rl1hQuvegdHV3rfFnTwrOR5thx2",
-	"4Lowdgf2OJzhM5cpzcnIvq6XigP0e0e9zb2u/JrrxSSNS1g6zuhNBpXoVmHKF7VrbvCvf/3rXw/evKnL",
-	"V0SIJlSq2xyOMHOV7PwH0SUuoGtKhNlj1s8OjWV8LNDOnXSiRtzdWsYUdWDvbrG3rb15/lzSHBG7emkL",
-	"q6o/teAswlnqhcbv4hUqeGvMaJ8VjfDLhhxYief555kjFEPluS3jImO6tuI7wyrUBUgpWMXAHOGqn1Wd",
-	"uWNmiRVrrBUpBFvKOXiozXmTUzCnUGGmfm1PE1HORkwlpL+yj8cyXoTe/YYhI3QSVzcTB+RbyCSSgtN8",
-	"fd7VsmmgYqeo8zdyQqtoaHszVeHFMKNslfOY5kLWXdzbuQiXvVNC1tK3W/tH1gX/c2/qRUDtfX4Ue7C0",
-	"pUggs2OQTEvVmXg6JVaS0Q1YMu2B2tcuCjF6cgH33sIJ/SUSt9alaNWrOen98Q/RaKKPVbOKdTdj93zp",
-	"XkU/RxtlUBNLGly8ozdbt2WtBeWOn65pTbehvODOkx219sFbbW/QmjAUBmNWrz/pB0k1T7572l8fG7gp",
-	"DePB2RehMNnvn0T3fL9D4CxEzJ5ZlJ8oOdcYaQcCU/XUVWNpzH6U7OKJangC7fUjwK2PTA2EXzdrG+5e",
-	"1iDfFpC9Daj4lIooDERSu7aLe45nyTXXE7/GLxp6HMLNyWYdpIodbokP9sfUdiXxjJcip2J7nyyQ5U1p",
-	"JzhkdBmule/2hfmhnY8UDDjgTN4znQRYuVKH2fd6gjdBaourTZ+R8oqfbIzUuzF0PK5j9bzrrXbnfsnW",
-	"3f48fetutIHusquCKjpbU7Ojtb5CcKsFrGLno1HtR7KdJON33xBj7KKusl3KZvAsiZXISEgQFtBeNKPc",
-	"fePz6SIm5PF0il3xqb7znX19w90CPu7t1FW9PozEx+rWnQOmkFGHlx/cYHUrgahWAdUKNK9DcWzJkW1p",
-	"PrthGN1Fox2G4ShcDG4UiN2c0dTiVodl8NW6jWzoOU9drmJQ3ylYKs1mXHyYKOrzFe35f0hzqUsVt/76",
-	"aVuo9Y5NFSqCG4099laSBw9lGq3x140SaabfEozWqVbYGH/dVa2GVtRj0TqUQq0LpbguRzlPIUEmWieE",
-	"4hO+Q4VvP1g81G+Zy9fjR7cKy7Mb1bGY61IY5cvklrnLYsO6S23ZelLFmlE72SWTc3FG7FDIWuu+4QD+",
-	"E0hfdlKnpU6bJo2m+kmlqyi0tn1DuCFGcawLirTXUYVCgtyMhASCS88IdVGmGKqChuIqoEmVLjFHs1g4",
-	"gcdqHasCg/CnGxELUVrWSGTqr6k8rRuRZdE3fRzVBUSAbvF+M1V2/cs6bGUV8yIWVqDFp87lBp5rlpEF",
-	"Ni1ZP35gi9liNUF1vE0vxySUdy604EJmMXftukgRtfxphfJtglEcr2u+0xzxb9Hloo14e9PRCEofRYUe",
-	"eFT1MKkbNGFzR+jChsalpkrytEUjc1lI8Rx514Yb+tTDe2eukogVYabSMnjFoOhq3ED3d8l3lF/jEe+X",
-	"4NSWvvCoXxf3y4qHcdsFtlUGgu6huIc96FQJ4iE4z6OD/cN7DKIDcrVlZ/+2vqMN7R0XHpxeOH0kb2wV",
-	"0CI40QJRWNurcoNANai6PszKvvjStjbDV2uV0kHnR1m7X8K0lZxrmKn9NvxnPhim9YXX0UbDAALAeIli",
-	"E64NUxijWncZkxkERObQJ3HtGiKH+mOQWLm1a6EiEm3JA5dQqGvZ0hI99iXoahzX0uF4WtOcJNxeHNDw",
-	"2NZU8QQouQ4CzCLBM1AfKgEFv9SGMAvmdU3l7p7/XJNM1kHKe8t9COPxakF6QnPqq5u35MnRd98dHBGa",
-	"F1N6cIz33a3CEuFDH/+8GkK+LsF0Y8xdvJXjQ4PzqmzUxptboM7ucWQYubyp2WzVFCyWngnFPr2JNnDL",
-	"YR9CZ1bzwmTQsLV70u8HbQYjcBANXFzunbVT64Dm139rPZA6U7/1TGoLyaZFryBwq36Ok3uJdbepn36B",
-	"mQP30y+w7y1ahD7O5EW++PLNYXeII3rHNNtcqjlChTdTku1fjlIHGfP9BvX1sRuVPTngrRD86j0lzjSn",
-	"ZM5cLT0zZQvs++4HgJSSgZCKT7igOdEFS/nY9YlB2q2DtyHBlYwWMOj+GRmiHWxIDMt9t3g6Y81sE12O",
-	"7OpHaGQrzVQqb/xpJPHHDA43rsD+azm5jPcYpztZqRtt42vO/yObN0PtX3DFxvIjkYK85qL8uEt/92Kt",
-	"xbp5lRqqJX/gIqmEJ5YlWBn+g/fwJxUX9xX/odyEi4r+YMewIwyEmcsPY5oaqT4wQUe5fTH4LePa/Wiv",
-	"rx6ruoIEAgZdV8yBANUcEn+0Jl3B5sRuQkOjaloUjKozLHg/DDa1rluAX2qbqfh8Eq9RELPjQl6+M+aG",
-	"ZxrD75uwwH0rfn+7weqfontqyWf6jIIeQQTb8qY5tBPH0EHMXJrRO+7KYrmCcnF1dTf0yKk2N4yJXZa9",
-	"K8jUJ9OYD9YUjlYfSByYjMlZtlRabaniD77zGGXr/NDRpQWulJ3T4h+U637TLFS1RYvxjakjORU/rkr3",
-	"f+wnn1F8y75QBRK0NuwOhmk27t7fqjE31kPBBMx6LioanbahIz+25G52ilnXk3tTH8+qaqQ/s+aRxC+M",
-	"Fe+LSMQZ5H9GK7K9hxY4lWHB0wMnJCzbaLZD4XbjYquFsF5h+7429sOIdZHPqhLUtJGCRYuCdJ2VTOM9",
-	"edf5pl7mRavGfttIDa619MY8FsyoWF3ONip7lGdAXNk2SoaPXmsu+rhv1cnv+n3oME9TY7kaGhIVn7mL",
-	"D9Z1soVcDjNFbzLUCHYo3r5NTce67ZKDK6QDEMG2W1HHz6g4vjt/tswKtKRW1glPdxlyvVW/yPnazsTu",
-	"Dee80c1qgaGfZKtQhcZN1/EKliF/aC8+AY93YV71B42xw1zRSKWvBkTVZ7MRYr9ItVhTO5i2kiOaOLPR",
-	"m+oqmbhJNm5p1YPs8gK9c2tdHTY7FqgZX8SqsrLQz4opbjVq3q4YLmuPhk8HvBNyLtZ2BorYaJ03o0qg",
-	"26FcT9SX8wIcCpUbCVImueCG0zwhrDfpkUHnPKPkdW/Q6T00TNnhTl0RxcUtt/aLDC4lHrGx7OfcCsgb",
-	"oecbQLwxwYYltmDsQ9e4ppDRQxf75SoMfW6Nny8UFY8EeZsIpZqUX60t1uND6jdE0q/G+8dLwm5ZaiQc",
-	"rr04RdsFrePJn52+ED2/lTIJ0bORd0y8c81KN2gKW96+HXHzHeNrmyT927l8AXat52jW+po98D6tW8+l",
-	"+ALLWTvDDTNlRHeTprCqwvtY8UPL0dzz08ND8v7daxB///wOFR8IH4v76tVFq87kv4ZkgOsff8DcffD/",
-	"l3AnJOOKpSZfwCuCQM1KginW8SwdlqpYb/FnVLMnxwQfg09rUTDoyOE7jGwO/3RjJ+E5VfuLQdj7wkLz",
-	"e73GMzvictX9uMF/utFXub1Tc1s/ZRW9EQLdlnD9vpgomq0/Br6FJ3BtCpfr8+ks0VxMrLgFkaH23+Ar",
-	"AFeFqNyXyzrw0+gJqagDpfZIJAQdEombQ6raGv55VVTer6vM/PDcLFdNP5IQWBXcn9M8Z6butLgpF6kt",
-	"vcTB9oNDAZZqqQppMFShuYofnn0hZbkSZeqxaUb/u/url8pZS69JvXRDLcfi7HKbWLGFgxfu1U9JZ0r1",
-	"C9bIGQhN5ZXh9Fl9vZtXwvXVDGPffTB5ZOhGRe5Ii4Vm8ijXVV5p3Kr/eYnNq0ltoJTIe5bTeBPpirTV",
-	"n/z+5OQPf+j3v+/3j46f7BCjZnmd77oQhqoRKYgsFUHnZwWlrXV94aPD9+rJv33359nR6C/9++PpX+ff",
-	"pyd3r897fy8m28RWBQfw/PwPr47//JfOGqq1NsJJYiLkQ+ujB1LZEkFBvx96uLr/46fbhBw9JTMuSsP0",
-	"/hkpXHdHKfIF4aLyn/r29rrXqAQGzi9uBoJqMjwHosv/DdzMp+QZo4opMij7/ScpTAj/ZMPAeZZa8WEi",
-	"pIKIzG7gRkupUhzKN7f1noZgrDebetbZl1wOnCbdQQeAxQw6+66d43ZU0zTFwChafl5NekuP63hGgJFA",
-	"km9UrA8T0z3HiJGZ+NE4algTrWQ56G2J8kR2/bcW1viipp7LCe0uXgET2nwzFC6CdsX2DQxo7E4Y9ObS",
-	"+9DuOKiVPpLyzoIeBKoPRFcqiNDfrxwXC5LKMs+AD40gfio7rSMlQcbQUzkHpyfkuQYliRIi2D1TAMT/",
-	"xpRMwOoydEc8TMJW/c/qHyOHPMQv7UE7XxM1AwEbpIo5SxNCld0Nbh18D0K6I1ow7EakGM1hNZpMmXLB",
-	"F8u5Bktia4zNHB23srytmeMGTvZday5rC4oGq3u6TXDmZwN7DF6Dlrrbux9aqIsVwgxtBAt8XlNsqjUz",
-	"61szPWuTEW8Dz2esRxPWQ1nOH0Xcu+dsri2kShFmA36xDFLX7DuSZJ9OWVbmbE+TMVs5ozNwRU1Yhvjt",
-	"E5na+on/RPl9TBQCz0aZTqueCIxVLSXHJcbGbHE5rkF7vJCfuJhSLs7be27tUOKCdKt/BdkfbVWQUsbv",
-	"WVu8esMd7voKJ76iwX/+3/8rdurr+lE+RnPJGhOD5pIfX1I9bfH3YwW0MJG1WzUL23hgpc5aulh9Ru/I",
-	"pIP62DlK2NtaOJcaqFd3uDxcDXOeNAQyQXgj1YEtQ2K93yC/tUaV9YQxbtZfSkjaymIeENtNdvJw+PXL",
-	"+zW1bNzU0yDY9Y79DJIHXsj2Hoxwni06JcSm+PwmjfXkD2jSOG/w/G0BtvUYNjdpDM9gQ5PGSASJqzsD",
-	"OfHQNI1051UuyP5WZLuV8VoeKAXhZqthqqzDtYVy6pPZkqVsZF0oGINE797+LOblpYz2owjdtkkVngMx",
-	"JLh1e/Q8nVoeOnQ/DfcrL+zRfyO/J7876vX7UC5nJrUhvzu2Qu1+i2t2hW9E7t/X/MJm5DzPrUoD9VuM",
-	"XAKFIERnQ6iVu8ngULYA3C1C/iISsQSheAeZ+IzkjN6DDcAev0978SslNHf5k5u8PYGotuRquL1IyOW7",
-	"i+M+kYrc2n9sE+q1w20ZiX1plvbif4bKLNtFeIXX5je0/q4e7uVELw2oUDeWFDqNEkw45yUW6sS/Xnhy",
-	"+z9+unXQNAM7CDyt4XBqTIGGZXnHmR+D22PDn7x15LST3rt49PprWvBXzLIiUD/Hcm2G4svb22swS8kx",
-	"qeqq9gjEOVdtQ3zAMxeT3HurPHM/v75Ca8EPciB8NVVa8ENa8AkT+6DW2+fvvekLs3qZYIpWTd246Q3E",
-	"QFxIcc+EgTYLyMIt4mDuxVjmuZzrU/veAfkfN29/BIYvMgsrPfIGy/7oaL2fI6xlNujsO4MFoa46Ys8O",
-	"dqmUVBrWNfx54H3Ag84pGXR6vd6g82mIHUSG8OZw/6wRKgeTWrkGqkrPGF3uEmPn+MknnPhKAikVUEcA",
-	"6g5AU0xq6IhqRrqUKAadbhNCSaqonu4nxIo89WkYS+6h++1AEOgjACFHmjztP0GzyPAdM2pxcD42TJ2S",
-	"J8PqIvyy96r7tjsYKc7G+aJR1tsOfZ0zuyajFoROKBdw6GQmoc3/HvlRmqk9ZChblVlVmGuSs7EhIzbl",
-	"IjuF7gazmZ2ccTNlyg46pQWUiSH2shXLF5ayQFUAgyKcfV2xglFwd3FTRwNrOmNkeJWxWSHtgS8OXrEF",
-	"pP1oOmZ2cJyGzOkCDv7CzV6ZYV2Fz+FfDqoDOLi2+gmXYojFfSa5HNGcFO5XD+sgr7J7qD4zZQs7GWwk",
-	"Y1mP3KA9FzoRV1Y6u9gpoxlTVnKg5IfLW5d6hIkuHoQDuLBiGlxq113JPikh0BgTDGhGZjJjuSZTSypT",
-	"Wk6mhpSFb656Rmi97hFbSDd6Lid7GtZix4ZJKiC1v/bI1RitgTCuvYx6bLsdX1HOnyPxRTEyC5pzurAb",
-	"sWPPqLLSV+N8bwzN2SkxqmTDhGhpF2lhEJFxpBi902TEUlpqZp8p6bI2YZZczgEWz4UUi5kstY89124A",
-	"u53TaivYDxht4xkiONCS67c3twm5fn8LR359fnvx0lUoBF/8KlC5wboW9Y4sOzp++pTcc80tPz6/ubi6",
-	"squqQ3/t2b9/jxWtKZlImZF0KnnK9i1FdbVXG3HzhJI7tiCqFFinlMNSLCYTDkBwxwrjCsm7ioLHJ2Qq",
-	"S6UtmXCJ80ko6ksVtgV3k+3hZdslnWKgPgCvr8GBmF0JHfVHci6g04bKPEjXMdpTro1Ui/0zcGX4FBgL",
-	"8gAFzEwlZGqZaUL+UdoLsDscyWyxhM32BHAF3tkA1M2dg33XDti4npdw3xaaYFBMGoDCLJYa4WlXY+NB",
-	"u0QEf/q86oSFz0+Oj8+gVIElOnV6oJ0Zr80CorECpSqFsLudMKPJSf/7hEiVED625wrUHDACZ3M4XShp",
-	"eXRSV+Ctj78uPIHzWFVtzAVGQyLUI2UPaMS46mljhVnSffrxIzLak+PvkY9Z/LWwA8imLCdwFzRzwGbP",
-	"G4Z/xRYaKvXY59IxekubDrjwZT+Uz+VYRj9fo9Ax9rrirh3ZPqk4FvD3oJUL+LnAP+Ha99hJwb2B3Ava",
-	"qgwha37oMwGHifvdN2VBcj0QWGeeKIbhNWScy3kleQgM5iFmqhgjL40p3op84Zxl+pQMKxlqaHHq6OkB",
-	"+vQI/jgQ4IDbT+BFxcaK6emQdC1gk2HgDvWPEqIkZAzWhohSM1yOHcKnw2GmqVGlNiw7wF+9Cw8QQN/x",
-	"Aq+96mIEu4cggv2EFHmpYcQqafJPR0N0/6DGsBgIFPtgbnsK2CDdhQ0lBPWz3GqU8ErGmUvoaOxVSy/B",
-	"3Qk5hwIeyMmhtId9B7yR0MbAskKI7KUVqnnR5KR/lFSiIM1zbW8WPne5e0PEBQAfC7Oc6TOLWEgOcss2",
-	"6qFqZReqO9gzAG7qAHvF1QrpiHCVlWFq2UNLdnHFDoRPL+4K6c/hFFloYzH7KNrevHtxatlMKaygUh1O",
-	"t+JKCbKkhDy/fH15e0n+83/+PwgzVmhwMJbLiSzNcD9MgWEZ3LSDHKxhLmdOhwR//lw4nz7pDt/CP4au",
-	"GobDX6cMvH/3ek8n0ORveMPSgxfMpNODG27YKVDTAxxleEaC3hHuYhwfhVN+KbUZWu4BryPkg9A1EMO/",
-	"HDjFmGUHFo1PyV/evLZI6X4entWV011KWZNO95+QQedCSa0PNDfVQVqIgdcGnZ67tAN01QeyAsuIQPEQ",
-	"7uSdzIEAfDxIK0kFreNDwF0rmdcit9W4LOxTSHUD2TshTIylShHXawI9EKMFltGXOU8XxAA+dl3ERVam",
-	"Bmo36j1IPNb4fP+UDPEihjg6YCqC6BkZyrk4R947BF2gSaTPBmJ4z9kcfMCWjjmIhwpmOnHN83zylFSW",
-	"pkOE1xkZIveEw7AU1kVJ4EjJQAwhVMLNrYcwhv2yZ4X/Wo49tUjZIz8py0jstuwPT3pWaANW6LzZqIPb",
-	"ZycWS5dy6T1TfeKlI6+spFIYyoHvDuo4jkHHBThwAz7RWqM5v74KKhD7xh2u6CkteOe086TX7z2BupZm",
-	"Cir74YhmE9TeJ+hSrC7/KuucdnKuzTN8BarYozph3zvu94Mu5q7+W+7Y3OHfnRMLDaXbd6cAXwKo8ZGq",
-	"3vYF3bM7eoqTx8asFnl4JQxTguagwDZsFp3Tf/1b0tHlbEbVonPaeYNVNHECQF0AeUAGqu8sLMm6AJE9",
-	"fDrR0MBCzmalsCP+LemsolTntIPQDbMfurM6HNN/BAceidGFKwD37HBM/9Fb0Fk+hBYgUmVM9cgQecJL",
-	"M8td9QeRgVDbwEikhm+ousvkXCQDAfCl6Jy8vH3zmmRKFgWk/ktHdIBIG0m40EyZHhlqcLzDFFbwrEXE",
-	"iilRxQaiyGnKLKtlihj20ThGYxxlzumI5T1yYcVEIApY+w8lDuAPwYZZxg3GXuB6udP7rS6GgN8E0Akz",
-	"F3isL+g/HhNGg1la4PPF+Z8fAzjd0KQLJB3sRNDewd1AdfeN295vAClufxcQncr5ATcHc6nu2olDffYv",
-	"5fzK/AQvP/4VBJO13IQ2rNABwjzSrcA0VrAadKZyDiYbu6pB54GHX9AJ04c/67ycfGolFEN8C4U0+yrK",
-	"aL1ZVsl6AVq5oZMWcFkiHJ5QDERIKXqWgZG9azBiSKjzL7I9pyYtXNdhu5L1eHrtigtTRWfMQEf4f3WW",
-	"XsuWajuvHaoT2rcxiqmGlQ2x8Z/+9viwCJtpgUJ0xX5KOif9k82g96M0L+yBPgKsnhNtqOEp2p+6heL3",
-	"NF0coKCWkJynTGiWWMH5AOwboP5aWS6EIqvqsuyhhMVVTd2Cpri0069AUPxMkXt8KeeWI6LF2q39scjJ",
-	"S5YX5ILZbxzG0tSQjBnKwZX+kGM3jM62ljnsyyh09JwNf0USQKO6lZrQ9hKIANobIQYCZABg/96UgwZO",
-	"sIxjJ1uqMkwdwhl6ZAj5QUO0J4LBAWiTFU/saEBsBmJqTAFVRs/IkKdWeXFNL+WYUDLmH1lGNIO27qjD",
-	"OB08U3Su19OnW3tUjw90ME0L5YALeCQos2NXF9HFU/cx8Towu1dorxhcLsbCfj76B4W32xHfv/TA498q",
-	"tuXCBVWvxrOs3Em1MDJaADw9xuXUk3hTMVfk6uYtmL68rYrmudUH4afgKqo+pVtdRsbuD9NcpnetFOFK",
-	"NMwdiKtWOOApOmQQocBBgjYXwQgMidL6kGb3VKTsObu/sL8OwVg2k/cg/M+pytBeLcdji6Vco9GfN6QQ",
-	"Z0He05bSSLUAKz74CDWhBqKdndNMWw06KEoDnzt/okbPGkonbkimSffi9ZX30kHHFF+KHD7e9+VR9ZRC",
-	"skGPXAlS9wtFl4EsDauro7OPEJR+0j+BiMIV6PZn8Zi0pZqjhbDAFX0TMsktZmz6fe5pBz5otZ2TMVWu",
-	"mZM27tGUagAhcDl2Q/iUIl+ElCls87oJIZJOIXUEBc6zTFdwPPRWw3o5e9pDb7MzVuX3AAsyNdgT2cWw",
-	"J4GfSmNvJdYjtxaN0Ks3sdA0oundKaEuu0CwCTX8HlhfKQqqNGrRWYnwVQlr0g7w5LunfZLRhVV/XGWq",
-	"h8LuEi6vyu4xmKhfOQycWBCk8bcqKPWZzBZfHPbPcbmIAk3l4dMvjXqucyZIT/LeawdbINYzWtVM+Rzk",
-	"Pel/v/mDCynGOcdgoZPj480fvBcO2C08XkKnhccwzlmuYVrIheMmX44ceP7oE0hbraLP2f0bzNJ6fFHF",
-	"zXXjzmQLiQW6glGej+THb4LcX4I3T5O54sbUjd7CW3PLhbKmla31cS728GeefVonidaXu9lMwbNtjRTH",
-	"X9tI4bfRBiDoaPgmAOStqPKQnfUqAhtfFhqQFR+CY8cFQAY1ONtE42s6Ae8jhnBot1Rs5oC9c7gm3eGE",
-	"GTemywTRw/1TMsz5jJthUucL+ACUgQDjDHYttkp4nXEwdBmGEEM/rDroYOh/iy67sh+9M9v28WGdT8nG",
-	"d7H5EOZHbPv6a3sUnUeF/3r7mAQSwQMLd3DyVa1PVj6ALx9twzWpc7czx5ufbP7ohVQjnmVMPAT1KmQL",
-	"wKLRkAmz3bq4PudmsNih9xMi86yiyomPZYNWJz5nxqEholUrBip2z9kc7kM38DCjejqSFGvvtNqpVvMV",
-	"XQ4AE1D0HFXV97cXVggmUrh4Dy1nzEdtujjMrkW9gYAIOhfW5XudY0SWHDsJPWtI7aOFk98EaukLMmeK",
-	"+ZQ5b/qqPPAYQLVyys0DbcHi59WRPCaTqCZpYRPVxfQ+G8YfDLEgQdM8B9NotSCIQzQIqL5mjD/47SGy",
-	"jjJowiPS7QPfOhayGqKqIgpb+Bb5uxyhXgU2S9D9LEhaBQ1hc8zmztigz3yfNWNyZ6OsN1mygQjhjpoq",
-	"VAjS1Ou4DFcOmnShCb8vsALQPqcwEmijqTMeQQEGiD1ciiGEEscYm4PFUas+sZBsfuqCeVFT9d9SscAA",
-	"xAgI48LeIBI9hBdFVchHwodIbe8IYkDuERaMhdd7D6D/vwLdrELEa0tVXc5TBashmIL9z8eEohHTkuYM",
-	"Oj4LOX8wXrKcT/iI5w4lWzkF5tEgzgXRwWAUJDN6x7QFaF/pZrkIDrrYq1zygfC9BHFcDAQaMYtPuKCc",
-	"QTEGDnHV6Jz3Xf8Iswd5So5dr52BGPpvTsmY5tqF9FIyxOTbIdEUglerZLIZ1xoSO/ZccgKse0EWslTY",
-	"KWIgUHZ0e7UYuZcQ/3pZ5JJm+Hq1E5/sokn007/KUgX7rt+mirmtIzNnWY/8VZZYngWGqAJ8sdVIlZG/",
-	"dlhgoz6lvUeaK8dCHEC1Vhe738I/EYcvA4D5fCH48eXUcJ1RigMRqEEMKPWAjXIHH1t4S8h8urD/6P2a",
-	"JNJwc80oP9gmIm0FXjPX9PZBdGTCzG1dG+AlioCtFMXqCdywGSnskiDxCrNinEG1ooW+lWJXzT54ufLU",
-	"a4iadK3+PxDDYOrhfsMsHGY26ITQ7O9l9WTMmBUl75myOuYLxob7zgWCpXkGAnrPMfv0mf0XJJ/SdOpT",
-	"ZbQPXmTjMUur1UekahdMWT0ZiOoR2DC56ZGhFaGHXjsdAq6j6G2YTshI2jlFmpeQLWQ1ZyQeaWmcBq2Z",
-	"ObWqr9a+d0ql9aIrF9UMHSjMztpu30QhGqzfZ74XQ5htPxB1un2cQkQgIG7zgWyO2ugDVpxkS/R2I9/a",
-	"bz5toR67918oOets//qthJdjq8Wz67SapSAg1CJn57Tzf/5r/+D7v/3+d7EU4fjoYNNoDJ6xMS1zg0PP",
-	"6EdMCocYnSpF/CjS0uIxaaw7pbaAndAOADbZr2oD+LL6EZInR3ya9tQHU82aUB1MV0hmCwO2b7di1zfE",
-	"gO061wUgB0T6W1GFG3zjkS768Of631fr7eZXIXveUcWr53i+DdX72oCxGSgeInB9JeN7w9weKEVdKxnI",
-	"uXCZb2ChOrOqPZgtcs3ISf9k/8EwVeRU6FYRCzNWsXIldmtyNtmUGprLCZgxfBERX2/D2SNXOif55kty",
-	"PBB2c4apmbZKBRUog2TU0FOnoMJD+NV9xpwpryFxkjvGXHKae80ODUaAGc2w9sy6pHwuyPsbksk8p0pD",
-	"Ms7QTvyOGhdYN2VEUcOWAgrsO6hJWtFzwagi3X6v3z/pO48/+vtJYf/vd/2e/V0MxO+O+n1CTWWY2u+R",
-	"IS3UsK5sAJFfVIiS5lyzDOfmwk6TQqxwtTzyH/9Onnz3lBwOLEjNntuZ/uPfyVG/D5l/UBsN0+GtTAzO",
-	"vbn020cjWMZ1kdNFjwxdKMQQg6VdVIWa6YEwUyXLybTav4UBy87cVWMRkVOrJJtSYcjf0JV5+Y9/J/VZ",
-	"rqxo4GuEu31habDGAL93Zt9hgqVThv7c7GaHgd++hgdojqiMxlAmhCFNF2iW8+vHa2lc/VmtGIN9gBRK",
-	"zrhmrngPOoMUx3oTVCxIqhaFkQRKe8Xk2JxrA4D9mGZiO8E65hjgrX6s2EUYnMjxGCLYIVMFa9bpJAya",
-	"8zQArmR7ohXxDf7Dl2OKEqyfKgB2kNqYmITg7MBsGFKqKUvvIPK1tki5BNmA5kzAbhbMAdK2S6teUdv2",
-	"E5+46vqwYRqfNqzwSTXsI4Vi/BWUVrn5UD9pxD4HwYiR6EnZCsFAX0TXij7Ht+a+MQ4sgqE1oza+CTlH",
-	"LHt/VRdm1ayqEAvBkRjM5KRfqriZzpjhKUr0wN7WmonQTSgN204DDPrsbeX8/2N/a4Wqqvu31cCxmvRf",
-	"y6lqT6uFHgDqfOOO1F/Ukv4TFnwIBQyg975yGRSdARaCSFHQRVLZPsHWYaWOB8tkQH0O3LetLq6XUE7A",
-	"U7G6bEZt9lqxIGFeULg9F95roTyDnSUDYQmJaqWhPl2/yXidIGYpGLiiINHXy2TAg3sDAX1QPQkhEMf+",
-	"d5a6POaP5myl5mlVcEDIOQp/LgPUUs8eOen3B8Kb0zXL7VjN7dkN9Pbqpo3ww1mV2Yu/tfgbBgJPqypQ",
-	"2nQ3YB61i9cBz3TEG7J/Rk6Oj/2541UNhCyN5hlbZSGQSjGqgutW7q+7dyV0OR7zFApduJ9Pye+wrpTg",
-	"waXvWemy0TqVNwTl1n6rVXvVPb3v6h5gQik0VgY26rqjoksy2aVtKuFWxuZNeuX4j3eQck2mLM+i3stm",
-	"P9tvNe61pe3uVw5/3awou5CkVYX5m+UOX9Mxe3K8xWS3Ur6hYvHOhzh8CTZ0ru9qSTrGfr4EhzEM7jvV",
-	"963C9LsXF+Tk6I99cnHzL6eE+kJUSs4twpJB523BoBaCI0SDjn2GFGSVeCGfHAj0UOwnECBv37c6tDNc",
-	"oj9nKa4J3LCDzkUu9cpkocPDKu8bPB5nFdl3n7kmBngYQSZLUCHJLqkuLApTcGPlYU2MzKz+fMs+GpKy",
-	"PPclo4guICNnypiXn1UpMKluLNWszOlAdGE2cClDqZs/DRMy/L39vwP7f/99mBBDR5YlQCcNOvFhUPuY",
-	"3qcY5tTh13vDFkn6xu9uZ2L5+T6PzbKuYR/NoYO9mpoty8wtmeRuQ4nrXkaNoekULhDlGMtuLTctmOIS",
-	"Kqsi5MJaXK7fwXOufYG6DYv4NTkdzi2uBhBdmesafgis9oDH82Ba0jRFHzpxCeTWsiUOxEoRHtm8aFeH",
-	"+VkBAEE7kGkLjPpD+aMbU4GTgWjau5zu66reReVKH6VoaUW1ClDHXa16K2R+PxB7UIk0ECytvERzi+QL",
-	"4roq7GFtRZe0Zn+0YhYKgFJYaucq2Tl3dAxf3eF9RZv91wzjeuO6WkYQ+7xqEPE1hYl/xpSdmhQ4PYtW",
-	"cZihdyESUPwFAoaXaAGjKl8cKGZhzBPa1uCwQnGR8oLmUDcMU+48Hq9IE2eBNT6gGlKNGTdYTbuJWQWu",
-	"+dKu6F29oIeh12Miy/JK2ypa4L6+oqPr14UFYNJx8G9lBTSJB5hg+U9lzUGgAwEWXG+f6V+rE1ibQGgx",
-	"gc3gZv+pCPsWsFoF54IrB47Zkp4AY38D4CgAX7qo1xjgJmTC7y1klwUIvI4SPhh+2yk6F9qoMvXEPCrh",
-	"Va6GLiZiQeDRPnrdaiKPMXJIuUUrmR+IoWK4hGGlnhHB5ks22npc79QIHa1JVUwJygI3pUkQ8eryt8G4",
-	"U6oJFgV0FrIqEjYeWO9bmF0Fh/SLoPmXt2hFtvbNWrVCMd2HWAZw+5VNXP/UxOliKqVm6LjELC4d4l1A",
-	"ic4qY6NU5HyZmOkvTqgQVddqoRjYj8UaEXqxClKlHMqGjRzpBMXYCaeorcqZOO8vrcB9eQLwbmlfvxD2",
-	"r1EhfW+Ub96E/U9NEfAWokrnmWuNkGeVQduiHrjvsi+ukUL/B3OYUpHlrD3C7QZ7R4CliZKUplPmjbhW",
-	"SJ1AXAVkELra2kzjy65YtSUDHEqsdTGvqW7GTEaLSvrpkSG2/8MAjJzfs2FdHglC4qFuudbjMidjZjDH",
-	"SDEXvaENzf0X9UKgR8aIMQGl+CEZCa1lsGcwE5upJdByTIZUvx0P912oR9BfZdhMTwShB9phwLh2JZjH",
-	"6Ifd71XtVsBQl+eu8DKF/F5XXRoOpe7M1Ri+GqtHLt+/e3/z3LsmL0slC0YFlNxTNCfPqLiD7FKeL0hV",
-	"UQvC4tB/UECXMXVnh7azd4fVW2AUPCWyYIL8iUz5ZEr+RHI5J38iUEp6/4w8u714f/P8FkMDXUgX+4hO",
-	"zGpat+2kvik7MeYQ28F75Frx1B13M75Q98g1ggnWHo9V240WpnoDwHvhYHer4Be9mI1kvjZCxbeWwkPv",
-	"JB23/2g3qdVsm3zRPBHYMPZe6UFn39VFcUsp7qHfXiQVoXOUdZJqVUfRrlaPao9snHJryRb70p7G68vq",
-	"zQufSwnYKJj+zPyENQF2z+G4CwQv1+MX15OEtvF0ylwQ21TO62gNF9EYEFH8dqtouxkzdF1Y+Rv7/FEZ",
-	"vaGxK7nBSnJ2eRm1r3zxqMZrVxrfgnBCRiXPsypmAuRDcc+VFLV7xXcgUuFJ2+Vvc84FXYAAfOiiTtaw",
-	"qlsfQzgB5dVXOKk+JN2L15fn7/7l8ub2w/PL67c3V7cfzp8/f3d5c3N5Awlt1ecYg4iVmAfiXGAgK0Zh",
-	"YL+6Oj5GVAm4rlfYqKquEteEsRQTvHBebepRS+qEc60NiPXLeYxo2J+mTEGtdujz4QrVQ8FT18Oh7gjs",
-	"ocRf/m6Q4uJIr/FvUHGoSSMtly8Uy6zyW8WIdS2vpakpaQ78FPpyZpCnN6MLkvHx2NeoN3UbU/AmZvtO",
-	"H/KhsC2tymsNCquTotaE/jMPsTHn2UBU8aZU+1BZtLxULbUxggDSIbDsPcRpF1LTHDuiYkMx1/nF73og",
-	"cF9ObpuvNNfOWJpThRWEZhJkJopymZE5Uxh55ZgWOSL/bR+aW+mBqEO1zNTyAJln9Yu/O+onfeirv5+E",
-	"oU0pXArLyIK5ZmFVpy1y3D92LQGCnfmQAvQrgmTsTs3V0RwKaaBnBpoArVKbhFqtw3DXk7Zac5FTM5Zq",
-	"Zlkbc9Lj0uL9BlzdwuPjHsEYPqg3MRC4DGdc4yr0bmIFRKxYzStlembPmFa5saR7cnwczRR3AOBQ+1uN",
-	"87porPLbU4kvPBoBvTvuH3+51AMHnReKWeIQm/xHaB5TV3EFwMEC1aSbyVQfekram2UJGXRumL1B3+kw",
-	"Kw1netDZPw2wx4McYM9ZiCXYStBXq4W5sOmMq5/sW6Eh/jjzjYYmQ0hfdNXfcXj99uaWHPqhNZSm83EN",
-	"QwvYQ2degpib36wNv6D9EQGc0FoasooWkFik9FQpy+M2mRc2cuJVA0PNjwEH2gO130HnQosK3gTqF9tW",
-	"qMCxAFNnwpOr50SXIFIMxPD55fXBH149+fPB9395c+yahS6Jg1XG1opkl9SFBIAl6EqfhwDiij8h3iAq",
-	"OXLcONIeqbnKiFnFOmy67ZYzEIFQ+ubqRy+YJpbF9Pr9wEZyVrfn9mFLfi9WoqyZEOTS1TLN3u3qtPZd",
-	"nKC3tw8Lrbi9FXTAbuK7fdNAqB4I7McLBMjXh/CFwrpPQ4vOWVXyoF5Yd9D5qyxx+KfVAAMRlhoLs4B6",
-	"5D//5/876Ow3zrpiqqxHnkc6a0Kk42pvTU2MnGDFDquXQ0A5y8BAAjU7uk/68MdR39un9l2RLuU61A2E",
-	"P+/uk/7Ky6ekoNq4+sl2u9+vNvgd9oi3pxh6x8AHd2R/OsV0H3GQTimvA+Gd2QekUvipR15IRZ7dXsDS",
-	"Lm9f+mwD1w0WdWFiJe2EDKW4sMOde0iw2u+sTKf2wKHdHgJNw7pfZXRiP1GWNTKq/j/SHLNHzkMsHIgp",
-	"1VMAoRFUfMlc/a9USa0bUtVpIPeGeAwDTAMBeMSYGAg7Vm+vRzzTbKuB1D3pP4kLTECEvnV5KVzkLyQu",
-	"+SPaEBLvkPe3ePhvIB7+BszK1JCFLAGtva3WyJDzux7/OzD1ZVdixdKd8+LAjb228qx2PeHrWqXQcxJa",
-	"NoeR7Puuvg4mjo8Wrlb9qa+o46MbLCHFzE0wNleyArLEoCQt6Ya1eTDPtGJaXk6WVa9hy91c02/gMzCS",
-	"T4it1k70lI+NF7l9Yk7IVzFNyMwhG1oNhL7j2IrqvHqrmhHa0DtdvSgYVTqoDdqr6udyDZbLGRUL4LaQ",
-	"JQQd2KHTeJVMtKZq0FJl3/+KpXXd3n+rq9swoS9LcV+sqO5DVAZUHzdb8JxppypFgRELUFmulmusqNG3",
-	"uoR/26dEQlfu4Ltxre1iG+7aJrcaI49ozk2QPgki6XLkhJOirHAEeH0PDsu2IApYOw4dVAfwdKPrdrAf",
-	"xloMhBOZY5iPu/nGxZ534SJ/C5z4zZSxNnDCIcNZ1Gj8iGYM+8BRpBsIVTj8OVBc1lWZWvlyZ0QMav59",
-	"S6WmNugKTR3hV1NkqqK2u1aY2l2e9ibUtT7NsSzVAVsw7STQ3YzDPtFKu7AMOh4PhDMz4/yQ5xX6UKAF",
-	"srPnLjN8y6ye9qF+AQjfTooWTCcD4Q0IlbsHLM7Qer1NLK1O4DHrALlJ1rk+Q2Hv1yG5VUfXEN2i/oTa",
-	"pLl0b114K4Rh+GEX8lh7Afw/l7McWwvQe9CsDa7wFWY4zbipLHY9qEhR1dhCqFVnIAQFbtHa+4EKIOYW",
-	"VlFkfjqXZgit/Yli41JDdRLhU7NDN6wb0GKMU9SSYKXolQz8d95CDWXpa5vknq63JsCCNTQfX1I9HSYo",
-	"FWJGQHNkq8ivyYH017+7Juev6VsKnz1vbioQAj/9sgmXLjJNKXvJsjS/CYHfSM6md2z6+8Ea/960A2Sl",
-	"iwKga6RZRS14+rE92XMod4H9I9YSviCuviXFDTTbfyrkfdfY028K3G+4uz7y3QFKQ4OrJJJHxVkIFzuE",
-	"XMF1vTjeF5afH/ddfDkabaD3hpcNqgCsZKmiFlip7c+KCTZHA7M9qpxhNOAlRLpBf28p8oUrfAhtnb3d",
-	"MYgfc02uSXfQCXy0gw4KNaW4E3Iu9usWTli+C7vdUJiGhKW1euRyVpjFakB71WFqwdoaO2Gg9rk/uscU",
-	"15szrSveya2a8xjBiu/w4hWzHMatxF61FIsZ1/Z+WypXW8m1FHbErWIWESC1oaZdBxxWJUOHCCoaPNau",
-	"6TY1JGc+6r6OC6ysJMOqjzlW88FgP3BnV08c5HFVdVXvEQBUrqvCmRl4NSRw2JxRdALyidWTnyYnT47J",
-	"f/5f/4s87ff7yUCgAZNqMug8Tfr9/u8HnX1vlRVlngfxEEHArotRGIjusI6JuH7/7PXVBYRGXP1of3n7",
-	"7maYkPgbF2/f/3j77uryZri/Fopv4LwfHYRxmrbmuhhb8giwexXakj1twemS5nUGVY4/G4SBCh+C+nyA",
-	"k6xtSALVsNFt5fU51FQFvecT1x3aNcCDqqmYNYSWDwD4OWbKu3A2bk5RhfK+MjnGaOICml56i4nzciw1",
-	"KmmUom+WL9T7XjXbRc2G7ZRFIZUhhqd3zGjXUEnPoQDwgpnATMK04TMp+PLormYFOXfrD2Lo6wbYqhR1",
-	"95AWcEdPHN7Kt9nGIFzhZkz5tdhmXnpvLfTl8D5bX5uzCr7cZK7e1RjjQO/QgV47IhZMVPBZG/ZEBafu",
-	"T8gDy85w3RMly2LZ/edixJ72+72BGNIJu8E2gZXPOpdiAr5BOxnIGvYwfG1MH8+usVyZcVl4bVkTN7i/",
-	"W7e9bxOiG4tsdTb/Om2OtwF92w6C8eUtYThpMRa+xcT5JdIKBW7J3nmekzFneYYJd17j3EMpl+IzqGpm",
-	"Zd+6vxwTEEhCyT3NeYYd6faCEsDwqwua8VUWXTlbK1mjh9gFEtZGRpC5u0f9/kCkU6poaiEPMiL8t10r",
-	"JJHwIdfESAmo0iPnHqXq2rlUkKksXeKJFGwgMCCxXh0uVirLGE4Rd9sCEIdzNtLcsCGa+bWhCzyZU+iy",
-	"adEW4MVl8TJZ5Gx5++AuGPM8h6DwCTO6qh7iszVGJQTDWEZ1xwrTHpLXQJdvOzCvsdRvz8xx86D6tP/E",
-	"gXItcvINawK1rOhL12kmhqYGCpLuQtIawnGTIWOmBHDVds9IEBeLTJNrx4h7e5W3w0fHcn1GTvonnmw5",
-	"i4AnkKsoZ8d5GMbhZ7+q4okXeHq/mfK+WFqJPdBaqgN2gH4tb1SCPMEvKhu0opNiRb6m0/VlnWxJ4FXv",
-	"qvNBmCqBcu6On/OKUSPTm9Gq4w9uthKRB4K7/L06OMOqbONSge2ymozWcnWA0jTP5RwMni4+9qAs9hvl",
-	"VCPoj6on/umeR/FfChaPBivyxS+M/o/hflje1T8bb/6NZn0B1yHKpRXRGi187sgXJ1OhXWeNMcxSh9AC",
-	"pMP2H1lC5oobw4RdaZXuUpmCnYG26ixEcBN7eiBAN0dFBBrvU20IF9xw5y1ddTnUht/EOw/EUmZNbyDO",
-	"PeFxQQ7Q7iJYv9W+JhADG3gZDGT9Y+OwOFGyiv1teGKPiKHBPOuCgeqyPOEGH8NWex2dKUEVEL1P+aJu",
-	"sfL53oY21fonxQ3TzTTLYClJVacKwdwCI8DpxlQsNHOu9064/HbXjO6jSYhRfAZetSnV5Lhv2ed3DW15",
-	"ILon/T7E10DaHqSKOZUZmHG99mrpdT26jHRP+t/vn0GOvauagEVjFgMxYo4TY6kDLKPZArS6HM14CLbf",
-	"bKuV5YXuxBuPHgPzcEktWfHVw2XI+y3T7FvINJtaSr6QpSLsY8EUh3Jj3VX2tL8TkVqOiw1p4eGMC7a2",
-	"0tLiIWj4dWzCzTW2+Tk8/dWGAuT/gh2bf5oyF4Dh1wVZvXqKNfOsxFADQBIU+3IBpqZxJV8IEhxBWAcM",
-	"Ls1tSZ74FkEiWOI/m5NgvVtzi7yynUBmvfx9+HPw1zb9VwLzWyBKREoy9bZtaNJrC+FdS7egXGBBzbSu",
-	"FtjYyba9Nr87iRYv/K3tyX9RPdhpHEEF2hDON+jCXxwbty9D3T2yysDTVdeZy7eWgRackPlUAsMCV5hV",
-	"pFlDno9Uqm5Nnvy1Yeljxfd+rg7xW4jvfxna8oqxooWwyPHY9fA37DGoDEREHh6P6WHGYVvtIfjuhdu5",
-	"fEFTI9W3qrpXC3yOC/72sO7tePybWv4NqOW3pRKIYXN5MAaYAU7IhHF3Trron8NkM63nUmUuqCOVGQux",
-	"DzBpawWtxjsm1qMdPv/1YN2l+AWR7h1L5T1TiwuZxUtvvxW+1AS+CNfoSo5P0QWYMhe5N5fqTmMlLi60",
-	"YTSDtu3wyW/4+83gr1iDvq7iob2xoP5wUXwBvNXMlMW66oymVMJ3ldIsVcyQLgQ1Y5carM03XELvobf2",
-	"68ayudl34jd6h1o3zGt9W4qWflJl8YWpyWOZevwqb+Co2/r24tEaSWiWhfqMOxXUVXr/rMj3cNu0ocoQ",
-	"zYxxHd+oWD2+B+LLiGYT1urSvZCzojRhX94gwcA1dMPCzhozIGYyY7k+JTkfM8Nn/n2ICrHIRaEoWSNL",
-	"wXd7wzFzNjZElgaza/5R0hzt8NU8PQI10IZ1poAvMGZkMRA5u2f5GRkWTKVMmKqQ0oxR4dPRzFyS1GrQ",
-	"itMEGQqcC8sqxxsXZFzmeUsSwpvFMzi2b9U0j6vbZJSHq/8FLfKNxbj6HXB9WKVUyQkUwHR0w176gwzv",
-	"CO/Y6uXaCYxrCnE5JUGftsdjJ2TPD6RJJiE0eGZH20sGonqEUckjVnuO/xgYfPYSctI/IntvoR2p+wI6",
-	"T6dSKZaavR55K3yrIMyJfH9FNJ8ITbBbQ0YmksE5HeZywqO8ZWnb32pQcmOV32B1dVhf9puE+Q1ImHgX",
-	"TfWvy0Tm8+sw3VozrbkUD9UGMV26lU2ek6FhHw2+dqCNYnQ2xCBSDUsawpNTgmiYDUk3o4aS4c+DTuF4",
-	"wqBzOugMyn7/STrJ5YjmpHpif2SDzqfhPsiYPheazSEZi+RUZL4Q/kBUFHXKtZFqQbqRHO8q6CUhmi72",
-	"k0pxnkHKd84Fc8d4/JRY0jIQd4wVlih/5L4fWppLDbnurpagS+GwnNqkU6Yxr5EbDOmqe4jREZQWtPcD",
-	"ZZCVhlyWqkIMDIaHCO22XFrwUDGjFqfkSb/fH2IbDHeqIFRHU6xwlPeaqUu8wY10Y+Uem4Rj2aIdl3vh",
-	"w1+Qs2LLpANdZ/oTw/LcJ/g497dxfVG4IjMp2MJD5wNxZSzVRJoGh42qYRi+qMne1RjbHWMlfPaRa+OL",
-	"2VPjYrASMmdYCJgSxTQDGL3D9AFAdMwUQhRoDpUQQ+/81iGhBwRTxuG7OV24rKswiQqiBTF96tCy8saj",
-	"RnpVDOqWTuAbZbYvGqv89pjteZqy4kEOkP96CUCXLmCxYokHNbJsjdZhug+i9IQZS0PXhanA829TH4Kl",
-	"tZBqu79fX74qnwiWHXABy38guXZ3pzddbiTqaLkyujJohfVVWnw0eko1O+BCM2Gv+57ttzWP1IyqdNpp",
-	"8Sgf9fuf41L+ckAGqe/bQVu1UKoUjVZ8gTNtFl1xtgiUdrCGiB6eNli0+7W2x4ykvNOJs4RASzUMZ4P6",
-	"GHlGXPs+MM50qyomQTPYKj5ek39jSu5XDY5+HfhwCVIq9jt5SOmBe87mCOYhbkg5ydkhUM92OWZspYIh",
-	"vvuOZdxq7cM6QWqIWvn/gS/8yQ42JF1ZffInI00x3MfOcM7RPBA/wLO6hAeYBCA2i+YsI6mUd5ydYefB",
-	"oEzjniZDT/uhcRVU6HaluQdimMqMDUkXpGc77wX8zcfhGBiBvmRqhGaAdu3ErQzKevOJIGBwOOkf1Rnj",
-	"3ltuH1sqBQ2GPxbQkaWueCnHdlNzJcUkamaDaV4j4/omBagfqhX+QsJTG2O7Af5AuMCORYAcWPBR21u/",
-	"Y2L4W1TJr1/Ye8EFhr05jFSO9lR4F2SxNklEZTCBUm4Ze4hoiCTSz93uSYASRL46kmFJ1XbbperIjNVt",
-	"P65fXVz6NBys+uT+wJevnhMA4z09EEJCvDaExaFVlIse8XRY17mxplSCFBTqLbl3EUkGwsg4lcZ6GwIV",
-	"STBdOAoJJl3MSsPyndgoZSFLpUnXH+9ALBFg2GWCeqyds6Zxw/0zsroK4Aw1Xa0ucCCabiA4PK7hrlkW",
-	"G4lZaBqi0WXONWunuP7ktutB7qAnKq8d90/+GBXYoqKfBYrWkZ5+t/VAsNOdBloWC59g18wm/D6j6R3h",
-	"wjsxi8LKsFNGMyc6v5ZIwjeYi75mCfgWsoHUYk/7uiYVgjSpx8NpAhSObCUIAYZaMVbJucbFOGoGtADo",
-	"QPfm+Ol3+wnSDdeeCHD+jhXGSUVTqcxBzu+tkNMQkXpgNyyVAE/g3HdszkFGBMnN7hfMmAIbM5kpdmnk",
-	"GkL7oD6+a5YIJfLR3CoFGR4Oe5CqDgjqlu1pr6sUUxcDbMc4cPNuh264ld0QbivwvvXnbuHCMW8MW2Ai",
-	"KyQX5lcL78/YxDWJbeGTD4D0u0XaCuDYGMO16pRpif5t16s/X1gIgkqoVGRJTeNdBzBX7xmSNFxiJ5ci",
-	"GYi647OG9l+BgCdQG6ATyi3LoqmdxdUW9GXhs1aP9qtF+s36s+3a1hhw9jR59dcLklL9S7uzm5aZPb1U",
-	"gjGANAs5uxlq7hZpJF9stTtd5rrOWY0+LP6P1c24Jt3havc0q38OofDXMCHDFBvMVVaGgQia0FkVM+hC",
-	"5zqSu1qVPjnKUuXW8Ak398Mg7lfbtO3VIv2tYVujumuzTOnnJditbdy2DtnaAu8tuv3M1/RAmjDzapFe",
-	"UL17HJBV3L+lrkd+H60RQ5p90/lqX6RJUpRioxiKrnCokKCr9i5BU4a1dseHAF8jtzMep+SZIPjQnZ7Z",
-	"C1oRL+8nmvaJGrGcMd8Iqm48wysEkwrfG9YHMawKv7sSiiD2Qt1Hl2pdVayIV51w+/scVrA9En0le+Cr",
-	"ReqyO7+dZi+/2fm+heYuDaN4TUUek3BUGsfhz/WMnw5/1jxjn9qdGTcQuuIFR2i6DEV6rJ6CTgFjaDqF",
-	"KKHu8AKh+OA51z5Y6TR4Y5gMxPAvB/6t20XBDt7CTPqUCKkFH4+t/Eg0FdlIfrTHU41549S5g2uZ83Th",
-	"uh1TWAsUdUW3lSrBoUUrsUmWikjFJ1z0yA2WMqcLAiFJVpP3ZL46H5RfGU2nA4FvhU1OvRXVfeV1TJLL",
-	"SYIPucagEkdRYDTXrdlON1oYXK5mwpwRirS6XhI69+Rc9Mh50IcPKtCe9E+SKqm3WjEuKJMMjJ8uyqVH",
-	"To76tRYJF4bdvqBNBylF5giyYvZ4LfgVcLDeI+NNm9B1zJXnG4iBOCfXb29usYU1JT9c3p7aCwtqxO9p",
-	"txU8NA2ZyrmUd9hKJMOv3HU5k+9AeKNKj9ygEotjeDeF/eXi5t0LgiYHkvM7PE8coOpSDR4pqQif0Qkb",
-	"CDkmVLjIP24YKMUzaj91kiQGPjtjEy6YUIK16X+CjBRBhgG/OHjFFhaM7fcFo1VTbrjy5raXCkVib4gZ",
-	"VXcsaw75kptTYlTJhvsDMSoN0YbnuYsU9Ld36sxzGkEsp2rii4611x/O5FzkkmavFulzBy0PYauRVPCa",
-	"lqzPA8fGF53To8oexYVhE/BXtYzMwZLcPuYG1ntjv3/8QhAyNSweGjiWakZN57Qz4oKC0W6rYEGP1l+x",
-	"p+juTPRoC0b4gxTsF+e4zx0GgERaib5ZjQwPs7+48qxVhYe4SH4eloiryLZLeEPj3RkZ4j8wj4WMFWNV",
-	"+G2j/gNEKJHbKcNY2VDMDzp9a1fa1dWHCAyBVU+mqjxcxfp8z+2B2KpsxD+LkI6VFX6r+PCbzL6mqVtt",
-	"sXccf1V+x9Y7FQI+gjQPLtx2YT3IC9JVxwJMeHDeL5+jhwmvla8AI8xcJAh5x8alprk+HYj17ScOybpI",
-	"6DOMAtq7EsGvVjbz7nD7xnH/mAw1eEZOyaAj2PxDxu55ygadIdn7kc0r4Uwqgk9IxgziBfmpigGHk0G/",
-	"t5Hgdx8IJIu9vf+fvattbhtH0n8F5UqVpCpKsR0nt2PX1ZUnbzO7mYw3dnZubzgXwiIkcUwBPAKMRpub",
-	"qvt4n6/uF+4v2UJ3AwQlSrYjj63M6svuxCJBEAT69emn2d//5/+bdSGQ/8jGExNBFwewqNxzwJOYLXS7",
-	"PfYlZ0wbUYBhaSY+u0fWsGSQbMaCBcqmKmrssYiBAjy7kGyaycoIfQxdx+AL2BkkdPkb+1oJ1XKwS5XO",
-	"MT00UmUsacaUUvrGmAIYd/FLs2T48QON8iHHYbqQzEwe8yLDDZX0Bsz6V5mk1lOxTOBaa/oCFMx1qqpR",
-	"Iw3sgu9f7KAa3NBLUIMBO5WI2dkuv5J9Y/tKBHWD8XgOPbwBtyEVvDA4bj4nS1rM4x2t4e2XAmYBCWBc",
-	"ViyEc8XlwUMw3kUumPTFQfRtwNkCHawnsbS30F4GuJzdp0aZ4oM7CLBVX8IJsI941semcXVJOLBJLtc5",
-	"48a0qhn7cDXdRnhNdzAdMK8Lnl+DEaEHc3tSz01X2i41zeuv8OwAyHcprD3grhkwOsGuFwRxQQ/g+B5+",
-	"xToXSmGjJ26MmBbWSqBbTDmnaWaSvXU7edDBWQc9WVo5kUGUbSmSD/boFwriO8R0/t2tA2XnVjJJLwlV",
-	"kqliQaSeOJoEe6GPTO9KJ7euaQyCeCnTQQUksq5G3gAeAYcecRAr02jhNRseM/K3L5XKBZdtG9ge5jpK",
-	"5mSvO1bOniEb6rdgR29hoQWcEZ31Tdfa6fHHn8D6WhPoRfAoRdoWjZWEDAgFLXSPr7UDvC0TS7ADWmyR",
-	"2jRYY+z0Biwouye1M8rynGUSdWZt93Ui1jlF4xdm5Krsn7UU1zuTVJUehx4OtKDs4acPdCEo1YsJfaQF",
-	"NLtXjbmqbZVBh3UhMvlRxHJhZY8dZL62UGruKntzz874Sa2vI+h6ZpZ0cgyfeg3bjHVPQoS/A4fCWN21",
-	"xk1vpf522+vWevyl3Ttn3Ey2KBLwJnyjHYJ/p0nvVpMuy0zICZjSyqnQA+1tJvRVtRpje5rP+FxjkECk",
-	"OqoVDdVLu6SHcyKzsF6gJf/CKqn5SMSSDiTm5BYyLtY3BjHnt66qzAqZYmf/QP2LcCns1O4X97SqdBcK",
-	"uSBRWGNMYBO0xXU22DPFRBm12jD449nL13Z3nL19zaoCGIrZd1+z7tHBU9Y5o+79MEZNbMPCmyAVN+hQ",
-	"ExT4F8u03TLaihOgA3MdQQ8OWfELxaj6Alzv1DfLNmVWaLAtpsJwIMzo5gQ7ZsIMB62KqipyxdMzeMnf",
-	"1N2cVrnJCl6axyNVTvt2fs2NWZR2ZibDbe2X/fo8UaiBfqQbf/KXqUtIP2yJpgL4UZFySDJrUZ6wBCbs",
-	"ibeApsRugo5m79+9+d2prYMbPOKMz+2mvFDqDS/HmCU7eHqT96HwjEi/E2nGL+wO+FIJe97DwWTcNeYi",
-	"IYJ5qyvQPaYGdBd0gDcpbYcxHn+SfCrWwjhXCIuWJDX837okdWEt9NLe+J8/nvb/g/f/tt//6kP/p08H",
-	"z6JnR7/G8aD7czH+70KOe4/2rq/VWD7BcJQe/1yI8W2zzxHdW8jxnSSuUc7fX9Z6czRWc+dtuLk8IeFK",
-	"66vBb6dmMuBKVDKfD9gp/YVEZ4gX8cSHdflfViIQM5YO0Z/pmtHJcefCeDDUsBQp9KVPLpWsdOJ7AFNB",
-	"kp8Og997MVRVEfGOmEbuv9xzW5qdqVFNarcwOCFAYtl9dLC/P9jfZ5dzlooRr3JzwvQUYx80kHaIKbA/",
-	"kZhH8FIyqUq7NGCIQIzAThTAP7FEQJEP5oSQJIAg1dPFpTLB+pz4qAMfXo1Lu8UiVumK5/k8lj6rgI1Q",
-	"Bn4FwSpD0q1M16U1bqUxj+7xYo6VgfhkrXtuv3mz5aAdKM+AIdM+VlUGLB7f6xC2qnP3par3UMQS/9+J",
-	"bwaPxRjU7xX+HO+9De6K91bUZLzz23k7i4Dq+V1Ha1kzhd6n3fCQKevWyiN/urHmOM/kVYQHKOBtJcmj",
-	"N5eFpdCTdZTLPNUQFqRLk4iVynAjoN8+cEkESTi4kkNwLyExCX/GVKOhcxdLl9jDocCZYx5FN5uovPab",
-	"Rnya5XPWLYWVJ5hSzpSE/sQHYWNPQLDHFDB0D0av67j2aMH1cbE8DPu14mbg9nPhEHNbzOhsl/Ydjd6O",
-	"ToF3ue/ORV8AdGSVQ0/8Bk7xBBuJEL3WNeLE62qXfwOnvhRjq0TK1UfweSnguHGmq0v7g9WTpIQix5wA",
-	"5dTdtWASCGAhKtXn4ZGsWVBfctdAlTx1IOoLrBMSSQBWGyqgiK7RDnZddCyTfyvF6F+pAJFjk74URjqp",
-	"r51lUjcSBit5etdT+EUrYC1nEyUFe1sByPlWjL7raIEhFI4UOyS9IEPvPqBIO+2ShL7vNSRc7xpLvLx8",
-	"q5i37J5fUVX+5HCrGznhujxQD9hVUZF3/mt6nqTfLJz/zxdnR1EWkoYGZFQbCdFMAsmEL/xs7/vir/ss",
-	"0sMNIbEPgUul1901Lbw7m/1NNjKgi3UhJFWD3ZKyjpLES6x1QPnpNNDjT/BPMO9+XYNZPycgKbmOtQpj",
-	"74BBlH4fVXnECp/0zmRn0KKrguffKKxWT/Gm3QUPDv+w1VopWIFtBJprYT5f4eyo2a7PBAtD9n0Nl3NJ",
-	"YXRiPaC1Juht0Nffmrh+WZ3B5ESfdOTjT6aWAa0ewoWfnDXLA45RKWZ9wmLzXJSOk3vAXi7NF6KGgKeF",
-	"P8cS3AUIGeL9DT+hhaW4vTGSfREXd7hRx9KHkiUPkMeGxXGqeXc2rz2b8R7AuWZcy45hUxHvHbNcDa8g",
-	"ejSbKGxEcAeIPDeBfq7Wdnh3lc5v1PgBg683IjcOpvpSmnJ+E6LjC4TtfVEs2+49XfeEoPyjDrI2yZs3",
-	"DKFqIVNApN0MvnkOqgJVDLr6qmyFckKwtInnZN2krrtJehEkG4A1CqieVoI312M3T4jXV3zMVEWYTG1U",
-	"oaFZYwYkv3cMs2xEbWNJoMv20hu7DM5b7EolEZauhTQRyzCNU2mRRqwURc6HuB6wvqKMpa/7uaxKaexP",
-	"wFtMLSprWGnv2JeBU8k/pX2gtILeYsYzw95ScknHknJfZIgCzaj/rlRdEda40F4EojiM7SNexj4QCskh",
-	"etWuR4M99rvAcJ6Hb/TwrCvndR33Dpe5hV0x7KkKKgdXyMyNVL5M/xIEv+HMrA4ktV++zWmiazY/FqxR",
-	"XJsom9PeYLe/7xhL1djRS9mWjU0RcOXWlOxk2py7i+7H7MQE6g2szVNs4eveIUKgaSmGSLpqdTzaa194",
-	"15eOdt2Kdf0l7uKrPy7FR3Ul+oDp1uuC4Pay7+1VwV74IiXXS6iM3aW1VwkbmTaDPEz8MhQFVTEoKe5q",
-	"57msC5JWtfXbT1dCKVqCQFl60wjQs6PPgWL+XvbifeMw7X6yDhg5Mp5a7W7EmBFFf1339+94SX0oPGLM",
-	"V1zoZodMtA1LrdCHfOpL3tlpnXpEWh+52JKBF4Xr/Uk9dxrFfpkn5D5mR/v7EeIW6NreSZDbRDgidMyU",
-	"wg3pW/xESOspUjt55/ASj25mBuw0cFRDLg5gHUK+Dx+Yxilwwwik6YoNGeVYrddNQM+6lYh7JnBHa9Y9",
-	"OvyqN4jl9+7g6roLCZQZwfKiqdI1KuVzlgwhnftDZiZpyWc8T3qOTONo/wlOz04/lon9uB+qulgxYcHa",
-	"YACCmpByfaWD7xfBx0bUSkT4t0JwQw2VyTWlNqbhHC9FruTYdxGhnXJMAJ5LwUtoWnAlZNRAzMCwGEyf",
-	"cc0yrStreKiyvUupKN4X20qOcA6ze6AsFj68tRezP6nNs7lzv7egNzN+G5ZZCTFXFWLJVZtMALZEM+Ey",
-	"PD6b6gBMjF+D4gjS518+rdk5vsz25ZrPPfPMjtXsAW14+gyOf9ZhTU48XDrzvdK1NQGUHIqNgShYF+g6",
-	"x64AnrxCwGYuRgYycLwUrJLUiho1MpGSUGnxpXCNqtlElGLgCw6nfI5sh5cilvFevMe6pZh6/mV7Eep+",
-	"a6iMslz0HPctmaDUm8Vdan95/+4NS4KS0sQaC6YqpUjrxkBI2dt1ddBhBVsEllyalkJruAw6EPWs+eVs",
-	"r1gmYHkdsxhrPeM9AL0DegBK5DAdT0SOparGk+ac2stg088FqN2TyHrvZ7hl5AuLJa07k+IOBRF+9ZZs",
-	"qj0xWJ63ofavinHJ01rstHqBSanyZfY0+kfAlNjlmiWBfEuAeLsXssjZkaAyLJZ+MLzZ40RhwGnAmWfv",
-	"abad1yIXQ+hur3LRQQ/TyuhYktiriwmQLxyf2z06POwN2OuSS8gcJnBTQiwOroINh8LyFXKtMo1kjMRK",
-	"W5SqUJrn1M0n4KZ157FdyNRLvbVSxk9x+4yj56Tl7prH7Yy+JgKl07ZHv21ukEb1ZDdVwxq+MpimEYv3",
-	"zoX9eMgtNGJpZTKh471GwrtuGjIXwHXvdhWkvLVDC+CzoLWRptpIpzphnzomYg08ksg9DLUpyI549v35",
-	"BXvshtaNPinQ8jghhubEt7LeGZ0PIutxe5PN2dEksW4Lc0bB907lYsG4XGC612tifo6qg9n/0SwZlUpC",
-	"j+6UJZd8eJVQ63VHTHKwHx394Wn0L8/2oYGDZt2jgyes8yqDDo9/82xjscyhesv6rwf733096PQiiGvO",
-	"CwGkKBE7e/s6Yq+/fRWxH8TlWcS+/u4sYt+8/PY58KW8eOW68LiAo9WAHR1LEgSuPfvlvK4LBmrcYQ5F",
-	"PfAkJGdxLGdQ4o5F/QMGFLE4kz+evY5iCfOxL26fbY1tnudqJlLP2ILF3kGbEtQll8pMWNepK1x9/CMs",
-	"Ziyh8QUfXgX84h2rKEdYU1U3MfS9CdtZyWFSSPM75lYBcmpxjhkpKJyZM/VRlANmPwjdAIz8SC8jpGtc",
-	"oo0q+dj3uJ+IPKW6UDvwVExVOT+BySETICjnEaBT7a3Cd3VAqvTZBBqhhIuDki1oVWZlFhTS2ymH7du5",
-	"a8mzkrSmsZm3ibvGftYbMUVEe7AZbkpI8aCMNn+aD8/tdzQrNKT/kQLLdttDcfCMEUXqjsvmn5XL5lzI",
-	"dLm9RCgHNmo1AYiOubVZG6h9F0Bpyo764h00vnmC/0IApB02/qZIOVixecBd6GNXq8pXPh98tIyeW87/",
-	"LwdmAtoUJFJBLn7qc4W0+pjz4zkDzrhMM1FyLVLWBbNA9fWkFKkV4L3IXh9LH/kUMq1DhFMlxZxNMmsJ",
-	"zK3XMqdWXFWamQF7nisNYF0597Nqut2xbPO72a3c7pNGcy54ZR1Lz3rjPazQwAjT02DRIC54ovLUvZVr",
-	"T+6XsIwljkUJtSG+3THYPV1IHycwwAcYIOm5V3AFg3mG2OXMREwMxgOEc8fSTWRpDsfs0cEhMAPxjzzL",
-	"7XmI2AEMi3lgj8vsPnpqr+tF7JBAT7HMpN1NKHW7j54BxVBvwM64tZMhkEywanqRcBkHnbbeWbCDNsoG",
-	"/UYhDLvRXPXTw2Ocn2NruF3I4rcNWeziD3cQf7BbNaQJuH3sITh6FH2wX/RFyWfu+9VZ5qq1n6bdOAXP",
-	"UpbwKUzi7//7f2wk7HeX/eGEZ5LwKNCLEEFCcyu/TMmlxpmwCdcT1nU6AehWItICV1LNCHxCDyBcFdda",
-	"GHKkyYMuuRHo5Fs5jCUqxuRWA2ALRhHL4cSa9am/BwWtKlubCwfCuqWxMFXoZI6tifQTAyOZ3H6U0tRc",
-	"GL1rfwQV3ZsZfcKODg8JdRM81CFtGjR77murEvsSZxgVgBA8FPU4HpoBO7106UEzKYWGVekSS10sHx3s",
-	"R/uoWcKyHviac2FuoNdZ1wqRQK8j1sh+RNc3/5dvuJ4knlIGWNyQ4o4QEXUA3+4MjUlSv2MIwQQbxFkF",
-	"cyeOWGbWNF2uEVe31nj1rVuFgjhdfLHtC/k3GjPvFOgu5v+7a5+3qMfUqCmzr+mTV1+pb9Evz2tlBJOu",
-	"TgV8Aw4I6eKEdd+fv+jV3qzXI94lYZc8544XlQfvtKjOY2kUS2Z2AHOKTjMQhiZSmJkqr5KoQX5QP42i",
-	"7tj/M6RdAAdZT0QaS3vI0yoXrKuFYMl/VaoJmD0J9ZPT4KpkAf0onkDX5BMbijrnviZyxwzClGdSCuOd",
-	"f7Io6E0Ic6yrKcvkMK/s4e/WIOZYLqxCtOgqSj51HhkN6YA4RakuczHtDUDdd+zCeCLZYAtlmj06sHq5",
-	"AwDdGYoYWqOOdvfgine+lboajbIhAIPpcx6zR/8O0st/6A7j3hhY+voD5mSnK2pbjI/AZvZiLI2ljw7C",
-	"YtkFetKDhtpvfYMFh022nvjPFUGrPcTYQZsXUdOIFu45yQp1wE9jSfjXBZsEOsUtwaYj5xx7Lj2IOPB0",
-	"wF6pkh0esYmq7AkdGVHGsibqgO9U95wJCA4XHll/rA9DpfJUzaTbBwnsRyuoEzCDiZrXHoCGvQn12RM1",
-	"kycsGzW+MMTgcZdrp0Yia5XikB8IHpYEbQAJ2YXsxKCVgin+2R6nxPUU9+doIvLWZM0iXn1boQ/PF+b5",
-	"QMZQsFArwFaUTgmUxA5ytQVJjlN9Zf0m91VqxbSsHI2yOh6k/i1V+WICxCvysTD9egDvZbcyraOXzXOt",
-	"2FiYphjpJpUWZdJzHlVWtsxfqlksu4n/4Wv8e9KL7KuhhbuCOPsevaj7Ydq+/rwundMvgv7/eykaZqj1",
-	"TtRMWtVhLSW7hQDWp6RAQO/R/lHvrnYzZRHW0QDV6/4NXbydTOz1PN9kTpus2yMb8LDfSd20t+mDKa2k",
-	"7tnoI1O+YqWYOuNjxPlciTnjaPa4VgrgGluro5uMhSGN+ILaIyS9Y5ZAhV0SsWRYlVqViZfHsSysVY0m",
-	"XUdbj+MX8xwvclEmZXiegEvu2irn+QqBRs/+IViJz9+I1ws18OJwtje+/I1divva5fDEtm1uBQqsPLlH",
-	"8Am33HLZ+EQF28Jvp5GTn62+fcRUnvqzFoETPQbubM5MNhV35/uDW7ye35A8w1ARuEirdUC8h8F17X6f",
-	"kN9CMYModFcC19w5JBi1tqNCg5Cg0+tMVTnEbUX2UbhRF31lEzrmnGJgeW7dcwg8G4UBA+geTpW+XLNk",
-	"MQSS+DzAFCneYWDvwsMvge96TfSju65SOJbWW1eyDqt0Vqx1q+Purlty1mPZ9NbZzZz13oCdsrPvzy+g",
-	"O6FxHwEXul5bhATyohC8BI+QQ7UPdGnUyv5BKkfPn6uxNRJcg2vS5j0Ko4Qpa9jaGqqvPb+Q3yIuHaIK",
-	"IXXkv55soizsF58IaniLSw1pfzZSw4rKl2Gr60bWR7J4zzX3j/cG7O31nuxCHGlbHdkfmp76g/uxMItV",
-	"hg+s6c5/vcOQ8g/A3ddI+43g0ODGHypt6FTMqLt2cKKGXDqJC9AUhwrBkJq11u7I+MP8w/ps8EXomGZ1",
-	"V3xCQnOtZJDltUcY9Ewd08Xcq31VK3E54ZEopttCxG2n9PtL871beK9tZNjG9Pau6Plhc1E/Y01dfbBP",
-	"QpU5VkJjyQLRe7TYPXeerGqiLz/tIYfIaWUme8c//mQPGbKt+r/8ZG8oP7ojW5X53vHeY15kcL5oJouS",
-	"5luJ+HugtbkEOAn2FrYDDWo08FQYDid7uTlyvyoi5olPqTYzCqrEZd3EzueN65ER/Lk89Hton8UlH4sp",
-	"hOSpd31zkYOBEKGzPNC3jQSLZt0//fV5j/WpNCVy9Rh2zFQMM5h0MOzVfNg2KEhnwPbXPFLwt5aLnXvO",
-	"+ozbV6p4zhBiiuCdkSgd/tI6R6RzgpELPsdij+WxQz+rXyceaaM6JdLRZNaGzyF9EDGqTQoyiVadBM8P",
-	"t+/yFKCXkLCnIOWGDxrNgvCH1jX5KHJV2NfqQ8X6ROSFKPWJa4bYPdo/guRVUaq0gkMSDJ3Wt7cMfgaQ",
-	"YWySaVhRZkOhWTflWT5nL9+/e3/+gvm5AdgJt9TXF8/fn7+4sLZAmgvrkcI5SF1/pCEfTsJlwfFbnm/1",
-	"N6pYWHpseI6qhPXZq9M/R8wIPo3YRM3AjFfllY7sZzHZEHwDa/UrafjQsFQYnuXhlnRaqf3B7j57sGt4",
-	"EHxxqqxwEYj66ODf2w64GmbWXSmVGrE+M3bTT5XMIDaGUFmTfbSny2TDK1FGuIeGyAWFy0rIkdx+suZr",
-	"TKeVBCH+06//CAAA//8=",
+	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsccaS34mqc2UCXaDJKIm0AHQopnUVO1Pp87nXafq",
+	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl4X1vn7rn51UzgspmDC6c/rPzozRjCn451XG5oU0",
+	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9vWTakAU3",
+	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887p/+zYCXT+mnTMsmCd0442",
+	"iotp5+efk8611Bznuzr973I5pjkp3ANETmBCOdWGsHu7MHitnzEtCiYylvUbE5hINaemc9rhwnxz0kk6",
+	"cy743E5qUM2GC8OmTMF03jGjlucTw9T6hG5YKkWm7Y4tKDdkzCZSMWLU0u4DnVIumi+v3nUUfdeNoTnb",
+	"4dgWM4YHpxjNyFxmLNdkRjN7BPazdMYy9z1sBcvqTeMCzuVsKOwDGTWUzOkSfrlkhuiZXMBPU5rnTB1o",
+	"klNjdzOdUTHd+zh/TjoFVXTOjCPRyznl+TU1M/sHt6sr7B9JR9C5/SWz33eSjp05VyzrnNqhG3tIP75m",
+	"YmpHOH52EqOgV9wS9PKlkvP1zXzJlTbk/e0FyeiScJHmpaMRmM3fS6aW9XQmdowo+WTUsM6Gt9/K9Xe/",
+	"pnu82sg9XxzcyO/Zcv3tb+gd03C1jVri5Qlui6YTdlpd/OZ1J3dsSajI6g/8r6bMaKSkCeyrYyFA+qQ7",
+	"p+qOZaTBK15xc0ocHXOhjaVgOSGqFMJeGrPgKeuTI3unjp89G4p7rvk4Z+T85uLqylKhoqklpoSw/rRP",
+	"KHn//urFGVFszuZjZtnYRCpCDcmZ3e3jEzKTpdJIuLDPyDDrjV7hZJ1WYnsGzML/fRQ9A3HPtJkzYa5e",
+	"tFA4rx/JdiX0b07245Tn9X1XzJRKsIyM7RESRlXOmSKpnM+pyPrk1h4pU/dMAQ/TCRnL0rLNhJTC8Lzi",
+	"M0PhGA2QDRArKTWzjOeekYJqzTLCzYaN/vPhRc6osss/rOb+EN58rWQhNc1b97rwDzxwp38sWckuSqWl",
+	"im22NnQysVtSsgNNRoJ9NPjwiFgGAltY0ClzAuKM0DEwdEup9d2xT7QxgxTf3TLpk8Ggddav+TymCryS",
+	"CzKnYkm4YXPLFWB+ckJouBoyk3mmSTdjE1rmhjwb9NpmmMN7wgm6H3VOnw0SO1sn+exct8jBW57esQ03",
+	"6IGneauo0DS1O9H6DhM888DXvddMPdpafuJmlim62HAJHvaKn+1vdSGFZiDAn9PsHTJ/+1cqhWEC/kmL",
+	"IucptTv25G8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
+	"X2AS5ySVIi2VsjcWtSBiJQzJSnwXS/DvqKZM1hRlog3P86FwEs/yy5+TzkupxjzLmHj8Bd3wqZUHXJBx",
+	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxkn4q",
+	"JVLElTBMCZrjkI+/i3LO0N5ZWMJYKCmmlT0F8vSMZMxQnmtCFQO9uxa1uZzCpH+Q5qUVt48/3x8k0WU6",
+	"I3L8N5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
+	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4P9gXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
+	"jnN2KQw3y8ef2k8szw+RoyfAicaK0TurioxLzQXTmqgyZ6QLej4XupxMeMrtZRvTnIqU9WBBioEWSkXE",
+	"KYG8mJKMTyYMGLgjNMd13wtdFoVUhmVvWMbpLQi/L0HwE24v37JgltqBB6cpKwxIt5+9eAZaO08Nv+dm",
+	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+c/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
+	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0Vlf+JmgtMr35jYpdcexqQndkpNaYYuCYyBrbQh1SKCbfU",
+	"Bgqst8E+uLk1P1RMsMXqh3NqSjuxv0a29rwolLyn+e1MMQ1K8/pRuYlUjzQ372gwGAz6g0Hs4PwvZc6U",
+	"JfxrplJHnsEAsV/O6cfzuSzXnh3g/1ret6iUyr0nu3KCbTNP1ncj/tpwCdFTh41n3hIMVNPm5ktxMaNc",
+	"1JvRMJ8ie6AYdbc9ePLZIPao+fiK6lnE1QRqYb2qxBmCS1kaEhgY8DHFhShiLcMz4jexjztQOSGiEyh1",
+	"9o4atn1ZP7fvYG1I7L6HEZMSVAz0y1KtmQF9zS4pIXxC7oRciJUlbdn9FaExW4abqGeyzDMylYRaeVtv",
+	"G6Fjec/gUeNpaeW9+53lbfzkZlTPErKoRVll09fHfqCJYGYh1R3pfnNCZuwjzVjK5zQnGZ9yo8/I4CPo",
+	"tt+cWA3y8t3F8QBpZfCRSJgBzXsJUSyVKkPVnRtNUiqk4CnN7UvnfXIO0yE0V4xmy/pxcIgJaWZM+TVY",
+	"Do1GDF5DK4UoORl82yfv/BaOWe58wdRxt3ovz9wGc5OQnE0MsVrS8tSpuKkUmXMjoFfOzUUTbirn9dKT",
+	"/L4kvn4w729eEEUNTDTnYLfsTGuxK/GcZlP2mt2zfP0SzLlAJx+qbysOXj5hVvo6OQgzEXZ6dh5N9tnC",
+	"eudcvGMTphTN9fr4+BXLSKmZ0mQxk9p7j/xB2vtWibp+Z92/4v0CmwU+bMEP9sFVlg6/Thr7sDLtv27c",
+	"0tc8xlty+xX8CxxSO00PT6g+QKoUXa7N143cOqkf3G54fQEptpN0cu++ZB/tRIGStNXjYwrAc1RJryUX",
+	"kdU5hTWqfmWOrLc7+BuCFR/yA8dWdwG+imuq9UKqrJWrO2Lxz616vaO3UebZXs8Xuz8cu48XudTsPE2t",
+	"3GldxzaRQfH3JLWD6VYJ+2zXOeG2vcBr1zor2iIsLcuiqSlpngOnZvzecgsvGPDNK1N7ehzZWiGNY0yN",
+	"fY3KtoZPcxfvYkhxqx5R2q6UXaD59JL+fX1Dquu90z2vRwLzZ+2uJx3tmGpMLmA0Cv0vRU5TZkUXU8Sw",
+	"j+YMZRU3jGi61ETLgFmOpcwZFWt74F6WuMlvXnuLwQZzemXm+aY5W2EvMgxnWUvqDVV3mVwIUCusAFd0",
+	"QV7dvnnd38PQAxJ18aIdDK/q8SSc9IY1v5KLK/OTVHcR44cLo2R0VtqwYm+CuDGs2Mr58Z3+DRsmfu1M",
+	"2eaUZ61nVNApe9gJbaJaiMRwTfAZIFagVTs3am3reakNUQwoejcyTjo6L6fR7Tfc5HHBVBZWyGTxSdqv",
+	"vKJvJwyJAlWaAOn+5S9/+cvhmzeHL170kjpfAZamDTVMEylYn7x02rJhaq6rEHOh+D1Nl6SQOU+XBNVT",
+	"+8U9U9qq3ZQItgAliNCpYkwTI5sq1vHg+JvDo6PD4z9uFaWwNX4jkvqOz7aQO9BgxMqvtspf8vX7mUYv",
+	"YevFzbm4iwZ5qZmhz9mSi6UBzOZhBbHKi90Vt/ncWNsA9jxGjm1EEGMLfp9gEcnaejdtGPra1vcMkz5i",
+	"K4fYffQbH5S65fMdZl6nlQS/2jDVW0YjvNvamHb06NG1MjhUKPdmcXYKb1AX3VPsuReC2HNMpFBywnOr",
+	"9lTsIqdjjOaDxQbWrL1/7J6pJUmpyvaRh35nkorp+lVv2WS3wk3XaOMVaq7+rQCmlM6oMgmxe0u1TsiU",
+	"T0xC7Bw1Mwnh2aFdX0Jyrq39KtO7hFgCSUjBREL0jLM8S4C/JGRB85yZfeQsnzt5sv2+gmVOZsYUmrx/",
+	"F5cV3lx70K11Vlt1eefoSw1n6DY1fmClMGoZMx6yFSfwd8+jHkxO84u1Z39/crJpwfWD7wU3LCPfczHN",
+	"ICFr84rdYmFy0eUoRg17iOpuZqz2daN7a111jxn829R5cJqt6OZH38Q2CV1Kuzz6IL9d4FObSEWe314A",
+	"m7i8fZUQPhXSf/H+5sXtLp69TQ42KQ5TO9OIi41PmntupRk3pyTqUCPd57cXCbl9d3E86Nk7VvvXuuBd",
+	"O/PetTldkjFDF5YsTS8hVFjup1mfXIHasep0c/t+sOp+I91cLpiC3ybguBP5snLn9eD97m2lZhmRImWk",
+	"YMoPWLnvIGSlC5paHUnZFbtQbZ375r11gzMr0SuHnx0XHE4QcylYnnMxTZxfr3k0R8d/3HaJHPl7kqwp",
+	"rv1GOQGP6Tut9yqIHa3YrHHHH1MfKgUhXMKG5z0H2f74go0tI4648hi9Z+jWJF1KJlYkkBmkaKDCXzBZ",
+	"5CwhRpKUmnQGVHA44bDrZCyN7q1u+iDuWwh3vZ5+Y+l1/Kt993fw4G9kafTOLw24wD3lObV053xMqxwO",
+	"79CEMStnLa2WxnIQbtZY356cb50vpNLyBEkKSJs9I+Ml8Rlplu1Utwwu2S26zy2jksL+Z/UUYixywlp0",
+	"Kbu+BuMBvjizhl53NGFs5Lnm30tpmPP+2+sJO91bEwvkvJEnZDet9r67++zcuqyKDS9mFE1AqyJmpeMF",
+	"U2a/XeD9JnYyH9D6ykZ1DpJPXJrwaamYXjGSdjuZQNQ0Nwi4LO68VLjxu2w2alTnWaaY1ru5BKOMqTlO",
+	"PU88zthFeUH1bCwpOiJbXbQ7eqADh29EQS+Y8LbCTuO5tPE2Nxem8ernyzdSuOT5XUaFp9/Bb7e6S/wO",
+	"rL2sXkx0T1GNijCb+oBXPbJMRW6VkXlmb7lmzg0AHCGqEu+umhlq4n7Vdv4TCb+nPGPZ+R6pFsGVaffY",
+	"blfU1l14yqVnxXbVMYkf3xGr+RIm7H806cJe4mH0okv3/uf4hqaKZTyyi6Q77FjePuy4TPEq7NT2FleM",
+	"ss9G2gMst5K5o8EbfDjm6q6Z3ovL68M/fP/0x8Nv//zmuLNRQ90UhYwqHjvO8712ic47+NfX9a+kulkh",
+	"PaxSTz3ZakXVbgYn7smxeTwb7nnAtluve/vd2mFzzuHZnxMfmILUK70hg73xXBDS9oa2D74LxjLta7Qw",
+	"Ou1+6pSWSKS0vsY7zPwH9zQQQ0nzN1yUhm2a+hyf2DBpGChfgnYGhWZQ3mXv+Tw25VVRuYF0mtu7MuXt",
+	"BBAP47rh2e7erhWyioi+qlggpp/puVUCgvg3xtvXedXF68vzd/92eXP74c3VDx9eXF6/vbm67Z0FeduY",
+	"78Cd1TcBKw30qJPj4/5Wn0O98nrGm3bR3wgfdn5+e9FJOpe3rzqJ5bq30SjzCqGt/9yqYJ2kA6rYphGg",
+	"NCRyfPrtZHfe7LZ877OGl7cpOnXxTPzAR6mrrHF6t30e4gpVVY1LqIJwhK+pWWfy0tB8w830a8PCTmtT",
+	"53lih0b/6Mq4bfev2qEEt9a/dwNh1JuzfjpT5ipO4xPPpZjC0v1dmFGcv5Xd1BA7BTvptTKrdcaX1Urd",
+	"Dgfatm677HrOGxZ9U0l5T8/XTuOsAu0gq94x+8OWHMxQuEZJp9IKu8j97zlbaPDTgMLS3OwPLc7d9lhF",
+	"i592ZWs+hO5YHCy+MfcXuUzv1qlAyEVL5LjOVD7QleEH6Ujd97cXvcbRb7zYcjKJ2uKWyCbUR+w05FKk",
+	"d2C9zlwdp6sWzK0hmxBqRdt3kmSlgnlZlfEPx7PBfKCHnV7TGHWft8+nlfZvfa0NPmdv62Imc5+Jpnei",
+	"+VUXslx0qo1YncGmAzvP7r0duSoaqy/ixZr3LLJVw05Chp1vB3P8x9Hsqf1nDyr1DJlLbcjTb54NSEaX",
+	"mnT/+IdvBoPZ+sY2jfLtuR5+ri0LfeOuwErIJpbI1Epjs9bgaPze6RJnEA2EsI8tX8hdg5qQJ+BekVQp",
+	"WHbcDYFgtxU35XxOY9GR/XbkUxb+kPXFVnRJVb58xzI2r0JvzSVNpJow3poWgJ4DMuX3TJCyiEfNwgLo",
+	"2KoKxUXKi5h8BiMX/Y1jmt758qU1Z+V2fW2lDLt+ZxKsMbpFvr6sObNL0AuY/ZL4KDMIYAz2zWjB1oWM",
+	"D59FCortYuY0nXHBDhWjGXyAOW5BQkWaQ0EMZITQFHQfbk7JKJdTLj6wj4Vd7ghdAM6JA/VAh1xYtj2V",
+	"gp36nRwK+FUvISMjTfHB79aIdNElI01xITNmH6hKBEcJGeVc3IVPfyflNGdD4V+Ehhfmf2AeoIt7skMr",
+	"/1gG/goY1rDiQ9l49cng6am304YCgyOGFe8LyJAWHq8gQLuwA9XZ1x9SKfNMLoQfq/4KIuRDUVBQ9dGH",
+	"MYL/jAidGKYItSKkVNwsXWKLHbvIqag9rd2TwbeY92w/P9CYyjIU7gGiuUhZ7SE+c0rrwgrIqjJwVFPj",
+	"j/apkX1Pw6ELr0GkhXoB4CPG2iZde+6lYC5y51/lnL/ubUMRbI97HVbt1zJDsMWHjN3zNMqpIBjSpmMV",
+	"pbGiCdzzAaXizbCqwhgiBYJhTKUpq3y0YwPTgBlvU0yvVh5vlixFeEpdxJmQRZ02b2deaqbOAB8DvJMz",
+	"uSBUH/IVX/p1zqhmhAmkm3ua84y0Lsfdxdf2wkVmZKl8VJ/BCJRUpDIj71gFfbNypROYM9xiO4S9rISK",
+	"bCjs/YV3wUfdsZILSCCnuZZkyiAGQfGKvjKmeCvyJUmlvOPW3rr/4F7zAUb2xLLuALM3p20x0QtpV+VI",
+	"ZOVWWpUIo54Vis5uQnSFsrfRyU8rj69KiU1Rt5dSTaXZml8di122ANesvQI56Wsu7jakb2eroc5oEKfY",
+	"J1/bs/rtA8dmHYYy1ubr7Kp1zgEITgea8GyLy3/tKyfzW0CabmP6gePvIJu5afjStmTmb/CGQLG384Jx",
+	"rNq5DtaOwAsr0E45xbQrkBqJd/sl3l+P361lQ6AeYKUoeG8TklLDplItk6GocHrAxs1YyjW3OoO73wiU",
+	"VWU1gCMxvM/1MbLJxOmdUfwA/Np7W7aGi6M77MKukVABlOumLUFZ516wwjbYmqsXSRD8mSM1xaqxWiis",
+	"DjWsqmNOsQisanyWdJ2bIiGVlyIhUIjKEnKJEAquvi5LiPde9OwpVSdzoIkLMLlRoar5Qlq5YljWwmzb",
+	"03aNq2HeIdgI5c5xBwWMEgQMfOKYI4ogPGHPcOUOVgZUfY71/fhrO8fw5dcR+UwF3NNKgTgjowDGZYQR",
+	"dEcXIJidHyl4qBPCM3VC6JRO0jnP/lZW37yEJT2XotRRTxMOc5nzKR/z3FXLr3B9+LJxREE2dlutikd6",
+	"A5E48mPA6iY01z7b2yoZlolpCkBzkB7ANZlzreM3bTUb1k8udhbBHrUx73XmnKaqZNmlNnwerdI7F4S5",
+	"L2svEZiKjAI6lZZkQhVwKT4BdQSHBH6VLwmUxvpMcdKd0XxyaL8aCo9gwYTp9ckLroucLgOFyb2Ha1JQ",
+	"njnPEDUEyrm5WSauGBJNPoTJGgpmDWGiKku45Rq2BaJvMYsdTcoEChR3CUEXLfJLc8jipUKUNOfWWlHB",
+	"Tqa0gMp0l0XPBSmwzDohZiH9i3X0lVANtVdEFn8BjoI4cX9CuJyJ7MVewnY/N0SAfRaeaRDAhuLYBdes",
+	"1+Ky0EaVqXeJbMy4cGR1FfwECvHx4/MNBIOzTsiEf2QZOOx93W09UQxf9pARsI8FCBS/3sWM54w4mRRd",
+	"CJb/rr8e6Zj8njTnmeCdCW5LfNScipY7gDaxoHMGVxvzSiujsBbV8HkVgm6aVs+p5mnbe9t8SDkV/4bV",
+	"IvGZ+VISb0kFxvvq1Pz9iseICyWnVlULQBnavOZKltMZZJECF1t5DdeJJVRXcO18690sYGg+oTCGpDaI",
+	"zW1TTSTqh8rpJM0Q+E6aWJVwUsVV7oRcwCGPl6Q7uvrh3w6f/Xj85z98//TNqJegsSkxi1bBg0gEMxT+",
+	"Z0QzRjKZ6ifuk/58hRDCEeOT9XXX53pTCGiOWLFVRT8Y/1wYmVR+Hz+UfbS/+V1xnNGVt2FOn4ctcHgo",
+	"YH601eR8arqMMvux0t0ybGqtIEiyYWr+gi7DlI+A9uy37SX7lcwCQVaBJoBwhstBUaFDmdmt8DwnslSV",
+	"RIsz64cm4nxwgHm16urAahy7aTKXQBOulWW/McEuoHRfEwQVSw5lWlPgNEXuOsNZV7+2J/PUx9mSx+ES",
+	"AaJRRmRNBxpgQcH6Wcx4OnNmjG7Iih1DH9V0dk8mCPTU7YWg9fAuEr95Uz5LesQXymRwzrmrB23hxpSM",
+	"bbkSwfY+LF0ispQdEidiq/j03ImAZ396+gRv2FC7UnEr1W7Po7had4+3Zf63WR3rn3uXThsHdwDhuwTf",
+	"HN9j+rxF92Uiw5riRqEPik6mKnikjAi52J2vbFV3UXHeqNR+dtUSIFswIJPKOYPAzRnqBPUxuqCZ1aVo",
+	"ehfXPHHyrav7j38nXvokRCGoM6kMZxLYzfEMqZ2l+2ZnQyA8IzJzk6h06wtEZE1EIXluvhCbcovQVddJ",
+	"OuCr25Zg9P0ydc68Vm+8LsfghWkjjfp755u452wBeKDyDmy+Myjm4JMKsInrKsrjSH8LePLaVny/TC+o",
+	"fni2n0zLSrxEfLL+a8v1Ad1QyEUCcb6CKaJ5xkgXPFW167Py5iGq9C4i6/tl+sK9KSaq7pbpzU767PfV",
+	"g5hi4U5FtwX260cSItiCWVWUK20SAvm4EJe2ho1f2j4LuqmJJrIkr87u5olL60rd9e+gTGw/x0xrthvX",
+	"/8YUn3CWxb1ArVXLxcwBCG+wRPxNpf5+VvkGlTYcbx6yJdPOv73ep8ZCAhW+3qt17hIp2euEpBfelSZx",
+	"bVA+LWE72nkYymcq517x2PcO+6zn+i53sQASEeQqf9QnXVdkrS1E7hnhDuNdAyB1nF58rGUzJ18FMfCn",
+	"Rk0nmEnzFP2uth2d50kxeC3AOoiGNl4wg96XKnnDPd70e0C1/pO/FWwaNeBn9PjZNxG1ln0kN6/OD4+f",
+	"feNVEeDLVJOyyCXNWEscjGdsF65lH4PH/8GizRvWlYa9pCPXON2UzjF+F1eCSpW3VZhlciHsOoPzQfxt",
+	"0Ku6lFy/vblFEOFhZ9ip3ZLw3gBovHkaT2jBnwAA35O7ZfpkcPTt0eRpenz4B3rCDv8wPkoPv2XH2eEz",
+	"+s34D+kfs2/ZYPKkIqUnR08mSqLqs5kq7fY2tixp0JLb+Or4cSe2kGd9BzfAp20592qMd/iLfSkmvk73",
+	"+pb5uzu/sxT0wqdJFXDICHuJMsRjwm2PmAWypGWKW1wGEWIHJPgD7Ry9FfFh4w10h9PsDCxQ6IzD52Ax",
+	"WNXeSOev/Ro9Ee/1Pmg3fus+2fkASOaQoMfSu8/jgMAV7OB6aEz+s+hoGyT0DTjXMD6M5d1cByxzL43T",
+	"8e7Vzd67uGEzTz9ytw0RSkMVesan1riZuMYZhyiQAu+74zH9djli9lJld9ENa52wwXXDt4UH1EIQyB9b",
+	"LcTGAT9Ih5rTj1f4+2OEY8U/jmLaVTwMdE4mCvEb5mE7IivbdoGuWD38LYZpo0Bot12spUw0hEUrTdXx",
+	"S1BfT8k4L5Vakm4pqsxpqTxAxUSmpe4lJC3NBzmZkC7LpgC1MhSpVIKpKpGil5BpThVLiEukTuw3cwD7",
+	"6GaSITgD/h0gjLp4Zy8ZCiHNBw/sT7oA8y8qpP+adflV9BL/apexDXB5GBuEd9krPxRWZFq1BfwDXe0Q",
+	"Ktwp+lRepxHjVljixuV2kg6sCWFt4Tgs8eCqsBq4mjF+o9FVAm9rc4vcOAXAv9WrOGOa3rX+Zk17/0Ea",
+	"cuMvWycJ/TQ76fU4bIMkV0HFagNr243zj263mgBYrZ0vk+5YmhmkRKPDAB0/LuwKWeA5NUx9Nh/IJo4M",
+	"QF66uuUH4URdCvnRY/HchzDVmizWDvVumW7NyVh+v0xb21Z8/5eLwOL1phHRZZoyrSdlni//f1sXV7en",
+	"sPOJreI1FdOyBRgud9/V6HxUZOBPwhIJzIleKLsFgnDRJ5dimnM9Q7XRsgbIdQkz3xiiM0bvCeSCX9cI",
+	"JWv1J65yAwgCwTZdzniljnphgVATvpDD1+PUenUr9tOeOfG36+nuBxqz4THt/fz6ypXD6CDDvU5upy6j",
+	"vbcl+dPvX1ACsbsLoSaDxmqi9GC/eXDW+AMSu1cOvTQzK45SgJiFU5WI24+AkDJjdXbEaoEQ4gNvh6v+",
+	"uW0ffLlC637kvnphp1z3T6Wk2g/TqL7A5Z2RiqoqiBpXJOEamfa31lk+NLX+DVV3zFxQkeURYxOs2jiO",
+	"Kp/GEU1yrCZeL7ktmGgBnZy3dWFwjW0xJdHOkNhR0H2yH7q9kycwCTd5nKrz/kYvVLg3eldL/CdvdkMn",
+	"ZKtFgo07YQaaKIdCoDKGgeeWogpA7W6Ip/XkVoBL86wKKZw51LnYa3YDfQqJJKIgWKmu7tGq9tzuKK5Q",
+	"VVkw8UyeS5rOsJmxxkhPObZSCTIS3Q8hwSfBFlfEKBCtClpJx3GqoeNf7JxkMLoDiU6ZTly7X6P4uFyx",
+	"GDdx99zFFaDjdtIJtjm6D3o5H8vGhl2+f/f+5kUn6Ty/vWjB61gVEjhGsP9BvMGte3XHa5KJU/x6rmkw",
+	"xSps6nPVokuLDNLKhVfyYJtHVLeW8e/bDga3lvJQjx9dcK0+tOoVtWIHvcbJvYvuNO7yzvpcfBaGRiS2",
+	"uOdKCh8FqNuP3bNcFi6No1AyW1tffRZTqPe64VNxFTV5GZh8QwBQ5qJEvzhx9bYduIXQ6C4j3e/evv3u",
+	"9eWHi9dXlz/cfrh6AYjyzPTi187NK5x41as5OtP7tgSI5yXPs9UUCNf1sju02+GcsLlMaU7G9nG9glgw",
+	"6B/1t/cW83OuJ5M0DmFlO6MnGcDjrdOUR9prLtAh29eYGhGmCfB521Mj5g5ez/8gPsV7Fo8stdUeuPqs",
+	"Zr1BAvmtpPv7XuAK6R72di6f/6TwcVATtxmlENf4wj2+Y1NC/zPflPATcpXtR3M3DGYtO3i4N9/+ePzn",
+	"UW+HpOTwB1HZw4zJ/bZFlA9uEH7YqaSBlsHzSlHdXcXYLZ3Xb10jB8KS3FW2seQuCROzpApr0cGtIRdV",
+	"TkdSmYg5F3cYstDtwQPXbaItPyxsLiEnrlJu111ZuXauo2SY4buew1tTezi3zWVsq3TcToZKLiAl7KNr",
+	"bW2trckZYkZjBJLlgJmAVSD5EouisTxs3azeCXsvoo1i0Wj8y21lPnvX7PhqlZrfbi7r2QtUsz1bLwQT",
+	"2avP4FqBREIWMygkolWxIFgM9vggigxfAyiDd0eLtiD7LuUDtQ4t15MiP6GeoHXbP6Fq4JOzA5POgnqs",
+	"0Uh3idY75du6xmpDaxbOdZ8gLDMUhDbKfu25dAWbUsPvGYhBqESBUyJdj8HUOxuKEe4VDLLw1af13kNN",
+	"FICm+N4qkJpEuhWtgfsOB1nxx9fIaI303kVYi4oVtVX2Iw1LU8etRal+o+LNjPZru1UpHVsB+tp8L5/h",
+	"VfHY7MbmWytibY1cRm6QEbgxNUgouOZnZFSh144COE6PfXtGRp4RjKo0qbHjEUPRFRJ7wc8hR9kVNjGR",
+	"9c7ICJPYRitE5Nr/n5GR6ys8AgsaOL6Camc9FFgJIzIkOSx7RsaMT7s0Bodp6gvLYDGufHxU/TSpFjMU",
+	"UjkE8axJnfUeh92S/cqh0sQl5PlmyFU6HqRI4Tvj5LmEbosRpxWW1O/RkNLfnb07cEYTI/ZrNVnUVX77",
+	"FeK19vT8saQ5GqjVQztkKvhdC/YifEs90eg1gXjI5tD0J2X4/rJpvFZHfPFpIT7FMCDVVn6dMV1nxrhk",
+	"BQDdSilEmiHE564h6m8tob61DIeECLuDzQLkh+ZxbEu0yynAN9aPHWgiyvmYqYQM1tbxWAHBMGO2ERwM",
+	"Ey+rk4kT8i3ACkjBab4ZhGE1xFW5hTB21QBcqaoNgcd6ThjCS6yrw6Y5kU0H93Yhwmnvhc6w8tudc442",
+	"Kbrcp08gofY/3awMpraSXW/29By0QDrGsUoQplE3aMm0Fz9eO1shunOBF2qHxM7PgeKwCa+hns1J/49/",
+	"iFtVVSe4TSdj13zpHsXcoTbOoKaWNbgaIp8K0gZhEfQSebahpfUW7O69X3bU2j97vXdYK3pAaMJUjz8d",
+	"BBX2T795Nthcb7OtzPnB1c2hU3QwOImu+X6PYjSoQjuzV34KNfiIJm8VproNJ7pZGm8/SvbJ7mpk19nj",
+	"R4LbXO0VOHHdW9vu7mVN8m0e0V1IxZcpR2kggvOwWy1hHDKjOZ/4MX7Wcr6Qbk62+9Ir/1dLzZ3fprYj",
+	"iVeRFzkVuxudwJa3WoEwZHQaShZSx2TiJpCeuRQMJKC13HQS3Mq1Jife2IcnQWuLu/8/Af8Gf7K1+uXG",
+	"Wpt1/YtPZ6tTJHfFFN7Fu+7303vXMZa/z6oKquh8AyBeK3hZcKoFzGLvrVHtW7KbJuNXv6+DfAWTjmdJ",
+	"DH8uIUGqbTsiXbn/whezZUzJ4+mMqBKKf+4ctCl18OhW+dDRuHkMSNr5zuvNSHz9W92WawYoFXj4wQlW",
+	"pxKoahVRrVHzpiuO/e6yHcPANwwrJqoFo2MXG9TiVri6tigRu3dGcYZakwCDX21aiHdqrngHP4S9WRre",
+	"wQ/BVGk25+LDVFGPAWL3/0OaS12qeBaDf20Lt97Tc1cx3Gg9n/eSPHgoM1NMz2SebR3l3O3Nbf2Ldiei",
+	"m2Fj/E1HtZ6uXI9F6/RktSk9+boc5zyFovMoaCDFb/ge7XP8YPHymVUpX48fXSpMzy5Ux+oYS2GU70FR",
+	"5g4ZAkFN2xAwpIr4kt453SWTC3FG7FAoWrH/jiuCRISEjDit03KnbS+NwmdIpavKjrZ1QwkPZkZvKjSy",
+	"x1GVF4HejIwECrbOCHWVW5j+jQkPVZGAKl2xe0v8zlGujkFCIv3pRuZtlJc1wAEGG9q66Ea1RvRJX5tw",
+	"AVVVOzzfhJ/Z/LAO+8TGsuEKq9Dity51DDIwWUaW2BFw8/iBL2aH2QTQ09sejmko71yK7IXMYmmHmzKe",
+	"1epPqyvfphjF73Utd5oj/jU6XfQR7+46wpBTVOmBr6q4Qt39FDunQ4tjdC41TZJnLRaZCyXEcadQvoGn",
+	"Cp87c7CCVoWZSSvgFYOOBnEH3d8k31N/jVeRXkJypvSo/n5e3E8rXhppJ9gGEwqt+XENB9AGHtRDSAKN",
+	"DvZ3HzGIDsiVq7fzMSzYMe/E3KGpf8N6x4kHuxe+PoLFsE5okTvRQlEumOujGAANW4NFrq2LryxrO321",
+	"tgAYdn6QdfglLAXPuYY3tZ+G/5lP6m594DUXdy0kAIKXKDbl2jCFdV91C1+ZQZFRDpHFjXOIbOoPAVjJ",
+	"zqGFikm0FeReAmrvqqcluu0r1NXYrpXN8bym+ZJweXFCw21r73oNfsVbpua6rRrAWkAocTIy7FwROlWM",
+	"eZ8K/JJ4XPVrxe9puiTXMufpctjpk3e+Qb6RZMyI1U7iLMiR63VQsRFJCINKngQ8DaU2hNn7VndO6R74",
+	"n2uSyboC8WC123i8ACSoPW6++urmLXl69M03h0eE5sWMHh4j4XWrOh/4oS9uXK8P3YQes7WIJQ+KozYR",
+	"ZlVEFbDnrdPYq0KmgqdpPLnDvd+/mANLGR0UZSv1Vu2CYwlC0AbA+5eDmCJ2KHf06zXhM+IvIumeDAZB",
+	"A/II7USrh1a76u7VVKz567+2bkgN3dW6J7V7Z9uk17hPq3MBX+7V7f1e/ewzvDmInf0C667B8L/wy4t8",
+	"eROaA62vD4T3yvsHD0nmf8c0297EJcK5t3OS3R+OcgcZC1wHnbewT63dOVAMoALNh3mcX1HJnLlEYjNj",
+	"mERaDQA15kMhFZ9yQXOiC5byiesgifxeB08D4g0ZL2HQ3hkZoRNvRAzLc8yO0HTOmglFuhzb2Y/RQ1ia",
+	"mVTec9VA9Yp5S25c663XcnrpZdanw2I1tjFUW35gi2a960uu2ER+JFKQ11yUH/fo1ceLje725lFqyNP/",
+	"wEVSaX4sS7Bn1AefnpBUkt/3AgP8OVea+MGOYUcYCrOQHyY0NVJ9YIKOc/tg8FnGtfvQHl89VnUECVTt",
+	"uH75QwF+BUAC0Jp0BVsQuwhN5nRJaFEwqs6wFdYoWNSmPmJ+qm1+7vNpHLQs5oQGoC7niQ73NHa/b8LW",
+	"V633++utGP05uqYWgINPKNEI0u9WF821ZTFYv4NQBnN6xx1OrkOYjiu6+12PnGpzw5jYZ9r7kkyYzh+8",
+	"D+YUjlZvSJyYjNdA2yuV91ZlV+ZbDdAyA5OzbAXteQWEFJ95DCRtP3R0akEkam+krgfBb900sXPbDcEq",
+	"ELy1gjyn4od1++KPg+QT8IDtA1UeRqMIaUG1U9W7o2CYCogLWkb2+qRqQRXo7JjhfjIYnGEzRYBoREyY",
+	"+l3UtQl1bavsgxQQZle6WNbOBvekQyjeIRO1ivtVe9bckviBseJ9EUnYA0iaKEj0e2jPWfllPEdyasqq",
+	"i2s3JtLum211sNYzbF/X1l59ETBtwFvAQ6cNJAZaFKTrnIwaz8lnHmwurW0qoK0O1QMd+BYa77FkRsX6",
+	"dHZxNESlFqTl7WLm+OS/5qSPB9ag/WYwgNx1mhorV9EPq/jcHXwwr5MdLAN4U/QkQ5tkj0ZYu8DM1y1h",
+	"HV0hH4AEwP1w5j+he9P+GoIVl2CntQpv+HafITcHRYqcs02ROPeEi33pJoB5GGbaKdOjcdJ1uodVCT60",
+	"4+HB1/sIr/oHjbFDyJho7WFAUfXebKXYz9LAwtTxuZ30iOad2RqMduCK7iVbl7QegHfwID42uAka2o4F",
+	"hs5n8eusTfSTUrJbXbG3a+7WOiDkUUHuhFyIjV1L46XGltNUOBp7IIhGQ2EvIR5TReGgRpcLbjjNE8L6",
+	"0z4Zds4zSl73h53+Q7O83d2pQRpd2ndrL/vgUOIJL6th4p2IvJG5v4XEGy/YMsWWG/vQOW7AVn3oZD8f",
+	"6Omnwo5+pqICZMi7JHjVrPxqI36or0jYUoiwXi4R71KxI/phOFw7Xl7bAW2SyZ9c/RHdvzW0tOjeyDsm",
+	"3jFdSBHrXdGwFHY8fTvi9jPGx7Zp+rcL+RI8ay/QsfYl+3P/vGk+l+IzTGfjG26YKSO2mzSFNRXex/DY",
+	"rURz358+eULev3sN6u+P79Dwgey7eKqDumi1mfyvoZbi+ofvEMIL0idKOBOSccVSky/hEUEARp8g0lK8",
+	"yImlikUsj+dUs6fHBL+GqNqyYAio4ro1bs+edWMn4T5V64tR2HsAnXivNwS2x1yuB0C3RH23Rkt3D6vu",
+	"Gimtkl9CotuRrt8XU0WzzdvAd4hFbqyAS1Crcr5wLqZW3YLEWvtviFZAsERUAdRVG/hZdIdUNIRTx0QS",
+	"giGRxL1Dqtof/2lgiu83NYt5eGmbgweK1FNWCEILmufM1F3gt5VytVXnONp+cALDSnuHJlRqNYvvnn8m",
+	"Y7lSZeqxaUb/u/urn8p5Sx98vXJCLdvi/HLbRLGlg5fu0Z+Tzozql6xRchE66yvH6fP6eLfPhOurOSbO",
+	"UNPWBKjZJCjS9a1Ze8t1VZYbjyt8Wl34ek0gGCXynuU0ZZ1NrK3+ye9PTv7wh8Hg28Hg6PjpHil+Vtb5",
+	"RnBhph+RgshSEQy/VlTa2moEfvTkvXr6j29+nB+N/zy4P579ZfFtenL3+rz/t2K6S2pasAEvzv/w/fGP",
+	"UcAqz7U2JohJrCN9aMumQCtbYSgYecQYW/d//HSbkKNnZM5FaZjunXkoJERM4qKK4CqnMep+AxAYwm/c",
+	"DAXVZHQOTJf/AwLdp+Q5o4opMiwHg6cpvBD+yUZB+C616sNUIMoGgrO7QF5KleLQUabX0iMectnebOv/",
+	"bR9yJYSadIcdIBYz7PRca/zduKZpqoFtKDuf0CbL8uM6HRRoJNDkG020wrp+LzFibCa+NY4b1kwrWc0Z",
+	"XOE8kVX/tUU0vqy55yoegMuYwHpA35/RAbmgo9E+gfmg3SmD1sG6l0CTljoIPJbyzpIe5PkPRVcqKHDo",
+	"VYGLJUllmWcgh8aQwZWd1ommoGPomUOmgzLhAJk0IYLdMwVE/A+mZAJel5Hb4lFCRmt7bD+MbPIIf2k3",
+	"2sWaqBkKWCBVzHmakKrsanDpEHsQ0m3RkmGDVMVoDrPRZMaUS/9YLdVYUVtjYubouFXk7Swct0iyb1pL",
+	"gVuuaDC7Z7vktn4yscfotc7I2iP80MJdrBJmaCNdYQ3zMYmoaXuAyVXjPW/TEW+DyGesbSzCyayW3+Ld",
+	"u+dsoS2lShEWU362AtwJa5mwFXhZmTPED1ud3pmHUcL77evA+i2v+KlCPotENsp0VrVpY6xCn0MMuZ0O",
+	"ZxM+nhQXM8rFeXsb4D0QQki3+ldQPNMGhpoyfs/0LpicXEPxfOIBIf7z//rfsV1vT4HfD/yTO8jPn168",
+	"O7Ra3fnzixejXkJorkE9A3g4+6BvxjBhlg6cUHB4oDsghIbjb+j0/xht+2smErTt//iK6llLqgICCoYl",
+	"zN2q9fLWsy511or6t3dX/qSDpuR5K7bl1r79NGCynYAUV4eur47ncIFqE55OtXmrF6pee1DlXN/4zfw9",
+	"Hp1YKUvbyfEfyIxt7v5w+M3T+zU1w9/WLS5Y9Z6d4pIHHsjugZjwPTv0oIu94tPb3weAvp/e/n7RUF12",
+	"JdjWbdje/j7cgy3t7yOJMA59CJARALqYdBdVIU5vJ+nTqj9YUQ6iZKdhqtrTjXBJ9c7sKBm3SmDU78Ew",
+	"cU9/kgz2ylL7VoTR56TKMoJUGFy63XqezqwqMHIfWZHsgslH/438nvzuqD8YAGjSXGpDfndsdfNeS4R5",
+	"TYZEzt8jv4FGsOB5bi0zQPExcoUUgkyjLRlj7iSDTdmBcHfIXIwo9hJ0+z1U+zOSM3oPrgy7/b5+yM+U",
+	"0NxV0W4LWgUa50rE5PYiIZfvLo4HRCpya/+xS8baHqdlJHb8XFmL/xjweXZLVAuPzS9o81k9PFiLwSaw",
+	"BG8sK3SGMXiizktsO4B/vfTs9n/8dOuoaQ7uHPi2psOZMQX6x+UdZ34MbrcNP/JOntNOeu8S++tf04J/",
+	"z6woAit6IjfWqb66vb0G75qckKpLRJ9AwnjVkNFnjnMxzX3QzQv38+srdHp8J4fC94agBX9CCz5lolfV",
+	"Wr73Hjys7WaCKVq1y+amPxRDcSHFPRMGGtihCLcXB4tYJjLP5UKf2ucOyf+4efsDCHwBgLh98gbBn3QU",
+	"9ekIEe2GnZ7zuxDqMDL7drBLpaTCvmyjfw59KHvYOSXDTr/fH3Z+HmFvxhE8OeqdNTL+4KVWrwF87zmj",
+	"q/037Tt+8pU7Hk8ipQLQJAB9wlokGTV0TDUjXUoUAxzvhFCSKqpn1pIR4W4AtrBgLNNDQaArGmROafJs",
+	"8BS9O6N3zKjl4fnEMHVKno6qg/DTPqjO265grDib5MtGkyI79HXO7JyMWhI6pVzAppO5tITRPyA/OLBk",
+	"AC/LrEXPNfZAGLMZF9kp9Gqbz+3LGTczpuygM1oAWBCxh61YvrScBbAhDKpwiLldMApRO27qpGZN54yM",
+	"rjI2L6Td8OXh92wJ9VOaTpgdHF9DFnQJG3/h3l55kx3O6+jPh9UGHF4DYrgUI4R4muZyTHNSuE89rYO+",
+	"yu4Bg2jGlvZlsJCMZX1yg25pBBP3zkY72RmjGVNWc6Dku8tbV8OFFUOehAO6ADRrO3TXHUmPlJAvjZUa",
+	"NCNzmbFck5lllSktpzNDygJ3iJszQut5j9lSutFzOT3QMBc7dg2ZDeYvo1mfXE3QqQnj2sOox7bL8biC",
+	"fh+Jh0bJLGku6NIuxI49p8pqX439vTE0Z6dQTj1KiJZ2kpYG8TKOFaN3moxZSkvN7HdKuvJXeEsuF0CL",
+	"50KK5VyW2qfQazeAXc5ptRQG3gd08Wd4wYGXXL+9uU3I9ftb2PLr89uLVw6nElIK1onKDda1V+/IiqPj",
+	"Z8/IPdfcyuPzm4urKzurOoPZ7v3799ifh5KplBlJZ5KnrGc5qkPgbaT/E0ru2JKoUtSeCbzJhAMR3LHC",
+	"uLZYDlfy+ITMZKm0ZRNVJ49A1ZeqAU2OLzvAw7ZTOsV6AyBej8SCN7tSOuofyYWAvoGqAkKvU82diwT6",
+	"qmCk3ZM8UAEzMwklb2aWkL+X9gDsCscyW67cZrsDOAMfM8FeGbgP9lk7YON4XsF5W2qCQbH2AeB5LDfC",
+	"3a7Gxo129RR+93nVYxi/Pzk+PgPACst06jpL+2Y8NkuIxiqUDu2dTJnR5GTwbUKkSgif2H0Fbg43At/m",
+	"7nShpJXRSY3DXG9/DT+C77Gm2oQLTOpEqkfOHvCISdWh0yqzpPvs40cUtCfH36Ics/fX0g5cNmUlgTug",
+	"uSM2u98w/PdsqQGvyX4vnaC3vOmQCw/+onxJyur180iVTrDXuMt2ZPtNJbFAvgeNKSFcB2EW14zUvhQc",
+	"cii9oEnkCCALRr6kcpS4z32LSWTXQ4Fds4himCVEJrlcVJqHwJwkYmaKMfLKmOKtyJcu5qdPyajSoUb2",
+	"Th09O8TQJMEPhwLiiL0EHlRsopiejUjXEjYZBVFd/1VClITSy9oRUWqG07FD+LpCLNk1qtSGZYf4qY9E",
+	"wgXQd7zAY696ssLqIReil5AiLzWMWFWf/ulohFEstBiWQ4FqH7zb7oIlAiFd9lNC0D7LrUUJj2ScubqU",
+	"xlq19BocOlsX2LxsKADgxT4DQVVoymZFISQo0+qqedXkZHCUVKogzXNtTxZ+7oogR3gXgHwszXKmz+zF",
+	"QnaQW7FRD1UbuwCtYfcApKkj7LWIMdR1wlFWjqnVQDPZJ6I8FL5Ouyuk34dTFKGNyfRQtb159/LUiplS",
+	"WEWl2pxuJZUSFEkJeXH5+vL2kvzn//q/kWas0uBoLJdTWZpRL6zkge4VQ+EoB5Hs5dzZkJCWsBAuNYF0",
+	"R2/hHyMHReLurzMG3r97faATaJ8+umHp4Utm0tnhDTfsFLjpIY4yOiNBJzx3ME6Owi6/ktqMrPSAx5Hy",
+	"QekaitGfD51hzLJDe41PyZ/fvLaX0n08Oqvx811lXJNPD56SYedCSa0Pobuy20hLMfDYsNN3h3aIGQeB",
+	"rsAyIlA9hDN5J3NgAB8P00pTQU/5CO6u1cxrldtaXK6HDHe6d0KYmEiV4l2vGfRQjJfYTAGAZYiB+9h1",
+	"iSNZmRpA8NQHUMGt8fveKRnhQYxwdLipSKJnZCQX4hxl7whsgSaTPhuK0T1nCwhlWz7mKB5w7HTi2pL7",
+	"GjCpLE+HRLUzMkLpCZthOaxL9sCRkqHALiXu3XqETZPmXPSt8l/rsaf2UvbJT8oKErss+8HTvlXaQBS6",
+	"oDza4Pa7E3tLV0AJvFB96rUjb6ykUhjKQe4O63SUYcflaXAD0Znaojm/vgpwqH0bQgd9SwveOe087Q/6",
+	"TwHd1MzAZH8yptkUrfcpRkarw7/KOqednGvzHB+BXgZoTtjnjgcDhyxhXBkzLYrcibknf3OxOHSU7t6j",
+	"BGIJYMZHsN3tA7pvV/QMXx4bs5rkkythmBI0BwO24bPonP7PvyYdXc7nVC07p503iKWKL4CrCyQPl4Hq",
+	"O0tLsoahsptPpxramMj5vBR2xL8mnfUr1TntIHXD25+4vXoyoX8PNjySagxHAFHm0YT+vb+k83wEjWCk",
+	"ypjqkxHKhFdmnjsYDZGBUtu4kcgN31B1l8mFSIYC6EvRBXl1++Y1yZQsCsBQkI7pAJM2knChmTJ9MtIQ",
+	"AoRXWMWzVhEroUQVG4oipymzopYp7AlXtYEHzpzTMcv75MKqicAUEAESNQ6QD8GCWcYNppDgfLmz+60t",
+	"hoTfJNApMxe4rS/p3x+TRoO3tNDny/MfH4M43dCkCywd/ETQ5MOdQHX2jdPuNYgUl78Pic7k4pCbw4VU",
+	"d+3Mod77V3JxZX6Chx//CIKXtZyENqzQwYV5pFOB11jFatiZyQW4bOyshp0Hbn5Bp0w/+afOy+nPrYxi",
+	"hE+hkmYfRR2tP88qXS+4Vm7opIVcVhiHZxRDEXKKvhVg5OAanBgSuj2I7MCZSUvirL+8nG6+p9cOYpoq",
+	"OmeGKbtNztNrxVLt57VDdUL/NiZj1bSyJcX/578+Pi1eIwJGlAoxFPtz0jkZnGwnvR+keWk39BFo9Rz6",
+	"jfIU/U/dAhEAD1FRS0jOUyY0S6zifAj+DTB/sZ1bTUXW1GXZQxmLw87dgae46tkvwFD8myLn+EourERE",
+	"j7Wb+2Oxk1csL8gFs79xN5amhviGrQ/bdsPofGedwz6MSkff+fDXNAF0qlutCX0vgQpQQU0OBegAIP69",
+	"KwcdnOAZBy9BSlWGFVD4hj4ZQZmTa4AJDgfgTVY9saMBsxmKmTEFYM2ekRFPJfa6hEZkE0LJhH9kGdEM",
+	"ukSjDeNs8EzRhd7Mn27tVj0+0cFrWjgHHMAjUZkduzqILu66T+3Xgdu9uvaKweFiSu+nX/8Afr394vuH",
+	"Hrj9O+W2XLjc8PV8lrUzqSZGxkugp8c4nPol3lXMFbm6eQuuL++ronlu7UH4KDiKOmtsl8PI2P2TNJfp",
+	"XStHuBINdwfeVasc8BQDMnihIECCPhfs5pneobY+otk9FSl7we4v7KcjcJbN5T0o/wuqMvRXy8nE3lKu",
+	"0enPG1qI8yAfaMtppFqCFx9ihJpQA0nbLmimrQUdYOvAz108UWNkDbUTNyTTpHvx+spH6aBvjgekhx/3",
+	"PDatnlGomeiTK+H9GB4GScnSsBojn32E3PqTwQlkF65Rt9+Lx+Qt1TtaGAsc0Vehk9xi4alf54F25INe",
+	"2wWZUOVaemnjvppR7RvUGtIN6VOKfBlypuC7rRci6RRSR67AeZbpio5H3mtYT+dAe+pt9ker4h7gQaau",
+	"j7zLpg37z2vssMX65NZeI4zqTS01jWl6d0qoK5LwLZ+t6CtFQZVGKzorkb4qZU3aAZ5+82xAMrq05o8D",
+	"2Hoo7a7c5XXdPUYT9SNPgiAWJGn8tUpKfS6z5Wen/XOcLl6BpvHw8y999Vz/VNCe5L23Dna4WM9pBf3y",
+	"KZf3ZPDt9h9cSDHJOSYLnRwfb//Be+GI3dLjJfTbeAznnJUapoVdOGny+diBl4++DrbVK/qC3b/BYrPH",
+	"V1Xcu27cnuygsUBvOMrzsfz4VbD7S4jmabJQ3Ji63V94am66gA9b+Vof52Cf/JNnP2/SROvD3e6mcGn7",
+	"Ozgpjr+0k8Ivo41AMNDwVRDIW1GVUzvvVYQ2Pi81oCh+AoEdlwAZQIm2qcbXdIq98yGFQ7upYksP7KDE",
+	"NemOpsy4MV1ViB71Tsko53NuRkldL+ATUIYCnDPYu9oa4XXFwcgVSkIO/ajqo4Sp/y227Np69N5i2+eH",
+	"dX5Otj6LLaiwPmLXx1/breg8Kv3Xy8cikMg9sHQHO19BlrLyAXL5aBepSV24nTnZ/HT7j15KNeZZxsRD",
+	"rl512QKyaLTlwqK9Ls7PhRns7dC9hMg8q7hy4nPZoOGNr5lx1xCvVesNVOyeswWch27cw4zq2VhShBBq",
+	"9VOtl126GgAmAD0eTdX3txdWCSZSuHwPLefMZ226PMyuvXpDEdTC9XzHe8zIkhOnoWcNrX28dPqbQCt9",
+	"SRZMMV/5511fVQQeE6jWdrm5oS23+EW1JY8pJKqXtIiJ6mD6n0zjD6ZY0KBpnoNrtJoQ5CEaJFQPfeM3",
+	"fneKrLMMmvSIfPvQNxCGqoaoqYjKFj5F/ibHaFeBzxJsP0uS1kBD2pywhXM26DPfbc+Y3Pko60WWbChC",
+	"uqOmShWCavs6L8OhWpOugPJihxMD1L6gMBJYo6lzHgGOBOQeruQQAlIz5uYgxmvVLRhq5k9dMi9aqv63",
+	"VCwxATFCwjixN3iJHiKLoibkI92HCER55GJA7RHi3sLj/Qfw/1+BbVZdxGvLVV3NU0WrIZmC/8/nhKIT",
+	"07LmDPp+C7l48L1kOZ/yMc/dlWyVFFhHg3cuyA4GpyCZ0zumLUF7wJ5VLB8MsVcl8UPhO0riuJgINGb2",
+	"PuGEcgaYEhzyqjE473s/EmY38pQcu6ZFQzHyvzklE5prl9JLyQiLb0dEU0herYrJ5lxrKOw4cMUJMO8l",
+	"WcpSYcuNoUDd0a3V3siDhPjHyyKXNMPHq5X4YhdNoj/9iyxVsO76aaqYWzoKc5b1yV9kiSgzMESV4Is9",
+	"WypggY3Dghj1lfl90pw54okA11qfbK9FfuIdvgwI5tOV4MfXU8N5RjkOZKAGOaDUEzbqHXxi6S0hi9nS",
+	"/qP/a9JIw8U1s/xgmXhpK/Kau9bHD+IjU2Zua5yAV6gCtnIUaycouSCFnRHUXVnJOA8quytu6FtqdtX8",
+	"Q4Wp4B7WvVMS1DBQEcp4q1aHxbG02Xd9wrBOSi6sasoNliqUInP7Fj4MqaEYEuolqCg0dg/rQ6FuZ+Gg",
+	"lV1TpRGqv6OkHjmc44Em4ciQGPm3sp5/1f0SWiFahaLaJ68xcIHhYgACQpMDIU8IN8HuNHTmsKN4XT1E",
+	"57XtXfVPGArLciSeV5+MnGI4cinxKBCqSbWq56EX6mwoRuCoG2GGa2Avet1LCqarH/kPUbcn1xQUJcVI",
+	"WhrnOtDMnFqbX2vffacy9zGGjfaVDjwFLsxgn0TrAdz+Z76XhocZQJOmxhkg5wSHaLZ25plrvnjH6khB",
+	"nI1GrkncMQYlL0GhJjoE9vGGJfGRwG3SGChjE1rmBiE75/Qj1p1DGlBVhX4Uaf7xmGz8jSOqjUlBzkyp",
+	"GAJGJzdQ1Rd1RnxeQ63JKHVSrZ4WUOnplxnetQfz9ZpXHc7WmHqLimCfbiXtr0hFsPPclCIdKOJfi7Ee",
+	"TCl5rIN+8s/631ebPftXoQKxpxFav+PFLl7OL00Y24niISrhFwoPNAICgb7SdfqOq80DIX1GqEDHSq4Z",
+	"ORmc9B5MU0VOhW5VArGmFiFCsS2W49cpNTSXU3C0eJgTjwjiPKZrLap8lys5GQq7OMPUXFuzhwpUFjJq",
+	"6KkzoQ32cFbM/4w5Z2NTq7tjzJXPucfs0OCmmNMMNcRNsAFckPc3JJN5TpWGcqGRffE7alzq34wRRQ1b",
+	"SXmwz6Cta7XjJaOKdAf9weBk4HISMCOBFPb/fjfo28/FUPzuaDAg1FSus16fjGihRjX2AuSmUSFKmnPN",
+	"Mny3VR+ZSkHfrKZH/uPfydNvnpEnQ0tS8xf2Tf/x7+RoMIDaRAChw4J9du/Cjwvpl49uuozrIqfLPhm5",
+	"ZI0RpnO7vA8111azUrKczqr1Wxqwcs4dNcKcnBKvQwMMjAOi+Y9/J/Vers1o6MHY3boQyKwxwO9JpZmD",
+	"8j7y+2YXOwoyC2p6gD6YymhMtkIa0nSJ9oCfPx5L4+jPatMdPBikUHLONXPwQhiuUhwRMahYklQtCyMJ",
+	"gI/FlMicawOE/ZiObPuCTcIxuLf6sbIrYXAiJxPmGqp7zD6dhGl9ngfAkezOtCLRy797wKgow/qpImBH",
+	"qY0Xk5CcHZmNQk41Y+kd5ObWPjNXwhvwnCl49oJ3gLLuCr/XwjW9xJfWNkw6bVjhy37YRwpdDyoqrdAD",
+	"AOFpzD7lghEj0TDa6YJBvBWDP/ocn/JmMk6Cob+ldg8Ka2veYpJxhYCrWQXFC+mbmG7l1GKquJnNmeFp",
+	"YM5vdGRhIFMatpv5FTQ03Ck94Y+722MVMuFOA8fA/79U2NfuVgs/gKvzlYd6f1Ff/0/rbiPg9x5bDWBx",
+	"QITgpSjoMqm8s+CUsFrHg3Uy4D6H7retQbhX4N3xXKwG9qjdcmuRY6xcCpfnEpAtlWewsmQoagdbjId6",
+	"QIGm4HWKmOVgECyDUmSvk4EM7g8FNJz1LIRApv3fWOoqrT+aszVw2QoSQcgFKn+uRtVyzz45GQyGwjv8",
+	"NcvtWCtOv5yK/kHdHRM+OKtqj/GzlojIUOBuVXCqzYAIVnq7jCKInUfiNb0zcnJ87Pcdj2ooZGk0z9i6",
+	"CIFij3GV/rd2ft2DK6HLyYSnAMXhPj4lv0PkK8GDQz+w2mWjRy1vKMqtjW2rPrYHuueQGbDkFXpogxh1",
+	"bWgxaJrs05+WcKtj8ya/cvLHh3C5JjOWZ9H4arNx8NeamdvS3/gLJ+huN5Rd0tS6wfzVSocvGTo+Od7h",
+	"ZbdSvqFi+c4nYXwOMXSu72pNOiZ+PoeEMeCi7Kf6vlWZfvfygpwc/XFALm7+7ZRQD5Wl5ALiIMPO24IB",
+	"WoNjRMMOxGq6ceaFcnIoRlZSjXqJj1iADe0cl4QbNl/NvIJA8bBzkUu99rI+weEQT2Zk5AiMOEyHMkwn",
+	"ZCzNjHCR5mXGsrOK7bufuW4RhtWhcu0TrByGk51SDX0Kr8DgkSZGZtZ+vmUfDUlZnntQK6ILqBmaMeb1",
+	"Z1UKLPubSDUvczoUXXgbBL0BjOdPo4SMfm//79D+338fJcTQsRUJ0LKETn2iVg8LEBXDqj/89cGoRZO+",
+	"8avbm1k6//BLJee7eP/c47dyF/efYR/NE0d7NTdb1Zlbat3dghLXJo4aQ9MZHCDqMVbcWmlaMMUlYL8i",
+	"5cJcXDXi4QuuPYTelkn8mqIR5/auBhRduesaAQrEo8DteTAvabqinzh1CfTWsiVTxWoR/rJ51a5ORLQK",
+	"AJJ2oNMWmJeI+kc3ZgInQ9H0dznb1+HyRfVKn0dpeUU1CzDHHbK+VTK/HYoDwEoNFEurL9HcXvKli+Vm",
+	"B4j+6Mrq7IdWzUIFUArL7RzWnguXx+6r27wv6LP/kolmb1z70MjFPq86cXxJZeJfsaioZgXOzqJVEDKM",
+	"LkRSnj9DSvMKL2BU5ctDxSyNeUbbmr5WKC5SXtAckM2wKNDf4zVt4izwxgdcQ6oJ4wbxvps3q8A5X9oZ",
+	"vasn9LDr9ZiXZXWmbeF1XNcXDHT9um4BuHR8EF54l3hwE6z8qbw5SHSgwELo7RPja3WJbZMI7U1gczjZ",
+	"fynGvgOtVunDdR6WZT3Bjf2NgKMEfOnycmOEm5Apv7eUXRbY/Ag54YPpt52jc6GNKlPPzKMaXhVq6GKp",
+	"GOQt9TDqVjN5BDJAzi1a2fxQjBTDKYwq84wItljx0dbj+qBGGGhNKrgnAC5uapOg4tUAvcG4M6pdkqDz",
+	"kFW5uvHUf98r7irYpF/kmn9+j1ZkaV+tVytU0xEv3aru1by/sIvrX5o5Xcyk1AwDl1hnpsN7F3Cis8rZ",
+	"KBU5X2Vm+rMzKryqG61QLD1AOEmkXsRpqoxD2fCRI5+gmDvhDLV1PRPf+0sbcJ+fAbxbWdcvdPs3mJC+",
+	"e8tX78L+l+YIeApRo/PMNW/Is8qhba8ehO+yz26RQocK8ySlIstZe4bbDXa3AE8TJSlNZ8w7ca2SOoW8",
+	"CqhxdOjfTOPDDk7bsgEOIHBdTLSvu16T8bLSfvpkhA0KMQEj5/dsVAM4Qe46IKtrPSlzMmEGq6AUc9kb",
+	"2tDc/6KeCHTxGDMmoFkAlEuhtwzWDG5iM7MMWk7IiOq3E+iWKTIyCjrAjJoFlKD0QMMOGNfOBCst/bC9",
+	"ftUQBhx1ee6goSlUIDv8a9iUundYY/hqrD65fP/u/c0LH5q8LJUsGBUACqhoTp5TcQf1rzxf1mUYkBaH",
+	"8YMC+qCpOzu0fXt3VD0FTsFTIgsmyJ/IjE9n5E8klwvyJwJg170z8vz24v3Ni1tMDXQpXewjBjGr17pl",
+	"J/VJ2RdjGYUdvE+uFU/ddjfzC3WfXCOZIDp6DA84Cp31Boj3wtHuTskvejkfy3xjhopvfoWb3kk6bv3R",
+	"flfr9UD5srkjsGDsDtOHFsrrk+KWU9xDR8BIJUPnKOsk1ayOon23HtUf2djlVlAZ+9CBxuPL6sULX+0J",
+	"t1Ew/YmFCxsS7F7AdhdIXq6ZMs4nCX3j6Yy5JLaZXNTZGi6jMWCi+Nudsu3mzNBNaeVv7PePKugNjR3J",
+	"DVbz2Oll1D7y2bMarx14vyXhhIxLnmdVzgToh+KeKynq8EpVYxTutJ3+Lvtc0CUowE9c1skGUXXrcwin",
+	"YLz6OrDqh6R78fry/N2/Xd7cfnhxef325ur2w/mLF+8ub24ub3qADu1/jjmIiBU9FOcCE1kxCwM76tX5",
+	"MaIqEXbdzMZVDVrcEkawKHjgvFrUo4L+hO/amBDrp/MY2bA/zZgCNHnoROKg9AGS1XWZqHsWeyrxh78f",
+	"pbg80mv8G0wcatJIg+gLxTJr/FY5Yl0ra2lqSpqDPIXOoRkU1M3pkmR8MvEo+qZutArRxKzn7CGfCtvS",
+	"E762oBA/Fa0mjJ/VdY7rwbOhqPJNqa5rG+ssMZa5DAIoh0BgfsjTLqSmOfZsxZZnrjeNX/VQ4Lqc3rZY",
+	"ay6esTSnCjGO5hJ0Jop6mZE5U5h55YQWOSL/rQftt/RQ1KlaZmZlgMyz+sHfHQ2SwWDQHwx6SZjalMKh",
+	"sIwsmWtnVvUCI8eDY9e0IFiZTynAuCJoxm7XHNLnSEgDXT3QBWiN2iS0at0Nd11zqzkXOTUTqeZWtDGn",
+	"Pa5M3i/A1UseH/cJ5vABIsZQuCpWdK5xFUY3EaMRMbV5ZUzP7R4HNbPdk+PjaC27IwB3tb/WPK+Lxiy/",
+	"PpP4wl8j4HfHg+PPV3rgqPNCMcscYi//Adrb1DizQDgIoU260H/fc9L+PEvIsHPD7An6XoxZaTjTw07v",
+	"NLg9nuTg9pyFtwSbHXo8XXgXtsVxCM++WRveH+e+0dAGCfmLrjpQjq7f3tySJ35oDeB5Pq9hZAl75NxL",
+	"kHPzm7fhF/Q/IoEHNfRgaAGLdSAASlkZt829sFUSrzsYankMd6A9Ufsd9Fa0V8G7QP1k24AUnAgwdRk6",
+	"uXpBdAkqxVCMXlxeH/7h+6c/Hn775zfHrp3pijpYVWytaXYVZpcTCbqy5yGBuJJPeG/wKjl23NjSPqml",
+	"yphZwzpsC+6mMxSBUvrm6gevmCZWxPQHg8BHclY3EPdpS34tVqOshRDU0tU6zcHt+mvts/iC/kEPJlpJ",
+	"e6vogN/E9yOngVI9FNgxGBiQgzGssBK6z0KPzlmFTVBPrDvs/EWWOPyzaoChaAN26JP//F//z7DTa+x1",
+	"JVRZn7yI9P6ETMf17p+aGDlFTBFrl0NCOcvAQQKoIt2nA/jjaOD9Uz0HI6ZcD72h8PvdfTpYe/iUFFQb",
+	"h/Bsl/vtegviUZ94f4qhdwxicEf2o1Ms9xGH6YzyOhHeuX1AK4WP+uSlVOT57QVM7fL2la82cP1q0RYm",
+	"VtNOyEiKCzvcuacEa/3Oy3RmNxwaAiLRNLz7VUUndjxlWaOi6v8lzTH75Dy8hUMxo3oGJDQGTJrMIZSl",
+	"Smrd0KpOA703vMcwwCxQgMeMiaGwY/UP+sQLzTaUpu7J4GlcYQIm9LXrS+EkfyF1yW/RlpR4d3l/y4f/",
+	"CvLhb8CtTA1ZyhKutffVGhlKfrwi+wj11VBiJdJd8OLQjb0RG1e7rvU1mip0xYSm0mEme88B4WDh+Hjp",
+	"0PRPPfSNz26wjDSAtKl0BRSJAWgu6YYgOlhnWgktryfLqhuylW6uLTnIGRjJF8RWcyd6xifGq9y+MCeU",
+	"q1gmZBZQDa2GQt9xbJZ1Xj1VvREa5TtbvSgYVTpAL+1XCL9cg+dyTsUSpC1UCUGPeOiFXhUTAbzPRvxf",
+	"jz38XxH81639N+Tfhgt9VYv7bLC/DzEZ0Hzc7sFzrp0KigIzFgD7rtZrrKoxsLaEf9qXRELf8OB3k9ra",
+	"xUbhtU9uPUcerzk3QfkkqKSrmRNOi/IwXOweApZtSRQwdxw6QAfwfKPrVtALcy2GwqnMsZuPq/nK1Z53",
+	"4SR/S5z4zZWxMXHCXYazqNP4Ed0Y9gvHkW4gVeHJPwPDZRPK1Nov976IAeDe1wQ1tcVWaNoIvxqQqYrb",
+	"7oswtb8+7V2oG2OaE1mqQ7Zk2mmg+zmHfaGVdmkZdDIZCudmxvdDnVcYQ4Emzc6fuyrwrbB6NgD8AlC+",
+	"nRYtmE6GwjsQqnAPeJyhOXybWlrtwGPiALmXbAp9hsrer0Nzq7auobpF4wm1S3Pl3LrwVEjD8ME+7LGO",
+	"Avh/rlY5tkLke9KsHa7wK6xwmnNTeez6gEhRYWwh1aozUIKCsGgd/UADEGsLqywy/zpXZqjKnAF2bakB",
+	"nUT40uwwDOsGtDfGGWpJMFOMSgbxO++hBuD8BlZvtTQBHqyR+fiK6tkoQa0QKwKaI1tDfkMNpD/+/S05",
+	"f0xfU/rseXNRgRL48y9bcOky05SyhyxL85sS+JXUbPrApj8f7ELgXTvAVrqoALpWn1XWgucfu7M9d+Uu",
+	"EK96I+ML8upbStzAsv2XurzvGmv6zYD77e5uznx3hNKw4CqN5FHvLKSLPYFawU3dQt4XVp4fD1x+OTpt",
+	"dAhFXyVgJSuIWuClth8rJtgCHcx2q3KG2YCXkOkGHcilyJcO+BAaT3u/Y5A/5tpwk+6wE8Rohx1Uakpx",
+	"J+RC9OomUwjfhf14KLyGhNBafXI5L8xyPaG96oG1ZG2tpzBR+9xv3WOq6803bQLv5NbMeYxkxXd48IpZ",
+	"CeNmYo9aiuWca3u+LcjVVnMthR1xp5xFJEhtqGm3AUcVZOgISUVDxNq1BaeG5Mxn3dd5gZWXZFR1Wkc0",
+	"H0z2g3B29Y2jPK6qvu99AoTKdQWcmUFUQ4KEzRnFICCfWjv5WXLy9Jj85//5v8mzwWCQDAU6MKkmw86z",
+	"ZDAY/H7Y6XmvrCjzPMiHCBJ2XY7CUHRHdU7E9fvnr68uIDXi6gf7ydt3N6OExJ+4ePv+h9t3V5c3o95G",
+	"Kr6B/X50EsbXtLX/xdySR6Ddq9CX7HkLvi5pHmeAcvzJJAxc+AmYz4f4ko0tUwANG8NW3p5DS1XQez51",
+	"/atdiz5ATcWqIfR8AMEvsFLepbNxc4omlI+VyQlmExfQltN7TFyUI0wU0UkTir4JX6h73jTbx8yG5ZRF",
+	"IZUhhqd3zGjX8kkvAAB4yUzgJmHa8LkUfHV0h1lBzt38G306fItuVYq6zUcLuWMkDk/l62xjEM5w+035",
+	"tfhmXvloLTSJ8TFbj81ZJV9uc1fv64xxpPfEkV77RSyYqOizduyJik7dn1AHlp3hvKdKlsVq+M/liD2D",
+	"VjEjOmU32MiwilnnUkwhNmhfBrqG3QyPjenz2TXClRlXhddWNXGD67t1y/s6KboxydZg86/T53gb8Lfd",
+	"KBgf3pGGkxZn4VssnF9hrQBwSw7O85xMOMszLLjzFucBarkUvwNUM6v71h3wmIBEEkruac4z7Jl3EEAA",
+	"w6cuacajLDo4W6tZY4TYJRLWTkbQubtHg8FQpDOqaGopDyoi/G+7Vkki4ZdcEyMlXJU+OfdXqsbOpYLM",
+	"ZOkKT6RgQ4EJifXscLJSWcFwine3LQFxtGBjzQ0boZtfG7rEnTmFPqD22gK9uCpeJoucrS4fwgUTnueQ",
+	"FD5lRtftt1y1xriEZBgrqO5YYdpT8hrX5etOzGtM9etzc9w8CJ/2XzhRrkVPvmFNopYVf+k6y8TQ1AAg",
+	"6T4sraEcNwUyVkqAVG2PjAR5sSg0uXaCuH9QRTt8dizXZ+RkcOLZlvMIeAa5fuXsOA+7cfizXxV44gXu",
+	"3m+uvM9WVmI3tNbqQBxgXMs7laBO8LPqBq3XSbEi39CL+7IutiTwqA/V+SRMlQCcu5PnvBLUKPTmtOr4",
+	"g4utVOSh4K5+r07OsCbbpFTgu6xeRmu9OrjSNM/lAhyeLj/2sCx6DTjVyPVH0xP/dN9H778ULJ4NVuTL",
+	"X/j6P0b4YXVV/2qy+Tee9RlCh6iXVkxrvPS1I5+dTYV+nQ3OMMsdQg+QDtt/ZAlZKG4ME3amVblL5Qp2",
+	"DtqqsxDBRRzooQDbHA0RuyLIkueCG+6ipeshh9rxm/jggViprOkPxblnPC7JAdpdBPO31tcUcmCDKIOB",
+	"qn9sHBZnStawvw137BFvaPCeTclANSxPuMDH8NVeR9+UoAmI0ad8WbdY+fRoQ5tp/ZPihulmmWUwlbpD",
+	"K5K5JUag062lWOjm3BydcPXtrhndR5MQo/gcomozqsnxwIrPbxrW8lB0TwYDyK+Bsj0oFXMmMwjjeu7V",
+	"1Gs8uox0Twbf9s6gxt6hJiBozHIoxsxJYoQ6QBjNFqLV5XjOQ7L9alutrE50L9l49Bg3D6fUUhVffblK",
+	"eb9Vmn0NlWYzy8mXslSEfSyY4gA31l0XT729mNRqXmzIC5/MuWAbkZaWD7mGX8Yn3JxjW5zD819tKFD+",
+	"L9ix+acZcwkYfl5Q1atniJlnNYaaAJIA7MslmJrGkXwmSnAMYRMxuDK3FX3iaySJYIr/akGCzWHNHerK",
+	"9iKZzfr3k38Gf+3SfyVwvwWqRASSqb9rQ5N+WwrvRr4FcIEFNbMaLbCxkl17bX5zEgUv/K3tyX9RO9hZ",
+	"HAECbUjnW2zhz34bd4eh7h5ZY+DZeujM1VvLwApOyGImQWBBKMwa0qyhz0eQqluLJ39tt/Sx8ns/1Yb4",
+	"LcX3vwxv+Z6xooWxyMnE9fA37DG4DGREPjme0CcZh2W1p+C7B24X8iVNjVRfq+leTfAFTvjru3VvJ5Pf",
+	"zPKvwCy/LZXAG7aQhxOgGZCETBh35qSL8TksNtN6IVXmkjpSmbHw9sFN2tlAq+8dE5uvHX7/67l1l+IX",
+	"vHTvWCrvmVpeyCwOvf1WeKgJfBCO0UGOzzAEmDKXubeQ6k4jEhcX2jCaQdt2+Mlv9/erub9iw/V1iIf2",
+	"xAL84aL4DPdWM1MWm9AZTamE7yqlWaqYIV1IasYuNYjNN1q53iPv7deNaXPTc+o3RodaF8xre1uKln5S",
+	"ZfGZucljuXr8LG9gq9v69uLWGkloloX2jNsVtFX6/6qX7+G+aUOVIZoZ4zq+UbG+fQ+8L2OaTVlrSPdC",
+	"zovShH15gwID19ANgZ01VkDMZcZyfUpyPmGGz/3zkBViLxcFULJGlYLv9oZj5mxiiCwNVtf8vaQ5+uGr",
+	"9/QJYKCN6koBDzBmZDEUObtn+RkZFUylTJgKSGnOqPDlaGYhSWotaMVpggIF9oVlVeCNCzIp87ylCOHN",
+	"8jls29fqmsfZbXPKw9H/gh75xmQcfgccH6KUKjkFAEzHN+yhP8jxjvSOrV6uncK4AYjLGQn6tD0fOyEH",
+	"fiBNMgmpwXM72kEyFNVXmJU8ZnXk+I+Bw+cgISeDI3LwFtqRul9A5+lUKsVSc9Anb4VvFYQ1ke+viOZT",
+	"oQl2a8jIVDLYpye5nPKobFlZ9tealNyY5VeIrg7zy37TML8CDRPPomn+dZnIfH0dlltrpjWX4qHWIJZL",
+	"t4rJczIy7KPBxw61UYzOR5hEqmFKI/jmlOA1zEakm1FDyeifw07hZMKwczrsDMvB4Gk6zeWY5qT6xn7I",
+	"hp2fRz3QMX0tNFtAMRbJqcg8EP5QVBx1xrWRakm6kRrvKuklIZoue0llOM+h5DvngrltPH5GLGsZijvG",
+	"CsuUP3LfDy3NpYZad4cl6Eo4rKQ26YxprGvkBlO66h5idAzQgvZ8AAZZaahlqRBiYDDcRGi35cqCR4oZ",
+	"tTwlTweDwQjbYLhdBaU6WmKFo7zXTF3iCW7lG2vn2GQcqx7tuN4LP/wFJSu2TDrUdaU/MSzPfYGPC38b",
+	"1xeFKzKXgi09dT7wrkykmkrTkLBRMwzTFzU5uJpgu2NEwmcfuTYezJ4al4OVkAVDIGBKFNMMaPQOywfg",
+	"omOlEF6B5lAJMfTOLx0KekAxZRx+t6BLV3UVFlFBtiCWTz2xorzxVaO8KkZ1KzvwlQrbl41Zfn3C9jxN",
+	"WfGgAMh/vQKgS5ewWInEw/qy7Hytw3IfvNJTZiwP3ZSmAt9/nfYQTK2FVdv1/frqVflUsOyQC5j+A9m1",
+	"Ozu97XAjWUeryOjKoBfWo7T4bPSUanbIhWbCHvc967U1j9SMqnTWaYkoHw0GnxJS/nxEBqXvu1FbNVGq",
+	"FI0ivsCeNkFXnC8CtR3EENGj04aIdp/W/pixlHc6cZ4QaKmG6WyAj5FnxLXvA+dMt0IxCZrBVvnxmvyD",
+	"KdmrGhz9Ou7DJWip2O/kIdAD95wtkMzDuyHlNGdPgHu26zETqxWM8Nl3LOPWah/VBVIjtMr/D3zgT3aw",
+	"EenK6id/MtIUox52hnOB5qH4Dr6rITzAJQC5WTRnGUmlvOPsDDsPBjCNB5qMPO+HxlWA0O2guYdilMqM",
+	"jUgXtGf73gv4m0/CMTADfcXVCM0A7dyJmxnAevOpIOBwOBkc1RXjPlpuv7ZcChoMfyygI0uNeCkndlEL",
+	"JcU06maD17xGwfVVKlDfVTP8hZSnNsF2A/KBcIEdi+ByIOCjtqd+x8Tot6ySX7+y95ILTHtzN1I53lPd",
+	"u6CKtckiKocJQLll7CGqIbJI/+72SAJAEHl0JMOSqu22K9WRGavbflx/f3Hpy3AQ9cn9gQ9fvSBAxgd6",
+	"KISEfG1Ii0OvKBd94vmwrmtjTakEKSjgLbln8ZIMhZFxLo14GwINSXBdOA4JLl2sSkP4TmyUspSl0qTr",
+	"t3coVhgwrDJBO9a+s+Zxo94ZWZ8FSIaar1YHOBTNMBBsHtdw1iyLjcQsNY3Q6bLgmrVzXL9zu/Ugd9QT",
+	"1deOByd/jCpsUdXPEkXrSM++2XkgWOleA62qhU+xa2aTfp/T9I5w4YOYRWF12BmjmVOdX0tk4VvcRV8S",
+	"Ar6FbSC3ONAe16S6IE3u8XCeAMCRrQwhuKFWjVVyoXEyjpsBLwA+0L05fvZNL0G+4doTwZ2/Y4VxWtFM",
+	"KnOY83ur5DRUpD74DUslIBK48B2bc9ARQXOz6wU3psDGTGaGXRq5htQ+wMd3zRIBIh/drVKQ0ZNRH0rV",
+	"4YK6aXve65BiajDAPjmvVCfHRQRbgGu1hHYP1CAwTtVOV+R1xSmZ5HKBwFIIx+msBApOklum5vpPVt0Y",
+	"IdJHwZSG/iw8vWO+PlYA3xnLj74LJcy1LABYrndWM4eVPhTUBJ303EENRbANik25NkxVbMtOZ9Qno5yK",
+	"aUmnbNRoHIMl/3bxbqntzAgi4LtxIjzlz8KLgk1tjOd+PpYyZ1S0/94vu/HjTYrca/+DHZnRrb8l9hY7",
+	"VQuTTJjICsmF+dVyp+ds6lr6tmg1D+BLd8u0lR1hGxPXWFWmJWYjpKVSWLAsBQHcWiqypL6Vrl+bQ+eG",
+	"khpXhsulSIai7s+toVlboI4LtN3olHKrYNDUwHWnCB+HIP5Za/7B98v0q80+sHPb4G470OT7v1yQlOpf",
+	"Ovmg6Uc7+P/Yu9bltnEs/SooV6okVVHyJe7stFxbW27n0pmkE0/sTGZ22BvCIiSxTQFaArRak+2q/bm/",
+	"t/YJ50m2cM4BCEqUbMdOrPToz0zHIkEQxOVcvvN9eoEwM5hpdubcLqx2OR80VPctawmmpBHIuK6J+iIX",
+	"XaZZO1nWuks6fZYATVsSsWSAcoA+JhTLQDKwpVmoGUj68cQs6krZ7Bm6EuxCz77bjPtmJfZezQdbeb0a",
+	"F2+dVPbzyiHXyuytW2yryiTscvuUrVGsGgnzaj444fr2qK33WhSbpFHl3mMlvkuLja4uvBdJq8YdG41i",
+	"BC4An4X2YjyBhMbaKPFdJl+tErcZVeYOQUA8UFSgFwhHL75PY5Euxi/URDjZrkomKPMLTBV4XVINROJp",
+	"+onwEpwUYOmkwnjPL9LMEULv9zlHwc0X0VeK3r6aD6gWd3OkebZR2U2Q4qmlMKpd5EtuHN7j2P1UPfG3",
+	"3U86S8Vvq1NPZwA0coYjSGQDpZL1UzCWYAwfjAHT1U5OcBZ3n2baQcv6wRVJFMvkL1131fl8Krpv4Um6",
+	"z6TSMhsOrf3INJfphfrVDo9v84zcue6pyrPBnLSpOfQFKHgxyViUkH7k3mxSZcFUkY0y2WNnSDzP5wwA",
+	"ZIzLudvm/fig/Sr4YBxLvCqMLLiYN93lfEyWq1GEP2YaIUC0o0BrpK1tH3cxN9hdLaQ5Yhz36qpLmIpV",
+	"M9ljx4FqIvAFH+4dRr4E2/cYO5QqAaFqwiT12OH+XhDbsR8MtdlAVIWVMqUNuRB2eO30m8LAuvyZCxKB",
+	"RhyRKcYylsfs9O3ZOQqOc/bi2XnffrCA0b+l6VVw0DTUledKXaLwS4p30eeiAH0sXQisx87QicU2XFLJ",
+	"/uXk7N1zhiEHlmeXOJ7YgNcUh/yhKlg24SMRSzVkXBJOMzMCnOIJt7eSJYkwdQoNYocZZ6gk8AHqhyRL",
+	"gvOi+0rM7TS2908F9xLq8Mnrr71A64lKHhNeXIq03uSPmekzCK11YnlRGqZNlueE63Rfr0/BVI1TLOfF",
+	"yFHErWaLTtVM5oqnr+aDpzRb7nKsNhTuV3vJ+qp9lCnZ6e/7EFkmjRhBdnFFyxnE/Ve3ec3Re2bv//K0",
+	"HWpgRDOQc6iKCTc7/Z2LTHII3t0I2umW9VdUgL39Ibp/g4PwhZLiwU/cp7QCwCL1pm9aLYa7xV+ITNfz",
+	"cTSb5MchoZ/ftqk8EYN3RyzB/8CqIzYshPBg6RpbB+DJ2PlYILI5NPMDXXZNRLzE5hEEAr2Clifz80ef",
+	"U0iP5Y1IPn4vRjryYGz5ObY2+xoJvipiTyf+sv2OQkl+AX4Ba96nfda7/+9fkvEQimwUaDiFiAjXHAOR",
+	"3gCv4DealttcrIVWCE+vCyJSPhwMddjtBHYm1+ZHV4jS6bGTscI6DsgSYsLDPzyWCwZTHSw/sPdae63q",
+	"rDXrh6JwuiOuEOeK56VYUfX8usqXbSbjaNXFTdyH0PnZFqXd67YCvkZtGZqljBGsWs1ukZNstlUAqbPa",
+	"yw/KP7UXpsG6NgI5uFJs5DXwSUaECBDgj70Tw1LzXPdjuV5laJetK3g5QrBn66UM/mqdOod6slcc7B2w",
+	"RENKtc/iHSlmH1NxlQ1EvJOw1hsx816dKhj+wlJh8EBlH3ypD4wMwpuMAnhVLHHL67XYP/77/+rlf5A4",
+	"zUZjE4FYD7hi7jkQgpgtiJr3fWUx00ZMwSP1wIhMkhstGWCKsC6NQDOK9JsWoa5QtiQkm2SyNEL3QVwS",
+	"voDtQUKXv7avlVDJHrtQ6RzzykNVxJJ6TLnoH42ZArE6fmmWDK4+Uisfc2ymDZiVZJdPM5xQsKsraTJJ",
+	"CoOxTOBa6zMD4tcJElbgwBpEzcvUO0QeN/QSpCNjuxIx29vlV7JvbF+JEM3QHs+tcY3wPKnghSHi46E3",
+	"ZP56WLv12P1QQC8A54PDivXOjkMkeAgGyil2448e920gSgPGux7H0t5CcxlQ0XaeGmWmH91CgKn6DFaA",
+	"fcSTLmqDVswfQBq8TGeBE9Me8Si3WI83wWu6henw120IGdWIbzrQt8dV33Sp7VBTv/4Kzw7w2hfCOhLu",
+	"mh5zBzRJ/hDlfw+W78H3rHWuFOr5cWPEZGrdC7rFFHPqZibZGzeTey3sdSC91Uh9D1vZhp7jMEe/Uaz2",
+	"AeKA7m8cKK2/UjBgaVOlPVUsbKlHjg3HXuhTWltjZOO0wbBWg1KkVCcoK9KJO+CqYNEjgGpl/j285o7L",
+	"bAmGtzSB7WIOfSvce92ycvYM2VBfQgSjgWwc4KS01u861u4c3/0E1teaDBHWCJBHuWisJGRAKFBK719r",
+	"B3hbJpZgBzTYIpVpsMbY6fRYwK5Cx84wy3OWSTwzK7uvFbHWMRq/0CNHpvKkgUPFmaSq8OVGYUMLhz38",
+	"9JEuhEP1fEwfaaFoyR+NuapslV6LtSGlcSViuTCyfVcZVVkoFUWhvblje/y4Oq8jELc0S2dyDJ96DamY",
+	"klGtkMvVAEBb7bXGTWfl+e2m163P8Wd27pxyM96gEOLr8I22hVrbk/R+T9LlPROSiaaw+1TogXbutumr",
+	"cnUpxXE+43ONQQKR6qg6aIgWw2VLnROZhWVhDYlbVkrNhxD8g1HEZP5Cqtb6xrDN+amrSrNiT7G9fyCZ",
+	"OhwK27WvC5hcxdAAdRSAMKjAaTAJmuI6d5gz07EyarVh8MfTZy/s7Dh984KVUyCiZz/9wNqH+9+x1ilK",
+	"pzFoo+IvY+FNkMPvtUjrCv7FMm2njLbbCbA+OuHn/QM2/ZViVF0BrnfqQhDaFNlUg20xEYYDL1I7p3oF",
+	"Jsyg13hQldNc8fQUXvKLupuTMjfZlBdmd6iKSdf2rz4xp4XtmclwWvthvz7BHJ5Af6Mbf/aXqQvIW27I",
+	"SQW4xWkKpUB2fh2xBDrs+RWBjcpOgpZm79+9/t0dW/s3eMQpn9tJea7Ua16MML2+/91N3ofCMyL9SaQZ",
+	"P7cz4FvlZXsPC5Nxp79ImwgmvC/h7AnyV1NawHcJn0Mbu58kn4i1+O8Vm0UDugX+bx26ZWot9MLe+B9/",
+	"O+7+O+/+fa/7/cfuz5/2n0RPDn+L4177l+nov6Zy1Hm0c33F6fIKhqW0+8tUjG4LW4no3qkc3QviBff5",
+	"rwd3uTuMsz7z7ji5PO/sSuurRmOqZjKgxFUyn/fYMf2Fts4QaOb5basq76xABHcsXSlQpiviPkeRDu0V",
+	"VKCZZnZbTi6ULHXipd6p7tR3h8HvnRiKZ4lfTUwi91/uuQ2almpYcZcuNE7QsVi2H+3v7fX29tjFnKVi",
+	"yMvcHDE9wdgHNaQd1BLsT+RfE7yQTKrCDg0YIhAjsB0F1GAsEYnogzkhlhGwi1V3cahMMD5HPurAB5ej",
+	"wk6xiJW65Hk+j6XPKqDeVc+PIFhlyK2Y6aomz400AnA80NSR7xBtuHXP7TevK8vahvJMu8JdVRqweLyk",
+	"LUxV5+5LVc2hiCX+v+GwFaBEC1VcJOsNf4533gR3xTsrirne+em8mdWDVf+uYy+uCKG/pt3wkEnpxpJF",
+	"v7qRWiLP5GWECyig56adR999LyyEHq9j1uephrAgXZpErFAGKtszBFvrIAkHV3II7iW0TcKfMdVoaN3F",
+	"0iX2sClw5piH387GKq/8piGfZPmctQth9xNMKWdKggz9fqjfDKUvMQUM3YPR6+pXHi24Pi6Wh2G/RsAd",
+	"3H4mHNR2g4n77dC+o9ab4STwLl9boO4bAIescuiJxsYdPMFEqjMdIJf5pbhL9N8xLaxegieOSILp8sL+",
+	"YM9JOoQiR5ADrBnttWASCGAhnN3n4ZGTnyBnXiebPHXgYw2sE9qSAOU6UKAEUKEd7LjoWCb/Vojhv1Ll",
+	"Mkct1hRaOqqunWVS1xIGK+nY1zO1RitgLadjJQV7U0J1xK2I29exv0MoHJnUaPeCDL37gCJt9WrsHYl/",
+	"WgLFBv3ATmBtwDCC7ncshzzXooMwFgSjZLoGysNW4QJo2nN3nBbZFR/MGdboMKOI3YNx6UlzW6ydwOD2",
+	"WRwSYcQ7SYfKOBa5QQgYA9dykOQJSnIUZXTsInBlOUjtTJBEIAv5yInsNelUYdUrUdhpqdGijXco/hDv",
+	"MPv/usPUENuGJlg72c2zgZBaUE+RZw5fmapn2sku/aU7pUIlpkVxhcoPcOJMFOD7Y1lnL1mCgr1/WUk1",
+	"NoMy2RIms/nwoCV9Db3mu9qqWl4xqzg17Ta3ghTl8cFGSzTiuDyQuvuqQNg7v4A9A+IXy+D886VWTtx+",
+	"5P2mgGbyTudmJoE+ypMENCu6+es+i874juUTD4EdptfdyhHfn5v2OhsaML/0VEiqHL4lGS3hApb4aIHM",
+	"2xkdu5/gn2DR/7am5uCMsMMULaisFvYOuMHp92GZR2zqcQ6ZbPUazqrg+TeKpFZdvKlu8P7BHzb6VApG",
+	"YBOLAbQwn3/gbElXr0/+C0MuXYWQdAYrxi08hrmi3q8J09xakmb5OIPOiS6dkbufTLUHNDqF575z1hML",
+	"2MOlmHUJfs9zUTi1jR57ttRfCBQDhBr+HEvwECFKjPfXXMMG/YHm4h/7Ii7UdCMt8ofaSx4AugCD447m",
+	"7dq8dm3GO4Dgm3EtW4ZNRLzTZ7kaXELAcDZWKDF0DyBM14FurkbrMo6OFeO1Gj1gvP1GsgVBV59JU8xv",
+	"ImFwjkjNb0o/w72n00UKKn6quHpdluGOUXMtZAogxJshds/gqMAjBl19VTSidyFaUYfwsnZSlVolnQjy",
+	"S8AwCLSAK/G66+G6RxRJEVeZKgmGq42aapBhzoC+/56RtbVAfSwJZ9tcbWWHwXmLbakkViJoIU0EJbZc",
+	"22+aRqwQ05wPcDxgfEURS1/qdVEW0tifQJGAxKcrJHGnH0a+kMEbMn1QTUNvMeOZYW8on6hjSelOMkSB",
+	"QNx/VyqoCcuaaC4CqSimcxAiZR8IpCMQsGw+R4M59ruA7Z6Fb/TwDF1nFefHFoq7gXpXdlUFxaIr9sw7",
+	"Hfky/XOQ74A1szqQ1Hz5JmcGr5n8WKNIqQwSY0g7ve38vmf4XG1GLyXY7myKgCu3pkor0+bMXfR1zE7M",
+	"md/A2jxGcX73DhFiiwsxQIJue8ajvfaN67m1NOP1V72nr75biCt1KboA49frguD2srf2qmAufJM71zOZ",
+	"bpEMazYbmdaDPEz8SrnjDGhi72vmuawLEhwuTzkh05XomYYgUJbeNAL05PBz0Le/l7n4taG3dj5ZB4wc",
+	"GU/DeT/bmBHTbjld7Tn/xAtSmPIgQV9ko+va15VGCpiK33mWA3ZcpR6RAk4uii3x6dSpepOaXq2+M/Pi",
+	"DX12uLcXIVSFru0cBblNRKCCFrYUrkkv3hchBbRIbeedw0uc65npsePAUQ3pV4ChDilefGAau8ANI1yu",
+	"qy9llGO1XjdheyuRMPdM0BnQrH148H2nF8u3buHqSl8MKstgeNFUaRuV8jlLECDyITPjtOAzngMwAyAr",
+	"h3uPsXu2+7FM7Mf9WFb1qQkLxgYDECQvzvWlDr5fBB8bgUoRQR6ngiOyyRewkUB52McLkSs58vpgNFP6",
+	"hNm6ELwAOaJLIaMaSAqaxWD6jGuWaV2ipk2z/riYvp9uLK8V9O6Bslj48KaN8sSv1Pra3LrfD++e0Ldh",
+	"md0h5qrE8gHVtCcAs64Zcxkun7ueAZgYvwbFEaTPv30KzDN8mc3LNZ95sqEtA+YD2vD0GRxXucOaHHmE",
+	"fFZ4C8yaAEoOxJ2BKAjFdJrwK4AnzxGjm4uhgQwcLwQrJTFP4olMPDRUTX4hiAAzZWNRiJ6vMZ3wOTLj",
+	"XohYxjvxDmsXYuK5+u1FePZbQ2WY5aLjeNLJBHW0lnQp4DffvWZJUEWcWGPBlIUUaSX5h/TubVf6HhYt",
+	"RmDJpWkhtIbLQFuw48C4RLvmobRwT7wDdQ6AHoCqSEzHE+lvocrRuN6n5srn9HMBal9py3rve7hhfBuL",
+	"Vcxbk+IeNyL86g3ZVLtisCLzjqd/OR0VPK22nUYvMClUvkyYR/8IyDHbXLMk2N8SEGnohMSBtiUoBoyl",
+	"b8wRfxJwEhqcBDSJ9p46R64WuRgYxuGnFnqYdo+OJW17Vf0Iakvgc9uHBwedHntRcAmZwwRuSoi4wxUt",
+	"YlP9ejUA8m8Sg/m0UFOleU7KbwGPuVuPzZtMNdQbu8v4Lm6ecXRCp9x9U/ed0tdEoHTa9Og39QlSK5ht",
+	"p2pQwVd6kzRi8c6ZsB8P6aSGLC1NJnS8U0t4VwJTcwG6KG5WQcpbO7QAPgtk8DSVw7qjE+apY63XUMiC",
+	"PPXIgw2EmKdvz87Zrmta1zS1EsAoEJs/nItbo/Ph9nqc3mRztjTtWLeFOePG907lYsG4XFBF0Wtifo6d",
+	"hdn/0SwZFkqaBPe6Cz64TCJQC/JcNPt70eEfvov+5ckeiP1o1j7cf8xaz5Fi/e+eYC6WORTsWf91f++n",
+	"H3qtTgRxzflUAA9OxE7fvIjYi5fPI/ZBXJxG7IefTiP247OXJ0CR8/S5U2xzAUd7ArZ0LGkjiEhk52Je",
+	"lYIDG/Igh6IeeBLy8ThiO2A1QB6HHgNWYOzJH09fRLGE/tgXt8+2xjbPczUTqSfpwfr+QNIKz5ILZcas",
+	"7Y4rHH38IwxmLEEkiQ8uAy2Klj0oh1hGVwneeh3bZgUL6BQyO4+4PQBdlRZmpKBwZs7UlSh6zH4QugHK",
+	"xZBRSEgncqWNKvhIuEEcizylUmDb8ERMVDE/gs4h+SMczkNAp9pbRY3Q/nvi2Ofh4ODOFsha2j0LuBNs",
+	"l71aSabdrpau5imqTeZNoiuyn/VG5CDRDkyGm3KQPCiJ0av54Mx+R7PihPQ/UmDZTnuoB58xYsXd0hf9",
+	"s9IXnQmZLksRhfvAnWSJANExtzZrDbXvAij1vaO6eAuNr6/gPxMAaYuNvylSDkZsHtBV+tjVqvKVzwcf",
+	"LaPnlvP/y4GZgCkHuXNQfoE0EVFJAXN+PGdAE5hpJgquRcraYBaorh4XIrUbeCey18fSRz6FTKsQ4URJ",
+	"MWfjzFoCc+u1zEm2sUwz02MnOQriABUv9arudseyye9mt3K7j2pCjvDKOpae6Mh7WKGBEaanwaJBXPBY",
+	"5al7KzjITDCERSyxLUqoDfDt+mD3tCF9nEADH6EBV4HPfcFgniF2OTMRE71RD+HcnjFguQ999mj/AMig",
+	"+BXPcrseIrYPzWIe2OMy24++s9d1InZAoKdYZtLOJtx124+eAKtUp8dOubWTIZBMsGp6kXAYe60mnUWY",
+	"QXfKBn2hEIadaK766eExzicoI7oNWXzZkMU2/nAP8YccZMeqzfD2sYdg6VH0wX7RpwWfue9XZZnLRu1l",
+	"O3GmPEtZwifQiX/8z/+yobDfXXYHY55JwqN4Lakpn9v9yxRcauwJG3M9Zm13JgBxSUSnwKVUMwKf0AMI",
+	"V8W1FoYcafKgC24EOvl2H8YSFWNyewKgXK+I5WBszfrU34MbrSoaheiDzbpBhJ4qdDJH0EXnEwMjmdx+",
+	"3KVJiB69a78EFd2bGX3EDg8OCHUTPNQhbWrMiu5rqwI17DOMCkAIHop6HPVQjx1fuPSgGRdCw6i0iZgw",
+	"lo/296I9PFnCsh74mnNhbnCus7bdRIJzHbFG9iPSkW9+/ZHrccXrA8R9yGpIiIgqgG9nhsYkqZ8xhGCC",
+	"CeKsgrnbjlaQydCvFeLq1idedetGoSCOF19s80L+NRH/7QG6jfn/7qRWF88xNazv2ddoqlZX6ltoq/pT",
+	"GcGkq1MBP4IDQmdxwtrvz552Km/WnyPeJWEXPOeOCpcH77R4nMfSKJbMbAPmGJ1m4IhNpDAzVVwmUY38",
+	"oHoaRd1RKzqkXQAHWY9FGku7yNMyF6ythWDJf5aqDpg9qhGu0QmuChYwzuIKdILQKD7tnPuKux8zCBOe",
+	"SSmMd/7JoqA3IcyxLicsk4O8tIu/XYGYY7kwCtGiqyj5xHlk1KQD4kwLdZGLSacHx33LDoznDg6mUKbZ",
+	"o317LrcAoDvDLYbGqKXdPTjirZdSl8NhNgBgMH3OPnv0F9i9/IduMe6NgaWv32Nu73RFbYvxEZjMfhtL",
+	"Y+mjgzBYdoAed3qxjOUbr6nhsMnWE/+lJGi1hxg7aPMiahrRwh23s0Id8HexJPzrEuPfY7YMm46cc+zp",
+	"EyHiwNMee64KdnDIxqq0K3RoRBHLiqgDvlMlMxRwWi48svpYHwdK5amaSTcPEpiPdqNOwAwm2jy7AGr2",
+	"JtRnj9VMHrFsWPvCEIPHWa7dMRJZqxSb9LLFgfIjIbuQkBpOpaCLf7LLidZnsI7GIm9M1izi1TcV+nCy",
+	"0M8HMoaCgVoBtqJ0SnBIbCFXG5DkONaX1m9yX6U6mJYPR6PsGQ+7/i2P8sUEiD/IR8J0qwa8l91Iro9e",
+	"Ns+1YiNh6tsIEohWZJ9Z0dB/qWaxbCf+hx/w70knsq+GFu4KrvSv6EV9HXL169fr0jr9JhQf3kpRM0Ot",
+	"d6Jm0h4d1lKyUwhgfUoKBPQe7h127ms2UxZhHQ1QNe4/0sWbSb5f9fN15k6TdXPkDtT791I37W36oEsr",
+	"qXvu9JEpX7FymzrlI8T5XIo542j2OPUMcI2t1dFORsLQifiUFDGSTp8lUGGXRCwZlIVWReL341hOrVWN",
+	"Jl1LW4/jV3OCF7kokzI8T8Ald0raeb5iQ6NnfwhG4vMn4vWbGnhx2NsbX/7aDsXXmuXwxKZpbjcUGHly",
+	"j+ATbrjlcucVFUwLP52Gbv9s9O0jpvLUr7UInOgR0KVzZrKJuD/fH9zi9fyG5BmGB4GLtFoHxHsYXFfu",
+	"9xH5LRQziEJ3JXDNnUOCUWvbKmjCBOK+M1XmELcV2ZVwrS76yiZ0zDnFwPLcuucQeDYKAwYgGE+Vvlyz",
+	"ZDEEkvg8wARZ/aFh78LDL4Hvek30o72uUjiW1ltXsgqrtFaMdaPj7q5bctZjWffW2c2c9U6PHbPTt2fn",
+	"IEhp3EfAga7GFiGBfDoVvACPkEO1DwhzamX/IJVTZMjVyBoJTtOcTvMOhVHClDVMbQ3V155fyE8Rlw5R",
+	"UyF15L+erKMs7BcfC2LEx6GGtD8bqkFJ5csw1XUt6yNZvHOipMlkKeKdHntzvSe7EEfaVEf2Q91Tf3A/",
+	"FnqxyvCBMd36r/cYUv4A3H21tN8QFg1O/IHShlbFjATVgxU14NLtuABNcagQDKlZa+2ejD/MP6zPBp+H",
+	"jmmmK0lgREJzrWSQ5bVLGM6ZKqaLuVf7qnbH5YRHophuAxG37dLvL833buG9NpFhG9Pb26Lnh81F/YI1",
+	"ddXCPgqPzJESGksWiN6jwe6592RVHX35aQc5RI5LM97p/+1nu8iQbdX/5Wd7Q3HllmxZ5Dv9nV0+zWB9",
+	"UU8Wd5qXEvH3QGtzAXASlJO2DfUqNPBEGA4re1kPu1tOI+aJT6k2MwqqxGWlW+jzxlXLCP5cbvo9KKZx",
+	"yUdiAiF5QFQuDnLQECJ0lht6WUuwaNZ+9deTDutSaUrk6jFsm6kYZNDpoNnL+aCpUdidAdtf8UjB3xou",
+	"du456zJuX6nkOUOIKYJ3hqJw+EvrHNGZE7Q85XMs9lhuO/SzulXikSaqO0Ramsza8Dl0HkSMapOCTKI9",
+	"ToLnh9N3uQugJSTsKki54b2aWBD+0DgmVyJXU/taXahYH4t8Kgp95PQv24d7h5C8mhYqLWGRBE2n1e0N",
+	"jZ8CZBh1UQ2bFtlAaNZOeZbP2bP3796fPWW+bwB2win1w/nJ+7On59YWSHNhPVJScyJ9pAEfjMNhwfYb",
+	"nm/PbzxiYehR4x6PEtZlz4//FDEj+CRiYzUDM14Vlzqyn8VkA/ANrNWvpOEDw1JheJaHU9KdSs0PdvfZ",
+	"hV3Bg+CLU2WFi0BUSwf/3rTA1SCz7kqh1JB1mbGTfqJkBrExhMqa7MquLpMNLkUR4RwaIBcUDishR3L7",
+	"yeqvMZmUEjbxn3/7/wAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

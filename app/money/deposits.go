@@ -305,7 +305,7 @@ func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
 		func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
 			d, _ := acc.Deposit(depositID)
 			template, data := message(u.Profile().Name, d)
-			subject, text, html, err := s.tmpl.Render(template, data)
+			subject, text, html, err := s.tmpl.RenderIn(u.Language(), template, data)
 			if err != nil {
 				return err
 			}

@@ -80,8 +80,9 @@ func TestClosedAccountLeavesNoPersonalData(t *testing.T) {
 	var me struct {
 		ID string `json:"_id"`
 	}
-	home.must(http.StatusCreated, http.MethodPost, "/api/users/register", map[string]string{
+	home.must(http.StatusCreated, http.MethodPost, "/api/users/register", map[string]any{
 		"name": name, "email": email, "password": password, "confirmPassword": password, "phone": phone, "country": "GB",
+		"acceptTerms": true,
 	}).decode(t, &me)
 	verify := box.next(email, "Confirm your e-mail")
 	home.must(http.StatusOK, http.MethodPatch, "/api/users/verifyUser/"+box.link(verify, "verify"), nil)

@@ -172,6 +172,8 @@ export const api = generatedApi.enhanceEndpoints({
     // The four-eyes queue (features/approvals). An approval carries out the decision it approves
     // (a credit, a payout, a role, a closure), so it refreshes whatever that decision touches.
     getProposals: { providesTags: ['Proposal'] },
+    // The shell's counts beside each staff queue: a decision in any queue changes them.
+    getQueueCounts: { providesTags: ['DepositQueue', 'WithdrawalQueue', 'InvestmentQueue', 'KycQueue', 'Proposal', 'SupportTicket'] },
     approveProposal: {
       invalidatesTags: ['Proposal', 'DepositQueue', 'Deposit', 'WithdrawalQueue', 'Withdrawal', 'WithdrawalHistory', 'History', 'Dashboard', 'Me', userList, 'User'],
     },
@@ -230,6 +232,7 @@ export const {
   useLoginStatusQuery,
   useGetUserQuery,
   useUpdateUserMutation,
+  useSetLanguageMutation,
   useUploadPhotoMutation,
   useSendVerificationEmailMutation,
   useVerifyUserMutation,
@@ -305,9 +308,11 @@ export const {
   useListSupportTicketsQuery,
   useReplySupportTicketMutation,
   useCloseSupportTicketMutation,
+  useGetQueueCountsQuery,
 } = api;
 export type {
   ApprovalThresholds,
+  QueueCounts,
   Proposal,
   ProposalCreated,
   ProposalKind,
@@ -326,6 +331,10 @@ export type {
   Dashboard,
   HistoryItem,
   HistoryType,
+  Movement,
+  MovementKind,
+  MovementPage,
+  MovementStatus,
   Deposit,
   DepositAddress,
   DepositQueue,
@@ -362,6 +371,7 @@ export type {
   Referral,
   Referrals,
   Role,
+  Language,
   SecurityLogEntry,
   Session,
   User,

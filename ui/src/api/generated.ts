@@ -80,6 +80,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.changePasswordRequest,
       }),
     }),
+    setLanguage: build.mutation<SetLanguageApiResponse, SetLanguageApiArg>({
+      query: (queryArg) => ({
+        url: `/users/language`,
+        method: "PATCH",
+        body: queryArg.setLanguageRequest,
+      }),
+    }),
     stepUp: build.mutation<StepUpApiResponse, StepUpApiArg>({
       query: (queryArg) => ({
         url: `/users/step-up`,
@@ -132,6 +139,8 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/users/google/start`,
         params: {
           return: queryArg["return"],
+          acceptTerms: queryArg.acceptTerms,
+          language: queryArg.language,
         },
       }),
     }),
@@ -458,9 +467,6 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/invest/getTransactionHistory`,
         params: {
-          type: queryArg["type"],
-          from: queryArg["from"],
-          to: queryArg.to,
           cursor: queryArg.cursor,
           limit: queryArg.limit,
         },
@@ -901,6 +907,10 @@ export type ChangePasswordApiResponse = /** status 200 Changed. */ Message;
 export type ChangePasswordApiArg = {
   changePasswordRequest: ChangePasswordRequest;
 };
+export type SetLanguageApiResponse = /** status 200 Recorded. */ Message;
+export type SetLanguageApiArg = {
+  setLanguageRequest: SetLanguageRequest;
+};
 export type StepUpApiResponse =
   /** status 200 Confirmed for 5 minutes. */ StepUp;
 export type StepUpApiArg = {
@@ -929,6 +939,8 @@ export type LoginWithCodeApiArg = {
 export type GoogleStartApiResponse = unknown;
 export type GoogleStartApiArg = {
   return?: string;
+  acceptTerms?: boolean;
+  language?: Language;
 };
 export type GoogleRedirectApiResponse = unknown;
 export type GoogleRedirectApiArg = {
@@ -1163,13 +1175,8 @@ export type RedeemEarlyApiArg = {
   "Idempotency-Key"?: string;
 };
 export type GetTransactionHistoryApiResponse =
-  /** status 200 One page of items. */ HistoryPage;
+  /** status 200 The pending movements and one page of the settled ones. */ MovementPage;
 export type GetTransactionHistoryApiArg = {
-  type?: HistoryType;
-  /** First UTC day included. */
-  from?: string;
-  /** Last UTC day included. */
-  to?: string;
   cursor?: string;
   limit?: number;
 };
@@ -1525,6 +1532,7 @@ export type User = {
      */
   token?: string;
 };
+export type Language = "en" | "de";
 export type RegisterRequest = {
   name?: string;
   email?: string;
@@ -1535,6 +1543,9 @@ export type RegisterRequest = {
   /** ISO 3166-1 alpha-2 code (or the country's name). */
   country?: string;
   referralCode?: string;
+  /** The person ticked "I agree to the Terms and the Privacy Policy". Required to be true. */
+  acceptTerms?: boolean;
+  language?: Language;
 };
 export type LoginPending = {
   status: "new_device";
@@ -1566,6 +1577,9 @@ export type ChangePasswordRequest = {
   oldPassword?: string;
   password?: string;
   confirmPassword?: string;
+};
+export type SetLanguageRequest = {
+  language: Language;
 };
 export type StepUp = {
   message: string;
@@ -1835,6 +1849,8 @@ export type DepositUser = {
 };
 export type Investment = {
   _id: string;
+  /** What the investor knows it by (`INV-5Q2X7K3M`), also on its rows in the history; see docs/history.md. */
+  reference: string;
   /** The plan's name as it was when the investment was requested. */
   plan: string;
   planId: string;
@@ -1917,6 +1933,73 @@ export type EarlyRedemption = {
   /** The return given up. */
   forfeited: string;
 };
+export type MovementKind =
+  | "deposit"
+  | "investment"
+  | "withdrawal"
+  | "fee"
+  | "return"
+  | "adjustment"
+  | "bonus";
+export type MovementStatus =
+  | "pending"
+  | "confirmed"
+  | "rejected"
+  | "active"
+  | "matured"
+  | "closed"
+  | "completed";
+export type MovementDetails = {
+  plan?: string;
+  termDays?: number;
+  termRate?: string;
+  asset?: string;
+  network?: string;
+  address?: string;
+  /** Why staff rejected it, why an adjustment was made, or why a fee was refunded. */
+  reason?: string;
+  category?: string;
+  principal?: string;
+  return?: string;
+  expectedReturn?: string;
+  forfeited?: string;
+  closedEarly?: boolean;
+  waived?: boolean;
+  startDate?: string;
+  endDate?: string;
+  /** The reference of the investment whose payout started this one. */
+  reinvestedFrom?: string;
+};
+export type Movement = {
+  kind: MovementKind;
+  /** What the investor knows the movement by (`DEP-7K3M9Q2X`); see docs/history.md. */
+  reference: string;
+  /** The deposit, investment or withdrawal the row is about, for the link to its page. */
+  subjectId?: string;
+  /** Signed decimal string, into (+) or out of (-) the available balance. */
+  amount: string;
+  status: MovementStatus;
+  createdAt: string;
+  /** The last change of status. */
+  updatedAt: string;
+  /** When it left pending; absent while pending. */
+  settledAt?: string;
+  details: MovementDetails;
+};
+export type MovementPage = {
+  pending: Movement[];
+  items: Movement[];
+  nextCursor?: string;
+};
+export type BalancePoint = {
+  date: string;
+  balance: string;
+};
+export type MonthReturn = {
+  /** YYYY-MM (UTC). */
+  month: string;
+  returns: string;
+};
 export type HistoryType =
   "Transaction" | "Investment" | "Withdrawal" | "Adjustment" | "Fee" | "Bonus";
 export type HistoryItem = {
@@ -1943,19 +2026,6 @@ export type HistoryItem = {
   details: {
     [key: string]: any;
   };
-};
-export type HistoryPage = {
-  items: HistoryItem[];
-  nextCursor?: string;
-};
-export type BalancePoint = {
-  date: string;
-  balance: string;
-};
-export type MonthReturn = {
-  /** YYYY-MM (UTC). */
-  month: string;
-  returns: string;
 };
 export type Dashboard = {
   balance: BalancePoint[];
@@ -2037,6 +2107,8 @@ export type RejectDepositRequest = {
 export type WithdrawalStatus = "Pending" | "Approved" | "Rejected";
 export type Withdrawal = {
   _id: string;
+  /** What the investor knows it by (`WDR-0123ABCD`), also on its rows and its fee's in the history; see docs/history.md. */
+  reference: string;
   /** USD taken from the available balance, decimal string. */
   amount: string;
   /** The schedule's fee, decimal string; charged when approved. */
@@ -2213,6 +2285,8 @@ export type ContentPage = {
   sample: boolean;
   /** The page, rendered from Markdown without raw HTML. */
   html: string;
+  /** The date of the page's last change (YYYY-MM-DD), when the page states one. For the terms and the privacy policy it is the version a new user agrees to. */
+  updated?: string;
 };
 export type CreateSupportTicketRequest = {
   user_name: string;
@@ -2411,6 +2485,7 @@ export const {
   useSendVerificationEmailMutation,
   useVerifyUserMutation,
   useChangePasswordMutation,
+  useSetLanguageMutation,
   useStepUpMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,

@@ -92,3 +92,18 @@ export function divideDecimal(a: string, b: string, scale: number): string | nul
   if (!x || !y || y.n === 0n) return null;
   return plain(roundHalfEven(x.n * pow10(y.scale + scale), y.n * pow10(x.scale)), scale);
 }
+
+// The exact sum of decimal amounts of at most two decimals (the server's USD strings), in whole
+// cents, so totals on screen never carry a float's rounding.
+export function sumAmounts(amounts: readonly string[]): string {
+  let cents = 0n;
+  for (const a of amounts) {
+    const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(a.trim());
+    if (!m) continue;
+    const value = BigInt(m[2]!) * 100n + BigInt((m[3] ?? '').padEnd(2, '0') || '0');
+    cents += m[1] ? -value : value;
+  }
+  const negative = cents < 0n;
+  const abs = negative ? -cents : cents;
+  return `${negative ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}

@@ -12,15 +12,19 @@ import { isSuspended, isTotpRequired } from './authErrors';
 import { GoogleButton, GoogleReturn } from './GoogleSignIn';
 import { SuspendedDialog } from './SuspendedDialog';
 import { TotpField } from './TotpField';
-import { loginFields, loginSchema } from './validation';
+import { Trans, useTranslation } from '../../i18n';
+import { loginFields, loginSchema, useFormMessages } from './validation';
 
 export function LoginPage() {
+  const { t } = useTranslation('auth');
+  const say = useFormMessages();
   const navigate = useNavigate();
   const toast = useToast();
   const run = useRunMutation();
   const [login, { isLoading }] = useLoginMutation();
   const form = useSpecForm(loginSchema, loginFields, { email: '', password: '', totpCode: '', totpStep: '' });
-  const { register, handleSubmit, setValue, setFocus, setError, fieldError } = form;
+  const { register, handleSubmit, setValue, setFocus, setError } = form;
+  const fieldError = (name: (typeof loginFields)[number]) => say.field(form.fieldError(name));
   const [totpStep, setTotpStep] = useState(false);
   const [suspendedMessage, setSuspendedMessage] = useState<string | null>(null);
   const [formError, setFormError] = useFormError();
@@ -32,8 +36,8 @@ export function LoginPage() {
   const onSubmit = handleSubmit(async ({ email, password, totpCode }) => {
     // On success RequireGuest takes the user on as soon as the session exists.
     const outcome = await run(login({ loginRequest: { email: email.trim(), password, totpCode: totpStep ? totpCode.trim() : undefined } }), {
-      fallback: 'Sign-in failed. Please try again.',
-      success: (data) => (isLoginPending(data) ? undefined : 'Login Successful'),
+      fallback: t('login.failed'),
+      success: (data) => (isLoginPending(data) ? undefined : t('login.success')),
       form: { setError, fields: ['email', 'password'] },
       formError: setFormError,
       handled: (info) => {
@@ -43,7 +47,7 @@ export function LoginPage() {
           return true;
         }
         if (isSuspended(info)) {
-          setSuspendedMessage(info.message ?? 'Your account has been suspended. Please contact support.');
+          setSuspendedMessage(info.message ?? t('login.suspended'));
           return true;
         }
         return false;
@@ -59,16 +63,16 @@ export function LoginPage() {
 
   return (
     <AuthCard
-      title="Sign In"
+      title={t('login.title')}
       titleId="login-title"
-      lead={<p>Welcome back. Sign in to see your plans and balance.</p>}
+      lead={<p>{t('login.lead')}</p>}
       footer={
         <>
           <p>
-            <Link to="/forgot">Forgot password?</Link>
+            <Link to="/forgot">{t('login.forgot')}</Link>
           </p>
           <p>
-            New to Clearvest? <Link to="/register">Create an account</Link>
+            <Trans t={t} i18nKey="login.newHere" components={{ register: <Link to="/register" /> }} />
           </p>
         </>
       }
@@ -77,7 +81,7 @@ export function LoginPage() {
       <FormError message={formError} />
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="login-title">
         <TextField
-          label="Email"
+          label={t('login.email')}
           type="email"
           autoComplete="email"
           autoCapitalize="none"
@@ -85,10 +89,10 @@ export function LoginPage() {
           error={fieldError('email')}
           {...register('email')}
         />
-        <PasswordField label="Password" autoComplete="current-password" error={fieldError('password')} {...register('password')} />
+        <PasswordField label={t('login.password')} autoComplete="current-password" error={fieldError('password')} {...register('password')} />
         {totpStep ? <TotpField registration={register('totpCode')} error={fieldError('totpCode')} /> : null}
-        <SubmitButton busy={isLoading} busyLabel="Signing in…">
-          {totpStep ? 'Verify and sign in' : 'Sign In'}
+        <SubmitButton busy={isLoading} busyLabel={t('login.busy')}>
+          {totpStep ? t('login.submitWithCode') : t('login.submit')}
         </SubmitButton>
       </form>
       <GoogleButton />

@@ -26,6 +26,7 @@ function CopyAddress({ text }: { text: string }) {
 // A withdrawal's facts: everything staff need to decide, and its status for its owner.
 function WithdrawalFacts({ w }: { w: Withdrawal }) {
   const rows: [string, ReactNode][] = [
+    ['Reference', <span className="movement__ref" data-testid="withdrawal-reference">{w.reference}</span>],
     [
       'Status',
       <span className={withdrawalBadge(w.status)} data-testid="withdrawal-status">

@@ -12,6 +12,7 @@ const schedule = '1% + $1.00 (at most $25.00)';
 
 const pending: Withdrawal = {
   _id: '6f1c2a52-3b7e-4d21-9a55-0c1f2e3d4b5a',
+  reference: 'WDR-0123ABCD',
   amount: '100.00',
   fee: '2.00',
   receives: '98.00',
@@ -407,6 +408,9 @@ describe('staff withdrawal queue and decision', () => {
     renderApp({ route: `/withdrawal/${pending._id}`, ...signedIn(investor) });
     expect((await screen.findByTestId('withdrawal-status')).textContent).toBe('Rejected');
     expect(screen.getByText('Address unclear')).toBeTruthy();
+    // Its reference, as in the history; never its id.
+    expect(screen.getByTestId('withdrawal-reference').textContent).toBe('WDR-0123ABCD');
+    expect(document.body.textContent).not.toContain(pending._id);
     expect(screen.queryByRole('button', { name: /Approve|Reject/ })).toBeNull();
   });
 
