@@ -106,5 +106,9 @@ func (s *server) GetContentPage(ctx context.Context, req apigen.GetContentPageRe
 	if err != nil {
 		return nil, err
 	}
-	return apigen.GetContentPage200JSONResponse{Slug: p.Slug, Title: p.Title, Sample: p.Sample, Html: p.HTML}, nil
+	out := apigen.GetContentPage200JSONResponse{Slug: p.Slug, Title: p.Title, Sample: p.Sample, Html: p.HTML}
+	if p.Updated != "" {
+		out.Updated = &p.Updated
+	}
+	return out, nil
 }

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +14,8 @@ import (
 
 	"clearvest/api/apigen"
 	appmoney "clearvest/app/money"
+	"clearvest/domain/account"
+	"clearvest/domain/money"
 	"clearvest/projections/history"
 )
 
@@ -24,29 +24,52 @@ func (s *server) GetTransactionHistory(ctx context.Context, req apigen.GetTransa
 	if err != nil {
 		return nil, err
 	}
-	q := appmoney.HistoryQuery{From: dayOf(req.Params.From), To: dayOf(req.Params.To), Limit: 20}
-	if req.Params.Type != nil {
-		q.Type = history.Type(*req.Params.Type)
-	}
-	if req.Params.Limit != nil {
-		q.Limit = *req.Params.Limit
-	}
+	cursor := ""
 	if req.Params.Cursor != nil {
-		if q.Before, err = strconv.ParseInt(*req.Params.Cursor, 10, 64); err != nil || q.Before <= 0 {
-			return nil, appmoney.ErrBadCursor
-		}
+		cursor = *req.Params.Cursor
 	}
-	items, next, err := s.money.History(ctx, a, q)
+	h, err := s.money.History(ctx, a, cursor, req.Params.Limit)
 	if err != nil {
 		return nil, err
 	}
-	out := apigen.GetTransactionHistory200JSONResponse{Items: make([]apigen.HistoryItem, 0, len(items))}
-	for _, it := range items {
-		out.Items = append(out.Items, historyItemJSON(it))
+	out := apigen.GetTransactionHistory200JSONResponse{Pending: make([]apigen.Movement, 0, len(h.Pending)),
+		Items: make([]apigen.Movement, 0, len(h.Settled.Items))}
+	for _, m := range h.Pending {
+		j, err := movementJSON(m)
+		if err != nil {
+			return nil, err
+		}
+		out.Pending = append(out.Pending, j)
 	}
-	if next > 0 {
-		c := strconv.FormatInt(next, 10)
-		out.NextCursor = &c
+	for _, m := range h.Settled.Items {
+		j, err := movementJSON(m)
+		if err != nil {
+			return nil, err
+		}
+		out.Items = append(out.Items, j)
+	}
+	if h.Settled.NextCursor != "" {
+		out.NextCursor = &h.Settled.NextCursor
+	}
+	return out, nil
+}
+
+func movementJSON(m history.Movement) (apigen.Movement, error) {
+	out := apigen.Movement{Kind: apigen.MovementKind(m.Kind), Reference: m.Reference, Amount: m.Amount.String(),
+		Status: apigen.MovementStatus(m.Status), CreatedAt: m.Created, UpdatedAt: m.Updated}
+	if m.Subject != "" {
+		out.SubjectId = &m.Subject
+	}
+	if !m.Settled.IsZero() {
+		out.SettledAt = &m.Settled
+	}
+	// The details were written from the same names the schema gives them.
+	js, err := json.Marshal(m.Details)
+	if err != nil {
+		return out, fmt.Errorf("movement %s: %w", m.Reference, err)
+	}
+	if err := json.Unmarshal(js, &out.Details); err != nil {
+		return out, fmt.Errorf("movement %s: %w", m.Reference, err)
 	}
 	return out, nil
 }
@@ -119,12 +142,12 @@ func statementFilename(st appmoney.Statement) string {
 	return "clearvest-statement-" + st.From.Format(dayLayout) + "-to-" + st.To.Format(dayLayout) + ".csv"
 }
 
-// statementHeader names the statement's columns; amounts are USD decimal strings.
-// Notes holds the reason or notes given with the item, the rest of its details are in Details.
-var statementHeader = []string{"Date (UTC)", "Type", "Status", "Title", "Reference", "Amount", "Fee", "Effect", "Balance after", "Notes", "Details"}
+// statementHeader names the statement's columns; amounts are signed USD decimal strings.
+var statementHeader = []string{"Date (UTC)", "Type", "Reference", "Details", "Amount", "Balance after"}
 
-// statementCSV writes the statement as RFC 4180 CSV (CRLF line ends). Every cell, whatever its
-// column, goes through safeCell as the rows are written, so no column can be forgotten.
+// statementCSV writes the statement as RFC 4180 CSV (CRLF line ends): one line per change of
+// the available balance, with the balance after it. Every cell, whatever its column, goes
+// through safeCell as the rows are written, so no column can be forgotten.
 func statementCSV(st appmoney.Statement) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -133,13 +156,13 @@ func statementCSV(st appmoney.Statement) ([]byte, error) {
 	if st.From != nil {
 		openDay = st.From.Format(dayLayout)
 	}
-	rows := [][]string{statementHeader, {openDay, "", "", "Opening balance", "", "", "", "", st.Opening.String(), "", ""}}
+	rows := [][]string{statementHeader, {openDay, "Opening balance", "", "", "", st.Opening.String()}}
 	for _, it := range st.Items {
-		notes, rest := splitNotes(it.Details)
-		rows = append(rows, []string{it.At.Format(time.RFC3339), string(it.Type), string(it.Status), it.Title,
-			it.Reference, it.Amount.String(), it.Fee.String(), it.Effect.String(), it.Balance.String(), notes, detailsText(rest)})
+		for _, l := range statementLines(it) {
+			rows = append(rows, []string{it.At.Format(time.RFC3339), l.typ, it.Reference, l.details, l.amount.String(), l.balance.String()})
+		}
 	}
-	rows = append(rows, []string{st.To.Format(dayLayout), "", "", "Closing balance", "", "", "", "", st.Closing.String(), "", ""})
+	rows = append(rows, []string{st.To.Format(dayLayout), "Closing balance", "", "", "", st.Closing.String()})
 	for _, row := range rows {
 		for i := range row {
 			row[i] = safeCell(row[i])
@@ -151,30 +174,74 @@ func statementCSV(st appmoney.Statement) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// splitNotes takes the words people wrote (a reason, staff notes) out of an item's details.
-func splitNotes(d map[string]any) (string, map[string]any) {
-	rest := maps.Clone(d)
-	var notes []string
-	for _, k := range []string{"reason", "notes"} {
-		if v, ok := rest[k].(string); ok {
-			notes = append(notes, v)
-			delete(rest, k)
-		}
-	}
-	return strings.Join(notes, " "), rest
+// statementLine is one change of the available balance.
+type statementLine struct {
+	typ, details    string
+	amount, balance money.Money
 }
 
-// detailsText writes an item's details as "key: value" pairs in key order.
-func detailsText(d map[string]any) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(d)) {
-		v := d[k]
-		if f, ok := v.(float64); ok {
-			v = strconv.FormatFloat(f, 'f', -1, 64)
-		}
-		parts = append(parts, fmt.Sprintf("%s: %v", k, v))
+// statementLines are the changes of the available balance an item made: none for a request or a
+// decision that moved nothing into or out of it (a deposit announced, a withdrawal paid out
+// from the held amount), two for a withdrawal request (what is sent, and its fee).
+func statementLines(it history.Item) []statementLine {
+	if it.Effect.IsZero() {
+		return nil
 	}
-	return strings.Join(parts, "; ")
+	d := func(k string) string { s, _ := it.Details[k].(string); return s }
+	join := func(parts ...string) string {
+		var out []string
+		for _, p := range parts {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+		return strings.Join(out, "; ")
+	}
+	via := ""
+	if d("asset") != "" {
+		via = d("asset") + " (" + d("network") + ")"
+	}
+	plan := ""
+	if d("plan") != "" {
+		plan = d("plan") + " plan"
+	}
+	line := func(typ, details string) []statementLine {
+		return []statementLine{{typ: typ, details: details, amount: it.Effect, balance: it.Balance}}
+	}
+	switch it.Kind {
+	case account.TypeDepositConfirmed:
+		return line("Deposit", join(d("notes"), via))
+	case account.TypeInvestmentRequested:
+		return line("Investment", plan)
+	case account.TypeInvestmentRejected:
+		return line("Investment returned", join(d("reason"), plan))
+	case account.TypeInvestmentMatured:
+		return line("Investment payout", join(plan, "principal "+d("principal")+" + return "+d("return")))
+	case account.TypeInvestmentRedeemed:
+		return line("Investment closed early", join(plan, "principal "+d("principal")+", return forfeited "+d("forfeited")))
+	case account.TypeInvestmentReinvested:
+		return line("Reinvestment", join(plan, "from "+d("reinvestedFrom")))
+	case account.TypeWithdrawalRequested:
+		if !it.Fee.IsPositive() {
+			return line("Withdrawal", join(via, d("address")))
+		}
+		// The request takes what is sent and the fee together; the statement shows them apart.
+		sent := it.Effect.Add(it.Fee)
+		return []statementLine{
+			{typ: "Withdrawal", details: join(via, d("address")), amount: sent, balance: it.Balance.Add(it.Fee)},
+			{typ: "Withdrawal fee", amount: it.Fee.Neg(), balance: it.Balance},
+		}
+	case account.TypeWithdrawalRejected:
+		return line("Withdrawal returned", d("reason"))
+	case account.TypeFeeWaived:
+		return line("Withdrawal fee refunded", d("reason"))
+	case account.TypeReferralBonusCredited:
+		return line("Referral bonus", "")
+	case account.TypeAdjustmentPosted:
+		return line("Adjustment", join(d("reason"), d("category")))
+	}
+	// A money event without a line of its own still shows its change, under its title.
+	return line(it.Title, "")
 }
 
 // safeCell keeps a spreadsheet from running a cell as a formula (CSV injection): a cell that

@@ -9,6 +9,7 @@ import (
 	appmoney "clearvest/app/money"
 	"clearvest/domain/account"
 	"clearvest/domain/plan"
+	"clearvest/domain/reference"
 )
 
 const (
@@ -213,7 +214,7 @@ func (s *server) investmentJSON(inv appmoney.Investment, withUser bool) apigen.I
 		return &s
 	}
 	out := apigen.Investment{
-		UnderscoreId: inv.ID, Plan: inv.Terms.PlanName, PlanId: inv.Terms.PlanID, PlanVersion: inv.Terms.PlanVersion,
+		UnderscoreId: inv.ID, Reference: reference.For(reference.Investment, inv.ID), Plan: inv.Terms.PlanName, PlanId: inv.Terms.PlanID, PlanVersion: inv.Terms.PlanVersion,
 		Amount: inv.Amount.String(), Status: apigen.InvestmentStatus(inv.Status), TermDays: inv.Terms.TermDays,
 		TermRate: t.RateText(), Apr: t.APRPercent().StringFixed(plan.APRDecimals), MaturityAmount: ret.String(),
 		Payout: inv.Amount.Add(ret).String(), Forfeited: inv.Forfeited.String(),

@@ -18,6 +18,7 @@ import (
 	"clearvest/app/plans"
 	"clearvest/domain/clock"
 	"clearvest/domain/plan"
+	"clearvest/domain/reference"
 	"clearvest/eventstore"
 	"clearvest/projections"
 	"clearvest/projections/investments"
@@ -86,6 +87,7 @@ func (a *investApp) investor(t *testing.T, email, balance string) (*client, stri
 
 type investmentJSON struct {
 	ID             string     `json:"_id"`
+	Reference      string     `json:"reference"`
 	Plan           string     `json:"plan"`
 	PlanVersion    int        `json:"planVersion"`
 	Amount         string     `json:"amount"`
@@ -133,7 +135,12 @@ func getInvestment(t *testing.T, c *client, id string) investmentJSON {
 	t.Helper()
 	res := c.do(http.MethodGet, "/api/invest/investment/"+id, nil)
 	expect(t, res, http.StatusOK)
-	return decodeJSON[investmentJSON](t, res)
+	inv := decodeJSON[investmentJSON](t, res)
+	// The investor knows it by its reference, the same as its rows in the history.
+	if want := reference.For(reference.Investment, inv.ID); inv.Reference != want {
+		t.Errorf("investment %s: reference %q, want %q", inv.ID, inv.Reference, want)
+	}
+	return inv
 }
 
 type settledJSON struct {
@@ -319,7 +326,7 @@ func TestStartInvestmentNeedsAVerifiedEmailAndAnApprovedIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	una := a.browser(t)
-	expect(t, una.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusUnauthorized)
+	expect(t, una.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusAccepted)
 	expect(t, una.do(http.MethodPost, "/api/users/loginWithCode/una@example.com",
 		map[string]string{"loginCode": a.LatestCode(t, "una@example.com", "sign-in code")}), http.StatusOK)
 	expectMessage(t, una.do(http.MethodPost, "/api/invest/start-invest", map[string]any{"planName": "Basic", "amount": "100", "planVersion": 1}),
@@ -544,7 +551,7 @@ func TestSignInAnswerCarriesTheFigures(t *testing.T) {
 	a := newInvestApp(t)
 	a.investor(t, "ivy@example.com", "123.45")
 	b := a.browser(t)
-	expect(t, b.do(http.MethodPost, "/api/users/login", map[string]string{"email": "ivy@example.com", "password": testPassword}), http.StatusUnauthorized)
+	expect(t, b.do(http.MethodPost, "/api/users/login", map[string]string{"email": "ivy@example.com", "password": testPassword}), http.StatusAccepted)
 	res := b.do(http.MethodPost, "/api/users/loginWithCode/ivy@example.com", map[string]string{"loginCode": a.LatestCode(t, "ivy@example.com", "sign-in code")})
 	expect(t, res, http.StatusOK)
 	if got := decodeJSON[balancesJSON](t, res); got.Balance != "123.45" {

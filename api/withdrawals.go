@@ -7,6 +7,7 @@ import (
 
 	"clearvest/api/apigen"
 	appmoney "clearvest/app/money"
+	"clearvest/domain/reference"
 )
 
 const (
@@ -175,7 +176,7 @@ func (s *server) RejectWithdrawal(ctx context.Context, req apigen.RejectWithdraw
 // views).
 func withdrawalJSON(w appmoney.Withdrawal, withUser bool) apigen.Withdrawal {
 	out := apigen.Withdrawal{
-		UnderscoreId: w.ID, Amount: w.Amount.String(), Fee: w.Fee.String(), Receives: w.Receives.String(),
+		UnderscoreId: w.ID, Reference: reference.For(reference.Withdrawal, w.ID), Amount: w.Amount.String(), Fee: w.Fee.String(), Receives: w.Receives.String(),
 		FeeWaived: w.FeeWaived.String(), WalletAddress: w.Address, Network: w.Network, Asset: w.Asset,
 		Status: apigen.WithdrawalStatus(w.Status), RequestDate: w.RequestedAt, DecidedAt: w.DecidedAt, TxHash: w.TxHash,
 		OnChainAmount: w.OnChainAmount, UsdRate: w.USDRate, Reason: w.Reason,

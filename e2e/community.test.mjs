@@ -69,12 +69,14 @@ describe(`community against ${BASE_URL}`, () => {
       assert.equal(await mine.getByRole('progressbar').getAttribute('value'), '15');
       await expectAccessible(page, '/Hierarchy (investor)');
 
-      // The testimonial, from the dashboard.
+      // The testimonial, on its own page, linked from the dashboard.
       await until(page, '/api/testimonials/mine', (b) => b.eligible);
       await page.goto(url('/my-account'));
+      await page.getByRole('link', { name: 'Write a testimonial' }).click();
+      await heading(page, 'Share your experience').waitFor();
       const card = page.getByTestId('share-experience');
       await card.getByLabel('Your experience with Clearvest').fill(story);
-      await expectAccessible(page, '/my-account (share your experience)');
+      await expectAccessible(page, '/share-your-experience');
       await card.getByRole('button', { name: 'Share my experience' }).click();
       await toast(page, 'Thank you!').waitFor();
       await card.getByText('Under review').waitFor();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { url } from './browser.mjs';
-import { adminCredentials, expectAccessible, heading, login, withBrowser, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, expectAccessible, heading, login, logout, withBrowser, withSuiteBrowser } from './flows.mjs';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -151,9 +151,7 @@ describe('design system', () => {
         await heading(page, /^Welcome, /).waitFor();
 
         // Signing out clears the hint, so the next visit asks for no refresh.
-        await page.getByRole('button', { name: 'Menu' }).click();
-        await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Logout' }).click();
-        await heading(page, 'Sign In').waitFor();
+        await logout(page);
         assert.equal((await context.cookies()).find((c) => c.name === 'cv_signed_in'), undefined);
       },
       { viewport: PHONE, colorScheme: 'dark' },

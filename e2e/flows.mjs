@@ -273,6 +273,7 @@ export async function register(page, { name = 'Erin Example', email, password = 
   await field(page, 'Phone number').fill('+447700900123');
   await field(page, 'Password').fill(password);
   await field(page, 'Confirm password').fill(password);
+  await page.getByRole('checkbox', { name: /I agree to the Terms/ }).check();
   await button(page, 'Create account').click();
   await heading(page, 'Identity Check').waitFor();
   await toast(page, 'Registration Successful').waitFor();
@@ -308,13 +309,31 @@ export async function confirmedDeposit(page, staffPage, amount) {
   return deposit;
 }
 
+// Opens the signed-in app shell's account menu and returns it: the top bar's menu on a desktop,
+// the "More" sheet of the bottom bar on a phone. Both hold Profile, Language and Log out.
+export async function openAccountMenu(page) {
+  const toggle = page.getByRole('button', { name: /^Account menu/ });
+  const more = page.locator('.app-bottom-bar').getByRole('button', { name: 'More' });
+  const shown = toggle.or(more).filter({ visible: true });
+  await shown.waitFor();
+  if (await toggle.isVisible()) {
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    const menu = page.locator('#account-menu');
+    await menu.waitFor();
+    return menu;
+  }
+  await more.click();
+  const sheet = page.getByRole('dialog', { name: 'Account' });
+  await sheet.waitFor();
+  return sheet;
+}
+
 export async function logout(page) {
-  const nav = page.getByRole('navigation', { name: 'Main' });
-  const toggle = nav.getByRole('button', { name: 'Menu' });
-  if (await toggle.isVisible()) await toggle.click();
-  await nav.getByRole('button', { name: 'Logout' }).click();
+  const menu = await openAccountMenu(page);
+  await menu.getByRole('button', { name: 'Log out' }).click();
   await heading(page, 'Sign In').waitFor();
-  await nav.getByRole('link', { name: 'Sign In' }).waitFor({ state: 'attached' });
+  // The marketing navbar is back (its links folded behind Menu on a phone).
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign In', includeHidden: true }).waitFor({ state: 'attached' });
 }
 
 export async function submitLogin(page, email, password) {

@@ -1,7 +1,9 @@
-// The money history end to end in a real browser against a running server: an investor with a
-// confirmed deposit finds it in the transaction history, opens its details, filters, downloads a
-// CSV statement and reads it; the dashboard shows the balance chart and, when staff confirm a
-// second deposit, updates without a reload (the events stream). Same environment as
+// The money history end to end in a real browser against a running server: an investor starts
+// with an empty history, makes a deposit that waits at the top of it at its real amount, sees it
+// become one settled row when staff confirm it (without a reload), downloads a CSV statement and
+// reads it; the dashboard shows the balance chart and, when staff confirm a second deposit,
+// updates without a reload (the events stream). Withdrawals, their fees and a maturing
+// investment are in money-story.test.mjs, which moves the server's clock. Same environment as
 // deposits.test.mjs (E2E_BASE_URL, E2E_MAIL_DIR, the demo admin, CHROMIUM_PATH).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -33,48 +35,54 @@ describe(`money history against ${BASE_URL}`, () => {
       await registerVerified(page, { email, name: 'Hana History' });
       await login(staff.page, admin.email, admin.password);
 
-      const first = await deposit(page, '100');
-      await confirm(staff.page, first, '100');
-
-      // The history: the confirmation on top, with its effect and the balance after it.
+      // Nothing yet: the designed empty state, with the way to a first deposit.
       await page.goto(url('/transaction-History'));
       await heading(page, 'Transaction History').waitFor();
-      const cards = page.getByTestId('history-card');
-      const confirmed = cards.filter({ hasText: 'Deposit confirmed' });
-      await confirmed.getByText('+$100.00').waitFor();
-      assert.match(await cards.first().textContent(), /Deposit confirmed/);
-      assert.equal(await cards.count(), 2);
-      await expectAccessible(page, '/transaction-History');
+      await page.getByTestId('history-empty').getByRole('link', { name: 'Make a deposit' }).waitFor();
+      await expectAccessible(page, '/transaction-History (empty)');
 
-      await confirmed.getByRole('button', { name: /^Details/ }).click();
-      const dialog = page.getByRole('dialog', { name: 'Deposit confirmed' });
-      await dialog.getByText(first).waitFor();
-      await dialog.getByText('Arrived in full.').waitFor();
-      await dialog.getByText('Staff decision').waitFor();
-      await expectAccessible(page, '/transaction-History (details)');
-      await button(dialog, 'Close').click();
-      await dialog.waitFor({ state: 'detached' });
+      // A deposit waiting for staff is at the top, apart, at its real amount.
+      const first = await deposit(page, '100');
+      await page.goto(url('/transaction-History'));
+      await heading(page, 'Transaction History').waitFor();
+      const pending = page.getByTestId('history-pending');
+      const waiting = pending.getByTestId('movement').filter({ hasText: first });
+      await waiting.getByText('+$100.00').waitFor();
+      await waiting.getByText('Awaiting confirmation').waitFor();
+      await waiting.getByText('Deposit via USDT (TRC20)').waitFor();
+      await expectAccessible(page, '/transaction-History (pending)');
 
-      await page.getByLabel('Type', { exact: true }).selectOption('Withdrawal');
-      await page.getByText('No transactions match these filters yet.').waitFor();
-      await page.getByLabel('Type', { exact: true }).selectOption('Transaction');
-      await confirmed.waitFor();
+      // Staff confirm it: without a reload it leaves Pending and is one settled row.
+      await page.evaluate(() => {
+        globalThis.__sameDocument = true;
+      });
+      await confirm(staff.page, first, '100');
+      await pending.waitFor({ state: 'detached' });
+      const rows = page.getByTestId('movement').filter({ hasText: first });
+      await rows.getByText('Credited').waitFor();
+      await rows.getByText('+$100.00').waitFor();
+      assert.equal(await rows.count(), 1, 'the deposit is one row');
+      assert.equal(await page.getByTestId('movement').count(), 1);
+      assert.equal(await page.evaluate(() => globalThis.__sameDocument), true, 'the history updated without a reload');
+      await expectAccessible(page, '/transaction-History (confirmed)');
 
-      // The statement of this month, read from the file the browser saved.
+      // The statement of this month, read from the file the browser saved: one line per change
+      // of the balance.
       const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Download statement (CSV)').click()]);
       assert.match(download.suggestedFilename(), /^clearvest-statement-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/);
-      const rows = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
-      assert.equal(rows[0], 'Date (UTC),Type,Status,Title,Reference,Amount,Fee,Effect,Balance after,Notes,Details');
-      assert.match(rows[1], /^\d{4}-\d{2}-01,,,Opening balance,,,,,0\.00,,$/);
-      assert.match(rows[2], new RegExp(`,Transaction,Confirmed,Deposit requested,${first},100\\.00,0\\.00,0\\.00,0\\.00,,`));
-      assert.match(rows[3], new RegExp(`,Transaction,Confirmed,Deposit confirmed,${first},100\\.00,0\\.00,100\\.00,100\\.00,Arrived in full\\.,`));
-      assert.match(rows[4], /^\d{4}-\d{2}-\d{2},,,Closing balance,,,,,100\.00,,$/);
-      assert.equal(rows.length, 5);
+      const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+      assert.equal(lines[0], 'Date (UTC),Type,Reference,Details,Amount,Balance after');
+      assert.match(lines[1], /^\d{4}-\d{2}-01,Opening balance,,,,0\.00$/);
+      assert.match(lines[2], new RegExp(`,Deposit,${first},Arrived in full\\.; USDT \\(TRC20\\),100\\.00,100\\.00$`));
+      assert.match(lines[3], /^\d{4}-\d{2}-\d{2},Closing balance,,,,100\.00$/);
+      assert.equal(lines.length, 4);
 
-      // The dashboard: the balance chart and its table, nothing pending.
+      // The dashboard: one day of activity is the balance as a figure with its date (no chart of
+      // one point), nothing pending.
       await page.goto(url('/my-account'));
       await heading(page, 'Welcome, Hana').waitFor();
-      await page.getByTestId('balance-chart').locator('svg').first().waitFor();
+      await page.getByTestId('balance-single').getByText('$100.00').waitFor();
+      assert.equal(await page.getByTestId('balance-chart').count(), 0, 'no chart of a single point');
       await page.getByText('Nothing is waiting for a decision.').waitFor();
       const figure = page.locator('.figure').filter({ hasText: 'Available balance' });
       await figure.getByText('$100.00').waitFor();
@@ -85,22 +93,22 @@ describe(`money history against ${BASE_URL}`, () => {
         globalThis.__sameDocument = true;
       });
       const second = await deposit(page, '50');
-      const pending = page.getByTestId('pending-panel');
-      await pending.getByRole('link', { name: second }).waitFor();
+      const pendingPanel = page.getByTestId('pending-panel');
+      await pendingPanel.getByRole('link', { name: second }).waitFor();
       await confirm(staff.page, second, '50');
       await figure.getByText('$150.00').waitFor();
       await page.getByText('Nothing is waiting for a decision.').waitFor();
       assert.equal(await page.evaluate(() => globalThis.__sameDocument), true, 'the dashboard updated without a reload');
 
-      // On a phone, both pages fit the screen.
+      // On a phone, both pages fit the screen; the history reads as on a desktop.
       await page.setViewportSize({ width: 375, height: 740 });
-      for (const [path, title] of [
-        ['/my-account', 'Welcome, Hana'],
-        ['/transaction-History', 'Transaction History'],
+      for (const [path, title, shown] of [
+        ['/my-account', 'Welcome, Hana', '$150.00'],
+        ['/transaction-History', 'Transaction History', '+$50.00'],
       ]) {
         await page.goto(url(path));
         await heading(page, title).waitFor();
-        await page.getByText('$150.00').first().waitFor();
+        await page.getByText(shown).first().waitFor();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert.ok(overflow <= 0, `${path} is ${overflow}px wider than a 375px screen`);
         await expectAccessible(page, `${path} (phone)`);

@@ -146,7 +146,8 @@ describe(`identity check against ${BASE_URL}`, () => {
       await page.getByText(/KYC Not Submitted/).waitFor();
       const gate = page.getByTestId('invest-gate');
       await gate.getByText('Please upload your identity documents before investing.').waitFor();
-      assert.equal(await page.getByRole('link', { name: 'New Investment', exact: true }).count(), 0, 'investing is locked');
+      const investAction = page.getByRole('region', { name: 'Move money' }).getByRole('link', { name: /^Invest/ });
+      assert.equal(await investAction.count(), 0, 'investing is locked');
       await expectAccessible(page, '/my-account (identity check not submitted)');
 
       // Upload a JPEG front and a PDF back, with previews, on a phone-sized screen.
@@ -241,7 +242,7 @@ describe(`identity check against ${BASE_URL}`, () => {
       // Approved: no notice, and investing is open.
       await page.goto(url('/my-account'));
       await heading(page, 'Welcome, Kim').waitFor();
-      await page.getByRole('link', { name: 'New Investment', exact: true }).waitFor();
+      await investAction.waitFor();
       assert.equal(await page.getByTestId('kyc-notice').count(), 0, 'no identity-check notice once approved');
       assert.equal(await page.getByTestId('invest-gate').count(), 0, 'investing is not locked');
       await expectAccessible(page, '/my-account (approved)');

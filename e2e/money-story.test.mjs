@@ -3,8 +3,10 @@
 // staff on the payment page; an investment in the demo Basic plan (seeing the APR, the exact
 // payout and the risk notice first), approved by staff from the queue; the development test
 // clock moved on by the term; the matured balance exact to the cent; a withdrawal with its fee
-// shown before confirming, approved by staff with the payout hash; and the transaction history
-// and a CSV statement showing every step. Same environment as deposits.test.mjs (E2E_BASE_URL,
+// shown before confirming, approved by staff with the payout hash; the portfolio and the matured
+// investment's page with what it paid, linking to the payout's row in the history; and the
+// history (one row per money movement, pending ones apart) and a CSV statement showing every
+// step, on a desktop and a phone. Same environment as deposits.test.mjs (E2E_BASE_URL,
 // E2E_MAIL_DIR, the demo admin, CHROMIUM_PATH); the server must have the demo plans (a
 // development server seeds them) and a USDT/TRC20 deposit address.
 //
@@ -107,11 +109,20 @@ describe(`the money story against ${BASE_URL}`, () => {
       // The investor's portfolio and the investment's page.
       await page.goto(url('/invest-status'));
       await heading(page, 'My Portfolio').waitFor();
-      const row = page.getByTestId('investment-item').first();
+      const row = page.getByTestId('portfolio-active').getByTestId('investment-item').first();
       await row.getByTestId('investment-status').getByText('Active').waitFor();
+      const totals = page.getByTestId('portfolio-totals');
+      await totals.locator('.figure').filter({ hasText: 'Invested now' }).getByText('$200.05').waitFor();
+      await totals.locator('.figure').filter({ hasText: 'Expected returns' }).getByText('$0.80').waitFor();
+      const bar = row.getByRole('progressbar', { name: 'Term of the Basic investment' });
+      assert.equal(await bar.getAttribute('aria-valuemax'), '30');
+      assert.equal(await bar.getAttribute('aria-valuetext'), '0 of 30 days');
       await expectAccessible(page, '/invest-status');
       await row.getByRole('link').click();
       await heading(page, 'Investment Details').waitFor();
+      const investmentPath = new URL(page.url()).pathname;
+      const investmentRef = (await page.getByTestId('investment-reference').textContent()).trim();
+      assert.match(investmentRef, /^INV-[0-9A-HJKMNP-TV-Z]{8}$/);
       await page.getByTestId('investment-progress').getByText(/Accrued to date \(an estimate\)/).waitFor();
       await page.getByTestId('investment-payout').getByText('$200.85').waitFor();
       await expectAccessible(page, '/investment/:investmentId');
@@ -132,6 +143,29 @@ describe(`the money story against ${BASE_URL}`, () => {
       await page.locator('.figure').filter({ hasText: 'Invested' }).getByText('$0.00').waitFor();
       await expectAccessible(page, '/my-account (matured)');
 
+      // The portfolio: the investment has ended, with what it earned; its page says what it paid
+      // and when, and leads to the payout's row in the history.
+      await page.goto(url('/invest-status'));
+      await heading(page, 'My Portfolio').waitFor();
+      const endedRow = page.getByTestId('portfolio-ended').getByTestId('investment-item');
+      await endedRow.getByTestId('investment-status').getByText('Matured').waitFor();
+      await endedRow.getByText('paid $200.85').waitFor();
+      await page.getByTestId('portfolio-active').getByText('No investment is running.').waitFor();
+      await page.getByTestId('portfolio-totals').locator('.figure').filter({ hasText: 'Returns earned so far' }).getByText('$0.80').waitFor();
+      await expectAccessible(page, '/invest-status (matured)');
+      await page.goto(url(investmentPath));
+      const outcome = page.getByTestId('investment-outcome');
+      await outcome.getByRole('heading', { name: 'Paid out' }).waitFor();
+      assert.match(await outcome.textContent(), /paid \$200\.85 into your available balance: your \$200\.05 back and a return of \$0\.80/);
+      await expectAccessible(page, '/investment/:investmentId (matured)');
+      await outcome.getByRole('link', { name: 'See the payout in your history' }).click();
+      await heading(page, 'Transaction History').waitFor();
+      const payoutRow = page.locator('[data-testid="movement"][aria-current="true"]');
+      await payoutRow.getByText('Payout from Basic plan').waitFor();
+      await payoutRow.getByText('+$200.85').waitFor();
+      assert.equal(await payoutRow.getAttribute('data-reference'), investmentRef);
+      await expectAccessible(page, '/transaction-History?ref= (the payout)');
+
       // 7. A withdrawal of $100: the fee from the published schedule (1 % + $1.00) is shown
       // before the investor confirms.
       await page.goto(url('/withdraw-wallet'));
@@ -151,6 +185,14 @@ describe(`the money story against ${BASE_URL}`, () => {
       await waitForMail(email, { mark, subject: /withdrawal request of \$100\.00/ });
       await heading(page, 'Welcome, Ines').waitFor();
 
+      // Waiting for staff, the withdrawal and its fee are at the top of the history, apart.
+      await page.goto(url('/transaction-History'));
+      const waiting = page.getByTestId('history-pending').getByTestId('movement');
+      await waiting.filter({ hasText: 'Withdrawal to USDT (TRC20)' }).getByText('-$98.00').waitFor();
+      await waiting.filter({ hasText: 'Withdrawal fee' }).getByText('-$2.00').waitFor();
+      assert.equal(await waiting.count(), 2);
+      await expectAccessible(page, '/transaction-History (withdrawal pending)');
+
       // 8. Staff approve it with the payout transaction.
       await login(staff.page, admin.email, admin.password);
       await staff.page.goto(url('/admin-pending-wallet'));
@@ -169,44 +211,62 @@ describe(`the money story against ${BASE_URL}`, () => {
       assert.ok(paid.text.includes(payoutHash.slice(2)), 'the approval e-mail names the payout transaction');
       await page.goto(url('/my-account'));
       await available.getByText('$150.80').waitFor();
-      await page.locator('.figure').filter({ hasText: 'Total profit' }).getByText('$0.80').waitFor();
+      await page.locator('.figure').filter({ hasText: 'Returns earned' }).getByText('$0.80').waitFor();
       await page.locator('.figure').filter({ hasText: 'Fees paid' }).getByText('$2.00').waitFor();
 
-      // 9. The history shows every step, newest first.
+      // 9. The history: one row per movement, newest first, nothing pending.
       await page.goto(url('/transaction-History'));
       await heading(page, 'Transaction History').waitFor();
-      const cards = page.getByTestId('history-card');
-      await cards.filter({ hasText: 'Withdrawal approved' }).waitFor();
-      const titles = [
-        'Withdrawal approved', 'Withdrawal requested', 'Investment matured', 'Investment activated',
-        'Investment requested: Basic', 'Deposit confirmed', 'Deposit requested',
+      const rows = page.getByTestId('movement');
+      await rows.filter({ hasText: 'Withdrawal to USDT (TRC20)' }).getByText('Sent').waitFor();
+      const want = [
+        ['Withdrawal to USDT (TRC20)', '-$98.00', 'Sent'],
+        ['Withdrawal fee', '-$2.00', 'Charged'],
+        ['Payout from Basic plan', '+$200.85', 'Paid out'],
+        ['Investment in Basic plan', '-$200.05', 'Matured'],
+        ['Deposit via USDT (TRC20)', '+$250.00', 'Credited'],
       ];
-      const text = await cards.allTextContents();
-      assert.equal(text.length, titles.length, `history cards: ${text.join(' | ')}`);
-      titles.forEach((title, i) => assert.ok(text[i].includes(title), `card ${i} is "${text[i]}", want ${title}`));
+      const text = await rows.allTextContents();
+      assert.equal(text.length, want.length, `history rows: ${text.join(' | ')}`);
+      want.forEach((parts, i) => parts.forEach((part) => assert.ok(text[i].includes(part), `row ${i} is "${text[i]}", want ${part}`)));
+      assert.equal(await page.getByTestId('history-pending').count(), 0);
+      assert.ok(text[0].includes(text[1].match(/WDR-[0-9A-Z]{8}/)?.[0] ?? 'no reference'), 'the fee carries its withdrawal\'s reference');
+      assert.ok(!/[0-9a-f]{8}-[0-9a-f]{4}-/.test(text.join(' ')), 'no raw id is shown');
       await expectAccessible(page, '/transaction-History (the whole story)');
 
       // 10. The statement of the whole period (the server's clock is 30 days ahead of the
-      // browser's), read from the file the browser saved.
+      // browser's), read from the file the browser saved: one line per change of the balance.
       await page.getByLabel('Statement from').fill(utcDay(-1));
       await page.getByLabel('Statement to').fill(utcDay(40));
       const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Download statement (CSV)').click()]);
-      const rows = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
-      assert.equal(rows[0], 'Date (UTC),Type,Status,Title,Reference,Amount,Fee,Effect,Balance after,Notes,Details');
-      const lines = rows.slice(1);
+      const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+      assert.equal(lines[0], 'Date (UTC),Type,Reference,Details,Amount,Balance after');
       const expected = [
-        /,,,Opening balance,,,,,0\.00,,$/,
-        new RegExp(`,Transaction,Confirmed,Deposit requested,${transactionId},250\\.00,0\\.00,0\\.00,0\\.00,`),
-        new RegExp(`,Transaction,Confirmed,Deposit confirmed,${transactionId},250\\.00,0\\.00,250\\.00,250\\.00,`),
-        /,Investment,Ended,Investment requested: Basic,[^,]+,200\.05,0\.00,-200\.05,49\.95,/,
-        /,Investment,Active,Investment activated,[^,]+,200\.05,0\.00,0\.00,49\.95,/,
-        /,Investment,Ended,Investment matured,[^,]+,200\.85,0\.00,200\.85,250\.80,/,
-        /,Withdrawal,Approved,Withdrawal requested,[^,]+,100\.00,2\.00,-100\.00,150\.80,/,
-        /,Withdrawal,Approved,Withdrawal approved,[^,]+,100\.00,2\.00,0\.00,150\.80,/,
-        /,,,Closing balance,,,,,150\.80,,$/,
+        /,Opening balance,,,,0\.00$/,
+        new RegExp(`,Deposit,${transactionId},USDT \\(TRC20\\),250\\.00,250\\.00$`),
+        new RegExp(`,Investment,${investmentRef},Basic plan,-200\\.05,49\\.95$`),
+        new RegExp(`,Investment payout,${investmentRef},Basic plan; principal 200\\.05 \\+ return 0\\.80,200\\.85,250\\.80$`),
+        new RegExp(`,Withdrawal,WDR-[0-9A-Z]{8},USDT \\(TRC20\\); ${TRON_ADDRESS},-98\\.00,152\\.80$`),
+        /,Withdrawal fee,WDR-[0-9A-Z]{8},,-2\.00,150\.80$/,
+        /,Closing balance,,,,150\.80$/,
       ];
-      assert.equal(lines.length, expected.length, `statement:\n${rows.join('\n')}`);
-      expected.forEach((pattern, i) => assert.match(lines[i], pattern));
+      assert.equal(lines.length - 1, expected.length, `statement:\n${lines.join('\n')}`);
+      expected.forEach((pattern, i) => assert.match(lines[i + 1], pattern));
+
+      // 11. On a phone, the history, the portfolio and the matured investment fit the screen.
+      await page.setViewportSize({ width: 375, height: 812 });
+      for (const [path, title] of [
+        ['/transaction-History', 'Transaction History'],
+        ['/invest-status', 'My Portfolio'],
+        [investmentPath, 'Investment Details'],
+      ]) {
+        await page.goto(url(path));
+        await heading(page, title).waitFor();
+        await page.getByText('$200.85').first().waitFor();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${path} is ${overflow}px wider than a 375px screen`);
+        await expectAccessible(page, `${path} (phone)`);
+      }
     } finally {
       await investor.context.close();
       await staff.context.close();

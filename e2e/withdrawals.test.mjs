@@ -123,6 +123,8 @@ describe(`withdrawals against ${BASE_URL}`, () => {
       await page.goto(url(withdrawalPath));
       await page.getByTestId('withdrawal-status').getByText('Approved').waitFor();
       assert.equal(await page.getByRole('button', { name: 'Approve withdrawal' }).count(), 0);
+      // It goes by its reference, as its rows in the history do; its id stays in the link.
+      assert.match(await page.getByTestId('withdrawal-reference').textContent(), /^WDR-[0-9A-HJKMNP-TV-Z]{8}$/);
       await expectAccessible(page, '/withdrawal/:id (investor)');
       await page.goto(url('/my-account'));
       const figure = page.locator('.figure').filter({ hasText: 'Available balance' });

@@ -166,21 +166,6 @@ func (e HistoryType) Valid() bool {
 	}
 }
 
-// Defines values for InvestEligibilityEligible.
-const (
-	InvestEligibilityEligibleTrue InvestEligibilityEligible = true
-)
-
-// Valid indicates whether the value is a known member of the InvestEligibilityEligible enum.
-func (e InvestEligibilityEligible) Valid() bool {
-	switch e {
-	case InvestEligibilityEligibleTrue:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for InvestmentStatus.
 const (
 	InvestmentStatusActive   InvestmentStatus = "Active"
@@ -322,6 +307,39 @@ func (e KycStatus) Valid() bool {
 	}
 }
 
+// Defines values for Language.
+const (
+	LanguageDe Language = "de"
+	LanguageEn Language = "en"
+)
+
+// Valid indicates whether the value is a known member of the Language enum.
+func (e Language) Valid() bool {
+	switch e {
+	case LanguageDe:
+		return true
+	case LanguageEn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LoginPendingStatus.
+const (
+	LoginPendingStatusNewDevice LoginPendingStatus = "new_device"
+)
+
+// Valid indicates whether the value is a known member of the LoginPendingStatus enum.
+func (e LoginPendingStatus) Valid() bool {
+	switch e {
+	case LoginPendingStatusNewDevice:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MarketCandlesInterval.
 const (
 	MarketCandlesIntervalN1d MarketCandlesInterval = "1d"
@@ -421,6 +439,72 @@ const (
 func (e MetaProduct) Valid() bool {
 	switch e {
 	case MetaProductClearvest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MovementKind.
+const (
+	MovementKindAdjustment MovementKind = "adjustment"
+	MovementKindBonus      MovementKind = "bonus"
+	MovementKindDeposit    MovementKind = "deposit"
+	MovementKindFee        MovementKind = "fee"
+	MovementKindInvestment MovementKind = "investment"
+	MovementKindReturn     MovementKind = "return"
+	MovementKindWithdrawal MovementKind = "withdrawal"
+)
+
+// Valid indicates whether the value is a known member of the MovementKind enum.
+func (e MovementKind) Valid() bool {
+	switch e {
+	case MovementKindAdjustment:
+		return true
+	case MovementKindBonus:
+		return true
+	case MovementKindDeposit:
+		return true
+	case MovementKindFee:
+		return true
+	case MovementKindInvestment:
+		return true
+	case MovementKindReturn:
+		return true
+	case MovementKindWithdrawal:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MovementStatus.
+const (
+	MovementStatusActive    MovementStatus = "active"
+	MovementStatusClosed    MovementStatus = "closed"
+	MovementStatusCompleted MovementStatus = "completed"
+	MovementStatusConfirmed MovementStatus = "confirmed"
+	MovementStatusMatured   MovementStatus = "matured"
+	MovementStatusPending   MovementStatus = "pending"
+	MovementStatusRejected  MovementStatus = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the MovementStatus enum.
+func (e MovementStatus) Valid() bool {
+	switch e {
+	case MovementStatusActive:
+		return true
+	case MovementStatusClosed:
+		return true
+	case MovementStatusCompleted:
+		return true
+	case MovementStatusConfirmed:
+		return true
+	case MovementStatusMatured:
+		return true
+	case MovementStatusPending:
+		return true
+	case MovementStatusRejected:
 		return true
 	default:
 		return false
@@ -744,6 +828,11 @@ type ContentPage struct {
 	Sample bool   `json:"sample"`
 	Slug   string `json:"slug"`
 	Title  string `json:"title"`
+
+	// Updated The date of the page's last change (YYYY-MM-DD), when the page states one. For the terms and the privacy policy it is the version a new user agrees to.
+	//
+	// Example: 2026-11-28
+	Updated *string `json:"updated,omitempty"`
 }
 
 // ContentStep defines model for ContentStep.
@@ -885,14 +974,23 @@ type Deposit struct {
 
 // DepositAddress defines model for DepositAddress.
 type DepositAddress struct {
-	Address string         `json:"address"`
-	Asset   DepositAsset   `json:"asset"`
-	Network DepositNetwork `json:"network"`
+	Address string       `json:"address"`
+	Asset   DepositAsset `json:"asset"`
+
+	// Confirmations How many confirmations a deposit on this network needs before staff confirm it.
+	Confirmations int            `json:"confirmations"`
+	Network       DepositNetwork `json:"network"`
+
+	// UsualMinutes How many minutes a deposit on this network usually takes to reach them.
+	UsualMinutes int `json:"usualMinutes"`
 }
 
 // DepositAddressList defines model for DepositAddressList.
 type DepositAddressList struct {
 	Addresses []DepositAddress `json:"addresses"`
+
+	// Minimum The smallest deposit in USD, decimal string (CLEARVEST_MIN_DEPOSIT); a request below it is refused with 422.
+	Minimum string `json:"minimum"`
 }
 
 // DepositAsset defines model for DepositAsset.
@@ -982,8 +1080,7 @@ type EarlyRedemption struct {
 
 // Error Every error response has this shape.
 type Error struct {
-	// Code A stable machine-readable reason, when the client must act on it: `new_device`
-	// (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
+	// Code A stable machine-readable reason, when the client must act on it: `login_expired` (the pending sign-in is gone: back to
 	// login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
 	// sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
 	// with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
@@ -1058,22 +1155,16 @@ type HistoryItem struct {
 	Type HistoryType `json:"type"`
 }
 
-// HistoryPage defines model for HistoryPage.
-type HistoryPage struct {
-	Items      []HistoryItem `json:"items"`
-	NextCursor *string       `json:"nextCursor,omitempty"`
-}
-
 // HistoryType What an item is about; `Transaction` is a deposit.
 type HistoryType string
 
 // InvestEligibility defines model for InvestEligibility.
 type InvestEligibility struct {
-	Eligible InvestEligibilityEligible `json:"eligible"`
-}
+	Eligible bool `json:"eligible"`
 
-// InvestEligibilityEligible defines model for InvestEligibility.Eligible.
-type InvestEligibilityEligible bool
+	// Reason Present when `eligible` is false; the sentence saying what is missing.
+	Reason *string `json:"reason,omitempty"`
+}
 
 // Investment defines model for Investment.
 type Investment struct {
@@ -1118,6 +1209,11 @@ type Investment struct {
 
 	// Reason Why staff rejected it.
 	Reason *string `json:"reason,omitempty"`
+
+	// Reference What the investor knows it by (`INV-5Q2X7K3M`), also on its rows in the history; see docs/history.md.
+	//
+	// Example: INV-5Q2X7K3M
+	Reference string `json:"reference"`
 
 	// ReinvestedAs The investment the payout went into, after a reinvestment.
 	ReinvestedAs *string `json:"reinvestedAs,omitempty"`
@@ -1342,6 +1438,21 @@ type KycSubmitted struct {
 	Message string `json:"message"`
 }
 
+// Language A language the site and its e-mails are written in. English when not given.
+type Language string
+
+// LoginPending A sign-in from a new browser waiting for the code e-mailed to the account.
+type LoginPending struct {
+	Message string `json:"message"`
+
+	// PendingLogin The pending sign-in's token, for API clients (browsers get it as a cookie).
+	PendingLogin string             `json:"pendingLogin"`
+	Status       LoginPendingStatus `json:"status"`
+}
+
+// LoginPendingStatus defines model for LoginPending.Status.
+type LoginPendingStatus string
+
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
 	Email    *string `json:"email,omitempty"`
@@ -1439,6 +1550,82 @@ type MonthReturn struct {
 	Month   string `json:"month"`
 	Returns string `json:"returns"`
 }
+
+// Movement defines model for Movement.
+type Movement struct {
+	// Amount Signed decimal string, into (+) or out of (-) the available balance.
+	Amount    string    `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Details What the row's text is made of; only the fields that apply are present.
+	Details MovementDetails `json:"details"`
+
+	// Kind What a movement is. `fee` is a withdrawal's fee (negative) or its refund (positive);
+	// `return` is what an investment paid back when it ended (principal and return).
+	Kind MovementKind `json:"kind"`
+
+	// Reference What the investor knows the movement by (`DEP-7K3M9Q2X`); see docs/history.md.
+	//
+	// Example: DEP-7K3M9Q2X
+	Reference string `json:"reference"`
+
+	// SettledAt When it left pending; absent while pending.
+	SettledAt *time.Time `json:"settledAt,omitempty"`
+
+	// Status `pending` waits for staff; `confirmed` a deposit credited; `rejected` refused by staff
+	// (nothing moved in the end); `active` an investment running; `matured` one that ran its
+	// term and paid out; `closed` one closed before its term; `completed` paid out, credited
+	// or charged.
+	Status MovementStatus `json:"status"`
+
+	// SubjectId The deposit, investment or withdrawal the row is about, for the link to its page.
+	SubjectId *string `json:"subjectId,omitempty"`
+
+	// UpdatedAt The last change of status.
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// MovementDetails What the row's text is made of; only the fields that apply are present.
+type MovementDetails struct {
+	Address        *string    `json:"address,omitempty"`
+	Asset          *string    `json:"asset,omitempty"`
+	Category       *string    `json:"category,omitempty"`
+	ClosedEarly    *bool      `json:"closedEarly,omitempty"`
+	EndDate        *time.Time `json:"endDate,omitempty"`
+	ExpectedReturn *string    `json:"expectedReturn,omitempty"`
+	Forfeited      *string    `json:"forfeited,omitempty"`
+	Network        *string    `json:"network,omitempty"`
+	Plan           *string    `json:"plan,omitempty"`
+	Principal      *string    `json:"principal,omitempty"`
+
+	// Reason Why staff rejected it, why an adjustment was made, or why a fee was refunded.
+	Reason *string `json:"reason,omitempty"`
+
+	// ReinvestedFrom The reference of the investment whose payout started this one.
+	ReinvestedFrom *string    `json:"reinvestedFrom,omitempty"`
+	Return         *string    `json:"return,omitempty"`
+	StartDate      *time.Time `json:"startDate,omitempty"`
+	TermDays       *int       `json:"termDays,omitempty"`
+	TermRate       *string    `json:"termRate,omitempty"`
+	Waived         *bool      `json:"waived,omitempty"`
+}
+
+// MovementKind What a movement is. `fee` is a withdrawal's fee (negative) or its refund (positive);
+// `return` is what an investment paid back when it ended (principal and return).
+type MovementKind string
+
+// MovementPage defines model for MovementPage.
+type MovementPage struct {
+	Items      []Movement `json:"items"`
+	NextCursor *string    `json:"nextCursor,omitempty"`
+	Pending    []Movement `json:"pending"`
+}
+
+// MovementStatus `pending` waits for staff; `confirmed` a deposit credited; `rejected` refused by staff
+// (nothing moved in the end); `active` an investment running; `matured` one that ran its
+// term and paid out; `closed` one closed before its term; `completed` paid out, credited
+// or charged.
+type MovementStatus string
 
 // MyBadge defines model for MyBadge.
 type MyBadge struct {
@@ -1670,20 +1857,27 @@ type Referrals struct {
 
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
+	// AcceptTerms The person ticked "I agree to the Terms and the Privacy Policy". Required to be true.
+	AcceptTerms *bool `json:"acceptTerms,omitempty"`
+
 	// ConfirmPassword When given, it must equal password ('Passwords do not match').
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
 
 	// Country ISO 3166-1 alpha-2 code (or the country's name).
-	Country      *string `json:"country,omitempty"`
-	Email        *string `json:"email,omitempty"`
-	Name         *string `json:"name,omitempty"`
-	Password     *string `json:"password,omitempty"`
-	Phone        *string `json:"phone,omitempty"`
-	ReferralCode *string `json:"referralCode,omitempty"`
+	Country *string `json:"country,omitempty"`
+	Email   *string `json:"email,omitempty"`
+
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language     *Language `json:"language,omitempty"`
+	Name         *string   `json:"name,omitempty"`
+	Password     *string   `json:"password,omitempty"`
+	Phone        *string   `json:"phone,omitempty"`
+	ReferralCode *string   `json:"referralCode,omitempty"`
 }
 
 // RejectDepositRequest defines model for RejectDepositRequest.
 type RejectDepositRequest struct {
+	// Notes The reason for the rejection, shown to the investor; required (400 without it).
 	Notes         *string `json:"notes,omitempty"`
 	TransactionId string  `json:"transactionId"`
 }
@@ -1758,6 +1952,12 @@ type Session struct {
 	Ip         string    `json:"ip"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
 	UserAgent  string    `json:"userAgent"`
+}
+
+// SetLanguageRequest defines model for SetLanguageRequest.
+type SetLanguageRequest struct {
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language Language `json:"language"`
 }
 
 // SettledInvestments defines model for SettledInvestments.
@@ -2043,7 +2243,12 @@ type Withdrawal struct {
 	Reason string `json:"reason"`
 
 	// Receives What the investor is paid, amount − fee, decimal string.
-	Receives    string           `json:"receives"`
+	Receives string `json:"receives"`
+
+	// Reference What the investor knows it by (`WDR-0123ABCD`), also on its rows and its fee's in the history; see docs/history.md.
+	//
+	// Example: WDR-0123ABCD
+	Reference   string           `json:"reference"`
 	RequestDate time.Time        `json:"requestDate"`
 	Status      WithdrawalStatus `json:"status"`
 
@@ -2226,15 +2431,8 @@ type GetInvestEligibilityParams struct {
 
 // GetTransactionHistoryParams defines parameters for GetTransactionHistory.
 type GetTransactionHistoryParams struct {
-	Type *HistoryType `form:"type,omitempty" json:"type,omitempty"`
-
-	// From First UTC day included.
-	From *HistoryFrom `form:"from,omitempty" json:"from,omitempty"`
-
-	// To Last UTC day included.
-	To     *HistoryTo `form:"to,omitempty" json:"to,omitempty"`
-	Cursor *string    `form:"cursor,omitempty" json:"cursor,omitempty"`
-	Limit  *int       `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // GetInvestmentHistoryParams defines parameters for GetInvestmentHistory.
@@ -2537,7 +2735,9 @@ type GoogleRedirectParams struct {
 
 // GoogleStartParams defines parameters for GoogleStart.
 type GoogleStartParams struct {
-	Return *string `form:"return,omitempty" json:"return,omitempty"`
+	Return      *string   `form:"return,omitempty" json:"return,omitempty"`
+	AcceptTerms *bool     `form:"acceptTerms,omitempty" json:"acceptTerms,omitempty"`
+	Language    *Language `form:"language,omitempty" json:"language,omitempty"`
 }
 
 // GetMyKycParams defines parameters for GetMyKyc.
@@ -2585,6 +2785,14 @@ type DownloadKycDocumentParams struct {
 
 // RejectKycParams defines parameters for RejectKyc.
 type RejectKycParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetLanguageParams defines parameters for SetLanguage.
+type SetLanguageParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -2874,6 +3082,9 @@ type ApproveKycJSONRequestBody = KycApproveRequest
 // RejectKycJSONRequestBody defines body for RejectKyc for application/json ContentType.
 type RejectKycJSONRequestBody = KycRejectRequest
 
+// SetLanguageJSONRequestBody defines body for SetLanguage for application/json ContentType.
+type SetLanguageJSONRequestBody = SetLanguageRequest
+
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
 
@@ -2969,7 +3180,7 @@ type ServerInterface interface {
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(w http.ResponseWriter, r *http.Request, params GetInvestEligibilityParams)
-	// GetTransactionHistory The caller's money history, newest first
+	// GetTransactionHistory The caller's money movements, pending apart, settled newest first
 	// (GET /invest/getTransactionHistory)
 	GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams)
 	// GetInvestmentHistory The caller's investments, newest first
@@ -3131,6 +3342,9 @@ type ServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
@@ -3323,7 +3537,7 @@ func (_ Unimplemented) GetInvestEligibility(w http.ResponseWriter, r *http.Reque
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetTransactionHistory The caller's money history, newest first
+// GetTransactionHistory The caller's money movements, pending apart, settled newest first
 // (GET /invest/getTransactionHistory)
 func (_ Unimplemented) GetTransactionHistory(w http.ResponseWriter, r *http.Request, params GetTransactionHistoryParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -3644,6 +3858,12 @@ func (_ Unimplemented) DownloadKycDocument(w http.ResponseWriter, r *http.Reques
 // RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 // (PATCH /users/kyc/{id}/reject)
 func (_ Unimplemented) RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetLanguage Record the language the signed-in user reads in
+// (PATCH /users/language)
+func (_ Unimplemented) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4224,45 +4444,6 @@ func (siw *ServerInterfaceWrapper) GetTransactionHistory(w http.ResponseWriter, 
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetTransactionHistoryParams
-
-	// ------------- Optional query parameter "type" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
-		}
-		return
-	}
-
-	// ------------- Optional query parameter "from" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
-		}
-		return
-	}
-
-	// ------------- Optional query parameter "to" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
-		}
-		return
-	}
 
 	// ------------- Optional query parameter "cursor" -------------
 
@@ -6158,6 +6339,32 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "acceptTerms" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "acceptTerms", r.URL.Query(), &params.AcceptTerms, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "acceptTerms"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "acceptTerms", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "language" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "language", r.URL.Query(), &params.Language, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "language"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "language", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GoogleStart(w, r, params)
 	}))
@@ -6486,6 +6693,47 @@ func (siw *ServerInterfaceWrapper) RejectKyc(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RejectKyc(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetLanguage operation middleware
+func (siw *ServerInterfaceWrapper) SetLanguage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetLanguageParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetLanguage(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7963,6 +8211,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Patch(options.BaseURL+"/users/changePassword", wrapper.ChangePassword)
 	})
 	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/language", wrapper.SetLanguage)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/step-up", wrapper.StepUp)
 	})
 	r.Group(func(r chi.Router) {
@@ -9041,7 +9292,7 @@ type GetTransactionHistoryResponseObject interface {
 	VisitGetTransactionHistoryResponse(w http.ResponseWriter) error
 }
 
-type GetTransactionHistory200JSONResponse HistoryPage
+type GetTransactionHistory200JSONResponse MovementPage
 
 func (response GetTransactionHistory200JSONResponse) VisitGetTransactionHistoryResponse(w http.ResponseWriter) error {
 
@@ -13702,6 +13953,115 @@ func (response RejectKyc500JSONResponse) VisitRejectKycResponse(w http.ResponseW
 	return err
 }
 
+type SetLanguageRequestObject struct {
+	Params SetLanguageParams
+	Body   *SetLanguageJSONRequestBody
+}
+
+type SetLanguageResponseObject interface {
+	VisitSetLanguageResponse(w http.ResponseWriter) error
+}
+
+type SetLanguage200JSONResponse Message
+
+func (response SetLanguage200JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetLanguage400JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetLanguage401JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetLanguage403JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetLanguage409JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetLanguage422JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetLanguage500JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LoginRequestObject struct {
 	Params LoginParams
 	Body   *LoginJSONRequestBody
@@ -13721,6 +14081,20 @@ func (response Login200JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login202JSONResponse LoginPending
+
+func (response Login202JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17024,7 +17398,7 @@ type StrictServerInterface interface {
 	// GetInvestEligibility Whether the signed-in user may start an investment
 	// (GET /invest/eligibility)
 	GetInvestEligibility(ctx context.Context, request GetInvestEligibilityRequestObject) (GetInvestEligibilityResponseObject, error)
-	// GetTransactionHistory The caller's money history, newest first
+	// GetTransactionHistory The caller's money movements, pending apart, settled newest first
 	// (GET /invest/getTransactionHistory)
 	GetTransactionHistory(ctx context.Context, request GetTransactionHistoryRequestObject) (GetTransactionHistoryResponseObject, error)
 	// GetInvestmentHistory The caller's investments, newest first
@@ -17186,6 +17560,9 @@ type StrictServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(ctx context.Context, request RejectKycRequestObject) (RejectKycResponseObject, error)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(ctx context.Context, request SetLanguageRequestObject) (SetLanguageResponseObject, error)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -19247,6 +19624,39 @@ func (sh *strictHandler) RejectKyc(w http.ResponseWriter, r *http.Request, id Us
 	}
 }
 
+// SetLanguage operation middleware
+func (sh *strictHandler) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
+	var request SetLanguageRequestObject
+
+	request.Params = params
+
+	var body SetLanguageJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetLanguage(ctx, request.(SetLanguageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetLanguage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetLanguageResponseObject); ok {
+		if err := validResponse.VisitSetLanguageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Login operation middleware
 func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	var request LoginRequestObject
@@ -20206,508 +20616,541 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rchs5mjAI3wo+fv2GqOgURclydZcUHfvKslzW2C67LXmqO4a1JpgJkmglgWwAKZpd4Yj5tbG/33gj",
-	"5g72FvYC5k7mSjbwPEAmkkTyYFkuV4/7R5fFzMTxOR9/6aRyVkjBhNGd0186U0YzpuCfVxmbFdIwkS6e",
-	"c2N/yZhOFS8Ml6Jz2nmjmGbCkO7QqJIN94kUxEwZ0UYqlhEq9JwpYiShRLGCUcMyotjfS6YNmXMzxZfp",
-	"jA3EMJjr4AVbDE+JkGbKxYQoakflmhg+Y72B6CQdnU7ZjNoFMVHOOqf/1rEL6PycdMyiYJ3TjjaKi0nn",
-	"48ek80ZqjutdXv4PuRzRnBTuBSLHsKCcakPYnd0YTOtXTIuCiYxlvcYCxlLNqOmcdrgw3510ks6MCz6z",
-	"i+pXq+HCsAlTsJy3zKjF+dgwtbqga5ZKkWl7YnPKDRmxsVSMGLWw50AnlIvm5NVcR9G5rg3N2RbXNp8y",
-	"vDjFaEZmMmO5JlOa2Suwv6VTlrnncBQsqw+NC7iXs4GwL2TUUDKjC/hywQzRUzmHT1Oa50ztaZJTY08z",
-	"nVIx2fk6Pyadgio6Y8aB6OWM8vwNNVP7B7e7K+wfSUfQmf2S2eedpGNXzhXLOqd26MYZ0g8vmZjYEY4f",
-	"n8Qg6Dm3AL14puRs9TCfcaUNeXdzQTK6IFykeelgBFbz95KpRb2csR0jCj4ZNayzZvYbuTr3S7rD1Ebu",
-	"OHGAkS/YYnX2V/SWaUBtoxaIPAG2aDpmpxXiN9Gd3LIFoSKrf/BfTZjRCEljOFdHQgD0SXdG1S3LSINW",
-	"POfmlDg45kIbC8FyTFQphEUaM+cp65Eji1PHjx8PxB3XfJQzcn59cXVloVDR1AJTQlhv0iOUvHt39fSM",
-	"KDZjsxGzZGwsFaGG5Mye9vEJmcpSaQRcOGckmPVBL1GyTiuwPQZi4f8+it6BuGPazJgwV09bIJzXr2Tb",
-	"Avp3J7tRyvMa3xUzpRIsIyN7hYRRlXOmSCpnMyqyHrmxV8rUHVNAw3RCRrK0ZDMhpTA8r+jMQDhCA2AD",
-	"wEpKzSzhuWOkoFqzjHCz5qD/cnCRM6rs9g+qtd+HNr9RspCa5q1nXfgX7nnSfy5ZyS5KpaWKHbY2dDy2",
-	"R1KyPU2Ggn0w+PKQWAICR1jQCXMM4ozQERB0C6k17tg32ohBinO3LPqk329d9Us+i4kCz+WczKhYEG7Y",
-	"zFIFWJ8cExruhkxlnmnSzdiYlrkhj/v7bSvMYZ5wge6jzunjfmJX6zifXesGPnjD01u2BoPueZs3igpN",
-	"U3sSrXOY4J17TvdOM/Vge/mJm2mm6HwNEtxvio/2W11IoRkw8Cc0e4vE3/6VSmGYgH/Sosh5Su2JHf5N",
-	"I1WqZ/mdYuPOaef/f1gLr4f4VB9eKiUVTtUEUkubuChKQ7gmM5pb+mAZ5sekcyHFOOfpF1jEOUmlSEul",
-	"LMaiFEQshyFZiXOxBP+OSspkRVAm2vA8HwjH8Sy9/Jh0nkk14lnGxMNv6JpPLD/ggoxKA4IfzXM5Zxnp",
-	"KpmzhOhSo+ScED4rmNJSUMPFZB9O/gcp2Je5esW0LFXKCPvAQYi1IsicapKxnBnH6SdSIkRcCcOUoDkO",
-	"+fCnKGcM9Z25BYy5kmJS6VPAT89IxgzluSZUMZC7a1abywks+kdpnll2+/Dr/VESXaZTIkd/Y6khXqwy",
-	"MpD2YUlv6CKXNLuR8iVVky921Yg7I5ktLLIbKUlup4cl3Uj5ioqFozv6CyxJSuSO1Bg2K4y2XC9QtEEp",
-	"PKi0wtgc7u3DQH+Eid4JWpqpVPwf7IvcuiHa4zvQqRHNSKpYxoThNNdwvu9EoWTKtKajnF0Kw83i4Zf2",
-	"E8vzA6ToCVCikWL01ooio1JzwbQmqswZ6YKcz4Uux2OecotsI5pTkbJ92JBiIIVSETFKIC2mJOPjMQMC",
-	"7gDNUd13QpdFIZVh2SuWcXoDzO9LAPyYW+RbFMxCO9DgNGWFAe720bNngLXz1PA7bhZXhoE6a2VapgxH",
-	"dkzNinJ4YPX7VQ0xsYLA6S+rP99ypD/r9uIX8cK++zHpzCywIHFgH+isyO2Q54KgciMVyr0/MAVYpA1V",
-	"QL/JtaEioyojRU5FVIutBZV/Q8kFllfPmNgt15YGJGd2SY0lBqaJjIEu9D6VYswttIEA63Ww925tzR8V",
-	"E2y+/OOMmtIu7OfI0Z4XhZJ3NL+ZKqZBaF69KreQ6pXm4R31+/1+r9+PXZz/UuZMWcB/w1TqwDMYIPbl",
-	"jH44n8ly5d0+/q9lvnklVO682KUbbFt5snoa8WnDLURvHQ6eeU0wEE2bhy/FxZRyUR9GQ32KnIFi1GF7",
-	"8ObjfuxV8+E51dOIqQnEwnpXiVMEF7I0JFAw4GeKG1HEaoZnxB9iD0+gMkJEF1Dq7C01bPO2PrafYK1I",
-	"bH+GEZUSRAy0y1KtmQF5zW4pIXxMboWci6UtbTj9JaYxXYSHqKeyzDMykYRaflsfG6EjecfgVeNhaWne",
-	"3e7yJn5zU6qnCZnXrKzS6etr39NEMDOX6pZ0vzshU/aBZizlM5qTjE+40Wek/wFk2+9OrAR5+fbiuI+w",
-	"0v9AJKyA5vsJUSyVKkPRnRtNUiqk4CnN7aSzHjmH5RCaK0azRf06GMSENFOm/B4shUYlBtHQciFKTvrf",
-	"98hbf4QjljtbMHXUrT7LM3fA3CQkZ2NDrJS0OHUibipF5swIaJVza9GEm8p4vfAgvyuIr17Mu+unRFED",
-	"C8056C1bw1oMJZ7QbMJesjuWryLBjAs08qH4tmTg5WNmua/jg7ASYZdn19Ekny2kd8bFWzZmStFcr46P",
-	"j1hGSs2UJvOp1N565C/S4lvF6nqdVfuKtwusZ/hwBD/aF5dJOnydNM5hadk/rz3SlzxGW3L7CP4FBqmt",
-	"loc3VF8gVYouVtbrRm5d1I/uNLy8gBDbSTq5N1+yD3ahAEnayvExAeAJiqRvJBeR3TmBNSp+ZQ6sNxv4",
-	"G4wVX/IDx3Z3AbaKN1TruVRZK1V3wOLfW7Z6R7FR5tlO7xfbvxzDx4tcanaeppbvtO5jE8ug+D1J7WC6",
-	"lcM+3nZNeGxPEe1aV0VbmKUlWTQ1Jc1zoNSM31lq4RkDzry0tEfHkaMV0jjC1DjXKG9r2DS3sS6GELds",
-	"EaXtQtkFqk/P6N9XD6RC763wvB4J1J8VXE862hHVGF9AbxTaX4qcpsyyLqaIYR/MGfIqbhjRdKGJlgGx",
-	"HEmZMypWzsBNlrjFr997i8IGa3puZvm6NVtmLzJ0Z1lN6hVVt5mcCxArLANXdE6e37x62dtB0QMQdf6i",
-	"LRSv6vUkXPSaPT+X8yvzk1S3EeWHC6NkdFXasGJngLg2rNhI+XFOP8Oahb9xqmxzydPWOyrohN3vhtZB",
-	"LXhiuCb4DgArwKpdG7W69azUhigGEL0dGCcdnZeT6PEbbnK2GSLge/92UiPCdANMwEVFVOFq0x4TVoE4",
-	"jUJqK3TnXNxGPaHUTNEwa8/UHhSGvLCCWA6viZEJCqXcWAGaSMGid7blSQHu+HOCTSQr+113YGiQWj0z",
-	"jIyI7Rwc3NEn3nNzw2dbrLyOvQi+WrPUG0YjBM4qYnb06NW1UgGUunamA3YJr1Bg25E3uAmBNzhMK5Qc",
-	"89zKBhVO5XSELm9Qa0Dls4oau2NqQVKqsl2Yhj+ZpKJMftcbDtntcB0arUWh5u5fC3D0plOqTELs2VKt",
-	"EzLhY5MQu0bNrLaeHdj9JSTn2ip5Mr1NiAWQhBRMJERPOcuzBDSRhMxpnjOzCzPiM0d0N+MrqK9kakyh",
-	"ybu3cYLqdZp7Ya1TbSrknaHBMVyhO9T4hZXCqEVMws6WLKU/PIma+TjNL1be/f3JyboN1y++E9ywjLzg",
-	"YpJB1NL6HbvNwuKi21GMGnYf+dZMWW0QRhvQqnwb04o3ybxgWVoSYI++ix0S2l22efVexq3A8DSWijy5",
-	"uQAycXnzPCF8IqR/8O766c025q91VigpDlK70ogdio+bZ265GTenJGp1It0nNxcJuXl7cdzftzhWG6G6",
-	"YII68yaoGV2QEUM7jyzNfkKosNRPsx65AtPRsmXKnfveso2KdHM5Zwq+TcC6JfJFZfPah/ndbKVmGZEi",
-	"ZaRgyg9Y2bjAr6MLmjJtl86rMLE6QMybtPpnlqNXVjE7LlhlwDFRsDznYpI441fzao6O/7gJiRz4e5Cs",
-	"Ia4doxyDxxiXVrwKHCxLil3cOsbU+0pACLew5n1PQTa/PmcjS4gj9i5G7xja/kiXkrFlCWQKcQwoFRdM",
-	"FjlLiJEkpSadAhQcjDmcOhlJo/eXD70fV8DDU6+X39h67SRqP/0tzNxrSRq99VsDKnBHeU4t3DlDzDKF",
-	"QxwaM2b5rIXV0lgKws0K6duR8q3ShVRamiBJAbGlZ2S0ID5sy5KdCssAyW7QxmwJlRT2P8u3ECORY9Yi",
-	"S9n9NQgP0MWp1Ya6wzFjQ081/15Kw5yJ3KInnPT+Clsg541gGntotYna4bOzfbLKgTqfUtSTrIiYlY4W",
-	"TJh9Okf8JnYx7zGGJxvWgTo+umfMJ6Viunk3x9vdTMBqmgcEVBZPXio8+G0OGyWq8yxTTOvt7GZRwtQc",
-	"p14nXmcMUZ5SPR1Jita6VjvmlmbawCoaEdALJryusNV4Lra6zRaEsa76yeKVFC7CfJtR4e238O1Gm4I/",
-	"gZXJ6s1EzxTFqAixqS942WzJVASrjMwzi+WauXBsoAhRkXh70cxQEzc+ttOfiI865RnLzneIRwhQpt2s",
-	"uVlQW7VzKRfDFDtVRyT+/JZYyZcwYf+jSRfOEi9jP7p1b6SNH2iqWMYjp0i6g46l7YOOC6eufDNts7iM",
-	"jV0O0l5guRHMHQxe48sxe3BN9J5evjn4w4tHfz74/i+vjjtrJdR1rrqo4LHlOt9pFw28hRF6Vf5KKswK",
-	"4WEZeurFVjuqTjO4cQ+OzetZg+cB2W5F93bc2uJwzuHdJg5t8dmP7u0VbtF6eps3Gffnue/Z9hadpaPb",
-	"RIjrCdYt0R+pd+49ubnoJJ3Lm+edxKLtTdSXt3RYq59bHt5JOsDL140AAfiRs9Gvx9sjt3Ps7nyQMHkb",
-	"p6xTFOIS3TB1+QtOcLPvg2G6yl1wYSuQfOczF1aphDQ0X5N84PeG6XNWKcvzxA6NBralccMUgUiQkQYy",
-	"8Hrc8fOuAYz6cFZvZ8JcXl984bkUE9i697hbLduu3xJ/aohdgl30SjLLqiM+q6WCLS60bd922/Wa12z6",
-	"umITHp7fOJGlcmcCsXvL7IctkW4hdY6CTiVWdDEC5I6zuQZFHzhe87Dft1gH243dLYa+paN5H9rzcLD4",
-	"wdxd5DK9XYUCIect/rk6HnRPV5oDBH10391c7Deufi1iy/E4qsxZIBtTjCLC1Eu7RFB/pi5bzuVk5VYT",
-	"Sgi1itEPkmSlgnVZmeMPx9P+rK8Hnf2mNuN+b19PK+zf+IwGfM9i63wqcx/vo7eC+WUbpJx3qoNYXsG6",
-	"CzvP7rwissx3qgfxlLg7FjmqQSchg873/Rn+42j6yP5zH/KhDJlJbcij7x73SUYXmnT/+Ifv+v3p6sE2",
-	"tbrNHnW/1paNvnIosGTzj4WLtMLYtNW7Fsc7XeIKopZ09qHlgdzWKwbeWDdFUgW62HHXeBLdUVyXsxmN",
-	"mdd3O5FP2fh99hfb0SVV+eIty9is8t00tzSWasx4NMQMsyWs6kkm/I4JUhZxt0uYZhrbVaG4SHkR48+g",
-	"JaHBakTTW58ksmLt6m2O4G4mu9ZzJsEeo0fks3iaK7sEuYDZh8S7KYEBo7doSgu2ymS8/yWStmk3M6Pp",
-	"lAt2oBjN4AeMJErqNPs0h7QD8LvTFGQfbk7JULD5+4zd8ZQNB6KbSmG4KDH0k+RywsVP3EwvZMb2EzKE",
-	"H96zD4U9myEqnM5kACkaB1xYGj+Rgp36Yx8I+Mp+bqQp3vujHZIuGgCkKfz4VdbW0E7GxW349g9STnI2",
-	"EH4iwVimXSQthmY5Lxs7sMySZaAdw7CGFe/LxtQn/UenXo8dCDTFG1a8KyBoVfgU8qAAgR2oDoh9n0qZ",
-	"Z3Iu/Fj1I/DHDkRBwfyPGvMQ/jMkdGyYItTym1Jxs3DJeHbsIqeitut1T/rfYyiq/X1PE8PUTA+Ee4Fo",
-	"LlJW2yPPnIQ7t9y0StYa1qD7Z/vW0M7TMB/CNJj8Xm8ALJKYbqJrO7EUzPmJ/FTO1OhmG4jgeNx0mEhd",
-	"M5ga2GLoDqb3NoGsKI3lY2AMDsAa0cjKFSOwSwuGFvwmY/O29TUUBla8SYq9Wnq9mUUSIUB1Xl1C5nUk",
-	"s115qZk6g5IFYAubyjmh+oAvWW7f5IxqRphAuLmjOc9I63YcLr60CBdZkYXyEOFBokUoM/KWVdVIllA6",
-	"gTU3iAGhIhsIi78wF/zUHSk5h5hemmtJJgws3hRR9LkxxWuRL0gq5S23ytndezfNexjZA8uqucViTttm",
-	"oghpd+VAZAkrrfyEPraqsMl2HHcJsjfByU9Lry+zlHU+nmdSTaTZGPIa85S11BJZmQIp6UsubtdE1GbL",
-	"jrWoy6DYJYTWk/rNA8dWHRrOV9brlLBVygFFdfY04dkGA/PKIycgtNTNuYkJE46+AyPnhs2iU+4m67n8",
-	"W2eP4phI8SbYO+bCL1XbySkG+QDXSLzrOfHWYXy24ntHocFyUbAVJiSlhk2kWiQDUZVOAYU4YynX3AoY",
-	"Dr+xdlHlQzdTNmvgc32NbDx2Qmo0pRsfe9PMRudk9ISdky9imIYMyrTFBehsEZbZBkdz9TQJXA0zhKZY",
-	"gkwLhNWG7WXZzQkWgQqO75Kus2kkpDJpJARyA1lCLjGr3aU8ZQnxpo59e0vVzexp4twZblRINL2Qlq8Y",
-	"lrUQ27ZII//qVq4tyECNWzNglMA87cOUHFAExnB7h0s4WGlb9T3W+PFzO8WIh8buFsS9wWvXtEVu0Cda",
-	"467D84vLE1QAXakEnjMyDCqBDNG/7OAYBAlnJAte6oQVfjph9Y1O0jnP/lZWT57BFTyRotRRMxoOc5nz",
-	"CR/x3CVcL3EpeJiHySmWXv28MeCw+jB2TsH62xjBKqFPU1Wy7FIbPosmYZ0LwtzD2jwFOiqjUHxISzKm",
-	"CigeH4Nog0MC7csXBDIf0eClZqQ7pfn4wD4aCF+ggAmz3yNPuS5yugiELzcP16SgPHMmKWoIZOtys0hc",
-	"rhvqmlgFaSCY1cCJqlTwFpRuc6FCmLbXZRPIP9vGeVq08ELNIf6UClHSnFvNRwUnmdICEo+RIVndpMAs",
-	"2oSYufQT6+iUkOyyky8RvwALRQALQST5Jzh6mcie7sS4d7N/BKWtwjsNXK+Q+zjnmu232Eq0UWXqbTFr",
-	"YwUcWF0Fn0CeNf58vgZgcNUJGfMPLANPgU+rrBeKBaL2UU9kHwpgTn6/8ynPGXH8LboRzO5cnR7hmPye",
-	"NNeZIM4E2BIfNaeiBQdQvxZ0xgC1MSKyUjBrtg+/V87Tppr2hGqets3bZrzKqfhXpnS0+pld2R0+rLSy",
-	"wBCwvDSPX/FkyULJiRX7gpz7NnO9kuVkCvGPQMWWpuE6sYDq8mmdUb+bBQTNh8LFCmX1Y2tbl/KGsqZy",
-	"8o2LOItIdT5T9Vyvc+fMsLpmlQMNujkXRiaVWcYPZV/dMFe8MuPSbBjg5RO9XQUJ0A7aEjQ+NXZCmd2o",
-	"03bhFjWjDSIumJo9pYvQ/x9cp33anuRcsQHgDVWaOfA7gDeK8guyoW5VAXEsS1UxiTj9u29UBsqnrqSH",
-	"w9omjgbCaS2/+sMIdo5McoWeVpQtZA1Nut3kXKt4uyrFbI7mqK+wJcjBOfKjXkLE8D0NxRNBIZlPeTp1",
-	"moVukNwtXRfVcraXvQNxb3O6XD2886SvP5TPEt7whSIRnL3s6l5HuDakYlOsQ3C89wt3iGxli8CH2C4+",
-	"PfYhoNOfHv7AG6rItlDcCrWb4yCuVi3WbaHfbcL76u/eytJGtV0Z5W2cZ47uMX3eIkIykRGLTc1MD2SX",
-	"TFVFZDIi5Hx7urJRakT5c61s+NklNChsgT6SVM4Y+FLOUA6or9H5sbgBh1lcgMPFt+7uP/+DeO6TEIWl",
-	"b0mlf5JA/YxHOG3N0dcbNgLmGeGZ61il21/AImsgCsFzPUKsiw1C61kn6YD5bFOA0ItF6uxrrQZyXY5m",
-	"XLeDRv3cqfh3nM2haqK8BdXpDKL5+bgqa2PVf+d4caC/ocTsylG8WKQXVN8/Wk+mZcVeImZS/9hSfagB",
-	"J+Q8AddbwRTRPGOkC5kMtTWyMlhh7d1tWNaLRfrUzRRjVbeL9HorGfZF9SKGSLhb0W2O+fqVhAg2Z1b8",
-	"5EqbhDCauqwtqx/5re2yoesaaCJb8iLsdgattE7VXH0GeUK72Tdao9W4/lem+JizLG5MaU1bLaauzOoa",
-	"7cNjKvX4WYUAVNJwvMXChkg5P3t9To2NBCJ8fVar1CWSs9UJQS/ElSZwrRE+LWA72LlfLcRUzrzgsSsO",
-	"KzaG6IQal7uYAYd1tiqzziehK5LWFiD3hHCL8d5A2d44vHj3x3pKvpzF7m+Nmk6wkuYt+lNtuzpPk2JF",
-	"iCDZPWq9f8oMGjGqeAr3etOOBOnah38r2CSqtE/p8ePvImIt+0Cun58fHD/+zosiQJepJmWRS5qxFtcU",
-	"z9g2VMu+Bq//g0VL3K8KDTtxR65xuSmdoUstLgSVKm9LMcrkXNh9BveDVYpBrupS8ub19Q2WWh10Bp3a",
-	"ugfzBuWYm7dxSAt+CGXKDm8X6WH/6Puj8aP0+OAP9IQd/GF0lB58z46zg8f0u9Ef0j9m37P++LACpcOj",
-	"w7GSKPqsh0p7vI0jSxqw5A6+un48iQ3gWePgmiJTG+69GuMtfrErxMT36aZvWb/D+a25oGc+TaiAS8bi",
-	"gMhDfOWszdF+AS9pWeIGk0EE2KFe9p529tIK+LA9AVqVaXYGGij0D+Ez0BisaG+kM3t+jZaId3qXcif+",
-	"6D7Z+AD1niFmjqW3n8cAgTvYwvTQWPxnkdHWcOhrMK7Bdbj8Xq4DkrmTxOlo9/Jh75ycsJ6mHzlswzqO",
-	"oQg95ROr3Ixde4EDZEiBxd3RmF47HzE7ibLbyIa1TNiguuFs4QW1AATSx1YNsXHB95KhZvTDFX5/jEUr",
-	"8Y+jmHQV96ack7HCBP5Z2LTF8rZtahcsX/4GxbSR4LPdKdZcJuoJopWk6ugliK+nZJSXSi1ItxRV5LNU",
-	"vkLBWKal3k9IWpr3cjwmXZZNoNbGQKRSCaY0gT2JyX5CJjlVLCEutjmxT2ZQ7aGbSYbZ+fh3UIfRuQ33",
-	"k4EQ0rz35c9JF4qhi6oeek26/C72Ez+1C6KmE4yu9ZUALMoPhGWZVmwB+0BXuxIF7hZ9dK2TiPEoLHDj",
-	"djtJB/aExT/hOizw4K4wHbRaMT7RaCqB2drMItdOAPCzehFnRNPb1m9WpPcfpSHXHtk6SWin2Uqux2Eb",
-	"ILlcVapWsDZhnH91s9YElbXa6TLpjqSZQpQyGgzQ8OO8lxCYnVPD1GezgayjyFDJSVdYvhcu1EV1Hz0U",
-	"zb0PUa3BYuVSbxfpxtCGxYtF2lrc/8VfLwKN16tGRJdpyrQel3m++P9t3FxdxN+uJ7YLCIm+d+DuPWJr",
-	"l2h/aaaW/KRQeBEqBkisZo0V4GTGag/4co4GVs3cXMT1Y9s5+Ijx1vPIfQD5VuHGawPcb1Zj1/e0C22v",
-	"9O5GADxu74xUoetVTQoXp+7a+/U25sXdN7r5FVW3zFxQkeUR5QK0mHjhRD6JlzDIMftzNUWyYKKlytys",
-	"rTa5a/eIkVx2hcSOgurybjWfHf2ARbjF41KdtS+KUOHZ6G01r5+8mgX9Qa3UADrNmBloLRoifaX8gGpW",
-	"isrhsL3ildaLW6pUmGeVCfnMlZmKTbNdlZcQSCIMwVJxdYdalOe1R3EGWsXQxqM1Lmk6xRafGi375Sjn",
-	"egqBXO5DCOJIsPELMQpIqYIGq/HqrdAHK3ZPMhjdYFRiynTimmAaxUflkoawzpKcOzsy9KFNOsExR89B",
-	"L2Yj2Tiwy3dv310/7SSdJzcXLfUVlvkdjhGcf2BfdvtePvEaZOIQvxqiFyyxcpP5eKTo1iKDtFLhpfDB",
-	"5hXVDRf8fJurP624uOvxoxuu+XVrEbmakUMHXnLnrPkNXN6af8dXYWiEY4s7rqTwVt+6Kc8dy2Xh3PaF",
-	"ktnK/uq7mEDKzTWfiKuoisNAxB9AxdQ6AdOlPHYAC6H9U0a6P7x+/cPLy/cXL68uf7x5f/UU6iwzsx9H",
-	"O7eucOFVB9PoSu/aHN5PSp5nyy5v1wuuO7DH4YxuuUxpTkb2db2UYd7vHfU2d9zxa64XkzQuYek4ozcZ",
-	"1MNahSlfWqu5wb/+9a9/PXj1qq6BECGaUC9rsyt85upp+Q+iS1xA74YIs8dskB3aW/g4lJ37eUQNiLs1",
-	"rijqoNLd4j5bO4T8uaQ5Inb10hYWPX9qwVmEs9QLjd/FC1Qu1phwPskT/uu6u63E8/TTVGHFUHFri/bP",
-	"mK4tyM6oB8nlKQWLDKjCvpm87w8cU4lXLIFWpBBsKd79vvbOTQ4p1yG+fm1PE1HORkwlpL+yj4dSnEPP",
-	"ckOJDh2U1c3EAfkGslik4DRfn4+zbCGs2CnmzzdyBatIXHszVfm3MNNolfOY5kLWXdzruQiXvVMy0NK3",
-	"W9vm1wWec29mREDtfXoEdbC0pSgUs2OARkvpkniaHZYj0Q1YMu1Bwm9cBFz05ALuvYUD9HMkDa1LD6pX",
-	"c9L74x+ikSwfqpL5627G7vnSvYo29jbKoCaWNLhYO28ybcuYCoquPl7TIKvlPGY0zz9psqPWblyrRdZb",
-	"k1XCQMDq9Udh5/NH3z3e0Pp8UwrAvSP/Q2Gy3z+J7vluh6BNiNY8syg/UXKuMcoLBKbqqavS0Zj9KNnF",
-	"C9LwQtnrR4BbHxUZCL9u1jbcvaxBvi0YeBtQ8eH8URiIpBVtF3Mbz9Bqrid+jZ817DWEm5PNOkgVt9oS",
-	"m+qPqe1K4tkWRU7F9v5AIMubUh5wyOgyXEPR7cuDQ1MRKRhwwJm8YzoJsHKlGqzvOANvgtQWV5s+Id0S",
-	"P9kYJXZt6Hhcx4l5t0/tSvycDYT9efoGwmgD3WVXBVV0tqaWQ2vefXCrBaxi56NR7UeynSTjd98QY+yi",
-	"rrJdyinwLImVTkhI4JJuL6ZQ7r7x+XQRE/J4OsXe3FTf+v6ivu1nAR/3durtXB9G4uNE6/rlU8jmwssP",
-	"brC6lUBUq4BqBZrXoTg2Bsi2NJ9dM4wsotE+p3AULv4zCsRuzmhaa6uzLPhq3UY2dL6mLk8uqPsTLJVm",
-	"My7eTxT1uXL2/N+nudSlilt//bQt1HrH0u4VwY3GvXoryb2HMo0G3Wtbnq+29G4JhOpUK2yMv+6qVt36",
-	"9Vi0duOrdW78N+Uo56lvex5hVPiE71CDudFrfmMF5nr86FZheXajOhbvWwqjfK3VMncZVFiPpy1TTKpY",
-	"S1wnu2RyLs6IHQpZa929GMB/AqmzTuq01GnTpNE0M6l0FQHVtm8IdcMIgnUBefY6qjA8kJuRkEBg4xmh",
-	"LsIRwyTQUFwF06jSJYVoJ58tXbyD3Mj8Hv50FTDZIN4hLWsk0fTXlC/Wjaim6Js+hucCog+3eL+Zprn+",
-	"ZR021Il5EQsr0OJT53IDzzXLyAJbJ6wfP7DFbLGaoGrappdjEspbF1pwIbOYuzZgSbEGBc1PK5RvE4zi",
-	"eF3zneaIP0eXizbi7U1HIyiJExV64FHVSaFuE4Mt5qAXFBqXmirJ4xaNzGXAxPOzXTNg6JYN7525KhZW",
-	"hJlKy+AVg2KccQPd3yTfUX6NR1tfglNb+oKUfl3cLyseQmwX2FaVBnoY4h72oF8eiIfgPI8O9nfvMYgO",
-	"yNWW/cXbihE1tHdceHB64fSRnKVVQIvgRAtEYc2nyg0ClYjq2iQr++JL29oMX63VKwedH2XtfglTJnKu",
-	"Yab22/Cf+WCY1hdeRtudAggA4yWKTbg20PJ/woJeRzKDYLwcurWtXUPkUH8Mkvq2di1URKItcP0SikQt",
-	"W1qix74EXY3jWjocT2uak4TbiwMaHtsu/dIjwTNQmygBBb/UhjAL5nWt3e6e/1yTTNYBsnvL3dDi8WpB",
-	"aHxz6qvr1+TR0XffHRwRmhdTenCM9911CqL70MferoYvr0tu3BhzF28od9/gvCoTsvHmFqizexwZRs1u",
-	"ann5K3Vc/7l1wXUW9xbN8TctegXBWvVnnNxLlLtN/fgzzBy4h36FfW/RSPBhJi/yxedvIblDnM9bptnm",
-	"ErsRKrkZ07d/OYq9MuabDeqiY6dSe3LA+yA41XsynOlMyZy5OmtmyhbYHdoPAOkGAyEVn3BBc6ILlvKx",
-	"awaCtFUHb0PyIxktYND9MzJEO9WQGJb7ntJ0xpqZCLoc2dWP0AhWmqlU3jjTSPCOGQSuXWH0l3JyGe9E",
-	"THeyIjeaS9ec+Uc2rwrWQ2TwM67YWH4gUpCXXJQfdukCXay1KDevUkOV2/dcJJVww7IEK3q/9x74pOKy",
-	"vlI7lCJwUcvv7Rh2hIEwc/l+TFMj1Xsm6Ci3Lwa/ZVy7H+311WNVV5BAQJ/rnTcQoDpDUojWpCvYnNhN",
-	"aGhnS4uCUXWGhcqHwabWVXn3S20z5Z5P4vnrMTsr5Gw7Y2t4pjH8vg4Lk7fi99cbTP4xuqeWXJdPKPYQ",
-	"RJgtb5pD02EM7cOslhm95a5kkis2Flcnd0OPnGpzzZjYZdm7gkx9Mo35YE3haPWBxIHJmJxlS2W3lqrB",
-	"4DsPUdLMDx1dWuDq2Dll+l550NfNIkZbNCLemNqRU/HjqvT9x37yCYWZ7AuVo7+1rW8wTLO97/5W7Xux",
-	"VgYm59VzUdHoxwt9u7Fxb7PDx7rOvRsMuZVjqTqz5pHEL4wV74pIRBjkBkardb2D1iWV4u/pgRMSlm0o",
-	"26Fwu/Gv1YJXr7B9Xxv7GMR6TWdVeWLaSJGiRUG6zoql8Z68a3tTx+OiVaO+aaSN1lp0Yx4LZlSsLmcb",
-	"lTrKMyDuaxslw0eXNRd93CdGku/6/bAnPRr6FJ+5iw/WdbKFXA4zRW8y1Ah2KOy9Tb2/ul2OgyukAxBh",
-	"tlvBv0+oRr07f7bMCrSkVtYJT3cZcr3Vvcg5W+fqcW8454puVpIL/RhbhRI0brqOJwja4Lf13X2/C/Pa",
-	"2GI/WgWqAVH12WyE2M9SSdTUDqCt5Igmzmz0droqF26SjVta9fC6vD3vfFpXo8uOBWrGZ7GqrCz0k2J+",
-	"W42ONyuGxdrj4NP1boWci7UdXSI2VOdtqBLcdijlEvW1PAODf+XmgZRGLrjhNE8I6016ZNA5zyh52Rt0",
-	"evcNI3a4U1fLcHHFrU0Bg0uJR1Qs+yG3AvJGaPgGEG9MsGGJLRh73zWuKXJz38V+vuozn1r/5TNFrSNB",
-	"3iaCqCblV2sLufiQ9w2R7qvx+PFyoVuWoQiHay9c0HZB63jyJ6cXRM+v4nPrrKI38paJt64j5QZNYcvb",
-	"tyNuvmN8bZOkfzOXz8Cu9RTNWl+yd9nHdeu5FJ9hOWtnuGamjOhu0hRWVXgXK4xnOZp7fnp4SN69fQni",
-	"75/fouID4V1xX7q6aNWZ/NcQrP/mxx8wtx788yXcCcm4YqnJF/CKIFDPkGAKdDyLhqUq1kD6CdXs0THB",
-	"xxDKvSgYdGvw3Sc2h2e6sZPwnKr9xSDsXWGh+Z1e4zkdcbnqHtzg39zoS9ze6bitH7GKrgiBbku4fldM",
-	"FM3WHwPfwhO4NsXK9Wd0lmguJlbcgshN+2/wFYCrQhB/o8s68OPoCamoA6X2SCQEHRKJm0Oq2hr+aVVO",
-	"3q2r2nv/3ClXaT2SsFcVY5/TPGem7pC3KVeoLf3Dwfa9XfVLdTaFNBhK0FzFD08+k7JciTL12DSj/9P9",
-	"1UvlrKVHoF66oZZjcXa5TazYwsEz9+rHpDOl+hlrxPSHpvLKcPqkvt7NK+H6aoax6T7YOzJ0o1pzpPx+",
-	"M7mT6yrvM27V/7TE49WkM1BK5B3Labz5b0Xa6k9+f3Lyhz/0+9/3+0fHj3aIIbO8zlfkD0PJiBREloqg",
-	"87OC0taar/DR4Tv16B/f/Xl2NPpL/+54+tf59+nJ7cvz3t+KyTaxT8EBPD3/w4vjP/+ls4ZqrY1Akpio",
-	"eN/a2YFUtkRQ0O+HHq7uv/x0k5Cjx2TGRWmY3j8jhWKuQmi+IFxU/lPfw1z3yPmbK9do3Dm/uBkIqsnw",
-	"HIgu/we4mU/JE0YVU2RQ9vuPUpgQ/smGgfMsteLDREgFEZPdwI2WUqU4lPZt6xkMwVKvNvUzsy+5HDVN",
-	"uoMOAIsZdPZdq7/tqKZpioFRtPy0euWWHtfxhgAjgSTfqGYeJo57jhEjM/GjcdSwJlrJclDaEuWJ7Prn",
-	"Ftb4rKaeywnnLl4BE858owwugjaz9g0MOOxOGPRt0vvQpjaooz2S8taCHgSSD0RXKoig368cFwuSyjLP",
-	"gA+NoDN+dlpHMoKMoadyDk5PyEMNSgYlRLA7pgCI/8GUTMDqMnRHPEzCFutP6h8jhzzEL+1BO18TNQMB",
-	"G6SKOUsTQpXdDW4dfA9CuiNaMOxUoxjNYTWaTJlywRfLuQBLYmuMzRwdt7K8rZnjBk72XWuuaQuKBqt7",
-	"vE3w5CcDewxeg1ao27sfWqiLFcIMbQQLfFozY6o1M+vb9jxpkxFvAs9nrH8P1itZzu9E3LvjbK4tpEoR",
-	"Zut9tgxP16Q5kgSfTllW5mxPkzFbOaMzcEVNWIb47RON2vpA/0T5XUwUAs9GmU6revmMVe0GxyXGxmxx",
-	"Oa6xdrzQnriYUi7O2/sx7VCCgnSrfwXZGW1VilLG71hbPHnDHe56zia+4sB//d//K3bq63oVPkTjwRoT",
-	"g8aDH55TPW3x92OFsjDRtFs1ktp4YKXOWjocfUJfwaSD+tg5StjbWjiXGl9Xd7g8XA1znjQEMkF4I9WB",
-	"LUNivd8g/7RGlfWEMW7WX0oY2spiHhDbTXbycPj1y/sttfPbVO8+2PWOte6Te17I9h6McJ4tqujHpvj0",
-	"Bn715Pdo4Ddv8PxtAbb1GDY38AvPYEMDv0gEiasLAznr0FCLdOdVrsb+VmS7lfFaHigF4WarYaqswLWF",
-	"bOqT2ZKlbGRdKBiDRO/e/iTm5aWM9qMI3bZJFZ4DMSS4dXv0PJ1aHjp0Pw33Ky/s0f8gvye/O+r1+1DO",
-	"Zia1Ib87tkLtfotrdoVvRO7f1+TCRtU8z61KA/VVjFwChSBEZ0OolbvJ4FC2ANwtQv4iErEEoXgHmfiM",
-	"5IzegQ3AHr+vHORXSmju8hs3eXsCUW3J1XBzkZDLtxfHfSIVubH/2CbUa4fbMhJ7liztxf8MlVO2i/AK",
-	"r81vaP1d3d/LiV4aUKGuLSl0GiWYcM5LLKSJfz3z5PZffrpx0DQDOwg8reFwakyBhmV5y5kfg9tjw5+8",
-	"deS0k965ePT6a1rwF8yyIlA/x3JtBuHzm5s3YJaSY1LVPe0RiHOuWkr4gGcuJrn3Vnnmfv7mCq0FP8iB",
-	"8NVOacEPacEnTOyDWm+fv/OmL8y6ZYIpWjX84qY3EANxIcUdEwZK8CMLt4iDuRdjmedyrk/tewfkX65f",
-	"/wgMX2QWVnrkFZbl0dF6PEdYa2zQ2XcGC0Jd9cKeHexSKak0rGv4y8D7gAedUzLo9Hq9QefjELtLDOHN",
-	"oevd70PlYFIr10DV5xmjyx1E7Bw/+YQTn+mfUgF5/lAXABomUkNHVDPSpUQx6IKaEEpSRfV0PyFW5KlP",
-	"w1hyD51RB4JYhMGQI00e9x+hWWT4lhm1ODgfG6ZOyaNhdRF+2XvVfdsdjBRn43zRKLtth36TM7smoxaE",
-	"TigXcOhkJqEF/B75UZqpPWQoK5VZVZhrkrOxISM25SI7tTuQs5mdnHEzZcoOOqUFlHEh9rIVyxeWskDW",
-	"vkERzr6uWMEouLu4qaOBNZ0xMrzK2KyQ9sAXBy/YAtJ+NB0zOzhOQ+Z0AQd/4WavzLCuAufwLwfVARy8",
-	"sfoJl2KIxXcmuRzRnBTuVw/rIK+yO9cnf2Eng41kLOuRa7TnQpfaykpnFztlNGPKSg6U/HB541KPMNHF",
-	"g3AAF1ZMg0vtuivZJyUEGmOCAc3ITGYs12RqSWVKy8nUkLLwjTfPCK3XPWIL6UbP5WRPw1rs2DBJBaT2",
-	"1x65GqM1EMa1l1GPbbfjK775cyS+aEVmQXNOF3YjduwZVVb6apzvtaE5OyVGlWyYEC3tIi0MIjKOFKO3",
-	"moxYSkvN7DMlXbFTmCWXc4DFcyHFYiZL7WPPtRvAbue02gr2ikXbeIYIDrTkzevrm4S8eXcDR/7m/Obi",
-	"uasgCL74VaByg3Ut6h1ZdnT8+DG545pbfnx+fXF1ZVdVh/7as3/3DitOUzKRMiPpVPKU7VuK6mqjNuLm",
-	"CSW3bEFUKbCOKIelWEwmHIDglhXGFXp3Ff+OT8hUlkpbMuES25NQ1JcqbBntJtvDy7ZLOsVAfQBeXyMD",
-	"MbsSOuqP5FxAJwyVeZCuY7SnXBupFvtn4MrwKTAW5AEKmJlKyNQy04T8vbQXYHc4ktliCZvtCeAKvLMB",
-	"qJs7B/uuHbBxPc/hvi00waCYNACFUyw1wtOuxsaDdokI/vR51SUJn58cH59BKQFLdOr0QDszXpsFRGMF",
-	"SlUKYXc7YUaTk/73CZEqIXxszxWoOWAEzuZwulDS8uikrpBbH39dGALnsaramAuMhkSoR8oe0Igx5TkD",
-	"kdYKs6T7+MMHZLQnx98jH7P4a2EHkE1ZTuAuaOaAzZ43DP+CLTRU0rHPpWP0ljYdcOHLciify7GMfr6G",
-	"oGPsdUVcO7J9UnEs4O9BqxXwc4F/Ah1aMCm4N5B7QduTIWS1D30m4DBxv/umKUiuBwLrwBPFMLyGjHM5",
-	"ryQPgcE8xEwVY+S5McVrkS+cs0yfkmElQw0tTh09PkCfHsEfBwIccPsJvKjYWDE9HZKuBWwyDNyh/lFC",
-	"lISMwdoQUWqGy7FD+HQ4zDQ1qtSGZQf4q3fhAQLoW17gtaNTmmUEdg9BBPsJKfJSw4hV0uSfjobo/kGN",
-	"YTEQKPbB3PYUsHm2CxtKCOpnudUo4ZWMM5fQ0dirll6CuxVyDgU2kJND6Q37Dngjoc2AZYUQ2UsrVPOi",
-	"yUn/KKlEQZrn2t4sfO5y94aICwA+FmY502fYBh/kAss26qFqZReqL9gzAG7qAHvF1QrpiHCVlWFq2UNL",
-	"dnHFDoRPL+4K6c/hFFloYzH7KNpev312atlMKaygUh1Ot+JKCbKkhDy9fHl5c0n+69//N8KMFRocjOVy",
-	"Iksz3A9TYFgGN+0gB2uM+2766M+fC+fTJ93ha/jH0FWrcPjrlIF3b1/u6QQawA2vWXrwjJl0enDNDTsF",
-	"anqAowzPSNDbwV2M46Nwys+lNkPLPeB1hHwQugZi+JcDpxiz7MCi8Sn5y6uXFindz8OzurK5Sylr0un+",
-	"IzLoXCip9YHmpjpICzHw2qDTc5d2gK76QFZgGREoHsKdvJU5EIAPB2klqaB1fAi4ayXzWuS2GpeFfQqp",
-	"biB7J4SJsVQp4npNoAditMAy9zLn6YIYwMeui7jIytRAbUW9B4nHGp/vn5IhXsQQRwdMRRA9I0M5F+fI",
-	"e4egCzSJ9NlADO84m4MP2NIxB/FQYUwnrrGaT56SytJ0iPA6I0PknnAYlsK6KAkcKRmIIYRKuLn1EMaw",
-	"X/as8F/LsacWKXvkJ2UZid2W/eFRzwptwAqdNxt1cPvsxGLpUi69Z6qPvHTklZVUCkM58N1BHccx6LgA",
-	"B27AJ1prNOdvroIKwb6xhitKSgveOe086vV7j6DupJmCyn44otkEtfcJuhSry7/KOqednGvzBF+BKvOo",
-	"Ttj3jvv9oMO1q8+WOzZ3+DfnxEJD6fbdI8CXAGp8pOq2fUH37I4e4+SxMatFHl4Jw5SgOSiwDZtF5/Tf",
-	"fk46upzNqFp0TjuvsMolTgCoCyAPyED1rYUlWRcIsodPJxoaTMjZrBR2xJ+TzipKdU47CN0w+6E7q8Mx",
-	"/Xtw4JEYXbgCcM8Ox/TvvQWd5UNo0SFVxlSPDJEnPDez3FV/EBkItQ2MRGr4iqrbTM5FMhAAX4rOyfOb",
-	"Vy9JpmRRQOq/dEQHiLSRhAvNlOmRoQbHO0xhBc9aRKyYElVsIIqcpsyyWqaIYR+MYzTGUeacjljeIxdW",
-	"TASigLX5UOIA/hBsmGXcYOwFrpc7vd/qYgj4TQCdMHOBx/qM/v0hYTSYpQU+n53/+SGA0w1NukDSwU4E",
-	"7RfcDVR337jt/QaQ4vZ3AdGpnB9wczCX6radONRn/1zOr8xP8PLDX0EwWctNaMMKHSDMA90KTGMFq0Fn",
-	"KudgsrGrGnTuefgFnTB9+IvOy8nHVkIxxLdQSLOvoozWm2WVrBeglRs6aQGXJcLhCcVAhJSiZxkY2XsD",
-	"RgwJdfhFtufUpIXrSGtXsh5P37jiv1TRGTPQLfzfnKXXsqXazmuH6oT2bYxiqmFlQ2z8x58fHhZhMy1Q",
-	"iK7Yj0nnpH+yGfR+lOaZPdAHgNVzog01PEX7U7dQ/I6miwMU1BKS85QJzRIrOB+AfQPUXyvLhVBkVV2W",
-	"3ZewuKqmW9AUl3b6BQiKnylyj8/l3HJEtFi7tT8UOXnO8oJcMPuNw1iaGpIxQzm40u9z7IbR2dYyh30Z",
-	"hY6es+GvSAJoVLdSE9peAhFAeyPEQIAMAOzfm3LQwAmWcew0S1WGqUM4Q48MIT9oiPZEMDgAbbLiiR0N",
-	"iM1ATI0poAroGRny1CovrimlHEPL+Q8sI5pBy2/UYZwOnik61+vp0409qocHOpimhXLABTwQlNmxq4vo",
-	"4qn7mHgdmN0rtFcMLhdjYT8d/YPC2O2I71+65/FvFdty4YKqV+NZVu6kWhgZLQCeHuJy6km8qZgrcnX9",
-	"Gkxf3lZF89zqg/BTcBVVH9GtLiNjd4dpLtPbVopwJRrmDsRVKxzwFB0yiFDgIEGbi2AEhkRpfUizOypS",
-	"9pTdXdhfh2Asm8k7EP7nVGVor5bjscVSrtHozxtSiLMg72lLaaRagBUffISaUAPRzs5ppq0GHRSlgc+d",
-	"P1GjZw2lEzck06R78fLKe+mgo4kvFQ4f7/vypXpKIdmgR64Eqft5ostAlobV1cvZBwhKP+mfQEThCnT7",
-	"s3hI2lLN0UJY4Iq+CpnkBjM2/T73tAMftNrOyZgq12xJG/doSjWAELgcuyF8SpEvQsoUtmHdhBBJp5A6",
-	"ggLnWaYrOB56q2G9nD3tobfZuarye4AFmRrsWexi2JPAT6Wx9xHrkRuLRujVm1hoGtH09pRQl10g2IQa",
-	"fgesrxQFVRq16KxE+KqENWkHePTd4z7J6MKqP64y1X1hdwmXV2X3GEzUrxwGTiwI0vi5Ckp9IrPFZ4f9",
-	"c1wuokBTefj4a6Oe62wJ0pO889rBFoj1hFY1Uz4FeU/632/+4EKKcc4xWOjk+HjzB++EA3YLj5fQCeEh",
-	"jHOWa5gWcuG4yecjB54/+gTSVqvoU3b3CrO0Hl5UcXNduzPZQmKBrl2U5yP54asg95fgzdNkrrgxdSO2",
-	"8NbccqGsaWVrfZiLPfyFZx/XSaL15W42U/BsWyPF8Zc2UvhttAEIOhq+CgB5Lao8ZGe9isDG54UGZMWH",
-	"4NhxAZBBDc420fgNnYD3EUM4tFsqNlvA3jZck+5wwowb02WC6OH+KRnmfMbNMKnzBXwAykCAcQa7Clsl",
-	"vM44GLoMQ4ihH1YdbjD0v0WXXdmP3plt+/iwzsdk47vYHAjzI7Z9/aU9is6Dwn+9fUwCieCBhTs4+arW",
-	"JyvvwZePtuGa1LnbmePNjzZ/9EyqEc8yJu6DehWyBWDRaJiE2W5dXJ9zM1js0PsJkXlWUeXEx7JBKxKf",
-	"M+PQENGqFQMVu+NsDvehG3iYUT0dSYq1d1rtVKv5ii4HgAkoeo6q6rubCysEEylcvIeWM+ajNl0cZtei",
-	"3kBABJ0L6/K9yDEiS46dhJ41pPbRwslvArX0BZkzxXzKnDd9VR54DKBaOeXmgbZg8dPqSB6SSVSTtLCJ",
-	"6mJ6nwzj94ZYkKBpnoNptFoQxCEaBFRfM8Yf/PYQWUcZNOER6faBb+0KWQ1RVRGFLXyL/E2OUK8CmyXo",
-	"fhYkrYKGsDlmc2ds0Ge+D5oxubNR1pss2UCEcEdNFSoEaep1XIYrB0260CTfF1gBaJ9TGAm00dQZj6AA",
-	"A8QeLsUQQoljjM3B4qhVH1dINj91wbyoqfpvqVhgAGIEhHFhrxCJ7sOLoirkA+FDpLZ3BDEg9wgLxsLr",
-	"vXvQ/9+AblYh4htLVV3OUwWrIZiC/c/HhKIR05LmDDoyCzm/N15i53+eO5Rs5RSYR4M4F0QHg1GQzOgt",
-	"0xagfaWb5SI46GKvcskHwvf6w3F7sYAdTSHitMoAm3GtIRtjz2UUwGQLspClwvYOA4ECn1ugRaO9hPjX",
-	"yyKXNMPXq+l9hoom0U//KksVLLZ+myorXSKFtByYZT3yV1liTRUYoorKxf4gVRr92mGB9/k89B5prhyr",
-	"ZwCpWV3sfgvTQ8S7DG750yXXhxcuw3W28E8M2KQeCnu/JUnxJwx7jYRIw44QmSoImrlmsffC7wkzN3XO",
-	"/nMUzVox3crv3LAZKeySICEKs1WcobOiUb4FYVfN3nt579Rrbpp0rV4+EMNg6uF+w1wbZhzohNDsb2X1",
-	"ZMyYFfHumLK63zPGhvvONYElcwYCerYx+/SJ/RckhdJ06lNYtA8qZOMxS6vVR6RdF+RYPRmI6hHYFrnp",
-	"kaEVbYdeaxwCOqNIbJhOyEjaOUWal5DFYzVapA9paZxmq5k5tSqp1r6nSaWNoosVxX8dKLLOCm7fROEW",
-	"rNJnvkdCmAU/EHUafJwIRCAgbouBLIvaGAPWlWRLDHYj39hvPm6htrr3nyk562z/+o2El2OrxbPrtJqL",
-	"IFDTImfntPN//lv/4Puff/+7WOpufHSwNTQGz9iYlrnBoWf0AyZrQ+xMlbp9FGk18ZBk1J1SWyBNqJ+D",
-	"rfSL6uafV29B8uSIT9POeW+qWROqg+kKyWzhsfbtVuz6inisXee6wOCASH8tKmqDbzzQRR/+Uv/7ar09",
-	"+ypkzzuqXvUcT7ehel8aMDYDxX0Eri9kFG+YwQNlpWslAzkXLiMNLEdnVuUGc0KuGTnpn+zfG6aKnArd",
-	"KmJhJilWlMQuSs5WmlJDczkB84Iv7uHrYDg74UpHI98USY4Hwm7OMDXTVm+gAmWQjBp66hRHeAi/us+Y",
-	"M7E1JE5yy5hLGnOv2aFBOZ/RDGvCrEuW54K8uyaZzHOqNCTJDO3Eb6lxAW9TRhQ1bMnRb9/BvutW9Fww",
-	"qki33+v3T/rOE49+eFLY//tdv2d/FwPxu6N+n1BTGYz2e2RICzWsKw5ARBYVoqQ51yzDubmw06QQw1st",
-	"j/znf5BH3z0mhwMLUrOndqb//A9y1O9DRh7ULMM0dSsTg9NtLv320TiVcV3kdNEjQxeiMMQgZhftoGZ6",
-	"IMxUyXIyrfZvYcCyM3fVWNzjlAzRcAo7GbryK//5H6Q+y5UVDXztbrcvLNnVGOD3zhw7TLCkydCfm93s",
-	"MPCn1/AATQuV0RhihDCk6QLNZX79eC2Nqz+rdV/IyyeFkjOumSuqg04axbEOBBULkqpFYSSBklsxOTbn",
-	"2gBgP6T51k6wjjkGeKsfKqYQBidyPIbIcsggwVpyOgmD2TwNgCvZnmhFfHZ/92WSogTrpwqAHaQ2JiYh",
-	"ODswG4aUasrSW4hIrS1FLnE1oDkTsGcFc4C07dKdV9S2/cQnlLr+aJhepw0rfLIL+0ChSH4FpVXOPNQ1",
-	"GrFPQTBiJHo4tkIw0BfR5aHP8a25b1gDi4ByD+PAKCbkHLHs3VVdMFWzqnIrBC1ikJGTfqniZjpjhqco",
-	"0QN7W2sJQvedNGw7DTDof7eVU/6P/a0Vqqoe31YDx2rFfylnpz2tFnoAqPOVOzh/VQv3T1iIIRQwgN77",
-	"imJQDAZYCCJFQRdJZd4EW4eVOu4tkwH1OXDftrqenkOav6didTmL2uy1YkHCfJ1wey7s1kJ5BjtLBsIS",
-	"EtVKQ30afZPxOkHMUjBwEUECrpfJgAf3BgL6k3oSQiC+/G8sdfnFH8zZSi3SqhCAkHMU/lxmpqWePXLS",
-	"7w+Et5hrltuxmtuzG+jt1c0U4YezyoCPv7X4AQYCT6sqHNp0A2B+s7P/g8c44qXYPyMnx8f+3PGqBkKW",
-	"RvOMrbIQSHEYVUFvK/fX3bsSuhyPeQoFKNzPp+R3WO9J8ODS96x02WhpyhuCcmsf1Krt6Z7ed/UIMNET",
-	"Gh4DG3VdS9FVmOzSzpRwK2PzJr1y/Mc7LrkmU5ZnUa9is8/s1xqP2tIO9wuHpW5WlF2o0KrC/NVyhy/p",
-	"MD053mKyGylfUbF460MPPgcbOte3tSQdYz+fg8MYBved6rtWYfrtswtycvTHPrm4/tdTQn2BKCXnFmHJ",
-	"oPO6YFCjwBGiQcc+QwqySryQTw4Eeij2Ewhct+9bHdoZLtGfsxRvZOk+GXQucqlXJgsdHlZ53+DxOKvI",
-	"vvvMNRfAwwgyTILKRXZJdcFPmIIbKw9rYmRm9ecb9sGQlOW5L+VEdAGZMlPGvPysSoHJbmOpZmVOB6IL",
-	"s4HXGErQ/GmYkOHv7f8d2P/7n8OEGDqyLAE6XNCJD0/ax7Q7xTDXDb/eG7ZI0td+dzsTy0/3eWyWdQ37",
-	"YA4d7NXUbFlmbsnwdhtKXFcxagxNp3CBKMdYdmu5acEUl1DxFCEX1uJy8A6ecu0Lx21YxG/J6XBucTWA",
-	"6Mpc1/BDYBUGPJ5705KmKfrQiUsgt5Yt8RlWivDI5kW7OvzOCgAI2oFMW2A0Hsof3ZgKnAxE097ldF9X",
-	"jS4qV/roQUsrqlWAOu5qyFsh8/uB2IMKoYFgaeUlmlskXxDX7WAPax66ZDL7oxWzUACUwlI7V2HOuaNj",
-	"+OoO7wva7L9keNUr120ygtjnVeOGLylM/DOm0tSkwOlZtIqPDL0LkUDfzxDIu0QLGFX54kAxC2Oe0LYG",
-	"bRWKi5QXNId6XpgK5/F4RZo4C6zxAdWQasy4wSrXTcwqcM2XdkVv6wXdD70eElmWV9pWaQL39QUdXb8t",
-	"LACTjoN/KyugSTzABMt/KmsOAh0IsOB6+0T/Wp1Y2gRCiwlsBjf7T0XYt4DVKmgWXDlwzJb0BBj7DYCj",
-	"AHzpolFjgJuQCb+zkF0WIPA6Snhv+G2n6Fxoo8rUE/OohFe5GrqYIAWBR/vodauJPMbIIeUWrWR+IIaK",
-	"4RKGlXpGBJsv2Wjrcb1TI3S0JlWRIyjX25QmQcSry9IG406pJlisz1nIqmDXeMC7by12FRzSr4Lmn9+i",
-	"FdnaV2vVCsV0H2IZwO0XNnH9UxOni6mUmqHjErOrdIh3ASU6q4yNUpHzZWKmPzuhQlRdq4VityssoojQ",
-	"i9WJKuVQNmzkSCcoxk44RW1VzsR5f20F7vMTgLdL+/qVsH+NCul7lnz1Jux/aoqAtxBVOs9cy4I8qwza",
-	"FvXAfZd9do0U+jKYw5SKLGftEW7X2NMBLE2UpDSdMm/EtULqBOIqILPP1bxmGl92RaQtGeBQ+qyL+UZ1",
-	"k2QyWlTST48MsS0fBmDk/I4N67JFEBIP9cS1Hpc5GTODaUSKuegNbWjuv6gXAr0rRowJKJEP+UZoLYM9",
-	"g5nYTC2BlmMypPr1eLjvQj2CvifDZtogCD3QpgLGtSvB/EI/7H6vaoMChro8dwWRKeTduqrPcCh1x6zG",
-	"8NVYPXL57u2766feNXlZKlkwKqAUnqI5eULFLWR98nxBqkpXEBaH/oMCun+pWzu0nb07rN4Co+ApkQUT",
-	"5E9kyidT8ieSyzn5E4ESz/tn5MnNxbvrpzcYGuhCutgHdGJW07ptJ/VN2Ykxt9cO3iNvFE/dcTfjC3WP",
-	"vEEwwZrgsSq40YJRrwB4LxzsbhX8ohezkczXRqj4lk946J2k4/Yf7fK0mm2TL5onAhvGnig96Li7uihu",
-	"KcUd9MGLpCJ0jrJOUq3qKNpt6kHtkY1Tbi2lYl/a03h9Wb154XMcARsF05+Yn7AmwO4pHHeB4OV67+J6",
-	"ktA2nk6ZC2KbynkdreEiGgMiit9uFW03Y4auCyt/ZZ8/KKM3NHYl11jhzS4vo/aVzx7V+MaVrLcgnJBR",
-	"yfOsipkA+VDccSVF7V7xnYFUeNJ2+ducc0EXIAAfuqiTNazqxscQTkB59ZVHqg9J9+Ll5fnbf728vnn/",
-	"9PLN6+urm/fnT5++vby+vryGhLbqc4xBxArJA3EuMJAVozCwj1wdHyOqxFjXw2tUVT2Ja8JYIgleOK82",
-	"9aClbsK51gbE+uU8RDTsT1OmoIY69N9wBeShEKnrrVB36vVQ4i9/N0hxcaRv8G9QcahJI62QLxTLrPJb",
-	"xYh1La+lqSlpDvwU+mVmkKc3owuS8fHY1443dXtR8CZm+04f8qGwLS3Eaw0Kq4ai1oT+Mw+xMefZQFTx",
-	"plT7UFm0vFStrjGCANIhsBw9xGkXUtMcO5Vioy/XkcXveiBwX05um680vc5YmlOFlX1mEmQminKZkTlT",
-	"GHnlmBY5Iv9jH5pO6YGoQ7XM1PIAmWf1i7876id96He/n4ShTSlcCsvIgrkmXlUHLHLcP3al+oOd+ZAC",
-	"9CuCZOxOzdW3HAppoJcFmgCtUpuEWq3DcNcrtlpzkVMzlmpmWRtz0uPS4v0GXD3B4+MewRg+qAMxELgM",
-	"Z1zjKvRuYmVCrCTNK2V6Zs+YVrmxpHtyfBxNBncA4FD7a43zumis8utTiS88GgG9O+4ff77UAwedF4pZ",
-	"4hCb/Edo6lJXVwXAwcLRpJvJVB96StqbZQkZdK6ZvUHfgTArDWd60Nk/DbDHgxxgz1mIJdjiz1eRhbmw",
-	"GYyra+xblCH+OPONhuY/SF901Xdx+Ob19Q059ENrKBnn4xqGFrCHzrwEMTffrA2/ov0RAZzQWhqyihaQ",
-	"WKT0VCnL4zaZFzZy4lUDQ82PAQfaA7XfQkdBiwreBOoX21aowLEAU2fCk6unRJcgUgzE8Onlm4M/vHj0",
-	"54Pv//Lq2DXxXBIHq4ytFckuqQsJAEvQlT4PAcQVf0K8QVRy5LhxpD1yLmomauUHMEf45tY0kFUHAtvP",
-	"Al77sgu+Llb3cWgoOat76HumQ7qDzl9licM/rgYYiLCyVphc0yP/9e//z6Cz39hCxatYjzyNNJKEAMLV",
-	"VpKaGDnBQhhW3YU4bZaB3QFKYXQf9eGPo743++y7mlTKNWQbCH8l3Uf9lZdPSUG1ceWC7Xa/X+1nO+wR",
-	"b6Yw9JaBa+vI/nSKWTTiIJ1SXseXO2sKCHvwU488k4o8ubmApV3ePPdB/K75KaqYxAqwCRlKcWGHO/dC",
-	"o1UqZ2U6tQcO3eXM/orRvEqUxPaZLGskKv2/pDlmj5yHwD0QU6qnAEIjqJmSuXJXqZJaN4SV00CcDNED",
-	"BpgGcuWIMTEQdqzeXo94XtRW8qd70n8Ul0MAt792MSRc5K8khfgj2hBp7pD3W5j5VxBmfg3WWmrIQpaA",
-	"1t4EamTIUF1L+x145bKHruKUzidw4MZeW2hVuxbodWlOaLEIHYrDAPF9V7YG87FHC1ea/dQXqvFBA5aQ",
-	"YkIk2HArFowBskEFVtINS95g+mbFtLz4KavWupa7uR7XwGdgJJ9nWq2d6CkfGy/J+nyXahXcZ9+YOSQZ",
-	"q4HQtxw7L51Xb1UzQtd1pwIXBaNKB6Uwe1W5WK7BIDijYgHcFpJvoOE4NNaucnTWFONZKmT737GSrNv7",
-	"tzKyDcv0shT32WrI3kcSR61ss2FsbTw4WFMazn4nW7Y5+79y6eBtuMhvbvtvivRat73jNWdRk+UDKtH2",
-	"gUPca3CUH/4SyPfrahytfLkzIgYV576mQkcbROqmKP2bKXHkhZmd6xvtLnZ6A95aj9pYluqALZh2gtpu",
-	"pkmf5qNdUAAdjwfCGTlxfuAqoQUfGuM6a+IyX7T853EfsudBRnXCpmA6GQivZ1fOBrB3QkPuNumtOoGH",
-	"rELjJlnneAtlot+GgFMdXUPCiVqza4Pa0r114a0QhuGHXchjbYP2/1zOsWstS+5Bszb3wVeYXzPjpjJs",
-	"YUHjqsITQq06AwkocMrVtnfUkzCzrYph8tO5JDdo+O562UOBB58YHDoB3YAWY5w+kwQrRZ9Y4D3y9lEo",
-	"Vl6b7vZ0vTXsJD80H55TPR0mqPBhPHpzZKvvrsnA89e/u8Ljr+lrCt48b24qEAI//rrpfi4uSil7ybI0",
-	"34TAryRj0LvV/P1g5XdvAQGy0kUB0LVXrHzmnn5sT/Ycyl1gV4G1hC+I6m5JsAIF8J8Ked829vRNgfuG",
-	"u+vjrh2gNDS4SiJ5UJyFYKVDyFRb16HhXWH5+XHfRTdj0XboyOBlgyr8J1mq5wTGXPuzYoLN0Q5rjypn",
-	"GIt2CXFW0PVZinzhyu5Bs19vnguil1zrY9IddAJX5qCDQk0pboWci/26sQ8Wj8IeKBSmIWFhpx65nBVm",
-	"sRpOXfUdWrC2dj8YJnzuj+4hxfXmTOtKR3Kr5jxEqNxbvHjFLIdxK7FXLcVixrW935a6yVZyLYUdcauI",
-	"OQRIbahp1wGHVcHKIYKKBseua8VMDcmZj/muo9IqK8mw6m6NtWQw1Ay8vtUTB3lcVb22ewQAleuqbGMG",
-	"xn8JHDZnFH1lfGL15MfJyaNj8l//1/8ij/v9fjIQ6Cmgmgw6j5N+v//7QQeBlGsiyjwnI+b9JkG4qCvZ",
-	"OhDdYR0m+ubdk5dXF+9fXf34/upH+8vrt9fDhMTfuHj97sebt1eX18P9tVB8Def94CCM07S1XMXIhgeA",
-	"3StvNwbRyNEWnC5pXmdQY/eTQRio8CGozwc4ydp2GFCLGb07Xp9DTVXQOz5xPYNdWzSo2Yk5K2j5AICf",
-	"Y562C6bi5hRVKO9SkmOMZS2gFaK3mDhnwFKbjEYh9GbxPL3vVbNd1GzYTlkUUhlieHrLDLYwxgBKpK+B",
-	"mYRpw2dS8OXRXcUEcu7WH0Rw122RVSnq3hUt4I4OK7yVr7OIfrjCzZjyW7HNPPdOTegK4V2bvjJkFfq3",
-	"yVy9qzHGgd6hA712RCyYqOCzNuyJCk7dn5CFlJ3huidKlsWyl8yFUj3u93sDMaQTdo3N4yrXbi7FBFxo",
-	"djKQNexh+MqMPppaY7Es43LA2mL2r3F/N257XydENxbZ6pP9bdocbwL6th0E48tbwnBbu/vXmLa9RFqh",
-	"vCrZO89zMuYszzDdy2uceyjlUnwGPlQr+9YNzJiAeAtK7mjOM2x5thcUoIVfXWyJr/Hnm6kJOrO0Giyq",
-	"fAaRnKyuU0u6R/3+QKRTqmhqIQ/i8f23XSskkfAh18RICajSI+ceperKrVSQqSxd2oMUbCAwbq9eHS5W",
-	"KssYThF32+L0hnM20tywIZr5taELPJlT6L1o0RbgxeWQMlnkbHn74C4Y8zyHkOQJM7qqXeFzBUYlxIxY",
-	"RnXLCtMeudZAl687fq2x1K/PzHF9r+qo/8TxZC1y8jVrArWs6EvXaSaGpgbKYe5C0hrCcZMhY5w+cNV2",
-	"z0gQPopMk2vHiHt7lbfDB5FyfUZO+ieebDmLgCeQqyhnx7kfxuFnv6nSfRd4et9MeZ8tqcEeaC3VATtA",
-	"v5Y3KkGW2meVDVrRSbEiX9P/+LJO9SPwqnfV+VhFlUAxccfPecWokenNaNVvBjdbicgDwV32WB2cYVW2",
-	"canAdllNRmu5OkBpmudyDgZPF0Z6UBb7jWKeEfRH1RP/dM+j+C9F1OEOS/qV0f8h3A/Lu/pn483faNZn",
-	"cB2iXFoRrdHCp1h8djIV2nXWGMMsdQgtQDpsPpElZK64MUzYlVZZIZUp2Bloq742BDexpwcCdHNURKAd",
-	"O9WGcMENd97SVZdDbfhNvPNALCWg9Abi3BMeF+QAzRaC9VvtawLZS4GXwUDOObatihMlq9jfhCf2gBga",
-	"zLMuGKguChNu8CFstW+iMyWoAqL3KV/UDT4+3dvQplr/pLhZ7u4fLCWpqiQhmFtgBDjdmLGEZs713gmX",
-	"Xe1aoX0wCTGKz8CrNqWaHPct+/yuoS0PRPek34f4Gshug4wqpzIDM67XXi29roaWke5J//v9M8jwdjn7",
-	"WLJkMRAj5jgxJtpjEccWoNXlaMZDsP1qG30sL3Qn3nj0EJiHS2rJya4eLkPet4SsryEha2opOfT8Zx8K",
-	"pjgUu+qusqf9nYjUclxsSAsPZ1ywtXV+FvdBwy9jE26usc3P4emvNhQg/1fsFxy21sd1YUv9KVZssxJD",
-	"DQBJUGrKBZiaxpV8JkhwBGEdMLhssCV54msEiWCJ/2xOgvVuzS3Sr3YCmfXy9+EvwV/bdP8IzG+BKBEp",
-	"CNTbtp1Gry2Edy3dgmJ1BTXTulZdYyfbdnr87iRaOu9b043/pnqw0ziC+qchnG/QhT87Nm5fBLl7ZJWB",
-	"x6uuM5eWLAMtOCHzqQSGBa4wq0izhjwfqZMcNZfZxf3WsPSh4ns/VYf4FuL734a2vGCsaCEscjx2HeQN",
-	"ewgqAxGRh8djephx2FZ7CL574WYun9HUSPW1qu7VAp/igr8+rHs9Hn9Ty78CtfymVAIxbC4PxgAzwAmZ",
-	"MO7OSRf9c5hspvVcqswFdaQyYyH2ASZtraDVeMfEerTD578drLsUvyLSvWWpvGNqcSGzeOHn1wLNpsq9",
-	"CNfoCl5P0QWYMhe5N5fqVmPBKi60YTSDpuHwyTf8/WrwV6xBX1dvz95YUP22KD4D3mpmymJdbUBTKuF7",
-	"GmmWKmZIF4KasUcKlrAbLqH30Fv7dWPZ3Ow78Ru9Q60b5rW+LUVLN6Oy+MzU5KFMPX6V13DUbV1j8WiN",
-	"JDTLQn3GnQrqKr1/VuS7v23aUGWIZsa4fmNUrB7fPfFlRLMJa3XpXshZUZqwK2yQYODaiWFZYY0ZEDOZ",
-	"sVyfkpyPmeEz/z5EhVjkolC7q5Gl4HuN4Zg5GxsiS4PZNX8vaY52+GqeHoFSYcM6U8DX4TKyGIic3bH8",
-	"jAwLplImTNWBf8ao8OloZi5JajVoxWmCDAXOhWWV440LMi7zvCUJ4dXiCRzb12qax9VtMsrD1f+KFvnG",
-	"Ylz9Drg+LOap5ATqRDq6YS/9XoZ3hHdsNPLGCYxr6lU5JUGftsdjJ2TPD6RJJiE0eGZH20sGonqEUckj",
-	"VnuO/xgYfPYSctI/InuvoRmm+wL6HqdSKZaavR55LXyjGsyJfHdFNJ8ITbBXQEYmksE5HeZywqO8ZWnb",
-	"X2tQcmOVX2Ftb1hf9k3C/AokTLyLpvrXZSLz+XWYbq2Z1lyK+2qDmC7dyibPyRCa68NrB9ooRmdDDCLV",
-	"sKQhPDkliIbZkHQzaigZ/jLo+Ib4g87poDMo+/1H6SSXI5qT6on9kQ06H4f7IGP6XGg2h2QsklOR+TLs",
-	"A1FR1CnXRqoF6UZyvKugl4RouthPKsV5BinfORfMHePxY2JJy0DcMlZYovyB+25caS415LobVNxcCofl",
-	"1CadMo15jdxgSFfdwYqOLN2C+4FqwUpDLktVIQYGw0OEZk8uLXiomFGLU/Ko3+8PsQmDO1UQqqMpVjjK",
-	"O83UJd7gRrqxco9NwrFs0Y7LvfDhr8hZsWHPga4z/Ylhee4TfJz727iuHFyRmRRs4aHznrgylmoiTYPD",
-	"RtUwDF/UZO9qjM12sQ47+8C18aXUqXExWAmZM6yXS4limgGM3mL6ACA6ZgohCjSHSoiht37rkNADginj",
-	"8N2cLlzWVZhEBdGCmD51aFl541EjvSoGdUsn8JUy22eNVX59zPY8TVlxLwfIf78EoEsXsFixxIMaWbZG",
-	"6zDdB1F6woyloevCVOD516kPwdJaSLXd328vX5VPBMsOuIDl35Ncu7vTmy43EnW0XEBcGbTC+iotPho9",
-	"pZodcKGZsNd9x/bbWhdqRlU67bR4lI/6/U9xKX8+IIPU9+2grVooVYpGK77AmTaLrjhbBEo7WENED08b",
-	"LNr9WttjRlLe6sRZQqChF4azQX2MPCOueRwYZ7pVFZOgFWkVH6/JP5iS+1V7nd8GPlyClIptQe5TeuCO",
-	"szmCeYgbUk5ydgjUs12OGVupYIjvvmUZt1r7sE6QGqJW/n/gC3+ygw1JV1af/MlIUwz3sS+ZczQPxA/w",
-	"rC7hASYBiM2iOctIKuUtZ2fY9y4o07inydDTfmibBAXqXantgRimMmND0gXp2c57AX/zcTgGRqAvmRqh",
-	"FZ1dO3Ers0NYQkTA4HDSP6ozxr233D62VAra234ooHFJXfFSju2m5kqKSdTMBtO8RMb1VQpQP1Qr/JWE",
-	"pzbGdg38gXCBjX0AObDgo7a3fsvE8FtUyW9f2HvGBYa9OYxUjvZUeBdksTZJRGUwgVJuGbuPaIgk0s/d",
-	"7kmAEkS+OpJhSdX02aXqyIzV3THevLi49Gk4WPXJ/YEvXz0lAMZ7eiCEhHhtCItDqygXPeLpsK5zY02p",
-	"BCko1Fty7yKSDISRcSqN9TYEKpJgunAUEky6mJWG5Tuxn8hClkqTrj/egVgiwLDLBPVYO2dN44b7Z2R1",
-	"FcAZarpaXeBANN1AcHhcw12zLDYSs9A0RKPLnGvWTnH9yW3XAdtBT1ReO+6f/DEqsEVFPwsUrSM9/m7r",
-	"gWCnOw20LBY+wp6NTfh9QtNbwoV3YhaFlWGnjGZOdH4pkYRvMBd9yRLwLWQDqcWe9nVNKgRpUo/70wQo",
-	"HNlKEAIMtWKsknONi3HUDGgB0IHu9fHj7/YTpBuuiw/g/C0rjJOKplKZg5zfWSGnISL1wG5YKgGewLnv",
-	"F5yDjAiSm90vmDEF9i8yU+wRyDWE9kF9fNeqD0rko7lVCjI8HPYgVR0Q1C3b015XKaYuBtiOceDm3Q7d",
-	"cCu7IdxW4H3jz93ChWPeGLbARFZILsxvFt6fsIlrUdrCJ+8B6beLtBXAsTGGaxQp0xL9265TfL6wEASV",
-	"UKnIkprGu0ZZrt4zJGm4xE4uRTIQdb9hDV2yAgFPoDZAJ5RblkVTO4urLejLwmetHu0Xi/Sr9Wfbta0x",
-	"4Oxp8uKvFySl+td2ZzctM3t6qQRjAGkWcnYz1Nwu0ki+2GoTt8w1Z7MafVj8H6ubcU26w9UmY1b/HELh",
-	"r2FChin2YausDAMR9GqzKmbQrM31w3a1Kn1ylKXKreETbu77QdxvtrfZi0X6ra9Zo7prs0zppyXYre1v",
-	"tg7Z2gLvLbr9wtf0QJow82KRXlC9exyQVdy/pq5Hfh+tEUOafdX5ap+lSVKUYqMYiq5wqJCgq/YuQVOG",
-	"tXbH+wBfI7ezva8eCABBT71e0LF3eT/RtE/UiOWM+UZQdeMZXiGYVPjesD6IYVX43ZVQBLEX6j66VOuq",
-	"YkW86oTb36ewgu2R6AvZA18sUpfd+fU0e/lm5/samrs0jOI1FXlIwlFpHIe/1DN+PPxF84x9bHdmXEPo",
-	"ihccoTcxFOmxego6BYyh6RSihLrDC4Tig6dc+2Cl0+CNYTIQw78c+LduFgU7eA0z6VMipBZ8PLbyI9FU",
-	"ZCP5wR5PNea1U+cO3sicpwvXFJjCWqCoK7qtVAkOLVqJTbJURCo+4aJHrrGUOV0QCEmymrwn89X5oPzK",
-	"aDodCHwL+qz7jurOiuq+8jomyeUkwYdcY1CJoygwmmtqbKcbLQwuVzNhzghFWl0vCZ17ci565DzowwcV",
-	"aE/6J0mV1FutGBeUSQbGTxfl0iMnR/1ai4QLw25f0KaDlCJzBFkxe7wW/Ao4WO+R8aZN6DrmyvMNxECc",
-	"kzevr2+w0zMlP1zenNoLC2rE72m3FTw0DZnKuZS32Eokw6/cdTmT70B4o0qPXKMSi2N4N4X95eL67TOC",
-	"JgeS81s8TxygauYMHimpCJ/RCRsIOSZUuMg/bhgoxTNqP3WSJAY+O2MTLphQgrXpf4KMFEGGAb84eMEW",
-	"Fozt9wWjVe9quPLmtpcKRWJviBlVtyxrDvmcm1NiVMmG+wMxKg3Rhue5ixT0t3fqzHMaQSynauKLjrXX",
-	"H87kXOSSZi8W6VMHLfdhq5FU8JqWrM8Dx8YXndOjyh7FhWET8Fe1jMzBktw+5gbWe22/f/hCEDI1LB4a",
-	"OJZqRk3ntDPigoLRbqtgQY/WX7Cn6O5M9GgLRviDFOxX57hPHQaARFqJvlmNDPezv7jyrFWFh7hIfh6W",
-	"iKvItkt4Q+PdGRniPzCPhYwVY1X4baP+A0QokZspw1jZldbZzhjoSru6+hCBIbDqyVSVh6tYn2+4PRBb",
-	"lY34ZxHSsbLCt4oP32T2NU3daou94/ir8ju23qkQ8AGkeXDhtgvrQV6QrjoWYMKD8375HD1MeK18BRhh",
-	"5iJByFs2LjXN9elArG8/cUjWRUKfYRTQ3pUIfrWymXeH+zcgCOmUDDqCzd9n7I6nbNAZkr0f2bwSzaQi",
-	"+IRkzCBWkJ+qCHA4F/R6Gwle94FAotjbI//17/+7mRUC3g8+mZoEejiAPOXnAT1ivtTrFjMQUP4aCOla",
-	"dSxHNUGEOhNkxkVpmD6FPmJwpnbUoXv9pV3q0GVnkJHMFujwGUs1EG4Vzkn03JgCauji3ZFhevfejfI+",
-	"x2G64J4cHtKCI4gM93vEakxcuGZSAzGEd60wC8FdvvdUHQfSiEaoOhL74Atq3CZcywC7lITY1a5uye7Y",
-	"bskFr8F4NIeu3BCJISRsGFSxysvq+FIVwWhF6eooYBXg0sVjxdQ2ny4eTIIWLKdUiSrdx90NqE/AVfV0",
-	"IOwny7BnpCnee9AG8LsEmLZTfHeAbeDqJG+oD7mauYzAZpktdtZqKoKwTY9qPtSuC7pco8bBPqztUb02",
-	"XWp71G5df4W5g9C8EbMc3r/TIw4nfXcHV925B+h2/D3Zu5ESWzdRY9issHzffWLUwi2TC/Kjh+TeHq46",
-	"6LISrXIMxOkrjc0DGP0Wlvcts/D+PVUwxtU5Alx+haiTde8RPQAYhGECrV6m8J17wqxTR0dS5oyKGIRa",
-	"zKiNSJ6QeRj17N6JGA9RPDxSpBXCcBzi3PesPVM8/AWEkzV2UIytdIaoZc4/dNxYQofZ041MtRIM/j/2",
-	"vre5cRtJ/6ugXFMlqYrS2I5nfrt2/erKmX/J7mTi9Z/N3YW5ISxCEmMK4BHgKNpc3t/r+4j3Sa7Q3QBB",
-	"iZLtkWNrsnqzm7FIEAQBNLr76eeJJRjVFsNe29k1J4fegAVV6bSHj7I8Z5lEA1QfjDoR65zi2RB65IrQ",
-	"X7bUnrsTmyo9TDtsaMFywk8f6UKwUJcT+kgLYG9vZ3JVG/5Bh3UhcPdJxHJhZI8dorw29zW1k725Z3v8",
-	"VW38IhAFM0sGLoZPvYaMxZ7eQwC8w05CW921J4XeSmPopte9jeIbO3fOuJlskaP8PnyjnSXdWdKHtaTL",
-	"eyaEzE1p96nQRetttumrajUE9TSf8blGH1qkOqoNDZUTu5yA88iyEE7fkp5gldR8JGJJCxJTVgsJCakQ",
-	"eVhPXVWZFXuK7f0TyfvgUNiuPS4saFVlK9Q5QR6thmDAJGgLe2wwZ4qJMmr1weAvZ2/e2dlx9uEdq0BU",
-	"/wX77mvWPTp4wTpnJG4PbdS8Lyy8CTJVgw5phMC/WKbtlNF2OwG2LCeYeXDIil8ohNMX4MemXkvalFmh",
-	"4WwxFYYDn0Q3J1QuE2Y4aDVUVZErnp7BS/6uvtu0yk1W8NI8H6ly2rf9a07MorQ9MxlOaz/st6dRQgv0",
-	"I934k79MXUN0fkssFaBzipRDDlaL8oQl0GHPSwUsHnYSdDS7On//hzNbB3d4xBmf20l5qdR7Xo4xiXTw",
-	"4i7vQ7EOkX4n0oxf2hnwpfLZXMHCZNzpVtEmgmmdG7A9psY7F7SAN6n8hjae/yr5VKxFOa7YLFpyuPB/",
-	"63K4hT2hl/bG//jxtP/vvP+P/f6fP/Z/+vXgZfTy6Lc4HnR/Lsb/Vchx79ne7aUMyysYltLznwsxvm9y",
-	"NqJ7Czl+kLwu7vOPl9TdHKzUnHkbTi7P17fy9NWgf1MzGVAJKpnPB+yU/kJbZwin8LyAdXVcViJOMZYO",
-	"8J7pmvDIUctCe9DUsBQpyLYn10pWOvESuVSv47vD4PdeDEVHxEsjppH7L/fcFi0wNao53xYaJ4BELLvP",
-	"Dvb3B/v77HrOUjHiVW5OmJ5i7IMa0g5QBOdP5K0RvJRMqtIODRxEIEZgOwrYmFgi3sYHc0LEDiB06u7i",
-	"UJlgfE581IEPb8alnWIRq3TF83weSx+iR52QgR9BOJUhJ1Wm68oTN9KYZvZwKkdaQHSr1j2337ypyGcb",
-	"yjMgkLSPVZWBE4+XAoSp6tx9qeo5FLHE/3fitdKxVoHkUOHP8d6H4K54b0XJwrmfzttZI1P37zbWx5pI",
-	"8zHPDU+Z0W0tzPGrG0ty80zeRLiAAlpT2nn05nthKfRkHSMxTzWEBenSJGKlMtwIkKMHqoUgowVXcgju",
-	"JbRNwp8xb2do3cXSZcmwKXDmmAeZzSYqr/2mEZ9m+Zx1S2H3E8y5ZkqCfO9BqHsJAO+YAobuweh1Hdce",
-	"LQrxk7+PYb9WWAncfiEcoGyLCY/t0J5T6+3gDXiXxxb2+QKQFasceir/d4YnmEgEeLWuESfaUzv8Gzj1",
-	"pRhbI1KuXoKvSgHLjTNdXdsfrJ0kIxQ5YgGoNu6uxVpAAAtBmz6pjVzGgmS7nb4oeerAYxecTmhLAizX",
-	"UAGDcg0dsOOiY5n8SylG/5/q8zhq2KXQ0kl97SyTupEwWElju57hLlqB+jibKCnYhwowwPcivF3Hmguh",
-	"cGSgod0L0t3uA4q0076T0Pe9haPqvDHEy8O3ipjKzvkVRddfHW61zhGOyxNJpK6Kipz7r+lphH63cP4/",
-	"X5wdt7KQUzPgatpoE80kcDD4ush2WRR/3WdxAm6IGH0K2Ca97k7T7+HO7O+zkQFbrAshqVjqnoxulCRe",
-	"InUDRkxngZ7/Cv+E491vayDdF4SzJNexNmHsHAg26fdRlUes8EnvTHYGLbYqeP6dwmp1F+8qvndw+Ket",
-	"tkrBCGwjDlsL8/kGZ8dcdnsmWBg639cgXZcURifWo0Nr/toGu/u9ed2XzRl0TvTJRj7/1dR7QKuHcOk7",
-	"Z4/lAQWnFLM+gZV5LkpHWT1gb5b6C1FDAKfCn2MJ7gKEDPH+hp/QQuLbrhtkX8TFHe4k6PlUe8kT5LFh",
-	"cJxp3q3NW9dmvAdwrhnXsmPYVMR7xyxXwxuIHs0mCnn6HwCR5zrQz9VaAXRXCPxejZ8w+Hon7t+gq2+k",
-	"Ked34QG+RNjeF0VC7d7TiQu4othGkLXJbbxhCFULmQIi7W7wzQswFWhi0NVXZSuUE4KlTTwn6yZ1YUrS",
-	"iyDZAKRKwIS0Ery5Hrt5QrS34lOmKsJkaqMKDVqGGXDgPjDMshG1jSWBLtvrWOwwOG+xK5XE6nEtpIlY",
-	"hmmcSos0YqUocj7E8YDxFWUsqamIXVelNPYnoPUlBccaVto79lXSVBFPaR+oU6C3mPHMsA+UXNKxpNwX",
-	"HUSBhdN/VypVCAtGaC4CjxrG9hEvYx8IddYQvWq3o8Ec+0NgOC/CN3p6UpKLusx5h8vcQtEIu6qC0roV",
-	"e+ZGJl+mfw+C37BmVgeS2i/f5jTRLZMfq78ork2MxmlvsJvfD4ylaszopWzLxkcRcOXWlOxk2ly4ix7n",
-	"2IkJ1DucNk9R4da9Q4RA01IMkZPU2ng8r33hoigd7cR8df0lHuKrPy/FJ3Uj+oDp1uuC4Pay7+1VwVz4",
-	"IneuN1Bmuktrr9psZNoM8jDxy1AUVMWgpHiomeeyLsjp1CZHn66EUrQEgbL0rhGgl0efA8X8o8zFx8Zh",
-	"2vlkHTByZDzz2MNsY0YU/XXi6N/xkmQaPGLMV1zopoAkng1LrdCHfOHrx9lpnXpE1hu5qFjAi8JJY5Ik",
-	"TaPYL/N81cfsaH8/QtwCXds7CXKbCEcEQUkpXJNeASdC1kuR2s47h5doZjMzYKeBoxpSVQApD9Jh+MA0",
-	"doEbRiBNV2zIKMdqvW4CetZKG+6ZQK2sWffo8M+9QSy/dwtX1yIdUGYEw4tHla5RKZ+zZAjp3B8yM0lL",
-	"PuN50nPM/Uf7X2H3bPdjmdiP+7GqixUTFowNBiBIo5PrGx18vwg+NqJWIsK/FYIb0hsm15RUPsM+Xotc",
-	"ybEX2aCZckwAnmvBS+D0vxEyaiBmoFkMps+4ZpnWlT14qLJdxFMUV8W2Mg1cQO+eKIuFD2+VKvYrtbk2",
-	"d+73FkgX47dhmd0h5qpCLLlq2xOATNBMuAyXz6Y2ABPjt6A4gvT5l8/6dYEvs3255gtP47Ij/XrCMzx9",
-	"BkfP6rAmJx4unXkpcW2PAEoOxcZAFKwLdMKqK4AnbxGwmYuRQbn/UrBKklIzWmQiJaHS4mvhdJzZRJRi",
-	"4AsOp3yOZIDXIpbxXrzHuqWYenpiexHafntQGWW56DlqWDqCknSJu9T+cnX+niVBSWliDwumKqVIa90c",
-	"ZLTtujrosIItgpNcmpZCa7gMBHp69vjlzl6xTODkdcxirPWM9wD0DugBKJHDdDzxHJaqGk+afWovg00/",
-	"F6D2SFvWle/hlpEvLJa07o4UD7gR4VdvyabaFYPleRta/6oYlzytt51WLzApVb5MRUb/CIgEu1yzJNjf",
-	"EuCl7oWUbLYlqAyLpW8Mb/Y4UWhwGhDQ2Xuaquxa5GII4u8qFx30MO0eHUva9upiAqTTxud2jw4PewP2",
-	"ruQSMocJ3JQQi4OrYMOmsHyFXKtMx/Jw/9CRthalKpTmOYndBNStbj22bzL1UG/tLuO7uH2Ho1dk5ezK",
-	"OkTVsgd55Bl9TQRKp22P/tCcII3qyW6qhjV8ZTBNIxbvXQj78ZBbaMTSymRCx3uNhHetqTEXQAXvZhWk",
-	"vLVDC+CzQPlHU22kM50wTx1RrwZSRqTmhdoUpBo8+/7ikj13TeuGjAgoAidEYJx4pefdofNJ9nqc3nTm",
-	"7Gjase4Lc8aN71zlYuFwuUAEr9fE/BxVB7P/o1kyKpUECeuUJdd8eJOQMrkjJjnYj47+9CL6fy/3Qd9A",
-	"s+7RwVes8zYDAcR/eLaxWOZQvWX914P9774edHoRxDXnhQBSlIidfXgXsXffvo3YD+L6LGJff3cWsW/e",
-	"fPsK+FJev3UiNS7gaC1gR8eSNgKnXn49r+uCgTt2mENRDzwJyVkcyxmUuGNR/4AB3yr25C9n76JYQn/s",
-	"i9tn28M2z3M1E6lnbMFi70DFA23JtTIT1nXmCkcf/wiDGUvQheDDm4B+u2MN5QhrqmqNPy/d107aDZ1C",
-	"HtwxtwaQkwI4ZqSgcGbO1CdRDpj9IHQDENYjvYyQTtdDG1XysZeAn4g8pbpQ2/BUTFU5P4HOIRMgGOcR",
-	"oFPtrcKLHiCT+GwCOiHh4ODOFih52T0LCultl0N1c+4Ua1aS1jQm8zZx19jPeiemiGgPJsNdCSmelNHm",
-	"r/Phhf2OZoWF9D9SYNlOeygOnjHS99tx2fyzctlcCJkuqy+E+8BGSgyA6JjbM2sDte8CKM29o754B41v",
-	"ruC/EwBph42/K1IORmwecBf62NWq8pXPBx8to+eW8//LgZmANgWJVFC4iWSgkKMec348Z8AZl2kmSq5F",
-	"yrpwLFB9PSlFajfwXmSvj6WPfAqZ1iHCqZJiziaZPQnMrdcyJ6WqKs3MgL3KlQawrpz7XjXd7li2+d3s",
-	"Xm73SUO7Cl5Zx9Kz3ngPKzxghOlpONEgLnii8tS9lVPv9kNYxhLbooTaEN/uGM49XUgfJ9DAR2gg6blX",
-	"cAWDeYbY5cxETAzGA4Rzx9J1ZKkPx+zZwSEwA/FPPMvteojYATSLeWCPy+w+e2Gv60XskEBPscyknU24",
-	"63afvQSKod6AnXF7ToZAMsGq6UUa8gedNmkpmEEbZYN+pxCGnWiu+unpMc6vUDltF7L4fUMWu/jDA8Qf",
-	"7FQNaQLuH3sIlh5FH+wXfV3ymft+dZa5atfIH41YwbOUJXwKnfjf//4fNhL2u8v+cMIzSXgUkOpDkNDc",
-	"7l+m5FJjT9iE6wnrOpsAdCsRWYEbqWYEPqEHEK6Kay0MOdLkQZfcCHTy7T6MJSrG5NYCoEKhiOVwYo/1",
-	"qb8HN1pVtmrvBpt1i+4uVehkjq2J7BODQzK5/bhLk/Yuetd+CSq6NzP6hB0dHhLqJnioQ9o0aPbc11Yl",
-	"yvZmGBWAEDwU9TgemgE7vXbpQTMphYZR6RJLXSyfHexH+2hZwrIe+JpzYe5g11nXbiKBXUeskf2ITlb+",
-	"l2+4niSeUgZY3JDijhARdQDfzgyNSVI/YwjBBBPEnQrmbjtimVmjSVwjru5t8epbtwoFcbr4YtsX8m/o",
-	"Fu8M6C7m/4dTl1u0Y2rU3LNvkZGrr9T3kJPzVhnBpKtTAd+AA0K2OGHdq4vXvdqb9XbEuyTsmufc8aLy",
-	"4J0WzXksjWLJzDZgTtFpBsLQRAozU+VNEjXID+qnUdQd5TFD2gVwkPVEpLG0izytcsG6WgiW/GelmoDZ",
-	"k9A+OQuuShbQj+IKdBqYqLfpnPuayB0zCFOeSSmMd/7pREFvQphjXU1ZJod5ZRd/twYxx3JhFKJFV1Hy",
-	"qfPIqEkHxClKdZ2LaW8A5r5jB8YTyQZTKNPs2YG1yx0A6M5wi6Ex6mh3D45451upq9EoGwIwmD7nMXv2",
-	"r7B7+Q/dYdwfBpa+/oC5vdMVtS3GR2Ay+20sjaWPDsJg2QH6qgd60x+8wILDJltP/OeKoNUeYuygzYuo",
-	"aUQL99zOCnXAL2JJ+NeFMwnIri3BpiPnHHsuPYg48HTA3qqSHR6xiarsCh0ZUcayJuqA71RrzgQEhwuP",
-	"rD/Wx6FSeapm0s2DBOaj3agTOAYTNa9dAI3zJtRnT9RMnrBs1PjCEIPHWa6dGYnsqRSb/EjwsCTQ1CNk",
-	"F7ITg1UKuvg3u5wSJ7nt19FE5K3JmkW8+rZCH14t9POJDkPBQK0AW1E6JTASO8jVFiQ5TvWN9ZvcV6kN",
-	"07JxNMraeNj172nKFxMg3pCPhenXDXgvu5VpHb1snmvFxsI0t5FuUmlRJj3nUWVlS/+lmsWym/gfvsa/",
-	"J73IvhqecFcQZz+iF/U4TNu3r9eldfpF0P9/L0XjGGq9EzWT1nTYk5KdQgDrU1IgoPdo/6j3ULOZsgjr",
-	"aIDqcf+GLt5OJva6n+8zZ03WzZENeNgfpG7an+mDLq2k7tnoI1O+YuU2dcbHiPO5EXPG8djjpBTANban",
-	"jm4yFoYs4muSR0h6xyyBCrskYsmwKrUqE78fx7Kwp2o80nW09Th+Ma/wIhdlUobnCbjkTqM4z1dsaPTs",
-	"H4KR+PyJePumBl4c9vbOl7+3Q/FYsxye2DbN7YYCI0/uEXzCLT+5bLyigmnhp9PI7Z+tvn3EVJ76tRaB",
-	"Ez0G7mzOTDYVD+f7g1u8nt+QPMPQELhIq3VAvIfBde1+n5DfQjGDKHRXAtfcOSQYtbatgkBIoPQ6U1UO",
-	"cVuRfRKu1UVf2YSOOacYWJ5b9xwCz0ZhwACkuKnSl2uWLIZAEp8HmCLFOzTsXXj4JfBdb4l+dNdVCsfS",
-	"eutK1mGVzoqxbnXc3XVLznosm946u5uz3huwU3b2/cUlqBMa9xFwoOuxRUggLwrBS/AIOVT7gEqjVvYP",
-	"Ujl6/lyN7SHBabiTNe9RGCVMWcPU1lB97fmF/BRx6RBQ3I/815NNlIX94hNBgrc41JD2ZyM1rKh8Gaa6",
-	"bmR9JIv3nFJ+vDdgH273ZBfiSNvqyP7Q9NSf3I+FXqw6+MCY7vzXBwwp/wDcfY203wgWDU78odKGVsWM",
-	"1LWDFTXk0u24AE1xqBAMqdnT2gMd/jD/sD4bfBk6ppmu9WERCc21kkGW1y5hsDN1TBdzr/ZV7Y7LCY9E",
-	"Md0WIm7bpT9emu984b22kWEb09u7ouenzUX9jDV19cI+CU3mWAmNJQtE79Fy7nnwZFUTffnrHnKInFZm",
-	"snf84092kSHbqv/LT/aG8pNbslWZ7x3vPedFBuuLerK403wrEX8PtDbXACdBbWHb0KBGA0+F4bCyl8WR",
-	"+1URMU98SrWZUVAlLmsRO583rltG8Ody01cgn8UlH4sphORJu745yEFDiNBZbujbRoJFs+5f/+1Vj/Wp",
-	"NCVy9Ri2zVQMM+h00OzNfNjWKOzOgO2veaTgby0XO/ec9Rm3r1TxnCHEFME7I1E6/KV1jsjmBC0XfI7F",
-	"Hstth35Wv0480kR1RqSj6VgbPofsQcSoNinIJFpzEjw/nL7LXQAtIWFXQcoNHzTEgvCH1jH5JHJV2Nfq",
-	"Q8X6ROSFKPWJE0PsHu0fQfKqKFVawSIJmk7r21saPwPIMIpkGlaU2VBo1k15ls/Zm6vzq4vXzPcNwE44",
-	"pb6+fHV18frSngXSXFiPFNZB6vSRhnw4CYcF2295vrXfaGJh6FHwHE0J67O3p3+LmBF8GrGJmsExXpU3",
-	"OrKfxWRD8A3sqV9Jw4eGpcLwLA+npLNK7Q9299mFXcOD4ItTZYWLQNRLB//etsDVMLPuSqnUiPWZsZN+",
-	"qmQGsTGEyprsk11dJhveiDLCOTRELigcVkKO5PaTNV9jOq0kbOI//fZ/AQAA//8=",
+	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsccaS34mqc2UCXaDJKIm0AHQopnUVO1Pp87nXafq",
+	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl4X1vn7rn51UzgspmDC6c/rPzozRjCn451XG5oU0",
+	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9vWTakAU3",
+	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887p/+zYCXT+mnTMsmCd0442",
+	"iotp5+efk8611Bznuzr973I5pjkp3ANETmBCOdWGsHu7MHitnzEtCiYylvUbE5hINaemc9rhwnxz0kk6",
+	"cy743E5qUM2GC8OmTMF03jGjlucTw9T6hG5YKkWm7Y4tKDdkzCZSMWLU0u4DnVIumi+v3nUUfdeNoTnb",
+	"4dgWM4YHpxjNyFxmLNdkRjN7BPazdMYy9z1sBcvqTeMCzuVsKOwDGTWUzOkSfrlkhuiZXMBPU5rnTB1o",
+	"klNjdzOdUTHd+zh/TjoFVXTOjCPRyznl+TU1M/sHt6sr7B9JR9C5/SWz33eSjp05VyzrnNqhG3tIP75m",
+	"YmpHOH52EqOgV9wS9PKlkvP1zXzJlTbk/e0FyeiScJHmpaMRmM3fS6aW9XQmdowo+WTUsM6Gt9/K9Xe/",
+	"pnu82sg9XxzcyO/Zcv3tb+gd03C1jVri5Qlui6YTdlpd/OZ1J3dsSajI6g/8r6bMaKSkCeyrYyFA+qQ7",
+	"p+qOZaTBK15xc0ocHXOhjaVgOSGqFMJeGrPgKeuTI3unjp89G4p7rvk4Z+T85uLqylKhoqklpoSw/rRP",
+	"KHn//urFGVFszuZjZtnYRCpCDcmZ3e3jEzKTpdJIuLDPyDDrjV7hZJ1WYnsGzML/fRQ9A3HPtJkzYa5e",
+	"tFA4rx/JdiX0b07245Tn9X1XzJRKsIyM7RESRlXOmSKpnM+pyPrk1h4pU/dMAQ/TCRnL0rLNhJTC8Lzi",
+	"M0PhGA2QDRArKTWzjOeekYJqzTLCzYaN/vPhRc6osss/rOb+EN58rWQhNc1b97rwDzxwp38sWckuSqWl",
+	"im22NnQysVtSsgNNRoJ9NPjwiFgGAltY0ClzAuKM0DEwdEup9d2xT7QxgxTf3TLpk8Ggddav+TymCryS",
+	"CzKnYkm4YXPLFWB+ckJouBoyk3mmSTdjE1rmhjwb9NpmmMN7wgm6H3VOnw0SO1sn+exct8jBW57esQ03",
+	"6IGneauo0DS1O9H6DhM888DXvddMPdpafuJmlim62HAJHvaKn+1vdSGFZiDAn9PsHTJ/+1cqhWEC/kmL",
+	"IucptTv25G8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
+	"X2AS5ySVIi2VsjcWtSBiJQzJSnwXS/DvqKZM1hRlog3P86FwEs/yy5+TzkupxjzLmHj8Bd3wqZUHXJBx",
+	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxkn4q",
+	"JVLElTBMCZrjkI+/i3LO0N5ZWMJYKCmmlT0F8vSMZMxQnmtCFQO9uxa1uZzCpH+Q5qUVt48/3x8k0WU6",
+	"I3L8N5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
+	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4P9gXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
+	"jnN2KQw3y8ef2k8szw+RoyfAicaK0TurioxLzQXTmqgyZ6QLej4XupxMeMrtZRvTnIqU9WBBioEWSkXE",
+	"KYG8mJKMTyYMGLgjNMd13wtdFoVUhmVvWMbpLQi/L0HwE24v37JgltqBB6cpKwxIt5+9eAZaO08Nv+dm",
+	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+c/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
+	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0Vlf+JmgtMr35jYpdcexqQndkpNaYYuCYyBrbQh1SKCbfU",
+	"Bgqst8E+uLk1P1RMsMXqh3NqSjuxv0a29rwolLyn+e1MMQ1K8/pRuYlUjzQ372gwGAz6g0Hs4PwvZc6U",
+	"JfxrplJHnsEAsV/O6cfzuSzXnh3g/1ret6iUyr0nu3KCbTNP1ncj/tpwCdFTh41n3hIMVNPm5ktxMaNc",
+	"1JvRMJ8ie6AYdbc9ePLZIPao+fiK6lnE1QRqYb2qxBmCS1kaEhgY8DHFhShiLcMz4jexjztQOSGiEyh1",
+	"9o4atn1ZP7fvYG1I7L6HEZMSVAz0y1KtmQF9zS4pIXxC7oRciJUlbdn9FaExW4abqGeyzDMylYRaeVtv",
+	"G6Fjec/gUeNpaeW9+53lbfzkZlTPErKoRVll09fHfqCJYGYh1R3pfnNCZuwjzVjK5zQnGZ9yo8/I4CPo",
+	"tt+cWA3y8t3F8QBpZfCRSJgBzXsJUSyVKkPVnRtNUiqk4CnN7UvnfXIO0yE0V4xmy/pxcIgJaWZM+TVY",
+	"Do1GDF5DK4UoORl82yfv/BaOWe58wdRxt3ovz9wGc5OQnE0MsVrS8tSpuKkUmXMjoFfOzUUTbirn9dKT",
+	"/L4kvn4w729eEEUNTDTnYLfsTGuxK/GcZlP2mt2zfP0SzLlAJx+qbysOXj5hVvo6OQgzEXZ6dh5N9tnC",
+	"eudcvGMTphTN9fr4+BXLSKmZ0mQxk9p7j/xB2vtWibp+Z92/4v0CmwU+bMEP9sFVlg6/Thr7sDLtv27c",
+	"0tc8xlty+xX8CxxSO00PT6g+QKoUXa7N143cOqkf3G54fQEptpN0cu++ZB/tRIGStNXjYwrAc1RJryUX",
+	"kdU5hTWqfmWOrLc7+BuCFR/yA8dWdwG+imuq9UKqrJWrO2Lxz616vaO3UebZXs8Xuz8cu48XudTsPE2t",
+	"3GldxzaRQfH3JLWD6VYJ+2zXOeG2vcBr1zor2iIsLcuiqSlpngOnZvzecgsvGPDNK1N7ehzZWiGNY0yN",
+	"fY3KtoZPcxfvYkhxqx5R2q6UXaD59JL+fX1Dquu90z2vRwLzZ+2uJx3tmGpMLmA0Cv0vRU5TZkUXU8Sw",
+	"j+YMZRU3jGi61ETLgFmOpcwZFWt74F6WuMlvXnuLwQZzemXm+aY5W2EvMgxnWUvqDVV3mVwIUCusAFd0",
+	"QV7dvnnd38PQAxJ18aIdDK/q8SSc9IY1v5KLK/OTVHcR44cLo2R0VtqwYm+CuDGs2Mr58Z3+DRsmfu1M",
+	"2eaUZ61nVNApe9gJbaJaiMRwTfAZIFagVTs3am3reakNUQwoejcyTjo6L6fR7Tfc5HHBVBZWyGTxSdqv",
+	"vKJvJwyJAlWaAOn+5S9/+cvhmzeHL170kjpfAZamDTVMEylYn7x02rJhaq6rEHOh+D1Nl6SQOU+XBNVT",
+	"+8U9U9qq3ZQItgAliNCpYkwTI5sq1vHg+JvDo6PD4z9uFaWwNX4jkvqOz7aQO9BgxMqvtspf8vX7mUYv",
+	"YevFzbm4iwZ5qZmhz9mSi6UBzOZhBbHKi90Vt/ncWNsA9jxGjm1EEGMLfp9gEcnaejdtGPra1vcMkz5i",
+	"K4fYffQbH5S65fMdZl6nlQS/2jDVW0YjvNvamHb06NG1MjhUKPdmcXYKb1AX3VPsuReC2HNMpFBywnOr",
+	"9lTsIqdjjOaDxQbWrL1/7J6pJUmpyvaRh35nkorp+lVv2WS3wk3XaOMVaq7+rQCmlM6oMgmxe0u1TsiU",
+	"T0xC7Bw1Mwnh2aFdX0Jyrq39KtO7hFgCSUjBREL0jLM8S4C/JGRB85yZfeQsnzt5sv2+gmVOZsYUmrx/",
+	"F5cV3lx70K11Vlt1eefoSw1n6DY1fmClMGoZMx6yFSfwd8+jHkxO84u1Z39/crJpwfWD7wU3LCPfczHN",
+	"ICFr84rdYmFy0eUoRg17iOpuZqz2daN7a111jxn829R5cJqt6OZH38Q2CV1Kuzz6IL9d4FObSEWe314A",
+	"m7i8fZUQPhXSf/H+5sXtLp69TQ42KQ5TO9OIi41PmntupRk3pyTqUCPd57cXCbl9d3E86Nk7VvvXuuBd",
+	"O/PetTldkjFDF5YsTS8hVFjup1mfXIHasep0c/t+sOp+I91cLpiC3ybguBP5snLn9eD97m2lZhmRImWk",
+	"YMoPWLnvIGSlC5paHUnZFbtQbZ375r11gzMr0SuHnx0XHE4QcylYnnMxTZxfr3k0R8d/3HaJHPl7kqwp",
+	"rv1GOQGP6Tut9yqIHa3YrHHHH1MfKgUhXMKG5z0H2f74go0tI4648hi9Z+jWJF1KJlYkkBmkaKDCXzBZ",
+	"5CwhRpKUmnQGVHA44bDrZCyN7q1u+iDuWwh3vZ5+Y+l1/Kt993fw4G9kafTOLw24wD3lObV053xMqxwO",
+	"79CEMStnLa2WxnIQbtZY356cb50vpNLyBEkKSJs9I+Ml8Rlplu1Utwwu2S26zy2jksL+Z/UUYixywlp0",
+	"Kbu+BuMBvjizhl53NGFs5Lnm30tpmPP+2+sJO91bEwvkvJEnZDet9r67++zcuqyKDS9mFE1AqyJmpeMF",
+	"U2a/XeD9JnYyH9D6ykZ1DpJPXJrwaamYXjGSdjuZQNQ0Nwi4LO68VLjxu2w2alTnWaaY1ru5BKOMqTlO",
+	"PU88zthFeUH1bCwpOiJbXbQ7eqADh29EQS+Y8LbCTuO5tPE2Nxem8ernyzdSuOT5XUaFp9/Bb7e6S/wO",
+	"rL2sXkx0T1GNijCb+oBXPbJMRW6VkXlmb7lmzg0AHCGqEu+umhlq4n7Vdv4TCb+nPGPZ+R6pFsGVaffY",
+	"blfU1l14yqVnxXbVMYkf3xGr+RIm7H806cJe4mH0okv3/uf4hqaKZTyyi6Q77FjePuy4TPEq7NT2FleM",
+	"ss9G2gMst5K5o8EbfDjm6q6Z3ovL68M/fP/0x8Nv//zmuLNRQ90UhYwqHjvO8712ic47+NfX9a+kulkh",
+	"PaxSTz3ZakXVbgYn7smxeTwb7nnAtluve/vd2mFzzuHZnxMfmILUK70hg73xXBDS9oa2D74LxjLta7Qw",
+	"Ou1+6pSWSKS0vsY7zPwH9zQQQ0nzN1yUhm2a+hyf2DBpGChfgnYGhWZQ3mXv+Tw25VVRuYF0mtu7MuXt",
+	"BBAP47rh2e7erhWyioi+qlggpp/puVUCgvg3xtvXedXF68vzd/92eXP74c3VDx9eXF6/vbm67Z0FeduY",
+	"78Cd1TcBKw30qJPj4/5Wn0O98nrGm3bR3wgfdn5+e9FJOpe3rzqJ5bq30SjzCqGt/9yqYJ2kA6rYphGg",
+	"NCRyfPrtZHfe7LZ877OGl7cpOnXxTPzAR6mrrHF6t30e4gpVVY1LqIJwhK+pWWfy0tB8w830a8PCTmtT",
+	"53lih0b/6Mq4bfev2qEEt9a/dwNh1JuzfjpT5ipO4xPPpZjC0v1dmFGcv5Xd1BA7BTvptTKrdcaX1Urd",
+	"Dgfatm677HrOGxZ9U0l5T8/XTuOsAu0gq94x+8OWHMxQuEZJp9IKu8j97zlbaPDTgMLS3OwPLc7d9lhF",
+	"i592ZWs+hO5YHCy+MfcXuUzv1qlAyEVL5LjOVD7QleEH6Ujd97cXvcbRb7zYcjKJ2uKWyCbUR+w05FKk",
+	"d2C9zlwdp6sWzK0hmxBqRdt3kmSlgnlZlfEPx7PBfKCHnV7TGHWft8+nlfZvfa0NPmdv62Imc5+Jpnei",
+	"+VUXslx0qo1YncGmAzvP7r0duSoaqy/ixZr3LLJVw05Chp1vB3P8x9Hsqf1nDyr1DJlLbcjTb54NSEaX",
+	"mnT/+IdvBoPZ+sY2jfLtuR5+ri0LfeOuwErIJpbI1Epjs9bgaPze6RJnEA2EsI8tX8hdg5qQJ+BekVQp",
+	"WHbcDYFgtxU35XxOY9GR/XbkUxb+kPXFVnRJVb58xzI2r0JvzSVNpJow3poWgJ4DMuX3TJCyiEfNwgLo",
+	"2KoKxUXKi5h8BiMX/Y1jmt758qU1Z+V2fW2lDLt+ZxKsMbpFvr6sObNL0AuY/ZL4KDMIYAz2zWjB1oWM",
+	"D59FCortYuY0nXHBDhWjGXyAOW5BQkWaQ0EMZITQFHQfbk7JKJdTLj6wj4Vd7ghdAM6JA/VAh1xYtj2V",
+	"gp36nRwK+FUvISMjTfHB79aIdNElI01xITNmH6hKBEcJGeVc3IVPfyflNGdD4V+Ehhfmf2AeoIt7skMr",
+	"/1gG/goY1rDiQ9l49cng6am304YCgyOGFe8LyJAWHq8gQLuwA9XZ1x9SKfNMLoQfq/4KIuRDUVBQ9dGH",
+	"MYL/jAidGKYItSKkVNwsXWKLHbvIqag9rd2TwbeY92w/P9CYyjIU7gGiuUhZ7SE+c0rrwgrIqjJwVFPj",
+	"j/apkX1Pw6ELr0GkhXoB4CPG2iZde+6lYC5y51/lnL/ubUMRbI97HVbt1zJDsMWHjN3zNMqpIBjSpmMV",
+	"pbGiCdzzAaXizbCqwhgiBYJhTKUpq3y0YwPTgBlvU0yvVh5vlixFeEpdxJmQRZ02b2deaqbOAB8DvJMz",
+	"uSBUH/IVX/p1zqhmhAmkm3ua84y0Lsfdxdf2wkVmZKl8VJ/BCJRUpDIj71gFfbNypROYM9xiO4S9rISK",
+	"bCjs/YV3wUfdsZILSCCnuZZkyiAGQfGKvjKmeCvyJUmlvOPW3rr/4F7zAUb2xLLuALM3p20x0QtpV+VI",
+	"ZOVWWpUIo54Vis5uQnSFsrfRyU8rj69KiU1Rt5dSTaXZml8di122ANesvQI56Wsu7jakb2eroc5oEKfY",
+	"J1/bs/rtA8dmHYYy1ubr7Kp1zgEITgea8GyLy3/tKyfzW0CabmP6gePvIJu5afjStmTmb/CGQLG384Jx",
+	"rNq5DtaOwAsr0E45xbQrkBqJd/sl3l+P361lQ6AeYKUoeG8TklLDplItk6GocHrAxs1YyjW3OoO73wiU",
+	"VWU1gCMxvM/1MbLJxOmdUfwA/Np7W7aGi6M77MKukVABlOumLUFZ516wwjbYmqsXSRD8mSM1xaqxWiis",
+	"DjWsqmNOsQisanyWdJ2bIiGVlyIhUIjKEnKJEAquvi5LiPde9OwpVSdzoIkLMLlRoar5Qlq5YljWwmzb",
+	"03aNq2HeIdgI5c5xBwWMEgQMfOKYI4ogPGHPcOUOVgZUfY71/fhrO8fw5dcR+UwF3NNKgTgjowDGZYQR",
+	"dEcXIJidHyl4qBPCM3VC6JRO0jnP/lZW37yEJT2XotRRTxMOc5nzKR/z3FXLr3B9+LJxREE2dlutikd6",
+	"A5E48mPA6iY01z7b2yoZlolpCkBzkB7ANZlzreM3bTUb1k8udhbBHrUx73XmnKaqZNmlNnwerdI7F4S5",
+	"L2svEZiKjAI6lZZkQhVwKT4BdQSHBH6VLwmUxvpMcdKd0XxyaL8aCo9gwYTp9ckLroucLgOFyb2Ha1JQ",
+	"njnPEDUEyrm5WSauGBJNPoTJGgpmDWGiKku45Rq2BaJvMYsdTcoEChR3CUEXLfJLc8jipUKUNOfWWlHB",
+	"Tqa0gMp0l0XPBSmwzDohZiH9i3X0lVANtVdEFn8BjoI4cX9CuJyJ7MVewnY/N0SAfRaeaRDAhuLYBdes",
+	"1+Ky0EaVqXeJbMy4cGR1FfwECvHx4/MNBIOzTsiEf2QZOOx93W09UQxf9pARsI8FCBS/3sWM54w4mRRd",
+	"CJb/rr8e6Zj8njTnmeCdCW5LfNScipY7gDaxoHMGVxvzSiujsBbV8HkVgm6aVs+p5mnbe9t8SDkV/4bV",
+	"IvGZ+VISb0kFxvvq1Pz9iseICyWnVlULQBnavOZKltMZZJECF1t5DdeJJVRXcO18690sYGg+oTCGpDaI",
+	"zW1TTSTqh8rpJM0Q+E6aWJVwUsVV7oRcwCGPl6Q7uvrh3w6f/Xj85z98//TNqJegsSkxi1bBg0gEMxT+",
+	"Z0QzRjKZ6ifuk/58hRDCEeOT9XXX53pTCGiOWLFVRT8Y/1wYmVR+Hz+UfbS/+V1xnNGVt2FOn4ctcHgo",
+	"YH601eR8arqMMvux0t0ybGqtIEiyYWr+gi7DlI+A9uy37SX7lcwCQVaBJoBwhstBUaFDmdmt8DwnslSV",
+	"RIsz64cm4nxwgHm16urAahy7aTKXQBOulWW/McEuoHRfEwQVSw5lWlPgNEXuOsNZV7+2J/PUx9mSx+ES",
+	"AaJRRmRNBxpgQcH6Wcx4OnNmjG7Iih1DH9V0dk8mCPTU7YWg9fAuEr95Uz5LesQXymRwzrmrB23hxpSM",
+	"bbkSwfY+LF0ispQdEidiq/j03ImAZ396+gRv2FC7UnEr1W7Po7had4+3Zf63WR3rn3uXThsHdwDhuwTf",
+	"HN9j+rxF92Uiw5riRqEPik6mKnikjAi52J2vbFV3UXHeqNR+dtUSIFswIJPKOYPAzRnqBPUxuqCZ1aVo",
+	"ehfXPHHyrav7j38nXvokRCGoM6kMZxLYzfEMqZ2l+2ZnQyA8IzJzk6h06wtEZE1EIXluvhCbcovQVddJ",
+	"OuCr25Zg9P0ydc68Vm+8LsfghWkjjfp755u452wBeKDyDmy+Myjm4JMKsInrKsrjSH8LePLaVny/TC+o",
+	"fni2n0zLSrxEfLL+a8v1Ad1QyEUCcb6CKaJ5xkgXPFW167Py5iGq9C4i6/tl+sK9KSaq7pbpzU767PfV",
+	"g5hi4U5FtwX260cSItiCWVWUK20SAvm4EJe2ho1f2j4LuqmJJrIkr87u5olL60rd9e+gTGw/x0xrthvX",
+	"/8YUn3CWxb1ArVXLxcwBCG+wRPxNpf5+VvkGlTYcbx6yJdPOv73ep8ZCAhW+3qt17hIp2euEpBfelSZx",
+	"bVA+LWE72nkYymcq517x2PcO+6zn+i53sQASEeQqf9QnXVdkrS1E7hnhDuNdAyB1nF58rGUzJ18FMfCn",
+	"Rk0nmEnzFP2uth2d50kxeC3AOoiGNl4wg96XKnnDPd70e0C1/pO/FWwaNeBn9PjZNxG1ln0kN6/OD4+f",
+	"feNVEeDLVJOyyCXNWEscjGdsF65lH4PH/8GizRvWlYa9pCPXON2UzjF+F1eCSpW3VZhlciHsOoPzQfxt",
+	"0Ku6lFy/vblFEOFhZ9ip3ZLw3gBovHkaT2jBnwAA35O7ZfpkcPTt0eRpenz4B3rCDv8wPkoPv2XH2eEz",
+	"+s34D+kfs2/ZYPKkIqUnR08mSqLqs5kq7fY2tixp0JLb+Or4cSe2kGd9BzfAp20592qMd/iLfSkmvk73",
+	"+pb5uzu/sxT0wqdJFXDICHuJMsRjwm2PmAWypGWKW1wGEWIHJPgD7Ry9FfFh4w10h9PsDCxQ6IzD52Ax",
+	"WNXeSOev/Ro9Ee/1Pmg3fus+2fkASOaQoMfSu8/jgMAV7OB6aEz+s+hoGyT0DTjXMD6M5d1cByxzL43T",
+	"8e7Vzd67uGEzTz9ytw0RSkMVesan1riZuMYZhyiQAu+74zH9djli9lJld9ENa52wwXXDt4UH1EIQyB9b",
+	"LcTGAT9Ih5rTj1f4+2OEY8U/jmLaVTwMdE4mCvEb5mE7IivbdoGuWD38LYZpo0Bot12spUw0hEUrTdXx",
+	"S1BfT8k4L5Vakm4pqsxpqTxAxUSmpe4lJC3NBzmZkC7LpgC1MhSpVIKpKpGil5BpThVLiEukTuw3cwD7",
+	"6GaSITgD/h0gjLp4Zy8ZCiHNBw/sT7oA8y8qpP+adflV9BL/apexDXB5GBuEd9krPxRWZFq1BfwDXe0Q",
+	"Ktwp+lRepxHjVljixuV2kg6sCWFt4Tgs8eCqsBq4mjF+o9FVAm9rc4vcOAXAv9WrOGOa3rX+Zk17/0Ea",
+	"cuMvWycJ/TQ76fU4bIMkV0HFagNr243zj263mgBYrZ0vk+5YmhmkRKPDAB0/LuwKWeA5NUx9Nh/IJo4M",
+	"QF66uuUH4URdCvnRY/HchzDVmizWDvVumW7NyVh+v0xb21Z8/5eLwOL1phHRZZoyrSdlni//f1sXV7en",
+	"sPOJreI1FdOyBRgud9/V6HxUZOBPwhIJzIleKLsFgnDRJ5dimnM9Q7XRsgbIdQkz3xiiM0bvCeSCX9cI",
+	"JWv1J65yAwgCwTZdzniljnphgVATvpDD1+PUenUr9tOeOfG36+nuBxqz4THt/fz6ypXD6CDDvU5upy6j",
+	"vbcl+dPvX1ACsbsLoSaDxmqi9GC/eXDW+AMSu1cOvTQzK45SgJiFU5WI24+AkDJjdXbEaoEQ4gNvh6v+",
+	"uW0ffLlC637kvnphp1z3T6Wk2g/TqL7A5Z2RiqoqiBpXJOEamfa31lk+NLX+DVV3zFxQkeURYxOs2jiO",
+	"Kp/GEU1yrCZeL7ktmGgBnZy3dWFwjW0xJdHOkNhR0H2yH7q9kycwCTd5nKrz/kYvVLg3eldL/CdvdkMn",
+	"ZKtFgo07YQaaKIdCoDKGgeeWogpA7W6Ip/XkVoBL86wKKZw51LnYa3YDfQqJJKIgWKmu7tGq9tzuKK5Q",
+	"VVkw8UyeS5rOsJmxxkhPObZSCTIS3Q8hwSfBFlfEKBCtClpJx3GqoeNf7JxkMLoDiU6ZTly7X6P4uFyx",
+	"GDdx99zFFaDjdtIJtjm6D3o5H8vGhl2+f/f+5kUn6Ty/vWjB61gVEjhGsP9BvMGte3XHa5KJU/x6rmkw",
+	"xSps6nPVokuLDNLKhVfyYJtHVLeW8e/bDga3lvJQjx9dcK0+tOoVtWIHvcbJvYvuNO7yzvpcfBaGRiS2",
+	"uOdKCh8FqNuP3bNcFi6No1AyW1tffRZTqPe64VNxFTV5GZh8QwBQ5qJEvzhx9bYduIXQ6C4j3e/evv3u",
+	"9eWHi9dXlz/cfrh6AYjyzPTi187NK5x41as5OtP7tgSI5yXPs9UUCNf1sju02+GcsLlMaU7G9nG9glgw",
+	"6B/1t/cW83OuJ5M0DmFlO6MnGcDjrdOUR9prLtAh29eYGhGmCfB521Mj5g5ez/8gPsV7Fo8stdUeuPqs",
+	"Zr1BAvmtpPv7XuAK6R72di6f/6TwcVATtxmlENf4wj2+Y1NC/zPflPATcpXtR3M3DGYtO3i4N9/+ePzn",
+	"UW+HpOTwB1HZw4zJ/bZFlA9uEH7YqaSBlsHzSlHdXcXYLZ3Xb10jB8KS3FW2seQuCROzpApr0cGtIRdV",
+	"TkdSmYg5F3cYstDtwQPXbaItPyxsLiEnrlJu111ZuXauo2SY4buew1tTezi3zWVsq3TcToZKLiAl7KNr",
+	"bW2trckZYkZjBJLlgJmAVSD5EouisTxs3azeCXsvoo1i0Wj8y21lPnvX7PhqlZrfbi7r2QtUsz1bLwQT",
+	"2avP4FqBREIWMygkolWxIFgM9vggigxfAyiDd0eLtiD7LuUDtQ4t15MiP6GeoHXbP6Fq4JOzA5POgnqs",
+	"0Uh3idY75du6xmpDaxbOdZ8gLDMUhDbKfu25dAWbUsPvGYhBqESBUyJdj8HUOxuKEe4VDLLw1af13kNN",
+	"FICm+N4qkJpEuhWtgfsOB1nxx9fIaI303kVYi4oVtVX2Iw1LU8etRal+o+LNjPZru1UpHVsB+tp8L5/h",
+	"VfHY7MbmWytibY1cRm6QEbgxNUgouOZnZFSh144COE6PfXtGRp4RjKo0qbHjEUPRFRJ7wc8hR9kVNjGR",
+	"9c7ICJPYRitE5Nr/n5GR6ys8AgsaOL6Camc9FFgJIzIkOSx7RsaMT7s0Bodp6gvLYDGufHxU/TSpFjMU",
+	"UjkE8axJnfUeh92S/cqh0sQl5PlmyFU6HqRI4Tvj5LmEbosRpxWW1O/RkNLfnb07cEYTI/ZrNVnUVX77",
+	"FeK19vT8saQ5GqjVQztkKvhdC/YifEs90eg1gXjI5tD0J2X4/rJpvFZHfPFpIT7FMCDVVn6dMV1nxrhk",
+	"BQDdSilEmiHE564h6m8tob61DIeECLuDzQLkh+ZxbEu0yynAN9aPHWgiyvmYqYQM1tbxWAHBMGO2ERwM",
+	"Ey+rk4kT8i3ACkjBab4ZhGE1xFW5hTB21QBcqaoNgcd6ThjCS6yrw6Y5kU0H93Yhwmnvhc6w8tudc442",
+	"Kbrcp08gofY/3awMpraSXW/29By0QDrGsUoQplE3aMm0Fz9eO1shunOBF2qHxM7PgeKwCa+hns1J/49/",
+	"iFtVVSe4TSdj13zpHsXcoTbOoKaWNbgaIp8K0gZhEfQSebahpfUW7O69X3bU2j97vXdYK3pAaMJUjz8d",
+	"BBX2T795Nthcb7OtzPnB1c2hU3QwOImu+X6PYjSoQjuzV34KNfiIJm8VproNJ7pZGm8/SvbJ7mpk19nj",
+	"R4LbXO0VOHHdW9vu7mVN8m0e0V1IxZcpR2kggvOwWy1hHDKjOZ/4MX7Wcr6Qbk62+9Ir/1dLzZ3fprYj",
+	"iVeRFzkVuxudwJa3WoEwZHQaShZSx2TiJpCeuRQMJKC13HQS3Mq1Jife2IcnQWuLu/8/Af8Gf7K1+uXG",
+	"Wpt1/YtPZ6tTJHfFFN7Fu+7303vXMZa/z6oKquh8AyBeK3hZcKoFzGLvrVHtW7KbJuNXv6+DfAWTjmdJ",
+	"DH8uIUGqbTsiXbn/whezZUzJ4+mMqBKKf+4ctCl18OhW+dDRuHkMSNr5zuvNSHz9W92WawYoFXj4wQlW",
+	"pxKoahVRrVHzpiuO/e6yHcPANwwrJqoFo2MXG9TiVri6tigRu3dGcYZakwCDX21aiHdqrngHP4S9WRre",
+	"wQ/BVGk25+LDVFGPAWL3/0OaS12qeBaDf20Lt97Tc1cx3Gg9n/eSPHgoM1NMz2SebR3l3O3Nbf2Ldiei",
+	"m2Fj/E1HtZ6uXI9F6/RktSk9+boc5zyFovMoaCDFb/ge7XP8YPHymVUpX48fXSpMzy5Ux+oYS2GU70FR",
+	"5g4ZAkFN2xAwpIr4kt453SWTC3FG7FAoWrH/jiuCRISEjDit03KnbS+NwmdIpavKjrZ1QwkPZkZvKjSy",
+	"x1GVF4HejIwECrbOCHWVW5j+jQkPVZGAKl2xe0v8zlGujkFCIv3pRuZtlJc1wAEGG9q66Ea1RvRJX5tw",
+	"AVVVOzzfhJ/Z/LAO+8TGsuEKq9Dity51DDIwWUaW2BFw8/iBL2aH2QTQ09sejmko71yK7IXMYmmHmzKe",
+	"1epPqyvfphjF73Utd5oj/jU6XfQR7+46wpBTVOmBr6q4Qt39FDunQ4tjdC41TZJnLRaZCyXEcadQvoGn",
+	"Cp87c7CCVoWZSSvgFYOOBnEH3d8k31N/jVeRXkJypvSo/n5e3E8rXhppJ9gGEwqt+XENB9AGHtRDSAKN",
+	"DvZ3HzGIDsiVq7fzMSzYMe/E3KGpf8N6x4kHuxe+PoLFsE5okTvRQlEumOujGAANW4NFrq2LryxrO321",
+	"tgAYdn6QdfglLAXPuYY3tZ+G/5lP6m594DUXdy0kAIKXKDbl2jCFdV91C1+ZQZFRDpHFjXOIbOoPAVjJ",
+	"zqGFikm0FeReAmrvqqcluu0r1NXYrpXN8bym+ZJweXFCw21r73oNfsVbpua6rRrAWkAocTIy7FwROlWM",
+	"eZ8K/JJ4XPVrxe9puiTXMufpctjpk3e+Qb6RZMyI1U7iLMiR63VQsRFJCINKngQ8DaU2hNn7VndO6R74",
+	"n2uSyboC8WC123i8ACSoPW6++urmLXl69M03h0eE5sWMHh4j4XWrOh/4oS9uXK8P3YQes7WIJQ+KozYR",
+	"ZlVEFbDnrdPYq0KmgqdpPLnDvd+/mANLGR0UZSv1Vu2CYwlC0AbA+5eDmCJ2KHf06zXhM+IvIumeDAZB",
+	"A/II7USrh1a76u7VVKz567+2bkgN3dW6J7V7Z9uk17hPq3MBX+7V7f1e/ewzvDmInf0C667B8L/wy4t8",
+	"eROaA62vD4T3yvsHD0nmf8c0297EJcK5t3OS3R+OcgcZC1wHnbewT63dOVAMoALNh3mcX1HJnLlEYjNj",
+	"mERaDQA15kMhFZ9yQXOiC5byiesgifxeB08D4g0ZL2HQ3hkZoRNvRAzLc8yO0HTOmglFuhzb2Y/RQ1ia",
+	"mVTec9VA9Yp5S25c663XcnrpZdanw2I1tjFUW35gi2a960uu2ER+JFKQ11yUH/fo1ceLje725lFqyNP/",
+	"wEVSaX4sS7Bn1AefnpBUkt/3AgP8OVea+MGOYUcYCrOQHyY0NVJ9YIKOc/tg8FnGtfvQHl89VnUECVTt",
+	"uH75QwF+BUAC0Jp0BVsQuwhN5nRJaFEwqs6wFdYoWNSmPmJ+qm1+7vNpHLQs5oQGoC7niQ73NHa/b8LW",
+	"V633++utGP05uqYWgINPKNEI0u9WF821ZTFYv4NQBnN6xx1OrkOYjiu6+12PnGpzw5jYZ9r7kkyYzh+8",
+	"D+YUjlZvSJyYjNdA2yuV91ZlV+ZbDdAyA5OzbAXteQWEFJ95DCRtP3R0akEkam+krgfBb900sXPbDcEq",
+	"ELy1gjyn4od1++KPg+QT8IDtA1UeRqMIaUG1U9W7o2CYCogLWkb2+qRqQRXo7JjhfjIYnGEzRYBoREyY",
+	"+l3UtQl1bavsgxQQZle6WNbOBvekQyjeIRO1ivtVe9bckviBseJ9EUnYA0iaKEj0e2jPWfllPEdyasqq",
+	"i2s3JtLum211sNYzbF/X1l59ETBtwFvAQ6cNJAZaFKTrnIwaz8lnHmwurW0qoK0O1QMd+BYa77FkRsX6",
+	"dHZxNESlFqTl7WLm+OS/5qSPB9ag/WYwgNx1mhorV9EPq/jcHXwwr5MdLAN4U/QkQ5tkj0ZYu8DM1y1h",
+	"HV0hH4AEwP1w5j+he9P+GoIVl2CntQpv+HafITcHRYqcs02ROPeEi33pJoB5GGbaKdOjcdJ1uodVCT60",
+	"4+HB1/sIr/oHjbFDyJho7WFAUfXebKXYz9LAwtTxuZ30iOad2RqMduCK7iVbl7QegHfwID42uAka2o4F",
+	"hs5n8eusTfSTUrJbXbG3a+7WOiDkUUHuhFyIjV1L46XGltNUOBp7IIhGQ2EvIR5TReGgRpcLbjjNE8L6",
+	"0z4Zds4zSl73h53+Q7O83d2pQRpd2ndrL/vgUOIJL6th4p2IvJG5v4XEGy/YMsWWG/vQOW7AVn3oZD8f",
+	"6Omnwo5+pqICZMi7JHjVrPxqI36or0jYUoiwXi4R71KxI/phOFw7Xl7bAW2SyZ9c/RHdvzW0tOjeyDsm",
+	"3jFdSBHrXdGwFHY8fTvi9jPGx7Zp+rcL+RI8ay/QsfYl+3P/vGk+l+IzTGfjG26YKSO2mzSFNRXex/DY",
+	"rURz358+eULev3sN6u+P79Dwgey7eKqDumi1mfyvoZbi+ofvEMIL0idKOBOSccVSky/hEUEARp8g0lK8",
+	"yImlikUsj+dUs6fHBL+GqNqyYAio4ro1bs+edWMn4T5V64tR2HsAnXivNwS2x1yuB0C3RH23Rkt3D6vu",
+	"Gimtkl9CotuRrt8XU0WzzdvAd4hFbqyAS1Crcr5wLqZW3YLEWvtviFZAsERUAdRVG/hZdIdUNIRTx0QS",
+	"giGRxL1Dqtof/2lgiu83NYt5eGmbgweK1FNWCEILmufM1F3gt5VytVXnONp+cALDSnuHJlRqNYvvnn8m",
+	"Y7lSZeqxaUb/u/urn8p5Sx98vXJCLdvi/HLbRLGlg5fu0Z+Tzozql6xRchE66yvH6fP6eLfPhOurOSbO",
+	"UNPWBKjZJCjS9a1Ze8t1VZYbjyt8Wl34ek0gGCXynuU0ZZ1NrK3+ye9PTv7wh8Hg28Hg6PjpHil+Vtb5",
+	"RnBhph+RgshSEQy/VlTa2moEfvTkvXr6j29+nB+N/zy4P579ZfFtenL3+rz/t2K6S2pasAEvzv/w/fGP",
+	"UcAqz7U2JohJrCN9aMumQCtbYSgYecQYW/d//HSbkKNnZM5FaZjunXkoJERM4qKK4CqnMep+AxAYwm/c",
+	"DAXVZHQOTJf/AwLdp+Q5o4opMiwHg6cpvBD+yUZB+C616sNUIMoGgrO7QF5KleLQUabX0iMectnebOv/",
+	"bR9yJYSadIcdIBYz7PRca/zduKZpqoFtKDuf0CbL8uM6HRRoJNDkG020wrp+LzFibCa+NY4b1kwrWc0Z",
+	"XOE8kVX/tUU0vqy55yoegMuYwHpA35/RAbmgo9E+gfmg3SmD1sG6l0CTljoIPJbyzpIe5PkPRVcqKHDo",
+	"VYGLJUllmWcgh8aQwZWd1ommoGPomUOmgzLhAJk0IYLdMwVE/A+mZAJel5Hb4lFCRmt7bD+MbPIIf2k3",
+	"2sWaqBkKWCBVzHmakKrsanDpEHsQ0m3RkmGDVMVoDrPRZMaUS/9YLdVYUVtjYubouFXk7Swct0iyb1pL",
+	"gVuuaDC7Z7vktn4yscfotc7I2iP80MJdrBJmaCNdYQ3zMYmoaXuAyVXjPW/TEW+DyGesbSzCyayW3+Ld",
+	"u+dsoS2lShEWU362AtwJa5mwFXhZmTPED1ud3pmHUcL77evA+i2v+KlCPotENsp0VrVpY6xCn0MMuZ0O",
+	"ZxM+nhQXM8rFeXsb4D0QQki3+ldQPNMGhpoyfs/0LpicXEPxfOIBIf7z//rfsV1vT4HfD/yTO8jPn168",
+	"O7Ra3fnzixejXkJorkE9A3g4+6BvxjBhlg6cUHB4oDsghIbjb+j0/xht+2smErTt//iK6llLqgICCoYl",
+	"zN2q9fLWsy511or6t3dX/qSDpuR5K7bl1r79NGCynYAUV4eur47ncIFqE55OtXmrF6pee1DlXN/4zfw9",
+	"Hp1YKUvbyfEfyIxt7v5w+M3T+zU1w9/WLS5Y9Z6d4pIHHsjugZjwPTv0oIu94tPb3weAvp/e/n7RUF12",
+	"JdjWbdje/j7cgy3t7yOJMA59CJARALqYdBdVIU5vJ+nTqj9YUQ6iZKdhqtrTjXBJ9c7sKBm3SmDU78Ew",
+	"cU9/kgz2ylL7VoTR56TKMoJUGFy63XqezqwqMHIfWZHsgslH/438nvzuqD8YAGjSXGpDfndsdfNeS4R5",
+	"TYZEzt8jv4FGsOB5bi0zQPExcoUUgkyjLRlj7iSDTdmBcHfIXIwo9hJ0+z1U+zOSM3oPrgy7/b5+yM+U",
+	"0NxV0W4LWgUa50rE5PYiIZfvLo4HRCpya/+xS8baHqdlJHb8XFmL/xjweXZLVAuPzS9o81k9PFiLwSaw",
+	"BG8sK3SGMXiizktsO4B/vfTs9n/8dOuoaQ7uHPi2psOZMQX6x+UdZ34MbrcNP/JOntNOeu8S++tf04J/",
+	"z6woAit6IjfWqb66vb0G75qckKpLRJ9AwnjVkNFnjnMxzX3QzQv38+srdHp8J4fC94agBX9CCz5lolfV",
+	"Wr73Hjys7WaCKVq1y+amPxRDcSHFPRMGGtihCLcXB4tYJjLP5UKf2ucOyf+4efsDCHwBgLh98gbBn3QU",
+	"9ekIEe2GnZ7zuxDqMDL7drBLpaTCvmyjfw59KHvYOSXDTr/fH3Z+HmFvxhE8OeqdNTL+4KVWrwF87zmj",
+	"q/037Tt+8pU7Hk8ipQLQJAB9wlokGTV0TDUjXUoUAxzvhFCSKqpn1pIR4W4AtrBgLNNDQaArGmROafJs",
+	"8BS9O6N3zKjl4fnEMHVKno6qg/DTPqjO265grDib5MtGkyI79HXO7JyMWhI6pVzAppO5tITRPyA/OLBk",
+	"AC/LrEXPNfZAGLMZF9kp9Gqbz+3LGTczpuygM1oAWBCxh61YvrScBbAhDKpwiLldMApRO27qpGZN54yM",
+	"rjI2L6Td8OXh92wJ9VOaTpgdHF9DFnQJG3/h3l55kx3O6+jPh9UGHF4DYrgUI4R4muZyTHNSuE89rYO+",
+	"yu4Bg2jGlvZlsJCMZX1yg25pBBP3zkY72RmjGVNWc6Dku8tbV8OFFUOehAO6ADRrO3TXHUmPlJAvjZUa",
+	"NCNzmbFck5lllSktpzNDygJ3iJszQut5j9lSutFzOT3QMBc7dg2ZDeYvo1mfXE3QqQnj2sOox7bL8biC",
+	"fh+Jh0bJLGku6NIuxI49p8pqX439vTE0Z6dQTj1KiJZ2kpYG8TKOFaN3moxZSkvN7HdKuvJXeEsuF0CL",
+	"50KK5VyW2qfQazeAXc5ptRQG3gd08Wd4wYGXXL+9uU3I9ftb2PLr89uLVw6nElIK1onKDda1V+/IiqPj",
+	"Z8/IPdfcyuPzm4urKzurOoPZ7v3799ifh5KplBlJZ5KnrGc5qkPgbaT/E0ru2JKoUtSeCbzJhAMR3LHC",
+	"uLZYDlfy+ITMZKm0ZRNVJ49A1ZeqAU2OLzvAw7ZTOsV6AyBej8SCN7tSOuofyYWAvoGqAkKvU82diwT6",
+	"qmCk3ZM8UAEzMwklb2aWkL+X9gDsCscyW67cZrsDOAMfM8FeGbgP9lk7YON4XsF5W2qCQbH2AeB5LDfC",
+	"3a7Gxo129RR+93nVYxi/Pzk+PgPACst06jpL+2Y8NkuIxiqUDu2dTJnR5GTwbUKkSgif2H0Fbg43At/m",
+	"7nShpJXRSY3DXG9/DT+C77Gm2oQLTOpEqkfOHvCISdWh0yqzpPvs40cUtCfH36Ics/fX0g5cNmUlgTug",
+	"uSM2u98w/PdsqQGvyX4vnaC3vOmQCw/+onxJyur180iVTrDXuMt2ZPtNJbFAvgeNKSFcB2EW14zUvhQc",
+	"cii9oEnkCCALRr6kcpS4z32LSWTXQ4Fds4himCVEJrlcVJqHwJwkYmaKMfLKmOKtyJcu5qdPyajSoUb2",
+	"Th09O8TQJMEPhwLiiL0EHlRsopiejUjXEjYZBVFd/1VClITSy9oRUWqG07FD+LpCLNk1qtSGZYf4qY9E",
+	"wgXQd7zAY696ssLqIReil5AiLzWMWFWf/ulohFEstBiWQ4FqH7zb7oIlAiFd9lNC0D7LrUUJj2ScubqU",
+	"xlq19BocOlsX2LxsKADgxT4DQVVoymZFISQo0+qqedXkZHCUVKogzXNtTxZ+7oogR3gXgHwszXKmz+zF",
+	"QnaQW7FRD1UbuwCtYfcApKkj7LWIMdR1wlFWjqnVQDPZJ6I8FL5Ouyuk34dTFKGNyfRQtb159/LUiplS",
+	"WEWl2pxuJZUSFEkJeXH5+vL2kvzn//q/kWas0uBoLJdTWZpRL6zkge4VQ+EoB5Hs5dzZkJCWsBAuNYF0",
+	"R2/hHyMHReLurzMG3r97faATaJ8+umHp4Utm0tnhDTfsFLjpIY4yOiNBJzx3ME6Owi6/ktqMrPSAx5Hy",
+	"QekaitGfD51hzLJDe41PyZ/fvLaX0n08Oqvx811lXJNPD56SYedCSa0Pobuy20hLMfDYsNN3h3aIGQeB",
+	"rsAyIlA9hDN5J3NgAB8P00pTQU/5CO6u1cxrldtaXK6HDHe6d0KYmEiV4l2vGfRQjJfYTAGAZYiB+9h1",
+	"iSNZmRpA8NQHUMGt8fveKRnhQYxwdLipSKJnZCQX4hxl7whsgSaTPhuK0T1nCwhlWz7mKB5w7HTi2pL7",
+	"GjCpLE+HRLUzMkLpCZthOaxL9sCRkqHALiXu3XqETZPmXPSt8l/rsaf2UvbJT8oKErss+8HTvlXaQBS6",
+	"oDza4Pa7E3tLV0AJvFB96rUjb6ykUhjKQe4O63SUYcflaXAD0Znaojm/vgpwqH0bQgd9SwveOe087Q/6",
+	"TwHd1MzAZH8yptkUrfcpRkarw7/KOqednGvzHB+BXgZoTtjnjgcDhyxhXBkzLYrcibknf3OxOHSU7t6j",
+	"BGIJYMZHsN3tA7pvV/QMXx4bs5rkkythmBI0BwO24bPonP7PvyYdXc7nVC07p503iKWKL4CrCyQPl4Hq",
+	"O0tLsoahsptPpxramMj5vBR2xL8mnfUr1TntIHXD25+4vXoyoX8PNjySagxHAFHm0YT+vb+k83wEjWCk",
+	"ypjqkxHKhFdmnjsYDZGBUtu4kcgN31B1l8mFSIYC6EvRBXl1++Y1yZQsCsBQkI7pAJM2knChmTJ9MtIQ",
+	"AoRXWMWzVhEroUQVG4oipymzopYp7AlXtYEHzpzTMcv75MKqicAUEAESNQ6QD8GCWcYNppDgfLmz+60t",
+	"hoTfJNApMxe4rS/p3x+TRoO3tNDny/MfH4M43dCkCywd/ETQ5MOdQHX2jdPuNYgUl78Pic7k4pCbw4VU",
+	"d+3Mod77V3JxZX6Chx//CIKXtZyENqzQwYV5pFOB11jFatiZyQW4bOyshp0Hbn5Bp0w/+afOy+nPrYxi",
+	"hE+hkmYfRR2tP88qXS+4Vm7opIVcVhiHZxRDEXKKvhVg5OAanBgSuj2I7MCZSUvirL+8nG6+p9cOYpoq",
+	"OmeGKbtNztNrxVLt57VDdUL/NiZj1bSyJcX/578+Pi1eIwJGlAoxFPtz0jkZnGwnvR+keWk39BFo9Rz6",
+	"jfIU/U/dAhEAD1FRS0jOUyY0S6zifAj+DTB/sZ1bTUXW1GXZQxmLw87dgae46tkvwFD8myLn+EourERE",
+	"j7Wb+2Oxk1csL8gFs79xN5amhviGrQ/bdsPofGedwz6MSkff+fDXNAF0qlutCX0vgQpQQU0OBegAIP69",
+	"KwcdnOAZBy9BSlWGFVD4hj4ZQZmTa4AJDgfgTVY9saMBsxmKmTEFYM2ekRFPJfa6hEZkE0LJhH9kGdEM",
+	"ukSjDeNs8EzRhd7Mn27tVj0+0cFrWjgHHMAjUZkduzqILu66T+3Xgdu9uvaKweFiSu+nX/8Afr394vuH",
+	"Hrj9O+W2XLjc8PV8lrUzqSZGxkugp8c4nPol3lXMFbm6eQuuL++ronlu7UH4KDiKOmtsl8PI2P2TNJfp",
+	"XStHuBINdwfeVasc8BQDMnihIECCPhfs5pneobY+otk9FSl7we4v7KcjcJbN5T0o/wuqMvRXy8nE3lKu",
+	"0enPG1qI8yAfaMtppFqCFx9ihJpQA0nbLmimrQUdYOvAz108UWNkDbUTNyTTpHvx+spH6aBvjgekhx/3",
+	"PDatnlGomeiTK+H9GB4GScnSsBojn32E3PqTwQlkF65Rt9+Lx+Qt1TtaGAsc0Vehk9xi4alf54F25INe",
+	"2wWZUOVaemnjvppR7RvUGtIN6VOKfBlypuC7rRci6RRSR67AeZbpio5H3mtYT+dAe+pt9ker4h7gQaau",
+	"j7zLpg37z2vssMX65NZeI4zqTS01jWl6d0qoK5LwLZ+t6CtFQZVGKzorkb4qZU3aAZ5+82xAMrq05o8D",
+	"2Hoo7a7c5XXdPUYT9SNPgiAWJGn8tUpKfS6z5Wen/XOcLl6BpvHw8y999Vz/VNCe5L23Dna4WM9pBf3y",
+	"KZf3ZPDt9h9cSDHJOSYLnRwfb//Be+GI3dLjJfTbeAznnJUapoVdOGny+diBl4++DrbVK/qC3b/BYrPH",
+	"V1Xcu27cnuygsUBvOMrzsfz4VbD7S4jmabJQ3Ji63V94am66gA9b+Vof52Cf/JNnP2/SROvD3e6mcGn7",
+	"Ozgpjr+0k8Ivo41AMNDwVRDIW1GVUzvvVYQ2Pi81oCh+AoEdlwAZQIm2qcbXdIq98yGFQ7upYksP7KDE",
+	"NemOpsy4MV1ViB71Tsko53NuRkldL+ATUIYCnDPYu9oa4XXFwcgVSkIO/ajqo4Sp/y227Np69N5i2+eH",
+	"dX5Otj6LLaiwPmLXx1/breg8Kv3Xy8cikMg9sHQHO19BlrLyAXL5aBepSV24nTnZ/HT7j15KNeZZxsRD",
+	"rl512QKyaLTlwqK9Ls7PhRns7dC9hMg8q7hy4nPZoOGNr5lx1xCvVesNVOyeswWch27cw4zq2VhShBBq",
+	"9VOtl126GgAmAD0eTdX3txdWCSZSuHwPLefMZ226PMyuvXpDEdTC9XzHe8zIkhOnoWcNrX28dPqbQCt9",
+	"SRZMMV/5511fVQQeE6jWdrm5oS23+EW1JY8pJKqXtIiJ6mD6n0zjD6ZY0KBpnoNrtJoQ5CEaJFQPfeM3",
+	"fneKrLMMmvSIfPvQNxCGqoaoqYjKFj5F/ibHaFeBzxJsP0uS1kBD2pywhXM26DPfbc+Y3Pko60WWbChC",
+	"uqOmShWCavs6L8OhWpOugPJihxMD1L6gMBJYo6lzHgGOBOQeruQQAlIz5uYgxmvVLRhq5k9dMi9aqv63",
+	"VCwxATFCwjixN3iJHiKLoibkI92HCER55GJA7RHi3sLj/Qfw/1+BbVZdxGvLVV3NU0WrIZmC/8/nhKIT",
+	"07LmDPp+C7l48L1kOZ/yMc/dlWyVFFhHg3cuyA4GpyCZ0zumLUF7wJ5VLB8MsVcl8UPhO0riuJgINGb2",
+	"PuGEcgaYEhzyqjE473s/EmY38pQcu6ZFQzHyvzklE5prl9JLyQiLb0dEU0herYrJ5lxrKOw4cMUJMO8l",
+	"WcpSYcuNoUDd0a3V3siDhPjHyyKXNMPHq5X4YhdNoj/9iyxVsO76aaqYWzoKc5b1yV9kiSgzMESV4Is9",
+	"WypggY3Dghj1lfl90pw54okA11qfbK9FfuIdvgwI5tOV4MfXU8N5RjkOZKAGOaDUEzbqHXxi6S0hi9nS",
+	"/qP/a9JIw8U1s/xgmXhpK/Kau9bHD+IjU2Zua5yAV6gCtnIUaycouSCFnRHUXVnJOA8quytu6FtqdtX8",
+	"Q4Wp4B7WvVMS1DBQEcp4q1aHxbG02Xd9wrBOSi6sasoNliqUInP7Fj4MqaEYEuolqCg0dg/rQ6FuZ+Gg",
+	"lV1TpRGqv6OkHjmc44Em4ciQGPm3sp5/1f0SWiFahaLaJ68xcIHhYgACQpMDIU8IN8HuNHTmsKN4XT1E",
+	"57XtXfVPGArLciSeV5+MnGI4cinxKBCqSbWq56EX6mwoRuCoG2GGa2Avet1LCqarH/kPUbcn1xQUJcVI",
+	"WhrnOtDMnFqbX2vffacy9zGGjfaVDjwFLsxgn0TrAdz+Z76XhocZQJOmxhkg5wSHaLZ25plrvnjH6khB",
+	"nI1GrkncMQYlL0GhJjoE9vGGJfGRwG3SGChjE1rmBiE75/Qj1p1DGlBVhX4Uaf7xmGz8jSOqjUlBzkyp",
+	"GAJGJzdQ1Rd1RnxeQ63JKHVSrZ4WUOnplxnetQfz9ZpXHc7WmHqLimCfbiXtr0hFsPPclCIdKOJfi7Ee",
+	"TCl5rIN+8s/631ebPftXoQKxpxFav+PFLl7OL00Y24niISrhFwoPNAICgb7SdfqOq80DIX1GqEDHSq4Z",
+	"ORmc9B5MU0VOhW5VArGmFiFCsS2W49cpNTSXU3C0eJgTjwjiPKZrLap8lys5GQq7OMPUXFuzhwpUFjJq",
+	"6KkzoQ32cFbM/4w5Z2NTq7tjzJXPucfs0OCmmNMMNcRNsAFckPc3JJN5TpWGcqGRffE7alzq34wRRQ1b",
+	"SXmwz6Cta7XjJaOKdAf9weBk4HISMCOBFPb/fjfo28/FUPzuaDAg1FSus16fjGihRjX2AuSmUSFKmnPN",
+	"Mny3VR+ZSkHfrKZH/uPfydNvnpEnQ0tS8xf2Tf/x7+RoMIDaRAChw4J9du/Cjwvpl49uuozrIqfLPhm5",
+	"ZI0RpnO7vA8111azUrKczqr1Wxqwcs4dNcKcnBKvQwMMjAOi+Y9/J/Vers1o6MHY3boQyKwxwO9JpZmD",
+	"8j7y+2YXOwoyC2p6gD6YymhMtkIa0nSJ9oCfPx5L4+jPatMdPBikUHLONXPwQhiuUhwRMahYklQtCyMJ",
+	"gI/FlMicawOE/ZiObPuCTcIxuLf6sbIrYXAiJxPmGqp7zD6dhGl9ngfAkezOtCLRy797wKgow/qpImBH",
+	"qY0Xk5CcHZmNQk41Y+kd5ObWPjNXwhvwnCl49oJ3gLLuCr/XwjW9xJfWNkw6bVjhy37YRwpdDyoqrdAD",
+	"AOFpzD7lghEj0TDa6YJBvBWDP/ocn/JmMk6Cob+ldg8Ka2veYpJxhYCrWQXFC+mbmG7l1GKquJnNmeFp",
+	"YM5vdGRhIFMatpv5FTQ03Ck94Y+722MVMuFOA8fA/79U2NfuVgs/gKvzlYd6f1Ff/0/rbiPg9x5bDWBx",
+	"QITgpSjoMqm8s+CUsFrHg3Uy4D6H7retQbhX4N3xXKwG9qjdcmuRY6xcCpfnEpAtlWewsmQoagdbjId6",
+	"QIGm4HWKmOVgECyDUmSvk4EM7g8FNJz1LIRApv3fWOoqrT+aszVw2QoSQcgFKn+uRtVyzz45GQyGwjv8",
+	"NcvtWCtOv5yK/kHdHRM+OKtqj/GzlojIUOBuVXCqzYAIVnq7jCKInUfiNb0zcnJ87Pcdj2ooZGk0z9i6",
+	"CIFij3GV/rd2ft2DK6HLyYSnAMXhPj4lv0PkK8GDQz+w2mWjRy1vKMqtjW2rPrYHuueQGbDkFXpogxh1",
+	"bWgxaJrs05+WcKtj8ya/cvLHh3C5JjOWZ9H4arNx8NeamdvS3/gLJ+huN5Rd0tS6wfzVSocvGTo+Od7h",
+	"ZbdSvqFi+c4nYXwOMXSu72pNOiZ+PoeEMeCi7Kf6vlWZfvfygpwc/XFALm7+7ZRQD5Wl5ALiIMPO24IB",
+	"WoNjRMMOxGq6ceaFcnIoRlZSjXqJj1iADe0cl4QbNl/NvIJA8bBzkUu99rI+weEQT2Zk5AiMOEyHMkwn",
+	"ZCzNjHCR5mXGsrOK7bufuW4RhtWhcu0TrByGk51SDX0Kr8DgkSZGZtZ+vmUfDUlZnntQK6ILqBmaMeb1",
+	"Z1UKLPubSDUvczoUXXgbBL0BjOdPo4SMfm//79D+338fJcTQsRUJ0LKETn2iVg8LEBXDqj/89cGoRZO+",
+	"8avbm1k6//BLJee7eP/c47dyF/efYR/NE0d7NTdb1Zlbat3dghLXJo4aQ9MZHCDqMVbcWmlaMMUlYL8i",
+	"5cJcXDXi4QuuPYTelkn8mqIR5/auBhRduesaAQrEo8DteTAvabqinzh1CfTWsiVTxWoR/rJ51a5ORLQK",
+	"AJJ2oNMWmJeI+kc3ZgInQ9H0dznb1+HyRfVKn0dpeUU1CzDHHbK+VTK/HYoDwEoNFEurL9HcXvKli+Vm",
+	"B4j+6Mrq7IdWzUIFUArL7RzWnguXx+6r27wv6LP/kolmb1z70MjFPq86cXxJZeJfsaioZgXOzqJVEDKM",
+	"LkRSnj9DSvMKL2BU5ctDxSyNeUbbmr5WKC5SXtAckM2wKNDf4zVt4izwxgdcQ6oJ4wbxvps3q8A5X9oZ",
+	"vasn9LDr9ZiXZXWmbeF1XNcXDHT9um4BuHR8EF54l3hwE6z8qbw5SHSgwELo7RPja3WJbZMI7U1gczjZ",
+	"fynGvgOtVunDdR6WZT3Bjf2NgKMEfOnycmOEm5Apv7eUXRbY/Ag54YPpt52jc6GNKlPPzKMaXhVq6GKp",
+	"GOQt9TDqVjN5BDJAzi1a2fxQjBTDKYwq84wItljx0dbj+qBGGGhNKrgnAC5uapOg4tUAvcG4M6pdkqDz",
+	"kFW5uvHUf98r7irYpF/kmn9+j1ZkaV+tVytU0xEv3aru1by/sIvrX5o5Xcyk1AwDl1hnpsN7F3Cis8rZ",
+	"KBU5X2Vm+rMzKryqG61QLD1AOEmkXsRpqoxD2fCRI5+gmDvhDLV1PRPf+0sbcJ+fAbxbWdcvdPs3mJC+",
+	"e8tX78L+l+YIeApRo/PMNW/Is8qhba8ehO+yz26RQocK8ySlIstZe4bbDXa3AE8TJSlNZ8w7ca2SOoW8",
+	"CqhxdOjfTOPDDk7bsgEOIHBdTLSvu16T8bLSfvpkhA0KMQEj5/dsVAM4Qe46IKtrPSlzMmEGq6AUc9kb",
+	"2tDc/6KeCHTxGDMmoFkAlEuhtwzWDG5iM7MMWk7IiOq3E+iWKTIyCjrAjJoFlKD0QMMOGNfOBCst/bC9",
+	"ftUQBhx1ee6goSlUIDv8a9iUundYY/hqrD65fP/u/c0LH5q8LJUsGBUACqhoTp5TcQf1rzxf1mUYkBaH",
+	"8YMC+qCpOzu0fXt3VD0FTsFTIgsmyJ/IjE9n5E8klwvyJwJg170z8vz24v3Ni1tMDXQpXewjBjGr17pl",
+	"J/VJ2RdjGYUdvE+uFU/ddjfzC3WfXCOZIDp6DA84Cp31Boj3wtHuTskvejkfy3xjhopvfoWb3kk6bv3R",
+	"flfr9UD5srkjsGDsDtOHFsrrk+KWU9xDR8BIJUPnKOsk1ayOon23HtUf2djlVlAZ+9CBxuPL6sULX+0J",
+	"t1Ew/YmFCxsS7F7AdhdIXq6ZMs4nCX3j6Yy5JLaZXNTZGi6jMWCi+Nudsu3mzNBNaeVv7PePKugNjR3J",
+	"DVbz2Oll1D7y2bMarx14vyXhhIxLnmdVzgToh+KeKynq8EpVYxTutJ3+Lvtc0CUowE9c1skGUXXrcwin",
+	"YLz6OrDqh6R78fry/N2/Xd7cfnhxef325ur2w/mLF+8ub24ub3qADu1/jjmIiBU9FOcCE1kxCwM76tX5",
+	"MaIqEXbdzMZVDVrcEkawKHjgvFrUo4L+hO/amBDrp/MY2bA/zZgCNHnoROKg9AGS1XWZqHsWeyrxh78f",
+	"pbg80mv8G0wcatJIg+gLxTJr/FY5Yl0ra2lqSpqDPIXOoRkU1M3pkmR8MvEo+qZutArRxKzn7CGfCtvS",
+	"E762oBA/Fa0mjJ/VdY7rwbOhqPJNqa5rG+ssMZa5DAIoh0BgfsjTLqSmOfZsxZZnrjeNX/VQ4Lqc3rZY",
+	"ay6esTSnCjGO5hJ0Jop6mZE5U5h55YQWOSL/rQftt/RQ1KlaZmZlgMyz+sHfHQ2SwWDQHwx6SZjalMKh",
+	"sIwsmWtnVvUCI8eDY9e0IFiZTynAuCJoxm7XHNLnSEgDXT3QBWiN2iS0at0Nd11zqzkXOTUTqeZWtDGn",
+	"Pa5M3i/A1UseH/cJ5vABIsZQuCpWdK5xFUY3EaMRMbV5ZUzP7R4HNbPdk+PjaC27IwB3tb/WPK+Lxiy/",
+	"PpP4wl8j4HfHg+PPV3rgqPNCMcscYi//Adrb1DizQDgIoU260H/fc9L+PEvIsHPD7An6XoxZaTjTw07v",
+	"NLg9nuTg9pyFtwSbHXo8XXgXtsVxCM++WRveH+e+0dAGCfmLrjpQjq7f3tySJ35oDeB5Pq9hZAl75NxL",
+	"kHPzm7fhF/Q/IoEHNfRgaAGLdSAASlkZt829sFUSrzsYankMd6A9Ufsd9Fa0V8G7QP1k24AUnAgwdRk6",
+	"uXpBdAkqxVCMXlxeH/7h+6c/Hn775zfHrp3pijpYVWytaXYVZpcTCbqy5yGBuJJPeG/wKjl23NjSPqml",
+	"yphZwzpsC+6mMxSBUvrm6gevmCZWxPQHg8BHclY3EPdpS34tVqOshRDU0tU6zcHt+mvts/iC/kEPJlpJ",
+	"e6vogN/E9yOngVI9FNgxGBiQgzGssBK6z0KPzlmFTVBPrDvs/EWWOPyzaoChaAN26JP//F//z7DTa+x1",
+	"JVRZn7yI9P6ETMf17p+aGDlFTBFrl0NCOcvAQQKoIt2nA/jjaOD9Uz0HI6ZcD72h8PvdfTpYe/iUFFQb",
+	"h/Bsl/vtegviUZ94f4qhdwxicEf2o1Ms9xGH6YzyOhHeuX1AK4WP+uSlVOT57QVM7fL2la82cP1q0RYm",
+	"VtNOyEiKCzvcuacEa/3Oy3RmNxwaAiLRNLz7VUUndjxlWaOi6v8lzTH75Dy8hUMxo3oGJDQGTJrMIZSl",
+	"Smrd0KpOA703vMcwwCxQgMeMiaGwY/UP+sQLzTaUpu7J4GlcYQIm9LXrS+EkfyF1yW/RlpR4d3l/y4f/",
+	"CvLhb8CtTA1ZyhKutffVGhlKfrwi+wj11VBiJdJd8OLQjb0RG1e7rvU1mip0xYSm0mEme88B4WDh+Hjp",
+	"0PRPPfSNz26wjDSAtKl0BRSJAWgu6YYgOlhnWgktryfLqhuylW6uLTnIGRjJF8RWcyd6xifGq9y+MCeU",
+	"q1gmZBZQDa2GQt9xbJZ1Xj1VvREa5TtbvSgYVTpAL+1XCL9cg+dyTsUSpC1UCUGPeOiFXhUTAbzPRvxf",
+	"jz38XxH81639N+Tfhgt9VYv7bLC/DzEZ0Hzc7sFzrp0KigIzFgD7rtZrrKoxsLaEf9qXRELf8OB3k9ra",
+	"xUbhtU9uPUcerzk3QfkkqKSrmRNOi/IwXOweApZtSRQwdxw6QAfwfKPrVtALcy2GwqnMsZuPq/nK1Z53",
+	"4SR/S5z4zZWxMXHCXYazqNP4Ed0Y9gvHkW4gVeHJPwPDZRPK1Nov976IAeDe1wQ1tcVWaNoIvxqQqYrb",
+	"7oswtb8+7V2oG2OaE1mqQ7Zk2mmg+zmHfaGVdmkZdDIZCudmxvdDnVcYQ4Emzc6fuyrwrbB6NgD8AlC+",
+	"nRYtmE6GwjsQqnAPeJyhOXybWlrtwGPiALmXbAp9hsrer0Nzq7auobpF4wm1S3Pl3LrwVEjD8ME+7LGO",
+	"Avh/rlY5tkLke9KsHa7wK6xwmnNTeez6gEhRYWwh1aozUIKCsGgd/UADEGsLqywy/zpXZqjKnAF2bakB",
+	"nUT40uwwDOsGtDfGGWpJMFOMSgbxO++hBuD8BlZvtTQBHqyR+fiK6tkoQa0QKwKaI1tDfkMNpD/+/S05",
+	"f0xfU/rseXNRgRL48y9bcOky05SyhyxL85sS+JXUbPrApj8f7ELgXTvAVrqoALpWn1XWgucfu7M9d+Uu",
+	"EK96I+ML8upbStzAsv2XurzvGmv6zYD77e5uznx3hNKw4CqN5FHvLKSLPYFawU3dQt4XVp4fD1x+OTpt",
+	"dAhFXyVgJSuIWuClth8rJtgCHcx2q3KG2YCXkOkGHcilyJcO+BAaT3u/Y5A/5tpwk+6wE8Rohx1Uakpx",
+	"J+RC9OomUwjfhf14KLyGhNBafXI5L8xyPaG96oG1ZG2tpzBR+9xv3WOq6803bQLv5NbMeYxkxXd48IpZ",
+	"CeNmYo9aiuWca3u+LcjVVnMthR1xp5xFJEhtqGm3AUcVZOgISUVDxNq1BaeG5Mxn3dd5gZWXZFR1Wkc0",
+	"H0z2g3B29Y2jPK6qvu99AoTKdQWcmUFUQ4KEzRnFICCfWjv5WXLy9Jj85//5v8mzwWCQDAU6MKkmw86z",
+	"ZDAY/H7Y6XmvrCjzPMiHCBJ2XY7CUHRHdU7E9fvnr68uIDXi6gf7ydt3N6OExJ+4ePv+h9t3V5c3o95G",
+	"Kr6B/X50EsbXtLX/xdySR6Ddq9CX7HkLvi5pHmeAcvzJJAxc+AmYz4f4ko0tUwANG8NW3p5DS1XQez51",
+	"/atdiz5ATcWqIfR8AMEvsFLepbNxc4omlI+VyQlmExfQltN7TFyUI0wU0UkTir4JX6h73jTbx8yG5ZRF",
+	"IZUhhqd3zGjX8kkvAAB4yUzgJmHa8LkUfHV0h1lBzt38G306fItuVYq6zUcLuWMkDk/l62xjEM5w+035",
+	"tfhmXvloLTSJ8TFbj81ZJV9uc1fv64xxpPfEkV77RSyYqOizduyJik7dn1AHlp3hvKdKlsVq+M/liD2D",
+	"VjEjOmU32MiwilnnUkwhNmhfBrqG3QyPjenz2TXClRlXhddWNXGD67t1y/s6KboxydZg86/T53gb8Lfd",
+	"KBgf3pGGkxZn4VssnF9hrQBwSw7O85xMOMszLLjzFucBarkUvwNUM6v71h3wmIBEEkruac4z7Jl3EEAA",
+	"w6cuacajLDo4W6tZY4TYJRLWTkbQubtHg8FQpDOqaGopDyoi/G+7Vkki4ZdcEyMlXJU+OfdXqsbOpYLM",
+	"ZOkKT6RgQ4EJifXscLJSWcFwine3LQFxtGBjzQ0boZtfG7rEnTmFPqD22gK9uCpeJoucrS4fwgUTnueQ",
+	"FD5lRtftt1y1xriEZBgrqO5YYdpT8hrX5etOzGtM9etzc9w8CJ/2XzhRrkVPvmFNopYVf+k6y8TQ1AAg",
+	"6T4sraEcNwUyVkqAVG2PjAR5sSg0uXaCuH9QRTt8dizXZ+RkcOLZlvMIeAa5fuXsOA+7cfizXxV44gXu",
+	"3m+uvM9WVmI3tNbqQBxgXMs7laBO8LPqBq3XSbEi39CL+7IutiTwqA/V+SRMlQCcu5PnvBLUKPTmtOr4",
+	"g4utVOSh4K5+r07OsCbbpFTgu6xeRmu9OrjSNM/lAhyeLj/2sCx6DTjVyPVH0xP/dN9H778ULJ4NVuTL",
+	"X/j6P0b4YXVV/2qy+Tee9RlCh6iXVkxrvPS1I5+dTYV+nQ3OMMsdQg+QDtt/ZAlZKG4ME3amVblL5Qp2",
+	"DtqqsxDBRRzooQDbHA0RuyLIkueCG+6ipeshh9rxm/jggViprOkPxblnPC7JAdpdBPO31tcUcmCDKIOB",
+	"qn9sHBZnStawvw137BFvaPCeTclANSxPuMDH8NVeR9+UoAmI0ad8WbdY+fRoQ5tp/ZPihulmmWUwlbpD",
+	"K5K5JUag062lWOjm3BydcPXtrhndR5MQo/gcomozqsnxwIrPbxrW8lB0TwYDyK+Bsj0oFXMmMwjjeu7V",
+	"1Gs8uox0Twbf9s6gxt6hJiBozHIoxsxJYoQ6QBjNFqLV5XjOQ7L9alutrE50L9l49Bg3D6fUUhVffblK",
+	"eb9Vmn0NlWYzy8mXslSEfSyY4gA31l0XT729mNRqXmzIC5/MuWAbkZaWD7mGX8Yn3JxjW5zD819tKFD+",
+	"L9ix+acZcwkYfl5Q1atniJlnNYaaAJIA7MslmJrGkXwmSnAMYRMxuDK3FX3iaySJYIr/akGCzWHNHerK",
+	"9iKZzfr3k38Gf+3SfyVwvwWqRASSqb9rQ5N+WwrvRr4FcIEFNbMaLbCxkl17bX5zEgUv/K3tyX9RO9hZ",
+	"HAECbUjnW2zhz34bd4eh7h5ZY+DZeujM1VvLwApOyGImQWBBKMwa0qyhz0eQqluLJ39tt/Sx8ns/1Yb4",
+	"LcX3vwxv+Z6xooWxyMnE9fA37DG4DGREPjme0CcZh2W1p+C7B24X8iVNjVRfq+leTfAFTvjru3VvJ5Pf",
+	"zPKvwCy/LZXAG7aQhxOgGZCETBh35qSL8TksNtN6IVXmkjpSmbHw9sFN2tlAq+8dE5uvHX7/67l1l+IX",
+	"vHTvWCrvmVpeyCwOvf1WeKgJfBCO0UGOzzAEmDKXubeQ6k4jEhcX2jCaQdt2+Mlv9/erub9iw/V1iIf2",
+	"xAL84aL4DPdWM1MWm9AZTamE7yqlWaqYIV1IasYuNYjNN1q53iPv7deNaXPTc+o3RodaF8xre1uKln5S",
+	"ZfGZucljuXr8LG9gq9v69uLWGkloloX2jNsVtFX6/6qX7+G+aUOVIZoZ4zq+UbG+fQ+8L2OaTVlrSPdC",
+	"zovShH15gwID19ANgZ01VkDMZcZyfUpyPmGGz/3zkBViLxcFULJGlYLv9oZj5mxiiCwNVtf8vaQ5+uGr",
+	"9/QJYKCN6koBDzBmZDEUObtn+RkZFUylTJgKSGnOqPDlaGYhSWotaMVpggIF9oVlVeCNCzIp87ylCOHN",
+	"8jls29fqmsfZbXPKw9H/gh75xmQcfgccH6KUKjkFAEzHN+yhP8jxjvSOrV6uncK4AYjLGQn6tD0fOyEH",
+	"fiBNMgmpwXM72kEyFNVXmJU8ZnXk+I+Bw+cgISeDI3LwFtqRul9A5+lUKsVSc9Anb4VvFYQ1ke+viOZT",
+	"oQl2a8jIVDLYpye5nPKobFlZ9tealNyY5VeIrg7zy37TML8CDRPPomn+dZnIfH0dlltrpjWX4qHWIJZL",
+	"t4rJczIy7KPBxw61UYzOR5hEqmFKI/jmlOA1zEakm1FDyeifw07hZMKwczrsDMvB4Gk6zeWY5qT6xn7I",
+	"hp2fRz3QMX0tNFtAMRbJqcg8EP5QVBx1xrWRakm6kRrvKuklIZoue0llOM+h5DvngrltPH5GLGsZijvG",
+	"CsuUP3LfDy3NpYZad4cl6Eo4rKQ26YxprGvkBlO66h5idAzQgvZ8AAZZaahlqRBiYDDcRGi35cqCR4oZ",
+	"tTwlTweDwQjbYLhdBaU6WmKFo7zXTF3iCW7lG2vn2GQcqx7tuN4LP/wFJSu2TDrUdaU/MSzPfYGPC38b",
+	"1xeFKzKXgi09dT7wrkykmkrTkLBRMwzTFzU5uJpgu2NEwmcfuTYezJ4al4OVkAVDIGBKFNMMaPQOywfg",
+	"omOlEF6B5lAJMfTOLx0KekAxZRx+t6BLV3UVFlFBtiCWTz2xorzxVaO8KkZ1KzvwlQrbl41Zfn3C9jxN",
+	"WfGgAMh/vQKgS5ewWInEw/qy7Hytw3IfvNJTZiwP3ZSmAt9/nfYQTK2FVdv1/frqVflUsOyQC5j+A9m1",
+	"Ozu97XAjWUeryOjKoBfWo7T4bPSUanbIhWbCHvc967U1j9SMqnTWaYkoHw0GnxJS/nxEBqXvu1FbNVGq",
+	"FI0ivsCeNkFXnC8CtR3EENGj04aIdp/W/pixlHc6cZ4QaKmG6WyAj5FnxLXvA+dMt0IxCZrBVvnxmvyD",
+	"KdmrGhz9Ou7DJWip2O/kIdAD95wtkMzDuyHlNGdPgHu26zETqxWM8Nl3LOPWah/VBVIjtMr/D3zgT3aw",
+	"EenK6id/MtIUox52hnOB5qH4Dr6rITzAJQC5WTRnGUmlvOPsDDsPBjCNB5qMPO+HxlWA0O2guYdilMqM",
+	"jUgXtGf73gv4m0/CMTADfcXVCM0A7dyJmxnAevOpIOBwOBkc1RXjPlpuv7ZcChoMfyygI0uNeCkndlEL",
+	"JcU06maD17xGwfVVKlDfVTP8hZSnNsF2A/KBcIEdi+ByIOCjtqd+x8Tot6ySX7+y95ILTHtzN1I53lPd",
+	"u6CKtckiKocJQLll7CGqIbJI/+72SAJAEHl0JMOSqu22K9WRGavbflx/f3Hpy3AQ9cn9gQ9fvSBAxgd6",
+	"KISEfG1Ii0OvKBd94vmwrmtjTakEKSjgLbln8ZIMhZFxLo14GwINSXBdOA4JLl2sSkP4TmyUspSl0qTr",
+	"t3coVhgwrDJBO9a+s+Zxo94ZWZ8FSIaar1YHOBTNMBBsHtdw1iyLjcQsNY3Q6bLgmrVzXL9zu/Ugd9QT",
+	"1deOByd/jCpsUdXPEkXrSM++2XkgWOleA62qhU+xa2aTfp/T9I5w4YOYRWF12BmjmVOdX0tk4VvcRV8S",
+	"Ar6FbSC3ONAe16S6IE3u8XCeAMCRrQwhuKFWjVVyoXEyjpsBLwA+0L05fvZNL0G+4doTwZ2/Y4VxWtFM",
+	"KnOY83ur5DRUpD74DUslIBK48B2bc9ARQXOz6wU3psDGTGaGXRq5htQ+wMd3zRIBIh/drVKQ0ZNRH0rV",
+	"4YK6aXve65BiajDAPjmvVCfHRQRbgGu1hHYP1CAwTtVOV+R1xSmZ5HKBwFIIx+msBApOklum5vpPVt0Y",
+	"IdJHwZSG/iw8vWO+PlYA3xnLj74LJcy1LABYrndWM4eVPhTUBJ303EENRbANik25NkxVbMtOZ9Qno5yK",
+	"aUmnbNRoHIMl/3bxbqntzAgi4LtxIjzlz8KLgk1tjOd+PpYyZ1S0/94vu/HjTYrca/+DHZnRrb8l9hY7",
+	"VQuTTJjICsmF+dVyp+ds6lr6tmg1D+BLd8u0lR1hGxPXWFWmJWYjpKVSWLAsBQHcWiqypL6Vrl+bQ+eG",
+	"khpXhsulSIai7s+toVlboI4LtN3olHKrYNDUwHWnCB+HIP5Za/7B98v0q80+sHPb4G470OT7v1yQlOpf",
+	"Ovmg6Uc7+P/Yu9bltnEs/SooV6okVVHyJe7stFxbW27n0pmkE0/sTGZ22BvCIiSxTQFaArRak+2q/bm/",
+	"t/YJ50m2cM4BCEqUbMdOrPToz0zHIkEQxOVcvvN9eoEwM5hpdubcLqx2OR80VPctawmmpBHIuK6J+iIX",
+	"XaZZO1nWuks6fZYATVsSsWSAcoA+JhTLQDKwpVmoGUj68cQs6krZ7Bm6EuxCz77bjPtmJfZezQdbeb0a",
+	"F2+dVPbzyiHXyuytW2yryiTscvuUrVGsGgnzaj444fr2qK33WhSbpFHl3mMlvkuLja4uvBdJq8YdG41i",
+	"BC4An4X2YjyBhMbaKPFdJl+tErcZVeYOQUA8UFSgFwhHL75PY5Euxi/URDjZrkomKPMLTBV4XVINROJp",
+	"+onwEpwUYOmkwnjPL9LMEULv9zlHwc0X0VeK3r6aD6gWd3OkebZR2U2Q4qmlMKpd5EtuHN7j2P1UPfG3",
+	"3U86S8Vvq1NPZwA0coYjSGQDpZL1UzCWYAwfjAHT1U5OcBZ3n2baQcv6wRVJFMvkL1131fl8Krpv4Um6",
+	"z6TSMhsOrf3INJfphfrVDo9v84zcue6pyrPBnLSpOfQFKHgxyViUkH7k3mxSZcFUkY0y2WNnSDzP5wwA",
+	"ZIzLudvm/fig/Sr4YBxLvCqMLLiYN93lfEyWq1GEP2YaIUC0o0BrpK1tH3cxN9hdLaQ5Yhz36qpLmIpV",
+	"M9ljx4FqIvAFH+4dRr4E2/cYO5QqAaFqwiT12OH+XhDbsR8MtdlAVIWVMqUNuRB2eO30m8LAuvyZCxKB",
+	"RhyRKcYylsfs9O3ZOQqOc/bi2XnffrCA0b+l6VVw0DTUledKXaLwS4p30eeiAH0sXQisx87QicU2XFLJ",
+	"/uXk7N1zhiEHlmeXOJ7YgNcUh/yhKlg24SMRSzVkXBJOMzMCnOIJt7eSJYkwdQoNYocZZ6gk8AHqhyRL",
+	"gvOi+0rM7TS2908F9xLq8Mnrr71A64lKHhNeXIq03uSPmekzCK11YnlRGqZNlueE63Rfr0/BVI1TLOfF",
+	"yFHErWaLTtVM5oqnr+aDpzRb7nKsNhTuV3vJ+qp9lCnZ6e/7EFkmjRhBdnFFyxnE/Ve3ec3Re2bv//K0",
+	"HWpgRDOQc6iKCTc7/Z2LTHII3t0I2umW9VdUgL39Ibp/g4PwhZLiwU/cp7QCwCL1pm9aLYa7xV+ITNfz",
+	"cTSb5MchoZ/ftqk8EYN3RyzB/8CqIzYshPBg6RpbB+DJ2PlYILI5NPMDXXZNRLzE5hEEAr2Clifz80ef",
+	"U0iP5Y1IPn4vRjryYGz5ObY2+xoJvipiTyf+sv2OQkl+AX4Ba96nfda7/+9fkvEQimwUaDiFiAjXHAOR",
+	"3gCv4DealttcrIVWCE+vCyJSPhwMddjtBHYm1+ZHV4jS6bGTscI6DsgSYsLDPzyWCwZTHSw/sPdae63q",
+	"rDXrh6JwuiOuEOeK56VYUfX8usqXbSbjaNXFTdyH0PnZFqXd67YCvkZtGZqljBGsWs1ukZNstlUAqbPa",
+	"yw/KP7UXpsG6NgI5uFJs5DXwSUaECBDgj70Tw1LzXPdjuV5laJetK3g5QrBn66UM/mqdOod6slcc7B2w",
+	"RENKtc/iHSlmH1NxlQ1EvJOw1hsx816dKhj+wlJh8EBlH3ypD4wMwpuMAnhVLHHL67XYP/77/+rlf5A4",
+	"zUZjE4FYD7hi7jkQgpgtiJr3fWUx00ZMwSP1wIhMkhstGWCKsC6NQDOK9JsWoa5QtiQkm2SyNEL3QVwS",
+	"voDtQUKXv7avlVDJHrtQ6RzzykNVxJJ6TLnoH42ZArE6fmmWDK4+Uisfc2ymDZiVZJdPM5xQsKsraTJJ",
+	"CoOxTOBa6zMD4tcJElbgwBpEzcvUO0QeN/QSpCNjuxIx29vlV7JvbF+JEM3QHs+tcY3wPKnghSHi46E3",
+	"ZP56WLv12P1QQC8A54PDivXOjkMkeAgGyil2448e920gSgPGux7H0t5CcxlQ0XaeGmWmH91CgKn6DFaA",
+	"fcSTLmqDVswfQBq8TGeBE9Me8Si3WI83wWu6henw120IGdWIbzrQt8dV33Sp7VBTv/4Kzw7w2hfCOhLu",
+	"mh5zBzRJ/hDlfw+W78H3rHWuFOr5cWPEZGrdC7rFFHPqZibZGzeTey3sdSC91Uh9D1vZhp7jMEe/Uaz2",
+	"AeKA7m8cKK2/UjBgaVOlPVUsbKlHjg3HXuhTWltjZOO0wbBWg1KkVCcoK9KJO+CqYNEjgGpl/j285o7L",
+	"bAmGtzSB7WIOfSvce92ycvYM2VBfQgSjgWwc4KS01u861u4c3/0E1teaDBHWCJBHuWisJGRAKFBK719r",
+	"B3hbJpZgBzTYIpVpsMbY6fRYwK5Cx84wy3OWSTwzK7uvFbHWMRq/0CNHpvKkgUPFmaSq8OVGYUMLhz38",
+	"9JEuhEP1fEwfaaFoyR+NuapslV6LtSGlcSViuTCyfVcZVVkoFUWhvblje/y4Oq8jELc0S2dyDJ96DamY",
+	"klGtkMvVAEBb7bXGTWfl+e2m163P8Wd27pxyM96gEOLr8I22hVrbk/R+T9LlPROSiaaw+1TogXbutumr",
+	"cnUpxXE+43ONQQKR6qg6aIgWw2VLnROZhWVhDYlbVkrNhxD8g1HEZP5Cqtb6xrDN+amrSrNiT7G9fyCZ",
+	"OhwK27WvC5hcxdAAdRSAMKjAaTAJmuI6d5gz07EyarVh8MfTZy/s7Dh984KVUyCiZz/9wNqH+9+x1ilK",
+	"pzFoo+IvY+FNkMPvtUjrCv7FMm2njLbbCbA+OuHn/QM2/ZViVF0BrnfqQhDaFNlUg20xEYYDL1I7p3oF",
+	"Jsyg13hQldNc8fQUXvKLupuTMjfZlBdmd6iKSdf2rz4xp4XtmclwWvthvz7BHJ5Af6Mbf/aXqQvIW27I",
+	"SQW4xWkKpUB2fh2xBDrs+RWBjcpOgpZm79+9/t0dW/s3eMQpn9tJea7Ua16MML2+/91N3ofCMyL9SaQZ",
+	"P7cz4FvlZXsPC5Nxp79ImwgmvC/h7AnyV1NawHcJn0Mbu58kn4i1+O8Vm0UDugX+bx26ZWot9MLe+B9/",
+	"O+7+O+/+fa/7/cfuz5/2n0RPDn+L4177l+nov6Zy1Hm0c33F6fIKhqW0+8tUjG4LW4no3qkc3QviBff5",
+	"rwd3uTuMsz7z7ji5PO/sSuurRmOqZjKgxFUyn/fYMf2Fts4QaOb5basq76xABHcsXSlQpiviPkeRDu0V",
+	"VKCZZnZbTi6ULHXipd6p7tR3h8HvnRiKZ4lfTUwi91/uuQ2almpYcZcuNE7QsVi2H+3v7fX29tjFnKVi",
+	"yMvcHDE9wdgHNaQd1BLsT+RfE7yQTKrCDg0YIhAjsB0F1GAsEYnogzkhlhGwi1V3cahMMD5HPurAB5ej",
+	"wk6xiJW65Hk+j6XPKqDeVc+PIFhlyK2Y6aomz400AnA80NSR7xBtuHXP7TevK8vahvJMu8JdVRqweLyk",
+	"LUxV5+5LVc2hiCX+v+GwFaBEC1VcJOsNf4533gR3xTsrirne+em8mdWDVf+uYy+uCKG/pt3wkEnpxpJF",
+	"v7qRWiLP5GWECyig56adR999LyyEHq9j1uephrAgXZpErFAGKtszBFvrIAkHV3II7iW0TcKfMdVoaN3F",
+	"0iX2sClw5piH387GKq/8piGfZPmctQth9xNMKWdKggz9fqjfDKUvMQUM3YPR6+pXHi24Pi6Wh2G/RsAd",
+	"3H4mHNR2g4n77dC+o9ab4STwLl9boO4bAIescuiJxsYdPMFEqjMdIJf5pbhL9N8xLaxegieOSILp8sL+",
+	"YM9JOoQiR5ADrBnttWASCGAhnN3n4ZGTnyBnXiebPHXgYw2sE9qSAOU6UKAEUKEd7LjoWCb/Vojhv1Ll",
+	"Mkct1hRaOqqunWVS1xIGK+nY1zO1RitgLadjJQV7U0J1xK2I29exv0MoHJnUaPeCDL37gCJt9WrsHYl/",
+	"WgLFBv3ATmBtwDCC7ncshzzXooMwFgSjZLoGysNW4QJo2nN3nBbZFR/MGdboMKOI3YNx6UlzW6ydwOD2",
+	"WRwSYcQ7SYfKOBa5QQgYA9dykOQJSnIUZXTsInBlOUjtTJBEIAv5yInsNelUYdUrUdhpqdGijXco/hDv",
+	"MPv/usPUENuGJlg72c2zgZBaUE+RZw5fmapn2sku/aU7pUIlpkVxhcoPcOJMFOD7Y1lnL1mCgr1/WUk1",
+	"NoMy2RIms/nwoCV9Db3mu9qqWl4xqzg17Ta3ghTl8cFGSzTiuDyQuvuqQNg7v4A9A+IXy+D886VWTtx+",
+	"5P2mgGbyTudmJoE+ypMENCu6+es+i874juUTD4EdptfdyhHfn5v2OhsaML/0VEiqHL4lGS3hApb4aIHM",
+	"2xkdu5/gn2DR/7am5uCMsMMULaisFvYOuMHp92GZR2zqcQ6ZbPUazqrg+TeKpFZdvKlu8P7BHzb6VApG",
+	"YBOLAbQwn3/gbElXr0/+C0MuXYWQdAYrxi08hrmi3q8J09xakmb5OIPOiS6dkbufTLUHNDqF575z1hML",
+	"2MOlmHUJfs9zUTi1jR57ttRfCBQDhBr+HEvwECFKjPfXXMMG/YHm4h/7Ii7UdCMt8ofaSx4AugCD447m",
+	"7dq8dm3GO4Dgm3EtW4ZNRLzTZ7kaXELAcDZWKDF0DyBM14FurkbrMo6OFeO1Gj1gvP1GsgVBV59JU8xv",
+	"ImFwjkjNb0o/w72n00UKKn6quHpdluGOUXMtZAogxJshds/gqMAjBl19VTSidyFaUYfwsnZSlVolnQjy",
+	"S8AwCLSAK/G66+G6RxRJEVeZKgmGq42aapBhzoC+/56RtbVAfSwJZ9tcbWWHwXmLbakkViJoIU0EJbZc",
+	"22+aRqwQ05wPcDxgfEURS1/qdVEW0tifQJGAxKcrJHGnH0a+kMEbMn1QTUNvMeOZYW8on6hjSelOMkSB",
+	"QNx/VyqoCcuaaC4CqSimcxAiZR8IpCMQsGw+R4M59ruA7Z6Fb/TwDF1nFefHFoq7gXpXdlUFxaIr9sw7",
+	"Hfky/XOQ74A1szqQ1Hz5JmcGr5n8WKNIqQwSY0g7ve38vmf4XG1GLyXY7myKgCu3pkor0+bMXfR1zE7M",
+	"md/A2jxGcX73DhFiiwsxQIJue8ajvfaN67m1NOP1V72nr75biCt1KboA49frguD2srf2qmAufJM71zOZ",
+	"bpEMazYbmdaDPEz8SrnjDGhi72vmuawLEhwuTzkh05XomYYgUJbeNAL05PBz0Le/l7n4taG3dj5ZB4wc",
+	"GU/DeT/bmBHTbjld7Tn/xAtSmPIgQV9ko+va15VGCpiK33mWA3ZcpR6RAk4uii3x6dSpepOaXq2+M/Pi",
+	"DX12uLcXIVSFru0cBblNRKCCFrYUrkkv3hchBbRIbeedw0uc65npsePAUQ3pV4ChDilefGAau8ANI1yu",
+	"qy9llGO1XjdheyuRMPdM0BnQrH148H2nF8u3buHqSl8MKstgeNFUaRuV8jlLECDyITPjtOAzngMwAyAr",
+	"h3uPsXu2+7FM7Mf9WFb1qQkLxgYDECQvzvWlDr5fBB8bgUoRQR6ngiOyyRewkUB52McLkSs58vpgNFP6",
+	"hNm6ELwAOaJLIaMaSAqaxWD6jGuWaV2ipk2z/riYvp9uLK8V9O6Bslj48KaN8sSv1Pra3LrfD++e0Ldh",
+	"md0h5qrE8gHVtCcAs64Zcxkun7ueAZgYvwbFEaTPv30KzDN8mc3LNZ95sqEtA+YD2vD0GRxXucOaHHmE",
+	"fFZ4C8yaAEoOxJ2BKAjFdJrwK4AnzxGjm4uhgQwcLwQrJTFP4olMPDRUTX4hiAAzZWNRiJ6vMZ3wOTLj",
+	"XohYxjvxDmsXYuK5+u1FePZbQ2WY5aLjeNLJBHW0lnQp4DffvWZJUEWcWGPBlIUUaSX5h/TubVf6HhYt",
+	"RmDJpWkhtIbLQFuw48C4RLvmobRwT7wDdQ6AHoCqSEzHE+lvocrRuN6n5srn9HMBal9py3rve7hhfBuL",
+	"Vcxbk+IeNyL86g3ZVLtisCLzjqd/OR0VPK22nUYvMClUvkyYR/8IyDHbXLMk2N8SEGnohMSBtiUoBoyl",
+	"b8wRfxJwEhqcBDSJ9p46R64WuRgYxuGnFnqYdo+OJW17Vf0Iakvgc9uHBwedHntRcAmZwwRuSoi4wxUt",
+	"YlP9ejUA8m8Sg/m0UFOleU7KbwGPuVuPzZtMNdQbu8v4Lm6ecXRCp9x9U/ed0tdEoHTa9Og39QlSK5ht",
+	"p2pQwVd6kzRi8c6ZsB8P6aSGLC1NJnS8U0t4VwJTcwG6KG5WQcpbO7QAPgtk8DSVw7qjE+apY63XUMiC",
+	"PPXIgw2EmKdvz87Zrmta1zS1EsAoEJs/nItbo/Ph9nqc3mRztjTtWLeFOePG907lYsG4XFBF0Wtifo6d",
+	"hdn/0SwZFkqaBPe6Cz64TCJQC/JcNPt70eEfvov+5ckeiP1o1j7cf8xaz5Fi/e+eYC6WORTsWf91f++n",
+	"H3qtTgRxzflUAA9OxE7fvIjYi5fPI/ZBXJxG7IefTiP247OXJ0CR8/S5U2xzAUd7ArZ0LGkjiEhk52Je",
+	"lYIDG/Igh6IeeBLy8ThiO2A1QB6HHgNWYOzJH09fRLGE/tgXt8+2xjbPczUTqSfpwfr+QNIKz5ILZcas",
+	"7Y4rHH38IwxmLEEkiQ8uAy2Klj0oh1hGVwneeh3bZgUL6BQyO4+4PQBdlRZmpKBwZs7UlSh6zH4QugHK",
+	"xZBRSEgncqWNKvhIuEEcizylUmDb8ERMVDE/gs4h+SMczkNAp9pbRY3Q/nvi2Ofh4ODOFsha2j0LuBNs",
+	"l71aSabdrpau5imqTeZNoiuyn/VG5CDRDkyGm3KQPCiJ0av54Mx+R7PihPQ/UmDZTnuoB58xYsXd0hf9",
+	"s9IXnQmZLksRhfvAnWSJANExtzZrDbXvAij1vaO6eAuNr6/gPxMAaYuNvylSDkZsHtBV+tjVqvKVzwcf",
+	"LaPnlvP/y4GZgCkHuXNQfoE0EVFJAXN+PGdAE5hpJgquRcraYBaorh4XIrUbeCey18fSRz6FTKsQ4URJ",
+	"MWfjzFoCc+u1zEm2sUwz02MnOQriABUv9arudseyye9mt3K7j2pCjvDKOpae6Mh7WKGBEaanwaJBXPBY",
+	"5al7KzjITDCERSyxLUqoDfDt+mD3tCF9nEADH6EBV4HPfcFgniF2OTMRE71RD+HcnjFguQ999mj/AMig",
+	"+BXPcrseIrYPzWIe2OMy24++s9d1InZAoKdYZtLOJtx124+eAKtUp8dOubWTIZBMsGp6kXAYe60mnUWY",
+	"QXfKBn2hEIadaK766eExzicoI7oNWXzZkMU2/nAP8YccZMeqzfD2sYdg6VH0wX7RpwWfue9XZZnLRu1l",
+	"O3GmPEtZwifQiX/8z/+yobDfXXYHY55JwqN4Lakpn9v9yxRcauwJG3M9Zm13JgBxSUSnwKVUMwKf0AMI",
+	"V8W1FoYcafKgC24EOvl2H8YSFWNyewKgXK+I5WBszfrU34MbrSoaheiDzbpBhJ4qdDJH0EXnEwMjmdx+",
+	"3KVJiB69a78EFd2bGX3EDg8OCHUTPNQhbWrMiu5rqwI17DOMCkAIHop6HPVQjx1fuPSgGRdCw6i0iZgw",
+	"lo/296I9PFnCsh74mnNhbnCus7bdRIJzHbFG9iPSkW9+/ZHrccXrA8R9yGpIiIgqgG9nhsYkqZ8xhGCC",
+	"CeKsgrnbjlaQydCvFeLq1idedetGoSCOF19s80L+NRH/7QG6jfn/7qRWF88xNazv2ddoqlZX6ltoq/pT",
+	"GcGkq1MBP4IDQmdxwtrvz552Km/WnyPeJWEXPOeOCpcH77R4nMfSKJbMbAPmGJ1m4IhNpDAzVVwmUY38",
+	"oHoaRd1RKzqkXQAHWY9FGku7yNMyF6ythWDJf5aqDpg9qhGu0QmuChYwzuIKdILQKD7tnPuKux8zCBOe",
+	"SSmMd/7JoqA3IcyxLicsk4O8tIu/XYGYY7kwCtGiqyj5xHlk1KQD4kwLdZGLSacHx33LDoznDg6mUKbZ",
+	"o317LrcAoDvDLYbGqKXdPTjirZdSl8NhNgBgMH3OPnv0F9i9/IduMe6NgaWv32Nu73RFbYvxEZjMfhtL",
+	"Y+mjgzBYdoAed3qxjOUbr6nhsMnWE/+lJGi1hxg7aPMiahrRwh23s0Id8HexJPzrEuPfY7YMm46cc+zp",
+	"EyHiwNMee64KdnDIxqq0K3RoRBHLiqgDvlMlMxRwWi48svpYHwdK5amaSTcPEpiPdqNOwAwm2jy7AGr2",
+	"JtRnj9VMHrFsWPvCEIPHWa7dMRJZqxSb9LLFgfIjIbuQkBpOpaCLf7LLidZnsI7GIm9M1izi1TcV+nCy",
+	"0M8HMoaCgVoBtqJ0SnBIbCFXG5DkONaX1m9yX6U6mJYPR6PsGQ+7/i2P8sUEiD/IR8J0qwa8l91Iro9e",
+	"Ns+1YiNh6tsIEohWZJ9Z0dB/qWaxbCf+hx/w70knsq+GFu4KrvSv6EV9HXL169fr0jr9JhQf3kpRM0Ot",
+	"d6Jm0h4d1lKyUwhgfUoKBPQe7h127ms2UxZhHQ1QNe4/0sWbSb5f9fN15k6TdXPkDtT791I37W36oEsr",
+	"qXvu9JEpX7FymzrlI8T5XIo542j2OPUMcI2t1dFORsLQifiUFDGSTp8lUGGXRCwZlIVWReL341hOrVWN",
+	"Jl1LW4/jV3OCF7kokzI8T8Ald0raeb5iQ6NnfwhG4vMn4vWbGnhx2NsbX/7aDsXXmuXwxKZpbjcUGHly",
+	"j+ATbrjlcucVFUwLP52Gbv9s9O0jpvLUr7UInOgR0KVzZrKJuD/fH9zi9fyG5BmGB4GLtFoHxHsYXFfu",
+	"9xH5LRQziEJ3JXDNnUOCUWvbKmjCBOK+M1XmELcV2ZVwrS76yiZ0zDnFwPLcuucQeDYKAwYgGE+Vvlyz",
+	"ZDEEkvg8wARZ/aFh78LDL4Hvek30o72uUjiW1ltXsgqrtFaMdaPj7q5bctZjWffW2c2c9U6PHbPTt2fn",
+	"IEhp3EfAga7GFiGBfDoVvACPkEO1DwhzamX/IJVTZMjVyBoJTtOcTvMOhVHClDVMbQ3V155fyE8Rlw5R",
+	"UyF15L+erKMs7BcfC2LEx6GGtD8bqkFJ5csw1XUt6yNZvHOipMlkKeKdHntzvSe7EEfaVEf2Q91Tf3A/",
+	"FnqxyvCBMd36r/cYUv4A3H21tN8QFg1O/IHShlbFjATVgxU14NLtuABNcagQDKlZa+2ejD/MP6zPBp+H",
+	"jmmmK0lgREJzrWSQ5bVLGM6ZKqaLuVf7qnbH5YRHophuAxG37dLvL833buG9NpFhG9Pb26Lnh81F/YI1",
+	"ddXCPgqPzJESGksWiN6jwe6592RVHX35aQc5RI5LM97p/+1nu8iQbdX/5Wd7Q3HllmxZ5Dv9nV0+zWB9",
+	"UU8Wd5qXEvH3QGtzAXASlJO2DfUqNPBEGA4re1kPu1tOI+aJT6k2MwqqxGWlW+jzxlXLCP5cbvo9KKZx",
+	"yUdiAiF5QFQuDnLQECJ0lht6WUuwaNZ+9deTDutSaUrk6jFsm6kYZNDpoNnL+aCpUdidAdtf8UjB3xou",
+	"du456zJuX6nkOUOIKYJ3hqJw+EvrHNGZE7Q85XMs9lhuO/SzulXikSaqO0Ramsza8Dl0HkSMapOCTKI9",
+	"ToLnh9N3uQugJSTsKki54b2aWBD+0DgmVyJXU/taXahYH4t8Kgp95PQv24d7h5C8mhYqLWGRBE2n1e0N",
+	"jZ8CZBh1UQ2bFtlAaNZOeZbP2bP3796fPWW+bwB2win1w/nJ+7On59YWSHNhPVJScyJ9pAEfjMNhwfYb",
+	"nm/PbzxiYehR4x6PEtZlz4//FDEj+CRiYzUDM14Vlzqyn8VkA/ANrNWvpOEDw1JheJaHU9KdSs0PdvfZ",
+	"hV3Bg+CLU2WFi0BUSwf/3rTA1SCz7kqh1JB1mbGTfqJkBrExhMqa7MquLpMNLkUR4RwaIBcUDishR3L7",
+	"yeqvMZmUEjbxn3/7/wAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -3,60 +3,53 @@ package money
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	"clearvest/domain/domainerr"
 	"clearvest/projections/history"
+	"clearvest/projections/keyset"
 )
 
 // Errors of the history queries.
 var (
 	ErrPeriodReversed = domainerr.Field("from", "The start date must be on or before the end date.")
-	ErrBadCursor      = domainerr.Field("cursor", "The page cursor is not valid.")
-	ErrBadType        = domainerr.Field("type", "Please choose a valid type.")
 	// ErrShuttingDown refuses a new event stream while the server stops; the browser retries.
 	ErrShuttingDown = errors.New("money: the server is shutting down")
 )
 
-// Day is a UTC calendar day as the history filters take it; nil means open.
+// Day is a UTC calendar day as the statement takes it; nil means open.
 type Day = *time.Time
 
-// HistoryQuery selects a page of the caller's history.
-type HistoryQuery struct {
-	Type     history.Type
-	From, To Day // both included
-	Before   int64
-	Limit    int
+// Movements is the caller's history: every movement still waiting for staff, and one page of
+// the settled ones.
+type Movements struct {
+	Pending []history.Movement
+	Settled keyset.Page[history.Movement]
 }
 
-// History returns a page of the caller's own items, newest first, and the cursor of the next
-// page (0 on the last). It reads the history read model (read-your-writes applies).
-func (s *Service) History(ctx context.Context, a Actor, q HistoryQuery) ([]history.Item, int64, error) {
-	from, until, err := period(q.From, q.To)
+// History returns the caller's pending movements and the page of settled ones after cursor
+// ("" from the newest), limit per page (nil: 20). It reads the history read model
+// (read-your-writes applies).
+func (s *Service) History(ctx context.Context, a Actor, cursor string, limit *int) (Movements, error) {
+	if limit == nil {
+		n := historyPage
+		limit = &n
+	}
+	page, err := keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]history.Movement, int, bool, error) {
+		return history.SettledMovements(ctx, s.pool, a.UserID, after, n)
+	}, history.SettledKey)
 	if err != nil {
-		return nil, 0, err
+		return Movements{}, err
 	}
-	if q.Before < 0 {
-		return nil, 0, ErrBadCursor
-	}
-	if q.Type != "" && !slices.Contains(history.Types, q.Type) {
-		return nil, 0, ErrBadType
-	}
-	limit := min(max(q.Limit, 1), 100)
-	// One more than asked tells whether another page follows without a count.
-	items, err := history.List(ctx, s.pool, a.UserID, history.Filter{Type: q.Type, From: from, Until: until,
-		Before: q.Before, Limit: limit + 1})
+	pending, err := history.PendingMovements(ctx, s.pool, a.UserID)
 	if err != nil {
-		return nil, 0, err
+		return Movements{}, err
 	}
-	var next int64
-	if len(items) > limit {
-		items = items[:limit]
-		next = items[limit-1].Position
-	}
-	return items, next, nil
+	return Movements{Pending: pending, Settled: page}, nil
 }
+
+// historyPage is the history's page size when the client asks none.
+const historyPage = 20
 
 // Statement is a period of the caller's history with the days it covers.
 type Statement struct {

@@ -18,6 +18,7 @@ import (
 	"clearvest/domain/aggregate"
 	books "clearvest/domain/ledger"
 	"clearvest/domain/money"
+	"clearvest/domain/reference"
 	"clearvest/eventstore"
 	"clearvest/projections"
 )
@@ -69,7 +70,13 @@ func (*Projection) Name() string { return Name }
 //     orders a user's items as their events happened. subject is the deposit, investment or
 //     withdrawal the event is about; kind is the event's type, so that a decision can find the
 //     request it decides. A request's status follows its decisions (Pending, then Confirmed,
-//     Active, Ended, Approved or Rejected); a decision's status is the one it decided.
+//     Active, Ended, Approved or Rejected); a decision's status is the one it decided. The
+//     statement and the dashboard read them.
+//   - movements: one row per money movement (a deposit, an investment, a withdrawal and its
+//     fee, what an investment pays back, an adjustment, a bonus), changed in place as its
+//     status changes; amount is signed, money into (+) or out of (−) the available balance.
+//     settled_at is when it left pending, the key of the history's pages, so a later change
+//     (an investment maturing) never moves a row from one page to another.
 func (*Projection) Schema() string {
 	return `
 CREATE TABLE items (
@@ -91,8 +98,29 @@ CREATE TABLE items (
 );
 CREATE INDEX items_by_user ON items (user_id, position);
 CREATE INDEX items_subject ON items (user_id, subject) WHERE subject <> '';
-CREATE INDEX items_pending ON items (user_id, position) WHERE status = 'Pending';`
+CREATE INDEX items_pending ON items (user_id, position) WHERE status = 'Pending';
+CREATE TABLE movements (
+    id          text          NOT NULL,
+    user_id     text          NOT NULL,
+    kind        text          NOT NULL,
+    subject     text          NOT NULL,
+    reference   text          NOT NULL,
+    amount      numeric(20,2) NOT NULL,
+    status      text          NOT NULL,
+    created_at  timestamptz   NOT NULL,
+    updated_at  timestamptz   NOT NULL,
+    settled_at  timestamptz,
+    details     jsonb         NOT NULL,
+    PRIMARY KEY (user_id, id)
+);
+CREATE INDEX movements_settled ON movements (user_id, settled_at DESC, id DESC) WHERE settled_at IS NOT NULL;
+CREATE INDEX movements_pending ON movements (user_id, created_at) WHERE settled_at IS NULL;
+CREATE INDEX movements_reference ON movements (user_id, reference);`
 }
+
+// Version implements projections.Versioned: 2 added the movements (one row per money
+// movement, changed in place) and human references.
+func (*Projection) Version() int { return 2 }
 
 // entry is what one event contributes to the history, before the balance is folded in.
 type entry struct {
@@ -138,7 +166,7 @@ func describe(e aggregate.Event) (entry, bool) {
 
 	case account.InvestmentRequested:
 		return entry{typ: TypeInvestment, status: account.StatusPending, title: "Investment requested: " + e.Terms.PlanName,
-			amount: e.Amount, at: e.At, subject: e.InvestmentID, reference: e.InvestmentID, details: map[string]any{
+			amount: e.Amount, at: e.At, subject: e.InvestmentID, reference: reference.For(reference.Investment, e.InvestmentID), details: map[string]any{
 				"plan": e.Terms.PlanName, "planId": e.Terms.PlanID, "planVersion": e.Terms.PlanVersion,
 				"termDays": e.Terms.TermDays, "termRate": e.Terms.TermRate}}, true
 	case account.InvestmentActivated:
@@ -161,22 +189,22 @@ func describe(e aggregate.Event) (entry, bool) {
 				"principal": e.Principal.String(), "forfeited": e.Forfeited.String(), "closedEarly": true}}, true
 	case account.InvestmentReinvested:
 		return entry{typ: TypeInvestment, status: account.StatusActive, title: "Payout reinvested: " + e.Terms.PlanName,
-			amount: e.Amount, at: e.Start, subject: e.NewInvestmentID, reference: e.NewInvestmentID, details: map[string]any{
+			amount: e.Amount, at: e.Start, subject: e.NewInvestmentID, reference: reference.For(reference.Investment, e.NewInvestmentID), details: map[string]any{
 				"plan": e.Terms.PlanName, "planId": e.Terms.PlanID, "planVersion": e.Terms.PlanVersion,
 				"termDays": e.Terms.TermDays, "termRate": e.Terms.TermRate, "return": e.Return.String(),
-				"startDate": e.Start, "endDate": e.End, "reinvestedFrom": e.InvestmentID}}, true
+				"startDate": e.Start, "endDate": e.End, "reinvestedFrom": reference.For(reference.Investment, e.InvestmentID)}}, true
 	case account.InvestmentInstructionSet:
 		// An instruction moves nothing and decides nothing: the investment keeps its status.
 		title := "At maturity: pay out to your wallet"
 		if e.Instruction == account.InstructionReinvest {
 			title = "At maturity: reinvest in the same plan"
 		}
-		return entry{typ: TypeInvestment, status: StatusCompleted, title: title, at: e.At, reference: e.InvestmentID,
-			details: map[string]any{"instruction": string(e.Instruction), "investmentId": e.InvestmentID}}, true
+		return entry{typ: TypeInvestment, status: StatusCompleted, title: title, at: e.At,
+			reference: reference.For(reference.Investment, e.InvestmentID), details: map[string]any{"instruction": string(e.Instruction)}}, true
 
 	case account.WithdrawalRequested:
 		return entry{typ: TypeWithdrawal, status: account.StatusPending, title: "Withdrawal requested", amount: e.Amount,
-			fee: e.Fee, at: e.At, subject: e.WithdrawalID, reference: e.WithdrawalID, details: map[string]any{
+			fee: e.Fee, at: e.At, subject: e.WithdrawalID, reference: reference.For(reference.Withdrawal, e.WithdrawalID), details: map[string]any{
 				"address": e.Address, "network": e.Network, "asset": e.Asset, "receive": e.Amount.Sub(e.Fee).String()}}, true
 	case account.WithdrawalApproved:
 		d := map[string]any{"decision": "Approved", "txHash": e.TxHash}
@@ -192,16 +220,18 @@ func describe(e aggregate.Event) (entry, bool) {
 	case account.FeeWaived:
 		// A waiver refers to its withdrawal but decides nothing: the withdrawal stays approved.
 		return entry{typ: TypeFee, status: StatusCompleted, title: "Withdrawal fee waived", amount: e.Amount,
-			at: e.At, reference: e.WithdrawalID, details: map[string]any{"reason": e.Reason, "withdrawalId": e.WithdrawalID}}, true
+			at: e.At, reference: reference.For(reference.Withdrawal, e.WithdrawalID), details: map[string]any{"reason": e.Reason}}, true
 	case account.ReferralBonusCredited:
 		return entry{typ: TypeBonus, status: StatusCompleted, title: "Referral bonus", amount: e.Amount, at: e.At,
 			details: map[string]any{}}, true
 	case account.AdjustmentPosted:
 		return entry{typ: TypeAdjustment, status: StatusCompleted, title: "Adjustment", amount: abs(e.Amount), at: e.At,
-			reference: e.AdjustmentID, details: map[string]any{"category": string(e.Category), "reason": e.Reason}}, true
+			reference: reference.For(reference.Adjustment, e.AdjustmentID), details: map[string]any{"category": string(e.Category), "reason": e.Reason}}, true
 	}
 	return entry{}, false
 }
+
+func refBonus(eventID uuid.UUID) string { return reference.For(reference.Bonus, eventID.String()) }
 
 func put(d map[string]any, k, v string) {
 	if v != "" {
@@ -271,11 +301,22 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 	}
 	requests := map[string]*request{} // by user, kind and subject, within this batch
 	batch := &pgx.Batch{}
+	moves := &pgx.Batch{}
 	var rows itemRows
 	for _, it := range list {
 		en, userID := it.entry, it.userID
 		details := en.details
 		reference := en.reference
+		if en.typ == TypeBonus {
+			reference = refBonus(it.env.ID)
+		}
+		for _, op := range movements(it.e, it.env.ID) {
+			sql, args, err := op.sql(userID, it.env.RecordedAt)
+			if err != nil {
+				return fmt.Errorf("history: movement at position %d: %w", it.env.Position, err)
+			}
+			moves.Queue(sql, args...)
+		}
 		if en.decides != "" {
 			var req *request
 			for _, kind := range []string{en.decides, en.alsoDecides} {
@@ -328,6 +369,9 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 	rows.queue(batch)
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 		return fmt.Errorf("history: items: %w", err)
+	}
+	if err := tx.SendBatch(ctx, moves).Close(); err != nil {
+		return fmt.Errorf("history: movements: %w", err)
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ type Querier interface {
 type Item struct {
 	ID        uuid.UUID
 	Position  int64
+	Kind      string // the event's stored type name
 	Type      Type
 	Status    account.Status
 	Title     string
@@ -35,14 +36,14 @@ type Item struct {
 	Details   map[string]any
 }
 
-const itemColumns = `id, position, type, status, title, effect::text, amount::text, fee::text, balance_after::text, at,
+const itemColumns = `id, position, kind, type, status, title, effect::text, amount::text, fee::text, balance_after::text, at,
 	reference, details`
 
 func scanItem(row pgx.CollectableRow) (Item, error) {
 	var it Item
 	var eff, amount, fee, bal string
 	var js []byte
-	if err := row.Scan(&it.ID, &it.Position, &it.Type, &it.Status, &it.Title, &eff, &amount, &fee, &bal, &it.At,
+	if err := row.Scan(&it.ID, &it.Position, &it.Kind, &it.Type, &it.Status, &it.Title, &eff, &amount, &fee, &bal, &it.At,
 		&it.Reference, &js); err != nil {
 		return it, err
 	}

@@ -111,25 +111,34 @@ func Read[T any](cursor string, limit *int, read func(after *Cursor, n int) (lis
 
 // Query is a queue's page query. Select (the item's columns) and From (FROM and joins) read
 // the items; Where picks the ones waiting; At and ID are the columns of the sort key, a
-// timestamptz and a text; Count is a statement of its own counting the items waiting.
+// timestamptz and a text; Count is a statement of its own counting the items waiting. Where and
+// Count may use the arguments given to Fetch as $4, $5, ... (a user's id, for a list of one
+// person's items). NewestFirst pages from the newest item back (a history) instead of from the
+// oldest (a queue).
 type Query struct {
 	Select, From, Where, At, ID, Count string
+	NewestFirst                        bool
 }
 
 // Fetch reads up to limit items of the queue after the cursor (from the start when after is
 // nil), oldest first, with how many wait in all, counted in the same statement so the two agree;
 // more reports whether another page follows. scan reads the Select columns and then the count
 // into total.
-func Fetch[T any](ctx context.Context, pool *pgxpool.Pool, q Query, after *Cursor, limit int, scan func(row pgx.CollectableRow, total *int) (T, error)) (list []T, total int, more bool, err error) {
+func Fetch[T any](ctx context.Context, pool *pgxpool.Pool, q Query, after *Cursor, limit int, scan func(row pgx.CollectableRow, total *int) (T, error), args ...any) (list []T, total int, more bool, err error) {
 	var at any
 	id := ""
 	if after != nil {
 		at, id = after.At, after.ID
 	}
+	cmp, order := ">", ""
+	if q.NewestFirst {
+		cmp, order = "<", " DESC"
+	}
 	// One row more than the page says whether another page follows.
+	all := append([]any{at, id, limit + 1}, args...)
 	rows, err := pool.Query(ctx, `SELECT `+q.Select+`, (`+q.Count+`) `+q.From+` WHERE (`+q.Where+`)
-		AND ($1::timestamptz IS NULL OR (`+q.At+`, `+q.ID+`) > ($1::timestamptz, $2::text))
-		ORDER BY `+q.At+`, `+q.ID+` LIMIT $3`, at, id, limit+1)
+		AND ($1::timestamptz IS NULL OR (`+q.At+`, `+q.ID+`) `+cmp+` ($1::timestamptz, $2::text))
+		ORDER BY `+q.At+order+`, `+q.ID+order+` LIMIT $3`, all...)
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("page: %w", err)
 	}
@@ -139,7 +148,9 @@ func Fetch[T any](ctx context.Context, pool *pgxpool.Pool, q Query, after *Curso
 	}
 	if len(list) == 0 && after != nil {
 		// Past the last item no row carries the count; it still answers.
-		if err := pool.QueryRow(ctx, q.Count).Scan(&total); err != nil {
+		// The page's arguments keep their numbers, so the count's $4... mean what they did.
+		if err := pool.QueryRow(ctx, `SELECT (`+q.Count+`) FROM (SELECT $1::timestamptz, $2::text, $3::int) AS page`,
+			all...).Scan(&total); err != nil {
 			return nil, 0, false, fmt.Errorf("page count: %w", err)
 		}
 	}

@@ -80,6 +80,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.changePasswordRequest,
       }),
     }),
+    setLanguage: build.mutation<SetLanguageApiResponse, SetLanguageApiArg>({
+      query: (queryArg) => ({
+        url: `/users/language`,
+        method: "PATCH",
+        body: queryArg.setLanguageRequest,
+      }),
+    }),
     stepUp: build.mutation<StepUpApiResponse, StepUpApiArg>({
       query: (queryArg) => ({
         url: `/users/step-up`,
@@ -132,6 +139,8 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/users/google/start`,
         params: {
           return: queryArg["return"],
+          acceptTerms: queryArg.acceptTerms,
+          language: queryArg.language,
         },
       }),
     }),
@@ -458,9 +467,6 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/invest/getTransactionHistory`,
         params: {
-          type: queryArg["type"],
-          from: queryArg["from"],
-          to: queryArg.to,
           cursor: queryArg.cursor,
           limit: queryArg.limit,
         },
@@ -855,7 +861,8 @@ export type RegisterApiArg = {
   registerRequest: RegisterRequest;
 };
 export type LoginApiResponse =
-  /** status 200 Signed in; the user carries `token`. */ User;
+  | /** status 200 Signed in; the user carries `token`. */ User
+  | /** status 202 The password was right but the browser is new; a code was e-mailed. */ LoginPending;
 export type LoginApiArg = {
   loginRequest: LoginRequest;
 };
@@ -900,6 +907,10 @@ export type ChangePasswordApiResponse = /** status 200 Changed. */ Message;
 export type ChangePasswordApiArg = {
   changePasswordRequest: ChangePasswordRequest;
 };
+export type SetLanguageApiResponse = /** status 200 Recorded. */ Message;
+export type SetLanguageApiArg = {
+  setLanguageRequest: SetLanguageRequest;
+};
 export type StepUpApiResponse =
   /** status 200 Confirmed for 5 minutes. */ StepUp;
 export type StepUpApiArg = {
@@ -928,6 +939,8 @@ export type LoginWithCodeApiArg = {
 export type GoogleStartApiResponse = unknown;
 export type GoogleStartApiArg = {
   return?: string;
+  acceptTerms?: boolean;
+  language?: Language;
 };
 export type GoogleRedirectApiResponse = unknown;
 export type GoogleRedirectApiArg = {
@@ -1074,7 +1087,7 @@ export type GetReferralsApiArg = {
   "X-Clearvest-Position"?: number;
 };
 export type GetInvestEligibilityApiResponse =
-  /** status 200 The user may invest. */ InvestEligibility;
+  /** status 200 Whether the user may invest, and if not, why not. */ InvestEligibility;
 export type GetInvestEligibilityApiArg = {
   /** A position returned by an earlier command. The server waits, bounded, until the read
     models this query uses have passed it.
@@ -1162,13 +1175,8 @@ export type RedeemEarlyApiArg = {
   "Idempotency-Key"?: string;
 };
 export type GetTransactionHistoryApiResponse =
-  /** status 200 One page of items. */ HistoryPage;
+  /** status 200 The pending movements and one page of the settled ones. */ MovementPage;
 export type GetTransactionHistoryApiArg = {
-  type?: HistoryType;
-  /** First UTC day included. */
-  from?: string;
-  /** Last UTC day included. */
-  to?: string;
   cursor?: string;
   limit?: number;
 };
@@ -1463,8 +1471,7 @@ export type WithdrawalQuote = {
 export type Error = {
   /** What went wrong, worded for the user; safe to show as-is. */
   message: string;
-  /** A stable machine-readable reason, when the client must act on it: `new_device`
-    (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
+  /** A stable machine-readable reason, when the client must act on it: `login_expired` (the pending sign-in is gone: back to
     login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
     sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
     with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
@@ -1525,6 +1532,7 @@ export type User = {
      */
   token?: string;
 };
+export type Language = "en" | "de";
 export type RegisterRequest = {
   name?: string;
   email?: string;
@@ -1535,6 +1543,15 @@ export type RegisterRequest = {
   /** ISO 3166-1 alpha-2 code (or the country's name). */
   country?: string;
   referralCode?: string;
+  /** The person ticked "I agree to the Terms and the Privacy Policy". Required to be true. */
+  acceptTerms?: boolean;
+  language?: Language;
+};
+export type LoginPending = {
+  status: "new_device";
+  message: string;
+  /** The pending sign-in's token, for API clients (browsers get it as a cookie). */
+  pendingLogin: string;
 };
 export type LoginRequest = {
   email?: string;
@@ -1560,6 +1577,9 @@ export type ChangePasswordRequest = {
   oldPassword?: string;
   password?: string;
   confirmPassword?: string;
+};
+export type SetLanguageRequest = {
+  language: Language;
 };
 export type StepUp = {
   message: string;
@@ -1789,7 +1809,9 @@ export type Referrals = {
   message?: string;
 };
 export type InvestEligibility = {
-  eligible: true;
+  eligible: boolean;
+  /** Present when `eligible` is false; the sentence saying what is missing. */
+  reason?: string;
 };
 export type PlanExample = {
   amount: string;
@@ -1827,6 +1849,8 @@ export type DepositUser = {
 };
 export type Investment = {
   _id: string;
+  /** What the investor knows it by (`INV-5Q2X7K3M`), also on its rows in the history; see docs/history.md. */
+  reference: string;
   /** The plan's name as it was when the investment was requested. */
   plan: string;
   planId: string;
@@ -1909,6 +1933,73 @@ export type EarlyRedemption = {
   /** The return given up. */
   forfeited: string;
 };
+export type MovementKind =
+  | "deposit"
+  | "investment"
+  | "withdrawal"
+  | "fee"
+  | "return"
+  | "adjustment"
+  | "bonus";
+export type MovementStatus =
+  | "pending"
+  | "confirmed"
+  | "rejected"
+  | "active"
+  | "matured"
+  | "closed"
+  | "completed";
+export type MovementDetails = {
+  plan?: string;
+  termDays?: number;
+  termRate?: string;
+  asset?: string;
+  network?: string;
+  address?: string;
+  /** Why staff rejected it, why an adjustment was made, or why a fee was refunded. */
+  reason?: string;
+  category?: string;
+  principal?: string;
+  return?: string;
+  expectedReturn?: string;
+  forfeited?: string;
+  closedEarly?: boolean;
+  waived?: boolean;
+  startDate?: string;
+  endDate?: string;
+  /** The reference of the investment whose payout started this one. */
+  reinvestedFrom?: string;
+};
+export type Movement = {
+  kind: MovementKind;
+  /** What the investor knows the movement by (`DEP-7K3M9Q2X`); see docs/history.md. */
+  reference: string;
+  /** The deposit, investment or withdrawal the row is about, for the link to its page. */
+  subjectId?: string;
+  /** Signed decimal string, into (+) or out of (-) the available balance. */
+  amount: string;
+  status: MovementStatus;
+  createdAt: string;
+  /** The last change of status. */
+  updatedAt: string;
+  /** When it left pending; absent while pending. */
+  settledAt?: string;
+  details: MovementDetails;
+};
+export type MovementPage = {
+  pending: Movement[];
+  items: Movement[];
+  nextCursor?: string;
+};
+export type BalancePoint = {
+  date: string;
+  balance: string;
+};
+export type MonthReturn = {
+  /** YYYY-MM (UTC). */
+  month: string;
+  returns: string;
+};
 export type HistoryType =
   "Transaction" | "Investment" | "Withdrawal" | "Adjustment" | "Fee" | "Bonus";
 export type HistoryItem = {
@@ -1936,19 +2027,6 @@ export type HistoryItem = {
     [key: string]: any;
   };
 };
-export type HistoryPage = {
-  items: HistoryItem[];
-  nextCursor?: string;
-};
-export type BalancePoint = {
-  date: string;
-  balance: string;
-};
-export type MonthReturn = {
-  /** YYYY-MM (UTC). */
-  month: string;
-  returns: string;
-};
 export type Dashboard = {
   balance: BalancePoint[];
   returnsByMonth: MonthReturn[];
@@ -1960,8 +2038,14 @@ export type DepositAddress = {
   asset: DepositAsset;
   network: DepositNetwork;
   address: string;
+  /** How many confirmations a deposit on this network needs before staff confirm it. */
+  confirmations: number;
+  /** How many minutes a deposit on this network usually takes to reach them. */
+  usualMinutes: number;
 };
 export type DepositAddressList = {
+  /** The smallest deposit in USD, decimal string (CLEARVEST_MIN_DEPOSIT); a request below it is refused with 422. */
+  minimum: string;
   addresses: DepositAddress[];
 };
 export type DepositStatus = "Pending" | "Confirmed" | "Rejected";
@@ -2017,11 +2101,14 @@ export type ConfirmDepositRequest = {
 };
 export type RejectDepositRequest = {
   transactionId: string;
+  /** The reason for the rejection, shown to the investor; required (400 without it). */
   notes?: string;
 };
 export type WithdrawalStatus = "Pending" | "Approved" | "Rejected";
 export type Withdrawal = {
   _id: string;
+  /** What the investor knows it by (`WDR-0123ABCD`), also on its rows and its fee's in the history; see docs/history.md. */
+  reference: string;
   /** USD taken from the available balance, decimal string. */
   amount: string;
   /** The schedule's fee, decimal string; charged when approved. */
@@ -2198,6 +2285,8 @@ export type ContentPage = {
   sample: boolean;
   /** The page, rendered from Markdown without raw HTML. */
   html: string;
+  /** The date of the page's last change (YYYY-MM-DD), when the page states one. For the terms and the privacy policy it is the version a new user agrees to. */
+  updated?: string;
 };
 export type CreateSupportTicketRequest = {
   user_name: string;
@@ -2396,6 +2485,7 @@ export const {
   useSendVerificationEmailMutation,
   useVerifyUserMutation,
   useChangePasswordMutation,
+  useSetLanguageMutation,
   useStepUpMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,

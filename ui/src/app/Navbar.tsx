@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type FocusEvent } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { useLogout } from '../features/auth/useLogout';
 import { useTranslation } from '../i18n';
 import { Logo } from './Logo';
 import { useMenuLinks } from './pageNames';
+import { pages } from './routes';
 import { useViewer } from './useViewer';
 
 const MENU_ID = 'primary-menu';
+const ACCOUNT_PATH = '/my-account';
+const PUBLIC_PATHS = new Set(pages.filter((page) => page.access === 'public').map((page) => page.path));
 
 export function Navbar() {
   const location = useLocation();
@@ -35,10 +37,10 @@ export function Navbar() {
     if (open && !event.currentTarget.contains(event.relatedTarget)) close();
   };
   const viewer = useViewer();
-  const logout = useLogout();
-  // The pages of the main menu this visitor may open; "Sign In" is last, where "Logout" stands
-  // for a signed-in user.
-  const links = useMenuLinks('main', viewer);
+  // The pages of the main menu this visitor may open; "Sign In" is last. A signed-in user sees
+  // this navbar only on the public pages that keep it (the home page): the public links, then
+  // the way into their account, where the app shell has everything else, "Log out" included.
+  const links = useMenuLinks('main', viewer).filter((link) => !viewer.signedIn || PUBLIC_PATHS.has(link.to));
   const { t } = useTranslation();
   const signIn = links.find((link) => link.to === '/login');
 
@@ -70,16 +72,9 @@ export function Navbar() {
           ))}
         {viewer.signedIn ? (
           <li>
-            <button
-              type="button"
-              className="nav__link nav__link--button"
-              onClick={() => {
-                close();
-                void logout();
-              }}
-            >
-              {t('nav.logout')}
-            </button>
+            <NavLink to={ACCOUNT_PATH} className="nav__link nav__link--cta" onClick={close}>
+              {t('nav.myAccount')}
+            </NavLink>
           </li>
         ) : null}
         {signIn ? (

@@ -1,29 +1,21 @@
 import type { ComponentType } from 'react';
-import { Outlet, useMatches, type RouteObject } from 'react-router';
+import { Outlet, type RouteObject } from 'react-router';
 import { Spinner } from '../components/Spinner';
 import { usePageTitle } from '../components/usePageTitle';
 import { RequireAuth, RequireGuest, RequireRole } from '../features/auth/guards';
+import { useCurrentPage, type PageHandle } from './currentPage';
 import { Layout } from './Layout';
 import { loadPage } from './pageLoader';
 import { usePageNames } from './pageNames';
 import { RouteError } from './RouteError';
 import { pages, rolesFor, type Access, type PageRoute } from './routes';
 
-interface PageHandle {
-  page: PageRoute;
-}
-
-const isPageHandle = (handle: unknown): handle is PageHandle => typeof handle === 'object' && handle !== null && 'page' in handle;
-
 // Sets the document title from the route table, for whichever page is showing, in the reader's
 // language.
 function PageFrame() {
-  const handle = useMatches()
-    .map((match) => match.handle)
-    .filter(isPageHandle)
-    .pop();
+  const page = useCurrentPage();
   const names = usePageNames();
-  usePageTitle(handle ? names.title(handle.page) : undefined);
+  usePageTitle(page ? names.title(page) : undefined);
   return <Outlet />;
 }
 

@@ -4,7 +4,7 @@ import { STAFF_ROLES } from '../features/auth/session';
 import { HomePage } from '../features/home/HomePage';
 
 // The one list of the app's pages. The router, the document title, the navbar (and its mobile
-// menu), the footer, the route guards and the dashboard's quick links are all derived from it, so
+// menu), the footer, the route guards and the frame of each page (layoutFor.ts) are derived from it, so
 // a page has one path, one name and one access rule wherever it appears.
 //
 // Paths keep the original client's spelling (docs/product-rules.md, "Screens, messages and
@@ -21,7 +21,8 @@ import { HomePage } from '../features/home/HomePage';
 export type Access = 'public' | 'guest' | 'signedIn' | 'staff' | 'admin';
 
 // Where a page is linked from: the main navigation (navbar and mobile menu), the footer, and the
-// dashboard's quick links for everyone ('account') and for staff ('staff').
+// pages signed-in users reach from their account ('account') and the staff's pages ('staff'). The
+// app shell names and orders its own destinations (shell/destinations.ts) among these.
 export type Menu = 'main' | 'footer' | 'account' | 'staff';
 
 export interface PageRoute {
@@ -176,6 +177,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['account'],
     page: () => import('../features/referrals/ReferralsPage').then((m) => m.ReferralsPage),
   },
+  // The testimonial form, linked from the dashboard (docs/community.md).
+  {
+    path: '/share-your-experience',
+    title: 'Share Your Experience',
+    access: 'signedIn',
+    page: () => import('../features/community/ShareExperiencePage').then((m) => m.ShareExperiencePage),
+  },
   {
     path: '/transaction-History',
     title: 'Transaction History',
@@ -264,7 +272,9 @@ export const pages: readonly PageRoute[] = [
   {
     path: '/transaction/:transactionId',
     title: 'Payment Details',
-    access: 'staff',
+    // Staff decide deposits here; an investor sees their own (the server answers 404 for others'),
+    // a rejection's reason included.
+    access: 'signedIn',
     page: () => import('../features/deposits/PaymentDetailsPage').then((m) => m.PaymentDetailsPage),
   },
   // Balance adjustments and fee waivers are the admin's alone (docs/product-rules.md, "Roles").

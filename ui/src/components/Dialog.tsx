@@ -1,4 +1,11 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type MouseEvent, type ReactNode } from 'react';
+
+function onBackdrop(event: MouseEvent<HTMLDialogElement>, dialog: HTMLDialogElement | null, close: () => void) {
+  if (!dialog || event.target !== dialog) return;
+  const box = dialog.getBoundingClientRect();
+  const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+  if (!inside) close();
+}
 
 interface DialogProps {
   title: string;
@@ -8,12 +15,15 @@ interface DialogProps {
   actions?: ReactNode;
   tone?: 'default' | 'danger' | 'warning';
   role?: 'dialog' | 'alertdialog';
+  // A sheet rises from the bottom edge on a phone (the app shell's account sheet) and closes on a
+  // tap beside it, as sheets do; a centred dialog asks for a decision and waits for one.
+  variant?: 'centred' | 'sheet';
 }
 
 // A modal on the native <dialog>: the browser traps focus, makes the rest of the page inert and
 // closes on Escape. Mount it to open it; unmount it to close it. Focus returns to whatever had it
 // before, so keyboard users continue where they were.
-export function Dialog({ title, onClose, children, actions, tone = 'default', role = 'dialog' }: DialogProps) {
+export function Dialog({ title, onClose, children, actions, tone = 'default', role = 'dialog', variant = 'centred' }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const onCloseRef = useRef(onClose);
@@ -43,7 +53,16 @@ export function Dialog({ title, onClose, children, actions, tone = 'default', ro
   }, []);
 
   return (
-    <dialog ref={ref} className={`dialog dialog--${tone}`} aria-labelledby={titleId} role={role === 'alertdialog' ? 'alertdialog' : undefined}>
+    // A click on the backdrop lands on the <dialog> itself, outside its box; keyboard users close
+    // with Escape.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events
+    <dialog
+      ref={ref}
+      className={`dialog dialog--${tone}${variant === 'sheet' ? ' dialog--sheet' : ''}`}
+      aria-labelledby={titleId}
+      role={role === 'alertdialog' ? 'alertdialog' : undefined}
+      onClick={variant === 'sheet' ? (event) => onBackdrop(event, ref.current, onClose) : undefined}
+    >
       <h2 id={titleId} className="dialog__title">
         {title}
       </h2>

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { useDisclosure } from './useDisclosure';
 
 export interface MenuAction {
   label: string;
@@ -7,31 +8,11 @@ export interface MenuAction {
 }
 
 // A button that shows a short list of actions (the disclosure pattern: plain buttons in a list,
-// reachable with Tab). Escape or a click elsewhere closes it; focus returns to the button before
-// an action runs, so a dialog the action opens can hand focus back to it.
+// reachable with Tab). Escape or a click elsewhere closes it (useDisclosure); focus returns to the
+// button before an action runs, so a dialog the action opens can hand focus back to it.
 export function DisclosureMenu({ label, children, actions }: { label: string; children: ReactNode; actions: MenuAction[] }) {
-  const [open, setOpen] = useState(false);
+  const { open, toggle, closeAndRefocus, rootRef, toggleRef } = useDisclosure();
   const id = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const toggleRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      toggleRef.current?.focus();
-    };
-    const onPointerDown = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKeyDown);
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      document.removeEventListener('pointerdown', onPointerDown);
-    };
-  }, [open]);
 
   return (
     <div className="menu" ref={rootRef}>
@@ -42,7 +23,7 @@ export function DisclosureMenu({ label, children, actions }: { label: string; ch
         aria-expanded={open}
         aria-controls={id}
         aria-label={label}
-        onClick={() => setOpen((v) => !v)}
+        onClick={toggle}
       >
         {children}
       </button>
@@ -53,8 +34,7 @@ export function DisclosureMenu({ label, children, actions }: { label: string; ch
               type="button"
               className={`menu__item${action.tone === 'danger' ? ' menu__item--danger' : ''}`}
               onClick={() => {
-                setOpen(false);
-                toggleRef.current?.focus();
+                closeAndRefocus();
                 action.onSelect();
               }}
             >

@@ -1,7 +1,6 @@
-import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
-import { errorMessage } from '../api/errors';
-import { LoadError, QueryState, type QueryResult } from './QueryState';
-import { Spinner } from './Spinner';
+import { Fragment, type ReactNode } from 'react';
+import { PagedChunks, type PageQuery } from './PagedChunks';
+import { QueryState } from './QueryState';
 
 // How many items a page of a staff queue asks for.
 export const QUEUE_PAGE_SIZE = 50;
@@ -14,10 +13,7 @@ export interface QueuePage {
 }
 
 // The RTK Query hook of one queue's endpoint, as the pages call it.
-export type QueuePageQuery<P> = (
-  arg: { cursor?: string; limit: number },
-  options: { refetchOnMountOrArgChange: true },
-) => QueryResult<P> & { isFetching: boolean };
+export type QueuePageQuery<P> = PageQuery<P>;
 
 export interface PagedQueueConfig<P extends QueuePage, I> {
   usePage: QueuePageQuery<P>;
@@ -38,82 +34,53 @@ function capitalised(s: string) {
 }
 
 // A staff queue read a page at a time, oldest first: the total waiting, the first page, and
-// "Load more" for each page after. Every queue is shown this way, so the component is made once
-// per queue, at module level, around that queue's query hook.
+// "Load more" for each page after (PagedChunks). Every queue is shown this way, so the component
+// is made once per queue, at module level, around that queue's query hook.
 export function pagedQueue<P extends QueuePage, I>(config: PagedQueueConfig<P, I>) {
   const { usePage, items, itemKey, renderItem, noun, failed, testId } = config;
-
-  // One page, then the next once asked for. The next page's cursor comes from this page's
-  // current answer, so when the queue is read again (after a decision) the pages after it
-  // follow, and no item is shown twice or falls between two pages.
-  function Chunk(props: { cursor?: string; index: number; pages: number; onMore: () => void }) {
-    const { cursor, index, pages, onMore } = props;
-    const query = usePage({ cursor, limit: QUEUE_PAGE_SIZE }, { refetchOnMountOrArgChange: true });
-    const list = useRef<HTMLOListElement>(null);
-    const loaded = query.data !== undefined;
-    useEffect(() => {
-      // "Load more" goes away as its page arrives; focus, left on nothing, moves to the new
-      // page so the keyboard carries on from there. Focus the user put elsewhere stays.
-      if (loaded && index > 0 && (document.activeElement === null || document.activeElement === document.body)) {
-        list.current?.focus();
-      }
-    }, [loaded, index]);
-    const body = (data: P) => (
-      <>
-        {index === 0 ? (
-          <p className="muted" role="status" data-testid={`${testId}-queue-total`}>
-            {data.total === 1 ? `1 ${noun.one} is waiting.` : `${data.total} ${noun.many} are waiting.`}
-          </p>
-        ) : null}
-        <ol
-          ref={list}
-          tabIndex={index > 0 ? -1 : undefined}
-          className="queue"
-          aria-label={index === 0 ? `${capitalised(noun.many)} waiting, oldest first` : `More ${noun.many} waiting, page ${index + 1}`}
-          aria-busy={query.isFetching || undefined}
-        >
-          {items(data).map((item) => (
-            <Fragment key={itemKey(item)}>{renderItem(item, data)}</Fragment>
-          ))}
-        </ol>
-        {data.nextCursor ? (
-          index + 1 < pages ? (
-            <Chunk {...props} cursor={data.nextCursor} index={index + 1} />
-          ) : (
-            <button type="button" className="button button--secondary queue-more" onClick={onMore}>
-              Load more
-            </button>
-          )
-        ) : null}
-      </>
-    );
-    if (index === 0) {
-      return (
-        <QueryState
-          query={query}
-          loading="Loading the queue…"
-          failed={failed}
-          empty={{ when: (data) => items(data).length === 0, message: `No ${noun.many} are waiting.` }}
-        >
-          {body}
-        </QueryState>
-      );
-    }
-    if (query.data) return body(query.data);
-    if (query.isError) {
-      return (
-        <LoadError
-          title={`More ${noun.many} could not be loaded`}
-          message={errorMessage(query.error, 'Please try again.')}
-          onRetry={() => void query.refetch()}
-        />
-      );
-    }
-    return <Spinner label={`Loading more ${noun.many}…`} />;
-  }
-
   return function PagedQueue() {
-    const [pages, setPages] = useState(1);
-    return <Chunk index={0} pages={pages} onMore={() => setPages((n) => n + 1)} />;
+    return (
+      <PagedChunks
+        usePage={usePage}
+        limit={QUEUE_PAGE_SIZE}
+        moreClassName="queue-more"
+        words={{
+          loadMore: 'Load more',
+          loadingMore: `Loading more ${noun.many}…`,
+          moreFailed: `More ${noun.many} could not be loaded`,
+          tryAgain: 'Please try again.',
+        }}
+        first={(query, content) => (
+          <QueryState
+            query={query}
+            loading="Loading the queue…"
+            failed={failed}
+            empty={{ when: (data) => items(data).length === 0, message: `No ${noun.many} are waiting.` }}
+          >
+            {content}
+          </QueryState>
+        )}
+        renderPage={({ data, index, focus, isFetching }) => (
+          <>
+            {index === 0 ? (
+              <p className="muted" role="status" data-testid={`${testId}-queue-total`}>
+                {data.total === 1 ? `1 ${noun.one} is waiting.` : `${data.total} ${noun.many} are waiting.`}
+              </p>
+            ) : null}
+            <ol
+              ref={focus}
+              tabIndex={index > 0 ? -1 : undefined}
+              className="queue"
+              aria-label={index === 0 ? `${capitalised(noun.many)} waiting, oldest first` : `More ${noun.many} waiting, page ${index + 1}`}
+              aria-busy={isFetching || undefined}
+            >
+              {items(data).map((item) => (
+                <Fragment key={itemKey(item)}>{renderItem(item, data)}</Fragment>
+              ))}
+            </ol>
+          </>
+        )}
+      />
+    );
   };
 }

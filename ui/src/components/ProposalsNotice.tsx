@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useGetProposalsQuery, type ProposalKind } from '../api/enhanced';
-import { APPROVALS_PATH, depositRuleLine, SENT_FOR_APPROVAL, withdrawalRuleLine } from './approvalWords';
+import { useTranslation } from '../i18n';
+import { APPROVALS_PATH, depositRuleLine, withdrawalRuleLine } from './approvalWords';
 
 const waitingWords: Partial<Record<ProposalKind, [one: string, many: string]>> = {
   deposit_confirmation: ['deposit confirmation waits', 'deposit confirmations wait'],
@@ -34,15 +35,15 @@ export function ProposalsNotice({ kind }: { kind: 'deposit_confirmation' | 'with
   );
 }
 
-// What a decision that became a proposal says in a dialog, in place of its form.
-export function ProposalSent({ what }: { what: string }) {
+// What a decision that became a proposal says in a dialog, in place of its form: the whole
+// sentence, in the reader's language.
+export function ProposalSent({ message }: { message: string }) {
+  const { t } = useTranslation('staff');
   return (
     <div className="panel panel--warning" role="status" data-testid="proposal-sent">
+      <p>{message}</p>
       <p>
-        {SENT_FOR_APPROVAL}: {what} once an admin who did not propose it approves.
-      </p>
-      <p>
-        <Link to={APPROVALS_PATH}>Open Second Approvals</Link>
+        <Link to={APPROVALS_PATH}>{t('proposal.open')}</Link>
       </p>
     </div>
   );

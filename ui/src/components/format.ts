@@ -1,4 +1,13 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const monthOnly = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric' });
+
+// A month as the server sends it ("2026-10"), written like the dates beside it.
+export function formatMonth(month: string) {
+  const [y, m] = month.split('-').map(Number);
+  if (!y || !m) return month;
+  return monthOnly.format(new Date(y, m - 1, 1));
+}
 
 export function formatDateTime(iso: string | undefined) {
   if (!iso) return '';
@@ -42,4 +51,29 @@ export function waitedFor(seconds: number) {
   if (days > 0) return `waiting ${days} d ${hours} h`;
   if (hours > 0) return `waiting ${hours} h ${minutes % 60} min`;
   return `waiting ${minutes} min`;
+}
+
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+// The date part of formatDateTime, for a day's heading or a due date. A calendar day as the
+// server sends it ("2026-10-03") is built from its parts, so no time zone moves it a day.
+export function formatDate(value: string | undefined) {
+  if (!value) return '';
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (day) return dateOnly.format(new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateOnly.format(date);
+}
+
+// The time part of formatDateTime, for a row under its day's heading.
+export function formatTime(iso: string | undefined) {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : timeOnly.format(date);
+}
+
+// The reader's calendar day of a time (YYYY-MM-DD in their time zone), to group rows by day.
+export function localDay(iso: string) {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }

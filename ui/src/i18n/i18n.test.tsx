@@ -159,9 +159,13 @@ describe('the language switcher', () => {
     renderApp({ route: '/compose-email', ...signedIn(user) });
     expect(await screen.findByRole('heading', { level: 1, name: 'E-Mail senden' })).toBeTruthy();
     expect(screen.getByText('Diese Seite ist noch im Aufbau und deshalb noch nicht verfügbar.')).toBeTruthy();
-    const nav = screen.getByRole('navigation', { name: 'Hauptnavigation' });
-    expect(within(nav).getByRole('link', { name: 'Übersicht' })).toBeTruthy();
-    expect(within(nav).getByRole('button', { name: 'Abmelden' })).toBeTruthy();
+    // The app shell: its sidebar (and the phone's bottom bar, both in the page) and account menu.
+    const [nav] = await screen.findAllByRole('navigation', { name: 'Hauptnavigation' });
+    expect(within(nav!).getByRole('link', { name: 'Übersicht' })).toBeTruthy();
+    expect(within(nav!).getByRole('group', { name: 'Team' })).toBeTruthy();
+    expect(within(nav!).getByRole('link', { name: 'E-Mail' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('button', { name: /^Kontomenü:\s*Ada Lovelace$/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Abmelden', hidden: true })).toBeTruthy();
   });
 
   it('shows the not-found page in German', async () => {

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Dashboard } from '../../api/enhanced';
+import { formatDate, formatMonth } from '../../components/format';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
@@ -63,13 +64,13 @@ afterEach(() => {
 });
 
 describe('dashboard charts and pending requests', () => {
-  it('lists pending requests with links, and gives each chart its figures as a table', async () => {
+  it('lists pending requests with links, and gives a chart its figures as a table and a summary', async () => {
     stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/invest/dashboard': json(dashboard) });
     vi.stubGlobal('EventSource', FakeEventSource);
     renderApp({ route: '/my-account', ...signedIn(investor) });
 
     const pending = await screen.findByTestId('pending-panel');
-    expect(within(pending).getByText('Deposit')).toBeTruthy();
+    expect(await within(pending).findByText('Deposit')).toBeTruthy();
     expect(within(pending).getByText('$20.00')).toBeTruthy();
     expect(within(pending).getByText('Pending', { selector: '.badge' })).toBeTruthy();
     expect(within(pending).getByRole('link', { name: 'DEP-AAAA-BBBB' }).getAttribute('href')).toBe('/transaction-History');
@@ -77,10 +78,50 @@ describe('dashboard charts and pending requests', () => {
     const balance = screen.getByRole('table', { name: /Available balance at the end of each day/ });
     expect(within(balance).getAllByRole('row')).toHaveLength(3);
     expect(within(balance).getByText('$199.50')).toBeTruthy();
-    const returns = screen.getByRole('table', { name: 'Returns paid by month' });
-    expect(within(returns).getByText('2026-10')).toBeTruthy();
-    expect(within(returns).getByText('$2.50')).toBeTruthy();
-    expect(screen.getByRole('figure', { name: 'Available balance over time' })).toBeTruthy();
+    // Dates are written as everywhere else on the page, not as the server's ISO days.
+    expect(within(balance).getByText(formatDate('2026-11-23'))).toBeTruthy();
+    expect(within(balance).queryByText('2026-11-23')).toBeNull();
+    const balanceFigure = screen.getByRole('figure', { name: 'Available balance over time' });
+    expect(balanceFigure.dataset.shape).toBe('chart');
+    expect(within(balanceFigure).getByText(`From $99.50 on ${formatDate('2026-11-20')} to $199.50 on ${formatDate('2026-11-23')}.`)).toBeTruthy();
+  });
+
+  it('shows a single data point as a figure with its date, not as a chart', async () => {
+    const one: Dashboard = { ...dashboard, balance: [{ date: '2026-11-20', balance: '99.50' }] };
+    stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/invest/dashboard': json(one) });
+    vi.stubGlobal('EventSource', FakeEventSource);
+    renderApp({ route: '/my-account', ...signedIn(investor) });
+
+    const balance = await screen.findByRole('figure', { name: 'Available balance over time' });
+    expect(balance.dataset.shape).toBe('single');
+    expect(within(balance).getByTestId('balance-single').textContent).toBe(`$99.50Available balance on ${formatDate('2026-11-20')}`);
+    const returns = screen.getByRole('figure', { name: 'Returns by month' });
+    expect(returns.dataset.shape).toBe('single');
+    expect(within(returns).getByTestId('returns-single').textContent).toBe(`$2.50Returns paid in ${formatMonth('2026-10')}`);
+    // No drawing and no table of one row: the figure says it all.
+    expect(screen.queryByTestId('balance-chart')).toBeNull();
+    expect(screen.queryByTestId('returns-chart')).toBeNull();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('draws the returns from two months up, with their table and a summary in words', async () => {
+    const two: Dashboard = {
+      ...dashboard,
+      returnsByMonth: [
+        { month: '2026-10', returns: '2.50' },
+        { month: '2026-11', returns: '3.00' },
+      ],
+    };
+    stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/invest/dashboard': json(two) });
+    vi.stubGlobal('EventSource', FakeEventSource);
+    renderApp({ route: '/my-account', ...signedIn(investor) });
+
+    const figure = await screen.findByRole('figure', { name: 'Returns by month' });
+    expect(figure.dataset.shape).toBe('chart');
+    const returns = within(figure).getByRole('table', { name: 'Returns paid by month' });
+    expect(within(returns).getByText(formatMonth('2026-10'))).toBeTruthy();
+    expect(within(returns).getByText('$3.00')).toBeTruthy();
+    expect(within(figure).getByText(`Returns paid in 2 months, from ${formatMonth('2026-10')} to ${formatMonth('2026-11')}.`)).toBeTruthy();
   });
 
   it('says what will show before there is anything to chart', async () => {

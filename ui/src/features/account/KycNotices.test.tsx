@@ -16,7 +16,10 @@ function dashboard(kycStatus: KycStatus, eligibility: Response, kyc = myKyc({ ky
   renderApp({ route: '/my-account', ...signedIn(user) });
 }
 
-const closed = (message: string) => json({ message }, 403);
+// Not being eligible yet is an answer, not an error status.
+const closed = (reason: string) => json({ eligible: false, reason });
+// The dashboard's money actions (the shell's top bar has an Invest link of its own).
+const actions = () => screen.findByRole('region', { name: 'Move money' });
 
 describe('dashboard identity-check notices and the investing gate', () => {
   it('prompts for documents before the first upload and locks investing with the server’s message', async () => {
@@ -27,7 +30,7 @@ describe('dashboard identity-check notices and the investing gate', () => {
     const gate = await screen.findByTestId('invest-gate');
     expect(within(gate).getByText('Please upload your identity documents before investing.')).toBeTruthy();
     expect(within(gate).getByRole('link', { name: 'Upload your documents' }).getAttribute('href')).toBe('/upload-kyc');
-    expect(screen.queryByRole('link', { name: 'New Investment' })).toBeNull();
+    expect(within(await actions()).queryByRole('link', { name: /^Invest/ })).toBeNull();
   });
 
   it('says the review is pending, without a link to upload again', async () => {
@@ -51,7 +54,7 @@ describe('dashboard identity-check notices and the investing gate', () => {
   it('shows nothing once approved, and investing opens', async () => {
     dashboard('Approved', json({ eligible: true }));
     await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' });
-    expect(await screen.findByRole('link', { name: 'New Investment' })).toBeTruthy();
+    expect(await within(await actions()).findByRole('link', { name: /^Invest/ })).toBeTruthy();
     expect(screen.queryByTestId('kyc-notice')).toBeNull();
     expect(screen.queryByTestId('invest-gate')).toBeNull();
   });
@@ -67,7 +70,7 @@ describe('dashboard identity-check notices and the investing gate', () => {
     renderApp({ route: '/my-account', ...signedIn(user) });
     const gate = await screen.findByTestId('invest-gate-unknown');
     expect(within(gate).getByText('We could not check whether you can invest right now.')).toBeTruthy();
-    expect(screen.queryByRole('link', { name: 'New Investment' })).toBeNull();
+    expect(within(await actions()).queryByRole('link', { name: /^Invest/ })).toBeNull();
     expect(screen.queryByTestId('invest-gate')).toBeNull();
 
     // The retry stays a calm note while it runs (never a link that flashes open), then opens.
@@ -76,9 +79,9 @@ describe('dashboard identity-check notices and the investing gate', () => {
     answer = () => held.then(() => json({ eligible: true }));
     await userEvent.setup().click(within(gate).getByRole('button', { name: 'Retry' }));
     expect(await within(gate).findByRole('button', { name: 'Retrying…' })).toBeTruthy();
-    expect(screen.queryByRole('link', { name: 'New Investment' })).toBeNull();
+    expect(within(await actions()).queryByRole('link', { name: /^Invest/ })).toBeNull();
     release();
-    expect(await screen.findByRole('link', { name: 'New Investment' })).toBeTruthy();
+    expect(await within(await actions()).findByRole('link', { name: /^Invest/ })).toBeTruthy();
     expect(screen.queryByTestId('invest-gate-unknown')).toBeNull();
     expect(api.to('GET /api/invest/eligibility')).toHaveLength(2);
   });

@@ -55,12 +55,39 @@ describe('dashboard', () => {
     expect(screen.getAllByText('$0.00')).toHaveLength(1);
   });
 
-  it('shows staff shortcuts to authors and admins only', async () => {
-    stubApi({ 'GET /api/users/getUser': json(makeUser({ role: 'author' })) });
-    renderApp({ route: '/my-account', ...signedIn(makeUser({ role: 'author' })) });
-    const staff = await screen.findByRole('heading', { name: 'Staff' });
-    expect(staff).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Identity Check Queue' }).getAttribute('href')).toBe('/pending-kyc');
+  it('puts the balances first, then the money actions, then what is waiting, then the charts', async () => {
+    stubApi({ 'GET /api/users/getUser': json(makeUser({ balance: '5.00' })) });
+    renderApp({ route: '/my-account', ...signedIn(makeUser({ balance: '5.00' })) });
+    await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' });
+    const order = ['Your money', 'Move money', 'Waiting for a decision', 'Over time'].map((name) => screen.getByRole('region', { name }));
+    for (let i = 1; i < order.length; i++) {
+      expect(order[i - 1]!.compareDocumentPosition(order[i]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    }
+    const figures = within(order[0]!).getAllByRole('term').map((dt) => dt.textContent);
+    expect(figures).toEqual(['Available balance', 'Invested', 'Returns earned']);
+    const actions = within(order[1]!).getAllByRole('listitem').map((li) => li.textContent);
+    expect(actions.map((text) => text?.split(/(?=[A-Z])/)[0])).toEqual(['Deposit', 'Invest', 'Withdraw']);
+    // The identity-check notice stands with what is waiting.
+    expect(within(order[2]!).getByTestId('kyc-notice')).toBeTruthy();
+    // The testimonial form has a page of its own.
+    expect(screen.queryByLabelText('Your experience with Clearvest')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Write a testimonial' }).getAttribute('href')).toBe('/share-your-experience');
+  });
+
+  it('shows staff their money without the investor prompts', async () => {
+    const author = makeUser({ role: 'author', kycStatus: 'Not Submitted' });
+    stubApi({
+      'GET /api/users/getUser': json(author),
+      'GET /api/invest/eligibility': json({ message: 'Please upload your identity documents before investing.' }, 403),
+    });
+    renderApp({ route: '/my-account', ...signedIn(author) });
+    await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' });
+    expect(screen.getByRole('region', { name: 'Your money' })).toBeTruthy();
+    expect(screen.queryByTestId('kyc-notice')).toBeNull();
+    expect(screen.queryByTestId('invest-gate')).toBeNull();
+    expect(screen.queryByText(/Locked/)).toBeNull();
+    expect(screen.queryByText(/upload your identity documents/i)).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Write a testimonial' })).toBeNull();
   });
 
   it("shows the server's message and a retry when the account cannot be loaded, and loads it on retry", async () => {
@@ -90,46 +117,5 @@ describe('dashboard', () => {
 
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Please try again.')).toBeTruthy();
-  });
-});
-
-describe('navbar when signed in', () => {
-  it('shows Dashboard, Send Email for staff, Profile and Logout, and logs out', async () => {
-    let session = true;
-    stubApi({
-      'GET /api/users/loginStatus': () => json(session),
-      'GET /api/users/getUser': json(makeUser({ role: 'admin' })),
-      'GET /api/users/logout': () => {
-        session = false;
-        return json({ message: 'Successfully logged out' });
-      },
-    });
-    const u = userEvent.setup();
-    const { store } = renderApp({ route: '/', ...signedIn(makeUser({ role: 'admin' })) });
-    const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'Clearvest',
-      'Dashboard',
-      'Portfolio Plans',
-      'About Us',
-      'Help Center',
-      'How It Works',
-      'Current Rates',
-      'Send Email',
-      'Profile',
-    ]);
-
-    await u.click(within(nav).getByRole('button', { name: 'Logout' }));
-
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
-    expect(screen.getByText('Successfully logged out')).toBeTruthy();
-    expect(store.getState().auth).toMatchObject({ isLoggedIn: false, endedBy: 'logout' });
-    expect(within(nav).getByRole('link', { name: 'Sign In' })).toBeTruthy();
-  });
-
-  it('hides Send Email from subscribers', () => {
-    renderApp({ route: '/', ...signedIn() });
-    const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).queryByRole('link', { name: 'Send Email' })).toBeNull();
   });
 });

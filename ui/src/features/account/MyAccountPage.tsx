@@ -1,49 +1,46 @@
 import { Link } from 'react-router';
 import { useGetMyKycQuery, useSendVerificationEmailMutation, type User } from '../../api/enhanced';
-import { menuLinks, type MenuLink } from '../../app/routes';
 import { Amount } from '../../components/Amount';
 import { DecisionReasons } from '../../components/DecisionReasons';
 import { GATE_UNKNOWN_MESSAGE, gateLink, useInvestGate } from '../../components/investGate';
 import { QueryState } from '../../components/QueryState';
 import { RetryButton } from '../../components/RetryButton';
 import { useRunMutation } from '../../components/useRunMutation';
-import { useCurrentUser } from '../auth/session';
 import { useSettleDueInvestments } from '../../components/settleDue';
-import { ShareExperienceCard } from '../community/ShareExperienceCard';
+import { useTranslation } from '../../i18n';
+import { isStaff, useCurrentUser } from '../auth/session';
 import { DashboardPanels } from './DashboardPanels';
-
-const INVEST_PATH = '/start-invest';
+import './dashboard.css';
 
 function VerifyEmailBanner() {
+  const { t } = useTranslation('dashboard');
   const run = useRunMutation();
   const [send, { isLoading }] = useSendVerificationEmailMutation();
   const resend = async () => {
     if (isLoading) return;
-    await run(send(), {
-      fallback: 'The verification e-mail could not be sent. Please try again.',
-      success: ({ message }) => message,
-    });
+    await run(send(), { fallback: t('verify.failed'), success: ({ message }) => message });
   };
   return (
     <div className="banner banner--warning">
       <p>
-        <strong>Please verify your e-mail address.</strong> We sent you a link when you signed up.{' '}
+        <strong>{t('verify.title')}</strong> {t('verify.body')}{' '}
         <button type="button" className="link-button" aria-disabled={isLoading || undefined} onClick={() => void resend()}>
-          {isLoading ? 'Sending…' : 'Resend verification e-mail'}
+          {isLoading ? t('verify.sending') : t('verify.resend')}
         </button>
       </p>
     </div>
   );
 }
 
+// The investor's identity check, while it still stands between them and investing.
 function KycNotice({ status }: { status: User['kycStatus'] }) {
+  const { t } = useTranslation('dashboard');
   if (status === 'Approved') return null;
   if (status === 'Pending') {
     return (
       <div className="banner banner--info" data-testid="kyc-notice">
         <p>
-          <strong>Identity check: pending review.</strong> We are checking your documents and will e-mail you when we
-          are done.
+          <strong>{t('kyc.pendingTitle')}</strong> {t('kyc.pendingBody')}
         </p>
       </div>
     );
@@ -52,8 +49,7 @@ function KycNotice({ status }: { status: User['kycStatus'] }) {
   return (
     <div className="banner banner--info" data-testid="kyc-notice">
       <p>
-        <strong>Identity check: KYC Not Submitted.</strong> Before you can invest we need to confirm who you are.{' '}
-        <Link to="/upload-kyc">Upload your documents</Link>
+        <strong>{t('kyc.missingTitle')}</strong> {t('kyc.missingBody')} <Link to="/upload-kyc">{t('kyc.upload')}</Link>
       </p>
     </div>
   );
@@ -61,51 +57,57 @@ function KycNotice({ status }: { status: User['kycStatus'] }) {
 
 // A rejection with the reviewer's reasons, so the user knows what to fix before re-uploading.
 function KycRejectedNotice() {
+  const { t } = useTranslation('dashboard');
   const kyc = useGetMyKycQuery({});
   const decision = kyc.data?.lastDecision;
   return (
     <div className="banner banner--error" data-testid="kyc-notice">
       <p>
-        <strong>Identity check: not accepted.</strong> Your documents could not be accepted.
+        <strong>{t('kyc.rejectedTitle')}</strong> {t('kyc.rejectedBody')}
       </p>
       {decision && decision.status === 'Rejected' ? <DecisionReasons decision={decision} /> : null}
       <p>
-        <Link to="/upload-kyc">Upload new documents</Link>
+        <Link to="/upload-kyc">{t('kyc.uploadAgain')}</Link>
       </p>
     </div>
   );
 }
 
-// "New Investment" opens only when the server says the user may invest; otherwise the tile says
-// why, with the way forward when there is one.
-function InvestTile({ to, label, user }: MenuLink & { user: User }) {
+function ActionLink({ to, label, note, primary }: { to: string; label: string; note: string; primary?: boolean }) {
+  return (
+    <Link className={`money-action${primary ? ' money-action--primary' : ''}`} to={to}>
+      <span className="money-action__label">{label}</span>
+      <span className="money-action__note">{note}</span>
+    </Link>
+  );
+}
+
+// "Invest" opens only when the server says the investor may invest; otherwise the tile says why,
+// with the way forward when there is one.
+function InvestAction({ user }: { user: User }) {
+  const { t } = useTranslation('dashboard');
   const gate = useInvestGate();
+  const label = t('actions.invest');
   if (gate.state === 'unknown') {
     // The check failed: nothing is known, so the tile offers only to ask again, calmly.
     return (
-      <div className="action-tile action-tile--closed" data-testid="invest-gate-unknown">
-        <span>{label}</span>
-        <span className="action-tile__note">{GATE_UNKNOWN_MESSAGE}</span>
+      <div className="money-action money-action--closed" data-testid="invest-gate-unknown">
+        <span className="money-action__label">{label}</span>
+        <span className="money-action__note">{GATE_UNKNOWN_MESSAGE}</span>
         <RetryButton busy={gate.retrying} onRetry={gate.retry} className="button button--secondary button--small" />
       </div>
     );
   }
-  if (gate.state !== 'closed') {
-    return (
-      <Link className="action-tile" to={to}>
-        {label}
-      </Link>
-    );
-  }
+  if (gate.state !== 'closed') return <ActionLink to="/start-invest" label={label} note={t('actions.investNote')} primary />;
   const link = gateLink(user);
   return (
-    <div className="action-tile action-tile--closed" data-testid="invest-gate">
-      <span>
-        {label} <span className="badge">Locked</span>
+    <div className="money-action money-action--closed" data-testid="invest-gate">
+      <span className="money-action__label">
+        {label} <span className="badge">{t('actions.locked')}</span>
       </span>
-      <span className="action-tile__note">{gate.message}</span>
+      <span className="money-action__note">{gate.message}</span>
       {link ? (
-        <Link className="action-tile__link" to={link.to}>
+        <Link className="money-action__link" to={link.to}>
           {link.label}
         </Link>
       ) : null}
@@ -113,9 +115,9 @@ function InvestTile({ to, label, user }: MenuLink & { user: User }) {
   );
 }
 
-function Figure({ label, amount }: { label: string; amount: string }) {
+function Figure({ label, amount, lead }: { label: string; amount: string; lead?: boolean }) {
   return (
-    <div className="figure">
+    <div className={`figure${lead ? ' figure--lead' : ''}`}>
       <dt className="figure__label">{label}</dt>
       <dd className="figure__value">
         <Amount amount={amount} />
@@ -124,71 +126,80 @@ function Figure({ label, amount }: { label: string; amount: string }) {
   );
 }
 
-function QuickLinks({ links, user }: { links: MenuLink[]; user: User }) {
-  return (
-    <ul className="actions-grid">
-      {links.map(({ to, label }) => (
-        <li key={to}>
-          {to === INVEST_PATH ? (
-            <InvestTile to={to} label={label} user={user} />
-          ) : (
-            <Link className="action-tile" to={to}>
-              {label}
-            </Link>
-          )}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
+// The dashboard, in the order a person looks for things: what they have, what they can do with
+// it, what is waiting, then how it moved over time. Staff see their own money the same way, but
+// none of the prompts that lead an investor through the identity check and into a first plan.
 function Dashboard({ user }: { user: User }) {
+  const { t } = useTranslation('dashboard');
   useSettleDueInvestments();
-  const viewer = { signedIn: true, role: user.role };
-  const staffLinks = menuLinks('staff', viewer);
+  const staff = isStaff(user.role);
   const firstName = user.name.trim().split(/\s+/)[0] || user.name;
   return (
-    <>
-      <p className="eyebrow">Dashboard</p>
-      <h1 id="account-title">Welcome, {firstName}</h1>
-      <div className="stack">
-        {!user.isVerified ? <VerifyEmailBanner /> : null}
-        <KycNotice status={user.kycStatus} />
-      </div>
+    <div className="dashboard">
+      <header className="dashboard__head">
+        <p className="eyebrow">{t('eyebrow')}</p>
+        <h1 id="account-title">{t('welcome', { name: firstName })}</h1>
+      </header>
+      {!user.isVerified ? <VerifyEmailBanner /> : null}
 
-      <h2 className="section-title">Your money</h2>
-      <dl className="figures">
-        <Figure label="Available balance" amount={user.balance} />
-        <Figure label="Invested" amount={user.investmentBalance} />
-        <Figure label="Total profit" amount={user.totalMaturityAmount} />
-        {user.hasFees ? <Figure label="Fees paid" amount={user.fees} /> : null}
-      </dl>
-      <DashboardPanels />
-      <ShareExperienceCard />
+      <section aria-labelledby="money-title" className="dashboard__section">
+        <h2 id="money-title" className="visually-hidden">
+          {t('money.title')}
+        </h2>
+        <dl className="figures dashboard__figures">
+          <Figure label={t('money.available')} amount={user.balance} lead />
+          <Figure label={t('money.invested')} amount={user.investmentBalance} />
+          <Figure label={t('money.returns')} amount={user.totalMaturityAmount} />
+          {user.hasFees ? <Figure label={t('money.fees')} amount={user.fees} /> : null}
+        </dl>
+      </section>
 
-      <h2 className="section-title">Quick actions</h2>
-      <QuickLinks links={menuLinks('account', viewer)} user={user} />
+      <section aria-labelledby="actions-title" className="dashboard__section">
+        <h2 id="actions-title" className="visually-hidden">
+          {t('actions.title')}
+        </h2>
+        <ul className="money-actions">
+          <li>
+            <ActionLink to="/deposit-payment" label={t('actions.deposit')} note={t('actions.depositNote')} />
+          </li>
+          <li>
+            {staff ? (
+              <ActionLink to="/start-invest" label={t('actions.invest')} note={t('actions.investNote')} primary />
+            ) : (
+              <InvestAction user={user} />
+            )}
+          </li>
+          <li>
+            <ActionLink to="/withdraw-wallet" label={t('actions.withdraw')} note={t('actions.withdrawNote')} />
+          </li>
+        </ul>
+      </section>
 
-      {staffLinks.length > 0 ? (
-        <>
-          <h2 className="section-title">Staff</h2>
-          <QuickLinks links={staffLinks} user={user} />
-        </>
-      ) : null}
-    </>
+      <DashboardPanels notice={staff ? null : <KycNotice status={user.kycStatus} />} />
+
+      {staff ? null : (
+        <section className="card share-link" aria-labelledby="share-title">
+          <div>
+            <h2 id="share-title" className="panel__title">
+              {t('share.title')}
+            </h2>
+            <p className="muted">{t('share.body')}</p>
+          </div>
+          <Link className="button button--secondary" to="/share-your-experience">
+            {t('share.link')}
+          </Link>
+        </section>
+      )}
+    </div>
   );
 }
 
 export function MyAccountPage() {
+  const { t } = useTranslation('dashboard');
   const me = useCurrentUser();
   return (
     <section className="page container" aria-labelledby="account-title">
-      <QueryState
-        query={me}
-        loading="Loading your account…"
-        failed="Your account could not be loaded"
-        heading={<h1 id="account-title">My Account</h1>}
-      >
+      <QueryState query={me} loading={t('loading')} failed={t('failed')} heading={<h1 id="account-title">{t('title')}</h1>}>
         {(user) => <Dashboard user={user} />}
       </QueryState>
     </section>

@@ -8,32 +8,32 @@ import { DecisionPanel } from '../../components/DecisionPanel';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { useRunMutation } from '../../components/useRunMutation';
+import { Trans, useTranslation } from '../../i18n';
 import './community.css';
-
-const DECISION_WORDS = {
-  approve: 'Publish',
-  approving: 'Publishing…',
-  reject: 'Reject testimonial',
-  reasonLabel: 'Reason (shown to the author)',
-  reasonRequired: 'A reason of 1 to 500 characters is required.',
-};
 
 // Staff publish or reject one testimonial.
 function Decision({ item }: { item: TestimonialQueueItem }) {
+  const { t } = useTranslation('staff');
   const run = useRunMutation();
   const [approve, approving] = useApproveTestimonialMutation();
   const [reject, rejecting] = useRejectTestimonialMutation();
   return (
     <DecisionPanel
       id={`testimonial-${item._id}`}
-      words={DECISION_WORDS}
+      words={{
+        approve: t('testimonials.publish'),
+        approving: t('testimonials.publishing'),
+        reject: t('testimonials.reject'),
+        reasonLabel: t('testimonials.reasonLabel'),
+        reasonRequired: t('testimonials.reasonRequired'),
+      }}
       approving={approving.isLoading}
       rejecting={rejecting.isLoading}
-      onApprove={() => run(approve({ testimonialId: item._id }), { fallback: 'Failed to publish the testimonial.', success: 'Testimonial published.' })}
+      onApprove={() => run(approve({ testimonialId: item._id }), { fallback: t('testimonials.publishFailed'), success: t('testimonials.published') })}
       onReject={(reason) =>
         run(reject({ testimonialId: item._id, rejectTestimonialRequest: { reason } }), {
-          fallback: 'Failed to reject the testimonial.',
-          success: 'Testimonial rejected.',
+          fallback: t('testimonials.rejectFailed'),
+          success: t('testimonials.rejected'),
         })
       }
     />
@@ -41,10 +41,11 @@ function Decision({ item }: { item: TestimonialQueueItem }) {
 }
 
 function QueueItem({ item }: { item: TestimonialQueueItem }) {
+  const { t } = useTranslation('staff');
   return (
     <li className="queue-item queue-item--decide" data-testid="testimonial-queue-item">
       <div className="queue-item__who">
-        <h2 className="queue-item__name">{item.name || 'Unnamed user'}</h2>
+        <h2 className="queue-item__name">{item.name || t('common.unnamed')}</h2>
         <p className="break-anywhere muted">
           {item.email}
           {item.country ? ` · ${item.country}` : ''}
@@ -55,7 +56,12 @@ function QueueItem({ item }: { item: TestimonialQueueItem }) {
       </blockquote>
       <p className="queue-item__meta">
         <span>
-          Written <time dateTime={item.submittedAt}>{formatDateTime(item.submittedAt)}</time>
+          <Trans
+            t={t}
+            i18nKey="testimonials.written"
+            values={{ at: formatDateTime(item.submittedAt) }}
+            components={{ time: <time dateTime={item.submittedAt} /> }}
+          />
         </span>
       </p>
       <div className="queue-item__decision">
@@ -66,20 +72,18 @@ function QueueItem({ item }: { item: TestimonialQueueItem }) {
 }
 
 export function PendingTestimonialsPage() {
+  const { t } = useTranslation('staff');
   const queue = useGetPendingTestimonialsQuery({}, { refetchOnMountOrArgChange: true });
   return (
     <section className="page container" aria-labelledby="testimonial-queue-title">
-      <p className="eyebrow">Staff</p>
-      <h1 id="testimonial-queue-title">Testimonial Review</h1>
-      <p className="muted">
-        Oldest first. Publishing shows the text on the site with the author’s first name, last initial and country; a rejection’s
-        reason is shown to the author, who may then write a new one.
-      </p>
+      <p className="eyebrow">{t('common.eyebrow')}</p>
+      <h1 id="testimonial-queue-title">{t('testimonials.title')}</h1>
+      <p className="muted">{t('testimonials.lead')}</p>
       <QueryState
         query={queue}
-        loading="Loading the queue…"
-        failed="Failed to fetch pending testimonials."
-        empty={{ when: (data) => data.testimonials.length === 0, message: 'No testimonials are waiting.' }}
+        loading={t('testimonials.loading')}
+        failed={t('testimonials.failed')}
+        empty={{ when: (data) => data.testimonials.length === 0, message: t('testimonials.empty') }}
       >
         {(data) => (
           <ol className="queue" aria-busy={queue.isFetching || undefined}>

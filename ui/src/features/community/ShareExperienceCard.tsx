@@ -97,11 +97,12 @@ function Status({ t }: { t: OwnTestimonial }) {
   );
 }
 
-// The dashboard card "Share your experience": a verified investor (verified e-mail and a
+// The card of the page "Share your experience" (/share-your-experience, linked from the
+// dashboard): a verified investor (verified e-mail and a
 // confirmed deposit) writes one testimonial; while it waits or once it is published the card
 // says so; after a rejection it shows the reason and lets them write a new one. Others are told
 // what makes them eligible.
-export function ShareExperienceCard() {
+export function ShareExperienceCard({ title = 'Share your experience' }: { title?: string }) {
   const query = useGetMyTestimonialQuery({}, { refetchOnMountOrArgChange: true });
   const headingId = useId();
   const { data } = query;
@@ -139,7 +140,7 @@ export function ShareExperienceCard() {
   return (
     <section className="card stack" aria-labelledby={headingId} data-testid="share-experience">
       <h2 id={headingId} className="panel__title">
-        Share your experience
+        {title}
       </h2>
       {body}
     </section>

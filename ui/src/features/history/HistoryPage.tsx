@@ -1,154 +1,169 @@
-import { Fragment, useId, useState, type FormEvent } from 'react';
-import {
-  useGetTransactionHistoryQuery,
-  useLazyGetStatementQuery,
-  type HistoryItem,
-  type HistoryType,
-} from '../../api/enhanced';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useGetTransactionHistoryQuery, useLazyGetStatementQuery, type Movement, type MovementPage } from '../../api/enhanced';
 import { errorMessage } from '../../api/errors';
 import { Amount } from '../../components/Amount';
-import { Dialog } from '../../components/Dialog';
-import { formatDateTime } from '../../components/format';
-import { LoadError, QueryState } from '../../components/QueryState';
-import { Spinner } from '../../components/Spinner';
+import { formatDate, formatTime, localDay } from '../../components/format';
+import { PagedChunks, type FocusTarget, type PageQuery } from '../../components/PagedChunks';
+import { QueryState } from '../../components/QueryState';
 import { useToast } from '../../components/toast/useToast';
-import { detailLabel, detailValue, HISTORY_TYPES, statementFileName, summary, typeInfo, utcDay } from '../../components/historyWords';
-import { Effect, StatusBadge } from '../../components/MoneyStatus';
 import { useLiveRefresh } from '../../components/useLiveRefresh';
+import { Trans, useTranslation } from '../../i18n';
+import {
+  highlightedKey,
+  incoming,
+  KIND_ICON,
+  movementLabel,
+  movementLink,
+  movementStatus,
+  rowKey,
+  statementFileName,
+  utcDay,
+} from './movementWords';
 
 export const PAGE_SIZE = 20;
 
-interface Filter {
-  type?: HistoryType;
-  from?: string;
-  to?: string;
+// The endpoint's hook as PagedChunks calls it.
+const useHistoryPage: PageQuery<MovementPage> = (arg, options) => useGetTransactionHistoryQuery(arg, options);
+
+// The line under a row's label: what the movement paid, when it matures, or why it was refused.
+function MovementDetail({ m }: { m: Movement }) {
+  const { t } = useTranslation('history');
+  const d = m.details;
+  if (m.kind === 'return' && d.principal) {
+    return d.closedEarly ? (
+      <Trans t={t} i18nKey="detail.payoutEarly" components={{ principal: <Amount amount={d.principal} />, forfeited: <Amount amount={d.forfeited ?? '0'} /> }} />
+    ) : (
+      <Trans t={t} i18nKey="detail.payout" components={{ principal: <Amount amount={d.principal} />, return: <Amount amount={d.return ?? '0'} /> }} />
+    );
+  }
+  if (d.reason) return <>{t('detail.reason', { reason: d.reason })}</>;
+  if (m.kind === 'investment' && m.status === 'active' && d.endDate) return <>{t('detail.maturesOn', { date: formatDate(d.endDate) })}</>;
+  if (d.reinvestedFrom) return <>{t('detail.reinvestedFrom', { reference: d.reinvestedFrom })}</>;
+  return null;
 }
 
-function HistoryCard({ item, onOpen }: { item: HistoryItem; onOpen: (item: HistoryItem) => void }) {
-  const info = typeInfo(item.type);
-  const line = summary(item);
-  return (
-    <li className={`history-card history-card--${item.type.toLowerCase()}`} data-testid="history-card">
-      <span className="history-card__icon" aria-hidden="true">
-        {info.icon}
+function MovementRow(props: { m: Movement; focus?: FocusTarget; highlighted: boolean; pending?: boolean }) {
+  const { m, focus, highlighted, pending } = props;
+  const { t } = useTranslation('history');
+  const label = movementLabel(m, t);
+  const status = movementStatus(m, t);
+  const link = movementLink(m);
+  const detail = <MovementDetail m={m} />;
+  const when = pending ? m.createdAt : (m.settledAt ?? m.updatedAt);
+  const into = incoming(m);
+  const row = useRef<HTMLLIElement | null>(null);
+  // Stable, so React does not detach and attach it again on every render.
+  const rowRef = useCallback(
+    (element: HTMLLIElement | null) => {
+      row.current = element;
+      if (!link) focus?.(element);
+    },
+    [link, focus],
+  );
+  useEffect(() => {
+    // The row a link pointed at (?ref=…) comes into view and takes the focus, once.
+    if (!highlighted || !row.current) return;
+    row.current.scrollIntoView?.({ block: 'center' });
+    (row.current.querySelector<HTMLElement>('a') ?? row.current).focus({ preventScroll: true });
+  }, [highlighted]);
+  const content = (
+    <>
+      <span className={`movement__icon movement__icon--${m.kind}`} aria-hidden="true">
+        {KIND_ICON[m.kind]}
       </span>
-      <div className="history-card__main">
-        <p className="history-card__title">
-          <span className="history-card__type">{info.label}</span> {item.title} <StatusBadge status={item.status} />
-        </p>
-        {line ? <p className="history-card__summary">{line}</p> : null}
-        <p className="history-card__meta">
-          <time dateTime={item.date}>{formatDateTime(item.date)}</time>
-          {item.reference ? <> · {item.reference}</> : null}
-        </p>
-      </div>
-      <div className="history-card__figures">
-        <Effect amount={item.effect} />
-        <span className="history-card__balance">
-          Balance <Amount amount={item.balanceAfter} />
+      <span className="movement__main">
+        <span className="movement__label">{label}</span>
+        <span className="movement__meta">
+          <span className="visually-hidden">{t('row.reference')} </span>
+          <span className="movement__ref">{m.reference}</span>
+          {' · '}
+          <time dateTime={when}>{pending ? `${formatDate(when)}, ${formatTime(when)}` : formatTime(when)}</time>
         </span>
-        <button type="button" className="button button--secondary button--small" onClick={() => onOpen(item)}>
-          Details<span className="visually-hidden"> of {item.title}, {formatDateTime(item.date)}</span>
-        </button>
-      </div>
+        {detail.type && <span className="movement__detail">{detail}</span>}
+      </span>
+      <span className="movement__figures">
+        <span
+          className={`movement__amount${into ? ' movement__amount--in' : ''}${m.status === 'rejected' ? ' movement__amount--void' : ''}`}
+          data-testid="movement-amount"
+        >
+          {into ? '+' : ''}
+          <Amount amount={m.amount} />
+        </span>
+        <span className={`badge badge--${status.tone}`}>{status.text}</span>
+      </span>
+    </>
+  );
+  return (
+    <li
+      className={`movement${highlighted ? ' movement--highlighted' : ''}`}
+      data-testid="movement"
+      data-reference={m.reference}
+      data-kind={m.kind}
+      aria-current={highlighted ? 'true' : undefined}
+      ref={rowRef}
+      tabIndex={!link && (focus || highlighted) ? -1 : undefined}
+    >
+      {link ? (
+        <Link to={link} className="movement__body" ref={focus}>
+          {content}
+        </Link>
+      ) : (
+        <div className="movement__body">{content}</div>
+      )}
     </li>
   );
 }
 
-// One page of items, then the next page once asked for. The next page's cursor is taken from this
-// page's current answer, so when a new item arrives and this page is fetched again, the pages
-// after it move along with it and no item falls between two pages.
-function Chunk(props: { filter: Filter; cursor?: string; index: number; pages: number; onMore: () => void; onOpen: (item: HistoryItem) => void }) {
-  const { filter, cursor, index, pages, onMore, onOpen } = props;
-  const query = useGetTransactionHistoryQuery({ ...filter, cursor, limit: PAGE_SIZE });
-  const body = (data: { items: HistoryItem[]; nextCursor?: string }) => (
-    <>
-      <ol className="history-list" aria-label={index === 0 ? 'Transactions, newest first' : `More transactions, page ${index + 1}`}>
-        {data.items.map((item) => (
-          <HistoryCard key={item._id} item={item} onOpen={onOpen} />
-        ))}
-      </ol>
-      {data.nextCursor ? (
-        index + 1 < pages ? (
-          <Chunk {...props} cursor={data.nextCursor} index={index + 1} />
-        ) : (
-          <button type="button" className="button button--secondary history-more" onClick={onMore}>
-            Load more
-          </button>
-        )
-      ) : null}
-    </>
+// Settled movements by the day they settled, newest first. A day that goes on from the page
+// before gets no second heading.
+function SettledPage(props: { data: MovementPage; index: number; focus: FocusTarget; previous?: MovementPage; highlight?: string; isFetching: boolean }) {
+  const { data, index, focus, previous, highlight, isFetching } = props;
+  const { t } = useTranslation('history');
+  const lastBefore = previous?.items.at(-1);
+  const groups: { day: string; at: string; items: Movement[] }[] = [];
+  for (const m of data.items) {
+    const at = m.settledAt ?? m.updatedAt;
+    const day = localDay(at);
+    const group = groups.at(-1);
+    if (group && group.day === day) group.items.push(m);
+    else groups.push({ day, at, items: [m] });
+  }
+  if (index === 0 && data.items.length === 0) return <p className="muted">{t('settled.none')}</p>;
+  return (
+    <div aria-busy={isFetching || undefined}>
+      {groups.map((g, gi) => {
+        const continued = gi === 0 && lastBefore !== undefined && localDay(lastBefore.settledAt ?? lastBefore.updatedAt) === g.day;
+        const headingId = `day-${index}-${gi}`;
+        return (
+          <section key={g.day} className="statement-day" aria-labelledby={continued ? undefined : headingId} aria-label={continued ? formatDate(g.at) : undefined}>
+            {continued ? null : (
+              <h3 id={headingId} className="statement-day__title">
+                {formatDate(g.at)}
+              </h3>
+            )}
+            <ul className="movement-list">
+              {g.items.map((m, i) => (
+                <MovementRow key={rowKey(m)} m={m} focus={gi === 0 && i === 0 && index > 0 ? focus : undefined} highlighted={highlight === rowKey(m)} />
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </div>
   );
-  if (index === 0) {
-    return (
-      <QueryState
-        query={query}
-        loading="Loading your transactions…"
-        failed="Your transactions could not be loaded"
-        empty={{ when: (d) => d.items.length === 0, message: 'No transactions match these filters yet.' }}
-      >
-        {body}
-      </QueryState>
-    );
-  }
-  if (query.data) return body(query.data);
-  if (query.isError) {
-    return <LoadError title="More transactions could not be loaded" message={errorMessage(query.error, 'Please try again.')} onRetry={() => void query.refetch()} />;
-  }
-  return <Spinner label="Loading more transactions…" />;
 }
 
-function DetailsDialog({ item, onClose }: { item: HistoryItem; onClose: () => void }) {
-  const details = Object.entries(item.details ?? {}).sort(([a], [b]) => a.localeCompare(b));
+function EmptyHistory() {
+  const { t } = useTranslation('history');
   return (
-    <Dialog
-      title={item.title}
-      onClose={onClose}
-      actions={
-        <button type="button" className="button" onClick={onClose}>
-          Close
-        </button>
-      }
-    >
-      <dl className="details-list" data-testid="history-details">
-        <dt>Type</dt>
-        <dd>{typeInfo(item.type).label}</dd>
-        <dt>Status</dt>
-        <dd>
-          <StatusBadge status={item.status} />
-        </dd>
-        <dt>Date</dt>
-        <dd>
-          <time dateTime={item.date}>{formatDateTime(item.date)}</time>
-        </dd>
-        <dt>Reference</dt>
-        <dd className="details-list__code">{item.reference || '—'}</dd>
-        <dt>Amount</dt>
-        <dd>
-          <Amount amount={item.amount} />
-        </dd>
-        <dt>Fee</dt>
-        <dd>
-          <Amount amount={item.fee} />
-        </dd>
-        <dt>Effect on your available balance</dt>
-        <dd>
-          <Effect amount={item.effect} />
-        </dd>
-        <dt>Available balance after</dt>
-        <dd>
-          <Amount amount={item.balanceAfter} />
-        </dd>
-        {details.map(([key, value]) => (
-          <Fragment key={key}>
-            <dt>{detailLabel(key)}</dt>
-            <dd className="details-list__code">{detailValue(key, value)}</dd>
-          </Fragment>
-        ))}
-        <dt>Event ID</dt>
-        <dd className="details-list__code">{item._id}</dd>
-      </dl>
-    </Dialog>
+    <div className="empty-state" data-testid="history-empty">
+      <h2 className="empty-state__title">{t('empty.title')}</h2>
+      <p>{t('empty.text')}</p>
+      <Link to="/deposit-payment" className="button">
+        {t('empty.action')}
+      </Link>
+    </div>
   );
 }
 
@@ -158,6 +173,7 @@ function firstOfMonth(today: Date) {
 
 // The statement of a chosen period, saved as a CSV file.
 function StatementForm() {
+  const { t } = useTranslation('history');
   const today = new Date();
   const [from, setFrom] = useState(firstOfMonth(today));
   const [to, setTo] = useState(utcDay(today));
@@ -171,7 +187,7 @@ function StatementForm() {
     event.preventDefault();
     if (isFetching) return;
     if (from && to && from > to) {
-      setProblem('The start date must be on or before the end date.');
+      setProblem(t('statement.reversed'));
       return;
     }
     setProblem('');
@@ -186,25 +202,25 @@ function StatementForm() {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 0);
     } catch (error) {
-      toast.error(errorMessage(error, 'The statement could not be downloaded. Please try again.'));
+      toast.error(errorMessage(error, t('statement.failed')));
     }
   };
   return (
     <form className="card history-statement" onSubmit={(e) => void download(e)} aria-labelledby="statement-title" noValidate>
       <h2 id="statement-title" className="panel__title">
-        Statement
+        {t('statement.title')}
       </h2>
-      <p>Every transaction of a period with the opening and closing balance, as a spreadsheet file. Dates are in UTC.</p>
+      <p>{t('statement.text')}</p>
       <div className="history-filters">
         <div className="field">
           <label className="field__label" htmlFor={fromId}>
-            Statement from
+            {t('statement.from')}
           </label>
           <input id={fromId} className="field__input" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} aria-describedby={problem ? problemId : undefined} />
         </div>
         <div className="field">
           <label className="field__label" htmlFor={toId}>
-            Statement to
+            {t('statement.to')}
           </label>
           <input id={toId} className="field__input" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
         </div>
@@ -215,7 +231,7 @@ function StatementForm() {
         </p>
       ) : null}
       <button type="submit" className="button" aria-disabled={isFetching || undefined}>
-        {isFetching ? 'Preparing…' : 'Download statement (CSV)'}
+        {isFetching ? t('statement.preparing') : t('statement.download')}
       </button>
     </form>
   );
@@ -223,62 +239,54 @@ function StatementForm() {
 
 export function HistoryPage() {
   useLiveRefresh();
-  const [filter, setFilter] = useState<Filter>({});
-  const [pages, setPages] = useState(1);
-  const [open, setOpen] = useState<HistoryItem | null>(null);
-  const typeId = useId();
-  const fromId = useId();
-  const toId = useId();
-  const change = (next: Filter) => {
-    setFilter(next);
-    setPages(1);
-  };
-  const reversed = !!filter.from && !!filter.to && filter.from > filter.to;
+  const { t } = useTranslation('history');
+  const [params] = useSearchParams();
+  const ref = params.get('ref');
   return (
-    <section className="page container" aria-labelledby="history-title">
-      <p className="eyebrow">Your money</p>
-      <h1 id="history-title">Transaction History</h1>
-      <form className="history-filters" aria-label="Filter transactions" onSubmit={(e) => e.preventDefault()}>
-        <div className="field">
-          <label className="field__label" htmlFor={typeId}>
-            Type
-          </label>
-          <select
-            id={typeId}
-            className="field__input"
-            value={filter.type ?? ''}
-            onChange={(e) => change({ ...filter, type: (e.target.value || undefined) as HistoryType | undefined })}
-          >
-            <option value="">All types</option>
-            {HISTORY_TYPES.map((t) => (
-              <option key={t.type} value={t.type}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={fromId}>
-            From
-          </label>
-          <input id={fromId} className="field__input" type="date" value={filter.from ?? ''} onChange={(e) => change({ ...filter, from: e.target.value || undefined })} />
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={toId}>
-            To
-          </label>
-          <input id={toId} className="field__input" type="date" value={filter.to ?? ''} onChange={(e) => change({ ...filter, to: e.target.value || undefined })} />
-        </div>
-      </form>
-      {reversed ? (
-        <p className="empty" role="alert">
-          The start date must be on or before the end date.
-        </p>
-      ) : (
-        <Chunk filter={filter} index={0} pages={pages} onMore={() => setPages((n) => n + 1)} onOpen={setOpen} />
-      )}
+    <section className="page container history-page" aria-labelledby="history-title">
+      <p className="eyebrow">{t('eyebrow')}</p>
+      <h1 id="history-title">{t('title')}</h1>
+      <p className="muted">{t('intro')}</p>
+      <PagedChunks
+        usePage={useHistoryPage}
+        limit={PAGE_SIZE}
+        moreClassName="history-more"
+        words={{ loadMore: t('more.load'), loadingMore: t('more.loading'), moreFailed: t('more.failed'), tryAgain: t('tryAgain') }}
+        first={(query, content) => (
+          <QueryState query={query} loading={t('loading')} failed={t('failed')}>
+            {(data) => (data.pending.length === 0 && data.items.length === 0 ? <EmptyHistory /> : content(data))}
+          </QueryState>
+        )}
+        renderPage={({ data, index, focus, previous, isFetching }) => {
+          // A link to a movement (?ref=INV-…) points at a recent one: it is looked for on the
+          // first page.
+          const highlight = index === 0 ? highlightedKey([...data.pending, ...data.items], ref) : undefined;
+          return (
+            <>
+              {index === 0 && data.pending.length > 0 ? (
+                <section className="statement-section statement-section--pending" aria-labelledby="pending-title" data-testid="history-pending">
+                  <h2 id="pending-title" className="statement-section__title">
+                    {t('pending.title')}
+                  </h2>
+                  <p className="muted statement-section__note">{t('pending.text')}</p>
+                  <ul className="movement-list">
+                    {data.pending.map((m) => (
+                      <MovementRow key={rowKey(m)} m={m} pending highlighted={highlight === rowKey(m)} />
+                    ))}
+                  </ul>
+                </section>
+              ) : null}
+              {index === 0 ? (
+                <h2 id="settled-title" className="statement-section__title">
+                  {t('settled.title')}
+                </h2>
+              ) : null}
+              <SettledPage data={data} index={index} focus={focus} previous={previous} highlight={highlight} isFetching={isFetching} />
+            </>
+          );
+        }}
+      />
       <StatementForm />
-      {open ? <DetailsDialog item={open} onClose={() => setOpen(null)} /> : null}
     </section>
   );
 }

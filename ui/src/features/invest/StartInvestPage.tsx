@@ -21,7 +21,7 @@ import { useCurrentUser } from '../auth/session';
 import { newIdempotencyKey } from '../../components/idempotencyKey';
 import { aprPercent, days, termRatePercent } from '../../components/planWords';
 import { RiskNotice } from '../../components/RiskNotice';
-import { formatDate } from './investWords';
+import { formatDate } from '../../components/format';
 
 // After an investment is requested the page goes to the dashboard after this many seconds.
 export const REDIRECT_SECONDS = 2;

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Investment, InvestmentQuote, Plan } from '../../api/enhanced';
+import { chooseLanguage } from '../../i18n';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
@@ -36,6 +37,7 @@ const quote: InvestmentQuote = {
 
 const pending: Investment = {
   _id: 'inv-1',
+  reference: 'INV-5Q2X7K3M',
   plan: 'Basic',
   planId: 'p-basic',
   planVersion: 1,
@@ -183,18 +185,72 @@ describe('portfolio', () => {
     expect(screen.getByRole('link', { name: 'Start an investment' }).getAttribute('href')).toBe('/start-invest');
   });
 
-  it('lists investments with their status', async () => {
-    const ended: Investment = { ...active, _id: 'inv-2', status: 'Ended', closedEarly: true, forfeited: '3.00' };
+  it('shows the totals, then active investments with their progress and ended ones apart', async () => {
+    const running: Investment = {
+      ...active,
+      startDate: '2026-11-13T10:00:00Z',
+      endDate: '2026-12-13T10:00:00Z',
+    };
+    const matured: Investment = {
+      ...active,
+      _id: 'inv-4',
+      reference: 'INV-7K3M9Q2X',
+      status: 'Ended',
+      amount: '1000.00',
+      maturityAmount: '15.00',
+      payout: '1015.00',
+      closedAt: '2026-11-20T10:00:00Z',
+    };
+    const ended: Investment = { ...active, _id: 'inv-2', reference: 'INV-AAAA2222', status: 'Ended', closedEarly: true, forfeited: '3.00' };
     stubApi({
       'GET /api/users/getUser': json(investor),
-      'GET /api/invest/investment-history': json({ asOf: '2026-11-23T10:00:00Z', investments: [active, ended, { ...pending, _id: 'inv-3' }] }),
+      'GET /api/invest/investment-history': json({
+        asOf: '2026-11-23T12:00:00Z',
+        investments: [running, ended, matured, { ...pending, _id: 'inv-3', reference: 'INV-BBBB3333' }],
+      }),
     });
     renderApp({ route: '/invest-status', ...signedIn(investor) });
-    const items = await screen.findAllByTestId('investment-item');
-    expect(items.map((i) => within(i).getByTestId('investment-status').textContent)).toEqual(['Active', 'Ended early', 'Waiting for approval']);
+    const totals = await screen.findByTestId('portfolio-totals');
+    // Invested now and expected returns count the active one; earned, the matured one (not the
+    // one closed early, which gave its return up).
+    expect(within(totals).getAllByText(/\$/).map((e) => e.textContent)).toEqual(['$200.05', '$3.00', '$15.00']);
+    const activeSection = screen.getByTestId('portfolio-active');
+    const items = within(activeSection).getAllByTestId('investment-item');
+    expect(items.map((i) => within(i).getByTestId('investment-status').textContent)).toEqual(['Active', 'Waiting for approval']);
     expect(within(items[0]!).getByRole('link').getAttribute('href')).toBe('/investment/inv-1');
+    const bar = within(items[0]!).getByRole('progressbar', { name: 'Term of the Basic investment' });
+    expect([bar.getAttribute('aria-valuenow'), bar.getAttribute('aria-valuemax'), bar.getAttribute('aria-valuetext')]).toEqual(['10', '30', '10 of 30 days']);
+    expect(items[0]!.textContent).toContain('Matures on');
+    expect(items[0]!.textContent).toContain('INV-5Q2X7K3M');
+    const endedItems = within(screen.getByTestId('portfolio-ended')).getAllByTestId('investment-item');
+    expect(endedItems.map((i) => within(i).getByTestId('investment-status').textContent)).toEqual(['Ended early', 'Matured']);
     // Redeemed early: what came back is the principal.
-    expect(items[1]!.textContent).toContain('pays $200.05');
+    expect(endedItems[0]!.textContent).toContain('paid $200.05');
+    expect(endedItems[1]!.textContent).toContain('paid $1,015.00');
+    expect(within(endedItems[1]!).queryByRole('progressbar')).toBeNull();
+  });
+});
+
+describe('portfolio in German', () => {
+  it('reads in German once the reader chooses German', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/invest/investment-history': json({
+        asOf: '2026-11-23T12:00:00Z',
+        investments: [{ ...active, startDate: '2026-11-13T10:00:00Z', endDate: '2026-12-13T10:00:00Z' }],
+      }),
+    });
+    await chooseLanguage('de');
+    try {
+      renderApp({ route: '/invest-status', ...signedIn(investor) });
+      expect(await screen.findByRole('heading', { level: 1, name: 'Mein Portfolio' })).toBeTruthy();
+      expect((await screen.findByTestId('portfolio-totals')).textContent).toContain('Derzeit angelegt');
+      const bar = screen.getByRole('progressbar', { name: 'Laufzeit der Anlage im Plan Basic' });
+      expect(bar.getAttribute('aria-valuetext')).toBe('10 von 30 Tagen');
+      expect(screen.getByTestId('investment-status').textContent).toBe('Aktiv');
+    } finally {
+      await chooseLanguage('en');
+    }
   });
 });
 
@@ -226,6 +282,28 @@ describe('investment details', () => {
     await u.click(await screen.findByRole('button', { name: 'Redeem early' }));
     await waitFor(() => expect(api.to('POST /api/invest/inv-1/early-redemption')).toHaveLength(1));
     expect(await screen.findByText(/Investment redeemed early/)).toBeTruthy();
+  });
+
+  it('shows what a matured investment paid and when, and links to the payout in the history', async () => {
+    const matured: Investment = {
+      ...active,
+      status: 'Ended',
+      amount: '1000.00',
+      maturityAmount: '15.00',
+      payout: '1015.00',
+      closedAt: '2026-11-20T10:00:00Z',
+    };
+    stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/invest/investment/inv-1': json(matured) });
+    renderApp({ route: '/investment/inv-1', ...signedIn(investor) });
+    const outcome = await screen.findByTestId('investment-outcome');
+    expect(within(outcome).getByRole('heading', { name: 'Paid out' })).toBeTruthy();
+    expect(outcome.textContent).toContain('this investment paid $1,015.00 into your available balance: your $1,000.00 back and a return of $15.00');
+    expect(outcome.textContent).toContain('Nov 20, 2026');
+    expect(within(outcome).getByRole('link', { name: 'See the payout in your history' }).getAttribute('href')).toBe(
+      '/transaction-History?ref=INV-5Q2X7K3M',
+    );
+    expect(screen.getByTestId('investment-reference').textContent).toBe('INV-5Q2X7K3M');
+    expect(screen.queryByTestId('investment-progress')).toBeNull();
   });
 
   it('lets staff decide a pending investment from its page', async () => {

@@ -21,10 +21,10 @@ function openProfile(tab: string, routes: Parameters<typeof stubApi>[0] = {}, us
 }
 
 describe('profile page', () => {
-  it('has Profile, Security and Logout tabs for subscribers', async () => {
+  it('has Profile and Security tabs for subscribers; logging out is in the account menu, not a tab', async () => {
     openProfile('profile');
     const tabs = await screen.findAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Profile', 'Security', 'Logout']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Profile', 'Security']);
     await waitFor(() => expect(document.title).toBe('Profile · Clearvest'));
   });
 
@@ -44,7 +44,7 @@ describe('profile page', () => {
     await user.keyboard('{ArrowRight}');
     expect(screen.getByRole('tab', { name: 'Security', selected: true })).toBe(document.activeElement);
     await user.keyboard('{End}');
-    expect(screen.getByRole('tab', { name: 'Logout', selected: true })).toBe(document.activeElement);
+    expect(screen.getByRole('tab', { name: 'Security', selected: true })).toBe(document.activeElement);
     await user.keyboard('{ArrowRight}');
     expect(screen.getByRole('tab', { name: 'Profile', selected: true })).toBe(document.activeElement);
   });
