@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin/clearvest
 
-.PHONY: run build ui ui-deps generate check-generated test mutants bench bench-readpath bench-money bench-verify bench-kyc lighthouse clean
+.PHONY: run build ui ui-deps generate check-generated test mutants bench bench-readpath bench-money bench-verify bench-kyc lighthouse screens clean
 
 # Development is chosen explicitly, on this machine only: serve refuses development tools (the
 # mailbox, the test clock, demo data) on an address others can reach. Either can be overridden.
@@ -59,10 +59,18 @@ bench-verify:
 bench-kyc:
 	scripts/bench-kyc.sh
 
-# Lighthouse's mobile profile on the home page of a freshly built server: performance, LCP, CLS
-# and TBT of three runs and their median (docs/public-site.md). A benchmark; about two minutes.
+# Lighthouse's mobile profile on the home and plans pages of a freshly built server (or the pages
+# in LIGHTHOUSE_PAGES): performance, LCP, CLS and TBT of three runs each and their median
+# (docs/public-site.md). A benchmark; about three minutes.
 lighthouse:
 	scripts/lighthouse.sh
+
+# Every screen, signed out, as the demo investor and as the demo admin, on a phone and a desktop:
+# full-page PNGs and an index.html contact sheet in SCREENS_DIR (default
+# $${TMPDIR:-/tmp}/clearvest-screens), outside the repository (docs/design-system.md). Not a test;
+# a few minutes.
+screens:
+	scripts/screens.sh
 
 # Removes build output and the test cluster (stopped first). ./data, the development
 # database, is left alone: delete it yourself to start from an empty demo.

@@ -48,6 +48,12 @@ func (s *server) GetContentTeam(ctx context.Context, _ apigen.GetContentTeamRequ
 	if err != nil {
 		return nil, err
 	}
+	// Sample profiles are people who do not exist: development shows them, labelled, so the
+	// section can be seen and styled; production publishes a team only once the operator has put
+	// in the real one (sample: false in team.yaml, docs/content.md), and otherwise none at all.
+	if t.Sample && s.production {
+		return apigen.GetContentTeam200JSONResponse{Heading: t.Heading, Members: []apigen.ContentTeamMember{}}, nil
+	}
 	out := apigen.GetContentTeam200JSONResponse{Sample: t.Sample, Heading: t.Heading, Intro: t.Intro,
 		Members: make([]apigen.ContentTeamMember, 0, len(t.Members))}
 	for _, m := range t.Members {
@@ -100,5 +106,9 @@ func (s *server) GetContentPage(ctx context.Context, req apigen.GetContentPageRe
 	if err != nil {
 		return nil, err
 	}
-	return apigen.GetContentPage200JSONResponse{Slug: p.Slug, Title: p.Title, Sample: p.Sample, Html: p.HTML}, nil
+	out := apigen.GetContentPage200JSONResponse{Slug: p.Slug, Title: p.Title, Sample: p.Sample, Html: p.HTML}
+	if p.Updated != "" {
+		out.Updated = &p.Updated
+	}
+	return out, nil
 }

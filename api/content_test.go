@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,5 +95,52 @@ func TestContentEndpoints(t *testing.T) {
 	}
 	if res = get(t, srv, "/api/content/support"); !strings.Contains(string(res.body), "desk@example.com") {
 		t.Fatalf("edited support details not served: %s", res.body)
+	}
+}
+
+// TestTeamSampleProfilesOnlyInDevelopment: the shipped team is made of sample profiles. A
+// development server sends them (the site labels them); a production server sends no team until
+// the operator's team.yaml has real profiles, and then sends those.
+func TestTeamSampleProfilesOnlyInDevelopment(t *testing.T) {
+	t.Parallel()
+	type team struct {
+		Sample  bool `json:"sample"`
+		Members []struct {
+			Name string `json:"name"`
+		} `json:"members"`
+	}
+	read := func(srv *httptest.Server) team {
+		t.Helper()
+		res := get(t, srv, "/api/content/team")
+		var got team
+		if err := json.Unmarshal(res.body, &got); err != nil || res.status != http.StatusOK {
+			t.Fatalf("team: %d %s", res.status, res.body)
+		}
+		return got
+	}
+	dir := t.TempDir()
+	store, err := sitecontent.New(content.Files(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	development := start(t, api.Deps{Content: store, Env: api.EnvDevelopment})
+	production := start(t, api.Deps{Content: store, Env: api.EnvProduction, PublicURL: "https://clearvest.example"})
+
+	if got := read(development); !got.Sample || len(got.Members) == 0 {
+		t.Errorf("development: want the labelled sample profiles, got %+v", got)
+	}
+	if got := read(production); got.Sample || len(got.Members) != 0 {
+		t.Errorf("production: want no team while the profiles are samples, got %+v", got)
+	}
+
+	real := "sample: false\nheading: Our team\nintro: ''\nmembers:\n" +
+		"  - id: ana\n    name: Ana Real\n    title: Operations\n    image: /team/member-1.svg\n    icon: compass\n    description: Runs operations.\n"
+	if err := os.WriteFile(filepath.Join(dir, "team.yaml"), []byte(real), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, srv := range map[string]*httptest.Server{"development": development, "production": production} {
+		if got := read(srv); got.Sample || len(got.Members) != 1 || got.Members[0].Name != "Ana Real" {
+			t.Errorf("%s: want the operator's team, got %+v", name, got)
+		}
 	}
 }

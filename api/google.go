@@ -8,6 +8,7 @@ import (
 
 	"clearvest/api/apigen"
 	"clearvest/app/accounts"
+	"clearvest/domain/identity"
 )
 
 // The Google redirect flow's cookies are scoped to the one route that reads each, so they travel
@@ -22,6 +23,8 @@ const (
 	loginGoogleLink  = "/login?google=link"
 	loginGoogleTOTP  = "/login?google=totp"
 	loginGoogleError = "/login?google=error"
+	// registerGoogleTerms: a Google account new to us, without consent given on the sign-up page.
+	registerGoogleTerms = "/register?google=terms"
 )
 
 func (s *server) googleEnabled() bool {
@@ -34,7 +37,17 @@ func (s *server) GoogleStart(ctx context.Context, req apigen.GoogleStartRequestO
 	if !s.googleEnabled() {
 		return nil, accounts.ErrGoogleDisabled
 	}
-	authURL, flow, err := s.accounts.GoogleStart(ctx, str(req.Params.Return))
+	var consent accounts.GoogleConsent
+	if req.Params.Language != nil {
+		consent.Language = string(*req.Params.Language)
+	}
+	if req.Params.AcceptTerms != nil && *req.Params.AcceptTerms {
+		var err error
+		if consent.Terms, err = s.legalVersions(); err != nil {
+			return nil, err
+		}
+	}
+	authURL, flow, err := s.accounts.GoogleStart(ctx, str(req.Params.Return), consent)
 	if err != nil {
 		return nil, err
 	}
@@ -79,6 +92,10 @@ func (s *server) GoogleRedirect(ctx context.Context, req apigen.GoogleRedirectRe
 			return to(loginGoogleTOTP)
 		}
 		return to(loginGoogleLink)
+	case errors.Is(err, identity.ErrTermsNotAccepted):
+		// A new Google account, started from the sign-in page: the sign-up page asks for the
+		// consent first.
+		return to(registerGoogleTerms)
 	default:
 		// The browser lands on a page, not a JSON error, so the cause only goes to the log.
 		slog.DebugContext(ctx, "google sign-in refused", "err", err)

@@ -45,7 +45,18 @@ func (c *client) getURL(u string) *http.Response {
 // this app) the provider sent the browser to.
 func (c *client) authorize(returnPath string) string {
 	c.t.Helper()
-	res := c.do(http.MethodGet, "/api/users/google/start?return="+url.QueryEscape(returnPath), nil)
+	return c.authorizeWith("/api/users/google/start?return=" + url.QueryEscape(returnPath))
+}
+
+// authorizeAgreed is authorize from the sign-up page, with the consent box ticked.
+func (c *client) authorizeAgreed(returnPath string) string {
+	c.t.Helper()
+	return c.authorizeWith("/api/users/google/start?acceptTerms=true&return=" + url.QueryEscape(returnPath))
+}
+
+func (c *client) authorizeWith(start string) string {
+	c.t.Helper()
+	res := c.do(http.MethodGet, start, nil)
 	expect(c.t, res, http.StatusFound)
 	loc := res.header.Get("Location")
 	if !strings.HasPrefix(loc, "http") {
@@ -83,8 +94,21 @@ func TestGoogleRedirectSignsUpNewUser(t *testing.T) {
 	t.Parallel()
 	a, p := newGoogleApp(t)
 	p.As("g-new", "newcomer@gmail.com", "Gina Google")
+	// Started from the sign-in page, without the consent the sign-up page asks for: nothing
+	// is created, and the browser goes to the sign-up page.
+	early := a.googleBrowser(t)
+	if got := early.callback(early.authorize("/portfolio")); got != "/register?google=terms" {
+		t.Fatalf("a new Google user without consent landed on %q, want /register?google=terms", got)
+	}
+	if _, ok := early.signedInAs(); ok {
+		t.Fatal("signed in without consent")
+	}
+	if n := a.count(t, `SELECT count(*) FROM events WHERE type = 'user.registered'`); n != 0 {
+		t.Fatalf("%d accounts created without consent", n)
+	}
+
 	b := a.googleBrowser(t)
-	start := b.do(http.MethodGet, "/api/users/google/start?return=/portfolio", nil)
+	start := b.do(http.MethodGet, "/api/users/google/start?return=/portfolio&acceptTerms=true&language=de", nil)
 	expect(t, start, http.StatusFound)
 	auth, err := url.Parse(start.header.Get("Location"))
 	if err != nil || !strings.HasPrefix(start.header.Get("Location"), p.URL+"/authorize?") {
@@ -113,6 +137,13 @@ func TestGoogleRedirectSignsUpNewUser(t *testing.T) {
 	u, ok := b.signedInAs()
 	if !ok || u.Email != "newcomer@gmail.com" || !u.IsVerified {
 		t.Fatalf("after Google sign-up: %+v, signed in %v", u, ok)
+	}
+	if n := a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'user.terms_accepted'
+		AND data->>'termsVersion' <> '' AND data->>'privacyVersion' <> ''`, "user-"+u.ID); n != 1 {
+		t.Errorf("%d consent events for the Google sign-up, want 1", n)
+	}
+	if n := a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'user.language_changed' AND data->>'language' = 'de'`, "user-"+u.ID); n != 1 {
+		t.Errorf("%d language events for the Google sign-up, want 1", n)
 	}
 	// The answer is single-use: replaying the callback finds no flow.
 	if got := b.callback(cb.Path + "?" + cb.RawQuery); got != "/login?google=error" {
@@ -205,7 +236,7 @@ func TestGoogleRedirectRefusesForgedAnswers(t *testing.T) {
 	t.Run("open redirect", func(t *testing.T) {
 		for _, evil := range []string{"https://evil.example", "//evil.example/x", "/\\evil.example", "javascript:alert(1)"} {
 			b := a.googleBrowser(t)
-			if got := b.callback(b.authorize(evil)); got != "/" {
+			if got := b.callback(b.authorizeAgreed(evil)); got != "/" {
 				t.Errorf("return=%q: redirected to %q, want /", evil, got)
 			}
 		}

@@ -331,7 +331,7 @@ func TestEventsStreamNotifiesOnlyTheOwner(t *testing.T) {
 		t.Fatalf("balance after the notification: %+v", b)
 	}
 
-	createUSDT(t, other, "5", testHash("ccc2"))
+	createUSDT(t, other, "15", testHash("ccc2"))
 	if p := changedAt(t, theirs.next(t)); p < other.position {
 		t.Fatalf("the other investor was notified at position %d, before their own deposit at %d: another user's change leaked",
 			p, other.position)
@@ -341,9 +341,9 @@ func TestEventsStreamNotifiesOnlyTheOwner(t *testing.T) {
 	// projection's lag plus at most one feed interval.
 	var delays []time.Duration
 	for i := range 8 {
-		d := createUSDT(t, investor, "1", testHash(fmt.Sprintf("ddd%d", i)))
+		d := createUSDT(t, investor, "10", testHash(fmt.Sprintf("ddd%d", i)))
 		changedAt(t, mine.next(t)) // the request itself
-		res := staff.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "1"})
+		res := staff.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "10"})
 		expect(t, res, http.StatusOK)
 		answered := time.Now()
 		confirmed, _ := strconv.ParseInt(res.header.Get("X-Clearvest-Position"), 10, 64)

@@ -18,9 +18,11 @@ import (
 	"clearvest/api"
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
+	"clearvest/content"
 	keys "clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
+	"clearvest/platform/sitecontent"
 )
 
 // app is the real HTTP API around a real accounts service on its own database.
@@ -71,6 +73,7 @@ func serve(t testing.TB, env *accountstest.Env, adjust func(*api.Deps)) *app {
 		MailboxDir:     env.MailDir,
 		ReadYourWrites: env.Runner,
 		Idempotency:    idem,
+		Content:        shippedContent(t),
 	}
 	if adjust != nil {
 		adjust(&deps)
@@ -83,6 +86,17 @@ func serve(t testing.TB, env *accountstest.Env, adjust func(*api.Deps)) *app {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &app{Env: env, srv: srv}
+}
+
+// shippedContent is the site content the binary ships: among it the terms and the privacy
+// policy whose versions a sign-up records.
+func shippedContent(t testing.TB) *sitecontent.Store {
+	t.Helper()
+	s, err := sitecontent.New(content.Files(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // client is one browser (a cookie jar, sending what the UI sends) or, with bearer set, an API
@@ -221,9 +235,9 @@ func (a *app) member(t *testing.T, email, role string) (*client, userJSON) {
 	}
 	b := a.browser(t)
 	res := b.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": testPassword})
-	expect(t, res, http.StatusUnauthorized)
-	if e := decodeError(t, res); e.Code != "new_device" {
-		t.Fatalf("first login from a new browser: %+v, want code new_device", e)
+	expect(t, res, http.StatusAccepted)
+	if e := decodeJSON[newDeviceJSON](t, res); e.Status != "new_device" {
+		t.Fatalf("first login from a new browser: %+v, want status new_device", e)
 	}
 	code := a.LatestCode(t, email, "sign-in code")
 	res = b.do(http.MethodPost, "/api/users/loginWithCode/"+email, map[string]string{"loginCode": code})

@@ -344,7 +344,7 @@ func TestStartInvestmentNeedsAVerifiedEmailAndAnApprovedIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	una := a.browser(t)
-	expect(t, una.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusUnauthorized)
+	expect(t, una.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusAccepted)
 	expect(t, una.do(http.MethodPost, "/api/users/loginWithCode/una@example.com",
 		map[string]string{"loginCode": a.LatestCode(t, "una@example.com", "sign-in code")}), http.StatusOK)
 	expectMessage(t, una.do(http.MethodPost, "/api/invest/start-invest", map[string]any{"planName": "Basic", "amount": "100", "planVersion": 1}),
@@ -569,7 +569,7 @@ func TestSignInAnswerCarriesTheFigures(t *testing.T) {
 	a := newInvestApp(t)
 	a.investor(t, "ivy@example.com", "123.45")
 	b := a.browser(t)
-	expect(t, b.do(http.MethodPost, "/api/users/login", map[string]string{"email": "ivy@example.com", "password": testPassword}), http.StatusUnauthorized)
+	expect(t, b.do(http.MethodPost, "/api/users/login", map[string]string{"email": "ivy@example.com", "password": testPassword}), http.StatusAccepted)
 	res := b.do(http.MethodPost, "/api/users/loginWithCode/ivy@example.com", map[string]string{"loginCode": a.LatestCode(t, "ivy@example.com", "sign-in code")})
 	expect(t, res, http.StatusOK)
 	if got := decodeJSON[balancesJSON](t, res); got.Balance != "123.45" {

@@ -188,8 +188,12 @@ func (s *server) GetInvestEligibility(ctx context.Context, _ apigen.GetInvestEli
 	if err != nil {
 		return nil, err
 	}
-	if err := s.kyc.Eligibility(ctx, a); err != nil {
+	reason, err := s.kyc.Eligibility(ctx, a)
+	if err != nil {
 		return nil, err
+	}
+	if reason != "" {
+		return apigen.GetInvestEligibility200JSONResponse{Eligible: false, Reason: &reason}, nil
 	}
 	return apigen.GetInvestEligibility200JSONResponse{Eligible: true}, nil
 }

@@ -32,7 +32,7 @@ func TestKYCFullFlow(t *testing.T) {
 	admin, _ := k.member(t, "kyc-admin@example.com", "admin")
 
 	res := user.do(http.MethodGet, "/api/invest/eligibility", nil)
-	expectMessage(t, res, http.StatusForbidden, "Please upload your identity documents before investing.")
+	expectIneligible(t, res, "Please upload your identity documents before investing.")
 	mine := decodeJSON[myKycJSON](t, user.do(http.MethodGet, "/api/users/kyc", nil))
 	if mine.KycStatus != "Not Submitted" || mine.Submission != 0 || !slices.Equal(mine.Resubmit, []string{"front", "back"}) {
 		t.Fatalf("before any upload: %+v", mine)
@@ -55,7 +55,7 @@ func TestKYCFullFlow(t *testing.T) {
 		t.Fatalf("documents: %+v", submitted.Kyc.Documents)
 	}
 	expectMessage(t, uploadKYC(t, user, nil, front(jpg), back(pdf)), http.StatusConflict, msgReviewing)
-	expectMessage(t, user.do(http.MethodGet, "/api/invest/eligibility", nil), http.StatusForbidden,
+	expectIneligible(t, user.do(http.MethodGet, "/api/invest/eligibility", nil),
 		"Your identity documents are being reviewed. You can invest once they are approved.")
 
 	k.CatchUp(t)
@@ -100,7 +100,7 @@ func TestKYCFullFlow(t *testing.T) {
 		!strings.Contains(mails[0].Text, "daylight") || !strings.Contains(mails[0].Text, "http://clearvest.test/upload-kyc") {
 		t.Fatalf("rejection e-mail: %+v", mails)
 	}
-	expectMessage(t, user.do(http.MethodGet, "/api/invest/eligibility", nil), http.StatusForbidden,
+	expectIneligible(t, user.do(http.MethodGet, "/api/invest/eligibility", nil),
 		"Your identity documents were rejected. Please upload them again before investing.")
 
 	// Only the rejected side goes again.
@@ -354,5 +354,19 @@ func TestKYCClosureDeletesDocuments(t *testing.T) {
 	}
 	if got := user.do(http.MethodPost, "/api/users/kyc/"+u.ID+"/documents/1/front", nil).status; got != http.StatusUnauthorized && got != http.StatusNotFound {
 		t.Fatalf("the closed account's own session fetched its document: %d", got)
+	}
+}
+
+// expectIneligible checks an eligibility answer that says no: not being able to invest yet is an
+// answer (200), not an error status, with the sentence saying what is missing.
+func expectIneligible(t *testing.T, res response, reason string) {
+	t.Helper()
+	expect(t, res, http.StatusOK)
+	got := decodeJSON[struct {
+		Eligible bool   `json:"eligible"`
+		Reason   string `json:"reason"`
+	}](t, res)
+	if got.Eligible || got.Reason != reason {
+		t.Fatalf("eligibility: %s, want not eligible because %q", res.body, reason)
 	}
 }

@@ -27,6 +27,7 @@ func verifiedInvestor(tb testing.TB, a *app, n int) string {
 	in, err := a.Accounts.Register(ctx, accounts.RegisterInput{
 		Name: "Bench Investor", Email: email, Password: testPassword, ConfirmPassword: testPassword,
 		Phone: "+44 20 7946 0018", Country: "United Kingdom",
+		Terms: accounts.Consent{TermsVersion: "2026-11-28", PrivacyVersion: "2026-11-28"},
 	}, client)
 	if err != nil {
 		tb.Fatal(err)

@@ -169,7 +169,8 @@ func TestConcurrentMoneyCommandsKeepTheBooks(t *testing.T) {
 		default:
 			u := pick(investors)
 			return moneyRequest{kind: "create", user: u, token: tokens[u], method: http.MethodPost, path: "/api/payments/create",
-				body: map[string]string{"amount": fmt.Sprintf("%d.%02d", 1+pick(500), pick(100)), "asset": "USDT", "network": "TRC20"},
+				// At least the minimum deposit ($10.00 by default).
+				body: map[string]string{"amount": fmt.Sprintf("%d.%02d", 10+pick(500), pick(100)), "asset": "USDT", "network": "TRC20"},
 				key:  key}
 		}
 	}

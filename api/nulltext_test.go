@@ -32,6 +32,6 @@ func TestNullCharacterIsABadRequest(t *testing.T) {
 		}
 	}
 	res := a.browser(t).do(http.MethodPost, "/api/users/register",
-		`{"name":"Ann","email":"ann@example.com","password":"long enough \\u0000 phrase","phone":"+447700900123","country":"GB"}`)
+		`{"name":"Ann","email":"ann@example.com","password":"long enough \\u0000 phrase","phone":"+447700900123","country":"GB","acceptTerms":true}`)
 	expect(t, res, http.StatusCreated)
 }

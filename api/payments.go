@@ -39,10 +39,11 @@ func (s *server) ListDepositAddresses(context.Context, apigen.ListDepositAddress
 		return nil, errMoneyUnavailable
 	}
 	list := s.money.Addresses()
-	out := apigen.ListDepositAddresses200JSONResponse{Addresses: make([]apigen.DepositAddress, 0, len(list))}
+	out := apigen.ListDepositAddresses200JSONResponse{Addresses: make([]apigen.DepositAddress, 0, len(list)),
+		Minimum: s.money.MinDeposit().String()}
 	for _, a := range list {
 		out.Addresses = append(out.Addresses, apigen.DepositAddress{Asset: apigen.DepositAsset(a.Asset),
-			Network: apigen.DepositNetwork(a.Network), Address: a.Address})
+			Network: apigen.DepositNetwork(a.Network), Address: a.Address, Confirmations: a.Network.Confirmations(), UsualMinutes: a.Network.UsualMinutes()})
 	}
 	return out, nil
 }

@@ -182,6 +182,23 @@ func TestDepositFlowCreditsTheWalletAndMailsTheInvestor(t *testing.T) {
 	if !strings.Contains(string(res.body), testTRONAddress) || !strings.Contains(string(res.body), testBTCAddress) {
 		t.Fatalf("addresses: %s", res.body)
 	}
+	// What the deposit page states: the minimum, and per network the confirmations and usual time.
+	list := decodeJSON[struct {
+		Minimum   string `json:"minimum"`
+		Addresses []struct {
+			Network       string `json:"network"`
+			Confirmations int    `json:"confirmations"`
+			UsualMinutes  int    `json:"usualMinutes"`
+		} `json:"addresses"`
+	}](t, res)
+	if list.Minimum != "10.00" {
+		t.Fatalf("minimum deposit: %s", res.body)
+	}
+	for _, ad := range list.Addresses {
+		if ad.Confirmations <= 0 || ad.UsualMinutes <= 0 {
+			t.Fatalf("network facts of %s: %s", ad.Network, res.body)
+		}
+	}
 
 	d := createUSDT(t, investor, "100", testHash("abc123"))
 	if !transactionIDPattern.MatchString(d.TransactionID) || d.Status != "Pending" || d.Amount != "100.00" ||
@@ -201,7 +218,7 @@ func TestDepositFlowCreditsTheWalletAndMailsTheInvestor(t *testing.T) {
 	expect(t, other.do(http.MethodGet, "/api/payments/pending-deposit", nil), http.StatusForbidden)
 
 	// The same transaction hash, in another case, is refused for anyone.
-	res = other.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "5", "asset": "USDT", "network": "TRC20", "txHash": "0x" + strings.ToUpper(testHash("abc123"))})
+	res = other.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "15", "asset": "USDT", "network": "TRC20", "txHash": "0x" + strings.ToUpper(testHash("abc123"))})
 	expect(t, res, http.StatusConflict)
 	if e := decodeError(t, res); e.Message != "This transaction hash has already been used." {
 		t.Fatalf("reused hash: %+v", e)
@@ -285,6 +302,8 @@ func TestDepositInputIsChecked(t *testing.T) {
 			"Deposits of this asset on this network are not available. Please choose another."},
 		{map[string]string{"amount": "10", "asset": "BTC", "network": "TRC20"}, http.StatusBadRequest, "Bitcoin cannot be sent on TRON"},
 		{map[string]string{"amount": "0", "asset": "USDT", "network": "TRC20"}, http.StatusBadRequest, "Amount must be greater than zero"},
+		// Below the minimum deposit (CLEARVEST_MIN_DEPOSIT, $10.00 by default): a rule, on the amount.
+		{map[string]string{"amount": "9.99", "asset": "USDT", "network": "TRC20"}, http.StatusUnprocessableEntity, "The minimum deposit is $10.00."},
 	}
 	for _, tc := range cases {
 		res := investor.do(http.MethodPost, "/api/payments/create", tc.body)
@@ -308,7 +327,7 @@ func TestDepositNeedsAVerifiedEmail(t *testing.T) {
 	}
 	// The first sign-in from a browser asks for the e-mailed code, as in member.
 	c := a.browser(t)
-	expect(t, c.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusUnauthorized)
+	expect(t, c.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusAccepted)
 	res := c.do(http.MethodPost, "/api/users/loginWithCode/una@example.com", map[string]string{"loginCode": a.LatestCode(t, "una@example.com", "sign-in code")})
 	expect(t, res, http.StatusOK)
 	res = c.do(http.MethodPost, "/api/payments/create", map[string]string{"amount": "10", "asset": "USDT", "network": "TRC20"})
@@ -335,7 +354,7 @@ func TestConcurrentDepositDecisionsDecideOnce(t *testing.T) {
 			if i == 0 {
 				statuses[i] = c.do(http.MethodPatch, "/api/payments/confirmPayment", map[string]string{"transactionId": d.TransactionID, "amount": "40"}).status
 			} else {
-				statuses[i] = c.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": d.TransactionID}).status
+				statuses[i] = c.do(http.MethodPatch, "/api/payments/rejectPayment", map[string]string{"transactionId": d.TransactionID, "notes": "Nothing arrived"}).status
 			}
 		}()
 	}

@@ -26,7 +26,8 @@ func (a *app) account(t *testing.T, email string) {
 }
 
 type newDeviceJSON struct {
-	Code         string `json:"code"`
+	Status       string `json:"status"`
+	Message      string `json:"message"`
 	PendingLogin string `json:"pendingLogin"`
 }
 
@@ -35,9 +36,9 @@ type newDeviceJSON struct {
 func loginNewBrowser(t *testing.T, c *client, email string) (response, newDeviceJSON) {
 	t.Helper()
 	res := c.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": testPassword})
-	expect(t, res, http.StatusUnauthorized)
+	expect(t, res, http.StatusAccepted)
 	var nd newDeviceJSON
-	if err := json.Unmarshal(res.body, &nd); err != nil || nd.Code != "new_device" || nd.PendingLogin == "" {
+	if err := json.Unmarshal(res.body, &nd); err != nil || nd.Status != "new_device" || nd.PendingLogin == "" {
 		t.Fatalf("login from a new browser: %s (%v), want new_device with a pendingLogin", res.body, err)
 	}
 	return res, nd

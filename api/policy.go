@@ -78,6 +78,7 @@ var operationActions = map[string]Action{
 	"advanceDevClock":          ActPublic,
 	"getUser":                  ActOwnAccount,
 	"updateUser":               ActOwnAccount,
+	"setLanguage":              ActOwnAccount,
 	"uploadPhoto":              ActOwnAccount,
 	"getPhoto":                 ActOwnAccount,
 	"sendVerificationEmail":    ActOwnAccount,

@@ -77,6 +77,7 @@ func serveCounted(t testing.TB, env *accountstest.Env) *app {
 		PublicURL:      accountstest.PublicURL,
 		MailboxDir:     env.MailDir,
 		ReadYourWrites: env.Runner,
+		Content:        shippedContent(t),
 	}))
 	srv.Config.BaseContext = func(net.Listener) context.Context {
 		return context.WithValue(context.Background(), countedKey{}, true)
@@ -90,9 +91,9 @@ func serveCounted(t testing.TB, env *accountstest.Env) *app {
 // the bearer token and the user's id.
 func registerForToken(t testing.TB, a *app, email string) (token, id string) {
 	t.Helper()
-	body, _ := json.Marshal(map[string]string{
+	body, _ := json.Marshal(map[string]any{
 		"name": "Ada Lovelace", "email": email, "password": testPassword, "confirmPassword": testPassword,
-		"phone": "+44 20 7946 0018", "country": "United Kingdom",
+		"phone": "+44 20 7946 0018", "country": "United Kingdom", "acceptTerms": true,
 	})
 	res, err := http.Post(a.srv.URL+"/api/users/register", "application/json", bytes.NewReader(body))
 	if err != nil {

@@ -104,9 +104,9 @@ func (a *referralApp) referrals(t *testing.T, c *client) referralsJSON {
 func (a *referralApp) referred(t *testing.T, name, email, code string) (*client, string) {
 	t.Helper()
 	b := a.browser(t)
-	res := b.do(http.MethodPost, "/api/users/register", map[string]string{
+	res := b.do(http.MethodPost, "/api/users/register", map[string]any{
 		"name": name, "email": email, "password": testPassword, "confirmPassword": testPassword,
-		"phone": "+44 20 7946 0018", "country": "United Kingdom", "referralCode": code,
+		"phone": "+44 20 7946 0018", "country": "United Kingdom", "referralCode": code, "acceptTerms": true,
 	})
 	expect(t, res, http.StatusCreated)
 	u := decodeUser(t, res)

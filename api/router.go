@@ -293,7 +293,11 @@ func New(deps Deps) http.Handler {
 		})
 	})
 
-	ui := newSPA(deps.Assets, deps.PublicURL, deps.Logger)
+	var catalogue activePlans
+	if deps.Plans != nil {
+		catalogue = deps.Plans.Active
+	}
+	ui := newSPA(deps.Assets, deps.PublicURL, catalogue, deps.Logger)
 	r.Get("/*", ui.ServeHTTP)
 	return r
 }

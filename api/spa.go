@@ -42,6 +42,10 @@ var originFiles = map[string]string{
 type spa struct {
 	assets fs.FS
 	site   func() (*uiSite, error)
+	// The plan catalogue, for the page served complete with it (plancards.go); nil serves that
+	// page as the build rendered it.
+	catalogue activePlans
+	logger    *slog.Logger
 	// Gzipped copies of compressible build files, made on first request (the build never changes
 	// while the process runs).
 	gzipped sync.Map
@@ -56,16 +60,18 @@ type uiSite struct {
 	// Prerendered pages and the origin files, with the public origin in place.
 	pages map[string][]byte
 	files map[string][]byte
+	// Pages completed with the plan catalogue on each request, by route path.
+	planPages map[string]*planPage
 }
 
-func newSPA(assets fs.FS, publicURL string, logger *slog.Logger) *spa {
-	s := &spa{assets: assets}
+func newSPA(assets fs.FS, publicURL string, catalogue activePlans, logger *slog.Logger) *spa {
+	s := &spa{assets: assets, catalogue: catalogue, logger: logger}
 	s.site = sync.OnceValues(func() (*uiSite, error) { return loadUISite(assets, publicURL, logger) })
 	return s
 }
 
 func loadUISite(assets fs.FS, publicURL string, logger *slog.Logger) (*uiSite, error) {
-	site := &uiSite{pages: map[string][]byte{}, files: map[string][]byte{}}
+	site := &uiSite{pages: map[string][]byte{}, files: map[string][]byte{}, planPages: map[string]*planPage{}}
 	if assets == nil {
 		return site, nil
 	}
@@ -102,6 +108,18 @@ func loadUISite(assets fs.FS, publicURL string, logger *slog.Logger) (*uiSite, e
 			return nil, fmt.Errorf("prerendered page of %s: %w", r.Path, err)
 		}
 		site.pages[r.Path] = withOrigin(page)
+		if r.Plans == "" {
+			continue
+		}
+		b, err := fs.ReadFile(assets, r.Plans)
+		if err != nil {
+			return nil, fmt.Errorf("plan templates of %s: %w", r.Path, err)
+		}
+		templates, err := parsePlanTemplates(b, withOrigin)
+		if err != nil {
+			return nil, fmt.Errorf("plan templates of %s: %w", r.Path, err)
+		}
+		site.planPages[r.Path] = &planPage{templates: templates}
 	}
 	for name := range originFiles {
 		b, err := fs.ReadFile(assets, name)
@@ -157,11 +175,28 @@ func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !ok:
 		servePage(w, r, http.StatusNotFound, site.index)
+	case site.planPages[route.Path] != nil && s.catalogue != nil:
+		servePage(w, r, http.StatusOK, s.withPlans(r, site.planPages[route.Path], site.pages[route.Path]))
 	case site.pages[route.Path] != nil:
 		servePage(w, r, http.StatusOK, site.pages[route.Path])
 	default:
 		servePage(w, r, http.StatusOK, site.index)
 	}
+}
+
+// withPlans is the catalogue page filled with the current plans; if they cannot be read, the page
+// as the build rendered it (the app then loads the plans itself and shows their loading and error
+// states).
+func (s *spa) withPlans(r *http.Request, p *planPage, fallback []byte) []byte {
+	list, err := s.catalogue(r.Context())
+	if err == nil {
+		var page []byte
+		if page, err = p.render(list); err == nil {
+			return page
+		}
+	}
+	s.logger.WarnContext(r.Context(), "the plan page is served without its plans", "err", err)
+	return fallback
 }
 
 // serveFile serves name if it is a regular file of the build, and reports whether it did.

@@ -99,7 +99,7 @@ func TestAWithdrawalNeedsAStepUpOfItsOwnSessionWithinFiveMinutes(t *testing.T) {
 
 	// Another session of the same person has not confirmed anything.
 	other := a.browser(t)
-	expect(t, other.do(http.MethodPost, "/api/users/login", map[string]string{"email": "ivy@example.com", "password": testPassword}), http.StatusUnauthorized)
+	expect(t, other.do(http.MethodPost, "/api/users/login", map[string]string{"email": "ivy@example.com", "password": testPassword}), http.StatusAccepted)
 	expect(t, other.do(http.MethodPost, "/api/users/loginWithCode/ivy@example.com",
 		map[string]string{"loginCode": a.LatestCode(t, "ivy@example.com", "sign-in code")}), http.StatusOK)
 	if e := decodeStepUpError(t, other.do(http.MethodPost, "/api/withDraw/create", withdrawalBody(t, other, "50", "TRC20", testTRONAddress)),

@@ -62,7 +62,7 @@ func TestPayoutHashIsWellFormedAndUnique(t *testing.T) {
 	fund(t, investor, staff, "1000")
 	clearedToWithdraw(t, a, investor, staff)
 	deposited := testHash("a deposit")
-	createUSDT(t, investor, "5", deposited)
+	createUSDT(t, investor, "15", deposited)
 	w1 := withdraw(t, investor, "100", "TRC20", testTRONAddress)
 	w2 := withdraw(t, investor, "100", "TRC20", testTRONAddress)
 	w3 := withdraw(t, investor, "100", "ERC20", testETHAddress)

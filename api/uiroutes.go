@@ -17,7 +17,9 @@ type uiRoute struct {
 	Path string `json:"path"`
 	// Build file with the page's prerendered HTML; empty for pages rendered only in the browser.
 	Prerendered string `json:"prerendered,omitempty"`
-	segments    []string
+	// Build file with the templates the page is filled from with the plan catalogue (plancards.go).
+	Plans    string `json:"plans,omitempty"`
+	segments []string
 }
 
 func parseUIRoutes(manifest []byte) (uiRoutes, error) {

@@ -34,6 +34,7 @@ const (
 	msgForgot           = "If an account exists for that e-mail, we sent a reset link."
 	msgReset            = "Password Reset Successful, please login"
 	msgLoginCodeSent    = "We sent a new login code to your e-mail."
+	msgLanguageSaved    = "Language saved"
 	msgSessionEnded     = "Session ended"
 	msgOthersEnded      = "All other sessions have been ended"
 	msgTOTPEnabled      = "Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once."
@@ -275,10 +276,19 @@ func (s *server) Register(ctx context.Context, req apigen.RegisterRequestObject)
 	if s.accounts == nil {
 		return nil, errAccountsMissing
 	}
+	var err error
 	b := req.Body
 	in := accounts.RegisterInput{
 		Name: str(b.Name), Email: str(b.Email), Password: str(b.Password), ConfirmPassword: str(b.ConfirmPassword),
 		Phone: str(b.Phone), Country: str(b.Country), ReferralCode: str(b.ReferralCode),
+	}
+	if b.Language != nil {
+		in.Language = string(*b.Language)
+	}
+	if b.AcceptTerms != nil && *b.AcceptTerms {
+		if in.Terms, err = s.legalVersions(); err != nil {
+			return nil, err
+		}
 	}
 	if in.ReferralCode == "" {
 		in.ReferralCode = str(req.Params.Ref)
@@ -290,14 +300,43 @@ func (s *server) Register(ctx context.Context, req apigen.RegisterRequestObject)
 	return apigen.Register201JSONResponse(s.signedIn(ctx, res)), nil
 }
 
+// legalVersions is what a person agrees to now: the versions of the terms and the privacy policy
+// being served (their "updated" dates, docs/content.md).
+func (s *server) legalVersions() (accounts.Consent, error) {
+	if s.content == nil {
+		return accounts.Consent{}, errContentUnavailable
+	}
+	terms, privacy, err := s.content.LegalVersions()
+	if err != nil {
+		return accounts.Consent{}, err
+	}
+	return accounts.Consent{TermsVersion: terms, PrivacyVersion: privacy}, nil
+}
+
+// SetLanguage records the language the signed-in user reads in; their e-mails follow it.
+func (s *server) SetLanguage(ctx context.Context, req apigen.SetLanguageRequestObject) (apigen.SetLanguageResponseObject, error) {
+	a, err := s.caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := s.accounts.SetLanguage(ctx, a, string(req.Body.Language))
+	if err != nil {
+		return nil, err
+	}
+	RecordPosition(ctx, pos)
+	return apigen.SetLanguage200JSONResponse{Message: msgLanguageSaved}, nil
+}
+
 func (s *server) Login(ctx context.Context, req apigen.LoginRequestObject) (apigen.LoginResponseObject, error) {
 	if s.accounts == nil {
 		return nil, errAccountsMissing
 	}
 	b := req.Body
 	res, err := s.accounts.Login(ctx, accounts.LoginInput{Email: str(b.Email), Password: str(b.Password), TOTPCode: str(b.TotpCode)}, clientOf(ctx))
+	// A new browser is the next step of the sign-in, not an error: 202 with the pending sign-in.
 	if pending, ok := errors.AsType[*accounts.NewDeviceError](err); ok {
 		s.setPendingLogin(ctx, pending.Pending)
+		return apigen.Login202JSONResponse{Status: apigen.LoginPendingStatusNewDevice, Message: pending.Error(), PendingLogin: pending.Pending}, nil
 	}
 	if err != nil {
 		return nil, err

@@ -354,9 +354,9 @@ func TestRegisterVerifyAndNewDeviceFlow(t *testing.T) {
 	const email = "grace@example.com"
 	const pw = "compile the nanoseconds"
 
-	res := laptop.do(http.MethodPost, "/api/users/register?ref=", map[string]string{
+	res := laptop.do(http.MethodPost, "/api/users/register?ref=", map[string]any{
 		"name": "Grace Hopper", "email": email, "password": pw, "confirmPassword": pw,
-		"phone": "+1 202 555 0143", "country": "United States",
+		"phone": "+1 202 555 0143", "country": "United States", "acceptTerms": true,
 	})
 	expect(t, res, http.StatusCreated)
 	u := decodeUser(t, res)
@@ -384,8 +384,8 @@ func TestRegisterVerifyAndNewDeviceFlow(t *testing.T) {
 	// A second browser is new: the password alone is not enough.
 	phone := a.browser(t)
 	res = phone.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": pw})
-	expect(t, res, http.StatusUnauthorized)
-	if e := decodeError(t, res); e.Code != "new_device" || !strings.Contains(e.Message, "New browser") {
+	expect(t, res, http.StatusAccepted)
+	if e := decodeJSON[newDeviceJSON](t, res); e.Status != "new_device" || !strings.Contains(e.Message, "New browser") || e.PendingLogin == "" {
 		t.Fatalf("login from a new browser: %+v", e)
 	}
 	code := a.LatestCode(t, email, "sign-in code")
@@ -427,8 +427,8 @@ func TestRegisterVerifyAndNewDeviceFlow(t *testing.T) {
 	expect(t, phone.do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
 	expect(t, laptop.do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
 	res = phone.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": pw})
-	expect(t, res, http.StatusUnauthorized)
-	if e := decodeError(t, res); e.Code != "new_device" {
+	expect(t, res, http.StatusAccepted)
+	if e := decodeJSON[newDeviceJSON](t, res); e.Status != "new_device" {
 		t.Errorf("after \"this wasn't me\" the browser should be a stranger again: %+v", e)
 	}
 }
@@ -470,10 +470,10 @@ func TestRefreshRotatesTheSession(t *testing.T) {
 func TestRegisterValidation(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	valid := map[string]string{"name": "Ann", "email": "ann@example.com", "password": "long enough phrase",
-		"phone": "+447700900123", "country": "GB"}
-	with := func(k, v string) map[string]string {
-		m := map[string]string{}
+	valid := map[string]any{"name": "Ann", "email": "ann@example.com", "password": "long enough phrase",
+		"phone": "+447700900123", "country": "GB", "acceptTerms": true}
+	with := func(k string, v any) map[string]any {
+		m := map[string]any{}
 		for kk, vv := range valid {
 			m[kk] = vv
 		}
@@ -481,7 +481,7 @@ func TestRegisterValidation(t *testing.T) {
 		return m
 	}
 	for _, tc := range []struct {
-		body   map[string]string
+		body   map[string]any
 		status int
 		msg    string
 	}{
@@ -510,6 +510,108 @@ func TestRegisterValidation(t *testing.T) {
 	}
 	res = a.browser(t).do(http.MethodPost, "/api/users/register?ref="+code, with("email", "friend@example.com"))
 	expect(t, res, http.StatusCreated)
+}
+
+// Consent at sign-up (docs/identity.md, "Consent"): without "acceptTerms": true nothing is
+// created; with it, the new user's stream records the versions of both documents as served.
+func TestRegisterNeedsConsentAndRecordsTheVersions(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	body := func(email string, extra map[string]any) map[string]any {
+		m := map[string]any{"name": "Ann", "email": email, "password": "long enough phrase", "phone": "+447700900123", "country": "GB"}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	for name, extra := range map[string]map[string]any{
+		"missing": nil,
+		"false":   {"acceptTerms": false},
+	} {
+		res := a.browser(t).do(http.MethodPost, "/api/users/register", body("ann@example.com", extra))
+		expect(t, res, http.StatusBadRequest)
+		if e := decodeError(t, res); e.Message != "Please accept the Terms and the Privacy Policy to create an account" || e.Field != "acceptTerms" {
+			t.Errorf("%s: %+v", name, e)
+		}
+		if hasCookie(res, "cv_access") {
+			t.Errorf("%s: signed in without consent", name)
+		}
+	}
+	if n := a.count(t, `SELECT count(*) FROM events`); n != 0 {
+		t.Fatalf("%d events after refused sign-ups, want none", n)
+	}
+	if n := a.count(t, `SELECT count(*) FROM mail_outbox`); n != 0 {
+		t.Fatalf("%d e-mails queued after refused sign-ups, want none", n)
+	}
+
+	res := a.browser(t).do(http.MethodPost, "/api/users/register", body("ann@example.com", map[string]any{"acceptTerms": true}))
+	expect(t, res, http.StatusCreated)
+	u := decodeUser(t, res)
+	var terms, privacy string
+	if err := a.Pool.QueryRow(context.Background(), `SELECT data->>'termsVersion', data->>'privacyVersion' FROM events
+		WHERE stream_id = $1 AND type = 'user.terms_accepted'`, "user-"+u.ID).Scan(&terms, &privacy); err != nil {
+		t.Fatalf("no consent event: %v", err)
+	}
+	wantTerms, wantPrivacy, err := shippedContent(t).LegalVersions()
+	if err != nil || wantTerms == "" || wantPrivacy == "" {
+		t.Fatalf("the served documents have no versions: %q %q %v", wantTerms, wantPrivacy, err)
+	}
+	if terms != wantTerms || privacy != wantPrivacy {
+		t.Errorf("recorded versions %q / %q, want %q / %q", terms, privacy, wantTerms, wantPrivacy)
+	}
+	// The documents say which version they are.
+	page := a.browser(t).do(http.MethodGet, "/api/content/pages/privacy-policy", nil)
+	expect(t, page, http.StatusOK)
+	if !strings.Contains(string(page.body), `"updated":"`+wantPrivacy+`"`) {
+		t.Errorf("privacy policy without its version: %s", page.body[:min(200, len(page.body))])
+	}
+}
+
+// E-mails follow the user's language: given at sign-up, changed while signed in.
+func TestEmailsAreWrittenInTheUsersLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	b := a.browser(t)
+	res := b.do(http.MethodPost, "/api/users/register", map[string]any{"name": "Grete", "email": "grete@example.com",
+		"password": "long enough phrase", "phone": "+4915112345678", "country": "DE", "acceptTerms": true, "language": "de"})
+	expect(t, res, http.StatusCreated)
+	subjects := func() []string {
+		rows, err := a.Pool.Query(context.Background(), `SELECT subject FROM mail_outbox WHERE to_address = 'grete@example.com' ORDER BY created_at, subject`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	if got := subjects(); len(got) != 1 || got[0] != "Bestätigen Sie Ihre E-Mail-Adresse für Clearvest" {
+		t.Fatalf("a German user's verification e-mail: %q", got)
+	}
+	var text string
+	if err := a.Pool.QueryRow(context.Background(), `SELECT text_body FROM mail_outbox WHERE to_address = 'grete@example.com'`).Scan(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "Hallo Grete,") || !strings.Contains(text, "Der Link ist 1 Tag gültig.") {
+		t.Errorf("the verification e-mail is not German: %s", text)
+	}
+
+	// Back to English while signed in: the next e-mail is English.
+	expect(t, b.do(http.MethodPatch, "/api/users/language", map[string]string{"language": "xx"}), http.StatusBadRequest)
+	expect(t, b.do(http.MethodPatch, "/api/users/language", map[string]string{"language": "en"}), http.StatusOK)
+	if n := a.count(t, `SELECT count(*) FROM events WHERE type = 'user.language_changed'`); n != 2 {
+		t.Errorf("%d language events, want 2 (German at sign-up, then English)", n)
+	}
+	expect(t, a.browser(t).do(http.MethodPost, "/api/users/forgotPassword", map[string]string{"email": "grete@example.com"}), http.StatusOK)
+	if got := subjects(); len(got) != 2 || !slices.Contains(got, "Reset your Clearvest password") {
+		t.Errorf("after choosing English: %q", got)
+	}
 }
 
 func hasCookie(r response, name string) bool {

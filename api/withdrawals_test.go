@@ -333,7 +333,7 @@ func TestWithdrawalNeedsAVerifiedEmail(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := a.browser(t)
-	expect(t, c.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusUnauthorized)
+	expect(t, c.do(http.MethodPost, "/api/users/login", map[string]string{"email": "una@example.com", "password": testPassword}), http.StatusAccepted)
 	res := c.do(http.MethodPost, "/api/users/loginWithCode/una@example.com", map[string]string{"loginCode": a.LatestCode(t, "una@example.com", "sign-in code")})
 	expect(t, res, http.StatusOK)
 	stepUp(t, c)

@@ -273,6 +273,7 @@ export async function register(page, { name = 'Erin Example', email, password = 
   await field(page, 'Phone number').fill('+447700900123');
   await field(page, 'Password').fill(password);
   await field(page, 'Confirm password').fill(password);
+  await page.getByRole('checkbox', { name: /I agree to the Terms/ }).check();
   await button(page, 'Create account').click();
   await heading(page, 'Identity Check').waitFor();
   await toast(page, 'Registration Successful').waitFor();

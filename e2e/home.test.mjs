@@ -79,8 +79,13 @@ describe(`home page against ${BASE_URL}`, () => {
       // A long answer scrolls inside a panel at most 500 px tall.
       assert.equal(await faq.locator('.faq__answer').first().evaluate((el) => getComputedStyle(el).maxHeight), '500px');
 
-      // Meet Our Expert Team: six cards from the operator's content.
-      assert.equal(await page.getByTestId('team-card').count(), 6, 'six team members');
+      // Meet Our Expert Team: the development server shows the six shipped sample profiles, each
+      // labelled as a sample (a production server shows none until the operator's are real).
+      const team = page.getByTestId('team-section');
+      await team.getByTestId('team-card').first().waitFor();
+      assert.equal(await team.getByTestId('team-card').count(), 6, 'six sample profiles');
+      await team.getByTestId('team-sample-notice').waitFor();
+      assert.equal(await team.getByText('Sample profile', { exact: true }).count(), 6, 'every card says it is a sample');
 
       for (const session of [staff, visitor]) assert.deepEqual(session.problems, [], 'no uncaught errors or CSP violations');
     } finally {

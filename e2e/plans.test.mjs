@@ -1,15 +1,19 @@
 // The plan catalogue in a real browser against a running development server: /investment-plans
 // shows the four demo plans (created by the demo seed, docs/plans.md "Demo plans") with their
 // annualised rates and worked examples, on a phone and on a desktop, passes axe, and its buttons
-// work from the keyboard. Same environment as smoke.test.mjs (E2E_BASE_URL, CHROMIUM_PATH).
+// work from the keyboard. The page arrives with the plans in its HTML: complete without JavaScript,
+// and taken over by the app without a second fetch or a layout shift. Same environment as
+// smoke.test.mjs (E2E_BASE_URL, CHROMIUM_PATH).
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 
-import { BASE_URL, STEP_TIMEOUT_MS, url } from './browser.mjs';
+import { BASE_URL, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
 import { expectAccessible, heading, withBrowser, withSuiteBrowser } from './flows.mjs';
 
 const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
+const SCREENSHOTS = new URL('../test-output/screenshots/', import.meta.url);
 
 // The demo plans as docs/plans.md lists them: name, range, term, rate for the term, APR and the
 // worked example for the minimum.
@@ -71,6 +75,75 @@ describe(`plans page against ${BASE_URL}`, () => {
       );
     });
   }
+
+  // The page arrives complete (api/plancards.go): the plans are in the HTML, not fetched by a script.
+  it('shows every plan with its terms and the risk notice with JavaScript turned off', async () => {
+    const context = await suite.browser.newContext({ ...CONTEXT_DEFAULTS, ...PHONE, javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(STEP_TIMEOUT_MS);
+      const response = await page.goto(url('/investment-plans'));
+      assert.equal(response.status(), 200);
+      await heading(page, 'Portfolio Plans').waitFor();
+      const cards = page.getByTestId('plan-card');
+      assert.equal(await cards.count(), DEMO_PLANS.length);
+      for (const [i, plan] of DEMO_PLANS.entries()) {
+        const card = cards.nth(i);
+        assert.equal(await card.getByRole('heading', { level: 2 }).innerText(), plan.name);
+        const text = await card.innerText();
+        for (const part of [plan.range, plan.term, plan.rate]) assert.ok(text.includes(part), `${plan.name}: "${part}" in ${JSON.stringify(text)}`);
+        assert.equal(await card.getByTestId('plan-apr').innerText(), plan.apr);
+        assert.ok((await card.getByTestId('plan-example').textContent()).startsWith(plan.payout), `${plan.name}: the worked example`);
+      }
+      await page.getByRole('heading', { level: 2, name: 'Know the risks before you invest' }).waitFor();
+      assert.ok(!(await page.content()).includes('Loading'), 'nothing on the page is still loading');
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: new URL('investment-plans-no-javascript-phone.png', SCREENSHOTS).pathname, fullPage: true });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('takes the served plan list over without fetching it again or moving anything', async () => {
+    await withBrowser(
+      suite.browser,
+      async ({ page }) => {
+        const fetched = [];
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname === '/api/invest/plans') fetched.push(request.url());
+        });
+        // The list's box as the server's HTML lays it out, before any script has run.
+        await page.addInitScript(() => {
+          document.addEventListener('readystatechange', () => {
+            if (document.readyState !== 'interactive') return;
+            const list = document.querySelector('main ul.card-grid');
+            globalThis.servedList = list;
+            globalThis.servedBox = list && JSON.stringify(list.getBoundingClientRect());
+          });
+          // Shifts of the page's content (the navigation's own are another matter).
+          globalThis.shifts = 0;
+          new PerformanceObserver((entries) => {
+            for (const entry of entries.getEntries()) {
+              if (entry.sources.some((source) => source.node?.closest?.('main'))) globalThis.shifts += entry.value;
+            }
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        await page.goto(url('/investment-plans'));
+        await page.waitForLoadState('networkidle');
+        const result = await page.evaluate(() => ({
+          kept: globalThis.servedList?.isConnected === true,
+          same: JSON.stringify(globalThis.servedList?.getBoundingClientRect()) === globalThis.servedBox,
+          shifts: globalThis.shifts,
+        }));
+        assert.ok(result.kept, 'hydration kept the served list');
+        assert.ok(result.same, 'the list has the size and place it was served with');
+        assert.equal(result.shifts, 0, 'no layout shift in the page’s content');
+        assert.deepEqual(fetched, [], 'the plans were not fetched again');
+        assert.equal(await page.getByTestId('plan-card').count(), DEMO_PLANS.length);
+      },
+      DESKTOP,
+    );
+  });
 
   it('starts an investment from the keyboard: a visitor is asked to sign in first', async () => {
     await withBrowser(

@@ -43,7 +43,7 @@ describe(`referrals against ${BASE_URL}`, () => {
       await referrer.page.goto(url('/referrals'));
       await heading(referrer.page, 'Referrals').waitFor();
       await referrer.page.getByRole('heading', { name: 'Refer a friend and earn up to $5' }).waitFor();
-      await referrer.page.getByText(/^No referrals\./).waitFor();
+      await referrer.page.getByText(/^No referrals yet\./).waitFor();
       const code = (await referrer.page.getByTestId('referral-code').textContent()).trim();
       const link = (await referrer.page.getByTestId('referral-link').textContent()).trim();
       assert.ok(link.endsWith(`/register?ref=${encodeURIComponent(code)}`), `link ${link} names the code ${code}`);

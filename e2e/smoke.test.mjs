@@ -164,13 +164,11 @@ describe(`smoke test against ${BASE_URL}`, () => {
     const showToast = async (page) => {
       // A client-side navigation keeps whatever the test set up in the page.
       await page.evaluate(() => {
-        window.history.pushState(null, '', '/register');
+        window.history.pushState(null, '', '/login?google=error');
         window.dispatchEvent(new PopStateEvent('popstate'));
       });
-      await page.getByRole('heading', { level: 1, name: 'Create an Account' }).waitFor();
-      // Pasting into the confirmation is refused with a toast; no server round trip is involved.
-      await page.getByLabel('Confirm password', { exact: true }).dispatchEvent('paste');
-      await page.getByRole('region', { name: 'Notifications' }).getByText('Cannot paste into input field').waitFor();
+      // A failed Google sign-in is reported with a toast; no server round trip is involved.
+      await page.getByRole('region', { name: 'Notifications' }).getByText('Google sign-in failed. Please try again.').waitFor();
     };
     const contrastAt = (page, fraction) =>
       page.evaluate(async (at) => {

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Lighthouse on the public site (`make lighthouse`): builds the UI and the binary, serves them on a
 # fresh database and data directory (scripts/lib/server.sh), and runs Lighthouse's mobile profile
-# (simulated throttling: a mid-range phone on slow 4G) against the home page with Debian's
-# Chromium. Prints performance, LCP, CLS and TBT of each run and their median. A benchmark, not a
-# test: it never fails on a score. Results are recorded in docs/benchmarks.md ("Public site").
+# (simulated throttling: a mid-range phone on slow 4G) against the home page and the plans page (or
+# the pages in LIGHTHOUSE_PAGES) with Debian's Chromium. Prints performance, LCP, CLS and TBT of
+# each run and their median per page. A benchmark, not a test: it never fails on a score. Results
+# are recorded in docs/benchmarks.md ("Public site").
 #
 #   LIGHTHOUSE_RUNS    runs per page (default 3)
-#   LIGHTHOUSE_PAGES   paths to measure, space-separated (default /)
+#   LIGHTHOUSE_PAGES   paths to measure, space-separated (default "/ /investment-plans")
 #   CHROME_PATH        browser (default CHROMIUM_PATH, else /usr/bin/chromium); nothing is downloaded
 #   TEST_DATABASE_URL  PostgreSQL server to create the database on; unset: the embedded test cluster
 set -euo pipefail
@@ -18,7 +19,7 @@ trap run_cleanups EXIT
 trap 'exit 130' INT TERM
 
 runs=${LIGHTHOUSE_RUNS:-3}
-read -r -a paths <<<"${LIGHTHOUSE_PAGES:-/}"
+read -r -a paths <<<"${LIGHTHOUSE_PAGES:-/ /investment-plans}"
 export CHROME_PATH=${CHROME_PATH:-${CHROMIUM_PATH:-/usr/bin/chromium}}
 out=test-output/lighthouse
 mkdir -p "$out"

@@ -166,21 +166,6 @@ func (e HistoryType) Valid() bool {
 	}
 }
 
-// Defines values for InvestEligibilityEligible.
-const (
-	InvestEligibilityEligibleTrue InvestEligibilityEligible = true
-)
-
-// Valid indicates whether the value is a known member of the InvestEligibilityEligible enum.
-func (e InvestEligibilityEligible) Valid() bool {
-	switch e {
-	case InvestEligibilityEligibleTrue:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for InvestmentStatus.
 const (
 	InvestmentStatusActive   InvestmentStatus = "Active"
@@ -316,6 +301,39 @@ func (e KycStatus) Valid() bool {
 	case KycStatusPending:
 		return true
 	case KycStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for Language.
+const (
+	LanguageDe Language = "de"
+	LanguageEn Language = "en"
+)
+
+// Valid indicates whether the value is a known member of the Language enum.
+func (e Language) Valid() bool {
+	switch e {
+	case LanguageDe:
+		return true
+	case LanguageEn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LoginPendingStatus.
+const (
+	LoginPendingStatusNewDevice LoginPendingStatus = "new_device"
+)
+
+// Valid indicates whether the value is a known member of the LoginPendingStatus enum.
+func (e LoginPendingStatus) Valid() bool {
+	switch e {
+	case LoginPendingStatusNewDevice:
 		return true
 	default:
 		return false
@@ -810,6 +828,11 @@ type ContentPage struct {
 	Sample bool   `json:"sample"`
 	Slug   string `json:"slug"`
 	Title  string `json:"title"`
+
+	// Updated The date of the page's last change (YYYY-MM-DD), when the page states one. For the terms and the privacy policy it is the version a new user agrees to.
+	//
+	// Example: 2026-11-28
+	Updated *string `json:"updated,omitempty"`
 }
 
 // ContentStep defines model for ContentStep.
@@ -959,14 +982,23 @@ type Deposit struct {
 
 // DepositAddress defines model for DepositAddress.
 type DepositAddress struct {
-	Address string         `json:"address"`
-	Asset   DepositAsset   `json:"asset"`
-	Network DepositNetwork `json:"network"`
+	Address string       `json:"address"`
+	Asset   DepositAsset `json:"asset"`
+
+	// Confirmations How many confirmations a deposit on this network needs before staff confirm it.
+	Confirmations int            `json:"confirmations"`
+	Network       DepositNetwork `json:"network"`
+
+	// UsualMinutes How many minutes a deposit on this network usually takes to reach them.
+	UsualMinutes int `json:"usualMinutes"`
 }
 
 // DepositAddressList defines model for DepositAddressList.
 type DepositAddressList struct {
 	Addresses []DepositAddress `json:"addresses"`
+
+	// Minimum The smallest deposit in USD, decimal string (CLEARVEST_MIN_DEPOSIT); a request below it is refused with 422.
+	Minimum string `json:"minimum"`
 }
 
 // DepositAsset defines model for DepositAsset.
@@ -1056,8 +1088,7 @@ type EarlyRedemption struct {
 
 // Error Every error response has this shape.
 type Error struct {
-	// Code A stable machine-readable reason, when the client must act on it: `new_device`
-	// (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
+	// Code A stable machine-readable reason, when the client must act on it: `login_expired` (the pending sign-in is gone: back to
 	// login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
 	// sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
 	// with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
@@ -1137,11 +1168,11 @@ type HistoryType string
 
 // InvestEligibility defines model for InvestEligibility.
 type InvestEligibility struct {
-	Eligible InvestEligibilityEligible `json:"eligible"`
-}
+	Eligible bool `json:"eligible"`
 
-// InvestEligibilityEligible defines model for InvestEligibility.Eligible.
-type InvestEligibilityEligible bool
+	// Reason Present when `eligible` is false; the sentence saying what is missing.
+	Reason *string `json:"reason,omitempty"`
+}
 
 // Investment defines model for Investment.
 type Investment struct {
@@ -1414,6 +1445,21 @@ type KycSubmitted struct {
 	// Message Example: KYC documents uploaded successfully!
 	Message string `json:"message"`
 }
+
+// Language A language the site and its e-mails are written in. English when not given.
+type Language string
+
+// LoginPending A sign-in from a new browser waiting for the code e-mailed to the account.
+type LoginPending struct {
+	Message string `json:"message"`
+
+	// PendingLogin The pending sign-in's token, for API clients (browsers get it as a cookie).
+	PendingLogin string             `json:"pendingLogin"`
+	Status       LoginPendingStatus `json:"status"`
+}
+
+// LoginPendingStatus defines model for LoginPending.Status.
+type LoginPendingStatus string
 
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
@@ -1819,20 +1865,27 @@ type Referrals struct {
 
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
+	// AcceptTerms The person ticked "I agree to the Terms and the Privacy Policy". Required to be true.
+	AcceptTerms *bool `json:"acceptTerms,omitempty"`
+
 	// ConfirmPassword When given, it must equal password ('Passwords do not match').
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
 
 	// Country ISO 3166-1 alpha-2 code (or the country's name).
-	Country      *string `json:"country,omitempty"`
-	Email        *string `json:"email,omitempty"`
-	Name         *string `json:"name,omitempty"`
-	Password     *string `json:"password,omitempty"`
-	Phone        *string `json:"phone,omitempty"`
-	ReferralCode *string `json:"referralCode,omitempty"`
+	Country *string `json:"country,omitempty"`
+	Email   *string `json:"email,omitempty"`
+
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language     *Language `json:"language,omitempty"`
+	Name         *string   `json:"name,omitempty"`
+	Password     *string   `json:"password,omitempty"`
+	Phone        *string   `json:"phone,omitempty"`
+	ReferralCode *string   `json:"referralCode,omitempty"`
 }
 
 // RejectDepositRequest defines model for RejectDepositRequest.
 type RejectDepositRequest struct {
+	// Notes The reason for the rejection, shown to the investor; required (400 without it).
 	Notes         *string `json:"notes,omitempty"`
 	TransactionId string  `json:"transactionId"`
 }
@@ -1907,6 +1960,12 @@ type Session struct {
 	Ip         string    `json:"ip"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
 	UserAgent  string    `json:"userAgent"`
+}
+
+// SetLanguageRequest defines model for SetLanguageRequest.
+type SetLanguageRequest struct {
+	// Language A language the site and its e-mails are written in. English when not given.
+	Language Language `json:"language"`
 }
 
 // SettledInvestments defines model for SettledInvestments.
@@ -2684,7 +2743,9 @@ type GoogleRedirectParams struct {
 
 // GoogleStartParams defines parameters for GoogleStart.
 type GoogleStartParams struct {
-	Return *string `form:"return,omitempty" json:"return,omitempty"`
+	Return      *string   `form:"return,omitempty" json:"return,omitempty"`
+	AcceptTerms *bool     `form:"acceptTerms,omitempty" json:"acceptTerms,omitempty"`
+	Language    *Language `form:"language,omitempty" json:"language,omitempty"`
 }
 
 // GetMyKycParams defines parameters for GetMyKyc.
@@ -2732,6 +2793,14 @@ type DownloadKycDocumentParams struct {
 
 // RejectKycParams defines parameters for RejectKyc.
 type RejectKycParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetLanguageParams defines parameters for SetLanguage.
+type SetLanguageParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -3021,6 +3090,9 @@ type ApproveKycJSONRequestBody = KycApproveRequest
 // RejectKycJSONRequestBody defines body for RejectKyc for application/json ContentType.
 type RejectKycJSONRequestBody = KycRejectRequest
 
+// SetLanguageJSONRequestBody defines body for SetLanguage for application/json ContentType.
+type SetLanguageJSONRequestBody = SetLanguageRequest
+
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
 
@@ -3278,6 +3350,9 @@ type ServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
@@ -3791,6 +3866,12 @@ func (_ Unimplemented) DownloadKycDocument(w http.ResponseWriter, r *http.Reques
 // RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 // (PATCH /users/kyc/{id}/reject)
 func (_ Unimplemented) RejectKyc(w http.ResponseWriter, r *http.Request, id UserID, params RejectKycParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetLanguage Record the language the signed-in user reads in
+// (PATCH /users/language)
+func (_ Unimplemented) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6266,6 +6347,32 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "acceptTerms" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "acceptTerms", r.URL.Query(), &params.AcceptTerms, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "acceptTerms"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "acceptTerms", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "language" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "language", r.URL.Query(), &params.Language, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "language"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "language", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GoogleStart(w, r, params)
 	}))
@@ -6594,6 +6701,47 @@ func (siw *ServerInterfaceWrapper) RejectKyc(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RejectKyc(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetLanguage operation middleware
+func (siw *ServerInterfaceWrapper) SetLanguage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetLanguageParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetLanguage(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8069,6 +8217,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/users/changePassword", wrapper.ChangePassword)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/users/language", wrapper.SetLanguage)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/step-up", wrapper.StepUp)
@@ -13810,6 +13961,115 @@ func (response RejectKyc500JSONResponse) VisitRejectKycResponse(w http.ResponseW
 	return err
 }
 
+type SetLanguageRequestObject struct {
+	Params SetLanguageParams
+	Body   *SetLanguageJSONRequestBody
+}
+
+type SetLanguageResponseObject interface {
+	VisitSetLanguageResponse(w http.ResponseWriter) error
+}
+
+type SetLanguage200JSONResponse Message
+
+func (response SetLanguage200JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetLanguage400JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetLanguage401JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetLanguage403JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetLanguage409JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetLanguage422JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetLanguage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetLanguage500JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LoginRequestObject struct {
 	Params LoginParams
 	Body   *LoginJSONRequestBody
@@ -13829,6 +14089,20 @@ func (response Login200JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login202JSONResponse LoginPending
+
+func (response Login202JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17294,6 +17568,9 @@ type StrictServerInterface interface {
 	// RejectKyc Reject documents of the pending submission, with reasons (authors and admins)
 	// (PATCH /users/kyc/{id}/reject)
 	RejectKyc(ctx context.Context, request RejectKycRequestObject) (RejectKycResponseObject, error)
+	// SetLanguage Record the language the signed-in user reads in
+	// (PATCH /users/language)
+	SetLanguage(ctx context.Context, request SetLanguageRequestObject) (SetLanguageResponseObject, error)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -19355,6 +19632,39 @@ func (sh *strictHandler) RejectKyc(w http.ResponseWriter, r *http.Request, id Us
 	}
 }
 
+// SetLanguage operation middleware
+func (sh *strictHandler) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
+	var request SetLanguageRequestObject
+
+	request.Params = params
+
+	var body SetLanguageJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetLanguage(ctx, request.(SetLanguageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetLanguage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetLanguageResponseObject); ok {
+		if err := validResponse.VisitSetLanguageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Login operation middleware
 func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	var request LoginRequestObject
@@ -20314,523 +20624,542 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchs3uigK3wpevrNLVE2LomQ5mUg1dbYsy7G27dix5JWZ2ky5wW6QxKgJdABQNCflqv3r1Pm961St",
-	"Ozi3cC5g3cm6klN4HqAbTaL5YVmOMyvzY2Kxu/H5fH/+2snktJSCCaM7p792JozmTME/r3I2LaVhIls8",
-	"58b+kjOdKV4aLkXntPNGMc2EId3UqBlL94kUxEwY0UYqlhMq9JwpYiShRLGSUcNyotgvM6YNmXMzwZfp",
-	"lA1EGsx18IIt0lMipJlwMSaK2lG5JoZPWW8gOklHZxM2pXZBTMymndP/2bEL6PycdMyiZJ3TjjaKi3Hn",
-	"48ek80ZqjutdXv73hRzSgpTuBSJHsKCCakPYnd0YTOtXTMuSiZzlvcYCRlJNqemcdrgw35x0ks6UCz61",
-	"i+pXq+HCsDFTsJy3zKjF+cgwtbqga5ZJkWt7YnPKDRmykVSMGLWw50DHlIvm5NVcR9G5rg0t2BbXNp8w",
-	"vDjFaE6mMmeFJhOa2yuwv2UTlrvncBQsrw+NC7iXs4GwL+TUUDKlC/hywQzREzmHTzNaFEztaVJQY08z",
-	"m1Ax3vk6Pyadkio6ZcaB6OWU8uINNRP7B7e7K+0fSUfQqf2S2eedpGNXzhXLO6d26MYZ0g8vmRjbEY4f",
-	"n8Qg6Dm3AL14puR09TCfcaUNeXdzQXK6IFxkxczBCKzmlxlTi3o5IztGFHxyalhnzew3cnXul3SHqY3c",
-	"ceIAI1+wxersr+gt04DaRi0QeQJs0XTETivEb6I7uWULQkVe/+C/GjOjEZJGcK6OhADok+6UqluWkwat",
-	"eM7NKXFwzIU2FoLliKiZEBZpzJxnrEeOLE4dP348EHdc82HByPn1xdWVhUJFMwtMCWG9cY9Q8u7d1dMz",
-	"otiUTYfMkrGRVIQaUjB72scnZCJnSiPgwjkjwawPeomSdVqB7TEQC//3UfQOxB3TZsqEuXraAuG8fiXf",
-	"FtC/OdmNUp7X+K6YmSnBcjK0V0gYVQVnimRyOqUi75Ebe6VM3TEFNEwnZChnlmwmZCYMLyo6MxCO0ADY",
-	"ALCSmWaW8NwxUlKtWU64WXPQfzu4KBhVdvsH1drvQ5vfKFlKTYvWsy79C/c86R9nbMYuZkpLFTtsbeho",
-	"ZI9kxvY0SQX7YPDllFgCAkdY0jFzDOKM0CEQdAupNe7YN9qIQYZztyz6pN9vXfVLPo2JAs/lnEypWBBu",
-	"2NRSBVifHBEa7oZMZJFr0s3ZiM4KQx7399tWWMA84QLdR53Tx/3ErtZxPrvWDXzwhme3bA0G3fM2bxQV",
-	"mmb2JFrnMME795zunWbqwfbyEzeTXNH5GiS43xQf7be6lEIzYOBPaP4Wib/9K5PCMAH/pGVZ8IzaEzv8",
-	"h0aqVM/yJ8VGndPO//+wFl4P8ak+vFRKKpyqCaSWNnFRzgzhmkxpYemDZZgfk86FFKOCZ19gEeckkyKb",
-	"KWUxFqUgYjkMyWc4F0vw76ikTFYEZaINL4qBcBzP0suPSeeZVEOe50w8/Iau+djyAy7IcGZA8KNFIecs",
-	"J10lC5YQPdMoOSeET0umtBTUcDHeh5P/Xgr2Za5eMS1nKmOEfeAgxFoRZE41yVnBjOP0YykRIq6EYUrQ",
-	"Aod8+FOUU4b6ztwCxlxJMa70KeCnZyRnhvJCE6oYyN01qy3kGBb9gzTPLLt9+PX+IImeZRMih/9gmSFe",
-	"rDIykPZhSW/oopA0v5HyJVXjL3bViDtDmS8sshspSWGnhyXdSPmKioWjO/oLLElK5I7UGDYtjbZcL1C0",
-	"QSk8qLTC2Bzu7cNAf4SJ3gk6MxOp+D/ZF7l1Q7THd6BTQ5qTTLGcCcNpoeF834lSyYxpTYcFuxSGm8XD",
-	"L+0nVhQHSNEToERDxeitFUWGM80F05qoWcFIF+R8LvRsNOIZt8g2pAUVGduHDSkGUigVEaME0mJKcj4a",
-	"MSDgDtAc1X0n9KwspTIsf8VyTm+A+X0JgB9xi3yLklloBxqcZaw0wN0+evYMsHaeGX7HzeLKMFBnrUzL",
-	"lOHIjqlZUQ4PrH6/qiEmVhA4/XX151uO9GfdXvwiXth3PyadqQUWJA7sA52WhR3yXBBUbqRCufd7pgCL",
-	"tKEK6De5NlTkVOWkLKiIarG1oPI/UXKB5dUzJnbLtaUByZldUmOJgWkiZ6ALvc+kGHELbSDAeh3svVtb",
-	"80fFBJsv/zilZmYX9nPkaM/LUsk7WtxMFNMgNK9elVtI9Urz8I76/X6/1+/HLs5/KQumLOC/YSpz4BkM",
-	"EPtySj+cT+Vs5d0+/q9lvnklVO682KUbbFt5snoa8WnDLURvHQ6eeU0wEE2bhy/FxYRyUR9GQ32KnIFi",
-	"1GF78ObjfuxV8+E51ZOIqQnEwnpXiVMEF3JmSKBgwM8UN6KI1QzPiD/EHp5AZYSILmCm87fUsM3b+th+",
-	"grUisf0ZRlRKEDHQLku1ZgbkNbulhPARuRVyLpa2tOH0l5jGZBEeop7IWZGTsSTU8tv62AgdyjsGrxoP",
-	"S0vz7naXN/Gbm1A9Sci8ZmWVTl9f+54mgpm5VLek+80JmbAPNGcZn9KC5HzMjT4j/Q8g235zYiXIy7cX",
-	"x32Elf4HImEFtNhPiGKZVDmK7txoklEhBc9oYSed9sg5LIfQQjGaL+rXwSAmpJkw5fdgKTQqMYiGlgtR",
-	"ctL/rkfe+iMcssLZgqmjbvVZnrkD5iYhBRsZYqWkxakTcTMpcmdGQKucW4sm3FTG64UH+V1BfPVi3l0/",
-	"JYoaWGjBQW/ZGtZiKPGE5mP2kt2xYhUJplygkQ/FtyUDLx8xy30dH4SVCLs8u44m+WwhvVMu3rIRU4oW",
-	"enV8fMRyMtNMaTKfSO2tR/4iLb5VrK7XWbWveLvAeoYPR/CDfXGZpMPXSeMclpb989ojfcljtKWwj+Bf",
-	"YJDaanl4Q/UFUqXoYmW9buTWRf3gTsPLCwixnaRTePMl+2AXCpCkrRwfEwCeoEj6RnIR2Z0TWKPiV+7A",
-	"erOBv8FY8SU/cGx3F2CreEO1nkuVt1J1Byz+vWWrdxQbZZHv9H65/csxfLwopGbnWWb5Tus+NrEMit+T",
-	"zA6mWzns423XhMf2FNGudVW0hVlakkUzM6NFAZSa8TtLLTxjwJmXlvboOHK0QhpHmBrnGuVtDZvmNtbF",
-	"EOKWLaK0XSi7QPXpGf1l9UAq9N4Kz+uRQP1ZwfWkox1RjfEF9Eah/aUsaMYs62KKGPbBnCGv4oYRTRea",
-	"aBkQy6GUBaNi5QzcZIlb/Pq9tyhssKbnZlqsW7Nl9iJHd5bVpF5RdZvLuQCxwjJwRefk+c2rl70dFD0A",
-	"Uecv2kLxql5PwkWv2fNzOb8yP0l1G1F+uDBKRlelDSt3Bohrw8qNlB/n9DOsWfgbp8o2lzxpvaOSjtn9",
-	"bmgd1IInhmuC7wCwAqzatVGrW09n2hDFAKK3A+Oko4vZOHr8hpuCbYYI+N6/ndSIMNkAE3BREVW42rTH",
-	"hFUgzqKQ2grdBRe3UU8oNRM0zNoztQeFIS+sJJbDa2JkgkIpN1aAJlKw6J1teVKAO/6cYBPJyn7XHRga",
-	"pFbPDCMjYjsHB3f0iffc3PDpFiuvYy+Cr9Ys9YbRCIGzipgdPXp1rVQApa6d6YBdwisU2HbkDW5C4A0O",
-	"00olR7ywskGFUwUdossb1BpQ+ayixu6YWpCMqnwXpuFPJqkok9/1hkN2O1yHRmtRqLn71wIcvdmEKpMQ",
-	"e7ZU64SM+cgkxK5RM6ut5wd2fwkpuLZKnsxuE2IBJCElEwnRE86KPAFNJCFzWhTM7MKM+NQR3c34Cuor",
-	"mRhTavLubZygep3mXljrVJsKeadocAxX6A41fmEzYdQiJmHnS5bS759EzXycFhcr7/755GTdhusX3wlu",
-	"WE5ecDHOIWpp/Y7dZmFx0e0oRg27j3xrJqw2CKMNaFW+jWnFm2ResCwtCbBH38QOCe0u27x6L+NWYHga",
-	"SUWe3FwAmbi8eZ4QPhbSP3h3/fRmG/PXOiuUFAeZXWnEDsVHzTO33IybUxK1OpHuk5uLhNy8vTju71sc",
-	"q41QXTBBnXkT1JQuyJChnUfOzH5CqLDUT7MeuQLT0bJlyp373rKNinQLOWcKvk3AuiWKRWXz2of53Wwz",
-	"zXIiRcZIyZQfsLJxgV9HlzRj2i6dV2FidYCYN2n1zyxHr6xidlywyoBjomRFwcU4ccav5tUcHf9lExI5",
-	"8PcgWUNcO0Y5Bo8xLq14FThYlhS7uHWMqfeVgBBuYc37noJsfn3OhpYQR+xdjN4xtP2RLiUjyxLIBOIY",
-	"UCoumSwLlhAjSUZNNgEoOBhxOHUylEbvLx96P66Ah6deL7+x9dpJ1H76W5i515I0euu3BlTgjvKCWrhz",
-	"hphlCoc4NGLM8lkLqzNjKQg3K6RvR8q3ShcyaWmCJCXElp6R4YL4sC1LdiosAyS7QRuzJVRS2P8s30KM",
-	"RI5Yiyxl99cgPEAXJ1Yb6qYjxlJPNX+ZScOcidyiJ5z0/gpbIOeNYBp7aLWJ2uGzs32yyoE6n1DUk6yI",
-	"mM8cLRgz+3SO+E3sYt5jDE+e1oE6PrpnxMczxXTzbo63u5mA1TQPCKgsnrxUePDbHDZKVOd5rpjW29nN",
-	"ooSpOU69TrzOGKI8pXoylBStda12zC3NtIFVNCKgl0x4XWGr8VxsdZstCGNd9ZPFKylchPk2o8Lbb+Hb",
-	"jTYFfwIrk9WbiZ4pilERYlNf8LLZkqkIVhlZ5BbLNXPh2EARoiLx9qKZoSZufGynPxEfdcZzlp/vEI8Q",
-	"oEy7WXOzoLZq51Iuhil2qo5I/PiWWMmXMGH/o0kXzhIvYz+6dW+kjR9opljOI6dIuoOOpe2Djgunrnwz",
-	"bbNAoErG1qy9urhbIefgUxsuEkvHreil5NzHmk0QW4iR8hSehRLj1VPS1YwNRC4zfehe7U3z/UZIOC3m",
-	"YFViApx3Z44Oe6ckzmT1NEAlFOe0JGZCzUBkBbd4RuaKG8OET4/hhtwyVtolclX5rUb8gwHiC/HjNfl9",
-	"evnm4NsXj348+O5vr47jJ+ZyXHYBPQvys42EwWHtNb4cs6DvsM5apl/n3IyKaluu85128dNbmO1XJdak",
-	"okUhBi3jW73YakfVaQY44hG4eT1rKGPA6FoJZDs12uJwzuHdJtXZ4rMf3Nsr/LX19DZvMu4Bdd+z7W1g",
-	"S0e3iXXVE6xboj9S7w59cnPRSTqXN887iSV0N1Hv59JhrX5upZ5O0gHpZ90IkLIQORv9erQ9cjuSsvNB",
-	"wuRtskWd1BGXgdPMZXw4Ude+D6b8KtvDBfpAuqLP9VilEtLQYk26ht8bJhxaNbYogPajSXJp3DCpIhKW",
-	"pYEMvB51/LxrAKM+nNXbGTOXCRlfeCHFGLbuaf2E4votu6SG2CXYRa+k/6yGLuS1HLXFhbbt2267XvOa",
-	"TV9XbMLD8xsn5FUOYCB2b5n9sCU2MKTOUdCp+HkXY2buOJtr4KUgIzQP+32LPbXdPdBiGl06mvehBRQH",
-	"ix/M3UUhs9tVKBBy3uLRrCNo93Sla0GYTPfdzcV+4+rXIrYcjaLqrwWyEcW4K0xWtUsEhXHi8gtdFlth",
-	"dceEUKtKfi9JPlOwLiulfXs86U/7etDZb+p/7vf29bTC/o3PAcH3LLbOJ7LwEVJ6K5hfttrKeac6iOUV",
-	"rLuw8/zOq27LfKd6EE8ivGORoxp0EjLofNef4j+OJo/sP/chg8yQqdSGPPrmcZ/kVnzs/uXbb/r9yerB",
-	"NvXgzTEIfq0tG33lUGDJSxILsGmFsUmrPzKOd3qGK4j6HtiHlgdyWz8i+K/dFEkVGmTHXeN7dUdxPZtO",
-	"acwhsduJfMrG77O/2I4uqSoWb1nOppW3q7mlkVQjxqNBeZhfYpV1MuZ3TJBZGXdUhYm5sV2ViouMlzH+",
-	"DLoZmviGNLv1aTUr9sHe5pj3ZnpwPWcS7DF6RD7vqbmyS5ALmH1IvGMXGDDqbRNaslUm4z1WkURXu5kp",
-	"zSZcsAPFaA4/YOxVUhcmQNUPIxVoZlA5PSWpYPP3ObvjGUsHoptJYbiYYbAsKeSYi5+4mVzInO0nJIUf",
-	"3rMPpT2bFFV0Z2SBpJYDLiyNH0vBTv2xDwR8ZT830pTv/dGmVtsVObE/+vGrPLfUTsbFbfj291KOCzYQ",
-	"fiLBWK5d7DEGszm/JDuwzJLlYE+AYQ0r388aU5/0H516zX8g0HlhWPmuhDBf4ZPug5INdqA6hPh9JmWR",
-	"y7nwY9WPwIM9ECUFhwnaGFL4T0royFgd3vKbmeJm4dIX7dhlQUVtCe2e9L/D4F37+54mhqmpHgj3AtFc",
-	"ZKy24J45CXduuWmV3pbWoPujfSu18zQMrjANlguoNwA2XEzQ0bVlXQrmPGt+KmecdbMNRHA8brpl00EN",
-	"bDF0B2dFm0BWzozlY2A+D8Aa0cjKFUOw5AuGPo8mY/PeiDUUBla8SYq9Wnq9mXcTIUB1JmJC5nXst135",
-	"TDN1BkUewHo4kXNC9QFfsnW/KRjVjDCBcHNHC56T1u04XHxpES6yIgvlIcKDRItQZuQtq+q3LKF0Amtu",
-	"EANCRT4QFn9hLvipO1RyDlHQtNCSjBn4CCii6HNjyteiWJBMyltulbO7926a9zCyB5ZVc4vFnLbNRBHS",
-	"7sqByBJWWvkJvZJVKZjtOO4SZG+Ck5+WXl9mKeu8Ys+kGkuzMUg45ltsqb6yMgVS0pdc3K6JQc6XXZFR",
-	"J0u5S9CxJ/WbB46tOnQ1rKzXKWGrlAPKEO1pwvMNJvmVR05AaKk0dBMTJhx9B0bODZtGp9xN1nMZy84e",
-	"xdHK+ybYO1YPWKpPVFAMiwKukXhnfeLt6fhsJVoBhQbLRcFWmJCMGjaWapEMRFVsBhTinGVccytgOPzG",
-	"ak9V1IGZsGkDn+trZKORE1KjSfD42JtmNrpzoyfs3KK7mPJvamPI3rJZPgls/FOEplhKUQuE1YbtZdnN",
-	"CRaBCo7vkq6zaSSkMmkkBLIpWUIusQ6ASxLLE+JNHfv2lqqb2dPEOYDcqJCaeyEtXzEsbyG2bbFZ/tWt",
-	"nIGQsxu3ZsAogXnaB3Y5oAiM4fYOl3Cw0rbqe6zx4+d2iuFziCP8mQrA00qAOCNpUIskRQ+3gwtgzM7o",
-	"FLzUCWsMdcL6H52kc57/Y1Y9eQZbeiLFTEfNUjjMZcHHfMgLl/K9RPXhYRGmx1j8/3ljyGP1YeycgvW3",
-	"EdZVwpllasbyS234NJoGdi4Icw9rcw/ofIxC+SMtyYgqoCB8BKICDgm0pFgQyL1EA5Kaku6EFqMD+2gg",
-	"fIkEJsx+jzzluizoIhBm3Dxck5Ly3Jl4qCGQL8zNInHZdqi7YR2mgWBWoyWqUmlbUKTNiQuB4l43TCAD",
-	"bhv3bdnCWzSHCFgqxIwW3GoSKjjJjJaQ+owE3sr6JebxJsTMpZ9YR6eEdJudfHP4BWj8ASwEseyf4Gpm",
-	"In+6EyPczZ4QFNcK7zRw/kL25Zxrtt9ie9BGzTJv21gbreDA6ir4BDK98efzNQCDq07IiH9gOVjefWJn",
-	"vVB00u6j3sU+lEDs/X7nE14w4vhFdCOYX7o6PcIx+TNprjNBnAmwJT5qQUULDqC+KuiUAWpjTGalsNVs",
-	"FH6vnJFNtecJ1Txrm7fNGFRQ8W9M6Wj9NbuyO3xYaTmBYr28NI9f8XTNUsmxFaOCrP8287eSs/EEXf2W",
-	"ii1Nw3ViAdVl9DojeTcPCJoPxouV6urH1rYu6Q5lN+XkBRfz9tkCHkg3vfrh3w4e/3j8t29fPHqV7ieo",
-	"CNZhEHopDuKMaMbIUrhDExDCEeOL9Ym953qdL2eKxUirlHFQzLkwMqlsMn4o+2pv/VzxQpZLs2E8nM+L",
-	"dwU3QDVoy2f51MAJZXYjpdvFWtRSQRBuwdT0KV2Ezv8A9uzT9pzwimcBI6uy8oE5A3JQFLaQZ3argpEj",
-	"OVMVR4sT6/uGZLx3FdlqsdJVQ3HkpklcAim1FmT9wQSngNx9hRFUJDnkaU2G02S5qwRnVfzaHNZRX2dL",
-	"tIPz6EfdhUia9jTUnQTNZD7h2cSpGLrBK7b0YVTL2T4qIJBTN2ca1sM7l/r6Q/kscQ5fKCTBGc6u7nWE",
-	"a2MrNgU9BMd7v7iHyFa2iICI7eLTgyACmv3pcRC8oUNtC8WtULs5IOJq1XTdFjXfpnWs/u7NLW0U3FWg",
-	"3saL5uge0+ctsi8TObHY1EySQdbJVFV/JydCzrenKxvFXRSc1wq1n120hJog6CzJ5JSBU+UMZYL6Gp1D",
-	"y8pSNLuNS564+Nbd/ce/E899EqKwajCpFGcS6M3xUKetuft6j2nAPCM8cx2rdPsLWGQNRCF4rkeIdUFC",
-	"aEbrJB2wo22KFHqxyJyhrdVSrmfDKdftoFE/d7aJO87mUHBS3oLOdwaJEHxUVQTiuvLAONDfUJ135She",
-	"LLILqu8ftiezWcVeIvZS/9hSfSifJ+Q8AR9cyRTRPGekC0kgtVmysrRh2eJtWNaLRfbUzRRjVbeL7Hor",
-	"efZF9SLGSrhb0W0e+vqVhAg2Z1YU5UqbhDCauYQ3q9j4re2yoesaaCJb8uLsdpa4rM5yXX0GKVa7GWZa",
-	"w9a4/jem+IizPG4Fas34LSeuQu0aTcRjKvX4WcUCVNJwvDvFhpA5P3t9To2NBCJ8fVar1CWS7tYJQS/E",
-	"lSZwrRE+LWA72LlfGclMTr3gsSsOKzaCMIUal7uYPIglyip71CehK5LWFiD3hHCL8d5AxeM4vHg/yHpK",
-	"vlwAwN8aNZ1gJc1b9KfadnWeJsXqN0GdgKjb4SkzaH2pAivc6027B2S6H/6jZOOoAj+hx4+/iYi17AO5",
-	"fn5+cPz4Gy+KAF2mmszKQtKctfioeM62oVr2NXj9nyzaHWBVaNiJO3KNy83oFH1rcSFopoq27KxczoXd",
-	"Z3A/mDgDclWXkjevr2+wSu2gM+jUZkmYN6hk3byNQ1ryQ6jwdni7yA77R98djR5lxwff0hN28O3wKDv4",
-	"jh3nB4/pN8Nvs7/k37H+6LACpcOjw5GSKPqsh0p7vI0jSxqw5A6+un48iQ3gWePgmvpcG+69GuMtfrEr",
-	"xMT36aZvWb/D+a25oGc+TaiAS8a6ishDfNGxzWF/AS9pWeIGk0EE2CGFa087Q28FfNjZAc3hND8DDRRa",
-	"r/ApaAxWtDfS2Wu/RkvEO71LpRh/dJ9sfIBS2RA8x7Lbz2OAwB1sYXpoLP6zyGhrOPQ1GNfgOlxqNNcB",
-	"ydxJ4nS0e/mwd85SWE/Tjxy2YQnMUISe8LFVbkauM8MBMqTA+u5oTK+dj5idRNltZMNaJmxQ3XC28IJa",
-	"AALpY6uG2Ljge8lQU/rhCr8/xnqf+MdRTLqKu4HOyUhh7YNp2O/G8rZtyj4sX/4GxbSR6bPdKdZcJurC",
-	"opWk6ugliK+nZFjMlFqQ7kxUIdBS+eIOI5nN9H5Cspl5L0cj0mX5GMqUDEQmlWBKE9iTGO8nZFxQxRLi",
-	"gpwT+2QKhTK6uWRY2AD/DkpYOn/nfjIQQpr3vnI86UIdeVGVkq9Jl9/FfuKndtHUdIxhtr6IgkX5gbAs",
-	"04otYB/oalfdwd2iD7N1EjEehQVu3G4n6cCesG4qXIcFHtwV5oVWK8YnGk0lMFubWeTaCQB+Vi/iDGl2",
-	"2/rNivT+gzTk2iNbJwntNFvJ9ThsAySXC3LVCtYmjPOvbtaaoChZO10m3aE0EwhXRoMBGn6c2xUitAtq",
-	"mPpsNpB1FBmKYOkKy/fChbrw7qOHorn3Iao1WKxc6u0i2xiTsXixyFr7Irz4+0Wg8XrViOhZljGtR7Oi",
-	"WPz/Nm6u7n9g1xPbBcRG3zuC9x5Btku0f2YmlvxkULMSii1ILASOxfNkzmpv+HKyBhYc3Vz/9mPbOfjQ",
-	"8dbzKHwk+VZxx2sj3W9Wg9j3tItxr/TuRiQ8bu+MVDHsVTkPF7DuOiP2NibI3TfM+RVVt8xcUJEXEeUC",
-	"tJh4zUk+jtcyKDANdDVXsmSipUDftK2su+uUiSFodoXEjoLq8m7lsh39gEW4xeNSnbUvilDh2ehtNa+f",
-	"vJoFrVWt1AA6zYgZ6MoaIn2l/IBqNhOVw2F7xSurF7dU5LHIKxPymavQFZtmuwI5IZBEGIKl4uoOtSjP",
-	"a4/iDLSKeohHblzSbILdUTVa9mfDgusJRKC5DyGgI8GeOcQoIKUKetPGC99CC7HYPclgdIPhlBnTiesf",
-	"ahQfzpY0hHWW5MLZkaGFb9IJjjl6DnoxHcrGgV2+e/vu+mkn6Ty5uWgptLDM73CM4PwD+7Lb9/KJ1yAT",
-	"h/jV2MJgiZWbzMcmRbcWGaSVCi/FPTavqO5V4efbXDhrxcVdjx/dcM2vW+vv1YwcmheTO2fNb+Dy1vw7",
-	"vgpDIxxb3HElhbf61v2M7lghS+e2L5XMV/ZX38UYcm+u+VhcRVUcBiL+AIrN1pmYLvexA1gInbNy0v3+",
-	"9evvX16+v3h5dfnDzfurp1Cimpn9ONq5dYULr5q/Rld61+bwfjLjRb7s8nbliboDexzO6FbIjBZkaF/X",
-	"S6nm/d5Rb3OzIr/mejFJ4xKWjjN6k0EpsVWY8lXJmhv8+9///veDV6/qYggRogmlxja7wqeuFJn/IL7E",
-	"Oxb3JLTFmrtcmWZ8eQLxjKT75/1A9e0e7G+d9/xJ7sIgP2l9RTfc41P3+pZdzvxnvsvZJ8Sm2p+mbhiM",
-	"UnWFoV599+Px39L9LYJQww+ivIcZU/hjiwgf3GCpVieSBlIGLypBdXsRY7vwTX90DZ+3BbmrfG36UxIG",
-	"4kgV5gWDGivnlQ8/qexHBRe3aKLW7cbiWZnX0LU6P0hlvp3ryGUtbXsqS2jnWtSFEZ2rMZs1tIdrW59S",
-	"tAzH7WCo5BxCgD64XrlW2xqdYUE29DixAvLXMeq/WGCCqmLaOQM/oepWRBrFBL74w01pHTvnaPjshJre",
-	"rk/j2KkAYXt0VlgFYqfGZSsB8QmZTyBxhFaJW6Ax2OsDryE8hgR5b34UbU7VbcLFaxlargbBfUL8eOux",
-	"f0KU+CdHgyWdOfV1GSNpaa045ftExvL0ahLOdY9gCVtIzmukYNp76Qo2pobfMWCDkHkAt0S6vnjO/tlA",
-	"pHhWMMjcZwLWZw85MFDAwvehgFAU0q1gDVJocZAl+2td0qoRzjkP8wIxu7GKdqNhmuCwNUHQH1S8O8pu",
-	"fXwqoWNjZbU228tnmCrui1vbzWeJra2AS+oGScEtqIFDAZqfkbSq9JkGffZ8ndAzknpCkFZhMUNHIwai",
-	"KyQ2l55CTKpLZGEi3z8jKQYtpUtA5PqJn5HUNSpNQYMGiq8g81QPBGY+iBxBDlNQkTDj285tXVXqxKhS",
-	"2IxL5U2rT5NqMwMhlau2nDehsz7jsP2q3zlkFrgALN9dtQq/gpAYnDMOngto3xYxWmF68w4d7jzu7NzS",
-	"L+oI3613XVlnde2WeNXaJPDHGS1QQa1e2sIz7U8tOItwlnqhUTQB+/d6V+QnRXT+tmGbVkZ8+mkuHcXQ",
-	"AdGWbpszXUdCOOc0VEvKKHgWwaXj0BDltxbXzopHOyHCnmAz4fS+fvtNgVUFhbp79Wt7mojZdMhUQvor",
-	"+3goB1AYIdlwBoWBdtXNxAH5BtLIpeC0WJ8Qv+zprsxCWBCqUfyiyi4DGuspYZjqvyoOm+ZC1l3c67kI",
-	"l71TNv7St1vHmKwTdLl3lyOg9j5drQyWthRNbXa0HLTU4ovXjcD6eroBS6Y92e2N0xWiJxdYobYI5Psc",
-	"Wfvr8vPr1Zz0/vJtXKuqumatuxm750v3KsaKtFEGNbakweWMeNd/W8mCoO/C4zU9clvOY0qL4pMmO2pt",
-	"yLvaZ6k1WzxUYarXH/WDjOpH3zzur8+v2JTWeu9s1tAo2u+fRPd8t0PyEWQdQV34MeRcQ7YCCEzVU2dm",
-	"acx+lOwSzdOIprLXjwC3PrsnMOK6Wdtw97IG+TaL6Dag4tNSozAQyevfLncsXiKhuZ74NX7W9K0Qbk42",
-	"29Ir+1dLjpU/prYriWcNlwUV2yudQJY3aoEwZHQZSpZSx3jiuqIsUykYcECruekkwMqVhhBe2Yc3QWqL",
-	"m/8/od4JfrIx2+Haapt1voMPX6pD4rYtBruNdd2fp7euoy9/l12VVNHpmuJkrYWkglstYRU7H41qP5Lt",
-	"JBm/+10N5Ev1wXiexGqBJSQIrWyvDjbbfePzySIm5PFsQtQMkj1uXZlJ6jv/l/DxFqVuLVF3tvP6MBKf",
-	"71S3MJpAVQK8/OAGq1sJRLUKqFageR2KY2+wfEs38DXDCPlqw2jYxWaeeBQujykKxG7OaF2Z1qCv4Kt1",
-	"G/FGzSXr4Hunc1BX7yEoZBksleZTLt6PFfU1H+z5v88KqWcqHsXgp22h1jta7iqCG83f8laSew9lJorp",
-	"iSzyjaOcu7O5qb9oNyK6FTbGX3dVq+Gp9Vi0DkdV68JR38yGBc8gyThawI3iE75DUxE/WDxdYpnL1+NH",
-	"twrLsxvVsby1mTDKNw+YFa4SABaYbKt4IFXElvTWyS65nIszYodC1jpkhZz7pDfMiM+Jkzotddo0abRc",
-	"glS6iuRv2zekbGAk7LrEEnsdVToJyM1ISCBB54xQl6mD4b4Y8FAFhauZS25u8d85yI3M7+FPV4k/DeId",
-	"0rJGMnh/TT8O3YjOj77pY9EvIItmi/eb5UbWv6zDnpqxaLjSCrT41IWOQQQmy8kCu6etHz+wxWyxmqAM",
-	"8KaXYxLKWxcieyHzWNhhwJJiPcqan1Yo3yYYxfG65jvNEX+OLhdtxNubjtDlFBV64FHlV6g7RWKXaWgH",
-	"i8alpkryuEUjc66EeJ0h5G9gqcL3zlwZOSvCTKRl8IpBdfm4ge4fku8ov8azBi8hOFP6Cut+XdwvK54K",
-	"ZxfYVhYS2pjjHvagZTaIhxAEGh3sF+8xiA7Ilcuv8j4sODFvxNyiAXpDe8eFB6cXTh/JvV8FtAhOtECU",
-	"c+Z6LwaUAq2LA67siy9tazN8tZZjH3R+kLX7JUz9LbiGmdpvw3/mg7pbX3jJxW0LCADjJYqNuTZMYZ5P",
-	"3e5U5pBUUoBnce0aIof6Q1CcYmvXQkUk2hIwL6FK67KlJXrsS9DVOK6lw/G0pjlJuL04oOGxrSlXDlDy",
-	"JkiUiMRhQXHQBBT8mTaEWTCvm0d09/znmuSyTvTaW26IHM+7CFI8m1NfXb8mj46++ebgiNCinNCDY7zv",
-	"rlMQ3Yc+h2w1DW9dkY6NuSPxntL3TTKpKno03twCdXbPh8Dsr01d76vupEu9uWNG4eWWkTs1PGp+/XPr",
-	"gutqRK1rri0Ymxa9gmCt+jNO7iXK3aZ+/BlmDtxDv8G+t+gl/jCTl8Xi83eR3yFe/S3TbHPPiAiV3Izp",
-	"278cxV4Z880GjX4s51XMnhzwPkiy8p4MZzpTsmAuVtZMGMZJVgNA2uxASMXHXNCC6JJlfOS62yFt1cHb",
-	"UMSDDBcw6P4ZSdFOlRLDigIDADSdsmbMjJ4N7eqHaASbmYlU3jjTKFQUMwhcu04/L+X40vOHT6/00zjG",
-	"kDP/wOZVBybIcHvGFRvJD0QK8pKL2Ycd+ojxcq1FuXmVGkLR33ORVMINyxNsUfPee+CTisv61kNQUstl",
-	"3723Y9gRBsLM5fsRzYxU75mgw8K+GPyWc+1+tNdXj1VdQQKJKa599kCA6gzJzVqTrmBzYjehyZQuCC1L",
-	"RtUZdt5Jg02ta1vkl9pmyj0fx+swxeysUHvIGVvDM43h93XYaacVv7/epMiP0T215Gx/QhZCEGG2vGmu",
-	"LYnBFBXMzp7SW+5Kf7qiuXF1cjf0KKg214yJXZa9K8iEEevBfLCmcLT6QOLABOkKS+Vjl6oa4jsPUZrX",
-	"Dx1dWuDq2Ln0z73q+Vw3i3G24ljtadyYolxQ8cOq9P2XfvIJBUbtC5Wjv5HlYnV/S8ME6abBMFVlH+gP",
-	"t98jVb8ZUDvlzLjO8ZSc9Ptn2DkNar5hkYl6LuoaCLoeNfZFCiUrl1rW1dqse9OVPN0i1LFyLFVn1jyS",
-	"+IWx8l0ZiQiDGhfRqrPvoBdfpfh7euCEhGUbynYo3G78a7Xg1Sts39fGxlyR6ryQ0I+XThup/rQsSddZ",
-	"sTTek3dtr8/dbIp/rRa7PR1o0Y15LJhRsbqcbVTqKM+AuK9tlAwfXdZc9HGfGEm+6fchOJpmxnI1NPQp",
-	"PnUXH6zrZAu5HGaK3mSoEezQWWebutV1/0cHV0gHIMJst8LVn9AOZnf+bJkVaEmtrBOe7jLkeqt7WXC2",
-	"ztXj3nDOFd2siBz6MbYKJWjcdB1PYBny+/YCW/B4F+ZVf9AYOwloSzS5LYCo+mw2QuxnqYhvagfQVnJE",
-	"E2c2ejtdtTY3ycYtrXp4Xf0J73xaV2vWjgVqxmexqqws9JNifluNjjcrhsXa4+DLTtwKORdrWxTGc1kt",
-	"pakKNexQkjDqa3kGBv/KzQNJoFxww2mRENYb98igc55T8rI36PTuG0bscKeu+ubiilu7XAeXEo+oWPZD",
-	"bgXkjdDwDSDemGDDElsw9r5rXFOs8b6L/XxVFD+1juFnilpHgrxNBFFNyq/WFiT0Ie8bIt1X4/HjZe+3",
-	"LKcWDtdegKvtgtbx5E9OL4ieX8Xn1llFb+QtE29di/UNmsKWt29H3HzH+NomSf9mLp+BXespmrW+ZDPe",
-	"j+vWcyk+w3LWznDNzCyiu0lTWlXhXazAs+Vo7vnp4SF59/YliL8/vkXFB8K74r50ddGqM/mvIVj/zQ/f",
-	"Y40o8M/P4E5IzhXLTLGAVwSButwES/nEs2hYplhE83hCNXt0TPAxhHIvSoYVO1z7t83hmW7sJDynan8x",
-	"CHsHVQ3e6TWe0yGXq+7BDf7Njb7E7Z2O2/oRq+iKEOi2hOt35VjRfP0x8C08gWtTrFzDcWeJ5mJsxS2I",
-	"3LT/Bl8BuCoE8Te6rAM/jp6QijpQao9EQtAhkbg5pKqt4Z9Wre/duu4T98+dcvVnIgl7VYmaOS0KZuqW",
-	"z5tyhdrSPxxs39tVv1QvXkiDoQTNVXz/5DMpy5UoU49Nc/rf3V+9TE5bml7rpRtqORZnl9vEii0cPHOv",
-	"fkw6E6qfsUZMf2gqrwynT+rr3bwSrq+mGJtOTVtXkWbXkUgbqWZyJ9dV3mfcqv9picerSWeglMg7VtCM",
-	"ddaRtvqTP5+cfPttv/9dv390/GiHGDLL63xnqTCUjEhB5EwRdH5WUNrauwA+OnynHv3zmx+nR8O/9e+O",
-	"J3+ff5ed3L487/2jHG8T+xQcwNPzb18c/xitiOSp1toIJImJivftARNIZUsEBf1+6OHq/o+fbhJy9JhM",
-	"uZgZpvfPfK0dLMnDReU/VU5i1D1y/uaKZAWHlHhwfnEzEFST9ByILv8nuJlPyRNGFVNkMOv3H2UwIfyT",
-	"pYHzLLPiw1hgGQes9uzcaBlVikOLiv22vuzS0OLVpobC9iWXo6ZJd9ABYDGDzr7rtb0d1TRNMbCtjMsn",
-	"9N2x9LiONwQYCST5RleeMHHcc4wYmYkfjaOGNdFKloPSlihPZNc/t7DGZzX1XE44d/EKmHDmG765SiFo",
-	"aLRvYMBhd8ygF6neT6DrQ+2CHUp5a0EPAskHoisVRNDvV46LBcnkrMiBDw0ZfH1aRzKCjKEnrvQZ5KEG",
-	"pS8TItgdUwDE/2RKJmB1Sd0RpwlJV87Y/hg55BS/tAftfE3UDARskCrmLE0IVXY3uHXwPQjpjmjBsOOi",
-	"YrSA1WgyYcoFXyznAiyJrTE2c3TcyvK2Zo4bONk3rbmmLSgarO7xNsGTnwzsMXit46F2cD+0UBcrhBna",
-	"CBZYKSqYbNXyvrVaWTXekzYZ8SbwfMb6UGK9kuX8TsS9O87m2kKqFGG23mfL8ByxlgVbhpfPCoYFqpaX",
-	"d+br9CB++0SjXssUP1WltSKejVk2qfo+MVaVN8MiZVtdzroCbFJcTCgX5+19RXcoQUG61b+C7Iy2apsZ",
-	"43dMb1P0kWvIzk58xYH//L/+d+zUP3fn85+evj2wUt35k4un0c7nFIQHgIC9T+iDHo6/pnX4Q/QBr4lI",
-	"0Af8w3OqJy2hClixLsyR7Va9XDfe9UznrWXldm7znXRQlTxvLZ64sRE4DYhsJwDF5aFr1PEULhBtwtup",
-	"Dm8Zoeq9B2m0Ncavp+9x78RS3tNWhv+AZ2wy94fDr1/e76m79qb2U8Gud2w9ldzzQrZ3xITzbNHUKjbF",
-	"p/fTDirGfno/7XlDdNkWYFuPYXM/7fAMNvTTjgTCuPI2kHoPtXFJd16lnOxvxX1a5QfLyoGVbDVMldy4",
-	"th5PfTJbcsaNHBjle1BM3NufxIO9sNR+FKH3OamijCAUBrduj55nEysKpO4ny5KdM/nov5E/kz8d9fp9",
-	"qMozldqQPx1b2Xy/xcO8wkMi9+9Li4FEMOdFYTUzKBNj5BIoBJFGGyLG3E0Gh7IF4G4RuRgR7CXI9juI",
-	"9mekYPQOTBn2+H0BJL9SQguXprnJaRVInEsek5uLhFy+vTjuE6nIjf3HNhFrO9yWkdhCcGkv/mcoALNd",
-	"oFp4bX5D6+/q/s5adDaBJnhtSaFTjMESdT7Duvb41zNPbv/HTzcOmqZgzoGnNRxOjCnRPi5vOfNjcHts",
-	"+JM38px2sjsXVl9/TUv+gllWBFr0SK5NhHx+c/MGrGtyRKo2BD0C4dpVhzcft83FuPBON8/cz99codHj",
-	"ezkQvvkALfkhLfmYiX0QuO3zd96Ch8nDTDBFq/673PQGYiAupLhjwkBHLGThFnEwhWQki0LO9al974D8",
-	"j+vXPwDDF1BxtUdeYXUhHS0rdIQl0wadfWd3IdQVYezZwS6VkkrDutJfB96VPeickkGn1+sNOh9TbPaW",
-	"wpvp/lkj4g8mtXINFJCeMrrc0M/O8ZPPm/EFCzIqoFwBlDeA/uXU0CHVjHQpUQwKRSeEkkxRPbGajAhP",
-	"A4rXCsZyPRDEIgxGTmnyuP8IrTvpW2bU4uB8ZJg6JY/S6iL8sveq+7Y7GCrORsWi0QXHDv2mYHZNRi0I",
-	"HVMu4NDJVFrA6O2RH1w1XqiOlVuNnmsssj9kEy7yU7sDOZ3ayRk3E6bsoBNaQjUaYi9bsWJhKQsUHzAo",
-	"wmFR55JR8NpxUwc1azplJL3K2bSU9sAXBy/YArKXNB0xOzhOQ+Z0AQd/4WavrMmukGj6t4PqAA7eQElq",
-	"KVKsITQu5JAWpHS/elgHeZXdQZGbCVvYyWAjOct75BrN0lit2hsb7WInjOZMWcmBku8vb1wGFebreBAO",
-	"4ALKJduhu+5K9skM4qUxT4LmZCpzVmgysaQyo7PxxJBZ6fvgnxFar3vIFtKNXsjxnoa12LHrmsyg/jKa",
-	"98jVCI2aMK69jHpsux1fuM6fI/G1N3ILmnO6sBuxY0+pstJX43yvDS3YKTFqxtKEaGkXaWEQkXGoGL3V",
-	"ZMgyOtPMPlPS1WyFWQo5B1g8F1IspnKmfQi9dgPY7ZxWW2FgfUATf44IDrTkzevrm4S8eXcDR/7m/Obi",
-	"uSuECCEFq0DlButa1Duy7Oj48WNyxzW3/Pj8+uLqyq6qjmC2Z//uHTaAoWQsZU6yieQZ27cU1ZV4bYT/",
-	"E0pu2YKomagtE4jJhAMQ3LLSuL5LrnDh8QmZyJnSlkxUrSICUV+qRu1rnGwPL9su6RTzDQB4fakPxOxK",
-	"6Kg/knMBjelUVWm7DjV3JhJo3IGedg/yAAXMTCQknJlJQn6Z2QuwOxzKfLGEzfYEcAXeZ4LNGPAc7Lt2",
-	"wMb1PIf7ttAEg2LuA9R/sdQIT7saGw/a5VP40+dV01J8fnJ8fAYVESzRqbMc7cx4bRYQjRUoXTlxMmZG",
-	"k5P+dwmRKiF8ZM8VqDlgBM7mcLpU0vLopC70Wx9/Xd8C57Gq2ogLDOpEqEfKHtCIEeUFA5HWCrOk+/jD",
-	"B2S0J8ffIR+z+GthB5BNWU7gLmjqgM2eNwz/gi00FASyz6Vj9JY2HXDhq4son5KyjH6+FKJj7HVhXzuy",
-	"fVJxLODvQedDcNeBmwX9cjApGOSQe0EXwhSS81Of0Jgm7nffwxDJ9UBgWyaiGEYJkVEh55XkITAmiZiJ",
-	"Yow8N6Z8LYqF8/npU5JWMlRqcero8QG6Jgn+OBDgR9xP4EXFRorpSUq6FrBJGnh1/aOEKAmJj7UhYqYZ",
-	"LscO4bP6MGHWqJk2LD/AX70nEhBA3/ISrx196ywnsHuIhdhPSFnMNIxY5X7+9ShFLxZqDIuBQLEP5ran",
-	"YIFASBf9lBDUzwqrUcIrOWcuL6WxVy29BIfG1jl2xxoIqCBi3wGnKnT9sqwQApRphWpeNDnpHyWVKEiL",
-	"Qtubhc9dCmKKuADgY2GWM31mEQvJQWHZRj1UrexCEQl7BsBNHWCveIwhqxKusjJMLTuayS4e5YHwWdJd",
-	"If05nCILbSxmH0Xb67fPTi2bmQkrqFSH0624UoIsKSFPL19e3lyS//xf/zfCjBUaHIwVcixnJt0PM3mg",
-	"PcJAOMjBUuly6nRICEuYCxeaQLrpa/hH6opuOPx1ysC7ty/3dAL9mNNrlh08YyabHFxzw06Bmh7gKOkZ",
-	"CVqtuYtxfBRO+bnUJrXcA15HyAehayDSvx04xZjlBxaNT8nfXr20SOl+Ts/qAu0uM65Jp/uPyKBzoaTW",
-	"B5qb6iAtxMBrg07PXdoBRhwEsgLLiUDxEO7krSyAAHw4yCpJBS3lKeCulcxrkdtqXK5JCXeyd0KYGEmV",
-	"Ia7XBHoghgus1i8Lni2IAXzsusCRfJYZKBGp9yB/WuPz/VOS4kWkODpgKoLoGUnlXJwj701BF2gS6bOB",
-	"SO84m4Mr29IxB/FQKE0nrs+xzwGTytJ0CFQ7IylyTzgMS2FdsAeOlAwEtsFwc+sUu/JMuehZ4b+WY08t",
-	"UvbIT8oyErst+8OjnhXagBU6pzzq4PbZicXSpZIAnqk+8tKRV1YyKQzlwHcHdTjKoOPiNLgB70yt0Zy/",
-	"uQoKHfs+d662Ki1557TzqNfvPYLymWYCKvvhkOZj1N7H6BmtLv8q75x2Cq7NE3wFiuWjOmHfO+73XV0H",
-	"45KIaVkWjs0d/sP54tBQun0TDPAlgBofKR5uX9A9u6PHOHlszGqRh1fCMCVoAQpsw2bROf2fPycdPZtO",
-	"qVp0TjuvsFgnTgCoCyAPyED1rYUlWdc5sodPxxr6ZMjpdCbsiD8nnVWU6px2ELph9kN3Vocj+ktw4JFQ",
-	"Y7gC8DKnI/pLb0GnRQqdRqTKmeqRFHnCczMtXBELkYNQ28BIpIavqLrN5VwkAwHwpeicPL959ZLkSpYl",
-	"VDCQjugAkTaScKGZMj2SanABwhRW8KxFxIopUcUGoixoxiyrZQqbjiGjMY4yF3TIih65sGIiEAUsMYgS",
-	"B/CHYMMs5wZDSHC93On9VhdDwG8C6JiZCzzWZ/SXh4TRYJYW+Hx2/uNDAKcbmnSBpIOdCLpIuBuo7r5x",
-	"2/sNIMXt7wKiEzk/4OZgLtVtO3Goz/65nF+Zn+Dlh7+CYLKWm9CGlTpAmAe6FZjGClaDzkTOwWRjVzXo",
-	"3PPwSzpm+vBXXczGH1sJRYpvoZBmX0UZrTfNK1kvQCs3dNICLkuEwxOKgQgpRc8yMLL3BowYEtoJiHzP",
-	"qUkL4rS/YjZej6dvXA1jquiUGabsMTlLr2VLtZ3XDtUJ7dsYjFXDyoYQ/48/PzwswmZaoBBdsR+Tzkn/",
-	"ZDPo/SDNM3ugDwCr59DQkmdof+qWit/RbHGAglpCCp4xoVliBecDsG+A+ov9wmoosqouy+9LWFxx1i1o",
-	"isue/QIExc8Uucfncm45Ilqs3dofipw8Z0VJLpj9xmEszQzxHUHvd+yG0enWMod9GYWOnrPhr0gCaFS3",
-	"UhPaXgIRQHsjxECADADs35ty0MAJlnGwEmRU5ZgBhTP0SAppTq7DIhgcgDZZ8cSOBsRmICbGlFDM9Iyk",
-	"PJPYTBE6XY0IJSP+geVEM2hDjDqM08FzRed6PX26sUf18EAH07RQDriAB4IyO3Z1EV08dR/arwOze4X2",
-	"isHlYkjvp6N/UN+7HfH9S/c8/q1iWy5cbPhqPMvKnVQLI8MFwNNDXE49iTcVc0Wurl+D6cvbqmhRWH0Q",
-	"fgquoo4a2+YycnZ3mBUyu22lCFeiYe5AXLXCAc/QIYMIBQ4StLlgu8jsFqX1lOZ3VGTsKbu7sL+mYCyb",
-	"yjsQ/udU5WivlqORxVKu0ejPG1KIsyDvaUtppFqAFR98hJpQA0HbzmmmrQYd1NaBz50/UaNnDaUTNyTT",
-	"pHvx8sp76aAxi694Dh/v+yqsekIhZ6JHrgSp2+u7Lsszw+oi7OwDxNaf9E8gunAFuv1ZPCRtqeZoISxw",
-	"RV+FTHKDiad+n3vagQ9abedkRJXrGaWNezSh2ndANaQbwqcUxSKkTMGzjQiRdEqpIyhwnue6guPUWw3r",
-	"5expD73NBlyV3wMsyNQ1KnfRtGGDc40tnFiP3Fg0Qq/e2ELTkGa3p4S6JAnfU9iyvpkoqdKoReczhK9K",
-	"WJN2gEffPO6TnC6s+uMKbN0XdpdweVV2j8FE/cph4MSCII2fq6DUJzJffHbYP8flIgo0lYePvzXquQad",
-	"ID3JO68dbIFYT2hV+uVTkPek/93mDy6kGBUcg4VOjo83f/BOOGC38HgJDR0ewjhnuYZpIReOm3w+cuD5",
-	"o8+DbbWKPmV3rzDZ7OFFFTfXtTuTLSQWaD5GeTGUH74Kcn8J3jxN5oobU/eTC2/NLReqs1a21oe52MNf",
-	"ef5xnSRaX+5mM4UL29/CSHH8pY0UfhttAIKOhq8CQF6LKp3aWa8isPF5oQFZ8SE4dlwAZFBKtE00fkPH",
-	"2JwdQji0Wyr2jMAWPVyTbjpmxo3pskJ0un9K0oJPuUmTOl/AB6AMBBhnsDmyVcLrjIPUJUpCDH1aNerB",
-	"0P8WXXZlP3pntu3jwzofk43vYo8jzI/Y9vWX9ig6Dwr/9fYxCSSCBxbu4OSrkqVsdg++fLQN16TO3c4c",
-	"b360+aNnUg15njNxH9SrkC0Ai0bfJ0za6+L6nJvBYofeT4gs8ooqJz6WDTqq+JwZh4aIVq0YqNgdZ3O4",
-	"D93Aw5zqyVBSLCHUaqdaTbt0OQBMQO12VFXf3VxYIZhI4eI9tJwyH7Xp4jC7FvUGIsiF2/ct1TEiS46c",
-	"hJ43pPbhwslvArX0BZkzxXzmnzd9VR54DKBaOeXmgbZg8dPqSB6SSVSTtLCJ6mJ6nwzj94ZYkKBpUYBp",
-	"tFoQxCEaBFRf+sYf/PYQWUcZNOER6faB71ALWQ1RVRGFLXyL/EMOUa8CmyXofhYkrYKGsDlic2ds0Ge+",
-	"nZsxhbNR1pucsYEI4Y6aKlQIsu3ruAxX1Zp0ode/rxMD0D6nMBJoo5kzHkEdCYg9XIohhErNGJuDNV6r",
-	"drSQM3/qgnlRU/XfUrHAAMQICOPCXiES3YcXRVXIB8KHSInyCGJA7hHWvYXXe/eg/78D3axCxDeWqrqc",
-	"pwpWQzAF+5+PCUUjpiXNOTSWFnJ+b7xkBR/zIS8cSrZyCsyjQZwLooPBKEim9JZpC9C+YM9yLR90sVcp",
-	"8QPhWxbiuL1YwI6mEHFaZYBNudaQjbHnMgpgsgVZyJnCLhUDgQKfW6BFo72E+NdnZSFpjq9X0/sMFU2i",
-	"n/5dzlSw2Pptqqx0iRTScmCW98jf5QxLw8AQVVQutjmpqgGsHRZ4n0+n75HmyrEICJCa1cXutzA9RLzL",
-	"4JY/XXJ9eOEyXGcL/8SATeqhsPd7khR/wrDXSIg07AiRqYKgqet5ey/8HjNzU+fvP0fRrBXTrfyu5JyU",
-	"dkWQD2U51jTIuK6olO+l2FXT91WtA/ey3j8lQW4BFSHvteJumLRKmw23Rwzzl+TciozcYArBTOTu3MKX",
-	"IWQTXTX7CTLwxulh3ibk0/iG8K7VUIpiaZrUI4dr3NMkHBkCFv8xq9dftT2EHniW0Vfn5Dk5F+jGhQI9",
-	"qApgKRLCTXA6DVk2bCVdZ/XQaa0TV30NBsJSFYn31SOpE9hSF6qOhLpaVKvYHFqHzgYiBQNaipGngR7n",
-	"ZSIpmK4+8j+izE2sKo+EMZsZp9JrZk6tLq6170lTqeHoW0a9RwcavDP/2zdRqgdz/JnvceHT/1HVqPP/",
-	"yTnBIZo9fXnu2v/dstqCH6eUETSJG6wgFSVIoERFfRcrVRIfCcwZjYFyNqKzwmApzSn9gPngEJ5TZYcf",
-	"RZpyPCSlfuWAam2wjlMfKoKAXsM1UPVFjQSfV4FqEkqdVLunJWRg+m2GuHZvul7TqoPJClFvkQLs262g",
-	"/RVJAXad60KXAwH5a1GigyUlD3XRh7/W/75ab3G/CgWIHZXDeo6n21gfvzRgbAaK+4iEX8hs3zDUB/JK",
-	"18k7LmcOmPQZoQINHoVm5KR/sn9vmCoLKnSrEIi5rli6E9tVOXqdUUMLOQYDiC8/4it1OEvmSuso331K",
-	"jgbCbs4wNdVWs6EChYWcGnrqVFt4CL+6z5gzAjalulvGXFqbe80ODeaDKc1RQlyXzs8FeXdNclkUVGlI",
-	"40ntxG+pcSF5E0YUNWwpFMG+gw3urXS8YFSRbr/X75/0XawARgqQ0v7fn/o9+7sYiD8d9fuEmsqktd8j",
-	"KS1VWtdEgJgxKsSMFlyzHOe24iNTGcib1fLIf/w7efTNY3I4sCA1fWpn+o9/J0f9PuQMQnE4TKRnd84t",
-	"OJd++2g+y7kuC7rokdQFUaQYZu3iMdRUW8lKydl4Uu3fwoDlc+6qsfzIKfEyNJRncQVi/uPfSX2WKysa",
-	"+CLpbl9YYKwxwJ9JJZmD8J76c7ObTQOPfw0P0B1SGY1BUAhDmi5QH/Drx2tpXP1ZrZ1D5QBSKjnlmrmy",
-	"P+hGUhwrVVCxIJlalEYSKAoWEyILrg0A9kMamO0E65hjgLf6oaIeYXAiRyOIfYccF6ylp5Mw3M7TALiS",
-	"7YlWxKv4iy/kFCVYP1UA7CC1MTEJwdmBWRpSqgnLbiFmtrZludTagOaMweIWzAHCukvIXnGj7Cc+5bWh",
-	"0mnDSp+Owz5Q6EZQQWmV1Q+Vl4bsUxCMGImK0VYIBn5QdMroc3zLq8m4CChIMQrMdsLqmjcY/FtVptWs",
-	"KpELYZUYBuXEYqq4mUyZ4Vmgzq+1VaGDURq2nfoVNBrcKmzgL9vrY1XFwK0GjhXl/1LuWHtaLfQAUOcr",
-	"d8H+pjb4n1bNRkDvfc0zKFcDLASRoqSLpDLAglHCSh33lsmA+hy4b1udY8/BuuOpWF1wozbLrXh0MaMo",
-	"3J4LDLZQnsPOkoGoDWwxGuoT/ZuM1wliloKBEwtShL1MBjy4NxDQCNaTEAIR8P9gmcuA/mDOVoq+VqUK",
-	"hJyj8OdyRy317JGTfn8gvE1fs8KOtWT0K6jo7dVdK+GHs8rFgL+1eCoGAk+rKnPadFRgBrbzUIBPO+JH",
-	"2T8jJ8fH/tzxqgZCzozmOVtlIZCEMazC8lbur7t3JfRsNOIZlMhwP5+SP2FFKsGDS9+z0mWjdyxvCMqt",
-	"DWer/rJ7et9VTMBUVOgsDWzUtYdFZ2ayS99Ywq2MzZv0yvEf71rlmkxYkUf9ns2Gvl9rxGxL3+EvHDi7",
-	"WVF2wUyrCvNXyx2+pEv35HiLyW6kfEXF4q0PjvgcbOhc39aSdIz9fA4OY8BE2cv0Xasw/fbZBTk5+kuf",
-	"XFz/2ymhvoSVknPwgww6r0sGVRQcIRp0wFfTjRMv5JMDkVpOle4n3mMBOrQzXBJu2HQ5IsrSfTLoXBRS",
-	"r0zWIzgc1nlJjUxBicMwJcN0QobSTAgXWTHLWX5WkX33meviYFjtwtY+8MnVVrJLqkuSwhToPNLEyNzq",
-	"zzfsgyEZKwpfbIroEnJ5Jox5+VnNBKbjjaSazgo6EF2YDfzaUCTnr2lC0j/b/zuw//ff04QYOrQsAVqJ",
-	"0LEPoNrHxEDFMBsPv95LWyTpa7+7nYmlsw8/U3K6jfXPvX4jtzH/GfbBHDrYq6nZsszckoPuNpS49m3U",
-	"GJpN4AJRjrHs1nLTkikuoSYrQi6sxWUJHjzl2pe227CI35M34tziagDRlbmu4aDAOhF4PPemJU1T9KET",
-	"l0BunbVEkFgpwiObF+3qAEErACBoBzJtifGCKH90YypwMhBNe5fTfV29vKhc6eMbLa2oVgHquKt4b4XM",
-	"7wZiD2qYBoKllZdoYZF84Xy5+R5WZXTpbvZHK2ahACiFpXauBp5zl8fw1R3eF7TZf8kAsFeurWcEsc+r",
-	"DhlfUpj4V0z2qUmB07No5YQMvQuRUOTPEGq8RAsYVcXiQDELY57QtoaVlYqLjJe0gIpjmKzn8XhFmjgL",
-	"rPEB1ZBqxLjBOtxNzCpxzZd2RW/rBd0PvR4SWZZX2uZex319QUfX7wsLwKTjnfDCm8QDTLD8p7LmINCB",
-	"AAuut0/0r9Wpr00gtJjApnCz/1KEfQtYrcJ66zgsS3oCjP0DgKMAfOniZWOAm5Axv7OQPSuxKRFSwnvD",
-	"bztF50IbNcs8MY9KeJWroYspXBC3tI9et5rIY4EBpNyilcwPRKoYLiGt1DMi2HzJRluP650aoaM1qcow",
-	"QUHhpjQJIl5dODcYd0K1CxJ0FrIqHDceku97uF0Fh/SboPnnt2hFtvbVWrVCMR3rmFvRvVr3FzZx/UsT",
-	"p4uJlJqh4xLzv3SIdwElOquMjVKR82Vipj87oUJUXauFYj8uLPOI0Iv1kyrlUDZs5EgnKMZOOEVtVc7E",
-	"eX9rBe7zE4C3S/v6jbB/jQrpu6p89Sbsf2mKgLcQVTrPXFOFIq8M2hb1wH2Xf3aNFDpHmMOMirxg7RFu",
-	"19h1AixNlGQ0mzBvxLVC6hjiKiD30FXlZhpfdmWuLRngUJyti4H2dTdqMlxU0k+PpNg4EAMwCn7H0rqw",
-	"EsSuQ8VzrUezgoyYwUQnxVz0hja08F/UC4HuGkPGBBTxh4wotJbBnsFMbCaWQMsRSal+PYIuliInadCZ",
-	"JW0mNoLQA400YFy7EsyA9MPu96pGLWCoKwpXsplCZrCrSw2HUvf0agxfjdUjl+/evrt+6l2TlzMlS0YF",
-	"FOtTtCBPqLiFvFReLOo0DAiLQ/9BCf3J1K0d2s7eTau3wCh4SmTJBPkrmfDxhPyVFHJO/kqgCPX+GXly",
-	"c/Hu+ukNhga6kC72AZ2Y1bRu20l9U3ZiTKOwg/fIG8Uzd9zN+ELdI28QTLBqeaxOb7Sk1SsA3gsHu1sF",
-	"v+jFdCiLtREqvikVHnon6bj9R/tQreYDFYvmicCGsWtLD1obry6KW0pxB536IpkMnaO8k1SrOor2w3pQ",
-	"e2TjlFuLvdiX9jReX15vXvgsTMBGwfQnJi6sCbB7CsddIni5Jse4niS0jWcT5oLYJnJeR2u4iMaAiOK3",
-	"W0XbTZmh68LKX9nnD8roDY1dyTVm89jl5dS+8tmjGt+4ovoWhBMynPEir2ImQD4Ud1xJUbtXqhyj8KTt",
-	"8rc555IuQAA+dFEna1jVjY8hHIPy6vPAqg9J9+Ll5fnbf7u8vnn/9PLN6+urm/fnT5++vby+vrzeh6rN",
-	"/nOMQcQazgNxLjCQFaMwsNNdHR8jqtRd12VsWOWgxTVhLOIEL5xXm3rQYjzhXGsDYv1yHiIa9qcJU1Dl",
-	"HTqEuBL3UCrVdX+oewl7KPGXvxukuDjSN/g3qDjUZJHGzReK5Vb5rWLEupbX0szMaAH8FDp65pBQN6UL",
-	"kvPRyFe3N3UDVPAm5vtOH/KhsC292msNCuuaotaE/rM6z3HVeTYQVbwp1XVuYx0lxnIXQQDpEFgwH+K0",
-	"S6lpgb1UsRWZ6xnjdz0QuC8nt81Xmn7nLCuowtpDUwkyE0W5zMiCKYy8ckyLHJH/tg9tsfRA1KFaZmJ5",
-	"gCzy+sU/HfWTfr/f6/f3kzC0KYNLYTlZMNdmrOrRRY77x66ZQLAzH1KAfkWQjN2puQqcqZAGum2gCdAq",
-	"tUmo1ToMd91sqzWXBTUjqaaWtTEnPS4t3m/A5UseH/cIxvBBpYqBcFmsaFzjKvRuYu1ErHXNK2V6as84",
-	"yJntnhwfR9PVHQA41P5a47wuGqv8+lTiC49GQO+O+8efL/XAQeeFYpY4xCb/AdrO1PVfAXCwtDXpQl98",
-	"T0l70zwhg841szfoeyTmM8OZHnT2TwPs8SAH2HMWYgk2IfR1bmEubFfjKi/7JmqIP858o6E9EdIXXXWG",
-	"TN+8vr4hh35oDUXtfFxDagE7deYliLn5w9rwG9ofEcCDHHpQtIDEuiIASlket8m8sJETrxoYan4MONAe",
-	"qP0Weh5aVPAmUL/YtkIKjgWYOg2dXD0legYixUCkTy/fHHz74tGPB9/97dWxazO6JA5WGVsrkl1VS8ux",
-	"BF3p8xBAXPEnxBtEJUeOG0faI+eiZqJWfgBzhG+/TQNZdSCwQS7gtavaV5Ug6D4ODSVndZd/z3RId9D5",
-	"u5zh8I+rAQairV5Cj/zn//p/Bp39xhYqXsV65Gmk1SUEEK42u9TEyDGW6rDqLsRpsxzsDlCso/uoD38c",
-	"9b3ZZ99VzVKuZdxA+CvpPuqvvHxKSqqNK2hst/vdasfdtEe8mcLQWwaurSP70ylm0YiDbEJ5HV/urCkg",
-	"7MFPPfJMKvLk5gKWdnnz3Afxu/asqGISK8AmJJXiwg537oVGq1ROZ9nEHjj0vzP7K0bzKlESG3yyvJGo",
-	"9P+S5pg9ch4C90BMqJ4ACA2hqkvuCnJlSmrdEFZOA3EyRA8YYBLIlUPGxEDYsXp7PeJ5UVtRou5J/1Fc",
-	"DgHc/trFkHCRv5EU4o9oQ6S5Q94/wsy/gjDza7DWUkMWcgZo7U2gRoYM1TXd34FXLnvoKk7pfAIHbuy1",
-	"pWC1a9JeFw+FJpDQQzkMEN939WUwH3u4cMXjT31FGR80YAlpUCmmYsEYIBvUiCXdsDYNpm9WTMuLn7Jq",
-	"/mu5m+vCDXwGRvJ5ptXaiZ7wkfGSrM93qVbBffaNmUOSsRoIfcuxN9R59VY1I/SFdypwWTKqdFCss1cV",
-	"tOUaDIJTKhbAbSH5BlqiQ+vvKkcHquasLXfrS+3+V6x16/b+R6HbhmV6WYr7bFVu7yOJo1a22TC2Nh4c",
-	"rCkNZ7+TLduc/V+5dPA2XOQfbvs/FOm1bnvHa86iJssHVKLtA4e41+AoP/w1kO/X1Tha+XJnRAzKvX1N",
-	"hY42iNRNUfp3U+LICzM71zfaXez0Bry1HrWRnKkDtmDaCWq7mSZ9mo92QQF0NBoIZ+TE+YGrhBZ8aN3r",
-	"rInLfNHyn8d9yJ4HGdUJm4LpZCC8nl05G8DeCS3D26S36gQesgqNm2Sd4y2UiX4fAk51dA0JJ2rNrg1q",
-	"S/fWhbdCGIYfdiGPtQ3a/3M5x661cLoHzdrcB19hfs2Um8qwhSWXqwpPCLXqDCSgwClX295RT8LMtiqG",
-	"yU/nktygJb3rtg8FHnxicOgEdANajHH6TBKsFH1igffI20ehnHqjUmy1Nex1n5oPz6mepAkqfBiP3hzZ",
-	"6rtrMvD89e+u8Phr+pqCN8+bmwqEwI+/bbqfi4tSyl6ynJk/hMCvJGPQu9X8/WBtem8BAbLSRQHQNYCs",
-	"fOaefmxP9hzKXWC15LWEL4jqbkmwAgXwXwp53zb29IcC9wfuro+7doDS0OAqieRBcRaClQ4hU21dD4l3",
-	"peXnx30X3UzYnd1nWAi9Cv9Jluo5gTHX/qyYYHO0w9qjKhjGol1CnBX0pZaiWLiye9CO2Jvngugl15yZ",
-	"dAedwJU56KBQMxO3Qs7Fft16CItHYZcWCtOQsLBTj1xOS7NYDaeuOiMtWFtDIgwTPvdH95DienOmdaUj",
-	"uVVzHiJU7i1evGKWw7iV2KuWYjHl2t5vS91kK7nOhB1xq4g5BEhtqGnXAdOqYGWKoKLBseuaRVNDCuZj",
-	"vuuotMpKklb9t7GWDIaagde3euIgj6uqG3iPAKByXZVtzMH4L4HDFoyir4yPrZ78ODl5dEz+8//83+Rx",
-	"v99PBgI9BVSTQedx0u/3/zzoIJByTcSsKMiQeb9JEC7qSrYORDetw0TfvHvy8uri/aurH95f/WB/ef32",
-	"Ok1I/I2L1+9+uHl7dXmd7q+F4ms47wcHYZymrSksRjY8AOxeebsxiEaOtuB0SfM6gxq7nwzCQIUPQX0+",
-	"wEnWNuyAWszo3fH6HGqqgt7xsetq7Bq3Qc1OzFlBywcA/BzztF0wFTenqEJ5l5IcYSxrCc0avcXEOQPC",
-	"eAqdNAuhN4vn6X2vmu2iZsN2ZmUplSGGZ7fMYJNlDKBE+hqYSZg2fCoFXx7dVUwg5279jS4RvnGzmom6",
-	"yUQLuKPDCm/l6yyiH65wM6b8Xmwzz71TE1qUeNemrwxZhf5tMlfvaoxxoHfoQK8dEUsmKvisDXuiglP3",
-	"J2Qh5We47rGSs3LZS+ZCqR5Do5KUjtk1trerXLuFFGNwodnJQNawh+ErM/poao3FsozLAWuL2b/G/d24",
-	"7X2dEN1YZKtP9vdpc7wJ6Nt2EIwvbwnDbQ35X2Pa9hJphfKqZO+8KMiIsyLHdC+vce6hlEvxGfhQrexb",
-	"t1hjAuItKLmjBc+xKdteUIAWfnWxJb7Gn2/3JujU0mqwqPIpRHKyuk4t6R71+wORTaiimYU8iMf333at",
-	"kETCh1wTIyWgSo+ce5SqK7dSQSZy5tIepGADgXF79epwsVJZxnCKuNsWp5fO2VBzw1I082tDF3gyp9Ad",
-	"0qItwIvLIWWyLNjy9sFdMOJFASHJY2Z03fzJ5QoMZxAzYhnVLStNe+RaA12+7vi1xlK/PjPH9b2qo/4L",
-	"x5O1yMnXrAnUsqIvXaeZGJoZKIe5C0lrCMdNhoxx+sBV2z0jQfgoMk2uHSPu7VXeDh9EyvUZOemfeLLl",
-	"LAKeQK6inB3nfhiHn/2uSvdd4On9Ycr7bEkN9kBrqQ7YAfq1vFEJstQ+q2zQik6KlcWaDs2XdaofgVe9",
-	"q87HKqoEiok7fs4rRo1Mb0qrfjO42UpEHgjussfq4Ayrso1mCmyX1WS0lqsDlKZFIedg8HRhpAezcr9R",
-	"zDOC/qh64p/ueRT/pYg63GFJvzH6P4T7YXlX/2q8+Q+a9RlchyiXVkRruPApFp+dTIV2nTXGMEsdQguQ",
-	"DptP5AmZK24ME3alVVZIZQp2Btqqrw3BTezpgQDdHBURaBhPtSFccMOdt3TV5VAbfhPvPBBLCSi9gTj3",
-	"hMcFOUCzhWD9VvsaQ/ZS4GUwkHOObaviRMkq9jfhiT0ghgbzrAsGqovChBt8CFvtm+hMCaqA6H0qFnWD",
-	"j0/3NrSp1j8pbphuJvkFS6n7gyKYW2AEON2YsYRmzvXeCZdd7VqhfTAJMYpPwas2oZoc9y37/KahLQ9E",
-	"96Tfh/gayG6DjCqnMgMzrtdeLb2uhpaT7kn/u/0zyPB2OftYsmQxEEPmODEm2mMRxxag1bPhlIdg+9U2",
-	"+lhe6E688eghMA+X1JKTXT1chrw/ErK+hoSsiaXkCzlThH0omeJQ7Kq7yp72dyJSy3GxIS08nHLB1tb5",
-	"WdwHDb+MTbi5xjY/h6e/2lCA/N+wX3DY/B/XhU3/J1ixzUoMNQAkQakpF2BqGlfymSDBEYR1wOCywZbk",
-	"ia8RJIIl/qs5Cda7NbdIv9oJZNbL34e/Bn9t0/0jML8FokSkIFBv23YavbYQ3rV0C4rVldRM6lp1jZ1s",
-	"2+nxm5No6bw/mm78F9WDncYR1D8N4XyDLvzZsXH7IsjdI6sMPF51nbm0ZBlowQmZTyQwLHCFWUWaNeT5",
-	"SJ3kqLnMLu73hqUPFd/7qTrEHyG+/2VoywvGyhbCIkcj10HesIegMhAReXg8ooc5h221h+C7F27m8hnN",
-	"jFRfq+peLfApLvjrw7rXo9EfavlXoJbfzJRADJvLgxHADHBCJoy7c9JF/xwmm2k9lyp3QR2ZzFmIfYBJ",
-	"WytoNd4xsR7t8PnvB+suxW+IdG9ZJu+YWlzIPF74+bVAs6lyL8I1uoLXE3QBZsxF7s2lutVYsIoLbRjN",
-	"oWk4fPIH/n41+CvWoK+rt2dvLKh+W5afAW81M7NyXW1AM1PC9zTSLFPMkC4ENWOPFCxhly6hd+qt/bqx",
-	"bG72nfiN3qHWDfNa35aipZvRrPzM1OShTD1+lddw1G1dY/FojSQ0z0N9xp0K6iq9f1Xku79t2lBliGbG",
-	"uH5jVKwe3z3xZUjzMWt16V7IaTkzYVfYIMHAtRPDssIaMyCmMmeFPiUFHzHDp/59iAqxyEWhdlcjS8H3",
-	"GsMxCzYyRM4MZtf8MqMF2uGreXoESoWldaaAr8NlZDkQBbtjxRlJS6YyJkzVgX/KqPDpaGYuSWY1aMVp",
-	"ggwFzoXlleONCzKaFUVLEsKrxRM4tq/VNI+r22SUh6v/DS3yjcW4+h1wfVjMU8kx1Il0dMNe+r0M7wjv",
-	"2GjkjRMY19SrckqCPm2Px07Inh9Ik1xCaPDUjraXDET1CKOSh6z2HP8lMPjsJeSkf0T2XkMzTPcF9D3O",
-	"pFIsM3s98lr4RjWYE/nuimg+Fppgr4CcjCWDczos5JhHecvStr/WoOTGKr/C2t6wvvwPCfMrkDDxLprq",
-	"X5eJ3OfXYbq1ZlpzKe6rDWK6dCubPCcpNNeH1w60UYxOUwwi1bCkFJ6cEkTDPCXdnBpK0l8HHd8Qf9A5",
-	"HXQGs37/UTYu5JAWpHpif2SDzsd0H2RMnwvN5pCMRQoqcl+GfSAqijrh2ki1IN1IjncV9JIQTRf7SaU4",
-	"TyHlu+CCuWM8fkwsaRmIW8ZKS5Q/cN+NKyukhlx3g4qbS+GwnNpkE6Yxr5EbDOmqO1jRoaVbcD9QLVhp",
-	"yGWpKsTAYHiI0OzJpQWnihm1OCWP+v1+ik0Y3KmCUB1NscJR3mmmLvEGN9KNlXtsEo5li3Zc7oUPf0PO",
-	"ig17DnSd6U8MKwqf4OPc38Z15eCKTKVgCw+d98SVkVRjaRocNqqGYfiiJntXI2y2i3XY2QeujS+lTo2L",
-	"wUrInGG9XEoU0wxg9BbTBwDRMVMIUaA5VEIMvfVbh4QeEEwZh+/mdOGyrsIkKogWxPSpQ8vKG48a6VUx",
-	"qFs6ga+U2T5rrPLrY7bnWcbKezlA/uslAF26gMWKJR7UyLI1WofpPojSY2YsDV0XpgLPv059CJbWQqrt",
-	"/n5/+ap8LFh+wAUs/57k2t2d3nS5kaij5QLiyqAV1ldp8dHoGdXsgAvNhL3uO7bf1rpQM6qySafFo3zU",
-	"73+KS/nzARmkvm8HbdVCqVI0WvEFzrRZdMXZIlDawRoiOj1tsGj3a22PGUp5qxNnCYGGXhjOBvUxipy4",
-	"5nFgnOlWVUyCVqRVfLwm/2RK7lftdX4f+HAJUiq2BblP6YE7zuYI5iFuSDku2CFQz3Y5ZmSlghTffcty",
-	"brX2tE6QSlEr/z/whb/awVLSldUnfzXSlOk+9iVzjuaB+B6e1SU8wCQAsVm0YDnJpLzl7Az73gVlGvc0",
-	"ST3th7ZJUKDeldoeiDSTOUtJF6RnO+8F/M1H4RgYgb5kaoRWdHbtxK3MDmEJEQGDw0n/qM4Y995y+9hS",
-	"KWhv+6GExiV1xUs5spuaKynGUTMbTPMSGddXKUB9X63wNxKe2hjbNfAHwgU29gHkwIKP2t76LRPpH1El",
-	"v39h7xkXGPbmMFI52lPhXZDF2iQRlcEESrnl7D6iIZJIP3e7JwFKEPnqSIYlVdNnl6ojc1Z3x3jz4uLS",
-	"p+Fg1Sf3B7589ZQAGO/pgRAS4rUhLA6tolz0iKfDus6NNTMlSEmh3pJ7F5FkIIyMU2mstyFQkQTThaOQ",
-	"YNLFrDQs34n9RBZypjTp+uMdiCUCDLtMUI+1c9Y0Lt0/I6urAM5Q09XqAgei6QaCw+Ma7prlsZGYhaYU",
-	"jS5zrlk7xfUnt10HbAc9UXntuH/yl6jAFhX9LFC0jvT4m60Hgp3uNNCyWPgIezY24fcJzW4JF96JWZZW",
-	"hp0wmjvR+aVEEr7BXPQlS8C3kA2kFnva1zWpEKRJPe5PE6BwZCtBCDDUirFKzjUuxlEzoAVAB7rXx4+/",
-	"2U+QbrguPoDzt6w0TiqaSGUOCn5nhZyGiNQDu+FMCfAEzn2/4AJkRJDc7H7BjCmwf5GZYI9AriG0D+rj",
-	"u1Z9UCIfza1SkPQw7UGqOiCoW7anva5STF0MsB3jwM27HbrhVnZDuK3A+8afu4ULx7wxbIGJvJRcmN8t",
-	"vD9hY9eitIVP3gPSbxdZK4BjYwzXKFJmM/Rvu07xxcJCEFRCpSJPahrvGmW5es+QpOESO7kUyUDU/YY1",
-	"dMkKBDyB2gAdU25ZFs3sLK62oC8Ln7d6tF8ssq/Wn23XtsaAs6fJi79fkIzq39qd3bTM7OmlEowBpFnI",
-	"2c1Qc7vIIvliq03ccteczWr0YfF/rG7GNemmq03GrP6ZQuGvNCFphn3YKivDQAS92qyKGTRrc/2wXa1K",
-	"nxxlqXJr+ISb+34Q97vtbfZikf3R16xR3bVZpvTTEuzW9jdbh2xtgfcW3X7la3ogjZl5scguqN49Dsgq",
-	"7l9T1yO/j9aIIc2+6ny1z9IkKUqxUQxFVzhUSNBVe5egKcNau+N9gK+R29neVw8EgKCnXi/o2Lu8n2ja",
-	"J2rEcsp8I6i68QyvEEwqfC+tDyKtCr+7Eoog9kLdR5dqXVWsiFedcPv7FFawPRJ9IXvgi0Xmsju/nmYv",
-	"f9j5vobmLg2jeE1FHpJwVBrH4a/1jB8Pf9U8Zx/bnRnXELriBUfoTQxFeqyegk4BY2g2gSihbnqBUHzw",
-	"lGsfrHQavJEmA5H+7cC/dbMo2cFrmEmfEiG14KORlR+JpiIfyg/2eKoxr506d/BGFjxbuKbAFNYCRV3R",
-	"baVm4NCildgkZ4pIxcdc9Mg1ljKnCwIhSVaT92S+Oh+UXxnNJgOBb0Gfdd9R3VlR3VdexySFHCf4kGsM",
-	"KnEUBUZzTY3tdMOFweVqJswZoUir6yWhc0/ORY+cB334oALtSf8kqZJ6qxXjgnLJwPjpolx65OSoX2uR",
-	"cGHY7QvadJCZyB1BVswerwW/Eg7We2S8aRO6jrnyfAMxEOfkzevrG+z0TMn3lzen9sKCGvF72m0FD01D",
-	"pnIh5S22EsnxK3ddzuQ7EN6o0iPXqMTiGN5NYX+5uH77jKDJgRT8Fs8TB6iaOYNHSirCp3TMBkKOCBUu",
-	"8o8bBkrxlNpPnSSJgc/O2IQLJpRgbfqfICNFkDTgFwcv2MKCsf2+ZLTqXQ1X3tz2UqFI7A0xpeqW/X/s",
-	"fW9z2ziS/ldBuVIlqYpWbMfJb9euX1158n83k/HGzub2hnMhLEISxxTAI8BotLmpupf3+uo+4X6SK3Q3",
-	"QFCiZDtybCWrN7sTiwRBEECju59+nrTZ5KvMHDFTViLpxfKiMkybLM8JKei+3hGF5zROsZyXI0c6tpx/",
-	"OFVTmSue/nk2eEazZR2z2lIKXu8lq+vAUfhi52jfx6MyacQI8lVLWs4gkry8zStM75m9/+sTQaiBEe3Q",
-	"wKEqJ9zsHO1cZJJD0O5aYEG3rO9QU/TmRnT/GobwpZLi3i3uM1oBcCL1R9+0XgzrxV+IntUzPLQfyU9C",
-	"iji/bVPBGwbvjlmC/4F1LGxYCuHhtw3+B0AosfOxQKzsgnQ2BQOJ2pX4IYJAoNdk8vRw3vQ5we1YXos2",
-	"4ns5pCOzwpbxYXtmXyHqVkfsyeIvnt9RescvwK9wmocU7vLDelAXpL1iARY8UPbL1ehhwavPFSDCjJAg",
-	"7J0YVprn+iiWq+UnHrJVSOhjRAF1Xsvgr/Zs5tLh7goAIR2xeEeK6cdUfMoGIt5JWOetmPqjmSoZ/sJS",
-	"YXBVsA8eAQ7jgllvoyDrHkvcFPsd9o//+t9mVQhkP7LR2ESg4QDnKfcc8COmc1q3WIGA569YKpLqmEc1",
-	"AUJdSDbJZGWEPgIdMRhT22pCl7+xXU2oOoNdqHSGCZ+hKmNJvaAk0StjCuDQxW/HksGnj9TKxxyb6UJ6",
-	"MnnIiwynSNLrM+sxZZLEpGKZwLX2MAvgLqc9VeNAGmgEr0jswBfc0EuQZIDtSsRsbxdfyb6xfSUCr0F7",
-	"PAdVbkBiSAUvDK6Yz7KSXfIIRnuU9kMBvYCULg4rlra5cvHgIRjBIqdK+nIf+jbgPoFV1eNY2lvm555R",
-	"pvjopjZMv+cwp+0jnuyiDFxd5A38kIuVyzjZrLFFZa2mIwiv6Zaag9p1wZdrcBz0oG+P6r7pStuhpn79",
-	"DZ4dQPMuhLXw7po+ozXp1B2I3bkPy+3gj6xzrhRKN3FjxKSwdp9uMeWMuplJ9tbN5H4Hex2orLSyHMPm",
-	"tKHYPJijW1jetrJwfU0VxLhSIoDqK2RdrLsGegBWEMIElmaZwmvWnLPkjl4olQsu22aoXRl1EMltZG6O",
-	"OnNPR4yvQR7eQtIKMBxaOOuOtTOKDz/D4WRFHBSxlRSImrf8CVljBQqzR1caVX8wiCUY1RbDXtvZFSeH",
-	"Xp8FVem0hw+zPGeZRANUH4w6Eeuc4NkQeuSK0J+01J67E5sqPUw7bGjOcsJPH+lCsFDnY/pIc2Bvb2dy",
-	"VRv+fod1IXD3ScRybmSPHKK8Nvc1tZO9uWd7/Kg2fhGIgpkFAxfDp15BxmJP7yEA3mEnoa3uypNCb6kx",
-	"dNPrxkbxuZ07p9yMN8hRfhO+0daSbi3p7VrSxT0TQuamtPtU6KL11tv0VbUcgnqST/lMow8tUh3VhobK",
-	"iV1OwHlkWQinb0lPsEpqPhSxpAWJKau5hIRUiDysp66qzJI9xfb+nuR9cChs1+4WFrSsshXqnCCPVkMw",
-	"YBK0hT3WmDPFWBm1/GDwp9PnL+3sOH37klUgqv+Y/fgD6x7uP2adUxK3hzZq3hcW3gSZqn6HNELgXyzT",
-	"dspou50AW5YTzNw/YMVvFMLZFeDHpl5L2pRZoeFsMRGGA59ENydULhNm0G81VFWRK56ewkt+Vd9tUuUm",
-	"K3hpHg5VOdm1/WtOzKK0PTMZTms/7FenUUIL9DPd+Iu/TF1AdH5DLBWgc4qUQw5Wi/KYJdBhz0sFLB52",
-	"EnQ0e//uzXdntvav8YhTPrOT8lypN7wcYRJp//F13odiHSL9UaQZP7cz4Fvls3kPC5Nxp1tFmwimdS7B",
-	"9pga71zQAl6n8hvaePhZ8olYiXJcslm05HDh/1blcAt7Qi/tjf/+88nuv/Hdv+/t/vHj7i+f959ETw5/",
-	"j+N+99di9J+FHPUe7FxdyrC4gmEpPfy1EKObJmcjureQo1vJ6+I+f3dJ3fXBSs2Zt+bk8nx9S09fDfo3",
-	"NZUBlaCS+azPTugvtHWGcArPC1hXx2Ul4hRj6QDvma4Jjxy1LLQHTQ1KkYJse3KhZKUTL5FL9Tq+Owx+",
-	"78VQdES8NGISuf9yz23RAlPDmvNtrnECSMSy+2B/b6+/t8cuZiwVQ17l5pjpCcY+qCHtAEVw/kTeGsFL",
-	"yaQq7dDAQQRiBLajgI2JJeJtfDAnROwAQqfuLg6VCcbn2Ecd+OByVNopFrFKVzzPZ7H0IXrUCen7EYRT",
-	"GXJSZbquPHEjjWlmD6dypAVEt2rdc/vNm4p8tqE8AwJJ+1hVGTjxeClAmKrO3ZeqnkMRS/x/J14rHWsV",
-	"SA4V/hzvvA3uineWlCy889N5M2tk6v5dxfpYE2ne5bnhPjO6rYU5fnVjSW6eycsIF1BAa0o7j15/LyyF",
-	"Hq9iJOaphrAgXZpErFSGGwFy9EC1EGS04EoOwb2Etkn4M+btDK27WLosGTYFzhzzILPpWOW13zTkkyyf",
-	"sW4p7H6COddMSZDv3Q91LwHgHVPA0D0Yva6j2qNFIX7y9zHs1worgdvPhAOUbTDhsR3ad9R6O3gD3uWu",
-	"hX2+AWTFMoeeyv+d4QkmEgFerWvEifbUDv8aTn0pRtaIlMuX4NNSwHLjTFcX9gdrJ8kIRY5YAKqNuyux",
-	"FhDAQtCmT2ojl7Eg2W6nL0qeOvDYBacT2pIAyzVQwKBcQwfsuOhYJv9SiuH/p/o8jhp2KbR0XF87zaRu",
-	"JAyW0tiuZriLlqA+TsdKCva2AgzwjQhvV7HmQigcGWho94J0t/uAIu207yT0fa/gqHrXGOLF4VtGTGXn",
-	"/JKi60cHG61zhONyTxKpy6Ii7/zX9DRCXy2c/88XZ8etLOTUDLia1tpEMwkcDL4usl0WxV/3RZyAayJG",
-	"7wO2Sa+71fS7vTP7m2xowBbrQkgqlrohoxsliRdI3YAR01mgh5/hn3C8+30FpPuMcJbkOtYmjL0Dgk36",
-	"fVjlESt80juTnX6LrQqef62wWt3F64rv7R/8YaOtUjACm4jD1sJ8ucHZMpddnQkWhs73NUjXJYXRifXo",
-	"0Jq/tsHufmNe90VzBp0Tu2QjH3429R7Q6iGc+87ZY3lAwSnFdJfAyjwXpaOs7rPnC/2FqCGAU+HPsQR3",
-	"AUKGeH/DT2gh8W3XDbIv4uIO1xL0vK+95B7y2DA4zjRv1+aVazPeATjXlGvZMWwi4p0jlqvBJUSPpmOF",
-	"PP23gMhzHdjN1UoBdFcI/EaN7jH4ei3u36Crz6UpZ9fhAT5H2N43RULt3tOJC7ii2EaQtcltvGYIVQuZ",
-	"AiLtevDNMzAVaGLQ1VdlK5QTgqVNPCfrJnVhStKLINkApErAhLQUvLkau3lMtLfiU6YqwmRqowoNWoYZ",
-	"cODeMsyyEbWNJYEu2+tY7DA4b7ErlcTqcS2kiViGaZxKizRipShyPsDxgPEVZSypqYhdVKU09ieg9SUF",
-	"xxpW2jvyVdJUEU9pH6hToLeY8sywt5Rc0rGk3BcdRIGF039XKlUIC0ZoLgKPGsb2ES9jHwh11hC9arej",
-	"wRz7LjCcZ+Eb3T8pyVld5rzFZW6gaIRdVUFp3ZI9cy2TL9O/BsFvWDPLA0ntl29ymuiKyY/VXxTXJkbj",
-	"tNffzu9bxlI1ZvRCtmXtowi4citKdjJtztxFd3PsxATqNU6bJ6hw694hQqBpKQbISWptPJ7XvnFRlI52",
-	"Yr66/hK38dUfluKTuhS7gOnWq4Lg9rKf7FXBXPgmd67nUGa6TWsv22xk2gzyMPHbQBRUxaCkuK2Z57Iu",
-	"yOnUJkefLoVStASBsvS6EaAnh18Cxfxe5uJd4zDtfLIOGDkynnnsdrYxI4rdVeLoP/KSZBo8YsxXXOim",
-	"gCSeDUut0Id87OvH2UmdekTWGzmvWMCLwkljkiRNo9gv83zVR+xwby9C3AJd2zsOcpsIRwRBSSlck14B",
-	"J0LWS5HazjuHl2hmM9NnJ4GjGlJVACkP0mH4wDR2gRtGIE1XbMgox2q9bgJ61kob7plAraxZ9/Dgj71+",
-	"LH9yC1fXIh1QZgTDi0eVrlEpn7FkAOncD5kZpyWf8jzpOeb+w71H2D3b/Vgm9uN+rOpixYQFY4MBCNLo",
-	"5PpSB98vgo+NqJWI8G+F4Ib0hsk1JZXPsI8XIldy5EU2aKYcEYDnQvASOP0vhYwaiBloFoPpU65ZpnVl",
-	"Dx6qbBfxFMX7YlOZBs6gd/eUxcKHt0oV+5XaXJtb93sDpIvx27DM7hAzVSGWXLXtCUAmaMZchstnXRuA",
-	"ifErUBxB+vzbZ/06w5fZvFzzmadx2ZJ+3eMZnj6Do2d1WJNjD5fOvJS4tkcAJQdibSAK1gU6YdUlwJMX",
-	"CNjMxdCg3H8pWCVJqRktMpGSUGnxhXA6zmwsStH3BYcTPkMywAsRy3gn3mHdUkw8PbG9CG2/PagMs1z0",
-	"HDUsHUFJusRdan95/+4NS4KS0sQeFkxVSpHWujnIaNt1ddBhBVsEJ7k0LYXWcBkI9PTs8cudvWKZwMnr",
-	"iMVY6xnvAOgd0ANQIofpeOI5LFU1Gjf71F4Gm34pQO2Otqz3vocbRr4wX9K6PVLc4kaEX70lm2pXDJbn",
-	"rWn9q2JU8rTedlq9wKRU+SIVGf0jIBLscs2SYH9LgJe6F1Ky2ZagMiyWvjG82eNEocFJQEBn72mqsmuR",
-	"iwGIv6tcdNDDtHt0LGnbq4sJkE4bn9s9PDjo9dnLkkvIHCZwU0IsDq6CDZvC8hVyrTIdy4O9A0faWpSq",
-	"UJrnJHYTULe69di+ydRDvbG7jO/i5h2OnpKVsyvrAFXLbuWRp/Q1ESidtj36bXOCNKonu6ka1PCV/iSN",
-	"WLxzJuzHQ26hIUsrkwkd7zQS3rWmxkwAFbybVZDy1g4tgM8C5R9NtZHOdMI8dUS9GkgZkZoXalOQavD0",
-	"p7Nz9tA1rRsyIqAInBCBceKVnreHznvZ63F605mzo2nHuinMGTe+dyoXc4fLOSJ4vSLm56g6mP0fzZJh",
-	"qSRIWKcsueCDy4SUyR0xyf5edPiHx9H/e7IH+gaadQ/3H7HOiwwEEP/u2cZimUP1lvVf9/d+/KHf6UUQ",
-	"15wVAkhRInb69mXEXr5+EbEP4uI0Yj/8eBqxV89fPwW+lGcvnEiNCzhaC9jRsaSNwKmXX8zqumDgjh3k",
-	"UNQDT0JyFsdyBiXuWNTfZ8C3ij350+nLKJbQH/vi9tn2sM3zXE1F6hlbsNg7UPFAW3KhzJh1nbnC0cc/",
-	"wmDGEnQh+OAyoN/uWEM5xJqqWuPPS/e1k3ZDp5AHd8StAeSkAI4ZKSicmTH1SZR9Zj8I3QCE9UgvI6TT",
-	"9dBGlXzkJeDHIk+pLtQ2PBETVc6OoXPIBAjGeQjoVHur8KIHyCQ+HYNOSDg4uLMFSl52z4JCetvlUN2c",
-	"O8WapaQ1jcm8Sdw19rNeiyki2oHJcF1CintltPnzbHBmv6NZYiH9jxRYttMeioOnjPT9tlw2/6xcNmdC",
-	"povqC+E+sJYSAyA6ZvbM2kDtuwBKc++oL95C45sr+K8EQNpi46+LlIMRmwXchT52tax85cvBR4voucX8",
-	"/2JgJqBNQSIVFG4iGSjkqMecH88ZcMZlmomSa5GyLhwL1K4elyK1G3gvstfH0kc+hUzrEOFESTFj48ye",
-	"BGbWa5mRUlWVZqbPnuZKA1hXznyvmm53LNv8bnYjt/u4oV0Fr6xj6VlvvIcVHjDC9DScaBAXPFZ56t7K",
-	"qXf7ISxjiW1RQm2Ab3cE554upI8TaOAjNJD03Cu4gsE8Q+xyZiIm+qM+wrlj6Tqy0Icj9mD/AJiB+Cee",
-	"5XY9RGwfmsU8sMdldh88ttf1InZAoKdYZtLOJtx1uw+eAMVQr89OuT0nQyCZYNX0Ig35g06btBTMoLWy",
-	"QV8phGEnmqt+un+M81NUTtuGLL5uyGIbf7iF+IOdqiFNwM1jD8HSo+iD/aLPSj5136/OMlftGvnDISt4",
-	"lrKET6AT//jv/2FDYb+73B2MeSYJjwJSfQgSmtn9y5RcauwJG3M9Zl1nE4BuJSIrcCnVlMAn9ADCVXGt",
-	"hSFHmjzokhuBTr7dh7FExZjcWgBUKBSxHIztsT719+BGq8pW7d1gs27R3aUKncyxNZF9YnBIJrcfd2nS",
-	"3kXv2i9BRfdmRh+zw4MDQt0ED3VImwbNnvvaqkTZ3gyjAhCCh6Iex0PTZycXLj1oxqXQMCpdYqmL5YP9",
-	"vWgPLUtY1gNfcybMNew669pNJLDriDWyH9HJyv/2iutx4illgMUNKe4IEVEH8O3M0Jgk9TOGEEwwQdyp",
-	"YOa2I5aZFZrENeLqxhavvnWjUBAn8y+2eSH/hm7x1oBuY/7fnbrcvB1Tw+aefYWMXH2lvoGcnLfKCCZd",
-	"ngp4BQ4I2eKEdd+fPevV3qy3I94lYRc8544XlQfvNG/OY2kUS6a2AXOCTjMQhiZSmKkqL5OoQX5QP42i",
-	"7iiPGdIugIOsxyKNpV3kaZUL1tVCsOQ/KtUEzB6H9slZcFWygH4UV6DTwES9Tefc10TumEGY8ExKYbzz",
-	"TycKehPCHOtqwjI5yCu7+Ls1iDmWc6MQzbuKkk+cR0ZNOiBOUaqLXEx6fTD3HTswnkg2mEKZZg/2rV3u",
-	"AEB3ilsMjVFHu3twxDuvpa6Gw2wAwGD6nEfswb/C7uU/dIdxfxhY+Pp95vZOV9Q2Hx+Byey3sTSWPjoI",
-	"g2UH6FEP9KbfeoEFh022nvivFUGrPcTYQZvnUdOIFu65nRXqgB/HkvCvc2cSkF1bgE1Hzjn2XHoQceBp",
-	"n71QJTs4ZGNV2RU6NKKMZU3UAd+p1pwJCA7nHll/rI8DpfJUTaWbBwnMR7tRJ3AMJmpeuwAa502ozx6r",
-	"qTxm2bDxhSEGj7NcOzMS2VMpNvmR4GFJoKlHyC5kJwarFHTxL3Y5JU5y26+jschbkzXzePVNhT48nevn",
-	"PR2GgoFaAraidEpgJLaQqw1IcpzoS+s3ua9SG6ZF42iUtfGw69/QlM8nQLwhHwmzWzfgvexWpnX0snmu",
-	"FRsJ09xGukmlRZn0nEeVlS39l2oay27if/gB/570IvtqeMJdQpx9h17U3TBtX71eF9bpN0H//5MUjWOo",
-	"9U7UVFrTYU9KdgoBrE9JgYDew73D3m3NZsoirKIBqsf9FV28mUzsdT/fZM6arJoja/Cw30rdtD/TB11a",
-	"St2z1kemfMXSbeqUjxDncylmjOOxx0kpgGtsTx3dZCQMWcRnJI+Q9I5YAhV2ScSSQVVqVSZ+P45lYU/V",
-	"eKTraOtx/Gae4kUuyqQMzxNwyZ1GcZ4v2dDo2R+CkfjyiXj1pgZeHPb22pe/sUNxV7Mcntg2ze2GAiNP",
-	"7hF8wg0/uay9ooJp4afT0O2frb59xFSe+rUWgRM9Au5szkw2Ebfn+4NbvJrfkDzD0BC4SKt1QLyHwXXt",
-	"fh+T30Ixgyh0VwLX3DkkGLW2rYJASKD0OlVVDnFbkX0SrtV5X9mEjjmnGFieW/ccAs9GYcAApLip0pdr",
-	"lsyHQBKfB5ggxTs07F14+CXwXa+IfnRXVQrH0nrrStZhlc6SsW513N11C856LJveOrues97rsxN2+tPZ",
-	"OagTGvcRcKDrsUVIIC8KwUvwCDlU+4BKo1b2D1I5ev5cjewhwWm4kzXvURglTFnD1NZQfe35hfwUcekQ",
-	"UNyP/NeTTZSF/eJjQYK3ONSQ9mdDNaiofBmmum5kfSSLd5xSfrzTZ2+v9mTn4kib6sh+aHrq9+7HQi+W",
-	"HXxgTLf+6y2GlD8Ad18j7TeERYMTf6C0oVUxJXXtYEUNuHQ7LkBTHCoEQ2r2tHZLhz/MP6zOBp+Hjmmm",
-	"a31YREJzrWSQ5bVLGOxMHdPF3Kt9VbvjcsIjUUy3hYjbdun7S/O9m3uvTWTYxvT2tuj5fnNRv2JNXb2w",
-	"j0OTOVJCY8kC0Xu0nHtuPVnVRF9+3kEOkZPKjHeOfv7FLjJkW/V/+cXeUH5yS7Yq852jnYe8yGB9UU/m",
-	"d5rXEvH3QGtzAXAS1Ba2DfVrNPBEGA4re1EcebcqIuaJT6k2MwqqxGUtYufzxnXLCP5cbPo9yGdxyUdi",
-	"AiF50q5vDnLQECJ0Fht63UiwaNb989+e9tgulaZErh7DtpmKQQadDpq9nA3aGoXdGbD9NY8U/K3lYuee",
-	"s13G7StVPGcIMUXwzlCUDn9pnSOyOUHLBZ9hscdi26GftVsnHmmiOiPS0XSsDZ9D9iBiVJsUZBKtOQme",
-	"H07fxS6AlpCwqyDlhvcbYkH4Q+uYfBK5Kuxr7ULF+ljkhSj1sRND7B7uHULyqihVWsEiCZpO69tbGj8F",
-	"yDCKZBpWlNlAaNZNeZbP2PP3796fPWO+bwB2win1w/nT92fPzu1ZIM2F9UhhHaROH2nAB+NwWLD9ludb",
-	"+40mFoYeBc/RlLBd9uLkLxEzgk8iNlZTOMar8lJH9rOYbAC+gT31K2n4wLBUGJ7l4ZR0Vqn9we4+u7Br",
-	"eBB8caqscBGIeung39sWuBpk1l0plRqyXWbspJ8omUFsDKGyJvtkV5fJBpeijHAODZALCoeVkCO5/WTN",
-	"15hMKgmb+C+//18AAAD//w==",
+	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsccaS34mqc2UCXaDJKIm0AHQopnUVO1Pp87nXafq",
+	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl7UW1utv/bOTynkhBRNGd07/2ZkxmjEF/7zK2LyQ",
+	"hol0+Yob+0nGdKp4YbgUndPOtWKaCUO6I6NKNuoRKYiZMaKNVCwjVOgFU8RIQoliBaOGZUSxv5dMG7Lg",
+	"ZoYP0zkbilHwrsPv2XJ0SoQ0My6mRFE7KtfE8DnrD0Un6eh0xubUToiJct45/Z8dO4HOX5OOWRasc9rR",
+	"RnEx7fz8c9K5lprjfFen/10uxzQnhXuAyAlMKKfaEHZvFwav9TOmRcFExrJ+YwITqebUdE47XJhvTjpJ",
+	"Z84Fn9tJDarZcGHYlCmYzjtm1PJ8Yphan9ANS6XItN2xBeWGjNlEKkaMWtp9oFPKRfPl1buOou+6MTRn",
+	"OxzbYsbw4BSjGZnLjOWazGhmj8B+ls5Y5r6HrWBZvWlcwLmcDYV9IKOGkjldwi+XzBA9kwv4aUrznKkD",
+	"TXJq7G6mMyqmex/nz0mnoIrOmXEkejmnPL+mZmb/4HZ1hf0j6Qg6t79k9vtO0rEz54plnVM7dGMP6cfX",
+	"TEztCMfPTmIU9Ipbgl6+VHK+vpkvudKGvL+9IBldEi7SvHQ0ArP5e8nUsp7OxI4RJZ+MGtbZ8PZbuf7u",
+	"13SPVxu554sDjvyeLdff/obeMQ2sbdQSmSfgFk0n7LRi/Ca7kzu2JFRk9Qf+V1NmNFLSBPbViRAgfdKd",
+	"U3XHMtKQFa+4OSWOjrnQxlKwnBBVCmGZxix4yvrkyPLU8bNnQ3HPNR/njJzfXFxdWSpUNLXElBDWn/YJ",
+	"Je/fX704I4rN2XzMrBibSEWoITmzu318QmayVBoJF/YZBWa90SuSrNNKbM9AWPi/j6JnIO6ZNnMmzNWL",
+	"Fgrn9SPZroT+zcl+kvK85nfFTKkEy8jYHiFhVOWcKZLK+ZyKrE9u7ZEydc8UyDCdkLEsrdhMSCkMzys5",
+	"MxRO0ADZALGSUjMreO4ZKajWLCPcbNjoPx9e5Iwqu/zDau4Pkc3XShZS07x1rwv/wAN3+seSleyiVFqq",
+	"2GZrQycTuyUlO9BkJNhHgw+PiBUgsIUFnTJ3QZwROgaBbim15h37RJswSPHdLZM+GQxaZ/2az2OqwCu5",
+	"IHMqloQbNrdSAeYnJ4SGqyEzmWeadDM2oWVuyLNBr22GObwnnKD7Uef02SCxs3U3n53rlnvwlqd3bAMH",
+	"PfA0bxUVmqZ2J1rfYYJnHvi695qpR1vLT9zMMkUXG5jgYa/42f5WF1JoBhf4c5q9Q+Fv/0qlMEzAP2lR",
+	"5Dyldsee/E2jVKrf8jvFJp3Tzv//Sa28PsFv9ZNLpaTCVzWJ1MomLorSEK7JnOZWPtgL8+ekcyHFJOfp",
+	"F5jEOUmlSEulLMeiFkTsDUOyEt/FEvw7qimTNUWZaMPzfCjcjWfl5c9J56VUY55lTDz+gm741N4HXJBx",
+	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxN/1U",
+	"SqSIK2GYEjTHIR9/F+Wcob2zsISxUFJMK3sK7tMzkjFDea4JVQz07vqqzeUUJv2DNC/tdfv48/1BEl2m",
+	"MyLHf2OpIV6tMjLQ9mFK13SZS5rdSvmaqukXO2rknbHMlpbZjZQkt6+HKd1K+YaKpZM7+gtMSUq8Hakx",
+	"bF4YbW+9wNAGo/Cwsgpj73BPPwnsR3jRe0FLM5OK/4N9kVM3RHt+Bzk1phlJFcuYMJzmGvb3vSiUTJnW",
+	"dJyzS2G4WT7+1H5ieX6IEj0BSTRWjN5ZVWRcai6Y1kSVOSNd0PO50OVkwlNumW1McypS1oMFKQZaKBUR",
+	"pwTKYkoyPpkwEOCO0JzUfS90WRRSGZa9YRmnt3D5fQmCn3DLfMuCWWoHGZymrDBwu/3sr2egtfPU8Htu",
+	"lleGgTlrdVqmDMfrmJo14/DQ2vfrFmJiFYHTf65/fMdR/mxai5/E9/bZn5PO3BILCgf2kc6L3A55Lgga",
+	"N1Kh3vsdU8BF2lAF8pvcGCoyqjJS5FRErdhaUfmfqLnA9Oo3JnbJtacBxZmdUmOKgWsiY2ALfUilmHBL",
+	"baDAehvsg5tb80PFBFusfjinprQT+2tka8+LQsl7mt/OFNOgNK8flZtI9Uhz844Gg8GgPxjEDs7/UuZM",
+	"WcK/Zip15BkMEPvlnH48n8ty7dkB/q/lfYtKqdx7sisn2DbzZH034q8NlxA9ddh45i3BQDVtbr4UFzPK",
+	"Rb0ZDfMpsgeKUcftwZPPBrFHzcdXVM8iriZQC+tVJc4QXMrSkMDAgI8pLkQRaxmeEb+JfdyBygkRnUCp",
+	"s3fUsO3L+rl9B2tDYvc9jJiUoGKgX5ZqzQzoa3ZJCeETcifkQqwsacvur1was2W4iXomyzwjU0movW/r",
+	"bSN0LO8ZPGo8La28d7+zvI2f3IzqWUIW9VVW2fT1sR9oIphZSHVHut+ckBn7SDOW8jnNScan3OgzMvgI",
+	"uu03J1aDvHx3cTxAWhl8JBJmQPNeQhRLpcpQdedGk5QKKXhKc/vSeZ+cw3QIzRWj2bJ+HBxiQpoZU34N",
+	"VkKjEYNsaG8hSk4G3/bJO7+FY5Y7XzB10q3eyzO3wdwkJGcTQ6yWtDx1Km4qRebcCOiVc3PRhJvKeb30",
+	"JL8via8fzPubF0RRAxPNOdgtO9NajCWe02zKXrN7lq8zwZwLdPKh+rbi4OUTZm9fdw/CTISdnp1HU3y2",
+	"iN45F+/YhClFc70+Pn7FMlJqpjRZzKT23iN/kJbfqquu31n3r3i/wOYLH7bgB/vgqkiHXyeNfViZ9l83",
+	"bulrHpMtuf0K/gUOqZ2mhydUHyBVii7X5utGbp3UD243vL6AFNtJOrl3X7KPdqJASdrq8TEF4DmqpNeS",
+	"i8jqnMIaVb8yR9bbHfyNixUf8gPHVncBvoprqvVCqqxVqjti8c+ter2j3CjzbK/ni90fjvHjRS41O09T",
+	"e++0rmPblUHx9yS1g+nWG/bZrnPCbXuBbNc6K9pyWVqRRVNT0jwHSc34vZUW/mLAN69M7elxZGuFNE4w",
+	"NfY1erc1fJq7eBdDilv1iNJ2pewCzaeX9O/rG1Kx9058Xo8E5s8arycd7YRq7F7AaBT6X4qcpsxeXUwR",
+	"wz6aM7yruGFE06UmWgbCcixlzqhY2wP3ssRNfvPaWww2mNMrM883zdle9iLDcJa1pN5QdZfJhQC1wl7g",
+	"ii7Iq9s3r/t7GHpAoi5etIPhVT2ehJPesOZXcnFlfpLqLmL8cGGUjM5KG1bsTRA3hhVbJT++079hw8Sv",
+	"nSnbnPKs9YwKOmUPO6FNVAuRGK4JPgPECrRq50atbT0vtSGKAUXvRsZJR+flNLr9hps8fjGVhb1ksvgk",
+	"7Vde0bcThkSBKk2AdP/yl7/85fDNm8MXL3pJna8AS9OGGqaJFKxPXjpt2TA111WIuVD8nqZLUsicp0uC",
+	"6qn94p4pbdVuSgRbgBJE6FQxpomRTRXreHD8zeHR0eHxH7depbA1fiOSmsdnW8gdaDBi5Vdb5Zl8nT/T",
+	"KBO2Mm7OxV00yEvNDH3OllwsDWA2DyuIVV7srrjN58baBrDnMXJsI4KYWPD7BItI1ta7acPQ17a+Z5j0",
+	"EVs5xO6j3/ig1C2f7zDzOq0k+NWGqd4yGpHd1sa0o0ePrlXAoUK5t4izU3iDuuie1557IVx7TogUSk54",
+	"btWeSlzkdIzRfLDYwJq1/MfumVqSlKpsn/vQ70xSCV2/6i2b7Fa4iY02slBz9W8FCKV0RpVJiN1bqnVC",
+	"pnxiEmLnqJlJCM8O7foSknNt7VeZ3iXEEkhCCiYSomec5VkC8iUhC5rnzOxzz/K5u0+28ytY5mRmTKHJ",
+	"+3fxu8Kbaw/iWme1Vcw7R19qOEO3qfEDK4VRy5jxkK04gb97HvVgcppfrD37+5OTTQuuH3wvuGEZ+Z6L",
+	"aQYJWZtX7BYLk4suRzFq2ENUdzNjta8b3VvrqnvM4N+mzoPTbEU3P/omtknoUtrl0Qf57QKf2kQq8vz2",
+	"AsTE5e2rhPCpkP6L9zcvbnfx7G1ysElxmNqZRlxsfNLcc3ubcXNKog410n1+e5GQ23cXx4Oe5bHav9YF",
+	"79qZ967N6ZKMGbqwZGl6CaHCSj/N+uQK1I5Vp5vb94NV9xvp5nLBFPw2AcedyJeVO68H73dvKzXLiBQp",
+	"IwVTfsDKfQchK13Q1OpIyq7YhWrr3DfvrRuc2Ru9cvjZccHhBDGXguU5F9PE+fWaR3N0/MdtTOTI35Nk",
+	"TXHtHOUueEzfaeWrIHa0YrPGHX9MfagUhHAJG573EmT74ws2toI44spj9J6hW5N0KZnYK4HMIEUDFf6C",
+	"ySJnCTGSpNSkM6CCwwmHXSdjaXRvddMHcd9CuOv19BtLr+Nf7bu/gwd/o0ijd35pIAXuKc+ppTvnY1qV",
+	"cMhDE8bsPWtptTRWgnCzJvr2lHzrciGVViZIUkDa7BkZL4nPSLNip+IyYLJbdJ9bQSWF/c/qKcRE5IS1",
+	"6FJ2fQ3BA3JxZg297mjC2MhLzb+X0jDn/bfsCTvdW7sWyHkjT8huWu19d/zs3Lqsig0vZhRNQKsiZqWT",
+	"BVNmv10gfxM7mQ9ofWWjOgfJJy5N+LRUTK8YSbudTHDVNDcIpCzuvFS48btsNmpU51mmmNa7uQSjgqk5",
+	"Tj1PPM4Yo7ygejaWFB2RrS7aHT3QgcM3oqAXTHhbYafxXNp4m5sL03j18+UbKVzy/C6jwtPv4Ldb3SV+",
+	"B9ZeVi8muqeoRkWETX3Aqx5ZpiJcZWSeWS7XzLkBQCJEVeLdVTNDTdyv2i5/IuH3lGcsO98j1SJgmXaP",
+	"7XZFbd2Fp1x6VmxXnZD48R2xmi9hwv5Hky7sJR5GL7p073+Ob2iqWMYju0i6w46V7cOOyxSvwk5tb4Ec",
+	"nJRtmHt1cHdCLiBcOF4mVo5b1UvJhU+jmyG3ECPlKXwXaoxXL0hXMzYUmUz1E/dof571GtnuNF+Aw4wJ",
+	"iEueOTns4634JmunASuhOqclMTNqhiLNueUzslDcGCZ85Q835I6xwk6RqyokN+EfDQhfSI2vxe+Ly+vD",
+	"P3z/9MfDb//85ji+Y658Zx/SsyRfbhUMjmtv8OFYcGCPedY6/aa4bVRV23Ge77VLDd8hIrGusSaVLAo5",
+	"aJXf6slWK6p2M+ARz8DN49kgGYOLrlVAtkujHTbnHJ79OfGhPEhW0xty/hvPBUkA3jXh0xUEY5n2tI3x",
+	"fPdTp+ZFYsu14Nth5j+4p4EYSpq/4aI0bNPU5/jEhknDQPkS9FkozYOCOMuS89iUV5WLDaTT3N6VKW8n",
+	"gHjg2w3PdvcPrpBVRFmoyitiGq2eW7UpyBjADIV16X7x+vL83b9d3tx+eHP1w4cXl9dvb65ue2dBpjtm",
+	"iHBnJ0/ArgXN8+T4uL/VS1OvvJ7xpl30HOED9c9vLzpJ5/L2VSex99RtNC6/QmjrP7dKayfpgPK6aQQo",
+	"pokcn3472V02uy3f+6zh5W2qYV1uFD/wUepqkZylYp+HSExVh+RS0CCA46uQ1oW8NDTfwJl+bVgKywWh",
+	"eQ5XN3qUV8Zt479qhxLcWv/eDYRRb8766UyZq9GNTzyXYgpL97wwozh/q+1QQ+wU7KTXCtPWBV9Wq8E7",
+	"HGjbuu2y6zlvWPRNdct7er52OnqVmgB31Ttmf9iStRperlHSqdSxLkr/e84WGlQhUPGam/2hxR3eHt1p",
+	"8WyvbM2H0IGNg8U35v4il+ndOhUIuWiJtde53Qe6MpUhgav7/vai1zj6jYwtJ5Oo98IS2YT6GKeG7JP0",
+	"Duz9mat8dfWVuTX9E0Lt1fadJFmpYF5Wyf7D8WwwH+hhp9c0393n7fNppf1bX52Ez1luXcxk7nP39E40",
+	"v+p0l4tOtRGrM9h0YOfZvbe8V6/G6ot4ees9i2zVsJOQYefbwRz/cTR7av/Zg9pGQ+ZSG/L0m2cDklnt",
+	"v/vHP3wzGMzWN7bpxtieHePn2rLQN44FVoJcsdSvVhqbtYaT43ynS5xBNHTEPrZ8IXcNA0NmhXtFUiWt",
+	"2XE3hM7dVtyU8zmNxZP225FPWfhD1hdb0SVV+fIdy9i8ClY2lzSRasJ4ayIF+lrIlN8zQcoiHmcMS8Zj",
+	"qyoUFykvYvczmNbooR3T9M4XfK25d7frayuF6/U7k2CN0S3yFXnNmV2CXsDsl8TH5eECRrN7Rgu2fsn4",
+	"gGOkBNsuZk7TGRfsUDGawQeYFRikoKDljjk0NDXoWzglo1xOufjAPhZ2uSN0mji3F1RQHXJhxfZUCnbq",
+	"d3Io4Fe9hIyMNMUHv1sj0kUnljTFhcyYfaAqqhwlZJRzcRc+/Z2U05wNhX8RGl6YMYOZky5SzA7t/ccy",
+	"8PDAsIYVH8rGq08GT0+9nTYUGE4yrHhfQE658AgPAT6IHajOV/+QSplnciH8WPVXkFMwFAUFVR+9PiP4",
+	"z4jQiWGKUHuFlIqbpUsFsmMXORW1b7p7MvgWM8Xt5wcak3+Gwj1ANBcpq33qZ05pXdgLsqqlHNXU+KN9",
+	"amTf03CBw2sQm6JeAHjVsRpM17EOKZiLdfpXOXe5e9tQBNvjXrfqzBFs8SFj9zyNSioIH7XpWEVp7NUE",
+	"AY2AUpEzrKowhtiKYBiFat5VPj60QWjAjLcpplcrjzeLvCIypS57TciiLjSwMy81U2eAKAL+3JlcEKoP",
+	"+Ur04TpnVDPCBNLNPc15RlqX43jxtWW4yIwslY/qMxiBkopUZuQdq8CCVlg6gTkDF9shLLMSKrKhsPwL",
+	"74KPumMlF5ByT3MtyZRB1IYii74ypngr8iVJpbzj1t66/+Be8wFG9sSy7gCznNO2mChD2lU5ElnhSqsS",
+	"YZy4wh3a7RJdoextdPLTyuOrt8SmOOVLqabSbM1Ij0V7W6B+1l6BkvQ1F3cbEt6z1eBwNOxV7JPh7kX9",
+	"9oFjsw6DP2vzdXbVuuQAzKsDTXi2JUiy9pW781tgrW5j+oGT73A3c9PwpW2pZdjgDYHyeOcF4+h3vw7W",
+	"jlAVK2BYOcVENbg1Eu/2S3yEA79byx9BPcDeouC9TUhKDZtKtUyGokI2Ahs3YynX3OoMjr8RWqzKAwFH",
+	"YsjP9TGyycTpnVHEBfzae1u2BtijO+wC1fsEV25r/8bBaqAkCaIuc6SmWP1aC4XVoYZVdcwpFoFVjc+S",
+	"rnNTJKTyUiQESndZQi4RdMJVJGYJ8d6Lnj2l6mQONHEhOTcq1IFfSHuvGJa1CNv2RGfjqr53CM9CgXjc",
+	"QQGjBAEDn2rniCIIT9gzXOHByoCqz7Hmj7+2SwxfsB65n6kAPq0UiDMyCoBvRphz4OgCLmbnRwoe6oSA",
+	"Vp0QbKaTdM6zv5XVNy9hSc+lKHXU04TDXOZ8ysc8d/gCK1IfvmwcUZC/3lbd47Hx4Eoc+TFgdROaa58f",
+	"b5UMK8Q0BWg+SKjgmsy51nFOW80f9pOLnUWwR23Ce104p6kqWXapDZ9H6xrPBWHuy9pLBKYio4DnpSWZ",
+	"UAVSik9AHcEhQV7lSwLFxD63nnRnNJ8c2q+GwmN+MGF6ffKC6yKny0Bhcu/hmhSUZ84zRA2BAnhulokr",
+	"H0WTD4HFhoJZQ5ioyhJuYcO20P0t5v2jSZlASecuQfui5f7SHPKeqRAlzbm1VlSwkyktoJbf1R1wQQos",
+	"TE+IWUj/Yh19JdSP7RWRxV+AoyBO3J+QYMBE9mKvy3Y/N0SAFheeaRDyh3LiBdes1+Ky0EaVqXeJbMxR",
+	"cWR1FfwEoAvw4/MNBIOzTsiEf2QZOOx9pXI9UQxf9lAQsI8FXCh+vYsZzxlxd1J0IVgwvf56pGPye9Kc",
+	"Z4I8E3BLfNScihYeQJtY0DkD1sZM3MoorK9q+LwKQTdNq+dU87TtvW0+pJyKf8P6mvjMfPGNt6QC4311",
+	"ap6/4jHiQsmpVdUCGIs2r7mS5XSGCR5Wiq28huvEEqorUXe+9W4WCDSfghnDnhvE5rapihT1Q+V0kmYI",
+	"/OFpLqQ7uvrh3w6f/Xj85z98//TNqJegsVknv+iV7JczohkjK0kuTUIIR4xP1leqn+tNIaA5outWGAhg",
+	"/HNhZFL5ffxQ9tH+5nfFkVlX3oZZkB7owSHIgPnRVsX0qekyyuwnSnfLsKm1giDJhqn5C7oMUz4C2rPf",
+	"toMcVHcWXGQVzARczsAcFBU6vDO7FQLqRJaqutHiwvqhiTgfHMRgrbo6eB8nbprCJdCEa2XZb0ywC3i7",
+	"r10ElUgO77TmhdO8ctcFzrr6tT2Zpz7OljwOlwgQjTKiaDrQAKQK1s9ixtOZM2N0467YMfRRTWf3ZIJA",
+	"T91eOlsP7yLxmzfls6RHfKFMBuecu3rQFm5MydiWKxFs78PSJSJL2SFxIraKT8+dCGT2p6dP8IYNtSsV",
+	"t1Lt9jyKq3X3eFutRJvVsf65d+m0SXAHqb5L8M3JPabPW3RfJjKswm6URuHVyVQFKJURIRe7y5Wt6i4q",
+	"zhuV2s+uWgLIDQZkUjlnELg5Q52gPkYXNLO6FE3v4ponTr51df/x78TfPglRCINNKsOZBHZzPENq59t9",
+	"s7MhuDwjd+amq9KtL7giayIKyXMzQ2zKLUJXXSfpgK9uW4LR98vUOfNavfG6HIMXpo006u+db+KeswUg",
+	"qMo7sPnOoPyFTyqIK66rKI8j/S1w02tb8f0yvaD64dl+Mi2r6yXik/VfW6kPeJBCLhKI8xVMEc0zRrrg",
+	"qapdn5U3D3G4d7myvl+mL9ybYlfV3TK92Umf/b56EFMs3KnotsB+/UhCBFswq4pypU1CIB8X4tLWsPFL",
+	"22dBNzXRRJbk1dndPHFpXdu8/h0U1u3nmGnNduP635jiE86yuBeotc67mDnI5Q2WiOdU6vmzyjeotOF4",
+	"u5UtmXb+7fU+NRYSqPD1Xq1Ll0iRYyckvZBXmsS1Qfm0hO1o52G4qKmce8VjXx72Wc81L3exZBQx9yp/",
+	"1CexK4rWFiL3gnCH8a4BwjtOLz7WslmSr8I++FOjphPMpHmKflfbjs7LpBggGaBDREMbL5hB70uVvOEe",
+	"b/o9AN/gyd8KNo0a8DN6/OybiFrLPpKbV+eHx8++8aoIyGWqSVnkkmasJQ7GM7aL1LKPweP/YNF2F+tK",
+	"w163I9c43ZTOMX4XV4JKlbfV5GVyIew6g/PBcinQq7qUXL+9uUXY5WFn2KndkvDeAJq9eRpPaMGfAGTh",
+	"k7tl+mRw9O3R5Gl6fPgHesIO/zA+Sg+/ZcfZ4TP6zfgP6R+zb9lg8qQipSdHTyZKouqzmSrt9ja2LGnQ",
+	"ktv46vhxJ7aQZ82DGwDntpx7NcY7/MW+FBNfp3t9y/wdz+98C/rLp0kVcMgIFIp3iEfR2x4xC+6Slilu",
+	"cRlEiB0K9w60c/RWxIetStAdTrMzsEChlxCfg8VgVXsjnb/2a/REvNf74AP5rftk5wNgv0OCHkvvPo8D",
+	"Alewg+uhMfnPoqNtuKFvwLmG8WEsiOc6EJl7aZxOdq9u9t7FDZtl+pHjNsR0DVXoGZ9a42biWo0c4oUU",
+	"eN+djOm33yNmL1V2F92w1gkbUjd8W3hALQSB8rHVQmwc8IN0qDn9eIW/P0YAW/zjKKZdxcNA52SiEPFi",
+	"HjZwsnfbLmAfq4e/xTBtFAjttov1LRMNYdFKU3XyEtTXUzLOS6WWpFuKKnNaKg/pMZFpqXsJSUvzQU4m",
+	"pMuyKYDTDEUqlWCqSqToJWSaU8US4hKpE/vNHOBRuplkCGeBfweYrC7e2UuGQkjzwbdCIF1ojCCq3gi1",
+	"6PKr6CX+1S5jGwAGMTYI77IsPxT2yrRqC/gHutpherhT9Km8TiPGrbDEjcvtJB1YEwIBw3FY4sFVYTVw",
+	"NWP8RqOrBN7W5ha5cQqAf6tXccY0vWv9zZr2/oM05MYzWycJ/TQ76fU4bIMkV2HYagNrG8f5R7dbTQBF",
+	"1y6XSXcszQxSotFhgI4fF3aFLPCcGqY+mw9kk0QG6DNdcflBOFGXQn70WDL3IUK1Jou1Q71bpltzMpbf",
+	"L9PWRh/f/+UisHi9aUR0maZM60mZ58v/39bF1Q097Hxiq3hNxbRsgdLL3Xc1niEVGfiTsEQCc6I9PAMX",
+	"fXIppjnXM1QbrWiAXJcw840hnmWUTyAX/LrGdFmrP3GVG0AQCE/qcsYrddRfFgjO4Qs5fD1OrVe3omXt",
+	"mRN/u57ufqAxGx7T3s+vr4gHsqgz3Ovkduoy2ntbkj/9/gUlELu7EGoyaKwmSg/2mwdnjT8gsXvl0Esz",
+	"s9dRCqC8cKoSOx0ghKbMWJ0dsVoghIjK2wG+f27bB1+u0Lofua9e2CnX/VMpqfbDNKovcHlnpKKqCtTH",
+	"FUm41q/9rXWWD02tf0PVHTMXVGR5xNgEqzaOPMuncUSTHKuJ10tuCyZaYDrnbX0rXCtgTEm0MyR2FHSf",
+	"7NcPwN0nMAk3eZyq8/5GGSrcG72rJf6TN7uhd7TVIsHGnTADbafDS6AyhkHmlqIKQO1uiKf15FagXvOs",
+	"CimcOZy+2Gt2g8kKiSSiINhbXd2jVe2l3VFcoaqyYOKZPJc0nWH7Z42RnnJsbyXISHQ/hASfBJuCEaPg",
+	"alXQfDuO7A09EmPnJIPRHax2ynTiGiQbxcflisW4SbrnLq4APcqTTrDN0X3Qy/lYNjbs8v279zcvOknn",
+	"+e1FC17H6iWBYwT7H8Qb3LpXd7wmmTjFr+eaBlOswqY+Vy26tMggrVJ4JQ+2eUR1Mx7/vu3weWspD/X4",
+	"0QXX6kOrXlErdtCdndy76E6Dl3fW5+KzMDRyY4t7rqTwUYC6Yds9y2Xh0jgKJbO19dVnMYV6rxs+FVdR",
+	"k5eByTcEyGkuSvSLE1dv2wEuhNaAGel+9/btd68vP1y8vrr84fbD1QvA4GemF2c7N69w4lV36+hM79sS",
+	"IJ6XPM9WUyAcSFl3aLfDOWFzmdKcjO3jegWxYNA/6m/vxubnXE8maRzCynZGTzIAFFynKY9N2Fyg6wVQ",
+	"Y2pEhCYADm5PjZg7QEL/g/gU71k8stRWe+Dqs5r1Bgnkt5Lu73uBK6R72Nu5fP6TwsdBTdxmXEdc4wv3",
+	"+I5tHP3PfBvHT8hVth/N3TCYtezg4d58++Pxn0e9HZKSwx9E7x5mTO63LaJ8cIOAzU4lDbQMnleK6u4q",
+	"xm7pvH7rGjkQluSuso0ld0mYmCVVWIsObg25qHI6kspEzLm4w5CFbg8euP4cbflhYTsOOXGVcrvuygrb",
+	"uR6cYYbveg5vTe3h3DaXsa3ScTsZKrmAlLCPrhm4tbYmZwjLiBFIlgNmAlaB5EssisbysHWzeifsvYg2",
+	"ikWj8S+3lfnsXbPjq1Vqebu5rGcvGNL2bL0QTGSvzoxrBRIJWcygkIhWxYJgMdjjgygyfA2gDN4dLdqC",
+	"7LuUD9Q6tFxPivyEeoLWbf+EqoFPzg5MOgvq0Vkj/Thaeco3wo3VhtYinOs+QSBrKAhtlP3ac+kKNqWG",
+	"3zO4BqESBU6JdD0GU+9sKEa4VzDIwlef1nsPNVEAmuK70UBqEulWtAbuOxxkxR9fI6M10nsXYS0qVtRW",
+	"2Y80LE0dtxal+o2Kt3/ar1FZpXRsBehr8718hlfFY7Mb25WtXGtr5DJyg4zAjanhhgI2PyOjCu93FMBx",
+	"erTgMzLygmBUpUmNnYwYiq6Q2D1/DjnKrrCJiax3RkaYxDZaISJVCgHX/ch1Yh6BBQ0SX0G1sx4KrIQR",
+	"GZIclj2jYManXRpDhdeLWcawGFc+Pqp+mlSLGQqpHOZ61qTOeo/D/tJ+5VBp4hLyfPvoKh0PUqTwnXHy",
+	"XEJ/yojTCkvq92jh6Xln756l0cSI/ZpzFnWV336FeK1dUH8saY4GavXQDpkKfteCvQjfUk80yiYQD9kc",
+	"mv6kDN9fNo3X6ogvPi3EpxgGpNrKrzOm68wYl6wAoFsphUgzhPgcG6L+1hLqW8twSIiwO9gsQH5oHse2",
+	"RLucAnxj/diBJqKcj5lKyGBtHY8VEAwzZhvBwTDxsjqZOCHfAqyAFJzmm0EYVkNclVsIY1cNwJWq2hBk",
+	"rJeEIbzEujpsmhPZdHBvFyKc9l7oDCu/3TnnaJOiy336BBJq/9PNymBqK9n1Zk/PQQukYxyrBGEadYOW",
+	"THvx47WzFaI7F3ihdkjs/BwoDpvwGurZnPT/+Ie4VVX1ztt0MnbNl+5RzB1qkwxqakWDqyHyqSBtEBZB",
+	"95VnG5qAb8Hu3vtlR60dx9e7rbWiB4QmTPX400FQYf/0m2eDzfU228qcH1zdHDpFB4OT6Jrv9yhGgyo0",
+	"6A4xhRp8RJO3ClPduBTdLI23HyX7ZHc1suvs8SPBba72Cpy47q1tvHtZk3ybR3QXUvFlylEaiOA87FZL",
+	"GIfMaM4nfoyftZwvpJuT7b70yv/VUnPnt6ntSOJV5EVOxe5GJ4jlrVYgDBmdhpKF1LE7cRNIz1wKBjeg",
+	"tdx0EnDlWlsYb+zDk6C1xd3/n4B/gz/ZWv1yY63Nuv7Fp7PVKZK7Ygrv4l33++m96xjL32dVBVV0vgEQ",
+	"rxW8LDjVAmax99ao9i3ZTZPxq9/XQb6CScezJIY/l5Ag1bYdka7cf+GL2TKm5PF0RlQJxT93DtqUOnh0",
+	"q3zoaNw8BiTtfOf1ZiS+/q1uZDYDlAo8/OAEq1MJVLWKqNaoeROLY4fAbMcw8A3DiolqwejYxZa+uBWu",
+	"ri1KxO6dUZyh1iTA4FebFuKdmivewQ9hb5aGd/BDMFWazbn4MFXUY4DY/f+Q5lKXKp7F4F/bIq339NxV",
+	"Ajdaz+e9JA8eyswU0zOZZ1tHOXd7c1v/ot2J6GbYGH/TUa2nK9dj0To9WW1KT74uxzlPoeg8ChpI8Ru+",
+	"R/scP1i8fGb1lq/Hjy4VpmcXqmN1jKUwyvegKHOHDIGgpm0IGFJFfEnvnO6SyYU4I3YovFqx/44rgkSE",
+	"hIw4rdNKp20vjcJnSKWryo62dUMJD2ZGbyo0ssdRlReB3oyCBAq2zgh1lVuY/o0JD1WRgCpdsXtL/M5R",
+	"ro5BQiL96UbmbVSWNcABBhvauuhGtUb0SV+bcAFVVTs834Sf2fywDjvrxrLhCqvQ4rcudQwyMFlGlthD",
+	"cfP4gS9mh9kE0NPbHo5pKO9ciuyFzGJph5syntXqTyuWb1OM4nxd3zvNEf8anS76iHd3HWHIKar0wFdV",
+	"XKHuF4u95qEpNDqXmibJsxaLzIUS4rhTeL+BpwqfO3OwglaFmUl7wSsGHQ3iDrq/Sb6n/hqvIr2E5Ezp",
+	"Uf39vLifVrw00k6wDSZUgjMdHjmAxvmgHkISaHSwv/uIQXRArly9nY9hwY55J2ZsbzZZ7zjxYPfC10ew",
+	"GNYJLcITLRTlgrk+igHQsDVY5Nq6+MqyttNXawuAYecHWYdfwlLwnGt4U/tp+J/5pO7WB15zcddCAnDx",
+	"EsWmXBumsO6rbnosMygyyiGyuHEOkU39IQAr2Tm0UAmJtoLcS0DtXfW0RLd9hboa27WyOV7WNF8SLi9O",
+	"aLht7X3Cwa94y9Rct1UDWAsIb5yMDDtXhE4VY96nAr8kHlf9WvF7mi7Jtcx5uhx2+uSdW559fsyI1U7i",
+	"IsiR63VQsRFJCINKngQ8DaU2hFl+qzundA/8zzXJZF2BeLDanz1eABLUHjdffXXzljw9+uabwyNC82JG",
+	"D4+R8LpVnQ/80Bc3rteHbkKP2VrEkgfFUZsIsyqiCsTz1mnsVSFTwdM0ntyB7/cv5sBSRgdF2Uq9VYPl",
+	"WIIQtAHw/uUgpog93R39ek34jHhGJN2TwSBo2R6hnWj10GpX3b2aijV//dfWDamhu1r3pHbvbJv0mvRp",
+	"dS7gy726vd+rn32GNwexs19g3TUY/hd+eZEvb0JzoPX1weW98v7BQ5L53zHNtjdxiUju7ZJk94ej0kHG",
+	"AtdB5y3sU2t3DhQDqEDzYR7nV1QyZy6R2MwYJpFWA0CN+VBIxadc0JzogqV84jpIorzXwdOAeEPGSxi0",
+	"d0ZG6MQbEcPyHLMjNJ2zZkKRLsd29mP0EJZmJpX3XDVQvWLekhvXeuu1nF76O+vTYbEa2xiqLT+wRbPe",
+	"9SVXbCI/EinIay7Kj3v06uPFRnd78yg15Ol/4CKpND+WJdgz6oNPT0iqm9/3AgP8OVea+MGOYUcYCrOQ",
+	"HyY0NVJ9YIKOc/tg8FnGtfvQHl89VnUECVTt2DNlWTIU4FcAJACtSVewBbGL0GROl4QWBaPqDFthjYJF",
+	"beoj5qfa5uc+n8ZBy2JOaADqcp7ocE9j/H0Ttr5q5e+vt2L05+iaWgAOPqFEI0i/W10011bEYP0OQhnM",
+	"6R13OLkOYTqu6O7HHjnV5oYxsc+09yWZMJ0/eB/MKRyt3pA4MRmvgbZXKu+tyq7MtxqgZQYmZ9kK2vMK",
+	"CCk+8xhI2n7o6NSCSNTeSF0Pgt+6aWLnthuCVSB4awV5TsUP6/bFHwfJJ+AB2weqPIxGEdKCaqeqd0fB",
+	"MBUQF7SM7PVJ1YIq0Nkxw/1kMDjDZooA0YiYMPW7qGsT6tpW2QcpIMyudLGsnQ3uSYdQvEMmahX3q/as",
+	"uSXxA2PF+yKSsAeQNFGQ6PfQnrPyy3iJ5NSUVRfXbkKk3Tfb6mCtZ9i+rq29+iJg2oC3gIdOG0gMtChI",
+	"1zkZNZ6TzzzYXFrbVEBbHaoHOvAtNN5jyYyK9ens4miI3lqQlreLmeOT/5qTPh5Yg/abwQBy12lq7L2K",
+	"fljF5+7gg3md7GAZwJuiJxnaJHs0wtoFZr5uCevoCuUAJADuhzP/Cd2b9tcQ7HUJdlrr5Q3f7jPk5qBI",
+	"kXO2KRLnnnCxL90EMA/DTDtlejROuk73sCrBh3Y8PPh6n8ur/kFj7BAyJlp7GFBUvTdbKfazNLAwdXxu",
+	"Jz2iyTNbg9EOXNG9ZOuS1gPwDh7ExwY3QUPbscDQ+Sx+nbWJflJKdqsr9nbN3VoHhDwqyJ2QC7Gxa2m8",
+	"1NhKmgpHYw8E0Wgo7CXEY6ooHNTocsENp3lCWH/aJ8POeUbJ6/6w039olrfjnRqk0aV9t/ayDw4lnvCy",
+	"GibeicgbmftbSLzxgi1TbOHYh85xA7bqQyf7+UBPPxV29DMVFaBA3iXBqxblVxvxQ31FwpZChPVyiXiX",
+	"ih3RD8Ph2vHy2g5o0538ydUf0f1bQ0uL7o28Y+Id04UUsd4VDUthx9O3I24/Y3xsm6Z/u5AvwbP2Ah1r",
+	"X7I/98+b5nMpPsN0Nr7hhpkyYrtJU1hT4X0Mj93eaO770ydPyPt3r0H9/fEdGj6QfRdPdVAXrTaT/zXU",
+	"Ulz/8B1CeEH6RAlnQjKuWGryJTwiCMDoE0Raihc5sVSxiOXxnGr29Jjg1xBVWxYMAVVct8bt2bNu7CTc",
+	"p2p9MQp7D6AT7/WGwPaYy/UA6Jao79Zo6e5h1V0jpVXyS0h0O9L1+2KqaLZ5G/gOsciNFXAJalXOF87F",
+	"1KpbkFhr/w3RCgiWiCqAumoDP4vukIqGcOqYSEIwJJK4d0hV++M/DUzx/aZmMQ8vbXPwQJF6ygpBaEHz",
+	"nJm6C/y2Uq626hxH2w9OYFhp79CESq1m8d3zz2QsV6pMPTbN6H93f/VTOW/pg69XTqhlW5xfbttVbOng",
+	"pXv056Qzo/ola5RchM76ynH6vD7e7TPh+mqOiTPUtDUBajYJinR9a9becl2V5cbjCp9WF75eEwhGibxn",
+	"OU1ZZ5Noq3/y+5OTP/xhMPh2MDg6frpHip+963wjuDDTj0hBZKkIhl8rKm1tNQI/evJePf3HNz/Oj8Z/",
+	"Htwfz/6y+DY9uXt93v9bMd0lNS3YgBfnf/j++McoYJWXWhsTxCTWkT60ZVOgla0IFIw8Yoyt+z9+uk3I",
+	"0TMy56I0TPfOPBQSIiZxUUVwldMYdb8BCAzhN26GgmoyOgehy/8Bge5T8pxRxRQZloPB0xReCP9koyB8",
+	"l1r1YSoQZQPB2V0gL6VKcego02vpEQ+5bG+29f+2D7kSQk26ww4Qixl2eq41/m5S0zTVwDaUnU9ok2Xl",
+	"cZ0OCjQSaPKNJlphXb+/MWJiJr41ThrWQitZzRlckTyRVf+15Wp8WUvPVTwAlzGB9YC+P6MDckFHo30C",
+	"80G7Uwatg3UvgSYtdRB4LOWdJT3I8x+KrlRQ4NCrAhdLksoyz+AeGkMGV3ZaJ5qCjqFnDpkOyoQDZNKE",
+	"CHbPFBDxP5iSCXhdRm6LRwkZre2x/TCyySP8pd1oF2uiZihggVQx52lCqrKrwaVD7EFIt0VLhg1SFaM5",
+	"zEaTGVMu/WO1VGNFbY1dM0fHrVfezpfjlpvsm9ZS4BYWDWb3bJfc1k8m9hi91hlZe4QfWqSLVcIMbaQr",
+	"rGE+JhE1bQ8wuWq852064m0Q+Yy1jUU4mdXyW+S9e84W2lKqFGEx5WcrwJ2wlgnbCy8rc4b4YavTO/Mw",
+	"Ssjfvg6s3/KKnyrks0hko0xnVZs2xir0OcSQ2+lwNuHjSXExo1yct7cB3gMhhHSrfwXFM21gqCnj90zv",
+	"gsnJNRTPJx4Q4j//r/8d2/X2FPj9wD+5g/z86cW7Q6vVnT+/eDHqJYTmGtQzgIezD/pmDBNm6cBdCg4P",
+	"dAeE0HD8DZ3+H6Ntfy1Egrb9H19RPWtJVUBAwbCEuVu1Xt561qXOWlH/9u7Kn3TQlDxvxbbc2refBkK2",
+	"E5Di6tA163gJF6g24elUm7fKUPXagyrnmuM3y/d4dGKlLG0nx39wZ2xz94fDb57er6kZ/rZuccGq9+wU",
+	"lzzwQHYPxITv2aEHXewVn97+PgD0/fT294uG6rIrwbZuw/b29+EebGl/H0mEcehDgIwA0MWku6gKcXo7",
+	"3T6t+oO9yuEq2WmYqvZ0I1xSvTM73oxbb2DU78EwcU9/0h3slaX2rQijz0mVZQSpMLh0u/U8nVlVYOQ+",
+	"sleyCyYf/Tfye/K7o/5gAKBJc6kN+d2x1c17LRHmtTskcv4e+Q00ggXPc2uZAYqPkSukEGQabckYcycZ",
+	"bMoOhLtD5mJEsZeg2++h2p+RnNF7cGXY7ff1Q36mhOauinZb0CrQOFciJrcXCbl8d3E8IFKRW/uPXTLW",
+	"9jgtI7Hj58pa/MeAz7Nbolp4bH5Bm8/q4cFaDDaBJXhjRaEzjMETdV5i2wH866UXt//jp1tHTXNw58C3",
+	"NR3OjCnQPy7vOPNjcLtt+JF38px20nuX2F//mhb8e2avIrCiJ3Jjneqr29tr8K7JCam6RPQJJIxXDRl9",
+	"5jgX09wH3fzlfn59hU6P7+RQ+N4QtOBPaMGnTPSqWsv33oOHtd1MMEWrdtnc9IdiKC6kuGfCQAM7vMIt",
+	"42ARy0TmuVzoU/vcIfkfN29/gAtfACBun7xB8CcdRX06QkS7Yafn/C6EOozMvh3sUimpsC/b6J9DH8oe",
+	"dk7JsNPv94edn0fYm3EET456Z42MP3ip1WsA33vO6Gr/TfuOn3zljseTSKkANAlAn7AWSUYNHVPNSJcS",
+	"xQDHOyGUpIrqmbVkRLgbgC0sGMv0UBDoigaZU5o8GzxF787oHTNqeXg+MUydkqej6iD8tA+q87YrGCvO",
+	"Jvmy0aTIDn2dMzsno5aETikXsOlkLi1h9A/IDw4sGcDLMmvRc409EMZsxkV2Cr3a5nP7csbNjCk76IwW",
+	"ABZE7GErli+tZAFsCIMqHGJuF4xC1I6bOqlZ0zkjo6uMzQtpN3x5+D1bQv2UphNmB8fXkAVdwsZfuLdX",
+	"3mSH8zr682G1AYfXgBguxQghnqa5HNOcFO5TT+ugr7J7wCCasaV9GSwkY1mf3KBbGsHEvbPRTnbGaMaU",
+	"1Rwo+e7y1tVwYcWQJ+GALgDN2g7ddUfSIyXkS2OlBs3IXGYs12RmRWVKy+nMkLLAHeLmjNB63mO2lG70",
+	"XE4PNMzFjl1DZoP5y2jWJ1cTdGrCuPYw6rHtcjyuoN9H4qFRMkuaC7q0C7Fjz6my2ldjf28MzdkplFOP",
+	"EqKlnaSlQWTGsWL0TpMxS2mpmf1OSVf+Cm/J5QJo8VxIsZzLUvsUeu0GsMs5rZbCwPuALv4MGRxkyfXb",
+	"m9uEXL+/hS2/Pr+9eOVwKiGlYJ2o3GBdy3pH9jo6fvaM3HPN7X18fnNxdWVnVWcw271//x7781AylTIj",
+	"6UzylPWsRHUIvI30f0LJHVsSVYraM4GcTDgQwR0rjGuL5XAlj0/ITJZKWzFRdfIIVH2pGtDk+LIDPGw7",
+	"pVOsNwDi9UgsyNmV0lH/SC4E9A1UFRB6nWruXCTQVwUj7Z7kgQqYmUkoeTOzhPy9tAdgVziW2XKFm+0O",
+	"4Ax8zAR7ZeA+2GftgI3jeQXnbakJBsXaB4DnsdIId7saGzfa1VP43edVj2H8/uT4+AwAK6zQqess7Zvx",
+	"2CwhGqtQOrR3MmVGk5PBtwmRKiF8YvcVpDlwBL7N8XShpL2jkxqHud7+Gn4E32NNtQkXmNSJVI+SPZAR",
+	"k6pDp1VmSffZx4940Z4cf4v3mOVfSzvAbMreBO6A5o7Y7H7D8N+zpQa8Jvu9dBe9lU2HXHjwF+VLUlbZ",
+	"zyNVuou9xl22I9tvqhsL7vegMSWE6yDM4pqR2peCQw5vL2gSOQLIgpEvqRwl7nPfYhLF9VBg1yyiGGYJ",
+	"kUkuF5XmITAniZiZYoy8MqZ4K/Kli/npUzKqdKiR5amjZ4cYmiT44VBAHLGXwIOKTRTTsxHpWsImoyCq",
+	"679KiJJQelk7IkrNcDp2CF9XiCW7RpXasOwQP/WRSGAAfccLPPaqJyusHnIhegkp8lLDiFX16Z+ORhjF",
+	"QothORSo9sG77S5YIhDSZT8lBO2z3FqU8EjGmatLaaxVS6/BobN1gc3LhgIAXuwzEFSFpmz2KoQEZVqx",
+	"mldNTgZHSaUK0jzX9mTh564IcoS8AORjaZYzfWYZC8VBbq+Neqja2AVoDbsHcJs6wl6LGENdJxxl5Zha",
+	"DTSTfSLKQ+HrtLtC+n04xSu0MZkeqrY3716e2mumFFZRqTanW91KCV5JCXlx+fry9pL85//6v5FmrNLg",
+	"aCyXU1maUS+s5IHuFUPhKAeR7OXc2ZCQlrAQLjWBdEdv4R8jB0Xi+NcZA+/fvT7QCbRPH92w9PAlM+ns",
+	"8IYbdgrS9BBHGZ2RoBOeOxh3j8Iuv5LajOztAY8j5YPSNRSjPx86w5hlh5aNT8mf37y2TOk+Hp3V+Pmu",
+	"Mq4ppwdPybBzoaTWh9Bd2W2kpRh4bNjpu0M7xIyDQFdgGRGoHsKZvJM5CICPh2mlqaCnfAS8azXzWuW2",
+	"FpfrIcOd7p0QJiZSpcjrtYAeivESmykAsAwxwI9dlziSlakBBE99ABXcGr/vnZIRHsQIRwdORRI9IyO5",
+	"EOd4947AFmgK6bOhGN1ztoBQtpVjjuIBx04nri25rwGTysp0SFQ7IyO8PWEzrIR1yR44UjIU2KXEvVuP",
+	"sGnSnIu+Vf5rPfbUMmWf/KTsRWKXZT942rdKG1yFLiiPNrj97sRy6Qoogb9Un3rtyBsrqRSGcrh3h3U6",
+	"yrDj8jS4gehMbdGcX18FONS+DaGDvqUF75x2nvYH/aeAbmpmYLI/GdNsitb7FCOj1eFfZZ3TTs61eY6P",
+	"QC8DNCfsc8eDgUOWMK6MmRZF7q65J39zsTh0lO7eowRiCWDGR7Dd7QO6b1f0DF8eG7Oa5JMrYZgSNAcD",
+	"tuGz6Jz+z78mHV3O51QtO6edN4ilii8A1gWSB2ag+s7SkqxhqOzm06mGNiZyPi+FHfGvSWedpTqnHaRu",
+	"ePsTt1dPJvTvwYZHUo3hCCDKPJrQv/eXdJ6PoBGMVBlTfTLCO+GVmecORkNkoNQ2OBKl4Ruq7jK5EMlQ",
+	"AH0puiCvbt+8JpmSRQEYCtIJHRDSRhIuNFOmT0YaQoDwCqt41ipidSlRxYaiyGnK7FXLFPaEq9rAg2TO",
+	"6ZjlfXJh1UQQCogAiRoH3A/BglnGDaaQ4Hy5s/utLYaE3yTQKTMXuK0v6d8fk0aDt7TQ58vzHx+DON3Q",
+	"pAsiHfxE0OTDnUB19o3T7jWIFJe/D4nO5OKQm8OFVHftwqHe+1dycWV+gocf/wiCl7WchDas0AHDPNKp",
+	"wGusYjXszOQCXDZ2VsPOAze/oFOmn/xT5+X051ZBMcKnUEmzj6KO1p9nla4XsJUbOmkhlxXB4QXFUISS",
+	"om8vMHJwDU4MCd0eRHbgzKQlcdZfXk438+m1g5imis6ZYcpuk/P02mup9vPaoTqhfxuTsWpa2ZLi//Nf",
+	"H58WrxEBI0qFGIr9OemcDE62k94P0ry0G/oItHoO/UZ5iv6nboEIgIeoqCUk5ykTmiVWcT4E/waYv9jO",
+	"raYia+qy7KGCxWHn7iBTXPXsFxAo/k2Rc3wlF/ZGRI+1m/tjiZNXLC/IBbO/cRxLU0N8w9aHbbthdL6z",
+	"zmEfRqWj73z4a5oAOtWt1oS+l0AFqKAmhwJ0ALj+vSsHHZzgGQcvQUpVhhVQ+IY+GUGZk2uACQ4HkE1W",
+	"PbGjgbAZipkxBWDNnpERTyX2uoRGZBNCyYR/ZBnRDLpEow3jbPBM0YXeLJ9u7VY9PtHBa1okBxzAI1GZ",
+	"Hbs6iC7uuk/t14HbvWJ7xeBwMaX309k/gF9vZ3z/0AO3f6fclguXG76ez7J2JtXEyHgJ9PQYh1O/xLuK",
+	"uSJXN2/B9eV9VTTPrT0IHwVHUWeN7XIYGbt/kuYyvWuVCFei4e5AXrXKAU8xIIMMBQES9LlgN8/0DrX1",
+	"Ec3uqUjZC3Z/YT8dgbNsLu9B+V9QlaG/Wk4mlku5Rqc/b2ghzoN8oK2kkWoJXnyIEWpCDSRtu6CZthZ0",
+	"gK0DP3fxRI2RNdRO3JBMk+7F6ysfpYO+OR6QHn7c89i0ekahZqJProT3Y3gYJCVLw2qMfPYRcutPBieQ",
+	"XbhG3X4vHlO2VO9oESxwRF+FTnKLhad+nQfakQ96bRdkQpVr6aWN+2pGtW9Qa0g3pE8p8mUomYLvtjJE",
+	"0imkjrDAeZbpio5H3mtYT+dAe+pt9ker4h7gQaauj7zLpg37z2vssMX65NayEUb1ppaaxjS9OyXUFUn4",
+	"ls/26itFQZVGKzorkb4qZU3aAZ5+82xAMrq05o8D2Hoo7a7w8rruHqOJ+pEnQRALkjT+WiWlPpfZ8rPT",
+	"/jlOF1mgaTz8/EuznuufCtqTvPfWwQ6M9ZxW0C+fwrwng2+3/+BCiknOMVno5Ph4+w/eC0fslh4vod/G",
+	"Yzjn7K1hWsSFu00+nzjw96Ovg231ir5g92+w2OzxVRX3rhu3JztoLNAbjvJ8LD9+FeL+EqJ5miwUN6Zu",
+	"9xeempsu4MNWvtbHOdgn/+TZz5s00fpwt7spXNr+Dk6K4y/tpPDLaCMQDDR8FQTyVlTl1M57FaGNz0sN",
+	"eBU/gcCOS4AMoETbVONrOsXe+ZDCod1UsaUHdlDimnRHU2bcmK4qRI96p2SU8zk3o6SuF/AJKEMBzhns",
+	"XW2N8LriYOQKJSGHflT1UcLU/xZbdm09eu9r2+eHdX5Otj6LLaiwPmLXx1/breg8Kv3Xy8cikAgfWLqD",
+	"na8gS1n5gHv5aJdbk7pwO3N389PtP3op1ZhnGRMPYb2K2QKyaLTlwqK9Ls7PhRksd+heQmSeVVI58bls",
+	"0PDG18w4NkS2auVAxe45W8B56AYfZlTPxpIihFCrn2q97NLVADAB6PFoqr6/vbBKMJHC5XtoOWc+a9Pl",
+	"YXYt6w1FUAvX8x3vMSNLTpyGnjW09vHS6W8CrfQlWTDFfOWfd31VEXhMoFrb5eaGtnDxi2pLHvOSqF7S",
+	"ck1UB9P/ZBp/MMWCBk3zHFyj1YQgD9EgoXroG7/xu1NknWXQpEeU24e+gTBUNURNRVS28CnyNzlGuwp8",
+	"lmD7WZK0BhrS5oQtnLNBn/lue8bkzkdZL7JkQxHSHTVVqhBU29d5GQ7VmnQFlBc7nBig9gWFkcAaTZ3z",
+	"CHAkIPdwJYcQkJoxNwcxXqtuwVAzf+qSedFS9b+lYokJiBESxom9QSZ6yF0UNSEfiR8iEOURxoDaI8S9",
+	"hcf7D5D/vwLbrGLEaytVXc1TRashmYL/z+eEohPTiuYM+n4LuXgwX7KcT/mY544lW28KrKNBnguyg8Ep",
+	"SOb0jmlL0B6wZxXLB0PsVUn8UPiOkjguJgKNmeUnnFDOAFOCQ141Bud970fC7EaekmPXtGgoRv43p2RC",
+	"c+1SeikZYfHtiGgKyatVMdmcaw2FHQeuOAHmvSRLWSpsuTEUqDu6tVqOPEiIf7wsckkzfLxaiS920ST6",
+	"07/IUgXrrp+mirml42XOsj75iywRZQaGqBJ8sWdLBSywcVi4Rn1lfp80Z454IiC11ifba7k/kYcvA4L5",
+	"dCX48fXUcJ5RiQMZqEEOKPWEjXoHn1h6S8hitrT/6P+aNNJwcc0sP1gmMm1FXnPX+vhBcmTKzG2NE/AK",
+	"VcBWiWLtBCUXpLAzgrorezPOg8ruShr6lppdNf9QYSq4h3XvlAQ1DFSEd7xVq8PiWNrsuz5hWCclF1Y1",
+	"5QZLFUqRuX0LH4bUUAwJ9RJUFBq7h/WhULezcNDKrqnSCNXfUVKPHM7xQJNwZEiM/FtZz7/qfgmtEK1C",
+	"Ue2T1xi4wHAxAAGhyYGQJ4SbYHcaOnPYUbyuHqLz2vau+icMhRU5Es+rT0ZOMRy5lHi8EKpJtarnoRfq",
+	"bChG4KgbYYZrYC963UsKpqsf+Q9RtyfXFBQlxUhaGuc60MycWptfa999pzL3MYaN9pUOPAUuzGCfROsB",
+	"3P5nvpeGhxlAk6bGGSDnBIdotnbmmWu+eMfqSEFcjEbYJO4Yg5KXoFATHQL7eMOS+EjgNmkMlLEJLXOD",
+	"kJ1z+hHrziENqKpCP4o0/3hMMf7GEdXGpCBnplQCAaOTG6jqizojPq+h1hSUOqlWTwuo9PTLDHntwXK9",
+	"llWHszWh3qIi2KdbSfsrUhHsPDelSAeK+NdirAdTSh7roJ/8s/731WbP/lWoQOxphNbveLGLl/NLE8Z2",
+	"oniISviFwgONgECgr3SdvuNq8+CSPiNUoGMl14ycDE56D6apIqdCtyqBWFOLEKHYFsvJ65QamsspOFo8",
+	"zIlHBHEe07UWVb7LlZwMhV2cYWqurdlDBSoLGTX01JnQBns4K+Z/xpyzsanV3THmyufcY3ZocFPMaYYa",
+	"4ibYAC7I+xuSyTynSkO50Mi++B01LvVvxoiihq2kPNhn0Na12vGSUUW6g/5gcDJwOQmYkUAK+3+/G/Tt",
+	"52Iofnc0GBBqKtdZr09GtFCjGnsBctOoECXNuWYZvtuqj0yloG9W0yP/8e/k6TfPyJOhJan5C/um//h3",
+	"cjQYQG0igNBhwT67d+HHhfTLRzddxnWR02WfjFyyxgjTuV3eh5prq1kpWU5n1fotDdh7zh01wpycEq9D",
+	"AwyMA6L5j38n9V6uzWjowdjduhDIrDHA70mlmYPyPvL7Zhc7CjILanqAPpjKaEy2QhrSdIn2gJ8/Hkvj",
+	"6M9q0x08GKRQcs41c/BCGK5SHBExqFiSVC0LIwmAj8WUyJxrA4T9mI5s+4JNl2PAt/qxsithcCInE+Ya",
+	"qnvMPp2EaX1eBsCR7C60ItHLv3vAqKjA+qkiYEepjReTkJwdmY1CSTVj6R3k5tY+M1fCG8icKXj2gneA",
+	"su4Kv9fCNb3El9Y2TDptWOHLfthHCl0PKiqt0AMA4WnMPoXBiJFoGO3EYBBvxeCPPsenvJmMk2Dob6nd",
+	"g8LamreYZFwh4GpWQfFC+iamWzm1mCpuZnNmeBqY8xsdWRjIlIbtZn4FDQ13Sk/44+72WIVMuNPAMfD/",
+	"LxX2tbvVIg+Adb7yUO8v6uv/ad1tBPLeY6sBLA5cIcgUBV0mlXcWnBJW63iwTgbS59D9tjUI9wq8O16K",
+	"1cAetVtuLXKMlUvh8lwCsqXyDFaWDEXtYIvJUA8o0Lx4nSJmJRgEy6AU2etkcAf3hwIaznoRQiDT/m8s",
+	"dZXWH83ZGrhsBYkg5AKVP1ejaqVnn5wMBkPhHf6a5XasFadfTkX/oO6OCR+cVbXH+FlLRGQocLcqONVm",
+	"QAQrvV1GEcTOI/Ga3hk5OT72+45HNRSyNJpnbP0KgWKPcZX+t3Z+3YMrocvJhKcAxeE+PiW/Q+QrwYND",
+	"P7DaZaNHLW8oyq2Nbas+tge655AZsOQVemjDNera0GLQNNmnPy3hVsfmTXnl7h8fwuWazFieReOrzcbB",
+	"X2tmbkt/4y+coLvdUHZJU+sG81d7O3zJ0PHJ8Q4vu5XyDRXLdz4J43NcQ+f6rtakY9fP57hhDLgo+6m+",
+	"b1Wm3728ICdHfxyQi5t/OyXUQ2UpuYA4yLDztmCA1uAE0bADsZpuXHjhPTkUI3tTjXqJj1iADe0cl4Qb",
+	"Nl/NvIJA8bBzkUu99rI+weEQT2Zk5AiMOEyHMkwnZCzNjHCR5mXGsrNK7LufuW4RhtWhcu0TrByGk51S",
+	"DX0Kr8DgkSZGZtZ+vmUfDUlZnntQK6ILqBmaMeb1Z1UKLPubSDUvczoUXXgbBL0BjOdPo4SMfm//79D+",
+	"338fJcTQsb0SoGUJnfpErR4WICqGVX/464NRiyZ941e3t7B0/uGXSs538f65x2/lLu4/wz6aJ472amm2",
+	"qjO31Lq7BSWuTRw1hqYzOEDUY+x1a2/TgikuAfsVKRfm4qoRD19w7SH0tkzi1xSNOLe8GlB05a5rBCgQ",
+	"jwK358GypOmKfuLUJdBby5ZMFatFeGbzql2diGgVACTtQKctMC8R9Y9uzAROhqLp73K2r8Pli+qVPo/S",
+	"yopqFmCOO2R9q2R+OxQHgJUaKJZWX6K5ZfKli+VmB4j+6Mrq7IdWzUIFUAor7RzWnguXx/jVbd4X9Nl/",
+	"yUSzN659aISxz6tOHF9SmfhXLCqqRYGzs2gVhAyjC5GU58+Q0rwiCxhV+fJQMUtjXtC2pq8ViouUFzQH",
+	"ZDMsCvR8vKZNnAXe+EBqSDVh3CDed5OzCpzzpZ3Ru3pCD2Ovx2SW1Zm2hddxXV8w0PXr4gJw6fggvPAu",
+	"8YAT7P1TeXOQ6ECBhdDbJ8bX6hLbJhFaTmBzONl/KcG+A61W6cN1HpYVPQHH/kbAUQK+dHm5McJNyJTf",
+	"W8ouC2x+hJLwwfTbLtG50EaVqRfmUQ2vCjV0sVQM8pZ6GHWrhTwCGaDkFq1ifihGiuEURpV5RgRbrPho",
+	"63F9UCMMtCYV3BMAFze1SVDxaoDeYNwZ1S5J0HnIqlzdeOq/7xV3FWzSL8Lmn9+jFVnaV+vVCtV0xEu3",
+	"qns17y/s4vqXFk4XMyk1w8Al1pnpkO8CSXRWORulIuerwkx/dkGFrLrRCsXSA4STROpFnKbKOJQNHznK",
+	"CYq5E85QW9cz8b2/tAH3+QXAu5V1/ULcv8GE9N1bvnoX9r+0RMBTiBqdZ655Q55VDm3LehC+yz67RQod",
+	"KsyTlIosZ+0ZbjfY3QI8TZSkNJ0x78S1SuoU8iqgxtGhfzONDzs4bSsGOIDAdTHRvu56TcbLSvvpkxE2",
+	"KMQEjJzfs1EN4AS564CsrvWkzMmEGayCUsxlb2hDc/+LeiLQxWPMmIBmAVAuhd4yWDO4ic3MCmg5ISOq",
+	"306gW6bIyCjoADNqFlCC0gMNO2BcOxOstPTD9vpVQxhw1OW5g4amUIHs8K9hU+reYY3hq7H65PL9u/c3",
+	"L3xo8rJUsmBUACigojl5TsUd1L/yfFmXYUBaHMYPCuiDpu7s0Pbt3VH1FDgFT4ksmCB/IjM+nZE/kVwu",
+	"yJ8IgF33zsjz24v3Ny9uMTXQpXSxjxjErF7rlp3UJ2VfjGUUdvA+uVY8ddvdzC/UfXKNZILo6DE84Ch0",
+	"1hsg3gtHuzslv+jlfCzzjRkqvvkVbnon6bj1R/tdrdcD5cvmjsCCsTtMH1oor0+KW0lxDx0BI5UMnaOs",
+	"k1SzOor23XpUf2Rjl1tBZexDBxqPL6sXL3y1J3CjYPoTCxc2JNi9gO0ukLxcM2WcTxL6xtMZc0lsM7mo",
+	"szVcRmMgRPG3O2XbzZmhm9LK39jvH/WiNzR2JDdYzWOnl1H7yGfParx24P2WhBMyLnmeVTkToB+Ke66k",
+	"qMMrVY1RuNN2+rvsc0GXoAA/cVknG66qW59DOAXj1deBVT8k3YvXl+fv/u3y5vbDi8vrtzdXtx/OX7x4",
+	"d3lzc3nTA3Ro/3PMQUSs6KE4F5jIilkY2FGvzo8RVYmw62Y2rmrQ4pYwgkXBA+fVoh4V9Cd818aEWD+d",
+	"x8iG/WnGFKDJQycSB6UPkKyuy0Tds9hTiT/8/SjF5ZFe499g4lCTRhpEXyiWWeO3yhHr2ruWpqakOdyn",
+	"0Dk0g4K6OV2SjE8mHkXf1I1WIZqY9Zw95FNhW3rC1xYU4qei1YTxs7rOcT14NhRVvinVdW1jnSXGMpdB",
+	"AOUQCMwPedqF1DTHnq3Y8sz1pvGrHgpcl9PbFmvNxTOW5lQhxtFcgs5EUS8zMmcKM6/cpUWOyH/rQfst",
+	"PRR1qpaZ2TtA5ln94O+OBslgMOgPBr0kTG1K4VBYRpbMtTOreoGR48Gxa1oQrMynFGBcETRjt2sO6XMk",
+	"pIGuHugCtEZtElq1jsNd19xqzkVOzUSqub3amNMeVybvF+DqJY+P+wRz+AARYyhcFSs617gKo5uI0YiY",
+	"2rwypud2j4Oa2e7J8XG0lt0RgGPtrzXP66Ixy6/PJL7wbATy7nhw/PlKDxx1XihmhUPs5T9Ae5saZxYI",
+	"ByG0SRf673tJ2p9nCRl2bpg9Qd+LMSsNZ3rY6Z0G3ONJDrjnLOQSbHbo8XThXdgWxyE8+2ZtyD/OfaOh",
+	"DRLKF111oBxdv725JU/80BrA83xew8gS9si5lyDn5jdvwy/of0QCD2rowdACEetAAJSyd9w298LWm3jd",
+	"wVDfx8AD7Yna76C3omUF7wL1k20DUnBXgKnL0MnVC6JLUCmGYvTi8vrwD98//fHw2z+/OXbtTFfUwapi",
+	"a02zqzC73JWgK3seEoir+wn5BlnJiePGlvZJfauMmTWsw7bgbjpDESilb65+8IppYq+Y/mAQ+EjO6gbi",
+	"Pm3Jr8VqlPUlBLV0tU5zcLv+WvssvqB/0IOJVre9VXTAb+L7kdNAqR4K7BgMAsjBGFZYCd1noUfnrMIm",
+	"qCfWHXb+Iksc/lk1wFC0ATv0yX/+r/9n2Ok19rq6VFmfvIj0/oRMx/Xun5oYOUVMEWuXQ0I5y8BBAqgi",
+	"3acD+ONo4P1TPQcjplwPvaHw+919Olh7+JQUVBuH8GyX++16C+JRn3h/iqF3DGJwR/ajUyz3EYfpjPI6",
+	"Ed65fUArhY/65KVU5PntBUzt8vaVrzZw/WrRFiZW007ISIoLO9y5pwRr/c7LdGY3HBoCItE0vPtVRSd2",
+	"PGVZo6Lq/yXNMfvkPOTCoZhRPQMSGgMmTeYQylIltW5oVaeB3hvyMQwwCxTgMWNiKOxY/YM+8ZdmG0pT",
+	"92TwNK4wgRD62vWlcJK/kLrkt2hLSrxj3t/y4b+CfPgbcCtTQ5ayBLb2vlojw5sfWWSfS301lFhd6S54",
+	"cejG3oiNq13X+hpNFbpiQlPpMJO954BwsHB8vHRo+qce+sZnN1hBGkDaVLoCXokBaC7phiA6WGdaXVpe",
+	"T5ZVN2R7u7m25HDPwEi+ILaaO9EzPjFe5faFOeG9imVCZgHV0Goo9B3HZlnn1VPVG6FRvrPVi4JRpQP0",
+	"0n6F8Ms1eC7nVCzhtoUqIegRD73Qq2IigPfZiP/rsYf/K4L/urX/hvzbcKGvanGfDfb3ISYDmo/bPXjO",
+	"tVNBUWDGAmDf1XqNVTUG1pbwT/uSSOgbHvxuUlu72Ci89smt58gjm3MTlE+CSrqaOeG0KA/Dxe4hYNmW",
+	"RAFzx6EDdAAvN7puBb0w12IonMoc43xczVeu9rwLJ/lb4sRvroyNiROOGc6iTuNHdGPYL5xEuoFUhSf/",
+	"DAyXTShTa7/cmxEDwL2vCWpqi63QtBF+NSBTlbTdF2Fqf33au1A3xjQnslSHbMm000D3cw77Qivt0jLo",
+	"ZDIUzs2M74c6rzCGAk2anT939cK3l9WzAeAXgPLttGjBdDIU3oFQhXvA4wzN4dvU0moHHhMHyL1kU+gz",
+	"VPZ+HZpbtXUN1S0aT6hdmivn1oWnQhqGD/YRj3UUwP9ztcqxFSLfk2btcIVfYYXTnJvKY9cHRIoKYwup",
+	"Vp2BEhSERevoBxqAWFtYZZH517kyQ1XmDLBrSw3oJMKXZodhWDeg5RhnqCXBTDEqGcTvvIcagPMbWL3V",
+	"0gR4sEbm4yuqZ6MEtUKsCGiObA35DTWQ/vj3t+T8MX1N6bPnzUUFSuDPv2zBpctMU8oesizNb0rgV1Kz",
+	"6QOb/nywC4F37YBY6aIC6Fp9VlkLXn7sLvYcy10gXvVGwRfk1beUuIFl+y/FvO8aa/rNgPuNdzdnvjtC",
+	"aVhwlUbyqDwL6WJPoFZwU7eQ94W9z48HLr8cnTY6hKKvErCSFUQt8FLbjxUTbIEOZrtVOcNswEvIdIMO",
+	"5FLkSwd8CI2nvd8xyB9zbbhJd9gJYrTDDio1pbgTciF6dZMphO/CfjwUXkNCaK0+uZwXZrme0F71wFqy",
+	"ttZTmKh97rfuMdX15ps2gXdya+Y8RrLiOzx4xewN42Zij1qK5Zxre74tyNVWcy2FHXGnnEUkSG2oabcB",
+	"RxVk6AhJRUPE2rUFp4bkzGfd13mBlZdkVHVaRzQfTPaDcHb1jaM8rqq+730ChMp1BZyZQVRDwg2bM4pB",
+	"QD61dvKz5OTpMfnP//N/k2eDwSAZCnRgUk2GnWfJYDD4/bDT815ZUeZ5kA8RJOy6HIWh6I7qnIjr989f",
+	"X11AasTVD/aTt+9uRgmJP3Hx9v0Pt++uLm9GvY1UfAP7/egkjK9pa/+LuSWPQLtXoS/ZyxZ8XdI8zgDl",
+	"+JNJGKTwEzCfD/ElG1umABo2hq28PYeWqqD3fOr6V7sWfYCailVD6PkAgl9gpbxLZ+PmFE0oHyuTE8wm",
+	"LqAtp/eYuChHmCiikyYUfRO+UPe8abaPmQ3LKYtCKkMMT++Y0a7lk14AAPCSmcBNwrThcyn46ugOs4Kc",
+	"u/k3+nT4Ft2qFHWbjxZyx0gcnsrX2cYgnOF2Tvm1+GZe+WgtNInxMVuPzVklX25zV+/rjHGk98SRXjsj",
+	"FkxU9Fk79kRFp+5PqAPLznDeUyXLYjX853LEnkGrmBGdshtsZFjFrHMpphAbtC8DXcNuhsfG9PnsGuHK",
+	"jKvCa6uauMH13brlfZ0U3Zhka7D51+lzvA3k224UjA/vSMNJi7PwLRbOr4hWALglB+d5Tiac5RkW3HmL",
+	"8wC1XIrfAaqZ1X3rDnhMQCIJJfc05xn2zDsIIIDhU5c041EWHZyt1awxQuwSCWsnI+jc3aPBYCjSGVU0",
+	"tZQHFRH+t12rJJHwS66JkRJYpU/OPUvV2LlUkJksXeGJFGwoMCGxnh1OVip7MZwi77YlII4WbKy5YSN0",
+	"82tDl7gzp9AH1LIt0Iur4mWyyNnq8iFcMOF5DknhU2Z03X7LVWuMS0iGsRfVHStMe0peg12+7sS8xlS/",
+	"PjfHzYPwaf+FE+Va9OQb1iRqWcmXrrNMDE0NAJLuI9IaynHzQsZKCbhV2yMjQV4sXppcu4u4f1BFO3x2",
+	"LNdn5GRw4sWW8wh4AbnOcnach3Ec/uxXBZ54gbv3myvvs5WV2A2ttTq4DjCu5Z1KUCf4WXWDVnZSrMg3",
+	"9OK+rIstCTzqQ3U+CVMlAOfu7nNeXdR46c1p1fEHF1upyEPBXf1enZxhTbZJqcB3Wb2M1np1wNI0z+UC",
+	"HJ4uP/awLHoNONUI+6PpiX+676P8LwWLZ4MV+fIXZv/HCD+srupf7W7+TWZ9htAh6qWV0Bovfe3IZxdT",
+	"oV9ngzPMSofQA6TD9h9ZQhaKG8OEnWlV7lK5gp2DtuosRHARB3oowDZHQ8SuCLLkueCGu2jpesihdvwm",
+	"PnggVipr+kNx7gWPS3KAdhfB/K31NYUc2CDKYKDqHxuHxYWSNexvwx17RA4N3rMpGaiG5QkX+Bi+2uvo",
+	"mxI0ATH6lC/rFiufHm1oM61/Utww3SyzDKZSd2hFMrfECHS6tRQL3ZyboxOuvt01o/toEmIUn0NUbUY1",
+	"OR7Y6/ObhrU8FN2TwQDya6BsD0rFnMkMl3E992rqNR5dRrong297Z1Bj71ATEDRmORRj5m5ihDpAGM0W",
+	"otXleM5Dsv1qW62sTnSvu/HoMTgPp9RSFV99uUp5v1WafQ2VZjMryZeyVIR9LJjiADfWXb+eensJqdW8",
+	"2FAWPplzwTYiLS0fwoZfxifcnGNbnMPLX20oUP4v2LH5pxlzCRh+XlDVq2eImWc1hpoAkgDsyyWYmsaR",
+	"fCZKcAJhEzG4MrcVfeJrJIlgiv9qQYLNYc0d6sr2IpnN+veTfwZ/7dJ/JXC/BapEBJKpv2tDk35bCu9G",
+	"uQVwgQU1sxotsLGSXXttfnMSBS/8re3Jf1E72FkcAQJtSOdbbOHPzo27w1B3j6wx8Gw9dObqrWVgBSdk",
+	"MZNwYUEozBrSrKHPR5CqW4snf21c+lj5vZ9qQ/yW4vtfRrZ8z1jRIljkZOJ6+Bv2GFIGMiKfHE/ok4zD",
+	"stpT8N0Dtwv5kqZGqq/VdK8m+AIn/PVx3dvJ5Dez/Cswy29LJZDDFvJwAjQDNyETxp056WJ8DovNtF5I",
+	"lbmkjlRmLOQ+4KSdDbSa75jYzHb4/a+H6y7FL8h071gq75laXsgsDr39VnioCXwQjtFBjs8wBJgyl7m3",
+	"kOpOIxIXF9owmkHbdvjJb/z71fCv2MC+DvHQnliAP1wUn4FvNTNlsQmd0ZRK+K5SmqWKGdKFpGbsUoPY",
+	"fKMV9h55b79uTJubnlO/MTrUumBe29tStPSTKovPLE0ey9XjZ3kDW93Wtxe31khCsyy0Z9yuoK3S/1dl",
+	"vof7pg1VhmhmjOv4RsX69j2QX8Y0m7LWkO6FnBelCfvyBgUGrqEbAjtrrICYy4zl+pTkfMIMn/vnISvE",
+	"MhcFULJGlYLv9oZj5mxiiCwNVtf8vaQ5+uGr9/QJYKCN6koBDzBmZDEUObtn+RkZFUylTJgKSGnOqPDl",
+	"aGYhSWotaMVpghcK7AvLqsAbF2RS5nlLEcKb5XPYtq/VNY+z2+aUh6P/BT3yjck4/A44PkQpVXIKAJhO",
+	"bthDf5DjHekdW71cO4VxAxCXMxL0aXs+dkIO/ECaZBJSg+d2tINkKKqvMCt5zOrI8R8Dh89BQk4GR+Tg",
+	"LbQjdb+AztOpVIql5qBP3grfKghrIt9fEc2nQhPs1pCRqWSwT09yOeXRu2Vl2V9rUnJjll8hujrML/tN",
+	"w/wKNEw8i6b512Ui8/V1WG6tmdZciodag1gu3XpNnpORYR8NPnaojWJ0PsIkUg1TGsE3pwTZMBuRbkYN",
+	"JaN/DjuFuxOGndNhZ1gOBk/TaS7HNCfVN/ZDNuz8POqBjulrodkCirFITkXmgfCHopKoM66NVEvSjdR4",
+	"V0kvCdF02Usqw3kOJd85F8xt4/EzYkXLUNwxVlih/JH7fmhpLjXUujssQVfCYW9qk86YxrpGbjClq+4h",
+	"RscALWjPB2CQlYZalgohBgbDTYR2W64seKSYUctT8nQwGIywDYbbVVCqoyVWOMp7zdQlnuBWubF2jk3B",
+	"serRjuu98MNf8GbFlkmHuq70J4bluS/wceFv4/qicEXmUrClp84H8spEqqk0jRs2aoZh+qImB1cTbHeM",
+	"SPjsI9fGg9lT43KwErJgCARMiWKaAY3eYfkAMDpWCiELNIdKiKF3fulQ0AOKKePwuwVduqqrsIgKsgWx",
+	"fOqJvcobXzXKq2JUt7IDX+ll+7Ixy6/vsj1PU1Y8KADyX68A6NIlLFZX4mHNLDuzdVjugyw9ZcbK0E1p",
+	"KvD912kPwdRaRLVd36+vXpVPBcsOuYDpP1Bcu7PT2w43knW0ioyuDHphPUqLz0ZPqWaHXGgm7HHfs15b",
+	"80jNqEpnnZaI8tFg8Ckh5c9HZFD6vhu1VROlStEo4gvsaRN0xfkiUNtBDBE9Om1c0e7T2h8zlvJOJ84T",
+	"Ai3VMJ0N8DHyjLj2feCc6VYoJkEz2Co/XpN/MCV7VYOjXwc/XIKWiv1OHgI9cM/ZAsk85A0ppzl7AtKz",
+	"XY+ZWK1ghM++Yxm3VvuoLpAaoVX+f+ADf7KDjUhXVj/5k5GmGPWwM5wLNA/Fd/BdDeEBLgHIzaI5y0gq",
+	"5R1nZ9h5MIBpPNBk5GU/NK4ChG4HzT0Uo1RmbES6oD3b917A33wSjoEZ6CuuRmgGaOdO3MwA1ptPBQGH",
+	"w8ngqK4Y99Fy+7WVUtBg+GMBHVlqxEs5sYtaKCmmUTcbvOY1XlxfpQL1XTXDX0h5arvYbuB+IFxgxyJg",
+	"DgR81PbU75gY/ZZV8utX9l5ygWlvjiOVkz0V3wVVrE0RUTlMAMotYw9RDVFE+ne3RxIAgsijIxmWVG23",
+	"XamOzFjd9uP6+4tLX4aDqE/uD3z46gUBMj7QQyEk5GtDWhx6RbnoEy+HdV0ba0olSEEBb8k9i0wyFEbG",
+	"pTTibQg0JMF14SQkuHSxKg3hO7FRylKWSpOu396hWBHAsMoE7Vj7zlrGjXpnZH0WcDPUcrU6wKFohoFg",
+	"87iGs2ZZbCRmqWmETpcF16xd4vqd260HuaOeqL52PDj5Y1Rhi6p+lihaR3r2zc4DwUr3GmhVLXyKXTOb",
+	"9PucpneECx/ELAqrw84YzZzq/FqiCN/iLvqSEPAtYgOlxYH2uCYVgzSlx8NlAgBHtgqEgEOtGqvkQuNk",
+	"nDQDWQByoHtz/OybXoJyw7UnAp6/Y4VxWtFMKnOY83ur5DRUpD74DUslIBK48B2bc9ARQXOz6wU3psDG",
+	"TGaGXRq5htQ+wMd3zRIBIh/drVKQ0ZNRH0rVgUHdtL3sdUgxNRhgn5xXqpOTIoItwLVaQrsHahAYp2qn",
+	"K/K64pRMcrlAYCmE43RWAgUnyS1Tc/0nq26MEOmjYEpDfxae3jFfHytA7ozlR9+FEuZaFgAs1zurhcNK",
+	"Hwpqgk567qCGItgGxaZcG6YqsWWnM+qTUU7FtKRTNmo0jsGSf7t4t9R2YQQR8N0kEZ7yZ5FFwaY2xnM/",
+	"H0uZMyraf++X3fjxJkXutf/BjsLo1nOJ5WKnamGSCRNZIbkwv1rp9JxNXUvfFq3mAXLp7v9j71qX28ax",
+	"9KugXKmSVEXJl7iz03JtbbmdS2eSTjyxM5nZYW8Ii5DENgVoCdBqTbar9uf+3tonnCfZwjkHIChRsh07",
+	"sdKjPzMdiwRBEJdz+c73zQcrtyOUMSFhVTUoEY0wKIsCC5aVZMBby2UaVauS9NqInRtKaqgMN1MyimWl",
+	"z61BrC0wxyX6bnzEM2tg8IGB5c6RPg5J/NOV+INX88HGog9s39aE21qavfrrCRtw/dDgg3ocraUXCDOD",
+	"mWZnzu3CapfzQUN137KWYEoagYzrmqgvctFlmrWTZa27pNNnCdC0JRFLBigH6GNCsQwkA1uahZqBpB9P",
+	"zKKulM2eoSvBLvTsu824b1Zi79V8sJXXq3Hx1kllP68ccq3M3rrFtqpMwi63T9kaxaqRMK/mgxOub4/a",
+	"eq9FsUkaVe49VuK7tNjo6sJ7kbRq3LHRKEbgAvBZaC/GE0horI0S32Xy1Spxm1Fl7hAExANFBXqBcPTi",
+	"+zQW6WL8Qk2Ek+2qZIIyv8BUgdcl1UAknqafCC/BSQGWTiqM9/wizRwh9H6fcxTcfBF9pejtq/mAanE3",
+	"R5pnG5XdBCmeWgqj2kW+5MbhPY7dT9UTf9v9pLNU/LY69XQGQCNnOIJENlAqWT8FYwnG8MEYMF3t5ARn",
+	"cfdpph20rB9ckUSxTP7SdVedz6ei+xaepPtMKi2z4dDaj0xzmV6oX+3w+DbPyJ3rnqo8G8xJm5pDX4CC",
+	"F5OMRQnpR+7NJlUWTBXZKJM9dobE83zOAEDGuJy7bd6PD9qvgg/GscSrwsiCi3nTXc7HZLkaRfhjphEC",
+	"RDsKtEba2vZxF3OD3dVCmiPGca+uuoSpWDWTPXYcqCYCX/Dh3mHkS7B9j7FDqRIQqiZMUo8d7u8FsR37",
+	"wVCbDURVWClT2pALYYfXTr8pDKzLn7kgEWjEEZliLGN5zE7fnp2j4DhnL56d9+0HCxj9W5peBQdNQ115",
+	"rtQlCr+keBd9LgrQx9KFwHrsDJ1YbMMllexfTs7ePWcYcmB5donjiQ14TXHIH6qCZRM+ErFUQ8Yl4TQz",
+	"I8ApnnB7K1mSCFOn0CB2mHGGSgIfoH5IsiQ4L7qvxNxOY3v/VHAvoQ6fvP7aC7SeqOQx4cWlSOtN/piZ",
+	"PoPQWieWF6Vh2mR5TrhO9/X6FEzVOMVyXowcRdxqtuhUzWSuePpqPnhKs+Uux2pD4X61l6yv2keZkp3+",
+	"vg+RZdKIEWQXV7ScQdx/dZvXHL1n9v4vT9uhBkY0AzmHqphws9Pfucgkh+DdjaCdbll/RQXY2x+i+zc4",
+	"CF8oKR78xH1KKwAsUm/6ptViuFv8hch0PR9Hs0l+HBL6+W2byhMxeHfEEvwPrDpiw0IID5ausXUAnoyd",
+	"jwUim0MzP9Bl10TES2weQSDQK2h5Mj9/9DmF9FjeiOTj92KkIw/Glp9ja7OvkeCrIvZ04i/b7yiU5Bfg",
+	"F7Dmfdpnvfv//iUZD6HIRoGGU4iIcM0xEOkN8Ap+o2m5zcVaaIXw9LogIuXDwVCH3U5gZ3JtfnSFKJ0e",
+	"OxkrrOOALCEmPPzDY7lgMNXB8gN7r7XXqs5as34oCqc74gpxrnheihVVz6+rfNlmMo5WXdzEfQidn21R",
+	"2r1uK+Br1JahWcoYwarV7BY5yWZbBZA6q738oPxTe2EarGsjkIMrxUZeA59kRIgAAf7YOzEsNc91P5br",
+	"VYZ22bqClyMEe7ZeyuCv1qlzqCd7xcHeAUs0pFT7LN6RYvYxFVfZQMQ7CWu9ETPv1amC4S8sFQYPVPbB",
+	"l/rAyCC8ySiAV8USt7xei/3jv/+vXv4HidNsNDYRiPWAK+aeAyGI2YKoed9XFjNtxBQ8Ug+MyCS50ZIB",
+	"pgjr0gg0o0i/aRHqCmVLQrJJJksjdB/EJeEL2B4kdPlr+1oJleyxC5XOMa88VEUsqceUi/7RmCkQq+OX",
+	"Zsng6iO18jHHZtqAWUl2+TTDCQW7upImk6QwGMsErrU+MyB+nSBhBQ6sQdS8TL1D5HFDL0E6MrYrEbO9",
+	"XX4l+8b2lQjRDO3x3BrXCM+TCl4YIj4eekPmr4e1W4/dDwX0AnA+OKxY7+w4RIKHYKCcYjf+6HHfBqI0",
+	"YLzrcSztLTSXARVt56lRZvrRLQSYqs9gBdhHPOmiNmjF/AGkwct0Fjgx7RGPcov1eBO8pluYDn/dhpBR",
+	"jfimA317XPVNl9oONfXrr/DsAK99Iawj4a7pMXdAk+QPUf73YPkefM9a50qhnh83Rkym1r2gW0wxp25m",
+	"kr1xM7nXwl4H0luN1PewlW3oOQ5z9BvFah8gDuj+xoHS+isFA5Y2VdpTxcKWeuTYcOyFPqW1NUY2ThsM",
+	"azUoRUp1grIinbgDrgoWPQKoVubfw2vuuMyWYHhLE9gu5tC3wr3XLStnz5AN9SVEMBrIxgFOSmv9rmPt",
+	"zvHdT2B9rckQYY0AeZSLxkpCBoQCpfT+tXaAt2ViCXZAgy1SmQZrjJ1OjwXsKnTsDLM8Z5nEM7Oy+1oR",
+	"ax2j8Qs9cmQqTxo4VJxJqgpfbhQ2tHDYw08f6UI4VM/H9JEWipb80ZirylbptVgbUhpXIpYLI9t3lVGV",
+	"hVJRFNqbO7bHj6vzOgJxS7N0JsfwqdeQiikZ1Qq5XA0AtNVea9x0Vp7fbnrd+hx/ZufOKTfjDQohvg7f",
+	"aFuotT1J7/ckXd4zIZloCrtPhR5o526bvipXl1Ic5zM+1xgkEKmOqoOGaDFcttQ5kVlYFtaQuGWl1HwI",
+	"wT8YRUzmL6RqrW8M25yfuqo0K/YU2/sHkqnDobBd+7qAyVUMDVBHAQiDCpwGk6AprnOHOTMdK6NWGwZ/",
+	"PH32ws6O0zcvWDkFInr20w+sfbj/HWudonQagzYq/jIW3gQ5/F6LtK7gXyzTdspou50A66MTft4/YNNf",
+	"KUbVFeB6py4EoU2RTTXYFhNhOPAitXOqV2DCDHqNB1U5zRVPT+Elv6i7OSlzk015YXaHqph0bf/qE3Na",
+	"2J6ZDKe1H/brE8zhCfQ3uvFnf5m6gLzlhpxUgFucplAKZOfXEUugw55fEdio7CRoafb+3evf3bG1f4NH",
+	"nPK5nZTnSr3mxQjT6/vf3eR9KDwj0p9EmvFzOwO+VV6297AwGXf6i7SJYML7Es6eIH81pQV8l/A5tLH7",
+	"SfKJWIv/XrFZNKBb4P/WoVum1kIv7I3/8bfj7r/z7t/3ut9/7P78af9J9OTwtzjutX+Zjv5rKkedRzvX",
+	"V5wur2BYSru/TMXotrCViO6dytG9IF5wn/96cJe7wzjrM++Ok8vzzq60vmo0pmomA0pcJfN5jx3TX2jr",
+	"DIFmnt+2qvLOCkRwx9KVAmW6Iu5zFOnQXkEFmmlmt+XkQslSJ17qnepOfXcY/N6JoXiW+NXEJHL/5Z7b",
+	"oGmphhV36ULjBB2LZfvR/t5eb2+PXcxZKoa8zM0R0xOMfVBD2kEtwf5E/jXBC8mkKuzQgCECMQLbUUAN",
+	"xhKRiD6YE2IZAbtYdReHygTjc+SjDnxwOSrsFItYqUue5/NY+qwC6l31/AiCVYbcipmuavLcSCMAxwNN",
+	"HfkO0YZb99x+87qyrG0oz7Qr3FWlAYvHS9rCVHXuvlTVHIpY4v8bDlsBSrRQxUWy3vDneOdNcFe8s6KY",
+	"652fzptZPVj17zr24ooQ+mvaDQ+ZlG4sWfSrG6kl8kxeRriAAnpu2nn03ffCQujxOmZ9nmoIC9KlScQK",
+	"ZaCyPUOwtQ6ScHAlh+BeQtsk/BlTjYbWXSxdYg+bAmeOefjtbKzyym8a8kmWz1m7EHY/wZRypiTI0O+H",
+	"+s1Q+hJTwNA9GL2ufuXRguvjYnkY9msE3MHtZ8JBbTeYuN8O7TtqvRlOAu/ytQXqvgFwyCqHnmhs3MET",
+	"TKQ60wFymV+Ku0T/HdPC6iV44ogkmC4v7A/2nKRDKHIEOcCa0V4LJoEAFsLZfR4eOfkJcuZ1sslTBz7W",
+	"wDqhLQlQrgMFSgAV2sGOi45l8m+FGP4rVS5z1GJNoaWj6tpZJnUtYbCSjn09U2u0AtZyOlZSsDclVEfc",
+	"irh9Hfs7hMKRSY12L8jQuw8o0lavxt6R+KclUGzQD+wE1gYMI+h+x3LIcy06CGNBMEqma6A8bBUugKY9",
+	"d8dpkV3xwZxhjQ4zitg9GJeeNLfF2gkMbp/FIRFGvJN0qIxjkRuEgDFwLQdJnqAkR1FGxy4CV5aD1M4E",
+	"SQSykI+cyF6TThVWvRKFnZYaLdp4h+IP8Q6z/687TA2xbWiCtZPdPBsIqQX1FHnm8JWpeqad7NJfulMq",
+	"VGJaFFeo/AAnzkQBvj+WdfaSJSjY+5eVVGMzKJMtYTKbDw9a0tfQa76rrarlFbOKU9NucytIUR4fbLRE",
+	"I47LA6m7rwqEvfML2DMgfrEMzj9fauXE7UfebwpoJu90bmYS6KM8SUCzopu/7rPojO9YPvEQ2GF63a0c",
+	"8f25aa+zoQHzS0+FpMrhW5LREi5giY8WyLyd0bH7Cf4JFv1va2oOzgg7TNGCymph74AbnH4flnnEph7n",
+	"kMlWr+GsCp5/o0hq1cWb6gbvH/xho0+lYAQ2sRhAC/P5B86WdPX65L8w5NJVCElnsGLcwmOYK+r9mjDN",
+	"rSVplo8z6Jzo0hm5+8lUe0CjU3juO2c9sYA9XIpZl+D3PBeFU9vosWdL/YVAMUCo4c+xBA8RosR4f801",
+	"bNAfaC7+sS/iQk030iJ/qL3kAaALMDjuaN6uzWvXZrwDCL4Z17Jl2ETEO32Wq8ElBAxnY4USQ/cAwnQd",
+	"6OZqtC7j6FgxXqvRA8bbbyRbEHT1mTTF/CYSBueI1Pym9DPcezpdpKDip4qr12UZ7hg110KmAEK8GWL3",
+	"DI4KPGLQ1VdFI3oXohV1CC9rJ1WpVdKJIL8EDINAC7gSr7serntEkRRxlamSYLjaqKkGGeYM6PvvGVlb",
+	"C9THknC2zdVWdhict9iWSmIlghbSRFBiy7X9pmnECjHN+QDHA8ZXFLH0pV4XZSGN/QkUCUh8ukISd/ph",
+	"5AsZvCHTB9U09BYznhn2hvKJOpaU7iRDFAjE/XelgpqwrInmIpCKYjoHIVL2gUA6AgHL5nM0mGO/C9ju",
+	"WfhGD8/QdVZxfmyhuBuod2VXVVAsumLPvNORL9M/B/kOWDOrA0nNl29yZvCayY81ipTKIDGGtNPbzu97",
+	"hs/VZvRSgu3Opgi4cmuqtDJtztxFX8fsxJz5DazNYxTnd+8QIba4EAMk6LZnPNpr37ieW0szXn/Ve/rq",
+	"u4W4UpeiCzB+vS4Ibi97a68K5sI3uXM9k+kWybBms5FpPcjDxK+UO86AJva+Zp7LuiDB4fKUEzJdiZ5p",
+	"CAJl6U0jQE8OPwd9+3uZi18bemvnk3XAyJHxNJz3s40ZMe2W09We80+8IIUpDxL0RTa6rn1daaSAqfid",
+	"Zzlgx1XqESng5KLYEp9Onao3qenV6jszL97QZ4d7exFCVejazlGQ20QEKmhhS+Ga9OJ9EVJAi9R23jm8",
+	"xLmemR47DhzVkH4FGOqQ4sUHprEL3DDC5br6UkY5Vut1E7a3EglzzwSdAc3ahwffd3qxfOsWrq70xaCy",
+	"DIYXTZW2USmfswQBIh8yM04LPuM5ADMAsnK49xi7Z7sfy8R+3I9lVZ+asGBsMABB8uJcX+rg+0XwsRGo",
+	"FBHkcSo4Ipt8ARsJlId9vBC5kiOvD0YzpU+YrQvBC5AjuhQyqoGkoFkMps+4ZpnWJWraNOuPi+n76cby",
+	"WkHvHiiLhQ9v2ihP/Eqtr82t+/3w7gl9G5bZHWKuSiwfUE17AjDrmjGX4fK56xmAifFrUBxB+vzbp8A8",
+	"w5fZvFzzmScb2jJgPqANT5/BcZU7rMmRR8hnhbfArAmg5EDcGYiCUEynCb8CePIcMbq5GBrIwPFCsFIS",
+	"8ySeyMRDQ9XkF4IIMFM2FoXo+RrTCZ8jM+6FiGW8E++wdiEmnqvfXoRnvzVUhlkuOo4nnUxQR2tJlwJ+",
+	"891rlgRVxIk1FkxZSJFWkn9I7952pe9h0WIEllyaFkJruAy0BTsOjEu0ax5KC/fEO1DnAOgBqIrEdDyR",
+	"/haqHI3rfWqufE4/F6D2lbas976HG8a3sVjFvDUp7nEjwq/ekE21KwYrMu94+pfTUcHTattp9AKTQuXL",
+	"hHn0j4Acs801S4L9LQGRhk5IHGhbgmLAWPrGHPEnASehwUlAk2jvqXPkapGLgWEcfmqhh2n36FjStlfV",
+	"j6C2BD63fXhw0OmxFwWXkDlM4KaEiDtc0SI21a9XAyD/JjGYTws1VZrnpPwW8Ji79di8yVRDvbG7jO/i",
+	"5hlHJ3TK3Td13yl9TQRKp02PflOfILWC2XaqBhV8pTdJIxbvnAn78ZBOasjS0mRCxzu1hHclMDUXoIvi",
+	"ZhWkvLVDC+CzQAZPUzmsOzphnjrWeg2FLMhTjzzYQIh5+vbsnO26pnVNUysBjAKx+cO5uDU6H26vx+lN",
+	"NmdL0451W5gzbnzvVC4WjMsFVRS9Jubn2FmY/R/NkmGhpElwr7vgg8skArUgz0Wzvxcd/uG76F+e7IHY",
+	"j2btw/3HrPUcKdb/7gnmYplDwZ71X/f3fvqh1+pEENecTwXw4ETs9M2LiL14+TxiH8TFacR++Ok0Yj8+",
+	"e3kCFDlPnzvFNhdwtCdgS8eSNoKIRHYu5lUpOLAhD3Io6oEnIR+PI7YDVgPkcegxYAXGnvzx9EUUS+iP",
+	"fXH7bGts8zxXM5F6kh6s7w8krfAsuVBmzNruuMLRxz/CYMYSRJL44DLQomjZg3KIZXSV4K3XsW1WsIBO",
+	"IbPziNsD0FVpYUYKCmfmTF2JosfsB6EboFwMGYWEdCJX2qiCj4QbxLHIUyoFtg1PxEQV8yPoHJI/wuE8",
+	"BHSqvVXUCO2/J459Hg4O7myBrKXds4A7wXbZq5Vk2u1q6Wqeotpk3iS6IvtZb0QOEu3AZLgpB8mDkhi9",
+	"mg/O7Hc0K05I/yMFlu20h3rwGSNW3C190T8rfdGZkOmyFFG4D9xJlggQHXNrs9ZQ+y6AUt87qou30Pj6",
+	"Cv4zAZC22PibIuVgxOYBXaWPXa0qX/l88NEyem45/78cmAmYcpA7B+UXSBMRlRQw58dzBjSBmWai4Fqk",
+	"rA1mgerqcSFSu4F3Int9LH3kU8i0ChFOlBRzNs6sJTC3XsucZBvLNDM9dpKjIA5Q8VKv6m53LJv8bnYr",
+	"t/uoJuQIr6xj6YmOvIcVGhhhehosGsQFj1WeureCg8wEQ1jEEtuihNoA364Pdk8b0scJNPARGnAV+NwX",
+	"DOYZYpczEzHRG/UQzu0ZA5b70GeP9g+ADIpf8Sy36yFi+9As5oE9LrP96Dt7XSdiBwR6imUm7WzCXbf9",
+	"6AmwSnV67JRbOxkCyQSrphcJh7HXatJZhBl0p2zQFwph2Inmqp8eHuN8gjKi25DFlw1ZbOMP9xB/yEF2",
+	"rNoMbx97CJYeRR/sF31a8Jn7flWWuWzUXrYTZ8qzlCV8Ap34x//8LxsK+91ldzDmmSQ8iteSmvK53b9M",
+	"waXGnrAx12PWdmcCEJdEdApcSjUj8Ak9gHBVXGthyJEmD7rgRqCTb/dhLFExJrcnAMr1ilgOxtasT/09",
+	"uNGqolGIPtisG0ToqUIncwRddD4xMJLJ7cddmoTo0bv2S1DRvZnRR+zw4IBQN8FDHdKmxqzovrYqUMM+",
+	"w6gAhOChqMdRD/XY8YVLD5pxITSMSpuICWP5aH8v2sOTJSzrga85F+YG5zpr200kONcRa2Q/Ih355tcf",
+	"uR5XvD5A3IeshoSIqAL4dmZoTJL6GUMIJpggziqYu+1oBZkM/Vohrm594lW3bhQK4njxxTYv5F8T8d8e",
+	"oNuY/+9OanXxHFPD+p59jaZqdaW+hbaqP5URTLo6FfAjOCB0Fies/f7saafyZv054l0SdsFz7qhwefBO",
+	"i8d5LI1iycw2YI7RaQaO2EQKM1PFZRLVyA+qp1HUHbWiQ9oFcJD1WKSxtIs8LXPB2loIlvxnqeqA2aMa",
+	"4Rqd4KpgAeMsrkAnCI3i0865r7j7MYMw4ZmUwnjnnywKehPCHOtywjI5yEu7+NsViDmWC6MQLbqKkk+c",
+	"R0ZNOiDOtFAXuZh0enDct+zAeO7gYAplmj3at+dyCwC6M9xiaIxa2t2DI956KXU5HGYDAAbT5+yzR3+B",
+	"3ct/6Bbj3hhY+vo95vZOV9S2GB+Byey3sTSWPjoIg2UH6HGnF8tYvvGaGg6bbD3xX0qCVnuIsYM2L6Km",
+	"ES3ccTsr1AF/F0vCvy4x/j1my7DpyDnHnj4RIg487bHnqmAHh2ysSrtCh0YUsayIOuA7VTJDAaflwiOr",
+	"j/VxoFSeqpl08yCB+Wg36gTMYKLNswugZm9CffZYzeQRy4a1LwwxeJzl2h0jkbVKsUkvWxwoPxKyCwmp",
+	"4VQKuvgnu5xofQbraCzyxmTNIl59U6EPJwv9fCBjKBioFWArSqcEh8QWcrUBSY5jfWn9JvdVqoNp+XA0",
+	"yp7xsOvf8ihfTID4g3wkTLdqwHvZjeT66GXzXCs2Eqa+jSCBaEX2mRUN/ZdqFst24n/4Af+edCL7amjh",
+	"ruBK/4pe1NchV79+vS6t029C8eGtFDUz1Honaibt0WEtJTuFANanpEBA7+HeYee+ZjNlEdbRAFXj/iNd",
+	"vJnk+1U/X2fuNFk3R+5AvX8vddPepg+6tJK6504fmfIVK7epUz5CnM+lmDOOZo9TzwDX2Fod7WQkDJ2I",
+	"T0kRI+n0WQIVdknEkkFZaFUkfj+O5dRa1WjStbT1OH41J3iRizIpw/MEXHKnpJ3nKzY0evaHYCQ+fyJe",
+	"v6mBF4e9vfHlr+1QfK1ZDk9smuZ2Q4GRJ/cIPuGGWy53XlHBtPDTaej2z0bfPmIqT/1ai8CJHgFdOmcm",
+	"m4j78/3BLV7Pb0ieYXgQuEirdUC8h8F15X4fkd9CMYModFcC19w5JBi1tq2CJkwg7jtTZQ5xW5FdCdfq",
+	"oq9sQsecUwwsz617DoFnozBgAILxVOnLNUsWQyCJzwNMkNUfGvYuPPwS+K7XRD/a6yqFY2m9dSWrsEpr",
+	"xVg3Ou7uuiVnPZZ1b53dzFnv9NgxO317dg6ClMZ9BBzoamwREsinU8EL8Ag5VPuAMKdW9g9SOUWGXI2s",
+	"keA0zek071AYJUxZw9TWUH3t+YX8FHHpEDUVUkf+68k6ysJ+8bEgRnwcakj7s6EalFS+DFNd17I+ksU7",
+	"J0qaTJYi3umxN9d7sgtxpE11ZD/UPfUH92OhF6sMHxjTrf96jyHlD8DdV0v7DWHR4MQfKG1oVcxIUD1Y",
+	"UQMu3Y4L0BSHCsGQmrXW7sn4w/zD+mzweeiYZrqSBEYkNNdKBlleu4ThnKliuph7ta9qd1xOeCSK6TYQ",
+	"cdsu/f7SfO8W3msTGbYxvb0ten7YXNQvWFNXLeyj8MgcKaGxZIHoPRrsnntPVtXRl592kEPkuDTjnf7f",
+	"fraLDNlW/V9+tjcUV27JlkW+09/Z5dMM1hf1ZHGneSkRfw+0NhcAJ0E5adtQr0IDT4ThsLKX9bC75TRi",
+	"nviUajOjoEpcVrqFPm9ctYzgz+Wm34NiGpd8JCYQkgdE5eIgBw0hQme5oZe1BItm7Vd/PemwLpWmRK4e",
+	"w7aZikEGnQ6avZwPmhqF3Rmw/RWPFPyt4WLnnrMu4/aVSp4zhJgieGcoCoe/tM4RnTlBy1M+x2KP5bZD",
+	"P6tbJR5porpDpKXJrA2fQ+dBxKg2Kcgk2uMkeH44fZe7AFpCwq6ClBveq4kF4Q+NY3IlcjW1r9WFivWx",
+	"yKei0EdO/7J9uHcIyatpodISFknQdFrd3tD4KUCGURfVsGmRDYRm7ZRn+Zw9e//u/dlT5vsGYCecUj+c",
+	"n7w/e3pubYE0F9YjJTUn0kca8ME4HBZsv+H59vzGIxaGHjXu8ShhXfb8+E8RM4JPIjZWMzDjVXGpI/tZ",
+	"TDYA38Ba/UoaPjAsFYZneTgl3anU/GB3n13YFTwIvjhVVrgIRLV08O9NC1wNMuuuFEoNWZcZO+knSmYQ",
+	"G0OorMmu7Ooy2eBSFBHOoQFyQeGwEnIkt5+s/hqTSSlhE//5t/8PAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -25,12 +25,16 @@ import (
 	"clearvest/platform/auth/totp"
 )
 
+// agreed is the consent a sign-up carries: the person ticked the box for these versions.
+var agreed = accounts.Consent{TermsVersion: "2026-11-28", PrivacyVersion: "2026-11-28"}
+
 var browser = accounts.Client{IP: "192.0.2.10", UserAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) Safari/605.1.15"}
 
 func register(t *testing.T, env *accountstest.Env, email string) accounts.SignIn {
 	t.Helper()
 	in, err := env.Accounts.Register(context.Background(), accounts.RegisterInput{
 		Name: "Ada Lovelace", Email: email, Password: "analytical engine notes", Phone: "+447700900123", Country: "GB",
+		Terms: agreed,
 	}, browser)
 	if err != nil {
 		t.Fatalf("register %s: %v", email, err)
@@ -81,12 +85,14 @@ func TestRegistrationCommitsEverythingOrNothing(t *testing.T) {
 	// The same address again, in another case: refused, and nothing of it is left behind.
 	_, err := env.Accounts.Register(context.Background(), accounts.RegisterInput{
 		Name: "Impostor", Email: "ADA@example.com", Password: "another long phrase", Phone: "+447700900124", Country: "GB",
+		Terms: agreed,
 	}, browser)
 	if !errors.Is(err, accounts.ErrEmailTaken) {
 		t.Fatalf("second registration: %v, want ErrEmailTaken", err)
 	}
-	if n := count(t, env, `SELECT count(*) FROM events`); n != 1 {
-		t.Errorf("%d events after a refused registration, want 1", n)
+	// The first registration's two: user.registered and user.terms_accepted.
+	if n := count(t, env, `SELECT count(*) FROM events`); n != 2 {
+		t.Errorf("%d events after a refused registration, want 2", n)
 	}
 	if n := count(t, env, `SELECT count(*) FROM mail_outbox`); n != 1 {
 		t.Errorf("%d queued e-mails after a refused registration, want 1", n)
@@ -104,7 +110,7 @@ func TestConcurrentRegistrationsClaimAnAddressOnce(t *testing.T) {
 		wg.Go(func() {
 			_, errs[i] = env.Accounts.Register(context.Background(), accounts.RegisterInput{
 				Name: fmt.Sprintf("Racer %d", i), Email: spellings[i],
-				Password: "all at the same time", Phone: "+447700900123", Country: "GB",
+				Password: "all at the same time", Phone: "+447700900123", Country: "GB", Terms: agreed,
 			}, accounts.Client{})
 		})
 	}
@@ -296,8 +302,15 @@ func TestGoogleNeverLinksAnExistingAccountByEmailAlone(t *testing.T) {
 	})
 	owner := register(t, env, "owner@example.com")
 
-	// Unknown address: a verified account is created and signed in.
-	in, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "newcomer", Nonce: googleNonce}, browser)
+	// Unknown address, from the sign-in page (no consent given): nothing is created.
+	if _, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "newcomer", Nonce: googleNonce}, browser); !errors.Is(err, identity.ErrTermsNotAccepted) {
+		t.Fatalf("a new Google user without consent: %v, want ErrTermsNotAccepted", err)
+	}
+	if n := count(t, env, `SELECT count(*) FROM events WHERE type = 'user.registered'`); n != 1 {
+		t.Fatalf("%d registrations after a Google sign-up without consent, want only the owner's", n)
+	}
+	// From the sign-up page with the box ticked: a verified account is created and signed in.
+	in, err := env.Accounts.GoogleSignIn(ctx, accounts.GoogleInput{Credential: "newcomer", Nonce: googleNonce, Terms: agreed}, browser)
 	if err != nil || !in.User.Verified || in.AccessToken == "" {
 		t.Fatalf("new Google user: %+v, %v", in.User, err)
 	}

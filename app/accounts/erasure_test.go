@@ -120,6 +120,7 @@ func TestAFailedRegistrationLeavesNoKey(t *testing.T) {
 	first := register(t, env, "taken@example.com")
 	if _, err := env.Accounts.Register(ctx, accounts.RegisterInput{
 		Name: "Second", Email: "TAKEN@example.com", Password: "another long phrase", Phone: "+447700900124", Country: "GB",
+		Terms: agreed,
 	}, browser); !errors.Is(err, accounts.ErrEmailTaken) {
 		t.Fatalf("second registration: %v, want ErrEmailTaken", err)
 	}

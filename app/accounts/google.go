@@ -96,7 +96,7 @@ func (s *Service) googleSignIn(ctx context.Context, in GoogleInput, c Client) (S
 		return SignIn{}, err
 	}
 	if !found {
-		return s.googleRegister(ctx, gid, c)
+		return s.googleRegister(ctx, gid, in, c)
 	}
 
 	// An existing account: prove it is yours before it is linked.
@@ -152,7 +152,15 @@ func (s *Service) googleSignInLinked(ctx context.Context, uid uuid.UUID, in Goog
 }
 
 // googleRegister creates an account for a Google identity whose e-mail nobody uses yet.
-func (s *Service) googleRegister(ctx context.Context, gid google.Identity, c Client) (SignIn, error) {
+// Like a sign-up with a password, it needs the person's consent to the terms and the privacy
+// policy, given on the sign-up page before the flow started.
+func (s *Service) googleRegister(ctx context.Context, gid google.Identity, in GoogleInput, c Client) (SignIn, error) {
+	if !in.Terms.given() {
+		return SignIn{}, identity.ErrTermsNotAccepted
+	}
+	if in.Language != "" && !identity.ValidLanguage(in.Language) {
+		in.Language = ""
+	}
 	name := strings.TrimSpace(gid.Name)
 	if identity.ValidateName(name) != nil {
 		name, _, _ = strings.Cut(gid.Email, "@")
@@ -167,6 +175,9 @@ func (s *Service) googleRegister(ctx context.Context, gid google.Identity, c Cli
 		if err := user.Register(identity.RegisterParams{
 			UserID: userID, Name: name, Email: strings.TrimSpace(gid.Email), ReferralCode: newReferralCode(),
 		}); err != nil {
+			return err
+		}
+		if err := consent(user, in.Terms, in.Language); err != nil {
 			return err
 		}
 		if err := user.VerifyEmail(); err != nil {
@@ -225,7 +236,7 @@ func (s *Service) mailLinkCode(ctx context.Context, uid uuid.UUID) error {
 		if err != nil {
 			return err
 		}
-		return u.mail(ctx, "link-google/"+hashID(uid.String()+code), user.Email(), mail.TemplateLoginCode,
+		return u.mail(ctx, "link-google/"+hashID(uid.String()+code), user, mail.TemplateLoginCode,
 			mail.LoginCodeData{Name: user.Profile().Name, Code: code, ValidFor: otp.TTL(otp.LinkGoogle)}, true)
 	})
 	return err

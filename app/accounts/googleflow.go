@@ -34,6 +34,16 @@ type googleFlow struct {
 	Nonce    string `json:"n"`
 	Return   string `json:"r"`
 	Expires  int64  `json:"e"`
+	// What the person agreed to on the sign-up page before starting, and their language.
+	Terms    Consent `json:"c,omitzero"`
+	Language string  `json:"l,omitempty"`
+}
+
+// GoogleConsent is what the sign-up page passes to GoogleStart: the consent the person gave
+// (zero when the flow starts from the sign-in page) and the language they read in.
+type GoogleConsent struct {
+	Terms    Consent
+	Language string
 }
 
 // googlePending is a verified Google identity waiting for the account's password or code.
@@ -52,7 +62,7 @@ func (s *Service) GoogleRedirectEnabled() bool {
 // GoogleStart begins a redirect sign-in: the provider URL to send the browser to and the sealed
 // flow to keep in a cookie until it comes back. returnPath is where to land afterwards; anything
 // but a path on this site becomes "/".
-func (s *Service) GoogleStart(ctx context.Context, returnPath string) (authURL, flow string, err error) {
+func (s *Service) GoogleStart(ctx context.Context, returnPath string, consent GoogleConsent) (authURL, flow string, err error) {
 	if !s.GoogleRedirectEnabled() {
 		return "", "", ErrGoogleDisabled
 	}
@@ -60,6 +70,7 @@ func (s *Service) GoogleStart(ctx context.Context, returnPath string) (authURL, 
 	f := googleFlow{
 		Verifier: verifier, State: google.NewState(), Nonce: google.NewState(),
 		Return: SafeReturnPath(returnPath), Expires: s.clock.Now().Add(GoogleFlowLife).Unix(),
+		Terms: consent.Terms, Language: consent.Language,
 	}
 	authURL, err = s.googleOAuth.AuthURL(ctx, s.googleRedirectURI(), f.State, f.Nonce, challenge)
 	if err != nil {
@@ -96,7 +107,7 @@ func (s *Service) GoogleRedirect(ctx context.Context, flow, code, state string, 
 		return GoogleRedirectResult{}, ErrGoogleInvalid.Wrap(err)
 	}
 	out := GoogleRedirectResult{Return: f.Return}
-	out.SignIn, err = s.googleSignIn(ctx, GoogleInput{Credential: raw, Nonce: f.Nonce}, c)
+	out.SignIn, err = s.googleSignIn(ctx, GoogleInput{Credential: raw, Nonce: f.Nonce, Terms: f.Terms, Language: f.Language}, c)
 	if errors.Is(err, ErrLinkRequired) || errors.Is(err, ErrTOTPRequired) {
 		out.Pending = s.sealJSON(googlePending{
 			IDToken: raw, Nonce: f.Nonce, Return: f.Return, Expires: s.clock.Now().Add(GoogleFlowLife).Unix(),

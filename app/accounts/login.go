@@ -149,7 +149,7 @@ func (u *unit) mailLoginCode(ctx context.Context, user loaded, a otp.Attempt) er
 	if a.Code == "" {
 		return nil
 	}
-	return u.mail(ctx, "login-code/"+hashID(a.Token+a.Code), user.Email(), mail.TemplateLoginCode,
+	return u.mail(ctx, "login-code/"+hashID(a.Token+a.Code), user, mail.TemplateLoginCode,
 		mail.LoginCodeData{Name: user.Profile().Name, Code: a.Code, ValidFor: otp.TTL(otp.Login)}, true)
 }
 
@@ -212,7 +212,7 @@ func (u *unit) alertNewDevice(ctx context.Context, user loaded, c Client) error 
 	if err != nil {
 		return err
 	}
-	return u.mail(ctx, "new-device/"+hashID(tok), user.Email(), mail.TemplateNewDevice, mail.NewDeviceData{
+	return u.mail(ctx, "new-device/"+hashID(tok), user, mail.TemplateNewDevice, mail.NewDeviceData{
 		Name: user.Profile().Name, Time: u.s.clock.Now(), IP: c.IP, Device: session.DeviceLabel(c.UserAgent),
 		SecureLink: u.s.link("/secure-account/" + tok),
 	}, true)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
 	"clearvest/platform/blob"
 )
 
@@ -78,6 +79,19 @@ func (s *Service) UpdateProfile(ctx context.Context, a Actor, in ProfileInput) (
 	}
 	s.deletePhoto(ctx, removed)
 	return view(out), pos, nil
+}
+
+// SetLanguage records the language the user reads in; their e-mails are written in it.
+func (s *Service) SetLanguage(ctx context.Context, a Actor, language string) (int64, error) {
+	if !identity.ValidLanguage(language) {
+		return 0, identity.ErrInvalidLanguage
+	}
+	return s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+		if err := user.SetLanguage(language); err != nil {
+			return err
+		}
+		return u.appendUser(ctx, user.User)
+	})
 }
 
 // UploadPhoto makes an uploaded image the user's photo. The image is re-encoded (see

@@ -115,7 +115,7 @@ func (u *unit) mailResetLink(ctx context.Context, user loaded) error {
 	if err != nil {
 		return err
 	}
-	return u.mail(ctx, "reset/"+hashID(tok), user.Email(), mail.TemplatePasswordReset, mail.PasswordResetData{
+	return u.mail(ctx, "reset/"+hashID(tok), user, mail.TemplatePasswordReset, mail.PasswordResetData{
 		Name: user.Profile().Name, Link: u.s.link("/resetPassword/" + tok), ValidFor: otp.TTL(otp.ResetPassword),
 	}, true)
 }
@@ -228,7 +228,7 @@ func (u *unit) mailPasswordChanged(ctx context.Context, user loaded) error {
 	if err != nil {
 		return err
 	}
-	return u.mail(ctx, "password-changed/"+hashID(tok), user.Email(), mail.TemplatePasswordChanged, mail.PasswordChangedData{
+	return u.mail(ctx, "password-changed/"+hashID(tok), user, mail.TemplatePasswordChanged, mail.PasswordChangedData{
 		Name: user.Profile().Name, Time: u.s.clock.Now(), SecureLink: u.s.link("/secure-account/" + tok),
 	}, true)
 }

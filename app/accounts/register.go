@@ -30,6 +30,15 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Sig
 	if in.Name == "" || in.Email == "" || in.Password == "" || in.Phone == "" || in.Country == "" {
 		return SignIn{}, ErrAllFields
 	}
+	if !in.Terms.given() {
+		return SignIn{}, identity.ErrTermsNotAccepted
+	}
+	if in.Language == "" {
+		in.Language = identity.DefaultLanguage
+	}
+	if !identity.ValidLanguage(in.Language) {
+		return SignIn{}, identity.ErrInvalidLanguage
+	}
 	if err := identity.ValidateEmail(in.Email); err != nil {
 		return SignIn{}, err
 	}
@@ -78,6 +87,9 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Sig
 		}); err != nil {
 			return err
 		}
+		if err := consent(user, in.Terms, in.Language); err != nil {
+			return err
+		}
 		if err := u.appendUser(ctx, user); err != nil {
 			return err
 		}
@@ -104,6 +116,18 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Sig
 	}
 	out.Position = pos
 	return out, nil
+}
+
+// consent records, on a new user's stream, the versions of the terms and the privacy policy the
+// person agreed to and the language they read in.
+func consent(user *identity.User, terms Consent, language string) error {
+	if err := user.AcceptTerms(terms.TermsVersion, terms.PrivacyVersion); err != nil {
+		return err
+	}
+	if language == "" {
+		return nil
+	}
+	return user.SetLanguage(language)
 }
 
 // createPrincipal writes the rows that let a new user sign in: e-mail claim, principal and (if
@@ -138,7 +162,7 @@ func (u *unit) sendVerification(ctx context.Context, user *identity.User) error 
 	if err != nil {
 		return err
 	}
-	return u.mail(ctx, "verify/"+hashID(tok), user.Email(), mail.TemplateVerification, mail.VerificationData{
+	return u.mail(ctx, "verify/"+hashID(tok), user, mail.TemplateVerification, mail.VerificationData{
 		Name: user.Profile().Name, Link: u.s.link("/verify/" + tok), ValidFor: otp.TTL(otp.VerifyEmail),
 	}, true)
 }

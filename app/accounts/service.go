@@ -380,12 +380,18 @@ func (u *unit) appendUser(ctx context.Context, user *identity.User) error {
 
 // mail renders a template and puts the message in the outbox, in this transaction. The dedupe
 // key names the cause, so a retried flow never mails twice.
-func (u *unit) mail(ctx context.Context, dedupeKey, to, template string, data any, scrub bool) error {
-	subject, text, html, err := u.s.tmpl.Render(template, data)
+// recipient is who a message goes to: their address and the language they read in.
+type recipient interface {
+	Email() string
+	Language() string
+}
+
+func (u *unit) mail(ctx context.Context, dedupeKey string, to recipient, template string, data any, scrub bool) error {
+	subject, text, html, err := u.s.tmpl.RenderIn(to.Language(), template, data)
 	if err != nil {
 		return err
 	}
-	if err := mail.Enqueue(ctx, u.tx, dedupeKey, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, scrub); err != nil {
+	if err := mail.Enqueue(ctx, u.tx, dedupeKey, mail.Message{To: to.Email(), Subject: subject, Text: text, HTML: html}, scrub); err != nil {
 		return err
 	}
 	u.mailed = true

@@ -1,6 +1,8 @@
 package accounts
 
 import (
+	"strings"
+
 	"time"
 
 	"clearvest/domain/identity"
@@ -94,6 +96,21 @@ type LogEntry struct {
 // RegisterInput is what a person signing up sends.
 type RegisterInput struct {
 	Name, Email, Password, ConfirmPassword, Phone, Country, ReferralCode string
+	// Terms is what the person agreed to by ticking the consent box; without both versions
+	// nothing is created.
+	Terms Consent
+	// Language is the language the person reads the site in ("" is English).
+	Language string
+}
+
+// Consent is the versions of the terms of use and the privacy policy a person agreed to.
+type Consent struct {
+	TermsVersion, PrivacyVersion string
+}
+
+// given reports whether the person agreed to named versions of both documents.
+func (c Consent) given() bool {
+	return strings.TrimSpace(c.TermsVersion) != "" && strings.TrimSpace(c.PrivacyVersion) != ""
 }
 
 // LoginInput is what a person signing in with a password sends.
@@ -110,6 +127,10 @@ type ProfileInput struct {
 // e-mailed for linking.
 type GoogleInput struct {
 	Credential, Password, Code, TOTPCode string
+	// Terms and Language come from the start of the flow: a Google account new to us creates
+	// an account only with the person's consent.
+	Terms    Consent
+	Language string
 	// Nonce must be the token's nonce: the redirect flow binds its token to the browser that
 	// started it.
 	Nonce string

@@ -49,10 +49,44 @@ func (s *Service) Reject(ctx context.Context, a Actor, userID string, in RejectI
 		d := c.LastDecision()
 		data := mail.KYCRejectedData{Name: c.Name(), Link: s.cfg.PublicURL + uploadPage, Comment: d.Comment}
 		for _, r := range d.Rejections {
-			data.Documents = append(data.Documents, mail.KYCRejectedDocument{Document: sideName(r.Side), Reason: r.Reason.Text()})
+			data.Documents = append(data.Documents, mail.KYCRejectedDocument{
+				Document: sideIn(c.Language(), r.Side), Reason: reasonIn(c.Language(), r.Reason),
+			})
 		}
 		return mail.TemplateKYCRejected, data
 	})
+}
+
+// germanReasons words each reason for a German reader's e-mail, as kyc.Reason.Text does in
+// English.
+var germanReasons = map[kyc.Reason]string{
+	kyc.ReasonBlurry:      "Das Bild ist unscharf oder nicht lesbar.",
+	kyc.ReasonCutOff:      "Ränder oder Ecken des Dokuments sind abgeschnitten.",
+	kyc.ReasonGlare:       "Spiegelungen oder Reflexe verdecken einen Teil des Dokuments.",
+	kyc.ReasonExpired:     "Das Dokument ist abgelaufen.",
+	kyc.ReasonMismatch:    "Das Dokument passt nicht zum Namen in Ihrem Konto.",
+	kyc.ReasonNotAccepted: "Dies ist kein Ausweisdokument, das wir annehmen.",
+	kyc.ReasonMissing:     "Die gesendete Seite ist nicht diese Seite des Dokuments.",
+	kyc.ReasonOther:       "Siehe die Anmerkung der Prüferin oder des Prüfers.",
+}
+
+// reasonIn is the reason in the reader's language.
+func reasonIn(lang string, r kyc.Reason) string {
+	if text, ok := germanReasons[r]; ok && lang == "de" {
+		return text
+	}
+	return r.Text()
+}
+
+// sideIn names the side of the document in the reader's language.
+func sideIn(lang string, s kyc.Side) string {
+	if lang == "de" {
+		if s == kyc.SideFront {
+			return "Vorderseite"
+		}
+		return "Rückseite"
+	}
+	return sideName(s)
 }
 
 func sideName(s kyc.Side) string {
@@ -84,7 +118,7 @@ func (s *Service) decide(ctx context.Context, a Actor, userID string, rule func(
 				return err
 			}
 			template, data := message(c)
-			subject, text, html, err := s.tmpl.Render(template, data)
+			subject, text, html, err := s.tmpl.RenderIn(c.Language(), template, data)
 			if err != nil {
 				return err
 			}

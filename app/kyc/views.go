@@ -166,17 +166,22 @@ func (s *Service) QueuePage(ctx context.Context, cursor string, limit *int) (key
 	return p, s.clock.Now().UTC(), nil
 }
 
-// Eligibility answers whether the caller may start an investment: nil, or why not.
-func (s *Service) Eligibility(ctx context.Context, a Actor) error {
+// Eligibility answers whether the caller may start an investment: an empty reason, or the
+// sentence saying what is missing. Not being eligible yet is an answer, not an error; err is only
+// for a failure to find out.
+func (s *Service) Eligibility(ctx context.Context, a Actor) (reason string, err error) {
 	userID, err := parseUser(a.UserID)
 	if err != nil {
-		return err
+		return "", err
 	}
 	c, err := s.load(ctx, userID)
 	if err != nil {
-		return err
+		return "", err
 	}
-	return kyc.MayInvest(c.EmailVerified(), c.Status())
+	if refusal := kyc.MayInvest(c.EmailVerified(), c.Status()); refusal != nil {
+		return refusal.Error(), nil
+	}
+	return "", nil
 }
 
 func documents(c *kyc.Case) []DocumentView {

@@ -75,6 +75,9 @@ func (s *Service) CreateDeposit(ctx context.Context, a Actor, in DepositInput) (
 	return Created{}, errors.New("money: could not draw a free transaction id")
 }
 
+// MinDeposit is the smallest deposit a request may state.
+func (s *Service) MinDeposit() money.Money { return s.cfg.MinDeposit }
+
 // depositRequest checks what the investor stated and completes it with the deposit address;
 // the ids are drawn per attempt.
 func (s *Service) depositRequest(in DepositInput) (account.DepositRequest, error) {
@@ -87,6 +90,9 @@ func (s *Service) depositRequest(in DepositInput) (account.DepositRequest, error
 	}
 	if err := s.checkCeiling(amount, "amount"); err != nil {
 		return account.DepositRequest{}, err
+	}
+	if amount.LessThan(s.cfg.MinDeposit) {
+		return account.DepositRequest{}, ErrBelowMinDeposit.WithMessage("The minimum deposit is " + s.cfg.MinDeposit.Dollars() + ".")
 	}
 	as, err := asset.Parse(strings.TrimSpace(in.Asset))
 	if err != nil {
@@ -299,7 +305,7 @@ func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
 		func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
 			d, _ := acc.Deposit(depositID)
 			template, data := message(u.Profile().Name, d)
-			subject, text, html, err := s.tmpl.Render(template, data)
+			subject, text, html, err := s.tmpl.RenderIn(u.Language(), template, data)
 			if err != nil {
 				return err
 			}

@@ -203,7 +203,7 @@ func (s *Service) StartInvestment(ctx context.Context, a Actor, in InvestInput) 
 			}
 			w.Add(claimInvestmentSQL, id, a.UserID, now)
 			inv, _ = acc.Investment(id)
-			sql, args, err := s.investmentMail(u.Profile().Name, u.Email(), inv, mail.TemplateInvestmentRequested)
+			sql, args, err := s.investmentMail(u.Profile().Name, u.Email(), u.Language(), inv, mail.TemplateInvestmentRequested)
 			if err != nil {
 				return err
 			}
@@ -234,8 +234,8 @@ func claimInvestment(ctx context.Context, tx *command.Tx, id, userID string, at 
 
 // mailInvestment enqueues one investment message. One message of each kind per investment, so
 // the dedupe key names the cause and a retried command mails once.
-func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to string, inv account.Investment, template string) error {
-	sql, args, err := s.investmentMail(name, to, inv, template)
+func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to, lang string, inv account.Investment, template string) error {
+	sql, args, err := s.investmentMail(name, to, lang, inv, template)
 	if err != nil {
 		return err
 	}
@@ -243,8 +243,9 @@ func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to s
 	return err
 }
 
-// investmentMail is the outbox row of one investment message, for a command that queues it.
-func (s *Service) investmentMail(name, to string, inv account.Investment, template string) (string, []any, error) {
+// investmentMail is the outbox row of one investment message, in the investor's language, for a
+// command that queues it.
+func (s *Service) investmentMail(name, to, lang string, inv account.Investment, template string) (string, []any, error) {
 	t := investments.PlanTerms(inv.Terms)
 	data := mail.InvestmentData{
 		Name: name, Plan: inv.Terms.PlanName, Amount: inv.Amount.Dollars(), TermDays: inv.Terms.TermDays,
@@ -258,7 +259,7 @@ func (s *Service) investmentMail(name, to string, inv account.Investment, templa
 		data.Reinvested = reinvested(inv)
 		data.Reason = inv.ReinvestRefused // why a reinvestment asked for was paid out instead
 	}
-	subject, text, html, err := s.tmpl.Render(template, data)
+	subject, text, html, err := s.tmpl.RenderIn(lang, template, data)
 	if err != nil {
 		return "", nil, err
 	}
@@ -310,7 +311,7 @@ func (s *Service) decideInvestment(ctx context.Context, a Actor, investmentID, t
 	return s.decideOn(ctx, a, userID, func(acc *account.Account, now time.Time) error { return rule(acc, id, now) },
 		func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
 			inv, _ := acc.Investment(id)
-			return s.mailInvestment(ctx, tx, u.Profile().Name, u.Email(), inv, template)
+			return s.mailInvestment(ctx, tx, u.Profile().Name, u.Email(), u.Language(), inv, template)
 		})
 }
 
@@ -336,7 +337,7 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 			return Settled{}, err
 		}
 	}
-	var name, email string
+	var name, email, lang string
 	u, err := s.user(ctx, userID)
 	switch {
 	case errors.Is(err, ErrUserNotFound):
@@ -345,7 +346,7 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 		return Settled{}, err
 	case u.Status() == identity.StatusClosed:
 	default:
-		name, email = u.Profile().Name, u.Email()
+		name, email, lang = u.Profile().Name, u.Email(), u.Language()
 	}
 	rule, err := s.reinvestRule(ctx, userID, u)
 	if err != nil {
@@ -376,7 +377,7 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 				if email == "" {
 					continue
 				}
-				if err := s.mailBesideMoney(ctx, tx, name, email, inv, mail.TemplateInvestmentMatured); err != nil {
+				if err := s.mailBesideMoney(ctx, tx, name, email, lang, inv, mail.TemplateInvestmentMatured); err != nil {
 					return err
 				}
 			}
@@ -445,8 +446,8 @@ func (s *Service) reinvestRule(ctx context.Context, userID string, u *identity.U
 // cannot be rendered or queued is logged and dropped while the money events of the transaction
 // still commit. Only a failure to release or roll back the savepoint (the connection is gone)
 // is returned.
-func (s *Service) mailBesideMoney(ctx context.Context, tx *command.Tx, name, to string, inv account.Investment, template string) error {
-	sql, args, err := s.investmentMail(name, to, inv, template)
+func (s *Service) mailBesideMoney(ctx context.Context, tx *command.Tx, name, to, lang string, inv account.Investment, template string) error {
+	sql, args, err := s.investmentMail(name, to, lang, inv, template)
 	if err != nil {
 		s.log.WarnContext(ctx, "money: an investment e-mail could not be rendered; the money moves without it",
 			"investment", inv.ID, "template", template, "err", err)

@@ -28,6 +28,7 @@ import (
 	"clearvest/domain/domainerr"
 	"clearvest/domain/fees"
 	"clearvest/domain/identity"
+	"clearvest/domain/money"
 	"clearvest/domain/payout"
 	"clearvest/eventstore"
 	"clearvest/platform/mail"
@@ -69,7 +70,13 @@ type Config struct {
 	// (CLEARVEST_MAX_OPEN_DEPOSITS); zero means DefaultMaxOpenDeposits, and a negative number
 	// no quota (load tests, CLEARVEST_REQUEST_LIMITS=off).
 	MaxOpenDeposits int
+	// MinDeposit is the smallest deposit a request may state (CLEARVEST_MIN_DEPOSIT); zero means
+	// DefaultMinDeposit.
+	MinDeposit money.Money
 }
+
+// DefaultMinDeposit is the smallest deposit when the configuration sets none: $10.00.
+var DefaultMinDeposit = money.MustParse("10.00")
 
 // DefaultMaxOpenDeposits is the open deposit quota when the configuration sets none.
 const DefaultMaxOpenDeposits = 5
@@ -120,6 +127,9 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if cfg.MaxOpenDeposits == 0 {
 		cfg.MaxOpenDeposits = DefaultMaxOpenDeposits
 	}
+	if !cfg.MinDeposit.IsPositive() {
+		cfg.MinDeposit = DefaultMinDeposit
+	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	tmpl, err := mail.NewTemplates(mail.Branding{PublicURL: cfg.PublicURL, SupportEmail: cfg.SupportEmail})
 	if err != nil {
@@ -146,6 +156,8 @@ var (
 	ErrDepositNotFound = account.ErrDepositNotFound
 	ErrNotVerified     = domainerr.New(domainerr.Forbidden, "Please verify your email address before making a deposit.")
 	ErrNoAddress       = domainerr.New(domainerr.RuleBroken, "Deposits of this asset on this network are not available. Please choose another.")
+	// ErrBelowMinDeposit carries the minimum in its message ('The minimum deposit is $10.00').
+	ErrBelowMinDeposit = fieldError(domainerr.RuleBroken, "amount", "The amount is below the minimum deposit")
 	ErrTxHashUsed      = fieldError(domainerr.Conflict, "txHash", "This transaction hash has already been used.")
 	// ErrPayoutTxHashUsed: the payout hash is already on the books, as another payout or as a
 	// deposit; a transfer settles one withdrawal.

@@ -223,7 +223,7 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 			wr.Add(`INSERT INTO money_withdrawal_refs (withdrawal_id, user_id, created_at) VALUES ($1, $2, $3)`,
 				req.WithdrawalID, a.UserID, now)
 			w, _ = acc.Withdrawal(req.WithdrawalID)
-			sql, args, err := s.withdrawalMail(u.Email(), w, mail.TemplateWithdrawalRequested, mail.WithdrawalRequestedData{
+			sql, args, err := s.withdrawalMail(u.Email(), u.Language(), w, mail.TemplateWithdrawalRequested, mail.WithdrawalRequestedData{
 				Name: u.Profile().Name, Amount: w.Amount.Dollars(), Fee: w.Fee.Dollars(), Receives: w.Receives().Dollars(),
 				Asset: w.Asset, Network: payout.Network(w.Network).Name(), Address: w.Address, Link: s.withdrawalLink(w.ID),
 			})
@@ -334,7 +334,7 @@ func (s *Service) decideWithdrawal(ctx context.Context, a Actor, withdrawalID st
 			return err
 		}
 		template, data := message(u.Profile().Name, w)
-		return s.mailWithdrawal(ctx, tx, u.Email(), w, template, data)
+		return s.mailWithdrawal(ctx, tx, u.Email(), u.Language(), w, template, data)
 	})
 }
 
@@ -360,8 +360,8 @@ func claimPayoutHash(ctx context.Context, tx *command.Tx, w account.Withdrawal, 
 
 // mailWithdrawal enqueues one message about a withdrawal in the command's transaction. Each
 // template is sent once per withdrawal, so a retried command mails once.
-func (s *Service) mailWithdrawal(ctx context.Context, tx *command.Tx, to string, w account.Withdrawal, template string, data any) error {
-	sql, args, err := s.withdrawalMail(to, w, template, data)
+func (s *Service) mailWithdrawal(ctx context.Context, tx *command.Tx, to, lang string, w account.Withdrawal, template string, data any) error {
+	sql, args, err := s.withdrawalMail(to, lang, w, template, data)
 	if err != nil {
 		return err
 	}
@@ -371,8 +371,8 @@ func (s *Service) mailWithdrawal(ctx context.Context, tx *command.Tx, to string,
 
 // withdrawalMail is the outbox row of one withdrawal message, for a command that queues it
 // (mailWithdrawal writes it in a transaction).
-func (s *Service) withdrawalMail(to string, w account.Withdrawal, template string, data any) (string, []any, error) {
-	subject, text, html, err := s.tmpl.Render(template, data)
+func (s *Service) withdrawalMail(to, lang string, w account.Withdrawal, template string, data any) (string, []any, error) {
+	subject, text, html, err := s.tmpl.RenderIn(lang, template, data)
 	if err != nil {
 		return "", nil, err
 	}

@@ -194,7 +194,7 @@ func (r *Reactor) credit(ctx context.Context, e eventstore.Envelope, f Facts, re
 			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: acc}); err != nil {
 				return err
 			}
-			subject, text, html, err := r.tmpl.Render(mail.TemplateReferralBonus, mail.ReferralBonusData{
+			subject, text, html, err := r.tmpl.RenderIn(referrer.Language(), mail.TemplateReferralBonus, mail.ReferralBonusData{
 				Name: referrer.Profile().Name, Amount: r.cfg.Bonus.Dollars(), Link: r.cfg.PublicURL + referralsPage})
 			if err != nil {
 				return err

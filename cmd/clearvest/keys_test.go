@@ -47,8 +47,8 @@ func TestSecretKeyRotation(t *testing.T) {
 	}
 	for _, p := range people {
 		p.home = newBrowser(t, srv, "127.0.0.1", "Mozilla/5.0 Firefox/140.0")
-		p.home.must(http.StatusCreated, http.MethodPost, "/api/users/register", map[string]string{
-			"name": p.name, "email": p.email, "password": p.password, "phone": "+447700900123", "country": "GB",
+		p.home.must(http.StatusCreated, http.MethodPost, "/api/users/register", map[string]any{
+			"name": p.name, "email": p.email, "password": p.password, "phone": "+447700900123", "country": "GB", "acceptTerms": true,
 		})
 		var setup struct {
 			Secret string `json:"secret"`

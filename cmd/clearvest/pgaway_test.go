@@ -60,9 +60,9 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 	for i := range browsers {
 		email := fmt.Sprintf("crash.investor.%d@example.test", i)
 		b := newBrowser(t, srv, fmt.Sprintf("127.0.9.%d", i+1), "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0")
-		b.must(http.StatusCreated, http.MethodPost, "/api/users/register", map[string]string{
+		b.must(http.StatusCreated, http.MethodPost, "/api/users/register", map[string]any{
 			"name": fmt.Sprintf("Crash Investor %d", i), "email": email, "password": "steady-savings-plan-42",
-			"confirmPassword": "steady-savings-plan-42", "phone": fmt.Sprintf("+44770090000%d", i), "country": "GB",
+			"confirmPassword": "steady-savings-plan-42", "phone": fmt.Sprintf("+44770090000%d", i), "country": "GB", "acceptTerms": true,
 		})
 		b.must(http.StatusOK, http.MethodPatch, "/api/users/verifyUser/"+box.link(box.next(email, "Confirm your e-mail"), "verify"), nil)
 		browsers[i] = b
@@ -186,9 +186,9 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 	}
 
 	// Serve's background work resumed: the sender delivers a message queued after the outage.
-	newBrowser(t, srv, "127.0.9.50", "Mozilla/5.0 Firefox/140.0").must(http.StatusCreated, http.MethodPost, "/api/users/register", map[string]string{
+	newBrowser(t, srv, "127.0.9.50", "Mozilla/5.0 Firefox/140.0").must(http.StatusCreated, http.MethodPost, "/api/users/register", map[string]any{
 		"name": "After The Outage", "email": "after.outage@example.test", "password": "steady-savings-plan-42",
-		"confirmPassword": "steady-savings-plan-42", "phone": "+447700900099", "country": "GB",
+		"confirmPassword": "steady-savings-plan-42", "phone": "+447700900099", "country": "GB", "acceptTerms": true,
 	})
 
 	// The books.

@@ -391,7 +391,8 @@ func (a *Account) ConfirmDepositCountersigned(depositID string, received money.M
 	return nil
 }
 
-// RejectDeposit closes a deposit without crediting anything.
+// RejectDeposit closes a deposit without crediting anything. The reason is required: it is
+// recorded on the event and shown to the investor with the deposit.
 func (a *Account) RejectDeposit(depositID, notes, staffID string, at time.Time) error {
 	if _, err := a.pendingDeposit(depositID, staffID); err != nil {
 		return err
@@ -399,6 +400,9 @@ func (a *Account) RejectDeposit(depositID, notes, staffID string, at time.Time) 
 	notes, err := optionalText(notes, ErrNotesTooLong)
 	if err != nil {
 		return err
+	}
+	if notes == "" {
+		return ErrRejectReasonRequired
 	}
 	a.raise(DepositRejected{DepositID: depositID, Notes: notes, StaffID: staffID, At: at.UTC()})
 	return nil

@@ -181,6 +181,7 @@ func TestDeposits(t *testing.T) {
 		long := strings.Repeat("é", account.MaxTextRunes+1)
 		accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.ConfirmDeposit("d1", m("1"), long, staffID, t0) }).ThenError(t, account.ErrNotesTooLong)
 		accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.RejectDeposit("d1", long, staffID, t0) }).ThenError(t, account.ErrNotesTooLong)
+		accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.RejectDeposit("d1", "  ", staffID, t0) }).ThenError(t, account.ErrRejectReasonRequired)
 		for _, hidden := range []string{"sent\u202e", "line\rforged", "zero\u200bwidth", "\x1b[31m"} {
 			accounts.Given(depositRequested()).When(func(a *account.Account) error { return a.RejectDeposit("d1", hidden, staffID, t0) }).ThenError(t, account.ErrNotesInvisible)
 			accounts.Given(history(funded(), wdRequested("w1", "100", "2.50"))...).
@@ -254,7 +255,7 @@ func TestStaffChecks(t *testing.T) {
 	s := accounts.Given(given...)
 	for name, cmd := range map[string]func(a *account.Account, staff string) error{
 		"confirm deposit":     func(a *account.Account, s string) error { return a.ConfirmDeposit("d2", m("1"), "", s, t0) },
-		"reject deposit":      func(a *account.Account, s string) error { return a.RejectDeposit("d2", "", s, t0) },
+		"reject deposit":      func(a *account.Account, s string) error { return a.RejectDeposit("d2", "nothing arrived", s, t0) },
 		"activate investment": func(a *account.Account, s string) error { return a.ActivateInvestment("i1", s, t0) },
 		"reject investment":   func(a *account.Account, s string) error { return a.RejectInvestment("i1", "no", s, t0) },
 		"approve withdrawal": func(a *account.Account, s string) error {

@@ -37,6 +37,8 @@ var (
 	ErrInvalidTxHash  = payout.ErrInvalidTxHash
 	ErrInvalidAddress = fieldError(domainerr.Invalid, "address", "Invalid deposit address")
 	ErrNotesTooLong   = fieldError(domainerr.Invalid, "notes", "Notes must be at most 500 characters")
+	// A rejected deposit is money the investor believes they sent: they are owed the reason.
+	ErrRejectReasonRequired = fieldError(domainerr.Invalid, "notes", "Please give the reason for rejecting this deposit. The investor is shown it.")
 
 	ErrInvestmentNotFound = domainerr.New(domainerr.NotFound, "Investment not found")
 	ErrInvestmentDecided  = domainerr.New(domainerr.Conflict, "This investment was already decided")

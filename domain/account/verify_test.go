@@ -77,7 +77,7 @@ func TestReplayAcceptsWhatTheCommandsRaise(t *testing.T) {
 		func() error {
 			return a.RequestDeposit(account.DepositRequest{DepositID: "d2", TransactionID: "TX-2", Amount: m("5"), Asset: "USDT", Network: "TRC20", OnChainAmount: "5", USDRate: "1"}, t1)
 		},
-		func() error { return a.RejectDeposit("d2", "", staffID, t1) },
+		func() error { return a.RejectDeposit("d2", "nothing arrived", staffID, t1) },
 		func() error { return a.RequestInvestment("i3", basic(), m("100"), t1) },
 		func() error { return a.ActivateInvestment("i3", staffID, t1) },
 		func() error { return a.RedeemEarly("i3", t1.AddDate(0, 0, 1)) },

@@ -24,6 +24,8 @@ const (
 	TypeTwoFactorDisabled = "user.two_factor_disabled"
 	TypeStaffAccessed     = "user.staff_accessed"
 	TypeClosed            = "user.closed"
+	TypeTermsAccepted     = "user.terms_accepted"
+	TypeLanguageChanged   = "user.language_changed"
 )
 
 // Registered starts a user's stream. ReferredBy is the referrer's user id, or "".
@@ -108,6 +110,19 @@ type StaffAccessed struct {
 // aggregate), the money history stays.
 type Closed struct{}
 
+// TermsAccepted records that the person agreed to the terms of use and the privacy policy, and
+// which versions of the two documents they were shown. It is recorded with the registration.
+type TermsAccepted struct {
+	TermsVersion   string `json:"termsVersion"`
+	PrivacyVersion string `json:"privacyVersion"`
+}
+
+// LanguageChanged records the language the user reads the site in ("en", "de"); the e-mails
+// they get are written in it. A user without this event reads English.
+type LanguageChanged struct {
+	Language string `json:"language"`
+}
+
 func (Registered) EventName() string        { return TypeRegistered }
 func (EmailVerified) EventName() string     { return TypeEmailVerified }
 func (ProfileUpdated) EventName() string    { return TypeProfileUpdated }
@@ -120,13 +135,15 @@ func (TwoFactorEnabled) EventName() string  { return TypeTwoFactorEnabled }
 func (TwoFactorDisabled) EventName() string { return TypeTwoFactorDisabled }
 func (StaffAccessed) EventName() string     { return TypeStaffAccessed }
 func (Closed) EventName() string            { return TypeClosed }
+func (TermsAccepted) EventName() string     { return TypeTermsAccepted }
+func (LanguageChanged) EventName() string   { return TypeLanguageChanged }
 
 // Events returns a zero value of every event type of the aggregate.
 func Events() []aggregate.Event {
 	return []aggregate.Event{
 		Registered{}, EmailVerified{}, ProfileUpdated{}, RoleChanged{}, Suspended{}, Reinstated{},
 		PasswordChanged{}, SignedInNewDevice{}, TwoFactorEnabled{}, TwoFactorDisabled{},
-		StaffAccessed{}, Closed{},
+		StaffAccessed{}, Closed{}, TermsAccepted{}, LanguageChanged{},
 	}
 }
 

@@ -108,7 +108,26 @@ var (
 	ErrInvalidDeviceID     = fieldError("deviceId", "Invalid device id")
 	ErrInvalidStaffID      = fieldError("staffId", "Invalid staff id")
 	ErrInvalidVia          = fieldError("via", "Invalid password change")
+	ErrTermsNotAccepted    = fieldError("acceptTerms", "Please accept the Terms and the Privacy Policy to create an account")
+	ErrInvalidLanguage     = fieldError("language", "Please choose a language we offer")
+	ErrAlreadyAccepted     = domainerr.New(domainerr.Conflict, "The terms are already accepted")
 )
+
+// Languages the site and its e-mails are written in; the first is the default.
+var Languages = []string{"en", "de"}
+
+// DefaultLanguage is what a user reads until they choose another.
+const DefaultLanguage = "en"
+
+// ValidLanguage reports whether lang is one of Languages.
+func ValidLanguage(lang string) bool {
+	for _, l := range Languages {
+		if l == lang {
+			return true
+		}
+	}
+	return false
+}
 
 // Profile is the part of a user they edit themselves.
 type Profile struct {
@@ -163,6 +182,8 @@ type User struct {
 	twoFactor    bool
 	referralCode string
 	referredBy   string
+	language     string
+	acceptedTerm TermsAccepted
 	// securityChange is the latest change to how the account signs in, at securityChangedAt.
 	securityChange    SecurityChange
 	securityChangedAt time.Time
@@ -428,6 +449,50 @@ func (u *User) Profile() Profile { return u.profile }
 // Role is the current role.
 func (u *User) Role() Role { return u.role }
 
+// Language is the language the user reads in: the last one they chose, else DefaultLanguage.
+func (u *User) Language() string {
+	if u.language == "" {
+		return DefaultLanguage
+	}
+	return u.language
+}
+
+// AcceptedTerms is the versions of the terms and the privacy policy the user agreed to, or
+// zero for an account made without (operator tooling, accounts older than the consent).
+func (u *User) AcceptedTerms() TermsAccepted { return u.acceptedTerm }
+
+// AcceptTerms records the person's agreement to the given versions of the terms of use and the
+// privacy policy. Both versions are required: an agreement to an unnamed document proves nothing.
+func (u *User) AcceptTerms(termsVersion, privacyVersion string) error {
+	if err := u.open(); err != nil {
+		return err
+	}
+	termsVersion, privacyVersion = strings.TrimSpace(termsVersion), strings.TrimSpace(privacyVersion)
+	if termsVersion == "" || privacyVersion == "" {
+		return ErrTermsNotAccepted
+	}
+	if u.acceptedTerm.TermsVersion == termsVersion && u.acceptedTerm.PrivacyVersion == privacyVersion {
+		return ErrAlreadyAccepted
+	}
+	aggregate.Raise(u, TermsAccepted{TermsVersion: termsVersion, PrivacyVersion: privacyVersion})
+	return nil
+}
+
+// SetLanguage records the language the user reads in. Choosing the current one records nothing.
+func (u *User) SetLanguage(lang string) error {
+	if err := u.open(); err != nil {
+		return err
+	}
+	if !ValidLanguage(lang) {
+		return ErrInvalidLanguage
+	}
+	if lang == u.Language() {
+		return nil
+	}
+	aggregate.Raise(u, LanguageChanged{Language: lang})
+	return nil
+}
+
 // Status is whether the user is active, suspended or closed.
 func (u *User) Status() Status { return u.status }
 
@@ -471,5 +536,9 @@ func (u *User) Apply(e aggregate.Event) {
 		u.securityChanged(ChangedTwoFactorOff, e.At)
 	case Closed:
 		u.status = StatusClosed
+	case TermsAccepted:
+		u.acceptedTerm = e
+	case LanguageChanged:
+		u.language = e.Language
 	}
 }

@@ -468,6 +468,31 @@ type fakeRegistry map[string]int
 
 func (f fakeRegistry) RegisterEvent(e aggregate.Event, v int) { f[e.EventName()] = v }
 
+func TestConsentNamesBothDocuments(t *testing.T) {
+	t.Parallel()
+	users.Given(registered).
+		When(func(u *identity.User) error { return u.AcceptTerms("2026-11-28", "2026-11-01") }).
+		Then(t, identity.TermsAccepted{TermsVersion: "2026-11-28", PrivacyVersion: "2026-11-01"})
+	users.Given(registered).
+		When(func(u *identity.User) error { return u.AcceptTerms("2026-11-28", " ") }).
+		ThenError(t, identity.ErrTermsNotAccepted)
+}
+
+func TestLanguageDefaultsToEnglishAndIsOneWeOffer(t *testing.T) {
+	t.Parallel()
+	u := users.Given(registered).
+		When(func(u *identity.User) error { return u.SetLanguage("de") }).
+		Then(t, identity.LanguageChanged{Language: "de"})
+	if u.Language() != "de" {
+		t.Errorf("language %q after choosing German", u.Language())
+	}
+	if u := users.Given(registered).When(func(*identity.User) error { return nil }).Then(t); u.Language() != "en" {
+		t.Errorf("language %q without a choice, want en", u.Language())
+	}
+	users.Given(registered).When(func(u *identity.User) error { return u.SetLanguage("en") }).Then(t)
+	users.Given(registered).When(func(u *identity.User) error { return u.SetLanguage("xx") }).ThenError(t, identity.ErrInvalidLanguage)
+}
+
 func TestRegisterEventsRegistersEveryTypeOnceAtVersionOne(t *testing.T) {
 	t.Parallel()
 	got := fakeRegistry{}
@@ -476,6 +501,7 @@ func TestRegisterEventsRegistersEveryTypeOnceAtVersionOne(t *testing.T) {
 		"user.registered", "user.email_verified", "user.profile_updated", "user.role_changed",
 		"user.suspended", "user.reinstated", "user.password_changed", "user.signed_in_new_device",
 		"user.two_factor_enabled", "user.two_factor_disabled", "user.staff_accessed", "user.closed",
+		"user.terms_accepted", "user.language_changed",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("registered %d types, want %d: %v", len(got), len(want), got)

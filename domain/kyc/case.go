@@ -160,6 +160,7 @@ type Case struct {
 	closed     bool
 	email      string
 	name       string
+	language   string
 
 	status      Status
 	submissions []SubmissionRecord
@@ -395,6 +396,14 @@ func (c *Case) EmailVerified() bool { return c.verified }
 
 // Email and Name are the user's, for the decision e-mails.
 func (c *Case) Email() string { return c.email }
+
+// Language is the language the user reads in (identity.User.Language), for their e-mails.
+func (c *Case) Language() string {
+	if c.language == "" {
+		return identity.DefaultLanguage
+	}
+	return c.language
+}
 func (c *Case) Name() string  { return c.name }
 
 // Status is where the case stands.
@@ -462,6 +471,8 @@ func (c *Case) Apply(e aggregate.Event) {
 		c.userID, c.registered, c.email, c.name = e.UserID, true, e.Email, e.Name
 	case identity.ProfileUpdated:
 		c.name = e.Name
+	case identity.LanguageChanged:
+		c.language = e.Language
 	case identity.EmailVerified:
 		c.verified = true
 	case identity.Closed:

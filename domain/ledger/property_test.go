@@ -268,7 +268,7 @@ func (s *sim) command() (name string, decision bool, target string, accepted boo
 	case 4:
 		id := s.target(s.deposits)
 		staff := s.staff()
-		return "reject deposit", true, id, ref.decideDeposit(id, false, decimal.Zero, staff), a.RejectDeposit(id, "", staff, now)
+		return "reject deposit", true, id, ref.decideDeposit(id, false, decimal.Zero, staff), a.RejectDeposit(id, "nothing arrived", staff, now)
 	case 5, 6:
 		id := s.id("i", s.invests)
 		terms, amt := s.terms(), s.amount(a.Available())

@@ -31,12 +31,19 @@ const (
 type networkInfo struct {
 	name   string // in messages: 'Please enter a valid Bitcoin address'
 	assets []asset.Asset
+	// confirmations is how many blocks on top of a deposit's transaction staff wait for before
+	// they confirm it: enough that the chain will not reorganise it away.
+	confirmations int
+	// usualMinutes is how long a deposit usually takes to gather those confirmations, at the
+	// network's block time (Bitcoin ~10 min, Ethereum ~12 s, TRON ~3 s), rounded up for a
+	// congested network; what the deposit page tells the investor to expect.
+	usualMinutes int
 }
 
 var networks = map[Network]networkInfo{
-	Bitcoin:  {"Bitcoin", []asset.Asset{asset.BTC}},
-	Ethereum: {"Ethereum", []asset.Asset{asset.ETH, asset.USDT}},
-	Tron:     {"TRON", []asset.Asset{asset.USDT}},
+	Bitcoin:  {"Bitcoin", []asset.Asset{asset.BTC}, 2, 30},
+	Ethereum: {"Ethereum", []asset.Asset{asset.ETH, asset.USDT}, 12, 5},
+	Tron:     {"TRON", []asset.Asset{asset.USDT}, 20, 2},
 }
 
 // Networks returns every network, in a fixed order.
@@ -66,6 +73,12 @@ func (n Network) Valid() bool {
 func (n Network) Name() string { return networks[n].name }
 
 func (n Network) String() string { return string(n) }
+
+// Confirmations is how many confirmations a deposit on n needs before staff confirm it.
+func (n Network) Confirmations() int { return networks[n].confirmations }
+
+// UsualMinutes is how many minutes a deposit on n usually takes to reach its confirmations.
+func (n Network) UsualMinutes() int { return networks[n].usualMinutes }
 
 // Assets returns the assets that travel on n.
 func (n Network) Assets() []asset.Asset {

@@ -46,6 +46,7 @@ const (
 	EnvMetricsAddr      = "CLEARVEST_METRICS_ADDR"
 	EnvWithdrawalFee    = "CLEARVEST_WITHDRAWAL_FEE"
 	EnvReferralBonus    = "CLEARVEST_REFERRAL_BONUS"
+	EnvMinDeposit       = "CLEARVEST_MIN_DEPOSIT"
 	EnvMarketCryptoURL  = "CLEARVEST_MARKET_CRYPTO_URL"
 	EnvMarketFXURL      = "CLEARVEST_MARKET_FX_URL"
 	EnvMarketRefresh    = "CLEARVEST_MARKET_REFRESH"
@@ -71,6 +72,10 @@ const (
 	// DefaultReferralBonus is what a referrer earns, in USD, when someone they referred has their
 	// first deposit confirmed, when CLEARVEST_REFERRAL_BONUS is unset.
 	DefaultReferralBonus = "5.00"
+
+	// DefaultMinDeposit is the smallest deposit, in USD, when CLEARVEST_MIN_DEPOSIT is unset: below
+	// it the network fee of sending crypto eats too much of the money for a beginner.
+	DefaultMinDeposit = "10.00"
 
 	// SecretKeySize is the length of CLEARVEST_SECRET_KEY once decoded.
 	SecretKeySize = 32
@@ -113,6 +118,9 @@ type Config struct {
 	// WithdrawalFee is the published withdrawal fee schedule (CLEARVEST_WITHDRAWAL_FEE, or
 	// DefaultWithdrawalFee), validated at start-up.
 	WithdrawalFee fees.Schedule
+	// MinDeposit is the smallest deposit a request may state (CLEARVEST_MIN_DEPOSIT, or
+	// DefaultMinDeposit).
+	MinDeposit money.Money
 	// ReferralBonus is what a referrer earns when a user they referred has their first deposit
 	// confirmed (CLEARVEST_REFERRAL_BONUS, or DefaultReferralBonus), validated at start-up.
 	ReferralBonus money.Money
@@ -289,6 +297,9 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.ReferralBonus, err = ParseReferralBonus(get(EnvReferralBonus)); err != nil {
 		return Config{}, err
 	}
+	if c.MinDeposit, err = ParseMinDeposit(get(EnvMinDeposit)); err != nil {
+		return Config{}, err
+	}
 	if c.Market, err = ParseMarket(get); err != nil {
 		return Config{}, err
 	}
@@ -321,6 +332,23 @@ func ParseReferralBonus(s string) (money.Money, error) {
 	}
 	if err != nil {
 		return money.Money{}, fmt.Errorf("%s: %q is not a positive amount of US dollars with at most two decimals, e.g. 5.00", EnvReferralBonus, s)
+	}
+	return m, nil
+}
+
+// ParseMinDeposit reads CLEARVEST_MIN_DEPOSIT: a positive amount of US dollars with at most two
+// decimals; empty means DefaultMinDeposit.
+func ParseMinDeposit(s string) (money.Money, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		s = DefaultMinDeposit
+	}
+	m, err := money.Parse(s)
+	if err == nil {
+		_, err = money.Positive(m)
+	}
+	if err != nil {
+		return money.Money{}, fmt.Errorf("%s: %q is not a positive amount of US dollars with at most two decimals, e.g. 10.00", EnvMinDeposit, s)
 	}
 	return m, nil
 }

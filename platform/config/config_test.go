@@ -450,6 +450,21 @@ func TestReferralBonus(t *testing.T) {
 	}
 }
 
+func TestMinDeposit(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"": "10.00", " 25 ": "25.00", "0.5": "0.50"} {
+		got, err := config.ParseMinDeposit(in)
+		if err != nil || got.String() != want {
+			t.Errorf("ParseMinDeposit(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"0", "-10", "10.001", "ten", "$10"} {
+		if _, err := config.ParseMinDeposit(bad); err == nil || !strings.Contains(err.Error(), config.EnvMinDeposit) {
+			t.Errorf("ParseMinDeposit(%q): %v, want an error naming the variable", bad, err)
+		}
+	}
+}
+
 func TestCommunityConfig(t *testing.T) {
 	t.Parallel()
 	c, err := config.LoadCommunity(func(string) string { return "" })

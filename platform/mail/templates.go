@@ -9,6 +9,7 @@ import (
 	netmail "net/mail"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -223,12 +224,26 @@ var templateNames = []string{
 	TemplateSupportReply,
 }
 
-// Templates renders Clearvest's messages with one operator's branding. It is safe for
-// concurrent use.
+// Languages the messages are written in: English in templates/, every other language in
+// templates/<language>/, each with every template of English. English is the default.
+var Languages = []string{"en", "de"}
+
+// DefaultLanguage is used for a recipient whose language is not known or not offered.
+const DefaultLanguage = "en"
+
+// Templates renders Clearvest's messages with one operator's branding, in each of Languages.
+// It is safe for concurrent use.
 type Templates struct {
 	brand Branding
-	text  map[string]*texttemplate.Template
+	text  map[string]*texttemplate.Template // by language + "/" + template name
 	html  map[string]*htmltemplate.Template
+}
+
+func templateDir(lang string) string {
+	if lang == DefaultLanguage {
+		return "templates/"
+	}
+	return "templates/" + lang + "/"
 }
 
 // view is what the template files see: {{.Brand.Product}}, {{.Data.Link}}, …
@@ -257,28 +272,40 @@ func NewTemplates(b Branding) (*Templates, error) {
 	}
 
 	t := &Templates{brand: b, text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
-	for _, name := range templateNames {
-		tt, err := texttemplate.New(name).Funcs(textFuncs).ParseFS(templateFS, "templates/layout.txt", "templates/"+name+".txt")
-		if err != nil {
-			return nil, fmt.Errorf("mail: template %s: %w", name, err)
+	for _, lang := range Languages {
+		dir := templateDir(lang)
+		for _, name := range templateNames {
+			tt, err := texttemplate.New(name).Funcs(textFuncs(lang)).ParseFS(templateFS, dir+"layout.txt", dir+name+".txt")
+			if err != nil {
+				return nil, fmt.Errorf("mail: template %s (%s): %w", name, lang, err)
+			}
+			ht, err := htmltemplate.New(name).Funcs(htmlFuncs(lang)).ParseFS(templateFS, dir+"layout.html", dir+name+".html")
+			if err != nil {
+				return nil, fmt.Errorf("mail: template %s (%s): %w", name, lang, err)
+			}
+			if tt.Lookup("subject") == nil || tt.Lookup("body") == nil || ht.Lookup("body") == nil {
+				return nil, fmt.Errorf("mail: template %s (%s): needs a subject and a body in %[1]s.txt and a body in %[1]s.html", name, lang)
+			}
+			t.text[lang+"/"+name], t.html[lang+"/"+name] = tt, ht
 		}
-		ht, err := htmltemplate.New(name).Funcs(htmlFuncs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
-		if err != nil {
-			return nil, fmt.Errorf("mail: template %s: %w", name, err)
-		}
-		if tt.Lookup("subject") == nil || tt.Lookup("body") == nil || ht.Lookup("body") == nil {
-			return nil, fmt.Errorf("mail: template %s: needs a subject and a body in %[1]s.txt and a body in %[1]s.html", name)
-		}
-		t.text[name], t.html[name] = tt, ht
 	}
 	return t, nil
 }
 
-// Render produces the subject and both bodies of a message. data must be the template's own
-// type (VerificationData for TemplateVerification, and so on); links must be absolute http(s)
-// URLs. Everything taken from data is escaped in the HTML body.
+// Render produces the subject and both bodies of a message in English. data must be the
+// template's own type (VerificationData for TemplateVerification, and so on); links must be
+// absolute http(s) URLs. Everything taken from data is escaped in the HTML body.
 func (t *Templates) Render(name string, data any) (subject, text, html string, err error) {
-	tt, ok := t.text[name]
+	return t.RenderIn(DefaultLanguage, name, data)
+}
+
+// RenderIn is Render in the recipient's language; a language not offered gets English.
+func (t *Templates) RenderIn(lang, name string, data any) (subject, text, html string, err error) {
+	if !slices.Contains(Languages, lang) {
+		lang = DefaultLanguage
+	}
+	key := lang + "/" + name
+	tt, ok := t.text[key]
 	if !ok {
 		return "", "", "", fmt.Errorf("mail: no template %q", name)
 	}
@@ -311,7 +338,7 @@ func (t *Templates) Render(name string, data any) (subject, text, html string, e
 	text = buf.String()
 
 	buf.Reset()
-	if err := t.html[name].ExecuteTemplate(&buf, "layout", v); err != nil {
+	if err := t.html[key].ExecuteTemplate(&buf, "layout", v); err != nil {
 		return "", "", "", fmt.Errorf("mail: template %s: html: %w", name, err)
 	}
 	return v.Subject, text, buf.String(), nil
@@ -493,27 +520,40 @@ func checkValidFor(d time.Duration) error {
 	return nil
 }
 
-var textFuncs = texttemplate.FuncMap{
-	"duration": humanDuration,
-	"when":     humanTime,
+func textFuncs(lang string) texttemplate.FuncMap {
+	return texttemplate.FuncMap{
+		"duration": func(d time.Duration) string { return humanDuration(lang, d) },
+		"when":     func(t time.Time) string { return humanTime(lang, t) },
+	}
 }
 
-var htmlFuncs = htmltemplate.FuncMap{
-	"duration":   humanDuration,
-	"when":       humanTime,
-	"button":     func(url, label string) button { return button{URL: url, Label: label} },
-	"paragraphs": paragraphs,
+func htmlFuncs(lang string) htmltemplate.FuncMap {
+	return htmltemplate.FuncMap{
+		"duration":   func(d time.Duration) string { return humanDuration(lang, d) },
+		"when":       func(t time.Time) string { return humanTime(lang, t) },
+		"button":     func(url, label string) button { return button{URL: url, Label: label} },
+		"paragraphs": paragraphs,
+	}
 }
 
 type button struct{ URL, Label string }
 
+// units names each unit of a lifetime, singular and plural, in each language.
+var units = map[string]map[string][2]string{
+	"en": {"day": {"day", "days"}, "hour": {"hour", "hours"}, "minute": {"minute", "minutes"}, "second": {"second", "seconds"}},
+	// The German templates put a lifetime where these forms fit: "ist 2 Tage gültig", and
+	// "läuft in 10 Minuten ab" only for codes, which live minutes.
+	"de": {"day": {"Tag", "Tage"}, "hour": {"Stunde", "Stunden"}, "minute": {"Minute", "Minuten"}, "second": {"Sekunde", "Sekunden"}},
+}
+
 // humanDuration says a lifetime the way people do: "10 minutes", "1 hour", "2 days".
-func humanDuration(d time.Duration) string {
+func humanDuration(lang string, d time.Duration) string {
 	plural := func(n int64, unit string) string {
+		names := units[lang][unit]
 		if n == 1 {
-			return "1 " + unit
+			return "1 " + names[0]
 		}
-		return fmt.Sprintf("%d %ss", n, unit)
+		return fmt.Sprintf("%d %s", n, names[1])
 	}
 	switch {
 	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
@@ -526,9 +566,18 @@ func humanDuration(d time.Duration) string {
 	return plural(max(int64(d.Round(time.Second)/time.Second), 1), "second")
 }
 
+var (
+	germanWeekdays = [...]string{"Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"}
+	germanMonths   = [...]string{"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"}
+)
+
 // humanTime is unambiguous for readers anywhere: no numeric dates, and the zone spelled out.
-func humanTime(t time.Time) string {
-	return t.UTC().Format("Monday 2 January 2006 at 15:04 UTC")
+func humanTime(lang string, t time.Time) string {
+	t = t.UTC()
+	if lang == "de" {
+		return fmt.Sprintf("%s, %d. %s %d um %s UTC", germanWeekdays[t.Weekday()], t.Day(), germanMonths[t.Month()-1], t.Year(), t.Format("15:04"))
+	}
+	return t.Format("Monday 2 January 2006 at 15:04 UTC")
 }
 
 var blankLine = regexp.MustCompile(`\n[ \t]*\n`)

@@ -288,7 +288,7 @@ func TestHumanDuration(t *testing.T) {
 		2 * time.Hour: "2 hours", 90 * time.Minute: "90 minutes", 24 * time.Hour: "1 day",
 		72 * time.Hour: "3 days", 30 * time.Second: "30 seconds",
 	} {
-		if got := humanDuration(d); got != want {
+		if got := humanDuration("en", d); got != want {
 			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)
 		}
 	}

@@ -166,6 +166,20 @@ func (s *Store) Page(slug string) (Page, error) {
 	return get[Page](s, name, func(b []byte) (any, error) { return parsePage(name, b) })
 }
 
+// LegalVersions returns the versions (the "updated" dates) of the terms and the privacy policy
+// as they are served now: what a person signing up agrees to.
+func (s *Store) LegalVersions() (terms, privacy string, err error) {
+	t, err := s.Page(TermsSlug)
+	if err != nil {
+		return "", "", err
+	}
+	p, err := s.Page(PrivacySlug)
+	if err != nil {
+		return "", "", err
+	}
+	return t.Updated, p.Updated, nil
+}
+
 // get returns the file's current parsed value: the operator's version when the directory has
 // the file (parsed again only when it changed), else the shipped one.
 func get[T any](s *Store, name string, parse func([]byte) (any, error)) (T, error) {
@@ -365,6 +379,7 @@ func parsePage(name string, data []byte) (Page, error) {
 	}
 	p.Slug = strings.TrimSuffix(path.Base(name), ".md")
 	p.Title = strings.TrimSpace(p.Title)
+	p.Updated = strings.TrimSpace(p.Updated)
 	html, err := render(body)
 	if err != nil {
 		return Page{}, fmt.Errorf("content: %s: body: %w", name, err)

@@ -67,13 +67,25 @@ type Support struct {
 	Hours        string `yaml:"hours"`
 }
 
-// Page is pages/<slug>.md: front matter (title, sample) between "---" lines, then Markdown.
+// Page is pages/<slug>.md: front matter (title, sample, updated) between "---" lines, then
+// Markdown. Updated is the date of the page's last change (YYYY-MM-DD): the page shows it, and
+// for the terms and the privacy policy it is the version a new user agrees to, so those two
+// must have it.
 type Page struct {
-	Slug   string
-	Title  string `yaml:"title"`
-	Sample bool   `yaml:"sample"`
-	HTML   string `yaml:"-"`
+	Slug    string
+	Title   string `yaml:"title"`
+	Sample  bool   `yaml:"sample"`
+	Updated string `yaml:"updated"`
+	HTML    string `yaml:"-"`
 }
+
+// The pages a person agrees to when they create an account (docs/identity.md, "Consent").
+const (
+	TermsSlug   = "license"
+	PrivacySlug = "privacy-policy"
+)
+
+var datePattern = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
 // Icons are the icon names team cards and steps may use; the UI draws each.
 var Icons = []string{"chart", "compass", "gift", "headset", "id-card", "list", "lock", "mail", "pen", "shield", "user", "wallet"}
@@ -199,6 +211,12 @@ func (s *Support) validate(c *checker) {
 
 func (p *Page) validate(c *checker) {
 	c.required("title", p.Title, 100)
+	switch {
+	case p.Updated == "" && (p.Slug == TermsSlug || p.Slug == PrivacySlug):
+		c.fail("updated", "is required: the date of the last change (YYYY-MM-DD), the version a new user agrees to")
+	case p.Updated != "" && !datePattern.MatchString(p.Updated):
+		c.fail("updated", "must be a date written YYYY-MM-DD")
+	}
 	if strings.TrimSpace(p.HTML) == "" {
 		c.fail("body", "is empty")
 	}

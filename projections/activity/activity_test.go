@@ -62,7 +62,7 @@ func TestActivityReadModel(t *testing.T) {
 			if confirm {
 				return acc.ConfirmDeposit(id, m("400"), "", "staff", when)
 			}
-			return acc.RejectDeposit(id, "", "staff", when)
+			return acc.RejectDeposit(id, "nothing arrived", "staff", when)
 		})
 	}
 	de, unknown, fr := eventstore.NewEventID().String(), eventstore.NewEventID().String(), eventstore.NewEventID().String()

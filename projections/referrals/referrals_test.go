@@ -58,7 +58,7 @@ func TestReferralsReadModel(t *testing.T) {
 			if confirm {
 				return acc.ConfirmDeposit(id, money.MustParse("100"), "", "staff", at.Add(time.Hour))
 			}
-			return acc.RejectDeposit(id, "", "staff", at.Add(time.Hour))
+			return acc.RejectDeposit(id, "nothing arrived", "staff", at.Add(time.Hour))
 		})
 	}
 

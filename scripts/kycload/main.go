@@ -78,9 +78,10 @@ func register(args []string, out io.Writer) error {
 	}
 	for range *n {
 		password := "Bench-" + rand.Text()
-		body, _ := json.Marshal(map[string]string{
+		body, _ := json.Marshal(map[string]any{
 			"name": "KYC Benchmark", "email": "kyc-" + strings.ToLower(rand.Text()) + "@example.com",
 			"password": password, "confirmPassword": password, "phone": "+44 20 7946 0018", "country": "United Kingdom",
+			"acceptTerms": true,
 		})
 		res, err := client.Post(strings.TrimRight(*base, "/")+"/api/users/register", "application/json", bytes.NewReader(body))
 		if err != nil {

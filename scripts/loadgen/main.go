@@ -103,9 +103,9 @@ func register(args []string) error {
 			ID    string `json:"_id"`
 			Token string `json:"token"`
 		}
-		if err := c.call(http.MethodPost, "/api/users/register", map[string]string{
+		if err := c.call(http.MethodPost, "/api/users/register", map[string]any{
 			"name": "Benchmark User", "email": email, "password": password, "confirmPassword": password,
-			"phone": "+44 20 7946 0018", "country": "United Kingdom",
+			"phone": "+44 20 7946 0018", "country": "United Kingdom", "acceptTerms": true,
 		}, http.StatusCreated, &u); err != nil {
 			return fmt.Errorf("register: %w", err)
 		}

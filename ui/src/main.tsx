@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import { hydrateInParts, nextTask, whenHydrated } from './app/hydration';
+import { loadPreloaded } from './app/preloaded';
 import { appRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { startLanguage } from './i18n';
@@ -55,10 +56,12 @@ async function start(container: HTMLElement) {
   // Any other page waits for the reader's language (a saved choice or the browser's), so a German
   // reader never sees it flash in English; English needs no wait, its texts are bundled.
   else await startLanguage().catch(() => undefined);
+  const store = makeStore();
+  loadPreloaded(store);
   const app = (
     <StrictMode>
       <Ready hydrated={hydrate}>
-        <Provider store={makeStore()}>
+        <Provider store={store}>
           <RouterProvider router={createBrowserRouter(routes)} />
         </Provider>
       </Ready>

@@ -1,4 +1,4 @@
-import { generatedApi, type User } from './generated';
+import { generatedApi, type LoginPending, type User } from './generated';
 
 // Cache tags are a client concern the OpenAPI document cannot express, so they are added here
 // rather than by editing generated.ts. List queries provide {type, id: 'LIST'} and mutations
@@ -15,11 +15,22 @@ const userList = { type: 'User', id: 'LIST' } as const;
 // never shows the previous one while the refetch runs. The access token in that answer is for
 // API clients; the browser's cookie carries the session, so the token is not kept where any
 // script could read it.
+// A sign-in from a new browser answers 202 with the pending sign-in instead of the user: the next
+// step, not a session.
+export function isLoginPending(data: unknown): data is LoginPending {
+  return typeof data === 'object' && data !== null && (data as { status?: unknown }).status === 'new_device';
+}
+
 const cacheSignedInUser = {
-  async onQueryStarted(_arg: unknown, { dispatch, queryFulfilled }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: User }> }) {
+  async onQueryStarted(
+    _arg: unknown,
+    { dispatch, queryFulfilled }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: User | LoginPending }> },
+  ) {
     let user: User;
     try {
-      ({ data: user } = await queryFulfilled);
+      const { data } = await queryFulfilled;
+      if (isLoginPending(data)) return;
+      user = data;
     } catch {
       return;
     }
@@ -63,7 +74,7 @@ export const api = generatedApi.enhanceEndpoints({
     loginStatus: { providesTags: ['AuthStatus'] },
     getUser: { providesTags: ['Me'] },
     register: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
-    login: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
+    login: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     loginWithCode: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
     googleLink: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
 
@@ -221,6 +232,7 @@ export const {
   useLoginStatusQuery,
   useGetUserQuery,
   useUpdateUserMutation,
+  useSetLanguageMutation,
   useUploadPhotoMutation,
   useSendVerificationEmailMutation,
   useVerifyUserMutation,
@@ -262,6 +274,7 @@ export const {
   useRejectDepositMutation,
   useCreateWithdrawalMutation,
   useLazyQuoteWithdrawalQuery,
+  useQuoteWithdrawalQuery,
   useGetWithdrawalQuery,
   useGetWithdrawalHistoryQuery,
   useGetPendingWithdrawalsQuery,
@@ -331,6 +344,7 @@ export type {
   DevMailSummary,
   EarlyRedemption,
   InvestEligibility,
+  LoginPending,
   Investment,
   InvestmentQueue,
   InvestmentQueueItem,
@@ -357,6 +371,7 @@ export type {
   Referral,
   Referrals,
   Role,
+  Language,
   SecurityLogEntry,
   Session,
   User,

@@ -80,6 +80,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.changePasswordRequest,
       }),
     }),
+    setLanguage: build.mutation<SetLanguageApiResponse, SetLanguageApiArg>({
+      query: (queryArg) => ({
+        url: `/users/language`,
+        method: "PATCH",
+        body: queryArg.setLanguageRequest,
+      }),
+    }),
     stepUp: build.mutation<StepUpApiResponse, StepUpApiArg>({
       query: (queryArg) => ({
         url: `/users/step-up`,
@@ -132,6 +139,8 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/users/google/start`,
         params: {
           return: queryArg["return"],
+          acceptTerms: queryArg.acceptTerms,
+          language: queryArg.language,
         },
       }),
     }),
@@ -852,7 +861,8 @@ export type RegisterApiArg = {
   registerRequest: RegisterRequest;
 };
 export type LoginApiResponse =
-  /** status 200 Signed in; the user carries `token`. */ User;
+  | /** status 200 Signed in; the user carries `token`. */ User
+  | /** status 202 The password was right but the browser is new; a code was e-mailed. */ LoginPending;
 export type LoginApiArg = {
   loginRequest: LoginRequest;
 };
@@ -897,6 +907,10 @@ export type ChangePasswordApiResponse = /** status 200 Changed. */ Message;
 export type ChangePasswordApiArg = {
   changePasswordRequest: ChangePasswordRequest;
 };
+export type SetLanguageApiResponse = /** status 200 Recorded. */ Message;
+export type SetLanguageApiArg = {
+  setLanguageRequest: SetLanguageRequest;
+};
 export type StepUpApiResponse =
   /** status 200 Confirmed for 5 minutes. */ StepUp;
 export type StepUpApiArg = {
@@ -925,6 +939,8 @@ export type LoginWithCodeApiArg = {
 export type GoogleStartApiResponse = unknown;
 export type GoogleStartApiArg = {
   return?: string;
+  acceptTerms?: boolean;
+  language?: Language;
 };
 export type GoogleRedirectApiResponse = unknown;
 export type GoogleRedirectApiArg = {
@@ -1071,7 +1087,7 @@ export type GetReferralsApiArg = {
   "X-Clearvest-Position"?: number;
 };
 export type GetInvestEligibilityApiResponse =
-  /** status 200 The user may invest. */ InvestEligibility;
+  /** status 200 Whether the user may invest, and if not, why not. */ InvestEligibility;
 export type GetInvestEligibilityApiArg = {
   /** A position returned by an earlier command. The server waits, bounded, until the read
     models this query uses have passed it.
@@ -1455,8 +1471,7 @@ export type WithdrawalQuote = {
 export type Error = {
   /** What went wrong, worded for the user; safe to show as-is. */
   message: string;
-  /** A stable machine-readable reason, when the client must act on it: `new_device`
-    (continue with loginWithCode), `login_expired` (the pending sign-in is gone: back to
+  /** A stable machine-readable reason, when the client must act on it: `login_expired` (the pending sign-in is gone: back to
     login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
     sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
     with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
@@ -1517,6 +1532,7 @@ export type User = {
      */
   token?: string;
 };
+export type Language = "en" | "de";
 export type RegisterRequest = {
   name?: string;
   email?: string;
@@ -1527,6 +1543,15 @@ export type RegisterRequest = {
   /** ISO 3166-1 alpha-2 code (or the country's name). */
   country?: string;
   referralCode?: string;
+  /** The person ticked "I agree to the Terms and the Privacy Policy". Required to be true. */
+  acceptTerms?: boolean;
+  language?: Language;
+};
+export type LoginPending = {
+  status: "new_device";
+  message: string;
+  /** The pending sign-in's token, for API clients (browsers get it as a cookie). */
+  pendingLogin: string;
 };
 export type LoginRequest = {
   email?: string;
@@ -1552,6 +1577,9 @@ export type ChangePasswordRequest = {
   oldPassword?: string;
   password?: string;
   confirmPassword?: string;
+};
+export type SetLanguageRequest = {
+  language: Language;
 };
 export type StepUp = {
   message: string;
@@ -1781,7 +1809,9 @@ export type Referrals = {
   message?: string;
 };
 export type InvestEligibility = {
-  eligible: true;
+  eligible: boolean;
+  /** Present when `eligible` is false; the sentence saying what is missing. */
+  reason?: string;
 };
 export type PlanExample = {
   amount: string;
@@ -2008,8 +2038,14 @@ export type DepositAddress = {
   asset: DepositAsset;
   network: DepositNetwork;
   address: string;
+  /** How many confirmations a deposit on this network needs before staff confirm it. */
+  confirmations: number;
+  /** How many minutes a deposit on this network usually takes to reach them. */
+  usualMinutes: number;
 };
 export type DepositAddressList = {
+  /** The smallest deposit in USD, decimal string (CLEARVEST_MIN_DEPOSIT); a request below it is refused with 422. */
+  minimum: string;
   addresses: DepositAddress[];
 };
 export type DepositStatus = "Pending" | "Confirmed" | "Rejected";
@@ -2070,6 +2106,7 @@ export type ConfirmDepositRequest = {
 };
 export type RejectDepositRequest = {
   transactionId: string;
+  /** The reason for the rejection, shown to the investor; required (400 without it). */
   notes?: string;
 };
 export type WithdrawalStatus = "Pending" | "Approved" | "Rejected";
@@ -2253,6 +2290,8 @@ export type ContentPage = {
   sample: boolean;
   /** The page, rendered from Markdown without raw HTML. */
   html: string;
+  /** The date of the page's last change (YYYY-MM-DD), when the page states one. For the terms and the privacy policy it is the version a new user agrees to. */
+  updated?: string;
 };
 export type CreateSupportTicketRequest = {
   user_name: string;
@@ -2451,6 +2490,7 @@ export const {
   useSendVerificationEmailMutation,
   useVerifyUserMutation,
   useChangePasswordMutation,
+  useSetLanguageMutation,
   useStepUpMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,

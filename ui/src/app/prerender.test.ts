@@ -32,6 +32,13 @@ describe('route manifest', () => {
     expect(prerendered.find((route) => route.path === '/Hierarchy')?.prerendered).toBe('prerendered/Hierarchy.html');
   });
 
+  it('has the server fill only the plans page with its catalogue', () => {
+    const filled = routeManifest().routes.filter((route) => route.plans);
+    expect(filled).toEqual([
+      { path: '/investment-plans', prerendered: 'prerendered/investment-plans.html', plans: 'prerendered/investment-plans.plans.json' },
+    ]);
+  });
+
   it('follows the table it is given', () => {
     const table: PageRoute[] = [
       { path: '/', access: 'public' },

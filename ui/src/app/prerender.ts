@@ -35,11 +35,20 @@ export const isPrerendered = (page: PageRoute) =>
 // the page's own path with it.
 export const prerenderFile = (path: string) => `prerendered/${path === '/' ? 'index' : path.slice(1)}.html`;
 
+// Pages the server serves filled with its current data rather than as the build rendered them:
+// the plan catalogue lives in the server's database, so /investment-plans is completed on every
+// request (api/plancards.go) from the templates in this file (docs/public-site.md).
+const PLAN_CATALOGUE_PAGE = '/investment-plans';
+export const planCatalogueFile = (path: string) =>
+  path === PLAN_CATALOGUE_PAGE ? `prerendered/${path.slice(1)}.plans.json` : undefined;
+
 export interface ManifestRoute {
   // As the router matches it: static segments, and `:name` for one segment of any value.
   path: string;
   // dist/ file with the page's prerendered HTML, for the pages that have one.
   prerendered?: string;
+  // dist/ file with the templates the server fills with its plan catalogue (planCatalogueFile).
+  plans?: string;
 }
 
 export interface RouteManifest {
@@ -52,7 +61,11 @@ export function routeManifest(table: readonly PageRoute[] = pages): RouteManifes
   return {
     routes: table
       .filter((page) => page.path !== '*')
-      .map((page) => (isPrerendered(page) ? { path: page.path, prerendered: prerenderFile(page.path) } : { path: page.path })),
+      .map((page) => {
+        if (!isPrerendered(page)) return { path: page.path };
+        const plans = planCatalogueFile(page.path);
+        return { path: page.path, prerendered: prerenderFile(page.path), ...(plans ? { plans } : {}) };
+      }),
   };
 }
 

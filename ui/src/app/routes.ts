@@ -272,7 +272,9 @@ export const pages: readonly PageRoute[] = [
   {
     path: '/transaction/:transactionId',
     title: 'Payment Details',
-    access: 'staff',
+    // Staff decide deposits here; an investor sees their own (the server answers 404 for others'),
+    // a rejection's reason included.
+    access: 'signedIn',
     page: () => import('../features/deposits/PaymentDetailsPage').then((m) => m.PaymentDetailsPage),
   },
   // Balance adjustments and fee waivers are the admin's alone (docs/product-rules.md, "Roles").

@@ -1,4 +1,5 @@
 import { Amount } from './Amount';
+import { useLabels, type LabelKind } from './labels';
 
 // The badge tone of a status: settled in the user's favour, refused, or waiting.
 export function statusTone(status: string): 'success' | 'danger' | 'warning' | 'neutral' {
@@ -20,6 +21,9 @@ export function Effect({ amount }: { amount: string }) {
   );
 }
 
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge--${statusTone(status)}`}>{status}</span>;
+// A money status in words: the status of one kind of item (`kind`), or of the history's mixed
+// list. The server's value only picks the tone.
+export function StatusBadge({ status, kind = 'money' }: { status: string; kind?: Extract<LabelKind, 'money' | 'deposit' | 'withdrawal' | 'investment'> }) {
+  const labels = useLabels();
+  return <span className={`badge badge--${statusTone(status)}`}>{labels[kind](status)}</span>;
 }

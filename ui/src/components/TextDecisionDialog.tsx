@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Dialog } from './Dialog';
-import type { RunOutcome } from './useRunMutation';
 import { useTranslation } from '../i18n';
+import { Dialog } from './Dialog';
+import { FormError, useFormError } from './form/FormError';
+import type { RunOutcome } from './useRunMutation';
 
 interface TextDecisionDialogProps {
   title: string;
@@ -20,8 +21,9 @@ interface TextDecisionDialogProps {
   submitLabel: string;
   busyLabel: string;
   busy: boolean;
-  // Sends the decision with the trimmed text; the dialog closes when it succeeds.
-  onSubmit: (text: string) => Promise<RunOutcome<unknown>>;
+  // Sends the decision with the trimmed text; the dialog closes when it succeeds. A refusal that
+  // is not about the field goes to `formError` (pass it to useRunMutation), shown in the dialog.
+  onSubmit: (text: string, formError: (message: string | null) => void) => Promise<RunOutcome<unknown>>;
   onClose: () => void;
 }
 
@@ -34,16 +36,22 @@ export function TextDecisionDialog(props: TextDecisionDialogProps) {
   const inputId = `${formId}-input`;
   const [text, setText] = useState('');
   const [error, setError] = useState('');
+  const [formError, setFormError] = useFormError();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     if (!text.trim()) {
       setError(requiredMessage);
+      document.getElementById(inputId)?.focus();
       return;
     }
-    const outcome = await onSubmit(text.trim());
+    const outcome = await onSubmit(text.trim(), setFormError);
     if (outcome.ok) onClose();
-    else if (outcome.error.field !== undefined && (typeof field === 'string' ? [field] : field).includes(outcome.error.field)) setError(outcome.message);
+    else if (outcome.error.field !== undefined && (typeof field === 'string' ? [field] : field).includes(outcome.error.field)) {
+      setFormError(null);
+      setError(outcome.message);
+      document.getElementById(inputId)?.focus();
+    }
   };
   const inputProps = {
     id: inputId,
@@ -74,6 +82,7 @@ export function TextDecisionDialog(props: TextDecisionDialogProps) {
       }
     >
       <form id={formId} className="form" onSubmit={(e) => void submit(e)} noValidate>
+        <FormError message={formError} />
         {intro}
         <div className="field" data-invalid={error ? true : undefined}>
           <label className="field__label" htmlFor={inputId}>

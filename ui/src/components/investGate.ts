@@ -11,18 +11,20 @@ export type InvestGate =
   | { state: 'unknown'; retry: () => void; retrying: boolean };
 
 // Whether the signed-in user may start an investment, as the server says (a verified e-mail and
-// an approved identity check). The server's 403 message says what is missing. While a refetch
+// an approved identity check). Not being eligible yet is an answer (200, `eligible: false`) whose
+// `reason` says what is missing; an error means the check itself failed. While a refetch
 // runs after a failure (a retry, or the cache invalidated after an upload), the last answer
 // stands: the entry keeps its error until a new answer comes, so an action never flashes open.
 export function useInvestGate(): InvestGate {
   const { t } = useTranslation('invest');
   const { data, isError, error, isFetching, refetch } = useGetInvestEligibilityQuery({});
-  if (data?.eligible) return { state: 'open' };
   if (isError || (error !== undefined && isFetching)) {
     const info = apiErrorInfo(error);
     if (info.status === 403) return { state: 'closed', message: info.message ?? t('gate.closed') };
     return { state: 'unknown', retry: () => void refetch(), retrying: isFetching };
   }
+  if (data?.eligible) return { state: 'open' };
+  if (data) return { state: 'closed', message: data.reason ?? 'You cannot start an investment yet.' };
   return { state: 'checking' };
 }
 

@@ -1,4 +1,5 @@
 import type { KycRejectionReason, KycSide } from '../api/enhanced';
+import { useLocale, useTranslation } from '../i18n';
 
 // The words for identity checks that the upload page, the dashboard and the staff pages share,
 // so a reviewer's choice reads the same to the reviewer and to the user.
@@ -53,3 +54,23 @@ const typeNames: Record<string, string> = {
 };
 
 export const typeName = (contentType: string) => typeNames[contentType.toLowerCase()] ?? 'File';
+
+// The same words in the reader's language (kyc namespace): sides, reasons, advice, file types
+// and sizes.
+export function useKycWords() {
+  const { t } = useTranslation('kyc');
+  const locale = useLocale();
+  const number = (value: number, digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
+  return {
+    side: (side: KycSide) => t(`side.${side}`),
+    reason: (reason: KycRejectionReason) => (reason in reasonAdvice ? t(`reason.${reason}`) : reason),
+    advice: (reason: KycRejectionReason) => (reason in reasonAdvice ? t(`advice.${reason}`) : reason),
+    reasonOptions: reasonOptions.map((o) => ({ value: o.value, label: t(`reason.${o.value}`) })),
+    typeName: (contentType: string) => (contentType.toLowerCase() in typeNames ? t(`type.${contentType.toLowerCase()}` as 'type.other') : t('type.other')),
+    formatBytes: (bytes: number) => {
+      if (bytes < 1024) return `${bytes} B`;
+      if (bytes < 1024 * 1024) return `${number(bytes / 1024, 0)} KB`;
+      return `${number(bytes / (1024 * 1024), 1)} MB`;
+    },
+  };
+}

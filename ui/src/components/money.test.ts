@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountForChart, formatUsd, NO_AMOUNT } from './money';
+import { amountForChart, divideDecimal, formatUsd, multiplyDecimal, NO_AMOUNT } from './money';
 
 // The reference: the amount as a BigInt count of 10^-scale dollars, divided down to cents with
 // the remainder deciding the rounding, then grouped by Intl (which formats a BigInt exactly).
@@ -116,5 +116,32 @@ describe('amountForChart', () => {
     expect(amountForChart('1234.50')).toBe(1234.5);
     expect(amountForChart('oops')).toBeNaN();
     expect(amountForChart(undefined)).toBeNaN();
+  });
+});
+
+describe('multiplyDecimal and divideDecimal', () => {
+  it('convert coin to dollars exactly, rounding half-even to the cent', () => {
+    expect(multiplyDecimal('0.00108827', '91890.42', 2)).toBe('100.00');
+    expect(multiplyDecimal('1', '91890.42', 2)).toBe('91890.42');
+    // 0.125 and 0.135: ties go to the even cent.
+    expect(multiplyDecimal('0.5', '0.25', 2)).toBe('0.12');
+    expect(multiplyDecimal('0.5', '0.27', 2)).toBe('0.14');
+    // Beyond what a float holds exactly.
+    expect(multiplyDecimal('12345678.12345678', '98765.43', 2)).toBe('1219326208504.80');
+  });
+
+  it('convert dollars to coin exactly, rounding half-even to the coin’s decimals', () => {
+    expect(divideDecimal('100', '91890.42', 8)).toBe('0.00108825');
+    expect(divideDecimal('91890.42', '91890.42', 8)).toBe('1.00000000');
+    expect(divideDecimal('0.1', '3', 2)).toBe('0.03');
+    expect(divideDecimal('0.05', '2', 2)).toBe('0.02');
+    expect(divideDecimal('0.15', '2', 2)).toBe('0.08');
+  });
+
+  it('refuse what is not a plain non-negative decimal, and a zero rate', () => {
+    expect(multiplyDecimal('1e3', '2', 2)).toBeNull();
+    expect(multiplyDecimal('-1', '2', 2)).toBeNull();
+    expect(divideDecimal('1', '0', 8)).toBeNull();
+    expect(divideDecimal('', '2', 8)).toBeNull();
   });
 });

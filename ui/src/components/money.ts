@@ -49,6 +49,50 @@ export function amountForChart(amount: string | null | undefined): number {
   return isDecimal(amount) ? Number(amount.trim()) : Number.NaN;
 }
 
+// Exact decimal arithmetic on decimal strings, for converting between dollars and a coin at a
+// market rate: the digits are scaled integers (BigInt), so no float ever touches an amount.
+// Both round half-even at the scale asked, the ledger's rule. Negative or unreadable input
+// gives null.
+function scaled(amount: string): { n: bigint; scale: number } | null {
+  const match = DECIMAL.exec(amount.trim());
+  if (!match || match[1] === '-') return null;
+  const fraction = match[3] ?? '';
+  return { n: BigInt(match[2] + fraction), scale: fraction.length };
+}
+
+const TEN = 10n;
+const pow10 = (k: number) => TEN ** BigInt(k);
+
+// numerator / denominator rounded half-even to an integer (both positive).
+function roundHalfEven(numerator: bigint, denominator: bigint): bigint {
+  const q = numerator / denominator;
+  const twice = (numerator % denominator) * 2n;
+  if (twice > denominator || (twice === denominator && q % 2n === 1n)) return q + 1n;
+  return q;
+}
+
+function plain(n: bigint, scale: number): string {
+  if (scale === 0) return n.toString();
+  const digits = n.toString().padStart(scale + 1, '0');
+  return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
+// a × b with `scale` decimals: 0.00108827 BTC × 91890.42 = "100.00" at scale 2.
+export function multiplyDecimal(a: string, b: string, scale: number): string | null {
+  const x = scaled(a);
+  const y = scaled(b);
+  if (!x || !y) return null;
+  return plain(roundHalfEven(x.n * y.n * pow10(scale), pow10(x.scale + y.scale)), scale);
+}
+
+// a ÷ b with `scale` decimals: $100 ÷ 91890.42 = "0.00108827" at scale 8. Null for b = 0.
+export function divideDecimal(a: string, b: string, scale: number): string | null {
+  const x = scaled(a);
+  const y = scaled(b);
+  if (!x || !y || y.n === 0n) return null;
+  return plain(roundHalfEven(x.n * pow10(y.scale + scale), y.n * pow10(x.scale)), scale);
+}
+
 // The exact sum of decimal amounts of at most two decimals (the server's USD strings), in whole
 // cents, so totals on screen never carry a float's rounding.
 export function sumAmounts(amounts: readonly string[]): string {

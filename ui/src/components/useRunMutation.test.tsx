@@ -7,13 +7,15 @@ import { useUpdateUserMutation } from '../api/enhanced';
 import type { ApiErrorInfo } from '../api/errors';
 import { renderWithProviders } from '../test/renderWithProviders';
 import { json, makeUser, stubApi } from '../test/stubApi';
+import { FormError, useFormError } from './form/FormError';
 import { Toaster } from './toast/Toaster';
 import { useRunMutation } from './useRunMutation';
 
 const FALLBACK = 'Your profile could not be saved. Please try again.';
 
-function ProfileHarness({ handled }: { handled?: (error: ApiErrorInfo) => boolean }) {
+function ProfileHarness({ handled, withFormError }: { handled?: (error: ApiErrorInfo) => boolean; withFormError?: boolean }) {
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [updateUser] = useUpdateUserMutation();
   const { register, setError, formState } = useForm<{ name: string; phone: string }>({ defaultValues: { name: 'Ada', phone: '' } });
   const [outcome, setOutcome] = useState('');
@@ -23,11 +25,13 @@ function ProfileHarness({ handled }: { handled?: (error: ApiErrorInfo) => boolea
       success: (user) => `Saved ${user.name}`,
       form: { setError, fields: ['name', 'phone'] },
       handled,
+      ...(withFormError ? { formError: setFormError } : {}),
     });
     setOutcome(result.ok ? `ok ${result.data.name}` : `failed ${result.error.status} ${result.message}`);
   };
   return (
     <>
+      <FormError message={formError} />
       <label>
         Name <input {...register('name')} aria-invalid={formState.errors.name ? true : undefined} />
       </label>
@@ -63,8 +67,8 @@ describe('useRunMutation', () => {
     const outcome = await save(json({ message: 'Please enter a valid Phone Number', field: 'phone' }, 400));
 
     expect(outcome).toBe('failed 400 Please enter a valid Phone Number');
-    expect(screen.getByRole('alert').textContent).toContain('Please enter a valid Phone Number');
-    expect(screen.getByRole('alert').textContent).not.toContain(FALLBACK);
+    // On the field, not in a toast.
+    expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByLabelText('Phone').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByTestId('phone-error').textContent).toBe('Please enter a valid Phone Number');
     expect(document.activeElement).toBe(screen.getByLabelText('Phone'));
@@ -84,6 +88,19 @@ describe('useRunMutation', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
     expect((await screen.findByRole('alert')).textContent).toContain('Cannot reach Clearvest');
+  });
+
+  it('puts a refusal no field is at fault for into the form error, not a toast', async () => {
+    stubApi({ 'PATCH /api/users/updateUser': json({ message: 'Your account is locked.' }, 403) });
+    const user = userEvent.setup();
+    renderWithProviders(<ProfileHarness withFormError />);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Your account is locked.');
+    expect(alert.getAttribute('data-testid')).toBe('form-error');
+    expect(screen.getByRole('region', { name: 'Notifications' }).children).toHaveLength(0);
+    expect(document.activeElement).toBe(alert);
   });
 
   it('leaves refusals the caller handles to the caller: no toast', async () => {

@@ -102,8 +102,17 @@ export async function startLanguage() {
   await show(preferredLanguage());
 }
 
+// Who wants to know when the reader picks a language (the signed-in user's record of it, which
+// their e-mails follow). Switching at start-up from the saved choice is not a pick.
+const choiceListeners = new Set<(language: Language) => void>();
+export function onLanguageChosen(listener: (language: Language) => void): () => void {
+  choiceListeners.add(listener);
+  return () => choiceListeners.delete(listener);
+}
+
 // The reader picked a language: remember it in this browser and show it.
 export async function chooseLanguage(language: Language) {
+  for (const listener of choiceListeners) listener(language);
   try {
     localStorage.setItem(STORAGE_KEY, language);
   } catch {

@@ -53,24 +53,22 @@ describe('toasts', () => {
   it('announces errors as alerts and info as status', () => {
     setup();
     fireEvent.click(screen.getByRole('button', { name: 'error' }));
-    fireEvent.click(screen.getByRole('button', { name: 'info' }));
-
     expect(screen.getByRole('alert').textContent).toContain('Failed to update fees');
+    fireEvent.click(screen.getByRole('button', { name: 'info' }));
     expect(screen.getByRole('status').textContent).toContain('Heads up');
   });
 
-  it('stacks toasts and closes only the one whose button is pressed', () => {
+  it('never stacks: a new toast replaces the one on screen', () => {
     setup();
     fireEvent.click(screen.getByRole('button', { name: 'success' }));
-    fireEvent.click(screen.getByRole('button', { name: 'error' }));
+    fireEvent.click(screen.getByRole('button', { name: 'info' }));
     const region = screen.getByRole('region', { name: 'Notifications' });
-    expect(region.children).toHaveLength(2);
+    expect(region.children).toHaveLength(1);
+    expect(region.textContent).toContain('Heads up');
+    expect(region.textContent).not.toContain('Profile Updated');
 
-    const alert = screen.getByRole('alert');
-    fireEvent.click(alert.querySelector('button')!);
-
-    expect(screen.queryByRole('alert')).toBeNull();
-    expect(screen.getByRole('status').textContent).toContain('Profile Updated');
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss notification' }));
+    expect(region.children).toHaveLength(0);
   });
 
   it('holds the timer while the toast has keyboard focus', () => {

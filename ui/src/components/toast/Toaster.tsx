@@ -1,17 +1,15 @@
 import { useEffect, useState, type FocusEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useTranslation } from '../../i18n';
 import { selectToasts, toastDismissed, type Toast, type ToastVariant } from './toastSlice';
 
 const AUTO_CLOSE_MS = 5000;
 
-const labels: Record<ToastVariant, { prefix: string; icon: string }> = {
-  success: { prefix: 'Success', icon: '✓' },
-  error: { prefix: 'Error', icon: '!' },
-  info: { prefix: 'Note', icon: 'i' },
-};
+const icons: Record<ToastVariant, string> = { success: '✓', error: '!', info: 'i' };
 
 function ToastItem({ toast }: { toast: Toast }) {
   const dispatch = useAppDispatch();
+  const { t } = useTranslation('forms');
   // Reading or reaching the close button must not race the timer (WCAG 2.2.1), so hover and
   // keyboard focus hold it; leaving starts a fresh 5 s.
   const [hovered, setHovered] = useState(false);
@@ -24,7 +22,8 @@ function ToastItem({ toast }: { toast: Toast }) {
     return () => clearTimeout(timer);
   }, [paused, dispatch, toast.id]);
 
-  const { prefix, icon } = labels[toast.variant];
+  const icon = icons[toast.variant];
+  const prefix = t(`toast.${toast.variant}`);
   return (
     <div
       className={`toast toast--${toast.variant}`}
@@ -46,7 +45,7 @@ function ToastItem({ toast }: { toast: Toast }) {
       <button
         type="button"
         className="toast__close"
-        aria-label="Dismiss notification"
+        aria-label={t('toast.dismiss')}
         onClick={() => dispatch(toastDismissed(toast.id))}
       >
         <span aria-hidden="true">×</span>
@@ -55,10 +54,14 @@ function ToastItem({ toast }: { toast: Toast }) {
   );
 }
 
+// Toasts confirm that something worked. They sit at the bottom, above any bottom bar, so they
+// never cover the navigation; errors belong on the form that caused them (docs/design-system.md,
+// "Errors and feedback").
 export function Toaster() {
   const toasts = useAppSelector(selectToasts);
+  const { t } = useTranslation('forms');
   return (
-    <section className="toaster" aria-label="Notifications">
+    <section className="toaster" aria-label={t('toast.label')}>
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}

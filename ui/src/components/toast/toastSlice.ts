@@ -15,8 +15,10 @@ export const toastSlice = createSlice({
   initialState,
   reducers: {
     toastShown: {
-      reducer(state, action: PayloadAction<Toast>) {
-        state.push(action.payload);
+      // Toasts never stack: a new one replaces the one on screen, so a burst of actions leaves
+      // one confirmation to read, not a pile covering the page.
+      reducer(_state, action: PayloadAction<Toast>) {
+        return [action.payload];
       },
       prepare(variant: ToastVariant, message: string) {
         return { payload: { id: nanoid(), variant, message } };

@@ -16,7 +16,8 @@ function dashboard(kycStatus: KycStatus, eligibility: Response, kyc = myKyc({ ky
   renderApp({ route: '/my-account', ...signedIn(user) });
 }
 
-const closed = (message: string) => json({ message }, 403);
+// Not being eligible yet is an answer, not an error status.
+const closed = (reason: string) => json({ eligible: false, reason });
 // The dashboard's money actions (the shell's top bar has an Invest link of its own).
 const actions = () => screen.findByRole('region', { name: 'Move money' });
 

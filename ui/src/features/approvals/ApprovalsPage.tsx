@@ -15,32 +15,33 @@ import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
-import { kindLabel } from '../../components/approvalWords';
+import { useLabels } from '../../components/labels';
+import { Trans, useTranslation } from '../../i18n';
 
 // The four-eyes queue (docs/security.md, "Separation of duties"): decisions one staff member
 // proposed that a second must take. Every staff member sees it; only an admin who did not make
 // a proposal approves or rejects it, and the server says so again (403) whatever this page shows.
 
-function Thresholds({ t }: { t: ApprovalThresholds }) {
+function Thresholds({ thresholds }: { thresholds: ApprovalThresholds }) {
+  const { t } = useTranslation('staff');
   const rows: [string, ReactNode][] = [
     [
-      'Deposit confirmations',
-      <>
-        above <Amount amount={t.depositThreshold} />, or more than {t.depositTolerancePercent} % from the declared amount
-      </>,
+      t('approvals.deposits'),
+      <Trans
+        key="d"
+        t={t}
+        i18nKey="approvals.depositRule"
+        values={{ percent: thresholds.depositTolerancePercent }}
+        components={{ amount: <Amount amount={thresholds.depositThreshold} /> }}
+      />,
     ],
-    [
-      'Withdrawal payouts',
-      <>
-        above <Amount amount={t.withdrawalThreshold} />
-      </>,
-    ],
-    ['Admin role, account closure', 'always'],
+    [t('approvals.withdrawals'), <Trans key="w" t={t} i18nKey="approvals.withdrawalRule" components={{ amount: <Amount amount={thresholds.withdrawalThreshold} /> }} />],
+    [t('approvals.others'), t('approvals.always')],
   ];
   return (
     <section className="panel stack" aria-labelledby="approval-rules-title" data-testid="approval-thresholds">
       <h2 id="approval-rules-title" className="panel__title">
-        What needs a second staff member
+        {t('approvals.rulesTitle')}
       </h2>
       <dl className="facts">
         {rows.map(([term, value]) => (
@@ -51,7 +52,7 @@ function Thresholds({ t }: { t: ApprovalThresholds }) {
         ))}
       </dl>
       <p className="muted">
-        No amount anyone enters may be more than <Amount amount={t.maxAmount} />.
+        <Trans t={t} i18nKey="approvals.maxAmount" components={{ amount: <Amount amount={thresholds.maxAmount} /> }} />
       </p>
     </section>
   );
@@ -59,25 +60,27 @@ function Thresholds({ t }: { t: ApprovalThresholds }) {
 
 // What the proposal is about, linked to its page where it has one.
 function Subject({ p }: { p: Proposal }) {
-  const who = p.user.name || 'Unnamed user';
+  const { t } = useTranslation('staff');
+  const who = p.user.name || t('common.unnamed');
   if (p.kind === 'deposit_confirmation') {
     return (
-      <>
-        Deposit <Link to={`/transaction/${encodeURIComponent(p.subjectId)}`}>{p.subjectId}</Link> of {who}
-      </>
+      <Trans
+        t={t}
+        i18nKey="approvals.deposit"
+        values={{ id: p.subjectId, who }}
+        components={{ page: <Link to={`/transaction/${encodeURIComponent(p.subjectId)}`} /> }}
+      />
     );
   }
   if (p.kind === 'withdrawal_approval') {
-    return (
-      <>
-        <Link to={`/withdrawal/${encodeURIComponent(p.subjectId)}`}>Withdrawal</Link> of {who}
-      </>
-    );
+    return <Trans t={t} i18nKey="approvals.withdrawal" values={{ who }} components={{ page: <Link to={`/withdrawal/${encodeURIComponent(p.subjectId)}`} /> }} />;
   }
   return <>{who}</>;
 }
 
 function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
+  const { t } = useTranslation('staff');
+  const labels = useLabels();
   const run = useRunMutation();
   const [approve, { isLoading }] = useApproveProposalMutation();
   const formId = useId();
@@ -90,7 +93,7 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
     event.preventDefault();
     if (isLoading) return;
     if (payout && !txHash.trim()) {
-      setErrors({ txHash: 'Please enter the payout transaction hash' });
+      setErrors({ txHash: t('approvals.txRequired') });
       return;
     }
     const body = {
@@ -98,7 +101,7 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
       ...(reason.trim() ? { reason: reason.trim() } : {}),
     };
     const outcome = await run(approve({ proposalId: p.id, approveProposalRequest: body }), {
-      fallback: 'The proposal could not be approved. Please try again.',
+      fallback: t('approvals.approveFailed'),
       success: ({ message }) => message,
     });
     if (outcome.ok) onClose();
@@ -119,15 +122,15 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
 
   return (
     <Dialog
-      title={`Approve: ${kindLabel[p.kind]}`}
+      title={t('approvals.approveTitle', { kind: labels.proposalKind(p.kind) })}
       onClose={onClose}
       actions={
         <>
           <button type="submit" form={formId} className="button" aria-disabled={isLoading || undefined}>
-            {isLoading ? 'Approving…' : 'Approve'}
+            {isLoading ? t('approvals.approving') : t('approvals.approve')}
           </button>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
+            {t('approvals.cancel')}
           </button>
         </>
       }
@@ -135,16 +138,15 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
       <form id={formId} className="form" onSubmit={(e) => void submit(e)} noValidate>
         {payout ? (
           <p>
-            You pay this out: send the amount the investor receives to the address on the{' '}
-            <Link to={`/withdrawal/${encodeURIComponent(p.subjectId)}`}>withdrawal’s page</Link> first, then record the transaction here.
+            <Trans t={t} i18nKey="approvals.payoutIntro" components={{ page: <Link to={`/withdrawal/${encodeURIComponent(p.subjectId)}`} /> }} />
           </p>
         ) : (
-          <p>Approving carries the decision out at once, recorded under your name.</p>
+          <p>{t('approvals.approveIntro')}</p>
         )}
         {payout ? (
           <div className="field" data-invalid={errors.txHash ? true : undefined}>
             <label className="field__label" htmlFor={`${formId}-tx`}>
-              Payout transaction hash
+              {t('approvals.txHash')}
             </label>
             <input
               {...fieldProps('txHash', `${formId}-tx`)}
@@ -163,8 +165,8 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
         ) : null}
         <div className="field" data-invalid={errors.reason ? true : undefined}>
           <label className="field__label" htmlFor={`${formId}-reason`}>
-            Reason
-            <span className="field__optional"> (optional, kept with the approval)</span>
+            {t('approvals.reason')}
+            <span className="field__optional">{t('approvals.reasonOptional')}</span>
           </label>
           <textarea
             {...fieldProps('reason', `${formId}-reason`)}
@@ -185,30 +187,29 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
 }
 
 function RejectDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
+  const { t } = useTranslation('staff');
+  const labels = useLabels();
   const run = useRunMutation();
   const [reject, { isLoading }] = useRejectProposalMutation();
   return (
     <TextDecisionDialog
-      title={`Reject: ${kindLabel[p.kind]}`}
+      title={t('approvals.rejectTitle', { kind: labels.proposalKind(p.kind) })}
       tone="danger"
       intro={
-        <p>
-          Nothing is decided: the{' '}
-          {p.kind === 'deposit_confirmation' || p.kind === 'withdrawal_approval' ? 'request stays in its queue' : 'user stays as they are'}, and the
-          proposer sees your reason.
-        </p>
+        <p>{movesMoney(p) ? t('approvals.rejectIntroQueue') : t('approvals.rejectIntroUser')}</p>
       }
-      label="Reason (shown to the proposer)"
+      label={t('approvals.rejectLabel')}
       multiline
-      requiredMessage="Please enter a reason"
+      requiredMessage={t('approvals.reasonRequired')}
       field="reason"
-      submitLabel="Reject"
-      busyLabel="Rejecting…"
+      submitLabel={t('approvals.reject')}
+      busyLabel={t('approvals.rejecting')}
       busy={isLoading}
-      onSubmit={(reason) =>
+      onSubmit={(reason, formError) =>
         run(reject({ proposalId: p.id, rejectProposalRequest: { reason } }), {
-          fallback: 'The proposal could not be rejected. Please try again.',
+          fallback: t('approvals.rejectFailed'),
           success: ({ message }) => message,
+          formError,
         })
       }
       onClose={onClose}
@@ -217,24 +218,25 @@ function RejectDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
 }
 
 function Decision({ p, me }: { p: Proposal; me: User | undefined }) {
+  const { t } = useTranslation('staff');
   const [open, setOpen] = useState<'approve' | 'reject' | null>(null);
   if (!me) return null;
   if (p.proposer._id === me._id) {
     return (
       <p className="badge badge--warning" data-testid="proposal-waiting">
-        Waiting for a second staff member
+        {t('approvals.waiting')}
       </p>
     );
   }
-  if (me.role !== 'admin') return <p className="muted">An admin who did not propose it decides.</p>;
+  if (me.role !== 'admin') return <p className="muted">{t('approvals.adminDecides')}</p>;
   return (
     <>
       <div className="button-row">
         <button type="button" className="button" onClick={() => setOpen('approve')}>
-          Approve
+          {t('approvals.approve')}
         </button>
         <button type="button" className="button button--danger" onClick={() => setOpen('reject')}>
-          Reject
+          {t('approvals.reject')}
         </button>
       </div>
       {open === 'approve' ? <ApproveDialog p={p} onClose={() => setOpen(null)} /> : null}
@@ -246,17 +248,17 @@ function Decision({ p, me }: { p: Proposal; me: User | undefined }) {
 const movesMoney = (p: Proposal) => p.kind === 'deposit_confirmation' || p.kind === 'withdrawal_approval';
 
 function PendingItem({ p, me }: { p: Proposal; me: User | undefined }) {
+  const { t } = useTranslation('staff');
+  const labels = useLabels();
   return (
     <li className="queue-item queue-item--decide" data-testid="proposal-item">
       <div className="queue-item__who">
         <h3 className="queue-item__name">
-          {kindLabel[p.kind]}
           {movesMoney(p) ? (
-            <>
-              {' '}
-              of <Amount amount={p.amount} />
-            </>
-          ) : null}
+            <Trans t={t} i18nKey="approvals.kindOf" values={{ kind: labels.proposalKind(p.kind) }} components={{ amount: <Amount amount={p.amount} /> }} />
+          ) : (
+            labels.proposalKind(p.kind)
+          )}
         </h3>
         <p className="break-anywhere">
           <Subject p={p} />
@@ -265,7 +267,7 @@ function PendingItem({ p, me }: { p: Proposal; me: User | undefined }) {
       </div>
       <p className="queue-item__meta">
         <span>
-          Proposed by <strong>{p.proposer.name}</strong>: “{p.reason}”
+          <Trans t={t} i18nKey="approvals.proposedBy" values={{ name: p.proposer.name, reason: p.reason }} components={{ name: <strong /> }} />
         </span>
         <span>
           <time dateTime={p.openedAt}>{formatDateTime(p.openedAt)}</time>
@@ -279,31 +281,33 @@ function PendingItem({ p, me }: { p: Proposal; me: User | undefined }) {
 }
 
 function DecidedItem({ p }: { p: Proposal }) {
+  const { t } = useTranslation('staff');
+  const labels = useLabels();
   const approved = p.status === 'approved';
   return (
     <li className="queue-item" data-testid="proposal-decided">
       <div className="queue-item__who">
         <h3 className="queue-item__name">
-          {kindLabel[p.kind]}
           {movesMoney(p) ? (
-            <>
-              {' '}
-              of <Amount amount={p.amount} />
-            </>
-          ) : null}
-          <span className={`queue-item__badge badge ${approved ? 'badge--success' : 'badge--danger'}`}>{approved ? 'Approved' : 'Rejected'}</span>
+            <Trans t={t} i18nKey="approvals.kindOf" values={{ kind: labels.proposalKind(p.kind) }} components={{ amount: <Amount amount={p.amount} /> }} />
+          ) : (
+            labels.proposalKind(p.kind)
+          )}
+          <span className={`queue-item__badge badge ${approved ? 'badge--success' : 'badge--danger'}`}>{labels.proposal(p.status)}</span>
         </h3>
         <p className="break-anywhere">
           <Subject p={p} />
         </p>
-        <p className="muted">
-          Proposed by {p.proposer.name}: “{p.reason}”
-        </p>
+        <p className="muted">{t('approvals.proposedByPlain', { name: p.proposer.name, reason: p.reason })}</p>
       </div>
       <p className="queue-item__meta">
         <span>
-          {approved ? 'Approved' : 'Rejected'} by <strong>{p.decider?.name ?? 'a staff member'}</strong>
-          {p.decisionReason ? `: “${p.decisionReason}”` : ''}
+          <Trans
+            t={t}
+            i18nKey={p.decisionReason ? 'approvals.decidedByReason' : 'approvals.decidedBy'}
+            values={{ status: labels.proposal(p.status), name: p.decider?.name ?? t('approvals.someone'), reason: p.decisionReason }}
+            components={{ name: <strong /> }}
+          />
         </span>
         {p.decidedAt ? (
           <span>
@@ -320,24 +324,22 @@ export function ApprovalsPage() {
     refetchOnMountOrArgChange: true,
   });
   const { data: me } = useCurrentUser();
+  const { t } = useTranslation('staff');
   return (
     <section className="page container stack" aria-labelledby="approvals-title">
       <div>
-        <p className="eyebrow">Staff</p>
-        <h1 id="approvals-title">Second Approvals</h1>
-        <p className="muted">
-          Decisions one staff member proposed that a second must take, oldest first. An admin who did not propose a decision approves or rejects it;
-          approving carries it out.
-        </p>
+        <p className="eyebrow">{t('common.eyebrow')}</p>
+        <h1 id="approvals-title">{t('approvals.title')}</h1>
+        <p className="muted">{t('approvals.lead')}</p>
       </div>
-      <QueryState query={queue} loading="Loading the proposals…" failed="Failed to fetch the proposals.">
+      <QueryState query={queue} loading={t('approvals.loading')} failed={t('approvals.failed')}>
         {(data) => (
           <>
-            <Thresholds t={data.thresholds} />
+            <Thresholds thresholds={data.thresholds} />
             <section aria-labelledby="approvals-pending-title">
-              <h2 id="approvals-pending-title">Waiting for a second staff member</h2>
+              <h2 id="approvals-pending-title">{t('approvals.pending')}</h2>
               {data.pending.length === 0 ? (
-                <p className="empty">Nothing waits for a second approval.</p>
+                <p className="empty">{t('approvals.nonePending')}</p>
               ) : (
                 <ol className="queue" aria-busy={queue.isFetching || undefined}>
                   {data.pending.map((p) => (
@@ -347,9 +349,9 @@ export function ApprovalsPage() {
               )}
             </section>
             <section aria-labelledby="approvals-recent-title">
-              <h2 id="approvals-recent-title">Recently decided</h2>
+              <h2 id="approvals-recent-title">{t('approvals.recent')}</h2>
               {data.recent.length === 0 ? (
-                <p className="empty">Nothing has been decided yet.</p>
+                <p className="empty">{t('approvals.noneRecent')}</p>
               ) : (
                 <ol className="queue">
                   {data.recent.map((p) => (

@@ -4,16 +4,17 @@ import { useGetCountriesQuery } from '../../api/enhanced';
 import { SelectField } from '../../components/form/SelectField';
 import type { FieldErrorState } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
-
-const FAILED = 'Failed to fetch countries. Please try again later.';
+import { useTranslation } from '../../i18n';
 
 export function CountrySelect({ registration, error }: { registration: UseFormRegisterReturn & { ref?: Ref<HTMLSelectElement> }; error: FieldErrorState }) {
+  const { t } = useTranslation('auth');
   const { data: countries, isLoading, isError, refetch } = useGetCountriesQuery();
   const toast = useToast();
+  const failed = t('country.failed');
 
   useEffect(() => {
-    if (isError) toast.error(FAILED);
-  }, [isError, toast]);
+    if (isError) toast.error(failed);
+  }, [isError, toast, failed]);
 
   return (
     <div>
@@ -21,13 +22,13 @@ export function CountrySelect({ registration, error }: { registration: UseFormRe
           country) is applied to options that did not exist on the first render. */}
       <SelectField
         key={countries ? 'loaded' : 'loading'}
-        label="Country"
+        label={t('country.label')}
         error={error}
         aria-busy={isLoading || undefined}
-        hint={isError ? FAILED : undefined}
+        hint={isError ? failed : undefined}
         {...registration}
       >
-        <option value="">{isLoading ? 'Loading countries…' : 'Select your country'}</option>
+        <option value="">{isLoading ? t('country.loading') : t('country.choose')}</option>
         {(countries ?? []).map((country) => (
           <option key={country.code} value={country.code}>
             {country.name}
@@ -37,7 +38,7 @@ export function CountrySelect({ registration, error }: { registration: UseFormRe
       </SelectField>
       {isError ? (
         <button type="button" className="button button--small button--secondary" onClick={() => void refetch()}>
-          Try loading countries again
+          {t('country.retry')}
         </button>
       ) : null}
     </div>

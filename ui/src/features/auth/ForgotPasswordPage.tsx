@@ -6,48 +6,52 @@ import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useRunMutation } from '../../components/useRunMutation';
-import { forgotSchema } from './validation';
+import { Trans, useTranslation } from '../../i18n';
+import { forgotSchema, useFormMessages } from './validation';
 
 export function ForgotPasswordPage() {
+  const { t } = useTranslation('auth');
+  const say = useFormMessages();
   const run = useRunMutation();
   const [forgotPassword, { isLoading }] = useForgotPasswordMutation();
   const form = useSpecForm(forgotSchema, ['email'], { email: '' });
-  const { register, handleSubmit, fieldError } = form;
+  const { register, handleSubmit } = form;
+  const fieldError = (name: 'email') => say.field(form.fieldError(name));
   // The server answers the same whether or not the account exists (no enumeration), so the page
   // shows that answer as it is.
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
 
   const onSubmit = handleSubmit(async ({ email }) => {
     const outcome = await run(forgotPassword({ forgotPasswordRequest: { email: email.trim() } }), {
-      fallback: 'The reset e-mail could not be sent. Please try again.',
+      fallback: t('forgot.failed'),
     });
     if (outcome.ok) setSent({ email: email.trim(), message: outcome.data.message });
   });
 
   return (
     <AuthCard
-      title="Forgot Password"
+      title={t('forgot.title')}
       titleId="forgot-title"
-      lead={!sent ? <p>Enter the e-mail address of your account and we will send you a link to set a new password.</p> : null}
+      lead={!sent ? <p>{t('forgot.lead')}</p> : null}
       footer={
         <p>
-          Remembered it? <Link to="/login">Back to sign in</Link>
+          <Trans t={t} i18nKey="forgot.remembered" components={{ signin: <Link to="/login" /> }} />
         </p>
       }
     >
       {sent ? (
         <div className="panel panel--success" role="status">
-          <h2 className="panel__title">Check your e-mail</h2>
+          <h2 className="panel__title">{t('forgot.checkMail')}</h2>
           <p>{sent.message}</p>
-          <p>The link works once and expires after a while. If nothing arrives, check your spam folder.</p>
+          <p>{t('forgot.linkNote')}</p>
           <button type="button" className="button button--secondary" onClick={() => setSent(null)}>
-            Use another address
+            {t('forgot.another')}
           </button>
         </div>
       ) : (
         <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="forgot-title">
           <TextField
-            label="Email"
+            label={t('forgot.email')}
             type="email"
             autoComplete="email"
             autoCapitalize="none"
@@ -55,8 +59,8 @@ export function ForgotPasswordPage() {
             error={fieldError('email')}
             {...register('email')}
           />
-          <SubmitButton busy={isLoading} busyLabel="Sending…">
-            Send reset link
+          <SubmitButton busy={isLoading} busyLabel={t('forgot.busy')}>
+            {t('forgot.submit')}
           </SubmitButton>
         </form>
       )}

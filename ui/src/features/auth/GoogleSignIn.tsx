@@ -1,21 +1,34 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { useGetMetaQuery, useGoogleLinkMutation } from '../../api/enhanced';
+import { useGetMetaQuery, useGoogleLinkMutation, type Language } from '../../api/enhanced';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useTranslation } from '../../i18n';
 import { isTotpRequired } from './authErrors';
 
 // A plain link to the server's redirect flow: no third-party script, which the CSP forbids.
-// Shown only when the server says Google sign-in is configured.
-export function GoogleButton() {
+// Shown only when the server says Google sign-in is configured. On the sign-up page it carries
+// the person's consent and language (a Google account new to us creates an account); without
+// the box ticked it asks for it instead of leaving.
+export function GoogleButton({ consent }: { consent?: { accepted: boolean; language: Language; onMissing: () => void } }) {
+  const { t } = useTranslation('auth');
   const { data: meta } = useGetMetaQuery();
   if (!meta?.googleSignIn) return null;
+  const href = consent?.accepted
+    ? `/api/users/google/start?${new URLSearchParams({ acceptTerms: 'true', language: consent.language })}`
+    : '/api/users/google/start';
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (consent && !consent.accepted) {
+      event.preventDefault();
+      consent.onMissing();
+    }
+  };
   return (
     <p className="auth-alt">
-      <a className="button button--block button--secondary" href="/api/users/google/start">
-        Continue with Google
+      <a className="button button--block button--secondary" href={href} onClick={onClick}>
+        {t('google.continue')}
       </a>
     </p>
   );
@@ -24,6 +37,7 @@ export function GoogleButton() {
 // The server redirects back to /login?google=… when the Google sign-in could not finish by
 // itself; this handles that answer.
 export function GoogleReturn() {
+  const { t } = useTranslation('auth');
   const [params, setParams] = useSearchParams();
   const toast = useToast();
   const outcome = params.get('google');
@@ -32,16 +46,17 @@ export function GoogleReturn() {
   useEffect(() => {
     if (outcome === 'error' && !reported.current) {
       reported.current = true;
-      toast.error('Google sign-in failed. Please try again.');
+      toast.error(t('google.failed'));
       setParams({}, { replace: true });
     }
-  }, [outcome, toast, setParams]);
+  }, [outcome, toast, setParams, t]);
 
   if (outcome !== 'link' && outcome !== 'totp') return null;
   return <GoogleLinkForm needsTotp={outcome === 'totp'} />;
 }
 
 function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
+  const { t } = useTranslation('auth');
   const run = useRunMutation();
   const [link, { isLoading }] = useGoogleLinkMutation();
   const [secret, setSecret] = useState('');
@@ -54,8 +69,8 @@ function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
     // An e-mailed code is digits; anything else is taken for the password.
     const proof = needsTotp ? {} : /^\d{4,10}$/.test(value) ? { code: value } : { password: secret };
     await run(link({ googleLinkRequest: { ...proof, totpCode: totpStep ? totpCode.trim() : undefined } }), {
-      fallback: 'Google sign-in failed. Please try again.',
-      success: 'Login Successful',
+      fallback: t('google.failed'),
+      success: t('login.success'),
       handled: (info) => {
         if (!isTotpRequired(info) || totpStep) return false;
         setTotpStep(true);
@@ -65,17 +80,14 @@ function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
   };
 
   return (
-    <form className="form" noValidate onSubmit={onSubmit} aria-label="Link Google">
+    <form className="form" noValidate onSubmit={onSubmit} aria-label={t('google.linkLabel')}>
       {needsTotp ? (
-        <p>Enter your authenticator code to finish signing in with Google.</p>
+        <p>{t('google.needsTotp')}</p>
       ) : (
         <>
-          <p>
-            An account with your Google e-mail already exists. Enter its password, or the code we just e-mailed you, to
-            link Google sign-in.
-          </p>
+          <p>{t('google.exists')}</p>
           <TextField
-            label="Password or e-mailed code"
+            label={t('google.secret')}
             type="password"
             autoComplete="current-password"
             value={secret}
@@ -85,15 +97,15 @@ function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
       )}
       {totpStep ? (
         <TextField
-          label="Authenticator code"
+          label={t('google.totp')}
           inputMode="numeric"
           autoComplete="one-time-code"
           value={totpCode}
           onChange={(e) => setTotpCode(e.target.value)}
         />
       ) : null}
-      <SubmitButton busy={isLoading} busyLabel="Linking…">
-        Link Google and sign in
+      <SubmitButton busy={isLoading} busyLabel={t('google.linking')}>
+        {t('google.link')}
       </SubmitButton>
     </form>
   );

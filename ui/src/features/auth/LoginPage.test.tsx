@@ -97,8 +97,8 @@ describe('login page', () => {
   it('turns to the login-code page on "New browser"', async () => {
     const { user, store } = await openLogin({
       'POST /api/users/login': json(
-        { message: 'New browser or device detected. We sent a login code to your e-mail.', code: 'new_device' },
-        401,
+        { status: 'new_device', message: 'New browser or device detected. We sent a login code to your e-mail.', pendingLogin: 'p-1' },
+        202,
       ),
     });
     await user.type(email(), 'ada@example.com');

@@ -1,27 +1,33 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useLoginMutation } from '../../api/enhanced';
+import { isLoginPending, useLoginMutation } from '../../api/enhanced';
 import { AuthCard } from '../../components/AuthCard';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
-import { isNewDevice, isSuspended, isTotpRequired } from './authErrors';
+import { isSuspended, isTotpRequired } from './authErrors';
 import { GoogleButton, GoogleReturn } from './GoogleSignIn';
 import { SuspendedDialog } from './SuspendedDialog';
 import { TotpField } from './TotpField';
-import { loginFields, loginSchema } from './validation';
+import { Trans, useTranslation } from '../../i18n';
+import { loginFields, loginSchema, useFormMessages } from './validation';
 
 export function LoginPage() {
+  const { t } = useTranslation('auth');
+  const say = useFormMessages();
   const navigate = useNavigate();
   const toast = useToast();
   const run = useRunMutation();
   const [login, { isLoading }] = useLoginMutation();
   const form = useSpecForm(loginSchema, loginFields, { email: '', password: '', totpCode: '', totpStep: '' });
-  const { register, handleSubmit, setValue, setFocus, setError, fieldError } = form;
+  const { register, handleSubmit, setValue, setFocus, setError } = form;
+  const fieldError = (name: (typeof loginFields)[number]) => say.field(form.fieldError(name));
   const [totpStep, setTotpStep] = useState(false);
   const [suspendedMessage, setSuspendedMessage] = useState<string | null>(null);
+  const [formError, setFormError] = useFormError();
 
   useEffect(() => {
     if (totpStep) setFocus('totpCode');
@@ -29,51 +35,53 @@ export function LoginPage() {
 
   const onSubmit = handleSubmit(async ({ email, password, totpCode }) => {
     // On success RequireGuest takes the user on as soon as the session exists.
-    await run(login({ loginRequest: { email: email.trim(), password, totpCode: totpStep ? totpCode.trim() : undefined } }), {
-      fallback: 'Sign-in failed. Please try again.',
-      success: 'Login Successful',
+    const outcome = await run(login({ loginRequest: { email: email.trim(), password, totpCode: totpStep ? totpCode.trim() : undefined } }), {
+      fallback: t('login.failed'),
+      success: (data) => (isLoginPending(data) ? undefined : t('login.success')),
       form: { setError, fields: ['email', 'password'] },
+      formError: setFormError,
       handled: (info) => {
-        if (isNewDevice(info)) {
-          // The server has already e-mailed a login code (the auth slice turns twoFactor on).
-          toast.info(info.message ?? 'We sent a login code to your e-mail.');
-          navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
-          return true;
-        }
         if (isTotpRequired(info) && !totpStep) {
           setValue('totpStep', 'yes');
           setTotpStep(true);
           return true;
         }
         if (isSuspended(info)) {
-          setSuspendedMessage(info.message ?? 'Your account has been suspended. Please contact support.');
+          setSuspendedMessage(info.message ?? t('login.suspended'));
           return true;
         }
         return false;
       },
     });
+    if (outcome.ok && isLoginPending(outcome.data)) {
+      // A new browser (202): the server has e-mailed a login code (the auth slice turns twoFactor
+      // on), and the code page asks for it.
+      toast.info(outcome.data.message || 'We sent a login code to your e-mail.');
+      navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
+    }
   });
 
   return (
     <AuthCard
-      title="Sign In"
+      title={t('login.title')}
       titleId="login-title"
-      lead={<p>Welcome back. Sign in to see your plans and balance.</p>}
+      lead={<p>{t('login.lead')}</p>}
       footer={
         <>
           <p>
-            <Link to="/forgot">Forgot password?</Link>
+            <Link to="/forgot">{t('login.forgot')}</Link>
           </p>
           <p>
-            New to Clearvest? <Link to="/register">Create an account</Link>
+            <Trans t={t} i18nKey="login.newHere" components={{ register: <Link to="/register" /> }} />
           </p>
         </>
       }
     >
       <GoogleReturn />
+      <FormError message={formError} />
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="login-title">
         <TextField
-          label="Email"
+          label={t('login.email')}
           type="email"
           autoComplete="email"
           autoCapitalize="none"
@@ -81,10 +89,10 @@ export function LoginPage() {
           error={fieldError('email')}
           {...register('email')}
         />
-        <PasswordField label="Password" autoComplete="current-password" error={fieldError('password')} {...register('password')} />
+        <PasswordField label={t('login.password')} autoComplete="current-password" error={fieldError('password')} {...register('password')} />
         {totpStep ? <TotpField registration={register('totpCode')} error={fieldError('totpCode')} /> : null}
-        <SubmitButton busy={isLoading} busyLabel="Signing in…">
-          {totpStep ? 'Verify and sign in' : 'Sign In'}
+        <SubmitButton busy={isLoading} busyLabel={t('login.busy')}>
+          {totpStep ? t('login.submitWithCode') : t('login.submit')}
         </SubmitButton>
       </form>
       <GoogleButton />

@@ -12,11 +12,14 @@ import { isLoginExpired, isSuspended, isTotpRequired } from './authErrors';
 import { SuspendedDialog } from './SuspendedDialog';
 import { TotpField } from './TotpField';
 import { useCooldown } from './useCooldown';
-import { loginCodeFields, loginCodeSchema } from './validation';
+import { Trans, useTranslation } from '../../i18n';
+import { loginCodeFields, loginCodeSchema, useFormMessages } from './validation';
 
 export const RESEND_COOLDOWN_SECONDS = 60;
 
 export function LoginWithCodePage() {
+  const { t } = useTranslation('auth');
+  const say = useFormMessages();
   const { email = '' } = useParams();
   const navigate = useNavigate();
   const run = useRunMutation();
@@ -27,7 +30,8 @@ export function LoginWithCodePage() {
   const [loginWithCode, { isLoading }] = useLoginWithCodeMutation();
   const [sendLoginCode, { isLoading: isSending }] = useSendLoginCodeMutation();
   const form = useSpecForm(loginCodeSchema, loginCodeFields, { loginCode: '', totpCode: '', totpStep: '' });
-  const { register, handleSubmit, setValue, setFocus, fieldError } = form;
+  const { register, handleSubmit, setValue, setFocus } = form;
+  const fieldError = (name: (typeof loginCodeFields)[number]) => say.field(form.fieldError(name));
   const [totpStep, setTotpStep] = useState(false);
   const [suspendedMessage, setSuspendedMessage] = useState<string | null>(null);
 
@@ -42,8 +46,8 @@ export function LoginWithCodePage() {
         loginWithCodeRequest: { loginCode: loginCode.trim(), totpCode: totpStep ? totpCode.trim() : undefined },
       }),
       {
-        fallback: 'Sign-in failed. Please try again.',
-        success: 'Login Successful',
+        fallback: t('login.failed'),
+        success: t('login.success'),
         handled: (info) => {
           if (isTotpRequired(info) && !totpStep) {
             setValue('totpStep', 'yes');
@@ -51,7 +55,7 @@ export function LoginWithCodePage() {
             return true;
           }
           if (isSuspended(info)) {
-            setSuspendedMessage(info.message ?? 'Your account has been suspended. Please contact support.');
+            setSuspendedMessage(info.message ?? t('login.suspended'));
             return true;
           }
           return false;
@@ -66,7 +70,7 @@ export function LoginWithCodePage() {
     if (cooldown.secondsLeft > 0 || isSending) return;
     // The browser's pending sign-in travels as its HttpOnly cookie; the body is for API clients.
     const outcome = await run(sendLoginCode({ email, sendLoginCodeRequest: {} }), {
-      fallback: 'The code could not be sent. Please try again.',
+      fallback: t('code.sendFailed'),
       success: ({ message }) => message,
     });
     if (!outcome.ok && isLoginExpired(outcome.error)) {
@@ -78,24 +82,22 @@ export function LoginWithCodePage() {
 
   return (
     <AuthCard
-      title="Enter your login code"
+      title={t('code.title')}
       titleId="code-title"
       lead={
         <p>
-          For your safety we check new browsers and devices. We sent a 6-digit code to{' '}
-          <strong className="break-anywhere">{email}</strong>. It works in this browser only and expires after 10
-          minutes.
+          <Trans t={t} i18nKey="code.lead" values={{ email }} components={{ email: <strong className="break-anywhere" /> }} />
         </p>
       }
       footer={
         <p>
-          Not you, or wrong address? <Link to="/login">Back to sign in</Link>
+          <Trans t={t} i18nKey="code.notYou" components={{ signin: <Link to="/login" /> }} />
         </p>
       }
     >
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="code-title">
         <TextField
-          label="Login code"
+          label={t('code.label')}
           inputMode="numeric"
           autoComplete="one-time-code"
           autoCapitalize="none"
@@ -104,12 +106,12 @@ export function LoginWithCodePage() {
           {...register('loginCode')}
         />
         {totpStep ? <TotpField registration={register('totpCode')} error={fieldError('totpCode')} /> : null}
-        <SubmitButton busy={isLoading} busyLabel="Checking…">
-          Sign in
+        <SubmitButton busy={isLoading} busyLabel={t('code.busy')}>
+          {t('code.submit')}
         </SubmitButton>
       </form>
       <div className="resend">
-        <p className="resend__text">Did not get it? Check your spam folder, or ask for a new code.</p>
+        <p className="resend__text">{t('code.notReceived')}</p>
         <button
           type="button"
           className="button button--secondary button--block"
@@ -117,10 +119,10 @@ export function LoginWithCodePage() {
           aria-describedby="resend-status"
           onClick={() => void resend()}
         >
-          {isSending ? 'Sending…' : 'Resend code'}
+          {isSending ? t('code.sending') : t('code.resend')}
         </button>
         <p id="resend-status" className="resend__status">
-          {cooldown.secondsLeft > 0 ? `You can ask for a new code in ${cooldown.secondsLeft} s.` : 'You can ask for a new code now.'}
+          {cooldown.secondsLeft > 0 ? t('code.waitSeconds', { seconds: cooldown.secondsLeft }) : t('code.canResend')}
         </p>
       </div>
       {suspendedMessage ? <SuspendedDialog message={suspendedMessage} onClose={() => setSuspendedMessage(null)} /> : null}

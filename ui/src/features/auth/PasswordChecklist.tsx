@@ -1,11 +1,13 @@
-import { passwordChecks } from './validation';
+import { useTranslation } from '../../i18n';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordChecks, SPECIAL_CHARACTERS } from './validation';
 
 // The live strength checklist (docs/product-rules.md). Each item says in words whether it is met, so the
 // state does not depend on colour or the tick alone.
 export function PasswordChecklist({ password }: { password: string }) {
+  const { t } = useTranslation('auth');
   return (
     <div className="checklist">
-      <p className="checklist__title">A strong password has:</p>
+      <p className="checklist__title">{t('checklist.title')}</p>
       <ul className="checklist__items">
         {passwordChecks.map((check) => {
           const met = check.test(password);
@@ -14,8 +16,8 @@ export function PasswordChecklist({ password }: { password: string }) {
               <span className="checklist__mark" aria-hidden="true">
                 {met ? '✓' : '✗'}
               </span>
-              {check.label}
-              <span className="visually-hidden">{met ? ' (done)' : ' (not yet)'}</span>
+              {t(`checklist.${check.id}`, { characters: SPECIAL_CHARACTERS, min: PASSWORD_MIN, max: PASSWORD_MAX })}
+              <span className="visually-hidden">{met ? t('checklist.done') : t('checklist.notYet')}</span>
             </li>
           );
         })}

@@ -1,6 +1,7 @@
 import { createEvent, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { chooseLanguage } from '../../i18n';
 import { renderApp } from '../../test/renderWithProviders';
 import { countries, json, makeUser, stubApi } from '../../test/stubApi';
 
@@ -19,7 +20,10 @@ async function openRegister(routes: Parameters<typeof stubApi>[0] = {}, route = 
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 
-async function fill(user: ReturnType<typeof userEvent.setup>, values: Partial<Record<string, string>>) {
+const consent = () => screen.getByRole('checkbox', { name: /I agree to the Terms/ }) as HTMLInputElement;
+
+async function fill(user: ReturnType<typeof userEvent.setup>, values: Partial<Record<string, string>>, agree = true) {
+  if (agree) await user.click(consent());
   const all = {
     'Full name': 'Ada Lovelace',
     Email: 'ada@example.com',
@@ -69,15 +73,37 @@ describe('register page', () => {
     expect(api.to('POST /api/users/register')[0]?.body).toMatchObject({ phone: '+447700900123', country: 'GB' });
   });
 
-  it('blocks pasting into the confirmation with "Cannot paste into input field"', async () => {
-    await openRegister();
+  it('lets people paste into the confirmation (a password manager does)', async () => {
+    const { user } = await openRegister();
     const confirm = field('Confirm password');
     const paste = createEvent.paste(confirm, { clipboardData: { getData: () => 'Secret-12' } });
     fireEvent(confirm, paste);
+    expect(paste.defaultPrevented).toBe(false);
 
-    expect(paste.defaultPrevented).toBe(true);
-    expect((await screen.findByRole('alert')).textContent).toContain('Cannot paste into input field');
-    expect(confirm.value).toBe('');
+    await user.click(confirm);
+    await user.paste('Secret-12');
+    expect(confirm.value).toBe('Secret-12');
+    expect(screen.queryByText('Cannot paste into input field')).toBeNull();
+  });
+
+  it('asks for consent to the Terms and the Privacy Policy, linking both in a new tab', async () => {
+    const { user, api } = await openRegister();
+    for (const [name, href] of [
+      [/^Terms/, '/license'],
+      [/^Privacy Policy/, '/privacy-policy'],
+    ] as const) {
+      const link = within(consent().closest('label') as HTMLElement).getByRole('link', { name });
+      expect(link.getAttribute('href')).toBe(href);
+      expect(link.getAttribute('target')).toBe('_blank');
+      expect(link.textContent).toContain('(opens in a new tab)');
+    }
+    await fill(user, {}, false);
+    await submit(user);
+
+    expect(await screen.findByText('Please agree to the Terms and the Privacy Policy to create an account')).toBeTruthy();
+    expect(consent().getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(consent());
+    expect(api.to('POST /api/users/register')).toHaveLength(0);
   });
 
   it('ticks the strength checklist as the password is typed', async () => {
@@ -119,6 +145,11 @@ describe('register page', () => {
     await user.clear(field('Password'));
     await user.type(field('Password'), 'Ab1!xy🙂');
     expect(length.dataset.met).toBe('false');
+  });
+
+  it('links to sign-in for people who have an account', async () => {
+    await openRegister();
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
   });
 
   it('lists countries with their dialling codes', async () => {
@@ -164,6 +195,8 @@ describe('register page', () => {
       password: 'Secret-12',
       confirmPassword: 'Secret-12',
       referralCode: 'FRIEND42',
+      acceptTerms: true,
+      language: 'en',
     });
   });
 
@@ -174,8 +207,48 @@ describe('register page', () => {
     await fill(user, {});
     await submit(user);
 
-    expect((await screen.findByRole('alert')).textContent).toContain('Email has already been registered');
+    // On the field, described by it, and no toast.
     await waitFor(() => expect(document.activeElement).toBe(field('Email')));
     expect(field('Email').getAttribute('aria-invalid')).toBe('true');
+    const described = document.getElementById((field('Email').getAttribute('aria-describedby') ?? '').split(' ')[0] ?? '');
+    expect(described?.textContent).toBe('Email has already been registered');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('register page in German', () => {
+  it('asks in German, says why in German and records German as the language', async () => {
+    await chooseLanguage('de');
+    const api = stubApi({
+      'GET /api/users/loginStatus': json(false),
+      'GET /api/countries': json(countries),
+      'POST /api/users/register': json({ ...makeUser(), token: 'jwt' }, 201),
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    const user = userEvent.setup();
+    renderApp({ route: '/register' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Konto eröffnen' })).toBeTruthy();
+    await screen.findByRole('option', { name: 'Germany (+49)' });
+    const agree = screen.getByRole('checkbox', { name: /Ich stimme den Nutzungsbedingungen/ });
+    expect(within(agree.closest('label') as HTMLElement).getByRole('link', { name: /Datenschutzerklärung/ }).textContent).toContain(
+      '(öffnet in einem neuen Tab)',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Konto eröffnen' }));
+    expect(await screen.findByText('Bitte füllen Sie alle Felder aus')).toBeTruthy();
+
+    await user.type(screen.getByLabelText('Vollständiger Name'), 'Grete Beispiel');
+    await user.type(screen.getByLabelText('E-Mail'), 'grete@example.com');
+    await user.selectOptions(screen.getByLabelText('Land'), 'GB');
+    await user.type(screen.getByLabelText('Telefonnummer'), '+447700900123');
+    await user.type(screen.getByLabelText('Passwort'), 'Secret-12');
+    await user.type(screen.getByLabelText('Passwort bestätigen'), 'Secret-12');
+    await user.click(screen.getByRole('button', { name: 'Konto eröffnen' }));
+    expect(await screen.findByText('Bitte stimmen Sie den Nutzungsbedingungen und der Datenschutzerklärung zu, um ein Konto zu eröffnen')).toBeTruthy();
+
+    await user.click(agree);
+    await user.click(screen.getByRole('button', { name: 'Konto eröffnen' }));
+    await waitFor(() => expect(api.to('POST /api/users/register')).toHaveLength(1));
+    expect(api.to('POST /api/users/register')[0]?.body).toMatchObject({ acceptTerms: true, language: 'de' });
   });
 });

@@ -1,20 +1,28 @@
-import type { ClipboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useRegisterMutation } from '../../api/enhanced';
+import { useController } from 'react-hook-form';
+import { useRegisterMutation, type Language } from '../../api/enhanced';
 import { AuthCard } from '../../components/AuthCard';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
-import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { Trans, useLocale, useTranslation } from '../../i18n';
 import { CountrySelect, useDialCode } from './CountrySelect';
-import { PasswordChecklist } from './PasswordChecklist';
 import { GoogleButton } from './GoogleSignIn';
-import { messages, normalisePhone, registerFields, registerSchema } from './validation';
+import { PasswordChecklist } from './PasswordChecklist';
+import { TermsConsent } from './TermsConsent';
+import { messages, normalisePhone, registerFields, registerSchema, useFormMessages } from './validation';
+
+// The language the reader sees the site in, as the server records it (their e-mails follow it).
+export function useSiteLanguage(): Language {
+  return useLocale() === 'de' ? 'de' : 'en';
+}
 
 export function RegisterPage() {
-  const toast = useToast();
+  const { t } = useTranslation('auth');
   const run = useRunMutation();
+  const say = useFormMessages();
+  const language = useSiteLanguage();
   const [searchParams] = useSearchParams();
   const [registerUser, { isLoading }] = useRegisterMutation();
   const form = useSpecForm(registerSchema, registerFields, {
@@ -25,14 +33,19 @@ export function RegisterPage() {
     password: '',
     confirmPassword: '',
     referralCode: searchParams.get('ref')?.slice(0, 32) ?? '',
+    acceptTerms: '',
   });
-  const { register, handleSubmit, watch, setError, fieldError } = form;
+  const { register, handleSubmit, watch, setError, control } = form;
+  const fieldError = (name: (typeof registerFields)[number]) => say.field(form.fieldError(name));
   const dialCode = useDialCode(watch('country'));
+  const {
+    field: { ref: consentInput, name: consentName, onBlur: consentBlur, onChange: consentChange, value: consentValue },
+  } = useController({ control, name: 'acceptTerms' });
+  const accepted = consentValue === 'yes';
 
-  // Typing the password twice is the point of the confirmation field.
-  const blockPaste = (event: ClipboardEvent<HTMLInputElement>) => {
-    event.preventDefault();
-    toast.error(messages.paste);
+  // "Continue with Google" may create an account too, so it needs the same consent.
+  const googleWithoutConsent = () => {
+    setError('acceptTerms', { type: 'custom', message: messages.terms }, { shouldFocus: true });
   };
 
   const onSubmit = handleSubmit(async (values) => {
@@ -47,27 +60,34 @@ export function RegisterPage() {
           password: values.password,
           confirmPassword: values.confirmPassword,
           referralCode: values.referralCode.trim() || undefined,
+          acceptTerms: values.acceptTerms === 'yes',
+          language,
         },
       }),
-      { fallback: 'Registration failed. Please try again.', success: 'Registration Successful', form: { setError, fields: registerFields } },
+      { fallback: t('register.failed'), success: t('register.success'), form: { setError, fields: registerFields } },
     );
   });
 
   return (
     <AuthCard
-      title="Create an Account"
+      title={t('register.title')}
       titleId="register-title"
-      lead={<p>It takes a minute. You will verify your e-mail and your identity before you can invest.</p>}
+      lead={<p>{t('register.lead')}</p>}
       footer={
         <p>
-          Already have an account? <Link to="/login">Sign in</Link>
+          <Trans t={t} i18nKey="register.haveAccount" components={{ signin: <Link to="/login" /> }} />
         </p>
       }
     >
+      {searchParams.get('google') === 'terms' ? (
+        <p className="panel panel--warning" role="status">
+          {t('consent.googleNeedsConsent')}
+        </p>
+      ) : null}
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="register-title">
-        <TextField label="Full name" autoComplete="name" error={fieldError('name')} {...register('name')} />
+        <TextField label={t('register.name')} autoComplete="name" error={fieldError('name')} {...register('name')} />
         <TextField
-          label="Email"
+          label={t('register.email')}
           type="email"
           autoComplete="email"
           autoCapitalize="none"
@@ -77,41 +97,47 @@ export function RegisterPage() {
         />
         <CountrySelect registration={register('country')} error={fieldError('country')} />
         <TextField
-          label="Phone number"
+          label={t('register.phone')}
           type="tel"
           autoComplete="tel"
-          hint={dialCode ? `Start with your country code, ${dialCode}.` : 'Start with your country code, e.g. +44.'}
+          hint={dialCode ? t('register.phoneHintFor', { code: dialCode }) : t('register.phoneHint')}
           error={fieldError('phone')}
           {...register('phone')}
         />
         <PasswordField
-          label="Password"
+          label={t('register.password')}
           autoComplete="new-password"
           error={fieldError('password')}
           details={<PasswordChecklist password={watch('password')} />}
           {...register('password')}
         />
         <PasswordField
-          label="Confirm password"
+          label={t('register.confirmPassword')}
           autoComplete="new-password"
-          hint="Type it again; pasting is turned off here."
           error={fieldError('confirmPassword')}
-          onPaste={blockPaste}
           {...register('confirmPassword')}
         />
         <TextField
-          label="Referral code"
+          label={t('register.referralCode')}
           optional
           autoCapitalize="characters"
           spellCheck={false}
           error={fieldError('referralCode')}
           {...register('referralCode')}
         />
-        <SubmitButton busy={isLoading} busyLabel="Creating your account…">
-          Create account
+        <TermsConsent
+          ref={consentInput}
+          name={consentName}
+          onBlur={consentBlur}
+          checked={accepted}
+          onChange={(checked) => consentChange(checked ? 'yes' : '')}
+          error={fieldError('acceptTerms')}
+        />
+        <SubmitButton busy={isLoading} busyLabel={t('register.busy')}>
+          {t('register.submit')}
         </SubmitButton>
       </form>
-      <GoogleButton />
+      <GoogleButton consent={{ accepted, language, onMissing: googleWithoutConsent }} />
     </AuthCard>
   );
 }

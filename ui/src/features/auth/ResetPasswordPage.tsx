@@ -7,20 +7,24 @@ import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
 import { PasswordChecklist } from './PasswordChecklist';
-import { newPasswordFields, newPasswordSchema } from './validation';
+import { Trans, useTranslation } from '../../i18n';
+import { newPasswordFields, newPasswordSchema, useFormMessages } from './validation';
 
 export function ResetPasswordPage() {
   const { resetToken = '' } = useParams();
+  const { t } = useTranslation('auth');
+  const say = useFormMessages();
   const navigate = useNavigate();
   const toast = useToast();
   const run = useRunMutation();
   const [resetPassword, { isLoading }] = useResetPasswordMutation();
   const form = useSpecForm(newPasswordSchema, newPasswordFields, { password: '', confirmPassword: '' });
-  const { register, handleSubmit, watch, setError, fieldError } = form;
+  const { register, handleSubmit, watch, setError } = form;
+  const fieldError = (name: (typeof newPasswordFields)[number]) => say.field(form.fieldError(name));
 
   const onSubmit = handleSubmit(async ({ password, confirmPassword }) => {
     const outcome = await run(resetPassword({ resetToken, resetPasswordRequest: { password, confirmPassword } }), {
-      fallback: 'The password could not be reset. Please try again.',
+      fallback: t('reset.failed'),
       form: { setError, fields: newPasswordFields },
     });
     if (!outcome.ok) return;
@@ -35,31 +39,31 @@ export function ResetPasswordPage() {
 
   return (
     <AuthCard
-      title="Reset Password"
+      title={t('reset.title')}
       titleId="reset-title"
-      lead={<p>Choose a new password. Signing in with it ends every other session of your account.</p>}
+      lead={<p>{t('reset.lead')}</p>}
       footer={
         <p>
-          Link expired? <Link to="/forgot">Ask for a new one</Link>
+          <Trans t={t} i18nKey="reset.expired" components={{ forgot: <Link to="/forgot" /> }} />
         </p>
       }
     >
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="reset-title">
         <PasswordField
-          label="New password"
+          label={t('reset.password')}
           autoComplete="new-password"
           error={fieldError('password')}
           details={<PasswordChecklist password={watch('password')} />}
           {...register('password')}
         />
         <PasswordField
-          label="Confirm new password"
+          label={t('reset.confirmPassword')}
           autoComplete="new-password"
           error={fieldError('confirmPassword')}
           {...register('confirmPassword')}
         />
-        <SubmitButton busy={isLoading} busyLabel="Saving…">
-          Reset password
+        <SubmitButton busy={isLoading} busyLabel={t('reset.busy')}>
+          {t('reset.submit')}
         </SubmitButton>
       </form>
     </AuthCard>

@@ -4,9 +4,8 @@ import { errorMessage } from '../../api/errors';
 import { setStepUpPrompt } from '../../api/stepUp';
 import { Dialog } from '../../components/Dialog';
 import { useCurrentUser } from './session';
+import { useTranslation } from '../../i18n';
 
-export const STEP_UP_CODE_EMPTY = 'Please enter the 6-digit code from your authenticator app.';
-export const STEP_UP_PASSWORD_EMPTY = 'Please enter your password.';
 
 // Answers the base query's "ask the person" (api/stepUp.ts): while a request waits for a step-up,
 // the dialog asks for the authenticator code (accounts with two-step verification) or the
@@ -23,6 +22,7 @@ export function StepUpHost() {
 }
 
 export function StepUpDialog({ onConfirmed, onClose }: { onConfirmed: () => void; onClose: () => void }) {
+  const { t } = useTranslation('auth');
   const { data: user } = useCurrentUser();
   const withCode = user?.twoFactorEnabled ?? false;
   const [stepUp, { isLoading }] = useStepUpMutation();
@@ -36,13 +36,13 @@ export function StepUpDialog({ onConfirmed, onClose }: { onConfirmed: () => void
     if (isLoading) return;
     const typed = withCode ? value.trim() : value;
     if (!typed) {
-      setError(withCode ? STEP_UP_CODE_EMPTY : STEP_UP_PASSWORD_EMPTY);
+      setError(withCode ? t('stepUp.codeEmpty') : t('stepUp.passwordEmpty'));
       return;
     }
     try {
       await stepUp({ stepUpRequest: withCode ? { code: typed } : { password: typed } }).unwrap();
     } catch (raw) {
-      setError(errorMessage(raw, 'That could not be confirmed. Please try again.'));
+      setError(errorMessage(raw, t('stepUp.failed')));
       return;
     }
     onConfirmed();
@@ -50,27 +50,24 @@ export function StepUpDialog({ onConfirmed, onClose }: { onConfirmed: () => void
 
   return (
     <Dialog
-      title="Confirm it's you"
+      title={t('stepUp.title')}
       onClose={onClose}
       actions={
         <>
           <button type="submit" form={formId} className="button" aria-disabled={isLoading || undefined}>
-            {isLoading ? 'Checking…' : 'Confirm'}
+            {isLoading ? t('stepUp.checking') : t('stepUp.confirm')}
           </button>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
+            {t('stepUp.cancel')}
           </button>
         </>
       }
     >
       <form id={formId} className="form" onSubmit={(e) => void submit(e)} noValidate>
-        <p>
-          For your safety, moving money out of your account needs you, not just a signed-in browser.{' '}
-          {withCode ? 'Enter the code from your authenticator app' : 'Enter your password'} to continue. It counts for 5 minutes.
-        </p>
+        <p>{withCode ? t('stepUp.whyCode') : t('stepUp.whyPassword')}</p>
         <div className="field" data-invalid={error ? true : undefined}>
           <label className="field__label" htmlFor={inputId}>
-            {withCode ? 'Authenticator code' : 'Password'}
+            {withCode ? t('stepUp.code') : t('stepUp.password')}
           </label>
           <input
             id={inputId}

@@ -1,30 +1,29 @@
 import { Link } from 'react-router';
 import { Dialog } from '../../components/Dialog';
+import { useTranslation } from '../../i18n';
 
 // A suspended user who tries to sign in is told why and how to reach support.
 export function SuspendedDialog({ message, onClose }: { message: string; onClose: () => void }) {
+  const { t } = useTranslation('auth');
   return (
     <Dialog
-      title="Account Suspended"
+      title={t('suspended.title')}
       tone="warning"
       role="alertdialog"
       onClose={onClose}
       actions={
         <>
           <Link className="button" to="/support" data-autofocus>
-            Contact Support
+            {t('suspended.contact')}
           </Link>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            Close
+            {t('suspended.close')}
           </button>
         </>
       }
     >
       <p>{message}</p>
-      <p>
-        While your account is suspended you cannot sign in. Our support team can tell you why and what you can do
-        next.
-      </p>
+      <p>{t('suspended.body')}</p>
     </Dialog>
   );
 }

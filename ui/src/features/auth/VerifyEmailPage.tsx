@@ -5,6 +5,7 @@ import { errorMessage } from '../../api/errors';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { AuthCard } from '../../components/AuthCard';
 import { Spinner } from '../../components/Spinner';
+import { useTranslation } from '../../i18n';
 import { selectIsLoggedIn } from './authSlice';
 
 export const REDIRECT_AFTER_MS = 3000;
@@ -12,6 +13,7 @@ export const REDIRECT_AFTER_MS = 3000;
 type Outcome = { state: 'verifying' } | { state: 'verified'; message: string } | { state: 'failed'; message: string };
 
 export function VerifyEmailPage() {
+  const { t } = useTranslation('auth');
   const { verificationToken = '' } = useParams();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -28,9 +30,9 @@ export function VerifyEmailPage() {
       .unwrap()
       .then(({ message }) => setOutcome({ state: 'verified', message }))
       .catch((error: unknown) =>
-        setOutcome({ state: 'failed', message: errorMessage(error, 'This verification link is invalid or has expired.') }),
+        setOutcome({ state: 'failed', message: errorMessage(error, t('verify.invalid')) }),
       );
-  }, [dispatch, verificationToken]);
+  }, [dispatch, verificationToken, t]);
 
   // After verification the user continues to the identity check after 3 s.
   useEffect(() => {
@@ -40,29 +42,27 @@ export function VerifyEmailPage() {
   }, [outcome.state, navigate]);
 
   return (
-    <AuthCard title="Verify Your E-mail" titleId="verify-title">
-      {outcome.state === 'verifying' ? <Spinner label="Verifying your e-mail address…" /> : null}
+    <AuthCard title={t('verify.title')} titleId="verify-title">
+      {outcome.state === 'verifying' ? <Spinner label={t('verify.verifying')} /> : null}
       {outcome.state === 'verified' ? (
         <div className="panel panel--success" role="status">
-          <h2 className="panel__title">E-mail verified</h2>
+          <h2 className="panel__title">{t('verify.verified')}</h2>
           <p>{outcome.message}</p>
-          <p>Next comes the identity check. Taking you there in 3 seconds…</p>
+          <p>{t('verify.next')}</p>
           <Link className="button" to="/upload-kyc" replace>
-            Continue now
+            {t('verify.continue')}
           </Link>
         </div>
       ) : null}
       {outcome.state === 'failed' ? (
         <div className="panel panel--error" role="alert">
-          <h2 className="panel__title">We could not verify your e-mail</h2>
+          <h2 className="panel__title">{t('verify.failed')}</h2>
           <p>{outcome.message}</p>
           <p>
-            {isLoggedIn
-              ? 'You can ask for a new verification e-mail from your dashboard.'
-              : 'Sign in and ask for a new verification e-mail from your dashboard.'}
+            {isLoggedIn ? t('verify.askSignedIn') : t('verify.askSignedOut')}
           </p>
           <Link className="button" to={isLoggedIn ? '/my-account' : '/login'}>
-            {isLoggedIn ? 'Go to my dashboard' : 'Sign in'}
+            {isLoggedIn ? t('verify.dashboard') : t('verify.signIn')}
           </Link>
         </div>
       ) : null}

@@ -1,8 +1,6 @@
 import { createSlice } from '@reduxjs/toolkit';
-import { api } from '../../api/enhanced';
-import { apiErrorInfo } from '../../api/errors';
+import { api, isLoginPending } from '../../api/enhanced';
 import { sessionExpired } from '../../api/session';
-import { isNewDevice } from './authErrors';
 import { checkSession } from './checkSession';
 
 export type SignedInVia = 'login' | 'register' | 'code';
@@ -77,13 +75,14 @@ export const authSlice = createSlice({
       .addMatcher(endpoints.loginStatus.matchFulfilled, (state, { payload }) => {
         if (!payload && state.isLoggedIn) signedOut(state, 'expired');
       })
-      .addMatcher(endpoints.login.matchFulfilled, (state) => signedIn(state, 'login'))
+      .addMatcher(endpoints.login.matchFulfilled, (state, { payload }) => {
+        // A new browser: the server e-mailed a login code; the session comes with it.
+        if (isLoginPending(payload)) state.twoFactor = true;
+        else signedIn(state, 'login');
+      })
       .addMatcher(endpoints.register.matchFulfilled, (state) => signedIn(state, 'register'))
       .addMatcher(endpoints.loginWithCode.matchFulfilled, (state) => signedIn(state, 'code'))
       .addMatcher(endpoints.googleLink.matchFulfilled, (state) => signedIn(state, 'login'))
-      .addMatcher(endpoints.login.matchRejected, (state, action) => {
-        if (isNewDevice(apiErrorInfo(action.payload))) state.twoFactor = true;
-      })
       .addMatcher(endpoints.logout.matchFulfilled, (state) => {
         signedOut(state, 'logout');
         state.twoFactor = false;

@@ -6,6 +6,7 @@ import type { Role } from '../../api/enhanced';
 import { QueryState } from '../../components/QueryState';
 import { selectAuth } from './authSlice';
 import { useCurrentUser } from './session';
+import { useTranslation } from '../../i18n';
 
 export interface ReturnState {
   from?: string;
@@ -17,13 +18,14 @@ const where = (location: Location) => `${location.pathname}${location.search}${l
 // loader rather than bounce a signed-in user to /login. A user sent away is remembered, so signing
 // in brings them back, except after they chose to log out.
 export function RequireAuth({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation('auth');
   const { known, isLoggedIn, endedBy } = useAppSelector(selectAuth);
   const location = useLocation();
   const from = where(location);
   // The same object while the page is the same: Navigate navigates again whenever its state
   // changes identity, and this guard re-renders while the way to /login loads.
   const state = useMemo<ReturnState | undefined>(() => (endedBy === 'logout' ? undefined : { from }), [endedBy, from]);
-  if (!known) return <Spinner label="Checking your session…" />;
+  if (!known) return <Spinner label={t('session.checking')} />;
   if (!isLoggedIn) return <Navigate to="/login" replace state={state} />;
   return children ?? <Outlet />;
 }
@@ -41,9 +43,10 @@ export function destinationAfterSignIn(via: string | null, state: unknown) {
 // Pages only for visitors (/login, /register, /forgot). The pages themselves do not navigate on
 // success: the moment the session exists this guard moves on, so there is one place that decides.
 export function RequireGuest({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation('auth');
   const { known, isLoggedIn, signedInVia } = useAppSelector(selectAuth);
   const location = useLocation();
-  if (!known) return <Spinner label="Checking your session…" />;
+  if (!known) return <Spinner label={t('session.checking')} />;
   if (isLoggedIn) return <Navigate to={destinationAfterSignIn(signedInVia, location.state)} replace />;
   return children ?? <Outlet />;
 }

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
+import { useSetLanguageMutation } from '../../api/enhanced';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { selectAuth } from './authSlice';
+import { onLanguageChosen } from '../../i18n';
+import { selectAuth, selectIsLoggedIn } from './authSlice';
 import { checkSession } from './checkSession';
 import { useCurrentUser } from './session';
 
@@ -13,4 +15,18 @@ export function useAuthBootstrap() {
     if (!known) void dispatch(checkSession());
   }, [known, dispatch]);
   useCurrentUser();
+  useRecordLanguage();
+}
+
+// A signed-in reader who picks another language has it recorded, so their e-mails are written
+// in it from then on. Nothing to tell them if it fails: the page is in their language anyway.
+function useRecordLanguage() {
+  const isLoggedIn = useAppSelector(selectIsLoggedIn);
+  const [setLanguage] = useSetLanguageMutation();
+  useEffect(() => {
+    if (!isLoggedIn) return undefined;
+    return onLanguageChosen((language) => {
+      void setLanguage({ setLanguageRequest: { language } });
+    });
+  }, [isLoggedIn, setLanguage]);
 }

@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import type { FieldErrorState } from '../../components/form/useSpecForm';
+import { useTranslation } from '../../i18n';
 
 // The specification's wording, used verbatim: support scripts, the e2e tests and users who were
 // told "you will see X" all depend on these exact strings.
@@ -16,7 +18,26 @@ export const messages = {
   totpRequired: 'Please enter the code from your authenticator app',
   roleRequired: 'Please select a role',
   photoType: 'Please choose a JPEG or PNG image.',
+  terms: 'Please agree to the Terms and the Privacy Policy to create an account',
+  totpDigits: 'The code has 6 digits',
 } as const;
+
+export type MessageKey = keyof typeof messages;
+
+// The rules above and the server speak English; the reader sees the same message in their
+// language (auth namespace, "validation"). A message this list does not know (one only the
+// server writes) is shown as it came.
+export function useFormMessages() {
+  const { t } = useTranslation('auth');
+  const say = (message: string | undefined) => {
+    const key = (Object.keys(messages) as MessageKey[]).find((k) => messages[k] === message);
+    return key ? t(`validation.${key}`) : message;
+  };
+  return {
+    say,
+    field: (error: FieldErrorState): FieldErrorState => (error.message ? { ...error, message: say(error.message) } : error),
+  };
+}
 
 // The server's password policy (platform/auth/password): 8 to 128 characters, counted as the
 // server counts them (code points, so an emoji is one character, not two).
@@ -40,10 +61,10 @@ export const isPhone = (value: string) => PHONE.test(normalisePhone(value));
 // server decides the rest: not a common password, not the user's name or e-mail).
 export const SPECIAL_CHARACTERS = '! % & @ # $ ^ * ? _ ~';
 export const passwordChecks = [
-  { id: 'case', label: 'Lowercase and uppercase letters', test: (p: string) => /[a-z]/.test(p) && /[A-Z]/.test(p) },
-  { id: 'digit', label: 'A number (0-9)', test: (p: string) => /\d/.test(p) },
-  { id: 'special', label: `A special character (${SPECIAL_CHARACTERS})`, test: (p: string) => /[!%&@#$^*?_~]/.test(p) },
-  { id: 'length', label: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, test: passwordLengthOk },
+  { id: 'case', test: (p: string) => /[a-z]/.test(p) && /[A-Z]/.test(p) },
+  { id: 'digit', test: (p: string) => /\d/.test(p) },
+  { id: 'special', test: (p: string) => /[!%&@#$^*?_~]/.test(p) },
+  { id: 'length', test: passwordLengthOk },
 ] as const;
 
 // Every form value is a string (inputs and selects give strings); T names the form's fields.
@@ -114,14 +135,17 @@ export interface RegisterValues {
   password: string;
   confirmPassword: string;
   referralCode: string;
+  // "yes" once the person ticked "I agree to the Terms and the Privacy Policy".
+  acceptTerms: string;
 }
-export const registerFields = ['name', 'email', 'phone', 'country', 'password', 'confirmPassword', 'referralCode'] as const;
+export const registerFields = ['name', 'email', 'phone', 'country', 'password', 'confirmPassword', 'referralCode', 'acceptTerms'] as const;
 export const registerSchema = formSchema<RegisterValues>(registerFields, [
   requiredRule(['name', 'email', 'phone', 'country', 'password', 'confirmPassword']),
   rule('email', messages.email, isEmail),
   rule('phone', messages.phone, isPhone),
   ...newPasswordRules<RegisterValues>(),
   rule('confirmPassword', messages.mismatch, (c, v) => c === v.password),
+  rule('acceptTerms', messages.terms, (accepted) => accepted === 'yes'),
 ]);
 
 export interface ForgotValues {
@@ -188,7 +212,7 @@ export interface TotpCodeValues {
 }
 export const totpCodeSchema = formSchema<TotpCodeValues>(['code'], [
   requiredRule(['code'], messages.totpRequired),
-  rule('code', 'The code has 6 digits', (c) => /^\d{6}$/.test(c.replace(/\s/g, ''))),
+  rule('code', messages.totpDigits, (c) => /^\d{6}$/.test(c.replace(/\s/g, ''))),
 ]);
 
 export interface TotpDisableValues {

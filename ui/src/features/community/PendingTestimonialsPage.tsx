@@ -45,7 +45,7 @@ function QueueItem({ item }: { item: TestimonialQueueItem }) {
   return (
     <li className="queue-item queue-item--decide" data-testid="testimonial-queue-item">
       <div className="queue-item__who">
-        <h2 className="queue-item__name">{item.name || t('unnamed')}</h2>
+        <h2 className="queue-item__name">{item.name || t('common.unnamed')}</h2>
         <p className="break-anywhere muted">
           {item.email}
           {item.country ? ` · ${item.country}` : ''}
@@ -56,7 +56,12 @@ function QueueItem({ item }: { item: TestimonialQueueItem }) {
       </blockquote>
       <p className="queue-item__meta">
         <span>
-          <Trans t={t} i18nKey="testimonials.written" components={{ time: <time dateTime={item.submittedAt}>{formatDateTime(item.submittedAt)}</time> }} />
+          <Trans
+            t={t}
+            i18nKey="testimonials.written"
+            values={{ at: formatDateTime(item.submittedAt) }}
+            components={{ time: <time dateTime={item.submittedAt} /> }}
+          />
         </span>
       </p>
       <div className="queue-item__decision">
@@ -71,12 +76,12 @@ export function PendingTestimonialsPage() {
   const queue = useGetPendingTestimonialsQuery({}, { refetchOnMountOrArgChange: true });
   return (
     <section className="page container" aria-labelledby="testimonial-queue-title">
-      <p className="eyebrow">{t('eyebrow')}</p>
+      <p className="eyebrow">{t('common.eyebrow')}</p>
       <h1 id="testimonial-queue-title">{t('testimonials.title')}</h1>
-      <p className="muted">{t('testimonials.intro')}</p>
+      <p className="muted">{t('testimonials.lead')}</p>
       <QueryState
         query={queue}
-        loading={t('queue.loading')}
+        loading={t('testimonials.loading')}
         failed={t('testimonials.failed')}
         empty={{ when: (data) => data.testimonials.length === 0, message: t('testimonials.empty') }}
       >

@@ -376,8 +376,8 @@ describe('testimonial review queue', () => {
       expect(entry.textContent).toContain('Geschrieben');
       await userEvent.click(within(entry).getByRole('button', { name: 'Ablehnen …' }));
       await userEvent.click(within(entry).getByRole('button', { name: 'Erfahrungsbericht ablehnen' }));
-      expect(within(entry).getByText('Bitte geben Sie einen Grund mit 1 bis 500 Zeichen an.')).toBeTruthy();
-      expect(within(entry).getByLabelText('Grund (wird der Person angezeigt)')).toBeTruthy();
+      expect(within(entry).getByText('Eine Begründung mit 1 bis 500 Zeichen ist nötig.')).toBeTruthy();
+      expect(within(entry).getByLabelText('Begründung (für die Person sichtbar)')).toBeTruthy();
     } finally {
       await chooseLanguage('en');
     }

@@ -1,5 +1,4 @@
 import { useGetContentTeamQuery, type ContentTeamMember } from '../../api/enhanced';
-import { QueryState } from '../../components/QueryState';
 import { ContentIcon } from './ContentIcon';
 import { SampleLabel } from './SampleLabel';
 
@@ -20,46 +19,34 @@ function MemberCard({ member, sample }: { member: ContentTeamMember; sample: boo
   );
 }
 
-// The team section of the home page. While the operator's team file is marked as a sample the
-// section says so, and so does every card.
+// The team section of the home page, only when there is a team to show: the operator's real
+// profiles (content/team.yaml, docs/content.md), or in development the shipped sample profiles,
+// labelled as samples on the section and on every card. A production server never sends sample
+// people (api/content.go), so without real profiles, and while the team loads or if it cannot be
+// loaded, there is no section at all rather than an empty box or a spinner for something that
+// may not exist.
 export function TeamSection() {
-  const team = useGetContentTeamQuery();
-  const fallbackHeading = (
-    <h2 id="team-title" className="team__title">
-      Meet Our Expert Team
-    </h2>
-  );
+  const { data } = useGetContentTeamQuery();
+  if (!data || data.members.length === 0) return null;
   // lang: the operator's content is English in every language of the UI (docs/i18n.md, "What stays
   // English"), so a screen reader on a German page reads it with English pronunciation.
   return (
-    <section id="team" className="section team" aria-labelledby="team-title" lang="en">
-      <QueryState
-        query={team}
-        loading="Loading the team…"
-        failed="The team could not be loaded"
-        heading={fallbackHeading}
-      >
-        {(data) => (
-          <>
-            <h2 id="team-title" className="team__title">
-              {data.heading}
-            </h2>
-            {data.sample ? (
-              <p className="team__sample" data-testid="team-sample-notice">
-                <SampleLabel>Sample profiles</SampleLabel> {data.intro || 'These people are examples, not our staff.'}
-              </p>
-            ) : data.intro ? (
-              <p className="muted">{data.intro}</p>
-            ) : null}
-            {data.members.length === 0 ? <p className="empty">No team members have been published yet.</p> : null}
-            <ul className="team__grid">
-              {data.members.map((m) => (
-                <MemberCard key={m.id} member={m} sample={data.sample} />
-              ))}
-            </ul>
-          </>
-        )}
-      </QueryState>
+    <section id="team" className="section team" aria-labelledby="team-title" lang="en" data-testid="team-section">
+      <h2 id="team-title" className="team__title">
+        {data.heading}
+      </h2>
+      {data.sample ? (
+        <p className="team__sample" data-testid="team-sample-notice">
+          <SampleLabel>Sample profiles</SampleLabel> {data.intro || 'These people are examples, not our staff.'}
+        </p>
+      ) : data.intro ? (
+        <p className="muted">{data.intro}</p>
+      ) : null}
+      <ul className="team__grid">
+        {data.members.map((m) => (
+          <MemberCard key={m.id} member={m} sample={data.sample} />
+        ))}
+      </ul>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { ContentFaq, ContentTeam } from '../../api/enhanced';
+import { useGetContentTeamQuery, type ContentFaq, type ContentTeam } from '../../api/enhanced';
 import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
 import { json, signedOut, stubApi } from '../../test/stubApi';
 import { FaqSection } from './FaqSection';
@@ -80,8 +80,7 @@ describe('TeamSection', () => {
     stubApi({ 'GET /api/content/team': json(team) });
     renderWithProviders(<TeamSection />);
     expect(await screen.findByRole('heading', { level: 2, name: 'Meet Our Expert Team' })).toBeTruthy();
-    // The heading shows while the team loads; the notice comes with the team.
-    expect((await screen.findByTestId('team-sample-notice')).textContent).toContain('Sample profiles');
+    expect(screen.getByTestId('team-sample-notice').textContent).toContain('Sample profiles');
     const cards = screen.getAllByTestId('team-card');
     expect(cards).toHaveLength(6);
     for (const card of cards) expect(within(card).getByText('Sample profile')).toBeTruthy();
@@ -94,7 +93,44 @@ describe('TeamSection', () => {
     expect(screen.queryByText('Sample profile')).toBeNull();
     expect(screen.queryByTestId('team-sample-notice')).toBeNull();
   });
+
+  // A production server sends no team while the profiles are samples (api/content.go).
+  it('is absent, not an empty box, when there is no team to show', async () => {
+    stubApi({ 'GET /api/content/team': json({ sample: false, heading: 'Meet Our Expert Team', intro: '', members: [] }) });
+    renderWithProviders(
+      <>
+        <div data-testid="team-slot">
+          <TeamSection />
+        </div>
+        <TeamQueryState />
+      </>,
+    );
+    // Nothing while it loads either: there may be no team at all.
+    expect(screen.getByTestId('team-slot').innerHTML).toBe('');
+    await screen.findByText('team: fulfilled');
+    expect(screen.getByTestId('team-slot').innerHTML).toBe('');
+  });
+
+  it('is absent when the team cannot be loaded', async () => {
+    stubApi({ 'GET /api/content/team': json({ message: 'Something went wrong.' }, 500) });
+    renderWithProviders(
+      <>
+        <div data-testid="team-slot">
+          <TeamSection />
+        </div>
+        <TeamQueryState />
+      </>,
+    );
+    await screen.findByText('team: rejected');
+    expect(screen.getByTestId('team-slot').innerHTML).toBe('');
+  });
 });
+
+// Says when the team query has settled, so a test can check what the section shows afterwards.
+function TeamQueryState() {
+  const { status } = useGetContentTeamQuery();
+  return <p>team: {status}</p>;
+}
 
 describe('static pages', () => {
   it('renders the page and its sample label', async () => {

@@ -2,10 +2,12 @@ import type { ReactNode } from 'react';
 import type { Deposit } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
+import { useTranslation } from '../../i18n';
 import { routeLabel, statusBadge } from './depositWords';
 
 // A deposit's facts, for its owner and for staff.
 export function DepositDetails({ deposit }: { deposit: Deposit }) {
+  const { t } = useTranslation('deposits');
   const rows: [string, ReactNode][] = [
     ['Transaction ID', <strong data-testid="transaction-id">{deposit.transactionId}</strong>],
     [
@@ -22,7 +24,8 @@ export function DepositDetails({ deposit }: { deposit: Deposit }) {
   if (deposit.user) rows.push(['Investor', `${deposit.user.name} (${deposit.user.email})`]);
   rows.push(['Requested', formatDateTime(deposit.requestedAt)]);
   if (deposit.status === 'Confirmed') rows.push(['Credited', <Amount amount={deposit.received} />]);
-  if (deposit.notes) rows.push(['Notes', deposit.notes]);
+  // A rejection's notes are its reason, which the investor is owed (docs/deposits.md).
+  if (deposit.notes) rows.push([deposit.status === 'Rejected' ? t('details.reason') : t('details.notes'), <span data-testid="deposit-notes">{deposit.notes}</span>]);
   if (deposit.decidedAt) rows.push(['Decided', formatDateTime(deposit.decidedAt)]);
   return (
     <dl className="facts" data-testid="deposit-details">

@@ -9,8 +9,11 @@ import {
 } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { QueryState } from '../../components/QueryState';
+import { TextDecisionDialog } from '../../components/TextDecisionDialog';
+import { useTranslation } from '../../i18n';
 import { useRunMutation } from '../../components/useRunMutation';
 import { APPROVALS_PATH, depositNeedsSecond, depositRuleLine, pendingFor, proposalOf, SENT_FOR_APPROVAL } from '../../components/approvalWords';
+import { isStaff, useCurrentUser } from '../auth/session';
 import { DepositDetails } from './DepositDetails';
 
 // Staff decide a Pending deposit: confirm with the amount that actually arrived, or reject.
@@ -29,6 +32,8 @@ function Decision({ deposit }: { deposit: Deposit }) {
   const [notes, setNotes] = useState('');
   const [notesError, setNotesError] = useState('');
   const [sent, setSent] = useState(false);
+  const [rejectOpen, setRejectOpen] = useState(false);
+  const { t } = useTranslation('deposits');
   const busy = confirming.isLoading || rejecting.isLoading;
   const thresholds = proposals.data?.thresholds;
   const needsSecond = depositNeedsSecond(deposit.amount, received, thresholds);
@@ -58,21 +63,13 @@ function Decision({ deposit }: { deposit: Deposit }) {
     if (outcome.ok && proposalOf(outcome.data)) setSent(true);
     else if (!outcome.ok && outcome.error.field === 'notes') setNotesError(outcome.message);
   };
-  const onReject = async () => {
-    if (busy) return;
-    await run(
-      reject({
-        rejectDepositRequest: {
-          transactionId: deposit.transactionId,
-          ...(notes.trim() ? { notes: notes.trim() } : {}),
-        },
-      }),
-      {
-        fallback: 'Failed to reject payment.',
-        success: 'Payment rejected.',
-      },
-    );
-  };
+  // A rejection needs a reason, which the investor is shown: asked in a dialog, never sent empty.
+  const onReject = (reason: string, formError: (message: string | null) => void) =>
+    run(reject({ rejectDepositRequest: { transactionId: deposit.transactionId, notes: reason } }), {
+      fallback: t('reject.failed'),
+      success: t('reject.done'),
+      formError,
+    });
 
   if (waiting || sent) {
     return (
@@ -141,22 +138,42 @@ function Decision({ deposit }: { deposit: Deposit }) {
         <button type="submit" className="button" aria-disabled={busy || undefined}>
           {confirming.isLoading ? (needsSecond ? 'Sending…' : 'Confirming…') : needsSecond ? 'Send for a second approval' : 'Confirm payment'}
         </button>
-        <button type="button" className="button button--danger" aria-disabled={busy || undefined} onClick={() => void onReject()}>
-          {rejecting.isLoading ? 'Rejecting…' : 'Reject payment'}
+        <button type="button" className="button button--danger" aria-disabled={busy || undefined} onClick={() => !busy && setRejectOpen(true)}>
+          {t('reject.open')}
         </button>
       </div>
+      {rejectOpen ? (
+        <TextDecisionDialog
+          title={t('reject.title')}
+          tone="danger"
+          intro={<p>{t('reject.intro')}</p>}
+          label={t('reject.label')}
+          multiline
+          requiredMessage={t('reject.required')}
+          field="notes"
+          submitLabel={t('reject.submit')}
+          busyLabel={t('reject.busy')}
+          busy={rejecting.isLoading}
+          onSubmit={onReject}
+          onClose={() => setRejectOpen(false)}
+        />
+      ) : null}
     </form>
   );
 }
 
 export function PaymentDetailsPage() {
   const { transactionId = '' } = useParams();
+  const { data: user } = useCurrentUser();
+  const staff = isStaff(user?.role);
   const deposit = useViewPaymentStatusQuery({ transactionId }, { skip: !transactionId });
   return (
     <section className="page container page--narrow" aria-labelledby="payment-title">
-      <p className="eyebrow">
-        <Link to="/admin-pending-deposit">Pending Deposits</Link>
-      </p>
+      {staff ? (
+        <p className="eyebrow">
+          <Link to="/admin-pending-deposit">Pending Deposits</Link>
+        </p>
+      ) : null}
       <h1 id="payment-title">Payment Details</h1>
       {!transactionId ? (
         <p role="alert">Transaction ID is missing!</p>
@@ -165,7 +182,7 @@ export function PaymentDetailsPage() {
           {(data) => (
             <>
               <DepositDetails deposit={data} />
-              {data.status === 'Pending' ? <Decision deposit={data} /> : null}
+              {staff && data.status === 'Pending' ? <Decision deposit={data} /> : null}
             </>
           )}
         </QueryState>

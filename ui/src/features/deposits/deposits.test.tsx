@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Deposit } from '../../api/enhanced';
-import { renderApp } from '../../test/renderWithProviders';
+import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
+import { DepositDetails } from './DepositDetails';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 import { waitedFor } from './depositWords';
 
@@ -10,11 +11,23 @@ const investor = makeUser({ _id: 'u1', name: 'Ivy Investor' });
 const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Sam Staff' });
 
 const addresses = {
+  minimum: '10.00',
   addresses: [
-    { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
-    { asset: 'BTC', network: 'BTC', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' },
+    { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', confirmations: 20, usualMinutes: 2 },
+    { asset: 'BTC', network: 'BTC', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', confirmations: 2, usualMinutes: 30 },
   ],
 };
+
+// The market-data cache with a BTC rate fetched two minutes ago.
+const btcMarket = () => ({
+  symbol: 'BTCUSDT',
+  interval: '1d',
+  status: 'live',
+  asOf: new Date(Date.now() - 2 * 60_000).toISOString(),
+  source: 'Test',
+  referenceRate: false,
+  candles: [{ time: '2026-11-27', open: '90000', high: '92000', low: '89000', close: '91890.42' }],
+});
 
 const pending: Deposit = {
   transactionId: 'DEP-7K3Q-9XM2',
@@ -71,6 +84,77 @@ describe('deposit page', () => {
     expect(screen.getByRole('link', { name: 'Go now' }).getAttribute('href')).toBe('/my-account');
     expect(screen.getByText(/Going to your dashboard in \d s/)).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'Fund Wallet' })).toBeNull(), { timeout: 5000 });
+  });
+
+  it('states the minimum, the confirmations and the usual time of the chosen network', async () => {
+    stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/payments/addresses': json(addresses) });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    const facts = await screen.findByTestId('deposit-facts');
+    expect(within(facts).getByTestId('deposit-minimum').textContent).toBe('$10.00');
+    expect(facts.textContent).toContain('20 confirmations on TRON (TRC-20)');
+    expect(facts.textContent).toContain('about 2 minutes');
+    await u.selectOptions(screen.getByLabelText('Asset and network'), 'BTC/BTC');
+    expect(screen.getByTestId('deposit-facts').textContent).toContain('2 confirmations on Bitcoin');
+    expect(screen.getByTestId('deposit-facts').textContent).toContain('about 30 minutes');
+  });
+
+  it('with a market rate, asks one amount and works out the other exactly, with the rate and its age', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/payments/addresses': json(addresses),
+      'GET /api/market/candles': () => json(btcMarket()),
+      'POST /api/payments/create': json(pending),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    await u.selectOptions(await screen.findByLabelText('Asset and network'), 'BTC/BTC');
+    expect((await screen.findByTestId('deposit-rate')).textContent).toBe('1 BTC = $91,890.42 · 2 minutes ago');
+    // One amount: no second field.
+    expect(screen.queryByLabelText('Amount of BTC you sent')).toBeNull();
+    await u.type(screen.getByLabelText('Amount in US dollars'), '100');
+    expect(screen.getByTestId('deposit-conversion').textContent).toContain('That is 0.00108825 BTC');
+
+    await u.click(screen.getByRole('radio', { name: 'BTC' }));
+    const coin = screen.getByLabelText('Amount of BTC you sent') as HTMLInputElement;
+    expect(coin.value).toBe('0.00108825');
+    await u.clear(coin);
+    await u.type(coin, '0.00108827');
+    expect(screen.getByTestId('deposit-conversion').textContent).toContain('That is $100.00');
+    await u.click(screen.getByRole('button', { name: 'Confirm deposit' }));
+    await waitFor(() => expect(api.to('POST /api/payments/create')).toHaveLength(1));
+    expect(api.to('POST /api/payments/create')[0]!.body).toEqual({ amount: '100.00', asset: 'BTC', network: 'BTC', onChainAmount: '0.00108827' });
+  });
+
+  it('without a market rate, asks both amounts', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/payments/addresses': json(addresses),
+      'GET /api/market/candles': () => json({ ...btcMarket(), status: 'unavailable', asOf: undefined, candles: [] }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    await u.selectOptions(await screen.findByLabelText('Asset and network'), 'BTC/BTC');
+    expect(screen.getByLabelText('Amount in US dollars')).toBeTruthy();
+    expect(screen.getByLabelText('Amount of BTC you sent')).toBeTruthy();
+    expect(screen.queryByTestId('deposit-rate')).toBeNull();
+  });
+
+  it('puts a refusal of the amount on the field and moves focus there', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'GET /api/payments/addresses': json(addresses),
+      'POST /api/payments/create': json({ message: 'The minimum deposit is $10.00.', field: 'amount' }, 422),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    const amount = await screen.findByLabelText('Amount in US dollars');
+    await u.type(amount, '5');
+    await u.click(screen.getByRole('button', { name: 'Confirm deposit' }));
+    await waitFor(() => expect(document.activeElement).toBe(amount));
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(amount.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The minimum deposit is $10.00.');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('asks for a verified e-mail first', async () => {
@@ -202,7 +286,39 @@ describe('staff deposit queue and decision', () => {
     const u = userEvent.setup();
     renderApp({ route: '/transaction/DEP-7K3Q-9XM2', ...signedIn(staff) });
     await u.click(await screen.findByRole('button', { name: 'Reject payment' }));
-    expect(await screen.findByText('This deposit was already decided')).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: 'Reject this deposit' });
+    await u.type(within(dialog).getByLabelText(/Reason/), 'Nothing arrived');
+    await u.click(within(dialog).getByRole('button', { name: 'Reject deposit' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('This deposit was already decided');
+  });
+
+  it('asks for the reason before rejecting, sends it, and shows the investor the reason', async () => {
+    const api = stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/payments/viewPaymentStatus/DEP-7K3Q-9XM2': json(pending),
+      'PATCH /api/payments/rejectPayment': json({ message: 'Payment rejected' }),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/transaction/DEP-7K3Q-9XM2', ...signedIn(staff) });
+    await u.click(await screen.findByRole('button', { name: 'Reject payment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject this deposit' });
+    await u.click(within(dialog).getByRole('button', { name: 'Reject deposit' }));
+    const reason = within(dialog).getByLabelText(/Reason/);
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(reason);
+    expect(within(dialog).getByText('Please give the reason for rejecting this deposit')).toBeTruthy();
+    expect(api.to('PATCH /api/payments/rejectPayment')).toHaveLength(0);
+
+    await u.type(reason, 'Nothing arrived');
+    await u.click(within(dialog).getByRole('button', { name: 'Reject deposit' }));
+    await waitFor(() => expect(api.to('PATCH /api/payments/rejectPayment')).toHaveLength(1));
+    expect(api.to('PATCH /api/payments/rejectPayment')[0]!.body).toEqual({ transactionId: 'DEP-7K3Q-9XM2', notes: 'Nothing arrived' });
+  });
+
+  it('shows the investor why their deposit was rejected', () => {
+    renderWithProviders(<DepositDetails deposit={{ ...pending, status: 'Rejected', notes: 'Nothing arrived' }} />);
+    expect(screen.getByText('Reason')).toBeTruthy();
+    expect(screen.getByTestId('deposit-notes').textContent).toBe('Nothing arrived');
   });
 
   it('is for staff only', async () => {

@@ -9,6 +9,7 @@ import { HomePage } from './HomePage';
 const referral = (name = 'Refer a friend and earn up to $5') => screen.getByRole('region', { name });
 
 describe('HomePage', () => {
+  // The team section comes once there is a team to show (content.test.tsx), so not on first render.
   it('has the sections in order, ending with the risk notice', () => {
     renderWithProviders(<HomePage />);
 
@@ -18,7 +19,6 @@ describe('HomePage', () => {
       'How it works in three steps',
       'Why you can trust the numbers',
       'Why choose us',
-      'Meet Our Expert Team',
       'Refer a friend and earn up to $5',
       'Frequently Asked Questions',
       'Know the risks',

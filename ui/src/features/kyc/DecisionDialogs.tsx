@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useApproveKycMutation, useRejectKycMutation, type KycDocumentRejection, type KycRejectionReason, type KycSide } from '../../api/enhanced';
 import { Dialog } from '../../components/Dialog';
-import { reasonOptions, sideLabel } from '../../components/kycWords';
+import { useKycWords } from '../../components/kycWords';
+import { useTranslation } from '../../i18n';
 import { useRunMutation, type RunOutcome } from '../../components/useRunMutation';
 
 interface DecisionProps {
@@ -15,34 +16,32 @@ interface DecisionProps {
 }
 
 export function ApproveDialog({ userId, name, submission, onClose, onDecided }: DecisionProps) {
+  const { t } = useTranslation('staff');
   const run = useRunMutation();
   const [approve, { isLoading }] = useApproveKycMutation();
   const confirm = async () => {
     if (isLoading) return;
     const outcome = await run(approve({ id: userId, kycApproveRequest: { submission } }), {
-      fallback: 'The identity check could not be approved. Please try again.',
+      fallback: t('kycDecision.approveFailed'),
     });
     onDecided(outcome);
   };
   return (
     <Dialog
-      title={`Approve ${name}'s identity?`}
+      title={t('kycDecision.approveTitle', { name })}
       onClose={onClose}
       actions={
         <>
           <button type="button" className="button" aria-disabled={isLoading || undefined} onClick={() => void confirm()}>
-            {isLoading ? 'Approving…' : 'Approve'}
+            {isLoading ? t('kycDecision.approving') : t('kycDecision.approve')}
           </button>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
+            {t('kycDecision.cancel')}
           </button>
         </>
       }
     >
-      <p>
-        You checked both documents of submission {submission} and they show the account holder. {name || 'The user'} will be
-        e-mailed and can start investing.
-      </p>
+      <p>{t('kycDecision.approveText', { submission, name: name || t('kycDecision.theUser') })}</p>
     </Dialog>
   );
 }
@@ -62,6 +61,8 @@ export function rejectionBody(choices: Choices, comment: string, submission: num
 }
 
 export function RejectDialog({ userId, name, submission, sides, onClose, onDecided }: DecisionProps & { sides: readonly KycSide[] }) {
+  const { t } = useTranslation('staff');
+  const words = useKycWords();
   const run = useRunMutation();
   const formId = useId();
   const commentId = useId();
@@ -78,35 +79,35 @@ export function RejectDialog({ userId, name, submission, sides, onClose, onDecid
     event.preventDefault();
     if (isLoading || !ready) return;
     const outcome = await run(reject({ id: userId, kycRejectRequest: body }), {
-      fallback: 'The documents could not be rejected. Please try again.',
+      fallback: t('kycDecision.rejectFailed'),
     });
     onDecided(outcome);
   };
 
   return (
     <Dialog
-      title={`Reject ${name}'s documents`}
+      title={t('kycDecision.rejectTitle', { name })}
       tone="danger"
       onClose={onClose}
       actions={
         <>
           <button type="submit" form={formId} className="button button--danger" disabled={!ready} aria-disabled={isLoading || undefined}>
-            {isLoading ? 'Rejecting…' : 'Reject documents'}
+            {isLoading ? t('kycDecision.rejecting') : t('kycDecision.reject')}
           </button>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
+            {t('kycDecision.cancel')}
           </button>
         </>
       }
     >
       <form id={formId} className="form" noValidate onSubmit={(event) => void submit(event)}>
-        <p>Choose the documents that cannot be accepted and why. The user will be asked to upload only those again.</p>
+        <p>{t('kycDecision.rejectIntro')}</p>
         {sides.map((side, index) => {
           const choice = choices[side];
           const reasonId = `${formId}-${side}-reason`;
           return (
             <fieldset key={side} className="reject-side">
-              <legend className="field__label">{sideLabel[side]}</legend>
+              <legend className="field__label">{words.side(side)}</legend>
               <label className="checkbox">
                 <input
                   type="checkbox"
@@ -114,11 +115,11 @@ export function RejectDialog({ userId, name, submission, sides, onClose, onDecid
                   data-autofocus={index === 0 ? true : undefined}
                   onChange={(event) => update(side, { rejected: event.target.checked })}
                 />{' '}
-                Reject the {side}
+                {t(`kycDecision.rejectSide_${side}`)}
               </label>
               <div className="field">
                 <label className="field__label field__label--plain" htmlFor={reasonId}>
-                  Reason for the {side}
+                  {t(`kycDecision.reasonFor_${side}`)}
                 </label>
                 <select
                   id={reasonId}
@@ -127,8 +128,8 @@ export function RejectDialog({ userId, name, submission, sides, onClose, onDecid
                   disabled={!choice?.rejected}
                   onChange={(event) => update(side, { reason: event.target.value as KycRejectionReason | '' })}
                 >
-                  <option value="">Choose a reason</option>
-                  {reasonOptions.map((option) => (
+                  <option value="">{t('kycDecision.chooseReason')}</option>
+                  {words.reasonOptions.map((option) => (
                     <option key={option.value} value={option.value}>
                       {option.label}
                     </option>
@@ -140,11 +141,11 @@ export function RejectDialog({ userId, name, submission, sides, onClose, onDecid
         })}
         <div className="field">
           <label className="field__label" htmlFor={commentId}>
-            Comment for the user <span className="field__optional">(optional)</span>
+            {t('kycDecision.comment')} <span className="field__optional">{t('kycDecision.optional')}</span>
           </label>
           <textarea id={commentId} className="field__input field__textarea" rows={3} maxLength={1000} value={comment} onChange={(event) => setComment(event.target.value)} />
         </div>
-        {!ready ? <p className="field__hint">Tick at least one document and choose its reason.</p> : null}
+        {!ready ? <p className="field__hint">{t('kycDecision.tickOne')}</p> : null}
       </form>
     </Dialog>
   );

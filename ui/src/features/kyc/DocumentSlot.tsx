@@ -1,5 +1,6 @@
 import { useId, useState, type ChangeEvent, type DragEvent } from 'react';
 import type { KycSide } from '../../api/enhanced';
+import { useTranslation } from '../../i18n';
 import { FilePreview } from './FilePreview';
 import { KYC_ACCEPT } from './validation';
 
@@ -11,18 +12,15 @@ interface DocumentSlotProps {
   onPick: (file: File | null) => void;
 }
 
-const sideWords: Record<KycSide, { legend: string; hint: string; short: string }> = {
-  front: { legend: 'Front of your document', hint: 'The side with your photo and name.', short: 'the front' },
-  back: { legend: 'Back of your document', hint: 'The other side (for a passport, the page opposite the photo page).', short: 'the back' },
-};
 
 // One document: drop a file on it, choose one, or (on a phone) take a photo; shows a preview of
 // what was picked.
 export function DocumentSlot({ side, file, error, disabled, onPick }: DocumentSlotProps) {
+  const { t } = useTranslation('kyc');
   const [dragging, setDragging] = useState(false);
   const hintId = useId();
   const errorId = useId();
-  const words = sideWords[side];
+  const words = { legend: t(`slot.${side}Legend`), hint: t(`slot.${side}Hint`), short: t(`slot.${side}Short`) };
   const described = [hintId, error ? errorId : null].filter(Boolean).join(' ');
 
   const picked = (event: ChangeEvent<HTMLInputElement>) => {
@@ -47,7 +45,7 @@ export function DocumentSlot({ side, file, error, disabled, onPick }: DocumentSl
     <fieldset className="doc-slot" data-testid={`slot-${side}`} disabled={disabled}>
       <legend className="doc-slot__legend">{words.legend}</legend>
       <p className="field__hint" id={hintId}>
-        {words.hint} JPEG, PNG, GIF, WebP, BMP, HEIC or PDF, up to 10 MB.
+        {words.hint} {t('slot.formats')}
       </p>
       <div
         className={`doc-slot__drop${dragging ? ' doc-slot__drop--active' : ''}${error ? ' doc-slot__drop--invalid' : ''}`}
@@ -56,10 +54,14 @@ export function DocumentSlot({ side, file, error, disabled, onPick }: DocumentSl
         onDragLeave={() => setDragging(false)}
         onDrop={dropped}
       >
-        {file ? <FilePreview file={file} label={`Preview of ${words.short}`} /> : <p className="muted doc-slot__empty">Drag and drop a file here, or</p>}
+        {file ? (
+          <FilePreview file={file} label={t('slot.preview', { side: words.short })} />
+        ) : (
+          <p className="muted doc-slot__empty">{t('slot.drop')}</p>
+        )}
         <div className="button-row doc-slot__buttons">
           <label className="button button--secondary button--small doc-slot__pick">
-            {file ? 'Choose another file' : 'Choose a file'} <span className="visually-hidden">for {words.short}</span>
+            {file ? t('slot.chooseAnother') : t('slot.choose')} <span className="visually-hidden">{t('slot.forSide', { side: words.short })}</span>
             <input
               type="file"
               className="visually-hidden"
@@ -70,12 +72,12 @@ export function DocumentSlot({ side, file, error, disabled, onPick }: DocumentSl
             />
           </label>
           <label className="button button--secondary button--small doc-slot__pick doc-slot__camera">
-            Take a photo <span className="visually-hidden">of {words.short}</span>
+            {t('slot.photo')} <span className="visually-hidden">{t('slot.ofSide', { side: words.short })}</span>
             <input type="file" className="visually-hidden" accept="image/*" capture="environment" onChange={picked} />
           </label>
           {file ? (
             <button type="button" className="button button--secondary button--small" onClick={() => onPick(null)}>
-              Remove <span className="visually-hidden">{words.short}</span>
+              {t('slot.remove')} <span className="visually-hidden">{words.short}</span>
             </button>
           ) : null}
         </div>

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
-import { formatBytes, typeName } from '../../components/kycWords';
+import { useKycWords } from '../../components/kycWords';
+import { useTranslation } from '../../i18n';
 import { PdfCanvas } from './PdfCanvas';
 import { previewKind } from './validation';
 
@@ -21,6 +22,7 @@ function useObjectUrlRef(file: File) {
 }
 
 export function FileIcon({ name, size, type }: { name: string; size: number; type: string }) {
+  const { typeName, formatBytes } = useKycWords();
   return (
     <div className="file-icon">
       <span className="file-icon__glyph" aria-hidden="true">
@@ -44,12 +46,14 @@ function ImagePreview({ file, label }: { file: File; label: string }) {
 // What the user picked, before it is sent: the picture, the first page of a PDF, or (for HEIC and
 // anything else the browser cannot draw) an icon with the name and size.
 export function FilePreview({ file, label }: { file: File; label: string }) {
+  const { t } = useTranslation('kyc');
+  const { formatBytes } = useKycWords();
   const kind = previewKind(file.type, file.name);
   const load = useCallback(() => file.arrayBuffer(), [file]);
   return (
     <figure className="doc-preview">
       {kind === 'image' ? <ImagePreview file={file} label={label} /> : null}
-      {kind === 'pdf' ? <PdfCanvas load={load} label={`${label}, first page`} width={320} /> : null}
+      {kind === 'pdf' ? <PdfCanvas load={load} label={t('slot.firstPage', { label })} width={320} /> : null}
       {kind === 'file' ? <FileIcon name={file.name} size={file.size} type={file.type} /> : null}
       {kind !== 'file' ? (
         <figcaption className="doc-preview__caption muted break-anywhere">

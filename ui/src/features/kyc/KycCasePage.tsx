@@ -4,21 +4,25 @@ import { useGetKycCaseQuery, type KycCase } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { useToast } from '../../components/toast/useToast';
+import { useLabels } from '../../components/labels';
 import type { RunOutcome } from '../../components/useRunMutation';
 import { ApproveDialog, RejectDialog } from './DecisionDialogs';
 import { DocumentViewer } from './DocumentViewer';
 import { SubmissionHistory } from './SubmissionHistory';
 import { countryName } from './queueWords';
+import { Trans, useTranslation } from '../../i18n';
 
 function Profile({ user }: { user: KycCase['user'] }) {
+  const { t } = useTranslation('staff');
+  const labels = useLabels();
   const rows: [string, string][] = [
-    ['Name', user.name || '—'],
-    ['E-mail', user.email],
-    ['Phone', user.phone || '—'],
-    ['Country', user.country ? countryName(user.country) : '—'],
-    ['E-mail verified', user.isVerified ? 'Yes' : 'No'],
-    ['Account created', formatDateTime(user.createdAt)],
-    ['Account status', user.status],
+    [t('kyc.name'), user.name || '—'],
+    [t('kyc.email'), user.email],
+    [t('kyc.phone'), user.phone || '—'],
+    [t('kyc.country'), user.country ? countryName(user.country) : '—'],
+    [t('kyc.verified'), user.isVerified ? t('kyc.yes') : t('kyc.no')],
+    [t('kyc.created'), formatDateTime(user.createdAt)],
+    [t('kyc.status'), labels.accountStatus(user.status)],
   ];
   return (
     <dl className="facts">
@@ -33,7 +37,9 @@ function Profile({ user }: { user: KycCase['user'] }) {
 }
 
 function CaseView({ kase, onRefresh }: { kase: KycCase; onRefresh: () => void }) {
+  const { t } = useTranslation('staff');
   const navigate = useNavigate();
+  const labels = useLabels();
   const toast = useToast();
   const [open, setOpen] = useState<'approve' | 'reject' | null>(null);
   const pending = kase.kycStatus === 'Pending';
@@ -54,29 +60,29 @@ function CaseView({ kase, onRefresh }: { kase: KycCase; onRefresh: () => void })
   return (
     <div className="stack stack--lg">
       <p>
-        Status: <strong>{kase.kycStatus}</strong>
-        {submission > 0 ? <> · submission {submission}</> : null}
-        {submission > 1 ? <span className="badge badge--warning queue-item__badge">re-upload</span> : null}
+        <Trans t={t} i18nKey="kyc.caseStatus" values={{ status: labels.kyc(kase.kycStatus) }} components={{ status: <strong /> }} />
+        {submission > 0 ? t('kyc.caseSubmission', { number: submission }) : null}
+        {submission > 1 ? <span className="badge badge--warning queue-item__badge">{t('kyc.reupload')}</span> : null}
       </p>
       {pending ? (
         <div className="button-row">
           <button type="button" className="button" onClick={() => setOpen('approve')}>
-            Approve
+            {t('kyc.approve')}
           </button>
           <button type="button" className="button button--danger" onClick={() => setOpen('reject')}>
-            Reject
+            {t('kyc.reject')}
           </button>
         </div>
       ) : (
-        <p className="panel">This identity check is not waiting for a decision.</p>
+        <p className="panel">{t('kyc.notWaiting')}</p>
       )}
 
       <section aria-labelledby="case-documents">
         <h2 id="case-documents" className="section-title">
-          Current documents
+          {t('kyc.documents')}
         </h2>
         {kase.documents.length === 0 ? (
-          <p className="empty">No documents on file.</p>
+          <p className="empty">{t('kyc.noDocuments')}</p>
         ) : (
           <div className="doc-viewers">
             {kase.documents.map((doc) => (
@@ -88,20 +94,20 @@ function CaseView({ kase, onRefresh }: { kase: KycCase; onRefresh: () => void })
 
       <section aria-labelledby="case-profile">
         <h2 id="case-profile" className="section-title">
-          Profile
+          {t('kyc.profile')}
         </h2>
         <Profile user={kase.user} />
       </section>
 
       <section aria-labelledby="case-history">
         <h2 id="case-history" className="section-title">
-          Submissions
+          {t('kyc.submissions')}
         </h2>
         <SubmissionHistory submissions={kase.submissions} />
       </section>
 
       {open === 'approve' ? (
-        <ApproveDialog userId={kase.user._id} name={name} submission={submission} onClose={() => setOpen(null)} onDecided={decided('Identity check approved.')} />
+        <ApproveDialog userId={kase.user._id} name={name} submission={submission} onClose={() => setOpen(null)} onDecided={decided(t('kyc.approved'))} />
       ) : null}
       {open === 'reject' ? (
         <RejectDialog
@@ -110,7 +116,7 @@ function CaseView({ kase, onRefresh }: { kase: KycCase; onRefresh: () => void })
           submission={submission}
           sides={kase.documents.map((doc) => doc.side)}
           onClose={() => setOpen(null)}
-          onDecided={decided('Documents rejected.')}
+          onDecided={decided(t('kyc.rejected'))}
         />
       ) : null}
     </div>
@@ -118,16 +124,17 @@ function CaseView({ kase, onRefresh }: { kase: KycCase; onRefresh: () => void })
 }
 
 export function KycCasePage() {
+  const { t } = useTranslation('staff');
   const { id = '' } = useParams();
   const kase = useGetKycCaseQuery({ id }, { refetchOnMountOrArgChange: true });
-  const title = kase.data ? `Identity check: ${kase.data.user.name || kase.data.user.email}` : 'Identity check';
+  const title = kase.data ? t('kyc.caseTitle', { name: kase.data.user.name || kase.data.user.email }) : t('kyc.caseTitlePlain');
   return (
     <section className="page container" aria-labelledby="kyc-case-title">
       <p>
-        <Link to="/pending-kyc">← Back to the queue</Link>
+        <Link to="/pending-kyc">{t('kyc.back')}</Link>
       </p>
       <h1 id="kyc-case-title">{title}</h1>
-      <QueryState query={kase} loading="Loading the case…" failed="The case could not be loaded">
+      <QueryState query={kase} loading={t('kyc.loading')} failed={t('kyc.failed')}>
         {(data) => <CaseView kase={data} onRefresh={() => void kase.refetch()} />}
       </QueryState>
     </section>

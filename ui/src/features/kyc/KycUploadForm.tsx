@@ -5,7 +5,17 @@ import { useAppDispatch } from '../../app/hooks';
 import { useToast } from '../../components/toast/useToast';
 import { DocumentSlot } from './DocumentSlot';
 import { newIdempotencyKey, uploadKycDocuments } from './uploadKyc';
+import { useTranslation } from '../../i18n';
 import { checkKycFile, kycMessages } from './validation';
+
+// The checks speak English (the specification's words); the reader sees them in their language.
+function useKycMessage() {
+  const { t } = useTranslation('kyc');
+  return (message: string) => {
+    const key = (Object.keys(kycMessages) as (keyof typeof kycMessages)[]).find((k) => kycMessages[k] === message);
+    return key ? t(`messages.${key}`) : message;
+  };
+}
 
 type Files = Partial<Record<KycSide, File>>;
 type Errors = Partial<Record<KycSide, string>>;
@@ -13,6 +23,8 @@ type Errors = Partial<Record<KycSide, string>>;
 // The upload form for the sides the server asks for: both at first, only the rejected ones after
 // a rejection.
 export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
+  const { t } = useTranslation('kyc');
+  const say = useKycMessage();
   const dispatch = useAppDispatch();
   const toast = useToast();
   const [files, setFiles] = useState<Files>({});
@@ -66,28 +78,28 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
       toast.error(outcome.message);
       return;
     }
-    toast.success(outcome.data.message || kycMessages.uploaded);
+    toast.success(outcome.data.message || say(kycMessages.uploaded));
     dispatch(api.util.upsertQueryEntries([{ endpointName: 'getMyKyc', arg: {}, value: outcome.data.kyc }]));
     dispatch(api.util.invalidateTags([...kycUploadInvalidates]));
   };
 
   const percent = progress === null ? 0 : Math.round(progress * 100);
   return (
-    <form className="form kyc-form" aria-label="Upload identity documents" noValidate onSubmit={(event) => void submit(event)}>
+    <form className="form kyc-form" aria-label={t('form.label')} noValidate onSubmit={(event) => void submit(event)}>
       <div className={`doc-slots${sides.length > 1 ? ' doc-slots--two' : ''}`}>
         {sides.map((side) => (
-          <DocumentSlot key={side} side={side} file={files[side] ?? null} error={errors[side]} disabled={uploading} onPick={(file) => pick(side, file)} />
+          <DocumentSlot key={side} side={side} file={files[side] ?? null} error={errors[side] ? say(errors[side]) : undefined} disabled={uploading} onPick={(file) => pick(side, file)} />
         ))}
       </div>
       {formError ? (
         <p className="field__error" role={formError.announce ? 'alert' : undefined}>
-          {formError.text}
+          {say(formError.text)}
         </p>
       ) : null}
       {uploading ? (
         <div className="upload-progress">
           <label className="field__label" htmlFor="kyc-upload-progress">
-            Uploading… {percent}%
+            {t('form.uploadingPercent', { percent })}
           </label>
           <progress id="kyc-upload-progress" max={100} value={percent}>
             {percent}%
@@ -96,7 +108,7 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
       ) : null}
       <div className="button-row">
         <button type="submit" className="button" aria-disabled={uploading || undefined}>
-          {uploading ? 'Uploading…' : sides.length > 1 ? 'Submit documents' : 'Submit document'}
+          {uploading ? t('form.uploading') : sides.length > 1 ? t('form.submitBoth') : t('form.submitOne')}
         </button>
       </div>
     </form>

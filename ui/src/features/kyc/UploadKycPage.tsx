@@ -1,37 +1,40 @@
 import { Link } from 'react-router';
 import { useGetMyKycQuery, type MyKyc } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
-import { formatBytes, KYC_SIDES, sideLabel, typeName } from '../../components/kycWords';
+import { KYC_SIDES, useKycWords } from '../../components/kycWords';
 import { QueryState } from '../../components/QueryState';
 import { DecisionReasons } from '../../components/DecisionReasons';
+import { Trans, useTranslation } from '../../i18n';
 import { KycUploadForm } from './KycUploadForm';
 
 function NotSubmitted({ kyc }: { kyc: MyKyc }) {
+  const { t } = useTranslation('kyc');
   const sides = kyc.resubmit.length > 0 ? kyc.resubmit : KYC_SIDES;
   return (
     <div className="stack stack--lg">
-      <p>
-        Before you can invest we need to confirm who you are. Upload both sides of a valid passport, national ID card or
-        driving licence. Make sure the whole document is visible and easy to read.
-      </p>
+      <p>{t('upload.intro')}</p>
       <KycUploadForm sides={sides} />
     </div>
   );
 }
 
 function Pending({ kyc }: { kyc: MyKyc }) {
+  const { t } = useTranslation('kyc');
+  const words = useKycWords();
   return (
     <div className="panel" data-testid="kyc-pending">
-      <h2 className="panel__title">Your documents are under review</h2>
-      <p>
-        Thank you{kyc.submittedAt ? <>, we received them on {formatDateTime(kyc.submittedAt)}</> : null}. We will e-mail you
-        as soon as we have checked them. There is nothing else you need to do.
-      </p>
+      <h2 className="panel__title">{t('upload.reviewing')}</h2>
+      <p>{kyc.submittedAt ? t('upload.thanksOn', { date: formatDateTime(kyc.submittedAt) }) : t('upload.thanks')}</p>
       {kyc.documents.length > 0 ? (
         <ul className="doc-list">
           {kyc.documents.map((doc) => (
             <li key={doc.side}>
-              <strong>{sideLabel[doc.side]}:</strong> {typeName(doc.contentType)}, {formatBytes(doc.size)}
+              <Trans
+                t={t}
+                i18nKey="upload.document"
+                values={{ side: words.side(doc.side), type: words.typeName(doc.contentType), size: words.formatBytes(doc.size) }}
+                components={{ side: <strong /> }}
+              />
             </li>
           ))}
         </ul>
@@ -41,28 +44,27 @@ function Pending({ kyc }: { kyc: MyKyc }) {
 }
 
 function Approved() {
+  const { t } = useTranslation('kyc');
   return (
     <div className="panel panel--success">
-      <h2 className="panel__title">Your identity is verified</h2>
-      <p>Thank you. Investing is now open to you.</p>
+      <h2 className="panel__title">{t('upload.verified')}</h2>
+      <p>{t('upload.open')}</p>
       <Link className="button" to="/start-invest">
-        Start investing
+        {t('upload.start')}
       </Link>
     </div>
   );
 }
 
 function Rejected({ kyc }: { kyc: MyKyc }) {
+  const { t } = useTranslation('kyc');
   const sides = kyc.resubmit.length > 0 ? kyc.resubmit : KYC_SIDES;
   return (
     <div className="stack stack--lg">
       <div className="panel panel--error" data-testid="kyc-rejected">
-        <h2 className="panel__title">We could not accept your documents</h2>
+        <h2 className="panel__title">{t('upload.rejected')}</h2>
         {kyc.lastDecision ? <DecisionReasons decision={kyc.lastDecision} /> : null}
-        <p>
-          Please upload {sides.length > 1 ? 'both documents' : `the ${sides[0] === 'front' ? 'front' : 'back'} of your document`}{' '}
-          again. {sides.length === 1 ? 'The other side was fine and is kept.' : null}
-        </p>
+        <p>{sides.length > 1 ? t('upload.againBoth') : sides[0] === 'front' ? t('upload.againFront') : t('upload.againBack')}</p>
       </div>
       <KycUploadForm sides={sides} />
     </div>
@@ -83,12 +85,13 @@ function KycStatusView({ kyc }: { kyc: MyKyc }) {
 }
 
 export function UploadKycPage() {
+  const { t } = useTranslation('kyc');
   const kyc = useGetMyKycQuery({});
   return (
     <section className="page container page--kyc" aria-labelledby="kyc-title">
-      <p className="eyebrow">Identity check</p>
-      <h1 id="kyc-title">Identity Check</h1>
-      <QueryState query={kyc} loading="Loading your identity check…" failed="Your identity check could not be loaded">
+      <p className="eyebrow">{t('upload.eyebrow')}</p>
+      <h1 id="kyc-title">{t('upload.title')}</h1>
+      <QueryState query={kyc} loading={t('upload.loading')} failed={t('upload.failed')}>
         {(data) => <KycStatusView kyc={data} />}
       </QueryState>
     </section>

@@ -1,11 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { MarketCandles } from '../../api/enhanced';
+import { api, type MarketCandles } from '../../api/enhanced';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, stubApi } from '../../test/stubApi';
 import { chooseLanguage, i18n } from '../../i18n';
-import { formatPrice, summary } from './marketWords';
+import { asOfWords, formatPrice, summary } from './marketWords';
 
 // recharts needs a layout engine jsdom does not have; the page's states are what is tested here.
 vi.mock('./MarketChart', () => ({
@@ -46,6 +46,11 @@ const unavailable = (symbol: MarketCandles['symbol'], source: string): MarketCan
   referenceRate: symbol === 'EURUSD',
   candles: [],
 });
+
+function renderAppWith(eurusdAnswer: () => Response) {
+  stubMarkets({ EURUSD: eurusdAnswer, BTCUSDT: json(btcusdt) });
+  return renderApp({ route: '/market-rates' });
+}
 
 function stubMarkets(answers: Partial<Record<MarketCandles['symbol'], Response | (() => Response)>>) {
   return stubApi({
@@ -100,15 +105,63 @@ describe('market rates page', () => {
     expect(to('GET /api/market/candles').map((r) => r.path).sort()).toEqual(['/api/market/candles?symbol=BTCUSDT&interval=1d', '/api/market/candles?symbol=EURUSD&interval=1d']);
   });
 
-  it('says when the data is not live, with the day it is from, and still shows it', async () => {
-    stubMarkets({ EURUSD: json({ ...eurusd, status: 'stale', asOf: '2026-11-20T09:00:00Z' }), BTCUSDT: json(btcusdt) });
+  it('says when the server could not reach the provider, with when its figures are from, and still shows them', async () => {
+    const asOf = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    stubMarkets({ EURUSD: json({ ...eurusd, status: 'stale', asOf }), BTCUSDT: json(btcusdt) });
     renderApp({ route: '/market-rates' });
     const fx = await screen.findByTestId('market-EURUSD');
-    const notice = await within(fx).findByText(/^Live data unavailable/);
-    expect(notice.textContent).toMatch(/^Live data unavailable — showing data as of (Nov 20, 2026|20 Nov 2026)$/);
+    const notice = await within(fx).findByTestId('market-out-of-date-EURUSD');
+    const { at } = asOfWords(asOf, 'en');
+    expect(notice.textContent).toContain(`Live data unavailable. These rates may be out of date — as of ${at}, 3 hours ago.`);
     expect(notice.getAttribute('role')).toBe('status');
+    expect(within(notice).getByRole('button', { name: 'Check EUR/USD again' }).textContent).toBe('Retry');
     expect(await within(fx).findByTestId('market-chart-EURUSD')).toBeTruthy();
-    expect(within(screen.getByTestId('market-BTCUSDT')).queryByText(/Live data unavailable/)).toBeNull();
+    expect(within(screen.getByTestId('market-BTCUSDT')).queryByTestId('market-out-of-date-BTCUSDT')).toBeNull();
+  });
+
+  it('keeps the last figures when a refresh fails, says they may be out of date, and checks again on Retry', async () => {
+    const asOf = new Date(Date.now() - 5 * 60_000).toISOString();
+    let fail = false;
+    const { to } = stubMarkets({
+      EURUSD: () => (fail ? json({ message: 'The server is busy.' }, 503) : json({ ...eurusd, asOf })),
+      BTCUSDT: json(btcusdt),
+    });
+    const { store } = renderApp({ route: '/market-rates' });
+    const fx = await screen.findByTestId('market-EURUSD');
+    expect(await within(fx).findByTestId('market-chart-EURUSD')).toBeTruthy();
+    expect(within(fx).queryByTestId('market-out-of-date-EURUSD')).toBeNull();
+
+    // The page's next refresh fails (as the 5-minute poll would).
+    fail = true;
+    await store.dispatch(api.endpoints.getMarketCandles.initiate({ symbol: 'EURUSD', interval: '1d' }, { forceRefetch: true, subscribe: false }));
+    const notice = await within(fx).findByTestId('market-out-of-date-EURUSD');
+    expect(notice.textContent).toContain(`We could not check for newer rates just now. These may be out of date — as of ${asOfWords(asOf, 'en').at}, 5 minutes ago.`);
+    // The figures stay, and no error replaces them.
+    expect(within(fx).getByTestId('market-chart-EURUSD')).toBeTruthy();
+    expect(within(fx).getByTestId('market-summary-EURUSD').textContent).toContain('1.1597');
+    expect(within(fx).queryByRole('alert')).toBeNull();
+
+    // Retry asks again; once it succeeds the notice goes.
+    const asked = to('GET /api/market/candles').filter((r) => r.path.includes('EURUSD')).length;
+    fail = false;
+    await userEvent.setup().click(within(notice).getByRole('button', { name: 'Check EUR/USD again' }));
+    await waitFor(() => expect(within(fx).queryByTestId('market-out-of-date-EURUSD')).toBeNull());
+    expect(to('GET /api/market/candles').filter((r) => r.path.includes('EURUSD')).length).toBe(asked + 1);
+    expect(within(fx).getByTestId('market-chart-EURUSD')).toBeTruthy();
+  });
+
+  it('keeps the notice and the figures when Retry fails too', async () => {
+    let fail = false;
+    const { store } = renderAppWith(() => (fail ? json({ message: 'busy' }, 503) : json(eurusd)));
+    const fx = await screen.findByTestId('market-EURUSD');
+    await within(fx).findByTestId('market-chart-EURUSD');
+    fail = true;
+    await store.dispatch(api.endpoints.getMarketCandles.initiate({ symbol: 'EURUSD', interval: '1d' }, { forceRefetch: true, subscribe: false }));
+    const notice = await within(fx).findByTestId('market-out-of-date-EURUSD');
+    await userEvent.setup().click(within(notice).getByRole('button', { name: 'Check EUR/USD again' }));
+    await waitFor(() => expect(within(notice).getByRole('button', { name: 'Check EUR/USD again' }).textContent).toBe('Retry'));
+    expect(within(fx).getByTestId('market-out-of-date-EURUSD')).toBeTruthy();
+    expect(within(fx).getByTestId('market-chart-EURUSD')).toBeTruthy();
   });
 
   it('says plainly when there is no data at all, and draws nothing', async () => {
@@ -123,7 +176,7 @@ describe('market rates page', () => {
     }
   });
 
-  it('shows a spinner while loading, and an error with a retry when the server fails', async () => {
+  it('shows a spinner while loading, and on a first load that fails an error with a retry that asks again', async () => {
     let fail = true;
     stubMarkets({
       EURUSD: () => (fail ? json({ message: 'The server is busy.' }, 500) : json(eurusd)),
@@ -148,7 +201,9 @@ describe('market rates page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Aktuelle Kurse' })).toBeTruthy();
     const fx = await screen.findByTestId('market-EURUSD');
     expect(within(fx).getByRole('heading', { level: 2, name: 'EUR/USD – Euro in US-Dollar' })).toBeTruthy();
-    expect((await within(fx).findByText('Live-Daten nicht verfügbar – Daten vom 20.11.2026')).getAttribute('role')).toBe('status');
+    expect((await within(fx).findByTestId('market-out-of-date-EURUSD')).textContent).toMatch(
+      /^Live-Daten nicht verfügbar\. Diese Kurse sind möglicherweise nicht mehr aktuell – Stand: 20\.11\.2026, \d{2}:\d{2}, vor \d+ Tagen\.Erneut versuchen$/,
+    );
     expect(within(fx).getByTestId('market-summary-EURUSD').textContent).toBe(
       'Letzter Referenzkurs (25.11.2026): 1,1597. Vom 24.11.2026 bis zum 25.11.2026 lag der Kurs zwischen 1,1597 (25.11.2026) und 1,1611 (24.11.2026).',
     );

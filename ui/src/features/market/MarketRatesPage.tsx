@@ -4,7 +4,7 @@ import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { Spinner } from '../../components/Spinner';
 import { useLocale, useTranslation } from '../../i18n';
-import { CHART_HEIGHT, formatDay, formatPrice, markets, summary, type MarketSymbol } from './marketWords';
+import { asOfWords, CHART_HEIGHT, formatDay, formatPrice, markets, summary, type MarketSymbol } from './marketWords';
 
 const MarketChart = lazy(() => import('./MarketChart').then((m) => ({ default: m.MarketChart })));
 
@@ -85,11 +85,6 @@ function MarketBody({ data, title }: { data: MarketCandles; title: string }) {
   }
   return (
     <>
-      {data.status === 'stale' && data.asOf ? (
-        <p className="notice" role="status">
-          {t('stale', { day: formatDay(data.asOf, locale) })}
-        </p>
-      ) : null}
       <p data-testid={`market-summary-${data.symbol}`}>{summary(data.candles, data.referenceRate, t, locale)}</p>
       <Suspense
         fallback={
@@ -106,9 +101,37 @@ function MarketBody({ data, title }: { data: MarketCandles; title: string }) {
   );
 }
 
+// Said above figures that may be old: the server's cache could not reach the provider (stale), or
+// this page could not reach the server for newer ones (the last answer stays on screen). Calm, with
+// the time the figures are from and a way to check again.
+function OutOfDate({ data, refreshFailed, checking, onRetry, pair }: {
+  data: MarketCandles;
+  refreshFailed: boolean;
+  checking: boolean;
+  onRetry: () => void;
+  pair: string;
+}) {
+  const { t } = useTranslation('market');
+  const locale = useLocale();
+  if (!data.asOf || (!refreshFailed && data.status !== 'stale')) return null;
+  const { at, ago } = asOfWords(data.asOf, locale);
+  return (
+    <div className="notice market-out-of-date" role="status" data-testid={`market-out-of-date-${data.symbol}`}>
+      <p>{t(refreshFailed ? 'refreshFailed' : 'stale', { at, ago })}</p>
+      <button type="button" className="button button--secondary" onClick={onRetry} disabled={checking} aria-label={t('retryLabel', { pair })}>
+        {checking ? t('retrying') : t('retry')}
+      </button>
+    </div>
+  );
+}
+
+// The cache behind the API changes every 15 minutes at most (docs/market-rates.md); an open page
+// asks again every 5, and keeps what it has if that fails.
+const REFRESH_MS = 5 * 60_000;
+
 function MarketPanel({ symbol, pair }: { symbol: MarketSymbol; pair: string }) {
   const { t } = useTranslation('market');
-  const query = useGetMarketCandlesQuery({ symbol, interval: '1d' });
+  const query = useGetMarketCandlesQuery({ symbol, interval: '1d' }, { pollingInterval: REFRESH_MS, skipPollingIfUnfocused: true });
   const id = `market-${symbol}-title`;
   const title = t(`${symbol}.title`);
   return (
@@ -118,7 +141,18 @@ function MarketPanel({ symbol, pair }: { symbol: MarketSymbol; pair: string }) {
       </h2>
       <p className="muted">{t(`${symbol}.about`)}</p>
       <QueryState query={query} loading={t('loading', { pair })} failed={t('failed', { pair })}>
-        {(data) => <MarketBody data={data} title={title} />}
+        {(data) => (
+          <>
+            <OutOfDate
+              data={data}
+              refreshFailed={query.isError}
+              checking={query.isFetching}
+              onRetry={() => void query.refetch()}
+              pair={pair}
+            />
+            <MarketBody data={data} title={title} />
+          </>
+        )}
       </QueryState>
     </section>
   );

@@ -70,3 +70,20 @@ export function summary(candles: readonly MarketCandle[], referenceRate: boolean
   });
   return `${latest} ${range}`;
 }
+
+// When the figures on screen were fetched, for a reader who may be looking at old ones: the time
+// (with the day, if it was not today) in the reader's time zone, and how long ago in words:
+// "10:42 AM" and "3 hours ago"; "Nov 20, 2026, 9:00 AM" and "5 days ago".
+export function asOfWords(iso: string, locale = 'en', now: number = Date.now()): { at: string; ago: string } {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return { at: iso, ago: '' };
+  const sameDay = new Date(now).toDateString() === date.toDateString();
+  const at = new Intl.DateTimeFormat(locale, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  const minutes = Math.round((date.getTime() - Math.max(now, date.getTime())) / 60_000);
+  const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  let ago: string;
+  if (minutes > -60) ago = relative.format(minutes, 'minute');
+  else if (minutes > -24 * 60) ago = relative.format(Math.round(minutes / 60), 'hour');
+  else ago = relative.format(Math.round(minutes / (24 * 60)), 'day');
+  return { at, ago };
+}

@@ -5,18 +5,22 @@ import { useSpecForm } from '../../components/form/useSpecForm';
 import { useRunMutation } from '../../components/useRunMutation';
 import { PasswordChecklist } from '../auth/PasswordChecklist';
 import { useLogout } from '../auth/useLogout';
-import { changePasswordFields, changePasswordSchema } from '../auth/validation';
+import { useTranslation } from '../../i18n';
+import { changePasswordFields, changePasswordSchema, useFormMessages } from '../auth/validation';
 
 export function ChangePasswordForm() {
+  const { t } = useTranslation('member');
+  const say = useFormMessages();
   const run = useRunMutation();
   const logout = useLogout();
   const [changePassword, { isLoading }] = useChangePasswordMutation();
   const form = useSpecForm(changePasswordSchema, changePasswordFields, { oldPassword: '', password: '', confirmPassword: '' });
-  const { register, handleSubmit, watch, setError, fieldError } = form;
+  const { register, handleSubmit, watch, setError } = form;
+  const fieldError = (name: (typeof changePasswordFields)[number]) => say.field(form.fieldError(name));
 
   const onSubmit = handleSubmit(async (values) => {
     const outcome = await run(changePassword({ changePasswordRequest: values }), {
-      fallback: 'Your password could not be changed. Please try again.',
+      fallback: t('password.failed'),
       success: ({ message }) => message,
       form: { setError, fields: changePasswordFields },
     });
@@ -26,20 +30,20 @@ export function ChangePasswordForm() {
 
   return (
     <section className="card" aria-labelledby="change-password-title">
-      <h3 id="change-password-title">Change password</h3>
-      <p className="muted">After the change you will be signed out everywhere and sign in again with the new password.</p>
+      <h3 id="change-password-title">{t('password.title')}</h3>
+      <p className="muted">{t('password.lead')}</p>
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="change-password-title">
-        <PasswordField label="Current password" autoComplete="current-password" error={fieldError('oldPassword')} {...register('oldPassword')} />
+        <PasswordField label={t('password.current')} autoComplete="current-password" error={fieldError('oldPassword')} {...register('oldPassword')} />
         <PasswordField
-          label="New password"
+          label={t('password.new')}
           autoComplete="new-password"
           error={fieldError('password')}
           details={<PasswordChecklist password={watch('password')} />}
           {...register('password')}
         />
-        <PasswordField label="Confirm new password" autoComplete="new-password" error={fieldError('confirmPassword')} {...register('confirmPassword')} />
-        <SubmitButton busy={isLoading} busyLabel="Changing…" className="button">
-          Change password
+        <PasswordField label={t('password.confirm')} autoComplete="new-password" error={fieldError('confirmPassword')} {...register('confirmPassword')} />
+        <SubmitButton busy={isLoading} busyLabel={t('password.busy')} className="button">
+          {t('password.submit')}
         </SubmitButton>
       </form>
     </section>

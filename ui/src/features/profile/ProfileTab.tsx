@@ -7,10 +7,10 @@ import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
 import { CountrySelect } from '../auth/CountrySelect';
-import { isAcceptedPhoto, messages, normalisePhone, profileFields, profileSchema } from '../auth/validation';
+import { isAcceptedPhoto, messages, normalisePhone, profileFields, profileSchema, useFormMessages } from '../auth/validation';
+import { useTranslation } from '../../i18n';
 
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
-const PHOTO_TOO_LARGE = 'The photo must be smaller than 5 MB.';
 
 function readAsDataUrl(file: File) {
   // A data: URL rather than blob:, which the server's Content-Security-Policy does not allow.
@@ -23,6 +23,8 @@ function readAsDataUrl(file: File) {
 }
 
 function PhotoEditor({ user }: { user: User }) {
+  const { t } = useTranslation('member');
+  const say = useFormMessages();
   const toast = useToast();
   const run = useRunMutation();
   const inputId = useId();
@@ -44,12 +46,12 @@ function PhotoEditor({ user }: { user: User }) {
     const file = event.target.files?.[0];
     setError(null);
     if (!file) return setChosen(null);
-    if (!isAcceptedPhoto(file)) return reject(messages.photoType);
-    if (file.size > PHOTO_MAX_BYTES) return reject(PHOTO_TOO_LARGE);
+    if (!isAcceptedPhoto(file)) return reject(say.say(messages.photoType) ?? messages.photoType);
+    if (file.size > PHOTO_MAX_BYTES) return reject(t('profile.photoTooLarge'));
     try {
       setChosen({ file, preview: await readAsDataUrl(file) });
     } catch {
-      reject('This file could not be read. Please choose another photo.');
+      reject(t('profile.photoUnreadable'));
     }
   };
 
@@ -61,8 +63,8 @@ function PhotoEditor({ user }: { user: User }) {
   const upload = async () => {
     if (!chosen || isUploading) return;
     const outcome = await run(uploadPhoto({ body: { photo: chosen.file } }), {
-      fallback: 'Upload failed. Please try again.',
-      success: 'Profile photo updated',
+      fallback: t('profile.uploadFailed'),
+      success: t('profile.photoUpdated'),
     });
     if (outcome.ok) clearInput();
   };
@@ -70,23 +72,23 @@ function PhotoEditor({ user }: { user: User }) {
   const remove = async () => {
     if (isRemoving) return;
     await run(updateUser({ updateUserRequest: { photo: '' } }), {
-      fallback: 'The photo could not be removed. Please try again.',
-      success: 'Profile photo removed',
+      fallback: t('profile.removeFailed'),
+      success: t('profile.photoRemoved'),
     });
   };
 
   return (
     <fieldset className="photo-editor">
-      <legend className="field__label">Profile photo</legend>
+      <legend className="field__label">{t('profile.photo')}</legend>
       <div className="photo-editor__row">
         {chosen ? (
-          <img className="avatar avatar--lg" src={chosen.preview} alt={`Preview of ${chosen.file.name}`} />
+          <img className="avatar avatar--lg" src={chosen.preview} alt={t('profile.previewOf', { name: chosen.file.name })} />
         ) : (
           <Avatar name={user.name} photo={user.photo} size="lg" />
         )}
         <div className="photo-editor__controls">
           <label className="field__label field__label--plain" htmlFor={inputId}>
-            Choose a photo (JPEG or PNG, up to 5 MB)
+            {t('profile.choosePhoto')}
           </label>
           <input
             ref={inputRef}
@@ -103,15 +105,15 @@ function PhotoEditor({ user }: { user: User }) {
             {chosen ? (
               <>
                 <button type="button" className="button button--small" aria-disabled={isUploading || undefined} onClick={() => void upload()}>
-                  {isUploading ? 'Uploading…' : 'Upload photo'}
+                  {isUploading ? t('profile.uploading') : t('profile.upload')}
                 </button>
                 <button type="button" className="button button--small button--secondary" onClick={clearInput}>
-                  Cancel
+                  {t('profile.cancel')}
                 </button>
               </>
             ) : user.photo ? (
               <button type="button" className="button button--small button--secondary" aria-disabled={isRemoving || undefined} onClick={() => void remove()}>
-                {isRemoving ? 'Removing…' : 'Remove photo'}
+                {isRemoving ? t('profile.removing') : t('profile.remove')}
               </button>
             ) : null}
           </div>
@@ -122,6 +124,8 @@ function PhotoEditor({ user }: { user: User }) {
 }
 
 function ProfileForm({ user }: { user: User }) {
+  const { t } = useTranslation('member');
+  const say = useFormMessages();
   const run = useRunMutation();
   const bioId = useId();
   const [updateUser, { isLoading }] = useUpdateUserMutation();
@@ -131,7 +135,8 @@ function ProfileForm({ user }: { user: User }) {
     country: user.country,
     bio: user.bio,
   });
-  const { register, handleSubmit, setError, fieldError } = form;
+  const { register, handleSubmit, setError } = form;
+  const fieldError = (name: (typeof profileFields)[number]) => say.field(form.fieldError(name));
   const bioError = fieldError('bio');
 
   const onSubmit = handleSubmit(async (values) => {
@@ -144,25 +149,25 @@ function ProfileForm({ user }: { user: User }) {
           bio: values.bio.trim(),
         },
       }),
-      { fallback: 'Your profile could not be saved. Please try again.', success: 'User Updated', form: { setError, fields: profileFields } },
+      { fallback: t('profile.saveFailed'), success: t('profile.saved'), form: { setError, fields: profileFields } },
     );
   });
 
   return (
-    <form className="form" noValidate onSubmit={onSubmit} aria-label="Profile details">
-      <TextField label="Full name" autoComplete="name" error={fieldError('name')} {...register('name')} />
+    <form className="form" noValidate onSubmit={onSubmit} aria-label={t('profile.details')}>
+      <TextField label={t('profile.name')} autoComplete="name" error={fieldError('name')} {...register('name')} />
       <TextField
-        label="Email"
+        label={t('profile.email')}
         type="email"
         value={user.email}
         readOnly
-        hint="Your e-mail address cannot be changed here. Contact support if you need to change it."
+        hint={t('profile.emailHint')}
       />
-      <TextField label="Phone number" type="tel" autoComplete="tel" error={fieldError('phone')} {...register('phone')} />
+      <TextField label={t('profile.phone')} type="tel" autoComplete="tel" error={fieldError('phone')} {...register('phone')} />
       <CountrySelect registration={register('country')} error={fieldError('country')} />
       <div className="field" data-invalid={bioError.invalid || undefined}>
         <label className="field__label" htmlFor={bioId}>
-          About you <span className="field__optional">(optional)</span>
+          {t('profile.bio')} <span className="field__optional">{t('profile.optional')}</span>
         </label>
         <textarea
           id={bioId}
@@ -175,17 +180,18 @@ function ProfileForm({ user }: { user: User }) {
         />
         <FieldMessage id={bioError.describedBy} message={bioError.message} />
       </div>
-      <SubmitButton busy={isLoading} busyLabel="Saving…" className="button">
-        Save changes
+      <SubmitButton busy={isLoading} busyLabel={t('profile.saving')} className="button">
+        {t('profile.save')}
       </SubmitButton>
     </form>
   );
 }
 
 export function ProfileTab({ user }: { user: User }) {
+  const { t } = useTranslation('member');
   return (
     <div className="stack stack--lg">
-      <h2 className="visually-hidden">Profile</h2>
+      <h2 className="visually-hidden">{t('profile.title')}</h2>
       <PhotoEditor user={user} />
       <ProfileForm key={user._id} user={user} />
     </div>

@@ -1,18 +1,20 @@
 import { useGetSecurityLogQuery } from '../../api/enhanced';
 import { describeUserAgent, formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
+import { useTranslation } from '../../i18n';
 
 export function SecurityLogSection() {
+  const { t } = useTranslation('member');
   const log = useGetSecurityLogQuery({});
   return (
     <section className="card" aria-labelledby="security-log-title">
-      <h3 id="security-log-title">Security log</h3>
-      <p className="muted">Sign-ins and changes to your account security, newest first. Something you do not recognise? Change your password.</p>
+      <h3 id="security-log-title">{t('security.log')}</h3>
+      <p className="muted">{t('security.logLead')}</p>
       <QueryState
         query={log}
-        loading="Loading the security log…"
-        failed="The security log could not be loaded"
-        empty={{ when: (entries) => entries.length === 0, message: 'Nothing recorded yet.' }}
+        loading={t('security.logLoading')}
+        failed={t('security.logFailed')}
+        empty={{ when: (entries) => entries.length === 0, message: t('security.logEmpty') }}
       >
         {(entries) => (
           <ol className="list">
@@ -22,7 +24,7 @@ export function SecurityLogSection() {
                   <p className="list-item__title">{entry.description}</p>
                   <p className="list-item__meta">
                     <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
-                    {entry.ip ? ` · IP ${entry.ip}` : ''}
+                    {entry.ip ? ` · ${t('security.ip', { ip: entry.ip })}` : ''}
                     {entry.userAgent ? ` · ${describeUserAgent(entry.userAgent)}` : ''}
                   </p>
                 </div>

@@ -4,15 +4,19 @@ import { Dialog } from '../../components/Dialog';
 import { describeUserAgent, formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useLabels } from '../../components/labels';
+import { useTranslation } from '../../i18n';
 
 function SessionItem({ session }: { session: Session }) {
+  const { t } = useTranslation('member');
+  const labels = useLabels();
   const run = useRunMutation();
   const [endSession, { isLoading }] = useEndSessionMutation();
   const device = describeUserAgent(session.userAgent);
   const end = async () => {
     if (isLoading) return;
     await run(endSession({ id: session.id }), {
-      fallback: 'The session could not be ended. Please try again.',
+      fallback: t('sessions.endFailed'),
       success: ({ message }) => message,
     });
   };
@@ -21,22 +25,25 @@ function SessionItem({ session }: { session: Session }) {
       <div className="list-item__main">
         <p className="list-item__title">
           {device}
-          {session.current ? <span className="badge badge--success">This device</span> : null}
+          {session.current ? <span className="badge badge--success">{labels.session('current')}</span> : null}
         </p>
         <p className="list-item__meta">
-          {session.ip ? `IP ${session.ip} · ` : ''}signed in {formatDateTime(session.createdAt)} · last active{' '}
-          {formatDateTime(session.lastSeenAt)}
+          {t(session.ip ? 'sessions.metaIp' : 'sessions.meta', {
+            ip: session.ip,
+            signedIn: formatDateTime(session.createdAt),
+            lastActive: formatDateTime(session.lastSeenAt),
+          })}
         </p>
       </div>
       {session.current ? null : (
         <button
           type="button"
           className="button button--small button--secondary"
-          aria-label={`End session: ${device}, last active ${formatDateTime(session.lastSeenAt)}`}
+          aria-label={t('sessions.endLabel', { device, lastActive: formatDateTime(session.lastSeenAt) })}
           aria-disabled={isLoading || undefined}
           onClick={() => void end()}
         >
-          {isLoading ? 'Ending…' : 'End session'}
+          {isLoading ? t('sessions.ending') : t('sessions.end')}
         </button>
       )}
     </li>
@@ -44,6 +51,7 @@ function SessionItem({ session }: { session: Session }) {
 }
 
 export function SessionsSection() {
+  const { t } = useTranslation('member');
   const run = useRunMutation();
   const list = useListSessionsQuery();
   const [revokeOthers, { isLoading: isRevoking }] = useRevokeOtherSessionsMutation();
@@ -52,7 +60,7 @@ export function SessionsSection() {
 
   const endOthers = async () => {
     await run(revokeOthers(), {
-      fallback: 'The other sessions could not be ended. Please try again.',
+      fallback: t('sessions.othersFailed'),
       success: ({ message }) => message,
     });
     setConfirming(false);
@@ -60,12 +68,12 @@ export function SessionsSection() {
 
   return (
     <section className="card" aria-labelledby="sessions-title">
-      <h3 id="sessions-title">Where you are signed in</h3>
+      <h3 id="sessions-title">{t('sessions.title')}</h3>
       <QueryState
         query={list}
-        loading="Loading your sessions…"
-        failed="Sessions could not be loaded"
-        empty={{ when: (sessions) => sessions.length === 0, message: 'No active sessions.' }}
+        loading={t('sessions.loading')}
+        failed={t('sessions.failed')}
+        empty={{ when: (sessions) => sessions.length === 0, message: t('sessions.empty') }}
       >
         {(sessions) => (
           <>
@@ -76,30 +84,30 @@ export function SessionsSection() {
             </ul>
             {others > 0 ? (
               <button type="button" className="button button--secondary" onClick={() => setConfirming(true)}>
-                End all other sessions
+                {t('sessions.endOthers')}
               </button>
             ) : (
-              <p className="muted">You are not signed in anywhere else.</p>
+              <p className="muted">{t('sessions.alone')}</p>
             )}
           </>
         )}
       </QueryState>
       {confirming ? (
         <Dialog
-          title="End all other sessions?"
+          title={t('sessions.confirmTitle')}
           onClose={() => setConfirming(false)}
           actions={
             <>
               <button type="button" className="button" aria-disabled={isRevoking || undefined} onClick={() => void endOthers()}>
-                {isRevoking ? 'Ending…' : `End ${others} other ${others === 1 ? 'session' : 'sessions'}`}
+                {isRevoking ? t('sessions.ending') : t('sessions.endCount', { count: others })}
               </button>
               <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
-                Cancel
+                {t('sessions.cancel')}
               </button>
             </>
           }
         >
-          <p>Every other browser and device will be signed out at once. This one stays signed in.</p>
+          <p>{t('sessions.confirmText')}</p>
         </Dialog>
       ) : null}
     </section>

@@ -6,15 +6,17 @@ import { useSpecForm } from '../../components/form/useSpecForm';
 import { QrCode } from '../../components/QrCode';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
-import { totpCodeSchema, totpDisableFields, totpDisableSchema } from '../auth/validation';
+import { Trans, useTranslation } from '../../i18n';
+import { totpCodeSchema, totpDisableFields, totpDisableSchema, useFormMessages } from '../auth/validation';
 
 // Groups of four are far easier to type from one screen into another.
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const { t } = useTranslation('member');
   const toast = useToast();
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const text = `Clearvest recovery codes\nEach code works once, instead of a code from your authenticator app.\n\n${codes.join('\n')}\n`;
+  const text = `${t('twoFactor.fileHeading')}\n${t('twoFactor.fileNote')}\n\n${codes.join('\n')}\n`;
   const [downloadHref] = useState(() => `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`);
 
   useEffect(() => {
@@ -24,22 +26,21 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(codes.join('\n'));
-      toast.success('Recovery codes copied to the clipboard');
+      toast.success(t('twoFactor.copied'));
     } catch {
-      toast.error('Copying failed. Please select the codes and copy them by hand.');
+      toast.error(t('twoFactor.copyFailed'));
     }
   };
 
   return (
     <div className="panel panel--success">
       <h4 ref={headingRef} tabIndex={-1} className="panel__title">
-        Two-step verification is on. Save your recovery codes
+        {t('twoFactor.saveTitle')}
       </h4>
       <p>
-        If you lose your phone, each of these codes lets you sign in once. <strong>They are shown only now.</strong> Keep
-        them somewhere safe, away from your password.
+        <Trans t={t} i18nKey="twoFactor.saveText" components={{ strong: <strong /> }} />
       </p>
-      <ul className="recovery-codes" aria-label="Recovery codes">
+      <ul className="recovery-codes" aria-label={t('twoFactor.codes')}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -48,13 +49,13 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       </ul>
       <div className="button-row">
         <button type="button" className="button button--small button--secondary" onClick={() => void copy()}>
-          Copy codes
+          {t('twoFactor.copy')}
         </button>
         <a className="button button--small button--secondary" href={downloadHref} download="clearvest-recovery-codes.txt">
-          Download codes
+          {t('twoFactor.download')}
         </a>
         <button type="button" className="button button--small" onClick={onDone}>
-          I have saved them
+          {t('twoFactor.saved')}
         </button>
       </div>
     </div>
@@ -67,10 +68,13 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
   onEnabled: (codes: string[]) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation('member');
+  const say = useFormMessages();
   const run = useRunMutation();
   const [enable, { isLoading }] = useEnableTwoFactorMutation();
   const form = useSpecForm(totpCodeSchema, ['code'], { code: '' });
-  const { register, handleSubmit, setError, fieldError, setFocus } = form;
+  const { register, handleSubmit, setError, setFocus } = form;
+  const fieldError = (name: 'code') => say.field(form.fieldError(name));
 
   useEffect(() => {
     setFocus('code');
@@ -78,7 +82,7 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
 
   const onSubmit = handleSubmit(async ({ code }) => {
     const outcome = await run(enable({ twoFactorEnableRequest: { code: code.replace(/\s/g, '') } }), {
-      fallback: 'That code did not work. Please try again.',
+      fallback: t('twoFactor.codeFailed'),
       form: { setError, fields: ['code'], otherwise: 'code' },
     });
     if (outcome.ok) onEnabled(outcome.data.recoveryCodes);
@@ -87,26 +91,26 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
   return (
     <div className="enrol">
       <ol className="enrol__steps">
-        <li>Install an authenticator app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password).</li>
+        <li>{t('twoFactor.step1')}</li>
         <li>
-          Scan this QR code with the app, or type in the key below.
+          {t('twoFactor.step2')}
           <div className="enrol__qr">
-            <QrCode value={otpauthUrl} label="QR code for your authenticator app" />
+            <QrCode value={otpauthUrl} label={t('twoFactor.qr')} />
           </div>
           <p className="enrol__secret">
-            Key: <code data-testid="totp-secret">{grouped(secret)}</code>
+            <Trans t={t} i18nKey="twoFactor.key" values={{ key: grouped(secret) }} components={{ key: <code data-testid="totp-secret" /> }} />
           </p>
         </li>
-        <li>Enter the 6-digit code the app shows to finish.</li>
+        <li>{t('twoFactor.step3')}</li>
       </ol>
-      <form className="form" noValidate onSubmit={onSubmit} aria-label="Confirm authenticator code">
-        <TextField label="Code from the app" inputMode="numeric" autoComplete="one-time-code" error={fieldError('code')} {...register('code')} />
+      <form className="form" noValidate onSubmit={onSubmit} aria-label={t('twoFactor.confirmLabel')}>
+        <TextField label={t('twoFactor.codeLabel')} inputMode="numeric" autoComplete="one-time-code" error={fieldError('code')} {...register('code')} />
         <div className="button-row">
-          <SubmitButton busy={isLoading} busyLabel="Checking…" className="button">
-            Turn on two-step verification
+          <SubmitButton busy={isLoading} busyLabel={t('twoFactor.checking')} className="button">
+            {t('twoFactor.turnOn')}
           </SubmitButton>
           <button type="button" className="button button--secondary" onClick={onCancel}>
-            Cancel
+            {t('twoFactor.cancel')}
           </button>
         </div>
       </form>
@@ -115,14 +119,17 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
 }
 
 function DisableForm() {
+  const { t } = useTranslation('member');
+  const say = useFormMessages();
   const run = useRunMutation();
   const [disable, { isLoading }] = useDisableTwoFactorMutation();
   const form = useSpecForm(totpDisableSchema, totpDisableFields, { password: '', code: '' });
-  const { register, handleSubmit, setError, fieldError, reset } = form;
+  const { register, handleSubmit, setError, reset } = form;
+  const fieldError = (name: (typeof totpDisableFields)[number]) => say.field(form.fieldError(name));
 
   const onSubmit = handleSubmit(async (values) => {
     const outcome = await run(disable({ twoFactorDisableRequest: { password: values.password, code: values.code.trim() } }), {
-      fallback: 'Two-step verification could not be turned off. Please try again.',
+      fallback: t('twoFactor.offFailed'),
       success: ({ message }) => message,
       form: { setError, fields: totpDisableFields },
     });
@@ -130,25 +137,26 @@ function DisableForm() {
   });
 
   return (
-    <form className="form" noValidate onSubmit={onSubmit} aria-label="Turn off two-step verification">
-      <p>To turn it off, confirm with your password and a code from the app (or a recovery code).</p>
-      <PasswordField label="Password" autoComplete="current-password" error={fieldError('password')} {...register('password')} />
-      <TextField label="Authenticator or recovery code" autoComplete="one-time-code" error={fieldError('code')} {...register('code')} />
-      <SubmitButton busy={isLoading} busyLabel="Turning off…" className="button button--danger">
-        Turn off two-step verification
+    <form className="form" noValidate onSubmit={onSubmit} aria-label={t('twoFactor.offLabel')}>
+      <p>{t('twoFactor.offIntro')}</p>
+      <PasswordField label={t('twoFactor.password')} autoComplete="current-password" error={fieldError('password')} {...register('password')} />
+      <TextField label={t('twoFactor.codeOrRecovery')} autoComplete="one-time-code" error={fieldError('code')} {...register('code')} />
+      <SubmitButton busy={isLoading} busyLabel={t('twoFactor.turningOff')} className="button button--danger">
+        {t('twoFactor.turnOff')}
       </SubmitButton>
     </form>
   );
 }
 
 export function TwoFactorSection({ user }: { user: User }) {
+  const { t } = useTranslation('member');
   const run = useRunMutation();
   const [setup, { data: pending, isLoading, reset }] = useSetupTwoFactorMutation();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
 
   const start = async () => {
     if (isLoading) return;
-    await run(setup(), { fallback: 'Setup could not start. Please try again.' });
+    await run(setup(), { fallback: t('twoFactor.setupFailed') });
   };
 
   let body;
@@ -158,8 +166,7 @@ export function TwoFactorSection({ user }: { user: User }) {
     body = (
       <>
         <p>
-          <span className="badge badge--success">On</span> Signing in needs your password and a code from your authenticator
-          app.
+          <span className="badge badge--success">{t('twoFactor.on')}</span> {t('twoFactor.onText')}
         </p>
         <DisableForm />
       </>
@@ -180,11 +187,10 @@ export function TwoFactorSection({ user }: { user: User }) {
     body = (
       <>
         <p>
-          <span className="badge">Off</span> Add a second step to signing in: a code from an app on your phone, so a stolen
-          password alone is not enough.
+          <span className="badge">{t('twoFactor.off')}</span> {t('twoFactor.offText')}
         </p>
         <button type="button" className="button" aria-disabled={isLoading || undefined} onClick={() => void start()}>
-          {isLoading ? 'Starting…' : 'Set up authenticator app'}
+          {isLoading ? t('twoFactor.starting') : t('twoFactor.setup')}
         </button>
       </>
     );
@@ -192,7 +198,7 @@ export function TwoFactorSection({ user }: { user: User }) {
 
   return (
     <section className="card" aria-labelledby="two-factor-title">
-      <h3 id="two-factor-title">Two-step verification</h3>
+      <h3 id="two-factor-title">{t('twoFactor.title')}</h3>
       {body}
     </section>
   );

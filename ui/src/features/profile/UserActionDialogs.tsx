@@ -4,20 +4,20 @@ import { Dialog } from '../../components/Dialog';
 import { SelectField } from '../../components/form/SelectField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useRunMutation } from '../../components/useRunMutation';
-import { proposalOf, SENT_FOR_APPROVAL } from '../../components/approvalWords';
+import { proposalOf } from '../../components/approvalWords';
+import { Trans, useTranslation } from '../../i18n';
 import { ProposalSent } from '../../components/ProposalsNotice';
 import { roleSchema } from '../auth/validation';
+import { useLabels } from '../../components/labels';
 
-const assignableRoles = [
-  { value: 'subscriber', label: 'Subscriber' },
-  { value: 'author', label: 'Author (staff)' },
-  { value: 'admin', label: 'Admin (staff)' },
-] as const;
+const assignableRoles = ['subscriber', 'author', 'admin'] as const;
 
 // Granting the admin role needs a second admin (docs/security.md, "Separation of duties"): the
 // dialog asks for the reason, and the server's 202 leaves it saying the grant waits.
 export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () => void }) {
+  const { t } = useTranslation('staff');
   const run = useRunMutation();
+  const labels = useLabels();
   const formId = useId();
   const reasonId = useId();
   const [upgradeUser, { isLoading }] = useUpgradeUserMutation();
@@ -31,7 +31,7 @@ export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () =>
   const onSubmit = handleSubmit(async ({ role }) => {
     if (isLoading) return;
     if (role === 'admin' && !reason.trim()) {
-      setReasonError(REASON_FOR_SECOND);
+      setReasonError(t('userActions.reasonForSecond'));
       document.getElementById(reasonId)?.focus();
       return;
     }
@@ -44,8 +44,8 @@ export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () =>
         },
       }),
       {
-        fallback: 'The role could not be changed. Please try again.',
-        success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : data.message),
+        fallback: t('userActions.roleFailed'),
+        success: (data) => (proposalOf(data) ? t('proposal.sent') : data.message),
       },
     );
     if (outcome.ok && proposalOf(outcome.data)) setProposed(true);
@@ -55,41 +55,41 @@ export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () =>
 
   if (proposed) {
     return (
-      <Dialog title={`Change role of ${user.name}`} onClose={onClose} actions={<CloseButton onClose={onClose} />}>
-        <ProposalSent what={`${user.name} becomes an admin`} />
+      <Dialog title={t('userActions.roleTitle', { name: user.name })} onClose={onClose} actions={<CloseButton onClose={onClose} />}>
+        <ProposalSent message={t('proposal.becomesAdmin', { name: user.name })} />
       </Dialog>
     );
   }
   return (
     <Dialog
-      title={`Change role of ${user.name}`}
+      title={t('userActions.roleTitle', { name: user.name })}
       onClose={onClose}
       actions={
         <>
           <button type="submit" form={formId} className="button" aria-disabled={isLoading || undefined}>
-            {isLoading ? 'Saving…' : grantsAdmin ? 'Send for a second approval' : 'Change role'}
+            {isLoading ? t('userActions.saving') : grantsAdmin ? t('userActions.sendSecond') : t('userActions.changeRole')}
           </button>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
+            {t('userActions.cancel')}
           </button>
         </>
       }
     >
       <form id={formId} className="form" noValidate onSubmit={onSubmit}>
         <p>
-          Current role: <strong>{user.role}</strong>. Authors and admins can see every user and work the approval queues.
+          <Trans t={t} i18nKey="userActions.currentRole" values={{ role: labels.role(user.role) }} components={{ role: <strong /> }} />
         </p>
-        <SelectField label="New role" error={fieldError('role')} data-autofocus {...register('role')}>
-          <option value="">Select a role</option>
+        <SelectField label={t('userActions.newRole')} error={fieldError('role')} data-autofocus {...register('role')}>
+          <option value="">{t('userActions.selectRole')}</option>
           {assignableRoles.map((role) => (
-            <option key={role.value} value={role.value} disabled={role.value === user.role}>
-              {role.label}
+            <option key={role} value={role} disabled={role === user.role}>
+              {labels.role(role)}
             </option>
           ))}
         </SelectField>
         {grantsAdmin ? (
           <>
-            <p className="notice">Granting the admin role needs a second admin: it takes effect once another admin approves it.</p>
+            <p className="notice">{t('userActions.adminNeedsSecond')}</p>
             <ReasonField
               id={reasonId}
               value={reason}
@@ -106,13 +106,12 @@ export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () =>
   );
 }
 
-const REASON_FOR_SECOND = 'Please give a reason for the second admin';
-
 function ReasonField({ id, value, error, onChange }: { id: string; value: string; error: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation('staff');
   return (
     <div className="field" data-invalid={error ? true : undefined}>
       <label className="field__label" htmlFor={id}>
-        Reason <span className="field__optional">(required, for the second admin)</span>
+        {t('userActions.reason')} <span className="field__optional">{t('userActions.reasonRequired')}</span>
       </label>
       <textarea
         id={id}
@@ -134,14 +133,16 @@ function ReasonField({ id, value, error, onChange }: { id: string; value: string
 }
 
 function CloseButton({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('staff');
   return (
     <button type="button" className="button button--secondary" onClick={onClose}>
-      Close
+      {t('userActions.close')}
     </button>
   );
 }
 
 export function SuspendDialog({ user, onClose }: { user: User; onClose: () => void }) {
+  const { t } = useTranslation('staff');
   const run = useRunMutation();
   const reasonId = useId();
   const [reason, setReason] = useState('');
@@ -155,7 +156,7 @@ export function SuspendDialog({ user, onClose }: { user: User; onClose: () => vo
         suspendRequest: { reason: reason.trim() || undefined },
       }),
       {
-        fallback: 'The user could not be suspended. Please try again.',
+        fallback: t('userActions.suspendFailed'),
         success: ({ message }) => message,
       },
     );
@@ -164,24 +165,24 @@ export function SuspendDialog({ user, onClose }: { user: User; onClose: () => vo
 
   return (
     <Dialog
-      title={`Suspend ${user.name}?`}
+      title={t('userActions.suspendTitle', { name: user.name })}
       tone="warning"
       onClose={onClose}
       actions={
         <>
           <button type="button" className="button button--danger" aria-disabled={isLoading || undefined} onClick={() => void suspend()}>
-            {isLoading ? 'Suspending…' : 'Suspend user'}
+            {isLoading ? t('userActions.suspending') : t('userActions.suspend')}
           </button>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
+            {t('userActions.cancel')}
           </button>
         </>
       }
     >
-      <p>They are signed out at once and cannot sign in until an admin reinstates them. Their money stays untouched.</p>
+      <p>{t('userActions.suspendText')}</p>
       <div className="field">
         <label className="field__label" htmlFor={reasonId}>
-          Reason <span className="field__optional">(optional, kept in the audit log)</span>
+          {t('userActions.reason')} <span className="field__optional">{t('userActions.reasonOptional')}</span>
         </label>
         <textarea
           id={reasonId}
@@ -200,6 +201,7 @@ export function SuspendDialog({ user, onClose }: { user: User; onClose: () => vo
 // Closing any account needs a second admin: the dialog asks for the reason, and the server's
 // 202 leaves it saying the closure waits.
 export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
+  const { t } = useTranslation('staff');
   const run = useRunMutation();
   const reasonId = useId();
   const [deleteUser, { isLoading }] = useDeleteUserMutation();
@@ -210,7 +212,7 @@ export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () =>
   const remove = async () => {
     if (isLoading) return;
     if (!reason.trim()) {
-      setReasonError(REASON_FOR_SECOND);
+      setReasonError(t('userActions.reasonForSecond'));
       document.getElementById(reasonId)?.focus();
       return;
     }
@@ -220,8 +222,8 @@ export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () =>
         closeAccountRequest: { reason: reason.trim() },
       }),
       {
-        fallback: 'The account could not be closed. Please try again.',
-        success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : data.message),
+        fallback: t('userActions.deleteFailed'),
+        success: (data) => (proposalOf(data) ? t('proposal.sent') : data.message),
       },
     );
     if (outcome.ok && proposalOf(outcome.data)) setProposed(true);
@@ -231,33 +233,32 @@ export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () =>
 
   if (proposed) {
     return (
-      <Dialog title={`Delete ${user.name}?`} tone="danger" onClose={onClose} actions={<CloseButton onClose={onClose} />}>
-        <ProposalSent what="the account closes" />
+      <Dialog title={t('userActions.deleteTitle', { name: user.name })} tone="danger" onClose={onClose} actions={<CloseButton onClose={onClose} />}>
+        <ProposalSent message={t('proposal.closes')} />
       </Dialog>
     );
   }
   return (
     <Dialog
-      title={`Delete ${user.name}?`}
+      title={t('userActions.deleteTitle', { name: user.name })}
       tone="danger"
       role="alertdialog"
       onClose={onClose}
       actions={
         <>
           <button type="button" className="button button--secondary" onClick={onClose} data-autofocus>
-            Cancel
+            {t('userActions.cancel')}
           </button>
           <button type="button" className="button button--danger" aria-disabled={isLoading || undefined} onClick={() => void remove()}>
-            {isLoading ? 'Sending…' : 'Delete User'}
+            {isLoading ? t('userActions.sending') : t('userActions.delete')}
           </button>
         </>
       }
     >
       <p>
-        The account of <strong className="break-anywhere">{user.email}</strong> is closed for good: its personal data is erased and it can no longer
-        sign in. Its money history is kept for the audit trail.
+        <Trans t={t} i18nKey="userActions.deleteText" values={{ email: user.email }} components={{ email: <strong className="break-anywhere" /> }} />
       </p>
-      <p>This cannot be undone. A second admin must approve the closure before it happens.</p>
+      <p>{t('userActions.deleteFinal')}</p>
       <ReasonField
         id={reasonId}
         value={reason}

@@ -7,16 +7,19 @@ import { isStaff, useCurrentUser } from '../auth/session';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { UsersTab } from './UsersTab';
+import { useLabels } from '../../components/labels';
+import { useTranslation } from '../../i18n';
 
 export function UserProfilePage() {
+  const { t } = useTranslation('member');
   const me = useCurrentUser();
   return (
     <section className="page container" aria-labelledby="profile-title">
       <QueryState
         query={me}
-        loading="Loading your profile…"
-        failed="Your profile could not be loaded"
-        heading={<h1 id="profile-title">Profile</h1>}
+        loading={t('profile.loading')}
+        failed={t('profile.failed')}
+        heading={<h1 id="profile-title">{t('profile.title')}</h1>}
       >
         {(user) => <Profile user={user} />}
       </QueryState>
@@ -25,14 +28,16 @@ export function UserProfilePage() {
 }
 
 function Profile({ user }: { user: User }) {
+  const { t } = useTranslation('member');
+  const labels = useLabels();
   const [params, setParams] = useSearchParams();
   const tabs: TabDef[] = [
-    { id: 'profile', label: 'Profile' },
-    { id: 'security', label: 'Security' },
-    ...(isStaff(user.role) ? [{ id: 'users', label: 'Users' }] : []),
+    { id: 'profile', label: t('profile.tabProfile') },
+    { id: 'security', label: t('profile.tabSecurity') },
+    ...(isStaff(user.role) ? [{ id: 'users', label: t('profile.tabUsers') }] : []),
   ];
   const requested = params.get('tab');
-  const selected = tabs.some((t) => t.id === requested) ? (requested as string) : 'profile';
+  const selected = tabs.some((tab) => tab.id === requested) ? (requested as string) : 'profile';
 
   return (
     <>
@@ -40,18 +45,18 @@ function Profile({ user }: { user: User }) {
         <Avatar name={user.name} photo={user.photo} size="lg" />
         <div className="profile-head__who">
           <h1 id="profile-title" className="profile-head__title">
-            Profile
+            {t('profile.title')}
           </h1>
           <p className="profile-head__badge">
             {/* The whole name is in the text; CSS shortens it only when it does not fit. */}
             <span className="truncate" title={user.name}>
               {user.name}
             </span>
-            <span className={`badge badge--role-${user.role}`}>{user.role}</span>
+            <span className={`badge badge--role-${user.role}`}>{labels.role(user.role)}</span>
           </p>
         </div>
       </div>
-      <Tabs label="Profile sections" tabs={tabs} selected={selected} onSelect={(id) => setParams({ tab: id }, { replace: true })}>
+      <Tabs label={t('profile.sections')} tabs={tabs} selected={selected} onSelect={(id) => setParams({ tab: id }, { replace: true })}>
         {selected === 'profile' ? <ProfileTab user={user} /> : null}
         {selected === 'security' ? <SecurityTab user={user} /> : null}
         {selected === 'users' ? <UsersTab me={user} /> : null}

@@ -6,38 +6,35 @@ import { DisclosureMenu, type MenuAction } from '../../components/DisclosureMenu
 import { QueryState } from '../../components/QueryState';
 import { useDebounced } from '../../components/useDebounced';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useLabels } from '../../components/labels';
+import { useTranslation } from '../../i18n';
 import { ChangeRoleDialog, DeleteUserDialog, SuspendDialog } from './UserActionDialogs';
 
 type Pending = { kind: 'role' | 'suspend' | 'delete'; user: User } | null;
 
-const roleLabel: Record<User['role'], string> = {
-  subscriber: 'Subscriber',
-  author: 'Author',
-  admin: 'Admin',
-  suspended: 'Suspended',
-};
 
 // A user's money as the books hold it. When the server could not read the figures they are
 // absent, and the card says so: an unknown balance is never shown as $0.00.
 function UserFigures({ user }: { user: User }) {
+  const { t } = useTranslation('staff');
   const f = user.figures;
   if (!f) {
     return (
       <p className="user-card__figures user-card__figures--unavailable" data-testid="user-figures">
-        Figures unavailable
+        {t('users.unavailable')}
       </p>
     );
   }
   return (
     <dl className="user-card__figures" data-testid="user-figures">
       <div>
-        <dt>Available</dt>
+        <dt>{t('users.available')}</dt>
         <dd>
           <Amount amount={f.balance} />
         </dd>
       </div>
       <div>
-        <dt>Invested</dt>
+        <dt>{t('users.invested')}</dt>
         <dd>
           <Amount amount={f.investmentBalance} />
         </dd>
@@ -47,6 +44,8 @@ function UserFigures({ user }: { user: User }) {
 }
 
 function UserCard({ user, canManage, onAction }: { user: User; canManage: boolean; onAction: (p: NonNullable<Pending>) => void }) {
+  const { t } = useTranslation('staff');
+  const labels = useLabels();
   const run = useRunMutation();
   const [reinstate, { isLoading: isReinstating }] = useReinstateUserMutation();
   const suspended = user.status === 'suspended' || user.role === 'suspended';
@@ -54,17 +53,17 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
   const doReinstate = async () => {
     if (isReinstating) return;
     await run(reinstate({ id: user._id }), {
-      fallback: 'The user could not be reinstated. Please try again.',
+      fallback: t('users.reinstateFailed'),
       success: ({ message }) => message,
     });
   };
 
   const actions: MenuAction[] = [
-    { label: 'Change Role', onSelect: () => onAction({ kind: 'role', user }) },
+    { label: t('users.changeRole'), onSelect: () => onAction({ kind: 'role', user }) },
     suspended
-      ? { label: 'Reinstate', onSelect: () => void doReinstate() }
-      : { label: 'Suspend', onSelect: () => onAction({ kind: 'suspend', user }) },
-    { label: 'Delete User', tone: 'danger', onSelect: () => onAction({ kind: 'delete', user }) },
+      ? { label: t('users.reinstate'), onSelect: () => void doReinstate() }
+      : { label: t('users.suspend'), onSelect: () => onAction({ kind: 'suspend', user }) },
+    { label: t('users.delete'), tone: 'danger', onSelect: () => onAction({ kind: 'delete', user }) },
   ];
 
   return (
@@ -80,13 +79,13 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
       </div>
       <UserFigures user={user} />
       <p className="user-card__badges">
-        <span className={`badge badge--role-${user.role}`}>{roleLabel[user.role] ?? user.role}</span>
-        <span className={`badge${user.isVerified ? ' badge--success' : ''}`}>{user.isVerified ? 'E-mail verified' : 'E-mail not verified'}</span>
-        <span className="badge">KYC: {user.kycStatus}</span>
+        <span className={`badge badge--role-${user.role}`}>{labels.role(user.role)}</span>
+        <span className={`badge${user.isVerified ? ' badge--success' : ''}`}>{user.isVerified ? t('users.verified') : t('users.notVerified')}</span>
+        <span className="badge">{t('users.kyc', { status: labels.kyc(user.kycStatus) })}</span>
       </p>
       {canManage ? (
-        <DisclosureMenu label={`Actions for ${user.name}`} actions={actions}>
-          Actions
+        <DisclosureMenu label={t('users.actionsFor', { name: user.name })} actions={actions}>
+          {t('users.actions')}
         </DisclosureMenu>
       ) : null}
     </li>
@@ -94,6 +93,7 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
 }
 
 export function UsersTab({ me }: { me: User }) {
+  const { t } = useTranslation('staff');
   const searchId = useId();
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim(), 300);
@@ -109,20 +109,20 @@ export function UsersTab({ me }: { me: User }) {
 
   return (
     <div className="stack stack--lg">
-      <h2 className="visually-hidden">Users</h2>
-      <dl className="figures figures--compact" aria-label="User counts">
+      <h2 className="visually-hidden">{t('users.title')}</h2>
+      <dl className="figures figures--compact" aria-label={t('users.counts')}>
         <div className="figure">
-          <dt className="figure__label">Users</dt>
+          <dt className="figure__label">{t('users.users')}</dt>
           <dd className="figure__value">{all.data ? everyone.length : '–'}</dd>
         </div>
         <div className="figure">
-          <dt className="figure__label">Verified</dt>
+          <dt className="figure__label">{t('users.verifiedCount')}</dt>
           <dd className="figure__value" data-testid="verified-count">
             {all.data ? verified : '–'}
           </dd>
         </div>
         <div className="figure">
-          <dt className="figure__label">Suspended</dt>
+          <dt className="figure__label">{t('users.suspendedCount')}</dt>
           <dd className="figure__value" data-testid="suspended-count">
             {all.data ? suspended : '–'}
           </dd>
@@ -131,7 +131,7 @@ export function UsersTab({ me }: { me: User }) {
 
       <div className="field" role="search">
         <label className="field__label" htmlFor={searchId}>
-          Search users by name or e-mail
+          {t('users.search')}
         </label>
         <input
           id={searchId}
@@ -146,14 +146,14 @@ export function UsersTab({ me }: { me: User }) {
 
       <QueryState
         query={shown}
-        loading="Loading users…"
-        failed="Users could not be loaded"
-        empty={{ when: (users) => users.length === 0, message: term ? `No user matches “${term}”.` : 'No users yet.' }}
+        loading={t('users.loading')}
+        failed={t('users.failed')}
+        empty={{ when: (users) => users.length === 0, message: term ? t('users.noMatch', { term }) : t('users.none') }}
       >
         {(users) => (
           <>
             <p className="visually-hidden" role="status">
-              {users.length} {users.length === 1 ? 'user' : 'users'} shown
+              {t('users.shown', { count: users.length })}
             </p>
             <ul className="user-grid" aria-busy={shown.isFetching || undefined}>
               {users.map((user) => (

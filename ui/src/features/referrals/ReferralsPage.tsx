@@ -5,75 +5,84 @@ import { formatDateTime } from '../../components/format';
 import { formatUsd } from '../../components/money';
 import { QueryState } from '../../components/QueryState';
 import { useToast } from '../../components/toast/useToast';
+import { Trans, useLocale, useTranslation } from '../../i18n';
 
-const joinedDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-function formatJoined(iso: string) {
+function formatJoined(iso: string, locale: string) {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : joinedDate.format(date);
+  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(date);
 }
 
-// "$5" for a whole number of dollars, as the prompt reads; "$2.50" otherwise.
-export function bonusWords(amount: string) {
-  return formatUsd(amount).replace(/\.00$/, '');
+// "$5" for a whole number of dollars, as the prompt reads; "$2.50" otherwise ("5 $", "2,50 $").
+export function bonusWords(amount: string, locale = 'en') {
+  return formatUsd(amount, locale).replace(/[.,]00(?=\D*$)/, '');
 }
 
 function CopyButton({ text, label, what }: { text: string; label: string; what: 'code' | 'link' }) {
+  const { t } = useTranslation('member');
   const toast = useToast();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
-      toast.success(what === 'code' ? 'Referral code copied to clipboard!' : 'Referral link copied to clipboard!');
+      toast.success(what === 'code' ? t('referrals.codeCopied') : t('referrals.linkCopied'));
     } catch {
-      toast.error(what === 'code' ? 'Failed to copy referral code.' : 'Failed to copy referral link.');
+      toast.error(what === 'code' ? t('referrals.codeFailed') : t('referrals.linkFailed'));
     }
   };
   return (
     <button type="button" className="button button--secondary" onClick={() => void copy()} aria-label={label}>
-      Copy
+      {t('referrals.copy')}
     </button>
   );
 }
 
 function ShareCard({ data }: { data: Referrals }) {
+  const { t } = useTranslation('member');
+  const locale = useLocale();
   return (
     <div className="panel referral-share">
-      <h2 className="panel__title">Refer a friend and earn up to {bonusWords(data.bonus)}</h2>
+      <h2 className="panel__title">{t('referrals.share', { bonus: bonusWords(data.bonus, locale) })}</h2>
       <dl className="referral-share__fields">
         <div className="referral-share__field">
-          <dt>Your referral code</dt>
+          <dt>{t('referrals.code')}</dt>
           <dd>
             <code data-testid="referral-code">{data.referralCode}</code>
-            <CopyButton text={data.referralCode} label="Copy referral code" what="code" />
+            <CopyButton text={data.referralCode} label={t('referrals.copyCode')} what="code" />
           </dd>
         </div>
         <div className="referral-share__field">
-          <dt>Your referral link</dt>
+          <dt>{t('referrals.link')}</dt>
           <dd>
             <span className="break-anywhere" data-testid="referral-link">
               {data.referralLink}
             </span>
-            <CopyButton text={data.referralLink} label="Copy referral link" what="link" />
+            <CopyButton text={data.referralLink} label={t('referrals.copyLink')} what="link" />
           </dd>
         </div>
       </dl>
-      <h3>How it works</h3>
+      <h3>{t('referrals.how')}</h3>
       <ol className="referral-steps">
-        <li>Share your code or link with a friend.</li>
-        <li>They sign up with it and make a deposit.</li>
+        <li>{t('referrals.step1')}</li>
+        <li>{t('referrals.step2')}</li>
         <li>
-          When their first deposit is confirmed, <Amount amount={data.bonus} /> is added to your wallet.
+          <Trans t={t} i18nKey="referrals.step3" components={{ amount: <Amount amount={data.bonus} /> }} />
         </li>
       </ol>
       <p className="muted">
-        You have earned <strong data-testid="referral-total">{formatUsd(data.totalEarned)}</strong> from referrals.
+        <Trans
+          t={t}
+          i18nKey="referrals.earned"
+          values={{ total: formatUsd(data.totalEarned, locale) }}
+          components={{ total: <strong data-testid="referral-total" /> }}
+        />
       </p>
     </div>
   );
 }
 
 function ReferredItem({ r }: { r: Referral }) {
-  const name = r.closed ? 'Closed account' : r.name || 'Unnamed user';
+  const { t } = useTranslation('member');
+  const locale = useLocale();
+  const name = r.closed ? t('referrals.closed') : r.name || t('referrals.unnamed');
   return (
     <li className="queue-item referral-item" data-testid="referral-item">
       <div className="referral-item__who">
@@ -81,18 +90,24 @@ function ReferredItem({ r }: { r: Referral }) {
         <div>
           <h3 className="queue-item__name">{name}</h3>
           <p className="muted">
-            Joined{' '}
-            <time dateTime={r.joinedAt} title={formatDateTime(r.joinedAt)}>
-              {formatJoined(r.joinedAt)}
-            </time>
+            <Trans
+              t={t}
+              i18nKey="referrals.joined"
+              values={{ date: formatJoined(r.joinedAt, locale) }}
+              components={{ time: <time dateTime={r.joinedAt} title={formatDateTime(r.joinedAt)} /> }}
+            />
           </p>
         </div>
       </div>
       <p className="queue-item__meta">
-        {r.qualified ? <span className="badge badge--success">Qualified</span> : <span className="badge">Not qualified yet</span>}
+        {r.qualified ? (
+          <span className="badge badge--success">{t('referrals.qualified')}</span>
+        ) : (
+          <span className="badge">{t('referrals.notQualified')}</span>
+        )}
         {r.bonus ? (
           <span>
-            +<Amount amount={r.bonus} /> earned
+            <Trans t={t} i18nKey="referrals.bonus" components={{ amount: <Amount amount={r.bonus} /> }} />
           </span>
         ) : null}
       </p>
@@ -101,17 +116,18 @@ function ReferredItem({ r }: { r: Referral }) {
 }
 
 export function ReferralsPage() {
+  const { t } = useTranslation('member');
   const query = useGetReferralsQuery({}, { refetchOnMountOrArgChange: true });
   return (
     <section className="page container" aria-labelledby="referrals-title">
-      <h1 id="referrals-title">Referrals</h1>
-      <QueryState query={query} loading="Loading your referrals…" failed="Failed to fetch referrals.">
+      <h1 id="referrals-title">{t('referrals.title')}</h1>
+      <QueryState query={query} loading={t('referrals.loading')} failed={t('referrals.failed')}>
         {(data) => (
           <>
             <ShareCard data={data} />
-            <h2>People you referred</h2>
+            <h2>{t('referrals.people')}</h2>
             {data.referrals.length === 0 ? (
-              <p className="empty">{data.message || 'No referrals'}. Share your link to invite a friend.</p>
+              <p className="empty">{t('referrals.empty')}</p>
             ) : (
               <ol className="queue" aria-busy={query.isFetching || undefined}>
                 {data.referrals.map((r) => (

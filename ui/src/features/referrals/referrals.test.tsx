@@ -55,7 +55,7 @@ describe('referrals page', () => {
     expect(screen.getByTestId('referral-link').textContent).toBe('https://clearvest.example.com/register?ref=RITA42');
     expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toContain('When their first deposit is confirmed, $10.00 is added to your wallet.');
     expect(screen.getByTestId('referral-total').textContent).toBe('$0.00');
-    expect(screen.getByText(/^No referrals\./)).toBeTruthy();
+    expect(screen.getByText(/^No referrals yet\./)).toBeTruthy();
     expect(screen.queryAllByTestId('referral-item')).toHaveLength(0);
   });
 

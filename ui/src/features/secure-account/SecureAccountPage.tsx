@@ -3,11 +3,13 @@ import { Link, useParams } from 'react-router';
 import { useSecureAccountMutation } from '../../api/enhanced';
 import { errorMessage } from '../../api/errors';
 import { AuthCard } from '../../components/AuthCard';
+import { Trans, useTranslation } from '../../i18n';
 
 // The "Wasn't you?" link of the new-browser and password-changed e-mails. Opening it changes
 // nothing: mail scanners open links too, and locking everyone out of an account is the owner's
 // decision, so the page explains what will happen and waits for the button.
 export function SecureAccountPage() {
+  const { t } = useTranslation('member');
   const { token = '' } = useParams();
   const [secure, { isLoading, isSuccess, data, error }] = useSecureAccountMutation();
   const [failed, setFailed] = useState(false);
@@ -24,13 +26,13 @@ export function SecureAccountPage() {
 
   if (isSuccess) {
     return (
-      <AuthCard title="Secure Your Account" titleId="secure-title">
+      <AuthCard title={t('secure.title')} titleId="secure-title">
         <div className="panel panel--success" role="status">
-          <h2 className="panel__title">Your account is secured</h2>
+          <h2 className="panel__title">{t('secure.done')}</h2>
           <p>{data?.message}</p>
-          <p>Open the link from your inbox to choose a new password, then sign in again.</p>
+          <p>{t('secure.openLink')}</p>
           <Link className="button" to="/login">
-            Go to sign in
+            {t('secure.toSignIn')}
           </Link>
         </div>
       </AuthCard>
@@ -39,29 +41,28 @@ export function SecureAccountPage() {
 
   return (
     <AuthCard
-      title="Secure Your Account"
+      title={t('secure.title')}
       titleId="secure-title"
-      lead={<p>If someone else signed in to your account or changed its password, lock them out now.</p>}
+      lead={<p>{t('secure.lead')}</p>}
     >
       <div className="stack">
         <ul>
-          <li>Every session on every browser is signed out, including this one.</li>
-          <li>No browser stays trusted: the next sign-in asks for a code from your e-mail.</li>
-          <li>We e-mail you a link to choose a new password.</li>
+          <li>{t('secure.sessions')}</li>
+          <li>{t('secure.browsers')}</li>
+          <li>{t('secure.mail')}</li>
         </ul>
-        <p>Your money is not touched.</p>
+        <p>{t('secure.money')}</p>
         {failed ? (
           <div className="panel panel--error" role="alert">
-            <h2 className="panel__title">We could not secure your account with this link</h2>
-            <p>{errorMessage(error, 'Something went wrong. Please try again.')}</p>
+            <h2 className="panel__title">{t('secure.failed')}</h2>
+            <p>{errorMessage(error, t('secure.wrong'))}</p>
             <p>
-              If the link has expired, you can still <Link to="/forgot">reset your password</Link>, which signs everyone
-              out too.
+              <Trans t={t} i18nKey="secure.expired" components={{ forgot: <Link to="/forgot" /> }} />
             </p>
           </div>
         ) : null}
         <button type="button" className="button button--danger" onClick={() => void submit()} disabled={isLoading} aria-busy={isLoading || undefined}>
-          {isLoading ? 'Securing your account…' : 'Sign everyone out and secure my account'}
+          {isLoading ? t('secure.busy') : t('secure.submit')}
         </button>
       </div>
     </AuthCard>

@@ -5,22 +5,40 @@ import {
   useReplySupportTicketMutation,
   type SupportTicket,
 } from '../../api/enhanced';
-import { formatDateTime, waitedFor } from '../../components/format';
+import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useLabels } from '../../components/labels';
+import { Trans, useTranslation } from '../../i18n';
 
-const statusWords: Record<SupportTicket['status'], { label: string; badge: string }> = {
-  open: { label: 'Open', badge: 'badge badge--warning' },
-  answered: { label: 'Answered', badge: 'badge badge--success' },
-  closed: { label: 'Closed', badge: 'badge' },
+// How long a ticket has waited, in the reader's language.
+export function useWaited() {
+  const { t } = useTranslation('staff');
+  return (seconds: number) => {
+    const minutes = Math.max(0, Math.floor(seconds / 60));
+    if (minutes < 1) return t('common.waitingNow');
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    if (days > 0) return t('common.waitingDays', { days, hours });
+    if (hours > 0) return t('common.waitingHours', { hours, minutes: minutes % 60 });
+    return t('common.waitingMinutes', { minutes });
+  };
+}
+
+const statusBadge: Record<SupportTicket['status'], string> = {
+  open: 'badge badge--warning',
+  answered: 'badge badge--success',
+  closed: 'badge',
 };
 
 function TicketItem({ ticket, onReply }: { ticket: SupportTicket; onReply: (t: SupportTicket) => void }) {
   const run = useRunMutation();
   const [closeTicket, { isLoading: closing }] = useCloseSupportTicketMutation();
-  const status = statusWords[ticket.status];
-  const close = () => void run(closeTicket({ id: ticket._id }), { fallback: 'The ticket could not be closed.', success: 'Ticket closed.' });
+  const labels = useLabels();
+  const { t } = useTranslation('staff');
+  const waitedFor = useWaited();
+  const close = () => void run(closeTicket({ id: ticket._id }), { fallback: t('tickets.closeFailed'), success: t('tickets.closed') });
   return (
     <li className="queue-item ticket" data-testid="support-ticket">
       <div className="queue-item__who">
@@ -28,28 +46,30 @@ function TicketItem({ ticket, onReply }: { ticket: SupportTicket; onReply: (t: S
         <p className="break-anywhere muted">{ticket.user_email}</p>
       </div>
       <p className="queue-item__meta">
-        <span className={status.badge}>{status.label}</span>
+        <span className={statusBadge[ticket.status] ?? 'badge'}>{labels.ticket(ticket.status)}</span>
         <span>
           <time dateTime={ticket.createdAt} title={formatDateTime(ticket.createdAt)}>
             {waitedFor(ticket.ageSeconds)}
           </time>
         </span>
-        {ticket.replies > 0 ? <span>{ticket.replies === 1 ? '1 reply' : `${ticket.replies} replies`}</span> : null}
+        {ticket.replies > 0 ? <span>{t('tickets.replies', { count: ticket.replies })}</span> : null}
       </p>
       <p className="ticket__message">{ticket.message}</p>
       {ticket.lastReply ? (
         <div className="reviewer-comment">
-          <p className="reviewer-comment__label">Last reply{ticket.lastReplyAt ? `, ${formatDateTime(ticket.lastReplyAt)}` : ''}</p>
+          <p className="reviewer-comment__label">
+            {ticket.lastReplyAt ? t('tickets.lastReplyAt', { at: formatDateTime(ticket.lastReplyAt) }) : t('tickets.lastReply')}
+          </p>
           <p className="reviewer-comment__text">{ticket.lastReply}</p>
         </div>
       ) : null}
       {ticket.status !== 'closed' ? (
         <div className="button-row">
           <button type="button" className="button button--small" onClick={() => onReply(ticket)}>
-            Reply to {ticket.user_name}
+            {t('tickets.reply', { name: ticket.user_name })}
           </button>
           <button type="button" className="button button--secondary button--small" aria-disabled={closing || undefined} onClick={() => !closing && close()}>
-            {closing ? 'Closing…' : 'Close ticket'}
+            {closing ? t('tickets.closing') : t('tickets.close')}
           </button>
         </div>
       ) : null}
@@ -58,26 +78,28 @@ function TicketItem({ ticket, onReply }: { ticket: SupportTicket; onReply: (t: S
 }
 
 function ReplyDialog({ ticket, onClose }: { ticket: SupportTicket; onClose: () => void }) {
+  const { t } = useTranslation('staff');
   const run = useRunMutation();
   const [reply, { isLoading }] = useReplySupportTicketMutation();
   return (
     <TextDecisionDialog
-      title={`Reply to ${ticket.user_name}`}
+      title={t('tickets.reply', { name: ticket.user_name })}
       intro={
         <p>
-          Your reply is e-mailed to <strong className="break-anywhere">{ticket.user_email}</strong>, quoting their message, and the ticket is
-          marked answered.
+          <Trans t={t} i18nKey="tickets.intro" values={{ email: ticket.user_email }} components={{ email: <strong className="break-anywhere" /> }} />
         </p>
       }
-      label="Reply"
+      label={t('tickets.replyLabel')}
       multiline
       maxLength={5000}
-      requiredMessage="Please write a reply."
+      requiredMessage={t('tickets.replyRequired')}
       field="message"
-      submitLabel="Send reply"
-      busyLabel="Sending…"
+      submitLabel={t('tickets.send')}
+      busyLabel={t('tickets.sending')}
       busy={isLoading}
-      onSubmit={(text) => run(reply({ id: ticket._id, replySupportTicketRequest: { message: text } }), { fallback: 'The reply could not be sent.', success: 'Reply sent.' })}
+      onSubmit={(text, formError) =>
+        run(reply({ id: ticket._id, replySupportTicketRequest: { message: text } }), { fallback: t('tickets.sendFailed'), success: t('tickets.sent'), formError })
+      }
       onClose={onClose}
     />
   );
@@ -85,23 +107,24 @@ function ReplyDialog({ ticket, onClose }: { ticket: SupportTicket; onClose: () =
 
 // The staff support queue: open tickets first, oldest first, each with a reply by e-mail.
 export function SupportTicketsPage() {
+  const { t } = useTranslation('staff');
   const queue = useListSupportTicketsQuery({}, { refetchOnMountOrArgChange: true });
   const [replyingTo, setReplyingTo] = useState<SupportTicket | null>(null);
   return (
     <section className="page container" aria-labelledby="tickets-title">
-      <p className="eyebrow">Staff</p>
-      <h1 id="tickets-title">Support Tickets</h1>
-      <p className="muted">Open messages first, oldest first. A reply is e-mailed to whoever wrote; close a ticket once it needs nothing more.</p>
+      <p className="eyebrow">{t('common.eyebrow')}</p>
+      <h1 id="tickets-title">{t('tickets.title')}</h1>
+      <p className="muted">{t('tickets.lead')}</p>
       <QueryState
         query={queue}
-        loading="Loading the tickets…"
-        failed="The support tickets could not be loaded."
-        empty={{ when: (data) => data.tickets.length === 0, message: 'No messages yet.' }}
+        loading={t('tickets.loading')}
+        failed={t('tickets.failed')}
+        empty={{ when: (data) => data.tickets.length === 0, message: t('tickets.empty') }}
       >
         {(data) => (
           <ol className="queue" aria-busy={queue.isFetching || undefined}>
-            {data.tickets.map((t) => (
-              <TicketItem key={t._id} ticket={t} onReply={setReplyingTo} />
+            {data.tickets.map((ticket) => (
+              <TicketItem key={ticket._id} ticket={ticket} onReply={setReplyingTo} />
             ))}
           </ol>
         )}

@@ -1,14 +1,16 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useCreateWithdrawalMutation, useLazyQuoteWithdrawalQuery, type Withdrawal, type WithdrawalQuote } from '../../api/enhanced';
+import { useCreateWithdrawalMutation, useLazyQuoteWithdrawalQuery, useQuoteWithdrawalQuery, type Withdrawal, type WithdrawalQuote } from '../../api/enhanced';
 import { apiErrorInfo, errorMessage, type ApiErrorInfo } from '../../api/errors';
 import { Amount } from '../../components/Amount';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { TextField } from '../../components/form/TextField';
 import { newIdempotencyKey } from '../../components/idempotencyKey';
 import { formatUsd } from '../../components/money';
+import { QueryState } from '../../components/QueryState';
 import { RedirectCountdown } from '../../components/RedirectCountdown';
-import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { Trans, useLocale, useTranslation } from '../../i18n';
 import { useCurrentUser } from '../auth/session';
 import { payoutLabel, payoutRoutes } from './withdrawalWords';
 
@@ -31,11 +33,41 @@ function fieldOf(raw: unknown): Field | undefined {
   return field === 'amount' || field === 'walletAddress' ? field : undefined;
 }
 
+// The published fee schedule and the minimum, from the server (the quote without an amount), shown
+// before Continue so nobody learns the price only at the end. The minimum is a rule, worded as
+// one, never a line that could read like a charge.
+function FeeSchedule({ network }: { network: string }) {
+  const { t } = useTranslation('withdrawals');
+  const locale = useLocale();
+  const schedule = useQuoteWithdrawalQuery({ withdrawalQuoteRequest: { network } });
+  return (
+    <QueryState query={schedule} loading={t('fees.loading')} failed={t('fees.failed')}>
+      {(q) => (
+        <section className="panel fee-schedule" aria-labelledby="withdraw-fees-title" data-testid="withdraw-fee-schedule">
+          <h2 id="withdraw-fees-title" className="panel__title">
+            {t('fees.title')}
+          </h2>
+          <dl className="facts">
+            <div className="facts__row">
+              <dt>{t('fees.fee')}</dt>
+              <dd data-testid="withdraw-fee-rule">{q.schedule}</dd>
+            </div>
+          </dl>
+          <p data-testid="withdraw-minimum-rule">{t('fees.minimum', { minimum: formatUsd(q.minimum, locale) })}</p>
+          <p className="muted">{t('fees.note')}</p>
+        </section>
+      )}
+    </QueryState>
+  );
+}
+
 // The form: amount, network and address. The server checks the address when its field loses
 // focus, so a mistyped address is caught before the amount is typed; Continue asks the server
 // for the fee, which the confirmation step shows.
 function RequestForm({ initial, available, onQuoted }: { initial: Request; available: string; onQuoted: (r: Request, q: WithdrawalQuote) => void }) {
-  const toast = useToast();
+  const [formError, setFormError] = useFormError();
+  const { t } = useTranslation('withdrawals');
+  const locale = useLocale();
   const refs = { amount: useRef<HTMLInputElement>(null), walletAddress: useRef<HTMLInputElement>(null) };
   const [quote] = useLazyQuoteWithdrawalQuery();
   // Its own flag, not the query's: the address check on blur may still be running when Continue
@@ -54,7 +86,7 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
     try {
       await quote({ withdrawalQuoteRequest: { network: request.network, walletAddress } }).unwrap();
     } catch (raw) {
-      if (fieldOf(raw) === 'walletAddress') setErrors((e) => ({ ...e, walletAddress: errorMessage(raw, 'Please enter a valid wallet address') }));
+      if (fieldOf(raw) === 'walletAddress') setErrors((e) => ({ ...e, walletAddress: errorMessage(raw, t('form.addressInvalid')) }));
     }
   };
 
@@ -63,36 +95,37 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
     if (submitting) return;
     const trimmed = { ...request, amount: request.amount.trim(), walletAddress: request.walletAddress.trim() };
     const missing: Errors = {};
-    if (!trimmed.amount) missing.amount = 'Please enter an amount';
-    if (!trimmed.walletAddress) missing.walletAddress = 'Please enter a wallet address';
+    if (!trimmed.amount) missing.amount = t('form.amountRequired');
+    if (!trimmed.walletAddress) missing.walletAddress = t('form.addressRequired');
     if (missing.amount || missing.walletAddress) {
       setErrors(missing);
       (missing.amount ? refs.amount : refs.walletAddress).current?.focus();
       return;
     }
     setSubmitting(true);
+    setFormError(null);
     try {
       const q = await quote({ withdrawalQuoteRequest: { amount: trimmed.amount, network: trimmed.network, walletAddress: trimmed.walletAddress } }).unwrap();
       onQuoted(trimmed, q);
     } catch (raw) {
       setSubmitting(false);
-      const message = errorMessage(raw, 'Error requesting withdrawal');
+      const message = errorMessage(raw, t('form.failed'));
       const field = fieldOf(raw);
-      toast.error(message);
       if (field) {
         setErrors({ [field]: message });
         refs[field].current?.focus();
-      }
+      } else setFormError(message);
     }
   };
 
   const error = (field: Field) => (errors[field] ? { invalid: true, message: errors[field], describedBy: errorIds[field] } : undefined);
   return (
     <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+      <FormError message={formError} />
       <TextField
         ref={refs.amount}
-        label="Amount in US dollars"
-        hint={`The fee comes out of this amount. Available: ${formatUsd(available)}`}
+        label={t('form.amountLabel')}
+        hint={t('form.amountHint', { available: formatUsd(available, locale) })}
         inputMode="decimal"
         value={request.amount}
         onChange={(e) => set('amount', e.target.value)}
@@ -100,7 +133,7 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
       />
       <div className="field">
         <label className="field__label" htmlFor="withdraw-network">
-          Network
+          {t('form.network')}
         </label>
         <select id="withdraw-network" className="field__input field__select" value={request.network} onChange={(e) => set('network', e.target.value)}>
           {payoutRoutes.map((r) => (
@@ -112,8 +145,8 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
       </div>
       <TextField
         ref={refs.walletAddress}
-        label="Your wallet address"
-        hint={`An address on ${payoutLabel(request.network)}. A payout cannot be called back: paste the address rather than typing it.`}
+        label={t('form.addressLabel')}
+        hint={t('form.addressHint', { network: payoutLabel(request.network) })}
         value={request.walletAddress}
         onChange={(e) => set('walletAddress', e.target.value)}
         onBlur={() => void checkAddress()}
@@ -122,8 +155,9 @@ function RequestForm({ initial, available, onQuoted }: { initial: Request; avail
         spellCheck={false}
         error={error('walletAddress')}
       />
+      <FeeSchedule network={request.network} />
       <button type="submit" className="button" aria-disabled={submitting || undefined}>
-        {submitting ? 'Checking…' : 'Continue'}
+        {submitting ? t('form.checking') : t('form.continue')}
       </button>
     </form>
   );
@@ -161,15 +195,19 @@ function Confirm({
   onBlocked: (b: Blocked) => void;
 }) {
   const run = useRunMutation();
+  const { t } = useTranslation('withdrawals');
+  const locale = useLocale();
+  const [formError, setFormError] = useFormError();
   const [create, { isLoading }] = useCreateWithdrawalMutation();
   const [key] = useState(newIdempotencyKey);
   const handled = (e: ApiErrorInfo) => (e.code === 'fee_changed' && e.withdrawalQuote !== undefined) || BLOCKING_CODES.includes(e.code ?? '');
   const confirm = async () => {
     if (isLoading) return;
     const outcome = await run(create({ 'Idempotency-Key': key, createWithdrawalRequest: { ...request, fee: quote.fee ?? '' } }), {
-      fallback: 'Error requesting withdrawal',
-      success: 'Withdrawal requested. We will e-mail you when it is paid.',
+      fallback: t('form.failed'),
+      success: t('confirm.success'),
       handled,
+      formError: setFormError,
     });
     if (outcome.ok) onCreated(outcome.data);
     else if (outcome.error.code === 'fee_changed' && outcome.error.withdrawalQuote) onQuoteChanged(outcome.error.withdrawalQuote, outcome.message);
@@ -177,44 +215,62 @@ function Confirm({
   };
   return (
     <div className="panel" data-testid="withdraw-confirm">
-      <h2 className="panel__title">Check and confirm</h2>
+      <h2 className="panel__title">{t('confirm.title')}</h2>
+      <FormError message={formError} />
       {notice ? (
         <p className="panel panel--warning" role="alert" data-testid="withdraw-quote-changed">
           {notice}
         </p>
       ) : null}
       <p data-testid="withdraw-summary">
-        You will receive <strong>{formatUsd(quote.receives)}</strong> after a <strong>{formatUsd(quote.fee)}</strong> fee.
+        <Trans t={t} i18nKey="confirm.summary" values={{ receives: formatUsd(quote.receives, locale), fee: formatUsd(quote.fee, locale) }} components={{ strong: <strong /> }} />
       </p>
       <dl className="facts">
         <div className="facts__row">
-          <dt>Taken from your balance</dt>
+          <dt>{t('confirm.taken')}</dt>
           <dd>
             <Amount amount={quote.amount} />
           </dd>
         </div>
         <div className="facts__row">
-          <dt>Paid in</dt>
+          <dt>{t('confirm.fee')}</dt>
+          <dd data-testid="withdraw-fee">
+            <Amount amount={quote.fee} />
+          </dd>
+        </div>
+        <div className="facts__row">
+          <dt>{t('confirm.receives')}</dt>
+          <dd data-testid="withdraw-receives">
+            <strong>
+              <Amount amount={quote.receives} />
+            </strong>
+          </dd>
+        </div>
+        <div className="facts__row">
+          <dt>{t('confirm.paidIn')}</dt>
           <dd>{payoutLabel(request.network)}</dd>
         </div>
         <div className="facts__row">
-          <dt>To address</dt>
+          <dt>{t('confirm.toAddress')}</dt>
           <dd>
             <code className="break-anywhere">{quote.walletAddress ?? request.walletAddress}</code>
           </dd>
         </div>
         <div className="facts__row">
-          <dt>Fee schedule</dt>
+          <dt>{t('confirm.schedule')}</dt>
           <dd>{quote.schedule}</dd>
         </div>
       </dl>
-      <p className="muted">Staff send the payout after checking the request. It cannot be called back once sent.</p>
+      <p className="muted" data-testid="withdraw-minimum">
+        <strong>{t('confirm.minimum', { minimum: formatUsd(quote.minimum, locale) })}</strong> · {t('confirm.minimumNote')}
+      </p>
+      <p className="muted">{t('confirm.staff')}</p>
       <div className="button-row">
         <button type="button" className="button" aria-disabled={isLoading || undefined} onClick={() => void confirm()}>
-          {isLoading ? 'Sending…' : 'Confirm withdrawal'}
+          {isLoading ? t('confirm.sending') : t('confirm.submit')}
         </button>
         <button type="button" className="button button--secondary" onClick={onBack} disabled={isLoading}>
-          Change details
+          {t('confirm.back')}
         </button>
       </div>
     </div>

@@ -11,27 +11,16 @@ import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
-import { useToast } from '../../components/toast/useToast';
+import { CopyButton } from '../../components/CopyButton';
+import { useTranslation } from '../../i18n';
 import { useRunMutation } from '../../components/useRunMutation';
 import { APPROVALS_PATH, pendingFor, proposalOf, SENT_FOR_APPROVAL, withdrawalNeedsSecond, withdrawalRuleLine } from '../../components/approvalWords';
 import { isStaff, useCurrentUser } from '../auth/session';
 import { payoutLabel, withdrawalBadge } from './withdrawalWords';
 
 function CopyAddress({ text }: { text: string }) {
-  const toast = useToast();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      toast.success('Address copied to clipboard!');
-    } catch {
-      toast.error('The address could not be copied. Please select it and copy it by hand.');
-    }
-  };
-  return (
-    <button type="button" className="button button--secondary" onClick={() => void copy()}>
-      Copy address
-    </button>
-  );
+  const { t } = useTranslation('forms');
+  return <CopyButton text={text} label={t('copy.address')} copiedMessage={t('copy.addressCopied')} />;
 }
 
 // A withdrawal's facts: everything staff need to decide, and its status for its owner.
@@ -99,9 +88,10 @@ function ApproveDialog({
 }) {
   const run = useRunMutation();
   const [approve, { isLoading }] = useApproveWithdrawalMutation();
-  const send = async (body: { txHash?: string; reason?: string }) => {
+  const send = async (body: { txHash?: string; reason?: string }, formError: (message: string | null) => void) => {
     const outcome = await run(approve({ id: w._id, approveWithdrawalRequest: body }), {
       fallback: 'Failed to approve withdrawal.',
+      formError,
       success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : 'Withdrawal approved!'),
     });
     if (outcome.ok && proposalOf(outcome.data)) onProposed();
@@ -124,7 +114,7 @@ function ApproveDialog({
         submitLabel="Send for a second approval"
         busyLabel="Sending…"
         busy={isLoading}
-        onSubmit={(reason) => send({ reason })}
+        onSubmit={(reason, formError) => send({ reason }, formError)}
         onClose={onClose}
       />
     );
@@ -144,7 +134,7 @@ function ApproveDialog({
       submitLabel="Approve"
       busyLabel="Approving…"
       busy={isLoading}
-      onSubmit={(txHash) => send({ txHash })}
+      onSubmit={(txHash, formError) => send({ txHash }, formError)}
       onClose={onClose}
     />
   );
@@ -169,9 +159,10 @@ function RejectDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
       submitLabel="Reject"
       busyLabel="Rejecting…"
       busy={isLoading}
-      onSubmit={(reason) =>
+      onSubmit={(reason, formError) =>
         run(reject({ id: w._id, rejectWithdrawalRequest: { reason } }), {
           fallback: 'Failed to reject withdrawal.',
+          formError,
           success: 'Withdrawal rejected!',
         })
       }

@@ -44,6 +44,43 @@ const quoteOf = async (request: Request) => {
 };
 
 describe('withdraw page', () => {
+  it('shows the fee schedule and the minimum as a rule before Continue, refuses too much on the field, and shows fee and amount received before confirming', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(investor),
+      'POST /api/withDraw/quote': async (request: Request) => {
+        const q = (await request.clone().json()) as { amount?: string };
+        if (q.amount === '5000') return json({ message: 'Insufficient balance: $1,000.00 is available', field: 'amount' }, 422);
+        return quoteOf(request);
+      },
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/withdraw-wallet', ...signedIn(investor) });
+    const fees = await screen.findByTestId('withdraw-fee-schedule');
+    expect(within(fees).getByTestId('withdraw-fee-rule').textContent).toBe(schedule);
+    expect(within(fees).getByTestId('withdraw-minimum-rule').textContent).toBe('The minimum withdrawal is $10.00.');
+    // Before Continue in the page's order.
+    const cont = screen.getByRole('button', { name: 'Continue' });
+    expect(fees.compareDocumentPosition(cont) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    const amount = screen.getByLabelText('Amount in US dollars');
+    await u.type(amount, '5000');
+    await u.type(screen.getByLabelText('Your wallet address'), tron);
+    await u.click(cont);
+    await waitFor(() => expect(document.activeElement).toBe(amount));
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(amount.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toBe('Insufficient balance: $1,000.00 is available');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await u.clear(amount);
+    await u.type(amount, '100');
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByTestId('withdraw-fee')).textContent).toBe('$2.00');
+    expect(screen.getByTestId('withdraw-receives').textContent).toBe('$98.00');
+    const minimum = screen.getByTestId('withdraw-minimum').textContent ?? '';
+    expect(minimum).toContain('Minimum withdrawal $10.00');
+    expect(minimum).toContain('A rule, not a charge');
+  });
+
   it('checks the address on blur, shows the fee from the quote, sends one key per confirmation and goes to the dashboard', async () => {
     const keys: (string | null)[] = [];
     const api = stubApi({
@@ -352,7 +389,7 @@ describe('staff withdrawal queue and decision', () => {
     await u.type(within(dialog).getByLabelText(/Reason/), 'Address unclear');
     await u.click(within(dialog).getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('This withdrawal was already decided')).toBeTruthy();
-    await u.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    await u.click(await within(dialog).findByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Failed to reject withdrawal.')).toBeTruthy();
     await u.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 

@@ -1,14 +1,21 @@
+import auth from './auth.json';
 import common from './common.json';
 import community from './community.json';
+import deposits from './deposits.json';
+import forms from './forms.json';
 import history from './history.json';
 import dashboard from './dashboard.json';
 import home from './home.json';
 import invest from './invest.json';
+import kyc from './kyc.json';
+import labels from './labels.json';
 import market from './market.json';
+import member from './member.json';
 import plans from './plans.json';
 import shell from './shell.json';
 import staff from './staff.json';
 import support from './support.json';
+import withdrawals from './withdrawals.json';
 
 // The page names in English are the route table's own titles and labels (app/routes.ts), so this
 // namespace is empty in English; other languages translate them in their pages.json, keyed by the
@@ -17,6 +24,6 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, history, home, invest, community, market, support, plans, pages, shell, dashboard, staff };
+export const en = { common, history, home, invest, community, market, support, plans, labels, auth, member, staff, kyc, pages, shell, dashboard, forms, withdrawals, deposits };
 
 export type Namespace = keyof typeof en;
