@@ -98,8 +98,9 @@ var (
 	dataField    = regexp.MustCompile(`\.Data\.\w+|\.Brand\.\w+|template "\w+"|\{\{(?:range|with|if) [^}]+\}\}`)
 )
 
-// Each translation says everything English says: the same blocks (subject, preheader, body)
-// and the same data, links and conditions, so no part of a message is lost in translation.
+// Each translation says everything English says: the same blocks (subject, preheader, body,
+// the layout's phrases) and the same data, links and conditions, so no part of a message is lost
+// in translation.
 func TestTranslatedTemplatesCarryEverythingEnglishDoes(t *testing.T) {
 	t.Parallel()
 	english, err := fs.Glob(templateFS, "templates/*.*")
@@ -120,6 +121,9 @@ func TestTranslatedTemplatesCarryEverythingEnglishDoes(t *testing.T) {
 		}
 		for _, path := range english {
 			base := strings.TrimPrefix(path, "templates/")
+			if strings.HasPrefix(base, "layout.") {
+				continue // one layout for every language; its words are in phrases.*
+			}
 			en, _ := fs.ReadFile(templateFS, path)
 			other, err := fs.ReadFile(templateFS, templateDir(lang)+base)
 			if err != nil {

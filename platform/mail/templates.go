@@ -275,11 +275,11 @@ func NewTemplates(b Branding) (*Templates, error) {
 	for _, lang := range Languages {
 		dir := templateDir(lang)
 		for _, name := range templateNames {
-			tt, err := texttemplate.New(name).Funcs(textFuncs(lang)).ParseFS(templateFS, dir+"layout.txt", dir+name+".txt")
+			tt, err := texttemplate.New(name).Funcs(textFuncs(lang)).ParseFS(templateFS, "templates/layout.txt", dir+"phrases.txt", dir+name+".txt")
 			if err != nil {
 				return nil, fmt.Errorf("mail: template %s (%s): %w", name, lang, err)
 			}
-			ht, err := htmltemplate.New(name).Funcs(htmlFuncs(lang)).ParseFS(templateFS, dir+"layout.html", dir+name+".html")
+			ht, err := htmltemplate.New(name).Funcs(htmlFuncs(lang)).ParseFS(templateFS, "templates/layout.html", dir+"phrases.html", dir+name+".html")
 			if err != nil {
 				return nil, fmt.Errorf("mail: template %s (%s): %w", name, lang, err)
 			}
@@ -531,6 +531,7 @@ func htmlFuncs(lang string) htmltemplate.FuncMap {
 	return htmltemplate.FuncMap{
 		"duration":   func(d time.Duration) string { return humanDuration(lang, d) },
 		"when":       func(t time.Time) string { return humanTime(lang, t) },
+		"lang":       func() string { return lang },
 		"button":     func(url, label string) button { return button{URL: url, Label: label} },
 		"paragraphs": paragraphs,
 	}
