@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, login, registerVerified, requestDeposit, toast, uniqueEmail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, button, dismissToast, expectAccessible, heading, login, registerVerified, requestDeposit, toast, uniqueEmail, withSuiteBrowser } from './flows.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 
@@ -44,6 +44,7 @@ describe(`second approvals against ${BASE_URL}`, () => {
       await author.page.getByLabel(/Notes/).fill('Arrived in full; above the threshold.');
       await button(author.page, 'Send for a second approval').click();
       await toast(author.page, 'Sent to a second staff member for approval').waitFor();
+      await dismissToast(author.page, 'Sent to a second staff member for approval');
       const status = author.page.getByTestId('deposit-awaiting-second');
       await status.getByRole('heading', { name: 'Waiting for a second staff member' }).waitFor();
       assert.equal(await author.page.getByTestId('deposit-status').textContent(), 'Pending');

@@ -158,8 +158,18 @@ export function withSuiteBrowser({ mail = true } = {}) {
   return suite;
 }
 
+// Each browser context comes from an address of its own, passed as the reverse proxy in front of
+// the test server would (X-Forwarded-For, from the benchmarking range 198.18.0.0/15): the
+// server limits sign-ups per client address, and the whole suite signs up far more people than
+// one person could from one address. A test that needs a given address sets the header itself.
+function clientAddress() {
+  const [a, b, c] = randomBytes(3);
+  return `198.${18 + (a & 1)}.${b}.${(c % 254) + 1}`;
+}
+
 export async function freshBrowser(browser, contextOptions = {}) {
-  const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions });
+  const headers = { 'X-Forwarded-For': clientAddress(), ...contextOptions.extraHTTPHeaders };
+  const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions, extraHTTPHeaders: headers });
   const page = waitForAppOnLoad(await context.newPage());
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const problems = [];
@@ -244,6 +254,15 @@ export const heading = (page, name) => page.getByRole('heading', { level: 1, nam
 export const field = (page, label) => page.getByLabel(label, { exact: true });
 export const button = (page, name) => page.getByRole('button', { name, exact: true });
 export const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: false });
+
+// Closes the toast that says `text`. A toast stays while the pointer rests on it (so it can be
+// read), and the pointer of a test stays where it last clicked, often under the toast; a test
+// that goes on to click near the bottom of the page closes it first, as a person would.
+export async function dismissToast(page, text) {
+  const item = page.getByRole('region', { name: 'Notifications' }).locator('.toast').filter({ hasText: text });
+  await item.getByRole('button', { name: 'Dismiss' }).click();
+  await item.waitFor({ state: 'detached' });
+}
 
 export async function expectAccessible(page, where) {
   // Sections far down a page skip rendering until they come near the viewport (content-visibility),

@@ -24,7 +24,7 @@ var PendingLoginLife = otp.TTL(otp.Login)
 // limits first (before any password hashing, which is the expensive part), then the password
 // (an unknown e-mail costs the same hash), and only for the right password whether the account
 // is suspended, needs an authenticator code, or is on a browser it has not seen. A browser that
-// is not trusted gets no session but a pending sign-in (a *NewDeviceError, 401 new_device):
+// is not trusted gets no session but a pending sign-in (a *NewDeviceError, answered 202 new_device):
 // its token, and the code e-mailed for it, which LoginWithCode needs together. With two-factor
 // authentication on, the authenticator code is the second factor instead.
 //
