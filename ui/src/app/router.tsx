@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { Outlet, type RouteObject } from 'react-router';
 import { Spinner } from '../components/Spinner';
 import { usePageTitle } from '../components/usePageTitle';
+import { useTranslation } from '../i18n';
 import { RequireAuth, RequireGuest, RequireRole } from '../features/auth/guards';
 import { useCurrentPage, type PageHandle } from './currentPage';
 import { Layout } from './Layout';
@@ -17,6 +18,12 @@ function PageFrame() {
   const names = usePageNames();
   usePageTitle(page ? names.title(page) : undefined);
   return <Outlet />;
+}
+
+// What shows while the first page's code loads.
+function PageLoading() {
+  const { t } = useTranslation();
+  return <Spinner label={t('routeError.loading')} />;
 }
 
 const comingSoon = () => import('../features/coming-soon/ComingSoonPage').then((m) => m.ComingSoonPage);
@@ -56,7 +63,7 @@ export function appRoutes(table: readonly PageRoute[] = pages): RouteObject[] {
         {
           Component: PageFrame,
           errorElement: <RouteError />,
-          hydrateFallbackElement: <Spinner label="Loading page…" />,
+          hydrateFallbackElement: <PageLoading />,
           children: [
             ...withAccess('public'),
             { element: <RequireGuest />, children: withAccess('guest') },

@@ -1,24 +1,19 @@
 import { Link } from 'react-router';
-import { useGetProposalsQuery, type ProposalKind } from '../api/enhanced';
+import { useGetProposalsQuery } from '../api/enhanced';
 import { useTranslation } from '../i18n';
 import { APPROVALS_PATH, depositRuleLine, withdrawalRuleLine } from './approvalWords';
-
-const waitingWords: Partial<Record<ProposalKind, [one: string, many: string]>> = {
-  deposit_confirmation: ['deposit confirmation waits', 'deposit confirmations wait'],
-  withdrawal_approval: ['withdrawal payout waits', 'withdrawal payouts wait'],
-};
 
 // Above a money queue: when its decisions need a second staff member, and how many of its kind
 // wait for one on the Second Approvals page. Without the proposals (a failed read) the queue
 // works as before; the server applies the rule either way.
 export function ProposalsNotice({ kind }: { kind: 'deposit_confirmation' | 'withdrawal_approval' }) {
+  const { t } = useTranslation('staff');
   const { data } = useGetProposalsQuery(undefined, {
     refetchOnMountOrArgChange: true,
   });
   if (!data) return null;
   const rule = kind === 'deposit_confirmation' ? depositRuleLine(data.thresholds) : withdrawalRuleLine(data.thresholds);
   const waiting = data.pending.filter((p) => p.kind === kind).length;
-  const [one, many] = waitingWords[kind] ?? ['', ''];
   return (
     <>
       {rule ? (
@@ -28,7 +23,8 @@ export function ProposalsNotice({ kind }: { kind: 'deposit_confirmation' | 'with
       ) : null}
       {waiting > 0 ? (
         <p className="panel panel--warning" data-testid="proposals-waiting">
-          {waiting} {waiting === 1 ? one : many} for a second staff member. <Link to={APPROVALS_PATH}>Open Second Approvals</Link>
+          {kind === 'deposit_confirmation' ? t('proposals.depositsWaiting', { count: waiting }) : t('proposals.withdrawalsWaiting', { count: waiting })}{' '}
+          <Link to={APPROVALS_PATH}>{t('proposals.open')}</Link>
         </p>
       ) : null}
     </>

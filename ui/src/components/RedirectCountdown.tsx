@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { Trans } from '../i18n';
 
 // Counts down to the dashboard, as after every money request; the link goes at once.
 export function RedirectCountdown({ seconds, to = '/my-account' }: { seconds: number; to?: string }) {
@@ -15,7 +16,7 @@ export function RedirectCountdown({ seconds, to = '/my-account' }: { seconds: nu
   }, [left, navigate, to]);
   return (
     <p role="status">
-      Going to your dashboard in {left} s… <Link to={to}>Go now</Link>
+      <Trans ns="common" i18nKey="redirect.countdown" count={left} components={{ now: <Link to={to} /> }} />
     </p>
   );
 }

@@ -1,4 +1,5 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import { useTranslation } from '../../i18n';
 import type { FieldErrorState } from './useSpecForm';
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
@@ -29,13 +30,14 @@ export function FieldMessage({ id, message }: { id?: string; message?: string })
 
 export function TextField({ label, hint, error, addon, details, optional, className, ref, ...input }: TextFieldProps) {
   const id = useId();
+  const { t } = useTranslation('forms');
   const hintId = hint ? `${id}-hint` : undefined;
   const detailsId = details ? `${id}-details` : undefined;
   return (
     <div className={`field${className ? ` ${className}` : ''}`} data-invalid={error?.invalid || undefined}>
       <label className="field__label" htmlFor={id}>
         {label}
-        {optional ? <span className="field__optional"> (optional)</span> : null}
+        {optional ? <span className="field__optional"> {t('field.optional')}</span> : null}
       </label>
       {hint ? (
         <p id={hintId} className="field__hint">
@@ -64,6 +66,10 @@ type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'addon'>;
 // Beginners mistype passwords; letting them look is safer than making them guess.
 export function PasswordField(props: PasswordFieldProps) {
   const [visible, setVisible] = useState(false);
+  const { t, i18n } = useTranslation('forms');
+  // English lowercases a label inside a sentence ("Show password"); German quotes it as it stands
+  // (its nouns keep their capitals).
+  const field = i18n.resolvedLanguage === 'en' ? props.label.toLowerCase() : props.label;
   return (
     <TextField
       {...props}
@@ -75,10 +81,10 @@ export function PasswordField(props: PasswordFieldProps) {
           type="button"
           className="field__addon"
           aria-pressed={visible}
-          aria-label={`Show ${props.label.toLowerCase()}`}
+          aria-label={t('field.showLabel', { field })}
           onClick={() => setVisible((v) => !v)}
         >
-          {visible ? 'Hide' : 'Show'}
+          {visible ? t('field.hide') : t('field.show')}
         </button>
       }
     />

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useGetContentFaqQuery, type ContentFaqItem } from '../../api/enhanced';
 import { QueryState } from '../../components/QueryState';
+import { useTranslation } from '../../i18n';
 import { SampleLabel } from './SampleLabel';
 
 interface FaqItemProps {
@@ -41,10 +42,11 @@ export function FaqSection({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
   const faq = useGetContentFaqQuery();
   const [openId, setOpenId] = useState<string | null>(null);
   const idPrefix = useId();
+  const { t, i18n } = useTranslation();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const heading = (
-    <Heading id="faq-title" className="faq__title">
-      Frequently Asked Questions
+    <Heading id="faq-title" className="faq__title" lang={i18n.language}>
+      {t('content.faqTitle')}
     </Heading>
   );
   // lang: the operator's content is English in every language of the UI (docs/i18n.md, "What stays
@@ -53,19 +55,23 @@ export function FaqSection({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
     <section id="faq" className="section faq" aria-labelledby="faq-title" lang="en">
       <QueryState
         query={faq}
-        loading="Loading the questions…"
-        failed="The questions could not be loaded"
+        loading={t('content.faqLoading')}
+        failed={t('content.faqFailed')}
         heading={heading}
       >
         {(data) => (
           <>
             {heading}
             {data.sample ? (
-              <p className="muted">
-                <SampleLabel>Sample text</SampleLabel> These answers are placeholders the operator has not reviewed yet.
+              <p className="muted" lang={i18n.language}>
+                <SampleLabel>{t('content.sampleText')}</SampleLabel> {t('content.faqSample')}
               </p>
             ) : null}
-            {data.items.length === 0 ? <p className="empty">No questions have been published yet.</p> : null}
+            {data.items.length === 0 ? (
+              <p className="empty" lang={i18n.language}>
+                {t('content.faqEmpty')}
+              </p>
+            ) : null}
             <ul className="faq__list">
               {data.items.map((item) => (
                 <FaqItem

@@ -1,20 +1,28 @@
 import { Link } from 'react-router';
 import { useGetContentHowItWorksQuery } from '../../api/enhanced';
+import { usePageNames } from '../../app/pageNames';
+import { pages } from '../../app/routes';
 import { QueryState } from '../../components/QueryState';
+import { useTranslation } from '../../i18n';
 import { ContentIcon } from './ContentIcon';
 
 export function HowItWorksPage() {
   const how = useGetContentHowItWorksQuery();
+  const { t, i18n } = useTranslation();
+  const names = usePageNames();
+  const route = pages.find((p) => p.path === '/how-it-works');
   // lang: the operator's content is English in every language of the UI (docs/i18n.md, "What stays
   // English"), so a screen reader on a German page reads it with English pronunciation.
   return (
     <section className="page container" aria-labelledby="how-title" lang="en">
-      <h1 id="how-title">How It Works</h1>
+      <h1 id="how-title" lang={i18n.language}>
+        {route && names.title(route)}
+      </h1>
       <QueryState
         query={how}
-        loading="Loading the steps…"
-        failed="The steps could not be loaded"
-        empty={{ when: (data) => data.steps.length === 0, message: 'No steps have been published yet.' }}
+        loading={t('content.stepsLoading')}
+        failed={t('content.stepsFailed')}
+        empty={{ when: (data) => data.steps.length === 0, message: t('content.stepsEmpty') }}
       >
         {(data) => (
           <>
@@ -31,7 +39,7 @@ export function HowItWorksPage() {
                     <div className="prose" dangerouslySetInnerHTML={{ __html: step.descriptionHtml }} />
                     {step.link ? (
                       <Link className="how-steps__link" to={step.link}>
-                        Go to {step.title.toLowerCase()}
+                        {t('content.goTo', { step: step.title.toLowerCase() })}
                       </Link>
                     ) : null}
                   </div>

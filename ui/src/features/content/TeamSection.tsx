@@ -1,13 +1,19 @@
 import { useGetContentTeamQuery, type ContentTeamMember } from '../../api/enhanced';
+import { useTranslation } from '../../i18n';
 import { ContentIcon } from './ContentIcon';
 import { SampleLabel } from './SampleLabel';
 
 function MemberCard({ member, sample }: { member: ContentTeamMember; sample: boolean }) {
+  const { t, i18n } = useTranslation();
   return (
     <li className="team-card" data-testid="team-card">
-      <img className="team-card__image" src={member.image} alt={sample ? `Sample avatar for ${member.name}` : member.name} width={96} height={96} loading="lazy" />
+      <img className="team-card__image" src={member.image} alt={sample ? t('content.sampleAvatar', { name: member.name }) : member.name} width={96} height={96} loading="lazy" />
       <div className="team-card__body">
-        {sample ? <SampleLabel>Sample profile</SampleLabel> : null}
+        {sample ? (
+          <span lang={i18n.language}>
+            <SampleLabel>{t('content.sampleProfile')}</SampleLabel>
+          </span>
+        ) : null}
         <h3 className="team-card__name">{member.name}</h3>
         <p className="team-card__title">
           <ContentIcon name={member.icon} />
@@ -27,6 +33,7 @@ function MemberCard({ member, sample }: { member: ContentTeamMember; sample: boo
 // may not exist.
 export function TeamSection() {
   const { data } = useGetContentTeamQuery();
+  const { t, i18n } = useTranslation();
   if (!data || data.members.length === 0) return null;
   // lang: the operator's content is English in every language of the UI (docs/i18n.md, "What stays
   // English"), so a screen reader on a German page reads it with English pronunciation.
@@ -37,7 +44,10 @@ export function TeamSection() {
       </h2>
       {data.sample ? (
         <p className="team__sample" data-testid="team-sample-notice">
-          <SampleLabel>Sample profiles</SampleLabel> {data.intro || 'These people are examples, not our staff.'}
+          <span lang={i18n.language}>
+            <SampleLabel>{t('content.sampleProfiles')}</SampleLabel>
+          </span>{' '}
+          {data.intro || <span lang={i18n.language}>{t('content.teamSample')}</span>}
         </p>
       ) : data.intro ? (
         <p className="muted">{data.intro}</p>

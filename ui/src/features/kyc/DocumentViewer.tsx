@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState, type CSSProperties } from 'react';
 import type { KycDocument } from '../../api/enhanced';
 import { newIdempotencyKey } from '../../components/idempotencyKey';
-import { formatBytes, sideLabel, typeName } from '../../components/kycWords';
+import { useKycWords } from '../../components/kycWords';
+import { useTranslation } from '../../i18n';
 import { FileIcon } from './FilePreview';
 import { PdfCanvas } from './PdfCanvas';
 import { useBoxSize, type BoxSize } from './useBoxSize';
@@ -77,6 +78,8 @@ function DownloadInstead({ doc, label }: { doc: KycDocument; label: string }) {
   const [key] = useState(newIdempotencyKey);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  const { t } = useTranslation('kyc');
+  const words = useKycWords();
   const download = async () => {
     setBusy(true);
     setFailed(false);
@@ -90,12 +93,12 @@ function DownloadInstead({ doc, label }: { doc: KycDocument; label: string }) {
   };
   return (
     <div className="doc-viewer__download">
-      <FileIcon name={`${label} (${typeName(doc.contentType)})`} size={doc.size} type={doc.contentType} />
-      <p className="muted">This browser cannot show this file type.</p>
+      <FileIcon name={`${label} (${words.typeName(doc.contentType)})`} size={doc.size} type={doc.contentType} />
+      <p className="muted">{t('viewer.cannotShow')}</p>
       <button type="button" className="button button--secondary" onClick={() => void download()} disabled={busy}>
-        Download {label.toLowerCase()}
+        {t(`viewer.download_${doc.side}`)}
       </button>
-      {failed ? <p role="alert">The file could not be downloaded. Please try again.</p> : null}
+      {failed ? <p role="alert">{t('viewer.downloadFailed')}</p> : null}
     </div>
   );
 }
@@ -125,7 +128,9 @@ export function documentPlacement(turns: number, zoom: number, size: BoxSize | n
 // One identity document for a reviewer: zoom, rotate in quarter turns, page through a PDF, or a
 // download for types the browser cannot show (HEIC).
 export function DocumentViewer({ doc }: { doc: KycDocument }) {
-  const label = `${sideLabel[doc.side]} of the document`;
+  const { t } = useTranslation('kyc');
+  const words = useKycWords();
+  const label = t('viewer.label', { side: words.side(doc.side) });
   const kind = previewKind(doc.contentType);
   const [zoomIndex, setZoomIndex] = useState(ZOOMS.indexOf(1));
   const [turns, setTurns] = useState(0);
@@ -145,18 +150,18 @@ export function DocumentViewer({ doc }: { doc: KycDocument }) {
   return (
     <section className="doc-viewer" aria-labelledby={headingId} data-testid={`document-${doc.side}`}>
       <h3 id={headingId} className="doc-viewer__title">
-        {sideLabel[doc.side]}{' '}
+        {words.side(doc.side)}{' '}
         <span className="muted doc-viewer__meta">
-          {typeName(doc.contentType)} · {formatBytes(doc.size)} · submission {doc.submission}
+          {t('viewer.meta', { type: words.typeName(doc.contentType), size: words.formatBytes(doc.size), submission: doc.submission })}
         </span>
       </h3>
-      {url === '' ? <p className="empty">This file was deleted under the retention policy.</p> : null}
+      {url === '' ? <p className="empty">{t('viewer.deleted')}</p> : null}
       {url !== '' && !showable ? <DownloadInstead doc={doc} label={label} /> : null}
       {showable ? (
         <>
-          <div className="doc-viewer__toolbar" role="toolbar" aria-label={`View controls for the ${sideLabel[doc.side].toLowerCase()}`}>
+          <div className="doc-viewer__toolbar" role="toolbar" aria-label={t(`viewer.controls_${doc.side}`)}>
             <button type="button" className="button button--secondary button--small" onClick={() => setZoomIndex((i) => Math.max(0, i - 1))} disabled={zoomIndex === 0}>
-              Zoom out
+              {t('viewer.zoomOut')}
             </button>
             <span className="doc-viewer__zoom" aria-live="polite">
               {Math.round(zoom * 100)}%
@@ -167,7 +172,7 @@ export function DocumentViewer({ doc }: { doc: KycDocument }) {
               onClick={() => setZoomIndex((i) => Math.min(ZOOMS.length - 1, i + 1))}
               disabled={zoomIndex === ZOOMS.length - 1}
             >
-              Zoom in
+              {t('viewer.zoomIn')}
             </button>
             <button
               type="button"
@@ -177,26 +182,26 @@ export function DocumentViewer({ doc }: { doc: KycDocument }) {
                 setTurns(0);
               }}
             >
-              Reset
+              {t('viewer.reset')}
             </button>
             <button type="button" className="button button--secondary button--small" onClick={() => setTurns((t) => (t + 1) % 4)}>
-              Rotate 90°
+              {t('viewer.rotate')}
             </button>
           </div>
           {/* A scrollable region takes focus so a keyboard can scroll a zoomed document (axe:
               scrollable-region-focusable). */}
           {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
-          <div className="doc-viewer__stage" role="region" aria-label={`${label}, scrollable view`} tabIndex={0}>
+          <div className="doc-viewer__stage" role="region" aria-label={t('viewer.stage', { label })} tabIndex={0}>
             <div className="doc-viewer__frame" style={placement.frame} data-testid={`document-${doc.side}-frame`}>
               <div ref={contentRef} className={placement.placed ? 'doc-viewer__turn doc-viewer__turn--placed' : 'doc-viewer__turn'} style={placement.content}>
                 {file === null ? (
-                  <p className="muted">Loading the document…</p>
+                  <p className="muted">{t('viewer.loading')}</p>
                 ) : !('blob' in file) ? (
-                  <p role="alert">The document could not be loaded. Please reload the page.</p>
+                  <p role="alert">{t('viewer.loadFailed')}</p>
                 ) : kind === 'image' ? (
                   <img className="doc-viewer__image" src={file.objectUrl} alt={label} onError={() => setBroken(true)} />
                 ) : (
-                  <PdfCanvas load={load} page={page} width={Math.round(BASE_WIDTH * zoom)} label={`${label}, page ${page}`} onPageCount={setPages} />
+                  <PdfCanvas load={load} page={page} width={Math.round(BASE_WIDTH * zoom)} label={t('viewer.page', { label, page })} onPageCount={setPages} />
                 )}
               </div>
             </div>
@@ -204,19 +209,17 @@ export function DocumentViewer({ doc }: { doc: KycDocument }) {
           {kind === 'pdf' && pages > 1 ? (
             <div className="doc-viewer__pages">
               <button type="button" className="button button--secondary button--small" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1}>
-                Previous page
+                {t('viewer.previous')}
               </button>
-              <span aria-live="polite">
-                Page {page} of {pages}
-              </span>
+              <span aria-live="polite">{t('viewer.pageOf', { page, pages })}</span>
               <button type="button" className="button button--secondary button--small" onClick={() => setPage((p) => Math.min(pages, p + 1))} disabled={page >= pages}>
-                Next page
+                {t('viewer.next')}
               </button>
             </div>
           ) : null}
           {file && 'blob' in file ? (
             <a className="doc-viewer__open" href={file.objectUrl} download={fileName(doc)}>
-              Download {label.toLowerCase()}
+              {t(`viewer.download_${doc.side}`)}
             </a>
           ) : null}
         </>

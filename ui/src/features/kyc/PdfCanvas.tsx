@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from '../../i18n';
 import { openPdf, renderPage, type PdfDocument } from './pdf';
 
 interface PdfCanvasProps {
@@ -16,6 +17,7 @@ interface PdfCanvasProps {
 // it cannot be read, it says so in words. State is tagged with what it is about (the loader, the
 // drawn page), so a new file or page reads as loading without resetting state in an effect.
 export function PdfCanvas({ load, page = 1, width = 480, label, onPageCount }: PdfCanvasProps) {
+  const { t } = useTranslation('kyc');
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [opened, setOpened] = useState<{ load: PdfCanvasProps['load']; doc: PdfDocument | null } | null>(null);
   const [drawn, setDrawn] = useState<{ doc: PdfDocument; page: number; width: number; ok: boolean } | null>(null);
@@ -72,8 +74,8 @@ export function PdfCanvas({ load, page = 1, width = 480, label, onPageCount }: P
   return (
     <div className="pdf-canvas">
       <canvas ref={canvasRef} className="pdf-canvas__page" role="img" aria-label={label} hidden={!ready || failed} />
-      {!ready && !failed ? <p className="muted">Loading PDF preview…</p> : null}
-      {failed ? <p className="muted">This PDF cannot be previewed here.</p> : null}
+      {!ready && !failed ? <p className="muted">{t('viewer.pdfLoading')}</p> : null}
+      {failed ? <p className="muted">{t('viewer.pdfFailed')}</p> : null}
     </div>
   );
 }
