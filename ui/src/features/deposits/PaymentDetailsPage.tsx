@@ -56,8 +56,8 @@ function Decision({ deposit }: { deposit: Deposit }) {
         },
       }),
       {
-        fallback: 'Failed to confirm payment.',
-        success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : 'Payment successfully confirmed!'),
+        fallback: t('decide.failed'),
+        success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : t('decide.done')),
       },
     );
     if (outcome.ok && proposalOf(outcome.data)) setSent(true);
@@ -179,7 +179,7 @@ export function PaymentDetailsPage() {
       {!transactionId ? (
         <p role="alert">{t('payment.missing')}</p>
       ) : (
-        <QueryState query={deposit} loading="Loading the payment…" failed="Error fetching payment status.">
+        <QueryState query={deposit} loading={t('payment.loading')} failed={t('payment.failed')}>
           {(data) => (
             <>
               <DepositDetails deposit={data} />

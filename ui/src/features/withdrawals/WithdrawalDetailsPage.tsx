@@ -91,9 +91,9 @@ function ApproveDialog({
   const [approve, { isLoading }] = useApproveWithdrawalMutation();
   const send = async (body: { txHash?: string; reason?: string }, formError: (message: string | null) => void) => {
     const outcome = await run(approve({ id: w._id, approveWithdrawalRequest: body }), {
-      fallback: 'Failed to approve withdrawal.',
+      fallback: t('approve.failed'),
       formError,
-      success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : 'Withdrawal approved!'),
+      success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : t('approve.done')),
     });
     if (outcome.ok && proposalOf(outcome.data)) onProposed();
     return outcome;
@@ -162,9 +162,9 @@ function RejectDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
       busy={isLoading}
       onSubmit={(reason, formError) =>
         run(reject({ id: w._id, rejectWithdrawalRequest: { reason } }), {
-          fallback: 'Failed to reject withdrawal.',
+          fallback: t('reject.failed'),
           formError,
-          success: 'Withdrawal rejected!',
+          success: t('reject.done'),
         })
       }
       onClose={onClose}
@@ -232,7 +232,7 @@ export function WithdrawalDetailsPage() {
     <section className="page container page--narrow" aria-labelledby="withdrawal-title">
       <p className="eyebrow">{staff ? <Link to="/admin-pending-wallet">{t('details.backStaff')}</Link> : <Link to="/my-account">{t('details.backInvestor')}</Link>}</p>
       <h1 id="withdrawal-title">{t('details.title')}</h1>
-      <QueryState query={withdrawal} loading="Loading the withdrawal…" failed="Failed to fetch withdrawal details.">
+      <QueryState query={withdrawal} loading={t('details.loading')} failed={t('details.failed')}>
         {(data) => (
           <>
             <WithdrawalFacts w={data} />
