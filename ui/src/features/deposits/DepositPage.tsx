@@ -192,7 +192,7 @@ function DepositForm({ addresses, minimum, onCreated }: { addresses: DepositAddr
                     setErrors({});
                   }}
                 />
-                <span>{s === 'usd' ? 'USD' : asset}</span>
+                <span>{s === 'usd' ? t('form.usdShort') : asset}</span>
               </label>
             ))}
           </fieldset>

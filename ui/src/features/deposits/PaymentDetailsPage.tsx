@@ -10,7 +10,7 @@ import {
 import { Amount } from '../../components/Amount';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
-import { useTranslation } from '../../i18n';
+import { Trans, useTranslation } from '../../i18n';
 import { useRunMutation } from '../../components/useRunMutation';
 import { APPROVALS_PATH, depositNeedsSecond, depositRuleLine, pendingFor, proposalOf, SENT_FOR_APPROVAL } from '../../components/approvalWords';
 import { isStaff, useCurrentUser } from '../auth/session';
@@ -56,8 +56,8 @@ function Decision({ deposit }: { deposit: Deposit }) {
         },
       }),
       {
-        fallback: 'Failed to confirm payment.',
-        success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : 'Payment successfully confirmed!'),
+        fallback: t('decide.failed'),
+        success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : t('decide.done')),
       },
     );
     if (outcome.ok && proposalOf(outcome.data)) setSent(true);
@@ -74,45 +74,45 @@ function Decision({ deposit }: { deposit: Deposit }) {
   if (waiting || sent) {
     return (
       <div className="panel panel--warning" role="status" data-testid="deposit-awaiting-second">
-        <h2 className="panel__title">Waiting for a second staff member</h2>
+        <h2 className="panel__title">{t('decide.waitingTitle')}</h2>
         {waiting ? (
           <p>
-            {waiting.proposer.name} proposed to confirm <Amount amount={waiting.amount} />: “{waiting.reason}”. Nothing is credited until an admin who
-            did not propose it approves.
+            <Trans
+              t={t}
+              i18nKey="decide.waiting"
+              values={{ name: waiting.proposer.name, reason: waiting.reason }}
+              components={{ amount: <Amount amount={waiting.amount} /> }}
+            />
           </p>
         ) : (
-          <p>{SENT_FOR_APPROVAL}. Nothing is credited until an admin who did not propose it approves.</p>
+          <p>{t('decide.sent', { sent: SENT_FOR_APPROVAL })}</p>
         )}
         <p>
-          <Link to={APPROVALS_PATH}>Open Second Approvals</Link>
+          <Link to={APPROVALS_PATH}>{t('decide.openApprovals')}</Link>
         </p>
       </div>
     );
   }
   return (
     <form className="form panel" onSubmit={(e) => void onConfirm(e)} noValidate>
-      <h2 className="panel__title">Decide</h2>
+      <h2 className="panel__title">{t('decide.title')}</h2>
       {thresholds ? <p className="muted">{depositRuleLine(thresholds)}</p> : null}
       <div className="field">
         <label className="field__label" htmlFor="received">
-          Amount received (USD)
+          {t('decide.received')}
         </label>
-        <p className="field__hint">What actually arrived; it may differ from what the investor stated.</p>
+        <p className="field__hint">{t('decide.receivedHint')}</p>
         <input id="received" className="field__input" inputMode="decimal" value={received} onChange={(e) => setReceived(e.target.value)} />
       </div>
       {needsSecond ? (
         <p className="notice" data-testid="deposit-needs-second">
-          {needsSecond === 'above'
-            ? 'This amount is above the threshold'
-            : 'This amount differs from what the investor declared by more than the tolerance'}
-          : a second staff member must approve the confirmation, and nothing is credited until then. Give your reason in the notes.
+          {needsSecond === 'above' ? t('decide.needsSecondAbove') : t('decide.needsSecondDiffers')}
         </p>
       ) : null}
       <div className="field" data-invalid={notesError ? true : undefined}>
         <label className="field__label" htmlFor="notes">
-          Notes
-          <span className="field__optional">
-            {needsSecond ? ' (required: your reason; e-mailed to the investor once confirmed)' : ' (optional, e-mailed to the investor)'}
+          {t('decide.notes')}
+          <span className="field__optional">{needsSecond ? t('decide.notesRequired') : t('decide.notesOptional')}
           </span>
         </label>
         <textarea
@@ -136,7 +136,7 @@ function Decision({ deposit }: { deposit: Deposit }) {
       </div>
       <div className="button-row">
         <button type="submit" className="button" aria-disabled={busy || undefined}>
-          {confirming.isLoading ? (needsSecond ? 'Sending…' : 'Confirming…') : needsSecond ? 'Send for a second approval' : 'Confirm payment'}
+          {confirming.isLoading ? (needsSecond ? t('decide.sending') : t('decide.confirming')) : needsSecond ? t('decide.sendSecond') : t('decide.confirm')}
         </button>
         <button type="button" className="button button--danger" aria-disabled={busy || undefined} onClick={() => !busy && setRejectOpen(true)}>
           {t('reject.open')}
@@ -167,18 +167,19 @@ export function PaymentDetailsPage() {
   const { data: user } = useCurrentUser();
   const staff = isStaff(user?.role);
   const deposit = useViewPaymentStatusQuery({ transactionId }, { skip: !transactionId });
+  const { t } = useTranslation('deposits');
   return (
     <section className="page container page--narrow" aria-labelledby="payment-title">
       {staff ? (
         <p className="eyebrow">
-          <Link to="/admin-pending-deposit">Pending Deposits</Link>
+          <Link to="/admin-pending-deposit">{t('payment.back')}</Link>
         </p>
       ) : null}
-      <h1 id="payment-title">Payment Details</h1>
+      <h1 id="payment-title">{t('payment.title')}</h1>
       {!transactionId ? (
-        <p role="alert">Transaction ID is missing!</p>
+        <p role="alert">{t('payment.missing')}</p>
       ) : (
-        <QueryState query={deposit} loading="Loading the payment…" failed="Error fetching payment status.">
+        <QueryState query={deposit} loading={t('payment.loading')} failed={t('payment.failed')}>
           {(data) => (
             <>
               <DepositDetails deposit={data} />

@@ -4,9 +4,11 @@ import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
 import { pagedQueue } from '../../components/PagedQueue';
 import { ProposalsNotice } from '../../components/ProposalsNotice';
+import { useTranslation } from '../../i18n';
 import { routeLabel, waitedFor } from './depositWords';
 
 function QueueItem({ item }: { item: DepositQueueItem }) {
+  const { t } = useTranslation('deposits');
   const d = item.deposit;
   return (
     <li className="queue-item" data-testid="deposit-queue-item">
@@ -15,7 +17,7 @@ function QueueItem({ item }: { item: DepositQueueItem }) {
           <Link to={`/transaction/${encodeURIComponent(d.transactionId)}`}>{d.transactionId}</Link>
         </h2>
         <p className="break-anywhere muted">
-          {d.user?.name || 'Unnamed user'} · {d.user?.email}
+          {d.user?.name || t('queue.unnamed')} · {d.user?.email}
         </p>
       </div>
       <p className="queue-item__meta">
@@ -44,11 +46,12 @@ const DepositQueuePages = pagedQueue<DepositQueue, DepositQueueItem>({
 });
 
 export function PendingDepositsPage() {
+  const { t } = useTranslation('deposits');
   return (
     <section className="page container" aria-labelledby="deposit-queue-title">
-      <p className="eyebrow">Staff</p>
-      <h1 id="deposit-queue-title">Pending Deposits</h1>
-      <p className="muted">Oldest first. Open a deposit to check it arrived, then confirm or reject it.</p>
+      <p className="eyebrow">{t('queue.eyebrow')}</p>
+      <h1 id="deposit-queue-title">{t('queue.title')}</h1>
+      <p className="muted">{t('queue.lead')}</p>
       <ProposalsNotice kind="deposit_confirmation" />
       <DepositQueuePages />
     </section>

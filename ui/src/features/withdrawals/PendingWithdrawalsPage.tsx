@@ -4,23 +4,25 @@ import { Amount } from '../../components/Amount';
 import { formatDateTime, waitedFor } from '../../components/format';
 import { pagedQueue } from '../../components/PagedQueue';
 import { ProposalsNotice } from '../../components/ProposalsNotice';
+import { Trans, useTranslation } from '../../i18n';
 import { payoutLabel } from './withdrawalWords';
 
 function QueueItem({ item }: { item: WithdrawalQueueItem }) {
+  const { t } = useTranslation('withdrawals');
   const w = item.withdrawal;
   return (
     <li className="queue-item" data-testid="withdrawal-queue-item">
       <div className="queue-item__who">
         <h2 className="queue-item__name">
           <Link to={`/withdrawal/${encodeURIComponent(w._id)}`}>
-            <Amount amount={w.amount} /> to {w.user?.name || 'Unnamed user'}
+            <Trans t={t} i18nKey="queue.item" values={{ name: w.user?.name || t('queue.unnamed') }} components={{ amount: <Amount amount={w.amount} /> }} />
           </Link>
         </h2>
         <p className="break-anywhere muted">{w.user?.email}</p>
       </div>
       <p className="queue-item__meta">
         <span>
-          Pays <Amount amount={w.receives} />
+          <Trans t={t} i18nKey="queue.pays" components={{ amount: <Amount amount={w.receives} /> }} />
         </span>
         <span>{payoutLabel(w.network)}</span>
         <span>
@@ -44,11 +46,12 @@ const WithdrawalQueuePages = pagedQueue<WithdrawalQueue, WithdrawalQueueItem>({
 });
 
 export function PendingWithdrawalsPage() {
+  const { t } = useTranslation('withdrawals');
   return (
     <section className="page container" aria-labelledby="withdrawal-queue-title">
-      <p className="eyebrow">Staff</p>
-      <h1 id="withdrawal-queue-title">Pending Withdrawals</h1>
-      <p className="muted">Oldest first. Open a withdrawal, pay it out on-chain, then approve it with the transaction hash, or reject it.</p>
+      <p className="eyebrow">{t('queue.eyebrow')}</p>
+      <h1 id="withdrawal-queue-title">{t('queue.title')}</h1>
+      <p className="muted">{t('queue.lead')}</p>
       <ProposalsNotice kind="withdrawal_approval" />
       <WithdrawalQueuePages />
     </section>

@@ -284,37 +284,41 @@ export function WithdrawPage() {
   const [notice, setNotice] = useState<{ text: string; round: number } | null>(null);
   const [created, setCreated] = useState<Withdrawal | null>(null);
   const [blocked, setBlocked] = useState<Blocked | null>(null);
+  const { t } = useTranslation('withdrawals');
   return (
     <section className="page container page--narrow" aria-labelledby="withdraw-title">
-      <h1 id="withdraw-title">Withdraw</h1>
+      <h1 id="withdraw-title">{t('page.title')}</h1>
       {user ? (
         <p data-testid="withdraw-available">
-          Available balance: <strong>{formatUsd(user.balance)}</strong>
+          <Trans t={t} i18nKey="page.available" values={{ balance: formatUsd(user.balance) }} components={{ strong: <strong /> }} />
         </p>
       ) : null}
       {user && !user.isVerified && !created ? (
         <div className="panel panel--warning" data-testid="withdraw-unverified">
-          <p>Please verify your email address before requesting a withdrawal.</p>
-          <Link to="/my-account">Go to your dashboard to resend the verification e-mail</Link>
+          <p>{t('page.unverified')}</p>
+          <Link to="/my-account">{t('page.unverifiedLink')}</Link>
         </div>
       ) : created ? (
         <div className="panel">
           <p>
-            Your withdrawal of <Amount amount={created.amount} /> is waiting for staff. You will receive <Amount amount={created.receives} /> after
-            the <Amount amount={created.fee} /> fee. We will e-mail you when it is paid.
+            <Trans
+              t={t}
+              i18nKey="page.created"
+              components={{ amount: <Amount amount={created.amount} />, receives: <Amount amount={created.receives} />, fee: <Amount amount={created.fee} /> }}
+            />
           </p>
           <p>
-            <Link to={`/withdrawal/${created._id}`}>See this withdrawal</Link>
+            <Link to={`/withdrawal/${created._id}`}>{t('page.seeWithdrawal')}</Link>
           </p>
           <RedirectCountdown seconds={REDIRECT_SECONDS} />
         </div>
       ) : blocked ? (
         <div className="panel panel--warning" role="alert" data-testid="withdraw-blocked">
           <p>{blocked.message}</p>
-          {blocked.code === 'identity_check_required' ? <Link to="/upload-kyc">Go to the identity check</Link> : null}
+          {blocked.code === 'identity_check_required' ? <Link to="/upload-kyc">{t('page.identityCheck')}</Link> : null}
           {blocked.code === 'withdrawal_cooldown' ? (
             <p>
-              If you did not make this change, <Link to="/support">contact support</Link> straight away.
+              <Trans t={t} i18nKey="page.cooldown" components={{ support: <Link to="/support" /> }} />
             </p>
           ) : null}
         </div>

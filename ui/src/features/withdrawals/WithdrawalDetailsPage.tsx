@@ -12,7 +12,7 @@ import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { CopyButton } from '../../components/CopyButton';
-import { useTranslation } from '../../i18n';
+import { Trans, useTranslation } from '../../i18n';
 import { useRunMutation } from '../../components/useRunMutation';
 import { APPROVALS_PATH, pendingFor, proposalOf, SENT_FOR_APPROVAL, withdrawalNeedsSecond, withdrawalRuleLine } from '../../components/approvalWords';
 import { isStaff, useCurrentUser } from '../auth/session';
@@ -86,13 +86,14 @@ function ApproveDialog({
   onClose: () => void;
   onProposed: () => void;
 }) {
+  const { t } = useTranslation('withdrawals');
   const run = useRunMutation();
   const [approve, { isLoading }] = useApproveWithdrawalMutation();
   const send = async (body: { txHash?: string; reason?: string }, formError: (message: string | null) => void) => {
     const outcome = await run(approve({ id: w._id, approveWithdrawalRequest: body }), {
-      fallback: 'Failed to approve withdrawal.',
+      fallback: t('approve.failed'),
       formError,
-      success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : 'Withdrawal approved!'),
+      success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : t('approve.done')),
     });
     if (outcome.ok && proposalOf(outcome.data)) onProposed();
     return outcome;
@@ -100,19 +101,14 @@ function ApproveDialog({
   if (needsSecond) {
     return (
       <TextDecisionDialog
-        title="Approve withdrawal"
-        intro={
-          <p>
-            This withdrawal is above the threshold: a second staff member must approve it, and they send the payout and record its transaction. Do not
-            pay it out yourself.
-          </p>
-        }
-        label="Reason (for the second staff member)"
+        title={t('approve.title')}
+        intro={<p>{t('approve.secondIntro')}</p>}
+        label={t('approve.secondLabel')}
         multiline
-        requiredMessage="Please give a reason"
+        requiredMessage={t('approve.secondRequired')}
         field={['reason', 'notes']}
-        submitLabel="Send for a second approval"
-        busyLabel="Sending…"
+        submitLabel={t('approve.sendSecond')}
+        busyLabel={t('approve.sending')}
         busy={isLoading}
         onSubmit={(reason, formError) => send({ reason }, formError)}
         onClose={onClose}
@@ -121,18 +117,22 @@ function ApproveDialog({
   }
   return (
     <TextDecisionDialog
-      title="Approve withdrawal"
+      title={t('approve.title')}
       intro={
         <p>
-          Send <Amount amount={w.receives} /> in {payoutLabel(w.network)} to <code className="break-anywhere">{w.walletAddress}</code> first, then
-          record the transaction.
+          <Trans
+            t={t}
+            i18nKey="approve.intro"
+            values={{ network: payoutLabel(w.network), address: w.walletAddress }}
+            components={{ amount: <Amount amount={w.receives} />, address: <code className="break-anywhere" /> }}
+          />
         </p>
       }
-      label="Payout transaction hash"
-      requiredMessage="Please enter the payout transaction hash"
+      label={t('approve.label')}
+      requiredMessage={t('approve.required')}
       field="txHash"
-      submitLabel="Approve"
-      busyLabel="Approving…"
+      submitLabel={t('approve.submit')}
+      busyLabel={t('approve.busy')}
       busy={isLoading}
       onSubmit={(txHash, formError) => send({ txHash }, formError)}
       onClose={onClose}
@@ -141,29 +141,30 @@ function ApproveDialog({
 }
 
 function RejectDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
+  const { t } = useTranslation('withdrawals');
   const run = useRunMutation();
   const [reject, { isLoading }] = useRejectWithdrawalMutation();
   return (
     <TextDecisionDialog
-      title="Reject withdrawal"
+      title={t('reject.title')}
       tone="danger"
       intro={
         <p>
-          <Amount amount={w.amount} /> goes back to the investor’s available balance and no fee is charged.
+          <Trans t={t} i18nKey="reject.intro" components={{ amount: <Amount amount={w.amount} /> }} />
         </p>
       }
-      label="Reason (e-mailed to the investor)"
+      label={t('reject.label')}
       multiline
-      requiredMessage="Please enter a reason"
+      requiredMessage={t('reject.required')}
       field="reason"
-      submitLabel="Reject"
-      busyLabel="Rejecting…"
+      submitLabel={t('reject.submit')}
+      busyLabel={t('reject.busy')}
       busy={isLoading}
       onSubmit={(reason, formError) =>
         run(reject({ id: w._id, rejectWithdrawalRequest: { reason } }), {
-          fallback: 'Failed to reject withdrawal.',
+          fallback: t('reject.failed'),
           formError,
-          success: 'Withdrawal rejected!',
+          success: t('reject.done'),
         })
       }
       onClose={onClose}
@@ -175,6 +176,7 @@ function RejectDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
 // server's 409, shown as its message. Above the threshold an approval is a proposal a second
 // staff member decides (202): the page says so before, and shows it waiting afterwards.
 function Decision({ w }: { w: Withdrawal }) {
+  const { t } = useTranslation('withdrawals');
   const [open, setOpen] = useState<'approve' | 'reject' | null>(null);
   const [sent, setSent] = useState(false);
   const proposals = useGetProposalsQuery(undefined, {
@@ -186,35 +188,32 @@ function Decision({ w }: { w: Withdrawal }) {
   if (waiting || sent) {
     return (
       <div className="panel panel--warning" role="status" data-testid="withdrawal-awaiting-second">
-        <h2 className="panel__title">Waiting for a second staff member</h2>
+        <h2 className="panel__title">{t('decide.waitingTitle')}</h2>
         {waiting ? (
-          <p>
-            {waiting.proposer.name} proposed to pay it out: “{waiting.reason}”. An admin who did not propose it approves, sends the payout and records
-            its transaction.
-          </p>
+          <p>{t('decide.waiting', { name: waiting.proposer.name, reason: waiting.reason })}</p>
         ) : (
-          <p>{SENT_FOR_APPROVAL}. An admin who did not propose it approves, sends the payout and records its transaction.</p>
+          <p>{t('decide.sent', { sent: SENT_FOR_APPROVAL })}</p>
         )}
         <p>
-          <Link to={APPROVALS_PATH}>Open Second Approvals</Link>
+          <Link to={APPROVALS_PATH}>{t('decide.openApprovals')}</Link>
         </p>
       </div>
     );
   }
   return (
     <div className="panel">
-      <h2 className="panel__title">Decide</h2>
+      <h2 className="panel__title">{t('decide.title')}</h2>
       {needsSecond && thresholds ? (
         <p className="notice" data-testid="withdrawal-needs-second">
-          {withdrawalRuleLine(thresholds)} Approving sends it to a second staff member with your reason; they pay it out.
+          {withdrawalRuleLine(thresholds)} {t('decide.needsSecond')}
         </p>
       ) : null}
       <div className="button-row">
         <button type="button" className="button" onClick={() => setOpen('approve')}>
-          Approve withdrawal
+          {t('decide.approve')}
         </button>
         <button type="button" className="button button--danger" onClick={() => setOpen('reject')}>
-          Reject withdrawal
+          {t('decide.reject')}
         </button>
       </div>
       {open === 'approve' ? <ApproveDialog w={w} needsSecond={needsSecond} onClose={() => setOpen(null)} onProposed={() => setSent(true)} /> : null}
@@ -228,11 +227,12 @@ export function WithdrawalDetailsPage() {
   const { data: me } = useCurrentUser();
   const withdrawal = useGetWithdrawalQuery({ id }, { skip: !id });
   const staff = isStaff(me?.role);
+  const { t } = useTranslation('withdrawals');
   return (
     <section className="page container page--narrow" aria-labelledby="withdrawal-title">
-      <p className="eyebrow">{staff ? <Link to="/admin-pending-wallet">Pending Withdrawals</Link> : <Link to="/my-account">My Account</Link>}</p>
-      <h1 id="withdrawal-title">Withdrawal Details</h1>
-      <QueryState query={withdrawal} loading="Loading the withdrawal…" failed="Failed to fetch withdrawal details.">
+      <p className="eyebrow">{staff ? <Link to="/admin-pending-wallet">{t('details.backStaff')}</Link> : <Link to="/my-account">{t('details.backInvestor')}</Link>}</p>
+      <h1 id="withdrawal-title">{t('details.title')}</h1>
+      <QueryState query={withdrawal} loading={t('details.loading')} failed={t('details.failed')}>
         {(data) => (
           <>
             <WithdrawalFacts w={data} />
