@@ -115,7 +115,7 @@ describe(`identity flows against ${BASE_URL}`, () => {
       await page.goto(url('/my-account'));
       await heading(page, 'Welcome, Vera').waitFor();
       await page.getByText('Please verify your e-mail address.').waitFor();
-      await page.getByText(/KYC Not Submitted/).waitFor();
+      await page.getByText(/Identity check: no documents yet/).waitFor();
       await page.getByText('$0.00').first().waitFor();
       await expectAccessible(page, '/my-account (unverified)');
 

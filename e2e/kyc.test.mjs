@@ -143,7 +143,7 @@ describe(`identity check against ${BASE_URL}`, () => {
       // Investing is locked until the identity check passes.
       await page.goto(url('/my-account'));
       await heading(page, 'Welcome, Kim').waitFor();
-      await page.getByText(/KYC Not Submitted/).waitFor();
+      await page.getByText(/Identity check: no documents yet/).waitFor();
       const gate = page.getByTestId('invest-gate');
       await gate.getByText('Please upload your identity documents before investing.').waitFor();
       const investAction = page.getByRole('region', { name: 'Move money' }).getByRole('link', { name: /^Invest/ });

@@ -35,7 +35,7 @@ describe('dashboard', () => {
     expect(screen.getByText('$1,234,567.50')).toBeTruthy();
     expect(screen.getAllByText('$0.00')).toHaveLength(2);
     expect(screen.queryByText('Fees paid')).toBeNull();
-    expect(screen.getByText(/KYC Not Submitted/)).toBeTruthy();
+    expect(screen.getByText(/Identity check: no documents yet/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Upload your documents' }).getAttribute('href')).toBe('/upload-kyc');
 
     await u.click(screen.getByRole('button', { name: 'Resend verification e-mail' }));
