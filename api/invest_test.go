@@ -567,7 +567,12 @@ func TestReinvestInstructionStartsANewInvestmentOnTheSameTerms(t *testing.T) {
 func TestSignInAnswerCarriesTheFigures(t *testing.T) {
 	t.Parallel()
 	a := newInvestApp(t)
-	a.investor(t, "ivy@example.com", "123.45")
+	ivy, _ := a.investor(t, "ivy@example.com", "123.45")
+	// The sign-in answer reads the read model without waiting for a position (a new browser has
+	// none), so the credit must be in it first: a read with the investor's position waits for it.
+	if got := balances(t, ivy); got.Balance != "123.45" {
+		t.Fatalf("balance before signing in again: %+v", got)
+	}
 	b := a.browser(t)
 	expect(t, b.do(http.MethodPost, "/api/users/login", map[string]string{"email": "ivy@example.com", "password": testPassword}), http.StatusAccepted)
 	res := b.do(http.MethodPost, "/api/users/loginWithCode/ivy@example.com", map[string]string{"loginCode": a.LatestCode(t, "ivy@example.com", "sign-in code")})
