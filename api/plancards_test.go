@@ -33,7 +33,7 @@ func planCatalogueBuild() map[string]string {
 			`<a href="/start-invest?plan=__PLAN_ID__">Start investing</a></li>`,
 	})
 	return map[string]string{
-		"routes.json": `{"routes": [{"path": "/investment-plans", "prerendered": "prerendered/investment-plans.html", "plans": "prerendered/investment-plans.plans.json"}]}`,
+		"routes.json":                             `{"routes": [{"path": "/investment-plans", "prerendered": "prerendered/investment-plans.html", "plans": "prerendered/investment-plans.plans.json"}]}`,
 		"prerendered/investment-plans.html":       page(`</ul><p>Loading the plans…</p><ul>`),
 		"prerendered/investment-plans.plans.json": string(templates),
 	}
