@@ -404,7 +404,7 @@ func (c *Case) Language() string {
 	}
 	return c.language
 }
-func (c *Case) Name() string  { return c.name }
+func (c *Case) Name() string { return c.name }
 
 // Status is where the case stands.
 func (c *Case) Status() Status { return c.status }

@@ -335,8 +335,12 @@ func TestFeeWaivedInPartsIsOneRowPerWaiver(t *testing.T) {
 	e.Do(t, alice, func(a *account.Account) error {
 		return a.ApproveWithdrawal("w1", account.Payout{TxHash: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}, staff, at)
 	})
-	e.Do(t, alice, func(a *account.Account) error { return a.WaiveFee("w1", m("1"), "first part", staff, at.Add(time.Hour)) })
-	e.Do(t, alice, func(a *account.Account) error { return a.WaiveFee("w1", m("2"), "second part", staff, at.Add(2*time.Hour)) })
+	e.Do(t, alice, func(a *account.Account) error {
+		return a.WaiveFee("w1", m("1"), "first part", staff, at.Add(time.Hour))
+	})
+	e.Do(t, alice, func(a *account.Account) error {
+		return a.WaiveFee("w1", m("2"), "second part", staff, at.Add(2*time.Hour))
+	})
 	e.CatchUp(t, r)
 	got := pgtest.Texts(t, e.Pool, `SELECT kind || ' ' || amount || ' ' || status || ' ' || reference || ' ' || coalesce(details->>'reason', '')
 		FROM rm_history.movements WHERE user_id = '`+alice+`' AND kind = 'fee' ORDER BY created_at`)
