@@ -25,9 +25,10 @@ import (
 )
 
 // The demo seed gives a fresh development installation three accounts to try the product with:
-// an admin, an investor who has not sent identity documents yet but has a sample deposit
-// confirmed and another waiting (seedmoney.go), and a sample applicant whose (sample) documents
-// wait in the staff queue; and the demo plans (seedplans.go).
+// an admin; an investor with a sample money history (seedmoney.go: deposits confirmed and
+// waiting, an approved identity check, a running investment, a withdrawal waiting for staff); and
+// a sample applicant whose (sample) documents wait in the staff queue; and the demo plans
+// (seedplans.go).
 // Their passwords are generated per data directory (never fixed strings that would work on
 // every developer's machine, or on a server someone forgot to switch to production) and kept
 // in <data>/demo-logins.txt, readable only by its owner, so `serve` can print them at every
@@ -40,7 +41,8 @@ type demoLogin struct {
 	Role, Name, Email, Password string
 	// sampleKYC submits sample identity documents for the account when it is created.
 	sampleKYC bool
-	// sampleMoney gives the account the sample deposits, confirmed by the demo admin.
+	// sampleMoney gives the account the sample money history (seedmoney.go), decided by the demo
+	// admin.
 	sampleMoney bool
 }
 
@@ -81,11 +83,12 @@ func runSeed(ctx context.Context, args []string, stdout io.Writer, logger *slog.
 		return err
 	}
 	defer done()
-	logins, err := seedDemo(ctx, cfg, ident.accounts, ident.kyc, ident.money, logger)
-	if err != nil {
+	// The plans first: the demo investor's sample investment is in one of them.
+	if err := seedDemoPlans(ctx, ident.plans, logger); err != nil {
 		return err
 	}
-	if err := seedDemoPlans(ctx, ident.plans, logger); err != nil {
+	logins, err := seedDemo(ctx, cfg, ident.accounts, ident.kyc, ident.money, logger)
+	if err != nil {
 		return err
 	}
 	printDemoLogins(stdout, logins, cfg.PublicURL, true)
@@ -144,7 +147,8 @@ func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, kyc
 	}
 	var created []demoLogin
 	var adminID string
-	var sampleMoney []string // accounts to give the sample deposits
+	type investor struct{ id, name string }
+	var sampleMoney []investor // accounts to give the sample money history
 	for _, d := range demoAccounts {
 		d.Password = demoPassword()
 		u, err := svc.CreateUser(ctx, accounts.CreateUserInput{
@@ -161,7 +165,7 @@ func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, kyc
 			adminID = u.ID
 		}
 		if d.sampleMoney {
-			sampleMoney = append(sampleMoney, u.ID)
+			sampleMoney = append(sampleMoney, investor{id: u.ID, name: d.Name})
 		}
 		if d.sampleKYC && kycSvc != nil {
 			if err := submitSampleKYC(ctx, kycSvc, u.ID, d.Name); err != nil {
@@ -171,8 +175,8 @@ func seedDemo(ctx context.Context, cfg config.Config, svc *accounts.Service, kyc
 		created = append(created, demoLogin{Role: d.Role, Name: d.Name, Email: d.Email, Password: d.Password})
 	}
 	if moneySvc != nil && adminID != "" {
-		for _, id := range sampleMoney {
-			if err := seedDemoMoney(ctx, moneySvc, id, adminID); err != nil {
+		for _, inv := range sampleMoney {
+			if err := seedDemoMoney(ctx, moneySvc, kycSvc, inv.id, adminID, inv.name); err != nil {
 				return nil, err
 			}
 		}

@@ -140,11 +140,12 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	}
 	var demo []demoLogin
 	if cfg.DevTools() {
-		if demo, err = seedDemo(ctx, cfg, ident.accounts, ident.kyc, ident.money, logger); err != nil {
+		// The plans first: the demo investor's sample investment is in one of them.
+		if err := seedDemoPlans(ctx, ident.plans, logger); err != nil {
 			closeListeners()
 			return err
 		}
-		if err := seedDemoPlans(ctx, ident.plans, logger); err != nil {
+		if demo, err = seedDemo(ctx, cfg, ident.accounts, ident.kyc, ident.money, logger); err != nil {
 			closeListeners()
 			return err
 		}

@@ -98,6 +98,17 @@ func TestServeKeepsMetricsOffThePublicListener(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("demo deposits %q, want %q", got, want)
 	}
+	// Then the rest of the investor's story, so every signed-in screen has a record to show: two
+	// identity checks submitted (the sample applicant's, waiting, and the investor's, approved),
+	// a running investment and a withdrawal to no one's wallet waiting for staff.
+	got = pgtest.Texts(t, pool, `SELECT type || coalesce(' ' || (data->>'amount'), '') || coalesce(' ' || (data->>'address'), '')
+		FROM events WHERE type IN ('kyc.submitted', 'kyc.approved', 'account.investment_requested',
+			'account.investment_activated', 'account.withdrawal_requested') ORDER BY position`)
+	want = []string{"kyc.submitted", "kyc.submitted", "kyc.approved", "account.investment_requested " + sampleInvestment,
+		"account.investment_activated " + sampleInvestment, "account.withdrawal_requested " + sampleWithdrawal + " " + sampleWithdrawalAddress}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("demo story %q, want %q", got, want)
+	}
 	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
