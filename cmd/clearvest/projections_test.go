@@ -160,7 +160,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"plans":       {Version: 1, SchemaHash: "de0bfce3e962dab2"},
 		"ledger":      {Version: 1, SchemaHash: "74cb5997f0fa3888"},
 		"wallets":     {Version: 2, SchemaHash: "595033ecaf0bce48"},
-		"history":     {Version: 2, SchemaHash: "80535fbb04c38ab3"},
+		"history":     {Version: 3, SchemaHash: "a58c894086cbcf2e"},
 		"investments": {Version: 1, SchemaHash: "94392739c3977c87"},
 		"withdrawals": {Version: 1, SchemaHash: "d5123812c0f7af2b"},
 		"referrals":   {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},

@@ -114,13 +114,13 @@ CREATE TABLE movements (
     PRIMARY KEY (user_id, id)
 );
 CREATE INDEX movements_settled ON movements (user_id, settled_at DESC, id DESC) WHERE settled_at IS NOT NULL;
-CREATE INDEX movements_pending ON movements (user_id, created_at) WHERE settled_at IS NULL;
-CREATE INDEX movements_reference ON movements (user_id, reference);`
+CREATE INDEX movements_pending ON movements (user_id, created_at) WHERE settled_at IS NULL;`
 }
 
 // Version implements projections.Versioned: 2 added the movements (one row per money
-// movement, changed in place) and human references.
-func (*Projection) Version() int { return 2 }
+// movement, changed in place) and human references; 3 dropped an index on the movements'
+// references that no query used, which every event paid for.
+func (*Projection) Version() int { return 3 }
 
 // entry is what one event contributes to the history, before the balance is folded in.
 type entry struct {
@@ -265,8 +265,15 @@ type request struct {
 	details   map[string]any
 }
 
-// Apply writes one item per money event. Balances continue from each user's last item; a
-// decision's item takes its request's reference and details, and sets the request's status.
+// Apply writes one item per money event and its changes to the movements. Balances continue
+// from each user's last item; a decision's item takes its request's reference and details, and
+// sets the request's status.
+//
+// A batch costs two round trips whatever its size: one read (every user's last balance and
+// every earlier request a decision needs) and one write (at most one INSERT into each table,
+// then the changes of rows from earlier batches). Changes of rows written in the same batch are
+// made in memory before they are written. A statement or a round trip per event was most of
+// this projection's cost under load (docs/benchmarks.md, "Money commands over HTTP").
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
 	type pending struct {
 		env    eventstore.Envelope
@@ -276,6 +283,7 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 	}
 	var list []pending
 	users := map[string]bool{}
+	wanted := map[requestKey]bool{}
 	for _, env := range events {
 		if env.StreamID.Category() != account.StreamCategory {
 			continue
@@ -291,18 +299,25 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		userID := env.StreamID.ID()
 		list = append(list, pending{env, e, en, userID})
 		users[userID] = true
+		for _, kind := range []string{en.decides, en.alsoDecides} {
+			if kind != "" {
+				wanted[requestKey{userID, kind, en.subject}] = true
+			}
+		}
 	}
 	if len(list) == 0 {
 		return nil
 	}
-	balances, err := lastBalances(ctx, tx, keys(users))
+	balances, stored, err := readPrior(ctx, tx, keys(users), wanted)
 	if err != nil {
 		return err
 	}
-	requests := map[string]*request{} // by user, kind and subject, within this batch
-	batch := &pgx.Batch{}
-	moves := &pgx.Batch{}
-	var rows itemRows
+	requests := map[requestKey]*request{} // made within this batch
+	var items itemRows
+	var moves movementRows
+	statusOf := map[int64]string{} // items of earlier batches whose request was decided here
+	var decided []int64
+	var changes pgx.Batch // changes of movements of earlier batches, in event order
 	for _, it := range list {
 		en, userID := it.entry, it.userID
 		details := en.details
@@ -311,11 +326,9 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 			reference = refBonus(it.env.ID)
 		}
 		for _, op := range movements(it.e, it.env.ID) {
-			sql, args, err := op.sql(userID, it.env.RecordedAt)
-			if err != nil {
+			if err := moves.apply(&changes, op, userID, it.env.RecordedAt); err != nil {
 				return fmt.Errorf("history: movement at position %d: %w", it.env.Position, err)
 			}
-			moves.Queue(sql, args...)
 		}
 		if en.decides != "" {
 			var req *request
@@ -323,14 +336,9 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 				if kind == "" || req != nil {
 					continue
 				}
-				key := userID + "\x00" + kind + "\x00" + en.subject
-				if req = requests[key]; req == nil {
-					if req, err = loadRequest(ctx, tx, userID, kind, en.subject); err != nil {
-						return err
-					}
-					if req != nil {
-						requests[key] = req
-					}
+				k := requestKey{userID, kind, en.subject}
+				if req = requests[k]; req == nil {
+					req = stored[k]
 				}
 			}
 			if req == nil {
@@ -347,8 +355,12 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 				merged[k] = v
 			}
 			details = merged
-			rows.queue(batch) // the request's item may be among them
-			batch.Queue(`UPDATE items SET status = $2 WHERE position = $1`, req.position, string(en.status))
+			if !items.setStatus(req.position, string(en.status)) {
+				if _, seen := statusOf[req.position]; !seen {
+					decided = append(decided, req.position)
+				}
+				statusOf[req.position] = string(en.status)
+			}
 		}
 		eff := effect(userID, it.e)
 		bal := balances[userID].Add(eff)
@@ -361,23 +373,34 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		if at.IsZero() {
 			at = it.env.RecordedAt
 		}
-		rows.add(it.env, userID, en, eff, bal, at.UTC(), reference, js)
+		items.add(it.env, userID, en, eff, bal, at.UTC(), reference, js)
 		if en.subject != "" && en.decides == "" {
-			requests[userID+"\x00"+it.env.Type+"\x00"+en.subject] = &request{position: it.env.Position, reference: reference, details: en.details}
+			requests[requestKey{userID, it.env.Type, en.subject}] = &request{position: it.env.Position, reference: reference, details: en.details}
 		}
 	}
-	rows.queue(batch)
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return fmt.Errorf("history: items: %w", err)
+	batch := &pgx.Batch{}
+	items.queue(batch)
+	if len(decided) > 0 {
+		statuses := make([]string, len(decided))
+		for i, pos := range decided {
+			statuses[i] = statusOf[pos]
+		}
+		batch.Queue(`UPDATE items SET status = d.status FROM unnest($1::bigint[], $2::text[]) AS d(position, status)
+			WHERE items.position = d.position`, decided, statuses)
 	}
-	if err := tx.SendBatch(ctx, moves).Close(); err != nil {
+	batch.QueuedQueries = append(batch.QueuedQueries, changes.QueuedQueries...)
+	// The new movements go last: one may start from the details of a movement of an earlier
+	// batch (a return from its investment's), as the changes above left them.
+	if err := moves.queue(batch); err != nil {
 		return fmt.Errorf("history: movements: %w", err)
+	}
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return fmt.Errorf("history: %w", err)
 	}
 	return nil
 }
 
-// itemRows collects items, column by column, for one multi-row INSERT: an INSERT per item was
-// most of this projection's cost under load (docs/benchmarks.md, "Money commands over HTTP").
+// itemRows collects items, column by column, for one multi-row INSERT.
 type itemRows struct {
 	positions                                                               []int64
 	ids                                                                     []uuid.UUID
@@ -385,9 +408,14 @@ type itemRows struct {
 	at                                                                      []time.Time
 	subjects, references                                                    []string
 	details                                                                 [][]byte
+	index                                                                   map[int64]int // by position
 }
 
 func (r *itemRows) add(env eventstore.Envelope, userID string, en entry, eff, bal money.Money, at time.Time, reference string, details []byte) {
+	if r.index == nil {
+		r.index = map[int64]int{}
+	}
+	r.index[env.Position] = len(r.positions)
 	r.positions = append(r.positions, env.Position)
 	r.ids = append(r.ids, env.ID)
 	r.users = append(r.users, userID)
@@ -405,6 +433,16 @@ func (r *itemRows) add(env eventstore.Envelope, userID string, en entry, eff, ba
 	r.details = append(r.details, details)
 }
 
+// setStatus sets the status of the item at position if it is among those collected, and reports
+// whether it was.
+func (r *itemRows) setStatus(position int64, status string) bool {
+	i, ok := r.index[position]
+	if ok {
+		r.statuses[i] = status
+	}
+	return ok
+}
+
 // queue adds the INSERT of the items collected so far to batch, and starts afresh.
 func (r *itemRows) queue(batch *pgx.Batch) {
 	if len(r.positions) == 0 {
@@ -419,45 +457,72 @@ func (r *itemRows) queue(batch *pgx.Batch) {
 	*r = itemRows{}
 }
 
-func loadRequest(ctx context.Context, tx pgx.Tx, userID, kind, subject string) (*request, error) {
-	var r request
-	var js []byte
-	err := tx.QueryRow(ctx, `SELECT position, reference, details FROM items WHERE user_id = $1 AND subject = $2 AND kind = $3
-		ORDER BY position LIMIT 1`, userID, subject, kind).Scan(&r.position, &r.reference, &js)
-	if err == pgx.ErrNoRows {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("history: request %s: %w", subject, err)
-	}
-	if err := json.Unmarshal(js, &r.details); err != nil {
-		return nil, fmt.Errorf("history: request %s: %w", subject, err)
-	}
-	return &r, nil
-}
+// requestKey names a request event: its user, its type and its subject.
+type requestKey struct{ user, kind, subject string }
 
-func lastBalances(ctx context.Context, tx pgx.Tx, users []string) (map[string]money.Money, error) {
+// readPrior reads, in one round trip, each user's available balance after their last item, and
+// the items of the wanted requests that earlier batches wrote (the first of each, by position).
+func readPrior(ctx context.Context, tx pgx.Tx, users []string, wanted map[requestKey]bool) (map[string]money.Money, map[requestKey]*request, error) {
+	batch := &pgx.Batch{}
 	// One backward index probe per user: DISTINCT ON over user_id = ANY would read every item of
 	// each user, so a batch cost grew with the users' histories.
-	rows, err := tx.Query(ctx, `SELECT u.id, last.balance_after::text FROM unnest($1::text[]) AS u(id)
+	batch.Queue(`SELECT u.id, last.balance_after::text FROM unnest($1::text[]) AS u(id)
 		CROSS JOIN LATERAL (SELECT balance_after FROM items WHERE user_id = u.id ORDER BY position DESC LIMIT 1) last`, users)
-	if err != nil {
-		return nil, fmt.Errorf("history: balances: %w", err)
+	if len(wanted) > 0 {
+		var us, kinds, subjects []string
+		for k := range wanted {
+			us, kinds, subjects = append(us, k.user), append(kinds, k.kind), append(subjects, k.subject)
+		}
+		batch.Queue(`SELECT w.user_id, w.kind, w.subject, r.position, r.reference, r.details
+			FROM unnest($1::text[], $2::text[], $3::text[]) AS w(user_id, kind, subject)
+			CROSS JOIN LATERAL (SELECT position, reference, details FROM items
+				WHERE user_id = w.user_id AND subject = w.subject AND kind = w.kind ORDER BY position LIMIT 1) r`,
+			us, kinds, subjects)
 	}
-	defer rows.Close()
-	out := map[string]money.Money{}
+	br := tx.SendBatch(ctx, batch)
+	defer br.Close()
+	balances := map[string]money.Money{}
+	rows, err := br.Query()
+	if err != nil {
+		return nil, nil, fmt.Errorf("history: balances: %w", err)
+	}
 	for rows.Next() {
 		var u, s string
 		if err := rows.Scan(&u, &s); err != nil {
-			return nil, err
+			return nil, nil, fmt.Errorf("history: balances: %w", err)
 		}
 		m, err := money.Parse(s)
 		if err != nil {
-			return nil, fmt.Errorf("history: balance of %s: %w", u, err)
+			return nil, nil, fmt.Errorf("history: balance of %s: %w", u, err)
 		}
-		out[u] = m
+		balances[u] = m
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("history: balances: %w", err)
+	}
+	requests := map[requestKey]*request{}
+	if len(wanted) == 0 {
+		return balances, requests, br.Close()
+	}
+	if rows, err = br.Query(); err != nil {
+		return nil, nil, fmt.Errorf("history: requests: %w", err)
+	}
+	for rows.Next() {
+		var k requestKey
+		var r request
+		var js []byte
+		if err := rows.Scan(&k.user, &k.kind, &k.subject, &r.position, &r.reference, &js); err != nil {
+			return nil, nil, fmt.Errorf("history: requests: %w", err)
+		}
+		if err := json.Unmarshal(js, &r.details); err != nil {
+			return nil, nil, fmt.Errorf("history: request %s: %w", k.subject, err)
+		}
+		requests[k] = &r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("history: requests: %w", err)
+	}
+	return balances, requests, br.Close()
 }
 
 func keys(m map[string]bool) []string {

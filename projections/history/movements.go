@@ -2,9 +2,11 @@ package history
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
@@ -174,36 +176,123 @@ func terms(t account.Terms) map[string]any {
 	return map[string]any{"plan": t.PlanName, "termDays": t.TermDays, "termRate": t.TermRate}
 }
 
-// sql is the statement and arguments of the write.
-func (op movementOp) sql(userID string, recorded time.Time) (string, []any, error) {
+// movementRow is a movement new in this batch, as the batch's changes leave it.
+type movementRow struct {
+	user, id, kind, subject, reference, amount, status string
+	created, updated                                   time.Time
+	settled                                            *time.Time
+	details                                            map[string]any
+	// copyFrom is a movement of an earlier batch whose details come before these.
+	copyFrom string
+}
+
+// movementRows collects a batch's new movements for one multi-row INSERT, and applies the
+// batch's changes of them in memory, so that a movement is written once per batch.
+type movementRows struct {
+	rows  []*movementRow
+	index map[string]*movementRow // by user and id
+}
+
+func merge(dst, src map[string]any) map[string]any {
+	if dst == nil {
+		dst = map[string]any{}
+	}
+	for k, v := range src {
+		dst[k] = v
+	}
+	return dst
+}
+
+// apply takes one write: a new movement or a change of one from this batch is made here; a
+// change of a movement of an earlier batch is queued on changes, as an UPDATE in place. A
+// change settles a movement once, when it leaves pending; details add to the movement's (a
+// top-level merge, as jsonb || does).
+func (r *movementRows) apply(changes *pgx.Batch, op movementOp, userID string, recorded time.Time) error {
 	at := op.at
 	if at.IsZero() {
 		at = recorded
 	}
 	at = at.UTC()
-	js, err := json.Marshal(op.details)
-	if err != nil {
-		return "", nil, err
-	}
 	var amount *string
 	if op.amount != nil {
 		s := op.amount.String()
 		amount = &s
 	}
 	if op.insert {
-		var settled *time.Time
-		if op.settled {
-			settled = &at
+		if amount == nil {
+			return fmt.Errorf("new movement %s has no amount", op.id)
 		}
-		return `INSERT INTO movements (id, user_id, kind, subject, reference, amount, status, created_at, updated_at,
-			settled_at, details)
-			VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $8, $9,
-			  COALESCE((SELECT details FROM movements WHERE user_id = $2 AND id = $11), '{}'::jsonb) || $10::jsonb)`,
-			[]any{op.id, userID, string(op.kind), op.subject, op.reference, amount, string(op.status), at, settled, js, op.copyFrom}, nil
+		row := &movementRow{user: userID, id: op.id, kind: string(op.kind), subject: op.subject, reference: op.reference,
+			amount: *amount, status: string(op.status), created: at, updated: at, details: map[string]any{}}
+		if op.settled {
+			row.settled = &at
+		}
+		if op.copyFrom != "" {
+			if src := r.index[userID+"\x00"+op.copyFrom]; src != nil {
+				row.details = merge(row.details, src.details)
+			} else {
+				row.copyFrom = op.copyFrom
+			}
+		}
+		row.details = merge(row.details, op.details)
+		if r.index == nil {
+			r.index = map[string]*movementRow{}
+		}
+		r.index[userID+"\x00"+op.id] = row
+		r.rows = append(r.rows, row)
+		return nil
 	}
-	// A change of status updates the movement in place; it settles once, when it leaves pending.
-	return `UPDATE movements SET status = $3, amount = COALESCE($4::numeric, amount), updated_at = $5,
+	if row := r.index[userID+"\x00"+op.id]; row != nil {
+		row.status = string(op.status)
+		if amount != nil {
+			row.amount = *amount
+		}
+		row.updated = at
+		if op.settled && row.settled == nil {
+			row.settled = &at
+		}
+		row.details = merge(row.details, op.details)
+		return nil
+	}
+	js, err := json.Marshal(op.details)
+	if err != nil {
+		return err
+	}
+	changes.Queue(`UPDATE movements SET status = $3, amount = COALESCE($4::numeric, amount), updated_at = $5,
 			settled_at = CASE WHEN $6 THEN COALESCE(settled_at, $5) ELSE settled_at END, details = details || $7::jsonb
 		WHERE user_id = $1 AND id = $2`,
-		[]any{userID, op.id, string(op.status), amount, at, op.settled, js}, nil
+		userID, op.id, string(op.status), amount, at, op.settled, js)
+	return nil
+}
+
+// queue adds the INSERT of the new movements to batch.
+func (r *movementRows) queue(batch *pgx.Batch) error {
+	if len(r.rows) == 0 {
+		return nil
+	}
+	n := len(r.rows)
+	users, ids, kinds, subjects, refs, amounts, statuses := make([]string, n), make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	created, updated, settled := make([]time.Time, n), make([]time.Time, n), make([]*time.Time, n)
+	details, copyFrom := make([][]byte, n), make([]string, n)
+	for i, row := range r.rows {
+		js, err := json.Marshal(row.details)
+		if err != nil {
+			return err
+		}
+		users[i], ids[i], kinds[i], subjects[i], refs[i], amounts[i], statuses[i] = row.user, row.id, row.kind, row.subject,
+			row.reference, row.amount, row.status
+		created[i], updated[i], settled[i], details[i], copyFrom[i] = row.created, row.updated, row.settled, js, row.copyFrom
+	}
+	batch.Queue(`INSERT INTO movements (id, user_id, kind, subject, reference, amount, status, created_at, updated_at,
+			settled_at, details)
+		SELECT n.id, n.user_id, n.kind, n.subject, n.reference, n.amount, n.status, n.created_at, n.updated_at, n.settled_at,
+			CASE WHEN n.copy_from = '' THEN n.details
+			ELSE COALESCE((SELECT m.details FROM movements m WHERE m.user_id = n.user_id AND m.id = n.copy_from), '{}'::jsonb) || n.details END
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::timestamptz[],
+			$9::timestamptz[], $10::timestamptz[], $11::jsonb[], $12::text[])
+			AS n(id, user_id, kind, subject, reference, amount, status, created_at, updated_at, settled_at, details, copy_from)`,
+		ids, users, kinds, subjects, refs, amounts, statuses, created, updated, settled, details, copyFrom)
+	*r = movementRows{}
+	return nil
 }
