@@ -66,6 +66,14 @@ describe(`money history against ${BASE_URL}`, () => {
       assert.equal(await page.evaluate(() => globalThis.__sameDocument), true, 'the history updated without a reload');
       await expectAccessible(page, '/transaction-History (confirmed)');
 
+      // The deposit's row opens its own page, and Back returns to the history.
+      await rows.getByRole('link').click();
+      await page.waitForURL(url(`/transaction/${encodeURIComponent(first)}`));
+      await heading(page, 'Payment Details').waitFor();
+      assert.equal(await page.getByTestId('transaction-id').textContent(), first);
+      await page.goBack();
+      await heading(page, 'Transaction History').waitFor();
+
       // The statement of this month, read from the file the browser saved: one line per change
       // of the balance.
       const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Download statement (CSV)').click()]);

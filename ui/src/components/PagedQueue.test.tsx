@@ -31,8 +31,15 @@ const WidgetQueue = pagedQueue<WidgetPage, Widget>({
       </a>
     </li>
   ),
-  noun: { one: 'widget', many: 'widgets' },
-  failed: 'Failed to fetch pending widgets.',
+  // A queue's words come from its namespace; the test's own are plain strings.
+  useWords: () => ({
+    total: (count) => (count === 1 ? '1 widget is waiting.' : `${count} widgets are waiting.`),
+    loadingMore: 'Loading more widgets…',
+    moreFailed: 'More widgets could not be loaded',
+    empty: 'No widgets are waiting.',
+    list: (n) => (n === 1 ? 'Widgets waiting, oldest first' : `More widgets waiting, page ${n}`),
+    failed: 'Failed to fetch pending widgets.',
+  }),
   testId: 'widget',
 });
 

@@ -16,9 +16,8 @@ export interface QueuePage {
 // The RTK Query hook of one queue's endpoint, as the pages call it.
 export type QueuePageQuery<P> = PageQuery<P>;
 
-// The sentences about what waits, in the reader's language. A queue gives them as a hook (its
-// namespace's t()), so each language words its own counts; a queue without one is worded from
-// `noun`, in English.
+// The sentences about what waits, in the reader's language: each queue gives them as a hook
+// (its namespace's t()), so each language words its own counts.
 export interface QueueWords {
   total: (count: number) => string;
   loadingMore: string;
@@ -30,11 +29,8 @@ export interface QueueWords {
   failed: string;
 }
 
-// A queue's words: its own translated ones, or (until it has them) English ones made from what
-// waits, { one: 'deposit', many: 'deposits' }, with the heading of the error panel.
-type QueueWording = { useWords: () => QueueWords; noun?: never; failed?: never } | { useWords?: never; noun: { one: string; many: string }; failed: string };
-
-export type PagedQueueConfig<P extends QueuePage, I> = QueueWording & {
+export interface PagedQueueConfig<P extends QueuePage, I> {
+  useWords: () => QueueWords;
   usePage: QueuePageQuery<P>;
   items: (page: P) => I[];
   itemKey: (item: I) => string;
@@ -42,27 +38,13 @@ export type PagedQueueConfig<P extends QueuePage, I> = QueueWording & {
   renderItem: (item: I, page: P) => ReactNode;
   // Prefix of the test ids: `${testId}-queue-total`.
   testId: string;
-};
-
-function capitalised(s: string) {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 // A staff queue read a page at a time, oldest first: the total waiting, the first page, and
 // "Load more" for each page after (PagedChunks). Every queue is shown this way, so the component
 // is made once per queue, at module level, around that queue's query hook.
 export function pagedQueue<P extends QueuePage, I>(config: PagedQueueConfig<P, I>) {
-  const { usePage, items, itemKey, renderItem, testId } = config;
-  const noun = config.noun ?? { one: '', many: '' };
-  const english = (): QueueWords => ({
-    total: (count) => (count === 1 ? `1 ${noun.one} is waiting.` : `${count} ${noun.many} are waiting.`),
-    loadingMore: `Loading more ${noun.many}…`,
-    moreFailed: `More ${noun.many} could not be loaded`,
-    empty: `No ${noun.many} are waiting.`,
-    list: (page) => (page === 1 ? `${capitalised(noun.many)} waiting, oldest first` : `More ${noun.many} waiting, page ${page}`),
-    failed: config.failed ?? '',
-  });
-  const useWords = config.useWords ?? english;
+  const { usePage, items, itemKey, renderItem, testId, useWords } = config;
   return function PagedQueue() {
     const { t } = useTranslation('staff');
     const words = useWords();
@@ -112,8 +94,8 @@ export function pagedQueue<P extends QueuePage, I>(config: PagedQueueConfig<P, I
   };
 }
 
-// How long an item has waited, in the reader's language ("waiting 2 h 5 min"); format's
-// waitedFor says it in English.
+// How long an item has waited, from the server's count of seconds, in the reader's language
+// ("waiting 2 h 5 min"): every staff queue says it this way.
 export function useWaitedFor() {
   const { t } = useTranslation('staff');
   return (seconds: number) => {

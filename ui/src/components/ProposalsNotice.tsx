@@ -1,18 +1,19 @@
 import { Link } from 'react-router';
 import { useGetProposalsQuery } from '../api/enhanced';
 import { useTranslation } from '../i18n';
-import { APPROVALS_PATH, depositRuleLine, withdrawalRuleLine } from './approvalWords';
+import { APPROVALS_PATH, useApprovalRules } from './approvalWords';
 
 // Above a money queue: when its decisions need a second staff member, and how many of its kind
 // wait for one on the Second Approvals page. Without the proposals (a failed read) the queue
 // works as before; the server applies the rule either way.
 export function ProposalsNotice({ kind }: { kind: 'deposit_confirmation' | 'withdrawal_approval' }) {
   const { t } = useTranslation('staff');
+  const rules = useApprovalRules();
   const { data } = useGetProposalsQuery(undefined, {
     refetchOnMountOrArgChange: true,
   });
   if (!data) return null;
-  const rule = kind === 'deposit_confirmation' ? depositRuleLine(data.thresholds) : withdrawalRuleLine(data.thresholds);
+  const rule = kind === 'deposit_confirmation' ? rules.deposit(data.thresholds) : rules.withdrawal(data.thresholds);
   const waiting = data.pending.filter((p) => p.kind === kind).length;
   return (
     <>

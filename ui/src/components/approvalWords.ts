@@ -1,20 +1,13 @@
 import type { ApprovalThresholds, Proposal, ProposalCreated, ProposalKind } from '../api/enhanced';
+import { useLocale, useTranslation } from '../i18n';
+import { formatDecimal } from './format';
 import { formatUsd, isDecimal } from './money';
 
 // The four-eyes rule as staff read it (docs/security.md, "Separation of duties"): which decisions
-// need a second staff member, in words, and the same comparisons the server makes, so a page can
+// need a second staff member, in words (useApprovalRules), and the same comparisons the server makes, so a page can
 // say so before anything is sent. The server decides; these only warn ahead.
 
 export const APPROVALS_PATH = '/approvals';
-
-export const SENT_FOR_APPROVAL = 'Sent to a second staff member for approval';
-
-export const kindLabel: Record<ProposalKind, string> = {
-  deposit_confirmation: 'Deposit confirmation',
-  withdrawal_approval: 'Withdrawal payout',
-  admin_grant: 'Admin role',
-  account_closure: 'Account closure',
-};
 
 // A decision's answer: 200 with a message, or 202 with the proposal a second person decides.
 export function proposalOf(answer: { message: string } | ProposalCreated): string | undefined {
@@ -75,14 +68,18 @@ export function withdrawalNeedsSecond(amount: string, t: ApprovalThresholds | un
   return a !== null && positive(threshold) && cmp(a, threshold) > 0;
 }
 
-// "Confirmations above $10,000.00, or more than 1 % from the declared amount, need a second staff member."
-export function depositRuleLine(t: ApprovalThresholds) {
-  const above = positive(dec(t.depositThreshold)) ? `above ${formatUsd(t.depositThreshold)}` : '';
-  const apart = `more than ${t.depositTolerancePercent} % from the declared amount`;
-  return `Confirmations ${above ? `${above}, or ${apart},` : apart} need a second staff member.`;
-}
-
-// "Payouts above $10,000.00 need a second staff member."
-export function withdrawalRuleLine(t: ApprovalThresholds) {
-  return positive(dec(t.withdrawalThreshold)) ? `Payouts above ${formatUsd(t.withdrawalThreshold)} need a second staff member.` : '';
+// The rule in the reader's words (staff namespace, proposals.*): "Confirmations above
+// $10,000.00, or more than 1 % from the declared amount, need a second staff member."; and
+// "Payouts above $10,000.00 need a second staff member.", or nothing when no threshold is set.
+export function useApprovalRules() {
+  const { t } = useTranslation('staff');
+  const locale = useLocale();
+  return {
+    deposit: (thresholds: ApprovalThresholds) =>
+      positive(dec(thresholds.depositThreshold))
+        ? t('proposals.depositRule', { amount: formatUsd(thresholds.depositThreshold, locale), tolerance: formatDecimal(thresholds.depositTolerancePercent, locale) })
+        : t('proposals.depositRuleTolerance', { tolerance: formatDecimal(thresholds.depositTolerancePercent, locale) }),
+    withdrawal: (thresholds: ApprovalThresholds) =>
+      positive(dec(thresholds.withdrawalThreshold)) ? t('proposals.withdrawalRule', { amount: formatUsd(thresholds.withdrawalThreshold, locale) }) : '',
+  };
 }

@@ -24,7 +24,7 @@ export function useInvestGate(): InvestGate {
     return { state: 'unknown', retry: () => void refetch(), retrying: isFetching };
   }
   if (data?.eligible) return { state: 'open' };
-  if (data) return { state: 'closed', message: data.reason ?? 'You cannot start an investment yet.' };
+  if (data) return { state: 'closed', message: data.reason ?? t('gate.closed') };
   return { state: 'checking' };
 }
 

@@ -1,3 +1,5 @@
+import { currentLocale, numberFormat } from './format';
+
 // Money arrives as a decimal string ("1250.00", "-0.005", "12345678901234567.89") and is only
 // ever formatted from that string: a float would lose cents beyond 2^53 and round 0.005 the wrong way.
 // Rounding to the cent is half-even, the ledger's rule (docs/product-rules.md, "Money"): a tie goes
@@ -14,29 +16,15 @@ export function isDecimal(amount: string | null | undefined): amount is string {
   return DECIMAL.test((amount ?? '').trim());
 }
 
-// US dollars in the reader's locale, from the decimal string as it is: given a string, Intl
+// US dollars in the language the page is shown in, from the decimal string as it is: given a string, Intl
 // formats the exact decimal (no float in between) and rounds half-even as asked. A negative amount
 // that rounds to zero shows as zero ("-$0.00" would suggest a debt that is not there).
-const usdFormats = new Map<string, Intl.NumberFormat>();
-
-function usdFormat(locale: string) {
-  let format = usdFormats.get(locale);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency: 'USD',
-      roundingMode: 'halfEven',
-      signDisplay: 'negative',
-    });
-    usdFormats.set(locale, format);
-  }
-  return format;
-}
+const usdFormat = (locale: string) => numberFormat({ style: 'currency', currency: 'USD', roundingMode: 'halfEven', signDisplay: 'negative' }, locale);
 
 // "1234.5" → "$1,234.50" (in German "1.234,50 $"); "-1234.567" → "-$1,234.57"; anything
 // unreadable → NO_AMOUNT. The amount is always in US dollars; only the way it is written follows
 // the locale.
-export function formatUsd(amount: string | null | undefined, locale = 'en'): string {
+export function formatUsd(amount: string | null | undefined, locale = currentLocale()): string {
   const text = (amount ?? '').trim();
   if (!DECIMAL.test(text)) return NO_AMOUNT;
   return usdFormat(locale).format(text as Intl.StringNumericLiteral);

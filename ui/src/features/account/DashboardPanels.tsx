@@ -6,6 +6,7 @@ import { formatDate, formatDateTime, formatMonth } from '../../components/format
 import { formatUsd } from '../../components/money';
 import { QueryState } from '../../components/QueryState';
 import { Spinner } from '../../components/Spinner';
+import { useLabels } from '../../components/labels';
 import { statusTone } from '../../components/MoneyStatus';
 import { useLiveRefresh } from '../../components/useLiveRefresh';
 import { useLocale, useTranslation } from '../../i18n';
@@ -123,13 +124,14 @@ function ReturnsTable({ months }: { months: Dashboard['returnsByMonth'] }) {
 function PendingList({ items }: { items: HistoryItem[] }) {
   const { t } = useTranslation('dashboard');
   const { t: th } = useTranslation('history');
+  const labels = useLabels();
   if (items.length === 0) return <p className="empty">{t('pending.empty')}</p>;
   return (
     <ul className="pending-list">
       {items.map((item) => (
         <li key={item._id} className="pending-list__item">
           <span>
-            <strong>{th(`type.${item.type}`)}</strong> <Amount amount={item.amount} /> <span className={`badge badge--${statusTone(item.status)}`}>{item.status === 'Pending' ? th('status.pending') : item.status}</span>
+            <strong>{th(`type.${item.type}`)}</strong> <Amount amount={item.amount} /> <span className={`badge badge--${statusTone(item.status)}`}>{item.status === 'Pending' ? th('status.pending') : labels.money(item.status)}</span>
           </span>
           <span className="pending-list__meta">
             {t('pending.requested', { date: formatDateTime(item.date) })} · <Link to={pendingLink(item)}>{item.reference}</Link>

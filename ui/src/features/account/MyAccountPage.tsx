@@ -75,7 +75,7 @@ function KycRejectedNotice() {
 
 function ActionLink({ to, label, note, primary }: { to: string; label: string; note: string; primary?: boolean }) {
   return (
-    <Link className={`money-action${primary ? ' money-action--primary' : ''}`} to={to}>
+    <Link className={`action-tile money-action${primary ? ' money-action--primary' : ''}`} to={to}>
       <span className="money-action__label">{label}</span>
       <span className="money-action__note">{note}</span>
     </Link>
@@ -93,7 +93,7 @@ function InvestAction({ user }: { user: User }) {
   if (gate.state === 'unknown') {
     // The check failed: nothing is known, so the tile offers only to ask again, calmly.
     return (
-      <div className="money-action money-action--closed" data-testid="invest-gate-unknown">
+      <div className="action-tile money-action money-action--closed" data-testid="invest-gate-unknown">
         <span className="money-action__label">{label}</span>
         <span className="money-action__note">{ti('gate.unknown')}</span>
         <RetryButton busy={gate.retrying} onRetry={gate.retry} className="button button--secondary button--small" />
@@ -103,7 +103,7 @@ function InvestAction({ user }: { user: User }) {
   if (gate.state !== 'closed') return <ActionLink to="/start-invest" label={label} note={t('actions.investNote')} primary />;
   const link = gateLink(user);
   return (
-    <div className="money-action money-action--closed" data-testid="invest-gate">
+    <div className="action-tile money-action money-action--closed" data-testid="invest-gate">
       <span className="money-action__label">
         {label} <span className="badge">{t('actions.locked')}</span>
       </span>
@@ -160,7 +160,7 @@ function Dashboard({ user }: { user: User }) {
         <h2 id="actions-title" className="visually-hidden">
           {t('actions.title')}
         </h2>
-        <ul className="money-actions">
+        <ul className="actions-grid money-actions">
           <li>
             <ActionLink to="/deposit-payment" label={t('actions.deposit')} note={t('actions.depositNote')} />
           </li>

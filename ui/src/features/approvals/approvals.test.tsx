@@ -1,8 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Deposit, Proposal, ProposalList, Withdrawal } from '../../api/enhanced';
-import { depositNeedsSecond, depositRuleLine, withdrawalNeedsSecond } from '../../components/approvalWords';
+import { depositNeedsSecond, useApprovalRules, withdrawalNeedsSecond } from '../../components/approvalWords';
+import { chooseLanguage } from '../../i18n';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 
@@ -64,10 +65,26 @@ describe('the four-eyes rule in words', () => {
     expect(withdrawalNeedsSecond('10000.00', thresholds)).toBe(false);
     expect(withdrawalNeedsSecond('10000.001', thresholds)).toBe(true);
     expect(withdrawalNeedsSecond('20000', { ...thresholds, withdrawalThreshold: '0.00' })).toBe(false);
-    expect(depositRuleLine(thresholds)).toBe(
-      'Confirmations above $10,000.00, or more than 1 % from the declared amount, need a second staff member.',
-    );
   });
+
+  it('says the rule in the reader’s language', async () => {
+    const { result } = renderHook(() => useApprovalRules());
+    expect(result.current.deposit(thresholds)).toBe('Confirmations above $10,000.00, or more than 1 % from the declared amount, need a second staff member.');
+    expect(result.current.deposit({ ...thresholds, depositThreshold: '0', depositTolerancePercent: '0.5' })).toBe(
+      'Confirmations more than 0.5 % from the declared amount need a second staff member.',
+    );
+    expect(result.current.withdrawal(thresholds)).toBe('Payouts above $10,000.00 need a second staff member.');
+    expect(result.current.withdrawal({ ...thresholds, withdrawalThreshold: '0.00' })).toBe('');
+    await act(() => chooseLanguage('de'));
+    expect(result.current.deposit({ ...thresholds, depositTolerancePercent: '0.5' })).toBe(
+      'Bestätigungen über 10.000,00\u00a0$ oder mit mehr als 0,5 % Abweichung vom angegebenen Betrag brauchen eine zweite Person im Team.',
+    );
+    expect(result.current.withdrawal(thresholds)).toBe('Auszahlungen über 10.000,00\u00a0$ brauchen eine zweite Person im Team.');
+  });
+});
+
+afterEach(async () => {
+  await chooseLanguage('en');
 });
 
 describe('Second Approvals', () => {

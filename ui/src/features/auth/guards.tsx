@@ -55,9 +55,10 @@ export function RequireGuest({ children }: { children?: ReactNode }) {
 // users pages that could not work for them. Use inside RequireAuth. The role comes with the
 // signed-in user; if that cannot be loaded, the page says so and offers to try again.
 export function RequireRole({ roles, children }: { roles: readonly Role[]; children?: ReactNode }) {
+  const { t } = useTranslation('auth');
   const me = useCurrentUser();
   return (
-    <QueryState query={me} loading="Loading your account…" failed="Your account could not be loaded">
+    <QueryState query={me} loading={t('session.loadingAccount')} failed={t('session.accountFailed')}>
       {(user) => (roles.includes(user.role) ? (children ?? <Outlet />) : <Navigate to="/my-account" replace />)}
     </QueryState>
   );

@@ -1,11 +1,12 @@
 import { useGetPublicStatsQuery } from '../../api/community';
 import { useLocale, useTranslation } from '../../i18n';
 import './community.css';
+import { currentLocale, numberFormat } from '../../components/format';
 
 // "5,000+" (in German "5.000+"): the server has already rounded down, so the plus sign is always
 // true.
-export function countWords(n: number, locale = 'en') {
-  return `${new Intl.NumberFormat(locale).format(n)}+`;
+export function countWords(n: number, locale = currentLocale()) {
+  return `${numberFormat({}, locale).format(n)}+`;
 }
 
 interface InvestorCountsProps {

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useListTestimonialsQuery, type Testimonial } from '../../api/community';
 import { useLocale, useTranslation } from '../../i18n';
 import './community.css';
+import { formatDate } from '../../components/format';
 
 // How many testimonials show before "Show More".
 export const INITIAL_TESTIMONIALS = 4;
@@ -21,7 +22,7 @@ function TestimonialCard({ t }: { t: Testimonial }) {
           <>
             {' · '}
             <time className="muted" dateTime={t.date}>
-              {new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(date)}
+              {formatDate(t.date, locale)}
             </time>
           </>
         )}

@@ -1,3 +1,7 @@
+import { dateFormat } from '../../components/format';
+
+// English on purpose: the time goes with the activity ticker's sentences, which the server writes
+// in English, and the paragraph carries lang="en" (docs/i18n.md, "What stays English").
 // "just now", "5 min ago", "3 h ago", "2 days ago", then the date: short enough for a ticker,
 // exact enough to be honest about when something happened.
 export function relativeTime(iso: string, now: number = Date.now()) {
@@ -10,5 +14,5 @@ export function relativeTime(iso: string, now: number = Date.now()) {
   if (hours < 24) return `${hours} h ago`;
   const days = Math.floor(hours / 24);
   if (days < 7) return days === 1 ? '1 day ago' : `${days} days ago`;
-  return new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(at));
+  return dateFormat({ dateStyle: 'medium' }, 'en').format(new Date(at));
 }

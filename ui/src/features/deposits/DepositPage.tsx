@@ -20,7 +20,7 @@ import { Trans, useLocale, useTranslation } from '../../i18n';
 import { useCurrentUser } from '../auth/session';
 import { DepositDetails } from './DepositDetails';
 import { convertAmount, formatAgo, rateFrom, rateMarket, type AmountSide, type MarketRate } from './depositRate';
-import { needsOnChainAmount, networkName, routeLabel } from './depositWords';
+import { needsOnChainAmount, networkName, useRouteLabel } from './depositWords';
 
 // After a deposit is recorded the page goes to the dashboard after this many seconds.
 export const REDIRECT_SECONDS = 3;
@@ -63,6 +63,7 @@ function DepositFacts({ minimum, chosen }: { minimum: string; chosen: DepositAdd
 function DepositForm({ addresses, minimum, onCreated }: { addresses: DepositAddress[]; minimum: string; onCreated: (d: Deposit) => void }) {
   const run = useRunMutation();
   const { t } = useTranslation('deposits');
+  const routeLabel = useRouteLabel();
   const { t: tf } = useTranslation('forms');
   const locale = useLocale();
   const [formError, setFormError] = useFormError();

@@ -12,7 +12,7 @@ import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { Trans, useTranslation } from '../../i18n';
 import { useRunMutation } from '../../components/useRunMutation';
-import { APPROVALS_PATH, depositNeedsSecond, depositRuleLine, pendingFor, proposalOf, SENT_FOR_APPROVAL } from '../../components/approvalWords';
+import { APPROVALS_PATH, depositNeedsSecond, pendingFor, proposalOf, useApprovalRules } from '../../components/approvalWords';
 import { isStaff, useCurrentUser } from '../auth/session';
 import { DepositDetails } from './DepositDetails';
 
@@ -34,6 +34,8 @@ function Decision({ deposit }: { deposit: Deposit }) {
   const [sent, setSent] = useState(false);
   const [rejectOpen, setRejectOpen] = useState(false);
   const { t } = useTranslation('deposits');
+  const { t: staff } = useTranslation('staff');
+  const rules = useApprovalRules();
   const busy = confirming.isLoading || rejecting.isLoading;
   const thresholds = proposals.data?.thresholds;
   const needsSecond = depositNeedsSecond(deposit.amount, received, thresholds);
@@ -43,7 +45,7 @@ function Decision({ deposit }: { deposit: Deposit }) {
     event.preventDefault();
     if (busy) return;
     if (needsSecond && !notes.trim()) {
-      setNotesError('Please give the reason for the second staff member in the notes');
+      setNotesError(t('decide.notesMissing'));
       document.getElementById('notes')?.focus();
       return;
     }
@@ -57,7 +59,7 @@ function Decision({ deposit }: { deposit: Deposit }) {
       }),
       {
         fallback: t('decide.failed'),
-        success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : t('decide.done')),
+        success: (data) => (proposalOf(data) ? staff('proposal.sent') : t('decide.done')),
       },
     );
     if (outcome.ok && proposalOf(outcome.data)) setSent(true);
@@ -85,7 +87,7 @@ function Decision({ deposit }: { deposit: Deposit }) {
             />
           </p>
         ) : (
-          <p>{t('decide.sent', { sent: SENT_FOR_APPROVAL })}</p>
+          <p>{t('decide.sent', { sent: staff('proposal.sent') })}</p>
         )}
         <p>
           <Link to={APPROVALS_PATH}>{t('decide.openApprovals')}</Link>
@@ -96,7 +98,7 @@ function Decision({ deposit }: { deposit: Deposit }) {
   return (
     <form className="form panel" onSubmit={(e) => void onConfirm(e)} noValidate>
       <h2 className="panel__title">{t('decide.title')}</h2>
-      {thresholds ? <p className="muted">{depositRuleLine(thresholds)}</p> : null}
+      {thresholds ? <p className="muted">{rules.deposit(thresholds)}</p> : null}
       <div className="field">
         <label className="field__label" htmlFor="received">
           {t('decide.received')}

@@ -2,13 +2,15 @@ import { Link } from 'react-router';
 import { useGetPendingDepositsQuery, type DepositQueue, type DepositQueueItem } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
-import { pagedQueue } from '../../components/PagedQueue';
+import { pagedQueue, useWaitedFor } from '../../components/PagedQueue';
 import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { useTranslation } from '../../i18n';
-import { routeLabel, waitedFor } from './depositWords';
+import { useRouteLabel } from './depositWords';
 
 function QueueItem({ item }: { item: DepositQueueItem }) {
   const { t } = useTranslation('deposits');
+  const routeLabel = useRouteLabel();
+  const waitedFor = useWaitedFor();
   const d = item.deposit;
   return (
     <li className="queue-item" data-testid="deposit-queue-item">
@@ -35,13 +37,24 @@ function QueueItem({ item }: { item: DepositQueueItem }) {
   );
 }
 
+function useQueueWords() {
+  const { t } = useTranslation('deposits');
+  return {
+    total: (count: number) => t('queue.total', { count }),
+    loadingMore: t('queue.loadingMore'),
+    moreFailed: t('queue.moreFailed'),
+    empty: t('queue.empty'),
+    list: (page: number) => (page === 1 ? t('queue.list') : t('queue.listMore', { page })),
+    failed: t('queue.failed'),
+  };
+}
+
 const DepositQueuePages = pagedQueue<DepositQueue, DepositQueueItem>({
   usePage: useGetPendingDepositsQuery,
   items: (page) => page.deposits,
   itemKey: (item) => item.deposit.transactionId,
   renderItem: (item) => <QueueItem item={item} />,
-  noun: { one: 'deposit', many: 'deposits' },
-  failed: 'Failed to fetch pending deposits.',
+  useWords: useQueueWords,
   testId: 'deposit',
 });
 

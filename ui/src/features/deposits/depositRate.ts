@@ -1,5 +1,6 @@
 import type { MarketCandles } from '../../api/enhanced';
 import { divideDecimal, isDecimal, multiplyDecimal } from '../../components/money';
+import { currentLocale, relativeTimeFormat } from '../../components/format';
 
 // The coins the market-data cache has a US-dollar rate for, and the market it is read from
 // (BTC/USDT, USDT being taken at 1 USD). ETH has none: its deposits ask for both amounts.
@@ -41,9 +42,9 @@ export function convertAmount(side: AmountSide, typed: string, price: string, de
 }
 
 // "2 minutes ago" in the reader's language.
-export function formatAgo(iso: string, now: number, locale = 'en'): string {
+export function formatAgo(iso: string, now: number, locale = currentLocale()): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const format = relativeTimeFormat({ numeric: 'auto' }, locale);
   if (seconds < 60) return format.format(0, 'minute');
   if (seconds < 3600) return format.format(-Math.floor(seconds / 60), 'minute');
   if (seconds < 86400) return format.format(-Math.floor(seconds / 3600), 'hour');

@@ -1,11 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Deposit } from '../../api/enhanced';
 import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
 import { DepositDetails } from './DepositDetails';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
-import { waitedFor } from './depositWords';
+import { useWaitedFor } from '../../components/PagedQueue';
+import { chooseLanguage } from '../../i18n';
 
 const investor = makeUser({ _id: 'u1', name: 'Ivy Investor' });
 const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Sam Staff' });
@@ -46,11 +47,15 @@ const pending: Deposit = {
 };
 
 describe('waiting time', () => {
-  it('reads the server’s seconds', () => {
-    expect(waitedFor(20)).toBe('waiting less than a minute');
-    expect(waitedFor(5 * 60)).toBe('waiting 5 min');
-    expect(waitedFor(3 * 3600 + 12 * 60)).toBe('waiting 3 h 12 min');
-    expect(waitedFor(3 * 86400 + 2 * 3600)).toBe('waiting 3 d 2 h');
+  it('reads the server’s seconds, in the reader’s language', async () => {
+    const { result } = renderHook(() => useWaitedFor());
+    expect(result.current(20)).toBe('waiting less than a minute');
+    expect(result.current(5 * 60)).toBe('waiting 5 min');
+    expect(result.current(3 * 3600 + 12 * 60)).toBe('waiting 3 h 12 min');
+    expect(result.current(3 * 86400 + 2 * 3600)).toBe('waiting 3 d 2 h');
+    await act(() => chooseLanguage('de'));
+    expect(result.current(3 * 3600 + 12 * 60)).toBe('wartet seit 3 Std. 12 Min.');
+    await act(() => chooseLanguage('en'));
   });
 });
 

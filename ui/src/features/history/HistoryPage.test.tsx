@@ -25,6 +25,7 @@ function movement(overrides: Partial<Movement>): Movement {
 
 const pendingDeposit = movement({
   reference: 'DEP-AAAA-2222',
+  subjectId: 'DEP-AAAA-2222',
   amount: '250.00',
   status: 'pending',
   settledAt: undefined,
@@ -102,7 +103,11 @@ describe('transaction history', () => {
     expect(settled[1]!.textContent).toContain('Reason: Double credit reversed');
     expect(settled[1]!.textContent).toContain('-$0.50');
     expect(settled[2]!.textContent).toContain('Credited');
-    expect(within(settled[2]!).queryByRole('link')).toBeNull();
+    // A deposit opens its payment details, pending or settled.
+    expect(within(settled[2]!).getByRole('link').getAttribute('href')).toBe('/transaction/DEP-7K3Q-9XM2');
+    expect(within(pendingRow).getByRole('link').getAttribute('href')).toBe('/transaction/DEP-AAAA-2222');
+    // A correction has no page: its row is not a link.
+    expect(within(settled[1]!).queryByRole('link')).toBeNull();
     // Two days, each under its own heading.
     expect(screen.getAllByRole('heading', { level: 3 })).toHaveLength(2);
 

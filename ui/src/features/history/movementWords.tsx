@@ -25,7 +25,8 @@ export function movementLabel(m: Movement, t: T): string {
     case 'bonus':
       return t('label.bonus');
   }
-  return m.kind;
+  // A kind this version does not know (a newer server): a generic word, never the raw value.
+  return t('label.other');
 }
 
 export function incoming(m: Movement) {
@@ -61,13 +62,14 @@ export function movementStatus(m: Movement, t: T): { text: string; tone: 'succes
           return incoming(m) ? { text: t('status.credited'), tone: 'success' } : { text: t('status.debited'), tone: 'neutral' };
       }
   }
-  return { text: m.status, tone: 'neutral' };
+  return { text: t('status.unknown'), tone: 'neutral' };
 }
 
-// The page a row opens, where the investor has one: investments (and their payouts) and
-// withdrawals (and their fees). Deposits have no page of their own for investors.
+// The page a row opens, where the investor has one: deposits (their payment details, a
+// rejection's reason included), investments (and their payouts) and withdrawals (and their fees).
 export function movementLink(m: Movement): string | undefined {
   if (!m.subjectId) return undefined;
+  if (m.kind === 'deposit') return `/transaction/${encodeURIComponent(m.subjectId)}`;
   if (m.kind === 'investment' || m.kind === 'return') return `/investment/${encodeURIComponent(m.subjectId)}`;
   if (m.kind === 'withdrawal' || m.kind === 'fee') return `/withdrawal/${encodeURIComponent(m.subjectId)}`;
   return undefined;

@@ -9,12 +9,13 @@ import type { RunOutcome } from '../../components/useRunMutation';
 import { ApproveDialog, RejectDialog } from './DecisionDialogs';
 import { DocumentViewer } from './DocumentViewer';
 import { SubmissionHistory } from './SubmissionHistory';
-import { countryName } from './queueWords';
+import { useCountryName } from './queueWords';
 import { Trans, useTranslation } from '../../i18n';
 
 function Profile({ user }: { user: KycCase['user'] }) {
   const { t } = useTranslation('staff');
   const labels = useLabels();
+  const countryName = useCountryName();
   const rows: [string, string][] = [
     [t('kyc.name'), user.name || '—'],
     [t('kyc.email'), user.email],

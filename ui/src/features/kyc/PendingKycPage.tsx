@@ -1,12 +1,15 @@
 import { Link } from 'react-router';
 import { useGetPendingKycQuery, type KycQueue, type KycQueueItem } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
-import { pagedQueue } from '../../components/PagedQueue';
-import { countryName, waitingTime } from './queueWords';
+import { pagedQueue, useWaitedFor } from '../../components/PagedQueue';
+import { useCountryName, waitedSeconds } from './queueWords';
 import { useTranslation } from '../../i18n';
 
 function QueueItem({ item, asOf }: { item: KycQueueItem; asOf: string }) {
   const { t } = useTranslation('staff');
+  const countryName = useCountryName();
+  const waitedFor = useWaitedFor();
+  const waited = waitedSeconds(item.submittedAt, asOf);
   return (
     <li className="queue-item" data-testid="kyc-queue-item">
       <div className="queue-item__who">
@@ -23,7 +26,7 @@ function QueueItem({ item, asOf }: { item: KycQueueItem; asOf: string }) {
         </span>
         <span>
           <time dateTime={item.submittedAt} title={formatDateTime(item.submittedAt)}>
-            {waitingTime(item.submittedAt, asOf)}
+            {waited === null ? null : waitedFor(waited)}
           </time>
         </span>
       </p>
@@ -31,13 +34,24 @@ function QueueItem({ item, asOf }: { item: KycQueueItem; asOf: string }) {
   );
 }
 
+function useQueueWords() {
+  const { t } = useTranslation('staff');
+  return {
+    total: (count: number) => t('kyc.queue.total', { count }),
+    loadingMore: t('kyc.queue.loadingMore'),
+    moreFailed: t('kyc.queue.moreFailed'),
+    empty: t('kyc.queue.empty'),
+    list: (page: number) => (page === 1 ? t('kyc.queue.list') : t('kyc.queue.listMore', { page })),
+    failed: t('kyc.queue.failed'),
+  };
+}
+
 const KycQueuePages = pagedQueue<KycQueue, KycQueueItem>({
   usePage: useGetPendingKycQuery,
   items: (page) => page.pendingUsers,
   itemKey: (item) => item._id,
   renderItem: (item, page) => <QueueItem item={item} asOf={page.asOf} />,
-  noun: { one: 'identity check', many: 'identity checks' },
-  failed: 'The queue could not be loaded',
+  useWords: useQueueWords,
   testId: 'kyc',
 });
 

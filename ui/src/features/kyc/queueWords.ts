@@ -1,24 +1,23 @@
-// How long a submission has waited, counted to the server's clock (`asOf`) so a wrong clock on
-// the reviewer's computer cannot skew it: "waiting 3 h 12 min".
-export function waitingTime(submittedAt: string, asOf: string): string {
+import { regionNames } from '../../components/format';
+import { useLocale, useTranslation } from '../../i18n';
+
+// How long a submission has waited, in seconds, counted to the server's clock (`asOf`) so a wrong
+// clock on the reviewer's computer cannot skew it; never negative. Null when a time is unreadable.
+export function waitedSeconds(submittedAt: string, asOf: string): number | null {
   const ms = Date.parse(asOf) - Date.parse(submittedAt);
-  if (!Number.isFinite(ms)) return '';
-  const minutes = Math.max(0, Math.floor(ms / 60_000));
-  if (minutes < 1) return 'waiting less than a minute';
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  const mins = minutes % 60;
-  if (days > 0) return `waiting ${days} d ${hours} h`;
-  if (hours > 0) return `waiting ${hours} h ${mins} min`;
-  return `waiting ${mins} min`;
+  return Number.isFinite(ms) ? Math.max(0, Math.floor(ms / 1000)) : null;
 }
 
 // "United Kingdom" for "GB", in the reader's language.
-export function countryName(code: string) {
-  if (!code) return 'Country not given';
-  try {
-    return new Intl.DisplayNames(undefined, { type: 'region' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
+export function useCountryName() {
+  const { t } = useTranslation('staff');
+  const locale = useLocale();
+  return (code: string) => {
+    if (!code) return t('kyc.noCountry');
+    try {
+      return regionNames(locale).of(code) ?? code;
+    } catch {
+      return code;
+    }
+  };
 }

@@ -2,6 +2,7 @@ import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip,
 import type { MarketCandles } from '../../api/enhanced';
 import { useLocale, useTranslation } from '../../i18n';
 import { CHART_HEIGHT, formatDay } from './marketWords';
+import { dateFormat, numberFormat } from '../../components/format';
 
 // recharts is large: this module is loaded on its own, after the page shows. The figures are
 // in the text and the table beside each chart, which is what screen readers read; the drawing
@@ -10,8 +11,8 @@ import { CHART_HEIGHT, formatDay } from './marketWords';
 export function MarketChart({ data }: { data: MarketCandles }) {
   const { t } = useTranslation('market');
   const locale = useLocale();
-  const tickDay = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-  const tickPrice = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
+  const tickDay = dateFormat({ month: 'short', day: 'numeric', timeZone: 'UTC' }, locale);
+  const tickPrice = numberFormat({ maximumFractionDigits: 4 }, locale);
   // Numbers only for drawing: the page's text shows the provider's decimal strings.
   const points = data.candles.map((c) => ({
     day: c.time,

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { MarketCandle, MarketCandles } from '../../api/enhanced';
+import { currentLocale, dateFormat, numberFormat, relativeTimeFormat } from '../../components/format';
 
 export type MarketSymbol = MarketCandles['symbol'];
 
@@ -13,18 +14,11 @@ export const markets: readonly { symbol: MarketSymbol; pair: string }[] = [
   { symbol: 'BTCUSDT', pair: 'BTC/USDT' },
 ];
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
 // "Nov 25, 2026" (in German "25.11.2026") from "2026-11-25" or a timestamp, read as a UTC day.
-export function formatDay(iso: string, locale = 'en') {
+export function formatDay(iso: string, locale = currentLocale()) {
   const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
   if (Number.isNaN(date.getTime())) return iso;
-  let format = dayFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-    dayFormats.set(locale, format);
-  }
-  return format.format(date);
+  return dateFormat({ dateStyle: 'medium', timeZone: 'UTC' }, locale).format(date);
 }
 
 const PRICE = /^(\d+)(?:\.(\d+))?$/;
@@ -34,17 +28,15 @@ const MAX_DIGITS = 20;
 // A price as published, grouped the way the reader's language writes numbers ("91,890.42", in
 // German "91.890,42"): Intl formats the provider's decimal string itself, so every digit it sent
 // is kept and none is rounded. Anything else is shown as it came.
-export function formatPrice(price: string, locale = 'en') {
+export function formatPrice(price: string, locale = currentLocale()) {
   const match = PRICE.exec(price.trim());
   if (!match) return price;
   const digits = Math.min(match[2]?.length ?? 0, MAX_DIGITS);
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: MAX_DIGITS }).format(
-    match[0] as Intl.StringNumericLiteral,
-  );
+  return numberFormat({ minimumFractionDigits: digits, maximumFractionDigits: MAX_DIGITS }, locale).format(match[0] as Intl.StringNumericLiteral);
 }
 
 // What a chart shows, in words: the latest close and the range of the period.
-export function summary(candles: readonly MarketCandle[], referenceRate: boolean, t: TFunction<'market'>, locale = 'en') {
+export function summary(candles: readonly MarketCandle[], referenceRate: boolean, t: TFunction<'market'>, locale = currentLocale()) {
   const day = (iso: string) => formatDay(iso, locale);
   const price = (value: string) => formatPrice(value, locale);
   const last = candles[candles.length - 1];
@@ -74,13 +66,13 @@ export function summary(candles: readonly MarketCandle[], referenceRate: boolean
 // When the figures on screen were fetched, for a reader who may be looking at old ones: the time
 // (with the day, if it was not today) in the reader's time zone, and how long ago in words:
 // "10:42 AM" and "3 hours ago"; "Nov 20, 2026, 9:00 AM" and "5 days ago".
-export function asOfWords(iso: string, locale = 'en', now: number = Date.now()): { at: string; ago: string } {
+export function asOfWords(iso: string, locale = currentLocale(), now: number = Date.now()): { at: string; ago: string } {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return { at: iso, ago: '' };
   const sameDay = new Date(now).toDateString() === date.toDateString();
-  const at = new Intl.DateTimeFormat(locale, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  const at = dateFormat(sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' }, locale).format(date);
   const minutes = Math.round((date.getTime() - Math.max(now, date.getTime())) / 60_000);
-  const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const relative = relativeTimeFormat({ numeric: 'auto' }, locale);
   let ago: string;
   if (minutes > -60) ago = relative.format(minutes, 'minute');
   else if (minutes > -24 * 60) ago = relative.format(Math.round(minutes / 60), 'hour');

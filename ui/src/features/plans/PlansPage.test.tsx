@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../api/enhanced';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, signedOut, stubApi } from '../../test/stubApi';
-import { aprPercent, days, termRatePercent } from '../../components/planWords';
+import { aprPercent, termRatePercent } from '../../components/planWords';
 import { chooseLanguage } from '../../i18n';
 
 const basic: Plan = {
@@ -62,12 +62,6 @@ describe('rates as words', () => {
     for (const bad of ['', '4e-3', '-0.1', '.5', 'abc', null, undefined]) expect(termRatePercent(bad)).toBe('—');
     expect(aprPercent('4.87')).toBe('4.87%');
     expect(aprPercent('NaN')).toBe('—');
-  });
-
-  it('counts days', () => {
-    expect(days(1)).toBe('1 day');
-    expect(days(30)).toBe('30 days');
-    expect(days(3650)).toBe('3,650 days');
   });
 });
 

@@ -1,10 +1,12 @@
 import { useGetSecurityLogQuery } from '../../api/enhanced';
-import { describeUserAgent, formatDateTime } from '../../components/format';
+import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { useTranslation } from '../../i18n';
+import { useDeviceName } from './deviceWords';
 
 export function SecurityLogSection() {
   const { t } = useTranslation('member');
+  const deviceName = useDeviceName();
   const log = useGetSecurityLogQuery({});
   return (
     <section className="card" aria-labelledby="security-log-title">
@@ -25,7 +27,7 @@ export function SecurityLogSection() {
                   <p className="list-item__meta">
                     <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
                     {entry.ip ? ` · ${t('security.ip', { ip: entry.ip })}` : ''}
-                    {entry.userAgent ? ` · ${describeUserAgent(entry.userAgent)}` : ''}
+                    {entry.userAgent ? ` · ${deviceName(entry.userAgent)}` : ''}
                   </p>
                 </div>
               </li>

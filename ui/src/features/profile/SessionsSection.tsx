@@ -1,18 +1,20 @@
 import { useState } from 'react';
 import { useEndSessionMutation, useListSessionsQuery, useRevokeOtherSessionsMutation, type Session } from '../../api/enhanced';
 import { Dialog } from '../../components/Dialog';
-import { describeUserAgent, formatDateTime } from '../../components/format';
+import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useLabels } from '../../components/labels';
 import { useTranslation } from '../../i18n';
+import { useDeviceName } from './deviceWords';
 
 function SessionItem({ session }: { session: Session }) {
   const { t } = useTranslation('member');
   const labels = useLabels();
   const run = useRunMutation();
   const [endSession, { isLoading }] = useEndSessionMutation();
-  const device = describeUserAgent(session.userAgent);
+  const deviceName = useDeviceName();
+  const device = deviceName(session.userAgent);
   const end = async () => {
     if (isLoading) return;
     await run(endSession({ id: session.id }), {

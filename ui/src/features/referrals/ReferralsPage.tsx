@@ -1,7 +1,7 @@
 import { useGetReferralsQuery, type Referral, type Referrals } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { Avatar } from '../../components/Avatar';
-import { formatDateTime } from '../../components/format';
+import { currentLocale, dateFormat, formatDateTime } from '../../components/format';
 import { formatUsd } from '../../components/money';
 import { QueryState } from '../../components/QueryState';
 import { useToast } from '../../components/toast/useToast';
@@ -9,11 +9,11 @@ import { Trans, useLocale, useTranslation } from '../../i18n';
 
 function formatJoined(iso: string, locale: string) {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(date);
+  return Number.isNaN(date.getTime()) ? iso : dateFormat({ dateStyle: 'medium' }, locale).format(date);
 }
 
 // "$5" for a whole number of dollars, as the prompt reads; "$2.50" otherwise ("5 $", "2,50 $").
-export function bonusWords(amount: string, locale = 'en') {
+export function bonusWords(amount: string, locale = currentLocale()) {
   return formatUsd(amount, locale).replace(/[.,]00(?=\D*$)/, '');
 }
 

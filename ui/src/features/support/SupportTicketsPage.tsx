@@ -6,25 +6,12 @@ import {
   type SupportTicket,
 } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
+import { useWaitedFor } from '../../components/PagedQueue';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useLabels } from '../../components/labels';
 import { Trans, useTranslation } from '../../i18n';
-
-// How long a ticket has waited, in the reader's language.
-export function useWaited() {
-  const { t } = useTranslation('staff');
-  return (seconds: number) => {
-    const minutes = Math.max(0, Math.floor(seconds / 60));
-    if (minutes < 1) return t('common.waitingNow');
-    const days = Math.floor(minutes / 1440);
-    const hours = Math.floor((minutes % 1440) / 60);
-    if (days > 0) return t('common.waitingDays', { days, hours });
-    if (hours > 0) return t('common.waitingHours', { hours, minutes: minutes % 60 });
-    return t('common.waitingMinutes', { minutes });
-  };
-}
 
 const statusBadge: Record<SupportTicket['status'], string> = {
   open: 'badge badge--warning',
@@ -37,7 +24,7 @@ function TicketItem({ ticket, onReply }: { ticket: SupportTicket; onReply: (t: S
   const [closeTicket, { isLoading: closing }] = useCloseSupportTicketMutation();
   const labels = useLabels();
   const { t } = useTranslation('staff');
-  const waitedFor = useWaited();
+  const waitedFor = useWaitedFor();
   const close = () => void run(closeTicket({ id: ticket._id }), { fallback: t('tickets.closeFailed'), success: t('tickets.closed') });
   return (
     <li className="queue-item ticket" data-testid="support-ticket">

@@ -1,14 +1,16 @@
 import { Link } from 'react-router';
 import { useGetPendingWithdrawalsQuery, type WithdrawalQueue, type WithdrawalQueueItem } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
-import { formatDateTime, waitedFor } from '../../components/format';
-import { pagedQueue } from '../../components/PagedQueue';
+import { formatDateTime } from '../../components/format';
+import { pagedQueue, useWaitedFor } from '../../components/PagedQueue';
 import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { Trans, useTranslation } from '../../i18n';
-import { payoutLabel } from './withdrawalWords';
+import { usePayoutLabel } from './withdrawalWords';
 
 function QueueItem({ item }: { item: WithdrawalQueueItem }) {
   const { t } = useTranslation('withdrawals');
+  const payoutLabel = usePayoutLabel();
+  const waitedFor = useWaitedFor();
   const w = item.withdrawal;
   return (
     <li className="queue-item" data-testid="withdrawal-queue-item">
@@ -35,13 +37,24 @@ function QueueItem({ item }: { item: WithdrawalQueueItem }) {
   );
 }
 
+function useQueueWords() {
+  const { t } = useTranslation('withdrawals');
+  return {
+    total: (count: number) => t('queue.total', { count }),
+    loadingMore: t('queue.loadingMore'),
+    moreFailed: t('queue.moreFailed'),
+    empty: t('queue.empty'),
+    list: (page: number) => (page === 1 ? t('queue.list') : t('queue.listMore', { page })),
+    failed: t('queue.failed'),
+  };
+}
+
 const WithdrawalQueuePages = pagedQueue<WithdrawalQueue, WithdrawalQueueItem>({
   usePage: useGetPendingWithdrawalsQuery,
   items: (page) => page.withdrawals,
   itemKey: (item) => item.withdrawal._id,
   renderItem: (item) => <QueueItem item={item} />,
-  noun: { one: 'withdrawal', many: 'withdrawals' },
-  failed: 'Failed to fetch pending withdrawals.',
+  useWords: useQueueWords,
   testId: 'withdrawal',
 });
 

@@ -12,7 +12,7 @@ import { RedirectCountdown } from '../../components/RedirectCountdown';
 import { useRunMutation } from '../../components/useRunMutation';
 import { Trans, useLocale, useTranslation } from '../../i18n';
 import { useCurrentUser } from '../auth/session';
-import { payoutLabel, payoutRoutes } from './withdrawalWords';
+import { payoutRoutes, usePayoutLabel } from './withdrawalWords';
 
 // After a withdrawal is requested the page goes to the dashboard after this many seconds.
 export const REDIRECT_SECONDS = 3;
@@ -67,6 +67,7 @@ function FeeSchedule({ network }: { network: string }) {
 function RequestForm({ initial, available, onQuoted }: { initial: Request; available: string; onQuoted: (r: Request, q: WithdrawalQuote) => void }) {
   const [formError, setFormError] = useFormError();
   const { t } = useTranslation('withdrawals');
+  const payoutLabel = usePayoutLabel();
   const locale = useLocale();
   const refs = { amount: useRef<HTMLInputElement>(null), walletAddress: useRef<HTMLInputElement>(null) };
   const [quote] = useLazyQuoteWithdrawalQuery();
@@ -196,6 +197,7 @@ function Confirm({
 }) {
   const run = useRunMutation();
   const { t } = useTranslation('withdrawals');
+  const payoutLabel = usePayoutLabel();
   const locale = useLocale();
   const [formError, setFormError] = useFormError();
   const [create, { isLoading }] = useCreateWithdrawalMutation();

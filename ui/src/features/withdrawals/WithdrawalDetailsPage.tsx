@@ -14,9 +14,10 @@ import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { CopyButton } from '../../components/CopyButton';
 import { Trans, useTranslation } from '../../i18n';
 import { useRunMutation } from '../../components/useRunMutation';
-import { APPROVALS_PATH, pendingFor, proposalOf, SENT_FOR_APPROVAL, withdrawalNeedsSecond, withdrawalRuleLine } from '../../components/approvalWords';
+import { APPROVALS_PATH, pendingFor, proposalOf, useApprovalRules, withdrawalNeedsSecond } from '../../components/approvalWords';
+import { useLabels } from '../../components/labels';
 import { isStaff, useCurrentUser } from '../auth/session';
-import { payoutLabel, withdrawalBadge } from './withdrawalWords';
+import { usePayoutLabel, withdrawalBadge } from './withdrawalWords';
 
 function CopyAddress({ text }: { text: string }) {
   const { t } = useTranslation('forms');
@@ -25,28 +26,31 @@ function CopyAddress({ text }: { text: string }) {
 
 // A withdrawal's facts: everything staff need to decide, and its status for its owner.
 function WithdrawalFacts({ w }: { w: Withdrawal }) {
+  const { t } = useTranslation('withdrawals');
+  const labels = useLabels();
+  const payoutLabel = usePayoutLabel();
   const rows: [string, ReactNode][] = [
-    ['Reference', <span className="movement__ref" data-testid="withdrawal-reference">{w.reference}</span>],
+    [t('facts.reference'), <span className="movement__ref" data-testid="withdrawal-reference">{w.reference}</span>],
     [
-      'Status',
+      t('facts.status'),
       <span className={withdrawalBadge(w.status)} data-testid="withdrawal-status">
-        {w.status}
+        {labels.withdrawal(w.status)}
       </span>,
     ],
   ];
-  if (w.user) rows.push(['Investor', `${w.user.name} (${w.user.email})`]);
+  if (w.user) rows.push([t('facts.investor'), t('facts.investorValue', { name: w.user.name, email: w.user.email })]);
   rows.push(
-    ['Amount', <Amount amount={w.amount} />],
-    ['Fee', <Amount amount={w.fee} />],
+    [t('facts.amount'), <Amount amount={w.amount} />],
+    [t('facts.fee'), <Amount amount={w.fee} />],
     [
-      'Receives',
+      t('facts.receives'),
       <strong data-testid="withdrawal-receives">
         <Amount amount={w.receives} />
       </strong>,
     ],
-    ['Network', payoutLabel(w.network)],
+    [t('facts.network'), payoutLabel(w.network)],
     [
-      'Wallet address',
+      t('facts.walletAddress'),
       <>
         <code className="break-anywhere" data-testid="withdrawal-address">
           {w.walletAddress}
@@ -54,12 +58,12 @@ function WithdrawalFacts({ w }: { w: Withdrawal }) {
         <CopyAddress text={w.walletAddress} />
       </>,
     ],
-    ['Requested', formatDateTime(w.requestDate)],
+    [t('facts.requested'), formatDateTime(w.requestDate)],
   );
-  if (w.availableBalance !== undefined) rows.push(['Investor’s available balance', <Amount amount={w.availableBalance} />]);
-  if (w.txHash) rows.push(['Payout transaction', <code className="break-anywhere">{w.txHash}</code>]);
-  if (w.reason) rows.push(['Reason', w.reason]);
-  if (w.decidedAt) rows.push(['Decided', formatDateTime(w.decidedAt)]);
+  if (w.availableBalance !== undefined) rows.push([t('facts.availableBalance'), <Amount amount={w.availableBalance} />]);
+  if (w.txHash) rows.push([t('facts.payoutTransaction'), <code className="break-anywhere">{w.txHash}</code>]);
+  if (w.reason) rows.push([t('facts.reason'), w.reason]);
+  if (w.decidedAt) rows.push([t('facts.decided'), formatDateTime(w.decidedAt)]);
   return (
     <dl className="facts" data-testid="withdrawal-details">
       {rows.map(([term, value]) => (
@@ -87,13 +91,15 @@ function ApproveDialog({
   onProposed: () => void;
 }) {
   const { t } = useTranslation('withdrawals');
+  const { t: staff } = useTranslation('staff');
+  const payoutLabel = usePayoutLabel();
   const run = useRunMutation();
   const [approve, { isLoading }] = useApproveWithdrawalMutation();
   const send = async (body: { txHash?: string; reason?: string }, formError: (message: string | null) => void) => {
     const outcome = await run(approve({ id: w._id, approveWithdrawalRequest: body }), {
       fallback: t('approve.failed'),
       formError,
-      success: (data) => (proposalOf(data) ? SENT_FOR_APPROVAL : t('approve.done')),
+      success: (data) => (proposalOf(data) ? staff('proposal.sent') : t('approve.done')),
     });
     if (outcome.ok && proposalOf(outcome.data)) onProposed();
     return outcome;
@@ -177,6 +183,8 @@ function RejectDialog({ w, onClose }: { w: Withdrawal; onClose: () => void }) {
 // staff member decides (202): the page says so before, and shows it waiting afterwards.
 function Decision({ w }: { w: Withdrawal }) {
   const { t } = useTranslation('withdrawals');
+  const { t: staff } = useTranslation('staff');
+  const rules = useApprovalRules();
   const [open, setOpen] = useState<'approve' | 'reject' | null>(null);
   const [sent, setSent] = useState(false);
   const proposals = useGetProposalsQuery(undefined, {
@@ -192,7 +200,7 @@ function Decision({ w }: { w: Withdrawal }) {
         {waiting ? (
           <p>{t('decide.waiting', { name: waiting.proposer.name, reason: waiting.reason })}</p>
         ) : (
-          <p>{t('decide.sent', { sent: SENT_FOR_APPROVAL })}</p>
+          <p>{t('decide.sent', { sent: staff('proposal.sent') })}</p>
         )}
         <p>
           <Link to={APPROVALS_PATH}>{t('decide.openApprovals')}</Link>
@@ -205,7 +213,7 @@ function Decision({ w }: { w: Withdrawal }) {
       <h2 className="panel__title">{t('decide.title')}</h2>
       {needsSecond && thresholds ? (
         <p className="notice" data-testid="withdrawal-needs-second">
-          {withdrawalRuleLine(thresholds)} {t('decide.needsSecond')}
+          {rules.withdrawal(thresholds)} {t('decide.needsSecond')}
         </p>
       ) : null}
       <div className="button-row">

@@ -1,5 +1,5 @@
 import type { WithdrawalStatus } from '../../api/enhanced';
-import { routeLabel } from '../../components/cryptoWords';
+import { useRouteLabel } from '../../components/cryptoWords';
 
 // The networks a withdrawal can be paid on, and the coin each pays in (the server's default:
 // USDT where the network carries it, bitcoin on Bitcoin).
@@ -9,9 +9,13 @@ export const payoutRoutes = [
   { network: 'BTC', asset: 'BTC' },
 ] as const;
 
-export function payoutLabel(network: string) {
-  const route = payoutRoutes.find((r) => r.network === network);
-  return route ? routeLabel(route.asset, route.network) : network;
+// A payout network in words, "USDT on TRON (TRC-20)", in the reader's language.
+export function usePayoutLabel() {
+  const routeLabel = useRouteLabel();
+  return (network: string) => {
+    const route = payoutRoutes.find((r) => r.network === network);
+    return route ? routeLabel(route.asset, route.network) : network;
+  };
 }
 
 export function withdrawalBadge(status: WithdrawalStatus) {
