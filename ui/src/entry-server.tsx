@@ -40,11 +40,15 @@ export async function render(path: string, preloaded: PreloadedQuery[] = []): Pr
   const router = createStaticRouter(handler.dataRoutes, context);
   const store = makeStore();
   store.dispatch(api.util.upsertQueryEntries(preloaded as Parameters<typeof api.util.upsertQueryEntries>[0]));
-  return renderToString(
+  const html = renderToString(
     <Provider store={store}>
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </Provider>,
   );
+  // The entries were given unused, so each started its cache timer (up to minutes); clearing the
+  // store stops them, and the build's Node process ends when its work does.
+  store.dispatch(api.util.resetApiState());
+  return html;
 }
 
 // Pages the server serves filled with its current data (api/livepages.go, docs/public-site.md):
