@@ -265,6 +265,8 @@ func New(deps Deps) http.Handler {
 	// Not the SPA's index.html either: a scraper pointed here must see that nothing is here.
 	r.Get("/metrics", notFound)
 
+	// The API's operations, also asked by the pages served with current data (livepages.go).
+	handlers := newServer(deps)
 	r.Route("/api", func(r chi.Router) {
 		r.Use(
 			noStore,
@@ -279,7 +281,7 @@ func New(deps Deps) http.Handler {
 		r.Get("/openapi.json", openAPIDocument)
 
 		strict := apigen.NewStrictHandlerWithOptions(
-			newServer(deps),
+			handlers,
 			[]apigen.StrictMiddlewareFunc{recordPositions, withExchange},
 			apigen.StrictHTTPServerOptions{
 				RequestErrorHandlerFunc:  httperr.WriteRequestError,
@@ -293,11 +295,7 @@ func New(deps Deps) http.Handler {
 		})
 	})
 
-	var catalogue activePlans
-	if deps.Plans != nil {
-		catalogue = deps.Plans.Active
-	}
-	ui := newSPA(deps.Assets, deps.PublicURL, catalogue, deps.Logger)
+	ui := newSPA(deps.Assets, deps.PublicURL, liveAnswers(handlers), deps.Logger)
 	r.Get("/*", ui.ServeHTTP)
 	return r
 }

@@ -42,10 +42,10 @@ var originFiles = map[string]string{
 type spa struct {
 	assets fs.FS
 	site   func() (*uiSite, error)
-	// The plan catalogue, for the page served complete with it (plancards.go); nil serves that
-	// page as the build rendered it.
-	catalogue activePlans
-	logger    *slog.Logger
+	// The answers of the queries pages are served complete with (livepages.go), by endpoint name;
+	// a page whose query is missing is served as the build rendered it.
+	answers map[string]liveAnswer
+	logger  *slog.Logger
 	// Gzipped copies of compressible build files, made on first request (the build never changes
 	// while the process runs).
 	gzipped sync.Map
@@ -60,18 +60,18 @@ type uiSite struct {
 	// Prerendered pages and the origin files, with the public origin in place.
 	pages map[string][]byte
 	files map[string][]byte
-	// Pages completed with the plan catalogue on each request, by route path.
-	planPages map[string]*planPage
+	// Pages completed with current data on each request, by route path.
+	livePages map[string]*livePage
 }
 
-func newSPA(assets fs.FS, publicURL string, catalogue activePlans, logger *slog.Logger) *spa {
-	s := &spa{assets: assets, catalogue: catalogue, logger: logger}
+func newSPA(assets fs.FS, publicURL string, answers map[string]liveAnswer, logger *slog.Logger) *spa {
+	s := &spa{assets: assets, answers: answers, logger: logger}
 	s.site = sync.OnceValues(func() (*uiSite, error) { return loadUISite(assets, publicURL, logger) })
 	return s
 }
 
 func loadUISite(assets fs.FS, publicURL string, logger *slog.Logger) (*uiSite, error) {
-	site := &uiSite{pages: map[string][]byte{}, files: map[string][]byte{}, planPages: map[string]*planPage{}}
+	site := &uiSite{pages: map[string][]byte{}, files: map[string][]byte{}, livePages: map[string]*livePage{}}
 	if assets == nil {
 		return site, nil
 	}
@@ -108,18 +108,18 @@ func loadUISite(assets fs.FS, publicURL string, logger *slog.Logger) (*uiSite, e
 			return nil, fmt.Errorf("prerendered page of %s: %w", r.Path, err)
 		}
 		site.pages[r.Path] = withOrigin(page)
-		if r.Plans == "" {
+		if r.Data == "" {
 			continue
 		}
-		b, err := fs.ReadFile(assets, r.Plans)
+		b, err := fs.ReadFile(assets, r.Data)
 		if err != nil {
-			return nil, fmt.Errorf("plan templates of %s: %w", r.Path, err)
+			return nil, fmt.Errorf("data templates of %s: %w", r.Path, err)
 		}
-		templates, err := parsePlanTemplates(b, withOrigin)
+		templates, err := parseLiveTemplates(b, withOrigin)
 		if err != nil {
-			return nil, fmt.Errorf("plan templates of %s: %w", r.Path, err)
+			return nil, fmt.Errorf("data templates of %s: %w", r.Path, err)
 		}
-		site.planPages[r.Path] = &planPage{templates: templates}
+		site.livePages[r.Path] = &livePage{templates: templates}
 	}
 	for name := range originFiles {
 		b, err := fs.ReadFile(assets, name)
@@ -175,8 +175,8 @@ func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !ok:
 		servePage(w, r, http.StatusNotFound, site.index)
-	case site.planPages[route.Path] != nil && s.catalogue != nil:
-		servePage(w, r, http.StatusOK, s.withPlans(r, site.planPages[route.Path], site.pages[route.Path]))
+	case site.livePages[route.Path] != nil && s.answers[site.livePages[route.Path].templates.Query] != nil:
+		servePage(w, r, http.StatusOK, s.withData(r, site.livePages[route.Path], site.pages[route.Path]))
 	case site.pages[route.Path] != nil:
 		servePage(w, r, http.StatusOK, site.pages[route.Path])
 	default:
@@ -184,18 +184,18 @@ func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// withPlans is the catalogue page filled with the current plans; if they cannot be read, the page
-// as the build rendered it (the app then loads the plans itself and shows their loading and error
+// withData is the page filled with its query's current answer; if that cannot be read, the page
+// as the build rendered it (the app then loads the data itself and shows its loading and error
 // states).
-func (s *spa) withPlans(r *http.Request, p *planPage, fallback []byte) []byte {
-	list, err := s.catalogue(r.Context())
+func (s *spa) withData(r *http.Request, p *livePage, fallback []byte) []byte {
+	answer, err := s.answers[p.templates.Query](r.Context())
 	if err == nil {
 		var page []byte
-		if page, err = p.render(list); err == nil {
+		if page, err = p.render(answer); err == nil {
 			return page
 		}
 	}
-	s.logger.WarnContext(r.Context(), "the plan page is served without its plans", "err", err)
+	s.logger.WarnContext(r.Context(), "a page is served without its current data", "path", r.URL.Path, "query", p.templates.Query, "err", err)
 	return fallback
 }
 

@@ -17,8 +17,8 @@ type uiRoute struct {
 	Path string `json:"path"`
 	// Build file with the page's prerendered HTML; empty for pages rendered only in the browser.
 	Prerendered string `json:"prerendered,omitempty"`
-	// Build file with the templates the page is filled from with the plan catalogue (plancards.go).
-	Plans    string `json:"plans,omitempty"`
+	// Build file with the templates the page is filled from with current data (livepages.go).
+	Data     string `json:"data,omitempty"`
 	segments []string
 }
 

@@ -76,7 +76,7 @@ describe(`plans page against ${BASE_URL}`, () => {
     });
   }
 
-  // The page arrives complete (api/plancards.go): the plans are in the HTML, not fetched by a script.
+  // The page arrives complete (api/livepages.go): the plans are in the HTML, not fetched by a script.
   it('shows every plan with its terms and the risk notice with JavaScript turned off', async () => {
     const context = await suite.browser.newContext({ ...CONTEXT_DEFAULTS, ...PHONE, javaScriptEnabled: false });
     try {

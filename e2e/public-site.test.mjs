@@ -164,6 +164,102 @@ describe(`public site against ${BASE_URL}`, () => {
     });
   }
 
+  // Member Levels and How It Works arrive complete (api/livepages.go): the levels and the steps
+  // are in the HTML, as the API gives them, not fetched by a script.
+  const LIVE_PAGES = [
+    {
+      path: '/Hierarchy',
+      api: '/api/badges',
+      list: 'ol.levels',
+      expected: (answer) =>
+        answer.levels.map((level) => [
+          level.name[0].toUpperCase() + level.name.slice(1),
+          ...(level.minReferrals === 0
+            ? ['Every Clearvest account']
+            : [
+                `$${Number(level.minInvested).toLocaleString('en-US', { maximumFractionDigits: 2 })} invested in total`,
+                `${level.minReferrals.toLocaleString('en-US')} qualified referral${level.minReferrals === 1 ? '' : 's'}`,
+              ]),
+        ]),
+      items: 'badge-level',
+    },
+    {
+      path: '/how-it-works',
+      api: '/api/content/how-it-works',
+      list: 'ol.how-steps',
+      expected: (answer) => answer.steps.map((step) => [step.title, ...(step.link ? [`Go to ${step.title.toLowerCase()}`] : [])]),
+      items: 'how-step',
+    },
+  ];
+
+  for (const live of LIVE_PAGES) {
+    it(`serves ${live.path} complete with JavaScript turned off: every item the API lists`, async () => {
+      const answer = await (await get(live.api)).json();
+      const expected = live.expected(answer);
+      assert.ok(expected.length > 0, `${live.api} lists something`);
+      const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...VIEWPORTS.phone, javaScriptEnabled: false });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(STEP_TIMEOUT_MS);
+        const response = await page.goto(url(live.path));
+        assert.equal(response.status(), 200);
+        const items = page.getByTestId(live.items);
+        assert.equal(await items.count(), expected.length, 'one item per entry of the API answer');
+        for (const [i, parts] of expected.entries()) {
+          const text = await items.nth(i).innerText();
+          for (const part of parts) assert.ok(text.includes(part), `item ${i}: "${part}" in ${JSON.stringify(text)}`);
+        }
+        assert.ok(!(await page.locator('main').innerText()).includes('Loading'), 'nothing on the page is still loading');
+        await page.screenshot({ path: new URL(`${slug(live.path)}-no-javascript-phone.png`, SCREENSHOTS).pathname, fullPage: true });
+      } finally {
+        await context.close();
+      }
+    });
+
+    it(`takes the served ${live.path} content over without fetching it again or moving anything`, async () => {
+      const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...VIEWPORTS.desktop });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(STEP_TIMEOUT_MS);
+        waitForAppOnLoad(page);
+        const fetched = [];
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname === live.api) fetched.push(request.url());
+        });
+        // The list's box as the server's HTML lays it out, before any script has run.
+        await page.addInitScript((selector) => {
+          document.addEventListener('readystatechange', () => {
+            if (document.readyState !== 'interactive') return;
+            const list = document.querySelector(`main ${selector}`);
+            globalThis.servedList = list;
+            globalThis.servedBox = list && JSON.stringify(list.getBoundingClientRect());
+          });
+          globalThis.shifts = 0;
+          new PerformanceObserver((entries) => {
+            for (const entry of entries.getEntries()) {
+              if (entry.sources.some((source) => source.node?.closest?.('main'))) globalThis.shifts += entry.value;
+            }
+          }).observe({ type: 'layout-shift', buffered: true });
+        }, live.list);
+        await page.goto(url(live.path));
+        await page.waitForLoadState('networkidle');
+        const result = await page.evaluate(() => ({
+          served: globalThis.servedList !== null && globalThis.servedList !== undefined,
+          kept: globalThis.servedList?.isConnected === true,
+          same: JSON.stringify(globalThis.servedList?.getBoundingClientRect()) === globalThis.servedBox,
+          shifts: globalThis.shifts,
+        }));
+        assert.ok(result.served, 'the served HTML has the list');
+        assert.ok(result.kept, 'hydration kept the served list');
+        assert.ok(result.same, 'the list has the size and place it was served with');
+        assert.equal(result.shifts, 0, 'no layout shift in the page’s content');
+        assert.deepEqual(fetched, [], `${live.api} was not fetched again`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
   it('shows "Page not found" for an unknown page, with a 404', async () => {
     const { context, page, problems, response } = await visit('/definitely-missing', VIEWPORTS.desktop);
     try {

@@ -4,6 +4,7 @@
 // under either bar; for staff every queue with the server's pending count and none of the
 // investor's prompts; a visitor still gets the marketing navbar. axe audits each.
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 
 import { url } from './browser.mjs';
@@ -240,7 +241,38 @@ describe('app shell', () => {
           assert.equal(await page.getByTestId('invest-gate').count(), 0, 'no locked Invest for staff');
           assert.equal(await page.getByRole('link', { name: 'Write a testimonial' }).count(), 0);
           assert.equal(await page.getByText(/start investing|upload your documents/i).count(), 0);
+
+          // What waits for them, at the top of the dashboard: every queue with its count and a
+          // link to it, the pending deposit among them.
+          const waiting = page.getByRole('region', { name: 'Waiting for you' });
+          await waiting.getByTestId('waiting-summary').waitFor();
+          assert.ok(
+            await page.evaluate(() => {
+              const first = document.querySelector('.dashboard > section');
+              return first?.getAttribute('aria-labelledby') === 'waiting-title';
+            }),
+            'the queues come first on the staff dashboard',
+          );
+          assert.deepEqual(
+            (await waiting.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).slice(0, QUEUES.length),
+            ['/admin-pending-deposit', '/admin-pending-wallet', '/admin-pending-investment', '/pending-kyc', '/approvals'],
+          );
+          const waitingDeposits = waiting.getByRole('link', { name: /^Deposits\s*: \d+ waiting$/ });
+          assert.ok(Number(await waitingDeposits.locator('.waiting__count').innerText()) >= 1, 'the pending deposit is counted');
           await expectAccessible(page, 'the staff dashboard (desktop)');
+          await mkdir(new URL('../test-output/screenshots/', import.meta.url), { recursive: true });
+          await page.screenshot({ path: new URL('../test-output/screenshots/staff-dashboard-desktop.png', import.meta.url).pathname });
+          await page.setViewportSize(PHONE);
+          await waiting.scrollIntoViewIfNeeded();
+          await expectAccessible(page, 'the staff dashboard (phone)');
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert.ok(overflow <= 0, `the dashboard is ${overflow}px wider than a phone`);
+          await page.screenshot({ path: new URL('../test-output/screenshots/staff-dashboard-phone.png', import.meta.url).pathname, fullPage: true });
+          await page.setViewportSize(DESKTOP);
+          await waitingDeposits.click();
+          await heading(page, 'Pending Deposits').waitFor();
+          await page.goBack();
+          await heading(page, /^Welcome, /).waitFor();
 
           await group.getByRole('link', { name: /^Deposits/ }).click();
           await heading(page, 'Pending Deposits').waitFor();

@@ -2,8 +2,8 @@
 // pages of the route table to HTML with the server bundle in dist-ssr/, and writes into dist/
 //   prerendered/<path>.html  each page, ready to hydrate, with its own <head>, the styles inline and
 //                            the app's scripts started after the first paint
-//   prerendered/<path>.plans.json  for the plan catalogue page, the templates the server fills with
-//                            its current plans (api/plancards.go)
+//   prerendered/<path>.data.json  for a page served with current data (the plans, the member
+//                            levels, How It Works), the templates the server fills (api/livepages.go)
 //   routes.json              the route manifest: which paths are pages (the server 404s the rest)
 //   sitemap.xml, robots.txt
 // Absolute URLs carry a placeholder origin that the server replaces with CLEARVEST_PUBLIC_URL.
@@ -86,39 +86,29 @@ async function write(name, content) {
   await writeFile(file, content);
 }
 
-// A plan to render the catalogue page with, so the place of the cards can be found in it. It is
-// never served: the server puts its own plans there.
-const samplePlan = {
-  _id: '00000000-0000-7000-8000-000000000000',
-  name: 'Sample',
-  min: '100.00',
-  max: '1000.00',
-  termDays: 30,
-  termRate: '0.0040',
-  apr: '4.87',
-  version: 1,
-  example: { amount: '100.00', return: '0.40', payout: '100.40', maturityDays: 30 },
-};
-export const CARDS_MARKER = '<!--plan-cards-->';
+export const MARKER = '<!--live-data-->';
 
-// The templates of a page completed with the plan catalogue (api/plancards.go):
-//   page   the page with the marker where the cards go, and the list's data as the app expects it
-//   empty  the page of an empty catalogue
-//   card   one card, a token in place of each part (PLAN_CARD_TOKENS in PlansPage.tsx)
-//   term   the words of a term in days, {count} standing for the number
-async function planTemplates(route, page) {
-  const listPlans = (plans) => [{ endpointName: 'listPlans', arg: undefined, value: { plans } }];
-  const withSample = await server.render(route.path, listPlans([samplePlan]));
-  const sampleCard = server.renderPlanCard(samplePlan);
-  const found = withSample.split(sampleCard).length - 1;
-  if (found !== 1) throw new Error(`${route.path}: the plan card appears ${found} times in the page instead of once`);
+// The templates of a page completed with current data (api/livepages.go, entry-server.tsx's
+// livePages):
+//   query  the query whose answer the page shows, and dataId the element the app reads it from
+//   page   the page with the marker where the answer's markup goes
+//   empty  the page of an answer with nothing to show
+//   parts  the templates that markup is built from, a token (__NAME__) for each value
+//   counts the words of a count, {count} standing for the number
+async function liveTemplates(route, page, live) {
+  const answer = (value) => [{ endpointName: live.query, arg: undefined, value }];
+  const withSample = await server.render(route.path, answer(live.sample));
+  const sample = server.renderPart(route.path, live.markup);
+  const found = withSample.split(sample).length - 1;
+  if (found !== 1) throw new Error(`${route.path}: the sample's markup appears ${found} times in the page instead of once`);
   const fill = (markup) => server.fillTemplate(template, server.headFor(page), markup);
   return {
-    page: fill(withSample.replace(sampleCard, () => CARDS_MARKER)),
-    empty: fill(await server.render(route.path, listPlans([]))),
-    card: server.renderPlanCard(),
-    term: server.planTermWords(),
-    marker: CARDS_MARKER,
+    query: live.query,
+    page: fill(withSample.replace(sample, () => MARKER)),
+    empty: fill(await server.render(route.path, answer(live.empty))),
+    marker: MARKER,
+    parts: Object.fromEntries(Object.entries(live.parts).map(([name, element]) => [name, server.renderPart(route.path, element)])),
+    counts: Object.fromEntries(Object.entries(live.counts).map(([name, words]) => [name, server.countWords(words)])),
     dataId: server.PRELOADED_ID,
   };
 }
@@ -128,9 +118,11 @@ for (const route of manifest.routes.filter((r) => r.prerendered)) {
   const markup = await server.render(route.path);
   await write(route.prerendered, server.fillTemplate(template, server.headFor(page), markup));
   console.log(`prerendered ${route.path} -> dist/${route.prerendered} (${markup.length} characters of markup)`);
-  if (route.plans) {
-    await write(route.plans, `${JSON.stringify(await planTemplates(route, page))}\n`);
-    console.log(`wrote the plan catalogue templates of ${route.path} -> dist/${route.plans}`);
+  if (route.data) {
+    const live = server.livePages[route.path];
+    if (!live) throw new Error(`${route.path} is served with current data but entry-server.tsx has no livePages entry for it`);
+    await write(route.data, `${JSON.stringify(await liveTemplates(route, page, live))}\n`);
+    console.log(`wrote the current-data templates of ${route.path} -> dist/${route.data}`);
   }
 }
 await write('routes.json', `${JSON.stringify(manifest, null, 2)}\n`);

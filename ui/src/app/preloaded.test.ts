@@ -2,22 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../api/enhanced';
 import { loadPreloaded, PRELOADED_ID } from './preloaded';
 import { makeStore } from './store';
+import { basicPlan } from '../test/fixtures';
 
-const plans = {
-  plans: [
-    {
-      _id: '0191f3c2-0000-7000-8000-000000000001',
-      name: 'Basic',
-      min: '100.00',
-      max: '250.00',
-      termDays: 30,
-      termRate: '0.0040',
-      apr: '4.87',
-      version: 1,
-      example: { amount: '100.00', return: '0.40', payout: '100.40', maturityDays: 30 },
-    },
-  ],
-};
+const plans = { plans: [basicPlan] };
 
 function page(data: string | null): Document {
   const doc = document.implementation.createHTMLDocument();

@@ -1,8 +1,8 @@
 import { api } from '../api/enhanced';
 import type { AppStore } from './store';
 
-// A page the server serves with data filled in (the plan catalogue on /investment-plans,
-// api/plancards.go) carries that data as JSON in <script type="application/json" id="…">: the
+// A page the server serves with data filled in (the plans, the member levels, How It Works:
+// api/livepages.go) carries that data as JSON in <script type="application/json" id="…">: the
 // answers of the API queries the page makes, as the API would give them. They go into the store
 // before the app hydrates, so the first render shows the same content the visitor already sees
 // instead of a loading state, and nothing is fetched again.

@@ -32,10 +32,12 @@ describe('route manifest', () => {
     expect(prerendered.find((route) => route.path === '/Hierarchy')?.prerendered).toBe('prerendered/Hierarchy.html');
   });
 
-  it('has the server fill only the plans page with its catalogue', () => {
-    const filled = routeManifest().routes.filter((route) => route.plans);
+  it('has the server fill the plans, member levels and how-it-works pages with its current data', () => {
+    const filled = routeManifest().routes.filter((route) => route.data);
     expect(filled).toEqual([
-      { path: '/investment-plans', prerendered: 'prerendered/investment-plans.html', plans: 'prerendered/investment-plans.plans.json' },
+      { path: '/investment-plans', prerendered: 'prerendered/investment-plans.html', data: 'prerendered/investment-plans.data.json' },
+      { path: '/how-it-works', prerendered: 'prerendered/how-it-works.html', data: 'prerendered/how-it-works.data.json' },
+      { path: '/Hierarchy', prerendered: 'prerendered/Hierarchy.html', data: 'prerendered/Hierarchy.data.json' },
     ]);
   });
 

@@ -36,19 +36,21 @@ export const isPrerendered = (page: PageRoute) =>
 export const prerenderFile = (path: string) => `prerendered/${path === '/' ? 'index' : path.slice(1)}.html`;
 
 // Pages the server serves filled with its current data rather than as the build rendered them:
-// the plan catalogue lives in the server's database, so /investment-plans is completed on every
-// request (api/plancards.go) from the templates in this file (docs/public-site.md).
-const PLAN_CATALOGUE_PAGE = '/investment-plans';
-export const planCatalogueFile = (path: string) =>
-  path === PLAN_CATALOGUE_PAGE ? `prerendered/${path.slice(1)}.plans.json` : undefined;
+// the plan catalogue lives in the server's database, the member levels in its configuration and
+// the steps of How It Works in the operator's content, so these pages are completed on every
+// request (api/livepages.go) from the templates in this file (docs/public-site.md). Each has its
+// entry in livePages (entry-server.tsx).
+export const LIVE_DATA_PAGES: readonly string[] = ['/investment-plans', '/Hierarchy', '/how-it-works'];
+export const liveDataFile = (path: string) =>
+  LIVE_DATA_PAGES.includes(path) ? `prerendered/${path.slice(1)}.data.json` : undefined;
 
 export interface ManifestRoute {
   // As the router matches it: static segments, and `:name` for one segment of any value.
   path: string;
   // dist/ file with the page's prerendered HTML, for the pages that have one.
   prerendered?: string;
-  // dist/ file with the templates the server fills with its plan catalogue (planCatalogueFile).
-  plans?: string;
+  // dist/ file with the templates the server fills with its current data (liveDataFile).
+  data?: string;
 }
 
 export interface RouteManifest {
@@ -63,8 +65,8 @@ export function routeManifest(table: readonly PageRoute[] = pages): RouteManifes
       .filter((page) => page.path !== '*')
       .map((page) => {
         if (!isPrerendered(page)) return { path: page.path };
-        const plans = planCatalogueFile(page.path);
-        return { path: page.path, prerendered: prerenderFile(page.path), ...(plans ? { plans } : {}) };
+        const data = liveDataFile(page.path);
+        return { path: page.path, prerendered: prerenderFile(page.path), ...(data ? { data } : {}) };
       }),
   };
 }

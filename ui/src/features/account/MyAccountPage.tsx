@@ -9,6 +9,7 @@ import { useRunMutation } from '../../components/useRunMutation';
 import { useSettleDueInvestments } from '../../components/settleDue';
 import { useTranslation } from '../../i18n';
 import { isStaff, useCurrentUser } from '../auth/session';
+import { WaitingForYou } from './WaitingForYou';
 import { DashboardPanels } from './DashboardPanels';
 import './dashboard.css';
 
@@ -143,6 +144,7 @@ function Dashboard({ user }: { user: User }) {
         <h1 id="account-title">{t('welcome', { name: firstName })}</h1>
       </header>
       {!user.isVerified ? <VerifyEmailBanner /> : null}
+      {staff ? <WaitingForYou /> : null}
 
       <section aria-labelledby="money-title" className="dashboard__section">
         <h2 id="money-title" className="visually-hidden">

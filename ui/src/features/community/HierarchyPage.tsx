@@ -1,5 +1,6 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useGetMyBadgeQuery, useListBadgesQuery, type BadgeLevel, type MyBadge } from '../../api/community';
+import { useGetMyBadgeQuery, useListBadgesQuery, type BadgeLevel, type BadgeName, type MyBadge } from '../../api/community';
 import { useAppSelector } from '../../app/hooks';
 import { QueryState } from '../../components/QueryState';
 import { selectIsLoggedIn } from '../auth/authSlice';
@@ -10,31 +11,54 @@ import { useLocale, useTranslation } from '../../i18n';
 import { dollars, percentWords } from './levelWords';
 import './community.css';
 
-function Criteria({ level }: { level: BadgeLevel }) {
+// A level's criteria, each already in words. The server fills the same markup for visitors
+// without JavaScript (api/livepages.go, from the templates entry-server.tsx renders with these
+// views), so a real level and a template render the same markup.
+export function CriteriaView({ amount, referrals }: { amount: string; referrals: string }) {
+  const { t } = useTranslation('community');
+  return (
+    <ul className="level__criteria">
+      <li>{t('levels.invested', { amount })}</li>
+      <li>{referrals}</li>
+    </ul>
+  );
+}
+
+export function Criteria({ level }: { level: BadgeLevel }) {
   const { t } = useTranslation('community');
   const locale = useLocale();
   if (level.minInvested === '0.00' && level.minReferrals === 0) {
     return <p className="level__criteria">{t('levels.everyAccount')}</p>;
   }
-  return (
-    <ul className="level__criteria">
-      <li>{t('levels.invested', { amount: dollars(level.minInvested, locale) })}</li>
-      <li>{t('levels.referrals', { count: level.minReferrals })}</li>
-    </ul>
-  );
+  return <CriteriaView amount={dollars(level.minInvested, locale)} referrals={t('levels.referrals', { count: level.minReferrals })} />;
 }
 
-function LevelCard({ level, current }: { level: BadgeLevel; current: boolean }) {
+export function LevelCardView({ name, criteria, current = false }: { name: BadgeName; criteria: ReactNode; current?: boolean }) {
   const { t } = useTranslation('community');
   return (
     <li className={current ? 'level level--current' : 'level'} data-testid="badge-level" aria-current={current ? 'true' : undefined}>
-      <BadgeIcon level={level.name} />
+      <BadgeIcon level={name} />
       <h3 className="level__name">
-        {t(`levels.names.${level.name}`)}
+        {t(`levels.names.${name}`)}
         {current ? <span className="visually-hidden">{t('levels.yours')}</span> : null}
       </h3>
-      <Criteria level={level} />
+      {criteria}
     </li>
+  );
+}
+
+export function LevelCard({ level, current }: { level: BadgeLevel; current: boolean }) {
+  return <LevelCardView name={level.name} current={current} criteria={<Criteria level={level} />} />;
+}
+
+// The list of levels, as the page shows it once they are known.
+export function LevelList({ levels, current }: { levels: readonly BadgeLevel[]; current?: BadgeName }) {
+  return (
+    <ol className="levels">
+      {levels.map((level) => (
+        <LevelCard key={level.name} level={level} current={level.name === current} />
+      ))}
+    </ol>
   );
 }
 
@@ -108,13 +132,7 @@ export function HierarchyPage() {
       <div>
         <h2>{t('levels.listTitle')}</h2>
         <QueryState query={levels} loading={t('levels.loading')} failed={t('levels.failed')}>
-          {(data) => (
-            <ol className="levels">
-              {data.levels.map((level) => (
-                <LevelCard key={level.name} level={level} current={level.name === current} />
-              ))}
-            </ol>
-          )}
+          {(data) => <LevelList levels={data.levels} current={current} />}
         </QueryState>
       </div>
       <InvestorCounts />

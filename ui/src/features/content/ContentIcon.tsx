@@ -24,3 +24,5 @@ export function ContentIcon({ name }: { name: string }) {
     </svg>
   );
 }
+
+export const contentIconNames = Object.keys(paths);

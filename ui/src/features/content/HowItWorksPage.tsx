@@ -1,10 +1,67 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useGetContentHowItWorksQuery } from '../../api/enhanced';
+import { useGetContentHowItWorksQuery, type ContentHowItWorks, type ContentStep } from '../../api/enhanced';
 import { usePageNames } from '../../app/pageNames';
 import { pages } from '../../app/routes';
 import { QueryState } from '../../components/QueryState';
 import { useTranslation } from '../../i18n';
 import { ContentIcon } from './ContentIcon';
+
+// What a step shows, each part ready to render. The server fills the same markup for visitors
+// without JavaScript (api/livepages.go, from templates entry-server.tsx renders with these views),
+// so a real step and its template render the same markup.
+export interface StepParts {
+  icon: ReactNode;
+  title: string;
+  // Rendered by the server from Markdown, raw HTML dropped.
+  descriptionHtml: string;
+  link?: { to: string; text: string };
+}
+
+export function StepView({ parts }: { parts: StepParts }) {
+  return (
+    <li className="how-steps__item" data-testid="how-step">
+      <div className="how-steps__icon">{parts.icon}</div>
+      <div className="how-steps__body">
+        <h2 className="how-steps__title">{parts.title}</h2>
+        <div className="prose" dangerouslySetInnerHTML={{ __html: parts.descriptionHtml }} />
+        {parts.link ? (
+          <Link className="how-steps__link" to={parts.link.to}>
+            {parts.link.text}
+          </Link>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+export function Step({ step }: { step: ContentStep }) {
+  const { t } = useTranslation();
+  return (
+    <StepView
+      parts={{
+        icon: <ContentIcon name={step.icon} />,
+        title: step.title,
+        descriptionHtml: step.descriptionHtml,
+        link: step.link ? { to: step.link, text: t('content.goTo', { step: step.title.toLowerCase() }) } : undefined,
+      }}
+    />
+  );
+}
+
+// The intro and the steps, as the page shows them once they are known.
+export function HowItWorksView({ intro, steps }: { intro?: ReactNode; steps: ReactNode }) {
+  return (
+    <>
+      {intro ? <p>{intro}</p> : null}
+      <ol className="how-steps">{steps}</ol>
+    </>
+  );
+}
+
+export function HowItWorksContent({ data }: { data: ContentHowItWorks }) {
+  return <HowItWorksView intro={data.intro} steps={data.steps.map((step) => <Step key={step.id} step={step} />)} />;
+}
 
 export function HowItWorksPage() {
   const how = useGetContentHowItWorksQuery();
@@ -24,30 +81,7 @@ export function HowItWorksPage() {
         failed={t('content.stepsFailed')}
         empty={{ when: (data) => data.steps.length === 0, message: t('content.stepsEmpty') }}
       >
-        {(data) => (
-          <>
-            {data.intro ? <p>{data.intro}</p> : null}
-            <ol className="how-steps">
-              {data.steps.map((step) => (
-                <li key={step.id} className="how-steps__item" data-testid="how-step">
-                  <div className="how-steps__icon">
-                    <ContentIcon name={step.icon} />
-                  </div>
-                  <div className="how-steps__body">
-                    <h2 className="how-steps__title">{step.title}</h2>
-                    {/* Rendered by the server from Markdown, raw HTML dropped. */}
-                    <div className="prose" dangerouslySetInnerHTML={{ __html: step.descriptionHtml }} />
-                    {step.link ? (
-                      <Link className="how-steps__link" to={step.link}>
-                        {t('content.goTo', { step: step.title.toLowerCase() })}
-                      </Link>
-                    ) : null}
-                  </div>
-                </li>
-              ))}
-            </ol>
-          </>
-        )}
+        {(data) => <HowItWorksContent data={data} />}
       </QueryState>
     </section>
   );

@@ -2,34 +2,11 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../api/enhanced';
+import { basicPlan as basic, elitePlan as elite } from '../../test/fixtures';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, signedOut, stubApi } from '../../test/stubApi';
 import { aprPercent, termRatePercent } from '../../components/planWords';
 import { chooseLanguage } from '../../i18n';
-
-const basic: Plan = {
-  _id: '0191f3c2-0000-7000-8000-000000000001',
-  name: 'Basic',
-  min: '100.00',
-  max: '250.00',
-  termDays: 30,
-  termRate: '0.0040',
-  apr: '4.87',
-  version: 1,
-  example: { amount: '100.00', return: '0.40', payout: '100.40', maturityDays: 30 },
-};
-const elite: Plan = {
-  _id: '0191f3c2-0000-7000-8000-000000000004',
-  name: 'Elite',
-  min: '1500.00',
-  max: '5000.00',
-  termDays: 180,
-  termRate: '0.0390',
-  apr: '7.91',
-  version: 2,
-  example: { amount: '1500.00', return: '58.50', payout: '1558.50', maturityDays: 180 },
-};
 
 const plansRoute = 'GET /api/invest/plans';
 

@@ -14,7 +14,7 @@ import { Trans, useLocale, useTranslation } from '../../i18n';
 // language (docs/i18n.md).
 
 // What a plan card shows, each part already in words. The server fills the same card for visitors
-// without JavaScript (api/plancards.go, from PlanCardTemplate below), so the card's markup is made
+// without JavaScript (api/livepages.go, from PlanCardTemplate below), so the card's markup is made
 // from these parts and nothing else: a real plan and the template then render the same markup.
 export interface PlanCardParts {
   id: string;
@@ -107,7 +107,7 @@ export function PlanCard({ plan }: { plan: Plan }) {
   );
 }
 
-// The card with a token in place of each part, for the server to fill (api/plancards.go): the
+// The card with a token in place of each part, for the server to fill (api/livepages.go): the
 // build writes it beside the prerendered page (scripts/prerender.mjs).
 export const PLAN_CARD_TOKENS: Record<keyof PlanCardParts, string> = {
   id: '__PLAN_ID__',
