@@ -333,15 +333,25 @@ func (s *server) Login(ctx context.Context, req apigen.LoginRequestObject) (apig
 	}
 	b := req.Body
 	res, err := s.accounts.Login(ctx, accounts.LoginInput{Email: str(b.Email), Password: str(b.Password), TOTPCode: str(b.TotpCode)}, clientOf(ctx))
-	// A new browser is the next step of the sign-in, not an error: 202 with the pending sign-in.
+	// A new browser, or an account with an authenticator app, is the next step of the sign-in,
+	// not an error: 202 with the step (and a new browser's pending sign-in).
 	if pending, ok := errors.AsType[*accounts.NewDeviceError](err); ok {
 		s.setPendingLogin(ctx, pending.Pending)
-		return apigen.Login202JSONResponse{Status: apigen.LoginPendingStatusNewDevice, Message: pending.Error(), PendingLogin: pending.Pending}, nil
+		return apigen.Login202JSONResponse{Status: apigen.LoginPendingStatusNewDevice, Message: pending.Error(), PendingLogin: &pending.Pending}, nil
+	}
+	if errors.Is(err, accounts.ErrTOTPRequired) {
+		return apigen.Login202JSONResponse(totpStep()), nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	return apigen.Login200JSONResponse(s.signedIn(ctx, res)), nil
+}
+
+// totpStep asks for the authenticator's code: the password (or e-mailed code) was right, and
+// the same request with totpCode finishes the sign-in.
+func totpStep() apigen.LoginPending {
+	return apigen.LoginPending{Status: apigen.LoginPendingStatusTotp, Message: accounts.ErrTOTPRequired.Error()}
 }
 
 func (s *server) LoginWithCode(ctx context.Context, req apigen.LoginWithCodeRequestObject) (apigen.LoginWithCodeResponseObject, error) {
@@ -352,6 +362,9 @@ func (s *server) LoginWithCode(ctx context.Context, req apigen.LoginWithCodeRequ
 	res, err := s.accounts.LoginWithCode(ctx, req.Email, str(b.LoginCode), str(b.TotpCode), withPendingLogin(clientOf(ctx), b.PendingLogin))
 	if err == nil || errors.Is(err, accounts.ErrLoginExpired) {
 		s.setPendingLogin(ctx, "") // used, or gone: either way of no more use
+	}
+	if errors.Is(err, accounts.ErrTOTPRequired) {
+		return apigen.LoginWithCode202JSONResponse(totpStep()), nil
 	}
 	if err != nil {
 		return nil, err

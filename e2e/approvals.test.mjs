@@ -58,9 +58,12 @@ describe(`second approvals against ${BASE_URL}`, () => {
       const list = await api(author.page, 'GET', '/api/proposals');
       const proposal = list.body.pending.find((p) => p.subjectId === transactionId);
       assert.ok(proposal, JSON.stringify(list.body));
-      const own = await api(author.page, 'POST', `/api/proposals/${proposal.id}/approve`, {});
+      // The proposer deciding their own proposal, refused (403) on purpose.
+      const [own, ownReject] = await flows.allowConsoleErrors(author, async () => [
+        await api(author.page, 'POST', `/api/proposals/${proposal.id}/approve`, {}),
+        await api(author.page, 'POST', `/api/proposals/${proposal.id}/reject`, { reason: 'mine' }),
+      ]);
       assert.equal(own.status, 403, JSON.stringify(own.body));
-      const ownReject = await api(author.page, 'POST', `/api/proposals/${proposal.id}/reject`, { reason: 'mine' });
       assert.equal(ownReject.status, 403, JSON.stringify(ownReject.body));
 
       // The admin approves it on the same page.

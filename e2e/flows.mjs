@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { after, before } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 
 import { AxeBuilder, BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
 
@@ -152,10 +152,37 @@ export function withSuiteBrowser({ mail = true } = {}) {
     }
     suite.browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
   });
+  afterEach(expectQuietPages);
   after(async () => {
     await suite.browser?.close();
   });
   return suite;
+}
+
+// Every browser profile a test opened, until the test's end checks their pages.
+const opened = [];
+
+// After each test: no page of it logged a console error or threw, outside the steps a test
+// allowed (allowConsoleErrors). A 4xx or 5xx answer to the app's own requests is a console
+// error in Chromium ("Failed to load resource"), so an expected state answered with one fails
+// here too. withSuiteBrowser registers it; a file that launches its own browser calls
+// afterEach(expectQuietPages) itself.
+export function expectQuietPages() {
+  const sessions = opened.splice(0);
+  const problems = sessions.flatMap((s) => s.problems);
+  assert.deepEqual(problems, [], 'no console errors, uncaught errors or CSP violations in the pages');
+}
+
+// Runs `step` (a test's deliberate bad input) with the console errors it causes allowed; they
+// are kept in session.allowed for the test to look at. Chromium reports a failed request as it
+// arrives, before the page can show the answer, so everything the step waits for is covered.
+export async function allowConsoleErrors(session, step) {
+  session.allowing += 1;
+  try {
+    return await step();
+  } finally {
+    session.allowing -= 1;
+  }
 }
 
 // Each browser context comes from an address of its own, passed as the reverse proxy in front of
@@ -172,22 +199,26 @@ export async function freshBrowser(browser, contextOptions = {}) {
   const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...contextOptions, extraHTTPHeaders: headers });
   const page = waitForAppOnLoad(await context.newPage());
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  const session = { context, page, problems: [], allowed: [], allowing: 0 };
+  page.on('pageerror', (error) => session.problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    // A CSP violation only shows up in the console; the page may still look fine.
-    if (message.type() === 'error' && /content security policy/i.test(message.text())) {
-      problems.push(`CSP: ${message.text()}`);
-    }
+    if (message.type() !== 'error') return;
+    const where = message.location()?.url;
+    const text = `console error: ${message.text()}${where ? ` (${where})` : ''}`;
+    // A CSP violation only shows up in the console; the page may still look fine. It is never
+    // a deliberate step.
+    if (session.allowing > 0 && !/content security policy/i.test(message.text())) session.allowed.push(text);
+    else session.problems.push(text);
   });
-  return { context, page, problems };
+  opened.push(session);
+  return session;
 }
 
 export async function withBrowser(browser, fn, contextOptions) {
   const session = await freshBrowser(browser, contextOptions);
   try {
     await fn(session);
-    assert.deepEqual(session.problems, [], 'no uncaught errors or CSP violations in the page');
+    assert.deepEqual(session.problems, [], 'no console errors, uncaught errors or CSP violations in the page');
   } finally {
     await session.context.close();
   }

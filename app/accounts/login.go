@@ -289,22 +289,30 @@ func (s *Service) LoginWithCode(ctx context.Context, email, code, totpCode strin
 	if !found {
 		return SignIn{}, ErrLoginExpired
 	}
-	switch err := s.codes.Redeem(ctx, otp.Login, c.PendingLogin, code, uid); {
-	case errors.Is(err, otp.ErrInvalidCode):
-		s.loginFailed(ctx, key)
-		return SignIn{}, ErrCodeInvalid
-	case errors.Is(err, otp.ErrTooManyWrongCodes):
-		s.loginFailed(ctx, key)
+	// With two-factor authentication on, the e-mailed code is checked first and spent only once
+	// the authenticator's code is right too: a missing or mistyped authenticator code asks for
+	// it again without costing the e-mailed one.
+	known, err := s.loadUser(ctx, uid.String())
+	if err != nil {
 		return SignIn{}, err
-	case err != nil:
+	}
+	twoFactor := known.TwoFactorEnabled()
+	redeem := s.codes.Redeem
+	if twoFactor {
+		redeem = s.codes.Check
+	}
+	if err := s.loginCodeOutcome(ctx, key, redeem(ctx, otp.Login, c.PendingLogin, code, uid)); err != nil {
 		return SignIn{}, err
 	}
 	user, err := s.activeUser(ctx, uid, ErrLoginExpired)
 	if err != nil {
 		return SignIn{}, err
 	}
-	if user.TwoFactorEnabled() {
+	if twoFactor {
 		if err := s.checkTOTP(ctx, uid, totpCode); err != nil {
+			return SignIn{}, err
+		}
+		if err := s.loginCodeOutcome(ctx, key, s.codes.Redeem(ctx, otp.Login, c.PendingLogin, code, uid)); err != nil {
 			return SignIn{}, err
 		}
 	}
@@ -314,6 +322,20 @@ func (s *Service) LoginWithCode(ctx context.Context, email, code, totpCode strin
 	}
 	s.loginSucceeded(ctx, key)
 	return s.completeSignIn(ctx, user, c, !trusted)
+}
+
+// loginCodeOutcome turns the answer to an e-mailed login code into the sign-in's, counting a
+// wrong code against the account.
+func (s *Service) loginCodeOutcome(ctx context.Context, key string, err error) error {
+	switch {
+	case errors.Is(err, otp.ErrInvalidCode):
+		s.loginFailed(ctx, key)
+		return ErrCodeInvalid
+	case errors.Is(err, otp.ErrTooManyWrongCodes):
+		s.loginFailed(ctx, key)
+		return err
+	}
+	return err
 }
 
 // eventMetaFor is the metadata of events a user causes by signing in (no session yet).

@@ -144,6 +144,18 @@ func (s *Codes) Resend(ctx context.Context, db auth.DB, userID uuid.UUID, purpos
 // Redeem runs on the store's own connection, like Consume: a wrong guess must count even when
 // the caller then rolls back.
 func (s *Codes) Redeem(ctx context.Context, purpose Purpose, token, code string, userID uuid.UUID) error {
+	return s.redeemAttempt(ctx, purpose, token, code, userID, true)
+}
+
+// Check is Redeem without spending the code: it answers the same, and a wrong code counts the
+// same, but a right one still works afterwards. A sign-in that needs one more step after the
+// code (the authenticator's) checks the code first, so that the step is only shown to whoever
+// holds it, and redeems it once the step is answered too.
+func (s *Codes) Check(ctx context.Context, purpose Purpose, token, code string, userID uuid.UUID) error {
+	return s.redeemAttempt(ctx, purpose, token, code, userID, false)
+}
+
+func (s *Codes) redeemAttempt(ctx context.Context, purpose Purpose, token, code string, userID uuid.UUID, spend bool) error {
 	pol, ok := policies[purpose]
 	if !ok || !pol.attempt {
 		return fmt.Errorf("otp: %q codes have no sign-in attempt", purpose)
@@ -151,7 +163,7 @@ func (s *Codes) Redeem(ctx context.Context, purpose Purpose, token, code string,
 	if strings.TrimSpace(token) == "" {
 		return ErrNoAttempt
 	}
-	return s.redeem(ctx, purpose, strings.ReplaceAll(strings.TrimSpace(code), " ", ""), userID, auth.HashToken(token))
+	return s.redeem(ctx, purpose, strings.ReplaceAll(strings.TrimSpace(code), " ", ""), userID, auth.HashToken(token), spend)
 }
 
 // lockPurpose serialises the writers of one user's codes of a purpose, so two quick clicks

@@ -45,6 +45,14 @@ func TestSignInAttempt(t *testing.T) {
 		t.Fatal("Issue made a login code without an attempt")
 	}
 	wantErr(t, "a wrong code", codes.Redeem(ctx, otp.Login, a.Token, wrongCode(a.Code), alice), otp.ErrInvalidCode)
+	wantErr(t, "a wrong code, checked", codes.Check(ctx, otp.Login, a.Token, wrongCode(a.Code), alice), otp.ErrInvalidCode)
+	wantErr(t, "a checked code without the token", codes.Check(ctx, otp.Login, "", a.Code, alice), otp.ErrNoAttempt)
+	// Checking the right code leaves it to be redeemed.
+	for range 2 {
+		if err := codes.Check(ctx, otp.Login, a.Token, a.Code, alice); err != nil {
+			t.Fatalf("checking the attempt's token and code: %v", err)
+		}
+	}
 	if err := codes.Redeem(ctx, otp.Login, a.Token, " "+a.Code+" ", alice); err != nil {
 		t.Fatalf("the attempt's token and code: %v", err)
 	}

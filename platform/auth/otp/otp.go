@@ -270,16 +270,16 @@ func (s *Codes) consumeToken(ctx context.Context, purpose Purpose, token string,
 }
 
 func (s *Codes) consumeCode(ctx context.Context, purpose Purpose, code string, userID uuid.UUID) (uuid.UUID, error) {
-	if err := s.redeem(ctx, purpose, code, userID, nil); err != nil {
+	if err := s.redeem(ctx, purpose, code, userID, nil, true); err != nil {
 		return uuid.Nil, err
 	}
 	return userID, nil
 }
 
-// redeem checks a typed code against the user's latest code of the purpose and spends it. With
-// an attempt hash, the code must also belong to that attempt (else ErrNoAttempt, which is no
-// guess and counts nothing).
-func (s *Codes) redeem(ctx context.Context, purpose Purpose, code string, userID uuid.UUID, attempt []byte) error {
+// redeem checks a typed code against the user's latest code of the purpose and, with spend,
+// spends it. With an attempt hash, the code must also belong to that attempt (else ErrNoAttempt,
+// which is no guess and counts nothing).
+func (s *Codes) redeem(ctx context.Context, purpose Purpose, code string, userID uuid.UUID, attempt []byte, spend bool) error {
 	if userID == uuid.Nil || !isDigits(code, CodeDigits) {
 		return ErrInvalidCode
 	}
@@ -323,6 +323,9 @@ func (s *Codes) redeem(ctx context.Context, purpose Purpose, code string, userID
 			}
 		}
 		if match {
+			if !spend {
+				return nil
+			}
 			_, err := tx.Exec(ctx, `UPDATE one_time_codes SET used_at = $2 WHERE id = $1`, id, now)
 			return err
 		}

@@ -15,11 +15,17 @@ const userList = { type: 'User', id: 'LIST' } as const;
 // never shows the previous one while the refetch runs. The access token in that answer is for
 // API clients; the browser's cookie carries the session, so the token is not kept where any
 // script could read it.
-// A sign-in from a new browser answers 202 with the pending sign-in instead of the user: the next
-// step, not a session.
+// A sign-in that needs one more step answers 202 with the step instead of the user, not a
+// session: `new_device` (a code was e-mailed to the account) or `totp` (the authenticator's code).
 export function isLoginPending(data: unknown): data is LoginPending {
-  return typeof data === 'object' && data !== null && (data as { status?: unknown }).status === 'new_device';
+  const status = typeof data === 'object' && data !== null ? (data as { status?: unknown }).status : undefined;
+  return status === 'new_device' || status === 'totp';
 }
+
+// The 202 of a new browser: the login code is on its way by e-mail.
+export const isNewDevice = (data: unknown): data is LoginPending => isLoginPending(data) && data.status === 'new_device';
+// The 202 of an account with an authenticator app: send the same request again with totpCode.
+export const isTotpStep = (data: unknown): data is LoginPending => isLoginPending(data) && data.status === 'totp';
 
 const cacheSignedInUser = {
   async onQueryStarted(
@@ -75,7 +81,7 @@ export const api = generatedApi.enhanceEndpoints({
     getUser: { providesTags: ['Me'] },
     register: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
     login: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
-    loginWithCode: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
+    loginWithCode: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     googleLink: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
 
     updateUser: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }, userList] },

@@ -862,7 +862,9 @@ export type RegisterApiArg = {
 };
 export type LoginApiResponse =
   | /** status 200 Signed in; the user carries `token`. */ User
-  | /** status 202 The password was right but the browser is new; a code was e-mailed. */ LoginPending;
+  | /** status 202 The password was right; the sign-in needs one more step: the code e-mailed for a new
+browser (`new_device`) or the authenticator's (`totp`).
+ */ LoginPending;
 export type LoginApiArg = {
   loginRequest: LoginRequest;
 };
@@ -931,7 +933,8 @@ export type SendLoginCodeApiArg = {
   sendLoginCodeRequest: SendLoginCodeRequest;
 };
 export type LoginWithCodeApiResponse =
-  /** status 200 Signed in; the user carries `token`. */ User;
+  | /** status 200 Signed in; the user carries `token`. */ User
+  | /** status 202 The code was right, and the account's authenticator code is needed too (`totp`). */ LoginPending;
 export type LoginWithCodeApiArg = {
   email: string;
   loginWithCodeRequest: LoginWithCodeRequest;
@@ -1472,7 +1475,7 @@ export type Error = {
   /** What went wrong, worded for the user; safe to show as-is. */
   message: string;
   /** A stable machine-readable reason, when the client must act on it: `login_expired` (the pending sign-in is gone: back to
-    login), `totp_required` (send totpCode), `suspended`, `link_required` (Google
+    login), `totp_required` (the authenticator code sent is wrong: send it again; Google link also when none was sent), `suspended`, `link_required` (Google
     sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
     with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
     paused until `until` after a security change), `plan_changed` (409: the plan's terms
@@ -1548,10 +1551,12 @@ export type RegisterRequest = {
   language?: Language;
 };
 export type LoginPending = {
-  status: "new_device";
+  status: "new_device" | "totp";
   message: string;
-  /** The pending sign-in's token, for API clients (browsers get it as a cookie). */
-  pendingLogin: string;
+  /** With `new_device` only: the pending sign-in's token, for API clients (browsers get it
+    as a cookie).
+     */
+  pendingLogin?: string;
 };
 export type LoginRequest = {
   email?: string;

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../i18n';
+import { FormError, useFormError } from './form/FormError';
 import type { RunOutcome } from './useRunMutation';
 
 // The words of one queue's decision; what the panel does is the same for every queue.
@@ -20,8 +21,10 @@ interface Props {
   words: DecisionWords;
   approving: boolean;
   rejecting: boolean;
-  onApprove: () => Promise<RunOutcome<unknown>>;
-  onReject: (reason: string) => Promise<RunOutcome<unknown>>;
+  // Each runs its request with `formError` (pass it to useRunMutation): a refusal the panel does
+  // not place itself (another reviewer was first, a bad reason) is shown above its buttons.
+  onApprove: (formError: (message: string | null) => void) => Promise<RunOutcome<unknown>>;
+  onReject: (reason: string, formError: (message: string | null) => void) => Promise<RunOutcome<unknown>>;
 }
 
 // Staff approve or reject one pending item, from its queue or its page. Another reviewer
@@ -32,6 +35,7 @@ export function DecisionPanel({ id, words, approving, rejecting, onApprove, onRe
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState('');
   const [conflict, setConflict] = useState('');
+  const [formError, setFormError] = useFormError();
   const busy = approving || rejecting;
   const reasonId = `decision-reason-${id}`;
 
@@ -39,10 +43,13 @@ export function DecisionPanel({ id, words, approving, rejecting, onApprove, onRe
     if (outcome.ok) return;
     if (outcome.error.status === 409) setConflict(outcome.message);
     else if (outcome.error.field === 'reason') setReasonError(outcome.message);
+    else return;
+    setFormError(null); // said where it belongs instead
+
   };
   const approve = async () => {
     if (busy) return;
-    settle(await onApprove());
+    settle(await onApprove(setFormError));
   };
   const reject = async (event: FormEvent) => {
     event.preventDefault();
@@ -51,7 +58,7 @@ export function DecisionPanel({ id, words, approving, rejecting, onApprove, onRe
       setReasonError(words.reasonRequired);
       return;
     }
-    settle(await onReject(reason.trim()));
+    settle(await onReject(reason.trim(), setFormError));
   };
 
   if (conflict) {
@@ -63,6 +70,7 @@ export function DecisionPanel({ id, words, approving, rejecting, onApprove, onRe
   }
   return (
     <div className="stack">
+      <FormError message={formError} />
       <div className="button-row">
         <button type="button" className="button" aria-disabled={busy || undefined} onClick={() => void approve()}>
           {approving ? words.approving : words.approve}

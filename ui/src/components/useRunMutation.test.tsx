@@ -13,7 +13,7 @@ import { useRunMutation } from './useRunMutation';
 
 const FALLBACK = 'Your profile could not be saved. Please try again.';
 
-function ProfileHarness({ handled, withFormError }: { handled?: (error: ApiErrorInfo) => boolean; withFormError?: boolean }) {
+function ProfileHarness({ handled }: { handled?: (error: ApiErrorInfo) => boolean }) {
   const run = useRunMutation();
   const [formError, setFormError] = useFormError();
   const [updateUser] = useUpdateUserMutation();
@@ -25,7 +25,7 @@ function ProfileHarness({ handled, withFormError }: { handled?: (error: ApiError
       success: (user) => `Saved ${user.name}`,
       form: { setError, fields: ['name', 'phone'] },
       handled,
-      ...(withFormError ? { formError: setFormError } : {}),
+      formError: setFormError,
     });
     setOutcome(result.ok ? `ok ${result.data.name}` : `failed ${result.error.status} ${result.message}`);
   };
@@ -77,7 +77,8 @@ describe('useRunMutation', () => {
 
   it('falls back to its own words when the answer has no message', async () => {
     expect(await save(json({}, 500))).toBe(`failed 500 ${FALLBACK}`);
-    expect(screen.getByRole('alert').textContent).toContain(FALLBACK);
+    expect(screen.getByTestId('form-error').textContent).toContain(FALLBACK);
+    expect(screen.getByRole('region', { name: 'Notifications' }).children).toHaveLength(0);
   });
 
   it('says the server cannot be reached when the request never got an answer', async () => {
@@ -87,13 +88,14 @@ describe('useRunMutation', () => {
     renderWithProviders(<ProfileHarness />);
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
-    expect((await screen.findByRole('alert')).textContent).toContain('Cannot reach Clearvest');
+    expect((await screen.findByTestId('form-error')).textContent).toContain('Cannot reach Clearvest');
+    expect(screen.getByRole('region', { name: 'Notifications' }).children).toHaveLength(0);
   });
 
   it('puts a refusal no field is at fault for into the form error, not a toast', async () => {
     stubApi({ 'PATCH /api/users/updateUser': json({ message: 'Your account is locked.' }, 403) });
     const user = userEvent.setup();
-    renderWithProviders(<ProfileHarness withFormError />);
+    renderWithProviders(<ProfileHarness />);
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
     const alert = await screen.findByRole('alert');

@@ -18,8 +18,8 @@ export interface RunOptions<T, F extends FieldValues> {
   // `otherwise` is the field a refusal without a field is about, for one-field forms.
   form?: { setError: UseFormSetError<F>; fields: readonly Path<F>[]; otherwise?: Path<F> };
   // The form's one error above its fields (FormError): gets a refusal no field is at fault for,
-  // and is cleared when the request starts.
-  formError?: (message: string | null) => void;
+  // and is cleared when the request starts. Every action has one: an error is never a toast.
+  formError: (message: string | null) => void;
   // Refusals the caller answers itself (another step, a dialog): return true and nothing shows.
   handled?: (error: ApiErrorInfo) => boolean;
 }
@@ -28,7 +28,7 @@ export type RunOutcome<T> = { ok: true; data: T } | { ok: false; error: ApiError
 
 // Runs a mutation the way every Clearvest action does (docs/design-system.md, "Errors and
 // feedback"): a refusal goes to the form (on the field the server names, else in the form's
-// FormError), a success is confirmed in a toast, and the caller gets an outcome to branch on
+// FormError; never a toast), a success is confirmed in a toast, and the caller gets an outcome to branch on
 // instead of a try/catch.
 //
 //   const run = useRunMutation();
@@ -50,9 +50,7 @@ export function useRunMutation() {
         const named = form?.fields.find((field) => field === error.field);
         const field = named ?? (error.status === 'network' ? undefined : form?.otherwise);
         if (form && field) form.setError(field, { message }, { shouldFocus: true });
-        else if (options.formError) options.formError(message);
-        // A form that has no place for this refusal yet still tells the reader.
-        else toast.error(message);
+        else options.formError(message);
         return { ok: false, error, message };
       }
       const said = typeof options.success === 'function' ? options.success(data) : options.success;

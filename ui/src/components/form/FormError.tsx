@@ -16,9 +16,10 @@ export function FormError({ message, testId }: { message: string | null | undefi
   );
 }
 
-// The form's one error and its setter, for useRunMutation's `formError`.
-export function useFormError() {
-  const [message, setMessage] = useState<string | null>(null);
+// The form's one error and its setter, for useRunMutation's `formError`; `initial` is an error
+// another page handed over (a string, else none).
+export function useFormError(initial?: unknown) {
+  const [message, setMessage] = useState<string | null>(typeof initial === 'string' && initial ? initial : null);
   const set = useCallback((next: string | null) => setMessage(next), []);
   return [message, set] as const;
 }

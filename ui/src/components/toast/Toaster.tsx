@@ -5,7 +5,7 @@ import { selectToasts, toastDismissed, type Toast, type ToastVariant } from './t
 
 const AUTO_CLOSE_MS = 5000;
 
-const icons: Record<ToastVariant, string> = { success: '✓', error: '!', info: 'i' };
+const icons: Record<ToastVariant, string> = { success: '✓', info: 'i' };
 
 function ToastItem({ toast }: { toast: Toast }) {
   const dispatch = useAppDispatch();
@@ -27,7 +27,7 @@ function ToastItem({ toast }: { toast: Toast }) {
   return (
     <div
       className={`toast toast--${toast.variant}`}
-      role={toast.variant === 'error' ? 'alert' : 'status'}
+      role="status"
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
       onFocus={() => setFocused(true)}

@@ -1,6 +1,8 @@
 import { createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
 
-export type ToastVariant = 'success' | 'error' | 'info';
+// No error variant: an error is shown where the reader is working (on the field, or in the
+// form's FormError), never in a passing toast.
+export type ToastVariant = 'success' | 'info';
 
 export interface Toast {
   id: string;

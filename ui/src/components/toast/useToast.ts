@@ -7,7 +7,6 @@ export function useToast() {
   return useMemo(
     () => ({
       success: (message: string) => dispatch(toastShown('success', message)).payload.id,
-      error: (message: string) => dispatch(toastShown('error', message)).payload.id,
       info: (message: string) => dispatch(toastShown('info', message)).payload.id,
       dismiss: (id: string) => dispatch(toastDismissed(id)),
     }),

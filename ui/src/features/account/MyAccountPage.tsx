@@ -6,6 +6,7 @@ import { useGateLink, useInvestGate } from '../../components/investGate';
 import { QueryState } from '../../components/QueryState';
 import { RetryButton } from '../../components/RetryButton';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useSettleDueInvestments } from '../../components/settleDue';
 import { useTranslation } from '../../i18n';
 import { isStaff, useCurrentUser } from '../auth/session';
@@ -17,9 +18,10 @@ function VerifyEmailBanner() {
   const { t } = useTranslation('dashboard');
   const run = useRunMutation();
   const [send, { isLoading }] = useSendVerificationEmailMutation();
+  const [formError, setFormError] = useFormError();
   const resend = async () => {
     if (isLoading) return;
-    await run(send(), { fallback: t('verify.failed'), success: ({ message }) => message });
+    await run(send(), { fallback: t('verify.failed'), success: ({ message }) => message, formError: setFormError });
   };
   return (
     <div className="banner banner--warning">
@@ -29,6 +31,7 @@ function VerifyEmailBanner() {
           {isLoading ? t('verify.sending') : t('verify.resend')}
         </button>
       </p>
+      <FormError message={formError} />
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useCurrentUser } from '../auth/session';
 import { useLabels } from '../../components/labels';
 import { Trans, useTranslation } from '../../i18n';
@@ -88,6 +89,7 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
   const [txHash, setTxHash] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<{ txHash?: string; reason?: string }>({});
+  const [formError, setFormError] = useFormError();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -103,9 +105,15 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
     const outcome = await run(approve({ proposalId: p.id, approveProposalRequest: body }), {
       fallback: t('approvals.approveFailed'),
       success: ({ message }) => message,
+      formError: setFormError,
+      handled: ({ field, message }) => {
+        if (field !== 'txHash' && field !== 'reason') return false;
+        setErrors({ [field]: message ?? t('approvals.approveFailed') });
+        document.getElementById(`${formId}-${field === 'txHash' ? 'tx' : field}`)?.focus();
+        return true;
+      },
     });
     if (outcome.ok) onClose();
-    else if (outcome.error.field === 'txHash' || outcome.error.field === 'reason') setErrors({ [outcome.error.field]: outcome.message });
   };
   const fieldProps = (name: 'txHash' | 'reason', id: string) => ({
     id,
@@ -135,6 +143,7 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
         </>
       }
     >
+      <FormError message={formError} />
       <form id={formId} className="form" onSubmit={(e) => void submit(e)} noValidate>
         {payout ? (
           <p>

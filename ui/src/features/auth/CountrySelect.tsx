@@ -1,20 +1,15 @@
-import { useEffect, type Ref } from 'react';
+import type { Ref } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { useGetCountriesQuery } from '../../api/enhanced';
 import { SelectField } from '../../components/form/SelectField';
 import type { FieldErrorState } from '../../components/form/useSpecForm';
-import { useToast } from '../../components/toast/useToast';
 import { useTranslation } from '../../i18n';
 
 export function CountrySelect({ registration, error }: { registration: UseFormRegisterReturn & { ref?: Ref<HTMLSelectElement> }; error: FieldErrorState }) {
   const { t } = useTranslation('auth');
   const { data: countries, isLoading, isError, refetch } = useGetCountriesQuery();
-  const toast = useToast();
+  // A list that could not be loaded is said under the field, with a way to ask again.
   const failed = t('country.failed');
-
-  useEffect(() => {
-    if (isError) toast.error(failed);
-  }, [isError, toast, failed]);
 
   return (
     <div>

@@ -6,6 +6,7 @@ import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { Trans, useTranslation } from '../../i18n';
 import { forgotSchema, useFormMessages } from './validation';
 
@@ -13,9 +14,10 @@ export function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
   const say = useFormMessages();
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [forgotPassword, { isLoading }] = useForgotPasswordMutation();
   const form = useSpecForm(forgotSchema, ['email'], { email: '' });
-  const { register, handleSubmit } = form;
+  const { register, handleSubmit, setError } = form;
   const fieldError = (name: 'email') => say.field(form.fieldError(name));
   // The server answers the same whether or not the account exists (no enumeration), so the page
   // shows that answer as it is.
@@ -24,6 +26,8 @@ export function ForgotPasswordPage() {
   const onSubmit = handleSubmit(async ({ email }) => {
     const outcome = await run(forgotPassword({ forgotPasswordRequest: { email: email.trim() } }), {
       fallback: t('forgot.failed'),
+      form: { setError, fields: ['email'] },
+      formError: setFormError,
     });
     if (outcome.ok) setSent({ email: email.trim(), message: outcome.data.message });
   });
@@ -49,20 +53,23 @@ export function ForgotPasswordPage() {
           </button>
         </div>
       ) : (
-        <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="forgot-title">
-          <TextField
-            label={t('forgot.email')}
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            error={fieldError('email')}
-            {...register('email')}
-          />
-          <SubmitButton busy={isLoading} busyLabel={t('forgot.busy')}>
-            {t('forgot.submit')}
-          </SubmitButton>
-        </form>
+        <>
+          <FormError message={formError} />
+          <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="forgot-title">
+            <TextField
+              label={t('forgot.email')}
+              type="email"
+              autoComplete="email"
+              autoCapitalize="none"
+              spellCheck={false}
+              error={fieldError('email')}
+              {...register('email')}
+            />
+            <SubmitButton busy={isLoading} busyLabel={t('forgot.busy')}>
+              {t('forgot.submit')}
+            </SubmitButton>
+          </form>
+        </>
       )}
     </AuthCard>
   );

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useGetMetaQuery, useGoogleLinkMutation, type Language } from '../../api/enhanced';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
-import { useToast } from '../../components/toast/useToast';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useTranslation } from '../../i18n';
 import { isTotpRequired } from './authErrors';
@@ -39,18 +39,15 @@ export function GoogleButton({ consent }: { consent?: { accepted: boolean; langu
 export function GoogleReturn() {
   const { t } = useTranslation('auth');
   const [params, setParams] = useSearchParams();
-  const toast = useToast();
   const outcome = params.get('google');
-  const reported = useRef(false);
+  // The failure is said above the form, and stays once the address is cleaned up.
+  const [failed] = useState(outcome === 'error');
 
   useEffect(() => {
-    if (outcome === 'error' && !reported.current) {
-      reported.current = true;
-      toast.error(t('google.failed'));
-      setParams({}, { replace: true });
-    }
-  }, [outcome, toast, setParams, t]);
+    if (outcome === 'error') setParams({}, { replace: true });
+  }, [outcome, setParams]);
 
+  if (failed) return <FormError message={t('google.failed')} />;
   if (outcome !== 'link' && outcome !== 'totp') return null;
   return <GoogleLinkForm needsTotp={outcome === 'totp'} />;
 }
@@ -62,6 +59,7 @@ function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
   const [secret, setSecret] = useState('');
   const [totpCode, setTotpCode] = useState('');
   const [totpStep, setTotpStep] = useState(needsTotp);
+  const [formError, setFormError] = useFormError();
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -71,6 +69,7 @@ function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
     await run(link({ googleLinkRequest: { ...proof, totpCode: totpStep ? totpCode.trim() : undefined } }), {
       fallback: t('google.failed'),
       success: t('login.success'),
+      formError: setFormError,
       handled: (info) => {
         if (!isTotpRequired(info) || totpStep) return false;
         setTotpStep(true);
@@ -80,6 +79,8 @@ function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
   };
 
   return (
+    <>
+    <FormError message={formError} />
     <form className="form" noValidate onSubmit={onSubmit} aria-label={t('google.linkLabel')}>
       {needsTotp ? (
         <p>{t('google.needsTotp')}</p>
@@ -108,5 +109,6 @@ function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
         {t('google.link')}
       </SubmitButton>
     </form>
+    </>
   );
 }

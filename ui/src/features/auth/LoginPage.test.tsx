@@ -114,13 +114,15 @@ describe('login page', () => {
     expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeTruthy();
   });
 
-  it('asks for the authenticator code on the same page when the server needs it', async () => {
+  it('asks for the authenticator code on the same page when the server answers the totp step (202)', async () => {
     let attempts = 0;
-    const { user, api } = await openLogin({
-      'POST /api/users/login': () =>
-        ++attempts === 1
-          ? json({ message: 'Enter the 6-digit code from your authenticator app.', code: 'totp_required' }, 401)
-          : json(makeUser()),
+    const { user, api, store } = await openLogin({
+      'POST /api/users/login': () => {
+        attempts += 1;
+        if (attempts === 1) return json({ status: 'totp', message: 'Enter the 6-digit code from your authenticator app.' }, 202);
+        if (attempts === 2) return json({ message: 'That authenticator code is not valid. Please try again.', code: 'totp_required' }, 401);
+        return json(makeUser());
+      },
       'GET /api/users/getUser': json(makeUser()),
     });
     await user.type(email(), 'ada@example.com');
@@ -129,14 +131,28 @@ describe('login page', () => {
 
     const totp = await screen.findByLabelText('Authenticator code');
     await waitFor(() => expect(document.activeElement).toBe(totp));
+    // A step, not a sign-in, and nothing was e-mailed.
+    expect(store.getState().auth.isLoggedIn).toBe(false);
+    expect(store.getState().auth.twoFactor).toBe(false);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('region', { name: 'Notifications' }).children).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
     expect(await screen.findByText('Please enter the code from your authenticator app')).toBeTruthy();
 
+    // A wrong code is said on its field, which keeps the focus.
+    await user.type(totp, '000000');
+    await user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    expect(await screen.findByText('That authenticator code is not valid. Please try again.')).toBeTruthy();
+    expect(totp.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(totp));
+    expect(screen.getByRole('region', { name: 'Notifications' }).children).toHaveLength(0);
+
+    await user.clear(totp);
     await user.type(totp, '123456');
     await user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
-    expect(api.to('POST /api/users/login')[1]?.body).toEqual({ email: 'ada@example.com', password: 'Secret-1', totpCode: '123456' });
+    expect(api.to('POST /api/users/login')[2]?.body).toEqual({ email: 'ada@example.com', password: 'Secret-1', totpCode: '123456' });
   });
 
   it('opens the Account Suspended dialog with a link to support', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { isLoginPending, useLoginMutation } from '../../api/enhanced';
 import { AuthCard } from '../../components/AuthCard';
 import { FormError, useFormError } from '../../components/form/FormError';
@@ -27,7 +27,9 @@ export function LoginPage() {
   const fieldError = (name: (typeof loginFields)[number]) => say.field(form.fieldError(name));
   const [totpStep, setTotpStep] = useState(false);
   const [suspendedMessage, setSuspendedMessage] = useState<string | null>(null);
-  const [formError, setFormError] = useFormError();
+  // A sign-in that ended on the code page (it expired) says why here, where a new one starts.
+  const { state } = useLocation();
+  const [formError, setFormError] = useFormError((state as { formError?: unknown } | null)?.formError);
 
   useEffect(() => {
     if (totpStep) setFocus('totpCode');
@@ -41,9 +43,9 @@ export function LoginPage() {
       form: { setError, fields: ['email', 'password'] },
       formError: setFormError,
       handled: (info) => {
-        if (isTotpRequired(info) && !totpStep) {
-          setValue('totpStep', 'yes');
-          setTotpStep(true);
+        // A wrong authenticator code (the password was right): on its field.
+        if (isTotpRequired(info) && totpStep) {
+          setError('totpCode', { message: info.message ?? t('login.failed') }, { shouldFocus: true });
           return true;
         }
         if (isSuspended(info)) {
@@ -53,7 +55,13 @@ export function LoginPage() {
         return false;
       },
     });
-    if (outcome.ok && isLoginPending(outcome.data)) {
+    if (!outcome.ok || !isLoginPending(outcome.data)) return;
+    if (outcome.data.status === 'totp') {
+      // The password was right and the account uses an authenticator app (202): its code is the
+      // next step, on this page.
+      setValue('totpStep', 'yes');
+      setTotpStep(true);
+    } else {
       // A new browser (202): the server has e-mailed a login code (the auth slice turns twoFactor
       // on), and the code page asks for it.
       toast.info(outcome.data.message || 'We sent a login code to your e-mail.');

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useLoginWithCodeMutation, useSendLoginCodeMutation } from '../../api/enhanced';
+import { isTotpStep, useLoginWithCodeMutation, useSendLoginCodeMutation } from '../../api/enhanced';
 import { useAppSelector } from '../../app/hooks';
 import { AuthCard } from '../../components/AuthCard';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
@@ -30,10 +31,11 @@ export function LoginWithCodePage() {
   const [loginWithCode, { isLoading }] = useLoginWithCodeMutation();
   const [sendLoginCode, { isLoading: isSending }] = useSendLoginCodeMutation();
   const form = useSpecForm(loginCodeSchema, loginCodeFields, { loginCode: '', totpCode: '', totpStep: '' });
-  const { register, handleSubmit, setValue, setFocus } = form;
+  const { register, handleSubmit, setValue, setFocus, setError } = form;
   const fieldError = (name: (typeof loginCodeFields)[number]) => say.field(form.fieldError(name));
   const [totpStep, setTotpStep] = useState(false);
   const [suspendedMessage, setSuspendedMessage] = useState<string | null>(null);
+  const [formError, setFormError] = useFormError();
 
   useEffect(() => {
     if (totpStep) setFocus('totpCode');
@@ -47,23 +49,31 @@ export function LoginWithCodePage() {
       }),
       {
         fallback: t('login.failed'),
-        success: t('login.success'),
+        success: (data) => (isTotpStep(data) ? undefined : t('login.success')),
+        form: { setError, fields: ['loginCode'] },
+        formError: setFormError,
         handled: (info) => {
-          if (isTotpRequired(info) && !totpStep) {
-            setValue('totpStep', 'yes');
-            setTotpStep(true);
+          // A wrong authenticator code (the e-mailed one was right and stays valid): on its field.
+          if (isTotpRequired(info) && totpStep) {
+            setError('totpCode', { message: info.message ?? t('login.failed') }, { shouldFocus: true });
             return true;
           }
           if (isSuspended(info)) {
             setSuspendedMessage(info.message ?? t('login.suspended'));
             return true;
           }
-          return false;
+          // Said on the login page, where the password starts a new sign-in.
+          return isLoginExpired(info);
         },
       },
     );
-    if (outcome.ok) navigate('/my-account', { replace: true });
-    else if (isLoginExpired(outcome.error)) navigate('/login', { replace: true });
+    if (outcome.ok && isTotpStep(outcome.data)) {
+      // The code was right and the account uses an authenticator app (202): its code is the next
+      // step, sent together with the e-mailed one.
+      setValue('totpStep', 'yes');
+      setTotpStep(true);
+    } else if (outcome.ok) navigate('/my-account', { replace: true });
+    else if (isLoginExpired(outcome.error)) navigate('/login', { replace: true, state: { formError: outcome.message } });
   });
 
   const resend = async () => {
@@ -72,9 +82,11 @@ export function LoginWithCodePage() {
     const outcome = await run(sendLoginCode({ email, sendLoginCodeRequest: {} }), {
       fallback: t('code.sendFailed'),
       success: ({ message }) => message,
+      formError: setFormError,
+      handled: (info) => isLoginExpired(info),
     });
     if (!outcome.ok && isLoginExpired(outcome.error)) {
-      navigate('/login', { replace: true });
+      navigate('/login', { replace: true, state: { formError: outcome.message } });
       return;
     }
     cooldown.start(RESEND_COOLDOWN_SECONDS);
@@ -95,6 +107,7 @@ export function LoginWithCodePage() {
         </p>
       }
     >
+      <FormError message={formError} />
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="code-title">
         <TextField
           label={t('code.label')}

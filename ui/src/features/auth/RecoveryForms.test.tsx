@@ -130,6 +130,28 @@ describe('login-code page', () => {
     expect(store.getState().auth.twoFactor).toBe(false);
   });
 
+  it('asks for the authenticator code after the e-mailed one when the server answers the totp step (202)', async () => {
+    let attempts = 0;
+    const { user, api, store } = await open(route, 'Enter your login code', {
+      'POST /api/users/loginWithCode/ada@example.com': () =>
+        ++attempts === 1 ? json({ status: 'totp', message: 'Enter the 6-digit code from your authenticator app.' }, 202) : json(makeUser()),
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    await user.type(screen.getByLabelText('Login code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    const totp = await screen.findByLabelText('Authenticator code');
+    await waitFor(() => expect(document.activeElement).toBe(totp));
+    expect(store.getState().auth.isLoggedIn).toBe(false);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('region', { name: 'Notifications' }).children).toHaveLength(0);
+
+    await user.type(totp, '654321');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeTruthy();
+    expect(api.to('POST /api/users/loginWithCode/ada@example.com')[1]?.body).toEqual({ loginCode: '123456', totpCode: '654321' });
+  });
+
   it('shows the server message for a wrong code', async () => {
     const { user } = await open(route, 'Enter your login code', {
       'POST /api/users/loginWithCode/ada@example.com': json({ message: 'Invalid or expired login code' }, 401),

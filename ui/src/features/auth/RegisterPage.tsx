@@ -6,6 +6,7 @@ import { SubmitButton } from '../../components/form/SubmitButton';
 import { PasswordField, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { Trans, useLocale, useTranslation } from '../../i18n';
 import { CountrySelect, useDialCode } from './CountrySelect';
 import { GoogleButton } from './GoogleSignIn';
@@ -21,6 +22,7 @@ export function useSiteLanguage(): Language {
 export function RegisterPage() {
   const { t } = useTranslation('auth');
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const say = useFormMessages();
   const language = useSiteLanguage();
   const [searchParams] = useSearchParams();
@@ -64,7 +66,7 @@ export function RegisterPage() {
           language,
         },
       }),
-      { fallback: t('register.failed'), success: t('register.success'), form: { setError, fields: registerFields } },
+      { fallback: t('register.failed'), success: t('register.success'), form: { setError, fields: registerFields }, formError: setFormError },
     );
   });
 
@@ -84,6 +86,7 @@ export function RegisterPage() {
           {t('consent.googleNeedsConsent')}
         </p>
       ) : null}
+      <FormError message={formError} />
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="register-title">
         <TextField label={t('register.name')} autoComplete="name" error={fieldError('name')} {...register('name')} />
         <TextField

@@ -6,6 +6,7 @@ import { PasswordField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { PasswordChecklist } from './PasswordChecklist';
 import { Trans, useTranslation } from '../../i18n';
 import { newPasswordFields, newPasswordSchema, useFormMessages } from './validation';
@@ -17,6 +18,7 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [resetPassword, { isLoading }] = useResetPasswordMutation();
   const form = useSpecForm(newPasswordSchema, newPasswordFields, { password: '', confirmPassword: '' });
   const { register, handleSubmit, watch, setError } = form;
@@ -26,6 +28,7 @@ export function ResetPasswordPage() {
     const outcome = await run(resetPassword({ resetToken, resetPasswordRequest: { password, confirmPassword } }), {
       fallback: t('reset.failed'),
       form: { setError, fields: newPasswordFields },
+      formError: setFormError,
     });
     if (!outcome.ok) return;
     const { message } = outcome.data;
@@ -48,6 +51,7 @@ export function ResetPasswordPage() {
         </p>
       }
     >
+      <FormError message={formError} />
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="reset-title">
         <PasswordField
           label={t('reset.password')}

@@ -1,5 +1,5 @@
 import { createSlice } from '@reduxjs/toolkit';
-import { api, isLoginPending } from '../../api/enhanced';
+import { api, isLoginPending, isNewDevice } from '../../api/enhanced';
 import { sessionExpired } from '../../api/session';
 import { checkSession } from './checkSession';
 
@@ -76,12 +76,16 @@ export const authSlice = createSlice({
         if (!payload && state.isLoggedIn) signedOut(state, 'expired');
       })
       .addMatcher(endpoints.login.matchFulfilled, (state, { payload }) => {
-        // A new browser: the server e-mailed a login code; the session comes with it.
-        if (isLoginPending(payload)) state.twoFactor = true;
-        else signedIn(state, 'login');
+        // A new browser: the server e-mailed a login code; the session comes with it. The
+        // authenticator's step sends nothing.
+        if (isNewDevice(payload)) state.twoFactor = true;
+        else if (!isLoginPending(payload)) signedIn(state, 'login');
       })
       .addMatcher(endpoints.register.matchFulfilled, (state) => signedIn(state, 'register'))
-      .addMatcher(endpoints.loginWithCode.matchFulfilled, (state) => signedIn(state, 'code'))
+      .addMatcher(endpoints.loginWithCode.matchFulfilled, (state, { payload }) => {
+        // The authenticator's code is still to come.
+        if (!isLoginPending(payload)) signedIn(state, 'code');
+      })
       .addMatcher(endpoints.googleLink.matchFulfilled, (state) => signedIn(state, 'login'))
       .addMatcher(endpoints.logout.matchFulfilled, (state) => {
         signedOut(state, 'logout');

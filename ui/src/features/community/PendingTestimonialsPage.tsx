@@ -29,11 +29,14 @@ function Decision({ item }: { item: TestimonialQueueItem }) {
       }}
       approving={approving.isLoading}
       rejecting={rejecting.isLoading}
-      onApprove={() => run(approve({ testimonialId: item._id }), { fallback: t('testimonials.publishFailed'), success: t('testimonials.published') })}
-      onReject={(reason) =>
+      onApprove={(formError) =>
+        run(approve({ testimonialId: item._id }), { fallback: t('testimonials.publishFailed'), success: t('testimonials.published'), formError })
+      }
+      onReject={(reason, formError) =>
         run(reject({ testimonialId: item._id, rejectTestimonialRequest: { reason } }), {
           fallback: t('testimonials.rejectFailed'),
           success: t('testimonials.rejected'),
+          formError,
         })
       }
     />

@@ -1,8 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useGetMyTestimonialQuery, useSubmitTestimonialMutation, type OwnTestimonial } from '../../api/community';
 import { Spinner } from '../../components/Spinner';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useTranslation } from '../../i18n';
 import './community.css';
 
@@ -21,22 +22,36 @@ function ShareForm({ again }: { again: boolean }) {
   const [submit, submitting] = useSubmitTestimonialMutation();
   const [text, setText] = useState('');
   const [error, setError] = useState('');
+  const [formError, setFormError] = useFormError();
+  const textRef = useRef<HTMLTextAreaElement>(null);
   const id = useId();
   const length = normalisedLength(text);
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (submitting.isLoading) return;
+    // A problem with the text is said on the text, which takes the focus.
+    const onText = (message: string) => {
+      setError(message);
+      textRef.current?.focus();
+    };
     if (length < MIN_TEXT || length > MAX_TEXT) {
-      setError(t('share.length', { min: MIN_TEXT, max: MAX_TEXT }));
+      onText(t('share.length', { min: MIN_TEXT, max: MAX_TEXT }));
       return;
     }
-    const outcome = await run(submit({ submitTestimonialRequest: { text } }), {
+    await run(submit({ submitTestimonialRequest: { text } }), {
       fallback: t('share.sendFailed'),
       success: (data) => data.message,
+      formError: setFormError,
+      handled: (info) => {
+        if (info.field !== 'text') return false;
+        onText(info.message ?? t('share.sendFailed'));
+        return true;
+      },
     });
-    if (!outcome.ok && outcome.error.field === 'text') setError(outcome.message);
   };
   return (
+    <>
+    <FormError message={formError} />
     <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
       <div className="field" data-invalid={error ? true : undefined}>
         <label className="field__label" htmlFor={id}>
@@ -46,6 +61,7 @@ function ShareForm({ again }: { again: boolean }) {
           {t('share.hint', { min: MIN_TEXT, max: MAX_TEXT })}
         </p>
         <textarea
+          ref={textRef}
           id={id}
           className="field__input"
           rows={4}
@@ -70,6 +86,7 @@ function ShareForm({ again }: { again: boolean }) {
         {submitting.isLoading ? t('share.sending') : t('share.submit')}
       </button>
     </form>
+    </>
   );
 }
 

@@ -12,6 +12,7 @@ import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { Trans, useTranslation } from '../../i18n';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { APPROVALS_PATH, depositNeedsSecond, pendingFor, proposalOf, useApprovalRules } from '../../components/approvalWords';
 import { isStaff, useCurrentUser } from '../auth/session';
 import { DepositDetails } from './DepositDetails';
@@ -23,6 +24,7 @@ import { DepositDetails } from './DepositDetails';
 // and afterwards shows the proposal waiting instead of the form.
 function Decision({ deposit }: { deposit: Deposit }) {
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [confirm, confirming] = useConfirmDepositMutation();
   const [reject, rejecting] = useRejectDepositMutation();
   const proposals = useGetProposalsQuery(undefined, {
@@ -60,10 +62,16 @@ function Decision({ deposit }: { deposit: Deposit }) {
       {
         fallback: t('decide.failed'),
         success: (data) => (proposalOf(data) ? staff('proposal.sent') : t('decide.done')),
+        formError: setFormError,
+        handled: ({ field, message }) => {
+          if (field !== 'notes') return false;
+          setNotesError(message ?? t('decide.failed'));
+          document.getElementById('notes')?.focus();
+          return true;
+        },
       },
     );
     if (outcome.ok && proposalOf(outcome.data)) setSent(true);
-    else if (!outcome.ok && outcome.error.field === 'notes') setNotesError(outcome.message);
   };
   // A rejection needs a reason, which the investor is shown: asked in a dialog, never sent empty.
   const onReject = (reason: string, formError: (message: string | null) => void) =>
@@ -98,6 +106,7 @@ function Decision({ deposit }: { deposit: Deposit }) {
   return (
     <form className="form panel" onSubmit={(e) => void onConfirm(e)} noValidate>
       <h2 className="panel__title">{t('decide.title')}</h2>
+      <FormError message={formError} />
       {thresholds ? <p className="muted">{rules.deposit(thresholds)}</p> : null}
       <div className="field">
         <label className="field__label" htmlFor="received">

@@ -6,7 +6,7 @@ import { Amount } from '../../components/Amount';
 import { formatDate, formatTime, localDay } from '../../components/format';
 import { PagedChunks, type FocusTarget, type PageQuery } from '../../components/PagedChunks';
 import { QueryState } from '../../components/QueryState';
-import { useToast } from '../../components/toast/useToast';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useLiveRefresh } from '../../components/useLiveRefresh';
 import { Trans, useTranslation } from '../../i18n';
 import {
@@ -178,8 +178,8 @@ function StatementForm() {
   const [from, setFrom] = useState(firstOfMonth(today));
   const [to, setTo] = useState(utcDay(today));
   const [fetchStatement, { isFetching }] = useLazyGetStatementQuery();
-  const toast = useToast();
   const [problem, setProblem] = useState('');
+  const [formError, setFormError] = useFormError();
   const fromId = useId();
   const toId = useId();
   const problemId = useId();
@@ -191,6 +191,7 @@ function StatementForm() {
       return;
     }
     setProblem('');
+    setFormError(null);
     try {
       const csv = await fetchStatement({ from: from || undefined, to: to || undefined }).unwrap();
       const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
@@ -202,7 +203,7 @@ function StatementForm() {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 0);
     } catch (error) {
-      toast.error(errorMessage(error, t('statement.failed')));
+      setFormError(errorMessage(error, t('statement.failed')));
     }
   };
   return (
@@ -211,6 +212,7 @@ function StatementForm() {
         {t('statement.title')}
       </h2>
       <p>{t('statement.text')}</p>
+      <FormError message={formError} />
       <div className="history-filters">
         <div className="field">
           <label className="field__label" htmlFor={fromId}>

@@ -21,16 +21,18 @@ export function InvestmentDecision({ investment }: { investment: Investment }) {
       words={words}
       approving={approving.isLoading}
       rejecting={rejecting.isLoading}
-      onApprove={() =>
+      onApprove={(formError) =>
         run(approve({ investmentId: investment._id }), {
           fallback: t('decision.approveFailed'),
           success: t('decision.approved'),
+          formError,
         })
       }
-      onReject={(reason) =>
+      onReject={(reason, formError) =>
         run(reject({ investmentId: investment._id, rejectInvestmentRequest: { reason } }), {
           fallback: t('decision.rejectFailed'),
           success: t('decision.rejected'),
+          formError,
         })
       }
     />

@@ -15,7 +15,7 @@ import { Dialog } from '../../components/Dialog';
 import { newIdempotencyKey } from '../../components/idempotencyKey';
 import { formatDate, formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
-import { useToast } from '../../components/toast/useToast';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useRunMutation } from '../../components/useRunMutation';
 import { isStaff, useCurrentUser } from '../auth/session';
 import { aprPercent, termRatePercent } from '../../components/planWords';
@@ -139,17 +139,20 @@ function Outcome({ inv, owner }: { inv: Investment; owner: boolean }) {
 function Instruction({ inv }: { inv: Investment }) {
   const { t } = useTranslation('invest');
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [set, { isLoading }] = useSetMaturityInstructionMutation();
   const choose = async (instruction: MaturityInstruction) => {
     if (isLoading || instruction === inv.instruction) return;
     await run(set({ investmentId: inv._id, maturityInstructionRequest: { instruction } }), {
       fallback: t('instruction.failed'),
       success: t('instruction.saved'),
+      formError: setFormError,
     });
   };
   return (
     <fieldset className="panel stack" aria-busy={isLoading || undefined}>
       <legend className="panel__title">{t('instruction.legend')}</legend>
+      <FormError message={formError} />
       {(['payout', 'reinvest'] as const).map((ins) => (
         <label key={ins} className="checkbox">
           <input type="radio" name="instruction" value={ins} checked={inv.instruction === ins} onChange={() => void choose(ins)} />
@@ -163,8 +166,10 @@ function Instruction({ inv }: { inv: Investment }) {
 
 function EarlyRedemptionAction({ inv }: { inv: Investment }) {
   const { t } = useTranslation('invest');
-  const toast = useToast();
   const run = useRunMutation();
+  // The preview's refusal beside its button; the redemption's in the dialog.
+  const [previewError, setPreviewError] = useFormError();
+  const [formError, setFormError] = useFormError();
   const [preview, { isFetching }] = useLazyPreviewEarlyRedemptionQuery();
   const [redeem, { isLoading }] = useRedeemEarlyMutation();
   const [shown, setShown] = useState<EarlyRedemption | null>(null);
@@ -174,11 +179,13 @@ function EarlyRedemptionAction({ inv }: { inv: Investment }) {
 
   const open = async () => {
     if (isFetching) return;
+    setPreviewError(null);
+    setFormError(null);
     try {
       setShown(await preview({ investmentId: inv._id }).unwrap());
       setKey(newIdempotencyKey());
     } catch (raw) {
-      toast.error(errorMessage(raw, t('redeem.previewFailed')));
+      setPreviewError(errorMessage(raw, t('redeem.previewFailed')));
     }
   };
   const confirm = async () => {
@@ -186,11 +193,13 @@ function EarlyRedemptionAction({ inv }: { inv: Investment }) {
     const outcome = await run(redeem({ investmentId: inv._id, 'Idempotency-Key': key }), {
       fallback: t('redeem.failed'),
       success: t('redeem.done'),
+      formError: setFormError,
     });
     if (outcome.ok) setShown(null);
   };
   return (
     <>
+      <FormError message={previewError} />
       <button type="button" className="button button--secondary" aria-disabled={isFetching || undefined} onClick={() => void open()}>
         {t('redeem.open')}
       </button>
@@ -210,6 +219,7 @@ function EarlyRedemptionAction({ inv }: { inv: Investment }) {
             </>
           }
         >
+          <FormError message={formError} />
           <p data-testid="redemption-preview">
             <Trans
               t={t}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { errorMessage } from '../../api/errors';
+import { apiErrorInfo, errorMessage } from '../../api/errors';
 import {
   useLazyGetInvestmentQuoteQuery,
   useListPlansQuery,
@@ -15,7 +15,8 @@ import { QueryState } from '../../components/QueryState';
 import { RedirectCountdown } from '../../components/RedirectCountdown';
 import { RetryButton } from '../../components/RetryButton';
 import { Spinner } from '../../components/Spinner';
-import { useToast } from '../../components/toast/useToast';
+import { FormError, useFormError } from '../../components/form/FormError';
+import { FieldMessage } from '../../components/form/TextField';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useCurrentUser } from '../auth/session';
 import { newIdempotencyKey } from '../../components/idempotencyKey';
@@ -32,7 +33,8 @@ export const REDIRECT_SECONDS = 2;
 function ChoosePlan({ plans, onQuoted }: { plans: Plan[]; onQuoted: (q: InvestmentQuote) => void }) {
   const { t } = useTranslation('invest');
   const locale = useLocale();
-  const toast = useToast();
+  const [formError, setFormError] = useFormError();
+  const [amountError, setAmountError] = useState('');
   const [params] = useSearchParams();
   const preselected = plans.find((p) => p._id === params.get('plan'));
   const [planName, setPlanName] = useState(preselected?.name ?? '');
@@ -42,18 +44,27 @@ function ChoosePlan({ plans, onQuoted }: { plans: Plan[]; onQuoted: (q: Investme
   const review = async (event: FormEvent) => {
     event.preventDefault();
     if (isFetching) return;
+    setFormError(null);
+    setAmountError('');
     if (!planName) {
-      toast.error(t('start.selectPlan'));
+      setFormError(t('start.selectPlan'));
       return;
     }
     try {
       onQuoted(await quote({ planName, amount: amount.trim() }).unwrap());
     } catch (raw) {
-      toast.error(errorMessage(raw, t('start.quoteFailed')));
+      const message = errorMessage(raw, t('start.quoteFailed'));
+      // A refusal of the amount is said on the amount, which takes the focus.
+      if (apiErrorInfo(raw).field === 'amount') {
+        setAmountError(message);
+        document.getElementById('invest-amount')?.focus();
+      } else setFormError(message);
     }
   };
 
   return (
+    <>
+    <FormError message={formError} />
     <form className="form" onSubmit={(e) => void review(e)} noValidate>
       <fieldset className="stack">
         <legend className="field__label">{t('start.plan')}</legend>
@@ -82,16 +93,30 @@ function ChoosePlan({ plans, onQuoted }: { plans: Plan[]; onQuoted: (q: Investme
           </div>
         ))}
       </fieldset>
-      <div className="field">
+      <div className="field" data-invalid={amountError ? true : undefined}>
         <label className="field__label" htmlFor="invest-amount">
           {t('start.amount')}
         </label>
-        <input id="invest-amount" className="field__input" inputMode="decimal" autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        <input
+          id="invest-amount"
+          className="field__input"
+          inputMode="decimal"
+          autoComplete="off"
+          value={amount}
+          onChange={(e) => {
+            setAmount(e.target.value);
+            setAmountError('');
+          }}
+          aria-invalid={amountError ? true : undefined}
+          aria-describedby={amountError ? 'invest-amount-error' : undefined}
+        />
+        <FieldMessage id="invest-amount-error" message={amountError || undefined} />
       </div>
       <button type="submit" className="button" aria-disabled={isFetching || undefined}>
         {isFetching ? t('start.reviewing') : t('start.review')}
       </button>
     </form>
+    </>
   );
 }
 
@@ -114,8 +139,8 @@ function Confirm({
 }) {
   const { t } = useTranslation('invest');
   const locale = useLocale();
-  const toast = useToast();
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [start, { isLoading }] = useStartInvestmentMutation();
   const [key] = useState(newIdempotencyKey);
   const [acknowledged, setAcknowledged] = useState(false);
@@ -123,13 +148,14 @@ function Confirm({
   const confirm = async () => {
     if (isLoading) return;
     if (!acknowledged) {
-      toast.error(t('start.acknowledgeRisk'));
+      setFormError(t('start.acknowledgeRisk'));
       return;
     }
     const request = { planName: quote.plan, amount: quote.amount, planVersion: quote.planVersion };
     const outcome = await run(start({ 'Idempotency-Key': key, startInvestmentRequest: request }), {
       fallback: t('start.failed'),
       success: t('start.requested'),
+      formError: setFormError,
       handled: (e) => e.code === 'plan_changed' && e.investmentQuote !== undefined,
     });
     if (outcome.ok) onStarted(outcome.data);
@@ -149,6 +175,7 @@ function Confirm({
   return (
     <div className="stack" data-testid="invest-confirm">
       <h2 className="section-title">{t('start.checkTitle')}</h2>
+      <FormError message={formError} />
       {notice ? (
         <p className="panel panel--warning" role="alert" data-testid="invest-quote-changed">
           {notice}

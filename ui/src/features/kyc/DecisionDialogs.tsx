@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useApproveKycMutation, useRejectKycMutation, type KycDocumentRejection, type KycRejectionReason, type KycSide } from '../../api/enhanced';
 import { Dialog } from '../../components/Dialog';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useKycWords } from '../../components/kycWords';
 import { useTranslation } from '../../i18n';
 import { useRunMutation, type RunOutcome } from '../../components/useRunMutation';
@@ -18,11 +19,13 @@ interface DecisionProps {
 export function ApproveDialog({ userId, name, submission, onClose, onDecided }: DecisionProps) {
   const { t } = useTranslation('staff');
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [approve, { isLoading }] = useApproveKycMutation();
   const confirm = async () => {
     if (isLoading) return;
     const outcome = await run(approve({ id: userId, kycApproveRequest: { submission } }), {
       fallback: t('kycDecision.approveFailed'),
+      formError: setFormError,
     });
     onDecided(outcome);
   };
@@ -41,6 +44,7 @@ export function ApproveDialog({ userId, name, submission, onClose, onDecided }: 
         </>
       }
     >
+      <FormError message={formError} />
       <p>{t('kycDecision.approveText', { submission, name: name || t('kycDecision.theUser') })}</p>
     </Dialog>
   );
@@ -64,6 +68,7 @@ export function RejectDialog({ userId, name, submission, sides, onClose, onDecid
   const { t } = useTranslation('staff');
   const words = useKycWords();
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const formId = useId();
   const commentId = useId();
   const [reject, { isLoading }] = useRejectKycMutation();
@@ -80,6 +85,7 @@ export function RejectDialog({ userId, name, submission, sides, onClose, onDecid
     if (isLoading || !ready) return;
     const outcome = await run(reject({ id: userId, kycRejectRequest: body }), {
       fallback: t('kycDecision.rejectFailed'),
+      formError: setFormError,
     });
     onDecided(outcome);
   };
@@ -100,6 +106,7 @@ export function RejectDialog({ userId, name, submission, sides, onClose, onDecid
         </>
       }
     >
+      <FormError message={formError} />
       <form id={formId} className="form" noValidate onSubmit={(event) => void submit(event)}>
         <p>{t('kycDecision.rejectIntro')}</p>
         {sides.map((side, index) => {

@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useGetKycCaseQuery, type KycCase } from '../../api/enhanced';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useToast } from '../../components/toast/useToast';
 import { useLabels } from '../../components/labels';
 import type { RunOutcome } from '../../components/useRunMutation';
@@ -42,24 +43,32 @@ function CaseView({ kase, onRefresh }: { kase: KycCase; onRefresh: () => void })
   const navigate = useNavigate();
   const labels = useLabels();
   const toast = useToast();
+  const [formError, setFormError] = useFormError();
   const [open, setOpen] = useState<'approve' | 'reject' | null>(null);
   const pending = kase.kycStatus === 'Pending';
   const submission = kase.submissions[0]?.submission ?? 0;
   const name = kase.user.name || kase.user.email;
 
   const decided = (fallback: string) => (outcome: RunOutcome<{ message: string }>) => {
-    setOpen(null);
     if (outcome.ok) {
+      setOpen(null);
       toast.success(outcome.data.message || fallback);
       navigate('/pending-kyc');
       return;
     }
-    // Someone else decided first, or a new submission came in: show the case as it is now.
-    if (outcome.error.status === 409) onRefresh();
+    // Any other refusal stays in the dialog, above its form. Someone else decided first, or a
+    // new submission came in: the dialog closes, the case shows how it is now, and the refusal
+    // says why above it.
+    if (outcome.error.status === 409) {
+      setOpen(null);
+      setFormError(outcome.message);
+      onRefresh();
+    }
   };
 
   return (
     <div className="stack stack--lg">
+      <FormError message={formError} />
       <p>
         <Trans t={t} i18nKey="kyc.caseStatus" values={{ status: labels.kyc(kase.kycStatus) }} components={{ status: <strong /> }} />
         {submission > 0 ? t('kyc.caseSubmission', { number: submission }) : null}

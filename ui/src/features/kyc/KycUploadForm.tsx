@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, kycUploadInvalidates, type KycSide } from '../../api/enhanced';
 import { positionSeen } from '../../api/position';
 import { useAppDispatch } from '../../app/hooks';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useToast } from '../../components/toast/useToast';
 import { DocumentSlot } from './DocumentSlot';
 import { newIdempotencyKey, uploadKycDocuments } from './uploadKyc';
@@ -32,6 +33,8 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
   // The form's own message: announced when the client finds it; the server's refusal is announced
   // by its toast and stays here for reading.
   const [formError, setFormError] = useState<{ text: string; announce: boolean } | null>(null);
+  // The server's refusal, above the form.
+  const [refused, setRefused] = useFormError();
   const [progress, setProgress] = useState<number | null>(null);
   const uploading = progress !== null;
 
@@ -63,6 +66,7 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
     event.preventDefault();
     if (uploading) return;
     if (!validate()) return;
+    setRefused(null);
     setProgress(0);
     // The upload bypasses the API client and so its session refresh: reading the user first
     // renews an expired access cookie, so a page left open for a while still uploads.
@@ -74,8 +78,7 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
     if (outcome.position) dispatch(positionSeen(outcome.position));
     setProgress(null);
     if (!outcome.ok) {
-      setFormError({ text: outcome.message, announce: false });
-      toast.error(outcome.message);
+      setRefused(outcome.message);
       return;
     }
     toast.success(outcome.data.message || say(kycMessages.uploaded));
@@ -85,6 +88,8 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
 
   const percent = progress === null ? 0 : Math.round(progress * 100);
   return (
+    <>
+    <FormError message={refused ? say(refused) : null} />
     <form className="form kyc-form" aria-label={t('form.label')} noValidate onSubmit={(event) => void submit(event)}>
       <div className={`doc-slots${sides.length > 1 ? ' doc-slots--two' : ''}`}>
         {sides.map((side) => (
@@ -112,5 +117,6 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
         </button>
       </div>
     </form>
+    </>
   );
 }

@@ -4,8 +4,8 @@ import { Avatar } from '../../components/Avatar';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { describedBy, FieldMessage, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
-import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { CountrySelect } from '../auth/CountrySelect';
 import { isAcceptedPhoto, messages, normalisePhone, profileFields, profileSchema, useFormMessages } from '../auth/validation';
 import { useTranslation } from '../../i18n';
@@ -25,7 +25,6 @@ function readAsDataUrl(file: File) {
 function PhotoEditor({ user }: { user: User }) {
   const { t } = useTranslation('member');
   const say = useFormMessages();
-  const toast = useToast();
   const run = useRunMutation();
   const inputId = useId();
   const errorId = `${inputId}-error`;
@@ -38,8 +37,12 @@ function PhotoEditor({ user }: { user: User }) {
   const reject = (message: string) => {
     setError(message);
     setChosen(null);
-    toast.error(message);
     inputRef.current?.focus();
+  };
+  // What the server says about the photo goes on the photo's field too.
+  const photoError = (message: string | null) => {
+    setError(message);
+    if (message) inputRef.current?.focus();
   };
 
   const onChoose = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -65,6 +68,7 @@ function PhotoEditor({ user }: { user: User }) {
     const outcome = await run(uploadPhoto({ body: { photo: chosen.file } }), {
       fallback: t('profile.uploadFailed'),
       success: t('profile.photoUpdated'),
+      formError: photoError,
     });
     if (outcome.ok) clearInput();
   };
@@ -74,6 +78,7 @@ function PhotoEditor({ user }: { user: User }) {
     await run(updateUser({ updateUserRequest: { photo: '' } }), {
       fallback: t('profile.removeFailed'),
       success: t('profile.photoRemoved'),
+      formError: photoError,
     });
   };
 
@@ -127,6 +132,7 @@ function ProfileForm({ user }: { user: User }) {
   const { t } = useTranslation('member');
   const say = useFormMessages();
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const bioId = useId();
   const [updateUser, { isLoading }] = useUpdateUserMutation();
   const form = useSpecForm(profileSchema, profileFields, {
@@ -149,11 +155,13 @@ function ProfileForm({ user }: { user: User }) {
           bio: values.bio.trim(),
         },
       }),
-      { fallback: t('profile.saveFailed'), success: t('profile.saved'), form: { setError, fields: profileFields } },
+      { fallback: t('profile.saveFailed'), success: t('profile.saved'), form: { setError, fields: profileFields }, formError: setFormError },
     );
   });
 
   return (
+    <>
+    <FormError message={formError} />
     <form className="form" noValidate onSubmit={onSubmit} aria-label={t('profile.details')}>
       <TextField label={t('profile.name')} autoComplete="name" error={fieldError('name')} {...register('name')} />
       <TextField
@@ -184,6 +192,7 @@ function ProfileForm({ user }: { user: User }) {
         {t('profile.save')}
       </SubmitButton>
     </form>
+    </>
   );
 }
 

@@ -4,11 +4,13 @@ import { Dialog } from '../../components/Dialog';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useLabels } from '../../components/labels';
 import { useTranslation } from '../../i18n';
 import { useDeviceName } from './deviceWords';
 
-function SessionItem({ session }: { session: Session }) {
+// A refusal goes to `formError`, the section's one error above the list.
+function SessionItem({ session, formError }: { session: Session; formError: (message: string | null) => void }) {
   const { t } = useTranslation('member');
   const labels = useLabels();
   const run = useRunMutation();
@@ -20,6 +22,7 @@ function SessionItem({ session }: { session: Session }) {
     await run(endSession({ id: session.id }), {
       fallback: t('sessions.endFailed'),
       success: ({ message }) => message,
+      formError,
     });
   };
   return (
@@ -58,12 +61,14 @@ export function SessionsSection() {
   const list = useListSessionsQuery();
   const [revokeOthers, { isLoading: isRevoking }] = useRevokeOtherSessionsMutation();
   const [confirming, setConfirming] = useState(false);
+  const [formError, setFormError] = useFormError();
   const others = (list.data ?? []).filter((s) => !s.current).length;
 
   const endOthers = async () => {
     await run(revokeOthers(), {
       fallback: t('sessions.othersFailed'),
       success: ({ message }) => message,
+      formError: setFormError,
     });
     setConfirming(false);
   };
@@ -71,6 +76,7 @@ export function SessionsSection() {
   return (
     <section className="card" aria-labelledby="sessions-title">
       <h3 id="sessions-title">{t('sessions.title')}</h3>
+      <FormError message={formError} />
       <QueryState
         query={list}
         loading={t('sessions.loading')}
@@ -81,7 +87,7 @@ export function SessionsSection() {
           <>
             <ul className="list">
               {sessions.map((session) => (
-                <SessionItem key={session.id} session={session} />
+                <SessionItem key={session.id} session={session} formError={setFormError} />
               ))}
             </ul>
             {others > 0 ? (

@@ -6,6 +6,7 @@ import { useSpecForm } from '../../components/form/useSpecForm';
 import { QrCode } from '../../components/QrCode';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { Trans, useTranslation } from '../../i18n';
 import { totpCodeSchema, totpDisableFields, totpDisableSchema, useFormMessages } from '../auth/validation';
 
@@ -17,6 +18,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   const toast = useToast();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const text = `${t('twoFactor.fileHeading')}\n${t('twoFactor.fileNote')}\n\n${codes.join('\n')}\n`;
+  const [copyError, setCopyError] = useFormError();
   const [downloadHref] = useState(() => `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`);
 
   useEffect(() => {
@@ -24,11 +26,12 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   }, []);
 
   const copy = async () => {
+    setCopyError(null);
     try {
       await navigator.clipboard.writeText(codes.join('\n'));
       toast.success(t('twoFactor.copied'));
     } catch {
-      toast.error(t('twoFactor.copyFailed'));
+      setCopyError(t('twoFactor.copyFailed'));
     }
   };
 
@@ -37,6 +40,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       <h4 ref={headingRef} tabIndex={-1} className="panel__title">
         {t('twoFactor.saveTitle')}
       </h4>
+      <FormError message={copyError} />
       <p>
         <Trans t={t} i18nKey="twoFactor.saveText" components={{ strong: <strong /> }} />
       </p>
@@ -71,6 +75,7 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
   const { t } = useTranslation('member');
   const say = useFormMessages();
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [enable, { isLoading }] = useEnableTwoFactorMutation();
   const form = useSpecForm(totpCodeSchema, ['code'], { code: '' });
   const { register, handleSubmit, setError, setFocus } = form;
@@ -84,6 +89,7 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
     const outcome = await run(enable({ twoFactorEnableRequest: { code: code.replace(/\s/g, '') } }), {
       fallback: t('twoFactor.codeFailed'),
       form: { setError, fields: ['code'], otherwise: 'code' },
+      formError: setFormError,
     });
     if (outcome.ok) onEnabled(outcome.data.recoveryCodes);
   });
@@ -103,6 +109,7 @@ function EnrolForm({ secret, otpauthUrl, onEnabled, onCancel }: {
         </li>
         <li>{t('twoFactor.step3')}</li>
       </ol>
+      <FormError message={formError} />
       <form className="form" noValidate onSubmit={onSubmit} aria-label={t('twoFactor.confirmLabel')}>
         <TextField label={t('twoFactor.codeLabel')} inputMode="numeric" autoComplete="one-time-code" error={fieldError('code')} {...register('code')} />
         <div className="button-row">
@@ -122,6 +129,7 @@ function DisableForm() {
   const { t } = useTranslation('member');
   const say = useFormMessages();
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [disable, { isLoading }] = useDisableTwoFactorMutation();
   const form = useSpecForm(totpDisableSchema, totpDisableFields, { password: '', code: '' });
   const { register, handleSubmit, setError, reset } = form;
@@ -132,11 +140,14 @@ function DisableForm() {
       fallback: t('twoFactor.offFailed'),
       success: ({ message }) => message,
       form: { setError, fields: totpDisableFields },
+      formError: setFormError,
     });
     if (outcome.ok) reset();
   });
 
   return (
+    <>
+    <FormError message={formError} />
     <form className="form" noValidate onSubmit={onSubmit} aria-label={t('twoFactor.offLabel')}>
       <p>{t('twoFactor.offIntro')}</p>
       <PasswordField label={t('twoFactor.password')} autoComplete="current-password" error={fieldError('password')} {...register('password')} />
@@ -145,18 +156,20 @@ function DisableForm() {
         {t('twoFactor.turnOff')}
       </SubmitButton>
     </form>
+    </>
   );
 }
 
 export function TwoFactorSection({ user }: { user: User }) {
   const { t } = useTranslation('member');
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [setup, { data: pending, isLoading, reset }] = useSetupTwoFactorMutation();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
 
   const start = async () => {
     if (isLoading) return;
-    await run(setup(), { fallback: t('twoFactor.setupFailed') });
+    await run(setup(), { fallback: t('twoFactor.setupFailed'), formError: setFormError });
   };
 
   let body;
@@ -199,6 +212,7 @@ export function TwoFactorSection({ user }: { user: User }) {
   return (
     <section className="card" aria-labelledby="two-factor-title">
       <h3 id="two-factor-title">{t('twoFactor.title')}</h3>
+      <FormError message={formError} />
       {body}
     </section>
   );

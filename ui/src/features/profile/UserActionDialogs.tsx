@@ -3,6 +3,7 @@ import { useDeleteUserMutation, useSuspendUserMutation, useUpgradeUserMutation, 
 import { Dialog } from '../../components/Dialog';
 import { SelectField } from '../../components/form/SelectField';
 import { useSpecForm } from '../../components/form/useSpecForm';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useRunMutation } from '../../components/useRunMutation';
 import { proposalOf } from '../../components/approvalWords';
 import { Trans, useTranslation } from '../../i18n';
@@ -17,6 +18,7 @@ const assignableRoles = ['subscriber', 'author', 'admin'] as const;
 export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const { t } = useTranslation('staff');
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const labels = useLabels();
   const formId = useId();
   const reasonId = useId();
@@ -46,11 +48,17 @@ export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () =>
       {
         fallback: t('userActions.roleFailed'),
         success: (data) => (proposalOf(data) ? t('proposal.sent') : data.message),
+        formError: setFormError,
+        handled: ({ field, message }) => {
+          if (field !== 'reason') return false;
+          setReasonError(message ?? t('userActions.roleFailed'));
+          document.getElementById(reasonId)?.focus();
+          return true;
+        },
       },
     );
     if (outcome.ok && proposalOf(outcome.data)) setProposed(true);
     else if (outcome.ok) onClose();
-    else if (outcome.error.field === 'reason') setReasonError(outcome.message);
   });
 
   if (proposed) {
@@ -75,6 +83,7 @@ export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () =>
         </>
       }
     >
+      <FormError message={formError} />
       <form id={formId} className="form" noValidate onSubmit={onSubmit}>
         <p>
           <Trans t={t} i18nKey="userActions.currentRole" values={{ role: labels.role(user.role) }} components={{ role: <strong /> }} />
@@ -144,6 +153,7 @@ function CloseButton({ onClose }: { onClose: () => void }) {
 export function SuspendDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const { t } = useTranslation('staff');
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const reasonId = useId();
   const [reason, setReason] = useState('');
   const [suspendUser, { isLoading }] = useSuspendUserMutation();
@@ -158,6 +168,7 @@ export function SuspendDialog({ user, onClose }: { user: User; onClose: () => vo
       {
         fallback: t('userActions.suspendFailed'),
         success: ({ message }) => message,
+        formError: setFormError,
       },
     );
     if (outcome.ok) onClose();
@@ -179,6 +190,7 @@ export function SuspendDialog({ user, onClose }: { user: User; onClose: () => vo
         </>
       }
     >
+      <FormError message={formError} />
       <p>{t('userActions.suspendText')}</p>
       <div className="field">
         <label className="field__label" htmlFor={reasonId}>
@@ -203,6 +215,7 @@ export function SuspendDialog({ user, onClose }: { user: User; onClose: () => vo
 export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const { t } = useTranslation('staff');
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const reasonId = useId();
   const [deleteUser, { isLoading }] = useDeleteUserMutation();
   const [reason, setReason] = useState('');
@@ -224,11 +237,17 @@ export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () =>
       {
         fallback: t('userActions.deleteFailed'),
         success: (data) => (proposalOf(data) ? t('proposal.sent') : data.message),
+        formError: setFormError,
+        handled: ({ field, message }) => {
+          if (field !== 'reason') return false;
+          setReasonError(message ?? t('userActions.deleteFailed'));
+          document.getElementById(reasonId)?.focus();
+          return true;
+        },
       },
     );
     if (outcome.ok && proposalOf(outcome.data)) setProposed(true);
     else if (outcome.ok) onClose();
-    else if (outcome.error.field === 'reason') setReasonError(outcome.message);
   };
 
   if (proposed) {
@@ -255,6 +274,7 @@ export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () =>
         </>
       }
     >
+      <FormError message={formError} />
       <p>
         <Trans t={t} i18nKey="userActions.deleteText" values={{ email: user.email }} components={{ email: <strong className="break-anywhere" /> }} />
       </p>

@@ -80,8 +80,11 @@ describe('profile page', () => {
     const input = (await screen.findByLabelText('Choose a photo (JPEG or PNG, up to 5 MB)')) as HTMLInputElement;
 
     fireEvent.change(input, { target: { files: [new File(['gif'], 'me.gif', { type: 'image/gif' })] } });
-    expect((await screen.findByRole('alert')).textContent).toContain('Please choose a JPEG or PNG image.');
+    // On the field, which keeps the focus; not in a toast.
+    expect(await screen.findByText('Please choose a JPEG or PNG image.')).toBeTruthy();
     expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(input);
+    expect(screen.getByRole('region', { name: 'Notifications' }).children).toHaveLength(0);
 
     fireEvent.change(input, { target: { files: [new File(['png'], 'me.png', { type: 'image/png' })] } });
     const preview = (await screen.findByRole('img', { name: 'Preview of me.png' })) as HTMLImageElement;

@@ -6,6 +6,7 @@ import { DisclosureMenu, type MenuAction } from '../../components/DisclosureMenu
 import { QueryState } from '../../components/QueryState';
 import { useDebounced } from '../../components/useDebounced';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useLabels } from '../../components/labels';
 import { useTranslation } from '../../i18n';
 import { ChangeRoleDialog, DeleteUserDialog, SuspendDialog } from './UserActionDialogs';
@@ -47,6 +48,7 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
   const { t } = useTranslation('staff');
   const labels = useLabels();
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [reinstate, { isLoading: isReinstating }] = useReinstateUserMutation();
   const suspended = user.status === 'suspended' || user.role === 'suspended';
 
@@ -55,6 +57,7 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
     await run(reinstate({ id: user._id }), {
       fallback: t('users.reinstateFailed'),
       success: ({ message }) => message,
+      formError: setFormError,
     });
   };
 
@@ -68,6 +71,7 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
 
   return (
     <li className="user-card" data-testid="user-card">
+      <FormError message={formError} />
       <div className="user-card__head">
         <Avatar name={user.name} photo={user.photo} />
         <div className="user-card__who">

@@ -5,6 +5,7 @@ import { currentLocale, dateFormat, formatDateTime } from '../../components/form
 import { formatUsd } from '../../components/money';
 import { QueryState } from '../../components/QueryState';
 import { useToast } from '../../components/toast/useToast';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { Trans, useLocale, useTranslation } from '../../i18n';
 
 function formatJoined(iso: string, locale: string) {
@@ -20,18 +21,23 @@ export function bonusWords(amount: string, locale = currentLocale()) {
 function CopyButton({ text, label, what }: { text: string; label: string; what: 'code' | 'link' }) {
   const { t } = useTranslation('member');
   const toast = useToast();
+  const [failed, setFailed] = useFormError();
   const copy = async () => {
+    setFailed(null);
     try {
       await navigator.clipboard.writeText(text);
       toast.success(what === 'code' ? t('referrals.codeCopied') : t('referrals.linkCopied'));
     } catch {
-      toast.error(what === 'code' ? t('referrals.codeFailed') : t('referrals.linkFailed'));
+      setFailed(what === 'code' ? t('referrals.codeFailed') : t('referrals.linkFailed'));
     }
   };
   return (
-    <button type="button" className="button button--secondary" onClick={() => void copy()} aria-label={label}>
-      {t('referrals.copy')}
-    </button>
+    <>
+      <button type="button" className="button button--secondary" onClick={() => void copy()} aria-label={label}>
+        {t('referrals.copy')}
+      </button>
+      <FormError message={failed} />
+    </>
   );
 }
 

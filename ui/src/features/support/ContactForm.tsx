@@ -3,7 +3,7 @@ import { useCreateSupportTicketMutation } from '../../api/enhanced';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { FieldMessage, TextField, describedBy } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
-import { useToast } from '../../components/toast/useToast';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useTranslation } from '../../i18n';
 import { useCurrentUser } from '../auth/session';
@@ -18,7 +18,7 @@ const EMPTY: ContactValues = { user_name: '', user_email: '', message: '', websi
 export function ContactForm() {
   const { t } = useTranslation('support');
   const run = useRunMutation();
-  const toast = useToast();
+  const [formError, setFormError] = useFormError();
   const [createTicket, { isLoading }] = useCreateSupportTicketMutation();
   // The checks speak the reader's language; a message already shown keeps its words until the
   // form is checked again.
@@ -58,6 +58,7 @@ export function ContactForm() {
           fallback: t('form.failed'),
           success: t('form.sent'),
           form: { setError: form.setError, fields: FIELDS },
+          formError: setFormError,
         },
       );
       if (outcome.ok) {
@@ -65,15 +66,12 @@ export function ContactForm() {
         setSent(true);
       }
     },
-    (errors) => {
-      const first = FIELDS.find((name) => errors[name]);
-      if (first) toast.error(String(errors[first]?.message ?? ''));
-    },
   );
 
   return (
     <form className="form contact-form" noValidate onSubmit={(e) => void onSubmit(e)} aria-labelledby="contact-title">
       <h2 id="contact-title">{t('form.title')}</h2>
+      <FormError message={formError} />
       {sent ? (
         <p className="panel panel--success" role="status">
           {t('form.thanks')}

@@ -10,6 +10,7 @@ import { useWaitedFor } from '../../components/PagedQueue';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
+import { FormError, useFormError } from '../../components/form/FormError';
 import { useLabels } from '../../components/labels';
 import { Trans, useTranslation } from '../../i18n';
 
@@ -21,11 +22,12 @@ const statusBadge: Record<SupportTicket['status'], string> = {
 
 function TicketItem({ ticket, onReply }: { ticket: SupportTicket; onReply: (t: SupportTicket) => void }) {
   const run = useRunMutation();
+  const [formError, setFormError] = useFormError();
   const [closeTicket, { isLoading: closing }] = useCloseSupportTicketMutation();
   const labels = useLabels();
   const { t } = useTranslation('staff');
   const waitedFor = useWaitedFor();
-  const close = () => void run(closeTicket({ id: ticket._id }), { fallback: t('tickets.closeFailed'), success: t('tickets.closed') });
+  const close = () => void run(closeTicket({ id: ticket._id }), { fallback: t('tickets.closeFailed'), success: t('tickets.closed'), formError: setFormError });
   return (
     <li className="queue-item ticket" data-testid="support-ticket">
       <div className="queue-item__who">
@@ -50,6 +52,7 @@ function TicketItem({ ticket, onReply }: { ticket: SupportTicket; onReply: (t: S
           <p className="reviewer-comment__text">{ticket.lastReply}</p>
         </div>
       ) : null}
+      <FormError message={formError} />
       {ticket.status !== 'closed' ? (
         <div className="button-row">
           <button type="button" className="button button--small" onClick={() => onReply(ticket)}>
