@@ -151,10 +151,8 @@ func depositJSON(d appmoney.Deposit, withUser bool) apigen.Deposit {
 		TransactionId: d.TransactionID, Amount: d.Amount.String(), Asset: d.Asset, Network: d.Network,
 		Address: d.Address, QrPayload: d.Address, OnChainAmount: d.OnChainAmount, UsdRate: d.USDRate,
 		TxHash: d.TxHash, Status: apigen.DepositStatus(d.Status), Received: d.Received.String(), Notes: d.Notes,
-		RequestedAt: d.RequestedAt, DecidedAt: d.DecidedAt,
+		RequestedAt: d.RequestedAt, DecidedAt: d.DecidedAt, Reference: reference.OfDeposit(d.TransactionID, d.ID),
 	}
-	ref := reference.OfDeposit(d.TransactionID, d.ID)
-	out.Reference = &ref
 	if withUser {
 		out.User = &apigen.DepositUser{UnderscoreId: d.UserID, Name: d.Name, Email: d.Email}
 	}

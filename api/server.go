@@ -10,6 +10,7 @@ import (
 
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
+	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	"clearvest/app/approvals"
 	appcommunity "clearvest/app/community"
@@ -37,6 +38,7 @@ type server struct {
 	content       *sitecontent.Store
 	support       *appsupport.Service
 	community     *appcommunity.Service
+	waiter        middleware.Waiter // holds a sign-in's answer until its figures are in the read models
 	production    bool
 	secureCookies bool
 	mailboxDir    string
@@ -67,6 +69,7 @@ func newServer(deps Deps) *server {
 		content:    deps.Content,
 		support:    deps.Support,
 		community:  deps.Community,
+		waiter:     deps.ReadYourWrites,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.

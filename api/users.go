@@ -248,15 +248,37 @@ func (s *server) signedIn(ctx context.Context, in accounts.SignIn) apigen.User {
 	// without them the dashboard would show zeros until the next read. A failed read leaves the
 	// zeros; the client reads the user again after signing in.
 	u := in.User
-	_ = s.withFigures(ctx, &u)
+	if err := s.withFigures(ctx, &u); err != nil && ctx.Err() == nil {
+		middleware.Logger(ctx).WarnContext(ctx, "sign-in answer without the figures", "error", err)
+	}
 	return userJSON(u, in.AccessToken)
 }
 
 // withFigures fills the user's money figures from the books; without the money service they
-// stay zero.
+// stay zero. The books are a read model, and a sign-in (often from a new browser) carries no
+// position, so it first waits, bounded as a positioned query is, until the read models have
+// passed the user's own latest money event: a deposit confirmed a moment ago is in the answer.
+// If they do not get there in time the figures are served as they are, marked stale as the
+// read-your-writes middleware does. The position is sent back too, so the client's next
+// queries wait for it as well.
 func (s *server) withFigures(ctx context.Context, u *accounts.User) error {
 	if s.money == nil {
 		return nil
+	}
+	pos, err := s.money.AccountPosition(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	RecordPosition(ctx, pos)
+	if err := middleware.Wait(ctx, s.waiter, pos, maxReadYourWritesWait); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		middleware.Logger(ctx).WarnContext(ctx, "read models behind the user's figures; answering with stale ones",
+			"position", pos, "error", err)
+		if w := exchangeFrom(ctx).w; w != nil {
+			w.Header().Set(middleware.HeaderStale, "true")
+		}
 	}
 	b, err := s.money.Balances(ctx, u.ID)
 	if err != nil {

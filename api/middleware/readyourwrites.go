@@ -59,7 +59,7 @@ func ReadYourWrites(waiter Waiter, maxWait time.Duration, signedIn func(*http.Re
 				httperr.Write(w, r, errBadPosition)
 				return
 			}
-			if err := wait(r.Context(), waiter, pos, maxWait); err != nil {
+			if err := Wait(r.Context(), waiter, pos, maxWait); err != nil {
 				if r.Context().Err() != nil {
 					httperr.Write(w, r, r.Context().Err())
 					return
@@ -75,7 +75,11 @@ func ReadYourWrites(waiter Waiter, maxWait time.Duration, signedIn func(*http.Re
 
 var errNoWaiter = errors.New("no read-your-writes waiter configured")
 
-func wait(ctx context.Context, waiter Waiter, pos int64, maxWait time.Duration) error {
+// Wait blocks until the read models have passed pos, as a positioned query does: at most maxWait
+// (0 = the waiter's own bound), at once for position 0, and never with a nil waiter (an error).
+// Commands whose answer shows read-model figures use it with the position of the caller's own
+// latest event, and mark the answer with HeaderStale when it fails.
+func Wait(ctx context.Context, waiter Waiter, pos int64, maxWait time.Duration) error {
 	if pos == 0 {
 		return nil // every read model has passed the start of the log
 	}

@@ -19,9 +19,12 @@ import (
 // share the arrays behind them (eventLog) and an index of its keys (keyIndex).
 type history struct {
 	version int64
-	events  []aggregate.Event // this history's view of log.all
-	log     *eventLog
-	started time.Time
+	// position is the global position of the stream's event at version (0 for none): what a
+	// query waits for to see the stream as this history does.
+	position int64
+	events   []aggregate.Event // this history's view of log.all
+	log      *eventLog
+	started  time.Time
 
 	// keys indexes the keyed events of the histories put in the cache (published); pending are
 	// this history's keyed events not yet there, found by a scan.
@@ -53,7 +56,7 @@ type keyIndex struct {
 
 // extended returns h followed by stored envelopes and the events they hold.
 func (h *history) extended(stored []eventstore.Envelope, events []aggregate.Event) *history {
-	next := &history{version: h.version, started: h.started, keys: h.keys, log: h.log}
+	next := &history{version: h.version, position: h.position, started: h.started, keys: h.keys, log: h.log}
 	if next.log == nil {
 		next.log = &eventLog{}
 	}
@@ -75,7 +78,7 @@ func (h *history) extended(stored []eventstore.Envelope, events []aggregate.Even
 		next.pending = h.pending[:len(h.pending):len(h.pending)]
 	}
 	for _, env := range stored {
-		next.version = env.Version
+		next.version, next.position = env.Version, env.Position
 		if env.Version == 1 {
 			next.started = env.RecordedAt
 		}

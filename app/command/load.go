@@ -22,6 +22,21 @@ func Load[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamI
 	return build(newAgg, h), nil
 }
 
+// Position returns the global position of a stream's last event, 0 for a stream without events,
+// as fresh as Load (a cached stream costs one read of its tail). A query that waits for the read
+// models to pass it sees everything the stream holds now, without waiting for anyone else's
+// later events (docs/architecture.md, "Read-your-writes").
+func Position(ctx context.Context, r *Runner, stream eventstore.StreamID) (int64, error) {
+	h, cached, err := r.load(ctx, stream)
+	if err == nil && cached {
+		h, err = r.refresh(ctx, stream, h)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return h.position, nil
+}
+
 // lend returns the aggregate of a stream at h for a command holding the stream's turn: the
 // cache's built one when it is at h, else h replayed into newAgg(). Hand it back with settle.
 func lend[A Aggregate](r *Runner, stream eventstore.StreamID, newAgg func() A, h *history) A {

@@ -735,3 +735,44 @@ func BenchmarkExecute(b *testing.B) {
 		})
 	})
 }
+
+func TestPositionIsTheStreamsLastEventAsTheStoreHasIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := memstore.New()
+	r, other := newRunner(store), newRunner(store)
+	mine, theirs := counterStream("mine"), counterStream("theirs")
+	position := func(r *command.Runner, stream eventstore.StreamID) int64 {
+		t.Helper()
+		p, err := command.Position(ctx, r, stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if p := position(r, mine); p != 0 {
+		t.Fatalf("position of a stream without events = %d, want 0", p)
+	}
+	first, err := command.Execute(ctx, r, mine, NewCounter, eventstore.Metadata{}, increment(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := position(r, mine); p != first.Position || p == 0 {
+		t.Fatalf("after a command: %d, want its position %d", p, first.Position)
+	}
+	// Someone else's later events are not the stream's.
+	if _, err := command.Execute(ctx, r, theirs, NewCounter, eventstore.Metadata{}, increment(1)); err != nil {
+		t.Fatal(err)
+	}
+	if p := position(r, mine); p != first.Position {
+		t.Fatalf("after another stream's command: %d, want %d", p, first.Position)
+	}
+	// Another process appended to the stream: the cached runner reads the tail.
+	second, err := command.Execute(ctx, other, mine, NewCounter, eventstore.Metadata{}, increment(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := position(r, mine); p != second.Position || p <= first.Position {
+		t.Fatalf("after another runner's command: %d, want %d", p, second.Position)
+	}
+}

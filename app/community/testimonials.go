@@ -2,6 +2,7 @@ package community
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"clearvest/app/command"
+	"clearvest/domain/account"
 	"clearvest/domain/geo"
 	"clearvest/domain/identity"
 	"clearvest/domain/testimonial"
@@ -34,7 +36,8 @@ type Submitted struct {
 }
 
 // Eligible reports whether userID may write a testimonial: a verified e-mail and at least one
-// confirmed deposit, as the read models say.
+// confirmed deposit, as the read models say. It answers the caller's page (a query, which waits
+// for the caller's position); Submit decides on the streams instead.
 func (s *Service) Eligible(ctx context.Context, userID string) (bool, error) {
 	u, err := users.Get(ctx, s.pool, userID)
 	if err != nil {
@@ -46,10 +49,28 @@ func (s *Service) Eligible(ctx context.Context, userID string) (bool, error) {
 	return activity.IsInvestor(ctx, s.pool, userID)
 }
 
+// eligibleNow is Eligible decided on the user's streams: a command reads the event store, not
+// the read models, which may not have caught up with a sign-up or a deposit confirmed a moment
+// ago (docs/architecture.md, "Read-your-writes").
+func (s *Service) eligibleNow(ctx context.Context, userID string) (bool, error) {
+	u, err := command.Load(ctx, s.commands, eventstore.NewStreamID(identity.StreamCategory, userID), identity.New)
+	if err != nil {
+		return false, err
+	}
+	if !u.Registered() || !u.EmailVerified() || u.Status() == identity.StatusClosed {
+		return false, nil
+	}
+	acc, err := command.Load(ctx, s.commands, eventstore.NewStreamID(account.StreamCategory, userID), account.NewFor(userID))
+	if err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(acc.Deposits(), func(d account.Deposit) bool { return d.Status == account.StatusConfirmed }), nil
+}
+
 // Submit writes the caller's testimonial, pending review. A caller who is not a verified
 // investor, or who has a pending or approved one already, is refused and nothing is stored.
 func (s *Service) Submit(ctx context.Context, a Actor, text string) (Submitted, error) {
-	eligible, err := s.Eligible(ctx, a.UserID)
+	eligible, err := s.eligibleNow(ctx, a.UserID)
 	if err != nil {
 		return Submitted{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"clearvest/app/command"
 	"clearvest/domain/account"
 	"clearvest/projections/keyset"
 	"clearvest/projections/ledger"
@@ -51,6 +52,13 @@ func (s *Service) FiguresOf(ctx context.Context, userIDs []string) (map[string]a
 		out[id] = found[id]
 	}
 	return out, nil
+}
+
+// AccountPosition is the global position of the last event of userID's money stream (0 before
+// their first deposit): once the read models have passed it, Balances shows everything the
+// account holds now (the sign-in answer waits for it).
+func (s *Service) AccountPosition(ctx context.Context, userID string) (int64, error) {
+	return command.Position(ctx, s.commands, accountStream(userID))
 }
 
 // Balances returns a user's dashboard figures from the wallets read model.

@@ -2057,10 +2057,9 @@ export type DepositStatus = "Pending" | "Confirmed" | "Rejected";
 export type Deposit = {
   transactionId: string;
   /** What the investor knows it by, on its row in the history too: its transaction ID (see
-    docs/history.md). The server always sends it; it is optional in this schema only so that
-    clients written before it keep their deposit fixtures.
+    docs/history.md). Every deposit has one.
      */
-  reference?: string;
+  reference: string;
   /** USD the investor stated, decimal string. */
   amount: string;
   asset: string;

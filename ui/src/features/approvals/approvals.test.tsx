@@ -190,6 +190,7 @@ describe('Second Approvals', () => {
 
 const deposit: Deposit = {
   transactionId: 'DEP-AAAA-BBBB',
+  reference: 'DEP-AAAA-BBBB',
   amount: '20000.00',
   asset: 'USDT',
   network: 'TRC20',

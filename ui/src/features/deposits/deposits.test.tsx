@@ -32,6 +32,7 @@ const btcMarket = () => ({
 
 const pending: Deposit = {
   transactionId: 'DEP-7K3Q-9XM2',
+  reference: 'DEP-7K3Q-9XM2',
   amount: '100.00',
   asset: 'USDT',
   network: 'TRC20',
