@@ -84,6 +84,7 @@ var operationActions = map[string]Action{
 	"sendVerificationEmail":    ActOwnAccount,
 	"changePassword":           ActOwnAccount,
 	"stepUp":                   ActOwnAccount,
+	"getStepUp":                ActOwnAccount,
 	"listSessions":             ActOwnAccount,
 	"endSession":               ActOwnAccount,
 	"revokeOtherSessions":      ActOwnAccount,

@@ -80,3 +80,15 @@ func (s *server) StepUp(ctx context.Context, req apigen.StepUpRequestObject) (ap
 	}
 	return apigen.StepUp200JSONResponse{Message: msgSteppedUp, ExpiresAt: until}, nil
 }
+
+func (s *server) GetStepUp(ctx context.Context, _ apigen.GetStepUpRequestObject) (apigen.GetStepUpResponseObject, error) {
+	a, err := s.caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ok, err := s.accounts.SteppedUp(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return apigen.GetStepUp200JSONResponse{Confirmed: ok}, nil
+}

@@ -58,6 +58,15 @@ func TestAWithdrawalNeedsAStepUpOfItsOwnSessionWithinFiveMinutes(t *testing.T) {
 	fund(t, ivy, staff, "1000")
 	identityApproved(t, a, ivy, staff)
 
+	confirmed := func(c *client) bool {
+		t.Helper()
+		res := c.do(http.MethodGet, "/api/users/step-up", nil)
+		expect(t, res, http.StatusOK)
+		return decodeJSON[struct{ Confirmed bool }](t, res).Confirmed
+	}
+	if confirmed(ivy) {
+		t.Fatal("GET /api/users/step-up says confirmed before any step-up")
+	}
 	// Refused before the body is read: even a malformed one gets the step-up answer.
 	e := decodeStepUpError(t, ivy.do(http.MethodPost, "/api/withDraw/create", "{not json"), http.StatusForbidden)
 	if e.Code != "step_up_required" || e.Message != "Please confirm it's you to continue." {
@@ -91,6 +100,9 @@ func TestAWithdrawalNeedsAStepUpOfItsOwnSessionWithinFiveMinutes(t *testing.T) {
 	if got := decodeJSON[struct{ ExpiresAt time.Time }](t, res); !got.ExpiresAt.Equal(clk.Now().Add(5 * time.Minute)) {
 		t.Fatalf("step-up answer %s, want it to expire at %v", res.body, clk.Now().Add(5*time.Minute))
 	}
+	if !confirmed(ivy) {
+		t.Fatal("GET /api/users/step-up says not confirmed right after the step-up")
+	}
 	withdraw(t, ivy, "100", "TRC20", testTRONAddress)
 	// A bearer token is tied to the session it was issued for: the same session, the same
 	// confirmation.
@@ -110,6 +122,9 @@ func TestAWithdrawalNeedsAStepUpOfItsOwnSessionWithinFiveMinutes(t *testing.T) {
 	clk.Advance(5*time.Minute - time.Second)
 	withdraw(t, ivy, "10", "TRC20", testTRONAddress)
 	clk.Advance(time.Second)
+	if confirmed(ivy) || confirmed(other) {
+		t.Fatal("GET /api/users/step-up says confirmed after five minutes, or for another session")
+	}
 	if e := decodeStepUpError(t, ivy.do(http.MethodPost, "/api/withDraw/create", withdrawalBody(t, ivy, "10", "TRC20", testTRONAddress)),
 		http.StatusForbidden); e.Code != "step_up_required" {
 		t.Fatalf("five minutes after the step-up: %+v", e)

@@ -87,6 +87,9 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.setLanguageRequest,
       }),
     }),
+    getStepUp: build.query<GetStepUpApiResponse, GetStepUpApiArg>({
+      query: () => ({ url: `/users/step-up` }),
+    }),
     stepUp: build.mutation<StepUpApiResponse, StepUpApiArg>({
       query: (queryArg) => ({
         url: `/users/step-up`,
@@ -913,6 +916,9 @@ export type SetLanguageApiResponse = /** status 200 Recorded. */ Message;
 export type SetLanguageApiArg = {
   setLanguageRequest: SetLanguageRequest;
 };
+export type GetStepUpApiResponse =
+  /** status 200 The session's confirmation. */ StepUpState;
+export type GetStepUpApiArg = void;
 export type StepUpApiResponse =
   /** status 200 Confirmed for 5 minutes. */ StepUp;
 export type StepUpApiArg = {
@@ -1585,6 +1591,10 @@ export type ChangePasswordRequest = {
 };
 export type SetLanguageRequest = {
   language: Language;
+};
+export type StepUpState = {
+  /** True while the session counts as confirmed (POST /users/step-up). */
+  confirmed: boolean;
 };
 export type StepUp = {
   message: string;
@@ -2495,6 +2505,7 @@ export const {
   useVerifyUserMutation,
   useChangePasswordMutation,
   useSetLanguageMutation,
+  useGetStepUpQuery,
   useStepUpMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,

@@ -12,6 +12,7 @@ import { RedirectCountdown } from '../../components/RedirectCountdown';
 import { useRunMutation } from '../../components/useRunMutation';
 import { Trans, useLocale, useTranslation } from '../../i18n';
 import { useCurrentUser } from '../auth/session';
+import { useStepUpFirst } from '../auth/useStepUpFirst';
 import { payoutRoutes, usePayoutLabel } from './withdrawalWords';
 
 // After a withdrawal is requested the page goes to the dashboard after this many seconds.
@@ -203,8 +204,10 @@ function Confirm({
   const [create, { isLoading }] = useCreateWithdrawalMutation();
   const [key] = useState(newIdempotencyKey);
   const handled = (e: ApiErrorInfo) => (e.code === 'fee_changed' && e.withdrawalQuote !== undefined) || BLOCKING_CODES.includes(e.code ?? '');
+  const stepUpFirst = useStepUpFirst();
   const confirm = async () => {
     if (isLoading) return;
+    if (!(await stepUpFirst())) return;
     const outcome = await run(create({ 'Idempotency-Key': key, createWithdrawalRequest: { ...request, fee: quote.fee ?? '' } }), {
       fallback: t('form.failed'),
       success: t('confirm.success'),

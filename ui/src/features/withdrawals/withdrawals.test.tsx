@@ -197,6 +197,34 @@ describe('withdraw page', () => {
     expect(api.to('POST /api/users/step-up').map((r) => r.body)).toEqual([{ password: 'wrong-password' }, { password: 'right-password' }]);
   });
 
+  it('asks first when the session is not confirmed, so the request is sent once and never refused', async () => {
+    let confirmed = false;
+    const api = stubApi({
+      'GET /api/users/getUser': json(investor),
+      'POST /api/withDraw/quote': quoteOf,
+      'GET /api/users/step-up': () => json({ confirmed }),
+      'POST /api/users/step-up': () => {
+        confirmed = true;
+        return json({ message: "Thanks, that's confirmed.", expiresAt: '2026-11-28T14:05:00Z' });
+      },
+      'POST /api/withDraw/create': () => (confirmed ? json(pending) : json({ message: "Please confirm it's you to continue.", code: 'step_up_required' }, 403)),
+    });
+    const u = userEvent.setup();
+    renderApp({ route: '/withdraw-wallet', ...signedIn(investor) });
+    await u.type(await screen.findByLabelText('Amount in US dollars'), '100');
+    await u.type(screen.getByLabelText('Your wallet address'), tron);
+    await u.click(screen.getByRole('button', { name: 'Continue' }));
+    await u.click(await screen.findByRole('button', { name: 'Confirm withdrawal' }));
+
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    expect(api.to('POST /api/withDraw/create')).toHaveLength(0);
+    await u.type(within(dialog).getByLabelText('Password'), 'right-password');
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    expect(await screen.findByText('Withdrawal requested. We will e-mail you when it is paid.')).toBeTruthy();
+    expect(api.to('POST /api/withDraw/create')).toHaveLength(1);
+  });
+
   it('asks for the authenticator code on an account with two-step verification, and Escape declines', async () => {
     const withApp = makeUser({ _id: 'u1', balance: '1000.00', twoFactorEnabled: true });
     const api = stubApi({
