@@ -30,8 +30,7 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
   const toast = useToast();
   const [files, setFiles] = useState<Files>({});
   const [errors, setErrors] = useState<Errors>({});
-  // The form's own message: announced when the client finds it; the server's refusal is announced
-  // by its toast and stays here for reading.
+  // The form's own message, from the client's checks: announced when the client finds it.
   const [formError, setFormError] = useState<{ text: string; announce: boolean } | null>(null);
   // The server's refusal, above the form.
   const [refused, setRefused] = useFormError();
@@ -81,7 +80,7 @@ export function KycUploadForm({ sides }: { sides: readonly KycSide[] }) {
       setRefused(outcome.message);
       return;
     }
-    toast.success(outcome.data.message || say(kycMessages.uploaded));
+    toast.success(say(outcome.data.message || kycMessages.uploaded));
     dispatch(api.util.upsertQueryEntries([{ endpointName: 'getMyKyc', arg: {}, value: outcome.data.kyc }]));
     dispatch(api.util.invalidateTags([...kycUploadInvalidates]));
   };
