@@ -164,11 +164,15 @@ describe(`smoke test against ${BASE_URL}`, () => {
     const showToast = async (page) => {
       // A client-side navigation keeps whatever the test set up in the page.
       await page.evaluate(() => {
-        window.history.pushState(null, '', '/login?google=error');
+        window.history.pushState(null, '', '/support');
         window.dispatchEvent(new PopStateEvent('popstate'));
       });
-      // A failed Google sign-in is reported with a toast; no server round trip is involved.
-      await page.getByRole('region', { name: 'Notifications' }).getByText('Google sign-in failed. Please try again.').waitFor();
+      // Toasts only confirm a success: a visitor's message to support is one.
+      await page.getByLabel('Your name', { exact: true }).fill('Toast Reader');
+      await page.getByLabel('Email', { exact: true }).fill(`toast-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`);
+      await page.getByLabel('Message', { exact: true }).fill('Checking that a confirmation stays readable.');
+      await page.getByRole('button', { name: 'Send message' }).click();
+      await page.getByRole('region', { name: 'Notifications' }).getByText('Message sent successfully!').waitFor();
     };
     const contrastAt = (page, fraction) =>
       page.evaluate(async (at) => {

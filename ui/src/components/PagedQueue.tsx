@@ -108,3 +108,19 @@ export function useWaitedFor() {
     return t('waited.minutes', { minutes });
   };
 }
+
+// The money queues' words, from the same `queue.*` keys in each one's namespace.
+type MoneyQueueNamespace = 'deposits' | 'invest' | 'withdrawals';
+export function moneyQueueWords(namespace: MoneyQueueNamespace) {
+  return function useMoneyQueueWords(): QueueWords {
+    const { t } = useTranslation(namespace);
+    return {
+      total: (count: number) => t('queue.total', { count }),
+      loadingMore: t('queue.loadingMore'),
+      moreFailed: t('queue.moreFailed'),
+      empty: t('queue.empty'),
+      list: (page: number) => (page === 1 ? t('queue.list') : t('queue.listMore', { page })),
+      failed: t('queue.failed'),
+    };
+  };
+}

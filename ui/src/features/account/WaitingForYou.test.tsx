@@ -45,7 +45,9 @@ describe('waiting for you (staff dashboard)', () => {
     let fail = true;
     let answer: (r: Response) => void = () => undefined;
     const first = new Promise<Response>((resolve) => (answer = resolve));
-    const api = staffDashboard(() => (fail ? first : Promise.resolve(json({ deposits: 1 }))));
+    // The sidebar and the section share one query, which may be asked more than once while the
+    // answer is pending: each ask gets its own copy of it.
+    const api = staffDashboard(() => (fail ? first.then((r) => r.clone()) : Promise.resolve(json({ deposits: 1 }))));
     const waiting = await section();
     expect(within(waiting).getByRole('status').textContent).toContain('Loading the queues…');
     answer(json({ message: 'The queues are resting.' }, 500));

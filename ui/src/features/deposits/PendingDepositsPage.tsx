@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useGetPendingDepositsQuery, type DepositQueue, type DepositQueueItem } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
-import { pagedQueue, useWaitedFor } from '../../components/PagedQueue';
+import { moneyQueueWords, pagedQueue, useWaitedFor } from '../../components/PagedQueue';
 import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { useTranslation } from '../../i18n';
 import { useRouteLabel } from './depositWords';
@@ -37,24 +37,12 @@ function QueueItem({ item }: { item: DepositQueueItem }) {
   );
 }
 
-function useQueueWords() {
-  const { t } = useTranslation('deposits');
-  return {
-    total: (count: number) => t('queue.total', { count }),
-    loadingMore: t('queue.loadingMore'),
-    moreFailed: t('queue.moreFailed'),
-    empty: t('queue.empty'),
-    list: (page: number) => (page === 1 ? t('queue.list') : t('queue.listMore', { page })),
-    failed: t('queue.failed'),
-  };
-}
-
 const DepositQueuePages = pagedQueue<DepositQueue, DepositQueueItem>({
   usePage: useGetPendingDepositsQuery,
   items: (page) => page.deposits,
   itemKey: (item) => item.deposit.transactionId,
   renderItem: (item) => <QueueItem item={item} />,
-  useWords: useQueueWords,
+  useWords: moneyQueueWords('deposits'),
   testId: 'deposit',
 });
 

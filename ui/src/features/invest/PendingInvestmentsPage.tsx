@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useGetPendingInvestmentsQuery, type InvestmentQueue, type InvestmentQueueItem } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
-import { pagedQueue, useWaitedFor } from '../../components/PagedQueue';
+import { moneyQueueWords, pagedQueue, useWaitedFor } from '../../components/PagedQueue';
 import { aprPercent } from '../../components/planWords';
 import { Trans, useLocale, useTranslation } from '../../i18n';
 import { InvestmentDecision } from './InvestmentDecision';
@@ -45,24 +45,12 @@ function QueueItem({ item }: { item: InvestmentQueueItem }) {
   );
 }
 
-function useQueueWords() {
-  const { t } = useTranslation('invest');
-  return {
-    total: (count: number) => t('queue.total', { count }),
-    loadingMore: t('queue.loadingMore'),
-    moreFailed: t('queue.moreFailed'),
-    empty: t('queue.empty'),
-    list: (page: number) => (page === 1 ? t('queue.list') : t('queue.listMore', { page })),
-    failed: t('queue.failed'),
-  };
-}
-
 const InvestmentQueuePages = pagedQueue<InvestmentQueue, InvestmentQueueItem>({
   usePage: useGetPendingInvestmentsQuery,
   items: (page) => page.pendingInvestments,
   itemKey: (item) => item.investment._id,
   renderItem: (item) => <QueueItem item={item} />,
-  useWords: useQueueWords,
+  useWords: moneyQueueWords('invest'),
   testId: 'investment',
 });
 

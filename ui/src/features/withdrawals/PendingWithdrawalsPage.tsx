@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useGetPendingWithdrawalsQuery, type WithdrawalQueue, type WithdrawalQueueItem } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
-import { pagedQueue, useWaitedFor } from '../../components/PagedQueue';
+import { moneyQueueWords, pagedQueue, useWaitedFor } from '../../components/PagedQueue';
 import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { Trans, useTranslation } from '../../i18n';
 import { usePayoutLabel } from './withdrawalWords';
@@ -37,24 +37,12 @@ function QueueItem({ item }: { item: WithdrawalQueueItem }) {
   );
 }
 
-function useQueueWords() {
-  const { t } = useTranslation('withdrawals');
-  return {
-    total: (count: number) => t('queue.total', { count }),
-    loadingMore: t('queue.loadingMore'),
-    moreFailed: t('queue.moreFailed'),
-    empty: t('queue.empty'),
-    list: (page: number) => (page === 1 ? t('queue.list') : t('queue.listMore', { page })),
-    failed: t('queue.failed'),
-  };
-}
-
 const WithdrawalQueuePages = pagedQueue<WithdrawalQueue, WithdrawalQueueItem>({
   usePage: useGetPendingWithdrawalsQuery,
   items: (page) => page.withdrawals,
   itemKey: (item) => item.withdrawal._id,
   renderItem: (item) => <QueueItem item={item} />,
-  useWords: useQueueWords,
+  useWords: moneyQueueWords('withdrawals'),
   testId: 'withdrawal',
 });
 
