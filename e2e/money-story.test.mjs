@@ -133,11 +133,17 @@ describe(`the money story against ${BASE_URL}`, () => {
       mark = await mailMark();
       const moved = await api(staff.page, 'POST', '/api/dev/clock', { advance: '720h' });
       assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      // That ends every session made before, on purpose: until each person signs in again, the
+      // pages still open are told their session has ended (a 401 the browser logs), and only that
+      // is allowed (checked at the end).
+      investor.allowing += 1;
+      staff.allowing += 1;
       await waitForMail(email, { mark, subject: /matured/ });
 
       // 6. Sessions made before the move have ended; the dashboard shows $250.00 − $200.05 +
       // $200.85, to the cent.
       await login(page, email, PASSWORD);
+      investor.allowing -= 1;
       const available = page.locator('.figure').filter({ hasText: 'Available balance' });
       await available.getByText('$250.80').waitFor();
       await page.locator('.figure').filter({ hasText: 'Invested' }).getByText('$0.00').waitFor();
@@ -195,6 +201,7 @@ describe(`the money story against ${BASE_URL}`, () => {
 
       // 8. Staff approve it with the payout transaction.
       await login(staff.page, admin.email, admin.password);
+      staff.allowing -= 1;
       await staff.page.goto(url('/admin-pending-wallet'));
       await heading(staff.page, 'Pending Withdrawals').waitFor();
       await staff.page.getByTestId('withdrawal-queue-item').filter({ hasText: email }).getByRole('link').click();
@@ -271,6 +278,8 @@ describe(`the money story against ${BASE_URL}`, () => {
       await investor.context.close();
       await staff.context.close();
     }
-    assert.deepEqual([...investor.problems, ...staff.problems], [], 'no uncaught errors or CSP violations in the pages');
+    assert.deepEqual([...investor.problems, ...staff.problems], [], 'no console errors, uncaught errors or CSP violations in the pages');
+    const ended = [...investor.allowed, ...staff.allowed].filter((text) => !/status of 401 \(Unauthorized\)/.test(text));
+    assert.deepEqual(ended, [], 'after the clock move, only the ended sessions are refused');
   });
 });
