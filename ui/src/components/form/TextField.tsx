@@ -90,3 +90,9 @@ export function PasswordField(props: PasswordFieldProps) {
     />
   );
 }
+
+// An e-mail address: no capital letter or spelling fix from a phone's keyboard, and the browser's
+// saved address offered.
+export function EmailField(props: Omit<TextFieldProps, 'type'>) {
+  return <TextField type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} {...props} />;
+}

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useForgotPasswordMutation } from '../../api/enhanced';
 import { AuthCard } from '../../components/AuthCard';
 import { SubmitButton } from '../../components/form/SubmitButton';
-import { TextField } from '../../components/form/TextField';
+import { EmailField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useRunMutation } from '../../components/useRunMutation';
 import { FormError, useFormError } from '../../components/form/FormError';
@@ -56,12 +56,8 @@ export function ForgotPasswordPage() {
         <>
           <FormError message={formError} />
           <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="forgot-title">
-            <TextField
+            <EmailField
               label={t('forgot.email')}
-              type="email"
-              autoComplete="email"
-              autoCapitalize="none"
-              spellCheck={false}
               error={fieldError('email')}
               {...register('email')}
             />

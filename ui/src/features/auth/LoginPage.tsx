@@ -4,7 +4,7 @@ import { isLoginPending, useLoginMutation } from '../../api/enhanced';
 import { AuthCard } from '../../components/AuthCard';
 import { FormError, useFormError } from '../../components/form/FormError';
 import { SubmitButton } from '../../components/form/SubmitButton';
-import { PasswordField, TextField } from '../../components/form/TextField';
+import { PasswordField, EmailField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
@@ -88,12 +88,8 @@ export function LoginPage() {
       <GoogleReturn />
       <FormError message={formError} />
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="login-title">
-        <TextField
+        <EmailField
           label={t('login.email')}
-          type="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
           error={fieldError('email')}
           {...register('email')}
         />

@@ -3,7 +3,7 @@ import { useController } from 'react-hook-form';
 import { useRegisterMutation, type Language } from '../../api/enhanced';
 import { AuthCard } from '../../components/AuthCard';
 import { SubmitButton } from '../../components/form/SubmitButton';
-import { PasswordField, TextField } from '../../components/form/TextField';
+import { PasswordField, EmailField, TextField } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { useRunMutation } from '../../components/useRunMutation';
 import { FormError, useFormError } from '../../components/form/FormError';
@@ -89,12 +89,8 @@ export function RegisterPage() {
       <FormError message={formError} />
       <form className="form" noValidate onSubmit={onSubmit} aria-labelledby="register-title">
         <TextField label={t('register.name')} autoComplete="name" error={fieldError('name')} {...register('name')} />
-        <TextField
+        <EmailField
           label={t('register.email')}
-          type="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
           error={fieldError('email')}
           {...register('email')}
         />

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useCreateSupportTicketMutation } from '../../api/enhanced';
 import { SubmitButton } from '../../components/form/SubmitButton';
-import { FieldMessage, TextField, describedBy } from '../../components/form/TextField';
+import { FieldMessage, EmailField, TextField, describedBy } from '../../components/form/TextField';
 import { useSpecForm } from '../../components/form/useSpecForm';
 import { FormError, useFormError } from '../../components/form/FormError';
 import { useRunMutation } from '../../components/useRunMutation';
@@ -78,12 +78,8 @@ export function ContactForm() {
         </p>
       ) : null}
       <TextField label={t('form.name')} autoComplete="name" maxLength={200} error={fieldError('user_name')} {...register('user_name')} />
-      <TextField
+      <EmailField
         label={t('form.email')}
-        type="email"
-        autoComplete="email"
-        autoCapitalize="none"
-        spellCheck={false}
         error={fieldError('user_email')}
         {...register('user_email')}
       />
