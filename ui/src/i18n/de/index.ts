@@ -18,6 +18,13 @@ import shell from './shell.json';
 import staff from './staff.json';
 import support from './support.json';
 import withdrawals from './withdrawals.json';
+import corrections from './corrections.json';
+import impersonation from './impersonation.json';
+import mail from './mail.json';
+import audit from './audit.json';
+import settings from './settings.json';
+import passkeys from './passkeys.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
-export const de: Record<Namespace, object> = { common, history, home, invest, community, market, support, plans, labels, auth, member, staff, kyc, pages, shell, dashboard, forms, withdrawals, deposits };
+export const de: Record<Namespace, object> = { common, history, home, invest, community, market, support, plans, labels, auth, member, staff, kyc, pages, shell, dashboard, forms, withdrawals, deposits,
+  corrections, impersonation, mail, audit, settings, passkeys };

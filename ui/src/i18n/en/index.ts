@@ -16,6 +16,12 @@ import shell from './shell.json';
 import staff from './staff.json';
 import support from './support.json';
 import withdrawals from './withdrawals.json';
+import corrections from './corrections.json';
+import impersonation from './impersonation.json';
+import mail from './mail.json';
+import audit from './audit.json';
+import settings from './settings.json';
+import passkeys from './passkeys.json';
 
 // The page names in English are the route table's own titles and labels (app/routes.ts), so this
 // namespace is empty in English; other languages translate them in their pages.json, keyed by the
@@ -24,6 +30,7 @@ export type PageNames = Record<string, { title?: string; label?: string }>;
 const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
-export const en = { common, history, home, invest, community, market, support, plans, labels, auth, member, staff, kyc, pages, shell, dashboard, forms, withdrawals, deposits };
+export const en = { common, history, home, invest, community, market, support, plans, labels, auth, member, staff, kyc, pages, shell, dashboard, forms, withdrawals, deposits,
+  corrections, impersonation, mail, audit, settings, passkeys };
 
 export type Namespace = keyof typeof en;
