@@ -1,0 +1,132 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"clearvest/api/apigen"
+	"clearvest/app/accounts"
+)
+
+// staffActions is the roles table of docs/product-rules.md for staff work, written out again
+// here on purpose: the server's own table (api/policy.go) must agree with it, and an action this
+// list does not name fails the test until someone decides who may use it.
+var staffActions = map[string][]string{
+	"viewUsers":      {"author", "admin"},
+	"reviewQueues":   {"author", "admin"},
+	"sendEmail":      {"author", "admin"},
+	"changeRoles":    {"admin"},
+	"suspendUsers":   {"admin"},
+	"closeAccounts":  {"admin"},
+	"adjustBalances": {"admin"},
+	"waiveFees":      {"admin"},
+	"impersonate":    {"admin"},
+	"approveChanges": {"admin"},
+}
+
+type staffOperation struct {
+	id, method, path, action string
+}
+
+// staffOperations lists every operation of openapi.yaml that is neither public nor the caller's
+// own account, with a made-up id in each path parameter.
+func staffOperations(t *testing.T) []staffOperation {
+	t.Helper()
+	doc, err := apigen.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	param := regexp.MustCompile(`\{[^}]+\}`)
+	var ops []staffOperation
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			action, _ := op.Extensions["x-clearvest-action"].(string)
+			if action == "public" || action == "ownAccount" {
+				continue
+			}
+			ops = append(ops, staffOperation{id: op.OperationID, method: method, action: action,
+				path: "/api" + param.ReplaceAllString(path, "00000000-0000-4000-8000-000000000000")})
+		}
+	}
+	sort.Slice(ops, func(i, j int) bool { return ops[i].id < ops[j].id })
+	return ops
+}
+
+// TestEveryStaffOperationByEveryKindOfCaller calls every staff operation as every kind of caller.
+// The expected status is the table's: 401 for an anonymous caller, 403 for anyone the roles
+// table leaves out (investors, suspended staff, an admin viewing the site as an investor), and
+// for those it lets in an answer from the operation itself: its validation (400, 422), a 404
+// for the made-up id, a 409, or success; never 401 or 403. Each caller has confirmed it is the
+// person just before, so the step-up rule is not what answers.
+func TestEveryStaffOperationByEveryKindOfCaller(t *testing.T) {
+	t.Parallel()
+	a := newInvestAppWithHistory(t).app
+	ctx := context.Background()
+	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	author, _ := a.member(t, "author@example.com", "author")
+	admin, adminUser := a.member(t, "admin@example.com", "admin")
+	suspended, suspendedUser := a.member(t, "suspended@example.com", "author")
+	for _, c := range []*client{investor, author, admin, suspended} {
+		stepUp(t, c)
+	}
+	if _, err := a.Accounts.Suspend(ctx, accounts.Actor{UserID: adminUser.ID, Role: "admin"}, suspendedUser.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	callers := []struct {
+		name string
+		c    *client
+	}{
+		{"anonymous", a.browser(t)},
+		{"investor", investor},
+		{"suspended author", suspended},
+		{"author", author},
+		{"admin", admin},
+	}
+
+	ops := staffOperations(t)
+	if len(ops) < 20 {
+		t.Fatalf("only %d staff operations found in the document", len(ops))
+	}
+	for _, op := range ops {
+		allowed, known := staffActions[op.action]
+		if !known {
+			t.Errorf("%s needs %q, which this table does not name", op.id, op.action)
+			continue
+		}
+		for _, who := range callers {
+			var body any
+			if op.method != http.MethodGet {
+				body = map[string]any{}
+			}
+			res := who.c.do(op.method, op.path, body)
+			got := res.status
+			switch {
+			case who.name == "anonymous":
+				if got != http.StatusUnauthorized {
+					t.Errorf("%s %s as %s: %d, want 401", op.method, op.path, who.name, got)
+				}
+			case contains(allowed, who.name):
+				if got == http.StatusUnauthorized || got == http.StatusForbidden || got >= 500 {
+					t.Errorf("%s %s as %s: %d %s, want the operation's own answer", op.method, op.path, who.name, got, res.body)
+				}
+			default:
+				if got != http.StatusForbidden {
+					t.Errorf("%s %s as %s: %d, want 403", op.method, op.path, who.name, got)
+				}
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
