@@ -170,7 +170,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"activity":     {Version: 1, SchemaHash: "43b58a9c0737c396"},
 		"proposals":    {Version: 1, SchemaHash: "2818ebd767185966"},
 		// The staff actions of the audit log (docs/auditing.md).
-		"audit": {Version: 1, SchemaHash: "47e581aa9b96795c"},
+		"audit": {Version: 1, SchemaHash: "014610b29516caf6"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

@@ -76,6 +76,9 @@ CREATE INDEX entries_at ON entries (at, position);
 CREATE TABLE stream_users (
     stream_id text PRIMARY KEY,
     user_id   text NOT NULL
+);
+CREATE TABLE kinds (
+    event_type text PRIMARY KEY
 );`
 }
 
@@ -180,7 +183,20 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Enve
 		WHERE COALESCE(NULLIF(r.target_user, ''), su.user_id, '') <> r.actor_id`, string(data)); err != nil {
 		return fmt.Errorf("audit: insert: %w", err)
 	}
+	// The kinds the log holds, for the filter's choices without scanning the log.
+	if _, err := tx.Exec(ctx, `INSERT INTO kinds SELECT DISTINCT event_type FROM entries WHERE position = ANY($1) ON CONFLICT DO NOTHING`,
+		positions(rows)); err != nil {
+		return fmt.Errorf("audit: kinds: %w", err)
+	}
 	return nil
+}
+
+func positions(rows []row) []int64 {
+	out := make([]int64, len(rows))
+	for i, r := range rows {
+		out[i] = r.Position
+	}
+	return out
 }
 
 // payload is an event's stored top-level fields.

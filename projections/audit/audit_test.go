@@ -2,6 +2,7 @@ package audit_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"clearvest/app/apptest"
@@ -62,6 +63,10 @@ func TestTheRuleIsGeneric(t *testing.T) {
 		if (got{g.Kind, g.ActorID, g.TargetUser, g.Reference, g.Amount, g.Reason}) != w {
 			t.Errorf("entry %d: %+v, want %+v", i, g, w)
 		}
+	}
+	kinds, err := audit.Kinds(ctx, e.Pool)
+	if err != nil || strings.Join(kinds, ",") != "account.fee_exemption_granted,proposal.approved,proposal.opened,user.e_mail_sent" {
+		t.Errorf("kinds: %v %v", kinds, err)
 	}
 	if s := audit.Describe("account.fee_exemption_granted", ""); s != "Account: fee exemption granted" {
 		t.Errorf("describe: %q", s)

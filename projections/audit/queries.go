@@ -120,7 +120,7 @@ func Log(ctx context.Context, pool *pgxpool.Pool, f Filter) ([]Entry, bool, erro
 
 // Kinds lists the event types the log holds, for the filter's choices.
 func Kinds(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
-	rows, err := pool.Query(ctx, `SELECT DISTINCT event_type FROM rm_audit.entries ORDER BY 1`)
+	rows, err := pool.Query(ctx, `SELECT event_type FROM rm_audit.kinds ORDER BY 1`)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
