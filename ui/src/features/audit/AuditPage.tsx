@@ -16,6 +16,7 @@ import { formatDateTime, formatDecimal } from '../../components/format';
 import { FormError, useFormError } from '../../components/form/FormError';
 import { SelectField } from '../../components/form/SelectField';
 import { TextField } from '../../components/form/TextField';
+import { useLabels } from '../../components/labels';
 import { QueryState } from '../../components/QueryState';
 import { Tabs, type TabDef } from '../../components/Tabs';
 import { useTranslation } from '../../i18n';
@@ -85,6 +86,7 @@ function Person({ email, id }: { email?: string; id: string }) {
 
 function LogTable({ entries }: { entries: AuditEntry[] }) {
   const { t } = useTranslation('audit');
+  const labels = useLabels();
   const cols = {
     time: t('log.time'),
     who: t('log.who'),
@@ -111,7 +113,7 @@ function LogTable({ entries }: { entries: AuditEntry[] }) {
           <tr key={e.position} data-kind={e.kind}>
             <td data-label={cols.time}>{formatDateTime(e.at)}</td>
             <td data-label={cols.who}>
-              <Person email={e.actorEmail} id={e.actorId} /> <span className={`badge badge--role-${e.actorRole}`}>{e.actorRole}</span>
+              <Person email={e.actorEmail} id={e.actorId} /> <span className={`badge badge--role-${e.actorRole}`}>{labels.role(e.actorRole)}</span>
               {e.impersonatorId ? <span className="muted"> {t('log.impersonating')}</span> : null}
             </td>
             <td data-label={cols.onWhom}>
