@@ -3,14 +3,28 @@
 // the audit log (with its reference, the investor and the reason), downloads the log as CSV, opens
 // the investor's account stream in the event browser with its metadata, and reads the books: the
 // reconciliation is zero and highlighted, on a phone as on a desktop. Axe passes on each tab. Same
-// environment as approvals.test.mjs (E2E_BASE_URL, E2E_MAIL_DIR, the demo admin, CHROMIUM_PATH).
+// environment as approvals.test.mjs (E2E_BASE_URL, E2E_MAIL_DIR, the demo admin, CHROMIUM_PATH);
+// E2E_SCREENSHOT_DIR, when set, receives phone and desktop screenshots of each tab.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
 import { adminCredentials, api, button, expectAccessible, heading, login, registerVerified, requestDeposit, uniqueEmail, withSuiteBrowser } from './flows.mjs';
+
+const SHOTS = process.env.E2E_SCREENSHOT_DIR;
+
+// Full-page screenshots of the page on a phone and a desktop, when E2E_SCREENSHOT_DIR is set.
+async function shots(page, name) {
+  if (!SHOTS) return;
+  for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 375, height: 812 }]]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: join(SHOTS, `audit-${name}-${size}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
 
 describe(`audit screens against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();
@@ -37,11 +51,12 @@ describe(`audit screens against ${BASE_URL}`, () => {
       await heading(staff.page, 'Audit').waitFor();
       await staff.page.getByLabel('Target user').fill(email);
       await button(staff.page, 'Apply filters').click();
-      const row = staff.page.getByTestId('audit-log').locator('tr[data-kind="account.deposit_confirmed"]');
+      const row = staff.page.getByTestId('audit-log').locator('tr[data-kind="account.deposit_confirmed"]').filter({ hasText: email });
       await row.getByText('Checked on chain').waitFor();
       await row.getByText(email).waitFor();
       await row.getByText('Confirmed deposit').waitFor();
       await expectAccessible(staff.page, '/audit (log)');
+      await shots(staff.page, 'log');
 
       // The CSV of the same filters.
       const [download] = await Promise.all([staff.page.waitForEvent('download'), staff.page.getByTestId('audit-csv').click()]);
@@ -59,11 +74,12 @@ describe(`audit screens against ${BASE_URL}`, () => {
       await staff.page.getByRole('tab', { name: 'Events' }).click();
       await staff.page.getByLabel('Stream id').fill(`account-${me.body._id}`);
       await button(staff.page, 'Show events').click();
-      const event = staff.page.getByTestId('audit-events').locator('li[data-type="account.deposit_confirmed"]');
+      const event = staff.page.getByTestId('audit-events').locator('li[data-type="account.deposit_confirmed"]').filter({ hasText: me.body._id });
       await event.locator('summary').click();
       await event.getByText('Correlation id').waitFor();
       await event.getByText('Checked on chain', { exact: false }).waitFor();
       await expectAccessible(staff.page, '/audit (events)');
+      await shots(staff.page, 'events');
 
       // The books: balanced and reconciled, highlighted.
       await staff.page.getByRole('tab', { name: 'Books' }).click();
@@ -73,6 +89,7 @@ describe(`audit screens against ${BASE_URL}`, () => {
       assert.match(await reconciliation.getAttribute('class'), /panel--success/);
       await staff.page.getByText('Debits equal credits.').waitFor();
       await expectAccessible(staff.page, '/audit (books)');
+      await shots(staff.page, 'books');
       await staff.page.setViewportSize({ width: 375, height: 812 });
       await expectAccessible(staff.page, '/audit (books, phone)');
 

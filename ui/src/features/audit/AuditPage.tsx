@@ -27,6 +27,12 @@ import { useTranslation } from '../../i18n';
 
 const SEALED = 'pii:v1:';
 
+// A query's answer for the arguments asked now: after new filters, a position or a stream, the
+// previous answer is not shown as if it were the new one; the spinner is.
+function current<T extends { currentData?: unknown; data?: unknown }>(query: T): T & { data: T['currentData'] } {
+  return { ...query, data: query.currentData };
+}
+
 // ---- the audit log ----
 
 interface LogFilters {
@@ -142,7 +148,7 @@ function LogTab() {
   const [formError, setFormError] = useFormError();
   const [fetchCsv, { isFetching: preparing }] = useLazyGetAuditLogCsvQuery();
   const before = cursors[cursors.length - 1];
-  const query = useGetAuditLogQuery({ ...logArgs(applied), before });
+  const query = current(useGetAuditLogQuery({ ...logArgs(applied), before }));
   const kinds = query.data?.kinds ?? [];
   const problemId = useId();
 
@@ -312,7 +318,7 @@ function EventsTab() {
   const [stream, setStream] = useState('');
   const [type, setType] = useState('');
   const [args, setArgs] = useState({ stream: '', type: '', after: 0 });
-  const query = useGetAuditEventsQuery({ stream: args.stream || undefined, type: args.type || undefined, after: args.after || undefined });
+  const query = current(useGetAuditEventsQuery({ stream: args.stream || undefined, type: args.type || undefined, after: args.after || undefined }));
   const show = (event: FormEvent) => {
     event.preventDefault();
     setArgs({ stream: stream.trim(), type: type.trim(), after: 0 });
@@ -466,7 +472,7 @@ function BooksTab() {
   const [draft, setDraft] = useState('');
   const [position, setPosition] = useState<number | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>();
-  const query = useGetAuditBooksQuery({ position });
+  const query = current(useGetAuditBooksQuery({ position }));
   const show = (event: FormEvent) => {
     event.preventDefault();
     const text = draft.trim();
