@@ -232,6 +232,7 @@ func TestAuditLogEventsAndBooks(t *testing.T) {
 		t.Errorf("pages of 2 give %d entries, want %d", len(paged), len(log.Entries))
 	}
 	expect(t, admin.do(http.MethodGet, "/api/audit/log?before=nope", nil), http.StatusBadRequest)
+	expect(t, admin.do(http.MethodGet, "/api/audit/log?before=12abc", nil), http.StatusBadRequest)
 	expect(t, admin.do(http.MethodGet, "/api/audit/log?limit=0", nil), http.StatusBadRequest)
 	expect(t, admin.do(http.MethodGet, "/api/audit/log?from=yesterday", nil), http.StatusBadRequest)
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,8 +76,8 @@ func (s *Service) Log(ctx context.Context, f rmaudit.Filter, cursor string) (Log
 		return LogPage{}, ErrBadLimit
 	}
 	if cursor != "" {
-		var before int64
-		if _, err := fmt.Sscan(cursor, &before); err != nil || before <= 0 {
+		before, err := strconv.ParseInt(cursor, 10, 64)
+		if err != nil || before <= 0 {
 			return LogPage{}, ErrBadCursor
 		}
 		f.Before = before
