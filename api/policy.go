@@ -37,6 +37,7 @@ const (
 	ActWaiveFees      Action = "waiveFees"
 	ActImpersonate    Action = "impersonate"
 	ActApproveChanges Action = "approveChanges" // the second admin of maker-checker
+	ActAudit          Action = "audit"          // the audit log, the event browser, the books
 )
 
 // policy is the one server-side answer to "may this role do that" (docs/product-rules.md, "Roles"). The UI hides
@@ -48,7 +49,8 @@ var policy = map[identity.Role][]Action{
 	identity.RoleAuthor:     {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail},
 	identity.RoleAdmin: {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail,
 		ActChangeRoles, ActSuspendUsers, ActCloseAccounts, ActAdjustBalances, ActWaiveFees,
-		ActImpersonate, ActApproveChanges},
+		ActImpersonate, ActApproveChanges,
+		ActAudit},
 }
 
 // operationActions says what each operation of openapi.yaml needs. An operation missing here
@@ -164,6 +166,11 @@ var operationActions = map[string]Action{
 	"rejectProposal":  ActApproveChanges,
 	// The staff navigation's counts of what waits in each queue.
 	"getQueueCounts": ActReviewQueues,
+	// The audit screens (admins): staff actions, stored events, the books at a position.
+	"getAuditLog":    ActAudit,
+	"getAuditLogCsv": ActAudit,
+	"getAuditEvents": ActAudit,
+	"getAuditBooks":  ActAudit,
 }
 
 // Allowed reports whether role may perform action.

@@ -37,6 +37,7 @@ import (
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	"clearvest/app/approvals"
+	appaudit "clearvest/app/audit"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -152,6 +153,8 @@ type Deps struct {
 	// Community runs testimonials and answers the public social proof and badges; nil in tests
 	// of other parts (its operations then answer 422).
 	Community *appcommunity.Service
+	// Audit answers the admins' audit screens; nil answers them with a 422.
+	Audit *appaudit.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

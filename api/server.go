@@ -13,6 +13,7 @@ import (
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	"clearvest/app/approvals"
+	appaudit "clearvest/app/audit"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -38,6 +39,7 @@ type server struct {
 	content       *sitecontent.Store
 	support       *appsupport.Service
 	community     *appcommunity.Service
+	audit         *appaudit.Service
 	waiter        middleware.Waiter // holds a sign-in's answer until its figures are in the read models
 	production    bool
 	secureCookies bool
@@ -69,6 +71,7 @@ func newServer(deps Deps) *server {
 		content:    deps.Content,
 		support:    deps.Support,
 		community:  deps.Community,
+		audit:      deps.Audit,
 		waiter:     deps.ReadYourWrites,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be

@@ -753,6 +753,122 @@ type ApproveWithdrawalRequest struct {
 	UsdRate *string `json:"usdRate,omitempty"`
 }
 
+// AuditAccount defines model for AuditAccount.
+type AuditAccount struct {
+	Account string `json:"account"`
+	Balance string `json:"balance"`
+	Book    string `json:"book"`
+	Credit  string `json:"credit"`
+	Debit   string `json:"debit"`
+
+	// User The owner of a user account; "" for a platform account.
+	User string `json:"user"`
+}
+
+// AuditBooks defines model for AuditBooks.
+type AuditBooks struct {
+	Accounts       []AuditAccount      `json:"accounts"`
+	Balanced       bool                `json:"balanced"`
+	Events         int                 `json:"events"`
+	Head           int64               `json:"head"`
+	Position       int64               `json:"position"`
+	Reconciliation AuditReconciliation `json:"reconciliation"`
+	TotalCredit    string              `json:"totalCredit"`
+	TotalDebit     string              `json:"totalDebit"`
+	Unbalanced     []int64             `json:"unbalanced"`
+	Users          struct {
+		Available string `json:"available"`
+		Held      string `json:"held"`
+		Invested  string `json:"invested"`
+	} `json:"users"`
+	WentNegative []string `json:"wentNegative"`
+}
+
+// AuditEntry defines model for AuditEntry.
+type AuditEntry struct {
+	ActorEmail *string `json:"actorEmail,omitempty"`
+	ActorId    string  `json:"actorId"`
+	ActorRole  string  `json:"actorRole"`
+
+	// Amount US dollars, "" when the action moved none.
+	Amount string    `json:"amount"`
+	At     time.Time `json:"at"`
+
+	// ClientIp The staff member's address; "[erased]" once their data was erased.
+	ClientIp       string  `json:"clientIp"`
+	CorrelationId  *string `json:"correlationId,omitempty"`
+	EventId        string  `json:"eventId"`
+	ImpersonatorId *string `json:"impersonatorId,omitempty"`
+
+	// Kind The event type, e.g. account.deposit_confirmed.
+	Kind      string `json:"kind"`
+	Position  int64  `json:"position"`
+	Reason    string `json:"reason"`
+	Reference string `json:"reference"`
+	StreamId  string `json:"streamId"`
+
+	// Summary What it did, in English, e.g. "Confirmed deposit DEP-7K3M9Q2X".
+	Summary     string  `json:"summary"`
+	TargetEmail *string `json:"targetEmail,omitempty"`
+	TargetUser  string  `json:"targetUser"`
+}
+
+// AuditEvent defines model for AuditEvent.
+type AuditEvent struct {
+	// Data The payload as stored.
+	Data          map[string]interface{} `json:"data"`
+	EventId       string                 `json:"eventId"`
+	Metadata      AuditMetadata          `json:"metadata"`
+	Position      int64                  `json:"position"`
+	RecordedAt    time.Time              `json:"recordedAt"`
+	SchemaVersion int                    `json:"schemaVersion"`
+	StreamId      string                 `json:"streamId"`
+	Type          string                 `json:"type"`
+	Version       int64                  `json:"version"`
+}
+
+// AuditEventPage defines model for AuditEventPage.
+type AuditEventPage struct {
+	Events []AuditEvent `json:"events"`
+
+	// Next The after of the next page; 0 at the end.
+	Next int64 `json:"next"`
+}
+
+// AuditLogPage defines model for AuditLogPage.
+type AuditLogPage struct {
+	Entries []AuditEntry `json:"entries"`
+
+	// Kinds Every kind the log holds, for the filter.
+	Kinds []string `json:"kinds"`
+
+	// Next The cursor of the next page; absent at the end.
+	Next *string `json:"next,omitempty"`
+}
+
+// AuditMetadata defines model for AuditMetadata.
+type AuditMetadata struct {
+	ActorId     *string `json:"actorId,omitempty"`
+	ActorRole   *string `json:"actorRole,omitempty"`
+	CausationId *string `json:"causationId,omitempty"`
+
+	// ClientIp As stored; sealed.
+	ClientIp       *string `json:"clientIp,omitempty"`
+	CorrelationId  *string `json:"correlationId,omitempty"`
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
+	ImpersonatorId *string `json:"impersonatorId,omitempty"`
+	RequestHash    *string `json:"requestHash,omitempty"`
+}
+
+// AuditReconciliation defines model for AuditReconciliation.
+type AuditReconciliation struct {
+	DepositsReceived    string `json:"depositsReceived"`
+	Difference          string `json:"difference"`
+	InvestorLiabilities string `json:"investorLiabilities"`
+	PayoutsSent         string `json:"payoutsSent"`
+	PlatformEquity      string `json:"platformEquity"`
+}
+
 // BadgeLevel defines model for BadgeLevel.
 type BadgeLevel struct {
 	// MinInvested Lifetime invested, in USD.
@@ -2340,6 +2456,21 @@ type WithdrawalQuoteRequest struct {
 // WithdrawalStatus defines model for WithdrawalStatus.
 type WithdrawalStatus string
 
+// AuditActor defines model for AuditActor.
+type AuditActor = string
+
+// AuditFrom defines model for AuditFrom.
+type AuditFrom = time.Time
+
+// AuditKind defines model for AuditKind.
+type AuditKind = string
+
+// AuditTarget defines model for AuditTarget.
+type AuditTarget = string
+
+// AuditTo defines model for AuditTo.
+type AuditTo = time.Time
+
 // EmailPath defines model for EmailPath.
 type EmailPath = string
 
@@ -2411,6 +2542,57 @@ type UnprocessableEntity = Error
 
 // UnsupportedMediaType Every error response has this shape.
 type UnsupportedMediaType = Error
+
+// GetAuditBooksParams defines parameters for GetAuditBooks.
+type GetAuditBooksParams struct {
+	Position *int64 `form:"position,omitempty" json:"position,omitempty"`
+}
+
+// GetAuditEventsParams defines parameters for GetAuditEvents.
+type GetAuditEventsParams struct {
+	Stream *string `form:"stream,omitempty" json:"stream,omitempty"`
+	After  *int64  `form:"after,omitempty" json:"after,omitempty"`
+	Type   *string `form:"type,omitempty" json:"type,omitempty"`
+	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetAuditLogParams defines parameters for GetAuditLog.
+type GetAuditLogParams struct {
+	// Actor The staff member's id or e-mail.
+	Actor *AuditActor `form:"actor,omitempty" json:"actor,omitempty"`
+
+	// Target The target user's id or e-mail.
+	Target *AuditTarget `form:"target,omitempty" json:"target,omitempty"`
+	Kind   *AuditKind   `form:"kind,omitempty" json:"kind,omitempty"`
+
+	// From From this time on (included).
+	From *AuditFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Until this time (excluded).
+	To     *AuditTo `form:"to,omitempty" json:"to,omitempty"`
+	Before *string  `form:"before,omitempty" json:"before,omitempty"`
+	Limit  *int     `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// GetAuditLogCsvParams defines parameters for GetAuditLogCsv.
+type GetAuditLogCsvParams struct {
+	// Actor The staff member's id or e-mail.
+	Actor *AuditActor `form:"actor,omitempty" json:"actor,omitempty"`
+
+	// Target The target user's id or e-mail.
+	Target *AuditTarget `form:"target,omitempty" json:"target,omitempty"`
+	Kind   *AuditKind   `form:"kind,omitempty" json:"kind,omitempty"`
+
+	// From From this time on (included).
+	From *AuditFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Until this time (excluded).
+	To *AuditTo `form:"to,omitempty" json:"to,omitempty"`
+}
 
 // AdvanceDevClockParams defines parameters for AdvanceDevClock.
 type AdvanceDevClockParams struct {
@@ -3154,6 +3336,18 @@ type RejectWithdrawalJSONRequestBody = RejectWithdrawalRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// GetAuditBooks The trial balance and the reconciliation at a log position (admins)
+	// (GET /audit/books)
+	GetAuditBooks(w http.ResponseWriter, r *http.Request, params GetAuditBooksParams)
+	// GetAuditEvents Stored events with their metadata, one stream or the whole log (admins)
+	// (GET /audit/events)
+	GetAuditEvents(w http.ResponseWriter, r *http.Request, params GetAuditEventsParams)
+	// GetAuditLog Staff actions from the event log, newest first (admins)
+	// (GET /audit/log)
+	GetAuditLog(w http.ResponseWriter, r *http.Request, params GetAuditLogParams)
+	// GetAuditLogCsv The staff actions matching the filters, as CSV (admins)
+	// (GET /audit/log.csv)
+	GetAuditLogCsv(w http.ResponseWriter, r *http.Request, params GetAuditLogCsvParams)
 	// ListBadges Member levels and what each asks, lowest first
 	// (GET /badges)
 	ListBadges(w http.ResponseWriter, r *http.Request)
@@ -3468,6 +3662,30 @@ type ServerInterface interface {
 // Unimplemented server implementation that returns http.StatusNotImplemented for each endpoint.
 
 type Unimplemented struct{}
+
+// GetAuditBooks The trial balance and the reconciliation at a log position (admins)
+// (GET /audit/books)
+func (_ Unimplemented) GetAuditBooks(w http.ResponseWriter, r *http.Request, params GetAuditBooksParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetAuditEvents Stored events with their metadata, one stream or the whole log (admins)
+// (GET /audit/events)
+func (_ Unimplemented) GetAuditEvents(w http.ResponseWriter, r *http.Request, params GetAuditEventsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetAuditLog Staff actions from the event log, newest first (admins)
+// (GET /audit/log)
+func (_ Unimplemented) GetAuditLog(w http.ResponseWriter, r *http.Request, params GetAuditLogParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetAuditLogCsv The staff actions matching the filters, as CSV (admins)
+// (GET /audit/log.csv)
+func (_ Unimplemented) GetAuditLogCsv(w http.ResponseWriter, r *http.Request, params GetAuditLogCsvParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
 
 // ListBadges Member levels and what each asks, lowest first
 // (GET /badges)
@@ -4095,6 +4313,328 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// GetAuditBooks operation middleware
+func (siw *ServerInterfaceWrapper) GetAuditBooks(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetAuditBooksParams
+
+	// ------------- Optional query parameter "position" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "position", r.URL.Query(), &params.Position, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "position"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "position", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAuditBooks(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAuditEvents operation middleware
+func (siw *ServerInterfaceWrapper) GetAuditEvents(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetAuditEventsParams
+
+	// ------------- Optional query parameter "stream" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "stream", r.URL.Query(), &params.Stream, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "stream"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "stream", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "after" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "after", r.URL.Query(), &params.After, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "after"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "after", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "type" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAuditEvents(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAuditLog operation middleware
+func (siw *ServerInterfaceWrapper) GetAuditLog(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetAuditLogParams
+
+	// ------------- Optional query parameter "actor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "actor", r.URL.Query(), &params.Actor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "actor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "actor", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "target" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "target", r.URL.Query(), &params.Target, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "target"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "target", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "kind" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "kind", r.URL.Query(), &params.Kind, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "kind"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "kind", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "before" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "before", r.URL.Query(), &params.Before, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "before"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "before", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAuditLog(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAuditLogCsv operation middleware
+func (siw *ServerInterfaceWrapper) GetAuditLogCsv(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetAuditLogCsvParams
+
+	// ------------- Optional query parameter "actor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "actor", r.URL.Query(), &params.Actor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "actor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "actor", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "target" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "target", r.URL.Query(), &params.Target, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "target"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "target", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "kind" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "kind", r.URL.Query(), &params.Kind, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "kind"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "kind", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAuditLogCsv(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // ListBadges operation middleware
 func (siw *ServerInterfaceWrapper) ListBadges(w http.ResponseWriter, r *http.Request) {
@@ -8522,6 +9062,18 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/proposals/{proposalId}/reject", wrapper.RejectProposal)
 	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/audit/log", wrapper.GetAuditLog)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/audit/log.csv", wrapper.GetAuditLogCsv)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/audit/events", wrapper.GetAuditEvents)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/audit/books", wrapper.GetAuditBooks)
+	})
 
 	return r
 }
@@ -8554,6 +9106,332 @@ type UnauthorizedJSONResponse Error
 type UnprocessableEntityJSONResponse Error
 
 type UnsupportedMediaTypeJSONResponse Error
+
+type GetAuditBooksRequestObject struct {
+	Params GetAuditBooksParams
+}
+
+type GetAuditBooksResponseObject interface {
+	VisitGetAuditBooksResponse(w http.ResponseWriter) error
+}
+
+type GetAuditBooks200JSONResponse AuditBooks
+
+func (response GetAuditBooks200JSONResponse) VisitGetAuditBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditBooks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAuditBooks400JSONResponse) VisitGetAuditBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditBooks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAuditBooks401JSONResponse) VisitGetAuditBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditBooks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAuditBooks403JSONResponse) VisitGetAuditBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditBooks500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAuditBooks500JSONResponse) VisitGetAuditBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditEventsRequestObject struct {
+	Params GetAuditEventsParams
+}
+
+type GetAuditEventsResponseObject interface {
+	VisitGetAuditEventsResponse(w http.ResponseWriter) error
+}
+
+type GetAuditEvents200JSONResponse AuditEventPage
+
+func (response GetAuditEvents200JSONResponse) VisitGetAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditEvents400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAuditEvents400JSONResponse) VisitGetAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAuditEvents401JSONResponse) VisitGetAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditEvents403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAuditEvents403JSONResponse) VisitGetAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditEvents500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAuditEvents500JSONResponse) VisitGetAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditLogRequestObject struct {
+	Params GetAuditLogParams
+}
+
+type GetAuditLogResponseObject interface {
+	VisitGetAuditLogResponse(w http.ResponseWriter) error
+}
+
+type GetAuditLog200JSONResponse AuditLogPage
+
+func (response GetAuditLog200JSONResponse) VisitGetAuditLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditLog400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAuditLog400JSONResponse) VisitGetAuditLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditLog401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAuditLog401JSONResponse) VisitGetAuditLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditLog403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAuditLog403JSONResponse) VisitGetAuditLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditLog500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAuditLog500JSONResponse) VisitGetAuditLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditLogCsvRequestObject struct {
+	Params GetAuditLogCsvParams
+}
+
+type GetAuditLogCsvResponseObject interface {
+	VisitGetAuditLogCsvResponse(w http.ResponseWriter) error
+}
+
+type GetAuditLogCsv200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type GetAuditLogCsv200TextcsvResponse struct {
+	Body          io.Reader
+	Headers       GetAuditLogCsv200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetAuditLogCsv200TextcsvResponse) VisitGetAuditLogCsvResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/csv")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetAuditLogCsv400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAuditLogCsv400JSONResponse) VisitGetAuditLogCsvResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditLogCsv401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAuditLogCsv401JSONResponse) VisitGetAuditLogCsvResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditLogCsv403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAuditLogCsv403JSONResponse) VisitGetAuditLogCsvResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAuditLogCsv500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAuditLogCsv500JSONResponse) VisitGetAuditLogCsvResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ListBadgesRequestObject struct {
 }
@@ -17475,6 +18353,18 @@ func (response RejectWithdrawal500JSONResponse) VisitRejectWithdrawalResponse(w 
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// GetAuditBooks The trial balance and the reconciliation at a log position (admins)
+	// (GET /audit/books)
+	GetAuditBooks(ctx context.Context, request GetAuditBooksRequestObject) (GetAuditBooksResponseObject, error)
+	// GetAuditEvents Stored events with their metadata, one stream or the whole log (admins)
+	// (GET /audit/events)
+	GetAuditEvents(ctx context.Context, request GetAuditEventsRequestObject) (GetAuditEventsResponseObject, error)
+	// GetAuditLog Staff actions from the event log, newest first (admins)
+	// (GET /audit/log)
+	GetAuditLog(ctx context.Context, request GetAuditLogRequestObject) (GetAuditLogResponseObject, error)
+	// GetAuditLogCsv The staff actions matching the filters, as CSV (admins)
+	// (GET /audit/log.csv)
+	GetAuditLogCsv(ctx context.Context, request GetAuditLogCsvRequestObject) (GetAuditLogCsvResponseObject, error)
 	// ListBadges Member levels and what each asks, lowest first
 	// (GET /badges)
 	ListBadges(ctx context.Context, request ListBadgesRequestObject) (ListBadgesResponseObject, error)
@@ -17823,6 +18713,110 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// GetAuditBooks operation middleware
+func (sh *strictHandler) GetAuditBooks(w http.ResponseWriter, r *http.Request, params GetAuditBooksParams) {
+	var request GetAuditBooksRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAuditBooks(ctx, request.(GetAuditBooksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAuditBooks")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAuditBooksResponseObject); ok {
+		if err := validResponse.VisitGetAuditBooksResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetAuditEvents operation middleware
+func (sh *strictHandler) GetAuditEvents(w http.ResponseWriter, r *http.Request, params GetAuditEventsParams) {
+	var request GetAuditEventsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAuditEvents(ctx, request.(GetAuditEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAuditEvents")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAuditEventsResponseObject); ok {
+		if err := validResponse.VisitGetAuditEventsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetAuditLog operation middleware
+func (sh *strictHandler) GetAuditLog(w http.ResponseWriter, r *http.Request, params GetAuditLogParams) {
+	var request GetAuditLogRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAuditLog(ctx, request.(GetAuditLogRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAuditLog")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAuditLogResponseObject); ok {
+		if err := validResponse.VisitGetAuditLogResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetAuditLogCsv operation middleware
+func (sh *strictHandler) GetAuditLogCsv(w http.ResponseWriter, r *http.Request, params GetAuditLogCsvParams) {
+	var request GetAuditLogCsvRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAuditLogCsv(ctx, request.(GetAuditLogCsvRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAuditLogCsv")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAuditLogCsvResponseObject); ok {
+		if err := validResponse.VisitGetAuditLogCsvResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // ListBadges operation middleware
@@ -20765,548 +21759,576 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsceKJT+T1OaUCXaDJKIm0AHQopnUVO1Pp87nXafq",
-	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl4X1vn7rn51UzgspmDC6c/rPzozRjCn451XG5oU0",
-	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9vWTakAU3",
-	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887p/+zYCXR+SjpmWbDOaUcb",
-	"xcW08/PPSedaao7zXZ3+d7kc05wU7gEiJzChnGpD2L1dGLzWz5gWBRMZy/qNCUykmlPTOe1wYb456SSd",
-	"ORd8bic1qGbDhWFTpmA675hRy/OJYWp9QjcslSLTdscWlBsyZhOpGDFqafeBTikXzZdX7zqKvuvG0Jzt",
-	"cGyLGcODU4xmZC4zlmsyo5k9AvtZOmOZ+x62gmX1pnEB53I2FPaBjBpK5nQJv1wyQ/RMLuCnKc1zpg40",
-	"yamxu5nOqJjufZw/J52CKjpnxpHo5Zzy/Jqamf2D29UV9o+kI+jc/pLZ7ztJx86cK5Z1Tu3QjT2kH18z",
-	"MbUjHD87iVHQK24JevlSyfn6Zr7kShvy/vaCZHRJuEjz0tEIzObvJVPLejoTO0aUfDJqWGfD22/l+rtf",
-	"0z1ebeSeLw5u5Pdsuf72N/SOabjaRi3x8gS3RdMJO60ufvO6kzu2JFRk9Qf+V1NmNFLSBPbVsRAgfdKd",
-	"U3XHMtLgFa+4OSWOjrnQxlKwnBBVCmEvjVnwlPXJkb1Tx8+eDcU913ycM3J+c3F1ZalQ0dQSU0JYf9on",
-	"lLx/f/XijCg2Z/Mxs2xsIhWhhuTM7vbxCZnJUmkkXNhnZJj1Rq9wsk4rsT0DZuH/Poqegbhn2syZMFcv",
-	"Wiic149kuxL6Nyf7ccrz+r4rZkolWEbG9ggJoyrnTJFUzudUZH1ya4+UqXumgIfphIxladlmQkpheF7x",
-	"maFwjAbIBoiVlJpZxnPPSEG1ZhnhZsNG/+XwImdU2eUfVnN/CG++VrKQmuate134Bx64038uWckuSqWl",
-	"im22NnQysVtSsgNNRoJ9NPjwiFgGAltY0ClzAuKM0DEwdEup9d2xT7QxgxTf3TLpk8Ggddav+TymCryS",
-	"CzKnYkm4YXPLFWB+ckJouBoyk3mmSTdjE1rmhjwb9NpmmMN7wgm6H3VOnw0SO1sn+exct8jBW57esQ03",
-	"6IGneauo0DS1O9H6DhM888DXvddMPdpafuRmlim62HAJHvaKn+1vdSGFZiDAn9PsHTJ/+1cqhWEC/kmL",
-	"IucptTv25G8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
-	"X2AS5ySVIi2VsjcWtSBiJQzJSnwXS/DvqKZM1hRlog3P86FwEs/yy5+TzkupxjzLmHj8Bd3wqZUHXJBx",
-	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxkn4q",
-	"JVLElTBMCZrjkI+/i3LO0N5ZWMJYKCmmlT0F8vSMZMxQnmtCFQO9uxa1uZzCpH+Q5qUVt48/3x8k0WU6",
-	"I3L8N5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
-	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4P9gXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
-	"jnN2KQw3y8ef2o8szw+RoyfAicaK0TurioxLzQXTmqgyZ6QLej4XupxMeMrtZRvTnIqU9WBBioEWSkXE",
-	"KYG8mJKMTyYMGLgjNMd13wtdFoVUhmVvWMbpLQi/L0HwE24v37JgltqBB6cpKwxIt5+9eAZaO08Nv+dm",
-	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+c/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
-	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0Vlf+JmgtMr35jYpdcexqQndkpNaYYuCYyBrbQh1SKCbfU",
-	"Bgqst8E+uLk1P1RMsMXqh3NqSjuxnyJbe14USt7T/HammAalef2o3ESqR5qbdzQYDAb9wSB2cP6XMmfK",
-	"Ev41U6kjz2CA2C/n9OP5XJZrzw7wfy3vW1RK5d6TXTnBtpkn67sRf224hOipw8YzbwkGqmlz86W4mFEu",
-	"6s1omE+RPVCMutsePPlsEHvUfHxF9SziagK1sF5V4gzBpSwNCQwM+JjiQhSxluEZ8ZvYxx2onBDRCZQ6",
-	"e0cN276sn9t3sDYkdt/DiEkJKgb6ZanWzIC+ZpeUED4hd0IuxMqStuz+itCYLcNN1DNZ5hmZSkKtvK23",
-	"jdCxvGfwqPG0tPLe/c7yNn5yM6pnCVnUoqyy6etjP9BEMLOQ6o50vzkhM/aRZizlc5qTjE+50Wdk8BF0",
-	"229OrAZ5+e7ieIC0MvhIJMyA5r2EKJZKlaHqzo0mKRVS8JTm9qXzPjmH6RCaK0azZf04OMSENDOm/Bos",
-	"h0YjBq+hlUKUnAy+7ZN3fgvHLHe+YOq4W72XZ26DuUlIziaGWC1peepU3FSKzLkR0Cvn5qIJN5XzeulJ",
-	"fl8SXz+Y9zcviKIGJppzsFt2prXYlXhOsyl7ze5Zvn4J5lygkw/VtxUHL58wK32dHISZCDs9O48m+2xh",
-	"vXMu3rEJU4rmen18/IplpNRMabKYSe29R/4g7X2rRF2/s+5f8X6BzQIftuAH++AqS4dfJ419WJn2Txu3",
-	"9DWP8ZbcfgX/AofUTtPDE6oPkCpFl2vzdSO3TuoHtxteX0CK7SSd3Lsv2Uc7UaAkbfX4mALwHFXSa8lF",
-	"ZHVOYY2qX5kj6+0O/oZgxYf8wLHVXYCv4ppqvZAqa+Xqjlj8c6te7+htlHm21/PF7g/H7uNFLjU7T1Mr",
-	"d1rXsU1kUPw9Se1gulXCPtt1TrhtL/Datc6KtghLy7Joakqa58CpGb+33MILBnzzytSeHke2VkjjGFNj",
-	"X6OyreHT3MW7GFLcqkeUtitlF2g+vaR/X9+Q6nrvdM/rkcD8WbvrSUc7phqTCxiNQv9LkdOUWdHFFDHs",
-	"ozlDWcUNI5ouNdEyYJZjKXNGxdoeuJclbvKb195isMGcXpl5vmnOVtiLDMNZ1pJ6Q9VdJhcC1AorwBVd",
-	"kFe3b1739zD0gERdvGgHw6t6PAknvWHNr+Tiyvwo1V3E+OHCKBmdlTas2JsgbgwrtnJ+fKd/w4aJXztT",
-	"tjnlWesZFXTKHnZCm6gWIjFcE3wGiBVo1c6NWtt6XmpDFAOK3o2Mk47Oy2l0+w03eVwwlYUVMll8kvYr",
-	"r+jbCUOiQJUmQLp//etf/3r45s3hixe9pM5XgKVpQw3TRArWJy+dtmyYmusqxFwofk/TJSlkztMlQfXU",
-	"fnHPlLZqNyWCLUAJInSqGNPEyKaKdTw4/ubw6Ojw+I9bRSlsjd+IpL7jsy3kDjQYsfKrrfKXfP1+ptFL",
-	"2Hpxcy7uokFeamboc7bkYmkAs3lYQazyYnfFbT431jaAPY+RYxsRxNiC3ydYRLK23k0bhr629T3DpI/Y",
-	"yiF2H/3GB6Vu+XyHmddpJcGvNkz1ltEI77Y2ph09enStDA4Vyr1ZnJ3CG9RF9xR77oUg9hwTKZSc8Nyq",
-	"PRW7yOkYo/lgsYE1a+8fu2dqSVKqsn3kod+ZpGK6ftVbNtmtcNM12niFmqt/K4AppTOqTELs3lKtEzLl",
-	"E5MQO0fNTEJ4dmjXl5Cca2u/yvQuIZZAElIwkRA94yzPEuAvCVnQPGdmHznL506ebL+vYJmTmTGFJu/f",
-	"xWWFN9cedGud1VZd3jn6UsMZuk2NH1gpjFrGjIdsxQn83fOoB5PT/GLt2d+fnGxacP3ge8ENy8j3XEwz",
-	"SMjavGK3WJhcdDmKUcMeorqbGat93ejeWlfdYwb/NnUenGYruvnRN7FNQpfSLo8+yG8X+NQmUpHntxfA",
-	"Ji5vXyWET4X0X7y/eXG7i2dvk4NNisPUzjTiYuOT5p5bacbNKYk61Ej3+e1FQm7fXRwPevaO1f61LnjX",
-	"zrx3bU6XZMzQhSVL00sIFZb7adYnV6B2rDrd3L4frLrfSDeXC6bgtwk47kS+rNx5PXi/e1upWUakSBkp",
-	"mPIDVu47CFnpgqZWR1J2xS5UW+e+eW/d4MxK9MrhZ8cFhxPEXAqW51xME+fXax7N0fEft10iR/6eJGuK",
-	"a79RTsBj+k7rvQpiRys2a9zxx9SHSkEIl7Dhec9Btj++YGPLiCOuPEbvGbo1SZeSiRUJZAYpGqjwF0wW",
-	"OUuIkSSlJp0BFRxOOOw6GUuje6ubPoj7FsJdr6ffWHod/2rf/R08+BtZGr3zSwMucE95Ti3dOR/TKofD",
-	"OzRhzMpZS6ulsRyEmzXWtyfnW+cLqbQ8QZIC0mbPyHhJfEaaZTvVLYNLdovuc8uopLD/WT2FGIucsBZd",
-	"yq6vwXiAL86sodcdTRgbea7591Ia5rz/9nrCTvfWxAI5b+QJ2U2rve/uPju3Lqtiw4sZRRPQqohZ6XjB",
-	"lNlvF3i/iZ3MB7S+slGdg+QTlyZ8WiqmV4yk3U4mEDXNDQIuizsvFW78LpuNGtV5limm9W4uwShjao5T",
-	"zxOPM3ZRXlA9G0uKjshWF+2OHujA4RtR0AsmvK2w03gubbzNzYVpvPr58o0ULnl+l1Hh6Xfw263uEr8D",
-	"ay+rFxPdU1SjIsymPuBVjyxTkVtlZJ7ZW66ZcwMAR4iqxLurZoaauF+1nf9Ewu8pz1h2vkeqRXBl2j22",
-	"2xW1dReeculZsV11TOLP74jVfAkT9j+adGEv8TB60aV7/3N8Q1PFMh7ZRdIddixvH3ZcpngVdmp7C+Tg",
-	"pGzD3KuDuxNyAeHC8TKxfNyqXkoufBrdDG8LMVKewnehxnj1gnQ1Y0ORyVQ/cY/251mvTy7BuvWxMu8S",
-	"gZT1mi2+uLw+/MP3T/98+O1f3hzHV+LKavYhCUuK5dYL627TDT4cc9rvMc9a194UT42qUDvO8712Kdub",
-	"IgX1wSftWmVS8YuQylfvRD3xanXVzgZ07C9Z86g2cK9AGLUysXaOscNGncOzPyc+3AYJZXpDXn7juSBQ",
-	"790HPqVAMJZpX3mGMXf3U6eKReK/NXPaYeY/uKeBMEqav+GiNGzT1Of4xIZJw0D5EnROKJ+DojV7s+ex",
-	"Ka8qABtIp7m9K1PeTgDx4LQbnu3uw1shq4hAr0ogYlqnnlvVJojqYxbBOge+eH15/u7fLm9uP7y5+uHD",
-	"i8vrtzdXt72zIBsdszi4s2UnYHuCdnhyfNzf6kmpV17PeNMu+hvhg+nPby86Sefy9lUnsbLkNho7XyG0",
-	"9Z9bxbKTdEDB3DQCFLxEjk+/nezOp92W733W8PI29a0uCYof+Ch19ULOmrDPQ7SkqhVyaWIQZPGVQusM",
-	"Xxqab7iZfm1YrsoFoXkO4hW9vivjtt2/aocS3Fr/3g2EUW/O+ulMmaujjU88l2IKSw+ltp2/1UioIXYK",
-	"dtJrxWPrjC+rVdUdDrRt3XbZ9Zw3LPqmkvienq+dHl2lD4CsesfsD1syS0NBGyWdSmXqIve/52yhwfsE",
-	"alhzsz+0uKzbIzAt3ueVrfkQOplxsPjG3F/kMr1bpwIhFy3x8Dr/+kBX5iwkWXXf3170Gke/8WLLySTq",
-	"YbBENqE+DqkhQyS9A5t85qpTXQ1kbrXFhFAr2r6TJCsVzMsqwn84ng3mAz3s9Jomtvu8fT6ttH/rK4jw",
-	"OXtbFzOZ+/w6vRPNrzrG5aJTbcTqDDYd2Hl2763jVdFYfREvQb1nka0adhIy7Hw7mOM/jmZP7T97UH9o",
-	"yFxqQ55+82xAMrrUpPvHP3wzGMzWN7bpatieweLn2rLQN+4KrASiYulZrTQ2aw35xu+dLnEG0fAO+9jy",
-	"hdw1VAvZD+4VSZVYZsfdEN52W3FTzuc0FvPZb0c+ZeEPWV9sRZdU5ct3LGPzKqDYXNJEqgnjrckO6A8h",
-	"U37PBCmLeCwwLOuOrapQXKS8iMlnMH/Rizqm6Z0vylpzwW7X11aKy+t3JsEao1vkq+aaM0N7mdkviY+d",
-	"gwDGEOaMFmxdyPigYKRM2i5mTtMZF+xQMZrBB5i5F6SJpDmU+UCeC00N2v+nZJTLKRcf2MfCLneEjg3n",
-	"moIqp0MuLNueSsFO/U4OBfyql5CRkab44HfL/ZyWZsaEsRJGKvSbgLrFNZb0naI7ihvENDgj30k5zRnJ",
-	"ubgjNNcSZy3Ab+tCZvZdVQ3lKCEj+3D4YhxjKPyc0YbDBBlMlHSBYXZoRSnLYGIwrGHFh7KxipPB01Nv",
-	"8g0FRo8MK94XkEIuPKBDAAdiB6rT0z+kUuaZXAg/Vv0VpBAMRUHBakAnzwj+MyJ0Ypgi1EqjUnGzdJk/",
-	"duwip6J2RXdPBt9iYrj9/EBjrs9QuAeI5iJltQv9zOm/Cytrq9LJUU3Yf7ZPjex7Gh5veA1CUdQLACc6",
-	"Fn/pOrRhzwpDm/5Vzjvu3jYUwfa41636iBqkGOMHEDBq09iK0lhBByGMgO7xnlnFYwzRFMEw7tSUfD4i",
-	"tIEFwaS3qblXK483y7oiHKoudE3Ioi4tsDMvNVNngCECHtyZXBCqD/lKvOE6Z1QzwgSSzj3NeUZal+Nu",
-	"9mu705EZWUIfCbb4kLF7nrIRqLxIaEbesQoeaIVBJDBnOD47xIW98VRkQ2HvObwLPuqOlVxAkj1c8imD",
-	"OA3FW/rKmOKtyJcklfKOW+vt/oN7zQcY2dPLumvNXp62xUTvpF2VI5GVi2kVLIwMV0hDu4nkFeLeRic/",
-	"rjy+KnM2RSZfSjWVZmsOeiy+2wLus/YKZKavubjbkOKerYaDo4GuYp+cditNLnYaODbrMNyzNl9npa1z",
-	"DkC5OtCEZ1vCImtfOQ2iBcjqNqZtOBYPkp6bhmduS/XCBt8KFMQ7nxrHyqbrYO0ITrECf5VTTE0DwZF4",
-	"J2LiYxr43VrGCGoVVpCCLzghKTVsKtUyGYoKywgs5oylXHOrgbj7jWBiVeYHuCXD+1wfI5tMnBYbxVjA",
-	"r73vZmtIPbrDLjS9TzjltvaWHKyGRpIgzjJHaopVrLVQWB3EWFXunG4R2Oj4LOk6p0dCKp9HQqBYlyXk",
-	"EmEmXA1ilhDvC+nZU6pO5kATF4Rzo0Ll94W0csWwrIXZtqc2G1fnvUNAFkrC4+4OGCUIP/jkOkcUQbDD",
-	"nuHKHazMsTA64u/HT+0cw5eoR+QzFXBPKwXijIwCqJsRZhk4ugDB7LxSwUOdEMKqE8LLdJLOefa3svrm",
-	"JSzpuRSljvqtcJjLnE/5mOcOUWCF68OXjSMKMtbb6nk8Gh6IxJEfA1Y3obn2GfFWybBMTFMA44MUCq7J",
-	"nGsdv2mrGcN+crGzCPaojXmvM+c0VSXLLrXh82gl47kgzH1Z+5zA8GQUELy0JBOqgEvxCagjOCTwq3xJ",
-	"oHzYZ9OT7ozmk0P71VB4lA9rnPTJC66LnC4Dhcm9h2tSUJ45PxM1BEreuVkmrmAUDUiEEhsKZs1qoiq7",
-	"uuUatgXrbzHTHw3UBIo4dwnTFy3yS3PIdKZClDTn1mBRwU6mtIDqfVdpwAUpsBQ9IWYh/Yt19JVQMbZX",
-	"rBd/AW6HOHF/QkoBE9mLvYTtfk6NAB8uPNMgyA8FxAuuWa/FAaKNKlPvYNmYleLI6ir4CYAV4MfnGwgG",
-	"Z52QCf/IMnD/+9rkeqIYDO0hI2AfCxAofr2LGc8ZcTIpuhAskV5/PdIx+T1pzjPBOxPclvioORUtdwDN",
-	"YkHnDK425t5WRmEtquHzKqDdNK2eU83Ttve2eaRyKv4NK2riM/PlNt6SCuz31an5+xWPOBdKTq2qFgBX",
-	"tPnglSynM0zpsFxs5TVcJ5ZQXVG689R3s4Ch+aTLGNrcIDa3TXWjqB8qp5M0A+oPT2wh3dHVD/92+OzP",
-	"x3/5w/dP34x6CRqbdbqLXsl3OSOaMbKS1tIkhHDE+GR9bfq53hRQmiOeboV6AMY/F0YmlevHD2Uf7W9+",
-	"VxyLdeVtmPfooR0cZgyYH211S5+aiKPMfqx0t9ydWisI0neYmr+gyzCBJKA9+207rEEls0CQVcASIJzh",
-	"clBU6FBmdivM04ksVSXR4sz6oSk+H/hqYo8D9HHspslcAk24Vpb9xgS7gNJ9TRBULDmUaU2B0xS56wxn",
-	"Xf3anhpUH2dLVohLK4jGLJE1HWiATgXrZzHj6cyZMbohK3YMpFTT2T01IdBTtxfL1sO7uP7mTfksyRZf",
-	"KC/COeeuHrSFGxM8tmVeBNv7sOSLyFJ2SMOIreLTMzECnv3pyRi8YUPtSsWtVLs9K+Nq3T3eVh3RZnWs",
-	"f+5dOm0c3IGo7xLKc3yP6fMW3ZeJDOuuG8VQKDqZqiCkMiLkYne+slXdRcV5o1L72VVLgLXBmEwq5wxi",
-	"N2eoE9TH6OJmVpei6V1c88TJt67uP/6deOmTEIXA16QynElgN8fzrXaW7pudDYHwjMjMTaLSrS8QkTUR",
-	"heS5+UJsylRCV10n6YCvblu60vfL1DnzWr3xuhyDF6aNNOrvnW/inrMFYKbKO7D5zqDghU8qUCuuqyiP",
-	"I/0tANNrW/H9Mr2g+uG5gzItK/ES8cn6ry3XBwRIIRcJxPkKpojmGSNd8FTVrs/Km4fI27uIrO+X6Qv3",
-	"ppioulumNzvps99XD2LChjsV3ZYmUD+SEMEWzKqiXGmTEMjuhdC0NWz80vZZ0E1NNJEleXV2N09cWlcz",
-	"r38HpXT7OWZac+e4/jem+ISzLO4Faq3sLmYOZHmDJeJvKvX3s0o5qLTheIOVLXl7/u31PjUWEqjw9V6t",
-	"c5dIWWMnJL3wrjSJa4PyaQnb0c7DkFBTOfeKx7532OdQ13e5i0WiiLJX+aM+6boia20hcs8IdxjvGkC7",
-	"4/TiYy2bOfkq0IM/NWo6wUyap+h3te3oPE+KQZABHkQ0tPGCGfS+VPkb7vGm3wMQDZ78rWDTqAE/o8fP",
-	"vomotewjuXl1fnj87BuvigBfppqURS5pxlriYDxju3At+xg8/g8WbXCxrjTsJR25xummdI7xu7gSVKq8",
-	"rQovkwth1xmcD2KUg17VpeT67c0tAi0PO8NO7ZaE9wZg7M3TeEIL/gRACp/cLdMng6NvjyZP0+PDP9AT",
-	"dviH8VF6+C07zg6f0W/Gf0j/mH3LBpMnFSk9OXoyURJVn81Uabe3sWVJg5bcxlfHjzuxhTzrO7gBYm7L",
-	"uVdjvMNf7Esx8XW617fM3935naWgFz5NqoBDRmhQlCEeN297xCyQJS1T3OIyiBA7oOUfaOforYgPm5Og",
-	"O5xmZ2CBQvcgPgeLwar2Rjp/7dfoiXiv90EE8lv3yc4HQHuHHD2W3n0eBwSuYAfXQ2Pyn0VH2yChb8C5",
-	"hvFhLIHnOmCZe2mcjnevbvbepRKbefqRu22I4hqq0DM+tcbNxDUXOUSBFHjfHY/pt8sRs5cqu4tuWOuE",
-	"Da4bvi08oBaCQP7YaiE2DvhBOtScfrzC3x8jZC3+cRTTruJhoHMyUYhxMQ9bNlnZtgu8x+rhbzFMG+VG",
-	"u+1iLWWiISxaaaqOX4L6ekrGeanUknRLUeVhS+VBPCYyLXUvIWlpPsjJhHRZNgU4mqFIpRJMVYkUvYRM",
-	"c6pYQlwubGK/mQMgSjeTDAEs8O8AhdXFO3vJUAhpPvjmB6QLrRBE1Q2hZl1+Fb3Ev9rlfwOkoEvZtr+2",
-	"V34orMi0agv4B7raoXi4U/TZvE4jxq2wxI3L7SQdWBNC/7oEX78qrC2uZozfaHSVwNva3CI3TgHwb/Uq",
-	"zpimd62/WdPef5CG3PjL1klCP81Oej0O2yDJVeC12sDaduP8o9utJgCfa+fLpDuWZgYp0egwQMePC7tC",
-	"InhODVOfzQeyiSMD2JmubvlBOFGXRX70WDz3IUy1Jou1Q71bpltzMpbfL9PW1h7f//UisHi9aUR0maZM",
-	"60mZ58v/39bF1S087Hxiq3hNxbRsAc/L3Xc1giGFwgztqiQwJ3qh7BYIwkWfXIppzvXMV2gYzHUJM98Y",
-	"IlhG7wnkgl/XKC5r1SyueMNHrV3hRleqlbIN5Lt8OjNJpahaMSIFI3Os2mfF6VCEyeyJY1cZqwfzVUEO",
-	"xxr1AsEWxKWqn2GFS/hbS6xYE1Hz3WbFCy0Kyx5jvT2xiSdc15FPdvaJ7a2IXp8xi38lcf9AY14/JvCf",
-	"X1+5MiEd5Opjmv5QQGAck/PbMvHXHSP1LFCfLfZwi2zKgYelPzj1/QHZ6SuUu17xJLFBAyJ/yozVKR6r",
-	"NVMIBL0dl/zntn3wNRet+5H7EoydEvY3EtdtOxHVzqQG8eHyzkhFUNXNcJUermNtf2vp6UPrA95QdcfM",
-	"BRVZHrGYwTSPA+byaRzwJccC6/Uq5IKJFnTReVu7DdfBGPMq7QyJHQV9QPu1MXBCESbhJo9TdS7s6IUK",
-	"90bv6k740fsOoOW1ZclgqE+YgW7ZoSSrLHoQHKWoomi7exPSenIrCLV5VsVFzhy8YOw1u6F7hUQS0XKs",
-	"aqLu0TXgudxRXCusUnni6UiXNJ1h12qN4apybEUrpFW6H0KWUoK9zIhRoB8o6BkeBySH1o6xc5LB6A4N",
-	"PGU6cX2djeLjcsXs3cTVcxccgdbqSSfY5ug+6OV8LBsbdvn+3fubF52k8/z2ogXCZFUq4BjB/gdBE7fu",
-	"1R2vSSZO8esJs8EUq9ivT7iLLi0ySCsXXknmbR5R3UPIv2876t9a3kY9fnTBtUbRqmrU2ik0lSf3LkTV",
-	"uMs7K6XxWRgakdjinispfCij7jN3z3JZuFyUQslsbX31WUyhaO2GT8VV1G5nYLcOASmbixKd+672eNiB",
-	"WwgdDTPS/e7t2+9eX364eH11+cPth6sX0DqAmV782rl5hROvmnJHZ3rflsXxvOR5tprH4dqbdod2O5wn",
-	"OZcpzcnYPq5XQBwG/aP+9iZyfs71ZJLGIaxsZ/QkAxzEdZrykIrNBboWBjXMSIRpAk7i9vyOucNR9D+I",
-	"T/GexcNjbQUUrsisWTSRQJIu6f6+F/hzuoe9nREFPikGHhT2bYajxDW+cI/v2H3S/8x3n/yEhGv70dwN",
-	"g6nXDj3vzbd/Pv7LqLdDZnX4g6jsYcbkftsiygc3iDPtVNJAy+B5pajurmLslpPst66RyGFJ7irbWDeY",
-	"hNllUoU19eCbkYsqMSWpnKIAigBxF90eAXFtRdqS3MIuInLiyv123ZWVa+dah0bxByNZDOHcNtfirdJx",
-	"OxkquYC8to+uh7m1tiZnCA6OYVSWA/YDlrLkS6zsxhq3dWiNneAII9ooVr7Gv9xWq7R34ZEvuan57eba",
-	"pL3QU9tTDkN8lb0aSq5VeSRkMYNqKFpVPILFYI8PQuHwNYBLeJ+6aMsU2KUGotah5Xpm5ycURbRu+yeU",
-	"PnxyimPSWVAPKhtpI9J6p3z/3liBa83Cue4TxN+GqtZG7bI9l65gU2r4PQMxCOU0cEqk62GpemdDMcK9",
-	"gkEWvoS23nso7AIcGd9EB/KrSLeiNfBB4iArQYUaLK6Ro7wIC2qxLLhK4aRhfe24tbLWb1S8a9V+/dUq",
-	"pWMrZmGb7+UzvCoeYN7YZW1FrK2Ry8gNMgKPqwYJBdf8jIwqmOJRgFDqQY7PyMgzglGV6zV2PGIoukJi",
-	"0/85JFq76iwmst4ZGWEm3miFiFQpBIj7kWsgPQILGji+gpJtPRRYziMyJDms3UbGjE+7XAwH8+qr42Ax",
-	"rgZ+VP00qRYzFFI5qPisSZ31Hodtsf3KoVzGZRX6rtdVTiHkeeE74+S5hLaaEacV4gLs0XnU3529W61G",
-	"szv26yla1KWK+1UTtjZv/XNJczRQq4d2SLfwuxbsRfiWeqLRawJBnc3x9U9KU/5lc5Gtjvji0+KUimFU",
-	"ra2GPGO6Tu9xGReAQ5ZSCJdDnNJdQ9TfWuKVa2kaCYKENauoH5qMsi1bMKeAaFk/dqCJKOdjphIyWFvH",
-	"Y0U1w7TfRoQzzB6tTiZOyLeAjSAFp/lmJInVOF3lFsJAWgM1piqZBB7rOWGIkbGuDpvmRDYd3NuFCKe9",
-	"F8TEym93TpzapOhynwOChNr/dLMymNpKiYDZ03PQgnIZB1xB5ErdoCXTXsF57WyF6M4FXqgdslM/BxTF",
-	"JtCJejYn/T/+IW5VVS3/Np2MXfOlexQToNo4g5pClBcLoXw+SxsOR9A05tmG3uVb4Mz3ftlRa6P09SZx",
-	"rRAIoQlTPf50EMAEPP3m2WBz0dC2Wu0Hl2iHTtHB4CS65vs9KuqglO7MXvkpAAkgwL5VmOp+q+hmabz9",
-	"KNknRa2RImiPHwluc8la4MR1b227u5c1ybd5RHchFV9rHaWBCFjFbgWRcdyP5nzix/hZaxJDujnZ7kuv",
-	"/F8thYN+m9qOJF4KX+RU7G50AlveagXCkNFpKFlIHZOJm5CG5lIwkIDWctNJcCvXutl4Yx+eBK0t7v7/",
-	"BBAf/MnWEp4ba23WRTw+J6/O89wVZnkX77rfT+9dx1j+PqsqqKLzDah+rQhswakWMIu9t0a1b8lumoxf",
-	"/b4O8hVgPZ4lMRC9hAT5wu2weuX+C1/MljElj6czokqoYLpz+KzUIcZb5UNH4+YxbG3nO683I/FFfHX/",
-	"tRlAbeDhBydYnUqgqlVEtUbNm644NjbMdgwD3zAs+6gWjI5d7ESMW+GK86JE7N4ZBUtqzWQMfrVpId6p",
-	"ueId/BC2q2l4Bz8EU6XZnIsPU0U9kInd/w9pLnWp4lkM/rUt3HpPz13FcKNFid5L8uChzEwxPZN5tnWU",
-	"c7c3t/Uv2p2IboaN8Tcd1XrOdT0WrXOs1aYc6+tynPMUKuejyIcUv+F7dBTyg8VrgFalfD1+dKkwPbtQ",
-	"HSvGLIVRvi1HmTt4C0RmbYPxkCriS3rndJdMLsQZsUOhaMWWRK6SE2EeMuK0Tsudtr00igEila7KU9rW",
-	"DXVImN69qVrKHkdVIwV6MzISqDo7I9SVn2EOOyY8VJUOqnQV+y3xO0e5OoZrifSnG0nCUV7WQDgYbOh0",
-	"oxslJ9EnfYHFBZSG7fB8E0Nn88M6bAgcy4YrrEKL37rUMcjAZBlZYuvHzeMHvpgdZhPgZ297OKahvHMp",
-	"shcyi6UdbkqCVqs/ra58m2IUv9e13GmO+FN0uugj3t11hCGnqNIDX1VxhbrNLbbIh17W6FxqmiTPWiwy",
-	"F0qIg2e5/PYF1S7sceawEa0KM5NWwCsGTR7iDrq/Sb6n/hovhb2E5EzpuxP4eXE/rXh9p51gG9apBGc6",
-	"PHIA/f5BPYQk0Ohgf/cRg+iAXLmiQR/Dgh3zTszY3myy3nHiwe6Fr48ASqwTWuROtFCUC+b6KAbg29aI",
-	"l2vr4ivL2k5frX0Mhp0fZB1+CevZc67hTe2n4X/mk7pbH3jNxV0LCYDgJYpNuTZMYfFa3asZSjZ4nkNk",
-	"ceMcIpv6Q4C4snNooWISbVXFlwA9vOppiW77CnU1tmtlczyvab4kXF6c0HDb2tubg1/xlqm5bqsGsBYQ",
-	"SpyMDDtXhE4VY96nAr8kHhz+WvF7mi7Jtcx5uhx2+uSdW559fsyI1U7iLMiR63VQsRFJCINypAQ8DaU2",
-	"hNn7FhQSHfifa5LJuozyYLWtfLwAJCigbr766uYteXr0zTeHR4TmxYweHiPhdZ2l6n7oKzTXi1w3QeBs",
-	"LWLJgwqvTYRZVYIF7HnrNPaqkKkwdhpP7nDv9y/mwHpMh6fZSr1VX+hYghD0MvD+5SCmiK3oHf16TfiM",
-	"+ItIuieDQdBpPkI70eqh1abDe/VZa/76p9YNqfHHWvekdu9sm/Qa92l1LuDLvbq936uffYY3B7GzX2Dd",
-	"NaL/F355kS9vQnOg9fWB8F55/+AhyfzvmGbbO9FEOPd2TrL7w1HuIGOB66CDGLbutTsHigFUoPkwj/Mr",
-	"Kpkzl0hsZgyTSKsBoFB+KKTiUy5oTnTBUj5xTTWR3+vgaYDtIeMlDNo7IyN04o2IYXmuqzrRZkKRLsd2",
-	"9mP0EJZmJpX3XDWgyWLekhvXQuy1nF56mfXp2F6NbQzVlh/YoirahfK/l1yxifxIpCCvuSg/7tG+kBcb",
-	"3e3No9SQp/+Bi6TS/FiWYOOrDz49Iakkv+9pBiB6rjTxgx3DjjAUZiE/TGhqpPrABB3n9sHgs4xr96E9",
-	"vnqs6ggSqNqxZ8qyZCjArwBwBlqTrmALYhehyZwuCS0KRtUZ9vMaBYta74e2PtU2P/f5NI68FnNCA9qY",
-	"80SHexq73zdh/67W+/31Voz+HF1TC0rDJ5RoBOl3q4vm2rIYrN9BPIY5veMO7NeVg8cV3f2uR061uWFM",
-	"7DPtfUkmTOcP3gdzCkerNyROTMZroO2VynursivzrQZomYHJWbYCWb2CpIrPPAYcuB86OrUgErU33NiD",
-	"MMRumgDA7YZgFQjeWkGeU/HDun3xx0HyCaDG9oEqD6NRhAStQUFV746CYSo0MWh92euTqo9WoLNjhvvJ",
-	"YHCGHSEBZxKBbep3Udc51fXesg9SgMld6cZZOxvckw5meYdM1CruV+1Zc0viB8aK90UkYQ9wdaJI1++h",
-	"zWjll/Ecyakpqy6u3ZhIu2+21cFaz7B9XVsbDkYQwQFvAQ89gsThnIwaz8lnHmwurW0qoK0O1QMd+BYa",
-	"77FkRsX6dHZxNPzcujk3hsZA1ut88/XJqjJQYjedPOlev725JQ5hUhtWHJZFbweXZ/326KlCPuEu9pnP",
-	"Wmwu4HhgLfFvBgNIuqepsQoBOpAVnzuKDTb0ZAeTBt4Un2xgTO3RhmwXkP+6J6+7EFVv431R/j+hd9b+",
-	"qo2V82Bgtmod8O0+Q26O5hQ5Z5tCiO4JF7TTTfj4MD62U4pK46TrPBVL/B/a0Qjh632kbv2DxthJwBSj",
-	"RZMBRdV7s5ViP0v7EFMHFndSgJp3ZmsU3UFbupdsXdJ65oDDNfFBzU3A3HYssNA+i0NqbaKflEve6kO+",
-	"XfMT15EsD2dyJ+RCbOwZG6+RtpymAgDZA781GsN7CYGkKnwIxcVccMNpnhDWn/bJsHOeUfK6P+z0H5qe",
-	"7u5ODZHp8tVhvT9tPpR4ps5qfHsnIm+UHGwh8cYLtkyx5cY+dI4bkG0fOtnPBzn7qaCvn6kaAhnyLplp",
-	"NSu/2oje6ksptlRQrNd5xHuE7Ig9GQ7XjlbYdkCbZPInl61E928nXLdbecfEO6YLKWKdQxomzo6nb0fc",
-	"fsb42DYT5XYhX4JL8AV6BL9kd/SfN83nUnyG6Wx8ww0zZcTolKawNs77GBq+lWju+9MnT8j7d69B/f3z",
-	"O7TYIG0wnqOhLlqNPf9rKAK5/uE7xB6DvI8SzoRkXLHU5Et4RBBoYkAQIipencVSxSKWx3Oq2dNjgl9D",
-	"OHBZMESCcb0yt6f9urGTcJ+q9cUo7D2gZbzXGyLyYy7XI7dbwtVbw7y7x4N3DfFWWTsh0e1I1++LqaLZ",
-	"5m3gOwRRN5buJahVOSc+F1OrbkFGsP03hFkgyiOqyO+q8f4sukMqGnuqgzkJwVhO4t4hVR1I+DQUyPeb",
-	"WvU8vCbP4RpFCkEr6KMFzXNm6h7822rQ2sqKHG0/OPNipblGE6i2msV3zz+TsVypMvXYNKP/3f3VT+U8",
-	"2kyaMb1yQi3b4hyK20SxpYOX7tGfk86M6pesUSsSRhkqj+/z+ni3z4Trqzlm/FDT1oKp2aIp0nOvWTTM",
-	"dVVPHA+IfFpB+3oxIxgl8p7lNGWdTayt/snvT07+8IfB4NvB4Oj46R65iVbW+TZ8YYoikYLIUhGMG1dU",
-	"2troBX705L16+o9v/jw/Gv9lcH88++vi2/Tk7vV5/2/FdJecumADXpz/4fvjP0eRtjzX2pjZJrEA9qEN",
-	"swKtbIWhYMgUg4Pd//HjbUKOnpE5F6VhunfmMZwQ6omLKvSsnMao+w0QY4gbOuzi0TkwXf4PiNCfkueM",
-	"KqbIsBwMnqbwQvgnGwVxx9SqD1OB8CAIje8ikClVikM/nzYsZEjCe7Ot+7p9yNU+atIddoBYzLDTI1qS",
-	"CVW7cU3TVAPb4IE+oUmZ5cd1HivQSKDJN1qYhYAEXmLE2Ex8axw3rJlWsprsuMJ5Iqv+qUU0vqy55yqQ",
-	"gUv1wEJG3x3TIdCgo9E+gYms3SmDxs26l0CLnDp6PZbyzpIeFCgMRVcqqMzoVRGXJUllmWcgh8aQepad",
-	"1hmyoGPomYPUg/rmAFI1IYLdMwVE/A+mZAJel5Hb4lFCRmt7bD+MbPIIf2k32gXJqBkKWCBVzHmakKrs",
-	"anDpEDQR0m3RkmF7WsVoDrPRZMaUy1tZrTFZUVtjYubouFXk7Swct0iyb1prmFuuaDC7Z7sk5X4yscfo",
-	"tU4l2yP80MJdrBJmaCPPYg2sMomoaXug4FXjPW/TEW+DkG2saS/i4KzWDePdu+dsoS2lShFWgX62yuEJ",
-	"a5mwFXhZmTMEPlud3pnHf8L77QvY+i2v+LGCbItENsp0VjXJY6yCzUPwu50OZxOwnxQXM8rFeXsT5j2g",
-	"TUi3+ldQ9dOG4poyfs/0LmCiXEPVf+KRLP7z//rfsV1vz93fD7WUO6zSH1+8O7Ra3fnzixejXkJorkE9",
-	"A1w7+6BvhTFhlg6cUHBApjtAm4bjx6cOhu1+yIG7ueRqJlKrw+bjK6pnLTkWiIQY1l53q8bXW8+61Fkr",
-	"XOEuRdguhxuMWEA4tKbkeSsoZ1SRicKReihAR4qrQ9dXx3O4QLUJT6favNULVa89KM+ub/xm/h6PTqzU",
-	"0+3k+A9kxjZ3fzj85ul9lljiF2oAuK1XX7DqPfv0JQ88kN0DMeF7dugAGHvF+mHtkpfQRFgA7c7ukZU+",
-	"+6UlLBqqy64E27oNzSj4tj2Qhu2HXeJhkwDSATCXSXdRVRD1dpI+rfqDFeUgSnYapiqa3YjzVO/MjpJx",
-	"qwRG/R4ME/f0J8lgryy1b0UYfU6q9ChIhcGl263n6cyqAiP3kRXJLph89N/I78nvjvqDAaA9zaU25HfH",
-	"VjfvtUSY12RI5Pw9ZB1oBAue59YyA/ghI1dIIcg02pLq5k4y2JQdCHeHlMuIYi9Bt99DtT8jOaP34Mqw",
-	"2+8Ln/xMCc1d+e+2oFWgca5ETG4vEnL57uJ4QKQit/Yfu6Ta7XFaRmK/1ZW1+I8BWGi3DLvw2PyCNp/V",
-	"w4O1GGwCS/DGskJnGIMn6rzEfgn410vPbv/Hj7eOmubgzoFvazqcGVOgf1zecebH4Hbb8CPv5DntpPeu",
-	"IqH+NS3498yKIrCiJ3Jjge2r29tr8K7JCanaW/QJZLpX7TB9yjsX09wH3bxwP7++QqfHd3IofFMLWvAn",
-	"tOBTJnpVkeh778HDonQmmKJVs3Ju+kMxFBdS3DNhoH0ginB7cbD6ZiLzXC70qX3ukPyPm7c/gMAXgOTb",
-	"J28QtUpH4aqOEIpv2Ok5vwuhDtyzbwe7VEoq7Io3+ufQh7KHnVMy7PT7/WHn5xF2xhzBk6PeWSPjD15q",
-	"9RoAJp8zutr91L7jxyBbEzYppQJgMAA2w1okGTV0TDUjXUoUAwDyhFCSKqpn1pIR4W4AKLJgLNNDQeyF",
-	"wcwpTZ4NnrpOdO+YUcvD84lh6pQ8HVUH4ad9UJ23XcFYcTbJl43uSnbo65zZORm1dG3u7KaTubSE0T8g",
-	"PziUZ0Bdy6xFzzU2bxizGRfZKbSXm8/tyxk3M6bsoDNaAMoRsYetWL60nAVALQyqcAgWXjAKUTtu6mxs",
-	"aLw3usrYvJB2w5eH37MlFH5pOmF2cHwNWdAlbPyFe3vlTXYAtaO/HFYbcHgNUOdSuJaA01yOaU4K96mn",
-	"ddBX2T2AJ83Y0r4MFpKxrE9u0C2NKOje2WgnO2M0Y8pqDpR8d3nr8nax1MmTcEAXAMNth+66I+mREhK9",
-	"scSEZmQuM5ZrMrOsMqXldGZIWeAOcXNGaD3vMVtKN3oupwca5mLHrrG+wfxlNOuTqwk6NWFcexj12HY5",
-	"HhDR7yPxmC6ZJc0FXdqF2LHnVFntq7G/N4bm7BTqwEcJ0dJO0tIgXsaxYvROkzFLaamZ/U5JV7cLb8nl",
-	"AmjxXEixnMtS+9x/7QawyzmtlsLA+4Au/gwvOPCS67c3twm5fn8LW359fnvxygFsQkrBOlG5wbr26h1Z",
-	"cXT87Bm555pbeXx+c3F1ZWdVZzDbvX//HhsLUTKVMiPpTPKU9SxHddDBjboFQskdWxJVitozgTeZcCCC",
-	"O1a4BpYeEPP4hMxkqbRlE1ULkkDVl6qBqY4vO8DDtlM6xUIJIF4PIYM3u1I66h/JhYCGh6pCcK9z5J2L",
-	"BBrCYKTdkzxQATMzCbV6ZpaQv5f2AOwKxzJbrtxmuwM4Ax8zwSYfuA/2WTtg43hewXlbaoJBsWgDcIUs",
-	"N8LdrsbGjXaFIH73edXhGb8/OT4+A6QNy3Tq3Hr7Zjw2S4jGKpQOpp5MmdHkZPBtQqRKCJ/YfQVuDjcC",
-	"3+budKGkldFJDSBdb3+Nm4LvsabahAtM6kSqR84e8IhJ1efUKrOk++zjRxS0J8ffohyz99fSDlw2ZSWB",
-	"O6C5Iza73zD892ypAWjKfi+doLe86ZALj1qjfC3N6vXzEJtOsNeA0XZk+00lsUC+Bx01IVwHYRaMy8FL",
-	"wSGH0gu6W44Aa2Hka0FHifvc98ZEdj0U2O6LKIZZQmSSy0WleQjMSSJmphgjr4wp3op86WJ++pSMKh1q",
-	"ZO/U0bNDDE0S/HAoII7YS+BBxSaK6dmIdC1hk1EQ1fVfJURJqBmtHRGlZjgdO4QviMRaY6NKbVh2iJ/6",
-	"SCRcAH3HCzz2qrMtrB6b5SakyEsNI1Zls386GmEUCy2G5VCg2gfvtrtgiUBIl/2UELTPcmtRwiMZZ66g",
-	"prFWLb0Gh87WBXZdGwpAprHPQFAVuslZUQgJyrRuj+sI+GRwlFSqIM1zbU8Wfu6qN0d4F4B8LM1yps/s",
-	"xUJ2kFuxUQ9VG7uACWL3AKSpI+y1iDEUpMJRVo6p1UAz2SeiPBS+wLwrpN+HUxShjcn0ULW9effy1IqZ",
-	"UlhFpdqcbiWVEhRJCXlx+fry9pL85//6v5FmrNLgaCyXU1maUS8sQYK2G0PhKAch+OXc2ZCQlrAQLjWB",
-	"dEdv4R8jh6Hi7q8zBt6/e32gE2heP7ph6eFLZtLZ4Q037BS46SGOMjojQQs/dzBOjsIuv5LajKz0gMeR",
-	"8kHpGorRXw6dYcyyQ3uNT8lf3ry2l9J9PDqrgf9dSV+TTw+ekmHnQkmtD6G3tdtISzHw2LDTd4d2iBkH",
-	"ga7AMiJQPYQzeSdzYAAfD9NKU0FP+QjurtXMa5XbWlyu+Q13undCmJhIleJdrxn0UIyX2AUCEHGIgfvY",
-	"dYkjWZkagB7VB1B6rvH73ikZ4UGMcHS4qUiiZ2QkF+IcZe8IbIEmkz4bitE9ZwsIZVs+5igeAPh04prC",
-	"++I1qSxPh0S1MzJC6QmbYTmsS/bAkZKhwPYq7t16hN2e5lz0rfJf67Gn9lL2yY/KChK7LPvB075V2kAU",
-	"uqA82uD2uxN7S1fQFLxQfeq1I2+spFIYykHuDut0lGHH5WlwA9GZ2qI5v74KALR9/0SH2UsL3jntPO0P",
-	"+k8BltXMwGR/MqbZFK33KUZGq8O/yjqnnZxr8xwfgSYMaE7Y544HA1exZ1z9NS2K3Im5J39zsTh0lO7e",
-	"XAViCWDGR0Dp7QO6b1f0DF8eG7Oa5JMrYZgSNAcDtuGz6Jz+z5+Sji7nc6qWndPOGwSBxRfA1QWSh8tA",
-	"9Z2lJVnjZ9nNp1ONFYPzeSnsiD8lnfUr1TntIHXD25+4vXoyoX8PNjySagxHAFHm0YT+vb+k83wEHWyk",
-	"ypjqkxHKhFdmnjv8D5GBUtu4kcgN31B1l8mFSIYC6EvRBXl1++Y1yZQsCgB/kI7pAJM2knChmTJ9MtIQ",
-	"AoRXmGb5pRdKVLGhKHKaMitqmcJmdlUTfuDMOR2zvE8urJoITAGhK1HjAPkQLJhl3GAKCc6XO7vf2mJI",
-	"+E0CnTJzgdv6kv79MWk0eEsLfb48//NjEKcbmnSBpYOfCLqTuBOozr5x2r0GkeLy9yHRmVwccnO4kOqu",
-	"nTnUe/9KLq7Mj/Dw4x9B8LKWk9CGFTq4MI90KvAaq1gNOzO5AJeNndWw88DNL+iU6Sf/1Hk5/bmVUYzw",
-	"KVTS7KOoo/XnWaXrBdfKDZ20kMsK4/CMYihCTtG3AowcXIMTQ0KbCpEdODNpSZz1l5fTzff02mFjU0Xn",
-	"zDBlt8l5eq1Yqv28dqhO6N/GZKyaVrak+P/80+PT4jVCd0SpEEOxPyedk8HJdtL7QZqXdkMfgVbPoVEq",
-	"T9H/1C0QuvAQFbWE5DxlQrPEKs6H4N8A8xf70NVUZE1dlj2UsTjQ3x14ique/QIMxb8pco6v5MJKRPRY",
-	"u7k/Fjt5xfKCXDD7G3djaWqI7zT7sG03jM531jnsw6h09J0Pf00TQKe61ZrQ9xKoABVG5lCADgDi37ty",
-	"0MEJnnHwEqRUZVgBhW/okxGUObnOneBwAN5k1RM7GjCboZgZUwBI7hkZ8VRik07ooDYhlEz4R5YRzaC9",
-	"NdowzgbPFF3ozfzp1m7V4xMdvKaFc8ABPBKV2bGrg+jirvvUfh243atrrxgcLqb0fvr1D3Dj2y++f+iB",
-	"279TbsuFyw1fz2dZO5NqYmS8BHp6jMOpX+JdxVyRq5u34Pryviqa59YehI+Co6izxnY5jIzdP0lzmd61",
-	"coQr0XB34F21ygFPMSCDFwoCJOhzwTak6R1q6yOa3VORshfs/sJ+OgJn2Vzeg/K/oCpDf7WcTOwt5Rqd",
-	"/ryhhTgP8oG2nEaqJXjxIUaoCTWQtO2CZtpa0AEoEPzcxRM1RtZQO3FDMk26F6+vfJQOGv54JH34cc+D",
-	"6uoZhZqJPrkS3o/h8ZuULA2rwf3ZR8itPxmcQHbhGnX7vXhM3lK9o4WxwBF9FTrJLRae+nUeaEc+6LVd",
-	"kAlVrheZNu6rGdW+s64h3ZA+pciXIWcKvtt6IZJOIXXkCpxnma7oeOS9hvV0DrSn3mZjtyruAR5k6hrg",
-	"u2zasHG+xtZgrE9u7TXCqN7UUtOYpnenhLoiCd+r2oq+UhRUabSisxLpq1LWpB3g6TfPBiSjS2v+OGSw",
-	"h9Luyl1e191jNFE/8iQIYkGSxk9VUupzmS0/O+2f43TxCjSNh59/6avnGr+C9iTvvXWww8V6Tivol0+5",
-	"vCeDb7f/4EKKSc4xWejk+Hj7D94LR+yWHi+hUchjOOes1DAt7MJJk8/HDrx89HWwrV7RF+z+DRabPb6q",
-	"4t514/ZkB40FmtpRno/lx6+C3V9CNE+TheLG1H0Kw1Nz0wVg28rX+jgH++SfPPt5kyZaH+52N4VL29/B",
-	"SXH8pZ0UfhltBIKBhq+CQN6Kqpzaea8itPF5qQFF8RMI7LgEyAADtU01vqZTbPoPKRzaTRV7kWDrJ65J",
-	"dzRlxo3pqkL0qHdKRjmfczNK6noBn4AyFOCcwabb1givKw5GrlAScuhHVQMoTP1vsWXX1qP3Fts+P6zz",
-	"c7L1WeydhfURuz7+2m5F51Hpv14+FoFE7oGlO9j5CmuVlQ+Qy0e7SE3qwu3Myean23/0UqoxzzImHnL1",
-	"qssWkEWjnxgW7XVxfi7MYG+H7iVE5lnFlROfywadenzNjLuGeK1ab6Bi95wt4Dx04x5mVM/GkiKEUKuf",
-	"ar3s0tUAMAGw92iqvr+9sEowkcLle2g5Zz5r0+Vhdu3VG4qgFq7nW/VjRpacOA09a2jt46XT3wRa6Uuy",
-	"YIr5yj/v+qoi8JhAtbbLzQ1tucUvqi15TCFRvaRFTFQH0/9kGn8wxYIGTfMcXKPVhCAP0SCheugbv/G7",
-	"U2SdZdCkR+Tbh77zMVQ1RE1FVLbwKfI3OUa7CnyWYPtZkrQGGtLmhC2cs0Gf+TaBxuTOR1kvsmRDEdId",
-	"NVWqEFTb13kZDo6bdAWUFzucGKD2BYWRwBpNnfMIcCQg93AlhxAgpjE3BzFeqzbHUDN/6pJ50VL1v6Vi",
-	"iQmIERLGib3BS/QQWRQ1IR/pPkSw1SMXA2qPEPcWHu8/gP//Cmyz6iJeW67qap4qWg3JFPx/PicUnZiW",
-	"NWfQsFzIxYPvJcv5lI957q5kq6TAOhq8c0F2MDgFyZzeMW0J2gP2rGL5YIi9KokfCt8KE8fFRKAxs/cJ",
-	"J5QzwJTgkFeNwXnftJIwu5Gn5Nh1WxqKkf/NKZnQXLuUXkpGWHw7IppC8mpVTDbnWkNhx4ErToB5L8lS",
-	"lgp7hQwF6o5urfZGHiTEP14WuaQZPl6txBe7aBL96V9lqYJ1109TxdzSUZizrE/+KktEmYEhqgRfbDZT",
-	"AQtsHBbEqK/M75PmzBFPBLjW+mR7LfIT7/BlQDCfrgQ/vp4azjPKcSADNcgBpZ6wUe/gE0tvCVnMlvYf",
-	"/V+TRhourpnlB8vES1uR19z1bH4QH5kyc1vjBLxCFbCVo1g7QckFKeyMoO7KSsZ5UNldcUPfC7Sr5h8q",
-	"TAX3sO6dkqCGgYpQxlu1OiyOpc2G8ROGdVJyYVVTbrBUoRSZ27fwYUgNxZBQL0FFobF7WB8KdTsLB63s",
-	"ukGNUP0dJfXI4RwPNAlHhsTIv5X1/Ku2ndDD0SoU1T55jYELDBcDEBCaHAh5QrgJdqehM4et0OvqITqv",
-	"be8KvH8oLMuReF59MnKK4cilxKNAqCbVqp6HXqizoRiBo26EGa6Bveh1LymYrn7kP0TdnlxTUJQUI2lp",
-	"nOtAM3NqbX6tfdugytzHGDbaVzrwFLgwg30SrQdw+5/5JiAeZgBNmhpngJwTHKLZk5pnrmvkHasjBXE2",
-	"GrkmcccYlLwEhZroENjHG5bERwK3SWOgjE1omRuE7JzTj1h3DmlAVRX6UaRryWOy8TeOqDYmBTkzpWII",
-	"GJ3cQFVf1BnxeQ21JqPUSbV6WkClp19meNcezNdrXnU4W2PqLSqCfbqVtL8iFcHOc1OKdKCIfy3GejCl",
-	"5LEO+sk/639fbfbsX4UKxJ5GaP2OF7t4Ob80YWwnioeohF8oPNAICAT6StfpO642D4T0GaECHSu5ZuRk",
-	"cNJ7ME0VORW6VQnEmlqECMV+Xo5fp9TQXE7B0eJhTjwiiPOYrvXW8u255GQo7OIMU3NtzR4qUFnIqKGn",
-	"zoQ22HxaMf8z5pyNTa3ujjFXPuces0ODm2JOM9QQN8EGcEHe35BM5jlVGsqFRvbF76hxqX8zRhQ1bCXl",
-	"wT6Dtq7VjpeMKtId9AeDk4HLScCMBFLY//vdoG8/F0Pxu6PBgFBTuc56fTKihRrV2AuQm0aFKGnONcvw",
-	"3VZ9ZCoFfbOaHvmPfydPv3lGngwtSc1f2Df9x7+To8EAahMBhA4L9tm9Cz8upF8+uukyroucLvtk5JI1",
-	"RpjO7fI+1FxbzUrJcjqr1m9pwMo5d9QIc3JKvA4NMDAOiOY//p3Ue7k2o6EHY3frQiCzxgC/J5VmDsr7",
-	"yO+bXewoyCyo6QEaeCqjMdkKaUjTJdoDfv54LI2jP6tNd/BgkELJOdfMwQthuEpxRMSgYklStSyMJAA+",
-	"FlMic64NEPZjOrLtCzYJx+De6sfKroTBiZxMmOsE7zH7dBKm9XkeAEeyO9OKRC//7gGjogzrx4qAHaU2",
-	"XkxCcnZkNgo51Yyld5CbW/vMXAlvwHOm4NkL3gHKuiv8XgvX9BJfWtsw6bRhhS/7YR8pdD2oqLRCDwCE",
-	"pzH7lAtGjETDaKcLBvFWDP7oc3zKm8k4CYb+lto9KKyteYtJxhUCrmYVFC+kb2K6lVOLqeJmNmeGp4E5",
-	"v9GRhYFMadhu5lfQiXGn9IQ/7m6PVciEOw0cA///UmFfu1st/ACuzlce6v1Fff0/rruNgN97bDWAxQER",
-	"gpeioMuk8s6CU8JqHQ/WyYD7HLrftgbhXoF3x3OxGtijdsutRY6xcilcnktAtlSewcqSoagdbDEe6gEF",
-	"moLXKWKWg0GwDEqRvU4GMrg/FNAp17MQApn2f2Opq7T+aM7WwGUrSAQhF6j8uRpVyz375GQwGArv8Ncs",
-	"t2OtOP1yKvoHdVtP+OCsqj3Gz1oiIkOBu1XBqTYDIljp7TKKIHYeidf0zsjJ8bHfdzyqoZCl0Txj6yIE",
-	"ij3GVfrf2vl1D66ELicTngIUh/v4lPwOka8EDw79wGqXjea6vKEot3bkrRrwHuieQ2bAkldo/g1i1PXP",
-	"xaBpsk9jXcKtjs2b/MrJHx/C5ZrMWJ5F46vNjsdfa2ZuS2PmL5ygu91QdklT6wbzVysdvmTo+OR4h5fd",
-	"SvmGiuU7n4TxOcTQub6rNemY+PkcEsaAi7Kf6vtWZfrdywtycvTHAbm4+bdTQj1UlpILiIMMO28LBmgN",
-	"jhENOxCr6caZF8rJoRhZSTXqJT5iATa0c1wSbth8NfMKAsXDzkUu9drL+gSHQzyZkZEjMOIwHcownZCx",
-	"NDPCRZqXGcvOKrbvfua6RRhWh8q1T7ByGE52SjX0KbwCg0eaGJlZ+/mWfTQkZXnuQa2ILqBmaMaY159V",
-	"KbDsbyLVvMzpUHThbRD0BjCeP40SMvq9/b9D+3//fZQQQ8dWJEDLEjr1iVo9LEBUDKv+8NcHoxZN+sav",
-	"bm9m6fzDL5Wc7+L9c4/fyl3cf4Z9NE8c7dXcbFVnbql1dwtKXJs4agxNZ3CAqMdYcWulacEUl4D9ipQL",
-	"c3HViIcvuPYQelsm8WuKRpzbuxpQdOWuawQoEI8Ct+fBvKTpin7i1CXQW8uWTBWrRfjL5lW7OhHRKgBI",
-	"2oFOW2BeIuof3ZgJnAxF09/lbF+HyxfVK30epeUV1SzAHHfI+lbJ/HYoDgArNVAsrb5Ec3vJly6Wmx0g",
-	"+qMrq7MfWjULFUApLLdzWHsuXB67r27zvqDP/ksmmr1x7UMjF/u86sTxJZWJf8WiopoVODuLVkHIMLoQ",
-	"SXn+DCnNK7yAUZUvDxWzNOYZbWv6WqG4SHlBc0A2w6JAf4/XtImzwBsfcA2pJowbxPtu3qwC53xpZ/Su",
-	"ntDDrtdjXpbVmbaF13FdXzDQ9eu6BeDS8UF44V3iwU2w8qfy5iDRgQILobdPjK/VJbZNIrQ3gc3hZP+l",
-	"GPsOtFqlD9d5WJb1BDf2NwKOEvCly8uNEW5CpvzeUnZZYPMj5IQPpt92js6FNqpMPTOPanhVqKGLpWKQ",
-	"t9TDqFvN5BHIADm3aGXzQzFSDKcwqswzIthixUdbj+uDGmGgNangngC4uKlNgopXA/QG486odkmCzkNW",
-	"5erGU/99r7irYJN+kWv++T1akaV9tV6tUE1HvHSrulfz/sIurn9p5nQxk1IzDFxinZkO713Aic4qZ6NU",
-	"5HyVmenPzqjwqm60QrH0AOEkkXoRp6kyDmXDR458gmLuhDPU1vVMfO8vbcB9fgbwbmVdv9Dt32BC+u4t",
-	"X70L+1+aI+ApRI3OM9e8Ic8qh7a9ehC+yz67RQodKsyTlIosZ+0ZbjfY3QI8TZSkNJ0x78S1SuoU8iqg",
-	"xtGhfzONDzs4bcsGOIDAdTHRvu56TcbLSvvpkxE2KMQEjJzfs1EN4AS564CsrvWkzMmEGayCUsxlb2hD",
-	"c/+LeiLQxWPMmIBmAVAuhd4yWDO4ic3MMmg5ISOq306gW6bIyCjoADNqFlCC0gMNO2BcOxOstPTD9vpV",
-	"Qxhw1OW5g4amUIHs8K9hU+reYY3hq7H65PL9u/c3L3xo8rJUsmBUACigojl5TsUd1L/yfFmXYUBaHMYP",
-	"CuiDpu7s0Pbt3VH1FDgFT4ksmCB/IjM+nZE/kVwuyJ8IgF33zsjz24v3Ny9uMTXQpXSxjxjErF7rlp3U",
-	"J2VfjGUUdvA+uVY8ddvdzC/UfXKNZILo6DE84Ch01hsg3gtHuzslv+jlfCzzjRkqvvkVbnon6bj1R/td",
-	"rdcD5cvmjsCCsTtMH1oor0+KW05xDx0BI5UMnaOsk1SzOor23XpUf2Rjl1tBZexDBxqPL6sXL3y1J9xG",
-	"wfQnFi5sSLB7AdtdIHm5Zso4nyT0jacz5pLYZnJRZ2u4jMaAieJvd8q2mzNDN6WVv7HfP6qgNzR2JDdY",
-	"zWOnl1H7yGfParx24P2WhBMyLnmeVTkToB+Ke66kqMMrVY1RuNN2+rvsc0GXoAA/cVknG0TVrc8hnILx",
-	"6uvAqh+S7sXry/N3/3Z5c/vhxeX125ur2w/nL168u7y5ubzpATq0/znmICJW9FCcC0xkxSwM7KhX58eI",
-	"qkTYdTMbVzVocUsYwaLggfNqUY8K+hO+a2NCrJ/OY2TD/jhjCtDkoROJg9IHSFbXZaLuWeypxB/+fpTi",
-	"8kiv8W8wcahJIw2iLxTLrPFb5Yh1raylqSlpDvIUOodmUFA3p0uS8cnEo+ibutEqRBOznrOHfCpsS0/4",
-	"2oJC/FS0mjB+Vtc5rgfPhqLKN6W6rm2ss8RY5jIIoBwCgfkhT7uQmubYsxVbnrneNH7VQ4HrcnrbYq25",
-	"eMbSnCrEOJpL0Jko6mVG5kxh5pUTWuSI/LcetN/SQ1GnapmZlQEyz+oHf3c0SAaDQX8w6CVhalMKh8Iy",
-	"smSunVnVC4wcD45d04JgZT6lAOOKoBm7XXNInyMhDXT1QBegNWqT0Kp1N9x1za3mXOTUTKSaW9HGnPa4",
-	"Mnm/AFcveXzcJ5jDB4gYQ+GqWNG5xlUY3USMRsTU5pUxPbd7HNTMdk+Oj6O17I4A3NX+WvO8Lhqz/PpM",
-	"4gt/jYDfHQ+OP1/pgaPOC8Usc4i9/Adob1PjzALhIIQ26UL/fc9J+/MsIcPODbMn6HsxZqXhTA87vdPg",
-	"9niSg9tzFt4SbHbo8XThXdgWxyE8+2ZteH+c+0ZDGyTkL7rqQDm6fntzS574oTWA5/m8hpEl7JFzL0HO",
-	"zW/ehl/Q/4gEHtTQg6EFLNaBAChlZdw298JWSbzuYKjlMdyB9kTtd9Bb0V4F7wL1k20DUnAiwNRl6OTq",
-	"BdElqBRDMXpxeX34h++f/vnw27+8OXbtTFfUwapia02zqzC7nEjQlT0PCcSVfMJ7g1fJsePGlvZJLVXG",
-	"zBrWYVtwN52hCJTSN1c/eMU0sSKmPxgEPpKzuoG4T1vya7EaZS2EoJau1mkObtdfa5/FF/QPejDRStpb",
-	"RQf8Jr4fOQ2U6qHAjsHAgByMYYWV0H0WenTOKmyCemLdYeevssThn1UDDEUbsEOf/Of/+n+GnV5jryuh",
-	"yvrkRaT3J2Q6rnf/1MTIKWKKWLscEspZBg4SQBXpPh3AH0cD75/qORgx5XroDYXf7+7TwdrDp6Sg2jiE",
-	"Z7vcb9dbEI/6xPtTDL1jEIM7sh+dYrmPOExnlNeJ8M7tA1opfNQnL6Uiz28vYGqXt698tYHrV4u2MLGa",
-	"dkJGUlzY4c49JVjrd16mM7vh0BAQiabh3a8qOrHjKcsaFVX/L2mO2Sfn4S0cihnVMyChMWDSZA6hLFVS",
-	"64ZWdRroveE9hgFmgQI8ZkwMhR2rf9AnXmi2oTR1TwZP4woTMKGvXV8KJ/kLqUt+i7akxLvL+1s+/FeQ",
-	"D38DbmVqyFKWcK29r9bIUPLjFdlHqK+GEiuR7oIXh27sjdi42nWtr9FUoSsmNJUOM9l7DggHC8fHS4em",
-	"f+qhb3x2g2WkAaRNpSugSAxAc0k3BNHBOtNKaHk9WVbdkK10c23JQc7ASL4gtpo70TM+MV7l9oU5oVzF",
-	"MiGzgGpoNRT6jmOzrPPqqeqN0Cjf2epFwajSAXppv0L45Ro8l3MqliBtoUoIesRDL/SqmAjgfTbi/3rs",
-	"4f+K4L9u7b8h/zZc6Kta3GeD/X2IyYDm43YPnnPtVFAUmLEA2He1XmNVjYG1JfzTviQS+oYHv5vU1i42",
-	"Cq99cus58njNuQnKJ0ElXc2ccFqUh+Fi9xCwbEuigLnj0AE6gOcbXbeCXphrMRROZY7dfFzNV672vAsn",
-	"+VvixG+ujI2JE+4ynEWdxo/oxrBfOI50A6kKT/4ZGC6bUKbWfrn3RQwA974mqKkttkLTRvjVgExV3HZf",
-	"hKn99WnvQt0Y05zIUh2yJdNOA93POewLrbRLy6CTyVA4NzO+H+q8whgKNGl2/txVgW+F1bMB4BeA8u20",
-	"aMF0MhTegVCFe8DjDM3h29TSagceEwfIvWRT6DNU9n4dmlu1dQ3VLRpPqF2aK+fWhadCGoYP9mGPdRTA",
-	"/3O1yrEVIt+TZu1whV9hhdOcm8pj1wdEigpjC6lWnYESFIRF6+gHGoBYW1hlkfnXuTJDVeYMsGtLDegk",
-	"wpdmh2FYN6C9Mc5QS4KZYlQyiN95DzUA5zewequlCfBgjczHV1TPRglqhVgR0BzZGvIbaiD98e9vyflj",
-	"+prSZ8+biwqUwJ9/2YJLl5mmlD1kWZrflMCvpGbTBzb9+WAXAu/aAbbSRQXQtfqsshY8/9id7bkrd4F4",
-	"1RsZX5BX31LiBpbtv9TlfddY028G3G93d3PmuyOUhgVXaSSPemchXewJ1Apu6hbyvrDy/Hjg8svRaaND",
-	"KPoqAStZQdQCL7X9WDHBFuhgtluVM8wGvIRMN+hALkW+dMCH0Hja+x2D/DHXhpt0h50gRjvsoFJTijsh",
-	"F6JXN5lC+C7sx0PhNSSE1uqTy3lhlusJ7VUPrCVraz2FidrnfuseU11vvmkTeCe3Zs5jJCu+w4NXzEoY",
-	"NxN71FIs51zb821BrraaaynsiDvlLCJBakNNuw04qiBDR0gqGiLWri04NSRnPuu+zgusvCSjqtM6ovlg",
-	"sh+Es6tvHOVxVfV97xMgVK4r4MwMohoSJGzOKAYB+dTayc+Sk6fH5D//z/9Nng0Gg2Qo0IFJNRl2niWD",
-	"weD3w07Pe2VFmedBPkSQsOtyFIaiO6pzIq7fP399dQGpEVc/2E/evrsZJST+xMXb9z/cvru6vBn1NlLx",
-	"Dez3o5Mwvqat/S/mljwC7V6FvmTPW/B1SfM4A5TjTyZh4MJPwHw+xJdsbJkCaNgYtvL2HFqqgt7zqetf",
-	"7Vr0AWoqVg2h5wMIfoGV8i6djZtTNKF8rExOMJu4gLac3mPiohxhoohOmlD0TfhC3fOm2T5mNiynLAqp",
-	"DDE8vWNGu5ZPegEAwEtmAjcJ04bPpeCrozvMCnLu5t/o0+FbdKtS1G0+WsgdI3F4Kl9nG4Nwhttvyq/F",
-	"N/PKR2uhSYyP2Xpszir5cpu7el9njCO9J4702i9iwURFn7VjT1R06v6EOrDsDOc9VbIsVsN/LkfsGbSK",
-	"GdEpu8FGhlXMOpdiCrFB+zLQNexmeGxMn8+uEa7MuCq8tqqJG1zfrVve10nRjUm2Bpt/nT7H24C/7UbB",
-	"+PCONJy0OAvfYuH8CmsFgFtycJ7nZMJZnmHBnbc4D1DLpfgdoJpZ3bfugMcEJJJQck9znmHPvIMAAhg+",
-	"dUkzHmXRwdlazRojxC6RsHYygs7dPRoMhiKdUUVTS3lQEeF/27VKEgm/5JoYKeGq9Mm5v1I1di4VZCZL",
-	"V3giBRsKTEisZ4eTlcoKhlO8u20JiKMFG2tu2Ajd/NrQJe7MKfQBtdcW6MVV8TJZ5Gx1+RAumPA8h6Tw",
-	"KTO6br/lqjXGJSTDWEF1xwrTnpLXuC5fd2JeY6pfn5vj5kH4tP/CiXItevINaxK1rPhL11kmhqYGAEn3",
-	"YWkN5bgpkLFSAqRqe2QkyItFocm1E8T9gyra4bNjuT4jJ4MTz7acR8AzyPUrZ8d52I3Dn/2qwBMvcPd+",
-	"c+V9trISu6G1VgfiAONa3qkEdYKfVTdovU6KFfmGXtyXdbElgUd9qM4nYaoE4NydPOeVoEahN6dVxx9c",
-	"bKUiDwV39Xt1coY12SalAt9l9TJa69XBlaZ5Lhfg8HT5sYdl0WvAqUauP5qe+Kf7Pnr/pWDxbLAiX/7C",
-	"1/8xwg+rq/pXk82/8azPEDpEvbRiWuOlrx357Gwq9OtscIZZ7hB6gHTY/iNLyEJxY5iwM63KXSpXsHPQ",
-	"Vp2FCC7iQA8F2OZoiNgVQZY8F9xwFy1dDznUjt/EBw/ESmVNfyjOPeNxSQ7Q7iKYv7W+ppADG0QZDFT9",
-	"Y+OwOFOyhv1tuGOPeEOD92xKBqphecIFPoav9jr6pgRNQIw+5cu6xcqnRxvaTOsfFTdMN8ssg6nUHVqR",
-	"zC0xAp1uLcVCN+fm6ISrb3fN6D6ahBjF5xBVm1FNjgdWfH7TsJaHonsyGEB+DZTtQamYM5lBGNdzr6Ze",
-	"49FlpHsy+LZ3BjX2DjUBQWOWQzFmThIj1AHCaLYQrS7Hcx6S7VfbamV1onvJxqPHuHk4pZaq+OrLVcr7",
-	"rdLsa6g0m1lOvpSlIuxjwRQHuLHuunjq7cWkVvNiQ174ZM4F24i0tHzINfwyPuHmHNviHJ7/akOB8n/B",
-	"js0/zphLwPDzgqpePUPMPKsx1ASQBGBfLsHUNI7kM1GCYwibiMGVua3oE18jSQRT/FcLEmwOa+5QV7YX",
-	"yWzWv5/8M/hrl/4rgfstUCUikEz9XRua9NtSeDfyLYALLKiZ1WiBjZXs2mvzm5MoeOFvbU/+i9rBzuII",
-	"EGhDOt9iC3/227g7DHX3yBoDz9ZDZ67eWgZWcEIWMwkCC0Jh1pBmDX0+glTdWjz5a7ulj5Xf+6k2xG8p",
-	"vv9leMv3jBUtjEVOJq6Hv2GPwWUgI/LJ8YQ+yTgsqz0F3z1wu5AvaWqk+lpN92qCL3DCX9+tezuZ/GaW",
-	"fwVm+W2pBN6whTycAM2AJGTCuDMnXYzPYbGZ1gupMpfUkcqMhbcPbtLOBlp975jYfO3w+1/PrbsUv+Cl",
-	"e8dSec/U8kJmcejtt8JDTeCDcIwOcnyGIcCUucy9hVR3GpG4uNCG0QzatsNPfru/X839FRuur0M8tCcW",
-	"4A8XxWe4t5qZstiEzmhKJXxXKc1SxQzpQlIzdqlBbL7RyvUeeW+/bkybm55TvzE61LpgXtvbUrT0kyqL",
-	"z8xNHsvV42d5A1vd1rcXt9ZIQrMstGfcrqCt0v9XvXwP900bqgzRzBjX8Y2K9e174H0Z02zKWkO6F3Je",
-	"lCbsyxsUGLiGbgjsrLECYi4zlutTkvMJM3zun4esEHu5KICSNaoUfLc3HDNnE0NkabC65u8lzdEPX72n",
-	"TwADbVRXCniAMSOLocjZPcvPyKhgKmXCVEBKc0aFL0czC0lSa0ErThMUKLAvLKsCb1yQSZnnLUUIb5bP",
-	"Ydu+Vtc8zm6bUx6O/hf0yDcm4/A74PgQpVTJKQBgOr5hD/1Bjnekd2z1cu0Uxg1AXM5I0Kft+dgJOfAD",
-	"aZJJSA2e29EOkqGovsKs5DGrI8d/DBw+Bwk5GRyRg7fQjtT9AjpPp1IplpqDPnkrfKsgrIl8f0U0nwpN",
-	"sFtDRqaSwT49yeWUR2XLyrK/1qTkxiy/QnR1mF/2m4b5FWiYeBZN86/LRObr67DcWjOtuRQPtQaxXLpV",
-	"TJ6TkWEfDT52qI1idD7CJFINUxrBN6cEr2E2It2MGkpG/xx2CicThp3TYWdYDgZP02kuxzQn1Tf2Qzbs",
-	"/DzqgY7pa6HZAoqxSE5F5oHwh6LiqDOujVRL0o3UeFdJLwnRdNlLKsN5DiXfORfMbePxM2JZy1DcMVZY",
-	"pvyR+35oaS411Lo7LEFXwmEltUlnTGNdIzeY0lX3EKNjgBa05wMwyEpDLUuFEAOD4SZCuy1XFjxSzKjl",
-	"KXk6GAxG2AbD7Soo1dESKxzlvWbqEk9wK99YO8cm41j1aMf1XvjhLyhZsWXSoa4r/Ylhee4LfFz427i+",
-	"KFyRuRRs6anzgXdlItVUmoaEjZphmL6oycHVBNsdIxI++8i18WD21LgcrIQsGAIBU6KYZkCjd1g+ABcd",
-	"K4XwCjSHSoihd37pUNADiinj8LsFXbqqq7CICrIFsXzqiRXlja8a5VUxqlvZga9U2L5szPLrE7bnacqK",
-	"BwVA/usVAF26hMVKJB7Wl2Xnax2W++CVnjJjeeimNBX4/uu0h2BqLazaru/XV6/Kp4Jlh1zA9B/Irt3Z",
-	"6W2HG8k6WkVGVwa9sB6lxWejp1SzQy40E/a471mvrXmkZlSls05LRPloMPiUkPLnIzIofd+N2qqJUqVo",
-	"FPEF9rQJuuJ8EajtIIaIHp02RLT7tPbHjKW804nzhEBLNUxnA3yMPCOufR84Z7oViknQDLbKj9fkH0zJ",
-	"XtXg6NdxHy5BS8V+Jw+BHrjnbIFkHt4NKac5ewLcs12PmVitYITPvmMZt1b7qC6QGqFV/n/gA3+yg41I",
-	"V1Y/+ZORphj1sDOcCzQPxXfwXQ3hAS4ByM2iOctIKuUdZ2fYeTCAaTzQZOR5PzSuAoRuB809FKNUZmxE",
-	"uqA92/dewN98Eo6BGegrrkZoBmjnTtzMANabTwUBh8PJ4KiuGPfRcvu15VLQYPhjAR1ZasRLObGLWigp",
-	"plE3G7zmNQqur1KB+q6a4S+kPLUJthuQD4QL7FgElwMBH7U99TsmRr9llfz6lb2XXGDam7uRyvGe6t4F",
-	"VaxNFlE5TADKLWMPUQ2RRfp3t0cSAILIoyMZllRtt12pjsxY3fbj+vuLS1+Gg6hP7g98+OoFATI+0EMh",
-	"JORrQ1ocekW56BPPh3VdG2tKJUhBAW/JPYuXZCiMjHNpxNsQaEiC68JxSHDpYlUawndio5SlLJUmXb+9",
-	"Q7HCgGGVCdqx9p01jxv1zsj6LEAy1Hy1OsChaIaBYPO4hrNmWWwkZqlphE6XBdesneP6ndutB7mjnqi+",
-	"djw4+WNUYYuqfpYoWkd69s3OA8FK9xpoVS18il0zm/T7nKZ3hAsfxCwKq8POGM2c6vxaIgvf4i76khDw",
-	"LWwDucWB9rgm1QVpco+H8wQAjmxlCMENtWqskguNk3HcDHgB8IHuzfGzb3oJ8g3Xngju/B0rjNOKZlKZ",
-	"w5zfWyWnoSL1wW9YKgGRwIXv2JyDjgiam10vuDEFNmYyM+zSyDWk9gE+vmuWCBD56G6VgoyejPpQqg4X",
-	"1E3b816HFFODAfbJeaU6OS4i2AJcqyW0e6AGgXGqdroirytOySSXCwSWQjhOZyVQcJLcMjXXf7LqxgiR",
-	"PgqmNPRn4ekd8/WxAvjOWH70XShhrmUBwHK9s5o5rPShoCbopOcOaiiCbVBsyrVhqmJbdjqjPhnlVExL",
-	"OmWjRuMYLPm3i3dLbWdGEAHfjRPhKX8WXhRsamM89/Ox/P/Yu9rmtnEk/VdQrlRJqqLll/HM7ch1deVx",
-	"MplsMhlv7Ozs3nIuhElI4pgCdARojTY3VffxPl/dL9xfcoXuBghKlGxHTqxk/WV3YpEgCAKN7sbTz6MK",
-	"weXq+91rN25e58i9cjfc0hhduFViVzG5WggyETKbqlyaz9Y6fSdGJOm7wqvZwC5dzdOV5ghlTEhYVaUV",
-	"ohHSqiyxYFlJBry1XGZRvSpJr43YuaGkhspwcyWjWNb63BrE2gJ3XGLsxkc8tw4GTw0sd470cUjin63E",
-	"H7ycp1uLPrB9W5Nu62j28q+nLOX6ocEHzTxaRy8QZgYzzc6cu6XVruZpS3XfspZgRhqBjOuGqC9y0eWa",
-	"dZNlrbukN2AJ0LQlEUtSlAP0OaFYBpKBHc1CzUDSjydmUVfKZvfQlWAXevZmM+6zldh7OU8f5fUaXLxN",
-	"UtkPK4dcK7O3brGtKpOwy+19vkaxaiTMy3l6yvXdUVtvtSi3SaPKvcdKfJcWW11deC+SVq0WG51iBC4A",
-	"n4X2YjyBhMbaLPEmk69RiduOKnObICAeKCvQD4SjF9+ntUgX8xdqIpxsVy0TlPsFpkq8LqkHIvE0/UR4",
-	"CUEKsHRSYbznF2nnCKH3+5Ct4PaL6BNlb1/OU6rF3R5pnses7DZI8TSOMGor8jENh4849t7XT/x9773O",
-	"M/H76qOncwAaOccRJLKBUsnGKZhLMIanY8B0dZNTnMW7T3PtoGWD4IokimXyl1131cV8KnZ/gifpAZNK",
-	"y3w4tP4j01xml+o3Ozy+zXMK53bPVJGnc9Km5tAXoODFQ8ayguNH7t0mVZVMlfkol312jsTzfM4AQMa4",
-	"nDsz78cH/VfB03Es8aows+By3nSXizFZoUYR/phrhACRRYHWSFvbPu5ybrC7WkhzzDja6rpLeBSrZrLP",
-	"TgLVROALPto/inwJtu8xdihTAlLVhEnqs6OD/SC3Yz8YarOBqAqrZEYGuRR2eO30m8LAuvMzlyQCjTgi",
-	"U4xlLE/Y2U/nFyg4ztnzZxcD+8ECRv+OplfBQdNQV14odYXCLxneRZ+LEvSxdCmwPjvHIBbbcIdK9i+n",
-	"52++Z5hyYEV+heOJDXhNcTg/VCXLJ3wkYqmGjEvCaeZGQFA84fZW8iQRpk6pQeww4wyVBH6G+iHJkmC/",
-	"2H0p5nYa2/ungnsJdfjkzddeoPVEJY8JL69E1mzyh9wMGKTWerG8rAzTJi8KwnW6rzegZKrGKVbwcuQo",
-	"4lazRWdqJgvFs5fz9CnNlk221ZbC/dqWrK/aR5mSncGBT5Hl0ogRnC6uaDmHvP/qNm/Yes/t/R+ftkOl",
-	"RrQDOYeqnHCzM9i5zCWH5N2toJ1uWX9CBdi7b6IHt9gInyspHnzHfUorADxS7/pm9WLYLP9CZLqej6Pd",
-	"JT8JCf282abyREzeHbME/wOrjtiwFMKDpRtsHYAnYxdjgcjm0M0PdNk1EfESm0eQCPQKWp7Mz299TiE9",
-	"lrci+fhSnHTkwXjk53j02ddI8NUZe9rxl/13FEryC/AjePP+2Gd9+P/2BTkPochGiY5TiIhwzTEQ6Q3w",
-	"Ct7QdJxxsR5aKTy9LohI+XQw1GF3E7BMrs13rhCl12enY4V1HHBKiAce/uGxXHCYmmD51N5r/bW6s9at",
-	"H4rS6Y64QpxrXlRiRdXzq/q8bDsZR+subqMdwuDnsSjtXs0KxBqNZWiWToxg1Wp2hzPJdl8FkDqro/yg",
-	"/FN7YRqsayOQgyvFRl4Df8iIEAEC/LE3YlhpXuhBLNerDO2xdQUvxwj27LyQwV9tUOdQT/aKw/1Dlmg4",
-	"Uh2weEeK2btMXOepiHcS1nktZj6qUyXDX1gmDG6o7Gdf6gMjg/AmowBeFUs0ef0O+8d//1+z/A8OTvPR",
-	"2EQg1gOhmHsOpCBmC6LmA19ZzLQRU4hIPTAilxRGSwaYIqxLI9CMIv2mRagrlC0JySa5rIzQAxCXhC9g",
-	"e5DQ5a/sayVUsscuVTbHc+WhKmNJPaaz6B+MmQKxOn5plqTX76iVdwU20wXMSrLHpzlOKLDqSppcksJg",
-	"LBO41sbMgPh1goQ1OLABUfMy9Q6Rxw29BOnI2K5EzPZ2+ZXsG9tXIkQztMcL61wjPE8qeGHI+HjoDbm/",
-	"HtZuI3Y/FNALwPngsGK9s+MQCR6CiXLK3fitx30byNKA867HsbS3LM9Uo8wU5ugzmPq27W92URS0pvwA",
-	"tuBlHovlGRlLPyU9gMZlbiotdCuhw8KkbE7CGvEdy2YiC8bPrXgH7O5CLqrBqNPrs9dqad7mGqa0yGh5",
-	"A1DcDcg7ZxtgZC7sbFiBP1QGbUWfkQUx5Ry7hqNTC1tSB2GdOxg4PPur+tm60raf9Ny/wqgHEPVLYWMn",
-	"d41/pFM5IpWDPlisw29Z50IplDDkxojJ1EZUi720M/G1W7z9Do5noDbWyvYP1ntLXRdYlp8pPP0QoU/3",
-	"Nw6EZFipkbC0jxyHuwEZSyDXV6WAxRmYOG9APbyttl/dpN4Bk57P4YZrqKNZN8FKEF+B8+jLbZG0Gpa6",
-	"0AkzlVnKmrNjA1gaGBDEn62EL4TXbLhkl1CMS4vBGoYwNMUdxi1R5w6SC/oxNERauNoBjUt2Y9Oxdm7Q",
-	"3ntwXtccsGGJBQXki3tmQv4XbpyDG90o7wrGEtyoFleu9qzW+Iq9PgvIaWgLG+ZFwXKJG2ztNnci1jnB",
-	"2AF65LhovmmhoHEevSp9tVbY0IJjAD+9owvJMaCPtFDz5bfZQtWuXr/DunAidC1iuTCyA1dYVjt4NcOj",
-	"vblne/xVvfdHoA1qlvb3GD71Gk42JaNGHZwrobBtDeDpqgIKC1O7/rlmh/uHsWzxGrvLU6DpAGrD5xrX",
-	"D3lyl8qM/Uth0jmW4A3BTrPeF2t5XvAE+xK9lR6LWwR39lye2cedcTPeojzxq/CNHt2dW7k7zekZLQYo",
-	"BC1fVWQEq817LI/+ylb7K8tmAk68TWl3gzBN0ttsa1XV6nqfk2JmLRNkskSmo3o7J+4Wd6TvMh15WLvY",
-	"gi5gldR8CBlqGEVEnCzgCWxECpuJX3qqMitsou39A2kp4lDYrn1aVO8qGhEwBQCDqRGUMAnako8bzJnp",
-	"WBm12v3649mz53Z2nL1+zqopqCWwH79j3aODr1nnDPX9GLRRk+yx8CYAmvQ7JMgG/2K5tlNGW3MC1KRO",
-	"nfzgkE1/o0TqroD8UObyZNqU+VSDBzcRhgN5V7egohomTNpv3WiraaF4dgYv+VETBJOqMPmUl2ZvqMrJ",
-	"ru1fc2JOS9szk+O09sN+Mwoi3EH/Rjf+4i9Tl3C4viU7LYBrpxnUq9n5dcwS6LAnAQXKNDsJOpq9ffPq",
-	"i9u2Dm7xiDM+t5PyQqlXvBwhBuTg69u8DyXURPajyHJ+YWfA50oe+BYWJuNOJJSMCKIyroTz+OmQdUoL",
-	"eJMzHmhj773kE7G2SGGFsWiBYMH/rYNgTW0cVNob/+NvJ7v/znf/vr/77bvdX94ffBN9c/R7HPe7v05H",
-	"/zWVo96TnZvLopdXMCylvV+nYnRXbFVE907l6F5gWWjnPx0ma3OscXPmbTi5PDnySu+rwbWrZjLgbVay",
-	"mPfZCf2FTGeIhvQkzDUVQV5imUEsXb1armt2ScfjD+2VVEWc5dYsJ5dKVjpx50iuONp3h8HvvRgqvIkE",
-	"UEwi91/uuS3Cq2pYE+wuNE74xlh2nxzs7/f399nlnGViyKvCHDM9wQwTNaQdHhj8TyQJFLyUTKrSDg04",
-	"IpCJsR2FsCmWCJf1KbMQcAsA27q7OFQmGJ9jn9vh6dWotFMsYpWueFHMY+mPvlCUre9HELwyJADNdV04",
-	"6kYaUWIeDe0Yoojb3sZ19ps35Y9tQ0WuXXU5pj50rbsMU9UlVaSq51DEEv/fsNkKkEuGUkPSnoc/xzuv",
-	"g7vinRUVh2/8dN7OEte6fzdRbNes5Z/Sb3hI5ERrXa1f3ch/UuTyKsIFFHDIk+XRm9vCUujxOvkHnmlI",
-	"vtKlScRKZYB+Iac0XXBSDFdySKEmZCbhz3gebmjdxdKdPmNTEMwxjxGfjVVRx01DPsmLOeuWwtoTxD3k",
-	"Svb6LKTRKulINaa0rHswRl2DOqKF0MdlTDG52ooKhdvPhcODb7G6hB3aN9R6O+YJ3uVTqyh+BgimVQE9",
-	"cS25jSeYSE06DiTcvxKbnLE4OpDVS/DUsZ0wXV3aH+w+SZtQ5FicgNqluxbxBAksrLnwh60oHEG4SC/m",
-	"TpE6kAYH3gmZJIBipwrkKmpIjh0XHcvk30ox/Fcqr+coGJxBS8f1tbNc6saxzErNgPV0wtEK7NXZWEnB",
-	"XldQwnMndYF1EgWQyke6P7JegKlwH1BknX6DYibxT0ugIqZxRNIFoC2I08dyyAstegvHJiFyFFuFC6Bp",
-	"n34+K/Nrns4ZFpIxo4iChnHpmZ07rJvA4A5YHLK1xDtJj2qNFglsCL0F13LQjQrqxhSdm9lF4GrHkH+c",
-	"cLPAaPOOEyNx0qvTqteitNNSo0cb71D+Id5h9v91j6khtg1NsG6yV+SpkFpQT5EMEV+ZSry6yR79ZXdK",
-	"1XRMi/Ia5Ulgx5koKEKJZZNiZwmv+PZFrSfajhxmS8Dh9s2DlvQNHLBvGqtqecWsIn61Zm4Fc89Xh1ut",
-	"I4rjcqcjp4OPngh74xewp+n8aHyQ/3xHK6fOHvm4KeBC3WjfzCVwnHkmi3bZQX/dB3Fub1jj8xAAd3rd",
-	"R83s+wvTXuVDA+6XngpJ5e13ZEwm9MUSaTIwzjunY+89/BM8+t/XFMacE8CdsgW118LeAIE9/T6siohN",
-	"PZokl51+y14VPP9WmdS6i7cVtz44/MNW70rBCGxjxYoW5sM3nEdm4JsP/4WhkK7GtDqHFfMWHmhf60M0",
-	"1JPurJu0vJ1B58Qu7ZF7701tA1qDwgvfORuJBRT3Usx2qUaEF6J0kjB99mypv5AoBpw//DmWECFClhjv",
-	"b4SGLSIZ7RVq9kVcqulWgvkPZUseALoAg+O25se1eePajHcAJznjWnYMm4h4Z8AKlV5BwnA2VqiDdQ9Q",
-	"V9eB3UKN1p04OuqWV2r0gPn2W2lrBF19Jk05v43OxgXiYT8rkRf3nk68KyhLq/PqTe2QDbPmWsgMQIO3",
-	"w0Wfw1aBWwyG+qpsxUhDtqIJlF6ohojgfAloMKGqaSUqej0o+pgyKeI6V5V2WFg11aAVnoPGxD3jlxuJ",
-	"+lgSmrm9JBBqpiha7EolEXmphTQR1IFzbb9pFrFSTAue4njA+Ioylr4e8bIqpbE/IUIYFdJrvHZvEGa+",
-	"kGYeTvqg/oneYsZzw17TeaKOJR13kiMKLPf+u1IJVFh7R3MRmG/xOAchUvaBwIyDBWCt+2gwx74I2PF5",
-	"+EYPTyN3XhPTPEJxt1CUza6qoKJ5hc3caMuX2Z+D8w5YM6sTSe2Xb/PJ4A2TH+td6SiDFEOyXv9xft8z",
-	"fK4xo5cO2DZ2RSCUW1MLl2tz7i76NG4nnpnfwts8SY31Adw7RIgtLkWKLPJ2j0d/7TMXHexoxpuvek9f",
-	"fa8U1+pK7AKMX69LgtvLfrJXBXPhs7Rcz2T2iGRYY2xk1kzyMPEbnR3nUI59XzPPnbogC+fylBMyW4me",
-	"aUkC5dltM0DfHH0I+vZLmYufGnpr55MNwCiQ8Vyx92PGjJjuVtOVONxXiCwjqXSur1gt1wNYBwSKBhhU",
-	"5ArjkvnJGOq65YZ1jcr43AbOcC75c27GWclnvCASXkihqnLCCxQ3QqzqRDhgDVBu2H6/q+rqUqdfeRxL",
-	"jF0RxIHVpYgYoq4GXSorqSGNlUt2KcxMCLkC4XluxPTt9GNWW+ETzkFVbJVMO37yjm68yme1MS8XytdT",
-	"uQHJZlLNPmhqRysyQD/ykuT8lp7Lw+diWsfNcDtzvvb8KuykPkLH0me5qGzHp1NaAU66tFENnnulnAE7",
-	"2t+PEHJF1/aOgzN6RFLbyQlMRNikV0qNkG9fZLbzLnFDAhe56bOTIOEScl0BHSjyafkDFuwCN4zw5a4a",
-	"nRFWYMRzSRj1utTWPRNEXTTrHh1+2+vH8ie3cHS96BeXHq5/1rL83aq1Kxy6Z7sPheuLiz0YG0yk1QZK",
-	"B98vgo+NgLuIoLtTwdGQ+EJMhFo1+ngpCiVHXoyRZsqALMml4CVov10JGTXAftAsHgrNuGa51hUyrLTm",
-	"l5xR2U4SQejdA53Gkr1tMYSnfqU21+ZjGunhw2z6Niy3FmKuKiyDUW02ARiJzJjLcPls6ssgwOMGNFIA",
-	"A/n8+YbP8WW2DzNx7mnOHumGHzAWpc/ghCEcZurYV3rkpY8krAugZCo2BlQhpBgW2GoA1feINS/E0IAL",
-	"zkvBKkk0v7gjE2sVsSJcCmIbzthYlKLva6UnfI405JcilvFOvMO6pZh4YRR7Ee791lEZ5oXwhGYUSjkO",
-	"YboUcMhvXrEkqIZPrLNgqlKKrNZXRS2NrqNwCItvI/DksqwUWsNlIOTac6By4rj0kHC4J96Beh1AwUB1",
-	"L8JKiGG9VNVo3OxTewV/9qFAy09kst76Hm4Z781iNf6jS3GPhgi/egsqwK4YrCzecPevpqOSZ7XZaY0C",
-	"k1IVy1Sd9I+AibjLNUsC+5aAIk4vZGm1LUFRayx9Y45lmQDA0OAk4KS19zQJybUoRGoYh586GGFaGx1L",
-	"Mnt1HRQK+eBzu0eHh70+e15yCSfgCdyUUJLFFd9iU4NmVQtSyJJcxLRUU6V5QTKbgWiEW4/tRqYe6q21",
-	"Mr6L2+ccndIud98sWmf0NRHwn7U9+nVzgjQKv7uZSmsYVn+SRSzeORf24yH53JBllcmFjncawI1azW8u",
-	"QITKzSqAbmiHesFngeaoprJut3XCPHUSIRoKslAUBEUHgCT47KfzC7bnmtYNAcMEsDYknZJ8BnykX7TT",
-	"idObfM6OJot1V7g+Gr43qhALzuWCBJVebe1/dCxDzP6PZsmwVNIkaOsueXqVRCDN5jmVDvajoz98Hf3L",
-	"N/ugrKZZ9+jgK9b5HvUs/u7pKGNZQOGpjV8P9n/8rt/pRZCfn08F8DlF7Oz184g9f/F9xH4Wl2cR++7H",
-	"s4j98OzFKVA9Pf3eyWO6hKPdATs6lmQIIkp7X85rSgOgnk8LKE6DJyGvlKPBBHYO5CPpM6Bgx5788ex5",
-	"FEvoj31x+2zrbPOiUDORebIp5KkI9ANxLwG+x67brnD08Y8wmLEERTqeXgXCPx27UQ6xHLRWF/ei4e1y",
-	"QdAppNEfcbsBumpDPFmFArA5U9ei7DP7QegGKHtEZiwhnaKgNqrkI+EGcSyKjErabcMTMVHl/Bg6h1Sx",
-	"sDkPAWVtbxUN9ZBvSdCEh4ODli3QELY2CzhAbJe9NFSunVXLVvNtNSbzNtFu2c96K5KbaAcmw225dB6U",
-	"jOvlPD2339Gs2CH9j5RYttMeeA1mjAgqH2m4/llpuM6FzJZ130I7sJEGHCCT5tZnbVSfuARK03bUFz+W",
-	"eDRX8J8JSPdY43FbxCeM2DygXfW5q1VlWB8OoltGgS7jWJYTMwHjE3JAocwICdCibA2e+fGCAd1lrpko",
-	"uRYZ64JboHb1uBSZNeC9yF4fS5/5FDKrU4QTJcWcjXPrCcxDBEGV5abPTgtUHwPibupVM+yOZVvcze4U",
-	"dh83tFfglXUsPWGXj7BCByM8ngaPBvHtY1Vk7q1I86QewjKW2BYdqKX4dgPwe7pwfJxAA++gAcckwX3h",
-	"a5EjBj83ERP9UR/LEjzzxXIfBuzJwSGQmvFrnhd2PUTsAJrFc2CPL+4++dpe14vYIYH3YplLO5vQ6naf",
-	"fAPsaL0+O+PWT4ZEMiFR6EXCYex32kRtYQZtdBr0kVIYdqK5Kr6Hx+qfombzY8ri46YsHvMP95B/KEDj",
-	"sTaGd889BEuPsg/2iz4t+cx9v/qUuWoVurcTZ8rzjCV8Ap34x//8LxsK+93lbjrmuSQ8ihfum/K5tV+m",
-	"5FJjT9iY6zHruj0BCHgi2gWupJoR+IQeQPhArrUwFEhTBF1yIzDIt3YYS62MKewOgNroIpbp2Lr1mb8H",
-	"Da0qPQ87hsJYdBYY61lAxkRriirNckc0R/sTAyeZwn600iAc4qJrvwQV3ZsbfcyODg8JdRM81CFtGgyh",
-	"7murEiBTJsesAKTgoTjNUWj12cmlOx4041JoGJUuEWzG8snBfrSPO0tYngZfcy7MLfZ11rVGJNjXEWtk",
-	"PyJt+ea3H7ge1/xUQEDZq0UNwgS+nRmIU6xnDCGYYII4r2DuzNEKUiT6tUZc3XnHq2/dKhTEyeKLbV/K",
-	"/8Q5aY8b6GPO/4vUtV7cx9SwabNvELCur9R3ELL2uzKCSVcfBfwAAQjtxQnrvj1/2qujWb+P+JCEXfKC",
-	"O0pnHrzT4nYeS6NYMrMNmBMMmoHrOJHCzFR5lUQNEo/6aZR1R2H+kD4EAmQ9Flks7SLPqkKwrhaCJf9Z",
-	"qSZg9rhBHEg7uCpZwJyMK9Cp76PSvwvuaw0KPEGY8FxKYXzwTx4FvQlhjnU1YblMi8ou/m4NYo7lwihE",
-	"i6Gi5BMXkVGTDogzLdVlISa9Pmz3HTswngM7mEK5Zk8O7L7cAYDuDE0MjVFHu3twxDsvpK6GwzwFYDB9",
-	"zgF78hewXv5Ddxj3zsDS1+8zZztdceZifgQmszdjWSx9dhAGyw7QV71+LGP52mvDOGyyjcR/rQha7SHG",
-	"Dtq8iJpGtHDPWVaoZ/86loR/XWKubKuRiFxw7GlAIePAsz77XpXs8IiNVWVX6NCIMpY14Qx8p1qULOBm",
-	"XXhk/bHepUoVmZpJNw8SmI/WUCfgBhP9o10ADX8TeAbGaiaPWT5sfGHIweMs124biaxXik16jfhAZpeQ",
-	"XUisDrtS0MU/2eVE6zNYR2NRtB7WLOLVtxX6cLrQzwdyhoKBWgG2ouOUYJN4hFxtwSHHib6ycZP7KvXG",
-	"tLw5GmX3eLD6d9zKFw9A/EY+Ema3bsBH2a3FaRhl80IrNhKmaUaQCLcmrc3Llv5LNYtlN/E/fId/T3qR",
-	"fTX0cFdUhH3CKOrTiATcvF6X1ulnoVzykxQNN9RGJ2om7dahSnSPANanpEBA79H+Ue++ZjOdIqyjs6rH",
-	"/Qe6eDtFJOp+vsrdbrJujmwgIXEv9f/epw+6tJKCaqOPTOcVK83UGR8hzudKzBlHt8epwEBobL2ObjIS",
-	"hnbEp6TskvQGLIEKuyRiSVqVWpWJt8exnFqvGl26jrYRx2/mFC9yWSZleJFASA7OjWS8KFYYNHr2z8FI",
-	"fPhEvNmoQRSHvb315a/sUHyqWQ5PbJvm1qDAyFN4BJ9wyz2XzQt362nhp9PQ2c/W2D5iqsj8WosgiB4B",
-	"7T9nJp+I+4v9ISxez9NJkWG4EbhMqw1AfITBdR1+H1PcQjmDKAxXgtDcBSSYtbatgrZRIAU+U1UBeVuR",
-	"XwvX6mKsbMLAnFMOrChseA6JZ6MwYaD5RLhKX65ZspgCSfw5wATVKaBhH8LDL0HsekP2o7uuUjiWNlpX",
-	"sk6rdFaMdWvg7q5bCtZj2YzW2e2C9V6fnbCzn84viEWAPgIOdD22CAnk06ngJUSEHKp9QGBWK/sHqZyy",
-	"SKFG1kkgpQ6HCehRGiU8soapraH62vNk+SnijkPUVEgd+a8nmygL+8XHgpQdcKjh2J8NVVpR+TJMdd04",
-	"9ZEs3jlV0uSyEvFOn72+OZJdyCNtayD7czNSf/A4FnqxyvGBMX2MX+8xpfwz8Hg0jv2GsGhw4qdKG1oV",
-	"M2KVCFZUyqWzuABNcagQTKlZb+2enD88f1h/GnwRBqa5rqWtEQnNtZLBKa9dwrDP1DldPHu1r2otLic8",
-	"EuV0WwjlbZe+vGO+NwvvtY1M8Xi8/Vj0/LBnUb9iTV29sI/DLXOkhMaSBaL3aPF77v2wqom+fL+DHCIn",
-	"lRnvDP72i11kyBrs//KLvaG8dku2Koudwc4en+awvqgni5bmhUT8PdDaXAKcBGXRbUP9Gg08EYbDyl7W",
-	"dd+tphHzBL5UmxkFVeKy1t/058Z1ywj+XG76LSj/cclHYgIpeUBULg5y0BAidJYbetE4YNGs+/Kvpz22",
-	"S6UpkavHsG1mIs2h00GzV/O0rVGwzoDtr/nQ4G8tF7vwnO0ybl+p4gVDiCmCd4aidPhLGxzRnhO0POVz",
-	"LPZYbjuMs3brg0eaqG4T6Whya8Pn0H4QMapNCk4S7XYSPD+cvstdAE0sYVdBxg3vN0Sv8IfWMbkWhZra",
-	"19qFivWxKKai1MdOx7V7tH8Eh1fTUmVVisxVvumsvr2l8TOADKO+r2HTMk+FZt2M58WcPXv75u35U+b7",
-	"BmAnnFLfXZy+PX96YX2BrBA2IiVVMtL5Snk6DocF2295vt2/cYuFode5AU/CbiVsl31/8qeIGcEnERur",
-	"GbjxqrzSkf0sJk8hNrBev5KGp4ZlwvC8CKek25XaH+zuswu7hgfBF6fKCpeBqJcO/r1tgas0t+FKqdSQ",
-	"7TJjJ/1EyRxyYwiVNfm1XV0mT69EGeEcSpELCoeVkCOF/WTN15hMKglG/Jff/z8AAP//",
+	"7P3dchs5li+Kvwr+/PcOUdEpmpLl6i4pJmLLstzWLrusluSu7hhWmGAmSKKVBLIApGhOR0XM1YlzveNE",
+	"zBvsVzgPMG8yT3ICawGZSBLJD8lyuWuqL7osZiY+FxbW52/9o5PKWSEFE0Z3Tv7RmTKaMQX/vMzYrJCG",
+	"iXTxhhv7S8Z0qnhhuBSdk86VYpoJQ7pDo0o23CdSEDNlRBupWEao0HOmiJGEEsUKRg3LiGI/lUwbMudm",
+	"ii/TGRuIYdDXwXdsMTwhQpopFxOiqG2Va2L4jPUGopN0dDplM2oHxEQ565z8a8cOoPNj0jGLgnVOOtoo",
+	"Liadn39OOldScxzv8vD/lMsRzUnhXiByDAPKqTaE3duJQbd+xLQomMhY1msMYCzVjJrOSYcL881xJ+nM",
+	"uOAzO6h+NRouDJswBcO5ZkYtzsaGqdUB3bBUikzbFZtTbsiIjaVixKiFXQc6oVw0O6/6Ooz2dWNozrbY",
+	"tvmU4cYpRjMykxnLNZnSzG6B/S2dssw9h6VgWb1oXMC+nA6EfSGjhpIZXcCXC2aInso5fJrSPGdqT5Oc",
+	"Grua6ZSKyc7b+XPSKaiiM2YciZ6VGTdnqZGR5bwFUqTjMZmx2Qg65xmRirCDGeW5XUpu3/upZGrRSTqC",
+	"zmxnFFprLDP99JaJiZl2To5eHMeIDIbxWsnZ6ijsrzX92iPS5SLNy4xl+21DGNuWolSWUcMObEOd1mF8",
+	"x0Vmv4k1fGeftUztsN9vbfOWqgkz8SU28IyUeusVxi8essS3cnUMH4ThebDCXfZpw/Ia+ZDFvbBTuqJ2",
+	"iG5xC/tH1SqzzztJxx4SrljWObFUvNsk33DLOxctlMSVNuTD7TnJ6IJ4InoYDXXW9B5b5Ld0h67XrW+0",
+	"44D5f8cWq72/o3dMwy1i1AL5dMCYNR2zk+qOad4s5I4tCBVZ/YP/asKMRqY1hnV1txVwWdKdUXXHMtK4",
+	"lt5wc0Icy+RCG8ss5ZioUgjLn82cp6xHDi37PnrxYiDuueajnJGzm/PLS8vwFE0t30oI6016hJIPHy5f",
+	"nRLFkD2xjIylItSQnNnVPjomU1kqjTwS1hnv5nqhly7N9hP1Au6l6qRH90DcM21mTJjLVy0UzutXsm0J",
+	"/Zvj3S7ls/pqUcyUSrCMjOwWEkZVzpkiqZzNqMh6BPg7U/dMwXWpEzKSpb2hE1I6noBX2kC4Ow3IBojV",
+	"sit7x90zUlCtWUa4WbPQfz04zxlVdvoH1dgfIwZcKVlITfPWtS78C49c6T+XrGTnpdKxG/LM3Y8/2Zf2",
+	"NBkK9sngy0MyxovLLtCEOVnklNARyA6WUuuzY99oYwYp9t0y6OP4pQOjfstnManzjZyTGRULwg2bWa4A",
+	"45NjQsPZkKnMM026GRvTMjfkRb/1Osihn3CA7qPOyYt+YkfrhCw71g0i1y1P79iaE/TI3bxVVGia2pVo",
+	"7cME7zyyuw+aqSebyw/cTDNF52sOweO6+Nl+qwspNANZ8SXNrpH5279SKQwT8E9aFDlPqV2xZ3/XyJXq",
+	"Xn6n2Lhz0vn/P6v1pGf4VD+7UEoq7GpVMOKiKA3hmsxobvmDvTB/TjrnUoxznn6BQZyRVIq0VMqeWBS4",
+	"rXBGSVZiXyzBv6NKGVnRyYg2PM8Hwt14ll/+nHReSzXiWcbE00/ohk/sfcAFGZUGdAya53LOMtJVMmcJ",
+	"0aVGJS0hfFYwpaWghovJPqz8n6RgX2brFdOyVCkj7BMHfcmKIHOqScZyZtxNP5ESKeJSGKYEzbHJp19F",
+	"OWOoWs8tYcyVFJNKdYf79JRkzFCea0IVAxWvvmpzOYFBfy/Na3vdPv14v5dEl+mUyNHfWWqIF6uMDBRL",
+	"GNIVXeSSZrdSvrUaxpfaajw7I5kt7GE3UpLcdg9DupXyHRULx3f0FxiSlHg7UmPYrDDa3nqBTQfsDweV",
+	"ASLWh3v7WWCqgI4+CFqaqVT839gX2XVDtD/vwKdGNCOpYhkThtNcw/p+EIWSKdOajnJ2IQw3i6cf2g8s",
+	"zw+QoyfAiUaK0TsrioxKzQXTmqgyt5qolfO50OV4zFNuD9uI5lSkbB8mpBhIoVRE7F/IiynJ+HjMgIE7",
+	"QnNc94PQZVFIZVj2jmWc3sLl9yUIfszt4VsUzFI78OA0ZYWB2+1nfz2jcSY1/J6bxaVhoM5amZYpw/E6",
+	"pmZb5TuxgsDJP1Z/vnOmjnVz8YMAs8jPSWdmiQWZA/tEZ0VumzwTBJUbqVDu/RNTcIq0oQr4N7kxVGRU",
+	"ZaTIqYhqsbWg8q8ouThri+8xsVOujVrIzuyQGkMMrGAZA13oYyrFmFtqAwHW62Af3diaPyom2Hz5xxk1",
+	"pR3Yj5GlPSsKJe9pfjtVTIPQvLpVbiDVK83FO+z3+/1evx/bOP+lzJmyhH/FVOrIM2gg9uWMfjqbyXLl",
+	"3T7+r6W/eSVU7jzYpR1sG3myuhrxbsMpRHcdFp55TTAQTZuLL8X5lHJRL0ZDfYqsgWLUnfbgzRf92Kvm",
+	"0xuqpxFTE4iF9awSpwguZGlIoGDAzxQnoojVDE+JX8QerkBlhIgOoNTZNTVs87R+bl/BWpHYfg0jKiWI",
+	"GOgCoFozA/KanVJC+JjcCTkXS1PasPpLl8Z0ES6insoyz8hEEmrv23rZCB3JewavGk9LS/3utpe38Z2b",
+	"Uj1NyLy+yiqdvt72PU0EM3Op7kj3m2MyZZ9oxlI+oznJ+IQbfUr6n0C2/ebYSpAX1+dHfaSV/iciYQQ0",
+	"30+IYqlUGYru3GiSUiEFT2luO531yBkMh9BcMZot6tfBICakmTLl52A5NCoxeAztLUTJcf/bHrn2Szhi",
+	"uXM7UMfd6rU8dQvMTUJyNjbESkmLEyfiplJkDaeBG4sm3FR+koUn+V1JfHVjPty8IooaGGjOQW/Zmtai",
+	"RwL9Iamn86Urt36wMkwnmcSfSXkXfWDFMR5vL2OjlielZi3eGjkXTKEpx75E3HhPyaAz6LhtL3JqLNH4",
+	"h72NnNzP2vXsplPP2I+1ms6PbQv7Uso73bqs8G8wSm2UScJdqreRKkUXwV6EQs9IypxREP3AN6mDZ5UB",
+	"CiX9qD1y9dUisMFu8bo9ByLlOaf+o40zvG5+YicqDc3P24kGnr9qpxwRrky11FuMfnmFLSXEdvKe8tyq",
+	"EtHupyyPy6EoarHYw2VarDpwzQUfx8jOaujfswk1/J415ry6dI0ZLnVb1DZroJCKiJKaeBur39yqgCIb",
+	"m7A0vhUi8evceqAuhFGL2IEyUoG/LTpVeHyZtT+7li07SFsEgA83JJN5TpVOkNdULnF3W87kPcuIkIL1",
+	"YmLnLrpMmltN8LLYymFNs0wxrS0H/FemqGbZj4MOkSIFCYEr9LhbSQWfRkeXSqVYTp1FOLYuQA0tz2pD",
+	"Wuuiez1sdToujmJRMO/1clx7RbeJjnxnHuVlr4hYBmp0ywWnjWJ01jI7Xc5mVC1iIh01Vi7IuL23BbkQ",
+	"k5xbqQpmOgBLL8ytklVeXVwd/OG75+++/fPRXwed6JTROd5O/Pj8g7tD13Ob4NhTUyukfkLBvGsSqI9X",
+	"eJga/YarWZ2pavUDCm8/9/csJp9YYobzn2UcZcer4Dma/6PCbS5pRqy4DpFHwbrW/a4j8Rkz1Pe98VZ7",
+	"519+2B1q5dqzHdgF9v0XpjRvkHbQ7FrqNc4wtPLgvm5y49Db6aomm4CWfNOuoeVJNBYiwV0PNmE91Vw5",
+	"402TcmqZaHsBDIkwIhwI9qkl1oWODQqo9mqwr4Hz8ZT0CTXwGxNAfbsuaHUbQ9etC/BWTlqmL4xy/9xh",
+	"/nD5RuZv2YReXYCLe6YWxD7EODk5QSdrEniDc8MU+Fm3lFPWLTZ6jiOr7XzQzSVfzwn9AvnJtS7xu4AV",
+	"RISSB0kdKS31utu3XSI48yztlGhG8wff73wlwOYh17yzQHszw7bq6PWK5hC1LuprljJ+z+J9ezt4ywXu",
+	"rbdvOR3xnPumVwUKMCLoG9aiBXvt8uKn0rkStrIS1mNvdhEf2Eo3jenFSPMlzSbsLbtn+eryzbi4DPSP",
+	"pbgtPmYQFee1DBBUPty8soTUtIq2WFRnXFzb217RPMIT8BHLQF/XZD6V2geFeJnHCqcxKS+4wNDdv55l",
+	"wRJ8b19c3gP4Ommsw9Kw1y/pWx4zGeb20fYcNdihTcqYa7l1UN+71fBuAFQGOkkn91FJ7JMdKBiItGEq",
+	"atd/iUraleQxSWudtSdz1qrNcXuNk4Av+YZjszuHEIQrqvVcqqzVWOuIxb+3HMwWNbLJPNvp/WL7l2N8",
+	"7TyXmjkDTus8NlmCnSpEUtuYbjWcv9h2TLhsr/DYtY6qXQV+ZZXdkuY5GGCBnSXE23ux56WhPT+KLK2Q",
+	"xjGmxrpGTdaNUKVtgoZCilsOdKLtvpZz9Iq+pj+tLkh1vLc653VL4NWMCDTaMdWo/AhBphhWUeQ0ZVaA",
+	"YooY9smcogmaG0Y0XWiiZcAsK/Pf0hq4zrzAtX7uLX5YGNMbM8vXjTkhiokMo1SVnJF3VN1lci7AWyBL",
+	"QxSdkze37972dvDfAonyqMYe86dWryfhoNfM+Y2cX5ofpIoZbbkwSrYYA1ixM0HcGFZs5PzYp+9hzcDj",
+	"Uv60dY+sXPy4HVpHtRBgyTXBd4BYgVbt2Ky4SGalNkQxoOjtyDjp6LycxBUEblrk6LKwl0yLpck+8rqC",
+	"HTCkmlSJJqT7t7/97W8H794dvHq1n9TmPZiaNtQwTaRgPfLaqTKGqZmuIscLxe9puiCFzHm6IOh1sg+c",
+	"pksoEWzunBYTxZgmRjZFrKP+0TcHh4cHR3/ceJXC0viFSOozPt1A7kCDEfG6Wip/yFfPZ9piNms5uDkX",
+	"d9HYbWqmGEpmycXSAOaDsYJY4cWuilt8bsiU4ppHrWAtRBBjC36dYBLJynzXLRiG0ET06VbzG4Tkt2hH",
+	"GGt6y2dbjLzOFgm+WjPUW0YjvHvKaGZbj6tEbQwOBcqdWZwdwjuURXe89lyHcO05JlIoOea5FXsqdpHT",
+	"EQbpgyMWzO72/DEwO6RUZbvch35lkorp+llvWGQ3w3XHaO0Ras7+vQCmlE6pMgmxa0u1TsiEj01C7Bg1",
+	"Mwnh2YGdX0Jyrk1CcpneJcQSSEIKJhKip5zlWQL8JSFzmufM7HLP8pm7TzafV3C4k6kxhSYfruN3hVfX",
+	"HnVqndZWHd4ZhkiFI3SLGt+wMu46SmW2FNv1p5fRwCRO8/OVd39/fLxuwvWLHwQ3LCPfcTHJIM9q/Yzd",
+	"ZGFw0ekoRg17jOhupqwOYcOolVXRPabwbxLnIRZmOVXwm9giYaTINq8+KhwnCJUZS0Ve3p4Dm7i4fZMQ",
+	"PhHSP/hw8+p2m4CddXEzUhykdqSRyBk+bq65vc24OSHROBnSfXl7npDb6/Oj/r49Y3XYTBeCZk590MyM",
+	"LsiIYWSKLM1+Qqiw3E+zHrkEsWM5lsat+95yVA3p5nLOFHybQDyOyBdVlM4+9O96KzXL0KlYMOUbrKJy",
+	"IBJVFzS1MpKyM3YR2HVKmw/C6Z/aG72K47HtgsEJQikLludcTBIXrtPcmsOjP26M4/COJiTJmuLaT5S7",
+	"4DErp/VcBSGhSzprPJ6HqY+VgNBMoG1933OQza/P2cgy4ogpj9F7htFKpEvJ2F4JZAqZFyjwF0wWOUuI",
+	"kSSlJp0CFRyMOaw6GUmj95cXvR+3LYSrXg+/MfU6rLV99bcIzFvL0uidnxpwAR864YOolzkcnqExY/ae",
+	"tbRaGstBuFlhfTtyvohrQlqeIEkB2bCnZLQgPtHMsp3qlMEhu8WoOMuopLD/Wd6FGIscsxZZys6vwXiA",
+	"L06totcdjhkbeq75UykNc64ZezxhpfdXrgVy1kj/sYtWB9W58+zMuqwK+Z5PnfPFiohZ6XjBhNmnczzf",
+	"xA7mI2pf2bBOLfL5SGM+KRXTS0rSdjsTXDXNBQIuiysvFS78NouNEtUZxlpsZxKMMqZmO/U4cTtjB+UV",
+	"1dORpGiIbDXRbmmBDgy+EQG9YMLrClu157LB28xcmJ2rXy7eSeFy4rdpFd6+hm83mkvqAL2lzurJRNcU",
+	"xagIs6k3eNkiy1TkVBmZZ/aUa+bMAMAR4gFAW4tmhpq4XbWd/0RiK1O+YxhBcGTaLbabBbVVE55yWVct",
+	"4TF28n++JlbyJUzY/2jShbXEzdiPTl0FrsDVBcUwzdVVJN1Bx/L2QcclgFdup7ZeApdiy9irjbsTcg5R",
+	"wKNFYvm4Fb2UnPvsuCmeFmKkPIFnocR4+Yp0NWMDkclUP3Ov9mbZfo+gU937yrxJBDLRa7bowob+fPDt",
+	"X98dxWfigFl2iiwx1JQbD6w7TTf4csxov8M4a1l7XZh0a8TwFuOEAKVNnoJo+NKyVJlU/CKk8uUzUQ+8",
+	"ml21sgEd+0PW3Ko13Cu4jFqZWDvH2GKhzuBdiB6AQwLOeb0m3b7xXhB/780HPlNAMJZpj12E4YzuUyeK",
+	"Rfy/NXPaYuTfu7eBMEqav+OiNGzd0Gf4xppBQ0P5AmROAGAC2CN7sme9zeE760inubxLQ95MAHHntGt+",
+	"h4ifJbKKXOgVskE0LHVmRZvAq49RBKsc+Pztxdn1Xy5ubj++u/z+46uLq/c3l7f7p0GSOSZncKfLjkH3",
+	"BOnw+Ohoi2D+aub1iNetoj8R3pn+8va8k3Qubt90EnuX3EZ950uEtvq5FSw7SQcEzHUtAI5FZPv0+/H2",
+	"fNrHmOy619B5m/hWI33EN3yYOhiQ1vArl/0FThYPABIP6F9zMv3cEPCMC0LzHK5XtPoutdt2/qoVSnBp",
+	"fb9rCKNenNXdmTCHxBYfeC7FBKYe3tp2/FYioYbYIWwVBFht7ZYb2jZvO+16zGsmfVPd+J6er5wcndTB",
+	"yp2kc83shy0Jo+FFGyWdSmTqIve/52yuwfoEYlhzsT+2mKzbPTAt1uelpfkYGpmxsfjC3J/nMr1bpQIh",
+	"5y3+8Dqtek9X6ixCj324Pd9vbP3agy3H46iFwRLZmHo/pIYIkfQOdPKpA51y0Ea5lRYTQu3V9idJslLB",
+	"uKwg/IejaX/W14POflPFdr+3j6eV9m89MAi+Z0/rfCpznzanHxL4ale5WojlEazbsLPs3mvHy1dj9SCO",
+	"LHXPIks16CRk0Pm2P8N/HE6f23/uQy6aITOpDXn+zYs+yehCk+4f//BNvz9dXdimqWFzBIsfa8tE37kj",
+	"sBIkz7a/PKatLt+2ZAccQdS940J1I1x+W1ctRD+4LpIqsMy2u8a97Zbips7DeMyKPGTij5lfbEYXVOWL",
+	"a5axWRGPiR1LNWa8NdgB7SFkwu+ZIGUR9wWGaG3RWFfFRcqL2P0M6i9aUUc0vfNYKysm2M3y2hJmXN1n",
+	"EswxukQeDCcWhM7sQ+J953ABowtzSgu2esl4p2AE/cxOZkbTKRfsQDGawQ8YuReEiWCENsa50NSg/n9C",
+	"hrmccPGRfSrsdIdo2HCmKQAvOeDCsu2JFOzEr+RAwFf7CRkaaYqPfrXc57Q0UyaMvWGkQrsJiFtcI1LP",
+	"CZqjuEGowlPyJyknOSM5F3eE5lriqAXYbZ3LzPZVQSMNEzK0L4cdYxsD4ceMOhwGyGCgpHMMI7Any2Bg",
+	"0KxhxceyMYvj/vMTr/INBHqPDCs+FJAZLjxOYwAoaxuqs84/plLmmZwL31b9CEIIBqKgoDWgkWcI/xm6",
+	"3Axqb6NScbNwkT+27SKnojZFd4/732K+t/19T2Osz0C4F4jmLr0OTeinTv6d27u2QkQa1oT9Z/vW0PbT",
+	"sHhDN4gwWU8AjOgY7K1r14bdK3Rt+q6cddz1NhDB8rjulm1EDVKM8QNwGLVJbEUJ+RTgwgjoHs+ZFTxG",
+	"4E0RDP1OzZvPe4TWsCAY9CYx93Lp9SZaS4RD1fhVCZnXiAF25KVm6hSgQcGCO5VzQvUBX/I3XOWMakaY",
+	"QNK5pznPSOt03Ml+a1c6MiJL6EPB5h8zds9TNgSRFwnNyDtWAUwvMQhMn4Hts02c2xNPRTYQ9pxDX/BT",
+	"d6TkHILs4ZBPGPhpKJ7SN8YU70W+IKmUd9xqb/cfXTcfoWVPL5GUasPztslEz6SdlSORpYNpBSz0DFdY",
+	"1dtdyUvEvYlOflh6ffnOWeeZfC3VRJqNMegx/24LZu9KF8hM33JxtybEPVt2B0cdXcUuMe32NjnfquHY",
+	"qEN3z8p4nZbWkt8LsM8b3CJteBMtUOi3MWnDsXi46blpWOY2ZC+ssa0Azt1uSadXOcXQNLg4Em9ETLxP",
+	"A5+tRIygVGEvUrAFJySlhk2kWiQDUUEUg8acsZRrbiUQd74xjbqK/ACzZHiegzTX8dhJsVHoRHzsbTcb",
+	"XerRFXau6V3cKbe1tWRv2TWSBH6WGVJTDIimhcJqJ8aycOdki0BHx3dJ1xk9ElLZPBICGFwsIReIHumg",
+	"hbKEeFvIvt2lamf2NHFOONcqALqdS3uvGJa1MNv20GafpbuFQxaQ3uLmDp9t690PPrjOEUXg7LB7uHQG",
+	"K3Us9I748/FjO8fwyHOR+5kKOKeVAHFKhgGC7RCjDBxdwMXsrFLBS50QmboTosZ2ks5Z9veyevIapvRS",
+	"ilJH7VbYzEXOJxwy8SKKJIOHjS0KItbb8nl8PQW4Eoe+DZjdmObaR8RbIcMyMU2hnAOEUHBNZlzr+Elb",
+	"jhj2g4vtRbBGbcw7krSaqpJlF9rwWRSg6EwQ5h7WNidQPBkFYG4tyZgq4FJ8DOIINgn8Kl8QQAXz0fSk",
+	"O6X5+MA+GggP3mmVkx55xXWR00UgMLl+uCYF5ZmzM1FDAMmOm0XicKBQgUSE8IFgVq0mqtKrW45hm7P+",
+	"FiP9UUFNAJtpGzd90VZ7gkOkMxWipDm3CosKVjKlBYDyuUwDLkiBCHMJMXPpO9bxhN9c6t18vfgFmB3i",
+	"xP2AkAImslc7Xba7GTUC2PdwTwMnP+CCzblm+y0GEG1UmW4DV/TOkdVl8AlgEOLPZ2sIBkedkDH/xDIw",
+	"/3vIsXqg6AzdR0bAPhVwofj5zqc8Z8TdSXEUFMgoXu0e6Zj8njTHmeCZCU5LvNWcipYzgGqxoDMGRxtj",
+	"byulsL6q4ffKod1UrV5SzdO2ftssUjkVAdLF6sh8uo3XpAL9fXlo/nzFPc6FkhMrqgV4lG02eCXLyRRD",
+	"OiwXW+qG68QSqsOac5b6bhYwNB90GQOR769HsVnNG0X5UDmZpOlQf3xgC+kOL7//y8GLPx/99Q/fPX83",
+	"3E9Q2azDXfRSvMsp0YyRpbCWJiGELcYH63PTz/Q6h9IMKzJVYIag/HNhZFKZfnxT9tXe+r7iJVaWesO4",
+	"R4/Y6KBgQf1oy1t6aCCOMrux0u1id2qpIAjfYWr2ii5a8OPs03a0wurOgouswouEyxkOB0WBDu/MblXK",
+	"ZCxLVd1ocWb92BCfj3w5sMfh9Dp202QugSRcC8t+YYJVwNt95SKoWHJ4pzUvnOaVu8pwVsWvzaFB9Xa2",
+	"RIW4sIKozxJZ056Giiig/cynPJ06NUY37ootHSnVcLYPTQjk1M3JsnXzzq+/flE+S7DFF4qLcMa5y0ct",
+	"4doAj02RF8HyPi74IjKVLcIwYrN4eCRGwLMfHozBGzrUtlTcSrWbozIuV83jbdkRbVrH6u8hgmWMg7sy",
+	"fNu48hzfY/qsRfZlIsO860YyFF6dTFXI0BkRcr49X9ko7qLgvFao/eyiJcDaoE8mlTMGvptTlAnqbXR+",
+	"MytL0fSu14IBB7HvbbP7z/8g/vZJiMJ6VqRSnEmgN8fjrba+3TcgB9aXZ+TOXHdVuvkFV2RNRCF5rj8Q",
+	"6yKV0FTXSTpgq9sUrvTdInXGvFZrvC5HYIVpI436ubNN3HM2h1Io8g50vlNIeOHjCqua68rL40h/Q92o",
+	"laX4bpGeU/342EGZltX1ErHJ+seW60NhByHnCfj5CqaI5hkjXbBU1abPypq33wB6W8cvv1ukr1xPUby5",
+	"RXqzlTz7XfUiBmy4XWnFqqtfSYhgc2ZFUa60SQhE94Jr2io2fmq7TOimJpoWfOHtLXFpnc0cg9imO+oT",
+	"7bFzXP+FKT7mbdDSrZndxdTVTlqjifiTSv35rEIOKmk4XqJ3Q9ye771ep8ZEAhG+XqtV7hJJa+yEpBee",
+	"lSZxrRE+LWE72nlcgZNUzmZtmHQbzrCPoa7PcheTRBE8v7JHPei4ImttIXLPCLdo7wqwBeP04n0t6zn5",
+	"MtCD3zWK0LNuJM1d9KvatnWeJ8UgyAAPIuraeMUMWl+q+A33etPuAYgGz/5esElUgZ/SoxffRMRa9onc",
+	"vDk7OHrxjRdFgC9TTcoilzRrwYC0rHobrmVfg9f/jW0JWrvT7cg1DjelM/TfxYWgUuVtWXiZnAs7z2B/",
+	"sPQYyFVdSq7e39xi/aQmUjf0G9RYa+7GM1rwZwBS+OxukT7rH357OH6eHh38gR6zgz+MDtODb9lRdvCC",
+	"fjP6Q/rH7FvWHz+rSOnZ4bOxkij6rKdKu7yNJUsatOQWvtp+XIkN5FmfwTUQcxv2vWrjGr/YlWLi83Td",
+	"t4zfnfmtb0F/+TSpIij9gHfI9oUfgrukZYgbTAYRYocieHvaGXor4sOao2gOp9kpaKBQFJjPQGOwor2R",
+	"zl77NVoiPuhdEIH80j3Y+ABF3CBGj6V3n8cAgTPYwvTQGPxnkdHW3NA3YFxD/zCmwHMdsMydJE7Hu5cX",
+	"e+dUifU8/dCdNkRxDUXoKZ9Y5WbsaoYe4IUUWN8dj+m13yNmJ1F2G9mwlgkbXDfsLdygFoJA/tiqITY2",
+	"+FEy1Ix+usTvjxCyFv84jElXcTfQGRkrxLiYhZWY7d22DbzH8uZvUEwb6UbbrWJ9y0RdWLSSVB2/BPH1",
+	"hIzyUqkF6ZaiisOWyoN4jGVa6v2EpKX5KMdj0mXZBOBoBiKVSjBVBVLsJ2SSU8US4mJhE/tkBoAo3Uwy",
+	"BLDAvwMUVufv3E8GQkjz0dc0JF2ocCiqIoc16/Kz2E981y7+GyAFXci2/doe+YGwV6YVW8A+0NUOxcPt",
+	"oo/mdRIxLoUlbpxuJ+nAnBD61wX4+llhbnE1Ynyi0VQCvbWZRW6cAOB79SLOiKZ3rd+sSO/fS0Nu/GHr",
+	"JKGdZiu5HpttkOQy8FqtYG06cf7VzVoTgM+182XSHUkzhZBoNBig4ce5XSEQPKeGqc9mA1nHkQHsTFen",
+	"fC8cqIsiP3wqnvsYplqTxcqm3i3SjTEZi+8WaWvFzu/+dh5ovF41IrpMU6b1uMzzxf9v4+Tqypx2PLFZ",
+	"vKViUraA5+XuWY1gSCExQ7ssCYyJniu7BIJw0fMFYnyGhsFYlzDyjSGCZfScQCz4VY3ispLN4pI3vNfa",
+	"JW50pVpK20C+yydTk1SCqr1GpGBkhln7rDgZiDCYPXHsKmN1Yz4ryOFYo1wg2Jy4UPVTzHAJv7XEijkR",
+	"Nd9tZrzQorDs0cfDWj3SZ45DVDke16EPdvaB7a2IXp8xin8pcH9PY1w/BvCfXV26NCEdxOpjmP5AgGMc",
+	"g/PbIvFXDSP1KFCeLXYwi6yLgYepPzr0/RHR6UuUu5rxJLHuIiJ/yozVIR7LOVMIBL0Zl/zntnXwORet",
+	"65H7FIytAvbXEtdtOxHVxqQG8eH0TklFUNXJcJkeXGjD6DJm/DfHnz0/4B1Vd8ycU5HlEY0ZVPM4YC6f",
+	"xAFfckywXs1CLphoQRedtVXRvD0nGV24uEo7QmJbYdmKtr3xSnCXIgzCDR6H6kzY0QMVro3e1pzwg7cd",
+	"VCXcQFEfM5NOl26ySqOHi6MUlRdte2tCWg9uCaE2zyq/yKmDF4x1sx26V0gkESnHiibqHk0DnssdxqXC",
+	"KpQnHo50QdMp7DkGY5GiHNmrFcIq3YcQpZRgiXJiFMgHioqGTSEEJJelikfMyaB1hwaeMlf2iBqj+Khc",
+	"UnvXcfXcOUcMhdj8YJmj66AXs5FsLNjFh+sPN686Sefl7XkLhMnyrYBtBOsfOE3cvJdXvCaZOMWvBswG",
+	"Q6x8vz7gLjq1SCOtXHgpmLe5RXVpYN/fZtS/lbiNuv3ohGuJolXUqKVTKN9H7p2LqnGWtxZK46OIVaZi",
+	"4p4rKbwroy4ff89yWbhYlELJbGV+9V5MIGnthk/EZVRvZ6C3Qk1Dw0WJxn2XezzowCmECkYZ6f7p/fs/",
+	"vb34eP728uL724+Xr6B0ADP78WPnxhUO/DxnVLVSzX1bFMfLkufZchwHGmxJd2CXw1mSc5nSnIzs63oJ",
+	"xKHfO+xtrg3vxxxWugs3YWk5ozsZ4CCu0pSHVGxO0JUwqGFGIkwTcBI3x3fMHI6i/yA+xHsWd4+1JVC4",
+	"JLNm0kQCQbqk+/v9wJ7TPdjfGlHgQT7wILFvPRwlzvGVez0oZrrNZ9/Zdx8WcG1/mrlmMPQ6LA463N8i",
+	"sjr8IHr3MGNyv2wR4YMbxJl2ImkgZfC8ElS3FzG2i0n2S9cI5LAkd5mtzRtMwugyqcKcerDNyHkVmFIX",
+	"JARQBPC76HYPiCsr0hbkFlYRkWOX7rftqiwdO1eANYo/GIliCMe2PhdvmY7byVDJOcS1fcLsM2q1rfEp",
+	"goOjG5XlgP2AqSz5AjO7McdtFVpjKzjCiDSKma8t5RA35CrtnHjkU25qfrs+N2kn9NT2kMMQXyXCqnfI",
+	"8kjIfArZULTKeASNwW4fuMLhMYBLeJu6aIsU2CYHopah5Wpk5wOSIlqX/QGpDw8OcUw6c7pUXzIsI9J6",
+	"pr6LVrfGBNeahXPdI4i/DVmtjdxluy9d4cqkwzUI6TSwS6TrYan2TwdiiGsFjcx9Cm299pDYBTgyvogO",
+	"xFeRbkVrYIPERpacCjVYXCNGeR4m1GJacBXCScP82lFrZq1fqHjVqt3qq1VCx0bMwjbby2foKu5gXltl",
+	"belaWyGXoWtkCBZXDTcUHPNTMqxgiocBQqkHOT4lQ88IhlWs18jxiIHoCmmmXExchXqXncVEtn9KhhiJ",
+	"N1wiIlUKAdf9ECNzsyFo0MDxFaRs64HAdB6RIclh7jYyZnzbxWI4mFefHQeTcTnww+rTpJrMQEjloOKz",
+	"JnXWa5wGQIR+5liLHBVnN+g6phDivLDPOHkuoKxmxGiFuAA7VB71Z2fnUqvR6I7daooWdaribtmErcVb",
+	"/1zSHBXU6qUtwi38qgVrEfZSDzR6TMCps96//qAw5V82FtnKiK8e5qdUDL1qbTnkGdN1eI+LuAAcspSC",
+	"uxz8lO4YovzW4q9cCdNIECSsmUX92GCUTdGCOQVEy/q1PU1EORsxlZD+yjyeyqsZhv02PJxh9Gi1M3FC",
+	"vgVsBCk4zdcjSSz76SqzEDrSGqgxVcok8FjPCUOMjFVx2DQHsm7j3s9FOOydICaWvt06cGqdoMt9DAgS",
+	"au/hamUwtKUUAbOj5aAF5TIOuILIlbpBS6Y9g/PK6QrRlQusUFtEp34OKIp1oBP1aI57f/xDXKuqSv6t",
+	"2xk75wv3KgZAtXEGNQEvLyZC+XiWNhyOoGjMizW1yzfAme/c2WFrofTVInGtEAihClO9/rwfwAQ8/+ZF",
+	"f33S0KZc7UenaIdG0X7/ODrn+x0y6iCV7tQe+QkACSDAvhWY6nqraGZp9H6Y7BKi1ggRtNuPBLc+ZS0w",
+	"4rpe287uRU3ybRbRbUjF51pHaSACVrFdQmQc96M5nvg2ftacxJBujjfb0iv7V0vioF+mti2Jp8IXORXb",
+	"K53AljdqgdBkdBhKFlLH7sR1SEMzKRjcgFZz00lwKleq2XhlH94EqS1u/n8AiA9+sjGF58Zqm3USj4/J",
+	"q+M8t4VZ3sa67tfTW9fRl7/LrAqq6GwNql8rAluwqwWMYuelUe1Lsp0k42e/q4F8CViPZ0kMRC8hQbxw",
+	"O6xeufvE59NFTMjj6ZSoEjKY7hw+K3WI8Vb40FG/eQxb29nO68VIfBJfXX9tClAbuPnBDla7EohqFVGt",
+	"UPO6I46FDbMt3cA3DNM+qgmjYRcrEeNSuOS8KBG7PqNgSa2RjMFX6ybijZpL1sGPYbmahnXwYzBUms24",
+	"+DhR1AOZ2PX/mOZSlyoexeC7beHWO1ruKoYbTUr0VpJHN2WmiumpzLONrZy5tbmtv2g3IroRNtpft1Wr",
+	"Mdd1W7SOsVbrYqyvylHOU8icjyIfUnzCd6go5BuL5wAt3/J1+9GpwvDsRHUsGbMURvmyHGXu4C0QmbUN",
+	"xkOqiC3p2skumZyLU2KbwqsVSxK5TE6EeciIkzotd9rUaRQDRCpdpae0zRvykDC8e122lN2OKkcK5GZk",
+	"JJB1dkqoSz/DGHYMeKgyHVTpMvZb/HeOcnUM1xLpTzeChKO8rIFw0F9T6UY3Uk6ib/oEi3NIDdvi/SaG",
+	"zvqXdVgQOBYNV1iBFp+60DGIwGQZWWDpx/XtB7aYLUYT4GdvejkmoVy7ENlzmcXCDtcFQavlT6sj3yYY",
+	"xc91fe80W/wxOly0EW9vOkKXU1TogUeVX6Euc4sl8qGWNRqXmirJixaNzLkS4uBZLr59TrVze5w6bEQr",
+	"wkylveAVgyIPcQPd3yXfUX6Np8JeQHCm9NUJ/Li4H1Y8v9MOsA3rVIIxHV7Zg3r/IB5CEGi0sZ+8xyDa",
+	"IFcuadD7sGDFvBEztjbrtHcceLB6YfcRQIlVQouciRaKcs5c78UAfNsa8XJlXnxpWpvpq7WOwaDzvazd",
+	"L2E+e8419NS+G/4zH9Td+sJbLu5aSAAuXqLYhGvDFCav1bWaIWWD5zl4FteOIbKo3weIK1u7Fiom0ZZV",
+	"fAHQw8uWluiyL1FXY7mWFsfzmmYn4fTihIbL1l7eHOyKt0zNdFs2gNWA8MbJyKBzSehEMeZtKvAl8eDw",
+	"V4rf03RBrmTO08Wg0yPXbnr2/REjVjqJsyBHrldBxkYkIAzSkRKwNJTaEGbPW5BItOc/1ySTdRrl3nJZ",
+	"+XgCSJBA3ez68uY9eX74zTcHh4TmxZQeHCHhdZ2m6j70GZqrSa7rIHA2JrHkQYbXOsKsMsEC9rxxGDtl",
+	"yFQYO403tzj3uydzYD6mw9Nspd6qLnQsQAhqGXj7cuBTxFL0jn69JHxK/EEk3eN+P6g0H6GdaPbQctHh",
+	"neqsNb/+sXVBavyx1jWpzTubBr3CfVqNC9i5F7d36/rFZ+g58J39AvOuEf2/cOdFvrgJ1YHW7oPLe6n/",
+	"/mOC+a+ZZpsr0UQ492ZOsv3LUe4gY47roIIYlu61KweCAWSgeTePsysqmTMXSGymDINIqwYgUX4gpOIT",
+	"LmhOdMFSPnZFNZHf6+BtgO0howU0un9KhmjEGxLD8lxXeaLNgCJdjuzoR2ghLM1UKm+5akCTxawlN66E",
+	"2Fs5ufB31sOxvRrLGIot37N5lbQL6X+vuWJj+YlIQd5yUX7aoXwhL9aa25tbqSFO/yMXSSX5sSzBwlcf",
+	"fXhCUt38vqYZgOi51MSPtg3bwkCYufw4pqmR6iMTdJTbF4PfMq7dj3b76raqLUgga8fuKcuSgQC7AsAZ",
+	"aE26gs2JnYQmM7ogtCgYVadYz2sYTGq1HtrqUNvs3GeTOPJazAgNaGPOEh2uaex834T1u1rP99ebMfpz",
+	"dE4tKA0PSNEIwu+WJ821ZTGYv4N4DDN6xx3Yr0sHjwu6ux2PnGpzw5jYZdi7kkwYzh/0B2MKW6sXJE5M",
+	"xkug7ZnKO4uyS+OtGmgZgclZtgRZvYSkiu88BRy4bzo6tMATtTPc2KMwxG6aAMDtimDlCN6YQZ5T8f2q",
+	"fvHHfvIAUGP7QhWH0UhCgtKgIKp3h0EzFZoYlL7c75GqjlYgs2OE+3G/f4oVIQFnEoFt6r6oq5zqam/Z",
+	"FynA5C5V46yNDe5NB7O8RSRq5fer1qy5JPENY8WHIhKwB7g6UaTrD1BmtLLLeI7kxJRlE9d2TKTdNttq",
+	"YK1H2D6vjQUHI4jggLeAmx5B4nBGRo375CMP1qfWNgXQVoPqng5sC41+LJlRsTqcbQwNP7cuzo2hMZD1",
+	"Ot58dbCqDITYdTtPulfvb26JQ5jUhhUHZbG/hcmz7j26qxBPuI1+5qMWmxM46ltN/Jt+H4LuaWqsQIAG",
+	"ZMVnjmKDBT3eQqWBnuKDDZSpHcqQbQPyX9fkdQeiqm28K8r/A2pn7S7a2HseFMxWqQOe7tLkem9OkXO2",
+	"zoXo3nBOO92Ejw/9Y1uFqDR2uo5TscT/sR2NEB7vcuvWHzTaTgKmGE2aDCiqXpuNFPtZyoeY2rG4lQDU",
+	"PDMbvegO2tJ1snFKq5EDDtfEOzXXAXPbtkBD+ywGqZWBPiiWvNWGfLtiJ649WR7O5E7IuVhbMzaeI205",
+	"TQUAsgN+a9SH9xocSZX7EJKLueCG0zwhrDfpkUHnLKPkbW/Q6T02PN2dnRoi08Wrw3x/XL8p8UidZf/2",
+	"VkTeSDnYQOKNDjYMseXEPnaMa5BtHzvYzwc5+1DQ18+UDYEMeZvItJqVX65Fb/WpFBsyKFbzPOI1QrbE",
+	"ngyba0crbNugdXfyg9NWouu3Fa7brbxj4prpQopY5ZCGirPl7tsWN+8xvrZJRbmdy9dgEnyFFsEvWR39",
+	"53XjuRCfYThre7hhpowondIUVsf5EEPDtzeae37y7Bn5cP0WxN8/X6PGBmGD8RgNdd6q7PmvIQnk6vs/",
+	"IfYYxH2UsCck44qlJl/AK4JAEQOCEFHx7CyWKhbRPF5SzZ4fEXwM7sBFwRAJxtXK3Bz269pOwnWq5hej",
+	"sA+AlvFBr/HIj7hc9dxucFdvdPNu7w/e1sVbRe2ERLclXX8oJopm65eBb+FEXZu6l6BU5Yz4XEysuAUR",
+	"wfbf4GYBL4+oPL/LyvuL6AqpqO+pduYkBH05ietDqtqR8DAUyA/rSvU8PifP4RpFEkEr6KM5zXNm6hr8",
+	"m3LQ2tKKHG0/OvJiqbhGE6i2GsWfXn4mZbkSZeq2aUb/p/url8pZtJg0Y3pph1qWxRkUN13Flg5eu1d/",
+	"TjpTql+zRq5I6GWoLL4v6+3dPBKuL2cY8UNNWwmmZommSM29ZtIw11U+cdwh8rCE9tVkRlBK5D3Laco6",
+	"61hb/cnvj4//8Id+/9t+//Do+Q6xifau82X4whBFIgWRpSLoN66otLXQC3z07IN6/m/f/Hl2OPpr//5o",
+	"+rf5t+nx3duz3t+LyTYxdcECvDr7w3dHf44ibXmutTayTWIC7GMLZgVS2RJDQZcpOge7/+uH24QcviAz",
+	"LkrD9P6px3BCqCcuKtezchKj7jVAjMFv6LCLh2fAdPm/gYf+hLxkVDFFBmW//zyFDuGfbBj4HVMrPkwE",
+	"woMgNL7zQKZUKQ71fNqwkCEI792m6uv2JZf7qEl30AFiMYPOPtGSjKnajmuaphjYBg/0gCJllh/XcaxA",
+	"I4Ek3yhhFgIS+BsjxmbiS+O4Yc20kuVgxyXOE5n1jy1X4+uaey4DGbhQD0xk9NUxHQINGhrtGxjI2p0w",
+	"KNys9xMokVN7r0dS3lnSgwSFgehKBZkZ+5XHZUFSWeYZ3EMjCD3LTuoIWZAx9NRB6kF+cwCpmhDB7pkC",
+	"Iv43pmQCVpehW+JhQoYra2x/jCzyEL+0C+2cZNQMBEyQKuYsTUhVdjY4dXCaCOmWaMGwPK1iNIfRaDJl",
+	"ysWtLOeYLImtsWvm8Kj1ytv6ctxwk33TmsPcckSD0b3YJij3wcQeo9c6lGwH90MLd7FCmKGNOIsVsMok",
+	"IqbtgIJXtfeyTUa8DVy2saK9iIOznDeMZ++es7m2lCpFmAX62TKHx6xlwPbCy8qcIfDZ8vBOPf4Tnm+f",
+	"wNZr6eKHCrIt4tko02lVJI+xCjYPwe+22px1wH5SnE8pF2ftRZh3gDYh3epfQdZPG4pryvg909uAiXIN",
+	"Wf+JR7L4r//7f8dWvT12fzfUUu6wSn94dX1gpbqzl+evhvsJobkG8Qxw7eyLvhTGmFk6cJeCAzLdAto0",
+	"bD8+dFBsd0MO3M4kVzORWhw2n95QPW2JsUAkxDD3ulsVvt6416XOWuEKt0nCdjHcoMQCwqFVJc9aQTmj",
+	"gkwUjtRDATpSXG66PjqewwWiTbg71eItH6h67kF6dn3i1/P3uHdiKZ9uK8N/cGdsMveHza8f3mfxJX6h",
+	"AoCbavUFs96xTl/yyA3Z3hET9rNFBcBYF6ubtU1cQhNhAaQ7u0b29tktLGHeEF22JdjWZWh6wTetgTRs",
+	"N+wSD5sEkA6AuUy68yqDaH+r26dVfrBXOVwlWzVTJc2uxXmqV2bLm3HjDYzyPSgm7u0H3cFeWGpfitD7",
+	"nFThURAKg1O3S8/TqRUFhu4neyU7Z/Lh/yC/J7877PX7gPY0k9qQ3x1Z2Xy/xcO8codE9t9D1oFEMOd5",
+	"bjUzgB8ycokUgkijDaFubieDRdmCcLcIuYwI9hJk+x1E+1OSM3oPpgy7/D7xyY+U0Nyl/25yWgUS55LH",
+	"5PY8IRfX50d9IhW5tf/YJtRuh90yEuutLs3F/wzAQttF2IXb5ie0fq8e76xFZxNogjeWFTrFGCxRZyXW",
+	"S8C/Xnt2+79+uHXUNANzDjyt6XBqTIH2cXnHmW+D22XDn7yR56ST3ruMhPprWvDvmL2KQIsey7UJtm9u",
+	"b6/AuibHpCpv0SMQ6V6Vw/Qh71xMcu9085f72dUlGj3+JAfCF7WgBX9GCz5hYr9KEv3gLXiYlM4EU7Qq",
+	"Vs5NbyAG4lyKeyYMlA/EK9weHMy+Gcs8l3N9Yt87IP/r5v33cOELQPLtkXeIWqWjcFWHCMU36Ow7uwuh",
+	"DtyzZxu7UEoqrIo3/MfAu7IHnRMy6PR6vUHn5yFWxhzCm8P900bEH3Rq5RoAJp8xulz91PbxQxCtCYuU",
+	"UgEwGACbYTWSjBo6opqRLiWKAQB5QihJFdVTq8mIcDUAFFkwlumBIPbAYOSUJi/6z10lumtm1OLgbGyY",
+	"OiHPh9VG+GHvVfttZzBSnI3zRaO6km36Kmd2TEYtXJk7u+hkJi1h9PbI9w7lGVDXMqvRc43FG0ZsykV2",
+	"AuXlZjPbOeNmypRtdEoLQDkidrMVyxeWswCohUERDsHCC0bBa8dNHY0NhfeGlxmbFdIu+OLgO7aAxC9N",
+	"x8w2jt2QOV3Awp+73itrsgOoHf71oFqAgyuAOpfClQSc5HJEc1K4Xz2tg7zK7gE8acoWtjOYSMayHrlB",
+	"szSioHtjox3slNGMKSs5UPKni1sXt4upTp6EA7oAGG7bdNdtyT4pIdAbU0xoRmYyY7kmU8sqU1pOpoaU",
+	"Ba4QN6eE1uMesYV0redysqdhLLbtGusb1F9Gsx65HKNRE9q1m1G3bafjARH9OhKP6ZJZ0pzThZ2IbXtG",
+	"lZW+Gut7Y2jOTiAPfJgQLe0gLQ3iYRwpRu80GbGUlprZZ0q6vF3oJZdzoMUzIcViJkvtY/+1a8BO56Sa",
+	"CgPrA5r4MzzgwEuu3t/cJuTqwy0s+dXZ7fkbB7AJIQWrROUa69qjd2ivo6MXL8g919zex2c355eXdlR1",
+	"BLNd+w8fsLAQJRMpM5JOJU/ZvuWoDjq4kbdAKLljC6JKUVsm8CQTDkRwxwpXwNIDYh4dk6kslbZsoipB",
+	"Eoj6UjUw1bGzPdxsO6QTTJQA4vUQMniyK6Gj/kjOBRQ8VBWCex0j70wkUBAGPe2e5IEKmJlKyNUz04T8",
+	"VNoNsDMcyWyxdJrtCuAIvM8Ei3zgOth3bYON7XkD+22pCRrFpA3AFbLcCFe7ahsX2iWC+NXnVYVnfH58",
+	"dHQKSBuW6dSx9bZn3DZLiMYKlA6mnkyY0eS4/21CpEoIH9t1BW4OJwJ7c2e6UNLe0UkNIF0vf42bgv1Y",
+	"VW3MBQZ1ItUjZw94xLiqc2qFWdJ98ekTXrTHR9/iPWbPr6UdOGzK3gRug2aO2Ox6Q/PfsYUGoCn7XLqL",
+	"3vKmAy48ao3yuTTLx89DbLqLvQaMti3bJ9WNBfd7UFET3HXgZkG/HHQKBjm8vaC65RCwFoY+F3SYuN99",
+	"bUxk1wOB5b6IYhglRMa5nFeSh8CYJGKmijHyxpjivcgXzuenT8iwkqGG9kwdvjhA1yTBHwcC/Ij7Cbyo",
+	"2FgxPR2SriVsMgy8uv5RQpSEnNHaEFFqhsOxTfiESMw1NqrUhmUH+Kv3RMIB0He8wG2vKtvC7LFYbkKK",
+	"vNTQYpU2+y+HQ/RiocawGAgU+6BvuwqWCIR00U8JQf0stxolvJJx5hJqGnPV0ktwaGydY9W1gQBkGvsO",
+	"OFWhmpy9CiFAmdblcR0BH/cPk0oUpHmu7c7C5y57c4hnAcjH0ixn+tQeLGQHub026qZqZRcwQewawG3q",
+	"CHvFYwwJqbCVlWFq2dFMdvEoD4RPMO8K6dfhBK/QxmD2UbS9uX59Yq+ZUlhBpVqcbnUrJXglJeTVxduL",
+	"2wvyX//+/yDNWKHB0VguJ7I0w/0wBQnKbgyEoxyE4Jczp0NCWMJcuNAE0h2+h38MHYaKO79OGfhw/XZP",
+	"J1C8fnjD0oPXzKTTgxtu2Alw0wNsZXhKghJ+bmPcPQqr/EZqM7S3B7yOlA9C10AM/3rgFGOWHdhjfEL+",
+	"+u6tPZTu5+FpDfzvUvqafLr/nAw650pqfQC1rd1CWoqB1wadntu0A4w4CGQFlhGB4iHsybXMgQF8Okgr",
+	"SQUt5UM4u1Yyr0Vuq3G54jfcyd4JYWIsVYpnvWbQAzFaYBUIQMQhBs5j1wWOZGVqAHpU70Hqucbn+ydk",
+	"iBsxxNbhpCKJnpKhnIszvHuHoAs0mfTpQAzvOZuDK9vyMUfxAMCnE1cU3ievSWV5OgSqnZIh3p6wGJbD",
+	"umAPbCkZCCyv4vrWQ6z2NOOiZ4X/Wo49sYeyR35Q9iKx07I/PO9ZoQ2uQueURx3cPju2p3QJTcFfqs+9",
+	"dOSVlVQKQzncu4M6HGXQcXEa3IB3ptZozq4uAwBtXz/RYfbSgndOOs97/d5zgGU1U1DZn9Ey4+YZ+P3t",
+	"35NY/OhruEuQraP3HBUCryLIiRWYjSRDL4UPSTdjY1rmxldSmEkdiKv7A1HJQ5ksRzk7YMLqW0AiJ66v",
+	"Wu7yLlbn1crYiEPhOcScg8oc7loEQ7MmXTzrXPhPM4xt2Ec9yyMgenNhBnZC9B5hKhv5l8rdNhA5pyOe",
+	"A2Qm+T0pcmrGUs0sP+Fm4bUQTTI+9qW6uv/GlIx0j3tXHbDLrHNi1/zM7sJL2ASHmcuscN05+VdnAwFh",
+	"sjaB+HX2FhXa8GS0WbZ//hEKaaBKaL846vdd1qVxOfS0KHInqjz7u/On1j2shSCtpwBmmBhMoLzTPUuQ",
+	"x9hvrLlqfM9e0irbCT453PzJB0HdTcYy/Oj55o9eSzXiWcYgQu/FNiO7FIYpQXOwjKAxrJzNqFq4iRrF",
+	"aV7RrGdLVqcQKc85slYAubNHp9Jcu8Bi9L7dOTrREI1mF7XzY9JZZdedE/fU9u+OMRzL9nN8RRe5pBnK",
+	"PTNmKEScs0/UB5lbamfZiUNCozmGpGtDF/ZQUCuNdYcF5yf3hyf/9e//Z7jvDt2SLGyk7BEs3q+NYnRm",
+	"WSyUvHEF2RrVCKzUB2+deoN6QuhALBsisGxCLic9MrSEPSR3jBUaI+hw4lV7EN9eWdiPkn6/714ZCKsp",
+	"gEmhqDWjUzIU7JMZAsvlomRe86Aqna49sxf3rkDNFocWZ9k4shutu/GWYC13PPstTcF7LUM63GFIOZ9B",
+	"Pbu6oS/PfWAzrhBMY4UDnaH1RY4dJfzaGdENnGV/Mvxty1V18LFmFxIladQmsVzp8cwol5NWToTGKZQi",
+	"aBOJHexhIFtqOWN2iCzXbE9XEKvdinNBzKSV4ZyABxXtYNygv0PKjA+0BNCeoJ/9pLbIQDuuTJesQLKw",
+	"3KfwcgVVE2accQCKpPAZyhxLlgBf7gsw+Syj9dJzxrMeec1zyPtP5WzEBbMiLNbZGnqPg+NEPuba0iy+",
+	"sY4NvZWTVR4Uo536FTwyZ3bqHXuot3n7FhZh69ddzYjtXoYCqFsPRHbaGBEuVhtLi+ahPJijbR6tN7J3",
+	"np77vZWTzbzPyeu/fuZnTzryJl0beZHh5HIC6GkVIO7nYXa9VN+3Mrzr1+fk+PCPfXJ+85dm54lTdlD/",
+	"qQzEY8coNMtZarwlGsSfW/bJkBTg9uhA6MJKM3rKmPEhEKXApEIrFJQ59UWjx/yTtygM94Yb2Mm5vv9v",
+	"x1E2H1HDPplnbp9X+ELFUKLaD1AdJnJSY2g6nTngD/S4QIfn2NPBK64rDW99T79+ZUo3jjKAHHu/izsj",
+	"sKznN3951DEe0WzCQtWpeTJyrs1LfOUJ+XhdZBZiKtsoyb6A8utDV9jFbnRO/vXHcL3foQiGHdTCCxgF",
+	"qb7TCcllzbmCZU7lbFYK22LbUqOVD9fardWzMf2plWHeVo4UiLYfjulPvQWd5UOo5CtVxlSPDNE2/sbM",
+	"coeDKjJw7jUsk8j/31F1l8m5SJzpSdE5eXP77i3JlCwKAMGUzvgKxmojCReaKdMjQw2h0CiiNWGovHGe",
+	"KjYQRU5TNpV5xhQW9UeDu3EW6pyOWN4j5zSdMjCOYgkP9LyAnTyYMNq1pnKucbzcxT9YsbOFdTvu8Zr+",
+	"9JQ0GvTSQp+vz/78FMTpmiZdYGPADcC26Hag2vvGbu83iBSnvwuJTuX8gJuDuVR37cyhXvs3cn5pfoCX",
+	"n34Lgs5adkIbVujgwDzRrkA3VrocdKZyDqErdlSDziMX3wqt+tk/dF5Ofm5lFEN8C51V9lX0VfVmWaVE",
+	"BcfKNZ20kMsS4/CMYiBCTtEjx/1jsncFwRwSynWKbM+5ixfEecHzcrL+nF65GmERw1FBzTSwG+XlpBPG",
+	"+WFS2vYmmx+fnhbbNI9bp8M6heN4M+l9L81ru6BPQKtnVpgwPEVtqFtgCYcDdFglJOcpE5olRJbqAOI8",
+	"wIyA9fhrKrKKPssey1hc8aMteIpDEfsCDMX3FNnHN3Jub0SM3HNjfyp28oblBTln9ht3YmlqSMYM5ZBS",
+	"8JhlN4zOtpY57MsodPRcLOOKJIDBhVZqwhiUQASoaoUMBMgAcP17wzIGekGEIGh/KVUZKm3YQ48MAe7F",
+	"Gcwh8AJ4kxVPbGvAbAZiakwBxYJOyZCnUsD7UEl+bBVA0Pg0A1cd+nJdLEKm6Fyv50+3aKx+aqKDblo4",
+	"B2zAE1GZbbvaiC6uuoc40EH4YXXsFYPNxdTmhx//oH5e+8H3Lz1y+bfK8Tl3OfKreT0re1INjIwWQE9P",
+	"sTl1J4HR+vLmPYQA+ZgdmudWC4Sfgq2os+e22YyM3T9Lc5netXKES9EI+8CzaoUDnqIXSVe2YBd7IhiB",
+	"JlFaH9LsnoqUvWL35/bXIQQNzeQ9CP9zqjKM25PjsT2lXGPwI29IIS6Sbk9bTiPVAqIZIVZaE2oged0F",
+	"D2tmdAiODJ+7uGqNnm+UTlyTTJPu+dtLH60MhY99RUH4eN8XF9JTCtgRPXIpfDyHx7FWsjSsLnLIPgHG",
+	"wHH/GLIsV6jbr8VT8paqjxbGAlv0VcgktwjA5ee5px35YPTanIypcjXZtXGPplQDCUHodTekTynyRciZ",
+	"gmcbD0TSKaSOHIGzLNMVHQ999FQ9nD3tqbdZ4L6K/4RIOmoSeO6yipMgXldjiXTWI7f2GGF088RS04im",
+	"dyeEOrAIwSbU8Hu4+kpRUKVRi85KpK9KWJO2geffvOiTjC6s+uMQ0h9Lu0tneWfzaBDMC8kqP1bJuS9l",
+	"tvjstH+Gw8Uj0FQefv6ljx4BDzZKT/KePdwdsePhPe5/u/mDcynGOcekqeOjo20spY7YLT1eQMHUpzDO",
+	"2VvDtLALd5t8Pnbg70ePB9ZqFX3F7t8h6M7Tiyqurxu3JltILFDcn/J8JD99Fez+AqKaNZkrbgyrarOF",
+	"u+aGu+yieoqNffYPnv28ThKtN3ezmcLBF2xhpDj60kYKP402AsGAy6+CQN6LClbOWa8itPF5qQGv4mfg",
+	"PHGJoEEtmPZgsglEYWMqi3ZDxZqsWAKba9IdTphxbTp0DD3cPyFDcK4Pkxo3wftoByIIebBKeI28MHSA",
+	"URDiOawKYSMEQosuuzIfvfO1XbvwN7sSsYY44kRs+/pbiDN4Uvqvp49gGJFzYOkuDBKALfy1hwkEZNGo",
+	"q44+xy6Oz7kZ0LWYEJlnge/e5fRBMKfHDnHHEI9V6wlU7J6zOeyHbpzDjOrpSFKEUm61U63CTzksBCYy",
+	"F+SmFuTD7bkVgokULu9Fyxnz2asuH7Vrj95ABJhA+z6GCTPT5NhJ6FlDah8tnPwmUEtfkDlTzCMgedNX",
+	"lYmAiWQrq9xc0JZT/Kpakqe8JKpOWq6JamN6D6bxz+IRT2meg2m0GhDkYxokVA8B7Bd+e4qssy2a9Ih8",
+	"+2DmoN8A3SGqKqKwhW+Rv8sR6lVgswTdz5IkBPQBbY7Z3Bkb9KkzbEJZMbxK6kmWbCBCuqOmSpkC1ME6",
+	"P8WVJSNdATBrDi8XqH1OoSXQRlNnPAI8TcjBXMqlhFJbmKOEtW64ATXFwSueuKRm1FT9t1QsMBEzQsI4",
+	"sHd4iB5zF0VVyCc6D5Eac5GDARgsWP8HXu89gv//E+hm1UG8slzVYb9UtBqSKdj/fG4sGjEta86oYQkR",
+	"cv7oc8lyPuGQlrJYe1MgngieuSBLGoyCZEbvmD7BkHzAP13GNEYXewUNOBA8Y7CK2C4mRI2YPU84oJwB",
+	"tibHSCdwzieIcyAIswt5Qo5c1emBGPpvTsiY5tqlNlMyxPjZIdEUkngrUJ0Z1xoALvYcSAOMe0EWslRY",
+	"M3UgUHZ0c7Unci8h/vWyyCXN8PVqJh70Q5Pop3+TpQrmXb9NFXNTx8ucZT3yN1ki2i40USU6Y9HdCmBx",
+	"bbNwjXqEwh5pjhxxVYFrrQ62LVUBz/BFQDAPF4KfXk4NxxnlOJCJG+TCUk/YKHfwsaW3hMynC/uP3j+T",
+	"RBpOrpntCNPEQ1uR1wxrlT6Oj0yYua3xEt+gCNjKUayeoOQcsmcwF9DejLMA4a7ihlXAvpp9rLAl3ct6",
+	"/4QEWA5UhHe8FatDkLDwLwQyBbwYObeiKTcI2VCKzK1b+DKkyKJLaD9BQaGxeoiTBfglc1diylXFHqL4",
+	"O0zqlsMx7kGObtUyJIj+vazH7zGfyUiKEkCIq3XyEgMX6C4GQGRUORD6lXATrE5DZnYlCmnlPq4Chv3b",
+	"VRFDTHWSuF89MnSC4dBBA/h0TjeoVvE8tEKdDsQQDHVDzPQN9EUve0nBdPWR/xFle3JFQVBSjKSlcaYD",
+	"zcyJ1fl1kP1wXmMpev1KB5YC52awb6L2AGb/U18M1cMtokpT4y2SM4JNeGETvGMZRzBrexHWnoI4G40c",
+	"k60Sv7Dbz5H4tZqT4NJssXTJjH5C/D0IA6rQ+A6/cCroO0dUa4OCnJpSMQT0Tq6hqi9qjPi8ilqTUeqk",
+	"mj0tAPHKTzM8a4/m6zWvOpiuMPUWEcG+3UraX5GIYMe5LkQ6EMS/FmU9GFLyVBv97B/1vy/XW/YvQwFi",
+	"RyW07uNV56vJgQrLl28iiseIhF/IPdBwCATyStfJOw6jCC7pU0LFwmdKkuP+8f6jaarIqdAb0jexVArW",
+	"NXf8OqWG5nIChhYP9+qRUZ3FdKXGeJ0MPhB2coapmbZqDxUoLGTU0BOnQsND+NV9xpyxsSnVYWq47cW9",
+	"ZpsGM8WMZighroNP5IJ8uCGZzHOqNMCmDG3H19TUeZqKGrYU8mDfQV3XSscLRhXp9nv9/nHfxSRgRAIp",
+	"7P/9rt+zv4uB+N1hvw8QGc50tt8jQ1qoYY1BCbFpVIiS5lyzDPu24iNTKcib1fDIf/4Hef7NC/JsYElq",
+	"9sr29J//QQ77fcBoAjB+BC5k9879OJd++mimy7gucrrokaEL1hhiOLeL+1AzbSUrJcvJtJq/pQF7z7mt",
+	"RrjXE+JlaIDDdYC8//kfpF7LlRENfFE6Ny+E5Gg08HtSSeYgvA/9utnJDoPIgpoeBgJDoDDYCmlI0wXq",
+	"A378uC2NrT+tVXewYJBCyRnXzMEso7tKcUQGpWJBUrUojCQAwh4TInOuDRD2UxqybQfrLsfg3Oqniq6E",
+	"xokEPJQMc2kQTEUnYVif5wGwJdszrYj38icPnB1lWD9UBOwotdExCcnZkdkw5FRTlt5pTFT3NjMHZRbw",
+	"nAlY9oI+QFh3+eAr7pr9xEOMNVQ6bVjh0348MEdFpRWKIqR5jthDDhgxEhWjrQ4Y+FvR+aPP8C2vJuMg",
+	"GNpbavOgsLrmLQYZV5WANKtKEkH4JoZbObGYKm6mM2Z4Gqjzaw1Z6MiUhm0JlpNT8T3Wh9oqPOGPOwBx",
+	"+PIJWzUcSz7/Um5fu1ot/ACOzlfu6v1Fbf0/rJqNgN97jHmAB4YrBA9FQRdJZZ0Fo4SVOh4tkwH3OXDf",
+	"tjrh3oB1x3OxOve9NsuteI7HDiyjnp4LQLZUnsHMkoGoDWwxHuqBFZsXrxPELAcDZxlAsnmZDO7g3kC4",
+	"ZH1kIQQi7f8OOe8GbDynK0V2KmhIIeceXwwTUwwreuS43x8Ib/B3+fNLRr+cit5ehd+Pm3daYbDhby0e",
+	"EQQZqT0ipOkQQcQ7F1EEvvOIv2b/lBwfHfl1x60aCFkazTO2eoVAsseoCv9b2b/u3qXQ5XjMUwAicT+f",
+	"kN8hArjgwabvWenStv4X3IRKyvRieGOxwbE3lXOsH4ucYk/vO4RKTHm148RrFA2bGTpNE3Lc/xa7+uge",
+	"DFeF/7pS3UAE5d+AX7n7x7twuSZTlmdR/6o9GY/RaL9MZO5Nc5gVF/2yAbqbFWUXNLWqMH+1t8OXdB0f",
+	"H23R2a2U76hYXPsgjM9xDZ3pu1qSjl0/n+OGMWCi3BrL5IRQDxmu5Bz8IIPO+4IBaqVjRIMO+Gq6ceaF",
+	"9+RADO1NNdxPvMcCdGhnuCTcsNly5BU4iged81zqlc56BJtDXN2hkUNQ4jAcyjCdkJE0U8JFmpcZyyrk",
+	"Of+Zq5ppWO0q1z7AymFZ2yHVJWCgC3QeaWJkZvXnAKcF0XzJZqyWgehCb+D0BqSWfxkmZPh7+38H9v/+",
+	"5zAhho4A/JIqxenEB2rt74TzcuNntzOzdPbhbdFV3OtPjq9SbdcqyoqTY+x1a2/Tgikus38m6JXHsw7A",
+	"R6kpujLXNRwUiEeBy/NoXtI0RT9z4hLIrWVLpIqVIvxh86JdHYhoBQAk7UCmLTAuEeWPbkwFTgaiae9y",
+	"uq+rTxCVK30cpeUV1ShAHXcYsVbI/HYg9qBmTCBYWnmJ5vaQL5wvN9vDKhgurc7+aMUsFAClsNzO1Rxw",
+	"7vLYeXWL9wVt9l8y0OwdCstR4LKqIumXFCZ+jUlFNStwehatnJChdyES8vwZQpqXeAGjKl8cKGZpzDPa",
+	"1vC1QnGR8oLmgPCOSYH+HK9IE6eBNT7gGlKNGTdY96x5sgoc84Ud0XU9oMcdr6c8LMsjbXOv47y+oKPr",
+	"n+sUgEnHO+GFN4kHJ8HeP5U1B4kOBFhwvT3Qv1an2DaJ0J4ENoOd/VUx9i1otQofruOwLOsJTuxvBBwl",
+	"4AsXlxsj3IRM+L2l7LLAItDICR9Nv+0cnQttVJl6Zh6V8CpXQxdTxSBuaR+9bjWTRyAD5Nyilc0PxFAx",
+	"HMKwUs+IYPMlG23drndqhI7WpIJ7ggJOTWkSRLy6UFHQ7pRqFyToLGRVrG489N/XzL8MFukXOeaf36IV",
+	"mdpXa9UKxXRfsSGg2y9s4vpVM6fzqZSaoeMS88x0eO4CTnRaGRulImfLzEx/dkaFR3WtFuqguzmW/OJQ",
+	"K05kgXIoGzZy5BMUYyecorYqZ2K/v7QC9/kZwPXSvH6h079GhfRVbL96E/avmiPgLkSVzlNXFSjPKoO2",
+	"PXrgvss+u0YKlTrNs5SKLGftEW43WOUTLE2UpDSdMm/EtULqBOIqIMfRVUFjDmbclRWzbIADCFwXA+0P",
+	"XzigV0ic9dJPjww1FGPGAIyc37NhDeAEsetQYU7rcZmTMTOYBaWYi97Qhub+i3ogUM10xJiAoomQLoXW",
+	"MpgzmInN1DJoOSZDqt+Ph64s0jCohDtsJlCC0AOFS6FdOxLMtPTN7veqwrhgqMtzVyKLQgayqwMGi1LX",
+	"UG80X7XVIxcfrj/cvPKuyYtSyYJRAaCAiubkJRV3kP/K80WdhgFhceg/KKAevLqzTdveu8PqLTAKnhBZ",
+	"MEH+hUz5ZEr+heRyTv6FQNGv/VPy8vb8w82rWwwNdCFd7BM6Matu3bSTeqewnAbPc2i8R64UT91yN+ML",
+	"dY9cIZlglbgYHnAUOusdEO+5o93tis4sZiOZr41Q8UXAcdE7ScfNP1r3ezUfKF80VwQmjFVy7SRig+KW",
+	"U9zTPJ7J0DnMOkk1qsNo/fEntUc2VrkVVMa+tKdx+7J68sJne8JpFEw/MHFhTYDdK1juAslLjoHwcDxJ",
+	"aBtPp8wFsU3lvI7WcBGNARPFb7eKtpsxQ9eFlb+zz5/0ojc0tiU3mM3jS8M8QVTjlStiaEk4IaOS51kV",
+	"MwHyobjnSoravVLlGIUrbYe/zToXdAEC8DMXdbLmqrr1MYQTUF59Hlj1Iemev704u/7Lxc3tx1cXV+9v",
+	"Lm8/nr16dX1xc3Nxsw/o0P5zjEFErOiBOBMYyIpRGMxYhlrHx4gqRdhVdR9VOWhxTRjBouCFs2pSTwr6",
+	"E/a1NiDWD+cpomF/mDIFaPJQkdVB6QMkq6u26VY2oBK/+btRiosjvcK/QcWhJp2uEsw5FE0MYsS69q6l",
+	"qSlpDvcplkSEhLoZXbiyhjVncVIaeBOzfacP+VBYGQ8xqzUoxE9FrQn9Z3We46rzbCCqeFOq69zGOkqM",
+	"ZS6CANIhEJgf4rQLqWmOBSOx9Lur0etnPRA4Lye3VUG2lUMwY2lOFWIczSTITBTlMiNzpjDyyle5PCT/",
+	"Yx/KkOuBqEO1zNTeATLP6hd/d9hP+v1+r9/fT8LQJqxkyTKyYK5OZlUTnRz1j1zRgmBmPqQA/YogGbtV",
+	"c0ifQyENVDdFE6BVapNQq3UnHDezHrOvbmmvNuakx6XB+wm4fMmjox7BGD5AxBgIl8WKxjWuQu8mYjQi",
+	"pjavlOmZXeMgZ7Z7fHQUzWV3BOCO9tca53XeGOXXpxKf+2ME/O6of/T5Ug8cdZ4rZplDrPPvocxvjTMb",
+	"1n7rZjLVzzwn7c2yhAw6N8zuoC8FmZWGMz3o7J8Ep8eTHJye0/CUwMmv8HShLywP7BCefdF6PD/OfKOh",
+	"HDTyFw38A2Jprt7f3JJnvmkN4Hk+rmFoCXvozEsQc/ObteEXtD8igQc59KBoYbFgBAFQCsr+bjAvbLyJ",
+	"Vw0M9X0MZ6A9UPuapVLBUfAmUD/YNiAFdwWYOg2dXL4iugSRYiCGry6uDv7w3fM/H3z713dHw6QByeeF",
+	"NZ+xtSLZVZhd7krQlT4PAcTV/YTnBo+SY8eNJe2R+lYZMatYQ0C0ywxzwxmIQCh9d/m9F0wTe8X0+v3A",
+	"RnJKhu7jqp6Hn4uVKOtLCHLpaplm73a1W/sudtDb24eBVre9FXTAbuKrxtJAqB4IUQKDsgzIl472WAnd",
+	"F6FF57TCJqgH1h10/iZLbP5F1cBAtAE79Mh//fv/GXT2G2tdXaqsR1553Iwa6gIjHQMfRwW8ZuQEMUWs",
+	"Xg4B5QyL3wKqSPd5H/447Hv71L6DEVOusOVA+PXuPu+vvHxCCqqNQ3i20/3WcctrZtTi4Ayq/vaIt6cY",
+	"esfAB3dofzrBdB9xkE4prwPhndkHpFL4qUdeS0Ve3p7D0C5u3/hsA1hSIVEXJlbSTshQinPb3JmnBKv9",
+	"zsp0ahcci3vvr1j3q4xOBaeSZY2Mqv+XNNvskbPwFA7ElOopkNAIMGkyh1CWKql1Q6o6CeTe8BxDA9NA",
+	"AB4xJgbCttXb6xF/abahNHWP+8/jAhMwoa9dXgoH+QuJS36JNoTEu8P7Wzz8VxAPfwNmZWrIQpZYs9/Z",
+	"ao0Mb348Irtc6suuxOpKd86LA9f2Wmxce9Xm/voDmXNPo2mFdMNI9n0HhIOJ46OFQ9M/8dA3PrrBMtIA",
+	"0qaSFVbqBJNuCKKDeabVpeXlZFnVPre3G6rNeM9ASz4htho70VM+Nl7k9ok54b2KaUJmDtnQaiD0Hcdi",
+	"WWfVW1WPZMao65QWBaNKB+ilvQrhl2uwXM6oWMBtC1lCNM8TLOBeJRMBvM9a/F+PPfzfEfzXzf035N+G",
+	"CX1ZivtssL+PURlQfdxswXOmnQqKoi42Hsg1VtToW13Cv+1TIifcmXrcd+Na28XKqrVNbjVGHo85N0H6",
+	"JIiky5ETToryMFxQeTlpDaKAsWPTATqA5xtdN4P9MNZiIJzIHDv5OJuvXOy5Dgf5W+DEb6aMtYET7jCc",
+	"Ro3GT2jGsA8cR7qBUIVn/wgUl3UoUytf7nwQA8C9rwlqaoOu0NQR/mlApipuuyvC1O7ytDehrvVpjmWp",
+	"DtiCaSeB7mYc9olW2oVl0PF4IJyZGfuHPK/QhwJFmp09d/nCt5fViz7gF4Dw7aRowXQyEN6AULl7wOI8",
+	"liptFUurFXhKHCDXyTrXZyjs/XNIbtXSNUS3qD+hNmku7VsX3gppGH7YhT3WXgD/z+Usx1aIfE+atcEV",
+	"vsIMpxk3lcWuB4gUFcYWUq06BSEocIvW3g9UADG3sIoi8925NENV5gywa0sN6CTCp2aHbljXoD0xTlFL",
+	"gpGiVzLw33kLNQDnN7B6q6kJsGANzac3VE+HCUqFmBHQbNkq8mtyIP32767J+W36msJnz5qTCoTAn3/Z",
+	"hEsXmaaU3WRZmt+EwK8kZ9M7Nv3+YBUCb9oBttJFAdCV+qyiFjz/2J7tuSN3jnjVaxlfEFffkuIGmu2v",
+	"6vBeN+b0mwL329ldH/nuCKWhwVUSyZOeWQgXewa5guuqhXwo7H1+1Hfx5Wi00SEUfRWAlSwhaoGV2v6s",
+	"mGBzNDDbpcoZRgNeQKQbVCCXIl844EMoPO3tjkH8mCvDTbqDTuCjHXRQqCnFnZBzsV8XmUL4LqzHQ6Eb",
+	"EkJr9cjFrDCL1YD2qgbWgrWVnsJA7TO/dE8prjd7Wgfeya2a8xTBite48YrZG8aNxG61FIsZ13Z/W5Cr",
+	"reRaCtviVjGLSJDaUNOuAw4ryNAhkooGj7UrC04NyZmPuq/jAisrybCqtI5oPhjsB+7s6omjPK6quu89",
+	"AoTKdQWcmYFXQ8INmzOKTkA+sXryi+T4+RH5r//rf5MX/X4/GQg0YFJNBp0XSb/f//2gs++tsqLM8yAe",
+	"IgjYdTEKA9Ed1jERVx9evr08h9CIy+/tL++vb4YJib9x/v7D97fXlxc3w/21VHwD6/3kJIzdtJX/xdiS",
+	"J6Ddy9CW7HkLdpc0tzNAOX4wCQMXfgbq8wF2srZkCqBho9vK63OoqQp6zyeufrUr0QeoqZg1hJYPIPg5",
+	"Zsq7cDZuTlCF8r4yOcZo4gLKcnqLifNyhIEiOmlC0TfhC/W+V812UbNhOmVRSGWI4ekdM9qVfNJzAABe",
+	"MBOYSZg2fCYFX27dYVaQMzf+Rp0OX6JblaIu89FC7uiJw135OssYhCPcfFL+WWwzb7y3ForEeJ+tx+as",
+	"gi83mat3NcY40nvmSK/9IBZMVPRZG/ZERafuT8gDy05x3BMly2LZ/edixF5AqZghnbAbLGRY+axzKSbg",
+	"G7SdgaxhF8NjY/p4do1wZcZl4bVlTdzg/G7d9L5Oim4MstXZ/M9pc7wN+Nt2FIwvb0nDSYux8D0mzi+x",
+	"VgC4JXtneU7GnOUZJtx5jXMPpVyKzwDVzMq+dQU8JiCQhJJ7mvMMa+btBRDA8KsLmvEoiw7O1krW6CF2",
+	"gYS1kRFk7u5hvz8Q6ZQqmlrKg4wI/23XCkkkfMg1MVLCUemRM3+kauxcKshUli7xRAo2EBiQWI8OByuV",
+	"vRhO8Oy2BSAO52ykuWFDNPNrQxe4MidQB9QeW6AXl8XLZJGz5emDu2DM8xyCwifM6Lr8lsvWGJUQDGMv",
+	"qjtWmPaQvMZx+boD8xpD/frMHDePwqf9FQfKtcjJN6xJ1LLiL12nmRiaGgAk3YWlNYTj5oWMmRJwq7Z7",
+	"RoK4WLw0uXYXcW+v8nb46FiuT8lx/9izLWcR8Axy9cjZdh534vCzfyrwxHNcvd9MeZ8trcQuaC3VwXWA",
+	"fi1vVII8wc8qG7QeJ8WKfE0t7os62ZLAq95V54MwVQJw7u4+59VFjZfejFYVf3CylYg8ENzl79XBGVZl",
+	"G5cKbJdVZ7SWq4MjTfNczsHg6eJjD8pivwGnGjn+qHrin+559PxLweLRYEW++IWP/1O4H5Zn9Wu7m3/j",
+	"WZ/BdYhyacW0RgufO/LZ2VRo11ljDLPcIbQA6bD8R5aQueLGMGFHWqW7VKZgZ6CtKgsRnMSeHgjQzVER",
+	"sTOCKHkuuOHOW7rqcqgNv4l3HoilzJreQJx5xuOCHKDcRTB+q31NIAY28DIYyPrHwmFxpmQV+9twxZ7w",
+	"hAb9rAsGqmF5wgk+ha32KtpTgiogep/yRV1i5eHehjbV+gfFDdPNNMtgKHWFViRzS4xApxtTsdDMud47",
+	"4fLbXTG6TyYhRvEZeNWmVJOjvr0+v2loywPRPe73Ib4G0vYgVcypzHAZ12Ovhl7j0WWke9z/dv8Ucuwd",
+	"agKCxiwGYsTcTYxQBwij2UK0uhzNeEi2X22pleWB7nQ3Hj7FycMhtWTFVw+XKe+3TLOvIdNsajn5QpaK",
+	"sE8FUxzgxrqr19P+TkxqOS425IXPZlywtUhLi8ccwy9jE26Osc3P4fmvNhQo/xes2PzDlLkADD8uyOrV",
+	"U8TMsxJDTQBJAPblAkxNY0s+EyU4hrCOGFya25I88TWSRDDEX5uTYL1bc4u8sp1IZr38/ewfwV/b1F8J",
+	"zG+BKBGBZOptW9Ck1xbCu5ZvAVxgQc20RgtszGTbWpvfHEfBC38re/LfVA92GkeAQBvS+QZd+LOfxu1h",
+	"qLuHVhl4seo6c/nWMtCCEzKfSriwwBVmFWnWkOcjSNWtyZP/bKf0qeJ7H6pD/Bbi+9+Gt3zHWNHCWOR4",
+	"7Gr4G/YUXAYiIp8djemzjMO02kPw3Qu3c/mapkaqr1V1rwb4Cgf89Z269+Pxb2r5V6CW35ZK4Amby4Mx",
+	"0AzchEwYt+eki/45TDbTei5V5oI6Upmx8PTBSdpaQavPHRPrjx0+/+c5dRfiFzx01yyV90wtzmUWh95+",
+	"LzzUBL4I2+ggx6foAkyZi9ybS3WnEYmLC20YzaBsO3zy2/n9as6vWHN8HeKh3bEAf7goPsO51cyUxTp0",
+	"RlMq4atKaZYqZkgXgpqxSg1i8w2XjvfQW/t1Y9jc7DvxG71DrRPmtb4tRUs9qbL4zNzkqUw9fpQ3sNRt",
+	"dXtxaY0kNMtCfcatCuoqvV/r4Xu8bdpQZYhmxriKb1SsLt8jz8uIZhPW6tI9l7OiNGFd3iDBwBV0Q2Bn",
+	"jRkQM5mxXJ+QnI+Z4TP/PkSF2MNFAZSskaXgq71hmzkbGyJLg9k1P5U0Rzt81U+PAAbasM4U8ABjRhYD",
+	"kbN7lp+SYcFUyoSpgJRmjAqfjmbmkqRWg1acJnihwLqwrHK8cUHGZZ63JCG8W7yEZftaTfM4uk1Gedj6",
+	"X9Ai3xiMw++A7UOUUiUnAIDp+Ibd9EcZ3pHesdTLlRMY1wBxOSVBn7THYydkzzekSSb/P/a+trltHFvz",
+	"r6BcXSWpipJf2snO2DV1y+28dG7SiW+c3L6zw94QJiEJYwrQEpAVTbar9uN+3tpfOL9kC+ccgKBE2U7k",
+	"xEqPv8x0LBIEQeDgnIPnPA9AgyeutU6SqvATopIvRH1y/Kco4dNJ2OHePuu8ATlSugOUp3NdVSK3nQF7",
+	"o7xUENZEvn/BjBwpw1CtoWAjLWCcdks9kq17y9JrbysoudHLLWRXh/4VDx7mFniY+C2a4V9XqMLX12G5",
+	"tRHGSK02jQaxXHrtNnnCMis+Wrysb2wl+CRDEKmBLmXwyxHDZVhkrFtwy1n2Kd2Z0p6Q7hylO+lsb+/H",
+	"fFTqC16y8Iv7o0h3fs964GP6Wmgxh2IsVnJVeCL8VAWLOpbG6mrBui013gH0kjDDF70kBM4TKPkupRI0",
+	"jAePmDMtqboUYuqM8kfp9dDyUhuodScuQSrhcDu1zcfCYF2jtAjpqjXE+AVQC7rvAzTIlYFalsAQA43h",
+	"IILcFpUFZ5Ww1eKI/bi3t5ehDAaNKjjVrSVW2Mp7I6qn+AVvtBsr37FpOJYz2u1+L9x4jzsrSib1TV3p",
+	"z6woS1/gQ8fflnRRZMUmWomFn50brpWhrkbaNnbY1jAM4YuGdV4MUe4YmfDFR2msJ7PnljBYCZsLJALm",
+	"rBJGwBy9xPIBWOhYKYRLoNlUwiy/9K8OBT3gmAoJ9835gqqu4iIqQAti+dSu28obPzXKq9pm3dIIbOlm",
+	"+6zRy+3bbE/yXEw3OgD51ysAekqAxbAl9uvFcutlHZf74JIeCets6HUwFfh9O+Mh6NoaU+3e7/urV5Uj",
+	"JYq+VND9Dc01fTtz08dtQR0tM6NXFrOwnqXFo9FzbkRfKiOU+9xXordOPNIIXuXjnTUnyvt7e19ypHx3",
+	"kwxK328320JHeVXxVsYXGNMm6QrlItDbQQ4Rkx01tmj6a52PudD60iSUCQFJNYSzAT9GWTCS74PkTDew",
+	"mERisAEfb9g/RKV7QeDo+1gPT8FLRb2TTagHrqSY4zSP14bWo1LsgvVc78cMnVeQ4bVvRSFd1J7VBVIZ",
+	"RuX/hhf8xTWWsa4Ot/zFajvNeqgMRwfNqXoOv9UUHpASAGwWL0XBcq0vpThG5cGIprFjWOZtPwhXAUM3",
+	"UXOnKst1ITLWBe/ZPfcU/i2HcRuIQF9KNYIYoOs7o54BrbccKQYJh8O9/bpi3J+Wu5+dlQKB4Y9TUGSp",
+	"GS/10L3UvNJq1Jpmg8e8wo1rKx2o56GH9+Q8rdvYzmF/YFKhYhEsDiR8NO6rXwqVPaBKvn9n75lUCHuj",
+	"FVmR7QnrLqpibZqIkDABKrdCbOIaoon0z15/kgAURJ4dyYokyG5TqY4uRC37cfby9Kkvw0HWJ/oHXvzi",
+	"CYNp3DGpUhrw2gCLw6yoVAPm7bCpa2PtrFJsyoFvia7FRZIqq9utNPJtKAwkIXVBFhJSuliVhvSdKJSy",
+	"0LPKsK4f3lQtGWB4ywTjWPfM2sZlvWO22gvYGWq7Gj5gqprHQDB40sC3FkVbS8LNpgyTLnNpxHqL60fu",
+	"dhrkNHta/bWDvcM/tTpsra6fmxRrW3r0+NYNwZt+VkPLbuGPqJrZnL8/8fySSeUPMadT58OOBS/IdX6l",
+	"0YTfkC76lhTwa8wGWouO8bwmYYE0rcfmNgGII9cahGiFOje20nODnSFrBrYA7ED3/ODR416CdoPkiWDN",
+	"X4qpJa9orCvbL+WVc3IaLtIA8oazSsFJ4NwrNpfgI4Ln5t4X0pgKhZnsGFUapQFoH/Djk1giUORjulUr",
+	"lu1mAyhVhwVK3fa2l5hiajLAATsJrhNZESXmkFqdgdwDt0iME+R0VVlXnLJhqedILIV0nBQlcEiSvBPV",
+	"xPzFuRsZMn1MRWVAn0Xml8LXxyqwOxf6o1ehhL7OpkAs1zuujcOSDgW3kZIefahURcNQiZE0VlTBbLnu",
+	"ZAOWlVyNZnwksoZwDJb8u5enV11vjOAE/HaWCL/yndiiaFAb7dHtF1qXgqv19/vXbtx8nSP3yt9wS2P0",
+	"zq8St4rJ1UKQiVDFVEtlv1vr9JMYkaTvGq9mA7t0ucjXmiOUMSFhVZ3PEI2Qz6oKC5a1YsBby1WR1KuS",
+	"9NqInRtKaqgMV2qVpKrW5zYg1ha54wpjNz7i0jkYPLew3DnSxyGJf7EWf/BykW8t+sD17Zp0W8ewl389",
+	"ZTk39w0+aObROmaJMDOaaW7mfF5a7XKRt1T3rWoJFqQRyLhpiPoiF500rJutat1lvSOWAU1blrAsRznA",
+	"kBNKVSQZ2DEs1gwk/XhiFvWlbG4PXQt2oWdvNuO+W4m9l4v8QV6vwcXbJJX9snLIa2X2rlts68ok3HL7",
+	"JK9RrBoJ+3KRn3Lz+ait90ZU26RR5d9jLb7LiK2uLrwTSatWi41OMQIXgM/CBDGeSELj2izxJpOvUYnb",
+	"jirzmyAgHigrMIiEo5ffp7VIF/MXeiK8bFctEyTDAtMVXpfVA5EFmn4ivIQgBVg6qTA+8Iu0c4TQ+33J",
+	"VnD7RfSNsrcvFznV4m6PNM9DVnYbpHgaRxi1FfmahiNEHLuf6if+vvvJyEL8vv7o6RyARt5xBIlsoFRy",
+	"cQrmEqzl+RgwXd3sFGdx/4k0Hlp2FF2RJanK/qvvr3q3mIr+G3iSOWJKGyWHQ+c/MsNVcaE/uuEJbZ5T",
+	"ONc/06XMF6RNzaEvQMGLh4zVDI4feXCb9KxiupIjqQbsHInn+YIBgIxxtfBmPowP+q+C5+NU4VVxZsHn",
+	"vOkuH2OyUo8S/FEahACRRYHWSFvbPe5iYbG7Rih7zDja6rpLeBSr52rATiLVROALPtw7TEIJdugxdqjQ",
+	"AlLVhEkasMP9vSi34z4YarOBqAqbqYIMciXc8LrpN4WB9ednPkkEGnFEppiqVJ2wszfn71BwnLPnT98d",
+	"uQ8WMfp3DL0KDpqBuvJS60sUfinwLvpclKBPlU+BDdg5BrHYhj9Ucn85PX/7jGHKgZXyEscTGwia4nB+",
+	"qCsmJ3wkUqWHjCvCaUorICiecHcreZIIU6fUIHaYcYZKAr9C/ZBiWbRf9F+KhZvG7v6p4EFCHT5587WX",
+	"aD1RyWPCq0tRNJv8WdojBqm1XqouZpYZK8uScJ3+6x1RMtXgFCt5NfIUcevZogs9V6XmxctF/oRmyybb",
+	"akvhfm1Lrq/aR5mSnaP9kCKTyooRnC6uaVlC3n99mzdsvefu/q9P26FzK9qBnENdTbjdOdq5kIpD8u5W",
+	"0E6/rL+hAuznb6L7t9gIn2sl7n3HfUIrADzS4PoW9WLYLP9CZLqBj6PdJT+JCf2C2abyREzeHbMM/wOr",
+	"jtiwEiKApRtsHYAnY+/GApHNsZsf6bIbIuIlNo8oERgUtAKZX9j6vEJ6qm5F8vFHcdKRB+OBn+PBZ79G",
+	"gq/O2NOOv+q/o1BSWIBfwZsPxz7Xh//vX5DzEItsVOg4xYgI3xwDkd4IrxAMTccbF+ehVSLQ64KIVEgH",
+	"Qx12NwPL5Nv84AtRegN2OtZYxwGnhHjgER6eqiWHqQmWz929zl+rO+vc+qGovO6IL8S54uVMrKl6flWf",
+	"l20n42jdxW20Qxj8PBSl3alZgVijsQztyokRrFrDPuNMst1XAaTO+ig/Kv80QZgG69oI5OBLsZHXIBwy",
+	"IkSAAH/srRjODC/NUaquVxnaZdcVvBwj2LPzQkV/dUGdRz25Kw72Dlhm4Ej1iKU7Ssw/FOJK5iLdyVjn",
+	"tZiHqE5XDH9hhbC4obJfQ6kPjAzCm6wGeFWq0OQNOuyf//v/Ncv/4OBUjsY2AbEeCMX8cyAFMV8SNT8K",
+	"lcXMWDGFiDQAI6SiMFoxwBRhXRqBZjTpNy1DXaFsSSg2kWpmhTkCcUn4Aq4HGV3+yr1WRiV77EIXCzxX",
+	"HuoqVdRjOov+2dopEKvjl2ZZfvWBWvlQYjNdwKxku3wqcUKBVdfKSkUKg6nK4FoXMwPi1wsS1uDABkQt",
+	"yNR7RB639BKkI+O6kjDX29VXcm/sXokQzdAeL51zjfA8peGFIeMToDfk/gZYu4vYw1BALwDng8OK9c6e",
+	"QyR6CCbKKXcTth7/bSBLA867GafK3bI6U622U5ijT2Hqu7Yf91EUtKb8ALbgVR6L1RmZqjAlA4DGZ25m",
+	"RphWQoelSdmchDXiO1XNRBaMn1/xHtjdhVxUg1GnN2Cv9cq8lQamtChoeQNQ3A/IB28bYGTeudmwBn+o",
+	"LdqKASMLYqsFdg1Hpxa2pA7COvcwcHj2j/Wzzcy4ftJz/wqjHkHUL4SLnfw14ZFe5YhUDgZgsQ7+zDrv",
+	"tEYJQ26tmExdRLXcSzcTX/vFO+jgeEZqY61s/2C9t9R1gWX5ncLTDxD6dHfjQEiGtRoJK/vIcbwbkLEE",
+	"cn1dCVickYkLBjTA22r71c3qHTDrhRxuvIY6hnUzrAQJFTgPvtwWSathqQudMFOZpao5OzaApYEBQfzZ",
+	"WvhCfM2GS3YFxbiyGJxhiENT3GH8EvXuILmgX0NDpIWrHdC4ZDc2HWvvBu1+Auf1mgM2LLGggHx5z8zI",
+	"/8KN8+hGNyq4gqkCN6rFlas9q2t8xd6AReQ0tIUNZVkyqXCDrd3mTsI6Jxg7QI88F83jFgoa79HrKlRr",
+	"xQ0tOQbw0we6kBwD+khLNV9hmy117eoNOqwLJ0JXIlVLI3vkC8tqB69meHQ391yPf6z3/gS0Qe3K/p7C",
+	"p76Gk02rpFEH50soXFtH8HQ9AwoLW7v+0rCDvYNUtXiN3dUp0HQAjeULg+uHPLkLbcfhpTDpnCrwhmCn",
+	"ud4Xa3le9AT3Er21HotfBJ/tuTx1jzvjdrxFeeJX8Rs9uDu3cnea0zNZDlAIWr6uyAhWW/BYHvyVrfZX",
+	"Vs0EnHjbyu0GcZqkt9nWqmfr631OyrmzTJDJEoVJ6u2cuFv8kb7PdMi4drEFXcBmyvAhZKhhFBFxsoQn",
+	"cBEpbCZh6emZXWMTXe/vSUsRh8J17duietfRiIApABhMjaCESdCWfNxgzkzH2ur17te/nz197mbH2evn",
+	"bDYFtQT2y0+se7j/iHXOUN+PQRs1yR6LbwKgyaBDgmzwLyaNmzLGmROgJvXq5PsHbPqREql9AfmhwufJ",
+	"jK3k1IAHNxGWA3lXt6SiGiZsPmjdaGfTUvPiDF7yqyYIJrPSyimv7O5QV5O+619zYk4r1zMrcVqHYb8Z",
+	"BRHvoH+jG38Ll+kLOFzfkp0WwLXTAurV3Pw6Zhl0OJCAAmWamwQdw96/ffWH27b2b/GIM75wk/Kd1q94",
+	"NUIMyP6j27wPJdRE8YsoJH/nZsD3Sh74HhYm414klIwIojIuhff46ZB1Sgt4kzMeaGP3k+ITcW2Rwhpj",
+	"0QLBgv+7DoI1dXFQ5W78H3876f933v/HXv/PH/q/fdp/nDw+/D1NB92/T0f/a6pGvR92bi6LXl3BsJR2",
+	"/z4Vo8/FViV071SN7gSWhXb+22GyNscaN2fehpMrkCOv9b4aXLt6riLeZq3KxYCd0F/IdMZoyEDCXFMR",
+	"yArLDFLl69WkqdklPY8/tFdRFXEhnVnOLrSamcyfI/ni6NAdBr/3UqjwJhJAMUn8f/nntgiv6mFNsLvU",
+	"OOEbU9X9YX9vb7C3xy4WrBBDPivtMTMTzDBRQ8bjgcH/RJJAwSvFlK7c0IAjApkY11EIm1KFcNmQMosB",
+	"twCwrbuLQ2Wj8TkOuR2eX44qN8USNjMzXpaLVIWjLxRlG4QRBK8MCUClqQtH/UgjSiygoT1DFHHbu7jO",
+	"ffOm/LFrqJTGV5dj6sPUusswVX1SRel6DiUsC/8Nm60AuWQoNSTtefhzuvM6uivdWVNx+DZM5+0sca37",
+	"dxPFds1a/i39hvtETrTW1YbVjfwnpVSXCS6giEOeLI/Z3BZWwoyvk3/ghYHkK12aJazSFugXJKXpopNi",
+	"uJJDCjUjMwl/xvNwS+suVf70GZuCYI4FjPh8rMs6bhryiSwXrFsJZ08Q9yC16g1YTKNV0ZFqSmlZ/2CM",
+	"uo7qiBZCH58xxeRqKyoUbj8XHg++xeoSbmjfUuvtmCd4l2+tovgdIJjWBfTEteQ3nmgiNek4kHD/Umxy",
+	"xuLpQNYvwVPPdsLM7ML94PZJ2oQSz+IE1C7daxFPkMDCmotw2IrCEYSLDGLuFKkDaXDknZBJAih2rkGu",
+	"oobkuHExqcr+rRLDv1B5PUfB4AJaOq6vnUtlGscyazUDrqcTTtZgr87GWgn2egYlPJ+lLnCdRAGk8pHu",
+	"j6wXYCr8BxRFZ9CgmMnC0zKoiGkckXQBaAvi9Kka8tKI3tKxSYwcxVbhAmg6pJ/PKnnF8wXDQjJmNVHQ",
+	"MK4Cs3OHdTMY3COWxmwt6U7Wo1qjZQIbQm/BtRx0o6K6MU3nZm4R+Nox5B8n3Cww2nzgxEic9eq06pWo",
+	"3LQ06NGmO5R/SHeY+3/TY3qIbUMTrJvtljIXygjqKZIh4itTiVc326W/9KdUTceMqK5QngR2nImGIpRU",
+	"NSl2VvCK71/UeqLtyGG2Ahxu3zxoSd/AAfu2sapWV8w64ldn5tYw9/x4sNU6ojgun3XktP/VE2FvwwIO",
+	"NJ1fjQ/yX+9o5dTboxA3RVyoG+2bUgHHWWCyaJcdDNd9Eef2hjU+9wFwp9d90My+uzDtlRxacL/MVCgq",
+	"b/9MxmRCX6yQJgPjvHc6dj/BP8Gj//2awphzArhTtqD2WthbILCn34ezMmHTgCaRqjNo2aui598qk1p3",
+	"8bbi1vsHf9rqXSkagW2sWDHCfvmG88AMfPPhv7AU0tWYVu+wYt4iAO1rfYiGetJn6yatbmfQOdGnPXL3",
+	"k61tQGtQ+C50zkViEcW9EvM+1YjwUlReEmbAnq70FxLFgPOHP6cKIkTIEuP9jdCwRSSjvULNvYhPNd1K",
+	"MP++bMk9QBdgcPzW/LA2b1yb6Q7gJOfcqI5lE5HuHLFS55eQMJyPNepg3QHU1XegX+rRdSeOnrrllR7d",
+	"Y779VtoaUVefKlstbqOz8Q7xsN+VyIt/Ty/eFZWl1Xn1pnbIhllzI1QBoMHb4aLPYavALQZDfV21YqQh",
+	"W9EESi9VQyRwvgQ0mFDVtBYVfT0o+pgyKeJK6pnxWFg9NaAVLkFj4o7xy41EfaoIzdxeEgg1UxQtdpVW",
+	"iLw0QtkE6sC5cd+0SFglpiXPcTxgfEWVqlCPeDGrlHU/IUIYFdJrvHbvKM58Ic08nPRB/RO9xZxLy17T",
+	"eaJJFR13kiMKLPfhu1IJVFx7R3MRmG/xOAchUu6BwIyDBWCt+2g0x/4QsOPz+I3un0buvCameYDibqEo",
+	"m1tVUUXzGpu50Zaviv+MzjtgzaxPJLVfvs0ngzdMfqx3paMMUgwpeoOH+X3H8LnGjF45YNvYFYFQ7ppa",
+	"OGnsub/o27ideGZ+C2/zJLfOB/DvkCC2uBI5ssi7PR79te9cdLBjGG++6h199d1KXOlL0QcYv7kuCe4u",
+	"e+OuiubCd2m5nqriAclwjbFRRTPJw8RHOjuWUI59VzPPn7ogC+fqlBOqWIueaUkCyeK2GaDHh1+Cvv2j",
+	"zMVvDb1188kFYBTIBK7YuzFjVkz7s+laHO4rRJaRVDo3l6yW6wGsAwJFIwwqcoVxxcJkjHXdpGVdqwu+",
+	"cIEznEv+Ku24qPicl0TCCylUXU14ieJGiFWdCA+sAcoN1+8Ps7q61OtXHqcKY1cEcWB1KSKGqKtRl6qZ",
+	"MpDGkopdCDsXQq1BeJ5bMX0//ZrVVviEc1AVWyfTjp+8Yxqv8l1tzKuF8vVUbkCymdLzL5rayZoM0C+8",
+	"Ijm/lefy+LmY1vEz3M2cR4FfhZ3UR+hY+qyWle34dEorwEuXNqrBZVDKOWKHe3sJQq7o2t5xdEaPSGo3",
+	"OYGJCJsMSqkJ8u2LwnXeJ25I4ELaATuJEi4x1xXQgSKfVjhgwS5wywhf7qvRGWEFRlwqwqjXpbb+mSDq",
+	"Ylj38ODPvUGq3viFY+pFv7z0cP2zluXvV61b4dA9130oXF9e7NHYYCKtNlAm+n4JfGwE3CUE3Z0KjoYk",
+	"FGIi1KrRxwtRajUKYow0U47IklwIXoH226VQSQPsB83iodCcGyaNmSHDSmt+yRuV7SQRhN7d02ks2dsW",
+	"Q3gaVmpzbT6kke4/zKZvw6SzEAs9wzIY3WYTgJHIjrmKl8+mvgwCPG5AI0UwkO+fb/gcX2b7MBPngebs",
+	"gW74HmNR+gxeGMJjpo5DpYesQiThXACtcrExoAohxbDA1gOoniHWvBRDCy44rwSbKaL5xR2ZWKuIFeFC",
+	"ENtwwcaiEoNQKz3hC6QhvxCpSnfSHdatxCQIo7iLcO93jspQliIQmlEo5TmE6VLAIb99xbKoGj5zzoKd",
+	"VUoUtb4qaml0PYVDXHybgCdXFJUwBi4DIdeeB5UTx2WAhMM96Q7U6wAKBqp7EVZCDOuVno3GzT61V/AX",
+	"Xwq0/EYm633o4Zbx3ixX4z+4FHdoiPCrt6AC3IrByuINd//ZdFTxojY7rVFgVulylaqT/hExEXe5YVlk",
+	"3zJQxOnFLK2uJShqTVVozLMsEwAYGpxEnLTuniYhuRGlyC3j8FMHI0xno1NFZq+ug0IhH3xu9/DgoDdg",
+	"zyuu4AQ8g5sySrL44lts6qhZ1YIUsiQXMa30VBteksxmJBrh12O7kamHemutTOji9jlHp7TL3TWL1hl9",
+	"TQT8F22Pft2cII3C726h8xqGNZgUCUt3zoX7eEg+N2TFzEph0p0GcKNW81sIEKHyswqgG8ajXvBZoDlq",
+	"qKzbb50wT71EiIGCLBQFQdEBIAk+e3P+ju36pk1DwDADrA1Jp2TfAR/pH9rpxOlNPmfHkMX6XLg+Gr63",
+	"uhRLzuWSBJVZb+1/8SxDzP2PYdmw0spmaOsueH6ZJSDNFjiV9veSwz89Sv7b4z1QVjOse7j/I+s8Qz2L",
+	"fwQ6ylSVUHjq4tf9vV9+GnR6CeTnF1MBfE4JO3v9PGHPXzxL2K/i4ixhP/1ylrCfn744BaqnJ8+8PKZP",
+	"OLodsGNSRYYgobT3xaKmNADq+byE4jR4EvJKeRpMYOdAPpIBAwp27Mm/nz1PUgX9cS/unu2cbV6Wei6K",
+	"QDaFPBWRfiDuJcD32PXbFY4+/hEGM1WgSMfzy0j4p+M2yiGWg9bq4kE0vF0uCDqFNPoj7jZAX22IJ6tQ",
+	"ALZg+kpUA+Y+CN0AZY/IjCWUVxQ0Vld8JPwgjkVZUEm7a3giJrpaHEPnkCoWNuchoKzdraKhHvJnEjTh",
+	"8eCgZYs0hJ3NAg4Q1+UgDSWNt2rFer6txmTeJtot91lvRXKT7MBkuC2Xzr2Scb1c5OfuO9o1O2T4kRLL",
+	"btoDr8GcEUHlAw3XvyoN17lQxaruW2wHNtKAA2TSwvmsjeoTn0Bp2o764ocSj+YK/k8C0j3UeNwW8Qkj",
+	"tohoV0Pual0Z1peD6FZRoKs4ltXETMT4hBxQKDNCArQoW4NnfrxkQHcpDRMVN6JgXXALdN+MK1E4A95L",
+	"3PWpCplPoYo6RTjRSizYWDpPYBEjCGaFtAN2WqL6GBB3U6+aYXeq2uJu9llh93FDewVe2aQqEHaFCCt2",
+	"MOLjafBoEN8+1mXh34o0T+ohrFKFbdGBWo5vdwR+TxeOjzNo4AM04JkkeCh8LSVi8KVNmBiMBliWEJgv",
+	"VvtwxH7YPwBSM37FZenWQ8L2oVk8Bw744u4Pj9x1vYQdEHgvVVK52YRWt/vDY2BH6w3YGXd+MiSSCYlC",
+	"LxIP46DTJmoLM2ij06CvlMJwE81X8d0/Vv8UNZsfUhZfN2XxkH+4g/xDCRqPtTH8/NxDtPQo++C+6JOK",
+	"z/33q0+ZZ61C927iTLksWMYn0Il//p//y4bCfXfVz8dcKsKjBOG+KV84+2Urrgz2hI25GbOu3xOAgCeh",
+	"XeBS6TmBT+gBhA/kxghLgTRF0BW3AoN8Z4ex1Mra0u0AqI0uUpWPnVtfhHvQ0Ooq8LBjKIxFZ5Gxnkdk",
+	"TLSmqNJMeqI52p8YOMkU9qOVBuEQH12HJajpXmnNMTs8OCDUTfRQj7RpMIT6r60rgExZiVkBSMFDcZqn",
+	"0Bqwkwt/PGjHlTAwKl0i2EzVD/t7yR7uLHF5GnzNhbC32NdZ1xmRaF9HrJH7iLTl248/czOu+amAgLJX",
+	"ixrECXw3MxCnWM8YQjDBBPFewcKbozWkSPRrjbj67B2vvnWrUBAnyy+2fSn/E++kPWygDzn/P6Su9fI+",
+	"podNm32DgHV9pfkMIeuwKyOYdP1RwM8QgNBenLHu+/MnvTqaDftICEnYBS+5p3Tm0Tstb+epspplc9eA",
+	"PcGgGbiOMyXsXFeXWdIg8aifRll3FOaP6UMgQDZjUaTKLfJiVgrWNUKw7H/OdBMwe9wgDqQdXFcsYk7G",
+	"FejV91Hp3wf3tQYFniBMuFRK2BD8k0dBb0KYYzObMKnycuYWf7cGMadqaRSS5VBR8YmPyKhJD8SZVvqi",
+	"FJPeALb7jhuYwIEdTSFp2A/7bl/uAEB3jiaGxqhj/D044p0XysyGQ5kDMJg+5xH74b/AeoUP3WE8OAMr",
+	"X3/AvO30xZnL+RGYzMGMFakK2UEYLDdAP/YGqUrV66AN47HJLhL/+4yg1QFi7KHNy6hpRAv3vGWFevZH",
+	"qSL86wpzZVuNROKD40ADChkHXgzYM12xg0M21jO3QodWVKmqCWfgO9WiZBE369Ij64/1Ide6LPRc+XmQ",
+	"wXx0hjoDN5joH90CaPibwDMw1nN1zOSw8YUhB4+z3PhtJHFeKTYZNOIjmV1CdiGxOuxKURf/wy0nWp/R",
+	"OhqLsvWwZhmvvq3Qh9Olft6TMxQN1BqwFR2nRJvEA+RqCw45Tsyli5v8V6k3ptXN0Wq3x4PV/8ytfPkA",
+	"JGzkI2H7dQMhym4tTsMom5dGs5GwTTOCRLg1aa2sWvqv9DxV3Sz88BP+Pesl7tXQw11TEfYNo6hvIxJw",
+	"83pdWaffhXLJGyUabqiLTvRcua1DV+geAaxPK4GA3sO9w95dzWY6RbiOzqoe95/p4u0Ukaj7+Ur63eS6",
+	"ObKBhMSd1P8Hnz7q0loKqo0+Mp1XrDVTZ3yEOJ9LsWAc3R6vAgOhsfM6utlIWNoRn5CyS9Y7YhlU2GUJ",
+	"y/JZZXSVBXucqqnzqtGl6xgXcXy0p3iRzzJpy8sMQnJwbhTjZbnGoNGzf41G4ssn4s1GDaI47O2tL3/l",
+	"huJbzXJ4Yts0dwYFRp7CI/iEW+65bF64W0+LMJ2G3n62xvYJ02UR1loCQfQIaP85s3Ii7i72h7D4ep5O",
+	"igzjjcBnWl0AEiIMburw+5jiFsoZJHG4EoXmPiDBrLVrFbSNIinwuZ6VkLcV8kr4VpdjZRsH5pxyYGXp",
+	"wnNIPFuNCQPDJ8JX+nLDsuUUSBbOASaoTgENhxAefoli1xuyH93rKoVT5aJ1req0SmfNWLcG7v66lWA9",
+	"Vc1ond0uWO8N2Ak7e3P+jlgE6CPgQNdji5BAPp0KXkFEyKHaBwRmjXZ/UNori5R65JwEUurwmIAepVHi",
+	"I2uY2gaqrwNPVpgi/jhET4UySfh6qomycF98LEjZAYcajv3ZUOczKl+GqW4apz6KpTunWlmpZiLdGbDX",
+	"N0eyS3mkbQ1kf21G6vcex0Iv1jk+MKYP8esdppR/BR6PxrHfEBYNTvxcG0urYk6sEtGKyrnyFhegKR4V",
+	"gik1563dkfOH5w/Xnwa/iwNTaWppa0RCc6NVdMrrljDsM3VOF89e3as6i8sJj0Q53RZCedelP94x39ul",
+	"99pGpng83n4oer7fs6i/Y01dvbCP4y1zpIXBkgWi92jxe+78sKqJvvy0gxwiJzM73jn6229ukSFrcPjL",
+	"b+6G6sov2VlV7hzt7PKphPVFPVm2NC8U4u+B1uYC4CQoi+4aGtRo4ImwHFb2qq57fzZNWCDwpdrMJKoS",
+	"V7X+Zjg3rltG8Odq0+9B+Y8rPhITSMkDonJ5kKOGEKGz2tCLxgGLYd2Xfz3tsT6VpiS+HsO1WYhcQqej",
+	"Zi8XeVujYJ0B21/zocHfWi724TnrM+5eacZLhhBTBO8MReXxly44oj0nannKF1jssdp2HGf164NHmqh+",
+	"E+kYcmvj59B+kDCqTYpOEt12Ej0/nr6rXQBNLOFWQcEtHzREr/CH1jG5EqWeutfqQ8X6WJRTUZljr+Pa",
+	"Pdw7hMOraaWLWY7MVaHpor69pfEzgAyjvq9l00rmwrBuwWW5YE/fv31//oSFvgHYCafUT+9O358/eed8",
+	"gaIULiIlVTLS+cp5Po6HBdtveb7bv3GLhaE30oIn4bYS1mfPTv4jYVbwScLGeg5uvK4uTeI+i5U5xAbO",
+	"69fK8tyyQlguy3hK+l2p/cH+Prewa3gQfHGqrPAZiHrp4N/bFrjOpQtXKq2HrM+sm/QTrSTkxhAqa+WV",
+	"W11W5peiSnAO5cgFhcNKyJHSfbLma0wmM4VGfPm5J7NCWmbySghF3gusd9b3kxdmBAyarkRBRPIJnVTq",
+	"S4OJgyllmKLHAix75/fffv//AQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -21,6 +21,7 @@ import (
 const eventsUsage = `Usage:
   clearvest events export --stream S | --all [--after POS]
   clearvest events verify
+  clearvest events books [--position POS]
 
   export   write events to standard output as JSON lines, one object per event:
            position, eventId, streamId, version, type, schemaVersion, recordedAt, metadata, data
@@ -34,8 +35,13 @@ const eventsUsage = `Usage:
            books agree with each user's account, every money event is one the account's rules
            would have raised from the state before it, and the ledger read model's figures
            equal the replay as of its checkpoint); exits 1 and lists the failures when one fails
+  books    fold every money event of the log up to global position POS (default: the head)
+           with the double-entry rules and print the trial balance (every account's debit or
+           credit balance, the totals) and the reconciliation deposits received - payouts sent
+           = investor liabilities + platform equity; exits 1 unless the books balance and the
+           difference is zero
 
-Neither command writes to the database; run clearvest migrate first on a new database.
+No command writes to the database; run clearvest migrate first on a new database.
 `
 
 // pageSize bounds memory on any log size while keeping round trips few.
@@ -43,12 +49,13 @@ const pageSize = 1000
 
 func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: events: missing subcommand (export or verify)", errUsage)
+		return fmt.Errorf("%w: events: missing subcommand (export, verify or books)", errUsage)
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("events "+sub, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var export exportOptions
+	var position int64
 	switch sub {
 	case "export":
 		fs.Func("stream", "export one stream", func(s string) error {
@@ -58,11 +65,13 @@ func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slo
 		fs.BoolVar(&export.All, "all", false, "export the whole log")
 		fs.Int64Var(&export.After, "after", 0, "with --all: start after this position")
 	case "verify":
+	case "books":
+		fs.Int64Var(&position, "position", 0, "the books as of this global position (0: the head)")
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, eventsUsage)
 		return nil
 	default:
-		return fmt.Errorf("%w: events: unknown subcommand %q (want export or verify)", errUsage, sub)
+		return fmt.Errorf("%w: events: unknown subcommand %q (want export, verify or books)", errUsage, sub)
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -114,6 +123,9 @@ func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slo
 	codec, _, err := newCodec(ctx, pool, cfg)
 	if err != nil {
 		return err
+	}
+	if sub == "books" {
+		return printBooks(ctx, pool, store, codec, position, stdout)
 	}
 	verifiers, err := extraVerifiers(ctx, pool)
 	if err != nil {

@@ -32,6 +32,7 @@ Usage:
   clearvest events export --stream S | --all
                                           write events as JSON lines to standard output
   clearvest events verify                 replay every event through the codec and check invariants
+  clearvest events books [--position P]   the trial balance and reconciliation folded from the log
   clearvest kyc purge --older-than DURATION
                                           delete identity document files of closed accounts and of
                                           checks decided longer ago than DURATION (e.g. 90d)

@@ -169,6 +169,8 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"testimonials": {Version: 1, SchemaHash: "1eef8a7eed221b2d"},
 		"activity":     {Version: 1, SchemaHash: "43b58a9c0737c396"},
 		"proposals":    {Version: 1, SchemaHash: "2818ebd767185966"},
+		// The staff actions of the audit log (docs/auditing.md).
+		"audit": {Version: 1, SchemaHash: "014610b29516caf6"},
 	}
 	for _, p := range allProjections(newRegistry()) {
 		got := projections.DefinitionOf(p)

@@ -30,6 +30,7 @@ import (
 	"clearvest/platform/pgmigrate"
 	"clearvest/projections"
 	"clearvest/projections/activity"
+	"clearvest/projections/audit"
 	"clearvest/projections/catalogue"
 	"clearvest/projections/history"
 	"clearvest/projections/investments"
@@ -60,7 +61,8 @@ func allMigrations() []pgmigrate.Set {
 // newCodec returns: the identity read models decode personal fields.
 func allProjections(codec *eventstore.Registry) []projections.Projection {
 	return []projections.Projection{catalogue.Projection{}, users.New(codec), securitylog.New(codec), plans.New(codec), ledger.New(codec), wallets.New(codec), history.New(codec), investments.New(codec), withdrawals.New(codec), referrals.New(codec),
-		tickets.New(codec), testimonials.New(codec), activity.New(codec), proposals.New(codec)}
+		tickets.New(codec), testimonials.New(codec), activity.New(codec), proposals.New(codec),
+		audit.New()}
 }
 
 // newRegistry knows every domain event type. Each domain package registers its events here

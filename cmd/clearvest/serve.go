@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"clearvest/api"
+	appaudit "clearvest/app/audit"
 	"clearvest/content"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth/ratelimit"
@@ -197,6 +198,10 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	} else {
 		logger.Warn("request limits and the open deposit quota are off (CLEARVEST_REQUEST_LIMITS=off)")
 	}
+	auditService, err := appaudit.New(appaudit.Deps{Pool: pool, Store: store, Codec: ident.codec})
+	if err != nil {
+		return err
+	}
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, Details: []api.ReadinessDetail{ident.money.MaturityDetail}, ReadYourWrites: runner, Metrics: reg,
@@ -207,6 +212,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		TrustedProxies: cfg.TrustedProxies,
 		Market:         market,
 		RequestLimiter: requestLimiter,
+		Audit:          auditService,
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

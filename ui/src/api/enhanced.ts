@@ -228,6 +228,17 @@ export const api = generatedApi.enhanceEndpoints({
     createSupportTicket: { invalidatesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
     replySupportTicket: { invalidatesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
     closeSupportTicket: { invalidatesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
+
+    // The audit screens (features/audit): reads only; the CSV is text handed to the browser as a
+    // file, never cached.
+    getAuditLogCsv: {
+      query: (arg) => ({
+        url: '/audit/log.csv',
+        params: { actor: arg.actor, target: arg.target, kind: arg.kind, from: arg.from, to: arg.to },
+        responseHandler: 'text',
+      }),
+      keepUnusedDataFor: 0,
+    },
   },
 });
 
@@ -315,8 +326,18 @@ export const {
   useReplySupportTicketMutation,
   useCloseSupportTicketMutation,
   useGetQueueCountsQuery,
+  useGetAuditLogQuery,
+  useLazyGetAuditLogCsvQuery,
+  useGetAuditEventsQuery,
+  useGetAuditBooksQuery,
 } = api;
 export type {
+  AuditAccount,
+  AuditBooks,
+  AuditEntry,
+  AuditEvent,
+  AuditEventPage,
+  AuditLogPage,
   ApprovalThresholds,
   QueueCounts,
   Proposal,

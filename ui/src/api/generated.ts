@@ -850,6 +850,60 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.rejectProposalRequest,
       }),
     }),
+    getAuditLog: build.query<GetAuditLogApiResponse, GetAuditLogApiArg>({
+      query: (queryArg) => ({
+        url: `/audit/log`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+        params: {
+          actor: queryArg.actor,
+          target: queryArg.target,
+          kind: queryArg.kind,
+          from: queryArg["from"],
+          to: queryArg.to,
+          before: queryArg.before,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    getAuditLogCsv: build.query<
+      GetAuditLogCsvApiResponse,
+      GetAuditLogCsvApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/audit/log.csv`,
+        params: {
+          actor: queryArg.actor,
+          target: queryArg.target,
+          kind: queryArg.kind,
+          from: queryArg["from"],
+          to: queryArg.to,
+        },
+      }),
+    }),
+    getAuditEvents: build.query<
+      GetAuditEventsApiResponse,
+      GetAuditEventsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/audit/events`,
+        params: {
+          stream: queryArg.stream,
+          after: queryArg.after,
+          type: queryArg["type"],
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    getAuditBooks: build.query<GetAuditBooksApiResponse, GetAuditBooksApiArg>({
+      query: (queryArg) => ({
+        url: `/audit/books`,
+        params: {
+          position: queryArg.position,
+        },
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -1437,6 +1491,50 @@ export type RejectProposalApiResponse = /** status 200 Rejected. */ Message;
 export type RejectProposalApiArg = {
   proposalId: string;
   rejectProposalRequest: RejectProposalRequest;
+};
+export type GetAuditLogApiResponse =
+  /** status 200 A page of the log. */ AuditLogPage;
+export type GetAuditLogApiArg = {
+  /** The staff member's id or e-mail. */
+  actor?: string;
+  /** The target user's id or e-mail. */
+  target?: string;
+  kind?: string;
+  /** From this time on (included). */
+  from?: string;
+  /** Until this time (excluded). */
+  to?: string;
+  before?: string;
+  limit?: number;
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+};
+export type GetAuditLogCsvApiResponse =
+  /** status 200 The log, as an attachment. */ string;
+export type GetAuditLogCsvApiArg = {
+  /** The staff member's id or e-mail. */
+  actor?: string;
+  /** The target user's id or e-mail. */
+  target?: string;
+  kind?: string;
+  /** From this time on (included). */
+  from?: string;
+  /** Until this time (excluded). */
+  to?: string;
+};
+export type GetAuditEventsApiResponse =
+  /** status 200 A page of events. */ AuditEventPage;
+export type GetAuditEventsApiArg = {
+  stream?: string;
+  after?: number;
+  type?: string;
+  limit?: number;
+};
+export type GetAuditBooksApiResponse = /** status 200 The books. */ AuditBooks;
+export type GetAuditBooksApiArg = {
+  position?: number;
 };
 export type Meta = {
   /** Whether "Continue with Google" is offered (GOOGLE_CLIENT_ID is set). */
@@ -2490,6 +2588,99 @@ export type ApproveProposalRequest = {
 export type RejectProposalRequest = {
   reason: string;
 };
+export type AuditEntry = {
+  position: number;
+  at: string;
+  /** The event type, e.g. account.deposit_confirmed. */
+  kind: string;
+  /** What it did, in English, e.g. "Confirmed deposit DEP-7K3M9Q2X". */
+  summary: string;
+  streamId: string;
+  eventId: string;
+  actorId: string;
+  actorEmail?: string;
+  actorRole: string;
+  impersonatorId?: string;
+  targetUser: string;
+  targetEmail?: string;
+  reference: string;
+  /** US dollars, "" when the action moved none. */
+  amount: string;
+  reason: string;
+  /** The staff member's address; "[erased]" once their data was erased. */
+  clientIp: string;
+  correlationId?: string;
+};
+export type AuditLogPage = {
+  entries: AuditEntry[];
+  /** The cursor of the next page; absent at the end. */
+  next?: string;
+  /** Every kind the log holds, for the filter. */
+  kinds: string[];
+};
+export type AuditMetadata = {
+  correlationId?: string;
+  causationId?: string;
+  actorId?: string;
+  actorRole?: string;
+  impersonatorId?: string;
+  idempotencyKey?: string;
+  requestHash?: string;
+  /** As stored; sealed. */
+  clientIp?: string;
+};
+export type AuditEvent = {
+  position: number;
+  eventId: string;
+  streamId: string;
+  version: number;
+  type: string;
+  schemaVersion: number;
+  recordedAt: string;
+  /** The payload as stored. */
+  data: {
+    [key: string]: any;
+  };
+  metadata: AuditMetadata;
+};
+export type AuditEventPage = {
+  events: AuditEvent[];
+  /** The after of the next page; 0 at the end. */
+  next: number;
+};
+export type AuditAccount = {
+  account: string;
+  /** The owner of a user account; "" for a platform account. */
+  user: string;
+  book: string;
+  balance: string;
+  debit: string;
+  credit: string;
+};
+export type AuditReconciliation = {
+  depositsReceived: string;
+  payoutsSent: string;
+  investorLiabilities: string;
+  platformEquity: string;
+  difference: string;
+};
+export type AuditBooks = {
+  position: number;
+  head: number;
+  events: number;
+  accounts: AuditAccount[];
+  totalDebit: string;
+  totalCredit: string;
+  balanced: boolean;
+  unbalanced: number[];
+  wentNegative: string[];
+  reconciliation: AuditReconciliation;
+  users: {
+    available: string;
+    held: string;
+    invested: string;
+  };
+};
 export const {
   useGetMetaQuery,
   useRegisterMutation,
@@ -2594,4 +2785,8 @@ export const {
   useGetProposalsQuery,
   useApproveProposalMutation,
   useRejectProposalMutation,
+  useGetAuditLogQuery,
+  useGetAuditLogCsvQuery,
+  useGetAuditEventsQuery,
+  useGetAuditBooksQuery,
 } = injectedRtkApi;

@@ -277,6 +277,14 @@ export const pages: readonly PageRoute[] = [
     access: 'signedIn',
     page: () => import('../features/deposits/PaymentDetailsPage').then((m) => m.PaymentDetailsPage),
   },
+  // The audit screens: staff actions, stored events and the books at a log position (admins).
+  {
+    path: '/audit',
+    title: 'Audit',
+    access: 'admin',
+    menus: ['staff'],
+    page: () => import('../features/audit/AuditPage').then((m) => m.AuditPage),
+  },
   // Balance adjustments and fee waivers are the admin's alone (docs/product-rules.md, "Roles").
   { path: '/edit-balance/:id', title: 'Balance Adjustment', access: 'admin' },
   { path: '/edit-user-balance/:id', title: 'Wallet Adjustment', access: 'admin' },
