@@ -26,6 +26,7 @@ var staffActions = map[string][]string{
 	"waiveFees":      {"admin"},
 	"impersonate":    {"admin"},
 	"approveChanges": {"admin"},
+	"audit":          {"admin"},
 }
 
 type staffOperation struct {
