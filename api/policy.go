@@ -37,6 +37,7 @@ const (
 	ActWaiveFees      Action = "waiveFees"
 	ActImpersonate    Action = "impersonate"
 	ActApproveChanges Action = "approveChanges" // the second admin of maker-checker
+	ActChangeSettings Action = "changeSettings" // fees, thresholds, addresses, contact, plans
 )
 
 // policy is the one server-side answer to "may this role do that" (docs/product-rules.md, "Roles"). The UI hides
@@ -48,7 +49,7 @@ var policy = map[identity.Role][]Action{
 	identity.RoleAuthor:     {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail},
 	identity.RoleAdmin: {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail,
 		ActChangeRoles, ActSuspendUsers, ActCloseAccounts, ActAdjustBalances, ActWaiveFees,
-		ActImpersonate, ActApproveChanges},
+		ActImpersonate, ActApproveChanges, ActChangeSettings},
 }
 
 // operationActions says what each operation of openapi.yaml needs. An operation missing here
@@ -56,6 +57,9 @@ var policy = map[identity.Role][]Action{
 // until someone decides who may call it. The spec's x-clearvest-action documents the same
 // mapping for client authors; a test keeps the two equal.
 var operationActions = map[string]Action{
+	// Settings (admins).
+	"getSettings": ActChangeSettings, "updateSettings": ActChangeSettings, "createPlan": ActChangeSettings,
+	"newPlanVersion": ActChangeSettings, "retirePlan": ActChangeSettings,
 	"getMeta":                  ActPublic,
 	"register":                 ActPublic,
 	"login":                    ActPublic,

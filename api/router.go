@@ -43,6 +43,7 @@ import (
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
+	appsettings "clearvest/app/settings"
 	appsupport "clearvest/app/support"
 	"clearvest/domain/kyc"
 	"clearvest/platform/auth/ratelimit"
@@ -152,6 +153,8 @@ type Deps struct {
 	// Community runs testimonials and answers the public social proof and badges; nil in tests
 	// of other parts (its operations then answer 422).
 	Community *appcommunity.Service
+	// Settings are the admins' settings behind /api/settings; nil answers them with a 422.
+	Settings *appsettings.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

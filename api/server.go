@@ -19,6 +19,7 @@ import (
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
+	appsettings "clearvest/app/settings"
 	appsupport "clearvest/app/support"
 	"clearvest/domain/domainerr"
 	"clearvest/platform/sitecontent"
@@ -38,6 +39,7 @@ type server struct {
 	content       *sitecontent.Store
 	support       *appsupport.Service
 	community     *appcommunity.Service
+	settings      *appsettings.Service
 	waiter        middleware.Waiter // holds a sign-in's answer until its figures are in the read models
 	production    bool
 	secureCookies bool
@@ -69,6 +71,7 @@ func newServer(deps Deps) *server {
 		content:    deps.Content,
 		support:    deps.Support,
 		community:  deps.Community,
+		settings:   deps.Settings,
 		waiter:     deps.ReadYourWrites,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be

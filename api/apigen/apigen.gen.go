@@ -700,6 +700,33 @@ func (e GetMarketCandlesParamsInterval) Valid() bool {
 	}
 }
 
+// Defines values for UpdateSettingsParamsSection.
+const (
+	UpdateSettingsParamsSectionApprovals        UpdateSettingsParamsSection = "approvals"
+	UpdateSettingsParamsSectionDepositAddresses UpdateSettingsParamsSection = "depositAddresses"
+	UpdateSettingsParamsSectionReferral         UpdateSettingsParamsSection = "referral"
+	UpdateSettingsParamsSectionSupport          UpdateSettingsParamsSection = "support"
+	UpdateSettingsParamsSectionWithdrawalFee    UpdateSettingsParamsSection = "withdrawalFee"
+)
+
+// Valid indicates whether the value is a known member of the UpdateSettingsParamsSection enum.
+func (e UpdateSettingsParamsSection) Valid() bool {
+	switch e {
+	case UpdateSettingsParamsSectionApprovals:
+		return true
+	case UpdateSettingsParamsSectionDepositAddresses:
+		return true
+	case UpdateSettingsParamsSectionReferral:
+		return true
+	case UpdateSettingsParamsSectionSupport:
+		return true
+	case UpdateSettingsParamsSectionWithdrawalFee:
+		return true
+	default:
+		return false
+	}
+}
+
 // ActivityItem defines model for ActivityItem.
 type ActivityItem struct {
 	At   time.Time    `json:"at"`
@@ -712,6 +739,18 @@ type ActivityItem struct {
 
 // ActivityKind defines model for ActivityKind.
 type ActivityKind string
+
+// ApprovalSettings defines model for ApprovalSettings.
+type ApprovalSettings struct {
+	// DepositThreshold Example: 10000.00
+	DepositThreshold string `json:"depositThreshold"`
+
+	// DepositTolerancePercent Example: 1
+	DepositTolerancePercent string `json:"depositTolerancePercent"`
+
+	// WithdrawalThreshold Example: 10000.00
+	WithdrawalThreshold string `json:"withdrawalThreshold"`
+}
 
 // ApprovalThresholds defines model for ApprovalThresholds.
 type ApprovalThresholds struct {
@@ -1001,6 +1040,11 @@ type DepositAddressList struct {
 
 	// Minimum The smallest deposit in USD, decimal string (CLEARVEST_MIN_DEPOSIT); a request below it is refused with 422.
 	Minimum string `json:"minimum"`
+}
+
+// DepositAddressSettings defines model for DepositAddressSettings.
+type DepositAddressSettings struct {
+	Addresses []SettingsAddress `json:"addresses"`
 }
 
 // DepositAsset defines model for DepositAsset.
@@ -1724,6 +1768,27 @@ type Plan struct {
 	Version int `json:"version"`
 }
 
+// PlanCreateRequest defines model for PlanCreateRequest.
+type PlanCreateRequest struct {
+	// Max Example: 5000.00
+	Max string `json:"max"`
+
+	// Min Example: 100.00
+	Min      string `json:"min"`
+	Name     string `json:"name"`
+	Reason   string `json:"reason"`
+	TermDays int    `json:"termDays"`
+
+	// TermRate Example: 0.0040
+	TermRate string `json:"termRate"`
+}
+
+// PlanCreated defines model for PlanCreated.
+type PlanCreated struct {
+	UnderscoreId string `json:"_id"`
+	Message      string `json:"message"`
+}
+
 // PlanExample defines model for PlanExample.
 type PlanExample struct {
 	// Amount Example: 100.00
@@ -1746,6 +1811,20 @@ type PlanExample struct {
 // PlanList defines model for PlanList.
 type PlanList struct {
 	Plans []Plan `json:"plans"`
+}
+
+// PlanVersionRequest defines model for PlanVersionRequest.
+type PlanVersionRequest struct {
+	// Max Example: 5000.00
+	Max string `json:"max"`
+
+	// Min Example: 100.00
+	Min      string `json:"min"`
+	Reason   string `json:"reason"`
+	TermDays int    `json:"termDays"`
+
+	// TermRate Example: 0.0040
+	TermRate string `json:"termRate"`
 }
 
 // Proposal defines model for Proposal.
@@ -1845,6 +1924,15 @@ type Referral struct {
 
 	// Qualified Their first deposit was confirmed.
 	Qualified bool `json:"qualified"`
+}
+
+// ReferralSettings defines model for ReferralSettings.
+type ReferralSettings struct {
+	// Bonus Example: 5.00
+	Bonus string `json:"bonus"`
+
+	// MinDeposit Example: 100.00
+	MinDeposit string `json:"minDeposit"`
 }
 
 // Referrals defines model for Referrals.
@@ -1973,6 +2061,90 @@ type SetLanguageRequest struct {
 	Language Language `json:"language"`
 }
 
+// Settings defines model for Settings.
+type Settings struct {
+	Approvals        ApprovalSettings       `json:"approvals"`
+	DepositAddresses DepositAddressSettings `json:"depositAddresses"`
+
+	// History Every change, newest first; a section's first entry is its last change.
+	History []SettingsChange `json:"history"`
+
+	// MaxAmount The ceiling on amounts (configuration); thresholds stay below it.
+	MaxAmount string `json:"maxAmount"`
+
+	// Plans Every plan, retired ones included.
+	Plans         []SettingsPlan        `json:"plans"`
+	Referral      ReferralSettings      `json:"referral"`
+	Support       SupportSettings       `json:"support"`
+	WithdrawalFee WithdrawalFeeSettings `json:"withdrawalFee"`
+}
+
+// SettingsAddress defines model for SettingsAddress.
+type SettingsAddress struct {
+	Address string `json:"address"`
+
+	// Asset Example: USDT
+	Asset string `json:"asset"`
+
+	// Network Example: TRC20
+	Network string `json:"network"`
+}
+
+// SettingsChange defines model for SettingsChange.
+type SettingsChange struct {
+	At time.Time   `json:"at"`
+	By StaffPerson `json:"by"`
+
+	// New Values of the sections; a change's old and new values hold only its section.
+	New SettingsValues `json:"new"`
+
+	// Old Values of the sections; a change's old and new values hold only its section.
+	Old    SettingsValues `json:"old"`
+	Reason string         `json:"reason"`
+
+	// Section Example: withdrawalFee
+	Section string `json:"section"`
+}
+
+// SettingsPlan defines model for SettingsPlan.
+type SettingsPlan struct {
+	UnderscoreId string `json:"_id"`
+
+	// Active false once retired.
+	Active   bool   `json:"active"`
+	Apr      string `json:"apr"`
+	Max      string `json:"max"`
+	Min      string `json:"min"`
+	Name     string `json:"name"`
+	TermDays int    `json:"termDays"`
+	TermRate string `json:"termRate"`
+	Version  int    `json:"version"`
+}
+
+// SettingsReason defines model for SettingsReason.
+type SettingsReason struct {
+	Reason string `json:"reason"`
+}
+
+// SettingsUpdate defines model for SettingsUpdate.
+type SettingsUpdate struct {
+	Approvals        *ApprovalSettings       `json:"approvals,omitempty"`
+	DepositAddresses *DepositAddressSettings `json:"depositAddresses,omitempty"`
+	Reason           string                  `json:"reason"`
+	Referral         *ReferralSettings       `json:"referral,omitempty"`
+	Support          *SupportSettings        `json:"support,omitempty"`
+	WithdrawalFee    *WithdrawalFeeSettings  `json:"withdrawalFee,omitempty"`
+}
+
+// SettingsValues Values of the sections; a change's old and new values hold only its section.
+type SettingsValues struct {
+	Approvals        *ApprovalSettings       `json:"approvals,omitempty"`
+	DepositAddresses *DepositAddressSettings `json:"depositAddresses,omitempty"`
+	Referral         *ReferralSettings       `json:"referral,omitempty"`
+	Support          *SupportSettings        `json:"support,omitempty"`
+	WithdrawalFee    *WithdrawalFeeSettings  `json:"withdrawalFee,omitempty"`
+}
+
 // SettledInvestments defines model for SettledInvestments.
 type SettledInvestments struct {
 	Settled []Investment `json:"settled"`
@@ -2019,6 +2191,12 @@ type StepUpState struct {
 type SubmitTestimonialRequest struct {
 	// Text 20 to 600 characters once trimmed.
 	Text string `json:"text"`
+}
+
+// SupportSettings defines model for SupportSettings.
+type SupportSettings struct {
+	// Email Example: support@clearvest.example
+	Email string `json:"email"`
 }
 
 // SupportTicket defines model for SupportTicket.
@@ -2280,6 +2458,27 @@ type Withdrawal struct {
 	WalletAddress string       `json:"walletAddress"`
 }
 
+// WithdrawalFeeSettings defines model for WithdrawalFeeSettings.
+type WithdrawalFeeSettings struct {
+	// Cap The most the fee can be; 0.00 for no cap.
+	//
+	// Example: 25.00
+	Cap string `json:"cap"`
+
+	// Flat Example: 1.00
+	Flat string `json:"flat"`
+
+	// Minimum The smallest withdrawal.
+	//
+	// Example: 10.00
+	Minimum string `json:"minimum"`
+
+	// Percent Percentage of the amount.
+	//
+	// Example: 1
+	Percent string `json:"percent"`
+}
+
 // WithdrawalList defines model for WithdrawalList.
 type WithdrawalList struct {
 	Withdrawals []Withdrawal `json:"withdrawals"`
@@ -2354,6 +2553,9 @@ type IdempotencyKey = string
 
 // InvestmentID defines model for InvestmentID.
 type InvestmentID = string
+
+// PlanID defines model for PlanID.
+type PlanID = string
 
 // Position defines model for Position.
 type Position = int64
@@ -2596,6 +2798,41 @@ type RejectProposalParams struct {
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// CreatePlanParams defines parameters for CreatePlan.
+type CreatePlanParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RetirePlanParams defines parameters for RetirePlan.
+type RetirePlanParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// NewPlanVersionParams defines parameters for NewPlanVersion.
+type NewPlanVersionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpdateSettingsParams defines parameters for UpdateSettings.
+type UpdateSettingsParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpdateSettingsParamsSection defines parameters for UpdateSettings.
+type UpdateSettingsParamsSection string
 
 // GetQueueCountsParams defines parameters for GetQueueCounts.
 type GetQueueCountsParams struct {
@@ -3068,6 +3305,18 @@ type ApproveProposalJSONRequestBody = ApproveProposalRequest
 // RejectProposalJSONRequestBody defines body for RejectProposal for application/json ContentType.
 type RejectProposalJSONRequestBody = RejectProposalRequest
 
+// CreatePlanJSONRequestBody defines body for CreatePlan for application/json ContentType.
+type CreatePlanJSONRequestBody = PlanCreateRequest
+
+// RetirePlanJSONRequestBody defines body for RetirePlan for application/json ContentType.
+type RetirePlanJSONRequestBody = SettingsReason
+
+// NewPlanVersionJSONRequestBody defines body for NewPlanVersion for application/json ContentType.
+type NewPlanVersionJSONRequestBody = PlanVersionRequest
+
+// UpdateSettingsJSONRequestBody defines body for UpdateSettings for application/json ContentType.
+type UpdateSettingsJSONRequestBody = SettingsUpdate
+
 // CreateSupportTicketJSONRequestBody defines body for CreateSupportTicket for application/json ContentType.
 type CreateSupportTicketJSONRequestBody = CreateSupportTicketRequest
 
@@ -3274,6 +3523,21 @@ type ServerInterface interface {
 	// GetPublicStats Investor and country counts, rounded down for display
 	// (GET /public/stats)
 	GetPublicStats(w http.ResponseWriter, r *http.Request)
+	// GetSettings The settings in force, who changed each last, the history of changes and every plan (admins)
+	// (GET /settings)
+	GetSettings(w http.ResponseWriter, r *http.Request)
+	// CreatePlan Add a plan to the catalogue, offered at once, its terms as version 1 (admins)
+	// (POST /settings/plans)
+	CreatePlan(w http.ResponseWriter, r *http.Request, params CreatePlanParams)
+	// RetirePlan Retire a plan; no new investments, those made run to their term (admins)
+	// (POST /settings/plans/{planId}/retire)
+	RetirePlan(w http.ResponseWriter, r *http.Request, planId PlanID, params RetirePlanParams)
+	// NewPlanVersion New terms for a plan as its next version; investments already made keep theirs (admins)
+	// (POST /settings/plans/{planId}/versions)
+	NewPlanVersion(w http.ResponseWriter, r *http.Request, planId PlanID, params NewPlanVersionParams)
+	// UpdateSettings Change one section of the settings, with a reason (admins)
+	// (PUT /settings/{section})
+	UpdateSettings(w http.ResponseWriter, r *http.Request, section UpdateSettingsParamsSection, params UpdateSettingsParams)
 	// GetQueueCounts How many items wait in each staff queue (authors and admins)
 	// (GET /staff/queue-counts)
 	GetQueueCounts(w http.ResponseWriter, r *http.Request, params GetQueueCountsParams)
@@ -3706,6 +3970,36 @@ func (_ Unimplemented) GetPublicActivity(w http.ResponseWriter, r *http.Request)
 // GetPublicStats Investor and country counts, rounded down for display
 // (GET /public/stats)
 func (_ Unimplemented) GetPublicStats(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetSettings The settings in force, who changed each last, the history of changes and every plan (admins)
+// (GET /settings)
+func (_ Unimplemented) GetSettings(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreatePlan Add a plan to the catalogue, offered at once, its terms as version 1 (admins)
+// (POST /settings/plans)
+func (_ Unimplemented) CreatePlan(w http.ResponseWriter, r *http.Request, params CreatePlanParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RetirePlan Retire a plan; no new investments, those made run to their term (admins)
+// (POST /settings/plans/{planId}/retire)
+func (_ Unimplemented) RetirePlan(w http.ResponseWriter, r *http.Request, planId PlanID, params RetirePlanParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// NewPlanVersion New terms for a plan as its next version; investments already made keep theirs (admins)
+// (POST /settings/plans/{planId}/versions)
+func (_ Unimplemented) NewPlanVersion(w http.ResponseWriter, r *http.Request, planId PlanID, params NewPlanVersionParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateSettings Change one section of the settings, with a reason (admins)
+// (PUT /settings/{section})
+func (_ Unimplemented) UpdateSettings(w http.ResponseWriter, r *http.Request, section UpdateSettingsParamsSection, params UpdateSettingsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5421,6 +5715,211 @@ func (siw *ServerInterfaceWrapper) GetPublicStats(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetPublicStats(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetSettings operation middleware
+func (siw *ServerInterfaceWrapper) GetSettings(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSettings(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreatePlan operation middleware
+func (siw *ServerInterfaceWrapper) CreatePlan(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreatePlanParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreatePlan(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RetirePlan operation middleware
+func (siw *ServerInterfaceWrapper) RetirePlan(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "planId" -------------
+	var planId PlanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "planId", chi.URLParam(r, "planId"), &planId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "planId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RetirePlanParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RetirePlan(w, r, planId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// NewPlanVersion operation middleware
+func (siw *ServerInterfaceWrapper) NewPlanVersion(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "planId" -------------
+	var planId PlanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "planId", chi.URLParam(r, "planId"), &planId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "planId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params NewPlanVersionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.NewPlanVersion(w, r, planId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateSettings operation middleware
+func (siw *ServerInterfaceWrapper) UpdateSettings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "section" -------------
+	var section UpdateSettingsParamsSection
+
+	err = runtime.BindStyledParameterWithOptions("simple", "section", chi.URLParam(r, "section"), &section, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "section", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateSettingsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateSettings(w, r, section, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8522,6 +9021,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/proposals/{proposalId}/reject", wrapper.RejectProposal)
 	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/settings", wrapper.GetSettings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/settings/{section}", wrapper.UpdateSettings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/settings/plans", wrapper.CreatePlan)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/settings/plans/{planId}/versions", wrapper.NewPlanVersion)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/settings/plans/{planId}/retire", wrapper.RetirePlan)
+	})
 
 	return r
 }
@@ -11378,6 +11892,566 @@ func (response GetPublicStats200JSONResponse) VisitGetPublicStatsResponse(w http
 type GetPublicStats500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetPublicStats500JSONResponse) VisitGetPublicStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettingsRequestObject struct {
+}
+
+type GetSettingsResponseObject interface {
+	VisitGetSettingsResponse(w http.ResponseWriter) error
+}
+
+type GetSettings200JSONResponse Settings
+
+func (response GetSettings200JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSettings401JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSettings403JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettings422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetSettings422JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetSettings500JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlanRequestObject struct {
+	Params CreatePlanParams
+	Body   *CreatePlanJSONRequestBody
+}
+
+type CreatePlanResponseObject interface {
+	VisitCreatePlanResponse(w http.ResponseWriter) error
+}
+
+type CreatePlan201JSONResponse PlanCreated
+
+func (response CreatePlan201JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreatePlan400JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreatePlan401JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreatePlan403JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreatePlan409JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CreatePlan422JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreatePlan500JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlanRequestObject struct {
+	PlanId PlanID `json:"planId"`
+	Params RetirePlanParams
+	Body   *RetirePlanJSONRequestBody
+}
+
+type RetirePlanResponseObject interface {
+	VisitRetirePlanResponse(w http.ResponseWriter) error
+}
+
+type RetirePlan200JSONResponse Message
+
+func (response RetirePlan200JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RetirePlan400JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RetirePlan401JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RetirePlan403JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RetirePlan404JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RetirePlan409JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RetirePlan422JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RetirePlan500JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersionRequestObject struct {
+	PlanId PlanID `json:"planId"`
+	Params NewPlanVersionParams
+	Body   *NewPlanVersionJSONRequestBody
+}
+
+type NewPlanVersionResponseObject interface {
+	VisitNewPlanVersionResponse(w http.ResponseWriter) error
+}
+
+type NewPlanVersion200JSONResponse Message
+
+func (response NewPlanVersion200JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response NewPlanVersion400JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response NewPlanVersion401JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response NewPlanVersion403JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response NewPlanVersion404JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion409JSONResponse struct{ ConflictJSONResponse }
+
+func (response NewPlanVersion409JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response NewPlanVersion422JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response NewPlanVersion500JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettingsRequestObject struct {
+	Section UpdateSettingsParamsSection `json:"section"`
+	Params  UpdateSettingsParams
+	Body    *UpdateSettingsJSONRequestBody
+}
+
+type UpdateSettingsResponseObject interface {
+	VisitUpdateSettingsResponse(w http.ResponseWriter) error
+}
+
+type UpdateSettings200JSONResponse Settings
+
+func (response UpdateSettings200JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSettings400JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSettings401JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSettings403JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSettings404JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateSettings409JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UpdateSettings422JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UpdateSettings500JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -17595,6 +18669,21 @@ type StrictServerInterface interface {
 	// GetPublicStats Investor and country counts, rounded down for display
 	// (GET /public/stats)
 	GetPublicStats(ctx context.Context, request GetPublicStatsRequestObject) (GetPublicStatsResponseObject, error)
+	// GetSettings The settings in force, who changed each last, the history of changes and every plan (admins)
+	// (GET /settings)
+	GetSettings(ctx context.Context, request GetSettingsRequestObject) (GetSettingsResponseObject, error)
+	// CreatePlan Add a plan to the catalogue, offered at once, its terms as version 1 (admins)
+	// (POST /settings/plans)
+	CreatePlan(ctx context.Context, request CreatePlanRequestObject) (CreatePlanResponseObject, error)
+	// RetirePlan Retire a plan; no new investments, those made run to their term (admins)
+	// (POST /settings/plans/{planId}/retire)
+	RetirePlan(ctx context.Context, request RetirePlanRequestObject) (RetirePlanResponseObject, error)
+	// NewPlanVersion New terms for a plan as its next version; investments already made keep theirs (admins)
+	// (POST /settings/plans/{planId}/versions)
+	NewPlanVersion(ctx context.Context, request NewPlanVersionRequestObject) (NewPlanVersionResponseObject, error)
+	// UpdateSettings Change one section of the settings, with a reason (admins)
+	// (PUT /settings/{section})
+	UpdateSettings(ctx context.Context, request UpdateSettingsRequestObject) (UpdateSettingsResponseObject, error)
 	// GetQueueCounts How many items wait in each staff queue (authors and admins)
 	// (GET /staff/queue-counts)
 	GetQueueCounts(ctx context.Context, request GetQueueCountsRequestObject) (GetQueueCountsResponseObject, error)
@@ -18902,6 +19991,165 @@ func (sh *strictHandler) GetPublicStats(w http.ResponseWriter, r *http.Request) 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetPublicStatsResponseObject); ok {
 		if err := validResponse.VisitGetPublicStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetSettings operation middleware
+func (sh *strictHandler) GetSettings(w http.ResponseWriter, r *http.Request) {
+	var request GetSettingsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSettings(ctx, request.(GetSettingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSettings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSettingsResponseObject); ok {
+		if err := validResponse.VisitGetSettingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreatePlan operation middleware
+func (sh *strictHandler) CreatePlan(w http.ResponseWriter, r *http.Request, params CreatePlanParams) {
+	var request CreatePlanRequestObject
+
+	request.Params = params
+
+	var body CreatePlanJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreatePlan(ctx, request.(CreatePlanRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreatePlan")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreatePlanResponseObject); ok {
+		if err := validResponse.VisitCreatePlanResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RetirePlan operation middleware
+func (sh *strictHandler) RetirePlan(w http.ResponseWriter, r *http.Request, planId PlanID, params RetirePlanParams) {
+	var request RetirePlanRequestObject
+
+	request.PlanId = planId
+	request.Params = params
+
+	var body RetirePlanJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RetirePlan(ctx, request.(RetirePlanRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RetirePlan")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RetirePlanResponseObject); ok {
+		if err := validResponse.VisitRetirePlanResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// NewPlanVersion operation middleware
+func (sh *strictHandler) NewPlanVersion(w http.ResponseWriter, r *http.Request, planId PlanID, params NewPlanVersionParams) {
+	var request NewPlanVersionRequestObject
+
+	request.PlanId = planId
+	request.Params = params
+
+	var body NewPlanVersionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.NewPlanVersion(ctx, request.(NewPlanVersionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "NewPlanVersion")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(NewPlanVersionResponseObject); ok {
+		if err := validResponse.VisitNewPlanVersionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateSettings operation middleware
+func (sh *strictHandler) UpdateSettings(w http.ResponseWriter, r *http.Request, section UpdateSettingsParamsSection, params UpdateSettingsParams) {
+	var request UpdateSettingsRequestObject
+
+	request.Section = section
+	request.Params = params
+
+	var body UpdateSettingsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSettings(ctx, request.(UpdateSettingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSettings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateSettingsResponseObject); ok {
+		if err := validResponse.VisitUpdateSettingsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -20765,548 +22013,571 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsceKJT+T1OaUCXaDJKIm0AHQopnUVO1Pp87nXafq",
-	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl4X1vn7rn51UzgspmDC6c/rPzozRjCn451XG5oU0",
-	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9vWTakAU3",
-	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887p/+zYCXR+SjpmWbDOaUcb",
-	"xcW08/PPSedaao7zXZ3+d7kc05wU7gEiJzChnGpD2L1dGLzWz5gWBRMZy/qNCUykmlPTOe1wYb456SSd",
-	"ORd8bic1qGbDhWFTpmA675hRy/OJYWp9QjcslSLTdscWlBsyZhOpGDFqafeBTikXzZdX7zqKvuvG0Jzt",
-	"cGyLGcODU4xmZC4zlmsyo5k9AvtZOmOZ+x62gmX1pnEB53I2FPaBjBpK5nQJv1wyQ/RMLuCnKc1zpg40",
-	"yamxu5nOqJjufZw/J52CKjpnxpHo5Zzy/Jqamf2D29UV9o+kI+jc/pLZ7ztJx86cK5Z1Tu3QjT2kH18z",
-	"MbUjHD87iVHQK24JevlSyfn6Zr7kShvy/vaCZHRJuEjz0tEIzObvJVPLejoTO0aUfDJqWGfD22/l+rtf",
-	"0z1ebeSeLw5u5Pdsuf72N/SOabjaRi3x8gS3RdMJO60ufvO6kzu2JFRk9Qf+V1NmNFLSBPbVsRAgfdKd",
-	"U3XHMtLgFa+4OSWOjrnQxlKwnBBVCmEvjVnwlPXJkb1Tx8+eDcU913ycM3J+c3F1ZalQ0dQSU0JYf9on",
-	"lLx/f/XijCg2Z/Mxs2xsIhWhhuTM7vbxCZnJUmkkXNhnZJj1Rq9wsk4rsT0DZuH/Poqegbhn2syZMFcv",
-	"Wiic149kuxL6Nyf7ccrz+r4rZkolWEbG9ggJoyrnTJFUzudUZH1ya4+UqXumgIfphIxladlmQkpheF7x",
-	"maFwjAbIBoiVlJpZxnPPSEG1ZhnhZsNG/+XwImdU2eUfVnN/CG++VrKQmuate134Bx64038uWckuSqWl",
-	"im22NnQysVtSsgNNRoJ9NPjwiFgGAltY0ClzAuKM0DEwdEup9d2xT7QxgxTf3TLpk8Ggddav+TymCryS",
-	"CzKnYkm4YXPLFWB+ckJouBoyk3mmSTdjE1rmhjwb9NpmmMN7wgm6H3VOnw0SO1sn+exct8jBW57esQ03",
-	"6IGneauo0DS1O9H6DhM888DXvddMPdpafuRmlim62HAJHvaKn+1vdSGFZiDAn9PsHTJ/+1cqhWEC/kmL",
-	"IucptTv25G8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
-	"X2AS5ySVIi2VsjcWtSBiJQzJSnwXS/DvqKZM1hRlog3P86FwEs/yy5+TzkupxjzLmHj8Bd3wqZUHXJBx",
-	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxkn4q",
-	"JVLElTBMCZrjkI+/i3LO0N5ZWMJYKCmmlT0F8vSMZMxQnmtCFQO9uxa1uZzCpH+Q5qUVt48/3x8k0WU6",
-	"I3L8N5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
-	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4P9gXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
-	"jnN2KQw3y8ef2o8szw+RoyfAicaK0TurioxLzQXTmqgyZ6QLej4XupxMeMrtZRvTnIqU9WBBioEWSkXE",
-	"KYG8mJKMTyYMGLgjNMd13wtdFoVUhmVvWMbpLQi/L0HwE24v37JgltqBB6cpKwxIt5+9eAZaO08Nv+dm",
-	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+c/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
-	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0Vlf+JmgtMr35jYpdcexqQndkpNaYYuCYyBrbQh1SKCbfU",
-	"Bgqst8E+uLk1P1RMsMXqh3NqSjuxnyJbe14USt7T/HammAalef2o3ESqR5qbdzQYDAb9wSB2cP6XMmfK",
-	"Ev41U6kjz2CA2C/n9OP5XJZrzw7wfy3vW1RK5d6TXTnBtpkn67sRf224hOipw8YzbwkGqmlz86W4mFEu",
-	"6s1omE+RPVCMutsePPlsEHvUfHxF9SziagK1sF5V4gzBpSwNCQwM+JjiQhSxluEZ8ZvYxx2onBDRCZQ6",
-	"e0cN276sn9t3sDYkdt/DiEkJKgb6ZanWzIC+ZpeUED4hd0IuxMqStuz+itCYLcNN1DNZ5hmZSkKtvK23",
-	"jdCxvGfwqPG0tPLe/c7yNn5yM6pnCVnUoqyy6etjP9BEMLOQ6o50vzkhM/aRZizlc5qTjE+50Wdk8BF0",
-	"229OrAZ5+e7ieIC0MvhIJMyA5r2EKJZKlaHqzo0mKRVS8JTm9qXzPjmH6RCaK0azZf04OMSENDOm/Bos",
-	"h0YjBq+hlUKUnAy+7ZN3fgvHLHe+YOq4W72XZ26DuUlIziaGWC1peepU3FSKzLkR0Cvn5qIJN5XzeulJ",
-	"fl8SXz+Y9zcviKIGJppzsFt2prXYlXhOsyl7ze5Zvn4J5lygkw/VtxUHL58wK32dHISZCDs9O48m+2xh",
-	"vXMu3rEJU4rmen18/IplpNRMabKYSe29R/4g7X2rRF2/s+5f8X6BzQIftuAH++AqS4dfJ419WJn2Txu3",
-	"9DWP8ZbcfgX/AofUTtPDE6oPkCpFl2vzdSO3TuoHtxteX0CK7SSd3Lsv2Uc7UaAkbfX4mALwHFXSa8lF",
-	"ZHVOYY2qX5kj6+0O/oZgxYf8wLHVXYCv4ppqvZAqa+Xqjlj8c6te7+htlHm21/PF7g/H7uNFLjU7T1Mr",
-	"d1rXsU1kUPw9Se1gulXCPtt1TrhtL/Datc6KtghLy7Joakqa58CpGb+33MILBnzzytSeHke2VkjjGFNj",
-	"X6OyreHT3MW7GFLcqkeUtitlF2g+vaR/X9+Q6nrvdM/rkcD8WbvrSUc7phqTCxiNQv9LkdOUWdHFFDHs",
-	"ozlDWcUNI5ouNdEyYJZjKXNGxdoeuJclbvKb195isMGcXpl5vmnOVtiLDMNZ1pJ6Q9VdJhcC1AorwBVd",
-	"kFe3b1739zD0gERdvGgHw6t6PAknvWHNr+Tiyvwo1V3E+OHCKBmdlTas2JsgbgwrtnJ+fKd/w4aJXztT",
-	"tjnlWesZFXTKHnZCm6gWIjFcE3wGiBVo1c6NWtt6XmpDFAOK3o2Mk47Oy2l0+w03eVwwlYUVMll8kvYr",
-	"r+jbCUOiQJUmQLp//etf/3r45s3hixe9pM5XgKVpQw3TRArWJy+dtmyYmusqxFwofk/TJSlkztMlQfXU",
-	"fnHPlLZqNyWCLUAJInSqGNPEyKaKdTw4/ubw6Ojw+I9bRSlsjd+IpL7jsy3kDjQYsfKrrfKXfP1+ptFL",
-	"2Hpxcy7uokFeamboc7bkYmkAs3lYQazyYnfFbT431jaAPY+RYxsRxNiC3ydYRLK23k0bhr629T3DpI/Y",
-	"yiF2H/3GB6Vu+XyHmddpJcGvNkz1ltEI77Y2ph09enStDA4Vyr1ZnJ3CG9RF9xR77oUg9hwTKZSc8Nyq",
-	"PRW7yOkYo/lgsYE1a+8fu2dqSVKqsn3kod+ZpGK6ftVbNtmtcNM12niFmqt/K4AppTOqTELs3lKtEzLl",
-	"E5MQO0fNTEJ4dmjXl5Cca2u/yvQuIZZAElIwkRA94yzPEuAvCVnQPGdmHznL506ebL+vYJmTmTGFJu/f",
-	"xWWFN9cedGud1VZd3jn6UsMZuk2NH1gpjFrGjIdsxQn83fOoB5PT/GLt2d+fnGxacP3ge8ENy8j3XEwz",
-	"SMjavGK3WJhcdDmKUcMeorqbGat93ejeWlfdYwb/NnUenGYruvnRN7FNQpfSLo8+yG8X+NQmUpHntxfA",
-	"Ji5vXyWET4X0X7y/eXG7i2dvk4NNisPUzjTiYuOT5p5bacbNKYk61Ej3+e1FQm7fXRwPevaO1f61LnjX",
-	"zrx3bU6XZMzQhSVL00sIFZb7adYnV6B2rDrd3L4frLrfSDeXC6bgtwk47kS+rNx5PXi/e1upWUakSBkp",
-	"mPIDVu47CFnpgqZWR1J2xS5UW+e+eW/d4MxK9MrhZ8cFhxPEXAqW51xME+fXax7N0fEft10iR/6eJGuK",
-	"a79RTsBj+k7rvQpiRys2a9zxx9SHSkEIl7Dhec9Btj++YGPLiCOuPEbvGbo1SZeSiRUJZAYpGqjwF0wW",
-	"OUuIkSSlJp0BFRxOOOw6GUuje6ubPoj7FsJdr6ffWHod/2rf/R08+BtZGr3zSwMucE95Ti3dOR/TKofD",
-	"OzRhzMpZS6ulsRyEmzXWtyfnW+cLqbQ8QZIC0mbPyHhJfEaaZTvVLYNLdovuc8uopLD/WT2FGIucsBZd",
-	"yq6vwXiAL86sodcdTRgbea7591Ia5rz/9nrCTvfWxAI5b+QJ2U2rve/uPju3Lqtiw4sZRRPQqohZ6XjB",
-	"lNlvF3i/iZ3MB7S+slGdg+QTlyZ8WiqmV4yk3U4mEDXNDQIuizsvFW78LpuNGtV5limm9W4uwShjao5T",
-	"zxOPM3ZRXlA9G0uKjshWF+2OHujA4RtR0AsmvK2w03gubbzNzYVpvPr58o0ULnl+l1Hh6Xfw263uEr8D",
-	"ay+rFxPdU1SjIsymPuBVjyxTkVtlZJ7ZW66ZcwMAR4iqxLurZoaauF+1nf9Ewu8pz1h2vkeqRXBl2j22",
-	"2xW1dReeculZsV11TOLP74jVfAkT9j+adGEv8TB60aV7/3N8Q1PFMh7ZRdIddixvH3ZcpngVdmp7C+Tg",
-	"pGzD3KuDuxNyAeHC8TKxfNyqXkoufBrdDG8LMVKewnehxnj1gnQ1Y0ORyVQ/cY/251mvTy7BuvWxMu8S",
-	"gZT1mi2+uLw+/MP3T/98+O1f3hzHV+LKavYhCUuK5dYL627TDT4cc9rvMc9a194UT42qUDvO8712Kdub",
-	"IgX1wSftWmVS8YuQylfvRD3xanXVzgZ07C9Z86g2cK9AGLUysXaOscNGncOzPyc+3AYJZXpDXn7juSBQ",
-	"790HPqVAMJZpX3mGMXf3U6eKReK/NXPaYeY/uKeBMEqav+GiNGzT1Of4xIZJw0D5EnROKJ+DojV7s+ex",
-	"Ka8qABtIp7m9K1PeTgDx4LQbnu3uw1shq4hAr0ogYlqnnlvVJojqYxbBOge+eH15/u7fLm9uP7y5+uHD",
-	"i8vrtzdXt72zIBsdszi4s2UnYHuCdnhyfNzf6kmpV17PeNMu+hvhg+nPby86Sefy9lUnsbLkNho7XyG0",
-	"9Z9bxbKTdEDB3DQCFLxEjk+/nezOp92W733W8PI29a0uCYof+Ch19ULOmrDPQ7SkqhVyaWIQZPGVQusM",
-	"Xxqab7iZfm1YrsoFoXkO4hW9vivjtt2/aocS3Fr/3g2EUW/O+ulMmaujjU88l2IKSw+ltp2/1UioIXYK",
-	"dtJrxWPrjC+rVdUdDrRt3XbZ9Zw3LPqmkvienq+dHl2lD4CsesfsD1syS0NBGyWdSmXqIve/52yhwfsE",
-	"alhzsz+0uKzbIzAt3ueVrfkQOplxsPjG3F/kMr1bpwIhFy3x8Dr/+kBX5iwkWXXf3170Gke/8WLLySTq",
-	"YbBENqE+DqkhQyS9A5t85qpTXQ1kbrXFhFAr2r6TJCsVzMsqwn84ng3mAz3s9Jomtvu8fT6ttH/rK4jw",
-	"OXtbFzOZ+/w6vRPNrzrG5aJTbcTqDDYd2Hl2763jVdFYfREvQb1nka0adhIy7Hw7mOM/jmZP7T97UH9o",
-	"yFxqQ55+82xAMrrUpPvHP3wzGMzWN7bpatieweLn2rLQN+4KrASiYulZrTQ2aw35xu+dLnEG0fAO+9jy",
-	"hdw1VAvZD+4VSZVYZsfdEN52W3FTzuc0FvPZb0c+ZeEPWV9sRZdU5ct3LGPzKqDYXNJEqgnjrckO6A8h",
-	"U37PBCmLeCwwLOuOrapQXKS8iMlnMH/Rizqm6Z0vylpzwW7X11aKy+t3JsEao1vkq+aaM0N7mdkviY+d",
-	"gwDGEOaMFmxdyPigYKRM2i5mTtMZF+xQMZrBB5i5F6SJpDmU+UCeC00N2v+nZJTLKRcf2MfCLneEjg3n",
-	"moIqp0MuLNueSsFO/U4OBfyql5CRkab44HfL/ZyWZsaEsRJGKvSbgLrFNZb0naI7ihvENDgj30k5zRnJ",
-	"ubgjNNcSZy3Ab+tCZvZdVQ3lKCEj+3D4YhxjKPyc0YbDBBlMlHSBYXZoRSnLYGIwrGHFh7KxipPB01Nv",
-	"8g0FRo8MK94XkEIuPKBDAAdiB6rT0z+kUuaZXAg/Vv0VpBAMRUHBakAnzwj+MyJ0Ypgi1EqjUnGzdJk/",
-	"duwip6J2RXdPBt9iYrj9/EBjrs9QuAeI5iJltQv9zOm/Cytrq9LJUU3Yf7ZPjex7Gh5veA1CUdQLACc6",
-	"Fn/pOrRhzwpDm/5Vzjvu3jYUwfa41636iBqkGOMHEDBq09iK0lhBByGMgO7xnlnFYwzRFMEw7tSUfD4i",
-	"tIEFwaS3qblXK483y7oiHKoudE3Ioi4tsDMvNVNngCECHtyZXBCqD/lKvOE6Z1QzwgSSzj3NeUZal+Nu",
-	"9mu705EZWUIfCbb4kLF7nrIRqLxIaEbesQoeaIVBJDBnOD47xIW98VRkQ2HvObwLPuqOlVxAkj1c8imD",
-	"OA3FW/rKmOKtyJcklfKOW+vt/oN7zQcY2dPLumvNXp62xUTvpF2VI5GVi2kVLIwMV0hDu4nkFeLeRic/",
-	"rjy+KnM2RSZfSjWVZmsOeiy+2wLus/YKZKavubjbkOKerYaDo4GuYp+cditNLnYaODbrMNyzNl9npa1z",
-	"DkC5OtCEZ1vCImtfOQ2iBcjqNqZtOBYPkp6bhmduS/XCBt8KFMQ7nxrHyqbrYO0ITrECf5VTTE0DwZF4",
-	"J2LiYxr43VrGCGoVVpCCLzghKTVsKtUyGYoKywgs5oylXHOrgbj7jWBiVeYHuCXD+1wfI5tMnBYbxVjA",
-	"r73vZmtIPbrDLjS9TzjltvaWHKyGRpIgzjJHaopVrLVQWB3EWFXunG4R2Oj4LOk6p0dCKp9HQqBYlyXk",
-	"EmEmXA1ilhDvC+nZU6pO5kATF4Rzo0Ll94W0csWwrIXZtqc2G1fnvUNAFkrC4+4OGCUIP/jkOkcUQbDD",
-	"nuHKHazMsTA64u/HT+0cw5eoR+QzFXBPKwXijIwCqJsRZhk4ugDB7LxSwUOdEMKqE8LLdJLOefa3svrm",
-	"JSzpuRSljvqtcJjLnE/5mOcOUWCF68OXjSMKMtbb6nk8Gh6IxJEfA1Y3obn2GfFWybBMTFMA44MUCq7J",
-	"nGsdv2mrGcN+crGzCPaojXmvM+c0VSXLLrXh82gl47kgzH1Z+5zA8GQUELy0JBOqgEvxCagjOCTwq3xJ",
-	"oHzYZ9OT7ozmk0P71VB4lA9rnPTJC66LnC4Dhcm9h2tSUJ45PxM1BEreuVkmrmAUDUiEEhsKZs1qoiq7",
-	"uuUatgXrbzHTHw3UBIo4dwnTFy3yS3PIdKZClDTn1mBRwU6mtIDqfVdpwAUpsBQ9IWYh/Yt19JVQMbZX",
-	"rBd/AW6HOHF/QkoBE9mLvYTtfk6NAB8uPNMgyA8FxAuuWa/FAaKNKlPvYNmYleLI6ir4CYAV4MfnGwgG",
-	"Z52QCf/IMnD/+9rkeqIYDO0hI2AfCxAofr2LGc8ZcTIpuhAskV5/PdIx+T1pzjPBOxPclvioORUtdwDN",
-	"YkHnDK425t5WRmEtquHzKqDdNK2eU83Ttve2eaRyKv4NK2riM/PlNt6SCuz31an5+xWPOBdKTq2qFgBX",
-	"tPnglSynM0zpsFxs5TVcJ5ZQXVG689R3s4Ch+aTLGNrcIDa3TXWjqB8qp5M0A+oPT2wh3dHVD/92+OzP",
-	"x3/5w/dP34x6CRqbdbqLXsl3OSOaMbKS1tIkhHDE+GR9bfq53hRQmiOeboV6AMY/F0YmlevHD2Uf7W9+",
-	"VxyLdeVtmPfooR0cZgyYH211S5+aiKPMfqx0t9ydWisI0neYmr+gyzCBJKA9+207rEEls0CQVcASIJzh",
-	"clBU6FBmdivM04ksVSXR4sz6oSk+H/hqYo8D9HHspslcAk24Vpb9xgS7gNJ9TRBULDmUaU2B0xS56wxn",
-	"Xf3anhpUH2dLVohLK4jGLJE1HWiATgXrZzHj6cyZMbohK3YMpFTT2T01IdBTtxfL1sO7uP7mTfksyRZf",
-	"KC/COeeuHrSFGxM8tmVeBNv7sOSLyFJ2SMOIreLTMzECnv3pyRi8YUPtSsWtVLs9K+Nq3T3eVh3RZnWs",
-	"f+5dOm0c3IGo7xLKc3yP6fMW3ZeJDOuuG8VQKDqZqiCkMiLkYne+slXdRcV5o1L72VVLgLXBmEwq5wxi",
-	"N2eoE9TH6OJmVpei6V1c88TJt67uP/6deOmTEIXA16QynElgN8fzrXaW7pudDYHwjMjMTaLSrS8QkTUR",
-	"heS5+UJsylRCV10n6YCvblu60vfL1DnzWr3xuhyDF6aNNOrvnW/inrMFYKbKO7D5zqDghU8qUCuuqyiP",
-	"I/0tANNrW/H9Mr2g+uG5gzItK/ES8cn6ry3XBwRIIRcJxPkKpojmGSNd8FTVrs/Km4fI27uIrO+X6Qv3",
-	"ppioulumNzvps99XD2LChjsV3ZYmUD+SEMEWzKqiXGmTEMjuhdC0NWz80vZZ0E1NNJEleXV2N09cWlcz",
-	"r38HpXT7OWZac+e4/jem+ISzLO4Faq3sLmYOZHmDJeJvKvX3s0o5qLTheIOVLXl7/u31PjUWEqjw9V6t",
-	"c5dIWWMnJL3wrjSJa4PyaQnb0c7DkFBTOfeKx7532OdQ13e5i0WiiLJX+aM+6boia20hcs8IdxjvGkC7",
-	"4/TiYy2bOfkq0IM/NWo6wUyap+h3te3oPE+KQZABHkQ0tPGCGfS+VPkb7vGm3wMQDZ78rWDTqAE/o8fP",
-	"vomotewjuXl1fnj87BuvigBfppqURS5pxlriYDxju3At+xg8/g8WbXCxrjTsJR25xummdI7xu7gSVKq8",
-	"rQovkwth1xmcD2KUg17VpeT67c0tAi0PO8NO7ZaE9wZg7M3TeEIL/gRACp/cLdMng6NvjyZP0+PDP9AT",
-	"dviH8VF6+C07zg6f0W/Gf0j/mH3LBpMnFSk9OXoyURJVn81Uabe3sWVJg5bcxlfHjzuxhTzrO7gBYm7L",
-	"uVdjvMNf7Esx8XW617fM3935naWgFz5NqoBDRmhQlCEeN297xCyQJS1T3OIyiBA7oOUfaOforYgPm5Og",
-	"O5xmZ2CBQvcgPgeLwar2Rjp/7dfoiXiv90EE8lv3yc4HQHuHHD2W3n0eBwSuYAfXQ2Pyn0VH2yChb8C5",
-	"hvFhLIHnOmCZe2mcjnevbvbepRKbefqRu22I4hqq0DM+tcbNxDUXOUSBFHjfHY/pt8sRs5cqu4tuWOuE",
-	"Da4bvi08oBaCQP7YaiE2DvhBOtScfrzC3x8jZC3+cRTTruJhoHMyUYhxMQ9bNlnZtgu8x+rhbzFMG+VG",
-	"u+1iLWWiISxaaaqOX4L6ekrGeanUknRLUeVhS+VBPCYyLXUvIWlpPsjJhHRZNgU4mqFIpRJMVYkUvYRM",
-	"c6pYQlwubGK/mQMgSjeTDAEs8O8AhdXFO3vJUAhpPvjmB6QLrRBE1Q2hZl1+Fb3Ev9rlfwOkoEvZtr+2",
-	"V34orMi0agv4B7raoXi4U/TZvE4jxq2wxI3L7SQdWBNC/7oEX78qrC2uZozfaHSVwNva3CI3TgHwb/Uq",
-	"zpimd62/WdPef5CG3PjL1klCP81Oej0O2yDJVeC12sDaduP8o9utJgCfa+fLpDuWZgYp0egwQMePC7tC",
-	"InhODVOfzQeyiSMD2JmubvlBOFGXRX70WDz3IUy1Jou1Q71bpltzMpbfL9PW1h7f//UisHi9aUR0maZM",
-	"60mZ58v/39bF1S087Hxiq3hNxbRsAc/L3Xc1giGFwgztqiQwJ3qh7BYIwkWfXIppzvXMV2gYzHUJM98Y",
-	"IlhG7wnkgl/XKC5r1SyueMNHrV3hRleqlbIN5Lt8OjNJpahaMSIFI3Os2mfF6VCEyeyJY1cZqwfzVUEO",
-	"xxr1AsEWxKWqn2GFS/hbS6xYE1Hz3WbFCy0Kyx5jvT2xiSdc15FPdvaJ7a2IXp8xi38lcf9AY14/JvCf",
-	"X1+5MiEd5Opjmv5QQGAck/PbMvHXHSP1LFCfLfZwi2zKgYelPzj1/QHZ6SuUu17xJLFBAyJ/yozVKR6r",
-	"NVMIBL0dl/zntn3wNRet+5H7EoydEvY3EtdtOxHVzqQG8eHyzkhFUNXNcJUermNtf2vp6UPrA95QdcfM",
-	"BRVZHrGYwTSPA+byaRzwJccC6/Uq5IKJFnTReVu7DdfBGPMq7QyJHQV9QPu1MXBCESbhJo9TdS7s6IUK",
-	"90bv6k740fsOoOW1ZclgqE+YgW7ZoSSrLHoQHKWoomi7exPSenIrCLV5VsVFzhy8YOw1u6F7hUQS0XKs",
-	"aqLu0TXgudxRXCusUnni6UiXNJ1h12qN4apybEUrpFW6H0KWUoK9zIhRoB8o6BkeBySH1o6xc5LB6A4N",
-	"PGU6cX2djeLjcsXs3cTVcxccgdbqSSfY5ug+6OV8LBsbdvn+3fubF52k8/z2ogXCZFUq4BjB/gdBE7fu",
-	"1R2vSSZO8esJs8EUq9ivT7iLLi0ySCsXXknmbR5R3UPIv2876t9a3kY9fnTBtUbRqmrU2ik0lSf3LkTV",
-	"uMs7K6XxWRgakdjinispfCij7jN3z3JZuFyUQslsbX31WUyhaO2GT8VV1G5nYLcOASmbixKd+672eNiB",
-	"WwgdDTPS/e7t2+9eX364eH11+cPth6sX0DqAmV782rl5hROvmnJHZ3rflsXxvOR5tprH4dqbdod2O5wn",
-	"OZcpzcnYPq5XQBwG/aP+9iZyfs71ZJLGIaxsZ/QkAxzEdZrykIrNBboWBjXMSIRpAk7i9vyOucNR9D+I",
-	"T/GexcNjbQUUrsisWTSRQJIu6f6+F/hzuoe9nREFPikGHhT2bYajxDW+cI/v2H3S/8x3n/yEhGv70dwN",
-	"g6nXDj3vzbd/Pv7LqLdDZnX4g6jsYcbkftsiygc3iDPtVNJAy+B5pajurmLslpPst66RyGFJ7irbWDeY",
-	"hNllUoU19eCbkYsqMSWpnKIAigBxF90eAXFtRdqS3MIuInLiyv123ZWVa+dah0bxByNZDOHcNtfirdJx",
-	"OxkquYC8to+uh7m1tiZnCA6OYVSWA/YDlrLkS6zsxhq3dWiNneAII9ooVr7Gv9xWq7R34ZEvuan57eba",
-	"pL3QU9tTDkN8lb0aSq5VeSRkMYNqKFpVPILFYI8PQuHwNYBLeJ+6aMsU2KUGotah5Xpm5ycURbRu+yeU",
-	"PnxyimPSWVAPKhtpI9J6p3z/3liBa83Cue4TxN+GqtZG7bI9l65gU2r4PQMxCOU0cEqk62GpemdDMcK9",
-	"gkEWvoS23nso7AIcGd9EB/KrSLeiNfBB4iArQYUaLK6Ro7wIC2qxLLhK4aRhfe24tbLWb1S8a9V+/dUq",
-	"pWMrZmGb7+UzvCoeYN7YZW1FrK2Ry8gNMgKPqwYJBdf8jIwqmOJRgFDqQY7PyMgzglGV6zV2PGIoukJi",
-	"0/85JFq76iwmst4ZGWEm3miFiFQpBIj7kWsgPQILGji+gpJtPRRYziMyJDms3UbGjE+7XAwH8+qr42Ax",
-	"rgZ+VP00qRYzFFI5qPisSZ31Hodtsf3KoVzGZRX6rtdVTiHkeeE74+S5hLaaEacV4gLs0XnU3529W61G",
-	"szv26yla1KWK+1UTtjZv/XNJczRQq4d2SLfwuxbsRfiWeqLRawJBnc3x9U9KU/5lc5Gtjvji0+KUimFU",
-	"ra2GPGO6Tu9xGReAQ5ZSCJdDnNJdQ9TfWuKVa2kaCYKENauoH5qMsi1bMKeAaFk/dqCJKOdjphIyWFvH",
-	"Y0U1w7TfRoQzzB6tTiZOyLeAjSAFp/lmJInVOF3lFsJAWgM1piqZBB7rOWGIkbGuDpvmRDYd3NuFCKe9",
-	"F8TEym93TpzapOhynwOChNr/dLMymNpKiYDZ03PQgnIZB1xB5ErdoCXTXsF57WyF6M4FXqgdslM/BxTF",
-	"JtCJejYn/T/+IW5VVS3/Np2MXfOlexQToNo4g5pClBcLoXw+SxsOR9A05tmG3uVb4Mz3ftlRa6P09SZx",
-	"rRAIoQlTPf50EMAEPP3m2WBz0dC2Wu0Hl2iHTtHB4CS65vs9KuqglO7MXvkpAAkgwL5VmOp+q+hmabz9",
-	"KNknRa2RImiPHwluc8la4MR1b227u5c1ybd5RHchFV9rHaWBCFjFbgWRcdyP5nzix/hZaxJDujnZ7kuv",
-	"/F8thYN+m9qOJF4KX+RU7G50AlveagXCkNFpKFlIHZOJm5CG5lIwkIDWctNJcCvXutl4Yx+eBK0t7v7/",
-	"BBAf/MnWEp4ba23WRTw+J6/O89wVZnkX77rfT+9dx1j+PqsqqKLzDah+rQhswakWMIu9t0a1b8lumoxf",
-	"/b4O8hVgPZ4lMRC9hAT5wu2weuX+C1/MljElj6czokqoYLpz+KzUIcZb5UNH4+YxbG3nO683I/FFfHX/",
-	"tRlAbeDhBydYnUqgqlVEtUbNm644NjbMdgwD3zAs+6gWjI5d7ESMW+GK86JE7N4ZBUtqzWQMfrVpId6p",
-	"ueId/BC2q2l4Bz8EU6XZnIsPU0U9kInd/w9pLnWp4lkM/rUt3HpPz13FcKNFid5L8uChzEwxPZN5tnWU",
-	"c7c3t/Uv2p2IboaN8Tcd1XrOdT0WrXOs1aYc6+tynPMUKuejyIcUv+F7dBTyg8VrgFalfD1+dKkwPbtQ",
-	"HSvGLIVRvi1HmTt4C0RmbYPxkCriS3rndJdMLsQZsUOhaMWWRK6SE2EeMuK0Tsudtr00igEila7KU9rW",
-	"DXVImN69qVrKHkdVIwV6MzISqDo7I9SVn2EOOyY8VJUOqnQV+y3xO0e5OoZrifSnG0nCUV7WQDgYbOh0",
-	"oxslJ9EnfYHFBZSG7fB8E0Nn88M6bAgcy4YrrEKL37rUMcjAZBlZYuvHzeMHvpgdZhPgZ297OKahvHMp",
-	"shcyi6UdbkqCVqs/ra58m2IUv9e13GmO+FN0uugj3t11hCGnqNIDX1VxhbrNLbbIh17W6FxqmiTPWiwy",
-	"F0qIg2e5/PYF1S7sceawEa0KM5NWwCsGTR7iDrq/Sb6n/hovhb2E5EzpuxP4eXE/rXh9p51gG9apBGc6",
-	"PHIA/f5BPYQk0Ohgf/cRg+iAXLmiQR/Dgh3zTszY3myy3nHiwe6Fr48ASqwTWuROtFCUC+b6KAbg29aI",
-	"l2vr4ivL2k5frX0Mhp0fZB1+CevZc67hTe2n4X/mk7pbH3jNxV0LCYDgJYpNuTZMYfFa3asZSjZ4nkNk",
-	"ceMcIpv6Q4C4snNooWISbVXFlwA9vOppiW77CnU1tmtlczyvab4kXF6c0HDb2tubg1/xlqm5bqsGsBYQ",
-	"SpyMDDtXhE4VY96nAr8kHhz+WvF7mi7Jtcx5uhx2+uSdW559fsyI1U7iLMiR63VQsRFJCINypAQ8DaU2",
-	"hNn7FhQSHfifa5LJuozyYLWtfLwAJCigbr766uYteXr0zTeHR4TmxYweHiPhdZ2l6n7oKzTXi1w3QeBs",
-	"LWLJgwqvTYRZVYIF7HnrNPaqkKkwdhpP7nDv9y/mwHpMh6fZSr1VX+hYghD0MvD+5SCmiK3oHf16TfiM",
-	"+ItIuieDQdBpPkI70eqh1abDe/VZa/76p9YNqfHHWvekdu9sm/Qa92l1LuDLvbq936uffYY3B7GzX2Dd",
-	"NaL/F355kS9vQnOg9fWB8F55/+AhyfzvmGbbO9FEOPd2TrL7w1HuIGOB66CDGLbutTsHigFUoPkwj/Mr",
-	"Kpkzl0hsZgyTSKsBoFB+KKTiUy5oTnTBUj5xTTWR3+vgaYDtIeMlDNo7IyN04o2IYXmuqzrRZkKRLsd2",
-	"9mP0EJZmJpX3XDWgyWLekhvXQuy1nF56mfXp2F6NbQzVlh/YoirahfK/l1yxifxIpCCvuSg/7tG+kBcb",
-	"3e3No9SQp/+Bi6TS/FiWYOOrDz49Iakkv+9pBiB6rjTxgx3DjjAUZiE/TGhqpPrABB3n9sHgs4xr96E9",
-	"vnqs6ggSqNqxZ8qyZCjArwBwBlqTrmALYhehyZwuCS0KRtUZ9vMaBYta74e2PtU2P/f5NI68FnNCA9qY",
-	"80SHexq73zdh/67W+/31Voz+HF1TC0rDJ5RoBOl3q4vm2rIYrN9BPIY5veMO7NeVg8cV3f2uR061uWFM",
-	"7DPtfUkmTOcP3gdzCkerNyROTMZroO2VynursivzrQZomYHJWbYCWb2CpIrPPAYcuB86OrUgErU33NiD",
-	"MMRumgDA7YZgFQjeWkGeU/HDun3xx0HyCaDG9oEqD6NRhAStQUFV746CYSo0MWh92euTqo9WoLNjhvvJ",
-	"YHCGHSEBZxKBbep3Udc51fXesg9SgMld6cZZOxvckw5meYdM1CruV+1Zc0viB8aK90UkYQ9wdaJI1++h",
-	"zWjll/Ecyakpqy6u3ZhIu2+21cFaz7B9XVsbDkYQwQFvAQ89gsThnIwaz8lnHmwurW0qoK0O1QMd+BYa",
-	"77FkRsX6dHZxNPzcujk3hsZA1ut88/XJqjJQYjedPOlev725JQ5hUhtWHJZFbweXZ/326KlCPuEu9pnP",
-	"Wmwu4HhgLfFvBgNIuqepsQoBOpAVnzuKDTb0ZAeTBt4Un2xgTO3RhmwXkP+6J6+7EFVv431R/j+hd9b+",
-	"qo2V82Bgtmod8O0+Q26O5hQ5Z5tCiO4JF7TTTfj4MD62U4pK46TrPBVL/B/a0Qjh632kbv2DxthJwBSj",
-	"RZMBRdV7s5ViP0v7EFMHFndSgJp3ZmsU3UFbupdsXdJ65oDDNfFBzU3A3HYssNA+i0NqbaKflEve6kO+",
-	"XfMT15EsD2dyJ+RCbOwZG6+RtpymAgDZA781GsN7CYGkKnwIxcVccMNpnhDWn/bJsHOeUfK6P+z0H5qe",
-	"7u5ODZHp8tVhvT9tPpR4ps5qfHsnIm+UHGwh8cYLtkyx5cY+dI4bkG0fOtnPBzn7qaCvn6kaAhnyLplp",
-	"NSu/2oje6ksptlRQrNd5xHuE7Ig9GQ7XjlbYdkCbZPInl61E928nXLdbecfEO6YLKWKdQxomzo6nb0fc",
-	"fsb42DYT5XYhX4JL8AV6BL9kd/SfN83nUnyG6Wx8ww0zZcTolKawNs77GBq+lWju+9MnT8j7d69B/f3z",
-	"O7TYIG0wnqOhLlqNPf9rKAK5/uE7xB6DvI8SzoRkXLHU5Et4RBBoYkAQIipencVSxSKWx3Oq2dNjgl9D",
-	"OHBZMESCcb0yt6f9urGTcJ+q9cUo7D2gZbzXGyLyYy7XI7dbwtVbw7y7x4N3DfFWWTsh0e1I1++LqaLZ",
-	"5m3gOwRRN5buJahVOSc+F1OrbkFGsP03hFkgyiOqyO+q8f4sukMqGnuqgzkJwVhO4t4hVR1I+DQUyPeb",
-	"WvU8vCbP4RpFCkEr6KMFzXNm6h7822rQ2sqKHG0/OPNipblGE6i2msV3zz+TsVypMvXYNKP/3f3VT+U8",
-	"2kyaMb1yQi3b4hyK20SxpYOX7tGfk86M6pesUSsSRhkqj+/z+ni3z4Trqzlm/FDT1oKp2aIp0nOvWTTM",
-	"dVVPHA+IfFpB+3oxIxgl8p7lNGWdTayt/snvT07+8IfB4NvB4Oj46R65iVbW+TZ8YYoikYLIUhGMG1dU",
-	"2troBX705L16+o9v/jw/Gv9lcH88++vi2/Tk7vV5/2/FdJecumADXpz/4fvjP0eRtjzX2pjZJrEA9qEN",
-	"swKtbIWhYMgUg4Pd//HjbUKOnpE5F6VhunfmMZwQ6omLKvSsnMao+w0QY4gbOuzi0TkwXf4PiNCfkueM",
-	"KqbIsBwMnqbwQvgnGwVxx9SqD1OB8CAIje8ikClVikM/nzYsZEjCe7Ot+7p9yNU+atIddoBYzLDTI1qS",
-	"CVW7cU3TVAPb4IE+oUmZ5cd1HivQSKDJN1qYhYAEXmLE2Ex8axw3rJlWsprsuMJ5Iqv+qUU0vqy55yqQ",
-	"gUv1wEJG3x3TIdCgo9E+gYms3SmDxs26l0CLnDp6PZbyzpIeFCgMRVcqqMzoVRGXJUllmWcgh8aQepad",
-	"1hmyoGPomYPUg/rmAFI1IYLdMwVE/A+mZAJel5Hb4lFCRmt7bD+MbPIIf2k32gXJqBkKWCBVzHmakKrs",
-	"anDpEDQR0m3RkmF7WsVoDrPRZMaUy1tZrTFZUVtjYubouFXk7Swct0iyb1prmFuuaDC7Z7sk5X4yscfo",
-	"tU4l2yP80MJdrBJmaCPPYg2sMomoaXug4FXjPW/TEW+DkG2saS/i4KzWDePdu+dsoS2lShFWgX62yuEJ",
-	"a5mwFXhZmTMEPlud3pnHf8L77QvY+i2v+LGCbItENsp0VjXJY6yCzUPwu50OZxOwnxQXM8rFeXsT5j2g",
-	"TUi3+ldQ9dOG4poyfs/0LmCiXEPVf+KRLP7z//rfsV1vz93fD7WUO6zSH1+8O7Ra3fnzixejXkJorkE9",
-	"A1w7+6BvhTFhlg6cUHBApjtAm4bjx6cOhu1+yIG7ueRqJlKrw+bjK6pnLTkWiIQY1l53q8bXW8+61Fkr",
-	"XOEuRdguhxuMWEA4tKbkeSsoZ1SRicKReihAR4qrQ9dXx3O4QLUJT6favNULVa89KM+ub/xm/h6PTqzU",
-	"0+3k+A9kxjZ3fzj85ul9lljiF2oAuK1XX7DqPfv0JQ88kN0DMeF7dugAGHvF+mHtkpfQRFgA7c7ukZU+",
-	"+6UlLBqqy64E27oNzSj4tj2Qhu2HXeJhkwDSATCXSXdRVRD1dpI+rfqDFeUgSnYapiqa3YjzVO/MjpJx",
-	"qwRG/R4ME/f0J8lgryy1b0UYfU6q9ChIhcGl263n6cyqAiP3kRXJLph89N/I78nvjvqDAaA9zaU25HfH",
-	"VjfvtUSY12RI5Pw9ZB1oBAue59YyA/ghI1dIIcg02pLq5k4y2JQdCHeHlMuIYi9Bt99DtT8jOaP34Mqw",
-	"2+8Ln/xMCc1d+e+2oFWgca5ETG4vEnL57uJ4QKQit/Yfu6Ta7XFaRmK/1ZW1+I8BWGi3DLvw2PyCNp/V",
-	"w4O1GGwCS/DGskJnGIMn6rzEfgn410vPbv/Hj7eOmubgzoFvazqcGVOgf1zecebH4Hbb8CPv5DntpPeu",
-	"IqH+NS3498yKIrCiJ3Jjge2r29tr8K7JCanaW/QJZLpX7TB9yjsX09wH3bxwP7++QqfHd3IofFMLWvAn",
-	"tOBTJnpVkeh778HDonQmmKJVs3Ju+kMxFBdS3DNhoH0ginB7cbD6ZiLzXC70qX3ukPyPm7c/gMAXgOTb",
-	"J28QtUpH4aqOEIpv2Ok5vwuhDtyzbwe7VEoq7Io3+ufQh7KHnVMy7PT7/WHn5xF2xhzBk6PeWSPjD15q",
-	"9RoAJp8zutr91L7jxyBbEzYppQJgMAA2w1okGTV0TDUjXUoUAwDyhFCSKqpn1pIR4W4AKLJgLNNDQeyF",
-	"wcwpTZ4NnrpOdO+YUcvD84lh6pQ8HVUH4ad9UJ23XcFYcTbJl43uSnbo65zZORm1dG3u7KaTubSE0T8g",
-	"PziUZ0Bdy6xFzzU2bxizGRfZKbSXm8/tyxk3M6bsoDNaAMoRsYetWL60nAVALQyqcAgWXjAKUTtu6mxs",
-	"aLw3usrYvJB2w5eH37MlFH5pOmF2cHwNWdAlbPyFe3vlTXYAtaO/HFYbcHgNUOdSuJaA01yOaU4K96mn",
-	"ddBX2T2AJ83Y0r4MFpKxrE9u0C2NKOje2WgnO2M0Y8pqDpR8d3nr8nax1MmTcEAXAMNth+66I+mREhK9",
-	"scSEZmQuM5ZrMrOsMqXldGZIWeAOcXNGaD3vMVtKN3oupwca5mLHrrG+wfxlNOuTqwk6NWFcexj12HY5",
-	"HhDR7yPxmC6ZJc0FXdqF2LHnVFntq7G/N4bm7BTqwEcJ0dJO0tIgXsaxYvROkzFLaamZ/U5JV7cLb8nl",
-	"AmjxXEixnMtS+9x/7QawyzmtlsLA+4Au/gwvOPCS67c3twm5fn8LW359fnvxygFsQkrBOlG5wbr26h1Z",
-	"cXT87Bm555pbeXx+c3F1ZWdVZzDbvX//HhsLUTKVMiPpTPKU9SxHddDBjboFQskdWxJVitozgTeZcCCC",
-	"O1a4BpYeEPP4hMxkqbRlE1ULkkDVl6qBqY4vO8DDtlM6xUIJIF4PIYM3u1I66h/JhYCGh6pCcK9z5J2L",
-	"BBrCYKTdkzxQATMzCbV6ZpaQv5f2AOwKxzJbrtxmuwM4Ax8zwSYfuA/2WTtg43hewXlbaoJBsWgDcIUs",
-	"N8LdrsbGjXaFIH73edXhGb8/OT4+A6QNy3Tq3Hr7Zjw2S4jGKpQOpp5MmdHkZPBtQqRKCJ/YfQVuDjcC",
-	"3+budKGkldFJDSBdb3+Nm4LvsabahAtM6kSqR84e8IhJ1efUKrOk++zjRxS0J8ffohyz99fSDlw2ZSWB",
-	"O6C5Iza73zD892ypAWjKfi+doLe86ZALj1qjfC3N6vXzEJtOsNeA0XZk+00lsUC+Bx01IVwHYRaMy8FL",
-	"wSGH0gu6W44Aa2Hka0FHifvc98ZEdj0U2O6LKIZZQmSSy0WleQjMSSJmphgjr4wp3op86WJ++pSMKh1q",
-	"ZO/U0bNDDE0S/HAoII7YS+BBxSaK6dmIdC1hk1EQ1fVfJURJqBmtHRGlZjgdO4QviMRaY6NKbVh2iJ/6",
-	"SCRcAH3HCzz2qrMtrB6b5SakyEsNI1Zls386GmEUCy2G5VCg2gfvtrtgiUBIl/2UELTPcmtRwiMZZ66g",
-	"prFWLb0Gh87WBXZdGwpAprHPQFAVuslZUQgJyrRuj+sI+GRwlFSqIM1zbU8Wfu6qN0d4F4B8LM1yps/s",
-	"xUJ2kFuxUQ9VG7uACWL3AKSpI+y1iDEUpMJRVo6p1UAz2SeiPBS+wLwrpN+HUxShjcn0ULW9effy1IqZ",
-	"UlhFpdqcbiWVEhRJCXlx+fry9pL85//6v5FmrNLgaCyXU1maUS8sQYK2G0PhKAch+OXc2ZCQlrAQLjWB",
-	"dEdv4R8jh6Hi7q8zBt6/e32gE2heP7ph6eFLZtLZ4Q037BS46SGOMjojQQs/dzBOjsIuv5LajKz0gMeR",
-	"8kHpGorRXw6dYcyyQ3uNT8lf3ry2l9J9PDqrgf9dSV+TTw+ekmHnQkmtD6G3tdtISzHw2LDTd4d2iBkH",
-	"ga7AMiJQPYQzeSdzYAAfD9NKU0FP+QjurtXMa5XbWlyu+Q13undCmJhIleJdrxn0UIyX2AUCEHGIgfvY",
-	"dYkjWZkagB7VB1B6rvH73ikZ4UGMcHS4qUiiZ2QkF+IcZe8IbIEmkz4bitE9ZwsIZVs+5igeAPh04prC",
-	"++I1qSxPh0S1MzJC6QmbYTmsS/bAkZKhwPYq7t16hN2e5lz0rfJf67Gn9lL2yY/KChK7LPvB075V2kAU",
-	"uqA82uD2uxN7S1fQFLxQfeq1I2+spFIYykHuDut0lGHH5WlwA9GZ2qI5v74KALR9/0SH2UsL3jntPO0P",
-	"+k8BltXMwGR/MqbZFK33KUZGq8O/yjqnnZxr8xwfgSYMaE7Y544HA1exZ1z9NS2K3Im5J39zsTh0lO7e",
-	"XAViCWDGR0Dp7QO6b1f0DF8eG7Oa5JMrYZgSNAcDtuGz6Jz+z5+Sji7nc6qWndPOGwSBxRfA1QWSh8tA",
-	"9Z2lJVnjZ9nNp1ONFYPzeSnsiD8lnfUr1TntIHXD25+4vXoyoX8PNjySagxHAFHm0YT+vb+k83wEHWyk",
-	"ypjqkxHKhFdmnjv8D5GBUtu4kcgN31B1l8mFSIYC6EvRBXl1++Y1yZQsCgB/kI7pAJM2knChmTJ9MtIQ",
-	"AoRXmGb5pRdKVLGhKHKaMitqmcJmdlUTfuDMOR2zvE8urJoITAGhK1HjAPkQLJhl3GAKCc6XO7vf2mJI",
-	"+E0CnTJzgdv6kv79MWk0eEsLfb48//NjEKcbmnSBpYOfCLqTuBOozr5x2r0GkeLy9yHRmVwccnO4kOqu",
-	"nTnUe/9KLq7Mj/Dw4x9B8LKWk9CGFTq4MI90KvAaq1gNOzO5AJeNndWw88DNL+iU6Sf/1Hk5/bmVUYzw",
-	"KVTS7KOoo/XnWaXrBdfKDZ20kMsK4/CMYihCTtG3AowcXIMTQ0KbCpEdODNpSZz1l5fTzff02mFjU0Xn",
-	"zDBlt8l5eq1Yqv28dqhO6N/GZKyaVrak+P/80+PT4jVCd0SpEEOxPyedk8HJdtL7QZqXdkMfgVbPoVEq",
-	"T9H/1C0QuvAQFbWE5DxlQrPEKs6H4N8A8xf70NVUZE1dlj2UsTjQ3x14ique/QIMxb8pco6v5MJKRPRY",
-	"u7k/Fjt5xfKCXDD7G3djaWqI7zT7sG03jM531jnsw6h09J0Pf00TQKe61ZrQ9xKoABVG5lCADgDi37ty",
-	"0MEJnnHwEqRUZVgBhW/okxGUObnOneBwAN5k1RM7GjCboZgZUwBI7hkZ8VRik07ooDYhlEz4R5YRzaC9",
-	"NdowzgbPFF3ozfzp1m7V4xMdvKaFc8ABPBKV2bGrg+jirvvUfh243atrrxgcLqb0fvr1D3Dj2y++f+iB",
-	"279TbsuFyw1fz2dZO5NqYmS8BHp6jMOpX+JdxVyRq5u34Pryviqa59YehI+Co6izxnY5jIzdP0lzmd61",
-	"coQr0XB34F21ygFPMSCDFwoCJOhzwTak6R1q6yOa3VORshfs/sJ+OgJn2Vzeg/K/oCpDf7WcTOwt5Rqd",
-	"/ryhhTgP8oG2nEaqJXjxIUaoCTWQtO2CZtpa0AEoEPzcxRM1RtZQO3FDMk26F6+vfJQOGv54JH34cc+D",
-	"6uoZhZqJPrkS3o/h8ZuULA2rwf3ZR8itPxmcQHbhGnX7vXhM3lK9o4WxwBF9FTrJLRae+nUeaEc+6LVd",
-	"kAlVrheZNu6rGdW+s64h3ZA+pciXIWcKvtt6IZJOIXXkCpxnma7oeOS9hvV0DrSn3mZjtyruAR5k6hrg",
-	"u2zasHG+xtZgrE9u7TXCqN7UUtOYpnenhLoiCd+r2oq+UhRUabSisxLpq1LWpB3g6TfPBiSjS2v+OGSw",
-	"h9Luyl1e191jNFE/8iQIYkGSxk9VUupzmS0/O+2f43TxCjSNh59/6avnGr+C9iTvvXWww8V6Tivol0+5",
-	"vCeDb7f/4EKKSc4xWejk+Hj7D94LR+yWHi+hUchjOOes1DAt7MJJk8/HDrx89HWwrV7RF+z+DRabPb6q",
-	"4t514/ZkB40FmtpRno/lx6+C3V9CNE+TheLG1H0Kw1Nz0wVg28rX+jgH++SfPPt5kyZaH+52N4VL29/B",
-	"SXH8pZ0UfhltBIKBhq+CQN6Kqpzaea8itPF5qQFF8RMI7LgEyAADtU01vqZTbPoPKRzaTRV7kWDrJ65J",
-	"dzRlxo3pqkL0qHdKRjmfczNK6noBn4AyFOCcwabb1givKw5GrlAScuhHVQMoTP1vsWXX1qP3Fts+P6zz",
-	"c7L1WeydhfURuz7+2m5F51Hpv14+FoFE7oGlO9j5CmuVlQ+Qy0e7SE3qwu3Myean23/0UqoxzzImHnL1",
-	"qssWkEWjnxgW7XVxfi7MYG+H7iVE5lnFlROfywadenzNjLuGeK1ab6Bi95wt4Dx04x5mVM/GkiKEUKuf",
-	"ar3s0tUAMAGw92iqvr+9sEowkcLle2g5Zz5r0+Vhdu3VG4qgFq7nW/VjRpacOA09a2jt46XT3wRa6Uuy",
-	"YIr5yj/v+qoi8JhAtbbLzQ1tucUvqi15TCFRvaRFTFQH0/9kGn8wxYIGTfMcXKPVhCAP0SCheugbv/G7",
-	"U2SdZdCkR+Tbh77zMVQ1RE1FVLbwKfI3OUa7CnyWYPtZkrQGGtLmhC2cs0Gf+TaBxuTOR1kvsmRDEdId",
-	"NVWqEFTb13kZDo6bdAWUFzucGKD2BYWRwBpNnfMIcCQg93AlhxAgpjE3BzFeqzbHUDN/6pJ50VL1v6Vi",
-	"iQmIERLGib3BS/QQWRQ1IR/pPkSw1SMXA2qPEPcWHu8/gP//Cmyz6iJeW67qap4qWg3JFPx/PicUnZiW",
-	"NWfQsFzIxYPvJcv5lI957q5kq6TAOhq8c0F2MDgFyZzeMW0J2gP2rGL5YIi9KokfCt8KE8fFRKAxs/cJ",
-	"J5QzwJTgkFeNwXnftJIwu5Gn5Nh1WxqKkf/NKZnQXLuUXkpGWHw7IppC8mpVTDbnWkNhx4ErToB5L8lS",
-	"lgp7hQwF6o5urfZGHiTEP14WuaQZPl6txBe7aBL96V9lqYJ1109TxdzSUZizrE/+KktEmYEhqgRfbDZT",
-	"AQtsHBbEqK/M75PmzBFPBLjW+mR7LfIT7/BlQDCfrgQ/vp4azjPKcSADNcgBpZ6wUe/gE0tvCVnMlvYf",
-	"/V+TRhourpnlB8vES1uR19z1bH4QH5kyc1vjBLxCFbCVo1g7QckFKeyMoO7KSsZ5UNldcUPfC7Sr5h8q",
-	"TAX3sO6dkqCGgYpQxlu1OiyOpc2G8ROGdVJyYVVTbrBUoRSZ27fwYUgNxZBQL0FFobF7WB8KdTsLB63s",
-	"ukGNUP0dJfXI4RwPNAlHhsTIv5X1/Ku2ndDD0SoU1T55jYELDBcDEBCaHAh5QrgJdqehM4et0OvqITqv",
-	"be8KvH8oLMuReF59MnKK4cilxKNAqCbVqp6HXqizoRiBo26EGa6Bveh1LymYrn7kP0TdnlxTUJQUI2lp",
-	"nOtAM3NqbX6tfdugytzHGDbaVzrwFLgwg30SrQdw+5/5JiAeZgBNmhpngJwTHKLZk5pnrmvkHasjBXE2",
-	"GrkmcccYlLwEhZroENjHG5bERwK3SWOgjE1omRuE7JzTj1h3DmlAVRX6UaRryWOy8TeOqDYmBTkzpWII",
-	"GJ3cQFVf1BnxeQ21JqPUSbV6WkClp19meNcezNdrXnU4W2PqLSqCfbqVtL8iFcHOc1OKdKCIfy3GejCl",
-	"5LEO+sk/639fbfbsX4UKxJ5GaP2OF7t4Ob80YWwnioeohF8oPNAICAT6StfpO642D4T0GaECHSu5ZuRk",
-	"cNJ7ME0VORW6VQnEmlqECMV+Xo5fp9TQXE7B0eJhTjwiiPOYrvXW8u255GQo7OIMU3NtzR4qUFnIqKGn",
-	"zoQ22HxaMf8z5pyNTa3ujjFXPuces0ODm2JOM9QQN8EGcEHe35BM5jlVGsqFRvbF76hxqX8zRhQ1bCXl",
-	"wT6Dtq7VjpeMKtId9AeDk4HLScCMBFLY//vdoG8/F0Pxu6PBgFBTuc56fTKihRrV2AuQm0aFKGnONcvw",
-	"3VZ9ZCoFfbOaHvmPfydPv3lGngwtSc1f2Df9x7+To8EAahMBhA4L9tm9Cz8upF8+uukyroucLvtk5JI1",
-	"RpjO7fI+1FxbzUrJcjqr1m9pwMo5d9QIc3JKvA4NMDAOiOY//p3Ue7k2o6EHY3frQiCzxgC/J5VmDsr7",
-	"yO+bXewoyCyo6QEaeCqjMdkKaUjTJdoDfv54LI2jP6tNd/BgkELJOdfMwQthuEpxRMSgYklStSyMJAA+",
-	"FlMic64NEPZjOrLtCzYJx+De6sfKroTBiZxMmOsE7zH7dBKm9XkeAEeyO9OKRC//7gGjogzrx4qAHaU2",
-	"XkxCcnZkNgo51Yyld5CbW/vMXAlvwHOm4NkL3gHKuiv8XgvX9BJfWtsw6bRhhS/7YR8pdD2oqLRCDwCE",
-	"pzH7lAtGjETDaKcLBvFWDP7oc3zKm8k4CYb+lto9KKyteYtJxhUCrmYVFC+kb2K6lVOLqeJmNmeGp4E5",
-	"v9GRhYFMadhu5lfQiXGn9IQ/7m6PVciEOw0cA///UmFfu1st/ACuzlce6v1Fff0/rruNgN97bDWAxQER",
-	"gpeioMuk8s6CU8JqHQ/WyYD7HLrftgbhXoF3x3OxGtijdsutRY6xcilcnktAtlSewcqSoagdbDEe6gEF",
-	"moLXKWKWg0GwDEqRvU4GMrg/FNAp17MQApn2f2Opq7T+aM7WwGUrSAQhF6j8uRpVyz375GQwGArv8Ncs",
-	"t2OtOP1yKvoHdVtP+OCsqj3Gz1oiIkOBu1XBqTYDIljp7TKKIHYeidf0zsjJ8bHfdzyqoZCl0Txj6yIE",
-	"ij3GVfrf2vl1D66ELicTngIUh/v4lPwOka8EDw79wGqXjea6vKEot3bkrRrwHuieQ2bAkldo/g1i1PXP",
-	"xaBpsk9jXcKtjs2b/MrJHx/C5ZrMWJ5F46vNjsdfa2ZuS2PmL5ygu91QdklT6wbzVysdvmTo+OR4h5fd",
-	"SvmGiuU7n4TxOcTQub6rNemY+PkcEsaAi7Kf6vtWZfrdywtycvTHAbm4+bdTQj1UlpILiIMMO28LBmgN",
-	"jhENOxCr6caZF8rJoRhZSTXqJT5iATa0c1wSbth8NfMKAsXDzkUu9drL+gSHQzyZkZEjMOIwHcownZCx",
-	"NDPCRZqXGcvOKrbvfua6RRhWh8q1T7ByGE52SjX0KbwCg0eaGJlZ+/mWfTQkZXnuQa2ILqBmaMaY159V",
-	"KbDsbyLVvMzpUHThbRD0BjCeP40SMvq9/b9D+3//fZQQQ8dWJEDLEjr1iVo9LEBUDKv+8NcHoxZN+sav",
-	"bm9m6fzDL5Wc7+L9c4/fyl3cf4Z9NE8c7dXcbFVnbql1dwtKXJs4agxNZ3CAqMdYcWulacEUl4D9ipQL",
-	"c3HViIcvuPYQelsm8WuKRpzbuxpQdOWuawQoEI8Ct+fBvKTpin7i1CXQW8uWTBWrRfjL5lW7OhHRKgBI",
-	"2oFOW2BeIuof3ZgJnAxF09/lbF+HyxfVK30epeUV1SzAHHfI+lbJ/HYoDgArNVAsrb5Ec3vJly6Wmx0g",
-	"+qMrq7MfWjULFUApLLdzWHsuXB67r27zvqDP/ksmmr1x7UMjF/u86sTxJZWJf8WiopoVODuLVkHIMLoQ",
-	"SXn+DCnNK7yAUZUvDxWzNOYZbWv6WqG4SHlBc0A2w6JAf4/XtImzwBsfcA2pJowbxPtu3qwC53xpZ/Su",
-	"ntDDrtdjXpbVmbaF13FdXzDQ9eu6BeDS8UF44V3iwU2w8qfy5iDRgQILobdPjK/VJbZNIrQ3gc3hZP+l",
-	"GPsOtFqlD9d5WJb1BDf2NwKOEvCly8uNEW5CpvzeUnZZYPMj5IQPpt92js6FNqpMPTOPanhVqKGLpWKQ",
-	"t9TDqFvN5BHIADm3aGXzQzFSDKcwqswzIthixUdbj+uDGmGgNangngC4uKlNgopXA/QG486odkmCzkNW",
-	"5erGU/99r7irYJN+kWv++T1akaV9tV6tUE1HvHSrulfz/sIurn9p5nQxk1IzDFxinZkO713Aic4qZ6NU",
-	"5HyVmenPzqjwqm60QrH0AOEkkXoRp6kyDmXDR458gmLuhDPU1vVMfO8vbcB9fgbwbmVdv9Dt32BC+u4t",
-	"X70L+1+aI+ApRI3OM9e8Ic8qh7a9ehC+yz67RQodKsyTlIosZ+0ZbjfY3QI8TZSkNJ0x78S1SuoU8iqg",
-	"xtGhfzONDzs4bcsGOIDAdTHRvu56TcbLSvvpkxE2KMQEjJzfs1EN4AS564CsrvWkzMmEGayCUsxlb2hD",
-	"c/+LeiLQxWPMmIBmAVAuhd4yWDO4ic3MMmg5ISOq306gW6bIyCjoADNqFlCC0gMNO2BcOxOstPTD9vpV",
-	"Qxhw1OW5g4amUIHs8K9hU+reYY3hq7H65PL9u/c3L3xo8rJUsmBUACigojl5TsUd1L/yfFmXYUBaHMYP",
-	"CuiDpu7s0Pbt3VH1FDgFT4ksmCB/IjM+nZE/kVwuyJ8IgF33zsjz24v3Ny9uMTXQpXSxjxjErF7rlp3U",
-	"J2VfjGUUdvA+uVY8ddvdzC/UfXKNZILo6DE84Ch01hsg3gtHuzslv+jlfCzzjRkqvvkVbnon6bj1R/td",
-	"rdcD5cvmjsCCsTtMH1oor0+KW05xDx0BI5UMnaOsk1SzOor23XpUf2Rjl1tBZexDBxqPL6sXL3y1J9xG",
-	"wfQnFi5sSLB7AdtdIHm5Zso4nyT0jacz5pLYZnJRZ2u4jMaAieJvd8q2mzNDN6WVv7HfP6qgNzR2JDdY",
-	"zWOnl1H7yGfParx24P2WhBMyLnmeVTkToB+Ke66kqMMrVY1RuNN2+rvsc0GXoAA/cVknG0TVrc8hnILx",
-	"6uvAqh+S7sXry/N3/3Z5c/vhxeX125ur2w/nL168u7y5ubzpATq0/znmICJW9FCcC0xkxSwM7KhX58eI",
-	"qkTYdTMbVzVocUsYwaLggfNqUY8K+hO+a2NCrJ/OY2TD/jhjCtDkoROJg9IHSFbXZaLuWeypxB/+fpTi",
-	"8kiv8W8wcahJIw2iLxTLrPFb5Yh1raylqSlpDvIUOodmUFA3p0uS8cnEo+ibutEqRBOznrOHfCpsS0/4",
-	"2oJC/FS0mjB+Vtc5rgfPhqLKN6W6rm2ss8RY5jIIoBwCgfkhT7uQmubYsxVbnrneNH7VQ4HrcnrbYq25",
-	"eMbSnCrEOJpL0Jko6mVG5kxh5pUTWuSI/LcetN/SQ1GnapmZlQEyz+oHf3c0SAaDQX8w6CVhalMKh8Iy",
-	"smSunVnVC4wcD45d04JgZT6lAOOKoBm7XXNInyMhDXT1QBegNWqT0Kp1N9x1za3mXOTUTKSaW9HGnPa4",
-	"Mnm/AFcveXzcJ5jDB4gYQ+GqWNG5xlUY3USMRsTU5pUxPbd7HNTMdk+Oj6O17I4A3NX+WvO8Lhqz/PpM",
-	"4gt/jYDfHQ+OP1/pgaPOC8Usc4i9/Adob1PjzALhIIQ26UL/fc9J+/MsIcPODbMn6HsxZqXhTA87vdPg",
-	"9niSg9tzFt4SbHbo8XThXdgWxyE8+2ZteH+c+0ZDGyTkL7rqQDm6fntzS574oTWA5/m8hpEl7JFzL0HO",
-	"zW/ehl/Q/4gEHtTQg6EFLNaBAChlZdw298JWSbzuYKjlMdyB9kTtd9Bb0V4F7wL1k20DUnAiwNRl6OTq",
-	"BdElqBRDMXpxeX34h++f/vnw27+8OXbtTFfUwapia02zqzC7nEjQlT0PCcSVfMJ7g1fJsePGlvZJLVXG",
-	"zBrWYVtwN52hCJTSN1c/eMU0sSKmPxgEPpKzuoG4T1vya7EaZS2EoJau1mkObtdfa5/FF/QPejDRStpb",
-	"RQf8Jr4fOQ2U6qHAjsHAgByMYYWV0H0WenTOKmyCemLdYeevssThn1UDDEUbsEOf/Of/+n+GnV5jryuh",
-	"yvrkRaT3J2Q6rnf/1MTIKWKKWLscEspZBg4SQBXpPh3AH0cD75/qORgx5XroDYXf7+7TwdrDp6Sg2jiE",
-	"Z7vcb9dbEI/6xPtTDL1jEIM7sh+dYrmPOExnlNeJ8M7tA1opfNQnL6Uiz28vYGqXt698tYHrV4u2MLGa",
-	"dkJGUlzY4c49JVjrd16mM7vh0BAQiabh3a8qOrHjKcsaFVX/L2mO2Sfn4S0cihnVMyChMWDSZA6hLFVS",
-	"64ZWdRroveE9hgFmgQI8ZkwMhR2rf9AnXmi2oTR1TwZP4woTMKGvXV8KJ/kLqUt+i7akxLvL+1s+/FeQ",
-	"D38DbmVqyFKWcK29r9bIUPLjFdlHqK+GEiuR7oIXh27sjdi42nWtr9FUoSsmNJUOM9l7DggHC8fHS4em",
-	"f+qhb3x2g2WkAaRNpSugSAxAc0k3BNHBOtNKaHk9WVbdkK10c23JQc7ASL4gtpo70TM+MV7l9oU5oVzF",
-	"MiGzgGpoNRT6jmOzrPPqqeqN0Cjf2epFwajSAXppv0L45Ro8l3MqliBtoUoIesRDL/SqmAjgfTbi/3rs",
-	"4f+K4L9u7b8h/zZc6Kta3GeD/X2IyYDm43YPnnPtVFAUmLEA2He1XmNVjYG1JfzTviQS+oYHv5vU1i42",
-	"Cq99cus58njNuQnKJ0ElXc2ccFqUh+Fi9xCwbEuigLnj0AE6gOcbXbeCXphrMRROZY7dfFzNV672vAsn",
-	"+VvixG+ujI2JE+4ynEWdxo/oxrBfOI50A6kKT/4ZGC6bUKbWfrn3RQwA974mqKkttkLTRvjVgExV3HZf",
-	"hKn99WnvQt0Y05zIUh2yJdNOA93POewLrbRLy6CTyVA4NzO+H+q8whgKNGl2/txVgW+F1bMB4BeA8u20",
-	"aMF0MhTegVCFe8DjDM3h29TSagceEwfIvWRT6DNU9n4dmlu1dQ3VLRpPqF2aK+fWhadCGoYP9mGPdRTA",
-	"/3O1yrEVIt+TZu1whV9hhdOcm8pj1wdEigpjC6lWnYESFIRF6+gHGoBYW1hlkfnXuTJDVeYMsGtLDegk",
-	"wpdmh2FYN6C9Mc5QS4KZYlQyiN95DzUA5zewequlCfBgjczHV1TPRglqhVgR0BzZGvIbaiD98e9vyflj",
-	"+prSZ8+biwqUwJ9/2YJLl5mmlD1kWZrflMCvpGbTBzb9+WAXAu/aAbbSRQXQtfqsshY8/9id7bkrd4F4",
-	"1RsZX5BX31LiBpbtv9TlfddY028G3G93d3PmuyOUhgVXaSSPemchXewJ1Apu6hbyvrDy/Hjg8svRaaND",
-	"KPoqAStZQdQCL7X9WDHBFuhgtluVM8wGvIRMN+hALkW+dMCH0Hja+x2D/DHXhpt0h50gRjvsoFJTijsh",
-	"F6JXN5lC+C7sx0PhNSSE1uqTy3lhlusJ7VUPrCVraz2FidrnfuseU11vvmkTeCe3Zs5jJCu+w4NXzEoY",
-	"NxN71FIs51zb821BrraaaynsiDvlLCJBakNNuw04qiBDR0gqGiLWri04NSRnPuu+zgusvCSjqtM6ovlg",
-	"sh+Es6tvHOVxVfV97xMgVK4r4MwMohoSJGzOKAYB+dTayc+Sk6fH5D//z/9Nng0Gg2Qo0IFJNRl2niWD",
-	"weD3w07Pe2VFmedBPkSQsOtyFIaiO6pzIq7fP399dQGpEVc/2E/evrsZJST+xMXb9z/cvru6vBn1NlLx",
-	"Dez3o5Mwvqat/S/mljwC7V6FvmTPW/B1SfM4A5TjTyZh4MJPwHw+xJdsbJkCaNgYtvL2HFqqgt7zqetf",
-	"7Vr0AWoqVg2h5wMIfoGV8i6djZtTNKF8rExOMJu4gLac3mPiohxhoohOmlD0TfhC3fOm2T5mNiynLAqp",
-	"DDE8vWNGu5ZPegEAwEtmAjcJ04bPpeCrozvMCnLu5t/o0+FbdKtS1G0+WsgdI3F4Kl9nG4Nwhttvyq/F",
-	"N/PKR2uhSYyP2Xpszir5cpu7el9njCO9J4702i9iwURFn7VjT1R06v6EOrDsDOc9VbIsVsN/LkfsGbSK",
-	"GdEpu8FGhlXMOpdiCrFB+zLQNexmeGxMn8+uEa7MuCq8tqqJG1zfrVve10nRjUm2Bpt/nT7H24C/7UbB",
-	"+PCONJy0OAvfYuH8CmsFgFtycJ7nZMJZnmHBnbc4D1DLpfgdoJpZ3bfugMcEJJJQck9znmHPvIMAAhg+",
-	"dUkzHmXRwdlazRojxC6RsHYygs7dPRoMhiKdUUVTS3lQEeF/27VKEgm/5JoYKeGq9Mm5v1I1di4VZCZL",
-	"V3giBRsKTEisZ4eTlcoKhlO8u20JiKMFG2tu2Ajd/NrQJe7MKfQBtdcW6MVV8TJZ5Gx1+RAumPA8h6Tw",
-	"KTO6br/lqjXGJSTDWEF1xwrTnpLXuC5fd2JeY6pfn5vj5kH4tP/CiXItevINaxK1rPhL11kmhqYGAEn3",
-	"YWkN5bgpkLFSAqRqe2QkyItFocm1E8T9gyra4bNjuT4jJ4MTz7acR8AzyPUrZ8d52I3Dn/2qwBMvcPd+",
-	"c+V9trISu6G1VgfiAONa3qkEdYKfVTdovU6KFfmGXtyXdbElgUd9qM4nYaoE4NydPOeVoEahN6dVxx9c",
-	"bKUiDwV39Xt1coY12SalAt9l9TJa69XBlaZ5Lhfg8HT5sYdl0WvAqUauP5qe+Kf7Pnr/pWDxbLAiX/7C",
-	"1/8xwg+rq/pXk82/8azPEDpEvbRiWuOlrx357Gwq9OtscIZZ7hB6gHTY/iNLyEJxY5iwM63KXSpXsHPQ",
-	"Vp2FCC7iQA8F2OZoiNgVQZY8F9xwFy1dDznUjt/EBw/ESmVNfyjOPeNxSQ7Q7iKYv7W+ppADG0QZDFT9",
-	"Y+OwOFOyhv1tuGOPeEOD92xKBqphecIFPoav9jr6pgRNQIw+5cu6xcqnRxvaTOsfFTdMN8ssg6nUHVqR",
-	"zC0xAp1uLcVCN+fm6ISrb3fN6D6ahBjF5xBVm1FNjgdWfH7TsJaHonsyGEB+DZTtQamYM5lBGNdzr6Ze",
-	"49FlpHsy+LZ3BjX2DjUBQWOWQzFmThIj1AHCaLYQrS7Hcx6S7VfbamV1onvJxqPHuHk4pZaq+OrLVcr7",
-	"rdLsa6g0m1lOvpSlIuxjwRQHuLHuunjq7cWkVvNiQ174ZM4F24i0tHzINfwyPuHmHNviHJ7/akOB8n/B",
-	"js0/zphLwPDzgqpePUPMPKsx1ASQBGBfLsHUNI7kM1GCYwibiMGVua3oE18jSQRT/FcLEmwOa+5QV7YX",
-	"yWzWv5/8M/hrl/4rgfstUCUikEz9XRua9NtSeDfyLYALLKiZ1WiBjZXs2mvzm5MoeOFvbU/+i9rBzuII",
-	"EGhDOt9iC3/227g7DHX3yBoDz9ZDZ67eWgZWcEIWMwkCC0Jh1pBmDX0+glTdWjz5a7ulj5Xf+6k2xG8p",
-	"vv9leMv3jBUtjEVOJq6Hv2GPwWUgI/LJ8YQ+yTgsqz0F3z1wu5AvaWqk+lpN92qCL3DCX9+tezuZ/GaW",
-	"fwVm+W2pBN6whTycAM2AJGTCuDMnXYzPYbGZ1gupMpfUkcqMhbcPbtLOBlp975jYfO3w+1/PrbsUv+Cl",
-	"e8dSec/U8kJmcejtt8JDTeCDcIwOcnyGIcCUucy9hVR3GpG4uNCG0QzatsNPfru/X839FRuur0M8tCcW",
-	"4A8XxWe4t5qZstiEzmhKJXxXKc1SxQzpQlIzdqlBbL7RyvUeeW+/bkybm55TvzE61LpgXtvbUrT0kyqL",
-	"z8xNHsvV42d5A1vd1rcXt9ZIQrMstGfcrqCt0v9XvXwP900bqgzRzBjX8Y2K9e174H0Z02zKWkO6F3Je",
-	"lCbsyxsUGLiGbgjsrLECYi4zlutTkvMJM3zun4esEHu5KICSNaoUfLc3HDNnE0NkabC65u8lzdEPX72n",
-	"TwADbVRXCniAMSOLocjZPcvPyKhgKmXCVEBKc0aFL0czC0lSa0ErThMUKLAvLKsCb1yQSZnnLUUIb5bP",
-	"Ydu+Vtc8zm6bUx6O/hf0yDcm4/A74PgQpVTJKQBgOr5hD/1Bjnekd2z1cu0Uxg1AXM5I0Kft+dgJOfAD",
-	"aZJJSA2e29EOkqGovsKs5DGrI8d/DBw+Bwk5GRyRg7fQjtT9AjpPp1IplpqDPnkrfKsgrIl8f0U0nwpN",
-	"sFtDRqaSwT49yeWUR2XLyrK/1qTkxiy/QnR1mF/2m4b5FWiYeBZN86/LRObr67DcWjOtuRQPtQaxXLpV",
-	"TJ6TkWEfDT52qI1idD7CJFINUxrBN6cEr2E2It2MGkpG/xx2CicThp3TYWdYDgZP02kuxzQn1Tf2Qzbs",
-	"/DzqgY7pa6HZAoqxSE5F5oHwh6LiqDOujVRL0o3UeFdJLwnRdNlLKsN5DiXfORfMbePxM2JZy1DcMVZY",
-	"pvyR+35oaS411Lo7LEFXwmEltUlnTGNdIzeY0lX3EKNjgBa05wMwyEpDLUuFEAOD4SZCuy1XFjxSzKjl",
-	"KXk6GAxG2AbD7Soo1dESKxzlvWbqEk9wK99YO8cm41j1aMf1XvjhLyhZsWXSoa4r/Ylhee4LfFz427i+",
-	"KFyRuRRs6anzgXdlItVUmoaEjZphmL6oycHVBNsdIxI++8i18WD21LgcrIQsGAIBU6KYZkCjd1g+ABcd",
-	"K4XwCjSHSoihd37pUNADiinj8LsFXbqqq7CICrIFsXzqiRXlja8a5VUxqlvZga9U2L5szPLrE7bnacqK",
-	"BwVA/usVAF26hMVKJB7Wl2Xnax2W++CVnjJjeeimNBX4/uu0h2BqLazaru/XV6/Kp4Jlh1zA9B/Irt3Z",
-	"6W2HG8k6WkVGVwa9sB6lxWejp1SzQy40E/a471mvrXmkZlSls05LRPloMPiUkPLnIzIofd+N2qqJUqVo",
-	"FPEF9rQJuuJ8EajtIIaIHp02RLT7tPbHjKW804nzhEBLNUxnA3yMPCOufR84Z7oViknQDLbKj9fkH0zJ",
-	"XtXg6NdxHy5BS8V+Jw+BHrjnbIFkHt4NKac5ewLcs12PmVitYITPvmMZt1b7qC6QGqFV/n/gA3+yg41I",
-	"V1Y/+ZORphj1sDOcCzQPxXfwXQ3hAS4ByM2iOctIKuUdZ2fYeTCAaTzQZOR5PzSuAoRuB809FKNUZmxE",
-	"uqA92/dewN98Eo6BGegrrkZoBmjnTtzMANabTwUBh8PJ4KiuGPfRcvu15VLQYPhjAR1ZasRLObGLWigp",
-	"plE3G7zmNQqur1KB+q6a4S+kPLUJthuQD4QL7FgElwMBH7U99TsmRr9llfz6lb2XXGDam7uRyvGe6t4F",
-	"VaxNFlE5TADKLWMPUQ2RRfp3t0cSAILIoyMZllRtt12pjsxY3fbj+vuLS1+Gg6hP7g98+OoFATI+0EMh",
-	"JORrQ1ocekW56BPPh3VdG2tKJUhBAW/JPYuXZCiMjHNpxNsQaEiC68JxSHDpYlUawndio5SlLJUmXb+9",
-	"Q7HCgGGVCdqx9p01jxv1zsj6LEAy1Hy1OsChaIaBYPO4hrNmWWwkZqlphE6XBdesneP6ndutB7mjnqi+",
-	"djw4+WNUYYuqfpYoWkd69s3OA8FK9xpoVS18il0zm/T7nKZ3hAsfxCwKq8POGM2c6vxaIgvf4i76khDw",
-	"LWwDucWB9rgm1QVpco+H8wQAjmxlCMENtWqskguNk3HcDHgB8IHuzfGzb3oJ8g3Xngju/B0rjNOKZlKZ",
-	"w5zfWyWnoSL1wW9YKgGRwIXv2JyDjgiam10vuDEFNmYyM+zSyDWk9gE+vmuWCBD56G6VgoyejPpQqg4X",
-	"1E3b816HFFODAfbJeaU6OS4i2AJcqyW0e6AGgXGqdroirytOySSXCwSWQjhOZyVQcJLcMjXXf7LqxgiR",
-	"PgqmNPRn4ekd8/WxAvjOWH70XShhrmUBwHK9s5o5rPShoCbopOcOaiiCbVBsyrVhqmJbdjqjPhnlVExL",
-	"OmWjRuMYLPm3i3dLbWdGEAHfjRPhKX8WXhRsamM89/Ox/P/Yu9rmtnEk/VdQrlRJqqLll/HM7ch1deVx",
-	"MplsMhlv7Ozs3nIuhElI4pgCdARojTY3VffxPl/dL9xfcoXuBghKlGxHTqxk/WV3YpEgCAKN7sbTz6MK",
-	"weXq+91rN25e58i9cjfc0hhduFViVzG5WggyETKbqlyaz9Y6fSdGJOm7wqvZwC5dzdOV5ghlTEhYVaUV",
-	"ohHSqiyxYFlJBry1XGZRvSpJr43YuaGkhspwcyWjWNb63BrE2gJ3XGLsxkc8tw4GTw0sd470cUjin63E",
-	"H7ycp1uLPrB9W5Nu62j28q+nLOX6ocEHzTxaRy8QZgYzzc6cu6XVruZpS3XfspZgRhqBjOuGqC9y0eWa",
-	"dZNlrbukN2AJ0LQlEUtSlAP0OaFYBpKBHc1CzUDSjydmUVfKZvfQlWAXevZmM+6zldh7OU8f5fUaXLxN",
-	"UtkPK4dcK7O3brGtKpOwy+19vkaxaiTMy3l6yvXdUVtvtSi3SaPKvcdKfJcWW11deC+SVq0WG51iBC4A",
-	"n4X2YjyBhMbaLPEmk69RiduOKnObICAeKCvQD4SjF9+ntUgX8xdqIpxsVy0TlPsFpkq8LqkHIvE0/UR4",
-	"CUEKsHRSYbznF2nnCKH3+5Ct4PaL6BNlb1/OU6rF3R5pnses7DZI8TSOMGor8jENh4849t7XT/x9773O",
-	"M/H76qOncwAaOccRJLKBUsnGKZhLMIanY8B0dZNTnMW7T3PtoGWD4IokimXyl1131cV8KnZ/gifpAZNK",
-	"y3w4tP4j01xml+o3Ozy+zXMK53bPVJGnc9Km5tAXoODFQ8ayguNH7t0mVZVMlfkol312jsTzfM4AQMa4",
-	"nDsz78cH/VfB03Es8aows+By3nSXizFZoUYR/phrhACRRYHWSFvbPu5ybrC7WkhzzDja6rpLeBSrZrLP",
-	"TgLVROALPto/inwJtu8xdihTAlLVhEnqs6OD/SC3Yz8YarOBqAqrZEYGuRR2eO30m8LAuvMzlyQCjTgi",
-	"U4xlLE/Y2U/nFyg4ztnzZxcD+8ECRv+OplfBQdNQV14odYXCLxneRZ+LEvSxdCmwPjvHIBbbcIdK9i+n",
-	"52++Z5hyYEV+heOJDXhNcTg/VCXLJ3wkYqmGjEvCaeZGQFA84fZW8iQRpk6pQeww4wyVBH6G+iHJkmC/",
-	"2H0p5nYa2/ungnsJdfjkzddeoPVEJY8JL69E1mzyh9wMGKTWerG8rAzTJi8KwnW6rzegZKrGKVbwcuQo",
-	"4lazRWdqJgvFs5fz9CnNlk221ZbC/dqWrK/aR5mSncGBT5Hl0ogRnC6uaDmHvP/qNm/Yes/t/R+ftkOl",
-	"RrQDOYeqnHCzM9i5zCWH5N2toJ1uWX9CBdi7b6IHt9gInyspHnzHfUorADxS7/pm9WLYLP9CZLqej6Pd",
-	"JT8JCf282abyREzeHbME/wOrjtiwFMKDpRtsHYAnYxdjgcjm0M0PdNk1EfESm0eQCPQKWp7Mz299TiE9",
-	"lrci+fhSnHTkwXjk53j02ddI8NUZe9rxl/13FEryC/AjePP+2Gd9+P/2BTkPochGiY5TiIhwzTEQ6Q3w",
-	"Ct7QdJxxsR5aKTy9LohI+XQw1GF3E7BMrs13rhCl12enY4V1HHBKiAce/uGxXHCYmmD51N5r/bW6s9at",
-	"H4rS6Y64QpxrXlRiRdXzq/q8bDsZR+subqMdwuDnsSjtXs0KxBqNZWiWToxg1Wp2hzPJdl8FkDqro/yg",
-	"/FN7YRqsayOQgyvFRl4Df8iIEAEC/LE3YlhpXuhBLNerDO2xdQUvxwj27LyQwV9tUOdQT/aKw/1Dlmg4",
-	"Uh2weEeK2btMXOepiHcS1nktZj6qUyXDX1gmDG6o7Gdf6gMjg/AmowBeFUs0ef0O+8d//1+z/A8OTvPR",
-	"2EQg1gOhmHsOpCBmC6LmA19ZzLQRU4hIPTAilxRGSwaYIqxLI9CMIv2mRagrlC0JySa5rIzQAxCXhC9g",
-	"e5DQ5a/sayVUsscuVTbHc+WhKmNJPaaz6B+MmQKxOn5plqTX76iVdwU20wXMSrLHpzlOKLDqSppcksJg",
-	"LBO41sbMgPh1goQ1OLABUfMy9Q6Rxw29BOnI2K5EzPZ2+ZXsG9tXIkQztMcL61wjPE8qeGHI+HjoDbm/",
-	"HtZuI3Y/FNALwPngsGK9s+MQCR6CiXLK3fitx30byNKA867HsbS3LM9Uo8wU5ugzmPq27W92URS0pvwA",
-	"tuBlHovlGRlLPyU9gMZlbiotdCuhw8KkbE7CGvEdy2YiC8bPrXgH7O5CLqrBqNPrs9dqad7mGqa0yGh5",
-	"A1DcDcg7ZxtgZC7sbFiBP1QGbUWfkQUx5Ry7hqNTC1tSB2GdOxg4PPur+tm60raf9Ny/wqgHEPVLYWMn",
-	"d41/pFM5IpWDPlisw29Z50IplDDkxojJ1EZUi720M/G1W7z9Do5noDbWyvYP1ntLXRdYlp8pPP0QoU/3",
-	"Nw6EZFipkbC0jxyHuwEZSyDXV6WAxRmYOG9APbyttl/dpN4Bk57P4YZrqKNZN8FKEF+B8+jLbZG0Gpa6",
-	"0AkzlVnKmrNjA1gaGBDEn62EL4TXbLhkl1CMS4vBGoYwNMUdxi1R5w6SC/oxNERauNoBjUt2Y9Oxdm7Q",
-	"3ntwXtccsGGJBQXki3tmQv4XbpyDG90o7wrGEtyoFleu9qzW+Iq9PgvIaWgLG+ZFwXKJG2ztNnci1jnB",
-	"2AF65LhovmmhoHEevSp9tVbY0IJjAD+9owvJMaCPtFDz5bfZQtWuXr/DunAidC1iuTCyA1dYVjt4NcOj",
-	"vblne/xVvfdHoA1qlvb3GD71Gk42JaNGHZwrobBtDeDpqgIKC1O7/rlmh/uHsWzxGrvLU6DpAGrD5xrX",
-	"D3lyl8qM/Uth0jmW4A3BTrPeF2t5XvAE+xK9lR6LWwR39lye2cedcTPeojzxq/CNHt2dW7k7zekZLQYo",
-	"BC1fVWQEq817LI/+ylb7K8tmAk68TWl3gzBN0ttsa1XV6nqfk2JmLRNkskSmo3o7J+4Wd6TvMh15WLvY",
-	"gi5gldR8CBlqGEVEnCzgCWxECpuJX3qqMitsou39A2kp4lDYrn1aVO8qGhEwBQCDqRGUMAnako8bzJnp",
-	"WBm12v3649mz53Z2nL1+zqopqCWwH79j3aODr1nnDPX9GLRRk+yx8CYAmvQ7JMgG/2K5tlNGW3MC1KRO",
-	"nfzgkE1/o0TqroD8UObyZNqU+VSDBzcRhgN5V7egohomTNpv3WiraaF4dgYv+VETBJOqMPmUl2ZvqMrJ",
-	"ru1fc2JOS9szk+O09sN+Mwoi3EH/Rjf+4i9Tl3C4viU7LYBrpxnUq9n5dcwS6LAnAQXKNDsJOpq9ffPq",
-	"i9u2Dm7xiDM+t5PyQqlXvBwhBuTg69u8DyXURPajyHJ+YWfA50oe+BYWJuNOJJSMCKIyroTz+OmQdUoL",
-	"eJMzHmhj773kE7G2SGGFsWiBYMH/rYNgTW0cVNob/+NvJ7v/znf/vr/77bvdX94ffBN9c/R7HPe7v05H",
-	"/zWVo96TnZvLopdXMCylvV+nYnRXbFVE907l6F5gWWjnPx0ma3OscXPmbTi5PDnySu+rwbWrZjLgbVay",
-	"mPfZCf2FTGeIhvQkzDUVQV5imUEsXb1armt2ScfjD+2VVEWc5dYsJ5dKVjpx50iuONp3h8HvvRgqvIkE",
-	"UEwi91/uuS3Cq2pYE+wuNE74xlh2nxzs7/f399nlnGViyKvCHDM9wQwTNaQdHhj8TyQJFLyUTKrSDg04",
-	"IpCJsR2FsCmWCJf1KbMQcAsA27q7OFQmGJ9jn9vh6dWotFMsYpWueFHMY+mPvlCUre9HELwyJADNdV04",
-	"6kYaUWIeDe0Yoojb3sZ19ps35Y9tQ0WuXXU5pj50rbsMU9UlVaSq51DEEv/fsNkKkEuGUkPSnoc/xzuv",
-	"g7vinRUVh2/8dN7OEte6fzdRbNes5Z/Sb3hI5ERrXa1f3ch/UuTyKsIFFHDIk+XRm9vCUujxOvkHnmlI",
-	"vtKlScRKZYB+Iac0XXBSDFdySKEmZCbhz3gebmjdxdKdPmNTEMwxjxGfjVVRx01DPsmLOeuWwtoTxD3k",
-	"Svb6LKTRKulINaa0rHswRl2DOqKF0MdlTDG52ooKhdvPhcODb7G6hB3aN9R6O+YJ3uVTqyh+BgimVQE9",
-	"cS25jSeYSE06DiTcvxKbnLE4OpDVS/DUsZ0wXV3aH+w+SZtQ5FicgNqluxbxBAksrLnwh60oHEG4SC/m",
-	"TpE6kAYH3gmZJIBipwrkKmpIjh0XHcvk30ox/Fcqr+coGJxBS8f1tbNc6saxzErNgPV0wtEK7NXZWEnB",
-	"XldQwnMndYF1EgWQyke6P7JegKlwH1BknX6DYibxT0ugIqZxRNIFoC2I08dyyAstegvHJiFyFFuFC6Bp",
-	"n34+K/Nrns4ZFpIxo4iChnHpmZ07rJvA4A5YHLK1xDtJj2qNFglsCL0F13LQjQrqxhSdm9lF4GrHkH+c",
-	"cLPAaPOOEyNx0qvTqteitNNSo0cb71D+Id5h9v91j6khtg1NsG6yV+SpkFpQT5EMEV+ZSry6yR79ZXdK",
-	"1XRMi/Ia5Ulgx5koKEKJZZNiZwmv+PZFrSfajhxmS8Dh9s2DlvQNHLBvGqtqecWsIn61Zm4Fc89Xh1ut",
-	"I4rjcqcjp4OPngh74xewp+n8aHyQ/3xHK6fOHvm4KeBC3WjfzCVwnHkmi3bZQX/dB3Fub1jj8xAAd3rd",
-	"R83s+wvTXuVDA+6XngpJ5e13ZEwm9MUSaTIwzjunY+89/BM8+t/XFMacE8CdsgW118LeAIE9/T6siohN",
-	"PZokl51+y14VPP9WmdS6i7cVtz44/MNW70rBCGxjxYoW5sM3nEdm4JsP/4WhkK7GtDqHFfMWHmhf60M0",
-	"1JPurJu0vJ1B58Qu7ZF7701tA1qDwgvfORuJBRT3Usx2qUaEF6J0kjB99mypv5AoBpw//DmWECFClhjv",
-	"b4SGLSIZ7RVq9kVcqulWgvkPZUseALoAg+O25se1eePajHcAJznjWnYMm4h4Z8AKlV5BwnA2VqiDdQ9Q",
-	"V9eB3UKN1p04OuqWV2r0gPn2W2lrBF19Jk05v43OxgXiYT8rkRf3nk68KyhLq/PqTe2QDbPmWsgMQIO3",
-	"w0Wfw1aBWwyG+qpsxUhDtqIJlF6ohojgfAloMKGqaSUqej0o+pgyKeI6V5V2WFg11aAVnoPGxD3jlxuJ",
-	"+lgSmrm9JBBqpiha7EolEXmphTQR1IFzbb9pFrFSTAue4njA+Ioylr4e8bIqpbE/IUIYFdJrvHZvEGa+",
-	"kGYeTvqg/oneYsZzw17TeaKOJR13kiMKLPf+u1IJVFh7R3MRmG/xOAchUvaBwIyDBWCt+2gwx74I2PF5",
-	"+EYPTyN3XhPTPEJxt1CUza6qoKJ5hc3caMuX2Z+D8w5YM6sTSe2Xb/PJ4A2TH+td6SiDFEOyXv9xft8z",
-	"fK4xo5cO2DZ2RSCUW1MLl2tz7i76NG4nnpnfwts8SY31Adw7RIgtLkWKLPJ2j0d/7TMXHexoxpuvek9f",
-	"fa8U1+pK7AKMX69LgtvLfrJXBXPhs7Rcz2T2iGRYY2xk1kzyMPEbnR3nUI59XzPPnbogC+fylBMyW4me",
-	"aUkC5dltM0DfHH0I+vZLmYufGnpr55MNwCiQ8Vyx92PGjJjuVtOVONxXiCwjqXSur1gt1wNYBwSKBhhU",
-	"5ArjkvnJGOq65YZ1jcr43AbOcC75c27GWclnvCASXkihqnLCCxQ3QqzqRDhgDVBu2H6/q+rqUqdfeRxL",
-	"jF0RxIHVpYgYoq4GXSorqSGNlUt2KcxMCLkC4XluxPTt9GNWW+ETzkFVbJVMO37yjm68yme1MS8XytdT",
-	"uQHJZlLNPmhqRysyQD/ykuT8lp7Lw+diWsfNcDtzvvb8KuykPkLH0me5qGzHp1NaAU66tFENnnulnAE7",
-	"2t+PEHJF1/aOgzN6RFLbyQlMRNikV0qNkG9fZLbzLnFDAhe56bOTIOEScl0BHSjyafkDFuwCN4zw5a4a",
-	"nRFWYMRzSRj1utTWPRNEXTTrHh1+2+vH8ie3cHS96BeXHq5/1rL83aq1Kxy6Z7sPheuLiz0YG0yk1QZK",
-	"B98vgo+NgLuIoLtTwdGQ+EJMhFo1+ngpCiVHXoyRZsqALMml4CVov10JGTXAftAsHgrNuGa51hUyrLTm",
-	"l5xR2U4SQejdA53Gkr1tMYSnfqU21+ZjGunhw2z6Niy3FmKuKiyDUW02ARiJzJjLcPls6ssgwOMGNFIA",
-	"A/n8+YbP8WW2DzNx7mnOHumGHzAWpc/ghCEcZurYV3rkpY8krAugZCo2BlQhpBgW2GoA1feINS/E0IAL",
-	"zkvBKkk0v7gjE2sVsSJcCmIbzthYlKLva6UnfI405JcilvFOvMO6pZh4YRR7Ee791lEZ5oXwhGYUSjkO",
-	"YboUcMhvXrEkqIZPrLNgqlKKrNZXRS2NrqNwCItvI/DksqwUWsNlIOTac6By4rj0kHC4J96Beh1AwUB1",
-	"L8JKiGG9VNVo3OxTewV/9qFAy09kst76Hm4Z781iNf6jS3GPhgi/egsqwK4YrCzecPevpqOSZ7XZaY0C",
-	"k1IVy1Sd9I+AibjLNUsC+5aAIk4vZGm1LUFRayx9Y45lmQDA0OAk4KS19zQJybUoRGoYh586GGFaGx1L",
-	"Mnt1HRQK+eBzu0eHh70+e15yCSfgCdyUUJLFFd9iU4NmVQtSyJJcxLRUU6V5QTKbgWiEW4/tRqYe6q21",
-	"Mr6L2+ccndIud98sWmf0NRHwn7U9+nVzgjQKv7uZSmsYVn+SRSzeORf24yH53JBllcmFjncawI1azW8u",
-	"QITKzSqAbmiHesFngeaoprJut3XCPHUSIRoKslAUBEUHgCT47KfzC7bnmtYNAcMEsDYknZJ8BnykX7TT",
-	"idObfM6OJot1V7g+Gr43qhALzuWCBJVebe1/dCxDzP6PZsmwVNIkaOsueXqVRCDN5jmVDvajoz98Hf3L",
-	"N/ugrKZZ9+jgK9b5HvUs/u7pKGNZQOGpjV8P9n/8rt/pRZCfn08F8DlF7Oz184g9f/F9xH4Wl2cR++7H",
-	"s4j98OzFKVA9Pf3eyWO6hKPdATs6lmQIIkp7X85rSgOgnk8LKE6DJyGvlKPBBHYO5CPpM6Bgx5788ex5",
-	"FEvoj31x+2zrbPOiUDORebIp5KkI9ANxLwG+x67brnD08Y8wmLEERTqeXgXCPx27UQ6xHLRWF/ei4e1y",
-	"QdAppNEfcbsBumpDPFmFArA5U9ei7DP7QegGKHtEZiwhnaKgNqrkI+EGcSyKjErabcMTMVHl/Bg6h1Sx",
-	"sDkPAWVtbxUN9ZBvSdCEh4ODli3QELY2CzhAbJe9NFSunVXLVvNtNSbzNtFu2c96K5KbaAcmw225dB6U",
-	"jOvlPD2339Gs2CH9j5RYttMeeA1mjAgqH2m4/llpuM6FzJZ130I7sJEGHCCT5tZnbVSfuARK03bUFz+W",
-	"eDRX8J8JSPdY43FbxCeM2DygXfW5q1VlWB8OoltGgS7jWJYTMwHjE3JAocwICdCibA2e+fGCAd1lrpko",
-	"uRYZ64JboHb1uBSZNeC9yF4fS5/5FDKrU4QTJcWcjXPrCcxDBEGV5abPTgtUHwPibupVM+yOZVvcze4U",
-	"dh83tFfglXUsPWGXj7BCByM8ngaPBvHtY1Vk7q1I86QewjKW2BYdqKX4dgPwe7pwfJxAA++gAcckwX3h",
-	"a5EjBj83ERP9UR/LEjzzxXIfBuzJwSGQmvFrnhd2PUTsAJrFc2CPL+4++dpe14vYIYH3YplLO5vQ6naf",
-	"fAPsaL0+O+PWT4ZEMiFR6EXCYex32kRtYQZtdBr0kVIYdqK5Kr6Hx+qfombzY8ri46YsHvMP95B/KEDj",
-	"sTaGd889BEuPsg/2iz4t+cx9v/qUuWoVurcTZ8rzjCV8Ap34x//8LxsK+93lbjrmuSQ8ihfum/K5tV+m",
-	"5FJjT9iY6zHruj0BCHgi2gWupJoR+IQeQPhArrUwFEhTBF1yIzDIt3YYS62MKewOgNroIpbp2Lr1mb8H",
-	"Da0qPQ87hsJYdBYY61lAxkRriirNckc0R/sTAyeZwn600iAc4qJrvwQV3ZsbfcyODg8JdRM81CFtGgyh",
-	"7murEiBTJsesAKTgoTjNUWj12cmlOx4041JoGJUuEWzG8snBfrSPO0tYngZfcy7MLfZ11rVGJNjXEWtk",
-	"PyJt+ea3H7ge1/xUQEDZq0UNwgS+nRmIU6xnDCGYYII4r2DuzNEKUiT6tUZc3XnHq2/dKhTEyeKLbV/K",
-	"/8Q5aY8b6GPO/4vUtV7cx9SwabNvELCur9R3ELL2uzKCSVcfBfwAAQjtxQnrvj1/2qujWb+P+JCEXfKC",
-	"O0pnHrzT4nYeS6NYMrMNmBMMmoHrOJHCzFR5lUQNEo/6aZR1R2H+kD4EAmQ9Flks7SLPqkKwrhaCJf9Z",
-	"qSZg9rhBHEg7uCpZwJyMK9Cp76PSvwvuaw0KPEGY8FxKYXzwTx4FvQlhjnU1YblMi8ou/m4NYo7lwihE",
-	"i6Gi5BMXkVGTDogzLdVlISa9Pmz3HTswngM7mEK5Zk8O7L7cAYDuDE0MjVFHu3twxDsvpK6GwzwFYDB9",
-	"zgF78hewXv5Ddxj3zsDS1+8zZztdceZifgQmszdjWSx9dhAGyw7QV71+LGP52mvDOGyyjcR/rQha7SHG",
-	"Dtq8iJpGtHDPWVaoZ/86loR/XWKubKuRiFxw7GlAIePAsz77XpXs8IiNVWVX6NCIMpY14Qx8p1qULOBm",
-	"XXhk/bHepUoVmZpJNw8SmI/WUCfgBhP9o10ADX8TeAbGaiaPWT5sfGHIweMs124biaxXik16jfhAZpeQ",
-	"XUisDrtS0MU/2eVE6zNYR2NRtB7WLOLVtxX6cLrQzwdyhoKBWgG2ouOUYJN4hFxtwSHHib6ycZP7KvXG",
-	"tLw5GmX3eLD6d9zKFw9A/EY+Ema3bsBH2a3FaRhl80IrNhKmaUaQCLcmrc3Llv5LNYtlN/E/fId/T3qR",
-	"fTX0cFdUhH3CKOrTiATcvF6X1ulnoVzykxQNN9RGJ2om7dahSnSPANanpEBA79H+Ue++ZjOdIqyjs6rH",
-	"/Qe6eDtFJOp+vsrdbrJujmwgIXEv9f/epw+6tJKCaqOPTOcVK83UGR8hzudKzBlHt8epwEBobL2ObjIS",
-	"hnbEp6TskvQGLIEKuyRiSVqVWpWJt8exnFqvGl26jrYRx2/mFC9yWSZleJFASA7OjWS8KFYYNHr2z8FI",
-	"fPhEvNmoQRSHvb315a/sUHyqWQ5PbJvm1qDAyFN4BJ9wyz2XzQt362nhp9PQ2c/W2D5iqsj8WosgiB4B",
-	"7T9nJp+I+4v9ISxez9NJkWG4EbhMqw1AfITBdR1+H1PcQjmDKAxXgtDcBSSYtbatgrZRIAU+U1UBeVuR",
-	"XwvX6mKsbMLAnFMOrChseA6JZ6MwYaD5RLhKX65ZspgCSfw5wATVKaBhH8LDL0HsekP2o7uuUjiWNlpX",
-	"sk6rdFaMdWvg7q5bCtZj2YzW2e2C9V6fnbCzn84viEWAPgIOdD22CAnk06ngJUSEHKp9QGBWK/sHqZyy",
-	"SKFG1kkgpQ6HCehRGiU8soapraH62vNk+SnijkPUVEgd+a8nmygL+8XHgpQdcKjh2J8NVVpR+TJMdd04",
-	"9ZEs3jlV0uSyEvFOn72+OZJdyCNtayD7czNSf/A4FnqxyvGBMX2MX+8xpfwz8Hg0jv2GsGhw4qdKG1oV",
-	"M2KVCFZUyqWzuABNcagQTKlZb+2enD88f1h/GnwRBqa5rqWtEQnNtZLBKa9dwrDP1DldPHu1r2otLic8",
-	"EuV0WwjlbZe+vGO+NwvvtY1M8Xi8/Vj0/LBnUb9iTV29sI/DLXOkhMaSBaL3aPF77v2wqom+fL+DHCIn",
-	"lRnvDP72i11kyBrs//KLvaG8dku2Koudwc4en+awvqgni5bmhUT8PdDaXAKcBGXRbUP9Gg08EYbDyl7W",
-	"dd+tphHzBL5UmxkFVeKy1t/058Z1ywj+XG76LSj/cclHYgIpeUBULg5y0BAidJYbetE4YNGs+/Kvpz22",
-	"S6UpkavHsG1mIs2h00GzV/O0rVGwzoDtr/nQ4G8tF7vwnO0ybl+p4gVDiCmCd4aidPhLGxzRnhO0POVz",
-	"LPZYbjuMs3brg0eaqG4T6Whya8Pn0H4QMapNCk4S7XYSPD+cvstdAE0sYVdBxg3vN0Sv8IfWMbkWhZra",
-	"19qFivWxKKai1MdOx7V7tH8Eh1fTUmVVisxVvumsvr2l8TOADKO+r2HTMk+FZt2M58WcPXv75u35U+b7",
-	"BmAnnFLfXZy+PX96YX2BrBA2IiVVMtL5Snk6DocF2295vt2/cYuFode5AU/CbiVsl31/8qeIGcEnERur",
-	"GbjxqrzSkf0sJk8hNrBev5KGp4ZlwvC8CKek25XaH+zuswu7hgfBF6fKCpeBqJcO/r1tgas0t+FKqdSQ",
-	"7TJjJ/1EyRxyYwiVNfm1XV0mT69EGeEcSpELCoeVkCOF/WTN15hMKglG/Jff/z8AAP//",
+	"7L3vchs3ti/6Kri8c0pUTYuiZDmZSLWrjizLsXbsWLHkyUxtpkywGyQxagIdAC2aO+Wq8+nW/XzqVu03",
+	"uK9wH2C/yX6SW1gL6EaTaP6xrMSZnfkwsdjd+LuwsP7+1i+dVM4KKZgwunP6S2fKaMYU/PMqY7NCGibS",
+	"xUtu7C8Z06niheFSdE4714ppJgzpDo0q2XCfSEHMlBFtpGIZoULPmSJGEkoUKxg1LCOK/Vwybcicmym+",
+	"TGdsIIZBXwffscXwlAhpplxMiKK2Va6J4TPWG4hO0tHplM2oHRAT5axz+m8dO4DOT0nHLArWOe1oo7iY",
+	"dD5+TDrXUnMc7/Lwv83liOakcC8QOYYB5VQbwu7txKBbP2JaFExkLOs1BjCWakZN57TDhfnqpJN0Zlzw",
+	"mR1UvxoNF4ZNmILhvGVGLc7HhqnVAd2wVIpM2xWbU27IiI2lYsSohV0HOqFcNDuv+jqK9nVjaM622Lb5",
+	"lOHGKUYzMpMZyzWZ0sxugf0tnbLMPYelYFm9aFzAvpwNhH0ho4aSGV3AlwtmiJ7KOXya0jxnak+TnBq7",
+	"mumUisnO2/kx6RRU0RkzjkQvZ5Tn19RM7R/czq6wfyQdQWf2S2afd5KOHTlXLOuc2qYba0g/vGJiYls4",
+	"fnoSo6CX3BL04oWSs9XFfMGVNuTd7QXJ6IJwkealoxEYzc8lU4t6OGPbRpR8MmpYZ03vt3K171d0h66N",
+	"3LHj4ER+xxarvb+md0zD0TZqgYcnOC2ajtlpdfCbx53csQWhIqt/8F9NmNFISWNYV8dCgPRJd0bVHctI",
+	"g1e85OaUODrmQhtLwXJMVCmEPTRmzlPWI0f2TB0/fToQ91zzUc7I+c3F1ZWlQkVTS0wJYb1Jj1Dy7t3V",
+	"8zOi2IzNRsyysbFUhBqSM7vaxydkKkulkXBhnZFh1gu9xMk6rcT2FJiF//sougfinmkzY8JcPW+hcF6/",
+	"km1L6F9F6fw6p6K1m8I+fGgHraz4vGYoiplSCZaRkaURwqjKOVMklbMZFVmP3FqaYeqeKWCSOiEjWVq+",
+	"nJBSGJ5XjGwgHCcDuoTTQErNLGe7Z6SgWrOMcLNmJ/92cJEzquz6HlRjfwjzv1aykJrm7avsX3jgSv9Q",
+	"spJdlEpLFVtsbeh4bJekZHuaDAX7YPDlIbEcCpawoBPmbqAzQkdwY9ijUB9O+0Ybt0mx75ZBn/T7raN+",
+	"xWcxWeOlnJMZFQvCDZtZtgPjk2NCw9mQqcwzTboZG9MyN+Rpf79thDn0Ew7QfdQ5fdpP7Gjd1WrHuuGi",
+	"veXpHVtzRB+4m7eKCk1TuxKtfZjgnQd2904z9Whz+ZGbaabofM0heFgXH+23upBCM5AQntHsLd4u9q9U",
+	"CsME/JMWRc5Talfs8B8auVLdy58UG3dOO//nYS0dH+JTfXiplFTYVZNILW/ioigN4ZrMaG75g72RPyad",
+	"CynGOU9/hUGck1SKtFTKnlgUs4i9wkhWYl8swb+jojhZkcSJNjzPB8JdqZZffkw6L6Qa8Sxj4vEndMMn",
+	"9j7ggoxKA5IlzXM5ZxnpKpmzhOhSo2ieED4rmNJSUMPFZB9W/lsp2K+z9YppWaqUEfaBg5RsZZw51SRj",
+	"OTNOlJhIiRRxJQxTgubY5OOvopwxVKjmljDmSopJpbDBfXpGMmYozzWhioFgX1+1uZzAoL+X5oW9bh9/",
+	"vN9Lost0SuToHyw1xMttRgbqBAzpmi5ySbNbKV9RNfnVthrPzkhmC3vYjZQkt93DkG6lfE3FwvEd/SsM",
+	"SUq8HakxbFYYbW+9QJMHrfOgUjtjfbi3DwMFFTp6J2hpplLxf2e/yq4bov15Bz41ohlJFcuYMJzmGtb3",
+	"nSiUTJnWdJSzS2G4WTz+0H5keX6AHD0BTjRSjN5ZUWRUai6Y1kSVOSNdUCS40OV4zFNuD9uI5lSkbB8m",
+	"pBhIoVRErB7IiynJ+HjMgIE7QnNc953QZVFIZVj2mmWc3sLl92sQ/Jjbw7comKV24MFpygoDt9tHfz0D",
+	"rZ2nht9zs7gyDPRlK9MyZThex9SsaJ8Hhs8iKmhiBYHTX1Z/vuPIf9bNxQ/iO/vux6Qzs8SCzIF9oLMi",
+	"t02eC4Lak1Qo937LFJwibagC/k1uDBUZVRmx+k9UTa4FlX9DyQWGV/eY2CnXpgxkZ3ZIjSEGto+MgS70",
+	"PpVizC21gQDrlbz3bmzNHxUTbL7844ya0g7sp8jSnheFkvc0v2HG3pR6daPcMG6nimkrVTeX7qjf7/d7",
+	"/X4naei0/UhXviGZM2VPwTVTqaPVoL0tGppXouNDB7W0bW0jTFYXIT6K6Pa6Fa7eesgaf/qirnw5ox/O",
+	"Z7JcebeP/2vpb5e1f+TFDqfQvvDM69qB8N9cfCkuppSLejEaCmpkDRSjjp8Gbz7tx141H15SPY1YC0Hw",
+	"rmeVOFV7IUtDAhUOfqY4EUWs7n1G/CL2lsk7NoBSZ2+pYZun9bF9BWtVbfs1jCjtIMShaZ1qzQxIxHZK",
+	"CeFjcifkXCxNacPqL13L00W4iHoqyzwjE0molWjqZSN0JO8ZvGo8LS31u9te3sZ3bkr1NCHzWliorCb1",
+	"tu9pIpiZS3VHul+dkCn7QDOW8hnNScYn3Ogz0v8A2sNXJ1ZGv3x7cdxHWul/IBJGQPP9hCiWSpWhcsSN",
+	"JikVUvCU5rbTWY+cw3AIzRWj2aJ+HWyaQpopU34O9g5ENRGPob3nKTnpf9Mjb/0SjljuzPnUcbd6Lc/c",
+	"AnOTkJyNDbFy6OLUKRGpFJkz1KBh1Y1FE24q/8PCk/yuJL66Me9unhNFDQw056AZbk1rsSPxjGYT9ord",
+	"s3z1EMy4QDstCshLNno+Zla+cZIGjETY4dlxNNlnC+udcfGWjZlSNNer7eMjlpFSM6XJfCq1t8/5jbTn",
+	"rRImep1VC5a3vKwXqWAJvrcvLrN0+DpprMPSsH9au6SveIy35PYR/AtMflsND3eo3kCqFF2sjNe13Dqo",
+	"791qeIkMKbaTdHJvIGYf7ECBkrTVlGIi1jMU+q8lF5HZOZUgKuBmjqw3+2gaFyu+5BuOze4CrEHXVOu5",
+	"VFkrV3fE4t9bdlxET6PMs53eL7Z/OXYeL3Kp2Xma2nundR6brgyK35PUNqZbb9in244Jl+05HrvWUdGW",
+	"y9KyLJqakuY5cGrG7y238BcD9rw0tCfHkaUV0jjG1FjX6N3WsBpvY78NKW7Z5kzbhbILVFBf0J9XF6Q6",
+	"3lud87olUDBXznrS0Y6pxu4FdCiihavIacrs1cUUMeyDOcO7ihtGNF1oomXALEdS5oyKlTVwnSVu8Ovn",
+	"3qISw5hemlm+bsz2shcZeiStrvqaqrtMzgWIFfYCV3ROXt6+ftXbQZUGEnUeuS1U2+r1JBz0mjm/lPMr",
+	"86NUdxHlhwujZHRU2rBiZ4K4MazYyPmxT9/DmoFfO2NBc8jT1j0q6IQ9bIfWUS34urgm+A4QK9CqHRs1",
+	"UpFZqQ1RDCh6OzJOOjovJ9HlN9zk8YupLOwlk8UHaR95Qd8OGGI9qkgP0v373//+94PXrw+eP99P6pAT",
+	"mJo21DBNpGA98sJJy4apma6iBArF72m6IIXMebogKJ7aB/dMaSt2UyLYHIQgQieKMU2MbIpYx/3jrw6O",
+	"jg6O/7LxKoWl8QuR1Gd8uoHcgQYjWn61VP6Qr57PNHoIWw9uzsVd1I1OzRSt+pZcLA1gQBYriBVe7Kq4",
+	"xefG6gaw5jFybCOCGFvw6wSTSFbmu27B0Jq5umYYtxObOYRfRJ94t98tn20x8joyKPhqzVBvGY3wbqtj",
+	"2tajW9fK4FCg3JnF2SG8Rll0x2vPdQjXnmMihZJjnluxp2IXOR1hvARobKDN2vPH7plakJSqbJf70K9M",
+	"UjFdP+sNi+xmuO4YrT1Czdm/EcCU0ilVJiF2banWCZnwsUmIHaNmJiE8O7DzS0jOtdVfZXqXEEsgCSmY",
+	"SIiecpZnCfCXhMxpnjOzyz3LZ+4+2XxeQTMnU2MKTd69jd8VXl170Kl1Wlt1eGdorQ5H6BY1vmGlMGoR",
+	"Ux6yJTP7t8+iFkxO84uVd/98crJuwvWL7wQ3LCPfcTHJIKZu/YzdZGFw0ekoRg17iOhupqz2JqB5a1V0",
+	"jyn8m8R5MJotyeZHX8UWCU1K27z6ILtdYFMbS0We3V4Am7i8fZkQPhHSP3h38/x2G8veOgObFAepHWnE",
+	"xMbHzTW3txk3pyRqUCPdZ7cXCbl9e3Hc37dnrLavdcG6duatazO6ICOGJixZmv2EUGG5n2Y9cgVix7LR",
+	"za373rL5jXRzOWcKvk3AcCfyRWXO24f+XW+lZhmRImWkYMo3WJnvwCmoC5paGUnZGTtneB2+6K11/TN7",
+	"o1cGP9suGJzAq1WwPOdikji7XnNrjo7/sukQOfL3JFlTXPuJchc8Bki1nqvAO7eks8YNf0y9rwSEcApr",
+	"3vccZPPrczayjDhiymP0nqFZk3QpGdsrgUwhCAYF/oLJImcJMZKk1KRToIKDMYdVJyNp9P7yovf7G71T",
+	"9fAbU689jO2rv4UFfy1Lo3d+asAF7inPqaU7Z2Na5nB4hsaM2XvW0mppLAfhZoX17cj5VvlCKi1PkKSA",
+	"yOczMloQH/Nn2U51yuCQ3aL53DIqKex/lnchxiLHrEWWsvNrMB7gi1Or6HWHY8aGnmv+XErDnPXfHk9Y",
+	"6f2Va4GcNyKx7KLV1nd3np1Zl1Xe9/mUogpoRcSsdLxgwuzTOZ5vYgfzHrWvbFhHefnQsDGflIrpJSVp",
+	"u50JrprmAgGXxZWXChd+m8VGieo8yxTTejuTYJQxNdupx4nbGTsoz6mejiRFQ2SriXZLC3Rg8I0I6AUT",
+	"XlfYqj0X+d9m5sJAaf1s8VoKl/+wTavw9lv4dqO5xK/ASmf1ZKJrimJUhNnUG7xskWUqcqqMzDN7yjVz",
+	"ZgDgCFGReHvRzFATt6u285+I+z3lGcvOdwhmCY5Mu8V2s6C2asJTLgAutqqOSfzwlljJlzBh/6NJF9YS",
+	"N2M/OnVvf44vaKpYxiOrSLqDjuXtg46Lxa/cTm29QJRTytaMvdq4OyHn4C4cLRLLx63opeTcBypO8bQQ",
+	"I+UpPAslxqvnpKsZG4hMpvrQvdqbZfs9cgnarfeVeZMIJAXUbPH55fXB1989+eHgm7+9Po7PxGVG7UIS",
+	"lhTLjQfWnaYbfDlmtN9hnLWsvc6fGhWhthznO+2C4td5CuqNT9qlyqTiFyGVL5+JeuDV7KqVDejYH7Lm",
+	"Vq3hXsFl1MrE2jnGFgt1Du9+TLy7DUL29JrMh8Z7gaPemw98SIFgLNM+eRB97u5TJ4pF/L81c9pi5N+7",
+	"t4EwSpq/5qI0bN3QZ/jGmkFDQ/kCZE7IgIS8Q3uyZ7EhLwsAa0inubxLQ95MAHHntGuebW/DWyKryIVe",
+	"JZnEpE49s6JN4NXHKIJVDnzx6vL87V8vb27fv776/v3zy+s3N1e3+2dBvD9GcXCny45B9wTp8OT4uLfR",
+	"klLPvB7x5lVsjzPcfSV9W8FSzuiHK/w0iPaLyzR1f+tG7c+xDwF4dnvRSTqXty87ib0Bb6Me/6Xjsfq5",
+	"FYc7SQfE4nUtQCJUZKn0m/H2t4sjlJ0pFDpvEzrrVLE4mQ5Tl0fmdCD7Pvh4qhwyF9wGriGfQbZ6TUlD",
+	"8zX8xM8N86S5IDTPQShAW/VSu21co1qhBJfW97uGMOrFWd2dCXMJ3PGB51JMYOqhrGHHb+Uoaogdgh30",
+	"SlLhKrvOagF7iw1tm7eddj3mNZO+qeQUT8/XTvqvgh7ghn3L7IctEceheBAlnUrQ6+Kddc/ZXIPNDITH",
+	"5mK/bzG0t/uNWmzmS0vzPjSNY2Pxhbm/yGV6t0oFQs5bvPh1XP6erpRwCA3rvru92G9s/dqDLcfjqF3E",
+	"EtmYeu+phriW9A4sCVOXFu1yY3Mr4yaE2gv5W0myUsG4rPj+9fG0P+vrQWe/aRhwv7ePp5X2b31mGb5n",
+	"T+t8KnMfFai3ovllc76cd6qFWB7Bug07z+69Tr98DVUP4qnJ9yyyVINOQgadb/oz/MfR9In95z7kpRoy",
+	"k9qQJ1897ZOMLjTp/uXrr/r96erCNg0km+Nu/FhbJvraHYEl91ksqKyVxqatjur4udMljiDqlGIfWh7I",
+	"bR3MELPhukiqcDjb7hqnvFuKm3I2ozFP1W4r8ikTf8j8YjO6pCpfvGUZm1Vu0OaUxlKNGW8N0UArDpnw",
+	"eyZIWcQ9mCGeQGxWheIi5UXsfgalHW2/I5re+WS9FcPxZilzCdWg7jMJ5hhdIp9N2RwZavnMPiTe4w8X",
+	"MDpep7Rgq5eMd2VG0uftZGY0nXLBDhSjGfyA8YZBcEuaQ/oXROfQ1KDV4pQMcznh4j37UNjpDtEc4wxq",
+	"kP12wIVl2xMp2KlfyYGAr/YTMjTSFO/9arnPaWmmTBh7w0iF1h4Qt7jGVM9TNKJxg2AaZ+RbKSc5IzkX",
+	"d4TmWuKoBVibnaPP9lXl1g4TMrQvhx1jGwPhx4yaJ4b1YHinc2ezA3uVsgwGBs0aVrwvG7M46T859Yrq",
+	"QKDPy7DiXQGB78IjiQQ4NLahOqj+fSplnsm58G3VjyDwYSAKCroOmqaG8J8hoWPDFKH2NioVNwsXr2Tb",
+	"LnIqagN696T/DYaz29/3NEYoDYR7gWguUlYb/s+c/Du3d22VUjusCfsH+9bQ9tOw00M3iIFSTwBM/5gU",
+	"qGuHjN0rdMj6rpxN3/U2EMHyuO6WLVsNUozxA3BztUlsRWnsRQeOl4Du8ZxZwWMEPiDB0FvWvPm8H2sN",
+	"C4JBbxJzr5Zeb6b7RThUnQCdkHmdEGFHXmqmzgC8BuzOUzknVB/wJS/Jdc6oZoQJJJ17mvOMtE7HnexX",
+	"dqUjI7KEPhRs/j5j9zxlQxB5kdCMvGMVLtUSg0hgzLB9tokLe+KpyAbCnnPoC37qjpScQ2oAHPIJA+8S",
+	"xVP60pjijcgXJJXyjlvt7f696+Y9tOzpZdUgaA9P22SiZ9LOypHI0sG0Ahb6syuIq+2u5CXi3kQnPy69",
+	"vnznrPOnvpBqIs3GyPmYV7oFVWqlC2Smr7i4WxOYny07saPuuWKXSHx7m1xs1XBs1KGTamW8Tktb5RwA",
+	"r7anCc82OHNWHjkJogVB7TYmbTgWDzc9Nw174oacizW2FQBKcPYrjvlY18HcEbRkCXctpxhQBxdH4k2f",
+	"iffE4LOVOBeUKuxFChbshKTUsIlUi2QgKhAt0JgzlnLNrQTizjei2FXxKmBMDc9zvY1sPHZSbBR7Ax97",
+	"283GQIDoCjuH+i5OoNvaWrK37NBJAu/QDKkplmfXQmG162VZuHOyRaCj47uk64weCalsHgmBJG6WkEuE",
+	"H3GZk1lCvC1k3+5StTN7mjjXoWsVEAEupL1XDMtamG17QLZx+f9buJEBKiBu7oBWAqeJDwl0RBG4aOwe",
+	"Lp3BSh0LfTr+fPzUzjE8dEHkfqYCzmklQJyRYQCBNMTYCEcXcDE7q1TwUifETuuEsEOdpHOe/aOsnryA",
+	"KT2TotRRuxU2c5nzCR/x3CFNLHF9eNjYoiDOvi0LycMwwpU49G3A7MY01z6O3woZlolpCiiQEPjBNZlx",
+	"reMnbTnO2Q8uthfBGrUx71XmnKaqZNmlNnwWzb88F4S5h7XNCRRPRgHZTUsypgq4FB+DOIJNAr/KFwSS",
+	"nn0OAOlOaT4+sI8GwqO/WOWkR55zXeR0EQhMrh+uSUF55uxM1BCAQuBmkbg0V1QgEWJuIJhVq4mq9OqW",
+	"Y9gWYnCL+QmooCaQerpNcEHRcn9pDvHZVIiS5twqLCpYyZQWgOrg8iO4IAUm0CfEzKXvWEe7hDy3nTzU",
+	"+AWYHeLE/QmBEExkz3e6bHczagS4geGeBqEJkPY855rttxhAtFFl6g0sa2NpHFldBZ+ANwp/Pl9DMDjq",
+	"hIz5B5aB+d9nVNcDRRfuPjIC9qGAC8XPdz7lOSPuTopOBBO7V7tHOiZ/Js1xJnhmgtMSbzWnouUMoFos",
+	"6IzB0caI4UoprK9q+L1ywzdVq2dU87St3zaLVE7FXzEPKD4ynyTkNalAf18emj9fcT95oeTEimoB3Eab",
+	"DV7JcjLFQBTLxZa64TqxhOpS6Z2lvpsFDM2HisZQCPuxsa3LdkX5UDmZpBkG8PBwHNIdXn3/14OnPxz/",
+	"7evvnrwe7ieobNZBOnopSueMaMbIUjBOkxDCFuOD9Rn153qdQ2mGQM4VVgMo/1wYmVSmH9+UfbW3vq84",
+	"CPBSbxit6QEpHJYQqB9t2VafGj6kzG6sdLuIo1oqCIKOmJo9p4sw7CWgPfu0HYyhurPgIqvgMOByhsNB",
+	"UaDDO7Nbge2OZamqGy3OrB8amPSeL4cjOaCnCu82ZC6BJFwLy35hglXA233lIqhYcninNS+c5pW7ynBW",
+	"xa/NAU31drbEsriwgqjPElnTngZIXdB+5lOeTp0aoxt3xZaOlGo424cmBHLq5hTfunnn11+/KJ8l2OJX",
+	"iotwxrmrBy3h2gCPTZEXwfI+LPgiMpUtwjBis/j0SIyAZ396MAZv6FDbUnEr1W6OyrhaNY+35XS0aR2r",
+	"v3uTThsHd+j927jyHN9j+rxF9mUiw2zxRgoXXp1MVcBXGRFyvj1f2SjuouC8Vqj97KIlgPGgTyaVMwa+",
+	"mzOUCeptdH4zK0vR9C4ueeLgW2f3n/9B/O2TEIWA6KRSnEmgN8fjrba+3dcbG4LLM3Jnrrsq3fyCK7Im",
+	"opA81x+IdZFKaKrrJB2w1W0KV/pukTpjXqs1XpcjsMK0kUb93Nkm7jmbA5auvAOd7wzSdPi4guLiuvLy",
+	"ONLfADy+shTfLdILqh8eOyjTsrpeIjZZ/9hyfUAGFXKegJ+vYIponjHSBUtVbfqsrHmIyL7NlfXdIn3u",
+	"eopdVXeL9GYrefa76kUM2HC7otvCBOpXEiLYnFlRlCttEgIxyeCatoqNn9ouE7qpiSYyJS/ObmeJS+sc",
+	"7NVnkAC4m2GmNXaO678yxcecZXErUGs+ejF14NtrNBF/Uqk/n1XIQSUNxyv7bIjb873X69SYSCDC12u1",
+	"yl0iyZidkPTCs9IkrjXCpyVsRzsPQ8hN5cwLHrueYR/5XZ/lLqa2IjZgZY/6pOOKrLWFyD0j3KK9awBz",
+	"j9OL97Ws5+TL8BR+16jpBCNp7qJf1bat8zwpBpwGKBZR18ZzZtD6UsVvuNebdg/AYTj8R8EmUQV+So+f",
+	"fhURa9kHcvPy/OD46VdeFAG+TDUpi1zSjLX4wXjGtuFa9jV4/d9ZtPDJqtCw0+3INQ43pTP038WFoFLl",
+	"bbmDmZwLO89gfxC7HuSqLiXXb25uEYB70Bl0arMk9BuA9Dd345AW/BCgFQ/vFulh/+ibo/GT9Pjga3rC",
+	"Dr4eHaUH37Dj7OAp/Wr0dfqX7BvWHx9WpHR4dDhWEkWf9VRpl7exZEmDltzCV9uPK7GBPOszuAYYb8O+",
+	"V228xS92pZj4PF33LeN3Z37rW9BfPk2qgE1GQFO8Qzza32aPWXCXtAxxg8kgQuxQRWFPO0NvRXxYtAbN",
+	"4TQ7Aw0UylbxGWgMVrQ30tlrv0RLxDu9C46RX7pPNj5AFQCI0WPp3ecxQOAMtjA9NAb/WWS0NTf0DRjX",
+	"0D+MiftcByxzJ4nT8e7lxd45VWI9Tz9ypw2xZ0MResonVrkZu6IzB3ghBdZ3x2N67feI2UmU3UY2rGXC",
+	"BtcNews3qIUgkD+2aoiNDX6QDBUkuCHQLv5xFJOu4m6gczJWiMwxC0t52bttG1CS5c3foJg20o22W8X6",
+	"lom6sGglqTp+CeLrKRnlpVIL0i1FFYctlYceGcu01PsJSUvzXo7HpMuyCYDoDEQqlWCqCqTYT8gkp4ol",
+	"xMXCJvbJDGBcuplkCLuBfwfYsc7fuZ8MhJDmvS+KQbpQIkNUVTJq1uVnsZ/4rl38NwAhupBt+7U98gNh",
+	"r0wrtoB9oKsd9ojbRR/N6yRiXApL3DjdTtKBOSFgsQvw9bPCjOhqxPhEo6kEemszi9w4AcD36kWcEU3v",
+	"Wr9Zkd6/l4bc+MPWSUI7zVZyPTbbIMlluLhawdp04vyrm7UmgMxr58ukO5JmCiHRaDBAw49zu0IgeE4N",
+	"U5/NBrKOIwNEm65O+V44UBdFfvRYPPchTLUmi5VNvVukG2MyFt8t0taSL9/9/SLQeL1qRHSZpkzrcZnn",
+	"i/9j4+Tq0i52PLFZvKJiUrZA/uXuWY27SCExQ7ssCYyJniu7BIJw0SOXYpJzPfUZGgZjXcLIN4a4m9Fz",
+	"ArHg1zX2zEo2i0ve8F5rl7jRlWopbQP5Lp9MTVIJqvYakYKRGWINsOJ0IMJg9sSxq4zVjfmsIIe+jXKB",
+	"YHPiQtXPMMMl/NYSK+ZE1Hy3mfFCi8Kyx1hRWaweC8d16IOdfWB7Kw7ZZ4ziXwrc39MY148B/OfXVy5N",
+	"SAex+himPxDgGMfg/LZI/FXDSD0KlGeLHcwi62LgYeoPDn1/QHT6EuWuZjxJLCuBeKUyY3WIx3LOFMJX",
+	"b0ZT/9i2Dj7nonU9cp+CsVXA/lrium0notqY1CA+nN4ZqQiqOhku08OVSu5tTD19aH7Aa6rumLmgIssj",
+	"GjOo5nGYXz6Jw9TkmGC9moVcMNGCiTprKxLiSmdjXKUdIbGtoA1ot+IL7lKEQbjB41CdCTt6oMK10dua",
+	"E370tgOotW5ZMijqY2agTHt4k1UaPVwcpai8aNtbE9J6cEu4unlW+UXOHChirJvtMMlCIolIOVY0Ufdo",
+	"GvBc7iguFVahPPFwpEuaTrFcukZ3VTmyVyuEVboPIUopwRp3xCiQDxQUq4/DqEPJz9g+yaB1h2GeMp24",
+	"guJG8VG5pPau4+q5c45ATf+kEyxzdB30YjaSjQW7fPf23c3zTtJ5dnvRAmGyfCtgG8H6B04TN+/lFa9J",
+	"Jk7xqwGzwRAr368PuItOLdJIKxdeCuZtblFd+cj3txmrcCVuo24/OuFaomgVNWrp9NLeoeTeuagaZ3lr",
+	"oTQ+CkMjN7a450oK78qo6w/es1wWLhalUDJbmV+9FxNIWrvhE3EV1dsZ6K0DwPfmokTjvss9HnTgFEKl",
+	"y4x0v33z5ttXl+8vXl1dfn/7/uo5FDxgZj9+7Ny4woFXxdqjI71vi+J4VvI8W47jcGVvuwO7HM6SnMuU",
+	"5mRkX9dLIA793lFvc+k7P+Z6MEljE5aWM7qTAXrjKk15IMjmBF3hhRpmJMI0Ad1xc3zHzKE/+g/iQ7xn",
+	"cfdYWwKFSzJrJk0kEKRLun/eD+w53YP9rREFPskHHiT2rQfRxDk+d69vWZXUf+arkn5CwLX9aeaawdBr",
+	"h/n3+psfjv823N8isjr8IHr3MGNyv2wR4YMbRMd2ImkgZfC8ElS3FzG2i0n2S9cI5LAkd5WtzRtMwugy",
+	"qcKcerDNyHkVmJJURlEARQC/i273gLhiKG1BbmHtEzl26X7brsrSsXMlZaOoiZEohnBs63Pxlum4nQyV",
+	"nENc2wdX295qW+MzhDRHNyrLAfsBU1nyBWZ2Y47bKrTGViCKEWkUM1/jDzflKu2ceORTbmp+uz43aSfM",
+	"1/aQwxBfZacymCtZHgmZTyEbilYZj6Ax2O0DVzg8BnAJb1MXbZEC2+RA1DK0XI3s/ISkiNZl/4TUh08O",
+	"cUw6c+qhcCPFT1rPlK/rHEtwrVk41z2CqOGQ1drIXbb70hVsQg2/Z3ANQjoN7BLpeliq/bOBGOJaQSNz",
+	"n0Jbrz0kdgGOjC/9A/FVpFvRGtggsZElp0INFteIUZ6HCbWYFlyFcNIwv3bUmlnrFypea2u3qnCV0LER",
+	"s7DN9vIZuoo7mNfWhlu61lbIZegaGYLFVcMNBcf8jAwrcOVhgKvqoZnPyNAzgmEV6zVyPGIgukKaKRcT",
+	"IMTMZ2cxke2fkSFG4g2XiEiVQsB1P3SFxYegQQPHV5CyrQcC03lEhiSHudvImPFtF4vhwGl9dhxMxuXA",
+	"D6tPk2oyAyGVA7jPmtRZr3FYLt3PHNJlXFShr4ZexRRCnBf2GSfPBRQDjRitEBdgh3qp/uzsXCA2Gt2x",
+	"WyXUok5V3C2bsLXk7A8lzVFBrV7aItzCr1qwFmEv9UCjxwScOuv9658UpvzbxiJbGfH5p/kpFUOvWlsO",
+	"ecZ0Hd7jIi4Ahyyl4C4HP6U7hii/tfgrV8I0EgQJa2ZRPzQYZVO0YE4B0bJ+bU8TUc5GTCWkvzKPx/Jq",
+	"hmG/DQ9nGD1a7UyckG8BG0EKTvP1SBLLfrrKLISOtAZqTJUyCTzWc8IQI2NVHDbNgazbuDdzEQ57J4iJ",
+	"pW+3DpxaJ+hyHwOChNr7dLUyGNpSioDZ0XLQgnIZB1xB5ErdoCXTnsF57XSF6MoFVqgtolM/BxTFOtCJ",
+	"ejQnvb98HdeqqkKF63bGzvnSvYoBUG2cQU3Ay4uJUD6epQ2HIyh183RNxfUNIOw7d3bUWt59tbRdKwRC",
+	"qMJUrz/pBzABT7562l+fNLQpV/vBKdqhUbTfP4nO+X6HjDpIpTuzR34CQAJYFsAKTHWVWDSzNHo/SnYJ",
+	"UWuECNrtR4Jbn7IWGHFdr21nF6txtZc/Q9quV+5prDjgcb+dVNcX14p+GSmIFvfA14x4Q030XXTsCJWs",
+	"LxMYr+e4eavWxJrXO5Ntfy21h4hESWqdVybkcGts5dswEZ+FH+UOERiT7VJl44gwzfHED/hnzVYNaeVk",
+	"s5elsoy2pJT6ZWrbkjhIQpFTsb05Ai7sjfYBaLJtGC5/9stiGl8kL3gYE1CykDommK6D+5pJwUAMncl7",
+	"ppPgalwphOUtbvAmqE5xH9wnIGnhJxvz6G4MHY/rTDofGFsHW2+Ldb6Ni8uvp3dxYUDNLrMqqKKzNdCa",
+	"rTCIwa4WMIqdl0a1L8l26oSf/a5eqiV0S54lMSTLhARB++3YluXuE59PFzFNi6dTokpII7xzIMnUlW2w",
+	"GoCOBq/EAO6dA6tejMRn0talG6eAd4ObH+xgtSuBvlQR1Qo1rzvirXd9NBbjhmHuVTVh9K5gEXNcCpch",
+	"GyVi12cUsaw1nDj4at1EvGdhyUT/Pqx01TDRvw+GSrMZF+8nino0Ibv+79Nc6lLFQ4l8ty0X447m84rh",
+	"RjODvanywU2ZqWJ6KvNsYyvnbm1u6y/aLfluhI32123VauJD3RatEx3UukSH63KU8xTgK6LwoxSf8B1K",
+	"aPnG4ol4ywJV3X50qjA8O1Edy4guhVG+Nk6ZO4wZhEduw9KRKmLQfevExEzOxRmxTeHVitXMXDo1Yq1k",
+	"xKl+ljtt6jQKxCOVrnLE2uYNyYCYY7EuZdFuR5WoCMorMhJI/Twj1OWAYiIJRh1V6UaqdLAZLU50R7k6",
+	"Bi6L9KcbkfpRXtaAGemvKTelG3lf0Td9ltMF5Gdu8X4TyGr9yzqsJR4LSS2s7oBPXfwmhEGzjCywauz6",
+	"9gOD6BajCUDsN70ck1Deujj1C5nFYn/XZSKo5U+rI98mGMXPdX3vNFv8KTpcdNRsryij3zcq9MCjyrlX",
+	"V8i2IkGCZfDRwtvU/p62KL/OnxdHsHNJJnOqne/xzAGUWhFmKu0FrxhUWolbyf8h+Y7yazwf/RIipKUv",
+	"EeLHxf2w4knWdoBtgMMSPFrwyp4m796+AvEQIrGjjf3s3XbRBrlymbvekQwr5j0JsbVZZ0LDgQerF3Yf",
+	"QXVZJbT2gpEVYa1QxhZ6b1Caemf1d7k4Noyj0eq6Ca2bSTRExPtGATW7xtFd2Si+tE+bD0xrdZRB53tZ",
+	"O3VDlIyca+ipnbz8Zz5VpPWFV1zctdA0SBJEsQnXhilMia3r1kMiGM9ziFdYO4bIon4f4Dht7bCsuF4b",
+	"VsElAJovU1N02Zeop7FcS4uTVLQVdhJOL05ouGytFiP0VtwyNdNtOUZWpcMrNCODzhWhE8WYt8fBl8SX",
+	"nLhW/J6mC3Itc54uBp0eeeumZ98fMWLFrThPdeR6HeSBRcJMIckxAdNJqQ1hloEE6Yl7/nNNMlknZ+/t",
+	"95YPcj9ZC8vQ7Prq5g15cvTVVwdHhObFlB4cI+F1nertPvR536up8+uAtTamxuVB3ug6wqzyS+OG/Pgw",
+	"dsq7q5C7NpsEm+d+9xQxzPJ2PLSVeqsa+bGwQ6iQ4r1WQaSCnsp5ZU/2ov0Z8QeRdE/6feAwsjSEmwjt",
+	"RE2bywXYd6re2Pz6p9YFqVENW9ckao6NDnqF+7RaS7Bzrz/s1vXTz9Bz4JH/DeZd1wn5lTsv8sVNqN+0",
+	"2/3ry3up//5DUoTeMs0217eKcO7NnGT7l6PcQcbCYYK6hFjG3K4cCAaQ1+qdx85QqmTOXHqCmTIMTa8a",
+	"APiNgZCKT7igOdEFS/nYlepFfq+DtwEMjIwW0Oj+GRmiVXJIDMtzXWWfN8MUdTmyox+hybM0U6m8Ka4B",
+	"eBgz/9y4woSv5OTS31mfjhjYWMZQbPmezSsoAEgqfsEVG8sPRAryiovyww5FUXmx1n/Q3EoN2T/vuUgq",
+	"yY9lCZbTe++DnpLq5veVEgGa0yU8v7dt2BYGwszl+zFNjVTvmaCj3L4Y/JZx7X6021e3VW1BArmAdk9Z",
+	"lgwEGEoAJEVr0hVsTuwkNJnRBaFFwag6wyqBw2BSq1UWV4faZrg/n8TxHGNWdcAwdKb1cE1j5/smrArY",
+	"er6/3Dz0j9E5tWC/fELiVxDUuzxpri2LwaxARHmZ0TvuIMQdyERc0N3teORUmxvGxC7D3pVkwiShoD8Y",
+	"U9havSBxYjJeAm3HP9hZlF0ab9VAywhazAMNo+g2dv+qqdrSeY6hlUxvWVrCvR+25JLv2iCGkfE04YXP",
+	"0D7rKsSjks8sxydQuFCHKWVbq7B+TBfwWUyRndEP6woVpYznltilcFFvmnS9pR2uSKhP5J0hRBu6cDb5",
+	"liozVSRFbF3sQ8uCDYjnEIDMRZqXLitppynHgzBqjWVb7T/cVmeD3jgEfC38srYXv2A7lCp9wVjdytIJ",
+	"aTYZTCwJTkGEqOtphLtf02yyJjTFD+a8TuBrzezbKBpWmX71TQnIBEs6dbI2s67+9vbtxXF/48fL3i0Y",
+	"Q91iUs1g3fTdcXqQKDZa7OilF2y+Le3/leYlA7qTebb7R+sCIWpQ2XrllylxA64E88VuQIIZLUInvx0v",
+	"TnXd+q+NiI6ULIQkoBWeA3UW0SjvWE78Hm+rmuFisNoCrLYH1nxAcmIQS7tLkGuVF1VHsW4X97puV+qQ",
+	"okc3Fvgu3xW+cu8XKQbsEDD3T3MtbbFrjtOsHEj8vQbhAD6hrWCEYs+eJjLPwAZtdbF7fN1KHpiJbqUk",
+	"XaPJfqEk8Tve5+iO5ixbqki1VCgF33mMal++6SixBbfnzmjiD4IIv2nW92n3yFRy90aAuJyK71cN/X/p",
+	"J59Qs8i+UKVZNDBG5lQ7m3l3GDRTgYX/XErD9nukKpMdGM8xgf2k3z+DLDQsI4G4tXVfFDv0pbXtixSq",
+	"4EB33h4zDLx+7k1XRWmLRNMqorBas+aSxDeMFe+KSD4ewOZGC1m9E4bntYPUmwacvXDZeb6dRLh1ckEd",
+	"ulGPsH1ea8y5WVvBL4BTxE2PAG268AWN++RjmtcjZzUtwa2hGns6cPI1+rFkRsXqcLbx+H1sXZwbE5Uf",
+	"6nTy1cGqMrAmr9t50r1+c3NLXAEJbVhxUBb7WwRT1L1HdxXSBbdxlPikxOYEjvvESPJVvw859TQ1TGkX",
+	"mqL4zFFsIwR/s6gGPcUH27yL2oFDa3XCXXP/M/WIXj3/LNnkQ11OTYXG14wLvS07qBLb1BbU3Mf5uIOK",
+	"jBUSJncrLvgJJbt3t33mVBvwQLWaJeHpLk2uj18rcs7WBU26N1yYom5WrQsjArcKym/sdB2Zbw/l+/Yi",
+	"CPB4F2mg/qDRdhIw6yhWU0BR9dpspNjPUrXU1KGU21nWGmdmY9ywq6jhOtk4pdVYaQen6sM419UDs22B",
+	"C+ezeKxXBvpJKeytQSa3K4EkdeyeR1G9E3Iej3LKosm7HprNcpoKd3SHsjHRqMUXYISuAibBAM0FN5zm",
+	"CWG9SY8MOucZJa96g07voVnx7uzUlTlcmjzM96f1mxLPTViO6N2KyBtIBxtIvNHBhiG2nNiHjnFNQZ2H",
+	"DvbzVbr51FoznwmEARnyNrk4NSu/Wls0xiM4bABuWIWXiJcm3bLkRdhce5GE3VOXH4CWEV2/reDkb+Ud",
+	"E2+ZLqSIFSxtqF5b7r5tcfMe42ubVKfbuXwBMQPPMWRgoxK1UYV/WBxMNZ5L8RmGs7aHG2bKiDIsTWF1",
+	"r3exInz2RnPPTw8Pybu3r0D8/eEtapLgG4xHpauLViXUfw3YE9fff4uQ5xDpXsKekIwrlpp8Aa8IArUT",
+	"CSJTx0FhWKpYRCN6RjV7ckzwMcQLLgqGALQG6+D3tvFqKPAkBetUzS9GYWi6fqfXhOyOuFwN7dwQz7ox",
+	"DnT7gNFtY0CrPIWQ6Lak63fFRNFs/TLwLaIs1yIGJShVuSgfcGcrAjmQ9t8QhwVhYKIKDV02KrTY7KPB",
+	"aXW0V0Iw2CtxfUhVRxp9WvGJd+sqBD8cCsjBKUfwpyrE5TnNc2Y88PJm6Js2zApH2w8OzV6q6dmsj1ON",
+	"4ttnn0lZjpgraEb/p/url8pZ7KsxY3oV6yD6Jho6N13Flg5euFc/Jp0p1S9YIzs+DEOqLNHP6u3dPBKu",
+	"r2aYEkBNW+XnZmXoSKn/JlYZ1xWMWdzT+mk4eqsYSqCUyHuW05R11rG2+pM/n5x8/XW//02/f3T8ZIds",
+	"LHvX+er/YVIWkYLIUhEMLK2otLW+LHx0+E49+fevfpgdjf7Wvz+e/n3+TXpy9+q8949isk3STbAAz8+/",
+	"/u74hyjAt+daa71PEnG3HlqnO5DKlhgKxlRi9GD3X3+8TcjRUzLjojRM75956Gjn1xNVbKpyEqPuNWon",
+	"QWChK5k0PAemy/8d4pNOyTNGFVNkUPb7T1LoEP7JhkFgYmrFh4lAVFKsyOdCFFOqFIcywm0lmCBLx1el",
+	"aI2lsi85YB1NuoMOEIsZdPaJlmRM1XZc0zTFwDZU4k+ojW75cZ25BzQSSPKNyukhDqK/MWJsJr40jhvW",
+	"TCtZzoZa4jyRWf/UcjW+qLnnMn6iiwVH6BbHZT3wLRoa7RuY6dadMAOFYfcTqMxbh7eOpLyzpAcp2QPR",
+	"lQpy0fcrT9CCpLLMM7iHRpCbkp3WKXQgY+ipQ/IHWLWgkktCBLtnCoj435mSCVhdhm6JhwkZrqyx/TGy",
+	"yEP80i60c95RMxAwQaqYszQhVdnZ4NTBmSOkW6IFM2SKlYlzGI0mU6ZcYPtyVv2S2Bq7Zo6OW6+8rS/H",
+	"DTfZV60AWS1HNBjd022y9j6Z2GP0WnvZd3A/tHAXK4QZ2gjEXqmRkUTEtB3A96v2nrXJiLeBK3lPrw4A",
+	"4XeXkZLw7N1zNofADylC3JvPhpU0Zi0DthdeVuYM8daXh3fmYafxfHvIjl5LFz9WSPERz0aZTqva/IxV",
+	"aP2Iub/V5qyrJyDFxZRyUdP2QxBVSbf6V4Bz0FY8JmX8nultaphwDZByiQfQ/K//+3/HVr09uXe3Yinc",
+	"lUj58fnbAyvVnT+7eD7cTwjNNYhnAKdvX/QVOMfM0oG7FFw47BYVVcL240MHxXa3ggXbmeRqJlKLw+bD",
+	"S6qnLbEfWIAhRJvqeqrevNelzloDEbeBnXJRUaDEQmEFq0qet9YCiQoy0SoovgKBI8XlphvhvS7gtxJt",
+	"wt2pFm/5QNVzD2JV6xO/nr+HUVSrBjtatIHMocAA3MLKpyN2RuwFB7E1QpKUFsuQttsBIYxzunz9bY2g",
+	"gCgna9FxazJaxovcrpcAsn4J1QYf0EkdmwK7s9TNrkgOvj+3MPU0E9ic9Xsb9zwtocNs5dQJ5IFNrpyw",
+	"+fXD+yx+4mYFjdWdH6bwsAoTA9D5gk5YVRvKBZqBA7G1ohLIT2vCAoJZV4hKNM8T2zrD9JFm0+1wPTtu",
+	"yPZOtrCfpHKBw8S22Ki4x22rmJMmXiBI7naNrGSxW8jJvCGWbkuwrcvQjHDYtAbSsN2QOD0SNwAUQhkv",
+	"0p1X8BH7W0kWrbKhZbwgJmzVzK7McUupZ6N0hbobKJ3u7U+Sr7wg3L4UYWRBUoXkQZgTTt0uPU+nVswb",
+	"up+suOUCBY7+B/kz+ZO9aQBAHK63P8GVtd8SPbAiH0T231dBAGlvzvPcat2AW2zkEikE0W0bEWUd/68W",
+	"ZQvC3SLMN6K0SdDbdlDbzkjO6D2Yqezye9QLP1JCcwdmtckhGWgTS96w24uEXL69OO4TqQhkVW0T3rnD",
+	"bhlJ0ilL75bm4n8GmNztojoboOBuQuv36uGOeHQkgpZ/Y1mhM3qAlfG8xBKc+NcLz27/9cdbR00zMNXB",
+	"05oOp8YU6PuQd5z5NrhdNvzJG/BOO+m9S0evv6YF/47ZqwgsJGO5Fl3p5e3tNVhO5ZhUFVN7BNKcfRmT",
+	"Kt+Zi0nuHar+cj+/vkKD1rdyIHydVFrwQ1rwCRP7FULQO2+dRYg1JpiigPdmSZ2b3kAMxIUU90xAloe7",
+	"wu3BQeiFscxzOden9r0D8q83b76HC19AcageeY0YzDoKvnyE1R0GnX1nUyPU1Yvp2cYulZJKw7iGvwx8",
+	"mMKgc0oGnV6vN+h8HJKuVfuG8OYQclzraE7o1Mo1UOtuxqioz6HlxtDHj0GEMCxSSgWAOgIIpNU2M2ro",
+	"iGpGupQoBjXtEkJJqqieWi1VhKsBdbYEY5keCGIPDEbFafK0/wQtd8O3zKjFwfnYMHVKngyrjfDD3qv2",
+	"285gpDgb54tGwW7b9HXO7JiMWhA6oVzAopOZtITR2yPfu8JhANeeSQGrAfVAR2zKRXZqZyBnM9s542bK",
+	"lG10SgvA7CV2sxXLFwRUGAOyiRXhsP5cwSh4ZLmpMwA0nTEyvMrYrJB2wRcH37EFoH5oOma2ceyGzOkC",
+	"Fv7C9V55ClzNo+HfDqoFOLiG6nlSDBFpeZLLEc1J4X71tA7yKrsHKOApW9jOYCIZy3rkBl0OWFjPG5Lt",
+	"YKeMZkxBxjT59vLWxYojzoUn4YAuoLKbbbrrtmSflJBcgPgCNCMzmbFck6lllSktJ1NDygJXiEPaeDXu",
+	"EVtI13ouJ3saxmLbrsvHgWmD0axHrsZosIZ27WbUbdvp+Bobfh2JRyjNLGnO6cJOxLY9o8pKX431vTE0",
+	"Z6cAAjZMiJZ2kJYG8TCOFKN3moxYSkvN7DMlHWgT9JLLOdDiuZBiMZOl9vkm2jVgp3NaTYWBZQndNxke",
+	"cOAl129ubhNy/e4Wlvz6/PbipavZAuEiq0TlGuvao3dkr6Pjp0/JPdfc3sfnNxdXV3ZUddS8Xft377BW",
+	"NSUTKTOSTiVP2b7lqK4aVSNXhlByxxZElaK2OuFJJhyI4I4VxpWIdzVWjk/IVJZKWzZRVbUNRH2pGmX6",
+	"sLM93Gw7pFNMzgHi9YCoeLIroaP+SM6FlSKlqooC1nkZzvwFNYYxisKTPFABM1MJQC1mmpCfS7sBdoYj",
+	"mS2WTrNdARyB94dh3VhcB/uubbCxPS9hvy01QaOYKAQouZYb4WpXbeNCu+Qjv/pcV3UQ4fnJ8fEZwCxa",
+	"plPnc9iecdssIRorULrKh2TCjCYn/W8SIlVC+NiuK3BzOBHYmzvThZL2jk7qmmT18tcooNiPVdXGXGDA",
+	"LlI9cvaAR4wpzxFZzwqzpPv0wwe8aE+Ov8F7zJ5fSztw2JS9CdwGzRyx2fWG5r9jCw0QDfa5dBe95U0H",
+	"XHgMVuXzt5aPn6/N4S72ugaZbdk+qW4suN/P62QdcMWCCw19rtApGFvx9srlhIshAO0NPRDQMHG/W/Ht",
+	"QmYM2fVAYAV5ohhGgJFxLueV5CEw3gxgKRh5aUzxRuQL58/Vp2RYyVBDe6aOnh6g25ngjwMBPuL9BF5U",
+	"bKyYng5J1xI2GQYee/8oIUoCYFBtiCg1w+HYJjwaDgJNGVVqw7ID/NV7meEA6Dte4LZj3ATLCMwe4lz2",
+	"E1LkpYYWK8ykfzkaoocSNYbFQKDYB33bVbBEIKSLbEsI6me51SjhlYwzl8TVmKuWXoJDQ/ocC/kPBMCS",
+	"2nfAIKnLNGX2KoTgc1odNS+anPSPkkoUpHmu7c7C5w66Z4hnAcjH0ixn+sweLGQHub026qZqZRcAIe0a",
+	"wG3qCHslGgDQiGArK8PUchAB2SVaYCA8ulhXSL8Op3iFNgazj6LtzdsXp/aaKYUVVKrF6Va3UoJXUkKe",
+	"X766vL0k//W//h+kGSs0OBrL5USWZrgfpr1BJdeBcJSDVR3lzOmQEHIyFy7shHSHb+AfQweg6c6vUwbe",
+	"vX21p+1xH4jhDUsPXjCTTg9uuGGnwE0PsJXhGcnYPctlAVcMboy7R2GVX0pthvb2gNeR8kHoGojh3w6c",
+	"YsyyA3uMT8nfXr+yh9L9PDyra0m6NNImn+4/IYPOhZJaH2huqoW0FAOvDTo9t2kHGE0SyAosIwLFQ9iT",
+	"tzIHBvDhoEotO0AvyBDOrpXMa5HbalyunjJ3sndCmBhLleJZrxn0QIwWWFgU4FCJgfPYdUFBWZkaKKSh",
+	"9wB3TOPz/VMyxI0YYutwUpFEz8hQzsU53r1D0AWaTPpsIIb3nM0hTMHyMUfxACevE6iYqfZ9wqRUlqdD",
+	"EOIZGeLtCYthOawL5MGWkoHAir2ubz3EAuIzLnpW+K/l2FN7KHvkR2UvEjst+8OTnhXa4Cp0AReog9tn",
+	"J/aULkHp+Uv1iZeOvLKSSmEoh3t3UIcaDTouBocbsPXXGs359VWAZnHa6feOen1fgYYWvHPaedLr955A",
+	"kREzBZX9cESzCWrvE/R6V5t/lXVOOznX5hm+AnU9UZ2w7x33+y5L1DhPBS2K3F1zh/9wflY0lG5frxd8",
+	"CaDGR+oc2hd0z87oKXYea7Ma5OGVMEwJmoMC27BZdE7/7aeko8vZjKpF57TzGkuaYAdwdIHk4TBQfWdp",
+	"SdYoVXbx6URjlupsVgrb4k9JZ/VIdU47SN3Q+6Fbq8Mx/TlY8EgYOWwBRBAMx/Tn3oLO8iEURZYqY6pH",
+	"hngnvDSz3IE/ioyp5ROJ3PA1VXeZnItkIIC+FJ2Tl7evX5FMyaIA5D/pmA4waSMJF5op0yNDDQ4l6MI0",
+	"U379pUQVG4gipymzVy1TxLAPxl00xnHmnI5Y3iMXVkwEpoCFGFDigPshmDDLuMHwIBwvd3q/1cWQ8JsE",
+	"OmHmApf1Bf35MWk06KWFPl+c//AYxOmaJl1g6WAngoK3bgeqvW/s9n6DSHH6u5DoVM4PuDmYS3XXzhzq",
+	"tX8p51fmR3j58bcg6KxlJ7RhhQ4OzCPtCnRjBatBZwpobwTWa9B54OIXdML04S86LycfWxnFEN9CIc2+",
+	"ijJab5ZVsl5wrFzTSQu5LDEOzygGIuQUPXuBkb1rMGJIqHwqsj2nJi2I0/7ycrL+nF67Sk9U0RkzTNll",
+	"cpZeey3Vdl7bVCe0b2OgXU0rG9I3Pv70+LR4jbiNUSpEV+zHpHPSP9lMet9L88Iu6CPQ6jnRhhqeov2p",
+	"WyBu/QEKagnJecqEZokVnA/AvgHqr5XlQiqyqi7LHspYAvyeDTzlpkLoe+xN9D1F9vGlnNsbES3WbuyP",
+	"xU5esrwgF8x+404sTQ3JmKEcXOkPWXbD6GxrmcO+jEJHz9nwVyQBNKpbqQltL4EIUBVIGAiQAeD61yGc",
+	"FbyAVoKUqgyz27CHHhlCCtsQ7YlgcADeZMUT2xowm4GYGlNAyZczMuSpVV64BoqVY0LJmH9gGdHM2D9R",
+	"h3E6eKboXK/nT7d2qR6f6KCbFs4BG/BIVGbbrjaii6vu0zZ0YHavjr1isLkYrv3pxz+ogtZ+8P1LD1z+",
+	"rWJbLlzc/2o8y8qeVAMjowXQ02NsTt2JNxVzRa5u3oDpy9uqaA5QtPBTsBV1ROA2m5Gx+8M0l+ldK0e4",
+	"Eg1zB55VKxzwFB0yeKDAQYI2F8EINInS+pBm91Sk7Dm7v7C/DsFYNpP3IPzPqcrQXi3HY3tKuUajP29I",
+	"Ic6CvKctp5FqAVZ88BFqQg0E5DunmbYadABEBZ87f6JGzxpKJ65Jpkn34tWV99JB+VpfFw4+3vcVVfSU",
+	"Qj5Mj1wJb8fwmGFKlobVperYB8ibOOmfQOToCnX7tXhM3lL10cJYYIu+CJnkFpOK/Tz3tCMftNrOyZgq",
+	"V95eG/doSjWQELgcuyF9SpEvQs4UPNt4IJJOIXXkCJxnma7oeOithvVw9rSnXu9SnE8lslL0e4AFmZoE",
+	"nrvYzCTwU2msKc565NYeI/TqTSw1jWh6d0qoS4ARbEINv4errxQFVRq16MyhT1fCmrQNPPnqaZ9kdGHV",
+	"H4dG91DaXTrLq7J7jCbqVw4DJxYEafxUBRw/k9nis9P+OQ4Xj0BTefj4Wx89QseGIbVYSnYncYuD9YxW",
+	"sD6fcnhP+t9s/uBCinHOMVjo5Ph48wfvhCN2S4+XUPbyMYxz9tYwLezC3Safjx34+9HnOLdaRZ+z+9eY",
+	"SPj4oorr68atyRYSC0TPU56P5Icvgt1fgjdPk7nixrCqIFW4a264zYoAj7Oxh7/w7OM6SbTe3M1mCpeS",
+	"sYWR4vjXNlL4abQRCDoavggCeSOqVHlnvYrQxuelBryKD8Gx4wIgA9zdNtH4mk7A+4ghHNoNFQtRYiFj",
+	"rkl3OGHGtekyfvRw/5QMcz7jZpjU+QI+AGUgwDgzYmOpmFXC64yDoUuChRj6YVXOGEP/W3TZlfnona9t",
+	"Hx/W+ZhsfBcrQWN+xLavv7JL0XlU+q+nj0kgkXNg6a4I0mlgCz/9Xj7a5takzt3O3N38ZPNHL6Qa8Sxj",
+	"4iFHrzpsAVk0qmNjQmYXx+fcDPZ06P2EyDyruHLiY9mgTKvPmXHHEI9V6wlU7J6zOeyHbpzDjOrpSFKE",
+	"h2q1U62m1LocACag5hmqqu9uL6wQTKRw8R5azpiP2nRxmF179AYiyHPcT1woGEZkybGT0LOG1D5aOPlN",
+	"oJa+IHOmmM/q9KavygOPAVQrq9xc0JZT/Lxakse8JKpOWq6JamN6n0zjD6ZYkKBpnoNptBoQxCEaJFQP",
+	"a+QXfnuKrKMMmvSIfPtg5tLZIashqiqisIVvkX/IEepVYLME3c+SpFXQkDbHbO6MDfrMF703Jnc2ynqS",
+	"JRuIkO6oqUKFAEmhjstwEPCkKyB13GEAAbXPKbQE2mjqjEeAEQKxh0sxhABrjrE5iN/LDagpDjLi1AXz",
+	"oqbqv6VigQGIERLGgb3GQ/SQuyiqQj7SeYjg+UcOBuQeIaYxvN57AP//Hehm1UG8tlzV5TxVtBqSKdj/",
+	"fEwoGjEta86oYQkRcv7gc8lyPuEjnrsj2XpTYB4NnrkgOhiMgmRG75i2BO3BmJZxmtDFXsEdDATPGKwi",
+	"touBQCNmzxMOKGeAF8Ihrhqd8wnG9wvC7EKekmNXancghv6bUwIVeDCkl5IhJlYPiaYQvFolk8241pDY",
+	"seeSE2DcC7KQpcJCkQOBsqObqz2Rewnxr5dFLmmGr1cz8ckumkQ//bssVTDv+m2qmJs6XuYs65G/yxIR",
+	"hKCJKsAXK41WoBFrm4Vr1KMu9Ehz5IgVA1xrdbD7LfcnnuHLgGA+XQh+fDk1HGeU40AEahADSj1ho9zB",
+	"x5beEjKfLuw/er8niTScXDPKD6aJh7Yirxnmqj+Mj0yYua0xIF7W1QqjHMXqCUrOSWFHBHlX9macBZnd",
+	"FTd06QKkq2bvK7wM97LePyVBDgMV4R1vxeowOTb8C8FZIE9Kzq1oyg2mKpQic+sWvgyhoegS2k9QUGis",
+	"HuaHQt7O3MFmu1LAQxR/h0ndcjjGPYhNrVqGwMh/lPX4PY4VgQL+VqCo1slLDFyguxhAnlDlQDgbwk2w",
+	"Og2Z2ZWDoJX7uMqk8G9XBSMGwrIcifvVI0MnGA5dSDxeCNWgWsXzRl3KgRiCoW6IEa6BvuhlLymYrj7y",
+	"P6JsT64pCEqKkbQ0znSgmTm1Or/WvmZspe6jDxv1Kx1YCpybwb6J2gOY/c984RkPM4AqTY0zQM4JNuGF",
+	"TfCOZRwBuuxFWHsK4mw0ckzihjFIeQkSNdEgsIs1LIm3BGaTRkMZG9MyNwhuMaMfMO8cwoCqLPSjSKWc",
+	"x2Tjrx1RrQ0KcmpKxRDQO7mGqn5VY8TnVdSajFIn1expAZmefprhWXswX6951cF0ham3iAj27VbS/oJE",
+	"BDvOdSHSgSD+pSjrwZCSx9row1/qf1+tt+xfhQLEjkpo3cfzbaycvzZhbCaKh4iEv5J7oOEQCOSVrpN3",
+	"XG4eXNJnhAo0rOSakZP+yf6DaaoqzRwVAjGnFuFfsYac49cpNTSXEzC0eJgTjwjiLKYr9dx8STg5Hgg7",
+	"OcPUTFu1hwoUFjJq6KlToeEh/Oo+Y87Y2JTq7hhz6XPuNds0mClmNEMJcR1sABfk3Q3JZJ5TpSFdaOhr",
+	"nw49IoKihi2FPNh3UNe10vGCUUW6/V6/f9J3MQkYkUAK+39/6vfs72Ig/nTU7xNqKtPZfo8MaaGGNfYC",
+	"xKZRIUqac80y7NuKjwhXlZBqeOQ//4M8+eopORwIX7jV/nTU70NuIgAMYsI+u3fux7n000czXcZ1kdNF",
+	"jwxdsMYQw7ld3IeaaStZKVlOptX8LQ3Ye85tNcKcnBIvQwMMjAOi+c//IPVaroxo4IH23bwQpK7RwJ9J",
+	"JZmD8D7062YnOwwiC2p6GAgMgcJgK6QhTReoD/jx47Y0tv6sVt3BgkEKJWdcMwcvhO4qxRERg4oFSdWi",
+	"MJIAsFxMiMy5NkDYj2nIth2suxyDc6sfK7oSGidyPIYYe8ilQTxGnYRhfZ4HwJZsz7Qi3sufPWBUlGH9",
+	"WBGwo9RGxyQkZ0dmw5BTTVl6B7G5tc3MpfAGPGcClr2gDxDWXeL3irtmP/GptQ2VThtW+LQf9oFCRYuK",
+	"Siv0AEB4GrFPOWDESFSMtjpg4G9F548+x7e8moyDYGhvqc2DwuqatxhkXKEba1bBLEP4JoZbObGYKm6m",
+	"M2Z4Gqjzaw1Z6MiUhm2nfgXVP7cKT/jL9vpYhTq5VcOxwg6/ltvXrlYLP4Cj84W7en9TW/+Pq2Yj4Pce",
+	"Ww1gceAKwUNR0EVSWWfBKGGljgfLZMB9Dty3rU64l2Dd8VysBvaozXIrnmPMXAqn5wKQLZVnMLNkIGoD",
+	"W4yHekCB5sXrBDHLwcBZBqnIXiaDO7g3EFCd2bMQApH2/2Cpy7T+YM5WgIMrSAQh5yj8uRxVyz175KTf",
+	"Hwhv8Ncst20tGf1yKnp7dSlZ+OGsyj3G31o8IgOBq1VB5TYdIpjp7SKKwHce8dfsn5GT42O/7rhVAyFL",
+	"o3nGVq8QSPYYVeF/K/vX3bsSuhyPeQpQHO7nU/InRL4SPNj0PStdNgo684ag3FoFuir6vKf3HTIDprza",
+	"ceI16mo2o9M02aWYM+FWxuZNfuXuH+/C5ZpMWZ5F/avNKttfamRuSzHwXzlAd7Oi7IKmVhXmL/Z2+DVd",
+	"xyfHW3R2K+VrKhZvfRDG57iGzvVdLUnHrp/PccMYMFH2Un3fKky/fXFBTo7+0icXN389JdRDZSk5Bz/I",
+	"oPOmYIDW4BjRoAO+mm6ceeE9ORBDe1MN9xPvsQAd2hkuCTdsthx5BY7iQecil3qlsx7B5hBPZmjkEJQ4",
+	"DIcyTCdkJM2UcJHmZcays4rtu89cJRDDale59gFWDsPJDqmGPoUu0HmkiZGZ1Z9v2QdDUpbnHtSK6AJy",
+	"hqaMeflZlQLT/sZSzcqcDkQXegOnN4Dx/MswIcM/2/87sP/3P4cJMXRkrwQoR0MnPlBrHxMQFcOsP/x6",
+	"b9giSd/42e3MLJ19+IWSs22sf+71W7mN+c+wD+bQ0V7NzZZl5pZcdzehxJUApMbQdAobiHKMvW7tbVow",
+	"xSVgvyLlwlhcNuLBc649hN6GQfyevBHn9qwGFF2Z6xoOCsSjwOV5MC9pmqIPnbgEcmvZEqlipQh/2Lxo",
+	"VwciWgEASTuQaQuMS0T5oxtTgZOBaNq7nO7rcPmicqWPo7S8ohoFqOOuaoIVMr8ZiD3ASg0ESysv0dwe",
+	"8oXz5WZ7iP7o0ursj1bMQgFQCsvtHNaec5fHzqtbvF/RZv9rBpq9dqVhIwf7vKqy8msKE/+MSUU1K3B6",
+	"Fq2ckKF3IRLy/BlCmpd4AaMqXxwoZmnMM9rW8LVCcZHyguaAbIZJgf4cr0gTZ4E1PuAaUo0ZN4j33TxZ",
+	"BY750o7obT2ghx2vxzwsyyNtc6/jvH5FR9fv6xSAScc74YU3iQcnwd4/lTUHiQ4EWHC9faJ/rU6xbRKh",
+	"PQlsBjv7T8XYt6DVKny4jsOyrCc4sX8QcJSAL11cboxwEzLh95ayywILWyEnfDD9tnN0LrRRZeqZeVTC",
+	"q1wNXUwVg7ilffS61UwegQyQc4tWNj8QQ8VwCMNKPSOCzZdstHW73qkROlqTCu4JgIub0iSIeDVAb9Du",
+	"lGoXJOgsZFWsbjz039cBvAoW6Tc55p/fohWZ2hdr1QrFdMRLt6J7Ne5f2cT1T82cLqZSaoaOS8wz0+G5",
+	"CzjRWWVslIqcLzMz/dkZFR7VtVooph4gnCRSL+I0VcqhbNjIkU9QjJ1witqqnIn9/tYK3OdnAG+X5vUb",
+	"nf41KqSv3vLFm7D/qTkC7kJU6TxzxRvyrDJo26MH7rvss2ukUKHCHKZUZDlrj3C7weoWYGmiJKXplHkj",
+	"rhVSJxBXATmODv2baXzZwWlbNsABBK6LgfZ1RXMyWlTST48MsfgkBmDk/J4NawAniF0HZHWtx2VOxsxg",
+	"FpRiLnpDG5r7L+qBQBWPEWMCigVAuhRay2DOYCY2U8ug5ZgMqX4zhkqoIiPDoALMsJlACUIPFOyAdu1I",
+	"MNPSN7vfqwrCgKEuzx00NIUMZId/DYtS1w5rNF+11SOX796+u3nuXZOXpZIFowJAARXNyTMq7iD/leeL",
+	"Og0DwuLQf1BAHTR1Z5u2vXeH1VtgFDwlsmCC/AuZ8smU/AvJ5Zz8CwGw6/0z8uz24t3N81sMDXQhXewD",
+	"OjGrbt20k3qnbMeYRmEb75FrxVO33M34Qt0j10gmiI4ewwOOQme9BuK9cLS7VfCLXsxGMl8boeKLX+Gi",
+	"d5KOm3+03tVqPlC+aK4ITBirw/SgPPbqoLjlFPdQETCSydA5yjpJNaqjaN2tR7VHNla5FVTGvrSncfuy",
+	"evLCZ3vCaRRMf2LiwpoAu+ew3AWSlyuUjeNJQtt4OmUuiG0q53W0hotoDJgofrtVtN2MGbourPy1ff6o",
+	"F72hsS25wWweO7yM2lc+e1TjtQPvtySckFHJ86yKmQD5UNxzJUXtXqlyjMKVtsPfZp0LugAB+NBFnay5",
+	"qm59DOEElFefB1Z9SLoXry7P3/718ub2/fPL6zc3V7fvz58/f3t5c3N5sw/o0P5zjEFErOiBOBcYyIpR",
+	"GFhRr46PEVWKsKtmNqpy0OKaMIJFwQvn1aQeFfQn7GttQKwfzmNEw/44ZQrQ5KESiYPSB0hWV2Wirkft",
+	"qcRv/m6U4uJIr/FvUHGoSSPFvy8Uy6zyW8WIde1dS1NT0hzuU6gcmkFC3YwuSMbHY4+iX1daRm9itu/0",
+	"IR8K21Lvv9agED8VtSb0n9V5jqvOs4Go4k2prnMb6ygxlrkIAkiHQGB+iNMupKY51mzFkmeuNo2f9UDg",
+	"vJzcNl8pHJ+xNKcKMY5mEmQminKZkTlTGHnlLi1yRP7HPpTf0gNRh2qZqb0DZJ7VL/7pqJ/0+/1ev7+f",
+	"hKFNKWwKy8iCuXJmVS0wctw/dkULgpn5kAL0K4Jk7FbNIX0OhTRQ1QNNgFapTUKt1p1wVzW3GnORUzOW",
+	"amavNuakx6XB+wm4fMnj4x7BGD5AxBgIl8WKxjWuQu8mYjQipjavlOmZXeMgZ7Z7cnwczWV3BOCO9pca",
+	"53XRGOWXpxJf+GME/O64f/z5Ug8cdV4oZplDrPPvobxNjTMLhIMQ2qSbyVQfek7am2UJGXRumN1BX4sx",
+	"Kw1netDZPw1Ojyc5OD1n4SnBYoceTxf6wrI4DuHZF2vD8+PMNxrKICF/0VUFyuH1m5tbcuib1gCe5+Ma",
+	"hpawh868BDE3f1gbfkP7IxJ4kEMPihawWAcCoJS94zaZFzbexKsGhvo+hjPQHqj9Fmor2qPgTaB+sG1A",
+	"Cu4KMHUaOrl6TnQJIsVADJ9fXh98/d2THw6++dvrY1fOdEkcrDK2ViS7CrPLXQm60uchgLi6n/Dc4FFy",
+	"7LixpD1S3yojZhXrsCy4G85ABELp66vvvWCa2Cum1+8HNpKzuoC4D1vyc7ESZX0JQS5dLdPs3a52a9/F",
+	"Dnp7+zDQ6ra3gg7YTXw9choI1QOBFYOBATkYwworofs0tOicVdgE9cC6g87fZYnNP60aGIg2YIce+a//",
+	"9f8OOvuNta4uVdYjzyO1PyHScbX6pyZGThBTxOrlEFDOMjCQAKpI90kf/jjqe/vUvoMRU66G3kD49e4+",
+	"6a+8fEoKqo1DeLbT/Wa1BPGwR7w9xdA7Bj64I/vTKab7iIN0SnkdCO/MPiCVwk898kIq8uz2AoZ2efvS",
+	"Zxu4erWoCxMraSdkKMWFbe7cU4LVfmdlOrULDgUBkWga1v0qoxMrnrKskVH1/5Fmmz1yHp7CgZhSPQUS",
+	"GgEmTeYQylIltW5IVaeB3BueY2hgGgjAI8bEQNi2ens94i/NNpSm7kn/SVxgAib0pctL4SB/I3HJL9GG",
+	"kHh3eP+Ih/8C4uFvwKxMDVnIEo61t9UaGd78eER2udSXXYnVle6cFweu7bXYuNpVra/RVKEqJhSVDiPZ",
+	"9x0QDiaOjxYOTf/UQ9/46AbLSANIm0pWwCsxAM0l3RBEB/NMq0vLy8myqoZsbzdXlhzuGWjJJ8RWYyd6",
+	"ysfGi9w+MSe8VzFNyMwhG1oNhL7jWCzrvHqr6hEK5TtdvSgYVTpAL+1VCL9cg+VyRsUCblvIEoIa8VAL",
+	"vUomAniftfi/Hnv4vyP4r5v7H8i/DRP6shT32WB/H6IyoPq42YLnTDsVFAVGLAD2XS3XWFGjb3UJ/7ZP",
+	"iYS64cF341rbxULhtU1uNUYejzk3QfokiKTLkRNOivIwXOweHJZtQRQwdmw6QAfwfKPrZrAfxloMhBOZ",
+	"YycfZ/OFiz1vw0H+ETjxhyljbeCEOwxnUaPxI5ox7APHkW4gVOHwl0BxWYcytfLlzgcxANz7kqCmNugK",
+	"TR3hdwMyVXHbXRGmdpenvQl1rU9zLEt1wBZMOwl0N+OwT7TSLiyDjscD4czM2D/keYU+FCjS7Oy5yxe+",
+	"vaye9gG/AIRvJ0ULppOB8AaEyt0DFmcoDt8mllYr8Jg4QK6Tda7PUNj7fUhu1dI1RLeoP6E2aS7tWxfe",
+	"CmkYftiFPdZeAP/P5SzHVoh8T5q1wRW+wgynGTeVxa4HiBQVxhZSrToDIShwi9beD1QAMbewiiLz3bk0",
+	"Q1XmDLBrSw3oJMKnZoduWNegPTFOUUuCkaJXMvDfeQs1AOc3sHqrqQmwYA3Nh5dUT4cJSoWYEdBs2Sry",
+	"a3Ig/fbvrsn5bfqSwmfPm5MKhMCPv23CpYtMU8pusizNH0LgF5Kz6R2bfn+wCoE37QBb6aIA6Ep9VlEL",
+	"nn9sz/bckbtAvOq1jC+Iq29JcQPN9p/q8L5tzOkPBe6Ps7s+8t0RSkODqySSRz2zEC52CLmC66qFvCvs",
+	"fX7cd/HlaLTRIRR9FYCVLCFqgZXa/qyYYHM0MNulyhlGA15CpBtUIJciXzjgQyg87e2OQfyYK8NNuoNO",
+	"4KMddFCoKcWdkHOxXxeZQvgurMdDoRsSQmv1yOWsMIvVgPaqBtaCtZWewkDtc790jymuN3taB97JrZrz",
+	"GMGKb3HjFbM3jBuJ3WopFjOu7f62IFdbybUUtsWtYhaRILWhpl0HHFaQoUMkFQ0ea1cWnBqSMx91X8cF",
+	"VlaSYVVpHdF8MNgP3NnVE0d5XFV133sECJXrCjgzA6+GhBs2ZxSdgHxi9eSnycmTY/Jf/9f/Jk/7/X4y",
+	"EGjApJoMOk+Tfr//50Fn31tlRZnnQTxEELDrYhQGojusYyKu3z17dXUBoRFX39tf3ry9GSYk/sbFm3ff",
+	"3769urwZ7q+l4htY70cnYeymrfwvxpY8Au1ehbZkz1uwu6S5nQHK8SeTsGbGKp9r6/jf+HceuUoX9NEG",
+	"i+Se9/67gHWGk67MMAmZT2WFTwhh1zn1dh0PMibHQTG3zBVIAVjP7qpJdf0tjO0EexNQTI2tHheVMWTj",
+	"GvHcvkjHhR0bxmzsJPQePcIAoiGm7tEfQRqfUwXNMg9y60G0aqx/j/PtSjNiyLmD6tdVlszRY5yjw1/s",
+	"f1AFNVyxdSqoff5J58p+9EWpnn5F3oLH9YvSOQ3kFvyhcv6mKqfdhArWWMglZBRIWpWaYTEMVfoj7epr",
+	"PO4x9eDP7QdVsPl1DVD8+z+swWS+PCPRLUQrzysmzQPf1R+H+Dc8xN+zubtCHSynvXqphqsVwsvdjp01",
+	"qs768GE42XeMFXiu9Wc+079oBu99XIukMpLZwjkRVgKVjKc7mpeVJk5csy6qz3iTEeLFmClTA+Fe0XtE",
+	"jjBBhypG+ERIxTIH6oljdzVowYrlqwN62m5UEayqlNvHTuzHPcXmoL6iGyh10KTAX0+Oj2MKd1lk1LBA",
+	"+4vl6dvpBWn6zONCbc7Trx1sLxgWtcC0uU7S8e4222m2mmury6KQyrQk9n9Zos07WMRfm1OuU6fRppqd",
+	"VZUJQcWkOiwSNP+Daf62wFNw8CHkw7GSoJKk3a/EZ1E5XvR5+KL94hBiKQ7Q4rS2fi6URsMYZs+GMGxB",
+	"0Hs+AbL1CS5YQgd5EobBwPDnCJvochu5OUV/ug+clmO0cRR0wrIqfMaFvIZZQzppioXNWhZ63/vpd4m5",
+	"gOkgoyGGp3cM0JyNy2dGY3sQM8O04TMp+HLrDsCUnLvxN4q2YgEhA7JrVfO1xfaJYdm4K19mTctwhJvN",
+	"pr+XQJ2XPnQfKgb7AH5fqKXKxN0Uu7hrZI4jvUNHeu0HsWCios86yktUdOr+BFCg7AzHPVGyLJZjwV3C",
+	"4FOoGzykljnYY6GrBIZcigkEitvOwPFkF8MXSvHgBhqx642DZGqD0LjB+d266X2ZFN0YZGvmwe8zAO02",
+	"4G/bUXAtdW1Bw0lL5NgbRFFcYq1Q7Yjsnec5GXOWZygNe3lpD12eFJ8BxP2sMIukSgVgArKKqJVueUbY",
+	"jPJ8L6gHBb+6DCpfcsPVNrKiOaYLuKzSOuIMHLDdo35/INIpVTS1lAfwGP7b7tN+v0/Ch1wTIyUclR45",
+	"90eqLqREBZnK0qGQSMEGArNT69HhYKWyF8Mpnt22bNThnI00N2yIMZ/a0AWuzCnhmH86BXpxkG5MFjlb",
+	"nj7Ejo55ngNCwMRykaoWu4PuGJWgc9iL6o4Vpj0/s3FcvuwszcZQvzxzxs2DihX9E2dNtjhNb1iTqGXF",
+	"X7rOTW1oaqA6zS4sreEpbV7ICJsBt2p7mGyQJI2XJtfuIu7tVaGv3tbB9Rk56Z94tuXCQzyDXD1ytp2H",
+	"nTj87HdVSeMCV+8PVfOzqZp2QWupDq4DDHL2EUYAGvVZZYPW46RYkS/aj9NljbxF4FXvw/MZuSqB2n7u",
+	"PufVRY2X3oxW5Z9xspWIPBDcgTnVmTpWZRuXCgLZqs5oLVcHR5rmuZxD9JtLlj4oi/1GbZ3I8UfVE/90",
+	"z6PnXwoWTw0s8sVvfPwfIxZ1eVb/bHfzHzzrMzjxUS6tmNZo4YFEPjubCu06a4xhljuEFiAd1oLNEjJX",
+	"3Bgm7Egr7JMqLtBF61VlpglOYk8PBOjmqIjYGQFkAhfccBc6vxp/WkcBJj6SVCzBrPQG4twzHpfxArVP",
+	"g/Fb7WsCCdFByKkBCEg0EMeZklXsb8MVe8QTGvSzLjOsxmgOJ/gYgXvX0Z4SVAExFDlf1PV2Pz30tE21",
+	"/lFx4zxUFeZWMJSkAi1HMrfECHS6EZcHzZzrQ1Ud2CHBAngfTEKM4jMIsZ5STY779vr8qqEtD0T3pN+H",
+	"ZCvAcALcIKcyw2Vcj70ael2cICPdk/43+2dgA3cQmoggvBiIEXM3MeJeYk2VFqLV5WjGQ7L9YuvuLg/0",
+	"NwpbC0aAQ2qJX6seLlPeHxFtXwLs0NRy8oUsFWEfCqY4YM93V6+n/Z2Y1HKSdMgLD2dcsLWw24uHHMNf",
+	"xybcHGObn8PzX20oUH7vtyua+uOUuWwcPy6AeNNTLKBgJYaaAJIA+d1lG5vGlnwmSnAMYR0xOMyjJXni",
+	"SySJYIj/bE6C9W7NLUCGdiKZ9fL34S/BX9sU4w3Mb4EoEcHn7m1b3bbXls+9lm9FAmUaM1kbLjOjH14x",
+	"MTHTzulXJ58t4OWPGrj/BHqw0ziCckQhnW/QhT/7ady+Jln3yCoDT1ddZw58TwZaMKa8zLD0jgBFmjXk",
+	"+UjZslYkrd/bKX2sZO9P1SH+yPf+b8NbvmOsaGEscuxi0exRfAQuA+mxh8djephxmFZ7jL174XYuX9DU",
+	"SPWlqu7VAJ/jgL+8U/dmPP5DLf8C1PLbUgk8YXN5MAaagZuQCeP2nHTRP4fB5VrPpcpcUEcqMxaePjhJ",
+	"Wyto9bljYv2xw+e/n1N3KX7DQ/eWpfKeqcWFzOJ12N4IjzuKL8I2uvpzU3QBpsxF7s2lutMIy86FNoxm",
+	"RI7dzv9xfr+Y8yvWHF8XuG13LChGVRSf4dxqZspiXakOUyrhS4xrlipmSBeCmrFkMRZqGC4d76G39uvG",
+	"sLnZd+I3eodaJ8xrfVuKluLiZfGZucljmXr8KG9gqVvRCmBpjSQ0y0J9xq0K6iq9P7K022zThirjcx1I",
+	"WUDcxfLyPfC8jGg2Ya0u3Qs5K0rjS+c2K+drV90f05U0ZkDMZMZyfUpyPmaGz/z7EBViDxcFhPpGloIv",
+	"/Y9t5mxsiCwNQq38XNIc7fBVPz0CgPjDOlPAo80bWQxEzu5ZfkaGBVMpE6ZC1Z4xWmWPmLkkqdWgFacJ",
+	"XiiwLpjzDo43Lsi4zPOWJITXi2ewbF+qaR5Ht8koD1v/G1rkG4NxYK6wfViyRskJVENxfMNu+oMM70jv",
+	"mPBz7QTGNajsTknQp+3x2AnZ8w1pkkkIDZ7Z1vaSgageYVTyiNWe478EBp+9hJz0j8jemzyrxVhIbUyl",
+	"Uiw1ez3yRvi60QiQ9e6KaD4RmmDpzoxMJIN1OszlhEfvlqVpf6lByY1RfoGl9jBn8A8J8wuQMF1yYEP9",
+	"6zKR+fw6xN7TTGsuxUO1QcTOa70mz8nQsA8GXzvQRjE6G2IQqYYhDeHJqccsGpJuRg0lw18GncLdCYPO",
+	"6aAzKPv9J+kklyOak+qJ/ZENOh+H+yBjemA8NodkLJJTkfmqiANRcVQPhNSNAP5VQS8J0XSxn1SK8wzw",
+	"/3IumFvG46fEspaBgPTzQskP3BfHT3OpAfjQFZZwKRz2pjbplGnMa+QGQ7rqgvJ0BHUmMAEcQeC4K0cP",
+	"iX+YpQ2LCLXXHUbcUDGjFv8/e1/b3EaOpPlXEIqOIBlRpF5a7ZuRYmJDLb+012631pK3d26qzwVVgSRG",
+	"RYBbAEVzfB1xH+/zxf3C/SUbyEygUGRRkk3Zonv0ZaYtVqFQKCCRmXjyeY7Y93t7exlqotKoglPdWmKF",
+	"rbwzonqGX/BWu7HyHZuGYzmj3e73wo0PuLOifnbf1LSPzIqy9AU+dPxtSSRXVmyilVj42bnhWhnqaqRt",
+	"Y4dtDcMQvmhY5+UQHFuSRRQfpLFe2ZBbwmAlbC5QFYqzShgBc/QKywdgoWOlEC6BZlMJs/zKvzoU9IBj",
+	"KiTcN+cLqrqKi6gALYjlU7tuK2/81Civapt1SyOwpZvt80Yvt2+zPclzMd3oAOSfrwDoGQEWw5bYrxfL",
+	"nZd1XO6DS3okrLOhN8FU4PftjIega2tMtXu/b69eVY6UKPpSQfc3NNf07cxtH7cFdbQsk1dZzMJ6yl6P",
+	"Rs+5EX2pjFDuc1+L3mAnwXPm/5yJahHzpvAqH++sOVHe39v7nCPl+5tkUPp+t9kWOsqrirfS/8KYNhl4",
+	"KReB3g4SyprsqLFF01/rfMyl1lcmoUwI6OsjnA3IUssCZQgFJme6gdJ2poKof8DHG/YPUeleULv+NtbD",
+	"M/BSUfx2E+qBaynmOM3jtaH1qBS7YD3X+zFD5xVkeO1bUUgXtWd1gVSGUfm/4AV/cY1lrKvDLX+x2k6z",
+	"3hGGMnjQnKoX8FtN4YFsR5wZwUtRsFzrKymOIbyINTs6hmXe9oOKOci1kU5bqrJcFyJjXfCe3XNP4d9y",
+	"GLeBCPSlVGOPWQ3bCKOegcabHCkGCYfDvf26YtyflrufnZVy7YkPU5DnreVP9NC91LzSatSaZoPHvMaN",
+	"aysdqBehhw/kPK3b2M5hf2BSIbkRLA5P3JVZfSVU9ogq+fadvedSIeyNVmRFtiesu6iKtWkiQsIEeP0L",
+	"sYlriCbSP3v9SQJQEHl2JCsSJj54fmYs3ypErQF79ur0mS/DQQpw+gde/PIpg2ncMalSyFELsDjMiko1",
+	"YN4Om7o21s4qhTR0c38tLpJUWd1upZFvQ2EgCakLspCQ0sWqNNRyQT66hZ5VhnX98KZqyQDDWyYYx7pn",
+	"1jYu6x2z1V7AzlDb1fABU9U8BoLBkwa+NVCarbQk3GzKMOkyl0ast7h+5NYgA5c8Npo9rf7awd7hn1od",
+	"tlbXz02KtS398OTODcGbflJDy27h93sHq/P3R55fMan8IeZ06nzYseAFuc6vNZrwW9JFX1MPcI3ZQGvR",
+	"MZ7XJCyQpvXY3CaAishagxCtUOfGVnpusDNkzcAWgB3onh/88KSXoN0grWpY81diaskrGuvK9kt57Zyc",
+	"hos0gLzhrFJwEkjusYacKapww/tCGlOhSrcdA3ABCMqkFSCWCInLVIFeIqZbtWLZbjaAUnVYoNRtb3uJ",
+	"KaZWhhiwk+A6kRVRYg6p1Rlof3KLxDj+V1BWCWt/WOo5EkuhNgtFCRySJBeimpi/OHcjQ6aPqagMiPXK",
+	"/Er4+lgFdudSf2DEyQl9nU2BWK53XBuHJVFSbklBLPpQqYqGoRIjaayogtly3ckGLCu5Gs34SGQNFWEs",
+	"+XcvT6+63hjBCfjdLBF+5XuxRdGgNtqj2y+1LgVX6+/3r924+SZH7rW/4Y7G6MKvEreKydVCkIlQxVRL",
+	"Zb9Z6/SjGOFJxjqvZgO7dLXI15oj1LRFvsNC5zNEI+SzqsKCZa0YiBhxVST1qiTxfpJqg5IaKsOVWiWp",
+	"ktYQ2t+Acn/kjiuM3fiIS+dg8NzCcudIH4eKjsVa/MGrRb616APXtxvSbR3DXv31lOXcPDT4oJlH65gl",
+	"wsxoprmZ82lptatF3lLdt5wxG+FR3JVYEPNsOKpDLjppWDeriwC9zn3WO2IZ0LRlCcvyWWWcc+dzQqkC",
+	"OXuUD+0YxMuc4kV40ueZRX0pm9tD14Jd6Nmbzbjb03RImwm9vPPlr90QfNnp/GqRry1m/EUJ2Ds9rigu",
+	"bNzWyHrjhfOySSr7eeWQCXhaI8DEcDiPu+NiW1cm4ZbbR3mDfPlI2FeL/JSbT0dtvTOi2ibBcv8ea/Fd",
+	"Rmx1deG96Ju3Wmx0ihG4AHwWJigzR3qqN2aJN5l8jUrcdlSZ3wQB8UBZAaDIogrd5fdpLdLF/IWeCK/h",
+	"XmtGy7DAdIXXZfVAZEGzkQgvIUgBlk4qjA/8Iu0cIfR+n7MV3H0RfaXs7atFTrW426PT/JiV3QZd5sYR",
+	"Rm1FvqThCBHH7sf6ib/vfjSyEL+vP3o6B6CRdxzzajEFrDbEKZhLsJbnY8B0dbNTnMX9p9J4aNlRdEWW",
+	"pCr7j76/6mIxFf1f4EnmiCltlBwOnf/IDFfFpf7ghie0eU7hXP9MlzJfZD0Idzj0BSh48ZCxmsHxIw9u",
+	"k55VTFdyJNWAnSPxPF8wAJAxrhbezIfxQf9V8HycKrwqziz4nDfd5WNMVupRgj9KgxAgLxHiWkNHGR53",
+	"ubDYXQMqIxxtdd0lPIrVczVgJ2rhzS/yBR/uHSahBDv0GDtUaAGpasIkDdjh/l6U23EfDIX6QWGXzVRB",
+	"BrkSbnjd9JvCwPrzM58kmnOTKiJTTFWqTtjZL+cXCVL0sxfPLo7cB4sY/TuGXgUHzUBdean1FaoAF3gX",
+	"fS5K0KfKp8AG7ByDWGwjVoM5PX/7nGHKgZXyCscTG0goaYfnh7picsJHIlV6yLginKa0AoLiCXe3kieJ",
+	"MHVKDWKHGWeoJPAr1A8plkX7Rf+VWLhp7O6fCm6DXIT75M3XXqL1RFnXCa+uRNFs8idpjxik1nqpupxZ",
+	"ZqwsS8J1+q93RMlUg1Os5NXIU8StZ4su9FyVmhevFvlTmi2bbKttOjTBltxctY+atTtH+yFFJpUVIzhd",
+	"XNOyLMSNbd6y9Z67+788bYfOrWgHcg51NeF252jnUioOybs7QTv9st7Ewf7im+j+HTbCF1qJB99xn9IK",
+	"AI80uL5FvRg2y78QmW7g42h3yU9iQr9gthu6Mscsw//AqiM2rIQIYOkGWwfgydjFWCCyOXbzI80sQ0S8",
+	"xOYRJQKDnHog8wtbH4YJzt7fieTjj+KkIw/GIz/Ho8/eLo7pvkKUsacdf9V/J6kovwC/gDcfjn1uDv/f",
+	"vSTnIRbZqNBxihERvjk2H8tSRHiFYGg63rg4D60SgV4XRKRCOhjqsLsZWCbf5ntfiNIbsNOxxjoOOCXE",
+	"A4/w8FQtOUxNsHzu7nX+Wt1ZgfrBXnfEF+KA4N6aqufX9XnZdjKO1l3cRjuEwc9jUdq9mhWINRrL0K6c",
+	"GMGqNewTziTbfRVA6qyP8qPyTxOEabCujUAOvhQbeQ3CISNCBAjwx96K4czw0hyl6maVoV12U8HLMYI9",
+	"Oy9V9FcX1HnUk7viYO+AZQaOVI9YuqPE/H0hrmUu0p2Mdd6IeYjqdMXwF1YIixsq+zWU+sDIILzJaoBX",
+	"pQpN3qDD/uv//P9m+R8cnMrR2CYg1gOhmH8OpCDmgYQAP8JRqCxmxoopRKQBGCEVhdGKAaYI69IINKNJ",
+	"v2kZ6gplS0KxiVQzK8wRaqe7L+B6kNHlr91rZVSyh8KqcK481FWqqMd0Fv2TtVMgVscvzbL8+j218r7E",
+	"ZrqAWcl2+VTihAKrrpWVihQGU5XBtS5mBsSvFySswYENiBqzeoRlVYTI45ZegnRkXFcS5nq7+krujd0r",
+	"EaIZ2uMliDgCPE9peGHI+AToDbm/AdbuIvYwFNALwPngsGK9s+cQiR6CiXLK3YStx38byNKA827GqXK3",
+	"rM5Uq+0U5ugzmPqu7Sf9Qo6geNJTfgBb8CqPxeqMTFWYkgFA4zM3MyNMK6HD0qRsTsIa8Z2qZiILxs+v",
+	"eA/s7kIuqsGo0xuwN3pl3koDU1oUtLwBKO4H5L23DTAyF242rMEfaou2YsDIgthqgV3D0amFLamDsM49",
+	"DBye/X39bDMzrp/03L/CqEcQ9UvhYid/TXikVzkilYMBWKyDP7POhdYoYcitFZOpi6iWe+lm4hu/eAcd",
+	"HM9IbayV7R+s95a6LrAsv1F4+gFCn+5vHAjJsFYjYWUfOY53AzKWQK6vKwGLMzJxwYAGeFttv7pZvQNm",
+	"vZDDjddQx7BuhpUgoQLn0ZfbImk1LHWhE2Yqs1Q1Z8cGsDQwIIg/WwtfiK/ZcMmuoBhXFoMzDHFoijuM",
+	"X6LeHSQX9EtoiLRwtQMal+zGpmPt3aDdj+C83nDAhiUWFJAv75kZ+V+4cR7d6kYFVzBV4Ea1uHK1Z3WD",
+	"r9gbsIichrawoSxLJhVusLXb3ElY5wRjB+iR56J50kJB4z16XYVqrbihJccAfnpPF5JjQB9pqeYrbLOl",
+	"rl29QYd14UToWqRqaWSPfGFZ7eDVDI/u5p7r8ff13p+ANqhd2d9T+NQ3cLJplTTq4HwJhWvrCJ6uZ0Bh",
+	"YWvXXxp2sHeQqhavsbs6BZoOoLF8YXD9kCd3qe04vBQmnVMF3hDsNDf7Yi3Pi57gXqK31mPxi+CTPZdn",
+	"7nFn3I63KE/8On6jR3fnTu5Oc3omywEKQcvXFRnBagsey6O/stX+yqqZgBNvW7ndIE6T9DbbWvVsfb3P",
+	"STl3lgkyWaIwSb2dE3eLP9L3mQ4Z1y62oAvYTBk+hAw1jCIiTpbwBC4ihc0kLD09s2tsouv9A2kp4lC4",
+	"rn1dVO86GhEwBQCDqRGUMAnako8bzJnpWFu93v3617NnL9zsOHvzgs2moJbAfv6RdQ/3f2CdM9T3Y9BG",
+	"TbLH4psAaDLokCAb/ItJ46aMceYEqEm9Ovn+AZt+oERqX0B+qPB5MmMrOTXgwU2E5UDe1S2pqIYJmw9a",
+	"N9rZtNS8OIOX/KIJgsmstHLKK7s71NWk7/rXnJjTyvXMSpzWYdhvR0HEO+jf6MbfwmX6Eg7Xt2SnBXDt",
+	"tIB6NTe/jlkGHQ4koECZ5iZBx7B3b1//4bat/Ts84owv3KS80Po1r0aIAdn/4S7vQwk1UfwsCskv3Az4",
+	"VskD38HCZNyLhJIRQVTGlfAePx2yTmkBb3LGA23sflR8Im4sUlhjLFogWPB/N0Gwpi4OqtyN/+tvJ/3/",
+	"yfv/2Ov/+X3/t4/7T5Inh7+n6aD79+nof0/VqPfdzu1l0asrGJbS7t+nYvSp2KqE7p2q0b3AstDOfz1M",
+	"1uZY4+bM23ByBXLktd5Xg2tXz1XE26xVuRiwE/oLmc4YDRlImGsqAllhmUGqfL2aNDW7pOfxh/YqqiIu",
+	"pDPL2aVWM5P5cyRfHB26w+D3XgoV3kQCKCaJ/y//3BbhVT2sCXaXGid8Y6q63+3v7Q329tjlghViyGel",
+	"PWZmghkmash4PDD4n0gSKHilmNKVGxpwRCAT4zoKYVOqEC4bUmYx4BYAtnV3cahsND7HIbfD86tR5aZY",
+	"wmZmxstykapw9IWibIMwguCVIQGoNHXhqB9pRIkFNLRniCJuexfXuW/elD92DZXS+OpyTH2YWncZpqpP",
+	"qihdz6GEZeG/YbMVIJcMpYakPQ9/TnfeRHelO2sqDt+G6bydJa51/26j2K5Zy7+m3/CQyInWutqwupH/",
+	"pJTqKsEFFHHIk+Uxm9vCSpjxTfIPvDCQfKVLs4RV2gL9gqQ0XXRSDFdySKFmZCbhz3gebmndpcqfPmNT",
+	"EMyxgBGfj3VZx01DPpHlgnUr4ewJ4h6kVr0Bi2m0KjpSTSkt6x+MUddRHdFC6OMzpphcbUWFwu3nwuPB",
+	"t1hdwg3tW2q9HfME7/K1VRS/AQTTuoCeuJb8xhNNpCYdBxLuX4lNzlg8Hcj6JXjq2U6YmV26H9w+SZtQ",
+	"4lmcgNqleyPiCRJYWHMRDltROIJwkUHMnSJ1IA2OvBMySQDFzjXIVdSQHDcuJlXZv1Ri+Bcqr+coGFxA",
+	"S8f1tXOpTONYZq1mwM10wska7NXZWCvB3syghOeT1AVukiiAVD7S/ZH1AkyF/4Ci6AwaFDNZeFoGFTGN",
+	"I5IuAG1BnD5VQ14a0Vs6NomRo9gqXABNh/TzWSWveb5gWEjGrCYKGsZVYHbusG4Gg3vE0pitJd3JelRr",
+	"tExgQ+gtuJaDblRUN6bp3MwtAl87hvzjhJsFRpv3nBiJs16dVr0WlZuWBj3adIfyD+kOc/9vekwPsW1o",
+	"gnWz3VLmQhlBPUUyRHxlKvHqZrv0l/6UqumYEdU1ypPAjjPRUISSqibFzgpe8d3LWk+0HTnMVoDD7ZsH",
+	"LelbOGDfNlbV6opZR/zqzNwa5p7vD7ZaRxTH5ZOOnPa/eCLsbVjAgabzi/FB/vMdrZx6exTipogLdaN9",
+	"UyrgOAtMFu2yg+G6z+Lc3rDG5yEA7vS6j5rZ9xemvZZDC+6XmQpF5e2fyJhM6IsV0mRgnPdOx+5H+Cd4",
+	"9L/fUBhzTgB3yhbUXgt7CwT29PtwViZsGtAkUnUGLXtV9Pw7ZVLrLt5V3Hr/4E9bvStFI7CNFStG2M/f",
+	"cB6ZgW8//BeWQroa0+odVsxbBKB9rQ/RUE/6ZN2k1e0MOif6tEfufrS1DWgNCi9C51wkFlHcKzHvU40I",
+	"L0XlJWEG7NlKfyFRDDh/+HOqIEKELDHe3wgNW0Qy2ivU3Iv4VNOdBPMfypY8AHQBBsdvzY9r89a1me4A",
+	"TnLOjepYNhHpzhErdX4FCcP5WKMO1j1AXX0H+qUe3XTi6KlbXuvRA+bb76StEXX1mbLV4i46GxeIh/2m",
+	"RF78e3rxrqgsrc6rN7VDNsyaG6EKAA3eDRd9DlsFbjEY6uuqFSMN2YomUHqpGiKB8yWgwYSqprWo6JtB",
+	"0ceUSRHXUs+Mx8LqqQGtcAkaE/eMX24k6lNFaOb2kkComaJosau0QuSlEcomUAfOjfumRcIqMS15juMB",
+	"4yuqVIV6xMtZpaz7CRHCqJBe47V7R3HmC2nm4aQP6p/oLeZcWvaGzhNNqui4kxxRYLkP35VKoOLaO5qL",
+	"wHyLxzkIkXIPBGYcLABr3UejOfaHgB2fx2/08DRy5zUxzSMUdwtF2dyqiiqa19jMjbZ8Vfx7dN4Ba2Z9",
+	"Iqn98m0+Gbxl8mO9Kx1lkGJI0Rs8zu97hs81ZvTKAdvGrgiEcjfUwkljz/1FX8ftxDPzO3ibJ7l1PoB/",
+	"hwSxxZXIkUXe7fHor33jooMdw3jzVe/pq+9W4lpfiT7A+M1NSXB32S/uqmgufJOW65kqHpEMNxgbVTST",
+	"PEx8oLNjCeXY9zXz/KkLsnCuTjmhirXomZYkkCzumgF6cvg56Ns/ylz82tBbN59cAEaBTOCKvR8zZsW0",
+	"P5uuxeG+RmQZSaVzc8VquR7AOiBQNMKgIlcYVyxMxljXTVrWtbrgCxc4w7nkr9KOi4rPeUkkvJBC1dWE",
+	"lyhuhFjVifDAGqDccP1+P6urS71+5XGqMHZFEAdWlyJiiLoadamaKQNpLKnYpbBzIdQahOe5FdN30y9Z",
+	"bYVPOAdVsXUy7fjJO6bxKt/UxrxaKF9P5QYkmyk9/6ypnazJAP3MK5LzW3kuj5+LaR0/w93M+SHwq7CT",
+	"+ggdS5/VsrIdn05pBXjp0kY1uAxKOUfscG8vQcgVXds7js7oEUntJicwEWGTQSk1Qb59UbjO+8QNCVxI",
+	"O2AnUcIl5roCOlDk0woHLNgFbhnhy301OiOswIhLRRj1utTWPxNEXQzrHh78uTdI1S9+4Zh60S8vPVz/",
+	"rGX5+1XrVjh0z3UfCteXF3s0NphIqw2Uib5fAh8bAXcJQXengqMhCYWYCLVq9PFSlFqNghgjzZQjsiSX",
+	"gleg/XYlVNIA+0GzeCg054ZJY2bIsNKaX/JGZTtJBKF3D3QaS/a2xRCehpXaXJuPaaSHD7Pp2zDpLMRC",
+	"z7AMRrfZBGAksmOu4uWzqS+DAI9b0EgRDOTb5xs+x5fZPszEeaA5e6QbfsBYlD6DF4bwmKnjUOkhqxBJ",
+	"OBdAq1xsDKhCSDEssPUAqueINS/F0IILzivBZopofnFHJtYqYkW4FMQ2XLCxqMQg1EpP+AJpyC9FqtKd",
+	"dId1KzEJwijuItz7naMylKUIhGYUSnkOYboUcMhvX7MsqobPnLNgZ5USRa2viloaXU/hEBffJuDJFUUl",
+	"jIHLQMi150HlxHEZIOFwT7oD9TqAgoHqXoSVEMN6pWejcbNP7RX8xecCLb+SyXoXerhlvDfL1fiPLsU9",
+	"GiL86i2oALdisLJ4w91/Nh1VvKjNTmsUmFW6XKXqpH9ETMRdblgW2bcMFHF6MUurawmKWlMVGvMsywQA",
+	"hgYnESetu6dJSG5EKXLLOPzUwQjT2ehUkdmr66BQyAef2z08OOgN2IuKKzgBz+CmjJIsvvgWmzpqVrUg",
+	"hSzJRUwrPdWGlySzGYlG+PXYbmTqod5aKxO6uH3O0SntcvfNonVGXxMB/0Xbo980J0ij8Ltb6LyGYQ0m",
+	"RcLSnXPhPh6Szw1ZMbNSmHSnAdyo1fwWAkSo/KwC6IbxqBd8FmiOGirr9lsnzFMvEWKgIAtFQVB0AEiC",
+	"z345v2C7vmnTEDDMAGtD0inZN8BH+od2OnF6k8/ZMWSxPhWuj4bvrS7FknO5JEFl1lv7nz3LEHP/Y1g2",
+	"rLSyGdq6S55fZQlIswVOpf295PBPPyT/48keKKsZ1j3c/551nqOexT8CHWWqSig8dfHr/t7PPw46vQTy",
+	"84upAD6nhJ29eZGwFy+fJ+xXcXmWsB9/PkvYT89engLV09PnXh7TJxzdDtgxqSJDkFDa+3JRUxoA9Xxe",
+	"QnEaPAl5pTwNJrBzIB/JgAEFO/bkX89eJKmC/rgXd892zjYvSz0XRSCbQp6KSD8Q9xLge+z67QpHH/8I",
+	"g5kqUKTj+VUk/NNxG+UQy0FrdfEgGt4uFwSdQhr9EXcboK82xJNVKABbMH0tqgFzH4RugLJHZMYSyisK",
+	"GqsrPhJ+EMeiLKik3TU8ERNdLY6hc0gVC5vzEFDW7lbRUA/5Mwma8Hhw0LJFGsLOZgEHiOtykIaSxlu1",
+	"Yj3fVmMybxPtlvusdyK5SXZgMtyVS+dBybheLfJz9x3tmh0y/EiJZTftgddgzoig8pGG65+VhutcqGJV",
+	"9y22AxtpwAEyaeF81kb1iU+gNG1HffFjiUdzBf87AekeazzuiviEEVtEtKshd7WuDOvzQXSrKNBVHMtq",
+	"YiZifEIOKJQZIQFalK3BMz9eMqC7lIaJihtRsC64BbpvxpUonAHvJe76VIXMp1BFnSKcaCUWbCydJ7CI",
+	"EQSzQtoBOy1RfQyIu6lXzbA7VW1xN/uksPu4ob0Cr2xSFQi7QoQVOxjx8TR4NIhvH+uy8G9Fmif1EFap",
+	"wrboQC3HtzsCv6cLx8cZNPAeGvBMEjwUvpYSMfjSJkwMRgMsSwjMF6t9OGLf7R8AqRm/5rJ06yFh+9As",
+	"ngMHfHH3ux/cdb2EHRB4L1VSudmEVrf73RNgR+sN2Bl3fjIkkgmJQi8SD+Og0yZqCzNoo9OgL5TCcBPN",
+	"V/E9PFb/FDWbH1MWXzZl8Zh/uIf8Qwkaj7Ux/PTcQ7T0KPvgvujTis/996tPmWetQvdu4ky5LFjGJ9CJ",
+	"//q//48Nhfvuqp+PuVSERwnCfVO+cPbLVlwZ7AkbczNmXb8nAAFPQrvAldJzAp/QAwgfyI0RlgJpiqAr",
+	"bgUG+c4OY6mVtaXbAVAbXaQqHzu3vgj3oKHVVeBhx1AYi84iYz2PyJhoTVGlmfREc7Q/MXCSKexHKw3C",
+	"IT66DktQ073SmmN2eHBAqJvooR5p02AI9V9bVwCZshKzApCCh+I0T6E1YCeX/njQjithYFS6RLCZqu/2",
+	"95I93Fni8jT4mgth77Cvs64zItG+jlgj9xFpy7cffuJmXPNTAQFlrxY1iBP4bmYgTrGeMYRgggnivYKF",
+	"N0drSJHo1xpx9ck7Xn3rVqEgTpZfbPtS/ifeSXvcQB9z/n9IXevlfUwPmzb7FgHr+krzCULWYVdGMOn6",
+	"o4CfIAChvThj3XfnT3t1NBv2kRCSsEteck/pzKN3Wt7OU2U1y+auAXuCQTNwHWdK2LmurrKkQeJRP42y",
+	"7ijMH9OHQIBsxqJIlVvkxawUrGuEYNl/znQTMHvcIA6kHVxXLGJOxhXo1fdR6d8H97UGBZ4gTLhUStgQ",
+	"/JNHQW9CmGMzmzCp8nLmFn+3BjGnamkUkuVQUfGJj8ioSQ/EmVb6shST3gC2+44bmMCBHU0hadh3+25f",
+	"7gBAd44mhsaoY/w9OOKdl8rMhkOZAzCYPucR++4/wHqFD91hPDgDK19/wLzt9MWZy/kRmMzBjBWpCtlB",
+	"GCw3QN/3BqlK1ZugDeOxyS4S//uMoNUBYuyhzcuoaUQL97xlhXr2H1JF+NcV5sq2GonEB8eBBhQyDrwY",
+	"sOe6YgeHbKxnboUOrahSVRPOwHeqRckibtalR9Yf632udVnoufLzIIP56Ax1Bm4w0T+6BdDwN4FnYKzn",
+	"6pjJYeMLQw4eZ7nx20jivFJsMmjERzK7hOxCYnXYlaIu/ptbTrQ+o3U0FmXrYc0yXn1boQ+nS/18IGco",
+	"Gqg1YCs6Tok2iUfI1RYccpyYKxc3+a9Sb0yrm6PVbo8Hq/+JW/nyAUjYyEfC9usGQpTdWpyGUTYvjWYj",
+	"YZtmBIlwa9JaWbX0X+l5qrpZ+OFH/HvWS9yroYe7piLsK0ZRX0ck4Pb1urJOvwnlkl+UaLihLjrRc+W2",
+	"Dl2hewSwPq0EAnoP9w579zWb6RThJjqretx/oou3U0Si7udr6XeTm+bIBhIS91L/H3z6qEtrKag2+sh0",
+	"XrHWTJ3xEeJ8rsSCcXR7vAoMhMbO6+hmI2FpR3xKyi5Z74hlUGGXJSzLZ5XRVRbscaqmzqtGl65jXMTx",
+	"wZ7iRT7LpC0vMwjJwblRjJflGoNGz/41GonPn4i3GzWI4rC3d778tRuKrzXL4Ylt09wZFBh5Co/gE265",
+	"57J54W49LcJ0Gnr72RrbJ0yXRVhrCQTRI6D958zKibi/2B/C4pt5OikyjDcCn2l1AUiIMLipw+9jilso",
+	"Z5DE4UoUmvuABLPWrlXQNoqkwOd6VkLeVshr4VtdjpVtHJhzyoGVpQvPIfFsNSYMDJ8IX+nLDcuWUyBZ",
+	"OAeYoDoFNBxCePglil1vyX50b6oUTpWL1rWq0yqdNWPdGrj761aC9VQ1o3V2t2C9N2An7OyX8wtiEaCP",
+	"gANdjy1CAvl0KngFESGHah8QmDXa/UFpryxS6pFzEkipw2MCepRGiY+sYWobqL4OPFlhivjjED0VyiTh",
+	"66kmysJ98bEgZQccajj2Z0Odz6h8Gaa6aZz6KJbunGplpZqJdGfA3tweyS7lkbY1kP21Gak/eBwLvVjn",
+	"+MCYPsav95hS/hV4PBrHfkNYNDjxc20srYo5sUpEKyrnyltcgKZ4VAim1Jy3dk/OH54/3HwafBEHptLU",
+	"0taIhOZGq+iU1y1h2GfqnC6evbpXdRaXEx6JcrothPKuS3+8Y763S++1jUzxeLz9WPT8sGdRf8eaunph",
+	"H8db5kgLgyULRO/R4vfc+2FVE335cQc5RE5mdrxz9Lff3CJD1uDwl9/cDdW1X7Kzqtw52tnlUwnri3qy",
+	"bGleKsTfA63NJcBJUBbdNTSo0cATYTms7FVd9/5smrBA4Eu1mUlUJa5q/c1wbly3jODP1abfgfIfV3wk",
+	"JpCSB0Tl8iBHDSFCZ7Whl40DFsO6r/562mN9Kk1JfD2Ga7MQuYROR81eLfK2RsE6A7a/5kODv7Vc7MNz",
+	"1mfcvdKMlwwhpgjeGYrK4y9dcER7TtTylC+w2GO17TjO6tcHjzRR/SbSMeTWxs+h/SBhVJsUnSS67SR6",
+	"fjx9V7sAmljCrYKCWz5oiF7hD61jci1KPXWv1YeK9bEop6Iyx17HtXu4dwiHV9NKF7McmatC00V9e0vj",
+	"ZwAZRn1fy6aVzIVh3YLLcsGevXv77vwpC30DsBNOqR8vTt+dP71wvkBRCheRkioZ6XzlPB/Hw4Lttzzf",
+	"7d+4xcLQG2nBk3BbCeuz5yf/ljAr+CRhYz0HN15XVyZxn8XKHGID5/VrZXluWSEsl2U8Jf2u1P5gf59b",
+	"2DU8CL44VVb4DES9dPDvbQtc59KFK5XWQ9Zn1k36iVYScmMIlbXy2q0uK/MrUSU4h3LkgsJhJeRI6T5Z",
+	"8zUmk5kCI/7b7/8dAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -249,7 +249,6 @@ func (s *Service) valuesAt(ctx context.Context, version int64) (settings.Values,
 		return s.copyLocked(), nil
 	}
 	v := s.defaults
-	var n int64
 	envs, err := s.d.Store.ReadStream(ctx, Stream, 1, int(version))
 	if err != nil {
 		return settings.Values{}, err
@@ -260,11 +259,12 @@ func (s *Service) valuesAt(ctx context.Context, version int64) (settings.Values,
 			return settings.Values{}, err
 		}
 		settings.Fold(&v, e)
-		n = env.Version
 	}
-	_ = n
 	return v, nil
 }
+
+// Ceiling is the configured ceiling on amounts the thresholds stay below.
+func (s *Service) Ceiling() money.Money { return s.d.Ceiling }
 
 // Defaults returns the first-start defaults.
 func (s *Service) Defaults() settings.Values { return s.defaults }
