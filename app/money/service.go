@@ -269,6 +269,10 @@ func (s *Service) address(ctx context.Context, a asset.Asset, n payout.Network) 
 	return "", false, nil
 }
 
+// UseSettings has the service read the fee, the thresholds and the addresses from l, as Deps.Settings
+// does; call it before the service serves anything.
+func (s *Service) UseSettings(l LiveSettings) { s.settings = l }
+
 // feeSchedule is the withdrawal fee schedule in force.
 func (s *Service) feeSchedule(ctx context.Context) (fees.Schedule, error) {
 	if s.settings == nil {
