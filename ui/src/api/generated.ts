@@ -861,6 +861,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/settings/${queryArg.section}`,
         method: "PUT",
         body: queryArg.settingsUpdate,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
     createPlan: build.mutation<CreatePlanApiResponse, CreatePlanApiArg>({
@@ -868,6 +871,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/settings/plans`,
         method: "POST",
         body: queryArg.planCreateRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
     newPlanVersion: build.mutation<
@@ -878,6 +884,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/settings/plans/${queryArg.planId}/versions`,
         method: "POST",
         body: queryArg.planVersionRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
     retirePlan: build.mutation<RetirePlanApiResponse, RetirePlanApiArg>({
@@ -885,6 +894,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/settings/plans/${queryArg.planId}/retire`,
         method: "POST",
         body: queryArg.settingsReason,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
   }),
@@ -1482,21 +1494,41 @@ export type UpdateSettingsApiResponse =
 export type UpdateSettingsApiArg = {
   section:
     "withdrawalFee" | "referral" | "approvals" | "depositAddresses" | "support";
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
   settingsUpdate: SettingsUpdate;
 };
 export type CreatePlanApiResponse = /** status 201 Created. */ PlanCreated;
 export type CreatePlanApiArg = {
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
   planCreateRequest: PlanCreateRequest;
 };
 export type NewPlanVersionApiResponse =
   /** status 200 The new version is in force. */ Message;
 export type NewPlanVersionApiArg = {
   planId: string;
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
   planVersionRequest: PlanVersionRequest;
 };
 export type RetirePlanApiResponse = /** status 200 Retired. */ Message;
 export type RetirePlanApiArg = {
   planId: string;
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
   settingsReason: SettingsReason;
 };
 export type Meta = {

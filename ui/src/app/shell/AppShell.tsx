@@ -100,12 +100,14 @@ function DestinationList({
 
 function StaffGroup({ counts, onNavigate, id }: { counts?: QueueCounts; onNavigate?: () => void; id: string }) {
   const { t } = useTranslation('shell');
+  const { data: user } = useCurrentUser();
+  const destinations = STAFF_DESTINATIONS.filter((d) => !d.adminOnly || user?.role === 'admin');
   return (
     <div className="app-nav__group" role="group" aria-labelledby={id}>
       <p id={id} className="app-nav__heading">
         {t('staff')}
       </p>
-      <DestinationList destinations={STAFF_DESTINATIONS} counts={counts} onNavigate={onNavigate} />
+      <DestinationList destinations={destinations} counts={counts} onNavigate={onNavigate} />
     </div>
   );
 }

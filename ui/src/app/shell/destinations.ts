@@ -11,6 +11,8 @@ export interface Destination {
   count?: keyof QueueCounts;
   // Further paths that belong to this destination (a case opened from its queue).
   within?: readonly string[];
+  // Shown to admins only (the page's access rule is 'admin').
+  adminOnly?: boolean;
 }
 
 // Every signed-in user's destinations, in the sidebar's order.
@@ -35,6 +37,7 @@ export const STAFF_DESTINATIONS: readonly Destination[] = [
   { id: 'support', to: '/support-tickets', icon: 'support', count: 'supportTickets' },
   { id: 'testimonials', to: '/pending-testimonials', icon: 'testimonials', count: 'testimonials' },
   { id: 'email', to: '/compose-email', icon: 'email' },
+  { id: 'settings', to: '/settings', icon: 'settings', adminOnly: true },
 ];
 
 // The phone's bottom bar: the three places visited most, then "More" (the account sheet).
