@@ -58,7 +58,7 @@ export function ChangeForm({ idPrefix, fields, initial, current, submitLabel, ed
   const confirmRef = useRef<HTMLHeadingElement>(null);
   const formId = useId();
   const focusField = (name: string) =>
-    document.getElementById(formId)?.querySelector<HTMLElement>(`[name="${CSS.escape(name)}"]`)?.focus();
+    document.getElementById(formId)?.querySelector<HTMLElement>(`[name="${name}"]`)?.focus();
 
   const review = (event: FormEvent) => {
     event.preventDefault();
