@@ -19,6 +19,7 @@ import {
   registerVerified,
   toast,
   uniqueEmail,
+  until,
   uploadIdentity,
   withSuiteBrowser,
 } from './flows.mjs';
@@ -41,6 +42,8 @@ describe(`settings against ${BASE_URL}`, () => {
       await login(staff.page, admin.email, admin.password);
       assert.equal((await api(staff.page, 'PATCH', `/api/users/kyc/${me.body._id}/approve`, {})).status, 200);
       await confirmedDeposit(page, staff.page, '250');
+      // The page reads the balance once when it opens: wait until the books show the deposit.
+      await until(page, '/api/users/getUser', (user) => user.balance === '250.00');
 
       // Before: the published schedule, 1% + $1.00 on $100.00.
       const quoteOf = async () => {
