@@ -87,12 +87,14 @@ func New(defaults settings.Values, d Deps) (*Service, error) {
 }
 
 // Current returns the settings in force now: the defaults with every change recorded so far.
+// The read of new events runs outside the lock, so concurrent requests never queue behind one
+// another's round trip.
 func (s *Service) Current(ctx context.Context) (settings.Values, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.refreshLocked(ctx); err != nil {
+	if err := s.refresh(ctx); err != nil {
 		return settings.Values{}, err
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return s.copyLocked(), nil
 }
 
@@ -102,34 +104,49 @@ func (s *Service) copyLocked() settings.Values {
 	return v
 }
 
-// refreshLocked folds the events appended since the last read.
-func (s *Service) refreshLocked(ctx context.Context) error {
+// refresh folds the events appended since the last read.
+func (s *Service) refresh(ctx context.Context) error {
 	for {
-		envs, err := s.d.Store.ReadStream(ctx, Stream, s.version+1, 500)
+		s.mu.Lock()
+		from := s.version + 1
+		s.mu.Unlock()
+		envs, err := s.d.Store.ReadStream(ctx, Stream, from, 500)
 		if err != nil {
 			return err
 		}
-		for _, env := range envs {
-			e, err := s.d.Codec.Decode(env)
-			if err != nil {
-				return err
-			}
-			meta, err := s.d.Codec.OpenMetadata(env)
-			if err != nil {
-				meta = env.Metadata
-			}
-			old := s.copyLocked()
-			section, ok := settings.Fold(&s.values, e)
-			if ok {
-				s.changes = append(s.changes, Change{Section: section, At: at(e), ActorID: meta.ActorID, Reason: reason(e),
-					Old: old, New: s.copyLocked(), Position: env.Position})
-			}
-			s.version = env.Version
+		if err := s.fold(envs); err != nil {
+			return err
 		}
 		if len(envs) < 500 {
 			return nil
 		}
 	}
+}
+
+// fold applies envs in order, skipping those another caller applied meanwhile.
+func (s *Service) fold(envs []eventstore.Envelope) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, env := range envs {
+		if env.Version != s.version+1 {
+			continue
+		}
+		e, err := s.d.Codec.Decode(env)
+		if err != nil {
+			return err
+		}
+		meta, err := s.d.Codec.OpenMetadata(env)
+		if err != nil {
+			meta = env.Metadata
+		}
+		old := s.copyLocked()
+		if section, ok := settings.Fold(&s.values, e); ok {
+			s.changes = append(s.changes, Change{Section: section, At: at(e), ActorID: meta.ActorID, Reason: reason(e),
+				Old: old, New: s.copyLocked(), Position: env.Position})
+		}
+		s.version = env.Version
+	}
+	return nil
 }
 
 func at(e any) time.Time {
@@ -166,11 +183,10 @@ func reason(e any) string {
 
 // History returns the recorded changes, newest first, with the staff members' names.
 func (s *Service) History(ctx context.Context) ([]Change, error) {
-	s.mu.Lock()
-	if err := s.refreshLocked(ctx); err != nil {
-		s.mu.Unlock()
+	if err := s.refresh(ctx); err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
 	out := make([]Change, len(s.changes))
 	for i, c := range s.changes {
 		out[len(out)-1-i] = c
@@ -240,15 +256,20 @@ func (s *Service) Update(ctx context.Context, a Actor, section settings.Section,
 
 // valuesAt returns the values after the stream's first version events.
 func (s *Service) valuesAt(ctx context.Context, version int64) (settings.Values, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.refreshLocked(ctx); err != nil {
+	if err := s.refresh(ctx); err != nil {
 		return settings.Values{}, err
 	}
+	s.mu.Lock()
 	if version >= s.version {
+		defer s.mu.Unlock()
 		return s.copyLocked(), nil
 	}
+	s.mu.Unlock()
 	v := s.defaults
+	v.DepositAddresses = append([]settings.Address(nil), v.DepositAddresses...)
+	if version <= 0 {
+		return v, nil
+	}
 	envs, err := s.d.Store.ReadStream(ctx, Stream, 1, int(version))
 	if err != nil {
 		return settings.Values{}, err
