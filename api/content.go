@@ -92,6 +92,14 @@ func (s *server) GetContentSupport(ctx context.Context, _ apigen.GetContentSuppo
 		return nil, err
 	}
 	out := apigen.GetContentSupport200JSONResponse{Email: sup.Email, ResponseTime: sup.ResponseTime}
+	if s.settings != nil {
+		// The contact an admin set in the console, once one has.
+		if v, err := s.settings.Current(ctx); err == nil && v.Support.Email != "" {
+			out.Email = v.Support.Email
+		} else if err != nil {
+			return nil, err
+		}
+	}
 	if sup.Hours != "" {
 		out.Hours = &sup.Hours
 	}

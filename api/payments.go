@@ -34,11 +34,14 @@ func (s *server) moneyCaller(ctx context.Context) (appmoney.Actor, error) {
 	return appmoney.Actor{UserID: a.UserID, Role: a.Role, IP: a.Client.IP}, nil
 }
 
-func (s *server) ListDepositAddresses(context.Context, apigen.ListDepositAddressesRequestObject) (apigen.ListDepositAddressesResponseObject, error) {
+func (s *server) ListDepositAddresses(ctx context.Context, _ apigen.ListDepositAddressesRequestObject) (apigen.ListDepositAddressesResponseObject, error) {
 	if s.money == nil {
 		return nil, errMoneyUnavailable
 	}
-	list := s.money.Addresses()
+	list, err := s.money.Addresses(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := apigen.ListDepositAddresses200JSONResponse{Addresses: make([]apigen.DepositAddress, 0, len(list)),
 		Minimum: s.money.MinDeposit().String()}
 	for _, a := range list {

@@ -38,6 +38,7 @@ const (
 	ActImpersonate    Action = "impersonate"
 	ActApproveChanges Action = "approveChanges" // the second admin of maker-checker
 	ActAudit          Action = "audit"          // the audit log, the event browser, the books
+	ActChangeSettings Action = "changeSettings" // fees, thresholds, addresses, contact, plans
 )
 
 // policy is the one server-side answer to "may this role do that" (docs/product-rules.md, "Roles"). The UI hides
@@ -49,8 +50,7 @@ var policy = map[identity.Role][]Action{
 	identity.RoleAuthor:     {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail},
 	identity.RoleAdmin: {ActOwnAccount, ActViewUsers, ActReviewQueues, ActSendEmail,
 		ActChangeRoles, ActSuspendUsers, ActCloseAccounts, ActAdjustBalances, ActWaiveFees,
-		ActImpersonate, ActApproveChanges,
-		ActAudit},
+		ActImpersonate, ActApproveChanges, ActAudit, ActChangeSettings},
 }
 
 // operationActions says what each operation of openapi.yaml needs. An operation missing here
@@ -58,6 +58,9 @@ var policy = map[identity.Role][]Action{
 // until someone decides who may call it. The spec's x-clearvest-action documents the same
 // mapping for client authors; a test keeps the two equal.
 var operationActions = map[string]Action{
+	// Settings (admins).
+	"getSettings": ActChangeSettings, "updateSettings": ActChangeSettings, "createPlan": ActChangeSettings,
+	"newPlanVersion": ActChangeSettings, "retirePlan": ActChangeSettings,
 	"getMeta":                  ActPublic,
 	"register":                 ActPublic,
 	"login":                    ActPublic,

@@ -48,7 +48,10 @@ func (s *server) GetProposals(ctx context.Context, _ apigen.GetProposalsRequestO
 		out.Recent = append(out.Recent, proposalJSON(p))
 	}
 	if s.money != nil {
-		t := s.money.Thresholds()
+		t, err := s.money.Thresholds(ctx)
+		if err != nil {
+			return nil, err
+		}
 		out.Thresholds = apigen.ApprovalThresholds{DepositTolerancePercent: t.DepositTolerance.Shift(2).String(),
 			DepositThreshold: t.DepositThreshold.String(), WithdrawalThreshold: t.WithdrawalThreshold.String(), MaxAmount: t.MaxAmount.String()}
 	}

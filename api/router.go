@@ -44,6 +44,7 @@ import (
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
+	appsettings "clearvest/app/settings"
 	appsupport "clearvest/app/support"
 	"clearvest/domain/kyc"
 	"clearvest/platform/auth/ratelimit"
@@ -155,6 +156,8 @@ type Deps struct {
 	Community *appcommunity.Service
 	// Audit answers the admins' audit screens; nil answers them with a 422.
 	Audit *appaudit.Service
+	// Settings are the admins' settings behind /api/settings; nil answers them with a 422.
+	Settings *appsettings.Service
 	// PublicURL is CLEARVEST_PUBLIC_URL; cookie-authenticated unsafe requests must come from
 	// its origin (or the request's own host).
 	PublicURL string

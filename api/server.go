@@ -20,6 +20,7 @@ import (
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	appreferrals "clearvest/app/referrals"
+	appsettings "clearvest/app/settings"
 	appsupport "clearvest/app/support"
 	"clearvest/domain/domainerr"
 	"clearvest/platform/sitecontent"
@@ -40,6 +41,7 @@ type server struct {
 	support       *appsupport.Service
 	community     *appcommunity.Service
 	audit         *appaudit.Service
+	settings      *appsettings.Service
 	waiter        middleware.Waiter // holds a sign-in's answer until its figures are in the read models
 	production    bool
 	secureCookies bool
@@ -72,6 +74,7 @@ func newServer(deps Deps) *server {
 		support:    deps.Support,
 		community:  deps.Community,
 		audit:      deps.Audit,
+		settings:   deps.Settings,
 		waiter:     deps.ReadYourWrites,
 		production: deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be

@@ -27,6 +27,7 @@ var staffActions = map[string][]string{
 	"impersonate":    {"admin"},
 	"approveChanges": {"admin"},
 	"audit":          {"admin"},
+	"changeSettings": {"admin"},
 }
 
 type staffOperation struct {

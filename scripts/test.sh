@@ -103,11 +103,13 @@ step "browser smoke test"
 CLEARVEST_TRUSTED_PROXIES=127.0.0.1/32 start_server e2e
 # The identity flows read the real e-mails the server writes, and the demo admin it seeded.
 # The money story moves the server's test clock a month on, which ends every session made
-# before, so it runs alone, after the others.
+# before, so it runs alone, after the others; so does the settings test, which changes the
+# withdrawal fee for everyone while it runs.
 e2e_env=(E2E_BASE_URL="$base_url" E2E_MAIL_DIR="$server_data/mail" CHROMIUM_PATH="$chromium")
 e2e_files=()
 for f in e2e/*.test.mjs; do
-	[[ $f == e2e/money-story.test.mjs ]] || e2e_files+=("$f")
+	[[ $f == e2e/money-story.test.mjs || $f == e2e/settings.test.mjs ]] || e2e_files+=("$f")
 done
 env "${e2e_env[@]}" node --test "${e2e_files[@]}"
+env "${e2e_env[@]}" node --test e2e/settings.test.mjs
 env "${e2e_env[@]}" node --test e2e/money-story.test.mjs

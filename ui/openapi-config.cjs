@@ -20,6 +20,8 @@ const config = {
     { pattern: 'redeemEarly', parameterFilter: () => true },
     { pattern: 'startInvestment', parameterFilter: () => true },
     { pattern: 'createWithdrawal', parameterFilter: () => true },
+    // An admin's settings change and plan change: one key per confirmed change.
+    { pattern: ['updateSettings', 'createPlan', 'newPlanVersion', 'retirePlan'], parameterFilter: () => true },
     // A withdrawal quote is a POST only to keep the wallet address out of URLs; it changes
     // nothing, so it is a query the page can run when it opens and again on demand.
     { pattern: 'quoteWithdrawal', type: 'query', parameterFilter: (name) => name !== 'Idempotency-Key' },

@@ -700,6 +700,33 @@ func (e GetMarketCandlesParamsInterval) Valid() bool {
 	}
 }
 
+// Defines values for UpdateSettingsParamsSection.
+const (
+	UpdateSettingsParamsSectionApprovals        UpdateSettingsParamsSection = "approvals"
+	UpdateSettingsParamsSectionDepositAddresses UpdateSettingsParamsSection = "depositAddresses"
+	UpdateSettingsParamsSectionReferral         UpdateSettingsParamsSection = "referral"
+	UpdateSettingsParamsSectionSupport          UpdateSettingsParamsSection = "support"
+	UpdateSettingsParamsSectionWithdrawalFee    UpdateSettingsParamsSection = "withdrawalFee"
+)
+
+// Valid indicates whether the value is a known member of the UpdateSettingsParamsSection enum.
+func (e UpdateSettingsParamsSection) Valid() bool {
+	switch e {
+	case UpdateSettingsParamsSectionApprovals:
+		return true
+	case UpdateSettingsParamsSectionDepositAddresses:
+		return true
+	case UpdateSettingsParamsSectionReferral:
+		return true
+	case UpdateSettingsParamsSectionSupport:
+		return true
+	case UpdateSettingsParamsSectionWithdrawalFee:
+		return true
+	default:
+		return false
+	}
+}
+
 // ActivityItem defines model for ActivityItem.
 type ActivityItem struct {
 	At   time.Time    `json:"at"`
@@ -712,6 +739,18 @@ type ActivityItem struct {
 
 // ActivityKind defines model for ActivityKind.
 type ActivityKind string
+
+// ApprovalSettings defines model for ApprovalSettings.
+type ApprovalSettings struct {
+	// DepositThreshold Example: 10000.00
+	DepositThreshold string `json:"depositThreshold"`
+
+	// DepositTolerancePercent Example: 1
+	DepositTolerancePercent string `json:"depositTolerancePercent"`
+
+	// WithdrawalThreshold Example: 10000.00
+	WithdrawalThreshold string `json:"withdrawalThreshold"`
+}
 
 // ApprovalThresholds defines model for ApprovalThresholds.
 type ApprovalThresholds struct {
@@ -1117,6 +1156,11 @@ type DepositAddressList struct {
 
 	// Minimum The smallest deposit in USD, decimal string (CLEARVEST_MIN_DEPOSIT); a request below it is refused with 422.
 	Minimum string `json:"minimum"`
+}
+
+// DepositAddressSettings defines model for DepositAddressSettings.
+type DepositAddressSettings struct {
+	Addresses []SettingsAddress `json:"addresses"`
 }
 
 // DepositAsset defines model for DepositAsset.
@@ -1840,6 +1884,27 @@ type Plan struct {
 	Version int `json:"version"`
 }
 
+// PlanCreateRequest defines model for PlanCreateRequest.
+type PlanCreateRequest struct {
+	// Max Example: 5000.00
+	Max string `json:"max"`
+
+	// Min Example: 100.00
+	Min      string `json:"min"`
+	Name     string `json:"name"`
+	Reason   string `json:"reason"`
+	TermDays int    `json:"termDays"`
+
+	// TermRate Example: 0.0040
+	TermRate string `json:"termRate"`
+}
+
+// PlanCreated defines model for PlanCreated.
+type PlanCreated struct {
+	UnderscoreId string `json:"_id"`
+	Message      string `json:"message"`
+}
+
 // PlanExample defines model for PlanExample.
 type PlanExample struct {
 	// Amount Example: 100.00
@@ -1862,6 +1927,20 @@ type PlanExample struct {
 // PlanList defines model for PlanList.
 type PlanList struct {
 	Plans []Plan `json:"plans"`
+}
+
+// PlanVersionRequest defines model for PlanVersionRequest.
+type PlanVersionRequest struct {
+	// Max Example: 5000.00
+	Max string `json:"max"`
+
+	// Min Example: 100.00
+	Min      string `json:"min"`
+	Reason   string `json:"reason"`
+	TermDays int    `json:"termDays"`
+
+	// TermRate Example: 0.0040
+	TermRate string `json:"termRate"`
 }
 
 // Proposal defines model for Proposal.
@@ -1961,6 +2040,15 @@ type Referral struct {
 
 	// Qualified Their first deposit was confirmed.
 	Qualified bool `json:"qualified"`
+}
+
+// ReferralSettings defines model for ReferralSettings.
+type ReferralSettings struct {
+	// Bonus Example: 5.00
+	Bonus string `json:"bonus"`
+
+	// MinDeposit Example: 100.00
+	MinDeposit string `json:"minDeposit"`
 }
 
 // Referrals defines model for Referrals.
@@ -2089,6 +2177,90 @@ type SetLanguageRequest struct {
 	Language Language `json:"language"`
 }
 
+// Settings defines model for Settings.
+type Settings struct {
+	Approvals        ApprovalSettings       `json:"approvals"`
+	DepositAddresses DepositAddressSettings `json:"depositAddresses"`
+
+	// History Every change, newest first; a section's first entry is its last change.
+	History []SettingsChange `json:"history"`
+
+	// MaxAmount The ceiling on amounts (configuration); thresholds stay below it.
+	MaxAmount string `json:"maxAmount"`
+
+	// Plans Every plan, retired ones included.
+	Plans         []SettingsPlan        `json:"plans"`
+	Referral      ReferralSettings      `json:"referral"`
+	Support       SupportSettings       `json:"support"`
+	WithdrawalFee WithdrawalFeeSettings `json:"withdrawalFee"`
+}
+
+// SettingsAddress defines model for SettingsAddress.
+type SettingsAddress struct {
+	Address string `json:"address"`
+
+	// Asset Example: USDT
+	Asset string `json:"asset"`
+
+	// Network Example: TRC20
+	Network string `json:"network"`
+}
+
+// SettingsChange defines model for SettingsChange.
+type SettingsChange struct {
+	At time.Time   `json:"at"`
+	By StaffPerson `json:"by"`
+
+	// New Values of the sections; a change's old and new values hold only its section.
+	New SettingsValues `json:"new"`
+
+	// Old Values of the sections; a change's old and new values hold only its section.
+	Old    SettingsValues `json:"old"`
+	Reason string         `json:"reason"`
+
+	// Section Example: withdrawalFee
+	Section string `json:"section"`
+}
+
+// SettingsPlan defines model for SettingsPlan.
+type SettingsPlan struct {
+	UnderscoreId string `json:"_id"`
+
+	// Active false once retired.
+	Active   bool   `json:"active"`
+	Apr      string `json:"apr"`
+	Max      string `json:"max"`
+	Min      string `json:"min"`
+	Name     string `json:"name"`
+	TermDays int    `json:"termDays"`
+	TermRate string `json:"termRate"`
+	Version  int    `json:"version"`
+}
+
+// SettingsReason defines model for SettingsReason.
+type SettingsReason struct {
+	Reason string `json:"reason"`
+}
+
+// SettingsUpdate defines model for SettingsUpdate.
+type SettingsUpdate struct {
+	Approvals        *ApprovalSettings       `json:"approvals,omitempty"`
+	DepositAddresses *DepositAddressSettings `json:"depositAddresses,omitempty"`
+	Reason           string                  `json:"reason"`
+	Referral         *ReferralSettings       `json:"referral,omitempty"`
+	Support          *SupportSettings        `json:"support,omitempty"`
+	WithdrawalFee    *WithdrawalFeeSettings  `json:"withdrawalFee,omitempty"`
+}
+
+// SettingsValues Values of the sections; a change's old and new values hold only its section.
+type SettingsValues struct {
+	Approvals        *ApprovalSettings       `json:"approvals,omitempty"`
+	DepositAddresses *DepositAddressSettings `json:"depositAddresses,omitempty"`
+	Referral         *ReferralSettings       `json:"referral,omitempty"`
+	Support          *SupportSettings        `json:"support,omitempty"`
+	WithdrawalFee    *WithdrawalFeeSettings  `json:"withdrawalFee,omitempty"`
+}
+
 // SettledInvestments defines model for SettledInvestments.
 type SettledInvestments struct {
 	Settled []Investment `json:"settled"`
@@ -2135,6 +2307,12 @@ type StepUpState struct {
 type SubmitTestimonialRequest struct {
 	// Text 20 to 600 characters once trimmed.
 	Text string `json:"text"`
+}
+
+// SupportSettings defines model for SupportSettings.
+type SupportSettings struct {
+	// Email Example: support@clearvest.example
+	Email string `json:"email"`
 }
 
 // SupportTicket defines model for SupportTicket.
@@ -2396,6 +2574,27 @@ type Withdrawal struct {
 	WalletAddress string       `json:"walletAddress"`
 }
 
+// WithdrawalFeeSettings defines model for WithdrawalFeeSettings.
+type WithdrawalFeeSettings struct {
+	// Cap The most the fee can be; 0.00 for no cap.
+	//
+	// Example: 25.00
+	Cap string `json:"cap"`
+
+	// Flat Example: 1.00
+	Flat string `json:"flat"`
+
+	// Minimum The smallest withdrawal.
+	//
+	// Example: 10.00
+	Minimum string `json:"minimum"`
+
+	// Percent Percentage of the amount.
+	//
+	// Example: 1
+	Percent string `json:"percent"`
+}
+
 // WithdrawalList defines model for WithdrawalList.
 type WithdrawalList struct {
 	Withdrawals []Withdrawal `json:"withdrawals"`
@@ -2485,6 +2684,9 @@ type IdempotencyKey = string
 
 // InvestmentID defines model for InvestmentID.
 type InvestmentID = string
+
+// PlanID defines model for PlanID.
+type PlanID = string
 
 // Position defines model for Position.
 type Position = int64
@@ -2778,6 +2980,41 @@ type RejectProposalParams struct {
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// CreatePlanParams defines parameters for CreatePlan.
+type CreatePlanParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RetirePlanParams defines parameters for RetirePlan.
+type RetirePlanParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// NewPlanVersionParams defines parameters for NewPlanVersion.
+type NewPlanVersionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpdateSettingsParams defines parameters for UpdateSettings.
+type UpdateSettingsParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpdateSettingsParamsSection defines parameters for UpdateSettings.
+type UpdateSettingsParamsSection string
 
 // GetQueueCountsParams defines parameters for GetQueueCounts.
 type GetQueueCountsParams struct {
@@ -3250,6 +3487,18 @@ type ApproveProposalJSONRequestBody = ApproveProposalRequest
 // RejectProposalJSONRequestBody defines body for RejectProposal for application/json ContentType.
 type RejectProposalJSONRequestBody = RejectProposalRequest
 
+// CreatePlanJSONRequestBody defines body for CreatePlan for application/json ContentType.
+type CreatePlanJSONRequestBody = PlanCreateRequest
+
+// RetirePlanJSONRequestBody defines body for RetirePlan for application/json ContentType.
+type RetirePlanJSONRequestBody = SettingsReason
+
+// NewPlanVersionJSONRequestBody defines body for NewPlanVersion for application/json ContentType.
+type NewPlanVersionJSONRequestBody = PlanVersionRequest
+
+// UpdateSettingsJSONRequestBody defines body for UpdateSettings for application/json ContentType.
+type UpdateSettingsJSONRequestBody = SettingsUpdate
+
 // CreateSupportTicketJSONRequestBody defines body for CreateSupportTicket for application/json ContentType.
 type CreateSupportTicketJSONRequestBody = CreateSupportTicketRequest
 
@@ -3468,6 +3717,21 @@ type ServerInterface interface {
 	// GetPublicStats Investor and country counts, rounded down for display
 	// (GET /public/stats)
 	GetPublicStats(w http.ResponseWriter, r *http.Request)
+	// GetSettings The settings in force, who changed each last, the history of changes and every plan (admins)
+	// (GET /settings)
+	GetSettings(w http.ResponseWriter, r *http.Request)
+	// CreatePlan Add a plan to the catalogue, offered at once, its terms as version 1 (admins)
+	// (POST /settings/plans)
+	CreatePlan(w http.ResponseWriter, r *http.Request, params CreatePlanParams)
+	// RetirePlan Retire a plan; no new investments, those made run to their term (admins)
+	// (POST /settings/plans/{planId}/retire)
+	RetirePlan(w http.ResponseWriter, r *http.Request, planId PlanID, params RetirePlanParams)
+	// NewPlanVersion New terms for a plan as its next version; investments already made keep theirs (admins)
+	// (POST /settings/plans/{planId}/versions)
+	NewPlanVersion(w http.ResponseWriter, r *http.Request, planId PlanID, params NewPlanVersionParams)
+	// UpdateSettings Change one section of the settings, with a reason (admins)
+	// (PUT /settings/{section})
+	UpdateSettings(w http.ResponseWriter, r *http.Request, section UpdateSettingsParamsSection, params UpdateSettingsParams)
 	// GetQueueCounts How many items wait in each staff queue (authors and admins)
 	// (GET /staff/queue-counts)
 	GetQueueCounts(w http.ResponseWriter, r *http.Request, params GetQueueCountsParams)
@@ -3924,6 +4188,36 @@ func (_ Unimplemented) GetPublicActivity(w http.ResponseWriter, r *http.Request)
 // GetPublicStats Investor and country counts, rounded down for display
 // (GET /public/stats)
 func (_ Unimplemented) GetPublicStats(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetSettings The settings in force, who changed each last, the history of changes and every plan (admins)
+// (GET /settings)
+func (_ Unimplemented) GetSettings(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreatePlan Add a plan to the catalogue, offered at once, its terms as version 1 (admins)
+// (POST /settings/plans)
+func (_ Unimplemented) CreatePlan(w http.ResponseWriter, r *http.Request, params CreatePlanParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RetirePlan Retire a plan; no new investments, those made run to their term (admins)
+// (POST /settings/plans/{planId}/retire)
+func (_ Unimplemented) RetirePlan(w http.ResponseWriter, r *http.Request, planId PlanID, params RetirePlanParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// NewPlanVersion New terms for a plan as its next version; investments already made keep theirs (admins)
+// (POST /settings/plans/{planId}/versions)
+func (_ Unimplemented) NewPlanVersion(w http.ResponseWriter, r *http.Request, planId PlanID, params NewPlanVersionParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateSettings Change one section of the settings, with a reason (admins)
+// (PUT /settings/{section})
+func (_ Unimplemented) UpdateSettings(w http.ResponseWriter, r *http.Request, section UpdateSettingsParamsSection, params UpdateSettingsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5961,6 +6255,211 @@ func (siw *ServerInterfaceWrapper) GetPublicStats(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetPublicStats(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetSettings operation middleware
+func (siw *ServerInterfaceWrapper) GetSettings(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSettings(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreatePlan operation middleware
+func (siw *ServerInterfaceWrapper) CreatePlan(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreatePlanParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreatePlan(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RetirePlan operation middleware
+func (siw *ServerInterfaceWrapper) RetirePlan(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "planId" -------------
+	var planId PlanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "planId", chi.URLParam(r, "planId"), &planId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "planId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RetirePlanParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RetirePlan(w, r, planId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// NewPlanVersion operation middleware
+func (siw *ServerInterfaceWrapper) NewPlanVersion(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "planId" -------------
+	var planId PlanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "planId", chi.URLParam(r, "planId"), &planId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "planId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params NewPlanVersionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.NewPlanVersion(w, r, planId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateSettings operation middleware
+func (siw *ServerInterfaceWrapper) UpdateSettings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "section" -------------
+	var section UpdateSettingsParamsSection
+
+	err = runtime.BindStyledParameterWithOptions("simple", "section", chi.URLParam(r, "section"), &section, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "section", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateSettingsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateSettings(w, r, section, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9061,6 +9560,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/proposals/{proposalId}/reject", wrapper.RejectProposal)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/settings", wrapper.GetSettings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/settings/{section}", wrapper.UpdateSettings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/settings/plans", wrapper.CreatePlan)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/settings/plans/{planId}/versions", wrapper.NewPlanVersion)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/settings/plans/{planId}/retire", wrapper.RetirePlan)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/audit/log", wrapper.GetAuditLog)
@@ -12256,6 +12770,566 @@ func (response GetPublicStats200JSONResponse) VisitGetPublicStatsResponse(w http
 type GetPublicStats500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetPublicStats500JSONResponse) VisitGetPublicStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettingsRequestObject struct {
+}
+
+type GetSettingsResponseObject interface {
+	VisitGetSettingsResponse(w http.ResponseWriter) error
+}
+
+type GetSettings200JSONResponse Settings
+
+func (response GetSettings200JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSettings401JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSettings403JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettings422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetSettings422JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSettings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetSettings500JSONResponse) VisitGetSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlanRequestObject struct {
+	Params CreatePlanParams
+	Body   *CreatePlanJSONRequestBody
+}
+
+type CreatePlanResponseObject interface {
+	VisitCreatePlanResponse(w http.ResponseWriter) error
+}
+
+type CreatePlan201JSONResponse PlanCreated
+
+func (response CreatePlan201JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreatePlan400JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreatePlan401JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreatePlan403JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreatePlan409JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CreatePlan422JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePlan500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreatePlan500JSONResponse) VisitCreatePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlanRequestObject struct {
+	PlanId PlanID `json:"planId"`
+	Params RetirePlanParams
+	Body   *RetirePlanJSONRequestBody
+}
+
+type RetirePlanResponseObject interface {
+	VisitRetirePlanResponse(w http.ResponseWriter) error
+}
+
+type RetirePlan200JSONResponse Message
+
+func (response RetirePlan200JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RetirePlan400JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RetirePlan401JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RetirePlan403JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RetirePlan404JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RetirePlan409JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RetirePlan422JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetirePlan500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RetirePlan500JSONResponse) VisitRetirePlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersionRequestObject struct {
+	PlanId PlanID `json:"planId"`
+	Params NewPlanVersionParams
+	Body   *NewPlanVersionJSONRequestBody
+}
+
+type NewPlanVersionResponseObject interface {
+	VisitNewPlanVersionResponse(w http.ResponseWriter) error
+}
+
+type NewPlanVersion200JSONResponse Message
+
+func (response NewPlanVersion200JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response NewPlanVersion400JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response NewPlanVersion401JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response NewPlanVersion403JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response NewPlanVersion404JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion409JSONResponse struct{ ConflictJSONResponse }
+
+func (response NewPlanVersion409JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response NewPlanVersion422JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NewPlanVersion500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response NewPlanVersion500JSONResponse) VisitNewPlanVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettingsRequestObject struct {
+	Section UpdateSettingsParamsSection `json:"section"`
+	Params  UpdateSettingsParams
+	Body    *UpdateSettingsJSONRequestBody
+}
+
+type UpdateSettingsResponseObject interface {
+	VisitUpdateSettingsResponse(w http.ResponseWriter) error
+}
+
+type UpdateSettings200JSONResponse Settings
+
+func (response UpdateSettings200JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSettings400JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSettings401JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSettings403JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSettings404JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateSettings409JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UpdateSettings422JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSettings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UpdateSettings500JSONResponse) VisitUpdateSettingsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -18485,6 +19559,21 @@ type StrictServerInterface interface {
 	// GetPublicStats Investor and country counts, rounded down for display
 	// (GET /public/stats)
 	GetPublicStats(ctx context.Context, request GetPublicStatsRequestObject) (GetPublicStatsResponseObject, error)
+	// GetSettings The settings in force, who changed each last, the history of changes and every plan (admins)
+	// (GET /settings)
+	GetSettings(ctx context.Context, request GetSettingsRequestObject) (GetSettingsResponseObject, error)
+	// CreatePlan Add a plan to the catalogue, offered at once, its terms as version 1 (admins)
+	// (POST /settings/plans)
+	CreatePlan(ctx context.Context, request CreatePlanRequestObject) (CreatePlanResponseObject, error)
+	// RetirePlan Retire a plan; no new investments, those made run to their term (admins)
+	// (POST /settings/plans/{planId}/retire)
+	RetirePlan(ctx context.Context, request RetirePlanRequestObject) (RetirePlanResponseObject, error)
+	// NewPlanVersion New terms for a plan as its next version; investments already made keep theirs (admins)
+	// (POST /settings/plans/{planId}/versions)
+	NewPlanVersion(ctx context.Context, request NewPlanVersionRequestObject) (NewPlanVersionResponseObject, error)
+	// UpdateSettings Change one section of the settings, with a reason (admins)
+	// (PUT /settings/{section})
+	UpdateSettings(ctx context.Context, request UpdateSettingsRequestObject) (UpdateSettingsResponseObject, error)
 	// GetQueueCounts How many items wait in each staff queue (authors and admins)
 	// (GET /staff/queue-counts)
 	GetQueueCounts(ctx context.Context, request GetQueueCountsRequestObject) (GetQueueCountsResponseObject, error)
@@ -19896,6 +20985,165 @@ func (sh *strictHandler) GetPublicStats(w http.ResponseWriter, r *http.Request) 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetPublicStatsResponseObject); ok {
 		if err := validResponse.VisitGetPublicStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetSettings operation middleware
+func (sh *strictHandler) GetSettings(w http.ResponseWriter, r *http.Request) {
+	var request GetSettingsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSettings(ctx, request.(GetSettingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSettings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSettingsResponseObject); ok {
+		if err := validResponse.VisitGetSettingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreatePlan operation middleware
+func (sh *strictHandler) CreatePlan(w http.ResponseWriter, r *http.Request, params CreatePlanParams) {
+	var request CreatePlanRequestObject
+
+	request.Params = params
+
+	var body CreatePlanJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreatePlan(ctx, request.(CreatePlanRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreatePlan")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreatePlanResponseObject); ok {
+		if err := validResponse.VisitCreatePlanResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RetirePlan operation middleware
+func (sh *strictHandler) RetirePlan(w http.ResponseWriter, r *http.Request, planId PlanID, params RetirePlanParams) {
+	var request RetirePlanRequestObject
+
+	request.PlanId = planId
+	request.Params = params
+
+	var body RetirePlanJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RetirePlan(ctx, request.(RetirePlanRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RetirePlan")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RetirePlanResponseObject); ok {
+		if err := validResponse.VisitRetirePlanResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// NewPlanVersion operation middleware
+func (sh *strictHandler) NewPlanVersion(w http.ResponseWriter, r *http.Request, planId PlanID, params NewPlanVersionParams) {
+	var request NewPlanVersionRequestObject
+
+	request.PlanId = planId
+	request.Params = params
+
+	var body NewPlanVersionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.NewPlanVersion(ctx, request.(NewPlanVersionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "NewPlanVersion")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(NewPlanVersionResponseObject); ok {
+		if err := validResponse.VisitNewPlanVersionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateSettings operation middleware
+func (sh *strictHandler) UpdateSettings(w http.ResponseWriter, r *http.Request, section UpdateSettingsParamsSection, params UpdateSettingsParams) {
+	var request UpdateSettingsRequestObject
+
+	request.Section = section
+	request.Params = params
+
+	var body UpdateSettingsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSettings(ctx, request.(UpdateSettingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSettings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateSettingsResponseObject); ok {
+		if err := validResponse.VisitUpdateSettingsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21759,576 +23007,598 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3dchs5li+Kvwr+/PcOUdEpmpLl6i4pJmLLstzWLrusluSu7hhWmGAmSKKVBLIApGhOR0XM1YlzveNE",
-	"zBvsVzgPMG8yT3ICawGZSBLJD8lyuWuqL7osZiY+FxbW52/9o5PKWSEFE0Z3Tv7RmTKaMQX/vMzYrJCG",
-	"iXTxhhv7S8Z0qnhhuBSdk86VYpoJQ7pDo0o23CdSEDNlRBupWEao0HOmiJGEEsUKRg3LiGI/lUwbMudm",
-	"ii/TGRuIYdDXwXdsMTwhQpopFxOiqG2Va2L4jPUGopN0dDplM2oHxEQ565z8a8cOoPNj0jGLgnVOOtoo",
-	"Liadn39OOldScxzv8vD/lMsRzUnhXiByDAPKqTaE3duJQbd+xLQomMhY1msMYCzVjJrOSYcL881xJ+nM",
-	"uOAzO6h+NRouDJswBcO5ZkYtzsaGqdUB3bBUikzbFZtTbsiIjaVixKiFXQc6oVw0O6/6Ooz2dWNozrbY",
-	"tvmU4cYpRjMykxnLNZnSzG6B/S2dssw9h6VgWb1oXMC+nA6EfSGjhpIZXcCXC2aInso5fJrSPGdqT5Oc",
-	"Grua6ZSKyc7b+XPSKaiiM2YciZ6VGTdnqZGR5bwFUqTjMZmx2Qg65xmRirCDGeW5XUpu3/upZGrRSTqC",
-	"zmxnFFprLDP99JaJiZl2To5eHMeIDIbxWsnZ6ijsrzX92iPS5SLNy4xl+21DGNuWolSWUcMObEOd1mF8",
-	"x0Vmv4k1fGeftUztsN9vbfOWqgkz8SU28IyUeusVxi8essS3cnUMH4ThebDCXfZpw/Ia+ZDFvbBTuqJ2",
-	"iG5xC/tH1SqzzztJxx4SrljWObFUvNsk33DLOxctlMSVNuTD7TnJ6IJ4InoYDXXW9B5b5Ld0h67XrW+0",
-	"44D5f8cWq72/o3dMwy1i1AL5dMCYNR2zk+qOad4s5I4tCBVZ/YP/asKMRqY1hnV1txVwWdKdUXXHMtK4",
-	"lt5wc0Icy+RCG8ss5ZioUgjLn82cp6xHDi37PnrxYiDuueajnJGzm/PLS8vwFE0t30oI6016hJIPHy5f",
-	"nRLFkD2xjIylItSQnNnVPjomU1kqjTwS1hnv5nqhly7N9hP1Au6l6qRH90DcM21mTJjLVy0UzutXsm0J",
-	"/Zvj3S7ls/pqUcyUSrCMjOwWEkZVzpkiqZzNqMh6BPg7U/dMwXWpEzKSpb2hE1I6noBX2kC4Ow3IBojV",
-	"sit7x90zUlCtWUa4WbPQfz04zxlVdvoH1dgfIwZcKVlITfPWtS78C49c6T+XrGTnpdKxG/LM3Y8/2Zf2",
-	"NBkK9sngy0MyxovLLtCEOVnklNARyA6WUuuzY99oYwYp9t0y6OP4pQOjfstnManzjZyTGRULwg2bWa4A",
-	"45NjQsPZkKnMM026GRvTMjfkRb/1Osihn3CA7qPOyYt+YkfrhCw71g0i1y1P79iaE/TI3bxVVGia2pVo",
-	"7cME7zyyuw+aqSebyw/cTDNF52sOweO6+Nl+qwspNANZ8SXNrpH5279SKQwT8E9aFDlPqV2xZ3/XyJXq",
-	"Xn6n2Lhz0vn/P6v1pGf4VD+7UEoq7GpVMOKiKA3hmsxobvmDvTB/TjrnUoxznn6BQZyRVIq0VMqeWBS4",
-	"rXBGSVZiXyzBv6NKGVnRyYg2PM8Hwt14ll/+nHReSzXiWcbE00/ohk/sfcAFGZUGdAya53LOMtJVMmcJ",
-	"0aVGJS0hfFYwpaWghovJPqz8n6RgX2brFdOyVCkj7BMHfcmKIHOqScZyZtxNP5ESKeJSGKYEzbHJp19F",
-	"OWOoWs8tYcyVFJNKdYf79JRkzFCea0IVAxWvvmpzOYFBfy/Na3vdPv14v5dEl+mUyNHfWWqIF6uMDBRL",
-	"GNIVXeSSZrdSvrUaxpfaajw7I5kt7GE3UpLcdg9DupXyHRULx3f0FxiSlHg7UmPYrDDa3nqBTQfsDweV",
-	"ASLWh3v7WWCqgI4+CFqaqVT839gX2XVDtD/vwKdGNCOpYhkThtNcw/p+EIWSKdOajnJ2IQw3i6cf2g8s",
-	"zw+QoyfAiUaK0TsrioxKzQXTmqgyt5qolfO50OV4zFNuD9uI5lSkbB8mpBhIoVRE7F/IiynJ+HjMgIE7",
-	"QnNc94PQZVFIZVj2jmWc3sLl9yUIfszt4VsUzFI78OA0ZYWB2+1nfz2jcSY1/J6bxaVhoM5amZYpw/E6",
-	"pmZb5TuxgsDJP1Z/vnOmjnVz8YMAs8jPSWdmiQWZA/tEZ0VumzwTBJUbqVDu/RNTcIq0oQr4N7kxVGRU",
-	"ZaTIqYhqsbWg8q8ouThri+8xsVOujVrIzuyQGkMMrGAZA13oYyrFmFtqAwHW62Af3diaPyom2Hz5xxk1",
-	"pR3Yj5GlPSsKJe9pfjtVTIPQvLpVbiDVK83FO+z3+/1evx/bOP+lzJmyhH/FVOrIM2gg9uWMfjqbyXLl",
-	"3T7+r6W/eSVU7jzYpR1sG3myuhrxbsMpRHcdFp55TTAQTZuLL8X5lHJRL0ZDfYqsgWLUnfbgzRf92Kvm",
-	"0xuqpxFTE4iF9awSpwguZGlIoGDAzxQnoojVDE+JX8QerkBlhIgOoNTZNTVs87R+bl/BWpHYfg0jKiWI",
-	"GOgCoFozA/KanVJC+JjcCTkXS1PasPpLl8Z0ES6insoyz8hEEmrv23rZCB3JewavGk9LS/3utpe38Z2b",
-	"Uj1NyLy+yiqdvt72PU0EM3Op7kj3m2MyZZ9oxlI+oznJ+IQbfUr6n0C2/ebYSpAX1+dHfaSV/iciYQQ0",
-	"30+IYqlUGYru3GiSUiEFT2luO531yBkMh9BcMZot6tfBICakmTLl52A5NCoxeAztLUTJcf/bHrn2Szhi",
-	"uXM7UMfd6rU8dQvMTUJyNjbESkmLEyfiplJkDaeBG4sm3FR+koUn+V1JfHVjPty8IooaGGjOQW/Zmtai",
-	"RwL9Iamn86Urt36wMkwnmcSfSXkXfWDFMR5vL2OjlielZi3eGjkXTKEpx75E3HhPyaAz6LhtL3JqLNH4",
-	"h72NnNzP2vXsplPP2I+1ms6PbQv7Uso73bqs8G8wSm2UScJdqreRKkUXwV6EQs9IypxREP3AN6mDZ5UB",
-	"CiX9qD1y9dUisMFu8bo9ByLlOaf+o40zvG5+YicqDc3P24kGnr9qpxwRrky11FuMfnmFLSXEdvKe8tyq",
-	"EtHupyyPy6EoarHYw2VarDpwzQUfx8jOaujfswk1/J415ry6dI0ZLnVb1DZroJCKiJKaeBur39yqgCIb",
-	"m7A0vhUi8evceqAuhFGL2IEyUoG/LTpVeHyZtT+7li07SFsEgA83JJN5TpVOkNdULnF3W87kPcuIkIL1",
-	"YmLnLrpMmltN8LLYymFNs0wxrS0H/FemqGbZj4MOkSIFCYEr9LhbSQWfRkeXSqVYTp1FOLYuQA0tz2pD",
-	"Wuuiez1sdToujmJRMO/1clx7RbeJjnxnHuVlr4hYBmp0ywWnjWJ01jI7Xc5mVC1iIh01Vi7IuL23BbkQ",
-	"k5xbqQpmOgBLL8ytklVeXVwd/OG75+++/fPRXwed6JTROd5O/Pj8g7tD13Ob4NhTUyukfkLBvGsSqI9X",
-	"eJga/YarWZ2pavUDCm8/9/csJp9YYobzn2UcZcer4Dma/6PCbS5pRqy4DpFHwbrW/a4j8Rkz1Pe98VZ7",
-	"519+2B1q5dqzHdgF9v0XpjRvkHbQ7FrqNc4wtPLgvm5y49Db6aomm4CWfNOuoeVJNBYiwV0PNmE91Vw5",
-	"402TcmqZaHsBDIkwIhwI9qkl1oWODQqo9mqwr4Hz8ZT0CTXwGxNAfbsuaHUbQ9etC/BWTlqmL4xy/9xh",
-	"/nD5RuZv2YReXYCLe6YWxD7EODk5QSdrEniDc8MU+Fm3lFPWLTZ6jiOr7XzQzSVfzwn9AvnJtS7xu4AV",
-	"RISSB0kdKS31utu3XSI48yztlGhG8wff73wlwOYh17yzQHszw7bq6PWK5hC1LuprljJ+z+J9ezt4ywXu",
-	"rbdvOR3xnPumVwUKMCLoG9aiBXvt8uKn0rkStrIS1mNvdhEf2Eo3jenFSPMlzSbsLbtn+eryzbi4DPSP",
-	"pbgtPmYQFee1DBBUPty8soTUtIq2WFRnXFzb217RPMIT8BHLQF/XZD6V2geFeJnHCqcxKS+4wNDdv55l",
-	"wRJ8b19c3gP4Ommsw9Kw1y/pWx4zGeb20fYcNdihTcqYa7l1UN+71fBuAFQGOkkn91FJ7JMdKBiItGEq",
-	"atd/iUraleQxSWudtSdz1qrNcXuNk4Av+YZjszuHEIQrqvVcqqzVWOuIxb+3HMwWNbLJPNvp/WL7l2N8",
-	"7TyXmjkDTus8NlmCnSpEUtuYbjWcv9h2TLhsr/DYtY6qXQV+ZZXdkuY5GGCBnSXE23ux56WhPT+KLK2Q",
-	"xjGmxrpGTdaNUKVtgoZCilsOdKLtvpZz9Iq+pj+tLkh1vLc653VL4NWMCDTaMdWo/AhBphhWUeQ0ZVaA",
-	"YooY9smcogmaG0Y0XWiiZcAsK/Pf0hq4zrzAtX7uLX5YGNMbM8vXjTkhiokMo1SVnJF3VN1lci7AWyBL",
-	"QxSdkze37972dvDfAonyqMYe86dWryfhoNfM+Y2cX5ofpIoZbbkwSrYYA1ixM0HcGFZs5PzYp+9hzcDj",
-	"Uv60dY+sXPy4HVpHtRBgyTXBd4BYgVbt2Ky4SGalNkQxoOjtyDjp6LycxBUEblrk6LKwl0yLpck+8rqC",
-	"HTCkmlSJJqT7t7/97W8H794dvHq1n9TmPZiaNtQwTaRgPfLaqTKGqZmuIscLxe9puiCFzHm6IOh1sg+c",
-	"pksoEWzunBYTxZgmRjZFrKP+0TcHh4cHR3/ceJXC0viFSOozPt1A7kCDEfG6Wip/yFfPZ9piNms5uDkX",
-	"d9HYbWqmGEpmycXSAOaDsYJY4cWuilt8bsiU4ppHrWAtRBBjC36dYBLJynzXLRiG0ET06VbzG4Tkt2hH",
-	"GGt6y2dbjLzOFgm+WjPUW0YjvHvKaGZbj6tEbQwOBcqdWZwdwjuURXe89lyHcO05JlIoOea5FXsqdpHT",
-	"EQbpgyMWzO72/DEwO6RUZbvch35lkorp+llvWGQ3w3XHaO0Ras7+vQCmlE6pMgmxa0u1TsiEj01C7Bg1",
-	"Mwnh2YGdX0Jyrk1CcpneJcQSSEIKJhKip5zlWQL8JSFzmufM7HLP8pm7TzafV3C4k6kxhSYfruN3hVfX",
-	"HnVqndZWHd4ZhkiFI3SLGt+wMu46SmW2FNv1p5fRwCRO8/OVd39/fLxuwvWLHwQ3LCPfcTHJIM9q/Yzd",
-	"ZGFw0ekoRg17jOhupqwOYcOolVXRPabwbxLnIRZmOVXwm9giYaTINq8+KhwnCJUZS0Ve3p4Dm7i4fZMQ",
-	"PhHSP/hw8+p2m4CddXEzUhykdqSRyBk+bq65vc24OSHROBnSfXl7npDb6/Oj/r49Y3XYTBeCZk590MyM",
-	"LsiIYWSKLM1+Qqiw3E+zHrkEsWM5lsat+95yVA3p5nLOFHybQDyOyBdVlM4+9O96KzXL0KlYMOUbrKJy",
-	"IBJVFzS1MpKyM3YR2HVKmw/C6Z/aG72K47HtgsEJQikLludcTBIXrtPcmsOjP26M4/COJiTJmuLaT5S7",
-	"4DErp/VcBSGhSzprPJ6HqY+VgNBMoG1933OQza/P2cgy4ogpj9F7htFKpEvJ2F4JZAqZFyjwF0wWOUuI",
-	"kSSlJp0CFRyMOaw6GUmj95cXvR+3LYSrXg+/MfU6rLV99bcIzFvL0uidnxpwAR864YOolzkcnqExY/ae",
-	"tbRaGstBuFlhfTtyvohrQlqeIEkB2bCnZLQgPtHMsp3qlMEhu8WoOMuopLD/Wd6FGIscsxZZys6vwXiA",
-	"L06totcdjhkbeq75UykNc64ZezxhpfdXrgVy1kj/sYtWB9W58+zMuqwK+Z5PnfPFiohZ6XjBhNmnczzf",
-	"xA7mI2pf2bBOLfL5SGM+KRXTS0rSdjsTXDXNBQIuiysvFS78NouNEtUZxlpsZxKMMqZmO/U4cTtjB+UV",
-	"1dORpGiIbDXRbmmBDgy+EQG9YMLrClu157LB28xcmJ2rXy7eSeFy4rdpFd6+hm83mkvqAL2lzurJRNcU",
-	"xagIs6k3eNkiy1TkVBmZZ/aUa+bMAMAR4gFAW4tmhpq4XbWd/0RiK1O+YxhBcGTaLbabBbVVE55yWVct",
-	"4TF28n++JlbyJUzY/2jShbXEzdiPTl0FrsDVBcUwzdVVJN1Bx/L2QcclgFdup7ZeApdiy9irjbsTcg5R",
-	"wKNFYvm4Fb2UnPvsuCmeFmKkPIFnocR4+Yp0NWMDkclUP3Ov9mbZfo+gU937yrxJBDLRa7bowob+fPDt",
-	"X98dxWfigFl2iiwx1JQbD6w7TTf4csxov8M4a1l7XZh0a8TwFuOEAKVNnoJo+NKyVJlU/CKk8uUzUQ+8",
-	"ml21sgEd+0PW3Ko13Cu4jFqZWDvH2GKhzuBdiB6AQwLOeb0m3b7xXhB/780HPlNAMJZpj12E4YzuUyeK",
-	"Rfy/NXPaYuTfu7eBMEqav+OiNGzd0Gf4xppBQ0P5AmROAGAC2CN7sme9zeE760inubxLQ95MAHHntGt+",
-	"h4ifJbKKXOgVskE0LHVmRZvAq49RBKsc+Pztxdn1Xy5ubj++u/z+46uLq/c3l7f7p0GSOSZncKfLjkH3",
-	"BOnw+Ohoi2D+aub1iNetoj8R3pn+8va8k3Qubt90EnuX3EZ950uEtvq5FSw7SQcEzHUtAI5FZPv0+/H2",
-	"fNrHmOy619B5m/hWI33EN3yYOhiQ1vArl/0FThYPABIP6F9zMv3cEPCMC0LzHK5XtPoutdt2/qoVSnBp",
-	"fb9rCKNenNXdmTCHxBYfeC7FBKYe3tp2/FYioYbYIWwVBFht7ZYb2jZvO+16zGsmfVPd+J6er5wcndTB",
-	"yp2kc83shy0Jo+FFGyWdSmTqIve/52yuwfoEYlhzsT+2mKzbPTAt1uelpfkYGpmxsfjC3J/nMr1bpQIh",
-	"5y3+8Dqtek9X6ixCj324Pd9vbP3agy3H46iFwRLZmHo/pIYIkfQOdPKpA51y0Ea5lRYTQu3V9idJslLB",
-	"uKwg/IejaX/W14POflPFdr+3j6eV9m89MAi+Z0/rfCpznzanHxL4ale5WojlEazbsLPs3mvHy1dj9SCO",
-	"LHXPIks16CRk0Pm2P8N/HE6f23/uQy6aITOpDXn+zYs+yehCk+4f//BNvz9dXdimqWFzBIsfa8tE37kj",
-	"sBIkz7a/PKatLt+2ZAccQdS940J1I1x+W1ctRD+4LpIqsMy2u8a97Zbips7DeMyKPGTij5lfbEYXVOWL",
-	"a5axWRGPiR1LNWa8NdgB7SFkwu+ZIGUR9wWGaG3RWFfFRcqL2P0M6i9aUUc0vfNYKysm2M3y2hJmXN1n",
-	"EswxukQeDCcWhM7sQ+J953ABowtzSgu2esl4p2AE/cxOZkbTKRfsQDGawQ8YuReEiWCENsa50NSg/n9C",
-	"hrmccPGRfSrsdIdo2HCmKQAvOeDCsu2JFOzEr+RAwFf7CRkaaYqPfrXc57Q0UyaMvWGkQrsJiFtcI1LP",
-	"CZqjuEGowlPyJyknOSM5F3eE5lriqAXYbZ3LzPZVQSMNEzK0L4cdYxsD4ceMOhwGyGCgpHMMI7Any2Bg",
-	"0KxhxceyMYvj/vMTr/INBHqPDCs+FJAZLjxOYwAoaxuqs84/plLmmZwL31b9CEIIBqKgoDWgkWcI/xm6",
-	"3Axqb6NScbNwkT+27SKnojZFd4/732K+t/19T2Osz0C4F4jmLr0OTeinTv6d27u2QkQa1oT9Z/vW0PbT",
-	"sHhDN4gwWU8AjOgY7K1r14bdK3Rt+q6cddz1NhDB8rjulm1EDVKM8QNwGLVJbEUJ+RTgwgjoHs+ZFTxG",
-	"4E0RDP1OzZvPe4TWsCAY9CYx93Lp9SZaS4RD1fhVCZnXiAF25KVm6hSgQcGCO5VzQvUBX/I3XOWMakaY",
-	"QNK5pznPSOt03Ml+a1c6MiJL6EPB5h8zds9TNgSRFwnNyDtWAUwvMQhMn4Hts02c2xNPRTYQ9pxDX/BT",
-	"d6TkHILs4ZBPGPhpKJ7SN8YU70W+IKmUd9xqb/cfXTcfoWVPL5GUasPztslEz6SdlSORpYNpBSz0DFdY",
-	"1dtdyUvEvYlOflh6ffnOWeeZfC3VRJqNMegx/24LZu9KF8hM33JxtybEPVt2B0cdXcUuMe32NjnfquHY",
-	"qEN3z8p4nZbWkt8LsM8b3CJteBMtUOi3MWnDsXi46blpWOY2ZC+ssa0Azt1uSadXOcXQNLg4Em9ETLxP",
-	"A5+tRIygVGEvUrAFJySlhk2kWiQDUUEUg8acsZRrbiUQd74xjbqK/ACzZHiegzTX8dhJsVHoRHzsbTcb",
-	"XerRFXau6V3cKbe1tWRv2TWSBH6WGVJTDIimhcJqJ8aycOdki0BHx3dJ1xk9ElLZPBICGFwsIReIHumg",
-	"hbKEeFvIvt2lamf2NHFOONcqALqdS3uvGJa1MNv20GafpbuFQxaQ3uLmDp9t690PPrjOEUXg7LB7uHQG",
-	"K3Us9I748/FjO8fwyHOR+5kKOKeVAHFKhgGC7RCjDBxdwMXsrFLBS50QmboTosZ2ks5Z9veyevIapvRS",
-	"ilJH7VbYzEXOJxwy8SKKJIOHjS0KItbb8nl8PQW4Eoe+DZjdmObaR8RbIcMyMU2hnAOEUHBNZlzr+Elb",
-	"jhj2g4vtRbBGbcw7krSaqpJlF9rwWRSg6EwQ5h7WNidQPBkFYG4tyZgq4FJ8DOIINgn8Kl8QQAXz0fSk",
-	"O6X5+MA+GggP3mmVkx55xXWR00UgMLl+uCYF5ZmzM1FDAMmOm0XicKBQgUSE8IFgVq0mqtKrW45hm7P+",
-	"FiP9UUFNAJtpGzd90VZ7gkOkMxWipDm3CosKVjKlBYDyuUwDLkiBCHMJMXPpO9bxhN9c6t18vfgFmB3i",
-	"xP2AkAImslc7Xba7GTUC2PdwTwMnP+CCzblm+y0GEG1UmW4DV/TOkdVl8AlgEOLPZ2sIBkedkDH/xDIw",
-	"/3vIsXqg6AzdR0bAPhVwofj5zqc8Z8TdSXEUFMgoXu0e6Zj8njTHmeCZCU5LvNWcipYzgGqxoDMGRxtj",
-	"byulsL6q4ffKod1UrV5SzdO2ftssUjkVAdLF6sh8uo3XpAL9fXlo/nzFPc6FkhMrqgV4lG02eCXLyRRD",
-	"OiwXW+qG68QSqsOac5b6bhYwNB90GQOR769HsVnNG0X5UDmZpOlQf3xgC+kOL7//y8GLPx/99Q/fPX83",
-	"3E9Q2azDXfRSvMsp0YyRpbCWJiGELcYH63PTz/Q6h9IMKzJVYIag/HNhZFKZfnxT9tXe+r7iJVaWesO4",
-	"R4/Y6KBgQf1oy1t6aCCOMrux0u1id2qpIAjfYWr2ii5a8OPs03a0wurOgouswouEyxkOB0WBDu/MblXK",
-	"ZCxLVd1ocWb92BCfj3w5sMfh9Dp202QugSRcC8t+YYJVwNt95SKoWHJ4pzUvnOaVu8pwVsWvzaFB9Xa2",
-	"RIW4sIKozxJZ056Giiig/cynPJ06NUY37ootHSnVcLYPTQjk1M3JsnXzzq+/flE+S7DFF4qLcMa5y0ct",
-	"4doAj02RF8HyPi74IjKVLcIwYrN4eCRGwLMfHozBGzrUtlTcSrWbozIuV83jbdkRbVrH6u8hgmWMg7sy",
-	"fNu48hzfY/qsRfZlIsO860YyFF6dTFXI0BkRcr49X9ko7qLgvFao/eyiJcDaoE8mlTMGvptTlAnqbXR+",
-	"MytL0fSu14IBB7HvbbP7z/8g/vZJiMJ6VqRSnEmgN8fjrba+3TcgB9aXZ+TOXHdVuvkFV2RNRCF5rj8Q",
-	"6yKV0FTXSTpgq9sUrvTdInXGvFZrvC5HYIVpI436ubNN3HM2h1Io8g50vlNIeOHjCqua68rL40h/Q92o",
-	"laX4bpGeU/342EGZltX1ErHJ+seW60NhByHnCfj5CqaI5hkjXbBU1abPypq33wB6W8cvv1ukr1xPUby5",
-	"RXqzlTz7XfUiBmy4XWnFqqtfSYhgc2ZFUa60SQhE94Jr2io2fmq7TOimJpoWfOHtLXFpnc0cg9imO+oT",
-	"7bFzXP+FKT7mbdDSrZndxdTVTlqjifiTSv35rEIOKmk4XqJ3Q9ye771ep8ZEAhG+XqtV7hJJa+yEpBee",
-	"lSZxrRE+LWE72nlcgZNUzmZtmHQbzrCPoa7PcheTRBE8v7JHPei4ImttIXLPCLdo7wqwBeP04n0t6zn5",
-	"MtCD3zWK0LNuJM1d9KvatnWeJ8UgyAAPIuraeMUMWl+q+A33etPuAYgGz/5esElUgZ/SoxffRMRa9onc",
-	"vDk7OHrxjRdFgC9TTcoilzRrwYC0rHobrmVfg9f/jW0JWrvT7cg1DjelM/TfxYWgUuVtWXiZnAs7z2B/",
-	"sPQYyFVdSq7e39xi/aQmUjf0G9RYa+7GM1rwZwBS+OxukT7rH357OH6eHh38gR6zgz+MDtODb9lRdvCC",
-	"fjP6Q/rH7FvWHz+rSOnZ4bOxkij6rKdKu7yNJUsatOQWvtp+XIkN5FmfwTUQcxv2vWrjGr/YlWLi83Td",
-	"t4zfnfmtb0F/+TSpIij9gHfI9oUfgrukZYgbTAYRYocieHvaGXor4sOao2gOp9kpaKBQFJjPQGOwor2R",
-	"zl77NVoiPuhdEIH80j3Y+ABF3CBGj6V3n8cAgTPYwvTQGPxnkdHW3NA3YFxD/zCmwHMdsMydJE7Hu5cX",
-	"e+dUifU8/dCdNkRxDUXoKZ9Y5WbsaoYe4IUUWN8dj+m13yNmJ1F2G9mwlgkbXDfsLdygFoJA/tiqITY2",
-	"+FEy1Ix+usTvjxCyFv84jElXcTfQGRkrxLiYhZWY7d22DbzH8uZvUEwb6UbbrWJ9y0RdWLSSVB2/BPH1",
-	"hIzyUqkF6ZaiisOWyoN4jGVa6v2EpKX5KMdj0mXZBOBoBiKVSjBVBVLsJ2SSU8US4mJhE/tkBoAo3Uwy",
-	"BLDAvwMUVufv3E8GQkjz0dc0JF2ocCiqIoc16/Kz2E981y7+GyAFXci2/doe+YGwV6YVW8A+0NUOxcPt",
-	"oo/mdRIxLoUlbpxuJ+nAnBD61wX4+llhbnE1Ynyi0VQCvbWZRW6cAOB79SLOiKZ3rd+sSO/fS0Nu/GHr",
-	"JKGdZiu5HpttkOQy8FqtYG06cf7VzVoTgM+182XSHUkzhZBoNBig4ce5XSEQPKeGqc9mA1nHkQHsTFen",
-	"fC8cqIsiP3wqnvsYplqTxcqm3i3SjTEZi+8WaWvFzu/+dh5ovF41IrpMU6b1uMzzxf9v4+Tqypx2PLFZ",
-	"vKViUraA5+XuWY1gSCExQ7ssCYyJniu7BIJw0fMFYnyGhsFYlzDyjSGCZfScQCz4VY3ispLN4pI3vNfa",
-	"JW50pVpK20C+yydTk1SCqr1GpGBkhln7rDgZiDCYPXHsKmN1Yz4ryOFYo1wg2Jy4UPVTzHAJv7XEijkR",
-	"Nd9tZrzQorDs0cfDWj3SZ45DVDke16EPdvaB7a2IXp8xin8pcH9PY1w/BvCfXV26NCEdxOpjmP5AgGMc",
-	"g/PbIvFXDSP1KFCeLXYwi6yLgYepPzr0/RHR6UuUu5rxJLHuIiJ/yozVIR7LOVMIBL0Zl/zntnXwORet",
-	"65H7FIytAvbXEtdtOxHVxqQG8eH0TklFUNXJcJkeXGjD6DJm/DfHnz0/4B1Vd8ycU5HlEY0ZVPM4YC6f",
-	"xAFfckywXs1CLphoQRedtVXRvD0nGV24uEo7QmJbYdmKtr3xSnCXIgzCDR6H6kzY0QMVro3e1pzwg7cd",
-	"VCXcQFEfM5NOl26ySqOHi6MUlRdte2tCWg9uCaE2zyq/yKmDF4x1sx26V0gkESnHiibqHk0DnssdxqXC",
-	"KpQnHo50QdMp7DkGY5GiHNmrFcIq3YcQpZRgiXJiFMgHioqGTSEEJJelikfMyaB1hwaeMlf2iBqj+Khc",
-	"UnvXcfXcOUcMhdj8YJmj66AXs5FsLNjFh+sPN686Sefl7XkLhMnyrYBtBOsfOE3cvJdXvCaZOMWvBswG",
-	"Q6x8vz7gLjq1SCOtXHgpmLe5RXVpYN/fZtS/lbiNuv3ohGuJolXUqKVTKN9H7p2LqnGWtxZK46OIVaZi",
-	"4p4rKbwroy4ff89yWbhYlELJbGV+9V5MIGnthk/EZVRvZ6C3Qk1Dw0WJxn2XezzowCmECkYZ6f7p/fs/",
-	"vb34eP728uL724+Xr6B0ADP78WPnxhUO/DxnVLVSzX1bFMfLkufZchwHGmxJd2CXw1mSc5nSnIzs63oJ",
-	"xKHfO+xtrg3vxxxWugs3YWk5ozsZ4CCu0pSHVGxO0JUwqGFGIkwTcBI3x3fMHI6i/yA+xHsWd4+1JVC4",
-	"JLNm0kQCQbqk+/v9wJ7TPdjfGlHgQT7wILFvPRwlzvGVez0oZrrNZ9/Zdx8WcG1/mrlmMPQ6LA463N8i",
-	"sjr8IHr3MGNyv2wR4YMbxJl2ImkgZfC8ElS3FzG2i0n2S9cI5LAkd5mtzRtMwugyqcKcerDNyHkVmFIX",
-	"JARQBPC76HYPiCsr0hbkFlYRkWOX7rftqiwdO1eANYo/GIliCMe2PhdvmY7byVDJOcS1fcLsM2q1rfEp",
-	"goOjG5XlgP2AqSz5AjO7McdtFVpjKzjCiDSKma8t5RA35CrtnHjkU25qfrs+N2kn9NT2kMMQXyXCqnfI",
-	"8kjIfArZULTKeASNwW4fuMLhMYBLeJu6aIsU2CYHopah5Wpk5wOSIlqX/QGpDw8OcUw6c7pUXzIsI9J6",
-	"pr6LVrfGBNeahXPdI4i/DVmtjdxluy9d4cqkwzUI6TSwS6TrYan2TwdiiGsFjcx9Cm299pDYBTgyvogO",
-	"xFeRbkVrYIPERpacCjVYXCNGeR4m1GJacBXCScP82lFrZq1fqHjVqt3qq1VCx0bMwjbby2foKu5gXltl",
-	"belaWyGXoWtkCBZXDTcUHPNTMqxgiocBQqkHOT4lQ88IhlWs18jxiIHoCmmmXExchXqXncVEtn9KhhiJ",
-	"N1wiIlUKAdf9ECNzsyFo0MDxFaRs64HAdB6RIclh7jYyZnzbxWI4mFefHQeTcTnww+rTpJrMQEjloOKz",
-	"JnXWa5wGQIR+5liLHBVnN+g6phDivLDPOHkuoKxmxGiFuAA7VB71Z2fnUqvR6I7daooWdaribtmErcVb",
-	"/1zSHBXU6qUtwi38qgVrEfZSDzR6TMCps96//qAw5V82FtnKiK8e5qdUDL1qbTnkGdN1eI+LuAAcspSC",
-	"uxz8lO4YovzW4q9cCdNIECSsmUX92GCUTdGCOQVEy/q1PU1EORsxlZD+yjyeyqsZhv02PJxh9Gi1M3FC",
-	"vgVsBCk4zdcjSSz76SqzEDrSGqgxVcok8FjPCUOMjFVx2DQHsm7j3s9FOOydICaWvt06cGqdoMt9DAgS",
-	"au/hamUwtKUUAbOj5aAF5TIOuILIlbpBS6Y9g/PK6QrRlQusUFtEp34OKIp1oBP1aI57f/xDXKuqSv6t",
-	"2xk75wv3KgZAtXEGNQEvLyZC+XiWNhyOoGjMizW1yzfAme/c2WFrofTVInGtEAihClO9/rwfwAQ8/+ZF",
-	"f33S0KZc7UenaIdG0X7/ODrn+x0y6iCV7tQe+QkACSDAvhWY6nqraGZp9H6Y7BKi1ggRtNuPBLc+ZS0w",
-	"4rpe287uRU3ybRbRbUjF51pHaSACVrFdQmQc96M5nvg2ftacxJBujjfb0iv7V0vioF+mti2Jp8IXORXb",
-	"K53AljdqgdBkdBhKFlLH7sR1SEMzKRjcgFZz00lwKleq2XhlH94EqS1u/n8AiA9+sjGF58Zqm3USj4/J",
-	"q+M8t4VZ3sa67tfTW9fRl7/LrAqq6GwNql8rAluwqwWMYuelUe1Lsp0k42e/q4F8CViPZ0kMRC8hQbxw",
-	"O6xeufvE59NFTMjj6ZSoEjKY7hw+K3WI8Vb40FG/eQxb29nO68VIfBJfXX9tClAbuPnBDla7EohqFVGt",
-	"UPO6I46FDbMt3cA3DNM+qgmjYRcrEeNSuOS8KBG7PqNgSa2RjMFX6ybijZpL1sGPYbmahnXwYzBUms24",
-	"+DhR1AOZ2PX/mOZSlyoexeC7beHWO1ruKoYbTUr0VpJHN2WmiumpzLONrZy5tbmtv2g3IroRNtpft1Wr",
-	"Mdd1W7SOsVbrYqyvylHOU8icjyIfUnzCd6go5BuL5wAt3/J1+9GpwvDsRHUsGbMURvmyHGXu4C0QmbUN",
-	"xkOqiC3p2skumZyLU2KbwqsVSxK5TE6EeciIkzotd9rUaRQDRCpdpae0zRvykDC8e122lN2OKkcK5GZk",
-	"JJB1dkqoSz/DGHYMeKgyHVTpMvZb/HeOcnUM1xLpTzeChKO8rIFw0F9T6UY3Uk6ib/oEi3NIDdvi/SaG",
-	"zvqXdVgQOBYNV1iBFp+60DGIwGQZWWDpx/XtB7aYLUYT4GdvejkmoVy7ENlzmcXCDtcFQavlT6sj3yYY",
-	"xc91fe80W/wxOly0EW9vOkKXU1TogUeVX6Euc4sl8qGWNRqXmirJixaNzLkS4uBZLr59TrVze5w6bEQr",
-	"wkylveAVgyIPcQPd3yXfUX6Np8JeQHCm9NUJ/Li4H1Y8v9MOsA3rVIIxHV7Zg3r/IB5CEGi0sZ+8xyDa",
-	"IFcuadD7sGDFvBEztjbrtHcceLB6YfcRQIlVQouciRaKcs5c78UAfNsa8XJlXnxpWpvpq7WOwaDzvazd",
-	"L2E+e8419NS+G/4zH9Td+sJbLu5aSAAuXqLYhGvDFCav1bWaIWWD5zl4FteOIbKo3weIK1u7Fiom0ZZV",
-	"fAHQw8uWluiyL1FXY7mWFsfzmmYn4fTihIbL1l7eHOyKt0zNdFs2gNWA8MbJyKBzSehEMeZtKvAl8eDw",
-	"V4rf03RBrmTO08Wg0yPXbnr2/REjVjqJsyBHrldBxkYkIAzSkRKwNJTaEGbPW5BItOc/1ySTdRrl3nJZ",
-	"+XgCSJBA3ez68uY9eX74zTcHh4TmxZQeHCHhdZ2m6j70GZqrSa7rIHA2JrHkQYbXOsKsMsEC9rxxGDtl",
-	"yFQYO403tzj3uydzYD6mw9Nspd6qLnQsQAhqGXj7cuBTxFL0jn69JHxK/EEk3eN+P6g0H6GdaPbQctHh",
-	"neqsNb/+sXVBavyx1jWpzTubBr3CfVqNC9i5F7d36/rFZ+g58J39AvOuEf2/cOdFvrgJ1YHW7oPLe6n/",
-	"/mOC+a+ZZpsr0UQ492ZOsv3LUe4gY47roIIYlu61KweCAWSgeTePsysqmTMXSGymDINIqwYgUX4gpOIT",
-	"LmhOdMFSPnZFNZHf6+BtgO0howU0un9KhmjEGxLD8lxXeaLNgCJdjuzoR2ghLM1UKm+5akCTxawlN66E",
-	"2Fs5ufB31sOxvRrLGIot37N5lbQL6X+vuWJj+YlIQd5yUX7aoXwhL9aa25tbqSFO/yMXSSX5sSzBwlcf",
-	"fXhCUt38vqYZgOi51MSPtg3bwkCYufw4pqmR6iMTdJTbF4PfMq7dj3b76raqLUgga8fuKcuSgQC7AsAZ",
-	"aE26gs2JnYQmM7ogtCgYVadYz2sYTGq1HtrqUNvs3GeTOPJazAgNaGPOEh2uaex834T1u1rP99ebMfpz",
-	"dE4tKA0PSNEIwu+WJ821ZTGYv4N4DDN6xx3Yr0sHjwu6ux2PnGpzw5jYZdi7kkwYzh/0B2MKW6sXJE5M",
-	"xkug7ZnKO4uyS+OtGmgZgclZtgRZvYSkiu88BRy4bzo6tMATtTPc2KMwxG6aAMDtimDlCN6YQZ5T8f2q",
-	"fvHHfvIAUGP7QhWH0UhCgtKgIKp3h0EzFZoYlL7c75GqjlYgs2OE+3G/f4oVIQFnEoFt6r6oq5zqam/Z",
-	"FynA5C5V46yNDe5NB7O8RSRq5fer1qy5JPENY8WHIhKwB7g6UaTrD1BmtLLLeI7kxJRlE9d2TKTdNttq",
-	"YK1H2D6vjQUHI4jggLeAmx5B4nBGRo375CMP1qfWNgXQVoPqng5sC41+LJlRsTqcbQwNP7cuzo2hMZD1",
-	"Ot58dbCqDITYdTtPulfvb26JQ5jUhhUHZbG/hcmz7j26qxBPuI1+5qMWmxM46ltN/Jt+H4LuaWqsQIAG",
-	"ZMVnjmKDBT3eQqWBnuKDDZSpHcqQbQPyX9fkdQeiqm28K8r/A2pn7S7a2HseFMxWqQOe7tLkem9OkXO2",
-	"zoXo3nBOO92Ejw/9Y1uFqDR2uo5TscT/sR2NEB7vcuvWHzTaTgKmGE2aDCiqXpuNFPtZyoeY2rG4lQDU",
-	"PDMbvegO2tJ1snFKq5EDDtfEOzXXAXPbtkBD+ywGqZWBPiiWvNWGfLtiJ649WR7O5E7IuVhbMzaeI205",
-	"TQUAsgN+a9SH9xocSZX7EJKLueCG0zwhrDfpkUHnLKPkbW/Q6T02PN2dnRoi08Wrw3x/XL8p8UidZf/2",
-	"VkTeSDnYQOKNDjYMseXEPnaMa5BtHzvYzwc5+1DQ18+UDYEMeZvItJqVX65Fb/WpFBsyKFbzPOI1QrbE",
-	"ngyba0crbNugdXfyg9NWouu3Fa7brbxj4prpQopY5ZCGirPl7tsWN+8xvrZJRbmdy9dgEnyFFsEvWR39",
-	"53XjuRCfYThre7hhpowondIUVsf5EEPDtzeae37y7Bn5cP0WxN8/X6PGBmGD8RgNdd6q7PmvIQnk6vs/",
-	"IfYYxH2UsCck44qlJl/AK4JAEQOCEFHx7CyWKhbRPF5SzZ4fEXwM7sBFwRAJxtXK3Bz269pOwnWq5hej",
-	"sA+AlvFBr/HIj7hc9dxucFdvdPNu7w/e1sVbRe2ERLclXX8oJopm65eBb+FEXZu6l6BU5Yz4XEysuAUR",
-	"wfbf4GYBL4+oPL/LyvuL6AqpqO+pduYkBH05ietDqtqR8DAUyA/rSvU8PifP4RpFEkEr6KM5zXNm6hr8",
-	"m3LQ2tKKHG0/OvJiqbhGE6i2GsWfXn4mZbkSZeq2aUb/p/url8pZtJg0Y3pph1qWxRkUN13Flg5eu1d/",
-	"TjpTql+zRq5I6GWoLL4v6+3dPBKuL2cY8UNNWwmmZommSM29ZtIw11U+cdwh8rCE9tVkRlBK5D3Laco6",
-	"61hb/cnvj4//8Id+/9t+//Do+Q6xifau82X4whBFIgWRpSLoN66otLXQC3z07IN6/m/f/Hl2OPpr//5o",
-	"+rf5t+nx3duz3t+LyTYxdcECvDr7w3dHf44ibXmutTayTWIC7GMLZgVS2RJDQZcpOge7/+uH24QcviAz",
-	"LkrD9P6px3BCqCcuKtezchKj7jVAjMFv6LCLh2fAdPm/gYf+hLxkVDFFBmW//zyFDuGfbBj4HVMrPkwE",
-	"woMgNL7zQKZUKQ71fNqwkCEI792m6uv2JZf7qEl30AFiMYPOPtGSjKnajmuaphjYBg/0gCJllh/XcaxA",
-	"I4Ek3yhhFgIS+BsjxmbiS+O4Yc20kuVgxyXOE5n1jy1X4+uaey4DGbhQD0xk9NUxHQINGhrtGxjI2p0w",
-	"KNys9xMokVN7r0dS3lnSgwSFgehKBZkZ+5XHZUFSWeYZ3EMjCD3LTuoIWZAx9NRB6kF+cwCpmhDB7pkC",
-	"Iv43pmQCVpehW+JhQoYra2x/jCzyEL+0C+2cZNQMBEyQKuYsTUhVdjY4dXCaCOmWaMGwPK1iNIfRaDJl",
-	"ysWtLOeYLImtsWvm8Kj1ytv6ctxwk33TmsPcckSD0b3YJij3wcQeo9c6lGwH90MLd7FCmKGNOIsVsMok",
-	"IqbtgIJXtfeyTUa8DVy2saK9iIOznDeMZ++es7m2lCpFmAX62TKHx6xlwPbCy8qcIfDZ8vBOPf4Tnm+f",
-	"wNZr6eKHCrIt4tko02lVJI+xCjYPwe+22px1wH5SnE8pF2ftRZh3gDYh3epfQdZPG4pryvg909uAiXIN",
-	"Wf+JR7L4r//7f8dWvT12fzfUUu6wSn94dX1gpbqzl+evhvsJobkG8Qxw7eyLvhTGmFk6cJeCAzLdAto0",
-	"bD8+dFBsd0MO3M4kVzORWhw2n95QPW2JsUAkxDD3ulsVvt6416XOWuEKt0nCdjHcoMQCwqFVJc9aQTmj",
-	"gkwUjtRDATpSXG66PjqewwWiTbg71eItH6h67kF6dn3i1/P3uHdiKZ9uK8N/cGdsMveHza8f3mfxJX6h",
-	"AoCbavUFs96xTl/yyA3Z3hET9rNFBcBYF6ubtU1cQhNhAaQ7u0b29tktLGHeEF22JdjWZWh6wTetgTRs",
-	"N+wSD5sEkA6AuUy68yqDaH+r26dVfrBXOVwlWzVTJc2uxXmqV2bLm3HjDYzyPSgm7u0H3cFeWGpfitD7",
-	"nFThURAKg1O3S8/TqRUFhu4neyU7Z/Lh/yC/J7877PX7gPY0k9qQ3x1Z2Xy/xcO8codE9t9D1oFEMOd5",
-	"bjUzgB8ycokUgkijDaFubieDRdmCcLcIuYwI9hJk+x1E+1OSM3oPpgy7/D7xyY+U0Nyl/25yWgUS55LH",
-	"5PY8IRfX50d9IhW5tf/YJtRuh90yEuutLs3F/wzAQttF2IXb5ie0fq8e76xFZxNogjeWFTrFGCxRZyXW",
-	"S8C/Xnt2+79+uHXUNANzDjyt6XBqTIH2cXnHmW+D22XDn7yR56ST3ruMhPprWvDvmL2KQIsey7UJtm9u",
-	"b6/AuibHpCpv0SMQ6V6Vw/Qh71xMcu9085f72dUlGj3+JAfCF7WgBX9GCz5hYr9KEv3gLXiYlM4EU7Qq",
-	"Vs5NbyAG4lyKeyYMlA/EK9weHMy+Gcs8l3N9Yt87IP/r5v33cOELQPLtkXeIWqWjcFWHCMU36Ow7uwuh",
-	"DtyzZxu7UEoqrIo3/MfAu7IHnRMy6PR6vUHn5yFWxhzCm8P900bEH3Rq5RoAJp8xulz91PbxQxCtCYuU",
-	"UgEwGACbYTWSjBo6opqRLiWKAQB5QihJFdVTq8mIcDUAFFkwlumBIPbAYOSUJi/6z10lumtm1OLgbGyY",
-	"OiHPh9VG+GHvVfttZzBSnI3zRaO6km36Kmd2TEYtXJk7u+hkJi1h9PbI9w7lGVDXMqvRc43FG0ZsykV2",
-	"AuXlZjPbOeNmypRtdEoLQDkidrMVyxeWswCohUERDsHCC0bBa8dNHY0NhfeGlxmbFdIu+OLgO7aAxC9N",
-	"x8w2jt2QOV3Awp+73itrsgOoHf71oFqAgyuAOpfClQSc5HJEc1K4Xz2tg7zK7gE8acoWtjOYSMayHrlB",
-	"szSioHtjox3slNGMKSs5UPKni1sXt4upTp6EA7oAGG7bdNdtyT4pIdAbU0xoRmYyY7kmU8sqU1pOpoaU",
-	"Ba4QN6eE1uMesYV0redysqdhLLbtGusb1F9Gsx65HKNRE9q1m1G3bafjARH9OhKP6ZJZ0pzThZ2IbXtG",
-	"lZW+Gut7Y2jOTiAPfJgQLe0gLQ3iYRwpRu80GbGUlprZZ0q6vF3oJZdzoMUzIcViJkvtY/+1a8BO56Sa",
-	"CgPrA5r4MzzgwEuu3t/cJuTqwy0s+dXZ7fkbB7AJIQWrROUa69qjd2ivo6MXL8g919zex2c355eXdlR1",
-	"BLNd+w8fsLAQJRMpM5JOJU/ZvuWoDjq4kbdAKLljC6JKUVsm8CQTDkRwxwpXwNIDYh4dk6kslbZsoipB",
-	"Eoj6UjUw1bGzPdxsO6QTTJQA4vUQMniyK6Gj/kjOBRQ8VBWCex0j70wkUBAGPe2e5IEKmJlKyNUz04T8",
-	"VNoNsDMcyWyxdJrtCuAIvM8Ei3zgOth3bYON7XkD+22pCRrFpA3AFbLcCFe7ahsX2iWC+NXnVYVnfH58",
-	"dHQKSBuW6dSx9bZn3DZLiMYKlA6mnkyY0eS4/21CpEoIH9t1BW4OJwJ7c2e6UNLe0UkNIF0vf42bgv1Y",
-	"VW3MBQZ1ItUjZw94xLiqc2qFWdJ98ekTXrTHR9/iPWbPr6UdOGzK3gRug2aO2Ox6Q/PfsYUGoCn7XLqL",
-	"3vKmAy48ao3yuTTLx89DbLqLvQaMti3bJ9WNBfd7UFET3HXgZkG/HHQKBjm8vaC65RCwFoY+F3SYuN99",
-	"bUxk1wOB5b6IYhglRMa5nFeSh8CYJGKmijHyxpjivcgXzuenT8iwkqGG9kwdvjhA1yTBHwcC/Ij7Cbyo",
-	"2FgxPR2SriVsMgy8uv5RQpSEnNHaEFFqhsOxTfiESMw1NqrUhmUH+Kv3RMIB0He8wG2vKtvC7LFYbkKK",
-	"vNTQYpU2+y+HQ/RiocawGAgU+6BvuwqWCIR00U8JQf0stxolvJJx5hJqGnPV0ktwaGydY9W1gQBkGvsO",
-	"OFWhmpy9CiFAmdblcR0BH/cPk0oUpHmu7c7C5y57c4hnAcjH0ixn+tQeLGQHub026qZqZRcwQewawG3q",
-	"CHvFYwwJqbCVlWFq2dFMdvEoD4RPMO8K6dfhBK/QxmD2UbS9uX59Yq+ZUlhBpVqcbnUrJXglJeTVxduL",
-	"2wvyX//+/yDNWKHB0VguJ7I0w/0wBQnKbgyEoxyE4Jczp0NCWMJcuNAE0h2+h38MHYaKO79OGfhw/XZP",
-	"J1C8fnjD0oPXzKTTgxtu2Alw0wNsZXhKghJ+bmPcPQqr/EZqM7S3B7yOlA9C10AM/3rgFGOWHdhjfEL+",
-	"+u6tPZTu5+FpDfzvUvqafLr/nAw650pqfQC1rd1CWoqB1wadntu0A4w4CGQFlhGB4iHsybXMgQF8Okgr",
-	"SQUt5UM4u1Yyr0Vuq3G54jfcyd4JYWIsVYpnvWbQAzFaYBUIQMQhBs5j1wWOZGVqAHpU70Hqucbn+ydk",
-	"iBsxxNbhpCKJnpKhnIszvHuHoAs0mfTpQAzvOZuDK9vyMUfxAMCnE1cU3ievSWV5OgSqnZIh3p6wGJbD",
-	"umAPbCkZCCyv4vrWQ6z2NOOiZ4X/Wo49sYeyR35Q9iKx07I/PO9ZoQ2uQueURx3cPju2p3QJTcFfqs+9",
-	"dOSVlVQKQzncu4M6HGXQcXEa3IB3ptZozq4uAwBtXz/RYfbSgndOOs97/d5zgGU1U1DZn9Ey4+YZ+P3t",
-	"35NY/OhruEuQraP3HBUCryLIiRWYjSRDL4UPSTdjY1rmxldSmEkdiKv7A1HJQ5ksRzk7YMLqW0AiJ66v",
-	"Wu7yLlbn1crYiEPhOcScg8oc7loEQ7MmXTzrXPhPM4xt2Ec9yyMgenNhBnZC9B5hKhv5l8rdNhA5pyOe",
-	"A2Qm+T0pcmrGUs0sP+Fm4bUQTTI+9qW6uv/GlIx0j3tXHbDLrHNi1/zM7sJL2ASHmcuscN05+VdnAwFh",
-	"sjaB+HX2FhXa8GS0WbZ//hEKaaBKaL846vdd1qVxOfS0KHInqjz7u/On1j2shSCtpwBmmBhMoLzTPUuQ",
-	"x9hvrLlqfM9e0irbCT453PzJB0HdTcYy/Oj55o9eSzXiWcYgQu/FNiO7FIYpQXOwjKAxrJzNqFq4iRrF",
-	"aV7RrGdLVqcQKc85slYAubNHp9Jcu8Bi9L7dOTrREI1mF7XzY9JZZdedE/fU9u+OMRzL9nN8RRe5pBnK",
-	"PTNmKEScs0/UB5lbamfZiUNCozmGpGtDF/ZQUCuNdYcF5yf3hyf/9e//Z7jvDt2SLGyk7BEs3q+NYnRm",
-	"WSyUvHEF2RrVCKzUB2+deoN6QuhALBsisGxCLic9MrSEPSR3jBUaI+hw4lV7EN9eWdiPkn6/714ZCKsp",
-	"gEmhqDWjUzIU7JMZAsvlomRe86Aqna49sxf3rkDNFocWZ9k4shutu/GWYC13PPstTcF7LUM63GFIOZ9B",
-	"Pbu6oS/PfWAzrhBMY4UDnaH1RY4dJfzaGdENnGV/Mvxty1V18LFmFxIladQmsVzp8cwol5NWToTGKZQi",
-	"aBOJHexhIFtqOWN2iCzXbE9XEKvdinNBzKSV4ZyABxXtYNygv0PKjA+0BNCeoJ/9pLbIQDuuTJesQLKw",
-	"3KfwcgVVE2accQCKpPAZyhxLlgBf7gsw+Syj9dJzxrMeec1zyPtP5WzEBbMiLNbZGnqPg+NEPuba0iy+",
-	"sY4NvZWTVR4Uo536FTwyZ3bqHXuot3n7FhZh69ddzYjtXoYCqFsPRHbaGBEuVhtLi+ahPJijbR6tN7J3",
-	"np77vZWTzbzPyeu/fuZnTzryJl0beZHh5HIC6GkVIO7nYXa9VN+3Mrzr1+fk+PCPfXJ+85dm54lTdlD/",
-	"qQzEY8coNMtZarwlGsSfW/bJkBTg9uhA6MJKM3rKmPEhEKXApEIrFJQ59UWjx/yTtygM94Yb2Mm5vv9v",
-	"x1E2H1HDPplnbp9X+ELFUKLaD1AdJnJSY2g6nTngD/S4QIfn2NPBK64rDW99T79+ZUo3jjKAHHu/izsj",
-	"sKznN3951DEe0WzCQtWpeTJyrs1LfOUJ+XhdZBZiKtsoyb6A8utDV9jFbnRO/vXHcL3foQiGHdTCCxgF",
-	"qb7TCcllzbmCZU7lbFYK22LbUqOVD9fardWzMf2plWHeVo4UiLYfjulPvQWd5UOo5CtVxlSPDNE2/sbM",
-	"coeDKjJw7jUsk8j/31F1l8m5SJzpSdE5eXP77i3JlCwKAMGUzvgKxmojCReaKdMjQw2h0CiiNWGovHGe",
-	"KjYQRU5TNpV5xhQW9UeDu3EW6pyOWN4j5zSdMjCOYgkP9LyAnTyYMNq1pnKucbzcxT9YsbOFdTvu8Zr+",
-	"9JQ0GvTSQp+vz/78FMTpmiZdYGPADcC26Hag2vvGbu83iBSnvwuJTuX8gJuDuVR37cyhXvs3cn5pfoCX",
-	"n34Lgs5adkIbVujgwDzRrkA3VrocdKZyDqErdlSDziMX3wqt+tk/dF5Ofm5lFEN8C51V9lX0VfVmWaVE",
-	"BcfKNZ20kMsS4/CMYiBCTtEjx/1jsncFwRwSynWKbM+5ixfEecHzcrL+nF65GmERw1FBzTSwG+XlpBPG",
-	"+WFS2vYmmx+fnhbbNI9bp8M6heN4M+l9L81ru6BPQKtnVpgwPEVtqFtgCYcDdFglJOcpE5olRJbqAOI8",
-	"wIyA9fhrKrKKPssey1hc8aMteIpDEfsCDMX3FNnHN3Jub0SM3HNjfyp28oblBTln9ht3YmlqSMYM5ZBS",
-	"8JhlN4zOtpY57MsodPRcLOOKJIDBhVZqwhiUQASoaoUMBMgAcP17wzIGekGEIGh/KVUZKm3YQ48MAe7F",
-	"Gcwh8AJ4kxVPbGvAbAZiakwBxYJOyZCnUsD7UEl+bBVA0Pg0A1cd+nJdLEKm6Fyv50+3aKx+aqKDblo4",
-	"B2zAE1GZbbvaiC6uuoc40EH4YXXsFYPNxdTmhx//oH5e+8H3Lz1y+bfK8Tl3OfKreT0re1INjIwWQE9P",
-	"sTl1J4HR+vLmPYQA+ZgdmudWC4Sfgq2os+e22YyM3T9Lc5netXKES9EI+8CzaoUDnqIXSVe2YBd7IhiB",
-	"JlFaH9LsnoqUvWL35/bXIQQNzeQ9CP9zqjKM25PjsT2lXGPwI29IIS6Sbk9bTiPVAqIZIVZaE2oged0F",
-	"D2tmdAiODJ+7uGqNnm+UTlyTTJPu+dtLH60MhY99RUH4eN8XF9JTCtgRPXIpfDyHx7FWsjSsLnLIPgHG",
-	"wHH/GLIsV6jbr8VT8paqjxbGAlv0VcgktwjA5ee5px35YPTanIypcjXZtXGPplQDCUHodTekTynyRciZ",
-	"gmcbD0TSKaSOHIGzLNMVHQ999FQ9nD3tqbdZ4L6K/4RIOmoSeO6yipMgXldjiXTWI7f2GGF088RS04im",
-	"dyeEOrAIwSbU8Hu4+kpRUKVRi85KpK9KWJO2geffvOiTjC6s+uMQ0h9Lu0tneWfzaBDMC8kqP1bJuS9l",
-	"tvjstH+Gw8Uj0FQefv6ljx4BDzZKT/KePdwdsePhPe5/u/mDcynGOcekqeOjo20spY7YLT1eQMHUpzDO",
-	"2VvDtLALd5t8Pnbg70ePB9ZqFX3F7t8h6M7Tiyqurxu3JltILFDcn/J8JD99Fez+AqKaNZkrbgyrarOF",
-	"u+aGu+yieoqNffYPnv28ThKtN3ezmcLBF2xhpDj60kYKP402AsGAy6+CQN6LClbOWa8itPF5qQGv4mfg",
-	"PHGJoEEtmPZgsglEYWMqi3ZDxZqsWAKba9IdTphxbTp0DD3cPyFDcK4Pkxo3wftoByIIebBKeI28MHSA",
-	"URDiOawKYSMEQosuuzIfvfO1XbvwN7sSsYY44kRs+/pbiDN4Uvqvp49gGJFzYOkuDBKALfy1hwkEZNGo",
-	"q44+xy6Oz7kZ0LWYEJlnge/e5fRBMKfHDnHHEI9V6wlU7J6zOeyHbpzDjOrpSFKEUm61U63CTzksBCYy",
-	"F+SmFuTD7bkVgokULu9Fyxnz2asuH7Vrj95ABJhA+z6GCTPT5NhJ6FlDah8tnPwmUEtfkDlTzCMgedNX",
-	"lYmAiWQrq9xc0JZT/Kpakqe8JKpOWq6JamN6D6bxz+IRT2meg2m0GhDkYxokVA8B7Bd+e4qssy2a9Ih8",
-	"+2DmoN8A3SGqKqKwhW+Rv8sR6lVgswTdz5IkBPQBbY7Z3Bkb9KkzbEJZMbxK6kmWbCBCuqOmSpkC1ME6",
-	"P8WVJSNdATBrDi8XqH1OoSXQRlNnPAI8TcjBXMqlhFJbmKOEtW64ATXFwSueuKRm1FT9t1QsMBEzQsI4",
-	"sHd4iB5zF0VVyCc6D5Eac5GDARgsWP8HXu89gv//E+hm1UG8slzVYb9UtBqSKdj/fG4sGjEta86oYQkR",
-	"cv7oc8lyPuGQlrJYe1MgngieuSBLGoyCZEbvmD7BkHzAP13GNEYXewUNOBA8Y7CK2C4mRI2YPU84oJwB",
-	"tibHSCdwzieIcyAIswt5Qo5c1emBGPpvTsiY5tqlNlMyxPjZIdEUkngrUJ0Z1xoALvYcSAOMe0EWslRY",
-	"M3UgUHZ0c7Unci8h/vWyyCXN8PVqJh70Q5Pop3+TpQrmXb9NFXNTx8ucZT3yN1ki2i40USU6Y9HdCmBx",
-	"bbNwjXqEwh5pjhxxVYFrrQ62LVUBz/BFQDAPF4KfXk4NxxnlOJCJG+TCUk/YKHfwsaW3hMynC/uP3j+T",
-	"RBpOrpntCNPEQ1uR1wxrlT6Oj0yYua3xEt+gCNjKUayeoOQcsmcwF9DejLMA4a7ihlXAvpp9rLAl3ct6",
-	"/4QEWA5UhHe8FatDkLDwLwQyBbwYObeiKTcI2VCKzK1b+DKkyKJLaD9BQaGxeoiTBfglc1diylXFHqL4",
-	"O0zqlsMx7kGObtUyJIj+vazH7zGfyUiKEkCIq3XyEgMX6C4GQGRUORD6lXATrE5DZnYlCmnlPq4Chv3b",
-	"VRFDTHWSuF89MnSC4dBBA/h0TjeoVvE8tEKdDsQQDHVDzPQN9EUve0nBdPWR/xFle3JFQVBSjKSlcaYD",
-	"zcyJ1fl1kP1wXmMpev1KB5YC52awb6L2AGb/U18M1cMtokpT4y2SM4JNeGETvGMZRzBrexHWnoI4G40c",
-	"k60Sv7Dbz5H4tZqT4NJssXTJjH5C/D0IA6rQ+A6/cCroO0dUa4OCnJpSMQT0Tq6hqi9qjPi8ilqTUeqk",
-	"mj0tAPHKTzM8a4/m6zWvOpiuMPUWEcG+3UraX5GIYMe5LkQ6EMS/FmU9GFLyVBv97B/1vy/XW/YvQwFi",
-	"RyW07uNV56vJgQrLl28iiseIhF/IPdBwCATyStfJOw6jCC7pU0LFwmdKkuP+8f6jaarIqdAb0jexVArW",
-	"NXf8OqWG5nIChhYP9+qRUZ3FdKXGeJ0MPhB2coapmbZqDxUoLGTU0BOnQsND+NV9xpyxsSnVYWq47cW9",
-	"ZpsGM8WMZighroNP5IJ8uCGZzHOqNMCmDG3H19TUeZqKGrYU8mDfQV3XSscLRhXp9nv9/nHfxSRgRAIp",
-	"7P/9rt+zv4uB+N1hvw8QGc50tt8jQ1qoYY1BCbFpVIiS5lyzDPu24iNTKcib1fDIf/4Hef7NC/JsYElq",
-	"9sr29J//QQ77fcBoAjB+BC5k9879OJd++mimy7gucrrokaEL1hhiOLeL+1AzbSUrJcvJtJq/pQF7z7mt",
-	"RrjXE+JlaIDDdYC8//kfpF7LlRENfFE6Ny+E5Gg08HtSSeYgvA/9utnJDoPIgpoeBgJDoDDYCmlI0wXq",
-	"A378uC2NrT+tVXewYJBCyRnXzMEso7tKcUQGpWJBUrUojCQAwh4TInOuDRD2UxqybQfrLsfg3Oqniq6E",
-	"xokEPJQMc2kQTEUnYVif5wGwJdszrYj38icPnB1lWD9UBOwotdExCcnZkdkw5FRTlt5pTFT3NjMHZRbw",
-	"nAlY9oI+QFh3+eAr7pr9xEOMNVQ6bVjh0348MEdFpRWKIqR5jthDDhgxEhWjrQ4Y+FvR+aPP8C2vJuMg",
-	"GNpbavOgsLrmLQYZV5WANKtKEkH4JoZbObGYKm6mM2Z4Gqjzaw1Z6MiUhm0JlpNT8T3Wh9oqPOGPOwBx",
-	"+PIJWzUcSz7/Um5fu1ot/ACOzlfu6v1Fbf0/rJqNgN97jHmAB4YrBA9FQRdJZZ0Fo4SVOh4tkwH3OXDf",
-	"tjrh3oB1x3OxOve9NsuteI7HDiyjnp4LQLZUnsHMkoGoDWwxHuqBFZsXrxPELAcDZxlAsnmZDO7g3kC4",
-	"ZH1kIQQi7f8OOe8GbDynK0V2KmhIIeceXwwTUwwreuS43x8Ib/B3+fNLRr+cit5ehd+Pm3daYbDhby0e",
-	"EQQZqT0ipOkQQcQ7F1EEvvOIv2b/lBwfHfl1x60aCFkazTO2eoVAsseoCv9b2b/u3qXQ5XjMUwAicT+f",
-	"kN8hArjgwabvWenStv4X3IRKyvRieGOxwbE3lXOsH4ucYk/vO4RKTHm148RrFA2bGTpNE3Lc/xa7+uge",
-	"DFeF/7pS3UAE5d+AX7n7x7twuSZTlmdR/6o9GY/RaL9MZO5Nc5gVF/2yAbqbFWUXNLWqMH+1t8OXdB0f",
-	"H23R2a2U76hYXPsgjM9xDZ3pu1qSjl0/n+OGMWCi3BrL5IRQDxmu5Bz8IIPO+4IBaqVjRIMO+Gq6ceaF",
-	"9+RADO1NNdxPvMcCdGhnuCTcsNly5BU4iged81zqlc56BJtDXN2hkUNQ4jAcyjCdkJE0U8JFmpcZyyrk",
-	"Of+Zq5ppWO0q1z7AymFZ2yHVJWCgC3QeaWJkZvXnAKcF0XzJZqyWgehCb+D0BqSWfxkmZPh7+38H9v/+",
-	"5zAhho4A/JIqxenEB2rt74TzcuNntzOzdPbhbdFV3OtPjq9SbdcqyoqTY+x1a2/Tgikus38m6JXHsw7A",
-	"R6kpujLXNRwUiEeBy/NoXtI0RT9z4hLIrWVLpIqVIvxh86JdHYhoBQAk7UCmLTAuEeWPbkwFTgaiae9y",
-	"uq+rTxCVK30cpeUV1ShAHXcYsVbI/HYg9qBmTCBYWnmJ5vaQL5wvN9vDKhgurc7+aMUsFAClsNzO1Rxw",
-	"7vLYeXWL9wVt9l8y0OwdCstR4LKqIumXFCZ+jUlFNStwehatnJChdyES8vwZQpqXeAGjKl8cKGZpzDPa",
-	"1vC1QnGR8oLmgPCOSYH+HK9IE6eBNT7gGlKNGTdY96x5sgoc84Ud0XU9oMcdr6c8LMsjbXOv47y+oKPr",
-	"n+sUgEnHO+GFN4kHJ8HeP5U1B4kOBFhwvT3Qv1an2DaJ0J4ENoOd/VUx9i1otQofruOwLOsJTuxvBBwl",
-	"4AsXlxsj3IRM+L2l7LLAItDICR9Nv+0cnQttVJl6Zh6V8CpXQxdTxSBuaR+9bjWTRyAD5Nyilc0PxFAx",
-	"HMKwUs+IYPMlG23drndqhI7WpIJ7ggJOTWkSRLy6UFHQ7pRqFyToLGRVrG489N/XzL8MFukXOeaf36IV",
-	"mdpXa9UKxXRfsSGg2y9s4vpVM6fzqZSaoeMS88x0eO4CTnRaGRulImfLzEx/dkaFR3WtFuqguzmW/OJQ",
-	"K05kgXIoGzZy5BMUYyecorYqZ2K/v7QC9/kZwPXSvH6h079GhfRVbL96E/avmiPgLkSVzlNXFSjPKoO2",
-	"PXrgvss+u0YKlTrNs5SKLGftEW43WOUTLE2UpDSdMm/EtULqBOIqIMfRVUFjDmbclRWzbIADCFwXA+0P",
-	"XzigV0ic9dJPjww1FGPGAIyc37NhDeAEsetQYU7rcZmTMTOYBaWYi97Qhub+i3ogUM10xJiAoomQLoXW",
-	"MpgzmInN1DJoOSZDqt+Ph64s0jCohDtsJlCC0AOFS6FdOxLMtPTN7veqwrhgqMtzVyKLQgayqwMGi1LX",
-	"UG80X7XVIxcfrj/cvPKuyYtSyYJRAaCAiubkJRV3kP/K80WdhgFhceg/KKAevLqzTdveu8PqLTAKnhBZ",
-	"MEH+hUz5ZEr+heRyTv6FQNGv/VPy8vb8w82rWwwNdCFd7BM6Matu3bSTeqewnAbPc2i8R64UT91yN+ML",
-	"dY9cIZlglbgYHnAUOusdEO+5o93tis4sZiOZr41Q8UXAcdE7ScfNP1r3ezUfKF80VwQmjFVy7SRig+KW",
-	"U9zTPJ7J0DnMOkk1qsNo/fEntUc2VrkVVMa+tKdx+7J68sJne8JpFEw/MHFhTYDdK1juAslLjoHwcDxJ",
-	"aBtPp8wFsU3lvI7WcBGNARPFb7eKtpsxQ9eFlb+zz5/0ojc0tiU3mM3jS8M8QVTjlStiaEk4IaOS51kV",
-	"MwHyobjnSoravVLlGIUrbYe/zToXdAEC8DMXdbLmqrr1MYQTUF59Hlj1Iemev704u/7Lxc3tx1cXV+9v",
-	"Lm8/nr16dX1xc3Nxsw/o0P5zjEFErOiBOBMYyIpRGMxYhlrHx4gqRdhVdR9VOWhxTRjBouCFs2pSTwr6",
-	"E/a1NiDWD+cpomF/mDIFaPJQkdVB6QMkq6u26VY2oBK/+btRiosjvcK/QcWhJp2uEsw5FE0MYsS69q6l",
-	"qSlpDvcplkSEhLoZXbiyhjVncVIaeBOzfacP+VBYGQ8xqzUoxE9FrQn9Z3We46rzbCCqeFOq69zGOkqM",
-	"ZS6CANIhEJgf4rQLqWmOBSOx9Lur0etnPRA4Lye3VUG2lUMwY2lOFWIczSTITBTlMiNzpjDyyle5PCT/",
-	"Yx/KkOuBqEO1zNTeATLP6hd/d9hP+v1+r9/fT8LQJqxkyTKyYK5OZlUTnRz1j1zRgmBmPqQA/YogGbtV",
-	"c0ifQyENVDdFE6BVapNQq3UnHDezHrOvbmmvNuakx6XB+wm4fMmjox7BGD5AxBgIl8WKxjWuQu8mYjQi",
-	"pjavlOmZXeMgZ7Z7fHQUzWV3BOCO9tca53XeGOXXpxKf+2ME/O6of/T5Ug8cdZ4rZplDrPPvocxvjTMb",
-	"1n7rZjLVzzwn7c2yhAw6N8zuoC8FmZWGMz3o7J8Ep8eTHJye0/CUwMmv8HShLywP7BCefdF6PD/OfKOh",
-	"HDTyFw38A2Jprt7f3JJnvmkN4Hk+rmFoCXvozEsQc/ObteEXtD8igQc59KBoYbFgBAFQCsr+bjAvbLyJ",
-	"Vw0M9X0MZ6A9UPuapVLBUfAmUD/YNiAFdwWYOg2dXL4iugSRYiCGry6uDv7w3fM/H3z713dHw6QByeeF",
-	"NZ+xtSLZVZhd7krQlT4PAcTV/YTnBo+SY8eNJe2R+lYZMatYQ0C0ywxzwxmIQCh9d/m9F0wTe8X0+v3A",
-	"RnJKhu7jqp6Hn4uVKOtLCHLpaplm73a1W/sudtDb24eBVre9FXTAbuKrxtJAqB4IUQKDsgzIl472WAnd",
-	"F6FF57TCJqgH1h10/iZLbP5F1cBAtAE79Mh//fv/GXT2G2tdXaqsR1553Iwa6gIjHQMfRwW8ZuQEMUWs",
-	"Xg4B5QyL3wKqSPd5H/447Hv71L6DEVOusOVA+PXuPu+vvHxCCqqNQ3i20/3WcctrZtTi4Ayq/vaIt6cY",
-	"esfAB3dofzrBdB9xkE4prwPhndkHpFL4qUdeS0Ve3p7D0C5u3/hsA1hSIVEXJlbSTshQinPb3JmnBKv9",
-	"zsp0ahcci3vvr1j3q4xOBaeSZY2Mqv+XNNvskbPwFA7ElOopkNAIMGkyh1CWKql1Q6o6CeTe8BxDA9NA",
-	"AB4xJgbCttXb6xF/abahNHWP+8/jAhMwoa9dXgoH+QuJS36JNoTEu8P7Wzz8VxAPfwNmZWrIQpZYs9/Z",
-	"ao0Mb348Irtc6suuxOpKd86LA9f2Wmxce9Xm/voDmXNPo2mFdMNI9n0HhIOJ46OFQ9M/8dA3PrrBMtIA",
-	"0qaSFVbqBJNuCKKDeabVpeXlZFnVPre3G6rNeM9ASz4htho70VM+Nl7k9ok54b2KaUJmDtnQaiD0Hcdi",
-	"WWfVW1WPZMao65QWBaNKB+ilvQrhl2uwXM6oWMBtC1lCNM8TLOBeJRMBvM9a/F+PPfzfEfzXzf035N+G",
-	"CX1ZivtssL+PURlQfdxswXOmnQqKoi42Hsg1VtToW13Cv+1TIifcmXrcd+Na28XKqrVNbjVGHo85N0H6",
-	"JIiky5ETToryMFxQeTlpDaKAsWPTATqA5xtdN4P9MNZiIJzIHDv5OJuvXOy5Dgf5W+DEb6aMtYET7jCc",
-	"Ro3GT2jGsA8cR7qBUIVn/wgUl3UoUytf7nwQA8C9rwlqaoOu0NQR/mlApipuuyvC1O7ytDehrvVpjmWp",
-	"DtiCaSeB7mYc9olW2oVl0PF4IJyZGfuHPK/QhwJFmp09d/nCt5fViz7gF4Dw7aRowXQyEN6AULl7wOI8",
-	"liptFUurFXhKHCDXyTrXZyjs/XNIbtXSNUS3qD+hNmku7VsX3gppGH7YhT3WXgD/z+Usx1aIfE+atcEV",
-	"vsIMpxk3lcWuB4gUFcYWUq06BSEocIvW3g9UADG3sIoi8925NENV5gywa0sN6CTCp2aHbljXoD0xTlFL",
-	"gpGiVzLw33kLNQDnN7B6q6kJsGANzac3VE+HCUqFmBHQbNkq8mtyIP32767J+W36msJnz5qTCoTAn3/Z",
-	"hEsXmaaU3WRZmt+EwK8kZ9M7Nv3+YBUCb9oBttJFAdCV+qyiFjz/2J7tuSN3jnjVaxlfEFffkuIGmu2v",
-	"6vBeN+b0mwL329ldH/nuCKWhwVUSyZOeWQgXewa5guuqhXwo7H1+1Hfx5Wi00SEUfRWAlSwhaoGV2v6s",
-	"mGBzNDDbpcoZRgNeQKQbVCCXIl844EMoPO3tjkH8mCvDTbqDTuCjHXRQqCnFnZBzsV8XmUL4LqzHQ6Eb",
-	"EkJr9cjFrDCL1YD2qgbWgrWVnsJA7TO/dE8prjd7Wgfeya2a8xTBite48YrZG8aNxG61FIsZ13Z/W5Cr",
-	"reRaCtviVjGLSJDaUNOuAw4ryNAhkooGj7UrC04NyZmPuq/jAisrybCqtI5oPhjsB+7s6omjPK6quu89",
-	"AoTKdQWcmYFXQ8INmzOKTkA+sXryi+T4+RH5r//rf5MX/X4/GQg0YFJNBp0XSb/f//2gs++tsqLM8yAe",
-	"IgjYdTEKA9Ed1jERVx9evr08h9CIy+/tL++vb4YJib9x/v7D97fXlxc3w/21VHwD6/3kJIzdtJX/xdiS",
-	"J6Ddy9CW7HkLdpc0tzNAOX4wCQMXfgbq8wF2srZkCqBho9vK63OoqQp6zyeufrUr0QeoqZg1hJYPIPg5",
-	"Zsq7cDZuTlCF8r4yOcZo4gLKcnqLifNyhIEiOmlC0TfhC/W+V812UbNhOmVRSGWI4ekdM9qVfNJzAABe",
-	"MBOYSZg2fCYFX27dYVaQMzf+Rp0OX6JblaIu89FC7uiJw135OssYhCPcfFL+WWwzb7y3ForEeJ+tx+as",
-	"gi83mat3NcY40nvmSK/9IBZMVPRZG/ZERafuT8gDy05x3BMly2LZ/edixF5AqZghnbAbLGRY+axzKSbg",
-	"G7SdgaxhF8NjY/p4do1wZcZl4bVlTdzg/G7d9L5Oim4MstXZ/M9pc7wN+Nt2FIwvb0nDSYux8D0mzi+x",
-	"VgC4JXtneU7GnOUZJtx5jXMPpVyKzwDVzMq+dQU8JiCQhJJ7mvMMa+btBRDA8KsLmvEoiw7O1krW6CF2",
-	"gYS1kRFk7u5hvz8Q6ZQqmlrKg4wI/23XCkkkfMg1MVLCUemRM3+kauxcKshUli7xRAo2EBiQWI8OByuV",
-	"vRhO8Oy2BSAO52ykuWFDNPNrQxe4MidQB9QeW6AXl8XLZJGz5emDu2DM8xyCwifM6Lr8lsvWGJUQDGMv",
-	"qjtWmPaQvMZx+boD8xpD/frMHDePwqf9FQfKtcjJN6xJ1LLiL12nmRiaGgAk3YWlNYTj5oWMmRJwq7Z7",
-	"RoK4WLw0uXYXcW+v8nb46FiuT8lx/9izLWcR8Axy9cjZdh534vCzfyrwxHNcvd9MeZ8trcQuaC3VwXWA",
-	"fi1vVII8wc8qG7QeJ8WKfE0t7os62ZLAq95V54MwVQJw7u4+59VFjZfejFYVf3CylYg8ENzl79XBGVZl",
-	"G5cKbJdVZ7SWq4MjTfNczsHg6eJjD8pivwGnGjn+qHrin+559PxLweLRYEW++IWP/1O4H5Zn9Wu7m3/j",
-	"WZ/BdYhyacW0RgufO/LZ2VRo11ljDLPcIbQA6bD8R5aQueLGMGFHWqW7VKZgZ6CtKgsRnMSeHgjQzVER",
-	"sTOCKHkuuOHOW7rqcqgNv4l3HoilzJreQJx5xuOCHKDcRTB+q31NIAY28DIYyPrHwmFxpmQV+9twxZ7w",
-	"hAb9rAsGqmF5wgk+ha32KtpTgiogep/yRV1i5eHehjbV+gfFDdPNNMtgKHWFViRzS4xApxtTsdDMud47",
-	"4fLbXTG6TyYhRvEZeNWmVJOjvr0+v2loywPRPe73Ib4G0vYgVcypzHAZ12Ovhl7j0WWke9z/dv8Ucuwd",
-	"agKCxiwGYsTcTYxQBwij2UK0uhzNeEi2X22pleWB7nQ3Hj7FycMhtWTFVw+XKe+3TLOvIdNsajn5QpaK",
-	"sE8FUxzgxrqr19P+TkxqOS425IXPZlywtUhLi8ccwy9jE26Osc3P4fmvNhQo/xes2PzDlLkADD8uyOrV",
-	"U8TMsxJDTQBJAPblAkxNY0s+EyU4hrCOGFya25I88TWSRDDEX5uTYL1bc4u8sp1IZr38/ewfwV/b1F8J",
-	"zG+BKBGBZOptW9Ck1xbCu5ZvAVxgQc20RgtszGTbWpvfHEfBC38re/LfVA92GkeAQBvS+QZd+LOfxu1h",
-	"qLuHVhl4seo6c/nWMtCCEzKfSriwwBVmFWnWkOcjSNWtyZP/bKf0qeJ7H6pD/Bbi+9+Gt3zHWNHCWOR4",
-	"7Gr4G/YUXAYiIp8djemzjMO02kPw3Qu3c/mapkaqr1V1rwb4Cgf89Z269+Pxb2r5V6CW35ZK4Amby4Mx",
-	"0AzchEwYt+eki/45TDbTei5V5oI6Upmx8PTBSdpaQavPHRPrjx0+/+c5dRfiFzx01yyV90wtzmUWh95+",
-	"LzzUBL4I2+ggx6foAkyZi9ybS3WnEYmLC20YzaBsO3zy2/n9as6vWHN8HeKh3bEAf7goPsO51cyUxTp0",
-	"RlMq4atKaZYqZkgXgpqxSg1i8w2XjvfQW/t1Y9jc7DvxG71DrRPmtb4tRUs9qbL4zNzkqUw9fpQ3sNRt",
-	"dXtxaY0kNMtCfcatCuoqvV/r4Xu8bdpQZYhmxriKb1SsLt8jz8uIZhPW6tI9l7OiNGFd3iDBwBV0Q2Bn",
-	"jRkQM5mxXJ+QnI+Z4TP/PkSF2MNFAZSskaXgq71hmzkbGyJLg9k1P5U0Rzt81U+PAAbasM4U8ABjRhYD",
-	"kbN7lp+SYcFUyoSpgJRmjAqfjmbmkqRWg1acJnihwLqwrHK8cUHGZZ63JCG8W7yEZftaTfM4uk1Gedj6",
-	"X9Ai3xiMw++A7UOUUiUnAIDp+Ibd9EcZ3pHesdTLlRMY1wBxOSVBn7THYydkzzekSSb/P/a+trltHFvz",
-	"r6BcXSWpipJf2snO2DV1y+28dG7SiW+c3L6zw94QJiEJYwrQEpAVTbar9uN+3tpfOL9kC+ccgKBE2U7k",
-	"xEqPv8x0LBIEQeDgnIPnPA9AgyeutU6SqvATopIvRH1y/Kco4dNJ2OHePuu8ATlSugOUp3NdVSK3nQF7",
-	"o7xUENZEvn/BjBwpw1CtoWAjLWCcdks9kq17y9JrbysoudHLLWRXh/4VDx7mFniY+C2a4V9XqMLX12G5",
-	"tRHGSK02jQaxXHrtNnnCMis+Wrysb2wl+CRDEKmBLmXwyxHDZVhkrFtwy1n2Kd2Z0p6Q7hylO+lsb+/H",
-	"fFTqC16y8Iv7o0h3fs964GP6Wmgxh2IsVnJVeCL8VAWLOpbG6mrBui013gH0kjDDF70kBM4TKPkupRI0",
-	"jAePmDMtqboUYuqM8kfp9dDyUhuodScuQSrhcDu1zcfCYF2jtAjpqjXE+AVQC7rvAzTIlYFalsAQA43h",
-	"IILcFpUFZ5Ww1eKI/bi3t5ehDAaNKjjVrSVW2Mp7I6qn+AVvtBsr37FpOJYz2u1+L9x4jzsrSib1TV3p",
-	"z6woS1/gQ8fflnRRZMUmWomFn50brpWhrkbaNnbY1jAM4YuGdV4MUe4YmfDFR2msJ7PnljBYCZsLJALm",
-	"rBJGwBy9xPIBWOhYKYRLoNlUwiy/9K8OBT3gmAoJ9835gqqu4iIqQAti+dSu28obPzXKq9pm3dIIbOlm",
-	"+6zRy+3bbE/yXEw3OgD51ysAekqAxbAl9uvFcutlHZf74JIeCets6HUwFfh9O+Mh6NoaU+3e7/urV5Uj",
-	"JYq+VND9Dc01fTtz08dtQR0tM6NXFrOwnqXFo9FzbkRfKiOU+9xXordOPNIIXuXjnTUnyvt7e19ypHx3",
-	"kwxK328320JHeVXxVsYXGNMm6QrlItDbQQ4Rkx01tmj6a52PudD60iSUCQFJNYSzAT9GWTCS74PkTDew",
-	"mERisAEfb9g/RKV7QeDo+1gPT8FLRb2TTagHrqSY4zSP14bWo1LsgvVc78cMnVeQ4bVvRSFd1J7VBVIZ",
-	"RuX/hhf8xTWWsa4Ot/zFajvNeqgMRwfNqXoOv9UUHpASAGwWL0XBcq0vpThG5cGIprFjWOZtPwhXAUM3",
-	"UXOnKst1ITLWBe/ZPfcU/i2HcRuIQF9KNYIYoOs7o54BrbccKQYJh8O9/bpi3J+Wu5+dlQKB4Y9TUGSp",
-	"GS/10L3UvNJq1Jpmg8e8wo1rKx2o56GH9+Q8rdvYzmF/YFKhYhEsDiR8NO6rXwqVPaBKvn9n75lUCHuj",
-	"FVmR7QnrLqpibZqIkDABKrdCbOIaoon0z15/kgAURJ4dyYokyG5TqY4uRC37cfby9Kkvw0HWJ/oHXvzi",
-	"CYNp3DGpUhrw2gCLw6yoVAPm7bCpa2PtrFJsyoFvia7FRZIqq9utNPJtKAwkIXVBFhJSuliVhvSdKJSy",
-	"0LPKsK4f3lQtGWB4ywTjWPfM2sZlvWO22gvYGWq7Gj5gqprHQDB40sC3FkVbS8LNpgyTLnNpxHqL60fu",
-	"dhrkNHta/bWDvcM/tTpsra6fmxRrW3r0+NYNwZt+VkPLbuGPqJrZnL8/8fySSeUPMadT58OOBS/IdX6l",
-	"0YTfkC76lhTwa8wGWouO8bwmYYE0rcfmNgGII9cahGiFOje20nODnSFrBrYA7ED3/ODR416CdoPkiWDN",
-	"X4qpJa9orCvbL+WVc3IaLtIA8oazSsFJ4NwrNpfgI4Ln5t4X0pgKhZnsGFUapQFoH/Djk1giUORjulUr",
-	"lu1mAyhVhwVK3fa2l5hiajLAATsJrhNZESXmkFqdgdwDt0iME+R0VVlXnLJhqedILIV0nBQlcEiSvBPV",
-	"xPzFuRsZMn1MRWVAn0Xml8LXxyqwOxf6o1ehhL7OpkAs1zuujcOSDgW3kZIefahURcNQiZE0VlTBbLnu",
-	"ZAOWlVyNZnwksoZwDJb8u5enV11vjOAE/HaWCL/yndiiaFAb7dHtF1qXgqv19/vXbtx8nSP3yt9wS2P0",
-	"zq8St4rJ1UKQiVDFVEtlv1vr9JMYkaTvGq9mA7t0ucjXmiOUMSFhVZ3PEI2Qz6oKC5a1YsBby1WR1KuS",
-	"9NqInRtKaqgMV2qVpKrW5zYg1ha54wpjNz7i0jkYPLew3DnSxyGJf7EWf/BykW8t+sD17Zp0W8ewl389",
-	"ZTk39w0+aObROmaJMDOaaW7mfF5a7XKRt1T3rWoJFqQRyLhpiPoiF500rJutat1lvSOWAU1blrAsRznA",
-	"kBNKVSQZ2DEs1gwk/XhiFvWlbG4PXQt2oWdvNuO+W4m9l4v8QV6vwcXbJJX9snLIa2X2rlts68ok3HL7",
-	"JK9RrBoJ+3KRn3Lz+ait90ZU26RR5d9jLb7LiK2uLrwTSatWi41OMQIXgM/CBDGeSELj2izxJpOvUYnb",
-	"jirzmyAgHigrMIiEo5ffp7VIF/MXeiK8bFctEyTDAtMVXpfVA5EFmn4ivIQgBVg6qTA+8Iu0c4TQ+33J",
-	"VnD7RfSNsrcvFznV4m6PNM9DVnYbpHgaRxi1FfmahiNEHLuf6if+vvvJyEL8vv7o6RyARt5xBIlsoFRy",
-	"cQrmEqzl+RgwXd3sFGdx/4k0Hlp2FF2RJanK/qvvr3q3mIr+G3iSOWJKGyWHQ+c/MsNVcaE/uuEJbZ5T",
-	"ONc/06XMF6RNzaEvQMGLh4zVDI4feXCb9KxiupIjqQbsHInn+YIBgIxxtfBmPowP+q+C5+NU4VVxZsHn",
-	"vOkuH2OyUo8S/FEahACRRYHWSFvbPe5iYbG7Rih7zDja6rpLeBSr52rATiLVROALPtw7TEIJdugxdqjQ",
-	"AlLVhEkasMP9vSi34z4YarOBqAqbqYIMciXc8LrpN4WB9ednPkkEGnFEppiqVJ2wszfn71BwnLPnT98d",
-	"uQ8WMfp3DL0KDpqBuvJS60sUfinwLvpclKBPlU+BDdg5BrHYhj9Ucn85PX/7jGHKgZXyEscTGwia4nB+",
-	"qCsmJ3wkUqWHjCvCaUorICiecHcreZIIU6fUIHaYcYZKAr9C/ZBiWbRf9F+KhZvG7v6p4EFCHT5587WX",
-	"aD1RyWPCq0tRNJv8WdojBqm1XqouZpYZK8uScJ3+6x1RMtXgFCt5NfIUcevZogs9V6XmxctF/oRmyybb",
-	"akvhfm1Lrq/aR5mSnaP9kCKTyooRnC6uaVlC3n99mzdsvefu/q9P26FzK9qBnENdTbjdOdq5kIpD8u5W",
-	"0E6/rL+hAuznb6L7t9gIn2sl7n3HfUIrADzS4PoW9WLYLP9CZLqBj6PdJT+JCf2C2abyREzeHbMM/wOr",
-	"jtiwEiKApRtsHYAnY+/GApHNsZsf6bIbIuIlNo8oERgUtAKZX9j6vEJ6qm5F8vFHcdKRB+OBn+PBZ79G",
-	"gq/O2NOOv+q/o1BSWIBfwZsPxz7Xh//vX5DzEItsVOg4xYgI3xwDkd4IrxAMTccbF+ehVSLQ64KIVEgH",
-	"Qx12NwPL5Nv84AtRegN2OtZYxwGnhHjgER6eqiWHqQmWz929zl+rO+vc+qGovO6IL8S54uVMrKl6flWf",
-	"l20n42jdxW20Qxj8PBSl3alZgVijsQztyokRrFrDPuNMst1XAaTO+ig/Kv80QZgG69oI5OBLsZHXIBwy",
-	"IkSAAH/srRjODC/NUaquVxnaZdcVvBwj2LPzQkV/dUGdRz25Kw72Dlhm4Ej1iKU7Ssw/FOJK5iLdyVjn",
-	"tZiHqE5XDH9hhbC4obJfQ6kPjAzCm6wGeFWq0OQNOuyf//v/Ncv/4OBUjsY2AbEeCMX8cyAFMV8SNT8K",
-	"lcXMWDGFiDQAI6SiMFoxwBRhXRqBZjTpNy1DXaFsSSg2kWpmhTkCcUn4Aq4HGV3+yr1WRiV77EIXCzxX",
-	"HuoqVdRjOov+2dopEKvjl2ZZfvWBWvlQYjNdwKxku3wqcUKBVdfKSkUKg6nK4FoXMwPi1wsS1uDABkQt",
-	"yNR7RB639BKkI+O6kjDX29VXcm/sXokQzdAeL51zjfA8peGFIeMToDfk/gZYu4vYw1BALwDng8OK9c6e",
-	"QyR6CCbKKXcTth7/bSBLA867GafK3bI6U622U5ijT2Hqu7Yf91EUtKb8ALbgVR6L1RmZqjAlA4DGZ25m",
-	"RphWQoelSdmchDXiO1XNRBaMn1/xHtjdhVxUg1GnN2Cv9cq8lQamtChoeQNQ3A/IB28bYGTeudmwBn+o",
-	"LdqKASMLYqsFdg1Hpxa2pA7COvcwcHj2j/Wzzcy4ftJz/wqjHkHUL4SLnfw14ZFe5YhUDgZgsQ7+zDrv",
-	"tEYJQ26tmExdRLXcSzcTX/vFO+jgeEZqY61s/2C9t9R1gWX5ncLTDxD6dHfjQEiGtRoJK/vIcbwbkLEE",
-	"cn1dCVickYkLBjTA22r71c3qHTDrhRxuvIY6hnUzrAQJFTgPvtwWSathqQudMFOZpao5OzaApYEBQfzZ",
-	"WvhCfM2GS3YFxbiyGJxhiENT3GH8EvXuILmgX0NDpIWrHdC4ZDc2HWvvBu1+Auf1mgM2LLGggHx5z8zI",
-	"/8KN8+hGNyq4gqkCN6rFlas9q2t8xd6AReQ0tIUNZVkyqXCDrd3mTsI6Jxg7QI88F83jFgoa79HrKlRr",
-	"xQ0tOQbw0we6kBwD+khLNV9hmy117eoNOqwLJ0JXIlVLI3vkC8tqB69meHQ391yPf6z3/gS0Qe3K/p7C",
-	"p76Gk02rpFEH50soXFtH8HQ9AwoLW7v+0rCDvYNUtXiN3dUp0HQAjeULg+uHPLkLbcfhpTDpnCrwhmCn",
-	"ud4Xa3le9AT3Er21HotfBJ/tuTx1jzvjdrxFeeJX8Rs9uDu3cnea0zNZDlAIWr6uyAhWW/BYHvyVrfZX",
-	"Vs0EnHjbyu0GcZqkt9nWqmfr631OyrmzTJDJEoVJ6u2cuFv8kb7PdMi4drEFXcBmyvAhZKhhFBFxsoQn",
-	"cBEpbCZh6emZXWMTXe/vSUsRh8J17duietfRiIApABhMjaCESdCWfNxgzkzH2ur17te/nz197mbH2evn",
-	"bDYFtQT2y0+se7j/iHXOUN+PQRs1yR6LbwKgyaBDgmzwLyaNmzLGmROgJvXq5PsHbPqREql9AfmhwufJ",
-	"jK3k1IAHNxGWA3lXt6SiGiZsPmjdaGfTUvPiDF7yqyYIJrPSyimv7O5QV5O+619zYk4r1zMrcVqHYb8Z",
-	"BRHvoH+jG38Ll+kLOFzfkp0WwLXTAurV3Pw6Zhl0OJCAAmWamwQdw96/ffWH27b2b/GIM75wk/Kd1q94",
-	"NUIMyP6j27wPJdRE8YsoJH/nZsD3Sh74HhYm414klIwIojIuhff46ZB1Sgt4kzMeaGP3k+ITcW2Rwhpj",
-	"0QLBgv+7DoI1dXFQ5W78H3876f933v/HXv/PH/q/fdp/nDw+/D1NB92/T0f/a6pGvR92bi6LXl3BsJR2",
-	"/z4Vo8/FViV071SN7gSWhXb+22GyNscaN2fehpMrkCOv9b4aXLt6riLeZq3KxYCd0F/IdMZoyEDCXFMR",
-	"yArLDFLl69WkqdklPY8/tFdRFXEhnVnOLrSamcyfI/ni6NAdBr/3UqjwJhJAMUn8f/nntgiv6mFNsLvU",
-	"OOEbU9X9YX9vb7C3xy4WrBBDPivtMTMTzDBRQ8bjgcH/RJJAwSvFlK7c0IAjApkY11EIm1KFcNmQMosB",
-	"twCwrbuLQ2Wj8TkOuR2eX44qN8USNjMzXpaLVIWjLxRlG4QRBK8MCUClqQtH/UgjSiygoT1DFHHbu7jO",
-	"ffOm/LFrqJTGV5dj6sPUusswVX1SRel6DiUsC/8Nm60AuWQoNSTtefhzuvM6uivdWVNx+DZM5+0sca37",
-	"dxPFds1a/i39hvtETrTW1YbVjfwnpVSXCS6giEOeLI/Z3BZWwoyvk3/ghYHkK12aJazSFugXJKXpopNi",
-	"uJJDCjUjMwl/xvNwS+suVf70GZuCYI4FjPh8rMs6bhryiSwXrFsJZ08Q9yC16g1YTKNV0ZFqSmlZ/2CM",
-	"uo7qiBZCH58xxeRqKyoUbj8XHg++xeoSbmjfUuvtmCd4l2+tovgdIJjWBfTEteQ3nmgiNek4kHD/Umxy",
-	"xuLpQNYvwVPPdsLM7ML94PZJ2oQSz+IE1C7daxFPkMDCmotw2IrCEYSLDGLuFKkDaXDknZBJAih2rkGu",
-	"oobkuHExqcr+rRLDv1B5PUfB4AJaOq6vnUtlGscyazUDrqcTTtZgr87GWgn2egYlPJ+lLnCdRAGk8pHu",
-	"j6wXYCr8BxRFZ9CgmMnC0zKoiGkckXQBaAvi9Kka8tKI3tKxSYwcxVbhAmg6pJ/PKnnF8wXDQjJmNVHQ",
-	"MK4Cs3OHdTMY3COWxmwt6U7Wo1qjZQIbQm/BtRx0o6K6MU3nZm4R+Nox5B8n3Cww2nzgxEic9eq06pWo",
-	"3LQ06NGmO5R/SHeY+3/TY3qIbUMTrJvtljIXygjqKZIh4itTiVc326W/9KdUTceMqK5QngR2nImGIpRU",
-	"NSl2VvCK71/UeqLtyGG2Ahxu3zxoSd/AAfu2sapWV8w64ldn5tYw9/x4sNU6ojgun3XktP/VE2FvwwIO",
-	"NJ1fjQ/yX+9o5dTboxA3RVyoG+2bUgHHWWCyaJcdDNd9Eef2hjU+9wFwp9d90My+uzDtlRxacL/MVCgq",
-	"b/9MxmRCX6yQJgPjvHc6dj/BP8Gj//2awphzArhTtqD2WthbILCn34ezMmHTgCaRqjNo2aui598qk1p3",
-	"8bbi1vsHf9rqXSkagW2sWDHCfvmG88AMfPPhv7AU0tWYVu+wYt4iAO1rfYiGetJn6yatbmfQOdGnPXL3",
-	"k61tQGtQ+C50zkViEcW9EvM+1YjwUlReEmbAnq70FxLFgPOHP6cKIkTIEuP9jdCwRSSjvULNvYhPNd1K",
-	"MP++bMk9QBdgcPzW/LA2b1yb6Q7gJOfcqI5lE5HuHLFS55eQMJyPNepg3QHU1XegX+rRdSeOnrrllR7d",
-	"Y779VtoaUVefKlstbqOz8Q7xsN+VyIt/Ty/eFZWl1Xn1pnbIhllzI1QBoMHb4aLPYavALQZDfV21YqQh",
-	"W9EESi9VQyRwvgQ0mFDVtBYVfT0o+pgyKeJK6pnxWFg9NaAVLkFj4o7xy41EfaoIzdxeEgg1UxQtdpVW",
-	"iLw0QtkE6sC5cd+0SFglpiXPcTxgfEWVqlCPeDGrlHU/IUIYFdJrvHbvKM58Ic08nPRB/RO9xZxLy17T",
-	"eaJJFR13kiMKLPfhu1IJVFx7R3MRmG/xOAchUu6BwIyDBWCt+2g0x/4QsOPz+I3un0buvCameYDibqEo",
-	"m1tVUUXzGpu50Zaviv+MzjtgzaxPJLVfvs0ngzdMfqx3paMMUgwpeoOH+X3H8LnGjF45YNvYFYFQ7ppa",
-	"OGnsub/o27ideGZ+C2/zJLfOB/DvkCC2uBI5ssi7PR79te9cdLBjGG++6h199d1KXOlL0QcYv7kuCe4u",
-	"e+OuiubCd2m5nqriAclwjbFRRTPJw8RHOjuWUI59VzPPn7ogC+fqlBOqWIueaUkCyeK2GaDHh1+Cvv2j",
-	"zMVvDb1188kFYBTIBK7YuzFjVkz7s+laHO4rRJaRVDo3l6yW6wGsAwJFIwwqcoVxxcJkjHXdpGVdqwu+",
-	"cIEznEv+Ku24qPicl0TCCylUXU14ieJGiFWdCA+sAcoN1+8Ps7q61OtXHqcKY1cEcWB1KSKGqKtRl6qZ",
-	"MpDGkopdCDsXQq1BeJ5bMX0//ZrVVviEc1AVWyfTjp+8Yxqv8l1tzKuF8vVUbkCymdLzL5rayZoM0C+8",
-	"Ijm/lefy+LmY1vEz3M2cR4FfhZ3UR+hY+qyWle34dEorwEuXNqrBZVDKOWKHe3sJQq7o2t5xdEaPSGo3",
-	"OYGJCJsMSqkJ8u2LwnXeJ25I4ELaATuJEi4x1xXQgSKfVjhgwS5wywhf7qvRGWEFRlwqwqjXpbb+mSDq",
-	"Ylj38ODPvUGq3viFY+pFv7z0cP2zluXvV61b4dA9130oXF9e7NHYYCKtNlAm+n4JfGwE3CUE3Z0KjoYk",
-	"FGIi1KrRxwtRajUKYow0U47IklwIXoH226VQSQPsB83iodCcGyaNmSHDSmt+yRuV7SQRhN7d02ks2dsW",
-	"Q3gaVmpzbT6kke4/zKZvw6SzEAs9wzIY3WYTgJHIjrmKl8+mvgwCPG5AI0UwkO+fb/gcX2b7MBPngebs",
-	"gW74HmNR+gxeGMJjpo5DpYesQiThXACtcrExoAohxbDA1gOoniHWvBRDCy44rwSbKaL5xR2ZWKuIFeFC",
-	"ENtwwcaiEoNQKz3hC6QhvxCpSnfSHdatxCQIo7iLcO93jspQliIQmlEo5TmE6VLAIb99xbKoGj5zzoKd",
-	"VUoUtb4qaml0PYVDXHybgCdXFJUwBi4DIdeeB5UTx2WAhMM96Q7U6wAKBqp7EVZCDOuVno3GzT61V/AX",
-	"Xwq0/EYm633o4Zbx3ixX4z+4FHdoiPCrt6AC3IrByuINd//ZdFTxojY7rVFgVulylaqT/hExEXe5YVlk",
-	"3zJQxOnFLK2uJShqTVVozLMsEwAYGpxEnLTuniYhuRGlyC3j8FMHI0xno1NFZq+ug0IhH3xu9/DgoDdg",
-	"zyuu4AQ8g5sySrL44lts6qhZ1YIUsiQXMa30VBteksxmJBrh12O7kamHemutTOji9jlHp7TL3TWL1hl9",
-	"TQT8F22Pft2cII3C726h8xqGNZgUCUt3zoX7eEg+N2TFzEph0p0GcKNW81sIEKHyswqgG8ajXvBZoDlq",
-	"qKzbb50wT71EiIGCLBQFQdEBIAk+e3P+ju36pk1DwDADrA1Jp2TfAR/pH9rpxOlNPmfHkMX6XLg+Gr63",
-	"uhRLzuWSBJVZb+1/8SxDzP2PYdmw0spmaOsueH6ZJSDNFjiV9veSwz89Sv7b4z1QVjOse7j/I+s8Qz2L",
-	"fwQ6ylSVUHjq4tf9vV9+GnR6CeTnF1MBfE4JO3v9PGHPXzxL2K/i4ixhP/1ylrCfn744BaqnJ8+8PKZP",
-	"OLodsGNSRYYgobT3xaKmNADq+byE4jR4EvJKeRpMYOdAPpIBAwp27Mm/nz1PUgX9cS/unu2cbV6Wei6K",
-	"QDaFPBWRfiDuJcD32PXbFY4+/hEGM1WgSMfzy0j4p+M2yiGWg9bq4kE0vF0uCDqFNPoj7jZAX22IJ6tQ",
-	"ALZg+kpUA+Y+CN0AZY/IjCWUVxQ0Vld8JPwgjkVZUEm7a3giJrpaHEPnkCoWNuchoKzdraKhHvJnEjTh",
-	"8eCgZYs0hJ3NAg4Q1+UgDSWNt2rFer6txmTeJtot91lvRXKT7MBkuC2Xzr2Scb1c5OfuO9o1O2T4kRLL",
-	"btoDr8GcEUHlAw3XvyoN17lQxaruW2wHNtKAA2TSwvmsjeoTn0Bp2o764ocSj+YK/k8C0j3UeNwW8Qkj",
-	"tohoV0Pual0Z1peD6FZRoKs4ltXETMT4hBxQKDNCArQoW4NnfrxkQHcpDRMVN6JgXXALdN+MK1E4A95L",
-	"3PWpCplPoYo6RTjRSizYWDpPYBEjCGaFtAN2WqL6GBB3U6+aYXeq2uJu9llh93FDewVe2aQqEHaFCCt2",
-	"MOLjafBoEN8+1mXh34o0T+ohrFKFbdGBWo5vdwR+TxeOjzNo4AM04JkkeCh8LSVi8KVNmBiMBliWEJgv",
-	"VvtwxH7YPwBSM37FZenWQ8L2oVk8Bw744u4Pj9x1vYQdEHgvVVK52YRWt/vDY2BH6w3YGXd+MiSSCYlC",
-	"LxIP46DTJmoLM2ij06CvlMJwE81X8d0/Vv8UNZsfUhZfN2XxkH+4g/xDCRqPtTH8/NxDtPQo++C+6JOK",
-	"z/33q0+ZZ61C927iTLksWMYn0Il//p//y4bCfXfVz8dcKsKjBOG+KV84+2Urrgz2hI25GbOu3xOAgCeh",
-	"XeBS6TmBT+gBhA/kxghLgTRF0BW3AoN8Z4ex1Mra0u0AqI0uUpWPnVtfhHvQ0Ooq8LBjKIxFZ5Gxnkdk",
-	"TLSmqNJMeqI52p8YOMkU9qOVBuEQH12HJajpXmnNMTs8OCDUTfRQj7RpMIT6r60rgExZiVkBSMFDcZqn",
-	"0Bqwkwt/PGjHlTAwKl0i2EzVD/t7yR7uLHF5GnzNhbC32NdZ1xmRaF9HrJH7iLTl248/czOu+amAgLJX",
-	"ixrECXw3MxCnWM8YQjDBBPFewcKbozWkSPRrjbj67B2vvnWrUBAnyy+2fSn/E++kPWygDzn/P6Su9fI+",
-	"podNm32DgHV9pfkMIeuwKyOYdP1RwM8QgNBenLHu+/MnvTqaDftICEnYBS+5p3Tm0Tstb+epspplc9eA",
-	"PcGgGbiOMyXsXFeXWdIg8aifRll3FOaP6UMgQDZjUaTKLfJiVgrWNUKw7H/OdBMwe9wgDqQdXFcsYk7G",
-	"FejV91Hp3wf3tQYFniBMuFRK2BD8k0dBb0KYYzObMKnycuYWf7cGMadqaRSS5VBR8YmPyKhJD8SZVvqi",
-	"FJPeALb7jhuYwIEdTSFp2A/7bl/uAEB3jiaGxqhj/D044p0XysyGQ5kDMJg+5xH74b/AeoUP3WE8OAMr",
-	"X3/AvO30xZnL+RGYzMGMFakK2UEYLDdAP/YGqUrV66AN47HJLhL/+4yg1QFi7KHNy6hpRAv3vGWFevZH",
-	"qSL86wpzZVuNROKD40ADChkHXgzYM12xg0M21jO3QodWVKmqCWfgO9WiZBE369Ij64/1Ide6LPRc+XmQ",
-	"wXx0hjoDN5joH90CaPibwDMw1nN1zOSw8YUhB4+z3PhtJHFeKTYZNOIjmV1CdiGxOuxKURf/wy0nWp/R",
-	"OhqLsvWwZhmvvq3Qh9Olft6TMxQN1BqwFR2nRJvEA+RqCw45Tsyli5v8V6k3ptXN0Wq3x4PV/8ytfPkA",
-	"JGzkI2H7dQMhym4tTsMom5dGs5GwTTOCRLg1aa2sWvqv9DxV3Sz88BP+Pesl7tXQw11TEfYNo6hvIxJw",
-	"83pdWaffhXLJGyUabqiLTvRcua1DV+geAaxPK4GA3sO9w95dzWY6RbiOzqoe95/p4u0Ukaj7+Ur63eS6",
-	"ObKBhMSd1P8Hnz7q0loKqo0+Mp1XrDVTZ3yEOJ9LsWAc3R6vAgOhsfM6utlIWNoRn5CyS9Y7YhlU2GUJ",
-	"y/JZZXSVBXucqqnzqtGl6xgXcXy0p3iRzzJpy8sMQnJwbhTjZbnGoNGzf41G4ssn4s1GDaI47O2tL3/l",
-	"huJbzXJ4Yts0dwYFRp7CI/iEW+65bF64W0+LMJ2G3n62xvYJ02UR1loCQfQIaP85s3Ii7i72h7D4ep5O",
-	"igzjjcBnWl0AEiIMburw+5jiFsoZJHG4EoXmPiDBrLVrFbSNIinwuZ6VkLcV8kr4VpdjZRsH5pxyYGXp",
-	"wnNIPFuNCQPDJ8JX+nLDsuUUSBbOASaoTgENhxAefoli1xuyH93rKoVT5aJ1req0SmfNWLcG7v66lWA9",
-	"Vc1ond0uWO8N2Ak7e3P+jlgE6CPgQNdji5BAPp0KXkFEyKHaBwRmjXZ/UNori5R65JwEUurwmIAepVHi",
-	"I2uY2gaqrwNPVpgi/jhET4UySfh6qomycF98LEjZAYcajv3ZUOczKl+GqW4apz6KpTunWlmpZiLdGbDX",
-	"N0eyS3mkbQ1kf21G6vcex0Iv1jk+MKYP8esdppR/BR6PxrHfEBYNTvxcG0urYk6sEtGKyrnyFhegKR4V",
-	"gik1563dkfOH5w/Xnwa/iwNTaWppa0RCc6NVdMrrljDsM3VOF89e3as6i8sJj0Q53RZCedelP94x39ul",
-	"99pGpng83n4oer7fs6i/Y01dvbCP4y1zpIXBkgWi92jxe+78sKqJvvy0gxwiJzM73jn6229ukSFrcPjL",
-	"b+6G6sov2VlV7hzt7PKphPVFPVm2NC8U4u+B1uYC4CQoi+4aGtRo4ImwHFb2qq57fzZNWCDwpdrMJKoS",
-	"V7X+Zjg3rltG8Odq0+9B+Y8rPhITSMkDonJ5kKOGEKGz2tCLxgGLYd2Xfz3tsT6VpiS+HsO1WYhcQqej",
-	"Zi8XeVujYJ0B21/zocHfWi724TnrM+5eacZLhhBTBO8MReXxly44oj0nannKF1jssdp2HGf164NHmqh+",
-	"E+kYcmvj59B+kDCqTYpOEt12Ej0/nr6rXQBNLOFWQcEtHzREr/CH1jG5EqWeutfqQ8X6WJRTUZljr+Pa",
-	"Pdw7hMOraaWLWY7MVaHpor69pfEzgAyjvq9l00rmwrBuwWW5YE/fv31//oSFvgHYCafUT+9O358/eed8",
-	"gaIULiIlVTLS+cp5Po6HBdtveb7bv3GLhaE30oIn4bYS1mfPTv4jYVbwScLGeg5uvK4uTeI+i5U5xAbO",
-	"69fK8tyyQlguy3hK+l2p/cH+Prewa3gQfHGqrPAZiHrp4N/bFrjOpQtXKq2HrM+sm/QTrSTkxhAqa+WV",
-	"W11W5peiSnAO5cgFhcNKyJHSfbLma0wmM4VGfPm5J7NCWmbySghF3gusd9b3kxdmBAyarkRBRPIJnVTq",
-	"S4OJgyllmKLHAix75/fffv//AQAA//8=",
+	"7P3tchs31i+K3wr+/M8uUTUtmpLlZCLVU7VlWY61YzuKJE9m6mHKBLtBEqMmwACgaM5UqvanU+fzrlP1",
+	"3MG+hXMBz508V3IKawFoNInmi2QlntmZDxOZ3Y3XhYX1+lv/aOVyMpWCCaNbJ/9ojRktmII/Lws2mUrD",
+	"RL54w439pWA6V3xquBStk9aVYpoJQ9p9o2asv0+kIGbMiDZSsYJQoedMESMJJYpNGTWsIIr9PGPakDk3",
+	"Y3yZTlhP9KO+Dr5ji/4JEdKMuRgRRW2rXBPDJ6zTE62spfMxm1A7ICZmk9bJv7fsAFo/ZS2zmLLWSUsb",
+	"xcWo9csvWetKao7jXR7+t6Uc0JJM3QtEDmFAJdWGsHs7MejWj5hOp0wUrOjUBjCUakJN66TFhfnquJW1",
+	"JlzwiR1UN4yGC8NGTMFwrplRi7OhYWp1QDcsl6LQdsXmlBsyYEOpGDFqYdeBjigX9c5DX4fJvm4MLdkW",
+	"2zYfM9w4xWhBJrJgpSZjWtgtsL/lY1a457AUrKgWjQvYl9OesC8U1FAyoQv4csEM0WM5h09zWpZM7WlS",
+	"UmNXMx9TMdp5O3/JWlOq6IQZR6Jns4Kbs9zIxHLeAinS4ZBM2GQAnfOCSEXYwYTy0i4lt+/9PGNq0cpa",
+	"gk5sZxRaqy0z/fSWiZEZt06OXhyniAyG8VrJyeoo7K8V/doj0uYiL2cFK/abhjC0LSWprKCGHdiGWo3D",
+	"+I6Lwn6TavjOPmuY2mG329jmLVUjZtJLbOAZmemtVxi/eMgS38rVMXwQhpfRCrfZpw3La+RDFvfCTumK",
+	"2iG6xZ3af4RWmX3eylr2kHDFitaJpeLdJvmGW965aKAkrrQhH27PSUEXxBPRw2iotab31CK/pTt0vW59",
+	"kx1HzP87tljt/R29YxpuEaMWyKcjxqzpkJ2EO6Z+s5A7tiBUFNUP/qsRMxqZ1hDW1d1WwGVJe0LVHStI",
+	"7Vp6w80JcSyTC20ss5RDomZCWP5s5jxnHXJo2ffRixc9cc81H5SMnN2cX15ahqdobvlWRlhn1CGUfPhw",
+	"+eqUKIbsiRVkKBWhhpTMrvbRMRnLmdLII2Gd8W6uFnrp0mw+US/gXgonPbkH4p5pM2HCXL5qoHBevVJs",
+	"S+hfJen8qqSisZupffjYDhpv/bPq7lLMzJRgBRlYGiGMqpIzRXI5mVBRdAhcIEzdMwX3sc7IQM6sCJCR",
+	"mWM6eGf2hLs0gS7hNFh+aC/Re0amVGtWEG7W7ORfDs5LRpVd34Mw9sfIGVdKTqWmZfMq+xceudI/zNiM",
+	"nc+UTl3BZ+4C/tm+tKdJX7BPBl/ukyHejHaBRswJO6eEDkA4sUehOpz2jSZuk2PfDYM+Tt9qMOq3fJIS",
+	"a9/IOZlQsSDcsIllOzA+OSQ0ng0Zy7LQpF2wIZ2VhrzoNt43JfQTD9B91Dp50c3saJ0UZ8e6Qaa75fkd",
+	"W3NEH7mbt4oKTXO7Eo19mOidR3b3QTP1ZHP5kZtxoeh8zSF4XBe/2G/1VArNQBh9SYtrvF3sv3IpDBPw",
+	"J51OS55Tu2LP/qaRK1W9/EGxYeuk9f9/Viliz/CpfnahlFTY1arkxcV0ZgjXZEJLyx/sjfxL1jqXYljy",
+	"/FcYxBnJpchnStkTixK9lf4oKWbYF8vw30mtj6wofUQbXpY94a5Uyy9/yVqvpRrwomDi6Sd0w0f2PuCC",
+	"DGYGlBhalnLOCtJWsmQZ0TONWmBG+GTKlJaCGi5G+7Dy30rBfp2tV0zLmcoZYZ84KGRWxplTTQpWMuNE",
+	"iZGUSBGXwjAlaIlNPv0qyglD3X1uCWOupBgF2wDcp6ekYIbyUhOqGOiQ1VVbyhEM+r00r+11+/TjfS+J",
+	"nuVjIgd/Y7khXm4zMtJcYUhXdFFKWtxK+daqML/WVuPZGchiYQ+7kZKUtnsY0q2U76hYOL6jf4UhSYm3",
+	"IzWGTaZG21svMhqBgeMgWDhSfbi3n0W2EOjog6AzM5aK/539KrtuiPbnHfjUgBYkV6xgwnBaaljfD2Kq",
+	"ZM60poOSXQjDzeLph/YjK8sD5OgZcKKBYvTOiiKDmeaCaU3UrLSqrlUkuNCz4ZDn3B62AS2pyNk+TEgx",
+	"kEKpSBjYkBdTUvDhkAEDd4TmuO4HoWfTqVSGFe9YwektXH6/BsEPuT18iymz1A48OM/Z1MDt9ou/ntH6",
+	"kxt+z83i0jDQl61My5TheB1Ts612n1lB4OQfqz/fOVvKurn4QYDd5ZesNbHEgsyBfaKTaWmbPBMEtSep",
+	"UO79lik4RdpQBfyb3BgqCqoKYvWfpJpcCSr/jpKLM+f4HjM75cpqhuzMDqk2xMjMVjDQhT7mUgy5pTYQ",
+	"YL2S99GNrf6jYoLNl3+cUDOzA/spsbRn06mS97S8YcbelHp1o9wwbseKaStV15fusNvtdjvdbiur6bTd",
+	"RFe+IVkyZU/BFVO5o9WovS0amgfR8bGDWtq2phFmq4uQHkVye90Kh7ces8YPX9SVLyf009lEzlbe7eL/",
+	"GvrbZe2feLHjKTQvPPO6diT81xdfivMx5aJajJqCmlgDxajjp9GbL7qpV82nN1SPE9ZCELyrWWVO1V7I",
+	"mSGRCgc/U5yIIlb3PiV+ETvL5J0awEwX19SwzdP6pXkFK1Vt+zVMKO0gxKEXh2rNDEjEdkoZ4UNyJ+Rc",
+	"LE1pw+ovXcvjRbyIeixnZUFGklAr0VTLRuhA3jN41XhaWup3t728Te/cmOpxRuaVsBCsJtW272kimJlL",
+	"dUfaXx2TMftEC5bzCS1JwUfc6FPS/QTaw1fHVka/uD4/6iKtdD8RCSOg5X5GFMulKlA54kaTnAopeE5L",
+	"2+mkQ85gOISWitFiUb0ONk0hzZgpPwd7B6KaiMfQ3vOUHHe/6ZBrv4QDVjrPEXXcrVrLU7fA3GSkZEND",
+	"rBy6OHFKRC5FUfP7uLFowk1wdS08ye9K4qsb8+HmFVHUwEBLDprh1rSWPBLo0so9nS8JNdWDlWE62S/9",
+	"TMq75AMr8PJ0ewUbNDyZadbgcJNzwRQay+xLxI33lPRavZbb9mlJjSUa/7CzkZP7Wbue3XSqGfuxhun8",
+	"1LSwL6W8043LCn+D2W+j1BfvUrWNVCm6iPYiFisHUpaMgnAN7mUdPQsmPtSlkhbf1VenkZV7i9ftORA5",
+	"Lzn1H22c4XX9EztRaWh53kw08PxVM+WIeGXCUm8x+uUVtpSQ2sl7ykurrCW7H7MyLemjMMtSD5dpMXTg",
+	"mos+TpHdnAnzno2o4fesNufVpavNcKnbaeUVAAoJRJRVxFtb/fpWRRRZ24Sl8a0QiV/nxgN1IYxapA6U",
+	"kQpcpsmpwuPLovnZtWzYQdogAHy4IYUsS6p0hrwmRDW423Ii71lBhBSskxI7d9EW89Lq2pfTrWIOaFEo",
+	"prXlgP/OFNWs+KnXIlLkICFwhUETVlLBp8nR5VIpVlJnc0+tC1BDw7PKVNm46F7TXZ2OC4VZTJl3XDqu",
+	"vaI9Jke+M4/ysldCLANDRcMFp41idNIwOz2bTKhapEQ6aqxcUHB7bwtyIUYlt1IVzLQHtnSYW5BVXl1c",
+	"HXz93fN33/xw9JdeKzlljG9oJn58/sHdoeu5TXTsqalUfj+haN4VCVTHKz5MtX7j1QxnKqx+ROHN5/6e",
+	"peQTS8xw/ouCo+x4FT1HB0tSuC0lLYgV1yF4LFrXqt91JD5hhvq+N95q7/zLD7tDrVx7tgO7wL7/zJTm",
+	"NdKOml1LvcaZ3lYe3FdNbhx6M11VZBPRkm/aNbQ8idpCZLjr0Sasp5orZx6rU04lE20vgCERJoQDwT41",
+	"hCvRoUEB1V4N9jVw756SLqEGfmMCqG/XBQ23MXTduABv5ahh+sIo9+cO84fLNzF/yyb06gJc3DO1IPYh",
+	"hjrKEbqxs8jfXhqmwJO9pZyybrHRN59Ybeflry/5ek7oF8hPrnGJ30WsICGUPEjqyOlMr7t9myWCM8/S",
+	"TolmtHzw/c5XYqQecs07G783M2yrjl6vaA5J66K+Zjnj9yzdt/c0NFzg3j7+ltMBL7lvelWgACOCvmEN",
+	"WrDXLi9+njlnzVZWwmrs9S7SA1vppja9FGm+pMWIvWX3rFxdvgkXl5H+sRR6x4cMAhu9lgGCyoebV5aQ",
+	"6lbRBovqhItre9srWiZ4Aj5iBejrmszHUvuwGy/zWOE0JeVFFxgGVKxnWbAE7+2Ly3sAX2e1dVga9vol",
+	"fctTJsPSPtqeo0Y7tEkZcy03Duq9Ww3vaEFloJW1Sh/3xT7ZgYKBSBumkp6Tl6ikXUmekrTWWXsKZ63a",
+	"HHpZOwn4km84NbtzCPK4olrPpSoajbWOWPx7y/GISSObLIud3p9u/3KKr52XUjNnwGmcxyZLsFOFSG4b",
+	"042G8xfbjgmX7RUeu8ZRNavAr6yyO6NlCQZYYGcZ8fZe7HlpaM+PEksrpHGMqbauSZN1LRhsm7CsmOKW",
+	"Q8los6/lHP3Or+nPqwsSjvdW57xqCfzGCYFGO6aalB8hThgDV6YlzZkVoJgihn0yp2iC5oYRTReaaBkx",
+	"y2D+W1oD15kXuNbPvcHTDWN6YyblujFnRDFRYKCxkhPyjqq7Qs4FeAvkzBBF5+TN7bu3nR085ECiPKmx",
+	"pzzW4fUsHvSaOb+R80vzo1Qpoy0XRskGYwCb7kwQN4ZNN3J+7NP3sGbgaSl/3LhHVi5+3A6to1oIYeWa",
+	"4DtArECrdmxWXCSTmTZEMaDo7cg4a+lyNkorCNw0yNGzqb1kGixN9pHXFeyAIVso5AqR9l//+te/Hrx7",
+	"d/Dq1X5WmfdgatpQwzSRgnXIa6fKGKYmOgT/TxW/p/mCTGXJ8wVBr5N94DRdQolgc+e0GCnGNDGyLmId",
+	"dY++Ojg8PDj608arFJbGL0RWnfHxBnIHGkyI12Gp/CFfPZ95g9ms4eCWXNwlo+OpGWOwniUXSwOY0sem",
+	"xAovdlXc4nNDxhTXPGkFayCCFFvw6wSTyFbmu27BMEgpoU83mt8gq6JBO8Jo3ls+2WLkVcJP9NWaod4y",
+	"muDdY0YL23paJWpicChQ7szi7BDeoSy647XnOoRrzzGRqZJDXlqxJ7CLkg4wDQIcsWB2t+ePgdkhp6rY",
+	"5T70K5MFputnvWGR3QzXHaO1R6g+++8FMKV8TJXJiF1bqnVGRnxoMmLHqJnJCC8O7PwyUnJtMlLK/C4j",
+	"lkAyMmUiI3rMWVlkwF8yMqdlycwu9yyfuPtk83kFhzsZGzPV5MN1+q7w6tqjTq3T2sLhnWAQWjxCt6jp",
+	"DZulXUe5LJai5759mQxM4rQ8X3n3j8fH6yZcvfhBcMMK8h0XowJS5dbP2E0WBpecjmLUsMeI7mbMqiBB",
+	"jFpZFd1TCv8mcR5iYZazPb9KLRJGimzz6qPCcaJQmaFU5OXtObCJi9s3GeEjIf2DDzevbrcJ2FkXNyPF",
+	"QW5Hmoic4cP6mtvbjJsTkoyTIe2Xt+cZub0+P+ru2zNWhc20IWjm1AfNTOiCDBhGpsiZ2c8IFZb7adYh",
+	"lyB2LMfSuHXfW46qIe1SzpmCbzOIxxHlIkTp7EP/rreZZgU6FadM+QZDVA7E+uopza2MpOyMXYx7lZXo",
+	"g3C6p/ZGD3E8tl0wOEGw6pSVJRejzIXr1Lfm8OhPG+M4vKMJSbKiuOYT5S54zHtqPFdR0O2SzpqO52Hq",
+	"YxAQ6jnQje97DrL59TkbWEacMOUxes8wWom0KRnaK4GMIbcFBf4pk9OSZcRIklOTj4EKDoYcVp0MpNH7",
+	"y4ve7W4MOq2GX5t6FTjcvPpbBOatZWn0zk8NuIAPnfBh6sscDs/QkDF7z1panRnLQbhZYX07cr6Ea0Ja",
+	"niDJFBKaT8lgQXwqn2U74ZTBIbvFqDjLqKSw/1nehRSLHLIGWcrOr8Z4gC+OraLX7g8Z63uu+fNMGuZc",
+	"M/Z4wkrvr1wL5KyWYGUXrQqqc+fZmXVZCKqfj53zxYqIxczxghGzT+d4vokdzEfUvop+lbzlM76GfDRT",
+	"TC8pSdvtTHTV1BcIuCyuvFS48NssNkpUZxhrsZ1JMMmY6u1U48TtTB2UV1SPB5KiIbLRRLulBToy+CYE",
+	"9CkTXlfYqj2X0N9k5sL8Z/1y8U4KB2uwTavw9jV8u9FcUgXoLXVWTSa5pihGJZhNtcHLFlmmEqfKyLKw",
+	"p1wzZwYAjpAOANpaNDPUpO2qzfwnEVuZ8x3DCKIj02yx3SyorZrwlMtrawiPsZP/4ZpYyZcwYf+jSRvW",
+	"EjdjPzl1FbkCVxcUwzRXV5G0ey3L23stl2If3E5NvUQuxYaxh427E3IOUcCDRWb5uBW9lJz7/MMxnhZi",
+	"pDyBZ7HEePmKtDVjPVHIXD9zr3YmxX6HoFPd+8q8SQRy/Su26MKGfjj45i/vjtIzcdg6O0WWGGpmGw+s",
+	"O003+HLKaL/DOCtZe12YdGPE8BbjhAClTZ6CZPjSslSZBX4RU/nymagGHmYXVjaiY3/I6lu1hntFl1Ej",
+	"E2vmGFss1Bm8C9EDcEjAOa/XABrU3ovi7735wGcKCMYK7eGnMJzRfepEsYT/t2JOW4z8vXsbCGNGy3dc",
+	"zAxbN/QJvrFm0NBQuQCZEzC0ALnKnuxJZ3P4zjrSqS/v0pA3E0DaOe2a3yHiZ4msEhd6wI5IhqVOrGgT",
+	"efUximCVA5+/vTi7/vPFze3Hd5fvP766uPr+5vJ2/zRK48fkDO502SHoniAdHh8dbRHMH2ZejXjzKjan",
+	"D+6+kr6taCkn9NMlfhol8aVlmqq/daP259iHALy8PW9lrYvbN63M3oC3SY//0vFY/dyKw62sBWLxuhYA",
+	"3ySxVPr74fa3i4+M2ZVCofMmobNCgEmTaT938DCNQWMuZw1cQx4YJp2GsIaf+Lkh0h4XhJYlCAVoq15q",
+	"t4lrhBXKcGl9v2sIo1qc1d0ZMQcBmB54KcUIph7LGnb8Vo6ihtghbBW6GLZ2yw1tmreddjXmNZO+CXKK",
+	"p+crJ/1nVYh1K2tdM/thQyJxLB4kSScIem28s+45m2uwmYHwWF/sjw2G9ma/UYPNfGlpPsamcWwsvTD3",
+	"56XM71apQMh5gxe/Srff00EJR8y7D7fn+7WtX3uw5XCYtItYIhtS7z3VENeS34ElYezQzhzkVWll3IxQ",
+	"eyF/K0kxUzAuK75/fTTuTrq619qvGwbc783jaaT9Ww8Yg+/Z0zofy9In++mHhOvaVQ4LsTyCdRt2Vtx7",
+	"nX75GgoP0ohj9yyxVL1WRnqtb7oT/ONw/Nz+uQ8ZdIZMpDbk+VcvuqSgC03af/r6q253vLqwdQPJ5rgb",
+	"P9aGib5zR2AltJ9tf3mMGx3VTSkaOIKkU8oFGCe4/LYOZojZcF1kIRzOtrvGKe+W4qbKHnnMijxk4o+Z",
+	"X2pGF1SVi2tWsMk0Hck7lGrIeGOIBlpxyIjfM0Fm07QHM4YJTEboKi5yPk3dz6C0o+13QPM7j8GzYjje",
+	"LGUugRVWfWbRHJNL5EGSUqHzzD4k3uMPFzA6Xsd0ylYvGe/KTKDi2clMaD7mgh0oRgv4AeMNo+AWjCvH",
+	"6ByaG7RanJB+KUdcfGSfpna6fTTHOIMagNoccGHZ9kgKduJXsifgq/2M9I00049+tdzndGbGTBh7w0iF",
+	"1h4Qt7hGBKcTNKJxgxiZp+RbKUclIyUXd4SWWuKoBVibnaPP9hUgs/oZ6duX446xjZ7wY0bNE8N6MLzT",
+	"ubMRUZYVMDBo1rDpx1ltFsfd5ydeUe0J9HkZNv0whXx24QFCIyRj21CVK/8xl7Is5Fz4tqpHEPjQE1MK",
+	"ug6apvrwn77LKKH2NpopbhYuXsm2PS2pqAzo7ePuN5ilbn/f0xih1BPuBaK5SwpEw/+pk3/n9q4NSFn9",
+	"irB/sG/1bT81Oz10g9Cm1QTA9I8h6rpyyNi9Qoes78rZ9F1vPREtj+tu2bJVI8UUPwA3V5PENp1BFgg4",
+	"XiK6x3NmBY8B+IAEQ29Z/ebzfqw1LAgGvUnMvVx6vY7ik+BQFa5ZRuYVzoEd+UwzdQqYtGB3Hss5ofqA",
+	"L3lJrkpGNSNMIOnc05IXpHE67mS/tSudGJEl9L5g848Fu+c564PIi4Rm5B0LyOZLDAKTfmD7bBPn9sRT",
+	"UfSEPefQF/zUHig5h9QAOOQjBt4liqf0jTHT70W5ILmUd9xqb/cfXTcfoWVPL4lEcMPLpskkz6SdlSOR",
+	"pYNpBSz0ZweQ9O2u5CXi3kQnPy69vnznrPOnvpZqJM3GyPmUV7oBLHqlC2Smb7m4WxOYXyw7sZPuueku",
+	"kfj2NjnfquHUqGMn1cp4nZbWkJUMeOMbnDlNKBkNGPy3KWnDsXi46bmp2RM35Fyssa0A/uFuqbJXJcWA",
+	"Org4Mm/6zLwnBp+txLmgVGEvUrBgZySnho2kWmQ9EbCxQWMuWM41txKIO9+Y/B3iVcCYGp/nKDl3OHRS",
+	"bBJSEx97283GQIDkCjuH+i5OoNvKWrK37NDJIu/QBKkpBZ/TQGGV62VZuHOyRaSj47uk7YweGQk2j4wA",
+	"NhvLyAWiijpApCIj3hayb3cp7MyeJs516FoFoL9zae8Vw4oGZtsckO1zi7dwIwMCYNrc4XOEvdPEhwQ6",
+	"oohcNHYPl85gUMdin44/Hz81cwyPSJi4n6mAcxoEiFPSj5CN+xgb4egCLmZnlYpeasWQ6K0YTbiVtc6K",
+	"v83Ck9cwpZdSzHTSboXNXJR8xCF/MKFIMnhY26Iozr4pC8kX8oArse/bgNkNaal9HL8VMiwT0xTqiEDg",
+	"B9dkwrVOn7TlOGc/uNReRGvUxLwTqba5mrHiQhs+ScIqnQnC3MPK5gSKJ6MA2K4lGVIFXIoPQRzBJoFf",
+	"lQsCWGY+B4C0x7QcHthHPeFBXa1y0iGvuJ6WdBEJTK4frsmU8sLZmaghgHDIzSJz6FWoQCJyfE8wq1YT",
+	"FfTqhmPYFGJwi/kJqKBmgCi1TXDBtKnoCYf4bCrEjJbcKiwqWsmcTgGs0eVHcEGmiIuXETOXvmOdTlMu",
+	"pd7NQ41fgNkhTdwPCIRgoni102W7m1EjKgcQ72kUmgBoZnOu2X6DAUQbNcu3AVl658jqMvoEvFH489ka",
+	"gsFRZ2TIP7ECzP8eKK0aKLpw95ERsE9TuFD8fOdjXjLi7qQ0dgvkQa92j3RM/kjq48zwzESnJd1qSUXD",
+	"GUC1WNAJg6ONEcNBKayuavg9uOHrqtVLqnne1G+TRaqkIsLnWB2ZTxLymlSkvy8PzZ+vtJ98quTIimoR",
+	"imaTDV7J2WiMgSiWiy11w3VmCdUh5DlLfbuIGJoPFU0VF+iux95ZzXZF+VA5maQeBvD4cBzS7l++//PB",
+	"ix+O/vL1d8/f9fczVDarIB29FKVzSjRjZCkYp04IcYvpwfqM+jO9zqE0wVJgAYIRlH8ujMyC6cc3ZV/t",
+	"rO8rXdtnqTeM1vQ4kw4iGNSPpmyrh4YPKbMbK90u4qiSCqKgI6Ymr+iiAfXOPm3GWAx3FlxkAeUSLmc4",
+	"HBQFOrwz26GGzlDOVLjR0sz6sYFJH/lyOJLDbw5lbGLmEknClbDsFyZaBbzdVy6CwJLjO61+4dSv3FWG",
+	"syp+bQ5oqrazIZbFhRUkfZbImvY0VMoB7Wc+5vnYqTG6dlds6UgJw9k+NCGSUzen+FbNO7/++kX5LMEW",
+	"v1JchDPOXT5qCdcGeGyKvIiW93HBF4mpbBGGkZrFwyMxIp798GAMXtOhtqXiRqrdHJVxuWoeb8rpaNI6",
+	"Vn+PcTdTHNzVf9zGlef4HtNnDbIvEwVmi9dSuPDqZCrgWRdEyPn2fGWjuIuC81qh9rOLlgDGgz6ZXE4Y",
+	"+G5OUSaottH5zawsRfO7TgNyHUTsN83uP/+D+NsnIwrrnJGgOJNIb07HW219u2/AO6wuz8Sdue6qdPOL",
+	"rsiKiGLyXH8g1kUqoamulbXAVrcpXOm7Re6MeY3WeD0bgBWmiTSq5842cc/ZHErkyDvQ+U4hTYcPA8I2",
+	"18HL40h/Qz2xlaX4bpGfU/342EGZz8L1krDJ+seW60PBDyHnGfj5pkwRzQtG2mCpqkyfwZq3X4OnW8cv",
+	"v1vkr1xPSZS8RX6zlTz7XXgRAzbcrjQi7FWvZESwObOiKFfaZARiksE1bRUbP7VdJnRTEU0DKvL2lri8",
+	"ysFOAYPTHfWJ5tg5rv/MFB/yJkDsxnz06djV1FqjifiTSv35DCEHQRpO14beELfne6/WqTaRSISv1mqV",
+	"uySSMVsx6cVnpU5ca4RPS9iOdh5X+CaXk0kTkt6GM+wjv6uz3MbUVoT8D/aoBx1XZK0NRO4Z4RbtXQEi",
+	"YppevK9lPSdfhqfwu0YRMNeNpL6LflWbts7zpBRwGqBYJF0br5hB60uI33Cv1+0egMPw7G9TNkoq8GN6",
+	"9OKrhFjLPpGbN2cHRy++8qII8GWqyWxaSlo0IFdaVr0N17Kvwet/Z1tC7e50O3KNw83pBP13aSFopsqm",
+	"3MFCzoWdZ7Q/WJIO5Ko2JVff39xiXa06vjj0G9Xeq+/GMzrlzwBa8dndIn/WPfzmcPg8Pzr4mh6zg68H",
+	"h/nBN+yoOHhBvxp8nf+p+IZ1h88CKT07fDZUEkWf9VRpl7e2ZFmNltzCh+3HldhAntUZXAOMt2HfQxvX",
+	"+MWuFJOep+u+YfzuzG99C/rLp04VUcEKvEO2L1cR3SUNQ9xgMkgQOxRH3NPO0BuID2vRojmcFqeggUI1",
+	"aj4BjcGK9kY6e+2XaIn4oHfBMfJL92DjAxT3gxg9lt99HgMEzmAL00Nt8J9FRltzQ9+AcQ39w5i4z3XE",
+	"MneSOB3vXl7snVMl1vP0Q3faEHs2FqHHfGSVm6GrJXuAF1JkfXc8ptN8j5idRNltZMNKJqxx3bi3eIMa",
+	"CAL5Y6OGWNvgR8lQUYIbAu3iPw5T0lXaDXRGhgqROSZxhW57t20DSrK8+RsU01q60XarWN0ySRcWDZKq",
+	"45cgvp6QQTlTakHaMxHisKXy0CNDmc/0fkbymfkoh0PSZsUIQHR6IpdKMBUCKfYzMiqpYhlxsbCZfTIB",
+	"GJd2IRnCbuC/I+xY5+/cz3pCSPPR17okbah8KULxy4p1+VnsZ75rF/8NQIguZNt+bY98T9gr04otYB9o",
+	"a4c94nbRR/M6iRiXwhI3TreVtWBOCFjsAnz9rDAjOowYn2g0lUBvTWaRGycA+F69iDOg+V3jNyvS+3tp",
+	"yI0/bK0sttNsJddjszWSXIaLqxSsTSfOv7pZawLIvGa+TNoDacYQEo0GAzT8OLcrBIKX1DD12Wwg6zgy",
+	"QLTpcMr34oG6KPLDp+K5j2GqFVmsbOrdIt8Yk7H4bpE3VnL97q/nkcbrVSOiZ3nOtB7OynLx/9s4uapi",
+	"qx1PahZvqRjNGiD/Sveswl2kkJihXZYExkTPlV0CQbjo+LI2PkPDYKxLHPnGEHczeU4gFvyqwp5ZyWZx",
+	"yRvea+0SN9pSLaVtIN/lo7HJgqBqrxEpGJkg1gCbnvREHMyeOXZVsKoxnxXk0LdRLhBsTlyo+ilmuMTf",
+	"WmLFnIiK79YzXuh0atmjj4e1eqTPd4eocjyufR/s7APbG3HIPmMU/1Lg/p7GuH4M4D+7unRpQjqK1ccw",
+	"/Z4AxzgG5zdF4q8aRqpRoDw73cEssi4GHqb+6ND3R0SnL1HuasaTxGqRiFcqC1aFeCznTCF89WY09V+a",
+	"1sHnXDSuR+lTMLYK2F9LXLfNRFQZk2rEh9M7JYGgwslwmR5caMPoMtL9V8efPT/gHVV3zJxTUZQJjRlU",
+	"8zTMLx+lYWpKTLBezUKeMtGAiTppqv15e04KunBxlXaExLbCihVte+OV4C5FGIQbPA7VmbCTBypeG72t",
+	"OeFHbzsIhedAUR8yk4+XbrKg0cPFMRPBi7a9NSGvBreEq1sWwS9y6kARU91sh0kWE0lCyrGiibpH04Dn",
+	"codpqTCE8qTDkS5oPoY9x2AsMp0N7NUKYZXuQ4hSyrB0PTEK5ANFRc2mEMOoy5lKR8zJqHWHYZ4zV6yJ",
+	"GqP4YLak9q7j6qVzjhgKsfnRMifXQS8mA1lbsIsP1x9uXrWy1svb8wYIk+VbAduI1j9ymrh5L694RTJp",
+	"il8NmI2GGHy/PuAuObVEI41ceCmYt75FVUFj399mrMKVuI2q/eSEK4miUdSopFMoOkjunYuqdpa3FkrT",
+	"o0jV02LinispvCvDb0LB7lkppy4WZapksTK/ai9GkLR2w0fiMqm3M9BboRKj4WKGxn2Xe9xrwSmEuksF",
+	"aX/7/fffvr34eP728uL97cfLV1DwgJn99LFz44oHfl4yqhqp5r4piuPljJfFchwHGmxJu2eXw1mSS5nT",
+	"kgzs63oJxKHbOexsrmjvxxzX54s3YWk5kzsZoTeu0pQHgqxP0BVeqGBGEkwT0B03x3dMHPqj/yA9xHuW",
+	"do81JVC4JLN60kQGQbqk/cf9yJ7TPtjfGlHgQT7wKLFvPYgmzvGVez0qwbrNZ9/Zdx8WcG1/mrhmMPQ6",
+	"Lmna398isjr+IHn3MGNKv2wJ4YMbRMd2ImkkZfAyCKrbixjbxST7pasFcliSuyzW5g1mcXSZVHFOPdhm",
+	"5DwEplRlFAEUAfwuutkD4oqhNAW5xbVP5NCl+227KkvHzpWNTaImJqIY4rGtz8VbpuNmMlRyDnFtnzD7",
+	"jFpta3iKkOboRmUlYD9gKku5wMxuzHFbhdbYCkQxIY1i5mtDEccNuUo7Jx75lJuK367PTdoJ87U55DDG",
+	"V0mw6h2yPDIyH0M2FA0Zj6Ax2O0DVzg8BnAJb1MXTZEC2+RAVDK0XI3sfEBSROOyPyD14cEhjllrTpeq",
+	"YsbFTxrP1HfJmtyY4FqxcK47BFHDIau1lrts96UtXHF3uAYhnQZ2ibQ9LNX+aU/0ca2gkblPoa3WHhK7",
+	"AEfGl/6B+CrSDrQGNkhsZMmpUIHF1WKU53FCLaYFhxBOGufXDhoza/1CpWtt7VYVLggdGzELm2wvn6Gr",
+	"tIN5bW24pWtthVz6rpE+WFw13FBwzE9JP4Ar9yNcVQ/NfEr6nhH0Q6zXwPGInmgLacZcjFxdfZedxUSx",
+	"f0r6GInXXyIiNRMCrvs+RuYWfdCggeMrSNnWPYHpPKJAksPcbWTM+LaLxXDgtD47DibjcuD74dMsTKYn",
+	"pHIA90WdOqs1ziMgQj9zrKCOirMbdBVTCHFe2GeaPBdQDDRhtEJcgB3qpfqzs3OB2GR0x26VUKdVquJu",
+	"2YSNJWd/mNESFdTw0hbhFn7VorWIe6kGmjwm4NRZ719/UJjybxuLbGXEVw/zUyqGXrWmHPKC6Sq8x0Vc",
+	"AA5ZTsFdDn5KdwxRfmvwV66EaWQIElbPon5sMMqmaMGSAqJl9dqeJmI2GTCVke7KPJ7KqxmH/dY8nHH0",
+	"aNiZNCHfAjaCFJyW65Eklv10wSyEjrQaakxImQQe6zlhjJGxKg6b+kDWbdz3cxEPeyeIiaVvtw6cWifo",
+	"ch8DgoTaebhaGQ1tKUXA7Gg5aEC5TAOuIHKlrtGSac7gvHK6QnLlIivUFtGpnwOKYh3oRDWa486fvk5r",
+	"VaFQ4bqdsXO+cK9iAFQTZ1Aj8PJiIpSPZ2nC4YhK3bxYU3F9Awj7zp0dNpZ3Xy1t1wiBEKsw4fXn3Qgm",
+	"4PlXL7rrk4Y25Wo/OkU7Nop2u8fJOd/vkFEHqXSn9siPAEgAywJYgamqEotmllrvh9kuIWq1EEG7/Uhw",
+	"61PWIiOu67Xp7GI1rubyZ0jb1cq9SBUHPOo2k+r64lrJLxMF0dIe+IoRb6iJvouOnaCS9WUC0/UcN2/V",
+	"mljzameK7a+l5hCRJEmt88rEHG6NrXwbJuKz8JPcIQFjsl2qbBoRpj6e9AH/rNmqMa0cb/ayBMtoQ0qp",
+	"X6amLUmDJExLKrY3R8CFvdE+AE02DcPlz35ZTOOL5AWPYwJKTqVOCabr4L4mUjAQQyfynuksuhpXCmF5",
+	"ixu8CapT2gf3ACQt/GRjHt2NocNhlUnnA2OrYOttsc63cXH59fQuLgyo2WVWU6roZA20ZiMMYrSrUxjF",
+	"zkujmpdkO3XCz35XL9USuiUvshSSZUaioP1mbMvZ7hOfjxcpTYvnY6JmkEZ450CSqSvbYDUAnQxeSQHc",
+	"OwdWtRiZz6StSjeOAe8GNz/awbArkb4UiGqFmtcd8ca7PhmLccMw9ypMGL0rWMQcl8JlyCaJ2PWZRCxr",
+	"DCeOvlo3Ee9ZWDLRf4wrXdVM9B+jodJiwsXHkaIeTciu/8e8lHqm0qFEvtuGi3FH83lguMnMYG+qfHRT",
+	"ZqyYHsuy2NjKmVub2+qLZku+G2Gt/XVbtZr4ULVFq0QHtS7R4Wo2KHkO8BVJ+FGKT/gOJbR8Y+lEvGWB",
+	"qmo/OVUYnp2oTmVEz4RRvjbOrHQYMwiP3ISlI1XCoHvtxMRCzsUpsU3h1YrVzFw6NWKtFMSpfpY7beo0",
+	"CcQjlQ45Yk3zhmRAzLFYl7JotyMkKoLyiowEUj9PCXU5oJhIglFHId1IzRxsRoMT3VGuToHLIv3pWqR+",
+	"kpfVYEa6a8pN6VreV/JNn+V0DvmZW7xfB7Ja/7KOa4mnQlKnVnfApy5+E8KgWUEWWDV2ffuRQXSL0UQg",
+	"9pteTkko1y5O/VwWqdjfdZkIavnTcOSbBKP0ua7unXqLPyWHi46a7RVl9PsmhR54FJx7VYVsKxJkWAYf",
+	"Lbx17e9Fg/Lr/HlpBDuXZDKn2vkeTx1AqRVhxtJe8IpBpZW0lfxvku8ov6bz0S8gQlr6EiF+XNwPK51k",
+	"bQfYBDgswaMFr+xp8uH6LYiHEImdbOxn77ZLNsiVy9z1jmRYMe9JSK3NOhMaDjxavbj7BKrLKqE1F4wM",
+	"hLVCGVvovVFp6p3V3+Xi2DCOWqvrJrRuJskQEe8bBdTsCkd3ZaP40j5tPjCN1VF6rfeycurGKBkl19BT",
+	"M3n5z3yqSOMLb7m4a6BpkCSIYiOuDVOYElvVrYdEMF6WEK+wdgyJRX0f4Tht7bAMXK8Jq+ACAM2XqSm5",
+	"7EvUU1uupcXJAm3FncTTSxMaLlujxQi9FbdMTXRTjpFV6fAKLUivdUnoSDHm7XHwJfElJ64Uv6f5glzJ",
+	"kueLXqtDrt307PsDRqy4leapjlyvojywRJgpJDlmYDqZaUOYZSBReuKe/1yTQlbJ2Xv7neWD3M3WwjLU",
+	"u768+Z48P/zqq4NDQsvpmB4cIeG1nertPvR536up8+uAtTamxpVR3ug6wgz5pWlDfnoYO+XdBeSuzSbB",
+	"+rnfPUUMs7wdD22k3lAjPxV2CBVSvNcqilTQYzkP9mQv2p8SfxBJ+7jbBQ4jZ4Zwk6CdpGlzuQD7TtUb",
+	"61//1LggFaph45okzbHJQa9wn0ZrCXbu9Yfdun7xGXqOPPK/wbyrOiG/cufTcnET6zfNdv/q8l7qv/uY",
+	"FKFrptnm+lYJzr2Zk2z/cpI7yFQ4TFSXEMuY25UDwQDyWr3z2BlKlSyZS08wY4ah6aEBgN/oCan4iAta",
+	"Ej1lOR+6Ur3I73X0NoCBkcECGt0/JX20SvaJYWWpQ/Z5PUxRzwZ29AM0ec7MWCpviqsBHqbMPzeuMOFb",
+	"Obrwd9bDEQNryxiLLe/ZPEABQFLxa67YUH4iUpC3XMw+7VAUlU/X+g/qW6kh++cjF1mQ/FiRYTm9jz7o",
+	"KQs3v6+UCNCcLuH5o23DttATZi4/DmlupPrIBB2U9sXot4Jr96PdvqqtsAUZ5ALaPWVF1hNgKAGQFK1J",
+	"W7A5sZPQZEIXhE6njKpTrBLYjya1WmVxdahNhvuzURrPMWVVBwxDZ1qP1zR1vm/iqoCN5/vLzUP/JTmn",
+	"BuyXByR+RUG9y5Pm2rIYzApElJcJveMOQtyBTKQF3d2OR0m1uWFM7DLsXUkmThKK+oMxxa1VC5ImJuMl",
+	"0Gb8g51F2aXxhgYaRtBgHqgZRbex+4emKkvnGYZWMr1laQn3ftySS75rghhGxlOHFz5F+6yrEI9KPrMc",
+	"n0DhQh2nlG2twvoxncNnKUV2Qj+tK1SUM15aYpfCRb1p0vaWdrgioT6Rd4YQbejC2eQbqsyESIrUutiH",
+	"lgUbEM8hAJmLvJy5rKSdppwOwqg0lm21/3hbnQ164xDwtfjLyl78mu1QqvQ1Y1UrSyek3mQ0sSw6BQmi",
+	"rqYR735Fs9ma0BQ/mLMqga8xs2+jaBgy/aqbEpAJlnTqbG1mXfXt7fX5UXfjx8veLRhD1WIWZrBu+u44",
+	"PUoUGyx29NILNt+W9v9MyxkDupNlsftH6wIhKlDZauWXKXEDrgTzxW5AghksYie/HS9Odd36r42ITpQs",
+	"hCSgFZ4DdRbRKO9YTvoeb6qa4WKwmgKstgfWfERyYhRLu0uQa8iLqqJYt4t7XbcrVUjRkxsLfJcfpr5y",
+	"7xcpBuwQMPcvcy1tsWuO06wcSPy9AuEAPqGtYIRiz54msizABm11sXt83UoemIlupSRdocl+oSTxT7zP",
+	"yR0tWbFUkWqpUAq+8xTVvnzTSWKLbs+d0cQfBRF+U6/v0+yRCXL3RoC4kor3q4b+P3WzB9Qssi+ENIsa",
+	"xsicamczb/ejZgJY+M8zadh+h4Qy2ZHxHBPYj7vdU8hCwzISiFtb9UWxQ19a275IoQoOdOftMf3I6+fe",
+	"dFWUtkg0DRGFYc3qS5LeMDb9ME3k4wFsbrKQ1QdheFk5SL1pwNkLl53n20mEWycXVKEb1Qib57XGnFs0",
+	"FfwCOEXc9ATQpgtf0LhPPqZ5PXJW3RLcGKqxpyMnX60fS2ZUrA5nG4/fL42Lc2OS8kOVTr46WDWLrMnr",
+	"dp60r76/uSWugIQ2bHowm+5vEUxR9Z7cVUgX3MZR4pMS6xM46hIjyVfdLuTU09wwpV1oiuITR7G1EPzN",
+	"ohr0lB5s/S5qBg6t1Al3zf333CN6dfyzbJMPdTk1FRpfMy70tuygSmxTW1BzH+fjDioyVkiY3K244ANK",
+	"du9u+yypNuCBajRLwtNdmlwfvzYtOVsXNOnecGGKul61Lo4I3Coov7bTVWS+PZQfm4sgwONdpIHqg1rb",
+	"WcSsk1hNEUVVa7ORYj9L1VJThVJuZ1mrnZmNccOuoobrZOOUVmOlHZyqD+NcVw/MtgUunM/isV4Z6INS",
+	"2BuDTG5XAkmq2D2Ponon5Dwd5VQkk3c9NJvlNAF3dIeyMcmoxddghA4Bk2CA5oIbTsuMsM6oQ3qts4KS",
+	"t51eq/PYrHh3dqrKHC5NHub70/pNSecmLEf0bkXkNaSDDSRe62DDEBtO7GPHuKagzmMH+/kq3Ty01sxn",
+	"AmFAhrxNLk7Fyi/XFo3xCA4bgBtW4SXSpUm3LHkRN9dcJGH31OVHoGUk128rOPlbecfENdNTKVIFS2uq",
+	"15a7b1vcvMf42ibV6XYuX0PMwCsMGdioRG1U4R8XBxPGcyE+w3DW9nDDzCyhDEsztbrXh1QRPnujuecn",
+	"z56RD9dvQfz94Ro1SfANpqPS1XmjEuq/BuyJq/ffIuQ5RLrPYE9IwRXLTbmAVwSB2okEkanToDAsVyyh",
+	"Eb2kmj0/IvgY4gUXU4YAtAbr4He28Woo8CRF6xTml6IwNF1/0GtCdgdcroZ2bohn3RgHun3A6LYxoCFP",
+	"ISa6Len6w3SkaLF+GfgWUZZrEYMylKpclA+4sxWBHEj7N8RhQRiYCKGhy0aFBpt9MjitivbKCAZ7Za4P",
+	"qapIo4cVn/iwrkLw46GAHJxyAn8qIC7PaVky44GXN0PfNGFWONp+dGj2Uk3Pen2cMIpvX34mZTlhrqAF",
+	"/e/uX51cTlJfDRnTq1gHyTfR0LnpKrZ08Nq9+kvWGlP9mtWy4+MwpGCJfllt7+aRcH05wZQAapoqP9cr",
+	"QydK/dexyrgOMGZpT+vDcPRWMZRAKZH3rKQ5a61jbdUnfzw+/vrrbvebbvfw6PkO2Vj2rvPV/+OkLCIF",
+	"kTNFMLA0UGljfVn46NkH9fzvX/0wORz8pXt/NP7r/Jv8+O7tWedv09E2STfRArw6+/q7ox+SAN+ea631",
+	"PknE3Xpsne5IKltiKBhTidGD7f/x421GDl+QCRczw/T+qYeOdn49EWJTlZMYdadWOwkCC13JpP4ZMF3+",
+	"d4hPOiEvGVVMkd6s232eQ4fwJ+tHgYm5FR9GAlFJsSKfC1HMqVIcygg3lWCCLB1flaIxlsq+5IB1NGn3",
+	"WkAsptfaJ1qSIVXbcU1TFwObUIkfUBvd8uMqcw9oJJLka5XTYxxEf2Ok2Ex6aRw3rJhWtpwNtcR5ErP+",
+	"qeFqfF1xz2X8RBcLjtAtjst64Fs0NNo3MNOtPWIGCsPuZ1CZtwpvHUh5Z0kPUrJ7oi0V5KLvB0/QguRy",
+	"VhZwDw0gN6U4qVLoQMbQY4fkD7BqUSWXjAh2zxQQ8d+ZkhlYXfpuifsZ6a+ssf0xsch9/NIutHPeUdMT",
+	"MEGqmLM0IVXZ2eDUwZkjpFuiBTNkjJWJSxiNJmOmXGD7clb9ktiaumYOjxqvvK0vxw032VeNAFkNRzQa",
+	"3YttsvYeTOwpeq287Du4Hxq4ixXCDK0FYq/UyMgSYtoO4PuhvZdNMuJt5Ere06sDQPjdZaQkPHv3nM0h",
+	"8EOKGPfms2ElDVnDgO2FV8xKhnjry8M79bDTeL49ZEenoYsfA1J8wrMxy8ehNj9jAa0fMfe32px19QSk",
+	"OB9TLirafgyiKmmHvyKcg6biMTnj90xvU8OEa4CUyzyA5n/93/8rterNyb27FUvhrkTKj6+uD6xUd/by",
+	"/FV/PyO01CCeAZy+fdFX4BwySwfuUnDhsFtUVInbTw8dFNvdChZsZ5KrmEglDptPb6geN8R+YAGGGG2q",
+	"7al6817PdNEYiLgN7JSLigIlFgorWFXyrLEWSFKQSVZB8RUIHCkuN10L73UBv0G0iXcnLN7ygarmHsWq",
+	"Vid+PX+Po6hWDXZ02gQyhwIDcAsrnw7YKbEXHMTWCElyOl2GtN0OCGFY0uXrb2sEBUQ5WYuOW5HRMl7k",
+	"dr1EkPVLqDb4gI6q2BTYnaVudkVy8P25hammmcHmrN/btOdpCR1mK6dOJA9scuXEza8f3mfxE9craKzu",
+	"fD+HhyFMDEDnp3TEQm0oF2gGDsTGikogP60JC4hmHRCVaFlmtnWG6SP1ppvhenbckO2dbHE/WXCBw8S2",
+	"2Ki0x22rmJM6XiBI7naNrGSxW8jJvCaWbkuwjctQj3DYtAbSsN2QOD0SNwAUQhkv0p4H+Ij9rSSLRtnQ",
+	"Ml4QE7ZqZlfmuKXUs1G6Qt0NlE739oPkKy8INy9FHFmQhZA8CHPCqdul5/nYinl995MVt1ygwOF/I38k",
+	"f7A3DQCIw/X2B7iy9huiB1bkg8T++yoIIO3NeVlarRtwi41cIoUoum0joqzj/2FRtiDcLcJ8E0qbBL1t",
+	"B7XtlJSM3oOZyi6/R73wIyW0dGBWmxySkTax5A27Pc/IxfX5UZdIRSCrapvwzh12y0iSj1l+tzQX/zPA",
+	"5G4X1VkDBXcTWr9Xj3fEoyMRtPwbywqd0QOsjGczLMGJ/3rt2e3/+PHWUdMETHXwtKLDsTFT9H3IO858",
+	"G9wuG/7kDXgnrfzepaNXX9Mp/47ZqwgsJEO5Fl3pze3tFVhO5ZCEiqkdAmnOvoxJyHfmYlR6h6q/3M+u",
+	"LtGg9a3sCV8nlU75MzrlIyb2A0LQB2+dRYg1JpiigPdmSZ2bTk/0xLkU90xAloe7wu3BQeiFoSxLOdcn",
+	"9r0D8j9uvn8PF76A4lAd8g4xmHUSfPkQqzv0WvvOpkaoqxfTsY1dKCWVhnH1/9HzYQq91gnptTqdTq/1",
+	"S5+0rdrXhzf7kONaRXNCp1augVp3E0ZFdQ4tN4Y+fowihGGRcioA1BFAIK22WVBDB1Qz0qZEMahplxFK",
+	"ckX12GqpIl4NqLMlGCt0TxB7YDAqTpMX3edouetfM6MWB2dDw9QJed4PG+GHvRf2285goDgblotawW7b",
+	"9FXJ7JiMWhA6olzAopOJtITR2SPvXeEwgGsvpIDVgHqgAzbmojixM5CTie2ccTNmyjY6plPA7CV2sxUr",
+	"FwRUGAOyiRXhsP7clFHwyHJTZQBoOmGkf1mwyVTaBV8cfMcWgPqh6ZDZxrEbMqcLWPhz13vwFLiaR/2/",
+	"HIQFOLiC6nlS9BFpeVTKAS3J1P3qaR3kVXYPUMBjtrCdwUQKVnTIDbocsLCeNyTbwY4ZLZiCjGny7cWt",
+	"ixVHnAtPwhFdQGU323Tbbck+mUFyAeIL0IJMZMFKTcaWVeZ0NhobMpviCnFIGw/jHrCFdK2XcrSnYSy2",
+	"7ap8HJg2GC065HKIBmto125G1badjq+x4deReITSwpLmnC7sRGzbE6qs9FVb3xtDS3YCIGD9jGhpB2lp",
+	"EA/jQDF6p8mA5XSmmX2mpANtgl5KOQdaPBNSLCZypn2+iXYN2OmchKkwsCyh+6bAAw685Or7m9uMXH24",
+	"hSW/Ors9f+NqtkC4yCpRucba9ugd2uvo6MULcs81t/fx2c355aUdVRU1b9f+wwesVU3JSMqC5GPJc7Zv",
+	"OaqrRlXLlSGU3LEFUTNRWZ3wJBMORHDHpsaViHc1Vo6OyVjOlLZsIlS1jUR9qWpl+rCzPdxsO6QTTM4B",
+	"4vWAqHiyg9BRfSTnwkqRUoWigFVehjN/QY1hjKLwJA9UwMxYAlCLGWfk55ndADvDgSwWS6fZrgCOwPvD",
+	"sG4sroN91zZY2543sN+WmqBRTBQClFzLjXC1Q9u40C75yK8+16EOIjw/Pjo6BZhFy3SqfA7bM26bJURj",
+	"BUpX+ZCMmNHkuPtNRqTKCB/adQVuDicCe3NneqqkvaOzqiZZtfwVCij2Y1W1IRcYsItUj5w94hFDyktE",
+	"1rPCLGm/+PQJL9rjo2/wHrPn19IOHDZlbwK3QRNHbHa9ofnv2EIDRIN9Lt1Fb3nTARceg1X5/K3l4+dr",
+	"c7iLvapBZlu2T8KNBff7WZWsA65YcKGhzxU6BWMr3l6lHHHRB6C9vgcC6mfudyu+ncuCIbvuCawgTxTD",
+	"CDAyLOU8SB4C480AloKRN8ZMvxflwvlz9QnpBxmqb8/U4YsDdDsT/LEnwEe8n8GLig0V0+M+aVvCJv3I",
+	"Y+8fZURJAAyqDBEzzXA4tgmPhoNAU0bNtGHFAf7qvcxwAPQdn+K2Y9wEKwjMHuJc9jMyLWcaWgyYSf92",
+	"2EcPJWoMi55AsQ/6tqtgiUBIF9mWEdTPSqtRwisFZy6JqzZXLb0Eh4b0ORby7wmAJbXvgEFSz/Kc2asQ",
+	"gs9pOGpeNDnuHmZBFKRlqe3OwucOuqePZwHIx9IsZ/rUHixkB6W9NqqmKmUXACHtGsBt6gh7JRoA0Ihg",
+	"K4NhajmIgOwSLdATHl2sLaRfhxO8QmuD2UfR9ub69Ym9ZmbCCiphcdrhVsrwSsrIq4u3F7cX5L/+5/+D",
+	"NGOFBkdjpRzJmenvx2lvUMm1JxzlYFVHOXE6JISczIULOyHt/vfwR98BaLrz65SBD9dv97Q97j3Rv2H5",
+	"wWtm8vHBDTfsBLjpAbbSPyUFu2elnMIVgxvj7lFY5TdSm769PeB1pHwQunqi/5cDpxiz4sAe4xPyl3dv",
+	"7aF0P/dPq1qSLo20zqe7z0mvda6k1geam7CQlmLgtV6r4zbtAKNJIlmBFUSgeAh7ci1LYACfDkJq2QF6",
+	"Qfpwdq1kXoncVuNy9ZS5k70zwsRQqhzPesWge2KwwMKiAIdKDJzHtgsKKma5gUIaeg9wxzQ+3z8hfdyI",
+	"PrYOJxVJ9JT05Vyc4d3bB12gzqRPe6J/z9kcwhQsH3MUD3DyOoOKmWrfJ0xKZXk6BCGekj7enrAYlsO6",
+	"QB5sKesJrNjr+tZ9LCA+4aJjhf9Kjj2xh7JDflT2IrHTsj8871ihDa5CF3CBOrh9dmxP6RKUnr9Un3vp",
+	"yCsruRSGcrh3e1WoUa/lYnC4AVt/pdGcXV1GaBYnrW7nsNP1FWjolLdOWs873c5zKDJixqCyP6Ozgptn",
+	"ENNh/z1KxQa/hrsE2TpGRqBC4FUEObICs5Gk76XwPmkXbEhnpfHFOSdSR+Lqfk8EeaiQs0HJDhDnCUjk",
+	"xPVVyV3efe48lgUbcGO3ExHUodiruxbB0KxJG886F/7TAuNW9lHP8nj+3lxYgJ0QPYOYpkj+LbhSe6Lk",
+	"dMBLKABB/kimJTVDqSaWn3Cz8FqIJgUf+urv7b8zJRPd496FA3ZZtE7smp/ZXXgJm+AqwDArXLdO/t3Z",
+	"QECYrEwgfp29RYXWPBlNlu1ffoLarKgS2i+Oul2X6Wuct4lOp6UTVZ79zfnKqx7WQkZUUwAzTAr0Xt7p",
+	"jiXIY+w31VwY37OXNGSywSeHmz/5IKi7yViBHz3f/NFrqQa8KBhEX77YZmSXwjAlaAmWETSGzSYTqhZu",
+	"okZxWgaa9WzJ6hQi5yVH1goI5/boBM21DSxG79udoyMNkYZ2UVs/Za1Vdt06cU9t/+4Yw7FsPsdXdFFK",
+	"WqDcM2GGQjYB+0R9AoGldlacOBhsWmK6gTZ0YQ8FtdJYuz/l/OT+8OS//uf/7u+7Q7ckCxspO+RHEKm0",
+	"UYxOLIuFKsquxn+twKWV+uCtU29QzwjtiWVDBFbiLOWoQ/qWsPvkjrGpxuhInHhoD3IXgoX9KOt2u+6V",
+	"nrCaApgUppVmdEr6gn0yfWC5XMyY1zyoysdrz+zFvat5vMWhxVnWjuxG6266JVjLHc9+Q1PwXsOQDncY",
+	"Uskn3NQa+vW5D2zGFSIprnCgM7S+yKGjhH91RnQDZ9mfDH/bchUOPpaBR6IktXK3lis9nhmVctTIidA4",
+	"hVIErdcVA3sYyJZaTpgdIis129OhYEg7cC6Ih7UynBPwesJLeKC/QzqUD6IFxNaon/2ssshAO67yuwwI",
+	"yTmiKXu5gqoRM844AHV3+QRljiVLgK8gD4DsltF66bngRYe85iVgTeRyMuCCWREWS7f3vcfBcSIfT29p",
+	"Ft9Yx4beytEqD0rRTvUKHpkzO/WWPdTbvH0Li7D1664C4nYvv1Zysv1AZKuJEeFiNbG0ZI7Rgzna5tF6",
+	"I3vr6bnfWznazPucvP6vz/zsSUfepCsjLzKcUo7qsLOfh9l1cn3fyPCuX5+T48M/dcn5zZ/rnWdO2UH9",
+	"JxiIh45RaFay3HhLNIg/t+yTITlgrdOe0FMrzegxY8aHQMwEJoxaoWBWUjCOThUb8k/eotDf629gJ+f6",
+	"/v84jrL5iBr2yTxz+7zCFwJDSWo/QHWYpEuNofl44kBd0OMCHZ5jTwevuA4a3vqe/vWVKV07ylDhxvtd",
+	"3BmBZT2/+fOjjvGAFiMWq071k1FybV7iK0/Ix6GHt+yeYUxlEyXZF1B+fegKu9iN1sm//xSv9zsUwbCD",
+	"SngBoyDVdzojpaw4V7TMuZxMZsK22LTUaOXDtXZr9WxIf25kmLfBkQKZFP0h/bmzoJOynxHIIi6Y6pA+",
+	"2sbfmEnpimCIgqllyyTy/3dU3RVyLjJnelJ0Tt7cvntLCiWnU6iAIJ3xFYzVRhIuNFOmQ/oaAmtRRKtD",
+	"n3njPFWsJ6YlzdlYlgVTxHIKZ3A3zkJd0gErO+Sc5mMGxlEsSImeF7CTRxNGu9ZYzjWOl7v4Byt2NrBu",
+	"xz1e05+fkkajXhro8/XZD09BnK5p0gY2BtwAbItuB8Le13Z7v0akOP1dSHQs5wfcHMylumtmDtXav5Hz",
+	"S/MjvPz0WxB11rAT2rCpjg7ME+0KdGOly15rDKj3BNar13rk4luhVT/7hy5no18aGUUf30JnlX0VfVWd",
+	"SRGUqOhYuaazBnJZYhyeUfREzCk65Lh7TPauIJhDGjKUM1HsOXfxgjgveDkbrT+nV67idcJwNKVmHNmN",
+	"ytmoFcf5YcLh9iabn56eFps0j1unwzqF43gz6b2X5rVd0Ceg1TMrTBieozbUnmL9vgN0WGWk5DkTmmVE",
+	"ztQBxHmAGUEKVqMiq+iz4rGMJcIx3sBTbkKlgqfeRN9TYh/fyLm9ETFyz439qdjJG1ZOyTmz37gTS3ND",
+	"CmYoh5SCxyy7YXSytcxhX0aho+NiGVckAQwutFITxqBEIkAoFNkTIAPA9a9jWG94AbW/nKoClTbsoUP6",
+	"AOXjDOYQeAG8yYontjVgNj0xNmYKpW9PSZ/nUsD7lmLl0CqAoPFpBq469OW6WIRC0blez59u0Vj91EQH",
+	"3TRwDtiAJ6Iy23bYiDauuoev0FH4YTj2isHmYtr6w49/VA2++eD7lx65/Fvl+Jw7/IPVvJ6VPQkDI4MF",
+	"0NNTbE7VSWS0vrz5HkKAfMwOLaEkD/wUbUWVGbnNZhTs/lleyvyukSNcilrYB55VKxzwHL1IOtiCXeyJ",
+	"YASaRGm9T4t7KnL2it2f21/7EDQ0kfcg/M+pKjBuTw6H9pRyjcGPvCaFuEi6PW05jVQLiGaEWGlNqAFg",
+	"Ahc8rJnRMSA3fO7iqjV6vlE6cU0yTdrnby99tLJ9JdTHh4/3fWVZPaaAC9Ihl8LHc3jsdCVnhlUl+9kn",
+	"wI847h5DBu0Kdfu1eEreEvpoYCywRV+ETHKL4Gp+nnvakQ9Gr83JkKJnxli1Gx+NqQYSgtDrdkyfUpSL",
+	"mDNFzzYeiKw1lTpxBM6KQgc67vvoqWo4e9pT77DmRArxnxBJR00Gz12OahbF64JRZ6ZYh9zaY4TRzSNL",
+	"TQOa350Q6oBABBtRw+/h6puJKVUatejCVeEKwpq0DTz/6kWXFHRh1R+Hyv9Y2l06yzubR6NgXkhW+Skk",
+	"Xr+UxeKz0/4ZDhePQF15+OW3PnoEPNgoPcl79nB3xI6H97j7zeYPzqUYlhyTpo6PjraxlDpit/R4IYw9",
+	"5k9gnLO3hmlgF+42+XzswN+PHuut0Sr6it2/Q0ClpxdVXF83bk22kFgARYDyciA/fRHs/gKimjWZK24M",
+	"C4W5411zw112UT3Fxj77By9+WSeJVpu72UzhoCm2MFIc/dpGCj+NJgLBgMsvgkC+FwEy0FmvErTxeakB",
+	"r+Jn4DxxiaBR/aHmYLIRRGFjKot2QwW3FUbg2nu33R8x49p0yCe6v39C+uBc72cVboL30fZEFPJglfAK",
+	"eaHvwMAgxLMPCVCQKQcQCA267Mp89M7XduXC3+xKBAgDhxOx7etvIc7gSem/mj6CYSTOgaW7OEgAtvBf",
+	"PUwgIotATlZKRZ9jG8fn3AzoWsyILIvId+9y+iCY02OHuGOIx6rxBCp2z9kc9kPXzmFB9XggKcJkN9qp",
+	"VqHFHBYCE4ULclML8uH23ArBRAqX96LlhPnsVZeP2rZHrycivKd9H8OEmWly6CT0oia1DxZOfhOopS/I",
+	"nCnm0a286StkImAi2coq1xe04RS/CkvylJdE6KThmggb03kwjX8Wj3hOyxJMo2FAkI9pkFA9vLNf+O0p",
+	"ssq2qNMj8u2DiYP1A3SHpKqIwha+Rf4mB6hXgc0SdD9LkhDQB7Q5ZHNnbNCnzrAJpezwKqkmOWM9EdMd",
+	"NSFlChAlq/wUVwqPtAVA6DksZKD2OYWWQBvNnfEIsFIhB3MplxLKu2GOEtYx4gbUFAedeeKSmlFT9d9S",
+	"scBEzAQJ48De4SF6zF2UVCGf6Dwk6homDgZgsGBtJ3i98wj+/0+gm4WDeGW5qsN+CbQakynY/3xuLBox",
+	"LWsuqGEZEXL+6HPJSj7ikJayWHtTIJ4InrkoSxqMgmRC75g+wZB8wLZdxqtGF3uAfewJXjBYRWwXE6IG",
+	"zJ4nHFDJADeVY6QTOOczxDkQhNmFPCFH3a5Lce77b04IVCLG1GZK+hg/2yeaQhJvANWZcK0B4GLPgTTA",
+	"uBdkIWeKALJvT6Ds6OZqT+ReRvzrs2kpaYGvh5l40A9Nkp/+Vc5UNO/qbaqYmzpe5qzokL/KGSIpQxMh",
+	"0XkBLwfwzLXNwjXq0Sc7pD5yxMwFrrU62KZUBTzDFxHBPFwIfno5NR5nkuNAJm6UC0s9YaPcwYeW3jIy",
+	"Hy/sH51/Jok0nlw92xGmiYc2kNcEMfsex0dGzNxWWJhvXAX8Jo5i9QQl55A9g7mA9macRAh3gRuGgH01",
+	"+RhwQ93Lev+ERFgOVMR3vBWrY5Cw+F8IUgt4MXJuRVNuELJhJgq3bvHLkCKLLqH9DAWF2uohThbgl8xd",
+	"+TDMzGz3UfztZ1XL8Rj3IEc3tAwJon+bVeP3eN5kIMUMAKbDOnmJgQt0FwPYNaocCOtLuIlWpyYzu7KY",
+	"NLiPQ8CwfzsUzsRUJ4n71SF9Jxj2HTSAT+d0g2oUz2Mr1GlP9MFQ18dM30hf9LKXFEyHj/yPKNuTKwqC",
+	"kmIknxlnOtDMnFidX0fZD+cVlqLXr3RkKXBuBvsmag9g9j/1BXg93CKqNBXeIjkj2IQXNsE7VnAEKrcX",
+	"YeUpSLPRxDHZKvELu/0ciV+rOQkuzRZBPif0E+LvQRhQQOM7/JVTQd85olobFOTUlMAQ0Du5hqp+VWPE",
+	"51XU6oxSZ2H2dAqIV36a8Vl7NF+veNXBeIWpN4gI9u1G0v6CRAQ7znUh0pEg/qUo69GQsqfa6Gf/qP6+",
+	"XG/Zv4wFiB2V0KqPV60vJgcqLpm/iSgeIxL+Su6BmkMgklfaTt5xGEVwSZ8SKhY+U5Icd4/3H01T05IK",
+	"vSF9E8vgYC19x69zamgpR2Bo8XCvHhnVWUxX6tpXyeA9YSdnmJpoq/ZQgcJCQQ09cSo0PIRf3WfMGRvr",
+	"Uh2mhtte3Gu2aTBTTGiBEuI6+EQuyIcbUsiypEoDbErfdnxNTZWnqahhSyEP9h3Uda10vGBUkXa30+0e",
+	"d11MAkYkkKn9vz90O/Z30RN/OOx2ASLDmc72O6RPp6pfYVBCbBoVYkZLrlmBfVvxEWG7MxKGR/7zP8jz",
+	"r16QZz1LUpNXtqf//A9y2O0CRhMUWkDgQnbv3I9z6aePZrqC62lJFx3Sd8EafQzndnEfaqKtZKXkbDQO",
+	"87c0YO85t9UI93pCvAwNcLgOkPc//4NUa7kyop4vOOjmhZActQb+SIJkDsJ736+bnWw/iiyo6KEnMAQK",
+	"g62QhjRdoD7gx4/bUtv600p1BwsGmSo54Zo5mGV0VymOyKBULEiuFlMjCQDsp4TIkmsDhP2UhmzbwbrL",
+	"MTq3+qmiK6FxIgEPpcBcGgRT0Vkc1ud5AGzJ9kwr4b382QNnJxnWj4GAHaXWOiYxOTsy68ecaszyO42J",
+	"6t5m5qDMIp4zAste1AcI6y4ffMVds595iLGaSqcNm/q0Hw/MEag0oChCmueAPeSAESNRMdrqgIG/FZ0/",
+	"+gzf8moyDoKhvaUyDwqra95ikHGo8qRZKDcF4ZsYbuXEYqq4GU+Y4Xmkzq81ZKEjUxq2JVhOScV7rP21",
+	"VXjCn3YA4vClMbZqOJV8/mu5fe1qNfADODpfuKv3N7X1/7hqNgJ+7zHmAR4YrhA8FFO6yIJ1FowSVup4",
+	"tEwG3OfAfdvohHsD1h3Pxarc98ost+I5HjqwjGp6LgDZUnkBM8t6ojKwpXioB1asX7xOELMcDJxlAMnm",
+	"ZTK4gzs94ZL1kYUQiLT/G+S8G7DxnK4UUArQkELOPb4YJqYYNu2Q4263J7zB3+XPLxn9Sio6ewG/Hzfv",
+	"NGCw4W8NHhEEGak8IqTuEEHEOxdRBL7zhL9m/5QcHx35dcet6gk5M5oXbPUKgWSPQQj/W9m/9t6l0LPh",
+	"kOcAROJ+PiF/QARwwaNN37PSpW39z7gJQcr0YnhtscGxN5ZzrA2MnGJP7zuESkx5tePEaxQNmwU6TTNy",
+	"3P0Gu/roHvRXhf+qCmFPRKX9gF+5+8e7cLkmY1YWSf+qPRmP0Wh/ncjcm/owAxf9dQN0NyvKLmhqVWH+",
+	"Ym+HX9N1fHy0RWe3Ur6jYnHtgzA+xzV0pu8qSTp1/XyOG8aAiXJrLJMTQj1kuJJz8IP0Wt9PGaBWOkbU",
+	"a4Gvpp1mXnhP9kTf3lT9/cx7LECHdoZLwg2bLEdegaO41zovpV7prEOwOcTV7RvZByUOw6EM0xkZSDMm",
+	"XOTlrGBFQJ7zn7mKqIZVrnLtA6wclrUdUlUCBrpA55EmRhZWf45wWhDNl2zGaumJNvQGTm9Aavm3fkb6",
+	"f7T/d2D/77/3M2LoAMAvqVKcjnyg1v5OOC83fnY7M0tnH94WXcW9/uT4KmG7VlFWnBxjr1t7m06Z4rL4",
+	"Z4JeeTzrAHyUiqKDua7moEA8ClyeR/OSuin6mROXQG6dNUSqWCnCHzYv2lWBiFYAQNKOZNopxiWi/NFO",
+	"qcBZT9TtXU73dfUJknKlj6O0vCKMAtRxhxFrhcxvemIPasZEgqWVl2hpD/nC+XKLPayC4dLq7I9WzEIB",
+	"UArL7VzNAecuT51Xt3i/os3+1ww0e4fCchK4LFSb/TWFiX/FpKKKFTg9iwYnZOxdSIQ8f4aQ5iVewKgq",
+	"FweKWRrzjLYxfG2quMj5lJaA8I5Jgf4cr0gTp5E1PuIaUg0ZN1j3rH6ypjjmCzui62pAjzteT3lYlkfa",
+	"5F7Hef2Kjq5/rlMAJh3vhBfeJB6dBHv/BGsOEh0IsOB6e6B/rUqxrROhPQlsAjv7L8XYt6DVED5cxWFZ",
+	"1hOd2N8JOEnAFy4uN0W4GRnxe0vZsykW+EZO+Gj6beboXGijZrln5kkJL7ga2pgqBnFL++h1q5g8Ahkg",
+	"5xaNbL4n+orhEPpBPSOCzZdstFW73qkRO1qzAPcEBZzq0iSIeFWhoqjdMdUuSNBZyEKsbjr0/53r7jJa",
+	"pN/kmH9+i1Zial+sVSsW033Fhohuf2UT1780czofS6kZOi4xz0zH5y7iRKfB2CgVOVtmZvqzMyo8qmu1",
+	"UAfdzbHkF4dacaKIlENZs5Ejn6AYO+EUtVU5E/v9rRW4z88Arpfm9Rud/jUqpK9i+8WbsP+lOQLuQlLp",
+	"PHVVgcoiGLTt0QP3XfHZNVKo1Gme5VQUJWuOcLvBKp9gaaIkp/mYeSOuFVJHEFcBOY6uChpzMOOurJhl",
+	"AxxA4NoYaH/4wgG9QuKsl346pK+hGDMGYJT8nvUrACeIXYcKc1oPZyUZMoNZUIq56A1taOm/qAYC1UwH",
+	"jAkomgjpUmgtgzmDmdiMLYOWQ9Kn+vth35VF6keVcPv1BEoQeqBwKbRrR4KZlr7Z/U4ojAuGurJ0JbIo",
+	"ZCC7OmCwKFUN9Vrzoa0Oufhw/eHmlXdNXsyUnDIqABRQ0ZK8pOIO8l95uajSMCAsDv0HU6gHr+5s07b3",
+	"dj+8BUbBEyKnTJB/I2M+GpN/I6Wck38jUPRr/5S8vD3/cPPqFkMDXUgX+4ROzNCtm3ZW7RSW0+BlCY13",
+	"yJXiuVvuenyh7pArJBOsEpfCA05CZ70D4j13tLtd0ZnFZCDLtREqvgg4Lnora7n5J+t+r+YDlYv6isCE",
+	"sUqunURqUNxyintapjMZWodFKwujOkzWH39Se2RtlRtBZexLexq3r6gmL3y2J5xGwfQDExfWBNi9guWe",
+	"InnJIRAejieLbeP5mLkgtrGcV9EaLqIxYqL47VbRdhNm6Lqw8nf2+ZNe9IamtuQGs3l8aZgniGq8ckUM",
+	"LQlnZDDjZRFiJkA+FPdcSVG5V0KOUbzSdvjbrPOULkAAfuaiTtZcVbc+hnAEyqvPAwsfkvb524uz6z9f",
+	"3Nx+fHVx9f3N5e3Hs1evri9ubi5u9gEd2n+OMYiIFd0TZwIDWTEKgxnLUKv4GBFShF1V90HIQUtrwggW",
+	"BS+chUk9KehP3NfagFg/nKeIhv1xzBSgyUNFVgelD5CsrtqmW9mISvzm70YpLo70Cv8NKg41+XiVYM6h",
+	"aGIUI9a2dy3NzYyWcJ9iSURIqJvQhStrWHEWJ6WBN7HYd/qQD4WV6RCzSoNC/FTUmtB/VuU5rjrPeiLE",
+	"m1Jd5TZWUWKscBEEkA6BwPwQpz2VmpZYMBJLv7savX7WPYHzcnJbCLINDsGC5SVViHE0kSAzUZTLjCyZ",
+	"wsgrX+XykPy3fShDrnuiCtUyY3sHyLKoXvzDYTfrdrudbnc/i0ObsJIlK8iCuTqZoSY6OeoeuaIF0cx8",
+	"SAH6FUEydqvmkD77QhqoboomQKvUZrFW6044bmY1Zl/d0l5tzEmPS4P3E3D5kkdHHYIxfICI0RMuixWN",
+	"a1zF3k3EaERMbR6U6Yld4yhntn18dJTMZXcE4I72lxrndV4b5ZenEp/7YwT87qh79PlSDxx1nitmmUOq",
+	"8/dQ5rfCmY1rv7ULmetnnpN2JkVGeq0bZnfQl4IsZoYz3Wvtn0Snx5McnJ7T+JTAyQ94utAXlgd2CM++",
+	"aD2eH2e+0VAOGvmLBv4BsTRX39/ckme+aQ3geT6uoW8Ju+/MSxBz87u14Te0PyKBRzn0oGhhsWAEAVAK",
+	"yv5uMC9svIlXDQzVfQxnoDlQ+5rlUsFR8CZQP9gmIAV3BZgqDZ1cviJ6BiJFT/RfXVwdfP3d8x8OvvnL",
+	"u6N+VoPk88Kaz9hakewCZpe7EnTQ5yGAONxPeG7wKDl2XFvSDqlulQGzijUERLvMMDecnoiE0neX771g",
+	"mtkrptPtRjaSU9J3H4d6Hn4uVqKsLiHIpatkmr3b1W7tu9hBZ28fBhpueyvogN3EV42lkVDdE2IGDMoy",
+	"IF862mMltF/EFp3TgE1QDazda/1VzrD5F6GBnmgCduiQ//qf/7vX2q+tdbhUWYe88rgZFdQFRjpGPo4A",
+	"vGbkCDFFrF4OAeUMi98Cqkj7eRf+cdj19ql9ByOmXGHLnvDr3X7eXXn5hEypNg7h2U73G8ctr5lRi4Mz",
+	"qPrbId6eYugdAx/cof3pBNN9xEE+prwKhHdmH5BK4acOeS0VeXl7DkO7uH3jsw1gSYVEXZhYSTsjfSnO",
+	"bXNnnhKs9juZ5WO74Fjce3/Fuh8yOhWcSlbUMqr+X1Jvs0PO4lPYE2Oqx0BCA8CkKRxCWa6k1jWp6iSS",
+	"e+NzDA2MIwF4wJjoCdtWZ69D/KXZhNLUPu4+TwtMwIS+dHkpHuRvJC75JdoQEu8O7+/x8F9APPwNmJWp",
+	"IQs5w5r9zlZrZHzz4xHZ5VJfdiWGK905Lw5c22uxce1VW/rrD2TOPY2mFdKOI9n3HRAOJo4PFg5N/8RD",
+	"3/joBstII0ibICus1Akm7RhEB/NMw6Xl5WQZap/b2w3VZrxnoCWfEBvGTvSYD40XuX1iTnyvYpqQmUM2",
+	"tOoJfcexWNZZeCv0SCaMuk7pdMqo0hF6aScg/HINlssJFQu4bSFLiJZlhgXcQzIRwPusxf/12MP/J4L/",
+	"urn/jvxbM6EvS3GfDfb3MSoDqo+bLXjOtBOgKKpi45FcY0WNrtUl/Ns+JXLEnanHfTestF2srFrZ5FZj",
+	"5PGYcxOlT4JIuhw54aQoD8MFlZezxiAKGDs2HaEDeL7RdjPYj2MtesKJzKmTj7P5wsWe63iQvwdO/G7K",
+	"WBs44Q7DadJo/IRmDPvAcaQbCFV49o9IcVmHMrXy5c4HMQLc+5KgpjboCnUd4Z8GZCpw210RpnaXp70J",
+	"da1Pcyhn6oAtmHYS6G7GYZ9opV1YBh0Oe8KZmbF/yPOKfShQpNnZc5cvfHtZvegCfgEI306KFkxnPeEN",
+	"CMHdAxbnoVR5o1gaVuApcYBcJ+tcn7Gw988huYWlq4luSX9CZdJc2rc2vBXTMPywC3usvAD+z+Usx0aI",
+	"fE+alcEVvsIMpwk3wWLXAUSKgLGFVKtOQQiK3KKV9wMVQMwtDFFkvjuXZqhmJQPs2pkGdBLhU7NjN6xr",
+	"0J4Yp6hl0UjRKxn577yFGoDza1i9YWoCLFh98+kN1eN+hlIhZgTUW7aK/JocSL/9u2tyfpu+pPDZs/qk",
+	"IiHwl9824dJFpillN1nOzO9C4BeSs+kdm35/sAqBN+0AW2mjAOhKfYaoBc8/tmd77sidI171WsYXxdU3",
+	"pLiBZvsvdXiva3P6XYH7/eyuj3x3hFLT4IJE8qRnFsLFnkGu4LpqIR+m9j4/6rr4cjTa6BiKPgRgZUuI",
+	"WmCltj8rJtgcDcx2qUqG0YAXEOkGFcilKBcO+BAKT3u7YxQ/5spwk3avFfloey0UambiTsi52K+KTCF8",
+	"F9bjodANiaG1OuRiMjWL1YD2UANrwZpKT2Gg9plfuqcU1+s9rQPv5FbNeYpgxWvceMXsDeNGYrdaisWE",
+	"a7u/DcjVVnKdCdviVjGLSJDaUNOsA/YDZGgfSUWDx9qVBaeGlMxH3VdxgcFK0g+V1hHNB4P9wJ0dnjjK",
+	"4yrUfe8QIFSuA3BmAV4NCTdsySg6AfnI6skvsuPnR+S//q//RV50u92sJ9CASTXptV5k3W73j73WvrfK",
+	"illZRvEQUcCui1HoiXa/iom4+vDy7eU5hEZcvre/fH99089I+o3z7z+8v72+vLjp76+l4htY7ycnYeym",
+	"qfwvxpY8Ae1exrZkz1uwu6y+nRHK8YNJWDNjlc+1dfxv/DtPXKUL+miCRXLPO/+ngHXGkw5mmIzMxzLg",
+	"E0LYdUm9XceDjMlhVMytcAVSANazvWpSXX8LYzvR3kQUU2Grp0VlDNm4Qjy3L9JxYceGMRs7Cb2HTzCA",
+	"ZIipe/R7kMbnVEGLwoPcehCtCuvf43y70owYcu6g+nXIkjl8inP07B/2P6iCGq7YOhXUPn/QubIffVGq",
+	"p1+Ra/C4flE6p4Hcgt9Vzt9U5bSbEGCNhVxCRoGkVakZFsNQM3+kXX2Npz2mHvy5+aAKNr+qAIr/+Q9r",
+	"NJkvz0h0C9HK88CkeeS7+v0Q/4aH+D2buyvUwXLaq5dquFohvNzt2Gmt6qwPH4aTfcfYFM+1/sxn+h+a",
+	"wXu/rEVSGchi4ZwIK4FKxtMdLWdBEyeuWRfVZ7zJCPFizJipnnCv6D0iB5igQxUjfCSkYoUD9cSxuxq0",
+	"YMXy1QE9bdeqCIYq5faxE/txT7E5qK/oBkodNCnw1+Ojo5TCPZsW1LBI+0vl6dvpRWn6zONCbc7Trxxs",
+	"rxkWtcC0uVbW8u4222mxmmurZ9OpVKYhsf/LEm0+wCL+2pxynTqNNtXiNFQmBBWT6rhI0Px3pvnbAk/B",
+	"wYeQD8dKokqSdr8yn0XleNHn4Yv2i2cQS3GAFqe19XOhNBrGMHs2hGELgt7zEZCtT3DBEjrIkzAMBoY/",
+	"R9hEl9vIzQn6033gtByijWNKR6wI4TMu5DXOGtJZXSys17LQ+95Pv0vMBUwHGQ0xPL9jgOZsXD4zGtuj",
+	"mBmmDZ9IwZdbdwCm5MyNv1a0FQsIGZBdQ83XBtsnhmXjrnyZNS3jEW42m/6zBOq88aH7UDHYB/D7Qi0h",
+	"E3dT7OKukTmO9J450ms+iFMmAn1WUV4i0Kn7J4ACFac47pGSs+lyLLhLGHwBdYP71DIHeyx0SGAopRhB",
+	"oLjtDBxPdjF8oRQPbqARu944SKYmCI0bnN+tm96XSdG1QTZmHvxzBqDdRvxtOwqupK4taDhriBz7HlEU",
+	"l1grVDsie2dlSYaclQVKw15e2kOXJ8VnAHE/mZpFFlIBmICsImqlW14QNqG83IvqQcGvLoPKl9xwtY2s",
+	"aI7pAi6rtIo4Awds+7Db7Yl8TBXNLeUBPIb/tv2i2+2S+CHXxEgJR6VDzvyRqgopUUHGcuZQSKRgPYHZ",
+	"qdXocLBS2YvhBM9uUzZqf84GmhvWx5hPbegCV+aEcMw/HQO9OEg3JqclW54+xI4OeVkCQsDIcpFQi91B",
+	"dwxmoHPYi+qOTU1zfmbtuHzZWZq1oX555oybRxUr+hfOmmxwmt6wOlHLwF/azk1taG6gOs0uLK3mKa1f",
+	"yAibAbdqc5hslCSNlybX7iLu7P1/7L1vc9s4si7+VVCuqZJURct/xpPfrl1bpzzOn8lJJvGJnTNnf8u5",
+	"ISxCEtcUwCXAKNrcqbov7+tb9xOeT3IL3Q0QlEjZiZxYyfrN7sQiQRAEGt2Np5/HQ19driPTJ+xo/8iZ",
+	"LYKHOAO5uuRsO5utOLztm1LSOMPRewg17yzUtANae3WwHSDI2SGMgDTqTn2DzuVUiiJfdC+nJzXzFoNL",
+	"3Rmeq8gtI9D2o/088xs1bnoz7uWf8WW9ixzLjMic6kodG7KNqxKAbP5hvPargyXN81zNAf1GxdK7VTFo",
+	"aOu0LH8MPfGf9Hvr+ldStJcGFvninpf/l8CiLr/V97Y3P9isOzjER7/UG62rhSMSuXMzFeZ11iTDrHUI",
+	"M0A61IJNIzYvM2OEtD313CceF0hoPS8zzfAlejqWEJtjIGLfCCgTMpmZjKDzq/jTGgUYOSSpXKJZGcby",
+	"1BkeqngB7dOg/zb6mkBBdAA5NUABiQnidqNkA/vLcMS+4AoNnrOuMqzmaA5f8EsA985bnxRhCIhQ5HxR",
+	"6+1+PvS0K7T+rcwMnVB5zq2gK5EnLcdpbicjzNMbeXkwzbkeqkpkhwwF8D6YiJkymwHEeso1O9y32+ej",
+	"RrQcy/7R/j4UWwGHE/AGUcgMm3Hdd9/1WpwgZf2j/T8PTiAHThSayCC8iOWVoJ0YeS9RU6Vj0urqapaF",
+	"03ZrdXeXO3pPsLWgB9ilDvya/3F55j0g2raBdmhqLflCVSUTHwpRZsA931/dngafZKSWi6RDW7g3y6RY",
+	"S7u92GQZfp2ccLOPXecczv5qw2HmD+9PNPW3qaBqHNcvoHjTUxRQsB5DPQGigPmdqo1N45Pc0Uwgg7Bu",
+	"MhDn0ZI/sY1TIuji93ZIsP5Y8xYkQ580Zdb733sfg3/dRow3SL8FrkQLP/fwtuq2w6567rV2qwUo03iT",
+	"tXCZGf/wUsiJme4cPzq6M8DLgwbudxAHU8QRyBGF8/yGWPjOV+PtNcn6BzYY+Gn16IzI91QQBWPJywyl",
+	"dyQE0qLhz7fIlnUyaX1rq/RLFXt/bgzxUO/9L2NbXghRdBgWNSYsml2KX8DKQHns3uGY76UZvFY3xp4u",
+	"uJyrp3xkVLmtobvv4GPs8Patutfj8UNYvgVh+WVVSlxhc7U7hjkDO6GQhr456+P5HILLtZ6rMiVQx0il",
+	"Ilx9sJJuHaDV607I9csOf/92Vt0TeY+L7o0YqfeiXJyptF2H7bV0vKN4IXxG0p+b4hHgSBByb67Ka420",
+	"7JnURvCUqTF9+Yf1uzXrV65ZvgTctl8sEKMqijtYt1qYqlgn1WGqUjqJcS1GpTCsD6BmlCxGoYZkaXkn",
+	"LtuvG93OzIDcbzwd6nzhrI63lewQF6+KO7YmXyrV43p5AUPdyVYAQ2sU42kaxjM0KhirDB+qtLty04aX",
+	"xtU6sKoA3MXy8G24Xq54OhGdR7pnalZUxknnNpXzNan7Y7mSxgqImUpFro9Zno2FyWbuekCF2MXFgaG+",
+	"UaXgpP+xzVyMDVOVQaqVf1Q8xzy8f86QASF+UlcKOLZ5o4pY5uK9yE9YUohyJKTxrNozwX31iJkrNrIR",
+	"dJnxCDcUGBeseYeDt0yycZXnHUUIvy5+hmHb1tQ89u6mpDx8+nvMyDc6Q2Su8PlQsqZUE1BDIbthP/pG",
+	"iXec71jwc04O4xpWdgoS9HE3HjtiPdeQZqkCaPDMttaLYul/QlTylahPjv8UJHx6ETvaP2C913lau7FQ",
+	"2jhSZSlGpjdkr6XTjUaCrLfPmc4mUjOU7kzZRAkYp71cTbLWvWXptbcVlNzo5RZK7WHN4IOHuQUeJhUH",
+	"NsK/vpCpq69D7j0ttM6U3DQaRO68zm3ylCVGfDB42a42peCzBEGkGrqUwC/HjrMoYf2UG86Sj/FOQXtC",
+	"vHMc78TV/v6Po0murnjO/C/2jyLe+SMZgI/piPHEHIqxWM5l6lQRY+ktqiNC6rcQ/nnQS8Q0XwwiHzjP",
+	"gP8vz6SgYTz8iVnTEksoPy9K9SFz4vijXGkgPiRhCSrhsDu1GU2FxrrGzCCkqxaU51egM4EF4EgCl5Ec",
+	"PRT+YZU2DCJorxNHXFIKUy6O2Y/7+/sJaqLSqIJT3Vpiha281aJ8gl/wRrux8h2bhmM5o93u98KN97iz",
+	"on72rq5pH5kRee4KfOj425BIblaymZJi4WbnhmtlrMqJMo0dtjUMQ/iiZr3nY3BsSRZRfMi0ccqG3BAG",
+	"K2JzgapQnJVCC5ij11g+AAsdK4VwCTSbipjh1+7VoaAHHFORwX1zvqCqq7CICtCCWD61Z7fyxk+N8qq2",
+	"Wbc0Alu62T5t9HL7NtvT0UgUGx2A/OsVAD0hwKLfEnfrxXLrZR2W++CSnghjbeg6mAr8vp3xEHStw1Tb",
+	"9/v26lWziRTpbiah+xuaa/p2+qaP24I6WpbJKw1mYR1lr0Ojj7gWu5nUQtrP/V4MhjsRnjP/oxLlIuRN",
+	"4eVoutNxonywv/85R8p3N8mg9P12s813lJclb6X/hTFtMvBSLgK9HSSU1clxY4umv9b5mCulrnVEmRDQ",
+	"10c4G5Cl5inKEApMzvQ9pW0lvai/x8dr9k9RqoFXu/421sMT8FJR/HYT6oH3mZjjNA/XhlKTXOyB9ez2",
+	"Y8bWK0jw2jcizWzUntQFUglG5f+GF/zFNpawvvK3/MUoUySDYwxl8KA5ls/gt5rCA9mOONOC5yJlI6Wu",
+	"M3EC4UWo2dHTLHG2H1TMQa6NdNpimYxUKhLWB+/ZPvcM/p2NwzYQgb6Uahwwo2AbYdQz0HjLJpJBwuFo",
+	"/6CuGHen5fZna6Vse+JDAfK8tfyJGtuXmpdKTlrTbPCYl7hxbaUD9cz38J6cp66N7QL2B5ZJJDeCxeGI",
+	"uxKjroVMHlAl376z9zSTCHujFVmS7fHrLqhibZoInzABXv9UbOIaool0z+4+SQAKIseOZETExAfHz4zl",
+	"W6moNWDPX5w9cWU4SAFO/8CLnz9mMI17OpYSOWoBFodZ0UwOmbPDuq6NNVUpkYZu7q7FRRJLo9qtNPJt",
+	"SAwkIXVBFhJSuliVhlouyEe3UFWpWd8NbyyXDDC8ZYRxrH1mbeOSwQlb7QXsDLVd9R8wls1jIBi8TMO3",
+	"BkqzlZaEnU0JJl3mmRbdFteNXAcycMljo9nT6q8d7h/9qdVha3X97KTobOmnR7duCN70kxpadgt/3D9c",
+	"nb8/89E1y6Q7xCwK68NOBU/JdX6p0ITfkC76mnqAHWYDrUVPO14Tv0Ca1mNzmwAqIp0GIVih1o0t1Vxj",
+	"Z8iagS0AO9C/OPzp0SBCu0Fa1bDmr0VhyCuaqtLs5tl76+Q0XKQh5A2rUsJJILnHCnKmqMIN7wtpTIkq",
+	"3WYKwAUgKMuMALFESFzGEvQSMd2qJEv2kiGUqsMCpW4720tMMbUyxJCdeteJrIgUc0itVqD9yQ0S47hf",
+	"QVnFr/1xruZILIXaLBQlcEiSXIpypv9i3Y0EmT4KUWoQ681G18LVx0qwO1fqAyNOTuhrVQCx3OCkNg5L",
+	"oqTckIJY8KFiGQxDKSaZNqL0Zst2JxmyJOdyUvGJSBoqwljyb1+eXrXbGMEJ+O0sEX7lO7FFwaA22qPb",
+	"r5TKBZfd97vXbty8zpF76W64pTG6dKvErmJytRBkImRaqEyab9Y6/SwmeJLR5dVsYJeuF6NOc4Satsh3",
+	"mKpRhWiEUVWWWLCsJAMRIy7TqF6VJN5PUm1QUkNluJmSUSwzowntr0G5P3DHJcZufMIz62DwkYHlzpE+",
+	"DhUd0078wYvFaGvRB7Zva9JtPc1e/PWMjbi+b/BBM4/W00uEmcFMszPn09Jq14tRS3XfcsZsgkdx12JB",
+	"zLP+qA656DLN+kldBOh07pPBMUuApi2JWDKqSm2dO5cTiiXI2aN8aE8jXuYML8KTPscs6krZ7B7aCXah",
+	"Z282425O0yFtJvTy1pe/tEPwZafzi8Wos5jxtRSwdzpcUVjYuK2R9cYL53mTVPbzyiEj8LQmgInhcB53",
+	"y8XWVSZhl9vHbI18+USYF4vRGdefjtp6q0W5TYLl7j068V1abHV14Z3om7dabHSKEbgAfBbaKzMHeqpr",
+	"s8SbTL5GJW47qsxtgoB4oKwAUGRRhe7y+7QW6WL+Qs2E03CvNaMzv8BUidcl9UAkXrORCC8hSAGWTiqM",
+	"9/wi7Rwh9H6fsxXcfhF9pezti8WIanG3R6f5ISu7DbrMjSOM2op8ScPhI469j/UT/9j7qLNU/NF99HQB",
+	"QCPnOI7KRQFYbYhTMJdgDB9NAdPVT85wFu8+zrSDlh0HVyRRLJP/2nVXXS4KsfsanqSPmVRaZuOx9R+Z",
+	"5jK9Uh/s8Pg2Lyic2z1XeTZaJAMIdzj0BSh48ZCxrOD4kXu3SVUlU2U2yeSQXSDxPF8wAJAxLhfOzPvx",
+	"Qf9V8NE0lnhVmFlwOW+6y8WYLFeTCH/MNEKAnESIbQ0dZXjc1cJgdzWojHC01XWX8ChWzeWQncqFM7/I",
+	"F3y0fxT5EmzfY+xQqgSkqgmTNGRHB/tBbsd+MBTqB4VdVsmUDHIp7PDa6VfAwLrzM5ckmnMdSyJTjGUs",
+	"T9n564vLCCn62bMnl8f2gwWM/j1Nr4KDpqGuPFfqGlWAU7yLPhcl6GPpUmBDdoFBLLYRqsGcXbx5yjDl",
+	"wPLsGscTG4goaYfnh6pk2YxPRCzVmHFJOM3MCAiKZ9zeSp4kwtQpNYgdZpyhksBvUD8kWRLsF7svxMJO",
+	"Y3t/IbjxchH2kzdfe4nWE2VdZ7y8FmmzyV8yc8wgtTaI5VVlmDZZnhOu0329Y0qmapxiOS8njiKumy06",
+	"VXOZK56+WIwe02zZZFtt06HxtmR91T5q1u4cH/gUWSaNmMDpYkfLWSrWtnnD1nth7//ytB1qZEQ7kHOs",
+	"yhk3O8c7V5nkkLy7FbTTLetNHOwvvoke3GIjfKakuPcd9zGtAPBIveub1oths/wLkel6Po52l/w0JPTz",
+	"ZruhK3PCEvwPrDpi41IID5ZusHUAnoxdTgUim0M3P9DM0kTES2weQSLQy6l7Mj+/9WGYYO39rUg+vhcn",
+	"HXkwHvg5Hnz2dnFM+xWCjD3t+Kv+O0lFuQX4Bbx5f+yzPvx/+5ych1Bko0THKUREuObYfJrlIsAreEPT",
+	"c8bFemil8PS6ICLl08FQh91PwDK5Nt+5QpTBkJ1NFdZxwCkhHnj4h8dyyWFqguVH9l7rr9WdFagf7HRH",
+	"XCEOCO51VD2/rM/LtpNxtO7iNtohDH4eitLu1KxArNFYhmblxAhWrWafcCbZ7qsAUqc7yg/KP7UXpsG6",
+	"NgI5uFJs5DXwh4wIESDAH3sjxpXmuT6O5XqVoT22ruDlBMGevecy+KsN6hzqyV5xuH/IEg1Hqscs3pFi",
+	"/i4V77ORiHcS1nsl5j6qUyXDX1gqDG6o7Ddf6gMjg/AmowBeFUs0ecMe++//9X+b5X9wcJpNpiYCsR4I",
+	"xdxzIAUx9yQE+BGOfWUx00YUEJF6YEQmKYyWDDBFWJdGoBlF+k3LUFcoWxKSzTJZGaGPUTvdfgHbg4Qu",
+	"f2lfK6GSPRRWhXPlsSpjST2ms+hfjCmAWB2/NEtG799RK+9ybKYPmJVkjxcZTiiw6kqaTJLCYCwTuNbG",
+	"zID4dYKENTiwAVFjRk2wrIoQedzQS5COjO1KxGxvV1/JvrF9JUI0Q3s8BxFHgOdJBS8MGR8PvSH318Pa",
+	"bcTuhwJ6ATgfHFasd3YcIsFDMFFOuRu/9bhvA1kacN71NJb2ltWZapQpYI4+galv2360m2YTKJ50lB/A",
+	"FrzKY7E6I2Ppp6QH0LjMTaWFbiV0WJqUzUlYI75j2Uxkwfi5Fe+A3X3IRTUYdQZD9kqtzNtMw5QWKS1v",
+	"AIq7AXnnbAOMzKWdDR34Q2XQVgwZWRBTLrBrODq1sCV1ENa5g4HDs3+sn60rbftJz/0rjHoAUb8SNnZy",
+	"1/hHOpUjUjkYgsU6/DPrXSqFEobcGDErbES13Es7E1+5xTvs4XgGamOtbP9gvbfUdYFl+Y3C0w8R+nR3",
+	"40BIhk6NhJV95CTcDchYArm+KgUszsDEeQPq4W21/eon9Q6YDHwON1xDPc36CVaC+AqcB19ui6TVsNSF",
+	"TpipzFLWnB0bwNLAgCD+rBO+EF6z4ZJdQTGuLAZrGMLQFHcYt0SdO0gu6JfQEGnhagc0LtmNTcfauUF7",
+	"H8F5XXPAhiUWFJAv75kJ+V+4cR7f6EZ5VzCW4Ea1uHK1Z7XGVxwMWUBOQ1vYOMtzlkncYGu3uRex3inG",
+	"DtAjx0XzqIWCxnn0qvTVWmFDS44B/PSOLiTHgD7SUs2X32ZzVbt6wx7rw4nQexHLpZE9doVltYNXMzza",
+	"mwe2xz/We38E2qBmZX+P4VOv4WRTMmrUwbkSCtvWMTxdVUBhYWrXP9PscP8wli1eY391CjQdQG34QuP6",
+	"IU/uSpmpfylMOscSvCHYadb7Yi3PC55gX2LQ6bG4RfDJnssT+7hzbqZblCd+Gb7Rg7tzK3enOT2j5QCF",
+	"oOVdRUaw2rzH8uCvbLW/smom4MTblHY3CNMkg822VlV11/uc5nNrmSCTJVId1ds5cbe4I32X6cjC2sUW",
+	"dAGrpOZjyFDDKCLiZAlPYCNS2Ez80lOV6bCJtvf3pKWIQ2G79nVRvV00ImAKAAZTIyhhErQlHzeYM8VU",
+	"GdXtfv37+ZNndnacv3rGqgLUEtivP7P+0cFPrHeO+n4M2qhJ9lh4EwBNhj0SZIN/sUzbKaOtOQFqUqdO",
+	"fnDIig+USN0VkB9KXZ5MmzIrNHhwM2E4kHf1cyqqYcKMhq0bbVXkiqfn8JJfNEEwq3KTFbw0e2NVznZt",
+	"/5oTsyhtz0yG09oP+80oiHAH/Rvd+Lu/TF3B4fqW7LQAri1SqFez8+uEJdBhTwIKlGl2EvQ0e/vm5Xe3",
+	"bR3c4hHnfGEn5aVSL3k5QQzIwU+3eR9KqIn0V5Fm/NLOgG+VPPAtLEzGnUgoGRFEZVwL5/HTIWtBC3iT",
+	"Mx5oY++j5DOxtkihw1i0QLDg/9ZBsAobB5X2xv/xt9Pd/5/v/nN/98/vdn//ePAoenT0RxwP+38vJv+z",
+	"kJPBDzs3l0WvrmBYSnt/L8TkU7FVEd1byMmdwLLQzn89TNbmWOPmzNtwcnly5E7vq8G1q+Yy4G1WMl8M",
+	"2Sn9hUxniIb0JMw1FUFWYplBLF29WqZrdknH4w/tlVRFnGbWLCdXSlY6cedIrjjad4fB74MYKryJBFDM",
+	"Ivdf7rktwqtqXBPsLjVO+MZY9n842N8f7u+zqwVLxZhXuTlheoYZJmpIOzww+J9IEih4KZlUpR0acEQg",
+	"E2M7CmFTLBEu61NmIeAWALZ1d3GoTDA+Jz63w0fXk9JOsYhVuuJ5voilP/pCUbahH0HwypAANNN14agb",
+	"aUSJeTS0Y4gibnsb19lv3pQ/tg3lmXbV5Zj60LXuMkxVl1SRqp5DEUv8f8NmK0AuGUoNSXse/hzvvAru",
+	"inc6Kg7f+Om8nSWudf9uotiuWcu/pt9wn8iJ1rpav7qR/yTP5HWECyjgkCfLoze3haXQ03XyDzzVkHyl",
+	"S5OIlcoA/UJGabrgpBiu5JBCTchMwp/xPNzQuoulO33GpiCYYx4jPp+qvI6bxnyW5QvWL4W1J4h7yJQc",
+	"DFlIo1XSkWpMaVn3YIy6juuIFkIflzHF5GorKhRuvxAOD77F6hJ2aN9Q6+2YJ3iXr62i+A0gmLoCeuJa",
+	"chtPMJGadBxIuH8tNjljcXQg3UvwzLGdMF1d2R/sPkmbUORYnIDapb8W8QQJLKy58IetKBxBuEgv5k6R",
+	"OpAGB94JmSSAYo8UyFXUkBw7LjqWyb+VYvwXKq/nKBicQksn9bXzTOrGsUynZsB6OuGoA3t1PlVSsFcV",
+	"lPB8krrAOokCSOUj3R9ZL8BUuA8o0t6wQTGT+KclUBHTOCLpA9AWxOljOea5FoOlY5MQOYqtwgXQtE8/",
+	"n5fZez5aMCwkY0YRBQ3j0jM791g/gcE9ZnHI1hLvJAOqNVomsCH0FlzLQTcqqBtTdG5mF4GrHUP+ccLN",
+	"AqPNO06MxMmgTqu+F6Wdlho92niH8g/xDrP/rwdMjbFtaIL1k708GwmpBfUUyRDxlanEq5/s0V92C6qm",
+	"Y1qU71GeBHacmYIilFg2KXZW8Ipvn9d6ou3IYbYCHG7fPGhJ38AB+6axqlZXTBfxqzVzHcw9Px5utY4o",
+	"jssnHTkdfPFE2Bu/gD1N5xfjg/zXO1o5c/bIx00BF+pG+2YmgePMM1m0yw766z6Lc3vDGp/7ALjT6z5o",
+	"Zt9dmPYyGxtwv3QhJJW3fyJjMqEvVkiTgXHeOR17H+Gf4NH/saYw5oIA7pQtqL0W9gYI7On3cZVHrPBo",
+	"kkz2hi17VfD8W2VS6y7eVtz64PBPW70rBSOwjRUrWpjP33AemIFvPvwXhkK6GtPqHFbMW3igfa0P0VBP",
+	"+mTdpNXtDDondmmP3PtoahvQGhRe+s7ZSCyguJdivks1IjwXpZOEGbInK/2FRDHg/OHPsYQIEbLEeH8j",
+	"NGwRyWivULMv4lJNtxLMvy9bcg/QBRgctzU/rM0b12a8AzjJOdeyZ9hMxDvHLFeja0gYzqcKdbDuAOrq",
+	"OrCbq8m6E0dH3fJSTe4x334rbY2gq0+kKRe30dm4RDzsNyXy4t7TiXcFZWl1Xr2pHbJh1lwLmQJo8Ha4",
+	"6AvYKnCLwVBfla0YachWNIHSS9UQEZwvAQ0mVDV1oqLXg6JPKJMi3meq0g4LqwoNWuEZaEzcMX65kaiP",
+	"JaGZ20sCoWaKosW+VBKRl1pIE0EdONf2m6YRK0WR8xGOB4yvKGPp6xGvqlIa+xMihFEhvcZrD47DzBfS",
+	"zMNJH9Q/0VvMeWbYKzpP1LGk405yRIHl3n9XKoEKa+9oLgLzLR7nIETKPhCYcbAArHUfDebYdwE7vgjf",
+	"6P5p5C5qYpoHKO4WirLZVRVUNHfYzI22fJn+Z3DeAWumO5HUfvk2nwzeMPmx3pWOMkgxJB0MH+b3HcPn",
+	"GjN65YBtY1cEQrk1tXCZNhfuoq/jduKZ+S28zdORsT6Ae4cIscWlGCGLvN3j0V/7xkUHe5rx5qve0Vff",
+	"K8V7dS12Acav1yXB7WWv7VXBXPgmLdcTmT4gGdYYG5k2kzxMfKCz4wzKse9q5rlTF2ThXJ1yQqad6JmW",
+	"JFCW3jYD9Ojoc9C338tc/NrQWzufbABGgYznir0bM2ZEsVsVnTjcl4gsI6l0rq9ZLdcDWAcEigYYVOQK",
+	"45L5yRjqumWG9Y1K+cIGznAu+VtmpmnJ5zwnEl5IoapyxnMUN0Ks6kw4YA1Qbth+v6vq6lKnX3kSS4xd",
+	"EcSB1aWIGKKuBl0qK6khjZVJdiXMXAjZgfC8MKJ4W3zJait8wgWoinXJtOMn7+nGq3xTG/NqoXw9lRuQ",
+	"bCbV/LOmdtSRAfqVlyTnt/JcHj4X0zpuhtuZ85PnV2Gn9RE6lj7LZWU7XhS0Apx0aaMaPPNKOcfsaH8/",
+	"QsgVXTs4Cc7oEUltJycwEWGTXik1Qr59kdrOu8QNCVxkZshOg4RLyHUFdKDIp+UPWLAL3DDCl7tqdEZY",
+	"gQnPJGHU61Jb90wQddGsf3T458Ewlq/dwtH1ol9eerj+Wcvyd6vWrnDonu0+FK4vL/ZgbDCRVhsoHXy/",
+	"CD42Au4igu4WgqMh8YWYCLVq9PFK5EpOvBgjzZRjsiRXgpeg/XYtZNQA+0GzeCg055plWlfIsNKaX3JG",
+	"ZTtJBKF393QaS/a2xRCe+ZXaXJsPaaT7D7Pp27DMWoiFqrAMRrXZBGAkMlMuw+WzqS+DAI8b0EgBDOTb",
+	"5xu+wJfZPszEhac5e6AbvsdYlD6DE4ZwmKkTX+mRlT6SsC6AkiOxMaAKIcWwwLoBVE8Ra56LsQEXnJeC",
+	"VZJofnFHJtYqYkW4EsQ2nLKpKMXQ10rP+AJpyK9ELOOdeIf1SzHzwij2Itz7raMyznLhCc0olHIcwnQp",
+	"4JDfvGRJUA2fWGfBVKUUaa2viloafUfhEBbfRuDJpWkptIbLQMh14EDlxHHpIeFwT7wD9TqAgoHqXoSV",
+	"EMN6qarJtNmn9gr+9HOBll/JZL31Pdwy3pvlavwHl+IODRF+9RZUgF0xWFm84e5fFZOSp7XZaY0Ck1Ll",
+	"q1Sd9I+AibjPNUsC+5aAIs4gZGm1LUFRayx9Y45lmQDA0OAs4KS19zQJybXIxcgwDj/1MMK0NjqWZPbq",
+	"OigU8sHn9o8ODwdD9qzkEk7AE7gpoSSLK77Fpo6bVS1IIUtyEUWpCqV5TjKbgWiEW4/tRqYe6q21Mr6L",
+	"2+ccndEud9csWuf0NRHwn7Y9+lVzgjQKv/upGtUwrOEsjVi8cyHsx0PyuTFLK5MJHe80gBu1mt9CgAiV",
+	"m1UA3dAO9YLPAs1RTWXdbuuEeeokQjQUZKEoCIoOAEnw+euLS7bnmtYNAcMEsDYknZJ8A3yk37XTidOb",
+	"fM6eJov1qXB9NHxvVC6WnMslCSrdbe1/dSxDzP6PZsm4VNIkaOuu+Og6iUCazXMqHexHR3/6Kfr/Hu2D",
+	"sppm/aODH1nvKepZ/NPTUcYyh8JTG78e7P/687A3iCA/vygE8DlF7PzVs4g9e/40Yr+Jq/OI/fzrecR+",
+	"efL8DKieHj918pgu4Wh3wJ6OJRmCiNLeV4ua0gCo50c5FKfBk5BXytFgAjsH8pEMGVCwY0/+/fxZFEvo",
+	"j31x+2zrbPM8V3ORerIp5KkI9ANxLwG+x77brnD08Y8wmLEERTo+ug6Ef3p2oxxjOWitLu5Fw9vlgqBT",
+	"SKM/4XYDdNWGeLIKBWALpt6LcsjsB6EboOwRmbGEdIqC2qiST4QbxKnIUypptw3PxEyVixPoHFLFwuY8",
+	"BpS1vVU01EP+TIImPBwctGyBhrC1WcABYrvspaEy7axa2s231ZjM20S7ZT/rrUhuoh2YDLfl0rlXMq4X",
+	"i9GF/Y6mY4f0P1Ji2U574DWYMyKofKDh+lel4boQMl3VfQvtwEYacIBMWliftVF94hIoTdtRX/xQ4tFc",
+	"wf9JQLqHGo/bIj5hxBYB7arPXXWVYX0+iG4VBbqKY1lNzASMT8gBhTIjJECLsjV45sdzBnSXmWai5Fqk",
+	"rA9ugdrV01Kk1oAPInt9LH3mU8i0ThHOlBQLNs2sJ7AIEQRVmpkhO8tRfQyIu6lXzbA7lm1xN/uksPuk",
+	"ob0Cr6xj6Qm7fIQVOhjh8TR4NIhvn6o8dW9Fmif1EJaxxLboQG2Eb3cMfk8fjo8TaOAdNOCYJLgvfM0z",
+	"xOBnJmJiOBliWYJnvljtwzH74eAQSM34e57ldj1E7ACaxXNgjy/u//CTvW4QsUMC78Uyk3Y2odXt//AI",
+	"2NEGQ3bOrZ8MiWRCotCLhMM47LWJ2sIM2ug06AulMOxEc1V894/VP0PN5oeUxZdNWTzkH+4g/5CDxmNt",
+	"DD899xAsPco+2C/6uORz9/3qU+aqVejeTpyCZylL+Aw68d//+/+wsbDfXe6OpjyThEfxwn0FX1j7ZUou",
+	"NfaETbmesr7bE4CAJ6Jd4FqqOYFP6AGED+RaC0OBNEXQJTcCg3xrh7HUypjc7gCojS5iOZpatz7196Ch",
+	"VaXnYcdQGIvOAmM9D8iYaE1RpVnmiOZof2LgJFPYj1YahENcdO2XoKJ7M6NP2NHhIaFugoc6pE2DIdR9",
+	"bVUCZMpkmBWAFDwUpzkKrSE7vXLHg2ZaCg2j0ieCzVj+cLAf7ePOEpanwddcCHOLfZ31rREJ9nXEGtmP",
+	"SFu++fAL19OanwoIKAe1qEGYwLczA3GK9YwhBBNMEOcVLJw56iBFol9rxNUn73j1rVuFgjhdfrHtS/mf",
+	"OiftYQN9yPl/l7rWy/uYGjdt9g0C1vWV+hOErP2ujGDS7qOAXyAAob04Yf23F48HdTTr9xEfkrArnnNH",
+	"6cyDd1rezmNpFEvmtgFzikEzcB0nUpi5Kq+TqEHiUT+Nsu4ozB/Sh0CArKcijaVd5GmVC9bXQrDkH5Vq",
+	"AmZPGsSBtIOrkgXMybgCnfo+Kv274L7WoMAThBnPpBTGB//kUdCbEOZYVzOWyVFe2cXfr0HMsVwahWg5",
+	"VJR85iIyatIBcYpSXeViNhjCdt+zA+M5sIMplGn2w4Hdl3sA0J2jiaEx6ml3D45477nU1XicjQAYTJ/z",
+	"mP3wX2C9/IfuMe6dgZWvP2TOdrrizOX8CExmb8bSWPrsIAyWHaAfB8NYxvKV14Zx2GQbif+9Imi1hxg7",
+	"aPMyahrRwgNnWaGe/adYEv51hbmyrUYicsGxpwGFjANPh+ypKtnhEZuqyq7QsRFlLGvCGfhOtShZwM26",
+	"9Mj6Y70bKZWnai7dPEhgPlpDnYAbTPSPdgE0/E3gGZiquTxh2bjxhSEHj7Ncu20ksl4pNuk14gOZXUJ2",
+	"IbE67EpBF//DLidan8E6moq89bBmGa++rdCHs6V+3pMzFAxUB9iKjlOCTeIBcrUFhxyn+trGTe6r1BvT",
+	"6uZolN3jwep/4la+fADiN/KJMLt1Az7Kbi1Owyib51qxiTBNM4JEuDVpbVa29F+qeSz7if/hZ/x7Mojs",
+	"q6GH21ER9hWjqK8jEnDzel1Zp9+EcslrKRpuqI1O1FzarUOV6B4BrE9JgYDeo/2jwV3NZjpFWEdnVY/7",
+	"L3TxdopI1P18mbndZN0c2UBC4k7q/71PH3Spk4Jqo49M5xWdZuqcTxDncy0WjKPb41RgIDS2Xkc/mQhD",
+	"O+JjUnZJBscsgQq7JGLJqCq1KhNvj2NZWK8aXbqethHHB3OGF7kskzI8TyAkB+dGMp7nHQaNnv1bMBKf",
+	"PxFvNmoQxWFvb335SzsUX2uWwxPbprk1KDDyFB7BJ9xyz2Xzwt16WvjpNHb2szW2j5jKU7/WIgiiJ0D7",
+	"z5nJZuLuYn8Ii9fzdFJkGG4ELtNqAxAfYXBdh98nFLdQziAKw5UgNHcBCWatbaugbRRIgc9VlUPeVmTv",
+	"hWt1OVY2YWDOKQeW5zY8h8SzUZgw0HwmXKUv1yxZToEk/hxghuoU0LAP4eGXIHa9IfvRX1cpHEsbrStZ",
+	"p1V6HWPdGri761aC9Vg2o3V2u2B9MGSn7Pz1xSWxCNBHwIGuxxYhgbwoBC8hIuRQ7QMCs1rZP0jllEVy",
+	"NbFOAil1OEzAgNIo4ZE1TG0N1deeJ8tPEXccogohdeS/nmyiLOwXnwpSdsChhmN/NlajisqXYarrxqmP",
+	"ZPHOmZImk5WId4bs1c2R7FIeaVsD2d+akfq9x7HQiy7HB8b0IX69w5Tyb8Dj0Tj2G8OiwYk/UtrQqpgT",
+	"q0SwokZcOosL0BSHCsGUmvXW7sj5w/OH9afBl2Fgmula2hqR0FwrGZzy2iUM+0yd08WzV/uq1uJywiNR",
+	"TreFUN526fs75nuz9F7byBSPx9sPRc/3exb1d6ypqxf2SbhlTpTQWLJA9B4tfs+dH1Y10Zcfd5BD5LQy",
+	"053jv/1uFxmyBvu//G5vKN+7JVuV+c7xzh4vMlhf1JNlS/NcIv4eaG2uAE6Csui2oWGNBp4Jw2Flr+q6",
+	"71ZFxDyBL9VmRkGVuKz1N/25cd0ygj9Xm34Lyn9c8omYQUoeEJXLgxw0hAid1YaeNw5YNOu/+OvZgO1S",
+	"aUrk6jFsm6kYZdDpoNnrxaitUbDOgO2v+dDgby0Xu/Cc7TJuX6niOUOIKYJ3xqJ0+EsbHNGeE7Rc8AUW",
+	"e6y2HcZZu/XBI01Ut4n0NLm14XNoP4gY1SYFJ4l2OwmeH07f1S6AJpawqyDlhg8bolf4Q+uYvBe5Kuxr",
+	"7ULF+lTkhSj1idNx7R/tH8HhVVGqtBohc5VvOq1vb2n8HCDDqO9rWFFmI6FZP+VZvmBP3r55e/GY+b4B",
+	"2Amn1M+XZ28vHl9aXyDNhY1ISZWMdL5GfDQNhwXbb3m+3b9xi4Wh15kBT8JuJWyXPT39j4gZwWcRm6o5",
+	"uPGqvNaR/SwmG0FsYL1+JQ0fGZYKw7M8nJJuV2p/sLvPLuwaHgRfnCorXAaiXjr497YFrkaZDVdKpcZs",
+	"lxk76WdKZpAbQ6isyd7b1WWy0bUoI5xDI+SCwmEl5EhuP1nzNWazSqIRX37uaZVmhulRKYQk7wXWO9t1",
+	"kxdmBAyaKkVKRPIRnVSqa42Jg4IyTMFjAZa988fvf/y/AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

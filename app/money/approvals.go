@@ -56,26 +56,33 @@ func (s *Service) checkCeiling(m money.Money, field string) error {
 
 // depositNeedsSecond says why confirming received on a deposit declared as declared needs a
 // second staff member, or "" when it does not.
-func (s *Service) depositNeedsSecond(declared, received money.Money) string {
-	t := s.cfg.Thresholds
+func (s *Service) depositNeedsSecond(ctx context.Context, declared, received money.Money) (string, error) {
+	t, err := s.thresholds(ctx)
+	if err != nil {
+		return "", err
+	}
 	if t.DepositThreshold.IsPositive() && t.DepositThreshold.LessThan(received) {
-		return "The amount received is above " + t.DepositThreshold.Dollars() + "."
+		return "The amount received is above " + t.DepositThreshold.Dollars() + ".", nil
 	}
 	diff := received.Decimal().Sub(declared.Decimal()).Abs()
 	if diff.GreaterThan(declared.Decimal().Mul(t.DepositTolerance)) {
 		return "The amount received differs from the " + declared.Dollars() + " the investor declared by more than " +
-			t.DepositTolerance.Shift(2).String() + " %."
+			t.DepositTolerance.Shift(2).String() + " %.", nil
 	}
-	return ""
+	return "", nil
 }
 
 // withdrawalNeedsSecond says why paying out a withdrawal of amount needs a second staff
 // member, or "".
-func (s *Service) withdrawalNeedsSecond(amount money.Money) string {
-	if t := s.cfg.Thresholds.WithdrawalThreshold; t.IsPositive() && t.LessThan(amount) {
-		return "The withdrawal is above " + t.Dollars() + "."
+func (s *Service) withdrawalNeedsSecond(ctx context.Context, amount money.Money) (string, error) {
+	th, err := s.thresholds(ctx)
+	if err != nil {
+		return "", err
 	}
-	return ""
+	if t := th.WithdrawalThreshold; t.IsPositive() && t.LessThan(amount) {
+		return "The withdrawal is above " + t.Dollars() + ".", nil
+	}
+	return "", nil
 }
 
 // notTied refuses a staff decision on an account the staff member referred or was referred by,
@@ -164,4 +171,4 @@ func (s *Service) confirmedMessage(name string, d account.Deposit) (string, any)
 }
 
 // Thresholds returns the thresholds and ceiling in force, which staff pages show.
-func (s *Service) Thresholds() Thresholds { return s.cfg.Thresholds }
+func (s *Service) Thresholds(ctx context.Context) (Thresholds, error) { return s.thresholds(ctx) }

@@ -60,7 +60,7 @@ var errTransactionIDTaken = errors.New("money: transaction id taken")
 // that the investor's user stream has not moved commit in one round trip, shared with the
 // commands submitted at the same time (docs/benchmarks.md, "Money commands over HTTP").
 func (s *Service) CreateDeposit(ctx context.Context, a Actor, in DepositInput) (Created, error) {
-	req, err := s.depositRequest(in)
+	req, err := s.depositRequest(ctx, in)
 	if err != nil {
 		return Created{}, err
 	}
@@ -80,7 +80,7 @@ func (s *Service) MinDeposit() money.Money { return s.cfg.MinDeposit }
 
 // depositRequest checks what the investor stated and completes it with the deposit address;
 // the ids are drawn per attempt.
-func (s *Service) depositRequest(in DepositInput) (account.DepositRequest, error) {
+func (s *Service) depositRequest(ctx context.Context, in DepositInput) (account.DepositRequest, error) {
 	amount, err := money.Parse(strings.TrimSpace(in.Amount))
 	if err != nil {
 		return account.DepositRequest{}, err
@@ -105,7 +105,10 @@ func (s *Service) depositRequest(in DepositInput) (account.DepositRequest, error
 	if err := payout.CheckRoute(as, network); err != nil {
 		return account.DepositRequest{}, account.ErrInvalidNetwork.WithMessage(as.Name() + " cannot be sent on " + network.Name())
 	}
-	address, ok := s.address(as, network)
+	address, ok, err := s.address(ctx, as, network)
+	if err != nil {
+		return account.DepositRequest{}, err
+	}
 	if !ok {
 		return account.DepositRequest{}, ErrNoAddress
 	}
@@ -252,7 +255,11 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	if err := s.awaitingSecond(ctx, proposal.KindDepositConfirmation, d.TransactionID); err != nil {
 		return Decision{}, err
 	}
-	if why := s.depositNeedsSecond(d.Amount, received); why != "" && s.approvals != nil {
+	why, err := s.depositNeedsSecond(ctx, d.Amount, received)
+	if err != nil {
+		return Decision{}, err
+	}
+	if why != "" && s.approvals != nil {
 		if strings.TrimSpace(in.Notes) == "" {
 			return Decision{}, ErrReasonForSecond
 		}

@@ -30,6 +30,7 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/domain/money"
 	"clearvest/domain/payout"
+	"clearvest/domain/settings"
 	"clearvest/eventstore"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
@@ -90,6 +91,14 @@ type Deps struct {
 	Logger   *slog.Logger
 	// Plans is the plan catalogue investments take their terms from; nil refuses investments.
 	Plans PlanCatalogue
+	// Settings are the admins' settings (app/settings); nil: the Config's values stay in force.
+	Settings LiveSettings
+}
+
+// LiveSettings reads the settings in force now (app/settings.Service): the fee schedule, the
+// four-eyes thresholds and the deposit addresses, changed by admins without a restart.
+type LiveSettings interface {
+	Current(ctx context.Context) (settings.Values, error)
 }
 
 // Service runs the money commands. It is safe for concurrent use.
@@ -102,6 +111,7 @@ type Service struct {
 	log      *slog.Logger
 	tmpl     *mail.Templates
 	plans    PlanCatalogue
+	settings LiveSettings
 	feed     *history.Feed
 	// approvals opens proposals for decisions that need a second staff member (RegisterExecutors).
 	approvals *approvals.Service
@@ -136,7 +146,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		return nil, err
 	}
 	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl,
-		plans: d.Plans, feed: history.NewFeed(d.Pool, 0, d.Logger)}, nil
+		plans: d.Plans, settings: d.Settings, feed: history.NewFeed(d.Pool, 0, d.Logger)}, nil
 }
 
 // Actor is who is calling: the signed-in user, their role and address.
@@ -230,18 +240,64 @@ func requested[E aggregate.Event, T any](userID string, raised []aggregate.Event
 	return zero, errors.New("money: the repeated request's events hold nothing it made")
 }
 
-// Addresses lists the configured deposit addresses, in configuration order.
-func (s *Service) Addresses() []Address {
-	return append([]Address(nil), s.cfg.Addresses...)
+// Addresses lists the deposit addresses in force, in the order they were configured.
+func (s *Service) Addresses(ctx context.Context) ([]Address, error) {
+	if s.settings == nil {
+		return append([]Address(nil), s.cfg.Addresses...), nil
+	}
+	v, err := s.settings.Current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Address, 0, len(v.DepositAddresses))
+	for _, d := range v.DepositAddresses {
+		out = append(out, Address{Asset: d.Asset, Network: d.Network, Address: d.Address})
+	}
+	return out, nil
 }
 
-func (s *Service) address(a asset.Asset, n payout.Network) (string, bool) {
-	for _, d := range s.cfg.Addresses {
+func (s *Service) address(ctx context.Context, a asset.Asset, n payout.Network) (string, bool, error) {
+	list, err := s.Addresses(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	for _, d := range list {
 		if d.Asset == a && d.Network == n {
-			return d.Address, true
+			return d.Address, true, nil
 		}
 	}
-	return "", false
+	return "", false, nil
+}
+
+// UseSettings has the service read the fee, the thresholds and the addresses from l, as Deps.Settings
+// does; call it before the service serves anything.
+func (s *Service) UseSettings(l LiveSettings) { s.settings = l }
+
+// feeSchedule is the withdrawal fee schedule in force.
+func (s *Service) feeSchedule(ctx context.Context) (fees.Schedule, error) {
+	if s.settings == nil {
+		return s.cfg.WithdrawalFee, nil
+	}
+	v, err := s.settings.Current(ctx)
+	if err != nil {
+		return fees.Schedule{}, err
+	}
+	return v.WithdrawalFee.Schedule()
+}
+
+// thresholds are the four-eyes thresholds in force, with the configured ceiling.
+func (s *Service) thresholds(ctx context.Context) (Thresholds, error) {
+	t := s.cfg.Thresholds
+	if s.settings == nil {
+		return t, nil
+	}
+	v, err := s.settings.Current(ctx)
+	if err != nil {
+		return Thresholds{}, err
+	}
+	t.DepositTolerance = v.Approvals.DepositTolerancePercent.Shift(-2)
+	t.DepositThreshold, t.WithdrawalThreshold = v.Approvals.DepositThreshold, v.Approvals.WithdrawalThreshold
+	return t, nil
 }
 
 // decideOn runs a staff decision on userID's account in one transaction: rule decides on the

@@ -86,7 +86,7 @@ func DefaultAsset(n payout.Network) asset.Asset {
 }
 
 // FeeSchedule returns the published withdrawal fee schedule.
-func (s *Service) FeeSchedule() fees.Schedule { return s.cfg.WithdrawalFee }
+func (s *Service) FeeSchedule(ctx context.Context) (fees.Schedule, error) { return s.feeSchedule(ctx) }
 
 // QuoteInput is what the withdrawal page asks about before the user confirms; Amount and
 // WalletAddress may be empty.
@@ -104,9 +104,12 @@ func (s *Service) QuoteWithdrawal(ctx context.Context, a Actor, in QuoteInput) (
 	if err != nil {
 		return WithdrawalQuote{}, err
 	}
-	out := s.publishedQuote()
+	out, err := s.publishedQuote(ctx)
+	if err != nil {
+		return WithdrawalQuote{}, err
+	}
 	if strings.TrimSpace(in.Amount) != "" {
-		q, err := s.quote(in.Amount)
+		q, err := s.quote(ctx, in.Amount)
 		if err != nil {
 			return WithdrawalQuote{}, err
 		}
@@ -128,12 +131,16 @@ func (s *Service) QuoteWithdrawal(ctx context.Context, a Actor, in QuoteInput) (
 }
 
 // publishedQuote is a quote of no amount: the minimum and the fee as published.
-func (s *Service) publishedQuote() WithdrawalQuote {
-	return WithdrawalQuote{Minimum: s.cfg.WithdrawalFee.Minimum(), Schedule: s.cfg.WithdrawalFee.FeeString()}
+func (s *Service) publishedQuote(ctx context.Context) (WithdrawalQuote, error) {
+	f, err := s.feeSchedule(ctx)
+	if err != nil {
+		return WithdrawalQuote{}, err
+	}
+	return WithdrawalQuote{Minimum: f.Minimum(), Schedule: f.FeeString()}, nil
 }
 
 // quote is the schedule's quote of an amount written as a decimal string.
-func (s *Service) quote(amount string) (fees.Quote, error) {
+func (s *Service) quote(ctx context.Context, amount string) (fees.Quote, error) {
 	a, err := money.Parse(strings.TrimSpace(amount))
 	if err != nil {
 		return fees.Quote{}, err
@@ -141,7 +148,11 @@ func (s *Service) quote(amount string) (fees.Quote, error) {
 	if err := s.checkCeiling(a, "amount"); err != nil {
 		return fees.Quote{}, err
 	}
-	return s.cfg.WithdrawalFee.Quote(a)
+	f, err := s.feeSchedule(ctx)
+	if err != nil {
+		return fees.Quote{}, err
+	}
+	return f.Quote(a)
 }
 
 func parseNetwork(code string) (payout.Network, error) {
@@ -167,7 +178,7 @@ func parseNetwork(code string) (payout.Network, error) {
 // e-mail and the check of the investor's user stream (verified e-mail, identity check,
 // cool-down) commit in one round trip.
 func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalInput) (WithdrawalCreated, error) {
-	q, err := s.quote(in.Amount)
+	q, err := s.quote(ctx, in.Amount)
 	if err != nil {
 		return WithdrawalCreated{}, err
 	}
@@ -190,7 +201,10 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 		return WithdrawalCreated{}, err
 	}
 	if !seen.Equal(q.Fee) {
-		changed := s.publishedQuote()
+		changed, err := s.publishedQuote(ctx)
+		if err != nil {
+			return WithdrawalCreated{}, err
+		}
 		amount := q.Amount
 		changed.Amount, changed.Fee, changed.Receives, changed.Address = &amount, q.Fee, q.Net, address
 		return WithdrawalCreated{}, &FeeChangedError{Quote: changed}
@@ -283,7 +297,11 @@ func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput
 	if err := s.awaitingSecond(ctx, proposal.KindWithdrawalApproval, id); err != nil {
 		return Decision{}, err
 	}
-	if why := s.withdrawalNeedsSecond(w.Amount); why != "" && s.approvals != nil {
+	why, err := s.withdrawalNeedsSecond(ctx, w.Amount)
+	if err != nil {
+		return Decision{}, err
+	}
+	if why != "" && s.approvals != nil {
 		if strings.TrimSpace(in.TxHash) != "" {
 			return Decision{}, ErrPayoutBeforeTwo
 		}

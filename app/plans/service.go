@@ -73,6 +73,8 @@ type CreateInput struct {
 	Name   string
 	Terms  plan.Terms
 	Active bool
+	// Reason is the admin's reason, recorded in the event.
+	Reason string
 }
 
 // Created is what Create did.
@@ -88,7 +90,7 @@ func (s *Service) Create(ctx context.Context, meta eventstore.Metadata, in Creat
 	stream := Stream(id)
 	res, err := command.Update(ctx, s.commands, stream, plan.New, meta,
 		func(ctx context.Context, p *plan.Plan, tx *command.Tx) error {
-			if err := p.Create(id, in.Name, in.Terms, in.Active, s.clock.Now()); err != nil {
+			if err := p.CreateBecause(id, in.Name, in.Terms, in.Active, in.Reason, s.clock.Now()); err != nil {
 				return err
 			}
 			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: p}); err != nil {
@@ -121,6 +123,35 @@ func (s *Service) ChangeTerms(ctx context.Context, meta eventstore.Metadata, id 
 		return p.ChangeTerms(terms, s.clock.Now())
 	})
 	return res.Position, err
+}
+
+// NewVersion records terms as the plan's next version, with the admin's reason.
+func (s *Service) NewVersion(ctx context.Context, meta eventstore.Metadata, id string, terms plan.Terms, reason string) (int64, error) {
+	id, err := parseID(id)
+	if err != nil {
+		return 0, err
+	}
+	res, err := command.Execute(ctx, s.commands, Stream(id), plan.New, meta, func(p *plan.Plan) error {
+		return p.NewVersion(terms, reason, s.clock.Now())
+	})
+	return res.Position, err
+}
+
+// Retire stops the plan taking new investments, with the admin's reason.
+func (s *Service) Retire(ctx context.Context, meta eventstore.Metadata, id string, reason string) (int64, error) {
+	id, err := parseID(id)
+	if err != nil {
+		return 0, err
+	}
+	res, err := command.Execute(ctx, s.commands, Stream(id), plan.New, meta, func(p *plan.Plan) error {
+		return p.Retire(reason, s.clock.Now())
+	})
+	return res.Position, err
+}
+
+// All lists every plan, retired ones included, from the read model.
+func (s *Service) All(ctx context.Context) ([]plans.Plan, error) {
+	return plans.All(ctx, s.pool)
 }
 
 // SetActive offers the plan to investors or withdraws it. Its state again changes nothing.

@@ -15,6 +15,7 @@ import (
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
 	"clearvest/domain/money"
+	"clearvest/domain/settings"
 	"clearvest/eventstore"
 	"clearvest/platform/mail"
 	"clearvest/projections"
@@ -48,6 +49,14 @@ type Deps struct {
 	Sender   Kicker
 	Clock    clock.Clock
 	Logger   *slog.Logger
+	// Settings are the admins' settings (app/settings): the bonus and its minimum in force now;
+	// nil: the Config's values.
+	Settings LiveSettings
+}
+
+// LiveSettings reads the settings in force now (app/settings.Service).
+type LiveSettings interface {
+	Current(ctx context.Context) (settings.Values, error)
 }
 
 // Reactor credits referral bonuses. It implements projections.Reactor; run it with a
@@ -62,6 +71,7 @@ type Reactor struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	tmpl     *mail.Templates
+	settings LiveSettings
 }
 
 var _ projections.Reactor = (*Reactor)(nil)
@@ -88,17 +98,25 @@ func New(cfg Config, d Deps) (*Reactor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reactor{cfg: cfg, pool: d.Pool, store: d.Store, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl}, nil
+	return &Reactor{cfg: cfg, pool: d.Pool, store: d.Store, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger, tmpl: tmpl,
+		settings: d.Settings}, nil
 }
 
 // Name implements projections.Reactor.
 func (*Reactor) Name() string { return Name }
 
-// Bonus is the amount a qualifying referral earns.
-func (r *Reactor) Bonus() money.Money { return r.cfg.Bonus }
-
-// MinDeposit is the least a referred user's confirmed deposit must credit to earn the bonus.
-func (r *Reactor) MinDeposit() money.Money { return r.cfg.MinDeposit }
+// Terms returns the bonus a qualifying referral earns and the least a referred user's confirmed
+// deposit must credit to earn it, as in force now.
+func (r *Reactor) Terms(ctx context.Context) (bonus, minDeposit money.Money, err error) {
+	if r.settings == nil {
+		return r.cfg.Bonus, r.cfg.MinDeposit, nil
+	}
+	v, err := r.settings.Current(ctx)
+	if err != nil {
+		return money.Money{}, money.Money{}, err
+	}
+	return v.Referral.Bonus, v.Referral.MinDeposit, nil
+}
 
 // React implements projections.Reactor: a confirmed deposit may earn the depositor's referrer
 // their bonus.
@@ -123,7 +141,11 @@ func (r *Reactor) React(ctx context.Context, e eventstore.Envelope) error {
 // referred the depositor, whether that account is still open, and how many of the depositor's
 // deposits of at least the minimum were confirmed before this event.
 func (r *Reactor) facts(ctx context.Context, e eventstore.Envelope) (Facts, *identity.User, error) {
-	f := Facts{ReferredUserID: e.StreamID.ID(), Minimum: r.cfg.MinDeposit}
+	_, minimum, err := r.Terms(ctx)
+	if err != nil {
+		return Facts{}, nil, err
+	}
+	f := Facts{ReferredUserID: e.StreamID.ID(), Minimum: minimum}
 	this, err := confirmation(e)
 	if err != nil {
 		return f, nil, err
@@ -154,7 +176,7 @@ func (r *Reactor) facts(ctx context.Context, e eventstore.Envelope) (Facts, *ide
 			confirmed = append(confirmed, c)
 		}
 	}
-	f.EarlierQualifying = countQualifying(confirmed, r.cfg.MinDeposit)
+	f.EarlierQualifying = countQualifying(confirmed, minimum)
 	referrer, err := command.Load(ctx, r.commands, eventstore.NewStreamID(identity.StreamCategory, f.ReferrerID), identity.New)
 	if err != nil {
 		return f, nil, err
@@ -181,21 +203,25 @@ func confirmation(e eventstore.Envelope) (account.DepositConfirmed, error) {
 // already credited for this referred user (a replay after a crash, another process, a second
 // reactor) is the aggregate's Conflict, and means the work is done.
 func (r *Reactor) credit(ctx context.Context, e eventstore.Envelope, f Facts, referrer *identity.User) error {
+	bonus, _, err := r.Terms(ctx)
+	if err != nil {
+		return err
+	}
 	stream := eventstore.NewStreamID(account.StreamCategory, f.ReferrerID)
 	meta := eventstore.Metadata{CausationID: e.ID.String(), CorrelationID: e.Metadata.CorrelationID, ActorRole: "system"}
 	if meta.CorrelationID == "" {
 		meta.CorrelationID = e.ID.String()
 	}
-	_, err := command.Update(ctx, r.commands, stream, account.NewFor(f.ReferrerID), meta,
+	_, err = command.Update(ctx, r.commands, stream, account.NewFor(f.ReferrerID), meta,
 		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
-			if err := acc.CreditReferralBonus(f.ReferredUserID, r.cfg.Bonus, r.clock.Now()); err != nil {
+			if err := acc.CreditReferralBonus(f.ReferredUserID, bonus, r.clock.Now()); err != nil {
 				return err
 			}
 			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: acc}); err != nil {
 				return err
 			}
 			subject, text, html, err := r.tmpl.RenderIn(referrer.Language(), mail.TemplateReferralBonus, mail.ReferralBonusData{
-				Name: referrer.Profile().Name, Amount: r.cfg.Bonus.Dollars(), Link: r.cfg.PublicURL + referralsPage})
+				Name: referrer.Profile().Name, Amount: bonus.Dollars(), Link: r.cfg.PublicURL + referralsPage})
 			if err != nil {
 				return err
 			}
@@ -209,7 +235,7 @@ func (r *Reactor) credit(ctx context.Context, e eventstore.Envelope, f Facts, re
 	if err != nil {
 		return err
 	}
-	r.log.Info("referral bonus credited", "referrer", f.ReferrerID, "referred_user", f.ReferredUserID, "amount", r.cfg.Bonus.String(), "cause", e.ID)
+	r.log.Info("referral bonus credited", "referrer", f.ReferrerID, "referred_user", f.ReferredUserID, "amount", bonus.String(), "cause", e.ID)
 	if r.sender != nil {
 		r.sender.Kick()
 	}

@@ -42,7 +42,11 @@ func (r *Reactor) Overview(ctx context.Context, userID string) (Overview, error)
 	if err != nil {
 		return Overview{}, err
 	}
-	out := Overview{Code: u.ReferralCode, Bonus: r.cfg.Bonus, TotalEarned: money.Zero, Referred: make([]Referred, 0, len(list)),
+	bonus, _, err := r.Terms(ctx)
+	if err != nil {
+		return Overview{}, err
+	}
+	out := Overview{Code: u.ReferralCode, Bonus: bonus, TotalEarned: money.Zero, Referred: make([]Referred, 0, len(list)),
 		Link: r.cfg.PublicURL + "/register?ref=" + url.QueryEscape(u.ReferralCode)}
 	for _, x := range list {
 		if x.Bonus != nil {

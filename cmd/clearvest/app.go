@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"clearvest/domain/clock"
+	"clearvest/domain/settings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,6 +21,7 @@ import (
 	"clearvest/app/money"
 	"clearvest/app/plans"
 	"clearvest/app/referrals"
+	appsettings "clearvest/app/settings"
 	"clearvest/app/support"
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
@@ -47,6 +49,9 @@ type identityParts struct {
 	referrals *referrals.Reactor
 	// support runs the contact form and the staff support queue.
 	support *support.Service
+	// settings are the admins' settings (fees, thresholds, addresses, contact), read live by
+	// money and referrals.
+	settings *appsettings.Service
 	// community runs testimonials and answers the public social proof and badges.
 	community *community.Service
 	pool      *pgxpool.Pool
@@ -109,11 +114,16 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 		maxOpen = -1
 	}
 	ap := cfg.Approvals
+	settingsService, err := appsettings.New(settingsDefaults(cfg), appsettings.Deps{Pool: pool, Store: store, Codec: codec,
+		Commands: commands, Clock: clk, Logger: logger, Ceiling: ap.MaxAmount})
+	if err != nil {
+		return identityParts{}, err
+	}
 	moneyService, err = money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
 		WithdrawalFee: cfg.WithdrawalFee, Thresholds: money.Thresholds{DepositTolerance: ap.DepositTolerance,
 			DepositThreshold: ap.DepositThreshold, WithdrawalThreshold: ap.WithdrawalThreshold, MaxAmount: ap.MaxAmount},
 		MaxOpenDeposits: maxOpen, MinDeposit: cfg.MinDeposit}, money.Deps{
-		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService,
+		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService, Settings: settingsService,
 	})
 	if err != nil {
 		return identityParts{}, err
@@ -125,7 +135,7 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	moneyService.RegisterExecutors(approvalService)
 	svc.RegisterExecutors(approvalService)
 	referralService, err := referrals.New(referrals.Config{Bonus: cfg.ReferralBonus, MinDeposit: cfg.Limits.ReferralMinDeposit, PublicURL: cfg.PublicURL}, referrals.Deps{
-		Pool: pool, Store: store, Commands: commands, Sender: sender, Clock: clk, Logger: logger,
+		Pool: pool, Store: store, Commands: commands, Sender: sender, Clock: clk, Logger: logger, Settings: settingsService,
 	})
 	if err != nil {
 		return identityParts{}, err
@@ -142,7 +152,7 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 		return identityParts{}, err
 	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
-		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, community: communityService, pool: pool, store: store}, nil
+		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, settings: settingsService, community: communityService, pool: pool, store: store}, nil
 }
 
 // depositAddresses are the configured deposit addresses as the money service takes them; in
@@ -159,6 +169,22 @@ func depositAddresses(cfg config.Config) []money.Address {
 		out = append(out, money.Address{Asset: d.Asset, Network: d.Network, Address: d.Address})
 	}
 	return out
+}
+
+// settingsDefaults are the settings in force before an admin changes them: the environment's
+// (and, for the support contact, "", which leaves the site content's in force).
+func settingsDefaults(cfg config.Config) settings.Values {
+	ap := cfg.Approvals
+	v := settings.Values{
+		WithdrawalFee: settings.FromSchedule(cfg.WithdrawalFee),
+		Referral:      settings.Referral{Bonus: cfg.ReferralBonus, MinDeposit: cfg.Limits.ReferralMinDeposit},
+		Approvals: settings.Approvals{DepositTolerancePercent: ap.DepositTolerance.Shift(2), DepositThreshold: ap.DepositThreshold,
+			WithdrawalThreshold: ap.WithdrawalThreshold},
+	}
+	for _, d := range depositAddresses(cfg) {
+		v.DepositAddresses = append(v.DepositAddresses, settings.Address{Asset: d.Asset, Network: d.Network, Address: d.Address})
+	}
+	return v
 }
 
 // newCommands is the process's one command runner: every service appends through it, so one

@@ -18,6 +18,7 @@ import (
 	"clearvest/domain/kyc"
 	"clearvest/domain/plan"
 	"clearvest/domain/proposal"
+	"clearvest/domain/settings"
 	"clearvest/domain/support"
 	"clearvest/domain/testimonial"
 	"clearvest/eventstore"
@@ -77,6 +78,7 @@ func newRegistry() *eventstore.Registry {
 	support.RegisterEvents(r)
 	testimonial.RegisterEvents(r)
 	proposal.RegisterEvents(r)
+	settings.RegisterEvents(r)
 	return r
 }
 

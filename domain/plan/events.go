@@ -24,6 +24,8 @@ type Created struct {
 	Terms  Terms     `json:"terms"`
 	Active bool      `json:"active"`
 	At     time.Time `json:"at"`
+	// Reason is the admin's reason, for a plan created in the staff console.
+	Reason string `json:"reason,omitempty"`
 }
 
 // TermsChanged records new terms for the plan as version Version. They apply to investments made
@@ -32,6 +34,7 @@ type TermsChanged struct {
 	Version int       `json:"version"`
 	Terms   Terms     `json:"terms"`
 	At      time.Time `json:"at"`
+	Reason  string    `json:"reason,omitempty"`
 }
 
 // Activated records that the plan is offered to investors again.
@@ -39,10 +42,11 @@ type Activated struct {
 	At time.Time `json:"at"`
 }
 
-// Deactivated records that the plan is no longer offered; investments already made keep their
-// terms.
+// Deactivated records that the plan is no longer offered (retired); investments already made keep
+// their terms and run to their term.
 type Deactivated struct {
-	At time.Time `json:"at"`
+	At     time.Time `json:"at"`
+	Reason string    `json:"reason,omitempty"`
 }
 
 func (Created) EventName() string      { return TypeCreated }

@@ -34,6 +34,8 @@ var (
 	ErrInvalidID   = domainerr.New(domainerr.Invalid, "Invalid plan id")
 	ErrExists      = domainerr.New(domainerr.Conflict, "This plan exists already.")
 	ErrNotFound    = domainerr.New(domainerr.NotFound, "Plan not found")
+	ErrRetired     = domainerr.New(domainerr.RuleBroken, "This plan is retired.")
+	ErrSameTerms   = domainerr.New(domainerr.RuleBroken, "These are the plan's current terms.")
 )
 
 // NormalizeName is the name as it is kept: spaces around it dropped, runs of white space inside
@@ -80,6 +82,11 @@ func New() *Plan { return &Plan{} }
 
 // Create starts a plan with its first terms (version 1). name is normalised first.
 func (p *Plan) Create(id, name string, terms Terms, active bool, at time.Time) error {
+	return p.CreateBecause(id, name, terms, active, "", at)
+}
+
+// CreateBecause is Create with the admin's reason recorded in the event.
+func (p *Plan) CreateBecause(id, name string, terms Terms, active bool, reason string, at time.Time) error {
 	if p.created {
 		return ErrExists
 	}
@@ -93,7 +100,7 @@ func (p *Plan) Create(id, name string, terms Terms, active bool, at time.Time) e
 	if err := terms.Validate(); err != nil {
 		return err
 	}
-	aggregate.Raise(p, Created{PlanID: id, Name: name, Terms: terms, Active: active, At: at.UTC()})
+	aggregate.Raise(p, Created{PlanID: id, Name: name, Terms: terms, Active: active, At: at.UTC(), Reason: reason})
 	return nil
 }
 
@@ -114,6 +121,38 @@ func (p *Plan) ChangeTerms(terms Terms, at time.Time) error {
 
 // SetActive offers the plan to investors (true) or withdraws it (false). Setting the state it
 // already has raises nothing.
+// NewVersion records terms as the plan's next version, with the admin's reason. Unlike
+// ChangeTerms it refuses the current terms (ErrSameTerms) and a retired plan (ErrRetired).
+func (p *Plan) NewVersion(terms Terms, reason string, at time.Time) error {
+	if !p.created {
+		return ErrNotFound
+	}
+	if !p.active {
+		return ErrRetired
+	}
+	if err := terms.Validate(); err != nil {
+		return err
+	}
+	if terms.Equal(p.Terms()) {
+		return ErrSameTerms
+	}
+	aggregate.Raise(p, TermsChanged{Version: p.CurrentVersion() + 1, Terms: terms, At: at.UTC(), Reason: reason})
+	return nil
+}
+
+// Retire stops the plan taking new investments, with the admin's reason; investments already
+// made run to their term. A retired plan is ErrRetired.
+func (p *Plan) Retire(reason string, at time.Time) error {
+	if !p.created {
+		return ErrNotFound
+	}
+	if !p.active {
+		return ErrRetired
+	}
+	aggregate.Raise(p, Deactivated{At: at.UTC(), Reason: reason})
+	return nil
+}
+
 func (p *Plan) SetActive(active bool, at time.Time) error {
 	if !p.created {
 		return ErrNotFound

@@ -28,11 +28,11 @@ const (
 
 // Errors about terms. Their messages are shown to the user as they are.
 var (
-	ErrMinNotPositive = domainerr.New(domainerr.Invalid, "The minimum amount must be greater than zero.")
-	ErrMaxBelowMin    = domainerr.New(domainerr.Invalid, "The maximum amount must be at least the minimum amount.")
-	ErrTermDays       = domainerr.New(domainerr.Invalid, "The term must be between 1 and 3650 days.")
-	ErrRate           = domainerr.New(domainerr.Invalid, "The rate for the term must be more than 0 and less than 1 (under 100%).")
-	ErrRatePrecision  = domainerr.New(domainerr.Invalid, "The rate for the term can have at most 8 decimal places.")
+	ErrMinNotPositive = onField("min", "The minimum amount must be greater than zero.")
+	ErrMaxBelowMin    = onField("max", "The maximum amount must be at least the minimum amount.")
+	ErrTermDays       = onField("termDays", "The term must be between 1 and 3650 days.")
+	ErrRate           = onField("termRate", "The rate for the term must be more than 0 and less than 1 (under 100%).")
+	ErrRatePrecision  = onField("termRate", "The rate for the term can have at most 8 decimal places.")
 )
 
 // Terms are what an investment in a plan agrees to: the amounts it accepts, how long it runs and
@@ -162,7 +162,14 @@ func roundHalfEven(r *big.Rat, places int32) decimal.Decimal {
 }
 
 // ErrRateFormat is returned for a rate that is not written as a plain decimal.
-var ErrRateFormat = domainerr.New(domainerr.Invalid, "The rate for the term must be a decimal such as 0.0040.")
+var ErrRateFormat = onField("termRate", "The rate for the term must be a decimal such as 0.0040.")
+
+// onField is an invalid-input sentinel about one field of the terms.
+func onField(field, message string) *domainerr.Error {
+	e := domainerr.New(domainerr.Invalid, message)
+	e.Field = field
+	return e
+}
 
 // ParseRate reads a rate for the term written as a plain decimal ("0.004", "0.0040"): digits, a
 // point and more digits. Exponents, signs, spaces and percent signs are refused rather than

@@ -73,7 +73,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal', 'Settings'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -184,6 +184,13 @@ export const api = generatedApi.enhanceEndpoints({
       invalidatesTags: ['Proposal', 'DepositQueue', 'Deposit', 'WithdrawalQueue', 'Withdrawal', 'WithdrawalHistory', 'History', 'Dashboard', 'Me', userList, 'User'],
     },
     rejectProposal: { invalidatesTags: ['Proposal'] },
+    // The admins' settings (features/settings). A change is in force at once, so what it feeds
+    // (the fee, the addresses, the plans, the thresholds) is asked again.
+    getSettings: { providesTags: ['Settings'] },
+    updateSettings: { invalidatesTags: ['Settings', 'DepositAddress', 'Proposal', 'Content', 'Referrals'] },
+    createPlan: { invalidatesTags: ['Settings', 'Plan'] },
+    newPlanVersion: { invalidatesTags: ['Settings', 'Plan'] },
+    retirePlan: { invalidatesTags: ['Settings', 'Plan'] },
     // Investments. 'Investment' with an id is one investment, with 'LIST' the caller's list; a
     // start, a decision, a maturity or a redemption moves money, so they refresh the signed-in
     // user's figures too.
@@ -330,6 +337,11 @@ export const {
   useLazyGetAuditLogCsvQuery,
   useGetAuditEventsQuery,
   useGetAuditBooksQuery,
+  useGetSettingsQuery,
+  useUpdateSettingsMutation,
+  useCreatePlanMutation,
+  useNewPlanVersionMutation,
+  useRetirePlanMutation,
 } = api;
 export type {
   AuditAccount,
@@ -338,6 +350,11 @@ export type {
   AuditEvent,
   AuditEventPage,
   AuditLogPage,
+  Settings,
+  SettingsChange,
+  SettingsPlan,
+  SettingsValues,
+  SettingsAddress,
   ApprovalThresholds,
   QueueCounts,
   Proposal,

@@ -850,6 +850,55 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.rejectProposalRequest,
       }),
     }),
+    getSettings: build.query<GetSettingsApiResponse, GetSettingsApiArg>({
+      query: () => ({ url: `/settings` }),
+    }),
+    updateSettings: build.mutation<
+      UpdateSettingsApiResponse,
+      UpdateSettingsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/settings/${queryArg.section}`,
+        method: "PUT",
+        body: queryArg.settingsUpdate,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
+      }),
+    }),
+    createPlan: build.mutation<CreatePlanApiResponse, CreatePlanApiArg>({
+      query: (queryArg) => ({
+        url: `/settings/plans`,
+        method: "POST",
+        body: queryArg.planCreateRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
+      }),
+    }),
+    newPlanVersion: build.mutation<
+      NewPlanVersionApiResponse,
+      NewPlanVersionApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/settings/plans/${queryArg.planId}/versions`,
+        method: "POST",
+        body: queryArg.planVersionRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
+      }),
+    }),
+    retirePlan: build.mutation<RetirePlanApiResponse, RetirePlanApiArg>({
+      query: (queryArg) => ({
+        url: `/settings/plans/${queryArg.planId}/retire`,
+        method: "POST",
+        body: queryArg.settingsReason,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
+      }),
+    }),
     getAuditLog: build.query<GetAuditLogApiResponse, GetAuditLogApiArg>({
       query: (queryArg) => ({
         url: `/audit/log`,
@@ -1491,6 +1540,50 @@ export type RejectProposalApiResponse = /** status 200 Rejected. */ Message;
 export type RejectProposalApiArg = {
   proposalId: string;
   rejectProposalRequest: RejectProposalRequest;
+};
+export type GetSettingsApiResponse = /** status 200 The settings. */ Settings;
+export type GetSettingsApiArg = void;
+export type UpdateSettingsApiResponse =
+  /** status 200 Changed; the settings as they are now. */ Settings;
+export type UpdateSettingsApiArg = {
+  section:
+    "withdrawalFee" | "referral" | "approvals" | "depositAddresses" | "support";
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
+  settingsUpdate: SettingsUpdate;
+};
+export type CreatePlanApiResponse = /** status 201 Created. */ PlanCreated;
+export type CreatePlanApiArg = {
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
+  planCreateRequest: PlanCreateRequest;
+};
+export type NewPlanVersionApiResponse =
+  /** status 200 The new version is in force. */ Message;
+export type NewPlanVersionApiArg = {
+  planId: string;
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
+  planVersionRequest: PlanVersionRequest;
+};
+export type RetirePlanApiResponse = /** status 200 Retired. */ Message;
+export type RetirePlanApiArg = {
+  planId: string;
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
+  settingsReason: SettingsReason;
 };
 export type GetAuditLogApiResponse =
   /** status 200 A page of the log. */ AuditLogPage;
@@ -2588,6 +2681,105 @@ export type ApproveProposalRequest = {
 export type RejectProposalRequest = {
   reason: string;
 };
+export type WithdrawalFeeSettings = {
+  /** Percentage of the amount. */
+  percent: string;
+  flat: string;
+  /** The smallest withdrawal. */
+  minimum: string;
+  /** The most the fee can be; 0.00 for no cap. */
+  cap: string;
+};
+export type ReferralSettings = {
+  bonus: string;
+  minDeposit: string;
+};
+export type ApprovalSettings = {
+  depositTolerancePercent: string;
+  depositThreshold: string;
+  withdrawalThreshold: string;
+};
+export type SettingsAddress = {
+  asset: string;
+  network: string;
+  address: string;
+};
+export type DepositAddressSettings = {
+  addresses: SettingsAddress[];
+};
+export type SupportSettings = {
+  email: string;
+};
+export type SettingsValues = {
+  withdrawalFee?: WithdrawalFeeSettings;
+  referral?: ReferralSettings;
+  approvals?: ApprovalSettings;
+  depositAddresses?: DepositAddressSettings;
+  support?: SupportSettings;
+};
+export type SettingsChange = {
+  section: string;
+  at: string;
+  by: StaffPerson;
+  reason: string;
+  old: SettingsValues;
+  new: SettingsValues;
+};
+export type SettingsPlan = {
+  _id: string;
+  name: string;
+  /** false once retired. */
+  active: boolean;
+  version: number;
+  min: string;
+  max: string;
+  termDays: number;
+  termRate: string;
+  apr: string;
+};
+export type Settings = {
+  withdrawalFee: WithdrawalFeeSettings;
+  referral: ReferralSettings;
+  approvals: ApprovalSettings;
+  depositAddresses: DepositAddressSettings;
+  support: SupportSettings;
+  /** The ceiling on amounts (configuration); thresholds stay below it. */
+  maxAmount: string;
+  /** Every change, newest first; a section's first entry is its last change. */
+  history: SettingsChange[];
+  /** Every plan, retired ones included. */
+  plans: SettingsPlan[];
+};
+export type SettingsUpdate = {
+  reason: string;
+  withdrawalFee?: WithdrawalFeeSettings;
+  referral?: ReferralSettings;
+  approvals?: ApprovalSettings;
+  depositAddresses?: DepositAddressSettings;
+  support?: SupportSettings;
+};
+export type PlanCreated = {
+  _id: string;
+  message: string;
+};
+export type PlanCreateRequest = {
+  name: string;
+  min: string;
+  max: string;
+  termDays: number;
+  termRate: string;
+  reason: string;
+};
+export type PlanVersionRequest = {
+  min: string;
+  max: string;
+  termDays: number;
+  termRate: string;
+  reason: string;
+};
+export type SettingsReason = {
+  reason: string;
+};
 export type AuditEntry = {
   position: number;
   at: string;
@@ -2785,6 +2977,11 @@ export const {
   useGetProposalsQuery,
   useApproveProposalMutation,
   useRejectProposalMutation,
+  useGetSettingsQuery,
+  useUpdateSettingsMutation,
+  useCreatePlanMutation,
+  useNewPlanVersionMutation,
+  useRetirePlanMutation,
   useGetAuditLogQuery,
   useGetAuditLogCsvQuery,
   useGetAuditEventsQuery,

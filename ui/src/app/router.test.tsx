@@ -97,7 +97,8 @@ describe('route table', () => {
     expect(paths('main', subscriber)).toEqual(['/my-account', '/investment-plans', '/our-story', '/support', '/how-it-works', '/market-rates', '/user-profile']);
     expect(paths('main', admin)).toContain('/compose-email');
     expect(paths('staff', subscriber)).toEqual([]);
-    expect(paths('staff', admin)).toEqual(['/admin-pending-wallet', '/admin-pending-deposit', '/approvals', '/admin-pending-investment', '/pending-kyc', '/pending-testimonials', '/support-tickets', '/audit']);
+    expect(paths('staff', admin)).toEqual(['/admin-pending-wallet', '/admin-pending-deposit', '/approvals', '/admin-pending-investment', '/pending-kyc', '/pending-testimonials', '/support-tickets', '/audit', '/settings']);
+    expect(paths('staff', { signedIn: true, role: 'author' })).not.toContain('/settings');
     expect(paths('footer', guest)).not.toContain('/dev/mail');
     expect(paths('footer', { ...guest, development: true })).toContain('/dev/mail');
   });

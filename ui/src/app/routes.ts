@@ -285,6 +285,14 @@ export const pages: readonly PageRoute[] = [
     menus: ['staff'],
     page: () => import('../features/audit/AuditPage').then((m) => m.AuditPage),
   },
+  // The admins' settings: fees, bonus, thresholds, addresses, support contact, plans (docs/staff.md).
+  {
+    path: '/settings',
+    title: 'Settings',
+    access: 'admin',
+    menus: ['staff'],
+    page: () => import('../features/settings/SettingsPage').then((m) => m.SettingsPage),
+  },
   // Balance adjustments and fee waivers are the admin's alone (docs/product-rules.md, "Roles").
   { path: '/edit-balance/:id', title: 'Balance Adjustment', access: 'admin' },
   { path: '/edit-user-balance/:id', title: 'Wallet Adjustment', access: 'admin' },

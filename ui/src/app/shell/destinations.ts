@@ -38,6 +38,7 @@ export const STAFF_DESTINATIONS: readonly Destination[] = [
   { id: 'testimonials', to: '/pending-testimonials', icon: 'testimonials', count: 'testimonials' },
   { id: 'email', to: '/compose-email', icon: 'email' },
   { id: 'audit', to: '/audit', icon: 'audit', adminOnly: true },
+  { id: 'settings', to: '/settings', icon: 'settings', adminOnly: true },
 ];
 
 // The phone's bottom bar: the three places visited most, then "More" (the account sheet).

@@ -17,6 +17,7 @@ const PATHS = {
   testimonials: 'M7 10h4v4a3 3 0 0 1-3 3M14 10h4v4a3 3 0 0 1-3 3M7 10a3 3 0 0 1 3-3M14 10a3 3 0 0 1 3-3',
   email: 'M3 6h18v12H3zM3 7l9 6 9-6',
   audit: 'M9 4h6v3H9zM7 5H5v16h14V5h-2M8 12h8M8 16h5',
+  settings: 'M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12M20 18h0M14 4v4M8 10v4M16 16v4',
   logout: 'M15 4h4v16h-4M10 16l4-4-4-4M14 12H3',
 } as const;
 
