@@ -73,6 +73,48 @@ func (e BadgeName) Valid() bool {
 	}
 }
 
+// Defines values for CorrectionRequestCategory.
+const (
+	CorrectionRequestCategoryChargeback CorrectionRequestCategory = "chargeback"
+	CorrectionRequestCategoryCorrection CorrectionRequestCategory = "correction"
+	CorrectionRequestCategoryGoodwill   CorrectionRequestCategory = "goodwill"
+	CorrectionRequestCategoryOther      CorrectionRequestCategory = "other"
+)
+
+// Valid indicates whether the value is a known member of the CorrectionRequestCategory enum.
+func (e CorrectionRequestCategory) Valid() bool {
+	switch e {
+	case CorrectionRequestCategoryChargeback:
+		return true
+	case CorrectionRequestCategoryCorrection:
+		return true
+	case CorrectionRequestCategoryGoodwill:
+		return true
+	case CorrectionRequestCategoryOther:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CorrectionRequestDirection.
+const (
+	CorrectionRequestDirectionAdd    CorrectionRequestDirection = "add"
+	CorrectionRequestDirectionDeduct CorrectionRequestDirection = "deduct"
+)
+
+// Valid indicates whether the value is a known member of the CorrectionRequestDirection enum.
+func (e CorrectionRequestDirection) Valid() bool {
+	switch e {
+	case CorrectionRequestDirectionAdd:
+		return true
+	case CorrectionRequestDirectionDeduct:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DepositAsset.
 const (
 	DepositAssetBTC  DepositAsset = "BTC"
@@ -518,6 +560,7 @@ func (e MovementStatus) Valid() bool {
 const (
 	ProposalKindAccountClosure      ProposalKind = "account_closure"
 	ProposalKindAdminGrant          ProposalKind = "admin_grant"
+	ProposalKindBalanceCorrection   ProposalKind = "balance_correction"
 	ProposalKindDepositConfirmation ProposalKind = "deposit_confirmation"
 	ProposalKindWithdrawalApproval  ProposalKind = "withdrawal_approval"
 )
@@ -528,6 +571,8 @@ func (e ProposalKind) Valid() bool {
 	case ProposalKindAccountClosure:
 		return true
 	case ProposalKindAdminGrant:
+		return true
+	case ProposalKindBalanceCorrection:
 		return true
 	case ProposalKindDepositConfirmation:
 		return true
@@ -619,6 +664,24 @@ func (e TestimonialStatus) Valid() bool {
 	case TestimonialStatusPending:
 		return true
 	case TestimonialStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateFeesRequestDirection.
+const (
+	UpdateFeesRequestDirectionAdd    UpdateFeesRequestDirection = "add"
+	UpdateFeesRequestDirectionDeduct UpdateFeesRequestDirection = "deduct"
+)
+
+// Valid indicates whether the value is a known member of the UpdateFeesRequestDirection enum.
+func (e UpdateFeesRequestDirection) Valid() bool {
+	switch e {
+	case UpdateFeesRequestDirectionAdd:
+		return true
+	case UpdateFeesRequestDirectionDeduct:
 		return true
 	default:
 		return false
@@ -880,6 +943,23 @@ type ContentTeamMember struct {
 	Title string `json:"title"`
 }
 
+// CorrectionRequest defines model for CorrectionRequest.
+type CorrectionRequest struct {
+	// Amount US dollars, positive, at most two decimals.
+	//
+	// Example: 25.00
+	Amount    string                     `json:"amount"`
+	Category  CorrectionRequestCategory  `json:"category"`
+	Direction CorrectionRequestDirection `json:"direction"`
+	Reason    string                     `json:"reason"`
+}
+
+// CorrectionRequestCategory defines model for CorrectionRequest.Category.
+type CorrectionRequestCategory string
+
+// CorrectionRequestDirection defines model for CorrectionRequest.Direction.
+type CorrectionRequestDirection string
+
 // Country defines model for Country.
 type Country struct {
 	// Code Example: GB
@@ -1121,6 +1201,12 @@ type Error struct {
 	// Until With `withdrawal_cooldown` only, when withdrawals are possible again.
 	Until           *time.Time       `json:"until,omitempty"`
 	WithdrawalQuote *WithdrawalQuote `json:"withdrawalQuote,omitempty"`
+}
+
+// FeeExemptionRequest defines model for FeeExemptionRequest.
+type FeeExemptionRequest struct {
+	Exempt bool   `json:"exempt"`
+	Reason string `json:"reason"`
 }
 
 // ForgotPasswordRequest defines model for ForgotPasswordRequest.
@@ -1978,6 +2064,33 @@ type SettledInvestments struct {
 	Settled []Investment `json:"settled"`
 }
 
+// StaffFee defines model for StaffFee.
+type StaffFee struct {
+	Amount       string     `json:"amount"`
+	DecidedAt    *time.Time `json:"decidedAt,omitempty"`
+	Fee          string     `json:"fee"`
+	FeeWaived    string     `json:"feeWaived"`
+	RequestedAt  time.Time  `json:"requestedAt"`
+	Status       string     `json:"status"`
+	WithdrawalId string     `json:"withdrawalId"`
+}
+
+// StaffInvestment defines model for StaffInvestment.
+type StaffInvestment struct {
+	Amount      string     `json:"amount"`
+	End         *time.Time `json:"end,omitempty"`
+	Id          string     `json:"id"`
+	Plan        string     `json:"plan"`
+	RequestedAt time.Time  `json:"requestedAt"`
+	Return      string     `json:"return"`
+	Start       *time.Time `json:"start,omitempty"`
+	Status      string     `json:"status"`
+	TermDays    int        `json:"termDays"`
+
+	// TermRate For the whole term, "0.0125" = 1.25 %.
+	TermRate string `json:"termRate"`
+}
+
 // StaffPerson defines model for StaffPerson.
 type StaffPerson struct {
 	UnderscoreId string `json:"_id"`
@@ -2129,6 +2242,17 @@ type TwoFactorSetup struct {
 	Secret string `json:"secret"`
 }
 
+// UpdateFeesRequest defines model for UpdateFeesRequest.
+type UpdateFeesRequest struct {
+	Amount       string                     `json:"amount"`
+	Direction    UpdateFeesRequestDirection `json:"direction"`
+	Reason       string                     `json:"reason"`
+	WithdrawalId *string                    `json:"withdrawalId,omitempty"`
+}
+
+// UpdateFeesRequestDirection defines model for UpdateFeesRequest.Direction.
+type UpdateFeesRequestDirection string
+
 // UpdateUserRequest defines model for UpdateUserRequest.
 type UpdateUserRequest struct {
 	Bio     *string `json:"bio,omitempty"`
@@ -2238,6 +2362,32 @@ type UserFigures struct {
 	TotalMaturityAmount string `json:"totalMaturityAmount"`
 }
 
+// UserMoney defines model for UserMoney.
+type UserMoney struct {
+	Balances struct {
+		Adjustments string `json:"adjustments"`
+		Available   string `json:"available"`
+		Fees        string `json:"fees"`
+		Held        string `json:"held"`
+		Invested    string `json:"invested"`
+		Returns     string `json:"returns"`
+	} `json:"balances"`
+	CorrectionThreshold string            `json:"correctionThreshold"`
+	ExemptionAt         *time.Time        `json:"exemptionAt,omitempty"`
+	ExemptionReason     *string           `json:"exemptionReason,omitempty"`
+	FeeExempt           bool              `json:"feeExempt"`
+	Fees                []StaffFee        `json:"fees"`
+	Investments         []StaffInvestment `json:"investments"`
+	User                StaffPerson       `json:"user"`
+}
+
+// WaiveFeeRequest defines model for WaiveFeeRequest.
+type WaiveFeeRequest struct {
+	Amount       string `json:"amount"`
+	Reason       string `json:"reason"`
+	WithdrawalId string `json:"withdrawalId"`
+}
+
 // Withdrawal defines model for Withdrawal.
 type Withdrawal struct {
 	UnderscoreId string `json:"_id"`
@@ -2311,6 +2461,9 @@ type WithdrawalQuote struct {
 
 	// Fee The fee on it, decimal string.
 	Fee *string `json:"fee,omitempty"`
+
+	// FeeExempt Staff exempted the account from withdrawal fees, so `fee` is 0.00.
+	FeeExempt *bool `json:"feeExempt,omitempty"`
 
 	// Minimum The smallest withdrawal, decimal string.
 	Minimum string `json:"minimum"`
@@ -2712,6 +2865,22 @@ type ChangePasswordParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// PostCorrectionParams defines parameters for PostCorrection.
+type PostCorrectionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetFeeExemptionParams defines parameters for SetFeeExemption.
+type SetFeeExemptionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ForgotPasswordParams defines parameters for ForgotPassword.
 type ForgotPasswordParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -2944,6 +3113,22 @@ type SuspendUserParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// UpdateFeesParams defines parameters for UpdateFees.
+type UpdateFeesParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// EditReturnsParams defines parameters for EditReturns.
+type EditReturnsParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // UpdateUserParams defines parameters for UpdateUser.
 type UpdateUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -2976,6 +3161,14 @@ type UploadKycDocumentsParams struct {
 
 // VerifyUserParams defines parameters for VerifyUser.
 type VerifyUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// WaiveFeeParams defines parameters for WaiveFee.
+type WaiveFeeParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -3089,6 +3282,12 @@ type EnableTwoFactorJSONRequestBody = TwoFactorEnableRequest
 // ChangePasswordJSONRequestBody defines body for ChangePassword for application/json ContentType.
 type ChangePasswordJSONRequestBody = ChangePasswordRequest
 
+// PostCorrectionJSONRequestBody defines body for PostCorrection for application/json ContentType.
+type PostCorrectionJSONRequestBody = CorrectionRequest
+
+// SetFeeExemptionJSONRequestBody defines body for SetFeeExemption for application/json ContentType.
+type SetFeeExemptionJSONRequestBody = FeeExemptionRequest
+
 // ForgotPasswordJSONRequestBody defines body for ForgotPassword for application/json ContentType.
 type ForgotPasswordJSONRequestBody = ForgotPasswordRequest
 
@@ -3128,6 +3327,9 @@ type StepUpJSONRequestBody = StepUpRequest
 // SuspendUserJSONRequestBody defines body for SuspendUser for application/json ContentType.
 type SuspendUserJSONRequestBody = SuspendRequest
 
+// UpdateFeesJSONRequestBody defines body for UpdateFees for application/json ContentType.
+type UpdateFeesJSONRequestBody = UpdateFeesRequest
+
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UpdateUserRequest
 
@@ -3136,6 +3338,9 @@ type UpgradeUserJSONRequestBody = UpgradeUserRequest
 
 // UploadKycDocumentsMultipartRequestBody defines body for UploadKycDocuments for multipart/form-data ContentType.
 type UploadKycDocumentsMultipartRequestBody UploadKycDocumentsMultipartBody
+
+// WaiveFeeJSONRequestBody defines body for WaiveFee for application/json ContentType.
+type WaiveFeeJSONRequestBody = WaiveFeeRequest
 
 // DeleteUserJSONRequestBody defines body for DeleteUser for application/json ContentType.
 type DeleteUserJSONRequestBody = CloseAccountRequest
@@ -3322,9 +3527,15 @@ type ServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams)
+	// PostCorrection Add to or deduct from a user's available balance (admins)
+	// (PUT /users/editDepositBalance/{id})
+	PostCorrection(w http.ResponseWriter, r *http.Request, id UserID, params PostCorrectionParams)
 	// StreamUserEvents Server-sent events telling the caller that their money changed
 	// (GET /users/events)
 	StreamUserEvents(w http.ResponseWriter, r *http.Request)
+	// SetFeeExemption Turn a user's withdrawal fee exemption on or off (admins)
+	// (PUT /users/fees-toggle/{id})
+	SetFeeExemption(w http.ResponseWriter, r *http.Request, id UserID, params SetFeeExemptionParams)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams)
@@ -3376,6 +3587,9 @@ type ServerInterface interface {
 	// Logout End this session and clear the session cookies
 	// (GET /users/logout)
 	Logout(w http.ResponseWriter, r *http.Request)
+	// GetUserMoney A user's balances, investments with their terms, fees and fee exemption (admins)
+	// (GET /users/money/{id})
+	GetUserMoney(w http.ResponseWriter, r *http.Request, id UserID)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
 	UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams)
@@ -3427,6 +3641,12 @@ type ServerInterface interface {
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams)
+	// UpdateFees Change a fee on a user's account (admins)
+	// (PUT /users/update-fees/{id})
+	UpdateFees(w http.ResponseWriter, r *http.Request, id UserID, params UpdateFeesParams)
+	// EditReturns Edit a user's returns, which is always refused (admins)
+	// (PUT /users/updateDepositBalance/{id})
+	EditReturns(w http.ResponseWriter, r *http.Request, id UserID, params EditReturnsParams)
 	// UpdateUser Update the signed-in user's profile
 	// (PATCH /users/updateUser)
 	UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams)
@@ -3439,6 +3659,9 @@ type ServerInterface interface {
 	// VerifyUser Verify the e-mail address with the token from the verification link
 	// (PATCH /users/verifyUser/{token})
 	VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams)
+	// WaiveFee Waive (refund) the fee charged on one of a user's withdrawals (admins)
+	// (POST /users/waive-fee/{id})
+	WaiveFee(w http.ResponseWriter, r *http.Request, id UserID, params WaiveFeeParams)
 	// DeleteUser Close an account (admins)
 	// (DELETE /users/{id})
 	DeleteUser(w http.ResponseWriter, r *http.Request, id UserID)
@@ -3805,9 +4028,21 @@ func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request, pa
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// PostCorrection Add to or deduct from a user's available balance (admins)
+// (PUT /users/editDepositBalance/{id})
+func (_ Unimplemented) PostCorrection(w http.ResponseWriter, r *http.Request, id UserID, params PostCorrectionParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // StreamUserEvents Server-sent events telling the caller that their money changed
 // (GET /users/events)
 func (_ Unimplemented) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetFeeExemption Turn a user's withdrawal fee exemption on or off (admins)
+// (PUT /users/fees-toggle/{id})
+func (_ Unimplemented) SetFeeExemption(w http.ResponseWriter, r *http.Request, id UserID, params SetFeeExemptionParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3913,6 +4148,12 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetUserMoney A user's balances, investments with their terms, fees and fee exemption (admins)
+// (GET /users/money/{id})
+func (_ Unimplemented) GetUserMoney(w http.ResponseWriter, r *http.Request, id UserID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // UploadPhoto Upload a profile photo and make it the user's photo
 // (POST /users/photo)
 func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
@@ -4015,6 +4256,18 @@ func (_ Unimplemented) SuspendUser(w http.ResponseWriter, r *http.Request, id Us
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// UpdateFees Change a fee on a user's account (admins)
+// (PUT /users/update-fees/{id})
+func (_ Unimplemented) UpdateFees(w http.ResponseWriter, r *http.Request, id UserID, params UpdateFeesParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// EditReturns Edit a user's returns, which is always refused (admins)
+// (PUT /users/updateDepositBalance/{id})
+func (_ Unimplemented) EditReturns(w http.ResponseWriter, r *http.Request, id UserID, params EditReturnsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // UpdateUser Update the signed-in user's profile
 // (PATCH /users/updateUser)
 func (_ Unimplemented) UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams) {
@@ -4036,6 +4289,12 @@ func (_ Unimplemented) UploadKycDocuments(w http.ResponseWriter, r *http.Request
 // VerifyUser Verify the e-mail address with the token from the verification link
 // (PATCH /users/verifyUser/{token})
 func (_ Unimplemented) VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// WaiveFee Waive (refund) the fee charged on one of a user's withdrawals (admins)
+// (POST /users/waive-fee/{id})
+func (_ Unimplemented) WaiveFee(w http.ResponseWriter, r *http.Request, id UserID, params WaiveFeeParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6095,11 +6354,111 @@ func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// PostCorrection operation middleware
+func (siw *ServerInterfaceWrapper) PostCorrection(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PostCorrectionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PostCorrection(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // StreamUserEvents operation middleware
 func (siw *ServerInterfaceWrapper) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.StreamUserEvents(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetFeeExemption operation middleware
+func (siw *ServerInterfaceWrapper) SetFeeExemption(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetFeeExemptionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetFeeExemption(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6890,6 +7249,32 @@ func (siw *ServerInterfaceWrapper) Logout(w http.ResponseWriter, r *http.Request
 	handler.ServeHTTP(w, r)
 }
 
+// GetUserMoney operation middleware
+func (siw *ServerInterfaceWrapper) GetUserMoney(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetUserMoney(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // UploadPhoto operation middleware
 func (siw *ServerInterfaceWrapper) UploadPhoto(w http.ResponseWriter, r *http.Request) {
 
@@ -7561,6 +7946,106 @@ func (siw *ServerInterfaceWrapper) SuspendUser(w http.ResponseWriter, r *http.Re
 	handler.ServeHTTP(w, r)
 }
 
+// UpdateFees operation middleware
+func (siw *ServerInterfaceWrapper) UpdateFees(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateFeesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateFees(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// EditReturns operation middleware
+func (siw *ServerInterfaceWrapper) EditReturns(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params EditReturnsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.EditReturns(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // UpdateUser operation middleware
 func (siw *ServerInterfaceWrapper) UpdateUser(w http.ResponseWriter, r *http.Request) {
 
@@ -7725,6 +8210,56 @@ func (siw *ServerInterfaceWrapper) VerifyUser(w http.ResponseWriter, r *http.Req
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.VerifyUser(w, r, token, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// WaiveFee operation middleware
+func (siw *ServerInterfaceWrapper) WaiveFee(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params WaiveFeeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.WaiveFee(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8506,6 +9041,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/badges", wrapper.ListBadges)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/money/{id}", wrapper.GetUserMoney)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/users/editDepositBalance/{id}", wrapper.PostCorrection)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/users/updateDepositBalance/{id}", wrapper.EditReturns)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/waive-fee/{id}", wrapper.WaiveFee)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/users/update-fees/{id}", wrapper.UpdateFees)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/users/fees-toggle/{id}", wrapper.SetFeeExemption)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/users/badge", wrapper.GetMyBadge)
@@ -12878,6 +13431,144 @@ func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type PostCorrectionRequestObject struct {
+	Id     UserID `json:"id"`
+	Params PostCorrectionParams
+	Body   *PostCorrectionJSONRequestBody
+}
+
+type PostCorrectionResponseObject interface {
+	VisitPostCorrectionResponse(w http.ResponseWriter) error
+}
+
+type PostCorrection200JSONResponse Message
+
+func (response PostCorrection200JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection202JSONResponse ProposalCreated
+
+func (response PostCorrection202JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response PostCorrection400JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PostCorrection401JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PostCorrection403JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PostCorrection404JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection409JSONResponse struct{ ConflictJSONResponse }
+
+func (response PostCorrection409JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response PostCorrection422JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response PostCorrection500JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StreamUserEventsRequestObject struct {
 }
 
@@ -12945,6 +13636,130 @@ func (response StreamUserEvents401JSONResponse) VisitStreamUserEventsResponse(w 
 type StreamUserEvents500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response StreamUserEvents500JSONResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemptionRequestObject struct {
+	Id     UserID `json:"id"`
+	Params SetFeeExemptionParams
+	Body   *SetFeeExemptionJSONRequestBody
+}
+
+type SetFeeExemptionResponseObject interface {
+	VisitSetFeeExemptionResponse(w http.ResponseWriter) error
+}
+
+type SetFeeExemption200JSONResponse Message
+
+func (response SetFeeExemption200JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetFeeExemption400JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetFeeExemption401JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetFeeExemption403JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetFeeExemption404JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetFeeExemption409JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetFeeExemption422JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetFeeExemption500JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -14461,6 +15276,128 @@ func (response Logout403JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 type Logout500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoneyRequestObject struct {
+	Id UserID `json:"id"`
+}
+
+type GetUserMoneyResponseObject interface {
+	VisitGetUserMoneyResponse(w http.ResponseWriter) error
+}
+
+type GetUserMoney200JSONResponse UserMoney
+
+func (response GetUserMoney200JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetUserMoney400JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetUserMoney401JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetUserMoney403JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetUserMoney404JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney409JSONResponse struct{ ConflictJSONResponse }
+
+func (response GetUserMoney409JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetUserMoney422JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetUserMoney500JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16160,6 +17097,253 @@ func (response SuspendUser500JSONResponse) VisitSuspendUserResponse(w http.Respo
 	return err
 }
 
+type UpdateFeesRequestObject struct {
+	Id     UserID `json:"id"`
+	Params UpdateFeesParams
+	Body   *UpdateFeesJSONRequestBody
+}
+
+type UpdateFeesResponseObject interface {
+	VisitUpdateFeesResponse(w http.ResponseWriter) error
+}
+
+type UpdateFees200JSONResponse Message
+
+func (response UpdateFees200JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateFees400JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateFees401JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateFees403JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateFees404JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateFees409JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UpdateFees422JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UpdateFees500JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturnsRequestObject struct {
+	Id     UserID `json:"id"`
+	Params EditReturnsParams
+}
+
+type EditReturnsResponseObject interface {
+	VisitEditReturnsResponse(w http.ResponseWriter) error
+}
+
+type EditReturns200JSONResponse Message
+
+func (response EditReturns200JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response EditReturns400JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response EditReturns401JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response EditReturns403JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response EditReturns404JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns409JSONResponse struct{ ConflictJSONResponse }
+
+func (response EditReturns409JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response EditReturns422JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response EditReturns500JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateUserRequestObject struct {
 	Params UpdateUserParams
 	Body   *UpdateUserJSONRequestBody
@@ -16649,6 +17833,130 @@ func (response VerifyUser429JSONResponse) VisitVerifyUserResponse(w http.Respons
 type VerifyUser500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response VerifyUser500JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFeeRequestObject struct {
+	Id     UserID `json:"id"`
+	Params WaiveFeeParams
+	Body   *WaiveFeeJSONRequestBody
+}
+
+type WaiveFeeResponseObject interface {
+	VisitWaiveFeeResponse(w http.ResponseWriter) error
+}
+
+type WaiveFee200JSONResponse Message
+
+func (response WaiveFee200JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response WaiveFee400JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response WaiveFee401JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response WaiveFee403JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response WaiveFee404JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee409JSONResponse struct{ ConflictJSONResponse }
+
+func (response WaiveFee409JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response WaiveFee422JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response WaiveFee500JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -17643,9 +18951,15 @@ type StrictServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
+	// PostCorrection Add to or deduct from a user's available balance (admins)
+	// (PUT /users/editDepositBalance/{id})
+	PostCorrection(ctx context.Context, request PostCorrectionRequestObject) (PostCorrectionResponseObject, error)
 	// StreamUserEvents Server-sent events telling the caller that their money changed
 	// (GET /users/events)
 	StreamUserEvents(ctx context.Context, request StreamUserEventsRequestObject) (StreamUserEventsResponseObject, error)
+	// SetFeeExemption Turn a user's withdrawal fee exemption on or off (admins)
+	// (PUT /users/fees-toggle/{id})
+	SetFeeExemption(ctx context.Context, request SetFeeExemptionRequestObject) (SetFeeExemptionResponseObject, error)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(ctx context.Context, request ForgotPasswordRequestObject) (ForgotPasswordResponseObject, error)
@@ -17697,6 +19011,9 @@ type StrictServerInterface interface {
 	// Logout End this session and clear the session cookies
 	// (GET /users/logout)
 	Logout(ctx context.Context, request LogoutRequestObject) (LogoutResponseObject, error)
+	// GetUserMoney A user's balances, investments with their terms, fees and fee exemption (admins)
+	// (GET /users/money/{id})
+	GetUserMoney(ctx context.Context, request GetUserMoneyRequestObject) (GetUserMoneyResponseObject, error)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
 	UploadPhoto(ctx context.Context, request UploadPhotoRequestObject) (UploadPhotoResponseObject, error)
@@ -17748,6 +19065,12 @@ type StrictServerInterface interface {
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(ctx context.Context, request SuspendUserRequestObject) (SuspendUserResponseObject, error)
+	// UpdateFees Change a fee on a user's account (admins)
+	// (PUT /users/update-fees/{id})
+	UpdateFees(ctx context.Context, request UpdateFeesRequestObject) (UpdateFeesResponseObject, error)
+	// EditReturns Edit a user's returns, which is always refused (admins)
+	// (PUT /users/updateDepositBalance/{id})
+	EditReturns(ctx context.Context, request EditReturnsRequestObject) (EditReturnsResponseObject, error)
 	// UpdateUser Update the signed-in user's profile
 	// (PATCH /users/updateUser)
 	UpdateUser(ctx context.Context, request UpdateUserRequestObject) (UpdateUserResponseObject, error)
@@ -17760,6 +19083,9 @@ type StrictServerInterface interface {
 	// VerifyUser Verify the e-mail address with the token from the verification link
 	// (PATCH /users/verifyUser/{token})
 	VerifyUser(ctx context.Context, request VerifyUserRequestObject) (VerifyUserResponseObject, error)
+	// WaiveFee Waive (refund) the fee charged on one of a user's withdrawals (admins)
+	// (POST /users/waive-fee/{id})
+	WaiveFee(ctx context.Context, request WaiveFeeRequestObject) (WaiveFeeResponseObject, error)
 	// DeleteUser Close an account (admins)
 	// (DELETE /users/{id})
 	DeleteUser(ctx context.Context, request DeleteUserRequestObject) (DeleteUserResponseObject, error)
@@ -19376,6 +20702,40 @@ func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request, 
 	}
 }
 
+// PostCorrection operation middleware
+func (sh *strictHandler) PostCorrection(w http.ResponseWriter, r *http.Request, id UserID, params PostCorrectionParams) {
+	var request PostCorrectionRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body PostCorrectionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PostCorrection(ctx, request.(PostCorrectionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PostCorrection")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PostCorrectionResponseObject); ok {
+		if err := validResponse.VisitPostCorrectionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // StreamUserEvents operation middleware
 func (sh *strictHandler) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
 	var request StreamUserEventsRequestObject
@@ -19393,6 +20753,40 @@ func (sh *strictHandler) StreamUserEvents(w http.ResponseWriter, r *http.Request
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(StreamUserEventsResponseObject); ok {
 		if err := validResponse.VisitStreamUserEventsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetFeeExemption operation middleware
+func (sh *strictHandler) SetFeeExemption(w http.ResponseWriter, r *http.Request, id UserID, params SetFeeExemptionParams) {
+	var request SetFeeExemptionRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body SetFeeExemptionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetFeeExemption(ctx, request.(SetFeeExemptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetFeeExemption")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetFeeExemptionResponseObject); ok {
+		if err := validResponse.VisitSetFeeExemptionResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -19897,6 +21291,32 @@ func (sh *strictHandler) Logout(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// GetUserMoney operation middleware
+func (sh *strictHandler) GetUserMoney(w http.ResponseWriter, r *http.Request, id UserID) {
+	var request GetUserMoneyRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetUserMoney(ctx, request.(GetUserMoneyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetUserMoney")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetUserMoneyResponseObject); ok {
+		if err := validResponse.VisitGetUserMoneyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // UploadPhoto operation middleware
 func (sh *strictHandler) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
 	var request UploadPhotoRequestObject
@@ -20385,6 +21805,67 @@ func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id 
 	}
 }
 
+// UpdateFees operation middleware
+func (sh *strictHandler) UpdateFees(w http.ResponseWriter, r *http.Request, id UserID, params UpdateFeesParams) {
+	var request UpdateFeesRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body UpdateFeesJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateFees(ctx, request.(UpdateFeesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateFees")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateFeesResponseObject); ok {
+		if err := validResponse.VisitUpdateFeesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// EditReturns operation middleware
+func (sh *strictHandler) EditReturns(w http.ResponseWriter, r *http.Request, id UserID, params EditReturnsParams) {
+	var request EditReturnsRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.EditReturns(ctx, request.(EditReturnsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "EditReturns")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(EditReturnsResponseObject); ok {
+		if err := validResponse.VisitEditReturnsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // UpdateUser operation middleware
 func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams) {
 	var request UpdateUserRequestObject
@@ -20504,6 +21985,40 @@ func (sh *strictHandler) VerifyUser(w http.ResponseWriter, r *http.Request, toke
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(VerifyUserResponseObject); ok {
 		if err := validResponse.VisitVerifyUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// WaiveFee operation middleware
+func (sh *strictHandler) WaiveFee(w http.ResponseWriter, r *http.Request, id UserID, params WaiveFeeParams) {
+	var request WaiveFeeRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body WaiveFeeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.WaiveFee(ctx, request.(WaiveFeeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "WaiveFee")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(WaiveFeeResponseObject); ok {
+		if err := validResponse.VisitWaiveFeeResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -20765,548 +22280,572 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsceKJT+T1OaUCXaDJKIm0AHQopnUVO1Pp87nXafq",
-	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl4X1vn7rn51UzgspmDC6c/rPzozRjCn451XG5oU0",
-	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9vWTakAU3",
-	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887p/+zYCXR+SjpmWbDOaUcb",
-	"xcW08/PPSedaao7zXZ3+d7kc05wU7gEiJzChnGpD2L1dGLzWz5gWBRMZy/qNCUykmlPTOe1wYb456SSd",
-	"ORd8bic1qGbDhWFTpmA675hRy/OJYWp9QjcslSLTdscWlBsyZhOpGDFqafeBTikXzZdX7zqKvuvG0Jzt",
-	"cGyLGcODU4xmZC4zlmsyo5k9AvtZOmOZ+x62gmX1pnEB53I2FPaBjBpK5nQJv1wyQ/RMLuCnKc1zpg40",
-	"yamxu5nOqJjufZw/J52CKjpnxpHo5Zzy/Jqamf2D29UV9o+kI+jc/pLZ7ztJx86cK5Z1Tu3QjT2kH18z",
-	"MbUjHD87iVHQK24JevlSyfn6Zr7kShvy/vaCZHRJuEjz0tEIzObvJVPLejoTO0aUfDJqWGfD22/l+rtf",
-	"0z1ebeSeLw5u5Pdsuf72N/SOabjaRi3x8gS3RdMJO60ufvO6kzu2JFRk9Qf+V1NmNFLSBPbVsRAgfdKd",
-	"U3XHMtLgFa+4OSWOjrnQxlKwnBBVCmEvjVnwlPXJkb1Tx8+eDcU913ycM3J+c3F1ZalQ0dQSU0JYf9on",
-	"lLx/f/XijCg2Z/Mxs2xsIhWhhuTM7vbxCZnJUmkkXNhnZJj1Rq9wsk4rsT0DZuH/Poqegbhn2syZMFcv",
-	"Wiic149kuxL6Nyf7ccrz+r4rZkolWEbG9ggJoyrnTJFUzudUZH1ya4+UqXumgIfphIxladlmQkpheF7x",
-	"maFwjAbIBoiVlJpZxnPPSEG1ZhnhZsNG/+XwImdU2eUfVnN/CG++VrKQmuate134Bx64038uWckuSqWl",
-	"im22NnQysVtSsgNNRoJ9NPjwiFgGAltY0ClzAuKM0DEwdEup9d2xT7QxgxTf3TLpk8Ggddav+TymCryS",
-	"CzKnYkm4YXPLFWB+ckJouBoyk3mmSTdjE1rmhjwb9NpmmMN7wgm6H3VOnw0SO1sn+exct8jBW57esQ03",
-	"6IGneauo0DS1O9H6DhM888DXvddMPdpafuRmlim62HAJHvaKn+1vdSGFZiDAn9PsHTJ/+1cqhWEC/kmL",
-	"IucptTv25G8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
-	"X2AS5ySVIi2VsjcWtSBiJQzJSnwXS/DvqKZM1hRlog3P86FwEs/yy5+TzkupxjzLmHj8Bd3wqZUHXJBx",
-	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxkn4q",
-	"JVLElTBMCZrjkI+/i3LO0N5ZWMJYKCmmlT0F8vSMZMxQnmtCFQO9uxa1uZzCpH+Q5qUVt48/3x8k0WU6",
-	"I3L8N5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
-	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4P9gXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
-	"jnN2KQw3y8ef2o8szw+RoyfAicaK0TurioxLzQXTmqgyZ6QLej4XupxMeMrtZRvTnIqU9WBBioEWSkXE",
-	"KYG8mJKMTyYMGLgjNMd13wtdFoVUhmVvWMbpLQi/L0HwE24v37JgltqBB6cpKwxIt5+9eAZaO08Nv+dm",
-	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+c/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
-	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0Vlf+JmgtMr35jYpdcexqQndkpNaYYuCYyBrbQh1SKCbfU",
-	"Bgqst8E+uLk1P1RMsMXqh3NqSjuxnyJbe14USt7T/HammAalef2o3ESqR5qbdzQYDAb9wSB2cP6XMmfK",
-	"Ev41U6kjz2CA2C/n9OP5XJZrzw7wfy3vW1RK5d6TXTnBtpkn67sRf224hOipw8YzbwkGqmlz86W4mFEu",
-	"6s1omE+RPVCMutsePPlsEHvUfHxF9SziagK1sF5V4gzBpSwNCQwM+JjiQhSxluEZ8ZvYxx2onBDRCZQ6",
-	"e0cN276sn9t3sDYkdt/DiEkJKgb6ZanWzIC+ZpeUED4hd0IuxMqStuz+itCYLcNN1DNZ5hmZSkKtvK23",
-	"jdCxvGfwqPG0tPLe/c7yNn5yM6pnCVnUoqyy6etjP9BEMLOQ6o50vzkhM/aRZizlc5qTjE+50Wdk8BF0",
-	"229OrAZ5+e7ieIC0MvhIJMyA5r2EKJZKlaHqzo0mKRVS8JTm9qXzPjmH6RCaK0azZf04OMSENDOm/Bos",
-	"h0YjBq+hlUKUnAy+7ZN3fgvHLHe+YOq4W72XZ26DuUlIziaGWC1peepU3FSKzLkR0Cvn5qIJN5XzeulJ",
-	"fl8SXz+Y9zcviKIGJppzsFt2prXYlXhOsyl7ze5Zvn4J5lygkw/VtxUHL58wK32dHISZCDs9O48m+2xh",
-	"vXMu3rEJU4rmen18/IplpNRMabKYSe29R/4g7X2rRF2/s+5f8X6BzQIftuAH++AqS4dfJ419WJn2Txu3",
-	"9DWP8ZbcfgX/AofUTtPDE6oPkCpFl2vzdSO3TuoHtxteX0CK7SSd3Lsv2Uc7UaAkbfX4mALwHFXSa8lF",
-	"ZHVOYY2qX5kj6+0O/oZgxYf8wLHVXYCv4ppqvZAqa+Xqjlj8c6te7+htlHm21/PF7g/H7uNFLjU7T1Mr",
-	"d1rXsU1kUPw9Se1gulXCPtt1TrhtL/Datc6KtghLy7Joakqa58CpGb+33MILBnzzytSeHke2VkjjGFNj",
-	"X6OyreHT3MW7GFLcqkeUtitlF2g+vaR/X9+Q6nrvdM/rkcD8WbvrSUc7phqTCxiNQv9LkdOUWdHFFDHs",
-	"ozlDWcUNI5ouNdEyYJZjKXNGxdoeuJclbvKb195isMGcXpl5vmnOVtiLDMNZ1pJ6Q9VdJhcC1AorwBVd",
-	"kFe3b1739zD0gERdvGgHw6t6PAknvWHNr+Tiyvwo1V3E+OHCKBmdlTas2JsgbgwrtnJ+fKd/w4aJXztT",
-	"tjnlWesZFXTKHnZCm6gWIjFcE3wGiBVo1c6NWtt6XmpDFAOK3o2Mk47Oy2l0+w03eVwwlYUVMll8kvYr",
-	"r+jbCUOiQJUmQLp//etf/3r45s3hixe9pM5XgKVpQw3TRArWJy+dtmyYmusqxFwofk/TJSlkztMlQfXU",
-	"fnHPlLZqNyWCLUAJInSqGNPEyKaKdTw4/ubw6Ojw+I9bRSlsjd+IpL7jsy3kDjQYsfKrrfKXfP1+ptFL",
-	"2Hpxcy7uokFeamboc7bkYmkAs3lYQazyYnfFbT431jaAPY+RYxsRxNiC3ydYRLK23k0bhr629T3DpI/Y",
-	"yiF2H/3GB6Vu+XyHmddpJcGvNkz1ltEI77Y2ph09enStDA4Vyr1ZnJ3CG9RF9xR77oUg9hwTKZSc8Nyq",
-	"PRW7yOkYo/lgsYE1a+8fu2dqSVKqsn3kod+ZpGK6ftVbNtmtcNM12niFmqt/K4AppTOqTELs3lKtEzLl",
-	"E5MQO0fNTEJ4dmjXl5Cca2u/yvQuIZZAElIwkRA94yzPEuAvCVnQPGdmHznL506ebL+vYJmTmTGFJu/f",
-	"xWWFN9cedGud1VZd3jn6UsMZuk2NH1gpjFrGjIdsxQn83fOoB5PT/GLt2d+fnGxacP3ge8ENy8j3XEwz",
-	"SMjavGK3WJhcdDmKUcMeorqbGat93ejeWlfdYwb/NnUenGYruvnRN7FNQpfSLo8+yG8X+NQmUpHntxfA",
-	"Ji5vXyWET4X0X7y/eXG7i2dvk4NNisPUzjTiYuOT5p5bacbNKYk61Ej3+e1FQm7fXRwPevaO1f61LnjX",
-	"zrx3bU6XZMzQhSVL00sIFZb7adYnV6B2rDrd3L4frLrfSDeXC6bgtwk47kS+rNx5PXi/e1upWUakSBkp",
-	"mPIDVu47CFnpgqZWR1J2xS5UW+e+eW/d4MxK9MrhZ8cFhxPEXAqW51xME+fXax7N0fEft10iR/6eJGuK",
-	"a79RTsBj+k7rvQpiRys2a9zxx9SHSkEIl7Dhec9Btj++YGPLiCOuPEbvGbo1SZeSiRUJZAYpGqjwF0wW",
-	"OUuIkSSlJp0BFRxOOOw6GUuje6ubPoj7FsJdr6ffWHod/2rf/R08+BtZGr3zSwMucE95Ti3dOR/TKofD",
-	"OzRhzMpZS6ulsRyEmzXWtyfnW+cLqbQ8QZIC0mbPyHhJfEaaZTvVLYNLdovuc8uopLD/WT2FGIucsBZd",
-	"yq6vwXiAL86sodcdTRgbea7591Ia5rz/9nrCTvfWxAI5b+QJ2U2rve/uPju3Lqtiw4sZRRPQqohZ6XjB",
-	"lNlvF3i/iZ3MB7S+slGdg+QTlyZ8WiqmV4yk3U4mEDXNDQIuizsvFW78LpuNGtV5limm9W4uwShjao5T",
-	"zxOPM3ZRXlA9G0uKjshWF+2OHujA4RtR0AsmvK2w03gubbzNzYVpvPr58o0ULnl+l1Hh6Xfw263uEr8D",
-	"ay+rFxPdU1SjIsymPuBVjyxTkVtlZJ7ZW66ZcwMAR4iqxLurZoaauF+1nf9Ewu8pz1h2vkeqRXBl2j22",
-	"2xW1dReeculZsV11TOLP74jVfAkT9j+adGEv8TB60aV7/3N8Q1PFMh7ZRdIddixvH3ZcpngVdmp7C+Tg",
-	"pGzD3KuDuxNyAeHC8TKxfNyqXkoufBrdDG8LMVKewnehxnj1gnQ1Y0ORyVQ/cY/251mvTy7BuvWxMu8S",
-	"gZT1mi2+uLw+/MP3T/98+O1f3hzHV+LKavYhCUuK5dYL627TDT4cc9rvMc9a194UT42qUDvO8712Kdub",
-	"IgX1wSftWmVS8YuQylfvRD3xanXVzgZ07C9Z86g2cK9AGLUysXaOscNGncOzPyc+3AYJZXpDXn7juSBQ",
-	"790HPqVAMJZpX3mGMXf3U6eKReK/NXPaYeY/uKeBMEqav+GiNGzT1Of4xIZJw0D5EnROKJ+DojV7s+ex",
-	"Ka8qABtIp7m9K1PeTgDx4LQbnu3uw1shq4hAr0ogYlqnnlvVJojqYxbBOge+eH15/u7fLm9uP7y5+uHD",
-	"i8vrtzdXt72zIBsdszi4s2UnYHuCdnhyfNzf6kmpV17PeNMu+hvhg+nPby86Sefy9lUnsbLkNho7XyG0",
-	"9Z9bxbKTdEDB3DQCFLxEjk+/nezOp92W733W8PI29a0uCYof+Ch19ULOmrDPQ7SkqhVyaWIQZPGVQusM",
-	"Xxqab7iZfm1YrsoFoXkO4hW9vivjtt2/aocS3Fr/3g2EUW/O+ulMmaujjU88l2IKSw+ltp2/1UioIXYK",
-	"dtJrxWPrjC+rVdUdDrRt3XbZ9Zw3LPqmkvienq+dHl2lD4CsesfsD1syS0NBGyWdSmXqIve/52yhwfsE",
-	"alhzsz+0uKzbIzAt3ueVrfkQOplxsPjG3F/kMr1bpwIhFy3x8Dr/+kBX5iwkWXXf3170Gke/8WLLySTq",
-	"YbBENqE+DqkhQyS9A5t85qpTXQ1kbrXFhFAr2r6TJCsVzMsqwn84ng3mAz3s9Jomtvu8fT6ttH/rK4jw",
-	"OXtbFzOZ+/w6vRPNrzrG5aJTbcTqDDYd2Hl2763jVdFYfREvQb1nka0adhIy7Hw7mOM/jmZP7T97UH9o",
-	"yFxqQ55+82xAMrrUpPvHP3wzGMzWN7bpatieweLn2rLQN+4KrASiYulZrTQ2aw35xu+dLnEG0fAO+9jy",
-	"hdw1VAvZD+4VSZVYZsfdEN52W3FTzuc0FvPZb0c+ZeEPWV9sRZdU5ct3LGPzKqDYXNJEqgnjrckO6A8h",
-	"U37PBCmLeCwwLOuOrapQXKS8iMlnMH/Rizqm6Z0vylpzwW7X11aKy+t3JsEao1vkq+aaM0N7mdkviY+d",
-	"gwDGEOaMFmxdyPigYKRM2i5mTtMZF+xQMZrBB5i5F6SJpDmU+UCeC00N2v+nZJTLKRcf2MfCLneEjg3n",
-	"moIqp0MuLNueSsFO/U4OBfyql5CRkab44HfL/ZyWZsaEsRJGKvSbgLrFNZb0naI7ihvENDgj30k5zRnJ",
-	"ubgjNNcSZy3Ab+tCZvZdVQ3lKCEj+3D4YhxjKPyc0YbDBBlMlHSBYXZoRSnLYGIwrGHFh7KxipPB01Nv",
-	"8g0FRo8MK94XkEIuPKBDAAdiB6rT0z+kUuaZXAg/Vv0VpBAMRUHBakAnzwj+MyJ0Ypgi1EqjUnGzdJk/",
-	"duwip6J2RXdPBt9iYrj9/EBjrs9QuAeI5iJltQv9zOm/Cytrq9LJUU3Yf7ZPjex7Gh5veA1CUdQLACc6",
-	"Fn/pOrRhzwpDm/5Vzjvu3jYUwfa41636iBqkGOMHEDBq09iK0lhBByGMgO7xnlnFYwzRFMEw7tSUfD4i",
-	"tIEFwaS3qblXK483y7oiHKoudE3Ioi4tsDMvNVNngCECHtyZXBCqD/lKvOE6Z1QzwgSSzj3NeUZal+Nu",
-	"9mu705EZWUIfCbb4kLF7nrIRqLxIaEbesQoeaIVBJDBnOD47xIW98VRkQ2HvObwLPuqOlVxAkj1c8imD",
-	"OA3FW/rKmOKtyJcklfKOW+vt/oN7zQcY2dPLumvNXp62xUTvpF2VI5GVi2kVLIwMV0hDu4nkFeLeRic/",
-	"rjy+KnM2RSZfSjWVZmsOeiy+2wLus/YKZKavubjbkOKerYaDo4GuYp+cditNLnYaODbrMNyzNl9npa1z",
-	"DkC5OtCEZ1vCImtfOQ2iBcjqNqZtOBYPkp6bhmduS/XCBt8KFMQ7nxrHyqbrYO0ITrECf5VTTE0DwZF4",
-	"J2LiYxr43VrGCGoVVpCCLzghKTVsKtUyGYoKywgs5oylXHOrgbj7jWBiVeYHuCXD+1wfI5tMnBYbxVjA",
-	"r73vZmtIPbrDLjS9TzjltvaWHKyGRpIgzjJHaopVrLVQWB3EWFXunG4R2Oj4LOk6p0dCKp9HQqBYlyXk",
-	"EmEmXA1ilhDvC+nZU6pO5kATF4Rzo0Ll94W0csWwrIXZtqc2G1fnvUNAFkrC4+4OGCUIP/jkOkcUQbDD",
-	"nuHKHazMsTA64u/HT+0cw5eoR+QzFXBPKwXijIwCqJsRZhk4ugDB7LxSwUOdEMKqE8LLdJLOefa3svrm",
-	"JSzpuRSljvqtcJjLnE/5mOcOUWCF68OXjSMKMtbb6nk8Gh6IxJEfA1Y3obn2GfFWybBMTFMA44MUCq7J",
-	"nGsdv2mrGcN+crGzCPaojXmvM+c0VSXLLrXh82gl47kgzH1Z+5zA8GQUELy0JBOqgEvxCagjOCTwq3xJ",
-	"oHzYZ9OT7ozmk0P71VB4lA9rnPTJC66LnC4Dhcm9h2tSUJ45PxM1BEreuVkmrmAUDUiEEhsKZs1qoiq7",
-	"uuUatgXrbzHTHw3UBIo4dwnTFy3yS3PIdKZClDTn1mBRwU6mtIDqfVdpwAUpsBQ9IWYh/Yt19JVQMbZX",
-	"rBd/AW6HOHF/QkoBE9mLvYTtfk6NAB8uPNMgyA8FxAuuWa/FAaKNKlPvYNmYleLI6ir4CYAV4MfnGwgG",
-	"Z52QCf/IMnD/+9rkeqIYDO0hI2AfCxAofr2LGc8ZcTIpuhAskV5/PdIx+T1pzjPBOxPclvioORUtdwDN",
-	"YkHnDK425t5WRmEtquHzKqDdNK2eU83Ttve2eaRyKv4NK2riM/PlNt6SCuz31an5+xWPOBdKTq2qFgBX",
-	"tPnglSynM0zpsFxs5TVcJ5ZQXVG689R3s4Ch+aTLGNrcIDa3TXWjqB8qp5M0A+oPT2wh3dHVD/92+OzP",
-	"x3/5w/dP34x6CRqbdbqLXsl3OSOaMbKS1tIkhHDE+GR9bfq53hRQmiOeboV6AMY/F0YmlevHD2Uf7W9+",
-	"VxyLdeVtmPfooR0cZgyYH211S5+aiKPMfqx0t9ydWisI0neYmr+gyzCBJKA9+207rEEls0CQVcASIJzh",
-	"clBU6FBmdivM04ksVSXR4sz6oSk+H/hqYo8D9HHspslcAk24Vpb9xgS7gNJ9TRBULDmUaU2B0xS56wxn",
-	"Xf3anhpUH2dLVohLK4jGLJE1HWiATgXrZzHj6cyZMbohK3YMpFTT2T01IdBTtxfL1sO7uP7mTfksyRZf",
-	"KC/COeeuHrSFGxM8tmVeBNv7sOSLyFJ2SMOIreLTMzECnv3pyRi8YUPtSsWtVLs9K+Nq3T3eVh3RZnWs",
-	"f+5dOm0c3IGo7xLKc3yP6fMW3ZeJDOuuG8VQKDqZqiCkMiLkYne+slXdRcV5o1L72VVLgLXBmEwq5wxi",
-	"N2eoE9TH6OJmVpei6V1c88TJt67uP/6deOmTEIXA16QynElgN8fzrXaW7pudDYHwjMjMTaLSrS8QkTUR",
-	"heS5+UJsylRCV10n6YCvblu60vfL1DnzWr3xuhyDF6aNNOrvnW/inrMFYKbKO7D5zqDghU8qUCuuqyiP",
-	"I/0tANNrW/H9Mr2g+uG5gzItK/ES8cn6ry3XBwRIIRcJxPkKpojmGSNd8FTVrs/Km4fI27uIrO+X6Qv3",
-	"ppioulumNzvps99XD2LChjsV3ZYmUD+SEMEWzKqiXGmTEMjuhdC0NWz80vZZ0E1NNJEleXV2N09cWlcz",
-	"r38HpXT7OWZac+e4/jem+ISzLO4Faq3sLmYOZHmDJeJvKvX3s0o5qLTheIOVLXl7/u31PjUWEqjw9V6t",
-	"c5dIWWMnJL3wrjSJa4PyaQnb0c7DkFBTOfeKx7532OdQ13e5i0WiiLJX+aM+6boia20hcs8IdxjvGkC7",
-	"4/TiYy2bOfkq0IM/NWo6wUyap+h3te3oPE+KQZABHkQ0tPGCGfS+VPkb7vGm3wMQDZ78rWDTqAE/o8fP",
-	"vomotewjuXl1fnj87BuvigBfppqURS5pxlriYDxju3At+xg8/g8WbXCxrjTsJR25xummdI7xu7gSVKq8",
-	"rQovkwth1xmcD2KUg17VpeT67c0tAi0PO8NO7ZaE9wZg7M3TeEIL/gRACp/cLdMng6NvjyZP0+PDP9AT",
-	"dviH8VF6+C07zg6f0W/Gf0j/mH3LBpMnFSk9OXoyURJVn81Uabe3sWVJg5bcxlfHjzuxhTzrO7gBYm7L",
-	"uVdjvMNf7Esx8XW617fM3935naWgFz5NqoBDRmhQlCEeN297xCyQJS1T3OIyiBA7oOUfaOforYgPm5Og",
-	"O5xmZ2CBQvcgPgeLwar2Rjp/7dfoiXiv90EE8lv3yc4HQHuHHD2W3n0eBwSuYAfXQ2Pyn0VH2yChb8C5",
-	"hvFhLIHnOmCZe2mcjnevbvbepRKbefqRu22I4hqq0DM+tcbNxDUXOUSBFHjfHY/pt8sRs5cqu4tuWOuE",
-	"Da4bvi08oBaCQP7YaiE2DvhBOtScfrzC3x8jZC3+cRTTruJhoHMyUYhxMQ9bNlnZtgu8x+rhbzFMG+VG",
-	"u+1iLWWiISxaaaqOX4L6ekrGeanUknRLUeVhS+VBPCYyLXUvIWlpPsjJhHRZNgU4mqFIpRJMVYkUvYRM",
-	"c6pYQlwubGK/mQMgSjeTDAEs8O8AhdXFO3vJUAhpPvjmB6QLrRBE1Q2hZl1+Fb3Ev9rlfwOkoEvZtr+2",
-	"V34orMi0agv4B7raoXi4U/TZvE4jxq2wxI3L7SQdWBNC/7oEX78qrC2uZozfaHSVwNva3CI3TgHwb/Uq",
-	"zpimd62/WdPef5CG3PjL1klCP81Oej0O2yDJVeC12sDaduP8o9utJgCfa+fLpDuWZgYp0egwQMePC7tC",
-	"InhODVOfzQeyiSMD2JmubvlBOFGXRX70WDz3IUy1Jou1Q71bpltzMpbfL9PW1h7f//UisHi9aUR0maZM",
-	"60mZ58v/39bF1S087Hxiq3hNxbRsAc/L3Xc1giGFwgztqiQwJ3qh7BYIwkWfXIppzvXMV2gYzHUJM98Y",
-	"IlhG7wnkgl/XKC5r1SyueMNHrV3hRleqlbIN5Lt8OjNJpahaMSIFI3Os2mfF6VCEyeyJY1cZqwfzVUEO",
-	"xxr1AsEWxKWqn2GFS/hbS6xYE1Hz3WbFCy0Kyx5jvT2xiSdc15FPdvaJ7a2IXp8xi38lcf9AY14/JvCf",
-	"X1+5MiEd5Opjmv5QQGAck/PbMvHXHSP1LFCfLfZwi2zKgYelPzj1/QHZ6SuUu17xJLFBAyJ/yozVKR6r",
-	"NVMIBL0dl/zntn3wNRet+5H7EoydEvY3EtdtOxHVzqQG8eHyzkhFUNXNcJUermNtf2vp6UPrA95QdcfM",
-	"BRVZHrGYwTSPA+byaRzwJccC6/Uq5IKJFnTReVu7DdfBGPMq7QyJHQV9QPu1MXBCESbhJo9TdS7s6IUK",
-	"90bv6k740fsOoOW1ZclgqE+YgW7ZoSSrLHoQHKWoomi7exPSenIrCLV5VsVFzhy8YOw1u6F7hUQS0XKs",
-	"aqLu0TXgudxRXCusUnni6UiXNJ1h12qN4apybEUrpFW6H0KWUoK9zIhRoB8o6BkeBySH1o6xc5LB6A4N",
-	"PGU6cX2djeLjcsXs3cTVcxccgdbqSSfY5ug+6OV8LBsbdvn+3fubF52k8/z2ogXCZFUq4BjB/gdBE7fu",
-	"1R2vSSZO8esJs8EUq9ivT7iLLi0ySCsXXknmbR5R3UPIv2876t9a3kY9fnTBtUbRqmrU2ik0lSf3LkTV",
-	"uMs7K6XxWRgakdjinispfCij7jN3z3JZuFyUQslsbX31WUyhaO2GT8VV1G5nYLcOASmbixKd+672eNiB",
-	"WwgdDTPS/e7t2+9eX364eH11+cPth6sX0DqAmV782rl5hROvmnJHZ3rflsXxvOR5tprH4dqbdod2O5wn",
-	"OZcpzcnYPq5XQBwG/aP+9iZyfs71ZJLGIaxsZ/QkAxzEdZrykIrNBboWBjXMSIRpAk7i9vyOucNR9D+I",
-	"T/GexcNjbQUUrsisWTSRQJIu6f6+F/hzuoe9nREFPikGHhT2bYajxDW+cI/v2H3S/8x3n/yEhGv70dwN",
-	"g6nXDj3vzbd/Pv7LqLdDZnX4g6jsYcbkftsiygc3iDPtVNJAy+B5pajurmLslpPst66RyGFJ7irbWDeY",
-	"hNllUoU19eCbkYsqMSWpnKIAigBxF90eAXFtRdqS3MIuInLiyv123ZWVa+dah0bxByNZDOHcNtfirdJx",
-	"OxkquYC8to+uh7m1tiZnCA6OYVSWA/YDlrLkS6zsxhq3dWiNneAII9ooVr7Gv9xWq7R34ZEvuan57eba",
-	"pL3QU9tTDkN8lb0aSq5VeSRkMYNqKFpVPILFYI8PQuHwNYBLeJ+6aMsU2KUGotah5Xpm5ycURbRu+yeU",
-	"PnxyimPSWVAPKhtpI9J6p3z/3liBa83Cue4TxN+GqtZG7bI9l65gU2r4PQMxCOU0cEqk62GpemdDMcK9",
-	"gkEWvoS23nso7AIcGd9EB/KrSLeiNfBB4iArQYUaLK6Ro7wIC2qxLLhK4aRhfe24tbLWb1S8a9V+/dUq",
-	"pWMrZmGb7+UzvCoeYN7YZW1FrK2Ry8gNMgKPqwYJBdf8jIwqmOJRgFDqQY7PyMgzglGV6zV2PGIoukJi",
-	"0/85JFq76iwmst4ZGWEm3miFiFQpBIj7kWsgPQILGji+gpJtPRRYziMyJDms3UbGjE+7XAwH8+qr42Ax",
-	"rgZ+VP00qRYzFFI5qPisSZ31Hodtsf3KoVzGZRX6rtdVTiHkeeE74+S5hLaaEacV4gLs0XnU3529W61G",
-	"szv26yla1KWK+1UTtjZv/XNJczRQq4d2SLfwuxbsRfiWeqLRawJBnc3x9U9KU/5lc5Gtjvji0+KUimFU",
-	"ra2GPGO6Tu9xGReAQ5ZSCJdDnNJdQ9TfWuKVa2kaCYKENauoH5qMsi1bMKeAaFk/dqCJKOdjphIyWFvH",
-	"Y0U1w7TfRoQzzB6tTiZOyLeAjSAFp/lmJInVOF3lFsJAWgM1piqZBB7rOWGIkbGuDpvmRDYd3NuFCKe9",
-	"F8TEym93TpzapOhynwOChNr/dLMymNpKiYDZ03PQgnIZB1xB5ErdoCXTXsF57WyF6M4FXqgdslM/BxTF",
-	"JtCJejYn/T/+IW5VVS3/Np2MXfOlexQToNo4g5pClBcLoXw+SxsOR9A05tmG3uVb4Mz3ftlRa6P09SZx",
-	"rRAIoQlTPf50EMAEPP3m2WBz0dC2Wu0Hl2iHTtHB4CS65vs9KuqglO7MXvkpAAkgwL5VmOp+q+hmabz9",
-	"KNknRa2RImiPHwluc8la4MR1b227u5c1ybd5RHchFV9rHaWBCFjFbgWRcdyP5nzix/hZaxJDujnZ7kuv",
-	"/F8thYN+m9qOJF4KX+RU7G50AlveagXCkNFpKFlIHZOJm5CG5lIwkIDWctNJcCvXutl4Yx+eBK0t7v7/",
-	"BBAf/MnWEp4ba23WRTw+J6/O89wVZnkX77rfT+9dx1j+PqsqqKLzDah+rQhswakWMIu9t0a1b8lumoxf",
-	"/b4O8hVgPZ4lMRC9hAT5wu2weuX+C1/MljElj6czokqoYLpz+KzUIcZb5UNH4+YxbG3nO683I/FFfHX/",
-	"tRlAbeDhBydYnUqgqlVEtUbNm644NjbMdgwD3zAs+6gWjI5d7ESMW+GK86JE7N4ZBUtqzWQMfrVpId6p",
-	"ueId/BC2q2l4Bz8EU6XZnIsPU0U9kInd/w9pLnWp4lkM/rUt3HpPz13FcKNFid5L8uChzEwxPZN5tnWU",
-	"c7c3t/Uv2p2IboaN8Tcd1XrOdT0WrXOs1aYc6+tynPMUKuejyIcUv+F7dBTyg8VrgFalfD1+dKkwPbtQ",
-	"HSvGLIVRvi1HmTt4C0RmbYPxkCriS3rndJdMLsQZsUOhaMWWRK6SE2EeMuK0Tsudtr00igEila7KU9rW",
-	"DXVImN69qVrKHkdVIwV6MzISqDo7I9SVn2EOOyY8VJUOqnQV+y3xO0e5OoZrifSnG0nCUV7WQDgYbOh0",
-	"oxslJ9EnfYHFBZSG7fB8E0Nn88M6bAgcy4YrrEKL37rUMcjAZBlZYuvHzeMHvpgdZhPgZ297OKahvHMp",
-	"shcyi6UdbkqCVqs/ra58m2IUv9e13GmO+FN0uugj3t11hCGnqNIDX1VxhbrNLbbIh17W6FxqmiTPWiwy",
-	"F0qIg2e5/PYF1S7sceawEa0KM5NWwCsGTR7iDrq/Sb6n/hovhb2E5EzpuxP4eXE/rXh9p51gG9apBGc6",
-	"PHIA/f5BPYQk0Ohgf/cRg+iAXLmiQR/Dgh3zTszY3myy3nHiwe6Fr48ASqwTWuROtFCUC+b6KAbg29aI",
-	"l2vr4ivL2k5frX0Mhp0fZB1+CevZc67hTe2n4X/mk7pbH3jNxV0LCYDgJYpNuTZMYfFa3asZSjZ4nkNk",
-	"ceMcIpv6Q4C4snNooWISbVXFlwA9vOppiW77CnU1tmtlczyvab4kXF6c0HDb2tubg1/xlqm5bqsGsBYQ",
-	"SpyMDDtXhE4VY96nAr8kHhz+WvF7mi7Jtcx5uhx2+uSdW559fsyI1U7iLMiR63VQsRFJCINypAQ8DaU2",
-	"hNn7FhQSHfifa5LJuozyYLWtfLwAJCigbr766uYteXr0zTeHR4TmxYweHiPhdZ2l6n7oKzTXi1w3QeBs",
-	"LWLJgwqvTYRZVYIF7HnrNPaqkKkwdhpP7nDv9y/mwHpMh6fZSr1VX+hYghD0MvD+5SCmiK3oHf16TfiM",
-	"+ItIuieDQdBpPkI70eqh1abDe/VZa/76p9YNqfHHWvekdu9sm/Qa92l1LuDLvbq936uffYY3B7GzX2Dd",
-	"NaL/F355kS9vQnOg9fWB8F55/+AhyfzvmGbbO9FEOPd2TrL7w1HuIGOB66CDGLbutTsHigFUoPkwj/Mr",
-	"Kpkzl0hsZgyTSKsBoFB+KKTiUy5oTnTBUj5xTTWR3+vgaYDtIeMlDNo7IyN04o2IYXmuqzrRZkKRLsd2",
-	"9mP0EJZmJpX3XDWgyWLekhvXQuy1nF56mfXp2F6NbQzVlh/YoirahfK/l1yxifxIpCCvuSg/7tG+kBcb",
-	"3e3No9SQp/+Bi6TS/FiWYOOrDz49Iakkv+9pBiB6rjTxgx3DjjAUZiE/TGhqpPrABB3n9sHgs4xr96E9",
-	"vnqs6ggSqNqxZ8qyZCjArwBwBlqTrmALYhehyZwuCS0KRtUZ9vMaBYta74e2PtU2P/f5NI68FnNCA9qY",
-	"80SHexq73zdh/67W+/31Voz+HF1TC0rDJ5RoBOl3q4vm2rIYrN9BPIY5veMO7NeVg8cV3f2uR061uWFM",
-	"7DPtfUkmTOcP3gdzCkerNyROTMZroO2VynursivzrQZomYHJWbYCWb2CpIrPPAYcuB86OrUgErU33NiD",
-	"MMRumgDA7YZgFQjeWkGeU/HDun3xx0HyCaDG9oEqD6NRhAStQUFV746CYSo0MWh92euTqo9WoLNjhvvJ",
-	"YHCGHSEBZxKBbep3Udc51fXesg9SgMld6cZZOxvckw5meYdM1CruV+1Zc0viB8aK90UkYQ9wdaJI1++h",
-	"zWjll/Ecyakpqy6u3ZhIu2+21cFaz7B9XVsbDkYQwQFvAQ89gsThnIwaz8lnHmwurW0qoK0O1QMd+BYa",
-	"77FkRsX6dHZxNPzcujk3hsZA1ut88/XJqjJQYjedPOlev725JQ5hUhtWHJZFbweXZ/326KlCPuEu9pnP",
-	"Wmwu4HhgLfFvBgNIuqepsQoBOpAVnzuKDTb0ZAeTBt4Un2xgTO3RhmwXkP+6J6+7EFVv431R/j+hd9b+",
-	"qo2V82Bgtmod8O0+Q26O5hQ5Z5tCiO4JF7TTTfj4MD62U4pK46TrPBVL/B/a0Qjh632kbv2DxthJwBSj",
-	"RZMBRdV7s5ViP0v7EFMHFndSgJp3ZmsU3UFbupdsXdJ65oDDNfFBzU3A3HYssNA+i0NqbaKflEve6kO+",
-	"XfMT15EsD2dyJ+RCbOwZG6+RtpymAgDZA781GsN7CYGkKnwIxcVccMNpnhDWn/bJsHOeUfK6P+z0H5qe",
-	"7u5ODZHp8tVhvT9tPpR4ps5qfHsnIm+UHGwh8cYLtkyx5cY+dI4bkG0fOtnPBzn7qaCvn6kaAhnyLplp",
-	"NSu/2oje6ksptlRQrNd5xHuE7Ig9GQ7XjlbYdkCbZPInl61E928nXLdbecfEO6YLKWKdQxomzo6nb0fc",
-	"fsb42DYT5XYhX4JL8AV6BL9kd/SfN83nUnyG6Wx8ww0zZcTolKawNs77GBq+lWju+9MnT8j7d69B/f3z",
-	"O7TYIG0wnqOhLlqNPf9rKAK5/uE7xB6DvI8SzoRkXLHU5Et4RBBoYkAQIipencVSxSKWx3Oq2dNjgl9D",
-	"OHBZMESCcb0yt6f9urGTcJ+q9cUo7D2gZbzXGyLyYy7XI7dbwtVbw7y7x4N3DfFWWTsh0e1I1++LqaLZ",
-	"5m3gOwRRN5buJahVOSc+F1OrbkFGsP03hFkgyiOqyO+q8f4sukMqGnuqgzkJwVhO4t4hVR1I+DQUyPeb",
-	"WvU8vCbP4RpFCkEr6KMFzXNm6h7822rQ2sqKHG0/OPNipblGE6i2msV3zz+TsVypMvXYNKP/3f3VT+U8",
-	"2kyaMb1yQi3b4hyK20SxpYOX7tGfk86M6pesUSsSRhkqj+/z+ni3z4Trqzlm/FDT1oKp2aIp0nOvWTTM",
-	"dVVPHA+IfFpB+3oxIxgl8p7lNGWdTayt/snvT07+8IfB4NvB4Oj46R65iVbW+TZ8YYoikYLIUhGMG1dU",
-	"2troBX705L16+o9v/jw/Gv9lcH88++vi2/Tk7vV5/2/FdJecumADXpz/4fvjP0eRtjzX2pjZJrEA9qEN",
-	"swKtbIWhYMgUg4Pd//HjbUKOnpE5F6VhunfmMZwQ6omLKvSsnMao+w0QY4gbOuzi0TkwXf4PiNCfkueM",
-	"KqbIsBwMnqbwQvgnGwVxx9SqD1OB8CAIje8ikClVikM/nzYsZEjCe7Ot+7p9yNU+atIddoBYzLDTI1qS",
-	"CVW7cU3TVAPb4IE+oUmZ5cd1HivQSKDJN1qYhYAEXmLE2Ex8axw3rJlWsprsuMJ5Iqv+qUU0vqy55yqQ",
-	"gUv1wEJG3x3TIdCgo9E+gYms3SmDxs26l0CLnDp6PZbyzpIeFCgMRVcqqMzoVRGXJUllmWcgh8aQepad",
-	"1hmyoGPomYPUg/rmAFI1IYLdMwVE/A+mZAJel5Hb4lFCRmt7bD+MbPIIf2k32gXJqBkKWCBVzHmakKrs",
-	"anDpEDQR0m3RkmF7WsVoDrPRZMaUy1tZrTFZUVtjYubouFXk7Swct0iyb1prmFuuaDC7Z7sk5X4yscfo",
-	"tU4l2yP80MJdrBJmaCPPYg2sMomoaXug4FXjPW/TEW+DkG2saS/i4KzWDePdu+dsoS2lShFWgX62yuEJ",
-	"a5mwFXhZmTMEPlud3pnHf8L77QvY+i2v+LGCbItENsp0VjXJY6yCzUPwu50OZxOwnxQXM8rFeXsT5j2g",
-	"TUi3+ldQ9dOG4poyfs/0LmCiXEPVf+KRLP7z//rfsV1vz93fD7WUO6zSH1+8O7Ra3fnzixejXkJorkE9",
-	"A1w7+6BvhTFhlg6cUHBApjtAm4bjx6cOhu1+yIG7ueRqJlKrw+bjK6pnLTkWiIQY1l53q8bXW8+61Fkr",
-	"XOEuRdguhxuMWEA4tKbkeSsoZ1SRicKReihAR4qrQ9dXx3O4QLUJT6favNULVa89KM+ub/xm/h6PTqzU",
-	"0+3k+A9kxjZ3fzj85ul9lljiF2oAuK1XX7DqPfv0JQ88kN0DMeF7dugAGHvF+mHtkpfQRFgA7c7ukZU+",
-	"+6UlLBqqy64E27oNzSj4tj2Qhu2HXeJhkwDSATCXSXdRVRD1dpI+rfqDFeUgSnYapiqa3YjzVO/MjpJx",
-	"qwRG/R4ME/f0J8lgryy1b0UYfU6q9ChIhcGl263n6cyqAiP3kRXJLph89N/I78nvjvqDAaA9zaU25HfH",
-	"VjfvtUSY12RI5Pw9ZB1oBAue59YyA/ghI1dIIcg02pLq5k4y2JQdCHeHlMuIYi9Bt99DtT8jOaP34Mqw",
-	"2+8Ln/xMCc1d+e+2oFWgca5ETG4vEnL57uJ4QKQit/Yfu6Ta7XFaRmK/1ZW1+I8BWGi3DLvw2PyCNp/V",
-	"w4O1GGwCS/DGskJnGIMn6rzEfgn410vPbv/Hj7eOmubgzoFvazqcGVOgf1zecebH4Hbb8CPv5DntpPeu",
-	"IqH+NS3498yKIrCiJ3Jjge2r29tr8K7JCanaW/QJZLpX7TB9yjsX09wH3bxwP7++QqfHd3IofFMLWvAn",
-	"tOBTJnpVkeh778HDonQmmKJVs3Ju+kMxFBdS3DNhoH0ginB7cbD6ZiLzXC70qX3ukPyPm7c/gMAXgOTb",
-	"J28QtUpH4aqOEIpv2Ok5vwuhDtyzbwe7VEoq7Io3+ufQh7KHnVMy7PT7/WHn5xF2xhzBk6PeWSPjD15q",
-	"9RoAJp8zutr91L7jxyBbEzYppQJgMAA2w1okGTV0TDUjXUoUAwDyhFCSKqpn1pIR4W4AKLJgLNNDQeyF",
-	"wcwpTZ4NnrpOdO+YUcvD84lh6pQ8HVUH4ad9UJ23XcFYcTbJl43uSnbo65zZORm1dG3u7KaTubSE0T8g",
-	"PziUZ0Bdy6xFzzU2bxizGRfZKbSXm8/tyxk3M6bsoDNaAMoRsYetWL60nAVALQyqcAgWXjAKUTtu6mxs",
-	"aLw3usrYvJB2w5eH37MlFH5pOmF2cHwNWdAlbPyFe3vlTXYAtaO/HFYbcHgNUOdSuJaA01yOaU4K96mn",
-	"ddBX2T2AJ83Y0r4MFpKxrE9u0C2NKOje2WgnO2M0Y8pqDpR8d3nr8nax1MmTcEAXAMNth+66I+mREhK9",
-	"scSEZmQuM5ZrMrOsMqXldGZIWeAOcXNGaD3vMVtKN3oupwca5mLHrrG+wfxlNOuTqwk6NWFcexj12HY5",
-	"HhDR7yPxmC6ZJc0FXdqF2LHnVFntq7G/N4bm7BTqwEcJ0dJO0tIgXsaxYvROkzFLaamZ/U5JV7cLb8nl",
-	"AmjxXEixnMtS+9x/7QawyzmtlsLA+4Au/gwvOPCS67c3twm5fn8LW359fnvxygFsQkrBOlG5wbr26h1Z",
-	"cXT87Bm555pbeXx+c3F1ZWdVZzDbvX//HhsLUTKVMiPpTPKU9SxHddDBjboFQskdWxJVitozgTeZcCCC",
-	"O1a4BpYeEPP4hMxkqbRlE1ULkkDVl6qBqY4vO8DDtlM6xUIJIF4PIYM3u1I66h/JhYCGh6pCcK9z5J2L",
-	"BBrCYKTdkzxQATMzCbV6ZpaQv5f2AOwKxzJbrtxmuwM4Ax8zwSYfuA/2WTtg43hewXlbaoJBsWgDcIUs",
-	"N8LdrsbGjXaFIH73edXhGb8/OT4+A6QNy3Tq3Hr7Zjw2S4jGKpQOpp5MmdHkZPBtQqRKCJ/YfQVuDjcC",
-	"3+budKGkldFJDSBdb3+Nm4LvsabahAtM6kSqR84e8IhJ1efUKrOk++zjRxS0J8ffohyz99fSDlw2ZSWB",
-	"O6C5Iza73zD892ypAWjKfi+doLe86ZALj1qjfC3N6vXzEJtOsNeA0XZk+00lsUC+Bx01IVwHYRaMy8FL",
-	"wSGH0gu6W44Aa2Hka0FHifvc98ZEdj0U2O6LKIZZQmSSy0WleQjMSSJmphgjr4wp3op86WJ++pSMKh1q",
-	"ZO/U0bNDDE0S/HAoII7YS+BBxSaK6dmIdC1hk1EQ1fVfJURJqBmtHRGlZjgdO4QviMRaY6NKbVh2iJ/6",
-	"SCRcAH3HCzz2qrMtrB6b5SakyEsNI1Zls386GmEUCy2G5VCg2gfvtrtgiUBIl/2UELTPcmtRwiMZZ66g",
-	"prFWLb0Gh87WBXZdGwpAprHPQFAVuslZUQgJyrRuj+sI+GRwlFSqIM1zbU8Wfu6qN0d4F4B8LM1yps/s",
-	"xUJ2kFuxUQ9VG7uACWL3AKSpI+y1iDEUpMJRVo6p1UAz2SeiPBS+wLwrpN+HUxShjcn0ULW9effy1IqZ",
-	"UlhFpdqcbiWVEhRJCXlx+fry9pL85//6v5FmrNLgaCyXU1maUS8sQYK2G0PhKAch+OXc2ZCQlrAQLjWB",
-	"dEdv4R8jh6Hi7q8zBt6/e32gE2heP7ph6eFLZtLZ4Q037BS46SGOMjojQQs/dzBOjsIuv5LajKz0gMeR",
-	"8kHpGorRXw6dYcyyQ3uNT8lf3ry2l9J9PDqrgf9dSV+TTw+ekmHnQkmtD6G3tdtISzHw2LDTd4d2iBkH",
-	"ga7AMiJQPYQzeSdzYAAfD9NKU0FP+QjurtXMa5XbWlyu+Q13undCmJhIleJdrxn0UIyX2AUCEHGIgfvY",
-	"dYkjWZkagB7VB1B6rvH73ikZ4UGMcHS4qUiiZ2QkF+IcZe8IbIEmkz4bitE9ZwsIZVs+5igeAPh04prC",
-	"++I1qSxPh0S1MzJC6QmbYTmsS/bAkZKhwPYq7t16hN2e5lz0rfJf67Gn9lL2yY/KChK7LPvB075V2kAU",
-	"uqA82uD2uxN7S1fQFLxQfeq1I2+spFIYykHuDut0lGHH5WlwA9GZ2qI5v74KALR9/0SH2UsL3jntPO0P",
-	"+k8BltXMwGR/MqbZFK33KUZGq8O/yjqnnZxr8xwfgSYMaE7Y544HA1exZ1z9NS2K3Im5J39zsTh0lO7e",
-	"XAViCWDGR0Dp7QO6b1f0DF8eG7Oa5JMrYZgSNAcDtuGz6Jz+z5+Sji7nc6qWndPOGwSBxRfA1QWSh8tA",
-	"9Z2lJVnjZ9nNp1ONFYPzeSnsiD8lnfUr1TntIHXD25+4vXoyoX8PNjySagxHAFHm0YT+vb+k83wEHWyk",
-	"ypjqkxHKhFdmnjv8D5GBUtu4kcgN31B1l8mFSIYC6EvRBXl1++Y1yZQsCgB/kI7pAJM2knChmTJ9MtIQ",
-	"AoRXmGb5pRdKVLGhKHKaMitqmcJmdlUTfuDMOR2zvE8urJoITAGhK1HjAPkQLJhl3GAKCc6XO7vf2mJI",
-	"+E0CnTJzgdv6kv79MWk0eEsLfb48//NjEKcbmnSBpYOfCLqTuBOozr5x2r0GkeLy9yHRmVwccnO4kOqu",
-	"nTnUe/9KLq7Mj/Dw4x9B8LKWk9CGFTq4MI90KvAaq1gNOzO5AJeNndWw88DNL+iU6Sf/1Hk5/bmVUYzw",
-	"KVTS7KOoo/XnWaXrBdfKDZ20kMsK4/CMYihCTtG3AowcXIMTQ0KbCpEdODNpSZz1l5fTzff02mFjU0Xn",
-	"zDBlt8l5eq1Yqv28dqhO6N/GZKyaVrak+P/80+PT4jVCd0SpEEOxPyedk8HJdtL7QZqXdkMfgVbPoVEq",
-	"T9H/1C0QuvAQFbWE5DxlQrPEKs6H4N8A8xf70NVUZE1dlj2UsTjQ3x14ique/QIMxb8pco6v5MJKRPRY",
-	"u7k/Fjt5xfKCXDD7G3djaWqI7zT7sG03jM531jnsw6h09J0Pf00TQKe61ZrQ9xKoABVG5lCADgDi37ty",
-	"0MEJnnHwEqRUZVgBhW/okxGUObnOneBwAN5k1RM7GjCboZgZUwBI7hkZ8VRik07ooDYhlEz4R5YRzaC9",
-	"NdowzgbPFF3ozfzp1m7V4xMdvKaFc8ABPBKV2bGrg+jirvvUfh243atrrxgcLqb0fvr1D3Dj2y++f+iB",
-	"279TbsuFyw1fz2dZO5NqYmS8BHp6jMOpX+JdxVyRq5u34Pryviqa59YehI+Co6izxnY5jIzdP0lzmd61",
-	"coQr0XB34F21ygFPMSCDFwoCJOhzwTak6R1q6yOa3VORshfs/sJ+OgJn2Vzeg/K/oCpDf7WcTOwt5Rqd",
-	"/ryhhTgP8oG2nEaqJXjxIUaoCTWQtO2CZtpa0AEoEPzcxRM1RtZQO3FDMk26F6+vfJQOGv54JH34cc+D",
-	"6uoZhZqJPrkS3o/h8ZuULA2rwf3ZR8itPxmcQHbhGnX7vXhM3lK9o4WxwBF9FTrJLRae+nUeaEc+6LVd",
-	"kAlVrheZNu6rGdW+s64h3ZA+pciXIWcKvtt6IZJOIXXkCpxnma7oeOS9hvV0DrSn3mZjtyruAR5k6hrg",
-	"u2zasHG+xtZgrE9u7TXCqN7UUtOYpnenhLoiCd+r2oq+UhRUabSisxLpq1LWpB3g6TfPBiSjS2v+OGSw",
-	"h9Luyl1e191jNFE/8iQIYkGSxk9VUupzmS0/O+2f43TxCjSNh59/6avnGr+C9iTvvXWww8V6Tivol0+5",
-	"vCeDb7f/4EKKSc4xWejk+Hj7D94LR+yWHi+hUchjOOes1DAt7MJJk8/HDrx89HWwrV7RF+z+DRabPb6q",
-	"4t514/ZkB40FmtpRno/lx6+C3V9CNE+TheLG1H0Kw1Nz0wVg28rX+jgH++SfPPt5kyZaH+52N4VL29/B",
-	"SXH8pZ0UfhltBIKBhq+CQN6Kqpzaea8itPF5qQFF8RMI7LgEyAADtU01vqZTbPoPKRzaTRV7kWDrJ65J",
-	"dzRlxo3pqkL0qHdKRjmfczNK6noBn4AyFOCcwabb1givKw5GrlAScuhHVQMoTP1vsWXX1qP3Fts+P6zz",
-	"c7L1WeydhfURuz7+2m5F51Hpv14+FoFE7oGlO9j5CmuVlQ+Qy0e7SE3qwu3Myean23/0UqoxzzImHnL1",
-	"qssWkEWjnxgW7XVxfi7MYG+H7iVE5lnFlROfywadenzNjLuGeK1ab6Bi95wt4Dx04x5mVM/GkiKEUKuf",
-	"ar3s0tUAMAGw92iqvr+9sEowkcLle2g5Zz5r0+Vhdu3VG4qgFq7nW/VjRpacOA09a2jt46XT3wRa6Uuy",
-	"YIr5yj/v+qoi8JhAtbbLzQ1tucUvqi15TCFRvaRFTFQH0/9kGn8wxYIGTfMcXKPVhCAP0SCheugbv/G7",
-	"U2SdZdCkR+Tbh77zMVQ1RE1FVLbwKfI3OUa7CnyWYPtZkrQGGtLmhC2cs0Gf+TaBxuTOR1kvsmRDEdId",
-	"NVWqEFTb13kZDo6bdAWUFzucGKD2BYWRwBpNnfMIcCQg93AlhxAgpjE3BzFeqzbHUDN/6pJ50VL1v6Vi",
-	"iQmIERLGib3BS/QQWRQ1IR/pPkSw1SMXA2qPEPcWHu8/gP//Cmyz6iJeW67qap4qWg3JFPx/PicUnZiW",
-	"NWfQsFzIxYPvJcv5lI957q5kq6TAOhq8c0F2MDgFyZzeMW0J2gP2rGL5YIi9KokfCt8KE8fFRKAxs/cJ",
-	"J5QzwJTgkFeNwXnftJIwu5Gn5Nh1WxqKkf/NKZnQXLuUXkpGWHw7IppC8mpVTDbnWkNhx4ErToB5L8lS",
-	"lgp7hQwF6o5urfZGHiTEP14WuaQZPl6txBe7aBL96V9lqYJ1109TxdzSUZizrE/+KktEmYEhqgRfbDZT",
-	"AQtsHBbEqK/M75PmzBFPBLjW+mR7LfIT7/BlQDCfrgQ/vp4azjPKcSADNcgBpZ6wUe/gE0tvCVnMlvYf",
-	"/V+TRhourpnlB8vES1uR19z1bH4QH5kyc1vjBLxCFbCVo1g7QckFKeyMoO7KSsZ5UNldcUPfC7Sr5h8q",
-	"TAX3sO6dkqCGgYpQxlu1OiyOpc2G8ROGdVJyYVVTbrBUoRSZ27fwYUgNxZBQL0FFobF7WB8KdTsLB63s",
-	"ukGNUP0dJfXI4RwPNAlHhsTIv5X1/Ku2ndDD0SoU1T55jYELDBcDEBCaHAh5QrgJdqehM4et0OvqITqv",
-	"be8KvH8oLMuReF59MnKK4cilxKNAqCbVqp6HXqizoRiBo26EGa6Bveh1LymYrn7kP0TdnlxTUJQUI2lp",
-	"nOtAM3NqbX6tfdugytzHGDbaVzrwFLgwg30SrQdw+5/5JiAeZgBNmhpngJwTHKLZk5pnrmvkHasjBXE2",
-	"GrkmcccYlLwEhZroENjHG5bERwK3SWOgjE1omRuE7JzTj1h3DmlAVRX6UaRryWOy8TeOqDYmBTkzpWII",
-	"GJ3cQFVf1BnxeQ21JqPUSbV6WkClp19meNcezNdrXnU4W2PqLSqCfbqVtL8iFcHOc1OKdKCIfy3GejCl",
-	"5LEO+sk/639fbfbsX4UKxJ5GaP2OF7t4Ob80YWwnioeohF8oPNAICAT6StfpO642D4T0GaECHSu5ZuRk",
-	"cNJ7ME0VORW6VQnEmlqECMV+Xo5fp9TQXE7B0eJhTjwiiPOYrvXW8u255GQo7OIMU3NtzR4qUFnIqKGn",
-	"zoQ22HxaMf8z5pyNTa3ujjFXPuces0ODm2JOM9QQN8EGcEHe35BM5jlVGsqFRvbF76hxqX8zRhQ1bCXl",
-	"wT6Dtq7VjpeMKtId9AeDk4HLScCMBFLY//vdoG8/F0Pxu6PBgFBTuc56fTKihRrV2AuQm0aFKGnONcvw",
-	"3VZ9ZCoFfbOaHvmPfydPv3lGngwtSc1f2Df9x7+To8EAahMBhA4L9tm9Cz8upF8+uukyroucLvtk5JI1",
-	"RpjO7fI+1FxbzUrJcjqr1m9pwMo5d9QIc3JKvA4NMDAOiOY//p3Ue7k2o6EHY3frQiCzxgC/J5VmDsr7",
-	"yO+bXewoyCyo6QEaeCqjMdkKaUjTJdoDfv54LI2jP6tNd/BgkELJOdfMwQthuEpxRMSgYklStSyMJAA+",
-	"FlMic64NEPZjOrLtCzYJx+De6sfKroTBiZxMmOsE7zH7dBKm9XkeAEeyO9OKRC//7gGjogzrx4qAHaU2",
-	"XkxCcnZkNgo51Yyld5CbW/vMXAlvwHOm4NkL3gHKuiv8XgvX9BJfWtsw6bRhhS/7YR8pdD2oqLRCDwCE",
-	"pzH7lAtGjETDaKcLBvFWDP7oc3zKm8k4CYb+lto9KKyteYtJxhUCrmYVFC+kb2K6lVOLqeJmNmeGp4E5",
-	"v9GRhYFMadhu5lfQiXGn9IQ/7m6PVciEOw0cA///UmFfu1st/ACuzlce6v1Fff0/rruNgN97bDWAxQER",
-	"gpeioMuk8s6CU8JqHQ/WyYD7HLrftgbhXoF3x3OxGtijdsutRY6xcilcnktAtlSewcqSoagdbDEe6gEF",
-	"moLXKWKWg0GwDEqRvU4GMrg/FNAp17MQApn2f2Opq7T+aM7WwGUrSAQhF6j8uRpVyz375GQwGArv8Ncs",
-	"t2OtOP1yKvoHdVtP+OCsqj3Gz1oiIkOBu1XBqTYDIljp7TKKIHYeidf0zsjJ8bHfdzyqoZCl0Txj6yIE",
-	"ij3GVfrf2vl1D66ELicTngIUh/v4lPwOka8EDw79wGqXjea6vKEot3bkrRrwHuieQ2bAkldo/g1i1PXP",
-	"xaBpsk9jXcKtjs2b/MrJHx/C5ZrMWJ5F46vNjsdfa2ZuS2PmL5ygu91QdklT6wbzVysdvmTo+OR4h5fd",
-	"SvmGiuU7n4TxOcTQub6rNemY+PkcEsaAi7Kf6vtWZfrdywtycvTHAbm4+bdTQj1UlpILiIMMO28LBmgN",
-	"jhENOxCr6caZF8rJoRhZSTXqJT5iATa0c1wSbth8NfMKAsXDzkUu9drL+gSHQzyZkZEjMOIwHcownZCx",
-	"NDPCRZqXGcvOKrbvfua6RRhWh8q1T7ByGE52SjX0KbwCg0eaGJlZ+/mWfTQkZXnuQa2ILqBmaMaY159V",
-	"KbDsbyLVvMzpUHThbRD0BjCeP40SMvq9/b9D+3//fZQQQ8dWJEDLEjr1iVo9LEBUDKv+8NcHoxZN+sav",
-	"bm9m6fzDL5Wc7+L9c4/fyl3cf4Z9NE8c7dXcbFVnbql1dwtKXJs4agxNZ3CAqMdYcWulacEUl4D9ipQL",
-	"c3HViIcvuPYQelsm8WuKRpzbuxpQdOWuawQoEI8Ct+fBvKTpin7i1CXQW8uWTBWrRfjL5lW7OhHRKgBI",
-	"2oFOW2BeIuof3ZgJnAxF09/lbF+HyxfVK30epeUV1SzAHHfI+lbJ/HYoDgArNVAsrb5Ec3vJly6Wmx0g",
-	"+qMrq7MfWjULFUApLLdzWHsuXB67r27zvqDP/ksmmr1x7UMjF/u86sTxJZWJf8WiopoVODuLVkHIMLoQ",
-	"SXn+DCnNK7yAUZUvDxWzNOYZbWv6WqG4SHlBc0A2w6JAf4/XtImzwBsfcA2pJowbxPtu3qwC53xpZ/Su",
-	"ntDDrtdjXpbVmbaF13FdXzDQ9eu6BeDS8UF44V3iwU2w8qfy5iDRgQILobdPjK/VJbZNIrQ3gc3hZP+l",
-	"GPsOtFqlD9d5WJb1BDf2NwKOEvCly8uNEW5CpvzeUnZZYPMj5IQPpt92js6FNqpMPTOPanhVqKGLpWKQ",
-	"t9TDqFvN5BHIADm3aGXzQzFSDKcwqswzIthixUdbj+uDGmGgNangngC4uKlNgopXA/QG486odkmCzkNW",
-	"5erGU/99r7irYJN+kWv++T1akaV9tV6tUE1HvHSrulfz/sIurn9p5nQxk1IzDFxinZkO713Aic4qZ6NU",
-	"5HyVmenPzqjwqm60QrH0AOEkkXoRp6kyDmXDR458gmLuhDPU1vVMfO8vbcB9fgbwbmVdv9Dt32BC+u4t",
-	"X70L+1+aI+ApRI3OM9e8Ic8qh7a9ehC+yz67RQodKsyTlIosZ+0ZbjfY3QI8TZSkNJ0x78S1SuoU8iqg",
-	"xtGhfzONDzs4bcsGOIDAdTHRvu56TcbLSvvpkxE2KMQEjJzfs1EN4AS564CsrvWkzMmEGayCUsxlb2hD",
-	"c/+LeiLQxWPMmIBmAVAuhd4yWDO4ic3MMmg5ISOq306gW6bIyCjoADNqFlCC0gMNO2BcOxOstPTD9vpV",
-	"Qxhw1OW5g4amUIHs8K9hU+reYY3hq7H65PL9u/c3L3xo8rJUsmBUACigojl5TsUd1L/yfFmXYUBaHMYP",
-	"CuiDpu7s0Pbt3VH1FDgFT4ksmCB/IjM+nZE/kVwuyJ8IgF33zsjz24v3Ny9uMTXQpXSxjxjErF7rlp3U",
-	"J2VfjGUUdvA+uVY8ddvdzC/UfXKNZILo6DE84Ch01hsg3gtHuzslv+jlfCzzjRkqvvkVbnon6bj1R/td",
-	"rdcD5cvmjsCCsTtMH1oor0+KW05xDx0BI5UMnaOsk1SzOor23XpUf2Rjl1tBZexDBxqPL6sXL3y1J9xG",
-	"wfQnFi5sSLB7AdtdIHm5Zso4nyT0jacz5pLYZnJRZ2u4jMaAieJvd8q2mzNDN6WVv7HfP6qgNzR2JDdY",
-	"zWOnl1H7yGfParx24P2WhBMyLnmeVTkToB+Ke66kqMMrVY1RuNN2+rvsc0GXoAA/cVknG0TVrc8hnILx",
-	"6uvAqh+S7sXry/N3/3Z5c/vhxeX125ur2w/nL168u7y5ubzpATq0/znmICJW9FCcC0xkxSwM7KhX58eI",
-	"qkTYdTMbVzVocUsYwaLggfNqUY8K+hO+a2NCrJ/OY2TD/jhjCtDkoROJg9IHSFbXZaLuWeypxB/+fpTi",
-	"8kiv8W8wcahJIw2iLxTLrPFb5Yh1raylqSlpDvIUOodmUFA3p0uS8cnEo+ibutEqRBOznrOHfCpsS0/4",
-	"2oJC/FS0mjB+Vtc5rgfPhqLKN6W6rm2ss8RY5jIIoBwCgfkhT7uQmubYsxVbnrneNH7VQ4HrcnrbYq25",
-	"eMbSnCrEOJpL0Jko6mVG5kxh5pUTWuSI/LcetN/SQ1GnapmZlQEyz+oHf3c0SAaDQX8w6CVhalMKh8Iy",
-	"smSunVnVC4wcD45d04JgZT6lAOOKoBm7XXNInyMhDXT1QBegNWqT0Kp1N9x1za3mXOTUTKSaW9HGnPa4",
-	"Mnm/AFcveXzcJ5jDB4gYQ+GqWNG5xlUY3USMRsTU5pUxPbd7HNTMdk+Oj6O17I4A3NX+WvO8Lhqz/PpM",
-	"4gt/jYDfHQ+OP1/pgaPOC8Usc4i9/Adob1PjzALhIIQ26UL/fc9J+/MsIcPODbMn6HsxZqXhTA87vdPg",
-	"9niSg9tzFt4SbHbo8XThXdgWxyE8+2ZteH+c+0ZDGyTkL7rqQDm6fntzS574oTWA5/m8hpEl7JFzL0HO",
-	"zW/ehl/Q/4gEHtTQg6EFLNaBAChlZdw298JWSbzuYKjlMdyB9kTtd9Bb0V4F7wL1k20DUnAiwNRl6OTq",
-	"BdElqBRDMXpxeX34h++f/vnw27+8OXbtTFfUwapia02zqzC7nEjQlT0PCcSVfMJ7g1fJsePGlvZJLVXG",
-	"zBrWYVtwN52hCJTSN1c/eMU0sSKmPxgEPpKzuoG4T1vya7EaZS2EoJau1mkObtdfa5/FF/QPejDRStpb",
-	"RQf8Jr4fOQ2U6qHAjsHAgByMYYWV0H0WenTOKmyCemLdYeevssThn1UDDEUbsEOf/Of/+n+GnV5jryuh",
-	"yvrkRaT3J2Q6rnf/1MTIKWKKWLscEspZBg4SQBXpPh3AH0cD75/qORgx5XroDYXf7+7TwdrDp6Sg2jiE",
-	"Z7vcb9dbEI/6xPtTDL1jEIM7sh+dYrmPOExnlNeJ8M7tA1opfNQnL6Uiz28vYGqXt698tYHrV4u2MLGa",
-	"dkJGUlzY4c49JVjrd16mM7vh0BAQiabh3a8qOrHjKcsaFVX/L2mO2Sfn4S0cihnVMyChMWDSZA6hLFVS",
-	"64ZWdRroveE9hgFmgQI8ZkwMhR2rf9AnXmi2oTR1TwZP4woTMKGvXV8KJ/kLqUt+i7akxLvL+1s+/FeQ",
-	"D38DbmVqyFKWcK29r9bIUPLjFdlHqK+GEiuR7oIXh27sjdi42nWtr9FUoSsmNJUOM9l7DggHC8fHS4em",
-	"f+qhb3x2g2WkAaRNpSugSAxAc0k3BNHBOtNKaHk9WVbdkK10c23JQc7ASL4gtpo70TM+MV7l9oU5oVzF",
-	"MiGzgGpoNRT6jmOzrPPqqeqN0Cjf2epFwajSAXppv0L45Ro8l3MqliBtoUoIesRDL/SqmAjgfTbi/3rs",
-	"4f+K4L9u7b8h/zZc6Kta3GeD/X2IyYDm43YPnnPtVFAUmLEA2He1XmNVjYG1JfzTviQS+oYHv5vU1i42",
-	"Cq99cus58njNuQnKJ0ElXc2ccFqUh+Fi9xCwbEuigLnj0AE6gOcbXbeCXphrMRROZY7dfFzNV672vAsn",
-	"+VvixG+ujI2JE+4ynEWdxo/oxrBfOI50A6kKT/4ZGC6bUKbWfrn3RQwA974mqKkttkLTRvjVgExV3HZf",
-	"hKn99WnvQt0Y05zIUh2yJdNOA93POewLrbRLy6CTyVA4NzO+H+q8whgKNGl2/txVgW+F1bMB4BeA8u20",
-	"aMF0MhTegVCFe8DjDM3h29TSagceEwfIvWRT6DNU9n4dmlu1dQ3VLRpPqF2aK+fWhadCGoYP9mGPdRTA",
-	"/3O1yrEVIt+TZu1whV9hhdOcm8pj1wdEigpjC6lWnYESFIRF6+gHGoBYW1hlkfnXuTJDVeYMsGtLDegk",
-	"wpdmh2FYN6C9Mc5QS4KZYlQyiN95DzUA5zewequlCfBgjczHV1TPRglqhVgR0BzZGvIbaiD98e9vyflj",
-	"+prSZ8+biwqUwJ9/2YJLl5mmlD1kWZrflMCvpGbTBzb9+WAXAu/aAbbSRQXQtfqsshY8/9id7bkrd4F4",
-	"1RsZX5BX31LiBpbtv9TlfddY028G3G93d3PmuyOUhgVXaSSPemchXewJ1Apu6hbyvrDy/Hjg8svRaaND",
-	"KPoqAStZQdQCL7X9WDHBFuhgtluVM8wGvIRMN+hALkW+dMCH0Hja+x2D/DHXhpt0h50gRjvsoFJTijsh",
-	"F6JXN5lC+C7sx0PhNSSE1uqTy3lhlusJ7VUPrCVraz2FidrnfuseU11vvmkTeCe3Zs5jJCu+w4NXzEoY",
-	"NxN71FIs51zb821BrraaaynsiDvlLCJBakNNuw04qiBDR0gqGiLWri04NSRnPuu+zgusvCSjqtM6ovlg",
-	"sh+Es6tvHOVxVfV97xMgVK4r4MwMohoSJGzOKAYB+dTayc+Sk6fH5D//z/9Nng0Gg2Qo0IFJNRl2niWD",
-	"weD3w07Pe2VFmedBPkSQsOtyFIaiO6pzIq7fP399dQGpEVc/2E/evrsZJST+xMXb9z/cvru6vBn1NlLx",
-	"Dez3o5Mwvqat/S/mljwC7V6FvmTPW/B1SfM4A5TjTyZh4MJPwHw+xJdsbJkCaNgYtvL2HFqqgt7zqetf",
-	"7Vr0AWoqVg2h5wMIfoGV8i6djZtTNKF8rExOMJu4gLac3mPiohxhoohOmlD0TfhC3fOm2T5mNiynLAqp",
-	"DDE8vWNGu5ZPegEAwEtmAjcJ04bPpeCrozvMCnLu5t/o0+FbdKtS1G0+WsgdI3F4Kl9nG4Nwhttvyq/F",
-	"N/PKR2uhSYyP2Xpszir5cpu7el9njCO9J4702i9iwURFn7VjT1R06v6EOrDsDOc9VbIsVsN/LkfsGbSK",
-	"GdEpu8FGhlXMOpdiCrFB+zLQNexmeGxMn8+uEa7MuCq8tqqJG1zfrVve10nRjUm2Bpt/nT7H24C/7UbB",
-	"+PCONJy0OAvfYuH8CmsFgFtycJ7nZMJZnmHBnbc4D1DLpfgdoJpZ3bfugMcEJJJQck9znmHPvIMAAhg+",
-	"dUkzHmXRwdlazRojxC6RsHYygs7dPRoMhiKdUUVTS3lQEeF/27VKEgm/5JoYKeGq9Mm5v1I1di4VZCZL",
-	"V3giBRsKTEisZ4eTlcoKhlO8u20JiKMFG2tu2Ajd/NrQJe7MKfQBtdcW6MVV8TJZ5Gx1+RAumPA8h6Tw",
-	"KTO6br/lqjXGJSTDWEF1xwrTnpLXuC5fd2JeY6pfn5vj5kH4tP/CiXItevINaxK1rPhL11kmhqYGAEn3",
-	"YWkN5bgpkLFSAqRqe2QkyItFocm1E8T9gyra4bNjuT4jJ4MTz7acR8AzyPUrZ8d52I3Dn/2qwBMvcPd+",
-	"c+V9trISu6G1VgfiAONa3qkEdYKfVTdovU6KFfmGXtyXdbElgUd9qM4nYaoE4NydPOeVoEahN6dVxx9c",
-	"bKUiDwV39Xt1coY12SalAt9l9TJa69XBlaZ5Lhfg8HT5sYdl0WvAqUauP5qe+Kf7Pnr/pWDxbLAiX/7C",
-	"1/8xwg+rq/pXk82/8azPEDpEvbRiWuOlrx357Gwq9OtscIZZ7hB6gHTY/iNLyEJxY5iwM63KXSpXsHPQ",
-	"Vp2FCC7iQA8F2OZoiNgVQZY8F9xwFy1dDznUjt/EBw/ESmVNfyjOPeNxSQ7Q7iKYv7W+ppADG0QZDFT9",
-	"Y+OwOFOyhv1tuGOPeEOD92xKBqphecIFPoav9jr6pgRNQIw+5cu6xcqnRxvaTOsfFTdMN8ssg6nUHVqR",
-	"zC0xAp1uLcVCN+fm6ISrb3fN6D6ahBjF5xBVm1FNjgdWfH7TsJaHonsyGEB+DZTtQamYM5lBGNdzr6Ze",
-	"49FlpHsy+LZ3BjX2DjUBQWOWQzFmThIj1AHCaLYQrS7Hcx6S7VfbamV1onvJxqPHuHk4pZaq+OrLVcr7",
-	"rdLsa6g0m1lOvpSlIuxjwRQHuLHuunjq7cWkVvNiQ174ZM4F24i0tHzINfwyPuHmHNviHJ7/akOB8n/B",
-	"js0/zphLwPDzgqpePUPMPKsx1ASQBGBfLsHUNI7kM1GCYwibiMGVua3oE18jSQRT/FcLEmwOa+5QV7YX",
-	"yWzWv5/8M/hrl/4rgfstUCUikEz9XRua9NtSeDfyLYALLKiZ1WiBjZXs2mvzm5MoeOFvbU/+i9rBzuII",
-	"EGhDOt9iC3/227g7DHX3yBoDz9ZDZ67eWgZWcEIWMwkCC0Jh1pBmDX0+glTdWjz5a7ulj5Xf+6k2xG8p",
-	"vv9leMv3jBUtjEVOJq6Hv2GPwWUgI/LJ8YQ+yTgsqz0F3z1wu5AvaWqk+lpN92qCL3DCX9+tezuZ/GaW",
-	"fwVm+W2pBN6whTycAM2AJGTCuDMnXYzPYbGZ1gupMpfUkcqMhbcPbtLOBlp975jYfO3w+1/PrbsUv+Cl",
-	"e8dSec/U8kJmcejtt8JDTeCDcIwOcnyGIcCUucy9hVR3GpG4uNCG0QzatsNPfru/X839FRuur0M8tCcW",
-	"4A8XxWe4t5qZstiEzmhKJXxXKc1SxQzpQlIzdqlBbL7RyvUeeW+/bkybm55TvzE61LpgXtvbUrT0kyqL",
-	"z8xNHsvV42d5A1vd1rcXt9ZIQrMstGfcrqCt0v9XvXwP900bqgzRzBjX8Y2K9e174H0Z02zKWkO6F3Je",
-	"lCbsyxsUGLiGbgjsrLECYi4zlutTkvMJM3zun4esEHu5KICSNaoUfLc3HDNnE0NkabC65u8lzdEPX72n",
-	"TwADbVRXCniAMSOLocjZPcvPyKhgKmXCVEBKc0aFL0czC0lSa0ErThMUKLAvLKsCb1yQSZnnLUUIb5bP",
-	"Ydu+Vtc8zm6bUx6O/hf0yDcm4/A74PgQpVTJKQBgOr5hD/1Bjnekd2z1cu0Uxg1AXM5I0Kft+dgJOfAD",
-	"aZJJSA2e29EOkqGovsKs5DGrI8d/DBw+Bwk5GRyRg7fQjtT9AjpPp1IplpqDPnkrfKsgrIl8f0U0nwpN",
-	"sFtDRqaSwT49yeWUR2XLyrK/1qTkxiy/QnR1mF/2m4b5FWiYeBZN86/LRObr67DcWjOtuRQPtQaxXLpV",
-	"TJ6TkWEfDT52qI1idD7CJFINUxrBN6cEr2E2It2MGkpG/xx2CicThp3TYWdYDgZP02kuxzQn1Tf2Qzbs",
-	"/DzqgY7pa6HZAoqxSE5F5oHwh6LiqDOujVRL0o3UeFdJLwnRdNlLKsN5DiXfORfMbePxM2JZy1DcMVZY",
-	"pvyR+35oaS411Lo7LEFXwmEltUlnTGNdIzeY0lX3EKNjgBa05wMwyEpDLUuFEAOD4SZCuy1XFjxSzKjl",
-	"KXk6GAxG2AbD7Soo1dESKxzlvWbqEk9wK99YO8cm41j1aMf1XvjhLyhZsWXSoa4r/Ylhee4LfFz427i+",
-	"KFyRuRRs6anzgXdlItVUmoaEjZphmL6oycHVBNsdIxI++8i18WD21LgcrIQsGAIBU6KYZkCjd1g+ABcd",
-	"K4XwCjSHSoihd37pUNADiinj8LsFXbqqq7CICrIFsXzqiRXlja8a5VUxqlvZga9U2L5szPLrE7bnacqK",
-	"BwVA/usVAF26hMVKJB7Wl2Xnax2W++CVnjJjeeimNBX4/uu0h2BqLazaru/XV6/Kp4Jlh1zA9B/Irt3Z",
-	"6W2HG8k6WkVGVwa9sB6lxWejp1SzQy40E/a471mvrXmkZlSls05LRPloMPiUkPLnIzIofd+N2qqJUqVo",
-	"FPEF9rQJuuJ8EajtIIaIHp02RLT7tPbHjKW804nzhEBLNUxnA3yMPCOufR84Z7oViknQDLbKj9fkH0zJ",
-	"XtXg6NdxHy5BS8V+Jw+BHrjnbIFkHt4NKac5ewLcs12PmVitYITPvmMZt1b7qC6QGqFV/n/gA3+yg41I",
-	"V1Y/+ZORphj1sDOcCzQPxXfwXQ3hAS4ByM2iOctIKuUdZ2fYeTCAaTzQZOR5PzSuAoRuB809FKNUZmxE",
-	"uqA92/dewN98Eo6BGegrrkZoBmjnTtzMANabTwUBh8PJ4KiuGPfRcvu15VLQYPhjAR1ZasRLObGLWigp",
-	"plE3G7zmNQqur1KB+q6a4S+kPLUJthuQD4QL7FgElwMBH7U99TsmRr9llfz6lb2XXGDam7uRyvGe6t4F",
-	"VaxNFlE5TADKLWMPUQ2RRfp3t0cSAILIoyMZllRtt12pjsxY3fbj+vuLS1+Gg6hP7g98+OoFATI+0EMh",
-	"JORrQ1ocekW56BPPh3VdG2tKJUhBAW/JPYuXZCiMjHNpxNsQaEiC68JxSHDpYlUawndio5SlLJUmXb+9",
-	"Q7HCgGGVCdqx9p01jxv1zsj6LEAy1Hy1OsChaIaBYPO4hrNmWWwkZqlphE6XBdesneP6ndutB7mjnqi+",
-	"djw4+WNUYYuqfpYoWkd69s3OA8FK9xpoVS18il0zm/T7nKZ3hAsfxCwKq8POGM2c6vxaIgvf4i76khDw",
-	"LWwDucWB9rgm1QVpco+H8wQAjmxlCMENtWqskguNk3HcDHgB8IHuzfGzb3oJ8g3Xngju/B0rjNOKZlKZ",
-	"w5zfWyWnoSL1wW9YKgGRwIXv2JyDjgiam10vuDEFNmYyM+zSyDWk9gE+vmuWCBD56G6VgoyejPpQqg4X",
-	"1E3b816HFFODAfbJeaU6OS4i2AJcqyW0e6AGgXGqdroirytOySSXCwSWQjhOZyVQcJLcMjXXf7LqxgiR",
-	"PgqmNPRn4ekd8/WxAvjOWH70XShhrmUBwHK9s5o5rPShoCbopOcOaiiCbVBsyrVhqmJbdjqjPhnlVExL",
-	"OmWjRuMYLPm3i3dLbWdGEAHfjRPhKX8WXhRsamM89/Ox/P/Yu9rmtnEk/VdQrlRJqqLll/HM7ch1deVx",
-	"MplsMhlv7Ozs3nIuhElI4pgCdARojTY3VffxPl/dL9xfcoXuBghKlGxHTqxk/WV3YpEgCAKN7sbTz6MK",
-	"weXq+91rN25e58i9cjfc0hhduFViVzG5WggyETKbqlyaz9Y6fSdGJOm7wqvZwC5dzdOV5ghlTEhYVaUV",
-	"ohHSqiyxYFlJBry1XGZRvSpJr43YuaGkhspwcyWjWNb63BrE2gJ3XGLsxkc8tw4GTw0sd470cUjin63E",
-	"H7ycp1uLPrB9W5Nu62j28q+nLOX6ocEHzTxaRy8QZgYzzc6cu6XVruZpS3XfspZgRhqBjOuGqC9y0eWa",
-	"dZNlrbukN2AJ0LQlEUtSlAP0OaFYBpKBHc1CzUDSjydmUVfKZvfQlWAXevZmM+6zldh7OU8f5fUaXLxN",
-	"UtkPK4dcK7O3brGtKpOwy+19vkaxaiTMy3l6yvXdUVtvtSi3SaPKvcdKfJcWW11deC+SVq0WG51iBC4A",
-	"n4X2YjyBhMbaLPEmk69RiduOKnObICAeKCvQD4SjF9+ntUgX8xdqIpxsVy0TlPsFpkq8LqkHIvE0/UR4",
-	"CUEKsHRSYbznF2nnCKH3+5Ct4PaL6BNlb1/OU6rF3R5pnses7DZI8TSOMGor8jENh4849t7XT/x9773O",
-	"M/H76qOncwAaOccRJLKBUsnGKZhLMIanY8B0dZNTnMW7T3PtoGWD4IokimXyl1131cV8KnZ/gifpAZNK",
-	"y3w4tP4j01xml+o3Ozy+zXMK53bPVJGnc9Km5tAXoODFQ8ayguNH7t0mVZVMlfkol312jsTzfM4AQMa4",
-	"nDsz78cH/VfB03Es8aows+By3nSXizFZoUYR/phrhACRRYHWSFvbPu5ybrC7WkhzzDja6rpLeBSrZrLP",
-	"TgLVROALPto/inwJtu8xdihTAlLVhEnqs6OD/SC3Yz8YarOBqAqrZEYGuRR2eO30m8LAuvMzlyQCjTgi",
-	"U4xlLE/Y2U/nFyg4ztnzZxcD+8ECRv+OplfBQdNQV14odYXCLxneRZ+LEvSxdCmwPjvHIBbbcIdK9i+n",
-	"52++Z5hyYEV+heOJDXhNcTg/VCXLJ3wkYqmGjEvCaeZGQFA84fZW8iQRpk6pQeww4wyVBH6G+iHJkmC/",
-	"2H0p5nYa2/ungnsJdfjkzddeoPVEJY8JL69E1mzyh9wMGKTWerG8rAzTJi8KwnW6rzegZKrGKVbwcuQo",
-	"4lazRWdqJgvFs5fz9CnNlk221ZbC/dqWrK/aR5mSncGBT5Hl0ogRnC6uaDmHvP/qNm/Yes/t/R+ftkOl",
-	"RrQDOYeqnHCzM9i5zCWH5N2toJ1uWX9CBdi7b6IHt9gInyspHnzHfUorADxS7/pm9WLYLP9CZLqej6Pd",
-	"JT8JCf282abyREzeHbME/wOrjtiwFMKDpRtsHYAnYxdjgcjm0M0PdNk1EfESm0eQCPQKWp7Mz299TiE9",
-	"lrci+fhSnHTkwXjk53j02ddI8NUZe9rxl/13FEryC/AjePP+2Gd9+P/2BTkPochGiY5TiIhwzTEQ6Q3w",
-	"Ct7QdJxxsR5aKTy9LohI+XQw1GF3E7BMrs13rhCl12enY4V1HHBKiAce/uGxXHCYmmD51N5r/bW6s9at",
-	"H4rS6Y64QpxrXlRiRdXzq/q8bDsZR+subqMdwuDnsSjtXs0KxBqNZWiWToxg1Wp2hzPJdl8FkDqro/yg",
-	"/FN7YRqsayOQgyvFRl4Df8iIEAEC/LE3YlhpXuhBLNerDO2xdQUvxwj27LyQwV9tUOdQT/aKw/1Dlmg4",
-	"Uh2weEeK2btMXOepiHcS1nktZj6qUyXDX1gmDG6o7Gdf6gMjg/AmowBeFUs0ef0O+8d//1+z/A8OTvPR",
-	"2EQg1gOhmHsOpCBmC6LmA19ZzLQRU4hIPTAilxRGSwaYIqxLI9CMIv2mRagrlC0JySa5rIzQAxCXhC9g",
-	"e5DQ5a/sayVUsscuVTbHc+WhKmNJPaaz6B+MmQKxOn5plqTX76iVdwU20wXMSrLHpzlOKLDqSppcksJg",
-	"LBO41sbMgPh1goQ1OLABUfMy9Q6Rxw29BOnI2K5EzPZ2+ZXsG9tXIkQztMcL61wjPE8qeGHI+HjoDbm/",
-	"HtZuI3Y/FNALwPngsGK9s+MQCR6CiXLK3fitx30byNKA867HsbS3LM9Uo8wU5ugzmPq27W92URS0pvwA",
-	"tuBlHovlGRlLPyU9gMZlbiotdCuhw8KkbE7CGvEdy2YiC8bPrXgH7O5CLqrBqNPrs9dqad7mGqa0yGh5",
-	"A1DcDcg7ZxtgZC7sbFiBP1QGbUWfkQUx5Ry7hqNTC1tSB2GdOxg4PPur+tm60raf9Ny/wqgHEPVLYWMn",
-	"d41/pFM5IpWDPlisw29Z50IplDDkxojJ1EZUi720M/G1W7z9Do5noDbWyvYP1ntLXRdYlp8pPP0QoU/3",
-	"Nw6EZFipkbC0jxyHuwEZSyDXV6WAxRmYOG9APbyttl/dpN4Bk57P4YZrqKNZN8FKEF+B8+jLbZG0Gpa6",
-	"0AkzlVnKmrNjA1gaGBDEn62EL4TXbLhkl1CMS4vBGoYwNMUdxi1R5w6SC/oxNERauNoBjUt2Y9Oxdm7Q",
-	"3ntwXtccsGGJBQXki3tmQv4XbpyDG90o7wrGEtyoFleu9qzW+Iq9PgvIaWgLG+ZFwXKJG2ztNnci1jnB",
-	"2AF65LhovmmhoHEevSp9tVbY0IJjAD+9owvJMaCPtFDz5bfZQtWuXr/DunAidC1iuTCyA1dYVjt4NcOj",
-	"vblne/xVvfdHoA1qlvb3GD71Gk42JaNGHZwrobBtDeDpqgIKC1O7/rlmh/uHsWzxGrvLU6DpAGrD5xrX",
-	"D3lyl8qM/Uth0jmW4A3BTrPeF2t5XvAE+xK9lR6LWwR39lye2cedcTPeojzxq/CNHt2dW7k7zekZLQYo",
-	"BC1fVWQEq817LI/+ylb7K8tmAk68TWl3gzBN0ttsa1XV6nqfk2JmLRNkskSmo3o7J+4Wd6TvMh15WLvY",
-	"gi5gldR8CBlqGEVEnCzgCWxECpuJX3qqMitsou39A2kp4lDYrn1aVO8qGhEwBQCDqRGUMAnako8bzJnp",
-	"WBm12v3649mz53Z2nL1+zqopqCWwH79j3aODr1nnDPX9GLRRk+yx8CYAmvQ7JMgG/2K5tlNGW3MC1KRO",
-	"nfzgkE1/o0TqroD8UObyZNqU+VSDBzcRhgN5V7egohomTNpv3WiraaF4dgYv+VETBJOqMPmUl2ZvqMrJ",
-	"ru1fc2JOS9szk+O09sN+Mwoi3EH/Rjf+4i9Tl3C4viU7LYBrpxnUq9n5dcwS6LAnAQXKNDsJOpq9ffPq",
-	"i9u2Dm7xiDM+t5PyQqlXvBwhBuTg69u8DyXURPajyHJ+YWfA50oe+BYWJuNOJJSMCKIyroTz+OmQdUoL",
-	"eJMzHmhj773kE7G2SGGFsWiBYMH/rYNgTW0cVNob/+NvJ7v/znf/vr/77bvdX94ffBN9c/R7HPe7v05H",
-	"/zWVo96TnZvLopdXMCylvV+nYnRXbFVE907l6F5gWWjnPx0ma3OscXPmbTi5PDnySu+rwbWrZjLgbVay",
-	"mPfZCf2FTGeIhvQkzDUVQV5imUEsXb1armt2ScfjD+2VVEWc5dYsJ5dKVjpx50iuONp3h8HvvRgqvIkE",
-	"UEwi91/uuS3Cq2pYE+wuNE74xlh2nxzs7/f399nlnGViyKvCHDM9wQwTNaQdHhj8TyQJFLyUTKrSDg04",
-	"IpCJsR2FsCmWCJf1KbMQcAsA27q7OFQmGJ9jn9vh6dWotFMsYpWueFHMY+mPvlCUre9HELwyJADNdV04",
-	"6kYaUWIeDe0Yoojb3sZ19ps35Y9tQ0WuXXU5pj50rbsMU9UlVaSq51DEEv/fsNkKkEuGUkPSnoc/xzuv",
-	"g7vinRUVh2/8dN7OEte6fzdRbNes5Z/Sb3hI5ERrXa1f3ch/UuTyKsIFFHDIk+XRm9vCUujxOvkHnmlI",
-	"vtKlScRKZYB+Iac0XXBSDFdySKEmZCbhz3gebmjdxdKdPmNTEMwxjxGfjVVRx01DPsmLOeuWwtoTxD3k",
-	"Svb6LKTRKulINaa0rHswRl2DOqKF0MdlTDG52ooKhdvPhcODb7G6hB3aN9R6O+YJ3uVTqyh+BgimVQE9",
-	"cS25jSeYSE06DiTcvxKbnLE4OpDVS/DUsZ0wXV3aH+w+SZtQ5FicgNqluxbxBAksrLnwh60oHEG4SC/m",
-	"TpE6kAYH3gmZJIBipwrkKmpIjh0XHcvk30ox/Fcqr+coGJxBS8f1tbNc6saxzErNgPV0wtEK7NXZWEnB",
-	"XldQwnMndYF1EgWQyke6P7JegKlwH1BknX6DYibxT0ugIqZxRNIFoC2I08dyyAstegvHJiFyFFuFC6Bp",
-	"n34+K/Nrns4ZFpIxo4iChnHpmZ07rJvA4A5YHLK1xDtJj2qNFglsCL0F13LQjQrqxhSdm9lF4GrHkH+c",
-	"cLPAaPOOEyNx0qvTqteitNNSo0cb71D+Id5h9v91j6khtg1NsG6yV+SpkFpQT5EMEV+ZSry6yR79ZXdK",
-	"1XRMi/Ia5Ulgx5koKEKJZZNiZwmv+PZFrSfajhxmS8Dh9s2DlvQNHLBvGqtqecWsIn61Zm4Fc89Xh1ut",
-	"I4rjcqcjp4OPngh74xewp+n8aHyQ/3xHK6fOHvm4KeBC3WjfzCVwnHkmi3bZQX/dB3Fub1jj8xAAd3rd",
-	"R83s+wvTXuVDA+6XngpJ5e13ZEwm9MUSaTIwzjunY+89/BM8+t/XFMacE8CdsgW118LeAIE9/T6siohN",
-	"PZokl51+y14VPP9WmdS6i7cVtz44/MNW70rBCGxjxYoW5sM3nEdm4JsP/4WhkK7GtDqHFfMWHmhf60M0",
-	"1JPurJu0vJ1B58Qu7ZF7701tA1qDwgvfORuJBRT3Usx2qUaEF6J0kjB99mypv5AoBpw//DmWECFClhjv",
-	"b4SGLSIZ7RVq9kVcqulWgvkPZUseALoAg+O25se1eePajHcAJznjWnYMm4h4Z8AKlV5BwnA2VqiDdQ9Q",
-	"V9eB3UKN1p04OuqWV2r0gPn2W2lrBF19Jk05v43OxgXiYT8rkRf3nk68KyhLq/PqTe2QDbPmWsgMQIO3",
-	"w0Wfw1aBWwyG+qpsxUhDtqIJlF6ohojgfAloMKGqaSUqej0o+pgyKeI6V5V2WFg11aAVnoPGxD3jlxuJ",
-	"+lgSmrm9JBBqpiha7EolEXmphTQR1IFzbb9pFrFSTAue4njA+Ioylr4e8bIqpbE/IUIYFdJrvHZvEGa+",
-	"kGYeTvqg/oneYsZzw17TeaKOJR13kiMKLPf+u1IJVFh7R3MRmG/xOAchUvaBwIyDBWCt+2gwx74I2PF5",
-	"+EYPTyN3XhPTPEJxt1CUza6qoKJ5hc3caMuX2Z+D8w5YM6sTSe2Xb/PJ4A2TH+td6SiDFEOyXv9xft8z",
-	"fK4xo5cO2DZ2RSCUW1MLl2tz7i76NG4nnpnfwts8SY31Adw7RIgtLkWKLPJ2j0d/7TMXHexoxpuvek9f",
-	"fa8U1+pK7AKMX69LgtvLfrJXBXPhs7Rcz2T2iGRYY2xk1kzyMPEbnR3nUI59XzPPnbogC+fylBMyW4me",
-	"aUkC5dltM0DfHH0I+vZLmYufGnpr55MNwCiQ8Vyx92PGjJjuVtOVONxXiCwjqXSur1gt1wNYBwSKBhhU",
-	"5ArjkvnJGOq65YZ1jcr43AbOcC75c27GWclnvCASXkihqnLCCxQ3QqzqRDhgDVBu2H6/q+rqUqdfeRxL",
-	"jF0RxIHVpYgYoq4GXSorqSGNlUt2KcxMCLkC4XluxPTt9GNWW+ETzkFVbJVMO37yjm68yme1MS8XytdT",
-	"uQHJZlLNPmhqRysyQD/ykuT8lp7Lw+diWsfNcDtzvvb8KuykPkLH0me5qGzHp1NaAU66tFENnnulnAE7",
-	"2t+PEHJF1/aOgzN6RFLbyQlMRNikV0qNkG9fZLbzLnFDAhe56bOTIOEScl0BHSjyafkDFuwCN4zw5a4a",
-	"nRFWYMRzSRj1utTWPRNEXTTrHh1+2+vH8ie3cHS96BeXHq5/1rL83aq1Kxy6Z7sPheuLiz0YG0yk1QZK",
-	"B98vgo+NgLuIoLtTwdGQ+EJMhFo1+ngpCiVHXoyRZsqALMml4CVov10JGTXAftAsHgrNuGa51hUyrLTm",
-	"l5xR2U4SQejdA53Gkr1tMYSnfqU21+ZjGunhw2z6Niy3FmKuKiyDUW02ARiJzJjLcPls6ssgwOMGNFIA",
-	"A/n8+YbP8WW2DzNx7mnOHumGHzAWpc/ghCEcZurYV3rkpY8krAugZCo2BlQhpBgW2GoA1feINS/E0IAL",
-	"zkvBKkk0v7gjE2sVsSJcCmIbzthYlKLva6UnfI405JcilvFOvMO6pZh4YRR7Ee791lEZ5oXwhGYUSjkO",
-	"YboUcMhvXrEkqIZPrLNgqlKKrNZXRS2NrqNwCItvI/DksqwUWsNlIOTac6By4rj0kHC4J96Beh1AwUB1",
-	"L8JKiGG9VNVo3OxTewV/9qFAy09kst76Hm4Z781iNf6jS3GPhgi/egsqwK4YrCzecPevpqOSZ7XZaY0C",
-	"k1IVy1Sd9I+AibjLNUsC+5aAIk4vZGm1LUFRayx9Y45lmQDA0OAk4KS19zQJybUoRGoYh586GGFaGx1L",
-	"Mnt1HRQK+eBzu0eHh70+e15yCSfgCdyUUJLFFd9iU4NmVQtSyJJcxLRUU6V5QTKbgWiEW4/tRqYe6q21",
-	"Mr6L2+ccndIud98sWmf0NRHwn7U9+nVzgjQKv7uZSmsYVn+SRSzeORf24yH53JBllcmFjncawI1azW8u",
-	"QITKzSqAbmiHesFngeaoprJut3XCPHUSIRoKslAUBEUHgCT47KfzC7bnmtYNAcMEsDYknZJ8BnykX7TT",
-	"idObfM6OJot1V7g+Gr43qhALzuWCBJVebe1/dCxDzP6PZsmwVNIkaOsueXqVRCDN5jmVDvajoz98Hf3L",
-	"N/ugrKZZ9+jgK9b5HvUs/u7pKGNZQOGpjV8P9n/8rt/pRZCfn08F8DlF7Oz184g9f/F9xH4Wl2cR++7H",
-	"s4j98OzFKVA9Pf3eyWO6hKPdATs6lmQIIkp7X85rSgOgnk8LKE6DJyGvlKPBBHYO5CPpM6Bgx5788ex5",
-	"FEvoj31x+2zrbPOiUDORebIp5KkI9ANxLwG+x67brnD08Y8wmLEERTqeXgXCPx27UQ6xHLRWF/ei4e1y",
-	"QdAppNEfcbsBumpDPFmFArA5U9ei7DP7QegGKHtEZiwhnaKgNqrkI+EGcSyKjErabcMTMVHl/Bg6h1Sx",
-	"sDkPAWVtbxUN9ZBvSdCEh4ODli3QELY2CzhAbJe9NFSunVXLVvNtNSbzNtFu2c96K5KbaAcmw225dB6U",
-	"jOvlPD2339Gs2CH9j5RYttMeeA1mjAgqH2m4/llpuM6FzJZ130I7sJEGHCCT5tZnbVSfuARK03bUFz+W",
-	"eDRX8J8JSPdY43FbxCeM2DygXfW5q1VlWB8OoltGgS7jWJYTMwHjE3JAocwICdCibA2e+fGCAd1lrpko",
-	"uRYZ64JboHb1uBSZNeC9yF4fS5/5FDKrU4QTJcWcjXPrCcxDBEGV5abPTgtUHwPibupVM+yOZVvcze4U",
-	"dh83tFfglXUsPWGXj7BCByM8ngaPBvHtY1Vk7q1I86QewjKW2BYdqKX4dgPwe7pwfJxAA++gAcckwX3h",
-	"a5EjBj83ERP9UR/LEjzzxXIfBuzJwSGQmvFrnhd2PUTsAJrFc2CPL+4++dpe14vYIYH3YplLO5vQ6naf",
-	"fAPsaL0+O+PWT4ZEMiFR6EXCYex32kRtYQZtdBr0kVIYdqK5Kr6Hx+qfombzY8ri46YsHvMP95B/KEDj",
-	"sTaGd889BEuPsg/2iz4t+cx9v/qUuWoVurcTZ8rzjCV8Ap34x//8LxsK+93lbjrmuSQ8ihfum/K5tV+m",
-	"5FJjT9iY6zHruj0BCHgi2gWupJoR+IQeQPhArrUwFEhTBF1yIzDIt3YYS62MKewOgNroIpbp2Lr1mb8H",
-	"Da0qPQ87hsJYdBYY61lAxkRriirNckc0R/sTAyeZwn600iAc4qJrvwQV3ZsbfcyODg8JdRM81CFtGgyh",
-	"7murEiBTJsesAKTgoTjNUWj12cmlOx4041JoGJUuEWzG8snBfrSPO0tYngZfcy7MLfZ11rVGJNjXEWtk",
-	"PyJt+ea3H7ge1/xUQEDZq0UNwgS+nRmIU6xnDCGYYII4r2DuzNEKUiT6tUZc3XnHq2/dKhTEyeKLbV/K",
-	"/8Q5aY8b6GPO/4vUtV7cx9SwabNvELCur9R3ELL2uzKCSVcfBfwAAQjtxQnrvj1/2qujWb+P+JCEXfKC",
-	"O0pnHrzT4nYeS6NYMrMNmBMMmoHrOJHCzFR5lUQNEo/6aZR1R2H+kD4EAmQ9Flks7SLPqkKwrhaCJf9Z",
-	"qSZg9rhBHEg7uCpZwJyMK9Cp76PSvwvuaw0KPEGY8FxKYXzwTx4FvQlhjnU1YblMi8ou/m4NYo7lwihE",
-	"i6Gi5BMXkVGTDogzLdVlISa9Pmz3HTswngM7mEK5Zk8O7L7cAYDuDE0MjVFHu3twxDsvpK6GwzwFYDB9",
-	"zgF78hewXv5Ddxj3zsDS1+8zZztdceZifgQmszdjWSx9dhAGyw7QV71+LGP52mvDOGyyjcR/rQha7SHG",
-	"Dtq8iJpGtHDPWVaoZ/86loR/XWKubKuRiFxw7GlAIePAsz77XpXs8IiNVWVX6NCIMpY14Qx8p1qULOBm",
-	"XXhk/bHepUoVmZpJNw8SmI/WUCfgBhP9o10ADX8TeAbGaiaPWT5sfGHIweMs124biaxXik16jfhAZpeQ",
-	"XUisDrtS0MU/2eVE6zNYR2NRtB7WLOLVtxX6cLrQzwdyhoKBWgG2ouOUYJN4hFxtwSHHib6ycZP7KvXG",
-	"tLw5GmX3eLD6d9zKFw9A/EY+Ema3bsBH2a3FaRhl80IrNhKmaUaQCLcmrc3Llv5LNYtlN/E/fId/T3qR",
-	"fTX0cFdUhH3CKOrTiATcvF6X1ulnoVzykxQNN9RGJ2om7dahSnSPANanpEBA79H+Ue++ZjOdIqyjs6rH",
-	"/Qe6eDtFJOp+vsrdbrJujmwgIXEv9f/epw+6tJKCaqOPTOcVK83UGR8hzudKzBlHt8epwEBobL2ObjIS",
-	"hnbEp6TskvQGLIEKuyRiSVqVWpWJt8exnFqvGl26jrYRx2/mFC9yWSZleJFASA7OjWS8KFYYNHr2z8FI",
-	"fPhEvNmoQRSHvb315a/sUHyqWQ5PbJvm1qDAyFN4BJ9wyz2XzQt362nhp9PQ2c/W2D5iqsj8WosgiB4B",
-	"7T9nJp+I+4v9ISxez9NJkWG4EbhMqw1AfITBdR1+H1PcQjmDKAxXgtDcBSSYtbatgrZRIAU+U1UBeVuR",
-	"XwvX6mKsbMLAnFMOrChseA6JZ6MwYaD5RLhKX65ZspgCSfw5wATVKaBhH8LDL0HsekP2o7uuUjiWNlpX",
-	"sk6rdFaMdWvg7q5bCtZj2YzW2e2C9V6fnbCzn84viEWAPgIOdD22CAnk06ngJUSEHKp9QGBWK/sHqZyy",
-	"SKFG1kkgpQ6HCehRGiU8soapraH62vNk+SnijkPUVEgd+a8nmygL+8XHgpQdcKjh2J8NVVpR+TJMdd04",
-	"9ZEs3jlV0uSyEvFOn72+OZJdyCNtayD7czNSf/A4FnqxyvGBMX2MX+8xpfwz8Hg0jv2GsGhw4qdKG1oV",
-	"M2KVCFZUyqWzuABNcagQTKlZb+2enD88f1h/GnwRBqa5rqWtEQnNtZLBKa9dwrDP1DldPHu1r2otLic8",
-	"EuV0WwjlbZe+vGO+NwvvtY1M8Xi8/Vj0/LBnUb9iTV29sI/DLXOkhMaSBaL3aPF77v2wqom+fL+DHCIn",
-	"lRnvDP72i11kyBrs//KLvaG8dku2Koudwc4en+awvqgni5bmhUT8PdDaXAKcBGXRbUP9Gg08EYbDyl7W",
-	"dd+tphHzBL5UmxkFVeKy1t/058Z1ywj+XG76LSj/cclHYgIpeUBULg5y0BAidJYbetE4YNGs+/Kvpz22",
-	"S6UpkavHsG1mIs2h00GzV/O0rVGwzoDtr/nQ4G8tF7vwnO0ybl+p4gVDiCmCd4aidPhLGxzRnhO0POVz",
-	"LPZYbjuMs3brg0eaqG4T6Whya8Pn0H4QMapNCk4S7XYSPD+cvstdAE0sYVdBxg3vN0Sv8IfWMbkWhZra",
-	"19qFivWxKKai1MdOx7V7tH8Eh1fTUmVVisxVvumsvr2l8TOADKO+r2HTMk+FZt2M58WcPXv75u35U+b7",
-	"BmAnnFLfXZy+PX96YX2BrBA2IiVVMtL5Snk6DocF2295vt2/cYuFode5AU/CbiVsl31/8qeIGcEnERur",
-	"GbjxqrzSkf0sJk8hNrBev5KGp4ZlwvC8CKek25XaH+zuswu7hgfBF6fKCpeBqJcO/r1tgas0t+FKqdSQ",
-	"7TJjJ/1EyRxyYwiVNfm1XV0mT69EGeEcSpELCoeVkCOF/WTN15hMKglG/Jff/z8AAP//",
+	"7L3vchs3ti/6Kri8c0pkTYuiZDmZSDVVR5blWDt2rEjyZKY2UybYDZIYNYEOAIrmTKXqfLp1P5+6VfsN",
+	"7ivcB9hvsp/kFtYCutEkmn8ky3FmZz5MLLKJxp+F9X/91j9bqZwWUjBhdOvkn60JoxlT8M/LjE0LaZhI",
+	"F6+5sZ9kTKeKF4ZL0TppXSmmmTCkPTBqxgYdIgUxE0a0kYplhAo9Z4oYSShRrGDUsIwo9vOMaUPm3Ezw",
+	"YTplfTEI3rX/HVsMToiQZsLFmChqR+WaGD5l3b5oJS2dTtiU2gkxMZu2Tv69ZSfQ+ilpmUXBWictbRQX",
+	"49YvvyStK6k5znd5+t/mckhzUrgHiBzBhHKqDWH3dmHwWj9jWhRMZCzr1iYwkmpKTeukxYX56riVtKZc",
+	"8KmdVK+cDReGjZmC6VwzoxZnI8PU6oRuWCpFpu2OzSk3ZMhGUjFi1MLuAx1TLuovL991GH3XjaE52+LY",
+	"5hOGB6cYzchUZizXZEIzewT2s3TCMvc9bAXLqk3jAs7ltC/sAxk1lEzpAn65YIboiZzDT1Oa50ztaZJT",
+	"Y3cznVAx3vk4f0laBVV0yowj0Ysp5fkVNRP7B7erK+wfSUvQqf0ls9+3kpadOVcsa53YoWt7SD++YWJs",
+	"Rzh6fhyjoNfcEvTilZLT1c18xZU25P3tOcnognCR5jNHIzCbn2dMLarpjOwYUfLJqGGtNW+/lavvfkN3",
+	"eLWRO744uJHfscXq29/SO6bhahu1wMsT3BZNR+ykvPj1607u2IJQkVUf+F+NmdFISSPYV8dCgPRJe0rV",
+	"HctIjVe85uaEODrmQhtLwXJE1EwIe2nMnKesSw7tnTp6/rwv7rnmw5yRs5vzy0tLhYqmlpgSwrrjLqHk",
+	"/fvLl6dEsSmbDpllYyOpCDUkZ3a3j47JRM6URsKFfUaGWW30EidrNRLbc2AW/u/D6BmIe6bNlAlz+bKB",
+	"wnn1SLYtoX91vBunPKvuu2JmpgTLyNAeIWFU5ZwpksrplIqsS27tkTJ1zxTwMJ2QoZxZtpmQmTA8L/lM",
+	"XzhGA2QDxEpmmlnGc89IQbVmGeFmzUb/df88Z1TZ5e+Xc38Mb75SspCa5o17XfgHHrnTP8zYjJ3PlJYq",
+	"ttna0NHIbsmM7WkyEOyjwYcHxDIQ2MKCjpkTEKeEDoGhW0qt7o59ookZpPjuhkkf93qNs37DpzFV4LWc",
+	"kykVC8INm1quAPOTI0LD1ZCJzDNN2hkb0VluyPNep2mGObwnnKD7UevkeS+xs3WSz851gxy85ekdW3OD",
+	"Hnmat4oKTVO7E43vMMEzj3zde83Uk63lR24mmaLzNZfgca/4xf5WF1JoBgL8Bc2ukfnbv1IpDBPwT1oU",
+	"OU+p3bGDv2vkStVb/qDYqHXS+j8PKuX1AL/VBxdKSYWvqhOp5U1cFDNDuCZTmlv+YAXmL0nrXIpRztPP",
+	"MIkzkkqRzpSyNxa1IGIlDMlm+C6W4N9RTZmsKMpEG57nfeEknuWXvyStV1INeZYx8fQLuuFjKw+4IMOZ",
+	"AcWP5rmcs4y0lcxZQvRMo+acED4tmNJSUMPFuAM7/60U7PMcvWJazlTKCPvIQYm1KsicapKxnBkn6cdS",
+	"IkVcCsOUoDkO+fS7KKcM7Z25JYy5kmJc2lMgT09JxgzluSZUMdC7K1GbyzFM+ntpXllx+/Tz/V4SPUsn",
+	"RA7/zlJDvFplZKDtw5Su6CKXNLuV8g1V48921Hh3hjJb2MtupCS5fT1M6VbKt1QsHN/Rn2FKUqJ0pMaw",
+	"aWG0lXqBoQ1G4X5pFcbe4Z4+COxHeNF7QWdmIhX/B/ssp26I9vcd+NSQZiRVLGPCcJpr2N/3olAyZVrT",
+	"Yc4uhOFm8fRT+5Hl+T5y9AQ40VAxemdVkeFMc8G0JmqWM9IGPZ8LPRuNeMrtZRvSnIqUdWBBioEWSkXE",
+	"KYG8mJKMj0YMGLgjNMd13ws9KwqpDMvesozTWxB+n4PgR9xevkXBLLUDD05TVhiQbr948Qy0dpYafs/N",
+	"4tIwMGetTsuU4SiOqVkxDvetfb9qISZWETj55+rHdxz5z7q1+El8Z5/9JWlNLbEgc2Af6bTI7ZBngqBx",
+	"IxXqvd8yBbdIG6qAf5MbQ0VGVUaKnIqoFVspKv+OmgtMr3pjYpdceRqQndkp1aYYuCYyBrbQh1SKEbfU",
+	"Bgqst8E+uLnVP1RMsPnyh1NqZnZiP0W29qwolLyn+e1EMQ1K8+pRuYmUj9Q377DX6/W6vV7s4PwvZc6U",
+	"JfwrplJHnsEAsV9O6cezqZytPNvD/zW8b14qlTtPdukEm2aerO5G/LXhEqKnDhvPvCUYqKb1zZfifEK5",
+	"qDajZj5F9kAx6m578OTzXuxR8/E11ZOIqwnUwmpViTMEF3JmSGBgwMcUF6KItQxPid/ELu5A6YSITmCm",
+	"s2tq2OZl/dK8g5Uhsf0eRkxKUDHQL0u1Zgb0NbukhPARuRNyLpaWtGH3l4TGZBFuop7IWZ6RsSTUyttq",
+	"2wgdynsGjxpPS0vv3e0sb+MnN6F6kpB5JcpKm7469j1NBDNzqe5I+6tjMmEfacZSPqU5yfiYG31Keh9B",
+	"t/3q2GqQF9fnRz2kld5HImEGNO8kRLFUqgxVd240SamQgqc0ty+ddskZTIfQXDGaLarHwSEmpJkw5ddg",
+	"OTQaMXgNrRSi5Lj3TZdc+y0cstz5gqnjbtVenroN5iYhORsZYrWkxYlTcVMpMudGQK+cm4sm3JTO64Un",
+	"+V1JfPVg3t+8JIoamGjOwW7ZmtZiV+IFzcbsDbtn+eolmHKBTj5U35YcvHzErPR1chBmIuz07Dzq7LOB",
+	"9U65uGYjphTN9er4+BXLyEwzpcl8IrX3HvmDtPetFHXd1qp/xfsF1gt82ILv7YPLLB1+ndT2YWnaP63d",
+	"0jc8xlty+xX8CxxSW00PT6g6QKoUXazM143cOKnv3W54fQEptpW0cu++ZB/tRIGStNXjYwrAC1RJryQX",
+	"kdU5hTWqfmWOrDc7+GuCFR/yA8dWdw6+iiuq9VyqrJGrO2Lxzy17vaO3UebZTs8X2z8cu4/nudTsLE2t",
+	"3GlcxyaRQfH3JLWD6UYJ+3zbOeG2vcRr1zgr2iAsLcuiqZnRPAdOzfi95RZeMOCbl6b27CiytUIax5hq",
+	"+xqVbTWf5jbexZDilj2itFkpO0fz6RX9eXVDyuu91T2vRgLzZ+WuJy3tmGpMLmA0Cv0vRU5TZkUXU8Sw",
+	"j+YUZRU3jGi60ETLgFkOpcwZFSt74F6WuMmvX3uDwQZzem2m+bo5W2EvMgxnWUvqLVV3mZwLUCusAFd0",
+	"Tl7fvn3T3cHQAxJ18aItDK/y8SSc9Jo1v5bzS/OjVHcR44cLo2R0VtqwYmeCuDGs2Mj58Z3+DWsmfuVM",
+	"2fqUJ41nVNAxe9wJraNaiMRwTfAZIFagVTs3am3r6UwbohhQ9HZknLR0PhtHt99wk8cF06ywQiaLT9J+",
+	"5RV9O2FIFCjTBEj7b3/729/2377df/myk1T5CrA0bahhmkjBuuSV05YNU1NdhpgLxe9puiCFzHm6IKie",
+	"2i/umdJW7aZEsDkoQYSOFWOaGFlXsY56R1/tHx7uH/1poyiFrfEbkVR3fLKB3IEGI1Z+uVX+kq/ezzR6",
+	"CRsvbs7FXTTIS80Efc6WXCwNYDYPK4hVXuyuuM3nxtoGsOcxcmwighhb8PsEi0hW1rtuw9DXtrpnmPQR",
+	"WznE7qPf+KDULZ9uMfMqrST41Zqp3jIa4d3WxrSjR4+ukcGhQrkzi7NTeIu66I5iz70QxJ5jIoWSI55b",
+	"tadkFzkdYjQfLDawZu39Y/dMLUhKVbaLPPQ7k5RM1696wya7Fa67RmuvUH317wQwpXRClUmI3VuqdULG",
+	"fGQSYueomUkIz/bt+hKSc23tV5neJcQSSEIKJhKiJ5zlWQL8JSFzmufM7CJn+dTJk833FSxzMjGm0OT9",
+	"dVxWeHPtUbfWWW3l5Z2iLzWcodvU+IEphTTyAEWXZDLPqdKJS0q5ZwmhhkylNsTMpdd59RIDf95gIafU",
+	"sLFUi9BmS8v5tZLWWMpsznN73S0hjNmQpnetpAUOkKjxlnH/62BMmmWwQdksNdFfbe0hXDbdeDVXt2vB",
+	"qspx4+cwEwaXvmzEZUvO+G9fRD3JnObnK8/+8fh4HeFVD74X3LCMfMfFOIPEuPUrdUQHk4suRzFq2GNM",
+	"KDNhVcwB3YyrJlTM8bLJrALn5dLZHn4V2yR07W3z6KP8p4FvcyQVeXF7Duz64vZ1QvhYSP/F+5uXt9t4",
+	"WNc5OqXYT+1MI65OPqrvudUquDkhUccmab+4PU/I7fX5Ua9jeV3l52yDl/PUezmndEGGDF2JcmY6CaHC",
+	"SiHNuuQS1L9l56fb971lNyhp53LOFPw2AQeqyBelW7UD73dvm2mWESlSRgqm/IClGxVCh7qgqdVVlV2x",
+	"C5lXOYjea9o7tZpV6Xi144LjD2JfBctzLsaJ86/Wj+bw6E+bLlHJIpAkK4prvlFO0cI0qsZ7FcTwlnwH",
+	"cQcsUx9KRS1cwprnPQfZ/PicDa1AjLhUGb1n6F4mbUpGVjSTCaTKoOFVMFnkLCFGkpSadAJUsD/isOtk",
+	"KI3uLG96bzOTrqZfW3oVh2ze/S0iKWtZGr3zSwMucE95Ti3dOV/fMofDOzRizOo7llZnxnIQblZY346c",
+	"b5UvpNLyBEkKSF8+JcMF8ZmBlu2Utwwu2S2GMSyjksL+Z/kUYixyxBp0Wru+GuMBvjixBnd7MGJs4Lnm",
+	"zzNpmIvC2OsJO91ZEQvkrJavZTetioK4++zc66yM0c8nFE1xq6pnM8cLxsx+O8f7TexkPqAVnA2qXDCf",
+	"QDbi45liy7rOdicTiJr6BgGXxZ2XCjd+m81GzfYsyxTTejvXbJQx1cep5onHGbsoL6meDCVFh3Cjq3zL",
+	"SEDgeI8YSgUT3mbbajyXvt/kbsR0av1i8VYKV8Swzajw9DX8dqPbyu/AysuqxUT3FNWoCLOpDnjZM85U",
+	"5FYZmWf2lmvm3DHAEaKmyfaqmaEm7t9u5j+RNIiUZyw72yHlJbgyzZ7zzYraqitVuTS52K46JvHDNbGa",
+	"L2HC/keTNuwlHkYnunQfB4hvaKpYxiO7SNr9luXt/ZbL2C/Df01vgVyolK2Ze3lwd0LOIWw7XCSWj1vV",
+	"S8m5T2ec4G0hRsoT+C7UGC9fkrZmrC8ymeoD92h3mnW65AK8DD5m6V1TUDpQscWXF1f7X3/37If9b/76",
+	"9ii+ElfetAtJWFKcbbyw7jbd4MOx4MkO86x07XVx7agKteU832uXOr8uYlMdfNKsVSYlvwipfPlOVBMv",
+	"V1fubEDH/pLVj2oN9wqEUSMTa+YYW2zUGTz7S+LDnpDYp9fUR9SeCxImvBvHp3YIxjLtKwAx98H91Kli",
+	"kTh8xZy2mPn37mkgjBnN33IxM2zd1Kf4xJpJw0D5AnROKGOE4kF7s6exKS8rAGtIp769S1PeTADxJAE3",
+	"PNvel7pEVhGBXpaixLROPbWqTZBdgdkcqxz4/M3F2fVfLm5uP7y9/P7Dy4urdzeXt53ToCoAs2m4s2VH",
+	"YHuCdnh8dNTd6EmpVl7NeN0u+hvhnVkvbs9bSevi9nUrsbLkNurQWiK01Z9bxbKVtEDBXDcCFB5Fjk+/",
+	"G23Pp92W73zW8PIm9a0qzYof+CB1dVvOmrDPQ9SqrNly6XoQ7PIVW6sMXxqar7mZfm1YNswFoXkO4hW9",
+	"70vjNt2/cocS3Fr/3jWEUW3O6umMmatnjk88l2IMSw+ltp2/1UioIXYKdtIrRXyrjC+rVNUtDrRp3XbZ",
+	"1ZzXLPqmlPienq+cHl2mcYCsumb2hw0ZvqGgjZJOqTK1kfvfczbX4H0CNay+2R8aQgfNkbCGKMDS1nwI",
+	"nf04WHxj7s9zmd6tUoGQ84a8hCoPfk+X5iwku7Xf3553ake/9mLL0SjqYbBENqI+HqwhUye9A5t84qqE",
+	"XS1qbrXFhFAr2r6VJJspmJdVhL8+mvSmPd1vdeomtvu8eT6NtH/rK7nwOXtb5xOZ+zxHvRXNLzvG5bxV",
+	"bsTyDNYd2Fl2763jZdFYfhEvBb5nka3qtxLSb33Tm+I/DifP7D87UAfqIjTPvnreIxldaNL+09df9XqT",
+	"1Y2tuxo2ZxL5uTYs9K27AksBwViaXCONTRpD7/F7p2c4g2iYjX1s+EJuGzKHLBT3iqRM8LPjrkkzcFtx",
+	"M5tOaSzms9uOPGThj1lfbEUXVOWLa5axaRnYrS9pJNWI8cakE/SHkDG/Z4LMinhMNiyvj62qUFykvIjJ",
+	"ZzB/0Ys6pOmdL45bccFu1teWivyrdybBGqNb5KsX6zNDe5nZL4nPYQABjKHkCS3YqpDxQcFIubpdzJSm",
+	"Ey7YvmI0gw8w8Bik66Q5lFtBvhFNDdr/J2SQyzEXH9jHwi53gI4N55qCarN9LizbHkvBTvxO9gX8qpOQ",
+	"gZGm+OB3y/2czsyECWMljFToNwF1i2ssrTxBdxQ3iC1xSr6VcpwzknNxR2iuJc5agN/Whczsu8pa1kFC",
+	"Bvbh8MU4Rl/4OaMNh4lKmLDqAvRs34pSlsHEYFjDig+z2iqOe89OvMnXFxg9Mqx4X0Aqv/DAGgEsix2o",
+	"KhP4kEqZZ3Iu/FjVV5DK0RcFBasBnTwD+M+A0JFhilArjWaKm4XLwLJjFzkVlSu6fdz7BhP07ed7GnOu",
+	"+sI9QDQXKatc6KdO/51bWVuWsA4qwv7BPjWw76l5vOE1CAlSLQCc6FiEp6vQhj0rDG36VznvuHtbXwTb",
+	"41637COqkWKMH0DAqEljK2bGCjoIYQR0j/fMKh5DiKYIhnGnuuTzEaE1LAgmvUnNvVx6vF5eF+FQVcFx",
+	"QuZViYed+UwzdQpYLuDBncg5oXqfL8UbrnJGNSNMIOnc05xnpHE57ma/sTsdmZEl9IFg8w8Zu+cpG4DK",
+	"i4Rm5B0rYZqWGEQCc4bjs0Oc2xtPRdYX9p7Du+Cj9lDJORQ7wCUfM4jTULylr40p3ol8QVIp77i13u4/",
+	"uNd8gJE9vay61uzlaVpM9E7aVTkSWbqYVsHCyHCJ+LSdSF4i7k108uPS48syZ11k8hVjFx+d2G2MSjJ4",
+	"IhCaQf7oQ5Nd3Jhrs1peSTWWZmOhQiz43IAAtfIK5PRvuLhbUweRLceqo1G4YpfCByvqzrcaODbrMBa1",
+	"Ml9nQq6yNYBC29OEZxtiNitfOfWmAe3sNqYKOfkDagg3NbfhhhKXNY4fQE1wDj+O5W9XwdoRwWQJIy2n",
+	"mL8IUi3xHs7EB1zwu5V0FqRKK+XBUZ0Qn4eV9EUJeAXmfMZSrrlVjxzzQcS5Mi0FfKYhs6mOkY1GTsWO",
+	"AnHg196xtDHeH91hFzffJdZzW7ly9pbjNkkQBJoiNcXKGhsorIqwLGueTvEJHAj4LGk7j0xCSodMQqCi",
+	"myXkArFIXKFqlhDvqOnYUypPZk8TFyF0owI8wLm0Qs+wrEESNOe/GwcGsEW0GHAD4r4YGCWIjfgMTEcU",
+	"QSTGnuHSHSxtxTB04+/HT80cw+MYRJQHKuCeltrNKRkEeEgDTIFwdAFag3OZBQ+1QpyzVohB1EpaZ9nf",
+	"Z+U3r2BJL6SY6ahTDYe5yPmYD3nuYCeWuD58WTuiqFiKQyaCvB74MWB1I5prXzZhNSDLxDQFxEbI7+Ca",
+	"TLnW8Zu2LN385GJnEexRE/NeZc5pqmYsu9CGT6PlrmeCMPdl5RADq5hRgHnTkoyoAi7FR6Ar4ZDAr/IF",
+	"gRpzX3JB2hOaj/btV33hoWCs5dQlL7kucroItDn3Hq5JQXnmnGDUEMBF4GaRuKpitG4Rb64vmLX5iSqN",
+	"/oZr2JRJcIvlIGg9J1Dpu00OQdEgvzSHdHgqxIzm3FpTKtjJlBYA8eDKUbggBeIVJCuJyqtpybnUuwWi",
+	"8RfgE4kT9wPyHZjIXu4kbHfzuAQgguGZBhkIkGQ955p1Grwz2qhZmWu9NmXGkdVl8BNAtMCPz9YQDM46",
+	"ISP+kWUQm/AF7NVEMVLbQUbAPhYgUPx65xOeM+JkUnQhWEe/+nqkY/JHUp9ngncmuC3xUXMqGu4A2uyC",
+	"ThlcbUwMLi3WSlTD52W0vW73vaCap03vbXKX5VT8Bcuu4jPzNVnezAucC8tT8/crHg4vlBxbVS1AN2kK",
+	"ECg5G08w38RysaXXcJ1YQnXIBS6M0M4ChuYzQmOQhL3Y3NYVF6N+qJxOUo/2Pz7rhrQHl9//Zf/5D0d/",
+	"/fq7Z28HnQQt4SoXRy8l45wSzRhZyrmpE0I4YnyyHsDgTK+Ldk0RdLmExgDPBBdGJqVfyg9lH+2uf1cc",
+	"sHfpbZiU6fE/HLAQmB9NxW0PzRJSZjdWul1iUaUVBLlFTE1f0kWY3RLQnv22GfuilFkgyEr0ERDOcDko",
+	"KnQoM9slMO5IzlQp0eLM+rH5Rx/4ctaRQ31y7KbOXAJNuFKW/cYEu4DSfUUQlCw5lGl1gVMXuasMZ1X9",
+	"2py3VB1nQ8qKy3mIBlSRNe1pwNcF62c+4enEmTG6Jiu2jPKU09k+byLQUzdXVFfDu6SD9ZvySTJBPlPS",
+	"hvMcXj5qC9dmn2xKCwm293GZIZGlbJEjElvFw9NEAp798EwRXrOhtqXiRqrdnDJyueq7byrdaLI6Vj/3",
+	"Lp0mDu6Q9reJMzq+x/RZg+7LRIbF+bVKLRSdTJU4YxkRcr49X9mo7qLivFap/eSqJWAfYcAolVMGgaVT",
+	"1AmqY3RBPatL0fQurnni5BtX95//Qbz0SYhCdHRSGs4ksJvjyWBbS/f1zoZAeEZk5jpR6dYXiMiKiELy",
+	"XH8h1qVRoauulbTAV7cpl+q7ReqceY3eeD0bghemiTSq751v4p6zOQDryjuw+U6hGoePSuQzrssQlCP9",
+	"DSjkK1vx3SI9p/rxiY0ynZXiJeKT9V9brg8woULOEwhCFkwRzTNG2uCpqlyfpTcP4dm3EVnfLdKX7k0x",
+	"UXW3SG+20me/Kx/EbBJ3Kroph6F6JCGCzZlVRbnSJiGQegxxc2vY+KXtsqCbimgiS/Lq7HaeuLQqtV79",
+	"Dur8dnPMNCb2cf0XpviIsyzuBWos/y8mDol7jSVSFrP7+1nmQ5TacLwLz4akQv/2ap9qCwlU+GqvVrlL",
+	"pOayFZJeeFfqxLVG+bSE7WjncXC5qZx6xWPXO+wTvKu73MYKVoRiLP1RD7quyFobiNwzwi3GuwJk9zi9",
+	"+FjLek6+jAbiT41iwNfNpH6Kflebjs7zpBhOHYCGREMbL5lB70uZXOIer/s9APbi4O8FG0cN+Ak9ev5V",
+	"RK1lH8nN67P9o+dfeVUE+DLVZFbkkmasIQ7GM7YN17KPweP/YNEuKKtKw07SkWucbkqnGL+LK0EzlTeV",
+	"CGZyLuw6g/NBIHvQq9qUXL27uUU07n6r36rckvDeALG/fhoHtOAHgGR5cLdID3qH3xyOnqVH+1/TY7b/",
+	"9fAw3f+GHWX7z+lXw6/TP2XfsN7ooCSlg8ODkZKo+qynSru9tS1LarTkNr48ftyJDeRZ3cE1OIQbzr0c",
+	"4xp/sSvFxNe5Js+iuvNbS0EvfOpUAYeM+LEoQzy44uaIWSBLGqa4wWUQIXZoqbCnnaO3JD7sYIPucJqd",
+	"ggUKLab4FCwGq9ob6fy1X6In4r3eBTbKb92DnQ/QEgASCFl692kcELiCLVwPtcl/Eh1tjYS+Aecaxoex",
+	"Pp/rgGXupHE63r282TvXcazn6YfutiHUb6hCT/jYGjcj14FmHwVS4H13PKbbLEfMTqrsNrphpRPWuG74",
+	"tvCAGggC+WOjhVg74EfpUFP68RJ/f4S4xvjHYUy7ioeBzshIIQDHNOzrZWXbNtgjy4e/wTCt1UJtt4uV",
+	"lImGsGipqTp+CerrCRnmM6UWpD0TZZK4VB5hZCTTme4kJJ2ZD3I0Im2WjQErpy9SqQRTZSJFJyHjnCqW",
+	"EJeom9hvpoDW0s4kQ3QN/DuA6nXxzk7SF0KaD75DBmlDvwxRtsyoWJdfRSfxr3bJ6YA76fLJ7a/tle8L",
+	"KzKt2gL+gbZ2ECPuFH2qsdOIcSssceNyW0kL1oT40C772K8KC5/LGeM3Gl0lzTBknp8EerhXcQDCrOk3",
+	"K9r799KQG3/ZWknop9lKr8dhayS5jM5XGVibbpx/dLPVBAiFzXyZtIfSTCBfGx0G6PhxYVfIUs+pYeqT",
+	"+UDWcWRAYtPlLd8LJ+pS3A+fiuc+hqlWZLFyqHeLdGNOxuK7RdrY/+W7v50HFq83jYiepSnTejTL88X/",
+	"sXFxVZ8XO5/YKt5QMZ41ICzm7rsK5pJC1Yh2JRyYsD1XdgsE4aJLLsQ453riy0cM5rqEmW8MYU6j9wQS",
+	"1a8qiJmVUhtXWeKj1q6qpC3VUk0J8l0+npikVFStGJGCkSlCCrDipC/CTPvEsauMVYP5kiUHdo56gWBz",
+	"4vLoT7H8JvytJVYs2Kj4br0chxaFZY+xBrDY6RWu68AnO/us+0a4sU9YYrBUVbCnsegAqwvOri5dDZMO",
+	"CgmwhqAvIDCOlQNNZQKrjpFqFqjPFju4RdYl6MPSH536/ojs9CXKXS3HktjFA+FhZcaqFI/lgi5EC98M",
+	"Xv9L0z74gpDG/ch9fchWCftrieu2mYgqZ1KN+HB5p6QkqPJmuDIU19a4u7Eu9rH1AW+pumPmnIosj1jM",
+	"YJrHUZX5OI5Gk2P192qJdMFEAwTttKkni2tzjXmVdobEjoI+oN16XTihCJNwk8epOhd29EKFe6O3dSf8",
+	"6H0H0BfdsmQw1EfMQEv1UJKVFj0Ijpkoo2jbexPSanJLMMZ5VsZFTh32Yew120GPhUQS0XKsaqLu0TXg",
+	"udxh1oB461J54ulIFzSdYGtzjeGq2dCKVkirdD+ELKUEG94Ro0A/UNBYPo5aD/0/Y+ckg9EdZHzKdOKa",
+	"fxvFh7Mls3cdV89dcAT67yetYJuj+6AX06GsbdjF++v3Ny9bSevF7XkDvsqyVMAxgv0PgiZu3cs7XpFM",
+	"nOJXE2aDKZaxX59wF11aZJBGLryUzFs/oqrRlH/fZkjClbyNavzogiuNolHVqLTTCytDyb0LUdXu8tZK",
+	"aXwWhkYktrjnSgofyqiaEd6zXBYuF6VQMltZX3UWYyhau+FjcRm12xnYrX2AU+dihs59Vxjdb8EthLaX",
+	"GWl/++7dt28uPpy/ubz4/vbD5UvoL8FMJ37t3LzCiZed26MzvW/K4ngx43m2nMfheuC2+3Y7nCc5lynN",
+	"ydA+rpcQJnrdw+7mToN+ztVkktohLG1n9CQDkMZVmvJ4j/UFuj4XFQZKhGkCiOPm/I6pA3n0P4hP8Z7F",
+	"w2NNBRSuyKxeNJFAki5p/7ET+HPa+52t4Q4eFAMPCvvWY2XiGl+6x7dsUep/5luUPiDh2n40dcNg6rWD",
+	"9nv7zQ9Hfx10tsisDn8QlT3MmNxvW0T54AZBsJ1KGmgZPC8V1e1VjO1ykv3W1RI5LMldZmvrBpMwu0yq",
+	"sOAffDNyXiamJKVTFBAbIO6imyMgrvdMU5Jb2GpGjly537a7snTtXH/ZKDhiJIshnNv6WrxlOm4mQyXn",
+	"kNf20TW6t9bW6BSRyzGMynIApsBSlnyBZedY47aK+7EVVuLavgq71yrtXHjkS24qfru+NmknaNfmlMMQ",
+	"/GWnrqMrVR4JmU+gGoqWFY9gMdjjg1A4fA3IF96nLpoyBbapgah0aLma2fmAoojGbX9A6cODUxyT1px6",
+	"xNtIr5nGO+WbPMcKXCsWznWXIDg4VLXWapftubQFG1PD7xmIQSingVMibY+Z1TntiwHuFQwy9yW01d5D",
+	"YReA3PhOS5BfRdolrYEPEgdZCipUSHa1HOV5WFCLZcFlCicN62uHjZW1fqPirc12a8JXKh0bARWbfC+f",
+	"4FXxAPPaVnxLYm2FXAZukAF4XDVIKLjmp2RQYigPAvhUj8B8SgaeEQzKXK+h4xF90RbSTLgYAyFmvjqL",
+	"iaxzSgaYiTdYIiI1EwLE/cB1GR+ABQ0cX0HJtu4LLOcRGZIc1m4jY8anXS6Gw6D11XGwGFcDPyh/mpSL",
+	"6QupHI59VqfOao/D3ul+5VAu47IKfWv0MqcQ8rzwnXHyXEDv1YjTCnEBdmhP6+/Ozv14o9kduzWeLapS",
+	"xd2qCRs7/P4wozkaqOVDW6Rb+F0L9iJ8SzXR6DWBoM76+PqD0pR/3VxkqyO+fFicUjGMqjXVkGdMV+k9",
+	"LuMCQNJSCuFyiFO6a4j6W0O8ciVNI0EEs3oV9WOTUTZlC+YU4Darx/Y0EbPpkKmE9FbW8VRRzTDttxbh",
+	"DLNHy5OJE/ItYCNIwWm+HkliOU5XuoUwkFZDjSlLJoHHek4YYmSsqsOmPpF1B/duLsJp7wQxsfTbrROn",
+	"1im63OeAIKF2H25WBlNbKhEwO3oOGiA444ArCKupa7Rkmis4r5ytEN25wAu1RXbqp4CiWAc6Uc3muPun",
+	"r+NWVdkXct3J2DVfuEcxAaqJM6gxRHmxEMrnszThcITd+9Y0uN+Atb7zyw4bu+mvdrBrhEAITZjy8We9",
+	"ACbg2VfPe+uLhjbVaj+6RDt0ivZ6x9E13+9QUQeldKf2yo8BSADR/63CVDXlRTdL7e2HyS4parUUQXv8",
+	"SHDrS9YCJ657a9PdvahIvskjug2p+FrrKA1EwCq2K4iM437U5xM/xk9akxjSzfFmX3rp/2ooHPTb1HQk",
+	"8VL4Iqdie6MT2PJGKxCGjE5DyULqmExchzQ0lYKBBLSWm06CW7nSascb+/AkaG1x9/8DQHzwJxtLeG6s",
+	"tVkV8ficvCrPc1sM6G28634/vXcdY/m7rKqgik7XoPo1IrAFp1rALHbeGtW8JdtpMn71uzrIl4D1eJbE",
+	"QPQSEuQLN8PqzXZf+HyyiCl5PJ0QNYMKpjsHHksdnL1VPnQ0bh4D/na+82ozEl/EVzWHmwDUBh5+cILl",
+	"qQSqWklUK9S87opj18VsyzDwDcOyj3LB6NjFdtW4Fa44L0rE7p1RsKTGTMbgV+sW4p2aS97BD2EvnZp3",
+	"8EMwVZpNufgwVtQDmdj9/5DmUs9UgCv4IWiVHHPM+Lk0sPAd3XklF45WKnrXyaOHMhPF9ETm2cZRztyG",
+	"3Va/aPYsuhnWxl93fquJ2NVYtEq8VusSr69mw5ynUE4fhUOk+A3foQeSHyxeGLQs+qvxo0uF6dmF6liF",
+	"5kwY5RuJzHKHeYFwrU3YHlJFHEzXTqHJ5FycEjsUyltsouTKOxH7ISNOFbUsa9NLo8AgUumyZqVp3VCc",
+	"hDnf60qo7HGUhVOgTCN3gVK0U0JdTRomtmMWRFn+oGaujL8hqOcoV8fALpH+dC1zOMrgarAHvTW9eXSt",
+	"DiX6pK+6OId6sS2erwPrrH9Yhy2MYylyhdVy8VuXTwZpmSwjC2xWuX78wEGzxWwCxO9ND8fUlmuXN3su",
+	"s1gu4rrMaLX80/LKN2lL8XtdCaP6iD9Fp4uO4+39SRiHimpC8FUZbKga81o9IcHu2+hxqtspjd3/Mb4Q",
+	"R9RySe9zql0s5NQBJlq9ZiKt1FcM2lLEvXZ/l3xHpTZeH3sBGZvS91Pw8+J+WvGiTzvBJgBUCR52eGRP",
+	"k/fXb0BnhMzQ6GA/+zBCdECuXCWhD2zBjnnPZmxv1pn0OPFg98LXR1AmVgktcicaKMpFeH1oA0BvKxjM",
+	"lXXxpWVtpq/Gzgv91veyismERe451/Cm5tPwP/OZ3o0PvOHiroEEQPASxcZcG6awoq3qLg11HDzPIdy4",
+	"dg6RTf0+gGHZOt5QMommUuMLwCNedr9Et32JumrbtbQ5ntfUXxIuL05ouG3NDdnB2XjL1FQ3lQhYswgl",
+	"Tkb6rUtCx4ox72iBXxKPGH+l+D1NF+RK5jxd9Ftdcu2WZ58fMmK1kzgLcuR6FZRxRLLEoEYpAffDTBvC",
+	"7H0Lqov2/M81yWRVW7m33Ag/XhUSVFXXX3158448O/zqq/1DQvNiQvePkPDaznx1P/Rlm6uVr+twcTZW",
+	"tuRB2dc6wizLwwL2vHEaO5XNlMA7tSe3uPe7V3hgkaYD2Wyk3rKTdSxrCBoceKdzEGjE5vmOfr0mfEr8",
+	"RSTt414v6I0foZ1oSdFym+SdOsPVf/1T44ZUoGSNexJtWBKd9Ar3afQ44Mu9ur3bq59/gjcHAbVfYd0V",
+	"zP9nfnmRL25Cc6Dx9YHwXnp/7zEZ/tdMs83taSKcezMn2f7hKHeQsWh20PMMmw3bnQPFAMrSfOzHORuV",
+	"zJnLLjYThpml5QBQPd8XUvExFzQnumApH7k2oMjvdfA0YPmQ4QIG7ZySAXr2BsSwPNdl8Wg9y0jPhnb2",
+	"Q3QbzsxEKu/OquGVxbwlN67p2Rs5vvAy6+GAX7VtDNWW79m8rOSFmsBXXLGR/EikIG+4mH3coeEiL9b6",
+	"4OtHqSF5/wMXSan5sSzBVl0ffM5CUkp+34UNkPVcveIHO4YdoS/MXH4Y0dRI9YEJOsztg8FnGdfuQ3t8",
+	"1VjlESRQymPPlGVJX4BfATAOtCZtwebELkKTKV0QWhSMqlPsQDYIFrXawW11qk3O77NxHI4t5pkGCDLn",
+	"ng73NHa/b8KOY433+8stI/0luqYG6IYH1G0EOXnLi+bashgs6kGQhim94w4B2NWIxxXd3a5HTrW5YUzs",
+	"Mu1dSSbM8Q/eB3MKR6s2JE5MxmugzeXLO6uyS/MtB2iYgclZtoRjvQSvis88BUa4Hzo6NcsyXrHdYJUf",
+	"EEFtaoc1YuzH5XzzxzcKcE7/Nf39tgkX1Z5eaQtVzTyIl20Cp4ftXteGaM2uM5RHj2ou3FiG8aCd3lSy",
+	"8EnO7KGtGF6tZPUkBHIFDo+e91vkz+Swe/Sc/I8t46oO6rkhQWYlO2M3gngoBuCjgP1u6qjczY6YkiI3",
+	"wjrkVHy/at//qZc8AGncPlAmR9UqA6GZMJjK7UEwTAnxB81yO11SNrcLbGYsOznu9U6xhyyAvyLaVPUu",
+	"6notu4Z49kEK2NVL/XsrZ5970mGfb5EeXlJMuWf1LYkfGCveF7EmoQVvgJ9/D42JS7+o1wicmbDsYt7u",
+	"qjbHRhoDHNUMm9e1sQtoBKYfQFDw0CPwOM7Jr/GcfDrQ+nr3ugHYGNDY04Fvr/YeS2ZUrE5nG0ffL42b",
+	"c2NorPNBVQSyOlk1C4zIdSdP2lfvbm6Jg33VhhX7s6KzRcihenv0VCHJdxv/iE8lri/gqEeMJF/1elAJ",
+	"Q1NjFXIM4Cg+dRQbbOjxFi4FeFN8soEzY4fegNt03qi6eLsLUXZD37X1xgMa2u1uWlg9Gxw8jVo/fLvL",
+	"kOujqUXO2boQvnvCBc11vadDGJ/eKm+sdtJV8pgl/g/NEKHw9S5St/pBbewkYIrRSuaAoqq92Uixn6Sn",
+	"j6kC+1sZIPU7szGLxeHNupdsXNJq5o4DG/JJBevQ8u1Y4CH5JA7hlYk+qMCjMYZzuxKnqSLJHmPoTsi5",
+	"WNvIOQ5cYDlNicqzA6hyNIb+CgK5ZfgeKv654IbTPCGsO+6Sfusso+RNt9/qPrZmxN2dCrfWFZHAen9a",
+	"fyjxTLnl/JKtiLxWB7SBxGsv2DDFhhv72DmugZt+7GQ/HQ70Q5GYP1GJEjLkbez/ipVfroVU9vVNG8qa",
+	"Vouv4o17tgSEDYdrhhBtOqB1MvnBtWTR/dsKbPFW3jFxzXQhRaydT83E2fL07Yibzxgf22Si3M7lK3DJ",
+	"v0SP/EZjZaOp/LgwUzmfC/EJprP2DTfMzCJGpzSFtXHex1pUWInmvj85OCDvr9+A+vvDNVpskLYbz5FS",
+	"543Gnv81VGZdff8tAgJC3tUMzoRkXLHU5At4RBDoLEIQty1eMslSxSKWxwuq2bMjgl9DOH5RMIRncg1s",
+	"N/uM3NhJuE/l+mIU9h4gbF4xprdwxKxqAVyxFXg5mmGoBUC44uCBWypBuzpOq+nUfGONAWVc/Hu9Jh1o",
+	"yOVq2siGXJmNOSbbJ6Nsm19SpgyGN27LS/2+GCuard8GvkUGx9pi4gRVShdB5GJsdU2oUbD/hhgvhJhF",
+	"mXay7LmIE4iKBr6rSHJCMJCcuHdIVUUxH4ZL+35d87DHVwm76oxIaXoJxjanec6Mx2TbXBXbVOjoaPvR",
+	"aV9L7X7q0NnlLL598Yk8BaUeV41NM/o/3V/dVE4bAkF66YQatsV5UzfpIZYOXrlHf0laE6pfsVr1Whji",
+	"LN3dL6rj3TwTri+nmG5ITVNTuHrTuEgX0DqMAdclwkE8GvswiI3V8mqwyOQ9y2nKWutYW/WTPx4ff/11",
+	"r/dNr3d49GyHxGgr6H1j0DA/mkhB5EwRTFopqbSx9RT86OC9evaPr36YHg7/2rs/mvxt/k16fPfmrPv3",
+	"YrxNQm+wAS/Pvv7u6Ico9p/nWmvTaiWW5D+2hV+gki4xFMzXwMyE9r/9eJuQw+dkysXMMN059ahyCD7H",
+	"RZn3opy6rLs1WHVIWnBo6oMzYLr8H5AedEJeMKqYIv1Zr/cshRfCP9kgSHpIre40FghYhM06XPpDSpXi",
+	"0GGsCZ0dMoDf1tuAr94G+5Crxtak3W8BsZh+q0O0JCOqtuOapq4DNwGWPaBtouXHVRI90EhgxtSaKoYQ",
+	"KV5ixNhMfGscN6yYVrKcab3EeSKr/qlBNL6quOcytIrLM8PSat+v12FioZfVPoFZ9O0xg1byupNA064q",
+	"dWYo5Z0lPaiO6ou2VFAW1inDTQuSylmegRwaQt5rdlKl54OOoScO5BMQFwKQ54QIds8UEPE/mJIJuJwG",
+	"bosHCRms7LH9MLLJA/yl3WgXIaSmL2CBVDHnZkOqsqvBpUPESEi3RQuGDbMVoznMRpMJUy5pbrnAbUlt",
+	"jYmZw6NGkbe1cNwgyb5qRFVouKLB7J5vUxHwYGJvote3dqsjej+OGcOLL2H39OYe3407vYrEz/KGPKgA",
+	"0+zhkMLVrNyrlgDCcJiSMYSLjO1cVTtc1s/GfW4fLaFzuVO6VvmjNQAGI8Yu4LG4VuS3ebuIgs9FimLi",
+	"13Knth9vXZ7UAyr44w1ySyqtT7Q8xmqX4kcWO1pILnrF2EP8AU9m2TelRK0x7qsk9R0Cqw2qg7WwDK1l",
+	"cK5gYycRG2wH0N1yvBdNBuBtkIyyp1cngLB7yzAlKFjvOZtrK4akCEEnPhlQiUuzi2A5pROWzXKGOKvL",
+	"0zv1cJMovH1pfLfhFVXGXiRmO0snZU9exkqUXsTa3epw1uEIS3E+oVycbUP7G5HUSLv8V1BP3AQanzJ+",
+	"z/Q22OVcA8hQ4oGz/uv//t+xXW+uCtwNJJ07aPQfX17vW5Pt7MX5y0EnITTXYHsBjK590HfeGjFLB07j",
+	"c7jpWyCph+PHpw6cajeg4u2CDRUTqWxd8/E11ZOG7DEEXg6hXtqeqjef9UxnjejI20gMVx0GHioAVM5z",
+	"Zs4aMcCjVkoU/dwjDztSXB66ujqew61mIr50/X1w85YvVLX2AA2muvHr+Xs87rpUqb+V5A5kxqZAZjj8",
+	"+ul9kiyJz9RveFNr4GDVO7YFTh55INuHmMP3bNFwOPaK1cPaJuOqDugEppvdIyt9dku4mtdUl20JtnEb",
+	"6vk9m/ZAGrYbVJpHaQQEKWjxQNrzsja5s5X0adQfrCgHUbLtMJVVsNT9BPQBNC1cp6iyNaLV6YKDs8pz",
+	"QrSsEOOtURt3l5YAIGuBLKvBt5TFG2U+ugvAz+GefpDU9+pZ8+aHmTxJmWoKaYW4dHvYPJ3YbRq4j6wS",
+	"4BJzDv8H+SP5w2G31wM4y6nUhvzhyJr6nYZsnRWpFaE4j8kLOsic5zkZMsRXNHKJ+IKszQ1pw+4kg03Z",
+	"4qpsYSVFTAkJ1sQOxsQpyRm9B8+o3X5fxO1nSmjuoEw2JQAEOu5S9Pn2PCEX1+dHPSIVubX/2CZteYfT",
+	"MhIbyi+txX8MyInbZSuHx+YXtP6sHp/4goF7cCzdWObr3ETg2D6bYUMo/OuVZ/D/9uOto6YpcA34tqLD",
+	"iTEF+lLkHWd+DG63DT/yPuOTVnrvqiurX9OCf8es8AMnxUiuBQt5fXt7Bc56OSJl/64ugaq9st+3L9/j",
+	"Ypz7BAavTpxdXaIP9VvZF75rFy34AS34mIlOCXjx3gcEEGCHCaYooP1YUuem2xd9cS7FPRMG+iOj0mAv",
+	"DlYSj2Sey7k+sc/tk3+7efc9qBgCWhV0yVuE5dRRPM5DxBrutzrOjUuoQy/v2sEulJIK2/4O/tn3aUH9",
+	"1gnpt7rdbr/1ywBbfw/gyUHntJY9DS+1mhR0Xpkyutze3b7jxyDzHTYppQIgvQACzNpAGTV0SDUjbUoU",
+	"g3KlhFCSKqon1nYS4W5A1wfBWKb7gtgLg1momjzvPXOtdq+ZUYv9s5Fh6oQ8G5QH4ae9V563XcFQcTbK",
+	"F7X2kXboq5zZORm1cH187aaTqbSE0d0j37s2FgArm0kBuwHdqYZswkV2Av1zp1P7csbNhCk76IQWAONI",
+	"7GErli8sZwGALoNKI3ZDKRiFJABuqsoW6Cw8uMzYtJB2wxf737EFiGJNR8wOjq8hc7qAjT93by+DUw6B",
+	"f/DX/XID9q+gl4sUrufxOJdDmpPCfeppHTRkdg/okBO2sC+DhWQs65IbjHJhmxcfu7CTnTCaMWV1FUq+",
+	"vbh1NRBYtu1JOKAL6DNih267I+mQGRTNYLkszchUZizXZGJZZUpn44khswJ3iJtTQqt5D9lCutFzOd7T",
+	"MBc7dtXMBAxuRrMuuRxhjATGtYdRjW2X4xGf/T4Sj0+XWdKc04VdiB17SpXV92r7e2Nozk4A02YAChRF",
+	"dCK8jEPF6J0mQ5bSmWb2OyUdBgm8JZdzoMUzIcViKmfa11FpN4Bdzkm5FAb+DowYZnjBgZdcvbu5TcjV",
+	"+1vY8quz2/PXDkEc0rNWicoN1rZX79CKo6Pnz8k919zK47Ob88tLO6uqGsTu/fv32DmRkrGUGUknkqes",
+	"Yzmq641QqwEjlNyxBVEzUflC8CYTDkRwxwrXodsjfh8dk4mcKW3ZRNljLdBRpao1jcGX7eFh2ymdYNEZ",
+	"EK+Hw8ObXSod1Y/kXEBHZ1W2qKnqjZxTBjreYeKOJ3mgAmYmEnAHzCQhP8/sAdgVDmW2WLrNdgdwBj4E",
+	"i13McB/ss3bA2vG8hvO21ASDYgEcYCRaboS7XY6NG+2K6vzuc1125YHvj4+OTgE1zDKdqk7JvhmPzRKi",
+	"sQql68NDxsxoctz7JiFSJYSP7L4CN4cbgW9zd7pQ0sropOqQUW1/hQGH77HG4YgLTJBHqkfOHvCIUdnI",
+	"3SqzpP3840cUtMdH36Acs/fX0g5cNmUlgTugqSM2u98w/HdsoQE0034vnaC3vGmfC4/Ap3xd4vL18xji",
+	"TrBXHTHsyPabUmKBfA9ahkP0H6K2GOaHl4ILEKUXtO8eAG7UwONaDBL3uW/+jey6L7CfKVEM8/zIKJfz",
+	"UvMQmN9JzEQxRl4bU7wT+cKlEOgTMih1qIG9U4fP9zHTgeCHfQFpCZ0EHlRspJieDEjbEjYZBEki/quE",
+	"KAn4F5XrY6YZTscO4cEdEDfFqJk2LNvHT31iA1wAfccLPPaydT+sHlKrOgkp8pmGEUsIkD8fDjAojhbD",
+	"oi9Q7YN3212wRCCkyyRNCNpnubUo4ZGMM1ecWFurll6DQ/fuHNvK9gWg7NlnIEcD2uVaUQjFHrTq/+8I",
+	"+Lh3mJSqIM1zbU8Wfu6QKAZ4F4B8LM1ypk/txUJ2kFuxUQ1VGbuAb2b3AKSpI+yVBBQA14CjLF1hy3kr",
+	"ZJcElb7wYDltIf0+nKAIrU2mg6rtzfWrEytmZsIqKuXmtEuplKBISsjLizcXtxfkv/7X/4M0Y5UGR2O5",
+	"HMuZGXTCck7oK9YXjnKwx5CcOhsSspzmwmU6kfbgHfxj4PDg3P11xsD76zd72l73vhjcsHT/FTPpZP+G",
+	"G3YC3HQfRxmckqBHsTsYJ0dhl19LbQZWesDjSPmgdPXF4K/7174Afd9e4xPy17dv7KV0Hw9Oq85Grjy6",
+	"zqd7z0i/da6k1vuam3IjLcXAY/1W1x3aPiYwBboCy4hA9RDO5FrmwAA+7qelpoK++QHcXauZVyq3tbhc",
+	"dz/udO+EMDGSKsW7XjHovhgusM0VoPsRA/ex7fLQsllqAFtd7wGMjsbvOydkgAcxwNHhpiKJnpKBnIsz",
+	"lL0DsAXqTPq0Lwb3nM0hM8byMUfxACasE+jfpDq+EFgqy9Mh7/WUDFB6wmZYDutyx3CkpC+wf5x7tx5g",
+	"O8spF12r/Fd67Im9lF3yo7KCxC7LfvCsa5U2EIUuxwdtcPvdsb2lS8hQXqg+89qRN1ZSKQzlIHf7VXZb",
+	"v+XSvriBeFBl0ZxdXQYdQnyDaNeUgBa8ddJ61u11nwHuvJmAyX4wpNkYrfcxxmLLw7/MWietnGvzAh+B",
+	"LlNoTtjnjno9V/1sHIYGLYrcibmDv7voH7pmt+8eB9ELMOMjXXfsA7prV/QcXx4bs5zkwaUwTAmagwFb",
+	"81m0Tv79p6SlZ9MpVYvWSestotzjC+DqAsnDZaD6ztKSrLBA7ebTscbq6+l0JuyIPyWt1SvVOmkhdcPb",
+	"D9xeHYzoz8GGR8o24Aggrj0Y0Z+7CzrNB9CiT6qMqS4ZoEx4baa5wzITGSi1tRuJ3PAtVXeZnIukL4C+",
+	"FJ2T17dv35BMyaIAICvpmA4waSMJF5op0yUDDUFHeIWpl7J7oUQV64sipymzopYp7NaLgsY4zpzTIcu7",
+	"5NyqicAUEIYbNQ6QD8GCWcYNZqThfLmz+60thoRfJ9AxM+e4ra/oz09Jo8FbGujz1dkPT0GcbmjSBpYO",
+	"fiJov+ZOoDz72ml3akSKy9+FRCdyvs/N/lyqu2bmUO39azm/ND/Cw09/BMHLGk5CG1bo4MI80anAa6xi",
+	"1W9N5BxcNnZW/dYjN7+gY6YP/qnz2fiXRkYxwKdQSbOPoo7WnWalrhdcKzd00kAuS4zDM4q+CDlF1wow",
+	"sncFTgwJfbhEtufMpAVx1l8+G6+/p1eu+QdVdMoMU3abnKfXiqXKz2uHaoX+bcztrGhlQ8XQLz89PS1e",
+	"IQxZlAox+PtL0jruHW8mve+leWU39Alo9Qw6wfMU/U/tAmGY91FRS0jOUyY0S6zivA/+DTB/sdFuRUXW",
+	"1GXZYxmLa2CwBU9xSASfgaH4N0XO8bWcW4mIHms396diJ69ZXpBzZn/jbixNDfGt9B+37YbR6dY6h30Y",
+	"lY6u8+GvaALoVLdaE/peAhWgxPvuC9ABQPx7Vw46OMEzDl6ClKoMq0nxDV0ygJJR15ocHA7Am6x6YkcD",
+	"ZtMXE2MKAPw/JQOeSuxCDi1iR4SSEf/IMqKZsX+iDeNs8EzRuV7Pn27tVj090cFrGjgHHMATUZkduzyI",
+	"Nu66rxTSgdu9vPaKweFihcDDr3/QA6f54vuHHrn9W2XTnLtSk9UMmpUzKSdGhgugp6c4nOol3lXMFbm8",
+	"eQeuL++ronlu7UH4KDiKKk9tm8PI2P1Bmsv0rpEjXIqauwPvqlUOeIoBGbxQECBBnwv2WU/vUFsf0Oye",
+	"ipS9ZPfn9tMBOMum8h6U/zlVGfqr5WhkbynX6PTnNS3EeZD3tOU0Ui3Aiw8xQk2ogRoQFzTT1oIOANbg",
+	"5y6eqDGyhtqJG5Jp0j5/c+mjdNDR0HcFgh93fIMAPaFQgtUll8L7MTwWnpIzw6pGRewjlOoc944hn3GF",
+	"uv1ePCVvKd/RwFjgiL4IneQWi/j9Ove0Ix/02s7JiCrXbFUb99WEaiAhCDm2Q/qUIl+EnCn4buOFSFqF",
+	"1JErcJZluqTjgfcaVtPZ0556651ry7gHeJCpSeB7l7+bBHEqjb1PWZfc2muEUb2xpaYhTe9OCHU1V4KN",
+	"qeH3IPpmoqBKoxWdzZC+SmVN2gGeffW8RzK6sOaPQ1l8LO0u3eVV3T1GE9UjB0EQC5I0firTYF/IbPHJ",
+	"af8Mp4tXoG48/PJrXz3X2R60J3nvrYMtLtYLWsJoPeTyHve+2fyDcylGOcdkoeOjo80/eC8csVt6vICm",
+	"Z0/hnLNSwzSwCydNPh078PLRl9U3ekVfsvu3WLv69KqKe9eN25MtNBbo2kt5PpQfvwh2fwHRPE3mihtT",
+	"NWIOT81NF0D6S1/r0xzswT959ss6TbQ63M1uClcosIWT4uhzOyn8MpoIBAMNXwSBvBMlOoPzXkVo49NS",
+	"A4riAwjsuATIOih4VDW+omOIPmIKh3ZTxb5q2MaSa9IejJlxY7o6FD3onJBBzqfcDJKqQsEnoPQFOGeG",
+	"bCQVs0Z4VeMwcHXXkLU/KJtZYrFBgy27sh69s9j2+WGtX5KNz2IfUKzI2PbxN3YrWk9K/9Xysewkcg8s",
+	"3cHOl7jVbPYIuXy4jdSkLtzOnGx+tvlHr6Qa8ixj4jFXr7xsAVnUeqNimWAb5+fCDPZ26E5CZJ6VXDnx",
+	"uWzQddBX6bhriNeq8QYqds/ZHM5D1+5hRvVkKCnCsTX6qVYLPV0NABPQwgdN1fe351YJJlK4fA8tp8xn",
+	"bbo8zLa9en0RVN91EpcKhhlZcuQ09KymtQ8XTn8TaKUvyJwp5msNveurjMBjAtXKLtc3tOEWvyy35CmF",
+	"RPmSBjFRHkz3wTT+aIoFDZrmObhGywlBHqJBQvVIWn7jt6fIKsugTo/It/enDkEBqhqipiIqW/gU+bsc",
+	"ol0FPkuw/SxJWgMNaXPE5s7ZoE99y2NjcuejrBY5Y30R0h01ZaoQgHdUeRmutQhpCyhodrBTQO1zCiOB",
+	"NZo65xHA0kDu4VIOIcD1Y24O4mVzA2aKQyk5ccm8aKn631KxwATECAnjxN7iJXqMLIqakE90HyJ9YiIX",
+	"A2qPEEMcHu8+gv//Bmyz8iJeWa7qap5KWg3JFPx/PicUnZiWNWfUsIQIOX/0vWQ5H/Mhz92VbJQUWEeD",
+	"dy7IDganIJnSO6YtQXv8r2VoMAyxl0X4feHbeuO4mAg0ZPY+4YRyBhA1HPKqMTjvG3ATZjfyhBy5zpF9",
+	"MfC/OSEjmmuX0kvJAMt9B0RTSF4ti8mmXGso7NhzxQkw7wVZyJnCvmd9gbqjW6u9kXsJ8Y/PilzSDB8v",
+	"V+KLXTSJ/vRvcqaCdVdPU8Xc0lGYs6xL/iZnCFoFQ5QJvtg4r4QyWDssiFGPBdAl9ZkjPBFwrdXJdhrk",
+	"J97hi4BgHq4EP72eGs4zynEgAzXIAaWesFHv4CNLbwmZTxb2H93fkkYaLq6e5QfLxEtbktcU+409jo+M",
+	"mbmtkAleowrYyFGsnaDknBR2RlB3ZSXjNKglL7mhr6Rtq+mHEsXBPaw7JySoYaAilPFWrQ6LY8O/EDIE",
+	"6qTk3Kqm3GCpwkxkbt/ChyE1FENCnQQVhdruYX0o1O3MHUy962w5QPV3kFQjh3Pc0yQcGRIjPTpSErYg",
+	"h37UVqEo98lrDFxguBhwxdDkQJAVwk2wOzWd2bU5oWX4uKyk8E+XjVD6wrIciefVJQOnGA5cSjwKhHJS",
+	"jep56IU67YsBOOoGmOEa2Ite95KC6fJH/kPU7ckVBUVJMZLOjHMdaGZOrM2vtW+BWJr7GMNG+0oHngIX",
+	"ZrBPovUAbv9T31DJAxugSVMhG5AzgkN4ZROiYxnPXAfsO1ZFCuJsNHJN4o4xKHkJCjXRIbCLNyyJjwRu",
+	"k9pAGRvRWW4QAXhKP2LdOaQBlVXoh5EOUE/Jxt86olqbFOTMlJIhYHRyDVV9VmfEpzXU6oxSJ+XqaQGV",
+	"nn6Z4V17NF+veNX+ZIWpN6gI9ulG0v6CVAQ7z3Up0oEi/qUY68GUkqc66IN/Vv++XO/ZvwwViB2N0Ood",
+	"L7fxcn5uwthMFI9RCT9TeKAWEAj0lbbTd1xtHgjpU0IFOlZyzchx77jzaJoqcip0oxKINbWIOIy9ER2/",
+	"TqmhuRyDo8XDnHhEEOcxXelT6FsdylFf2MUZpqbamj1UoLKQUUNPnAkNX8Kn7mfMORvrWt0dY658zj1m",
+	"hwY3xZRmqCGugw3ggry/IZnMc6o0lAsNfIPNgUdEUNSwpZQHbOtptQmrHS8YVaTd6/Z6xz2Xk4AZCaSw",
+	"//eHXtd+LvriD4e9HqGmdJ11umRACzWosBcgN40KMaM51yzDd1v1kakU9M1yeuQ//4M8++o5OegL3x3U",
+	"fnTY60FtIsDeYcE+u3fhx7n0y0c3XcZ1kdNFlwxcssYA07ld3oeaaqtZKTkbT8r1Wxqwcs4dNcKcnBCv",
+	"QwMMjAOi+c//INVersyo7xtbuHUhdFptgD+SUjMH5X3g980udhBkFlT0AM3IldGYbIU0pOkC7QE/fzyW",
+	"2tGfVqY7eDBIoeSUa+YAjTBcpTgiYlCxIKlaFEYSgDuLKZE51wYI+ykd2fYF64RjcG/1U2VXwuBEjkaQ",
+	"Yw+1NIgSqJMwrc/zADiS7ZlWJHr5s4eoijKsH0sCdpRaezEJydmR2SDkVBOW3kFubuUzcyW8Ac8Zg2cv",
+	"eAco667weyVc00l8aW3NpNOGFb7sh32k0EGmpNISPQAQnobsIReMGImG0VYXDOKtGPzRZ/iUN5NxEgz9",
+	"LZV7UFhb8xaTjEtAbc1KZG9I38R0K6cWU8XNZMoMTwNzfq0jCwOZ0rDtzK+gq+1W6Ql/2t4eCyBntxg4",
+	"1kvkc4V97W418AO4Ol94qPdX9fX/uOo2An7vsdUAFgdECF6Kgi6S0jsLTgmrdTxaJwPus+9+2xiEew3e",
+	"Hc/FKmCPyi23EjnGyqVweS4B2VJ5BitL+qJysMV4qAcUqAtep4hZDgbBMihF9joZyOBuXyAIn2MhBDLt",
+	"/85SV2n90ZyuwNmWkAhCzlH5czWqlnt2yXGv1xfe4a9ZbsdacvrlVHT3qhbJ8MFpWXuMnzVERPoCd6sE",
+	"cK0HRLDS22UUQew8Eq/pnJLjoyO/73hUfSFnRvOMrYoQKPYYlul/K+fX3rsUejYa8RSgONzHJ+QPiHwl",
+	"eHDoe1a7rDUq5zVFubG7ednMfE93HDIDlrzaeaIYdb3IMWia7NKknHCrY/M6v3Lyx4dwuSYTlmfR+Gq9",
+	"e/yXmpnb0OT+MyfobjaUXdLUqsH8xUqHzxk6Pj7a4mW3Ur6lYnHtkzA+hRg603eVJh0TP59CwhhwUXZT",
+	"fd+oTF+/OifHh3/qkfObv5wQ6qGylJxDHKTfelcwQGtwjKjfglhNO868UE72xcBKqkEn8RELsKGd45Jw",
+	"w6bLmVcQKO63znOpV17WJTgc4skMjByAEYfpUIbphAylmRAu0nyWsey0ZPvuZ675jGFVqFz7BCuH4WSn",
+	"VEGfwisweKSJkZm1n2/ZR0NSluce1IroAmqGJox5/VnNBJb9jaSaznLaF214GwS9AYznz4OEDP5o/2/f",
+	"/t//HCTE0KEVCdABiY59olYHCxAVw6o//PXeoEGTvvGr25lZOv/wKyWn23j/3OO3chv3n2EfzYGjvYqb",
+	"LevMDbXubkGJa7lJjaHpBA4Q9Rgrbq00LZjiErBfkXJhLq4acf8l1x5Cb8MkfkvRiDN7VwOKLt11tQAF",
+	"4lHg9jyal9Rd0QdOXQK9ddaQqWK1CH/ZvGpXJSJaBQBJO9BpC8xLRP2jHTOBk76o+7uc7etw+aJ6pc+j",
+	"tLyinAWY4w7L3yqZ3/TFHmClBoql1Zdobi/5wsVysz1Ef3RldfZDq2ahAiiF5XYOa8+Fy2P31W3eZ/TZ",
+	"f85Es7euFXPkYp+VvT8+pzLxr1hUVLECZ2fRMggZRhciKc+fIKV5iRcwqvLFvmKZ6+i0Nn2tUFykvKA5",
+	"IJthUaC/xyvaxGngjQ+4hlQjxg3ifddvVoFzvrAzuq4m9Ljr9ZSXZXmmTeF1XNdnDHT9tm4BuHR8EF54",
+	"l3hwE6z8Kb05SHSgwELo7YHxtarEtk6E9iawKZzsvxRj34JWy/ThKg/Lsp7gxv5OwFECvnB5uTHCTciY",
+	"31vKnhXYbgk54aPpt5mjc6GNmpVN36MaXhlqaGOpGOQtdTDqVjF5BDJAzi0a2XxfDBTDKQxK84wINl/y",
+	"0Vbj+qBGGGhNSrgnAC6ua5Og4lUAvcG4E6pdkqDzkJW5uvHUf9968jLYpF/lmn96j1ZkaV+sVytU0xEv",
+	"3aru5bw/s4vrX5o5nU+k1AwDl1hnpsN7F3Ci09LZKBU5W2Zm+pMzKryqa61QLD1AOEmkXsRpKo1DWfOR",
+	"I5+gmDvhDLVVPRPf+2sbcJ+eAVwvretXuv1rTEjfveWLd2H/S3MEPIWo0XnqmjfkWenQtlcPwnfZJ7dI",
+	"oUOFOUipyHLWnOF2g90twNNESUrTCfNOXKukjiGvAmocHfo30/iwg9O2bIADCFwbE+2rJvpkuCi1ny4Z",
+	"YEtETMDI+T0bVABOkLsOyOpaj2Y5GTGDVVCKuewNbWjuf1FNBLp4DBkT0CwAyqXQWwZrBjexmVgGLUdk",
+	"QPW7EfTnFBkZBB1gBvUCSlB6oGEHjGtngpWWfthOt2wIA466PHfQ0BQqkB3+NWxK1TusNnw5VpdcvL9+",
+	"f/PShyYvZkoWjAoABVQ0Jy+ouIP6V54vqjIMSIvD+EEBfdDUnR3avr09KJ8Cp+AJkQUT5M9kwscT8meS",
+	"yzn5MwGw684peXF7/v7m5S2mBrqULvYRg5jla92yk+qk7IuxjMIO3iVXiqduu+v5hbpLrpBMEB09hgcc",
+	"hc56C8R77mh3q+QXvZgOZb42Q8U3v8JNbyUtt/5ov6vVeqB8Ud8RWDB2h+lCC+rVSXHLKe6hB2GkkqF1",
+	"mLWSclaH0b5bT+qPrO1yI6iMfWhP4/Fl1eKFr/aE2yiYfmDhwpoEu5ew3QWSl2vfjPNJQt94OmEuiW0i",
+	"51W2hstoDJgo/narbLspM3RdWvlb+/2TCnpDY0dyg9U8dnoZtY988qzGKwfeb0k4IcMZz7MyZwL0Q3HP",
+	"lRRVeKWsMQp32k5/m30u6AIU4AOXdbJGVN36HMIxGK++Dqz8IWmfv7k4u/7Lxc3th5cXV+9uLm8/nL18",
+	"eX1xc3Nx0wF0aP9zzEFErOi+OBOYyIpZGNhRr8qPEWWJsOtmNixr0OKWMIJFwQNn5aKeFPQnfNfahFg/",
+	"nafIhv1xwhSgyUMnEgelD5CsrstE1SXZU4k//N0oxeWRXuHfYOJQk0ZaUp8rllnjt8wRa1tZS1MzoznI",
+	"U+gcmkFB3ZQuSMZHI4+ib6rWrhBNzDrOHvKpsA1d6CsLCvFT0WrC+FlV57gaPOuLMt+U6qq2scoSY5nL",
+	"IIByCATmhzztQmqaY5dYbHnmetP4VfcFrsvpbfOVduYZS3OqEONoKkFnoqiXGZkzhZlXTmiRQ/I/OtB+",
+	"S/dFlaplJlYGyDyrHvzDYS/p9XrdXq+ThKlNKRwKy8iCuXZmZS8wctQ7ck0LgpX5lAKMK4Jm7HbNIX0O",
+	"hDTQ1QNdgNaoTUKr1t1w16e3nHORUzOSampFG3Pa49Lk/QJcveTRUZdgDh8gYvSFq2JF5xpXYXQTMRoR",
+	"U5uXxvTU7nFQM9s+PjqK1rI7AnBX+0vN8zqvzfLLM4nP/TUCfnfUO/p0pQeOOs8Vs8wh9vLvob1NhTML",
+	"hIMQ2qQNHf89J+1Os4T0WzfMnqDvxZjNDGe63+qcBLfHkxzcntPwlmCzQ4+nC+/CtjgO4dk3a8P749w3",
+	"GtogIX/RZQfKwdW7m1ty4IfWAJ7n8xoGlrAHzr0EOTe/ext+Rf8jEnhQQw+GFrBYBwKglJVxm9wLGyXx",
+	"qoOhksdwB5oTta+ht6K9Ct4F6ifbBKTgRICpytDJ5UuiZ6BS9MXg5cXV/tffPfth/5u/vj1y7UyX1MGy",
+	"YmtFsysxu5xI0KU9DwnEpXzCe4NXybHj2pZ2SSVVhswa1mFbcDedvgiU0reX33vFNLEiptvrBT6S06qB",
+	"uE9b8muxGmUlhKCWrtJp9m5XX2ufxRd09zow0VLaW0UH/Ca+HzkNlOq+wI7BwIAcjGGJldB+Hnp0Tkts",
+	"gmpi7X7rb3KGwz8vB+iLJmCHLvmv//X/9lud2l6XQpV1yctI70/IdFzt/qmJkWPEFLF2OSSUswwcJIAq",
+	"0n7Wgz8Oe94/1XEwYsr10OsLv9/tZ72Vh09IQbVxCM92ud+stiAedIn3pxh6xyAGd2g/OsFyH7GfTiiv",
+	"EuGd2we0UvioS15JRV7cnsPULm5f+2oD168WbWFiNe2EDKQ4t8OdeUqw1u90lk7shkNDQCSamne/rOjE",
+	"jqcsq1VU/X+kPmaXnIW3sC8mVE+AhIaASZM5hLJUSa1rWtVJoPeG9xgGmAQK8JAx0Rd2rO5el3ih2YTS",
+	"1D7uPYsrTMCEvnR9KZzkr6Qu+S3akBLvLu/v+fBfQD78DbiVqSELOYNr7X21RoaSH6/ILkJ9OZRYinQX",
+	"vNh3Y6/FxtWua32FpgpdMaGpdJjJ3nFAOFg4Plw4NP0TD33jsxssIw0gbUpdAUViAJpL2iGIDtaZlkLL",
+	"68my7IZspZtrSw5yBkbyBbHl3Ime8JHxKrcvzAnlKpYJmTlUQ6u+0Hccm2WdlU+Vb4RG+c5WLwpGlQ7Q",
+	"S7slwi/X4LmcUrEAaQtVQtAjHnqhl8VEAO+zFv/XYw//dwT/dWv/Hfm35kJf1uI+GezvY0wGNB83e/Cc",
+	"a6eEosCMBcC+q/Qaq2r0rC3hn/YlkdA3PPjdqLJ2sVF45ZNbzZHHa85NUD4JKuly5oTTojwMF7uHgGVT",
+	"EgXMHYcO0AE832i7FXTCXIu+cCpz7Objar5wtec6nOTviRO/uzLWJk64y3AadRo/oRvDfuE40g2kKhz8",
+	"MzBc1qFMrfxy54sYAO59SVBTG2yFuo3wmwGZKrntrghTu+vT3oW6NqY5kjO1zxZMOw10N+ewL7TSLi2D",
+	"jkZ94dzM+H6o8wpjKNCk2flzlwW+FVbPe4BfAMq306IF00lfeAdCGe4BjzM0h29SS8sdeEocIPeSdaHP",
+	"UNn7bWhu5dbVVLdoPKFyaS6dWxueCmkYPtiFPVZRAP/P5SrHRoh8T5qVwxV+hRVOU25Kj10XEClKjC2k",
+	"WnUKSlAQFq2iH2gAYm1hmUXmX+fKDNUsZ4BdO9OATiJ8aXYYhnUD2hvjDLUkmClGJYP4nfdQA3B+Dau3",
+	"XJoAD9bAfHxN9WSQoFaIFQH1ka0hv6YG0h//7pacP6YvKX32rL6oQAn85dctuHSZaUrZQ5Yz87sS+IXU",
+	"bPrApj8f7ELgXTvAVtqoALpWn2XWgucf27M9d+XOEa96LeML8uobStzAsv2XurzXtTX9bsD9fnfXZ747",
+	"QqlZcKVG8qR3FtLFDqBWcF23kPeFledHPZdfjk4bHULRlwlYyRKiFnip7ceKCTZHB7PdqpxhNuAFZLpB",
+	"B3Ip8oUDPoTG097vGOSPuTbcpN1vBTHafguVmpm4E3IuOlWTKYTvwn48FF5DQmitLrmYFmaxmtBe9sBa",
+	"sKbWU5iofea37inV9fqb1oF3cmvmPEWy4jUevGJWwriZ2KOWYjHl2p5vA3K11Vxnwo64Vc4iEqQ21DTb",
+	"gIMSMnSApKIhYu3aglNDcuaz7qu8wNJLMig7rSOaDyb7QTi7/MZRHldl3/cuAULlugTOzCCqIUHC5oxi",
+	"EJCPrZ38PDl+dkT+6//63+R5r9dL+gIdmFSTfut50uv1/thvdbxXVszyPMiHCBJ2XY5CX7QHVU7E1fsX",
+	"by7PITXi8nv7ybvrm0FC4k+cv3v//e315cXNoLOWim9gv5+chPE1Te1/MbfkCWj3MvQle96Cr0vqxxmg",
+	"HD+YhIELH4D5vI8vWdsyBdCwMWzl7Tm0VAW952PXv9q16APUVKwaQs8HEPwcK+VdOhs3J2hC+ViZHGE2",
+	"cQFtOb3HxEU5wkQRndSh6OvwhbrjTbNdzGxYzqwopDLE8PSOGe1aPuk5AAAvmAncJEwbPpWCL4/uMCvI",
+	"mZt/rU+Hb9GtZqJq89FA7hiJw1P5MtsYhDPcfFN+K76Z1z5aC01ifMzWY3OWyZeb3NW7OmMc6R040mu+",
+	"iAUTJX1Wjj1R0qn7E+rAslOc91jJWbEc/nM5Ys+hVcyAjtkNNjIsY9a5FGOIDdqXga5hN8NjY/p8do1w",
+	"ZcZV4TVVTdzg+m7d8r5Miq5NsjHY/Nv0Od4G/G07CsaHt6ThpMFZ+A4L55dYKwDckr2zPCcjzvIMC+68",
+	"xbmHWi7F7wDVzOq+VQc8JiCRhJJ7mvMMe+btBRDA8KlLmvEoiw7O1mrWGCF2iYSVkxF07vZhr9cX6YQq",
+	"mlrKg4oI/9u2VZJI+CXXxEgJV6VLzvyVqrBzqSATOXOFJ1KwvsCExGp2OFmprGA4wbvblIA4mLOh5oYN",
+	"0M2vDV3gzpxAH1B7bYFeXBUvk0XOlpcP4YIRz3NICh8zo6v2W65aYziDZBgrqO5YYZpT8mrX5ctOzKtN",
+	"9ctzc9w8Cp/2XzhRrkFPvmF1opYlf2k7y8TQ1AAg6S4sraYc1wUyVkqAVG2OjAR5sSg0uXaCuLtXRjt8",
+	"dizXp+S4d+zZlvMIeAa5euXsOI+7cfiz3xR44jnu3u+uvE9WVmI3tNLqQBxgXMs7laBO8JPqBo3XSbEi",
+	"X9OL+6IqtiTwqA/V+SRMlQCcu5PnvBTUKPSmtOz4g4stVeS+4K5+r0rOsCbbaKbAd1m+jFZ6dXClaZ7L",
+	"OTg8XX7s/qzo1OBUI9cfTU/8030fvf9SsHg2WJEvfuXr/xThh+VV/avJ5t951icIHaJeWjKt4cLXjnxy",
+	"NhX6ddY4wyx3CD1AOmz/kSVkrrgxTNiZluUupSvYOWjLzkIEF7Gn+wJsczRE7IogS54LbriLlq6GHCrH",
+	"b+KDB2KpsqbbF2ee8bgkB2h3EczfWl9jyIENogwGqv6xcVicKVnD/jbcsSe8ocF71iUDVbA84QKfwld7",
+	"FX1TgiYgRp/yRdVi5eHRhibT+kfFDdP1MstgKlWHViRzS4xApxtLsdDNuT464erbXTO6jyYhRvEpRNUm",
+	"VJOjnhWfX9Ws5b5oH/d6kF8DZXtQKuZMZhDG1dzLqVd4dBlpH/e+6ZxCjb1DTUDQmEVfDJmTxAh1gDCa",
+	"DUSrZ8MpD8n2i221sjzRnWTj4VPcPJxSQ1V8+eUy5f1eafYlVJpNLCdfyJki7GPBFAe4sfaqeOrsxKSW",
+	"82JDXngw5YKtRVpaPOYafh6fcH2OTXEOz3+1oUD5v2LH5h8nzCVg+HlBVa+eIGae1RgqAkgCsC+XYGpq",
+	"R/KJKMExhHXE4MrclvSJL5Ekgin+qwUJ1oc1t6gr24lk1uvfB/8M/tqm/0rgfgtUiQgkU3fbhibdphTe",
+	"tXwL4AILaiYVWmBtJdv22vzqOApe+Hvbk/+mdrCzOAIE2pDON9jCn/w2bg9D3T60xsDz1dCZq7eWgRWc",
+	"kPlEgsCCUJg1pFlNn48gVTcWT/7WbulT5fc+1Ib4PcX3vw1v+Y6xooGxyNHI9fA37Cm4DGREHhyN6EHG",
+	"YVnNKfjugdu5fEVTI9WXarqXE3yJE/7ybt270eh3s/wLMMtvZ0rgDZvL/RHQDEhCJow7c9LG+BwWm2k9",
+	"lypzSR2pzFh4++AmbW2gVfeOifXXDr//7dy6C/ErXrprlsp7phbnMotDb78THmoCH4RjdJDjEwwBpsxl",
+	"7s2lutOIxMWFNoxm0LYdfvL7/f1i7q9Yc30d4qE9sQB/uCg+wb3VzMyKdeiMZqaE7yqlWaqYIW1IasYu",
+	"NYjNN1i63gPv7de1aXPTceo3RocaF8wre1uKhn5Ss+ITc5OncvX4Wd7AVjf17cWtNZLQLAvtGbcraKt0",
+	"/1Uv3+N904YqQzQzxnV8o2J1+x55X4Y0G7PGkO65nBYzE/blDQoMXEM3BHbWWAExlRnL9QnJ+YgZPvXP",
+	"Q1aIvVwUQMlqVQq+2xuOmbORIXJmsLrm5xnN0Q9fvqdLAANtUFUKeIAxI4u+yNk9y0/JoGAqZcKUQEpT",
+	"RoUvRzNzSVJrQStOExQosC8sKwNvXJDRLM8bihDeLl7Atn2prnmc3SanPBz9r+iRr03G4XfA8SFKqZJj",
+	"AMB0fMMe+qMc70jv2OrlyimMa4C4nJGgT5rzsROy5wfSJJOQGjy1o+0lfVF+hVnJQ1ZFjv8UOHz2EnLc",
+	"OyR776AdqfsFdJ5OpVIsNXtd8k74VkFYE/n+kmg+Fppgt4aMjCWDfTrI5ZhHZcvSsr/UpOTaLL9AdHWY",
+	"X/a7hvkFaJh4FnXzr81E5uvrsNxaM625FI+1BlnGPZrbC2x7AZmajV7eK6mhC4fr+06zv89QwH2wKinL",
+	"Bif1Fh0JgbH5PetYXQmLrDOWzVLIG0BduS8GKTVsLNViQNqOPUB14VjKbM7zPAHGMmZDmt4luAMdZxOX",
+	"kMgD9D4PaoXZfaEZ82D6XJEJt58uEOEzwy6aLo/K0DuXXbPaCgSLYP/BlIQ8mMRVlfQFVDjyoHtIp0vO",
+	"yr4U1VLCthpVPezZ1dX1u7+cvflw/u76+uL89vLd9x9uX19f3Lx+9+Zl0hdlD4vnrnlFlbN7z3RD2w2y",
+	"RdeNvijbBvCwat+qOxjF9KGxWrbRSlOMSEeMvvAaTYxdWyo5L3dlZ3b9XjP1RSW0Vmv58pj6SynYF9At",
+	"AwiuucHFMuH9HhX4NTNv0ZwtebRvJmmFRbRHUnvXSliUGE7W1AICiNzRaLGdkYFhHw0+tq+NYnQ6QN6m",
+	"QToO4JsTghphNiDtjBpKBv/stwpnnvRbJ/1Wf9brPUvHuRzSnJTf2A9Zv/XLoAPuDg/LweZQF0xyKjJP",
+	"sn1RMkQnTkg7AjdS5l8mRNNFJyl9uFNAH8m5YE6iHz0nVsvtizvGCnshPnLfmjPNpQbYFQdr66oJLYs1",
+	"6YRpLLHnBrOLq3aWdAgot1ZQAiK/0lBWWYKVwWC4idD50SFUDBQzanFCnvV6vQF2ZHK7Cv6daLUvjmI5",
+	"8wWe4EZut3KOdfazHFyNu2Dgh7+ikYfd+/Z1BTpDDMtzX2vqMrGMa9HFFZlKwRaeOh+pto0Y0/tGjsf5",
+	"bvraiLEP7CObwtcfNDODCpG81tWoQbfqkh8BAR1uQTmQJS2rrdlRHKcImnz8PJPGNZkMEB2cQkeEJCPG",
+	"sIwPnrSXRffFYMTYBbxg0OmSG+cqKtUtX1PnICsdeHNZ1NTghXzlx/yX0D3C1XzB2sfvwvxXEuYQqqCR",
+	"G2kvXHV5oXsmhCR3FuZzyu/ZK1aX4yOpxtLUHFHRaAVW+WiydzkC/6+zK9hHblkWIs5Q40oVEjJn2C/D",
+	"ciXNQH7eYZUt2MNYUI+MqT5UYi07z5ah7h38t4zD7+Z04cAJQqwBKKpBlIGDvlj6qoZCEOM0Szvwhfqk",
+	"XtVm+eUxkLM0ZcWj8oT++9XJX7i6ntJztF9dlq1VjrAqHq/0mBkr/dZlc8P3X2bYAKbWoEba9f32YF34",
+	"WLBsnwuY/iNVSXd2etPhRpLzlxsIKYPJCh7M0BdtplSzfS40E84V2NRjXTOq0kmrIfHysPf/s/e1zW3j",
+	"Wpp/BeXqKklVtBKnney9ct2acjsvnUk67Ws703P3sjeESUjiNQVoCNCKprer9uN+3tpfOL9kCuccgKBE",
+	"yk7sxEpffeqORYIgiHNwXp/n8edUXt7fJgOEqNvtNj9RXpa8FRgR1rSJTUgpO/TEEGpPJ6OG+0B/rdOW",
+	"l0pd6YgShsA8jF0fACNXZIxYriGH2fdgf5X0rrxvI9UQ3xx4HtBvQx5egAeNtIB3Qei6zsUCt3koG0pZ",
+	"Dwu0Z7cdM7ZWQYLXnoksL0VqkhpHIMHk1b/gBX+xgyWsr/wtfzHKzJMBRnKpHjOWr+C3GukOMmcQVOOF",
+	"yFiq1FUujpCgO0Az72mWON0P/K5AZEMMNrFMUpWJhPXBs7fPPYF/5+NwDGzUXMnIA2e2nTujmQH7TT6R",
+	"DPJyh48PamAlV1Rqf7Zayo4nPs7Bk6yB4dXYvtSiVO3uGi7OWzy4ttKAeuVn+EDGU9fBdg7nA8vlkXfJ",
+	"CRdd269+JWSy88y+fWPvZS6xO4QksiTd4+UuAHtpqgifVwTE40zcxTREFeme3V1wA0idLtBkRMTER4yF",
+	"UUe7ykQdizp9c/LCdatjMIr+gRe/fs5gG/d0LKWCtkboHsHigVwOmdPDuoaQMdYdnnOAJaVrUUhiaVS7",
+	"lkZYOomOJIRVSUNC5QOCNyDKPfIJLlVVatZ3yxvLFQUMbxmhH2ufWeu4ZHDE1mcBJ0OtV/0HjGWzWgoW",
+	"L9fwrUXWNpKwuynBgPAi16Jb47qV62igWbHYaPe02mtPHh/+qdVgazX97KboHOnps1sPBG/6SQOtmoXf",
+	"Y7qsuX9/4OkVy6Wr9ZvPrQ07FTwj0/mtQhV+Qyj7azIldagN1BY97bLGXkCa2uPuOgHw1TsVQiCh1owt",
+	"1ULjZEibgS4APdA/f/L02SBCvUEsniDzV2JuyCqaqtLsF/m1NXIaJtIQchpVKaFgjsxjBfkc5CeF94UU",
+	"i0T+UjPFvHeuoQMGaKSIUxyYpDAVpCRLHiVDQHQCAaVpO91LgIo1ZvaQHXvTibSIFAtI+1TAisYxSl4n",
+	"2GVRA7OwcaEWiL+KqPXkJXAIklyIcqb/Ys2NBCPpc1FqoDHM0yvhYGQk6J1L9dHl9WGu1RzwlwdHtXJY",
+	"oWvjJiCcpg8Vy2AZSjHJtRGlV1t2OsmQJQWXk4pPRNLgV0RkLPvyLi3RqYygUPR2mgi/8r3oomBRG+PR",
+	"7ZdKFYLL7vvdazdu3mTIvXU33FIZXTgpsVJMphbWYguZzVUuzTernX4QEyoM6LBq7qCXrpZppzpCtj/M",
+	"YWUqrbBoN63KEnF9lGRA78BlFtVSSbTGRGIDneeEVpMrGcUyN5qaYjVwGgfmuETfjU94bg0MnhoQd44o",
+	"y8h1lXWW6b5ZpltbpGvntiHc1tPszd9OWMr1Q9foNuNoPb2CKx/sNLtzPi2sdrVMW0Aw1im3M6LSZlyz",
+	"kNEMIZtzzfrJOiV0MhixBNCMk4glKbJm+5hQLANm7Z5mIbU2ViE4AH6H+GDP0M6acHr23XbcN8tE/WaZ",
+	"7lioG5QVTe6Fz0MN2chGvUnYurqJrbi5QoiuKPabZXrCtfiCif+vo2Hde3S2QWix1SAc98L82qqx0SjG",
+	"oiqAfdOeszJgmtsYJb7L5msA1rQ3X7hDEKqxKCqADOEIZLP6Pq1YNhi/UDPh2G1rNs3cC5gq8bqkXojE",
+	"s1kRLjw4KQBmT/hRHoavHUqP3u9zjoKtq555s0wJsmZ7GCx3UdltYKxspDBqLfIlFYf3OB79Vj/x90e/",
+	"6TwTv3enns6hCNIZjmm5nENLI/gpGEswhqdTqDftJye4i/ef59qVvY6CK5Iolsm/77urLpZzsf8zPEmP",
+	"mFRa5uOxtR+Z5jK7VB/t8vgxz8md2z9VRZ4ukwG4OxzmAkwVmGQsK0g/cm82qapkqswnuRyycyxA5EsG",
+	"xa2My6VT83590H4VPJ3GEq8KIwsu5k13OR+TFWoS4Y+5xhIg0igwGhrK8LjLpcHpaiHNERVPBVPCVKxa",
+	"yCE7DsjFgVbj8PFh5JGK/IxxQpkSEKqmmqQhOzx4HMR27AdDCmPgHmSVzEghl8Iur91+c1hYlz9zQSKg",
+	"UibM8VjG8pid/nx+ESGTFXv14mJkP1hQ2dnT9CquYnIxtSeAukJ+xAzvos9FAfpYuhDYkJ2jE4tjuKSS",
+	"/cvJ+dlLhiEHVuRXuJ44QERBO8wfqpLlMz4RsVRjxiW1M+VGgFM84/ZWsiSxm5NCgzhhxhkSbv0CXS6S",
+	"JcF5sf9GLO02tvfPBTfOMIdP3nztFfR7JLyb8fJKZM0hf8zNiEFobRDLy8owbfKioJpz9/VGFEzVuMUK",
+	"KG1FJOVuUpVMLWShePZmmT6n3XKXY7UF36rWJZvBrZDNb2904ENkuTRiAtnFjpFziPt3j3nD0Xtu7//y",
+	"6HYqNaK9yHysyhk3e6O9y1xyCN7dquzcifVdDOwvfoge3OIgfKWkePAT9zlJAFik3vTNamG4W/yFOCc8",
+	"bF27SX4c4l57tU1NdBi8O6qbC3N7eo1LIXwjRwPUDurJ2MVUYNdFaOaTPodgIPFVEOhdEAj0RLMe89of",
+	"fegmWH1/Kyy8P4qRjnBxOxi7nc2+gam6jtjTib9uv1OzsRPAL2DN+7TPZvf//WsyHkIuuhINp7Aiwg3H",
+	"FtByo9eLenpOuVgLrRSehQK4Vn04GCr8+wloJjfmB9ckNxiyk6nCHjPIEmLCwz88lqudNY1i+dTea+21",
+	"erLWrB+L0tHzuX71a15UoqMt522dL9tOYP56ituoh9D52WE33KtaAV+jIYZmLWMEUqvZJ+Qk220VqNTp",
+	"9vIDlBTt+RsR/oGKHBxiEcJ/+SQjlghQwR87E+NK80KPYrmZjPMR29TwcoTFnr3XMvirdepc1ZO94snj",
+	"JyzRkFIdsXhPisWHTFznqYj3EtZ7Jxbeq4NWY/sLy4TBA5X94lt9YGWwvMkoKK+KJaq8YY/91//5/02U",
+	"DEic5pOpiYDTElwx9xwIQSw8Vhd+hJEH4GHaiDl4pL4wIpfkRksGNUXYM0tFM4poTldLXaFtSUg2y2Vl",
+	"hB4BBzt8ATuDhC5/a18rcR3wlypbYl55rMpY0owpF/2jMXPgH8IvzZL0+gON8qHAYfpQs5I84vMcNxRo",
+	"dSVNLomIO5YJXGt9Zqj4dbzddXFgo0SNGTXBtiqqyOOGXoLoFu1UImZnu/5K9o3tK1FFM4zHC2tcY3me",
+	"VPDCEPHxpTdk/vqyduux+6WAWUCdDy4rwgI5qL3gIRgop9iNP3rct4EoDRjvehpLe8v6TjXKzGGPvoCt",
+	"b8d+to/c+TUyHpBqrMO9re/IWPot6QtoXOSm0kK34p6tbMrmJqwrvmPZDGTB+jmJd4XdfYhFNYAnB0P2",
+	"Tq3t21zDlhYZiTcUirsF+eB0A6zMBcCJtNcfKoO6YshIg5hyiVPD1an532mCIOeuDBye/X39bF1pO096",
+	"7t9g1YMS9UthfSd3jX+kIwMlMrAhaKwnf2a9C6WQ6ZsbI2Zz61GtztLuxHdOeIc9XM+AlLeVFAu095aa",
+	"LiCW32h5+n3ClsA6UCVDJ5XY2jlyFJ4GpCyBg0qVAoQzUHFegfrytlp/9ZP6BEwGPoYbylBPs36CnSC+",
+	"A2dny20RAzG2ulCGmdosZQ1td4eyNFAgWH/WWb4QXnNHkV2rYlwTBqsYQtcUTxgnos4cJBP0S1DttVAa",
+	"QTUu6Y27rrUzgx79BsbrhgQbtliQQ756ZiZkf+HBObrRjPKmYCzBjGox5WrLaoOtOBiyAMORjrBxXhQs",
+	"l3jA1mZzL2K9Y/QdYEYOsvFZC1Kjs+hV6bu1woFWDAP46QNdSIYBfaSVni9/zBaqNvWGPdaHjNC1iOXK",
+	"yo5cY1lt4NVA6PbmgZ3x9/XZHwGFvlk732P41Bugi5WMGn1wroXCjjWCp6sK4HXWUNZi2WI19te3QNMA",
+	"1IYvNcoPWXKXykz9Szk4PLCG4KTZbIu1PC94gn2JQafF4oTgky2XF/Zxp9xMtyhO/DZ8o525cytzp7k9",
+	"o1UHhUrLu5qMQNq8xbKzV7baXllXE5DxNqU9DcIwyeBuR6uquvt9jouF1UwQyRKZjurjnLBbXErfRTry",
+	"sHexpbqAVVLzMUSoYRWx4mSlnsB6pHCYeNFTlenQiXb2D0Q5jkthp/Z1q3q7YERAFUAZTF1BCZugLfh4",
+	"hz0DoAarhbsrrMeEoMZCXFgX6rTzGguswkZ6sQihDnwgySEXUtyAQ9oFWDuhIGeBZhvBGeqIikdr4PbA",
+	"BCm4ZNDaxFI+N5W1j8BIzrFlY8YzQffHMkBb8rafnahTsnNe2rtyYA/HgpoQk6nm/l4HkO0o07fHz092",
+	"OT876/ulMVhwdjuosG0sfXRyUgtCyF3gZCAvUQAiu11r6av37T3Cgc6nyqhuz+xfT1+8sgfH6btXrJoD",
+	"3yD76QfWPzx4ynqnyJDPYIwapp6FN0EN2rBHlObwL5Zre5pou02A3IM4E54ePGHzj5Rj2RcQOs5cCF2b",
+	"Mp9rEPCZMBwwR/sF9dsxYdJhqw1ezQvFs1N4yS8aO5xVhcmtunk0VuVs386vKbbz0s7M5Cj0ftlvLpAK",
+	"jeu/042/+svUJdTdbIkRDnX38wxaWe3+OmIJTNjTaADSq90EPc3en739w1m0B7d4xClf2k15odRbXk6w",
+	"POzg6W3eh2LtIvtJZDm/sDvgW4Xffw+CiXDVgRLBgq0r4YIBpC/nJMB3Sf/CGI9+k3wmNvYvdSiLlupM",
+	"+M+m6sw5N3YF9kZ7/+vvx/v/k+//5+P9P3/Y//W3g2fRs8Pf43jY/8d88r/ncjL4bu9mxIR1CQZRevSP",
+	"uZh8atllRPfO5eReKjZRz3+9cs17OIsbO++Om8vTC3Ua2BerCP8185GSBVAl4F9IdYaF0p7GqEYpyUvs",
+	"QIqla2XNdQ2K7ZjwYLySAAay3Krl5FLJSicuxexwE/x0GPw+iAH8gfBBxSxy/+eeGwBwuwmocU1RszI4",
+	"lT7Hsv/dAXAssMslI9qFI6ZnGHymgbRrFQDXFPFDBS8lk6q0SwOGCARp7UQhohJLrKT30fQGyvJiqoLp",
+	"4lKZYH2OfNiXp1eT0m6xiFW64kVBPkZe05oP/QqCA4G45bmue8rdSmMBqW+UcOBxxA5npkLab45NBd5x",
+	"yjUrcu2AJzAqqhHpD9Igdqu6eKtU9R6KWOL/Hw5bayousQt5hh4x/DneexfcFe91eDlnfjtvZ/d7Pb+b",
+	"SKpq3q+vaTc8KB5xW8u9l26ERipyeRWhAAUsbKR59N11ofWhNxEo8kxDXoYuTSJWKgPILDlF8IMiEriS",
+	"Q3YlITUJf8ZSGUNyF0tXmIJDQZyH+faRxVQVdUhlzGd5sWT9Ulh9giVRuZKDIQsR9kqqtogpY+MejAGZ",
+	"UR3sAtfHJVMw79JaMA63nwvXKrLF/Ix2ac9o9PZySHgXXw+5K268KdZHMGzu4Ak2UhOpBynrrsRd0q8O",
+	"KahbBE8cEBLT1aX9AdgIUJYjB/AGqE/9jcWQENvGdixfh4GUUVQyzThhypGnDnjigXVCKgm6NFIFhI91",
+	"tZ5dFx3L5F9KMf5L4lhS9JRD0jSXV0f1tYtc6kbGtpN1bzPSeNRRlnk6VVKwdxV0930SP98mkj/I8iES",
+	"KGkvKLdyH1BkvWEDfSrxT0ugWa6RPe1DDb6cQMXgmBdaDFYyqmFROY4KF8DQPhp6WubXPF0y7DFlRhE6",
+	"FePSg773WD+BxR2xOARyiveSAbUhrmJbUWEnXAukNmFLqaKUuhUC11aKtClUUg8BsQ+cwMqTQR0wvhal",
+	"3ZYaLdp4j+IP8R6z/9UDpsY4NgaV+8mjIk+F1IJmijip+MrU/dlPHtFf9ufUaMu0KK+R4BNOnJmC/rRY",
+	"NtG31kqZ37+GmgpoXmpvKmBrPQXthweJ9A3w0GcNqVqXmC5MaKvmOkC9vn/yOXjQXyklfUbr8knZ6IMv",
+	"Hgg78wLsEXy/GFTsP1/W9cTpozrhVMMk3+nczCXAH9ZsP63E/f66z4Ljv2P730P0vtDrZsNdLui+3LS3",
+	"+RjoIqG4Sn9WVocKs9bw1IGMwhkdj36Df4JF//uGnrlz6n2haEFttbAz4Lag38dVEbG5LzTLZW/YclYF",
+	"z79VJLWe4uYO+oCl4MmftvpUClZgG5vZtDCff+DsQMNvrgsShly6utzdGawYt/ClEzV1TIN/+JOZh9eP",
+	"M5ic2Kcz8tFvptYBrU7hhZ+c9cQC9gspFvvUPsYLUTq2qCF7sTZfCBRDCxCVaICHCFFivL/hGrbw57Q3",
+	"r9oXcaGm2ygU81C65AGqmmBx3NG8k80bZTPegxLqBdeyZ9hMxHsjVqj0CgKGi6lC+s57qIJ3E9gv1GRT",
+	"xtGhOr1VkweMt9+KdieY6gtpyuVtKHgusFT+m+J/cu/pOEeDjtU6rt6kFbpj1FwLmUE98e1aJs7hqMAj",
+	"Bl19Vba2T0C0otlDsdIoBTTriJALDY+dDROb+yWOKJIirnNVaVcmr+aaLVR5hWyh99za0AjUx5IaHdq7",
+	"haGdkrzFvlQSi7K1kCZypYWVFlnESjEveIrrAesrylj6VuXLqpTG/oTNA/ZddNDKMRiFkS9koIBMH7RG",
+	"0lsseG7YO8on6lhSupMMUSDA8N+VuiPDtlzaiwCKjekcLJGyDwTQLOwNbT1Hgz32h+hIOA/f6OERJs9r",
+	"zKpdlf4W8jVaqQrADjp05p2OfJn9W5DvAJnpDiS1X77NmcEbNj+2wlMqg8iEssFwt7/vuXyusaPXEmx3",
+	"NkXAldvQJptrc+4u+jpmJ+bMb2FtHqfG2gDuHSKsLS5FigQT9oxHe+0b5yOFbovGq97TV39Uimt1Jfah",
+	"w0dvCoLby362VwV74ZvUXC9ktqtk2KBsZNYM8jDxkXLHOSA13NfOc1kXBOhd33JCZp3VMy1BoDy7bQTo",
+	"2eHnVN/+Ufbi1y69tfvJOmDkyHgY6ftRY0bM96t5Zx3uW6wsS4scsK/0FauZvKDWAQtFgxpUhBHkkvnN",
+	"GFI+5ob1jcr40jrOkJf8xTelET43hFBVOeMF8p5hrepMuMIaQOOx8/5Q1Y3njtr2KJbou2IRBzaeY8UQ",
+	"TTWYUllJDWGsXLJLYRZCyI4Kz3Mj5u/nX7IRE59wDoSDHVEh+uQ93XiVb+pgXsfQqLdyoySbSbX4rK0d",
+	"dUSAfuIlMX2uPZeHz8Wwjtvhduc89dBL7LhOoSMqglwlveTzOUmAYzVuAEXknkRrxA4fP46w5IquHRwF",
+	"OXqspLabE0DKcEhPohwhFYfI7ORd4Ia4b3IzZMdBwCWEwQOkYITa8wkWnAI3jOrLHVAFo1qBCc8l1ajX",
+	"XfjumcD3pFn/8MmfB8NY/uwER9dCvyp6KP+sRfyd1FoJh+nZ6QOmxaqwB2uDgbRaQeng+0XwsbHgLqLS",
+	"3bngqEh8jzaWWjXmeCkKJSeep5V2yog0yaXgJdBCXgkZNYr9YFhMCi24ZrnWFYIvtcaXnFLZTnxRmN0D",
+	"ZWNJ37YowhMvqU3Z3IWRHt7Npm/DcqshlqrCNhjVphMArMxMuQzF5662DBZ43FCNFJSBfPtQ5Of4MttX",
+	"M3HuERB3LfQP6IvSZ3CcMa5m6sh3euSl9ySsCaBkKu5cUIUlxftjIWofdV61oa+wJBNZlRpiMADoiRL4",
+	"apLTn88vGA0If7fjwXAJ2GEJz7IksKesCfKE9V4KoaEeI5a+HgPiznoqEBfAbt6sKqDLvrUF3k7eDvPt",
+	"a4f3/l22T0Hs4DUeWjecYIcNB6mwbtAqLM0nV1iCnILorGkDIoklTI3NauGMcHTGqijUYjPMjf0R8HrQ",
+	"3gZ4EKoiJ6ClS8Gww3QUS45wT1ZT1BjS4qMdHX1pdsxmuTbQUq/ZvDIEk7dwIFAO+SaW/eT0vddQ9gkt",
+	"r5i0qhh7Mb3jH78aeifnDx6PznJTCzeBVAVVECQU/hy9P7QcFH2wtLsrqV9i01khxgZicbwUrJJEBYKu",
+	"OSHb1gJNv7KpKMXQg6bM+BKpii5FLOO9eI/1SzHz5In2IgwCAO5VXggPekxr43hG6FJoSDp7y5IAFieJ",
+	"Ja6gyADNHYtXgG+v72DeQhSOCEI6WVYKreGyhZ3zwHWXEQ6+7w2De+I9aNyFcliA+cD6UmJhKlU1mTbn",
+	"1G3HfJaX81WtEzvDLcPGXIXl2cUW7lEb4VdvKQ+0EoMQI3cMA1TzScmzWu20hoOTUhXrcP70j4CtpG99",
+	"kcDRSYA1cxAyOdiRwH6KpR/MMbFQJxAMOAtsDntPk7RIi0KkVk/bn3oYaraKOJak9uqGaCT7xOdar2cw",
+	"ZK9KLqEULoGbEsq2OBQOHGrUbG9FmgmybOalmivNC6LiD4jlnDy2K5l6qbdWy/gpbp8TdEKn3H0j7Z7S",
+	"18TOv6zt0e+aG6SBANPPVFrXYw9nWcTivXNhPx4CVI9ZVplc6HivUcFZM34vBRDVul0FNZzalb/is/4D",
+	"qMoI38UdnbBPHY2ghs5sJA5EYjIgEsHIgBtaN0jOEyi6JXrF5BvgLPjn8DCd7Qka61PtS1R8Z6pYNS5X",
+	"aGp1t7b/ycENAsSpZsm4VNIkqOsueXqVREDf7MEVDx5Hh396Gv2PZ4+BfVmz/uHB96z3Ejnv/tND1sey",
+	"AASKKZfs4PFPPwx7gwgS9cu5AGDHiJ2+exWxV69fRuwXcXkasR9+Oo3Yjy9enwDm4/OXjkLfZR7tCdjT",
+	"sSRFEFH++3JZYxsBPVVaQJc6PAkBJh1UPsB0ITDZkAFNE87kX09fRbGE+dgXt8+2xja3XrbIPOokAlYF",
+	"HON4lgAmfN8dV7j6+EdYzFgCazVPrwJy0J49KMeIC4EyCT1P4iNPTSelKEwKqbYm3B6ADnYAS6ygE3zJ",
+	"1LUoh8x+ELoB8A8QIlNIxzqujSr5RLhFnIoiI2wbO/BMzFS5PILJIZ0EHM5jaLeyt4oGw+CfifSQh4uD",
+	"mm2sSmKHBp0FYGB2yp4+1vpZjk+/E3izsZm3CX/TftZbod1Fe7AZbguq96ConG+W6bn9jqbjhPQ/UobZ",
+	"bnsAOFowArHf4XH+s+JxnguZrXNDh3rgTjzRUKK8tDZrow3VBVCauqO+eNfr2ZTgf6OK+l2z521bP2DF",
+	"lgE1g49ddfVjf341/Xo7SDPP123OnSptjTjKUwzHQnxA1PpkxBI+s39MXLnkWEC4sJwAbBJ6wHQQsxoP",
+	"P5ZJ/Y/XWYJkjmDNBBzqPc34Nc8L++kcKHlUk7KjPHnnecjeWaMjlnWtAwBe0mQI9sm6SoS5T858i3ng",
+	"EivffkryF3qTXUJy5y6uFYfavcH6pRhXMhu0SS+VQXuHspZZfU/ZyvWa+vXYcIA+i3i0yIaKt2TIrov1",
+	"h7xgAL2fayZKDtkV8EzUvp6WIrM25CCy18fSV2EImdVZCkxtTnPrjCzDauYqy82QnRRIkg78YjSrZuQv",
+	"lm2hP/ZJkb+jBkUsvLKOpU+/+iBP6OOEpbLgVGGv7VQVmXsromatl7CMJY5FxX0pvt0IXK8+lLImMMAH",
+	"GMCh2nEPwlPk2A+cm4iJ4WSILdIehW99DiP23cETAFj2ej1iB8G28r2O/e+e2usGEXtCjUSxDMko+t89",
+	"A6TmwZCdcuuqQy6LquLpRcJlHPZa1DzuoDtVpn0htW03mkMUefi+YZjNLmr6paOmuzPtHkKgdquG0Huf",
+	"Hv4MRI+OKvtFn5d84b7f5nKac9g4c55nzjhm//V//589WhOm5H465bmk2vhUlY4Jamn1lym51DgTNuV6",
+	"ag9nPBMADDSiU+BKqgUVwtMDyPjmWgtDsTwK4pXcCIwzWj2MsA/GFAHjVCxDExmiaKBoVenp4jAahwAY",
+	"IalVAAxLMtUL2bBi6U1/8NMp8ohaGvhNXYDPi6Cie3Ojj6BuCDsAgoe6qv8GW4H72qoEm8XkGJiELCAA",
+	"ZTg43yE7vnQVCp5Mi/UJ7D+W3x08jh7jyRJCZcDXXApzi3Od9a0SCc517HuwH5GOfPPxR66nNVYugOEP",
+	"au7FMIdodwb2TNU7hropYIM4q2Dp1FEHQCv9Wnd/fPKJV9+6VQ7O8eqLbZ+nc+yMtN0Buks7/gHP3LO1",
+	"cwx8xkBn93EFEcR7/UAO3MrOYxmjvH+F3bRyKmNjW3f46kdwQHygqv/+/PmgDqj5c2Qt1ERnT/1Oq8d5",
+	"LI1iycIOYI4xbge8K4kUZqHKqyRqAArWT6PEn3W2m1CGvnQ+lq5unvW1ECz5j0o1m/eOGiDmzmcvWcDi",
+	"ghJIMgPPtO4pxhdrPjxMYs54LqUwPv5IFgW9CfU/6mrGcpkWVQbRM99QGcuVVYhWXUXJZ84joyFdLeC8",
+	"VJeFmA2GcNz37MJ4Pp5gC+WafXdgz+UeNAtimbJbo5529+CK915LXY3HeQpNivQ5R+y7fwft5T90j3Fv",
+	"DKx9/SFzutMBxayGaGEzezWWxdInKGCx7AJ9PxjGMpbvPIWt65O0nvg/Kmrz9O2Ors1ytYMTOxcHTrMC",
+	"ttbTWFIv3hqKflu/duScY09JABEHng3ZS1WyJ4dsqioroWMjyljW4JfwnWru9IAnYuWR9cf6kCpVZGoh",
+	"3T5IYD9aRZ2AGUxQ9FYAGvYmYJ5N1UIesXzc+MKQBsRdrt0xElmrFIf8QBWqSR03d8WlSPIEp1Iwxb9a",
+	"cSL5DORoKtqpVVd7Z7e1+upkZZ4PZAwFC9VR70kZ3eCQ2FV9bkGe9VhDAsZ9lfpgWj8cjYIOMqv1P/Eo",
+	"X83B+oN8Isx+PcBmRmj0snmhFZsI01QjSMpRE2jkZcv8pVrEsp/4H6igPhlE9tXQwu1Ap/iKXtTXISy7",
+	"WV7X5PSbYFH8WYqGGWq9E7WQ9uhQJZpHUFmspMCegsPHh4P72s2URdgErVuv+4908XYS2tXzfJu702TT",
+	"HrkDnd29YJF5mz6YUicc7p0+MuUrOtXUKZ9gqeGVWDKOZo9jpATX2Fod/WQiDJ2I1NWmk8GIJYD2kUQs",
+	"SatSqzLx+jiWc2tVo0nX09bj+GhO8CIXZVKGFwm45GDcSMaLokOh0bN/CVbi8zfizUoNvDic7a0vf2uX",
+	"4mvtcnhi2za3CgVWntwj+IRbbrncPU8cZH3ddho7/dnq20dMFZmXtQic6AlQkHFm8pm4P98f3OLNnAHk",
+	"GYYHgYu0hv3pVjq9+31EfgvFDKLQXQlcc+eQYNTajgo8q7WjzxaqKiBuK/Jr4UZd9ZVN6JhzioEVhXXP",
+	"IfBsFAYMNJ8JhzrENUtWQyC+CAenTQN7Fx5+CXzXG6If/U2oRbG03rqSdVil17HWrY67u27NWY9l01tn",
+	"t3PWB0N2zE5/Pr8gRDP6CLjQ9dpiVTKfzwUvwSPk0HDYB34mZf8glWM5LNTEGgnEGuhqAgYURglT1rC1",
+	"NSBBecxev0VcOkTNhdSR/3qyWehlv/hUEMscLjWk/dlYpRVBKcFW142sj2Tx3omSJpeViPeG7N3NnuxK",
+	"HGlbHdlfmp76g/uxMIsuwwfWdOe/3mdpEmAKNtJ+YxAa3Pip0oakYkEId4FEpVw6jQulKa4qBENq1lq7",
+	"J+MP8w+bs8EXoWOaa59SpWYMrpUMsrxWhOGcqWO6mHu1r2o1Lqd6JIrptpBb2Sn98dJ8ZyvvtY2sVZje",
+	"3tU0Pmwu6h/Y1lsL9lF4ZK7VGbfYPfeerGoWgP+2h3iGx5WZ7o3+/qsVMmQw8X/51d5QXjuRrcpib7T3",
+	"iM9zkC+ayaqmeS2xBQggNi+hnAQIS2CgYd2QMBOGg2SvBNTyidyv5hHzZCLUHh4FiFV2RVxxn8sb1yNj",
+	"/fn60O+BhZxLPhEzCMlDReXqIgcDYYXO+kCvGwkWzfpv/nYyYPvUHRe5ljA7ZibSHCYdDHu1TNsGBe0M",
+	"7UU1NjP8reVi556zfcbtK1W8YFhiisU7Y1G6+kvrHNGZE4w850vsN1sfO/Sz9uvEI21Ud4j0NJm14XPo",
+	"PIgYtUeugHAFzw+37/oUgJ9XWCnIuOHDBgEv/tC6JteiUHP7WvsAmjEVxVyU+ojxS8hG9g8fH0Lyal6q",
+	"rEoRRdcPndW3twx+Cl0LbMbLK2HYvMxToVk/43mxZC/en70/f8783KDYCbfUDxcn78+fX1hbICuE9UiJ",
+	"IZk4h1OeTsNlwfFbnm/PbzxiYel1bsCSsEcJ22cvj/8aMSP4LGJTtQAzXpVXOrKfxeQp+AbW6lfS8NSw",
+	"TBieF+GWdKdS+4PdfVaw6/Ig+OLU3OUiELXo4N/bBFyluXVXSqXGbJ8Zu+lnSuYQG8NSWZNfW+kyeXol",
+	"ygj3UIq4tLisVDlS2E/WfI3ZrJKgxH/9/b8DAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

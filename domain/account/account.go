@@ -231,8 +231,8 @@ type Account struct {
 	adjustments map[string]bool
 	referrals   map[string]bool
 	txIDs       map[string]bool
-	feeExempt   bool
-	order       []string // request ids (deposits, investments, withdrawals), oldest first
+	exemption   FeeExemptionSet // the latest change of the fee exemption; zero: never set
+	order       []string        // request ids (deposits, investments, withdrawals), oldest first
 
 	// dry, when set, collects what the decision methods raise instead of applying it: Check
 	// asks the same methods what they would have raised, without changing the account.
@@ -896,7 +896,7 @@ func (a *Account) SetFeeExemption(exempt bool, reason, staffID string, at time.T
 	if err != nil {
 		return err
 	}
-	if a.feeExempt == exempt {
+	if a.exemption.Exempt == exempt {
 		return nil
 	}
 	a.raise(FeeExemptionSet{Exempt: exempt, Reason: reason, StaffID: staffID, At: at.UTC()})
@@ -904,7 +904,13 @@ func (a *Account) SetFeeExemption(exempt bool, reason, staffID string, at time.T
 }
 
 // FeeExempt reports whether the account pays no withdrawal fee.
-func (a *Account) FeeExempt() bool { return a.feeExempt }
+func (a *Account) FeeExempt() bool { return a.exemption.Exempt }
+
+// FeeExemption is the latest change of the fee exemption (who, when, why), and false when it was
+// never set.
+func (a *Account) FeeExemption() (FeeExemptionSet, bool) {
+	return a.exemption, !a.exemption.At.IsZero()
+}
 
 // ---- shared checks ----
 
@@ -1146,7 +1152,7 @@ func (a *Account) Apply(e aggregate.Event) {
 		b.Available = b.Available.Add(e.Amount)
 		b.Referrals = b.Referrals.Add(e.Amount)
 	case FeeExemptionSet:
-		a.feeExempt = e.Exempt
+		a.exemption = e
 	case AdjustmentPosted:
 		a.adjustments[e.AdjustmentID] = true
 		b.Available = b.Available.Add(e.Amount)
