@@ -819,6 +819,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/users/editDepositBalance/${queryArg.id}`,
         method: "PUT",
         body: queryArg.correctionRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
     editReturns: build.mutation<EditReturnsApiResponse, EditReturnsApiArg>({
@@ -832,6 +835,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/users/waive-fee/${queryArg.id}`,
         method: "POST",
         body: queryArg.waiveFeeRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
     updateFees: build.mutation<UpdateFeesApiResponse, UpdateFeesApiArg>({
@@ -1461,6 +1467,11 @@ export type PostCorrectionApiResponse =
   | /** status 202 Needs a second admin; a proposal waits in the proposals queue. */ ProposalCreated;
 export type PostCorrectionApiArg = {
   id: string;
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
   correctionRequest: CorrectionRequest;
 };
 export type EditReturnsApiResponse = /** status 200 Done. */ Message;
@@ -1470,6 +1481,11 @@ export type EditReturnsApiArg = {
 export type WaiveFeeApiResponse = /** status 200 Done. */ Message;
 export type WaiveFeeApiArg = {
   id: string;
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
   waiveFeeRequest: WaiveFeeRequest;
 };
 export type UpdateFeesApiResponse = /** status 200 Done. */ Message;
