@@ -77,7 +77,7 @@ describe(`corrections and fees against ${BASE_URL}`, () => {
       await heading(approver.page, 'Second Approvals').waitFor();
       const item = approver.page.getByTestId('proposal-item').filter({ hasText: 'Cora Correct' });
       await item.getByText('Balance correction of $900.00').waitFor();
-      await item.getByText('Goodwill', { exact: false }).waitFor();
+      await item.getByText('Add for Cora Correct · Goodwill', { exact: false }).waitFor();
       await item.getByText(reason, { exact: false }).waitFor();
       await item.getByRole('button', { name: 'Approve' }).click();
       const approve = approver.page.getByRole('dialog', { name: 'Approve: Balance correction' });
