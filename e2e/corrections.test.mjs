@@ -8,13 +8,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
 import { adminCredentials, api, button, confirmItsMe, expectAccessible, heading, login, PASSWORD, registerVerified, toast, uniqueEmail, uploadIdentity, withSuiteBrowser } from './flows.mjs';
 
+const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 // A second admin, created with the command line on the server's database and data directory.
@@ -111,6 +112,21 @@ describe(`corrections and fees against ${BASE_URL}`, () => {
       await expectAccessible(proposer.page, '/update-fee (confirmation)');
       await clickThroughStepUp(proposer.page, waive.getByRole('button', { name: 'Waive the fee' }), 'Fee waived');
       await fee.getByTestId('fee-waived').getByText('$2.00').waitFor();
+
+      // The three pages on a phone: nothing wider than the screen, nothing axe refuses.
+      await proposer.page.setViewportSize({ width: 375, height: 812 });
+      for (const [path, title] of [
+        [`/edit-user-balance/${investorID}`, 'Correct the balance'],
+        [`/edit-balance/${investorID}`, 'Returns'],
+        [`/update-fee/${investorID}`, 'Withdrawal fees'],
+      ]) {
+        await proposer.page.goto(url(path));
+        await heading(proposer.page, title).waitFor();
+        await expectAccessible(proposer.page, `${path} (phone)`);
+        const overflow = await proposer.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${path} is ${overflow}px wider than a 375 px screen`);
+        if (SHOTS) await proposer.page.screenshot({ path: join(SHOTS, `corrections-${path.split('/')[1]}-phone.png`), fullPage: true });
+      }
 
       // The investor sees the fee refunded on the withdrawal and in the history.
       await investor.page.goto(url(`/withdrawal/${created.body._id}`));
