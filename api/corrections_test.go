@@ -41,6 +41,10 @@ func TestCorrectionsBelowAndAboveTheThreshold(t *testing.T) {
 	stream := eventstore.NewStreamID(account.StreamCategory, ivy.ID)
 	path := "/api/users/editDepositBalance/" + ivy.ID
 
+	// A correction needs the admin, not just their session: a fresh step-up.
+	expect(t, admin.do(http.MethodPut, path, correctionBody("add", "10", "goodwill", "outage")), http.StatusForbidden)
+	stepUp(t, admin)
+
 	// Only admins correct balances.
 	expect(t, investor.do(http.MethodPut, path, correctionBody("add", "10", "goodwill", "outage")), http.StatusForbidden)
 	expect(t, author.do(http.MethodPut, path, correctionBody("add", "10", "goodwill", "outage")), http.StatusForbidden)
@@ -111,6 +115,7 @@ func TestACorrectionIsIdempotent(t *testing.T) {
 	a := newFourEyesApp(t)
 	_, ivy := a.member(t, "ivy@example.com", "subscriber")
 	admin, _ := a.member(t, "ada@example.com", "admin")
+	stepUp(t, admin)
 	path := "/api/users/editDepositBalance/" + ivy.ID
 	body := correctionBody("add", "40", "other", "Manual fix")
 	first := admin.withKey("corr-1", http.MethodPut, path, body)
@@ -162,6 +167,7 @@ func TestFeesWaiversAndExemption(t *testing.T) {
 	author.position = investor.position
 	expect(t, author.do(http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": testHash("fee-paid")}), http.StatusOK)
 	admin.position = author.position
+	stepUp(t, admin)
 
 	// Adding a fee by hand is refused; only admins change fees.
 	expectMessage(t, admin.do(http.MethodPut, "/api/users/update-fees/"+ivy.ID,

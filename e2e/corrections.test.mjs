@@ -31,13 +31,14 @@ function secondAdmin() {
   return { email, password: PASSWORD };
 }
 
-// Clicks a button that may first ask the person to confirm it's them, and waits for the toast.
-async function clickThroughStepUp(page, target, toastText) {
+// Clicks a button that may ask the person to confirm it's them first (an admin's change of a
+// user's money does), answers with their password, and waits for the toast.
+async function clickThroughStepUp(page, target, toastText, password = PASSWORD) {
   await target.click();
   const stepUp = page.getByRole('dialog', { name: "Confirm it's you" });
   const done = toast(page, toastText);
   await done.or(stepUp).first().waitFor();
-  if (await stepUp.isVisible()) await confirmItsMe(page);
+  if (await stepUp.isVisible()) await confirmItsMe(page, { password });
   await done.waitFor();
 }
 
@@ -70,7 +71,7 @@ describe(`corrections and fees against ${BASE_URL}`, () => {
       await dialog.getByTestId('correction-after').getByText('$900.00').waitFor();
       await dialog.getByText('it will be sent to a second admin', { exact: false }).waitFor();
       await expectAccessible(proposer.page, '/edit-user-balance (confirmation)');
-      await clickThroughStepUp(proposer.page, dialog.getByRole('button', { name: 'Send for approval' }), 'Sent to a second staff member for approval');
+      await clickThroughStepUp(proposer.page, dialog.getByRole('button', { name: 'Send for approval' }), 'Sent to a second staff member for approval', first.password);
       await proposer.page.getByTestId('correction-proposed').waitFor();
 
       // The second admin approves it on Second Approvals, where it reads as a balance correction.
@@ -110,7 +111,7 @@ describe(`corrections and fees against ${BASE_URL}`, () => {
       await waive.getByRole('button', { name: 'Review' }).click();
       await waive.getByText('$2.00', { exact: false }).first().waitFor();
       await expectAccessible(proposer.page, '/update-fee (confirmation)');
-      await clickThroughStepUp(proposer.page, waive.getByRole('button', { name: 'Waive the fee' }), 'Fee waived');
+      await clickThroughStepUp(proposer.page, waive.getByRole('button', { name: 'Waive the fee' }), 'Fee waived', first.password);
       await fee.getByTestId('fee-waived').getByText('$2.00').waitFor();
 
       // The three pages on a phone: nothing wider than the screen, nothing axe refuses.
