@@ -11,6 +11,7 @@ import { newIdempotencyKey } from '../../components/idempotencyKey';
 import { formatUsd } from '../../components/money';
 import { useRunMutation } from '../../components/useRunMutation';
 import { Trans, useLocale, useTranslation } from '../../i18n';
+import { useStepUpFirst } from '../auth/useStepUpFirst';
 import { cents, plain, UserMoneyFrame, useUserID } from './shared';
 
 // /edit-user-balance/:id: an admin adds to or deducts from a user's available balance, with a
@@ -41,8 +42,11 @@ function ConfirmDialog({ money, draft, onClose, onDone }: { money: UserMoney; dr
   const threshold = cents(money.correctionThreshold) ?? 0n;
   const needsSecond = threshold > 0n && amount > threshold;
   const name = money.user.name || t('unnamed');
+  const stepUpFirst = useStepUpFirst();
   const submit = async () => {
     if (isLoading) return;
+    // A change of a user's money needs the admin, not just their session.
+    if (!(await stepUpFirst())) return;
     const outcome = await run(post({ id, 'Idempotency-Key': key, correctionRequest: { ...draft, amount: plain(amount), reason: draft.reason.trim() } }), {
       fallback: t('correction.failed'),
       success: ({ message }) => message,

@@ -11,6 +11,7 @@ import { formatUsd } from '../../components/money';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
 import { Trans, useLocale, useTranslation } from '../../i18n';
+import { useStepUpFirst } from '../auth/useStepUpFirst';
 import { cents, plain, UserMoneyFrame, useUserID } from './shared';
 
 // /update-fee/:id: a user's withdrawal fees, each with what was refunded; a charged fee is waived
@@ -47,8 +48,10 @@ function WaiveDialog({ money, fee, onClose }: { money: UserMoney; fee: StaffFee;
     setKey(newIdempotencyKey());
     setStep('confirm');
   };
+  const stepUpFirst = useStepUpFirst();
   const submit = async () => {
     if (isLoading) return;
+    if (!(await stepUpFirst())) return;
     const outcome = await run(
       waive({ id, 'Idempotency-Key': key, waiveFeeRequest: { withdrawalId: fee.withdrawalId, amount: plain(cents(amount) ?? 0n), reason: reason.trim() } }),
       { fallback: t('fees.waiveFailed'), success: ({ message }) => message, formError: setFormError },
@@ -219,6 +222,7 @@ function Exemption({ money }: { money: UserMoney }) {
   const run = useRunMutation();
   const [toggle, { isLoading }] = useSetFeeExemptionMutation();
   const [open, setOpen] = useState(false);
+  const stepUpFirst = useStepUpFirst();
   const turningOn = !money.feeExempt;
   return (
     <section className="panel stack" aria-labelledby="fee-exemption-title" data-testid="fee-exemption">
@@ -245,13 +249,14 @@ function Exemption({ money }: { money: UserMoney }) {
           submitLabel={turningOn ? t('fees.turnOn') : t('fees.turnOff')}
           busyLabel={t('fees.saving')}
           busy={isLoading}
-          onSubmit={(reason, formError) =>
-            run(toggle({ id, feeExemptionRequest: { exempt: turningOn, reason } }), {
+          onSubmit={async (reason, formError) => {
+            if (!(await stepUpFirst())) return { ok: false, error: { status: 403 }, message: '' };
+            return run(toggle({ id, feeExemptionRequest: { exempt: turningOn, reason } }), {
               fallback: t('fees.exemptFailed'),
               success: ({ message }) => message,
               formError,
-            })
-          }
+            });
+          }}
           onClose={() => setOpen(false)}
         />
       ) : null}
