@@ -201,6 +201,11 @@ func TestFeesWaiversAndExemption(t *testing.T) {
 	// The exemption: the quote charges nothing and says why; so does the withdrawal.
 	expect(t, admin.do(http.MethodPut, "/api/users/fees-toggle/"+ivy.ID, map[string]any{"exempt": true, "reason": " "}), http.StatusBadRequest)
 	expect(t, admin.do(http.MethodPut, "/api/users/fees-toggle/"+ivy.ID, map[string]any{"exempt": true, "reason": "Partner agreement"}), http.StatusOK)
+	// What is already in force records nothing.
+	expect(t, admin.do(http.MethodPut, "/api/users/fees-toggle/"+ivy.ID, map[string]any{"exempt": true, "reason": "Again"}), http.StatusOK)
+	if n := countEvents[account.FeeExemptionSet](t, a, eventstore.NewStreamID(account.StreamCategory, ivy.ID)); n != 1 {
+		t.Fatalf("%d exemption events after setting it twice, want 1", n)
+	}
 	investor.position = admin.position
 	res = quote(investor, map[string]string{"amount": "100", "network": "TRC20"})
 	expect(t, res, http.StatusOK)
