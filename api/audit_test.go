@@ -163,7 +163,7 @@ func TestAuditLogEventsAndBooks(t *testing.T) {
 	})
 	staffCommand(t, a.app, admin, ivyID, adminUser.ID, "203.0.113.9", func(acc *account.Account) error {
 		return acc.PostAdjustment(account.Adjustment{AdjustmentID: "adj-audit", Amount: dmoney.MustParse("12.50"),
-			Category: account.CategoryCompensation, Reason: "Late payout"}, adminUser.ID, time.Now())
+			Category: account.CategoryGoodwill, Reason: "Late payout"}, adminUser.ID, time.Now())
 	})
 	sync()
 

@@ -167,6 +167,13 @@ var operationActions = map[string]Action{
 	"getProposals":    ActReviewQueues,
 	"approveProposal": ActApproveChanges,
 	"rejectProposal":  ActApproveChanges,
+	// Staff corrections, returns and fees of one user (docs/staff.md).
+	"getUserMoney":    ActAdjustBalances,
+	"postCorrection":  ActAdjustBalances,
+	"editReturns":     ActAdjustBalances,
+	"waiveFee":        ActWaiveFees,
+	"updateFees":      ActWaiveFees,
+	"setFeeExemption": ActWaiveFees,
 	// The staff navigation's counts of what waits in each queue.
 	"getQueueCounts": ActReviewQueues,
 	// The audit screens (admins): staff actions, stored events, the books at a position.

@@ -20,6 +20,11 @@ const msgSteppedUp = "Thanks, that's confirmed."
 // opts in with one line here.
 var stepUpOperations = map[string]bool{
 	"createWithdrawal": true,
+	// An admin's own changes of a user's money: corrections, fee waivers, the fee exemption.
+	"postCorrection":  true,
+	"waiveFee":        true,
+	"updateFees":      true,
+	"setFeeExemption": true,
 }
 
 // errStepUpRequired asks the client to confirm it's the person (POST /api/users/step-up) and

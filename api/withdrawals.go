@@ -65,6 +65,9 @@ func withdrawalQuoteJSON(q appmoney.WithdrawalQuote) apigen.WithdrawalQuote {
 	if q.Address != "" {
 		out.WalletAddress = &q.Address
 	}
+	if q.FeeExempt {
+		out.FeeExempt = &q.FeeExempt
+	}
 	return out
 }
 

@@ -64,7 +64,7 @@ func withdrawalBody(t *testing.T, c *client, amount, network, address string) ma
 	t.Helper()
 	fee := ""
 	if res := c.do(http.MethodPost, "/api/withDraw/quote", map[string]string{"network": "TRC20", "amount": amount}); res.status == http.StatusOK {
-		fee = decodeJSON[map[string]string](t, res)["fee"]
+		fee = decodeJSON[struct{ Fee string }](t, res).Fee
 	}
 	return map[string]string{"amount": amount, "network": network, "walletAddress": address, "fee": fee}
 }

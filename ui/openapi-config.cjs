@@ -22,6 +22,9 @@ const config = {
     { pattern: 'createWithdrawal', parameterFilter: () => true },
     // An admin's settings change and plan change: one key per confirmed change.
     { pattern: ['updateSettings', 'createPlan', 'newPlanVersion', 'retirePlan'], parameterFilter: () => true },
+    // A staff correction or fee waiver posted twice would move the money twice: one key per attempt.
+    { pattern: 'postCorrection', parameterFilter: () => true },
+    { pattern: 'waiveFee', parameterFilter: () => true },
     // A withdrawal quote is a POST only to keep the wallet address out of URLs; it changes
     // nothing, so it is a query the page can run when it opens and again on demand.
     { pattern: 'quoteWithdrawal', type: 'query', parameterFilter: (name) => name !== 'Idempotency-Key' },

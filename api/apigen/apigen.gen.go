@@ -73,6 +73,48 @@ func (e BadgeName) Valid() bool {
 	}
 }
 
+// Defines values for CorrectionRequestCategory.
+const (
+	CorrectionRequestCategoryChargeback CorrectionRequestCategory = "chargeback"
+	CorrectionRequestCategoryCorrection CorrectionRequestCategory = "correction"
+	CorrectionRequestCategoryGoodwill   CorrectionRequestCategory = "goodwill"
+	CorrectionRequestCategoryOther      CorrectionRequestCategory = "other"
+)
+
+// Valid indicates whether the value is a known member of the CorrectionRequestCategory enum.
+func (e CorrectionRequestCategory) Valid() bool {
+	switch e {
+	case CorrectionRequestCategoryChargeback:
+		return true
+	case CorrectionRequestCategoryCorrection:
+		return true
+	case CorrectionRequestCategoryGoodwill:
+		return true
+	case CorrectionRequestCategoryOther:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CorrectionRequestDirection.
+const (
+	CorrectionRequestDirectionAdd    CorrectionRequestDirection = "add"
+	CorrectionRequestDirectionDeduct CorrectionRequestDirection = "deduct"
+)
+
+// Valid indicates whether the value is a known member of the CorrectionRequestDirection enum.
+func (e CorrectionRequestDirection) Valid() bool {
+	switch e {
+	case CorrectionRequestDirectionAdd:
+		return true
+	case CorrectionRequestDirectionDeduct:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DepositAsset.
 const (
 	DepositAssetBTC  DepositAsset = "BTC"
@@ -518,6 +560,7 @@ func (e MovementStatus) Valid() bool {
 const (
 	ProposalKindAccountClosure      ProposalKind = "account_closure"
 	ProposalKindAdminGrant          ProposalKind = "admin_grant"
+	ProposalKindBalanceCorrection   ProposalKind = "balance_correction"
 	ProposalKindDepositConfirmation ProposalKind = "deposit_confirmation"
 	ProposalKindWithdrawalApproval  ProposalKind = "withdrawal_approval"
 )
@@ -528,6 +571,8 @@ func (e ProposalKind) Valid() bool {
 	case ProposalKindAccountClosure:
 		return true
 	case ProposalKindAdminGrant:
+		return true
+	case ProposalKindBalanceCorrection:
 		return true
 	case ProposalKindDepositConfirmation:
 		return true
@@ -619,6 +664,24 @@ func (e TestimonialStatus) Valid() bool {
 	case TestimonialStatusPending:
 		return true
 	case TestimonialStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateFeesRequestDirection.
+const (
+	UpdateFeesRequestDirectionAdd    UpdateFeesRequestDirection = "add"
+	UpdateFeesRequestDirectionDeduct UpdateFeesRequestDirection = "deduct"
+)
+
+// Valid indicates whether the value is a known member of the UpdateFeesRequestDirection enum.
+func (e UpdateFeesRequestDirection) Valid() bool {
+	switch e {
+	case UpdateFeesRequestDirectionAdd:
+		return true
+	case UpdateFeesRequestDirectionDeduct:
 		return true
 	default:
 		return false
@@ -1035,6 +1098,23 @@ type ContentTeamMember struct {
 	Title string `json:"title"`
 }
 
+// CorrectionRequest defines model for CorrectionRequest.
+type CorrectionRequest struct {
+	// Amount US dollars, positive, at most two decimals.
+	//
+	// Example: 25.00
+	Amount    string                     `json:"amount"`
+	Category  CorrectionRequestCategory  `json:"category"`
+	Direction CorrectionRequestDirection `json:"direction"`
+	Reason    string                     `json:"reason"`
+}
+
+// CorrectionRequestCategory defines model for CorrectionRequest.Category.
+type CorrectionRequestCategory string
+
+// CorrectionRequestDirection defines model for CorrectionRequest.Direction.
+type CorrectionRequestDirection string
+
 // Country defines model for Country.
 type Country struct {
 	// Code Example: GB
@@ -1281,6 +1361,12 @@ type Error struct {
 	// Until With `withdrawal_cooldown` only, when withdrawals are possible again.
 	Until           *time.Time       `json:"until,omitempty"`
 	WithdrawalQuote *WithdrawalQuote `json:"withdrawalQuote,omitempty"`
+}
+
+// FeeExemptionRequest defines model for FeeExemptionRequest.
+type FeeExemptionRequest struct {
+	Exempt bool   `json:"exempt"`
+	Reason string `json:"reason"`
 }
 
 // ForgotPasswordRequest defines model for ForgotPasswordRequest.
@@ -2266,6 +2352,33 @@ type SettledInvestments struct {
 	Settled []Investment `json:"settled"`
 }
 
+// StaffFee defines model for StaffFee.
+type StaffFee struct {
+	Amount       string     `json:"amount"`
+	DecidedAt    *time.Time `json:"decidedAt,omitempty"`
+	Fee          string     `json:"fee"`
+	FeeWaived    string     `json:"feeWaived"`
+	RequestedAt  time.Time  `json:"requestedAt"`
+	Status       string     `json:"status"`
+	WithdrawalId string     `json:"withdrawalId"`
+}
+
+// StaffInvestment defines model for StaffInvestment.
+type StaffInvestment struct {
+	Amount      string     `json:"amount"`
+	End         *time.Time `json:"end,omitempty"`
+	Id          string     `json:"id"`
+	Plan        string     `json:"plan"`
+	RequestedAt time.Time  `json:"requestedAt"`
+	Return      string     `json:"return"`
+	Start       *time.Time `json:"start,omitempty"`
+	Status      string     `json:"status"`
+	TermDays    int        `json:"termDays"`
+
+	// TermRate For the whole term, "0.0125" = 1.25 %.
+	TermRate string `json:"termRate"`
+}
+
 // StaffPerson defines model for StaffPerson.
 type StaffPerson struct {
 	UnderscoreId string `json:"_id"`
@@ -2423,6 +2536,17 @@ type TwoFactorSetup struct {
 	Secret string `json:"secret"`
 }
 
+// UpdateFeesRequest defines model for UpdateFeesRequest.
+type UpdateFeesRequest struct {
+	Amount       string                     `json:"amount"`
+	Direction    UpdateFeesRequestDirection `json:"direction"`
+	Reason       string                     `json:"reason"`
+	WithdrawalId *string                    `json:"withdrawalId,omitempty"`
+}
+
+// UpdateFeesRequestDirection defines model for UpdateFeesRequest.Direction.
+type UpdateFeesRequestDirection string
+
 // UpdateUserRequest defines model for UpdateUserRequest.
 type UpdateUserRequest struct {
 	Bio     *string `json:"bio,omitempty"`
@@ -2532,6 +2656,32 @@ type UserFigures struct {
 	TotalMaturityAmount string `json:"totalMaturityAmount"`
 }
 
+// UserMoney defines model for UserMoney.
+type UserMoney struct {
+	Balances struct {
+		Adjustments string `json:"adjustments"`
+		Available   string `json:"available"`
+		Fees        string `json:"fees"`
+		Held        string `json:"held"`
+		Invested    string `json:"invested"`
+		Returns     string `json:"returns"`
+	} `json:"balances"`
+	CorrectionThreshold string            `json:"correctionThreshold"`
+	ExemptionAt         *time.Time        `json:"exemptionAt,omitempty"`
+	ExemptionReason     *string           `json:"exemptionReason,omitempty"`
+	FeeExempt           bool              `json:"feeExempt"`
+	Fees                []StaffFee        `json:"fees"`
+	Investments         []StaffInvestment `json:"investments"`
+	User                StaffPerson       `json:"user"`
+}
+
+// WaiveFeeRequest defines model for WaiveFeeRequest.
+type WaiveFeeRequest struct {
+	Amount       string `json:"amount"`
+	Reason       string `json:"reason"`
+	WithdrawalId string `json:"withdrawalId"`
+}
+
 // Withdrawal defines model for Withdrawal.
 type Withdrawal struct {
 	UnderscoreId string `json:"_id"`
@@ -2626,6 +2776,9 @@ type WithdrawalQuote struct {
 
 	// Fee The fee on it, decimal string.
 	Fee *string `json:"fee,omitempty"`
+
+	// FeeExempt Staff exempted the account from withdrawal fees, so `fee` is 0.00.
+	FeeExempt *bool `json:"feeExempt,omitempty"`
 
 	// Minimum The smallest withdrawal, decimal string.
 	Minimum string `json:"minimum"`
@@ -3131,6 +3284,22 @@ type ChangePasswordParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// PostCorrectionParams defines parameters for PostCorrection.
+type PostCorrectionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SetFeeExemptionParams defines parameters for SetFeeExemption.
+type SetFeeExemptionParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ForgotPasswordParams defines parameters for ForgotPassword.
 type ForgotPasswordParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -3363,6 +3532,22 @@ type SuspendUserParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// UpdateFeesParams defines parameters for UpdateFees.
+type UpdateFeesParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// EditReturnsParams defines parameters for EditReturns.
+type EditReturnsParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // UpdateUserParams defines parameters for UpdateUser.
 type UpdateUserParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -3395,6 +3580,14 @@ type UploadKycDocumentsParams struct {
 
 // VerifyUserParams defines parameters for VerifyUser.
 type VerifyUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// WaiveFeeParams defines parameters for WaiveFee.
+type WaiveFeeParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -3520,6 +3713,12 @@ type EnableTwoFactorJSONRequestBody = TwoFactorEnableRequest
 // ChangePasswordJSONRequestBody defines body for ChangePassword for application/json ContentType.
 type ChangePasswordJSONRequestBody = ChangePasswordRequest
 
+// PostCorrectionJSONRequestBody defines body for PostCorrection for application/json ContentType.
+type PostCorrectionJSONRequestBody = CorrectionRequest
+
+// SetFeeExemptionJSONRequestBody defines body for SetFeeExemption for application/json ContentType.
+type SetFeeExemptionJSONRequestBody = FeeExemptionRequest
+
 // ForgotPasswordJSONRequestBody defines body for ForgotPassword for application/json ContentType.
 type ForgotPasswordJSONRequestBody = ForgotPasswordRequest
 
@@ -3559,6 +3758,9 @@ type StepUpJSONRequestBody = StepUpRequest
 // SuspendUserJSONRequestBody defines body for SuspendUser for application/json ContentType.
 type SuspendUserJSONRequestBody = SuspendRequest
 
+// UpdateFeesJSONRequestBody defines body for UpdateFees for application/json ContentType.
+type UpdateFeesJSONRequestBody = UpdateFeesRequest
+
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UpdateUserRequest
 
@@ -3567,6 +3769,9 @@ type UpgradeUserJSONRequestBody = UpgradeUserRequest
 
 // UploadKycDocumentsMultipartRequestBody defines body for UploadKycDocuments for multipart/form-data ContentType.
 type UploadKycDocumentsMultipartRequestBody UploadKycDocumentsMultipartBody
+
+// WaiveFeeJSONRequestBody defines body for WaiveFee for application/json ContentType.
+type WaiveFeeJSONRequestBody = WaiveFeeRequest
 
 // DeleteUserJSONRequestBody defines body for DeleteUser for application/json ContentType.
 type DeleteUserJSONRequestBody = CloseAccountRequest
@@ -3780,9 +3985,15 @@ type ServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(w http.ResponseWriter, r *http.Request, params ChangePasswordParams)
+	// PostCorrection Add to or deduct from a user's available balance (admins)
+	// (PUT /users/editDepositBalance/{id})
+	PostCorrection(w http.ResponseWriter, r *http.Request, id UserID, params PostCorrectionParams)
 	// StreamUserEvents Server-sent events telling the caller that their money changed
 	// (GET /users/events)
 	StreamUserEvents(w http.ResponseWriter, r *http.Request)
+	// SetFeeExemption Turn a user's withdrawal fee exemption on or off (admins)
+	// (PUT /users/fees-toggle/{id})
+	SetFeeExemption(w http.ResponseWriter, r *http.Request, id UserID, params SetFeeExemptionParams)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams)
@@ -3834,6 +4045,9 @@ type ServerInterface interface {
 	// Logout End this session and clear the session cookies
 	// (GET /users/logout)
 	Logout(w http.ResponseWriter, r *http.Request)
+	// GetUserMoney A user's balances, investments with their terms, fees and fee exemption (admins)
+	// (GET /users/money/{id})
+	GetUserMoney(w http.ResponseWriter, r *http.Request, id UserID)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
 	UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams)
@@ -3885,6 +4099,12 @@ type ServerInterface interface {
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams)
+	// UpdateFees Change a fee on a user's account (admins)
+	// (PUT /users/update-fees/{id})
+	UpdateFees(w http.ResponseWriter, r *http.Request, id UserID, params UpdateFeesParams)
+	// EditReturns Edit a user's returns, which is always refused (admins)
+	// (PUT /users/updateDepositBalance/{id})
+	EditReturns(w http.ResponseWriter, r *http.Request, id UserID, params EditReturnsParams)
 	// UpdateUser Update the signed-in user's profile
 	// (PATCH /users/updateUser)
 	UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams)
@@ -3897,6 +4117,9 @@ type ServerInterface interface {
 	// VerifyUser Verify the e-mail address with the token from the verification link
 	// (PATCH /users/verifyUser/{token})
 	VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams)
+	// WaiveFee Waive (refund) the fee charged on one of a user's withdrawals (admins)
+	// (POST /users/waive-fee/{id})
+	WaiveFee(w http.ResponseWriter, r *http.Request, id UserID, params WaiveFeeParams)
 	// DeleteUser Close an account (admins)
 	// (DELETE /users/{id})
 	DeleteUser(w http.ResponseWriter, r *http.Request, id UserID)
@@ -4317,9 +4540,21 @@ func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request, pa
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// PostCorrection Add to or deduct from a user's available balance (admins)
+// (PUT /users/editDepositBalance/{id})
+func (_ Unimplemented) PostCorrection(w http.ResponseWriter, r *http.Request, id UserID, params PostCorrectionParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // StreamUserEvents Server-sent events telling the caller that their money changed
 // (GET /users/events)
 func (_ Unimplemented) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetFeeExemption Turn a user's withdrawal fee exemption on or off (admins)
+// (PUT /users/fees-toggle/{id})
+func (_ Unimplemented) SetFeeExemption(w http.ResponseWriter, r *http.Request, id UserID, params SetFeeExemptionParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4425,6 +4660,12 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetUserMoney A user's balances, investments with their terms, fees and fee exemption (admins)
+// (GET /users/money/{id})
+func (_ Unimplemented) GetUserMoney(w http.ResponseWriter, r *http.Request, id UserID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // UploadPhoto Upload a profile photo and make it the user's photo
 // (POST /users/photo)
 func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
@@ -4527,6 +4768,18 @@ func (_ Unimplemented) SuspendUser(w http.ResponseWriter, r *http.Request, id Us
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// UpdateFees Change a fee on a user's account (admins)
+// (PUT /users/update-fees/{id})
+func (_ Unimplemented) UpdateFees(w http.ResponseWriter, r *http.Request, id UserID, params UpdateFeesParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// EditReturns Edit a user's returns, which is always refused (admins)
+// (PUT /users/updateDepositBalance/{id})
+func (_ Unimplemented) EditReturns(w http.ResponseWriter, r *http.Request, id UserID, params EditReturnsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // UpdateUser Update the signed-in user's profile
 // (PATCH /users/updateUser)
 func (_ Unimplemented) UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams) {
@@ -4548,6 +4801,12 @@ func (_ Unimplemented) UploadKycDocuments(w http.ResponseWriter, r *http.Request
 // VerifyUser Verify the e-mail address with the token from the verification link
 // (PATCH /users/verifyUser/{token})
 func (_ Unimplemented) VerifyUser(w http.ResponseWriter, r *http.Request, token string, params VerifyUserParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// WaiveFee Waive (refund) the fee charged on one of a user's withdrawals (admins)
+// (POST /users/waive-fee/{id})
+func (_ Unimplemented) WaiveFee(w http.ResponseWriter, r *http.Request, id UserID, params WaiveFeeParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -7134,11 +7393,111 @@ func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// PostCorrection operation middleware
+func (siw *ServerInterfaceWrapper) PostCorrection(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PostCorrectionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PostCorrection(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // StreamUserEvents operation middleware
 func (siw *ServerInterfaceWrapper) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.StreamUserEvents(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetFeeExemption operation middleware
+func (siw *ServerInterfaceWrapper) SetFeeExemption(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetFeeExemptionParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetFeeExemption(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7929,6 +8288,32 @@ func (siw *ServerInterfaceWrapper) Logout(w http.ResponseWriter, r *http.Request
 	handler.ServeHTTP(w, r)
 }
 
+// GetUserMoney operation middleware
+func (siw *ServerInterfaceWrapper) GetUserMoney(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetUserMoney(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // UploadPhoto operation middleware
 func (siw *ServerInterfaceWrapper) UploadPhoto(w http.ResponseWriter, r *http.Request) {
 
@@ -8600,6 +8985,106 @@ func (siw *ServerInterfaceWrapper) SuspendUser(w http.ResponseWriter, r *http.Re
 	handler.ServeHTTP(w, r)
 }
 
+// UpdateFees operation middleware
+func (siw *ServerInterfaceWrapper) UpdateFees(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateFeesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateFees(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// EditReturns operation middleware
+func (siw *ServerInterfaceWrapper) EditReturns(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params EditReturnsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.EditReturns(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // UpdateUser operation middleware
 func (siw *ServerInterfaceWrapper) UpdateUser(w http.ResponseWriter, r *http.Request) {
 
@@ -8764,6 +9249,56 @@ func (siw *ServerInterfaceWrapper) VerifyUser(w http.ResponseWriter, r *http.Req
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.VerifyUser(w, r, token, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// WaiveFee operation middleware
+func (siw *ServerInterfaceWrapper) WaiveFee(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params WaiveFeeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.WaiveFee(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9545,6 +10080,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/badges", wrapper.ListBadges)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/money/{id}", wrapper.GetUserMoney)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/users/editDepositBalance/{id}", wrapper.PostCorrection)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/users/updateDepositBalance/{id}", wrapper.EditReturns)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/waive-fee/{id}", wrapper.WaiveFee)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/users/update-fees/{id}", wrapper.UpdateFees)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/users/fees-toggle/{id}", wrapper.SetFeeExemption)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/users/badge", wrapper.GetMyBadge)
@@ -14830,6 +15383,144 @@ func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type PostCorrectionRequestObject struct {
+	Id     UserID `json:"id"`
+	Params PostCorrectionParams
+	Body   *PostCorrectionJSONRequestBody
+}
+
+type PostCorrectionResponseObject interface {
+	VisitPostCorrectionResponse(w http.ResponseWriter) error
+}
+
+type PostCorrection200JSONResponse Message
+
+func (response PostCorrection200JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection202JSONResponse ProposalCreated
+
+func (response PostCorrection202JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response PostCorrection400JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PostCorrection401JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PostCorrection403JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PostCorrection404JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection409JSONResponse struct{ ConflictJSONResponse }
+
+func (response PostCorrection409JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response PostCorrection422JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCorrection500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response PostCorrection500JSONResponse) VisitPostCorrectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StreamUserEventsRequestObject struct {
 }
 
@@ -14897,6 +15588,130 @@ func (response StreamUserEvents401JSONResponse) VisitStreamUserEventsResponse(w 
 type StreamUserEvents500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response StreamUserEvents500JSONResponse) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemptionRequestObject struct {
+	Id     UserID `json:"id"`
+	Params SetFeeExemptionParams
+	Body   *SetFeeExemptionJSONRequestBody
+}
+
+type SetFeeExemptionResponseObject interface {
+	VisitSetFeeExemptionResponse(w http.ResponseWriter) error
+}
+
+type SetFeeExemption200JSONResponse Message
+
+func (response SetFeeExemption200JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetFeeExemption400JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetFeeExemption401JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetFeeExemption403JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetFeeExemption404JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SetFeeExemption409JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetFeeExemption422JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetFeeExemption500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetFeeExemption500JSONResponse) VisitSetFeeExemptionResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16413,6 +17228,128 @@ func (response Logout403JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 type Logout500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoneyRequestObject struct {
+	Id UserID `json:"id"`
+}
+
+type GetUserMoneyResponseObject interface {
+	VisitGetUserMoneyResponse(w http.ResponseWriter) error
+}
+
+type GetUserMoney200JSONResponse UserMoney
+
+func (response GetUserMoney200JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetUserMoney400JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetUserMoney401JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetUserMoney403JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetUserMoney404JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney409JSONResponse struct{ ConflictJSONResponse }
+
+func (response GetUserMoney409JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetUserMoney422JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserMoney500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetUserMoney500JSONResponse) VisitGetUserMoneyResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -18112,6 +19049,253 @@ func (response SuspendUser500JSONResponse) VisitSuspendUserResponse(w http.Respo
 	return err
 }
 
+type UpdateFeesRequestObject struct {
+	Id     UserID `json:"id"`
+	Params UpdateFeesParams
+	Body   *UpdateFeesJSONRequestBody
+}
+
+type UpdateFeesResponseObject interface {
+	VisitUpdateFeesResponse(w http.ResponseWriter) error
+}
+
+type UpdateFees200JSONResponse Message
+
+func (response UpdateFees200JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateFees400JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateFees401JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateFees403JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateFees404JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateFees409JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response UpdateFees422JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateFees500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UpdateFees500JSONResponse) VisitUpdateFeesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturnsRequestObject struct {
+	Id     UserID `json:"id"`
+	Params EditReturnsParams
+}
+
+type EditReturnsResponseObject interface {
+	VisitEditReturnsResponse(w http.ResponseWriter) error
+}
+
+type EditReturns200JSONResponse Message
+
+func (response EditReturns200JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response EditReturns400JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response EditReturns401JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response EditReturns403JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response EditReturns404JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns409JSONResponse struct{ ConflictJSONResponse }
+
+func (response EditReturns409JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response EditReturns422JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EditReturns500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response EditReturns500JSONResponse) VisitEditReturnsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateUserRequestObject struct {
 	Params UpdateUserParams
 	Body   *UpdateUserJSONRequestBody
@@ -18601,6 +19785,130 @@ func (response VerifyUser429JSONResponse) VisitVerifyUserResponse(w http.Respons
 type VerifyUser500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response VerifyUser500JSONResponse) VisitVerifyUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFeeRequestObject struct {
+	Id     UserID `json:"id"`
+	Params WaiveFeeParams
+	Body   *WaiveFeeJSONRequestBody
+}
+
+type WaiveFeeResponseObject interface {
+	VisitWaiveFeeResponse(w http.ResponseWriter) error
+}
+
+type WaiveFee200JSONResponse Message
+
+func (response WaiveFee200JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response WaiveFee400JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response WaiveFee401JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response WaiveFee403JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response WaiveFee404JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee409JSONResponse struct{ ConflictJSONResponse }
+
+func (response WaiveFee409JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response WaiveFee422JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WaiveFee500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response WaiveFee500JSONResponse) VisitWaiveFeeResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -19622,9 +20930,15 @@ type StrictServerInterface interface {
 	// ChangePassword Change the password (ends every other session)
 	// (PATCH /users/changePassword)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
+	// PostCorrection Add to or deduct from a user's available balance (admins)
+	// (PUT /users/editDepositBalance/{id})
+	PostCorrection(ctx context.Context, request PostCorrectionRequestObject) (PostCorrectionResponseObject, error)
 	// StreamUserEvents Server-sent events telling the caller that their money changed
 	// (GET /users/events)
 	StreamUserEvents(ctx context.Context, request StreamUserEventsRequestObject) (StreamUserEventsResponseObject, error)
+	// SetFeeExemption Turn a user's withdrawal fee exemption on or off (admins)
+	// (PUT /users/fees-toggle/{id})
+	SetFeeExemption(ctx context.Context, request SetFeeExemptionRequestObject) (SetFeeExemptionResponseObject, error)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(ctx context.Context, request ForgotPasswordRequestObject) (ForgotPasswordResponseObject, error)
@@ -19676,6 +20990,9 @@ type StrictServerInterface interface {
 	// Logout End this session and clear the session cookies
 	// (GET /users/logout)
 	Logout(ctx context.Context, request LogoutRequestObject) (LogoutResponseObject, error)
+	// GetUserMoney A user's balances, investments with their terms, fees and fee exemption (admins)
+	// (GET /users/money/{id})
+	GetUserMoney(ctx context.Context, request GetUserMoneyRequestObject) (GetUserMoneyResponseObject, error)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
 	UploadPhoto(ctx context.Context, request UploadPhotoRequestObject) (UploadPhotoResponseObject, error)
@@ -19727,6 +21044,12 @@ type StrictServerInterface interface {
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(ctx context.Context, request SuspendUserRequestObject) (SuspendUserResponseObject, error)
+	// UpdateFees Change a fee on a user's account (admins)
+	// (PUT /users/update-fees/{id})
+	UpdateFees(ctx context.Context, request UpdateFeesRequestObject) (UpdateFeesResponseObject, error)
+	// EditReturns Edit a user's returns, which is always refused (admins)
+	// (PUT /users/updateDepositBalance/{id})
+	EditReturns(ctx context.Context, request EditReturnsRequestObject) (EditReturnsResponseObject, error)
 	// UpdateUser Update the signed-in user's profile
 	// (PATCH /users/updateUser)
 	UpdateUser(ctx context.Context, request UpdateUserRequestObject) (UpdateUserResponseObject, error)
@@ -19739,6 +21062,9 @@ type StrictServerInterface interface {
 	// VerifyUser Verify the e-mail address with the token from the verification link
 	// (PATCH /users/verifyUser/{token})
 	VerifyUser(ctx context.Context, request VerifyUserRequestObject) (VerifyUserResponseObject, error)
+	// WaiveFee Waive (refund) the fee charged on one of a user's withdrawals (admins)
+	// (POST /users/waive-fee/{id})
+	WaiveFee(ctx context.Context, request WaiveFeeRequestObject) (WaiveFeeResponseObject, error)
 	// DeleteUser Close an account (admins)
 	// (DELETE /users/{id})
 	DeleteUser(ctx context.Context, request DeleteUserRequestObject) (DeleteUserResponseObject, error)
@@ -21618,6 +22944,40 @@ func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request, 
 	}
 }
 
+// PostCorrection operation middleware
+func (sh *strictHandler) PostCorrection(w http.ResponseWriter, r *http.Request, id UserID, params PostCorrectionParams) {
+	var request PostCorrectionRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body PostCorrectionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PostCorrection(ctx, request.(PostCorrectionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PostCorrection")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PostCorrectionResponseObject); ok {
+		if err := validResponse.VisitPostCorrectionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // StreamUserEvents operation middleware
 func (sh *strictHandler) StreamUserEvents(w http.ResponseWriter, r *http.Request) {
 	var request StreamUserEventsRequestObject
@@ -21635,6 +22995,40 @@ func (sh *strictHandler) StreamUserEvents(w http.ResponseWriter, r *http.Request
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(StreamUserEventsResponseObject); ok {
 		if err := validResponse.VisitStreamUserEventsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetFeeExemption operation middleware
+func (sh *strictHandler) SetFeeExemption(w http.ResponseWriter, r *http.Request, id UserID, params SetFeeExemptionParams) {
+	var request SetFeeExemptionRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body SetFeeExemptionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetFeeExemption(ctx, request.(SetFeeExemptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetFeeExemption")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetFeeExemptionResponseObject); ok {
+		if err := validResponse.VisitSetFeeExemptionResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -22139,6 +23533,32 @@ func (sh *strictHandler) Logout(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// GetUserMoney operation middleware
+func (sh *strictHandler) GetUserMoney(w http.ResponseWriter, r *http.Request, id UserID) {
+	var request GetUserMoneyRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetUserMoney(ctx, request.(GetUserMoneyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetUserMoney")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetUserMoneyResponseObject); ok {
+		if err := validResponse.VisitGetUserMoneyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // UploadPhoto operation middleware
 func (sh *strictHandler) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
 	var request UploadPhotoRequestObject
@@ -22627,6 +24047,67 @@ func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id 
 	}
 }
 
+// UpdateFees operation middleware
+func (sh *strictHandler) UpdateFees(w http.ResponseWriter, r *http.Request, id UserID, params UpdateFeesParams) {
+	var request UpdateFeesRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body UpdateFeesJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateFees(ctx, request.(UpdateFeesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateFees")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateFeesResponseObject); ok {
+		if err := validResponse.VisitUpdateFeesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// EditReturns operation middleware
+func (sh *strictHandler) EditReturns(w http.ResponseWriter, r *http.Request, id UserID, params EditReturnsParams) {
+	var request EditReturnsRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.EditReturns(ctx, request.(EditReturnsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "EditReturns")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(EditReturnsResponseObject); ok {
+		if err := validResponse.VisitEditReturnsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // UpdateUser operation middleware
 func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request, params UpdateUserParams) {
 	var request UpdateUserRequestObject
@@ -22746,6 +24227,40 @@ func (sh *strictHandler) VerifyUser(w http.ResponseWriter, r *http.Request, toke
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(VerifyUserResponseObject); ok {
 		if err := validResponse.VisitVerifyUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// WaiveFee operation middleware
+func (sh *strictHandler) WaiveFee(w http.ResponseWriter, r *http.Request, id UserID, params WaiveFeeParams) {
+	var request WaiveFeeRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body WaiveFeeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.WaiveFee(ctx, request.(WaiveFeeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "WaiveFee")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(WaiveFeeResponseObject); ok {
+		if err := validResponse.VisitWaiveFeeResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -23007,598 +24522,623 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchs31i+K3wr+/M8uUTUtmpLlZCLVU7VlWY61YzuKJE9m6mHKBLtBEqMmwACgaM5UqvanU+fzrlP1",
-	"3MG+hXMBz508V3IKawFoNInmi2QlntmZDxOZ3Y3XhYX1+lv/aOVyMpWCCaNbJ/9ojRktmII/Lws2mUrD",
-	"RL54w439pWA6V3xquBStk9aVYpoJQ9p9o2asv0+kIGbMiDZSsYJQoedMESMJJYpNGTWsIIr9PGPakDk3",
-	"Y3yZTlhP9KO+Dr5ji/4JEdKMuRgRRW2rXBPDJ6zTE62spfMxm1A7ICZmk9bJv7fsAFo/ZS2zmLLWSUsb",
-	"xcWo9csvWetKao7jXR7+t6Uc0JJM3QtEDmFAJdWGsHs7MejWj5hOp0wUrOjUBjCUakJN66TFhfnquJW1",
-	"JlzwiR1UN4yGC8NGTMFwrplRi7OhYWp1QDcsl6LQdsXmlBsyYEOpGDFqYdeBjigX9c5DX4fJvm4MLdkW",
-	"2zYfM9w4xWhBJrJgpSZjWtgtsL/lY1a457AUrKgWjQvYl9OesC8U1FAyoQv4csEM0WM5h09zWpZM7WlS",
-	"UmNXMx9TMdp5O3/JWlOq6IQZR6Jns4Kbs9zIxHLeAinS4ZBM2GQAnfOCSEXYwYTy0i4lt+/9PGNq0cpa",
-	"gk5sZxRaqy0z/fSWiZEZt06OXhyniAyG8VrJyeoo7K8V/doj0uYiL2cFK/abhjC0LSWprKCGHdiGWo3D",
-	"+I6Lwn6TavjOPmuY2mG329jmLVUjZtJLbOAZmemtVxi/eMgS38rVMXwQhpfRCrfZpw3La+RDFvfCTumK",
-	"2iG6xZ3af4RWmX3eylr2kHDFitaJpeLdJvmGW965aKAkrrQhH27PSUEXxBPRw2iotab31CK/pTt0vW59",
-	"kx1HzP87tljt/R29YxpuEaMWyKcjxqzpkJ2EO6Z+s5A7tiBUFNUP/qsRMxqZ1hDW1d1WwGVJe0LVHStI",
-	"7Vp6w80JcSyTC20ss5RDomZCWP5s5jxnHXJo2ffRixc9cc81H5SMnN2cX15ahqdobvlWRlhn1CGUfPhw",
-	"+eqUKIbsiRVkKBWhhpTMrvbRMRnLmdLII2Gd8W6uFnrp0mw+US/gXgonPbkH4p5pM2HCXL5qoHBevVJs",
-	"S+hfJen8qqSisZupffjYDhpv/bPq7lLMzJRgBRlYGiGMqpIzRXI5mVBRdAhcIEzdMwX3sc7IQM6sCJCR",
-	"mWM6eGf2hLs0gS7hNFh+aC/Re0amVGtWEG7W7ORfDs5LRpVd34Mw9sfIGVdKTqWmZfMq+xceudI/zNiM",
-	"nc+UTl3BZ+4C/tm+tKdJX7BPBl/ukyHejHaBRswJO6eEDkA4sUehOpz2jSZuk2PfDYM+Tt9qMOq3fJIS",
-	"a9/IOZlQsSDcsIllOzA+OSQ0ng0Zy7LQpF2wIZ2VhrzoNt43JfQTD9B91Dp50c3saJ0UZ8e6Qaa75fkd",
-	"W3NEH7mbt4oKTXO7Eo19mOidR3b3QTP1ZHP5kZtxoeh8zSF4XBe/2G/1VArNQBh9SYtrvF3sv3IpDBPw",
-	"J51OS55Tu2LP/qaRK1W9/EGxYeuk9f9/Viliz/CpfnahlFTY1arkxcV0ZgjXZEJLyx/sjfxL1jqXYljy",
-	"/FcYxBnJpchnStkTixK9lf4oKWbYF8vw30mtj6wofUQbXpY94a5Uyy9/yVqvpRrwomDi6Sd0w0f2PuCC",
-	"DGYGlBhalnLOCtJWsmQZ0TONWmBG+GTKlJaCGi5G+7Dy30rBfp2tV0zLmcoZYZ84KGRWxplTTQpWMuNE",
-	"iZGUSBGXwjAlaIlNPv0qyglD3X1uCWOupBgF2wDcp6ekYIbyUhOqGOiQ1VVbyhEM+r00r+11+/TjfS+J",
-	"nuVjIgd/Y7khXm4zMtJcYUhXdFFKWtxK+daqML/WVuPZGchiYQ+7kZKUtnsY0q2U76hYOL6jf4UhSYm3",
-	"IzWGTaZG21svMhqBgeMgWDhSfbi3n0W2EOjog6AzM5aK/539KrtuiPbnHfjUgBYkV6xgwnBaaljfD2Kq",
-	"ZM60poOSXQjDzeLph/YjK8sD5OgZcKKBYvTOiiKDmeaCaU3UrLSqrlUkuNCz4ZDn3B62AS2pyNk+TEgx",
-	"kEKpSBjYkBdTUvDhkAEDd4TmuO4HoWfTqVSGFe9YwektXH6/BsEPuT18iymz1A48OM/Z1MDt9ou/ntH6",
-	"kxt+z83i0jDQl61My5TheB1Ts612n1lB4OQfqz/fOVvKurn4QYDd5ZesNbHEgsyBfaKTaWmbPBMEtSep",
-	"UO79lik4RdpQBfyb3BgqCqoKYvWfpJpcCSr/jpKLM+f4HjM75cpqhuzMDqk2xMjMVjDQhT7mUgy5pTYQ",
-	"YL2S99GNrf6jYoLNl3+cUDOzA/spsbRn06mS97S8YcbelHp1o9wwbseKaStV15fusNvtdjvdbiur6bTd",
-	"RFe+IVkyZU/BFVO5o9WovS0amgfR8bGDWtq2phFmq4uQHkVye90Kh7ces8YPX9SVLyf009lEzlbe7eL/",
-	"GvrbZe2feLHjKTQvPPO6diT81xdfivMx5aJajJqCmlgDxajjp9GbL7qpV82nN1SPE9ZCELyrWWVO1V7I",
-	"mSGRCgc/U5yIIlb3PiV+ETvL5J0awEwX19SwzdP6pXkFK1Vt+zVMKO0gxKEXh2rNDEjEdkoZ4UNyJ+Rc",
-	"LE1pw+ovXcvjRbyIeixnZUFGklAr0VTLRuhA3jN41XhaWup3t728Te/cmOpxRuaVsBCsJtW272kimJlL",
-	"dUfaXx2TMftEC5bzCS1JwUfc6FPS/QTaw1fHVka/uD4/6iKtdD8RCSOg5X5GFMulKlA54kaTnAopeE5L",
-	"2+mkQ85gOISWitFiUb0ONk0hzZgpPwd7B6KaiMfQ3vOUHHe/6ZBrv4QDVjrPEXXcrVrLU7fA3GSkZEND",
-	"rBy6OHFKRC5FUfP7uLFowk1wdS08ye9K4qsb8+HmFVHUwEBLDprh1rSWPBLo0so9nS8JNdWDlWE62S/9",
-	"TMq75AMr8PJ0ewUbNDyZadbgcJNzwRQay+xLxI33lPRavZbb9mlJjSUa/7CzkZP7Wbue3XSqGfuxhun8",
-	"1LSwL6W8043LCn+D2W+j1BfvUrWNVCm6iPYiFisHUpaMgnAN7mUdPQsmPtSlkhbf1VenkZV7i9ftORA5",
-	"Lzn1H22c4XX9EztRaWh53kw08PxVM+WIeGXCUm8x+uUVtpSQ2sl7ykurrCW7H7MyLemjMMtSD5dpMXTg",
-	"mos+TpHdnAnzno2o4fesNufVpavNcKnbaeUVAAoJRJRVxFtb/fpWRRRZ24Sl8a0QiV/nxgN1IYxapA6U",
-	"kQpcpsmpwuPLovnZtWzYQdogAHy4IYUsS6p0hrwmRDW423Ii71lBhBSskxI7d9EW89Lq2pfTrWIOaFEo",
-	"prXlgP/OFNWs+KnXIlLkICFwhUETVlLBp8nR5VIpVlJnc0+tC1BDw7PKVNm46F7TXZ2OC4VZTJl3XDqu",
-	"vaI9Jke+M4/ysldCLANDRcMFp41idNIwOz2bTKhapEQ6aqxcUHB7bwtyIUYlt1IVzLQHtnSYW5BVXl1c",
-	"HXz93fN33/xw9JdeKzlljG9oJn58/sHdoeu5TXTsqalUfj+haN4VCVTHKz5MtX7j1QxnKqx+ROHN5/6e",
-	"peQTS8xw/ouCo+x4FT1HB0tSuC0lLYgV1yF4LFrXqt91JD5hhvq+N95q7/zLD7tDrVx7tgO7wL7/zJTm",
-	"NdKOml1LvcaZ3lYe3FdNbhx6M11VZBPRkm/aNbQ8idpCZLjr0Sasp5orZx6rU04lE20vgCERJoQDwT41",
-	"hCvRoUEB1V4N9jVw756SLqEGfmMCqG/XBQ23MXTduABv5ahh+sIo9+cO84fLNzF/yyb06gJc3DO1IPYh",
-	"hjrKEbqxs8jfXhqmwJO9pZyybrHRN59Ybeflry/5ek7oF8hPrnGJ30WsICGUPEjqyOlMr7t9myWCM8/S",
-	"TolmtHzw/c5XYqQecs07G783M2yrjl6vaA5J66K+Zjnj9yzdt/c0NFzg3j7+ltMBL7lvelWgACOCvmEN",
-	"WrDXLi9+njlnzVZWwmrs9S7SA1vppja9FGm+pMWIvWX3rFxdvgkXl5H+sRR6x4cMAhu9lgGCyoebV5aQ",
-	"6lbRBovqhItre9srWiZ4Aj5iBejrmszHUvuwGy/zWOE0JeVFFxgGVKxnWbAE7+2Ly3sAX2e1dVga9vol",
-	"fctTJsPSPtqeo0Y7tEkZcy03Duq9Ww3vaEFloJW1Sh/3xT7ZgYKBSBumkp6Tl6ikXUmekrTWWXsKZ63a",
-	"HHpZOwn4km84NbtzCPK4olrPpSoajbWOWPx7y/GISSObLIud3p9u/3KKr52XUjNnwGmcxyZLsFOFSG4b",
-	"042G8xfbjgmX7RUeu8ZRNavAr6yyO6NlCQZYYGcZ8fZe7HlpaM+PEksrpHGMqbauSZN1LRhsm7CsmOKW",
-	"Q8los6/lHP3Or+nPqwsSjvdW57xqCfzGCYFGO6aalB8hThgDV6YlzZkVoJgihn0yp2iC5oYRTReaaBkx",
-	"y2D+W1oD15kXuNbPvcHTDWN6YyblujFnRDFRYKCxkhPyjqq7Qs4FeAvkzBBF5+TN7bu3nR085ECiPKmx",
-	"pzzW4fUsHvSaOb+R80vzo1Qpoy0XRskGYwCb7kwQN4ZNN3J+7NP3sGbgaSl/3LhHVi5+3A6to1oIYeWa",
-	"4DtArECrdmxWXCSTmTZEMaDo7cg4a+lyNkorCNw0yNGzqb1kGixN9pHXFeyAIVso5AqR9l//+te/Hrx7",
-	"d/Dq1X5WmfdgatpQwzSRgnXIa6fKGKYmOgT/TxW/p/mCTGXJ8wVBr5N94DRdQolgc+e0GCnGNDGyLmId",
-	"dY++Ojg8PDj608arFJbGL0RWnfHxBnIHGkyI12Gp/CFfPZ95g9ms4eCWXNwlo+OpGWOwniUXSwOY0sem",
-	"xAovdlXc4nNDxhTXPGkFayCCFFvw6wSTyFbmu27BMEgpoU83mt8gq6JBO8Jo3ls+2WLkVcJP9NWaod4y",
-	"muDdY0YL23paJWpicChQ7szi7BDeoSy647XnOoRrzzGRqZJDXlqxJ7CLkg4wDQIcsWB2t+ePgdkhp6rY",
-	"5T70K5MFputnvWGR3QzXHaO1R6g+++8FMKV8TJXJiF1bqnVGRnxoMmLHqJnJCC8O7PwyUnJtMlLK/C4j",
-	"lkAyMmUiI3rMWVlkwF8yMqdlycwu9yyfuPtk83kFhzsZGzPV5MN1+q7w6tqjTq3T2sLhnWAQWjxCt6jp",
-	"DZulXUe5LJai5759mQxM4rQ8X3n3j8fH6yZcvfhBcMMK8h0XowJS5dbP2E0WBpecjmLUsMeI7mbMqiBB",
-	"jFpZFd1TCv8mcR5iYZazPb9KLRJGimzz6qPCcaJQmaFU5OXtObCJi9s3GeEjIf2DDzevbrcJ2FkXNyPF",
-	"QW5Hmoic4cP6mtvbjJsTkoyTIe2Xt+cZub0+P+ru2zNWhc20IWjm1AfNTOiCDBhGpsiZ2c8IFZb7adYh",
-	"lyB2LMfSuHXfW46qIe1SzpmCbzOIxxHlIkTp7EP/rreZZgU6FadM+QZDVA7E+uopza2MpOyMXYx7lZXo",
-	"g3C6p/ZGD3E8tl0wOEGw6pSVJRejzIXr1Lfm8OhPG+M4vKMJSbKiuOYT5S54zHtqPFdR0O2SzpqO52Hq",
-	"YxAQ6jnQje97DrL59TkbWEacMOUxes8wWom0KRnaK4GMIbcFBf4pk9OSZcRIklOTj4EKDoYcVp0MpNH7",
-	"y4ve7W4MOq2GX5t6FTjcvPpbBOatZWn0zk8NuIAPnfBh6sscDs/QkDF7z1panRnLQbhZYX07cr6Ea0Ja",
-	"niDJFBKaT8lgQXwqn2U74ZTBIbvFqDjLqKSw/1nehRSLHLIGWcrOr8Z4gC+OraLX7g8Z63uu+fNMGuZc",
-	"M/Z4wkrvr1wL5KyWYGUXrQqqc+fZmXVZCKqfj53zxYqIxczxghGzT+d4vokdzEfUvop+lbzlM76GfDRT",
-	"TC8pSdvtTHTV1BcIuCyuvFS48NssNkpUZxhrsZ1JMMmY6u1U48TtTB2UV1SPB5KiIbLRRLulBToy+CYE",
-	"9CkTXlfYqj2X0N9k5sL8Z/1y8U4KB2uwTavw9jV8u9FcUgXoLXVWTSa5pihGJZhNtcHLFlmmEqfKyLKw",
-	"p1wzZwYAjpAOANpaNDPUpO2qzfwnEVuZ8x3DCKIj02yx3SyorZrwlMtrawiPsZP/4ZpYyZcwYf+jSRvW",
-	"EjdjPzl1FbkCVxcUwzRXV5G0ey3L23stl2If3E5NvUQuxYaxh427E3IOUcCDRWb5uBW9lJz7/MMxnhZi",
-	"pDyBZ7HEePmKtDVjPVHIXD9zr3YmxX6HoFPd+8q8SQRy/Su26MKGfjj45i/vjtIzcdg6O0WWGGpmGw+s",
-	"O003+HLKaL/DOCtZe12YdGPE8BbjhAClTZ6CZPjSslSZBX4RU/nymagGHmYXVjaiY3/I6lu1hntFl1Ej",
-	"E2vmGFss1Bm8C9EDcEjAOa/XABrU3ovi7735wGcKCMYK7eGnMJzRfepEsYT/t2JOW4z8vXsbCGNGy3dc",
-	"zAxbN/QJvrFm0NBQuQCZEzC0ALnKnuxJZ3P4zjrSqS/v0pA3E0DaOe2a3yHiZ4msEhd6wI5IhqVOrGgT",
-	"efUximCVA5+/vTi7/vPFze3Hd5fvP766uPr+5vJ2/zRK48fkDO502SHoniAdHh8dbRHMH2ZejXjzKjan",
-	"D+6+kr6taCkn9NMlfhol8aVlmqq/daP259iHALy8PW9lrYvbN63M3oC3SY//0vFY/dyKw62sBWLxuhYA",
-	"3ySxVPr74fa3i4+M2ZVCofMmobNCgEmTaT938DCNQWMuZw1cQx4YJp2GsIaf+Lkh0h4XhJYlCAVoq15q",
-	"t4lrhBXKcGl9v2sIo1qc1d0ZMQcBmB54KcUIph7LGnb8Vo6ihtghbBW6GLZ2yw1tmreddjXmNZO+CXKK",
-	"p+crJ/1nVYh1K2tdM/thQyJxLB4kSScIem28s+45m2uwmYHwWF/sjw2G9ma/UYPNfGlpPsamcWwsvTD3",
-	"56XM71apQMh5gxe/Srff00EJR8y7D7fn+7WtX3uw5XCYtItYIhtS7z3VENeS34ElYezQzhzkVWll3IxQ",
-	"eyF/K0kxUzAuK75/fTTuTrq619qvGwbc783jaaT9Ww8Yg+/Z0zofy9In++mHhOvaVQ4LsTyCdRt2Vtx7",
-	"nX75GgoP0ohj9yyxVL1WRnqtb7oT/ONw/Nz+uQ8ZdIZMpDbk+VcvuqSgC03af/r6q253vLqwdQPJ5rgb",
-	"P9aGib5zR2AltJ9tf3mMGx3VTSkaOIKkU8oFGCe4/LYOZojZcF1kIRzOtrvGKe+W4qbKHnnMijxk4o+Z",
-	"X2pGF1SVi2tWsMk0Hck7lGrIeGOIBlpxyIjfM0Fm07QHM4YJTEboKi5yPk3dz6C0o+13QPM7j8GzYjje",
-	"LGUugRVWfWbRHJNL5EGSUqHzzD4k3uMPFzA6Xsd0ylYvGe/KTKDi2clMaD7mgh0oRgv4AeMNo+AWjCvH",
-	"6ByaG7RanJB+KUdcfGSfpna6fTTHOIMagNoccGHZ9kgKduJXsifgq/2M9I00049+tdzndGbGTBh7w0iF",
-	"1h4Qt7hGBKcTNKJxgxiZp+RbKUclIyUXd4SWWuKoBVibnaPP9hUgs/oZ6duX446xjZ7wY0bNE8N6MLzT",
-	"ubMRUZYVMDBo1rDpx1ltFsfd5ydeUe0J9HkZNv0whXx24QFCIyRj21CVK/8xl7Is5Fz4tqpHEPjQE1MK",
-	"ug6apvrwn77LKKH2NpopbhYuXsm2PS2pqAzo7ePuN5ilbn/f0xih1BPuBaK5SwpEw/+pk3/n9q4NSFn9",
-	"irB/sG/1bT81Oz10g9Cm1QTA9I8h6rpyyNi9Qoes78rZ9F1vPREtj+tu2bJVI8UUPwA3V5PENp1BFgg4",
-	"XiK6x3NmBY8B+IAEQ29Z/ebzfqw1LAgGvUnMvVx6vY7ik+BQFa5ZRuYVzoEd+UwzdQqYtGB3Hss5ofqA",
-	"L3lJrkpGNSNMIOnc05IXpHE67mS/tSudGJEl9L5g848Fu+c564PIi4Rm5B0LyOZLDAKTfmD7bBPn9sRT",
-	"UfSEPefQF/zUHig5h9QAOOQjBt4liqf0jTHT70W5ILmUd9xqb/cfXTcfoWVPL4lEcMPLpskkz6SdlSOR",
-	"pYNpBSz0ZweQ9O2u5CXi3kQnPy69vnznrPOnvpZqJM3GyPmUV7oBLHqlC2Smb7m4WxOYXyw7sZPuueku",
-	"kfj2NjnfquHUqGMn1cp4nZbWkJUMeOMbnDlNKBkNGPy3KWnDsXi46bmp2RM35Fyssa0A/uFuqbJXJcWA",
-	"Org4Mm/6zLwnBp+txLmgVGEvUrBgZySnho2kWmQ9EbCxQWMuWM41txKIO9+Y/B3iVcCYGp/nKDl3OHRS",
-	"bBJSEx97283GQIDkCjuH+i5OoNvKWrK37NDJIu/QBKkpBZ/TQGGV62VZuHOyRaSj47uk7YweGQk2j4wA",
-	"NhvLyAWiijpApCIj3hayb3cp7MyeJs516FoFoL9zae8Vw4oGZtsckO1zi7dwIwMCYNrc4XOEvdPEhwQ6",
-	"oohcNHYPl85gUMdin44/Hz81cwyPSJi4n6mAcxoEiFPSj5CN+xgb4egCLmZnlYpeasWQ6K0YTbiVtc6K",
-	"v83Ck9cwpZdSzHTSboXNXJR8xCF/MKFIMnhY26Iozr4pC8kX8oArse/bgNkNaal9HL8VMiwT0xTqiEDg",
-	"B9dkwrVOn7TlOGc/uNReRGvUxLwTqba5mrHiQhs+ScIqnQnC3MPK5gSKJ6MA2K4lGVIFXIoPQRzBJoFf",
-	"lQsCWGY+B4C0x7QcHthHPeFBXa1y0iGvuJ6WdBEJTK4frsmU8sLZmaghgHDIzSJz6FWoQCJyfE8wq1YT",
-	"FfTqhmPYFGJwi/kJqKBmgCi1TXDBtKnoCYf4bCrEjJbcKiwqWsmcTgGs0eVHcEGmiIuXETOXvmOdTlMu",
-	"pd7NQ41fgNkhTdwPCIRgoni102W7m1EjKgcQ72kUmgBoZnOu2X6DAUQbNcu3AVl658jqMvoEvFH489ka",
-	"gsFRZ2TIP7ECzP8eKK0aKLpw95ERsE9TuFD8fOdjXjLi7qQ0dgvkQa92j3RM/kjq48zwzESnJd1qSUXD",
-	"GUC1WNAJg6ONEcNBKayuavg9uOHrqtVLqnne1G+TRaqkIsLnWB2ZTxLymlSkvy8PzZ+vtJ98quTIimoR",
-	"imaTDV7J2WiMgSiWiy11w3VmCdUh5DlLfbuIGJoPFU0VF+iux95ZzXZF+VA5maQeBvD4cBzS7l++//PB",
-	"ix+O/vL1d8/f9fczVDarIB29FKVzSjRjZCkYp04IcYvpwfqM+jO9zqE0wVJgAYIRlH8ujMyC6cc3ZV/t",
-	"rO8rXdtnqTeM1vQ4kw4iGNSPpmyrh4YPKbMbK90u4qiSCqKgI6Ymr+iiAfXOPm3GWAx3FlxkAeUSLmc4",
-	"HBQFOrwz26GGzlDOVLjR0sz6sYFJH/lyOJLDbw5lbGLmEknClbDsFyZaBbzdVy6CwJLjO61+4dSv3FWG",
-	"syp+bQ5oqrazIZbFhRUkfZbImvY0VMoB7Wc+5vnYqTG6dlds6UgJw9k+NCGSUzen+FbNO7/++kX5LMEW",
-	"v1JchDPOXT5qCdcGeGyKvIiW93HBF4mpbBGGkZrFwyMxIp798GAMXtOhtqXiRqrdHJVxuWoeb8rpaNI6",
-	"Vn+PcTdTHNzVf9zGlef4HtNnDbIvEwVmi9dSuPDqZCrgWRdEyPn2fGWjuIuC81qh9rOLlgDGgz6ZXE4Y",
-	"+G5OUSaottH5zawsRfO7TgNyHUTsN83uP/+D+NsnIwrrnJGgOJNIb07HW219u2/AO6wuz8Sdue6qdPOL",
-	"rsiKiGLyXH8g1kUqoamulbXAVrcpXOm7Re6MeY3WeD0bgBWmiTSq5842cc/ZHErkyDvQ+U4hTYcPA8I2",
-	"18HL40h/Qz2xlaX4bpGfU/342EGZz8L1krDJ+seW60PBDyHnGfj5pkwRzQtG2mCpqkyfwZq3X4OnW8cv",
-	"v1vkr1xPSZS8RX6zlTz7XXgRAzbcrjQi7FWvZESwObOiKFfaZARiksE1bRUbP7VdJnRTEU0DKvL2lri8",
-	"ysFOAYPTHfWJ5tg5rv/MFB/yJkDsxnz06djV1FqjifiTSv35DCEHQRpO14beELfne6/WqTaRSISv1mqV",
-	"uySSMVsx6cVnpU5ca4RPS9iOdh5X+CaXk0kTkt6GM+wjv6uz3MbUVoT8D/aoBx1XZK0NRO4Z4RbtXQEi",
-	"YppevK9lPSdfhqfwu0YRMNeNpL6LflWbts7zpBRwGqBYJF0br5hB60uI33Cv1+0egMPw7G9TNkoq8GN6",
-	"9OKrhFjLPpGbN2cHRy++8qII8GWqyWxaSlo0IFdaVr0N17Kvwet/Z1tC7e50O3KNw83pBP13aSFopsqm",
-	"3MFCzoWdZ7Q/WJIO5Ko2JVff39xiXa06vjj0G9Xeq+/GMzrlzwBa8dndIn/WPfzmcPg8Pzr4mh6zg68H",
-	"h/nBN+yoOHhBvxp8nf+p+IZ1h88CKT07fDZUEkWf9VRpl7e2ZFmNltzCh+3HldhAntUZXAOMt2HfQxvX",
-	"+MWuFJOep+u+YfzuzG99C/rLp04VUcEKvEO2L1cR3SUNQ9xgMkgQOxRH3NPO0BuID2vRojmcFqeggUI1",
-	"aj4BjcGK9kY6e+2XaIn4oHfBMfJL92DjAxT3gxg9lt99HgMEzmAL00Nt8J9FRltzQ9+AcQ39w5i4z3XE",
-	"MneSOB3vXl7snVMl1vP0Q3faEHs2FqHHfGSVm6GrJXuAF1JkfXc8ptN8j5idRNltZMNKJqxx3bi3eIMa",
-	"CAL5Y6OGWNvgR8lQUYIbAu3iPw5T0lXaDXRGhgqROSZxhW57t20DSrK8+RsU01q60XarWN0ySRcWDZKq",
-	"45cgvp6QQTlTakHaMxHisKXy0CNDmc/0fkbymfkoh0PSZsUIQHR6IpdKMBUCKfYzMiqpYhlxsbCZfTIB",
-	"GJd2IRnCbuC/I+xY5+/cz3pCSPPR17okbah8KULxy4p1+VnsZ75rF/8NQIguZNt+bY98T9gr04otYB9o",
-	"a4c94nbRR/M6iRiXwhI3TreVtWBOCFjsAnz9rDAjOowYn2g0lUBvTWaRGycA+F69iDOg+V3jNyvS+3tp",
-	"yI0/bK0sttNsJddjszWSXIaLqxSsTSfOv7pZawLIvGa+TNoDacYQEo0GAzT8OLcrBIKX1DD12Wwg6zgy",
-	"QLTpcMr34oG6KPLDp+K5j2GqFVmsbOrdIt8Yk7H4bpE3VnL97q/nkcbrVSOiZ3nOtB7OynLx/9s4uapi",
-	"qx1PahZvqRjNGiD/Sveswl2kkJihXZYExkTPlV0CQbjo+LI2PkPDYKxLHPnGEHczeU4gFvyqwp5ZyWZx",
-	"yRvea+0SN9pSLaVtIN/lo7HJgqBqrxEpGJkg1gCbnvREHMyeOXZVsKoxnxXk0LdRLhBsTlyo+ilmuMTf",
-	"WmLFnIiK79YzXuh0atmjj4e1eqTPd4eocjyufR/s7APbG3HIPmMU/1Lg/p7GuH4M4D+7unRpQjqK1ccw",
-	"/Z4AxzgG5zdF4q8aRqpRoDw73cEssi4GHqb+6ND3R0SnL1HuasaTxGqRiFcqC1aFeCznTCF89WY09V+a",
-	"1sHnXDSuR+lTMLYK2F9LXLfNRFQZk2rEh9M7JYGgwslwmR5caMPoMtL9V8efPT/gHVV3zJxTUZQJjRlU",
-	"8zTMLx+lYWpKTLBezUKeMtGAiTppqv15e04KunBxlXaExLbCihVte+OV4C5FGIQbPA7VmbCTBypeG72t",
-	"OeFHbzsIhedAUR8yk4+XbrKg0cPFMRPBi7a9NSGvBreEq1sWwS9y6kARU91sh0kWE0lCyrGiibpH04Dn",
-	"codpqTCE8qTDkS5oPoY9x2AsMp0N7NUKYZXuQ4hSyrB0PTEK5ANFRc2mEMOoy5lKR8zJqHWHYZ4zV6yJ",
-	"GqP4YLak9q7j6qVzjhgKsfnRMifXQS8mA1lbsIsP1x9uXrWy1svb8wYIk+VbAduI1j9ymrh5L694RTJp",
-	"il8NmI2GGHy/PuAuObVEI41ceCmYt75FVUFj399mrMKVuI2q/eSEK4miUdSopFMoOkjunYuqdpa3FkrT",
-	"o0jV02LinispvCvDb0LB7lkppy4WZapksTK/ai9GkLR2w0fiMqm3M9BboRKj4WKGxn2Xe9xrwSmEuksF",
-	"aX/7/fffvr34eP728uL97cfLV1DwgJn99LFz44oHfl4yqhqp5r4piuPljJfFchwHGmxJu2eXw1mSS5nT",
-	"kgzs63oJxKHbOexsrmjvxxzX54s3YWk5kzsZoTeu0pQHgqxP0BVeqGBGEkwT0B03x3dMHPqj/yA9xHuW",
-	"do81JVC4JLN60kQGQbqk/cf9yJ7TPtjfGlHgQT7wKLFvPYgmzvGVez0qwbrNZ9/Zdx8WcG1/mrhmMPQ6",
-	"Lmna398isjr+IHn3MGNKv2wJ4YMbRMd2ImkkZfAyCKrbixjbxST7pasFcliSuyzW5g1mcXSZVHFOPdhm",
-	"5DwEplRlFAEUAfwuutkD4oqhNAW5xbVP5NCl+227KkvHzpWNTaImJqIY4rGtz8VbpuNmMlRyDnFtnzD7",
-	"jFpta3iKkOboRmUlYD9gKku5wMxuzHFbhdbYCkQxIY1i5mtDEccNuUo7Jx75lJuK367PTdoJ87U55DDG",
-	"V0mw6h2yPDIyH0M2FA0Zj6Ax2O0DVzg8BnAJb1MXTZEC2+RAVDK0XI3sfEBSROOyPyD14cEhjllrTpeq",
-	"YsbFTxrP1HfJmtyY4FqxcK47BFHDIau1lrts96UtXHF3uAYhnQZ2ibQ9LNX+aU/0ca2gkblPoa3WHhK7",
-	"AEfGl/6B+CrSDrQGNkhsZMmpUIHF1WKU53FCLaYFhxBOGufXDhoza/1CpWtt7VYVLggdGzELm2wvn6Gr",
-	"tIN5bW24pWtthVz6rpE+WFw13FBwzE9JP4Ar9yNcVQ/NfEr6nhH0Q6zXwPGInmgLacZcjFxdfZedxUSx",
-	"f0r6GInXXyIiNRMCrvs+RuYWfdCggeMrSNnWPYHpPKJAksPcbWTM+LaLxXDgtD47DibjcuD74dMsTKYn",
-	"pHIA90WdOqs1ziMgQj9zrKCOirMbdBVTCHFe2GeaPBdQDDRhtEJcgB3qpfqzs3OB2GR0x26VUKdVquJu",
-	"2YSNJWd/mNESFdTw0hbhFn7VorWIe6kGmjwm4NRZ719/UJjybxuLbGXEVw/zUyqGXrWmHPKC6Sq8x0Vc",
-	"AA5ZTsFdDn5KdwxRfmvwV66EaWQIElbPon5sMMqmaMGSAqJl9dqeJmI2GTCVke7KPJ7KqxmH/dY8nHH0",
-	"aNiZNCHfAjaCFJyW65Eklv10wSyEjrQaakxImQQe6zlhjJGxKg6b+kDWbdz3cxEPeyeIiaVvtw6cWifo",
-	"ch8DgoTaebhaGQ1tKUXA7Gg5aEC5TAOuIHKlrtGSac7gvHK6QnLlIivUFtGpnwOKYh3oRDWa486fvk5r",
-	"VaFQ4bqdsXO+cK9iAFQTZ1Aj8PJiIpSPZ2nC4YhK3bxYU3F9Awj7zp0dNpZ3Xy1t1wiBEKsw4fXn3Qgm",
-	"4PlXL7rrk4Y25Wo/OkU7Nop2u8fJOd/vkFEHqXSn9siPAEgAywJYgamqEotmllrvh9kuIWq1EEG7/Uhw",
-	"61PWIiOu67Xp7GI1rubyZ0jb1cq9SBUHPOo2k+r64lrJLxMF0dIe+IoRb6iJvouOnaCS9WUC0/UcN2/V",
-	"mljzameK7a+l5hCRJEmt88rEHG6NrXwbJuKz8JPcIQFjsl2qbBoRpj6e9AH/rNmqMa0cb/ayBMtoQ0qp",
-	"X6amLUmDJExLKrY3R8CFvdE+AE02DcPlz35ZTOOL5AWPYwJKTqVOCabr4L4mUjAQQyfynuksuhpXCmF5",
-	"ixu8CapT2gf3ACQt/GRjHt2NocNhlUnnA2OrYOttsc63cXH59fQuLgyo2WVWU6roZA20ZiMMYrSrUxjF",
-	"zkujmpdkO3XCz35XL9USuiUvshSSZUaioP1mbMvZ7hOfjxcpTYvnY6JmkEZ450CSqSvbYDUAnQxeSQHc",
-	"OwdWtRiZz6StSjeOAe8GNz/awbArkb4UiGqFmtcd8ca7PhmLccMw9ypMGL0rWMQcl8JlyCaJ2PWZRCxr",
-	"DCeOvlo3Ee9ZWDLRf4wrXdVM9B+jodJiwsXHkaIeTciu/8e8lHqm0qFEvtuGi3FH83lguMnMYG+qfHRT",
-	"ZqyYHsuy2NjKmVub2+qLZku+G2Gt/XVbtZr4ULVFq0QHtS7R4Wo2KHkO8BVJ+FGKT/gOJbR8Y+lEvGWB",
-	"qmo/OVUYnp2oTmVEz4RRvjbOrHQYMwiP3ISlI1XCoHvtxMRCzsUpsU3h1YrVzFw6NWKtFMSpfpY7beo0",
-	"CcQjlQ45Yk3zhmRAzLFYl7JotyMkKoLyiowEUj9PCXU5oJhIglFHId1IzRxsRoMT3VGuToHLIv3pWqR+",
-	"kpfVYEa6a8pN6VreV/JNn+V0DvmZW7xfB7Ja/7KOa4mnQlKnVnfApy5+E8KgWUEWWDV2ffuRQXSL0UQg",
-	"9pteTkko1y5O/VwWqdjfdZkIavnTcOSbBKP0ua7unXqLPyWHi46a7RVl9PsmhR54FJx7VYVsKxJkWAYf",
-	"Lbx17e9Fg/Lr/HlpBDuXZDKn2vkeTx1AqRVhxtJe8IpBpZW0lfxvku8ov6bz0S8gQlr6EiF+XNwPK51k",
-	"bQfYBDgswaMFr+xp8uH6LYiHEImdbOxn77ZLNsiVy9z1jmRYMe9JSK3NOhMaDjxavbj7BKrLKqE1F4wM",
-	"hLVCGVvovVFp6p3V3+Xi2DCOWqvrJrRuJskQEe8bBdTsCkd3ZaP40j5tPjCN1VF6rfeycurGKBkl19BT",
-	"M3n5z3yqSOMLb7m4a6BpkCSIYiOuDVOYElvVrYdEMF6WEK+wdgyJRX0f4Tht7bAMXK8Jq+ACAM2XqSm5",
-	"7EvUU1uupcXJAm3FncTTSxMaLlujxQi9FbdMTXRTjpFV6fAKLUivdUnoSDHm7XHwJfElJ64Uv6f5glzJ",
-	"kueLXqtDrt307PsDRqy4leapjlyvojywRJgpJDlmYDqZaUOYZSBReuKe/1yTQlbJ2Xv7neWD3M3WwjLU",
-	"u768+Z48P/zqq4NDQsvpmB4cIeG1nertPvR536up8+uAtTamxpVR3ug6wgz5pWlDfnoYO+XdBeSuzSbB",
-	"+rnfPUUMs7wdD22k3lAjPxV2CBVSvNcqilTQYzkP9mQv2p8SfxBJ+7jbBQ4jZ4Zwk6CdpGlzuQD7TtUb",
-	"61//1LggFaph45okzbHJQa9wn0ZrCXbu9Yfdun7xGXqOPPK/wbyrOiG/cufTcnET6zfNdv/q8l7qv/uY",
-	"FKFrptnm+lYJzr2Zk2z/cpI7yFQ4TFSXEMuY25UDwQDyWr3z2BlKlSyZS08wY4ah6aEBgN/oCan4iAta",
-	"Ej1lOR+6Ur3I73X0NoCBkcECGt0/JX20SvaJYWWpQ/Z5PUxRzwZ29AM0ec7MWCpviqsBHqbMPzeuMOFb",
-	"Obrwd9bDEQNryxiLLe/ZPEABQFLxa67YUH4iUpC3XMw+7VAUlU/X+g/qW6kh++cjF1mQ/FiRYTm9jz7o",
-	"KQs3v6+UCNCcLuH5o23DttATZi4/DmlupPrIBB2U9sXot4Jr96PdvqqtsAUZ5ALaPWVF1hNgKAGQFK1J",
-	"W7A5sZPQZEIXhE6njKpTrBLYjya1WmVxdahNhvuzURrPMWVVBwxDZ1qP1zR1vm/iqoCN5/vLzUP/JTmn",
-	"BuyXByR+RUG9y5Pm2rIYzApElJcJveMOQtyBTKQF3d2OR0m1uWFM7DLsXUkmThKK+oMxxa1VC5ImJuMl",
-	"0Gb8g51F2aXxhgYaRtBgHqgZRbex+4emKkvnGYZWMr1laQn3ftySS75rghhGxlOHFz5F+6yrEI9KPrMc",
-	"n0DhQh2nlG2twvoxncNnKUV2Qj+tK1SUM15aYpfCRb1p0vaWdrgioT6Rd4YQbejC2eQbqsyESIrUutiH",
-	"lgUbEM8hAJmLvJy5rKSdppwOwqg0lm21/3hbnQ164xDwtfjLyl78mu1QqvQ1Y1UrSyek3mQ0sSw6BQmi",
-	"rqYR735Fs9ma0BQ/mLMqga8xs2+jaBgy/aqbEpAJlnTqbG1mXfXt7fX5UXfjx8veLRhD1WIWZrBu+u44",
-	"PUoUGyx29NILNt+W9v9MyxkDupNlsftH6wIhKlDZauWXKXEDrgTzxW5AghksYie/HS9Odd36r42ITpQs",
-	"hCSgFZ4DdRbRKO9YTvoeb6qa4WKwmgKstgfWfERyYhRLu0uQa8iLqqJYt4t7XbcrVUjRkxsLfJcfpr5y",
-	"7xcpBuwQMPcvcy1tsWuO06wcSPy9AuEAPqGtYIRiz54msizABm11sXt83UoemIlupSRdocl+oSTxT7zP",
-	"yR0tWbFUkWqpUAq+8xTVvnzTSWKLbs+d0cQfBRF+U6/v0+yRCXL3RoC4kor3q4b+P3WzB9Qssi+ENIsa",
-	"xsicamczb/ejZgJY+M8zadh+h4Qy2ZHxHBPYj7vdU8hCwzISiFtb9UWxQ19a275IoQoOdOftMf3I6+fe",
-	"dFWUtkg0DRGFYc3qS5LeMDb9ME3k4wFsbrKQ1QdheFk5SL1pwNkLl53n20mEWycXVKEb1Qib57XGnFs0",
-	"FfwCOEXc9ATQpgtf0LhPPqZ5PXJW3RLcGKqxpyMnX60fS2ZUrA5nG4/fL42Lc2OS8kOVTr46WDWLrMnr",
-	"dp60r76/uSWugIQ2bHowm+5vEUxR9Z7cVUgX3MZR4pMS6xM46hIjyVfdLuTU09wwpV1oiuITR7G1EPzN",
-	"ohr0lB5s/S5qBg6t1Al3zf333CN6dfyzbJMPdTk1FRpfMy70tuygSmxTW1BzH+fjDioyVkiY3K244ANK",
-	"du9u+yypNuCBajRLwtNdmlwfvzYtOVsXNOnecGGKul61Lo4I3Coov7bTVWS+PZQfm4sgwONdpIHqg1rb",
-	"WcSsk1hNEUVVa7ORYj9L1VJThVJuZ1mrnZmNccOuoobrZOOUVmOlHZyqD+NcVw/MtgUunM/isV4Z6INS",
-	"2BuDTG5XAkmq2D2Ponon5Dwd5VQkk3c9NJvlNAF3dIeyMcmoxddghA4Bk2CA5oIbTsuMsM6oQ3qts4KS",
-	"t51eq/PYrHh3dqrKHC5NHub70/pNSecmLEf0bkXkNaSDDSRe62DDEBtO7GPHuKagzmMH+/kq3Ty01sxn",
-	"AmFAhrxNLk7Fyi/XFo3xCA4bgBtW4SXSpUm3LHkRN9dcJGH31OVHoGUk128rOPlbecfENdNTKVIFS2uq",
-	"15a7b1vcvMf42ibV6XYuX0PMwCsMGdioRG1U4R8XBxPGcyE+w3DW9nDDzCyhDEsztbrXh1QRPnujuecn",
-	"z56RD9dvQfz94Ro1SfANpqPS1XmjEuq/BuyJq/ffIuQ5RLrPYE9IwRXLTbmAVwSB2okEkanToDAsVyyh",
-	"Eb2kmj0/IvgY4gUXU4YAtAbr4He28Woo8CRF6xTml6IwNF1/0GtCdgdcroZ2bohn3RgHun3A6LYxoCFP",
-	"ISa6Len6w3SkaLF+GfgWUZZrEYMylKpclA+4sxWBHEj7N8RhQRiYCKGhy0aFBpt9MjitivbKCAZ7Za4P",
-	"qapIo4cVn/iwrkLw46GAHJxyAn8qIC7PaVky44GXN0PfNGFWONp+dGj2Uk3Pen2cMIpvX34mZTlhrqAF",
-	"/e/uX51cTlJfDRnTq1gHyTfR0LnpKrZ08Nq9+kvWGlP9mtWy4+MwpGCJfllt7+aRcH05wZQAapoqP9cr",
-	"QydK/dexyrgOMGZpT+vDcPRWMZRAKZH3rKQ5a61jbdUnfzw+/vrrbvebbvfw6PkO2Vj2rvPV/+OkLCIF",
-	"kTNFMLA0UGljfVn46NkH9fzvX/0wORz8pXt/NP7r/Jv8+O7tWedv09E2STfRArw6+/q7ox+SAN+ea631",
-	"PknE3Xpsne5IKltiKBhTidGD7f/x421GDl+QCRczw/T+qYeOdn49EWJTlZMYdadWOwkCC13JpP4ZMF3+",
-	"d4hPOiEvGVVMkd6s232eQ4fwJ+tHgYm5FR9GAlFJsSKfC1HMqVIcygg3lWCCLB1flaIxlsq+5IB1NGn3",
-	"WkAsptfaJ1qSIVXbcU1TFwObUIkfUBvd8uMqcw9oJJLka5XTYxxEf2Ok2Ex6aRw3rJhWtpwNtcR5ErP+",
-	"qeFqfF1xz2X8RBcLjtAtjst64Fs0NNo3MNOtPWIGCsPuZ1CZtwpvHUh5Z0kPUrJ7oi0V5KLvB0/QguRy",
-	"VhZwDw0gN6U4qVLoQMbQY4fkD7BqUSWXjAh2zxQQ8d+ZkhlYXfpuifsZ6a+ssf0xsch9/NIutHPeUdMT",
-	"MEGqmLM0IVXZ2eDUwZkjpFuiBTNkjJWJSxiNJmOmXGD7clb9ktiaumYOjxqvvK0vxw032VeNAFkNRzQa",
-	"3YttsvYeTOwpeq287Du4Hxq4ixXCDK0FYq/UyMgSYtoO4PuhvZdNMuJt5Ere06sDQPjdZaQkPHv3nM0h",
-	"8EOKGPfms2ElDVnDgO2FV8xKhnjry8M79bDTeL49ZEenoYsfA1J8wrMxy8ehNj9jAa0fMfe32px19QSk",
-	"OB9TLirafgyiKmmHvyKcg6biMTnj90xvU8OEa4CUyzyA5n/93/8rterNyb27FUvhrkTKj6+uD6xUd/by",
-	"/FV/PyO01CCeAZy+fdFX4BwySwfuUnDhsFtUVInbTw8dFNvdChZsZ5KrmEglDptPb6geN8R+YAGGGG2q",
-	"7al6817PdNEYiLgN7JSLigIlFgorWFXyrLEWSFKQSVZB8RUIHCkuN10L73UBv0G0iXcnLN7ygarmHsWq",
-	"Vid+PX+Po6hWDXZ02gQyhwIDcAsrnw7YKbEXHMTWCElyOl2GtN0OCGFY0uXrb2sEBUQ5WYuOW5HRMl7k",
-	"dr1EkPVLqDb4gI6q2BTYnaVudkVy8P25hammmcHmrN/btOdpCR1mK6dOJA9scuXEza8f3mfxE9craKzu",
-	"fD+HhyFMDEDnp3TEQm0oF2gGDsTGikogP60JC4hmHRCVaFlmtnWG6SP1ppvhenbckO2dbHE/WXCBw8S2",
-	"2Ki0x22rmJM6XiBI7naNrGSxW8jJvCaWbkuwjctQj3DYtAbSsN2QOD0SNwAUQhkv0p4H+Ij9rSSLRtnQ",
-	"Ml4QE7ZqZlfmuKXUs1G6Qt0NlE739oPkKy8INy9FHFmQhZA8CHPCqdul5/nYinl995MVt1ygwOF/I38k",
-	"f7A3DQCIw/X2B7iy9huiB1bkg8T++yoIIO3NeVlarRtwi41cIoUoum0joqzj/2FRtiDcLcJ8E0qbBL1t",
-	"B7XtlJSM3oOZyi6/R73wIyW0dGBWmxySkTax5A27Pc/IxfX5UZdIRSCrapvwzh12y0iSj1l+tzQX/zPA",
-	"5G4X1VkDBXcTWr9Xj3fEoyMRtPwbywqd0QOsjGczLMGJ/3rt2e3/+PHWUdMETHXwtKLDsTFT9H3IO858",
-	"G9wuG/7kDXgnrfzepaNXX9Mp/47ZqwgsJEO5Fl3pze3tFVhO5ZCEiqkdAmnOvoxJyHfmYlR6h6q/3M+u",
-	"LtGg9a3sCV8nlU75MzrlIyb2A0LQB2+dRYg1JpiigPdmSZ2bTk/0xLkU90xAloe7wu3BQeiFoSxLOdcn",
-	"9r0D8j9uvn8PF76A4lAd8g4xmHUSfPkQqzv0WvvOpkaoqxfTsY1dKCWVhnH1/9HzYQq91gnptTqdTq/1",
-	"S5+0rdrXhzf7kONaRXNCp1augVp3E0ZFdQ4tN4Y+fowihGGRcioA1BFAIK22WVBDB1Qz0qZEMahplxFK",
-	"ckX12GqpIl4NqLMlGCt0TxB7YDAqTpMX3edouetfM6MWB2dDw9QJed4PG+GHvRf2285goDgblotawW7b",
-	"9FXJ7JiMWhA6olzAopOJtITR2SPvXeEwgGsvpIDVgHqgAzbmojixM5CTie2ccTNmyjY6plPA7CV2sxUr",
-	"FwRUGAOyiRXhsP7clFHwyHJTZQBoOmGkf1mwyVTaBV8cfMcWgPqh6ZDZxrEbMqcLWPhz13vwFLiaR/2/",
-	"HIQFOLiC6nlS9BFpeVTKAS3J1P3qaR3kVXYPUMBjtrCdwUQKVnTIDbocsLCeNyTbwY4ZLZiCjGny7cWt",
-	"ixVHnAtPwhFdQGU323Tbbck+mUFyAeIL0IJMZMFKTcaWVeZ0NhobMpviCnFIGw/jHrCFdK2XcrSnYSy2",
-	"7ap8HJg2GC065HKIBmto125G1badjq+x4deReITSwpLmnC7sRGzbE6qs9FVb3xtDS3YCIGD9jGhpB2lp",
-	"EA/jQDF6p8mA5XSmmX2mpANtgl5KOQdaPBNSLCZypn2+iXYN2OmchKkwsCyh+6bAAw685Or7m9uMXH24",
-	"hSW/Ors9f+NqtkC4yCpRucba9ugd2uvo6MULcs81t/fx2c355aUdVRU1b9f+wwesVU3JSMqC5GPJc7Zv",
-	"OaqrRlXLlSGU3LEFUTNRWZ3wJBMORHDHpsaViHc1Vo6OyVjOlLZsIlS1jUR9qWpl+rCzPdxsO6QTTM4B",
-	"4vWAqHiyg9BRfSTnwkqRUoWigFVehjN/QY1hjKLwJA9UwMxYAlCLGWfk55ndADvDgSwWS6fZrgCOwPvD",
-	"sG4sroN91zZY2543sN+WmqBRTBQClFzLjXC1Q9u40C75yK8+16EOIjw/Pjo6BZhFy3SqfA7bM26bJURj",
-	"BUpX+ZCMmNHkuPtNRqTKCB/adQVuDicCe3NneqqkvaOzqiZZtfwVCij2Y1W1IRcYsItUj5w94hFDyktE",
-	"1rPCLGm/+PQJL9rjo2/wHrPn19IOHDZlbwK3QRNHbHa9ofnv2EIDRIN9Lt1Fb3nTARceg1X5/K3l4+dr",
-	"c7iLvapBZlu2T8KNBff7WZWsA65YcKGhzxU6BWMr3l6lHHHRB6C9vgcC6mfudyu+ncuCIbvuCawgTxTD",
-	"CDAyLOU8SB4C480AloKRN8ZMvxflwvlz9QnpBxmqb8/U4YsDdDsT/LEnwEe8n8GLig0V0+M+aVvCJv3I",
-	"Y+8fZURJAAyqDBEzzXA4tgmPhoNAU0bNtGHFAf7qvcxwAPQdn+K2Y9wEKwjMHuJc9jMyLWcaWgyYSf92",
-	"2EcPJWoMi55AsQ/6tqtgiUBIF9mWEdTPSqtRwisFZy6JqzZXLb0Eh4b0ORby7wmAJbXvgEFSz/Kc2asQ",
-	"gs9pOGpeNDnuHmZBFKRlqe3OwucOuqePZwHIx9IsZ/rUHixkB6W9NqqmKmUXACHtGsBt6gh7JRoA0Ihg",
-	"K4NhajmIgOwSLdATHl2sLaRfhxO8QmuD2UfR9ub69Ym9ZmbCCiphcdrhVsrwSsrIq4u3F7cX5L/+5/+D",
-	"NGOFBkdjpRzJmenvx2lvUMm1JxzlYFVHOXE6JISczIULOyHt/vfwR98BaLrz65SBD9dv97Q97j3Rv2H5",
-	"wWtm8vHBDTfsBLjpAbbSPyUFu2elnMIVgxvj7lFY5TdSm769PeB1pHwQunqi/5cDpxiz4sAe4xPyl3dv",
-	"7aF0P/dPq1qSLo20zqe7z0mvda6k1geam7CQlmLgtV6r4zbtAKNJIlmBFUSgeAh7ci1LYACfDkJq2QF6",
-	"Qfpwdq1kXoncVuNy9ZS5k70zwsRQqhzPesWge2KwwMKiAIdKDJzHtgsKKma5gUIaeg9wxzQ+3z8hfdyI",
-	"PrYOJxVJ9JT05Vyc4d3bB12gzqRPe6J/z9kcwhQsH3MUD3DyOoOKmWrfJ0xKZXk6BCGekj7enrAYlsO6",
-	"QB5sKesJrNjr+tZ9LCA+4aJjhf9Kjj2xh7JDflT2IrHTsj8871ihDa5CF3CBOrh9dmxP6RKUnr9Un3vp",
-	"yCsruRSGcrh3e1WoUa/lYnC4AVt/pdGcXV1GaBYnrW7nsNP1FWjolLdOWs873c5zKDJixqCyP6Ozgptn",
-	"ENNh/z1KxQa/hrsE2TpGRqBC4FUEObICs5Gk76XwPmkXbEhnpfHFOSdSR+Lqfk8EeaiQs0HJDhDnCUjk",
-	"xPVVyV3efe48lgUbcGO3ExHUodiruxbB0KxJG886F/7TAuNW9lHP8nj+3lxYgJ0QPYOYpkj+LbhSe6Lk",
-	"dMBLKABB/kimJTVDqSaWn3Cz8FqIJgUf+urv7b8zJRPd496FA3ZZtE7smp/ZXXgJm+AqwDArXLdO/t3Z",
-	"QECYrEwgfp29RYXWPBlNlu1ffoLarKgS2i+Oul2X6Wuct4lOp6UTVZ79zfnKqx7WQkZUUwAzTAr0Xt7p",
-	"jiXIY+w31VwY37OXNGSywSeHmz/5IKi7yViBHz3f/NFrqQa8KBhEX77YZmSXwjAlaAmWETSGzSYTqhZu",
-	"okZxWgaa9WzJ6hQi5yVH1goI5/boBM21DSxG79udoyMNkYZ2UVs/Za1Vdt06cU9t/+4Yw7FsPsdXdFFK",
-	"WqDcM2GGQjYB+0R9AoGldlacOBhsWmK6gTZ0YQ8FtdJYuz/l/OT+8OS//uf/7u+7Q7ckCxspO+RHEKm0",
-	"UYxOLIuFKsquxn+twKWV+uCtU29QzwjtiWVDBFbiLOWoQ/qWsPvkjrGpxuhInHhoD3IXgoX9KOt2u+6V",
-	"nrCaApgUppVmdEr6gn0yfWC5XMyY1zyoysdrz+zFvat5vMWhxVnWjuxG6266JVjLHc9+Q1PwXsOQDncY",
-	"Uskn3NQa+vW5D2zGFSIprnCgM7S+yKGjhH91RnQDZ9mfDH/bchUOPpaBR6IktXK3lis9nhmVctTIidA4",
-	"hVIErdcVA3sYyJZaTpgdIis129OhYEg7cC6Ih7UynBPwesJLeKC/QzqUD6IFxNaon/2ssshAO67yuwwI",
-	"yTmiKXu5gqoRM844AHV3+QRljiVLgK8gD4DsltF66bngRYe85iVgTeRyMuCCWREWS7f3vcfBcSIfT29p",
-	"Ft9Yx4beytEqD0rRTvUKHpkzO/WWPdTbvH0Li7D1664C4nYvv1Zysv1AZKuJEeFiNbG0ZI7Rgzna5tF6",
-	"I3vr6bnfWznazPucvP6vz/zsSUfepCsjLzKcUo7qsLOfh9l1cn3fyPCuX5+T48M/dcn5zZ/rnWdO2UH9",
-	"JxiIh45RaFay3HhLNIg/t+yTITlgrdOe0FMrzegxY8aHQMwEJoxaoWBWUjCOThUb8k/eotDf629gJ+f6",
-	"/v84jrL5iBr2yTxz+7zCFwJDSWo/QHWYpEuNofl44kBd0OMCHZ5jTwevuA4a3vqe/vWVKV07ylDhxvtd",
-	"3BmBZT2/+fOjjvGAFiMWq071k1FybV7iK0/Ix6GHt+yeYUxlEyXZF1B+fegKu9iN1sm//xSv9zsUwbCD",
-	"SngBoyDVdzojpaw4V7TMuZxMZsK22LTUaOXDtXZr9WxIf25kmLfBkQKZFP0h/bmzoJOynxHIIi6Y6pA+",
-	"2sbfmEnpimCIgqllyyTy/3dU3RVyLjJnelJ0Tt7cvntLCiWnU6iAIJ3xFYzVRhIuNFOmQ/oaAmtRRKtD",
-	"n3njPFWsJ6YlzdlYlgVTxHIKZ3A3zkJd0gErO+Sc5mMGxlEsSImeF7CTRxNGu9ZYzjWOl7v4Byt2NrBu",
-	"xz1e05+fkkajXhro8/XZD09BnK5p0gY2BtwAbItuB8Le13Z7v0akOP1dSHQs5wfcHMylumtmDtXav5Hz",
-	"S/MjvPz0WxB11rAT2rCpjg7ME+0KdGOly15rDKj3BNar13rk4luhVT/7hy5no18aGUUf30JnlX0VfVWd",
-	"SRGUqOhYuaazBnJZYhyeUfREzCk65Lh7TPauIJhDGjKUM1HsOXfxgjgveDkbrT+nV67idcJwNKVmHNmN",
-	"ytmoFcf5YcLh9iabn56eFps0j1unwzqF43gz6b2X5rVd0Ceg1TMrTBieozbUnmL9vgN0WGWk5DkTmmVE",
-	"ztQBxHmAGUEKVqMiq+iz4rGMJcIx3sBTbkKlgqfeRN9TYh/fyLm9ETFyz439qdjJG1ZOyTmz37gTS3ND",
-	"CmYoh5SCxyy7YXSytcxhX0aho+NiGVckAQwutFITxqBEIkAoFNkTIAPA9a9jWG94AbW/nKoClTbsoUP6",
-	"AOXjDOYQeAG8yYontjVgNj0xNmYKpW9PSZ/nUsD7lmLl0CqAoPFpBq469OW6WIRC0blez59u0Vj91EQH",
-	"3TRwDtiAJ6Iy23bYiDauuoev0FH4YTj2isHmYtr6w49/VA2++eD7lx65/Fvl+Jw7/IPVvJ6VPQkDI4MF",
-	"0NNTbE7VSWS0vrz5HkKAfMwOLaEkD/wUbUWVGbnNZhTs/lleyvyukSNcilrYB55VKxzwHL1IOtiCXeyJ",
-	"YASaRGm9T4t7KnL2it2f21/7EDQ0kfcg/M+pKjBuTw6H9pRyjcGPvCaFuEi6PW05jVQLiGaEWGlNqAFg",
-	"Ahc8rJnRMSA3fO7iqjV6vlE6cU0yTdrnby99tLJ9JdTHh4/3fWVZPaaAC9Ihl8LHc3jsdCVnhlUl+9kn",
-	"wI847h5DBu0Kdfu1eEreEvpoYCywRV+ETHKL4Gp+nnvakQ9Gr83JkKJnxli1Gx+NqQYSgtDrdkyfUpSL",
-	"mDNFzzYeiKw1lTpxBM6KQgc67vvoqWo4e9pT77DmRArxnxBJR00Gz12OahbF64JRZ6ZYh9zaY4TRzSNL",
-	"TQOa350Q6oBABBtRw+/h6puJKVUatejCVeEKwpq0DTz/6kWXFHRh1R+Hyv9Y2l06yzubR6NgXkhW+Skk",
-	"Xr+UxeKz0/4ZDhePQF15+OW3PnoEPNgoPcl79nB3xI6H97j7zeYPzqUYlhyTpo6PjraxlDpit/R4IYw9",
-	"5k9gnLO3hmlgF+42+XzswN+PHuut0Sr6it2/Q0ClpxdVXF83bk22kFgARYDyciA/fRHs/gKimjWZK24M",
-	"C4W5411zw112UT3Fxj77By9+WSeJVpu72UzhoCm2MFIc/dpGCj+NJgLBgMsvgkC+FwEy0FmvErTxeakB",
-	"r+Jn4DxxiaBR/aHmYLIRRGFjKot2QwW3FUbg2nu33R8x49p0yCe6v39C+uBc72cVboL30fZEFPJglfAK",
-	"eaHvwMAgxLMPCVCQKQcQCA267Mp89M7XduXC3+xKBAgDhxOx7etvIc7gSem/mj6CYSTOgaW7OEgAtvBf",
-	"PUwgIotATlZKRZ9jG8fn3AzoWsyILIvId+9y+iCY02OHuGOIx6rxBCp2z9kc9kPXzmFB9XggKcJkN9qp",
-	"VqHFHBYCE4ULclML8uH23ArBRAqX96LlhPnsVZeP2rZHrycivKd9H8OEmWly6CT0oia1DxZOfhOopS/I",
-	"nCnm0a286StkImAi2coq1xe04RS/CkvylJdE6KThmggb03kwjX8Wj3hOyxJMo2FAkI9pkFA9vLNf+O0p",
-	"ssq2qNMj8u2DiYP1A3SHpKqIwha+Rf4mB6hXgc0SdD9LkhDQB7Q5ZHNnbNCnzrAJpezwKqkmOWM9EdMd",
-	"NSFlChAlq/wUVwqPtAVA6DksZKD2OYWWQBvNnfEIsFIhB3MplxLKu2GOEtYx4gbUFAedeeKSmlFT9d9S",
-	"scBEzAQJ48De4SF6zF2UVCGf6Dwk6homDgZgsGBtJ3i98wj+/0+gm4WDeGW5qsN+CbQakynY/3xuLBox",
-	"LWsuqGEZEXL+6HPJSj7ikJayWHtTIJ4InrkoSxqMgmRC75g+wZB8wLZdxqtGF3uAfewJXjBYRWwXE6IG",
-	"zJ4nHFDJADeVY6QTOOczxDkQhNmFPCFH3a5Lce77b04IVCLG1GZK+hg/2yeaQhJvANWZcK0B4GLPgTTA",
-	"uBdkIWeKALJvT6Ds6OZqT+ReRvzrs2kpaYGvh5l40A9Nkp/+Vc5UNO/qbaqYmzpe5qzokL/KGSIpQxMh",
-	"0XkBLwfwzLXNwjXq0Sc7pD5yxMwFrrU62KZUBTzDFxHBPFwIfno5NR5nkuNAJm6UC0s9YaPcwYeW3jIy",
-	"Hy/sH51/Jok0nlw92xGmiYc2kNcEMfsex0dGzNxWWJhvXAX8Jo5i9QQl55A9g7mA9macRAh3gRuGgH01",
-	"+RhwQ93Lev+ERFgOVMR3vBWrY5Cw+F8IUgt4MXJuRVNuELJhJgq3bvHLkCKLLqH9DAWF2uohThbgl8xd",
-	"+TDMzGz3UfztZ1XL8Rj3IEc3tAwJon+bVeP3eN5kIMUMAKbDOnmJgQt0FwPYNaocCOtLuIlWpyYzu7KY",
-	"NLiPQ8CwfzsUzsRUJ4n71SF9Jxj2HTSAT+d0g2oUz2Mr1GlP9MFQ18dM30hf9LKXFEyHj/yPKNuTKwqC",
-	"kmIknxlnOtDMnFidX0fZD+cVlqLXr3RkKXBuBvsmag9g9j/1BXg93CKqNBXeIjkj2IQXNsE7VnAEKrcX",
-	"YeUpSLPRxDHZKvELu/0ciV+rOQkuzRZBPif0E+LvQRhQQOM7/JVTQd85olobFOTUlMAQ0Du5hqp+VWPE",
-	"51XU6oxSZ2H2dAqIV36a8Vl7NF+veNXBeIWpN4gI9u1G0v6CRAQ7znUh0pEg/qUo69GQsqfa6Gf/qP6+",
-	"XG/Zv4wFiB2V0KqPV60vJgcqLpm/iSgeIxL+Su6BmkMgklfaTt5xGEVwSZ8SKhY+U5Icd4/3H01T05IK",
-	"vSF9E8vgYC19x69zamgpR2Bo8XCvHhnVWUxX6tpXyeA9YSdnmJpoq/ZQgcJCQQ09cSo0PIRf3WfMGRvr",
-	"Uh2mhtte3Gu2aTBTTGiBEuI6+EQuyIcbUsiypEoDbErfdnxNTZWnqahhSyEP9h3Uda10vGBUkXa30+0e",
-	"d11MAkYkkKn9vz90O/Z30RN/OOx2ASLDmc72O6RPp6pfYVBCbBoVYkZLrlmBfVvxEWG7MxKGR/7zP8jz",
-	"r16QZz1LUpNXtqf//A9y2O0CRhMUWkDgQnbv3I9z6aePZrqC62lJFx3Sd8EafQzndnEfaqKtZKXkbDQO",
-	"87c0YO85t9UI93pCvAwNcLgOkPc//4NUa7kyop4vOOjmhZActQb+SIJkDsJ736+bnWw/iiyo6KEnMAQK",
-	"g62QhjRdoD7gx4/bUtv600p1BwsGmSo54Zo5mGV0VymOyKBULEiuFlMjCQDsp4TIkmsDhP2UhmzbwbrL",
-	"MTq3+qmiK6FxIgEPpcBcGgRT0Vkc1ud5AGzJ9kwr4b382QNnJxnWj4GAHaXWOiYxOTsy68ecaszyO42J",
-	"6t5m5qDMIp4zAste1AcI6y4ffMVds595iLGaSqcNm/q0Hw/MEag0oChCmueAPeSAESNRMdrqgIG/FZ0/",
-	"+gzf8moyDoKhvaUyDwqra95ikHGo8qRZKDcF4ZsYbuXEYqq4GU+Y4Xmkzq81ZKEjUxq2JVhOScV7rP21",
-	"VXjCn3YA4vClMbZqOJV8/mu5fe1qNfADODpfuKv3N7X1/7hqNgJ+7zHmAR4YrhA8FFO6yIJ1FowSVup4",
-	"tEwG3OfAfdvohHsD1h3Pxarc98ost+I5HjqwjGp6LgDZUnkBM8t6ojKwpXioB1asX7xOELMcDJxlAMnm",
-	"ZTK4gzs94ZL1kYUQiLT/G+S8G7DxnK4UUArQkELOPb4YJqYYNu2Q4263J7zB3+XPLxn9Sio6ewG/Hzfv",
-	"NGCw4W8NHhEEGak8IqTuEEHEOxdRBL7zhL9m/5QcHx35dcet6gk5M5oXbPUKgWSPQQj/W9m/9t6l0LPh",
-	"kOcAROJ+PiF/QARwwaNN37PSpW39z7gJQcr0YnhtscGxN5ZzrA2MnGJP7zuESkx5tePEaxQNmwU6TTNy",
-	"3P0Gu/roHvRXhf+qCmFPRKX9gF+5+8e7cLkmY1YWSf+qPRmP0Wh/ncjcm/owAxf9dQN0NyvKLmhqVWH+",
-	"Ym+HX9N1fHy0RWe3Ur6jYnHtgzA+xzV0pu8qSTp1/XyOG8aAiXJrLJMTQj1kuJJz8IP0Wt9PGaBWOkbU",
-	"a4Gvpp1mXnhP9kTf3lT9/cx7LECHdoZLwg2bLEdegaO41zovpV7prEOwOcTV7RvZByUOw6EM0xkZSDMm",
-	"XOTlrGBFQJ7zn7mKqIZVrnLtA6wclrUdUlUCBrpA55EmRhZWf45wWhDNl2zGaumJNvQGTm9Aavm3fkb6",
-	"f7T/d2D/77/3M2LoAMAvqVKcjnyg1v5OOC83fnY7M0tnH94WXcW9/uT4KmG7VlFWnBxjr1t7m06Z4rL4",
-	"Z4JeeTzrAHyUiqKDua7moEA8ClyeR/OSuin6mROXQG6dNUSqWCnCHzYv2lWBiFYAQNKOZNopxiWi/NFO",
-	"qcBZT9TtXU73dfUJknKlj6O0vCKMAtRxhxFrhcxvemIPasZEgqWVl2hpD/nC+XKLPayC4dLq7I9WzEIB",
-	"UArL7VzNAecuT51Xt3i/os3+1ww0e4fCchK4LFSb/TWFiX/FpKKKFTg9iwYnZOxdSIQ8f4aQ5iVewKgq",
-	"FweKWRrzjLYxfG2quMj5lJaA8I5Jgf4cr0gTp5E1PuIaUg0ZN1j3rH6ypjjmCzui62pAjzteT3lYlkfa",
-	"5F7Hef2Kjq5/rlMAJh3vhBfeJB6dBHv/BGsOEh0IsOB6e6B/rUqxrROhPQlsAjv7L8XYt6DVED5cxWFZ",
-	"1hOd2N8JOEnAFy4uN0W4GRnxe0vZsykW+EZO+Gj6beboXGijZrln5kkJL7ga2pgqBnFL++h1q5g8Ahkg",
-	"5xaNbL4n+orhEPpBPSOCzZdstFW73qkRO1qzAPcEBZzq0iSIeFWhoqjdMdUuSNBZyEKsbjr0/53r7jJa",
-	"pN/kmH9+i1Zial+sVSsW033Fhohuf2UT1780czofS6kZOi4xz0zH5y7iRKfB2CgVOVtmZvqzMyo8qmu1",
-	"UAfdzbHkF4dacaKIlENZs5Ejn6AYO+EUtVU5E/v9rRW4z88Arpfm9Rud/jUqpK9i+8WbsP+lOQLuQlLp",
-	"PHVVgcoiGLTt0QP3XfHZNVKo1Gme5VQUJWuOcLvBKp9gaaIkp/mYeSOuFVJHEFcBOY6uChpzMOOurJhl",
-	"AxxA4NoYaH/4wgG9QuKsl346pK+hGDMGYJT8nvUrACeIXYcKc1oPZyUZMoNZUIq56A1taOm/qAYC1UwH",
-	"jAkomgjpUmgtgzmDmdiMLYOWQ9Kn+vth35VF6keVcPv1BEoQeqBwKbRrR4KZlr7Z/U4ojAuGurJ0JbIo",
-	"ZCC7OmCwKFUN9Vrzoa0Oufhw/eHmlXdNXsyUnDIqABRQ0ZK8pOIO8l95uajSMCAsDv0HU6gHr+5s07b3",
-	"dj+8BUbBEyKnTJB/I2M+GpN/I6Wck38jUPRr/5S8vD3/cPPqFkMDXUgX+4ROzNCtm3ZW7RSW0+BlCY13",
-	"yJXiuVvuenyh7pArJBOsEpfCA05CZ70D4j13tLtd0ZnFZCDLtREqvgg4Lnora7n5J+t+r+YDlYv6isCE",
-	"sUqunURqUNxyintapjMZWodFKwujOkzWH39Se2RtlRtBZexLexq3r6gmL3y2J5xGwfQDExfWBNi9guWe",
-	"InnJIRAejieLbeP5mLkgtrGcV9EaLqIxYqL47VbRdhNm6Lqw8nf2+ZNe9IamtuQGs3l8aZgniGq8ckUM",
-	"LQlnZDDjZRFiJkA+FPdcSVG5V0KOUbzSdvjbrPOULkAAfuaiTtZcVbc+hnAEyqvPAwsfkvb524uz6z9f",
-	"3Nx+fHVx9f3N5e3Hs1evri9ubi5u9gEd2n+OMYiIFd0TZwIDWTEKgxnLUKv4GBFShF1V90HIQUtrwggW",
-	"BS+chUk9KehP3NfagFg/nKeIhv1xzBSgyUNFVgelD5CsrtqmW9mISvzm70YpLo70Cv8NKg41+XiVYM6h",
-	"aGIUI9a2dy3NzYyWcJ9iSURIqJvQhStrWHEWJ6WBN7HYd/qQD4WV6RCzSoNC/FTUmtB/VuU5rjrPeiLE",
-	"m1Jd5TZWUWKscBEEkA6BwPwQpz2VmpZYMBJLv7savX7WPYHzcnJbCLINDsGC5SVViHE0kSAzUZTLjCyZ",
-	"wsgrX+XykPy3fShDrnuiCtUyY3sHyLKoXvzDYTfrdrudbnc/i0ObsJIlK8iCuTqZoSY6OeoeuaIF0cx8",
-	"SAH6FUEydqvmkD77QhqoboomQKvUZrFW6044bmY1Zl/d0l5tzEmPS4P3E3D5kkdHHYIxfICI0RMuixWN",
-	"a1zF3k3EaERMbR6U6Yld4yhntn18dJTMZXcE4I72lxrndV4b5ZenEp/7YwT87qh79PlSDxx1nitmmUOq",
-	"8/dQ5rfCmY1rv7ULmetnnpN2JkVGeq0bZnfQl4IsZoYz3Wvtn0Snx5McnJ7T+JTAyQ94utAXlgd2CM++",
-	"aD2eH2e+0VAOGvmLBv4BsTRX39/ckme+aQ3geT6uoW8Ju+/MSxBz87u14Te0PyKBRzn0oGhhsWAEAVAK",
-	"yv5uMC9svIlXDQzVfQxnoDlQ+5rlUsFR8CZQP9gmIAV3BZgqDZ1cviJ6BiJFT/RfXVwdfP3d8x8OvvnL",
-	"u6N+VoPk88Kaz9hakewCZpe7EnTQ5yGAONxPeG7wKDl2XFvSDqlulQGzijUERLvMMDecnoiE0neX771g",
-	"mtkrptPtRjaSU9J3H4d6Hn4uVqKsLiHIpatkmr3b1W7tu9hBZ28fBhpueyvogN3EV42lkVDdE2IGDMoy",
-	"IF862mMltF/EFp3TgE1QDazda/1VzrD5F6GBnmgCduiQ//qf/7vX2q+tdbhUWYe88rgZFdQFRjpGPo4A",
-	"vGbkCDFFrF4OAeUMi98Cqkj7eRf+cdj19ql9ByOmXGHLnvDr3X7eXXn5hEypNg7h2U73G8ctr5lRi4Mz",
-	"qPrbId6eYugdAx/cof3pBNN9xEE+prwKhHdmH5BK4acOeS0VeXl7DkO7uH3jsw1gSYVEXZhYSTsjfSnO",
-	"bXNnnhKs9juZ5WO74Fjce3/Fuh8yOhWcSlbUMqr+X1Jvs0PO4lPYE2Oqx0BCA8CkKRxCWa6k1jWp6iSS",
-	"e+NzDA2MIwF4wJjoCdtWZ69D/KXZhNLUPu4+TwtMwIS+dHkpHuRvJC75JdoQEu8O7+/x8F9APPwNmJWp",
-	"IQs5w5r9zlZrZHzz4xHZ5VJfdiWGK905Lw5c22uxce1VW/rrD2TOPY2mFdKOI9n3HRAOJo4PFg5N/8RD",
-	"3/joBstII0ibICus1Akm7RhEB/NMw6Xl5WQZap/b2w3VZrxnoCWfEBvGTvSYD40XuX1iTnyvYpqQmUM2",
-	"tOoJfcexWNZZeCv0SCaMuk7pdMqo0hF6aScg/HINlssJFQu4bSFLiJZlhgXcQzIRwPusxf/12MP/J4L/",
-	"urn/jvxbM6EvS3GfDfb3MSoDqo+bLXjOtBOgKKpi45FcY0WNrtUl/Ns+JXLEnanHfTestF2srFrZ5FZj",
-	"5PGYcxOlT4JIuhw54aQoD8MFlZezxiAKGDs2HaEDeL7RdjPYj2MtesKJzKmTj7P5wsWe63iQvwdO/G7K",
-	"WBs44Q7DadJo/IRmDPvAcaQbCFV49o9IcVmHMrXy5c4HMQLc+5KgpjboCnUd4Z8GZCpw210RpnaXp70J",
-	"da1Pcyhn6oAtmHYS6G7GYZ9opV1YBh0Oe8KZmbF/yPOKfShQpNnZc5cvfHtZvegCfgEI306KFkxnPeEN",
-	"CMHdAxbnoVR5o1gaVuApcYBcJ+tcn7Gw988huYWlq4luSX9CZdJc2rc2vBXTMPywC3usvAD+z+Usx0aI",
-	"fE+alcEVvsIMpwk3wWLXAUSKgLGFVKtOQQiK3KKV9wMVQMwtDFFkvjuXZqhmJQPs2pkGdBLhU7NjN6xr",
-	"0J4Yp6hl0UjRKxn577yFGoDza1i9YWoCLFh98+kN1eN+hlIhZgTUW7aK/JocSL/9u2tyfpu+pPDZs/qk",
-	"IiHwl9824dJFpillN1nOzO9C4BeSs+kdm35/sAqBN+0AW2mjAOhKfYaoBc8/tmd77sidI171WsYXxdU3",
-	"pLiBZvsvdXiva3P6XYH7/eyuj3x3hFLT4IJE8qRnFsLFnkGu4LpqIR+m9j4/6rr4cjTa6BiKPgRgZUuI",
-	"WmCltj8rJtgcDcx2qUqG0YAXEOkGFcilKBcO+BAKT3u7YxQ/5spwk3avFfloey0UambiTsi52K+KTCF8",
-	"F9bjodANiaG1OuRiMjWL1YD2UANrwZpKT2Gg9plfuqcU1+s9rQPv5FbNeYpgxWvceMXsDeNGYrdaisWE",
-	"a7u/DcjVVnKdCdviVjGLSJDaUNOsA/YDZGgfSUWDx9qVBaeGlMxH3VdxgcFK0g+V1hHNB4P9wJ0dnjjK",
-	"4yrUfe8QIFSuA3BmAV4NCTdsySg6AfnI6skvsuPnR+S//q//RV50u92sJ9CASTXptV5k3W73j73WvrfK",
-	"illZRvEQUcCui1HoiXa/iom4+vDy7eU5hEZcvre/fH99089I+o3z7z+8v72+vLjp76+l4htY7ycnYeym",
-	"qfwvxpY8Ae1exrZkz1uwu6y+nRHK8YNJWDNjlc+1dfxv/DtPXKUL+miCRXLPO/+ngHXGkw5mmIzMxzLg",
-	"E0LYdUm9XceDjMlhVMytcAVSANazvWpSXX8LYzvR3kQUU2Grp0VlDNm4Qjy3L9JxYceGMRs7Cb2HTzCA",
-	"ZIipe/R7kMbnVEGLwoPcehCtCuvf43y70owYcu6g+nXIkjl8inP07B/2P6iCGq7YOhXUPn/QubIffVGq",
-	"p1+Ra/C4flE6p4Hcgt9Vzt9U5bSbEGCNhVxCRoGkVakZFsNQM3+kXX2Npz2mHvy5+aAKNr+qAIr/+Q9r",
-	"NJkvz0h0C9HK88CkeeS7+v0Q/4aH+D2buyvUwXLaq5dquFohvNzt2Gmt6qwPH4aTfcfYFM+1/sxn+h+a",
-	"wXu/rEVSGchi4ZwIK4FKxtMdLWdBEyeuWRfVZ7zJCPFizJipnnCv6D0iB5igQxUjfCSkYoUD9cSxuxq0",
-	"YMXy1QE9bdeqCIYq5faxE/txT7E5qK/oBkodNCnw1+Ojo5TCPZsW1LBI+0vl6dvpRWn6zONCbc7Trxxs",
-	"rxkWtcC0uVbW8u4222mxmmurZ9OpVKYhsf/LEm0+wCL+2pxynTqNNtXiNFQmBBWT6rhI0Px3pvnbAk/B",
-	"wYeQD8dKokqSdr8yn0XleNHn4Yv2i2cQS3GAFqe19XOhNBrGMHs2hGELgt7zEZCtT3DBEjrIkzAMBoY/",
-	"R9hEl9vIzQn6033gtByijWNKR6wI4TMu5DXOGtJZXSys17LQ+95Pv0vMBUwHGQ0xPL9jgOZsXD4zGtuj",
-	"mBmmDZ9IwZdbdwCm5MyNv1a0FQsIGZBdQ83XBtsnhmXjrnyZNS3jEW42m/6zBOq88aH7UDHYB/D7Qi0h",
-	"E3dT7OKukTmO9J450ms+iFMmAn1WUV4i0Kn7J4ACFac47pGSs+lyLLhLGHwBdYP71DIHeyx0SGAopRhB",
-	"oLjtDBxPdjF8oRQPbqARu944SKYmCI0bnN+tm96XSdG1QTZmHvxzBqDdRvxtOwqupK4taDhriBz7HlEU",
-	"l1grVDsie2dlSYaclQVKw15e2kOXJ8VnAHE/mZpFFlIBmICsImqlW14QNqG83IvqQcGvLoPKl9xwtY2s",
-	"aI7pAi6rtIo4Awds+7Db7Yl8TBXNLeUBPIb/tv2i2+2S+CHXxEgJR6VDzvyRqgopUUHGcuZQSKRgPYHZ",
-	"qdXocLBS2YvhBM9uUzZqf84GmhvWx5hPbegCV+aEcMw/HQO9OEg3JqclW54+xI4OeVkCQsDIcpFQi91B",
-	"dwxmoHPYi+qOTU1zfmbtuHzZWZq1oX555oybRxUr+hfOmmxwmt6wOlHLwF/azk1taG6gOs0uLK3mKa1f",
-	"yAibAbdqc5hslCSNlybX7iLu7P1/7L1vc9s4si7+VVCuqZJURct/xpPfrl1bpzzOn8lJJvGJnTNnf8u5",
-	"ISxCEtcUwCXAKNrcqbov7+tb9xOeT3IL3Q0QlEjZiZxYyfrN7sQiQRAEGt2Np5/HQ19driPTJ+xo/8iZ",
-	"LYKHOAO5uuRsO5utOLztm1LSOMPRewg17yzUtANae3WwHSDI2SGMgDTqTn2DzuVUiiJfdC+nJzXzFoNL",
-	"3Rmeq8gtI9D2o/088xs1bnoz7uWf8WW9ixzLjMic6kodG7KNqxKAbP5hvPargyXN81zNAf1GxdK7VTFo",
-	"aOu0LH8MPfGf9Hvr+ldStJcGFvninpf/l8CiLr/V97Y3P9isOzjER7/UG62rhSMSuXMzFeZ11iTDrHUI",
-	"M0A61IJNIzYvM2OEtD313CceF0hoPS8zzfAlejqWEJtjIGLfCCgTMpmZjKDzq/jTGgUYOSSpXKJZGcby",
-	"1BkeqngB7dOg/zb6mkBBdAA5NUABiQnidqNkA/vLcMS+4AoNnrOuMqzmaA5f8EsA985bnxRhCIhQ5HxR",
-	"6+1+PvS0K7T+rcwMnVB5zq2gK5EnLcdpbicjzNMbeXkwzbkeqkpkhwwF8D6YiJkymwHEeso1O9y32+ej",
-	"RrQcy/7R/j4UWwGHE/AGUcgMm3Hdd9/1WpwgZf2j/T8PTiAHThSayCC8iOWVoJ0YeS9RU6Vj0urqapaF",
-	"03ZrdXeXO3pPsLWgB9ilDvya/3F55j0g2raBdmhqLflCVSUTHwpRZsA931/dngafZKSWi6RDW7g3y6RY",
-	"S7u92GQZfp2ccLOPXecczv5qw2HmD+9PNPW3qaBqHNcvoHjTUxRQsB5DPQGigPmdqo1N45Pc0Uwgg7Bu",
-	"MhDn0ZI/sY1TIuji93ZIsP5Y8xYkQ580Zdb733sfg3/dRow3SL8FrkQLP/fwtuq2w6567rV2qwUo03iT",
-	"tXCZGf/wUsiJme4cPzq6M8DLgwbudxAHU8QRyBGF8/yGWPjOV+PtNcn6BzYY+Gn16IzI91QQBWPJywyl",
-	"dyQE0qLhz7fIlnUyaX1rq/RLFXt/bgzxUO/9L2NbXghRdBgWNSYsml2KX8DKQHns3uGY76UZvFY3xp4u",
-	"uJyrp3xkVLmtobvv4GPs8Patutfj8UNYvgVh+WVVSlxhc7U7hjkDO6GQhr456+P5HILLtZ6rMiVQx0il",
-	"Ilx9sJJuHaDV607I9csOf/92Vt0TeY+L7o0YqfeiXJyptF2H7bV0vKN4IXxG0p+b4hHgSBByb67Ka420",
-	"7JnURvCUqTF9+Yf1uzXrV65ZvgTctl8sEKMqijtYt1qYqlgn1WGqUjqJcS1GpTCsD6BmlCxGoYZkaXkn",
-	"LtuvG93OzIDcbzwd6nzhrI63lewQF6+KO7YmXyrV43p5AUPdyVYAQ2sU42kaxjM0KhirDB+qtLty04aX",
-	"xtU6sKoA3MXy8G24Xq54OhGdR7pnalZUxknnNpXzNan7Y7mSxgqImUpFro9Zno2FyWbuekCF2MXFgaG+",
-	"UaXgpP+xzVyMDVOVQaqVf1Q8xzy8f86QASF+UlcKOLZ5o4pY5uK9yE9YUohyJKTxrNozwX31iJkrNrIR",
-	"dJnxCDcUGBeseYeDt0yycZXnHUUIvy5+hmHb1tQ89u6mpDx8+nvMyDc6Q2Su8PlQsqZUE1BDIbthP/pG",
-	"iXec71jwc04O4xpWdgoS9HE3HjtiPdeQZqkCaPDMttaLYul/QlTylahPjv8UJHx6ETvaP2C913lau7FQ",
-	"2jhSZSlGpjdkr6XTjUaCrLfPmc4mUjOU7kzZRAkYp71cTbLWvWXptbcVlNzo5RZK7WHN4IOHuQUeJhUH",
-	"NsK/vpCpq69D7j0ttM6U3DQaRO68zm3ylCVGfDB42a42peCzBEGkGrqUwC/HjrMoYf2UG86Sj/FOQXtC",
-	"vHMc78TV/v6Po0murnjO/C/2jyLe+SMZgI/piPHEHIqxWM5l6lQRY+ktqiNC6rcQ/nnQS8Q0XwwiHzjP",
-	"gP8vz6SgYTz8iVnTEksoPy9K9SFz4vijXGkgPiRhCSrhsDu1GU2FxrrGzCCkqxaU51egM4EF4EgCl5Ec",
-	"PRT+YZU2DCJorxNHXFIKUy6O2Y/7+/sJaqLSqIJT3Vpiha281aJ8gl/wRrux8h2bhmM5o93u98KN97iz",
-	"on72rq5pH5kRee4KfOj425BIblaymZJi4WbnhmtlrMqJMo0dtjUMQ/iiZr3nY3BsSRZRfMi0ccqG3BAG",
-	"K2JzgapQnJVCC5ij11g+AAsdK4VwCTSbipjh1+7VoaAHHFORwX1zvqCqq7CICtCCWD61Z7fyxk+N8qq2",
-	"Wbc0Alu62T5t9HL7NtvT0UgUGx2A/OsVAD0hwKLfEnfrxXLrZR2W++CSnghjbeg6mAr8vp3xEHStw1Tb",
-	"9/v26lWziRTpbiah+xuaa/p2+qaP24I6WpbJKw1mYR1lr0Ojj7gWu5nUQtrP/V4MhjsRnjP/oxLlIuRN",
-	"4eVoutNxonywv/85R8p3N8mg9P12s813lJclb6X/hTFtMvBSLgK9HSSU1clxY4umv9b5mCulrnVEmRDQ",
-	"10c4G5Cl5inKEApMzvQ9pW0lvai/x8dr9k9RqoFXu/421sMT8FJR/HYT6oH3mZjjNA/XhlKTXOyB9ez2",
-	"Y8bWK0jw2jcizWzUntQFUglG5f+GF/zFNpawvvK3/MUoUySDYwxl8KA5ls/gt5rCA9mOONOC5yJlI6Wu",
-	"M3EC4UWo2dHTLHG2H1TMQa6NdNpimYxUKhLWB+/ZPvcM/p2NwzYQgb6Uahwwo2AbYdQz0HjLJpJBwuFo",
-	"/6CuGHen5fZna6Vse+JDAfK8tfyJGtuXmpdKTlrTbPCYl7hxbaUD9cz38J6cp66N7QL2B5ZJJDeCxeGI",
-	"uxKjroVMHlAl376z9zSTCHujFVmS7fHrLqhibZoInzABXv9UbOIaool0z+4+SQAKIseOZETExAfHz4zl",
-	"W6moNWDPX5w9cWU4SAFO/8CLnz9mMI17OpYSOWoBFodZ0UwOmbPDuq6NNVUpkYZu7q7FRRJLo9qtNPJt",
-	"SAwkIXVBFhJSuliVhlouyEe3UFWpWd8NbyyXDDC8ZYRxrH1mbeOSwQlb7QXsDLVd9R8wls1jIBi8TMO3",
-	"BkqzlZaEnU0JJl3mmRbdFteNXAcycMljo9nT6q8d7h/9qdVha3X97KTobOmnR7duCN70kxpadgt/3D9c",
-	"nb8/89E1y6Q7xCwK68NOBU/JdX6p0ITfkC76mnqAHWYDrUVPO14Tv0Ca1mNzmwAqIp0GIVih1o0t1Vxj",
-	"Z8iagS0AO9C/OPzp0SBCu0Fa1bDmr0VhyCuaqtLs5tl76+Q0XKQh5A2rUsJJILnHCnKmqMIN7wtpTIkq",
-	"3WYKwAUgKMuMALFESFzGEvQSMd2qJEv2kiGUqsMCpW4720tMMbUyxJCdeteJrIgUc0itVqD9yQ0S47hf",
-	"QVnFr/1xruZILIXaLBQlcEiSXIpypv9i3Y0EmT4KUWoQ681G18LVx0qwO1fqAyNOTuhrVQCx3OCkNg5L",
-	"oqTckIJY8KFiGQxDKSaZNqL0Zst2JxmyJOdyUvGJSBoqwljyb1+eXrXbGMEJ+O0sEX7lO7FFwaA22qPb",
-	"r5TKBZfd97vXbty8zpF76W64pTG6dKvErmJytRBkImRaqEyab9Y6/SwmeJLR5dVsYJeuF6NOc4Satsh3",
-	"mKpRhWiEUVWWWLCsJAMRIy7TqF6VJN5PUm1QUkNluJmSUSwzowntr0G5P3DHJcZufMIz62DwkYHlzpE+",
-	"DhUd0078wYvFaGvRB7Zva9JtPc1e/PWMjbi+b/BBM4/W00uEmcFMszPn09Jq14tRS3XfcsZsgkdx12JB",
-	"zLP+qA656DLN+kldBOh07pPBMUuApi2JWDKqSm2dO5cTiiXI2aN8aE8jXuYML8KTPscs6krZ7B7aCXah",
-	"Z282425O0yFtJvTy1pe/tEPwZafzi8Wos5jxtRSwdzpcUVjYuK2R9cYL53mTVPbzyiEj8LQmgInhcB53",
-	"y8XWVSZhl9vHbI18+USYF4vRGdefjtp6q0W5TYLl7j068V1abHV14Z3om7dabHSKEbgAfBbaKzMHeqpr",
-	"s8SbTL5GJW47qsxtgoB4oKwAUGRRhe7y+7QW6WL+Qs2E03CvNaMzv8BUidcl9UAkXrORCC8hSAGWTiqM",
-	"9/wi7Rwh9H6fsxXcfhF9pezti8WIanG3R6f5ISu7DbrMjSOM2op8ScPhI469j/UT/9j7qLNU/NF99HQB",
-	"QCPnOI7KRQFYbYhTMJdgDB9NAdPVT85wFu8+zrSDlh0HVyRRLJP/2nVXXS4KsfsanqSPmVRaZuOx9R+Z",
-	"5jK9Uh/s8Pg2Lyic2z1XeTZaJAMIdzj0BSh48ZCxrOD4kXu3SVUlU2U2yeSQXSDxPF8wAJAxLhfOzPvx",
-	"Qf9V8NE0lnhVmFlwOW+6y8WYLFeTCH/MNEKAnESIbQ0dZXjc1cJgdzWojHC01XWX8ChWzeWQncqFM7/I",
-	"F3y0fxT5EmzfY+xQqgSkqgmTNGRHB/tBbsd+MBTqB4VdVsmUDHIp7PDa6VfAwLrzM5ckmnMdSyJTjGUs",
-	"T9n564vLCCn62bMnl8f2gwWM/j1Nr4KDpqGuPFfqGlWAU7yLPhcl6GPpUmBDdoFBLLYRqsGcXbx5yjDl",
-	"wPLsGscTG4goaYfnh6pk2YxPRCzVmHFJOM3MCAiKZ9zeSp4kwtQpNYgdZpyhksBvUD8kWRLsF7svxMJO",
-	"Y3t/IbjxchH2kzdfe4nWE2VdZ7y8FmmzyV8yc8wgtTaI5VVlmDZZnhOu0329Y0qmapxiOS8njiKumy06",
-	"VXOZK56+WIwe02zZZFtt06HxtmR91T5q1u4cH/gUWSaNmMDpYkfLWSrWtnnD1nth7//ytB1qZEQ7kHOs",
-	"yhk3O8c7V5nkkLy7FbTTLetNHOwvvoke3GIjfKakuPcd9zGtAPBIveub1oths/wLkel6Po52l/w0JPTz",
-	"ZruhK3PCEvwPrDpi41IID5ZusHUAnoxdTgUim0M3P9DM0kTES2weQSLQy6l7Mj+/9WGYYO39rUg+vhcn",
-	"HXkwHvg5Hnz2dnFM+xWCjD3t+Kv+O0lFuQX4Bbx5f+yzPvx/+5ych1Bko0THKUREuObYfJrlIsAreEPT",
-	"c8bFemil8PS6ICLl08FQh91PwDK5Nt+5QpTBkJ1NFdZxwCkhHnj4h8dyyWFqguVH9l7rr9WdFagf7HRH",
-	"XCEOCO51VD2/rM/LtpNxtO7iNtohDH4eitLu1KxArNFYhmblxAhWrWafcCbZ7qsAUqc7yg/KP7UXpsG6",
-	"NgI5uFJs5DXwh4wIESDAH3sjxpXmuT6O5XqVoT22ruDlBMGevecy+KsN6hzqyV5xuH/IEg1Hqscs3pFi",
-	"/i4V77ORiHcS1nsl5j6qUyXDX1gqDG6o7Ddf6gMjg/AmowBeFUs0ecMe++//9X+b5X9wcJpNpiYCsR4I",
-	"xdxzIAUx9yQE+BGOfWUx00YUEJF6YEQmKYyWDDBFWJdGoBlF+k3LUFcoWxKSzTJZGaGPUTvdfgHbg4Qu",
-	"f2lfK6GSPRRWhXPlsSpjST2ms+hfjCmAWB2/NEtG799RK+9ybKYPmJVkjxcZTiiw6kqaTJLCYCwTuNbG",
-	"zID4dYKENTiwAVFjRk2wrIoQedzQS5COjO1KxGxvV1/JvrF9JUI0Q3s8BxFHgOdJBS8MGR8PvSH318Pa",
-	"bcTuhwJ6ATgfHFasd3YcIsFDMFFOuRu/9bhvA1kacN71NJb2ltWZapQpYI4+galv2360m2YTKJ50lB/A",
-	"FrzKY7E6I2Ppp6QH0LjMTaWFbiV0WJqUzUlYI75j2Uxkwfi5Fe+A3X3IRTUYdQZD9kqtzNtMw5QWKS1v",
-	"AIq7AXnnbAOMzKWdDR34Q2XQVgwZWRBTLrBrODq1sCV1ENa5g4HDs3+sn60rbftJz/0rjHoAUb8SNnZy",
-	"1/hHOpUjUjkYgsU6/DPrXSqFEobcGDErbES13Es7E1+5xTvs4XgGamOtbP9gvbfUdYFl+Y3C0w8R+nR3",
-	"40BIhk6NhJV95CTcDchYArm+KgUszsDEeQPq4W21/eon9Q6YDHwON1xDPc36CVaC+AqcB19ui6TVsNSF",
-	"TpipzFLWnB0bwNLAgCD+rBO+EF6z4ZJdQTGuLAZrGMLQFHcYt0SdO0gu6JfQEGnhagc0LtmNTcfauUF7",
-	"H8F5XXPAhiUWFJAv75kJ+V+4cR7f6EZ5VzCW4Ea1uHK1Z7XGVxwMWUBOQ1vYOMtzlkncYGu3uRex3inG",
-	"DtAjx0XzqIWCxnn0qvTVWmFDS44B/PSOLiTHgD7SUs2X32ZzVbt6wx7rw4nQexHLpZE9doVltYNXMzza",
-	"mwe2xz/We38E2qBmZX+P4VOv4WRTMmrUwbkSCtvWMTxdVUBhYWrXP9PscP8wli1eY391CjQdQG34QuP6",
-	"IU/uSpmpfylMOscSvCHYadb7Yi3PC55gX2LQ6bG4RfDJnssT+7hzbqZblCd+Gb7Rg7tzK3enOT2j5QCF",
-	"oOVdRUaw2rzH8uCvbLW/smom4MTblHY3CNMkg822VlV11/uc5nNrmSCTJVId1ds5cbe4I32X6cjC2sUW",
-	"dAGrpOZjyFDDKCLiZAlPYCNS2Ez80lOV6bCJtvf3pKWIQ2G79nVRvV00ImAKAAZTIyhhErQlHzeYM8VU",
-	"GdXtfv37+ZNndnacv3rGqgLUEtivP7P+0cFPrHeO+n4M2qhJ9lh4EwBNhj0SZIN/sUzbKaOtOQFqUqdO",
-	"fnDIig+USN0VkB9KXZ5MmzIrNHhwM2E4kHf1cyqqYcKMhq0bbVXkiqfn8JJfNEEwq3KTFbw0e2NVznZt",
-	"/5oTsyhtz0yG09oP+80oiHAH/Rvd+Lu/TF3B4fqW7LQAri1SqFez8+uEJdBhTwIKlGl2EvQ0e/vm5Xe3",
-	"bR3c4hHnfGEn5aVSL3k5QQzIwU+3eR9KqIn0V5Fm/NLOgG+VPPAtLEzGnUgoGRFEZVwL5/HTIWtBC3iT",
-	"Mx5oY++j5DOxtkihw1i0QLDg/9ZBsAobB5X2xv/xt9Pd/5/v/nN/98/vdn//ePAoenT0RxwP+38vJv+z",
-	"kJPBDzs3l0WvrmBYSnt/L8TkU7FVEd1byMmdwLLQzn89TNbmWOPmzNtwcnly5E7vq8G1q+Yy4G1WMl8M",
-	"2Sn9hUxniIb0JMw1FUFWYplBLF29WqZrdknH4w/tlVRFnGbWLCdXSlY6cedIrjjad4fB74MYKryJBFDM",
-	"Ivdf7rktwqtqXBPsLjVO+MZY9n842N8f7u+zqwVLxZhXuTlheoYZJmpIOzww+J9IEih4KZlUpR0acEQg",
-	"E2M7CmFTLBEu61NmIeAWALZ1d3GoTDA+Jz63w0fXk9JOsYhVuuJ5voilP/pCUbahH0HwypAANNN14agb",
-	"aUSJeTS0Y4gibnsb19lv3pQ/tg3lmXbV5Zj60LXuMkxVl1SRqp5DEUv8f8NmK0AuGUoNSXse/hzvvAru",
-	"inc6Kg7f+Om8nSWudf9uotiuWcu/pt9wn8iJ1rpav7qR/yTP5HWECyjgkCfLoze3haXQ03XyDzzVkHyl",
-	"S5OIlcoA/UJGabrgpBiu5JBCTchMwp/xPNzQuoulO33GpiCYYx4jPp+qvI6bxnyW5QvWL4W1J4h7yJQc",
-	"DFlIo1XSkWpMaVn3YIy6juuIFkIflzHF5GorKhRuvxAOD77F6hJ2aN9Q6+2YJ3iXr62i+A0gmLoCeuJa",
-	"chtPMJGadBxIuH8tNjljcXQg3UvwzLGdMF1d2R/sPkmbUORYnIDapb8W8QQJLKy58IetKBxBuEgv5k6R",
-	"OpAGB94JmSSAYo8UyFXUkBw7LjqWyb+VYvwXKq/nKBicQksn9bXzTOrGsUynZsB6OuGoA3t1PlVSsFcV",
-	"lPB8krrAOokCSOUj3R9ZL8BUuA8o0t6wQTGT+KclUBHTOCLpA9AWxOljOea5FoOlY5MQOYqtwgXQtE8/",
-	"n5fZez5aMCwkY0YRBQ3j0jM791g/gcE9ZnHI1hLvJAOqNVomsCH0FlzLQTcqqBtTdG5mF4GrHUP+ccLN",
-	"AqPNO06MxMmgTqu+F6Wdlho92niH8g/xDrP/rwdMjbFtaIL1k708GwmpBfUUyRDxlanEq5/s0V92C6qm",
-	"Y1qU71GeBHacmYIilFg2KXZW8Ipvn9d6ou3IYbYCHG7fPGhJ38AB+6axqlZXTBfxqzVzHcw9Px5utY4o",
-	"jssnHTkdfPFE2Bu/gD1N5xfjg/zXO1o5c/bIx00BF+pG+2YmgePMM1m0yw766z6Lc3vDGp/7ALjT6z5o",
-	"Zt9dmPYyGxtwv3QhJJW3fyJjMqEvVkiTgXHeOR17H+Gf4NH/saYw5oIA7pQtqL0W9gYI7On3cZVHrPBo",
-	"kkz2hi17VfD8W2VS6y7eVtz64PBPW70rBSOwjRUrWpjP33AemIFvPvwXhkK6GtPqHFbMW3igfa0P0VBP",
-	"+mTdpNXtDDondmmP3PtoahvQGhRe+s7ZSCyguJdivks1IjwXpZOEGbInK/2FRDHg/OHPsYQIEbLEeH8j",
-	"NGwRyWivULMv4lJNtxLMvy9bcg/QBRgctzU/rM0b12a8AzjJOdeyZ9hMxDvHLFeja0gYzqcKdbDuAOrq",
-	"OrCbq8m6E0dH3fJSTe4x334rbY2gq0+kKRe30dm4RDzsNyXy4t7TiXcFZWl1Xr2pHbJh1lwLmQJo8Ha4",
-	"6AvYKnCLwVBfla0YachWNIHSS9UQEZwvAQ0mVDV1oqLXg6JPKJMi3meq0g4LqwoNWuEZaEzcMX65kaiP",
-	"JaGZ20sCoWaKosW+VBKRl1pIE0EdONf2m6YRK0WR8xGOB4yvKGPp6xGvqlIa+xMihFEhvcZrD47DzBfS",
-	"zMNJH9Q/0VvMeWbYKzpP1LGk405yRIHl3n9XKoEKa+9oLgLzLR7nIETKPhCYcbAArHUfDebYdwE7vgjf",
-	"6P5p5C5qYpoHKO4WirLZVRVUNHfYzI22fJn+Z3DeAWumO5HUfvk2nwzeMPmx3pWOMkgxJB0MH+b3HcPn",
-	"GjN65YBtY1cEQrk1tXCZNhfuoq/jduKZ+S28zdORsT6Ae4cIscWlGCGLvN3j0V/7xkUHe5rx5qve0Vff",
-	"K8V7dS12Acav1yXB7WWv7VXBXPgmLdcTmT4gGdYYG5k2kzxMfKCz4wzKse9q5rlTF2ThXJ1yQqad6JmW",
-	"JFCW3jYD9Ojoc9C338tc/NrQWzufbABGgYznir0bM2ZEsVsVnTjcl4gsI6l0rq9ZLdcDWAcEigYYVOQK",
-	"45L5yRjqumWG9Y1K+cIGznAu+VtmpmnJ5zwnEl5IoapyxnMUN0Ks6kw4YA1Qbth+v6vq6lKnX3kSS4xd",
-	"EcSB1aWIGKKuBl0qK6khjZVJdiXMXAjZgfC8MKJ4W3zJait8wgWoinXJtOMn7+nGq3xTG/NqoXw9lRuQ",
-	"bCbV/LOmdtSRAfqVlyTnt/JcHj4X0zpuhtuZ85PnV2Gn9RE6lj7LZWU7XhS0Apx0aaMaPPNKOcfsaH8/",
-	"QsgVXTs4Cc7oEUltJycwEWGTXik1Qr59kdrOu8QNCVxkZshOg4RLyHUFdKDIp+UPWLAL3DDCl7tqdEZY",
-	"gQnPJGHU61Jb90wQddGsf3T458Ewlq/dwtH1ol9eerj+Wcvyd6vWrnDonu0+FK4vL/ZgbDCRVhsoHXy/",
-	"CD42Au4igu4WgqMh8YWYCLVq9PFK5EpOvBgjzZRjsiRXgpeg/XYtZNQA+0GzeCg055plWlfIsNKaX3JG",
-	"ZTtJBKF393QaS/a2xRCe+ZXaXJsPaaT7D7Pp27DMWoiFqrAMRrXZBGAkMlMuw+WzqS+DAI8b0EgBDOTb",
-	"5xu+wJfZPszEhac5e6AbvsdYlD6DE4ZwmKkTX+mRlT6SsC6AkiOxMaAKIcWwwLoBVE8Ra56LsQEXnJeC",
-	"VZJofnFHJtYqYkW4EsQ2nLKpKMXQ10rP+AJpyK9ELOOdeIf1SzHzwij2Itz7raMyznLhCc0olHIcwnQp",
-	"4JDfvGRJUA2fWGfBVKUUaa2viloafUfhEBbfRuDJpWkptIbLQMh14EDlxHHpIeFwT7wD9TqAgoHqXoSV",
-	"EMN6qarJtNmn9gr+9HOBll/JZL31Pdwy3pvlavwHl+IODRF+9RZUgF0xWFm84e5fFZOSp7XZaY0Ck1Ll",
-	"q1Sd9I+AibjPNUsC+5aAIs4gZGm1LUFRayx9Y45lmQDA0OAs4KS19zQJybXIxcgwDj/1MMK0NjqWZPbq",
-	"OigU8sHn9o8ODwdD9qzkEk7AE7gpoSSLK77Fpo6bVS1IIUtyEUWpCqV5TjKbgWiEW4/tRqYe6q21Mr6L",
-	"2+ccndEud9csWuf0NRHwn7Y9+lVzgjQKv/upGtUwrOEsjVi8cyHsx0PyuTFLK5MJHe80gBu1mt9CgAiV",
-	"m1UA3dAO9YLPAs1RTWXdbuuEeeokQjQUZKEoCIoOAEnw+euLS7bnmtYNAcMEsDYknZJ8A3yk37XTidOb",
-	"fM6eJov1qXB9NHxvVC6WnMslCSrdbe1/dSxDzP6PZsm4VNIkaOuu+Og6iUCazXMqHexHR3/6Kfr/Hu2D",
-	"sppm/aODH1nvKepZ/NPTUcYyh8JTG78e7P/687A3iCA/vygE8DlF7PzVs4g9e/40Yr+Jq/OI/fzrecR+",
-	"efL8DKieHj918pgu4Wh3wJ6OJRmCiNLeV4ua0gCo50c5FKfBk5BXytFgAjsH8pEMGVCwY0/+/fxZFEvo",
-	"j31x+2zrbPM8V3ORerIp5KkI9ANxLwG+x77brnD08Y8wmLEERTo+ug6Ef3p2oxxjOWitLu5Fw9vlgqBT",
-	"SKM/4XYDdNWGeLIKBWALpt6LcsjsB6EboOwRmbGEdIqC2qiST4QbxKnIUypptw3PxEyVixPoHFLFwuY8",
-	"BpS1vVU01EP+TIImPBwctGyBhrC1WcABYrvspaEy7axa2s231ZjM20S7ZT/rrUhuoh2YDLfl0rlXMq4X",
-	"i9GF/Y6mY4f0P1Ji2U574DWYMyKofKDh+lel4boQMl3VfQvtwEYacIBMWliftVF94hIoTdtRX/xQ4tFc",
-	"wf9JQLqHGo/bIj5hxBYB7arPXXWVYX0+iG4VBbqKY1lNzASMT8gBhTIjJECLsjV45sdzBnSXmWai5Fqk",
-	"rA9ugdrV01Kk1oAPInt9LH3mU8i0ThHOlBQLNs2sJ7AIEQRVmpkhO8tRfQyIu6lXzbA7lm1xN/uksPuk",
-	"ob0Cr6xj6Qm7fIQVOhjh8TR4NIhvn6o8dW9Fmif1EJaxxLboQG2Eb3cMfk8fjo8TaOAdNOCYJLgvfM0z",
-	"xOBnJmJiOBliWYJnvljtwzH74eAQSM34e57ldj1E7ACaxXNgjy/u//CTvW4QsUMC78Uyk3Y2odXt//AI",
-	"2NEGQ3bOrZ8MiWRCotCLhMM47LWJ2sIM2ug06AulMOxEc1V894/VP0PN5oeUxZdNWTzkH+4g/5CDxmNt",
-	"DD899xAsPco+2C/6uORz9/3qU+aqVejeTpyCZylL+Aw68d//+/+wsbDfXe6OpjyThEfxwn0FX1j7ZUou",
-	"NfaETbmesr7bE4CAJ6Jd4FqqOYFP6AGED+RaC0OBNEXQJTcCg3xrh7HUypjc7gCojS5iOZpatz7196Ch",
-	"VaXnYcdQGIvOAmM9D8iYaE1RpVnmiOZof2LgJFPYj1YahENcdO2XoKJ7M6NP2NHhIaFugoc6pE2DIdR9",
-	"bVUCZMpkmBWAFDwUpzkKrSE7vXLHg2ZaCg2j0ieCzVj+cLAf7ePOEpanwddcCHOLfZ31rREJ9nXEGtmP",
-	"SFu++fAL19OanwoIKAe1qEGYwLczA3GK9YwhBBNMEOcVLJw56iBFol9rxNUn73j1rVuFgjhdfrHtS/mf",
-	"OiftYQN9yPl/l7rWy/uYGjdt9g0C1vWV+hOErP2ujGDS7qOAXyAAob04Yf23F48HdTTr9xEfkrArnnNH",
-	"6cyDd1rezmNpFEvmtgFzikEzcB0nUpi5Kq+TqEHiUT+Nsu4ozB/Sh0CArKcijaVd5GmVC9bXQrDkH5Vq",
-	"AmZPGsSBtIOrkgXMybgCnfo+Kv274L7WoMAThBnPpBTGB//kUdCbEOZYVzOWyVFe2cXfr0HMsVwahWg5",
-	"VJR85iIyatIBcYpSXeViNhjCdt+zA+M5sIMplGn2w4Hdl3sA0J2jiaEx6ml3D45477nU1XicjQAYTJ/z",
-	"mP3wX2C9/IfuMe6dgZWvP2TOdrrizOX8CExmb8bSWPrsIAyWHaAfB8NYxvKV14Zx2GQbif+9Imi1hxg7",
-	"aPMyahrRwgNnWaGe/adYEv51hbmyrUYicsGxpwGFjANPh+ypKtnhEZuqyq7QsRFlLGvCGfhOtShZwM26",
-	"9Mj6Y70bKZWnai7dPEhgPlpDnYAbTPSPdgE0/E3gGZiquTxh2bjxhSEHj7Ncu20ksl4pNuk14gOZXUJ2",
-	"IbE67EpBF//DLidan8E6moq89bBmGa++rdCHs6V+3pMzFAxUB9iKjlOCTeIBcrUFhxyn+trGTe6r1BvT",
-	"6uZolN3jwep/4la+fADiN/KJMLt1Az7Kbi1Owyib51qxiTBNM4JEuDVpbVa29F+qeSz7if/hZ/x7Mojs",
-	"q6GH21ER9hWjqK8jEnDzel1Zp9+EcslrKRpuqI1O1FzarUOV6B4BrE9JgYDeo/2jwV3NZjpFWEdnVY/7",
-	"L3TxdopI1P18mbndZN0c2UBC4k7q/71PH3Spk4Jqo49M5xWdZuqcTxDncy0WjKPb41RgIDS2Xkc/mQhD",
-	"O+JjUnZJBscsgQq7JGLJqCq1KhNvj2NZWK8aXbqethHHB3OGF7kskzI8TyAkB+dGMp7nHQaNnv1bMBKf",
-	"PxFvNmoQxWFvb335SzsUX2uWwxPbprk1KDDyFB7BJ9xyz2Xzwt16WvjpNHb2szW2j5jKU7/WIgiiJ0D7",
-	"z5nJZuLuYn8Ii9fzdFJkGG4ELtNqAxAfYXBdh98nFLdQziAKw5UgNHcBCWatbaugbRRIgc9VlUPeVmTv",
-	"hWt1OVY2YWDOKQeW5zY8h8SzUZgw0HwmXKUv1yxZToEk/hxghuoU0LAP4eGXIHa9IfvRX1cpHEsbrStZ",
-	"p1V6HWPdGri761aC9Vg2o3V2u2B9MGSn7Pz1xSWxCNBHwIGuxxYhgbwoBC8hIuRQ7QMCs1rZP0jllEVy",
-	"NbFOAil1OEzAgNIo4ZE1TG0N1deeJ8tPEXccogohdeS/nmyiLOwXnwpSdsChhmN/NlajisqXYarrxqmP",
-	"ZPHOmZImk5WId4bs1c2R7FIeaVsD2d+akfq9x7HQiy7HB8b0IX69w5Tyb8Dj0Tj2G8OiwYk/UtrQqpgT",
-	"q0SwokZcOosL0BSHCsGUmvXW7sj5w/OH9afBl2Fgmula2hqR0FwrGZzy2iUM+0yd08WzV/uq1uJywiNR",
-	"TreFUN526fs75nuz9F7byBSPx9sPRc/3exb1d6ypqxf2SbhlTpTQWLJA9B4tfs+dH1Y10Zcfd5BD5LQy",
-	"053jv/1uFxmyBvu//G5vKN+7JVuV+c7xzh4vMlhf1JNlS/NcIv4eaG2uAE6Csui2oWGNBp4Jw2Flr+q6",
-	"71ZFxDyBL9VmRkGVuKz1N/25cd0ygj9Xm34Lyn9c8omYQUoeEJXLgxw0hAid1YaeNw5YNOu/+OvZgO1S",
-	"aUrk6jFsm6kYZdDpoNnrxaitUbDOgO2v+dDgby0Xu/Cc7TJuX6niOUOIKYJ3xqJ0+EsbHNGeE7Rc8AUW",
-	"e6y2HcZZu/XBI01Ut4n0NLm14XNoP4gY1SYFJ4l2OwmeH07f1S6AJpawqyDlhg8bolf4Q+uYvBe5Kuxr",
-	"7ULF+lTkhSj1idNx7R/tH8HhVVGqtBohc5VvOq1vb2n8HCDDqO9rWFFmI6FZP+VZvmBP3r55e/GY+b4B",
-	"2Amn1M+XZ28vHl9aXyDNhY1ISZWMdL5GfDQNhwXbb3m+3b9xi4Wh15kBT8JuJWyXPT39j4gZwWcRm6o5",
-	"uPGqvNaR/SwmG0FsYL1+JQ0fGZYKw7M8nJJuV2p/sLvPLuwaHgRfnCorXAaiXjr497YFrkaZDVdKpcZs",
-	"lxk76WdKZpAbQ6isyd7b1WWy0bUoI5xDI+SCwmEl5EhuP1nzNWazSqIRX37uaZVmhulRKYQk7wXWO9t1",
-	"kxdmBAyaKkVKRPIRnVSqa42Jg4IyTMFjAZa988fvf/y/AAAA//8=",
+	"7L3/bhs5lj/6Kry6s4iMKSuy43RP2xhgHcfpeDtJu21negarRkRVURLHJVJdpKxoBg3sXxf37y8usG/w",
+	"fYX7APsm+yRf8BySxZJYpZIdpzOzPX9MO6oq/jw8PD8/5++dVM7mUjChVef4750poxkr4M+LjM3mUjOR",
+	"rl5zbX7JmEoLPtdcis5x57JgiglNukNdLNhwj0hB9JQRpWXBMkKFWrKCaEkoKdicUc0yUrCfF0xpsuR6",
+	"ii/TGRuIYdDX/ndsNTwmQuopFxNSUNMqV0TzGesNRCfpqHTKZtQMiInFrHP87x0zgM5PSUev5qxz3FG6",
+	"4GLS+eWXpHMpFcfxrg//21yOaE7m9gUixzCgnCpN2J2ZGHTrRkzncyYylvUqAxjLYkZ157jDhf7qqJN0",
+	"ZlzwmRlU34+GC80mrIDhXDFdrE7HmhWbA7pmqRSZMiu2pFyTERvLghFdrMw60Anlotq57+sg2te1pjlr",
+	"sW3LKcONKxjNyExmLFdkSjOzBea3dMoy+xyWgmXlonEB+3IyEOaFjGpKZnQFX66YJmoql/BpSvOcFU8U",
+	"yak2q5lOqZjsvJ2/JJ05LeiMaUuip4uM69NUy8hy3gAp0vGYzNhsBJ3zjMiCsP0Z5blZSm7e+3nBilUn",
+	"6Qg6M51RaK2yzPTjGyYmeto5Pnx+FCMyGMarQs42R2F+LenXHJEuF2m+yFi2VzeEsWkpSmUZ1WzfNNSp",
+	"HcZ3XGTmm1jDt+ZZzdQO+v3aNm9oMWE6vsQanpGFar3C+MV9lvhGbo7hvdA8D1a4yz5uWV4t77O452ZK",
+	"l9QM0S7u3PzDt8rM807SMYeEFyzrHBsq3m2Sr7nhnasaSuKF0uT9zRnJ6Io4IrofDXUaeo8t8hu6Q9dN",
+	"6xvtOGD+37HVZu9v6S1TcIvoYoV8OmDMio7Zsb9jqjcLuWUrQkVW/uC+mjCtkGmNYV3tbQVclnRntLhl",
+	"GalcS6+5PiaWZXKhtGGWckyKhRCGP+slT1mPHBj2ffj8+UDcccVHOSOn12cXF4bhFTQ1fCshrDfpEUre",
+	"v794eUIKhuyJZWQsC0I1yZlZ7cMjMpWLQiGPhHXGu7lc6LVLs/5EPYd7yZ/06B6IO6b0jAl98bKGwnn5",
+	"StaW0L+K0vllTkVtN3Pz8KEd1N76p+XdVTC9KATLyMjQCGG0yDkrSCpnMyqyHoELhBV3rID7WCVkJBdG",
+	"BEjIwjIdvDMHwl6aQJdwGgw/NJfoHSNzqhTLCNcNO/nn/bOc0cKs774f+0PkjMtCzqWief0quxceuNI/",
+	"LNiCnS0KFbuCT+0F/LN56YkiQ8E+anx5SMZ4M5oFmjAr7JwQOgLhxByF8nCaN+q4TYp91wz6KH6rwajf",
+	"8FlMrH0tl2RGxYpwzWaG7cD45JjQcDZkKvNMkW7GxnSRa/K8X3vf5NBPOED7Uef4eT8xo7VSnBnrFpnu",
+	"hqe3rOGIPnA3bwoqFE3NStT2oYN3Htjde8WKR5vLj1xPs4IuGw7Bw7r4xXyr5lIoBsLoC5pd4e1i/pVK",
+	"oZmAP+l8nvOUmhV7+leFXKns5XcFG3eOO//301IRe4pP1dPzopAFdrUpeXExX2jCFZnR3PAHcyP/knTO",
+	"pBjnPP0MgzglqRTpoijMiUWJ3kh/lGQL7Isl+O+o1kc2lD6iNM/zgbBXquGXvySdV7IY8Sxj4vEndM0n",
+	"5j7ggowWGpQYmudyyTLSLWTOEqIWCrXAhPDZnBVKCqq5mOzByn8rBfs8W18wJRdFygj7yEEhMzLOkiqS",
+	"sZxpK0pMpESKuBCaFYLm2OTjr6KcMdTdl4YwloUUE28bgPv0hGRMU54rQgsGOmR51eZyAoN+J/Urc90+",
+	"/njfSaIW6ZTI0V9ZqomT27QMNFcY0iVd5ZJmN1K+MSrM59pqPDsjma3MYddSktx0D0O6kfItFSvLd9Rn",
+	"GJKUeDtSrdlsrpW59QKjERg49r2FI9aHfftpYAuBjt4LutBTWfC/sc+y65ood96BT41oRtKCZUxoTnMF",
+	"6/tezAuZMqXoKGfnQnO9evyh/cjyfB85egKcaFQwemtEkdFCccGUIsUiN6quUSS4UIvxmKfcHLYRzalI",
+	"2R5MqGAghVIRMbAhL6Yk4+MxAwZuCc1y3fdCLeZzWWiWvWUZpzdw+X0Ogh9zc/hWc2aoHXhwmrK5htvt",
+	"F3c9o/Un1fyO69WFZqAvG5mWFZrjdUx1W+0+MYLA8d83f761tpSmubhBgN3ll6QzM8SCzIF9pLN5bpo8",
+	"FQS1J1mg3PstK+AUKU0L4N/kWlOR0SIjRv+JqsmloPLvKLlYc47rMTFTLq1myM7MkCpDDMxsGQNd6EMq",
+	"xZgbagMB1il5H+zYqj8WTLDl+o8zqhdmYD9FlvZ0Pi/kHc2vmTY3pdrcKDuMm2nBlJGqq0t30O/3+71+",
+	"v5NUdNp+pCvXkMxZYU7BJStSS6tBey0aWnrR8aGDWtu2uhEmm4sQH0V0e+0K+7cessb3X9SNL2f04+lM",
+	"Ljbe7eP/avrbZe0febHDKdQvPHO6diD8VxdfirMp5aJcjIqCGlmDglHLT4M3n/djr+qPr6maRqyFIHiX",
+	"s0qsqr2SC00CFQ5+pjiRghjd+4S4Reytk3dsAAuVXVHNtk/rl/oVLFW19msYUdpBiEMvDlWKaZCIzZQS",
+	"wsfkVsilWJvSltVfu5anq3AR1VQu8oxMJKFGoimXjdCRvGPwqna0tNbvbnt5E9+5KVXThCxLYcFbTcpt",
+	"f6KIYHopi1vS/eqITNlHmrGUz2hOMj7hWp2Q/kfQHr46MjL6+dXZYR9ppf+RSBgBzfcSUrBUFhkqR1wr",
+	"klIhBU9pbjqd9cgpDIfQvGA0W5Wvg01TSD1lhZuDuQNRTcRjaO55So763/TIlVvCEcut54ha7lau5Yld",
+	"YK4TkrOxJkYOXR1bJSKVIqv4fexYFOHau7pWjuR3JfHNjXl//ZIUVMNAcw6aYWtaix4JdGmljs7XhJry",
+	"wcYwrewXfyblbfSBEXh5vL2MjWqeLBSrcbjJpWAFGsvMS8SO94QMOoOO3fZ5TrUhGvewt5WTu1nbnu10",
+	"yhm7sfrp/FS3sC+kvFW1ywp/g9lvq9QX7lK5jbQo6CrYi1CsHEmZMwrCNbiXVfDMm/hQl4pafDdfnQdW",
+	"7havm3MgUp5z6j7aOsOr6idmolLT/KyeaOD5y3rKEeHK+KVuMfr1FTaUENvJO8pzo6xFu5+yPC7pozDL",
+	"Yg/XadF3YJsLPo6R3ZIJ/Y5NqOZ3rDLnzaWrzHCt23npFQAK8USUlMRbWf3qVgUUWdmEtfFtEIlb59oD",
+	"dS50sYodKC0LcJlGpwqPL7L6Z1eyZgdpjQDw/ppkMs9poRLkNT6qwd6WM3nHMiKkYL2Y2LmLtpjmRte+",
+	"mLeKOaBZVjClDAf8d1ZQxbKfBh0iRQoSAi8waMJIKvg0OrpUFgXLqbW5x9YFqKHmWWmqrF10p+luTseG",
+	"wqzmzDkuLdfe0B6jI9+ZRznZKyKWgaGi5oJTumB0VjM7tZjNaLGKiXRUG7kg4+beFuRcTHJupCqY6QBs",
+	"6TA3L6u8PL/c//q7Z2+/+eHwz4NOdMoY31BP/Pj8vb1Dm7lNcOypLlV+N6Fg3iUJlMcrPEyVfsPV9GfK",
+	"r35A4fXn/o7F5BNDzHD+s4yj7HgZPEcHS1S4zSXNiBHXIXgsWNey3yYSnzFNXd9bb7W37uX73aFGrj3d",
+	"gV1g339iheIV0g6abaRebU1vGw/uyia3Dr2erkqyCWjJNW0bWp9EZSES3PVgE5qp5tKax6qUU8pE7QUw",
+	"JMKIcCDYx5pwJTrWKKCaq8G8Bu7dE9InVMNvTAD17bqg/jaGrmsX4I2c1Exf6ML+ucP84fKNzN+wCbW5",
+	"AOd3rFgR8xBDHeUE3dhJ4G/PNSvAk91STmlabPTNR1bbevmrS97MCd0CucnVLvHbgBVEhJJ7SR0pXaim",
+	"27deIjh1LO2EKEbze9/vfCNG6j7XvLXxOzNDW3X0akNziFoX1RVLGb9j8b6dp6HmAnf28TecjnjOXdOb",
+	"AgUYEdQ1q9GCnXZ5/vPCOmtaWQnLsVe7iA9so5vK9GKk+YJmE/aG3bF8c/lmXFwE+sda6B0fMwhsdFoG",
+	"CCrvr18aQqpaRWssqjMursxtX9A8whPwEctAX1dkOZXKhd04mccIpzEpL7jAMKCimWXBErwzL67vAXyd",
+	"VNZhbdjNS/qGx0yGuXnUnqMGO7RNGbMt1w7qnV0N52hBZaCTdHIX98U+moGCgUhpVkQ9Jy9QSbuUPCZp",
+	"NVl7Mmut2h56WTkJ+JJrODa7MwjyuKRKLWWR1RprLbG499bjEaNGNplnO70/b/9yjK+d5VIxa8Cpncc2",
+	"S7BVhUhqGlO1hvPnbceEy/YSj13tqOpV4JdG2V3QPAcDLLCzhDh7L/a8NrRnh5GlFVJbxlRZ16jJuhIM",
+	"1iYsK6S49VAyWu9rOUO/8yv68+aC+OPd6pyXLYHfOCLQKMtUo/IjxAlj4Mo8pykzAhQriGYf9QmaoLlm",
+	"RNGVIkoGzNKb/9bWwHbmBK7mudd4umFMr/UsbxpzQgomMgw0LuSMvKXFbSaXArwFcqFJQZfk9c3bN70d",
+	"PORAojyqscc81v71JBx0w5xfy+WF/lEWMaMtF7qQNcYANt+ZIK41m2/l/Nin66Fh4HEpf1q7R0YuftgO",
+	"NVEthLByRfAdIFagVTM2Iy6S2UJpUjCg6HZknHRUvpjEFQSua+ToxdxcMjWWJvPI6QpmwJAt5HOFSPcv",
+	"f/nLX/bfvt1/+XIvKc17MDWlqWaKSMF65JVVZTQrZsoH/88LfkfTFZnLnKcrgl4n88BquoQSwZbWaTEp",
+	"GFNEy6qIddg//Gr/4GD/8A9br1JYGrcQSXnGp1vIHWgwIl77pXKHfPN8pjVms5qDm3NxG42Op3qKwXqG",
+	"XAwNYEofmxMjvJhVsYvPNZlSXPOoFayGCGJswa0TTCLZmG/TgmGQUkSfrjW/QVZFjXaE0bw3fNZi5GXC",
+	"T/BVw1BvGI3w7imjmWk9rhLVMTgUKHdmcWYIb1EW3fHasx3CtWeZyLyQY54bscezi5yOMA0CHLFgdjfn",
+	"j4HZIaVFtst96FYm8UzXzXrLItsZNh2jxiNUnf33AphSOqWFTohZW6pUQiZ8rBNixqiYTgjP9s38EpJz",
+	"pROSy/Q2IYZAEjJnIiFqylmeJcBfErKkec70Lvcsn9n7ZPt5BYc7mWo9V+T9VfyucOrag06t1dr84Z1h",
+	"EFo4Qruo8Q0rCqSRewi6pa8HDZl3LCFUk5lUmuildDKvWmPgz2s05JRqNpHoIHA6W+rH10k6EymzJc/N",
+	"cTeEMGEjmt52kg7ENUSVt4y7r4M2aZbBAmWLVEe/ah34s6668XKs3prvZ+Xbje/DIu7CS2W2FsX47Yto",
+	"gBin+dnGu78/OmoivPLF94JrlpHvuJhkkLLYPFNLdDC46HQKRjV7iAqlp6wM1sTooU0VKmZ42aZWQUzS",
+	"etbtV7FFwoidNq8+KCwqCFkay4K8uDkDdn1+8zohfCKke/D++uVNm8CppvglKfZTM9JIBBMfV9fcSBVc",
+	"H5NovBLpvrg5S8jN1dlhf8/wujJ8qQvBSycueGlGV2TEMEJILvReQqgwt5BiPXIB4t96TJNd9yfr0U2k",
+	"m8slK+DbBOKiRL7y0VJ70L/tbaFYhs7dOStcgz46CmKu1ZymRlYtzIxtrkGZHeqCofonRrLy8VSmXTD8",
+	"QdDwnOU5F5PEhk1Vt+bg8A9b42kci0CSLCmu/kRZQQvzz2rPVRD8vGY7iMdVseKDF9Squei17zsOsv31",
+	"JRuZCzFiUmX0jmHUGOlSMjZXM5lCjhEqXnMm5zlLiJYkpTqdAhXsjzmsOhlJrfbWF72/nUmXw69MvQzg",
+	"rl/9FgGSjSyN3rqpARdwISwuXWCdw+EZGjNm5B1DqwttOAjXG6xvR84XcRFJwxMkmUNi+QkZrYhLqTRs",
+	"x58yOGQ3GJ1oGJUU5j/ruxBjkWNWI9Oa+VUYD/DFqVG4u8MxY0PHNX9eSM2si8wcT1jpvY1rgZxWEt3M",
+	"opXBjfY8W/M688kNy6l1ghlRPVtYXjBh5ukSzzcxg/mAWnA2LJPoXObdmE8WBVuXddrtTHDVVBcIuCyu",
+	"vCxw4dssNkq2pxjz0s40G2VM1XbKceJ2xg7KS6qmI0nRIFxrKm/pCQgM7xFFac6E09latWeBFerMjZiH",
+	"rl6s3kph4SXatApvX8G3W81WZaDkWmflZKJrimJUhNmUG7xuGWdF5FRpmWfmlCtmzTHAEeKBWK1FM011",
+	"3L5dz38iMa4p3zGcIzgy9Zbz7YLapim1sPmFNWFKZvI/XBEj+RImzH8U6cJa4mbsRadeBC7ZzQXFcNnN",
+	"VSTdQcfw9kHHQh14919dL4Frt2bsfuNuhVxCNPZolRg+bkSvQi5dHugUTwvRUh7Ds1BivHhJuoqxgchk",
+	"qp7aV3uzbK9HMLjB+SydaQowF0q2aMO3ftj/5s9vD+MzsRhHO0X4aKoXWw+sPU3X+HLMebLDOEtZuylc",
+	"vTZyu8U4IVBsm8cmGka2LlUmnl+EVL5+JsqB+9n5lQ3o2B2y6lY1cK/gMqplYvUco8VCncK7EMUBhwSC",
+	"JFQDsETlvSAPwplxXMaGYCxTDgYMw0rtp1YUi/jhS+bUYuTv7NtAGAuav+VioVnT0Gf4RsOgoaF8BTIn",
+	"YJkBgpg52bPe9jCqJtKpLu/akLcTQDxIwDa/Q+TVGllFLnSP4REND54Z0SaIrsBojk0OfPbm/PTqT+fX",
+	"Nx/eXrz78PL88vvri5u9kwBOAZNkuNVlx6B7gnR4dHjYIqnCz7wc8fZVrE/j3H0lXVvBUs7oxwv8NEim",
+	"jMs0ZX9No3bn2JngXtycdZLO+c3rTmJuwJuoGW7teGx+bsThTtIBsbipBcCZiSyV+n7c/nZxEUq7Uih0",
+	"Xid0lkg8cTIdphampzZ4z+YOgovOAfTE00Ea+ImbGyIeckFonoNQgD6DtXbruIZfoQSX1vXbQBjl4mzu",
+	"zoRZKMb4wHMpJjD1UNYw4zdyFNXEDKFVCKnf2pYbWjdvM+1yzA2TvvZyiqPnSyv9J2WoeyfpXDHzYU1C",
+	"dygeREnHC3pdvLPuOFsqsJmB8Fhd7A81Do96/12N72JtaT6ELgpsLL4wd2e5TG83qUDIZU00RQl78ER5",
+	"JRyxB9/fnO1Vtr7xYMvxOGoXMUQ2ps6LrSC+KL0FS8LUos5Z6LHcyLgJoeZC/laSbFHAuIz4/vXhtD/r",
+	"q0Fnr2oYsL/Xj6eW9m8ccA++Z07rcipzl3Sp7hM2bVbZL8T6CJo27DS7czr9+jXkH8SR3+5YZKkGnYQM",
+	"Ot/0Z/jHwfSZ+XMPMhmtX+nZV8/7JKMrRbp/+Pqrfn+6ubBVA8n2+Cc31pqJvrVHYCPFgrW/PKa1AQN1",
+	"qTI4gqhz0AZ6R7h8W0c/xM7YLhIflmjabQiOsEtxXWbxPGRF7jPxh8wvNqNzWuSrK5ax2TweUT2WxZjx",
+	"2lAZtOKQCb9jgizmcU9yCNcYjZQuuEj5PHY/g9KOtt8RTW8dFtKG4Xi7lLkGGln2mQRzjC6RA6uKpTAw",
+	"85C4yAu4gNEBPqVztnnJOFdmBJ3QTGZG0ykXbL9gNIMf0F0aBBlhfD9GSdFUo9XimAxzOeHiA/s4N9Md",
+	"ojnGGtQAXGifC8O2J1KwY7eSAwFf7SVkqKWef3CrZT+nCz1lQpsbRhZo7QFxiytE0jpGIxrXiFV6Qr6V",
+	"cpIzknNxS2iuJI5agLXZOvpMXx66bJiQoXk57BjbGAg3ZtQ8MbwKw2xtWAEi+7IMBgbNajb/sKjM4qj/",
+	"7NgpqgOBPi/N5u/ngCsgHFBrgChtGioxCz6kUuaZXArXVvkIAlAGYk5B10HT1BD+M7SZPdTcRouC65WN",
+	"GzNtz3MqSgN696j/DaIFmN+fKIwUGwj7AlHcJmei4f/Eyr9Lc9d6xLJhSdg/mLeGpp+KnR66QYjZcgJg",
+	"+sdUAVU6ZMxeoUPWdWVt+ra3gQiWx3a3btmqkGKMH4Cbq05imy8gGwccLwHd4zkzgscIfECCobesevM5",
+	"P1YDC4JBbxNzL9Zer6IpRThUiS+XkGWJN2FGvlCsOAFsYLA7T+WSULXP17wklzmjihEmkHTuaM4zUjsd",
+	"e7LfmJWOjMgQ+lCw5YeM3fGUDUHkRULT8pZ5hPk1BoHJV7B9pokzc+KpyAbCnHPoC37qjgq5hBQNOOQT",
+	"Bt4liqf0tdbz70W+IqmUt9xob3cfbDcfoGVHL5GEfM3zuslEz6SZlSWRtYNpBCz0Z3uw+nZX8hpxb6OT",
+	"H9deX79zmvyprxg7/2iv3VpfKoM34tgN9w3RsW02xuK8ksVE6q3pFTGXeQ2i+EYXyOnfcHHbkL2RrXvY",
+	"o77D+S7pGuaqO2vVcGzUoQdtY7xWhaxJXQdQ+i2epjoolZpCDTcxUcjePyCGcF0xdm5JzGkw/ABI5m75",
+	"1Jc5xahLuNUSZ5dNnJsIn20E4SBVmlsezOsJcdFjyUB4AHVQ5zOWcsWNeGSZDyIE+GAasPSGzCbI4B6P",
+	"rYgdxV3Fx86wtDVKIbrC1tu/i4fqpjTlPFn3NiWB62qG1BTDWKqhsNIvtC55WsEnMCDgu6RrLTIJ8QaZ",
+	"hACAH0vIOULPWtSsLCHOULNndsnvzBNFrF/TtgpokGfSXHqaZTU3QX3UvktAb+HjBpjIuC3GJZI7j46L",
+	"G7VEEfiPzB6unUGvK4YOJ3c+fqrnGA62MiI8UAHn1Es3J2QYwF8PMXDD0gVIDdZkFrzUCXHzOyHkdCfp",
+	"nGZ/Xfgnr2BKL6RYqKhRDZs5z/mEQ5JpRMtl8LCyRdFrKV7tBe7roWsDZjemuXLJHkYCMkxMUSg2A1Ep",
+	"XJEZVyp+0tZvNze42F4Ea1THvCP52GmxYNm50nwWxd46FYTZh6VBDLRiRgHVX0kypgVwKT4GWQmbBH6V",
+	"rwgA3rlEEdKd0ny8bx4NhEP+NZpTj7zkap7TVSDN2X64InPKM2sEo5oADCbXq8RCnKF2i+UFBoIZnZ8U",
+	"XumvOYZ18Q83mMSC2nMCsGNtIh/mdZVxOATxUyEWNOdGmyqClUzpHBA9bRINF2SO4InJRnh1JBdeqt3c",
+	"5/gF2ETixH2PKA0mspc7Xba7WVyCmhHhngZxExAavuSK7dVYZ5QuFmkbJK63lqwugk/AVYY/nzYQDI46",
+	"IWP+kWXgm3BoeuVA0b+8h4yAfZzDheLmu5zynBF7J8UBfiBZfrN7pGPye1IdZ4JnJjgt8VZzKmrOAOrs",
+	"gs4YHG0MZ/Yaa3lVw+8+RqCq972giqd1/daZy3IqAhCXzZG5TDKn5gXGhfWhufMVd+LPCzkxoloAtVrn",
+	"ICjkYjLFKBnDxda64SoxhGphFK0boZsFDM3FscYqUPSbAZo2U6JRPiysTFKNUXh4rBDpDi/e/Wn/+Q+H",
+	"f/76u2dvh3sJasJlBJFaCyE6IYoxshYpVCWEsMX4YB3swqlq8nbNsF6cx+kEywQXWibeLuWaMq/2mvuK",
+	"F4Ba6w1DSR0YqcWRBvWjLiXvvrFNhd6NlbYLhyqlgiAiihWzl3RVA41ontYDcfo7Cy4yD4UKlzMcDooC",
+	"Hd6ZXV9oaSwXhb/R4sz6oVFTH/h6rJQF+fa1jkLmEkjCpbDsFiZYBbzdNy4Cz5LDO6164VSv3E2Gsyl+",
+	"bY+2KrezJtDGxjxEHarImp4oKKcE2s9yytOpVWNU5a5o6eXxw2kfNxHIqdvzwMvmbdBB86J8kkiQzxS0",
+	"YS2HFw9awsbok21hIcHyPiwyJDKVFjEisVncP0wk4Nn3jxThFR2qLRXXUu32kJGLTdt9XcJJndax+XsI",
+	"zhrj4LZIaBs/o+V7TJ3WyL5MZAgpUMkvw6uTFR70PCNCLtvzla3iLgrOjULtJxctAbEJHUapnDFwLJ2g",
+	"TFBuo3XqGVmKpre9GnhDSCeom91//Sdxt09CCiyGR7ziTAK9OR4M1vp23wKKWV6ekTuz6aq08wuuyJKI",
+	"QvJsPhBNYVRoquskHbDVbYul+m6VWmNerTVeLUZghakjjfK5tU3ccbaEOkryFnS+E8gh4mMPw86Vd0FZ",
+	"0t9SdG5jKb5bpWdUPTywUaYLf71EbLLuseH6UBVGyGUCTsg5K4jiGSNdsFSVpk9vzdurYBg28cvvVulL",
+	"21MUSnGVXreSZ7/zL2I0id2VWhjG8pWECLZkRhTlhdIJgYBp8JsbxcZNbZcJXZdEUwOd3d4Sl5YJ4jH0",
+	"eLqjPlEf2MfVn1jBx7wONb0WtGA+tYXXGjQRn4LvzqePh/DScLyA+JagQtd7uU6ViQQifLlWm9wlkina",
+	"CUkvPCtV4moQPg1hW9p5WHWkVM5mdXCLW86wC0svz3IX826xLoS3R93ruCJrrSFyxwhbtHcJsJlxenG+",
+	"lmZOvo5h4naNosPXjqS6i25V67bO8aQYuh5AnURdGy+ZRuuLDy6xr1ftHgDW8fSvczaJKvBTevj8q4hY",
+	"yz6S69en+4fPv3KiCPBlqshinkua1cCbGlbdhmuZ1+D1v7GWeMw73Y5c4XBTOkP/XVwIWhR5XWJjJpfC",
+	"zDPYH6xbCHJVl5LL769vsPhaFYQe+g0KNFZ34ymd86eAv/n0dpU+7R98czB+lh7uf02P2P7Xo4N0/xt2",
+	"mO0/p1+Nvk7/kH3D+uOnnpSeHjwdFxJFn2aqNMtbWbKkQkt24f3240psIc/yDDagJ27Zd9/GFX6xK8XE",
+	"59kQZ1Ge+da3oLt8qlQRVDXBO6R9TZPgLqkZ4haTQYTYoYLmE2UNvZ74sGAxmsNpdgIaKJQs5zPQGIxo",
+	"r6W1136Jloj3ahewK7d09zY+QAVICCBk6e2nMUDgDFqYHiqD/yQyWsMNfQ3GNfQPI6oAVwHL3EnitLx7",
+	"fbF3zuNo5ukH9rQhQHEoQk/5xCg3Y1tweB8vpMD6bnlMr/4e0TuJsm1kw1ImrHDdsLdwg2oIAvljrYZY",
+	"2eAHyVBB9h2iMeM/DmLSVdwNdErGBcKGzMIy7uZua4OYsr75WxTTSi5Uu1Usb5moC4t6SdXySxBfj8ko",
+	"XxTFinQXwgeJy8LhooxlulB7CUkX+oMcj0mXZRNA+BmIVBaCFT6QYi8hk5wWLCE2UDcxT2aAMdPNJENM",
+	"EPx3ADBs/Z17yUAIqT+4gqikC+VRha+QWrIuN4u9xHVtg9MBLdPGk5uvzZEfCHNlGrEF7ANdZYFR7C66",
+	"UGMrEeNSGOLG6XaSDswJUa1t9LGbFaZr+xHjE4WmknrwNMdPAjnciTgAvFb3zYb0/k5qcu0OWycJ7TSt",
+	"5HpstkKS65iCpYK17cS5V7drTYCrWM+XSXck9RTitdFggIYf63aFKPWcalZ8MhtIE0cG/DjlT/mTcKA2",
+	"xP3gsXjuQ5hqSRYbm3q7SrfGZKy+W6W15X6/+8tZoPE61YioRZoypcaLPF/9X1snV5b1NeOJzeINFZNF",
+	"DS5kbp+V4JwUskaUTeHAgO1lYZZAEC56rvaRSx/RGOsSRr4xBGeNnhMIVL8sgXE2Um1sZonzWtuskq4s",
+	"1nJKkO/yyVQnXlA114gUjMwQCIHNjwcijLRPLLvKWNmYS1myEO0oFwi2JDaO/gTTb8JvDbFiwkbJd6vp",
+	"OHQ+N+zRxcMaPdIl40PIOx7XoQt2dlH3tSBpnzDFYC2r4InCpAPMLji9vLA5TCpIJMAcgoEAxzhmDtSl",
+	"CWwaRspRoDw738Es0hSgD1N/cOj7A6LT1yh3Mx1LYklRBLWVGStDPNYTuhDjfDvk/i916+ASQmrXI3f5",
+	"Ia0C9huJ66aeiEpjUoX4cHonxBOUPxk2DYULpRldL4fw1dEnzw94S4tbps+oyPKIxgyqeRwLmk/iGDo5",
+	"Zn9vpkjPmagBzp3VFYi9OSMZXdm4SjNCYlph2Ya2vfVKsJciDMIOHodqTdjRAxWujWprTvjR2Q58dUJQ",
+	"1MdMp9O1m8xr9HBxLIT3orW3JqTl4NbAl/PM+0VOLGJjrJt2gGkhkUSkHCOaFHdoGnBc7iCrwem1oTzx",
+	"cKRzmk5hzzEYi8wXI3O1Qlil/RCilBK4ZynRBcgHBRUVm0KItS8XRTxiTgatW6D7lNmKXlTrgo8Wa2pv",
+	"E1fPrXNEU4jND5Y5ug5qNRvJyoKdv796f/2yk3Re3JzV4Kus3wrYRrD+gdPEznt9xUuSiVP8ZsBsMETv",
+	"+3UBd9GpRRqp5cJrwbzVLSqrXrv+tgMpbsRtlO1HJ1xKFLWiRimdQmVKcmddVJWz3FoojY8iVnSNiTte",
+	"SOFcGW4TMnbHcjm3sSjzQmYb8yv3YgJJa9d8Ii6iejsDvRXKdWouFmjct4nRgw6cQijOlZHut99//+2b",
+	"8w9nby7O3918uHgJVTGY3osfOzuucOBnOaNFLdXc1UVxvFjwPFuP40CDLekOzHJYS3IuU5qTkXldrSFM",
+	"9HsHvf7WLXJjDos4hpuwtpzRnQygJTdpyqFUVidoq3OUGCgRpgnQk9vjO2YWmtJ9EB/iHYu7x+oSKGyS",
+	"WTVpIoEgXdL9/V5gz+nu77WGO7iXDzxI7GtG+MQ5vrSvB3V623z2nXn3fgHX5qeZbQZDr8O6t8O9FpHV",
+	"4QfRu4dpnbtliwgfXCN0txVJAymD515QbS9itItJdktXCeQwJHeRNeYNJmF0mSzChH+wzcilD0wpa20C",
+	"YgP4XVS9B8RWzKkLcgsL5MixTfdruyprx87WFo5COkaiGMKxNefirdNxPRkWcglxbR8x+4wabWt8gnjr",
+	"6EZlOQBTYCpLvsK0c8xx28T9aIXw2FgNYvdcpZ0Tj1zKTclvm3OTdgKkrQ85DMFfGupQtMjySMhyCtlQ",
+	"1Gc8gsZgtg9c4fAYkC+cTV3URQq0yYEoZWi5Gdl5j6SI2mW/R+rDvUMck86SrpVODSvk1J6p76KF2zHB",
+	"tWThXPUIQppDVmsld9nsS1ewCdX8jsE1COk0sEuk6zCz9k4GYohrBY0sXQptufaQ2AUgN64+FMRXka6n",
+	"NbBBYiNrToUSya4So7wME2oxLdiHcNIwv3ZUm1nrFipekG230oFe6NgKqFhne/kEXcUdzI0FBNeutQ1y",
+	"GdpGhmBxVXBDwTE/IUOP/DwMQF8dbvQJGTpGMPSxXiPLIwaiK6SecjEBQsxcdhYT2d4JGWIk3nCNiIqF",
+	"EHDdDzEyNxuCBg0cv4CUbTUQmM4jMiQ5zN1Gxoxv21gMi5zrsuNgMjYHfug/TfxkBkIWFn0/q1JnucZp",
+	"gJLoZo5l9lFxtoMuYwohzgv7jJPnCirGRoxWiAuwQ1Fdd3Z2riIcje7YrVzuvExV3C2bsLYu8Q8LmqOC",
+	"6l9qEW7hVi1Yi7CXcqDRYwJOnWb/+r3ClH/dWGQjI768n5+yYOhVq8shz5gqw3tsxAWApKUU3OXgp7TH",
+	"EOW3Gn/lRphGgghm1SzqhwajbIsWzCnAbZavPVFELGYjViSkvzGPx/JqhmG/FQ9nGD3qdyZOyDeAjSAF",
+	"p3kzksS6n86bhdCRVkGN8SmTwGMdJwwxMjbFYV0dSNPGfb8U4bB3gphY+7Z14FSToMtdDAgSau/+amUw",
+	"tLUUAb2j5aAGgjMOuIKwmqpCS7o+g/PS6grRlQusUC2iUz8FFEUT6EQ5mqPeH76Oa1W+mmXTzpg5n9tX",
+	"MQCqjjMUE/DyYiKUi2epw+EIaw42lOXfghC/c2e+IFOLunu1EAihCuNff9YPYAKeffW835w0tC1X+8Ep",
+	"2qFRtN8/is75boeMOkilOzFHfgJAAlizwAhMZSlhNLNUej9IdglRq4QImu1HgmtOWQuMuLbXurOLpcLq",
+	"a7MhbZcr9zxWufCwX0+qzZW/ol9GqrXFPfCtYfV20bEjVNJcwzBebHL7VjXEmpc7k7W/lupDRKIk1eSV",
+	"CTlcg628DRNxWfhR7hCBMWmXKhtHhKmOJ37AP2m2akgrR9u9LN4yWpNS6papbkviIAnznIr25gi4sLfa",
+	"B6DJumHY/Nkvi2l8kbzgYUygkHOpYoJpE9zXTAoGYuhM3jGVBFfjRpUuZ3GDN0F1ivvg7oGkhZ9szaO7",
+	"1nQ8LjPpXGBsGWzdFoi9jYvLradzcWFAzS6zmtOCzhqgNWthEINdncModl6aon5J2qkTbva7eqnW0C15",
+	"lsSQLBMSBO3XY1sudp/4crqKaVo8nZJiAWmEtxbBmdqaEkYDUNHglRj6vnVglYuRuEzasq7kFPBucPOD",
+	"HfS7EuhLnqg2qLnpiNfe9dFYjGuGuVd+wuhdwUr3uBQ2QzZKxLbPKGJZbThx8FXTRJxnYc1E/yEsw1Ux",
+	"0X8IhkqzGRcfJgV1aEJm/T+kuVSLIgD3/BBUWY9ZR91Yam7LHW3qngtH04Wd/fLBTelpwdRU5tnWVk7t",
+	"gt2UX9Sb9+0IK+037d9mNkTZFi2zH4qm7IfLxSjnKWBaRDFJKT7hOxT9co3Fs/PWpayy/ehUYXhmoiqW",
+	"Jr0QunDVfBa5BZ5BzOQ6gB1ZRKy8V1Z2zORSnBDTFN63WH/N5lgjAEtGrD5oWNa2TqPoPLJQPnGsbt6Q",
+	"IYiJF015jGY7fPYiaLTIXSAf9IRQmxiK2SUYiuRzkIqFxdKo8axbylUxxFmkP1UJ348yuAr2SL+hQJaq",
+	"JINF33SpT2eQtNni/Sq6VfPLKqx+HotTnRuFAp/aoE6IjWYZWWGd2+b2Aytpi9EEsPvbXo6JLVc2eP1M",
+	"ZrGA4Kb0hGL9U3/k66Sl+LkuL6Nqiz9Fh4vem/baMzqDo5IQPPIev7Kmt5ETEizcj2bfqkr4vEYjtk6+",
+	"OKydzTxZUmUdkicWtdTINVNpbv2CQW2YuOn8r5LvKNTGk9TPIWxauqImblzcDSueeW0GWIdCLMHNBa88",
+	"UeT91RuQGSE8O9rYz86XF22QFzad13mXYcWceyG2Nk12NRx4sHph9xGol01Cqy9x6QlrgzJaKMNBMe2d",
+	"deL1ct4wjkqrTRNqmkk0bsQ5TAFKuwTX3dgovrZP2w9MbT2XQeedLD29IXRGzhX0VE9e7jOXP1L7whsu",
+	"bmtoGiQJUrAJV5oVmCdbVtqH7DCe5xDE0DiGyKK+C8CdWnsxPderAzA4B5TzdWqKLvsa9VSWa21xEk9b",
+	"YSfh9OKEhstWa0ZCF8YNK2aqLvHI6Hl4hWZk0LkgdFIw5ox08CVxdSguC35H0xW5lDlPV4NOj1zZ6Zn3",
+	"R4wYcSvOUy25XgbJYZHYU8h8TMCeslCaMMNAgpzFJ+5zRTJZZmw/2eutH+R+0ojVUO364vp78uzgq6/2",
+	"DwjN51O6f4iE17X6uP3QJYNv5tM3oW1tzZfLg2TSJsL0Sadx6358GDsl43k4r+12wuq53z1vDFO/LQ+t",
+	"pV5f1T8WiwhlU5wrKwhfUFO59EZmJ9qfEHcQSfeo3wcOIxeacB2hnai9c71k/E71Jqtf/1S7ICXUYe2a",
+	"RG200UFvcJ9aEwp27vSH3bp+/gl6Dtz0v8K8y+Ihn7nzeb66DvWbemdAeXmv9d9/SN7QFVNse9GrCOfe",
+	"zknavxzlDjIWIxNUUsTC62blQDCAZFfnUbbW00LmzOYs6CnDeHXfAGByDIQs+IQLmhM1Zykf2+LCyO9V",
+	"8DYghJHRChrdOyFDNFUOiWZ5rnxKejV2US1GZvQjtIMu9FQWzj5XQUGMmX+ubSnFN3Jy7u6s+8MIVpYx",
+	"FFvesaXHB4BM41e8YGP5kUhB3nCx+LhDGVc+b3QqVLdSQUrQBy4SL/mxLMECgB9cJFTib35X2xHwOm0W",
+	"9AfThmlhIPRSfhjTVMviAxN0lJsXg98yruyPZvvKtvwWJJAgaPaUZclAgKEEkFOUIl3BlsRMQpEZXRE6",
+	"nzNanGBdw2Ewqc26kJtDrbPmn07iII8xUzsAG1p7e7imsfN9HdYxrD3fX25y+i/ROdUAwtwjGyyI9F2f",
+	"NFeGxWCqIEK/zOgtt7jiFnkiLujudjxyqvQ1Y2KXYe9KMmHmUNAfjClsrVyQODFpJ4HWgyLsLMqujdc3",
+	"UDOCGvNAxSjaxu7vmyotnacYb8lUy3oT9v2wJZuRV4c7jIynijl8gvZZW9MelXxmOD6BaoYqzDNrrcK6",
+	"MZ3BZzFFdkY/NlUvShnPDbFLYUPhFOk6SztckVC0yDlDiNJ0ZW3yNaVnfHhFbF3MQ8OCNYjnEJXMRZov",
+	"bKrSTlOOR2aUGktb7T/cVmuD3joEfC38srQXv2I7FFd9xVjZytoJqTYZTCwJTkGEqMtphLtf0mzSEK/i",
+	"BnNaZvXVpvttFQ19+l95UwJcwZpOnTSm25Xf3lydHfa3frzu3YIxlC0mfgZN07fH6UGi2Gi1o+tesGVb",
+	"2v8TzRcM6E7m2e4fNUVHlEiz5cqvU+IWsAnmKuCABDNahZ5/M16catP6N4ZJR+oYQmbQBs+B4otolLcs",
+	"J36P15XSsIFZdVFX7dE2H5CxGATY7hL56pOlytDWdsGwTbtSxhk9urHAdfl+7sr5fpFiwA5RdP8011KL",
+	"XbOcZuNA4u8lMgfwCWUEIxR7nigi8wxs0EYXu8PXjeSB6elGSlIlxOwXShL/wPsc3dGcZWtlqtaqp+A7",
+	"j1ECzDUdJTZze9rZtq6adI/YzLpq12PGflxPJ394HUAbTtRQvr9NIFrl7Y2qz+XIg0i8bbXnYLmbqgw3",
+	"rDpDw1DLqnLZbigL91rpbYgEn2TP7ltp8dVG0k5CIAr54PD5oEP+SA56h8/Jv7SM2LSVnGqu/I0Q+90I",
+	"4r4Q/w/C7b+uFt2q94h6ityK2phT8W7T0faHfnKPQmLmBZ/7VAH+WVJlfVbdYdCMR/D/eSE12+sRX7s+",
+	"cF4hqsRRv38CqaFY2wXBpMu+KHbo6t2bFymUpoLunD10GHjd7Zu2tFmL7G9PMX7NqksS3zA2fz+PJMkC",
+	"lnW0utx7oXleBig405y1168Hr7Q7qq0zfsrQqXKE9fNqcKdkdVX4AOMUNz2CfmvDhxTuk0s0aIazq3pi",
+	"akOlnqjAyV7px5AZFZvDaeNx/6V2ca51VH4vMR42B1ssAm9O086T7uX31zfEVnVRms33F/O9FsFMZe/R",
+	"XYUc3jaOSpcpXJ3AYZ9oSb7q9wHogqaaFcqGhhV8Zim2khezXVWCnuKDrcqC9Wi+pTpvxcx/TR3MXs89",
+	"S7bFMKzni0PjDeNCb+cOqnybgp+Kuzg7e1CRsUIW824VP+9RR39330NOlQYPcK1bAJ7u0mRz/Og856wp",
+	"aNm+YcOEVbWUZBiR2ypTprLTZbqMOZQf6iuTwONdpIHyg0rbScCsowBqAUWVa7OVYj9JKWFdhjK3s2xX",
+	"zszWuH1b5sZ2snVKm7kKFuPYhVE3FekzbYEL9ZNEjGwM9F64ErVBXjcbgVxl7KyDNr4VchmPMsyiMrnD",
+	"SzScxoMB71DLKRo1/AqcQD5gGRxAXHDNaZ4Q1pv0yKBzmlHypjfo9B4KVWHPTlkux2JXwHx/at6UeG7Q",
+	"ekR9KyKvwI9sIfFKB1uGWHNiHzrGhipXDx3spys/dd8CUJ8IGQUZchu7RMnKLxorOTlYlS1oKpuYL/F6",
+	"wS3r0ITN1Vcu2R1P4AEQNtH1a1Xj4UbeMnHF1FyKWBXhiurVcvdNi9v3GF/bpjrdLOUriNl5iSE7W5Wo",
+	"rSr8w+LQ/HjOxScYTmMP10wvIsqw1HOje72PVcY0N5p9fvz0KXl/9QbE3x+uUJME33w8K6Q4q1VC3dcA",
+	"CHP57lusQwCZJgvYE5LxgqU6X8ErgkBBU4Jw8XGkJpYWLKIRvaCKPTsk+BjidVdzhqjQoAHP5702XsUC",
+	"PLnBOvn5xSgMXUevGFMtDESbUgAv2AaqPc0wFguwv396GKrCbgbdcjgVm12tJwYn/1415AuMuNyMK98S",
+	"TL81CL19tHrbAHSfJBWeuJaH+v18UtCseRl4ixDvRgyzBEVKG2IIsTQFgaxs8zcEgUIMqvBx6esWlRqH",
+	"YTQytgw1TQhGmia2D1mUYY73K4fzvqlm+cPByWw+egQRz2PAL2meM+2g4LeDcdWh6FjafnBeyFqV4WrF",
+	"Lj+Kb198IktBxFZDM/qv9l+9VM5qHFRqE30l+iZaebfJIYYOXtlXf0k6U6pesQpeRxgD6c3wL8rt3T4S",
+	"ri5mmI9EdV0t+mqt+s37aw09kSsPrBgP87gfsucmqhtoZPKO5TRlnSbWVn7y+6Ojr7/u97/p9w8On+2Q",
+	"CmouemsmrmSEEimIXBQEo9o9ldZWvIaPnr4vnv3tqx9mB6M/9+8Op39ZfpMe3b457f11PmmT8RcswMvT",
+	"r787/CFacsBxrUbXt0QkwM3SOD5spYyZbzRKeJF0jaFgQDeGLnf/7cebhBw8JzMuFpqpvRMHZm+DCoQP",
+	"jC+suKx6lWpuENVsi7gNT4Hp8r9BcOQxecFowQoyWPT7z1LoEP5kwyAqOjWy00QgTjLWCLXx0SktCg6F",
+	"zeuKwkGKoKuTUxvIaV6yUF+KdAcdIBY96OwRJcmYFu24pq7KwHU46Vsr8uIBCPU5w4/LtGGgkUCNCQ56",
+	"UkFmdTdGjM3El8Zyw5JpJeupmGucJzLrn2quxlcl91xHdLWJKAgmZbmsg+JGK6t5A9NsuxOmoVT1XgK1",
+	"wsvY+pGUt4b0AA9iILqyACCMPe8GW5FULvIM7qERJMZlx2X+LsgYampriwDQY1BbKiGC3bECiPhvrJAJ",
+	"mJyGdomHCRlurLH5MbLIQ/zSLLT1XFI9EDBBWjBrZkOqMrPBqYMnS0i7RCumyRRrpecwGkWmrLBZNeuQ",
+	"Hmtia+yaOTisvfJaX45bbrKvaiH7ao5oMLrnbVKG703sdfT61ix1RO7HNqOxvQ7tv6ach69TVhMPE/9s",
+	"yvKaRIkASv3+lYzKUdmu1nDJsRnPGMJJxlauREvyiEFxm9tHQ+hc7pTP4T9qgGwbM3YOr8WlIrfM7TwK",
+	"LkYqWoqvEtPVvr2m+K17YJatbadFE/NUWh2o38ZyleJbFttaCHp6xdh97AGPptnXhWo1KPdl/N4OjtUa",
+	"0cFoWJpWUrw2SnIlER1sh1o/vr0XdQrgTRAk80RtDgDR/teBGfFiveNsCSGlUoQwe58MmtGG/0UgpNMp",
+	"yxY5w/Iu68M7cVUu8PJ2YGC9mi7KSMKIz3aRTp0WMGbMFwfCEj+tNqepfJEUZ1PKxWkb2t8K4E66/q8A",
+	"QamuVl3K+B1TbUqmcQUItonD6/7v//d/xVa9HjZkt9ps3FZk+/Hl1b5R2U5fnL0c7iWE5gp0L6jeY150",
+	"Bb/HzNCBlfhsok2LAm5h+/GhA6farT5SO2dDyURKXVd/fE3VtCaqDes9heCWXUfV2/d6obLaFIc2N4aN",
+	"twYLFdRxynOmT2tLj0W1lGjRNVfwyJLietOVxCGbSrQeIfnSlhXGxVs/UOXcgyyY8sQ38/cwPnvTFUHn",
+	"dZi2qA0AtzDK54idECO9QtSgkCSl83UE/XYQS+Ocrsu2rbGZED+tEYy/JKN1eOp2vQQVctbw8vABnZRR",
+	"d7A7a93sihHl+rMLU04zgc1p3tu4T30Nd66VVBbIA9uc1GHzzcP7JBEw1YJdmzs/TOGhD4CFGjdzOmG+",
+	"FKUNoYXQiNoCjqAcNQQ8BbP2WI00zxPTOsPE1GrT9UCAO25I+/CBsJ/EB/fAxFpsVDyWoFU0XRWeGNRy",
+	"s0ZGstgtmG5ZEUvbEmztMlRjt7atgdRsN+BvV/gD8JChaijpLj0w1V4ryaJWNjSMF8SEts2UGt9aQV2Q",
+	"9VBttMXHHbYgyOvBxhnFKCFKlkUIDdeMm8J3Zcct5ayt8hyagsCGZd++l0TnRO/6xQ+jtBIf3gwhozh1",
+	"s9k8nZplGtqfjIBng64O/oX8nvzO3G1QIQUu1N/BJblXE4m1IZFEKM6VeQL5csnznIwYFmbQco34gkjh",
+	"rZD59sbxi9LiqLTQgCNqogRNcQdF8YTkjN6B1dssv0PwciMlNLfAnNuCOwL9ZS2y4OYsIedXZ4d9IgsC",
+	"GeJtQuV32C0tSTpl6e3aXNzPUAegXYR8peqJnVDzXj08qAmDMsBoeG2YrzUBgtPidIE1xvFfrxyD/7cf",
+	"byw1zYBrwNOSDqdaz9FOJm85c21ws2z4k/MHHHfSOwutU35N5/w7Zi4/MECNZSNS5Oubm0twxMgx8SXh",
+	"ewQgW1ydNo/dwsUkd8EpTpw4vbxA+/i3ciBcIXg650/pnE+Y2PNoh++dswfhYplgBQXsWkPqXPcGYiDO",
+	"pLhjAjJWrdBgDg7CSI1lnsulOjbv7ZN/u/7+HYgYAqpf9shbLDKhotUlDrB81aCzZ030hNqCeD3T2HlR",
+	"yELBuIZ/H7iQr0HnmAw6vV5v0PllSLpG0RzCm0PA6ygj46FTI0lBMd8Zo6I8h4YbQx8/BtkWsEgpFQBQ",
+	"DYDWRr/NqKYjqhjpUlIwSJFLCCVpQdXU6MUiXA0oJCoYy9RAEHNgMMJYkef9Z+gIGF4xXaz2T8eaFcfk",
+	"2dBvhBv2E7/fZgajgrNxvgrdGT3T9GXOzJh0sSJ0QrmARSczaQij94S8s5VRoR5NJgWsBhQ8H7EpF9mx",
+	"mYGczUznjOspK0yjUzqHogTEbHbB8hUBpUmDNGSERiywO2cUAjy4LrOpFJ0xMrzI2GwuzYKv9r9jK7iK",
+	"FR0z0zh2Q5Z0BQt/Znv3jkdb1HH4532/APuXUB5YiiGWkpjkckRzMre/OloHCZndQa2DKVuZzmAiGct6",
+	"5Bo9mFg52PmlzGCnjGasAPQX8u35jc27QcwuR8IBXUDpWtN0127JHllAohZiJdGMzGTGckWmhlWmdDGZ",
+	"arKY4wpxgMDx4x6xlbSt53LyRMFYTNtlfVwwpjCa9cjFGP1f0K7ZjLJtMx1XRMytI3Fo65khzSVdmYmY",
+	"tme0MPJeZX2vNc3ZMQCaDkGAoghNi4dxVDB6q8iIpXShmHlWSAtACb3kcgm0eCqkWM3kQrncPWUbMNM5",
+	"9lNhYMtCb3CGBxx4yeX31zcJuXx/A0t+eXpz9toWpYPQu02iso11zdE7MNfR4fPn5I4rbu7j0+uziwsz",
+	"qjIDyaz9+/cXL5EjTKTMSDqVPGV7hqPacpuVvENCyS1bkWIhSjsXnmTCgQhu2RyZiS8id3hEpnJRKMMm",
+	"fNn+QEaVRaUOMXb2BDfbDOkYEx2BeB24O55sL3SUH8mlMFKkLHzV4zLHzRrc9k7Aee/QvAzJAxUwPZUA",
+	"OqenCfl5YTbAzHAks9XaaTYrgCNw7nUsjI/rYN41DVa25zXst6EmaBSTLgHx33AjXG3fNi60TeR0q8+V",
+	"L/QMz48OD08AMtownTI3zvSM22YIURuB0pZ2JhOmFTnqf5MQWSSEj826AjeHE4G92TM9L6S5o5Oy6Gq5",
+	"/CWiOfZjlMMxF5j8gFSPnD3gEWPKc0QJNsIs6T7/+BEv2qPDb/AeM+fX0A4ctsLcBHaDZpbYzHpD89+x",
+	"lQK4KfNc2ove8KZ9LhyefOFyYdePnys+Zi/2ssiqadk88TcW3O+nZeIjRHaARx5DOKBTMO/i7ZXLCRdD",
+	"AA0eOlDDYWJ/N+LbmcwYsuuB+FZKI5kUDGM4yTiXSy95CIzdBYgtRl5rPf9e5CsbHqKOydDLUENzpg6e",
+	"72MUC8EfBwJCTvYSeLFg44Kp6ZB0DWGTYRAA5B4lpJAAfliaPhaK4XBMEw7ZD0EzdbFQmmX7+KsLWoED",
+	"oG75HLcdw7BYRmD2EDa3l5B5vlDQosd//OPBEAMeUGNYDQSKfdC3WQVDBELaKOGEoH6WG40SXsk4swmx",
+	"lbkq6SQ4NN0vpwxvcoBYN++ACVQt0pSZqxASeag/ak40OeofJF4UpHmuzM7C5xaGcIhnAcjH0Cxn6sQc",
+	"LGQHubk2yqZKZRfArc0awG1qCXsjuAiQFWErvSlsPSaJ7BJ8NBAOKbUrpFuHY7xCK4PZQ9H2+urVsblm",
+	"FsIIKn5xuv5WSvBKSsjL8zfnN+fkv//j/0OaMUKDpbFcTuRCD/fCFGIoVT8QlnKwbLWcWR0SItiWwkax",
+	"ke7we/hjaMHA7fm1ysD7qzdPlDnuAzG8Zun+K6bT6f411+wYuOk+tjI8IRm7Y7mcwxWDG2PvUVjl11Lp",
+	"obk94HWkfBC6BmL45/0rB3qwb47xMfnz2zfmUNqfhydlsWybkl/l0/1nZNA5K6RS+4prv5CGYuC1Qadn",
+	"N20fg9MCWYFlRKB4CHtyJXNgAB/3fZruPvpdhnB2jWReitxG4zK0TwEqAGTvhDAxlkWKZ71k0AMxWmHl",
+	"dIB2JxrOY9fGGGaLVEOlMPUEMFQVPt87JkPciCG2DicVSfSEDOVSnOLdOwRdoMqkTwZieMfZEqKeDB+z",
+	"FA+lcVQCJcGLPZd8LgvD0yGm+YQM8faExTAc1sYFYkvJQAwhOND2rYbQhvmyZ4T/Uo49NoeyR34szEVi",
+	"pmV+eNYzQhtchTZ+C3Vw8+zInNI1WGB3qT5z0pFTVlIpNOVw7w7KyMVBx4b0cQ3ehVKjOb28CJC5jjv9",
+	"3kGv70rs0TnvHHee9fq9Z1BFTU9BZX9KFxnXTyFEzPx7EsuzeAV3CbJ1DLRChcCpCHJiBGYtydBJ4UPS",
+	"zdiYLnLtqo/PpArE1b2B8PJQJhejnO0jZiWQyLHtq5S7nMPe+kgzNuLabCdWg4Fq9vZaBNO2Il0861y4",
+	"TzMMg9tDPcvVJnLmwgzshOiLxJRv8kfvvB2InNMRz6GYFfk9medUj2UxM/yE65XTQhTJ+Ni6Akn3b6yQ",
+	"ke5x7/wBu8g6x2bNT80uvIBNsCXumBGuO8f/bm0gIEyWJhC3zs6iQiu+kzpb+i8/QfF5VAnNF4f9vkVN",
+	"0Na/Refz3IoqT/9qvfNlD43wV+UUwAwTK+Ajb1XPEOQR9htrzo/v6Qvqs4Lhk4Ptn7wX1N5kLMOPnm3/",
+	"6JUsRjzLGFiwn7cZ2YXQrBA0B8sIGsMWsxktVnaiuuA09zTr2JLRKUTKc46sFaq1mKPjNdcusBi1Z3aO",
+	"ThQEoZlF7fyUdDbZdefYPjX922MMx7L+HF/SVS5phnLPjGkKmVnsI3XJWIbaWXZsS3rQHFO3lKYrcyio",
+	"kca6wznnx3cHx//9H/97uGcP3ZosrKXskR9BpFK6YHRmWCwdG2kW1cRKBW8j9cFbJ86gnhA6EOuGCEQt",
+	"yuWkR4aGsIfklrG5wmBrnLhvD/LAvIX9MOn3+/aVgTCaApgU5qVmdEKGgn3UQ2C5XCyY0zxokU4bz+z5",
+	"nY0fa3FocZaVI7vVuhtvCdZyx7Nf0xS8VzOkgx2GlPMZ15WGPj/3gc24RFToDQ50itYXObaU8M/OiK7h",
+	"LLuT4W5bXviDn4C0hkRJKtBghis9nBnlclLLidA4hVIErRZOBXsYyJZKzpgZIssVe6K8g7LrOReE1xsZ",
+	"zgp4A+EkPNDfIbXUxeQD+nzQz15SWmSgHVTToOYDVntIsTKEkytoMWHaGgfMm5rPUOZYswQkzmipJNo5",
+	"nfSc8axHXvEccHtSORtxwYwIO2JjWaBn1SLhG07k0nMMzeIbTWzojZxs8qAY7ZSv4JE5NVPvmEPd5u0b",
+	"WITWr9sSz+1eflXIWfuByE4dI8LFqmNp0ZTFe3O07aN1RvbO43O/N3KynfdZef2fn/mZk468SZVGXmQ4",
+	"uZxUIfQ/DbPrpequluFdvTojRwd/6JOz6z9VO0+ssoP6jzcQjy2jUCxnqXaWaBB/bthHTVKoG0MHQs2N",
+	"NKOmjGkXArEQmHxvhIJFTsE4Oi/YmH90FoXhk+EWdnKm7v7HcZTtR1Szj/qp3ecNvuAZSlT7AapDwAOq",
+	"NU2nMwuQhR4X6PAMe9p/yZXX8Jp7+udXplTlKEO1Pud3sWcElvXs+k8POsYjmk1YqDpVT0bOlX6Brzwi",
+	"H4ce3rA7hlGcdZRkXkD59b4rbGM3Osf//lO43m9RBMMOSuEFjIJU3aqE5LLkXMEyp3I2WwjTYt1So5UP",
+	"19qu1dMx/bmWYd54RwrkbgzH9Ofeis7yYUIAlCBjRY8M0Tb+Ws9yW9BLZKxYt0wi/39Li9tMLkViTU8F",
+	"XZLXN2/fkKyQ8zlUc5LW+ArGai0JF4oVukeGCkJ5UUSrwkg64zwt2EDMc5qyqcwzVhDDKazBXVsLdU5H",
+	"LO+RM5pOGRhHsbg2el7ATh5MGO1aU7lUOF5u4x+M2FnDui33eEV/fkwaDXqpoc9Xpz88BnHapkkX2Bhw",
+	"A7At2h3we1/Z7b0KkeL0dyHRqVzuc72/lMVtPXMo1/61XF7oH+Hlx9+CoLOanVCazVVwYB5pV6AbI10O",
+	"OlOo4ENgvQadBy6+EVrV07+rfDH5pZZRDPEtdFaZV9FX1ZtlXokKjpVtOqkhlzXG4RjFQIScokeO+kfk",
+	"ySUEc0hNxnIhsifWXbwi1gueLybN5/QS0SVjhqM51dPAbpQvJp0wzg/zl9ubbH56fFqs0zxurA5rFY6j",
+	"7aT3TupXZkEfgVZPjTCheYraUHeOtYj30WGVkJynTCiWELko9iHOA8wIUrAKFRlFn2UPZSxBTYYtPOXa",
+	"V1167E10PUX28bVcmhsRI/fs2B+Lnbxm+ZycMfONPbE01SRjmnJIYnjIsmtGZ61lDvMyCh09G8u4IQlg",
+	"cKGRmjAGJRABfNHrgQAZAK5/FZYogRdQ+0tpkaHShj30yBBg0azBHAIvgDcZ8cS0BsxmIKZaz6GM/wkZ",
+	"8lQKeN9QrBwbBRA0PsXAVYe+XBuLkBV0qZr50w0aqx+b6KCbGs4BG/BIVGba9hvRxVV3aDgqCD/0x75g",
+	"sLmIgnH/478QEOTRfPDdSw9c/lZZRWcWTmUzk2hjT/zAyGgF9PQYm1N2EhitL66/hxAgF7NDcygvCD8F",
+	"W1HmYrbZjIzdPU1zmd7WcoQLUQn7wLNqhAOeohdJeVuwjT0RjECTKK0PaXZHRcpesrsz8+sQgoZm8g6E",
+	"/yUtMozbk+OxOaVcYfAjr0ghNpLuiTKcRhYriGaEWGlFqAacExs8rJhWYXED+NzGVSv0fKN0YptkinTP",
+	"3ly4aGXzijkSUmT24z1XJV9NKcAM9ciFcPEcrg5FIReakUxiMCJhHwGO5qh/BDm7G9Tt1uIxeYvvo4ax",
+	"wBZ9ETLJDQJVunmaCw/IB6PXlmRM0TOjjdqNj6ZUAQlB6HU3pE8p8lXImYJnWw9E0plLFTkCp1mmPB0P",
+	"XfRUOZwnylHvuOJE8vGfEElHdQLPbVZsEsTrglFnUbAeuTHHCKObJ4aaRjS9PSbU4goJNqGa38HVtxBz",
+	"WijUojNbUdQLa9I08Oyr532S0ZVRf2yFk4fS7tpZ3tk8GgTzQrLKTz7V+4XMVp+c9k9xuHgEqsrDL7/2",
+	"0SPgwUbpSd6x+7sjdjy8R/1vtn9wJsU455g0dXR42MZSaond0OO50OaYP4JxztwauoZd2Nvk07EDdz86",
+	"6Mhaq+hLdvcW8dkeX1SxfV3bNWkhsQBuAeX5SH78Itj9OUQ1K7IsuNbmnkZ2Gu6aHe66i+oxNvbp33n2",
+	"S5MkWm7udjOFBcNoYaQ4/NxGCjeNOgLBgMsvgkC+Fx6B1FqvIrTxaakBr+Kn4DyxiaDVgnw1wWQTiMLG",
+	"VBZlhwpuK4zANfdudzhh2rZpsVbUcO+YDMG5PkxKpAbnox2IIOTBKOEl1sPQYgtCiOcQEqAgUw5AF2p0",
+	"2Y35qJ2v7dKFv92VCKAJFpmi7etvIM7gUem/nD7Cb0TOgaG7MEgAtvCfPUwgIAtPTkZKRZ9jF8dn3Qzo",
+	"WkyIzLPAd29z+iCY06GV2GOIx6r2BBbsjrMl7IeqnMOMqulIUiw5UGun2gQzs1gIzCh5Y6uqvr85M0Iw",
+	"kcLmvSg5Yy571eajds3RG4gAYWrPxTBhZpocWwk9q0jto5WV3wRq6SuyZAVzeFrO9OUzETCRbGOVqwta",
+	"c4pf+iV5zEvCd1JzTfiN6d2bxj+JRzyleQ6mUT8gyMfUSKgOLd4tfHuKLLMtqvSIfHt/ZlFCAd0hqiqi",
+	"sIVvkb/KEepVYLME3c+QJAT0AW2O2dIaG9SJNWxCWV68SspJLthAhHRHtU+ZAoDaMj/FlvUlXQGgfRZa",
+	"Hah9SaEl0EZTazwC6GXIwVzLpYRSmZijhDXhuAY1xSLxHtukZtRU3bdUrDARM0LCOLC3eIgechdFVchH",
+	"Og+RGs2RgwEYLFgnD17vPYD//wPoZv4gXhquarFfPK2GZAr2P5cbi0ZMw5ozqllChFw++FyynE84pKWs",
+	"Gm8KxBPBMxdkSYNRkMzoLVPHGJIPUNnr8PfoYvdAkwPBMwariO1iQtSImfOEA8oZwDBzjHQC53yCOAeC",
+	"MLOQx+Sw37cpzkP3zTEZ01zZ1GZKhhg/OySKQhKvB9WZcaUA4OKJBWmAca/ISi4KAkDhA4Gyo52rOZFP",
+	"EuJeX8xzSTN83c/EgX4oEv30L3JRBPMu36YFs1PHy5xlPfIXuUBgdmjCJzqv4GUP19nYLFyjDu+yR6oj",
+	"Rwhu4Fqbg61LVcAzfB4QzP2F4MeXU8NxRjkOZOIGubDUETbKHXxs6C0hy+nK/NH7R5JIw8lVsx1hmnho",
+	"PXnNECXwYXxkwvRNib75GkXAWo5i9IRCLiF7BnMBzc04CzD1PDf0AfvF7INHKrUvq71jEmA5UBHe8Uas",
+	"DkHCwn8hLC7gxcilEU25RsiGhcjsuoUvQ4osuoT2EhQUKquHOFmAX7K0pRgxM7M7RPF3mJQth2N8Ajm6",
+	"vmVIEHUI4AkkgmN5ADKSYgF49X6dnMTABbqLATsfVQ4EEiZcB6tTkZltiWHq3cc+YNi97YsQY6qTxP3q",
+	"kaEVDIcWGsClc9pB1YrnoRXqZCCGYKgbYqZvoC862UsKpvxH7keU7cklBUGpYCRdaGs6UEwfG51fBdkP",
+	"ZyV6o9OvVGApsG4G8yZqD2D2P3HFzB3AI6o0JcIjOSXYhBM2wTuWcax7YC7C0lMQZ6ORY9Iq8Qu7/RSJ",
+	"X5s5CTbNFmFFZ/Qj4u9BGJBH4zv4zKmgby1RNQYFWTXFMwT0TjZQ1Wc1RnxaRa3KKFXiZ0/ngHjlphme",
+	"tQfz9ZJX7U83mHqNiGDeriXtL0hEMONsCpEOBPEvRVkPhpQ81kY//Xv590WzZf8iFCB2VELLPl52vpgc",
+	"qLB8xDaieIhI+JncAxWHQCCvdK28YzGK4JI+IVSsXKYkOeof7T2YpuY5FWpL+iZW1TIyjE/STqmmuZyA",
+	"ocXBvTpkVGsx9VmX6aIozIzKZPCBMJPTrJgpo/ZQgcJCRjU9tio0PIRf7WfMGhurUh2mhpte7GumaTBT",
+	"zGiGEmITfCIX5P01yWSe00IBbMrQdHxFdZmnWVDN1kIezDuo6xrpeMVoQbr9Xr9/1LcxCRiRQObm/37X",
+	"75nfxUD87qDfB4gMazrb65EhnRfDEoMSYtOoEAuac8Uy7NuIjwgUnhA/PPJf/0meffWcPB0Ykpq9ND39",
+	"13+Sg34fMJqgtAMCF7I7635cSjd9NNNlXM1zuuqRoQ3WGGI4t437KGbKSFaFXEymfv6GBsw9Z7ca4V6P",
+	"iZOhAQ7XAvL+13+Sci03RjRwxVvtvBCSo9LA74mXzEF4H7p1M5MdBpEFJT0MBIZAYbAV0pCiK9QH3Phx",
+	"Wypbf1Kq7mDBIPNCzrhiFtgZ3VUFR2RQKlYkLVZzLQlA+seEyJwrDYT9mIZs00HT5RicW/VY0ZXQOJGA",
+	"h5JhLg2CqagkDOtzPAC2pD3Tingvf3ZQ3VGG9aMnYEuplY5JSM6WzIYhp5qy9FZhorqzmVkos4DnTMCy",
+	"F/QBwrrNB99w1+wlDmKsotIpzeYu7ccBc3gq9SiKkOY5Yvc5YERLVIxaHTDwt6LzR53iW05NxkEwtLeU",
+	"5kFhdM0bDDL2ReMU89XrIHwTw62sWEwLrqczpnkaqPONhix0ZErNWoLl5FS8w1KCrcIT/rADEEdZVqlF",
+	"w7Hk88/l9jWrVcMP4Oh84a7eX9XW/+Om2Qj4vcOYB3hguELwUMzpKvHWWTBKGKnjwTIZcJ99+22tE+41",
+	"WHccFytz30uz3IbneGzBMsrp2QBkQ+UZzCwZiNLAFuOhDlixevFaQcxwMHCWASSbk8ngDu4NhE3WRxZC",
+	"INL+r5DzrsHGc7JRsslDQwq5dPhimJii2bxHjvr9gXAGf5s/v2b0y6noPfH4/bh5Jx6DDX+r8YggyEjp",
+	"ESFVhwgi3tmIIvCdR/w1eyfk6PDQrTtu1UDIhVY8Y5tXCCR7jHz438b+dZ9cCLUYj3kKQCT252PyO0QA",
+	"FzzY9CdGujSt/wk3wUuZTgyvLDY49qZyiaXGkVM8UXsWoRJTXs048RpFw2aGTtOEHPW/wa4+2AfDTeG/",
+	"LGo6EEGlUOBX9v5xLlyuyJTlWdS/ak7GQzTazxOZe10dpueinzdAd7uibIOmNhXmL/Z2+Jyu46PDFp3d",
+	"SPmWitWVC8L4FNfQqbotJenY9fMpbhgNJsrWWCbHhDrI8EIuwQ8y6Hw/Z4BaaRnRoAO+mm6ceeE9ORBD",
+	"c1MN9xLnsQAd2houCddsth55BY7iQecsl2qjsx7B5hBXd6jlEJQ4DIfSTCVkJPWUcJHmi4xlHnnOfWYL",
+	"LGtWusqVC7CyWNZmSGUJGOgCnUeKaJkZ/TnAaUE0X7Idq2UgutAbOL0BqeWPw4QMf2/+b9/8378OE6Lp",
+	"CMAvaVFwOnGBWns74bxcu9ntzCytfbgtuop9/dHxVfx2baKsWDnGXLfmNp2zgsvsHwl65eGsA/BRSor2",
+	"5rqKgwLxKHB5HsxLqqbop1ZcArl1UROpYqQId9icaFcGIhoBAEk7kGnnGJeI8kc3pgInA1G1d1nd19Yn",
+	"iMqVLo7S8Ao/ClDHLUasETK/GYgnUDMmECyNvERzc8hX1pebPcEqGDatzvxoxCwUAKUw3M7WHLDu8th5",
+	"tYv3GW32nzPQ7C0Ky1HgMl/f9nMKE/+MSUUlK7B6FvVOyNC7EAl5/gQhzWu8gNEiX+0XLLNVyxvD1+YF",
+	"Fymf0xwQ3jEp0J3jDWniJLDGB1xDFmPGNdY9q56sOY753IzoqhzQw47XYx6W9ZHWuddxXp/R0fWPdQrA",
+	"pOOc8MKZxIOTYO4fb81BogMBFlxv9/SvlSm2VSI0J4HNYGf/qRh7C1r14cNlHJZhPcGJ/Y2AowR8buNy",
+	"Y4SbkAm/M5S9mGNJceSED6bfeo7OhdLFInXMPCrheVdDF1PFIG5pD71uJZNHIAPk3KKWzQ/EsGA4hKFX",
+	"z4hgyzUbbdmuc2qEjtbEwz1BAaeqNAkiXlmoKGh3SpUNErQWMh+rGw/9f2u7uwgW6Vc55p/eohWZ2hdr",
+	"1QrFdFexIaDbz2zi+qdmTmdTKRVDxyXmmanw3AWc6MQbG2VBTteZmfrkjAqPaqMWaqG7OZb84lArTmSB",
+	"cigrNnLkExRjJ6yitilnYr+/tgL36RnA1dq8fqXT36BCuiq2X7wJ+5+aI+AuRJXOE1sVKM+8QdscPXDf",
+	"ZZ9cI4VKnfppSkWWs/oIt2us8gmWJkpSmk6ZM+IaIXUCcRWQ42iroDELM27Lihk2wAEErouB9gfPLdAr",
+	"JM466adHhgqKMWMARs7v2LAEcILYdagwp9R4kZMx05gFVTAbvaE0zd0X5UCgmumIMQFFEyFdCq1lMGcw",
+	"E+upYdByTIZUfT8e2rJIw6AS7rCaQAlCDxQuhXbNSDDT0jW71/OFccFQl+e2RBaFDGRbBwwWpayhXmne",
+	"t9Uj5++v3l+/dK7J80Uh54wKAAUsaE5eUHEL+a88X5VpGBAWh/6DOdSDL25N06b37tC/BUbBYyLnTJA/",
+	"kimfTMkfSS6X5I8Ein7tnZAXN2fvr1/eYGigDeliH9GJ6bu1007KncJyGjzPofEeuSx4ape7Gl+oeuQS",
+	"yQSrxMXwgKPQWW+BeM8s7bYrOrOajWTeGKHiioDjoneSjp1/tO73Zj5QvqquCEwYq+SaScQGxQ2nuKN5",
+	"PJOhc5B1Ej+qg2j98Ue1R1ZWuRZUxrz0ROH2ZeXkhcv2hNMomLpn4kJDgN1LWO45kpccA+HheJLQNp5O",
+	"mQ1im8plGa1hIxoDJorftoq2mzFNm8LK35rnj3rRaxrbkmvM5nGlYR4hqvHSFjE0JJyQ0YLnmY+ZAPlQ",
+	"3PFCitK94nOMwpU2w2+zznO6AgH4qY06abiqblwM4QSUV5cH5j8k3bM356dXfzq/vvnw8vzy++uLmw+n",
+	"L19enV9fn1/vATq0+xxjEBEreiBOBQayYhQG04ahlvExwqcI26ruI5+DFteEESwKXjj1k3pU0J+wr8aA",
+	"WDecx4iG/XHKCkCTh4qsFkofIFlttU27sgGVuM3fjVJsHOkl/htUHKrT6SbBnEHRxCBGrGvuWprqBc3h",
+	"PsWSiJBQN6MrW9aw5CxWSgNvYrZn9SEXCivjIWalBoX4qag1of+szHPcdJ4NhI83parMbSyjxFhmIwgg",
+	"HQKB+SFOey4VzbFgJJZ+tzV63awHAudl5TYfZOsdghlLc1ogxtFMgsxEUS7TMmcFRl65KpcH5F/2oAy5",
+	"GogyVEtPzR0g86x88XcH/aTf7/f6/b0kDG3CSpYsIytm62T6mujksH9oixYEM3MhBehXBMnYrppF+hwK",
+	"qaG6KZoAjVKbhFqtPeG4meWYXXVLc7UxKz2uDd5NwOZLHh72CMbwASLGQNgsVjSu8SL0biJGI2Jqc69M",
+	"z8waBzmz3aPDw2guuyUAe7S/1Divs8oovzyV+MwdI+B3h/3DT5d6YKnzrGCGOcQ6fwdlfkuc2bD2WzeT",
+	"qXrqOGlvliVk0LlmZgddKchsoTlTg87ecXB6HMnB6TkJTwmcfI+nC31heWCL8OyK1uP5seYbBeWgkb8o",
+	"4B8QS3P5/fUNeeqaVgCe5+Iahoawh9a8BDE3v1kbfkX7IxJ4kEMPihYWC0YQgKKAsr9bzAtbb+JNA0N5",
+	"H8MZqA/UvmKpLOAoOBOoG2wdkIK9AnSZhk4uXhK1AJFiIIYvzy/3v/7u2Q/73/z57eEwqUDyOWHNZWxt",
+	"SHYes8teCcrr8xBA7O8nPDd4lCw7rixpj5S3yogZxRoCom1mmB3OQARC6duLd04wTcwV0+v3AxvJCRna",
+	"j309DzcXI1GWlxDk0pUyzZObzW7Nu9hB78keDNTf9kbQAbuJqxpLA6F6IMQCGJRhQK50tMNK6D4PLTon",
+	"HpugHFh30PmLXGDzz30DA1EH7NAj//0f/3vQ2austb9UWY+8dLgZJdQFRjoGPg4PvKblBDFFjF4OAeUM",
+	"i98Cqkj3WR/+cdB39qk9CyNW2MKWA+HWu/usv/HyMZlTpS3Cs5nuN5ZbXjFdrPZPoepvjzh7iqa3DHxw",
+	"B+anY0z3EfvplPIyEN6afUAqhZ965JUsyIubMxja+c1rl20ASyok6sLESNoJGUpxZpo7dZRgtN/ZIp2a",
+	"Bcfi3nsb1n2f0VnAqWRZJaPq/yfVNnvkNDyFAzGlagokNAJMmswilKWFVKoiVR0Hcm94jqGBaSAAjxgT",
+	"A2Ha6j3pEXdp1qE0dY/6z+ICEzChL11eCgf5K4lLbom2hMTbw/tbPPwXEA9/DWZlqslKLrBmv7XVahne",
+	"/HhEdrnU112J/kq3zot923YjNq65anN3/YHM+UShaYV0w0j2PQuEg4njo5VF0z920DcuusEw0gDSxssK",
+	"G3WCSTcE0cE8U39pOTlZ+trn5nZDtRnvGWjJJcT6sRM15WPtRG6XmBPeq5gmpJeQDV0MhLrlWCzr1L/l",
+	"eyQzRm2ndD5ntFABemnPI/xyBZbLGRUruG0hS4jmeYIF3H0yEcD7NOL/Ouzh/4ngv3buvyH/Vkzo61Lc",
+	"J4P9fYjKgOrjdgueNe14KIqy2Hgg1xhRo290Cfe2S4mccGvqsd+NS20XK6uWNrnNGHk85lwH6ZMgkq5H",
+	"TlgpysFwQeXlpDaIAsaOTQfoAI5vdO0M9sJYi4GwInPs5ONsvnCx5yoc5G+BE7+ZMhoDJ+xhOIkajR/R",
+	"jGEeWI50DaEKT/8eKC5NKFMbX+58EAPAvS8JamqLrlDVEf5hQKY8t90VYWp3edqZUBt9mmO5KPbZiikr",
+	"ge5mHHaJVsqGZdDxeCCsmRn7hzyv0IcCRZqtPXf9wjeX1fM+4BeA8G2laMFUMhDOgODdPWBxHssirRVL",
+	"/Qo8Jg6Q7aTJ9RkKe/8YkptfuoroFvUnlCbNtX3rwlshDcMPu7DH0gvg/lzPcqyFyHekWRpc4SvMcJpx",
+	"7S12PUCk8BhbSLXFCQhBgVu09H6gAoi5hT6KzHVn0wyLRc4Au3ahAJ1EuNTs0A1rGzQnxipqSTBS9EoG",
+	"/jtnoQbg/ApWr5+aAAvWUH98TdV0mKBUiBkB1ZaNIt+QA+m2f3dNzm3TlxQ+e1qdVCAE/vLrJlzayLSi",
+	"MJssF/o3IfALydl0jk23P1iFwJl2gK10UQC0pT591ILjH+3Znj1yZ4hX3cj4grj6mhQ30Gz/qQ7vVWVO",
+	"vylwv53d5sh3SygVDc5LJI96ZiFc7CnkCjZVC3k/N/f5Yd/Gl6PRRoVQ9D4AK1lD1AIrtfm5YIIt0cBs",
+	"lipnGA14DpFuUIFcinxlgQ+h8LSzOwbxY7YMN+kOOoGPdtBBoWYhboVcir2yyBTCd2E9HgrdkBBaq0fO",
+	"Z3O92gxo9zWwVqyu9BQGap+6pXtMcb3aUxN4JzdqzmMEK17hxhfM3DB2JGarpVjNuDL7W4NcbSTXhTAt",
+	"topZRIJUmup6HXDoIUOHSCoKPNa2LDjVJGcu6r6MC/RWkqGvtI5oPhjsB+5s/8RSHi983fceAULlygNn",
+	"ZuDVkHDD5oyiE5BPjJ78PDl6dkj++//5X+R5v99PBgINmFSRQed50u/3fz/o7DmrrFjkeRAPEQTs2hiF",
+	"gegOy5iIy/cv3lycQWjExTvzy/dX18OExN84+/79u5uri/Pr4V4jFV/Dej86CWM3deV/MbbkEWj3IrQl",
+	"O96C3SXV7QxQju9Nwoppo3w21vG/du88cpUu6KMOFsk+7/1PAesMJ+3NMAlZTqXHJ4Sw65w6u44DGZPj",
+	"oJhbZgukAKxnd9Ok2nwLYzvB3gQUU2Krx0VlDNm4RDy3L9JxYcaGMRs7Cb0HjzCAaIipffRbkManVEGz",
+	"zIHcOhCtEuvf4Xzb0owYcm6h+pXPkjl4jHP09O/mP6iCal6wJhXUPL/XuTIffVGqp1uRK/C4flE6p4bc",
+	"gt9Uzl9V5TSb4GGNhVxDRoGkVakYFsMoFu5I2/oaj3tMHfhz/UEVbHlZAhT/4x/WYDJfnpHoBqKVl55J",
+	"88B39dsh/hUP8Tu2tFeoheU0Vy9VcLVCeLndsZNK1VkXPgwn+5axOZ5r9YnP9N8Vg/d+aURSGclsZZ0I",
+	"G4FK2tEdzRdeEye2WRvVp53JCPFi9JQVA2FfUU+IHGGCDi0Y4RMhC5ZZUE8cu61BC1YsVx3Q0XaliqCv",
+	"Um4eW7Ef9xSbg/qKdqDUQpMCfz06PIwp3It5RjULtL9Ynr6ZXpCmzxwu1PY8/dLB9ophUQtMm+skHedu",
+	"M51mm7m2ajGfy0LXJPZ/WaLNe1jEz80pm9RptKlmJ74yIaiYVIVFgpa/Mc1fF3gKDj6EfFhWElSSNPuV",
+	"uCwqy4s+DV80XzyFWIp9tDg11s+F0mgYw+zYEIYtCHrHJ0C2LsEFS+ggT8IwGBj+EmETbW4j18foT3eB",
+	"03KMNo45nbDMh8/YkNcwa0glVbGwWstC7Tk//S4xFzAdZDRE8/SWAZqztvnMaGwPYmaY0nwmBV9v3QKY",
+	"klM7/krRViwgpEF29TVfa2yf/4e99+9tG8f6xd8KEQxgG1CcpJP2u5tg8SCT/pg+7bTZJt159rvaWzES",
+	"bWsjk16RquudO8D98/59cV/h80oueM4hRdmSkzRp43YNLLDT2JYoijw8Pz7n80FYNr6VzdS0DEd4fdr0",
+	"WwHq/Oyg+6AY7AD8TqjFd+Jeh128LTKHlt4eLb3ujTgT0q/PGuUl/TqlfwIpUHaM4x6XqpotY8GpYfAx",
+	"6AYn3BoHuy20b2AolBwDUNzeDApPdjKcUIojN9DIXW+IkqmLQuMcn++CHm8zV3RjkJ2dB98mAO0isG83",
+	"W8G113WDNRx1IMfeIovikmkFtSPWOykKNspFkaE37PylHpY8OX4GFPfTmVlEvhVASOgq4ta7zTMmpjwv",
+	"eoEeFPyVOqic5AZpG1nXHNsFqKu0RpxBAbZ/sL8fy3TCS57alQf0GO63/cf7+/ss/DDXzCgFW2XITtyW",
+	"qoWUuGQTVRELiZIiltidWo8OB6tKezAc4d7t6kZN5uJS50YkiPnUhi9wZo5Yjv2nE1gvROkm1KwQy48P",
+	"2NFRXhTAEDC2VsRrsRN1x2UFMYc9qK7EzHT3Zza2y2Z3aTaGunnpjPM7iRV9x12THUXTc9Fc1Mrblz6V",
+	"qQ1PDajT3MakNSqlzQMZaTPgVO2GyQZN0nho5poO4mHPQ19driPXx+xw/9CZLYKHOAO5uuXsde624/Bn",
+	"35SSxinO3jbUvLdQ005o7dXBcYAgZ4cwAtKoe/UNOrdTKWbFons7PauZtxh81dXwXEduGYG2H53nuT+o",
+	"8dCbci//jA/rXeRY5kTmVHfq2JBtVJUAZPM347VfHWxpXhRqDug3apberWaDhrZOy/bH0BP/SZ+37n8l",
+	"RXtr4KxYPPD2/xJY1OWn+t7O5q3NuociPvql3mhdLhyRyL2bqTCvsyYZZq1DmAHSoRZsFrF5mRsjpB2p",
+	"5z7xuEBC63mZaYYP0dOxhNgcAxH7RECZkMvc5ASdX8Wf1ijAyCFJ5RLNyjCWJ87wUMcLaJ8G47fR1xga",
+	"ogPIqQEKSEwQtxslG9hfhDP2BXdocJ91nWE1R3P4gF8CuHfWeqcIQ0CEIheLWm/386GnXaH1r2VuqELl",
+	"ObeCoUSetByXuV2MsE6v5eXBNOd6qCqRHTIUwPtkImbKfAoQ6wnX7NG+PT6fNKLlWPYP9/eh2Qo4nIA3",
+	"iEJmOIzrsfuh1+IEGesf7v9xcAw5cKLQRAbhRSwvBZ3EyHuJmiodi1ZXl9M8XLYbq7u7PNAHgq0FI8Ah",
+	"deDX/IfLK2+LaNsE2qGJteQLVZVMfJqJMgfu+f7q8TS4lZFabpIObeHeNJdiLe324i7b8OvkhJtj7Kpz",
+	"OPurDYeVP3w40dRfJ4K6cdy4gOJNT1BAwXoM9QKIAuZ36jY2jVdyTyuBDMK6xUCcR0v+xCYuiWCI31uR",
+	"YH1Z8wYkQ7daMuv9773fgn/dRIw3SL8FrkQLP/fwpuq2w65+7rV2qwUo03iStXCZKf/0WsixmewcPTm8",
+	"N8DLVgP3O4iDKeII5IjCdX5NLHzvu/HmmmT9AxsMPF4tnRH5ngqiYGx5maL0joRAWjT8+RbZsk4mrW9t",
+	"l36pZu/PjSG2/d7/NrbllRCzDsOiRoRFs1vxC1gZaI/dezTie1kOj9WNsacvXMzVc54aVW5q6O4H+BQH",
+	"vHm77u1otA3LNyAsv6hKiTtsrnZHsGbgJBTS0DtnfazPIbhc67kqMwJ1pCoT4e6DnXTjAK3ed0Ku33b4",
+	"+bez657JB9x070SqPopycaqydh22t9LxjuIX4TWS/twES4CpIOTeXJVXGmnZc6mN4BlTI3rz2/27MftX",
+	"rtm+BNy2bywQo5rN7mHfamGq2TqpDlOV0kmMa5GWwrA+gJpRshiFGpKl7Z24bL9uDDs3A3K/sTrU+cB5",
+	"HW8r2SEuXs3u2Zp8qVSPG+U5THUnWwFMrVGMZ1kYz9CsYKwy3HZpd+WmDS+N63Vg1QxwF8vTd8f9csmz",
+	"segs6Z6q6awyTjq3qZyvSd0f25U0dkBMVSYKfcSKfCRMPnXfB1SI3VwcGOobXQpO+h+vWYiRYaoySLXy",
+	"z4oXmIf39xkyIMRP6k4BxzZv1CyWhfgoimOWzESZCmk8q/ZUcN89YuaKpTaCLnMe4YEC84I971B4yyUb",
+	"VUXR0YTwy+InmLZNTc3j6K5LysOrf8CMfGMwROYKrw8la0o1BjUUshv2pd8p8Y7rHRt+zshhXMPKTkGC",
+	"PurGY0es5y6kWaYAGjy1V+tFsfQfISr5UtSV4z8ECZ9exA73D1jvbZHVbiy0NqaqLEVqekP2VjrdaCTI",
+	"ev+S6XwsNUPpzoyNlYB52ivUOG89W5Yee1NByY1RbqDUHvYMbj3MDfAwqTmwEf71hcxcfx1y72mhda7k",
+	"XaNBkeWO2v8n1EAFpGZnlvdMaZBkxSsNefaPCg+4D9YlFVly1NRrjRhcO/8oBtZXQsa9TGRVCrgB9JVj",
+	"maTciLEqFwnrk3mA7sKxUtk8L4oIDMtYXPL0KsIZGFBM7PWxEsw+Jw2WvlhqIZyyYl46EiWUe7GjsA4s",
+	"4qgMvyJ0zaouLDKi/UuUCnAwEXWVxBI6HPNASnYwZCdepLR+lFBjtSZHOzk7e/f2LyevP5y+fffu2enF",
+	"y7dvPlz8/O7Z+c9vXz+NYukFTR+TkmmN2f0odIcGK7uBBGssvYZkHlI4WncHq5iuNNZAG60opLbIo8bS",
+	"eTQ17gg0xpk2YrZbzUAFjCX2Xx+q2Qf3/kDcH+d/JATzVl7T5GeqzfzbVXfqZ/nW5v+9FuVGAWTrZ9m8",
+	"Q+KpkmIDpFhhAXerpy4v5G2V4YHpuIyqbT6GWxzwgK0C3Lfuc8cTiM6uRoEBaWE7I8ATlhjxyeDXdrUp",
+	"BZ8maCs1nLYJfHLk6PgS1s+44Sz5Ld6ZUbgT7xzFO3G1v/9jOi7UJS+Y/8T+UcQ7vycDSJ84zlcxhz5j",
+	"VnCZuSUbS29gHcdfv4XL1uM5I6b5YhD5nPAUqG2LXAryEB49ZtZrjiUwq8xK9SkXpB+eFkoDpy9pJlF3",
+	"ojXZJp0IjS37uUG0stdWZfwSJJSQ2wT5TXN0SJAJHwlIYBKt6ZZEf5qUwpSLI/bj/v5+gnLfNKuQL2rt",
+	"HsarWMv8DN/gtdZu5T02zc9ysbY9pQM/fMCg8Rw4A3Z1zWjMjCgK17tKyC5D+u95yaZKioVbnXd0A0dC",
+	"6F2jxuPidv7fSIgP4pOYwscftDBJLXfXkMzu8NWG7FeQ14Nd4C9kl5b1/uxVyFIECrL/rJQh7suAIYIc",
+	"RCYVuA99lIhTRtjNomOZjIR4BjdIBkNGvBjMu2+uR8/x7pSkekwOV0dW87m75nfhe4RPs8Hex/YwfyjK",
+	"2qqU9dkd7Ei74erNa/9XQonz1of5nOcfxXPRPMdHqhwr00hstVY/sGtIs97LEeSTKU4Rn3JrspDBhhtq",
+	"fYjYXKAYq7VKWsD5eYVduxBfY4M+GqbmpSIbKTqzDH30kA8WOfxuzhdEdhByF0CTDrIW7MVy6aMGq0Gb",
+	"pVmagQ3NcT1vjHLzDMhJmorZnXBH/35998+oT8hnonbrzXJjlyPsssctPRbGnn7r0OHw+WaWIWBoHW6k",
+	"fb5vjyYmH0uR7eYShn9HV5Lenb7u5baA/ZfVqUuD4AenlOGaQFOuxW4utZCUWhzuRAjv/GclykVIV8jL",
+	"dLLTAeQ82N//HCTn/S0yYJy62WrzA+VlyVtVN2BOm8IXVALESAx1HHRy1Agf6K91GfRSqSsdUQEylnPo",
+	"CQXmwFRVRYbq3wJron2vJFFJH8r7tlQN+VKQeviG9sMziKChX/FOjF8fczHHZR7uDaVshAXWs9uPGVmv",
+	"IMHvvhNZXorUJDUvQYLFsP/AL/zJXixhfeV/8iejzCwZYGaY8J2xfAGf1cx5SDLKmRa8EBlLlbrKxTGk",
+	"PkKpvJ5mibP9CSMWQCePHMskVZlIWB8ie3vfU/h3PgqvgY2fSxX+ATMKjhFGIwNp5XwsGdT5DvcPaqIm",
+	"B1K1H1srZa8nPs0gkqxVB9XIPtS8VO3hGk7Oazy4NtKBeuFH+EDOU9fBdg7nA8vlsQ/JPV9uYtSVkMk2",
+	"Mvv2nb3nucRuE9qRJdkev+8C8pimifB1SpDTysRdXEM0ke7e3QAeYP50iSYjIiY+OVkULL1los5Fnb06",
+	"fea63zEZRf/AL798ymAZ93QsJUpDQDcKghFyOWTODuuaksbYcBjYn+fuu7hJYmlUu5VGmjuJgSSkVclC",
+	"ApICySBQQhFpoBeqKjXru+mN5ZIBhqeMMI6196xtXDI4ZqujgJOhtqv+Bcayib6Cycs1vGtgEl65krCr",
+	"KcGE8DzXotviupnraMhZ8tho9bT6a4/2D//Q6rC1un52UXRe6fGTG18InvRWF1p2C3/Ecllz/f7E0yuW",
+	"S4cdnM2sDzsRPCPX+bVCE35NKvtrynB3mA20Fj3tqtB+gzStx91tAoj3dRqEYIdaN7ZUc42DIWsGtgDs",
+	"QP/80eMngwjtBhgD2vNXYmbIK5qo0uwW+Ufr5DRcpCHUNKpSAgCP3GMF9RzGwXOzzwslFnkEgbOZYB09",
+	"19BRAxrlkFSOJciUYylISZbsJUNgiIINSsN2tpcIGmtBtiE78a4TWREp5lD2qUByn2OWvC7Yy6ImemGj",
+	"Qs2RzxUlESlK4JAkuRDlVP/JuhsJZtJnotRKxhIIeRwtjQS7c6k+OZwAjLWaAZ/z4Lg2DqGSJA4s8+w2",
+	"9KJiGUxDKca5NqL0ZssOJxmypOByXPGxgLnHFL3IiGnLPrwrS3QaIwCe3swS4Vu+F1sUTGrjevTzS6UK",
+	"wWX3791jN368zpF77X5wQ2N04XaJ3cXkaiG2W8hspnJpvlnr9JMYEzCgw6u5g126WqSd5ujccFNprGFl",
+	"Kq0QBJxWZYk8QUoy0A7lMovqXQkEUF4hGTrZif0mVzKKZW40NdnqiGkVuuMSYzc+5rl1MHhqYLtzZG1G",
+	"IfWsE/b7apFuLOjXjm1Nuq2n2au/nrKU64fG/DbzaD29xFMfrDS7cm6XVrtapC2kGssZszHCBK7EwmGp",
+	"HIwAKaBzzfpJzb1ByD+dDI5YAuzIScSStCq1de5cTiiW1qCTan9PI0z9FL+EKARH6O8YJOwZ2okxp3vf",
+	"bcVdn6ZDtnoY5Y2//tpOwZddzq8WaSeHyFsp4Ox0cP5vAcB0543zsqnl8HksJBF4WmOAonOox91ws3V1",
+	"J9vt5oAQXVnsV4v0lGvxBQv/X8fCuufobKvQYqNJPe68BO2+a7XY6BQjqApo5ABzDcvQH9LXZInvsvga",
+	"BDjtzRzuEAQ0FmUFgJmWiHGWn6eVGwfzF2oqlBTMxiSxdILvud9gqsTvJfVEJF4qnXjmIUgBcnzio/K0",
+	"fu3UfPR8n3MUbBx65tUiJQqcIHv7+0Zw8Wyzsg8DfsW30Cxh1FbkSxoOH3Hs/Vbf8fe933Seid+7S0/n",
+	"AIJ0jmNaLmbQIglxCuYSjOHpBPCm/eQUV/Hu01w72OtR8I0kimXyX7vuWxeLmdh9C3fSR0wqLfPRyPqP",
+	"THOZXapPdnr8Nc8pnNs9U0WeLpIBhDscxgLKF1hkLCsoP3LvNqmqZKrMx7kcsnMEIPIFA3Ar43LhzLyf",
+	"H/RfBU8nscRvhZkFl/OmX7kYkxVqHOGHuUYIkFPms1dDRxlud7kwOFwN4n4IngqGhKVYNZdDdiIXzvyi",
+	"TMfh/mHkmY/8iHFAmRKQqiZM0pAdHuwHuR37wqypz0Qh7BusZEYGuRR2eu3ym8HEuvqZSxLNuY4lcZjH",
+	"MpYn7Ozt+UWEyljsxbOLI/vCAmRnT9OjOMTkfGJPAHUlModQfvHsgl4XJehj6VJgQ3auqOXDXiMUYTw9",
+	"f/ecYcqBFfkVzideIKKkHdYPVcnyKR+LWKoR45Lao3IjICiecvtT8iSxO5RSgzhgxhkKeP0KXTOSJcF5",
+	"sftKLOwytr+fCW68Spt95c3HXmLTl9DrOOXllcial/w5N0cMUmuDWF5WhmmTFwVhzt3bO6JkqsYlVgC0",
+	"FZmZu0VaMjWXheLZq0X6lFbLXY7VNvlHb0vWk2XlMp9W052jA58iy6URY6gudlw5z8Taa15z9J7b3395",
+	"tjyVGtEOMh+pcsrNztHOZS45JO9uBDt32/ouDvYXP0QPbnAQvlBSPPiJ+5R2AHik3vXN6s1wt/wLaVh4",
+	"Grx2l/wk5NH2Zrsh53hcNyvm1B8nfCNHgyQP8GTsYiKw6yJ08wOpWk36F0SiFyQCIemPXyQObX/0YZhg",
+	"7f2NuPW+Fycd6ee2tHhbn71dk96+hSBjTyf+qv9OzctuA34Bb96XfdaH/+9fkvMQatuV6DiFiAh3OTaH",
+	"lhu9CurpOeNiPbRSeFUL0G716WBA+PcTsEzumh9ck9xgyE4nCnvMoEqIBQ9/81gud9Y0wPKp/a311+rB",
+	"Wrd+JEon9+f630HnuqMt53VdL9tMov96iJtohzD42XJB3KtZgVijsQ3NSsUIdq1mt6hJtvsqgNTpjvID",
+	"1hXt9SCRToJADo4BCenEfJERIQIE+GPvxKjSvNBHsVwv7rnH1jW8HCPYs/dSBn+1QZ1DPdlvPNp/xBIN",
+	"JdUjFu9IMf+QiY95KuKdhPXeiLmP6qDV2H7CMmHwQGW/+lYfmBmENxkF8KpYoskb9th//6//22TdgMJp",
+	"Pp6YCDQyIRRz94EUxNxzf+FLOPKEPkB2ABGpB0bkksJoyQBThD2zBJpRJJu6DHWFtiUh2TSXlRH6iOUA",
+	"QbsSgAhJ6Ouv7WMlrgP+UmULrCuPVBlLGjHVon82ZgZ6RvimWZJ+/EBX+VDgZfqAWUn2+CzHBQVWXUmT",
+	"SxL2jmUC37UxMyB+nQ54DQ5sQNSYUWNsqyJEHjf0ECTfaIcSMTva1UeyT2wfiRDNcD1egHY6wPOkggeG",
+	"jI+H3pD762HtNmL3UwGjAJwPTivSDDnqvuAmmCin3I0/ety7gSwNkVvE0v5kdaUaZWawRp/B0rfXfrKb",
+	"5WNo7HZMeyDSsUoft7oiY+mXpAfQuMxNpYVu5VFbWpTNRVgjvmPZTGTB/Lkd74DdfchFNYgsB0P2Rq2s",
+	"21zDkhYZbW8AirsJ8ZwfMDMXQE/Sjj9UBm3FkJEFMeUCh4azU+vJ0wBhnzsYONz7x/reutJ2nHTfv8Ks",
+	"BxD1S2FjJ/cdf0snLkriYkOwWI/+yHoXSqFyODdGTGc2oloepV2Jb9zmHfZwPgOR31aRLbDeG+q6wLb8",
+	"RuHp90lbAvNASIZOabKVc+Q4PA3IWIKmlSoFbM7AxHkD6uFttf3qJ/UJmAx8DjfcQz3N+gl2gvgOnK0v",
+	"t0GKxtjqQhVmarOUNVXeHWBpYEAQf9YJXwi/c8ctu4JiXNkM1jCEoSmeMG6LOneQXNAvId3XIpEEaFyy",
+	"G3eda+cG7f0GzuuaAhu2WFBAvnxmJuR/4cF5dK0b5V3BWIIb1eLK1Z7VGl9xMGQBJyQdYaO8KFgu8YCt",
+	"3eZexHonGDvAiBwF5JMW5kfn0avSd2uFF1pyDOCjD/RFcgzoJS31fPljtlC1qzfssT5UhD6KWC7N7JFr",
+	"LKsdvJpY3f54YEf8Y332RyDJb1bO9xhe9RoqZCWjRh+ca6Gw1zqCu6sK6HVWWNti2eI19leXQNMB1IYv",
+	"NO4f8uQulZn4h3L0euANwUmz3hdruV9wB/sQg06PxW2CW3suz+ztzriZbFCe+HX4RFt350buTnN5RssB",
+	"CkHLu5qMYLd5j2Xrr2y0v7JqJqDibUp7GoRpksHdjlZVdff7nBRza5kgkyUyHdXHOXG3uJK+y3TkYe9i",
+	"C7qAVVLzEWSoYRYRcbKEJ7ARKRwmfuupynTYRDv6B5Iwx6mwQ/u6qN4uGhEwBQCDqRGUsAjako93WDNA",
+	"arAM3F1SUSYGNRbyzLpUpx3XSCAKG+XKIqQ68Ikkx1xIeQMOZRdQAQVAzhzdNqIz1BGBR2si+MAFKbhk",
+	"0NrEUj4zlfWPwEnOsWVjyjNBv49lwLbkfT87UGdkZ7y0v8pBjdxxqNacTLWW+CohbQdM3x4/v9jp/Oyq",
+	"75fmYMHRbanCNhH66PZJvRFCLQS3B/ISN0Bkl2u9++p1e490oLOJMqo7MvvPs2cv7MFx9uYFq2agX8h+",
+	"+Yn1Dw8es94ZKu4zuEZNe8/CHwEGbdgjiXT4F8u1PU20XSYgFkIaDI8PHrHZJ6qx7ApIHWcuha5Nmc80",
+	"bPCpMBw4R/sF9dsxYdJhqw9ezQrFszN4yC+aO5xWhcmtudkbqXK6a8fX3Laz0o7M5Ljp/bRfD5AKneu/",
+	"0Q//7r+mLgF3syFOOODuZxm0str1dcwSGLCX5QCmV7sIepq9f/f6u/NoD25wizO+sIvyQqnXvBwjPOzg",
+	"8U2eh3LtIvtFZDm/sCvgW6Xzfw8bE+mqAyOCgK0r4ZIBZC9ntIHvUv6Fa+z9JvlUrO1f6jAWLehM+L91",
+	"6MwZN3YGdo52/sffTnb/f777r/3dP37Y/ftvB0+iJ4e/x/Gw/4/Z+H/O5Hjww871jAmrOxi20t4/ZmJ8",
+	"W9hlRL+dyfG9IDbRzn89uOY9nMWNlXfHxeXlijod7ItlxYBaSUnJAqQX8C9kOkOgtJdFqllK8hI7kGLp",
+	"WllzXZNiO2U9uF5JBANZbs1ycqlkpRNXYna8CX44DD4fxED+QPygYhq5/3L3DQi43QDUqJa8Wbo4QZ9j",
+	"2f/hADQb2OWCkYzDMdNTTD7ThbRrFYDQFPlDBS8lk6q0UwOOCCRp7UAhoxJLRNL7bHqDZXk+UcFwcapM",
+	"MD/HPu3L06txaZdYxCpd8aKgGCOvZdKHfgYhgEDe8lzXPeVuphFA6hslHHkcqc2ZiZD2nWNTgQ+ccs2K",
+	"XDviCcyKamT6gzKIXaou3ypVvYYilvj/hsPWuooL7EKeYkQMf4533gS/inc6opx3fjlvZvd7Pb7rRK9q",
+	"HbGv6Tc8KB9xW8u9391IjVTk8irCDRSoupHl0Xe3hTaGXifIyDMNdRn6ahKxUhlgZskpgx+ASOCbHKor",
+	"CZlJ+DNCZQztu1g6YApeCvI8zLePzCeqqFMqIz7NiwXrl8LaE4RE5UoOhixk2CsJbRFTxcbdGBMyR3Wy",
+	"C0IfV0zBuksrYBx+fi5cq8gG6z3aqX1HV2+HQ8KzeDzkFtx4Xa6PaNjcwRMspCZTD0rgXYm7lF8dU1D3",
+	"Fjx1REhMV5f2A1AjwL0cOYI3YH3qrwVDQm4b27E8DgMlqAgyzThxylGkDnzigXdCJgm6NFIFApI1Ws/O",
+	"i45l8h+lGP0pcSopesKhaJrLq+P6u/Nc6kbFtlPFbz3TeNQByzybKCnYmwq6+26l97dONBCqfMgEStYL",
+	"4FbuBYqsN2ywTyX+bgk0yzWqp33A4MsxIAZHvNBisFRRDUHleFX4AlzaZ0PPyvwjTxcMe0yZUcROxbj0",
+	"pO891k9gco9YHBI5xTvJgNoQl7mtCNgJ3wVRm7ClVFFJ3W4C11aKsikEqYeE2AdOZOXJoE4YfxSlBkEs",
+	"8GjjHco/xDvM/r8eMDXCa2NSuZ/sFXkqpBY0UuRJxUem7s9+skd/2Z1Roy3TovyIgqFw4kwV9KfFssm+",
+	"tQJlfv8SMBXQvNTeVMBWegraDw/a0tfQQ79r7KrVHdPFCW3NXAep14+PPocP+iuVpN/RvNyqGn3wxRNh",
+	"7/wG9gy+X4wq9t+v6nrq7FFdcKppku90buYS6A9rtR86PZc3I33vs+j479j+9xC9L/S42XBbC7qvMO11",
+	"PgL5SQBX6c+q6hAwa4VPHcQonNOx9xv8Ezz639f0zJ1T7wtlC2qvhb0DbQv6fFQVEZt5oFkue8OWsyq4",
+	"/40yqfUQ13fQByoFj/6w0adSMAOb2Mymhfn8A2dLGn49LkgYCulquLtzWDFv4aETtXRMQ8/41krGq8cZ",
+	"DE7s0hm595upbUBrUHjhB2cjsUD9Qor5LrWP8UKUTi1qyJ6tjBcSxdACRBANiBAhS4y/b4SGLfo57c2r",
+	"9kFcqukmBsU8lC15AFQTTI47mrd789q9Ge8AhHrOtewZNhXxzhErVHoFCcP5RKF85z2g4N0Adgs1Xldx",
+	"dKxOr9X4AfPtN5LdCYb6TJpycRMJnguEyn9T+k/uOZ3maNCxWufVm7JCd8yaayEzwBPfrGXiHI4KPGIw",
+	"1Fdla/sEZCuaPRRLjVIg244MudDw2Nkwsb5f4pgyKeJjrirtYPJqptlclVeoFnrPrQ2NRH0sqdGhvVsY",
+	"2ikpWuxLJRGUrYU0kYMWVlpkESvFrOApzgfMryhj6VuVL6tSGvsRNg/YZ9FBK8fgKMx8oQIFVPqgNZKe",
+	"Ys5zw95QPVHHksqd5IiCAIZ/r9QdGbbl0loEUmws5yBEyt4QSLOwN7T1HA3W2HfRkXAePtHDM0ye15xV",
+	"W5T+Buo12l0VkB102Mw7Hfky+0tQ74A9051Iav/6JlcGr1n82ApPpQwSE8oGw+36vmf4XGNFrxTY7uyK",
+	"QCi3pk021+bcfenruJ1YM7+Bt3mSGusDuGeIEFtcihQFJuwZj/7aN65HCt0WjUe9p7e+V4qP6krsQoeP",
+	"XpcEt197a78VrIVv0nI9k9kWybDG2MismeRh4hPVjnNgarivleeqLkjQu7rkhMw60TMtSaA8u2kG6Mnh",
+	"56Bvv5e1+LWht3Y92QCMAhlPI30/ZsyI2W4168ThvkZkWVrkwH2lr1it5AVYBwSKBhhUpBHkkvnFGEo+",
+	"5ob1jcr4wgbOUJf81TelkQ4Ml0h9CKqxSptT326WRCxx6v72vxG78FwInSCsNdHCPBfimWv9IcZvSMqq",
+	"csoLVFJD9OtUOKgO8PvYmfhQ1a3sTiz3OJYYDSMsBFvZEYNEDx88ZFlJDYmxXLJLYeZCyA7M6LkRs/ez",
+	"L9naiXc4BwnDjjwTLaKebjzKN3XUr7Jy1JujAfJmUs0/a7NEHTmlX3hJ2qEr9+XhfTFR5PaMXTmPPZkT",
+	"O6mL8sizIJdlNPlsRnvK6SQ3qCdyL8t1xA739yMEcdF3B8dB1R+x2XZxAu0ZXtLLMkco7iEyO3iXCiI1",
+	"ndwM2UmQwgmJ9YB7GMn7fMkGh8ANI8S6o75ghD4Y81wS6r3u63f3BAUpzfqHj/44GMbyrds4ujYjy1sP",
+	"LQpbNSgDt2vtDofh2eEDS8byZg/mBlNztcnTwfuL4GUjhC8iMPBMcDQkvusbwVuNMV6KQsmxV36llXJE",
+	"luRS8BKEJq+EjBrwQbgslpnmXLNc6wrpnFozVs6obCZjKYzugeq7ZG9bDOGp36nNvblNTD184E7vhuXW",
+	"QixUhY01qs0mAP2ZmXAZbp+7ekcIGbkG3xQAS759cvNzfJjNQ2Gce07FbVP+A0a39BqcCo1DYR373pG8",
+	"9LGJdQGUTMWdIVro6O+OhKij3lnVxufCkkxkVWpIEwGihRIUcJKzt+cXjC4If7fXg8sl4IclPMuSwJ+y",
+	"Lsgj1rPhBSA8YukRHpDJ1hOBTAN28WZVAX37rU31Lkr59q3De/8sm2cgtoQdD20bTrFnh8OusGHQMtHN",
+	"rTGbLtpvsQYkO0ssHevNwjti5hmpolDz9cQ59kNgAEJ/GwhHCJdO1E2XgmHP6lEsORJIWUtRs1KLT/bq",
+	"GEuzEzbNtYEmfc1mlSHivbmjlXLJjVj2k7P33kLZO7Q8YtJqYuyX6Rm/f3z1dp8/eIY7y029uYn2KsBV",
+	"0Kbw5+j98e/g1gdPuxub/Rzb2AoxMpCL46VglSRxEQzNiSu33tD0KZuIUgw9DcuUL1D86FLEMt6Jd1i/",
+	"FFMvx2i/hEkAYNLKC+FplGlunHIJfRVanN69ZklAtJPEEmdQZMAPj3AYUPDrO+K4kNcjwgRpVgqt4Wtz",
+	"O+aB61cjZn3fbQa/iXegFRgAtkAcgohV0nUqVTWeNMfU7cd8VpTzVb0TO8INY9tcJvrZ5hbu0RrhW28B",
+	"HNodg6Qld0wDVLNxybPa7LSmg5NSFasCAfSPQP+kb2ORINBJQIdzEGpD2CuB/xRLfzGn7UK9RXDBaeBz",
+	"2N80ZZC0KERq7bT9qIepZmuIY0lmr26xRvlQvK+NegZD9qLkEsB1CfwoofqN4/XASx01G2ZRuII8m1mp",
+	"ZkrzgsT9A6k6tx/bjUw91RtrZfwQNy8IOqVT7r65e8/obWIvYdZ26zfNBdLglOlnKq0R3sNpFrF451zY",
+	"l4eU1yOWVSYXOt5pYEJrDfGFAOlbt6oAFaodoBbv9U8QPyPGGHd0wjp1woQaer1RihClzkCaBDMD7tK6",
+	"IZueAIyXBBuTb0AF4d8jwnS+J1is2/qXaPjeqWLZuVwSvtXd1v4XR2AIpKmaJaNSSZOgrbvk6VUSgSC0",
+	"p2s82I8O//A4+v+e7IOes2b9w4MfWe85quj9y5Pgx7IATosJl+xg/5efhr1BBKX/xUwAVWTEzt68iNiL",
+	"l88j9qu4PIvYT7+cReznZy9PgUXy6XMnyu8qj/YE7OlYkiGIqP59uajZkkDwKi2g7x3uhJSVjnwfiL+Q",
+	"6mzIQPgJR/KfZy+iWMJ47IPbe1tnm9soW2SexxIpsALVcjxLgGW+744rnH38I0xmLEEHm6dXgdxozx6U",
+	"I2SawD0JXVTiE09Np0gpDArFu8bcHoCOyABBW9BbvmDqoyiHzL4Q+gEwKiDpppBOx1wbVfKxcJM4EUVG",
+	"bDn2wlMxVeXiGAaHAhVwOI+ggcv+VDQ0C/9IMoo8nBy0bCNVkt402CygF7ND9oK0Ns5yCv2dVJ6NxbxJ",
+	"jJ72td6IPy/agcVwU5q+B+X5fLVIz+17NB0npP+QKsx22QNl0pwRLf6W4fPfleHzXMhsVW06tAN3Up4G",
+	"0PPC+qyNxlaXQGnajvrL2+7R5g7+C2H0t+2jN20mgRlbBGIPPnfV1eH9+fj81QaTZp2v2507U9o6cVSn",
+	"GI6E+IA8+MkRS/jU/jFxAMyRgHRhOQYiJoyA6SBmNcN+LJP6Hy+zBOUhwZsJVNl7mvGPPC/sq3M051Et",
+	"8477yQfPQ/bGOh2xrLEOQKFJgyEiKRsqEYs/BfMt7oErrHz7Jclf6Um2BcltuLgCDrVrg/VLMapkNmjb",
+	"vQSs9gFlvWf1PVUrV1H6q7nhgM8WGW5RXxV/kqFeL+IPecGAzD/XTJQcqisQmahdPSlFZn3IQWS/H0uP",
+	"whAyq6sUWNqc5DYYWYRo5irLzZCdFii7DoplNKpm5i+Wbak/dqvM33FDdBYeWcfSl199kieMcUKoLARV",
+	"2L07UUXmnorEXuspLGOJ1yJwX4pPdwShVx+grAlc4ANcwPHkcU/rU+TYYZybiInheIhN157Xb3UMR+yH",
+	"g0dA2eztesQOgmXluyf7Pzy23xtE7BG1JsUylLfo//AEuJ8HQ3bGbagOtSzC2dODhNM47LWYeVxBd0Km",
+	"fSGzbRea4yh5+E5kGM02a/qls6bbM+0eUqB2qYZkfrdPfwZbj44q+0aflnzu3t96OM05LJwZzzPnHLP/",
+	"/t//xx6tCVNyN53wXBI2PlWl05ZaWPtlSi41joRNuJ7YwxnPBKAXjegUuJJqTkB4ugE531xrYSiXR0m8",
+	"khuBeUZrh5FIwpgi0LCKZegiQxYNDK0qvQAdZuOQUiOUyQqoZmlP9UJ9rVh61x/idMo8opUGxVSX4PNb",
+	"UNFvc6OPATeEHQDBTR3qv6F/4N62KsFnMTkmJqEKCNQbjiB4yE4uHULBy3OxPskHxPKHg/1oH0+WkHwD",
+	"3uZCmBuc66xvjUhwrmPfg32JdOSbTz9zPanZd4Fef1CrOYY1RLsysGeqXjHUTQELxHkFC2eOOihf6dO6",
+	"++PWJ179040KcE6WH2zzIp0T56RtD9Bt2fE7PHPfrZxjEDMGNruPM4i04KsHchBWdh7LmOX9M6ympVMZ",
+	"G9u601c/QwDiE1X99+dPB3VCzZ8jK6kmOnvqZ1o+zmNpFEvm9gLmBPN2oOSSSGHmqryill1HUVjfjQp/",
+	"NthukiN66HwsHW6e9bUQLPlnpZrNe8cNWnQXs5cs0IXBHUh7Bu5pw1PML9YKe1jEnPJcSmF8/pE8CnoS",
+	"6n/U1ZTlMi2qDLJnvqEylkuzEC2HipJPXURGl3RYwFmpLgsxHQzhuO/ZifEKP8ESyjX74cCeyz1oFkSY",
+	"spujnna/wRnvvZS6Go3yFJoU6XUesR/+C6yXf9E9xr0zsPL2h8zZTkc9s5yide3YZN5j6QsUMFl2gn4c",
+	"DGMZyzdeFNf1SdpI/B8VtXn6dkfXZrncwYmdiwNnWYGt63EsqRdvhZe/rV87csGxFzmAjAPPhuy5Ktmj",
+	"QzZRld2hIyPKWNZ0mvCeajX2QHli6Zb1y/qQKlVkai7dOkhgPVpDnYAbTOT2dgM0/E1gUZuouTxm+ajx",
+	"hqEMiKtcu2Mksl4pXvIDIVSTOm/uwKUoGwWnUjDEP9vtRPsz2EcT0S7Wutw7u6noq9OlcT6QMxRMVAfe",
+	"kyq6wSGxRX1uQJ31REMBxr2V+mBaPRyNgg4ya/VveZQv12D9QT4WZre+wHqNaYyyeaEVGwvTNCMo81FL",
+	"cuRly/ilmseyn/gPCFCfDCL7aOjhdrBTfMUo6utIoF2/X1f26Tehy/hWioYbaqMTNZf26FAlukeALFZS",
+	"YE/B4f7h4L5WM1UR1pH11vP+M315MyXy6nG+zt1psm6N3EEg717YzbxPHwypk2D3Ti+Z6hWdZuqMjxFq",
+	"eCUWjKPb4zQuITS2Xkc/GQtDJyJ1telkcMQSYPtIIpakValVmXh7HMuZ9arRpetpG3F8Mqf4JZdlUoYX",
+	"CYTk4NxIxouiw6DRvX8NZuLzF+L1Rg2iOBztjb/+2k7F11rlcMe2ZW4NCsw8hUfwCjfcc7l7nTio+rrl",
+	"NHL2szW2j5gqMr/XIgiixyBqxpnJp+L+Yn8Ii9erEFBkGB4ELtMa9qfb3enD72OKWyhnEIXhShCau4AE",
+	"s9b2qqDcWgf6bK6qAvK2Iv8o3FWXY2UTBuaccmBFYcNzSDwbhQkDzafCsQ5xzZLlFIgH4eCw6cI+hIdP",
+	"gtj1muxHfx1rUSxttK5knVbpdcx1a+DuvrcSrMeyGa2zmwXrgyE7YWdvzy+I0YxeAk50PbeISuazmeAl",
+	"RIQcGg77oPik7B+kcrqJhRpbJ4F0CB0mYEBplLBkDUtbAxOUZwH2S8SVQ9RMSB35tyebQC/7xieCdOtw",
+	"qqHsz0YqrYhKCZa6blR9JIt3TpU0uaxEvDNkb66PZJfySJsayP7ajNQfPI6FUXQ5PjCn2/j1PqFJwCnY",
+	"KPuNYNPgwk+VNrQr5sRwF+yolEtncQGa4lAhmFKz3to9OX9Yf1hfDb4IA9Nc+5IqNWNwrWRQ5bVbGM6Z",
+	"OqeLtVf7qNbicsIjUU63RS7LDun7K/O9W3quTdTBwvL2FtP4sLWof2Bbb72xj8MjcwVn3OL33HuxqgkA",
+	"/20H+QxPKjPZOfrb3+0mQ00U/5e/2x+UH92Wrcpi52hnj89y2F80kmVL81JiCxBQbF4CnAQkUOBCw7oh",
+	"YSoMh529lFDLx3K3mkXMy5NQe3gUMFbZGXHgPlc3rq+M+PPVS78HXXMu+VhMISUPiMrlSQ4uhAid1Qu9",
+	"bBRYNOu/+uvpgO1Sd1zkWsLsNTOR5jDo4LJXi7TtomCdob2oZnuGv7V82YXnbJdx+0gVLxhCTBG8MxKl",
+	"w1/a4IjOnODKM77AfrPVa4dx1m5deKSF6g6Rnia3NrwPnQcRo/bIJRKu4P7h8l0dAij+CrsLMm74sCHp",
+	"ix+0zslHUaiZfaxdIM2YiGImSn3M+CVUI/uH+4dQvJqVKqtSZNH1l87qn7dc/Ay6FtiUl1fCsFmZp0Kz",
+	"fsbzYsGevX/3/vwp82MDsBMuqZ8uTt+fP72wvkBWCBuRkuYyqRinPJ2E04LXb7m/Pb/xiIWp17kBT8Ie",
+	"JWyXPT/5c8SM4NOITdQc3HhVXunIvhaTpxAbWK9fScNTwzJheF6ES9KdSu03dr+zG7uGB8Ebp+Yul4Go",
+	"tw7+vW2DqzS34Uqp1IjtMmMX/VTJHHJjCJU1+Ue7u0yeXokywjWUIi8tTishRwr7ypqPMZ1WEo34Cutc",
+	"leWG6bQUQpL3Avud7brFCysCJk2VIiOZrIgqlepKY+JgRhmm4LYAy975/e+//78AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

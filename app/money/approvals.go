@@ -23,6 +23,8 @@ type Thresholds struct {
 	DepositTolerance    decimal.Decimal
 	DepositThreshold    money.Money
 	WithdrawalThreshold money.Money
+	// CorrectionThreshold: a balance correction above it, either way, needs a second person.
+	CorrectionThreshold money.Money
 	MaxAmount           money.Money
 }
 
@@ -136,6 +138,7 @@ func (s *Service) RegisterExecutors(ap *approvals.Service) {
 	s.approvals = ap
 	ap.Handle(proposal.KindDepositConfirmation, s.confirmApproved)
 	ap.Handle(proposal.KindWithdrawalApproval, s.payApproved)
+	ap.Handle(proposal.KindBalanceCorrection, s.correctionApproved)
 }
 
 // confirmApproved confirms a deposit as proposed, countersigned by approver, in the approval's

@@ -1,8 +1,8 @@
 // Package money is the application service of users' money: the commands of the account
 // aggregate (domain/account, stream "account-<userID>") run through the command runner, with
 // the rows and e-mails that must commit with them. Deposits (docs/deposits.md), investments
-// (docs/investments.md) and withdrawals (docs/withdrawals.md) are built; staff corrections are
-// planned.
+// (docs/investments.md) and withdrawals (docs/withdrawals.md) are built, and so are staff corrections, fee waivers and fee
+// exemptions (docs/staff.md).
 //
 // The service trusts its caller on who may call what (api/policy.go), except for a deposit's
 // status, an investment and a withdrawal, which only their owner and staff may see: anyone else

@@ -62,6 +62,8 @@ type WithdrawalQuote struct {
 	Schedule string
 	// Address is the wallet address as it will be paid to, when one was given.
 	Address string
+	// FeeExempt: staff exempted the account from withdrawal fees, so the fee is zero.
+	FeeExempt bool
 }
 
 // WithdrawalCreated is a new withdrawal and the position of its event, for read-your-writes.
@@ -108,18 +110,20 @@ func (s *Service) QuoteWithdrawal(ctx context.Context, a Actor, in QuoteInput) (
 	if err != nil {
 		return WithdrawalQuote{}, err
 	}
+	acc, err := command.Load(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID))
+	if err != nil {
+		return WithdrawalQuote{}, err
+	}
+	out.FeeExempt = acc.FeeExempt()
 	if strings.TrimSpace(in.Amount) != "" {
 		q, err := s.quote(ctx, in.Amount)
-		if err != nil {
-			return WithdrawalQuote{}, err
-		}
-		acc, err := command.Load(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID))
 		if err != nil {
 			return WithdrawalQuote{}, err
 		}
 		if err := acc.Covers(q.Amount); err != nil {
 			return WithdrawalQuote{}, err
 		}
+		q = exempted(q, out.FeeExempt)
 		out.Amount, out.Fee, out.Receives = &q.Amount, q.Fee, q.Net
 	}
 	if in.WalletAddress != "" {
@@ -153,6 +157,14 @@ func (s *Service) quote(ctx context.Context, amount string) (fees.Quote, error) 
 		return fees.Quote{}, err
 	}
 	return f.Quote(a)
+}
+
+// exempted is q without a fee when the account is exempt from withdrawal fees.
+func exempted(q fees.Quote, exempt bool) fees.Quote {
+	if exempt {
+		q.Fee, q.Net = money.Zero, q.Amount
+	}
+	return q
 }
 
 func parseNetwork(code string) (payout.Network, error) {
@@ -200,14 +212,20 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 	if err != nil {
 		return WithdrawalCreated{}, err
 	}
-	if !seen.Equal(q.Fee) {
-		changed, err := s.publishedQuote(ctx)
-		if err != nil {
-			return WithdrawalCreated{}, err
+	// The fee is the schedule's, or none while the account is exempt: decided on the account as
+	// the request is, so an exemption changed a moment ago counts.
+	feeFor := func(acc *account.Account) (fees.Quote, error) {
+		eq := exempted(q, acc.FeeExempt())
+		if !seen.Equal(eq.Fee) {
+			changed, err := s.publishedQuote(ctx)
+			if err != nil {
+				return fees.Quote{}, err
+			}
+			amount := eq.Amount
+			changed.Amount, changed.Fee, changed.Receives, changed.Address, changed.FeeExempt = &amount, eq.Fee, eq.Net, address, acc.FeeExempt()
+			return fees.Quote{}, &FeeChangedError{Quote: changed}
 		}
-		amount := q.Amount
-		changed.Amount, changed.Fee, changed.Receives, changed.Address = &amount, q.Fee, q.Net, address
-		return WithdrawalCreated{}, &FeeChangedError{Quote: changed}
+		return eq, nil
 	}
 	req := account.WithdrawalRequest{WithdrawalID: uuid.NewString(), Amount: q.Amount, Fee: q.Fee,
 		Address: address, Network: string(network), Asset: string(as)}
@@ -231,6 +249,11 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 			if err := u.MayWithdraw(now); err != nil {
 				return err
 			}
+			eq, err := feeFor(acc)
+			if err != nil {
+				return err
+			}
+			req.Fee = eq.Fee
 			if err := acc.RequestWithdrawal(req, now); err != nil {
 				return err
 			}

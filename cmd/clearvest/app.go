@@ -121,7 +121,8 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	}
 	moneyService, err = money.New(money.Config{PublicURL: cfg.PublicURL, Addresses: depositAddresses(cfg),
 		WithdrawalFee: cfg.WithdrawalFee, Thresholds: money.Thresholds{DepositTolerance: ap.DepositTolerance,
-			DepositThreshold: ap.DepositThreshold, WithdrawalThreshold: ap.WithdrawalThreshold, MaxAmount: ap.MaxAmount},
+			DepositThreshold: ap.DepositThreshold, WithdrawalThreshold: ap.WithdrawalThreshold, MaxAmount: ap.MaxAmount,
+			CorrectionThreshold: ap.CorrectionThreshold},
 		MaxOpenDeposits: maxOpen, MinDeposit: cfg.MinDeposit}, money.Deps{
 		Pool: pool, Commands: commands, Sender: sender, Logger: logger, Clock: clk, Plans: planService, Settings: settingsService,
 	})

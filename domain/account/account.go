@@ -109,14 +109,14 @@ func (i Instruction) Valid() bool { return i == InstructionPayOut || i == Instru
 
 // Adjustment categories.
 const (
-	CategoryCorrection   Category = "correction"   // a mistake of ours put right
-	CategoryCompensation Category = "compensation" // goodwill for a problem the user had
-	CategoryReversal     Category = "reversal"     // an earlier credit taken back
-	CategoryOther        Category = "other"
+	CategoryCorrection Category = "correction" // a mistake of ours put right
+	CategoryGoodwill   Category = "goodwill"   // a gesture for a problem the user had
+	CategoryChargeback Category = "chargeback" // an earlier credit taken back
+	CategoryOther      Category = "other"
 )
 
 // Categories lists the adjustment categories in the order staff pages show them.
-var Categories = []Category{CategoryCorrection, CategoryCompensation, CategoryReversal, CategoryOther}
+var Categories = []Category{CategoryCorrection, CategoryGoodwill, CategoryChargeback, CategoryOther}
 
 // Valid reports whether c is a known category.
 func (c Category) Valid() bool { return slices.Contains(Categories, c) }
@@ -231,7 +231,8 @@ type Account struct {
 	adjustments map[string]bool
 	referrals   map[string]bool
 	txIDs       map[string]bool
-	order       []string // request ids (deposits, investments, withdrawals), oldest first
+	exemption   FeeExemptionSet // the latest change of the fee exemption; zero: never set
+	order       []string        // request ids (deposits, investments, withdrawals), oldest first
 
 	// dry, when set, collects what the decision methods raise instead of applying it: Check
 	// asks the same methods what they would have raised, without changing the account.
@@ -845,7 +846,16 @@ type Adjustment struct {
 // PostAdjustment adds adj.Amount (negative to take money back) to the available balance. The
 // second approval above a threshold is decided before this command runs.
 func (a *Account) PostAdjustment(adj Adjustment, staffID string, at time.Time) error {
+	return a.PostAdjustmentCountersigned(adj, staffID, Countersign{}, at)
+}
+
+// PostAdjustmentCountersigned is PostAdjustment as proposed by staffID and approved by a second
+// staff member; neither may be the account's owner, and they are two people.
+func (a *Account) PostAdjustmentCountersigned(adj Adjustment, staffID string, c Countersign, at time.Time) error {
 	if err := a.staff(staffID); err != nil {
+		return err
+	}
+	if err := c.check(a, staffID); err != nil {
 		return err
 	}
 	if !validID(adj.AdjustmentID) {
@@ -865,12 +875,41 @@ func (a *Account) PostAdjustment(adj Adjustment, staffID string, at time.Time) e
 		return err
 	}
 	if after := a.bal.Available.Add(adj.Amount); after.IsNegative() {
-		return ErrAdjustmentNegative.WithMessage("This adjustment would make the available balance negative: " + a.bal.Available.Dollars() + " is available")
+		return ErrAdjustmentNegative.WithMessage("A deduction cannot take the available balance below zero: " +
+			a.bal.Available.Dollars() + " is available, so at most " + a.bal.Available.Dollars() + " can be deducted")
 	}
 	a.raise(AdjustmentPosted{
-		AdjustmentID: adj.AdjustmentID, Amount: adj.Amount, Category: adj.Category, Reason: reason, StaffID: staffID, At: at.UTC(),
+		AdjustmentID: adj.AdjustmentID, Amount: adj.Amount, Category: adj.Category, Reason: reason, StaffID: staffID,
+		ProposalID: c.ProposalID, ApprovedBy: c.ApproverID, At: at.UTC(),
 	})
 	return nil
+}
+
+// SetFeeExemption turns the account's withdrawal fee exemption on or off: while it is on, the
+// money service charges no withdrawal fee. A reason is required; setting what is already in
+// force raises nothing.
+func (a *Account) SetFeeExemption(exempt bool, reason, staffID string, at time.Time) error {
+	if err := a.staff(staffID); err != nil {
+		return err
+	}
+	reason, err := requiredText(reason)
+	if err != nil {
+		return err
+	}
+	if a.exemption.Exempt == exempt {
+		return nil
+	}
+	a.raise(FeeExemptionSet{Exempt: exempt, Reason: reason, StaffID: staffID, At: at.UTC()})
+	return nil
+}
+
+// FeeExempt reports whether the account pays no withdrawal fee.
+func (a *Account) FeeExempt() bool { return a.exemption.Exempt }
+
+// FeeExemption is the latest change of the fee exemption (who, when, why), and false when it was
+// never set.
+func (a *Account) FeeExemption() (FeeExemptionSet, bool) {
+	return a.exemption, !a.exemption.At.IsZero()
 }
 
 // ---- shared checks ----
@@ -1112,6 +1151,8 @@ func (a *Account) Apply(e aggregate.Event) {
 		a.referrals[e.ReferredUserID] = true
 		b.Available = b.Available.Add(e.Amount)
 		b.Referrals = b.Referrals.Add(e.Amount)
+	case FeeExemptionSet:
+		a.exemption = e
 	case AdjustmentPosted:
 		a.adjustments[e.AdjustmentID] = true
 		b.Available = b.Available.Add(e.Amount)

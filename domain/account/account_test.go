@@ -660,7 +660,7 @@ func TestAdjustments(t *testing.T) {
 		if !errors.Is(err, account.ErrAdjustmentNegative) {
 			t.Fatal(err)
 		}
-		wantMessage(t, err, domainerr.RuleBroken, "This adjustment would make the available balance negative: $500.00 is available")
+		wantMessage(t, err, domainerr.RuleBroken, "A deduction cannot take the available balance below zero: $500.00 is available, so at most $500.00 can be deducted")
 		// Held money is not available to a correction either.
 		accounts.Given(history(funded(), wdRequested("w1", "400", "0"))...).
 			When(func(a *account.Account) error { return a.PostAdjustment(adj("a1", "-100.01"), staffID, t0) }).
@@ -678,6 +678,65 @@ func TestAdjustments(t *testing.T) {
 		badCategory := adj("a2", "1")
 		badCategory.Category = "bonus"
 		s.When(func(a *account.Account) error { return a.PostAdjustment(badCategory, staffID, t0) }).ThenError(t, account.ErrInvalidCategory)
+	})
+}
+
+func TestCountersignedAdjustment(t *testing.T) {
+	t.Parallel()
+	const second = "0191f3c2-7a4e-7b1c-9e2d-000000000002"
+	adj := account.Adjustment{AdjustmentID: "a1", Amount: m("900"), Category: account.CategoryGoodwill, Reason: "outage"}
+	accounts.Given().
+		When(func(a *account.Account) error {
+			return a.PostAdjustmentCountersigned(adj, staffID, account.Countersign{ProposalID: "p1", ApproverID: second}, t0)
+		}).
+		Then(t, account.AdjustmentPosted{AdjustmentID: "a1", Amount: m("900"), Category: account.CategoryGoodwill, Reason: "outage",
+			StaffID: staffID, ProposalID: "p1", ApprovedBy: second, At: t0})
+	accounts.Given().
+		When(func(a *account.Account) error {
+			return a.PostAdjustmentCountersigned(adj, staffID, account.Countersign{ProposalID: "p1", ApproverID: staffID}, t0)
+		}).ThenError(t, account.ErrSamePerson)
+	accounts.Given().
+		When(func(a *account.Account) error {
+			return a.PostAdjustmentCountersigned(adj, staffID, account.Countersign{ProposalID: "p1", ApproverID: userID}, t0)
+		}).ThenError(t, account.ErrOwnAccount)
+}
+
+func TestFeeExemption(t *testing.T) {
+	t.Parallel()
+	on := account.FeeExemptionSet{Exempt: true, Reason: "VIP agreement", StaffID: staffID, At: t0}
+	t.Run("on, then off", func(t *testing.T) {
+		t.Parallel()
+		a := accounts.Given().
+			When(func(a *account.Account) error { return a.SetFeeExemption(true, " VIP agreement ", staffID, t0) }).
+			Then(t, on)
+		if !a.FeeExempt() {
+			t.Fatal("the account is not exempt after the exemption was set")
+		}
+		a = accounts.Given(on).
+			When(func(a *account.Account) error { return a.SetFeeExemption(false, "agreement ended", staffID, t1) }).
+			Then(t, account.FeeExemptionSet{Exempt: false, Reason: "agreement ended", StaffID: staffID, At: t1})
+		if a.FeeExempt() {
+			t.Fatal("the account is still exempt after the exemption was lifted")
+		}
+		wantBalances(t, a, "0", "0", "0", "0", "0", "0")
+	})
+	t.Run("what is in force raises nothing", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(on).When(func(a *account.Account) error { return a.SetFeeExemption(true, "again", staffID, t1) }).Then(t)
+		accounts.Given().When(func(a *account.Account) error { return a.SetFeeExemption(false, "never on", staffID, t1) }).Then(t)
+	})
+	t.Run("refusals", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given().When(func(a *account.Account) error { return a.SetFeeExemption(true, " ", staffID, t0) }).ThenError(t, account.ErrReasonRequired)
+		accounts.Given().When(func(a *account.Account) error { return a.SetFeeExemption(true, "r", userID, t0) }).ThenError(t, account.ErrOwnAccount)
+		accounts.Given().When(func(a *account.Account) error { return a.SetFeeExemption(true, "r", "", t0) }).ThenError(t, account.ErrInvalidStaffID)
+	})
+	t.Run("the audit replays it", func(t *testing.T) {
+		t.Parallel()
+		a := account.New(userID)
+		if _, err := a.Check(on); err != nil {
+			t.Fatal(err)
+		}
 	})
 }
 
@@ -813,7 +872,7 @@ func TestEventNamesAreStable(t *testing.T) {
 		"account.investment_requested", "account.investment_activated", "account.investment_rejected", "account.investment_matured",
 		"account.investment_instruction_set", "account.investment_redeemed", "account.investment_reinvested",
 		"account.withdrawal_requested", "account.withdrawal_approved", "account.withdrawal_rejected",
-		"account.fee_waived", "account.referral_bonus_credited", "account.adjustment_posted",
+		"account.fee_waived", "account.referral_bonus_credited", "account.adjustment_posted", "account.fee_exemption_set",
 	}
 	events := account.Events()
 	if len(events) != len(want) {

@@ -30,6 +30,7 @@ const (
 	TypeFeeWaived             = "account.fee_waived"
 	TypeReferralBonusCredited = "account.referral_bonus_credited"
 	TypeAdjustmentPosted      = "account.adjustment_posted"
+	TypeFeeExemptionSet       = "account.fee_exemption_set"
 )
 
 // Every decision event carries the amounts it moves, so that a reader (the double-entry view, a
@@ -223,7 +224,20 @@ type AdjustmentPosted struct {
 	Category     Category    `json:"category"`
 	Reason       string      `json:"reason"`
 	StaffID      string      `json:"staffId"`
-	At           time.Time   `json:"at"`
+	// ProposalID and ApprovedBy name the four-eyes proposal and its second staff member when
+	// the correction needed one.
+	ProposalID string    `json:"proposalId,omitempty"`
+	ApprovedBy string    `json:"approvedBy,omitempty"`
+	At         time.Time `json:"at"`
+}
+
+// FeeExemptionSet turns the account's withdrawal fee exemption on (Exempt) or off: while it is
+// on, withdrawals are charged no fee. It moves no money.
+type FeeExemptionSet struct {
+	Exempt  bool      `json:"exempt"`
+	Reason  string    `json:"reason"`
+	StaffID string    `json:"staffId"`
+	At      time.Time `json:"at"`
 }
 
 func (DepositRequested) EventName() string         { return TypeDepositRequested }
@@ -242,6 +256,7 @@ func (WithdrawalRejected) EventName() string       { return TypeWithdrawalReject
 func (FeeWaived) EventName() string                { return TypeFeeWaived }
 func (ReferralBonusCredited) EventName() string    { return TypeReferralBonusCredited }
 func (AdjustmentPosted) EventName() string         { return TypeAdjustmentPosted }
+func (FeeExemptionSet) EventName() string          { return TypeFeeExemptionSet }
 
 // Events returns a zero value of every money event type.
 func Events() []aggregate.Event {
@@ -250,7 +265,7 @@ func Events() []aggregate.Event {
 		InvestmentRequested{}, InvestmentActivated{}, InvestmentRejected{}, InvestmentMatured{},
 		InvestmentInstructionSet{}, InvestmentRedeemed{}, InvestmentReinvested{},
 		WithdrawalRequested{}, WithdrawalApproved{}, WithdrawalRejected{},
-		FeeWaived{}, ReferralBonusCredited{}, AdjustmentPosted{},
+		FeeWaived{}, ReferralBonusCredited{}, AdjustmentPosted{}, FeeExemptionSet{},
 	}
 }
 

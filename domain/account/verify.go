@@ -209,7 +209,10 @@ func (a *Account) Check(e aggregate.Event) ([]aggregate.Event, error) {
 	case ReferralBonusCredited:
 		err = a.CreditReferralBonus(e.ReferredUserID, e.Amount, e.At)
 	case AdjustmentPosted:
-		err = a.PostAdjustment(Adjustment{AdjustmentID: e.AdjustmentID, Amount: e.Amount, Category: e.Category, Reason: e.Reason}, e.StaffID, e.At)
+		err = a.PostAdjustmentCountersigned(Adjustment{AdjustmentID: e.AdjustmentID, Amount: e.Amount, Category: e.Category, Reason: e.Reason}, e.StaffID,
+			Countersign{ProposalID: e.ProposalID, ApproverID: e.ApprovedBy}, e.At)
+	case FeeExemptionSet:
+		err = a.SetFeeExemption(e.Exempt, e.Reason, e.StaffID, e.At)
 	default:
 		err = ErrUnknownEvent
 	}

@@ -250,7 +250,7 @@ func TestReplayRefusesBonusesAndCorrections(t *testing.T) {
 	})
 	t.Run("a correction below zero", func(t *testing.T) {
 		t.Parallel()
-		adj := account.AdjustmentPosted{AdjustmentID: "a1", Amount: m("-10"), Category: account.CategoryReversal, Reason: "take back", StaffID: staffID, At: t0}
+		adj := account.AdjustmentPosted{AdjustmentID: "a1", Amount: m("-10"), Category: account.CategoryChargeback, Reason: "take back", StaffID: staffID, At: t0}
 		wantRefused(t, replay(t, adj), 1, "a correction never makes the available balance negative", "")
 	})
 	t.Run("the refusal names the version, the type and the rule", func(t *testing.T) {

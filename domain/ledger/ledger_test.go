@@ -43,6 +43,7 @@ func TestPostingsPerEvent(t *testing.T) {
 		{account.FeeWaived{WithdrawalID: "w", Amount: m("1.5")}, []line{{ledger.FeeIncome, "-1.5"}, {avail, "1.5"}}},
 		{account.ReferralBonusCredited{ReferredUserID: "x", Amount: m("5")}, []line{{ledger.ReferralExpense, "-5"}, {avail, "5"}}},
 		{account.AdjustmentPosted{AdjustmentID: "a", Amount: m("-3")}, []line{{ledger.Adjustments, "3"}, {avail, "-3"}}},
+		{account.FeeExemptionSet{Exempt: true, Reason: "r"}, nil},
 	}
 	covered := map[string]bool{}
 	for _, tc := range tests {

@@ -263,6 +263,9 @@ func (m *refModel) postAdjustment(id string, amount decimal.Decimal, staff strin
 	return true
 }
 
+// setFeeExemption moves no money: only staff other than the owner may set it.
+func (m *refModel) setFeeExemption(staff string) bool { return staff != m.user }
+
 // differences names every figure of b that is not the model's: "available model 12.00,
 // aggregate 10.00".
 func (m *refModel) differences(b account.Balances) string {

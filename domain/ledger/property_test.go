@@ -325,6 +325,10 @@ func (s *sim) command() (name string, decision bool, target string, accepted boo
 		referred, amt := "r"+strconv.Itoa(s.pick(6)), s.amount(s.cents(500))
 		return "credit referral", false, referred, ref.creditReferral(referred, dec(amt)), a.CreditReferralBonus(referred, amt, now)
 	default:
+		if s.pick(4) == 0 {
+			on, staff := s.pick(2) == 0, s.staff()
+			return "set fee exemption", false, "fees", ref.setFeeExemption(staff), a.SetFeeExemption(on, "policy", staff, now)
+		}
 		amt := s.amount(a.Available())
 		if s.pick(2) == 0 {
 			amt = amt.Neg()

@@ -33,10 +33,11 @@ const (
 	KindWithdrawalApproval  Kind = "withdrawal_approval"
 	KindAdminGrant          Kind = "admin_grant"
 	KindAccountClosure      Kind = "account_closure"
+	KindBalanceCorrection   Kind = "balance_correction"
 )
 
 // Kinds lists every kind, in the order staff pages show them.
-var Kinds = []Kind{KindDepositConfirmation, KindWithdrawalApproval, KindAdminGrant, KindAccountClosure}
+var Kinds = []Kind{KindDepositConfirmation, KindWithdrawalApproval, KindBalanceCorrection, KindAdminGrant, KindAccountClosure}
 
 // Valid reports whether k is a known kind.
 func (k Kind) Valid() bool {

@@ -16,6 +16,7 @@ const (
 	EnvApprovalDepositThreshold    = "CLEARVEST_APPROVAL_DEPOSIT_THRESHOLD"
 	EnvApprovalWithdrawalThreshold = "CLEARVEST_APPROVAL_WITHDRAWAL_THRESHOLD"
 	EnvMaxAmount                   = "CLEARVEST_MAX_AMOUNT"
+	EnvApprovalCorrectionThreshold = "CLEARVEST_APPROVAL_CORRECTION_THRESHOLD"
 )
 
 // Defaults: a deposit confirmation needs a second staff member when what arrived differs from
@@ -26,6 +27,9 @@ const (
 	DefaultApprovalDepositThreshold    = "10000.00"
 	DefaultApprovalWithdrawalThreshold = "10000.00"
 	DefaultMaxAmount                   = "10000000.00"
+	// DefaultApprovalCorrectionThreshold: a staff correction of a balance above $500.00 (either
+	// way) needs a second staff member.
+	DefaultApprovalCorrectionThreshold = "500.00"
 )
 
 // maxCeiling keeps every sum the read models hold inside NUMERIC(20,2): an operator may lower
@@ -40,6 +44,9 @@ type Approvals struct {
 	// DepositThreshold and WithdrawalThreshold: above them, a second staff member approves.
 	DepositThreshold    money.Money
 	WithdrawalThreshold money.Money
+	// CorrectionThreshold: a balance correction above it (added or deducted) needs a second
+	// staff member.
+	CorrectionThreshold money.Money
 	// MaxAmount is the ceiling on every amount anyone enters.
 	MaxAmount money.Money
 }
@@ -69,6 +76,9 @@ func LoadApprovals(getenv func(string) string) (Approvals, error) {
 		return Approvals{}, err
 	}
 	if a.WithdrawalThreshold, err = positiveAmount(EnvApprovalWithdrawalThreshold, get(EnvApprovalWithdrawalThreshold, DefaultApprovalWithdrawalThreshold)); err != nil {
+		return Approvals{}, err
+	}
+	if a.CorrectionThreshold, err = positiveAmount(EnvApprovalCorrectionThreshold, get(EnvApprovalCorrectionThreshold, DefaultApprovalCorrectionThreshold)); err != nil {
 		return Approvals{}, err
 	}
 	return a, nil

@@ -221,6 +221,13 @@ func describe(e aggregate.Event) (entry, bool) {
 		// A waiver refers to its withdrawal but decides nothing: the withdrawal stays approved.
 		return entry{typ: TypeFee, status: StatusCompleted, title: "Withdrawal fee waived", amount: e.Amount,
 			at: e.At, reference: reference.For(reference.Withdrawal, e.WithdrawalID), details: map[string]any{"reason": e.Reason}}, true
+	case account.FeeExemptionSet:
+		// Moves nothing: from now on withdrawals are charged no fee, or the schedule's again.
+		title := "Withdrawal fees apply again"
+		if e.Exempt {
+			title = "No withdrawal fees from now on"
+		}
+		return entry{typ: TypeFee, status: StatusCompleted, title: title, at: e.At, details: map[string]any{"exempt": e.Exempt}}, true
 	case account.ReferralBonusCredited:
 		return entry{typ: TypeBonus, status: StatusCompleted, title: "Referral bonus", amount: e.Amount, at: e.At,
 			details: map[string]any{}}, true

@@ -67,6 +67,7 @@ func every(t *testing.T, e *apptest.MoneyApp, alice, bob, staff string, at time.
 		return a.RejectWithdrawal("w2", "address on hold", staff, at.Add(13*day))
 	})
 	e.Do(t, alice, func(a *account.Account) error { return a.CreditReferralBonus(bob, m("10"), at.Add(14*day)) })
+	e.Do(t, alice, func(a *account.Account) error { return a.SetFeeExemption(true, "partner", staff, at.Add(14*day)) })
 	e.Do(t, alice, func(a *account.Account) error {
 		return a.PostAdjustment(account.Adjustment{AdjustmentID: "a1", Amount: m("-1.25"), Category: account.CategoryCorrection,
 			Reason: "double credit"}, staff, at.Add(15*day))
@@ -154,6 +155,7 @@ func TestHistoryReadModel(t *testing.T) {
 		"Withdrawal Rejected Withdrawal requested -50.00 355.00 " + ref(reference.Withdrawal, "w2"),
 		"Withdrawal Rejected Withdrawal rejected 50.00 405.00 " + ref(reference.Withdrawal, "w2"),
 		"Bonus Completed Referral bonus 10.00 415.00 BON-",
+		"Fee Completed No withdrawal fees from now on 0.00 415.00 ",
 		"Adjustment Completed Adjustment -1.25 413.75 " + ref(reference.Adjustment, "a1"),
 		"Investment Pending Investment requested: Basic -100.00 313.75 " + ref(reference.Investment, "i3"),
 		"Investment Ended Investment requested: Basic -100.00 213.75 " + ref(reference.Investment, "i4"),

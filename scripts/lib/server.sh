@@ -82,11 +82,13 @@ serve_on() {
 
 # start_server NAME runs serve (serve_on) on a fresh database of TEST_DATABASE_URL and a fresh
 # data directory (the database's name starts with DB_PREFIX, default clearvest). It sets
-# base_url, server_pid, server_data and server_db_url.
+# base_url, server_pid, server_data and server_db_url, and exports E2E_DATABASE_URL (the same
+# database), so that a browser test can run a command line tool against the server it tests.
 start_server() {
 	local db="${DB_PREFIX:-clearvest}_$1_$$_${RANDOM}" db_url
 	db_url=$(go run ./scripts/createdb -name "$db" "$TEST_DATABASE_URL")
 	server_db_url=$db_url
+	export E2E_DATABASE_URL=$db_url
 	cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")
 	server_data=$(mktemp -d)
 	cleanups+=("rm -rf '$server_data'")

@@ -191,6 +191,13 @@ export const api = generatedApi.enhanceEndpoints({
     createPlan: { invalidatesTags: ['Settings', 'Plan'] },
     newPlanVersion: { invalidatesTags: ['Settings', 'Plan'] },
     retirePlan: { invalidatesTags: ['Settings', 'Plan'] },
+    // One user's money as staff correct it (features/corrections): 'User' with the user's id.
+    getUserMoney: { providesTags: (_r, _e, arg) => [{ type: 'User', id: arg.id }], keepUnusedDataFor: 0 },
+    postCorrection: { invalidatesTags: (_r, _e, arg) => [{ type: 'User', id: arg.id }, 'Proposal', 'History', 'Dashboard'] },
+    editReturns: {},
+    waiveFee: { invalidatesTags: (_r, _e, arg) => [{ type: 'User', id: arg.id }, 'Withdrawal', 'WithdrawalHistory', 'History', 'Dashboard'] },
+    updateFees: { invalidatesTags: (_r, _e, arg) => [{ type: 'User', id: arg.id }, 'Withdrawal', 'WithdrawalHistory', 'History', 'Dashboard'] },
+    setFeeExemption: { invalidatesTags: (_r, _e, arg) => [{ type: 'User', id: arg.id }] },
     // Investments. 'Investment' with an id is one investment, with 'LIST' the caller's list; a
     // start, a decision, a maturity or a redemption moves money, so they refresh the signed-in
     // user's figures too.
@@ -306,6 +313,10 @@ export const {
   useRejectWithdrawalMutation,
   useGetProposalsQuery,
   useApproveProposalMutation,
+  useGetUserMoneyQuery,
+  usePostCorrectionMutation,
+  useWaiveFeeMutation,
+  useSetFeeExemptionMutation,
   useRejectProposalMutation,
   useLazyGetInvestmentQuoteQuery,
   useStartInvestmentMutation,
@@ -424,4 +435,8 @@ export type {
   WithdrawalQueueItem,
   WithdrawalQuote,
   WithdrawalStatus,
+  UserMoney,
+  StaffFee,
+  StaffInvestment,
+  CorrectionRequest,
 } from './generated';

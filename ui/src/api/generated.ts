@@ -808,6 +808,55 @@ const injectedRtkApi = api.injectEndpoints({
     listBadges: build.query<ListBadgesApiResponse, ListBadgesApiArg>({
       query: () => ({ url: `/badges` }),
     }),
+    getUserMoney: build.query<GetUserMoneyApiResponse, GetUserMoneyApiArg>({
+      query: (queryArg) => ({ url: `/users/money/${queryArg.id}` }),
+    }),
+    postCorrection: build.mutation<
+      PostCorrectionApiResponse,
+      PostCorrectionApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/editDepositBalance/${queryArg.id}`,
+        method: "PUT",
+        body: queryArg.correctionRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
+      }),
+    }),
+    editReturns: build.mutation<EditReturnsApiResponse, EditReturnsApiArg>({
+      query: (queryArg) => ({
+        url: `/users/updateDepositBalance/${queryArg.id}`,
+        method: "PUT",
+      }),
+    }),
+    waiveFee: build.mutation<WaiveFeeApiResponse, WaiveFeeApiArg>({
+      query: (queryArg) => ({
+        url: `/users/waive-fee/${queryArg.id}`,
+        method: "POST",
+        body: queryArg.waiveFeeRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
+      }),
+    }),
+    updateFees: build.mutation<UpdateFeesApiResponse, UpdateFeesApiArg>({
+      query: (queryArg) => ({
+        url: `/users/update-fees/${queryArg.id}`,
+        method: "PUT",
+        body: queryArg.updateFeesRequest,
+      }),
+    }),
+    setFeeExemption: build.mutation<
+      SetFeeExemptionApiResponse,
+      SetFeeExemptionApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/fees-toggle/${queryArg.id}`,
+        method: "PUT",
+        body: queryArg.feeExemptionRequest,
+      }),
+    }),
     getMyBadge: build.query<GetMyBadgeApiResponse, GetMyBadgeApiArg>({
       query: (queryArg) => ({
         url: `/users/badge`,
@@ -1512,6 +1561,46 @@ export type GetPublicStatsApiArg = void;
 export type ListBadgesApiResponse =
   /** status 200 The levels. */ BadgeLevelList;
 export type ListBadgesApiArg = void;
+export type GetUserMoneyApiResponse = /** status 200 Done. */ UserMoney;
+export type GetUserMoneyApiArg = {
+  id: string;
+};
+export type PostCorrectionApiResponse =
+  | /** status 200 Done. */ Message
+  | /** status 202 Needs a second admin; a proposal waits in the proposals queue. */ ProposalCreated;
+export type PostCorrectionApiArg = {
+  id: string;
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
+  correctionRequest: CorrectionRequest;
+};
+export type EditReturnsApiResponse = /** status 200 Done. */ Message;
+export type EditReturnsApiArg = {
+  id: string;
+};
+export type WaiveFeeApiResponse = /** status 200 Done. */ Message;
+export type WaiveFeeApiArg = {
+  id: string;
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
+  waiveFeeRequest: WaiveFeeRequest;
+};
+export type UpdateFeesApiResponse = /** status 200 Done. */ Message;
+export type UpdateFeesApiArg = {
+  id: string;
+  updateFeesRequest: UpdateFeesRequest;
+};
+export type SetFeeExemptionApiResponse = /** status 200 Done. */ Message;
+export type SetFeeExemptionApiArg = {
+  id: string;
+  feeExemptionRequest: FeeExemptionRequest;
+};
 export type GetMyBadgeApiResponse =
   /** status 200 The caller's badge. */ MyBadge;
 export type GetMyBadgeApiArg = {
@@ -1667,6 +1756,8 @@ export type WithdrawalQuote = {
   minimum: string;
   /** The fee as published, without the minimum (which is `minimum`), e.g. "1% + $1.00 (at most $25.00)". */
   schedule: string;
+  /** Staff exempted the account from withdrawal fees, so `fee` is 0.00. */
+  feeExempt?: boolean;
 };
 export type Error = {
   /** What went wrong, worded for the user; safe to show as-is. */
@@ -2609,6 +2700,71 @@ export type BadgeLevel = {
 export type BadgeLevelList = {
   levels: BadgeLevel[];
 };
+export type StaffPerson = {
+  _id: string;
+  name: string;
+};
+export type StaffInvestment = {
+  id: string;
+  plan: string;
+  termDays: number;
+  /** For the whole term, "0.0125" = 1.25 %. */
+  termRate: string;
+  amount: string;
+  return: string;
+  status: string;
+  requestedAt: string;
+  start?: string;
+  end?: string;
+};
+export type StaffFee = {
+  withdrawalId: string;
+  amount: string;
+  fee: string;
+  feeWaived: string;
+  status: string;
+  requestedAt: string;
+  decidedAt?: string;
+};
+export type UserMoney = {
+  user: StaffPerson;
+  balances: {
+    available: string;
+    held: string;
+    invested: string;
+    returns: string;
+    fees: string;
+    adjustments: string;
+  };
+  investments: StaffInvestment[];
+  fees: StaffFee[];
+  feeExempt: boolean;
+  exemptionReason?: string;
+  exemptionAt?: string;
+  correctionThreshold: string;
+};
+export type CorrectionRequest = {
+  direction: "add" | "deduct";
+  /** US dollars, positive, at most two decimals. */
+  amount: string;
+  category: "correction" | "goodwill" | "chargeback" | "other";
+  reason: string;
+};
+export type WaiveFeeRequest = {
+  withdrawalId: string;
+  amount: string;
+  reason: string;
+};
+export type UpdateFeesRequest = {
+  direction: "add" | "deduct";
+  withdrawalId?: string;
+  amount: string;
+  reason: string;
+};
+export type FeeExemptionRequest = {
+  exempt: boolean;
+  reason: string;
+};
 export type MyBadge = {
   current: BadgeName;
   next?: BadgeLevel;
@@ -2633,11 +2789,8 @@ export type ProposalKind =
   | "deposit_confirmation"
   | "withdrawal_approval"
   | "admin_grant"
-  | "account_closure";
-export type StaffPerson = {
-  _id: string;
-  name: string;
-};
+  | "account_closure"
+  | "balance_correction";
 export type ProposalStatus = "pending" | "approved" | "rejected";
 export type Proposal = {
   id: string;
@@ -2972,6 +3125,12 @@ export const {
   useGetPublicActivityQuery,
   useGetPublicStatsQuery,
   useListBadgesQuery,
+  useGetUserMoneyQuery,
+  usePostCorrectionMutation,
+  useEditReturnsMutation,
+  useWaiveFeeMutation,
+  useUpdateFeesMutation,
+  useSetFeeExemptionMutation,
   useGetMyBadgeQuery,
   useGetQueueCountsQuery,
   useGetProposalsQuery,

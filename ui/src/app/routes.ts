@@ -294,9 +294,24 @@ export const pages: readonly PageRoute[] = [
     page: () => import('../features/settings/SettingsPage').then((m) => m.SettingsPage),
   },
   // Balance adjustments and fee waivers are the admin's alone (docs/product-rules.md, "Roles").
-  { path: '/edit-balance/:id', title: 'Balance Adjustment', access: 'admin' },
-  { path: '/edit-user-balance/:id', title: 'Wallet Adjustment', access: 'admin' },
-  { path: '/update-fee/:id', title: 'Fees', access: 'admin' },
+  {
+    path: '/edit-balance/:id',
+    title: 'Balance Adjustment',
+    access: 'admin',
+    page: () => import('../features/corrections/ReturnsPage').then((m) => m.ReturnsPage),
+  },
+  {
+    path: '/edit-user-balance/:id',
+    title: 'Wallet Adjustment',
+    access: 'admin',
+    page: () => import('../features/corrections/CorrectionPage').then((m) => m.CorrectionPage),
+  },
+  {
+    path: '/update-fee/:id',
+    title: 'Fees',
+    access: 'admin',
+    page: () => import('../features/corrections/FeesPage').then((m) => m.FeesPage),
+  },
   {
     path: '/Hierarchy',
     title: 'Member Levels',

@@ -33,7 +33,7 @@ export const LABEL_VALUES = {
   ticket: ['open', 'answered', 'closed'] satisfies SupportTicketStatus[],
   testimonial: ['Pending', 'Approved', 'Rejected'] satisfies TestimonialStatus[],
   proposal: ['pending', 'approved', 'rejected'] satisfies ProposalStatus[],
-  proposalKind: ['deposit_confirmation', 'withdrawal_approval', 'admin_grant', 'account_closure'] satisfies ProposalKind[],
+  proposalKind: ['deposit_confirmation', 'withdrawal_approval', 'admin_grant', 'account_closure', 'balance_correction'] satisfies ProposalKind[],
   session: ['current', 'other'],
 } as const;
 

@@ -76,7 +76,24 @@ function Subject({ p }: { p: Proposal }) {
   if (p.kind === 'withdrawal_approval') {
     return <Trans t={t} i18nKey="approvals.withdrawal" values={{ who }} components={{ page: <Link to={`/withdrawal/${encodeURIComponent(p.subjectId)}`} /> }} />;
   }
+  if (p.kind === 'balance_correction') return <CorrectionSubject p={p} who={who} />;
   return <>{who}</>;
+}
+
+// A balance correction: which way, its category and whose balance, linked to their correction page.
+function CorrectionSubject({ p, who }: { p: Proposal; who: string }) {
+  const { t } = useTranslation('corrections');
+  const direction = p.params.direction === 'deduct' ? 'deduct' : 'add';
+  const known = ['correction', 'goodwill', 'chargeback', 'other'] as const;
+  const category = known.find((c) => c === p.params.category) ?? 'other';
+  return (
+    <Trans
+      t={t}
+      i18nKey="proposal.subject"
+      values={{ direction: t(`direction.${direction}`), category: t(`category.${category}`), who }}
+      components={{ page: <Link to={`/edit-user-balance/${encodeURIComponent(p.user._id)}`} /> }}
+    />
+  );
 }
 
 function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
@@ -254,7 +271,7 @@ function Decision({ p, me }: { p: Proposal; me: User | undefined }) {
   );
 }
 
-const movesMoney = (p: Proposal) => p.kind === 'deposit_confirmation' || p.kind === 'withdrawal_approval';
+const movesMoney = (p: Proposal) => p.kind === 'deposit_confirmation' || p.kind === 'withdrawal_approval' || p.kind === 'balance_correction';
 
 function PendingItem({ p, me }: { p: Proposal; me: User | undefined }) {
   const { t } = useTranslation('staff');

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useGetUsersQuery, useReinstateUserMutation, type User } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { Avatar } from '../../components/Avatar';
@@ -51,6 +52,10 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
   const [formError, setFormError] = useFormError();
   const [reinstate, { isLoading: isReinstating }] = useReinstateUserMutation();
   const suspended = user.status === 'suspended' || user.role === 'suspended';
+  // The money pages of this user (features/corrections).
+  const navigate = useNavigate();
+  const { t: tc } = useTranslation('corrections');
+  const money = (path: string) => () => void navigate(`${path}/${encodeURIComponent(user._id)}`);
 
   const doReinstate = async () => {
     if (isReinstating) return;
@@ -63,6 +68,9 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
 
   const actions: MenuAction[] = [
     { label: t('users.changeRole'), onSelect: () => onAction({ kind: 'role', user }) },
+    { label: tc('nav.correction'), onSelect: money('/edit-user-balance') },
+    { label: tc('nav.returns'), onSelect: money('/edit-balance') },
+    { label: tc('nav.fees'), onSelect: money('/update-fee') },
     suspended
       ? { label: t('users.reinstate'), onSelect: () => void doReinstate() }
       : { label: t('users.suspend'), onSelect: () => onAction({ kind: 'suspend', user }) },

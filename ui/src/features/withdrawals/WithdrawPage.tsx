@@ -39,6 +39,7 @@ function fieldOf(raw: unknown): Field | undefined {
 // one, never a line that could read like a charge.
 function FeeSchedule({ network }: { network: string }) {
   const { t } = useTranslation('withdrawals');
+  const { t: tc } = useTranslation('corrections');
   const locale = useLocale();
   const schedule = useQuoteWithdrawalQuery({ withdrawalQuoteRequest: { network } });
   return (
@@ -54,6 +55,11 @@ function FeeSchedule({ network }: { network: string }) {
               <dd data-testid="withdraw-fee-rule">{q.schedule}</dd>
             </div>
           </dl>
+          {q.feeExempt ? (
+            <p data-testid="withdraw-fee-exempt">
+              <strong>{tc('investor.exempt')}</strong>
+            </p>
+          ) : null}
           <p data-testid="withdraw-minimum-rule">{t('fees.minimum', { minimum: formatUsd(q.minimum, locale) })}</p>
           <p className="muted">{t('fees.note')}</p>
         </section>
@@ -198,6 +204,7 @@ function Confirm({
 }) {
   const run = useRunMutation();
   const { t } = useTranslation('withdrawals');
+  const { t: tc } = useTranslation('corrections');
   const payoutLabel = usePayoutLabel();
   const locale = useLocale();
   const [formError, setFormError] = useFormError();
@@ -241,6 +248,7 @@ function Confirm({
           <dt>{t('confirm.fee')}</dt>
           <dd data-testid="withdraw-fee">
             <Amount amount={quote.fee} />
+            {quote.feeExempt ? <span className="muted"> · {tc('investor.exempt')}</span> : null}
           </dd>
         </div>
         <div className="facts__row">

@@ -8,6 +8,7 @@ import {
   type Withdrawal,
 } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
+import { isDecimal } from '../../components/money';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
@@ -27,6 +28,7 @@ function CopyAddress({ text }: { text: string }) {
 // A withdrawal's facts: everything staff need to decide, and its status for its owner.
 function WithdrawalFacts({ w }: { w: Withdrawal }) {
   const { t } = useTranslation('withdrawals');
+  const { t: tc } = useTranslation('corrections');
   const labels = useLabels();
   const payoutLabel = usePayoutLabel();
   const rows: [string, ReactNode][] = [
@@ -42,6 +44,17 @@ function WithdrawalFacts({ w }: { w: Withdrawal }) {
   rows.push(
     [t('facts.amount'), <Amount amount={w.amount} />],
     [t('facts.fee'), <Amount amount={w.fee} />],
+  );
+  // A fee staff waived (refunded) in full or in part: what came back to the available balance.
+  if (isDecimal(w.feeWaived) && !w.feeWaived.startsWith('-') && /[1-9]/.test(w.feeWaived)) {
+    rows.push([
+      tc('investor.feeRefunded'),
+      <span data-testid="withdrawal-fee-refunded">
+        <Trans t={tc} i18nKey="investor.feeRefundedNote" components={{ amount: <Amount amount={w.feeWaived} /> }} />
+      </span>,
+    ]);
+  }
+  rows.push(
     [
       t('facts.receives'),
       <strong data-testid="withdrawal-receives">
