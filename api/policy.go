@@ -164,6 +164,14 @@ var operationActions = map[string]Action{
 	"rejectProposal":  ActApproveChanges,
 	// The staff navigation's counts of what waits in each queue.
 	"getQueueCounts": ActReviewQueues,
+	// Passkeys: the caller's own; signing in with one is public.
+	"listPasskeys":              ActOwnAccount,
+	"beginPasskeyRegistration":  ActOwnAccount,
+	"finishPasskeyRegistration": ActOwnAccount,
+	"removePasskey":             ActOwnAccount,
+	"beginPasskeyStepUp":        ActOwnAccount,
+	"beginPasskeyLogin":         ActPublic,
+	"loginWithPasskey":          ActPublic,
 }
 
 // Allowed reports whether role may perform action.

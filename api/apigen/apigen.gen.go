@@ -1686,6 +1686,50 @@ type OwnTestimonial struct {
 	Text        string            `json:"text"`
 }
 
+// Passkey defines model for Passkey.
+type Passkey struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id The credential id (base64url).
+	Id         string     `json:"id"`
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+	Name       string     `json:"name"`
+}
+
+// PasskeyAssertion defines model for PasskeyAssertion.
+type PasskeyAssertion struct {
+	ChallengeId string `json:"challengeId"`
+
+	// Credential The PublicKeyCredential the browser returned, in its JSON form (binary fields base64url).
+	Credential map[string]interface{} `json:"credential"`
+}
+
+// PasskeyCeremony defines model for PasskeyCeremony.
+type PasskeyCeremony struct {
+	// ChallengeId Sent back with the answer; single-use, valid 5 minutes.
+	ChallengeId string `json:"challengeId"`
+
+	// PublicKey PublicKeyCredentialCreationOptions or PublicKeyCredentialRequestOptions in their JSON
+	// form (binary fields base64url).
+	PublicKey map[string]interface{} `json:"publicKey"`
+}
+
+// PasskeyList defines model for PasskeyList.
+type PasskeyList struct {
+	Passkeys []Passkey `json:"passkeys"`
+}
+
+// PasskeyRegistrationRequest defines model for PasskeyRegistrationRequest.
+type PasskeyRegistrationRequest struct {
+	ChallengeId string `json:"challengeId"`
+
+	// Credential The PublicKeyCredential the browser created, in its JSON form (binary fields base64url).
+	Credential map[string]interface{} `json:"credential"`
+
+	// Name The person's name for the passkey, at most 60 characters.
+	Name string `json:"name"`
+}
+
 // Plan defines model for Plan.
 type Plan struct {
 	// UnderscoreId Example: 0191f3c2-7a4e-7b1c-9e2d-5a6b7c8d9e0f
@@ -2003,7 +2047,8 @@ type StepUp struct {
 // StepUpRequest defines model for StepUpRequest.
 type StepUpRequest struct {
 	// Code The code of the authenticator app (accounts with one).
-	Code *string `json:"code,omitempty"`
+	Code    *string           `json:"code,omitempty"`
+	Passkey *PasskeyAssertion `json:"passkey,omitempty"`
 
 	// Password The account's password (accounts without an authenticator app).
 	Password *string `json:"password,omitempty"`
@@ -2013,6 +2058,9 @@ type StepUpRequest struct {
 type StepUpState struct {
 	// Confirmed True while the session counts as confirmed (POST /users/step-up).
 	Confirmed bool `json:"confirmed"`
+
+	// Passkey True when the account has a passkey, which can confirm instead (beginPasskeyStepUp).
+	Passkey *bool `json:"passkey,omitempty"`
 }
 
 // SubmitTestimonialRequest defines model for SubmitTestimonialRequest.
@@ -2834,6 +2882,46 @@ type LoginWithCodeParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// BeginPasskeyLoginParams defines parameters for BeginPasskeyLogin.
+type BeginPasskeyLoginParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// LoginWithPasskeyParams defines parameters for LoginWithPasskey.
+type LoginWithPasskeyParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// BeginPasskeyRegistrationParams defines parameters for BeginPasskeyRegistration.
+type BeginPasskeyRegistrationParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// FinishPasskeyRegistrationParams defines parameters for FinishPasskeyRegistration.
+type FinishPasskeyRegistrationParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RemovePasskeyParams defines parameters for RemovePasskey.
+type RemovePasskeyParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // UploadPhotoMultipartBody defines parameters for UploadPhoto.
 type UploadPhotoMultipartBody struct {
 	Photo openapi_types.File `json:"photo"`
@@ -2930,6 +3018,14 @@ type RevokeOtherSessionsParams struct {
 
 // StepUpParams defines parameters for StepUp.
 type StepUpParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// BeginPasskeyStepUpParams defines parameters for BeginPasskeyStepUp.
+type BeginPasskeyStepUpParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -3109,6 +3205,12 @@ type LoginJSONRequestBody = LoginRequest
 
 // LoginWithCodeJSONRequestBody defines body for LoginWithCode for application/json ContentType.
 type LoginWithCodeJSONRequestBody = LoginWithCodeRequest
+
+// LoginWithPasskeyJSONRequestBody defines body for LoginWithPasskey for application/json ContentType.
+type LoginWithPasskeyJSONRequestBody = PasskeyAssertion
+
+// FinishPasskeyRegistrationJSONRequestBody defines body for FinishPasskeyRegistration for application/json ContentType.
+type FinishPasskeyRegistrationJSONRequestBody = PasskeyRegistrationRequest
 
 // UploadPhotoMultipartRequestBody defines body for UploadPhoto for multipart/form-data ContentType.
 type UploadPhotoMultipartRequestBody UploadPhotoMultipartBody
@@ -3376,6 +3478,24 @@ type ServerInterface interface {
 	// Logout End this session and clear the session cookies
 	// (GET /users/logout)
 	Logout(w http.ResponseWriter, r *http.Request)
+	// ListPasskeys The caller's passkeys
+	// (GET /users/passkeys)
+	ListPasskeys(w http.ResponseWriter, r *http.Request)
+	// BeginPasskeyLogin Start signing in with a passkey
+	// (POST /users/passkeys/login/begin)
+	BeginPasskeyLogin(w http.ResponseWriter, r *http.Request, params BeginPasskeyLoginParams)
+	// LoginWithPasskey Sign in with a passkey
+	// (POST /users/passkeys/login/finish)
+	LoginWithPasskey(w http.ResponseWriter, r *http.Request, params LoginWithPasskeyParams)
+	// BeginPasskeyRegistration Start adding a passkey
+	// (POST /users/passkeys/register/begin)
+	BeginPasskeyRegistration(w http.ResponseWriter, r *http.Request, params BeginPasskeyRegistrationParams)
+	// FinishPasskeyRegistration Add the passkey the browser created
+	// (POST /users/passkeys/register/finish)
+	FinishPasskeyRegistration(w http.ResponseWriter, r *http.Request, params FinishPasskeyRegistrationParams)
+	// RemovePasskey Remove a passkey
+	// (DELETE /users/passkeys/{credentialId})
+	RemovePasskey(w http.ResponseWriter, r *http.Request, credentialId string, params RemovePasskeyParams)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
 	UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams)
@@ -3424,6 +3544,9 @@ type ServerInterface interface {
 	// StepUp Confirm it's you, for operations that need more than the session
 	// (POST /users/step-up)
 	StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams)
+	// BeginPasskeyStepUp Start confirming it's you with a passkey
+	// (POST /users/step-up/passkey)
+	BeginPasskeyStepUp(w http.ResponseWriter, r *http.Request, params BeginPasskeyStepUpParams)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams)
@@ -3913,6 +4036,42 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListPasskeys The caller's passkeys
+// (GET /users/passkeys)
+func (_ Unimplemented) ListPasskeys(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// BeginPasskeyLogin Start signing in with a passkey
+// (POST /users/passkeys/login/begin)
+func (_ Unimplemented) BeginPasskeyLogin(w http.ResponseWriter, r *http.Request, params BeginPasskeyLoginParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// LoginWithPasskey Sign in with a passkey
+// (POST /users/passkeys/login/finish)
+func (_ Unimplemented) LoginWithPasskey(w http.ResponseWriter, r *http.Request, params LoginWithPasskeyParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// BeginPasskeyRegistration Start adding a passkey
+// (POST /users/passkeys/register/begin)
+func (_ Unimplemented) BeginPasskeyRegistration(w http.ResponseWriter, r *http.Request, params BeginPasskeyRegistrationParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// FinishPasskeyRegistration Add the passkey the browser created
+// (POST /users/passkeys/register/finish)
+func (_ Unimplemented) FinishPasskeyRegistration(w http.ResponseWriter, r *http.Request, params FinishPasskeyRegistrationParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemovePasskey Remove a passkey
+// (DELETE /users/passkeys/{credentialId})
+func (_ Unimplemented) RemovePasskey(w http.ResponseWriter, r *http.Request, credentialId string, params RemovePasskeyParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // UploadPhoto Upload a profile photo and make it the user's photo
 // (POST /users/photo)
 func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
@@ -4006,6 +4165,12 @@ func (_ Unimplemented) GetStepUp(w http.ResponseWriter, r *http.Request) {
 // StepUp Confirm it's you, for operations that need more than the session
 // (POST /users/step-up)
 func (_ Unimplemented) StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// BeginPasskeyStepUp Start confirming it's you with a passkey
+// (POST /users/step-up/passkey)
+func (_ Unimplemented) BeginPasskeyStepUp(w http.ResponseWriter, r *http.Request, params BeginPasskeyStepUpParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6890,6 +7055,234 @@ func (siw *ServerInterfaceWrapper) Logout(w http.ResponseWriter, r *http.Request
 	handler.ServeHTTP(w, r)
 }
 
+// ListPasskeys operation middleware
+func (siw *ServerInterfaceWrapper) ListPasskeys(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPasskeys(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// BeginPasskeyLogin operation middleware
+func (siw *ServerInterfaceWrapper) BeginPasskeyLogin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BeginPasskeyLoginParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.BeginPasskeyLogin(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LoginWithPasskey operation middleware
+func (siw *ServerInterfaceWrapper) LoginWithPasskey(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LoginWithPasskeyParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LoginWithPasskey(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// BeginPasskeyRegistration operation middleware
+func (siw *ServerInterfaceWrapper) BeginPasskeyRegistration(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BeginPasskeyRegistrationParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.BeginPasskeyRegistration(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// FinishPasskeyRegistration operation middleware
+func (siw *ServerInterfaceWrapper) FinishPasskeyRegistration(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params FinishPasskeyRegistrationParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.FinishPasskeyRegistration(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemovePasskey operation middleware
+func (siw *ServerInterfaceWrapper) RemovePasskey(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "credentialId" -------------
+	var credentialId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "credentialId", chi.URLParam(r, "credentialId"), &credentialId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "credentialId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RemovePasskeyParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemovePasskey(w, r, credentialId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // UploadPhoto operation middleware
 func (siw *ServerInterfaceWrapper) UploadPhoto(w http.ResponseWriter, r *http.Request) {
 
@@ -7502,6 +7895,47 @@ func (siw *ServerInterfaceWrapper) StepUp(w http.ResponseWriter, r *http.Request
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.StepUp(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// BeginPasskeyStepUp operation middleware
+func (siw *ServerInterfaceWrapper) BeginPasskeyStepUp(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BeginPasskeyStepUpParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.BeginPasskeyStepUp(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8290,6 +8724,27 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/sessions/revoke-others", wrapper.RevokeOtherSessions)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/passkeys", wrapper.ListPasskeys)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/passkeys/register/begin", wrapper.BeginPasskeyRegistration)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/passkeys/register/finish", wrapper.FinishPasskeyRegistration)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/users/passkeys/{credentialId}", wrapper.RemovePasskey)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/passkeys/login/begin", wrapper.BeginPasskeyLogin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/passkeys/login/finish", wrapper.LoginWithPasskey)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/step-up/passkey", wrapper.BeginPasskeyStepUp)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/2fa/setup", wrapper.SetupTwoFactor)
@@ -14472,6 +14927,621 @@ func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 	return err
 }
 
+type ListPasskeysRequestObject struct {
+}
+
+type ListPasskeysResponseObject interface {
+	VisitListPasskeysResponse(w http.ResponseWriter) error
+}
+
+type ListPasskeys200JSONResponse PasskeyList
+
+func (response ListPasskeys200JSONResponse) VisitListPasskeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPasskeys401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPasskeys401JSONResponse) VisitListPasskeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPasskeys403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPasskeys403JSONResponse) VisitListPasskeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPasskeys500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListPasskeys500JSONResponse) VisitListPasskeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLoginRequestObject struct {
+	Params BeginPasskeyLoginParams
+}
+
+type BeginPasskeyLoginResponseObject interface {
+	VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error
+}
+
+type BeginPasskeyLogin200JSONResponse PasskeyCeremony
+
+func (response BeginPasskeyLogin200JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response BeginPasskeyLogin403JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin409JSONResponse struct{ ConflictJSONResponse }
+
+func (response BeginPasskeyLogin409JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response BeginPasskeyLogin422JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response BeginPasskeyLogin429JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response BeginPasskeyLogin500JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskeyRequestObject struct {
+	Params LoginWithPasskeyParams
+	Body   *LoginWithPasskeyJSONRequestBody
+}
+
+type LoginWithPasskeyResponseObject interface {
+	VisitLoginWithPasskeyResponse(w http.ResponseWriter) error
+}
+
+type LoginWithPasskey200JSONResponse User
+
+func (response LoginWithPasskey200JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response LoginWithPasskey400JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response LoginWithPasskey401JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response LoginWithPasskey403JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey409JSONResponse struct{ ConflictJSONResponse }
+
+func (response LoginWithPasskey409JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response LoginWithPasskey422JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response LoginWithPasskey429JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response LoginWithPasskey500JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistrationRequestObject struct {
+	Params BeginPasskeyRegistrationParams
+}
+
+type BeginPasskeyRegistrationResponseObject interface {
+	VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error
+}
+
+type BeginPasskeyRegistration200JSONResponse PasskeyCeremony
+
+func (response BeginPasskeyRegistration200JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response BeginPasskeyRegistration401JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response BeginPasskeyRegistration403JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration409JSONResponse struct{ ConflictJSONResponse }
+
+func (response BeginPasskeyRegistration409JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response BeginPasskeyRegistration422JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response BeginPasskeyRegistration429JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response BeginPasskeyRegistration500JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistrationRequestObject struct {
+	Params FinishPasskeyRegistrationParams
+	Body   *FinishPasskeyRegistrationJSONRequestBody
+}
+
+type FinishPasskeyRegistrationResponseObject interface {
+	VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error
+}
+
+type FinishPasskeyRegistration201JSONResponse Passkey
+
+func (response FinishPasskeyRegistration201JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response FinishPasskeyRegistration400JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response FinishPasskeyRegistration401JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response FinishPasskeyRegistration403JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration409JSONResponse struct{ ConflictJSONResponse }
+
+func (response FinishPasskeyRegistration409JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response FinishPasskeyRegistration422JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response FinishPasskeyRegistration500JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskeyRequestObject struct {
+	CredentialId string `json:"credentialId"`
+	Params       RemovePasskeyParams
+}
+
+type RemovePasskeyResponseObject interface {
+	VisitRemovePasskeyResponse(w http.ResponseWriter) error
+}
+
+type RemovePasskey200JSONResponse Message
+
+func (response RemovePasskey200JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemovePasskey401JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemovePasskey403JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemovePasskey404JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RemovePasskey409JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RemovePasskey422JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemovePasskey500JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadPhotoRequestObject struct {
 	Params UploadPhotoParams
 	Body   *multipart.Reader
@@ -16025,6 +17095,117 @@ func (response StepUp429JSONResponse) VisitStepUpResponse(w http.ResponseWriter)
 type StepUp500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response StepUp500JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUpRequestObject struct {
+	Params BeginPasskeyStepUpParams
+}
+
+type BeginPasskeyStepUpResponseObject interface {
+	VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error
+}
+
+type BeginPasskeyStepUp200JSONResponse PasskeyCeremony
+
+func (response BeginPasskeyStepUp200JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response BeginPasskeyStepUp401JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response BeginPasskeyStepUp403JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp409JSONResponse struct{ ConflictJSONResponse }
+
+func (response BeginPasskeyStepUp409JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response BeginPasskeyStepUp422JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response BeginPasskeyStepUp429JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response BeginPasskeyStepUp500JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -17697,6 +18878,24 @@ type StrictServerInterface interface {
 	// Logout End this session and clear the session cookies
 	// (GET /users/logout)
 	Logout(ctx context.Context, request LogoutRequestObject) (LogoutResponseObject, error)
+	// ListPasskeys The caller's passkeys
+	// (GET /users/passkeys)
+	ListPasskeys(ctx context.Context, request ListPasskeysRequestObject) (ListPasskeysResponseObject, error)
+	// BeginPasskeyLogin Start signing in with a passkey
+	// (POST /users/passkeys/login/begin)
+	BeginPasskeyLogin(ctx context.Context, request BeginPasskeyLoginRequestObject) (BeginPasskeyLoginResponseObject, error)
+	// LoginWithPasskey Sign in with a passkey
+	// (POST /users/passkeys/login/finish)
+	LoginWithPasskey(ctx context.Context, request LoginWithPasskeyRequestObject) (LoginWithPasskeyResponseObject, error)
+	// BeginPasskeyRegistration Start adding a passkey
+	// (POST /users/passkeys/register/begin)
+	BeginPasskeyRegistration(ctx context.Context, request BeginPasskeyRegistrationRequestObject) (BeginPasskeyRegistrationResponseObject, error)
+	// FinishPasskeyRegistration Add the passkey the browser created
+	// (POST /users/passkeys/register/finish)
+	FinishPasskeyRegistration(ctx context.Context, request FinishPasskeyRegistrationRequestObject) (FinishPasskeyRegistrationResponseObject, error)
+	// RemovePasskey Remove a passkey
+	// (DELETE /users/passkeys/{credentialId})
+	RemovePasskey(ctx context.Context, request RemovePasskeyRequestObject) (RemovePasskeyResponseObject, error)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
 	UploadPhoto(ctx context.Context, request UploadPhotoRequestObject) (UploadPhotoResponseObject, error)
@@ -17745,6 +18944,9 @@ type StrictServerInterface interface {
 	// StepUp Confirm it's you, for operations that need more than the session
 	// (POST /users/step-up)
 	StepUp(ctx context.Context, request StepUpRequestObject) (StepUpResponseObject, error)
+	// BeginPasskeyStepUp Start confirming it's you with a passkey
+	// (POST /users/step-up/passkey)
+	BeginPasskeyStepUp(ctx context.Context, request BeginPasskeyStepUpRequestObject) (BeginPasskeyStepUpResponseObject, error)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(ctx context.Context, request SuspendUserRequestObject) (SuspendUserResponseObject, error)
@@ -19897,6 +21099,175 @@ func (sh *strictHandler) Logout(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// ListPasskeys operation middleware
+func (sh *strictHandler) ListPasskeys(w http.ResponseWriter, r *http.Request) {
+	var request ListPasskeysRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPasskeys(ctx, request.(ListPasskeysRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPasskeys")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPasskeysResponseObject); ok {
+		if err := validResponse.VisitListPasskeysResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// BeginPasskeyLogin operation middleware
+func (sh *strictHandler) BeginPasskeyLogin(w http.ResponseWriter, r *http.Request, params BeginPasskeyLoginParams) {
+	var request BeginPasskeyLoginRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.BeginPasskeyLogin(ctx, request.(BeginPasskeyLoginRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BeginPasskeyLogin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(BeginPasskeyLoginResponseObject); ok {
+		if err := validResponse.VisitBeginPasskeyLoginResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LoginWithPasskey operation middleware
+func (sh *strictHandler) LoginWithPasskey(w http.ResponseWriter, r *http.Request, params LoginWithPasskeyParams) {
+	var request LoginWithPasskeyRequestObject
+
+	request.Params = params
+
+	var body LoginWithPasskeyJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LoginWithPasskey(ctx, request.(LoginWithPasskeyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LoginWithPasskey")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LoginWithPasskeyResponseObject); ok {
+		if err := validResponse.VisitLoginWithPasskeyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// BeginPasskeyRegistration operation middleware
+func (sh *strictHandler) BeginPasskeyRegistration(w http.ResponseWriter, r *http.Request, params BeginPasskeyRegistrationParams) {
+	var request BeginPasskeyRegistrationRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.BeginPasskeyRegistration(ctx, request.(BeginPasskeyRegistrationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BeginPasskeyRegistration")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(BeginPasskeyRegistrationResponseObject); ok {
+		if err := validResponse.VisitBeginPasskeyRegistrationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// FinishPasskeyRegistration operation middleware
+func (sh *strictHandler) FinishPasskeyRegistration(w http.ResponseWriter, r *http.Request, params FinishPasskeyRegistrationParams) {
+	var request FinishPasskeyRegistrationRequestObject
+
+	request.Params = params
+
+	var body FinishPasskeyRegistrationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.FinishPasskeyRegistration(ctx, request.(FinishPasskeyRegistrationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "FinishPasskeyRegistration")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(FinishPasskeyRegistrationResponseObject); ok {
+		if err := validResponse.VisitFinishPasskeyRegistrationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemovePasskey operation middleware
+func (sh *strictHandler) RemovePasskey(w http.ResponseWriter, r *http.Request, credentialId string, params RemovePasskeyParams) {
+	var request RemovePasskeyRequestObject
+
+	request.CredentialId = credentialId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemovePasskey(ctx, request.(RemovePasskeyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemovePasskey")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemovePasskeyResponseObject); ok {
+		if err := validResponse.VisitRemovePasskeyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // UploadPhoto operation middleware
 func (sh *strictHandler) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
 	var request UploadPhotoRequestObject
@@ -20351,6 +21722,32 @@ func (sh *strictHandler) StepUp(w http.ResponseWriter, r *http.Request, params S
 	}
 }
 
+// BeginPasskeyStepUp operation middleware
+func (sh *strictHandler) BeginPasskeyStepUp(w http.ResponseWriter, r *http.Request, params BeginPasskeyStepUpParams) {
+	var request BeginPasskeyStepUpRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.BeginPasskeyStepUp(ctx, request.(BeginPasskeyStepUpRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BeginPasskeyStepUp")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(BeginPasskeyStepUpResponseObject); ok {
+		if err := validResponse.VisitBeginPasskeyStepUpResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SuspendUser operation middleware
 func (sh *strictHandler) SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams) {
 	var request SuspendUserRequestObject
@@ -20765,88 +22162,88 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsceKJT+T1OaUCXaDJKIm0AHQopnUVO1Pp87nXafq",
-	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl4X1vn7rn51UzgspmDC6c/rPzozRjCn451XG5oU0",
-	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9vWTakAU3",
-	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887p/+zYCXR+SjpmWbDOaUcb",
-	"xcW08/PPSedaao7zXZ3+d7kc05wU7gEiJzChnGpD2L1dGLzWz5gWBRMZy/qNCUykmlPTOe1wYb456SSd",
-	"ORd8bic1qGbDhWFTpmA675hRy/OJYWp9QjcslSLTdscWlBsyZhOpGDFqafeBTikXzZdX7zqKvuvG0Jzt",
-	"cGyLGcODU4xmZC4zlmsyo5k9AvtZOmOZ+x62gmX1pnEB53I2FPaBjBpK5nQJv1wyQ/RMLuCnKc1zpg40",
-	"yamxu5nOqJjufZw/J52CKjpnxpHo5Zzy/Jqamf2D29UV9o+kI+jc/pLZ7ztJx86cK5Z1Tu3QjT2kH18z",
-	"MbUjHD87iVHQK24JevlSyfn6Zr7kShvy/vaCZHRJuEjz0tEIzObvJVPLejoTO0aUfDJqWGfD22/l+rtf",
-	"0z1ebeSeLw5u5Pdsuf72N/SOabjaRi3x8gS3RdMJO60ufvO6kzu2JFRk9Qf+V1NmNFLSBPbVsRAgfdKd",
-	"U3XHMtLgFa+4OSWOjrnQxlKwnBBVCmEvjVnwlPXJkb1Tx8+eDcU913ycM3J+c3F1ZalQ0dQSU0JYf9on",
-	"lLx/f/XijCg2Z/Mxs2xsIhWhhuTM7vbxCZnJUmkkXNhnZJj1Rq9wsk4rsT0DZuH/Poqegbhn2syZMFcv",
-	"Wiic149kuxL6Nyf7ccrz+r4rZkolWEbG9ggJoyrnTJFUzudUZH1ya4+UqXumgIfphIxladlmQkpheF7x",
-	"maFwjAbIBoiVlJpZxnPPSEG1ZhnhZsNG/+XwImdU2eUfVnN/CG++VrKQmuate134Bx64038uWckuSqWl",
+	"7P3tchs31i+K3wr+/M8ukTUtmpLlZCLV1NmyLMfasWPFkp/M1GbKBLtBEqMm0AOgRXOmUrU/nTqfd52q",
+	"5w7OLZwLeO7kuZJTWAvoRpNovlhW4syT+TCxyCYaLwvrff3WPzupnBdSMGF05/SfnRmjGVPwz6uMzQtp",
+	"mEiXr7ixn2RMp4oXhkvROe1cK6aZMKQ7Mqpkox6RgpgZI9pIxTJChV4wRYwklChWMGpYRhT7e8m0IQtu",
+	"ZvgwnbOhGAXvOvyOLUenREgz42JKFLWjck0Mn7P+UHSSjk5nbE7thJgo553T/9mxE+j8lHTMsmCd0442",
+	"iotp5+efk8611Bznuzr9b3M5pjkp3ANETmBCOdWGsHu7MHitnzEtCiYylvUbE5hINaemc9rhwnx10kk6",
+	"cy743E5qUM2GC8OmTMF03jGjlucTw9T6hG5YKkWm7Y4tKDdkzCZSMWLU0u4DnVIumi+v3nUUfdeNoTnb",
+	"4dgWM4YHpxjNyFxmLNdkRjN7BPazdMYy9z1sBcvqTeMCzuVsKOwDGTWUzOkSfrlkhuiZXMBPU5rnTB1o",
+	"klNjdzOdUTHd+zh/TjoFVXTOjCPRyznl+TU1M/sHt6sr7B9JR9C5/SWz33eSjp05VyzrnNqhG3tIP75m",
+	"YmpHOH52EqOgV9wS9PKlkvP1zXzJlTbk/e0FyeiScJHmpaMRmM3fS6aW9XQmdowo+WTUsM6Gt9/K9Xe/",
+	"pnu82sg9XxzcyO/Ycv3tb+gd03C1jVri5Qlui6YTdlpd/OZ1J3dsSajI6g/8r6bMaKSkCeyrYyFA+qQ7",
+	"p+qOZaTBK15xc0ocHXOhjaVgOSGqFMJeGrPgKeuTI3unjp89G4p7rvk4Z+T85uLqylKhoqklpoSw/rRP",
+	"KHn//urFGVFszuZjZtnYRCpCDcmZ3e3jEzKTpdJIuLDPyDDrjV7hZJ1WYnsGzML/fRQ9A3HPtJkzYa5e",
+	"tFA4rx/JdiX0r07245Tn9X1XzJRKsIyM7RESRlXOmSKpnM+pyPrk1h4pU/dMAQ/TCRnL0rLNhJTC8Lzi",
+	"M0PhGA2QDRArKTWzjOeekYJqzTLCzYaN/svhRc6osss/rOb+EN58rWQhNc1b97rwDzxwp38oWckuSqWl",
 	"im22NnQysVtSsgNNRoJ9NPjwiFgGAltY0ClzAuKM0DEwdEup9d2xT7QxgxTf3TLpk8Ggddav+TymCryS",
 	"CzKnYkm4YXPLFWB+ckJouBoyk3mmSTdjE1rmhjwb9NpmmMN7wgm6H3VOnw0SO1sn+exct8jBW57esQ03",
 	"6IGneauo0DS1O9H6DhM888DXvddMPdpafuRmlim62HAJHvaKn+1vdSGFZiDAn9PsHTJ/+1cqhWEC/kmL",
-	"IucptTv25G8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
-	"X2AS5ySVIi2VsjcWtSBiJQzJSnwXS/DvqKZM1hRlog3P86FwEs/yy5+TzkupxjzLmHj8Bd3wqZUHXJBx",
-	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxkn4q",
-	"JVLElTBMCZrjkI+/i3LO0N5ZWMJYKCmmlT0F8vSMZMxQnmtCFQO9uxa1uZzCpH+Q5qUVt48/3x8k0WU6",
-	"I3L8N5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
-	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4P9gXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
-	"jnN2KQw3y8ef2o8szw+RoyfAicaK0TurioxLzQXTmqgyZ6QLej4XupxMeMrtZRvTnIqU9WBBioEWSkXE",
-	"KYG8mJKMTyYMGLgjNMd13wtdFoVUhmVvWMbpLQi/L0HwE24v37JgltqBB6cpKwxIt5+9eAZaO08Nv+dm",
-	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+c/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
-	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0Vlf+JmgtMr35jYpdcexqQndkpNaYYuCYyBrbQh1SKCbfU",
-	"Bgqst8E+uLk1P1RMsMXqh3NqSjuxnyJbe14USt7T/HammAalef2o3ESqR5qbdzQYDAb9wSB2cP6XMmfK",
-	"Ev41U6kjz2CA2C/n9OP5XJZrzw7wfy3vW1RK5d6TXTnBtpkn67sRf224hOipw8YzbwkGqmlz86W4mFEu",
-	"6s1omE+RPVCMutsePPlsEHvUfHxF9SziagK1sF5V4gzBpSwNCQwM+JjiQhSxluEZ8ZvYxx2onBDRCZQ6",
-	"e0cN276sn9t3sDYkdt/DiEkJKgb6ZanWzIC+ZpeUED4hd0IuxMqStuz+itCYLcNN1DNZ5hmZSkKtvK23",
-	"jdCxvGfwqPG0tPLe/c7yNn5yM6pnCVnUoqyy6etjP9BEMLOQ6o50vzkhM/aRZizlc5qTjE+50Wdk8BF0",
-	"229OrAZ5+e7ieIC0MvhIJMyA5r2EKJZKlaHqzo0mKRVS8JTm9qXzPjmH6RCaK0azZf04OMSENDOm/Bos",
-	"h0YjBq+hlUKUnAy+7ZN3fgvHLHe+YOq4W72XZ26DuUlIziaGWC1peepU3FSKzLkR0Cvn5qIJN5XzeulJ",
-	"fl8SXz+Y9zcviKIGJppzsFt2prXYlXhOsyl7ze5Zvn4J5lygkw/VtxUHL58wK32dHISZCDs9O48m+2xh",
-	"vXMu3rEJU4rmen18/IplpNRMabKYSe29R/4g7X2rRF2/s+5f8X6BzQIftuAH++AqS4dfJ419WJn2Txu3",
-	"9DWP8ZbcfgX/AofUTtPDE6oPkCpFl2vzdSO3TuoHtxteX0CK7SSd3Lsv2Uc7UaAkbfX4mALwHFXSa8lF",
-	"ZHVOYY2qX5kj6+0O/oZgxYf8wLHVXYCv4ppqvZAqa+Xqjlj8c6te7+htlHm21/PF7g/H7uNFLjU7T1Mr",
-	"d1rXsU1kUPw9Se1gulXCPtt1TrhtL/Datc6KtghLy7Joakqa58CpGb+33MILBnzzytSeHke2VkjjGFNj",
-	"X6OyreHT3MW7GFLcqkeUtitlF2g+vaR/X9+Q6nrvdM/rkcD8WbvrSUc7phqTCxiNQv9LkdOUWdHFFDHs",
-	"ozlDWcUNI5ouNdEyYJZjKXNGxdoeuJclbvKb195isMGcXpl5vmnOVtiLDMNZ1pJ6Q9VdJhcC1AorwBVd",
-	"kFe3b1739zD0gERdvGgHw6t6PAknvWHNr+Tiyvwo1V3E+OHCKBmdlTas2JsgbgwrtnJ+fKd/w4aJXztT",
-	"tjnlWesZFXTKHnZCm6gWIjFcE3wGiBVo1c6NWtt6XmpDFAOK3o2Mk47Oy2l0+w03eVwwlYUVMll8kvYr",
-	"r+jbCUOiQJUmQLp//etf/3r45s3hixe9pM5XgKVpQw3TRArWJy+dtmyYmusqxFwofk/TJSlkztMlQfXU",
-	"fnHPlLZqNyWCLUAJInSqGNPEyKaKdTw4/ubw6Ojw+I9bRSlsjd+IpL7jsy3kDjQYsfKrrfKXfP1+ptFL",
-	"2Hpxcy7uokFeamboc7bkYmkAs3lYQazyYnfFbT431jaAPY+RYxsRxNiC3ydYRLK23k0bhr629T3DpI/Y",
-	"yiF2H/3GB6Vu+XyHmddpJcGvNkz1ltEI77Y2ph09enStDA4Vyr1ZnJ3CG9RF9xR77oUg9hwTKZSc8Nyq",
-	"PRW7yOkYo/lgsYE1a+8fu2dqSVKqsn3kod+ZpGK6ftVbNtmtcNM12niFmqt/K4AppTOqTELs3lKtEzLl",
-	"E5MQO0fNTEJ4dmjXl5Cca2u/yvQuIZZAElIwkRA94yzPEuAvCVnQPGdmHznL506ebL+vYJmTmTGFJu/f",
-	"xWWFN9cedGud1VZd3jn6UsMZuk2NH1gpjFrGjIdsxQn83fOoB5PT/GLt2d+fnGxacP3ge8ENy8j3XEwz",
-	"SMjavGK3WJhcdDmKUcMeorqbGat93ejeWlfdYwb/NnUenGYruvnRN7FNQpfSLo8+yG8X+NQmUpHntxfA",
-	"Ji5vXyWET4X0X7y/eXG7i2dvk4NNisPUzjTiYuOT5p5bacbNKYk61Ej3+e1FQm7fXRwPevaO1f61LnjX",
-	"zrx3bU6XZMzQhSVL00sIFZb7adYnV6B2rDrd3L4frLrfSDeXC6bgtwk47kS+rNx5PXi/e1upWUakSBkp",
-	"mPIDVu47CFnpgqZWR1J2xS5UW+e+eW/d4MxK9MrhZ8cFhxPEXAqW51xME+fXax7N0fEft10iR/6eJGuK",
-	"a79RTsBj+k7rvQpiRys2a9zxx9SHSkEIl7Dhec9Btj++YGPLiCOuPEbvGbo1SZeSiRUJZAYpGqjwF0wW",
-	"OUuIkSSlJp0BFRxOOOw6GUuje6ubPoj7FsJdr6ffWHod/2rf/R08+BtZGr3zSwMucE95Ti3dOR/TKofD",
-	"OzRhzMpZS6ulsRyEmzXWtyfnW+cLqbQ8QZIC0mbPyHhJfEaaZTvVLYNLdovuc8uopLD/WT2FGIucsBZd",
-	"yq6vwXiAL86sodcdTRgbea7591Ia5rz/9nrCTvfWxAI5b+QJ2U2rve/uPju3Lqtiw4sZRRPQqohZ6XjB",
-	"lNlvF3i/iZ3MB7S+slGdg+QTlyZ8WiqmV4yk3U4mEDXNDQIuizsvFW78LpuNGtV5limm9W4uwShjao5T",
-	"zxOPM3ZRXlA9G0uKjshWF+2OHujA4RtR0AsmvK2w03gubbzNzYVpvPr58o0ULnl+l1Hh6Xfw263uEr8D",
-	"ay+rFxPdU1SjIsymPuBVjyxTkVtlZJ7ZW66ZcwMAR4iqxLurZoaauF+1nf9Ewu8pz1h2vkeqRXBl2j22",
-	"2xW1dReeculZsV11TOLP74jVfAkT9j+adGEv8TB60aV7/3N8Q1PFMh7ZRdIddixvH3ZcpngVdmp7C+Tg",
-	"pGzD3KuDuxNyAeHC8TKxfNyqXkoufBrdDG8LMVKewnehxnj1gnQ1Y0ORyVQ/cY/251mvTy7BuvWxMu8S",
-	"gZT1mi2+uLw+/MP3T/98+O1f3hzHV+LKavYhCUuK5dYL627TDT4cc9rvMc9a194UT42qUDvO8712Kdub",
-	"IgX1wSftWmVS8YuQylfvRD3xanXVzgZ07C9Z86g2cK9AGLUysXaOscNGncOzPyc+3AYJZXpDXn7juSBQ",
-	"790HPqVAMJZpX3mGMXf3U6eKReK/NXPaYeY/uKeBMEqav+GiNGzT1Of4xIZJw0D5EnROKJ+DojV7s+ex",
-	"Ka8qABtIp7m9K1PeTgDx4LQbnu3uw1shq4hAr0ogYlqnnlvVJojqYxbBOge+eH15/u7fLm9uP7y5+uHD",
-	"i8vrtzdXt72zIBsdszi4s2UnYHuCdnhyfNzf6kmpV17PeNMu+hvhg+nPby86Sefy9lUnsbLkNho7XyG0",
-	"9Z9bxbKTdEDB3DQCFLxEjk+/nezOp92W733W8PI29a0uCYof+Ch19ULOmrDPQ7SkqhVyaWIQZPGVQusM",
-	"Xxqab7iZfm1YrsoFoXkO4hW9vivjtt2/aocS3Fr/3g2EUW/O+ulMmaujjU88l2IKSw+ltp2/1UioIXYK",
-	"dtJrxWPrjC+rVdUdDrRt3XbZ9Zw3LPqmkvienq+dHl2lD4CsesfsD1syS0NBGyWdSmXqIve/52yhwfsE",
-	"alhzsz+0uKzbIzAt3ueVrfkQOplxsPjG3F/kMr1bpwIhFy3x8Dr/+kBX5iwkWXXf3170Gke/8WLLySTq",
-	"YbBENqE+DqkhQyS9A5t85qpTXQ1kbrXFhFAr2r6TJCsVzMsqwn84ng3mAz3s9Jomtvu8fT6ttH/rK4jw",
-	"OXtbFzOZ+/w6vRPNrzrG5aJTbcTqDDYd2Hl2763jVdFYfREvQb1nka0adhIy7Hw7mOM/jmZP7T97UH9o",
-	"yFxqQ55+82xAMrrUpPvHP3wzGMzWN7bpatieweLn2rLQN+4KrASiYulZrTQ2aw35xu+dLnEG0fAO+9jy",
-	"hdw1VAvZD+4VSZVYZsfdEN52W3FTzuc0FvPZb0c+ZeEPWV9sRZdU5ct3LGPzKqDYXNJEqgnjrckO6A8h",
-	"U37PBCmLeCwwLOuOrapQXKS8iMlnMH/Rizqm6Z0vylpzwW7X11aKy+t3JsEao1vkq+aaM0N7mdkviY+d",
-	"gwDGEOaMFmxdyPigYKRM2i5mTtMZF+xQMZrBB5i5F6SJpDmU+UCeC00N2v+nZJTLKRcf2MfCLneEjg3n",
-	"moIqp0MuLNueSsFO/U4OBfyql5CRkab44HfL/ZyWZsaEsRJGKvSbgLrFNZb0naI7ihvENDgj30k5zRnJ",
-	"ubgjNNcSZy3Ab+tCZvZdVQ3lKCEj+3D4YhxjKPyc0YbDBBlMlHSBYXZoRSnLYGIwrGHFh7KxipPB01Nv",
-	"8g0FRo8MK94XkEIuPKBDAAdiB6rT0z+kUuaZXAg/Vv0VpBAMRUHBakAnzwj+MyJ0Ypgi1EqjUnGzdJk/",
-	"duwip6J2RXdPBt9iYrj9/EBjrs9QuAeI5iJltQv9zOm/Cytrq9LJUU3Yf7ZPjex7Gh5veA1CUdQLACc6",
+	"IucptTv25G8auVL9lj8oNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
+	"v8AkzkkqRVoqZW8sakHEShiSlfguluDfUU2ZrCnKRBue50PhJJ7llz8nnZdSjXmWMfH4C7rhUysPuCDj",
+	"0oDiR/NcLlhGukrmLCG61Kg5J4TPC6a0FNRwMe3Bzn8rBftljl4xLUuVMsI+clBirQqyoJpkLGfGSfqp",
+	"lEgRV8IwJWiOQz7+Lso5Q3tnYQljoaSYVvYUyNMzkjFDea4JVQz07lrU5nIKk/5empdW3D7+fL+XRJfp",
+	"jMjx31hqiFerjAy0fZjSNV3mkma3Ur6mavqLHTXenbHMlvayGylJbl8PU7qV8g0VS8d39C8wJSlROlJj",
+	"2Lww2kq9wNAGo/Cwsgpj73BPPwnsR3jRe0FLM5OK/4P9IqduiPb3HfjUmGYkVSxjwnCaa9jf96JQMmVa",
+	"03HOLoXhZvn4U/uR5fkhcvQEONFYMXpnVZFxqblgWhNV5ox0Qc/nQpeTCU+5vWxjmlORsh4sSDHQQqmI",
+	"OCWQF1OS8cmEAQN3hOa47nuhy6KQyrDsDcs4vQXh90sQ/ITby7csmKV24MFpygoD0u1nL56B1s5Tw++5",
+	"WV4ZBuas1WmZMhzFMTVrxuGhte/XLcTEKgKn/1z/+I4j/9m0Fj+J7+yzPyeduSUWZA7sI50XuR3yXBA0",
+	"bqRCvfdbpuAWaUMV8G9yY6jIqMpIkVMRtWJrReV/ouYC06vfmNgl154GZGd2So0pBq6JjIEt9CGVYsIt",
+	"tYEC622wD25uzQ8VE2yx+uGcmtJO7KfI1p4XhZL3NL+dKaZBaV4/KjeR6pHm5h0NBoNBfzCIHZz/pcyZ",
+	"soR/zVTqyDMYIPbLOf14Ppfl2rMD/F/L+xaVUrn3ZFdOsG3myfpuxF8bLiF66rDxzFuCgWra3HwpLmaU",
+	"i3ozGuZTZA8Uo+62B08+G8QeNR9fUT2LuJpALaxXlThDcClLQwIDAz6muBBFrGV4Rvwm9nEHKidEdAKl",
+	"zt5Rw7Yv6+f2HawNid33MGJSgoqBflmqNTOgr9klJYRPyJ2QC7GypC27vyI0ZstwE/VMlnlGppJQK2/r",
+	"bSN0LO8ZPGo8La28d7+zvI2f3IzqWUIWtSirbPr62A80EcwspLoj3a9OyIx9pBlL+ZzmJONTbvQZGXwE",
+	"3farE6tBXr67OB4grQw+EgkzoHkvIYqlUmWounOjSUqFFDyluX3pvE/OYTqE5orRbFk/Dg4xIc2MKb8G",
+	"y6HRiMFraKUQJSeDb/rknd/CMcudL5g67lbv5ZnbYG4SkrOJIVZLWp46FTeVInNuBPTKublowk3lvF56",
+	"kt+XxNcP5v3NC6KogYnmHOyWnWktdiWe02zKXrN7lq9fgjkX6ORD9W3FwcsnzEpfJwdhJsJOz86jyT5b",
+	"WO+ci3dswpSiuV4fH79iGSk1U5osZlJ775E/SHvfKlHX76z7V7xfYLPAhy343j64ytLh10ljH1am/dPG",
+	"LX3NY7wlt1/Bv8AhtdP08ITqA6RK0eXafN3IrZP63u2G1xeQYjtJJ/fuS/bRThQoSVs9PqYAPEeV9Fpy",
+	"EVmdU1ij6lfmyHq7g78hWPEhP3BsdRfgq7imWi+kylq5uiMW/9yq1zt6G2We7fV8sfvDsft4kUvNztPU",
+	"yp3WdWwTGRR/T1I7mG6VsM92nRNu2wu8dq2zoi3C0rIsmpqS5jlwasbvLbfwggHfvDK1p8eRrRXSOMbU",
+	"2NeobGv4NHfxLoYUt+oRpe1K2QWaTy/p39c3pLreO93zeiQwf9buetLRjqnG5AJGo9D/UuQ0ZVZ0MUUM",
+	"+2jOUFZxw4imS020DJjlWMqcUbG2B+5liZv85rW3GGwwp1dmnm+asxX2IsNwlrWk3lB1l8mFALXCCnBF",
+	"F+TV7ZvX/T0MPSBRFy/awfCqHk/CSW9Y8yu5uDI/SnUXMX64MEpGZ6UNK/YmiBvDiq2cH9/p37Bh4tfO",
+	"lG1OedZ6RgWdsoed0CaqhUgM1wSfAWIFWrVzo9a2npfaEMWAoncj46Sj83Ia3X7DTR4XTGVhhUwWn6T9",
+	"yiv6dsKQKFClCZDuX//6178evnlz+OJFL6nzFWBp2lDDNJGC9clLpy0bpua6CjEXit/TdEkKmfN0SVA9",
+	"tV/cM6Wt2k2JYAtQggidKsY0MbKpYh0Pjr86PDo6PP7TVlEKW+M3Iqnv+GwLuQMNRqz8aqv8JV+/n2n0",
+	"ErZe3JyLu2iQl5oZ+pwtuVgawGweVhCrvNhdcZvPjbUNYM9j5NhGBDG24PcJFpGsrXfThqGvbX3PMOkj",
+	"tnKI3Ue/8UGpWz7fYeZ1Wknwqw1TvWU0wrutjWlHjx5dK4NDhXJvFmen8AZ10T3FnnshiD3HRAolJzy3",
+	"ak/FLnI6xmg+WGxgzdr7x+6ZWpKUqmwfeeh3JqmYrl/1lk12K9x0jTZeoebq3wpgSumMKpMQu7dU64RM",
+	"+cQkxM5RM5MQnh3a9SUk59rarzK9S4glkIQUTCREzzjLswT4S0IWNM+Z2UfO8rmTJ9vvK1jmZGZMocn7",
+	"d3FZ4c21B91aZ7VVl3eOvtRwhm5T4wdWCqOWMeMhW3ECf/s86sHkNL9Ye/aPJyebFlw/+F5wwzLyHRfT",
+	"DBKyNq/YLRYmF12OYtSwh6juZsZqXze6t9ZV95jBv02dB6fZim5+9FVsk9CltMujD/LbBT61iVTk+e0F",
+	"sInL21cJ4VMh/Rfvb17c7uLZ2+Rgk+IwtTONuNj4pLnnVppxc0qiDjXSfX57kZDbdxfHg569Y7V/rQve",
+	"tTPvXZvTJRkzdGHJ0vQSQoXlfpr1yRWoHatON7fvB6vuN9LN5YIp+G0CjjuRLyt3Xg/e795WapYRKVJG",
+	"Cqb8gJX7DkJWuqCp1ZGUXbEL1da5b95bNzizEr1y+NlxweEEMZeC5TkX08T59ZpHc3T8p22XyJG/J8ma",
+	"4tpvlBPwmL7Teq+C2NGKzRp3/DH1oVIQwiVseN5zkO2PL9jYMuKIK4/Re4ZuTdKlZGJFAplBigYq/AWT",
+	"Rc4SYiRJqUlnQAWHEw67TsbS6N7qpg/ivoVw1+vpN5Zex7/ad38HD/5Glkbv/NKAC9xTnlNLd87HtMrh",
+	"8A5NGLNy1tJqaSwH4WaN9e3J+db5QiotT5CkgLTZMzJeEp+RZtlOdcvgkt2i+9wyKinsf1ZPIcYiJ6xF",
+	"l7LrazAe4Isza+h1RxPGRp5r/r2Uhjnvv72esNO9NbFAzht5QnbTau+7u8/Orcuq2PBiRtEEtCpiVjpe",
+	"MGX22wXeb2In8wGtr2xU5yD5xKUJn5aK6RUjabeTCURNc4OAy+LOS4Ubv8tmo0Z1nmWKab2bSzDKmJrj",
+	"1PPE44xdlBdUz8aSoiOy1UW7owc6cPhGFPSCCW8r7DSeSxtvc3NhGq9+vnwjhUue32VUePod/Haru8Tv",
+	"wNrL6sVE9xTVqAizqQ941SPLVORWGZln9pZr5twAwBGiKvHuqpmhJu5Xbec/kfB7yjOWne+RahFcmXaP",
+	"7XZFbd2Fp1x6VmxXHZP44R2xmi9hwv5Hky7sJR5GL7p073+Ob2iqWMYju0i6w47l7cOOyxSvwk5tb4Ec",
+	"nJRtmHt1cHdCLiBcOF4mlo9b1UvJhU+jm+FtIUbKU/gu1BivXpCuZmwoMpnqJ+7R/jzr9cklWLc+VuZd",
+	"IpCyXrPFF5fXh19/9/SHw2/+8uY4vhJXVrMPSVhSLLdeWHebbvDhmNN+j3nWuvameGpUhdpxnu+1S9ne",
+	"FCmoDz5p1yqTil+EVL56J+qJV6urdjagY3/Jmke1gXsFwqiVibVzjB026hye/Tnx4TZIKNMb8vIbzwWB",
+	"eu8+8CkFgrFM+8ozjLm7nzpVLBL/rZnTDjP/3j0NhFHS/A0XpWGbpj7HJzZMGgbKl6BzQvkcFK3Zmz2P",
+	"TXlVAdhAOs3tXZnydgKIB6fd8Gx3H94KWUUEelUCEdM69dyqNkFUH7MI1jnwxevL83f/dnlz++HN1fcf",
+	"Xlxev725uu2dBdnomMXBnS07AdsTtMOT4+P+Vk9KvfJ6xpt20d8IH0x/fnvRSTqXt686iZUlt9HY+Qqh",
+	"rf/cKpadpAMK5qYRoOAlcnz67WR3Pu22fO+zhpe3qW91SVD8wEepqxdy1oR9HqIlVa2QSxODIIuvFFpn",
+	"+NLQfMPN9GvDclUuCM1zEK/o9V0Zt+3+VTuU4Nb6924gjHpz1k9nylwdbXziuRRTWHoote38rUZCDbFT",
+	"sJNeKx5bZ3xZrarucKBt67bLrue8YdE3lcT39Hzt9OgqfQBk1Ttmf9iSWRoK2ijpVCpTF7n/PWcLDd4n",
+	"UMOam/2hxWXdHoFp8T6vbM2H0MmMg8U35v4il+ndOhUIuWiJh9f51we6Mmchyar7/vai1zj6jRdbTiZR",
+	"D4Mlsgn1cUgNGSLpHdjkM1ed6mogc6stJoRa0fatJFmpYF5WEf76eDaYD/Sw02ua2O7z9vm00v6tryDC",
+	"5+xtXcxk7vPr9E40v+oYl4tOtRGrM9h0YOfZvbeOV0Vj9UW8BPWeRbZq2EnIsPPNYI7/OJo9tf/sQf2h",
+	"IXOpDXn61bMByehSk+6fvv5qMJitb2zT1bA9g8XPtWWhb9wVWAlExdKzWmls1hryjd87XeIMouEd9rHl",
+	"C7lrqBayH9wrkiqxzI67IbzttuKmnM9pLOaz3458ysIfsr7Yii6pypfvWMbmVUCxuaSJVBPGW5Md0B9C",
+	"pvyeCVIW8VhgWNYdW1WhuEh5EZPPYP6iF3VM0ztflLXmgt2ur60Ul9fvTII1RrfIV801Z4b2MrNfEh87",
+	"BwGMIcwZLdi6kPFBwUiZtF3MnKYzLtihYjSDDzBzL0gTSXMo84E8F5oatP9PySiXUy4+sI+FXe4IHRvO",
+	"NQVVTodcWLY9lYKd+p0cCvhVLyEjI03xwe+W+zktzYwJYyWMVOg3AXWLayzpO0V3FDeIaXBGvpVymjOS",
+	"c3FHaK4lzlqA39aFzOy7qhrKUUJG9uHwxTjGUPg5ow2HCTKYKOkCw+zQilKWwcRgWMOKD2VjFSeDp6fe",
+	"5BsKjB4ZVrwvIIVceECHAA7EDlSnp39IpcwzuRB+rPorSCEYioKC1YBOnhH8Z0ToxDBFqJVGpeJm6TJ/",
+	"7NhFTkXtiu6eDL7BxHD7+YHGXJ+hcA8QzUXKahf6mdN/F1bWVqWTo5qwf7BPjex7Gh5veA1CUdQLACc6",
 	"Fn/pOrRhzwpDm/5Vzjvu3jYUwfa41636iBqkGOMHEDBq09iK0lhBByGMgO7xnlnFYwzRFMEw7tSUfD4i",
 	"tIEFwaS3qblXK483y7oiHKoudE3Ioi4tsDMvNVNngCECHtyZXBCqD/lKvOE6Z1QzwgSSzj3NeUZal+Nu",
 	"9mu705EZWUIfCbb4kLF7nrIRqLxIaEbesQoeaIVBJDBnOD47xIW98VRkQ2HvObwLPuqOlVxAkj1c8imD",
@@ -20862,451 +22259,469 @@ var swaggerSpec = []string{
 	"oHzYZ9OT7ozmk0P71VB4lA9rnPTJC66LnC4Dhcm9h2tSUJ45PxM1BEreuVkmrmAUDUiEEhsKZs1qoiq7",
 	"uuUatgXrbzHTHw3UBIo4dwnTFy3yS3PIdKZClDTn1mBRwU6mtIDqfVdpwAUpsBQ9IWYh/Yt19JVQMbZX",
 	"rBd/AW6HOHF/QkoBE9mLvYTtfk6NAB8uPNMgyA8FxAuuWa/FAaKNKlPvYNmYleLI6ir4CYAV4MfnGwgG",
-	"Z52QCf/IMnD/+9rkeqIYDO0hI2AfCxAofr2LGc8ZcTIpuhAskV5/PdIx+T1pzjPBOxPclvioORUtdwDN",
+	"Z52QCf/IMnD/+9rkeqIYDO0hI2AfCxAofr2LGc8ZcTIpuhAskV5/PdIx+SNpzjPBOxPclvioORUtdwDN",
 	"YkHnDK425t5WRmEtquHzKqDdNK2eU83Ttve2eaRyKv4NK2riM/PlNt6SCuz31an5+xWPOBdKTq2qFgBX",
-	"tPnglSynM0zpsFxs5TVcJ5ZQXVG689R3s4Ch+aTLGNrcIDa3TXWjqB8qp5M0A+oPT2wh3dHVD/92+OzP",
-	"x3/5w/dP34x6CRqbdbqLXsl3OSOaMbKS1tIkhHDE+GR9bfq53hRQmiOeboV6AMY/F0YmlevHD2Uf7W9+",
-	"VxyLdeVtmPfooR0cZgyYH211S5+aiKPMfqx0t9ydWisI0neYmr+gyzCBJKA9+207rEEls0CQVcASIJzh",
-	"clBU6FBmdivM04ksVSXR4sz6oSk+H/hqYo8D9HHspslcAk24Vpb9xgS7gNJ9TRBULDmUaU2B0xS56wxn",
-	"Xf3anhpUH2dLVohLK4jGLJE1HWiATgXrZzHj6cyZMbohK3YMpFTT2T01IdBTtxfL1sO7uP7mTfksyRZf",
-	"KC/COeeuHrSFGxM8tmVeBNv7sOSLyFJ2SMOIreLTMzECnv3pyRi8YUPtSsWtVLs9K+Nq3T3eVh3RZnWs",
-	"f+5dOm0c3IGo7xLKc3yP6fMW3ZeJDOuuG8VQKDqZqiCkMiLkYne+slXdRcV5o1L72VVLgLXBmEwq5wxi",
-	"N2eoE9TH6OJmVpei6V1c88TJt67uP/6deOmTEIXA16QynElgN8fzrXaW7pudDYHwjMjMTaLSrS8QkTUR",
-	"heS5+UJsylRCV10n6YCvblu60vfL1DnzWr3xuhyDF6aNNOrvnW/inrMFYKbKO7D5zqDghU8qUCuuqyiP",
-	"I/0tANNrW/H9Mr2g+uG5gzItK/ES8cn6ry3XBwRIIRcJxPkKpojmGSNd8FTVrs/Km4fI27uIrO+X6Qv3",
-	"ppioulumNzvps99XD2LChjsV3ZYmUD+SEMEWzKqiXGmTEMjuhdC0NWz80vZZ0E1NNJEleXV2N09cWlcz",
-	"r38HpXT7OWZac+e4/jem+ISzLO4Faq3sLmYOZHmDJeJvKvX3s0o5qLTheIOVLXl7/u31PjUWEqjw9V6t",
-	"c5dIWWMnJL3wrjSJa4PyaQnb0c7DkFBTOfeKx7532OdQ13e5i0WiiLJX+aM+6boia20hcs8IdxjvGkC7",
-	"4/TiYy2bOfkq0IM/NWo6wUyap+h3te3oPE+KQZABHkQ0tPGCGfS+VPkb7vGm3wMQDZ78rWDTqAE/o8fP",
-	"vomotewjuXl1fnj87BuvigBfppqURS5pxlriYDxju3At+xg8/g8WbXCxrjTsJR25xummdI7xu7gSVKq8",
-	"rQovkwth1xmcD2KUg17VpeT67c0tAi0PO8NO7ZaE9wZg7M3TeEIL/gRACp/cLdMng6NvjyZP0+PDP9AT",
-	"dviH8VF6+C07zg6f0W/Gf0j/mH3LBpMnFSk9OXoyURJVn81Uabe3sWVJg5bcxlfHjzuxhTzrO7gBYm7L",
-	"uVdjvMNf7Esx8XW617fM3935naWgFz5NqoBDRmhQlCEeN297xCyQJS1T3OIyiBA7oOUfaOforYgPm5Og",
-	"O5xmZ2CBQvcgPgeLwar2Rjp/7dfoiXiv90EE8lv3yc4HQHuHHD2W3n0eBwSuYAfXQ2Pyn0VH2yChb8C5",
-	"hvFhLIHnOmCZe2mcjnevbvbepRKbefqRu22I4hqq0DM+tcbNxDUXOUSBFHjfHY/pt8sRs5cqu4tuWOuE",
-	"Da4bvi08oBaCQP7YaiE2DvhBOtScfrzC3x8jZC3+cRTTruJhoHMyUYhxMQ9bNlnZtgu8x+rhbzFMG+VG",
-	"u+1iLWWiISxaaaqOX4L6ekrGeanUknRLUeVhS+VBPCYyLXUvIWlpPsjJhHRZNgU4mqFIpRJMVYkUvYRM",
-	"c6pYQlwubGK/mQMgSjeTDAEs8O8AhdXFO3vJUAhpPvjmB6QLrRBE1Q2hZl1+Fb3Ev9rlfwOkoEvZtr+2",
-	"V34orMi0agv4B7raoXi4U/TZvE4jxq2wxI3L7SQdWBNC/7oEX78qrC2uZozfaHSVwNva3CI3TgHwb/Uq",
-	"zpimd62/WdPef5CG3PjL1klCP81Oej0O2yDJVeC12sDaduP8o9utJgCfa+fLpDuWZgYp0egwQMePC7tC",
-	"InhODVOfzQeyiSMD2JmubvlBOFGXRX70WDz3IUy1Jou1Q71bpltzMpbfL9PW1h7f//UisHi9aUR0maZM",
-	"60mZ58v/39bF1S087Hxiq3hNxbRsAc/L3Xc1giGFwgztqiQwJ3qh7BYIwkWfXIppzvXMV2gYzHUJM98Y",
-	"IlhG7wnkgl/XKC5r1SyueMNHrV3hRleqlbIN5Lt8OjNJpahaMSIFI3Os2mfF6VCEyeyJY1cZqwfzVUEO",
-	"xxr1AsEWxKWqn2GFS/hbS6xYE1Hz3WbFCy0Kyx5jvT2xiSdc15FPdvaJ7a2IXp8xi38lcf9AY14/JvCf",
-	"X1+5MiEd5Opjmv5QQGAck/PbMvHXHSP1LFCfLfZwi2zKgYelPzj1/QHZ6SuUu17xJLFBAyJ/yozVKR6r",
-	"NVMIBL0dl/zntn3wNRet+5H7EoydEvY3EtdtOxHVzqQG8eHyzkhFUNXNcJUermNtf2vp6UPrA95QdcfM",
-	"BRVZHrGYwTSPA+byaRzwJccC6/Uq5IKJFnTReVu7DdfBGPMq7QyJHQV9QPu1MXBCESbhJo9TdS7s6IUK",
-	"90bv6k740fsOoOW1ZclgqE+YgW7ZoSSrLHoQHKWoomi7exPSenIrCLV5VsVFzhy8YOw1u6F7hUQS0XKs",
-	"aqLu0TXgudxRXCusUnni6UiXNJ1h12qN4apybEUrpFW6H0KWUoK9zIhRoB8o6BkeBySH1o6xc5LB6A4N",
-	"PGU6cX2djeLjcsXs3cTVcxccgdbqSSfY5ug+6OV8LBsbdvn+3fubF52k8/z2ogXCZFUq4BjB/gdBE7fu",
-	"1R2vSSZO8esJs8EUq9ivT7iLLi0ySCsXXknmbR5R3UPIv2876t9a3kY9fnTBtUbRqmrU2ik0lSf3LkTV",
-	"uMs7K6XxWRgakdjinispfCij7jN3z3JZuFyUQslsbX31WUyhaO2GT8VV1G5nYLcOASmbixKd+672eNiB",
-	"WwgdDTPS/e7t2+9eX364eH11+cPth6sX0DqAmV782rl5hROvmnJHZ3rflsXxvOR5tprH4dqbdod2O5wn",
-	"OZcpzcnYPq5XQBwG/aP+9iZyfs71ZJLGIaxsZ/QkAxzEdZrykIrNBboWBjXMSIRpAk7i9vyOucNR9D+I",
-	"T/GexcNjbQUUrsisWTSRQJIu6f6+F/hzuoe9nREFPikGHhT2bYajxDW+cI/v2H3S/8x3n/yEhGv70dwN",
-	"g6nXDj3vzbd/Pv7LqLdDZnX4g6jsYcbkftsiygc3iDPtVNJAy+B5pajurmLslpPst66RyGFJ7irbWDeY",
-	"hNllUoU19eCbkYsqMSWpnKIAigBxF90eAXFtRdqS3MIuInLiyv123ZWVa+dah0bxByNZDOHcNtfirdJx",
-	"OxkquYC8to+uh7m1tiZnCA6OYVSWA/YDlrLkS6zsxhq3dWiNneAII9ooVr7Gv9xWq7R34ZEvuan57eba",
-	"pL3QU9tTDkN8lb0aSq5VeSRkMYNqKFpVPILFYI8PQuHwNYBLeJ+6aMsU2KUGotah5Xpm5ycURbRu+yeU",
-	"PnxyimPSWVAPKhtpI9J6p3z/3liBa83Cue4TxN+GqtZG7bI9l65gU2r4PQMxCOU0cEqk62GpemdDMcK9",
-	"gkEWvoS23nso7AIcGd9EB/KrSLeiNfBB4iArQYUaLK6Ro7wIC2qxLLhK4aRhfe24tbLWb1S8a9V+/dUq",
-	"pWMrZmGb7+UzvCoeYN7YZW1FrK2Ry8gNMgKPqwYJBdf8jIwqmOJRgFDqQY7PyMgzglGV6zV2PGIoukJi",
-	"0/85JFq76iwmst4ZGWEm3miFiFQpBIj7kWsgPQILGji+gpJtPRRYziMyJDms3UbGjE+7XAwH8+qr42Ax",
-	"rgZ+VP00qRYzFFI5qPisSZ31Hodtsf3KoVzGZRX6rtdVTiHkeeE74+S5hLaaEacV4gLs0XnU3529W61G",
-	"szv26yla1KWK+1UTtjZv/XNJczRQq4d2SLfwuxbsRfiWeqLRawJBnc3x9U9KU/5lc5Gtjvji0+KUimFU",
-	"ra2GPGO6Tu9xGReAQ5ZSCJdDnNJdQ9TfWuKVa2kaCYKENauoH5qMsi1bMKeAaFk/dqCJKOdjphIyWFvH",
-	"Y0U1w7TfRoQzzB6tTiZOyLeAjSAFp/lmJInVOF3lFsJAWgM1piqZBB7rOWGIkbGuDpvmRDYd3NuFCKe9",
-	"F8TEym93TpzapOhynwOChNr/dLMymNpKiYDZ03PQgnIZB1xB5ErdoCXTXsF57WyF6M4FXqgdslM/BxTF",
-	"JtCJejYn/T/+IW5VVS3/Np2MXfOlexQToNo4g5pClBcLoXw+SxsOR9A05tmG3uVb4Mz3ftlRa6P09SZx",
-	"rRAIoQlTPf50EMAEPP3m2WBz0dC2Wu0Hl2iHTtHB4CS65vs9KuqglO7MXvkpAAkgwL5VmOp+q+hmabz9",
-	"KNknRa2RImiPHwluc8la4MR1b227u5c1ybd5RHchFV9rHaWBCFjFbgWRcdyP5nzix/hZaxJDujnZ7kuv",
-	"/F8thYN+m9qOJF4KX+RU7G50AlveagXCkNFpKFlIHZOJm5CG5lIwkIDWctNJcCvXutl4Yx+eBK0t7v7/",
-	"BBAf/MnWEp4ba23WRTw+J6/O89wVZnkX77rfT+9dx1j+PqsqqKLzDah+rQhswakWMIu9t0a1b8lumoxf",
-	"/b4O8hVgPZ4lMRC9hAT5wu2weuX+C1/MljElj6czokqoYLpz+KzUIcZb5UNH4+YxbG3nO683I/FFfHX/",
-	"tRlAbeDhBydYnUqgqlVEtUbNm644NjbMdgwD3zAs+6gWjI5d7ESMW+GK86JE7N4ZBUtqzWQMfrVpId6p",
-	"ueId/BC2q2l4Bz8EU6XZnIsPU0U9kInd/w9pLnWp4lkM/rUt3HpPz13FcKNFid5L8uChzEwxPZN5tnWU",
-	"c7c3t/Uv2p2IboaN8Tcd1XrOdT0WrXOs1aYc6+tynPMUKuejyIcUv+F7dBTyg8VrgFalfD1+dKkwPbtQ",
-	"HSvGLIVRvi1HmTt4C0RmbYPxkCriS3rndJdMLsQZsUOhaMWWRK6SE2EeMuK0Tsudtr00igEila7KU9rW",
-	"DXVImN69qVrKHkdVIwV6MzISqDo7I9SVn2EOOyY8VJUOqnQV+y3xO0e5OoZrifSnG0nCUV7WQDgYbOh0",
-	"oxslJ9EnfYHFBZSG7fB8E0Nn88M6bAgcy4YrrEKL37rUMcjAZBlZYuvHzeMHvpgdZhPgZ297OKahvHMp",
-	"shcyi6UdbkqCVqs/ra58m2IUv9e13GmO+FN0uugj3t11hCGnqNIDX1VxhbrNLbbIh17W6FxqmiTPWiwy",
-	"F0qIg2e5/PYF1S7sceawEa0KM5NWwCsGTR7iDrq/Sb6n/hovhb2E5EzpuxP4eXE/rXh9p51gG9apBGc6",
-	"PHIA/f5BPYQk0Ohgf/cRg+iAXLmiQR/Dgh3zTszY3myy3nHiwe6Fr48ASqwTWuROtFCUC+b6KAbg29aI",
-	"l2vr4ivL2k5frX0Mhp0fZB1+CevZc67hTe2n4X/mk7pbH3jNxV0LCYDgJYpNuTZMYfFa3asZSjZ4nkNk",
-	"ceMcIpv6Q4C4snNooWISbVXFlwA9vOppiW77CnU1tmtlczyvab4kXF6c0HDb2tubg1/xlqm5bqsGsBYQ",
-	"SpyMDDtXhE4VY96nAr8kHhz+WvF7mi7Jtcx5uhx2+uSdW559fsyI1U7iLMiR63VQsRFJCINypAQ8DaU2",
-	"hNn7FhQSHfifa5LJuozyYLWtfLwAJCigbr766uYteXr0zTeHR4TmxYweHiPhdZ2l6n7oKzTXi1w3QeBs",
-	"LWLJgwqvTYRZVYIF7HnrNPaqkKkwdhpP7nDv9y/mwHpMh6fZSr1VX+hYghD0MvD+5SCmiK3oHf16TfiM",
-	"+ItIuieDQdBpPkI70eqh1abDe/VZa/76p9YNqfHHWvekdu9sm/Qa92l1LuDLvbq936uffYY3B7GzX2Dd",
-	"NaL/F355kS9vQnOg9fWB8F55/+AhyfzvmGbbO9FEOPd2TrL7w1HuIGOB66CDGLbutTsHigFUoPkwj/Mr",
-	"Kpkzl0hsZgyTSKsBoFB+KKTiUy5oTnTBUj5xTTWR3+vgaYDtIeMlDNo7IyN04o2IYXmuqzrRZkKRLsd2",
-	"9mP0EJZmJpX3XDWgyWLekhvXQuy1nF56mfXp2F6NbQzVlh/YoirahfK/l1yxifxIpCCvuSg/7tG+kBcb",
-	"3e3No9SQp/+Bi6TS/FiWYOOrDz49Iakkv+9pBiB6rjTxgx3DjjAUZiE/TGhqpPrABB3n9sHgs4xr96E9",
-	"vnqs6ggSqNqxZ8qyZCjArwBwBlqTrmALYhehyZwuCS0KRtUZ9vMaBYta74e2PtU2P/f5NI68FnNCA9qY",
-	"80SHexq73zdh/67W+/31Voz+HF1TC0rDJ5RoBOl3q4vm2rIYrN9BPIY5veMO7NeVg8cV3f2uR061uWFM",
-	"7DPtfUkmTOcP3gdzCkerNyROTMZroO2VynursivzrQZomYHJWbYCWb2CpIrPPAYcuB86OrUgErU33NiD",
-	"MMRumgDA7YZgFQjeWkGeU/HDun3xx0HyCaDG9oEqD6NRhAStQUFV746CYSo0MWh92euTqo9WoLNjhvvJ",
-	"YHCGHSEBZxKBbep3Udc51fXesg9SgMld6cZZOxvckw5meYdM1CruV+1Zc0viB8aK90UkYQ9wdaJI1++h",
-	"zWjll/Ecyakpqy6u3ZhIu2+21cFaz7B9XVsbDkYQwQFvAQ89gsThnIwaz8lnHmwurW0qoK0O1QMd+BYa",
-	"77FkRsX6dHZxNPzcujk3hsZA1ut88/XJqjJQYjedPOlev725JQ5hUhtWHJZFbweXZ/326KlCPuEu9pnP",
-	"Wmwu4HhgLfFvBgNIuqepsQoBOpAVnzuKDTb0ZAeTBt4Un2xgTO3RhmwXkP+6J6+7EFVv431R/j+hd9b+",
-	"qo2V82Bgtmod8O0+Q26O5hQ5Z5tCiO4JF7TTTfj4MD62U4pK46TrPBVL/B/a0Qjh632kbv2DxthJwBSj",
-	"RZMBRdV7s5ViP0v7EFMHFndSgJp3ZmsU3UFbupdsXdJ65oDDNfFBzU3A3HYssNA+i0NqbaKflEve6kO+",
-	"XfMT15EsD2dyJ+RCbOwZG6+RtpymAgDZA781GsN7CYGkKnwIxcVccMNpnhDWn/bJsHOeUfK6P+z0H5qe",
-	"7u5ODZHp8tVhvT9tPpR4ps5qfHsnIm+UHGwh8cYLtkyx5cY+dI4bkG0fOtnPBzn7qaCvn6kaAhnyLplp",
-	"NSu/2oje6ksptlRQrNd5xHuE7Ig9GQ7XjlbYdkCbZPInl61E928nXLdbecfEO6YLKWKdQxomzo6nb0fc",
-	"fsb42DYT5XYhX4JL8AV6BL9kd/SfN83nUnyG6Wx8ww0zZcTolKawNs77GBq+lWju+9MnT8j7d69B/f3z",
-	"O7TYIG0wnqOhLlqNPf9rKAK5/uE7xB6DvI8SzoRkXLHU5Et4RBBoYkAQIipencVSxSKWx3Oq2dNjgl9D",
-	"OHBZMESCcb0yt6f9urGTcJ+q9cUo7D2gZbzXGyLyYy7XI7dbwtVbw7y7x4N3DfFWWTsh0e1I1++LqaLZ",
-	"5m3gOwRRN5buJahVOSc+F1OrbkFGsP03hFkgyiOqyO+q8f4sukMqGnuqgzkJwVhO4t4hVR1I+DQUyPeb",
-	"WvU8vCbP4RpFCkEr6KMFzXNm6h7822rQ2sqKHG0/OPNipblGE6i2msV3zz+TsVypMvXYNKP/3f3VT+U8",
-	"2kyaMb1yQi3b4hyK20SxpYOX7tGfk86M6pesUSsSRhkqj+/z+ni3z4Trqzlm/FDT1oKp2aIp0nOvWTTM",
-	"dVVPHA+IfFpB+3oxIxgl8p7lNGWdTayt/snvT07+8IfB4NvB4Oj46R65iVbW+TZ8YYoikYLIUhGMG1dU",
-	"2troBX705L16+o9v/jw/Gv9lcH88++vi2/Tk7vV5/2/FdJecumADXpz/4fvjP0eRtjzX2pjZJrEA9qEN",
-	"swKtbIWhYMgUg4Pd//HjbUKOnpE5F6VhunfmMZwQ6omLKvSsnMao+w0QY4gbOuzi0TkwXf4PiNCfkueM",
-	"KqbIsBwMnqbwQvgnGwVxx9SqD1OB8CAIje8ikClVikM/nzYsZEjCe7Ot+7p9yNU+atIddoBYzLDTI1qS",
-	"CVW7cU3TVAPb4IE+oUmZ5cd1HivQSKDJN1qYhYAEXmLE2Ex8axw3rJlWsprsuMJ5Iqv+qUU0vqy55yqQ",
-	"gUv1wEJG3x3TIdCgo9E+gYms3SmDxs26l0CLnDp6PZbyzpIeFCgMRVcqqMzoVRGXJUllmWcgh8aQepad",
-	"1hmyoGPomYPUg/rmAFI1IYLdMwVE/A+mZAJel5Hb4lFCRmt7bD+MbPIIf2k32gXJqBkKWCBVzHmakKrs",
-	"anDpEDQR0m3RkmF7WsVoDrPRZMaUy1tZrTFZUVtjYubouFXk7Swct0iyb1prmFuuaDC7Z7sk5X4yscfo",
-	"tU4l2yP80MJdrBJmaCPPYg2sMomoaXug4FXjPW/TEW+DkG2saS/i4KzWDePdu+dsoS2lShFWgX62yuEJ",
-	"a5mwFXhZmTMEPlud3pnHf8L77QvY+i2v+LGCbItENsp0VjXJY6yCzUPwu50OZxOwnxQXM8rFeXsT5j2g",
-	"TUi3+ldQ9dOG4poyfs/0LmCiXEPVf+KRLP7z//rfsV1vz93fD7WUO6zSH1+8O7Ra3fnzixejXkJorkE9",
-	"A1w7+6BvhTFhlg6cUHBApjtAm4bjx6cOhu1+yIG7ueRqJlKrw+bjK6pnLTkWiIQY1l53q8bXW8+61Fkr",
-	"XOEuRdguhxuMWEA4tKbkeSsoZ1SRicKReihAR4qrQ9dXx3O4QLUJT6favNULVa89KM+ub/xm/h6PTqzU",
-	"0+3k+A9kxjZ3fzj85ul9lljiF2oAuK1XX7DqPfv0JQ88kN0DMeF7dugAGHvF+mHtkpfQRFgA7c7ukZU+",
-	"+6UlLBqqy64E27oNzSj4tj2Qhu2HXeJhkwDSATCXSXdRVRD1dpI+rfqDFeUgSnYapiqa3YjzVO/MjpJx",
-	"qwRG/R4ME/f0J8lgryy1b0UYfU6q9ChIhcGl263n6cyqAiP3kRXJLph89N/I78nvjvqDAaA9zaU25HfH",
-	"VjfvtUSY12RI5Pw9ZB1oBAue59YyA/ghI1dIIcg02pLq5k4y2JQdCHeHlMuIYi9Bt99DtT8jOaP34Mqw",
-	"2+8Ln/xMCc1d+e+2oFWgca5ETG4vEnL57uJ4QKQit/Yfu6Ta7XFaRmK/1ZW1+I8BWGi3DLvw2PyCNp/V",
-	"w4O1GGwCS/DGskJnGIMn6rzEfgn410vPbv/Hj7eOmubgzoFvazqcGVOgf1zecebH4Hbb8CPv5DntpPeu",
-	"IqH+NS3498yKIrCiJ3Jjge2r29tr8K7JCanaW/QJZLpX7TB9yjsX09wH3bxwP7++QqfHd3IofFMLWvAn",
-	"tOBTJnpVkeh778HDonQmmKJVs3Ju+kMxFBdS3DNhoH0ginB7cbD6ZiLzXC70qX3ukPyPm7c/gMAXgOTb",
-	"J28QtUpH4aqOEIpv2Ok5vwuhDtyzbwe7VEoq7Io3+ufQh7KHnVMy7PT7/WHn5xF2xhzBk6PeWSPjD15q",
-	"9RoAJp8zutr91L7jxyBbEzYppQJgMAA2w1okGTV0TDUjXUoUAwDyhFCSKqpn1pIR4W4AKLJgLNNDQeyF",
-	"wcwpTZ4NnrpOdO+YUcvD84lh6pQ8HVUH4ad9UJ23XcFYcTbJl43uSnbo65zZORm1dG3u7KaTubSE0T8g",
-	"PziUZ0Bdy6xFzzU2bxizGRfZKbSXm8/tyxk3M6bsoDNaAMoRsYetWL60nAVALQyqcAgWXjAKUTtu6mxs",
-	"aLw3usrYvJB2w5eH37MlFH5pOmF2cHwNWdAlbPyFe3vlTXYAtaO/HFYbcHgNUOdSuJaA01yOaU4K96mn",
-	"ddBX2T2AJ83Y0r4MFpKxrE9u0C2NKOje2WgnO2M0Y8pqDpR8d3nr8nax1MmTcEAXAMNth+66I+mREhK9",
-	"scSEZmQuM5ZrMrOsMqXldGZIWeAOcXNGaD3vMVtKN3oupwca5mLHrrG+wfxlNOuTqwk6NWFcexj12HY5",
-	"HhDR7yPxmC6ZJc0FXdqF2LHnVFntq7G/N4bm7BTqwEcJ0dJO0tIgXsaxYvROkzFLaamZ/U5JV7cLb8nl",
-	"AmjxXEixnMtS+9x/7QawyzmtlsLA+4Au/gwvOPCS67c3twm5fn8LW359fnvxygFsQkrBOlG5wbr26h1Z",
-	"cXT87Bm555pbeXx+c3F1ZWdVZzDbvX//HhsLUTKVMiPpTPKU9SxHddDBjboFQskdWxJVitozgTeZcCCC",
-	"O1a4BpYeEPP4hMxkqbRlE1ULkkDVl6qBqY4vO8DDtlM6xUIJIF4PIYM3u1I66h/JhYCGh6pCcK9z5J2L",
-	"BBrCYKTdkzxQATMzCbV6ZpaQv5f2AOwKxzJbrtxmuwM4Ax8zwSYfuA/2WTtg43hewXlbaoJBsWgDcIUs",
-	"N8LdrsbGjXaFIH73edXhGb8/OT4+A6QNy3Tq3Hr7Zjw2S4jGKpQOpp5MmdHkZPBtQqRKCJ/YfQVuDjcC",
-	"3+budKGkldFJDSBdb3+Nm4LvsabahAtM6kSqR84e8IhJ1efUKrOk++zjRxS0J8ffohyz99fSDlw2ZSWB",
-	"O6C5Iza73zD892ypAWjKfi+doLe86ZALj1qjfC3N6vXzEJtOsNeA0XZk+00lsUC+Bx01IVwHYRaMy8FL",
-	"wSGH0gu6W44Aa2Hka0FHifvc98ZEdj0U2O6LKIZZQmSSy0WleQjMSSJmphgjr4wp3op86WJ++pSMKh1q",
-	"ZO/U0bNDDE0S/HAoII7YS+BBxSaK6dmIdC1hk1EQ1fVfJURJqBmtHRGlZjgdO4QviMRaY6NKbVh2iJ/6",
-	"SCRcAH3HCzz2qrMtrB6b5SakyEsNI1Zls386GmEUCy2G5VCg2gfvtrtgiUBIl/2UELTPcmtRwiMZZ66g",
-	"prFWLb0Gh87WBXZdGwpAprHPQFAVuslZUQgJyrRuj+sI+GRwlFSqIM1zbU8Wfu6qN0d4F4B8LM1yps/s",
-	"xUJ2kFuxUQ9VG7uACWL3AKSpI+y1iDEUpMJRVo6p1UAz2SeiPBS+wLwrpN+HUxShjcn0ULW9effy1IqZ",
-	"UlhFpdqcbiWVEhRJCXlx+fry9pL85//6v5FmrNLgaCyXU1maUS8sQYK2G0PhKAch+OXc2ZCQlrAQLjWB",
-	"dEdv4R8jh6Hi7q8zBt6/e32gE2heP7ph6eFLZtLZ4Q037BS46SGOMjojQQs/dzBOjsIuv5LajKz0gMeR",
-	"8kHpGorRXw6dYcyyQ3uNT8lf3ry2l9J9PDqrgf9dSV+TTw+ekmHnQkmtD6G3tdtISzHw2LDTd4d2iBkH",
-	"ga7AMiJQPYQzeSdzYAAfD9NKU0FP+QjurtXMa5XbWlyu+Q13undCmJhIleJdrxn0UIyX2AUCEHGIgfvY",
-	"dYkjWZkagB7VB1B6rvH73ikZ4UGMcHS4qUiiZ2QkF+IcZe8IbIEmkz4bitE9ZwsIZVs+5igeAPh04prC",
-	"++I1qSxPh0S1MzJC6QmbYTmsS/bAkZKhwPYq7t16hN2e5lz0rfJf67Gn9lL2yY/KChK7LPvB075V2kAU",
-	"uqA82uD2uxN7S1fQFLxQfeq1I2+spFIYykHuDut0lGHH5WlwA9GZ2qI5v74KALR9/0SH2UsL3jntPO0P",
-	"+k8BltXMwGR/MqbZFK33KUZGq8O/yjqnnZxr8xwfgSYMaE7Y544HA1exZ1z9NS2K3Im5J39zsTh0lO7e",
-	"XAViCWDGR0Dp7QO6b1f0DF8eG7Oa5JMrYZgSNAcDtuGz6Jz+z5+Sji7nc6qWndPOGwSBxRfA1QWSh8tA",
-	"9Z2lJVnjZ9nNp1ONFYPzeSnsiD8lnfUr1TntIHXD25+4vXoyoX8PNjySagxHAFHm0YT+vb+k83wEHWyk",
-	"ypjqkxHKhFdmnjv8D5GBUtu4kcgN31B1l8mFSIYC6EvRBXl1++Y1yZQsCgB/kI7pAJM2knChmTJ9MtIQ",
-	"AoRXmGb5pRdKVLGhKHKaMitqmcJmdlUTfuDMOR2zvE8urJoITAGhK1HjAPkQLJhl3GAKCc6XO7vf2mJI",
-	"+E0CnTJzgdv6kv79MWk0eEsLfb48//NjEKcbmnSBpYOfCLqTuBOozr5x2r0GkeLy9yHRmVwccnO4kOqu",
-	"nTnUe/9KLq7Mj/Dw4x9B8LKWk9CGFTq4MI90KvAaq1gNOzO5AJeNndWw88DNL+iU6Sf/1Hk5/bmVUYzw",
-	"KVTS7KOoo/XnWaXrBdfKDZ20kMsK4/CMYihCTtG3AowcXIMTQ0KbCpEdODNpSZz1l5fTzff02mFjU0Xn",
-	"zDBlt8l5eq1Yqv28dqhO6N/GZKyaVrak+P/80+PT4jVCd0SpEEOxPyedk8HJdtL7QZqXdkMfgVbPoVEq",
-	"T9H/1C0QuvAQFbWE5DxlQrPEKs6H4N8A8xf70NVUZE1dlj2UsTjQ3x14ique/QIMxb8pco6v5MJKRPRY",
-	"u7k/Fjt5xfKCXDD7G3djaWqI7zT7sG03jM531jnsw6h09J0Pf00TQKe61ZrQ9xKoABVG5lCADgDi37ty",
-	"0MEJnnHwEqRUZVgBhW/okxGUObnOneBwAN5k1RM7GjCboZgZUwBI7hkZ8VRik07ooDYhlEz4R5YRzaC9",
-	"NdowzgbPFF3ozfzp1m7V4xMdvKaFc8ABPBKV2bGrg+jirvvUfh243atrrxgcLqb0fvr1D3Dj2y++f+iB",
-	"279TbsuFyw1fz2dZO5NqYmS8BHp6jMOpX+JdxVyRq5u34Pryviqa59YehI+Co6izxnY5jIzdP0lzmd61",
-	"coQr0XB34F21ygFPMSCDFwoCJOhzwTak6R1q6yOa3VORshfs/sJ+OgJn2Vzeg/K/oCpDf7WcTOwt5Rqd",
-	"/ryhhTgP8oG2nEaqJXjxIUaoCTWQtO2CZtpa0AEoEPzcxRM1RtZQO3FDMk26F6+vfJQOGv54JH34cc+D",
-	"6uoZhZqJPrkS3o/h8ZuULA2rwf3ZR8itPxmcQHbhGnX7vXhM3lK9o4WxwBF9FTrJLRae+nUeaEc+6LVd",
-	"kAlVrheZNu6rGdW+s64h3ZA+pciXIWcKvtt6IZJOIXXkCpxnma7oeOS9hvV0DrSn3mZjtyruAR5k6hrg",
-	"u2zasHG+xtZgrE9u7TXCqN7UUtOYpnenhLoiCd+r2oq+UhRUabSisxLpq1LWpB3g6TfPBiSjS2v+OGSw",
-	"h9Luyl1e191jNFE/8iQIYkGSxk9VUupzmS0/O+2f43TxCjSNh59/6avnGr+C9iTvvXWww8V6Tivol0+5",
-	"vCeDb7f/4EKKSc4xWejk+Hj7D94LR+yWHi+hUchjOOes1DAt7MJJk8/HDrx89HWwrV7RF+z+DRabPb6q",
-	"4t514/ZkB40FmtpRno/lx6+C3V9CNE+TheLG1H0Kw1Nz0wVg28rX+jgH++SfPPt5kyZaH+52N4VL29/B",
-	"SXH8pZ0UfhltBIKBhq+CQN6Kqpzaea8itPF5qQFF8RMI7LgEyAADtU01vqZTbPoPKRzaTRV7kWDrJ65J",
-	"dzRlxo3pqkL0qHdKRjmfczNK6noBn4AyFOCcwabb1givKw5GrlAScuhHVQMoTP1vsWXX1qP3Fts+P6zz",
-	"c7L1WeydhfURuz7+2m5F51Hpv14+FoFE7oGlO9j5CmuVlQ+Qy0e7SE3qwu3Myean23/0UqoxzzImHnL1",
-	"qssWkEWjnxgW7XVxfi7MYG+H7iVE5lnFlROfywadenzNjLuGeK1ab6Bi95wt4Dx04x5mVM/GkiKEUKuf",
-	"ar3s0tUAMAGw92iqvr+9sEowkcLle2g5Zz5r0+Vhdu3VG4qgFq7nW/VjRpacOA09a2jt46XT3wRa6Uuy",
-	"YIr5yj/v+qoi8JhAtbbLzQ1tucUvqi15TCFRvaRFTFQH0/9kGn8wxYIGTfMcXKPVhCAP0SCheugbv/G7",
-	"U2SdZdCkR+Tbh77zMVQ1RE1FVLbwKfI3OUa7CnyWYPtZkrQGGtLmhC2cs0Gf+TaBxuTOR1kvsmRDEdId",
-	"NVWqEFTb13kZDo6bdAWUFzucGKD2BYWRwBpNnfMIcCQg93AlhxAgpjE3BzFeqzbHUDN/6pJ50VL1v6Vi",
-	"iQmIERLGib3BS/QQWRQ1IR/pPkSw1SMXA2qPEPcWHu8/gP//Cmyz6iJeW67qap4qWg3JFPx/PicUnZiW",
-	"NWfQsFzIxYPvJcv5lI957q5kq6TAOhq8c0F2MDgFyZzeMW0J2gP2rGL5YIi9KokfCt8KE8fFRKAxs/cJ",
-	"J5QzwJTgkFeNwXnftJIwu5Gn5Nh1WxqKkf/NKZnQXLuUXkpGWHw7IppC8mpVTDbnWkNhx4ErToB5L8lS",
-	"lgp7hQwF6o5urfZGHiTEP14WuaQZPl6txBe7aBL96V9lqYJ1109TxdzSUZizrE/+KktEmYEhqgRfbDZT",
-	"AQtsHBbEqK/M75PmzBFPBLjW+mR7LfIT7/BlQDCfrgQ/vp4azjPKcSADNcgBpZ6wUe/gE0tvCVnMlvYf",
-	"/V+TRhourpnlB8vES1uR19z1bH4QH5kyc1vjBLxCFbCVo1g7QckFKeyMoO7KSsZ5UNldcUPfC7Sr5h8q",
-	"TAX3sO6dkqCGgYpQxlu1OiyOpc2G8ROGdVJyYVVTbrBUoRSZ27fwYUgNxZBQL0FFobF7WB8KdTsLB63s",
-	"ukGNUP0dJfXI4RwPNAlHhsTIv5X1/Ku2ndDD0SoU1T55jYELDBcDEBCaHAh5QrgJdqehM4et0OvqITqv",
-	"be8KvH8oLMuReF59MnKK4cilxKNAqCbVqp6HXqizoRiBo26EGa6Bveh1LymYrn7kP0TdnlxTUJQUI2lp",
-	"nOtAM3NqbX6tfdugytzHGDbaVzrwFLgwg30SrQdw+5/5JiAeZgBNmhpngJwTHKLZk5pnrmvkHasjBXE2",
-	"GrkmcccYlLwEhZroENjHG5bERwK3SWOgjE1omRuE7JzTj1h3DmlAVRX6UaRryWOy8TeOqDYmBTkzpWII",
-	"GJ3cQFVf1BnxeQ21JqPUSbV6WkClp19meNcezNdrXnU4W2PqLSqCfbqVtL8iFcHOc1OKdKCIfy3GejCl",
-	"5LEO+sk/639fbfbsX4UKxJ5GaP2OF7t4Ob80YWwnioeohF8oPNAICAT6StfpO642D4T0GaECHSu5ZuRk",
-	"cNJ7ME0VORW6VQnEmlqECMV+Xo5fp9TQXE7B0eJhTjwiiPOYrvXW8u255GQo7OIMU3NtzR4qUFnIqKGn",
-	"zoQ22HxaMf8z5pyNTa3ujjFXPuces0ODm2JOM9QQN8EGcEHe35BM5jlVGsqFRvbF76hxqX8zRhQ1bCXl",
-	"wT6Dtq7VjpeMKtId9AeDk4HLScCMBFLY//vdoG8/F0Pxu6PBgFBTuc56fTKihRrV2AuQm0aFKGnONcvw",
-	"3VZ9ZCoFfbOaHvmPfydPv3lGngwtSc1f2Df9x7+To8EAahMBhA4L9tm9Cz8upF8+uukyroucLvtk5JI1",
-	"RpjO7fI+1FxbzUrJcjqr1m9pwMo5d9QIc3JKvA4NMDAOiOY//p3Ue7k2o6EHY3frQiCzxgC/J5VmDsr7",
-	"yO+bXewoyCyo6QEaeCqjMdkKaUjTJdoDfv54LI2jP6tNd/BgkELJOdfMwQthuEpxRMSgYklStSyMJAA+",
-	"FlMic64NEPZjOrLtCzYJx+De6sfKroTBiZxMmOsE7zH7dBKm9XkeAEeyO9OKRC//7gGjogzrx4qAHaU2",
-	"XkxCcnZkNgo51Yyld5CbW/vMXAlvwHOm4NkL3gHKuiv8XgvX9BJfWtsw6bRhhS/7YR8pdD2oqLRCDwCE",
-	"pzH7lAtGjETDaKcLBvFWDP7oc3zKm8k4CYb+lto9KKyteYtJxhUCrmYVFC+kb2K6lVOLqeJmNmeGp4E5",
-	"v9GRhYFMadhu5lfQiXGn9IQ/7m6PVciEOw0cA///UmFfu1st/ACuzlce6v1Fff0/rruNgN97bDWAxQER",
-	"gpeioMuk8s6CU8JqHQ/WyYD7HLrftgbhXoF3x3OxGtijdsutRY6xcilcnktAtlSewcqSoagdbDEe6gEF",
-	"moLXKWKWg0GwDEqRvU4GMrg/FNAp17MQApn2f2Opq7T+aM7WwGUrSAQhF6j8uRpVyz375GQwGArv8Ncs",
-	"t2OtOP1yKvoHdVtP+OCsqj3Gz1oiIkOBu1XBqTYDIljp7TKKIHYeidf0zsjJ8bHfdzyqoZCl0Txj6yIE",
-	"ij3GVfrf2vl1D66ELicTngIUh/v4lPwOka8EDw79wGqXjea6vKEot3bkrRrwHuieQ2bAkldo/g1i1PXP",
-	"xaBpsk9jXcKtjs2b/MrJHx/C5ZrMWJ5F46vNjsdfa2ZuS2PmL5ygu91QdklT6wbzVysdvmTo+OR4h5fd",
-	"SvmGiuU7n4TxOcTQub6rNemY+PkcEsaAi7Kf6vtWZfrdywtycvTHAbm4+bdTQj1UlpILiIMMO28LBmgN",
-	"jhENOxCr6caZF8rJoRhZSTXqJT5iATa0c1wSbth8NfMKAsXDzkUu9drL+gSHQzyZkZEjMOIwHcownZCx",
-	"NDPCRZqXGcvOKrbvfua6RRhWh8q1T7ByGE52SjX0KbwCg0eaGJlZ+/mWfTQkZXnuQa2ILqBmaMaY159V",
-	"KbDsbyLVvMzpUHThbRD0BjCeP40SMvq9/b9D+3//fZQQQ8dWJEDLEjr1iVo9LEBUDKv+8NcHoxZN+sav",
-	"bm9m6fzDL5Wc7+L9c4/fyl3cf4Z9NE8c7dXcbFVnbql1dwtKXJs4agxNZ3CAqMdYcWulacEUl4D9ipQL",
-	"c3HViIcvuPYQelsm8WuKRpzbuxpQdOWuawQoEI8Ct+fBvKTpin7i1CXQW8uWTBWrRfjL5lW7OhHRKgBI",
-	"2oFOW2BeIuof3ZgJnAxF09/lbF+HyxfVK30epeUV1SzAHHfI+lbJ/HYoDgArNVAsrb5Ec3vJly6Wmx0g",
-	"+qMrq7MfWjULFUApLLdzWHsuXB67r27zvqDP/ksmmr1x7UMjF/u86sTxJZWJf8WiopoVODuLVkHIMLoQ",
-	"SXn+DCnNK7yAUZUvDxWzNOYZbWv6WqG4SHlBc0A2w6JAf4/XtImzwBsfcA2pJowbxPtu3qwC53xpZ/Su",
-	"ntDDrtdjXpbVmbaF13FdXzDQ9eu6BeDS8UF44V3iwU2w8qfy5iDRgQILobdPjK/VJbZNIrQ3gc3hZP+l",
-	"GPsOtFqlD9d5WJb1BDf2NwKOEvCly8uNEW5CpvzeUnZZYPMj5IQPpt92js6FNqpMPTOPanhVqKGLpWKQ",
-	"t9TDqFvN5BHIADm3aGXzQzFSDKcwqswzIthixUdbj+uDGmGgNangngC4uKlNgopXA/QG486odkmCzkNW",
-	"5erGU/99r7irYJN+kWv++T1akaV9tV6tUE1HvHSrulfz/sIurn9p5nQxk1IzDFxinZkO713Aic4qZ6NU",
-	"5HyVmenPzqjwqm60QrH0AOEkkXoRp6kyDmXDR458gmLuhDPU1vVMfO8vbcB9fgbwbmVdv9Dt32BC+u4t",
-	"X70L+1+aI+ApRI3OM9e8Ic8qh7a9ehC+yz67RQodKsyTlIosZ+0ZbjfY3QI8TZSkNJ0x78S1SuoU8iqg",
-	"xtGhfzONDzs4bcsGOIDAdTHRvu56TcbLSvvpkxE2KMQEjJzfs1EN4AS564CsrvWkzMmEGayCUsxlb2hD",
-	"c/+LeiLQxWPMmIBmAVAuhd4yWDO4ic3MMmg5ISOq306gW6bIyCjoADNqFlCC0gMNO2BcOxOstPTD9vpV",
-	"Qxhw1OW5g4amUIHs8K9hU+reYY3hq7H65PL9u/c3L3xo8rJUsmBUACigojl5TsUd1L/yfFmXYUBaHMYP",
-	"CuiDpu7s0Pbt3VH1FDgFT4ksmCB/IjM+nZE/kVwuyJ8IgF33zsjz24v3Ny9uMTXQpXSxjxjErF7rlp3U",
-	"J2VfjGUUdvA+uVY8ddvdzC/UfXKNZILo6DE84Ch01hsg3gtHuzslv+jlfCzzjRkqvvkVbnon6bj1R/td",
-	"rdcD5cvmjsCCsTtMH1oor0+KW05xDx0BI5UMnaOsk1SzOor23XpUf2Rjl1tBZexDBxqPL6sXL3y1J9xG",
-	"wfQnFi5sSLB7AdtdIHm5Zso4nyT0jacz5pLYZnJRZ2u4jMaAieJvd8q2mzNDN6WVv7HfP6qgNzR2JDdY",
-	"zWOnl1H7yGfParx24P2WhBMyLnmeVTkToB+Ke66kqMMrVY1RuNN2+rvsc0GXoAA/cVknG0TVrc8hnILx",
-	"6uvAqh+S7sXry/N3/3Z5c/vhxeX125ur2w/nL168u7y5ubzpATq0/znmICJW9FCcC0xkxSwM7KhX58eI",
-	"qkTYdTMbVzVocUsYwaLggfNqUY8K+hO+a2NCrJ/OY2TD/jhjCtDkoROJg9IHSFbXZaLuWeypxB/+fpTi",
-	"8kiv8W8wcahJIw2iLxTLrPFb5Yh1raylqSlpDvIUOodmUFA3p0uS8cnEo+ibutEqRBOznrOHfCpsS0/4",
-	"2oJC/FS0mjB+Vtc5rgfPhqLKN6W6rm2ss8RY5jIIoBwCgfkhT7uQmubYsxVbnrneNH7VQ4HrcnrbYq25",
-	"eMbSnCrEOJpL0Jko6mVG5kxh5pUTWuSI/LcetN/SQ1GnapmZlQEyz+oHf3c0SAaDQX8w6CVhalMKh8Iy",
-	"smSunVnVC4wcD45d04JgZT6lAOOKoBm7XXNInyMhDXT1QBegNWqT0Kp1N9x1za3mXOTUTKSaW9HGnPa4",
-	"Mnm/AFcveXzcJ5jDB4gYQ+GqWNG5xlUY3USMRsTU5pUxPbd7HNTMdk+Oj6O17I4A3NX+WvO8Lhqz/PpM",
-	"4gt/jYDfHQ+OP1/pgaPOC8Usc4i9/Adob1PjzALhIIQ26UL/fc9J+/MsIcPODbMn6HsxZqXhTA87vdPg",
-	"9niSg9tzFt4SbHbo8XThXdgWxyE8+2ZteH+c+0ZDGyTkL7rqQDm6fntzS574oTWA5/m8hpEl7JFzL0HO",
-	"zW/ehl/Q/4gEHtTQg6EFLNaBAChlZdw298JWSbzuYKjlMdyB9kTtd9Bb0V4F7wL1k20DUnAiwNRl6OTq",
-	"BdElqBRDMXpxeX34h++f/vnw27+8OXbtTFfUwapia02zqzC7nEjQlT0PCcSVfMJ7g1fJsePGlvZJLVXG",
-	"zBrWYVtwN52hCJTSN1c/eMU0sSKmPxgEPpKzuoG4T1vya7EaZS2EoJau1mkObtdfa5/FF/QPejDRStpb",
-	"RQf8Jr4fOQ2U6qHAjsHAgByMYYWV0H0WenTOKmyCemLdYeevssThn1UDDEUbsEOf/Of/+n+GnV5jryuh",
-	"yvrkRaT3J2Q6rnf/1MTIKWKKWLscEspZBg4SQBXpPh3AH0cD75/qORgx5XroDYXf7+7TwdrDp6Sg2jiE",
-	"Z7vcb9dbEI/6xPtTDL1jEIM7sh+dYrmPOExnlNeJ8M7tA1opfNQnL6Uiz28vYGqXt698tYHrV4u2MLGa",
-	"dkJGUlzY4c49JVjrd16mM7vh0BAQiabh3a8qOrHjKcsaFVX/L2mO2Sfn4S0cihnVMyChMWDSZA6hLFVS",
-	"64ZWdRroveE9hgFmgQI8ZkwMhR2rf9AnXmi2oTR1TwZP4woTMKGvXV8KJ/kLqUt+i7akxLvL+1s+/FeQ",
-	"D38DbmVqyFKWcK29r9bIUPLjFdlHqK+GEiuR7oIXh27sjdi42nWtr9FUoSsmNJUOM9l7DggHC8fHS4em",
-	"f+qhb3x2g2WkAaRNpSugSAxAc0k3BNHBOtNKaHk9WVbdkK10c23JQc7ASL4gtpo70TM+MV7l9oU5oVzF",
-	"MiGzgGpoNRT6jmOzrPPqqeqN0Cjf2epFwajSAXppv0L45Ro8l3MqliBtoUoIesRDL/SqmAjgfTbi/3rs",
-	"4f+K4L9u7b8h/zZc6Kta3GeD/X2IyYDm43YPnnPtVFAUmLEA2He1XmNVjYG1JfzTviQS+oYHv5vU1i42",
-	"Cq99cus58njNuQnKJ0ElXc2ccFqUh+Fi9xCwbEuigLnj0AE6gOcbXbeCXphrMRROZY7dfFzNV672vAsn",
-	"+VvixG+ujI2JE+4ynEWdxo/oxrBfOI50A6kKT/4ZGC6bUKbWfrn3RQwA974mqKkttkLTRvjVgExV3HZf",
-	"hKn99WnvQt0Y05zIUh2yJdNOA93POewLrbRLy6CTyVA4NzO+H+q8whgKNGl2/txVgW+F1bMB4BeA8u20",
-	"aMF0MhTegVCFe8DjDM3h29TSagceEwfIvWRT6DNU9n4dmlu1dQ3VLRpPqF2aK+fWhadCGoYP9mGPdRTA",
-	"/3O1yrEVIt+TZu1whV9hhdOcm8pj1wdEigpjC6lWnYESFIRF6+gHGoBYW1hlkfnXuTJDVeYMsGtLDegk",
-	"wpdmh2FYN6C9Mc5QS4KZYlQyiN95DzUA5zewequlCfBgjczHV1TPRglqhVgR0BzZGvIbaiD98e9vyflj",
-	"+prSZ8+biwqUwJ9/2YJLl5mmlD1kWZrflMCvpGbTBzb9+WAXAu/aAbbSRQXQtfqsshY8/9id7bkrd4F4",
-	"1RsZX5BX31LiBpbtv9TlfddY028G3G93d3PmuyOUhgVXaSSPemchXewJ1Apu6hbyvrDy/Hjg8svRaaND",
-	"KPoqAStZQdQCL7X9WDHBFuhgtluVM8wGvIRMN+hALkW+dMCH0Hja+x2D/DHXhpt0h50gRjvsoFJTijsh",
-	"F6JXN5lC+C7sx0PhNSSE1uqTy3lhlusJ7VUPrCVraz2FidrnfuseU11vvmkTeCe3Zs5jJCu+w4NXzEoY",
-	"NxN71FIs51zb821BrraaaynsiDvlLCJBakNNuw04qiBDR0gqGiLWri04NSRnPuu+zgusvCSjqtM6ovlg",
-	"sh+Es6tvHOVxVfV97xMgVK4r4MwMohoSJGzOKAYB+dTayc+Sk6fH5D//z/9Nng0Gg2Qo0IFJNRl2niWD",
-	"weD3w07Pe2VFmedBPkSQsOtyFIaiO6pzIq7fP399dQGpEVc/2E/evrsZJST+xMXb9z/cvru6vBn1NlLx",
-	"Dez3o5Mwvqat/S/mljwC7V6FvmTPW/B1SfM4A5TjTyZh4MJPwHw+xJdsbJkCaNgYtvL2HFqqgt7zqetf",
-	"7Vr0AWoqVg2h5wMIfoGV8i6djZtTNKF8rExOMJu4gLac3mPiohxhoohOmlD0TfhC3fOm2T5mNiynLAqp",
-	"DDE8vWNGu5ZPegEAwEtmAjcJ04bPpeCrozvMCnLu5t/o0+FbdKtS1G0+WsgdI3F4Kl9nG4Nwhttvyq/F",
-	"N/PKR2uhSYyP2Xpszir5cpu7el9njCO9J4702i9iwURFn7VjT1R06v6EOrDsDOc9VbIsVsN/LkfsGbSK",
-	"GdEpu8FGhlXMOpdiCrFB+zLQNexmeGxMn8+uEa7MuCq8tqqJG1zfrVve10nRjUm2Bpt/nT7H24C/7UbB",
-	"+PCONJy0OAvfYuH8CmsFgFtycJ7nZMJZnmHBnbc4D1DLpfgdoJpZ3bfugMcEJJJQck9znmHPvIMAAhg+",
-	"dUkzHmXRwdlazRojxC6RsHYygs7dPRoMhiKdUUVTS3lQEeF/27VKEgm/5JoYKeGq9Mm5v1I1di4VZCZL",
-	"V3giBRsKTEisZ4eTlcoKhlO8u20JiKMFG2tu2Ajd/NrQJe7MKfQBtdcW6MVV8TJZ5Gx1+RAumPA8h6Tw",
-	"KTO6br/lqjXGJSTDWEF1xwrTnpLXuC5fd2JeY6pfn5vj5kH4tP/CiXItevINaxK1rPhL11kmhqYGAEn3",
-	"YWkN5bgpkLFSAqRqe2QkyItFocm1E8T9gyra4bNjuT4jJ4MTz7acR8AzyPUrZ8d52I3Dn/2qwBMvcPd+",
-	"c+V9trISu6G1VgfiAONa3qkEdYKfVTdovU6KFfmGXtyXdbElgUd9qM4nYaoE4NydPOeVoEahN6dVxx9c",
-	"bKUiDwV39Xt1coY12SalAt9l9TJa69XBlaZ5Lhfg8HT5sYdl0WvAqUauP5qe+Kf7Pnr/pWDxbLAiX/7C",
-	"1/8xwg+rq/pXk82/8azPEDpEvbRiWuOlrx357Gwq9OtscIZZ7hB6gHTY/iNLyEJxY5iwM63KXSpXsHPQ",
-	"Vp2FCC7iQA8F2OZoiNgVQZY8F9xwFy1dDznUjt/EBw/ESmVNfyjOPeNxSQ7Q7iKYv7W+ppADG0QZDFT9",
-	"Y+OwOFOyhv1tuGOPeEOD92xKBqphecIFPoav9jr6pgRNQIw+5cu6xcqnRxvaTOsfFTdMN8ssg6nUHVqR",
-	"zC0xAp1uLcVCN+fm6ISrb3fN6D6ahBjF5xBVm1FNjgdWfH7TsJaHonsyGEB+DZTtQamYM5lBGNdzr6Ze",
-	"49FlpHsy+LZ3BjX2DjUBQWOWQzFmThIj1AHCaLYQrS7Hcx6S7VfbamV1onvJxqPHuHk4pZaq+OrLVcr7",
-	"rdLsa6g0m1lOvpSlIuxjwRQHuLHuunjq7cWkVvNiQ174ZM4F24i0tHzINfwyPuHmHNviHJ7/akOB8n/B",
-	"js0/zphLwPDzgqpePUPMPKsx1ASQBGBfLsHUNI7kM1GCYwibiMGVua3oE18jSQRT/FcLEmwOa+5QV7YX",
-	"yWzWv5/8M/hrl/4rgfstUCUikEz9XRua9NtSeDfyLYALLKiZ1WiBjZXs2mvzm5MoeOFvbU/+i9rBzuII",
-	"EGhDOt9iC3/227g7DHX3yBoDz9ZDZ67eWgZWcEIWMwkCC0Jh1pBmDX0+glTdWjz5a7ulj5Xf+6k2xG8p",
-	"vv9leMv3jBUtjEVOJq6Hv2GPwWUgI/LJ8YQ+yTgsqz0F3z1wu5AvaWqk+lpN92qCL3DCX9+tezuZ/GaW",
-	"fwVm+W2pBN6whTycAM2AJGTCuDMnXYzPYbGZ1gupMpfUkcqMhbcPbtLOBlp975jYfO3w+1/PrbsUv+Cl",
-	"e8dSec/U8kJmcejtt8JDTeCDcIwOcnyGIcCUucy9hVR3GpG4uNCG0QzatsNPfru/X839FRuur0M8tCcW",
-	"4A8XxWe4t5qZstiEzmhKJXxXKc1SxQzpQlIzdqlBbL7RyvUeeW+/bkybm55TvzE61LpgXtvbUrT0kyqL",
-	"z8xNHsvV42d5A1vd1rcXt9ZIQrMstGfcrqCt0v9XvXwP900bqgzRzBjX8Y2K9e174H0Z02zKWkO6F3Je",
-	"lCbsyxsUGLiGbgjsrLECYi4zlutTkvMJM3zun4esEHu5KICSNaoUfLc3HDNnE0NkabC65u8lzdEPX72n",
-	"TwADbVRXCniAMSOLocjZPcvPyKhgKmXCVEBKc0aFL0czC0lSa0ErThMUKLAvLKsCb1yQSZnnLUUIb5bP",
-	"Ydu+Vtc8zm6bUx6O/hf0yDcm4/A74PgQpVTJKQBgOr5hD/1Bjnekd2z1cu0Uxg1AXM5I0Kft+dgJOfAD",
-	"aZJJSA2e29EOkqGovsKs5DGrI8d/DBw+Bwk5GRyRg7fQjtT9AjpPp1IplpqDPnkrfKsgrIl8f0U0nwpN",
-	"sFtDRqaSwT49yeWUR2XLyrK/1qTkxiy/QnR1mF/2m4b5FWiYeBZN86/LRObr67DcWjOtuRQPtQaxXLpV",
-	"TJ6TkWEfDT52qI1idD7CJFINUxrBN6cEr2E2It2MGkpG/xx2CicThp3TYWdYDgZP02kuxzQn1Tf2Qzbs",
-	"/DzqgY7pa6HZAoqxSE5F5oHwh6LiqDOujVRL0o3UeFdJLwnRdNlLKsN5DiXfORfMbePxM2JZy1DcMVZY",
-	"pvyR+35oaS411Lo7LEFXwmEltUlnTGNdIzeY0lX3EKNjgBa05wMwyEpDLUuFEAOD4SZCuy1XFjxSzKjl",
-	"KXk6GAxG2AbD7Soo1dESKxzlvWbqEk9wK99YO8cm41j1aMf1XvjhLyhZsWXSoa4r/Ylhee4LfFz427i+",
-	"KFyRuRRs6anzgXdlItVUmoaEjZphmL6oycHVBNsdIxI++8i18WD21LgcrIQsGAIBU6KYZkCjd1g+ABcd",
-	"K4XwCjSHSoihd37pUNADiinj8LsFXbqqq7CICrIFsXzqiRXlja8a5VUxqlvZga9U2L5szPLrE7bnacqK",
-	"BwVA/usVAF26hMVKJB7Wl2Xnax2W++CVnjJjeeimNBX4/uu0h2BqLazaru/XV6/Kp4Jlh1zA9B/Irt3Z",
-	"6W2HG8k6WkVGVwa9sB6lxWejp1SzQy40E/a471mvrXmkZlSls05LRPloMPiUkPLnIzIofd+N2qqJUqVo",
-	"FPEF9rQJuuJ8EajtIIaIHp02RLT7tPbHjKW804nzhEBLNUxnA3yMPCOufR84Z7oViknQDLbKj9fkH0zJ",
-	"XtXg6NdxHy5BS8V+Jw+BHrjnbIFkHt4NKac5ewLcs12PmVitYITPvmMZt1b7qC6QGqFV/n/gA3+yg41I",
-	"V1Y/+ZORphj1sDOcCzQPxXfwXQ3hAS4ByM2iOctIKuUdZ2fYeTCAaTzQZOR5PzSuAoRuB809FKNUZmxE",
-	"uqA92/dewN98Eo6BGegrrkZoBmjnTtzMANabTwUBh8PJ4KiuGPfRcvu15VLQYPhjAR1ZasRLObGLWigp",
-	"plE3G7zmNQqur1KB+q6a4S+kPLUJthuQD4QL7FgElwMBH7U99TsmRr9llfz6lb2XXGDam7uRyvGe6t4F",
-	"VaxNFlE5TADKLWMPUQ2RRfp3t0cSAILIoyMZllRtt12pjsxY3fbj+vuLS1+Gg6hP7g98+OoFATI+0EMh",
-	"JORrQ1ocekW56BPPh3VdG2tKJUhBAW/JPYuXZCiMjHNpxNsQaEiC68JxSHDpYlUawndio5SlLJUmXb+9",
-	"Q7HCgGGVCdqx9p01jxv1zsj6LEAy1Hy1OsChaIaBYPO4hrNmWWwkZqlphE6XBdesneP6ndutB7mjnqi+",
-	"djw4+WNUYYuqfpYoWkd69s3OA8FK9xpoVS18il0zm/T7nKZ3hAsfxCwKq8POGM2c6vxaIgvf4i76khDw",
-	"LWwDucWB9rgm1QVpco+H8wQAjmxlCMENtWqskguNk3HcDHgB8IHuzfGzb3oJ8g3Xngju/B0rjNOKZlKZ",
-	"w5zfWyWnoSL1wW9YKgGRwIXv2JyDjgiam10vuDEFNmYyM+zSyDWk9gE+vmuWCBD56G6VgoyejPpQqg4X",
-	"1E3b816HFFODAfbJeaU6OS4i2AJcqyW0e6AGgXGqdroirytOySSXCwSWQjhOZyVQcJLcMjXXf7LqxgiR",
-	"PgqmNPRn4ekd8/WxAvjOWH70XShhrmUBwHK9s5o5rPShoCbopOcOaiiCbVBsyrVhqmJbdjqjPhnlVExL",
-	"OmWjRuMYLPm3i3dLbWdGEAHfjRPhKX8WXhRsamM89/Ox/P/Yu9rmtnEk/VdQrlRJqqLll/HM7ch1deVx",
-	"MplsMhlv7Ozs3nIuhElI4pgCdARojTY3VffxPl/dL9xfcoXuBghKlGxHTqxk/WV3YpEgCAKN7sbTz6MK",
-	"weXq+91rN25e58i9cjfc0hhduFViVzG5WggyETKbqlyaz9Y6fSdGJOm7wqvZwC5dzdOV5ghlTEhYVaUV",
-	"ohHSqiyxYFlJBry1XGZRvSpJr43YuaGkhspwcyWjWNb63BrE2gJ3XGLsxkc8tw4GTw0sd470cUjin63E",
-	"H7ycp1uLPrB9W5Nu62j28q+nLOX6ocEHzTxaRy8QZgYzzc6cu6XVruZpS3XfspZgRhqBjOuGqC9y0eWa",
-	"dZNlrbukN2AJ0LQlEUtSlAP0OaFYBpKBHc1CzUDSjydmUVfKZvfQlWAXevZmM+6zldh7OU8f5fUaXLxN",
-	"UtkPK4dcK7O3brGtKpOwy+19vkaxaiTMy3l6yvXdUVtvtSi3SaPKvcdKfJcWW11deC+SVq0WG51iBC4A",
-	"n4X2YjyBhMbaLPEmk69RiduOKnObICAeKCvQD4SjF9+ntUgX8xdqIpxsVy0TlPsFpkq8LqkHIvE0/UR4",
-	"CUEKsHRSYbznF2nnCKH3+5Ct4PaL6BNlb1/OU6rF3R5pnses7DZI8TSOMGor8jENh4849t7XT/x9773O",
-	"M/H76qOncwAaOccRJLKBUsnGKZhLMIanY8B0dZNTnMW7T3PtoGWD4IokimXyl1131cV8KnZ/gifpAZNK",
-	"y3w4tP4j01xml+o3Ozy+zXMK53bPVJGnc9Km5tAXoODFQ8ayguNH7t0mVZVMlfkol312jsTzfM4AQMa4",
-	"nDsz78cH/VfB03Es8aows+By3nSXizFZoUYR/phrhACRRYHWSFvbPu5ybrC7WkhzzDja6rpLeBSrZrLP",
-	"TgLVROALPto/inwJtu8xdihTAlLVhEnqs6OD/SC3Yz8YarOBqAqrZEYGuRR2eO30m8LAuvMzlyQCjTgi",
-	"U4xlLE/Y2U/nFyg4ztnzZxcD+8ECRv+OplfBQdNQV14odYXCLxneRZ+LEvSxdCmwPjvHIBbbcIdK9i+n",
-	"52++Z5hyYEV+heOJDXhNcTg/VCXLJ3wkYqmGjEvCaeZGQFA84fZW8iQRpk6pQeww4wyVBH6G+iHJkmC/",
-	"2H0p5nYa2/ungnsJdfjkzddeoPVEJY8JL69E1mzyh9wMGKTWerG8rAzTJi8KwnW6rzegZKrGKVbwcuQo",
-	"4lazRWdqJgvFs5fz9CnNlk221ZbC/dqWrK/aR5mSncGBT5Hl0ogRnC6uaDmHvP/qNm/Yes/t/R+ftkOl",
-	"RrQDOYeqnHCzM9i5zCWH5N2toJ1uWX9CBdi7b6IHt9gInyspHnzHfUorADxS7/pm9WLYLP9CZLqej6Pd",
-	"JT8JCf282abyREzeHbME/wOrjtiwFMKDpRtsHYAnYxdjgcjm0M0PdNk1EfESm0eQCPQKWp7Mz299TiE9",
-	"lrci+fhSnHTkwXjk53j02ddI8NUZe9rxl/13FEryC/AjePP+2Gd9+P/2BTkPochGiY5TiIhwzTEQ6Q3w",
-	"Ct7QdJxxsR5aKTy9LohI+XQw1GF3E7BMrs13rhCl12enY4V1HHBKiAce/uGxXHCYmmD51N5r/bW6s9at",
-	"H4rS6Y64QpxrXlRiRdXzq/q8bDsZR+subqMdwuDnsSjtXs0KxBqNZWiWToxg1Wp2hzPJdl8FkDqro/yg",
-	"/FN7YRqsayOQgyvFRl4Df8iIEAEC/LE3YlhpXuhBLNerDO2xdQUvxwj27LyQwV9tUOdQT/aKw/1Dlmg4",
-	"Uh2weEeK2btMXOepiHcS1nktZj6qUyXDX1gmDG6o7Gdf6gMjg/AmowBeFUs0ef0O+8d//1+z/A8OTvPR",
-	"2EQg1gOhmHsOpCBmC6LmA19ZzLQRU4hIPTAilxRGSwaYIqxLI9CMIv2mRagrlC0JySa5rIzQAxCXhC9g",
-	"e5DQ5a/sayVUsscuVTbHc+WhKmNJPaaz6B+MmQKxOn5plqTX76iVdwU20wXMSrLHpzlOKLDqSppcksJg",
-	"LBO41sbMgPh1goQ1OLABUfMy9Q6Rxw29BOnI2K5EzPZ2+ZXsG9tXIkQztMcL61wjPE8qeGHI+HjoDbm/",
-	"HtZuI3Y/FNALwPngsGK9s+MQCR6CiXLK3fitx30byNKA867HsbS3LM9Uo8wU5ugzmPq27W92URS0pvwA",
-	"tuBlHovlGRlLPyU9gMZlbiotdCuhw8KkbE7CGvEdy2YiC8bPrXgH7O5CLqrBqNPrs9dqad7mGqa0yGh5",
-	"A1DcDcg7ZxtgZC7sbFiBP1QGbUWfkQUx5Ry7hqNTC1tSB2GdOxg4PPur+tm60raf9Ny/wqgHEPVLYWMn",
-	"d41/pFM5IpWDPlisw29Z50IplDDkxojJ1EZUi720M/G1W7z9Do5noDbWyvYP1ntLXRdYlp8pPP0QoU/3",
-	"Nw6EZFipkbC0jxyHuwEZSyDXV6WAxRmYOG9APbyttl/dpN4Bk57P4YZrqKNZN8FKEF+B8+jLbZG0Gpa6",
-	"0AkzlVnKmrNjA1gaGBDEn62EL4TXbLhkl1CMS4vBGoYwNMUdxi1R5w6SC/oxNERauNoBjUt2Y9Oxdm7Q",
-	"3ntwXtccsGGJBQXki3tmQv4XbpyDG90o7wrGEtyoFleu9qzW+Iq9PgvIaWgLG+ZFwXKJG2ztNnci1jnB",
-	"2AF65LhovmmhoHEevSp9tVbY0IJjAD+9owvJMaCPtFDz5bfZQtWuXr/DunAidC1iuTCyA1dYVjt4NcOj",
-	"vblne/xVvfdHoA1qlvb3GD71Gk42JaNGHZwrobBtDeDpqgIKC1O7/rlmh/uHsWzxGrvLU6DpAGrD5xrX",
-	"D3lyl8qM/Uth0jmW4A3BTrPeF2t5XvAE+xK9lR6LWwR39lye2cedcTPeojzxq/CNHt2dW7k7zekZLQYo",
-	"BC1fVWQEq817LI/+ylb7K8tmAk68TWl3gzBN0ttsa1XV6nqfk2JmLRNkskSmo3o7J+4Wd6TvMh15WLvY",
-	"gi5gldR8CBlqGEVEnCzgCWxECpuJX3qqMitsou39A2kp4lDYrn1aVO8qGhEwBQCDqRGUMAnako8bzJnp",
-	"WBm12v3649mz53Z2nL1+zqopqCWwH79j3aODr1nnDPX9GLRRk+yx8CYAmvQ7JMgG/2K5tlNGW3MC1KRO",
-	"nfzgkE1/o0TqroD8UObyZNqU+VSDBzcRhgN5V7egohomTNpv3WiraaF4dgYv+VETBJOqMPmUl2ZvqMrJ",
-	"ru1fc2JOS9szk+O09sN+Mwoi3EH/Rjf+4i9Tl3C4viU7LYBrpxnUq9n5dcwS6LAnAQXKNDsJOpq9ffPq",
-	"i9u2Dm7xiDM+t5PyQqlXvBwhBuTg69u8DyXURPajyHJ+YWfA50oe+BYWJuNOJJSMCKIyroTz+OmQdUoL",
-	"eJMzHmhj773kE7G2SGGFsWiBYMH/rYNgTW0cVNob/+NvJ7v/znf/vr/77bvdX94ffBN9c/R7HPe7v05H",
-	"/zWVo96TnZvLopdXMCylvV+nYnRXbFVE907l6F5gWWjnPx0ma3OscXPmbTi5PDnySu+rwbWrZjLgbVay",
-	"mPfZCf2FTGeIhvQkzDUVQV5imUEsXb1armt2ScfjD+2VVEWc5dYsJ5dKVjpx50iuONp3h8HvvRgqvIkE",
-	"UEwi91/uuS3Cq2pYE+wuNE74xlh2nxzs7/f399nlnGViyKvCHDM9wQwTNaQdHhj8TyQJFLyUTKrSDg04",
-	"IpCJsR2FsCmWCJf1KbMQcAsA27q7OFQmGJ9jn9vh6dWotFMsYpWueFHMY+mPvlCUre9HELwyJADNdV04",
-	"6kYaUWIeDe0Yoojb3sZ19ps35Y9tQ0WuXXU5pj50rbsMU9UlVaSq51DEEv/fsNkKkEuGUkPSnoc/xzuv",
-	"g7vinRUVh2/8dN7OEte6fzdRbNes5Z/Sb3hI5ERrXa1f3ch/UuTyKsIFFHDIk+XRm9vCUujxOvkHnmlI",
-	"vtKlScRKZYB+Iac0XXBSDFdySKEmZCbhz3gebmjdxdKdPmNTEMwxjxGfjVVRx01DPsmLOeuWwtoTxD3k",
-	"Svb6LKTRKulINaa0rHswRl2DOqKF0MdlTDG52ooKhdvPhcODb7G6hB3aN9R6O+YJ3uVTqyh+BgimVQE9",
-	"cS25jSeYSE06DiTcvxKbnLE4OpDVS/DUsZ0wXV3aH+w+SZtQ5FicgNqluxbxBAksrLnwh60oHEG4SC/m",
-	"TpE6kAYH3gmZJIBipwrkKmpIjh0XHcvk30ox/Fcqr+coGJxBS8f1tbNc6saxzErNgPV0wtEK7NXZWEnB",
-	"XldQwnMndYF1EgWQyke6P7JegKlwH1BknX6DYibxT0ugIqZxRNIFoC2I08dyyAstegvHJiFyFFuFC6Bp",
-	"n34+K/Nrns4ZFpIxo4iChnHpmZ07rJvA4A5YHLK1xDtJj2qNFglsCL0F13LQjQrqxhSdm9lF4GrHkH+c",
-	"cLPAaPOOEyNx0qvTqteitNNSo0cb71D+Id5h9v91j6khtg1NsG6yV+SpkFpQT5EMEV+ZSry6yR79ZXdK",
-	"1XRMi/Ia5Ulgx5koKEKJZZNiZwmv+PZFrSfajhxmS8Dh9s2DlvQNHLBvGqtqecWsIn61Zm4Fc89Xh1ut",
-	"I4rjcqcjp4OPngh74xewp+n8aHyQ/3xHK6fOHvm4KeBC3WjfzCVwnHkmi3bZQX/dB3Fub1jj8xAAd3rd",
-	"R83s+wvTXuVDA+6XngpJ5e13ZEwm9MUSaTIwzjunY+89/BM8+t/XFMacE8CdsgW118LeAIE9/T6siohN",
-	"PZokl51+y14VPP9WmdS6i7cVtz44/MNW70rBCGxjxYoW5sM3nEdm4JsP/4WhkK7GtDqHFfMWHmhf60M0",
-	"1JPurJu0vJ1B58Qu7ZF7701tA1qDwgvfORuJBRT3Usx2qUaEF6J0kjB99mypv5AoBpw//DmWECFClhjv",
-	"b4SGLSIZ7RVq9kVcqulWgvkPZUseALoAg+O25se1eePajHcAJznjWnYMm4h4Z8AKlV5BwnA2VqiDdQ9Q",
-	"V9eB3UKN1p04OuqWV2r0gPn2W2lrBF19Jk05v43OxgXiYT8rkRf3nk68KyhLq/PqTe2QDbPmWsgMQIO3",
-	"w0Wfw1aBWwyG+qpsxUhDtqIJlF6ohojgfAloMKGqaSUqej0o+pgyKeI6V5V2WFg11aAVnoPGxD3jlxuJ",
-	"+lgSmrm9JBBqpiha7EolEXmphTQR1IFzbb9pFrFSTAue4njA+Ioylr4e8bIqpbE/IUIYFdJrvHZvEGa+",
-	"kGYeTvqg/oneYsZzw17TeaKOJR13kiMKLPf+u1IJVFh7R3MRmG/xOAchUvaBwIyDBWCt+2gwx74I2PF5",
-	"+EYPTyN3XhPTPEJxt1CUza6qoKJ5hc3caMuX2Z+D8w5YM6sTSe2Xb/PJ4A2TH+td6SiDFEOyXv9xft8z",
-	"fK4xo5cO2DZ2RSCUW1MLl2tz7i76NG4nnpnfwts8SY31Adw7RIgtLkWKLPJ2j0d/7TMXHexoxpuvek9f",
-	"fa8U1+pK7AKMX69LgtvLfrJXBXPhs7Rcz2T2iGRYY2xk1kzyMPEbnR3nUI59XzPPnbogC+fylBMyW4me",
-	"aUkC5dltM0DfHH0I+vZLmYufGnpr55MNwCiQ8Vyx92PGjJjuVtOVONxXiCwjqXSur1gt1wNYBwSKBhhU",
-	"5ArjkvnJGOq65YZ1jcr43AbOcC75c27GWclnvCASXkihqnLCCxQ3QqzqRDhgDVBu2H6/q+rqUqdfeRxL",
-	"jF0RxIHVpYgYoq4GXSorqSGNlUt2KcxMCLkC4XluxPTt9GNWW+ETzkFVbJVMO37yjm68yme1MS8XytdT",
-	"uQHJZlLNPmhqRysyQD/ykuT8lp7Lw+diWsfNcDtzvvb8KuykPkLH0me5qGzHp1NaAU66tFENnnulnAE7",
-	"2t+PEHJF1/aOgzN6RFLbyQlMRNikV0qNkG9fZLbzLnFDAhe56bOTIOEScl0BHSjyafkDFuwCN4zw5a4a",
-	"nRFWYMRzSRj1utTWPRNEXTTrHh1+2+vH8ie3cHS96BeXHq5/1rL83aq1Kxy6Z7sPheuLiz0YG0yk1QZK",
-	"B98vgo+NgLuIoLtTwdGQ+EJMhFo1+ngpCiVHXoyRZsqALMml4CVov10JGTXAftAsHgrNuGa51hUyrLTm",
-	"l5xR2U4SQejdA53Gkr1tMYSnfqU21+ZjGunhw2z6Niy3FmKuKiyDUW02ARiJzJjLcPls6ssgwOMGNFIA",
-	"A/n8+YbP8WW2DzNx7mnOHumGHzAWpc/ghCEcZurYV3rkpY8krAugZCo2BlQhpBgW2GoA1feINS/E0IAL",
-	"zkvBKkk0v7gjE2sVsSJcCmIbzthYlKLva6UnfI405JcilvFOvMO6pZh4YRR7Ee791lEZ5oXwhGYUSjkO",
-	"YboUcMhvXrEkqIZPrLNgqlKKrNZXRS2NrqNwCItvI/DksqwUWsNlIOTac6By4rj0kHC4J96Beh1AwUB1",
-	"L8JKiGG9VNVo3OxTewV/9qFAy09kst76Hm4Z781iNf6jS3GPhgi/egsqwK4YrCzecPevpqOSZ7XZaY0C",
-	"k1IVy1Sd9I+AibjLNUsC+5aAIk4vZGm1LUFRayx9Y45lmQDA0OAk4KS19zQJybUoRGoYh586GGFaGx1L",
-	"Mnt1HRQK+eBzu0eHh70+e15yCSfgCdyUUJLFFd9iU4NmVQtSyJJcxLRUU6V5QTKbgWiEW4/tRqYe6q21",
-	"Mr6L2+ccndIud98sWmf0NRHwn7U9+nVzgjQKv7uZSmsYVn+SRSzeORf24yH53JBllcmFjncawI1azW8u",
-	"QITKzSqAbmiHesFngeaoprJut3XCPHUSIRoKslAUBEUHgCT47KfzC7bnmtYNAcMEsDYknZJ8BnykX7TT",
-	"idObfM6OJot1V7g+Gr43qhALzuWCBJVebe1/dCxDzP6PZsmwVNIkaOsueXqVRCDN5jmVDvajoz98Hf3L",
-	"N/ugrKZZ9+jgK9b5HvUs/u7pKGNZQOGpjV8P9n/8rt/pRZCfn08F8DlF7Oz184g9f/F9xH4Wl2cR++7H",
-	"s4j98OzFKVA9Pf3eyWO6hKPdATs6lmQIIkp7X85rSgOgnk8LKE6DJyGvlKPBBHYO5CPpM6Bgx5788ex5",
-	"FEvoj31x+2zrbPOiUDORebIp5KkI9ANxLwG+x67brnD08Y8wmLEERTqeXgXCPx27UQ6xHLRWF/ei4e1y",
-	"QdAppNEfcbsBumpDPFmFArA5U9ei7DP7QegGKHtEZiwhnaKgNqrkI+EGcSyKjErabcMTMVHl/Bg6h1Sx",
-	"sDkPAWVtbxUN9ZBvSdCEh4ODli3QELY2CzhAbJe9NFSunVXLVvNtNSbzNtFu2c96K5KbaAcmw225dB6U",
-	"jOvlPD2339Gs2CH9j5RYttMeeA1mjAgqH2m4/llpuM6FzJZ130I7sJEGHCCT5tZnbVSfuARK03bUFz+W",
-	"eDRX8J8JSPdY43FbxCeM2DygXfW5q1VlWB8OoltGgS7jWJYTMwHjE3JAocwICdCibA2e+fGCAd1lrpko",
-	"uRYZ64JboHb1uBSZNeC9yF4fS5/5FDKrU4QTJcWcjXPrCcxDBEGV5abPTgtUHwPibupVM+yOZVvcze4U",
-	"dh83tFfglXUsPWGXj7BCByM8ngaPBvHtY1Vk7q1I86QewjKW2BYdqKX4dgPwe7pwfJxAA++gAcckwX3h",
-	"a5EjBj83ERP9UR/LEjzzxXIfBuzJwSGQmvFrnhd2PUTsAJrFc2CPL+4++dpe14vYIYH3YplLO5vQ6naf",
-	"fAPsaL0+O+PWT4ZEMiFR6EXCYex32kRtYQZtdBr0kVIYdqK5Kr6Hx+qfombzY8ri46YsHvMP95B/KEDj",
-	"sTaGd889BEuPsg/2iz4t+cx9v/qUuWoVurcTZ8rzjCV8Ap34x//8LxsK+93lbjrmuSQ8ihfum/K5tV+m",
-	"5FJjT9iY6zHruj0BCHgi2gWupJoR+IQeQPhArrUwFEhTBF1yIzDIt3YYS62MKewOgNroIpbp2Lr1mb8H",
-	"Da0qPQ87hsJYdBYY61lAxkRriirNckc0R/sTAyeZwn600iAc4qJrvwQV3ZsbfcyODg8JdRM81CFtGgyh",
-	"7murEiBTJsesAKTgoTjNUWj12cmlOx4041JoGJUuEWzG8snBfrSPO0tYngZfcy7MLfZ11rVGJNjXEWtk",
-	"PyJt+ea3H7ge1/xUQEDZq0UNwgS+nRmIU6xnDCGYYII4r2DuzNEKUiT6tUZc3XnHq2/dKhTEyeKLbV/K",
-	"/8Q5aY8b6GPO/4vUtV7cx9SwabNvELCur9R3ELL2uzKCSVcfBfwAAQjtxQnrvj1/2qujWb+P+JCEXfKC",
-	"O0pnHrzT4nYeS6NYMrMNmBMMmoHrOJHCzFR5lUQNEo/6aZR1R2H+kD4EAmQ9Flks7SLPqkKwrhaCJf9Z",
-	"qSZg9rhBHEg7uCpZwJyMK9Cp76PSvwvuaw0KPEGY8FxKYXzwTx4FvQlhjnU1YblMi8ou/m4NYo7lwihE",
-	"i6Gi5BMXkVGTDogzLdVlISa9Pmz3HTswngM7mEK5Zk8O7L7cAYDuDE0MjVFHu3twxDsvpK6GwzwFYDB9",
-	"zgF78hewXv5Ddxj3zsDS1+8zZztdceZifgQmszdjWSx9dhAGyw7QV71+LGP52mvDOGyyjcR/rQha7SHG",
-	"Dtq8iJpGtHDPWVaoZ/86loR/XWKubKuRiFxw7GlAIePAsz77XpXs8IiNVWVX6NCIMpY14Qx8p1qULOBm",
-	"XXhk/bHepUoVmZpJNw8SmI/WUCfgBhP9o10ADX8TeAbGaiaPWT5sfGHIweMs124biaxXik16jfhAZpeQ",
-	"XUisDrtS0MU/2eVE6zNYR2NRtB7WLOLVtxX6cLrQzwdyhoKBWgG2ouOUYJN4hFxtwSHHib6ycZP7KvXG",
-	"tLw5GmX3eLD6d9zKFw9A/EY+Ema3bsBH2a3FaRhl80IrNhKmaUaQCLcmrc3Llv5LNYtlN/E/fId/T3qR",
-	"fTX0cFdUhH3CKOrTiATcvF6X1ulnoVzykxQNN9RGJ2om7dahSnSPANanpEBA79H+Ue++ZjOdIqyjs6rH",
-	"/Qe6eDtFJOp+vsrdbrJujmwgIXEv9f/epw+6tJKCaqOPTOcVK83UGR8hzudKzBlHt8epwEBobL2ObjIS",
-	"hnbEp6TskvQGLIEKuyRiSVqVWpWJt8exnFqvGl26jrYRx2/mFC9yWSZleJFASA7OjWS8KFYYNHr2z8FI",
-	"fPhEvNmoQRSHvb315a/sUHyqWQ5PbJvm1qDAyFN4BJ9wyz2XzQt362nhp9PQ2c/W2D5iqsj8WosgiB4B",
-	"7T9nJp+I+4v9ISxez9NJkWG4EbhMqw1AfITBdR1+H1PcQjmDKAxXgtDcBSSYtbatgrZRIAU+U1UBeVuR",
-	"XwvX6mKsbMLAnFMOrChseA6JZ6MwYaD5RLhKX65ZspgCSfw5wATVKaBhH8LDL0HsekP2o7uuUjiWNlpX",
-	"sk6rdFaMdWvg7q5bCtZj2YzW2e2C9V6fnbCzn84viEWAPgIOdD22CAnk06ngJUSEHKp9QGBWK/sHqZyy",
-	"SKFG1kkgpQ6HCehRGiU8soapraH62vNk+SnijkPUVEgd+a8nmygL+8XHgpQdcKjh2J8NVVpR+TJMdd04",
-	"9ZEs3jlV0uSyEvFOn72+OZJdyCNtayD7czNSf/A4FnqxyvGBMX2MX+8xpfwz8Hg0jv2GsGhw4qdKG1oV",
-	"M2KVCFZUyqWzuABNcagQTKlZb+2enD88f1h/GnwRBqa5rqWtEQnNtZLBKa9dwrDP1DldPHu1r2otLic8",
-	"EuV0WwjlbZe+vGO+NwvvtY1M8Xi8/Vj0/LBnUb9iTV29sI/DLXOkhMaSBaL3aPF77v2wqom+fL+DHCIn",
-	"lRnvDP72i11kyBrs//KLvaG8dku2Koudwc4en+awvqgni5bmhUT8PdDaXAKcBGXRbUP9Gg08EYbDyl7W",
-	"dd+tphHzBL5UmxkFVeKy1t/058Z1ywj+XG76LSj/cclHYgIpeUBULg5y0BAidJYbetE4YNGs+/Kvpz22",
-	"S6UpkavHsG1mIs2h00GzV/O0rVGwzoDtr/nQ4G8tF7vwnO0ybl+p4gVDiCmCd4aidPhLGxzRnhO0POVz",
-	"LPZYbjuMs3brg0eaqG4T6Whya8Pn0H4QMapNCk4S7XYSPD+cvstdAE0sYVdBxg3vN0Sv8IfWMbkWhZra",
-	"19qFivWxKKai1MdOx7V7tH8Eh1fTUmVVisxVvumsvr2l8TOADKO+r2HTMk+FZt2M58WcPXv75u35U+b7",
-	"BmAnnFLfXZy+PX96YX2BrBA2IiVVMtL5Snk6DocF2295vt2/cYuFode5AU/CbiVsl31/8qeIGcEnERur",
-	"GbjxqrzSkf0sJk8hNrBev5KGp4ZlwvC8CKek25XaH+zuswu7hgfBF6fKCpeBqJcO/r1tgas0t+FKqdSQ",
-	"7TJjJ/1EyRxyYwiVNfm1XV0mT69EGeEcSpELCoeVkCOF/WTN15hMKglG/Jff/z8AAP//",
+	"tPnglSynM0zpsFxs5TVcJ5ZQXVG689R3s4Ch+aTLGNrcIDa3TXWjqB8qp5M0A+oPT2wh3dHV9/92+OyH",
+	"4798/d3TN6NegsZmne6iV/JdzohmjKyktTQJIRwxPllfm36uNwWU5oinW6EegPHPhZFJ5frxQ9lH+5vf",
+	"FcdiXXkb5j16aAeHGQPmR1vd0qcm4iizHyvdLXen1gqC9B2m5i/oMkwgCWjPftsOa1DJLBBkFbAECGe4",
+	"HBQVOpSZ3QrzdCJLVUm0OLN+aIrPB76a2OMAfRy7aTKXQBOulWW/McEuoHRfEwQVSw5lWlPgNEXuOsNZ",
+	"V7+2pwbVx9mSFeLSCqIxS2RNBxqgU8H6Wcx4OnNmjG7Iih0DKdV0dk9NCPTU7cWy9fAurr95Uz5LssUv",
+	"lBfhnHNXD9rCjQke2zIvgu19WPJFZCk7pGHEVvHpmRgBz/70ZAzesKF2peJWqt2elXG17h5vq45oszrW",
+	"P/cunTYO7kDUdwnlOb7H9HmL7stEhnXXjWIoFJ1MVRBSGRFysTtf2aruouK8Uan97KolwNpgTCaVcwax",
+	"mzPUCepjdHEzq0vR9C6ueeLkW1f3H/9OvPRJiELga1IZziSwm+P5VjtL983OhkB4RmTmJlHp1heIyJqI",
+	"QvLcfCE2ZSqhq66TdMBXty1d6btl6px5rd54XY7BC9NGGvX3zjdxz9kCMFPlHdh8Z1DwwicVqBXXVZTH",
+	"kf4WgOm1rfhumV5Q/fDcQZmWlXiJ+GT915brAwKkkIsE4nwFU0TzjJEueKpq12flzUPk7V1E1nfL9IV7",
+	"U0xU3S3Tm5302e+qBzFhw52KbksTqB9JiGALZlVRrrRJCGT3QmjaGjZ+afss6KYmmsiSvDq7mycurauZ",
+	"17+DUrr9HDOtuXNc/xtTfMJZFvcCtVZ2FzMHsrzBEvE3lfr7WaUcVNpwvMHKlrw9//Z6nxoLCVT4eq/W",
+	"uUukrLETkl54V5rEtUH5tITtaOdhSKipnHvFY9877HOo67vcxSJRRNmr/FGfdF2RtbYQuWeEO4x3DaDd",
+	"cXrxsZbNnHwV6MGfGjWdYCbNU/S72nZ0nifFIMgADyIa2njBDHpfqvwN93jT7wGIBk/+VrBp1ICf0eNn",
+	"X0XUWvaR3Lw6Pzx+9pVXRYAvU03KIpc0Yy1xMJ6xXbiWfQwe/weLNrhYVxr2ko5c43RTOsf4XVwJKlXe",
+	"VoWXyYWw6wzOBzHKQa/qUnL99uYWgZaHnWGndkvCewMw9uZpPKEFfwIghU/ulumTwdE3R5On6fHh1/SE",
+	"HX49PkoPv2HH2eEz+tX46/RP2TdsMHlSkdKToycTJVH12UyVdnsbW5Y0aMltfHX8uBNbyLO+gxsg5rac",
+	"ezXGO/zFvhQTX6d7fcv83Z3fWQp64dOkCjhkhAZFGeJx87ZHzAJZ0jLFLS6DCLEDWv6Bdo7eiviwOQm6",
+	"w2l2BhYodA/ic7AYrGpvpPPXfomeiPd6H0Qgv3Wf7HwAtHfI0WPp3edxQOAKdnA9NCb/WXS0DRL6Bpxr",
+	"GB/GEniuA5a5l8bpePfqZu9dKrGZpx+524YorqEKPeNTa9xMXHORQxRIgffd8Zh+uxwxe6myu+iGtU7Y",
+	"4Lrh28IDaiEI5I+tFmLjgB+kQ83pxyv8/TFC1uIfRzHtKh4GOicThRgX87Blk5Vtu8B7rB7+FsO0UW60",
+	"2y7WUiYawqKVpur4Jaivp2Scl0otSbcUVR62VB7EYyLTUvcSkpbmg5xMSJdlU4CjGYpUKsFUlUjRS8g0",
+	"p4olxOXCJvabOQCidDPJEMAC/w5QWF28s5cMhZDmg29+QLrQCkFU3RBq1uVX0Uv8q13+N0AKupRt+2t7",
+	"5YfCikyrtoB/oKsdioc7RZ/N6zRi3ApL3LjcTtKBNSH0r0vw9avC2uJqxviNRlcJvK3NLXLjFAD/Vq/i",
+	"jGl61/qbNe39e2nIjb9snST00+yk1+OwDZJcBV6rDaxtN84/ut1qAvC5dr5MumNpZpASjQ4DdPy4sCsk",
+	"gufUMPXZfCCbODKAnenqlh+EE3VZ5EePxXMfwlRrslg71LtlujUnY/ndMm1t7fHdXy8Ci9ebRkSXacq0",
+	"npR5vvz/bV1c3cLDzie2itdUTMsW8LzcfVcjGFIozNCuSgJzohfKboEgXPTJpZjmXM98hYbBXJcw840h",
+	"gmX0nkAu+HWN4rJWzeKKN3zU2hVudKVaKdtAvsunM5NUiqoVI1IwMseqfVacDkWYzJ44dpWxejBfFeRw",
+	"rFEvEGxBXKr6GVa4hL+1xIo1ETXfbVa80KKw7DHW2xObeMJ1HflkZ5/Y3oro9Rmz+FcS9w805vVjAv/5",
+	"9ZUrE9JBrj6m6Q8FBMYxOb8tE3/dMVLPAvXZYg+3yKYceFj6g1PfH5CdvkK56xVPEhs0IPKnzFid4rFa",
+	"M4VA0NtxyX9u2wdfc9G6H7kvwdgpYX8jcd22E1HtTGoQHy7vjFQEVd0MV+nhOtb2t5aePrQ+4A1Vd8xc",
+	"UJHlEYsZTPM4YC6fxgFfciywXq9CLphoQRedt7XbcB2MMa/SzpDYUdAHtF8bAycUYRJu8jhV58KOXqhw",
+	"b/Su7oQfve8AWl5blgyG+oQZ6JYdSrLKogfBUYoqira7NyGtJ7eCUJtnVVzkzMELxl6zG7pXSCQRLceq",
+	"JuoeXQOeyx3FtcIqlSeejnRJ0xl2rdYYrirHVrRCWqX7IWQpJdjLjBgF+oGCnuFxQHJo7Rg7JxmM7tDA",
+	"U6YT19fZKD4uV8zeTVw9d8ERaK2edIJtju6DXs7HsrFhl+/fvb950Uk6z28vWiBMVqUCjhHsfxA0cete",
+	"3fGaZOIUv54wG0yxiv36hLvo0iKDtHLhlWTe5hHVPYT8+7aj/q3lbdTjRxdcaxStqkatnUJTeXLvQlSN",
+	"u7yzUhqfhaERiS3uuZLChzLqPnP3LJeFy0UplMzW1lefxRSK1m74VFxF7XYGdusQkLK5KNG572qPhx24",
+	"hdDRMCPdb9++/fb15YeL11eX399+uHoBrQOY6cWvnZtXOPGqKXd0pvdtWRzPS55nq3kcrr1pd2i3w3mS",
+	"c5nSnIzt43oFxGHQP+pvbyLn51xPJmkcwsp2Rk8ywEFcpykPqdhcoGthUMOMRJgm4CRuz++YOxxF/4P4",
+	"FO9ZPDzWVkDhisyaRRMJJOmS7h97gT+ne9jbGVHgk2LgQWHfZjhKXOML9/iO3Sf9z3z3yU9IuLYfzd0w",
+	"mHrt0PPefPPD8V9GvR0yq8MfRGUPMyb32xZRPrhBnGmnkgZaBs8rRXV3FWO3nGS/dY1EDktyV9nGusEk",
+	"zC6TKqypB9+MXFSJKUnlFAVQBIi76PYIiGsr0pbkFnYRkRNX7rfrrqxcO9c6NIo/GMliCOe2uRZvlY7b",
+	"yVDJBeS1fXQ9zK21NTlDcHAMo7IcsB+wlCVfYmU31ritQ2vsBEcY0Uax8jX+5bZapb0Lj3zJTc1vN9cm",
+	"7YWe2p5yGOKr7NVQcq3KIyGLGVRD0ariESwGe3wQCoevAVzC+9RFW6bALjUQtQ4t1zM7P6EoonXbP6H0",
+	"4ZNTHJPOgnpQ2UgbkdY75fv3xgpcaxbOdZ8g/jZUtTZql+25dAWbUsPvGYhBKKeBUyJdD0vVOxuKEe4V",
+	"DLLwJbT13kNhF+DI+CY6kF9FuhWtgQ8SB1kJKtRgcY0c5UVYUItlwVUKJw3ra8etlbV+o+Jdq/brr1Yp",
+	"HVsxC9t8L5/hVfEA88YuaytibY1cRm6QEXhcNUgouOZnZFTBFI8ChFIPcnxGRp4RjKpcr7HjEUPRFRKb",
+	"/s8h0dpVZzGR9c7ICDPxRitEpEohQNyPXAPpEVjQwPEVlGzrocByHpEhyWHtNjJmfNrlYjiYV18dB4tx",
+	"NfCj6qdJtZihkMpBxWdN6qz3OGyL7VcO5TIuq9B3va5yCiHPC98ZJ88ltNWMOK0QF2CPzqP+7uzdajWa",
+	"3bFfT9GiLlXcr5qwtXnrDyXN0UCtHtoh3cLvWrAX4VvqiUavCQR1NsfXPylN+dfNRbY64otPi1MqhlG1",
+	"thryjOk6vcdlXAAOWUohXA5xSncNUX9riVeupWkkCBLWrKJ+aDLKtmzBnAKiZf3YgSainI+ZSshgbR2P",
+	"FdUM034bEc4we7Q6mTgh3wI2ghSc5puRJFbjdJVbCANpDdSYqmQSeKznhCFGxro6bJoT2XRwbxcinPZe",
+	"EBMrv905cWqTost9DggSav/TzcpgaislAmZPz0ELymUccAWRK3WDlkx7Bec11fqOxdqW7e/haINksrKW",
+	"CcNpTnhGumOq2VcnpcrjHiPLud7vCSaxGwJvmKy1KTG/2pVzre2GxHJA0hnNcyam7Gq3YGO9B/shO9n9",
+	"uy7HOU+/Y8uLeiMtQ3IhOKdcO/FuFZ//cfP2e9dxa8wFVUtvQ0e3vqUeIVxhY/4bNuyCKTaXYrl1v1a8",
+	"dOBxAiPCN+XxYUbNxTRnh6VmiQPDe+bB8+PJo36v9gTQWt9i6BjFpXhbYH8BqWIH4cID/iHUdrmCIxiK",
+	"LWcQA8zaeAr16jYcQrwUu8Avd7d7PGfYaov4gTdM6R2bcm0Q37gdgu4LulKOPTzwRrVlkGPUXWlZgZp4",
+	"96DbzKTCeP5qEDS1W4kh7dAIqkk+Ne/beJed+ygqTIPAxA4FC58DnWgTDlE9m5P+n76OO9qqLrAbiT2n",
+	"4tI9ijmxbcqimkLiD9bG+hTHNmimoI/YM9fjbb2iuS0vo+pwsffLqoZyO/QNbUXFCb1a1eNPBwFyzNOv",
+	"ng0215Fug+94MGpHGCcbDE6ia77fo8gaqqvPrBY4BWwZ7Llibei6BTd63htvP0r2yVpuZI3b40eC21zF",
+	"HMT13Fvb7u5lTfJtQbJdSMXDb0RpIIJftFuNfBwKqjmf+DF+1jL1kG5OtodXq5BISy2536a2I2kRyTkV",
+	"e8jjnG5vUIdDRqehZCF1zEzaBD43l4KBUTSX90wnwa1ca3Dm/b/wJBjycf3+E3Dd8CdbqzpvDJ1M6rpO",
+	"n6Zdp/7viry/S8DV76cPuGJ61z6rKqii8w1Ar62gnMGpFjCLvbdGtW/JbsatX/2+MdMVrFWeJTFc1YQE",
+	"JSTtSKvl/gtfzJYxu5+nM6JKKGq9c5Dd1DURcYraDn0FLFN34dR6MxJf11235JwB+hIefnCC1akE1ntF",
+	"VGvUvOmKY6/bbMfMIDC+jKwXjLE+bE6PW+HqtaNE7N4Zxc9rTW4PfrVpIT7OtRIw+hB2MGsEjD4EU6XZ",
+	"nIsPU0U9tpXd/w9pLnWp4olt/rUt3HrPYE7FcKN16t5x/uChzEwxPZN5tnWUc7c3t/Uv2uNKboaN8Tcd",
+	"1XoZTj0Wrctu1KayGzTKAEwlCoZL8Ru+R5M5P1i8LHRVytfjR5cK07ML1bH6/FIY5Ts1lblDPEL7sw3Z",
+	"SapIeOGd010yuRBnxA6FohW71LnifkT+yYjTOi132vbSKCyUVLqqWGxbN5SmYsXPpgJaexxV2SzozchI",
+	"oBD5jFBXkYxlTZgDVxW/qdKBuLSkdDjK1TGoY6Q/3agbifKyBujNYEPzM92oQow+6WvuLqBaeIfnm7Bq",
+	"mx/WYY/4WIJ0YRVa/NZlE4O3jGVkid2AN48fuOd3mE3QUmHbwzEN5Z2rmriQWSwTfVNdjFr9aXXl2xSj",
+	"+L2u5U5zxJ+i08Ww4e7RBMxCiCo98FUVaq47n1uVICFSpMzFG5omybMWi8xFl+N4iq7kaUG1i4SfObhc",
+	"q8LMpBXwikHfn3jM5m+Si09zuq+kwUO+vvQNa/y8uJ9W3GtrJ9gGfy0hvgqPHGjy/t1rUA+hLiA62N99",
+	"EDk6IFeujtynNcCO+bhWbG82We848WD3wtdHMIbWCS1yJ1ooyuX3+MA2QJ7XIMhr6+Iry9pOX62tbYad",
+	"72UdkQ8hTnKu4U3tp+F/5ut8Wh94zcVdCwmA4CUKnMhMYT1z3b4fqvh4nkOyycY5RDb1+wCEa+doc8Uk",
+	"2oAmLgGNftXTEt32FepqbNfK5nhe03xJuLw4oeG2tfrd0a94y9Rcb3JVo8TJyLBzRehUMeZ9KvBL4vuF",
+	"XCt+T9MluZY5T5fDTp+8c8uzz48ZsdpJnAU5cr0OivgiOcJQoZqAp6HUhjB734La0gP/c00yWVfWH/R2",
+	"cJ43MDWar766eUueHn311eERoXkxo4fHSHhdZ6m6H/qi/XXcg02oaFvrGvOg6HcTYVbFwQF73jqNvYom",
+	"K9i1xpM73Pv96/uwRN9BLLdSL3Yxb8kZhfY23r8cpJnomVxUPkGvCZ8RfxFJ92QwAA4jS0O4idBOtKB0",
+	"tQ/9Xq03m7/+qXVDakjK1j2p3TvbJr3GfVqdC/hyr27v9+pnn+HNQTrFr7DuusnLL/zyIl/ehOZA6+sD",
+	"4b3y/sFD6rveMc22NyeLcO7tnGT3h6PcQcZymYKmktjN3e4cKAZQlOzDPM6vqGTOXG2JmTGsK6gGAOyU",
+	"oZCKT7mgOdEFS/nE9VlGfq+DpwHJjYyXMGjvjIzQiTcihuW5rqADmjmmuhzb2Y/RQ1iamVTec9VAq4x5",
+	"S25cV8nXcnrpZdanwz02tjFUW75niwrHASrCX3LFJvIjkYK85qL8uEdHW15sdLc3j1JD6dYHLpJK82NZ",
+	"gr0QP/iMtaSS/L7NJeCqumr1D3YMO8JQmIX8MKGpkeoDE3Sc2weDzzKu3Yf2+OqxqiNIoJDTninLkqEA",
+	"vwIg3GhNuoItiF2EJnO6JLQoGFVn2OJxFCxqvUXm+lTb/Nzn0zgYZ8wJDQCUzhMd7mnsft+ELR1b7/eX",
+	"CyLwc3RNLcA9n5DTFmRkry6aa8tisKQTIXrm9I47/HeHEBJXdPe7HjnV5oYxsc+09yWZsMIreB/MKRyt",
+	"3pA4MRmvgbaDV+ytyq7MtxqgZQYmZ9lKF4MVcG185jE6RPiho1MLIlF7I1A+CFbypokJ324IVoHgraAi",
+	"ORXfr9sXfxokn4Bzbx+o8jAadanQLRpU9e4oGKYCmIRuyL0+qVorBjo7Fj2dDAZn2CQYoIcR66x+F3XN",
+	"tF07RvsgBeT0lQbNtbPBPemQ93coTqjiftWeNbckfmCseF9EcrgBai3a/OA9dJ6u/DKeIzk1ZdXFtRsT",
+	"affNtjpY6xm2r2trD9pIBjFA8OChR8CZnJNR4zn5zIPNaAuJT1zcMQ+yzgVe0V1bfbEHOnBLNKZoKZSK",
+	"9ZX0dkvwa9nXG0NjLTvq6qX1yaoy0H83EQ3pXr+9uSUOr1gbVhyWRRt+Qr2v0dc5EvWe4Rkke1WJj9gD",
+	"KKXCv7zS3btjNuXCHQcuubeDv7Zef5QkIT9+F+PSZ+E313Q8IEaSrwZhmqbzfis+d9ctONKTHewxeFN8",
+	"soEluEdbzV2a1tQ95t1trnr179u15hN6Qe6vl1klBazjVpUJvt1nyM2hqCLnbFP80z3hIo662Q4lDO7t",
+	"lF/TOOk6ycZevw/t6Lrw9T4qQ/2DxthJwNGjIAABRdV7s5ViP0s7LFNHRXfS3pp3ZmsKgINqdi/ZuqT1",
+	"tAeH0+UjspsaTdixwLz8LN60tYl+Um1UqwP8ds3JXYfhPDzXnZALsbEHehzzw3KaCtBqDzzyaADyJUTB",
+	"qtgngGVwwQ2neUJYf9onw855Rsnr/rDTf2i5lc+oryCfXf0VrPenzYcSTzNaDc7vROSNErotJN54wZYp",
+	"ttzYh85xA1L7Qyf7+SDUPxXE/DNV9yFD3iWtrmblVxvRyH1p4JaKwPW6xXjPqx2xlMPh2tF32w5ok0z+",
+	"5DLM6P7thFN6K++YeMd0IUWsE1bDPtvx9O2I288YH9tmX90u5EvwZ75Ad+ZWS2urnf8wH301n0vxGaaz",
+	"8Q03zJQRi1mawlpZ72PdXaxEc9+fPnlC3r97DervD+/Q3IScx3iCibpotVT9r8Gouf7+W8TShKSVEs6E",
+	"ZFyx1ORLeEQQaMpDEPIwXm3MUsUilsdzqtnTY4JfQyxzWTBENnO9n7fnLLuxk3CfqvXFKOw9oD+91xvS",
+	"CcZcroedt8Tat8aodw9m7xqfrlKOQqLbka7fF1NFs83bwHeIAG8sRU9Qq3IRCC6mVt2CdGb7b4gRQYhK",
+	"VGHrVffBs+gOqWjgrI5EJQQDUYl7h1R1FOTTUI3fb2o99/CCQofTFwE2qKD8FjTPmfGIftsL6Npqohxt",
+	"PzhtZKVZVBN4vZrFt88/k7FcqTL12DSj/9391U/lPParCWN65YRatsV5Q7eJYksHL92jPyedGdUvWaPQ",
+	"JQyRVO7q5/Xxbp8J11dzTFeipq2lYLPlYKSHbBMEg+sKHyPu7/o0gJb1SkwwSuQ9y2nKOptYW/2TP56c",
+	"fP31YPDNYHB0/HSPxEor63xb2TC/kkhBZKkIBr0rKm1tXAY/evJePf3HVz/Mj8Z/Gdwfz/66+CY9uXt9",
+	"3v9bMd0lITDYgBfnX393/EMUOdJzrY1peRKrdx/aADLQylYYCsZ7MbLZ/R8/3ibkqIIj6J15TEKELuSi",
+	"ipsrpzHqfgOUH4KeDot/dA5Ml/8D0gtOyXNGFVNkWA4GT1N4IfyTjYKgaWrVh6lAuCts9eLCpylVikN/",
+	"ujZsf8ggfNNsIr9+G+xDrnBTk+6wA8Rihp0e0ZJMqNqNa5qmGtgGd/cJTTctP66TcIFGAk2+0ZIzBNjx",
+	"EiPGZuJb47hhzbSS1UzNFc4TWfVPLaLxZc09V4F5XJ4KVmH6bs8OUQ0djfYJzMLtTpmBjmO9BFq+1aH3",
+	"sZR3lvSgumIoulJBWUmv8sUvSSrLPAM5NIa8uey0Tu8FHUPPHEQsFGcHEOEJEeyeKSDifzAlE/C6jNwW",
+	"jxIyWttj+2Fkk0f4S7vRLsJHzVDAAqliztOEVGVXg0uHiI+QbouWDOMJitEcZqPJjCmXdLNaILOitsbE",
+	"zNFxq8jbWThukWRftRZgt1zRYHbPdsko/mRij9FrnQe3R/ihhbtYJczQRpLIGvhyElHT9kB1rcZ73qYj",
+	"3gbx5lgTesR1Wy16xrt3z9lCW0qVIixh/WxlzxPWMmEr8LIyZwjkuTq9M49niPfbV9/1W17xYwVBGols",
+	"lOmsavrKWAUDi2CuOx3OJqBaKS5mlIuath8C1UW61b+CkqU2VPKU8XumdwHH5hogCxIPw/Gf/9f/ju16",
+	"e+HBfijc3GFv//ji3aHV6s6fX7wY9RJCcw3qGeC02gd9a6cJs3TghIID5t4BqjscPz51MGz3Q8LdzSVX",
+	"M5FaHTYfX1E9a0kQQWTfsHC866l6+1mXOmuF392lgtwloIMRC4i91pQ8bwWZjioyUXhtD23rSHF16Prq",
+	"eA4XqDbh6VSbt3qh6rUHteX1jd/M3+PRiZViwJ0c/4HM2ObuD4ffPL3PEkv8hRrabus9G6x6z76zyQMP",
+	"ZPdATPieHTraxl6xfli75CU04SFAu7N7ZKXPfmkJi4bqsivBtm5DMwq+bQ+kYfsBr3jMJ8CjgB4CpLuo",
+	"yp96O0mfVv3BinIQJTsNU1X8bgSpqndmR8m4VQKjfg+GiXv6k2SwV5batyKMPidVghakwuDS7dbzdGZV",
+	"gZH7yIpkF0w++m/kj+QPR/3BAKCqALbtD8dWN++1RJjXZEjk/D0EK2gEC57n1jID7CQjV0ghyDTakqfn",
+	"TjLYlB0Id4d80YhiL0G330O1PyM5o/fgyrDb76u2/EwJzV3t8ragVaBxrkRMbi8Scvnu4nhApCK39h+7",
+	"5AnucVpGYv/wlbX4jwEVaX8QP7+gzWf18GAtBpvAEryxrNAZxuCJOi+x/w/+9dKz2//x462jpjm4c+Db",
+	"mg5nxhToH5d3nPkxuN02/Mg7eU476b0rp6h/TQv+HbOiCKzoidxYHfzq9vYavGtyQqp2TX0CafpVe2ef",
+	"rw+goi7o5oX7+fUVOj2+lUPhmzTRgj+hBZ8y0asqXN97Dx5W1DPBFIXyfkvq3PSHYigupLhnAjFBUYTb",
+	"i4OlQxOZ53KhT+1zh4gsaQW+AGT6PnmDkFs6irV1hDiCw07P+V0IdWDVfTvYpVJSYZfX0T+HPpQ97JyS",
+	"Yaff7w87P4+w0/MInhz1zhoZf/BSq9dAo405o6vdvO07fgzyRWGTUioAwwMwP6xFklFDx1Qz0qVEMWio",
+	"kRBKUkX1zFoyItwNAPkXjGV6KIi9MJg5pcmzwVPXWfUdM2p5eD4xTJ2Sp6PqIPy0D6rztisYK84m+bLR",
+	"LdAOfZ0zOyejlq5tq910MpeWMPoH5HvXtQAg4zJr0XONzYjGbMZFdgrtUudz+3LGzYwpO+iMFgDRROxh",
+	"K5YvLWcBRA6DKhw2vygYhagdN3UqOTSSHV1lbF5Iu+HLw+/YEqrWNJ0wOzi+hizoEjb+wr298iY7wPXR",
+	"Xw6rDTi8htYdUrgWt9NcjmlOCvepp3XQV9k9ID/N2NK+DBaSsaxPbtAtjYC83tloJztjNGPKag6UfHt5",
+	"6zKHsU7Lk3BAF9BWwg7ddUfSIyVkqWN9DM3IXGYs12RmWWVKy+nMkLLAHeLmjNB63mO2lG70XE4PNMzF",
+	"jl33rgDzl9GsT64m6NSEce1h1GPb5Xg0R7+PxAPSZJY0F3RpF2LHnlNlta/G/t4YmrNTKGIfJURLSF2e",
+	"MncZx4rRO03GLKWlZvY7JV3RMbwllwugxXMhxXIuS+0LF7QbwC7ntFoKA+8DuvgzvODAS67f3twm5Pr9",
+	"LWz59fntxSuHDgopBetE5Qbr2qt3ZMXR8bNn5J5rbuXx+c3F1ZWdVZ3BbPf+/XtslEfJVMqMpDPJU9az",
+	"HNVB4TeKLggld2xJVClqzwTeZMKBCO5Y4RoyezTP4xMyk6XSlk1ULbUCVV+qRo8QfNkBHrad0ilWeQDx",
+	"evwbvNmV0lH/SC4ENPBVVUeSOkvfuUigwRlG2j3JAxUwM5NQaGhmCfl7aQ/ArnAss+XKbbY7gDPwMRNs",
+	"WoX7YJ+1AzaO5xWct6UmGBQrTgAUyXIj3O1qbNxoV8Xid5/rqgkLfH9yfHwGMCGW6dTZ/fbNeGyWEI1V",
+	"KF3bFTJlRpOTwTcJkSohfGL3Fbg53Ah8m7vThZJWRid1Q4R6+2vQF3yPNdUmXGBSJ1I9cvaAR0yqvt1W",
+	"mSXdZx8/oqA9Of4G5Zi9v5Z24LIpKwncAc0dsdn9huG/Y0sNKFn2e+kEveVNh1x4yB3lC4FWr5/HB3WC",
+	"vW6AYEe231QSC+R70CEawnUhdrR9KTjkUHpBt+YRAEWMfCHrKHGf+17PyK6HAttXEsUwS4hMcrmoNA+B",
+	"OUnEzBRj5JUxxVuRL13MT5+SUaVDjeydOnp2iKFJgh8OBcQRewk8qNhEMT0bka4lbDIKorr+q4QoCQWv",
+	"tSOi1AynY4fw1ZxYKG1UqQ3LDvFTH4mEC6DveIHHXnVqh9Vj8/eEFHmpYcSq5vfPRyOMYqHFsBwKVPvg",
+	"3XYXLBEI6bKffNVIbi1KeCTjzFUDNdaqpdfg0Nm6wC6iQwGwOvYZCKpCd1QrCiFBmdbt3h0BnwyOkkoV",
+	"pHmu7cnCz13p6QjvApCPpVnO9Jm9WMgOcis26qFqYxcATewegDR1hL0WMYZqWjjKyjG1Gmgm+0SUh6Kq",
+	"sBHS78MpitDGZHqo2t68e3lqxUwprKJSbU63kkoJiqSEvLh8fXl7Sf7zf/3fSDNWaXA0lsupLM2oFxZB",
+	"QRupoXCUgy1l5NzZkJCWsBAuNYF0R2/hHyMHAOPurzMG3r97faDtdR+K0Q1LD18yk84Ob7hhp8BND3GU",
+	"0RkJWtK6g3FyFHb5ldRmZKUHPI6UD0rXUIz+cugMY5Yd2mt8Sv7y5rW9lO7j0VndyMbVIzb59OApGXYu",
+	"lNT6UHNTbaSlGHhs2Om7QzvEjINAV2AZEagewpm8kzkwgI+HaaWpoKd8BHfXaua1ym0tLtfMjTvdOyFM",
+	"TKRK8a7XDHooxkvsagRwPsTAfey6xJGsTA3gpuoDqJvX+H3vlIzwIEY4OtxUJNEzMpILcY6ydwS2QJNJ",
+	"nw3F6J6zBYSyLR9zFA/ogTqBdj2q58vnpLI8HRLVzsgIpSdshuWwLtkDR0qGAtuFuXfrEXYvnHPRt8p/",
+	"rcee2kvZJz8qK0jssuwHT/tWaQNR6ILyaIPb707sLV2BgvBC9anXjryxkkphKAe5O6zTUYYdl6fBDURn",
+	"aovm/PoqQP/2/YAd4DAteOe087Q/6D8FTFkzA5P9yZhmU7TepxgZrQ7/KuucdnKuzXN8BJoKoTlhnzse",
+	"DFzNoHHF47QocifmnvzNxeLQUbp7szCIJYAZH0HUtw/ovl3RM3x5bMxqkk+uhGFK0BwM2IbPonP6P39K",
+	"Orqcz6ladk47bxDBFl8AVxdIHi4D1XeWlmQN/mU3n041VgzO56WwI/6UdNavVOfU9eGAtz9xe/VkQv8e",
+	"bHgk1RiOAKLMown9e39J5/kIGkxIlTHVJyOUCa/MPHfgJSIDpbZxI5EbvqHqLpMLkQwF0JeiC/Lq9s1r",
+	"kilZFIBcIR3TASZtJOFCM2X6ZKQhBAivMM0CUC+UqGJDUeQ0ZVbUMoXNWVHQGMeZczpmeZ9cWDURmALi",
+	"bqLGAfIhWDDLuMEUEpwvd3a/tcWQ8JsEOmXmArf1Jf37Y9Jo8JYW+nx5/sNjEKcbmnSBpYOfCLptuROo",
+	"zr5x2r0GkeLy9yHRmVwccnO4kOqunTnUe/9KLq7Mj/Dw4x9B8LKWk9CGFTq4MI90KvAaq1gNOzO5AJeN",
+	"ndWw88DNL+iU6Sf/1Hk5/bmVUYzwKVTS7KOoo/XnWaXrBdfKDZ20kMsK4/CMYihCTtG3AowcXIMTQ0KP",
+	"DZEdODNpSZz1l5fTzff02gF7U0XnzDBlt8l5eq1Yqv28dqhO6N/GZKyaVrak+P/80+PT4jXijkSpEEOx",
+	"Pyedk8HJdtL7XpqXdkMfgVbPofE3T9H/1C0Qd/EQFbWE5DxlQrPEKs6H4N8A8xf7qtZUZE1dlj2UsTjE",
+	"4h14ique/QUYin9T5BxfyYWViOixdnN/LHbyiuUFuWD2N+7G0tQQ3zn9YdtuGJ3vrHPYh1Hp6Dsf/pom",
+	"gE51qzWh7yVQASqAz6EAHQDEv3floIMTPOPgJUipyrACCt/QJyMoc3KdqMHhALzJqid2NGA2QzEzpgCE",
+	"3zMy4qnEptPQEXRCKJnwjywjmhn7J9owzgbPFF3ozfzp1m7V4xMdvKaFc8ABPBKV2bGrg+jirvvUfh24",
+	"3atrrxgcLqb0fvr1D0Dv2y++f+iB279TbsuFyw1fz2dZO5NqYmS8BHp6jMOpX+JdxVyRq5u34Pryviqa",
+	"59YehI+Co6izxnY5jIzdP0lzmd61coQr0XB34F21ygFPMSCDFwoCJOhzwbba6R1q6yOa3VORshfs/sJ+",
+	"OgJn2Vzeg/K/oCpDf7WcTOwt5Rqd/ryhhTgP8oG2nEaqJXjxIUaoCTWQtO2CZtpa0AGiEfzcxRM1RtZQ",
+	"O3FDMk26F6+vfJQOuhX5NgDw455HBNYzCjUTfXIlvB/Dg08pWRpWdyZgHyG3/mRwAtmFa9Tt9+IxeUv1",
+	"jhbGAkf0Regkt1h46td5oB35oNd2QSZUuUZq2rivZlT7TvGGdEP6lCJfhpwp+G7rhUg6hdSRK3CeZbqi",
+	"45H3GtbTOdCeeptd6aq4B3iQqUnge5dNmwRxKo19zVif3NprhFG9qaWmMU3vTgl1RRKCTanh9yD6SlFQ",
+	"pdGKzkqkr0pZk3aAp189G5CMLq3542DNHkq7K3d5XXeP0UT9yJMgiAVJGj9VSanPZbb87LR/jtPFK9A0",
+	"Hn7+ta+ea2QO2pO899bBDhfrOa2gXz7l8p4Mvtn+gwspJjnHZKGT4+PtP3gvHLFberyELieP4ZyzUsO0",
+	"sAsnTT4fO/Dy0dfBtnpFX7D7N1hs9viqinvXjduTHTQW6MhHeT6WH78Idn8J0TxNFoobUzdZDE/NTRdQ",
+	"eStf6+Mc7JN/8uznTZpofbjb3RQubX8HJ8XxL+2k8MtoIxAMNHwRBPJWVOXUznsVoY3PSw0oip9AYMcl",
+	"QAYArm2q8TWdQvQRUzi0myo2UsG+VVyT7mjKjBvTVYXoUe+UjHI+52aU1PUCPgFlKMA5M2YTqZg1wuuK",
+	"g5ErlIQc+lHVvQpT/1ts2bX16L3Fts8P6/ycbH0WG39hfcSuj7+2W9F5VPqvl49FIJF7YOkOdr4CimXl",
+	"A+Ty0S5Sk7pwO3Oy+en2H72UasyzjImHXL3qsgVk0WiGhkV7XZyfCzPY26F7CZF5VnHlxOeyQZshXzPj",
+	"riFeq9YbqNg9Zws4D924hxnVs7GkCCHU6qdaL7t0NQBMAGY/mqrvby+sEkykcPkeWs6Zz9p0eZhde/WG",
+	"IqiF6yUuFQwzsuTEaehZQ2sfL53+JtBKX5IFU8xX/nnXVxWBxwSqtV1ubmjLLX5RbcljConqJS1iojqY",
+	"/ifT+IMpFjRomufgGq0mBHmIBgnVQ9/4jd+dIussgyY9It8+9G2boaohaiqisoVPkb/JMdpV4LME28+S",
+	"pDXQkDYnbOGcDfrM9zg0Jnc+ynqRJRuKkO6oqVKFoNq+zstwWOKkK6C82OHEALUvKIwE1mjqnEeAIwG5",
+	"hys5hICPjbk5iPFa9WiGmvlTl8yLlqr/LRVLTECMkDBO7A1eoofIoqgJ+Uj3IQIMH7kYUHuEuLfweP8B",
+	"/P83YJtVF/HaclVX81TRakim4P/zOaHoxLSsOYNu60IuHnwvWc6nfMxzdyVbJQXW0eCdC7KDwSlI5vSO",
+	"aUvQHrBnFcsHQ+xVSfxQ+D6eOC4mAo2ZvU84oZwBpgSHvGoMzvuOm4TZjTwlx65V1FCM/G9OyYTm2qX0",
+	"UjLC4tsR0RSSV6tisjnXGgo7DlxxAsx7SZayVNjoZChQd3RrtTfyICH+8bLIJc3w8WolvthFk+hP/ypL",
+	"Fay7fpoq5paOwpxlffJXWSLKDAxRJfhip5wKWGDjsCBGfWV+nzRnjngiwLXWJ9trkZ94hy8Dgvl0Jfjx",
+	"9dRwnlGOAxmoQQ4o9YSNegefWHpLyGK2tP/o/5Y00nBxzSw/WCZe2oq85q7h9IP4yJSZ2xon4BWqgK0c",
+	"xdoJSi5IYWcEdVdWMs6Dyu6KG3q4+q6af6gwFdzDundKghoGKkIZb9XqsDiWNrvdTxjWScmFVU25wVKF",
+	"UmRu38KHITUUQ0K9BBWFxu5hfSjU7SwctLJrZTVC9XeU1COHczzQJBwZEiP/Vtbzr3qOQgNKq1BU++Q1",
+	"Bi4wXAxAQGhyIOQJ4SbYnYbOHPZxr6uH6Ly2vSvw/qGwLEfiefXJyCmGI5cSjwKhmlSreh56oc6GYgSO",
+	"uhFmuAb2ote9pGC6+pH/EHV7ck1BUVKMpKVxrgPNzKm1+bX2PY8qcx9j2Ghf6cBT4MIM9km0HsDtf+Y7",
+	"mHiYATRpapwBck5wiGZDbZ65lpd3rI4UxNlo5JrEHWNQ8hIUaqJDYB9vWBIfCdwmjYEyNqFlbhCyc04/",
+	"Yt05pAFVVehHkZYrj8nG3zii2pgU5MyUiiFgdHIDVf2izojPa6g1GaVOqtXTAio9/TLDu/Zgvl7zqsPZ",
+	"GlNvURHs062k/QWpCHaem1KkA0X8SzHWgyklj3XQT/5Z//tqs2f/KlQg9jRC63e82MXL+UsTxnaieIhK",
+	"+AuFBxoBgUBf6Tp9x9XmgZA+I1SgYyXXjJwMTnoPpqkip0K3KoFYU4sQodiMzPHrlBqayyk4WjzMiUcE",
+	"cR7TtcZgvreYnAyFXZxhaq6t2UMFKgsZNfTUmdAGO2cr5n/GnLOxqdXdMebK59xjdmhwU8xphhriJtgA",
+	"Lsj7G5LJPKdKQ7nQyL74HTUu9W/GiKKGraQ82GfQ1rXa8ZJRRbqD/mBwMnA5CZiRQAr7f38Y9O3nYij+",
+	"cDQYEGoq11mvT0a0UKMaewFy06gQJc25Zhm+26qPTKWgb1bTI//x7+TpV8/Ik6ElqfkL+6b/+HdyNBhA",
+	"bSKA0GHBPrt34ceF9MtHN13GdZHTZZ+MXLLGCNO5Xd6HmmurWSlZTmfV+i0NWDnnjhphTk6J16EBBsYB",
+	"0fzHv5N6L9dmNPRg7G5dCGTWGOCPpNLMQXkf+X2zix0FmQU1PUD3UWU0JlshDWm6RHvAzx+PpXH0Z7Xp",
+	"Dh4MUig555o5eCEMVymOiBhULEmqloWRBMDHYkpkzrUBwn5MR7Z9wSbhGNxb/VjZlTA4kZMJc23sPWaf",
+	"TsK0Ps8D4Eh2Z1qR6OXfPWBUlGH9WBGwo9TGi0lIzo7MRiGnmrH0DnJza5+ZK+ENeM4UPHvBO0BZd4Xf",
+	"a+GaXuJLaxsmnTas8GU/7COFrgcVlVboAYDwNGafcsGIkWgY7XTBIN6KwR99jk95MxknwdDfUrsHhbU1",
+	"bzHJuELA1ayC4oX0TUy3cmoxVdzM5szwNDDnNzqyMJApDdvN/AraSO6UnvCn3e2xCplwp4Fj4P+/VNjX",
+	"7lYLP4Cr84WHen9VX/+P624j4PceWw1gcUCE4KUo6DKpvLPglLBax4N1MuA+h+63rUG4V+Dd8VysBvao",
+	"3XJrkWOsXAqX5xKQLZVnsLJkKGoHW4yHekCBpuB1ipjlYBAsg1Jkr5OBDO4PBbT59SyEQKb931jqKq0/",
+	"mrM1cNkKEkHIBSp/rkbVcs8+ORkMhsI7/DXL7VgrTr+civ5B3VgUPjirao/xs5aIyFDgblVwqs2ACFZ6",
+	"u4wiiJ1H4jW9M3JyfOz3HY9qKGRpNM/YugiBYo9xlf63dn7dgyuhy8mEpwDF4T4+JX9A5CvBg0M/sNpl",
+	"ozMwbyjKre2Eq+7BB7rnkBmw5BU6l4MYdc1/MWia7NMVmHCrY/Mmv3Lyx4dwuSYzlmfR+GqzXfOXmpnb",
+	"0lX6F07Q3W4ou6SpdYP5i5UOv2To+OR4h5fdSvmGiuU7n4TxOcTQub6rNemY+PkcEsaAi7Kf6vtWZfrd",
+	"ywtycvSnAbm4+bdTQj1UlpILiIMMO28LBmgNjhENOxCr6caZF8rJoRhZSTXqJT5iATa0c1wSbth8NfMK",
+	"AsXDzkUu9drL+gSHQzyZkZEjMOIwHcownZCxNDPCRZqXGcvOKrbvfua6RRhWh8q1T7ByGE52SjX0KbwC",
+	"g0eaGJlZ+/mWfTQkZXnuQa2ILqBmaMaY159VKbDsbyLVvMzpUHThbRD0BjCeP48SMvqj/b9D+3//fZQQ",
+	"Q8dWJEDLEjr1iVo9LEBUDKv+8NcHoxZN+savbm9m6fzDL5Wc7+L9c4/fyl3cf4Z9NE8c7dXcbFVnbql1",
+	"dwtKXJs4agxNZ3CAqMdYcWulacEUl4D9ipQLc3HViIcvuPYQelsm8VuKRpzbuxpQdOWuawQoEI8Ct+fB",
+	"vKTpin7i1CXQW8uWTBWrRfjL5lW7OhHRKgBI2oFOW2BeIuof3ZgJnAxF09/lbF+HyxfVK30epeUV1SzA",
+	"HHfI+lbJ/GYoDgArNVAsrb5Ec3vJly6Wmx0g+qMrq7MfWjULFUApLLdzWHsuXB67r27zfkGf/S+ZaPbG",
+	"tQ+NXOzzqhPHL6lM/CsWFdWswNlZtApChtGFSMrzZ0hpXuEFjKp8eaiYpTHPaFvT1wrFRcoLmgOyGRYF",
+	"+nu8pk2cBd74gGtINWHcIN5382YVOOdLO6N39YQedr0e87KszrQtvI7r+gUDXb+tWwAuHR+EF94lHtwE",
+	"K38qbw4SHSiwEHr7xPhaXWLbJEJ7E9gcTvZfirHvQKtV+nCdh2VZT3BjfyfgKAFfurzcGOEmZMrvLWWX",
+	"BTY/Qk74YPpt5+hcaKPK1DPzqIZXhRq6WCoGeUs9jLrVTB6BDJBzi1Y2PxQjxXAKo8o8I4ItVny09bg+",
+	"qBEGWpMK7gmAi5vaJKh4NUBvMO6Mapck6DxkVa5uPPXf94q7CjbpV7nmn9+jFVnaF+vVCtV0xEu3qns1",
+	"71/YxfUvzZwuZlJqhoFLrDPT4b0LONFZ5WyUipyvMjP92RkVXtWNViiWHiCcJFIv4jRVxqFs+MiRT1DM",
+	"nXCG2rqeie/9tQ24z88A3q2s61e6/RtMSN+95Yt3Yf9LcwQ8hajReeaaN+RZ5dC2Vw/Cd9lnt0ihQ4V5",
+	"klKR5aw9w+0Gu1uAp4mSlKYz5p24VkmdQl4F1Dg69G+m8WEHp23ZAAcQuC4m2tddr8l4WWk/fTLCBoWY",
+	"gJHzezaqAZwgdx2Q1bWelDmZMINVUIq57A1taO5/UU8EuniMGRPQLADKpdBbBmsGN7GZWQYtJ2RE9dsJ",
+	"dMsUGRkFHWBGzQJKUHqgYQeMa2eClZZ+2F6/aggDjro8d9DQFCqQHf41bErdO6wxfDVWn1y+f/f+5oUP",
+	"TV6WShaMCgAFVDQnz6m4g/pXni/rMgxIi8P4QQF90NSdHdq+vTuqngKn4CmRBRPkz2TGpzPyZ5LLBfkz",
+	"AbDr3hl5fnvx/ubFLaYGupQu9hGDmNVr3bKT+qTsi7GMwg7eJ9eKp267m/mFuk+ukUwQHT2GBxyFznoD",
+	"xHvhaHen5Be9nI9lvjFDxTe/wk3vJB23/mi/q/V6oHzZ3BFYMHaH6UML5fVJccsp7qEjYKSSoXOUdZJq",
+	"VkfRvluP6o9s7HIrqIx96EDj8WX14oWv9oTbKJj+xMKFDQl2L2C7CyQv10wZ55OEvvF0xlwS20wu6mwN",
+	"l9EYMFH87U7ZdnNm6Ka08jf2+0cV9IbGjuQGq3ns9DJqH/nsWY3XDrzfknBCxiXPsypnAvRDcc+VFHV4",
+	"paoxCnfaTn+XfS7oEhTgJy7rZIOouvU5hFMwXn0dWPVD0r14fXn+7t8ub24/vLi8fntzdfvh/MWLd5c3",
+	"N5c3PUCH9j/HHETEih6Kc4GJrJiFgR316vwYUZUIu25m46oGLW4JI1gUPHBeLepRQX/Cd21MiPXTeYxs",
+	"2B9nTAGaPHQicVD6AMnqukzUPYs9lfjD349SXB7pNf4NJg41aaRB9IVimTV+qxyxrpW1NDUlzUGeQufQ",
+	"DArq5nRJMj6ZeBR9UzdahWhi1nP2kE+FbekJX1tQiJ+KVhPGz+o6x/Xg2VBU+aZU17WNdZYYy1wGAZRD",
+	"IDA/5GkXUtMce7ZiyzPXm8aveihwXU5vW6w1F89YmlOFGEdzCToTRb3MyJwpzLxyQosckf/Wg/Zbeijq",
+	"VC0zszJA5ln94B+OBslgMOgPBr0kTG1K4VBYRpbMtTOreoGR48Gxa1oQrMynFGBcETRjt2sO6XMkpIGu",
+	"HugCtEZtElq17oa7rrnVnIucmolUcyvamNMeVybvF+DqJY+P+wRz+AARYyhcFSs617gKo5uI0YiY2rwy",
+	"pud2j4Oa2e7J8XG0lt0RgLvaX2qe10Vjll+eSXzhrxHwu+PB8ecrPXDUeaGYZQ6xl38P7W1qnFkgHITQ",
+	"Jl3ov+85aX+eJWTYuWH2BH0vxqw0nOlhp3ca3B5PcnB7zsJbgs0OPZ4uvAvb4jiEZ9+sDe+Pc99oaIOE",
+	"/EVXHShH129vbskTP7QG8Dyf1zCyhD1y7iXIufnd2/Ar+h+RwIMaejC0gMU6EAClrIzb5l7YKonXHQy1",
+	"PIY70J6o/Q56K9qr4F2gfrJtQApOBJi6DJ1cvSC6BJViKEYvLq8Pv/7u6Q+H3/zlzbFrZ7qiDlYVW2ua",
+	"XYXZ5USCrux5SCCu5BPeG7xKjh03trRPaqkyZtawDtuCu+kMRaCUvrn63iumiRUx/cEg8JGc1Q3EfdqS",
+	"X4vVKGshBLV0tU5zcLv+WvssvqB/0IOJVtLeKjrgN/H9yGmgVA8FdgwGBuRgDCushO6z0KNzVmET1BPr",
+	"Djt/lSUO/6waYCjagB365D//1/8z7PQae10JVdYnLyK9PyHTcb37pyZGThFTxNrlkFDOMnCQAKpI9+kA",
+	"/jgaeP9Uz8GIKddDbyj8fnefDtYePiUF1cYhPNvlfrPegnjUJ96fYugdgxjckf3oFMt9xGE6o7xOhHdu",
+	"H9BK4aM+eSkVeX57AVO7vH3lqw1cv1q0hYnVtBMykuLCDnfuKcFav/MyndkNh4aASDQN735V0YkdT1nW",
+	"qKj6f0lzzD45D2/hUMyongEJjQGTJnMIZamSWje0qtNA7w3vMQwwCxTgMWNiKOxY/YM+8UKzDaWpezJ4",
+	"GleYgAl96fpSOMlfSV3yW7QlJd5d3t/z4b+AfPgbcCtTQ5ayhGvtfbVGhpIfr8g+Qn01lFiJdBe8OHRj",
+	"b8TG1a5rfY2mCl0xoal0mMnec0A4WDg+Xjo0/VMPfeOzGywjDSBtKl0BRWIAmku6IYgO1plWQsvrybLq",
+	"hmylm2tLDnIGRvIFsdXciZ7xifEqty/MCeUqlgmZBVRDq6HQdxybZZ1XT1VvhEb5zlYvCkaVDtBL+xXC",
+	"L9fguZxTsQRpC1VC0CMeeqFXxUQA77MR/9djD/9XBP91a/8d+bfhQl/V4j4b7O9DTAY0H7d78Jxrp4Ki",
+	"wIwFwL6r9RqragysLeGf9iWR0Dc8+N2ktnaxUXjtk1vPkcdrzk1QPgkq6WrmhNOiPAwXu4eAZVsSBcwd",
+	"hw7QATzf6LoV9MJci6FwKnPs5uNqvnC15104yd8TJ353ZWxMnHCX4SzqNH5EN4b9wnGkG0hVePLPwHDZ",
+	"hDK19su9L2IAuPclQU1tsRWaNsJvBmSq4rb7Ikztr097F+rGmOZEluqQLZl2Guh+zmFfaKVdWgadTIbC",
+	"uZnx/VDnFcZQoEmz8+euCnwrrJ4NAL8AlG+nRQumk6HwDoQq3AMeZ2gO36aWVjvwmDhA7iWbQp+hsvfb",
+	"0NyqrWuobtF4Qu3SXDm3LjwV0jB8sA97rKMA/p+rVY6tEPmeNGuHK/wKK5zm3FQeuz4gUlQYW0i16gyU",
+	"oCAsWkc/0ADE2sIqi8y/zpUZqjJngF1bakAnEb40OwzDugHtjXGGWhLMFKOSQfzOe6gBOL+B1VstTYAH",
+	"a2Q+vqJ6NkpQK8SKgObI1pDfUAPpj39/S84f05eUPnveXFSgBP786xZcusw0pewhy9L8rgR+ITWbPrDp",
+	"zwe7EHjXDrCVLiqArtVnlbXg+cfubM9duQvEq97I+IK8+pYSN7Bs/6Uu77vGmn434H6/u5sz3x2hNCy4",
+	"SiN51DsL6WJPoFZwU7eQ94WV58cDl1+OThsdQtFXCVjJCqIWeKntx4oJtkAHs92qnGE24CVkukEHciny",
+	"pQM+hMbT3u8Y5I+5NtykO+wEMdphB5WaUtwJuRC9uskUwndhPx4KryEhtFafXM4Ls1xPaK96YC1ZW+sp",
+	"TNQ+91v3mOp6802bwDu5NXMeI1nxHR68YlbCuJnYo5ZiOefanm8LcrXVXEthR9wpZxEJUhtq2m3AUQUZ",
+	"OkJS0RCxdm3BqSE581n3dV5g5SUZVZ3WEc0Hk/0gnF194yiPq6rve58AoXJdAWdmENWQIGFzRjEIyKfW",
+	"Tn6WnDw9Jv/5f/5v8mwwGCRDgQ5Mqsmw8ywZDAZ/HHZ63isryjwP8iGChF2XozAU3VGdE3H9/vnrqwtI",
+	"jbj63n7y9t3NKCHxJy7evv/+9t3V5c2ot5GKb2C/H52E8TVt7X8xt+QRaPcq9CV73oKvS5rHGaAcfzIJ",
+	"Axd+AubzIb5kY8sUQMPGsJW359BSFfSeT13/ateiD1BTsWoIPR9A8AuslHfpbNycognlY2VygtnEBbTl",
+	"9B4TF+UIE0V00oSib8IX6p43zfYxs2E5ZVFIZYjh6R0z2rV80gsAAF4yE7hJmDZ8LgVfHd1hVpBzN/9G",
+	"nw7foluVom7z0ULuGInDU/ky2xiEM9x+U34rvplXPloLTWJ8zNZjc1bJl9vc1fs6YxzpPXGk134RCyYq",
+	"+qwde6KiU/cn1IFlZzjvqZJlsRr+czliz6BVzIhO2Q02Mqxi1rkUU4gN2peBrmE3w2Nj+nx2jXBlxlXh",
+	"tVVN3OD6bt3yvkyKbkyyNdj82/Q53gb8bTcKxod3pOGkxVn4FgvnV1grANySg/M8JxPO8gwL7rzFeYBa",
+	"LsXvANXM6r51BzwmIJGEknua8wx75h0EEMDwqUua8SiLDs7WatYYIXaJhLWTEXTu7tFgMBTpjCqaWsqD",
+	"igj/265Vkkj4JdfESAlXpU/O/ZWqsXOpIDNZusITKdhQYEJiPTucrFRWMJzi3W1LQBwt2Fhzw0bo5teG",
+	"LnFnTqEPqL22QC+uipfJImery4dwwYTnOSSFT5nRdfstV60xLiEZxgqqO1aY9pS8xnX5shPzGlP98twc",
+	"Nw/Cp/0XTpRr0ZNvWJOoZcVfus4yMTQ1AEi6D0trKMdNgYyVEiBV2yMjQV4sCk2unSDuH1TRDp8dy/UZ",
+	"ORmceLblPAKeQa5fOTvOw24c/uw3BZ54gbv3uyvvs5WV2A2ttToQBxjX8k4lqBP8rLpB63VSrMg39OK+",
+	"rIstCTzqQ3U+CVMlAOfu5DmvBDUKvTmtOv7gYisVeSi4q9+rkzOsyTYpFfguq5fRWq8OrjTNc7kAh6fL",
+	"jz0si14DTjVy/dH0xD/d99H7LwWLZ4MV+fJXvv6PEX5YXdW/mmz+nWd9htAh6qUV0xovfe3IZ2dToV9n",
+	"gzPMcofQA6TD9h9ZQhaKG8OEnWlV7lK5gp2DtuosRHARB3oowDZHQ8SuCLLkueCGu2jpesihdvwmPngg",
+	"Vipr+kNx7hmPS3KAdhfB/K31NYUc2CDKYKDqHxuHxZmSNexvwx17xBsavGdTMlANyxMu8DF8tdfRNyVo",
+	"AmL0KV/WLVY+PdrQZlr/qLhhullmGUyl7tCKZG6JEeh0aykWujk3RydcfbtrRvfRJMQoPoeo2oxqcjyw",
+	"4vOrhrU8FN2TwQDya6BsD0rFnMkMwrieezX1Go8uI92TwTe9M6ixd6gJCBqzHIoxc5IYoQ4QRrOFaHU5",
+	"nvOQbL/YViurE91LNh49xs3DKbVUxVdfrlLe75VmX0Kl2cxy8qUsFWEfC6Y4wI1118VTby8mtZoXG/LC",
+	"J3Mu2EakpeVDruEv4xNuzrEtzuH5rzYUKP9X7Nj844y5BAw/L6jq1TPEzLMaQ00ASQD25RJMTeNIPhMl",
+	"OIawiRhcmduKPvElkkQwxX+1IMHmsOYOdWV7kcxm/fvJP4O/dum/ErjfAlUiAsnU37WhSb8thXcj3wK4",
+	"wIKaWY0W2FjJrr02vzqJghf+3vbkv6gd7CyOAIE2pPMttvBnv427w1B3j6wx8Gw9dObqrWVgBSdkMZMg",
+	"sCAUZg1p1tDnI0jVrcWTv7Vb+lj5vZ9qQ/ye4vtfhrd8x1jRwljkZOJ6+Bv2GFwGMiKfHE/ok4zDstpT",
+	"8N0Dtwv5kqZGqi/VdK8m+AIn/OXdureTye9m+Rdglt+WSuANW8jDCdAMSEImjDtz0sX4HBabab2QKnNJ",
+	"HanMWHj74CbtbKDV946JzdcOv//t3LpL8SteuncslfdMLS9kFofefis81AQ+CMfoIMdnGAJMmcvcW0h1",
+	"pxGJiwttGM2gbTv85Pf7+8XcX7Hh+jrEQ3tiAf5wUXyGe6uZKYtN6IymVMJ3ldIsVcyQLiQ1Y5caxOYb",
+	"rVzvkff268a0uek59RujQ60L5rW9LUVLP6my+Mzc5LFcPX6WN7DVbX17cWuNJDTLQnvG7QraKv1/1cv3",
+	"cN+0ocoQzYxxHd+oWN++B96XMc2mrDWkeyHnRWnCvrxBgYFr6IbAzhorIOYyY7k+JTmfMMPn/nnICrGX",
+	"iwIoWaNKwXd7wzFzNjFElgara/5e0hz98NV7+gQw0EZ1pYAHGDOyGIqc3bP8jIwKplImTAWkNGdU+HI0",
+	"s5AktRa04jRBgQL7wrIq8MYFmZR53lKE8Gb5HLbtS3XN4+y2OeXh6H9Fj3xjMg6/A44PUUqVnAIApuMb",
+	"9tAf5HhHesdWL9dOYdwAxOWMBH3ano+dkAM/kCaZhNTguR3tIBmK6ivMSh6zOnL8p8Dhc5CQk8EROXgL",
+	"7UjdL6DzdCqVYqk56JO3wrcKwprI91dE86nQBLs1ZGQqGezTk1xOeVS2rCz7S01KbszyC0RXh/llv2uY",
+	"X4CGiWfRNP+6TGS+vg7LrTXTmkvxUGsQy6VbxeQ5GRn20eBjh9ooRucjTCLVMKURfHNK8BpmI9LNqKFk",
+	"9M9hp3AyYdg5HXaG5WDwNJ3mckxzUn1jP2TDzs+jHuiYvhaaLaAYi+RUZB4Ifygqjjrj2ki1JN1IjXeV",
+	"9JIQTZe9pDKc51DynXPB3DYePyOWtQzFHWOFZcofue+HluZSQ627wxJ0JRxWUpt0xjTWNXKDKV11DzE6",
+	"BmhBez4Ag6w01LJUCDEwGG4itNtyZcEjxYxanpKng8FghG0w3K6CUh0tscJR3mumLvEEt/KNtXNsMo5V",
+	"j3Zc74Uf/oqSFVsmHeq60p8Ylue+wMeFv43ri8IVmUvBlp46H3hXJlJNpWlI2KgZhumLmhxcTbDdMSLh",
+	"s49cGw9mT43LwUrIgiEQMCWKaQY0eoflA3DRsVIIr0BzqIQYeueXDgU9oJgyDr9b0KWrugqLqCBbEMun",
+	"nlhR3viqUV4Vo7qVHfhChe3Lxiy/PGF7nqaseFAA5L9eAdClS1isROJhfVl2vtZhuQ9e6SkzloduSlOB",
+	"779Mewim1sKq7fp+e/WqfCpYdsgFTP+B7Nqdnd52uJGso1VkdGXQC+tRWnw2eko1O+RCM2GP+5712ppH",
+	"akZVOuu0RJSPBoNPCSl/PiKD0vfdqK2aKFWKRhFfYE+boCvOF4HaDmKI6NFpQ0S7T2t/zFjKO504Twi0",
+	"VMN0NsDHyDPi2veBc6ZboZgEzWCr/HhN/sGU7FUNjn4b9+EStFTsd/IQ6IF7zhZI5uHdkHKasyfAPdv1",
+	"mInVCkb47DuWcWu1j+oCqRFa5f8HPvBnO9iIdGX1kz8baYpRDzvDuUDzUHwL39UQHuASgNwsmrOMpFLe",
+	"cXaGnQcDmMYDTUae90PjKkDodtDcQzFKZcZGpAvas33vBfzNJ+EYmIG+4mqEZoB27sTNDGC9+VQQcDic",
+	"DI7qinEfLbdfWy4FDYY/FtCRpUa8lBO7qIWSYhp1s8FrXqPg+iIVqG+rGf5KylObYLsB+UC4wI5FcDkQ",
+	"8FHbU79jYvR7VslvX9l7yQWmvbkbqRzvqe5dUMXaZBGVwwSg3DL2ENUQWaR/d3skASCIPDqSYUnVdtuV",
+	"6siM1W0/rr+7uPRlOIj65P7Ah69eECDjAz0UQkK+NqTFoVeUiz7xfFjXtbGmVIIUFPCW3LN4SYbCyDiX",
+	"RrwNgYYkuC4chwSXLlalIXwnNkpZylJp0vXbOxQrDBhWmaAda99Z87hR74yszwIkQ81XqwMcimYYCDaP",
+	"azhrlsVGYpaaRuh0WXDN2jmu37ndepA76onqa8eDkz/9f+x9bXPbOLbmX0G5ukpSFS2/tJO9Y9etLbeT",
+	"7s5NOu2Jndt3dtgbwiQksU0BugRotW62q/bjft7aXzi/ZAvnHICgRMp27MRKj77MdCwSBEHgvJ/naTXY",
+	"Wk0/uyk6R3r2/M4DwZvea6Bls/BbZM1s7t/veHrNcumSmLOZtWEngmdkOr9RKMJvCRd9SQj4DrGB0qKn",
+	"Ha6JPyBN6fFwmQDAkZ0CITih1owt1VzjZEiagSwAOdC/OHz2fBCh3CB6Ijjz12JmyCqaqNLsFvmNNXIa",
+	"JtIQ4oZVKSETOHeMzQXYiGC52feFMKZEYiYzQZbGXENpH+DjE1kiQORjuFVJluwlQ2hVhwNK03ayl5Bi",
+	"ajDAITv1phNJESnmEFqtgO6BGwTG8XS6sqg7TtmoUHMElkI4TvISOARJLkU51f9qzY0EkT5motTAz5Kn",
+	"18L1x0qQO1fqd8dCCXOtZgAsNziphcMSDwU3AZMefahYBstQinGujSi92LLTSYYsKbgcV3wskgZxDLb8",
+	"25enV+0WRpABv5skwq/8KLIoWNTGeHT7lVKF4LL7fvfajZvXGXJv3A13FEaX7pTYU0ymFhaZCJnNVC7N",
+	"VyudvhNjovTtsGoeIJeuF2mnOEIaEyJWVWmF1QhpVZbYsKwkA9xaLrOoPpXE10bo3NBSQ224uZJRLGt+",
+	"bg1kbYE5LtF342OeWwODpwaOO0f4OATxzzrrD14v0o2tPrBzWxNu62n2+m9nLOX6qYsPmnG0nl4CzAx2",
+	"mt059wurXS/Slu6+VS7BjDgCGdcNUl/Eoss16yerXHfJ4JglANOWRCxJkQ7Qx4RiGVAG9jQLOQOJP56Q",
+	"RV0rm9WhncUu9OyH7bivlmLv9SLd0us1sHiboLKf1g65lmZv3WHrapOwx+1jvoaxaizM60V6xvX9q7be",
+	"a1FuEkeVe4/O+i4tNrq78FEorVolNhrFWLgAeBbak/EEFBpro8QP2XyNTtz2qjKnBKHigaICw4A4evl9",
+	"Wpt0MX6hpsLRdtU0Qbk/YKrE65J6IRIP00+Al+CkAEonNcZ7fJF2jBB6v09RBXc/RF8oevt6kVIv7uZQ",
+	"82yjsptAxdNIYdRS5HMKDu9x7H2sn/jH3kedZ+KP7tTTBRQaOcMRKLIBUsn6KRhLMIanE6jp6idnuIt3",
+	"X+TalZYdB1ckUSyT/9h1V10uZmL3Z3iSPmZSaZmPRtZ+ZJrL7Er9bpfHj3lB7tzuuSrydEHc1BzmAhC8",
+	"mGQsK0g/cm82qapkqszHuRyyCwSe5wsGBWSMy4UT83590H4VPJ3EEq8KIwsu5k13OR+TFWoc4Y+5xhIg",
+	"kigwGnFr28ddLQxOVwtpThhHWV1PCVOxai6H7DRgTQS84KP9o8i3YPsZ44QyJSBUTTVJQ3Z0sB/EduwH",
+	"Q242IFVhlcxIIJfCLq/dfjNYWJc/c0Ei4IgjMMVYxvKUnf98cYmE45z98PLy2H6wANG/p+lVcNE09JUX",
+	"Sl0j8UuGd9HnogB9LF0IbMgu0InFMVxSyf7l7OLd9wxDDqzIr3E9cQDPKQ75Q1WyfMrHIpZqxLikOs3c",
+	"CHCKp9zeSpYklqlTaBAnzDhDJoFfoH9IsiTQF7uvxcJuY3v/THBPoQ6fvPnaS7CeyOQx5eW1yJpD/pib",
+	"YwahtUEsryrDtMmLguo63dc7pmCqxi1W8HLsIOK60aIzNZeF4tnrRfqCdstD1GpL434tS9Z37SNNyc7x",
+	"gQ+R5dKIMWQXO0bOIe7fPeYtqvfC3v/5YTtUakR7IedIlVNudo53rnLJIXh3p9JOd6y/IAPs/ZXowR0U",
+	"4Q9KiifXuC/oBIBF6k3frD4MD4u/EJiux+NoN8lPQ0A/L7apPRGDdycswf/AriM2KoXwxdINtA6oJ2OX",
+	"E4GVzaGZH/CyawLiJTSPIBDoGbQ8mJ9XfY4hPZZ3Avn4sxjpiIOxxefY2uxrKPjqiD1p/FX7HYmS/AH8",
+	"DNa8T/usd//fvyLjISTZKNFwCisi3HAMSHqDegUvaHpOuFgLrRQeXhdIpHw4GPqw+wlIJjfmB9eIMhiy",
+	"s4nCPg7IEmLCwz88lksGU7NYPrX3Wnutnqw160eidLwjrhHnhheV6Oh6flPnyzYTcbSe4ibKIXR+tk1p",
+	"jypWwNdoHEOzkjGCU6vZPXKS7bYKVOp0e/lB+6f2xDTY10ZFDq4VG3ENfJIRSwSo4I+9E6NK80Ifx3I9",
+	"y9AeW9fwcoLFnr1XMvirdepc1ZO94nD/kCUaUqrHLN6RYv4hEzd5KuKdhPXeirn36lTJ8BeWCYMKlf3i",
+	"W31gZbC8ySgor4olirxhj/3jf/+/ZvsfJE7z8cREQNYDrph7DoQg5kuk5se+s5hpI2bgkfrCiFySGy0Z",
+	"1BRhXxoVzSjib1oudYW2JSHZNJeVEfoYyCXhC9gZJHT5G/taCbXssSuVLTCvPFJlLGnGlIv+0ZgZAKvj",
+	"l2ZJevOBRvlQ4DB9qFlJ9vgsxw0FUl1Jk0tiGIxlAtdanxkqfh0hYV0c2ChR8zT1riKPG3oJ4pGxU4mY",
+	"ne3qK9k3tq9EFc0wHi+scY3leVLBC0PEx5fekPnry9qtx+6XAmYBdT64rNjv7DBEgodgoJxiN171uG8D",
+	"URow3vUklvaW1Z1qlJnBHn0JW9+O/XwXSUFryA9AC17FsVjdkbH0W9IX0LjITaWFbgV0WNqUzU1YV3zH",
+	"shnIgvVzJ94VdvchFtVA1BkM2Vu1sm9zDVtaZHS8oVDcLcgHJxtgZS7tbuioP1QGZcWQkQQx5QKnhqtT",
+	"E1vSBOGcuzJwePa39bN1pe086bl/g1UPStSvhPWd3DX+kY7liFgOhiCxDv/CepdKIYUhN0ZMZ9ajWp6l",
+	"3Ylv3eEd9nA9A7axVrR/kN4barrAsfxKy9MPsfTp8daBKhk6ORJW9MhJqA1IWAK4vioFHM5AxHkB6svb",
+	"avnVT2oNmAx8DDc8Qz3N+gl2gvgOnK0tt0HUatjqQhlmarOUNWbHA8rSQIBg/Vln+UJ4zQOP7EoV48ph",
+	"sIIhdE1Rw7gj6sxBMkE/B4dIC1Y7VOOS3HjoWjszaO8jGK9rEmzYYkEO+bLOTMj+QsV5fKsZ5U3BWIIZ",
+	"1WLK1ZbVGltxMGQBOA2psFFeFCyXqGBrs7kXsd4p+g4wI4dF87wFgsZZ9Kr03VrhQEuGAfz0gS4kw4A+",
+	"0lLPl1ezhapNvWGP9SEjdCNiubSyx66xrDbwaoRHe/PAzvjbWvdHwA1qVvR7DJ96DSabklGjD861UNix",
+	"juHpqgIIC1Ob/rlmh/uHsWyxGvurW6BpAGrDFxrPD1lyV8pM/Eth0DmWYA2Bpllvi7U8L3iCfYlBp8Xi",
+	"DsG9LZeX9nHn3Ew2KE78JnyjrblzJ3OnuT2jZQeFSsu7mozgtHmLZWuvbLS9siomIONtSqsNwjDJ4GGq",
+	"VVXd/T6nxdxKJohkiUxHtTon7BaX0neRjjzsXWypLmCV1HwEEWpYRaw4WaonsB4pKBN/9FRlOmSinf0T",
+	"cSniUtipfdmq3i4YERAFUAZTV1DCJmgLPj5gz1i1fi0Wa+zeXANEDVz0GT8OPaOLQu/noHb5q4ML8Yhg",
+	"s3ohHxKudsOgMb13JdZHr7GEDNziRPKbfGy1yTAtBeT7eaGHY2ESb2yt8DRSRxs+lCpYc6M9zNOgVl06",
+	"l+NC7FaQmbJvLccCioRZ/5mL6rRaRPAObg88Xjzn827WM1GKqZKLTgVPv/c0U/gRhlv9eSvabh2SphIQ",
+	"2nmPIOXowIzAqew+Mf8etrpzrUWJePegvrAPntwXZ9xGPk7FTVUSF6oo0dvj2Q2XqRggfWXdIn/qz1Su",
+	"2UzpUNY3noKk0KBepVqyI1TZ2ouOrJP6hHGfgAFNLIR05ZZWu0Alna/ehEy8lKqSaXvnm/dbzv0n2cig",
+	"K03v1H26LS7I1pK/lyQKbfdHFUCuU/s2pf0uSCWr2xU4NoknrJ/gs6EMl2Flpcsx5zKWV1yL50dVWQy8",
+	"ys4zV7LjNbZLTkI0ySn0CEJFmnk9TqXbhZJjHTtchppwkoKTt+j6d7Ae+OOfWuVvT+cj2wk8g4jl/U/n",
+	"LTa1P6H3sxKWUklNaA9/sqhMBAu6Aqs6llQfRv/+wLMMi8OAkzqLQvguq72tgKpHhZrYo/39VixUeI3P",
+	"dtw+m/IOp/pEBNPOymlrGMu2FV+P3PyVZeGJaIDSEAbKYx3xj7XqfIUdy9j3s3rGHSE9lKw49G5iv4JK",
+	"CW3E7ENVJwVqN1pJhNlcLg2fqhvxWOZze2tI+HZ3JYs8OGrD9vz1qSoqp1uG1kcup7Qr+njKcqKM6taM",
+	"/3b+8gerqM7f/sCqGXCssp++Y/2jg2esd14qaLeDMWpqDhbeBO1pw94AK/7gXyzXsSyFtp8YCI2IJ+bZ",
+	"wSGb/U56dVdAVVnmDFi7kWcQrGJTYThA/vcLguJhwqTD1mBUNSsUz87hJT+rkpxWhclnvDR7I1VOd+38",
+	"mgdoVtqZmRyPn1/223unwmP/d7rxV3+ZuoKWnA3xiqElf5YBypXdXycsgQl76iAgWrCboKfZ+3dv/nRq",
+	"9+AOjzjnC7spL5V6w8sxdo4dPLvL+1AZnsh+ElnOL+0O+Fot//dwMK0YawgR7OW6Fq5OgFozZnSAHyzp",
+	"9j5azboW2qRDWLRoZ/i/dVp5xo1dgZ3jnf/599Pd/8F3/2t/9y8fdn/9ePA8en70RxwP+7/Nxv9rJseD",
+	"b3Y+RWfDUdr7bSbG9+3IjOjemRw/SjMnyvkv18n5cCO1ufMeuLk8pVpnzraRPVJzGbC9KVksrHuIfyHR",
+	"GfZQe+q2GsA0LzGDFkuHcpXrmpPGsX/CeCVhD2a5FcvJlZKVTlz1uYNU9NNh8PsgBlxIog4R08j9l3tu",
+	"wH/jJqBGNS3X0uDUFR3L/jcH+/vD/X12tWCZGPGqMCdMT7EujQbSPqxtmCRqEcFLyaQq7dKAIQL1W3ai",
+	"kLGKJTbZ+0K7sE0f2vLr6eJSmWB9TnxFGE+vx6XdYhGrdMWLYhFLXzCvRapkNvQrCPF9pA3KdQ0351Ya",
+	"e0s9hoLDlSdGTDMRkDdAvAFfi51rVuTaYVJiwZRGEgCokLRb1ZViSVXvoYgl/r9B2YrpzCwQoGyK5jn8",
+	"Od55G9wV73TglL3z23kzgfHq+d1GzFdzHX5Ju+EpHYRWND5/uhE1ucjldYQHKGCeJMmjHy4LrY+9LiLO",
+	"Mw0lm3RpErFSGQBtzam4L+gvgSs5FF4mJCbhz9hFY+jcxdL1rOBQUALCPLLEfKKKutpixKd5sWD9Ulh5",
+	"gt1SuZKDIQvB90tqxIipmNM9GGs1juvED7g+rs4SSzJbe8nh9gvhUCQ2mJPWLu07Gr3dr4d3+dKe/Vfg",
+	"qHeVARFCu1M8wUZqgvgiTee1eEhltgt8dx/BM4eRzHR1ZX+wepKUUOQS2wAI3V/bJwllb4jU4ls0MCFF",
+	"3dSMNxPgQDUWWCckkgDAIVVAcls38tl10bFM/nspRv9KoJyc6QmHeupcXp/U185zqRvF3J1Mo+tJyKKO",
+	"js3ziZKCva0A+OdenKTriE2hABhJQkh6QSeW+4Ai6w0bwNSJf1oCODqNwuo+tOfLMVQSjHihxWCp2Drs",
+	"N8dR4QIY2qcRz8v8hqcLhvBTzCgK2jIufaFQj/UTWNxjFocYz/FOMiCEomXYa+r5hGs5sM0HaFOKqu3t",
+	"IXCIU8haSNkUwMH+wInHLBnUxZg3otSQVAWLNt6h+EO8w+z/6wFTIxwbhmD9ZK/IUyG1SOrM6YxemYCh",
+	"+ske/WV3RhhcTIvyBkmNQeNMFUDXxLIJzL3S5fz+FeReAdekHW+ArcANtCsPOtK3MEe9a5yq1RPTRRdl",
+	"xVxHQPnbw0+hivpCKaZ3tC5PlFfqCoS98wfYk/t8tmqRf76C7DMnj7zfFDAoPUhv5hKYETz+rdOey4eR",
+	"rvskpr4HIgM9RRKHXnebx3k8N+1NPjJgfumZkASKeU+eNerZWqFaA55KZ3TsfYR/gkX/xxo4nQuCxaBo",
+	"QW21sHdAe0m/j6oiYjPfg5bLXltmNHj+nSKp9RTvnOU8/JeN1krBCmwizo0W5tMVzpZP7PaWIWHIpas7",
+	"4Z3BinELD89Rs8o2ONfvzba+qs5gcmKXdOTeR1PLgFan8NJPznpiATGmFPNdQpbhhSgdkfSQvVyZLwSK",
+	"AR0E/hxL8BAhSoz3N1zDFmrddlwr+yIu1HQXgWKeSpY8QcMTLI5TzduzeevZjHegu3rOtewZNhXxzjEr",
+	"VHoNAcP5RCF7/iM0yLsJ7BZqvC7j6ACf36jxE8bb78TIG0z1pTTl4i7svJfYRf9V9Xq593SU/wGYVR1X",
+	"bzIOPzBqroXMoF3qbmgKF6AqUMVQm0jZiqwA0YomvMIShkoE+SUgzwEspE4shfVQCicUSRE3uaq066BX",
+	"M83mqrzOgZn2kVEPGoH6WBIGQjuQGCAtkbfYl0piv7YW0kSAHsk1leeWYlbwFNcD1leUsfQoZldVKY39",
+	"CXEF7LvoAOVhcBxGvpCcEjJ9gJpEbzHnuWFvKZ+oY0npTjJEsRTafVcCTgoRu2gvAl8WpnPqGn/oAkLY",
+	"qFY9GuyxPwVYwUX4Rk9PPnFRw1lvS4k3R+O/pCZYOFUBDmKHzHyQypfZvwf5Djgz3YGk9ss3OTN4y+ZH",
+	"lDxKZRDPcDbYNs48dvlcY0evJNgebIqAK7ceSeDCXfRlzE7Mmd/B2jxNjbUB3DtEWFtcihS5J62O/0qx",
+	"B1aKOnjzVR/pq++V4kZdi10A/9DrguD2sp/tVcFe+Col10uZbSsZ1ggbmTWDPEz8TrnjHEAcH2vnuaxL",
+	"3cPT3HJCZp3VMy1BoPzOPTPPjzamY+YJ9uKXLr21+8k6YOTIeIapxxFjRsx2q1lnHe4brCxLixxgsfU1",
+	"q0m+odYBC0WDGlRkGOCS+c2I3iQiKuWG9Y3K+MI6zpCX/CU3k6zkc14QdReEUFU55QVSomOt6lS4wpqO",
+	"9jMs2ziJJfquWMSBmHRYMdRoYoOLykpqCGPlkl0JMxdCdlR4Xhgxez/7nDBA+IQLw00nvSZ98p5uvMpX",
+	"pZhX4TXrrdwoyWZSzT9pa0cdEaCfeHmt25/Lw+diWMftcLtzfN//kJ3WKXRESJDLGCR8NqMTAIGbpIYQ",
+	"gqxG7vm1j9nR/n6EJVd07eAkyNFjJTX1U7oh3ThJhCydIrOTd4EbosXNzZCdBgGXECEfGqYRhd8nWHAK",
+	"3DCqL3cYloxqBcY8l1SjXgP0uWcCFbRm/aPDvwyGsfzZHRxdH/rlo4fnn7Ucf3dq7QmH6dnpA9zlml5T",
+	"DKTVAkoH3y+Cj40FdxGV7s4ER0Hi4duw1KoxR0J3cG3stFOOSZJcCV5Cj/u1kFGj2A+GxaTQnGuWa10h",
+	"LvMwliubx3f8TvmC2TUWPENozoR+SY7DijSj7FL63nc1imUSQkqgCEluh+tpBelpjYA5sbeZ5CgwuyfK",
+	"F5NGaBHVZ16WNKXHNtD19IEA+jYstzJsoSps1FFtUguQ1s2Ey/CAP4615RryHw5dB+IX+4JNG96eB6iL",
+	"ZROW7iQULEBqYRRaVVaCcF2LoCE7OjysMfLc0Lfh21w8oujYItv8cyDbkAqGdBAd0E9Fouo4f1gCdku9",
+	"YlAo9vXzGF7gy2xeVdWFp0/Z0hg+YbSKPoMjnHZVlSe+FywvfazBOglKpuLBJZfYdAAHrLvE8nvsRinE",
+	"yICTzkvBKkn0gWizE1wroS1fCWIxzNhElGLo0RSsfQ30plcilvFOvMP6CEeDroK9CBWldWVGeSE8UQoF",
+	"Wxw3IV0KnQrv3rAkwMtIrDthqlKKDBigMKsNHN19Bw0dtudH4OsRzqy9bG7nPHBtJ8Sd5ZtG4J54Bzr6",
+	"oE4O+v+x8IyYW0tVjSfNObVjfGSfWor9hUTWez/DDcPTX8br2Jr0jyiI8Ku31A3ZE4PYAw/U/tVsXPKs",
+	"FjutlndSqmKVAoz+ETAc9q2NHMi3BJj2ByH7mx0J2t5j6Qdz7I3UIgADTgOuO3tPk+hUi0Kk1vC2P/Uw",
+	"BmVldCxJ7NWdknmJUAn2uf2jw8PBkP1Qcgk1MgnclFAY1rXn41DHzb43pKZzhlepZkrzAgVkSEbtzmO7",
+	"kKmXemOljJ/i5hlHZ6TlHpud45y+5hnhyrU8+m1zgzSgIfqZSutCzeE0i1i8cyHsx0NSmxHLKpMLHe80",
+	"SrtimYk0t9t/IcxJsKuguEu7ujh81n8CvTEBPzjVCfvUUY9raNlEsnEkMwbywfOfLy7Znhsa82N7dEsC",
+	"1XhEyZ58BTxnf2qjE7c32Zw9TRLrvg09KPjeqUIsGZfWAHq9SF84au5uaf+TwyFj9n80S0alkiZBWXfF",
+	"0+skYoKnE4+6drAfHf3Ls+i/Pd9nVwsrv/tHB9+y3vfIk/1fnuYqlgW0pk+4ZAf7P3037A0iyOAtZgIQ",
+	"3yJ2/vaHiP3w6vuI/SKuziP23U/nEfvx5aszAIN78T1zZ4ZSElYD9nQsSRBElBi7WtSgJ0BpmxbQvgpP",
+	"QuQ5R68F+D2IWDRkQO2KM/m38x+iWMJ87IvbZ1tjmxeFmovMw9Ehkk3Na066BHik+k5d4erjH2ExEfzd",
+	"rmXNlT7sWUU5woZxPJPQDCF+56kpFtTogSz3AcO6nRTS8465VYCuHxlrL6BFdMHUjSiHzH4QugEaozFG",
+	"JmRaLmZ2UG1UycfCLeJEFBmBXtiBp2KqysUJTA4p6EA5j6APw94qGqzkfyGidB4uDkq2kbLa/iYXc5BZ",
+	"gBKE4NMCjhMkZFBEZd2IfI3NvEnAfPaz3gkGK9qBzXBXtK0nhet7vUgv7Hc0HRrS/0ipJ7vtAflkzoj4",
+	"agvU988K1HchZFYf7lp01XIgUG/Xi/SeLgwk9RbWZm30p7kASlN21Bdvm8BaEcy3XWB3rgmHFVsEdG4+",
+	"dtXVqPnpZbardeKrlW6rgZkAEw5R4pC+HG/JkA4fqwJ4wQAQN9dMlFyLjPXBLFC7elIKQNcfREj05COf",
+	"QmZ1iHCqpFiwSW4tgUVYY1RluRmys0IBrgwQgtKsmm53LNv8bnYvt/ukwekOr6xj6SH9vIcVGhhhAQtY",
+	"NNgBM1FF5t6KuNTrJSxjiWNRQjvFtzsGu6cPBSYJDPABBnBYM9y3xhc5dunkJmJiOB5i45LHxlmdwzH7",
+	"5uAQYA/5Dc8Lex4idgDDYqWI70Dof/PMXjeI2CGV98Yyl3Y3odTtf/Mc8BMHQ3bOrZ0MgWSqVaMXCZdx",
+	"2GsxwXAHPSgb9JlCGHajuT7fp+/mgdlsQxafO2SxjT88QvzBbtUQEOf+sYfg6FH0wX7RFyWfu+9XZ5mr",
+	"to5U2Dgznmcs4VOYxD/+z/9lI2G/u9xNJzyXAWkKMUQsrPwyJZcaZ8ImXE9Y3+kEgOiKSAtcSzWn8jR6",
+	"AFUQc62FIUeaPOiSG4FOvpXD2IxpTOEKxkYCC0jKMSE0gQsLglaVnpcNXWFsSw2E9TyAa6MzRb2ouYOi",
+	"JP3EwEgmtx+lNBCSO+/aH0FF9+ZGn0B5CtblBQ91tXgNDGH3tVUJRZUm95UzU2xfdSB7Q3Z65dKDZlIK",
+	"DavSJwjeWH5zsB/to2YJG1jhay6EuYNeZ30rRAK9jtWIWKMHKt/8/iPXkxrBDiBqQ8bJIIBvdwZWMi/R",
+	"7MQSNoizChZOHHXAptGvdU3mvTVefetGVUGcLr/Y5oX8T52RtlWg25j/n5KJZVmPqVFTZvdxBRFac1Uh",
+	"11d2u44YYvkr7KYlrYzl5t2pgB/BASFdnLD++4sXg9qb9XrEuyTsihfcgb7z4J2W1TlQBCZzO4A5RacZ",
+	"0NATKcxclddJ1ID5qZ9GUXchlgGGwEHWE5HF0h7yrCoE62shWPKflWqW1J80oEVJg6uSBdjqeALpzMAz",
+	"rXuKzn3NUoMZhCnPpRTGO/9kUdCbUFeCrqYsl2lR2cPfr9scYrm0CtGyqyj51HlkNKQrxJmV6qoQ0wFW",
+	"o/bswniU/GAL5Zp9c2D1cg9K+OcoYmiNetrdgyveeyV1NRrlKbQO0Oc8Zt/8B0gv/6F7jHtjYOXrD5mT",
+	"na59ezk+gtyy3gePpY8OwmIBndZgGMtYvvWc8657wXriv1XUfOGbEOpa3GZfBVbvDpxkBcSLZ7F0rJXL",
+	"2LZtXVSRc449UDBEHHg2ZN+rkh0esYmq7AkdGVHGsoakgu80V7sjngIVb43evPTI+mN9SJUqMjWXbh8k",
+	"sB+toE7ADCaAWHsAGvYmIJFM1FyesHzU+MIQg8ddrp0aiaxVikN+oPKwpA5aucoupF4ArRRM8a/2ONH5",
+	"DM7RRBStyZrljpZNLX04W5rnExlDwUJ1FFtROiVQEtuSqw1Icpzqa+s3ua9SK6ZV5Qg9Syj176nKlxMg",
+	"XpGPhdmtB/Bedmv7KnrZvNCKjYVpihGEyq5hrfOyZf5SzWPZT/wP3+Hfk0FkXw0t3I6e0S/oRX0ZGpHb",
+	"z+vKOf0quI1+lqJhhlrvRM2lVR2qRPMIyvqUFFjQe7R/NHis3UxZhHWAd/W6/0gXbybNTD3PN7nTJuv2",
+	"yAP6aB4FIcTb9MGUOkHqHvSRKV/RKabO+RjrfK7FgnE0exxPFLjG1uroJ2NhSCO+IO6nZHDMEmgCSyKW",
+	"pFWpVZl4eRzLmbWq0aTraetx/G7O8CIXZVKGFwm45GDcSMaLokOg0bN/CVbi0zfi7UINvDic7Z0vf2OX",
+	"4kvtcnhi2za3AgVWntwj+IQbbrk8vLW/3hZ+O42c/Gz17SOmisyftQic6DEQg3Bm8ql4PN8f3OL1SL7k",
+	"GYaKwEVarQPiPQyua/f7hPwWihlEobsSuObOIcGotR0V2M9qR5/NVVVA3FbkN8KNuuwrm9Ax5xQDKwrr",
+	"nkPg2SgMGGg+FQ4LgGuWLIdAEp8HmCJ/DQzsXXj4JfBdb4l+9NdhCcTSeutK1mGVXsdatzru7roVZz2W",
+	"TW+d3c1ZB1b5858vLglnhD4CLnS9tlgSyGczwUvwCDl0+/SBNUHZP0jluIcKNbZGguPrJm0+oDBKmLKG",
+	"ra0Bn8Ej6fkt4tIhaiakjvzXk80qC/vFJ4K4X3CpIe3PRiqtqNcXtrpuZH0ki3fOlDS5rES8M2Rvb/dk",
+	"l+JIm+rI/tL01J/cj4VZdBk+sKZb//URQ8q/ANJPI+03gkODGz9V2tCpmBPuTHCiUi6dxIXSFFcV4nuQ",
+	"H8v4w/zD+mzwZeiY5tqnVKkSmmslgyyvPcKgZ+qYLuZe7ataicupHoliui2UE3ZKf74037ul99pELglM",
+	"b2+bnp82F/Ub9tTVB/skVJkAiAEtCwSs0WL3PHqyqll9+XEHUYZOKzPZOf77r/aQIa64/8uv9obyxh3Z",
+	"qix2jnf2+CyH80UzWZY0ryTW3wPw1RWUkwCMOAw0rKuBp8JwONlLAbV8LHerWcQ8xDf1ZkZBl7isGXp9",
+	"3rgeGYs/V4d+D9ygXPKxmEJIHioqlxc5GAgrdFYHetVIsGjWf/23swHbpdaUyPVj2DEzkeYaIT38sNeL",
+	"tG1QkM5Q218jJsLfWi527jnbZdy+UsULhiWmWLwzEqWrv7TOEemcYOQZX2Czx+rYoZ+1WyceaaM6JdLT",
+	"ZNaGzyF9EDHqTQoyiVadBM8Pt+/qFIA1T9hTkHHDhw1aPPyhdU1uRKFm9rV2oWN9IoqZKPWJY3ruH+0f",
+	"QfJqVqqsShHbzg+d1be3DH4OJcPIAG7YrMxToVk/43mxYC/fv3t/8YL5uUGxE26p7y7P3l+8uLS2QFYI",
+	"65ESbyExAaY8nYTLguO3PN/qb1SxsPQ6N2BJWFXCdtn3p3+NmBF8GrGJmoMZr8prHdnPYvIUfANr9Stp",
+	"eGpYJgzPi3BLOq3U/mB3nz3YdXkQfHHqrHARiPro4N/bDrhKc+uulEqN2C4zdtNPlcwhNoalsia/safL",
+	"5Om1KCPcQymCiuGyUuVIYT9Z8zWm00qCEP/1j/8fAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
