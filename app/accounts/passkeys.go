@@ -461,4 +461,3 @@ func (s *Service) HasSecondFactor(ctx context.Context, userID string) (bool, err
 	}
 	return user.HasSecondFactor(), nil
 }
-
