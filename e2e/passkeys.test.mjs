@@ -56,7 +56,10 @@ describe(`passkeys against ${BASE_URL}`, () => {
       await page.goto(url('/login'));
       await heading(page, 'Sign In').waitFor();
       await button(page, 'Sign in with a passkey').click();
-      await heading(page, 'Welcome, Pat').waitFor();
+      const welcome = heading(page, 'Welcome, Pat');
+      const refusal = page.getByRole('alert');
+      await welcome.or(refusal).first().waitFor();
+      assert.ok(await welcome.isVisible(), `the passkey sign-in was refused: ${await refusal.allTextContents()}`);
 
       // A withdrawal needs the person: the passkey confirms it's them.
       await page.goto(url('/withdraw-wallet'));
