@@ -1776,7 +1776,7 @@ export type SecurityLogEntry = {
   id: string;
   at: string;
   /** signed_in, registered, email_verified, password_changed, new_device_sign_in,
-    two_factor_enabled, two_factor_disabled, role_changed, suspended, reinstated,
+    two_factor_enabled, two_factor_disabled, passkey_added, passkey_removed, role_changed, suspended, reinstated,
     staff_access (new kinds may appear; show `description`).
      */
   kind: string;
