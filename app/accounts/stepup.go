@@ -37,9 +37,9 @@ var (
 		"Your account has no authenticator app, so please confirm with your password.")
 	ErrStepUpPasswordWrong = domainerr.Field("password", "That password is not correct. Please try again.")
 	// ErrStepUpImpossible: a Google-only account without an authenticator app has nothing to
-	// confirm with; setting up an app (or a password, through a reset) gives it something.
+	// confirm with; a passkey, an app (or a password, through a reset) gives it something.
 	ErrStepUpImpossible = domainerr.New(domainerr.RuleBroken,
-		"To confirm it's you, please set up an authenticator app in your security settings first.")
+		"To confirm it's you, please add a passkey or set up an authenticator app in your security settings first.")
 )
 
 // StepUp marks the caller's session as confirmed by the person for StepUpLifetime, once they
