@@ -43,8 +43,8 @@ describe('passkeys on the Security tab', () => {
     });
     const items = await screen.findAllByTestId('passkey');
     expect(items.map((i) => i.querySelector('.list-item__title')?.textContent)).toEqual(['Work laptop', 'Phone']);
-    expect(items[0].textContent).toMatch(/last used/);
-    expect(items[1].textContent).toMatch(/not used yet/);
+    expect(items[0]?.textContent).toMatch(/last used/);
+    expect(items[1]?.textContent).toMatch(/not used yet/);
 
     await user.click(screen.getByRole('button', { name: 'Remove the passkey Phone' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove this passkey?' });

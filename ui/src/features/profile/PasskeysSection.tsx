@@ -121,7 +121,7 @@ function RemoveDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => v
     if (!(await stepUpFirst())) return;
     const outcome = await run(remove({ credentialId: passkey.id }), {
       fallback: t('removeFailed'),
-      success: ({ message }) => message,
+      success: t('removed'),
       formError: setFormError,
     });
     if (outcome.ok) onClose();
