@@ -29,7 +29,8 @@ export function StepUpDialog({ onConfirmed, onClose }: { onConfirmed: () => void
   const { t: tp } = useTranslation('passkeys');
   const [stepUp, { isLoading: stepping }] = useStepUpMutation();
   const [beginPasskey, { isLoading: beginning }] = useBeginPasskeyStepUpMutation();
-  const { data: state } = useGetStepUpQuery();
+  // Asked afresh each time: a passkey added or removed since changes the answer.
+  const { data: state } = useGetStepUpQuery(undefined, { refetchOnMountOrArgChange: true });
   const [waiting, setWaiting] = useState(false);
   const isLoading = stepping || beginning || waiting;
   const withPasskey = (state?.passkey ?? false) && passkeysSupported();

@@ -24,7 +24,7 @@ function openSecurity(routes: Parameters<typeof stubApi>[0]) {
 describe('passkeys on the Security tab', () => {
   it('says when there are none, and asks for a name before adding one', async () => {
     const { user, api } = openSecurity({ 'GET /api/users/passkeys': json({ passkeys: [] }) });
-    const section = await screen.findByRole('region', { name: 'Your passkeys' });
+    const section = await screen.findByRole('region', { name: 'Your passkeys' }, { timeout: 5000 });
     await within(section).findByText('You have no passkeys yet.');
     await user.click(within(section).getByRole('button', { name: 'Add a passkey' }));
     expect(await within(section).findByText('Please give the passkey a name.')).toBeTruthy();
@@ -41,7 +41,7 @@ describe('passkeys on the Security tab', () => {
         return json({ message: 'Passkey removed' });
       },
     });
-    const items = await screen.findAllByTestId('passkey');
+    const items = await screen.findAllByTestId('passkey', {}, { timeout: 5000 });
     expect(items.map((i) => i.querySelector('.list-item__title')?.textContent)).toEqual(['Work laptop', 'Phone']);
     expect(items[0]?.textContent).toMatch(/last used/);
     expect(items[1]?.textContent).toMatch(/not used yet/);
