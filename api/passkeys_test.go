@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"clearvest/api"
 	"clearvest/platform/auth/passkey/passkeytest"
@@ -241,5 +242,15 @@ func TestStaffDecisionsNeedASecondFactorInProduction(t *testing.T) {
 	registerPasskey(t, b, auth, "Office key")
 	if e := decodeError(t, decide(prod.apiClient(t, admin.Token))); e.Code == "staff_second_factor_required" {
 		t.Fatalf("production refused an admin with a passkey: %+v", e)
+	}
+
+	// An authenticator app counts as well.
+	author, authorUser := dev.member(t, "abe@example.com", "author")
+	if e := decodeError(t, decide(prod.apiClient(t, authorUser.Token))); e.Code != "staff_second_factor_required" {
+		t.Fatalf("production, author with a password only: %+v", e)
+	}
+	enableTOTP(t, author, time.Now())
+	if e := decodeError(t, decide(prod.apiClient(t, authorUser.Token))); e.Code == "staff_second_factor_required" {
+		t.Fatalf("production refused an author with an authenticator app: %+v", e)
 	}
 }
