@@ -94,7 +94,12 @@ func TestCorrectionsBelowAndAboveTheThreshold(t *testing.T) {
 		t.Fatalf("balance before the approval = %s", b.Balance)
 	}
 	// The proposer cannot approve their own proposal.
-	expect(t, admin.do(http.MethodPost, "/api/proposals/"+pid+"/approve", nil), http.StatusForbidden)
+	stepUp(t, admin)
+	stepUp(t, second)
+	res = admin.do(http.MethodPost, "/api/proposals/"+pid+"/approve", nil)
+	if e := decodeStepUpError(t, res, http.StatusForbidden); e.Code == "step_up_required" {
+		t.Fatalf("own approval refused only for want of a step-up: %+v", e)
+	}
 	expect(t, second.do(http.MethodPost, "/api/proposals/"+pid+"/approve", nil), http.StatusOK)
 	investor.position = second.position
 	if b := balances(t, investor); b.Balance != "1020.50" {

@@ -181,6 +181,14 @@ var operationActions = map[string]Action{
 	"getAuditLogCsv": ActAudit,
 	"getAuditEvents": ActAudit,
 	"getAuditBooks":  ActAudit,
+	// Passkeys: the caller's own; signing in with one is public.
+	"listPasskeys":              ActOwnAccount,
+	"beginPasskeyRegistration":  ActOwnAccount,
+	"finishPasskeyRegistration": ActOwnAccount,
+	"removePasskey":             ActOwnAccount,
+	"beginPasskeyStepUp":        ActOwnAccount,
+	"beginPasskeyLogin":         ActPublic,
+	"loginWithPasskey":          ActPublic,
 }
 
 // Allowed reports whether role may perform action.

@@ -123,16 +123,16 @@ func TestALargeDepositConfirmationWaitsForASecondAdmin(t *testing.T) {
 
 	// The proposer can neither approve nor reject: an author may not decide proposals at all,
 	// and an admin who proposed gets the same 403 (below).
-	expect(t, author.do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{}), http.StatusForbidden)
-	expect(t, author.do(http.MethodPost, "/api/proposals/"+id+"/reject", map[string]string{"reason": "x"}), http.StatusForbidden)
+	expect(t, steppedUp(t, author).do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{}), http.StatusForbidden)
+	expect(t, steppedUp(t, author).do(http.MethodPost, "/api/proposals/"+id+"/reject", map[string]string{"reason": "x"}), http.StatusForbidden)
 
-	res = admin.do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{"reason": "Matches the chain"})
+	res = steppedUp(t, admin).do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{"reason": "Matches the chain"})
 	expect(t, res, http.StatusOK)
 	investor.position = admin.position
 	if got := balances(t, investor).Balance; got != "20000.00" {
 		t.Fatalf("balance after the approval = %s, want 20000.00", got)
 	}
-	expect(t, admin.do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{}), http.StatusConflict)
+	expect(t, steppedUp(t, admin).do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{}), http.StatusConflict)
 
 	// The event names both people.
 	e := lastEvent[account.DepositConfirmed](t, a, eventstore.NewStreamID(account.StreamCategory, investorID))
@@ -201,9 +201,9 @@ func TestTheProposerOfAnyKindGets403(t *testing.T) {
 	expect(t, admin.do(http.MethodPost, "/api/users/upgradeUser", map[string]string{"id": target.ID, "role": "admin"}), http.StatusBadRequest)
 	id := proposed(t, admin.do(http.MethodPost, "/api/users/upgradeUser", map[string]string{"id": target.ID, "role": "admin", "reason": "Runs support now"}))
 	second.position = admin.position
-	expect(t, admin.do(http.MethodPost, "/api/proposals/"+id+"/approve", nil), http.StatusForbidden)
-	expect(t, admin.do(http.MethodPost, "/api/proposals/"+id+"/reject", map[string]string{"reason": "changed my mind"}), http.StatusForbidden)
-	expect(t, second.do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{}), http.StatusOK)
+	expect(t, steppedUp(t, admin).do(http.MethodPost, "/api/proposals/"+id+"/approve", nil), http.StatusForbidden)
+	expect(t, steppedUp(t, admin).do(http.MethodPost, "/api/proposals/"+id+"/reject", map[string]string{"reason": "changed my mind"}), http.StatusForbidden)
+	expect(t, steppedUp(t, second).do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{}), http.StatusOK)
 	if e := lastEvent[identity.RoleChanged](t, a, eventstore.NewStreamID(identity.StreamCategory, target.ID)); e.To != identity.RoleAdmin {
 		t.Fatalf("role change after the approval = %+v, want to admin", e)
 	}
@@ -223,9 +223,9 @@ func TestClosingAnAccountNeedsASecondAdmin(t *testing.T) {
 	}
 	closedBefore := hasEvent[identity.Closed](t, a, eventstore.NewStreamID(identity.StreamCategory, target.ID))
 	second.position = admin.position
-	res := second.do(http.MethodPost, "/api/proposals/"+id+"/reject", map[string]string{"reason": ""})
+	res := steppedUp(t, second).do(http.MethodPost, "/api/proposals/"+id+"/reject", map[string]string{"reason": ""})
 	expect(t, res, http.StatusBadRequest)
-	expect(t, second.do(http.MethodPost, "/api/proposals/"+id+"/approve", nil), http.StatusOK)
+	expect(t, steppedUp(t, second).do(http.MethodPost, "/api/proposals/"+id+"/approve", nil), http.StatusOK)
 	if closedBefore || !hasEvent[identity.Closed](t, a, eventstore.NewStreamID(identity.StreamCategory, target.ID)) {
 		t.Fatalf("closed before the approval: %v; the approval must close it", closedBefore)
 	}
@@ -292,7 +292,7 @@ func TestALargePayoutIsSentByTheSecondAdmin(t *testing.T) {
 	author.position = investor.position
 	id := proposed(t, confirm(author, d.TransactionID, "15000", "Arrived in one transfer"))
 	admin.position = author.position
-	expect(t, admin.do(http.MethodPost, "/api/proposals/"+id+"/approve", nil), http.StatusOK)
+	expect(t, steppedUp(t, admin).do(http.MethodPost, "/api/proposals/"+id+"/approve", nil), http.StatusOK)
 	investor.position = admin.position
 
 	clearedToWithdraw(t, a, investor, author)
@@ -305,9 +305,9 @@ func TestALargePayoutIsSentByTheSecondAdmin(t *testing.T) {
 	pid := proposed(t, author.do(http.MethodPut, path, map[string]string{"reason": "Verified the address with the investor"}))
 	admin.position = author.position
 	// The approver pays out and records the hash; without one nothing is approved.
-	expect(t, admin.do(http.MethodPost, "/api/proposals/"+pid+"/approve", map[string]string{}), http.StatusBadRequest)
+	expect(t, steppedUp(t, admin).do(http.MethodPost, "/api/proposals/"+pid+"/approve", map[string]string{}), http.StatusBadRequest)
 	payout := testHash("paid by the approver")
-	expect(t, admin.do(http.MethodPost, "/api/proposals/"+pid+"/approve", map[string]string{"txHash": payout}), http.StatusOK)
+	expect(t, steppedUp(t, admin).do(http.MethodPost, "/api/proposals/"+pid+"/approve", map[string]string{"txHash": payout}), http.StatusOK)
 	e := lastEvent[account.WithdrawalApproved](t, a, eventstore.NewStreamID(account.StreamCategory, investorID))
 	if e.TxHash != payout || e.ApprovedBy == "" || e.ApprovedBy == e.StaffID || e.ProposalID != pid {
 		t.Fatalf("withdrawal_approved = %+v", e)
@@ -331,7 +331,7 @@ func TestTwoAdminsApprovingAtOnceDecideOnce(t *testing.T) {
 	for _, c := range admins {
 		c.position = author.position
 		go func() {
-			statuses <- c.do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{}).status
+			statuses <- steppedUp(t, c).do(http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{}).status
 		}()
 	}
 	count := map[int]int{}
@@ -354,4 +354,12 @@ func TestTwoAdminsApprovingAtOnceDecideOnce(t *testing.T) {
 	if credits != 1 {
 		t.Fatalf("%d confirmations, want 1", credits)
 	}
+}
+
+// steppedUp confirms it's the person (their password) before a proposal's decision, which needs
+// a fresh step-up.
+func steppedUp(t *testing.T, c *client) *client {
+	t.Helper()
+	expect(t, c.do(http.MethodPost, "/api/users/step-up", map[string]string{"password": testPassword}), http.StatusOK)
+	return c
 }

@@ -233,13 +233,17 @@ func New(deps Deps) http.Handler {
 	// should not hold a key, and a caller over the limit is not asked to confirm it's them. The
 	// step-up check comes next: a request without a fresh confirmation is refused before its
 	// body or its key is looked at.
+	// Before the step-up, production refuses a staff decision from an account without a passkey
+	// or an authenticator app: no point in confirming with what cannot decide.
 	var stepUp StepUpChecker
+	var secondFactor SecondFactorChecker
 	if deps.Accounts != nil {
-		stepUp = deps.Accounts
+		stepUp, secondFactor = deps.Accounts, deps.Accounts
 	}
-	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.authorize}
+	staffFactor := ops.requireStaffSecondFactor(secondFactor, deps.Env == EnvProduction)
+	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), staffFactor, ops.authorize}
 	if deps.RequestLimiter != nil {
-		operationMiddlewares = []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.limit(deps.RequestLimiter), ops.authorize}
+		operationMiddlewares = []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), staffFactor, ops.limit(deps.RequestLimiter), ops.authorize}
 	}
 	if deps.Idempotency != nil {
 		idem, err := idempotencyFor(deps.Idempotency)

@@ -25,6 +25,63 @@ var stepUpOperations = map[string]bool{
 	"waiveFee":        true,
 	"updateFees":      true,
 	"setFeeExemption": true,
+	"removePasskey":   true,
+	"approveProposal": true,
+	"rejectProposal":  true,
+}
+
+// errStaffSecondFactor refuses a staff decision in production from an account that proves no
+// more than a password.
+var errStaffSecondFactor = domainerr.Coded(domainerr.Forbidden, "staff_second_factor_required",
+	"Staff decisions need a passkey or an authenticator app on your account. Please add one in the Security tab of your profile.")
+
+// SecondFactorChecker answers whether a user has a passkey or an authenticator app;
+// *accounts.Service is one.
+type SecondFactorChecker interface {
+	HasSecondFactor(ctx context.Context, userID string) (bool, error)
+}
+
+// staffDecision: an operation that changes state (not GET or HEAD) and needs more than the
+// caller's own account: a queue decision, a proposal's approval, a role, a setting.
+func staffDecision(method, op string) bool {
+	if method == http.MethodGet || method == http.MethodHead {
+		return false
+	}
+	action, ok := operationActions[op]
+	return ok && action != ActPublic && action != ActOwnAccount
+}
+
+// requireStaffSecondFactor runs after the policy and before requireStepUp: in production a
+// staff decision from an account without a passkey or an authenticator app is refused with 403
+// staff_second_factor_required. A password alone (which a phishing page can take) never decides
+// about other people's money. Development lets it through, so the demo admin works as seeded.
+func (idx operationIndex) requireStaffSecondFactor(checker SecondFactorChecker, production bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			pattern := strings.TrimPrefix(chi.RouteContext(r.Context()).RoutePattern(), "/api")
+			if !production || !staffDecision(r.Method, idx[r.Method+" "+pattern]) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			a, err := actorOf(r.Context())
+			if err != nil {
+				httperr.Write(w, r, err)
+				return
+			}
+			ok := false
+			if checker != nil {
+				if ok, err = checker.HasSecondFactor(r.Context(), a.UserID); err != nil {
+					httperr.Write(w, r, err)
+					return
+				}
+			}
+			if !ok {
+				httperr.Write(w, r, errStaffSecondFactor)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // errStepUpRequired asks the client to confirm it's the person (POST /api/users/step-up) and
@@ -78,7 +135,11 @@ func (s *server) StepUp(ctx context.Context, req apigen.StepUpRequestObject) (ap
 	if req.Body == nil {
 		return nil, errBadJSON
 	}
-	in := accounts.StepUpInput{Code: str(req.Body.Code), Password: str(req.Body.Password)}
+	pk, err := stepUpPasskey(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	in := accounts.StepUpInput{Code: str(req.Body.Code), Password: str(req.Body.Password), Passkey: pk}
 	until, err := s.accounts.StepUp(ctx, a, in)
 	if err != nil {
 		return nil, err
@@ -95,5 +156,10 @@ func (s *server) GetStepUp(ctx context.Context, _ apigen.GetStepUpRequestObject)
 	if err != nil {
 		return nil, err
 	}
-	return apigen.GetStepUp200JSONResponse{Confirmed: ok}, nil
+	keys, err := s.accounts.Passkeys(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	hasPasskey := len(keys) > 0
+	return apigen.GetStepUp200JSONResponse{Confirmed: ok, Passkey: &hasPasskey}, nil
 }

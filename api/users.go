@@ -84,7 +84,7 @@ func clientOf(ctx context.Context) accounts.Client {
 	if r == nil {
 		return accounts.Client{}
 	}
-	c := accounts.Client{IP: clientAddress(r), UserAgent: r.UserAgent()}
+	c := accounts.Client{IP: clientAddress(r), UserAgent: r.UserAgent(), Origin: r.Header.Get("Origin")}
 	if dc, err := r.Cookie(CookieDevice); err == nil {
 		c.DeviceToken = dc.Value
 	}

@@ -84,6 +84,8 @@ describe(`second approvals against ${BASE_URL}`, () => {
       await dialog.getByLabel(/Reason/).fill('Checked the wallet: $20,000.00 arrived.');
       await expectAccessible(approver.page, '/approvals (approve dialog)');
       await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+      // A decision needs a fresh confirmation: the page asks before it sends the approval.
+      await flows.confirmItsMe(approver.page, { password: admin.password });
       await toast(approver.page, 'Approved and carried out').waitFor();
       const decided = approver.page.getByTestId('proposal-decided').filter({ hasText: transactionId });
       await decided.getByText('Approved', { exact: true }).waitFor();

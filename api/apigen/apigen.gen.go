@@ -1932,6 +1932,50 @@ type OwnTestimonial struct {
 	Text        string            `json:"text"`
 }
 
+// Passkey defines model for Passkey.
+type Passkey struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id The credential id (base64url).
+	Id         string     `json:"id"`
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+	Name       string     `json:"name"`
+}
+
+// PasskeyAssertion defines model for PasskeyAssertion.
+type PasskeyAssertion struct {
+	ChallengeId string `json:"challengeId"`
+
+	// Credential The PublicKeyCredential the browser returned, in its JSON form (binary fields base64url).
+	Credential map[string]interface{} `json:"credential"`
+}
+
+// PasskeyCeremony defines model for PasskeyCeremony.
+type PasskeyCeremony struct {
+	// ChallengeId Sent back with the answer; single-use, valid 5 minutes.
+	ChallengeId string `json:"challengeId"`
+
+	// PublicKey PublicKeyCredentialCreationOptions or PublicKeyCredentialRequestOptions in their JSON
+	// form (binary fields base64url).
+	PublicKey map[string]interface{} `json:"publicKey"`
+}
+
+// PasskeyList defines model for PasskeyList.
+type PasskeyList struct {
+	Passkeys []Passkey `json:"passkeys"`
+}
+
+// PasskeyRegistrationRequest defines model for PasskeyRegistrationRequest.
+type PasskeyRegistrationRequest struct {
+	ChallengeId string `json:"challengeId"`
+
+	// Credential The PublicKeyCredential the browser created, in its JSON form (binary fields base64url).
+	Credential map[string]interface{} `json:"credential"`
+
+	// Name The person's name for the passkey, at most 60 characters.
+	Name string `json:"name"`
+}
+
 // Plan defines model for Plan.
 type Plan struct {
 	// UnderscoreId Example: 0191f3c2-7a4e-7b1c-9e2d-5a6b7c8d9e0f
@@ -2230,7 +2274,7 @@ type SecurityLogEntry struct {
 	Ip          *string `json:"ip,omitempty"`
 
 	// Kind signed_in, registered, email_verified, password_changed, new_device_sign_in,
-	// two_factor_enabled, two_factor_disabled, role_changed, suspended, reinstated,
+	// two_factor_enabled, two_factor_disabled, passkey_added, passkey_removed, role_changed, suspended, reinstated,
 	// staff_access (new kinds may appear; show `description`).
 	//
 	//
@@ -2404,7 +2448,8 @@ type StepUp struct {
 // StepUpRequest defines model for StepUpRequest.
 type StepUpRequest struct {
 	// Code The code of the authenticator app (accounts with one).
-	Code *string `json:"code,omitempty"`
+	Code    *string           `json:"code,omitempty"`
+	Passkey *PasskeyAssertion `json:"passkey,omitempty"`
 
 	// Password The account's password (accounts without an authenticator app).
 	Password *string `json:"password,omitempty"`
@@ -2414,6 +2459,9 @@ type StepUpRequest struct {
 type StepUpState struct {
 	// Confirmed True while the session counts as confirmed (POST /users/step-up).
 	Confirmed bool `json:"confirmed"`
+
+	// Passkey True when the account has a passkey, which can confirm instead (beginPasskeyStepUp).
+	Passkey *bool `json:"passkey,omitempty"`
 }
 
 // SubmitTestimonialRequest defines model for SubmitTestimonialRequest.
@@ -3422,6 +3470,46 @@ type LoginWithCodeParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// BeginPasskeyLoginParams defines parameters for BeginPasskeyLogin.
+type BeginPasskeyLoginParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// LoginWithPasskeyParams defines parameters for LoginWithPasskey.
+type LoginWithPasskeyParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// BeginPasskeyRegistrationParams defines parameters for BeginPasskeyRegistration.
+type BeginPasskeyRegistrationParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// FinishPasskeyRegistrationParams defines parameters for FinishPasskeyRegistration.
+type FinishPasskeyRegistrationParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RemovePasskeyParams defines parameters for RemovePasskey.
+type RemovePasskeyParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // UploadPhotoMultipartBody defines parameters for UploadPhoto.
 type UploadPhotoMultipartBody struct {
 	Photo openapi_types.File `json:"photo"`
@@ -3518,6 +3606,14 @@ type RevokeOtherSessionsParams struct {
 
 // StepUpParams defines parameters for StepUp.
 type StepUpParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// BeginPasskeyStepUpParams defines parameters for BeginPasskeyStepUp.
+type BeginPasskeyStepUpParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
 	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
 	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
@@ -3739,6 +3835,12 @@ type LoginJSONRequestBody = LoginRequest
 
 // LoginWithCodeJSONRequestBody defines body for LoginWithCode for application/json ContentType.
 type LoginWithCodeJSONRequestBody = LoginWithCodeRequest
+
+// LoginWithPasskeyJSONRequestBody defines body for LoginWithPasskey for application/json ContentType.
+type LoginWithPasskeyJSONRequestBody = PasskeyAssertion
+
+// FinishPasskeyRegistrationJSONRequestBody defines body for FinishPasskeyRegistration for application/json ContentType.
+type FinishPasskeyRegistrationJSONRequestBody = PasskeyRegistrationRequest
 
 // UploadPhotoMultipartRequestBody defines body for UploadPhoto for multipart/form-data ContentType.
 type UploadPhotoMultipartRequestBody UploadPhotoMultipartBody
@@ -4048,6 +4150,24 @@ type ServerInterface interface {
 	// GetUserMoney A user's balances, investments with their terms, fees and fee exemption (admins)
 	// (GET /users/money/{id})
 	GetUserMoney(w http.ResponseWriter, r *http.Request, id UserID)
+	// ListPasskeys The caller's passkeys
+	// (GET /users/passkeys)
+	ListPasskeys(w http.ResponseWriter, r *http.Request)
+	// BeginPasskeyLogin Start signing in with a passkey
+	// (POST /users/passkeys/login/begin)
+	BeginPasskeyLogin(w http.ResponseWriter, r *http.Request, params BeginPasskeyLoginParams)
+	// LoginWithPasskey Sign in with a passkey
+	// (POST /users/passkeys/login/finish)
+	LoginWithPasskey(w http.ResponseWriter, r *http.Request, params LoginWithPasskeyParams)
+	// BeginPasskeyRegistration Start adding a passkey
+	// (POST /users/passkeys/register/begin)
+	BeginPasskeyRegistration(w http.ResponseWriter, r *http.Request, params BeginPasskeyRegistrationParams)
+	// FinishPasskeyRegistration Add the passkey the browser created
+	// (POST /users/passkeys/register/finish)
+	FinishPasskeyRegistration(w http.ResponseWriter, r *http.Request, params FinishPasskeyRegistrationParams)
+	// RemovePasskey Remove a passkey
+	// (DELETE /users/passkeys/{credentialId})
+	RemovePasskey(w http.ResponseWriter, r *http.Request, credentialId string, params RemovePasskeyParams)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
 	UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams)
@@ -4096,6 +4216,9 @@ type ServerInterface interface {
 	// StepUp Confirm it's you, for operations that need more than the session
 	// (POST /users/step-up)
 	StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams)
+	// BeginPasskeyStepUp Start confirming it's you with a passkey
+	// (POST /users/step-up/passkey)
+	BeginPasskeyStepUp(w http.ResponseWriter, r *http.Request, params BeginPasskeyStepUpParams)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(w http.ResponseWriter, r *http.Request, id UserID, params SuspendUserParams)
@@ -4666,6 +4789,42 @@ func (_ Unimplemented) GetUserMoney(w http.ResponseWriter, r *http.Request, id U
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListPasskeys The caller's passkeys
+// (GET /users/passkeys)
+func (_ Unimplemented) ListPasskeys(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// BeginPasskeyLogin Start signing in with a passkey
+// (POST /users/passkeys/login/begin)
+func (_ Unimplemented) BeginPasskeyLogin(w http.ResponseWriter, r *http.Request, params BeginPasskeyLoginParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// LoginWithPasskey Sign in with a passkey
+// (POST /users/passkeys/login/finish)
+func (_ Unimplemented) LoginWithPasskey(w http.ResponseWriter, r *http.Request, params LoginWithPasskeyParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// BeginPasskeyRegistration Start adding a passkey
+// (POST /users/passkeys/register/begin)
+func (_ Unimplemented) BeginPasskeyRegistration(w http.ResponseWriter, r *http.Request, params BeginPasskeyRegistrationParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// FinishPasskeyRegistration Add the passkey the browser created
+// (POST /users/passkeys/register/finish)
+func (_ Unimplemented) FinishPasskeyRegistration(w http.ResponseWriter, r *http.Request, params FinishPasskeyRegistrationParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemovePasskey Remove a passkey
+// (DELETE /users/passkeys/{credentialId})
+func (_ Unimplemented) RemovePasskey(w http.ResponseWriter, r *http.Request, credentialId string, params RemovePasskeyParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // UploadPhoto Upload a profile photo and make it the user's photo
 // (POST /users/photo)
 func (_ Unimplemented) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
@@ -4759,6 +4918,12 @@ func (_ Unimplemented) GetStepUp(w http.ResponseWriter, r *http.Request) {
 // StepUp Confirm it's you, for operations that need more than the session
 // (POST /users/step-up)
 func (_ Unimplemented) StepUp(w http.ResponseWriter, r *http.Request, params StepUpParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// BeginPasskeyStepUp Start confirming it's you with a passkey
+// (POST /users/step-up/passkey)
+func (_ Unimplemented) BeginPasskeyStepUp(w http.ResponseWriter, r *http.Request, params BeginPasskeyStepUpParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -8314,6 +8479,234 @@ func (siw *ServerInterfaceWrapper) GetUserMoney(w http.ResponseWriter, r *http.R
 	handler.ServeHTTP(w, r)
 }
 
+// ListPasskeys operation middleware
+func (siw *ServerInterfaceWrapper) ListPasskeys(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPasskeys(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// BeginPasskeyLogin operation middleware
+func (siw *ServerInterfaceWrapper) BeginPasskeyLogin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BeginPasskeyLoginParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.BeginPasskeyLogin(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LoginWithPasskey operation middleware
+func (siw *ServerInterfaceWrapper) LoginWithPasskey(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LoginWithPasskeyParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LoginWithPasskey(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// BeginPasskeyRegistration operation middleware
+func (siw *ServerInterfaceWrapper) BeginPasskeyRegistration(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BeginPasskeyRegistrationParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.BeginPasskeyRegistration(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// FinishPasskeyRegistration operation middleware
+func (siw *ServerInterfaceWrapper) FinishPasskeyRegistration(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params FinishPasskeyRegistrationParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.FinishPasskeyRegistration(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemovePasskey operation middleware
+func (siw *ServerInterfaceWrapper) RemovePasskey(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "credentialId" -------------
+	var credentialId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "credentialId", chi.URLParam(r, "credentialId"), &credentialId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "credentialId", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RemovePasskeyParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemovePasskey(w, r, credentialId, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // UploadPhoto operation middleware
 func (siw *ServerInterfaceWrapper) UploadPhoto(w http.ResponseWriter, r *http.Request) {
 
@@ -8926,6 +9319,47 @@ func (siw *ServerInterfaceWrapper) StepUp(w http.ResponseWriter, r *http.Request
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.StepUp(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// BeginPasskeyStepUp operation middleware
+func (siw *ServerInterfaceWrapper) BeginPasskeyStepUp(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BeginPasskeyStepUpParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.BeginPasskeyStepUp(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9864,6 +10298,27 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/sessions/revoke-others", wrapper.RevokeOtherSessions)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/passkeys", wrapper.ListPasskeys)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/passkeys/register/begin", wrapper.BeginPasskeyRegistration)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/passkeys/register/finish", wrapper.FinishPasskeyRegistration)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/users/passkeys/{credentialId}", wrapper.RemovePasskey)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/passkeys/login/begin", wrapper.BeginPasskeyLogin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/passkeys/login/finish", wrapper.LoginWithPasskey)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/step-up/passkey", wrapper.BeginPasskeyStepUp)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/2fa/setup", wrapper.SetupTwoFactor)
@@ -17361,6 +17816,621 @@ func (response GetUserMoney500JSONResponse) VisitGetUserMoneyResponse(w http.Res
 	return err
 }
 
+type ListPasskeysRequestObject struct {
+}
+
+type ListPasskeysResponseObject interface {
+	VisitListPasskeysResponse(w http.ResponseWriter) error
+}
+
+type ListPasskeys200JSONResponse PasskeyList
+
+func (response ListPasskeys200JSONResponse) VisitListPasskeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPasskeys401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPasskeys401JSONResponse) VisitListPasskeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPasskeys403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPasskeys403JSONResponse) VisitListPasskeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPasskeys500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListPasskeys500JSONResponse) VisitListPasskeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLoginRequestObject struct {
+	Params BeginPasskeyLoginParams
+}
+
+type BeginPasskeyLoginResponseObject interface {
+	VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error
+}
+
+type BeginPasskeyLogin200JSONResponse PasskeyCeremony
+
+func (response BeginPasskeyLogin200JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response BeginPasskeyLogin403JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin409JSONResponse struct{ ConflictJSONResponse }
+
+func (response BeginPasskeyLogin409JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response BeginPasskeyLogin422JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response BeginPasskeyLogin429JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyLogin500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response BeginPasskeyLogin500JSONResponse) VisitBeginPasskeyLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskeyRequestObject struct {
+	Params LoginWithPasskeyParams
+	Body   *LoginWithPasskeyJSONRequestBody
+}
+
+type LoginWithPasskeyResponseObject interface {
+	VisitLoginWithPasskeyResponse(w http.ResponseWriter) error
+}
+
+type LoginWithPasskey200JSONResponse User
+
+func (response LoginWithPasskey200JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response LoginWithPasskey400JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response LoginWithPasskey401JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response LoginWithPasskey403JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey409JSONResponse struct{ ConflictJSONResponse }
+
+func (response LoginWithPasskey409JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response LoginWithPasskey422JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response LoginWithPasskey429JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LoginWithPasskey500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response LoginWithPasskey500JSONResponse) VisitLoginWithPasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistrationRequestObject struct {
+	Params BeginPasskeyRegistrationParams
+}
+
+type BeginPasskeyRegistrationResponseObject interface {
+	VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error
+}
+
+type BeginPasskeyRegistration200JSONResponse PasskeyCeremony
+
+func (response BeginPasskeyRegistration200JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response BeginPasskeyRegistration401JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response BeginPasskeyRegistration403JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration409JSONResponse struct{ ConflictJSONResponse }
+
+func (response BeginPasskeyRegistration409JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response BeginPasskeyRegistration422JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response BeginPasskeyRegistration429JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyRegistration500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response BeginPasskeyRegistration500JSONResponse) VisitBeginPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistrationRequestObject struct {
+	Params FinishPasskeyRegistrationParams
+	Body   *FinishPasskeyRegistrationJSONRequestBody
+}
+
+type FinishPasskeyRegistrationResponseObject interface {
+	VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error
+}
+
+type FinishPasskeyRegistration201JSONResponse Passkey
+
+func (response FinishPasskeyRegistration201JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response FinishPasskeyRegistration400JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response FinishPasskeyRegistration401JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response FinishPasskeyRegistration403JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration409JSONResponse struct{ ConflictJSONResponse }
+
+func (response FinishPasskeyRegistration409JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response FinishPasskeyRegistration422JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type FinishPasskeyRegistration500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response FinishPasskeyRegistration500JSONResponse) VisitFinishPasskeyRegistrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskeyRequestObject struct {
+	CredentialId string `json:"credentialId"`
+	Params       RemovePasskeyParams
+}
+
+type RemovePasskeyResponseObject interface {
+	VisitRemovePasskeyResponse(w http.ResponseWriter) error
+}
+
+type RemovePasskey200JSONResponse Message
+
+func (response RemovePasskey200JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemovePasskey401JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemovePasskey403JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemovePasskey404JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RemovePasskey409JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RemovePasskey422JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePasskey500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemovePasskey500JSONResponse) VisitRemovePasskeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadPhotoRequestObject struct {
 	Params UploadPhotoParams
 	Body   *multipart.Reader
@@ -18914,6 +19984,117 @@ func (response StepUp429JSONResponse) VisitStepUpResponse(w http.ResponseWriter)
 type StepUp500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response StepUp500JSONResponse) VisitStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUpRequestObject struct {
+	Params BeginPasskeyStepUpParams
+}
+
+type BeginPasskeyStepUpResponseObject interface {
+	VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error
+}
+
+type BeginPasskeyStepUp200JSONResponse PasskeyCeremony
+
+func (response BeginPasskeyStepUp200JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response BeginPasskeyStepUp401JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response BeginPasskeyStepUp403JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp409JSONResponse struct{ ConflictJSONResponse }
+
+func (response BeginPasskeyStepUp409JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response BeginPasskeyStepUp422JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response BeginPasskeyStepUp429JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BeginPasskeyStepUp500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response BeginPasskeyStepUp500JSONResponse) VisitBeginPasskeyStepUpResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -20993,6 +22174,24 @@ type StrictServerInterface interface {
 	// GetUserMoney A user's balances, investments with their terms, fees and fee exemption (admins)
 	// (GET /users/money/{id})
 	GetUserMoney(ctx context.Context, request GetUserMoneyRequestObject) (GetUserMoneyResponseObject, error)
+	// ListPasskeys The caller's passkeys
+	// (GET /users/passkeys)
+	ListPasskeys(ctx context.Context, request ListPasskeysRequestObject) (ListPasskeysResponseObject, error)
+	// BeginPasskeyLogin Start signing in with a passkey
+	// (POST /users/passkeys/login/begin)
+	BeginPasskeyLogin(ctx context.Context, request BeginPasskeyLoginRequestObject) (BeginPasskeyLoginResponseObject, error)
+	// LoginWithPasskey Sign in with a passkey
+	// (POST /users/passkeys/login/finish)
+	LoginWithPasskey(ctx context.Context, request LoginWithPasskeyRequestObject) (LoginWithPasskeyResponseObject, error)
+	// BeginPasskeyRegistration Start adding a passkey
+	// (POST /users/passkeys/register/begin)
+	BeginPasskeyRegistration(ctx context.Context, request BeginPasskeyRegistrationRequestObject) (BeginPasskeyRegistrationResponseObject, error)
+	// FinishPasskeyRegistration Add the passkey the browser created
+	// (POST /users/passkeys/register/finish)
+	FinishPasskeyRegistration(ctx context.Context, request FinishPasskeyRegistrationRequestObject) (FinishPasskeyRegistrationResponseObject, error)
+	// RemovePasskey Remove a passkey
+	// (DELETE /users/passkeys/{credentialId})
+	RemovePasskey(ctx context.Context, request RemovePasskeyRequestObject) (RemovePasskeyResponseObject, error)
 	// UploadPhoto Upload a profile photo and make it the user's photo
 	// (POST /users/photo)
 	UploadPhoto(ctx context.Context, request UploadPhotoRequestObject) (UploadPhotoResponseObject, error)
@@ -21041,6 +22240,9 @@ type StrictServerInterface interface {
 	// StepUp Confirm it's you, for operations that need more than the session
 	// (POST /users/step-up)
 	StepUp(ctx context.Context, request StepUpRequestObject) (StepUpResponseObject, error)
+	// BeginPasskeyStepUp Start confirming it's you with a passkey
+	// (POST /users/step-up/passkey)
+	BeginPasskeyStepUp(ctx context.Context, request BeginPasskeyStepUpRequestObject) (BeginPasskeyStepUpResponseObject, error)
 	// SuspendUser Suspend a user (admins); ends their sessions at once
 	// (POST /users/suspend/{id})
 	SuspendUser(ctx context.Context, request SuspendUserRequestObject) (SuspendUserResponseObject, error)
@@ -23559,6 +24761,175 @@ func (sh *strictHandler) GetUserMoney(w http.ResponseWriter, r *http.Request, id
 	}
 }
 
+// ListPasskeys operation middleware
+func (sh *strictHandler) ListPasskeys(w http.ResponseWriter, r *http.Request) {
+	var request ListPasskeysRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPasskeys(ctx, request.(ListPasskeysRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPasskeys")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPasskeysResponseObject); ok {
+		if err := validResponse.VisitListPasskeysResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// BeginPasskeyLogin operation middleware
+func (sh *strictHandler) BeginPasskeyLogin(w http.ResponseWriter, r *http.Request, params BeginPasskeyLoginParams) {
+	var request BeginPasskeyLoginRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.BeginPasskeyLogin(ctx, request.(BeginPasskeyLoginRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BeginPasskeyLogin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(BeginPasskeyLoginResponseObject); ok {
+		if err := validResponse.VisitBeginPasskeyLoginResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LoginWithPasskey operation middleware
+func (sh *strictHandler) LoginWithPasskey(w http.ResponseWriter, r *http.Request, params LoginWithPasskeyParams) {
+	var request LoginWithPasskeyRequestObject
+
+	request.Params = params
+
+	var body LoginWithPasskeyJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LoginWithPasskey(ctx, request.(LoginWithPasskeyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LoginWithPasskey")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LoginWithPasskeyResponseObject); ok {
+		if err := validResponse.VisitLoginWithPasskeyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// BeginPasskeyRegistration operation middleware
+func (sh *strictHandler) BeginPasskeyRegistration(w http.ResponseWriter, r *http.Request, params BeginPasskeyRegistrationParams) {
+	var request BeginPasskeyRegistrationRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.BeginPasskeyRegistration(ctx, request.(BeginPasskeyRegistrationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BeginPasskeyRegistration")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(BeginPasskeyRegistrationResponseObject); ok {
+		if err := validResponse.VisitBeginPasskeyRegistrationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// FinishPasskeyRegistration operation middleware
+func (sh *strictHandler) FinishPasskeyRegistration(w http.ResponseWriter, r *http.Request, params FinishPasskeyRegistrationParams) {
+	var request FinishPasskeyRegistrationRequestObject
+
+	request.Params = params
+
+	var body FinishPasskeyRegistrationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.FinishPasskeyRegistration(ctx, request.(FinishPasskeyRegistrationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "FinishPasskeyRegistration")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(FinishPasskeyRegistrationResponseObject); ok {
+		if err := validResponse.VisitFinishPasskeyRegistrationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemovePasskey operation middleware
+func (sh *strictHandler) RemovePasskey(w http.ResponseWriter, r *http.Request, credentialId string, params RemovePasskeyParams) {
+	var request RemovePasskeyRequestObject
+
+	request.CredentialId = credentialId
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemovePasskey(ctx, request.(RemovePasskeyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemovePasskey")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemovePasskeyResponseObject); ok {
+		if err := validResponse.VisitRemovePasskeyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // UploadPhoto operation middleware
 func (sh *strictHandler) UploadPhoto(w http.ResponseWriter, r *http.Request, params UploadPhotoParams) {
 	var request UploadPhotoRequestObject
@@ -24006,6 +25377,32 @@ func (sh *strictHandler) StepUp(w http.ResponseWriter, r *http.Request, params S
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(StepUpResponseObject); ok {
 		if err := validResponse.VisitStepUpResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// BeginPasskeyStepUp operation middleware
+func (sh *strictHandler) BeginPasskeyStepUp(w http.ResponseWriter, r *http.Request, params BeginPasskeyStepUpParams) {
+	var request BeginPasskeyStepUpRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.BeginPasskeyStepUp(ctx, request.(BeginPasskeyStepUpRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BeginPasskeyStepUp")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(BeginPasskeyStepUpResponseObject); ok {
+		if err := validResponse.VisitBeginPasskeyStepUpResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -24522,623 +25919,643 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3/bhs5lj/6Kry6s4iMKSuy43RP2xhgHcfpeDtJu21negarRkRVURLHJVJdpKxoBg3sXxf37y8usG/w",
-	"fYX7APsm+yRf8BySxZJYpZIdpzOzPX9MO6oq/jw8PD8/5++dVM7mUjChVef4750poxkr4M+LjM3mUjOR",
-	"rl5zbX7JmEoLPtdcis5x57JgiglNukNdLNhwj0hB9JQRpWXBMkKFWrKCaEkoKdicUc0yUrCfF0xpsuR6",
-	"ii/TGRuIYdDX/ndsNTwmQuopFxNSUNMqV0TzGesNRCfpqHTKZtQMiInFrHP87x0zgM5PSUev5qxz3FG6",
-	"4GLS+eWXpHMpFcfxrg//21yOaE7m9gUixzCgnCpN2J2ZGHTrRkzncyYylvUqAxjLYkZ157jDhf7qqJN0",
-	"ZlzwmRlU34+GC80mrIDhXDFdrE7HmhWbA7pmqRSZMiu2pFyTERvLghFdrMw60Anlotq57+sg2te1pjlr",
-	"sW3LKcONKxjNyExmLFdkSjOzBea3dMoy+xyWgmXlonEB+3IyEOaFjGpKZnQFX66YJmoql/BpSvOcFU8U",
-	"yak2q5lOqZjsvJ2/JJ05LeiMaUuip4uM69NUy8hy3gAp0vGYzNhsBJ3zjMiCsP0Z5blZSm7e+3nBilUn",
-	"6Qg6M51RaK2yzPTjGyYmeto5Pnx+FCMyGMarQs42R2F+LenXHJEuF2m+yFi2VzeEsWkpSmUZ1WzfNNSp",
-	"HcZ3XGTmm1jDt+ZZzdQO+v3aNm9oMWE6vsQanpGFar3C+MV9lvhGbo7hvdA8D1a4yz5uWV4t77O452ZK",
-	"l9QM0S7u3PzDt8rM807SMYeEFyzrHBsq3m2Sr7nhnasaSuKF0uT9zRnJ6Io4IrofDXUaeo8t8hu6Q9dN",
-	"6xvtOGD+37HVZu9v6S1TcIvoYoV8OmDMio7Zsb9jqjcLuWUrQkVW/uC+mjCtkGmNYV3tbQVclnRntLhl",
-	"GalcS6+5PiaWZXKhtGGWckyKhRCGP+slT1mPHBj2ffj8+UDcccVHOSOn12cXF4bhFTQ1fCshrDfpEUre",
-	"v794eUIKhuyJZWQsC0I1yZlZ7cMjMpWLQiGPhHXGu7lc6LVLs/5EPYd7yZ/06B6IO6b0jAl98bKGwnn5",
-	"StaW0L+K0vllTkVtN3Pz8KEd1N76p+XdVTC9KATLyMjQCGG0yDkrSCpnMyqyHoELhBV3rID7WCVkJBdG",
-	"BEjIwjIdvDMHwl6aQJdwGgw/NJfoHSNzqhTLCNcNO/nn/bOc0cKs774f+0PkjMtCzqWief0quxceuNI/",
-	"LNiCnS0KFbuCT+0F/LN56YkiQ8E+anx5SMZ4M5oFmjAr7JwQOgLhxByF8nCaN+q4TYp91wz6KH6rwajf",
-	"8FlMrH0tl2RGxYpwzWaG7cD45JjQcDZkKvNMkW7GxnSRa/K8X3vf5NBPOED7Uef4eT8xo7VSnBnrFpnu",
-	"hqe3rOGIPnA3bwoqFE3NStT2oYN3Htjde8WKR5vLj1xPs4IuGw7Bw7r4xXyr5lIoBsLoC5pd4e1i/pVK",
-	"oZmAP+l8nvOUmhV7+leFXKns5XcFG3eOO//301IRe4pP1dPzopAFdrUpeXExX2jCFZnR3PAHcyP/knTO",
-	"pBjnPP0MgzglqRTpoijMiUWJ3kh/lGQL7Isl+O+o1kc2lD6iNM/zgbBXquGXvySdV7IY8Sxj4vEndM0n",
-	"5j7ggowWGpQYmudyyTLSLWTOEqIWCrXAhPDZnBVKCqq5mOzByn8rBfs8W18wJRdFygj7yEEhMzLOkiqS",
-	"sZxpK0pMpESKuBCaFYLm2OTjr6KcMdTdl4YwloUUE28bgPv0hGRMU54rQgsGOmR51eZyAoN+J/Urc90+",
-	"/njfSaIW6ZTI0V9ZqomT27QMNFcY0iVd5ZJmN1K+MSrM59pqPDsjma3MYddSktx0D0O6kfItFSvLd9Rn",
-	"GJKUeDtSrdlsrpW59QKjERg49r2FI9aHfftpYAuBjt4LutBTWfC/sc+y65ood96BT41oRtKCZUxoTnMF",
-	"6/tezAuZMqXoKGfnQnO9evyh/cjyfB85egKcaFQwemtEkdFCccGUIsUiN6quUSS4UIvxmKfcHLYRzalI",
-	"2R5MqGAghVIRMbAhL6Yk4+MxAwZuCc1y3fdCLeZzWWiWvWUZpzdw+X0Ogh9zc/hWc2aoHXhwmrK5htvt",
-	"F3c9o/Un1fyO69WFZqAvG5mWFZrjdUx1W+0+MYLA8d83f761tpSmubhBgN3ll6QzM8SCzIF9pLN5bpo8",
-	"FQS1J1mg3PstK+AUKU0L4N/kWlOR0SIjRv+JqsmloPLvKLlYc47rMTFTLq1myM7MkCpDDMxsGQNd6EMq",
-	"xZgbagMB1il5H+zYqj8WTLDl+o8zqhdmYD9FlvZ0Pi/kHc2vmTY3pdrcKDuMm2nBlJGqq0t30O/3+71+",
-	"v5NUdNp+pCvXkMxZYU7BJStSS6tBey0aWnrR8aGDWtu2uhEmm4sQH0V0e+0K+7cessb3X9SNL2f04+lM",
-	"Ljbe7eP/avrbZe0febHDKdQvPHO6diD8VxdfirMp5aJcjIqCGlmDglHLT4M3n/djr+qPr6maRqyFIHiX",
-	"s0qsqr2SC00CFQ5+pjiRghjd+4S4Reytk3dsAAuVXVHNtk/rl/oVLFW19msYUdpBiEMvDlWKaZCIzZQS",
-	"wsfkVsilWJvSltVfu5anq3AR1VQu8oxMJKFGoimXjdCRvGPwqna0tNbvbnt5E9+5KVXThCxLYcFbTcpt",
-	"f6KIYHopi1vS/eqITNlHmrGUz2hOMj7hWp2Q/kfQHr46MjL6+dXZYR9ppf+RSBgBzfcSUrBUFhkqR1wr",
-	"klIhBU9pbjqd9cgpDIfQvGA0W5Wvg01TSD1lhZuDuQNRTcRjaO55So763/TIlVvCEcut54ha7lau5Yld",
-	"YK4TkrOxJkYOXR1bJSKVIqv4fexYFOHau7pWjuR3JfHNjXl//ZIUVMNAcw6aYWtaix4JdGmljs7XhJry",
-	"wcYwrewXfyblbfSBEXh5vL2MjWqeLBSrcbjJpWAFGsvMS8SO94QMOoOO3fZ5TrUhGvewt5WTu1nbnu10",
-	"yhm7sfrp/FS3sC+kvFW1ywp/g9lvq9QX7lK5jbQo6CrYi1CsHEmZMwrCNbiXVfDMm/hQl4pafDdfnQdW",
-	"7havm3MgUp5z6j7aOsOr6idmolLT/KyeaOD5y3rKEeHK+KVuMfr1FTaUENvJO8pzo6xFu5+yPC7pozDL",
-	"Yg/XadF3YJsLPo6R3ZIJ/Y5NqOZ3rDLnzaWrzHCt23npFQAK8USUlMRbWf3qVgUUWdmEtfFtEIlb59oD",
-	"dS50sYodKC0LcJlGpwqPL7L6Z1eyZgdpjQDw/ppkMs9poRLkNT6qwd6WM3nHMiKkYL2Y2LmLtpjmRte+",
-	"mLeKOaBZVjClDAf8d1ZQxbKfBh0iRQoSAi8waMJIKvg0OrpUFgXLqbW5x9YFqKHmWWmqrF10p+luTseG",
-	"wqzmzDkuLdfe0B6jI9+ZRznZKyKWgaGi5oJTumB0VjM7tZjNaLGKiXRUG7kg4+beFuRcTHJupCqY6QBs",
-	"6TA3L6u8PL/c//q7Z2+/+eHwz4NOdMoY31BP/Pj8vb1Dm7lNcOypLlV+N6Fg3iUJlMcrPEyVfsPV9GfK",
-	"r35A4fXn/o7F5BNDzHD+s4yj7HgZPEcHS1S4zSXNiBHXIXgsWNey3yYSnzFNXd9bb7W37uX73aFGrj3d",
-	"gV1g339iheIV0g6abaRebU1vGw/uyia3Dr2erkqyCWjJNW0bWp9EZSES3PVgE5qp5tKax6qUU8pE7QUw",
-	"JMKIcCDYx5pwJTrWKKCaq8G8Bu7dE9InVMNvTAD17bqg/jaGrmsX4I2c1Exf6ML+ucP84fKNzN+wCbW5",
-	"AOd3rFgR8xBDHeUE3dhJ4G/PNSvAk91STmlabPTNR1bbevmrS97MCd0CucnVLvHbgBVEhJJ7SR0pXaim",
-	"27deIjh1LO2EKEbze9/vfCNG6j7XvLXxOzNDW3X0akNziFoX1RVLGb9j8b6dp6HmAnf28TecjnjOXdOb",
-	"AgUYEdQ1q9GCnXZ5/vPCOmtaWQnLsVe7iA9so5vK9GKk+YJmE/aG3bF8c/lmXFwE+sda6B0fMwhsdFoG",
-	"CCrvr18aQqpaRWssqjMursxtX9A8whPwEctAX1dkOZXKhd04mccIpzEpL7jAMKCimWXBErwzL67vAXyd",
-	"VNZhbdjNS/qGx0yGuXnUnqMGO7RNGbMt1w7qnV0N52hBZaCTdHIX98U+moGCgUhpVkQ9Jy9QSbuUPCZp",
-	"NVl7Mmut2h56WTkJ+JJrODa7MwjyuKRKLWWR1RprLbG499bjEaNGNplnO70/b/9yjK+d5VIxa8Cpncc2",
-	"S7BVhUhqGlO1hvPnbceEy/YSj13tqOpV4JdG2V3QPAcDLLCzhDh7L/a8NrRnh5GlFVJbxlRZ16jJuhIM",
-	"1iYsK6S49VAyWu9rOUO/8yv68+aC+OPd6pyXLYHfOCLQKMtUo/IjxAlj4Mo8pykzAhQriGYf9QmaoLlm",
-	"RNGVIkoGzNKb/9bWwHbmBK7mudd4umFMr/UsbxpzQgomMgw0LuSMvKXFbSaXArwFcqFJQZfk9c3bN70d",
-	"PORAojyqscc81v71JBx0w5xfy+WF/lEWMaMtF7qQNcYANt+ZIK41m2/l/Nin66Fh4HEpf1q7R0YuftgO",
-	"NVEthLByRfAdIFagVTM2Iy6S2UJpUjCg6HZknHRUvpjEFQSua+ToxdxcMjWWJvPI6QpmwJAt5HOFSPcv",
-	"f/nLX/bfvt1/+XIvKc17MDWlqWaKSMF65JVVZTQrZsoH/88LfkfTFZnLnKcrgl4n88BquoQSwZbWaTEp",
-	"GFNEy6qIddg//Gr/4GD/8A9br1JYGrcQSXnGp1vIHWgwIl77pXKHfPN8pjVms5qDm3NxG42Op3qKwXqG",
-	"XAwNYEofmxMjvJhVsYvPNZlSXPOoFayGCGJswa0TTCLZmG/TgmGQUkSfrjW/QVZFjXaE0bw3fNZi5GXC",
-	"T/BVw1BvGI3w7imjmWk9rhLVMTgUKHdmcWYIb1EW3fHasx3CtWeZyLyQY54bscezi5yOMA0CHLFgdjfn",
-	"j4HZIaVFtst96FYm8UzXzXrLItsZNh2jxiNUnf33AphSOqWFTohZW6pUQiZ8rBNixqiYTgjP9s38EpJz",
-	"pROSy/Q2IYZAEjJnIiFqylmeJcBfErKkec70Lvcsn9n7ZPt5BYc7mWo9V+T9VfyucOrag06t1dr84Z1h",
-	"EFo4Qruo8Q0rCqSRewi6pa8HDZl3LCFUk5lUmuildDKvWmPgz2s05JRqNpHoIHA6W+rH10k6EymzJc/N",
-	"cTeEMGEjmt52kg7ENUSVt4y7r4M2aZbBAmWLVEe/ah34s6668XKs3prvZ+Xbje/DIu7CS2W2FsX47Yto",
-	"gBin+dnGu78/OmoivPLF94JrlpHvuJhkkLLYPFNLdDC46HQKRjV7iAqlp6wM1sTooU0VKmZ42aZWQUzS",
-	"etbtV7FFwoidNq8+KCwqCFkay4K8uDkDdn1+8zohfCKke/D++uVNm8CppvglKfZTM9JIBBMfV9fcSBVc",
-	"H5NovBLpvrg5S8jN1dlhf8/wujJ8qQvBSycueGlGV2TEMEJILvReQqgwt5BiPXIB4t96TJNd9yfr0U2k",
-	"m8slK+DbBOKiRL7y0VJ70L/tbaFYhs7dOStcgz46CmKu1ZymRlYtzIxtrkGZHeqCofonRrLy8VSmXTD8",
-	"QdDwnOU5F5PEhk1Vt+bg8A9b42kci0CSLCmu/kRZQQvzz2rPVRD8vGY7iMdVseKDF9Squei17zsOsv31",
-	"JRuZCzFiUmX0jmHUGOlSMjZXM5lCjhEqXnMm5zlLiJYkpTqdAhXsjzmsOhlJrfbWF72/nUmXw69MvQzg",
-	"rl/9FgGSjSyN3rqpARdwISwuXWCdw+EZGjNm5B1DqwttOAjXG6xvR84XcRFJwxMkmUNi+QkZrYhLqTRs",
-	"x58yOGQ3GJ1oGJUU5j/ruxBjkWNWI9Oa+VUYD/DFqVG4u8MxY0PHNX9eSM2si8wcT1jpvY1rgZxWEt3M",
-	"opXBjfY8W/M688kNy6l1ghlRPVtYXjBh5ukSzzcxg/mAWnA2LJPoXObdmE8WBVuXddrtTHDVVBcIuCyu",
-	"vCxw4dssNkq2pxjz0s40G2VM1XbKceJ2xg7KS6qmI0nRIFxrKm/pCQgM7xFFac6E09latWeBFerMjZiH",
-	"rl6s3kph4SXatApvX8G3W81WZaDkWmflZKJrimJUhNmUG7xuGWdF5FRpmWfmlCtmzTHAEeKBWK1FM011",
-	"3L5dz38iMa4p3zGcIzgy9Zbz7YLapim1sPmFNWFKZvI/XBEj+RImzH8U6cJa4mbsRadeBC7ZzQXFcNnN",
-	"VSTdQcfw9kHHQh14919dL4Frt2bsfuNuhVxCNPZolRg+bkSvQi5dHugUTwvRUh7Ds1BivHhJuoqxgchk",
-	"qp7aV3uzbK9HMLjB+SydaQowF0q2aMO3ftj/5s9vD+MzsRhHO0X4aKoXWw+sPU3X+HLMebLDOEtZuylc",
-	"vTZyu8U4IVBsm8cmGka2LlUmnl+EVL5+JsqB+9n5lQ3o2B2y6lY1cK/gMqplYvUco8VCncK7EMUBhwSC",
-	"JFQDsETlvSAPwplxXMaGYCxTDgYMw0rtp1YUi/jhS+bUYuTv7NtAGAuav+VioVnT0Gf4RsOgoaF8BTIn",
-	"YJkBgpg52bPe9jCqJtKpLu/akLcTQDxIwDa/Q+TVGllFLnSP4REND54Z0SaIrsBojk0OfPbm/PTqT+fX",
-	"Nx/eXrz78PL88vvri5u9kwBOAZNkuNVlx6B7gnR4dHjYIqnCz7wc8fZVrE/j3H0lXVvBUs7oxwv8NEim",
-	"jMs0ZX9No3bn2JngXtycdZLO+c3rTmJuwJuoGW7teGx+bsThTtIBsbipBcCZiSyV+n7c/nZxEUq7Uih0",
-	"Xid0lkg8cTIdphampzZ4z+YOgovOAfTE00Ea+ImbGyIeckFonoNQgD6DtXbruIZfoQSX1vXbQBjl4mzu",
-	"zoRZKMb4wHMpJjD1UNYw4zdyFNXEDKFVCKnf2pYbWjdvM+1yzA2TvvZyiqPnSyv9J2WoeyfpXDHzYU1C",
-	"dygeREnHC3pdvLPuOFsqsJmB8Fhd7A81Do96/12N72JtaT6ELgpsLL4wd2e5TG83qUDIZU00RQl78ER5",
-	"JRyxB9/fnO1Vtr7xYMvxOGoXMUQ2ps6LrSC+KL0FS8LUos5Z6LHcyLgJoeZC/laSbFHAuIz4/vXhtD/r",
-	"q0Fnr2oYsL/Xj6eW9m8ccA++Z07rcipzl3Sp7hM2bVbZL8T6CJo27DS7czr9+jXkH8SR3+5YZKkGnYQM",
-	"Ot/0Z/jHwfSZ+XMPMhmtX+nZV8/7JKMrRbp/+Pqrfn+6ubBVA8n2+Cc31pqJvrVHYCPFgrW/PKa1AQN1",
-	"qTI4gqhz0AZ6R7h8W0c/xM7YLhIflmjabQiOsEtxXWbxPGRF7jPxh8wvNqNzWuSrK5ax2TweUT2WxZjx",
-	"2lAZtOKQCb9jgizmcU9yCNcYjZQuuEj5PHY/g9KOtt8RTW8dFtKG4Xi7lLkGGln2mQRzjC6RA6uKpTAw",
-	"85C4yAu4gNEBPqVztnnJOFdmBJ3QTGZG0ykXbL9gNIMf0F0aBBlhfD9GSdFUo9XimAxzOeHiA/s4N9Md",
-	"ojnGGtQAXGifC8O2J1KwY7eSAwFf7SVkqKWef3CrZT+nCz1lQpsbRhZo7QFxiytE0jpGIxrXiFV6Qr6V",
-	"cpIzknNxS2iuJI5agLXZOvpMXx66bJiQoXk57BjbGAg3ZtQ8MbwKw2xtWAEi+7IMBgbNajb/sKjM4qj/",
-	"7NgpqgOBPi/N5u/ngCsgHFBrgChtGioxCz6kUuaZXArXVvkIAlAGYk5B10HT1BD+M7SZPdTcRouC65WN",
-	"GzNtz3MqSgN696j/DaIFmN+fKIwUGwj7AlHcJmei4f/Eyr9Lc9d6xLJhSdg/mLeGpp+KnR66QYjZcgJg",
-	"+sdUAVU6ZMxeoUPWdWVt+ra3gQiWx3a3btmqkGKMH4Cbq05imy8gGwccLwHd4zkzgscIfECCobesevM5",
-	"P1YDC4JBbxNzL9Zer6IpRThUiS+XkGWJN2FGvlCsOAFsYLA7T+WSULXP17wklzmjihEmkHTuaM4zUjsd",
-	"e7LfmJWOjMgQ+lCw5YeM3fGUDUHkRULT8pZ5hPk1BoHJV7B9pokzc+KpyAbCnHPoC37qjgq5hBQNOOQT",
-	"Bt4liqf0tdbz70W+IqmUt9xob3cfbDcfoGVHL5GEfM3zuslEz6SZlSWRtYNpBCz0Z3uw+nZX8hpxb6OT",
-	"H9deX79zmvyprxg7/2iv3VpfKoM34tgN9w3RsW02xuK8ksVE6q3pFTGXeQ2i+EYXyOnfcHHbkL2RrXvY",
-	"o77D+S7pGuaqO2vVcGzUoQdtY7xWhaxJXQdQ+i2epjoolZpCDTcxUcjePyCGcF0xdm5JzGkw/ABI5m75",
-	"1Jc5xahLuNUSZ5dNnJsIn20E4SBVmlsezOsJcdFjyUB4AHVQ5zOWcsWNeGSZDyIE+GAasPSGzCbI4B6P",
-	"rYgdxV3Fx86wtDVKIbrC1tu/i4fqpjTlPFn3NiWB62qG1BTDWKqhsNIvtC55WsEnMCDgu6RrLTIJ8QaZ",
-	"hACAH0vIOULPWtSsLCHOULNndsnvzBNFrF/TtgpokGfSXHqaZTU3QX3UvktAb+HjBpjIuC3GJZI7j46L",
-	"G7VEEfiPzB6unUGvK4YOJ3c+fqrnGA62MiI8UAHn1Es3J2QYwF8PMXDD0gVIDdZkFrzUCXHzOyHkdCfp",
-	"nGZ/Xfgnr2BKL6RYqKhRDZs5z/mEQ5JpRMtl8LCyRdFrKV7tBe7roWsDZjemuXLJHkYCMkxMUSg2A1Ep",
-	"XJEZVyp+0tZvNze42F4Ea1THvCP52GmxYNm50nwWxd46FYTZh6VBDLRiRgHVX0kypgVwKT4GWQmbBH6V",
-	"rwgA3rlEEdKd0ny8bx4NhEP+NZpTj7zkap7TVSDN2X64InPKM2sEo5oADCbXq8RCnKF2i+UFBoIZnZ8U",
-	"XumvOYZ18Q83mMSC2nMCsGNtIh/mdZVxOATxUyEWNOdGmyqClUzpHBA9bRINF2SO4InJRnh1JBdeqt3c",
-	"5/gF2ETixH2PKA0mspc7Xba7WVyCmhHhngZxExAavuSK7dVYZ5QuFmkbJK63lqwugk/AVYY/nzYQDI46",
-	"IWP+kWXgm3BoeuVA0b+8h4yAfZzDheLmu5zynBF7J8UBfiBZfrN7pGPye1IdZ4JnJjgt8VZzKmrOAOrs",
-	"gs4YHG0MZ/Yaa3lVw+8+RqCq972giqd1/daZy3IqAhCXzZG5TDKn5gXGhfWhufMVd+LPCzkxoloAtVrn",
-	"ICjkYjLFKBnDxda64SoxhGphFK0boZsFDM3FscYqUPSbAZo2U6JRPiysTFKNUXh4rBDpDi/e/Wn/+Q+H",
-	"f/76u2dvh3sJasJlBJFaCyE6IYoxshYpVCWEsMX4YB3swqlq8nbNsF6cx+kEywQXWibeLuWaMq/2mvuK",
-	"F4Ba6w1DSR0YqcWRBvWjLiXvvrFNhd6NlbYLhyqlgiAiihWzl3RVA41ontYDcfo7Cy4yD4UKlzMcDooC",
-	"Hd6ZXV9oaSwXhb/R4sz6oVFTH/h6rJQF+fa1jkLmEkjCpbDsFiZYBbzdNy4Cz5LDO6164VSv3E2Gsyl+",
-	"bY+2KrezJtDGxjxEHarImp4oKKcE2s9yytOpVWNU5a5o6eXxw2kfNxHIqdvzwMvmbdBB86J8kkiQzxS0",
-	"YS2HFw9awsbok21hIcHyPiwyJDKVFjEisVncP0wk4Nn3jxThFR2qLRXXUu32kJGLTdt9XcJJndax+XsI",
-	"zhrj4LZIaBs/o+V7TJ3WyL5MZAgpUMkvw6uTFR70PCNCLtvzla3iLgrOjULtJxctAbEJHUapnDFwLJ2g",
-	"TFBuo3XqGVmKpre9GnhDSCeom91//Sdxt09CCiyGR7ziTAK9OR4M1vp23wKKWV6ekTuz6aq08wuuyJKI",
-	"QvJsPhBNYVRoquskHbDVbYul+m6VWmNerTVeLUZghakjjfK5tU3ccbaEOkryFnS+E8gh4mMPw86Vd0FZ",
-	"0t9SdG5jKb5bpWdUPTywUaYLf71EbLLuseH6UBVGyGUCTsg5K4jiGSNdsFSVpk9vzdurYBg28cvvVulL",
-	"21MUSnGVXreSZ7/zL2I0id2VWhjG8pWECLZkRhTlhdIJgYBp8JsbxcZNbZcJXZdEUwOd3d4Sl5YJ4jH0",
-	"eLqjPlEf2MfVn1jBx7wONb0WtGA+tYXXGjQRn4LvzqePh/DScLyA+JagQtd7uU6ViQQifLlWm9wlkina",
-	"CUkvPCtV4moQPg1hW9p5WHWkVM5mdXCLW86wC0svz3IX826xLoS3R93ruCJrrSFyxwhbtHcJsJlxenG+",
-	"lmZOvo5h4naNosPXjqS6i25V67bO8aQYuh5AnURdGy+ZRuuLDy6xr1ftHgDW8fSvczaJKvBTevj8q4hY",
-	"yz6S69en+4fPv3KiCPBlqshinkua1cCbGlbdhmuZ1+D1v7GWeMw73Y5c4XBTOkP/XVwIWhR5XWJjJpfC",
-	"zDPYH6xbCHJVl5LL769vsPhaFYQe+g0KNFZ34ymd86eAv/n0dpU+7R98czB+lh7uf02P2P7Xo4N0/xt2",
-	"mO0/p1+Nvk7/kH3D+uOnnpSeHjwdFxJFn2aqNMtbWbKkQkt24f3240psIc/yDDagJ27Zd9/GFX6xK8XE",
-	"59kQZ1Ge+da3oLt8qlQRVDXBO6R9TZPgLqkZ4haTQYTYoYLmE2UNvZ74sGAxmsNpdgIaKJQs5zPQGIxo",
-	"r6W1136Jloj3ahewK7d09zY+QAVICCBk6e2nMUDgDFqYHiqD/yQyWsMNfQ3GNfQPI6oAVwHL3EnitLx7",
-	"fbF3zuNo5ukH9rQhQHEoQk/5xCg3Y1tweB8vpMD6bnlMr/4e0TuJsm1kw1ImrHDdsLdwg2oIAvljrYZY",
-	"2eAHyVBB9h2iMeM/DmLSVdwNdErGBcKGzMIy7uZua4OYsr75WxTTSi5Uu1Usb5moC4t6SdXySxBfj8ko",
-	"XxTFinQXwgeJy8LhooxlulB7CUkX+oMcj0mXZRNA+BmIVBaCFT6QYi8hk5wWLCE2UDcxT2aAMdPNJENM",
-	"EPx3ADBs/Z17yUAIqT+4gqikC+VRha+QWrIuN4u9xHVtg9MBLdPGk5uvzZEfCHNlGrEF7ANdZYFR7C66",
-	"UGMrEeNSGOLG6XaSDswJUa1t9LGbFaZr+xHjE4WmknrwNMdPAjnciTgAvFb3zYb0/k5qcu0OWycJ7TSt",
-	"5HpstkKS65iCpYK17cS5V7drTYCrWM+XSXck9RTitdFggIYf63aFKPWcalZ8MhtIE0cG/DjlT/mTcKA2",
-	"xP3gsXjuQ5hqSRYbm3q7SrfGZKy+W6W15X6/+8tZoPE61YioRZoypcaLPF/9X1snV5b1NeOJzeINFZNF",
-	"DS5kbp+V4JwUskaUTeHAgO1lYZZAEC56rvaRSx/RGOsSRr4xBGeNnhMIVL8sgXE2Um1sZonzWtuskq4s",
-	"1nJKkO/yyVQnXlA114gUjMwQCIHNjwcijLRPLLvKWNmYS1myEO0oFwi2JDaO/gTTb8JvDbFiwkbJd6vp",
-	"OHQ+N+zRxcMaPdIl40PIOx7XoQt2dlH3tSBpnzDFYC2r4InCpAPMLji9vLA5TCpIJMAcgoEAxzhmDtSl",
-	"CWwaRspRoDw738Es0hSgD1N/cOj7A6LT1yh3Mx1LYklRBLWVGStDPNYTuhDjfDvk/i916+ASQmrXI3f5",
-	"Ia0C9huJ66aeiEpjUoX4cHonxBOUPxk2DYULpRldL4fw1dEnzw94S4tbps+oyPKIxgyqeRwLmk/iGDo5",
-	"Zn9vpkjPmagBzp3VFYi9OSMZXdm4SjNCYlph2Ya2vfVKsJciDMIOHodqTdjRAxWujWprTvjR2Q58dUJQ",
-	"1MdMp9O1m8xr9HBxLIT3orW3JqTl4NbAl/PM+0VOLGJjrJt2gGkhkUSkHCOaFHdoGnBc7iCrwem1oTzx",
-	"cKRzmk5hzzEYi8wXI3O1Qlil/RCilBK4ZynRBcgHBRUVm0KItS8XRTxiTgatW6D7lNmKXlTrgo8Wa2pv",
-	"E1fPrXNEU4jND5Y5ug5qNRvJyoKdv796f/2yk3Re3JzV4Kus3wrYRrD+gdPEznt9xUuSiVP8ZsBsMETv",
-	"+3UBd9GpRRqp5cJrwbzVLSqrXrv+tgMpbsRtlO1HJ1xKFLWiRimdQmVKcmddVJWz3FoojY8iVnSNiTte",
-	"SOFcGW4TMnbHcjm3sSjzQmYb8yv3YgJJa9d8Ii6iejsDvRXKdWouFmjct4nRgw6cQijOlZHut99//+2b",
-	"8w9nby7O3918uHgJVTGY3osfOzuucOBnOaNFLdXc1UVxvFjwPFuP40CDLekOzHJYS3IuU5qTkXldrSFM",
-	"9HsHvf7WLXJjDos4hpuwtpzRnQygJTdpyqFUVidoq3OUGCgRpgnQk9vjO2YWmtJ9EB/iHYu7x+oSKGyS",
-	"WTVpIoEgXdL9/V5gz+nu77WGO7iXDzxI7GtG+MQ5vrSvB3V623z2nXn3fgHX5qeZbQZDr8O6t8O9FpHV",
-	"4QfRu4dpnbtliwgfXCN0txVJAymD515QbS9itItJdktXCeQwJHeRNeYNJmF0mSzChH+wzcilD0wpa20C",
-	"YgP4XVS9B8RWzKkLcgsL5MixTfdruyprx87WFo5COkaiGMKxNefirdNxPRkWcglxbR8x+4wabWt8gnjr",
-	"6EZlOQBTYCpLvsK0c8xx28T9aIXw2FgNYvdcpZ0Tj1zKTclvm3OTdgKkrQ85DMFfGupQtMjySMhyCtlQ",
-	"1Gc8gsZgtg9c4fAYkC+cTV3URQq0yYEoZWi5Gdl5j6SI2mW/R+rDvUMck86SrpVODSvk1J6p76KF2zHB",
-	"tWThXPUIQppDVmsld9nsS1ewCdX8jsE1COk0sEuk6zCz9k4GYohrBY0sXQptufaQ2AUgN64+FMRXka6n",
-	"NbBBYiNrToUSya4So7wME2oxLdiHcNIwv3ZUm1nrFipekG230oFe6NgKqFhne/kEXcUdzI0FBNeutQ1y",
-	"GdpGhmBxVXBDwTE/IUOP/DwMQF8dbvQJGTpGMPSxXiPLIwaiK6SecjEBQsxcdhYT2d4JGWIk3nCNiIqF",
-	"EHDdDzEyNxuCBg0cv4CUbTUQmM4jMiQ5zN1Gxoxv21gMi5zrsuNgMjYHfug/TfxkBkIWFn0/q1JnucZp",
-	"gJLoZo5l9lFxtoMuYwohzgv7jJPnCirGRoxWiAuwQ1Fdd3Z2riIcje7YrVzuvExV3C2bsLYu8Q8LmqOC",
-	"6l9qEW7hVi1Yi7CXcqDRYwJOnWb/+r3ClH/dWGQjI768n5+yYOhVq8shz5gqw3tsxAWApKUU3OXgp7TH",
-	"EOW3Gn/lRphGgghm1SzqhwajbIsWzCnAbZavPVFELGYjViSkvzGPx/JqhmG/FQ9nGD3qdyZOyDeAjSAF",
-	"p3kzksS6n86bhdCRVkGN8SmTwGMdJwwxMjbFYV0dSNPGfb8U4bB3gphY+7Z14FSToMtdDAgSau/+amUw",
-	"tLUUAb2j5aAGgjMOuIKwmqpCS7o+g/PS6grRlQusUC2iUz8FFEUT6EQ5mqPeH76Oa1W+mmXTzpg5n9tX",
-	"MQCqjjMUE/DyYiKUi2epw+EIaw42lOXfghC/c2e+IFOLunu1EAihCuNff9YPYAKeffW835w0tC1X+8Ep",
-	"2qFRtN8/is75boeMOkilOzFHfgJAAlizwAhMZSlhNLNUej9IdglRq4QImu1HgmtOWQuMuLbXurOLpcLq",
-	"a7MhbZcr9zxWufCwX0+qzZW/ol9GqrXFPfCtYfV20bEjVNJcwzBebHL7VjXEmpc7k7W/lupDRKIk1eSV",
-	"CTlcg628DRNxWfhR7hCBMWmXKhtHhKmOJ37AP2m2akgrR9u9LN4yWpNS6papbkviIAnznIr25gi4sLfa",
-	"B6DJumHY/Nkvi2l8kbzgYUygkHOpYoJpE9zXTAoGYuhM3jGVBFfjRpUuZ3GDN0F1ivvg7oGkhZ9szaO7",
-	"1nQ8LjPpXGBsGWzdFoi9jYvLradzcWFAzS6zmtOCzhqgNWthEINdncModl6aon5J2qkTbva7eqnW0C15",
-	"lsSQLBMSBO3XY1sudp/4crqKaVo8nZJiAWmEtxbBmdqaEkYDUNHglRj6vnVglYuRuEzasq7kFPBucPOD",
-	"HfS7EuhLnqg2qLnpiNfe9dFYjGuGuVd+wuhdwUr3uBQ2QzZKxLbPKGJZbThx8FXTRJxnYc1E/yEsw1Ux",
-	"0X8IhkqzGRcfJgV1aEJm/T+kuVSLIgD3/BBUWY9ZR91Yam7LHW3qngtH04Wd/fLBTelpwdRU5tnWVk7t",
-	"gt2UX9Sb9+0IK+037d9mNkTZFi2zH4qm7IfLxSjnKWBaRDFJKT7hOxT9co3Fs/PWpayy/ehUYXhmoiqW",
-	"Jr0QunDVfBa5BZ5BzOQ6gB1ZRKy8V1Z2zORSnBDTFN63WH/N5lgjAEtGrD5oWNa2TqPoPLJQPnGsbt6Q",
-	"IYiJF015jGY7fPYiaLTIXSAf9IRQmxiK2SUYiuRzkIqFxdKo8axbylUxxFmkP1UJ348yuAr2SL+hQJaq",
-	"JINF33SpT2eQtNni/Sq6VfPLKqx+HotTnRuFAp/aoE6IjWYZWWGd2+b2Aytpi9EEsPvbXo6JLVc2eP1M",
-	"ZrGA4Kb0hGL9U3/k66Sl+LkuL6Nqiz9Fh4vem/baMzqDo5IQPPIev7Kmt5ETEizcj2bfqkr4vEYjtk6+",
-	"OKydzTxZUmUdkicWtdTINVNpbv2CQW2YuOn8r5LvKNTGk9TPIWxauqImblzcDSueeW0GWIdCLMHNBa88",
-	"UeT91RuQGSE8O9rYz86XF22QFzad13mXYcWceyG2Nk12NRx4sHph9xGol01Cqy9x6QlrgzJaKMNBMe2d",
-	"deL1ct4wjkqrTRNqmkk0bsQ5TAFKuwTX3dgovrZP2w9MbT2XQeedLD29IXRGzhX0VE9e7jOXP1L7whsu",
-	"bmtoGiQJUrAJV5oVmCdbVtqH7DCe5xDE0DiGyKK+C8CdWnsxPderAzA4B5TzdWqKLvsa9VSWa21xEk9b",
-	"YSfh9OKEhstWa0ZCF8YNK2aqLvHI6Hl4hWZk0LkgdFIw5ox08CVxdSguC35H0xW5lDlPV4NOj1zZ6Zn3",
-	"R4wYcSvOUy25XgbJYZHYU8h8TMCeslCaMMNAgpzFJ+5zRTJZZmw/2eutH+R+0ojVUO364vp78uzgq6/2",
-	"DwjN51O6f4iE17X6uP3QJYNv5tM3oW1tzZfLg2TSJsL0Sadx6358GDsl43k4r+12wuq53z1vDFO/LQ+t",
-	"pV5f1T8WiwhlU5wrKwhfUFO59EZmJ9qfEHcQSfeo3wcOIxeacB2hnai9c71k/E71Jqtf/1S7ICXUYe2a",
-	"RG200UFvcJ9aEwp27vSH3bp+/gl6Dtz0v8K8y+Ihn7nzeb66DvWbemdAeXmv9d9/SN7QFVNse9GrCOfe",
-	"zknavxzlDjIWIxNUUsTC62blQDCAZFfnUbbW00LmzOYs6CnDeHXfAGByDIQs+IQLmhM1Zykf2+LCyO9V",
-	"8DYghJHRChrdOyFDNFUOiWZ5rnxKejV2US1GZvQjtIMu9FQWzj5XQUGMmX+ubSnFN3Jy7u6s+8MIVpYx",
-	"FFvesaXHB4BM41e8YGP5kUhB3nCx+LhDGVc+b3QqVLdSQUrQBy4SL/mxLMECgB9cJFTib35X2xHwOm0W",
-	"9AfThmlhIPRSfhjTVMviAxN0lJsXg98yruyPZvvKtvwWJJAgaPaUZclAgKEEkFOUIl3BlsRMQpEZXRE6",
-	"nzNanGBdw2Ewqc26kJtDrbPmn07iII8xUzsAG1p7e7imsfN9HdYxrD3fX25y+i/ROdUAwtwjGyyI9F2f",
-	"NFeGxWCqIEK/zOgtt7jiFnkiLujudjxyqvQ1Y2KXYe9KMmHmUNAfjClsrVyQODFpJ4HWgyLsLMqujdc3",
-	"UDOCGvNAxSjaxu7vmyotnacYb8lUy3oT9v2wJZuRV4c7jIynijl8gvZZW9MelXxmOD6BaoYqzDNrrcK6",
-	"MZ3BZzFFdkY/NlUvShnPDbFLYUPhFOk6SztckVC0yDlDiNJ0ZW3yNaVnfHhFbF3MQ8OCNYjnEJXMRZov",
-	"bKrSTlOOR2aUGktb7T/cVmuD3joEfC38srQXv2I7FFd9xVjZytoJqTYZTCwJTkGEqMtphLtf0mzSEK/i",
-	"BnNaZvXVpvttFQ19+l95UwJcwZpOnTSm25Xf3lydHfa3frzu3YIxlC0mfgZN07fH6UGi2Gi1o+tesGVb",
-	"2v8TzRcM6E7m2e4fNUVHlEiz5cqvU+IWsAnmKuCABDNahZ5/M16catP6N4ZJR+oYQmbQBs+B4otolLcs",
-	"J36P15XSsIFZdVFX7dE2H5CxGATY7hL56pOlytDWdsGwTbtSxhk9urHAdfl+7sr5fpFiwA5RdP8011KL",
-	"XbOcZuNA4u8lMgfwCWUEIxR7nigi8wxs0EYXu8PXjeSB6elGSlIlxOwXShL/wPsc3dGcZWtlqtaqp+A7",
-	"j1ECzDUdJTZze9rZtq6adI/YzLpq12PGflxPJ394HUAbTtRQvr9NIFrl7Y2qz+XIg0i8bbXnYLmbqgw3",
-	"rDpDw1DLqnLZbigL91rpbYgEn2TP7ltp8dVG0k5CIAr54PD5oEP+SA56h8/Jv7SM2LSVnGqu/I0Q+90I",
-	"4r4Q/w/C7b+uFt2q94h6ityK2phT8W7T0faHfnKPQmLmBZ/7VAH+WVJlfVbdYdCMR/D/eSE12+sRX7s+",
-	"cF4hqsRRv38CqaFY2wXBpMu+KHbo6t2bFymUpoLunD10GHjd7Zu2tFmL7G9PMX7NqksS3zA2fz+PJMkC",
-	"lnW0utx7oXleBig405y1168Hr7Q7qq0zfsrQqXKE9fNqcKdkdVX4AOMUNz2CfmvDhxTuk0s0aIazq3pi",
-	"akOlnqjAyV7px5AZFZvDaeNx/6V2ca51VH4vMR42B1ssAm9O086T7uX31zfEVnVRms33F/O9FsFMZe/R",
-	"XYUc3jaOSpcpXJ3AYZ9oSb7q9wHogqaaFcqGhhV8Zim2khezXVWCnuKDrcqC9Wi+pTpvxcx/TR3MXs89",
-	"S7bFMKzni0PjDeNCb+cOqnybgp+Kuzg7e1CRsUIW824VP+9RR39330NOlQYPcK1bAJ7u0mRz/Og856wp",
-	"aNm+YcOEVbWUZBiR2ypTprLTZbqMOZQf6iuTwONdpIHyg0rbScCsowBqAUWVa7OVYj9JKWFdhjK3s2xX",
-	"zszWuH1b5sZ2snVKm7kKFuPYhVE3FekzbYEL9ZNEjGwM9F64ErVBXjcbgVxl7KyDNr4VchmPMsyiMrnD",
-	"SzScxoMB71DLKRo1/AqcQD5gGRxAXHDNaZ4Q1pv0yKBzmlHypjfo9B4KVWHPTlkux2JXwHx/at6UeG7Q",
-	"ekR9KyKvwI9sIfFKB1uGWHNiHzrGhipXDx3spys/dd8CUJ8IGQUZchu7RMnKLxorOTlYlS1oKpuYL/F6",
-	"wS3r0ITN1Vcu2R1P4AEQNtH1a1Xj4UbeMnHF1FyKWBXhiurVcvdNi9v3GF/bpjrdLOUriNl5iSE7W5Wo",
-	"rSr8w+LQ/HjOxScYTmMP10wvIsqw1HOje72PVcY0N5p9fvz0KXl/9QbE3x+uUJME33w8K6Q4q1VC3dcA",
-	"CHP57lusQwCZJgvYE5LxgqU6X8ErgkBBU4Jw8XGkJpYWLKIRvaCKPTsk+BjidVdzhqjQoAHP5702XsUC",
-	"PLnBOvn5xSgMXUevGFMtDESbUgAv2AaqPc0wFguwv396GKrCbgbdcjgVm12tJwYn/1415AuMuNyMK98S",
-	"TL81CL19tHrbAHSfJBWeuJaH+v18UtCseRl4ixDvRgyzBEVKG2IIsTQFgaxs8zcEgUIMqvBx6esWlRqH",
-	"YTQytgw1TQhGmia2D1mUYY73K4fzvqlm+cPByWw+egQRz2PAL2meM+2g4LeDcdWh6FjafnBeyFqV4WrF",
-	"Lj+Kb198IktBxFZDM/qv9l+9VM5qHFRqE30l+iZaebfJIYYOXtlXf0k6U6pesQpeRxgD6c3wL8rt3T4S",
-	"ri5mmI9EdV0t+mqt+s37aw09kSsPrBgP87gfsucmqhtoZPKO5TRlnSbWVn7y+6Ojr7/u97/p9w8On+2Q",
-	"CmouemsmrmSEEimIXBQEo9o9ldZWvIaPnr4vnv3tqx9mB6M/9+8Op39ZfpMe3b457f11PmmT8RcswMvT",
-	"r787/CFacsBxrUbXt0QkwM3SOD5spYyZbzRKeJF0jaFgQDeGLnf/7cebhBw8JzMuFpqpvRMHZm+DCoQP",
-	"jC+suKx6lWpuENVsi7gNT4Hp8r9BcOQxecFowQoyWPT7z1LoEP5kwyAqOjWy00QgTjLWCLXx0SktCg6F",
-	"zeuKwkGKoKuTUxvIaV6yUF+KdAcdIBY96OwRJcmYFu24pq7KwHU46Vsr8uIBCPU5w4/LtGGgkUCNCQ56",
-	"UkFmdTdGjM3El8Zyw5JpJeupmGucJzLrn2quxlcl91xHdLWJKAgmZbmsg+JGK6t5A9NsuxOmoVT1XgK1",
-	"wsvY+pGUt4b0AA9iILqyACCMPe8GW5FULvIM7qERJMZlx2X+LsgYampriwDQY1BbKiGC3bECiPhvrJAJ",
-	"mJyGdomHCRlurLH5MbLIQ/zSLLT1XFI9EDBBWjBrZkOqMrPBqYMnS0i7RCumyRRrpecwGkWmrLBZNeuQ",
-	"Hmtia+yaOTisvfJaX45bbrKvaiH7ao5oMLrnbVKG703sdfT61ix1RO7HNqOxvQ7tv6ach69TVhMPE/9s",
-	"yvKaRIkASv3+lYzKUdmu1nDJsRnPGMJJxlauREvyiEFxm9tHQ+hc7pTP4T9qgGwbM3YOr8WlIrfM7TwK",
-	"LkYqWoqvEtPVvr2m+K17YJatbadFE/NUWh2o38ZyleJbFttaCHp6xdh97AGPptnXhWo1KPdl/N4OjtUa",
-	"0cFoWJpWUrw2SnIlER1sh1o/vr0XdQrgTRAk80RtDgDR/teBGfFiveNsCSGlUoQwe58MmtGG/0UgpNMp",
-	"yxY5w/Iu68M7cVUu8PJ2YGC9mi7KSMKIz3aRTp0WMGbMFwfCEj+tNqepfJEUZ1PKxWkb2t8K4E66/q8A",
-	"QamuVl3K+B1TbUqmcQUItonD6/7v//d/xVa9HjZkt9ps3FZk+/Hl1b5R2U5fnL0c7iWE5gp0L6jeY150",
-	"Bb/HzNCBlfhsok2LAm5h+/GhA6farT5SO2dDyURKXVd/fE3VtCaqDes9heCWXUfV2/d6obLaFIc2N4aN",
-	"twYLFdRxynOmT2tLj0W1lGjRNVfwyJLietOVxCGbSrQeIfnSlhXGxVs/UOXcgyyY8sQ38/cwPnvTFUHn",
-	"dZi2qA0AtzDK54idECO9QtSgkCSl83UE/XYQS+Ocrsu2rbGZED+tEYy/JKN1eOp2vQQVctbw8vABnZRR",
-	"d7A7a93sihHl+rMLU04zgc1p3tu4T30Nd66VVBbIA9uc1GHzzcP7JBEw1YJdmzs/TOGhD4CFGjdzOmG+",
-	"FKUNoYXQiNoCjqAcNQQ8BbP2WI00zxPTOsPE1GrT9UCAO25I+/CBsJ/EB/fAxFpsVDyWoFU0XRWeGNRy",
-	"s0ZGstgtmG5ZEUvbEmztMlRjt7atgdRsN+BvV/gD8JChaijpLj0w1V4ryaJWNjSMF8SEts2UGt9aQV2Q",
-	"9VBttMXHHbYgyOvBxhnFKCFKlkUIDdeMm8J3Zcct5ayt8hyagsCGZd++l0TnRO/6xQ+jtBIf3gwhozh1",
-	"s9k8nZplGtqfjIBng64O/oX8nvzO3G1QIQUu1N/BJblXE4m1IZFEKM6VeQL5csnznIwYFmbQco34gkjh",
-	"rZD59sbxi9LiqLTQgCNqogRNcQdF8YTkjN6B1dssv0PwciMlNLfAnNuCOwL9ZS2y4OYsIedXZ4d9IgsC",
-	"GeJtQuV32C0tSTpl6e3aXNzPUAegXYR8peqJnVDzXj08qAmDMsBoeG2YrzUBgtPidIE1xvFfrxyD/7cf",
-	"byw1zYBrwNOSDqdaz9FOJm85c21ws2z4k/MHHHfSOwutU35N5/w7Zi4/MECNZSNS5Oubm0twxMgx8SXh",
-	"ewQgW1ydNo/dwsUkd8EpTpw4vbxA+/i3ciBcIXg650/pnE+Y2PNoh++dswfhYplgBQXsWkPqXPcGYiDO",
-	"pLhjAjJWrdBgDg7CSI1lnsulOjbv7ZN/u/7+HYgYAqpf9shbLDKhotUlDrB81aCzZ030hNqCeD3T2HlR",
-	"yELBuIZ/H7iQr0HnmAw6vV5v0PllSLpG0RzCm0PA6ygj46FTI0lBMd8Zo6I8h4YbQx8/BtkWsEgpFQBQ",
-	"DYDWRr/NqKYjqhjpUlIwSJFLCCVpQdXU6MUiXA0oJCoYy9RAEHNgMMJYkef9Z+gIGF4xXaz2T8eaFcfk",
-	"2dBvhBv2E7/fZgajgrNxvgrdGT3T9GXOzJh0sSJ0QrmARSczaQij94S8s5VRoR5NJgWsBhQ8H7EpF9mx",
-	"mYGczUznjOspK0yjUzqHogTEbHbB8hUBpUmDNGSERiywO2cUAjy4LrOpFJ0xMrzI2GwuzYKv9r9jK7iK",
-	"FR0z0zh2Q5Z0BQt/Znv3jkdb1HH4532/APuXUB5YiiGWkpjkckRzMre/OloHCZndQa2DKVuZzmAiGct6",
-	"5Bo9mFg52PmlzGCnjGasAPQX8u35jc27QcwuR8IBXUDpWtN0127JHllAohZiJdGMzGTGckWmhlWmdDGZ",
-	"arKY4wpxgMDx4x6xlbSt53LyRMFYTNtlfVwwpjCa9cjFGP1f0K7ZjLJtMx1XRMytI3Fo65khzSVdmYmY",
-	"tme0MPJeZX2vNc3ZMQCaDkGAoghNi4dxVDB6q8iIpXShmHlWSAtACb3kcgm0eCqkWM3kQrncPWUbMNM5",
-	"9lNhYMtCb3CGBxx4yeX31zcJuXx/A0t+eXpz9toWpYPQu02iso11zdE7MNfR4fPn5I4rbu7j0+uziwsz",
-	"qjIDyaz9+/cXL5EjTKTMSDqVPGV7hqPacpuVvENCyS1bkWIhSjsXnmTCgQhu2RyZiS8id3hEpnJRKMMm",
-	"fNn+QEaVRaUOMXb2BDfbDOkYEx2BeB24O55sL3SUH8mlMFKkLHzV4zLHzRrc9k7Aee/QvAzJAxUwPZUA",
-	"OqenCfl5YTbAzHAks9XaaTYrgCNw7nUsjI/rYN41DVa25zXst6EmaBSTLgHx33AjXG3fNi60TeR0q8+V",
-	"L/QMz48OD08AMtownTI3zvSM22YIURuB0pZ2JhOmFTnqf5MQWSSEj826AjeHE4G92TM9L6S5o5Oy6Gq5",
-	"/CWiOfZjlMMxF5j8gFSPnD3gEWPKc0QJNsIs6T7/+BEv2qPDb/AeM+fX0A4ctsLcBHaDZpbYzHpD89+x",
-	"lQK4KfNc2ove8KZ9LhyefOFyYdePnys+Zi/2ssiqadk88TcW3O+nZeIjRHaARx5DOKBTMO/i7ZXLCRdD",
-	"AA0eOlDDYWJ/N+LbmcwYsuuB+FZKI5kUDGM4yTiXSy95CIzdBYgtRl5rPf9e5CsbHqKOydDLUENzpg6e",
-	"72MUC8EfBwJCTvYSeLFg44Kp6ZB0DWGTYRAA5B4lpJAAfliaPhaK4XBMEw7ZD0EzdbFQmmX7+KsLWoED",
-	"oG75HLcdw7BYRmD2EDa3l5B5vlDQosd//OPBEAMeUGNYDQSKfdC3WQVDBELaKOGEoH6WG40SXsk4swmx",
-	"lbkq6SQ4NN0vpwxvcoBYN++ACVQt0pSZqxASeag/ak40OeofJF4UpHmuzM7C5xaGcIhnAcjH0Cxn6sQc",
-	"LGQHubk2yqZKZRfArc0awG1qCXsjuAiQFWErvSlsPSaJ7BJ8NBAOKbUrpFuHY7xCK4PZQ9H2+urVsblm",
-	"FsIIKn5xuv5WSvBKSsjL8zfnN+fkv//j/0OaMUKDpbFcTuRCD/fCFGIoVT8QlnKwbLWcWR0SItiWwkax",
-	"ke7we/hjaMHA7fm1ysD7qzdPlDnuAzG8Zun+K6bT6f411+wYuOk+tjI8IRm7Y7mcwxWDG2PvUVjl11Lp",
-	"obk94HWkfBC6BmL45/0rB3qwb47xMfnz2zfmUNqfhydlsWybkl/l0/1nZNA5K6RS+4prv5CGYuC1Qadn",
-	"N20fg9MCWYFlRKB4CHtyJXNgAB/3fZruPvpdhnB2jWReitxG4zK0TwEqAGTvhDAxlkWKZ71k0AMxWmHl",
-	"dIB2JxrOY9fGGGaLVEOlMPUEMFQVPt87JkPciCG2DicVSfSEDOVSnOLdOwRdoMqkTwZieMfZEqKeDB+z",
-	"FA+lcVQCJcGLPZd8LgvD0yGm+YQM8faExTAc1sYFYkvJQAwhOND2rYbQhvmyZ4T/Uo49NoeyR34szEVi",
-	"pmV+eNYzQhtchTZ+C3Vw8+zInNI1WGB3qT5z0pFTVlIpNOVw7w7KyMVBx4b0cQ3ehVKjOb28CJC5jjv9",
-	"3kGv70rs0TnvHHee9fq9Z1BFTU9BZX9KFxnXTyFEzPx7EsuzeAV3CbJ1DLRChcCpCHJiBGYtydBJ4UPS",
-	"zdiYLnLtqo/PpArE1b2B8PJQJhejnO0jZiWQyLHtq5S7nMPe+kgzNuLabCdWg4Fq9vZaBNO2Il0861y4",
-	"TzMMg9tDPcvVJnLmwgzshOiLxJRv8kfvvB2InNMRz6GYFfk9medUj2UxM/yE65XTQhTJ+Ni6Akn3b6yQ",
-	"ke5x7/wBu8g6x2bNT80uvIBNsCXumBGuO8f/bm0gIEyWJhC3zs6iQiu+kzpb+i8/QfF5VAnNF4f9vkVN",
-	"0Na/Refz3IoqT/9qvfNlD43wV+UUwAwTK+Ajb1XPEOQR9htrzo/v6Qvqs4Lhk4Ptn7wX1N5kLMOPnm3/",
-	"6JUsRjzLGFiwn7cZ2YXQrBA0B8sIGsMWsxktVnaiuuA09zTr2JLRKUTKc46sFaq1mKPjNdcusBi1Z3aO",
-	"ThQEoZlF7fyUdDbZdefYPjX922MMx7L+HF/SVS5phnLPjGkKmVnsI3XJWIbaWXZsS3rQHFO3lKYrcyio",
-	"kca6wznnx3cHx//9H/97uGcP3ZosrKXskR9BpFK6YHRmWCwdG2kW1cRKBW8j9cFbJ86gnhA6EOuGCEQt",
-	"yuWkR4aGsIfklrG5wmBrnLhvD/LAvIX9MOn3+/aVgTCaApgU5qVmdEKGgn3UQ2C5XCyY0zxokU4bz+z5",
-	"nY0fa3FocZaVI7vVuhtvCdZyx7Nf0xS8VzOkgx2GlPMZ15WGPj/3gc24RFToDQ50itYXObaU8M/OiK7h",
-	"LLuT4W5bXviDn4C0hkRJKtBghis9nBnlclLLidA4hVIErRZOBXsYyJZKzpgZIssVe6K8g7LrOReE1xsZ",
-	"zgp4A+EkPNDfIbXUxeQD+nzQz15SWmSgHVTToOYDVntIsTKEkytoMWHaGgfMm5rPUOZYswQkzmipJNo5",
-	"nfSc8axHXvEccHtSORtxwYwIO2JjWaBn1SLhG07k0nMMzeIbTWzojZxs8qAY7ZSv4JE5NVPvmEPd5u0b",
-	"WITWr9sSz+1eflXIWfuByE4dI8LFqmNp0ZTFe3O07aN1RvbO43O/N3KynfdZef2fn/mZk468SZVGXmQ4",
-	"uZxUIfQ/DbPrpequluFdvTojRwd/6JOz6z9VO0+ssoP6jzcQjy2jUCxnqXaWaBB/bthHTVKoG0MHQs2N",
-	"NKOmjGkXArEQmHxvhIJFTsE4Oi/YmH90FoXhk+EWdnKm7v7HcZTtR1Szj/qp3ecNvuAZSlT7AapDwAOq",
-	"NU2nMwuQhR4X6PAMe9p/yZXX8Jp7+udXplTlKEO1Pud3sWcElvXs+k8POsYjmk1YqDpVT0bOlX6Brzwi",
-	"H4ce3rA7hlGcdZRkXkD59b4rbGM3Osf//lO43m9RBMMOSuEFjIJU3aqE5LLkXMEyp3I2WwjTYt1So5UP",
-	"19qu1dMx/bmWYd54RwrkbgzH9Ofeis7yYUIAlCBjRY8M0Tb+Ws9yW9BLZKxYt0wi/39Li9tMLkViTU8F",
-	"XZLXN2/fkKyQ8zlUc5LW+ArGai0JF4oVukeGCkJ5UUSrwkg64zwt2EDMc5qyqcwzVhDDKazBXVsLdU5H",
-	"LO+RM5pOGRhHsbg2el7ATh5MGO1aU7lUOF5u4x+M2FnDui33eEV/fkwaDXqpoc9Xpz88BnHapkkX2Bhw",
-	"A7At2h3we1/Z7b0KkeL0dyHRqVzuc72/lMVtPXMo1/61XF7oH+Hlx9+CoLOanVCazVVwYB5pV6AbI10O",
-	"OlOo4ENgvQadBy6+EVrV07+rfDH5pZZRDPEtdFaZV9FX1ZtlXokKjpVtOqkhlzXG4RjFQIScokeO+kfk",
-	"ySUEc0hNxnIhsifWXbwi1gueLybN5/QS0SVjhqM51dPAbpQvJp0wzg/zl9ubbH56fFqs0zxurA5rFY6j",
-	"7aT3TupXZkEfgVZPjTCheYraUHeOtYj30WGVkJynTCiWELko9iHOA8wIUrAKFRlFn2UPZSxBTYYtPOXa",
-	"V1167E10PUX28bVcmhsRI/fs2B+Lnbxm+ZycMfONPbE01SRjmnJIYnjIsmtGZ61lDvMyCh09G8u4IQlg",
-	"cKGRmjAGJRABfNHrgQAZAK5/FZYogRdQ+0tpkaHShj30yBBg0azBHAIvgDcZ8cS0BsxmIKZaz6GM/wkZ",
-	"8lQKeN9QrBwbBRA0PsXAVYe+XBuLkBV0qZr50w0aqx+b6KCbGs4BG/BIVGba9hvRxVV3aDgqCD/0x75g",
-	"sLmIgnH/478QEOTRfPDdSw9c/lZZRWcWTmUzk2hjT/zAyGgF9PQYm1N2EhitL66/hxAgF7NDcygvCD8F",
-	"W1HmYrbZjIzdPU1zmd7WcoQLUQn7wLNqhAOeohdJeVuwjT0RjECTKK0PaXZHRcpesrsz8+sQgoZm8g6E",
-	"/yUtMozbk+OxOaVcYfAjr0ghNpLuiTKcRhYriGaEWGlFqAacExs8rJhWYXED+NzGVSv0fKN0YptkinTP",
-	"3ly4aGXzijkSUmT24z1XJV9NKcAM9ciFcPEcrg5FIReakUxiMCJhHwGO5qh/BDm7G9Tt1uIxeYvvo4ax",
-	"wBZ9ETLJDQJVunmaCw/IB6PXlmRM0TOjjdqNj6ZUAQlB6HU3pE8p8lXImYJnWw9E0plLFTkCp1mmPB0P",
-	"XfRUOZwnylHvuOJE8vGfEElHdQLPbVZsEsTrglFnUbAeuTHHCKObJ4aaRjS9PSbU4goJNqGa38HVtxBz",
-	"WijUojNbUdQLa9I08Oyr532S0ZVRf2yFk4fS7tpZ3tk8GgTzQrLKTz7V+4XMVp+c9k9xuHgEqsrDL7/2",
-	"0SPgwUbpSd6x+7sjdjy8R/1vtn9wJsU455g0dXR42MZSaond0OO50OaYP4JxztwauoZd2Nvk07EDdz86",
-	"6Mhaq+hLdvcW8dkeX1SxfV3bNWkhsQBuAeX5SH78Itj9OUQ1K7IsuNbmnkZ2Gu6aHe66i+oxNvbp33n2",
-	"S5MkWm7udjOFBcNoYaQ4/NxGCjeNOgLBgMsvgkC+Fx6B1FqvIrTxaakBr+Kn4DyxiaDVgnw1wWQTiMLG",
-	"VBZlhwpuK4zANfdudzhh2rZpsVbUcO+YDMG5PkxKpAbnox2IIOTBKOEl1sPQYgtCiOcQEqAgUw5AF2p0",
-	"2Y35qJ2v7dKFv92VCKAJFpmi7etvIM7gUem/nD7Cb0TOgaG7MEgAtvCfPUwgIAtPTkZKRZ9jF8dn3Qzo",
-	"WkyIzLPAd29z+iCY06GV2GOIx6r2BBbsjrMl7IeqnMOMqulIUiw5UGun2gQzs1gIzCh5Y6uqvr85M0Iw",
-	"kcLmvSg5Yy571eajds3RG4gAYWrPxTBhZpocWwk9q0jto5WV3wRq6SuyZAVzeFrO9OUzETCRbGOVqwta",
-	"c4pf+iV5zEvCd1JzTfiN6d2bxj+JRzyleQ6mUT8gyMfUSKgOLd4tfHuKLLMtqvSIfHt/ZlFCAd0hqiqi",
-	"sIVvkb/KEepVYLME3c+QJAT0AW2O2dIaG9SJNWxCWV68SspJLthAhHRHtU+ZAoDaMj/FlvUlXQGgfRZa",
-	"Hah9SaEl0EZTazwC6GXIwVzLpYRSmZijhDXhuAY1xSLxHtukZtRU3bdUrDARM0LCOLC3eIgechdFVchH",
-	"Og+RGs2RgwEYLFgnD17vPYD//wPoZv4gXhquarFfPK2GZAr2P5cbi0ZMw5ozqllChFw++FyynE84pKWs",
-	"Gm8KxBPBMxdkSYNRkMzoLVPHGJIPUNnr8PfoYvdAkwPBMwariO1iQtSImfOEA8oZwDBzjHQC53yCOAeC",
-	"MLOQx+Sw37cpzkP3zTEZ01zZ1GZKhhg/OySKQhKvB9WZcaUA4OKJBWmAca/ISi4KAkDhA4Gyo52rOZFP",
-	"EuJeX8xzSTN83c/EgX4oEv30L3JRBPMu36YFs1PHy5xlPfIXuUBgdmjCJzqv4GUP19nYLFyjDu+yR6oj",
-	"Rwhu4Fqbg61LVcAzfB4QzP2F4MeXU8NxRjkOZOIGubDUETbKHXxs6C0hy+nK/NH7R5JIw8lVsx1hmnho",
-	"PXnNECXwYXxkwvRNib75GkXAWo5i9IRCLiF7BnMBzc04CzD1PDf0AfvF7INHKrUvq71jEmA5UBHe8Uas",
-	"DkHCwn8hLC7gxcilEU25RsiGhcjsuoUvQ4osuoT2EhQUKquHOFmAX7K0pRgxM7M7RPF3mJQth2N8Ajm6",
-	"vmVIEHUI4AkkgmN5ADKSYgF49X6dnMTABbqLATsfVQ4EEiZcB6tTkZltiWHq3cc+YNi97YsQY6qTxP3q",
-	"kaEVDIcWGsClc9pB1YrnoRXqZCCGYKgbYqZvoC862UsKpvxH7keU7cklBUGpYCRdaGs6UEwfG51fBdkP",
-	"ZyV6o9OvVGApsG4G8yZqD2D2P3HFzB3AI6o0JcIjOSXYhBM2wTuWcax7YC7C0lMQZ6ORY9Iq8Qu7/RSJ",
-	"X5s5CTbNFmFFZ/Qj4u9BGJBH4zv4zKmgby1RNQYFWTXFMwT0TjZQ1Wc1RnxaRa3KKFXiZ0/ngHjlphme",
-	"tQfz9ZJX7U83mHqNiGDeriXtL0hEMONsCpEOBPEvRVkPhpQ81kY//Xv590WzZf8iFCB2VELLPl52vpgc",
-	"qLB8xDaieIhI+JncAxWHQCCvdK28YzGK4JI+IVSsXKYkOeof7T2YpuY5FWpL+iZW1TIyjE/STqmmuZyA",
-	"ocXBvTpkVGsx9VmX6aIozIzKZPCBMJPTrJgpo/ZQgcJCRjU9tio0PIRf7WfMGhurUh2mhpte7GumaTBT",
-	"zGiGEmITfCIX5P01yWSe00IBbMrQdHxFdZmnWVDN1kIezDuo6xrpeMVoQbr9Xr9/1LcxCRiRQObm/37X",
-	"75nfxUD87qDfB4gMazrb65EhnRfDEoMSYtOoEAuac8Uy7NuIjwgUnhA/PPJf/0meffWcPB0Ykpq9ND39",
-	"13+Sg34fMJqgtAMCF7I7635cSjd9NNNlXM1zuuqRoQ3WGGI4t437KGbKSFaFXEymfv6GBsw9Z7ca4V6P",
-	"iZOhAQ7XAvL+13+Sci03RjRwxVvtvBCSo9LA74mXzEF4H7p1M5MdBpEFJT0MBIZAYbAV0pCiK9QH3Phx",
-	"Wypbf1Kq7mDBIPNCzrhiFtgZ3VUFR2RQKlYkLVZzLQlA+seEyJwrDYT9mIZs00HT5RicW/VY0ZXQOJGA",
-	"h5JhLg2CqagkDOtzPAC2pD3Tingvf3ZQ3VGG9aMnYEuplY5JSM6WzIYhp5qy9FZhorqzmVkos4DnTMCy",
-	"F/QBwrrNB99w1+wlDmKsotIpzeYu7ccBc3gq9SiKkOY5Yvc5YERLVIxaHTDwt6LzR53iW05NxkEwtLeU",
-	"5kFhdM0bDDL2ReMU89XrIHwTw62sWEwLrqczpnkaqPONhix0ZErNWoLl5FS8w1KCrcIT/rADEEdZVqlF",
-	"w7Hk88/l9jWrVcMP4Oh84a7eX9XW/+Om2Qj4vcOYB3hguELwUMzpKvHWWTBKGKnjwTIZcJ99+22tE+41",
-	"WHccFytz30uz3IbneGzBMsrp2QBkQ+UZzCwZiNLAFuOhDlixevFaQcxwMHCWASSbk8ngDu4NhE3WRxZC",
-	"INL+r5DzrsHGc7JRsslDQwq5dPhimJii2bxHjvr9gXAGf5s/v2b0y6noPfH4/bh5Jx6DDX+r8YggyEjp",
-	"ESFVhwgi3tmIIvCdR/w1eyfk6PDQrTtu1UDIhVY8Y5tXCCR7jHz438b+dZ9cCLUYj3kKQCT252PyO0QA",
-	"FzzY9CdGujSt/wk3wUuZTgyvLDY49qZyiaXGkVM8UXsWoRJTXs048RpFw2aGTtOEHPW/wa4+2AfDTeG/",
-	"LGo6EEGlUOBX9v5xLlyuyJTlWdS/ak7GQzTazxOZe10dpueinzdAd7uibIOmNhXmL/Z2+Jyu46PDFp3d",
-	"SPmWitWVC8L4FNfQqbotJenY9fMpbhgNJsrWWCbHhDrI8EIuwQ8y6Hw/Z4BaaRnRoAO+mm6ceeE9ORBD",
-	"c1MN9xLnsQAd2houCddsth55BY7iQecsl2qjsx7B5hBXd6jlEJQ4DIfSTCVkJPWUcJHmi4xlHnnOfWYL",
-	"LGtWusqVC7CyWNZmSGUJGOgCnUeKaJkZ/TnAaUE0X7Idq2UgutAbOL0BqeWPw4QMf2/+b9/8378OE6Lp",
-	"CMAvaVFwOnGBWns74bxcu9ntzCytfbgtuop9/dHxVfx2baKsWDnGXLfmNp2zgsvsHwl65eGsA/BRSor2",
-	"5rqKgwLxKHB5HsxLqqbop1ZcArl1UROpYqQId9icaFcGIhoBAEk7kGnnGJeI8kc3pgInA1G1d1nd19Yn",
-	"iMqVLo7S8Ao/ClDHLUasETK/GYgnUDMmECyNvERzc8hX1pebPcEqGDatzvxoxCwUAKUw3M7WHLDu8th5",
-	"tYv3GW32nzPQ7C0Ky1HgMl/f9nMKE/+MSUUlK7B6FvVOyNC7EAl5/gQhzWu8gNEiX+0XLLNVyxvD1+YF",
-	"Fymf0xwQ3jEp0J3jDWniJLDGB1xDFmPGNdY9q56sOY753IzoqhzQw47XYx6W9ZHWuddxXp/R0fWPdQrA",
-	"pOOc8MKZxIOTYO4fb81BogMBFlxv9/SvlSm2VSI0J4HNYGf/qRh7C1r14cNlHJZhPcGJ/Y2AowR8buNy",
-	"Y4SbkAm/M5S9mGNJceSED6bfeo7OhdLFInXMPCrheVdDF1PFIG5pD71uJZNHIAPk3KKWzQ/EsGA4hKFX",
-	"z4hgyzUbbdmuc2qEjtbEwz1BAaeqNAkiXlmoKGh3SpUNErQWMh+rGw/9f2u7uwgW6Vc55p/eohWZ2hdr",
-	"1QrFdFexIaDbz2zi+qdmTmdTKRVDxyXmmanw3AWc6MQbG2VBTteZmfrkjAqPaqMWaqG7OZb84lArTmSB",
-	"cigrNnLkExRjJ6yitilnYr+/tgL36RnA1dq8fqXT36BCuiq2X7wJ+5+aI+AuRJXOE1sVKM+8QdscPXDf",
-	"ZZ9cI4VKnfppSkWWs/oIt2us8gmWJkpSmk6ZM+IaIXUCcRWQ42iroDELM27Lihk2wAEErouB9gfPLdAr",
-	"JM466adHhgqKMWMARs7v2LAEcILYdagwp9R4kZMx05gFVTAbvaE0zd0X5UCgmumIMQFFEyFdCq1lMGcw",
-	"E+upYdByTIZUfT8e2rJIw6AS7rCaQAlCDxQuhXbNSDDT0jW71/OFccFQl+e2RBaFDGRbBwwWpayhXmne",
-	"t9Uj5++v3l+/dK7J80Uh54wKAAUsaE5eUHEL+a88X5VpGBAWh/6DOdSDL25N06b37tC/BUbBYyLnTJA/",
-	"kimfTMkfSS6X5I8Ein7tnZAXN2fvr1/eYGigDeliH9GJ6bu1007KncJyGjzPofEeuSx4ape7Gl+oeuQS",
-	"yQSrxMXwgKPQWW+BeM8s7bYrOrOajWTeGKHiioDjoneSjp1/tO73Zj5QvqquCEwYq+SaScQGxQ2nuKN5",
-	"PJOhc5B1Ej+qg2j98Ue1R1ZWuRZUxrz0ROH2ZeXkhcv2hNMomLpn4kJDgN1LWO45kpccA+HheJLQNp5O",
-	"mQ1im8plGa1hIxoDJorftoq2mzFNm8LK35rnj3rRaxrbkmvM5nGlYR4hqvHSFjE0JJyQ0YLnmY+ZAPlQ",
-	"3PFCitK94nOMwpU2w2+zznO6AgH4qY06abiqblwM4QSUV5cH5j8k3bM356dXfzq/vvnw8vzy++uLmw+n",
-	"L19enV9fn1/vATq0+xxjEBEreiBOBQayYhQG04ahlvExwqcI26ruI5+DFteEESwKXjj1k3pU0J+wr8aA",
-	"WDecx4iG/XHKCkCTh4qsFkofIFlttU27sgGVuM3fjVJsHOkl/htUHKrT6SbBnEHRxCBGrGvuWprqBc3h",
-	"PsWSiJBQN6MrW9aw5CxWSgNvYrZn9SEXCivjIWalBoX4qag1of+szHPcdJ4NhI83parMbSyjxFhmIwgg",
-	"HQKB+SFOey4VzbFgJJZ+tzV63awHAudl5TYfZOsdghlLc1ogxtFMgsxEUS7TMmcFRl65KpcH5F/2oAy5",
-	"GogyVEtPzR0g86x88XcH/aTf7/f6/b0kDG3CSpYsIytm62T6mujksH9oixYEM3MhBehXBMnYrppF+hwK",
-	"qaG6KZoAjVKbhFqtPeG4meWYXXVLc7UxKz2uDd5NwOZLHh72CMbwASLGQNgsVjSu8SL0biJGI2Jqc69M",
-	"z8waBzmz3aPDw2guuyUAe7S/1Divs8oovzyV+MwdI+B3h/3DT5d6YKnzrGCGOcQ6fwdlfkuc2bD2WzeT",
-	"qXrqOGlvliVk0LlmZgddKchsoTlTg87ecXB6HMnB6TkJTwmcfI+nC31heWCL8OyK1uP5seYbBeWgkb8o",
-	"4B8QS3P5/fUNeeqaVgCe5+Iahoawh9a8BDE3v1kbfkX7IxJ4kEMPihYWC0YQgKKAsr9bzAtbb+JNA0N5",
-	"H8MZqA/UvmKpLOAoOBOoG2wdkIK9AnSZhk4uXhK1AJFiIIYvzy/3v/7u2Q/73/z57eEwqUDyOWHNZWxt",
-	"SHYes8teCcrr8xBA7O8nPDd4lCw7rixpj5S3yogZxRoCom1mmB3OQARC6duLd04wTcwV0+v3AxvJCRna",
-	"j309DzcXI1GWlxDk0pUyzZObzW7Nu9hB78keDNTf9kbQAbuJqxpLA6F6IMQCGJRhQK50tMNK6D4PLTon",
-	"HpugHFh30PmLXGDzz30DA1EH7NAj//0f/3vQ2austb9UWY+8dLgZJdQFRjoGPg4PvKblBDFFjF4OAeUM",
-	"i98Cqkj3WR/+cdB39qk9CyNW2MKWA+HWu/usv/HyMZlTpS3Cs5nuN5ZbXjFdrPZPoepvjzh7iqa3DHxw",
-	"B+anY0z3EfvplPIyEN6afUAqhZ965JUsyIubMxja+c1rl20ASyok6sLESNoJGUpxZpo7dZRgtN/ZIp2a",
-	"Bcfi3nsb1n2f0VnAqWRZJaPq/yfVNnvkNDyFAzGlagokNAJMmswilKWFVKoiVR0Hcm94jqGBaSAAjxgT",
-	"A2Ha6j3pEXdp1qE0dY/6z+ICEzChL11eCgf5K4lLbom2hMTbw/tbPPwXEA9/DWZlqslKLrBmv7XVahne",
-	"/HhEdrnU112J/kq3zot923YjNq65anN3/YHM+UShaYV0w0j2PQuEg4njo5VF0z920DcuusEw0gDSxssK",
-	"G3WCSTcE0cE8U39pOTlZ+trn5nZDtRnvGWjJJcT6sRM15WPtRG6XmBPeq5gmpJeQDV0MhLrlWCzr1L/l",
-	"eyQzRm2ndD5ntFABemnPI/xyBZbLGRUruG0hS4jmeYIF3H0yEcD7NOL/Ouzh/4ngv3buvyH/Vkzo61Lc",
-	"J4P9fYjKgOrjdgueNe14KIqy2Hgg1xhRo290Cfe2S4mccGvqsd+NS20XK6uWNrnNGHk85lwH6ZMgkq5H",
-	"TlgpysFwQeXlpDaIAsaOTQfoAI5vdO0M9sJYi4GwInPs5ONsvnCx5yoc5G+BE7+ZMhoDJ+xhOIkajR/R",
-	"jGEeWI50DaEKT/8eKC5NKFMbX+58EAPAvS8JamqLrlDVEf5hQKY8t90VYWp3edqZUBt9mmO5KPbZiikr",
-	"ge5mHHaJVsqGZdDxeCCsmRn7hzyv0IcCRZqtPXf9wjeX1fM+4BeA8G2laMFUMhDOgODdPWBxHssirRVL",
-	"/Qo8Jg6Q7aTJ9RkKe/8YkptfuoroFvUnlCbNtX3rwlshDcMPu7DH0gvg/lzPcqyFyHekWRpc4SvMcJpx",
-	"7S12PUCk8BhbSLXFCQhBgVu09H6gAoi5hT6KzHVn0wyLRc4Au3ahAJ1EuNTs0A1rGzQnxipqSTBS9EoG",
-	"/jtnoQbg/ApWr5+aAAvWUH98TdV0mKBUiBkB1ZaNIt+QA+m2f3dNzm3TlxQ+e1qdVCAE/vLrJlzayLSi",
-	"MJssF/o3IfALydl0jk23P1iFwJl2gK10UQC0pT591ILjH+3Znj1yZ4hX3cj4grj6mhQ30Gz/qQ7vVWVO",
-	"vylwv53d5sh3SygVDc5LJI96ZiFc7CnkCjZVC3k/N/f5Yd/Gl6PRRoVQ9D4AK1lD1AIrtfm5YIIt0cBs",
-	"lipnGA14DpFuUIFcinxlgQ+h8LSzOwbxY7YMN+kOOoGPdtBBoWYhboVcir2yyBTCd2E9HgrdkBBaq0fO",
-	"Z3O92gxo9zWwVqyu9BQGap+6pXtMcb3aUxN4JzdqzmMEK17hxhfM3DB2JGarpVjNuDL7W4NcbSTXhTAt",
-	"topZRIJUmup6HXDoIUOHSCoKPNa2LDjVJGcu6r6MC/RWkqGvtI5oPhjsB+5s/8RSHi983fceAULlygNn",
-	"ZuDVkHDD5oyiE5BPjJ78PDl6dkj++//5X+R5v99PBgINmFSRQed50u/3fz/o7DmrrFjkeRAPEQTs2hiF",
-	"gegOy5iIy/cv3lycQWjExTvzy/dX18OExN84+/79u5uri/Pr4V4jFV/Dej86CWM3deV/MbbkEWj3IrQl",
-	"O96C3SXV7QxQju9Nwoppo3w21vG/du88cpUu6KMOFsk+7/1PAesMJ+3NMAlZTqXHJ4Sw65w6u44DGZPj",
-	"oJhbZgukAKxnd9Ok2nwLYzvB3gQUU2Krx0VlDNm4RDy3L9JxYcaGMRs7Cb0HjzCAaIipffRbkManVEGz",
-	"zIHcOhCtEuvf4Xzb0owYcm6h+pXPkjl4jHP09O/mP6iCal6wJhXUPL/XuTIffVGqp1uRK/C4flE6p4bc",
-	"gt9Uzl9V5TSb4GGNhVxDRoGkVakYFsMoFu5I2/oaj3tMHfhz/UEVbHlZAhT/4x/WYDJfnpHoBqKVl55J",
-	"88B39dsh/hUP8Tu2tFeoheU0Vy9VcLVCeLndsZNK1VkXPgwn+5axOZ5r9YnP9N8Vg/d+aURSGclsZZ0I",
-	"G4FK2tEdzRdeEye2WRvVp53JCPFi9JQVA2FfUU+IHGGCDi0Y4RMhC5ZZUE8cu61BC1YsVx3Q0XaliqCv",
-	"Um4eW7Ef9xSbg/qKdqDUQpMCfz06PIwp3It5RjULtL9Ynr6ZXpCmzxwu1PY8/dLB9ophUQtMm+skHedu",
-	"M51mm7m2ajGfy0LXJPZ/WaLNe1jEz80pm9RptKlmJ74yIaiYVIVFgpa/Mc1fF3gKDj6EfFhWElSSNPuV",
-	"uCwqy4s+DV80XzyFWIp9tDg11s+F0mgYw+zYEIYtCHrHJ0C2LsEFS+ggT8IwGBj+EmETbW4j18foT3eB",
-	"03KMNo45nbDMh8/YkNcwa0glVbGwWstC7Tk//S4xFzAdZDRE8/SWAZqztvnMaGwPYmaY0nwmBV9v3QKY",
-	"klM7/krRViwgpEF29TVfa2yf/4e99+9tG8f6xd8KEQxgG1CcpJP2u5tg8SCT/pg+7bTZJt159rvaWzES",
-	"bWsjk16RquudO8D98/59cV/h80oueM4hRdmSkzRp43YNLLDT2JYoijw8Pz7n80FYNr6VzdS0DEd4fdr0",
-	"WwHq/Oyg+6AY7AD8TqjFd+Jeh128LTKHlt4eLb3ujTgT0q/PGuUl/TqlfwIpUHaM4x6XqpotY8GpYfAx",
-	"6AYn3BoHuy20b2AolBwDUNzeDApPdjKcUIojN9DIXW+IkqmLQuMcn++CHm8zV3RjkJ2dB98mAO0isG83",
-	"W8G113WDNRx1IMfeIovikmkFtSPWOykKNspFkaE37PylHpY8OX4GFPfTmVlEvhVASOgq4ta7zTMmpjwv",
-	"eoEeFPyVOqic5AZpG1nXHNsFqKu0RpxBAbZ/sL8fy3TCS57alQf0GO63/cf7+/ss/DDXzCgFW2XITtyW",
-	"qoWUuGQTVRELiZIiltidWo8OB6tKezAc4d7t6kZN5uJS50YkiPnUhi9wZo5Yjv2nE1gvROkm1KwQy48P",
-	"2NFRXhTAEDC2VsRrsRN1x2UFMYc9qK7EzHT3Zza2y2Z3aTaGunnpjPM7iRV9x12THUXTc9Fc1Mrblz6V",
-	"qQ1PDajT3MakNSqlzQMZaTPgVO2GyQZN0nho5poO4mHPQ19driPXx+xw/9CZLYKHOAO5uuXsde624/Bn",
-	"35SSxinO3jbUvLdQ005o7dXBcYAgZ4cwAtKoe/UNOrdTKWbFons7PauZtxh81dXwXEduGYG2H53nuT+o",
-	"8dCbci//jA/rXeRY5kTmVHfq2JBtVJUAZPM347VfHWxpXhRqDug3apberWaDhrZOy/bH0BP/SZ+37n8l",
-	"RXtr4KxYPPD2/xJY1OWn+t7O5q3NuociPvql3mhdLhyRyL2bqTCvsyYZZq1DmAHSoRZsFrF5mRsjpB2p",
-	"5z7xuEBC63mZaYYP0dOxhNgcAxH7RECZkMvc5ASdX8Wf1ijAyCFJ5RLNyjCWJ87wUMcLaJ8G47fR1xga",
-	"ogPIqQEKSEwQtxslG9hfhDP2BXdocJ91nWE1R3P4gF8CuHfWeqcIQ0CEIheLWm/386GnXaH1r2VuqELl",
-	"ObeCoUSetByXuV2MsE6v5eXBNOd6qCqRHTIUwPtkImbKfAoQ6wnX7NG+PT6fNKLlWPYP9/eh2Qo4nIA3",
-	"iEJmOIzrsfuh1+IEGesf7v9xcAw5cKLQRAbhRSwvBZ3EyHuJmiodi1ZXl9M8XLYbq7u7PNAHgq0FI8Ah",
-	"deDX/IfLK2+LaNsE2qGJteQLVZVMfJqJMgfu+f7q8TS4lZFabpIObeHeNJdiLe324i7b8OvkhJtj7Kpz",
-	"OPurDYeVP3w40dRfJ4K6cdy4gOJNT1BAwXoM9QKIAuZ36jY2jVdyTyuBDMK6xUCcR0v+xCYuiWCI31uR",
-	"YH1Z8wYkQ7daMuv9773fgn/dRIw3SL8FrkQLP/fwpuq2w65+7rV2qwUo03iStXCZKf/0WsixmewcPTm8",
-	"N8DLVgP3O4iDKeII5IjCdX5NLHzvu/HmmmT9AxsMPF4tnRH5ngqiYGx5maL0joRAWjT8+RbZsk4mrW9t",
-	"l36pZu/PjSG2/d7/NrbllRCzDsOiRoRFs1vxC1gZaI/dezTie1kOj9WNsacvXMzVc54aVW5q6O4H+BQH",
-	"vHm77u1otA3LNyAsv6hKiTtsrnZHsGbgJBTS0DtnfazPIbhc67kqMwJ1pCoT4e6DnXTjAK3ed0Ku33b4",
-	"+bez657JB9x070SqPopycaqydh22t9LxjuIX4TWS/twES4CpIOTeXJVXGmnZc6mN4BlTI3rz2/27MftX",
-	"rtm+BNy2bywQo5rN7mHfamGq2TqpDlOV0kmMa5GWwrA+gJpRshiFGpKl7Z24bL9uDDs3A3K/sTrU+cB5",
-	"HW8r2SEuXs3u2Zp8qVSPG+U5THUnWwFMrVGMZ1kYz9CsYKwy3HZpd+WmDS+N63Vg1QxwF8vTd8f9csmz",
-	"segs6Z6q6awyTjq3qZyvSd0f25U0dkBMVSYKfcSKfCRMPnXfB1SI3VwcGOobXQpO+h+vWYiRYaoySLXy",
-	"z4oXmIf39xkyIMRP6k4BxzZv1CyWhfgoimOWzESZCmk8q/ZUcN89YuaKpTaCLnMe4YEC84I971B4yyUb",
-	"VUXR0YTwy+InmLZNTc3j6K5LysOrf8CMfGMwROYKrw8la0o1BjUUshv2pd8p8Y7rHRt+zshhXMPKTkGC",
-	"PurGY0es5y6kWaYAGjy1V+tFsfQfISr5UtSV4z8ECZ9exA73D1jvbZHVbiy0NqaqLEVqekP2VjrdaCTI",
-	"ev+S6XwsNUPpzoyNlYB52ivUOG89W5Yee1NByY1RbqDUHvYMbj3MDfAwqTmwEf71hcxcfx1y72mhda7k",
-	"XaNBkeWO2v8n1EAFpGZnlvdMaZBkxSsNefaPCg+4D9YlFVly1NRrjRhcO/8oBtZXQsa9TGRVCrgB9JVj",
-	"maTciLEqFwnrk3mA7sKxUtk8L4oIDMtYXPL0KsIZGFBM7PWxEsw+Jw2WvlhqIZyyYl46EiWUe7GjsA4s",
-	"4qgMvyJ0zaouLDKi/UuUCnAwEXWVxBI6HPNASnYwZCdepLR+lFBjtSZHOzk7e/f2LyevP5y+fffu2enF",
-	"y7dvPlz8/O7Z+c9vXz+NYukFTR+TkmmN2f0odIcGK7uBBGssvYZkHlI4WncHq5iuNNZAG60opLbIo8bS",
-	"eTQ17gg0xpk2YrZbzUAFjCX2Xx+q2Qf3/kDcH+d/JATzVl7T5GeqzfzbVXfqZ/nW5v+9FuVGAWTrZ9m8",
-	"Q+KpkmIDpFhhAXerpy4v5G2V4YHpuIyqbT6GWxzwgK0C3Lfuc8cTiM6uRoEBaWE7I8ATlhjxyeDXdrUp",
-	"BZ8maCs1nLYJfHLk6PgS1s+44Sz5Ld6ZUbgT7xzFO3G1v/9jOi7UJS+Y/8T+UcQ7vycDSJ84zlcxhz5j",
-	"VnCZuSUbS29gHcdfv4XL1uM5I6b5YhD5nPAUqG2LXAryEB49ZtZrjiUwq8xK9SkXpB+eFkoDpy9pJlF3",
-	"ojXZJp0IjS37uUG0stdWZfwSJJSQ2wT5TXN0SJAJHwlIYBKt6ZZEf5qUwpSLI/bj/v5+gnLfNKuQL2rt",
-	"HsarWMv8DN/gtdZu5T02zc9ysbY9pQM/fMCg8Rw4A3Z1zWjMjCgK17tKyC5D+u95yaZKioVbnXd0A0dC",
-	"6F2jxuPidv7fSIgP4pOYwscftDBJLXfXkMzu8NWG7FeQ14Nd4C9kl5b1/uxVyFIECrL/rJQh7suAIYIc",
-	"RCYVuA99lIhTRtjNomOZjIR4BjdIBkNGvBjMu2+uR8/x7pSkekwOV0dW87m75nfhe4RPs8Hex/YwfyjK",
-	"2qqU9dkd7Ei74erNa/9XQonz1of5nOcfxXPRPMdHqhwr00hstVY/sGtIs97LEeSTKU4Rn3JrspDBhhtq",
-	"fYjYXKAYq7VKWsD5eYVduxBfY4M+GqbmpSIbKTqzDH30kA8WOfxuzhdEdhByF0CTDrIW7MVy6aMGq0Gb",
-	"pVmagQ3NcT1vjHLzDMhJmorZnXBH/35998+oT8hnonbrzXJjlyPsssctPRbGnn7r0OHw+WaWIWBoHW6k",
-	"fb5vjyYmH0uR7eYShn9HV5Lenb7u5baA/ZfVqUuD4AenlOGaQFOuxW4utZCUWhzuRAjv/GclykVIV8jL",
-	"dLLTAeQ82N//HCTn/S0yYJy62WrzA+VlyVtVN2BOm8IXVALESAx1HHRy1Agf6K91GfRSqSsdUQEylnPo",
-	"CQXmwFRVRYbq3wJron2vJFFJH8r7tlQN+VKQeviG9sMziKChX/FOjF8fczHHZR7uDaVshAXWs9uPGVmv",
-	"IMHvvhNZXorUJDUvQYLFsP/AL/zJXixhfeV/8iejzCwZYGaY8J2xfAGf1cx5SDLKmRa8EBlLlbrKxTGk",
-	"PkKpvJ5mibP9CSMWQCePHMskVZlIWB8ie3vfU/h3PgqvgY2fSxX+ATMKjhFGIwNp5XwsGdT5DvcPaqIm",
-	"B1K1H1srZa8nPs0gkqxVB9XIPtS8VO3hGk7Oazy4NtKBeuFH+EDOU9fBdg7nA8vlsQ/JPV9uYtSVkMk2",
-	"Mvv2nb3nucRuE9qRJdkev+8C8pimifB1SpDTysRdXEM0ke7e3QAeYP50iSYjIiY+OVkULL1los5Fnb06",
-	"fea63zEZRf/AL798ymAZ93QsJUpDQDcKghFyOWTODuuaksbYcBjYn+fuu7hJYmlUu5VGmjuJgSSkVclC",
-	"ApICySBQQhFpoBeqKjXru+mN5ZIBhqeMMI6196xtXDI4ZqujgJOhtqv+Bcayib6Cycs1vGtgEl65krCr",
-	"KcGE8DzXotviupnraMhZ8tho9bT6a4/2D//Q6rC1un52UXRe6fGTG18InvRWF1p2C3/Ecllz/f7E0yuW",
-	"S4cdnM2sDzsRPCPX+bVCE35NKvtrynB3mA20Fj3tqtB+gzStx91tAoj3dRqEYIdaN7ZUc42DIWsGtgDs",
-	"QP/80eMngwjtBhgD2vNXYmbIK5qo0uwW+Ufr5DRcpCHUNKpSAgCP3GMF9RzGwXOzzwslFnkEgbOZYB09",
-	"19BRAxrlkFSOJciUYylISZbsJUNgiIINSsN2tpcIGmtBtiE78a4TWREp5lD2qUByn2OWvC7Yy6ImemGj",
-	"Qs2RzxUlESlK4JAkuRDlVP/JuhsJZtJnotRKxhIIeRwtjQS7c6k+OZwAjLWaAZ/z4Lg2DqGSJA4s8+w2",
-	"9KJiGUxDKca5NqL0ZssOJxmypOByXPGxgLnHFL3IiGnLPrwrS3QaIwCe3swS4Vu+F1sUTGrjevTzS6UK",
-	"wWX3791jN368zpF77X5wQ2N04XaJ3cXkaiG2W8hspnJpvlnr9JMYEzCgw6u5g126WqSd5ujccFNprGFl",
-	"Kq0QBJxWZYk8QUoy0A7lMovqXQkEUF4hGTrZif0mVzKKZW40NdnqiGkVuuMSYzc+5rl1MHhqYLtzZG1G",
-	"IfWsE/b7apFuLOjXjm1Nuq2n2au/nrKU64fG/DbzaD29xFMfrDS7cm6XVrtapC2kGssZszHCBK7EwmGp",
-	"HIwAKaBzzfpJzb1ByD+dDI5YAuzIScSStCq1de5cTiiW1qCTan9PI0z9FL+EKARH6O8YJOwZ2okxp3vf",
-	"bcVdn6ZDtnoY5Y2//tpOwZddzq8WaSeHyFsp4Ox0cP5vAcB0543zsqnl8HksJBF4WmOAonOox91ws3V1",
-	"J9vt5oAQXVnsV4v0lGvxBQv/X8fCuufobKvQYqNJPe68BO2+a7XY6BQjqApo5ABzDcvQH9LXZInvsvga",
-	"BDjtzRzuEAQ0FmUFgJmWiHGWn6eVGwfzF2oqlBTMxiSxdILvud9gqsTvJfVEJF4qnXjmIUgBcnzio/K0",
-	"fu3UfPR8n3MUbBx65tUiJQqcIHv7+0Zw8Wyzsg8DfsW30Cxh1FbkSxoOH3Hs/Vbf8fe933Seid+7S0/n",
-	"AIJ0jmNaLmbQIglxCuYSjOHpBPCm/eQUV/Hu01w72OtR8I0kimXyX7vuWxeLmdh9C3fSR0wqLfPRyPqP",
-	"THOZXapPdnr8Nc8pnNs9U0WeLpIBhDscxgLKF1hkLCsoP3LvNqmqZKrMx7kcsnMEIPIFA3Ar43LhzLyf",
-	"H/RfBU8nscRvhZkFl/OmX7kYkxVqHOGHuUYIkFPms1dDRxlud7kwOFwN4n4IngqGhKVYNZdDdiIXzvyi",
-	"TMfh/mHkmY/8iHFAmRKQqiZM0pAdHuwHuR37wqypz0Qh7BusZEYGuRR2eu3ym8HEuvqZSxLNuY4lcZjH",
-	"MpYn7Ozt+UWEyljsxbOLI/vCAmRnT9OjOMTkfGJPAHUlModQfvHsgl4XJehj6VJgQ3auqOXDXiMUYTw9",
-	"f/ecYcqBFfkVzideIKKkHdYPVcnyKR+LWKoR45Lao3IjICiecvtT8iSxO5RSgzhgxhkKeP0KXTOSJcF5",
-	"sftKLOwytr+fCW68Spt95c3HXmLTl9DrOOXllcial/w5N0cMUmuDWF5WhmmTFwVhzt3bO6JkqsYlVgC0",
-	"FZmZu0VaMjWXheLZq0X6lFbLXY7VNvlHb0vWk2XlMp9W052jA58iy6URY6gudlw5z8Taa15z9J7b3395",
-	"tjyVGtEOMh+pcsrNztHOZS45JO9uBDt32/ouDvYXP0QPbnAQvlBSPPiJ+5R2AHik3vXN6s1wt/wLaVh4",
-	"Grx2l/wk5NH2Zrsh53hcNyvm1B8nfCNHgyQP8GTsYiKw6yJ08wOpWk36F0SiFyQCIemPXyQObX/0YZhg",
-	"7f2NuPW+Fycd6ee2tHhbn71dk96+hSBjTyf+qv9OzctuA34Bb96XfdaH/+9fkvMQatuV6DiFiAh3OTaH",
-	"lhu9CurpOeNiPbRSeFUL0G716WBA+PcTsEzumh9ck9xgyE4nCnvMoEqIBQ9/81gud9Y0wPKp/a311+rB",
-	"Wrd+JEon9+f630HnuqMt53VdL9tMov96iJtohzD42XJB3KtZgVijsQ3NSsUIdq1mt6hJtvsqgNTpjvID",
-	"1hXt9SCRToJADo4BCenEfJERIQIE+GPvxKjSvNBHsVwv7rnH1jW8HCPYs/dSBn+1QZ1DPdlvPNp/xBIN",
-	"JdUjFu9IMf+QiY95KuKdhPXeiLmP6qDV2H7CMmHwQGW/+lYfmBmENxkF8KpYoskb9th//6//22TdgMJp",
-	"Pp6YCDQyIRRz94EUxNxzf+FLOPKEPkB2ABGpB0bkksJoyQBThD2zBJpRJJu6DHWFtiUh2TSXlRH6iOUA",
-	"QbsSgAhJ6Ouv7WMlrgP+UmULrCuPVBlLGjHVon82ZgZ6RvimWZJ+/EBX+VDgZfqAWUn2+CzHBQVWXUmT",
-	"SxL2jmUC37UxMyB+nQ54DQ5sQNSYUWNsqyJEHjf0ECTfaIcSMTva1UeyT2wfiRDNcD1egHY6wPOkggeG",
-	"jI+H3pD762HtNmL3UwGjAJwPTivSDDnqvuAmmCin3I0/ety7gSwNkVvE0v5kdaUaZWawRp/B0rfXfrKb",
-	"5WNo7HZMeyDSsUoft7oiY+mXpAfQuMxNpYVu5VFbWpTNRVgjvmPZTGTB/Lkd74DdfchFNYgsB0P2Rq2s",
-	"21zDkhYZbW8AirsJ8ZwfMDMXQE/Sjj9UBm3FkJEFMeUCh4azU+vJ0wBhnzsYONz7x/reutJ2nHTfv8Ks",
-	"BxD1S2FjJ/cdf0snLkriYkOwWI/+yHoXSqFyODdGTGc2oloepV2Jb9zmHfZwPgOR31aRLbDeG+q6wLb8",
-	"RuHp90lbAvNASIZOabKVc+Q4PA3IWIKmlSoFbM7AxHkD6uFttf3qJ/UJmAx8DjfcQz3N+gl2gvgOnK0v",
-	"t0GKxtjqQhVmarOUNVXeHWBpYEAQf9YJXwi/c8ctu4JiXNkM1jCEoSmeMG6LOneQXNAvId3XIpEEaFyy",
-	"G3eda+cG7f0GzuuaAhu2WFBAvnxmJuR/4cF5dK0b5V3BWIIb1eLK1Z7VGl9xMGQBJyQdYaO8KFgu8YCt",
-	"3eZexHonGDvAiBwF5JMW5kfn0avSd2uFF1pyDOCjD/RFcgzoJS31fPljtlC1qzfssT5UhD6KWC7N7JFr",
-	"LKsdvJpY3f54YEf8Y332RyDJb1bO9xhe9RoqZCWjRh+ca6Gw1zqCu6sK6HVWWNti2eI19leXQNMB1IYv",
-	"NO4f8uQulZn4h3L0euANwUmz3hdruV9wB/sQg06PxW2CW3suz+ztzriZbFCe+HX4RFt350buTnN5RssB",
-	"CkHLu5qMYLd5j2Xrr2y0v7JqJqDibUp7GoRpksHdjlZVdff7nBRza5kgkyUyHdXHOXG3uJK+y3TkYe9i",
-	"C7qAVVLzEWSoYRYRcbKEJ7ARKRwmfuupynTYRDv6B5Iwx6mwQ/u6qN4uGhEwBQCDqRGUsAjako93WDNA",
-	"arAM3F1SUSYGNRbyzLpUpx3XSCAKG+XKIqQ68Ikkx1xIeQMOZRdQAQVAzhzdNqIz1BGBR2si+MAFKbhk",
-	"0NrEUj4zlfWPwEnOsWVjyjNBv49lwLbkfT87UGdkZ7y0v8pBjdxxqNacTLWW+CohbQdM3x4/v9jp/Oyq",
-	"75fmYMHRbanCNhH66PZJvRFCLQS3B/ISN0Bkl2u9++p1e490oLOJMqo7MvvPs2cv7MFx9uYFq2agX8h+",
-	"+Yn1Dw8es94ZKu4zuEZNe8/CHwEGbdgjiXT4F8u1PU20XSYgFkIaDI8PHrHZJ6qx7ApIHWcuha5Nmc80",
-	"bPCpMBw4R/sF9dsxYdJhqw9ezQrFszN4yC+aO5xWhcmtudkbqXK6a8fX3Laz0o7M5Ljp/bRfD5AKneu/",
-	"0Q//7r+mLgF3syFOOODuZxm0str1dcwSGLCX5QCmV7sIepq9f/f6u/NoD25wizO+sIvyQqnXvBwjPOzg",
-	"8U2eh3LtIvtFZDm/sCvgW6Xzfw8bE+mqAyOCgK0r4ZIBZC9ntIHvUv6Fa+z9JvlUrO1f6jAWLehM+L91",
-	"6MwZN3YGdo52/sffTnb/f777r/3dP37Y/ftvB0+iJ4e/x/Gw/4/Z+H/O5Hjww871jAmrOxi20t4/ZmJ8",
-	"W9hlRL+dyfG9IDbRzn89uOY9nMWNlXfHxeXlijod7ItlxYBaSUnJAqQX8C9kOkOgtJdFqllK8hI7kGLp",
-	"WllzXZNiO2U9uF5JBANZbs1ycqlkpRNXYna8CX44DD4fxED+QPygYhq5/3L3DQi43QDUqJa8Wbo4QZ9j",
-	"2f/hADQb2OWCkYzDMdNTTD7ThbRrFYDQFPlDBS8lk6q0UwOOCCRp7UAhoxJLRNL7bHqDZXk+UcFwcapM",
-	"MD/HPu3L06txaZdYxCpd8aKgGCOvZdKHfgYhgEDe8lzXPeVuphFA6hslHHkcqc2ZiZD2nWNTgQ+ccs2K",
-	"XDviCcyKamT6gzKIXaou3ypVvYYilvj/hsPWuooL7EKeYkQMf4533gS/inc6opx3fjlvZvd7Pb7rRK9q",
-	"HbGv6Tc8KB9xW8u9391IjVTk8irCDRSoupHl0Xe3hTaGXifIyDMNdRn6ahKxUhlgZskpgx+ASOCbHKor",
-	"CZlJ+DNCZQztu1g6YApeCvI8zLePzCeqqFMqIz7NiwXrl8LaE4RE5UoOhixk2CsJbRFTxcbdGBMyR3Wy",
-	"C0IfV0zBuksrYBx+fi5cq8gG6z3aqX1HV2+HQ8KzeDzkFtx4Xa6PaNjcwRMspCZTD0rgXYm7lF8dU1D3",
-	"Fjx1REhMV5f2A1AjwL0cOYI3YH3qrwVDQm4b27E8DgMlqAgyzThxylGkDnzigXdCJgm6NFIFApI1Ws/O",
-	"i45l8h+lGP0pcSopesKhaJrLq+P6u/Nc6kbFtlPFbz3TeNQByzybKCnYmwq6+26l97dONBCqfMgEStYL",
-	"4FbuBYqsN2ywTyX+bgk0yzWqp33A4MsxIAZHvNBisFRRDUHleFX4AlzaZ0PPyvwjTxcMe0yZUcROxbj0",
-	"pO891k9gco9YHBI5xTvJgNoQl7mtCNgJ3wVRm7ClVFFJ3W4C11aKsikEqYeE2AdOZOXJoE4YfxSlBkEs",
-	"8GjjHco/xDvM/r8eMDXCa2NSuZ/sFXkqpBY0UuRJxUem7s9+skd/2Z1Roy3TovyIgqFw4kwV9KfFssm+",
-	"tQJlfv8SMBXQvNTeVMBWegraDw/a0tfQQ79r7KrVHdPFCW3NXAep14+PPocP+iuVpN/RvNyqGn3wxRNh",
-	"7/wG9gy+X4wq9t+v6nrq7FFdcKppku90buYS6A9rtR86PZc3I33vs+j479j+9xC9L/S42XBbC7qvMO11",
-	"PgL5SQBX6c+q6hAwa4VPHcQonNOx9xv8Ezz639f0zJ1T7wtlC2qvhb0DbQv6fFQVEZt5oFkue8OWsyq4",
-	"/40yqfUQ13fQByoFj/6w0adSMAOb2Mymhfn8A2dLGn49LkgYCulquLtzWDFv4aETtXRMQ8/41krGq8cZ",
-	"DE7s0hm595upbUBrUHjhB2cjsUD9Qor5LrWP8UKUTi1qyJ6tjBcSxdACRBANiBAhS4y/b4SGLfo57c2r",
-	"9kFcqukmBsU8lC15AFQTTI47mrd789q9Ge8AhHrOtewZNhXxzhErVHoFCcP5RKF85z2g4N0Adgs1Xldx",
-	"dKxOr9X4AfPtN5LdCYb6TJpycRMJnguEyn9T+k/uOZ3maNCxWufVm7JCd8yaayEzwBPfrGXiHI4KPGIw",
-	"1Fdla/sEZCuaPRRLjVIg244MudDw2Nkwsb5f4pgyKeJjrirtYPJqptlclVeoFnrPrQ2NRH0sqdGhvVsY",
-	"2ikpWuxLJRGUrYU0kYMWVlpkESvFrOApzgfMryhj6VuVL6tSGvsRNg/YZ9FBK8fgKMx8oQIFVPqgNZKe",
-	"Ys5zw95QPVHHksqd5IiCAIZ/r9QdGbbl0loEUmws5yBEyt4QSLOwN7T1HA3W2HfRkXAePtHDM0ye15xV",
-	"W5T+Buo12l0VkB102Mw7Hfky+0tQ74A9051Iav/6JlcGr1n82ApPpQwSE8oGw+36vmf4XGNFrxTY7uyK",
-	"QCi3pk021+bcfenruJ1YM7+Bt3mSGusDuGeIEFtcihQFJuwZj/7aN65HCt0WjUe9p7e+V4qP6krsQoeP",
-	"XpcEt197a78VrIVv0nI9k9kWybDG2MismeRh4hPVjnNgarivleeqLkjQu7rkhMw60TMtSaA8u2kG6Mnh",
-	"56Bvv5e1+LWht3Y92QCMAhlPI30/ZsyI2W4168ThvkZkWVrkwH2lr1it5AVYBwSKBhhUpBHkkvnFGEo+",
-	"5ob1jcr4wgbOUJf81TelkQ4Ml0h9CKqxSptT326WRCxx6v72vxG78FwInSCsNdHCPBfimWv9IcZvSMqq",
-	"csoLVFJD9OtUOKgO8PvYmfhQ1a3sTiz3OJYYDSMsBFvZEYNEDx88ZFlJDYmxXLJLYeZCyA7M6LkRs/ez",
-	"L9naiXc4BwnDjjwTLaKebjzKN3XUr7Jy1JujAfJmUs0/a7NEHTmlX3hJ2qEr9+XhfTFR5PaMXTmPPZkT",
-	"O6mL8sizIJdlNPlsRnvK6SQ3qCdyL8t1xA739yMEcdF3B8dB1R+x2XZxAu0ZXtLLMkco7iEyO3iXCiI1",
-	"ndwM2UmQwgmJ9YB7GMn7fMkGh8ANI8S6o75ghD4Y81wS6r3u63f3BAUpzfqHj/44GMbyrds4ujYjy1sP",
-	"LQpbNSgDt2vtDofh2eEDS8byZg/mBlNztcnTwfuL4GUjhC8iMPBMcDQkvusbwVuNMV6KQsmxV36llXJE",
-	"luRS8BKEJq+EjBrwQbgslpnmXLNc6wrpnFozVs6obCZjKYzugeq7ZG9bDOGp36nNvblNTD184E7vhuXW",
-	"QixUhY01qs0mAP2ZmXAZbp+7ekcIGbkG3xQAS759cvNzfJjNQ2Gce07FbVP+A0a39BqcCo1DYR373pG8",
-	"9LGJdQGUTMWdIVro6O+OhKij3lnVxufCkkxkVWpIEwGihRIUcJKzt+cXjC4If7fXg8sl4IclPMuSwJ+y",
-	"Lsgj1rPhBSA8YukRHpDJ1hOBTAN28WZVAX37rU31Lkr59q3De/8sm2cgtoQdD20bTrFnh8OusGHQMtHN",
-	"rTGbLtpvsQYkO0ssHevNwjti5hmpolDz9cQ59kNgAEJ/GwhHCJdO1E2XgmHP6lEsORJIWUtRs1KLT/bq",
-	"GEuzEzbNtYEmfc1mlSHivbmjlXLJjVj2k7P33kLZO7Q8YtJqYuyX6Rm/f3z1dp8/eIY7y029uYn2KsBV",
-	"0Kbw5+j98e/g1gdPuxub/Rzb2AoxMpCL46VglSRxEQzNiSu33tD0KZuIUgw9DcuUL1D86FLEMt6Jd1i/",
-	"FFMvx2i/hEkAYNLKC+FplGlunHIJfRVanN69ZklAtJPEEmdQZMAPj3AYUPDrO+K4kNcjwgRpVgqt4Wtz",
-	"O+aB61cjZn3fbQa/iXegFRgAtkAcgohV0nUqVTWeNMfU7cd8VpTzVb0TO8INY9tcJvrZ5hbu0RrhW28B",
-	"HNodg6Qld0wDVLNxybPa7LSmg5NSFasCAfSPQP+kb2ORINBJQIdzEGpD2CuB/xRLfzGn7UK9RXDBaeBz",
-	"2N80ZZC0KERq7bT9qIepZmuIY0lmr26xRvlQvK+NegZD9qLkEsB1CfwoofqN4/XASx01G2ZRuII8m1mp",
-	"ZkrzgsT9A6k6tx/bjUw91RtrZfwQNy8IOqVT7r65e8/obWIvYdZ26zfNBdLglOlnKq0R3sNpFrF451zY",
-	"l4eU1yOWVSYXOt5pYEJrDfGFAOlbt6oAFaodoBbv9U8QPyPGGHd0wjp1woQaer1RihClzkCaBDMD7tK6",
-	"IZueAIyXBBuTb0AF4d8jwnS+J1is2/qXaPjeqWLZuVwSvtXd1v4XR2AIpKmaJaNSSZOgrbvk6VUSgSC0",
-	"p2s82I8O//A4+v+e7IOes2b9w4MfWe85quj9y5Pgx7IATosJl+xg/5efhr1BBKX/xUwAVWTEzt68iNiL",
-	"l88j9qu4PIvYT7+cReznZy9PgUXy6XMnyu8qj/YE7OlYkiGIqP59uajZkkDwKi2g7x3uhJSVjnwfiL+Q",
-	"6mzIQPgJR/KfZy+iWMJ47IPbe1tnm9soW2SexxIpsALVcjxLgGW+744rnH38I0xmLEEHm6dXgdxozx6U",
-	"I2SawD0JXVTiE09Np0gpDArFu8bcHoCOyABBW9BbvmDqoyiHzL4Q+gEwKiDpppBOx1wbVfKxcJM4EUVG",
-	"bDn2wlMxVeXiGAaHAhVwOI+ggcv+VDQ0C/9IMoo8nBy0bCNVkt402CygF7ND9oK0Ns5yCv2dVJ6NxbxJ",
-	"jJ72td6IPy/agcVwU5q+B+X5fLVIz+17NB0npP+QKsx22QNl0pwRLf6W4fPfleHzXMhsVW06tAN3Up4G",
-	"0PPC+qyNxlaXQGnajvrL2+7R5g7+C2H0t+2jN20mgRlbBGIPPnfV1eH9+fj81QaTZp2v2507U9o6cVSn",
-	"GI6E+IA8+MkRS/jU/jFxAMyRgHRhOQYiJoyA6SBmNcN+LJP6Hy+zBOUhwZsJVNl7mvGPPC/sq3M051Et",
-	"8477yQfPQ/bGOh2xrLEOQKFJgyEiKRsqEYs/BfMt7oErrHz7Jclf6Um2BcltuLgCDrVrg/VLMapkNmjb",
-	"vQSs9gFlvWf1PVUrV1H6q7nhgM8WGW5RXxV/kqFeL+IPecGAzD/XTJQcqisQmahdPSlFZn3IQWS/H0uP",
-	"whAyq6sUWNqc5DYYWYRo5irLzZCdFii7DoplNKpm5i+Wbak/dqvM33FDdBYeWcfSl199kieMcUKoLARV",
-	"2L07UUXmnorEXuspLGOJ1yJwX4pPdwShVx+grAlc4ANcwPHkcU/rU+TYYZybiInheIhN157Xb3UMR+yH",
-	"g0dA2eztesQOgmXluyf7Pzy23xtE7BG1JsUylLfo//AEuJ8HQ3bGbagOtSzC2dODhNM47LWYeVxBd0Km",
-	"fSGzbRea4yh5+E5kGM02a/qls6bbM+0eUqB2qYZkfrdPfwZbj44q+0aflnzu3t96OM05LJwZzzPnHLP/",
-	"/t//xx6tCVNyN53wXBI2PlWl05ZaWPtlSi41joRNuJ7YwxnPBKAXjegUuJJqTkB4ugE531xrYSiXR0m8",
-	"khuBeUZrh5FIwpgi0LCKZegiQxYNDK0qvQAdZuOQUiOUyQqoZmlP9UJ9rVh61x/idMo8opUGxVSX4PNb",
-	"UNFvc6OPATeEHQDBTR3qv6F/4N62KsFnMTkmJqEKCNQbjiB4yE4uHULBy3OxPskHxPKHg/1oH0+WkHwD",
-	"3uZCmBuc66xvjUhwrmPfg32JdOSbTz9zPanZd4Fef1CrOYY1RLsysGeqXjHUTQELxHkFC2eOOihf6dO6",
-	"++PWJ179040KcE6WH2zzIp0T56RtD9Bt2fE7PHPfrZxjEDMGNruPM4i04KsHchBWdh7LmOX9M6ympVMZ",
-	"G9u601c/QwDiE1X99+dPB3VCzZ8jK6kmOnvqZ1o+zmNpFEvm9gLmBPN2oOSSSGHmqryill1HUVjfjQp/",
-	"NthukiN66HwsHW6e9bUQLPlnpZrNe8cNWnQXs5cs0IXBHUh7Bu5pw1PML9YKe1jEnPJcSmF8/pE8CnoS",
-	"6n/U1ZTlMi2qDLJnvqEylkuzEC2HipJPXURGl3RYwFmpLgsxHQzhuO/ZifEKP8ESyjX74cCeyz1oFkSY",
-	"spujnna/wRnvvZS6Go3yFJoU6XUesR/+C6yXf9E9xr0zsPL2h8zZTkc9s5yide3YZN5j6QsUMFl2gn4c",
-	"DGMZyzdeFNf1SdpI/B8VtXn6dkfXZrncwYmdiwNnWYGt63EsqRdvhZe/rV87csGxFzmAjAPPhuy5Ktmj",
-	"QzZRld2hIyPKWNZ0mvCeajX2QHli6Zb1y/qQKlVkai7dOkhgPVpDnYAbTOT2dgM0/E1gUZuouTxm+ajx",
-	"hqEMiKtcu2Mksl4pXvIDIVSTOm/uwKUoGwWnUjDEP9vtRPsz2EcT0S7Wutw7u6noq9OlcT6QMxRMVAfe",
-	"kyq6wSGxRX1uQJ31REMBxr2V+mBaPRyNgg4ya/VveZQv12D9QT4WZre+wHqNaYyyeaEVGwvTNCMo81FL",
-	"cuRly/ilmseyn/gPCFCfDCL7aOjhdrBTfMUo6utIoF2/X1f26Tehy/hWioYbaqMTNZf26FAlukeALFZS",
-	"YE/B4f7h4L5WM1UR1pH11vP+M315MyXy6nG+zt1psm6N3EEg717YzbxPHwypk2D3Ti+Z6hWdZuqMjxFq",
-	"eCUWjKPb4zQuITS2Xkc/GQtDJyJ1telkcMQSYPtIIpakValVmXh7HMuZ9arRpetpG3F8Mqf4JZdlUoYX",
-	"CYTk4NxIxouiw6DRvX8NZuLzF+L1Rg2iOBztjb/+2k7F11rlcMe2ZW4NCsw8hUfwCjfcc7l7nTio+rrl",
-	"NHL2szW2j5gqMr/XIgiixyBqxpnJp+L+Yn8Ii9erEFBkGB4ELtMa9qfb3enD72OKWyhnEIXhShCau4AE",
-	"s9b2qqDcWgf6bK6qAvK2Iv8o3FWXY2UTBuaccmBFYcNzSDwbhQkDzafCsQ5xzZLlFIgH4eCw6cI+hIdP",
-	"gtj1muxHfx1rUSxttK5knVbpdcx1a+DuvrcSrMeyGa2zmwXrgyE7YWdvzy+I0YxeAk50PbeISuazmeAl",
-	"RIQcGg77oPik7B+kcrqJhRpbJ4F0CB0mYEBplLBkDUtbAxOUZwH2S8SVQ9RMSB35tyebQC/7xieCdOtw",
-	"qqHsz0YqrYhKCZa6blR9JIt3TpU0uaxEvDNkb66PZJfySJsayP7ajNQfPI6FUXQ5PjCn2/j1PqFJwCnY",
-	"KPuNYNPgwk+VNrQr5sRwF+yolEtncQGa4lAhmFKz3to9OX9Yf1hfDb4IA9Nc+5IqNWNwrWRQ5bVbGM6Z",
-	"OqeLtVf7qNbicsIjUU63RS7LDun7K/O9W3quTdTBwvL2FtP4sLWof2Bbb72xj8MjcwVn3OL33HuxqgkA",
-	"/20H+QxPKjPZOfrb3+0mQ00U/5e/2x+UH92Wrcpi52hnj89y2F80kmVL81JiCxBQbF4CnAQkUOBCw7oh",
-	"YSoMh529lFDLx3K3mkXMy5NQe3gUMFbZGXHgPlc3rq+M+PPVS78HXXMu+VhMISUPiMrlSQ4uhAid1Qu9",
-	"bBRYNOu/+uvpgO1Sd1zkWsLsNTOR5jDo4LJXi7TtomCdob2oZnuGv7V82YXnbJdx+0gVLxhCTBG8MxKl",
-	"w1/a4IjOnODKM77AfrPVa4dx1m5deKSF6g6Rnia3NrwPnQcRo/bIJRKu4P7h8l0dAij+CrsLMm74sCHp",
-	"ix+0zslHUaiZfaxdIM2YiGImSn3M+CVUI/uH+4dQvJqVKqtSZNH1l87qn7dc/Ay6FtiUl1fCsFmZp0Kz",
-	"fsbzYsGevX/3/vwp82MDsBMuqZ8uTt+fP72wvkBWCBuRkuYyqRinPJ2E04LXb7m/Pb/xiIWp17kBT8Ie",
-	"JWyXPT/5c8SM4NOITdQc3HhVXunIvhaTpxAbWK9fScNTwzJheF6ES9KdSu03dr+zG7uGB8Ebp+Yul4Go",
-	"tw7+vW2DqzS34Uqp1IjtMmMX/VTJHHJjCJU1+Ue7u0yeXokywjWUIi8tTishRwr7ypqPMZ1WEo34Cutc",
-	"leWG6bQUQpL3Avud7brFCysCJk2VIiOZrIgqlepKY+JgRhmm4LYAy975/e+//78AAAD//w==",
+	"7L3tchs5kjZ6Kzg8s2EqpkRTstw9LcVErCzLbW3bbbU+pmdi2WGCVSCJURFgA6BozkRH7K8T5/cbJ2Lv",
+	"4L2FcwF7J3slbyATqEKRqGJRsno8s/OnW2ZV4SORSCTy48m/dlI5m0vBhNGd4792poxmTMGfFxmbzaVh",
+	"Il295cb+kjGdKj43XIrOcedSMc2EId2hUQs23CNSEDNlRBupWEao0EumiJGEEsXmjBqWEcV+XjBtyJKb",
+	"Kb5MZ2wghkFf+9+x1fCYCGmmXEyIorZVronhM9YbiE7S0emUzagdEBOLWef43zt2AJ2fko5ZzVnnuKON",
+	"4mLS+eWXpHMpNcfxrg//21yOaE7m7gUixzCgnGpD2L2dGHTrR0zncyYylvUqAxhLNaOmc9zhwnx11Ek6",
+	"My74zA6qX4yGC8MmTMFwrphRq9OxYWpzQNcslSLTlmJLyg0ZsbFUjBi1snSgE8pFtfOir4NoX9eG5qzF",
+	"si2nDBdOMZqRmcxYrsmUZnYJ7G/plGXuOZCCZSXRuIB1ORkI+0JGDSUzuoIvV8wQPZVL+DSlec7UM01y",
+	"aiw10ykVk52X85ekM6eKzphxLHq6yLg5TY2MkPMGWJGOx2TGZiPonGdEKsL2Z5TnlpTcvvfzgqlVJ+kI",
+	"OrOdUWitQmb66R0TEzPtHB++PIoxGQzjjZKzzVHYX0v+tVuky0WaLzKW7dUNYWxbinJZRg3btw11aofx",
+	"HReZ/SbW8J19VjO1g36/ts0bqibMxEls4BlZ6NYUxi8eQuIbuTmGW2F4HlC4yz5tIa+RDyHuuZ3SJbVD",
+	"dMSd238UrTL7vJN07CbhimWdY8vFu03yLbeyc1XDSVxpQ25vzkhGV8Qz0cN4qNPQe4zI7+gOXTfRN9px",
+	"IPy/Y6vN3t/TO6bhFDFqhXI6EMyajtlxccZUTxZyx1aEiqz8wX81YUaj0BoDXd1pBVKWdGdU3bGMVI6l",
+	"t9wcEycyudDGCks5JmohhJXPZslT1iMHVnwfvnw5EPdc81HOyOn12cWFFXiKplZuJYT1Jj1Cye3txesT",
+	"ohiKJ5aRsVSEGpIzS+3DIzKVC6VRRgKd8WwuCb12aNbvqJdwLhU7PboG4p5pM2PCXLyu4XBevpK1ZfSv",
+	"onx+mVNR283cPnxsB7Wn/ml5dilmFkqwjIwsjxBGVc6ZIqmczajIegQOEKbumYLzWCdkJBdWBUjIwgkd",
+	"PDMHwh2awJewG6w8tIfoPSNzqjXLCDcNK/nH/bOcUWXpu1+M/TF6xqWSc6lpXk9l/8IjKf3Dgi3Y2ULp",
+	"2BF86g7gn+1LzzQZCvbJ4MtDMsaT0RJowpyyc0LoCJQTuxXKzWnfqJM2KfZdM+ij+KkGo37HZzG19q1c",
+	"khkVK8INm1mxA+OTY0LD2ZCpzDNNuhkb00VuyMt+7XmTQz/hAN1HneOX/cSO1mlxdqxbdLobnt6xhi36",
+	"yNW8UVRomlpK1PZhgnce2d2tZurJ5vIjN9NM0WXDJnhcF7/Yb/VcCs1AGX1Fsys8Xey/UikME/Annc9z",
+	"nlJLsed/1iiVyl5+o9i4c9z5v5+XF7Hn+FQ/P1dKKuxqU/PiYr4whGsyo7mVD/ZE/iXpnEkxznn6Kwzi",
+	"lKRSpAul7I5Fjd5qf5RkC+yLJfjv6K2PbFz6iDY8zwfCHalWXv6SdN5INeJZxsTTT+iaT+x5wAUZLQxc",
+	"YmieyyXLSFfJnCVELzTeAhPCZ3OmtBTUcDHZ65EzmTEy1IbNPy7mHz1TDY/tfAdCzpmCoRLBWGalylgx",
+	"PbUEHHMr2u2jrv36dh40RsfjjxquhR/HcDEpGx6I7lzJbAEbce+4kE4ZS7m2rYF8pYLQNJULgcSXCwMC",
+	"TWurGNm1EYQuzJQJY0lpf5jPHd2/lYL9OoysmJYLlTLCPnG4XlqNbUk1yVjOjFOMJlIif18Iw5SgOTb5",
+	"9DwhZwwtEUvL5kslxaSwdIB2cEIyZijPNaGKwY24VBxyOYFBfy/NG6s8PP14v5dEL9IpkaM/s9QQr4Ua",
+	"GdzDYUiXdJVLmt1I+c5eyH6tpUZJMJLZyoouIyXJbfcwpBsp31OxclJU/wpDkhLPemoMm82Ntmd4YAID",
+	"c81+Ya+J9eHefh5YdqCjW2E3llT8L+xXWXVDtJdeIHVHNCOpYpnd2jTXQN9bMVcyZVrTUc7OheFm9fRD",
+	"+5Hl+T6eTwnI1ZFi9M6KwNFCc8G0JmqR24u7vRZxoRfjMU+53WwjmlORsj2YkGKgU1MRMRfiyUJJxsdj",
+	"BseRYzQny26FXsznUhmWvWcZpzdwlP8aDD/mdvOt5sxyO5woacrmBs7qX7yygbas1PB7blYXhsHt32ro",
+	"TBmOygU1bW0ViVVrjv+6+fOdsww1zcUPAqxIvySdmWUWFA7sE53Nc9vkqSB4F5QKT5lvmYJdpA1VIL/J",
+	"taEioyoj9jYXvfSXate/ox7mjFO+x8ROubQBojizQ6oMMTAaZgxudh/dkcoyUMf9lfWjG1v1R8UEW67/",
+	"OKNmYQf2U4S0p/O5kvc0v2bGnvt6c6HcMG6m9nyXeVYl3UG/3+/3+v1OUrmh9yNd+YZkzpTdBZdMpY5X",
+	"g/ZaNLQsFOHHDmpt2epGmGwSIT6K6PI6ChdvPYbGDyfqxpcz+ul0ZhWpSGf1/e1C+ycmdjiFesIzbzkI",
+	"rjJV4ktxNqVclMSoXLcjNFCMOnkavPmyH3vVfHpL9TRi+4RrRDmrxBkOVlahDS6k8DPFiSiimTAnxBOx",
+	"t87esQEsdHZFDds+rV/qKVhePNvTMGKCACUOfVJUa2ZAI7ZTSggfkzshl2JtSluov3YsT1chEfVULvKM",
+	"TCShVqMpyUboSN4zeNV4Xlrrd7e1vImv3JTqaUKWpbJQ2IDKZX+miWBmKdUd6X51RKbsE7XXnRnNScYn",
+	"3OgT0v8Et4evjqyOfn51dthHXul/IhJGQPO9hCiWSpXhVY8bTVIqpOApzW2nsx45heEQmitGs1X5Olho",
+	"hTRTpvwc7BmIl17chvacp+So/02PXHkSjlju/GDUSbeSlieOwNwkJGdjQ6weujp2lwh79at4sdxYNOGm",
+	"cNytPMvvyuKbC3N7/ZooamCgOYd7bmtei24JdNClns/XlJrywcYwne4XfyblXfSBVXh5vL2MjWqeLDSr",
+	"cR/KpWAKTX/2JX+VPiGDzqDjln2eU2OZxj/sbZXkftauZzedcsZ+rMV0fqoj7Csp73QtWeFvMGJu1frC",
+	"VSqXkSpFV8FahGrlSMqcUVCuwVmug2eFwRLvUlH79ear88Bm3+J1uw9EynNO/UdbZ3hV/cROVBqan9Uz",
+	"DTx/Xc85IqRMQeoWo1+nsOWE2EreU57by1q0+ynL45o+KrMs9nCdF4sOXHPBxzG2WzJhvmcTavg9q8x5",
+	"k3SVGa51Oy99HMAhBRMlJfNWqF9dqoAjK4uwNr4NJvF0rt1Q58KoVWxDGanAARydKjy+yOqfXcmaFaQ1",
+	"CsDtNclknlOlE5Q1RYyGOy1n8p5lREjBejG1c5fbYprbu/bFvFUEBc0yxbS2EvDfmaKaZT8NOkSKFDQE",
+	"rjAExGoq+DQ6ulQqxXLqPAgxugA31DwrDa+1RPc33c3puMCe1Zx5N6yT2hu3x+jId5ZRXveKqGVgqKg5",
+	"4LRRjM5qZqcXsxlVq5hKR43VCzJuz21BzsUk51argpkOwDMAcyt0ldfnl/tff/fi/Tc/HP5x0IlOGaM1",
+	"6pkfn9+6M7RZ2gTbnpryyu8nFMy7ZIFye4WbqdJvSM1iTxXUDzi8ft/fs5h+YpkZ9n+WcdQdL4Pn6C6K",
+	"Kre5pBmx6jqEwgV0LfttYvEZM9T3vfVUe+9fftgZavXa0x3EBfb9B6Y0r7B20Gwj9xpnett4cF82uXXo",
+	"9XxVsk3AS75p19D6JCqESHDVg0Vo5ppLZx6rck6pE7VXwJAJI8qBYJ9qgq/o2KCCao8G+xo4q09In1AD",
+	"vzEB3LcrQYvTGLquJcA7OamZvjDK/bnD/OHwjczfigm9SYDze6ZWxD7EwE05Qad8EkQP5IYp8Mu31FOa",
+	"iI2RBhFqu5iFKsmbJaEnkJ9cLYnfB6IgopQ8SOtI6UI3nb71GsGpF2knRDOaP/h85xsRXw855p2N35sZ",
+	"2l5HrzZuDlHror5iKeP3LN639zTUHODePv6O0xHPuW96U6EAI4K+ZjW3YH+7PP954Zw1rayE5dirXcQH",
+	"ttFNZXox1nxFswl7x+5Zvkm+GRcXwf1jLZCQjxmEafpbBigqt9evLSNVraI1FtUZF1f2tFc0j8gEfMQy",
+	"uK9rspxK7YOIvM5jldOYlhccYBge0iyygATf2xfX1wC+Tip0WBt2M0nf8ZjJMLeP2kvUYIW2XcZcy7WD",
+	"+t5Rwzta8DLQSTq5j2Jjn+xAwUCkDVNRz8krvKRdSh7TtJqsPZmzVm0PJK3sBHzJNxyb3RmErFxSrZdS",
+	"ZbXGWscs/r316MqokU3m2U7vz9u/HJNrZ7nUzBlwauexzRLsA0VS25iuNZy/bDsmJNtr3Ha1o6q/Ar+2",
+	"l90FzXMwwII4S4i392LPa0N7cRghrZDGCaYKXaMm60poW5sgs5Dj1gPjaL2v5Qz9zm/oz5sEKbZ3q31e",
+	"tgR+44hCo51QjeqPEPWMgSvznKbMKlBMEcM+mRM0QXPDiKYrTbQMhGVh/lujgevMK1zNc6/xdMOY3ppZ",
+	"3jTmhCgmMgybVnJG3lN1l8mlKMKcFF2Stzfv3/V28JADi/LojT3msS5eT8JBN8z5rVxemB+lihltuTBK",
+	"1hgD2Hxnhrg2bL5V8mOfvoeGgce1/GntGlm9+HEr1MS1EJDLNcF3gFmBVzHITioyW2hDFAOObsfGSUfn",
+	"i0n8gsBNjR69mNtDpsbSZB/5u4IdMOQ+FZlPpPunP/3pT/vv3++/fr2XlOY9mJo21DBNpGA98sZdZQxT",
+	"M12kMswVv6fpisxlztMVQa+TfeBuuoQSwZbOaTFRjGliZFXFOuwffrV/cLB/+LutRymQxhMiKff4dAu7",
+	"Aw9G1OuCVH6Tb+7PtMZsVrNxcy7uorH+1EwxWM+yi+UBTFBkc2KVF0sVR3xuyJQizaNWsBomiIkFTyeY",
+	"RLIx3yaCYZBS5D5da36DHJGa2xHGJt/wWYuRl+lLwVcNQ71hNCK7p4xmtvX4lahOwKFCubOIs0N4j7ro",
+	"jsee6xCOPSdE5kqOeW7VnkJc5HSESR3giAWzu91/DMwOKVXZLuehp0xSCF0/6y1EdjNs2kaNW6g6+w8C",
+	"hFI6pcokxNKWap2QCR+bhNgxamYSwrN9O7+E5FybhOQyvUuIZZCEzJlIiJ5ylmcJyJeELGmeM7PLOctn",
+	"7jzZvl8xRnlqzFyT26v4WeGva4/ate7WVmzeGQahhSN0RI0vmFLIIw9QdEtfDxoy71lCqCEzqQ0xS+l1",
+	"Xr0mwF/W3JBTathEooPA39nSYnydpDORMlvy3G53ywgTNqLpXSfpQFxD9PKWcf910CbNMiBQtkhN9KvW",
+	"gT/rVzdejrWw5hezKtqNr8Mi7sJLZbYWxfjtq2iAGKf52ca7vz06amK88sVbwQ3LyHdcTDJIwGyeqWM6",
+	"GFx0OopRwx5zhTJTVgZrYvTQ5hUqZnjZdq2CmKT1HOKvYkTCiJ02rz4qLCoIWRpLRV7dnIG4Pr95mxA+",
+	"EdI/uL1+fdMmcKopfkmK/dSONBLBxMdVmlutgptjEo1XIt1XN2cJubk6O+zvWVlXhi91IXjpxAcvzeiK",
+	"jBhGCMmF2UsIFfYU0qxHLkD9W49pcnR/th7dRLq5XDIF3yYQFyXyVREttQf9u94WmmXo3J0z5RssoqMg",
+	"5lrPaWp1VWVn7HINylxXHwzVP7GaVRFPZdsFwx8EDc9ZnnMxSVzYVHVpDg5/tzWexosIZMmS4+p3lFO0",
+	"MJuudl8Fwc9rtoN4XBVTHwtFrZpZX/u+lyDbX1+ykT0QIyZVRu8ZRo2RLiVjezSTKWRM4cVrzuQ8Zwkx",
+	"kqTUpFPggv0xB6qTkTR6b53o/e1Cuhx+ZeplAHc99VsESDaKNHrnpwZSwIew+HSBdQmHe2jMmNV3LK8u",
+	"jJUg3GyIvh0lX8RFJK1MkGQOafInZLQiPkHUip1il8Emu8HoRCuopLD/W1+FmIgcsxqd1s6vInhALk7t",
+	"hbs7HDM29FLz54U0zLnI7PYESu9tHAvktJK2Z4lWBje6/ezM66xIblhOnRPMqurZwsmCCbNPl7i/iR3M",
+	"R7wFZ8MyJdDnEY75ZKHYuq7TbmWCo6ZKIJCySHmpkPBtiI2a7SnGvLQzzUYFU7Wdcpy4nLGN8prq6UhS",
+	"NAjXmspbegICw3vkojRnwt/ZWrXnYCLqzI2YVa9frd5L4cAy2rQKb1/Bt1vNVmWg5Fpn5WSiNEU1KiJs",
+	"ygVet4wzFdlVRuaZ3eWaOXMMSIR4IFZr1cxQE7dv18ufSIxryncM5wi2TL3lfLuitmlKVS6/sCZMyU7+",
+	"hytiNV/ChP2fJl2gJS7GXnTqKnDJbhIUw2U3qUi6g46V7YOOA24o3H91vQSu3ZqxFwt3J+QSorFHq8TK",
+	"cat6Kbn0eaBT3C3ESHkMz0KN8eI16WrGBiKTqX7uXu3Nsr0eweAG77P0pilAkCjFogvf+mH/mz++P4zP",
+	"xCE27RThY6hZbN2wbjdd48sx58kO4yx17aZw9drI7RbjhECxbR6baBjZulaZFPIi5PL1PVEOvJhdQdmA",
+	"j/0mqy5Vg/QKDqNaIVYvMVoQ6hTehSiOMjVdN8BkVN4L8iC8GcdnbGDiuwM1w7BS96lTxSJ++FI4tRj5",
+	"9+5tYIwFzd9zsTCsaegzfKNh0NBQvgKdE5DZAA/N7uxZb3sYVRPrVMm7NuTtDBAPEnDN7xB5tcZWkQO9",
+	"QCSJhgfPrGoTRFdgNMemBD57d3569Yfz65uP7y++//j6/PLD9cXN3kkADoFJMtzdZcdw9wTt8OjwsEVS",
+	"RTHzcsTbqVifxrk7JX1bASln9NMFfhokU8Z1mrK/plH7fexNcK9uzjpJ5/zmbSexJ+BN1Ay3tj02P7fq",
+	"cCfpgFrc1AKg5kRIpT+M258uPkJpVw6FzuuUzhJXKM6mw9SBDtUG77ncQXDRebiheDpIgzzxc0P8Ri4I",
+	"zXNQCtBnsNZundQoKJQgaX2/DYxREmdzdSbMAUvGB55LMYGph7qGHb/Vo6ghdgitQkiLpW25oHXzttMu",
+	"x9ww6etCT/H8fOm0/6QMde8knStmP6xJ6A7VgyjrFIpeF8+se86WGmxmoDxWif2xxuFR77+r8V2skeZj",
+	"6KLAxuKEuT/LZXq3yQVCLmuiKUrYg2e6uIQjkuLtzdleZekbN7Ycj6N2EctkY+q92Brii9I7sCRMHYae",
+	"A1LLrY6bEGoP5G8lyRYOMqc76Hx9OO3P+nrQ2asaBtzv9eOp5f0bD0OE79ndupzK3Cdd6oeETVsqF4RY",
+	"H0HTgp1m9/5Ov34MFQ/iOHb3LEKqQSchg843/Rn+cTB9Yf/cg0xG51d68dXLPsnoSpPu777+qt+fbhK2",
+	"aiDZHv/kx1oz0fduC2ykWLD2h8e0NmCgLlUGRxB1DrpA74iUb+voh9gZ10VShCXadhuCIxwprsssnsdQ",
+	"5CETf8z8YjM6pypfXbGMzebxiOqxVGPGa0Nl0IpDJvyeCbKYxz3JIfhkNFJacZHyeex8hks72n5HNL3z",
+	"WEgbhuPtWuYaBGbZZxLMMUoiD1YVS2Fg9iHxkRdwAKMDfErnbPOQ8a7MCNaincyMplMu2L5iNIMf0F0a",
+	"BBlhfD9GSdHUoNXimAxzOeHiI/s0B4AxNMc4gxqAC+1zYcX2RAp27Ck5EPDVXkKGRpoA+MxZcyrgYmDt",
+	"AXWLa0TSOkYjGjeIvHpCvpVykjOSc3FHaK4ljlqAtdk5+mxfBRDbMCFD+3LYMbYxEH7MePPE8CoMs3Vh",
+	"BYhTzDIYGDS7Dt9Gukf9F8f+ojoQ6PMCmDbAFRAedjbAx7YNlZgFH1Mp80wuhW+rfAQBKAMxp3DXQdPU",
+	"EP43dJk91J5GC8XNysWN2bbnORWlAb171P8G0QLs7880RooNhHuBaO6SM9Hwf+L036U9awvEsmHJ2D/Y",
+	"t4a2n4qdHrpBwNxyAmD6x1QBXTpk7FqhQ9Z35Wz6rreBCMjjulu3bFVYMSYPwM1Vp7HNF5CNA46XgO9x",
+	"n1nFYwQ+IMHQW1Y9+bwfq0EEwaC3qbkXa69X0ZQiEqrEl0vIssSbsCNfaKZOAOkY7M5TuSRU7/M1L8ll",
+	"zqhmhAlknXua84zUTsft7HeW0pERWUYfCrb8mLF7nrIhqLzIaEbesQIvf01AYPIVLJ9tAoAMqcgGwu5z",
+	"6At+6o6UXEKKBmzyCQPvEsVd+taY+QeRr0gq5R23t7f7j66bj9Cy55dIQr7hed1konvSzsqxyNrGtAoW",
+	"+rML6P12R/Iac2/jkx/XXl8/c5r8qW8YO//kjt1aXyqDN+LYDQ8N0XFtNsbivJFqIs3W9IqYy7wGH32j",
+	"C5T077i4a8jeyNY97FHf4XyXdA171J21ajg26tCDtjFed4WsSV0HiP0tnqY6KJWashM3MVXInT+ghnBT",
+	"MXZuScxpMPwASOZu+dSXOcWoSzjVEm+XTbybCJ9tBOEgV9pTHszrCfHRY8lAFHDwFbjUxAsfRAgogmnA",
+	"0hsKmyCDezx2KnYURRYfe8PS1iiFKIWdt38XD9VNacp5tu5tSgLX1Qy5KYaxVMNhpV9oXfN0ik9gQMB3",
+	"SddZZBJSGGQSAgB+LCHnCKTrULOyhHhDzZ5dpWJlnmni/JquVUCDPJP20DMsqzkJ6qP2fQJ6Cx83wETG",
+	"bTE+kdx7dHzcqGOKwH9k13BtDxZ3xdDh5PfHT/USw8NWRpQHKmCfFtrNCRkGYN5DDNxwfAFagzOZBS91",
+	"wioAnRBAu5N0TrM/L4onb2BKr6RY6KhRDZs5z/mEQ5Jp5JbL4GFliaLHUrx2DZzXQ98GzG5Mc+2TPawG",
+	"ZIWYplA6B6JSuCYzrnV8p62fbn5wsbUIaFQnvCP52KlasOxcGz6LYm+dCsLcw9IgBrdiRqFGgZZkTBVI",
+	"KT4GXQmbBHmVrwgA3vlEEdKd0ny8bx8NhEf+tTenHnnN9Tynq0Cbc/1wTeaUZ84IRg0BGExuVomDOMPb",
+	"LRZLGAhm7/xEFZf+mm1YF/9wg0kseHtOAHasTeTDvK7OD4cgfirEgubc3qZUQMmUzgHR0yXRcEHmCJ6Y",
+	"bIRXR3Lhpd7NfY5fgE0kztwPiNJgInu902G7m8UlqIARrmkQNwGh4Uuu2V6NdUYbtUjbIHG9d2x1EXwC",
+	"rjL8+bSBYXDUCRnzTywD34RH0ysHiv7lPRQE7NMcDhQ/3+WU54y4MykO8APJ8pvdIx+T35LqOBPcM8Fu",
+	"ibeaU1GzB/DOLuiMwdbGcObixloe1fB7ESNQvfe9opqndf3WmctyKgIQl82R+Uwyf80LjAvrQ/P7K+7E",
+	"nys5sapaALVa5yBQcjGZYpSMlWJr3XCdWEZ1MIrOjdDNAoHm41hj9TT6zQBNmynRqB8qp5NUYxQeHytE",
+	"usOL7/+w//KHwz9+/d2L98O9BG/CZQSRXgshOiGaMbIWKVRlhLDF+GA97MKpbvJ2zbD6XYHTCZYJLoxM",
+	"CruUb8q+2mvuK17Oaq03DCX1YKQORxquH3UpeQ+NbVJmN1HaLhyq1AqCiCimZq/pqgYa0T6tB+Isziw4",
+	"yAooVDicYXNQVOjwzOwWZaPGcqGKEy0urB8bNfWRr8dKOZDvonJTKFwCTbhUlj1hAirg6b5xEBQiOTzT",
+	"qgdO9cjdFDib6tf2aKtyOWsCbVzMQ9ShiqLpmYbiUHD7WU55OnXXGF05K1p6eYrhtI+bCPTU7XngZfMu",
+	"6KCZKJ8lEuRXCtpwlsOLR5GwMfpkW1hIQN7HRYZEptIiRiQ2i4eHiQQy++GRIrxyh2rLxbVcuz1k5GLT",
+	"dl+XcFJ369j8PQRnjUlwV/K0jZ/RyT2mT2t0XyYyhBSo5Jfh0clUAXqeESGX7eXKVnUXFedGpfazq5aA",
+	"2IQOo1TOGDiWTlAnKJfROfWsLkXTu14NvCGkE9TN7r/+k/jTJyEKS/uR4uJMgntzPBis9em+BRSzPDwj",
+	"Z2bTUenmFxyRJROF7Nm8IZrCqNBU10k6YKvbFkv13Sp1xrxaa7xejMAKU8ca5XNnm7jnbAl1lOQd3PlO",
+	"IIeIjwsYdq4LF5Rj/S0l9DZI8d0qPaP68YGNMl0Ux0vEJusfW6kPVWGEXCbghJwzRTTPGOmCpao0fRbW",
+	"vL0KhmGTvPxulb52PUWhFFfpdSt99rviRYwmcatSC8NYvpIQwZbMqqJcaZMQCJgGv7m92Pip7TKh65Jp",
+	"aqCz21vi0jJBPIYeT3e8T9QH9nH9B6b4mNehpteCFsynrvBaw02kSMH3+7OIhyi04Xg59C1Bhb73kk6V",
+	"iQQqfEmrTekSyRTthKwX7pUqczUon5axHe88rjpSKmezOrjFLXvYh6WXe7mLebdjV0rP2aMetF1RtNYw",
+	"uReELdq7BNjMOL94X0uzJF/HMPGrRtHh60ZSXUVP1bql8zIphq4HUCdR18ZrZtD6UgSXuNerdg8A63j+",
+	"5zmbRC/wU3r48quIWss+keu3p/uHL7/yqgjIZarJYp5LmtXAm1pR3UZq2dfg9b+wlnjMO52OXONwUzpD",
+	"/11cCVqovC6xMZNLYecZrA/WLQS9qkvJ5YfrGyy+VgWhh36DAo3V1XhO5/w54G8+v1ulz/sH3xyMX6SH",
+	"+1/TI7b/9egg3f+GHWb7L+lXo6/T32XfsP74ecFKzw+ej5VE1aeZKy15KyRLKrzkCF8sP1JiC3uWe7AB",
+	"PXHLuhdtXOEXu3JMfJ4NcRblnm99CvrDp8oVQVUTPEPa1zQJzpKaIW4xGUSYHSpoPtPO0FswH5ZfRnM4",
+	"zU7gBgoF2PkMbgxWtTfS2Wu/REvErd4F7MqT7sHGB6gACQGELL37PAYInEEL00Nl8J9FR2s4oa/BuIb+",
+	"YUQV4DoQmTtpnE52rxN75zyOZpl+4HYbAhSHKvSUT+zlZuzKJ+/jgRRY352M6dWfI2YnVbaNbljqhBWp",
+	"G/YWLlANQ6B8rL0hVhb4UTpUkH2HaMz4j4OYdhV3A52SsULYkFlYlN6ebW0QU9YXf8vFtJIL1Y6K5SkT",
+	"dWHRQlN18hLU12MyyhdKrUh3IYogcak8LspYpgu9l5B0YT7K8Zh0WTYBhJ+BSKUSTBWBFHsJmeRUsYS4",
+	"QN3EPpkBxkw3kwwxQfDfAcCw83fuJQMhpPnoC6KSLpRHFUWF1FJ0+VnsJb5rF5wOaJkuntx+bbf8QNgj",
+	"06otYB/oageM4lbRhxo7jRhJYZkbp9tJOjAnRLV20cd+VpiuXYwYn2g0ldSDp3l5EujhXsUB4LW6bza0",
+	"9++lIdd+s3WS0E7TSq/HZissuY4pWF6wtu04/+r2WxPgKtbLZdIdSTOFeG00GKDhx7ldIUo9p4apz2YD",
+	"aZLIgB+ni13+LByoC3E/eCqZ+xihWrLFxqLerdKtMRmr71Zpbbnf7/50Ftx4/dWI6EWaMq3Hizxf/V9b",
+	"J1eW9bXjic3iHRWTRQ0uZO6eleCcFLJGtEvhwIDtpbIkEISLnq995NNHDMa6hJFvDMFZo/sEAtUvS2Cc",
+	"jVQbl1nivdYuq6Qr1VpOCcpdPpmapFBU7TEiBSMzBEJg8+OBCCPtEyeuMlY25lOWHEQ76gWCLYmLoz/B",
+	"9JvwW8usmLBRyt2NWv9WPPp4WHuP9Mn4EPKO23Xog5191H0tSNpnTDFYyyp4pjHpALMLTi8vXA6TDhIJ",
+	"MIdgIMAxjpkDdWkCm4aRchSoz853MIs0BejD1B8d+v6I6PQ1zt1Mx5JYUhRBbWXGyhCP9YQuxDjfDrn/",
+	"Sx0dfEJILT1ynx/SKmC/kblu6pmoNCZVmA+nd0IKhip2hktD4UIbRtfLIXx19NnzA95TdcfMGRVZHrkx",
+	"w9U8jgXNJ3EMnRyzvzdTpOdM1ADnzuoKxN6ckYyuXFylHSGxrbBs47a99UhwhyIMwg0eh+pM2NENFdJG",
+	"tzUn/OhtB0V1Qrioj5lJp2snWXGjh4NjIQovWntrQloObg18Oc8Kv8iJQ2yMddMOMC1kkoiWY1UTdY+m",
+	"AS/lDrIanF4XyhMPRzqn6RTWHIOxyHwxskcrhFW6DyFKKYFzlhKjQD9QVFRsCiHWvlyoeMScDFp3QPcp",
+	"cxW9qDGKjxZr194mqZ4754ihEJsfkDlKB72ajWSFYOe3V7fXrztJ59XNWQ2+yvqpgG0E9A+cJm7e6xQv",
+	"WSbO8ZsBs8EQC9+vD7iLTi3SSK0UXgvmrS5RWfXa97cdSHEjbqNsPzrhUqOoVTVK7RQqU5J756Kq7OXW",
+	"Sml8FLGia0zccyWFd2X4RcjYPcvl3MWizJXMNuZXrsUEktau+URcRO/tDO6tUK7TcLFA475LjB50YBdC",
+	"ca6MdL/98OHbd+cfz95dnH9/8/HiNVTFYGYvvu3cuMKBn+WMqlquua+L4ni14Hm2HseBBlvSHVhyOEty",
+	"LlOak5F9Xa8hTPR7B73+1iXyYw6LOIaLsEbO6EoG0JKbPOVRKqsTdNU5SgyUiNAE6Mnt8R0zB03pP4gP",
+	"8Z7F3WN1CRQuyayaNJFAkC7p/nYvsOd09/dawx08yAceJPY1I3ziHF+714M6vW0++86++7CAa/vTzDWD",
+	"oddh3dvhXovI6vCD6NnDjMk92SLKBzcI3e1U0kDL4HmhqLZXMdrFJHvSVQI5LMtdZI15g0kYXSZVmPAP",
+	"thm5LAJTylqbgNgAfhdd7wFxFXPqgtzCAjly7NL92lJlbdu52sJRSMdIFEM4tuZcvHU+rmdDJZcQ1/YJ",
+	"s8+ovW2NTxBvHd2oLAdgCkxlyVeYdo45bpu4H60QHhurQeyeq7Rz4pFPuSnlbXNu0k6AtPUhhyH4S0Md",
+	"ihZZHglZTiEbihYZj3BjsMsHrnB4DMgX3qYu6iIF2uRAlDq03IzsfEBSRC3ZH5D68OAQx6SzpGulU8MK",
+	"ObV76rto4XZMcC1FONc9gpDmkNVayV2269IVbEINv2dwDEI6DawS6XrMrL2TgRgiraCRpU+hLWkPiV0A",
+	"cuPrQ0F8FekWvAY2SGxkzalQItlVYpSXYUItpgUXIZw0zK8d1WbWekLFC7LtVjqwUDq2AirW2V4+Q1dx",
+	"B3NjAcG1Y22DXYaukSFYXDWcULDNT8iwQH4eBqCvHjf6hAy9IBgWsV4jJyMGoiukmXIxAUbMfHYWE9ne",
+	"CRliJN5wjYnUQgg47ocYmZsN4QYNEl9ByrYeCEznERmyHOZuo2DGt10shkPO9dlxMBmXAz8sPk2KyQyE",
+	"VA59P6tyZ0njNEBJ9DPHMvt4cXaDLmMKIc4L+4yz5woqxkaMVogLsENRXb93dq4iHI3u2K1c7rxMVdwt",
+	"m7C2LvEPC5rjBbV4qUW4hadaQIuwl3Kg0W0CTp1m//qDwpT/trHIVkd8/TA/pWLoVavLIc+YLsN7XMQF",
+	"gKSlFNzl4Kd02xD1txp/5UaYRoIIZtUs6scGo2yLFswpwG2Wrz3TRCxmI6YS0t+Yx1N5NcOw34qHM4we",
+	"LVYmzsg3gI0gBad5M5LEup+uMAuhI62CGlOkTIKM9ZIwxMjYVIdNdSBNC/dhKcJh7wQxsfZt68CpJkWX",
+	"+xgQZNTew6+VwdDWUgTMjpaDGgjOOOAKwmrqCi+Z+gzOS6r1HYtVgtvdwlEHyWTPWiYMpznhGemOqGZf",
+	"HS1UHrcYWcl1uyOYRDt44DBYqykwv6DKqdaWILEYkHRK85yJCbto52wsabAbspOl3+VilPP0O7Y6Kwlp",
+	"BZJzwTnl2h3vVvH5t+sP37siZiMuqFr5O3SU9DX5COEMK+NvINgZU2wmxWorvdasdGBxgkuEr3Pk3Yya",
+	"i0nO9heaJQ6p76WvRxAPHvW02hFAa5PEUISLS/FhjiUbpIothHMP+JdQ2+UKlmAgtqxBDDCrcRXK2TUs",
+	"QjwVe44P2997vGTYehfxDTcM6YpNuDYIvlwPQfcFbSknHh65o+oiyNHrrrQsQE28edARsyxs+lU/qBO4",
+	"5kNqUVuryj6l7Gvcy858FD1MA8dEi4SFz4FO1IRDVI7mqPe7r+OGtqLAcSOz51Scu1cxJrZOWVQTCPzB",
+	"3Fgf4lgHzRSWoe3X1KGd1cVlFEVDdu6sqNHXohRrLSpOaNUqXn/RD5BjXnz1st+cR7oNvuPRqB2hn6zf",
+	"P4rO+X6HJGvIrj6xWuAEsGWwjI29Q5fV5dHyXun9INklarkSNW6XHxmuOYs58Ou5Xuv2LlaPrC/Xibxd",
+	"Uu5lrJjtYb+eVZuLQUa/jBTwjAv11kiru5hdI1zSXNY2Xn94+1I1pB+VK5O1v6nURw1GWarJUR9KuAb3",
+	"aRsh4oFZotIhgmzVDj0hDhJWHU98g39WAIOQV462O94LZ1kNyoAnU92S1ChrORU7aGo53V4NEpusG4aD",
+	"VPiyhMYXKQseJwSUnEsds1U0IUDOpGBgmZjJe6aT4GjcKNzonTDwJljT4pfsB4Ar4idbU6uvDR2Py+Rq",
+	"nytR5t+0rc3RJurB09NHPWCM5S6zmlNFZw1oy7XIuMGqzmEUO5NG1ZOknYXJz37XwIU1wGOeJTFw44QE",
+	"eVz1cMeL3Se+nK5ixjeeTolaQGb5nQP1p67MkLsttag8Yo9BF9NQEiPx4AplqeEpQKDh4gcrWKxKYEIr",
+	"mGqDm5u2eO1ZHw3PAwuIkeWE0eE+Y7ORz290oAlRJnZ9RkEsazNMgq+aJuKdzWte249hZcaK1/ZjMFSa",
+	"zbj4OFHUA8xZ+n9Mc6kXKsB7/phKpVh9LKAfS81puaObtZDCUQQJ79J6dFNmqpieyjzb2sqpI9hN+UW9",
+	"x9eNsNJ+0/ptJsiVbdEyIU41JcShuQRgjqIw1RSf8B3qQPrG4gnb61pW2X50qjA8O1EdQ85YCKN8gbdF",
+	"7rDI0DJUh7kmVcTxd+V0x0wuxQmxTeF5iyU5HewGYnJlxN0Hrcja1mkUsE0qXeQS180bksYxF68ptd0u",
+	"R5HQDjdalC4AEXBCqMMKwIRDjE4t0lLVwsEr1QRbOc7VMRBy5D9dyeiKCrgKHFW/oWairuQHR9/02bBn",
+	"kMff4v0q4GHzy3oxn0tlbnh6x2I0/zC3Fwp86uL8wY7NMrLC0ufN7QeOsxajCSqxbHs5prZcuXymM5nF",
+	"ckSaMtbU+qfFlq/TluL7ujyMqi3+FB0uOvTb354xPiiqCcGjIgjEmaC4Bl0nIVKkzHkCq1fClzU3Yhf3",
+	"EUc6dcmIS6pdjMqJA7K2es1U2lNfMSgXFvem/lly8TB32FqCCmTSSF/nyo+L+2HF/Sl2gHXA9BIiH+CV",
+	"Z5rcXr0DnREydqKN/ezDO6INcuUQHnzAEVDMe5xjtGmyq+HAA+qF3UfQvzYZrb7qccFYG5zR4jL8uiz/",
+	"uvOdeG3COI5Kq00TappJNJTQx9BAdYUSb31jofjaOm3fMLUlvgad72UZ/BOiKeVcQ0/17OU/8ymFtS+8",
+	"4+KuhqdBkyAK/FVMIXRC4ZTEhGGe5xDX1jiGCFG/D/D+Wge2FFKvDtPmHApfrHNTlOxr3FMh1xpxkoK3",
+	"wk7C6cUZDclWa0ZCF8YNUzPd5BXDIzQjg84FoRPFmDfSwZfElya6VPyepityKXOergadHrly07Pvjxix",
+	"6lZcpjp2vQzyhSPpCJAMn4A9ZaENYVaABGnsz/znmmSyBPF4ttfCT1eB76l2fXH9gbw4+Oqr/QNC8/mU",
+	"7h8i43Xdfdx96PFBNiFWmgAYt6ZQ5wG+QBNjFjgEcet+fBg75WcXCI/b7YTVfb97KjGigTgZWsu9UCSr",
+	"LjwdKml5V1YQ0aanclkYmb1qf0L8RiTdo34fJIxcGMJNhHei9s7SfrPhLd9egrj69U+1BCnRb2tpErXR",
+	"Rge9IX1qTSjYub8/7Nb1y8/QcxC59TeYd1lP6lfufJ6vrsP7Tb0zoDy81/rvPyaV9Ipptr0OYkRyb5ck",
+	"7V+OSgcZC5sMiutatUQxSzlQDAD/wHuUnfVUyZy5NDYzZZjCVDQAME0DIRWfcEFzoucs5WNXbx7lvQ7e",
+	"BtBIMlpBo3snZIimyiExLM91gVJSDWfXi5Ed/QjtoAszlcrb5yrAuDHzz7WrrvtOTs79mfVwZNkKGUO1",
+	"5Xu2LCBjAHziDVdsLD8RKcg7LhafdqjszeeNToXqUmrIEv3IRVJofixLsCbsRx8cmxQnvy/3CxDODhjj",
+	"o23DtjAQZik/jmlqpPrIBB3l9sXgt4xr96ML9vlIsyz8p2IzLPRnl7fsq1iiBHLK7ZqzLBkIMKQA2JbW",
+	"pCvYkthJajKjK0Lnc0bVCZbCHQaT3iwlvDmVOmv/6SSOCxwzxQMWrrPHhzSP7f/rsPRt7f7/cvFMfonO",
+	"qQZD7AHhtUFyyPqkubYiCLPLES1sRu+4K0XhwIriivBu2yen2lwzJnYZ9q4sEyabBv3BmMLWSoLEmcl4",
+	"DbUeR2dnVXdtvEUDNSOoMR9UjKZt/AJFU6Ul9BRD9JluWaLIvR+25JK466DqUfBUYepP0H5rMEsCjQDM",
+	"nggECuDqMDW59RXXj+kMPotddGf0U1PBu5Tx3DK7FC5UTpOut8TDEQp17ryzhGhDV85mX1OtrAi/iNHF",
+	"PrQi2ID6DoksXKT5wmW37jTleORGeaNpax0Il9XZqLcOAV8LvyztyW/YDvW43zBWtrK2Q6pNBhNLgl0Q",
+	"YepyGuHqlzybNMSz+MGclongtRniW1XHImO8PCkB4Wbtzp00ZmiX395cnR32t3687v2CMZQtJsUMmqbv",
+	"ttOjVLXRakfXvmDLtrz/B5ovGPCdzLPdP2qKnijByUvKr3PiFnwi5oumgQYzWoWRAXa8ONUm+jeGUUdK",
+	"30Iy6YbMgXq9aLR3Iid+jtdVX3KBW3VRWe0Bmh+R5B4E4O4SGVvk15ahr+2CZZtWpYxDenJjgu/ydu4r",
+	"wH+RasAOUXb/MMdSi1VzkmZjQ+LvJZgTyAltFSNUe55pIvMMbNT2LnaPr1vNAxFNrJakS1TyL5Ql/o7X",
+	"ObqiOcvWKhuuFdzCd56iaqRvOsps9vR0s21daO8BsZtjFpfMY8Z+XEcgeXzpWBdutAl2UqxZm0C1yttB",
+	"6B4igpQjDyL1tpUrBXI3FaZvoDpDw9EumbDtgXkeROltIDafZc0eWpz3zUZST0IgSvng8OWgQ35PDnqH",
+	"L8m/tIzodMX/ao78jRD83RjioVVhHlXq5bpap7HeY1pw5Fag35yK7zcdcb/rJw+oPWlfKHKjKlhxS6qd",
+	"T6s7DJopir78vJCG7fXIaQGSXTq3EIjoqN8/ATQBLAeG9QfKvih26Iw78CKFaobQnbeHDgOvvHvTVcNs",
+	"ARhScExBsypJ4gvG5rfzCK4ClD+IFiS9FYbnZQCDN805e/56cEu7rdo6I6gMrSpHWD+vBndLVle4FWCx",
+	"cdEjgOkuvEjjOvlEhGYE1MQnE7fMTS7z89ecPLVRWM904L+vDNFyKBWbM9lrl3RbQ9drE1X9S0ShzcGq",
+	"ReAoamIa0r38cH1DXA0xbdh8fzGvwzQt6RrtzrGojwmbQgJmkYyMdblTKnznhZOrO2ITLtxy4JT3WkRq",
+	"lfOPsiRgVrTxwnpkjOqcDvvESPJVP0yddnFvis/cdqsk/Wy/50FP8cFWFdl69PrSFuF05H9NPaxszz9L",
+	"tgVorOOjQOMN40JX7g52iDYFrjX3QYROyuCpACnau1W4xjC8nbwguztOcqoNuLdrfRrwdJcmm4Nj5zln",
+	"TRHZ7g0XA62rpZPDcONWaUCVlS5zgaxY+FhfiQse76LKlB9U2k6CkyYKGBpwVEmbrRz7WUrnmzJOu51Z",
+	"vrJntiYluLJurpOtU9pMxHCY/j5GvKkorW0L/L+fJRxmY6APwlGqjWC72YhSKwODPZT/nZDLeAhlFr1Q",
+	"eHxgK2kK8PsdahdGQ6LfgAeriMYG7xUX3HCaJ4T1Jj0y6JxmlLzrDTq9x0IzefSNojycw2qC+f7UvCjx",
+	"xKf1dIFWTF6B29rC4pUOtgyxZsc+dowNVR0fO9jPV27xoQUPPxMSGArkNkaVUpRfNFYu9DBiW9DDNjHO",
+	"4vXxW9ZdC5urr9S1O1jCIyDbovRrVdPoRt4xccX0XIpY1fzKvbHl6tsWt68xvrbt3nezlG8gIOk1xiNt",
+	"vQFutT88LsiuGM+5+AzDaezhmplF5CYvzdze/m5jlaDtieaeHz9/Tm6v3oH6+8MVXoMhsCCe8qLOam/Q",
+	"/mu4bF1+/y3W3YE0mgWsCcm4YqnJV/CKIFDAm2B5lDgyIUsVi9yIXlHNXhwSfAzByKs5wyoIcO2bz3tt",
+	"XKIK3NABnYr5xTgM/V5vGNMtrFubWgBXbKOKC80wkAxqXfz0OMiI3azR5XAqBsdaNxJO/lY3JEOMuNwM",
+	"mt+SKbA1wr59KH7b6PoiAyzccS039e18omjWTAbeIn69EbMzQZXSxUdCIJAikHJu/4YIVwiwFUXQ/bpN",
+	"p8bbGQ37LeNoE4JhtInrQ6oyRvNh5d9uHZbCEyGvuWT7CAJsUfNkSfOcGV/6ZDvSWB1EkOPtRye9rFXV",
+	"r1aoLEbx7avPZCmI2GpoRv/V/auXylmNd01vQstE30QT9TY9xPLBG/fqL0lnSvUbVgEjCQM4Cx/Cq3J5",
+	"t4+E64sZJltREy9AYN/5g4t9jp9fa2jBXBdAwnEj5MOQrDch6+BGJu9ZTlPWaRJt5Se/PTr6+ut+/5t+",
+	"/+DwxQ55rvagdzbuSrorkYLIhSIYsl9waZUtn9M5d9ZZ+Oj5rXrxl69+mB2M/ti/P5z+aflNenT37rT3",
+	"5/mkTTpjQIDXp19/d/hDtMSOl1qNfnuJMIebpeCKmJsyIaDRKFGopGsCBaPRMe66+28/3iTkoMBt3Tvx",
+	"xVtcRIQoov6VU5d1r1K9FEKyXdHS4SkIXf4XiOw8Jq8YVUyRwaLff5FCh/AnGwYh3anVnSYC6wJgTWwX",
+	"3J1SpTjTkHgVL4IK+Y++LlxtFKp9yeGYadIddIBZzKCzR7QkY6raSU1T1YHr6oJsrUCPGyC8z1l5XOZE",
+	"A48E15hgoycVJHJ/YsTETJw0ThqWQitZzzNdkzyRWf9UczS+KaXnOoK5y7JBpCwnZX3pCbSy2jcwh7g7",
+	"YcY2p/cSohjNysSAkZR3lvUA7GIgulIBysde4SBZkVQu8gzOoRFk/WXHZXIy6Bh66mppAYplUEsxIYLd",
+	"MwVM/BemZAImp6Ej8TAhww0a2x8jRB7il5bQzu1KzUDABKlizsyGXGVng1MHN5yQjkQrhk4exWgOo9Fk",
+	"ypRLGVrHK1lTW2PHzMFh7ZHX+nDccpJ9VYtHWLNFg9G9bJMP/WBmr+PX95bUEb0f24wGJvvqNjXlq4q6",
+	"nDXBPPHPpiyvyfIISoc8vHJfOSrX1VodDmymEAzhJGOUK6GgCjikuM3tk2V0LndKRik+asCjGzN2Dq/F",
+	"tSJP5nYeBR/gFS09WwlIa99eU/DZAwDZ1pbTQaUVXFodaLGMJZXiSxZbWojYesPYQ+wBT3azr4sza7jc",
+	"l8GHOzhWa1QHe8MytJKftlGCMoncwXaobVe096ruAngTRPg805sDwOo266iTeLDec7aEeFgpQgzBz4Y7",
+	"6WIXI/jY6ZRli5xhObP14Z34qk54eHuks15NF2UYZMRnu0in/hYwZqwohocl7VotTlO5PinOppSL0za8",
+	"v7VgCekWfwXwUHW1WVPG75luUyKUa4DnTTwY+X//v/8rRvV6TJTdapFyV4H0x9dX+/bKdvrq7PVwLyE0",
+	"13D3gmp19kUKNwPggGeFxueyhFoULA3bjw8dJNVu9QDbORtKIVLedc2nt1RPa0LysL5hiNzZ9Vy9fa0X",
+	"OqvNz2hzYrhgcbBQQd3CPGfmtLbUZvSWEi0y6gv8OVZcb7qS9eTyoNbDO1+7MvpIvPUNVc49SOEpd3yz",
+	"fA+DyzddEXReB9iLtwGQFvbyOWInxGqvEPIoJEnpfL08QDv8qHFO13Xb1sBTCA7XWGmgZKN17O12vQQV",
+	"4dbAAPEBnZQhg7A6a93sCoDl+3OEKaeZwOI0r23cp74GqtdKKwv0gW1O6rD55uF9lgiYaoHKzZUfpvCw",
+	"iN6Fmm5zOmFF6WUX/wuhEbUFi+Fy1BDwFMy6AKKkeZ7Y1hlm1Vabrkc53HFB2ocPhP0kRXAPTKzFQsVj",
+	"CVpF01Wxl+FabmlkNYvdgumWFbW0LcPWkqEau7WNBtKw3VDNfVUTAHuGKtmkuyxQt/ZaaRa1uqEVvKAm",
+	"tG2mvPGtlaYCXQ+vjSyrBMmCvh4snL0YJUTLsuiulZpxU/iu4rilnrVVn0NTENiw3NsP0ui86l1P/DBK",
+	"KykCrCFkFKduF5unU0umofvJKngu6OrgX8hvyW/s2QblX+BA/Q0ckns1kVgbGkmE43xZQ9AvlzzPyYhh",
+	"1Qkj15gviBTeWg/AnTgFUVpslRY34Mg1UcJNcYeL4gnJGb0Hq7clv4cn8yMlNHeoo9uCO4L7y1pkwc1Z",
+	"Qs6vzg77RCoC6e1t4vx3WC0jSTpl6d3aXPzPUORg98JYfkLNa/X4oCYMygCj4bUVvs4ECE6L04WZlv96",
+	"4wX8v/1447hpBlIDnpZ8ODVmjnYyeceZb4NbsuFP3h9w3EnvHS5Q+TWd8++YPfzAADWWjTCYb29uLsER",
+	"I8fkrIhVJ4A34+uSFsAzUKjPBad4deL08gLt49/KgXDQ0l0658/pnE+Y2CugHG+9swexcJlgigIwr2V1",
+	"bnoDMRBnUtwzgXX2UGmwGwcxssYyz+VSH9v39rFam1UxBFR77pH3WEFDR0tnHGBtrkFnz5noCXUFYHu2",
+	"sXOlpNIwruFfBz7ka9A5JoNOr9cbdH4Zkq69aA7hzSGAjZSR8dCp1aSgeP2MUVHuQyuNoY8fg3wPIFJK",
+	"BaBvA1q3vd9m1NAR1Yx0KVEM8vsSQkmqqJ7ae7EIqQGFswVjmR4IYjcMRhhr8rL/Ah0Bwytm1Gr/dGyY",
+	"OiYvhsVC+GE/K9bbzmCkOBvnq9Cd0bNNX+bMjsmoFaETygUQncykZYzeM/K9qwQOxXYyKYAaORsbMmJT",
+	"LrJjOwM5m9nOGTdTpmyjUzqHigvELrZi+YrApcmANmSVRiwoP2cUAjy4KVPBNJ0xMrzI2GwuLcFX+9+x",
+	"FRzFmo6ZbRy7IUu6AsKfud4Lx6MrYjz8435BgP1LKIcvxRDrZExyOaI5mbtfPa+DhszuoZDDlK1sZzCR",
+	"jGU9co0eTCxy6f1SdrBTRjOmALqGfHt+4zJ/EJDMs3DAF1Cq3TbddUuyRxaQZYZATzQjM5mxXJOpFZUp",
+	"XUymhizmSCEO+D3FuEdsJV3ruZw80zAW23ZZDx6MKYxmPXIxRv8XtGsXo2zbTsdXSPN0JB5KPrOsuaQr",
+	"OxHb9owqq+9V6HttaM6OAa11CAoURdxd3IwjxeidJiOW0oVm9pmSDl0TesnlEnjxVEixmsmF9omH2jVg",
+	"p3NcTIWBLQu9wRlucJAllx+ubxJyeXsDJL88vTl76yruQejdJlO5xrp26x3Y4+jw5UtyzzW35/Hp9dnF",
+	"hR1VmYFkaX97e/EaJcJEyoykU8lTtmclqisvXUmaJJTcsRVRC1HauXAnEw5McMfmKEyKCnmHR2QqF0pb",
+	"MeHwAJJQR5WqUncfO3uGi22HdIxZmsC8Hrked3ahdJQfyaWwWqRURZX/MsvOGdz2TsB576HILMsDFzAz",
+	"lQB5Z6YJ+XlhF8DOcCSz1dputhTAEXj3Okg3Rwf7rm2wsjxvYb0tN0GjmDEK5QysNEJqF20joV0Wqqc+",
+	"4DmOF9pZ1sjR4eEJ4GFboVNm59mecdksIxqrUKqFEHa2E2Y0Oep/kxCpEsLHlq4gzWFHYG9uT8+VtGd0",
+	"UhYZL8lfwrVjP/ZyOOYCkx+Q61GyBzJiTHmOEMhWmSXdl58+4UF7dPgNnmN2/1regc2m7EngFmjmmM3S",
+	"G5r/jq00YGXZ59Id9FY27XPhwfKVT+Rd336+spo72Mui4rZl+6Q4seB8Py1TLyGyI6zHajsF8y6eXrmc",
+	"cDEEROShR2wcJu53q76dyYyhuB6Ib6W0moliGMNJxrlcFpqHwNhdwAdj5K0x8w8iX7nwEH1MhoUONbR7",
+	"6uDlPkaxEPxxICDkZC+BFxUbK6anQ9K1jE2GQQCQf5QQJQG5sTR9LDTD4dgmPCwhIoIatdCGZfv4qw9a",
+	"gQ2g7/gclx3DsFhGYPYQNreXkHm+0NBiAW75+4MhBjzgjWE1EKj2Qd+WCpYJhHRRwj7rM7c3Sngl48xl",
+	"81bmqqXX4NB0v5wyPMkBP96+AyZQvUhTZo9CSOShxVbzqslR/yApVEGa59quLHzuMBSHuBeAfSzPcqZP",
+	"7MZCcZDbY6NsqrzsAnK3pQGcpo6xN4KLABYSlrIwha3HJJFdgo8GosiQFdLT4RiP0Mpg9lC1vb56c2yP",
+	"mYWwikpBnG5xKiV4JCXk9fm785tz8t//8f8hz1ilwfFYLidyYYZ7YRIzy2ClHecAMVI5c3dIiGBbChfF",
+	"RrrDD/DH0CGdu/3rLgO3V++eabvdB2J4zdL9N8yk0/1rbtgxSNN9bGV4QjJ2z3I5hyMGF8ado0Dlt1Kb",
+	"oT094HXkfFC6BmL4x/0rj9iwb7fxMfnj+3d2U7qfhycEROeSa+bwBKpyuv+CDDpnSmq9r7kpCGk5Bl4b",
+	"dHpu0fYxOC3QFVhGBKqHsCZXMgcB8Gm/SNPdR7/LEPau1cxLldveuCzvU8A5AN07IUyMpUpxr5cCeiBG",
+	"K3CWzgG3nhjYj10XY5gtUgNl0PQzAIDV+HzvmAxxIYbYOuxUZNETMpRLcYpn7xDuAlUhfTIQw3vOlhD1",
+	"ZOWY43io+6MTklPD1J5Pf5fKynSIaT4hQzw9gRhWwrq4QGwpGYghBAe6vvUQ2rBf9qzyX+qxx3ZT9siP",
+	"yh4kdlr2hxc9q7TBUejit/AObp8d2V26hnnsD9UXXjvyl5VUCkM5nLuDMnJx0HEhfdyAd6G80ZxeXgSw",
+	"Ysedfu+g1/f1A+mcd447L3r93gsoEWemcGV/ThcZN88hRMz+exLLs3gDZwmKdQy0wguBvyLIiVWYjSRD",
+	"r4UPSTdjY7rIUQw7W1epru4NRKEPZXIxytk+Am4Cixy7vkq9yzvsnY80YyNu7HJiqRuiecbcsQimbU26",
+	"uNe58J9mGAa3h/csX3jJmwszsBOiLxJTvsnvC+ftQOScjngOlbrIb8k8pwaKprOfF9ys/C1Ek4yPnSuQ",
+	"dP/ClIx0j2tXbLCLrHNsaX5qV+EVLIKr38esct05/ndnAwFlsjSBeDp7iwqt+E7qbOm//JR0iiuh/eKw",
+	"33e4Dcb5t+h8njtV5fmfnXe+7KERu6ucAphhYtWJ5J3uWYY8wn5jzRXje/6KFlnB8MnB9k9uBXUnGcvw",
+	"oxfbP3oj1YhnGQML9ss2I7sQhilBc7CMoDFsMZtRtXITNYrTvOBZL5bsnUKkPOcoWqEUjd06xc21CyJG",
+	"79mVoxMNQWiWqJ2fks6muO4cu6e2f7eNYVvW7+NLusolzVDvmTFDITOLfaI+GctyO8uOXb0SmmPqljZ0",
+	"ZTcFtdpYdzjn/Pj+4Pi//+N/D/fcplvThY2UPfIjqFTaKEZnVsTSsdVm8ZpYKU9utT5468Qb1BNCB2Ld",
+	"EIGQS7mc9MjQMvaQ3DE21xhsjRMv2oM8sMLCfpj0+333ykDYmwKYFOblzeiEDAX7ZIYgcrlYMH/zoCqd",
+	"Nu7Z83sXP9Zi0+IsK1t2q3U33hLQcse9X9MUvFczpIMdhpTzGTeVhn596QOLcYmQ1hsS6BStL3LsOOEf",
+	"XRBdw172O8OftlwVGz8BbQ2ZklRwzaxUerwwyuWkVhKhcQq1CFqtCgv2MNAttZwxO0SWa/ZMFw7KbiG5",
+	"ILze6nBOwRsIr+HB/R1SS31MPkDnB/3sJaVFBtrBaxoUtMBSFimWvfB6BVUTZpxxwL5p+Ax1jjVLQOKN",
+	"llqindNrzxnPeuQNzwG3J5WzERfMqrAjNpYKPasOxt9KIp+eY3kW32gSQ+/kZFMGxXinfAW3zKmdesdu",
+	"6jZv3wARWr/u6le3e/mNkrP2A5GdOkGExKoTadGUxQdLtO2j9Ub2ztNLv3dysl32OX39H1/42Z2OskmX",
+	"Rl4UOLmcVPH/P4+w66X6vlbgXb05I0cHv+uTs+s/VDtP3GUH7z+FgXjsBIVmOUuNt0SD+nPDPhmSQlEc",
+	"OhB6brUZPWXM+BCIhcDke6sULHIKxtG5YmP+yVsUhs+GW8TJmb7/HydRtm9Rwz6Z526dN+RCIVCitx/g",
+	"OgQ8oMbQdDpzAFnocYEOz7Cn/ddcFze85p7+8S9TurKVoRSh97u4PQJkPbv+w6O28YhmExZenao7I+fa",
+	"vMJXnlCOQw/v2D3DKM46TrIvoP76UAq72I3O8b//FNL7Papg2EGpvIBRkOo7nZBclpIrIHMqZ7OFsC3W",
+	"kRqtfEhrR6vnY/pzrcC8KRwpkLsxHNOfeys6y4cJAVCCjKkeGaJt/K2Z5a5amciYWrdMovx/T9VdJpci",
+	"caYnRZfk7c37dyRTcj6HUlTSGV/BWG0k4UIzZXpkqCGUF1W0KpClN85TxQZintOUTWWeMUWspHAGd+Ms",
+	"1DkdsbxHzmg6ZWAcxcrh6HkBO3kwYbRrTeVS43i5i3+wameN6HbS4w39+Sl5NOilhj/fnP7wFMzpmiZd",
+	"EGMgDcC26FagWPvKau9VmBSnvwuLTuVyn5v9pVR39cKhpP1bubwwP8LLT78EQWc1K6ENm+tgwzzRqkA3",
+	"VrscdKZQfogAvQadRxLfKq36+V91vpj8UisohvgWOqvsq+ir6s2y4hIVbCvXdFLDLmuCwwuKgQglRY8c",
+	"9Y/Is0sI5pCGjOVCZM+cu3hFnBc8X0ya9+klokvGDEdzaqaB3ShfTDphnB/mL7c32fz09LxYd/O4cXdY",
+	"d+E42s5630vzxhL0CXj11CoThqd4G+rOsdDyPjqsEpLzlAnNEiIXah/iPMCMIAWrcBGBwoaPFSxBQYkt",
+	"MuW6KBn11Ivoe4qs41u5tCciRu65sT+VOHnL8jk5Y/Ybt2NpakjGDOWQxPAYshtGZ611DvsyKh09F8u4",
+	"oQlgcKHVmjAGJVABioreAwE6ABz/OqyvAi/g7S+lKsNLG/bQI0OARXMGcwi8ANlk1RPbGgibgZgaM9fk",
+	"9urdCRnyVAp433KsHNsLINz4NANXHfpyXSxCpuhSN8unGzRWPzXTQTc1kgMW4Im4zLZdLEQXqe7RcHQQ",
+	"flhse8VgcREF4+HbfyEgyKN54/uXHkn+VllFZw5OZTOTaGNNioGR0Qr46SkWp+wkMFpfXH+AECAfs0Nz",
+	"qI0IPwVLUeZitlmMjN0/T3OZ3tVKhAtRCfvAvWqVA56iF0kXtmAXeyIYgSZRWx/S7J6KlL1m92f21yEE",
+	"Dc3kPSj/S6oyjNuT47HdpVxj8COvaCEuku6ZtpJGqhVEM0KstCbUAM6JCx7WzOiwMgN87uKqNXq+UTtx",
+	"TTJNumfvLny0sn3FbgkpMvfxHskk6Dh6SgFmqEcuhI/n8EU0lFwYRjKJwYiEfQI4mqP+EeTsbnC3p8VT",
+	"ypaijxrBAkv0RegkNwhU6edpDzxgH4xeW5IxRc+MsddufDSlGlgIQq+7IX9Kka9CyRQ827ohks5c6sgW",
+	"OM0yXfDx0EdPlcN5pj33jitOpCL+EyLpqEngucuKTYJ4XTDqLBTrkRu7jTC6eWK5aUTTu2NCHa6QYBNq",
+	"+D0cfQsxp0rjLTpz5VALZU3aBl589bJPMrqy1x9XnuWxvLu2l3c2jwbBvJCs8lOR6v1KZqvPzvunOFzc",
+	"AtXLwy9/661HwION2pO8Zw93R+y4eY/632z/4EyKcc4xaero8LCNpdQxu+XHc2HsNn8C45w9NUyNuHCn",
+	"yecTB/589NCRtVbR1+z+PeKzPb2q4vq6djRpobEAbgHl+Uh++iLE/TlENWuyVNwYe06jOA1XzQ133UX1",
+	"FAv7/K88+6VJEy0Xd7uZwoFhtDBSHP7aRgo/jToGwYDLL4JBPogCgdRZryK88Xm5AY/i5+A8cYmg1WqC",
+	"NcFkE4jCxlQW7YYKbiuMwLXnbnc4Yca16bBW9HDvmAzBuT5MSqQG76MdiCDkwV7CS6yHocMWhBDPISRA",
+	"QaYcgC7U3GU35qN3PrZLF/52VyKAJjhkiravv4M4gyfl/3L6CL8R2QeW78IgAVjCf/QwgYAtCnayWir6",
+	"HLs4PudmQNdiQmSeBb57l9MHwZwercRtQ9xWtTtQsXvOlrAeurIPM6qnI0mx5ECtnWoTzMxhITB7yRu7",
+	"q+rtzZlVgokULu9Fyxnz2asuH7Vrt95ABAhTez6GCTPT5Nhp6FlFax+tnP4m8Ja+IkummMfT8qavIhMB",
+	"E8k2qFwlaM0ufl2Q5CkPiaKTmmOiWJjeg3n8s3jEU5rnYBotBgT5mAYZ1aPFe8K358gy26LKjyi392cO",
+	"JRTQHaJXRVS28C3yZznCexXYLOHuZ1kSAvqAN8ds6YwN+sQZNqGmMB4l5SQXbCBCvqOmSJkCgNoyP8XV",
+	"JCZdAaB9DloduH1JoSW4jabOeATQy5CDuZZLCXU+MUcJa8JxA9cUh8R77JKa8abqv6VihYmYERbGgb3H",
+	"TfSYsyh6hXyi/RApMB3ZGIDBgnXy4PXeI+T/38HdrNiIl1aqOuyXgldDNgX7n8+NRSOmFc0ZNSwhQi4f",
+	"vS9Zzicc0lJWjScF4ongnguypMEoSGb0juljDMkHqOx1+Ht0sRdAkwPBMwZUxHYxIWrE7H7CAeUMYJg5",
+	"RjqBcz5BnANBmCXkMTns912K89B/c0zGNNcutZmSIcbPDommkMRbgOrMuNYAcPHMgTTAuFdkJReKAFD4",
+	"QKDu6OZqd+SzhPjXF/Nc0gxfL2biQT80iX76J7lQwbzLt6libup4mLOsR/4kFwjMDk0Uic4reLmA62xs",
+	"Fo5Rj3fZI9WRIwQ3SK3NwdalKuAePg8Y5uFK8NPrqeE4oxIHMnGDXFjqGRv1Dj62/JaQ5XRl/+j9PWmk",
+	"4eSq2Y4wTdy0BXvNECXwcXJkwsxNib75FlXAWoli7wlKLiF7BnMB7ck4CzD1CmlYBOyr2ccCqdS9rPeO",
+	"SYDlQEV4xlu1OgQJC/+FsLiAFyOXVjXlBiEbFiJzdAtfhhRZdAntJagoVKiHOFmAX7J0pRgxM7M7RPV3",
+	"mJQth2N8Bjm6RcuQIOoRwBNIBMfyAGQkxQLw6gs6eY2BC3QXA3Y+XjkQSJhwE1CnojO7EsO0cB8XAcP+",
+	"7aIIMaY6SVyvHhk6xXDooAF8OqcbVK16HlqhTgZiCIa6IWb6BvdFr3tJwXTxkf8RdXtySUFRUoykC+NM",
+	"B5qZY3vn10H2w1mJ3ujvVzqwFDg3g30Tbw9g9j/xldg9wCNeaUqER3JKsAmvbIJ3LONY98AehKWnIC5G",
+	"I9ukVeIXdvs5Er82cxJcmi3Cis7oJ8TfgzCgAo3v4FdOBX3vmKoxKMhdUwqBgN7JBq76VY0Rn/eiVhWU",
+	"OilmT+eAeOWnGe61R8v1UlbtTzeEeo2KYN+uZe0vSEWw42wKkQ4U8S/lsh4MKXmqhX7+1/Lvi2bL/kWo",
+	"QOx4CS37eN35YnKgwvIR25jiMSrhr+QeqDgEAn2l6/Qdh1EEh/QJoWLlMyXJUf9o79E8Nc+p0FvSN7Gq",
+	"ltVhiiTtlBqaywkYWjzcq0dGdRbTIusyXShlZ1Qmgw+EnZxhaqbttYcKVBYyauixu0LDQ/jVfcacsbGq",
+	"1WFquO3FvWabBjPFjGaoITbBJ3JBbq9JJvOcKg2wKUPb8RU1ZZ6mooathTzYd/Cua7XjFaOKdPu9fv+o",
+	"72ISMCKBzO1/ftPv2d/FQPzmoN8HiAxnOtvrkSGdq2GJQQmxaVSIBc25Zhn2bdVHBApPSDE88l//SV58",
+	"9ZI8H1iWmr22Pf3Xf5KDfh8wmqC0AwIXsnvnflxKP30002Vcz3O66pGhC9YYYji3i/tQM201KyUXk2kx",
+	"f8sD9pxzS41wr8fE69AAh+sAef/rP0lJy40RDXzxVjcvhOSoNPBbUmjmoLwPPd3sZIdBZEHJDwOBIVAY",
+	"bIU8pOkK7wN+/LgslaU/Ka/uYMEgcyVnXDMH7IzuKsURGZSKFUnVam4kAUj/mBKZc22AsZ/SkG07aDoc",
+	"g32rnyq6EhonEvBQMsylQTAVnYRhfV4GwJK0F1oR7+XPHqo7KrB+LBjYcWqlYxKys2OzYSippiy905io",
+	"7m1mDsoskDkTsOwFfYCy7vLBN9w1e4mHGKtc6bRhc5/244E5Ci4tUBQhzXPEHrLBiJF4MWq1wcDfis4f",
+	"fYpv+WsyDoKhvaU0Dwp717zBIOOiaJxmRfU6CN/EcCunFlPFzXTGDE+D63yjIQsdmdKwlmA5ORXfYynB",
+	"VuEJv9sBiKMsq9Si4Vjy+a/l9rXUqpEHsHW+cFfv39TW/+Om2QjkvceYB3hgOEJwU8zpKimss2CUsFrH",
+	"o3UykD777ttaJ9xbsO54KVbmvpdmuQ3P8diBZZTTcwHIlsszmFkyEKWBLSZDPbBi9eB1ipiVYOAsA0g2",
+	"r5PBGdwbCJesjyKEQKT9nyHn3YCN52SjZFMBDSnk0uOLYWKKYfMeOer3B8Ib/F3+/JrRL6ei96zA78fF",
+	"Oykw2PC3Go8IgoyUHhFSdYgg4p2LKALfecRfs3dCjg4PPd1xqQZCLozmGds8QiDZY1SE/22sX/fZhdCL",
+	"8ZinAETifj4mv0EEcMGDRX9mtUvb+h9wEQot06vhFWKDY28ql1hqHCXFM73nECox5dWOE49RNGxm6DRN",
+	"yFH/G+zqo3sw3FT+y6KmAxFUCgV55c4f78LlmkxZnkX9q3ZnPOZG++tE5l5Xh1lI0V83QHf7RdkFTW1e",
+	"mL/Y0+HXdB0fHbbo7EbK91SsrnwQxuc4hk71XalJx46fz3HCGDBRtsYyOSbUQ4YruQQ/yKDzYc4AtdIJ",
+	"okEHfDXduPDCc3IghvakGu4l3mMBd2hnuCTcsNl65BU4igeds1zqjc56BJtDXN2hkUO4xGE4lGE6ISNp",
+	"poSLNF9kLCuQ5/xnrsCyYaWrXPsAK4dlbYdUloCBLtB5pImRmb0/BzgtiOZLtmO1DEQXegOnNyC1/H6Y",
+	"kOFv7X/27X/+dZgQQ0cAfkmV4nTiA7X2dsJ5ufaz21lYOvtwW3QV9/qT46sUy7WJsuL0GHvc2tN0zhSX",
+	"2d8T9MrjRQfgo5QcXZjrKg4KxKNA8jxallRN0c+dugR666ImUsVqEX6zedWuDES0CgCydqDTzjEuEfWP",
+	"buwKnAxE1d7l7r6uPkFUr/RxlFZWFKOA67jDiLVK5jcD8QxqxgSKpdWXaG43+cr5crNnWAXDpdXZH62a",
+	"hQqgFFbauZoDzl0e26+OeL+izf7XDDR7j8pyFLisqG/7ayoT/4hJRaUocPcsWjghQ+9CJOT5M4Q0r8kC",
+	"RlW+2lcsc1XLG8PX5oqLlM9pDgjvmBTo9/GGNnESWOMDqSHVmHGDdc+qO2uOYz63I7oqB/S47fWUm2V9",
+	"pHXudZzXr+jo+vvaBWDS8U544U3iwU6w509hzUGmAwUWXG8P9K+VKbZVJrQ7gc1gZf+hBHsLXi3Ch8s4",
+	"LCt6gh37TwaOMvC5i8uNMW5CJvzecvZijiXFURI+mn/rJToX2qhF6oV5VMMrXA1dTBWDuKU99LqVQh6B",
+	"DFByi1oxPxBDxXAIw+J6RgRbrtloy3a9UyN0tCYF3BMUcKpqk6DilYWKgnanVLsgQWchK2J146H/7113",
+	"FwGR/ibb/PNbtCJT+2KtWqGa7is2BHz7K5u4/qGF09lUSs3QcYl5Zjrcd4EkOimMjVKR03Vhpj+7oMKt",
+	"2ngLddDdHEt+cagVJ7LgcigrNnKUExRjJ9xFbVPPxH7/1he4zy8Artbm9Tfa/Q1XSF/F9os3Yf9DSwRc",
+	"heil88RVBcqzwqBttx6477LPfiOFSp3meUpFlrP6CLdrrPIJliZKUppOmTfiWiV1AnEVkOPoqqAxBzPu",
+	"yopZMcABBK6LgfYHLx3QKyTOeu2nR4YaijFjAEbO79mwBHCC2HWoMKf1eJGTMTOYBaWYi97Qhub+i3Ig",
+	"UM10xJiAoomQLoXWMpgzmInN1ApoOSZDqj+Mh64s0jCohDusJlCC0gOFS6FdOxLMtPTN7vWKwrhgqMtz",
+	"VyKLQgayqwMGRClrqFeaL9rqkfPbq9vr1941eb5Qcs6oAFBARXPyioo7yH/l+apMw4CwOPQfzKEevLqz",
+	"Tdveu8PiLTAKHhM5Z4L8nkz5ZEp+T3K5JL8nUPRr74S8ujm7vX59g6GBLqSLfUInZtGtm3ZSrhSW0+B5",
+	"Do33yKXiqSN3Nb5Q98glsglWiYvhAUehs94D85453m1XdGY1G8m8MULFFwFHoneSjpt/tO73Zj5QvqpS",
+	"BCaMVXLtJGKD4lZS3NM8nsnQOcg6STGqg2j98Se1R1aoXAsqY196pnH5snLywmd7wm4UTD8wcaEhwO41",
+	"kHuO7CXHwHg4niS0jadT5oLYpnJZRmu4iMZAiOK3raLtZszQprDy9/b5kx70hsaW5BqzeXxpmCeIarx0",
+	"RQwtCydktOB5VsRMgH4o7rmSonSvFDlGIaXt8NvQeU5XoAA/d1EnDUfVjY8hnMDl1eeBFR+S7tm789Or",
+	"P5xf33x8fX754fri5uPp69dX59fX59d7gA7tP8cYRMSKHohTgYGsGIXBjBWoZXyMKFKEXVX3UZGDFr8J",
+	"I1gUvHBaTOpJQX/CvhoDYv1wniIa9scpU4AmDxVZHZQ+QLK6apuOsgGX+MXfjVNcHOkl/huuONSk002G",
+	"OYOiiUGMWNeetTQ1C5rDeYolESGhbkZXrqxhKVmclgbexGzP3Yd8KKyMh5iVNyjET8VbE/rPyjzHTefZ",
+	"QBTxplSXuY1llBjLXAQBpEMgMD/Eac+lpjkWjMTS765Gr5/1QOC8nN5WBNkWDsGMpTlViHE0k6AzUdTL",
+	"jMyZwsgrX+XygPzLHpQh1wNRhmqZqT0DZJ6VL/7moJ/0+/1ev7+XhKFNWMmSZWTFXJ3MoiY6OewfuqIF",
+	"wcx8SAH6FUEzdlRzSJ9DIQ1UN0UToL3UJuGt1u1wXMxyzL66pT3amNMe1wbvJ+DyJQ8PewRj+AARYyBc",
+	"Fisa17gKvZuI0YiY2ry4TM8sjYOc2e7R4WE0l90xgNvaX2qc11lllF/elfjMbyOQd4f9w8+XeuC480wx",
+	"KxxinX8PZX5LnNmw9ls3k6l+7iVpb5YlZNC5ZnYFfSnIbGE404PO3nGwezzLwe45CXcJ7PwCTxf6wvLA",
+	"DuHZF63H/ePMNxrKQaN80SA/IJbm8sP1DXnum9YAnufjGoaWsYfOvAQxN/+0NvwN7Y/I4EEOPVy0sFgw",
+	"ggAoBWV/t5gXtp7EmwaG8jyGPVAfqH3FUqlgK3gTqB9sHZCCOwJMmYZOLl4TvQCVYiCGr88v97/+7sUP",
+	"+9/88f3hMKlA8nllzWdsbWh2BWaXOxJ0cZ+HAOLifMJ9g1vJieMKSXukPFVGzF6sISDaZYa54QxEoJS+",
+	"v/jeK6aJPWJ6/X5gIzkhQ/dxUc/Dz8VqlOUhBLl0pU7z7GazW/sudtB7tgcDLU57q+iA3cRXjaWBUj0Q",
+	"YgECygogXzraYyV0X4YWnZMCm6AcWHfQ+ZNcYPMviwYGog7YoUf++z/+96CzV6F1caiyHnntcTNKqAuM",
+	"dAx8HAXwmpETxBSx93IIKGdY/BZQRbov+vCPg763T+05GDHlClsOhKd390V/4+VjMqfaOIRnO91vnLS8",
+	"Ykat9k+h6m+PeHuKoXcMfHAH9qdjTPcR++mU8jIQ3pl9QCuFn3rkjVTk1c0ZDO385q3PNgCSCol3YWI1",
+	"7YQMpTizzZ16TrC339kinVqCY3HvvQ3rfpHRqWBXsqySUfX/k2qbPXIa7sKBmFI9BRYaASZN5hDKUiW1",
+	"rmhVx4HeG+5jaGAaKMAjxsRA2LZ6z3rEH5p1KE3do/6LuMIEQuhL15fCQf6N1CVPoi0h8W7z/jMe/guI",
+	"h78GszI1ZCUXWLPf2WqNDE9+3CK7HOrrrsTiSHfOi33XdiM2rj1qc3/8gc75TKNphXTDSPY9B4SDieOj",
+	"lUPTP/bQNz66wQrSANKm0BU26gSTbgiig3mmxaHl9WRZ1D63pxtem/GcgZZ8QmwxdqKnfGy8yu0Tc8Jz",
+	"FdOEzBKyodVA6DuOxbJOi7eKHsmMUdcpnc8ZVTpAL+0VCL9cg+VyRsUKTlvIEqJ5nmAB9yKZCOB9GvF/",
+	"Pfbw/0TwXzf3fyL/Vkzo61rcZ4P9fcyVAa+P2y14zrRTQFGUxcYDvcaqGn17l/Bv+5TICXemHvfduLzt",
+	"YmXV0ia3GSOP25ybIH0SVNL1yAmnRXkYLqi8nNQGUcDYsekAHcDLja6bwV4YazEQTmWO7XyczReu9lyF",
+	"g/xn4MQ/TRmNgRNuM5xEjcZPaMawD5xEuoZQhed/DS4uTShTG1/uvBEDwL0vCWpqy12hekf4uwGZKqTt",
+	"rghTu+vT3oTa6NMcy4XaZyumnQa6m3HYJ1ppF5ZBx+OBcGZm7B/yvEIfChRpdvbc9QPfHlYv+4BfAMq3",
+	"06IF08lAeANC4e4Bi/NYqrRWLS0o8JQ4QK6TJtdnqOz9fWhuBekqqlvUn1CaNNfWrQtvhTwMP+wiHksv",
+	"gP9zPcuxFiLfs2ZpcIWvMMNpxk1hsesBIkWBsYVcq05ACQrcoqX3Ay+AmFtYRJH57lyaoVrkDLBrFxrQ",
+	"SYRPzQ7dsK5Bu2PcRS0JRopeycB/5y3UAJxfweotpibAgjU0n95SPR0mqBViRkC1ZXuRb8iB9Mu/+03O",
+	"L9OXFD57Wp1UoAT+8rdNuHSRaUrZRZYL808l8AvJ2fSOTb8+WIXAm3ZArHRRAXSlPouoBS8/2os9t+XO",
+	"EK+6UfAFcfU1KW5ws/2H2rxXlTn98wL3z73bHPnuGKVygys0kifdsxAu9hxyBZuqhdzO7Xl+2Hfx5Wi0",
+	"0SEUfRGAlawhaoGV2v6smGBLNDBbUuUMowHPIdINKpBLka8c8CEUnvZ2xyB+zJXhJt1BJ/DRDjqo1CzE",
+	"nZBLsVcWmUL4LqzHQ6EbEkJr9cj5bG5WmwHtRQ2sFasrPYWB2qeedE+prld7agLv5Paa8xTBile48IrZ",
+	"E8aNxC61FKsZ13Z9a5Crrea6ELbFVjGLyJDaUFN/BxwWkKFDZBUNHmtXFpwakjMfdV/GBRZWkmFRaR3R",
+	"fDDYD9zZxRPHeVwVdd97BBiV6wI4MwOvhoQTNmcUnYB8Yu/JL5OjF4fkv/+f/0Ve9vv9ZCDQgEk1GXRe",
+	"Jv1+/7eDzp63yopFngfxEEHArotRGIjusIyJuLx99e7iDEIjLr63v3y4uh4mJP7G2Yfb72+uLs6vh3uN",
+	"XHwN9H5yFsZu6sr/YmzJE/DuRWhL9rIFu0uqyxmgHD+YhTUz9vLZWMf/2r/zxFW6oI86WCT3vPc/Bawz",
+	"nHRhhknIcioLfEIIu86pt+t4kDE5Doq5Za5ACsB6djdNqs2nMLYTrE3AMf+HvfftbRvJ0sW/SsFoQBJA",
+	"y07a6d+MjcHC7STd2U4n3tjZ3v0t54ZlsiRxTFVpWEUrmtwG7sv7+uJ+wv0kF3XOqWJRImU7tmO5R8AA",
+	"07EkslisOnX+POd5am71dlcZIRunyOe2kYULOzbEbNzK6X32AANohZjSR1uQxn2GoFnmSG4diVbN9e94",
+	"vkmaESHnRNWvfZfMs4fYR3tf7P9hCGryUqwLQe3nX7Wv7I82KvR0M/IBKq4bFXMa6C3YhpyPGnLal+Bp",
+	"jaVaYkaBplWlBYphlJXb0qSv8bDb1JE/d29UKeanNUHx09+swcNsXpLoHNDKc2+k86B2td3Ej7iJ34k5",
+	"HaFEy2mPXq7haAV4Ob2xo4bqrIMPw86+FGKG+1rf857+ogV87/e1TCoXKltQEWEFqGTcuuNF5SNxRpcl",
+	"VJ9xKSPkizETUcaSvqJ7TF1ggw4vBcvHUpUiI1JPHDtp0EIWy6kDurXdUBH0KuX2Y3L78Z3i5UBfkQbK",
+	"iZoU7OvB8+dtAXc1y7gRQfTX1qdvHy9o0xeOF+r6Pv26wPZaoKgFts3tRDuu3GZvmq322upqNlOl6Wjs",
+	"3yzX5iNM4re2lOvCacypZkdemRBCTK5DkaD51mg+LvEUbHyAfJApCZQk7fuKXBcV2aL7sYv2F3uApdjF",
+	"jNNa/VyQRkMMszNDCFuQ/Cofw7J1DS4ooYM2CWEwMPw50iZSb2NuDrGe7oDTaoQ5jhkfi8zDZwjyGnYN",
+	"6ajpFja1LPTA1elvg7mAx0FDw0yeXgpgczbUz4zJ9gAzI7TJp0rmy1cnAlN2TONviLaigJAB39Vrvnbk",
+	"PhGWjW9lMzUtwxFenzZ9KkCdnx10HxSDHYDfCbX4TtzrsIu3RebQ0tujpde9EWdC+vVZo7ykX6f0TyAF",
+	"yo5w3ONSVbNlLDg1DL4A3eCEW+Ngt4X2DQyFkmMAitubQeHJToYTSnHkBhq56w1RMnVRaJzh853T423m",
+	"im4MsrPz4GkC0M4D+3azFVx7XTdYw1EHcuw9sigumVZQO2K946Jgo1wUGXrDzl/qYcmT42dAcT+dmUXk",
+	"WwGEhK4ibr3bPGNiyvOiF+hBwV+pg8pJbpC2kXXNsV2AukprxBkUYPvP9vdjmU54yVO78oAew/22/2J/",
+	"f5+FH+aaGaVgqwzZsdtStZASl2yiKmIhUVLEErtT69HhYFVpD4ZD3Ltd3ajJXFzo3IgEMZ/a8AXOzCHL",
+	"sf90AuuFKN2EmhVi+fEBOzrKiwIYAsbWingtdqLuuKgg5rAH1aWYme7+zMZ22ewuzcZQNy+dcXYnsaI/",
+	"cNdkR9H0TDQXtfL2pU9lasNTA+o0tzFpjUpp80BG2gw4VbthskGTNB6auaaDeNjz0FeX68j1ETvYP3Bm",
+	"i+AhzkCubjl7nbvtOPzZk1LSOMHZ24aa9xZq2gmtvTo4DhDk7BBGQBp1r75B53YqxaxYdG+nVzXzFoOv",
+	"uhqe68gtI9D2o/M89wc1HnpT7uWf8WG9ixzLnMic6k4dG7KNqhKAbP5mvPargy3Ni0LNAf1GzdK71WzQ",
+	"0NZp2f4YeuI/6fPW/a+kaG8NnBWLR97+D4FFXX6qP9rZvLVZ91DER7/UG62LhSMSuXczFeZ11iTDrHUI",
+	"M0A61ILNIjYvc2OEtCP13CceF0hoPS8zzfAhejqWEJtjIGKfCCgTcpmbnKDzq/jTGgUYOSSpXKJZGcby",
+	"2Bke6ngB7dNg/Db6GkNDdAA5NUABiQnidqNkA/vzcMYecIcG91nXGVZzNIcP+BDAvdPWO0UYAiIUuVjU",
+	"ertfDz3tCq1/K3NDFSrPuRUMJfKk5bjM7WKEdXotLw+mOddDVYnskKEA3mcTMVPmU4BYT7hmz/ft8flD",
+	"I1qOZf9gfx+arYDDCXiDKGSGw7geux96LU6Qsf7B/p8HR5ADJwpNZBBexPJC0EmMvJeoqdKxaHV1Mc3D",
+	"ZbuxurvLA30k2FowAhxSB37Nf7i88raItk2gHZpYS75QVcnE55koc+Ce768eT4NbGanlJunQFu5NcynW",
+	"0m4v7rINv01OuDnGrjqHs7/acFj5w8cTTf1tIqgbx40LKN70BAUUrMdQL4AoYH6nbmPTeCX3tBLIIKxb",
+	"DMR5tORPbOKSCIb4RysSrC9r3oBk6FZLZr3/vfcl+NdNxHiD9FvgSrTwcw9vqm477OrnXmu3WoAyjSdZ",
+	"C5eZ8s9vhRybyc7hDwf3BnjZauD+AeJgijgCOaJwnV8TC9/7bry5Jln/mQ0GXqyWzoh8TwVRMLa8TFF6",
+	"R0IgLRr+fItsWSeT1lPbpQ/V7P21McS23/ufxrb8IsSsw7CoEWHR7FZ8ACsD7bF7z0d8L8vhsbox9vSF",
+	"87l6zVOjyk0N3f0AX+KAN2/XvR+NtmH5BoTl51UpcYfN1e4I1gychEIaeuesj/U5BJdrPVdlRqCOVGUi",
+	"3H2wk24coNX7Tsj12w4/fzq77pV8xE33QaTqSpSLE5W167C9l453FL8Ir5H05yZYAkwFIffmqrzUSMue",
+	"S20Ez5ga0Zvf7t+N2b9yzfYl4LZ9Y4EY1Wx2D/tWC1PN1kl1mKqUTmJci7QUhvUB1IySxSjUkCxt78Rl",
+	"+3Vj2LkZkPuN1aHOB87reFvJDnHxanbP1uShUj1ulGcw1Z1sBTC1RjGeZWE8Q7OCscpw26XdlZs2vDSu",
+	"14FVM8BdLE/fHffLBc/GorOke6Kms8o46dymcr4mdX9sV9LYATFVmSj0ISvykTD51H0fUCF2c3FgqG90",
+	"KTjpf7xmIUaGqcog1crfK15gHt7fZ8iAED+pOwUc27xRs1gW4koURyyZiTIV0nhW7angvnvEzBVLbQRd",
+	"5jzCAwXmBXveofCWSzaqiqKjCeHXxY8wbZuamsfRXZeUh1f/iBn5xmCIzBVeH0rWlGoMaihkN+xLv1Pi",
+	"Hdc7NvycksO4hpWdggR92I3HjljPXUizTAE0eGqv1oti6T9CVPKFqCvHfwoSPr2IHew/Y733RVa7sdDa",
+	"mKqyFKnpDdl76XSjkSDr4xum87HUDKU7MzZWAuZpr1DjvPVsWXrsTQUlN0a5gVJ72DO49TA3wMOk5sBG",
+	"+NcXMnP9dci9p4XWuZJ3jQZFljtq/x9RAxWQmp1Z3lOlQZIVrzTk2d8qPOA+WZdUZMlhU681YnDt/EoM",
+	"rK+EjHuZyKoUcAPoK8cySbkRY1UuEtYn8wDdhWOlsnleFBEYlrG44OllhDMwoJjY62MlmH1OGix9sdRC",
+	"OGXFvHQkSij3YkdhHVjEURl+SeiaVV1YZET7hygV4GAi6iqJJXQ45oGU7GDIjr1Iaf0oocZqTY52fHr6",
+	"4f2/H7/9dPL+w4dXJ+dv3r/7dP7zh1dnP79/+zKKpRc0fUFKpjVm90roDg1WdgMJ1lh6Dck8pHC07g5W",
+	"MV1prIE2WlFIbZFHjaXzaGrcEWiMM23EbLeagQoYS+y/PlWzT+79gbg/zv9ICOatvKbJz1Sb+ber7sTP",
+	"8q3N/0ctyo0CyNbPsnmHxEslxQZIscIC7lZPXV7I2yrDI9NxGVXbfAy3OOABWwW4b93njicQnV2NAgPS",
+	"wnZGgMcsMeKzwa/talMKPk3QVmo4bRP45NDR8SWsn3HDWfIl3plRuBPvHMY7cbW//306LtQFL5j/xP5R",
+	"xDu/JwNInzjOVzGHPmNWcJm5JRtLb2Adx1+/hcvW4zkjpvliEPmc8BSobYtcCvIQnr9g1muOJTCrzEr1",
+	"ORekH54WSgOnL2kmUXeiNdkmnQiNLfu5QbSy11Zl/AIklJDbBPlNc3RIkAkfCUhgEq3plkR/mpTClItD",
+	"9v3+/n6Cct80q5Avau0exqtYy/wK3+C11m7lPTbNz3Kxtj2lAz98xKDxDDgDdnXNaMyMKArXu0rILkP6",
+	"73nJpkqKhVudd3QDR0LoXaPG4+J2/t9IiE/is5jCx5+0MEktd9eQzO7w1YbsN5DXg13gL2SXlvX+7FXI",
+	"UgQKsn+vlCHuy4AhghxEJhW4D32UiFNG2M2iY5mMhHgFN0gGQ0a8GMy7b65Hz/HulKR6TA5XR1bztbvm",
+	"H8L3CJ9mg72P7WH+WJS1VSnrszvYkXbD1ZvX/q+EEuetD/M5z6/Ea9E8x0eqHCvTSGy1Vj+wa0iz3psR",
+	"5JMpThGfc2uykMGGG2p9iNhcoBirtUpawPl5iV27EF9jgz4apualIhspOrMMffSQDxY5/G7OF0R2EHIX",
+	"QJMOshbsxXLpowarQZulWZqBDc1xvW6McvMMyHGaitmdcEf/fH33r6hPyGeiduvNcmOXI+yyxy09Fsae",
+	"fuvQ4fD5ZpYhYGgdbqR9vqdHE5OPpch2cwnDv6MrSe9OX/dyW8D+y+rUpUHwg1PKcE2gKddiN5daSEot",
+	"DncihHf+vRLlIqQr5GU62ekAcj7b3/8aJOf9LTJgnLrZavMD5WXJW1U3YE6bwhdUAsRIDHUcdHLYCB/o",
+	"r3UZ9EKpSx1RATKWc+gJBebAVFVFhurfAmuifa8kUUkfyvu2VA35UpB6eEL74RVE0NCveCfGr6tczHGZ",
+	"h3tDKRthgfXs9mNG1itI8LsfRJaXIjVJzUuQYDHsX/ALf7EXS1hf+Z/8xSgzSwaYGSZ8Zyx/gs9q5jwk",
+	"GeVMC16IjKVKXebiCFIfoVReT7PE2f6EEQugk0eOZZKqTCSsD5G9ve8J/DsfhdfAxs+lCv+AGQXHCKOR",
+	"gbRyPpYM6nwH+89qoiYHUrUfWytlryc+zyCSrFUH1cg+1LxU7eEaTs5bPLg20oH6yY/wkZynroPtDM4H",
+	"lssjH5J7vtzEqEshk21k9vSdvde5xG4T2pEl2R6/7wLymKaJ8HVKkNPKxF1cQzSR7t7dAB5g/nSJJiMi",
+	"Jj47WRQsvWWizkWd/nLyynW/YzKK/oFffvOSwTLu6VhKlIaAbhQEI+RyyJwd1jUljbHhMLA/z913cZPE",
+	"0qh2K400dxIDSUirkoUEJAWSQaCEItJAL1RVatZ30xvLJQMMTxlhHGvvWdu4ZHDEVkcBJ0NtV/0LjGUT",
+	"fQWTl2t418AkvHIlYVdTggnhea5Ft8V1M9fRkLPksdHqafXXnu8f/KnVYWt1/eyi6LzSix9ufCF40ltd",
+	"aNkt/B7LZc31+yNPL1kuHXZwNrM+7ETwjFzntwpN+DWp7G8pw91hNtBa9LSrQvsN0rQed7cJIN7XaRCC",
+	"HWrd2FLNNQ6GrBnYArAD/bPnL34YRGg3wBjQnr8UM0Ne0USVZrfIr6yT03CRhlDTqEoJADxyjxXUcxgH",
+	"z80+L5RY5CEEzmaCdfRcQ0cNaJRDUjmWIFOOpSAlWbKXDIEhCjYoDdvZXiJorAXZhuzYu05kRaSYQ9mn",
+	"Asl9jlnyumAvi5rohY0KNUc+V5REpCiBQ5LkXJRT/RfrbiSYSZ+JUisZSyDkcbQ0EuzOhfrscAIw1moG",
+	"fM6Do9o4hEqSOLDMs9vQi4plMA2lGOfaiNKbLTucZMiSgstxxccC5h5T9CIjpi378K4s0WmMAHh6M0uE",
+	"b/lebFEwqY3r0c8vlCoEl92/d4/d+PE6R+6t+8ENjdG52yV2F5OrhdhuIbOZyqV5stbpRzEmYECHV3MH",
+	"u3S5SDvN0ZnhptJYw8pUWiEIOK3KEnmClGSgHcplFtW7EgigvEIydLIT+02uZBTL3GhqstUR0yp0xyXG",
+	"bnzMc+tg8NTAdufI2oxC6lkn7PeXRbqxoF87tjXptp5mv/znCUu5fmzMbzOP1tNLPPXBSrMr53ZptctF",
+	"2kKqsZwxGyNM4FIsHJbKwQiQAjrXrJ/U3BuE/NPJ4JAlwI6cRCxJq1Jb587lhGJpDTqp9vc0wtRP8EuI",
+	"QnCE/o5Bwp6hnRhzuvfdVtz1aTpkq4dR3vjrb+0UPOxy/mWRdnKIvJcCzk4H538KAKY7b5w3TS2Hr2Mh",
+	"icDTGgMUnUM97oabras72W43B4ToymL/skhPuBYPWPj/NhbWPUdnW4UWG03qceclaPddq8VGpxhBVUAj",
+	"B5hrWIb+kL4mS3yXxdcgwGlv5nCHIKCxKCsAzLREjLP8PK3cOJi/UFOhpGA2JomlE3zP/QZTJX4vqSci",
+	"8VLpxDMPQQqQ4xMflaf1a6fmo+f7mqNg49AzvyxSosAJsre/bwQXzzYr+zjgV3wLzRJGbUUe0nD4iGPv",
+	"S33H3/e+6DwTv3eXns4ABOkcx7RczKBFEuIUzCUYw9MJ4E37yQmu4t2XuXaw18PgG0kUy+Q/dt23zhcz",
+	"sfse7qQPmVRa5qOR9R+Z5jK7UJ/t9PhrnlE4t3uqijxdJAMIdziMBZQvsMhYVlB+5N5tUlXJVJmPczlk",
+	"ZwhA5AsG4FbG5cKZeT8/6L8Knk5iid8KMwsu502/cjEmK9Q4wg9zjRAgp8xnr4aOMtzuYmFwuBrE/RA8",
+	"FQwJS7FqLofsWC6c+UWZjoP9g8gzH/kR44AyJSBVTZikITt4th/kduwLs6Y+E4Wwb7CSGRnkUtjptctv",
+	"BhPr6mcuSTTnOpbEYR7LWB6z0/dn5xEqY7GfXp0f2hcWIDt7mh7FISbnE3sCqEuROYTyT6/O6XVRgj6W",
+	"LgU2ZGeKWj7sNUIRxpOzD68ZphxYkV/ifOIFIkraYf1QlSyf8rGIpRoxLqk9KjcCguIptz8lTxK7Qyk1",
+	"iANmnKGA12/QNSNZEpwXu7+IhV3G9vczwY1XabOvvPnYS2z6Enodp7y8FFnzkj/n5pBBam0Qy4vKMG3y",
+	"oiDMuXt7h5RM1bjECoC2IjNzt0hLpuayUDz7ZZG+pNVyl2O1Tf7R25L1ZFm5zKfVdOfwmU+R5dKIMVQX",
+	"O66cZ2LtNa85es/s7x+eLU+lRrSDzEeqnHKzc7hzkUsOybsbwc7dtr6Lg/3gh+izGxyEPykpHv3EfUk7",
+	"ADxS7/pm9Wa4W/6FNCw8DV67S34c8mh7s92QczyqmxVz6o8TvpGjQZIHeDJ2PhHYdRG6+YFUrSb9CyLR",
+	"CxKBkPTHLxKHtj/6MEyw9v5G3Hp/FCcd6ee2tHhbn71dk96+hSBjTyf+qv9OzctuAz6AN+/LPuvD/49v",
+	"yHkIte1KdJxCRIS7HJtDy41eBfX0nHGxHlopvKoFaLf6dDAg/PsJWCZ3zU+uSW4wZCcThT1mUCXEgoe/",
+	"eSyXO2saYPnU/tb6a/VgrVs/EqWT+3P976Bz3dGW87aul20m0X89xE20Qxj8bLkg7tWsQKzR2IZmpWIE",
+	"u1azW9Qk230VQOp0R/kB64r2epBIJ0EgB8eAhHRivsiIEAEC/LEPYlRpXujDWK4X99xj6xpejhDs2Xsj",
+	"g7/aoM6hnuw3nu8/Z4mGkuohi3ekmH/KxFWeingnYb13Yu6jOmg1tp+wTBg8UNlvvtUHZgbhTUYBvCqW",
+	"aPKGPfbf/+v/Nlk3oHCajycmAo1MCMXcfSAFMffcX/gSDj2hD5AdQETqgRG5pDBaMsAUYc8sgWYUyaYu",
+	"Q12hbUlINs1lZYQ+ZDlA0C4FIEIS+vpb+1iJ64C/UNkC68ojVcaSRky16J+NmYGeEb5plqRXn+gqnwq8",
+	"TB8wK8ken+W4oMCqK2lyScLesUzguzZmBsSv0wGvwYENiBozaoxtVYTI44YeguQb7VAiZke7+kj2ie0j",
+	"EaIZrscL0E4HeJ5U8MCQ8fHQG3J/PazdRux+KmAUgPPBaUWaIUfdF9wEE+WUu/FHj3s3kKUhcotY2p+s",
+	"rlSjzAzW6CtY+vbaP+xm+Rgaux3THoh0rNLHra7IWPol6QE0LnNTaaFbedSWFmVzEdaI71g2E1kwf27H",
+	"O2B3H3JRDSLLwZC9UyvrNtewpEVG2xuA4m5CPOcHzMw50JO04w+VQVsxZGRBTLnAoeHs1HryNEDY5w4G",
+	"Dvf+vr63rrQdJ933P2HWA4j6hbCxk/uOv6UTFyVxsSFYrOd/Zr1zpVA5nBsjpjMbUS2P0q7Ed27zDns4",
+	"n4HIb6vIFljvDXVdYFs+UXj6fdKWwDwQkqFTmmzlHDkKTwMylqBppUoBmzMwcd6Aenhbbb/6SX0CJgOf",
+	"ww33UE+zfoKdIL4DZ+vLbZCiMba6UIWZ2ixlTZV3B1gaGBDEn3XCF8Lv3HHLrqAYVzaDNQxhaIonjNui",
+	"zh0kF/QhpPtaJJIAjUt2465z7dygvS/gvK4psGGLBQXky2dmQv4XHpyH17pR3hWMJbhRLa5c7Vmt8RUH",
+	"QxZwQtIRNsqLguUSD9jabe5FrHeMsQOMyFFA/tDC/Og8elX6bq3wQkuOAXz0ib5IjgG9pKWeL3/MFqp2",
+	"9YY91oeK0JWI5dLMHrrGstrBq4nV7Y8HdsTf12d/BJL8ZuV8j+FVr6FCVjJq9MG5Fgp7rUO4u6qAXmeF",
+	"tS2WLV5jf3UJNB1AbfhC4/4hT+5CmYl/KEevB94QnDTrfbGW+wV3sA8x6PRY3Ca4tefyyt7ulJvJBuWJ",
+	"34ZPtHV3buTuNJdntBygELS8q8kIdpv3WLb+ykb7K6tmAireprSnQZgmGdztaFVVd7/PcTG3lgkyWSLT",
+	"UX2cE3eLK+m7TEce9i62oAtYJTUfQYYaZhERJ0t4AhuRwmHit56qTIdNtKN/JAlznAo7tG+L6u2iEQFT",
+	"ADCYGkEJi6At+XiHNQOkBsvA3SUVZWJQYyHPrEt12nGNBKKwUa4sQqoDn0hyzIWUN+BQdgEVUADkzNFt",
+	"IzpDHRF4tCaCD1yQgksGrU0s5TNTWf8InOQcWzamPBP0+1gGbEve97MDdUZ2xkv7qxzUyB2Has3JVGuJ",
+	"rxLSdsD07fHzq53Or676PjQHC45uSxW2idBHt0/qjRBqIbg9kJe4ASK7XOvdV6/be6QDtR7/pVisCYlz",
+	"DexV8KUHXLp0jy5R+/dBW8OTYxLyRKazeiLvUslyl8E4e+9CrC9sIboUMmaJ5Ff52Dqaw7QUAAXihR6O",
+	"HUUlKgwsCeFTsyvelMDtudGeAW5Qe7U6l+NC7FZQtLZPLccC+gdY/4VL+LYGS/AMbg3cX6r3YRfriSjF",
+	"VMlFp+9Pn/c0U/gShlvX+lr9m7pa5Sjbcbbv4AAtbZgR5Ju6d8y/hywYXGtRotkFzxYpMiiz4eLeyKew",
+	"uXVZSF+mxEQQz66s3R3E0rH5IHvGsd9TuWYzpUM3sHEXQKwJ8LylWgoxVNlKUzFSRaHm+ohxX5sFJ10I",
+	"6ZDY1vEEkK0HdgNIR0pVybS9KdanNE79K9nIegwN79i9ui1l0DbIv5UlCsP6ezVAjsThukP7Q4AyUdcf",
+	"4MgfkbB+gvcGhD5D0LWDn+Qylhdcix8OqrIY+CM7zxyaz5/YDrcAiWZ3oEeQRdbMn+PU1VEoOdaxo2zx",
+	"ro6rW1xz1n+A+cAP/9BH/nZ33rOfwDMoZtx+d17jU/sdejsvYanK3GT98TuLEGSI9Qy86lgSdJT+/QlU",
+	"gZKBdRIqbf2LgNnPnt7WQNVXBbj8wf5+K00yPMaDbbcHO7zDod6q1vDsvkfS2kuabcGgDyCKEsSZIV8V",
+	"0SPd1xb/Uh+dbzAnii2Bq3u8KdVEoiOkR92u1+TDaCWRgXe5a2SqrsR9uc/tXWPh063vSAtYfw/aaH//",
+	"+lhg62nQp73NPN4H0trO6P0dlhNlVPfJ+K+nr36yB9Xpu59YNbOH4Av264+sf/DsBeudlgo6ceEatVgm",
+	"C38EnavD3gDBwPAvlutYlkLbVwwSw6Tc+uLZczb7TOfqrgDAaeYcWLuQZ5CsYlNhOCgV9Qti6WLCpMPW",
+	"ZFQ1KxTPTuEhH/SQnFaFyWe8NHsjVU537fiaG2hW2pGZHLefn/br2yrDbf9f9MO/+q+pC+jW25CoGNg6",
+	"ZhkQ4Nn1dcQSGLAX8wV9KLsIepp9/PD2D3fsPrvBLU75wi7Kc6Xe8nKMTaXPXtzkeQihK7JfRZbzc7sC",
+	"nqrn/xE2JorcBUYE2zwvhYMQUZVlRhv4zpZu74s9WdeyHnUYi5bTGf5v3ak848bOwM7hzv/4r+Pd/5/v",
+	"/mN/98+fdv/65dkP0Q8Hv8fxsP+32fh/zuR48N3O15zZsJX2/jYT49s2a0f025kc30ufN9r5b9fkfQ8V",
+	"vMbKu+Pi8iLnnWX582Wd0Vp/XckCBFvxL2Q6Q3oFL6ZecxvnJVbQYukI8HJdS+nhaUvXK4mWNMutWU4u",
+	"lKx04hpTHNuqHw6DzwcxUMaSqpCYRu6/3H0D2T43ADWqhbKXLk6ECbHsf/cMlF7ZxYKR+OsR01OErNKF",
+	"tE9rGyZJdUjwUjKpSjs14IgAtNMOFCpWsUT+DY/BbWizzScqGC5OlQnm58iDRXl6OS7tEotYpSteFIRM",
+	"ICWBVMls6GcQ8vuodpjrmonSzTS2nXt6FSc5wSpp8gL6TO07RyoSD7fINSty7ehqEUupUR8EwNN2qTqU",
+	"plT1GopY4v8bDlsxnZkFchdO0T2HP8c774JfxTsd2IgPfjlvJmdmPb7rpPL9s37TEORRVczaiDr97kZC",
+	"9SKXlxFuIPK3A8uj724LbYy9LiPOMw1obvpqErFSGeBzzgn3G7SewTc5YLITMpPwZ2ywM7TvYuna2fBS",
+	"gA5jnnRmPlFFDcQa8WleLFi/FNaeYCNlruRgyEJdjpJ6tGLCebsbI4zrsC78QOjjINiI1m6lmYCfnwlH",
+	"MLO5KfJzO7Uf6OrtcT08y7eO7J9AoN6FECTxBnfwBAupye8tNDU93KFG5RLf3VvwxNGnM11d2A9AwxT3",
+	"cuQK28AV31/bQg2IWCRx8t1bWJAiogXGmwVwUCEMvBMyScDtkqqpaPT42nnRsUz+pRSjvyROW1lPOLRa",
+	"5PLyqP7uPJe60efR1a4drdcnjDqauU8nSgr2rgJOMLiG67DwiQ/n/Pyp2Sviv6lZpqB2P+UmncBFoDcA",
+	"9YPIekGTpnuBIusNG5z1ib9bAhRbjZ6LPjB3yDEgCUa80GKw1IcRUlHgVeELcGlfRjwt8yueLhgy0zGj",
+	"KGnLuPRAoR7rJzC5hywO6d/jnWRA5GXLjPjUDg7fBSnskIhOUSOO3QSOjA7FlqmaAjC6T5wkDpNBDTO9",
+	"EqWGoip4tPEO5R/iHWb/Xw+YGuG1EYraT/aKPBVSi6SunM7okYkzrp/s0V92Z0TPx7Qor6yjRgR1UwWs",
+	"VrFscvavECB8fAO1V6A8aqciYStMJO2HB23pa0TlPjR21eqO6VKSs2auI6H8/fOvUZH7RiWmDzQvj1RX",
+	"6kqEffAb2Ot+PRha5J+vV+PE2aMapl6Lq93p3MwliKbUGuF0ei5vRvreV4l43pE07DGKOPS42zrO/YVp",
+	"b/ORAfdLz4TUX4UFp3bOFRVGkLB1TsfeF/gnePS/r2HaOiPGHMoW1F4L+wCKuPT5qCoiNvPtqbnstVVG",
+	"g/vfKJNaD/HGVc7nf9roUymYgU2kwNLCfP2Bs5UavL6bUBgK6WqSDOewYt7CN1zVgtOsD+kKouPHaOsu",
+	"DYYwOLFLZ+TeF1PbgNag8NwPzkZigWauFPNdIp3ihSidxvyQvVoZLySKgTiIGrsgQoQsMf6+ERq2qG63",
+	"U97ZB3GpppsYFPNYtuQReiFhctzRvN2b1+7NeAeIF+Zcy55hUxHvHLJCpZeQMJxPFFQS7oM7ww1gt1Dj",
+	"dRVHxwX/Vo0fMd9+I7HuYKivpCkXNxHuPkeCjSfV6+We01qxgCW1mVdvipHfMWuuhcygXepmRCtncFTg",
+	"EUNtImUr6QpkK5rMK0v0ShHUl0BXC2jSOmlW1rOsHFEmRVzlqtKOXEPNNJur8jIH0ep7JkRpJOpjSfQo",
+	"7RyDQMJG0WJfKolUDlpIE7mGZITnlmJW8BTnA+ZXlLH0BIcXVSmN/QgpR+yz6IAAZnAYZr5QtxYqfUCo",
+	"Rk8x57lh76ieqGNJ5U5yRBEK7d4rcaqFZH60FkFKD8s5NcYfuoCQUa71HA3W2B+Cx+QsfKLH16U5q5nu",
+	"t1DizTnxX1ETLOyqgCK1w2be6ciX2b8H9Q7YM92JpPavb3Jl8JrFjwSaVMogCfJssG2cuW/4XGNFrxTY",
+	"7uyKQCi3nkngzH3p27idWDO/gbd5nBrrA7hniBBbXIoUZWntGf9EuQdWQB28+aj39Nb3SnGlLsUu8ALp",
+	"dUlw+7X39lvBWniSluuVzLZIhjXGRmbNJA8Tn6l2nAO/632tPFd1qXt4mktOyKwTPdOSBMpv3DPzw8HG",
+	"dMw8wlr81tBbu55sAEaBjBefux8zZsRst5p14nDfIrIsLXJgzNeXrNb/B6wDAkUDDCqKj3DJ/GLEaBLJ",
+	"1nLD+kZlfGEDZ6hL/uaprEg9mksUTOlpllhbeuJJqpKIJUBq9VoI+9+IXXgthE4Q1ppoYV4L8coRBpFO",
+	"ICRlVTnlBQMue0S/ToWD6nQ0tCEQ5CiWGA0jLAQJMBGD1GiLgy+VldSQGMsluxBmLoTswIyeGTH7OHtI",
+	"YiG8w5nhplPLlxZRTzce5Ukd9atcvvXmaIC8mVTzr9osUUdO6VdeXur2+/LwvpgocnvGrhzPJDBkx3VR",
+	"HjkX5DKrCZ/NaE9BKiipSYmgTpJ7Mf9DdrC/HyGIi747OAqq/ojNpg5Nd0l3nSRCSWCR2cG7VBBpcOdm",
+	"yI6DFE4oxwEt2Cj54Us2OARuGCHWHWEuI/TBmOeSUO81G6i7J+jOa9Y/eP7nwTCW793G0bUZWd56aFHY",
+	"qkEZuF1rdzgMzw4fuHXXdK9iaq42eTp4fxG8bITwRQQGngmOhsRzRSJ4qzFG4otwjfG0Ug7JklwIXkLX",
+	"/KWQUQM+CJfFMtOca5ZrXSEJ/DCWK4vH9xBP+YLZORY8Qx7ghD5JDkOMm1F2Kn03vRrFMglJKtCEJNcT",
+	"ALXS/rTm1JzZ20wlJhjdI1Wg6URoMdUn3pY0rcc2dfb4qQV6Nyy3NmyhKmz9UW1WC2QdzITLcIPfj//m",
+	"WvzvToYH5hc7jU0bg5+nvItlk+juKDQsoKBjFHpV1oJwXZugITt4/rxm3XOXvo4x5+weTceWK+efgyuH",
+	"jmAoMNEG/Vpuq479h6CyaxCQAfTs6YumnuHDbB5O68xrNW3Jfh8x/0WvwanbO5zmke8uy0ufvbBBgpKp",
+	"uDOIE1MBuyMh6rzYrGrjiWdJJrIqNaS1DPmEEpT1k9P3Z+eMLgh/t9eDyyUQqSU8y5Ig4rJBynPWey2E",
+	"BgxYLD0GDGpdeiKQwdgu3qwqgNmjlXbD5TGevnX46J9l8wzElgj8sW3DCXb1cdgVSpKNCAj0b43qdvnA",
+	"FmvwEhvkif17vVlwtJNIH7uekN9+CMoCGJEDkTl1rpAkxIVg2NV+GEuOwhTO5cV4QHy2V8dsGztm01wb",
+	"oPHQbFYZEvSZO7kKl/6MZT85/egtlL1DyyMmrSbGfpme8Y/fgbHd549eA8tyU29uktMIkFe0Kfw5en+8",
+	"/rj1wdPu7t54jY2uhRgZyNbzUrBKkmg5Ju+ICb7e0PQpm4hSDD1R05QvgJCEXYhYxjvxDusj0x2aEPsl",
+	"jJhBoSMvhJdnpLlxiuj0VWiC/PCWJQEVVxJLnEGRge4sAuZEoUFnBwVpQuafCEsoSGFvvza3Yx64jlZS",
+	"7PX9qPCbeAfIAgCCD9RCiGmHRzOTUlXjSXNM3X7MV0U539Q7sSPcMBWvZSqwbW7vHq0RvvUWSLLdMUhr",
+	"dMc0QDUblzyrzU5rCi4pVbEqPEz/CHTV+zYWCQKdhGVK6EGoOW2vBP5TLP3FnGY8dR/CBaeBz2F/M2z0",
+	"tGtRiNTaaftRD4tR1hDHksxeTcKQl8jCZO9ro57BkP1Ucgnw2wR+lFCF1zH/4KUOmy31KIjtMjClminN",
+	"CzSQSSm4VpLiK9yP7UamnuqNtTJ+iJsXBJ3QKXffmoCn9DZPiLK25dbvmgukwTrVz1Ra94AMp1nE4p0z",
+	"YV8eSmmOWFaZXOh4p4Eaj2Um0twu/4UwR8GqAty4dpB7vNffK1EJTZxS7uiEdcr4bFaqK0Cn2+P2byI1",
+	"gFZAyXPMDLhLY4phj36SANB/D3+TPAF15X+OCNP5nmCxbutfouH7oIpl59I6QL8s0pcqrUC7qtva/+oo",
+	"TkGMTbNkVCppErR1Fzy9TCImeDrxhK7P9qODP72I/r8f9tnFwtrv/sGz71nvdV7YY+sfXlw3lgWw3ky4",
+	"ZM/2f/1x2BtEAA5azASQyUbs9N1PEfvpzeuI/SYuTiP246+nEfv51ZsT4Jl9+Zq5PUPYBHsC9nQsyRBE",
+	"hJC5WNR8aqq0PyqAGQPuhKS2TtQXqAGRDHHI3luvEUfyr6c/RbGE8dgHt/e2zja3UbbIPNMtkuTp6gI4",
+	"WZQTQwf12r47rnD28Y8wmagrY+eSZe6FDHv2oBwhFw3uSeizFJ95aooF9ZDaP4us/hUMCvpPAJyAFwYJ",
+	"CoB1AvvEgqkrUQ6ZfSH0A+BcwWKZkGm5mNmLaqNKPhZuEieiyIhPy154KqaqXBzB4FD4Gg7nEbR42p8K",
+	"7aybPaz/bGOmQiDzkJsctGwjZU/7q1zMwWYBASHqWgjYThBnoYnKusl+G4t5kzh/7Wu9EcNmtAOL4aZE",
+	"no/KBPzLIj2z79F0nJD+Q8Kg2GUPpGpzRnK7Ww7gf1YO4DMhs3pz16artgPB8Xa5SG8ZwgC6Z2F91kbr",
+	"u0ugNG1H/eVtf3mrOMq2wfzG7WYwY4tARNrnrro4IL6+g2e1Ba1Z5+t2506Vtk4c1SmGIyE+ob5ucsgS",
+	"PrV/TBxEeyQgXViOgaoNI2A6iFmt3BvLpP7HmyxB0Ax4MwS+cbWRK54X9tU5+VSn5O/jZB88D9k763TE",
+	"ssYaAckuDYao5myoROrAFMy3uAeusPL0S5K/0ZNsC5LbcHEFPm7XBuuXYlTJbNC2e6n1wgeU9Z7V91St",
+	"XO3jWc0NB4zXyIEdwUbGn2SHEKchQpkXDOQ+cs1EyaG6ApGJ2tWTUoB22CBCGVuPwhAyq6sUWNqc5DYY",
+	"WYT9DlWWmyE7KRSwZnK58KNqZv5i2Zb6Y7fK/B2F6HB8ZB1LX371SZ4wxgnB9BBUYX//RBWZeyrwpU0w",
+	"hWUs8VoErk3x6Q4h9OoD2D2BC3yCCzgmTe6Jv4ocOQhyEzExHA+RlsEzf66O4ZB99+w5kLp7ux6xZ8Gy",
+	"8v3V/e9e2O8NIvacmhdjGcpm97/7AdjhB0N2ym2oDrUs6sShBwmncdhrMfO4gu6ETHsgs20XmmMxenyu",
+	"AhjNNmv60FnT7Zl2DylQu1RDus/bpz+DrUdHlX2jL0s+d+9vPZzmDBbOjOeZc47Zf//v/2OP1oQpuZtO",
+	"eC4DSUjSv1tY+2VKLjWOhE24ntjDGc8EICCO6BS4lGpOrTJ0A3K+udbCUC6PknglNwLzjNYOI9WMMYVr",
+	"XhkJBLN7FxmyaGBoVelVpzEbh6Q7gbGeB2TUtKeIaSd3RPvO9Yc4nTKPaKUj+zeX4PNbUNFvc6OPADeE",
+	"PULBTV1fUEMhxb1tVYLPYnKP4p8iOY+jEB+y4wuHUDCTUmiYlT4JjMTyu2f70T6eLCE9D7zNhTA3ONdZ",
+	"3xqR4FzHzijsF4Ij33z+metJzc8NAhyhnn5QQ7QrA7sql0REYwkLxHkFC2eOOkih6dO6P+zWJ179040K",
+	"cI6XH2zzIp1j56RtD9Bt2fEPqTO5fI5BzBjY7D7OIAoHrB7IQVjZeSxjlvffYDUtncrY+tqdvvoZAhCf",
+	"qOp/PHs5qBNq/hxZSTXR2VM/0/JxDgLoydxewBxj3g60nhIpzFyVl9TU70hM67tR4c8G2036VA+dj6XD",
+	"zbO+FoIlf69Us733qCGc4GL2kgXKUbgDac/APW14ivnFWoMTi5hTnkspjM8/kkdBT0Id0rqaslymRZVB",
+	"9sy3XMdyaRai5VBR8qmLyOiSDgs4K9VFIaYD7Izr2YnxGmDBEso1++6ZPZd70E6MMGU3Rz3tfoMz3nsj",
+	"dTUa5Sm0MdPrPGTf/QdYL/+ie4x7Z2Dl7Q+Zs52OnGo5ResIG8i8x9IXKGCyQCx4MIxlLPFKYSe1jcT/",
+	"VlEjuG+IrvsCmz3e2Ek4cJYV+PxexNJp8i8rd7QxOkQuOPYyKJBx4NmQvVYle37AJqqyO3RkRBnLmnAX",
+	"3tNc7Y54al3CQJtm6Zb1y/qUKlVkai7dOkhgPVpDnYAbTPIXdgM0/E3gWZyouTxi+ajxhqEMiKtcu2Mk",
+	"sl4pXvITIVSTOm/uwKUoLAenUjDEf7PbifZnsI8momitFy93128q+upkaZyP5AwFE9WB96SKbnBIbFGf",
+	"G1BnPdZQgHFvpT6YVg9H4E9Aq3/Lo3y5BusP8rEwu/UFfJTdSs6DUTYvtGJjYZpmBIWAatGevGwZv1Tz",
+	"WPYT/wEB6pNBZB8NPdwO/ppvGEV9G5HE6/fryj59Esqt76VouKE2OlFzaY8OVaJ7BMhiJQX2FBzsHwzu",
+	"azVTFWEdnXc97z/TlzdTRLMe59vcnSbr1sgdevrvhf/Q+/TBkDopuO/0kqle0WmmTvkYoYaXYsE4uj1O",
+	"BRdCY+t19JOxMHQiUlebTgaHLAFCiiRiSVqVWpWJt8exnFmvGl26nrYRx2dzgl9yWSZleJFASA7OjWS8",
+	"KDoMGt37t2Amvn4hXm/UIIrD0d7462/tVHyrVQ53bFvm1qDAzFN4BK9wwz2Xu9eJg6qvW04jZz9bY/uI",
+	"qSLzey2CIHoMsoecmXwq7i/2h7B4vU4JRYbhQeAyrWF/ut2dPvw+oriFcgZRGK4EobkLSDBrba8K2s51",
+	"oM/mqiogbyvyK+GuuhwrmzAw55QDKwobnkPi2ShMGGg+FY6XjGuWLKdAPAgHh00X9iE8fBLErtdkP/rr",
+	"eM1iaaN1Jeu0Sq9jrlsDd/e9lWA9ls1ond0sWB8M2TE7fX92TpyH9BJwouu5RVQyn80ELyEi5NBw2AdN",
+	"OGX/IJVTVi3U2DoJpFTqMAEDSqOEJWtY2hq44jxPuF8irhyiZkLqyL892QR62Tc+EaRsiVMNZX82UmlF",
+	"vEOw1HWj6iNZvHOipMllJeKdIXt3fSS7lEfa1ED2t2ak/uhxLIyiy/GBOd3Gr/cJTQLW0UbZbwSbBhd+",
+	"qrShXTEnDsxgR6VcOosL0BSHCvF8SPfl/GH9YX01+DwMTHPtS6rUjMG1kkGV125hOGfqnC7WXu2jWovL",
+	"CY9EOd0WQT07pD9eme/D0nNtolIelre3mMbHrUX9Ddt66419FB6ZKzjjFr/n3otVTQD4lx1kPD2uzGTn",
+	"8L/+ajcZqib5v/zV/qC8clu2Koudw509Psthf9FIli3NG4ktQEDCewFwEhBJggsN64aEqTAcdvZSQi0f",
+	"y91qFjEvYETt4VHAWGVnxIH7XN24vjLiz1cv/dE6UFMu+VhMISUPiMrlSQ4uhAid1Qu9aRRYNOv/8p8n",
+	"A7ZL3XGRawmz18xEmmukF/SXvVykbRcF6wztRTUfPPyt5csuPGe7jNtHqnjBEGKK4J2RKB3+0gZHdOYE",
+	"V57xBfabrV47jLN268IjLVR3iPQ0ubXhfeg8iBi1Ry6RcAX3D5fv6hBAE1zYXZBxw4cN0W/8oHVOrkSh",
+	"ZvaxdoE0YyKKmSj1EeMXUI3sH+wfQPFqVqqsSpFn2186q3/ecvFT6FpgU15eCsNmZZ4KzfoZz4sFe/Xx",
+	"w8ezl8yPDcBOuKR+PD/5ePby3PoCWSFsREqq7KRznvJ0Ek4LXr/l/vb8xiMWpl7nBjwJe5SwXfb6+N8i",
+	"ZgSfRmyi5uDGq/JSR/a1mDyF2MB6/UoanhqWCcPzIlyS7lRqv7H7nd3YNTwI3jg1d7kMRL118O9tG1yl",
+	"uQ1XSqVGbJcZu+inSuaQG0OorMmv7O4yeXopygjXUIoExzithBwp7CtrPsZ0Wkk04iusc1WWG6bTUgji",
+	"YMX9znbd4oUVAZOmSpGRkF5ElUp1qTFxMKMMU3BbgGXv/P7X3/9fAAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -7,6 +7,7 @@ import (
 	"clearvest/platform/auth"
 	"clearvest/platform/auth/google"
 	"clearvest/platform/auth/otp"
+	"clearvest/platform/auth/passkey"
 	"clearvest/platform/auth/password"
 	"clearvest/platform/auth/ratelimit"
 	"clearvest/platform/auth/session"
@@ -31,6 +32,8 @@ type authParts struct {
 	googleSealer *auth.Sealer
 	// guard checks the session and principal behind every authenticated request.
 	guard *session.Guard
+	// challenges keeps passkey ceremonies' challenges between their two requests.
+	challenges *passkey.Challenges
 }
 
 func (s *Service) initAuth() error {
@@ -50,6 +53,7 @@ func (s *Service) initAuth() error {
 	if s.totp, err = s.totpOn(s.pool); err != nil {
 		return err
 	}
+	s.challenges = passkey.NewChallenges(s.pool, s.clock)
 	s.limiter = ratelimit.New(s.pool, s.clock)
 	s.policy = ratelimit.NewPolicy(s.limiter)
 	if s.google, err = newGoogleVerifier(s); err != nil {

@@ -162,16 +162,31 @@ func (s *Service) completeSignIn(ctx context.Context, user loaded, c Client, new
 
 // completeSignInWith is completeSignIn with more writes (extra) in the same transaction.
 func (s *Service) completeSignInWith(ctx context.Context, user loaded, c Client, newDevice bool, extra func(u *unit) error) (SignIn, error) {
+	return s.signIn(ctx, user, c, newDevice, nil, extra)
+}
+
+// signIn is completeSignInWith with a decision on the user as they are in the transaction
+// (decide), whose events are appended with the sign-in's: a passkey's use, say.
+func (s *Service) signIn(ctx context.Context, user loaded, c Client, newDevice bool, decide func(fresh loaded) error, extra func(u *unit) error) (SignIn, error) {
 	var out SignIn
 	pos, err := s.onUser(ctx, eventMetaFor(user.ID(), c), user.ID(), func(u *unit, fresh loaded) error {
 		uid := uuid.MustParse(user.ID())
+		if decide != nil {
+			if err := decide(fresh); err != nil {
+				return err
+			}
+		}
 		if newDevice {
 			if err := fresh.RecordNewDevice(uuid.Must(uuid.NewV7()).String(), c.IP, c.UserAgent); err != nil {
 				return mapSignInError(err)
 			}
+		}
+		if decide != nil || newDevice {
 			if err := u.appendUser(ctx, fresh.User); err != nil {
 				return err
 			}
+		}
+		if newDevice {
 			if err := u.alertNewDevice(ctx, fresh, c); err != nil {
 				return err
 			}

@@ -308,6 +308,10 @@ func describe(kind, detail, userAgent string) string {
 		return "Two-factor authentication turned on"
 	case securitylog.KindTwoFactorDisabled:
 		return "Two-factor authentication turned off"
+	case securitylog.KindPasskeyAdded:
+		return "Passkey added"
+	case securitylog.KindPasskeyRemoved:
+		return "Passkey removed"
 	case securitylog.KindStaffAccess:
 		return withDetail("Staff opened your account")
 	case securitylog.KindRoleChanged:

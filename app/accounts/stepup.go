@@ -20,6 +20,9 @@ const StepUpLifetime = session.StepUpLifetime
 type StepUpInput struct {
 	Code     string
 	Password string
+	// Passkey, when given, is the answer to a BeginPasskeyStepUp ceremony; it confirms on any
+	// account with a passkey, whether or not it has an authenticator app.
+	Passkey *PasskeyAnswer
 }
 
 // Refusals of a step-up. None is a 401: the session is fine, only the confirmation failed, and a
@@ -34,9 +37,9 @@ var (
 		"Your account has no authenticator app, so please confirm with your password.")
 	ErrStepUpPasswordWrong = domainerr.Field("password", "That password is not correct. Please try again.")
 	// ErrStepUpImpossible: a Google-only account without an authenticator app has nothing to
-	// confirm with; setting up an app (or a password, through a reset) gives it something.
+	// confirm with; a passkey, an app (or a password, through a reset) gives it something.
 	ErrStepUpImpossible = domainerr.New(domainerr.RuleBroken,
-		"To confirm it's you, please set up an authenticator app in your security settings first.")
+		"To confirm it's you, please add a passkey or set up an authenticator app in your security settings first.")
 )
 
 // StepUp marks the caller's session as confirmed by the person for StepUpLifetime, once they
@@ -62,6 +65,15 @@ func (s *Service) StepUp(ctx context.Context, a Actor, in StepUpInput) (time.Tim
 	}
 	if !user.Registered() {
 		return time.Time{}, ErrUserNotFound
+	}
+	if in.Passkey != nil {
+		if err := s.limit(ctx, ruleStepUp, a.UserID); err != nil {
+			return time.Time{}, err
+		}
+		if err := s.stepUpWithPasskey(ctx, a, *in.Passkey); err != nil {
+			return time.Time{}, err
+		}
+		return s.markSteppedUp(ctx, a.UserID, uid, sid)
 	}
 	if user.TwoFactorEnabled() {
 		switch {
@@ -104,7 +116,11 @@ func (s *Service) StepUp(ctx context.Context, a Actor, in StepUpInput) (time.Tim
 			return time.Time{}, ErrStepUpPasswordWrong
 		}
 	}
-	s.loginSucceeded(ctx, a.UserID)
+	return s.markSteppedUp(ctx, a.UserID, uid, sid)
+}
+
+func (s *Service) markSteppedUp(ctx context.Context, account string, uid, sid uuid.UUID) (time.Time, error) {
+	s.loginSucceeded(ctx, account)
 	until, err := s.sessions.MarkSteppedUp(ctx, uid, sid)
 	if errors.Is(err, session.ErrNotFound) {
 		return time.Time{}, ErrSessionEnded

@@ -33,6 +33,9 @@ type Client struct {
 	// PendingLogin is the token of the sign-in waiting for its e-mailed code that the browser
 	// (cookie) or API client (request body) sent, if any.
 	PendingLogin string
+	// Origin is the request's Origin header: in development, the site a passkey ceremony runs
+	// at (production uses the public URL's).
+	Origin string
 }
 
 // User is the API's view of a user (the specification's field names are the API layer's

@@ -171,6 +171,8 @@ func TestClosedAccountLeavesNoPersonalData(t *testing.T) {
 		ProposalID string `json:"proposalId"`
 	}
 	admin.must(http.StatusAccepted, http.MethodDelete, "/api/users/"+me.ID, map[string]string{"reason": "The investor asked to be forgotten"}).decode(t, &proposal)
+	// A proposal's decision needs a fresh confirmation of the person (step-up).
+	deputy.must(http.StatusOK, http.MethodPost, "/api/users/step-up", map[string]string{"password": "second pair of eyes"})
 	closed := deputy.must(http.StatusOK, http.MethodPost, "/api/proposals/"+proposal.ProposalID+"/approve", nil)
 	closedAt, err := strconv.ParseInt(closed.header.Get("X-Clearvest-Position"), 10, 64)
 	if err != nil {

@@ -187,6 +187,7 @@ type User struct {
 	// securityChange is the latest change to how the account signs in, at securityChangedAt.
 	securityChange    SecurityChange
 	securityChangedAt time.Time
+	passkeys          []Passkey
 }
 
 // New returns an empty user, ready to Register or to load history into.
@@ -540,5 +541,7 @@ func (u *User) Apply(e aggregate.Event) {
 		u.acceptedTerm = e
 	case LanguageChanged:
 		u.language = e.Language
+	case PasskeyAdded, PasskeyUsed, PasskeyRemoved:
+		u.applyPasskey(e)
 	}
 }

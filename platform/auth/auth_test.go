@@ -116,14 +116,15 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"user_emails":     {"email_lower", "user_id"},
-		"principals":      {"user_id", "role", "status", "updated_at"},
-		"credentials":     {"user_id", "password_hash", "changed_at"},
-		"sessions":        {"id", "user_id", "refresh_hash", "family_id", "created_at", "last_seen_at", "expires_at", "revoked_at", "revoked_reason", "ip", "user_agent", "device_id"},
-		"trusted_devices": {"id", "user_id", "token_hash", "created_at", "last_used_at"},
-		"one_time_codes":  {"id", "user_id", "purpose", "code_hash", "expires_at", "attempts", "used_at", "created_at"},
-		"totp":            {"user_id", "secret_sealed", "enabled_at", "recovery_hashes"},
-		"rate_limits":     {"key", "window_start", "count"},
+		"user_emails":        {"email_lower", "user_id"},
+		"principals":         {"user_id", "role", "status", "updated_at"},
+		"credentials":        {"user_id", "password_hash", "changed_at"},
+		"sessions":           {"id", "user_id", "refresh_hash", "family_id", "created_at", "last_seen_at", "expires_at", "revoked_at", "revoked_reason", "ip", "user_agent", "device_id"},
+		"trusted_devices":    {"id", "user_id", "token_hash", "created_at", "last_used_at"},
+		"one_time_codes":     {"id", "user_id", "purpose", "code_hash", "expires_at", "attempts", "used_at", "created_at"},
+		"totp":               {"user_id", "secret_sealed", "enabled_at", "recovery_hashes"},
+		"rate_limits":        {"key", "window_start", "count"},
+		"passkey_challenges": {"id_hash", "purpose", "user_id", "session_id", "rp_id", "origin", "data", "expires_at"},
 	}
 	for table, cols := range want {
 		rows, err := pool.Query(ctx, `SELECT column_name FROM information_schema.columns WHERE table_name = $1`, table)

@@ -45,6 +45,8 @@ const (
 	KindKYCApproved       = "kyc_approved"        // actor: the reviewer
 	KindKYCRejected       = "kyc_rejected"        // actor: the reviewer
 	KindKYCDocumentViewed = "kyc_document_viewed" // detail: the side; actor: the staff member
+	KindPasskeyAdded      = "passkey_added"
+	KindPasskeyRemoved    = "passkey_removed"
 )
 
 // Projection implements projections.Projection.
@@ -67,8 +69,8 @@ func New(codec *eventstore.Registry) *Projection {
 func (*Projection) Name() string { return Name }
 
 // Version implements projections.Projection's optional definition version: 2 added the KYC
-// entries and who acted (actor_id).
-func (*Projection) Version() int { return 2 }
+// entries and who acted (actor_id), 3 the passkeys added and removed.
+func (*Projection) Version() int { return 3 }
 
 // Schema implements projections.Projection.
 func (*Projection) Schema() string {
@@ -115,6 +117,7 @@ var handled = map[string]bool{
 	identity.TypeSignedInNewDevice: true, identity.TypeTwoFactorEnabled: true, identity.TypeTwoFactorDisabled: true,
 	identity.TypeStaffAccessed: true, identity.TypeRoleChanged: true, identity.TypeSuspended: true,
 	identity.TypeReinstated: true, identity.TypeClosed: true,
+	identity.TypePasskeyAdded: true, identity.TypePasskeyRemoved: true,
 	kyc.TypeSubmitted: true, kyc.TypeApproved: true, kyc.TypeRejected: true, kyc.TypeDocumentViewed: true,
 }
 
@@ -189,6 +192,10 @@ func entry(e any) (row, bool) {
 		return row{Kind: KindSuspended, Detail: e.Reason}, true
 	case identity.Reinstated:
 		return row{Kind: KindReinstated}, true
+	case identity.PasskeyAdded:
+		return row{Kind: KindPasskeyAdded}, true
+	case identity.PasskeyRemoved:
+		return row{Kind: KindPasskeyRemoved}, true
 	case kyc.Submitted:
 		return row{Kind: KindKYCSubmitted, Detail: strconv.Itoa(e.Submission)}, true
 	case kyc.Approved:
@@ -204,7 +211,8 @@ func entry(e any) (row, bool) {
 // selfService kinds are things a user does to their own account.
 func selfService(kind string) bool {
 	switch kind {
-	case KindRegistered, KindEmailVerified, KindPasswordChanged, KindTwoFactorEnabled, KindTwoFactorDisabled, KindKYCSubmitted:
+	case KindRegistered, KindEmailVerified, KindPasswordChanged, KindTwoFactorEnabled, KindTwoFactorDisabled, KindKYCSubmitted,
+		KindPasskeyAdded, KindPasskeyRemoved:
 		return true
 	}
 	return false

@@ -59,6 +59,10 @@ func TestSecurityLog(t *testing.T) {
 	a.Do(t, ada, self, func(u *identity.User) error { return u.DisableTwoFactor(time.Time{}) })
 	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset, time.Time{}) })
 	a.Do(t, ada, self, func(u *identity.User) error { return u.UpdateProfile(identity.Profile{Name: "Ada"}) })
+	key := identity.Passkey{CredentialID: "cred-1", PublicKey: []byte{1}, Name: "Laptop"}
+	a.Do(t, ada, self, func(u *identity.User) error { return u.AddPasskey(key, time.Now()) })
+	a.Do(t, ada, self, func(u *identity.User) error { return u.UsePasskey("cred-1", 1, time.Now()) })
+	a.Do(t, ada, self, func(u *identity.User) error { return u.RemovePasskey("cred-1", time.Now()) })
 
 	a.Do(t, bob, eventstore.Metadata{ClientIP: "198.51.100.20"}, register(bob, "bob@example.com"))
 	a.Do(t, bob, eventstore.Metadata{ActorID: bob}, func(u *identity.User) error { return u.RecordNewDevice("dev-9", "203.0.113.9", "Safari") })
@@ -84,6 +88,9 @@ func TestSecurityLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []line{
+		// A passkey's uses are not security changes; adding and removing one are.
+		{securitylog.KindPasskeyRemoved, "198.51.100.12", "", ""},
+		{securitylog.KindPasskeyAdded, "198.51.100.12", "", ""},
 		{securitylog.KindPasswordChanged, "198.51.100.12", "", "reset"},
 		{securitylog.KindTwoFactorDisabled, "198.51.100.12", "", ""},
 		{securitylog.KindReinstated, "", "", ""},

@@ -65,6 +65,7 @@ const signedInData = [
   'History',
   'Dashboard',
   'Proposal',
+  'Passkey',
 ] as const;
 
 // What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
@@ -73,7 +74,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal', 'Settings'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal', 'Settings', 'Passkey'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -83,6 +84,10 @@ export const api = generatedApi.enhanceEndpoints({
     login: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     loginWithCode: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     googleLink: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
+    loginWithPasskey: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
+    listPasskeys: { providesTags: ['Passkey'] },
+    finishPasskeyRegistration: { invalidatesTags: ['Passkey', { type: 'SecurityLog', id: 'LIST' }] },
+    removePasskey: { invalidatesTags: ['Passkey', { type: 'SecurityLog', id: 'LIST' }] },
 
     updateUser: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }, userList] },
     uploadPhoto: {
@@ -269,6 +274,7 @@ export const {
   useVerifyUserMutation,
   useChangePasswordMutation,
   useStepUpMutation,
+  useGetStepUpQuery,
   useForgotPasswordMutation,
   useResetPasswordMutation,
   useSecureAccountMutation,
@@ -279,6 +285,13 @@ export const {
   useEndSessionMutation,
   useRevokeOtherSessionsMutation,
   useSetupTwoFactorMutation,
+  useListPasskeysQuery,
+  useBeginPasskeyRegistrationMutation,
+  useFinishPasskeyRegistrationMutation,
+  useRemovePasskeyMutation,
+  useBeginPasskeyLoginMutation,
+  useLoginWithPasskeyMutation,
+  useBeginPasskeyStepUpMutation,
   useEnableTwoFactorMutation,
   useDisableTwoFactorMutation,
   useGetSecurityLogQuery,
@@ -421,6 +434,8 @@ export type {
   MarketCandles,
   Meta,
   MyKyc,
+  Passkey,
+  PasskeyCeremony,
   Plan,
   PlanExample,
   Referral,

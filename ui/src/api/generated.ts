@@ -182,6 +182,56 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: () => ({ url: `/users/sessions/revoke-others`, method: "POST" }),
     }),
+    listPasskeys: build.query<ListPasskeysApiResponse, ListPasskeysApiArg>({
+      query: () => ({ url: `/users/passkeys` }),
+    }),
+    beginPasskeyRegistration: build.mutation<
+      BeginPasskeyRegistrationApiResponse,
+      BeginPasskeyRegistrationApiArg
+    >({
+      query: () => ({ url: `/users/passkeys/register/begin`, method: "POST" }),
+    }),
+    finishPasskeyRegistration: build.mutation<
+      FinishPasskeyRegistrationApiResponse,
+      FinishPasskeyRegistrationApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/passkeys/register/finish`,
+        method: "POST",
+        body: queryArg.passkeyRegistrationRequest,
+      }),
+    }),
+    removePasskey: build.mutation<
+      RemovePasskeyApiResponse,
+      RemovePasskeyApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/passkeys/${queryArg.credentialId}`,
+        method: "DELETE",
+      }),
+    }),
+    beginPasskeyLogin: build.mutation<
+      BeginPasskeyLoginApiResponse,
+      BeginPasskeyLoginApiArg
+    >({
+      query: () => ({ url: `/users/passkeys/login/begin`, method: "POST" }),
+    }),
+    loginWithPasskey: build.mutation<
+      LoginWithPasskeyApiResponse,
+      LoginWithPasskeyApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/passkeys/login/finish`,
+        method: "POST",
+        body: queryArg.passkeyAssertion,
+      }),
+    }),
+    beginPasskeyStepUp: build.mutation<
+      BeginPasskeyStepUpApiResponse,
+      BeginPasskeyStepUpApiArg
+    >({
+      query: () => ({ url: `/users/step-up/passkey`, method: "POST" }),
+    }),
     setupTwoFactor: build.mutation<
       SetupTwoFactorApiResponse,
       SetupTwoFactorApiArg
@@ -1123,6 +1173,32 @@ export type EndSessionApiArg = {
 };
 export type RevokeOtherSessionsApiResponse = /** status 200 Ended. */ Message;
 export type RevokeOtherSessionsApiArg = void;
+export type ListPasskeysApiResponse =
+  /** status 200 Oldest first. */ PasskeyList;
+export type ListPasskeysApiArg = void;
+export type BeginPasskeyRegistrationApiResponse =
+  /** status 200 The ceremony's options. */ PasskeyCeremony;
+export type BeginPasskeyRegistrationApiArg = void;
+export type FinishPasskeyRegistrationApiResponse =
+  /** status 201 Added. */ Passkey;
+export type FinishPasskeyRegistrationApiArg = {
+  passkeyRegistrationRequest: PasskeyRegistrationRequest;
+};
+export type RemovePasskeyApiResponse = /** status 200 Removed. */ Message;
+export type RemovePasskeyApiArg = {
+  credentialId: string;
+};
+export type BeginPasskeyLoginApiResponse =
+  /** status 200 The ceremony's options. */ PasskeyCeremony;
+export type BeginPasskeyLoginApiArg = void;
+export type LoginWithPasskeyApiResponse =
+  /** status 200 Signed in; the user carries `token`. */ User;
+export type LoginWithPasskeyApiArg = {
+  passkeyAssertion: PasskeyAssertion;
+};
+export type BeginPasskeyStepUpApiResponse =
+  /** status 200 The ceremony's options. */ PasskeyCeremony;
+export type BeginPasskeyStepUpApiArg = void;
 export type SetupTwoFactorApiResponse =
   /** status 200 The secret to add to the authenticator app. */ TwoFactorSetup;
 export type SetupTwoFactorApiArg = void;
@@ -1877,17 +1953,27 @@ export type SetLanguageRequest = {
 export type StepUpState = {
   /** True while the session counts as confirmed (POST /users/step-up). */
   confirmed: boolean;
+  /** True when the account has a passkey, which can confirm instead (beginPasskeyStepUp). */
+  passkey?: boolean;
 };
 export type StepUp = {
   message: string;
   /** Until when the session counts as confirmed. */
   expiresAt: string;
 };
+export type PasskeyAssertion = {
+  challengeId: string;
+  /** The PublicKeyCredential the browser returned, in its JSON form (binary fields base64url). */
+  credential: {
+    [key: string]: any;
+  };
+};
 export type StepUpRequest = {
   /** The code of the authenticator app (accounts with one). */
   code?: string;
   /** The account's password (accounts without an authenticator app). */
   password?: string;
+  passkey?: PasskeyAssertion;
 };
 export type ForgotPasswordRequest = {
   email?: string;
@@ -1920,6 +2006,35 @@ export type Session = {
   /** This is the session making the request. */
   current: boolean;
 };
+export type Passkey = {
+  /** The credential id (base64url). */
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt?: string;
+};
+export type PasskeyList = {
+  passkeys: Passkey[];
+};
+export type PasskeyCeremony = {
+  /** Sent back with the answer; single-use, valid 5 minutes. */
+  challengeId: string;
+  /** PublicKeyCredentialCreationOptions or PublicKeyCredentialRequestOptions in their JSON
+    form (binary fields base64url).
+     */
+  publicKey: {
+    [key: string]: any;
+  };
+};
+export type PasskeyRegistrationRequest = {
+  challengeId: string;
+  /** The person's name for the passkey, at most 60 characters. */
+  name: string;
+  /** The PublicKeyCredential the browser created, in its JSON form (binary fields base64url). */
+  credential: {
+    [key: string]: any;
+  };
+};
 export type TwoFactorSetup = {
   /** Base32 secret to type into the app. */
   secret: string;
@@ -1943,7 +2058,7 @@ export type SecurityLogEntry = {
   id: string;
   at: string;
   /** signed_in, registered, email_verified, password_changed, new_device_sign_in,
-    two_factor_enabled, two_factor_disabled, role_changed, suspended, reinstated,
+    two_factor_enabled, two_factor_disabled, passkey_added, passkey_removed, role_changed, suspended, reinstated,
     staff_access (new kinds may appear; show `description`).
      */
   kind: string;
@@ -3053,6 +3168,13 @@ export const {
   useListSessionsQuery,
   useEndSessionMutation,
   useRevokeOtherSessionsMutation,
+  useListPasskeysQuery,
+  useBeginPasskeyRegistrationMutation,
+  useFinishPasskeyRegistrationMutation,
+  useRemovePasskeyMutation,
+  useBeginPasskeyLoginMutation,
+  useLoginWithPasskeyMutation,
+  useBeginPasskeyStepUpMutation,
   useSetupTwoFactorMutation,
   useEnableTwoFactorMutation,
   useDisableTwoFactorMutation,

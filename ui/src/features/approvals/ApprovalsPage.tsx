@@ -14,6 +14,7 @@ import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
+import { useStepUpFirst } from '../auth/useStepUpFirst';
 import { FormError, useFormError } from '../../components/form/FormError';
 import { useCurrentUser } from '../auth/session';
 import { useLabels } from '../../components/labels';
@@ -101,6 +102,7 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
   const labels = useLabels();
   const run = useRunMutation();
   const [approve, { isLoading }] = useApproveProposalMutation();
+  const stepUpFirst = useStepUpFirst();
   const formId = useId();
   const payout = p.kind === 'withdrawal_approval';
   const [txHash, setTxHash] = useState('');
@@ -119,6 +121,7 @@ function ApproveDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
       ...(payout ? { txHash: txHash.trim() } : {}),
       ...(reason.trim() ? { reason: reason.trim() } : {}),
     };
+    if (!(await stepUpFirst())) return;
     const outcome = await run(approve({ proposalId: p.id, approveProposalRequest: body }), {
       fallback: t('approvals.approveFailed'),
       success: ({ message }) => message,
@@ -217,6 +220,7 @@ function RejectDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
   const labels = useLabels();
   const run = useRunMutation();
   const [reject, { isLoading }] = useRejectProposalMutation();
+  const stepUpFirst = useStepUpFirst();
   return (
     <TextDecisionDialog
       title={t('approvals.rejectTitle', { kind: labels.proposalKind(p.kind) })}
@@ -231,13 +235,15 @@ function RejectDialog({ p, onClose }: { p: Proposal; onClose: () => void }) {
       submitLabel={t('approvals.reject')}
       busyLabel={t('approvals.rejecting')}
       busy={isLoading}
-      onSubmit={(reason, formError) =>
-        run(reject({ proposalId: p.id, rejectProposalRequest: { reason } }), {
+      onSubmit={async (reason, formError) => {
+        // A decision needs a fresh confirmation (docs/staff.md): asked before it is sent.
+        if (!(await stepUpFirst())) return { ok: false, error: { status: 403, code: 'step_up_required' }, message: '' };
+        return run(reject({ proposalId: p.id, rejectProposalRequest: { reason } }), {
           fallback: t('approvals.rejectFailed'),
           success: ({ message }) => message,
           formError,
-        })
-      }
+        });
+      }}
       onClose={onClose}
     />
   );

@@ -10,6 +10,7 @@ import { useToast } from '../../components/toast/useToast';
 import { useRunMutation } from '../../components/useRunMutation';
 import { isSuspended, isTotpRequired } from './authErrors';
 import { GoogleButton, GoogleReturn } from './GoogleSignIn';
+import { PasskeySignIn } from './PasskeySignIn';
 import { SuspendedDialog } from './SuspendedDialog';
 import { TotpField } from './TotpField';
 import { Trans, useTranslation } from '../../i18n';
@@ -99,6 +100,7 @@ export function LoginPage() {
           {totpStep ? t('login.submitWithCode') : t('login.submit')}
         </SubmitButton>
       </form>
+      <PasskeySignIn />
       <GoogleButton />
       {suspendedMessage ? <SuspendedDialog message={suspendedMessage} onClose={() => setSuspendedMessage(null)} /> : null}
     </AuthCard>

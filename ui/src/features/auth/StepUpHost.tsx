@@ -1,10 +1,11 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useStepUpMutation } from '../../api/enhanced';
+import { useBeginPasskeyStepUpMutation, useGetStepUpQuery, useStepUpMutation } from '../../api/enhanced';
 import { errorMessage } from '../../api/errors';
 import { setStepUpPrompt } from '../../api/stepUp';
 import { Dialog } from '../../components/Dialog';
 import { useCurrentUser } from './session';
 import { useTranslation } from '../../i18n';
+import { getPasskey, isPasskeyDismissed, passkeysSupported } from './webauthn';
 
 
 // Answers the base query's "ask the person" (api/stepUp.ts): while a request waits for a step-up,
@@ -25,11 +26,41 @@ export function StepUpDialog({ onConfirmed, onClose }: { onConfirmed: () => void
   const { t } = useTranslation('auth');
   const { data: user } = useCurrentUser();
   const withCode = user?.twoFactorEnabled ?? false;
-  const [stepUp, { isLoading }] = useStepUpMutation();
+  const { t: tp } = useTranslation('passkeys');
+  const [stepUp, { isLoading: stepping }] = useStepUpMutation();
+  const [beginPasskey, { isLoading: beginning }] = useBeginPasskeyStepUpMutation();
+  // Asked afresh each time: a passkey added or removed since changes the answer.
+  const { data: state } = useGetStepUpQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [waiting, setWaiting] = useState(false);
+  const isLoading = stepping || beginning || waiting;
+  const withPasskey = (state?.passkey ?? false) && passkeysSupported();
   const [value, setValue] = useState('');
   const [error, setError] = useState('');
+  const [passkeyError, setPasskeyError] = useState('');
   const formId = useId();
   const inputId = `${formId}-input`;
+
+  // "Use a passkey": the server's challenge for this session, the browser's answer, and the
+  // step-up request with it instead of a code or password.
+  const confirmWithPasskey = async () => {
+    if (isLoading) return;
+    setPasskeyError('');
+    try {
+      const ceremony = await beginPasskey().unwrap();
+      setWaiting(true);
+      let credential: Record<string, unknown>;
+      try {
+        credential = await getPasskey(ceremony.publicKey);
+      } finally {
+        setWaiting(false);
+      }
+      await stepUp({ stepUpRequest: { passkey: { challengeId: ceremony.challengeId, credential } } }).unwrap();
+    } catch (raw) {
+      if (!isPasskeyDismissed(raw)) setPasskeyError(errorMessage(raw, tp('stepUpFailed')));
+      return;
+    }
+    onConfirmed();
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -93,6 +124,19 @@ export function StepUpDialog({ onConfirmed, onClose }: { onConfirmed: () => void
           ) : null}
         </div>
       </form>
+      {withPasskey ? (
+        <div className="stack">
+          <p>{tp('stepUpOr')}</p>
+          {passkeyError ? (
+            <p className="field__error" role="alert">
+              {passkeyError}
+            </p>
+          ) : null}
+          <button type="button" className="button button--secondary" aria-disabled={isLoading || undefined} onClick={() => void confirmWithPasskey()}>
+            {waiting ? tp('stepUpWaiting') : tp('stepUpUse')}
+          </button>
+        </div>
+      ) : null}
     </Dialog>
   );
 }

@@ -87,6 +87,7 @@ export const authSlice = createSlice({
         if (!isLoginPending(payload)) signedIn(state, 'code');
       })
       .addMatcher(endpoints.googleLink.matchFulfilled, (state) => signedIn(state, 'login'))
+      .addMatcher(endpoints.loginWithPasskey.matchFulfilled, (state) => signedIn(state, 'login'))
       .addMatcher(endpoints.logout.matchFulfilled, (state) => {
         signedOut(state, 'logout');
         state.twoFactor = false;

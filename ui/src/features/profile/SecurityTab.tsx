@@ -1,5 +1,6 @@
 import type { User } from '../../api/enhanced';
 import { ChangePasswordForm } from './ChangePasswordForm';
+import { PasskeysSection } from './PasskeysSection';
 import { SecurityLogSection } from './SecurityLogSection';
 import { SessionsSection } from './SessionsSection';
 import { TwoFactorSection } from './TwoFactorSection';
@@ -12,6 +13,7 @@ export function SecurityTab({ user }: { user: User }) {
       <h2 className="visually-hidden">{t('security.title')}</h2>
       <ChangePasswordForm />
       <TwoFactorSection user={user} />
+      <PasskeysSection />
       <SessionsSection />
       <SecurityLogSection />
     </div>
