@@ -93,6 +93,7 @@ var operationActions = map[string]Action{
 	"disableTwoFactor":         ActOwnAccount,
 	"getSecurityLog":           ActOwnAccount,
 	"getUsers":                 ActViewUsers,
+	"listUsers":                ActViewUsers,
 	"upgradeUser":              ActChangeRoles,
 	"suspendUser":              ActSuspendUsers,
 	"reinstateUser":            ActSuspendUsers,

@@ -700,6 +700,45 @@ func (e GetMarketCandlesParamsInterval) Valid() bool {
 	}
 }
 
+// Defines values for ListUsersParamsRole.
+const (
+	ListUsersParamsRoleAdmin      ListUsersParamsRole = "admin"
+	ListUsersParamsRoleAuthor     ListUsersParamsRole = "author"
+	ListUsersParamsRoleSubscriber ListUsersParamsRole = "subscriber"
+)
+
+// Valid indicates whether the value is a known member of the ListUsersParamsRole enum.
+func (e ListUsersParamsRole) Valid() bool {
+	switch e {
+	case ListUsersParamsRoleAdmin:
+		return true
+	case ListUsersParamsRoleAuthor:
+		return true
+	case ListUsersParamsRoleSubscriber:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListUsersParamsStatus.
+const (
+	ListUsersParamsStatusActive    ListUsersParamsStatus = "active"
+	ListUsersParamsStatusSuspended ListUsersParamsStatus = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the ListUsersParamsStatus enum.
+func (e ListUsersParamsStatus) Valid() bool {
+	switch e {
+	case ListUsersParamsStatusActive:
+		return true
+	case ListUsersParamsStatusSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
 // ActivityItem defines model for ActivityItem.
 type ActivityItem struct {
 	At   time.Time    `json:"at"`
@@ -2228,6 +2267,11 @@ type UserFigures struct {
 	// Balance Example: 120.00
 	Balance string `json:"balance"`
 
+	// Deposited The sum received of the user's confirmed deposits.
+	//
+	// Example: 1000.00
+	Deposited string `json:"deposited"`
+
 	// Fees Example: 0.00
 	Fees string `json:"fees"`
 
@@ -2236,6 +2280,23 @@ type UserFigures struct {
 
 	// TotalMaturityAmount Example: 15.00
 	TotalMaturityAmount string `json:"totalMaturityAmount"`
+}
+
+// UserPage defines model for UserPage.
+type UserPage struct {
+	// Counts All users (closed accounts not counted), whatever the filters.
+	Counts struct {
+		Suspended int `json:"suspended"`
+		Users     int `json:"users"`
+		Verified  int `json:"verified"`
+	} `json:"counts"`
+
+	// NextCursor The next page's cursor; absent on the last page.
+	NextCursor *string `json:"nextCursor,omitempty"`
+
+	// Total Users matching the search and filters, in all.
+	Total int    `json:"total"`
+	Users []User `json:"users"`
 }
 
 // Withdrawal defines model for Withdrawal.
@@ -2818,6 +2879,33 @@ type SetLanguageParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Search Part of a name or e-mail (case-insensitive).
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
+	// Role The role held (a suspended user keeps theirs).
+	Role      *ListUsersParamsRole   `form:"role,omitempty" json:"role,omitempty"`
+	KycStatus *KycStatus             `form:"kycStatus,omitempty" json:"kycStatus,omitempty"`
+	Status    *ListUsersParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Cursor A staff queue's `nextCursor` from the page before; absent for the first page.
+	Cursor *QueueCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit How many items a page of a staff queue holds (default 50).
+	Limit *QueueLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ListUsersParamsRole defines parameters for ListUsers.
+type ListUsersParamsRole string
+
+// ListUsersParamsStatus defines parameters for ListUsers.
+type ListUsersParamsStatus string
+
 // LoginParams defines parameters for Login.
 type LoginParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -3364,6 +3452,9 @@ type ServerInterface interface {
 	// SetLanguage Record the language the signed-in user reads in
 	// (PATCH /users/language)
 	SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams)
+	// ListUsers The staff user list, newest first, searched, filtered and a page at a time (authors and admins)
+	// (GET /users/listUsers)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
@@ -3886,6 +3977,12 @@ func (_ Unimplemented) RejectKyc(w http.ResponseWriter, r *http.Request, id User
 // SetLanguage Record the language the signed-in user reads in
 // (PATCH /users/language)
 func (_ Unimplemented) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListUsers The staff user list, newest first, searched, filtered and a page at a time (authors and admins)
+// (GET /users/listUsers)
+func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6771,6 +6868,125 @@ func (siw *ServerInterfaceWrapper) SetLanguage(w http.ResponseWriter, r *http.Re
 	handler.ServeHTTP(w, r)
 }
 
+// ListUsers operation middleware
+func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", r.URL.Query(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "search"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "search", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "role" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "role", r.URL.Query(), &params.Role, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "role"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "role", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "kycStatus" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "kycStatus", r.URL.Query(), &params.KycStatus, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "kycStatus"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "kycStatus", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", r.URL.Query(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "status"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "status", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListUsers(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Login operation middleware
 func (siw *ServerInterfaceWrapper) Login(w http.ResponseWriter, r *http.Request) {
 
@@ -8308,6 +8524,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/users/getUsers", wrapper.GetUsers)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/listUsers", wrapper.ListUsers)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/upgradeUser", wrapper.UpgradeUser)
@@ -14107,6 +14326,84 @@ func (response SetLanguage500JSONResponse) VisitSetLanguageResponse(w http.Respo
 	return err
 }
 
+type ListUsersRequestObject struct {
+	Params ListUsersParams
+}
+
+type ListUsersResponseObject interface {
+	VisitListUsersResponse(w http.ResponseWriter) error
+}
+
+type ListUsers200JSONResponse UserPage
+
+func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUsers400JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListUsers401JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListUsers403JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListUsers500JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LoginRequestObject struct {
 	Params LoginParams
 	Body   *LoginJSONRequestBody
@@ -17685,6 +17982,9 @@ type StrictServerInterface interface {
 	// SetLanguage Record the language the signed-in user reads in
 	// (PATCH /users/language)
 	SetLanguage(ctx context.Context, request SetLanguageRequestObject) (SetLanguageResponseObject, error)
+	// ListUsers The staff user list, newest first, searched, filtered and a page at a time (authors and admins)
+	// (GET /users/listUsers)
+	ListUsers(ctx context.Context, request ListUsersRequestObject) (ListUsersResponseObject, error)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -19782,6 +20082,32 @@ func (sh *strictHandler) SetLanguage(w http.ResponseWriter, r *http.Request, par
 	}
 }
 
+// ListUsers operation middleware
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
+	var request ListUsersRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListUsers")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListUsersResponseObject); ok {
+		if err := validResponse.VisitListUsersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Login operation middleware
 func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request, params LoginParams) {
 	var request LoginRequestObject
@@ -20765,120 +21091,120 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsceKJT+T1OaUCXaDJKIm0AHQopnUVO1Pp87nXafq",
-	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl4X1vn7rn51UzgspmDC6c/rPzozRjCn451XG5oU0",
+	"7P3tchs5ljeI3wr+/PcTIqNTNCXL1V1SdOwjy3JZU3ZZbclT3TGsMMFMkEQrCWQDSNGcjop4Pm3s5yc2",
+	"Yu5gb2EvYO5krmQD5wCZSBLJF8tyuXqqP3RZZBKJl4Pzfn7nH51UzgspmDC6c/qPzozRjCn451XG5oU0",
 	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9vWTakAU3",
-	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887p/+zYCXR+SjpmWbDOaUcb",
-	"xcW08/PPSedaao7zXZ3+d7kc05wU7gEiJzChnGpD2L1dGLzWz5gWBRMZy/qNCUykmlPTOe1wYb456SSd",
-	"ORd8bic1qGbDhWFTpmA675hRy/OJYWp9QjcslSLTdscWlBsyZhOpGDFqafeBTikXzZdX7zqKvuvG0Jzt",
-	"cGyLGcODU4xmZC4zlmsyo5k9AvtZOmOZ+x62gmX1pnEB53I2FPaBjBpK5nQJv1wyQ/RMLuCnKc1zpg40",
-	"yamxu5nOqJjufZw/J52CKjpnxpHo5Zzy/Jqamf2D29UV9o+kI+jc/pLZ7ztJx86cK5Z1Tu3QjT2kH18z",
-	"MbUjHD87iVHQK24JevlSyfn6Zr7kShvy/vaCZHRJuEjz0tEIzObvJVPLejoTO0aUfDJqWGfD22/l+rtf",
-	"0z1ebeSeLw5u5Pdsuf72N/SOabjaRi3x8gS3RdMJO60ufvO6kzu2JFRk9Qf+V1NmNFLSBPbVsRAgfdKd",
-	"U3XHMtLgFa+4OSWOjrnQxlKwnBBVCmEvjVnwlPXJkb1Tx8+eDcU913ycM3J+c3F1ZalQ0dQSU0JYf9on",
-	"lLx/f/XijCg2Z/Mxs2xsIhWhhuTM7vbxCZnJUmkkXNhnZJj1Rq9wsk4rsT0DZuH/Poqegbhn2syZMFcv",
-	"Wiic149kuxL6Nyf7ccrz+r4rZkolWEbG9ggJoyrnTJFUzudUZH1ya4+UqXumgIfphIxladlmQkpheF7x",
-	"maFwjAbIBoiVlJpZxnPPSEG1ZhnhZsNG/+XwImdU2eUfVnN/CG++VrKQmuate134Bx64038uWckuSqWl",
-	"im22NnQysVtSsgNNRoJ9NPjwiFgGAltY0ClzAuKM0DEwdEup9d2xT7QxgxTf3TLpk8Ggddav+TymCryS",
-	"CzKnYkm4YXPLFWB+ckJouBoyk3mmSTdjE1rmhjwb9NpmmMN7wgm6H3VOnw0SO1sn+exct8jBW57esQ03",
-	"6IGneauo0DS1O9H6DhM888DXvddMPdpafuRmlim62HAJHvaKn+1vdSGFZiDAn9PsHTJ/+1cqhWEC/kmL",
-	"IucptTv25G8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
-	"X2AS5ySVIi2VsjcWtSBiJQzJSnwXS/DvqKZM1hRlog3P86FwEs/yy5+TzkupxjzLmHj8Bd3wqZUHXJBx",
-	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxkn4q",
-	"JVLElTBMCZrjkI+/i3LO0N5ZWMJYKCmmlT0F8vSMZMxQnmtCFQO9uxa1uZzCpH+Q5qUVt48/3x8k0WU6",
-	"I3L8N5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
-	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4P9gXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
+	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887pv3XsBDo/JR2zLFjntKON",
+	"4mLa+fnnpHMtNcf5rk7/u1yOaU4K9wCRE5hQTrUh7N4uDF7rZ0yLgomMZf3GBCZSzanpnHa4MN+cdJLO",
+	"nAs+t5MaVLPhwrApUzCdd8yo5fnEMLU+oRuWSpFpu2MLyg0Zs4lUjBi1tPtAp5SL5surdx1F33VjaM52",
+	"OLbFjOHBKUYzMpcZyzWZ0cwegf0snbHMfQ9bwbJ607iAczkbCvtARg0lc7qEXy6ZIXomF/DTlOY5Uwea",
+	"5NTY3UxnVEz3Ps6fk05BFZ0z40j0ck55fk3NzP7B7eoK+0fSEXRuf8ns952kY2fOFcs6p3boxh7Sj6+Z",
+	"mNoRjp+dxCjoFbcEvXyp5Hx9M19ypQ15f3tBMrokXKR56WgEZvP3kqllPZ2JHSNKPhk1rLPh7bdy/d2v",
+	"6R6vNnLPFwc38nu2XH/7G3rHNFxto5Z4eYLboumEnVYXv3ndyR1bEiqy+gP/qykzGilpAvvqWAiQPunO",
+	"qbpjGWnwilfcnBJHx1xoYylYTogqhbCXxix4yvrkyN6p42fPhuKeaz7OGTm/ubi6slSoaGqJKSGsP+0T",
+	"St6/v3pxRhSbs/mYWTY2kYpQQ3Jmd/v4hMxkqTQSLuwzMsx6o1c4WaeV2J4Bs/B/H0XPQNwzbeZMmKsX",
+	"LRTO60eyXQn9m5P9OOV5fd8VM6USLCNje4SEUZVzpkgq53Mqsj65tUfK1D1TwMN0QsaytGwzIaUwPK/4",
+	"zFA4RgNkA8RKSs0s47lnpKBas4xws2Gj/3J4kTOq7PIPq7k/hDdfK1lITfPWvS78Aw/c6T+XrGQXpdJS",
+	"xTZbGzqZ2C0p2YEmI8E+Gnx4RCwDgS0s6JQ5AXFG6BgYuqXU+u7YJ9qYQYrvbpn0yWDQOuvXfB5TBV7J",
+	"BZlTsSTcsLnlCjA/OSE0XA2ZyTzTpJuxCS1zQ54Nem0zzOE94QTdjzqnzwaJna2TfHauW+TgLU/v2IYb",
+	"9MDTvFVUaJranWh9hwmeeeDr3mumHm0tP3IzyxRdbLgED3vFz/a3upBCMxDgz2n2Dpm//SuVwjAB/6RF",
+	"kfOU2h178jeNXKl+y+8Um3ROO///J7Xy+gS/1U8ulZIKX9UkUsubuChKQ7gmc5pb/mAF5s9J50KKSc7T",
+	"LzCJc5JKkZZK2RuLWhCxEoZkJb6LJfh3VFMma4oy0Ybn+VA4iWf55c9J56VUY55lTDz+gm741MoDLsi4",
+	"NKD40TyXC5aRrpI5S4guNWrOCeHzgiktBTVcTHuw899Jwb7M0SumZalSRthHDkqsVUEWVJOM5cw4ST+V",
+	"EiniShimBM1xyMffRTlnaO8sLGEslBTTyp4CeXpGMmYozzWhioHeXYvaXE5h0j9I89KK28ef7w+S6DKd",
+	"ETn+G0sN8WqVkYG2D1O6pstc0uxWytdUTb/YUePdGctsaS+7kZLk9vUwpVsp31CxdHxHf4EpSYnSkRrD",
+	"5oXRVuoFhjYYhYeVVRh7h3v6SWA/woveC1qamVT839kXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
 	"jnN2KQw3y8ef2o8szw+RoyfAicaK0TurioxLzQXTmqgyZ6QLej4XupxMeMrtZRvTnIqU9WBBioEWSkXE",
 	"KYG8mJKMTyYMGLgjNMd13wtdFoVUhmVvWMbpLQi/L0HwE24v37JgltqBB6cpKwxIt5+9eAZaO08Nv+dm",
-	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+c/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
-	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0Vlf+JmgtMr35jYpdcexqQndkpNaYYuCYyBrbQh1SKCbfU",
-	"Bgqst8E+uLk1P1RMsMXqh3NqSjuxnyJbe14USt7T/HammAalef2o3ESqR5qbdzQYDAb9wSB2cP6XMmfK",
-	"Ev41U6kjz2CA2C/n9OP5XJZrzw7wfy3vW1RK5d6TXTnBtpkn67sRf224hOipw8YzbwkGqmlz86W4mFEu",
-	"6s1omE+RPVCMutsePPlsEHvUfHxF9SziagK1sF5V4gzBpSwNCQwM+JjiQhSxluEZ8ZvYxx2onBDRCZQ6",
-	"e0cN276sn9t3sDYkdt/DiEkJKgb6ZanWzIC+ZpeUED4hd0IuxMqStuz+itCYLcNN1DNZ5hmZSkKtvK23",
-	"jdCxvGfwqPG0tPLe/c7yNn5yM6pnCVnUoqyy6etjP9BEMLOQ6o50vzkhM/aRZizlc5qTjE+50Wdk8BF0",
-	"229OrAZ5+e7ieIC0MvhIJMyA5r2EKJZKlaHqzo0mKRVS8JTm9qXzPjmH6RCaK0azZf04OMSENDOm/Bos",
-	"h0YjBq+hlUKUnAy+7ZN3fgvHLHe+YOq4W72XZ26DuUlIziaGWC1peepU3FSKzLkR0Cvn5qIJN5XzeulJ",
-	"fl8SXz+Y9zcviKIGJppzsFt2prXYlXhOsyl7ze5Zvn4J5lygkw/VtxUHL58wK32dHISZCDs9O48m+2xh",
-	"vXMu3rEJU4rmen18/IplpNRMabKYSe29R/4g7X2rRF2/s+5f8X6BzQIftuAH++AqS4dfJ419WJn2Txu3",
-	"9DWP8ZbcfgX/AofUTtPDE6oPkCpFl2vzdSO3TuoHtxteX0CK7SSd3Lsv2Uc7UaAkbfX4mALwHFXSa8lF",
-	"ZHVOYY2qX5kj6+0O/oZgxYf8wLHVXYCv4ppqvZAqa+Xqjlj8c6te7+htlHm21/PF7g/H7uNFLjU7T1Mr",
-	"d1rXsU1kUPw9Se1gulXCPtt1TrhtL/Datc6KtghLy7Joakqa58CpGb+33MILBnzzytSeHke2VkjjGFNj",
-	"X6OyreHT3MW7GFLcqkeUtitlF2g+vaR/X9+Q6nrvdM/rkcD8WbvrSUc7phqTCxiNQv9LkdOUWdHFFDHs",
-	"ozlDWcUNI5ouNdEyYJZjKXNGxdoeuJclbvKb195isMGcXpl5vmnOVtiLDMNZ1pJ6Q9VdJhcC1AorwBVd",
-	"kFe3b1739zD0gERdvGgHw6t6PAknvWHNr+Tiyvwo1V3E+OHCKBmdlTas2JsgbgwrtnJ+fKd/w4aJXztT",
-	"tjnlWesZFXTKHnZCm6gWIjFcE3wGiBVo1c6NWtt6XmpDFAOK3o2Mk47Oy2l0+w03eVwwlYUVMll8kvYr",
-	"r+jbCUOiQJUmQLp//etf/3r45s3hixe9pM5XgKVpQw3TRArWJy+dtmyYmusqxFwofk/TJSlkztMlQfXU",
-	"fnHPlLZqNyWCLUAJInSqGNPEyKaKdTw4/ubw6Ojw+I9bRSlsjd+IpL7jsy3kDjQYsfKrrfKXfP1+ptFL",
-	"2Hpxcy7uokFeamboc7bkYmkAs3lYQazyYnfFbT431jaAPY+RYxsRxNiC3ydYRLK23k0bhr629T3DpI/Y",
-	"yiF2H/3GB6Vu+XyHmddpJcGvNkz1ltEI77Y2ph09enStDA4Vyr1ZnJ3CG9RF9xR77oUg9hwTKZSc8Nyq",
-	"PRW7yOkYo/lgsYE1a+8fu2dqSVKqsn3kod+ZpGK6ftVbNtmtcNM12niFmqt/K4AppTOqTELs3lKtEzLl",
-	"E5MQO0fNTEJ4dmjXl5Cca2u/yvQuIZZAElIwkRA94yzPEuAvCVnQPGdmHznL506ebL+vYJmTmTGFJu/f",
-	"xWWFN9cedGud1VZd3jn6UsMZuk2NH1gpjFrGjIdsxQn83fOoB5PT/GLt2d+fnGxacP3ge8ENy8j3XEwz",
-	"SMjavGK3WJhcdDmKUcMeorqbGat93ejeWlfdYwb/NnUenGYruvnRN7FNQpfSLo8+yG8X+NQmUpHntxfA",
-	"Ji5vXyWET4X0X7y/eXG7i2dvk4NNisPUzjTiYuOT5p5bacbNKYk61Ej3+e1FQm7fXRwPevaO1f61LnjX",
-	"zrx3bU6XZMzQhSVL00sIFZb7adYnV6B2rDrd3L4frLrfSDeXC6bgtwk47kS+rNx5PXi/e1upWUakSBkp",
-	"mPIDVu47CFnpgqZWR1J2xS5UW+e+eW/d4MxK9MrhZ8cFhxPEXAqW51xME+fXax7N0fEft10iR/6eJGuK",
-	"a79RTsBj+k7rvQpiRys2a9zxx9SHSkEIl7Dhec9Btj++YGPLiCOuPEbvGbo1SZeSiRUJZAYpGqjwF0wW",
-	"OUuIkSSlJp0BFRxOOOw6GUuje6ubPoj7FsJdr6ffWHod/2rf/R08+BtZGr3zSwMucE95Ti3dOR/TKofD",
-	"OzRhzMpZS6ulsRyEmzXWtyfnW+cLqbQ8QZIC0mbPyHhJfEaaZTvVLYNLdovuc8uopLD/WT2FGIucsBZd",
-	"yq6vwXiAL86sodcdTRgbea7591Ia5rz/9nrCTvfWxAI5b+QJ2U2rve/uPju3Lqtiw4sZRRPQqohZ6XjB",
-	"lNlvF3i/iZ3MB7S+slGdg+QTlyZ8WiqmV4yk3U4mEDXNDQIuizsvFW78LpuNGtV5limm9W4uwShjao5T",
-	"zxOPM3ZRXlA9G0uKjshWF+2OHujA4RtR0AsmvK2w03gubbzNzYVpvPr58o0ULnl+l1Hh6Xfw263uEr8D",
-	"ay+rFxPdU1SjIsymPuBVjyxTkVtlZJ7ZW66ZcwMAR4iqxLurZoaauF+1nf9Ewu8pz1h2vkeqRXBl2j22",
-	"2xW1dReeculZsV11TOLP74jVfAkT9j+adGEv8TB60aV7/3N8Q1PFMh7ZRdIddixvH3ZcpngVdmp7C+Tg",
-	"pGzD3KuDuxNyAeHC8TKxfNyqXkoufBrdDG8LMVKewnehxnj1gnQ1Y0ORyVQ/cY/251mvTy7BuvWxMu8S",
-	"gZT1mi2+uLw+/MP3T/98+O1f3hzHV+LKavYhCUuK5dYL627TDT4cc9rvMc9a194UT42qUDvO8712Kdub",
-	"IgX1wSftWmVS8YuQylfvRD3xanXVzgZ07C9Z86g2cK9AGLUysXaOscNGncOzPyc+3AYJZXpDXn7juSBQ",
-	"790HPqVAMJZpX3mGMXf3U6eKReK/NXPaYeY/uKeBMEqav+GiNGzT1Of4xIZJw0D5EnROKJ+DojV7s+ex",
-	"Ka8qABtIp7m9K1PeTgDx4LQbnu3uw1shq4hAr0ogYlqnnlvVJojqYxbBOge+eH15/u7fLm9uP7y5+uHD",
-	"i8vrtzdXt72zIBsdszi4s2UnYHuCdnhyfNzf6kmpV17PeNMu+hvhg+nPby86Sefy9lUnsbLkNho7XyG0",
-	"9Z9bxbKTdEDB3DQCFLxEjk+/nezOp92W733W8PI29a0uCYof+Ch19ULOmrDPQ7SkqhVyaWIQZPGVQusM",
-	"Xxqab7iZfm1YrsoFoXkO4hW9vivjtt2/aocS3Fr/3g2EUW/O+ulMmaujjU88l2IKSw+ltp2/1UioIXYK",
-	"dtJrxWPrjC+rVdUdDrRt3XbZ9Zw3LPqmkvienq+dHl2lD4CsesfsD1syS0NBGyWdSmXqIve/52yhwfsE",
-	"alhzsz+0uKzbIzAt3ueVrfkQOplxsPjG3F/kMr1bpwIhFy3x8Dr/+kBX5iwkWXXf3170Gke/8WLLySTq",
-	"YbBENqE+DqkhQyS9A5t85qpTXQ1kbrXFhFAr2r6TJCsVzMsqwn84ng3mAz3s9Jomtvu8fT6ttH/rK4jw",
-	"OXtbFzOZ+/w6vRPNrzrG5aJTbcTqDDYd2Hl2763jVdFYfREvQb1nka0adhIy7Hw7mOM/jmZP7T97UH9o",
-	"yFxqQ55+82xAMrrUpPvHP3wzGMzWN7bpatieweLn2rLQN+4KrASiYulZrTQ2aw35xu+dLnEG0fAO+9jy",
-	"hdw1VAvZD+4VSZVYZsfdEN52W3FTzuc0FvPZb0c+ZeEPWV9sRZdU5ct3LGPzKqDYXNJEqgnjrckO6A8h",
-	"U37PBCmLeCwwLOuOrapQXKS8iMlnMH/Rizqm6Z0vylpzwW7X11aKy+t3JsEao1vkq+aaM0N7mdkviY+d",
-	"gwDGEOaMFmxdyPigYKRM2i5mTtMZF+xQMZrBB5i5F6SJpDmU+UCeC00N2v+nZJTLKRcf2MfCLneEjg3n",
-	"moIqp0MuLNueSsFO/U4OBfyql5CRkab44HfL/ZyWZsaEsRJGKvSbgLrFNZb0naI7ihvENDgj30k5zRnJ",
-	"ubgjNNcSZy3Ab+tCZvZdVQ3lKCEj+3D4YhxjKPyc0YbDBBlMlHSBYXZoRSnLYGIwrGHFh7KxipPB01Nv",
-	"8g0FRo8MK94XkEIuPKBDAAdiB6rT0z+kUuaZXAg/Vv0VpBAMRUHBakAnzwj+MyJ0Ypgi1EqjUnGzdJk/",
-	"duwip6J2RXdPBt9iYrj9/EBjrs9QuAeI5iJltQv9zOm/Cytrq9LJUU3Yf7ZPjex7Gh5veA1CUdQLACc6",
-	"Fn/pOrRhzwpDm/5Vzjvu3jYUwfa41636iBqkGOMHEDBq09iK0lhBByGMgO7xnlnFYwzRFMEw7tSUfD4i",
-	"tIEFwaS3qblXK483y7oiHKoudE3Ioi4tsDMvNVNngCECHtyZXBCqD/lKvOE6Z1QzwgSSzj3NeUZal+Nu",
-	"9mu705EZWUIfCbb4kLF7nrIRqLxIaEbesQoeaIVBJDBnOD47xIW98VRkQ2HvObwLPuqOlVxAkj1c8imD",
-	"OA3FW/rKmOKtyJcklfKOW+vt/oN7zQcY2dPLumvNXp62xUTvpF2VI5GVi2kVLIwMV0hDu4nkFeLeRic/",
-	"rjy+KnM2RSZfSjWVZmsOeiy+2wLus/YKZKavubjbkOKerYaDo4GuYp+cditNLnYaODbrMNyzNl9npa1z",
-	"DkC5OtCEZ1vCImtfOQ2iBcjqNqZtOBYPkp6bhmduS/XCBt8KFMQ7nxrHyqbrYO0ITrECf5VTTE0DwZF4",
-	"J2LiYxr43VrGCGoVVpCCLzghKTVsKtUyGYoKywgs5oylXHOrgbj7jWBiVeYHuCXD+1wfI5tMnBYbxVjA",
-	"r73vZmtIPbrDLjS9TzjltvaWHKyGRpIgzjJHaopVrLVQWB3EWFXunG4R2Oj4LOk6p0dCKp9HQqBYlyXk",
-	"EmEmXA1ilhDvC+nZU6pO5kATF4Rzo0Ll94W0csWwrIXZtqc2G1fnvUNAFkrC4+4OGCUIP/jkOkcUQbDD",
-	"nuHKHazMsTA64u/HT+0cw5eoR+QzFXBPKwXijIwCqJsRZhk4ugDB7LxSwUOdEMKqE8LLdJLOefa3svrm",
-	"JSzpuRSljvqtcJjLnE/5mOcOUWCF68OXjSMKMtbb6nk8Gh6IxJEfA1Y3obn2GfFWybBMTFMA44MUCq7J",
-	"nGsdv2mrGcN+crGzCPaojXmvM+c0VSXLLrXh82gl47kgzH1Z+5zA8GQUELy0JBOqgEvxCagjOCTwq3xJ",
-	"oHzYZ9OT7ozmk0P71VB4lA9rnPTJC66LnC4Dhcm9h2tSUJ45PxM1BEreuVkmrmAUDUiEEhsKZs1qoiq7",
-	"uuUatgXrbzHTHw3UBIo4dwnTFy3yS3PIdKZClDTn1mBRwU6mtIDqfVdpwAUpsBQ9IWYh/Yt19JVQMbZX",
-	"rBd/AW6HOHF/QkoBE9mLvYTtfk6NAB8uPNMgyA8FxAuuWa/FAaKNKlPvYNmYleLI6ir4CYAV4MfnGwgG",
-	"Z52QCf/IMnD/+9rkeqIYDO0hI2AfCxAofr2LGc8ZcTIpuhAskV5/PdIx+T1pzjPBOxPclvioORUtdwDN",
-	"YkHnDK425t5WRmEtquHzKqDdNK2eU83Ttve2eaRyKv4NK2riM/PlNt6SCuz31an5+xWPOBdKTq2qFgBX",
-	"tPnglSynM0zpsFxs5TVcJ5ZQXVG689R3s4Ch+aTLGNrcIDa3TXWjqB8qp5M0A+oPT2wh3dHVD/92+OzP",
-	"x3/5w/dP34x6CRqbdbqLXsl3OSOaMbKS1tIkhHDE+GR9bfq53hRQmiOeboV6AMY/F0YmlevHD2Uf7W9+",
-	"VxyLdeVtmPfooR0cZgyYH211S5+aiKPMfqx0t9ydWisI0neYmr+gyzCBJKA9+207rEEls0CQVcASIJzh",
-	"clBU6FBmdivM04ksVSXR4sz6oSk+H/hqYo8D9HHspslcAk24Vpb9xgS7gNJ9TRBULDmUaU2B0xS56wxn",
-	"Xf3anhpUH2dLVohLK4jGLJE1HWiATgXrZzHj6cyZMbohK3YMpFTT2T01IdBTtxfL1sO7uP7mTfksyRZf",
-	"KC/COeeuHrSFGxM8tmVeBNv7sOSLyFJ2SMOIreLTMzECnv3pyRi8YUPtSsWtVLs9K+Nq3T3eVh3RZnWs",
-	"f+5dOm0c3IGo7xLKc3yP6fMW3ZeJDOuuG8VQKDqZqiCkMiLkYne+slXdRcV5o1L72VVLgLXBmEwq5wxi",
-	"N2eoE9TH6OJmVpei6V1c88TJt67uP/6deOmTEIXA16QynElgN8fzrXaW7pudDYHwjMjMTaLSrS8QkTUR",
-	"heS5+UJsylRCV10n6YCvblu60vfL1DnzWr3xuhyDF6aNNOrvnW/inrMFYKbKO7D5zqDghU8qUCuuqyiP",
-	"I/0tANNrW/H9Mr2g+uG5gzItK/ES8cn6ry3XBwRIIRcJxPkKpojmGSNd8FTVrs/Km4fI27uIrO+X6Qv3",
-	"ppioulumNzvps99XD2LChjsV3ZYmUD+SEMEWzKqiXGmTEMjuhdC0NWz80vZZ0E1NNJEleXV2N09cWlcz",
-	"r38HpXT7OWZac+e4/jem+ISzLO4Faq3sLmYOZHmDJeJvKvX3s0o5qLTheIOVLXl7/u31PjUWEqjw9V6t",
-	"c5dIWWMnJL3wrjSJa4PyaQnb0c7DkFBTOfeKx7532OdQ13e5i0WiiLJX+aM+6boia20hcs8IdxjvGkC7",
-	"4/TiYy2bOfkq0IM/NWo6wUyap+h3te3oPE+KQZABHkQ0tPGCGfS+VPkb7vGm3wMQDZ78rWDTqAE/o8fP",
-	"vomotewjuXl1fnj87BuvigBfppqURS5pxlriYDxju3At+xg8/g8WbXCxrjTsJR25xummdI7xu7gSVKq8",
+	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+Y/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
+	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0VlX9DzQWmV78xsUuuPQ3IzuyUGlMMXBMZA1voQyrFhFtq",
+	"AwXW22Af3NyaHyom2GL1wzk1pZ3YT5GtPS8KJe9pfjtTTIPSvH5UbiLVI83NOxoMBoP+YBA7OP9LmTNl",
+	"Cf+aqdSRZzBA7Jdz+vF8Lsu1Zwf4v5b3LSqlcu/Jrpxg28yT9d2IvzZcQvTUYeOZtwQD1bS5+VJczCgX",
+	"9WY0zKfIHihG3W0Pnnw2iD1qPr6iehZxNYFaWK8qcYbgUpaGBAYGfExxIYpYy/CM+E3s4w5UTojoBEqd",
+	"vaOGbV/Wz+07WBsSu+9hxKQEFQP9slRrZkBfs0tKCJ+QOyEXYmVJW3Z/RWjMluEm6pks84xMJaFW3tbb",
+	"RuhY3jN41HhaWnnvfmd5Gz+5GdWzhCxqUVbZ9PWxH2gimFlIdUe635yQGftIM5byOc1Jxqfc6DMy+Ai6",
+	"7TcnVoO8fHdxPEBaGXwkEmZA815CFEulylB150aTlAopeEpz+9J5n5zDdAjNFaPZsn4cHGJCmhlTfg2W",
+	"Q6MRg9fQSiFKTgbf9sk7v4VjljtfMHXcrd7LM7fB3CQkZxNDrJa0PHUqbipF5twI6JVzc9GEm8p5vfQk",
+	"vy+Jrx/M+5sXRFEDE8052C0701rsSjyn2ZS9ZvcsX78Ecy7QyYfq24qDl0+Ylb5ODsJMhJ2enUeTfbaw",
+	"3jkX79iEKUVzvT4+fsUyUmqmNFnMpPbeI3+Q9r5Voq7fWfeveL/AZoEPW/CDfXCVpcOvk8Y+rEz7p41b",
+	"+prHeEtuv4J/gUNqp+nhCdUHSJWiy7X5upFbJ/WD2w2vLyDFdpJO7t2X7KOdKFCStnp8TAF4jirpteQi",
+	"sjqnsEbVr8yR9XYHf0Ow4kN+4NjqLsBXcU21XkiVtXJ1Ryz+uVWvd/Q2yjzb6/li94dj9/Eil5qdp6mV",
+	"O63r2CYyKP6epHYw3Sphn+06J9y2F3jtWmdFW4SlZVk0NSXNc+DUjN9bbuEFA755ZWpPjyNbK6RxjKmx",
+	"r1HZ1vBp7uJdDClu1SNK25WyCzSfXtK/r29Idb13uuf1SGD+rN31pKMdU43JBYxGof+lyGnKrOhiihj2",
+	"0ZyhrOKGEU2XmmgZMMuxlDmjYm0P3MsSN/nNa28x2GBOr8w83zRnK+xFhuEsa0m9oeoukwsBaoUV4Iou",
+	"yKvbN6/7exh6QKIuXrSD4VU9noST3rDmV3JxZX6U6i5i/HBhlIzOShtW7E0QN4YVWzk/vtO/YcPEr50p",
+	"25zyrPWMCjplDzuhTVQLkRiuCT4DxAq0audGrW09L7UhigFF70bGSUfn5TS6/YabPC6YysIKmSw+SfuV",
+	"V/TthCFRoEoTIN2//vWvfz188+bwxYteUucrwNK0oYZpIgXrk5dOWzZMzXUVYi4Uv6fpkhQy5+mSoHpq",
+	"v7hnSlu1mxLBFqAEETpVjGliZFPFOh4cf3N4dHR4/MetohS2xm9EUt/x2RZyBxqMWPnVVvlLvn4/0+gl",
+	"bL24ORd30SAvNTP0OVtysTSA2TysIFZ5sbviNp8baxvAnsfIsY0IYmzB7xMsIllb76YNQ1/b+p5h0kds",
+	"5RC7j37jg1K3fL7DzOu0kuBXG6Z6y2iEd1sb044ePbpWBocK5d4szk7hDeqie4o990IQe46JFEpOeG7V",
+	"nopd5HSM0Xyw2MCatfeP3TO1JClV2T7y0O9MUjFdv+otm+xWuOkabbxCzdW/FcCU0hlVJiF2b6nWCZny",
+	"iUmInaNmJiE8O7TrS0jOtbVfZXqXEEsgCSmYSIiecZZnCfCXhCxonjOzj5zlcydPtt9XsMzJzJhCk/fv",
+	"4rLCm2sPurXOaqsu7xx9qeEM3abGD6wURi1jxkO24gT+7nnUg8lpfrH27O9PTjYtuH7wveCGZeR7LqYZ",
+	"JGRtXrFbLEwuuhzFqGEPUd3NjNW+bnRvravuMYN/mzoPTrMV3fzom9gmoUtpl0cf5LcLfGoTqcjz2wtg",
+	"E5e3rxLCp0L6L97fvLjdxbO3ycEmxWFqZxpxsfFJc8+tNOPmlEQdaqT7/PYiIbfvLo4HPXvHav9aF7xr",
+	"Z967NqdLMmbowpKl6SWECsv9NOuTK1A7Vp1ubt8PVt1vpJvLBVPw2wQcdyJfVu68Hrzfva3ULCNSpIwU",
+	"TPkBK/cdhKx0QVOrIym7YheqrXPfvLducGYleuXws+OCwwliLgXLcy6mifPrNY/m6PiP2y6RI39PkjXF",
+	"td8oJ+Axfaf1XgWxoxWbNe74Y+pDpSCES9jwvOcg2x9fsLFlxBFXHqP3DN2apEvJxIoEMoMUDVT4CyaL",
+	"nCXESJJSk86ACg4nHHadjKXRvdVNH8R9C+Gu19NvLL2Of7Xv/g4e/I0sjd75pQEXuKc8p5bunI9plcPh",
+	"HZowZuWspdXSWA7CzRrr25PzrfOFVFqeIEkBabNnZLwkPiPNsp3qlsElu0X3uWVUUtj/rJ5CjEVOWIsu",
+	"ZdfXYDzAF2fW0OuOJoyNPNf8eykNc95/ez1hp3trYoGcN/KE7KbV3nd3n51bl1Wx4cWMogloVcSsdLxg",
+	"yuy3C7zfxE7mA1pf2ajOQfKJSxM+LRXTK0bSbicTiJrmBgGXxZ2XCjd+l81Gjeo8yxTTejeXYJQxNcep",
+	"54nHGbsoL6iejSVFR2Sri3ZHD3Tg8I0o6AUT3lbYaTyXNt7m5sI0Xv18+UYKlzy/y6jw9Dv47VZ3id+B",
+	"tZfVi4nuKapREWZTH/CqR5apyK0yMs/sLdfMuQGAI0RV4t1VM0NN3K/azn8i4feUZyw73yPVIrgy7R7b",
+	"7YraugtPufSs2K46JvHnd8RqvoQJ+x9NurCXeBi96NK9/zm+oaliGY/sIukOO5a3DzsuU7wKO7W9BXJw",
+	"UrZh7tXB3Qm5gHDheJlYPm5VLyUXPo1uhreFGClP4btQY7x6QbqasaHIZKqfuEf786zXJ5dg3fpYmXeJ",
+	"QMp6zRZfXF4f/uH7p38+/PYvb47jK3FlNfuQhCXFcuuFdbfpBh+OOe33mGeta2+Kp0ZVqB3n+V67lO1N",
+	"kYL64JN2rTKp+EVI5at3op54tbpqZwM69peseVQbuFcgjFqZWDvH2GGjzuHZnxMfboOEMr0hL7/xXBCo",
+	"9+4Dn1IgGMu0rzzDmLv7qVPFIvHfmjntMPMf3NNAGCXN33BRGrZp6nN8YsOkYaB8CTonlM9B0Zq92fPY",
+	"lFcVgA2k09zelSlvJ4B4cNoNz3b34a2QVUSgVyUQMa1Tz61qE0T1MYtgnQNfvL48f/evlze3H95c/fDh",
+	"xeX125ur295ZkI2OWRzc2bITsD1BOzw5Pu5v9aTUK69nvGkX/Y3wwfTntxedpHN5+6qTWFlyG42drxDa",
+	"+s+tYtlJOqBgbhoBCl4ix6ffTnbn027L9z5reHmb+laXBMUPfJS6eiFnTdjnIVpS1Qq5NDEIsvhKoXWG",
+	"Lw3NN9xMvzYsV+WC0DwH8Ype35Vx2+5ftUMJbq1/7wbCqDdn/XSmzNXRxieeSzGFpYdS287faiTUEDsF",
+	"O+m14rF1xpfVquoOB9q2brvses4bFn1TSXxPz9dOj67SB0BWvWP2hy2ZpaGgjZJOpTJ1kfvfc7bQ4H0C",
+	"Nay52R9aXNbtEZgW7/PK1nwIncw4WHxj7i9ymd6tU4GQi5Z4eJ1/faArcxaSrLrvby96jaPfeLHlZBL1",
+	"MFgim1Afh9SQIZLegU0+c9WprgYyt9piQqgVbd9JkpUK5mUV4T8czwbzgR52ek0T233ePp9W2r/1FUT4",
+	"nL2ti5nMfX6d3onmVx3jctGpNmJ1BpsO7Dy799bxqmisvoiXoN6zyFYNOwkZdr4dzPEfR7On9p89qD80",
+	"ZC61IU+/eTYgGV1q0v3jH74ZDGbrG9t0NWzPYPFzbVnoG3cFVgJRsfSsVhqbtYZ84/dOlziDaHiHfWz5",
+	"Qu4aqoXsB/eKpEoss+NuCG+7rbgp53Mai/nstyOfsvCHrC+2okuq8uU7lrF5FVBsLmki1YTx1mQH9IeQ",
+	"Kb9ngpRFPBYYlnXHVlUoLlJexOQzmL/oRR3T9M4XZa25YLfrayvF5fU7k2CN0S3yVXPNmaG9zOyXxMfO",
+	"QQBjCHNGC7YuZHxQMFImbRczp+mMC3aoGM3gA8zcC9JE0hzKfCDPhaYG7f9TMsrllIsP7GNhlztCx4Zz",
+	"TUGV0yEXlm1PpWCnfieHAn7VS8jISFN88Lvlfk5LM2PCWAkjFfpNQN3iGkv6TtEdxQ1iGpyR76Sc5ozk",
+	"XNwRmmuJsxbgt3UhM/uuqoZylJCRfTh8MY4xFH7OaMNhggwmSrrAMDu0opRlMDEY1rDiQ9lYxcng6ak3",
+	"+YYCo0eGFe8LSCEXHtAhgAOxA9Xp6R9SKfNMLoQfq/4KUgiGoqBgNaCTZwT/GRE6MUwRaqVRqbhZuswf",
+	"O3aRU1G7orsng28xMdx+fqAx12co3ANEc5Gy2oV+5vTfhZW1VenkqCbsP9unRvY9DY83vAahKOoFgBMd",
+	"i790HdqwZ4WhTf8q5x13bxuKYHvc61Z9RA1SjPEDCBi1aWxFaayggxBGQPd4z6ziMYZoimAYd2pKPh8R",
+	"2sCCYNLb1NyrlcebZV0RDlUXuiZkUZcW2JmXmqkzwBABD+5MLgjVh3wl3nCdM6oZYQJJ557mPCOty3E3",
+	"+7Xd6ciMLKGPBFt8yNg9T9kIVF4kNCPvWAUPtMIgEpgzHJ8d4sLeeCqyobD3HN4FH3XHSi4gyR4u+ZRB",
+	"nIbiLX1lTPFW5EuSSnnHrfV2/8G95gOM7Oll3bVmL0/bYqJ30q7KkcjKxbQKFkaGK6Sh3UTyCnFvo5Mf",
+	"Vx5flTmbIpMvpZpKszUHPRbfbQH3WXsFMtPXXNxtSHHPVsPB0UBXsU9Ou5UmFzsNHJt1GO5Zm6+z0tY5",
+	"B6BcHWjCsy1hkbWvnAbRAmR1G9M2HIsHSc9NwzO3pXphg28FCuKdT41jZdN1sHYEp1iBv8oppqaB4Ei8",
+	"EzHxMQ38bi1jBLUKK0jBF5yQlBo2lWqZDEWFZQQWc8ZSrrnVQNz9RjCxKvMD3JLhfa6PkU0mTouNYizg",
+	"1953szWkHt1hF5reJ5xyW3tLDlZDI0kQZ5kjNcUq1loorA5irCp3TrcIbHR8lnSd0yMhlc8jIVCsyxJy",
+	"iTATrgYxS4j3hfTsKVUnc6CJC8K5UaHy+0JauWJY1sJs21Objavz3iEgCyXhcXcHjBKEH3xynSOKINhh",
+	"z3DlDlbmWBgd8ffjp3aO4UvUI/KZCrinlQJxRkYB1M0IswwcXYBgdl6p4KFOCGHVCeFlOknnPPtbWX3z",
+	"Epb0XIpSR/1WOMxlzqd8zHOHKLDC9eHLxhEFGett9TweDQ9E4siPAaub0Fz7jHirZFgmpimA8UEKBddk",
+	"zrWO37TVjGE/udhZBHvUxrzXmXOaqpJll9rwebSS8VwQ5r6sfU5geDIKCF5akglVwKX4BNQRHBL4Vb4k",
+	"UD7ss+lJd0bzyaH9aig8yoc1TvrkBddFTpeBwuTewzUpKM+cn4kaAiXv3CwTVzCKBiRCiQ0Fs2Y1UZVd",
+	"3XIN24L1t5jpjwZqAkWcu4Tpixb5pTlkOlMhSppza7CoYCdTWkD1vqs04IIUWIqeELOQ/sU6+kqoGNsr",
+	"1ou/ALdDnLg/IaWAiezFXsJ2P6dGgA8XnmkQ5IcC4gXXrNfiANFGlal3sGzMSnFkdRX8BMAK8OPzDQSD",
+	"s07IhH9kGbj/fW1yPVEMhvaQEbCPBQgUv97FjOeMOJkUXQiWSK+/HumY/J4055ngnQluS3zUnIqWO4Bm",
+	"saBzBlcbc28ro7AW1fB5FdBumlbPqeZp23vbPFI5Ff+KFTXxmflyG29JBfb76tT8/YpHnAslp1ZVC4Ar",
+	"2nzwSpbTGaZ0WC628hquE0uorijdeeq7WcDQfNJlDG1uEJvbprpR1A+V00maAfWHJ7aQ7ujqh389fPbn",
+	"47/84funb0a9BI3NOt1Fr+S7nBHNGFlJa2kSQjhifLK+Nv1cbwoozRFPt0I9AOOfCyOTyvXjh7KP9je/",
+	"K47FuvI2zHv00A4OMwbMj7a6pU9NxFFmP1a6W+5OrRUE6TtMzV/QZZhAEtCe/bYd1qCSWSDIKmAJEM5w",
+	"OSgqdCgzuxXm6USWqpJocWb90BSfD3w1sccB+jh202QugSZcK8t+Y4JdQOm+JggqlhzKtKbAaYrcdYaz",
+	"rn5tTw2qj7MlK8SlFURjlsiaDjRAp4L1s5jxdObMGN2QFTsGUqrp7J6aEOip24tl6+FdXH/zpnyWZIsv",
+	"lBfhnHNXD9rCjQke2zIvgu19WPJFZCk7pGHEVvHpmRgBz/70ZAzesKF2peJWqt2elXG17h5vq45oszrW",
+	"P/cunTYO7kDUdwnlOb7H9HmL7stEhnXXjWIoFJ1MVRBSGRFysTtf2aruouK8Uan97KolwNpgTCaVcwax",
+	"mzPUCepjdHEzq0vR9C6ueeLkW1f3n/9BvPRJiELga1IZziSwm+P5VjtL983OhkB4RmTmJlHp1heIyJqI",
+	"QvLcfCE2ZSqhq66TdMBXty1d6ftl6px5rd54XY7BC9NGGvX3zjdxz9kCMFPlHdh8Z1DwwicVqBXXVZTH",
+	"kf4WgOm1rfh+mV5Q/fDcQZmWlXiJ+GT915brAwKkkIsE4nwFU0TzjJEueKpq12flzUPk7V1E1vfL9IV7",
+	"U0xU3S3Tm5302e+rBzFhw52KbksTqB9JiGALZlVRrrRJCGT3QmjaGjZ+afss6KYmmsiSvDq7mycurauZ",
+	"17+DUrr9HDOtuXNc/ytTfMJZFvcCtVZ2FzMHsrzBEvE3lfr7WaUcVNpwvMHKlrw9//Z6nxoLCVT4eq/W",
+	"uUukrLETkl54V5rEtUH5tITtaOdhSKipnHvFY9877HOo67vcxSJRRNmr/FGfdF2RtbYQuWeEO4x3DaDd",
+	"cXrxsZbNnHwV6MGfGjWdYCbNU/S72nZ0nifFIMgADyIa2njBDHpfqvwN93jT7wGIBk/+VrBp1ICf0eNn",
+	"30TUWvaR3Lw6Pzx+9o1XRYAvU03KIpc0Yy1xMJ6xXbiWfQwe/3cWbXCxrjTsJR25xummdI7xu7gSVKq8",
 	"rQovkwth1xmcD2KUg17VpeT67c0tAi0PO8NO7ZaE9wZg7M3TeEIL/gRACp/cLdMng6NvjyZP0+PDP9AT",
 	"dviH8VF6+C07zg6f0W/Gf0j/mH3LBpMnFSk9OXoyURJVn81Uabe3sWVJg5bcxlfHjzuxhTzrO7gBYm7L",
 	"uVdjvMNf7Esx8XW617fM3935naWgFz5NqoBDRmhQlCEeN297xCyQJS1T3OIyiBA7oOUfaOforYgPm5Og",
@@ -20959,354 +21285,361 @@ var swaggerSpec = []string{
 	"O7TYIG0wnqOhLlqNPf9rKAK5/uE7xB6DvI8SzoRkXLHU5Et4RBBoYkAQIipencVSxSKWx3Oq2dNjgl9D",
 	"OHBZMESCcb0yt6f9urGTcJ+q9cUo7D2gZbzXGyLyYy7XI7dbwtVbw7y7x4N3DfFWWTsh0e1I1++LqaLZ",
 	"5m3gOwRRN5buJahVOSc+F1OrbkFGsP03hFkgyiOqyO+q8f4sukMqGnuqgzkJwVhO4t4hVR1I+DQUyPeb",
-	"WvU8vCbP4RpFCkEr6KMFzXNm6h7822rQ2sqKHG0/OPNipblGE6i2msV3zz+TsVypMvXYNKP/3f3VT+U8",
+	"WvU8vCbP4RpFCkEr6KMFzXNm6h7822rQ2sqKHG0/OPNipblGE6i2msV3zz+TsVypMvXYNKP/0/3VT+U8",
 	"2kyaMb1yQi3b4hyK20SxpYOX7tGfk86M6pesUSsSRhkqj+/z+ni3z4Trqzlm/FDT1oKp2aIp0nOvWTTM",
 	"dVVPHA+IfFpB+3oxIxgl8p7lNGWdTayt/snvT07+8IfB4NvB4Oj46R65iVbW+TZ8YYoikYLIUhGMG1dU",
-	"2troBX705L16+o9v/jw/Gv9lcH88++vi2/Tk7vV5/2/FdJecumADXpz/4fvjP0eRtjzX2pjZJrEA9qEN",
-	"swKtbIWhYMgUg4Pd//HjbUKOnpE5F6VhunfmMZwQ6omLKvSsnMao+w0QY4gbOuzi0TkwXf4PiNCfkueM",
-	"KqbIsBwMnqbwQvgnGwVxx9SqD1OB8CAIje8ikClVikM/nzYsZEjCe7Ot+7p9yNU+atIddoBYzLDTI1qS",
-	"CVW7cU3TVAPb4IE+oUmZ5cd1HivQSKDJN1qYhYAEXmLE2Ex8axw3rJlWsprsuMJ5Iqv+qUU0vqy55yqQ",
-	"gUv1wEJG3x3TIdCgo9E+gYms3SmDxs26l0CLnDp6PZbyzpIeFCgMRVcqqMzoVRGXJUllmWcgh8aQepad",
-	"1hmyoGPomYPUg/rmAFI1IYLdMwVE/A+mZAJel5Hb4lFCRmt7bD+MbPIIf2k32gXJqBkKWCBVzHmakKrs",
-	"anDpEDQR0m3RkmF7WsVoDrPRZMaUy1tZrTFZUVtjYubouFXk7Swct0iyb1prmFuuaDC7Z7sk5X4yscfo",
-	"tU4l2yP80MJdrBJmaCPPYg2sMomoaXug4FXjPW/TEW+DkG2saS/i4KzWDePdu+dsoS2lShFWgX62yuEJ",
-	"a5mwFXhZmTMEPlud3pnHf8L77QvY+i2v+LGCbItENsp0VjXJY6yCzUPwu50OZxOwnxQXM8rFeXsT5j2g",
-	"TUi3+ldQ9dOG4poyfs/0LmCiXEPVf+KRLP7z//rfsV1vz93fD7WUO6zSH1+8O7Ra3fnzixejXkJorkE9",
-	"A1w7+6BvhTFhlg6cUHBApjtAm4bjx6cOhu1+yIG7ueRqJlKrw+bjK6pnLTkWiIQY1l53q8bXW8+61Fkr",
-	"XOEuRdguhxuMWEA4tKbkeSsoZ1SRicKReihAR4qrQ9dXx3O4QLUJT6favNULVa89KM+ub/xm/h6PTqzU",
-	"0+3k+A9kxjZ3fzj85ul9lljiF2oAuK1XX7DqPfv0JQ88kN0DMeF7dugAGHvF+mHtkpfQRFgA7c7ukZU+",
-	"+6UlLBqqy64E27oNzSj4tj2Qhu2HXeJhkwDSATCXSXdRVRD1dpI+rfqDFeUgSnYapiqa3YjzVO/MjpJx",
-	"qwRG/R4ME/f0J8lgryy1b0UYfU6q9ChIhcGl263n6cyqAiP3kRXJLph89N/I78nvjvqDAaA9zaU25HfH",
-	"VjfvtUSY12RI5Pw9ZB1oBAue59YyA/ghI1dIIcg02pLq5k4y2JQdCHeHlMuIYi9Bt99DtT8jOaP34Mqw",
-	"2+8Ln/xMCc1d+e+2oFWgca5ETG4vEnL57uJ4QKQit/Yfu6Ta7XFaRmK/1ZW1+I8BWGi3DLvw2PyCNp/V",
-	"w4O1GGwCS/DGskJnGIMn6rzEfgn410vPbv/Hj7eOmubgzoFvazqcGVOgf1zecebH4Hbb8CPv5DntpPeu",
-	"IqH+NS3498yKIrCiJ3Jjge2r29tr8K7JCanaW/QJZLpX7TB9yjsX09wH3bxwP7++QqfHd3IofFMLWvAn",
-	"tOBTJnpVkeh778HDonQmmKJVs3Ju+kMxFBdS3DNhoH0ginB7cbD6ZiLzXC70qX3ukPyPm7c/gMAXgOTb",
-	"J28QtUpH4aqOEIpv2Ok5vwuhDtyzbwe7VEoq7Io3+ufQh7KHnVMy7PT7/WHn5xF2xhzBk6PeWSPjD15q",
-	"9RoAJp8zutr91L7jxyBbEzYppQJgMAA2w1okGTV0TDUjXUoUAwDyhFCSKqpn1pIR4W4AKLJgLNNDQeyF",
-	"wcwpTZ4NnrpOdO+YUcvD84lh6pQ8HVUH4ad9UJ23XcFYcTbJl43uSnbo65zZORm1dG3u7KaTubSE0T8g",
-	"PziUZ0Bdy6xFzzU2bxizGRfZKbSXm8/tyxk3M6bsoDNaAMoRsYetWL60nAVALQyqcAgWXjAKUTtu6mxs",
-	"aLw3usrYvJB2w5eH37MlFH5pOmF2cHwNWdAlbPyFe3vlTXYAtaO/HFYbcHgNUOdSuJaA01yOaU4K96mn",
-	"ddBX2T2AJ83Y0r4MFpKxrE9u0C2NKOje2WgnO2M0Y8pqDpR8d3nr8nax1MmTcEAXAMNth+66I+mREhK9",
-	"scSEZmQuM5ZrMrOsMqXldGZIWeAOcXNGaD3vMVtKN3oupwca5mLHrrG+wfxlNOuTqwk6NWFcexj12HY5",
-	"HhDR7yPxmC6ZJc0FXdqF2LHnVFntq7G/N4bm7BTqwEcJ0dJO0tIgXsaxYvROkzFLaamZ/U5JV7cLb8nl",
-	"AmjxXEixnMtS+9x/7QawyzmtlsLA+4Au/gwvOPCS67c3twm5fn8LW359fnvxygFsQkrBOlG5wbr26h1Z",
-	"cXT87Bm555pbeXx+c3F1ZWdVZzDbvX//HhsLUTKVMiPpTPKU9SxHddDBjboFQskdWxJVitozgTeZcCCC",
-	"O1a4BpYeEPP4hMxkqbRlE1ULkkDVl6qBqY4vO8DDtlM6xUIJIF4PIYM3u1I66h/JhYCGh6pCcK9z5J2L",
-	"BBrCYKTdkzxQATMzCbV6ZpaQv5f2AOwKxzJbrtxmuwM4Ax8zwSYfuA/2WTtg43hewXlbaoJBsWgDcIUs",
-	"N8LdrsbGjXaFIH73edXhGb8/OT4+A6QNy3Tq3Hr7Zjw2S4jGKpQOpp5MmdHkZPBtQqRKCJ/YfQVuDjcC",
-	"3+budKGkldFJDSBdb3+Nm4LvsabahAtM6kSqR84e8IhJ1efUKrOk++zjRxS0J8ffohyz99fSDlw2ZSWB",
-	"O6C5Iza73zD892ypAWjKfi+doLe86ZALj1qjfC3N6vXzEJtOsNeA0XZk+00lsUC+Bx01IVwHYRaMy8FL",
-	"wSGH0gu6W44Aa2Hka0FHifvc98ZEdj0U2O6LKIZZQmSSy0WleQjMSSJmphgjr4wp3op86WJ++pSMKh1q",
-	"ZO/U0bNDDE0S/HAoII7YS+BBxSaK6dmIdC1hk1EQ1fVfJURJqBmtHRGlZjgdO4QviMRaY6NKbVh2iJ/6",
-	"SCRcAH3HCzz2qrMtrB6b5SakyEsNI1Zls386GmEUCy2G5VCg2gfvtrtgiUBIl/2UELTPcmtRwiMZZ66g",
-	"prFWLb0Gh87WBXZdGwpAprHPQFAVuslZUQgJyrRuj+sI+GRwlFSqIM1zbU8Wfu6qN0d4F4B8LM1yps/s",
-	"xUJ2kFuxUQ9VG7uACWL3AKSpI+y1iDEUpMJRVo6p1UAz2SeiPBS+wLwrpN+HUxShjcn0ULW9effy1IqZ",
-	"UlhFpdqcbiWVEhRJCXlx+fry9pL85//6v5FmrNLgaCyXU1maUS8sQYK2G0PhKAch+OXc2ZCQlrAQLjWB",
-	"dEdv4R8jh6Hi7q8zBt6/e32gE2heP7ph6eFLZtLZ4Q037BS46SGOMjojQQs/dzBOjsIuv5LajKz0gMeR",
-	"8kHpGorRXw6dYcyyQ3uNT8lf3ry2l9J9PDqrgf9dSV+TTw+ekmHnQkmtD6G3tdtISzHw2LDTd4d2iBkH",
-	"ga7AMiJQPYQzeSdzYAAfD9NKU0FP+QjurtXMa5XbWlyu+Q13undCmJhIleJdrxn0UIyX2AUCEHGIgfvY",
-	"dYkjWZkagB7VB1B6rvH73ikZ4UGMcHS4qUiiZ2QkF+IcZe8IbIEmkz4bitE9ZwsIZVs+5igeAPh04prC",
-	"++I1qSxPh0S1MzJC6QmbYTmsS/bAkZKhwPYq7t16hN2e5lz0rfJf67Gn9lL2yY/KChK7LPvB075V2kAU",
-	"uqA82uD2uxN7S1fQFLxQfeq1I2+spFIYykHuDut0lGHH5WlwA9GZ2qI5v74KALR9/0SH2UsL3jntPO0P",
-	"+k8BltXMwGR/MqbZFK33KUZGq8O/yjqnnZxr8xwfgSYMaE7Y544HA1exZ1z9NS2K3Im5J39zsTh0lO7e",
-	"XAViCWDGR0Dp7QO6b1f0DF8eG7Oa5JMrYZgSNAcDtuGz6Jz+z5+Sji7nc6qWndPOGwSBxRfA1QWSh8tA",
-	"9Z2lJVnjZ9nNp1ONFYPzeSnsiD8lnfUr1TntIHXD25+4vXoyoX8PNjySagxHAFHm0YT+vb+k83wEHWyk",
-	"ypjqkxHKhFdmnjv8D5GBUtu4kcgN31B1l8mFSIYC6EvRBXl1++Y1yZQsCgB/kI7pAJM2knChmTJ9MtIQ",
-	"AoRXmGb5pRdKVLGhKHKaMitqmcJmdlUTfuDMOR2zvE8urJoITAGhK1HjAPkQLJhl3GAKCc6XO7vf2mJI",
-	"+E0CnTJzgdv6kv79MWk0eEsLfb48//NjEKcbmnSBpYOfCLqTuBOozr5x2r0GkeLy9yHRmVwccnO4kOqu",
-	"nTnUe/9KLq7Mj/Dw4x9B8LKWk9CGFTq4MI90KvAaq1gNOzO5AJeNndWw88DNL+iU6Sf/1Hk5/bmVUYzw",
-	"KVTS7KOoo/XnWaXrBdfKDZ20kMsK4/CMYihCTtG3AowcXIMTQ0KbCpEdODNpSZz1l5fTzff02mFjU0Xn",
-	"zDBlt8l5eq1Yqv28dqhO6N/GZKyaVrak+P/80+PT4jVCd0SpEEOxPyedk8HJdtL7QZqXdkMfgVbPoVEq",
-	"T9H/1C0QuvAQFbWE5DxlQrPEKs6H4N8A8xf70NVUZE1dlj2UsTjQ3x14ique/QIMxb8pco6v5MJKRPRY",
-	"u7k/Fjt5xfKCXDD7G3djaWqI7zT7sG03jM531jnsw6h09J0Pf00TQKe61ZrQ9xKoABVG5lCADgDi37ty",
-	"0MEJnnHwEqRUZVgBhW/okxGUObnOneBwAN5k1RM7GjCboZgZUwBI7hkZ8VRik07ooDYhlEz4R5YRzaC9",
-	"NdowzgbPFF3ozfzp1m7V4xMdvKaFc8ABPBKV2bGrg+jirvvUfh243atrrxgcLqb0fvr1D3Dj2y++f+iB",
-	"279TbsuFyw1fz2dZO5NqYmS8BHp6jMOpX+JdxVyRq5u34Pryviqa59YehI+Co6izxnY5jIzdP0lzmd61",
-	"coQr0XB34F21ygFPMSCDFwoCJOhzwTak6R1q6yOa3VORshfs/sJ+OgJn2Vzeg/K/oCpDf7WcTOwt5Rqd",
-	"/ryhhTgP8oG2nEaqJXjxIUaoCTWQtO2CZtpa0AEoEPzcxRM1RtZQO3FDMk26F6+vfJQOGv54JH34cc+D",
-	"6uoZhZqJPrkS3o/h8ZuULA2rwf3ZR8itPxmcQHbhGnX7vXhM3lK9o4WxwBF9FTrJLRae+nUeaEc+6LVd",
-	"kAlVrheZNu6rGdW+s64h3ZA+pciXIWcKvtt6IZJOIXXkCpxnma7oeOS9hvV0DrSn3mZjtyruAR5k6hrg",
-	"u2zasHG+xtZgrE9u7TXCqN7UUtOYpnenhLoiCd+r2oq+UhRUabSisxLpq1LWpB3g6TfPBiSjS2v+OGSw",
-	"h9Luyl1e191jNFE/8iQIYkGSxk9VUupzmS0/O+2f43TxCjSNh59/6avnGr+C9iTvvXWww8V6Tivol0+5",
-	"vCeDb7f/4EKKSc4xWejk+Hj7D94LR+yWHi+hUchjOOes1DAt7MJJk8/HDrx89HWwrV7RF+z+DRabPb6q",
-	"4t514/ZkB40FmtpRno/lx6+C3V9CNE+TheLG1H0Kw1Nz0wVg28rX+jgH++SfPPt5kyZaH+52N4VL29/B",
-	"SXH8pZ0UfhltBIKBhq+CQN6Kqpzaea8itPF5qQFF8RMI7LgEyAADtU01vqZTbPoPKRzaTRV7kWDrJ65J",
-	"dzRlxo3pqkL0qHdKRjmfczNK6noBn4AyFOCcwabb1givKw5GrlAScuhHVQMoTP1vsWXX1qP3Fts+P6zz",
-	"c7L1WeydhfURuz7+2m5F51Hpv14+FoFE7oGlO9j5CmuVlQ+Qy0e7SE3qwu3Myean23/0UqoxzzImHnL1",
-	"qssWkEWjnxgW7XVxfi7MYG+H7iVE5lnFlROfywadenzNjLuGeK1ab6Bi95wt4Dx04x5mVM/GkiKEUKuf",
-	"ar3s0tUAMAGw92iqvr+9sEowkcLle2g5Zz5r0+Vhdu3VG4qgFq7nW/VjRpacOA09a2jt46XT3wRa6Uuy",
-	"YIr5yj/v+qoi8JhAtbbLzQ1tucUvqi15TCFRvaRFTFQH0/9kGn8wxYIGTfMcXKPVhCAP0SCheugbv/G7",
-	"U2SdZdCkR+Tbh77zMVQ1RE1FVLbwKfI3OUa7CnyWYPtZkrQGGtLmhC2cs0Gf+TaBxuTOR1kvsmRDEdId",
-	"NVWqEFTb13kZDo6bdAWUFzucGKD2BYWRwBpNnfMIcCQg93AlhxAgpjE3BzFeqzbHUDN/6pJ50VL1v6Vi",
-	"iQmIERLGib3BS/QQWRQ1IR/pPkSw1SMXA2qPEPcWHu8/gP//Cmyz6iJeW67qap4qWg3JFPx/PicUnZiW",
-	"NWfQsFzIxYPvJcv5lI957q5kq6TAOhq8c0F2MDgFyZzeMW0J2gP2rGL5YIi9KokfCt8KE8fFRKAxs/cJ",
-	"J5QzwJTgkFeNwXnftJIwu5Gn5Nh1WxqKkf/NKZnQXLuUXkpGWHw7IppC8mpVTDbnWkNhx4ErToB5L8lS",
-	"lgp7hQwF6o5urfZGHiTEP14WuaQZPl6txBe7aBL96V9lqYJ1109TxdzSUZizrE/+KktEmYEhqgRfbDZT",
-	"AQtsHBbEqK/M75PmzBFPBLjW+mR7LfIT7/BlQDCfrgQ/vp4azjPKcSADNcgBpZ6wUe/gE0tvCVnMlvYf",
-	"/V+TRhourpnlB8vES1uR19z1bH4QH5kyc1vjBLxCFbCVo1g7QckFKeyMoO7KSsZ5UNldcUPfC7Sr5h8q",
-	"TAX3sO6dkqCGgYpQxlu1OiyOpc2G8ROGdVJyYVVTbrBUoRSZ27fwYUgNxZBQL0FFobF7WB8KdTsLB63s",
-	"ukGNUP0dJfXI4RwPNAlHhsTIv5X1/Ku2ndDD0SoU1T55jYELDBcDEBCaHAh5QrgJdqehM4et0OvqITqv",
-	"be8KvH8oLMuReF59MnKK4cilxKNAqCbVqp6HXqizoRiBo26EGa6Bveh1LymYrn7kP0TdnlxTUJQUI2lp",
-	"nOtAM3NqbX6tfdugytzHGDbaVzrwFLgwg30SrQdw+5/5JiAeZgBNmhpngJwTHKLZk5pnrmvkHasjBXE2",
-	"GrkmcccYlLwEhZroENjHG5bERwK3SWOgjE1omRuE7JzTj1h3DmlAVRX6UaRryWOy8TeOqDYmBTkzpWII",
-	"GJ3cQFVf1BnxeQ21JqPUSbV6WkClp19meNcezNdrXnU4W2PqLSqCfbqVtL8iFcHOc1OKdKCIfy3GejCl",
-	"5LEO+sk/639fbfbsX4UKxJ5GaP2OF7t4Ob80YWwnioeohF8oPNAICAT6StfpO642D4T0GaECHSu5ZuRk",
-	"cNJ7ME0VORW6VQnEmlqECMV+Xo5fp9TQXE7B0eJhTjwiiPOYrvXW8u255GQo7OIMU3NtzR4qUFnIqKGn",
-	"zoQ22HxaMf8z5pyNTa3ujjFXPuces0ODm2JOM9QQN8EGcEHe35BM5jlVGsqFRvbF76hxqX8zRhQ1bCXl",
-	"wT6Dtq7VjpeMKtId9AeDk4HLScCMBFLY//vdoG8/F0Pxu6PBgFBTuc56fTKihRrV2AuQm0aFKGnONcvw",
-	"3VZ9ZCoFfbOaHvmPfydPv3lGngwtSc1f2Df9x7+To8EAahMBhA4L9tm9Cz8upF8+uukyroucLvtk5JI1",
-	"RpjO7fI+1FxbzUrJcjqr1m9pwMo5d9QIc3JKvA4NMDAOiOY//p3Ue7k2o6EHY3frQiCzxgC/J5VmDsr7",
-	"yO+bXewoyCyo6QEaeCqjMdkKaUjTJdoDfv54LI2jP6tNd/BgkELJOdfMwQthuEpxRMSgYklStSyMJAA+",
-	"FlMic64NEPZjOrLtCzYJx+De6sfKroTBiZxMmOsE7zH7dBKm9XkeAEeyO9OKRC//7gGjogzrx4qAHaU2",
-	"XkxCcnZkNgo51Yyld5CbW/vMXAlvwHOm4NkL3gHKuiv8XgvX9BJfWtsw6bRhhS/7YR8pdD2oqLRCDwCE",
-	"pzH7lAtGjETDaKcLBvFWDP7oc3zKm8k4CYb+lto9KKyteYtJxhUCrmYVFC+kb2K6lVOLqeJmNmeGp4E5",
-	"v9GRhYFMadhu5lfQiXGn9IQ/7m6PVciEOw0cA///UmFfu1st/ACuzlce6v1Fff0/rruNgN97bDWAxQER",
-	"gpeioMuk8s6CU8JqHQ/WyYD7HLrftgbhXoF3x3OxGtijdsutRY6xcilcnktAtlSewcqSoagdbDEe6gEF",
-	"moLXKWKWg0GwDEqRvU4GMrg/FNAp17MQApn2f2Opq7T+aM7WwGUrSAQhF6j8uRpVyz375GQwGArv8Ncs",
-	"t2OtOP1yKvoHdVtP+OCsqj3Gz1oiIkOBu1XBqTYDIljp7TKKIHYeidf0zsjJ8bHfdzyqoZCl0Txj6yIE",
-	"ij3GVfrf2vl1D66ELicTngIUh/v4lPwOka8EDw79wGqXjea6vKEot3bkrRrwHuieQ2bAkldo/g1i1PXP",
-	"xaBpsk9jXcKtjs2b/MrJHx/C5ZrMWJ5F46vNjsdfa2ZuS2PmL5ygu91QdklT6wbzVysdvmTo+OR4h5fd",
-	"SvmGiuU7n4TxOcTQub6rNemY+PkcEsaAi7Kf6vtWZfrdywtycvTHAbm4+bdTQj1UlpILiIMMO28LBmgN",
-	"jhENOxCr6caZF8rJoRhZSTXqJT5iATa0c1wSbth8NfMKAsXDzkUu9drL+gSHQzyZkZEjMOIwHcownZCx",
-	"NDPCRZqXGcvOKrbvfua6RRhWh8q1T7ByGE52SjX0KbwCg0eaGJlZ+/mWfTQkZXnuQa2ILqBmaMaY159V",
-	"KbDsbyLVvMzpUHThbRD0BjCeP40SMvq9/b9D+3//fZQQQ8dWJEDLEjr1iVo9LEBUDKv+8NcHoxZN+sav",
-	"bm9m6fzDL5Wc7+L9c4/fyl3cf4Z9NE8c7dXcbFVnbql1dwtKXJs4agxNZ3CAqMdYcWulacEUl4D9ipQL",
-	"c3HViIcvuPYQelsm8WuKRpzbuxpQdOWuawQoEI8Ct+fBvKTpin7i1CXQW8uWTBWrRfjL5lW7OhHRKgBI",
-	"2oFOW2BeIuof3ZgJnAxF09/lbF+HyxfVK30epeUV1SzAHHfI+lbJ/HYoDgArNVAsrb5Ec3vJly6Wmx0g",
-	"+qMrq7MfWjULFUApLLdzWHsuXB67r27zvqDP/ksmmr1x7UMjF/u86sTxJZWJf8WiopoVODuLVkHIMLoQ",
-	"SXn+DCnNK7yAUZUvDxWzNOYZbWv6WqG4SHlBc0A2w6JAf4/XtImzwBsfcA2pJowbxPtu3qwC53xpZ/Su",
-	"ntDDrtdjXpbVmbaF13FdXzDQ9eu6BeDS8UF44V3iwU2w8qfy5iDRgQILobdPjK/VJbZNIrQ3gc3hZP+l",
-	"GPsOtFqlD9d5WJb1BDf2NwKOEvCly8uNEW5CpvzeUnZZYPMj5IQPpt92js6FNqpMPTOPanhVqKGLpWKQ",
-	"t9TDqFvN5BHIADm3aGXzQzFSDKcwqswzIthixUdbj+uDGmGgNangngC4uKlNgopXA/QG486odkmCzkNW",
-	"5erGU/99r7irYJN+kWv++T1akaV9tV6tUE1HvHSrulfz/sIurn9p5nQxk1IzDFxinZkO713Aic4qZ6NU",
-	"5HyVmenPzqjwqm60QrH0AOEkkXoRp6kyDmXDR458gmLuhDPU1vVMfO8vbcB9fgbwbmVdv9Dt32BC+u4t",
-	"X70L+1+aI+ApRI3OM9e8Ic8qh7a9ehC+yz67RQodKsyTlIosZ+0ZbjfY3QI8TZSkNJ0x78S1SuoU8iqg",
-	"xtGhfzONDzs4bcsGOIDAdTHRvu56TcbLSvvpkxE2KMQEjJzfs1EN4AS564CsrvWkzMmEGayCUsxlb2hD",
-	"c/+LeiLQxWPMmIBmAVAuhd4yWDO4ic3MMmg5ISOq306gW6bIyCjoADNqFlCC0gMNO2BcOxOstPTD9vpV",
-	"Qxhw1OW5g4amUIHs8K9hU+reYY3hq7H65PL9u/c3L3xo8rJUsmBUACigojl5TsUd1L/yfFmXYUBaHMYP",
-	"CuiDpu7s0Pbt3VH1FDgFT4ksmCB/IjM+nZE/kVwuyJ8IgF33zsjz24v3Ny9uMTXQpXSxjxjErF7rlp3U",
-	"J2VfjGUUdvA+uVY8ddvdzC/UfXKNZILo6DE84Ch01hsg3gtHuzslv+jlfCzzjRkqvvkVbnon6bj1R/td",
-	"rdcD5cvmjsCCsTtMH1oor0+KW05xDx0BI5UMnaOsk1SzOor23XpUf2Rjl1tBZexDBxqPL6sXL3y1J9xG",
-	"wfQnFi5sSLB7AdtdIHm5Zso4nyT0jacz5pLYZnJRZ2u4jMaAieJvd8q2mzNDN6WVv7HfP6qgNzR2JDdY",
-	"zWOnl1H7yGfParx24P2WhBMyLnmeVTkToB+Ke66kqMMrVY1RuNN2+rvsc0GXoAA/cVknG0TVrc8hnILx",
-	"6uvAqh+S7sXry/N3/3Z5c/vhxeX125ur2w/nL168u7y5ubzpATq0/znmICJW9FCcC0xkxSwM7KhX58eI",
-	"qkTYdTMbVzVocUsYwaLggfNqUY8K+hO+a2NCrJ/OY2TD/jhjCtDkoROJg9IHSFbXZaLuWeypxB/+fpTi",
-	"8kiv8W8wcahJIw2iLxTLrPFb5Yh1raylqSlpDvIUOodmUFA3p0uS8cnEo+ibutEqRBOznrOHfCpsS0/4",
-	"2oJC/FS0mjB+Vtc5rgfPhqLKN6W6rm2ss8RY5jIIoBwCgfkhT7uQmubYsxVbnrneNH7VQ4HrcnrbYq25",
-	"eMbSnCrEOJpL0Jko6mVG5kxh5pUTWuSI/LcetN/SQ1GnapmZlQEyz+oHf3c0SAaDQX8w6CVhalMKh8Iy",
-	"smSunVnVC4wcD45d04JgZT6lAOOKoBm7XXNInyMhDXT1QBegNWqT0Kp1N9x1za3mXOTUTKSaW9HGnPa4",
-	"Mnm/AFcveXzcJ5jDB4gYQ+GqWNG5xlUY3USMRsTU5pUxPbd7HNTMdk+Oj6O17I4A3NX+WvO8Lhqz/PpM",
-	"4gt/jYDfHQ+OP1/pgaPOC8Usc4i9/Adob1PjzALhIIQ26UL/fc9J+/MsIcPODbMn6HsxZqXhTA87vdPg",
-	"9niSg9tzFt4SbHbo8XThXdgWxyE8+2ZteH+c+0ZDGyTkL7rqQDm6fntzS574oTWA5/m8hpEl7JFzL0HO",
-	"zW/ehl/Q/4gEHtTQg6EFLNaBAChlZdw298JWSbzuYKjlMdyB9kTtd9Bb0V4F7wL1k20DUnAiwNRl6OTq",
-	"BdElqBRDMXpxeX34h++f/vnw27+8OXbtTFfUwapia02zqzC7nEjQlT0PCcSVfMJ7g1fJsePGlvZJLVXG",
-	"zBrWYVtwN52hCJTSN1c/eMU0sSKmPxgEPpKzuoG4T1vya7EaZS2EoJau1mkObtdfa5/FF/QPejDRStpb",
-	"RQf8Jr4fOQ2U6qHAjsHAgByMYYWV0H0WenTOKmyCemLdYeevssThn1UDDEUbsEOf/Of/+n+GnV5jryuh",
-	"yvrkRaT3J2Q6rnf/1MTIKWKKWLscEspZBg4SQBXpPh3AH0cD75/qORgx5XroDYXf7+7TwdrDp6Sg2jiE",
-	"Z7vcb9dbEI/6xPtTDL1jEIM7sh+dYrmPOExnlNeJ8M7tA1opfNQnL6Uiz28vYGqXt698tYHrV4u2MLGa",
-	"dkJGUlzY4c49JVjrd16mM7vh0BAQiabh3a8qOrHjKcsaFVX/L2mO2Sfn4S0cihnVMyChMWDSZA6hLFVS",
-	"64ZWdRroveE9hgFmgQI8ZkwMhR2rf9AnXmi2oTR1TwZP4woTMKGvXV8KJ/kLqUt+i7akxLvL+1s+/FeQ",
-	"D38DbmVqyFKWcK29r9bIUPLjFdlHqK+GEiuR7oIXh27sjdi42nWtr9FUoSsmNJUOM9l7DggHC8fHS4em",
-	"f+qhb3x2g2WkAaRNpSugSAxAc0k3BNHBOtNKaHk9WVbdkK10c23JQc7ASL4gtpo70TM+MV7l9oU5oVzF",
-	"MiGzgGpoNRT6jmOzrPPqqeqN0Cjf2epFwajSAXppv0L45Ro8l3MqliBtoUoIesRDL/SqmAjgfTbi/3rs",
-	"4f+K4L9u7b8h/zZc6Kta3GeD/X2IyYDm43YPnnPtVFAUmLEA2He1XmNVjYG1JfzTviQS+oYHv5vU1i42",
-	"Cq99cus58njNuQnKJ0ElXc2ccFqUh+Fi9xCwbEuigLnj0AE6gOcbXbeCXphrMRROZY7dfFzNV672vAsn",
-	"+VvixG+ujI2JE+4ynEWdxo/oxrBfOI50A6kKT/4ZGC6bUKbWfrn3RQwA974mqKkttkLTRvjVgExV3HZf",
-	"hKn99WnvQt0Y05zIUh2yJdNOA93POewLrbRLy6CTyVA4NzO+H+q8whgKNGl2/txVgW+F1bMB4BeA8u20",
-	"aMF0MhTegVCFe8DjDM3h29TSagceEwfIvWRT6DNU9n4dmlu1dQ3VLRpPqF2aK+fWhadCGoYP9mGPdRTA",
-	"/3O1yrEVIt+TZu1whV9hhdOcm8pj1wdEigpjC6lWnYESFIRF6+gHGoBYW1hlkfnXuTJDVeYMsGtLDegk",
-	"wpdmh2FYN6C9Mc5QS4KZYlQyiN95DzUA5zewequlCfBgjczHV1TPRglqhVgR0BzZGvIbaiD98e9vyflj",
-	"+prSZ8+biwqUwJ9/2YJLl5mmlD1kWZrflMCvpGbTBzb9+WAXAu/aAbbSRQXQtfqsshY8/9id7bkrd4F4",
-	"1RsZX5BX31LiBpbtv9TlfddY028G3G93d3PmuyOUhgVXaSSPemchXewJ1Apu6hbyvrDy/Hjg8svRaaND",
-	"KPoqAStZQdQCL7X9WDHBFuhgtluVM8wGvIRMN+hALkW+dMCH0Hja+x2D/DHXhpt0h50gRjvsoFJTijsh",
-	"F6JXN5lC+C7sx0PhNSSE1uqTy3lhlusJ7VUPrCVraz2FidrnfuseU11vvmkTeCe3Zs5jJCu+w4NXzEoY",
-	"NxN71FIs51zb821BrraaaynsiDvlLCJBakNNuw04qiBDR0gqGiLWri04NSRnPuu+zgusvCSjqtM6ovlg",
-	"sh+Es6tvHOVxVfV97xMgVK4r4MwMohoSJGzOKAYB+dTayc+Sk6fH5D//z/9Nng0Gg2Qo0IFJNRl2niWD",
-	"weD3w07Pe2VFmedBPkSQsOtyFIaiO6pzIq7fP399dQGpEVc/2E/evrsZJST+xMXb9z/cvru6vBn1NlLx",
-	"Dez3o5Mwvqat/S/mljwC7V6FvmTPW/B1SfM4A5TjTyZh4MJPwHw+xJdsbJkCaNgYtvL2HFqqgt7zqetf",
-	"7Vr0AWoqVg2h5wMIfoGV8i6djZtTNKF8rExOMJu4gLac3mPiohxhoohOmlD0TfhC3fOm2T5mNiynLAqp",
-	"DDE8vWNGu5ZPegEAwEtmAjcJ04bPpeCrozvMCnLu5t/o0+FbdKtS1G0+WsgdI3F4Kl9nG4Nwhttvyq/F",
-	"N/PKR2uhSYyP2Xpszir5cpu7el9njCO9J4702i9iwURFn7VjT1R06v6EOrDsDOc9VbIsVsN/LkfsGbSK",
-	"GdEpu8FGhlXMOpdiCrFB+zLQNexmeGxMn8+uEa7MuCq8tqqJG1zfrVve10nRjUm2Bpt/nT7H24C/7UbB",
-	"+PCONJy0OAvfYuH8CmsFgFtycJ7nZMJZnmHBnbc4D1DLpfgdoJpZ3bfugMcEJJJQck9znmHPvIMAAhg+",
-	"dUkzHmXRwdlazRojxC6RsHYygs7dPRoMhiKdUUVTS3lQEeF/27VKEgm/5JoYKeGq9Mm5v1I1di4VZCZL",
-	"V3giBRsKTEisZ4eTlcoKhlO8u20JiKMFG2tu2Ajd/NrQJe7MKfQBtdcW6MVV8TJZ5Gx1+RAumPA8h6Tw",
-	"KTO6br/lqjXGJSTDWEF1xwrTnpLXuC5fd2JeY6pfn5vj5kH4tP/CiXItevINaxK1rPhL11kmhqYGAEn3",
-	"YWkN5bgpkLFSAqRqe2QkyItFocm1E8T9gyra4bNjuT4jJ4MTz7acR8AzyPUrZ8d52I3Dn/2qwBMvcPd+",
-	"c+V9trISu6G1VgfiAONa3qkEdYKfVTdovU6KFfmGXtyXdbElgUd9qM4nYaoE4NydPOeVoEahN6dVxx9c",
-	"bKUiDwV39Xt1coY12SalAt9l9TJa69XBlaZ5Lhfg8HT5sYdl0WvAqUauP5qe+Kf7Pnr/pWDxbLAiX/7C",
-	"1/8xwg+rq/pXk82/8azPEDpEvbRiWuOlrx357Gwq9OtscIZZ7hB6gHTY/iNLyEJxY5iwM63KXSpXsHPQ",
-	"Vp2FCC7iQA8F2OZoiNgVQZY8F9xwFy1dDznUjt/EBw/ESmVNfyjOPeNxSQ7Q7iKYv7W+ppADG0QZDFT9",
-	"Y+OwOFOyhv1tuGOPeEOD92xKBqphecIFPoav9jr6pgRNQIw+5cu6xcqnRxvaTOsfFTdMN8ssg6nUHVqR",
-	"zC0xAp1uLcVCN+fm6ISrb3fN6D6ahBjF5xBVm1FNjgdWfH7TsJaHonsyGEB+DZTtQamYM5lBGNdzr6Ze",
-	"49FlpHsy+LZ3BjX2DjUBQWOWQzFmThIj1AHCaLYQrS7Hcx6S7VfbamV1onvJxqPHuHk4pZaq+OrLVcr7",
-	"rdLsa6g0m1lOvpSlIuxjwRQHuLHuunjq7cWkVvNiQ174ZM4F24i0tHzINfwyPuHmHNviHJ7/akOB8n/B",
-	"js0/zphLwPDzgqpePUPMPKsx1ASQBGBfLsHUNI7kM1GCYwibiMGVua3oE18jSQRT/FcLEmwOa+5QV7YX",
-	"yWzWv5/8M/hrl/4rgfstUCUikEz9XRua9NtSeDfyLYALLKiZ1WiBjZXs2mvzm5MoeOFvbU/+i9rBzuII",
-	"EGhDOt9iC3/227g7DHX3yBoDz9ZDZ67eWgZWcEIWMwkCC0Jh1pBmDX0+glTdWjz5a7ulj5Xf+6k2xG8p",
-	"vv9leMv3jBUtjEVOJq6Hv2GPwWUgI/LJ8YQ+yTgsqz0F3z1wu5AvaWqk+lpN92qCL3DCX9+tezuZ/GaW",
-	"fwVm+W2pBN6whTycAM2AJGTCuDMnXYzPYbGZ1gupMpfUkcqMhbcPbtLOBlp975jYfO3w+1/PrbsUv+Cl",
-	"e8dSec/U8kJmcejtt8JDTeCDcIwOcnyGIcCUucy9hVR3GpG4uNCG0QzatsNPfru/X839FRuur0M8tCcW",
-	"4A8XxWe4t5qZstiEzmhKJXxXKc1SxQzpQlIzdqlBbL7RyvUeeW+/bkybm55TvzE61LpgXtvbUrT0kyqL",
-	"z8xNHsvV42d5A1vd1rcXt9ZIQrMstGfcrqCt0v9XvXwP900bqgzRzBjX8Y2K9e174H0Z02zKWkO6F3Je",
-	"lCbsyxsUGLiGbgjsrLECYi4zlutTkvMJM3zun4esEHu5KICSNaoUfLc3HDNnE0NkabC65u8lzdEPX72n",
-	"TwADbVRXCniAMSOLocjZPcvPyKhgKmXCVEBKc0aFL0czC0lSa0ErThMUKLAvLKsCb1yQSZnnLUUIb5bP",
-	"Ydu+Vtc8zm6bUx6O/hf0yDcm4/A74PgQpVTJKQBgOr5hD/1Bjnekd2z1cu0Uxg1AXM5I0Kft+dgJOfAD",
-	"aZJJSA2e29EOkqGovsKs5DGrI8d/DBw+Bwk5GRyRg7fQjtT9AjpPp1IplpqDPnkrfKsgrIl8f0U0nwpN",
-	"sFtDRqaSwT49yeWUR2XLyrK/1qTkxiy/QnR1mF/2m4b5FWiYeBZN86/LRObr67DcWjOtuRQPtQaxXLpV",
-	"TJ6TkWEfDT52qI1idD7CJFINUxrBN6cEr2E2It2MGkpG/xx2CicThp3TYWdYDgZP02kuxzQn1Tf2Qzbs",
-	"/DzqgY7pa6HZAoqxSE5F5oHwh6LiqDOujVRL0o3UeFdJLwnRdNlLKsN5DiXfORfMbePxM2JZy1DcMVZY",
-	"pvyR+35oaS411Lo7LEFXwmEltUlnTGNdIzeY0lX3EKNjgBa05wMwyEpDLUuFEAOD4SZCuy1XFjxSzKjl",
-	"KXk6GAxG2AbD7Soo1dESKxzlvWbqEk9wK99YO8cm41j1aMf1XvjhLyhZsWXSoa4r/Ylhee4LfFz427i+",
-	"KFyRuRRs6anzgXdlItVUmoaEjZphmL6oycHVBNsdIxI++8i18WD21LgcrIQsGAIBU6KYZkCjd1g+ABcd",
-	"K4XwCjSHSoihd37pUNADiinj8LsFXbqqq7CICrIFsXzqiRXlja8a5VUxqlvZga9U2L5szPLrE7bnacqK",
-	"BwVA/usVAF26hMVKJB7Wl2Xnax2W++CVnjJjeeimNBX4/uu0h2BqLazaru/XV6/Kp4Jlh1zA9B/Irt3Z",
-	"6W2HG8k6WkVGVwa9sB6lxWejp1SzQy40E/a471mvrXmkZlSls05LRPloMPiUkPLnIzIofd+N2qqJUqVo",
-	"FPEF9rQJuuJ8EajtIIaIHp02RLT7tPbHjKW804nzhEBLNUxnA3yMPCOufR84Z7oViknQDLbKj9fkH0zJ",
-	"XtXg6NdxHy5BS8V+Jw+BHrjnbIFkHt4NKac5ewLcs12PmVitYITPvmMZt1b7qC6QGqFV/n/gA3+yg41I",
-	"V1Y/+ZORphj1sDOcCzQPxXfwXQ3hAS4ByM2iOctIKuUdZ2fYeTCAaTzQZOR5PzSuAoRuB809FKNUZmxE",
-	"uqA92/dewN98Eo6BGegrrkZoBmjnTtzMANabTwUBh8PJ4KiuGPfRcvu15VLQYPhjAR1ZasRLObGLWigp",
-	"plE3G7zmNQqur1KB+q6a4S+kPLUJthuQD4QL7FgElwMBH7U99TsmRr9llfz6lb2XXGDam7uRyvGe6t4F",
-	"VaxNFlE5TADKLWMPUQ2RRfp3t0cSAILIoyMZllRtt12pjsxY3fbj+vuLS1+Gg6hP7g98+OoFATI+0EMh",
-	"JORrQ1ocekW56BPPh3VdG2tKJUhBAW/JPYuXZCiMjHNpxNsQaEiC68JxSHDpYlUawndio5SlLJUmXb+9",
-	"Q7HCgGGVCdqx9p01jxv1zsj6LEAy1Hy1OsChaIaBYPO4hrNmWWwkZqlphE6XBdesneP6ndutB7mjnqi+",
-	"djw4+WNUYYuqfpYoWkd69s3OA8FK9xpoVS18il0zm/T7nKZ3hAsfxCwKq8POGM2c6vxaIgvf4i76khDw",
-	"LWwDucWB9rgm1QVpco+H8wQAjmxlCMENtWqskguNk3HcDHgB8IHuzfGzb3oJ8g3Xngju/B0rjNOKZlKZ",
-	"w5zfWyWnoSL1wW9YKgGRwIXv2JyDjgiam10vuDEFNmYyM+zSyDWk9gE+vmuWCBD56G6VgoyejPpQqg4X",
-	"1E3b816HFFODAfbJeaU6OS4i2AJcqyW0e6AGgXGqdroirytOySSXCwSWQjhOZyVQcJLcMjXXf7LqxgiR",
-	"PgqmNPRn4ekd8/WxAvjOWH70XShhrmUBwHK9s5o5rPShoCbopOcOaiiCbVBsyrVhqmJbdjqjPhnlVExL",
-	"OmWjRuMYLPm3i3dLbWdGEAHfjRPhKX8WXhRsamM89/Ox/P/Yu9rmtnEk/VdQrlRJqqLll/HM7ch1deVx",
-	"MplsMhlv7Ozs3nIuhElI4pgCdARojTY3VffxPl/dL9xfcoXuBghKlGxHTqxk/WV3YpEgCAKN7sbTz6MK",
-	"weXq+91rN25e58i9cjfc0hhduFViVzG5WggyETKbqlyaz9Y6fSdGJOm7wqvZwC5dzdOV5ghlTEhYVaUV",
-	"ohHSqiyxYFlJBry1XGZRvSpJr43YuaGkhspwcyWjWNb63BrE2gJ3XGLsxkc8tw4GTw0sd470cUjin63E",
-	"H7ycp1uLPrB9W5Nu62j28q+nLOX6ocEHzTxaRy8QZgYzzc6cu6XVruZpS3XfspZgRhqBjOuGqC9y0eWa",
-	"dZNlrbukN2AJ0LQlEUtSlAP0OaFYBpKBHc1CzUDSjydmUVfKZvfQlWAXevZmM+6zldh7OU8f5fUaXLxN",
-	"UtkPK4dcK7O3brGtKpOwy+19vkaxaiTMy3l6yvXdUVtvtSi3SaPKvcdKfJcWW11deC+SVq0WG51iBC4A",
-	"n4X2YjyBhMbaLPEmk69RiduOKnObICAeKCvQD4SjF9+ntUgX8xdqIpxsVy0TlPsFpkq8LqkHIvE0/UR4",
-	"CUEKsHRSYbznF2nnCKH3+5Ct4PaL6BNlb1/OU6rF3R5pnses7DZI8TSOMGor8jENh4849t7XT/x9773O",
-	"M/H76qOncwAaOccRJLKBUsnGKZhLMIanY8B0dZNTnMW7T3PtoGWD4IokimXyl1131cV8KnZ/gifpAZNK",
-	"y3w4tP4j01xml+o3Ozy+zXMK53bPVJGnc9Km5tAXoODFQ8ayguNH7t0mVZVMlfkol312jsTzfM4AQMa4",
-	"nDsz78cH/VfB03Es8aows+By3nSXizFZoUYR/phrhACRRYHWSFvbPu5ybrC7WkhzzDja6rpLeBSrZrLP",
-	"TgLVROALPto/inwJtu8xdihTAlLVhEnqs6OD/SC3Yz8YarOBqAqrZEYGuRR2eO30m8LAuvMzlyQCjTgi",
-	"U4xlLE/Y2U/nFyg4ztnzZxcD+8ECRv+OplfBQdNQV14odYXCLxneRZ+LEvSxdCmwPjvHIBbbcIdK9i+n",
-	"52++Z5hyYEV+heOJDXhNcTg/VCXLJ3wkYqmGjEvCaeZGQFA84fZW8iQRpk6pQeww4wyVBH6G+iHJkmC/",
-	"2H0p5nYa2/ungnsJdfjkzddeoPVEJY8JL69E1mzyh9wMGKTWerG8rAzTJi8KwnW6rzegZKrGKVbwcuQo",
-	"4lazRWdqJgvFs5fz9CnNlk221ZbC/dqWrK/aR5mSncGBT5Hl0ogRnC6uaDmHvP/qNm/Yes/t/R+ftkOl",
-	"RrQDOYeqnHCzM9i5zCWH5N2toJ1uWX9CBdi7b6IHt9gInyspHnzHfUorADxS7/pm9WLYLP9CZLqej6Pd",
-	"JT8JCf282abyREzeHbME/wOrjtiwFMKDpRtsHYAnYxdjgcjm0M0PdNk1EfESm0eQCPQKWp7Mz299TiE9",
-	"lrci+fhSnHTkwXjk53j02ddI8NUZe9rxl/13FEryC/AjePP+2Gd9+P/2BTkPochGiY5TiIhwzTEQ6Q3w",
-	"Ct7QdJxxsR5aKTy9LohI+XQw1GF3E7BMrs13rhCl12enY4V1HHBKiAce/uGxXHCYmmD51N5r/bW6s9at",
-	"H4rS6Y64QpxrXlRiRdXzq/q8bDsZR+subqMdwuDnsSjtXs0KxBqNZWiWToxg1Wp2hzPJdl8FkDqro/yg",
-	"/FN7YRqsayOQgyvFRl4Df8iIEAEC/LE3YlhpXuhBLNerDO2xdQUvxwj27LyQwV9tUOdQT/aKw/1Dlmg4",
-	"Uh2weEeK2btMXOepiHcS1nktZj6qUyXDX1gmDG6o7Gdf6gMjg/AmowBeFUs0ef0O+8d//1+z/A8OTvPR",
-	"2EQg1gOhmHsOpCBmC6LmA19ZzLQRU4hIPTAilxRGSwaYIqxLI9CMIv2mRagrlC0JySa5rIzQAxCXhC9g",
-	"e5DQ5a/sayVUsscuVTbHc+WhKmNJPaaz6B+MmQKxOn5plqTX76iVdwU20wXMSrLHpzlOKLDqSppcksJg",
-	"LBO41sbMgPh1goQ1OLABUfMy9Q6Rxw29BOnI2K5EzPZ2+ZXsG9tXIkQztMcL61wjPE8qeGHI+HjoDbm/",
-	"HtZuI3Y/FNALwPngsGK9s+MQCR6CiXLK3fitx30byNKA867HsbS3LM9Uo8wU5ugzmPq27W92URS0pvwA",
-	"tuBlHovlGRlLPyU9gMZlbiotdCuhw8KkbE7CGvEdy2YiC8bPrXgH7O5CLqrBqNPrs9dqad7mGqa0yGh5",
-	"A1DcDcg7ZxtgZC7sbFiBP1QGbUWfkQUx5Ry7hqNTC1tSB2GdOxg4PPur+tm60raf9Ny/wqgHEPVLYWMn",
-	"d41/pFM5IpWDPlisw29Z50IplDDkxojJ1EZUi720M/G1W7z9Do5noDbWyvYP1ntLXRdYlp8pPP0QoU/3",
-	"Nw6EZFipkbC0jxyHuwEZSyDXV6WAxRmYOG9APbyttl/dpN4Bk57P4YZrqKNZN8FKEF+B8+jLbZG0Gpa6",
-	"0AkzlVnKmrNjA1gaGBDEn62EL4TXbLhkl1CMS4vBGoYwNMUdxi1R5w6SC/oxNERauNoBjUt2Y9Oxdm7Q",
-	"3ntwXtccsGGJBQXki3tmQv4XbpyDG90o7wrGEtyoFleu9qzW+Iq9PgvIaWgLG+ZFwXKJG2ztNnci1jnB",
-	"2AF65LhovmmhoHEevSp9tVbY0IJjAD+9owvJMaCPtFDz5bfZQtWuXr/DunAidC1iuTCyA1dYVjt4NcOj",
-	"vblne/xVvfdHoA1qlvb3GD71Gk42JaNGHZwrobBtDeDpqgIKC1O7/rlmh/uHsWzxGrvLU6DpAGrD5xrX",
-	"D3lyl8qM/Uth0jmW4A3BTrPeF2t5XvAE+xK9lR6LWwR39lye2cedcTPeojzxq/CNHt2dW7k7zekZLQYo",
-	"BC1fVWQEq817LI/+ylb7K8tmAk68TWl3gzBN0ttsa1XV6nqfk2JmLRNkskSmo3o7J+4Wd6TvMh15WLvY",
-	"gi5gldR8CBlqGEVEnCzgCWxECpuJX3qqMitsou39A2kp4lDYrn1aVO8qGhEwBQCDqRGUMAnako8bzJnp",
-	"WBm12v3649mz53Z2nL1+zqopqCWwH79j3aODr1nnDPX9GLRRk+yx8CYAmvQ7JMgG/2K5tlNGW3MC1KRO",
-	"nfzgkE1/o0TqroD8UObyZNqU+VSDBzcRhgN5V7egohomTNpv3WiraaF4dgYv+VETBJOqMPmUl2ZvqMrJ",
-	"ru1fc2JOS9szk+O09sN+Mwoi3EH/Rjf+4i9Tl3C4viU7LYBrpxnUq9n5dcwS6LAnAQXKNDsJOpq9ffPq",
-	"i9u2Dm7xiDM+t5PyQqlXvBwhBuTg69u8DyXURPajyHJ+YWfA50oe+BYWJuNOJJSMCKIyroTz+OmQdUoL",
-	"eJMzHmhj773kE7G2SGGFsWiBYMH/rYNgTW0cVNob/+NvJ7v/znf/vr/77bvdX94ffBN9c/R7HPe7v05H",
-	"/zWVo96TnZvLopdXMCylvV+nYnRXbFVE907l6F5gWWjnPx0ma3OscXPmbTi5PDnySu+rwbWrZjLgbVay",
-	"mPfZCf2FTGeIhvQkzDUVQV5imUEsXb1armt2ScfjD+2VVEWc5dYsJ5dKVjpx50iuONp3h8HvvRgqvIkE",
-	"UEwi91/uuS3Cq2pYE+wuNE74xlh2nxzs7/f399nlnGViyKvCHDM9wQwTNaQdHhj8TyQJFLyUTKrSDg04",
-	"IpCJsR2FsCmWCJf1KbMQcAsA27q7OFQmGJ9jn9vh6dWotFMsYpWueFHMY+mPvlCUre9HELwyJADNdV04",
-	"6kYaUWIeDe0Yoojb3sZ19ps35Y9tQ0WuXXU5pj50rbsMU9UlVaSq51DEEv/fsNkKkEuGUkPSnoc/xzuv",
-	"g7vinRUVh2/8dN7OEte6fzdRbNes5Z/Sb3hI5ERrXa1f3ch/UuTyKsIFFHDIk+XRm9vCUujxOvkHnmlI",
-	"vtKlScRKZYB+Iac0XXBSDFdySKEmZCbhz3gebmjdxdKdPmNTEMwxjxGfjVVRx01DPsmLOeuWwtoTxD3k",
-	"Svb6LKTRKulINaa0rHswRl2DOqKF0MdlTDG52ooKhdvPhcODb7G6hB3aN9R6O+YJ3uVTqyh+BgimVQE9",
-	"cS25jSeYSE06DiTcvxKbnLE4OpDVS/DUsZ0wXV3aH+w+SZtQ5FicgNqluxbxBAksrLnwh60oHEG4SC/m",
-	"TpE6kAYH3gmZJIBipwrkKmpIjh0XHcvk30ox/Fcqr+coGJxBS8f1tbNc6saxzErNgPV0wtEK7NXZWEnB",
-	"XldQwnMndYF1EgWQyke6P7JegKlwH1BknX6DYibxT0ugIqZxRNIFoC2I08dyyAstegvHJiFyFFuFC6Bp",
-	"n34+K/Nrns4ZFpIxo4iChnHpmZ07rJvA4A5YHLK1xDtJj2qNFglsCL0F13LQjQrqxhSdm9lF4GrHkH+c",
-	"cLPAaPOOEyNx0qvTqteitNNSo0cb71D+Id5h9v91j6khtg1NsG6yV+SpkFpQT5EMEV+ZSry6yR79ZXdK",
-	"1XRMi/Ia5Ulgx5koKEKJZZNiZwmv+PZFrSfajhxmS8Dh9s2DlvQNHLBvGqtqecWsIn61Zm4Fc89Xh1ut",
-	"I4rjcqcjp4OPngh74xewp+n8aHyQ/3xHK6fOHvm4KeBC3WjfzCVwnHkmi3bZQX/dB3Fub1jj8xAAd3rd",
-	"R83s+wvTXuVDA+6XngpJ5e13ZEwm9MUSaTIwzjunY+89/BM8+t/XFMacE8CdsgW118LeAIE9/T6siohN",
-	"PZokl51+y14VPP9WmdS6i7cVtz44/MNW70rBCGxjxYoW5sM3nEdm4JsP/4WhkK7GtDqHFfMWHmhf60M0",
-	"1JPurJu0vJ1B58Qu7ZF7701tA1qDwgvfORuJBRT3Usx2qUaEF6J0kjB99mypv5AoBpw//DmWECFClhjv",
-	"b4SGLSIZ7RVq9kVcqulWgvkPZUseALoAg+O25se1eePajHcAJznjWnYMm4h4Z8AKlV5BwnA2VqiDdQ9Q",
-	"V9eB3UKN1p04OuqWV2r0gPn2W2lrBF19Jk05v43OxgXiYT8rkRf3nk68KyhLq/PqTe2QDbPmWsgMQIO3",
-	"w0Wfw1aBWwyG+qpsxUhDtqIJlF6ohojgfAloMKGqaSUqej0o+pgyKeI6V5V2WFg11aAVnoPGxD3jlxuJ",
-	"+lgSmrm9JBBqpiha7EolEXmphTQR1IFzbb9pFrFSTAue4njA+Ioylr4e8bIqpbE/IUIYFdJrvHZvEGa+",
-	"kGYeTvqg/oneYsZzw17TeaKOJR13kiMKLPf+u1IJVFh7R3MRmG/xOAchUvaBwIyDBWCt+2gwx74I2PF5",
-	"+EYPTyN3XhPTPEJxt1CUza6qoKJ5hc3caMuX2Z+D8w5YM6sTSe2Xb/PJ4A2TH+td6SiDFEOyXv9xft8z",
-	"fK4xo5cO2DZ2RSCUW1MLl2tz7i76NG4nnpnfwts8SY31Adw7RIgtLkWKLPJ2j0d/7TMXHexoxpuvek9f",
-	"fa8U1+pK7AKMX69LgtvLfrJXBXPhs7Rcz2T2iGRYY2xk1kzyMPEbnR3nUI59XzPPnbogC+fylBMyW4me",
-	"aUkC5dltM0DfHH0I+vZLmYufGnpr55MNwCiQ8Vyx92PGjJjuVtOVONxXiCwjqXSur1gt1wNYBwSKBhhU",
-	"5ArjkvnJGOq65YZ1jcr43AbOcC75c27GWclnvCASXkihqnLCCxQ3QqzqRDhgDVBu2H6/q+rqUqdfeRxL",
-	"jF0RxIHVpYgYoq4GXSorqSGNlUt2KcxMCLkC4XluxPTt9GNWW+ETzkFVbJVMO37yjm68yme1MS8XytdT",
-	"uQHJZlLNPmhqRysyQD/ykuT8lp7Lw+diWsfNcDtzvvb8KuykPkLH0me5qGzHp1NaAU66tFENnnulnAE7",
-	"2t+PEHJF1/aOgzN6RFLbyQlMRNikV0qNkG9fZLbzLnFDAhe56bOTIOEScl0BHSjyafkDFuwCN4zw5a4a",
-	"nRFWYMRzSRj1utTWPRNEXTTrHh1+2+vH8ie3cHS96BeXHq5/1rL83aq1Kxy6Z7sPheuLiz0YG0yk1QZK",
-	"B98vgo+NgLuIoLtTwdGQ+EJMhFo1+ngpCiVHXoyRZsqALMml4CVov10JGTXAftAsHgrNuGa51hUyrLTm",
-	"l5xR2U4SQejdA53Gkr1tMYSnfqU21+ZjGunhw2z6Niy3FmKuKiyDUW02ARiJzJjLcPls6ssgwOMGNFIA",
-	"A/n8+YbP8WW2DzNx7mnOHumGHzAWpc/ghCEcZurYV3rkpY8krAugZCo2BlQhpBgW2GoA1feINS/E0IAL",
-	"zkvBKkk0v7gjE2sVsSJcCmIbzthYlKLva6UnfI405JcilvFOvMO6pZh4YRR7Ee791lEZ5oXwhGYUSjkO",
-	"YboUcMhvXrEkqIZPrLNgqlKKrNZXRS2NrqNwCItvI/DksqwUWsNlIOTac6By4rj0kHC4J96Beh1AwUB1",
-	"L8JKiGG9VNVo3OxTewV/9qFAy09kst76Hm4Z781iNf6jS3GPhgi/egsqwK4YrCzecPevpqOSZ7XZaY0C",
-	"k1IVy1Sd9I+AibjLNUsC+5aAIk4vZGm1LUFRayx9Y45lmQDA0OAk4KS19zQJybUoRGoYh586GGFaGx1L",
-	"Mnt1HRQK+eBzu0eHh70+e15yCSfgCdyUUJLFFd9iU4NmVQtSyJJcxLRUU6V5QTKbgWiEW4/tRqYe6q21",
-	"Mr6L2+ccndIud98sWmf0NRHwn7U9+nVzgjQKv7uZSmsYVn+SRSzeORf24yH53JBllcmFjncawI1azW8u",
-	"QITKzSqAbmiHesFngeaoprJut3XCPHUSIRoKslAUBEUHgCT47KfzC7bnmtYNAcMEsDYknZJ8BnykX7TT",
-	"idObfM6OJot1V7g+Gr43qhALzuWCBJVebe1/dCxDzP6PZsmwVNIkaOsueXqVRCDN5jmVDvajoz98Hf3L",
-	"N/ugrKZZ9+jgK9b5HvUs/u7pKGNZQOGpjV8P9n/8rt/pRZCfn08F8DlF7Oz184g9f/F9xH4Wl2cR++7H",
-	"s4j98OzFKVA9Pf3eyWO6hKPdATs6lmQIIkp7X85rSgOgnk8LKE6DJyGvlKPBBHYO5CPpM6Bgx5788ex5",
-	"FEvoj31x+2zrbPOiUDORebIp5KkI9ANxLwG+x67brnD08Y8wmLEERTqeXgXCPx27UQ6xHLRWF/ei4e1y",
-	"QdAppNEfcbsBumpDPFmFArA5U9ei7DP7QegGKHtEZiwhnaKgNqrkI+EGcSyKjErabcMTMVHl/Bg6h1Sx",
-	"sDkPAWVtbxUN9ZBvSdCEh4ODli3QELY2CzhAbJe9NFSunVXLVvNtNSbzNtFu2c96K5KbaAcmw225dB6U",
-	"jOvlPD2339Gs2CH9j5RYttMeeA1mjAgqH2m4/llpuM6FzJZ130I7sJEGHCCT5tZnbVSfuARK03bUFz+W",
-	"eDRX8J8JSPdY43FbxCeM2DygXfW5q1VlWB8OoltGgS7jWJYTMwHjE3JAocwICdCibA2e+fGCAd1lrpko",
-	"uRYZ64JboHb1uBSZNeC9yF4fS5/5FDKrU4QTJcWcjXPrCcxDBEGV5abPTgtUHwPibupVM+yOZVvcze4U",
-	"dh83tFfglXUsPWGXj7BCByM8ngaPBvHtY1Vk7q1I86QewjKW2BYdqKX4dgPwe7pwfJxAA++gAcckwX3h",
-	"a5EjBj83ERP9UR/LEjzzxXIfBuzJwSGQmvFrnhd2PUTsAJrFc2CPL+4++dpe14vYIYH3YplLO5vQ6naf",
-	"fAPsaL0+O+PWT4ZEMiFR6EXCYex32kRtYQZtdBr0kVIYdqK5Kr6Hx+qfombzY8ri46YsHvMP95B/KEDj",
-	"sTaGd889BEuPsg/2iz4t+cx9v/qUuWoVurcTZ8rzjCV8Ap34x//8LxsK+93lbjrmuSQ8ihfum/K5tV+m",
-	"5FJjT9iY6zHruj0BCHgi2gWupJoR+IQeQPhArrUwFEhTBF1yIzDIt3YYS62MKewOgNroIpbp2Lr1mb8H",
-	"Da0qPQ87hsJYdBYY61lAxkRriirNckc0R/sTAyeZwn600iAc4qJrvwQV3ZsbfcyODg8JdRM81CFtGgyh",
-	"7murEiBTJsesAKTgoTjNUWj12cmlOx4041JoGJUuEWzG8snBfrSPO0tYngZfcy7MLfZ11rVGJNjXEWtk",
-	"PyJt+ea3H7ge1/xUQEDZq0UNwgS+nRmIU6xnDCGYYII4r2DuzNEKUiT6tUZc3XnHq2/dKhTEyeKLbV/K",
-	"/8Q5aY8b6GPO/4vUtV7cx9SwabNvELCur9R3ELL2uzKCSVcfBfwAAQjtxQnrvj1/2qujWb+P+JCEXfKC",
-	"O0pnHrzT4nYeS6NYMrMNmBMMmoHrOJHCzFR5lUQNEo/6aZR1R2H+kD4EAmQ9Flks7SLPqkKwrhaCJf9Z",
-	"qSZg9rhBHEg7uCpZwJyMK9Cp76PSvwvuaw0KPEGY8FxKYXzwTx4FvQlhjnU1YblMi8ou/m4NYo7lwihE",
-	"i6Gi5BMXkVGTDogzLdVlISa9Pmz3HTswngM7mEK5Zk8O7L7cAYDuDE0MjVFHu3twxDsvpK6GwzwFYDB9",
-	"zgF78hewXv5Ddxj3zsDS1+8zZztdceZifgQmszdjWSx9dhAGyw7QV71+LGP52mvDOGyyjcR/rQha7SHG",
-	"Dtq8iJpGtHDPWVaoZ/86loR/XWKubKuRiFxw7GlAIePAsz77XpXs8IiNVWVX6NCIMpY14Qx8p1qULOBm",
-	"XXhk/bHepUoVmZpJNw8SmI/WUCfgBhP9o10ADX8TeAbGaiaPWT5sfGHIweMs124biaxXik16jfhAZpeQ",
-	"XUisDrtS0MU/2eVE6zNYR2NRtB7WLOLVtxX6cLrQzwdyhoKBWgG2ouOUYJN4hFxtwSHHib6ycZP7KvXG",
-	"tLw5GmX3eLD6d9zKFw9A/EY+Ema3bsBH2a3FaRhl80IrNhKmaUaQCLcmrc3Llv5LNYtlN/E/fId/T3qR",
-	"fTX0cFdUhH3CKOrTiATcvF6X1ulnoVzykxQNN9RGJ2om7dahSnSPANanpEBA79H+Ue++ZjOdIqyjs6rH",
-	"/Qe6eDtFJOp+vsrdbrJujmwgIXEv9f/epw+6tJKCaqOPTOcVK83UGR8hzudKzBlHt8epwEBobL2ObjIS",
-	"hnbEp6TskvQGLIEKuyRiSVqVWpWJt8exnFqvGl26jrYRx2/mFC9yWSZleJFASA7OjWS8KFYYNHr2z8FI",
-	"fPhEvNmoQRSHvb315a/sUHyqWQ5PbJvm1qDAyFN4BJ9wyz2XzQt362nhp9PQ2c/W2D5iqsj8WosgiB4B",
-	"7T9nJp+I+4v9ISxez9NJkWG4EbhMqw1AfITBdR1+H1PcQjmDKAxXgtDcBSSYtbatgrZRIAU+U1UBeVuR",
-	"XwvX6mKsbMLAnFMOrChseA6JZ6MwYaD5RLhKX65ZspgCSfw5wATVKaBhH8LDL0HsekP2o7uuUjiWNlpX",
-	"sk6rdFaMdWvg7q5bCtZj2YzW2e2C9V6fnbCzn84viEWAPgIOdD22CAnk06ngJUSEHKp9QGBWK/sHqZyy",
-	"SKFG1kkgpQ6HCehRGiU8soapraH62vNk+SnijkPUVEgd+a8nmygL+8XHgpQdcKjh2J8NVVpR+TJMdd04",
-	"9ZEs3jlV0uSyEvFOn72+OZJdyCNtayD7czNSf/A4FnqxyvGBMX2MX+8xpfwz8Hg0jv2GsGhw4qdKG1oV",
-	"M2KVCFZUyqWzuABNcagQTKlZb+2enD88f1h/GnwRBqa5rqWtEQnNtZLBKa9dwrDP1DldPHu1r2otLic8",
-	"EuV0WwjlbZe+vGO+NwvvtY1M8Xi8/Vj0/LBnUb9iTV29sI/DLXOkhMaSBaL3aPF77v2wqom+fL+DHCIn",
-	"lRnvDP72i11kyBrs//KLvaG8dku2Koudwc4en+awvqgni5bmhUT8PdDaXAKcBGXRbUP9Gg08EYbDyl7W",
-	"dd+tphHzBL5UmxkFVeKy1t/058Z1ywj+XG76LSj/cclHYgIpeUBULg5y0BAidJYbetE4YNGs+/Kvpz22",
-	"S6UpkavHsG1mIs2h00GzV/O0rVGwzoDtr/nQ4G8tF7vwnO0ybl+p4gVDiCmCd4aidPhLGxzRnhO0POVz",
-	"LPZYbjuMs3brg0eaqG4T6Whya8Pn0H4QMapNCk4S7XYSPD+cvstdAE0sYVdBxg3vN0Sv8IfWMbkWhZra",
-	"19qFivWxKKai1MdOx7V7tH8Eh1fTUmVVisxVvumsvr2l8TOADKO+r2HTMk+FZt2M58WcPXv75u35U+b7",
-	"BmAnnFLfXZy+PX96YX2BrBA2IiVVMtL5Snk6DocF2295vt2/cYuFode5AU/CbiVsl31/8qeIGcEnERur",
-	"GbjxqrzSkf0sJk8hNrBev5KGp4ZlwvC8CKek25XaH+zuswu7hgfBF6fKCpeBqJcO/r1tgas0t+FKqdSQ",
-	"7TJjJ/1EyRxyYwiVNfm1XV0mT69EGeEcSpELCoeVkCOF/WTN15hMKglG/Jff/z8AAP//",
+	"2troBX705L16+u/f/Hl+NP7L4P549tfFt+nJ3evz/t+K6S45dcEGvDj/w/fHf44ibXmutTGzTWIB7EMb",
+	"ZgVa2QpDwZApBge7//LjbUKOnpE5F6VhunfmMZwQ6omLKvSsnMao+w0QY4gbOuzi0TkwXf7vEKE/Jc8Z",
+	"VUyRYTkYPE3hhfBPNgrijqlVH6YC4UEQGt9FIFOqFId+Pm1YyJCE92Zb93X7kKt91KQ77ACxmGGnR7Qk",
+	"E6p245qmqQa2wQN9QpMyy4/rPFagkUCTb7QwCwEJvMSIsZn41jhuWDOtZDXZcYXzRFb9U4tofFlzz1Ug",
+	"A5fqgYWMvjumQ6BBR6N9AhNZu1MGjZt1L4EWOXX0eizlnSU9KFAYiq5UUJnRqyIuS5LKMs9ADo0h9Sw7",
+	"rTNkQcfQMwepB/XNAaRqQgS7ZwqI+N+Zkgl4XUZui0cJGa3tsf0wsskj/KXdaBcko2YoYIFUMedpQqqy",
+	"q8GlQ9BESLdFS4btaRWjOcxGkxlTLm9ltcZkRW2NiZmj4zaadonKbTJEl3OiWMr4PVvN21nDnNBrRcSt",
+	"cnZnibxFfH7T+ooWvhBM79kumcAPuGH1zrZdmDgKVtpS5HOe5y6/qdtsb4XVO/BPlvUSQAOzpOx7nRmm",
+	"9Ho5Ty1Bouhope/ytP7V/XpjyLa4a+k6Ld0HLRgj+VT1tmxrZVW1rrIECM/t18Oqpd0U8BvMUfa5I5pR",
+	"lc7gKrs9TFzfqZZGdXu1xcLO9Fuchn73cNKJp4zYvtWpkXuE01qkpTUqDG3kDa2BryYRs2MPVMdqvOdt",
+	"Ns9tkIIQa0KNuE6rdfAoS+45W2jLraQIq5o/WyX8hLVM2J5uVuYMgfxWp3fm8cxQXvmCzH7LK36sIAgj",
+	"kboynVVNHxmrYCARzHGnw9kEVCnFxYxycd7eVHwPqB7Srf4VVLG1oRKDqNG7gONyDSgWiUdm+a//63/H",
+	"dr29FmU/FF7usHd/fPHu0Fop588vXox6CaG5BnMDcBrtg761y4RZOnBKjgPm3QGqNxw/PnVw1OyHhLmb",
+	"i7lmIrV5Zz6+onrWkjOEyJ4hlkC3auS+9axLnbXCb+4CKuBqEjwnRdfIeSvIbFQxj8LremhLR4qrQ9dX",
+	"x3O4QFUPT6favNULVa89gBuob/xm/h6Ptq3Uh+4kgwKZsU0ShcNvnt5niY1/oYaW23pPBqves+9k8sAD",
+	"2T2wGL5nh46WsVesH9YueTZNxBCwVuweWemzX5rNoqG67EqwrdvQzOrYtgfSsP2weDwMGECUAIY46S6q",
+	"irjeTtKnVX+wohxEyU7DVEXgG3HL6p3ZUTJulcBor4Kh7Z7+JBnslaX2rQizKZIq3Q9Su3Dpdut5OrOq",
+	"wMh9ZEWyS444+h/k9+R3R/3BANDL5lIb8rtja/b1WjIm1mRI5Pw9BCNoBAue52TMEE7LyBVSCDLntqRu",
+	"upMMNmUHwt0hhTii2EvQ7fdQ7c9Izug9uObs9vtCPj9TQnNXzr4tCBtonCsRwNuLhFy+uzgeEKnIrf3H",
+	"Lqmje5yWkdg/eGUt/mMAytotYzQ8Nr+gzWf18OQDDJ6Ck+HGskLn6AHP6nmJ/T/wr5ee3f7Lj7eOmubg",
+	"noRvazqcGVNgvEfecebH4Hbb8CPvtDztpPeuwqb+NS3498yKInDQTOTGgvFXt7fX4C2WE1K1a+kTqNyo",
+	"2rv6Eg4uprkPInvhfn59hU687+RQ+CYttOBPaMGnTPSqouf33iONIAtMMEWr5vvc9IdiKC6kuGfCQDtM",
+	"FOH24mA12UTmuVzoU/vcIfmXm7c/gMAXgEzdJ28QhU1H4deOEFpy2Ok5PyKhDqy2bwe7VEoq7PI4+sfQ",
+	"p2YMO6dk2On3+8POzyPs9DqCJ0e9s0YGK7zU6jUAtD9ndLWbr33Hj0H2MWxSSgXAugAMjLVIMmromGpG",
+	"upQoBoD6CaEkVVTPrCUjwt0AkG/BWKaHgtgLg5mAmjwbPHWdFd8xo5aH5xPD1Cl5OqoOwk/7oDpvu4Kx",
+	"4mySLxvdwuzQ1zmzczJq6do22k0nc2kJo39AfnCo5YAimFmLnmtsRjJmMy6yU2iXOJ/blzNuZkzZQWe0",
+	"ANQuYg9bsXxpOQuAtBhU4RD8vmAUotDc1NUF0EhydJWxeSHthi8Pv2dLKGTUdMLs4PgasqBL2PgL9/Yq",
+	"OuIAl0d/Oaw24PAaoPulcC0up7kc05wU7lNP66CvsnsAA5uxpX0ZLCRjWZ/cYJgFUf2989xOdsZoxpTV",
+	"HCj57vLW5aFj6Z4n4YAuAFbeDt11R9IjJRQuYMkUzchcZizXZGZZZUrL6cyQssAd4uaM0HreY7aUbvRc",
+	"Tg80zMWOXWPXg/nLaNYnVxN00sO44LOsxrbL8QCffh+JxyjKLGku6NIuxI49p8pqX439vTE0Z6eAazBK",
+	"iJZ2kpYG8TKOFaN3moxZSkvN7HdKujp0eEsuF0CL50KK5VyW2teyaDeAXc5ptRQG3gcMWWV4wYGXXL+9",
+	"uU3I9ftb2PLr89uLVw4wFlJk1onKDda1V+/IiqPjZ8/IPdfcyuPzm4urKzurOiPf7v3799goi5KplBlJ",
+	"Z5KnrGc5qoPCbtThEEru2JKoUtSeCbzJhAMR3LHCNWT1AK/HJ2QmS6Utm6ha6gSqvlSNHgH4sgM8bDul",
+	"Uyz8AeL1kEh4syulo/6RXAho4KmqjgR1zYdzkUCDI8wc8SQPVMDMTELtqZkl5O+lPQC7wrHMliu32e4A",
+	"zsDHALFpDe6DfdYO2DieV3DelppgUCxCAk+75Ua429XYuNGusMnvPq86luP3J8fHZ4AcY5lOXSti34zH",
+	"ZgnRWIXStV0gU2Y0ORl8mxCpEsIndl+Bm8ONwLe5O10oaWV0UgOi19tf4wDhe6ypNuECk5SR6pGzBzxi",
+	"UvXttcos6T77+BEF7cnxtyjH7P21tAOXTVlJ4A5o7ojN7jcM/z1bagBOs99LJ+gtbzrkwqMwKV8btnr9",
+	"PGSsE+w1ALod2X5TSSyQ70GHWAg/Q9gQ48zwUnDIofSCbq0jwA4Z+drmUeI+971ekV0PBbavI4ph1huZ",
+	"5HJRaR4Cc+yImSnGyCtjirciX7oYtj4lo0qHGtk7dfTsEEPtBD8cCoiL9xJ4ULGJYno2Il1L2GQUZCn4",
+	"rxKiJNRA146IUjOcjh3CF/hi7bxRpTYsO8RPfWQdLoC+4wUee9WpGVaPzZ8TUuSlhhGrMvA/HY0wKosW",
+	"w3IoUO2Dd9tdsEQgpMvmSwjaZ7m1KOGRjDNXINZYq5Zeg0Nn6wK7CA4FIC3ZZyBJALojWlEICfe0bvfs",
+	"CPhkcJRUqiDNc21PFn7uqpFHeBeAfCzNcqbP7MVCdpBbsVEPVRu7gHFj9wCkqSPstQwIKLCGo6wcU6uJ",
+	"E2SfDImh8IAJXSH9PpyiCG1Mpoeq7c27l6dWzJTCKirV5nQrqZSgSErIi8vXl7eX5L/+1/+NNGOVBkdj",
+	"uZzK0ox6YUkdtJEZCkc52FJCzp0NCWk2C+FSbUh39Bb+MXKYQO7+OmPg/bvXB9pe96EY3bD08CUz6ezw",
+	"hht2Ctz0EEcZnZGgJaU7GCdHYZdfSW1GVnrA40j5oHQNxegvh84wZtmhvcan5C9vXttL6T4endWNLFyJ",
+	"apNPD56SYedCSa0PoVe720hLMfDYsNN3h3aIGTSBrsAyIlA9hDN5J3NgAB8P00pTQU/5CO6u1cxrldta",
+	"XK6ZE3e6d0KYmEiV4l2vGfRQjJfY1QQQnoiB+9h1iVBZmRqA0tUHAKWg8fveKRnhQYxwdLipSKJnZCQX",
+	"4hxl7whsgSaTPhuK0T1nCwiVWj7mKB4AJXUC7TpUzxdjSmV5OiRenpERSk/YDMthXQgYR0qGAtsFuXfr",
+	"EXYvm3PRt8p/rcee2kvZJz8qK0jssuwHT/tWaQNR6PIS0Aa3353YW7qCDuKF6lOvHXljJZXCUA5yd1gH",
+	"qYcdl3fEDURnaovm/PoqAIT3/UAdBjUteOe087Q/6D8FmGEzA5P9yZhmU7TepxgZrQ7/KuucdnKuzXN8",
+	"BJqKoDlhnzseDFwFqnF4ArQocifmnvzNxeLQUbp7syCIJYAZH2myYB/QfbuiZ/jy2JjVJJ9cCcOUoDkY",
+	"sA2fRef0335KOrqcz6ladk47bxDUGF8AVxdIHi4D1XeWlmSNB2c3n041VsDO56WwI/6UdNavVOe0g9QN",
+	"b3/i9urJhP492PBI6jwcAUSZRxP69/6SzvMRxPqlypjqkxHKhFdmnjs8G5GBUtu4kcgN31B1l8mFSIYC",
+	"6EvRBXl1++Y1yZQsCgAzkY7pAJM2knChmTJ9MtIQAoRXmGY5sRdKVLGhKHKaMitqmcLmjChojOPMOR2z",
+	"vE8urJoITAGhWFHjAPkQLJhl3GBKFM6XO7vf2mJI+E0CnTJzgdv6kv79MWk0eEsLfb48//NjEKcbmnSB",
+	"pYOfCLrtuBOozr5x2r0GkeLy9yHRmVwccnO4kOqunTnUe/9KLq7Mj/Dw4x9B8LKWk9CGFTq4MI90KvAa",
+	"q1gNOzO5AJeNndWw88DNL+iU6Sf/0Hk5/bmVUYzwKVTS7KOoo/XnWaXrBdfKDZ20kMsK4/CMYihCTtG3",
+	"AowcXIMTQ0LbFZEdODNpSZz1l5fTzff02mG9U0XnzECK0r85T68VS7Wf1w7VCf3bmFxY08qWkpWff3p8",
+	"WrxGKJooFWIo9uekczI42U56P0jz0m7oI9DqOTT+5Sn6n7oFQnEeoqKWkJynTGiWWMX5EPwbYP5iX8Wa",
+	"iqypy7KHMhYHYr0DT3HV4F+Aofg3Rc7xlVxYiYgeazf3x2Inr1hekAtmf+NuLE0N8Z2TH7bthtH5zjqH",
+	"fRiVjr7z4a9pAuhUt1oT+l4CFaDCfB0K0AFA/HtXDjo4wTMOXoKUqgwr+vANfTKCsj3XiRYcDsCbrHpi",
+	"RwNmMxQzYwoAfT4jI55KbDoLHQEnhJIJ/8gyohm0a0cbxtngmaILvZk/3dqtenyig9e0cA44gEeiMjt2",
+	"dRBd3HVfqqIDt3t17RWDw8UU9U+//kEfhPaL7x964PbvlNty4Wod1vNZ1s6kmhgZL4GeHuNw6pd4VzFX",
+	"5OrmLbi+vK+K5rm1B+Gj4CjqrLFdDiNj90/SXKZ3rRzhSjTcHXhXrXLAUwzI4IWCAAn6XLCtbnqH2vqI",
+	"ZvdUpOwFu7+wn47AWTaX96D8L6jK0F8tJxN7S7lGpz9vaCHOg3ygLaeRaglefIgRakINFCG4oJm2FnQA",
+	"cgU/d/FEjZE11E7ckEyT7sXrKx+lgwZWvjME/LjnQaL1jEINUJ9cCe/H8HhkSpaG1c0q2EeoFTkZnEB2",
+	"4Rp1+714TN5SvaOFscARfRU6yS0WUvt1HmhHPui1XZAJVa63njbuqxnVvlO0Id2QPqXIlyFnCr7beiGS",
+	"TiF15AqcZ5mu6HjkvYb1dA60p95mo8Iq7gEeZGoS+N5l0yZBnEpjqzvWJ7f2GmFUb2qpaUzTu1NCXdGP",
+	"771uRV8pCqo0WtFZifRVKWvSDvD0m2cDktGlNX8c0t1DaXflLq/r7jGaqB95EgSxIEnjpyop9bnMlp+d",
+	"9s9xungFmsbDz7/01XONjEF7kvfeOtjhYj2nFZTRp1zek8G3239wIcUk55gsdHJ8vP0H74UjdkuPl9D4",
+	"5jGcc1ZqmBZ24aTJ52MHXj76uu5Wr+gLdv8GiycfX1Vx77pxe7KDxgJNGinPx/LjV8HuLyGap8lCcWPq",
+	"vpvhqbnpAlBz5Wt9nIN98g+e/bxJE60Pd7ubwqXt7+CkOP7STgq/jDYCwUDDV0Egb0UFD+C8VxHa+LzU",
+	"gKL4CQR2XAJkgOnbphpf0ylEHzGFQ7upYm8dbGXGNemOpsy4MV1ViB71Tsko53NuRkldL+ATUIYCnDPY",
+	"RN4a4XXFwcgV/kIO/ahqaOZK/+K27Np69N5i2+eHdX5Otj6LveCwPmLXx1/breg8Kv3Xy8cikMg9sHQH",
+	"O19hB7PyAXL5aBepSV24nTnZ/HT7j15KNeZZxsRDrl512QKyaPTHw6K9Ls7PhRns7dC9hMg8q7hy4nPZ",
+	"oPOUr5lx1xCvVesNVOyeswWch27cw4zq2VhShMRq9VOtl126GgAmoBwcTdX3txdWCSZSuHwPLefMZ226",
+	"PMyuvXpDEdTC9RKXCoYZWXLiNPSsobWPl05/E2ilL8mCKeYr/7zrq4rAYwLV2i43N7TlFr+otuQxhUT1",
+	"khYxUR1M/5Np/MEUCxo0zXNwjVYTgjxEg4TqoZz8xu9OkXWWQZMekW8f+k7eUNUQNRVR2cKnyN/kGO0q",
+	"8FmC7WdJ0hpoSJsTtnDOBn3m214akzsfZb3Ikg1FSHfUVKlCgB5R52U4eHnSFVBe7HCPgNoXFEYCazR1",
+	"ziPARYHcw5UcQoBMx9wcxCyu2nYDBsSpS+ZFS9X/loolJiBGSBgn9gYv0UNkUdSEfKT7EOkVELkYUHuE",
+	"OM7weP8B/P9XYJtVF/HaclVX81TRakim4P/zOaHoxLSsOYMG/EIuHnwvWc6nfMxzdyVbJQXW0eCdC7KD",
+	"wSlI5vSOaUvQHgdiFZsKQ+xVSfxQ+NauOC4mAo2ZvU84oZwBRgqHvGoMzvsmrITZjTwlx6572FCM/G9O",
+	"yYTm2qX0UjLC4tsR0RSSV6tisjnXGgo7DlxxAsx7SZayVNj7ZihQd3RrtTfyICH+8bLIJc3w8WolvthF",
+	"k+hP/ypLFay7fpoq5paOwpxlffJXWSJqEgxRJfhi86QKWGDjsCBGfWV+nzRnjvg4wLXWJ9trkZ94hy8D",
+	"gvl0Jfjx9dRwnlGOAxmoQQ4o9YSNegefWHpLyGK2tP/o/5o00nBxzSw/WCZe2oq85q4H+YP4yJSZ2xon",
+	"4BWqgK0cxdoJSi5IYWcEdVdWMs6Dyu6KG/retl01/1BhKriHde+UBDUMVIQy3qrVYXFs+BcCeECdlFxY",
+	"1ZQbLFUoReb2LXwYUkMxJOTwd5q7h/WhULezcFDhrrvZCNXfUVKPHM7xQJNwZEiM/FtZz79qQws9Sa1C",
+	"Ue2T1xi4wHAxAFuhyYGQJ4SbYHcaOnPY2r+uHqLz2vauwJ+GwrIciefVJyOnGI5cSjwKhGpSrep56IU6",
+	"G4oROOpGmOEa2Ite95KC6epH/kPU7ck1BUVJMZKWxrkONDOn1ubX2rfBqsx9jGGjfaUDT4ELM9gn0XoA",
+	"t/+Zb2rjYQbQpKlxBsi5wyVq9ljnmeuCesfqSEGcjUauSdwxBiUvQaEmOgT28YYl8ZHAbdIYKGMTWuYG",
+	"IWjn9CPWnUMaUFWFfhTpwvOYbPyNI6qNSUHOTKkYAkYnN1DVF3VGfF5DrckodVKtnhZQ6emXGd61B/P1",
+	"mlcdztaYeouKYJ9uJe2vSEWw89yUIh0o4l+LsR5MKXmsg37yj/rfV5s9+1ehArGnEVq/48UuXs4vTRjb",
+	"ieIhKuEXCg80AgKBvtJ1+o6rzQMhfUaoQMdKrhk5GZz0HkxTRU6FblUCsaYWIW+xP53j1yk1NJdTcLR4",
+	"mBOPCOI8pmu94ny7OTkZCrs4w9RcW7OHClQWMmroqTOhDTZTV8z/jDlnY1Oru2PMlc+5x+zQ4KaY0ww1",
+	"xE2wAVyQ9zckk3lOlYZyoZF98TtqXOrfjBFFDVtJebDPoK1rteMlo4p0B/3B4GTgchIwI4EU9v9+N+jb",
+	"z8VQ/O5oMCDUVK6zXp+MaKFGNfYC5KZRIUqac80yfLdVH5lKQd+spkf+8z/I02+ekSdDS1LzF/ZN//kf",
+	"5GgwgNpEAKHDgn1278KPC+mXj266jOsip8s+GblkjRGmc7u8DzXXVrNSspzOqvVbGrByzh01wpycEq9D",
+	"AwyMA6L5z/8g9V6uzWjomwu4dSGQWWOA35NKMwflfeT3zS52FGQW1PQADWmV0ZhshTSk6RLtAT9/PJbG",
+	"0Z/Vpjt4MEih5Jxr5uCFMFylOCJiULEkqVoWRhIAH4spkTnXBgj7MR3Z9gWbhGNwb/VjZVfC4EROJpBj",
+	"D7U0iNmnkzCtz/MAOJLdmVYkevl3DxgVZVg/VgTsKLXxYhKSsyOzUcipZiy9g9zc2mfmSngDnjMFz17w",
+	"DlDWXeH3Wriml/jS2oZJpw0rfNkP+0ihi0dFpRV6ACA8jdmnXDBiJBpGO10wiLdi8Eef41PeTMZJMPS3",
+	"1O5BYW3NW0wyrhCdNaugpSF9E9OtnFpMFTezOTM8Dcz5jY4sDGRKw3Yzv4LOojulJ/xxd3usQibcaeBY",
+	"M4svFfa1u9XCD+DqfOWh3l/U1//jutsI+L3HVgNYHBAheCkKukwq7yw4JazW8WCdDLjPofttaxDuFXh3",
+	"PBergT1qt9xa5Bgrl8LluQRkS+UZrCwZitrBFuOhHlCgKXidIlbhXkMpstfJQAb3hwI6P3sWQiDT/m8s",
+	"dZXWH83ZGrhsBYkg5AKVP1ejarlnn5wMBkPhHf6a5XasFadfTkX/oG5TCx+cVbXH+FlLRGQocLcqONVm",
+	"QAQrvV1GEcTOI/Ga3hk5OT72+45HNRSyNJpnbF2EQLHHuEr/Wzu/7sGV0OVkwlOA4nAfn5LfIfKV4MGh",
+	"H1jtstEsmjcU5dYO01VD6QPdc8gMWPIKzexBjLp+0Bg0TfZpFE241bF5k185+eNDuFyTGcuzaHy12cH7",
+	"a83MbWk0/oUTdLcbyi5pat1g/mqlw5cMHZ8c7/CyWynfULF855MwPocYOtd3tSYdEz+fQ8IYcFH2U33f",
+	"qky/e3lBTo7+OCAXN/96SqiHylJyAXGQYedtwQCtwTGiYQdiNd0480I5ORQjK6lGvcRHLMCGdo5Lwg2b",
+	"r2ZeQaB42LnIpV57WZ/gcIgnMzJyBEYcpkMZphMylmZGuEjzMmPZWcX23c9c9xPD6lC59glWDsPJTqmG",
+	"PoVXYPBIEyMzaz/fso+GpCzPPagV0QXUDM0Y8/qzKgWW/U2kmpc5HYouvA2C3gDG86dRQka/t/93aP/v",
+	"f44SYujYigRowUOnPlGrhwWIimHVH/76YNSiSd/41e3NLJ1/+KWS8128f+7xW7mL+8+wj+aJo72am63q",
+	"zC217m5BiWt7SI2h6QwOEPUYK26tNC2Y4hKwX5FyYS6uGvHwBdceQm/LJH5N0Yhze1cDiq7cdY0ABeJR",
+	"4PY8mJc0XdFPnLoEemvZkqlitQh/2bxqVyciWgUASTvQaQvMS0T9oxszgZOhaPq7nO3rcPmieqXPo7S8",
+	"opoFmOMOWd8qmd8OxQFgpQaKpdWXaG4v+dLFcrMDRH90ZXX2Q6tmoQIoheV2DmvPhctj99Vt3hf02X/J",
+	"RLM3rh1u5GKfV504vqQy8c9YVFSzAmdn0SoIGUYXIinPnyGleYUXMKry5aFilsY8o21NXysUFykvaA7I",
+	"ZlgU6O/xmjZxFnjjA64h1YRxg3jfzZtV4Jwv7Yze1RN62PV6zMuyOtO28Dqu6wsGun5dtwBcOj4IL7xL",
+	"PLgJVv5U3hwkOlBgIfT2ifG1usS2SYT2JrA5nOw/FWPfgVar9OE6Dwv6etU39jcCjhLwpcvLjRFuQqb8",
+	"3lJ2WWDzI+SED6bfdo7OhTaqTD0zj2p4Vaihi6VikLfUw6hbzeQRyAA5t2hl80MxUgynMKrMMyLYYsVH",
+	"W4/rgxphoDWp4J4AuLipTYKKVwP0BuPOqHZJgs5DVuXqxlP/fRvCq2CTfpFr/vk9WpGlfbVerVBNR7x0",
+	"q7pX8/7CLq5/auZ0MZNSMwxcYp2ZDu9dwInOKmejVOR8lZnpz86o8KputEKx9ADhJJF6EaepMg5lw0eO",
+	"fIJi7oQz1Nb1THzvL23AfX4G8G5lXb/Q7d9gQvruLV+9C/ufmiPgKUSNzjPXvCHPKoe2vXoQvss+u0UK",
+	"HSrMk5SKLGftGW432N0CPE2UpDSdMe/EtUrqFPIqoMbRoX8zjQ87OG3LBjiAwHUx0b7u4k7Gy0r76ZMR",
+	"NijEBIyc37NRDeAEueuArK71pMzJhBmsglLMZW9oQ3P/i3oi0MVjzJiAZgFQLoXeMlgzuInNzDJoOSEj",
+	"qt9OoFumyMgo6AAzahZQgtIDDTtgXDsTrLT0w/b6VUMYcNTluYOGplCB7PCvYVPq3mGN4aux+uTy/bv3",
+	"Ny98aPKyVLJgVAAooKI5eU7FHdS/8nxZl2FAWhzGDwrog6bu7ND27d1R9RQ4BU+JLJggfyIzPp2RP5Fc",
+	"LsifCIBd987I89uL9zcvbjE10KV0sY8YxKxe65ad1CdlX4xlFHbwPrlWPHXb3cwv1H1yjWSC6OgxPOAo",
+	"dNYbIN4LR7s7Jb/o5Xws840ZKr75FW56J+m49Uf7Xa3XA+XL5o7AgrE7TB+6c69PiltOcQ8dASOVDJ2j",
+	"rJNUszqK9t16VH9kY5dbQWXsQwcajy+rFy98tSfcRsH0JxYubEiwewHbXSB5uWbKOJ8k9I2nM+aS2GZy",
+	"UWdruIzGgInib3fKtpszQzellb+x3z+qoDc0diQ3WM1jp5dR+8hnz2q8duD9loQTMi55nlU5E6Afinuu",
+	"pKjDK1WNUbjTdvq77HNBl6AAP3FZJxtE1a3PIZyC8errwKofku7F68vzd/96eXP74cXl9dubq9sP5y9e",
+	"vLu8ubm86QE6tP855iAiVvRQnAtMZMUsDOyoV+fHiKpE2HUzG1c1aHFLGMGi4IHzalGPCvoTvmtjQqyf",
+	"zmNkw/44YwrQ5KETiYPSB0hW12Wi7lnsqcQf/n6U4vJIr/FvMHGoSSMNoi8Uy6zxW+WIda2spakpaQ7y",
+	"FDqHZlBQN6dLkvHJxKPom7rRKkQTs56zh3wqbEtP+NqCQvxUtJowflbXOa4Hz4aiyjeluq5trLPEWOYy",
+	"CKAcAoH5IU+7kJrm2LMVW5653jR+1UOB63J622KtuXjG0pwqxDiaS9CZKOplRuZMYeaVE1rkiPyPHrTf",
+	"0kNRp2qZmZUBMs/qB393NEgGg0F/MOglYWpTCofCMrJkrp1Z1QuMHA+OXdOCYGU+pQDjiqAZu11zSJ8j",
+	"IQ109UAXoDVqk9CqdTfcdc2t5lzk1EykmlvRxpz2uDJ5vwBXL3l83CeYwweIGEPhqljRucZVGN1EjEbE",
+	"1OaVMT23exzUzHZPjo+jteyOANzV/lrzvC4as/z6TOILf42A3x0Pjj9f6YGjzgvFLHOIvfwHaG9T48wC",
+	"4SCENulC/33PSfvzLCHDzg2zJ+h7MWal4UwPO73T4PZ4koPbcxbeEmx26PF04V3YFschPPtmbXh/nPtG",
+	"Qxsk5C+66kA5un57c0ue+KE1gOf5vIaRJeyRcy9Bzs1v3oZf0P+IBB7U0IOhBSzWgQAoZWXcNvfCVkm8",
+	"7mCo5THcgfZE7XfQW9FeBe8C9ZNtA1JwIsDUZejk6gXRJagUQzF6cXl9+Ifvn/758Nu/vDl27UxX1MGq",
+	"YmtNs6swu5xI0JU9DwnElXzCe4NXybHjxpb2SS1Vxswa1mFbcDedoQiU0jdXP3jFNLEipj8YBD6Ss7qB",
+	"uE9b8muxGmUthKCWrtZpDm7XX2ufxRf0D3ow0UraW0UH/Ca+HzkNlOqhwI7BwIAcjGGFldB9Fnp0zips",
+	"gnpi3WHnr7LE4Z9VAwxFG7BDn/zX//p/hp1eY68rocr65EWk9ydkOq53/9TEyCliili7HBLKWQYOEkAV",
+	"6T4dwB9HA++f6jkYMeV66A2F3+/u08Haw6ekoNo4hGe73G/XWxCP+sT7Uwy9YxCDO7IfnWK5jzhMZ5TX",
+	"ifDO7QNaKXzUJy+lIs9vL2Bql7evfLWB61eLtjCxmnZCRlJc2OHOPSVY63depjO74dAQEImm4d2vKjqx",
+	"4ynLGhVV/y9pjtkn5+EtHIoZ1TMgoTFg0mQOoSxVUuuGVnUa6L3hPYYBZoECPGZMDIUdq3/QJ15otqE0",
+	"dU8GT+MKEzChr11fCif5C6lLfou2pMS7y/tbPvxXkA9/A25lashSlnCtva/WyFDy4xXZR6ivhhIrke6C",
+	"F4du7I3YuNp1ra/RVKErJjSVDjPZew4IBwvHx0uHpn/qoW98doNlpAGkTaUroEgMQHNJNwTRwTrTSmh5",
+	"PVlW3ZCtdHNtyUHOwEi+ILaaO9EzPjFe5faFOaFcxTIhs4BqaDUU+o5js6zz6qnqjdAo39nqRcGo0gF6",
+	"ab9C+OUaPJdzKpYgbaFKCHrEQy/0qpgI4H024v967OH/juC/bu2/If82XOirWtxng/19iMmA5uN2D55z",
+	"7VRQFJixANh3tV5jVY2BtSX8074kEvqGB7+b1NYuNgqvfXLrOfJ4zbkJyidBJV3NnHBalIfhYvcQsGxL",
+	"ooC549ABOoDnG123gl6YazEUTmWO3XxczVeu9rwLJ/lb4sRvroyNiRPuMpxFncaP6MawXziOdAOpCk/+",
+	"ERgum1Cm1n6590UMAPe+JqipLbZC00b41YBMVdx2X4Sp/fVp70LdGNOcyFIdsiXTTgPdzznsC620S8ug",
+	"k8lQODczvh/qvMIYCjRpdv7cVYFvhdWzAeAXgPLttGjBdDIU3oFQhXvA4wzN4dvU0moHHhMHyL1kU+gz",
+	"VPZ+HZpbtXUN1S0aT6hdmivn1oWnQhqGD/Zhj3UUwP9ztcqxFSLfk2btcIVfYYXTnJvKY9cHRIoKYwup",
+	"Vp2BEhSERevoBxqAWFtYZZH517kyQ1XmDLBrSw3oJMKXZodhWDegvTHOUEuCmWJUMojfeQ81AOc3sHqr",
+	"pQnwYI3Mx1dUz0YJaoVYEdAc2RryG2og/fHvb8n5Y/qa0mfPm4sKlMCff9mCS5eZppQ9ZFma35TAr6Rm",
+	"0wc2/flgFwLv2gG20kUF0LX6rLIWPP/Yne25K3eBeNUbGV+QV99S4gaW7T/V5X3XWNNvBtxvd3dz5rsj",
+	"lIYFV2kkj3pnIV3sCdQKbuoW8r6w8vx44PLL0WmjQyj6KgErWUHUAi+1/VgxwRboYLZblTPMBryETDfo",
+	"QC5FvnTAh9B42vsdg/wx14abdIedIEY77KBSU4o7IReiVzeZQvgu7MdD4TUkhNbqk8t5YZbrCe1VD6wl",
+	"a2s9hYna537rHlNdb75pE3gnt2bOYyQrvsODV8xKGDcTe9RSLOdc2/NtQa62mmsp7Ig75SwiQWpDTbsN",
+	"OKogQ0dIKhoi1q4tODUkZz7rvs4LrLwko6rTOqL5YLIfhLOrbxzlcVX1fe8TIFSuK+DMDKIaEiRszigG",
+	"AfnU2snPkpOnx+S//s//TZ4NBoNkKNCBSTUZdp4lg8Hg98NOz3tlRZnnQT5EkLDrchSGojuqcyKu3z9/",
+	"fXUBqRFXP9hP3r67GSUk/sTF2/c/3L67urwZ9TZS8Q3s96OTML6mrf0v5pY8Au1ehb5kz1vwdUnzOAOU",
+	"408mYeDCT8B8PsSXbGyZAmjYGLby9hxaqoLe86nrX+1a9AFqKlYNoecDCH6BlfIunY2bUzShfKxMTjCb",
+	"uIC2nN5j4qIcYaKITppQ9E34Qt3zptk+ZjYspywKqQwxPL1jRruWT3oBAMBLZgI3CdOGz6Xgq6M7zApy",
+	"7ubf6NPhW3SrUtRtPlrIHSNxeCpfZxuDcIbbb8qvxTfzykdroUmMj9l6bM4q+XKbu3pfZ4wjvSeO9Nov",
+	"YsFERZ+1Y09UdOr+hDqw7AznPVWyLFbDfy5H7Bm0ihnRKbvBRoZVzDqXYgqxQfsy0DXsZnhsTJ/PrhGu",
+	"zLgqvLaqiRtc361b3tdJ0Y1Jtgabf50+x9uAv+1GwfjwjjSctDgL32Lh/AprBYBbcnCe52TCWZ5hwZ23",
+	"OA9Qy6X4HaCaWd237oDHBCSSUHJPc55hz7yDAAIYPnVJMx5l0cHZWs0aI8QukbB2MoLO3T0aDIYinVFF",
+	"U0t5UBHhf9u1ShIJv+SaGCnhqvTJub9SNXYuFWQmS1d4IgUbCkxIrGeHk5XKCoZTvLttCYijBRtrbtgI",
+	"3fza0CXuzCn0AbXXFujFVfEyWeRsdfkQLpjwPIek8Ckzum6/5ao1xiUkw1hBdccK056S17guX3diXmOq",
+	"X5+b4+ZB+LT/xIlyLXryDWsStaz4S9dZJoamBgBJ92FpDeW4KZCxUgKkantkJMiLRaHJtRPE/YMq2uGz",
+	"Y7k+IyeDE8+2nEfAM8j1K2fHediNw5/9qsATL3D3fnPlfbayEruhtVYH4gDjWt6pBHWCn1U3aL1OihX5",
+	"hl7cl3WxJYFHfajOJ2GqBODcnTznlaBGoTenVccfXGylIg8Fd/V7dXKGNdkmpQLfZfUyWuvVwZWmeS4X",
+	"4PB0+bGHZdFrwKlGrj+anvin+z56/6Vg8WywIl/+wtf/McIPq6v6Z5PNv/GszxA6RL20Ylrjpa8d+exs",
+	"KvTrbHCGWe4QeoB02P4jS8hCcWOYsDOtyl0qV7Bz0FadhQgu4kAPBdjmaIjYFUGWPBfccBctXQ851I7f",
+	"xAcPxEplTX8ozj3jcUkO0O4imL+1vqaQAxtEGQxU/WPjsDhTsob9bbhjj3hDg/dsSgaqYXnCBT6Gr/Y6",
+	"+qYETUCMPuXLusXKp0cb2kzrHxU3TDfLLIOp1B1akcwtMQKdbi3FQjfn5uiEq293zeg+moQYxecQVZtR",
+	"TY4HVnx+07CWh6J7MhhAfg2U7UGpmDOZQRjXc6+mXuPRZaR7Mvi2dwY19g41AUFjlkMxZk4SI9QBwmi2",
+	"EK0ux3Meku1X22pldaJ7ycajx7h5OKWWqvjqy1XK+63S7GuoNJtZTr6UpSLsY8EUB7ix7rp46u3FpFbz",
+	"YkNe+GTOBduItLR8yDX8Mj7h5hzb4hye/2pDgfJ/wY7NP86YS8Dw84KqXj1DzDyrMdQEkARgXy7B1DSO",
+	"5DNRgmMIm4jBlbmt6BNfI0kEU/xnCxJsDmvuUFe2F8ls1r+f/CP4a5f+K4H7LVAlIpBM/V0bmvTbUng3",
+	"8i2ACyyomdVogY2V7Npr85uTKHjhb21P/pvawc7iCBBoQzrfYgt/9tu4Owx198gaA8/WQ2eu3loGVnBC",
+	"FjMJAgtCYdaQZg19PoJU3Vo8+Wu7pY+V3/upNsRvKb7/bXjL94wVLYxFTiauh79hj8FlICPyyfGEPsk4",
+	"LKs9Bd89cLuQL2lqpPpaTfdqgi9wwl/frXs7mfxmln8FZvltqQTesIU8nADNgCRkwrgzJ12Mz2GxmdYL",
+	"qTKX1JHKjIW3D27SzgZafe+Y2Hzt8Ptfz627FL/gpXvHUnnP1PJCZnHo7bfCQ03gg3CMDnJ8hiHAlLnM",
+	"vYVUdxqRuLjQhtEM2rbDT367v1/N/RUbrq9DPLQnFuAPF8VnuLeambLYhM5oSiV8VynNUsUM6UJSM3ap",
+	"QWy+0cr1Hnlvv25Mm5ueU78xOtS6YF7b21K09JMqi8/MTR7L1eNneQNb3da3F7fWSEKzLLRn3K6grdL/",
+	"Z718D/dNG6oM0cwY1/GNivXte+B9GdNsylpDuhdyXpQm7MsbFBi4hm4I7KyxAmIuM5brU5LzCTN87p+H",
+	"rBB7uSiAkjWqFHy3NxwzZxNDZGmwuubvJc3RD1+9p08AA21UVwp4gDEji6HI2T3Lz8ioYCplwlRASnNG",
+	"hS9HMwtJUmtBK04TFCiwLyyrAm9ckEmZ5y1FCG+Wz2HbvlbXPM5um1Mejv4X9Mg3JuPwO+D4EKVUySkA",
+	"YDq+YQ/9QY53pHds9XLtFMYNQFzOSNCn7fnYCTnwA2mSSUgNntvRDpKhqL7CrOQxqyPHfwwcPgcJORkc",
+	"kYO30I7U/QI6T6dSKZaagz55K3yrIKyJfH9FNJ8KTbBbQ0amksE+PcnllEdly8qyv9ak5MYsv0J0dZhf",
+	"9puG+RVomHgWTfOvy0Tm6+uw3FozrbkUD7UGsVy6VUyek5FhHw0+dqiNYnQ+wiRSDVMawTenBK9hNiLd",
+	"jBpKRv8YdgonE4ad02FnWA4GT9NpLsc0J9U39kM27Pw86oGO6Wuh2QKKsUhOReaB8Iei4qgzro1US9KN",
+	"1HhXSS8J0XTZSyrDeQ4l3zkXzG3j8TNiWctQ3DFWWKb8kft+aGkuNdS6OyxBV8JhJbVJZ0xjXSM3mNJV",
+	"9xCjY4AWtOcDMMhKQy1LhRADg+EmQrstVxY8Usyo5Sl5OhgMRtgGw+0qKNXREisc5b1m6hJPcCvfWDvH",
+	"JuNY9WjH9V744S8oWbFl0qGuK/2JYXnuC3xc+Nu4vihckbkUbOmp84F3ZSLVVJqGhI2aYZi+qMnB1QTb",
+	"HSMSPvvItfFg9tS4HKyELBgCAVOimGZAo3dYPgAXHSuF8Ao0h0qIoXd+6VDQA4op4/C7BV26qquwiAqy",
+	"BbF86okV5Y2vGuVVMapb2YGvVNi+bMzy6xO252nKigcFQP77FQBduoTFSiQe1pdl52sdlvvglZ4yY3no",
+	"pjQV+P7rtIdgai2s2q7v11evyqeCZYdcwPQfyK7d2elthxvJOlpFRlcGvbAepcVno6dUs0MuNBP2uO9Z",
+	"r615pGZUpbNOS0T5aDD4lJDy5yMyKH3fjdqqiVKlaBTxBfa0CbrifBGo7SCGiB6dNkS0+7T2x4ylvNOJ",
+	"84RASzVMZwN8jDwjrn0fOGe6FYpJ0Ay2yo/X5N+Zkr2qwdGv4z5cgpaK/U4eAj1wz9kCyTy8G1JOc/YE",
+	"uGe7HjOxWsEIn33HMm6t9lFdIDVCq/z/wAf+ZAcbka6sfvInI00x6mFnOBdoHorv4LsawgNcApCbRXOW",
+	"kVTKO87OsPNgANN4oMnI835oXAUI3Q6aeyhGqczYiHRBe7bvvYC/+SQcAzPQV1yN0AzQzp24mQGsN58K",
+	"Ag6Hk8FRXTHuo+X2a8uloMHwxwI6stSIl3JiF7VQUkyjbjZ4zWsUXF+lAvVdNcNfSHlqE2w3IB8IF9ix",
+	"CC4HAj5qe+p3TIx+yyr59St7L7nAtDd3I5XjPdW9C6pYmyyicpgAlFvGHqIaIov0726PJAAEkUdHMiyp",
+	"2m67Uh2Zsbrtx/X3F5e+DAdRn9wf+PDVCwJkfKCHQkjI14a0OPSKctEnng/rujbWlEqQggLeknsWL8lQ",
+	"GBnn0oi3IdCQBNeF45Dg0sWqNITvxEYpS1kqTbp+e4dihQHDKhO0Y+07ax436p2R9VmAZKj5anWAQ9EM",
+	"A8HmcQ1nzbLYSMxS0widLguuWTvH9Tu3Ww9yRz1Rfe14cPLHqMIWVf0sUbSO9OybnQeCle410Kpa+BS7",
+	"Zjbp9zlN7wgXPohZFFaHnTGaOdX5tUQWvsVd9CUh4FvYBnKLA+1xTaoL0uQeD+cJABzZyhCCG2rVWCUX",
+	"GifjuBnwAuAD3ZvjZ9/0EuQbrj0R3Pk7VhinFc2kMoc5v7dKTkNF6oPfsFQCIoEL37E5Bx0RNDe7XnBj",
+	"CmzMZGbYpZFrSO0DfHzXLBEg8tHdKgUZPRn1oVQdLqibtue9DimmBgPsk/NKdXJcRLAFuFZLaPdADQLj",
+	"VO10RV5XnJJJLhf/H3vf29w2jvT5VVCuVEmqouU/45l7xq6nrjxOJpNNJuONnc3uDedCmIQkjilAR4DW",
+	"aHNTdS/v9dV9wv0kT6G7AYISKduxEytZv9nNWCQIgkCju/Hr3w+JpZCOk6IEDkmSc1FO9X9adyNBpo+Z",
+	"KDXos+TppXD1sRLszoX6w6lQQl+rGRDLDY5q47CkQ8FNoKRHHyqWwTCUYpxrI0pvtmx3kiFLCi7HFR+L",
+	"pCEcgyX/9uXpVbuNEZyA38wS4Ve+F1sUDGqjPbr9QqlCcNl9v3vtxs3rHLlX7oYbGqNzt0rsKiZXC0Em",
+	"QmYzlUvzxVqnH8SYJH07vJo72KXLRdppjlDGhIRVVVohGiGtyhILlpVkwFvLZRbVq5L02oidG0pqqAw3",
+	"VzKKZa3PrUGsLXDHJcZufMxz62Dw1MBy50gfhyT+WSf+4OUi3Vj0ge3bmnRbT7OX/zhhKdcPDT5o5tF6",
+	"eokwM5hpdubcLq12uUhbqvtWtQQz0ghkXDdEfZGLLtesn6xq3SWDQ5YATVsSsSRFOUCfE4plIBnY0yzU",
+	"DCT9eGIWdaVsdg/tBLvQs+82475Yib2Xi/RRXq/Bxdsklf24csi1MnvrFltXmYRdbh/yNYpVY2FeLtIT",
+	"rm+P2nqrRblJGlXuPTrxXVpsdHXhvUhatVpsdIoRuAB8FtqL8QQSGmuzxHeZfI1K3HZUmdsEAfFAWYFh",
+	"IBy9/D6tRbqYv1BT4WS7apmg3C8wVeJ1ST0QiafpJ8JLCFKApZMK4z2/SDtHCL3fx2wFN19Enyl7+3KR",
+	"Ui3u5kjzPGZlN0GKp3GEUVuRT2k4fMSx86F+4p87H3SeiT+7j57OAGjkHEeQyAZKJRunYC7BGJ5OANPV",
+	"T05wFm8/zbWDlh0GVyRRLJO/b7urzhczsf0LPEkfMqm0zEcj6z8yzWV2of6ww+PbPKNwbvtUFXm6IG1q",
+	"Dn0BCl48ZCwrOH7k3m1SVclUmY9zOWRnSDzPFwwAZIzLhTPzfnzQfxU8ncQSrwozCy7nTXe5GJMVahzh",
+	"j7lGCBBZFGiNtLXt4y4WBrurhTRHjKOtrruER7FqLofsOFBNBL7gg92DyJdg+x5jhzIlIFVNmKQhO9jb",
+	"DXI79oOhNhuIqrBKZmSQS2GH106/GQysOz9zSSLQiCMyxVjG8pid/nJ2joLjnD1/dn5oP1jA6N/T9Co4",
+	"aBrqygulLlH4JcO76HNRgj6WLgU2ZGcYxGIb7lDJ/uXk7M2PDFMOrMgvcTyxAa8pDueHqmT5lI9FLNWI",
+	"cUk4zdwICIqn3N5KniTC1Ck1iB1mnKGSwDuoH5IsCfaL7ZdiYaexvX8muJdQh0/efO0lWk9U8pjy8lJk",
+	"zSZ/ys0hg9TaIJYXlWHa5EVBuE739Q4pmapxihW8HDuKuG626EzNZaF49nKRPqXZcpdttaVwv7Yl66v2",
+	"UaZk63DPp8hyacQYThc7Ws4h79/d5jVb75m9/9PTdqjUiHYg50iVU262DrcucskheXcjaKdb1p9RAfb2",
+	"m+jeDTbC50qKB99xn9IKAI/Uu75ZvRjuln8hMl3Px9Hukh+HhH7ebFN5IibvjliC/8CqIzYqhfBg6QZb",
+	"B+DJ2PlEILI5dPMDXXZNRLzE5hEkAr2Clifz81ufU0iP5Y1IPr4WJx15MB75OR599jUSfHXGnnb8Vf8d",
+	"hZL8AvwE3rw/9lkf/r99Qc5DKLJRouMUIiJccwxEegO8gjc0PWdcrIdWCk+vCyJSPh0Mddj9BCyTa/O9",
+	"K0QZDNnJRGEdB5wS4oGHf3gslxymJlg+tfdaf63urHXrR6J0uiOuEOeKF5XoqHp+VZ+XbSbjaN3FTbRD",
+	"GPw8FqXdq1mBWKOxDM3KiRGsWs1ucSbZ7qsUuV7BYF9/UhSobmFdar/7SIg1ToRi2TwScsdBULtanwcN",
+	"nNSiTqB9G64VBSo1DtlJgzkbehBLDBvt+wDgoabvH+WFcVYAfagDENhq5c7ebLh5C5+bKgSbiAKkD3Sl",
+	"7eZjo3g7RS6FmGnMG+jOjtgGGt0Q0oZjv9oAzj7sAlD+uATtP+x2ZefYDfEMl4sUj7e3bhOh4R1rAVtL",
+	"LbpeI42G/cmNRUdnv/7jQzuVT7u4poLjwwqrAVrw/3a555Ilrgwj+doPGM+9bYMFZA3CcpkELlyRRWRX",
+	"hGN+ap4pfoKKAABVdidkg0p97TXEsASZ8GiONQMpaDweBL85YbPZGzGqNC/0YSzXC8LtsHW1iUeIy++9",
+	"kMFfraV0AFV7xf7uPktwMR+yeEuK+ftMXOWpiLcS1nst5j4Bp0qGv7BMGIx92DtflQkjg0hUowAJG0u0",
+	"yMMe+9f/+f/NSm3AuOTjiYlAVw2yZu45kC2ee74Y3GAOPQkE00bMIHnoMWy5pIynZAD/xBJiwjcqktpb",
+	"rkqAClMh2TSXlRH6EHSA4QvYHiR0+Sv7WglVV7MLlS0QAjRSZSypxwQb+smYGWhg4JdmSXr1nlp5X2Az",
+	"fYAXJjt8luOEAgdcSZNLEoONZQLXvsvNBIoznHZsjeNuoImZUWOsgCXwNDf0EiT5ZbsSMdvb1Veyb2xf",
+	"iYpPoD1eKCkISS0VvDAk5z1KkjIV3rXQfCr8UEAvAJKJw4rUFI7uKXgInmlSmt1HCe7bQEId8ix6Ekt7",
+	"y+pMNcrMYI4+g6lv2/5uG/Wba3YmIHZfpRxanZGx9FPSYx1dkr3SQrdy7yxNyuYkrItzYtk8c4Dxcyve",
+	"1eD04digQX42GLLXamXe5hqmtMhoeUNNjxuQ9842wMic29nQARVXBm3FkJEFMeUCu4ajU2sQUwdhnbuK",
+	"HXj2N/Wz/U4Pz/0HjHpQTXQhhKw9I/9IJ0hHgjRDsFj737PeuVKoNsuNEdOZ0au9tDPxtVu8wx6OZyAM",
+	"2epcgvXe0CgTluUXWkm0jyjV+xsHAp11ytms7CNH4W5AxhJ0UFQpYHEGJs4bUI9Eru1XP6l3wGTgj9vC",
+	"NdTTrJ9g0Z4vlnwMuzdIBROrEgkMRBXxsqZXugOCGAwIRUZdSLPwmjsu2RXA+cpisIYhzCLiDuOWqHMH",
+	"yQX9FHJPLbIaUDhBduOuY+3coJ0P4LyuwUJgNRzlTpf3zIT8L9w4D691o7wrGEtwo1pcudqzWuMrDoYs",
+	"4BGjLWyUFwXLJW6wtdvci1jvGGMH6JGjDfuuhS3MefSq9IW1YUNLjgH89J4uJMeAPtJSea7fZgtVu3rD",
+	"HuvD4f2ViOXSyB66GuDawavJeO3NA9vjb+q9PwIZZ7Oyv8fwqdfQZyoZNUqWXbWbbesQnq4qYBsyteuf",
+	"a7a/ux/LFq+xvzoFmg6gNnyhcf2QJ3ehzMS/FJ4PxhK8Idhp1vtiLc8LnmBfYtDpsbhFcGvP5Zl93Ck3",
+	"kw060nsVvtGju3Mjd6c5PaPlAIWqgLrqQWG1eY/l0V/ZaH9l1UwAOMmUdjcI0ySDu22tquouzTwu5tYy",
+	"QSZLZDqqt3Oi2XLoK5fpyMMy8xYgGKuk5iM4TIRRRHDgEvTLRqSwmfilpyrTYRNt7x9I9haHwnbt8+ZH",
+	"uxifwBQAYrEGu8MkaEs+3mHOzCbKqG736y+nz57b2XH6+jmrZiBsw37+gfUP9r5lvVOUYmXQRs2HysKb",
+	"ABM47JF2JvwXy7WdMtqaE2CRJnLeb/f22ewPSqRuC8gPZS5Ppk2ZzzR4cFNhOPAs9guqf2TCpMPWjbaa",
+	"FYpnp/CSnzRBMK0Kk894aXZGqpxu2/41J+astD0zOU5rP+zXA9bCHfRXurE+d1EXgIPakJ0W6iBmGZQW",
+	"2/l1xBLosOdrBnZLOwl6mr198+qr27b2bvCIU76wk/JcqVe8HCNcb+/bm7wPJdRE9rPIcn5uZ8CXyvP6",
+	"FhYm407PmYwIAuguhfP4CQ8zowV8l+N4aGPng+RTsbaerMNYtKBl4f/WoWVnNg4q7Y3/89fj7f/Bt/+5",
+	"u/39++3fPux9F3138GccD/u/z8b/eybHgydb1zNYrK5gWEo7v8/E+LYw2IjuncnxvSBo0c5/Pvjs3ctC",
+	"mjPvjpPL89h3el8NWnQ1lwHFvpLFYsiO6S8OYhAA1z1ffs0ak5d4ahpLV1qc65oI2EmuQHslET5kuTXL",
+	"yYWSlU7cOZLjsfDdYfD7IAYyDuJrFdPI/cs9t0UjW41qLvSlxgmKHsv+k73d3eHuLrtYsEyMeFWYI6an",
+	"mGGihrQr3QD/E/lcBS8lk6q0QwOOCGRibEchbHIQFZ8yC2sjoBai7i4OlQnG58jndnh6OS7tFItYpSte",
+	"FItY+qMv1M8c+hEErwy5mnNd1/i7kUZAry9ccWR+JENi4zr7zZtK9bYhhNkEqQ9dS+TDVHVJFanqORSx",
+	"xP8bNlsByvZQFT5Ftxf+HG+9Du6KtzqKw9/46byZbAR1/65TQ6gFJj6n3/CQILdWCgS/upGqqsjlZYQL",
+	"KJD7IMuj724LS6En65R6eKYh+UqXJhErlQGmnJzSdMFJMVzJIYWakJmEP+N5uKF1F0t3+oxNQTDHfDnP",
+	"fKKKOm4a8WleLFi/FNaeIO4hV3IwZCHjYUlHqjGlZd2DMeo6rCNaCH1cxhSTq60Afrj9TLjSnQ0WArJD",
+	"+4Zab4enwrt8bsHbLwBs2hXQEy2e23iCidRkTkJtlEtxlzMWx9zUvQRPHDEVq7GIbhOKHOEesHD11yKe",
+	"IIGF5XH+sBU1fgjCzjhx/FGkDvzugXdCJgmqZlIFykI1JMeOi45l8t9LMfpPgr1y1HbPoKWj+tp5LnXj",
+	"WKZT3mU983vUgb06nSgp2OsKqi1vJQSzTk0GUvnIzErWCzAV7gOKrDdssIEl/mkJFC82jkj6UBMhxwAL",
+	"GvFCi8HSsUkI8sdW4QJo2qefT8v8iqcLhjW/zChiC2NcehL+HusnMLiHLA6JteKtZEBloctcY4Tegms5",
+	"SPwFJb6Kzs3sInBlvigVQSUOQD72nhN5fDKo06pXorTTUqNHG29R/iHeYvb/9YCpEbYNTbB+slPkqZBa",
+	"UE+RtxZfmapx+8kO/WV7RoXPTIvyCpWkYMeZKqgXjGWTDW0FWv72RS393F7kwVZqPNo3D1rS1+Cn3zRW",
+	"1eqK6cQqi1EXYvqb/Y2WfMZxudWR094nT4S98QvYMyp/Muref7+jlRNnj3zcFNBW32nfzCXQUXrSoXaF",
+	"WH/dR8kj3LEc8yFqkeh1s+FjieN9hWmv8pFhrq6EmEhuCWUn9MUKmh3EQZzTsfMB/hM8+j/X1DCeEcCd",
+	"sgW118LegNYI/T6qiojNPJokl71hy14VPP9GmdS6i+sZDYIynv3/2OhdKRiBTSwu1MJ8/IbzSOJ+/eG/",
+	"MBTS1ZhW57Bi3sID7Wspn4bQ3a0l7la3M+ic2KY9cueDqW1Aa1B47jtnI7FAjUSK+TbViPBClE69a8ie",
+	"rfQXEsWA84c/xxIiRMgS4/2N0LBFz6i9mNi+iEs13cSgmIeyJQ8AXYDBcVvz49q8dm3GW4CTnHMte4ZN",
+	"Rbx1yAqVXkLCcD5RKFl4D1BX14HtQo3XnTg6lq1XavyA+fYbySAFXX0mTbm4iSTSOeJhvyg9LveeTmcx",
+	"KEur8+rN+sU7Zs21kBmABm+Giz6DrQK3GAz1VdmKkYZsRRMovVQNEcH5EtShQ1VTJyp6PSj6iDIp4ipX",
+	"lXZYWDXTbK7KyxzkgO4Zv9xI1MeS0MztJYFQM0XRYl8qichLLaSJgLKDa/tNs4iVYlbwFMcDxleUsfT1",
+	"iBdVKY39CRHC9l10gNceHIaZL1QEgZM+qH+it5jz3LDXdJ6oY0nHneSIgiCJ/65UAhXW3tFcBJJyPM5B",
+	"iJR9IJCYYQFY6z4azLGvAnZ8Fr7RwzN+ntUcYo9Q3A3Uz7SrKqho7rCZd9ryZfa34LwD1kx3Iqn98k0+",
+	"Gbxm8mO9Kx1lkLhTNhg+zu97hs81ZvTKAdudXREI5dbUwuXanLmLPo/biWfmN/A2j4GlxIWjOkJscSlS",
+	"FPywezz6a1+4PmxPM9581Xv66juluFKXYhtg/HpdEtxe9ou9KpgLX6TleiazRyTDGmMjs2aSh4k/6Ow4",
+	"h3Ls+5p57tQFCZNXp5yQWSd6piUJlGc3zQB9d/Ax6NuvZS5+buitnU82AKNAxtN6348ZM2K2Xc06cbiv",
+	"EFmWFjkQ3OhLViurAdYBgaIBBhVpHblkfjKGEpy5YX2jMr6wgTOcS77LzSQr+ZwXxJcOKVRVTnmBOnSI",
+	"VZ0KB6wByg3b7/dVXV3qpIaPYomxK4I4sLoUEUPU1aBLZSU1pLFyyS6EmQshOxCeZ0bM3s4+ZbUVPuEM",
+	"BCA7skL0yXu68Spf1Ma8WihfT+UGJJtJNf+oqR11ZIB+5iUpr648l4fPxbSOm+F25nzr+VXYcX2EjqXP",
+	"clmElM9mtAKcynSjGjz3omaH7GB3N0LIFV07OArO6BFJbScnMBFhk17UOkJpFJHZzrvEDWkR5WbIjoOE",
+	"S8h1BayDyKflD1iwC9wwwpe7anRGWIExzyVh1OtSW/dMIFvUrH+w//1gGMtf3MLR9aJfXnq4/lnL8ner",
+	"1q5w6J7tPhSuLy/2YGwwkVYbKB18vwg+NgLuIoLuzgRHQ+ILMRFq1ejjhSiUHHvdXJoph2RJLgQvQabz",
+	"UsioAfaDZvFQaM41y7WukGGlNb/kjMpm8r1C7x7oNJbsbYshPPErtbk2H9NIDx9m07dhubUQC1VhGYxq",
+	"swnASGQmXIbL566+DAI8rkEjBTCQL58a/gxfZvMwE2ee5uyRGf4BY1H6DE7Dx2GmjnylR176SMK6AEqm",
+	"4s6AKoQUwwLrBlD9iFjzQowMuOC8FKySxMiOOzKxVhErwoUgYviMTUQphr5WesoXqBhxIWIZb8VbrF+K",
+	"qdewshfh3m8dlVFeCE9oRqGUo3unSwGH/OYVS4Jq+MQ6C6YqpchqKWyUPeo7Coew+DYCTy7LSqE1XAaa",
+	"2wMHKieOSw8Jh3viLajXARQMVPcirITEMEpVjSfNPrVX8GcfC7T8TCbrre/hhvHeLFfjP7oU92iI8Ku3",
+	"oALsisHK4jvu/tVsXPKsNjutUWBSqmKVqpP+I2Ai7nPNksC+JSBeNghZWoHv3EaPsVxiO/d4Z2hwGnDS",
+	"2nua2hFaFCI1jMNPPYwwrY2OJZm9ug4KNdfwuf2D/f3BkD0vuYQT8ARuSijJ4opvsanDZlULUsiSss+s",
+	"VDOleUGKyIG+j1uP7UamHuqNtTK+i5vnHJ3QLnffLFqn9DUR8J+1Pfp1c4I0Cr/7mUprGNZwmkUs3joT",
+	"9uMh+dyIZZXJhY63GsCNWnh1IUAv0M0qgG5oh3ppSDVgWbfbOmGeOjUnDQVZqN+E+jBAEnz6y9k523FN",
+	"64bWbAJYG1K5Sr4APtKv2unE6U0+Z0+TxbotXB8N3xtViCXnckktUHdb+58dyxCz/6NZMiqVNAnaugue",
+	"XiYkNuA4lfZ2o4P/+Db6b9/tggimZv2DvW9Y70eUHvqnp6OMZQGFpzZ+3dv9+YdhbxBBfn4xE8DnFLHT",
+	"188j9vzFjxF7Jy5OI/bDz6cR++nZixOgenr6o1MydglHuwP2dCzJEESU9r5Y1JQGQD2fFlCcBk9CXilH",
+	"gwnsHMhHMmRAwY49+cvp8yiW0B/74vbZ1tnmRaHmIvNkU8hTEUi94l4CfI99t13h6OMfYTBjCeKhPL0M",
+	"NNp6dqMcYTkorkmAOos/eGo6ld2gU0ijP+Z2A3TVhniyCgVgC6auRDlk9oPQDVD2iMxYQjrxV21UycfC",
+	"DSKokmBJu214KqaqXBxB55AqFjbnEaCs7a2iIfT0PWlP8XBw0LIFcu/WZgEHiO2yV/HLtbNqWTffVmMy",
+	"bxLtlv2sNyK5ibZgMtyUS+dBybheLtIz+x1Nxw7pf6TEsp32wGswZ0RQ+UjD9e9Kw3UmZLYq0RnagTvJ",
+	"dQIyaWF91kb1iUugNG1HffFjiUdzBf+NgHSPNR43RXzCiC0C2lWfu+oqw/p4EN0qCnQVx7KamAkYn5AD",
+	"CmVGSCscZWvwzI8XDOguc81EybXIWB/cArWtJ6XIrAEfRPb6WPrMp5BZnSKcKikWbJJbT2ARIgiqLDco",
+	"+Qagc7nwvWqG3bFsi7vZrcLuo4b2CryyjqUn7PIRVuhghMfT4NEgvn2iisy9FWme1ENYxhLbogO1FN/u",
+	"EPyePhwfJ9DAe2jAMUlwX/ha5IjBz03ExHA8xLIEz3yx2odD9mRvH0jN+BXPC7seIrYHzeI5sMcX9598",
+	"a68bRGyfwHuxzKWdTWh1+0++A3a0wZCdcusnQyKZkCj0IuEwDntt+uMwg+50GvSJUhigLUi7xMNj9VHp",
+	"8DFl8YlTFo/5h3vIPxQgx1sbw9vnHoKlR9kH+0Wflnzuvl99yly11ZvBxJnxPGMJn0In/vV//x8bCfvd",
+	"5XY64bkkPIrXWJ3xhbVfpuRSY0/YhOsJ67s9AQh4ItoFQFEUD6voAYQP5FoLQ4E0RdAlNwKDfGuHsdTK",
+	"mMLuAJB6ECKW6cS69Zm/Bw2tFxS124vdErDoLDDW84CMidYUVZrljmiO9icGTjKF/WilQTjERdd+CSq6",
+	"Nzf6iB3s7xPqJnioQ9o0GELd11YlQKZMjlkBSMFDcZqj0Bqy4wt3PGgmpdAwKn0i2Izlk73daBd3lrA8",
+	"Db7mQpgb7Ousb41IsK8j1sh+RNryzR8/cT2p+amAgHJQixqECXw7MxCnWM8YQjDBBHFewcKZow5SJPq1",
+	"Rlzdeserb90oFMTx8ottXsr/2DlpjxvoY87/K9xz36zsY6BKHdjsa2Ro6yu7Q0dMsYBq8fKujGDS7qOA",
+	"nyAAob04Yf23Z08HdTTr9xEfkrALXnBH6cyDd1rezmNpFEvmtgFzjEEzcB0nUpi5Ki+TqEHiUT+Nsu5C",
+	"LNOHQICsJyKLpV3kWVUI1tdCsOR/VaoJmD1qEAfSDq5KFjAn4wqkNQPPtOEpBve1BgWeIEx5LqUwPvgn",
+	"j4LehDDHupqyXKZFZRd/vwYxx3JpFKLlUFHyqYvIqEkHxJmV6qIQ08EQtvueHRjPgR1MoVyzJ3t2X+4B",
+	"QHeOJobGqKfdPTjivRdSV6NRngIwmD7nIXvyd7Be/kP3GPfOwMrXHzJnO11x5nJ+BCazN2NZLH12EAbL",
+	"DtA3g2EsY/naa8M4bLKNxH+vCFrtIcYO2ryMmka08MBZVqhn/zaWhH9dYa5sq5GIXHDsaUAh48CzIftR",
+	"lWz/gE1UZVfoyIgyljXhDHynWpQs4GZdemT9sd6nShWZmks3DxKYj9ZQJ+AGE/2jXQANfxN4BiZqLo9Y",
+	"Pmp8YcjB4yzXbhuJrFeKTb4neFgSyOwSsotkxEFCvO7iX+1yovUZrKOJKFoPa5bx6psKfThZ6ucDOUPB",
+	"QHWAreg4JdgkHiFXG3DIcawvbdzkvkq9Ma1ujkbZPR6s/i238uUDEL+Rj4XZrhvwUXZrcRpG2bzQio2F",
+	"aZoRJMKtSWvzsqX/Us1j2U/8Dz/g35NBZF8NPdyOirDPGEV9HpGA69fryjr9IpRLfpGi4Yba6ETNpd06",
+	"VInuEcD6lBQI6D3YPRjc12ymU4R1dFb1uP9EF2+miETdz1e5203WzZE7SEjcS/2/9+mDLnVSUN3pI9N5",
+	"RaeZOuVjxPlcigXj6PY4FRgIja3X0U/GwtCO+JSUXZLBIUugwi6JWJJWpVZl4u1xLGfWq0aXrqdtxPGH",
+	"OcGLXJZJGV4kEJKDcyMZL4oOg0bPfheMxMdPxOuNGkRx2NsbX/7KDsXnmuXwxLZpbg0KjDyFR/AJN9xz",
+	"uXvhbj0t/HQaOfvZGttHTBWZX2sRBNFjoP3nzORTcX+xP4TF63k6KTIMNwKXabUBiI8wuK7D7yOKWyhn",
+	"EIXhShCau4AEs9a2VdA2CqTA56oqIG8r8ivhWl2OlU0YmHPKgRWFDc8h8WwUJgw0nwpX6cs1S5ZTIIk/",
+	"B5iiOgU07EN4+CWIXa/JfvTXVQrH0kbrStZplV7HWLcG7u66lWA9ls1ond0sWB8M2TE7/eXsnFgE6CPg",
+	"QNdji5BAPpsJXkJEyKHaBwRmtbJ/kMopixRqbJ0EUupwmIABpVHCI2uY2hqqrz1Plp8i7jhEzYTUkf96",
+	"somysF98IkjZAYcajv3ZSKUVlS/DVNeNUx/J4q0TJU0uKxFvDdnr6yPZpTzSpgay75qR+oPHsdCLLscH",
+	"xvQxfr3HlPI74PFoHPuNYNHgxE+VNrQq5sQqEayolEtncQGa4lAhmFKz3to9OX94/rD+NPg8DExzXUtb",
+	"IxKaayWDU167hGGfqXO6ePZqX9VaXE54JMrpthDK2y59fcd8b5beaxOZ4vF4+7Ho+WHPon7Hmrp6YR+F",
+	"W+ZYCY0lC0Tv0eL33PthVRN9+WELOUSOKzPZOvz1N7vIkDXY/+U3e0N55ZZsVRZbh1s7fJbD+qKeLFua",
+	"FxLx90BrcwFwEpRFtw0NazTwVBgOK3tV1327mkXME/hSbWYUVInLWn/TnxvXLSP4c7Xpt6D8xyUfiymk",
+	"5AFRuTzIQUOI0Flt6EXjgEWz/st/nAzYNpWmRK4ew7aZiTSHTgfNXi7StkbBOgO2v+ZDg7+1XOzCc7bN",
+	"uH2lihcMIaYI3hmJ0uEvbXBEe07Q8owvsNhjte0wztquDx5porpNpKfJrQ2fQ/tBxKg2KThJtNtJ8Pxw",
+	"+q52ATSxhF0FGTd82BC9wh9ax+RKFGpmX2sbKtYnopiJUh85Hdf+we4BHF7NSpVVKTJX+aaz+vaWxk8B",
+	"Moz6vobNyjwVmvUznhcL9uztm7dnT5nvG4CdcEr9cH7y9uzpufUFskLYiJRUyUjnK+XpJBwWbL/l+Xb/",
+	"xi0Whl7nBjwJu5Wwbfbj8V8jZgSfRmyi5uDGq/JSR/azmDyF2MB6/UoanhqWCcPzIpySbldqf7C7zy7s",
+	"Gh4EX5wqK1wGol46+Pe2Ba7S3IYrpVIjts2MnfRTJXPIjSFU1uRXdnWZPL0UZYRzKEUuKBxWQo4U9pM1",
+	"X2M6rSQY8d/+/K8AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
