@@ -107,6 +107,9 @@ export const api = generatedApi.enhanceEndpoints({
     getUsers: {
       providesTags: (users) => [userList, ...(users ?? []).map((u) => ({ type: 'User' as const, id: u._id }))],
     },
+    listUsers: {
+      providesTags: (page) => [userList, ...(page?.users ?? []).map((u) => ({ type: 'User' as const, id: u._id }))],
+    },
     // Granting the admin role and closing an account open a proposal instead (202).
     upgradeUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.upgradeUserRequest.id }, 'Proposal'] },
     suspendUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.id }] },
@@ -258,6 +261,7 @@ export const {
   useDisableTwoFactorMutation,
   useGetSecurityLogQuery,
   useGetUsersQuery,
+  useListUsersQuery,
   useUpgradeUserMutation,
   useSuspendUserMutation,
   useReinstateUserMutation,
@@ -381,6 +385,8 @@ export type {
   SecurityLogEntry,
   Session,
   User,
+  UserPage,
+  ListUsersApiArg,
   Withdrawal,
   WithdrawalQueue,
   WithdrawalQueueItem,
