@@ -165,6 +165,9 @@ var operationActions = map[string]Action{
 	"rejectProposal":  ActApproveChanges,
 	// The staff navigation's counts of what waits in each queue.
 	"getQueueCounts": ActReviewQueues,
+
+	// Staff hear, live, when their queues change.
+	"streamStaffEvents": ActReviewQueues,
 }
 
 // Allowed reports whether role may perform action.

@@ -18,6 +18,7 @@ import (
 	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
+	"clearvest/app/queuefeed"
 	appreferrals "clearvest/app/referrals"
 	appsupport "clearvest/app/support"
 	"clearvest/domain/domainerr"
@@ -38,6 +39,7 @@ type server struct {
 	content       *sitecontent.Store
 	support       *appsupport.Service
 	community     *appcommunity.Service
+	queueFeed     *queuefeed.Feed
 	waiter        middleware.Waiter // holds a sign-in's answer until its figures are in the read models
 	production    bool
 	secureCookies bool
@@ -63,6 +65,7 @@ func newServer(deps Deps) *server {
 		kyc:        deps.KYC,
 		plans:      deps.Plans,
 		money:      deps.Money,
+		queueFeed:  deps.QueueFeed,
 		approvals:  deps.Approvals,
 		referrals:  deps.Referrals,
 		market:     deps.Market,

@@ -3362,6 +3362,9 @@ type ServerInterface interface {
 	// GetPublicStats Investor and country counts, rounded down for display
 	// (GET /public/stats)
 	GetPublicStats(w http.ResponseWriter, r *http.Request)
+	// StreamStaffEvents Server-sent events telling staff that their queues changed (authors and admins)
+	// (GET /staff/events)
+	StreamStaffEvents(w http.ResponseWriter, r *http.Request)
 	// GetQueueCounts How many items wait in each staff queue (authors and admins)
 	// (GET /staff/queue-counts)
 	GetQueueCounts(w http.ResponseWriter, r *http.Request, params GetQueueCountsParams)
@@ -3797,6 +3800,12 @@ func (_ Unimplemented) GetPublicActivity(w http.ResponseWriter, r *http.Request)
 // GetPublicStats Investor and country counts, rounded down for display
 // (GET /public/stats)
 func (_ Unimplemented) GetPublicStats(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StreamStaffEvents Server-sent events telling staff that their queues changed (authors and admins)
+// (GET /staff/events)
+func (_ Unimplemented) StreamStaffEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5518,6 +5527,20 @@ func (siw *ServerInterfaceWrapper) GetPublicStats(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetPublicStats(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// StreamStaffEvents operation middleware
+func (siw *ServerInterfaceWrapper) StreamStaffEvents(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StreamStaffEvents(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8730,6 +8753,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/users/badge", wrapper.GetMyBadge)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/staff/events", wrapper.StreamStaffEvents)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/staff/queue-counts", wrapper.GetQueueCounts)
 	})
 	r.Group(func(r chi.Router) {
@@ -11597,6 +11623,114 @@ func (response GetPublicStats200JSONResponse) VisitGetPublicStatsResponse(w http
 type GetPublicStats500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetPublicStats500JSONResponse) VisitGetPublicStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamStaffEventsRequestObject struct {
+}
+
+type StreamStaffEventsResponseObject interface {
+	VisitStreamStaffEventsResponse(w http.ResponseWriter) error
+}
+
+type StreamStaffEvents200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response StreamStaffEvents200TexteventStreamResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type StreamStaffEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StreamStaffEvents401JSONResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamStaffEvents403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response StreamStaffEvents403JSONResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamStaffEvents422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response StreamStaffEvents422JSONResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamStaffEvents500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StreamStaffEvents500JSONResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -17892,6 +18026,9 @@ type StrictServerInterface interface {
 	// GetPublicStats Investor and country counts, rounded down for display
 	// (GET /public/stats)
 	GetPublicStats(ctx context.Context, request GetPublicStatsRequestObject) (GetPublicStatsResponseObject, error)
+	// StreamStaffEvents Server-sent events telling staff that their queues changed (authors and admins)
+	// (GET /staff/events)
+	StreamStaffEvents(ctx context.Context, request StreamStaffEventsRequestObject) (StreamStaffEventsResponseObject, error)
 	// GetQueueCounts How many items wait in each staff queue (authors and admins)
 	// (GET /staff/queue-counts)
 	GetQueueCounts(ctx context.Context, request GetQueueCountsRequestObject) (GetQueueCountsResponseObject, error)
@@ -19202,6 +19339,30 @@ func (sh *strictHandler) GetPublicStats(w http.ResponseWriter, r *http.Request) 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetPublicStatsResponseObject); ok {
 		if err := validResponse.VisitGetPublicStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// StreamStaffEvents operation middleware
+func (sh *strictHandler) StreamStaffEvents(w http.ResponseWriter, r *http.Request) {
+	var request StreamStaffEventsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StreamStaffEvents(ctx, request.(StreamStaffEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StreamStaffEvents")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StreamStaffEventsResponseObject); ok {
+		if err := validResponse.VisitStreamStaffEventsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21453,193 +21614,196 @@ var swaggerSpec = []string{
 	"OKogQ0dIKhoi1q4tODUkZz7rvs4LrLwko6rTOqL5YLIfhLOrbxzlcVX1fe8TIFSuK+DMDKIaEiRszigG",
 	"AfnU2snPkpOnx+S//s//TZ4NBoNkKNCBSTUZdp4lg8Hg98NOz3tlRZnnQT5EkLDrchSGojuqcyKu3z9/",
 	"fXUBqRFXP9hP3r67GSUk/sTF2/c/3L67urwZ9TZS8Q3s96OTML6mrf0v5pY8Au1ehb5kz1vwdUnzOAOU",
-	"408mYeDCT8B8PsSXbGyZAmjYGLby9hxaqoLe86nrX+1a9AFqKlYNoecDCH6BlfIunY2bUzShfKxMTjCb",
-	"uIC2nN5j4qIcYaKITppQ9E34Qt3zptk+ZjYspywKqQwxPL1jRruWT3oBAMBLZgI3CdOGz6Xgq6M7zApy",
-	"7ubf6NPhW3SrUtRtPlrIHSNxeCpfZxuDcIbbb8qvxTfzykdroUmMj9l6bM4q+XKbu3pfZ4wjvSeO9Nov",
-	"YsFERZ+1Y09UdOr+hDqw7AznPVWyLFbDfy5H7Bm0ihnRKbvBRoZVzDqXYgqxQfsy0DXsZnhsTJ/PrhGu",
-	"zLgqvLaqiRtc361b3tdJ0Y1Jtgabf50+x9uAv+1GwfjwjjSctDgL32Lh/AprBYBbcnCe52TCWZ5hwZ23",
-	"OA9Qy6X4HaCaWd237oDHBCSSUHJPc55hz7yDAAIYPnVJMx5l0cHZWs0aI8QukbB2MoLO3T0aDIYinVFF",
-	"U0t5UBHhf9u1ShIJv+SaGCnhqvTJub9SNXYuFWQmS1d4IgUbCkxIrGeHk5XKCoZTvLttCYijBRtrbtgI",
-	"3fza0CXuzCn0AbXXFujFVfEyWeRsdfkQLpjwPIek8Ckzum6/5ao1xiUkw1hBdccK056S17guX3diXmOq",
-	"X5+b4+ZB+LT/xIlyLXryDWsStaz4S9dZJoamBgBJ92FpDeW4KZCxUgKkantkJMiLRaHJtRPE/YMq2uGz",
-	"Y7k+IyeDE8+2nEfAM8j1K2fHediNw5/9qsATL3D3fnPlfbayEruhtVYH4gDjWt6pBHWCn1U3aL1OihX5",
-	"hl7cl3WxJYFHfajOJ2GqBODcnTznlaBGoTenVccfXGylIg8Fd/V7dXKGNdkmpQLfZfUyWuvVwZWmeS4X",
-	"4PB0+bGHZdFrwKlGrj+anvin+z56/6Vg8WywIl/+wtf/McIPq6v6Z5PNv/GszxA6RL20Ylrjpa8d+exs",
-	"KvTrbHCGWe4QeoB02P4jS8hCcWOYsDOtyl0qV7Bz0FadhQgu4kAPBdjmaIjYFUGWPBfccBctXQ851I7f",
-	"xAcPxEplTX8ozj3jcUkO0O4imL+1vqaQAxtEGQxU/WPjsDhTsob9bbhjj3hDg/dsSgaqYXnCBT6Gr/Y6",
-	"+qYETUCMPuXLusXKp0cb2kzrHxU3TDfLLIOp1B1akcwtMQKdbi3FQjfn5uiEq293zeg+moQYxecQVZtR",
-	"TY4HVnx+07CWh6J7MhhAfg2U7UGpmDOZQRjXc6+mXuPRZaR7Mvi2dwY19g41AUFjlkMxZk4SI9QBwmi2",
-	"EK0ux3Meku1X22pldaJ7ycajx7h5OKWWqvjqy1XK+63S7GuoNJtZTr6UpSLsY8EUB7ix7rp46u3FpFbz",
-	"YkNe+GTOBduItLR8yDX8Mj7h5hzb4hye/2pDgfJ/wY7NP86YS8Dw84KqXj1DzDyrMdQEkARgXy7B1DSO",
-	"5DNRgmMIm4jBlbmt6BNfI0kEU/xnCxJsDmvuUFe2F8ls1r+f/CP4a5f+K4H7LVAlIpBM/V0bmvTbUng3",
-	"8i2ACyyomdVogY2V7Npr85uTKHjhb21P/pvawc7iCBBoQzrfYgt/9tu4Owx198gaA8/WQ2eu3loGVnBC",
-	"FjMJAgtCYdaQZg19PoJU3Vo8+Wu7pY+V3/upNsRvKb7/bXjL94wVLYxFTiauh79hj8FlICPyyfGEPsk4",
-	"LKs9Bd89cLuQL2lqpPpaTfdqgi9wwl/frXs7mfxmln8FZvltqQTesIU8nADNgCRkwrgzJ12Mz2GxmdYL",
-	"qTKX1JHKjIW3D27SzgZafe+Y2Hzt8Ptfz627FL/gpXvHUnnP1PJCZnHo7bfCQ03gg3CMDnJ8hiHAlLnM",
-	"vYVUdxqRuLjQhtEM2rbDT367v1/N/RUbrq9DPLQnFuAPF8VnuLeambLYhM5oSiV8VynNUsUM6UJSM3ap",
-	"QWy+0cr1Hnlvv25Mm5ueU78xOtS6YF7b21K09JMqi8/MTR7L1eNneQNb3da3F7fWSEKzLLRn3K6grdL/",
-	"Z718D/dNG6oM0cwY1/GNivXte+B9GdNsylpDuhdyXpQm7MsbFBi4hm4I7KyxAmIuM5brU5LzCTN87p+H",
-	"rBB7uSiAkjWqFHy3NxwzZxNDZGmwuubvJc3RD1+9p08AA21UVwp4gDEji6HI2T3Lz8ioYCplwlRASnNG",
-	"hS9HMwtJUmtBK04TFCiwLyyrAm9ckEmZ5y1FCG+Wz2HbvlbXPM5um1Mejv4X9Mg3JuPwO+D4EKVUySkA",
-	"YDq+YQ/9QY53pHds9XLtFMYNQFzOSNCn7fnYCTnwA2mSSUgNntvRDpKhqL7CrOQxqyPHfwwcPgcJORkc",
-	"kYO30I7U/QI6T6dSKZaagz55K3yrIKyJfH9FNJ8KTbBbQ0amksE+PcnllEdly8qyv9ak5MYsv0J0dZhf",
-	"9puG+RVomHgWTfOvy0Tm6+uw3FozrbkUD7UGsVy6VUyek5FhHw0+dqiNYnQ+wiRSDVMawTenBK9hNiLd",
-	"jBpKRv8YdgonE4ad02FnWA4GT9NpLsc0J9U39kM27Pw86oGO6Wuh2QKKsUhOReaB8Iei4qgzro1US9KN",
-	"1HhXSS8J0XTZSyrDeQ4l3zkXzG3j8TNiWctQ3DFWWKb8kft+aGkuNdS6OyxBV8JhJbVJZ0xjXSM3mNJV",
-	"9xCjY4AWtOcDMMhKQy1LhRADg+EmQrstVxY8Usyo5Sl5OhgMRtgGw+0qKNXREisc5b1m6hJPcCvfWDvH",
-	"JuNY9WjH9V744S8oWbFl0qGuK/2JYXnuC3xc+Nu4vihckbkUbOmp84F3ZSLVVJqGhI2aYZi+qMnB1QTb",
-	"HSMSPvvItfFg9tS4HKyELBgCAVOimGZAo3dYPgAXHSuF8Ao0h0qIoXd+6VDQA4op4/C7BV26qquwiAqy",
-	"BbF86okV5Y2vGuVVMapb2YGvVNi+bMzy6xO252nKigcFQP77FQBduoTFSiQe1pdl52sdlvvglZ4yY3no",
-	"pjQV+P7rtIdgai2s2q7v11evyqeCZYdcwPQfyK7d2elthxvJOlpFRlcGvbAepcVno6dUs0MuNBP2uO9Z",
-	"r615pGZUpbNOS0T5aDD4lJDy5yMyKH3fjdqqiVKlaBTxBfa0CbrifBGo7SCGiB6dNkS0+7T2x4ylvNOJ",
-	"84RASzVMZwN8jDwjrn0fOGe6FYpJ0Ay2yo/X5N+Zkr2qwdGv4z5cgpaK/U4eAj1wz9kCyTy8G1JOc/YE",
-	"uGe7HjOxWsEIn33HMm6t9lFdIDVCq/z/wAf+ZAcbka6sfvInI00x6mFnOBdoHorv4LsawgNcApCbRXOW",
-	"kVTKO87OsPNgANN4oMnI835oXAUI3Q6aeyhGqczYiHRBe7bvvYC/+SQcAzPQV1yN0AzQzp24mQGsN58K",
-	"Ag6Hk8FRXTHuo+X2a8uloMHwxwI6stSIl3JiF7VQUkyjbjZ4zWsUXF+lAvVdNcNfSHlqE2w3IB8IF9ix",
-	"CC4HAj5qe+p3TIx+yyr59St7L7nAtDd3I5XjPdW9C6pYmyyicpgAlFvGHqIaIov0726PJAAEkUdHMiyp",
-	"2m67Uh2Zsbrtx/X3F5e+DAdRn9wf+PDVCwJkfKCHQkjI14a0OPSKctEnng/rujbWlEqQggLeknsWL8lQ",
-	"GBnn0oi3IdCQBNeF45Dg0sWqNITvxEYpS1kqTbp+e4dihQHDKhO0Y+07ax436p2R9VmAZKj5anWAQ9EM",
-	"A8HmcQ1nzbLYSMxS0widLguuWTvH9Tu3Ww9yRz1Rfe14cPLHqMIWVf0sUbSO9OybnQeCle410Kpa+BS7",
-	"Zjbp9zlN7wgXPohZFFaHnTGaOdX5tUQWvsVd9CUh4FvYBnKLA+1xTaoL0uQeD+cJABzZyhCCG2rVWCUX",
-	"GifjuBnwAuAD3ZvjZ9/0EuQbrj0R3Pk7VhinFc2kMoc5v7dKTkNF6oPfsFQCIoEL37E5Bx0RNDe7XnBj",
-	"CmzMZGbYpZFrSO0DfHzXLBEg8tHdKgUZPRn1oVQdLqibtue9DimmBgPsk/NKdXJcRLAFuFZLaPdADQLj",
-	"VO10RV5XnJJJLhf/H3vf29w2jvT5VVCuVEmqouU/45l7xq6nrjxOJpNNJuONnc3uDedCmIQkjilAR4DW",
-	"aHNTdS/v9dV9wv0kT6G7AYISKduxEytZv9nNWCQIgkCju/Hr3w+JpZCOk6IEDkmSc1FO9X9adyNBpo+Z",
-	"KDXos+TppXD1sRLszoX6w6lQQl+rGRDLDY5q47CkQ8FNoKRHHyqWwTCUYpxrI0pvtmx3kiFLCi7HFR+L",
-	"pCEcgyX/9uXpVbuNEZyA38wS4Ve+F1sUDGqjPbr9QqlCcNl9v3vtxs3rHLlX7oYbGqNzt0rsKiZXC0Em",
-	"QmYzlUvzxVqnH8SYJH07vJo72KXLRdppjlDGhIRVVVohGiGtyhILlpVkwFvLZRbVq5L02oidG0pqqAw3",
-	"VzKKZa3PrUGsLXDHJcZufMxz62Dw1MBy50gfhyT+WSf+4OUi3Vj0ge3bmnRbT7OX/zhhKdcPDT5o5tF6",
-	"eokwM5hpdubcLq12uUhbqvtWtQQz0ghkXDdEfZGLLtesn6xq3SWDQ5YATVsSsSRFOUCfE4plIBnY0yzU",
-	"DCT9eGIWdaVsdg/tBLvQs+82475Yib2Xi/RRXq/Bxdsklf24csi1MnvrFltXmYRdbh/yNYpVY2FeLtIT",
-	"rm+P2nqrRblJGlXuPTrxXVpsdHXhvUhatVpsdIoRuAB8FtqL8QQSGmuzxHeZfI1K3HZUmdsEAfFAWYFh",
-	"IBy9/D6tRbqYv1BT4WS7apmg3C8wVeJ1ST0QiafpJ8JLCFKApZMK4z2/SDtHCL3fx2wFN19Enyl7+3KR",
-	"Ui3u5kjzPGZlN0GKp3GEUVuRT2k4fMSx86F+4p87H3SeiT+7j57OAGjkHEeQyAZKJRunYC7BGJ5OANPV",
-	"T05wFm8/zbWDlh0GVyRRLJO/b7urzhczsf0LPEkfMqm0zEcj6z8yzWV2of6ww+PbPKNwbvtUFXm6IG1q",
-	"Dn0BCl48ZCwrOH7k3m1SVclUmY9zOWRnSDzPFwwAZIzLhTPzfnzQfxU8ncQSrwozCy7nTXe5GJMVahzh",
-	"j7lGCBBZFGiNtLXt4y4WBrurhTRHjKOtrruER7FqLofsOFBNBL7gg92DyJdg+x5jhzIlIFVNmKQhO9jb",
-	"DXI79oOhNhuIqrBKZmSQS2GH106/GQysOz9zSSLQiCMyxVjG8pid/nJ2joLjnD1/dn5oP1jA6N/T9Co4",
-	"aBrqygulLlH4JcO76HNRgj6WLgU2ZGcYxGIb7lDJ/uXk7M2PDFMOrMgvcTyxAa8pDueHqmT5lI9FLNWI",
-	"cUk4zdwICIqn3N5KniTC1Ck1iB1mnKGSwDuoH5IsCfaL7ZdiYaexvX8muJdQh0/efO0lWk9U8pjy8lJk",
-	"zSZ/ys0hg9TaIJYXlWHa5EVBuE739Q4pmapxihW8HDuKuG626EzNZaF49nKRPqXZcpdttaVwv7Yl66v2",
-	"UaZk63DPp8hyacQYThc7Ws4h79/d5jVb75m9/9PTdqjUiHYg50iVU262DrcucskheXcjaKdb1p9RAfb2",
-	"m+jeDTbC50qKB99xn9IKAI/Uu75ZvRjuln8hMl3Px9Hukh+HhH7ebFN5IibvjliC/8CqIzYqhfBg6QZb",
-	"B+DJ2PlEILI5dPMDXXZNRLzE5hEkAr2Clifz81ufU0iP5Y1IPr4WJx15MB75OR599jUSfHXGnnb8Vf8d",
-	"hZL8AvwE3rw/9lkf/r99Qc5DKLJRouMUIiJccwxEegO8gjc0PWdcrIdWCk+vCyJSPh0Mddj9BCyTa/O9",
-	"K0QZDNnJRGEdB5wS4oGHf3gslxymJlg+tfdaf63urHXrR6J0uiOuEOeKF5XoqHp+VZ+XbSbjaN3FTbRD",
-	"GPw8FqXdq1mBWKOxDM3KiRGsWs1ucSbZ7qsUuV7BYF9/UhSobmFdar/7SIg1ToRi2TwScsdBULtanwcN",
-	"nNSiTqB9G64VBSo1DtlJgzkbehBLDBvt+wDgoabvH+WFcVYAfagDENhq5c7ebLh5C5+bKgSbiAKkD3Sl",
-	"7eZjo3g7RS6FmGnMG+jOjtgGGt0Q0oZjv9oAzj7sAlD+uATtP+x2ZefYDfEMl4sUj7e3bhOh4R1rAVtL",
-	"LbpeI42G/cmNRUdnv/7jQzuVT7u4poLjwwqrAVrw/3a555Ilrgwj+doPGM+9bYMFZA3CcpkELlyRRWRX",
-	"hGN+ap4pfoKKAABVdidkg0p97TXEsASZ8GiONQMpaDweBL85YbPZGzGqNC/0YSzXC8LtsHW1iUeIy++9",
-	"kMFfraV0AFV7xf7uPktwMR+yeEuK+ftMXOWpiLcS1nst5j4Bp0qGv7BMGIx92DtflQkjg0hUowAJG0u0",
-	"yMMe+9f/+f/NSm3AuOTjiYlAVw2yZu45kC2ee74Y3GAOPQkE00bMIHnoMWy5pIynZAD/xBJiwjcqktpb",
-	"rkqAClMh2TSXlRH6EHSA4QvYHiR0+Sv7WglVV7MLlS0QAjRSZSypxwQb+smYGWhg4JdmSXr1nlp5X2Az",
-	"fYAXJjt8luOEAgdcSZNLEoONZQLXvsvNBIoznHZsjeNuoImZUWOsgCXwNDf0EiT5ZbsSMdvb1Veyb2xf",
-	"iYpPoD1eKCkISS0VvDAk5z1KkjIV3rXQfCr8UEAvAJKJw4rUFI7uKXgInmlSmt1HCe7bQEId8ix6Ekt7",
-	"y+pMNcrMYI4+g6lv2/5uG/Wba3YmIHZfpRxanZGx9FPSYx1dkr3SQrdy7yxNyuYkrItzYtk8c4Dxcyve",
-	"1eD04digQX42GLLXamXe5hqmtMhoeUNNjxuQ9842wMic29nQARVXBm3FkJEFMeUCu4ajU2sQUwdhnbuK",
-	"HXj2N/Wz/U4Pz/0HjHpQTXQhhKw9I/9IJ0hHgjRDsFj737PeuVKoNsuNEdOZ0au9tDPxtVu8wx6OZyAM",
-	"2epcgvXe0CgTluUXWkm0jyjV+xsHAp11ytms7CNH4W5AxhJ0UFQpYHEGJs4bUI9Eru1XP6l3wGTgj9vC",
-	"NdTTrJ9g0Z4vlnwMuzdIBROrEgkMRBXxsqZXugOCGAwIRUZdSLPwmjsu2RXA+cpisIYhzCLiDuOWqHMH",
-	"yQX9FHJPLbIaUDhBduOuY+3coJ0P4LyuwUJgNRzlTpf3zIT8L9w4D691o7wrGEtwo1pcudqzWuMrDoYs",
-	"4BGjLWyUFwXLJW6wtdvci1jvGGMH6JGjDfuuhS3MefSq9IW1YUNLjgH89J4uJMeAPtJSea7fZgtVu3rD",
-	"HuvD4f2ViOXSyB66GuDawavJeO3NA9vjb+q9PwIZZ7Oyv8fwqdfQZyoZNUqWXbWbbesQnq4qYBsyteuf",
-	"a7a/ux/LFq+xvzoFmg6gNnyhcf2QJ3ehzMS/FJ4PxhK8Idhp1vtiLc8LnmBfYtDpsbhFcGvP5Zl93Ck3",
-	"kw060nsVvtGju3Mjd6c5PaPlAIWqgLrqQWG1eY/l0V/ZaH9l1UwAOMmUdjcI0ySDu22tquouzTwu5tYy",
-	"QSZLZDqqt3Oi2XLoK5fpyMMy8xYgGKuk5iM4TIRRRHDgEvTLRqSwmfilpyrTYRNt7x9I9haHwnbt8+ZH",
-	"uxifwBQAYrEGu8MkaEs+3mHOzCbKqG736y+nz57b2XH6+jmrZiBsw37+gfUP9r5lvVOUYmXQRs2HysKb",
-	"ABM47JF2JvwXy7WdMtqaE2CRJnLeb/f22ewPSqRuC8gPZS5Ppk2ZzzR4cFNhOPAs9guqf2TCpMPWjbaa",
-	"FYpnp/CSnzRBMK0Kk894aXZGqpxu2/41J+astD0zOU5rP+zXA9bCHfRXurE+d1EXgIPakJ0W6iBmGZQW",
-	"2/l1xBLosOdrBnZLOwl6mr198+qr27b2bvCIU76wk/JcqVe8HCNcb+/bm7wPJdRE9rPIcn5uZ8CXyvP6",
-	"FhYm407PmYwIAuguhfP4CQ8zowV8l+N4aGPng+RTsbaerMNYtKBl4f/WoWVnNg4q7Y3/89fj7f/Bt/+5",
-	"u/39++3fPux9F3138GccD/u/z8b/eybHgydb1zNYrK5gWEo7v8/E+LYw2IjuncnxvSBo0c5/Pvjs3ctC",
-	"mjPvjpPL89h3el8NWnQ1lwHFvpLFYsiO6S8OYhAA1z1ffs0ak5d4ahpLV1qc65oI2EmuQHslET5kuTXL",
-	"yYWSlU7cOZLjsfDdYfD7IAYyDuJrFdPI/cs9t0UjW41qLvSlxgmKHsv+k73d3eHuLrtYsEyMeFWYI6an",
-	"mGGihrQr3QD/E/lcBS8lk6q0QwOOCGRibEchbHIQFZ8yC2sjoBai7i4OlQnG58jndnh6OS7tFItYpSte",
-	"FItY+qMv1M8c+hEErwy5mnNd1/i7kUZAry9ccWR+JENi4zr7zZtK9bYhhNkEqQ9dS+TDVHVJFanqORSx",
-	"xP8bNlsByvZQFT5Ftxf+HG+9Du6KtzqKw9/46byZbAR1/65TQ6gFJj6n3/CQILdWCgS/upGqqsjlZYQL",
-	"KJD7IMuj724LS6En65R6eKYh+UqXJhErlQGmnJzSdMFJMVzJIYWakJmEP+N5uKF1F0t3+oxNQTDHfDnP",
-	"fKKKOm4a8WleLFi/FNaeIO4hV3IwZCHjYUlHqjGlZd2DMeo6rCNaCH1cxhSTq60Afrj9TLjSnQ0WArJD",
-	"+4Zab4enwrt8bsHbLwBs2hXQEy2e23iCidRkTkJtlEtxlzMWx9zUvQRPHDEVq7GIbhOKHOEesHD11yKe",
-	"IIGF5XH+sBU1fgjCzjhx/FGkDvzugXdCJgmqZlIFykI1JMeOi45l8t9LMfpPgr1y1HbPoKWj+tp5LnXj",
-	"WKZT3mU983vUgb06nSgp2OsKqi1vJQSzTk0GUvnIzErWCzAV7gOKrDdssIEl/mkJFC82jkj6UBMhxwAL",
-	"GvFCi8HSsUkI8sdW4QJo2qefT8v8iqcLhjW/zChiC2NcehL+HusnMLiHLA6JteKtZEBloctcY4Tegms5",
-	"SPwFJb6Kzs3sInBlvigVQSUOQD72nhN5fDKo06pXorTTUqNHG29R/iHeYvb/9YCpEbYNTbB+slPkqZBa",
-	"UE+RtxZfmapx+8kO/WV7RoXPTIvyCpWkYMeZKqgXjGWTDW0FWv72RS393F7kwVZqPNo3D1rS1+Cn3zRW",
-	"1eqK6cQqi1EXYvqb/Y2WfMZxudWR094nT4S98QvYMyp/Muref7+jlRNnj3zcFNBW32nfzCXQUXrSoXaF",
-	"WH/dR8kj3LEc8yFqkeh1s+FjieN9hWmv8pFhrq6EmEhuCWUn9MUKmh3EQZzTsfMB/hM8+j/X1DCeEcCd",
-	"sgW118LegNYI/T6qiojNPJokl71hy14VPP9GmdS6i+sZDYIynv3/2OhdKRiBTSwu1MJ8/IbzSOJ+/eG/",
-	"MBTS1ZhW57Bi3sID7Wspn4bQ3a0l7la3M+ic2KY9cueDqW1Aa1B47jtnI7FAjUSK+TbViPBClE69a8ie",
-	"rfQXEsWA84c/xxIiRMgS4/2N0LBFz6i9mNi+iEs13cSgmIeyJQ8AXYDBcVvz49q8dm3GW4CTnHMte4ZN",
-	"Rbx1yAqVXkLCcD5RKFl4D1BX14HtQo3XnTg6lq1XavyA+fYbySAFXX0mTbm4iSTSOeJhvyg9LveeTmcx",
-	"KEur8+rN+sU7Zs21kBmABm+Giz6DrQK3GAz1VdmKkYZsRRMovVQNEcH5EtShQ1VTJyp6PSj6iDIp4ipX",
-	"lXZYWDXTbK7KyxzkgO4Zv9xI1MeS0MztJYFQM0XRYl8qichLLaSJgLKDa/tNs4iVYlbwFMcDxleUsfT1",
-	"iBdVKY39CRHC9l10gNceHIaZL1QEgZM+qH+it5jz3LDXdJ6oY0nHneSIgiCJ/65UAhXW3tFcBJJyPM5B",
-	"iJR9IJCYYQFY6z4azLGvAnZ8Fr7RwzN+ntUcYo9Q3A3Uz7SrKqho7rCZd9ryZfa34LwD1kx3Iqn98k0+",
-	"Gbxm8mO9Kx1lkLhTNhg+zu97hs81ZvTKAdudXREI5dbUwuXanLmLPo/biWfmN/A2j4GlxIWjOkJscSlS",
-	"FPywezz6a1+4PmxPM9581Xv66juluFKXYhtg/HpdEtxe9ou9KpgLX6TleiazRyTDGmMjs2aSh4k/6Ow4",
-	"h3Ls+5p57tQFCZNXp5yQWSd6piUJlGc3zQB9d/Ax6NuvZS5+buitnU82AKNAxtN6348ZM2K2Xc06cbiv",
-	"EFmWFjkQ3OhLViurAdYBgaIBBhVpHblkfjKGEpy5YX2jMr6wgTOcS77LzSQr+ZwXxJcOKVRVTnmBOnSI",
-	"VZ0KB6wByg3b7/dVXV3qpIaPYomxK4I4sLoUEUPU1aBLZSU1pLFyyS6EmQshOxCeZ0bM3s4+ZbUVPuEM",
-	"BCA7skL0yXu68Spf1Ma8WihfT+UGJJtJNf+oqR11ZIB+5iUpr648l4fPxbSOm+F25nzr+VXYcX2EjqXP",
-	"clmElM9mtAKcynSjGjz3omaH7GB3N0LIFV07OArO6BFJbScnMBFhk17UOkJpFJHZzrvEDWkR5WbIjoOE",
-	"S8h1BayDyKflD1iwC9wwwpe7anRGWIExzyVh1OtSW/dMIFvUrH+w//1gGMtf3MLR9aJfXnq4/lnL8ner",
-	"1q5w6J7tPhSuLy/2YGwwkVYbKB18vwg+NgLuIoLuzgRHQ+ILMRFq1ejjhSiUHHvdXJoph2RJLgQvQabz",
-	"UsioAfaDZvFQaM41y7WukGGlNb/kjMpm8r1C7x7oNJbsbYshPPErtbk2H9NIDx9m07dhubUQC1VhGYxq",
-	"swnASGQmXIbL566+DAI8rkEjBTCQL58a/gxfZvMwE2ee5uyRGf4BY1H6DE7Dx2GmjnylR176SMK6AEqm",
-	"4s6AKoQUwwLrBlD9iFjzQowMuOC8FKySxMiOOzKxVhErwoUgYviMTUQphr5WesoXqBhxIWIZb8VbrF+K",
-	"qdewshfh3m8dlVFeCE9oRqGUo3unSwGH/OYVS4Jq+MQ6C6YqpchqKWyUPeo7Coew+DYCTy7LSqE1XAaa",
-	"2wMHKieOSw8Jh3viLajXARQMVPcirITEMEpVjSfNPrVX8GcfC7T8TCbrre/hhvHeLFfjP7oU92iI8Ku3",
-	"oALsisHK4jvu/tVsXPKsNjutUWBSqmKVqpP+I2Ai7nPNksC+JSBeNghZWoHv3EaPsVxiO/d4Z2hwGnDS",
-	"2nua2hFaFCI1jMNPPYwwrY2OJZm9ug4KNdfwuf2D/f3BkD0vuYQT8ARuSijJ4opvsanDZlULUsiSss+s",
-	"VDOleUGKyIG+j1uP7UamHuqNtTK+i5vnHJ3QLnffLFqn9DUR8J+1Pfp1c4I0Cr/7mUprGNZwmkUs3joT",
-	"9uMh+dyIZZXJhY63GsCNWnh1IUAv0M0qgG5oh3ppSDVgWbfbOmGeOjUnDQVZqN+E+jBAEnz6y9k523FN",
-	"64bWbAJYG1K5Sr4APtKv2unE6U0+Z0+TxbotXB8N3xtViCXnckktUHdb+58dyxCz/6NZMiqVNAnaugue",
-	"XiYkNuA4lfZ2o4P/+Db6b9/tggimZv2DvW9Y70eUHvqnp6OMZQGFpzZ+3dv9+YdhbxBBfn4xE8DnFLHT",
-	"188j9vzFjxF7Jy5OI/bDz6cR++nZixOgenr6o1MydglHuwP2dCzJEESU9r5Y1JQGQD2fFlCcBk9CXilH",
-	"gwnsHMhHMmRAwY49+cvp8yiW0B/74vbZ1tnmRaHmIvNkU8hTEUi94l4CfI99t13h6OMfYTBjCeKhPL0M",
-	"NNp6dqMcYTkorkmAOos/eGo6ld2gU0ijP+Z2A3TVhniyCgVgC6auRDlk9oPQDVD2iMxYQjrxV21UycfC",
-	"DSKokmBJu214KqaqXBxB55AqFjbnEaCs7a2iIfT0PWlP8XBw0LIFcu/WZgEHiO2yV/HLtbNqWTffVmMy",
-	"bxLtlv2sNyK5ibZgMtyUS+dBybheLtIz+x1Nxw7pf6TEsp32wGswZ0RQ+UjD9e9Kw3UmZLYq0RnagTvJ",
-	"dQIyaWF91kb1iUugNG1HffFjiUdzBf+NgHSPNR43RXzCiC0C2lWfu+oqw/p4EN0qCnQVx7KamAkYn5AD",
-	"CmVGSCscZWvwzI8XDOguc81EybXIWB/cArWtJ6XIrAEfRPb6WPrMp5BZnSKcKikWbJJbT2ARIgiqLDco",
-	"+Qagc7nwvWqG3bFsi7vZrcLuo4b2CryyjqUn7PIRVuhghMfT4NEgvn2iisy9FWme1ENYxhLbogO1FN/u",
-	"EPyePhwfJ9DAe2jAMUlwX/ha5IjBz03ExHA8xLIEz3yx2odD9mRvH0jN+BXPC7seIrYHzeI5sMcX9598",
-	"a68bRGyfwHuxzKWdTWh1+0++A3a0wZCdcusnQyKZkCj0IuEwDntt+uMwg+50GvSJUhigLUi7xMNj9VHp",
-	"8DFl8YlTFo/5h3vIPxQgx1sbw9vnHoKlR9kH+0Wflnzuvl99yly11ZvBxJnxPGMJn0In/vV//x8bCfvd",
-	"5XY64bkkPIrXWJ3xhbVfpuRSY0/YhOsJ67s9AQh4ItoFQFEUD6voAYQP5FoLQ4E0RdAlNwKDfGuHsdTK",
-	"mMLuAJB6ECKW6cS69Zm/Bw2tFxS124vdErDoLDDW84CMidYUVZrljmiO9icGTjKF/WilQTjERdd+CSq6",
-	"Nzf6iB3s7xPqJnioQ9o0GELd11YlQKZMjlkBSMFDcZqj0Bqy4wt3PGgmpdAwKn0i2Izlk73daBd3lrA8",
-	"Db7mQpgb7Ousb41IsK8j1sh+RNryzR8/cT2p+amAgHJQixqECXw7MxCnWM8YQjDBBHFewcKZow5SJPq1",
-	"Rlzdeserb90oFMTx8ottXsr/2DlpjxvoY87/K9xz36zsY6BKHdjsa2Ro6yu7Q0dMsYBq8fKujGDS7qOA",
-	"nyAAob04Yf23Z08HdTTr9xEfkrALXnBH6cyDd1rezmNpFEvmtgFzjEEzcB0nUpi5Ki+TqEHiUT+Nsu5C",
-	"LNOHQICsJyKLpV3kWVUI1tdCsOR/VaoJmD1qEAfSDq5KFjAn4wqkNQPPtOEpBve1BgWeIEx5LqUwPvgn",
-	"j4LehDDHupqyXKZFZRd/vwYxx3JpFKLlUFHyqYvIqEkHxJmV6qIQ08EQtvueHRjPgR1MoVyzJ3t2X+4B",
-	"QHeOJobGqKfdPTjivRdSV6NRngIwmD7nIXvyd7Be/kP3GPfOwMrXHzJnO11x5nJ+BCazN2NZLH12EAbL",
-	"DtA3g2EsY/naa8M4bLKNxH+vCFrtIcYO2ryMmka08MBZVqhn/zaWhH9dYa5sq5GIXHDsaUAh48CzIftR",
-	"lWz/gE1UZVfoyIgyljXhDHynWpQs4GZdemT9sd6nShWZmks3DxKYj9ZQJ+AGE/2jXQANfxN4BiZqLo9Y",
-	"Pmp8YcjB4yzXbhuJrFeKTb4neFgSyOwSsotkxEFCvO7iX+1yovUZrKOJKFoPa5bx6psKfThZ6ucDOUPB",
-	"QHWAreg4JdgkHiFXG3DIcawvbdzkvkq9Ma1ujkbZPR6s/i238uUDEL+Rj4XZrhvwUXZrcRpG2bzQio2F",
-	"aZoRJMKtSWvzsqX/Us1j2U/8Dz/g35NBZF8NPdyOirDPGEV9HpGA69fryjr9IpRLfpGi4Yba6ETNpd06",
-	"VInuEcD6lBQI6D3YPRjc12ymU4R1dFb1uP9EF2+miETdz1e5203WzZE7SEjcS/2/9+mDLnVSUN3pI9N5",
-	"RaeZOuVjxPlcigXj6PY4FRgIja3X0U/GwtCO+JSUXZLBIUugwi6JWJJWpVZl4u1xLGfWq0aXrqdtxPGH",
-	"OcGLXJZJGV4kEJKDcyMZL4oOg0bPfheMxMdPxOuNGkRx2NsbX/7KDsXnmuXwxLZpbg0KjDyFR/AJN9xz",
-	"uXvhbj0t/HQaOfvZGttHTBWZX2sRBNFjoP3nzORTcX+xP4TF63k6KTIMNwKXabUBiI8wuK7D7yOKWyhn",
-	"EIXhShCau4AEs9a2VdA2CqTA56oqIG8r8ivhWl2OlU0YmHPKgRWFDc8h8WwUJgw0nwpX6cs1S5ZTIIk/",
-	"B5iiOgU07EN4+CWIXa/JfvTXVQrH0kbrStZplV7HWLcG7u66lWA9ls1ond0sWB8M2TE7/eXsnFgE6CPg",
-	"QNdji5BAPpsJXkJEyKHaBwRmtbJ/kMopixRqbJ0EUupwmIABpVHCI2uY2hqqrz1Plp8i7jhEzYTUkf96",
-	"somysF98IkjZAYcajv3ZSKUVlS/DVNeNUx/J4q0TJU0uKxFvDdnr6yPZpTzSpgay75qR+oPHsdCLLscH",
-	"xvQxfr3HlPI74PFoHPuNYNHgxE+VNrQq5sQqEayolEtncQGa4lAhmFKz3to9OX94/rD+NPg8DExzXUtb",
-	"IxKaayWDU167hGGfqXO6ePZqX9VaXE54JMrpthDK2y59fcd8b5beaxOZ4vF4+7Ho+WHPon7Hmrp6YR+F",
-	"W+ZYCY0lC0Tv0eL33PthVRN9+WELOUSOKzPZOvz1N7vIkDXY/+U3e0N55ZZsVRZbh1s7fJbD+qKeLFua",
-	"FxLx90BrcwFwEpRFtw0NazTwVBgOK3tV1327mkXME/hSbWYUVInLWn/TnxvXLSP4c7Xpt6D8xyUfiymk",
-	"5AFRuTzIQUOI0Flt6EXjgEWz/st/nAzYNpWmRK4ew7aZiTSHTgfNXi7StkbBOgO2v+ZDg7+1XOzCc7bN",
-	"uH2lihcMIaYI3hmJ0uEvbXBEe07Q8owvsNhjte0wztquDx5porpNpKfJrQ2fQ/tBxKg2KThJtNtJ8Pxw",
-	"+q52ATSxhF0FGTd82BC9wh9ax+RKFGpmX2sbKtYnopiJUh85Hdf+we4BHF7NSpVVKTJX+aaz+vaWxk8B",
-	"Moz6vobNyjwVmvUznhcL9uztm7dnT5nvG4CdcEr9cH7y9uzpufUFskLYiJRUyUjnK+XpJBwWbL/l+Xb/",
-	"xi0Whl7nBjwJu5Wwbfbj8V8jZgSfRmyi5uDGq/JSR/azmDyF2MB6/UoanhqWCcPzIpySbldqf7C7zy7s",
-	"Gh4EX5wqK1wGol46+Pe2Ba7S3IYrpVIjts2MnfRTJXPIjSFU1uRXdnWZPL0UZYRzKEUuKBxWQo4U9pM1",
-	"X2M6rSQY8d/+/K8AAAD//w==",
+	"408mYeDCT5BDtpLwORkBohE8dqiNYhTApaiBbGBNRvDNKWkC5GXU0KEY/WPY8VBEw87psDMsB4On6TSX",
+	"Y5qT6hv7IRt2kmEHE9uGndN/G3aqJJNOQvr9/k8/YzmP45AeSBZTdvRQAIRYkB4Hjh85Z1Iwn1QKF63r",
+	"8+UaaXseRssnvwCbp4pZI8+XGU0ZRqCgu7+GDApML3FOGH2nXVujOqznlki6fzm8qE7Du/h6Q6GZbxYH",
+	"2wdjyjnIo5xXfeaOnxHtcCgLJT9yX6mVOuAw7irQ8Higdke7dNuRYkYtT8nTwWCAran8gUGSxqjvLW3F",
+	"Gh33SwHVTBPWUhMOb4KU2ct71wduF2CskIw+CSHL/rD/3wW1FUtCDnWtyRDDsPMfUq9xKd9c+ZxQD2C5",
+	"xZ2+r7MIeQW84xAZ0sb2SoCcjyFu7/vBCQt6z6eu171r5wkIy0jneHGBbheIquFSX7k5RXeLj6vLCVYe",
+	"FNDC13tXHccIk8p00mxb0YQ61T3vxtnHJQfLKYtCKkMMT++Y0a49nF4AWPiSmcClyrThcyn46ugO34ac",
+	"u/k3evr4dv6qFHVLoBbRGHClr7TlSTjD7VL11+LHfeUzO6ChlM/v8Di+tST63HcRSe+JI732i1gwUdFn",
+	"HQQQFZ26P6FmNDvDeU+VLIvVVAGXT/oM2kqN6JTdYNPTKr8ll2IKeQT2ZWCX2M3wOLq+9kUjtKFxFbtt",
+	"FVY3uL5bt7yvk6Ibk2xNTPl1xiduA/62GwXjwzvScNISWHiLIBsrrBXAsMnBeZ6TCWd5hsW53jt1gBYx",
+	"xe8AAdHayXW3TCYg6YySe5rzDPtrHgRw4fCpS7DziKwO+tpqgZhN4pKO64AE2Ofdo8FgKNIZVTS1lAfV",
+	"U/63XWtQkfBLromREq5Kn5z7K1XjbFNBZrJ0RWpSsKFw2mU1O5ysVFYwnOLdbUtWHi3YWHPDRhgS1IYu",
+	"cWdOoWewvbZAL67in8kiZ6vLB+ViwvMcCkimzOi6VZ+r7BqXkDhnBdUdK0x7+m7junzdSbyNqX59LtGb",
+	"B2FZ/xMn1bbY1DesSdSy4i9d58UwNDUAXrwPS2sY0k2BjFVVIFXbo6hBDj0KTa6dIO4fVJFRn0nP9Rk5",
+	"GZx4tuW8h55Brl85O87Dbhz+7FcFtHqBu/eb2/+zlaDZDa21OhAHGAP3DmioKf6sukHrdVKsyDf07b+s",
+	"C7MJPOrD+j5hWyXQ+sHJc14JahR6c1p1B8PFVioyOJag1rdO5LIm26RU4EWqXkZrvTq40jTP5QLMcZdL",
+	"f1gWvQb0cuT6o+mJf7rvo/dfChbPHC3y5S98/R8jVLm6qn822fwbz/oMaQaol1ZMa7z0dWafnU2Ffp0N",
+	"zjDLHUIPkA5bBWUJWShuDBN2plVpXBU2csGcqgsZwUUc6KEA2xwNEbsiqKjhghvuMivWw5N1kCjxgUax",
+	"UoXXH4pzz3hcQhS0xgnmb62vKeTLBxFJA/5jbDIYZ0rWsL8Nd+wRb2jwnk2JgzWEV7jAx4jrXEfflKAJ",
+	"iJHqfFm3Y/r0yGSbaf2j4sYHGnxJdjCVupszkrklRqDTrWWb6ObcHMl0WBiuceVHkxCj+Bwi8DOqyfHA",
+	"is9vGtbyUHRPBgPIxYMSXygrdSYzCON67tXUa+zKjHRPBt/2ziBM5BBWEGBqORRj5iQxwqIg5G4L0epy",
+	"POch2X61bZlWJ7qXbDx6jJuHU2pB0Ki+XKW836pSv4aq1Jnl5EtZKsI+FkxxgCbsroun3l5MajWHPuSF",
+	"T+ZcsI2obMuHXMMv4xNuzrEtzuH5rzYUKP8X7O7+44y5ZC0/L0AA0DPE17QaQ00ASQAM6JLRTeNIPhMl",
+	"OIawiRhcSeyKPvE1kkQwxX+2IMHmsOYONah7kcxm/fvJP4K/dunVFLjfAlUiAt/W37X5Ub8t3X8j3wJo",
+	"0YKaWY0s2ljJrn15vzmJAp3+1iLpv6kd7CyOAK06pPMttvBnv427Q9Z3j6wx8Gw9dOawGWRgBSdkMZMg",
+	"sCAUZg1p1tDnI6j2rYXWv7Zb+li1AJ9qQ/xWDvDfhrd8z1jRwljkBBPhtb2Kj8BlIHv6yfGEPsk4LKu9",
+	"XMc9cLuQL2lqpPpaTfdqgi9wwl/frXs7mfxmln8FZvltqQTesIU8nADNgCRkwrgzJ12Mz2FhqtYLqTKX",
+	"1JHKjIW3D27SzgZafe+Y2Hzt8Ptfz627FL/gpXvHUnnP1PJCZnGY/rfCw9Lgg3CMrj3BDEOAKXOZewup",
+	"7jSi9nGhDaMZkRN38r/d36/m/ooN19eho9oTC7DKi+Iz3FvNTFlsQnI1pRK+A51mqWKGdCGpGTtaIY7n",
+	"aOV6j7y3XzemzU3Pqd8YHWpdMK/tbSlaes+VxWfmJo/l6vGzvIGtbqtgwK01ktAsC+0Ztytoq/T/WS/f",
+	"w33ThipDNDPGdYekYn37HnhfxjSbstaQ7oWcF6UJe3gHBQau+SOCwGusgJjLjOX6lOR8wgyf++chK8Re",
+	"LgoAho0qBd8ZEsfM2cQQWRqsxPt7SXP0w1fv6RPASxzVlQIejNDIYihyds/yMzIqmEqZMBXo2pxR4UtX",
+	"zUKS1FrQitMEBQrsC8uqwBsXZFLmeUsRwpvlc9i2r9U1j7Pb5pSHo/8FPfKNybjaNDg+RDRWcgpguY5v",
+	"2EN/kOMd6R1rhq6dwrgBtM8ZCfq0PR87IQd+IE0yCanBczvaQTIU1VeYlTxmdeT4j4HD5yAhJ4MjcvAW",
+	"Whe7X0CX+lQqxVJz0CdvhW8rhvXT76+I5lOhCXZ2ychUMtinJ7mc8qhsWVn215qU3JjlV9iJAQvOftMw",
+	"vwINE8+iaf51oUoX6+tc4SvTmkvxUGvwsxcOdzNqKNmvZvjnUS+sCob2yYbNSU5F5ptmDEXFUWdcG6mW",
+	"pBvBg6iSXhKi6bKXVIZzvBzXyKG4Y6xoq8hFw82VcFhJbdIZ01jXyA2mdNX9BukYYEjt+QBkutJQy1Kh",
+	"SZHblfJeslt1b2vp7nvN1K+pcvcxa2mD8HdQUDuXgi09dT7wrkykmkrTkLBRMwzTFzU5uJpga3TsmsE+",
+	"cm184wtqXA5WQhYMQcMpUUwzoNE7LB+Ai46VQngFmkMlxNA7v3Qo6AHFlHH43YIuXdVVWEQF2YJYPvXE",
+	"ivLGV43yqhjVrezAVypsXzZm+fUJ2/M0ZcWDAiD//QqALl3CYiUSD+vLsvO1Dst98EpPmbE8dFOaCnz/",
+	"ddpDMLUWVm3X9+urV+VTwbJDLmD6D2TX7uz0tsONZB2tdlFQBr2wHtHJZ6OnVLNDLjQT9rjvWa+t0axm",
+	"VKWzTktE+Wgw+JSQ8ucjMih9343aqolSpWgUHQr2tAnQ5HwRqO0g3pAenTZEtPu09seMpbzTifOEQPtF",
+	"TGcDLJ08I67VJzhnuhXiUdA4usqP1+TfmZK9qhnar+M+XIKWir2RHgI9cM/ZAsk8vBtSTnP2BLhnux4z",
+	"sVrBCJ99xzJurfZRXSA1Qqv8/8AH/mQHG5GurH7yJyNNMephF0kXaB6K7+C7GsIDXAKQm0VzlpFUyjvO",
+	"zrBLaQDpeqDJyPN+aHIHaP4Oxn8oRqnM2Ih0QXu2772Av/kkHAMz0FdcjdA41M6duJlBCwA+FQQcDieD",
+	"o7pi3EfL7deWS0Ez8o8FdG+q0XHlxC5qoaSYRt1s8JrXKLi+SgXqu2qGv5Dy1CbYbkA+EC4QKQkuB4LD",
+	"anvqd0yMfssq+fUrey+5wLQ3dyOV4z3VvQuqWJssonKYAOxjxh6iGiKL9O9ujyQABJFHRzIsqVr0u1Id",
+	"mbEaS+z6+4tLX4aDCHHuD3z46gUBMj7QQyEk5GtDWhx6RbnoE8+HdV0ba0olSEEBb8k9i5dkKIyMc2nE",
+	"2xBoSILrwnFIcOliVRpC/WJTpaUslSZdv71DscKAYZUJ2rH2nTWPG/XOyPosQDLUfLU6wKFohoFg87iG",
+	"s2ZZbCRmqWmETpcF16yd4/qda8kMXNHYHPVE9bXjwckfowpbVPWzRNE60rNvdh4IVrrXQKtq4VPssNuk",
+	"3+c0vSNc+CBmUVgddsZo5lTn1xJZ+BZ30ZdsF9HCNpBbHGiPa1JdkP+Pva9tbhtH1v0rKFeqJFXR8ss4",
+	"uTt2bd3yOJlMNpmMN3Y2u3c4N4RFSOKYAnQJ0Io2d6rOx/P51PmF+0tOobsBghIp25ETK1l/2c1YJAiC",
+	"QKO78fTz1K3H+jYBSGZbDUKwQq0bW6iZxs6QNQNbAHage7b/+EkvQrtBUmaw5i/F1JBXNFaF2c6zK+vk",
+	"1FykPuQNy0LCSeDMqbvn4COC52bfF9KYEkXczBgVXTMN0D7Q0iBhVZDTwHSrkizZSfpQqg4LlLrtbC8x",
+	"xVTEoX127F0nsiJSzCC1WoI0DDdIjOOlt2VeVZyyYa5mSCyF1L0UJXBIkpyLYqL/bN2NBJk+pqLQoOWU",
+	"DS6Fq4+VYHcu1AenWAt9LadALNc7qozDgmYNN4HqJn2oWAbDUIhRpo0ovNmy3Un6LMm5HJV8JJKayBSW",
+	"/NuXp1dtN0ZwAn4zS4Rf+U5sUTCotfbo9gulcsFl+/3utWs3r3LkXrkbbmiMzt0qsauYXC0EmQiZTlUm",
+	"zVdrnX4QI5L/bvFq1rBLl/NBqzlCySMSYVaDEtEIg7IosGBZSQYc11ymUbUqSduRmPyhpIbKcDMlo1hW",
+	"Wv4ahB0Dd1xi7IYkquIDHxhY7hzp41DwI23FH7ycDzYWfWD7tiLd1tHs5T9O2IDr+wYf1PNoHb1AmBnM",
+	"NDtzbpdWu5wPGqr7lnVHU9ITZVzXBMCRiy7TrJss62ImvUOWAE1bErFkgNKhPicUy0BetKNZqC+KJ32O",
+	"WdSVstk9tBXsQs9eb8Z9tXKcL+eDBynOGm93nVT208ohV0pyrlpsbWUSdrl9zFao242EeTkfnHB9e9TW",
+	"Wy2KTdKzc+/Riu/SYqOrC+9E/q7RYqNTjMAF4LPQXrgrkNtZmSVeZ/LVKnGbUWVuEwTEA2UF+oHI/OL7",
+	"NBbpYv6C+N5tTFJJimV+gakCr0uqgUi8pAcRXkKQAiydVBjv+UWaOULo/T5lK7j5IvpC2duX8wHV4m6O",
+	"jNdDVnYTZLtqRxiVFfmchsNHHDsfqyf+sfNRZ6n4o/3o6QyARs5xBDl9oFSycQrmEozhgzFgurrJCc7i",
+	"7aeZdtCyw+CKJIpl8vdtd9X5fCq2f4En6UMmlZbZcGj9R6a5TC/UBzs8vs0zCue2T1WeDeakY8+hL0DB",
+	"i4eMRQnHj9y7TaosmCqyUSb77AyJ5/mcAYCMcTl3Zt6PD/qvgg/GscSrwsyCy3nTXS7GZLkaRfhjphEC",
+	"5CU1pJNhhMddzA12VwtpjhhHW111CY9i1Uz22XGgsAp8wQe7B5EvwfY9xg6lSkCqmjBJfXawtxvkduwH",
+	"Qx1HEGBipUzJIBfCDq+dflMYWHd+5pJEoCdJZIqxjOUxO/3l7DxCin72/Nn5oVcKQYR1R9Or4KBpqCvP",
+	"lbpEkagU76LPRQn6WLoUWJ+dYRCLbbhDJfuXk7M3PzJMObA8u8TxxAYiStrh+aEqWDbhIxFLNWReoCQz",
+	"AoLiCbe3kieJMHVKDWKHGWeoJPAO6ockS4L9YvulmNtpbO+fCm6cYw6fvP7aC7SeqPoz4cWlSOtN/pSZ",
+	"QwaptV4sL0rDtMnynHCd7usdUjJV4xTLeTFyFHHtbNGpmslc8fTlfPCUZss622pD4X5lS1ZX7aOk0dbh",
+	"nk+RZdKIEZwutrScQd6/vc1rtt4ze//np+1QAyOagZxDVUy42Trcusgkh+TdjaCdbll/QbXo22+iezfY",
+	"CJ8rKe59x31KKwA8Uu/6ptViWC//QmS6no+j2SU/Dgn9vNmm8kRM3h2xBP+BVUdsWAjhwdI1tg7Ak7Hz",
+	"sUBkc+jmkz2HZCAR8RKbR5AI9Gp7nszPb30YJlh7fyOSj2/FSUcejAd+jgeffYVcZ5Wxpx1/2X9HoSS/",
+	"AD+DN++PfVaH/29fkPMQimwU6DiFiAjXHANB7wCv4A1NxxkX66EVwtPrgoiUTwdDHXY3Acvk2nzvClF6",
+	"fXYyVljHAaeEeODhHx7LBYepDpYf2Hutv1Z11rr1Q1E43RFXiHPF81K0VD2/qs7LNpNxtOriJtohDH4e",
+	"itLu1KxArFFbhmbpxAhWrWa3OJNs9lXyTC9hsK8/KQpUt7Autdt+JMRqJ0KxrB8JueMgqF2tzoN6TpZV",
+	"J9C+DdfyHFVd++ykxpxNApIYNtr3AcBDRd8/zHLjrAD6UAcgsNXInb3ZcPMGPjeVCzYWOUgf6FLbzcdG",
+	"8XaKoJIl5A10a0dsA7VuCGnDsV9tAGcfdgEof1yC9h92u7Jz7IZ4hsv5AI+3t24ToeEdKwFbCy26XiON",
+	"hv3JjUVLZ7/940M7lU/buKaC48MSqwEa8P92uWcSFFlhXSTf+gHjubdtsICsQVgsk8CFK9KI7IpwzE/1",
+	"M8XPUBEAoMr2hGxQqa+9hhiWIBMezbFmIAWNx4PgNydsNnsjhqXmuT6M5WpBuB22qjbxCHH5nRcy+Ku1",
+	"lA6gaq/Y391nCS7mQxZvSTF7n4qrbCDirYR1XouZT8CpguEvLBUGYx/2zldlwsggEtUoQMLGEi1yv8P+",
+	"9R//Xa/UBoxLNhqbCHTVIGvmngPZ4pnni8EN5tCTQDBtxBSShx7DlknKeEoG8E8sISZ8oyKpvcWqBKgw",
+	"FZJNMlkaoQ9BMxy+gO1BQpe/sq+VUHU1u1DpHCFAQ1XEknpMsKGfjJmCBgZ+aZYMrt5TK+9zbKYL8MJk",
+	"h08znFDggCtpMklisLFM4Np3mRlDcYbTjq1w3DU0MTNqhBWwBJ7mhl6CJL9sVyJme7v8SvaN7StR8Qm0",
+	"x3MlBSGppYIXhuS8R0lSpsK7FppPhB8K6AVAMnFYkZpCBTLR9BA806Q0u48S3LeBhDrkWfQ4lvaW5Zlq",
+	"lJnCHH0GU9+2/WQbtd4rdiYgdl+mHFqekbH0U9JjHV2SvdRCN3LvLEzK+iSsinNiWT9zqHSzgxqcrkKp",
+	"74D8rNdnr9XSvM00TGmR0vKGmh43IO+dbYCROQet7maouDJoK/qMLIgp5tg1HJ1Kg5g6COvcVezAs7+r",
+	"nu13enjuP2DUg2qiCyFk5Rn5RzpBOhKk6YPF2v+edc6VQrVZboyYTI1e7qWdia/d4u13cDwDYchG5xKs",
+	"94ZGmbAsv9JKon1Eqd7dOBDorFXOZmkfOQp3AzKWoIOiCgGLMzBx3oB6JHJlv7pJtQMmPX/cFq6hjmbd",
+	"BIv2fLHkQ9i9QSqYWJVIYCCqiJcVvdIaCGIwIBQZtSHNwmvWXLJLgPOlxWANQ5hFxB3GLVHnDpIL+jnk",
+	"nhpkNaBwguzGumPt3KCdj+C8rsBCYDUc5U4X98yE/C/cOA+vdaO8KxhLcKMaXLnKs1rhK/b6LOARoy1s",
+	"mOU5yyRusJXb3IlY5xhjB+iRow170sAW5jx6VfjC2rChBccAfnpPF5JjQB9poTzXb7O5qly9fod14fD+",
+	"SsRyYWQPXQ1w5eBVZLz25p7t8XfV3h+BjLNZ2t9j+NQr6DOVjGoly67azbZ1CE9XJbANmcr1zzTb392P",
+	"ZYPX2F2eAnUHUBs+17h+yJO7UGbsXwrPB2MJ3hDsNKt9sYbnBU+wL9Fr9VjcIri15/LMPu6Um/EGHem9",
+	"Ct/owd25kbtTn57RYoBCVUBt9aCw2rzH8uCvbLS/smwmAJxkCrsbhGmS3npbqyrbSzOP85m1TJDJEqmO",
+	"qu2caLYc+splOrKwzLwBCMZKqfkQDhNhFBEcuAD9shEpbCZ+6anStNhE2/t7kr3FobBd+7L50TbGJzAF",
+	"gFiswO4wCZqSj2vMmelYGdXufv3l9NlzOztOXz9n5RSEbdjPP7Duwd5j1jlFKVYGbVR8qCy8CTCB/Q5p",
+	"Z8J/sUzbKaOtOQEWaSLnfby3z6YfKJG6LSA/lLo8mTZFNtXgwU2E4cCz2M2p/pEJM+g3brTlNFc8PYWX",
+	"/KwJgkmZm2zKC7MzVMVk2/avPjGnhe2ZyXBa+2G/HrAW7qC/0o3VuYu6ABzUhuy0UAcxTaG02M6vI5ZA",
+	"hz1fM7Bb2knQ0eztm1ff3La1d4NHnPK5nZTnSr3ixQjhenuPb/I+lFAT6c8izfi5nQFfK8/rW1iYjDs9",
+	"ZzIiCKC7FM7jJzzMlBbwOsfx0MbOR8knYmU9WYuxaEDLwv+tQstObRxU2Bv/76/H2/+Hb/9zd/v799u/",
+	"fdx7Ej05+COO+93fp6P/P5Wj3qOt6xksllcwLKWd36didFsYbET3TuXoThC0aOe/HHx2/bKQ+sxbc3J5",
+	"HvtW76tGi65mMqDYVzKf99kx/cVBDALguufLr1hjsgJPTWPpSoszXREBO8kVaK8gwoc0s2Y5uVCy1Ik7",
+	"R3I8Fr47DH7vxUDGQXytYhK5f7nnNmhkq2HFhb7QOEHRY9l9tLe729/dZRdzloohL3NzxPQEM0zUkHal",
+	"G+B/Ip+r4IVkUhV2aMARgUyM7SiETQ6i4lNmYW0E1EJU3cWhMsH4HPncDh9cjgo7xSJW6pLn+TyW/ugL",
+	"9TP7fgTBK0Ou5kxXNf5upBHQ6wtXHJkfyZDYuM5+87pSvW0IYTZB6kNXEvkwVV1SRapqDkUs8f+GzVaA",
+	"sj1UhU/Q7YU/x1uvg7virZbi8Dd+Om8mG0HVv+vUECqBiS/pN9wnyK2RAsGvbqSqyjN5GeECCuQ+yPLo",
+	"9W1hIfR4lVIPTzUkX+nSJGKFMsCUk1GaLjgphis5pFATMpPwZzwPN7TuYulOn7EpCOaYL+eZjVVexU1D",
+	"PsnyOesWwtoTxD1kSvb6LGQ8LOhINaa0rHswRl2HVUQLoY/LmGJytRHAD7efCVe6s8FCQHZo31DrzfBU",
+	"eJcvLXj7FYBN2wJ6osVzG08wkerMSaiNcinWOWNxzE3tS/DEEVOxCovoNqHIEe4BC1d3JeIJElhYHucP",
+	"W1HjhyDsjBPHH0XqwO8eeCdkkqBqZqBAWaiC5Nhx0bFM/nchhn8m2CtHbfcUWjqqrp1lUteOZVrlXVYz",
+	"v0ct2KvTsZKCvS6h2vJWQjCr1GQglY/MrGS9AFPhPqBIO/0aG1jin5ZA8WLtiKQLNRFyBLCgIc+16C0c",
+	"m4Qgf2wVLoCmffr5tMiu+GDOsOaXGUVsYYxLT8LfYd0EBveQxSGxVryV9KgsdJFrjNBbcC0Hib+gxFfR",
+	"uZldBK7MF6UiqMQByMfecyKPT3pVWvVKFHZaavRo4y3KP8RbzP6/7jE1xLahCdZNdvJsIKQW1FPkrcVX",
+	"pmrcbrJDf9meUuEz06K4QiUp2HEmCuoFY1lnQ1uClr99UUk/Nxd5sKUaj+bNg5b0NfjpN7VVtbxiWrHK",
+	"YtiGmP5uf6Mln3FcbnXktPfZE2Fv/AL2jMqfjbr33+9o5cTZIx83BbTVa+2bmQQ6Sk861KwQ66/7JHmE",
+	"Ncsx76MWiV437T+UON5VmPYqGxrm6kqIieSWUHZCXyyh2UEcxDkdOx/hP8Gj/2NFDeMZAdwpW1B5LewN",
+	"aI3Q78Myj9jUo0ky2ek37FXB82+USa26uJrRICjj2f/TRu9KwQhsYnGhFubTN5wHEvfrD/+FoZCuwrQ6",
+	"hxXzFh5oX0n51ITubi1xt7ydQefENu2ROx9NZQMag8Jz3zkbiQVqJFLMtqlGhOeicOpdffZsqb+QKAac",
+	"P/w5lhAhQpYY76+Fhg16Rs3FxPZFXKrpJgbF3JctuQfoAgyO25of1ua1azPeApzkjGvZMWwi4q1DlqvB",
+	"JSQMZ2OFkoV3AHV1HdjO1WjViaNj2XqlRveYb7+RDFLQ1WfSFPObSCKdIx72q9Ljcu/pdBaDsrQqr16v",
+	"X1wza66FTAE0eDNc9BlsFbjFYKivikaMNGQr6kDphWqICM6XoA4dqppaUdGrQdFHlEkRV5kqtcPCqqlm",
+	"M1VcZiAHdMf45VqiPpaEZm4uCYSaKYoWu1JJRF5qIU0ElB1c22+aRqwQ05wPcDxgfEURS1+PeFEW0tif",
+	"ECFs30UHeO3eYZj5QkUQOOmD+id6ixnPDHtN54k6lnTcSY4oCJL470olUGHtHc1FICnH4xyESNkHAokZ",
+	"FoA17qPBHPsmYMdn4RvdP+PnWcUh9gDF3UD9TLuqgormFpu51pYv078F5x2wZtoTSc2Xb/LJ4DWTH+td",
+	"6SiDxJ3SXv9hft8xfK42o5cO2NZ2RSCUW1ELl2lz5i76Mm4nnpnfwNs8BpYSF47qCLHFhRig4Ifd49Ff",
+	"+8r1YTua8fqr3tFX3ynElboU2wDj16uS4PayX+xVwVz4Ki3XM5k+IBlWGBuZ1pM8THygs+MMyrHvaua5",
+	"UxckTF6eckKmreiZhiRQlt40A/Tk4FPQt9/KXPzS0Fs7n2wARoGMp/W+GzNmxHS7nLbicF8hsmyQZ0Bw",
+	"oy9ZpawGWAcEigYYVKR15JL5yRhKcGaGdY1K+dwGznAu+S4z47TgM54TXzqkUFUx4Tnq0CFWdSIcsAYo",
+	"N2y/35dVdamTGj6KJcauCOLA6lJEDFFXgy4VpdSQxsokuxBmJoRsQXieGTF9O/2c1Vb4hDMQgGzJCtEn",
+	"7+jaq3xVG/NyoXw1lWuQbCbV7JOmdtSSAfqZF6S8uvRcHj4X0zpuhtuZ89jzq7Dj6ggdS5/loggpn05p",
+	"BTiV6Vo1eOZFzQ7Zwe5uhJArurZ3FJzRI5LaTk5gIsImvah1hNIoIrWdd4kb0iLKTJ8dBwmXkOsKWAeR",
+	"T8sfsGAXuGGEL3fV6IywAiOeScKoV6W27plAtqhZ92D/+14/lr+4haOrRb+49HD9s4bl71atXeHQPdt9",
+	"KFxfXOzB2GAirTJQOvh+EXxsBNxFBN2dCo6GxBdiItSq1scLkSs58rq5NFMOyZJcCF6ATOelkFEN7AfN",
+	"4qHQjGuWaV0iw0pjfskZlc3ke4Xe3dNpLNnbBkN44ldqfW0+pJHuP8ymb8MyayHmqsQyGNVkE4CRyIy5",
+	"DJfPur4MAjyuQSMFMJCvnxr+DF9m8zATZ57m7IEZ/h5jUfoMTsPHYaaOfKVHVvhIwroASg7E2oAqhBTD",
+	"AmsHUP2IWPNcDA244LwQrJTEyI47MrFWESvChSBi+JSNRSH6vlZ6wueoGHEhYhlvxVusW4iJ17CyF+He",
+	"bx2VYZYLT2hGoZSje6dLAYf85hVLgmr4xDoLpiykSCspbJQ96joKh7D4NgJPLk0LoTVcBprbPQcqJ45L",
+	"DwmHe+ItqNcBFAxU9yKshMQwClWOxvU+NVfwp58KtPxCJuut7+GG8d4sVuM/uBR3aIjwqzegAuyKwcri",
+	"NXf/cjoqeFqZncYoMClUvkzVSf8RMBF3uWZJYN8SEC/rhSytwHduo8dYLrCde7wzNDgJOGntPXXtCC1y",
+	"MTCMw08djDCtjY4lmb2qDgo11/C53YP9/V6fPS+4hBPwBG5KKMniim+xqcN6VQtSyJKyz7RQU6V5TorI",
+	"gb6PW4/NRqYa6o21Mr6Lm+ccndAud9csWqf0NRHwnzY9+nV9gtQKv7upGlQwrP4kjVi8dSbsx0PyuSFL",
+	"S5MJHW/VgBuV8OpcgF6gm1UA3dAO9VKTasCybrd1wjx1ak4aCrJQvwn1YYAk+PSXs3O245rWNa3ZBLA2",
+	"pHKVfAV8pN+004nTm3zOjiaLdVu4Phq+NyoXC87lglqgbrf2PzuWIWb/R7NkWChpErR1F3xwmZDYgONU",
+	"2tuNDv70OPpfT3ZBBFOz7sHed6zzI0oP/dPTUcYyh8JTG7/u7f78Q7/TiyA/P58K4HOK2Onr5xF7/uLH",
+	"iL0TF6cR++Hn04j99OzFCVA9Pf3RKRm7hKPdATs6lmQIIkp7X8wrSgOgnh/kUJwGT0JeKUeDCewcyEfS",
+	"Z0DBjj35y+nzKJbQH/vi9tnW2eZ5rmYi9WRTyFMRSL3iXgJ8j123XeHo4x9hMGMJ4qF8cBlotHXsRjnE",
+	"clBckwB1Fh/4wLQqu0GnkEZ/xO0G6KoN8WQVCsDmTF2Jos/sB6EboOwRmbGEdOKv2qiCj4QbRFAlwZJ2",
+	"2/BETFQxP4LOIVUsbM5DQFnbW0VN6Ol70p7i4eCgZQvk3q3NAg4Q22Wv4pdpZ9XSdr6t2mTeJNot+1lv",
+	"RHITbcFkuCmXzr2Scb2cD87sdzQtO6T/kRLLdtoDr8GMEUHlAw3XvysN15mQ6bJEZ2gH1pLrBGTS3Pqs",
+	"teoTl0Cp247q4ocSj/oK/hsB6R5qPG6K+IQRmwe0qz531VaG9ekgumUU6DKOZTkxEzA+IQcUyoyQVjjK",
+	"1uCZH88Z0F1mmomCa5GyLrgFaluPC5FaA96L7PWx9JlPIdMqRThRUszZOLOewDxEEJRpZlDyDUDncu57",
+	"VQ+7Y9kUd7Nbhd1HNe0VeGUdS0/Y5SOs0MEIj6fBo0F8+1jlqXsr0jyphrCIJbZFB2oDfLtD8Hu6cHyc",
+	"QAPvoQHHJMF94WueIQY/MxET/VEfyxI888VyHw7Zo719IDXjVzzL7XqI2B40i+fAHl/cffTYXteL2D6B",
+	"92KZSTub0Op2Hz0BdrRen51y6ydDIpmQKPQi4TD2O0364zCD1joN+kwpDNAWpF3i/rH6qHT4kLL4zCmL",
+	"h/zDHeQfcpDjrYzh7XMPwdKj7IP9ok8LPnPfrzplLpvqzWDiTHmWsoRPoBP/+s//YkNhv7vcHox5JgmP",
+	"4jVWp3xu7ZcpuNTYEzbmesy6bk8AAp6IdgFQFMXDKnoA4QO51sJQIE0RdMGNwCDf2mEstTImtzsApB6E",
+	"iOVgbN361N+DhtYLitrtxW4JWHQWGOtZQMZEa4oqzTJHNEf7EwMnmcJ+tNIgHOKia78EFd2bGX3EDvb3",
+	"CXUTPNQhbWoMoe5rqwIgUybDrACk4KE4zVFo9dnxhTseNONCaBiVLhFsxvLR3m60iztLWJ4GX3MuzA32",
+	"dda1RiTY1xFrZD8ibfnmw09cjyt+KiCg7FWiBmEC384MxClWM4YQTDBBnFcwd+aohRSJfq0QV7fe8apb",
+	"NwoFcbz4YpuX8j92TtrDBvqQ8/8G99w3S/sYqFIHNvsaGdrqyvbQEVMsoFq8uCsjmLT9KOAnCEBoL05Y",
+	"9+3Z014Vzfp9xIck7ILn3FE68+CdFrfzWBrFkpltwBxj0Axcx4kUZqaKyySqkXhUT6OsuxCL9CEQIOux",
+	"SGNpF3la5oJ1tRAs+X+lqgNmj2rEgbSDq4IFzMm4AmnNwDNteIrBfaVBgScIE55JKYwP/smjoDchzLEu",
+	"JyyTg7y0i79bgZhjuTAK0WKoKPnERWTUpAPiTAt1kYtJrw/bfccOjOfADqZQptmjPbsvdwCgO0MTQ2PU",
+	"0e4eHPHOC6nL4TAbADCYPuche/R3sF7+Q3cY987A0tfvM2c7XXHmYn4EJrM3Y2ksfXYQBssO0He9fixj",
+	"+dprwzhsso3Efy8JWu0hxg7avIiaRrRwz1lWqGd/HEvCvy4xVzbVSEQuOPY0oJBx4Gmf/agKtn/Axqq0",
+	"K3RoRBHLinAGvlMlShZwsy48svpY7wdK5amaSTcPEpiP1lAn4AYT/aNdADV/E3gGxmomj1g2rH1hyMHj",
+	"LNduG4msV4pNvid4WBLI7BKyi2TEQUK86uJf7XKi9Rmso7HIGw9rFvHqmwp9OFno5z05Q8FAtYCt6Dgl",
+	"2CQeIFcbcMhxrC9t3OS+SrUxLW+ORtk9Hqz+LbfyxQMQv5GPhNmuGvBRdmNxGkbZPNeKjYSpmxEkwq1I",
+	"a7Oiof9SzWLZTfwPP+Dfk15kXw093JaKsC8YRX0ZkYDr1+vSOv0qlEt+kaLmhtroRM2k3TpUge4RwPqU",
+	"FAjoPdg96N3VbKZThFV0VtW4/0QXb6aIRNXPV5nbTVbNkTUkJO6k/t/79EGXWimo1vrIdF7RaqZO+Qhx",
+	"Ppdizji6PU4FBkJj63V0k5EwtCM+JWWXpHfIEqiwSyKWDMpCqyLx9jiWU+tVo0vX0Tbi+GBO8CKXZVKG",
+	"5wmE5ODcSMbzvMWg0bPfBSPx6RPxeqMGURz29saXv7JD8aVmOTyxaZpbgwIjT+ERfMIN91zWL9ytpoWf",
+	"TkNnPxtj+4ipPPVrLYIgegS0/5yZbCLuLvaHsHg1TydFhuFG4DKtNgDxEQbXVfh9RHEL5QyiMFwJQnMX",
+	"kGDW2rYK2kaBFPhMlTnkbUV2JVyri7GyCQNzTjmwPLfhOSSejcKEgeYT4Sp9uWbJYgok8ecAE1SngIZ9",
+	"CA+/BLHrNdmP7qpK4VjaaF3JKq3SaRnrxsDdXbcUrMeyHq2zmwXrvT47Zqe/nJ0TiwB9BBzoamwREsin",
+	"U8ELiAg5VPuAwKxW9g9SOWWRXI2sk0BKHQ4T0KM0SnhkDVNbQ/W158nyU8Qdh6ipkDryX0/WURb2i48F",
+	"KTvgUMOxPxuqQUnlyzDVde3UR7J460RJk8lSxFt99vr6SHYhj7Spgey7eqR+73Es9KLN8YExfYhf7zCl",
+	"/A54PGrHfkNYNDjxB0obWhUzYpUIVtSAS2dxAZriUCGYUrPe2h05f3j+sPo0+DwMTDNdSVsjEpprJYNT",
+	"XruEYZ+pcrp49mpf1VpcTngkyuk2EMrbLn17x3xvFt5rE5ni8Xj7oej5fs+ifseaumphH4Vb5kgJjSUL",
+	"RO/R4Pfc+WFVHX35cQs5RI5LM946/PU3u8iQNdj/5Td7Q3HllmxZ5FuHWzt8msH6op4sWpoXEvH3QGtz",
+	"AXASlEW3DfUrNPBEGA4re1nXfbucRswT+FJtZhRUictKf9OfG1ctI/hzuem3oPzHJR+JCaTkAVG5OMhB",
+	"Q4jQWW7oRe2ARbPuy3+c9Ng2laZErh7DtpmKQQadDpq9nA+aGgXrDNj+ig8N/tZwsQvP2Tbj9pVKnjOE",
+	"mCJ4ZygKh7+0wRHtOUHLUz7HYo/ltsM4a7s6eKSJ6jaRjia3NnwO7QcRo9qk4CTRbifB88Ppu9wF0MQS",
+	"dhWk3PB+TfQKf2gckyuRq6l9rW2oWB+LfCoKfeR0XLsHuwdweDUtVFoOkLnKN51Wtzc0fgqQYdT3NWxa",
+	"ZAOhWTflWT5nz96+eXv2lPm+AdgJp9QP5ydvz56eW18gzYWNSEmVjHS+BnwwDocF2294vt2/cYuFodeZ",
+	"AU/CbiVsm/14/NeIGcEnERurGbjxqrjUkf0sJhtAbGC9fiUNHxiWCsOzPJySbldqfrC7zy7sCh4EX5wq",
+	"K1wGolo6+PemBa4GmQ1XCqWGbJsZO+knSmaQG0OorMmu7Ooy2eBSFBHOoQFyQeGwEnIkt5+s/hqTSSnB",
+	"iP/2x/8EAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

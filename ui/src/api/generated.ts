@@ -832,6 +832,12 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    streamStaffEvents: build.query<
+      StreamStaffEventsApiResponse,
+      StreamStaffEventsApiArg
+    >({
+      query: () => ({ url: `/staff/events` }),
+    }),
     getQueueCounts: build.query<
       GetQueueCountsApiResponse,
       GetQueueCountsApiArg
@@ -1451,6 +1457,8 @@ export type GetMyBadgeApiArg = {
      */
   "X-Clearvest-Position"?: number;
 };
+export type StreamStaffEventsApiResponse = /** status 200 The stream. */ string;
+export type StreamStaffEventsApiArg = void;
 export type GetQueueCountsApiResponse =
   /** status 200 The counts. */ QueueCounts;
 export type GetQueueCountsApiArg = {
@@ -2640,6 +2648,7 @@ export const {
   useGetPublicStatsQuery,
   useListBadgesQuery,
   useGetMyBadgeQuery,
+  useStreamStaffEventsQuery,
   useGetQueueCountsQuery,
   useGetProposalsQuery,
   useApproveProposalMutation,
