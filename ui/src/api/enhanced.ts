@@ -73,7 +73,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal', 'TestimonialQueue'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -182,7 +182,7 @@ export const api = generatedApi.enhanceEndpoints({
     // (a credit, a payout, a role, a closure), so it refreshes whatever that decision touches.
     getProposals: { providesTags: ['Proposal'] },
     // The shell's counts beside each staff queue: a decision in any queue changes them.
-    getQueueCounts: { providesTags: ['DepositQueue', 'WithdrawalQueue', 'InvestmentQueue', 'KycQueue', 'Proposal', 'SupportTicket'] },
+    getQueueCounts: { providesTags: ['DepositQueue', 'WithdrawalQueue', 'InvestmentQueue', 'KycQueue', 'Proposal', 'SupportTicket', 'TestimonialQueue'] },
     approveProposal: {
       invalidatesTags: ['Proposal', 'DepositQueue', 'Deposit', 'WithdrawalQueue', 'Withdrawal', 'WithdrawalHistory', 'History', 'Dashboard', 'Me', userList, 'User'],
     },
