@@ -300,18 +300,28 @@ func (s *server) StreamUserEvents(ctx context.Context, _ apigen.StreamUserEvents
 	if err != nil {
 		return nil, err
 	}
-	return eventStream{ctx: ctx, changes: changes, stop: stop}, nil
+	return eventStream[int64]{ctx: ctx, changes: changes, stop: stop, data: func(p int64) string {
+		return fmt.Sprintf("{\"position\":\"%d\"}", p)
+	}}, nil
 }
 
 // eventStream writes the stream itself instead of through a reader, to flush each event and to
-// lift the server's write timeout for this response alone.
-type eventStream struct {
+// lift the server's write timeout for this response alone. Each value from changes is sent as
+// an `event: changed` whose data is data(value).
+type eventStream[T any] struct {
 	ctx     context.Context
-	changes <-chan int64
+	changes <-chan T
 	stop    func()
+	data    func(T) string
 }
 
-func (e eventStream) VisitStreamUserEventsResponse(w http.ResponseWriter) error {
+func (e eventStream[T]) VisitStreamUserEventsResponse(w http.ResponseWriter) error { return e.serve(w) }
+
+func (e eventStream[T]) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+	return e.serve(w)
+}
+
+func (e eventStream[T]) serve(w http.ResponseWriter) error {
 	rc := http.NewResponseController(w)
 	// The stream outlives the server's WriteTimeout; its own lifetime bounds it instead.
 	_ = rc.SetWriteDeadline(time.Time{})
@@ -347,7 +357,7 @@ func (e eventStream) VisitStreamUserEventsResponse(w http.ResponseWriter) error 
 			if !open {
 				return nil // the server is shutting down
 			}
-			msg = fmt.Sprintf("event: changed\ndata: {\"position\":\"%d\"}\n\n", p)
+			msg = "event: changed\ndata: " + e.data(p) + "\n\n"
 		}
 		if err := send(msg); err != nil {
 			return nil // the client went away

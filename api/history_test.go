@@ -226,9 +226,15 @@ type sseStream struct {
 
 func openEvents(t *testing.T, c *client) *sseStream {
 	t.Helper()
+	return openEventsAt(t, c, "/api/users/events")
+}
+
+// openEventsAt opens the event stream at path (the staff stream, say) as openEvents does.
+func openEventsAt(t *testing.T, c *client, path string) *sseStream {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.app.srv.URL+"/api/users/events", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.app.srv.URL+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"clearvest/api"
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
+	"clearvest/app/queuefeed"
 	"clearvest/content"
 	keys "clearvest/platform/idempotency"
 	"clearvest/platform/mail"
@@ -74,7 +75,9 @@ func serve(t testing.TB, env *accountstest.Env, adjust func(*api.Deps)) *app {
 		ReadYourWrites: env.Runner,
 		Idempotency:    idem,
 		Content:        shippedContent(t),
+		QueueFeed:      queuefeed.New(env.Store, 0, slog.New(slog.DiscardHandler)),
 	}
+	t.Cleanup(deps.QueueFeed.Close)
 	if adjust != nil {
 		adjust(&deps)
 	}

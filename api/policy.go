@@ -98,6 +98,7 @@ var operationActions = map[string]Action{
 	"disableTwoFactor":         ActOwnAccount,
 	"getSecurityLog":           ActOwnAccount,
 	"getUsers":                 ActViewUsers,
+	"listUsers":                ActViewUsers,
 	"upgradeUser":              ActChangeRoles,
 	"suspendUser":              ActSuspendUsers,
 	"reinstateUser":            ActSuspendUsers,
@@ -189,6 +190,9 @@ var operationActions = map[string]Action{
 	"beginPasskeyStepUp":        ActOwnAccount,
 	"beginPasskeyLogin":         ActPublic,
 	"loginWithPasskey":          ActPublic,
+
+	// Staff hear, live, when their queues change.
+	"streamStaffEvents": ActReviewQueues,
 }
 
 // Allowed reports whether role may perform action.

@@ -43,6 +43,7 @@ import (
 	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
+	"clearvest/app/queuefeed"
 	appreferrals "clearvest/app/referrals"
 	appsettings "clearvest/app/settings"
 	appsupport "clearvest/app/support"
@@ -136,6 +137,9 @@ type Deps struct {
 	// Plans is the plan catalogue behind /api/invest/plans; nil answers it with a 422 (tests
 	// of other parts).
 	Plans *appplans.Service
+	// QueueFeed tells staff, live, when their queues change (GET /api/staff/events); nil
+	// answers that stream with a 422 (tests of other parts).
+	QueueFeed *queuefeed.Feed
 	// Money runs deposits and investments; nil in tests of other parts (its operations then answer 422).
 	Money *appmoney.Service
 	// Approvals runs the four-eyes proposals; nil: decisions never need a second person (tests

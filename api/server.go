@@ -19,6 +19,7 @@ import (
 	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
+	"clearvest/app/queuefeed"
 	appreferrals "clearvest/app/referrals"
 	appsettings "clearvest/app/settings"
 	appsupport "clearvest/app/support"
@@ -42,6 +43,7 @@ type server struct {
 	community     *appcommunity.Service
 	audit         *appaudit.Service
 	settings      *appsettings.Service
+	queueFeed     *queuefeed.Feed
 	waiter        middleware.Waiter // holds a sign-in's answer until its figures are in the read models
 	production    bool
 	secureCookies bool
@@ -67,6 +69,7 @@ func newServer(deps Deps) *server {
 		kyc:        deps.KYC,
 		plans:      deps.Plans,
 		money:      deps.Money,
+		queueFeed:  deps.QueueFeed,
 		approvals:  deps.Approvals,
 		referrals:  deps.Referrals,
 		market:     deps.Market,

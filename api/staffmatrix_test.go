@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"regexp"
 	"sort"
@@ -32,6 +33,7 @@ var staffActions = map[string][]string{
 
 type staffOperation struct {
 	id, method, path, action string
+	stream                   bool // answers text/event-stream, which stays open
 }
 
 // staffOperations lists every operation of openapi.yaml that is neither public nor the caller's
@@ -47,10 +49,14 @@ func staffOperations(t *testing.T) []staffOperation {
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			action, _ := op.Extensions["x-clearvest-action"].(string)
+			stream := false
+			if ok := op.Responses.Status(http.StatusOK); ok != nil && ok.Value != nil {
+				_, stream = ok.Value.Content["text/event-stream"]
+			}
 			if action == "public" || action == "ownAccount" {
 				continue
 			}
-			ops = append(ops, staffOperation{id: op.OperationID, method: method, action: action,
+			ops = append(ops, staffOperation{id: op.OperationID, method: method, action: action, stream: stream,
 				path: "/api" + param.ReplaceAllString(path, "00000000-0000-4000-8000-000000000000")})
 		}
 	}
@@ -104,7 +110,12 @@ func TestEveryStaffOperationByEveryKindOfCaller(t *testing.T) {
 			if op.method != http.MethodGet {
 				body = map[string]any{}
 			}
-			res := who.c.do(op.method, op.path, body)
+			var res response
+			if op.stream {
+				res = statusOf(t, who.c, op.method, op.path)
+			} else {
+				res = who.c.do(op.method, op.path, body)
+			}
 			got := res.status
 			switch {
 			case who.name == "anonymous":
@@ -131,4 +142,34 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// statusOf makes c's request and answers as soon as the status arrives, for a stream that would
+// otherwise never end.
+func statusOf(t *testing.T, c *client, method, path string) response {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, c.app.srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, vs := range c.header {
+		req.Header[k] = vs
+	}
+	if c.bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+c.bearer)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	out := response{status: res.StatusCode, header: res.Header}
+	if res.StatusCode != http.StatusOK {
+		if out.body, err = io.ReadAll(res.Body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

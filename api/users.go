@@ -19,6 +19,8 @@ import (
 	"clearvest/domain/account"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
+	"clearvest/domain/money"
+	"clearvest/projections/users"
 )
 
 // The user endpoints are thin: they turn the request into an accounts call, the result into the
@@ -745,19 +747,55 @@ func (s *server) GetUsers(ctx context.Context, req apigen.GetUsersRequestObject)
 	if err != nil {
 		return nil, err
 	}
-	// Each user's real figures, or none: a failed read shows as unavailable, never as $0.00.
+	return apigen.GetUsers200JSONResponse(s.staffUsersJSON(ctx, list)), nil
+}
+
+// ListUsers is the staff user list a page at a time, searched and filtered.
+func (s *server) ListUsers(ctx context.Context, req apigen.ListUsersRequestObject) (apigen.ListUsersResponseObject, error) {
+	if s.accounts == nil {
+		return nil, errAccountsMissing
+	}
+	p := req.Params
+	f := users.Filter{Search: str(p.Search)}
+	if p.Role != nil {
+		f.Role = string(*p.Role)
+	}
+	if p.KycStatus != nil {
+		f.KYCStatus = string(*p.KycStatus)
+	}
+	if p.Status != nil {
+		f.Status = string(*p.Status)
+	}
+	page, counts, err := s.accounts.StaffUsersPage(ctx, f, str(p.Cursor), p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := apigen.ListUsers200JSONResponse{Users: s.staffUsersJSON(ctx, page.Items), Total: page.Total,
+		NextCursor: nextCursor(page.NextCursor)}
+	out.Counts.Users, out.Counts.Verified, out.Counts.Suspended = counts.Total, counts.Verified, counts.Suspended
+	return out, nil
+}
+
+// staffUsersJSON is the staff user list's users, each with their real figures from the read
+// models, or none: a failed read shows as unavailable, never as $0.00.
+func (s *server) staffUsersJSON(ctx context.Context, list []accounts.User) []apigen.User {
 	var figures map[string]account.Balances
+	var deposited map[string]money.Money
 	if s.money != nil && len(list) > 0 {
 		ids := make([]string, len(list))
 		for i, u := range list {
 			ids[i] = u.ID
 		}
-		if figures, err = s.money.FiguresOf(ctx, ids); err != nil {
+		var err error
+		if figures, err = s.money.FiguresOf(ctx, ids); err == nil {
+			deposited, err = s.money.DepositedOf(ctx, ids)
+		}
+		if err != nil {
 			middleware.Logger(ctx).WarnContext(ctx, "staff user list: the figures could not be read; they show as unavailable", "error", err)
 			figures = nil
 		}
 	}
-	out := make(apigen.GetUsers200JSONResponse, 0, len(list))
+	out := make([]apigen.User, 0, len(list))
 	for _, u := range list {
 		b, ok := figures[u.ID]
 		if !ok {
@@ -768,10 +806,10 @@ func (s *server) GetUsers(ctx context.Context, req apigen.GetUsersRequestObject)
 		setFigures(&u, b)
 		j := userJSON(u, "")
 		j.Figures = &apigen.UserFigures{Balance: u.Balance, InvestmentBalance: u.InvestmentBalance,
-			TotalMaturityAmount: u.TotalMaturityAmount, Fees: u.Fees}
+			TotalMaturityAmount: u.TotalMaturityAmount, Fees: u.Fees, Deposited: deposited[u.ID].String()}
 		out = append(out, j)
 	}
-	return out, nil
+	return out
 }
 
 // UpgradeUser follows the original client: role "suspended" suspends, any other role on a

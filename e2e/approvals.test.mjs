@@ -102,4 +102,64 @@ describe(`second approvals against ${BASE_URL}`, () => {
     }
     assert.deepEqual([...investor.problems, ...author.problems, ...approver.problems], [], 'no uncaught errors or CSP violations in the pages');
   });
+  it('a queue open in one staff session drops the deposit another staff member decides, and an admin decides a proposal from the keyboard', async () => {
+    const admin = adminCredentials();
+    const investor = await flows.freshBrowser(suite.browser);
+    const author = await flows.freshBrowser(suite.browser);
+    const approver = await flows.freshBrowser(suite.browser);
+    try {
+      await registerVerified(investor.page, { email: uniqueEmail('live-queue-investor'), name: 'Lena Livequeue' });
+      const small = await requestDeposit(investor.page, '50');
+      const large = await requestDeposit(investor.page, '20000');
+
+      const authorEmail = uniqueEmail('live-queue-author');
+      await registerVerified(author.page, { email: authorEmail, name: 'Kai Keyboard' });
+      const me = await api(author.page, 'GET', '/api/users/getUser');
+      await login(approver.page, admin.email, admin.password);
+      const made = await api(approver.page, 'POST', '/api/users/upgradeUser', { id: me.body._id, role: 'author' });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+
+      // The author watches the deposit queue; the admin confirms the small deposit elsewhere, and
+      // it leaves the author's queue without a reload.
+      await author.page.goto(url('/admin-pending-deposit'));
+      await heading(author.page, 'Pending Deposits').waitFor();
+      const item = author.page.getByTestId('deposit-queue-item').filter({ hasText: small.transactionId });
+      await item.waitFor();
+      await author.page.getByText('Keyboard shortcuts').waitFor();
+      const confirmed = await api(approver.page, 'PATCH', '/api/payments/confirmPayment', { transactionId: small.transactionId, amount: '50' });
+      assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+      await item.waitFor({ state: 'detached' });
+
+      // The author sends the large one for a second approval; the admin decides it from the keyboard.
+      const proposed = await api(author.page, 'PATCH', '/api/payments/confirmPayment', {
+        transactionId: large.transactionId,
+        amount: '20000',
+        notes: 'Arrived in full; above the threshold.',
+      });
+      assert.equal(proposed.status, 202, JSON.stringify(proposed.body));
+      await approver.page.goto(url('/approvals'));
+      await heading(approver.page, 'Second Approvals').waitFor();
+      const mine = approver.page.getByTestId('proposal-item').filter({ hasText: large.transactionId });
+      await mine.waitFor();
+      const count = await approver.page.getByTestId('proposal-item').count();
+      await approver.page.locator('main').focus();
+      let on = false;
+      for (let i = 0; i < count && !on; i++) {
+        await approver.page.keyboard.press('j');
+        on = await mine.evaluate((el) => el === document.activeElement);
+      }
+      assert.ok(on, 'j reaches the proposal');
+      await approver.page.keyboard.press('a');
+      const dialog = approver.page.getByRole('dialog', { name: 'Approve: Deposit confirmation' });
+      await dialog.getByLabel(/Reason/).fill('Checked the wallet from the keyboard.');
+      await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+      await toast(approver.page, 'Approved and carried out').waitFor();
+      await approver.page.getByTestId('proposal-decided').filter({ hasText: large.transactionId }).waitFor();
+    } finally {
+      await investor.context.close();
+      await author.context.close();
+      await approver.context.close();
+    }
+    assert.deepEqual([...investor.problems, ...author.problems, ...approver.problems], [], 'no uncaught errors or CSP violations in the pages');
+  });
 });

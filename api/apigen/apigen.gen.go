@@ -790,6 +790,45 @@ func (e UpdateSettingsParamsSection) Valid() bool {
 	}
 }
 
+// Defines values for ListUsersParamsRole.
+const (
+	ListUsersParamsRoleAdmin      ListUsersParamsRole = "admin"
+	ListUsersParamsRoleAuthor     ListUsersParamsRole = "author"
+	ListUsersParamsRoleSubscriber ListUsersParamsRole = "subscriber"
+)
+
+// Valid indicates whether the value is a known member of the ListUsersParamsRole enum.
+func (e ListUsersParamsRole) Valid() bool {
+	switch e {
+	case ListUsersParamsRoleAdmin:
+		return true
+	case ListUsersParamsRoleAuthor:
+		return true
+	case ListUsersParamsRoleSubscriber:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListUsersParamsStatus.
+const (
+	ListUsersParamsStatusActive    ListUsersParamsStatus = "active"
+	ListUsersParamsStatusSuspended ListUsersParamsStatus = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the ListUsersParamsStatus enum.
+func (e ListUsersParamsStatus) Valid() bool {
+	switch e {
+	case ListUsersParamsStatusActive:
+		return true
+	case ListUsersParamsStatusSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
 // ActivityItem defines model for ActivityItem.
 type ActivityItem struct {
 	At   time.Time    `json:"at"`
@@ -2694,6 +2733,11 @@ type UserFigures struct {
 	// Balance Example: 120.00
 	Balance string `json:"balance"`
 
+	// Deposited The sum received of the user's confirmed deposits.
+	//
+	// Example: 1000.00
+	Deposited string `json:"deposited"`
+
 	// Fees Example: 0.00
 	Fees string `json:"fees"`
 
@@ -2721,6 +2765,23 @@ type UserMoney struct {
 	Fees                []StaffFee        `json:"fees"`
 	Investments         []StaffInvestment `json:"investments"`
 	User                StaffPerson       `json:"user"`
+}
+
+// UserPage defines model for UserPage.
+type UserPage struct {
+	// Counts All users (closed accounts not counted), whatever the filters.
+	Counts struct {
+		Suspended int `json:"suspended"`
+		Users     int `json:"users"`
+		Verified  int `json:"verified"`
+	} `json:"counts"`
+
+	// NextCursor The next page's cursor; absent on the last page.
+	NextCursor *string `json:"nextCursor,omitempty"`
+
+	// Total Users matching the search and filters, in all.
+	Total int    `json:"total"`
+	Users []User `json:"users"`
 }
 
 // WaiveFeeRequest defines model for WaiveFeeRequest.
@@ -3454,6 +3515,33 @@ type SetLanguageParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Search Part of a name or e-mail (case-insensitive).
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
+	// Role The role held (a suspended user keeps theirs).
+	Role      *ListUsersParamsRole   `form:"role,omitempty" json:"role,omitempty"`
+	KycStatus *KycStatus             `form:"kycStatus,omitempty" json:"kycStatus,omitempty"`
+	Status    *ListUsersParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Cursor A staff queue's `nextCursor` from the page before; absent for the first page.
+	Cursor *QueueCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit How many items a page of a staff queue holds (default 50).
+	Limit *QueueLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XClearvestPosition A position returned by an earlier command. The server waits, bounded, until the read
+	// models this query uses have passed it.
+	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
+}
+
+// ListUsersParamsRole defines parameters for ListUsers.
+type ListUsersParamsRole string
+
+// ListUsersParamsStatus defines parameters for ListUsers.
+type ListUsersParamsStatus string
+
 // LoginParams defines parameters for Login.
 type LoginParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -4039,6 +4127,9 @@ type ServerInterface interface {
 	// UpdateSettings Change one section of the settings, with a reason (admins)
 	// (PUT /settings/{section})
 	UpdateSettings(w http.ResponseWriter, r *http.Request, section UpdateSettingsParamsSection, params UpdateSettingsParams)
+	// StreamStaffEvents Server-sent events telling staff that their queues changed (authors and admins)
+	// (GET /staff/events)
+	StreamStaffEvents(w http.ResponseWriter, r *http.Request)
 	// GetQueueCounts How many items wait in each staff queue (authors and admins)
 	// (GET /staff/queue-counts)
 	GetQueueCounts(w http.ResponseWriter, r *http.Request, params GetQueueCountsParams)
@@ -4135,6 +4226,9 @@ type ServerInterface interface {
 	// SetLanguage Record the language the signed-in user reads in
 	// (PATCH /users/language)
 	SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams)
+	// ListUsers The staff user list, newest first, searched, filtered and a page at a time (authors and admins)
+	// (GET /users/listUsers)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(w http.ResponseWriter, r *http.Request, params LoginParams)
@@ -4567,6 +4661,12 @@ func (_ Unimplemented) UpdateSettings(w http.ResponseWriter, r *http.Request, se
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// StreamStaffEvents Server-sent events telling staff that their queues changed (authors and admins)
+// (GET /staff/events)
+func (_ Unimplemented) StreamStaffEvents(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetQueueCounts How many items wait in each staff queue (authors and admins)
 // (GET /staff/queue-counts)
 func (_ Unimplemented) GetQueueCounts(w http.ResponseWriter, r *http.Request, params GetQueueCountsParams) {
@@ -4756,6 +4856,12 @@ func (_ Unimplemented) RejectKyc(w http.ResponseWriter, r *http.Request, id User
 // SetLanguage Record the language the signed-in user reads in
 // (PATCH /users/language)
 func (_ Unimplemented) SetLanguage(w http.ResponseWriter, r *http.Request, params SetLanguageParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListUsers The staff user list, newest first, searched, filtered and a page at a time (authors and admins)
+// (GET /users/listUsers)
+func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6893,6 +6999,20 @@ func (siw *ServerInterfaceWrapper) UpdateSettings(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// StreamStaffEvents operation middleware
+func (siw *ServerInterfaceWrapper) StreamStaffEvents(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StreamStaffEvents(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetQueueCounts operation middleware
 func (siw *ServerInterfaceWrapper) GetQueueCounts(w http.ResponseWriter, r *http.Request) {
 
@@ -8325,6 +8445,125 @@ func (siw *ServerInterfaceWrapper) SetLanguage(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.SetLanguage(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListUsers operation middleware
+func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", r.URL.Query(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "search"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "search", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "role" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "role", r.URL.Query(), &params.Role, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "role"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "role", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "kycStatus" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "kycStatus", r.URL.Query(), &params.KycStatus, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "kycStatus"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "kycStatus", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", r.URL.Query(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "status"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "status", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Clearvest-Position" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Clearvest-Position")]; found {
+		var XClearvestPosition Position
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Clearvest-Position", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Clearvest-Position", valueList[0], &XClearvestPosition, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Clearvest-Position", Err: err})
+			return
+		}
+
+		params.XClearvestPosition = &XClearvestPosition
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListUsers(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -10339,6 +10578,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/users/getUsers", wrapper.GetUsers)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/users/listUsers", wrapper.ListUsers)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/upgradeUser", wrapper.UpgradeUser)
 	})
 	r.Group(func(r chi.Router) {
@@ -10556,6 +10798,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/users/badge", wrapper.GetMyBadge)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/staff/events", wrapper.StreamStaffEvents)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/staff/queue-counts", wrapper.GetQueueCounts)
@@ -14349,6 +14594,114 @@ func (response UpdateSettings500JSONResponse) VisitUpdateSettingsResponse(w http
 	return err
 }
 
+type StreamStaffEventsRequestObject struct {
+}
+
+type StreamStaffEventsResponseObject interface {
+	VisitStreamStaffEventsResponse(w http.ResponseWriter) error
+}
+
+type StreamStaffEvents200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response StreamStaffEvents200TexteventStreamResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type StreamStaffEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StreamStaffEvents401JSONResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamStaffEvents403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response StreamStaffEvents403JSONResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamStaffEvents422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response StreamStaffEvents422JSONResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamStaffEvents500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response StreamStaffEvents500JSONResponse) VisitStreamStaffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetQueueCountsRequestObject struct {
 	Params GetQueueCountsParams
 }
@@ -17318,6 +17671,84 @@ func (response SetLanguage422JSONResponse) VisitSetLanguageResponse(w http.Respo
 type SetLanguage500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response SetLanguage500JSONResponse) VisitSetLanguageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsersRequestObject struct {
+	Params ListUsersParams
+}
+
+type ListUsersResponseObject interface {
+	VisitListUsersResponse(w http.ResponseWriter) error
+}
+
+type ListUsers200JSONResponse UserPage
+
+func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUsers400JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListUsers401JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListUsers403JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListUsers500JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -22063,6 +22494,9 @@ type StrictServerInterface interface {
 	// UpdateSettings Change one section of the settings, with a reason (admins)
 	// (PUT /settings/{section})
 	UpdateSettings(ctx context.Context, request UpdateSettingsRequestObject) (UpdateSettingsResponseObject, error)
+	// StreamStaffEvents Server-sent events telling staff that their queues changed (authors and admins)
+	// (GET /staff/events)
+	StreamStaffEvents(ctx context.Context, request StreamStaffEventsRequestObject) (StreamStaffEventsResponseObject, error)
 	// GetQueueCounts How many items wait in each staff queue (authors and admins)
 	// (GET /staff/queue-counts)
 	GetQueueCounts(ctx context.Context, request GetQueueCountsRequestObject) (GetQueueCountsResponseObject, error)
@@ -22159,6 +22593,9 @@ type StrictServerInterface interface {
 	// SetLanguage Record the language the signed-in user reads in
 	// (PATCH /users/language)
 	SetLanguage(ctx context.Context, request SetLanguageRequestObject) (SetLanguageResponseObject, error)
+	// ListUsers The staff user list, newest first, searched, filtered and a page at a time (authors and admins)
+	// (GET /users/listUsers)
+	ListUsers(ctx context.Context, request ListUsersRequestObject) (ListUsersResponseObject, error)
 	// Login Sign in with e-mail and password
 	// (POST /users/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -23679,6 +24116,30 @@ func (sh *strictHandler) UpdateSettings(w http.ResponseWriter, r *http.Request, 
 	}
 }
 
+// StreamStaffEvents operation middleware
+func (sh *strictHandler) StreamStaffEvents(w http.ResponseWriter, r *http.Request) {
+	var request StreamStaffEventsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StreamStaffEvents(ctx, request.(StreamStaffEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StreamStaffEvents")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StreamStaffEventsResponseObject); ok {
+		if err := validResponse.VisitStreamStaffEventsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetQueueCounts operation middleware
 func (sh *strictHandler) GetQueueCounts(w http.ResponseWriter, r *http.Request, params GetQueueCountsParams) {
 	var request GetQueueCountsRequestObject
@@ -24613,6 +25074,32 @@ func (sh *strictHandler) SetLanguage(w http.ResponseWriter, r *http.Request, par
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(SetLanguageResponseObject); ok {
 		if err := validResponse.VisitSetLanguageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListUsers operation middleware
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
+	var request ListUsersRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListUsers")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListUsersResponseObject); ok {
+		if err := validResponse.VisitListUsersResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -25919,643 +26406,652 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3tchs5kjZ6Kzg8s2EqpkRTstw9LcVErCzLbW3bbbU+pmdi2WGCVSCJURFgA6BozkRH7K8T5/cbJ2Lv",
-	"4L2FcwF7J3slbyATqEKRqGJRsno8s/OnW2ZV4SORSCTy48m/dlI5m0vBhNGd4792poxmTMGfFxmbzaVh",
-	"Il295cb+kjGdKj43XIrOcedSMc2EId2hUQs23CNSEDNlRBupWEao0EumiJGEEsXmjBqWEcV+XjBtyJKb",
-	"Kb5MZ2wghkFf+9+x1fCYCGmmXEyIorZVronhM9YbiE7S0emUzagdEBOLWef43zt2AJ2fko5ZzVnnuKON",
-	"4mLS+eWXpHMpNcfxrg//21yOaE7m7gUixzCgnGpD2L2dGHTrR0zncyYylvUqAxhLNaOmc9zhwnx11Ek6",
-	"My74zA6qX4yGC8MmTMFwrphRq9OxYWpzQNcslSLTlmJLyg0ZsbFUjBi1snSgE8pFtfOir4NoX9eG5qzF",
-	"si2nDBdOMZqRmcxYrsmUZnYJ7G/plGXuOZCCZSXRuIB1ORkI+0JGDSUzuoIvV8wQPZVL+DSlec7UM01y",
-	"aiw10ykVk52X85ekM6eKzphxLHq6yLg5TY2MkPMGWJGOx2TGZiPonGdEKsL2Z5TnlpTcvvfzgqlVJ+kI",
-	"OrOdUWitQmb66R0TEzPtHB++PIoxGQzjjZKzzVHYX0v+tVuky0WaLzKW7dUNYWxbinJZRg3btw11aofx",
-	"HReZ/SbW8J19VjO1g36/ts0bqibMxEls4BlZ6NYUxi8eQuIbuTmGW2F4HlC4yz5tIa+RDyHuuZ3SJbVD",
-	"dMSd238UrTL7vJN07CbhimWdY8vFu03yLbeyc1XDSVxpQ25vzkhGV8Qz0cN4qNPQe4zI7+gOXTfRN9px",
-	"IPy/Y6vN3t/TO6bhFDFqhXI6EMyajtlxccZUTxZyx1aEiqz8wX81YUaj0BoDXd1pBVKWdGdU3bGMVI6l",
-	"t9wcEycyudDGCks5JmohhJXPZslT1iMHVnwfvnw5EPdc81HOyOn12cWFFXiKplZuJYT1Jj1Cye3txesT",
-	"ohiKJ5aRsVSEGpIzS+3DIzKVC6VRRgKd8WwuCb12aNbvqJdwLhU7PboG4p5pM2PCXLyu4XBevpK1ZfSv",
-	"onx+mVNR283cPnxsB7Wn/ml5dilmFkqwjIwsjxBGVc6ZIqmczajIegQOEKbumYLzWCdkJBdWBUjIwgkd",
-	"PDMHwh2awJewG6w8tIfoPSNzqjXLCDcNK/nH/bOcUWXpu1+M/TF6xqWSc6lpXk9l/8IjKf3Dgi3Y2ULp",
-	"2BF86g7gn+1LzzQZCvbJ4MtDMsaT0RJowpyyc0LoCJQTuxXKzWnfqJM2KfZdM+ij+KkGo37HZzG19q1c",
-	"khkVK8INm1mxA+OTY0LD2ZCpzDNNuhkb00VuyMt+7XmTQz/hAN1HneOX/cSO1mlxdqxbdLobnt6xhi36",
-	"yNW8UVRomlpK1PZhgnce2d2tZurJ5vIjN9NM0WXDJnhcF7/Yb/VcCs1AGX1Fsys8Xey/UikME/Annc9z",
-	"nlJLsed/1iiVyl5+o9i4c9z5v5+XF7Hn+FQ/P1dKKuxqU/PiYr4whGsyo7mVD/ZE/iXpnEkxznn6Kwzi",
-	"lKRSpAul7I5Fjd5qf5RkC+yLJfjv6K2PbFz6iDY8zwfCHalWXv6SdN5INeJZxsTTT+iaT+x5wAUZLQxc",
-	"YmieyyXLSFfJnCVELzTeAhPCZ3OmtBTUcDHZ65EzmTEy1IbNPy7mHz1TDY/tfAdCzpmCoRLBWGalylgx",
-	"PbUEHHMr2u2jrv36dh40RsfjjxquhR/HcDEpGx6I7lzJbAEbce+4kE4ZS7m2rYF8pYLQNJULgcSXCwMC",
-	"TWurGNm1EYQuzJQJY0lpf5jPHd2/lYL9OoysmJYLlTLCPnG4XlqNbUk1yVjOjFOMJlIif18Iw5SgOTb5",
-	"9DwhZwwtEUvL5kslxaSwdIB2cEIyZijPNaGKwY24VBxyOYFBfy/NG6s8PP14v5dEL9IpkaM/s9QQr4Ua",
-	"GdzDYUiXdJVLmt1I+c5eyH6tpUZJMJLZyoouIyXJbfcwpBsp31OxclJU/wpDkhLPemoMm82Ntmd4YAID",
-	"c81+Ya+J9eHefh5YdqCjW2E3llT8L+xXWXVDtJdeIHVHNCOpYpnd2jTXQN9bMVcyZVrTUc7OheFm9fRD",
-	"+5Hl+T6eTwnI1ZFi9M6KwNFCc8G0JmqR24u7vRZxoRfjMU+53WwjmlORsj2YkGKgU1MRMRfiyUJJxsdj",
-	"BseRYzQny26FXsznUhmWvWcZpzdwlP8aDD/mdvOt5sxyO5woacrmBs7qX7yygbas1PB7blYXhsHt32ro",
-	"TBmOygU1bW0ViVVrjv+6+fOdsww1zcUPAqxIvySdmWUWFA7sE53Nc9vkqSB4F5QKT5lvmYJdpA1VIL/J",
-	"taEioyoj9jYXvfSXate/ox7mjFO+x8ROubQBojizQ6oMMTAaZgxudh/dkcoyUMf9lfWjG1v1R8UEW67/",
-	"OKNmYQf2U4S0p/O5kvc0v2bGnvt6c6HcMG6m9nyXeVYl3UG/3+/3+v1OUrmh9yNd+YZkzpTdBZdMpY5X",
-	"g/ZaNLQsFOHHDmpt2epGmGwSIT6K6PI6ChdvPYbGDyfqxpcz+ul0ZhWpSGf1/e1C+ycmdjiFesIzbzkI",
-	"rjJV4ktxNqVclMSoXLcjNFCMOnkavPmyH3vVfHpL9TRi+4RrRDmrxBkOVlahDS6k8DPFiSiimTAnxBOx",
-	"t87esQEsdHZFDds+rV/qKVhePNvTMGKCACUOfVJUa2ZAI7ZTSggfkzshl2JtSluov3YsT1chEfVULvKM",
-	"TCShVqMpyUboSN4zeNV4Xlrrd7e1vImv3JTqaUKWpbJQ2IDKZX+miWBmKdUd6X51RKbsE7XXnRnNScYn",
-	"3OgT0v8Et4evjqyOfn51dthHXul/IhJGQPO9hCiWSpXhVY8bTVIqpOApzW2nsx45heEQmitGs1X5Olho",
-	"hTRTpvwc7BmIl17chvacp+So/02PXHkSjlju/GDUSbeSlieOwNwkJGdjQ6weujp2lwh79at4sdxYNOGm",
-	"cNytPMvvyuKbC3N7/ZooamCgOYd7bmtei24JdNClns/XlJrywcYwne4XfyblXfSBVXh5vL2MjWqeLDSr",
-	"cR/KpWAKTX/2JX+VPiGDzqDjln2eU2OZxj/sbZXkftauZzedcsZ+rMV0fqoj7Csp73QtWeFvMGJu1frC",
-	"VSqXkSpFV8FahGrlSMqcUVCuwVmug2eFwRLvUlH79ear88Bm3+J1uw9EynNO/UdbZ3hV/cROVBqan9Uz",
-	"DTx/Xc85IqRMQeoWo1+nsOWE2EreU57by1q0+ynL45o+KrMs9nCdF4sOXHPBxzG2WzJhvmcTavg9q8x5",
-	"k3SVGa51Oy99HMAhBRMlJfNWqF9dqoAjK4uwNr4NJvF0rt1Q58KoVWxDGanAARydKjy+yOqfXcmaFaQ1",
-	"CsDtNclknlOlE5Q1RYyGOy1n8p5lREjBejG1c5fbYprbu/bFvFUEBc0yxbS2EvDfmaKaZT8NOkSKFDQE",
-	"rjAExGoq+DQ6ulQqxXLqPAgxugA31DwrDa+1RPc33c3puMCe1Zx5N6yT2hu3x+jId5ZRXveKqGVgqKg5",
-	"4LRRjM5qZqcXsxlVq5hKR43VCzJuz21BzsUk51argpkOwDMAcyt0ldfnl/tff/fi/Tc/HP5x0IlOGaM1",
-	"6pkfn9+6M7RZ2gTbnpryyu8nFMy7ZIFye4WbqdJvSM1iTxXUDzi8ft/fs5h+YpkZ9n+WcdQdL4Pn6C6K",
-	"Kre5pBmx6jqEwgV0LfttYvEZM9T3vfVUe+9fftgZavXa0x3EBfb9B6Y0r7B20Gwj9xpnett4cF82uXXo",
-	"9XxVsk3AS75p19D6JCqESHDVg0Vo5ppLZx6rck6pE7VXwJAJI8qBYJ9qgq/o2KCCao8G+xo4q09In1AD",
-	"vzEB3LcrQYvTGLquJcA7OamZvjDK/bnD/OHwjczfigm9SYDze6ZWxD7EwE05Qad8EkQP5IYp8Mu31FOa",
-	"iI2RBhFqu5iFKsmbJaEnkJ9cLYnfB6IgopQ8SOtI6UI3nb71GsGpF2knRDOaP/h85xsRXw855p2N35sZ",
-	"2l5HrzZuDlHror5iKeP3LN639zTUHODePv6O0xHPuW96U6EAI4K+ZjW3YH+7PP954Zw1rayE5dirXcQH",
-	"ttFNZXox1nxFswl7x+5Zvkm+GRcXwf1jLZCQjxmEafpbBigqt9evLSNVraI1FtUZF1f2tFc0j8gEfMQy",
-	"uK9rspxK7YOIvM5jldOYlhccYBge0iyygATf2xfX1wC+Tip0WBt2M0nf8ZjJMLeP2kvUYIW2XcZcy7WD",
-	"+t5Rwzta8DLQSTq5j2Jjn+xAwUCkDVNRz8krvKRdSh7TtJqsPZmzVm0PJK3sBHzJNxyb3RmErFxSrZdS",
-	"ZbXGWscs/r316MqokU3m2U7vz9u/HJNrZ7nUzBlwauexzRLsA0VS25iuNZy/bDsmJNtr3Ha1o6q/Ar+2",
-	"l90FzXMwwII4S4i392LPa0N7cRghrZDGCaYKXaMm60poW5sgs5Dj1gPjaL2v5Qz9zm/oz5sEKbZ3q31e",
-	"tgR+44hCo51QjeqPEPWMgSvznKbMKlBMEcM+mRM0QXPDiKYrTbQMhGVh/lujgevMK1zNc6/xdMOY3ppZ",
-	"3jTmhCgmMgybVnJG3lN1l8mlKMKcFF2Stzfv3/V28JADi/LojT3msS5eT8JBN8z5rVxemB+lihltuTBK",
-	"1hgD2Hxnhrg2bL5V8mOfvoeGgce1/GntGlm9+HEr1MS1EJDLNcF3gFmBVzHITioyW2hDFAOObsfGSUfn",
-	"i0n8gsBNjR69mNtDpsbSZB/5u4IdMOQ+FZlPpPunP/3pT/vv3++/fr2XlOY9mJo21DBNpGA98sZdZQxT",
-	"M12kMswVv6fpisxlztMVQa+TfeBuuoQSwZbOaTFRjGliZFXFOuwffrV/cLB/+LutRymQxhMiKff4dAu7",
-	"Aw9G1OuCVH6Tb+7PtMZsVrNxcy7uorH+1EwxWM+yi+UBTFBkc2KVF0sVR3xuyJQizaNWsBomiIkFTyeY",
-	"RLIx3yaCYZBS5D5da36DHJGa2xHGJt/wWYuRl+lLwVcNQ71hNCK7p4xmtvX4lahOwKFCubOIs0N4j7ro",
-	"jsee6xCOPSdE5kqOeW7VnkJc5HSESR3giAWzu91/DMwOKVXZLuehp0xSCF0/6y1EdjNs2kaNW6g6+w8C",
-	"hFI6pcokxNKWap2QCR+bhNgxamYSwrN9O7+E5FybhOQyvUuIZZCEzJlIiJ5ylmcJyJeELGmeM7PLOctn",
-	"7jzZvl8xRnlqzFyT26v4WeGva4/ate7WVmzeGQahhSN0RI0vmFLIIw9QdEtfDxoy71lCqCEzqQ0xS+l1",
-	"Xr0mwF/W3JBTathEooPA39nSYnydpDORMlvy3G53ywgTNqLpXSfpQFxD9PKWcf910CbNMiBQtkhN9KvW",
-	"gT/rVzdejrWw5hezKtqNr8Mi7sJLZbYWxfjtq2iAGKf52ca7vz06amK88sVbwQ3LyHdcTDJIwGyeqWM6",
-	"GFx0OopRwx5zhTJTVgZrYvTQ5hUqZnjZdq2CmKT1HOKvYkTCiJ02rz4qLCoIWRpLRV7dnIG4Pr95mxA+",
-	"EdI/uL1+fdMmcKopfkmK/dSONBLBxMdVmlutgptjEo1XIt1XN2cJubk6O+zvWVlXhi91IXjpxAcvzeiK",
-	"jBhGCMmF2UsIFfYU0qxHLkD9W49pcnR/th7dRLq5XDIF3yYQFyXyVREttQf9u94WmmXo3J0z5RssoqMg",
-	"5lrPaWp1VWVn7HINylxXHwzVP7GaVRFPZdsFwx8EDc9ZnnMxSVzYVHVpDg5/tzWexosIZMmS4+p3lFO0",
-	"MJuudl8Fwc9rtoN4XBVTHwtFrZpZX/u+lyDbX1+ykT0QIyZVRu8ZRo2RLiVjezSTKWRM4cVrzuQ8Zwkx",
-	"kqTUpFPggv0xB6qTkTR6b53o/e1Cuhx+ZeplAHc99VsESDaKNHrnpwZSwIew+HSBdQmHe2jMmNV3LK8u",
-	"jJUg3GyIvh0lX8RFJK1MkGQOafInZLQiPkHUip1il8Emu8HoRCuopLD/W1+FmIgcsxqd1s6vInhALk7t",
-	"hbs7HDM29FLz54U0zLnI7PYESu9tHAvktJK2Z4lWBje6/ezM66xIblhOnRPMqurZwsmCCbNPl7i/iR3M",
-	"R7wFZ8MyJdDnEY75ZKHYuq7TbmWCo6ZKIJCySHmpkPBtiI2a7SnGvLQzzUYFU7Wdcpy4nLGN8prq6UhS",
-	"NAjXmspbegICw3vkojRnwt/ZWrXnYCLqzI2YVa9frd5L4cAy2rQKb1/Bt1vNVmWg5Fpn5WSiNEU1KiJs",
-	"ygVet4wzFdlVRuaZ3eWaOXMMSIR4IFZr1cxQE7dv18ufSIxryncM5wi2TL3lfLuitmlKVS6/sCZMyU7+",
-	"hytiNV/ChP2fJl2gJS7GXnTqKnDJbhIUw2U3qUi6g46V7YOOA24o3H91vQSu3ZqxFwt3J+QSorFHq8TK",
-	"cat6Kbn0eaBT3C3ESHkMz0KN8eI16WrGBiKTqX7uXu3Nsr0eweAG77P0pilAkCjFogvf+mH/mz++P4zP",
-	"xCE27RThY6hZbN2wbjdd48sx58kO4yx17aZw9drI7RbjhECxbR6baBjZulaZFPIi5PL1PVEOvJhdQdmA",
-	"j/0mqy5Vg/QKDqNaIVYvMVoQ6hTehSiOMjVdN8BkVN4L8iC8GcdnbGDiuwM1w7BS96lTxSJ++FI4tRj5",
-	"9+5tYIwFzd9zsTCsaegzfKNh0NBQvgKdE5DZAA/N7uxZb3sYVRPrVMm7NuTtDBAPEnDN7xB5tcZWkQO9",
-	"QCSJhgfPrGoTRFdgNMemBD57d3569Yfz65uP7y++//j6/PLD9cXN3kkADoFJMtzdZcdw9wTt8OjwsEVS",
-	"RTHzcsTbqVifxrk7JX1bASln9NMFfhokU8Z1mrK/plH7fexNcK9uzjpJ5/zmbSexJ+BN1Ay3tj02P7fq",
-	"cCfpgFrc1AKg5kRIpT+M258uPkJpVw6FzuuUzhJXKM6mw9SBDtUG77ncQXDRebiheDpIgzzxc0P8Ri4I",
-	"zXNQCtBnsNZundQoKJQgaX2/DYxREmdzdSbMAUvGB55LMYGph7qGHb/Vo6ghdgitQkiLpW25oHXzttMu",
-	"x9ww6etCT/H8fOm0/6QMde8knStmP6xJ6A7VgyjrFIpeF8+se86WGmxmoDxWif2xxuFR77+r8V2skeZj",
-	"6KLAxuKEuT/LZXq3yQVCLmuiKUrYg2e6uIQjkuLtzdleZekbN7Ycj6N2EctkY+q92Brii9I7sCRMHYae",
-	"A1LLrY6bEGoP5G8lyRYOMqc76Hx9OO3P+nrQ2asaBtzv9eOp5f0bD0OE79ndupzK3Cdd6oeETVsqF4RY",
-	"H0HTgp1m9/5Ov34MFQ/iOHb3LEKqQSchg843/Rn+cTB9Yf/cg0xG51d68dXLPsnoSpPu777+qt+fbhK2",
-	"aiDZHv/kx1oz0fduC2ykWLD2h8e0NmCgLlUGRxB1DrpA74iUb+voh9gZ10VShCXadhuCIxwprsssnsdQ",
-	"5CETf8z8YjM6pypfXbGMzebxiOqxVGPGa0Nl0IpDJvyeCbKYxz3JIfhkNFJacZHyeex8hks72n5HNL3z",
-	"WEgbhuPtWuYaBGbZZxLMMUoiD1YVS2Fg9iHxkRdwAKMDfErnbPOQ8a7MCNaincyMplMu2L5iNIMf0F0a",
-	"BBlhfD9GSdHUoNXimAxzOeHiI/s0B4AxNMc4gxqAC+1zYcX2RAp27Ck5EPDVXkKGRpoA+MxZcyrgYmDt",
-	"AXWLa0TSOkYjGjeIvHpCvpVykjOSc3FHaK4ljlqAtdk5+mxfBRDbMCFD+3LYMbYxEH7MePPE8CoMs3Vh",
-	"BYhTzDIYGDS7Dt9Gukf9F8f+ojoQ6PMCmDbAFRAedjbAx7YNlZgFH1Mp80wuhW+rfAQBKAMxp3DXQdPU",
-	"EP43dJk91J5GC8XNysWN2bbnORWlAb171P8G0QLs7880RooNhHuBaO6SM9Hwf+L036U9awvEsmHJ2D/Y",
-	"t4a2n4qdHrpBwNxyAmD6x1QBXTpk7FqhQ9Z35Wz6rreBCMjjulu3bFVYMSYPwM1Vp7HNF5CNA46XgO9x",
-	"n1nFYwQ+IMHQW1Y9+bwfq0EEwaC3qbkXa69X0ZQiEqrEl0vIssSbsCNfaKZOAOkY7M5TuSRU7/M1L8ll",
-	"zqhmhAlknXua84zUTsft7HeW0pERWUYfCrb8mLF7nrIhqLzIaEbesQIvf01AYPIVLJ9tAoAMqcgGwu5z",
-	"6At+6o6UXEKKBmzyCQPvEsVd+taY+QeRr0gq5R23t7f7j66bj9Cy55dIQr7hed1konvSzsqxyNrGtAoW",
-	"+rML6P12R/Iac2/jkx/XXl8/c5r8qW8YO//kjt1aXyqDN+LYDQ8N0XFtNsbivJFqIs3W9IqYy7wGH32j",
-	"C5T077i4a8jeyNY97FHf4XyXdA171J21ajg26tCDtjFed4WsSV0HiP0tnqY6KJWashM3MVXInT+ghnBT",
-	"MXZuScxpMPwASOZu+dSXOcWoSzjVEm+XTbybCJ9tBOEgV9pTHszrCfHRY8lAFHDwFbjUxAsfRAgogmnA",
-	"0hsKmyCDezx2KnYURRYfe8PS1iiFKIWdt38XD9VNacp5tu5tSgLX1Qy5KYaxVMNhpV9oXfN0ik9gQMB3",
-	"SddZZBJSGGQSAgB+LCHnCKTrULOyhHhDzZ5dpWJlnmni/JquVUCDPJP20DMsqzkJ6qP2fQJ6Cx83wETG",
-	"bTE+kdx7dHzcqGOKwH9k13BtDxZ3xdDh5PfHT/USw8NWRpQHKmCfFtrNCRkGYN5DDNxwfAFagzOZBS91",
-	"wioAnRBAu5N0TrM/L4onb2BKr6RY6KhRDZs5z/mEQ5Jp5JbL4GFliaLHUrx2DZzXQ98GzG5Mc+2TPawG",
-	"ZIWYplA6B6JSuCYzrnV8p62fbn5wsbUIaFQnvCP52KlasOxcGz6LYm+dCsLcw9IgBrdiRqFGgZZkTBVI",
-	"KT4GXQmbBHmVrwgA3vlEEdKd0ny8bx8NhEf+tTenHnnN9Tynq0Cbc/1wTeaUZ84IRg0BGExuVomDOMPb",
-	"LRZLGAhm7/xEFZf+mm1YF/9wg0kseHtOAHasTeTDvK7OD4cgfirEgubc3qZUQMmUzgHR0yXRcEHmCJ6Y",
-	"bIRXR3Lhpd7NfY5fgE0kztwPiNJgInu902G7m8UlqIARrmkQNwGh4Uuu2V6NdUYbtUjbIHG9d2x1EXwC",
-	"rjL8+bSBYXDUCRnzTywD34RH0ysHiv7lPRQE7NMcDhQ/3+WU54y4MykO8APJ8pvdIx+T35LqOBPcM8Fu",
-	"ibeaU1GzB/DOLuiMwdbGcObixloe1fB7ESNQvfe9opqndf3WmctyKgIQl82R+Uwyf80LjAvrQ/P7K+7E",
-	"nys5sapaALVa5yBQcjGZYpSMlWJr3XCdWEZ1MIrOjdDNAoHm41hj9TT6zQBNmynRqB8qp5NUYxQeHytE",
-	"usOL7/+w//KHwz9+/d2L98O9BG/CZQSRXgshOiGaMbIWKVRlhLDF+GA97MKpbvJ2zbD6XYHTCZYJLoxM",
-	"CruUb8q+2mvuK17Oaq03DCX1YKQORxquH3UpeQ+NbVJmN1HaLhyq1AqCiCimZq/pqgYa0T6tB+Isziw4",
-	"yAooVDicYXNQVOjwzOwWZaPGcqGKEy0urB8bNfWRr8dKOZDvonJTKFwCTbhUlj1hAirg6b5xEBQiOTzT",
-	"qgdO9cjdFDib6tf2aKtyOWsCbVzMQ9ShiqLpmYbiUHD7WU55OnXXGF05K1p6eYrhtI+bCPTU7XngZfMu",
-	"6KCZKJ8lEuRXCtpwlsOLR5GwMfpkW1hIQN7HRYZEptIiRiQ2i4eHiQQy++GRIrxyh2rLxbVcuz1k5GLT",
-	"dl+XcFJ369j8PQRnjUlwV/K0jZ/RyT2mT2t0XyYyhBSo5Jfh0clUAXqeESGX7eXKVnUXFedGpfazq5aA",
-	"2IQOo1TOGDiWTlAnKJfROfWsLkXTu14NvCGkE9TN7r/+k/jTJyEKS/uR4uJMgntzPBis9em+BRSzPDwj",
-	"Z2bTUenmFxyRJROF7Nm8IZrCqNBU10k6YKvbFkv13Sp1xrxaa7xejMAKU8ca5XNnm7jnbAl1lOQd3PlO",
-	"IIeIjwsYdq4LF5Rj/S0l9DZI8d0qPaP68YGNMl0Ux0vEJusfW6kPVWGEXCbghJwzRTTPGOmCpao0fRbW",
-	"vL0KhmGTvPxulb52PUWhFFfpdSt99rviRYwmcatSC8NYvpIQwZbMqqJcaZMQCJgGv7m92Pip7TKh65Jp",
-	"aqCz21vi0jJBPIYeT3e8T9QH9nH9B6b4mNehpteCFsynrvBaw02kSMH3+7OIhyi04Xg59C1Bhb73kk6V",
-	"iQQqfEmrTekSyRTthKwX7pUqczUon5axHe88rjpSKmezOrjFLXvYh6WXe7mLebdjV0rP2aMetF1RtNYw",
-	"uReELdq7BNjMOL94X0uzJF/HMPGrRtHh60ZSXUVP1bql8zIphq4HUCdR18ZrZtD6UgSXuNerdg8A63j+",
-	"5zmbRC/wU3r48quIWss+keu3p/uHL7/yqgjIZarJYp5LmtXAm1pR3UZq2dfg9b+wlnjMO52OXONwUzpD",
-	"/11cCVqovC6xMZNLYecZrA/WLQS9qkvJ5YfrGyy+VgWhh36DAo3V1XhO5/w54G8+v1ulz/sH3xyMX6SH",
-	"+1/TI7b/9egg3f+GHWb7L+lXo6/T32XfsP74ecFKzw+ej5VE1aeZKy15KyRLKrzkCF8sP1JiC3uWe7AB",
-	"PXHLuhdtXOEXu3JMfJ4NcRblnm99CvrDp8oVQVUTPEPa1zQJzpKaIW4xGUSYHSpoPtPO0FswH5ZfRnM4",
-	"zU7gBgoF2PkMbgxWtTfS2Wu/REvErd4F7MqT7sHGB6gACQGELL37PAYInEEL00Nl8J9FR2s4oa/BuIb+",
-	"YUQV4DoQmTtpnE52rxN75zyOZpl+4HYbAhSHKvSUT+zlZuzKJ+/jgRRY352M6dWfI2YnVbaNbljqhBWp",
-	"G/YWLlANQ6B8rL0hVhb4UTpUkH2HaMz4j4OYdhV3A52SsULYkFlYlN6ebW0QU9YXf8vFtJIL1Y6K5SkT",
-	"dWHRQlN18hLU12MyyhdKrUh3IYogcak8LspYpgu9l5B0YT7K8Zh0WTYBhJ+BSKUSTBWBFHsJmeRUsYS4",
-	"QN3EPpkBxkw3kwwxQfDfAcCw83fuJQMhpPnoC6KSLpRHFUWF1FJ0+VnsJb5rF5wOaJkuntx+bbf8QNgj",
-	"06otYB/oageM4lbRhxo7jRhJYZkbp9tJOjAnRLV20cd+VpiuXYwYn2g0ldSDp3l5EujhXsUB4LW6bza0",
-	"9++lIdd+s3WS0E7TSq/HZissuY4pWF6wtu04/+r2WxPgKtbLZdIdSTOFeG00GKDhx7ldIUo9p4apz2YD",
-	"aZLIgB+ni13+LByoC3E/eCqZ+xihWrLFxqLerdKtMRmr71Zpbbnf7/50Ftx4/dWI6EWaMq3Hizxf/V9b",
-	"J1eW9bXjic3iHRWTRQ0uZO6eleCcFLJGtEvhwIDtpbIkEISLnq995NNHDMa6hJFvDMFZo/sEAtUvS2Cc",
-	"jVQbl1nivdYuq6Qr1VpOCcpdPpmapFBU7TEiBSMzBEJg8+OBCCPtEyeuMlY25lOWHEQ76gWCLYmLoz/B",
-	"9JvwW8usmLBRyt2NWv9WPPp4WHuP9Mn4EPKO23Xog5191H0tSNpnTDFYyyp4pjHpALMLTi8vXA6TDhIJ",
-	"MIdgIMAxjpkDdWkCm4aRchSoz853MIs0BejD1B8d+v6I6PQ1zt1Mx5JYUhRBbWXGyhCP9YQuxDjfDrn/",
-	"Sx0dfEJILT1ynx/SKmC/kblu6pmoNCZVmA+nd0IKhip2hktD4UIbRtfLIXx19NnzA95TdcfMGRVZHrkx",
-	"w9U8jgXNJ3EMnRyzvzdTpOdM1ADnzuoKxN6ckYyuXFylHSGxrbBs47a99UhwhyIMwg0eh+pM2NENFdJG",
-	"tzUn/OhtB0V1Qrioj5lJp2snWXGjh4NjIQovWntrQloObg18Oc8Kv8iJQ2yMddMOMC1kkoiWY1UTdY+m",
-	"AS/lDrIanF4XyhMPRzqn6RTWHIOxyHwxskcrhFW6DyFKKYFzlhKjQD9QVFRsCiHWvlyoeMScDFp3QPcp",
-	"cxW9qDGKjxZr194mqZ4754ihEJsfkDlKB72ajWSFYOe3V7fXrztJ59XNWQ2+yvqpgG0E9A+cJm7e6xQv",
-	"WSbO8ZsBs8EQC9+vD7iLTi3SSK0UXgvmrS5RWfXa97cdSHEjbqNsPzrhUqOoVTVK7RQqU5J756Kq7OXW",
-	"Sml8FLGia0zccyWFd2X4RcjYPcvl3MWizJXMNuZXrsUEktau+URcRO/tDO6tUK7TcLFA475LjB50YBdC",
-	"ca6MdL/98OHbd+cfz95dnH9/8/HiNVTFYGYvvu3cuMKBn+WMqlquua+L4ni14Hm2HseBBlvSHVhyOEty",
-	"LlOak5F9Xa8hTPR7B73+1iXyYw6LOIaLsEbO6EoG0JKbPOVRKqsTdNU5SgyUiNAE6Mnt8R0zB03pP4gP",
-	"8Z7F3WN1CRQuyayaNJFAkC7p/nYvsOd09/dawx08yAceJPY1I3ziHF+714M6vW0++86++7CAa/vTzDWD",
-	"oddh3dvhXovI6vCD6NnDjMk92SLKBzcI3e1U0kDL4HmhqLZXMdrFJHvSVQI5LMtdZI15g0kYXSZVmPAP",
-	"thm5LAJTylqbgNgAfhdd7wFxFXPqgtzCAjly7NL92lJlbdu52sJRSMdIFEM4tuZcvHU+rmdDJZcQ1/YJ",
-	"s8+ovW2NTxBvHd2oLAdgCkxlyVeYdo45bpu4H60QHhurQeyeq7Rz4pFPuSnlbXNu0k6AtPUhhyH4S0Md",
-	"ihZZHglZTiEbihYZj3BjsMsHrnB4DMgX3qYu6iIF2uRAlDq03IzsfEBSRC3ZH5D68OAQx6SzpGulU8MK",
-	"ObV76rto4XZMcC1FONc9gpDmkNVayV2269IVbEINv2dwDEI6DawS6XrMrL2TgRgiraCRpU+hLWkPiV0A",
-	"cuPrQ0F8FekWvAY2SGxkzalQItlVYpSXYUItpgUXIZw0zK8d1WbWekLFC7LtVjqwUDq2AirW2V4+Q1dx",
-	"B3NjAcG1Y22DXYaukSFYXDWcULDNT8iwQH4eBqCvHjf6hAy9IBgWsV4jJyMGoiukmXIxAUbMfHYWE9ne",
-	"CRliJN5wjYnUQgg47ocYmZsN4QYNEl9ByrYeCEznERmyHOZuo2DGt10shkPO9dlxMBmXAz8sPk2KyQyE",
-	"VA59P6tyZ0njNEBJ9DPHMvt4cXaDLmMKIc4L+4yz5woqxkaMVogLsENRXb93dq4iHI3u2K1c7rxMVdwt",
-	"m7C2LvEPC5rjBbV4qUW4hadaQIuwl3Kg0W0CTp1m//qDwpT/trHIVkd8/TA/pWLoVavLIc+YLsN7XMQF",
-	"gKSlFNzl4Kd02xD1txp/5UaYRoIIZtUs6scGo2yLFswpwG2Wrz3TRCxmI6YS0t+Yx1N5NcOw34qHM4we",
-	"LVYmzsg3gI0gBad5M5LEup+uMAuhI62CGlOkTIKM9ZIwxMjYVIdNdSBNC/dhKcJh7wQxsfZt68CpJkWX",
-	"+xgQZNTew6+VwdDWUgTMjpaDGgjOOOAKwmrqCi+Z+gzOS6r1HYtVgtvdwlEHyWTPWiYMpznhGemOqGZf",
-	"HS1UHrcYWcl1uyOYRDt44DBYqykwv6DKqdaWILEYkHRK85yJCbto52wsabAbspOl3+VilPP0O7Y6Kwlp",
-	"BZJzwTnl2h3vVvH5t+sP37siZiMuqFr5O3SU9DX5COEMK+NvINgZU2wmxWorvdasdGBxgkuEr3Pk3Yya",
-	"i0nO9heaJQ6p76WvRxAPHvW02hFAa5PEUISLS/FhjiUbpIothHMP+JdQ2+UKlmAgtqxBDDCrcRXK2TUs",
-	"QjwVe44P2997vGTYehfxDTcM6YpNuDYIvlwPQfcFbSknHh65o+oiyNHrrrQsQE28edARsyxs+lU/qBO4",
-	"5kNqUVuryj6l7Gvcy858FD1MA8dEi4SFz4FO1IRDVI7mqPe7r+OGtqLAcSOz51Scu1cxJrZOWVQTCPzB",
-	"3Fgf4lgHzRSWoe3X1KGd1cVlFEVDdu6sqNHXohRrLSpOaNUqXn/RD5BjXnz1st+cR7oNvuPRqB2hn6zf",
-	"P4rO+X6HJGvIrj6xWuAEsGWwjI29Q5fV5dHyXun9INklarkSNW6XHxmuOYs58Ou5Xuv2LlaPrC/Xibxd",
-	"Uu5lrJjtYb+eVZuLQUa/jBTwjAv11kiru5hdI1zSXNY2Xn94+1I1pB+VK5O1v6nURw1GWarJUR9KuAb3",
-	"aRsh4oFZotIhgmzVDj0hDhJWHU98g39WAIOQV462O94LZ1kNyoAnU92S1ChrORU7aGo53V4NEpusG4aD",
-	"VPiyhMYXKQseJwSUnEsds1U0IUDOpGBgmZjJe6aT4GjcKNzonTDwJljT4pfsB4Ar4idbU6uvDR2Py+Rq",
-	"nytR5t+0rc3RJurB09NHPWCM5S6zmlNFZw1oy7XIuMGqzmEUO5NG1ZOknYXJz37XwIU1wGOeJTFw44QE",
-	"eVz1cMeL3Se+nK5ixjeeTolaQGb5nQP1p67MkLsttag8Yo9BF9NQEiPx4AplqeEpQKDh4gcrWKxKYEIr",
-	"mGqDm5u2eO1ZHw3PAwuIkeWE0eE+Y7ORz290oAlRJnZ9RkEsazNMgq+aJuKdzWte249hZcaK1/ZjMFSa",
-	"zbj4OFHUA8xZ+n9Mc6kXKsB7/phKpVh9LKAfS81puaObtZDCUQQJ79J6dFNmqpieyjzb2sqpI9hN+UW9",
-	"x9eNsNJ+0/ptJsiVbdEyIU41JcShuQRgjqIw1RSf8B3qQPrG4gnb61pW2X50qjA8O1EdQ85YCKN8gbdF",
-	"7rDI0DJUh7kmVcTxd+V0x0wuxQmxTeF5iyU5HewGYnJlxN0Hrcja1mkUsE0qXeQS180bksYxF68ptd0u",
-	"R5HQDjdalC4AEXBCqMMKwIRDjE4t0lLVwsEr1QRbOc7VMRBy5D9dyeiKCrgKHFW/oWairuQHR9/02bBn",
-	"kMff4v0q4GHzy3oxn0tlbnh6x2I0/zC3Fwp86uL8wY7NMrLC0ufN7QeOsxajCSqxbHs5prZcuXymM5nF",
-	"ckSaMtbU+qfFlq/TluL7ujyMqi3+FB0uOvTb354xPiiqCcGjIgjEmaC4Bl0nIVKkzHkCq1fClzU3Yhf3",
-	"EUc6dcmIS6pdjMqJA7K2es1U2lNfMSgXFvem/lly8TB32FqCCmTSSF/nyo+L+2HF/Sl2gHXA9BIiH+CV",
-	"Z5rcXr0DnREydqKN/ezDO6INcuUQHnzAEVDMe5xjtGmyq+HAA+qF3UfQvzYZrb7qccFYG5zR4jL8uiz/",
-	"uvOdeG3COI5Kq00TappJNJTQx9BAdYUSb31jofjaOm3fMLUlvgad72UZ/BOiKeVcQ0/17OU/8ymFtS+8",
-	"4+KuhqdBkyAK/FVMIXRC4ZTEhGGe5xDX1jiGCFG/D/D+Wge2FFKvDtPmHApfrHNTlOxr3FMh1xpxkoK3",
-	"wk7C6cUZDclWa0ZCF8YNUzPd5BXDIzQjg84FoRPFmDfSwZfElya6VPyepityKXOergadHrly07Pvjxix",
-	"6lZcpjp2vQzyhSPpCJAMn4A9ZaENYVaABGnsz/znmmSyBPF4ttfCT1eB76l2fXH9gbw4+Oqr/QNC8/mU",
-	"7h8i43Xdfdx96PFBNiFWmgAYt6ZQ5wG+QBNjFjgEcet+fBg75WcXCI/b7YTVfb97KjGigTgZWsu9UCSr",
-	"LjwdKml5V1YQ0aanclkYmb1qf0L8RiTdo34fJIxcGMJNhHei9s7SfrPhLd9egrj69U+1BCnRb2tpErXR",
-	"Rge9IX1qTSjYub8/7Nb1y8/QcxC59TeYd1lP6lfufJ6vrsP7Tb0zoDy81/rvPyaV9Ipptr0OYkRyb5ck",
-	"7V+OSgcZC5sMiutatUQxSzlQDAD/wHuUnfVUyZy5NDYzZZjCVDQAME0DIRWfcEFzoucs5WNXbx7lvQ7e",
-	"BtBIMlpBo3snZIimyiExLM91gVJSDWfXi5Ed/QjtoAszlcrb5yrAuDHzz7WrrvtOTs79mfVwZNkKGUO1",
-	"5Xu2LCBjAHziDVdsLD8RKcg7LhafdqjszeeNToXqUmrIEv3IRVJofixLsCbsRx8cmxQnvy/3CxDODhjj",
-	"o23DtjAQZik/jmlqpPrIBB3l9sXgt4xr96ML9vlIsyz8p2IzLPRnl7fsq1iiBHLK7ZqzLBkIMKQA2JbW",
-	"pCvYkthJajKjK0Lnc0bVCZbCHQaT3iwlvDmVOmv/6SSOCxwzxQMWrrPHhzSP7f/rsPRt7f7/cvFMfonO",
-	"qQZD7AHhtUFyyPqkubYiCLPLES1sRu+4K0XhwIriivBu2yen2lwzJnYZ9q4sEyabBv3BmMLWSoLEmcl4",
-	"DbUeR2dnVXdtvEUDNSOoMR9UjKZt/AJFU6Ul9BRD9JluWaLIvR+25JK466DqUfBUYepP0H5rMEsCjQDM",
-	"nggECuDqMDW59RXXj+kMPotddGf0U1PBu5Tx3DK7FC5UTpOut8TDEQp17ryzhGhDV85mX1OtrAi/iNHF",
-	"PrQi2ID6DoksXKT5wmW37jTleORGeaNpax0Il9XZqLcOAV8LvyztyW/YDvW43zBWtrK2Q6pNBhNLgl0Q",
-	"YepyGuHqlzybNMSz+MGclongtRniW1XHImO8PCkB4Wbtzp00ZmiX395cnR32t3687v2CMZQtJsUMmqbv",
-	"ttOjVLXRakfXvmDLtrz/B5ovGPCdzLPdP2qKnijByUvKr3PiFnwi5oumgQYzWoWRAXa8ONUm+jeGUUdK",
-	"30Iy6YbMgXq9aLR3Iid+jtdVX3KBW3VRWe0Bmh+R5B4E4O4SGVvk15ahr+2CZZtWpYxDenJjgu/ydu4r",
-	"wH+RasAOUXb/MMdSi1VzkmZjQ+LvJZgTyAltFSNUe55pIvMMbNT2LnaPr1vNAxFNrJakS1TyL5Ql/o7X",
-	"ObqiOcvWKhuuFdzCd56iaqRvOsps9vR0s21daO8BsZtjFpfMY8Z+XEcgeXzpWBdutAl2UqxZm0C1yttB",
-	"6B4igpQjDyL1tpUrBXI3FaZvoDpDw9EumbDtgXkeROltIDafZc0eWpz3zUZST0IgSvng8OWgQ35PDnqH",
-	"L8m/tIzodMX/ao78jRD83RjioVVhHlXq5bpap7HeY1pw5Fag35yK7zcdcb/rJw+oPWlfKHKjKlhxS6qd",
-	"T6s7DJopir78vJCG7fXIaQGSXTq3EIjoqN8/ATQBLAeG9QfKvih26Iw78CKFaobQnbeHDgOvvHvTVcNs",
-	"ARhScExBsypJ4gvG5rfzCK4ClD+IFiS9FYbnZQCDN805e/56cEu7rdo6I6gMrSpHWD+vBndLVle4FWCx",
-	"cdEjgOkuvEjjOvlEhGYE1MQnE7fMTS7z89ecPLVRWM904L+vDNFyKBWbM9lrl3RbQ9drE1X9S0ShzcGq",
-	"ReAoamIa0r38cH1DXA0xbdh8fzGvwzQt6RrtzrGojwmbQgJmkYyMdblTKnznhZOrO2ITLtxy4JT3WkRq",
-	"lfOPsiRgVrTxwnpkjOqcDvvESPJVP0yddnFvis/cdqsk/Wy/50FP8cFWFdl69PrSFuF05H9NPaxszz9L",
-	"tgVorOOjQOMN40JX7g52iDYFrjX3QYROyuCpACnau1W4xjC8nbwguztOcqoNuLdrfRrwdJcmm4Nj5zln",
-	"TRHZ7g0XA62rpZPDcONWaUCVlS5zgaxY+FhfiQse76LKlB9U2k6CkyYKGBpwVEmbrRz7WUrnmzJOu51Z",
-	"vrJntiYluLJurpOtU9pMxHCY/j5GvKkorW0L/L+fJRxmY6APwlGqjWC72YhSKwODPZT/nZDLeAhlFr1Q",
-	"eHxgK2kK8PsdahdGQ6LfgAeriMYG7xUX3HCaJ4T1Jj0y6JxmlLzrDTq9x0IzefSNojycw2qC+f7UvCjx",
-	"xKf1dIFWTF6B29rC4pUOtgyxZsc+dowNVR0fO9jPV27xoQUPPxMSGArkNkaVUpRfNFYu9DBiW9DDNjHO",
-	"4vXxW9ZdC5urr9S1O1jCIyDbovRrVdPoRt4xccX0XIpY1fzKvbHl6tsWt68xvrbt3nezlG8gIOk1xiNt",
-	"vQFutT88LsiuGM+5+AzDaezhmplF5CYvzdze/m5jlaDtieaeHz9/Tm6v3oH6+8MVXoMhsCCe8qLOam/Q",
-	"/mu4bF1+/y3W3YE0mgWsCcm4YqnJV/CKIFDAm2B5lDgyIUsVi9yIXlHNXhwSfAzByKs5wyoIcO2bz3tt",
-	"XKIK3NABnYr5xTgM/V5vGNMtrFubWgBXbKOKC80wkAxqXfz0OMiI3azR5XAqBsdaNxJO/lY3JEOMuNwM",
-	"mt+SKbA1wr59KH7b6PoiAyzccS039e18omjWTAbeIn69EbMzQZXSxUdCIJAikHJu/4YIVwiwFUXQ/bpN",
-	"p8bbGQ37LeNoE4JhtInrQ6oyRvNh5d9uHZbCEyGvuWT7CAJsUfNkSfOcGV/6ZDvSWB1EkOPtRye9rFXV",
-	"r1aoLEbx7avPZCmI2GpoRv/V/auXylmNd01vQstE30QT9TY9xPLBG/fqL0lnSvUbVgEjCQM4Cx/Cq3J5",
-	"t4+E64sZJltREy9AYN/5g4t9jp9fa2jBXBdAwnEj5MOQrDch6+BGJu9ZTlPWaRJt5Se/PTr6+ut+/5t+",
-	"/+DwxQ55rvagdzbuSrorkYLIhSIYsl9waZUtn9M5d9ZZ+Oj5rXrxl69+mB2M/ti/P5z+aflNenT37rT3",
-	"5/mkTTpjQIDXp19/d/hDtMSOl1qNfnuJMIebpeCKmJsyIaDRKFGopGsCBaPRMe66+28/3iTkoMBt3Tvx",
-	"xVtcRIQoov6VU5d1r1K9FEKyXdHS4SkIXf4XiOw8Jq8YVUyRwaLff5FCh/AnGwYh3anVnSYC6wJgTWwX",
-	"3J1SpTjTkHgVL4IK+Y++LlxtFKp9yeGYadIddIBZzKCzR7QkY6raSU1T1YHr6oJsrUCPGyC8z1l5XOZE",
-	"A48E15hgoycVJHJ/YsTETJw0ThqWQitZzzNdkzyRWf9UczS+KaXnOoK5y7JBpCwnZX3pCbSy2jcwh7g7",
-	"YcY2p/cSohjNysSAkZR3lvUA7GIgulIBysde4SBZkVQu8gzOoRFk/WXHZXIy6Bh66mppAYplUEsxIYLd",
-	"MwVM/BemZAImp6Ej8TAhww0a2x8jRB7il5bQzu1KzUDABKlizsyGXGVng1MHN5yQjkQrhk4exWgOo9Fk",
-	"ypRLGVrHK1lTW2PHzMFh7ZHX+nDccpJ9VYtHWLNFg9G9bJMP/WBmr+PX95bUEb0f24wGJvvqNjXlq4q6",
-	"nDXBPPHPpiyvyfIISoc8vHJfOSrX1VodDmymEAzhJGOUK6GgCjikuM3tk2V0LndKRik+asCjGzN2Dq/F",
-	"tSJP5nYeBR/gFS09WwlIa99eU/DZAwDZ1pbTQaUVXFodaLGMJZXiSxZbWojYesPYQ+wBT3azr4sza7jc",
-	"l8GHOzhWa1QHe8MytJKftlGCMoncwXaobVe096ruAngTRPg805sDwOo266iTeLDec7aEeFgpQgzBz4Y7",
-	"6WIXI/jY6ZRli5xhObP14Z34qk54eHuks15NF2UYZMRnu0in/hYwZqwohocl7VotTlO5PinOppSL0za8",
-	"v7VgCekWfwXwUHW1WVPG75luUyKUa4DnTTwY+X//v/8rRvV6TJTdapFyV4H0x9dX+/bKdvrq7PVwLyE0",
-	"13D3gmp19kUKNwPggGeFxueyhFoULA3bjw8dJNVu9QDbORtKIVLedc2nt1RPa0LysL5hiNzZ9Vy9fa0X",
-	"OqvNz2hzYrhgcbBQQd3CPGfmtLbUZvSWEi0y6gv8OVZcb7qS9eTyoNbDO1+7MvpIvPUNVc49SOEpd3yz",
-	"fA+DyzddEXReB9iLtwGQFvbyOWInxGqvEPIoJEnpfL08QDv8qHFO13Xb1sBTCA7XWGmgZKN17O12vQQV",
-	"4dbAAPEBnZQhg7A6a93sCoDl+3OEKaeZwOI0r23cp74GqtdKKwv0gW1O6rD55uF9lgiYaoHKzZUfpvCw",
-	"iN6Fmm5zOmFF6WUX/wuhEbUFi+Fy1BDwFMy6AKKkeZ7Y1hlm1Vabrkc53HFB2ocPhP0kRXAPTKzFQsVj",
-	"CVpF01Wxl+FabmlkNYvdgumWFbW0LcPWkqEau7WNBtKw3VDNfVUTAHuGKtmkuyxQt/ZaaRa1uqEVvKAm",
-	"tG2mvPGtlaYCXQ+vjSyrBMmCvh4snL0YJUTLsuiulZpxU/iu4rilnrVVn0NTENiw3NsP0ui86l1P/DBK",
-	"KykCrCFkFKduF5unU0umofvJKngu6OrgX8hvyW/s2QblX+BA/Q0ckns1kVgbGkmE43xZQ9AvlzzPyYhh",
-	"1Qkj15gviBTeWg/AnTgFUVpslRY34Mg1UcJNcYeL4gnJGb0Hq7clv4cn8yMlNHeoo9uCO4L7y1pkwc1Z",
-	"Qs6vzg77RCoC6e1t4vx3WC0jSTpl6d3aXPzPUORg98JYfkLNa/X4oCYMygCj4bUVvs4ECE6L04WZlv96",
-	"4wX8v/1447hpBlIDnpZ8ODVmjnYyeceZb4NbsuFP3h9w3EnvHS5Q+TWd8++YPfzAADWWjTCYb29uLsER",
-	"I8fkrIhVJ4A34+uSFsAzUKjPBad4deL08gLt49/KgXDQ0l0658/pnE+Y2CugHG+9swexcJlgigIwr2V1",
-	"bnoDMRBnUtwzgXX2UGmwGwcxssYyz+VSH9v39rFam1UxBFR77pH3WEFDR0tnHGBtrkFnz5noCXUFYHu2",
-	"sXOlpNIwruFfBz7ka9A5JoNOr9cbdH4Zkq69aA7hzSGAjZSR8dCp1aSgeP2MUVHuQyuNoY8fg3wPIFJK",
-	"BaBvA1q3vd9m1NAR1Yx0KVEM8vsSQkmqqJ7ae7EIqQGFswVjmR4IYjcMRhhr8rL/Ah0Bwytm1Gr/dGyY",
-	"OiYvhsVC+GE/K9bbzmCkOBvnq9Cd0bNNX+bMjsmoFaETygUQncykZYzeM/K9qwQOxXYyKYAaORsbMmJT",
-	"LrJjOwM5m9nOGTdTpmyjUzqHigvELrZi+YrApcmANmSVRiwoP2cUAjy4KVPBNJ0xMrzI2GwuLcFX+9+x",
-	"FRzFmo6ZbRy7IUu6AsKfud4Lx6MrYjz8435BgP1LKIcvxRDrZExyOaI5mbtfPa+DhszuoZDDlK1sZzCR",
-	"jGU9co0eTCxy6f1SdrBTRjOmALqGfHt+4zJ/EJDMs3DAF1Cq3TbddUuyRxaQZYZATzQjM5mxXJOpFZUp",
-	"XUymhizmSCEO+D3FuEdsJV3ruZw80zAW23ZZDx6MKYxmPXIxRv8XtGsXo2zbTsdXSPN0JB5KPrOsuaQr",
-	"OxHb9owqq+9V6HttaM6OAa11CAoURdxd3IwjxeidJiOW0oVm9pmSDl0TesnlEnjxVEixmsmF9omH2jVg",
-	"p3NcTIWBLQu9wRlucJAllx+ubxJyeXsDJL88vTl76yruQejdJlO5xrp26x3Y4+jw5UtyzzW35/Hp9dnF",
-	"hR1VmYFkaX97e/EaJcJEyoykU8lTtmclqisvXUmaJJTcsRVRC1HauXAnEw5McMfmKEyKCnmHR2QqF0pb",
-	"MeHwAJJQR5WqUncfO3uGi22HdIxZmsC8Hrked3ahdJQfyaWwWqRURZX/MsvOGdz2TsB576HILMsDFzAz",
-	"lQB5Z6YJ+XlhF8DOcCSz1dputhTAEXj3Okg3Rwf7rm2wsjxvYb0tN0GjmDEK5QysNEJqF20joV0Wqqc+",
-	"4DmOF9pZ1sjR4eEJ4GFboVNm59mecdksIxqrUKqFEHa2E2Y0Oep/kxCpEsLHlq4gzWFHYG9uT8+VtGd0",
-	"UhYZL8lfwrVjP/ZyOOYCkx+Q61GyBzJiTHmOEMhWmSXdl58+4UF7dPgNnmN2/1regc2m7EngFmjmmM3S",
-	"G5r/jq00YGXZ59Id9FY27XPhwfKVT+Rd336+spo72Mui4rZl+6Q4seB8Py1TLyGyI6zHajsF8y6eXrmc",
-	"cDEEROShR2wcJu53q76dyYyhuB6Ib6W0moliGMNJxrlcFpqHwNhdwAdj5K0x8w8iX7nwEH1MhoUONbR7",
-	"6uDlPkaxEPxxICDkZC+BFxUbK6anQ9K1jE2GQQCQf5QQJQG5sTR9LDTD4dgmPCwhIoIatdCGZfv4qw9a",
-	"gQ2g7/gclx3DsFhGYPYQNreXkHm+0NBiAW75+4MhBjzgjWE1EKj2Qd+WCpYJhHRRwj7rM7c3Sngl48xl",
-	"81bmqqXX4NB0v5wyPMkBP96+AyZQvUhTZo9CSOShxVbzqslR/yApVEGa59quLHzuMBSHuBeAfSzPcqZP",
-	"7MZCcZDbY6NsqrzsAnK3pQGcpo6xN4KLABYSlrIwha3HJJFdgo8GosiQFdLT4RiP0Mpg9lC1vb56c2yP",
-	"mYWwikpBnG5xKiV4JCXk9fm785tz8t//8f8hz1ilwfFYLidyYYZ7YRIzy2ClHecAMVI5c3dIiGBbChfF",
-	"RrrDD/DH0CGdu/3rLgO3V++eabvdB2J4zdL9N8yk0/1rbtgxSNN9bGV4QjJ2z3I5hyMGF8ado0Dlt1Kb",
-	"oT094HXkfFC6BmL4x/0rj9iwb7fxMfnj+3d2U7qfhycEROeSa+bwBKpyuv+CDDpnSmq9r7kpCGk5Bl4b",
-	"dHpu0fYxOC3QFVhGBKqHsCZXMgcB8Gm/SNPdR7/LEPau1cxLldveuCzvU8A5AN07IUyMpUpxr5cCeiBG",
-	"K3CWzgG3nhjYj10XY5gtUgNl0PQzAIDV+HzvmAxxIYbYOuxUZNETMpRLcYpn7xDuAlUhfTIQw3vOlhD1",
-	"ZOWY43io+6MTklPD1J5Pf5fKynSIaT4hQzw9gRhWwrq4QGwpGYghBAe6vvUQ2rBf9qzyX+qxx3ZT9siP",
-	"yh4kdlr2hxc9q7TBUejit/AObp8d2V26hnnsD9UXXjvyl5VUCkM5nLuDMnJx0HEhfdyAd6G80ZxeXgSw",
-	"Ysedfu+g1/f1A+mcd447L3r93gsoEWemcGV/ThcZN88hRMz+exLLs3gDZwmKdQy0wguBvyLIiVWYjSRD",
-	"r4UPSTdjY7rIUQw7W1epru4NRKEPZXIxytk+Am4Cixy7vkq9yzvsnY80YyNu7HJiqRuiecbcsQimbU26",
-	"uNe58J9mGAa3h/csX3jJmwszsBOiLxJTvsnvC+ftQOScjngOlbrIb8k8pwaKprOfF9ys/C1Ek4yPnSuQ",
-	"dP/ClIx0j2tXbLCLrHNsaX5qV+EVLIKr38esct05/ndnAwFlsjSBeDp7iwqt+E7qbOm//JR0iiuh/eKw",
-	"33e4Dcb5t+h8njtV5fmfnXe+7KERu6ucAphhYtWJ5J3uWYY8wn5jzRXje/6KFlnB8MnB9k9uBXUnGcvw",
-	"oxfbP3oj1YhnGQML9ss2I7sQhilBc7CMoDFsMZtRtXITNYrTvOBZL5bsnUKkPOcoWqEUjd06xc21CyJG",
-	"79mVoxMNQWiWqJ2fks6muO4cu6e2f7eNYVvW7+NLusolzVDvmTFDITOLfaI+GctyO8uOXb0SmmPqljZ0",
-	"ZTcFtdpYdzjn/Pj+4Pi//+N/D/fcplvThY2UPfIjqFTaKEZnVsTSsdVm8ZpYKU9utT5468Qb1BNCB2Ld",
-	"EIGQS7mc9MjQMvaQ3DE21xhsjRMv2oM8sMLCfpj0+333ykDYmwKYFOblzeiEDAX7ZIYgcrlYMH/zoCqd",
-	"Nu7Z83sXP9Zi0+IsK1t2q3U33hLQcse9X9MUvFczpIMdhpTzGTeVhn596QOLcYmQ1hsS6BStL3LsOOEf",
-	"XRBdw172O8OftlwVGz8BbQ2ZklRwzaxUerwwyuWkVhKhcQq1CFqtCgv2MNAttZwxO0SWa/ZMFw7KbiG5",
-	"ILze6nBOwRsIr+HB/R1SS31MPkDnB/3sJaVFBtrBaxoUtMBSFimWvfB6BVUTZpxxwL5p+Ax1jjVLQOKN",
-	"llqindNrzxnPeuQNzwG3J5WzERfMqrAjNpYKPasOxt9KIp+eY3kW32gSQ+/kZFMGxXinfAW3zKmdesdu",
-	"6jZv3wARWr/u6le3e/mNkrP2A5GdOkGExKoTadGUxQdLtO2j9Ub2ztNLv3dysl32OX39H1/42Z2OskmX",
-	"Rl4UOLmcVPH/P4+w66X6vlbgXb05I0cHv+uTs+s/VDtP3GUH7z+FgXjsBIVmOUuNt0SD+nPDPhmSQlEc",
-	"OhB6brUZPWXM+BCIhcDke6sULHIKxtG5YmP+yVsUhs+GW8TJmb7/HydRtm9Rwz6Z526dN+RCIVCitx/g",
-	"OgQ8oMbQdDpzAFnocYEOz7Cn/ddcFze85p7+8S9TurKVoRSh97u4PQJkPbv+w6O28YhmExZenao7I+fa",
-	"vMJXnlCOQw/v2D3DKM46TrIvoP76UAq72I3O8b//FNL7Papg2EGpvIBRkOo7nZBclpIrIHMqZ7OFsC3W",
-	"kRqtfEhrR6vnY/pzrcC8KRwpkLsxHNOfeys6y4cJAVCCjKkeGaJt/K2Z5a5amciYWrdMovx/T9VdJpci",
-	"caYnRZfk7c37dyRTcj6HUlTSGV/BWG0k4UIzZXpkqCGUF1W0KpClN85TxQZintOUTWWeMUWspHAGd+Ms",
-	"1DkdsbxHzmg6ZWAcxcrh6HkBO3kwYbRrTeVS43i5i3+wameN6HbS4w39+Sl5NOilhj/fnP7wFMzpmiZd",
-	"EGMgDcC26FagWPvKau9VmBSnvwuLTuVyn5v9pVR39cKhpP1bubwwP8LLT78EQWc1K6ENm+tgwzzRqkA3",
-	"VrscdKZQfogAvQadRxLfKq36+V91vpj8UisohvgWOqvsq+ir6s2y4hIVbCvXdFLDLmuCwwuKgQglRY8c",
-	"9Y/Is0sI5pCGjOVCZM+cu3hFnBc8X0ya9+klokvGDEdzaqaB3ShfTDphnB/mL7c32fz09LxYd/O4cXdY",
-	"d+E42s5630vzxhL0CXj11CoThqd4G+rOsdDyPjqsEpLzlAnNEiIXah/iPMCMIAWrcBGBwoaPFSxBQYkt",
-	"MuW6KBn11Ivoe4qs41u5tCciRu65sT+VOHnL8jk5Y/Ybt2NpakjGDOWQxPAYshtGZ611DvsyKh09F8u4",
-	"oQlgcKHVmjAGJVABioreAwE6ABz/OqyvAi/g7S+lKsNLG/bQI0OARXMGcwi8ANlk1RPbGgibgZgaM9fk",
-	"9urdCRnyVAp433KsHNsLINz4NANXHfpyXSxCpuhSN8unGzRWPzXTQTc1kgMW4Im4zLZdLEQXqe7RcHQQ",
-	"flhse8VgcREF4+HbfyEgyKN54/uXHkn+VllFZw5OZTOTaGNNioGR0Qr46SkWp+wkMFpfXH+AECAfs0Nz",
-	"qI0IPwVLUeZitlmMjN0/T3OZ3tVKhAtRCfvAvWqVA56iF0kXtmAXeyIYgSZRWx/S7J6KlL1m92f21yEE",
-	"Dc3kPSj/S6oyjNuT47HdpVxj8COvaCEuku6ZtpJGqhVEM0KstCbUAM6JCx7WzOiwMgN87uKqNXq+UTtx",
-	"TTJNumfvLny0sn3FbgkpMvfxHskk6Dh6SgFmqEcuhI/n8EU0lFwYRjKJwYiEfQI4mqP+EeTsbnC3p8VT",
-	"ypaijxrBAkv0RegkNwhU6edpDzxgH4xeW5IxRc+MsddufDSlGlgIQq+7IX9Kka9CyRQ827ohks5c6sgW",
-	"OM0yXfDx0EdPlcN5pj33jitOpCL+EyLpqEngucuKTYJ4XTDqLBTrkRu7jTC6eWK5aUTTu2NCHa6QYBNq",
-	"+D0cfQsxp0rjLTpz5VALZU3aBl589bJPMrqy1x9XnuWxvLu2l3c2jwbBvJCs8lOR6v1KZqvPzvunOFzc",
-	"AtXLwy9/661HwION2pO8Zw93R+y4eY/632z/4EyKcc4xaero8LCNpdQxu+XHc2HsNn8C45w9NUyNuHCn",
-	"yecTB/589NCRtVbR1+z+PeKzPb2q4vq6djRpobEAbgHl+Uh++iLE/TlENWuyVNwYe06jOA1XzQ133UX1",
-	"FAv7/K88+6VJEy0Xd7uZwoFhtDBSHP7aRgo/jToGwYDLL4JBPogCgdRZryK88Xm5AY/i5+A8cYmg1WqC",
-	"NcFkE4jCxlQW7YYKbiuMwLXnbnc4Yca16bBW9HDvmAzBuT5MSqQG76MdiCDkwV7CS6yHocMWhBDPISRA",
-	"QaYcgC7U3GU35qN3PrZLF/52VyKAJjhkiravv4M4gyfl/3L6CL8R2QeW78IgAVjCf/QwgYAtCnayWir6",
-	"HLs4PudmQNdiQmSeBb57l9MHwZwercRtQ9xWtTtQsXvOlrAeurIPM6qnI0mx5ECtnWoTzMxhITB7yRu7",
-	"q+rtzZlVgokULu9Fyxnz2asuH7Vrt95ABAhTez6GCTPT5Nhp6FlFax+tnP4m8Ja+IkummMfT8qavIhMB",
-	"E8k2qFwlaM0ufl2Q5CkPiaKTmmOiWJjeg3n8s3jEU5rnYBotBgT5mAYZ1aPFe8K358gy26LKjyi392cO",
-	"JRTQHaJXRVS28C3yZznCexXYLOHuZ1kSAvqAN8ds6YwN+sQZNqGmMB4l5SQXbCBCvqOmSJkCgNoyP8XV",
-	"JCZdAaB9DloduH1JoSW4jabOeATQy5CDuZZLCXU+MUcJa8JxA9cUh8R77JKa8abqv6VihYmYERbGgb3H",
-	"TfSYsyh6hXyi/RApMB3ZGIDBgnXy4PXeI+T/38HdrNiIl1aqOuyXgldDNgX7n8+NRSOmFc0ZNSwhQi4f",
-	"vS9Zzicc0lJWjScF4ongnguypMEoSGb0juljDMkHqOx1+Ht0sRdAkwPBMwZUxHYxIWrE7H7CAeUMYJg5",
-	"RjqBcz5BnANBmCXkMTns912K89B/c0zGNNcutZmSIcbPDommkMRbgOrMuNYAcPHMgTTAuFdkJReKAFD4",
-	"QKDu6OZqd+SzhPjXF/Nc0gxfL2biQT80iX76J7lQwbzLt6libup4mLOsR/4kFwjMDk0Uic4reLmA62xs",
-	"Fo5Rj3fZI9WRIwQ3SK3NwdalKuAePg8Y5uFK8NPrqeE4oxIHMnGDXFjqGRv1Dj62/JaQ5XRl/+j9PWmk",
-	"4eSq2Y4wTdy0BXvNECXwcXJkwsxNib75FlXAWoli7wlKLiF7BnMB7ck4CzD1CmlYBOyr2ccCqdS9rPeO",
-	"SYDlQEV4xlu1OgQJC/+FsLiAFyOXVjXlBiEbFiJzdAtfhhRZdAntJagoVKiHOFmAX7J0pRgxM7M7RPV3",
-	"mJQth2N8Bjm6RcuQIOoRwBNIBMfyAGQkxQLw6gs6eY2BC3QXA3Y+XjkQSJhwE1CnojO7EsO0cB8XAcP+",
-	"7aIIMaY6SVyvHhk6xXDooAF8OqcbVK16HlqhTgZiCIa6IWb6BvdFr3tJwXTxkf8RdXtySUFRUoykC+NM",
-	"B5qZY3vn10H2w1mJ3ujvVzqwFDg3g30Tbw9g9j/xldg9wCNeaUqER3JKsAmvbIJ3LONY98AehKWnIC5G",
-	"I9ukVeIXdvs5Er82cxJcmi3Cis7oJ8TfgzCgAo3v4FdOBX3vmKoxKMhdUwqBgN7JBq76VY0Rn/eiVhWU",
-	"OilmT+eAeOWnGe61R8v1UlbtTzeEeo2KYN+uZe0vSEWw42wKkQ4U8S/lsh4MKXmqhX7+1/Lvi2bL/kWo",
-	"QOx4CS37eN35YnKgwvIR25jiMSrhr+QeqDgEAn2l6/Qdh1EEh/QJoWLlMyXJUf9o79E8Nc+p0FvSN7Gq",
-	"ltVhiiTtlBqaywkYWjzcq0dGdRbTIusyXShlZ1Qmgw+EnZxhaqbttYcKVBYyauixu0LDQ/jVfcacsbGq",
-	"1WFquO3FvWabBjPFjGaoITbBJ3JBbq9JJvOcKg2wKUPb8RU1ZZ6mooathTzYd/Cua7XjFaOKdPu9fv+o",
-	"72ISMCKBzO1/ftPv2d/FQPzmoN8HiAxnOtvrkSGdq2GJQQmxaVSIBc25Zhn2bdVHBApPSDE88l//SV58",
-	"9ZI8H1iWmr22Pf3Xf5KDfh8wmqC0AwIXsnvnflxKP30002Vcz3O66pGhC9YYYji3i/tQM201KyUXk2kx",
-	"f8sD9pxzS41wr8fE69AAh+sAef/rP0lJy40RDXzxVjcvhOSoNPBbUmjmoLwPPd3sZIdBZEHJDwOBIVAY",
-	"bIU8pOkK7wN+/LgslaU/Ka/uYMEgcyVnXDMH7IzuKsURGZSKFUnVam4kAUj/mBKZc22AsZ/SkG07aDoc",
-	"g32rnyq6EhonEvBQMsylQTAVnYRhfV4GwJK0F1oR7+XPHqo7KrB+LBjYcWqlYxKys2OzYSippiy905io",
-	"7m1mDsoskDkTsOwFfYCy7vLBN9w1e4mHGKtc6bRhc5/244E5Ci4tUBQhzXPEHrLBiJF4MWq1wcDfis4f",
-	"fYpv+WsyDoKhvaU0Dwp717zBIOOiaJxmRfU6CN/EcCunFlPFzXTGDE+D63yjIQsdmdKwlmA5ORXfYynB",
-	"VuEJv9sBiKMsq9Si4Vjy+a/l9rXUqpEHsHW+cFfv39TW/+Om2QjkvceYB3hgOEJwU8zpKimss2CUsFrH",
-	"o3UykD777ttaJ9xbsO54KVbmvpdmuQ3P8diBZZTTcwHIlsszmFkyEKWBLSZDPbBi9eB1ipiVYOAsA0g2",
-	"r5PBGdwbCJesjyKEQKT9nyHn3YCN52SjZFMBDSnk0uOLYWKKYfMeOer3B8Ib/F3+/JrRL6ei96zA78fF",
-	"Oykw2PC3Go8IgoyUHhFSdYgg4p2LKALfecRfs3dCjg4PPd1xqQZCLozmGds8QiDZY1SE/22sX/fZhdCL",
-	"8ZinAETifj4mv0EEcMGDRX9mtUvb+h9wEQot06vhFWKDY28ql1hqHCXFM73nECox5dWOE49RNGxm6DRN",
-	"yFH/G+zqo3sw3FT+y6KmAxFUCgV55c4f78LlmkxZnkX9q3ZnPOZG++tE5l5Xh1lI0V83QHf7RdkFTW1e",
-	"mL/Y0+HXdB0fHbbo7EbK91SsrnwQxuc4hk71XalJx46fz3HCGDBRtsYyOSbUQ4YruQQ/yKDzYc4AtdIJ",
-	"okEHfDXduPDCc3IghvakGu4l3mMBd2hnuCTcsNl65BU4igeds1zqjc56BJtDXN2hkUO4xGE4lGE6ISNp",
-	"poSLNF9kLCuQ5/xnrsCyYaWrXPsAK4dlbYdUloCBLtB5pImRmb0/BzgtiOZLtmO1DEQXegOnNyC1/H6Y",
-	"kOFv7X/27X/+dZgQQ0cAfkmV4nTiA7X2dsJ5ufaz21lYOvtwW3QV9/qT46sUy7WJsuL0GHvc2tN0zhSX",
-	"2d8T9MrjRQfgo5QcXZjrKg4KxKNA8jxallRN0c+dugR666ImUsVqEX6zedWuDES0CgCydqDTzjEuEfWP",
-	"buwKnAxE1d7l7r6uPkFUr/RxlFZWFKOA67jDiLVK5jcD8QxqxgSKpdWXaG43+cr5crNnWAXDpdXZH62a",
-	"hQqgFFbauZoDzl0e26+OeL+izf7XDDR7j8pyFLisqG/7ayoT/4hJRaUocPcsWjghQ+9CJOT5M4Q0r8kC",
-	"RlW+2lcsc1XLG8PX5oqLlM9pDgjvmBTo9/GGNnESWOMDqSHVmHGDdc+qO2uOYz63I7oqB/S47fWUm2V9",
-	"pHXudZzXr+jo+vvaBWDS8U544U3iwU6w509hzUGmAwUWXG8P9K+VKbZVJrQ7gc1gZf+hBHsLXi3Ch8s4",
-	"LCt6gh37TwaOMvC5i8uNMW5CJvzecvZijiXFURI+mn/rJToX2qhF6oV5VMMrXA1dTBWDuKU99LqVQh6B",
-	"DFByi1oxPxBDxXAIw+J6RgRbrtloy3a9UyN0tCYF3BMUcKpqk6DilYWKgnanVLsgQWchK2J146H/7113",
-	"FwGR/ibb/PNbtCJT+2KtWqGa7is2BHz7K5u4/qGF09lUSs3QcYl5Zjrcd4EkOimMjVKR03Vhpj+7oMKt",
-	"2ngLddDdHEt+cagVJ7LgcigrNnKUExRjJ9xFbVPPxH7/1he4zy8Artbm9Tfa/Q1XSF/F9os3Yf9DSwRc",
-	"heil88RVBcqzwqBttx6477LPfiOFSp3meUpFlrP6CLdrrPIJliZKUppOmTfiWiV1AnEVkOPoqqAxBzPu",
-	"yopZMcABBK6LgfYHLx3QKyTOeu2nR4YaijFjAEbO79mwBHCC2HWoMKf1eJGTMTOYBaWYi97Qhub+i3Ig",
-	"UM10xJiAoomQLoXWMpgzmInN1ApoOSZDqj+Mh64s0jCohDusJlCC0gOFS6FdOxLMtPTN7vWKwrhgqMtz",
-	"VyKLQgayqwMGRClrqFeaL9rqkfPbq9vr1941eb5Qcs6oAFBARXPyioo7yH/l+apMw4CwOPQfzKEevLqz",
-	"Tdveu8PiLTAKHhM5Z4L8nkz5ZEp+T3K5JL8nUPRr74S8ujm7vX59g6GBLqSLfUInZtGtm3ZSrhSW0+B5",
-	"Do33yKXiqSN3Nb5Q98glsglWiYvhAUehs94D85453m1XdGY1G8m8MULFFwFHoneSjpt/tO73Zj5QvqpS",
-	"BCaMVXLtJGKD4lZS3NM8nsnQOcg6STGqg2j98Se1R1aoXAsqY196pnH5snLywmd7wm4UTD8wcaEhwO41",
-	"kHuO7CXHwHg4niS0jadT5oLYpnJZRmu4iMZAiOK3raLtZszQprDy9/b5kx70hsaW5BqzeXxpmCeIarx0",
-	"RQwtCydktOB5VsRMgH4o7rmSonSvFDlGIaXt8NvQeU5XoAA/d1EnDUfVjY8hnMDl1eeBFR+S7tm789Or",
-	"P5xf33x8fX754fri5uPp69dX59fX59d7gA7tP8cYRMSKHohTgYGsGIXBjBWoZXyMKFKEXVX3UZGDFr8J",
-	"I1gUvHBaTOpJQX/CvhoDYv1wniIa9scpU4AmDxVZHZQ+QLK6apuOsgGX+MXfjVNcHOkl/huuONSk002G",
-	"OYOiiUGMWNeetTQ1C5rDeYolESGhbkZXrqxhKVmclgbexGzP3Yd8KKyMh5iVNyjET8VbE/rPyjzHTefZ",
-	"QBTxplSXuY1llBjLXAQBpEMgMD/Eac+lpjkWjMTS765Gr5/1QOC8nN5WBNkWDsGMpTlViHE0k6AzUdTL",
-	"jMyZwsgrX+XygPzLHpQh1wNRhmqZqT0DZJ6VL/7moJ/0+/1ev7+XhKFNWMmSZWTFXJ3MoiY6OewfuqIF",
-	"wcx8SAH6FUEzdlRzSJ9DIQ1UN0UToL3UJuGt1u1wXMxyzL66pT3amNMe1wbvJ+DyJQ8PewRj+AARYyBc",
-	"Fisa17gKvZuI0YiY2ry4TM8sjYOc2e7R4WE0l90xgNvaX2qc11lllF/elfjMbyOQd4f9w8+XeuC480wx",
-	"KxxinX8PZX5LnNmw9ls3k6l+7iVpb5YlZNC5ZnYFfSnIbGE404PO3nGwezzLwe45CXcJ7PwCTxf6wvLA",
-	"DuHZF63H/ePMNxrKQaN80SA/IJbm8sP1DXnum9YAnufjGoaWsYfOvAQxN/+0NvwN7Y/I4EEOPVy0sFgw",
-	"ggAoBWV/t5gXtp7EmwaG8jyGPVAfqH3FUqlgK3gTqB9sHZCCOwJMmYZOLl4TvQCVYiCGr88v97/+7sUP",
-	"+9/88f3hMKlA8nllzWdsbWh2BWaXOxJ0cZ+HAOLifMJ9g1vJieMKSXukPFVGzF6sISDaZYa54QxEoJS+",
-	"v/jeK6aJPWJ6/X5gIzkhQ/dxUc/Dz8VqlOUhBLl0pU7z7GazW/sudtB7tgcDLU57q+iA3cRXjaWBUj0Q",
-	"YgECygogXzraYyV0X4YWnZMCm6AcWHfQ+ZNcYPMviwYGog7YoUf++z/+96CzV6F1caiyHnntcTNKqAuM",
-	"dAx8HAXwmpETxBSx93IIKGdY/BZQRbov+vCPg763T+05GDHlClsOhKd390V/4+VjMqfaOIRnO91vnLS8",
-	"Ykat9k+h6m+PeHuKoXcMfHAH9qdjTPcR++mU8jIQ3pl9QCuFn3rkjVTk1c0ZDO385q3PNgCSCol3YWI1",
-	"7YQMpTizzZ16TrC339kinVqCY3HvvQ3rfpHRqWBXsqySUfX/k2qbPXIa7sKBmFI9BRYaASZN5hDKUiW1",
-	"rmhVx4HeG+5jaGAaKMAjxsRA2LZ6z3rEH5p1KE3do/6LuMIEQuhL15fCQf6N1CVPoi0h8W7z/jMe/guI",
-	"h78GszI1ZCUXWLPf2WqNDE9+3CK7HOrrrsTiSHfOi33XdiM2rj1qc3/8gc75TKNphXTDSPY9B4SDieOj",
-	"lUPTP/bQNz66wQrSANKm0BU26gSTbgiig3mmxaHl9WRZ1D63pxtem/GcgZZ8QmwxdqKnfGy8yu0Tc8Jz",
-	"FdOEzBKyodVA6DuOxbJOi7eKHsmMUdcpnc8ZVTpAL+0VCL9cg+VyRsUKTlvIEqJ5nmAB9yKZCOB9GvF/",
-	"Pfbw/0TwXzf3fyL/Vkzo61rcZ4P9fcyVAa+P2y14zrRTQFGUxcYDvcaqGn17l/Bv+5TICXemHvfduLzt",
-	"YmXV0ia3GSOP25ybIH0SVNL1yAmnRXkYLqi8nNQGUcDYsekAHcDLja6bwV4YazEQTmWO7XyczReu9lyF",
-	"g/xn4MQ/TRmNgRNuM5xEjcZPaMawD5xEuoZQhed/DS4uTShTG1/uvBEDwL0vCWpqy12hekf4uwGZKqTt",
-	"rghTu+vT3oTa6NMcy4XaZyumnQa6m3HYJ1ppF5ZBx+OBcGZm7B/yvEIfChRpdvbc9QPfHlYv+4BfAMq3",
-	"06IF08lAeANC4e4Bi/NYqrRWLS0o8JQ4QK6TJtdnqOz9fWhuBekqqlvUn1CaNNfWrQtvhTwMP+wiHksv",
-	"gP9zPcuxFiLfs2ZpcIWvMMNpxk1hsesBIkWBsYVcq05ACQrcoqX3Ay+AmFtYRJH57lyaoVrkDLBrFxrQ",
-	"SYRPzQ7dsK5Bu2PcRS0JRopeycB/5y3UAJxfweotpibAgjU0n95SPR0mqBViRkC1ZXuRb8iB9Mu/+03O",
-	"L9OXFD57Wp1UoAT+8rdNuHSRaUrZRZYL808l8AvJ2fSOTb8+WIXAm3ZArHRRAXSlPouoBS8/2os9t+XO",
-	"EK+6UfAFcfU1KW5ws/2H2rxXlTn98wL3z73bHPnuGKVygys0kifdsxAu9hxyBZuqhdzO7Xl+2Hfx5Wi0",
-	"0SEUfRGAlawhaoGV2v6smGBLNDBbUuUMowHPIdINKpBLka8c8CEUnvZ2xyB+zJXhJt1BJ/DRDjqo1CzE",
-	"nZBLsVcWmUL4LqzHQ6EbEkJr9cj5bG5WmwHtRQ2sFasrPYWB2qeedE+prld7agLv5Paa8xTBile48IrZ",
-	"E8aNxC61FKsZ13Z9a5Crrea6ELbFVjGLyJDaUFN/BxwWkKFDZBUNHmtXFpwakjMfdV/GBRZWkmFRaR3R",
-	"fDDYD9zZxRPHeVwVdd97BBiV6wI4MwOvhoQTNmcUnYB8Yu/JL5OjF4fkv/+f/0Ve9vv9ZCDQgEk1GXRe",
-	"Jv1+/7eDzp63yopFngfxEEHArotRGIjusIyJuLx99e7iDEIjLr63v3y4uh4mJP7G2Yfb72+uLs6vh3uN",
-	"XHwN9H5yFsZu6sr/YmzJE/DuRWhL9rIFu0uqyxmgHD+YhTUz9vLZWMf/2r/zxFW6oI86WCT3vPc/Bawz",
-	"nHRhhknIcioLfEIIu86pt+t4kDE5Doq5Za5ACsB6djdNqs2nMLYTrE3AMf+HvfftbRvJ0sW/SsFoQBJA",
-	"y07a6d+MjcHC7STd2U4n3tjZ3v0t54ZlsiRxTFVpWEUrmtwG7sv7+uJ+wv0kF3XOqWJRImU7tmO5R8AA",
-	"07EkslisOnX+POd5am71dlcZIRunyOe2kYULOzbEbNzK6X32AANohZjSR1uQxn2GoFnmSG4diVbN9e94",
-	"vkmaESHnRNWvfZfMs4fYR3tf7P9hCGryUqwLQe3nX7Wv7I82KvR0M/IBKq4bFXMa6C3YhpyPGnLal+Bp",
-	"jaVaYkaBplWlBYphlJXb0qSv8bDb1JE/d29UKeanNUHx09+swcNsXpLoHNDKc2+k86B2td3Ej7iJ34k5",
-	"HaFEy2mPXq7haAV4Ob2xo4bqrIMPw86+FGKG+1rf857+ogV87/e1TCoXKltQEWEFqGTcuuNF5SNxRpcl",
-	"VJ9xKSPkizETUcaSvqJ7TF1ggw4vBcvHUpUiI1JPHDtp0EIWy6kDurXdUBH0KuX2Y3L78Z3i5UBfkQbK",
-	"iZoU7OvB8+dtAXc1y7gRQfTX1qdvHy9o0xeOF+r6Pv26wPZaoKgFts3tRDuu3GZvmq322upqNlOl6Wjs",
-	"3yzX5iNM4re2lOvCacypZkdemRBCTK5DkaD51mg+LvEUbHyAfJApCZQk7fuKXBcV2aL7sYv2F3uApdjF",
-	"jNNa/VyQRkMMszNDCFuQ/Cofw7J1DS4ooYM2CWEwMPw50iZSb2NuDrGe7oDTaoQ5jhkfi8zDZwjyGnYN",
-	"6ajpFja1LPTA1elvg7mAx0FDw0yeXgpgczbUz4zJ9gAzI7TJp0rmy1cnAlN2TONviLaigJAB39Vrvnbk",
-	"PhGWjW9lMzUtwxFenzZ9KkCdnx10HxSDHYDfCbX4TtzrsIu3RebQ0tujpde9EWdC+vVZo7ykX6f0TyAF",
-	"yo5w3ONSVbNlLDg1DL4A3eCEW+Ngt4X2DQyFkmMAitubQeHJToYTSnHkBhq56w1RMnVRaJzh853T423m",
-	"im4MsrPz4GkC0M4D+3azFVx7XTdYw1EHcuw9sigumVZQO2K946Jgo1wUGXrDzl/qYcmT42dAcT+dmUXk",
-	"WwGEhK4ibr3bPGNiyvOiF+hBwV+pg8pJbpC2kXXNsV2AukprxBkUYPvP9vdjmU54yVO78oAew/22/2J/",
-	"f5+FH+aaGaVgqwzZsdtStZASl2yiKmIhUVLEErtT69HhYFVpD4ZD3Ltd3ajJXFzo3IgEMZ/a8AXOzCHL",
-	"sf90AuuFKN2EmhVi+fEBOzrKiwIYAsbWingtdqLuuKgg5rAH1aWYme7+zMZ22ewuzcZQNy+dcXYnsaI/",
-	"cNdkR9H0TDQXtfL2pU9lasNTA+o0tzFpjUpp80BG2gw4VbthskGTNB6auaaDeNjz0FeX68j1ETvYP3Bm",
-	"i+AhzkCubjl7nbvtOPzZk1LSOMHZ24aa9xZq2gmtvTo4DhDk7BBGQBp1r75B53YqxaxYdG+nVzXzFoOv",
-	"uhqe68gtI9D2o/M89wc1HnpT7uWf8WG9ixzLnMic6k4dG7KNqhKAbP5mvPargy3Ni0LNAf1GzdK71WzQ",
-	"0NZp2f4YeuI/6fPW/a+kaG8NnBWLR97+D4FFXX6qP9rZvLVZ91DER7/UG62LhSMSuXczFeZ11iTDrHUI",
-	"M0A61ILNIjYvc2OEtCP13CceF0hoPS8zzfAhejqWEJtjIGKfCCgTcpmbnKDzq/jTGgUYOSSpXKJZGcby",
-	"2Bke6ngB7dNg/Db6GkNDdAA5NUABiQnidqNkA/vzcMYecIcG91nXGVZzNIcP+BDAvdPWO0UYAiIUuVjU",
-	"ertfDz3tCq1/K3NDFSrPuRUMJfKk5bjM7WKEdXotLw+mOddDVYnskKEA3mcTMVPmU4BYT7hmz/ft8flD",
-	"I1qOZf9gfx+arYDDCXiDKGSGw7geux96LU6Qsf7B/p8HR5ADJwpNZBBexPJC0EmMvJeoqdKxaHV1Mc3D",
-	"ZbuxurvLA30k2FowAhxSB37Nf7i88raItk2gHZpYS75QVcnE55koc+Ce768eT4NbGanlJunQFu5NcynW",
-	"0m4v7rINv01OuDnGrjqHs7/acFj5w8cTTf1tIqgbx40LKN70BAUUrMdQL4AoYH6nbmPTeCX3tBLIIKxb",
-	"DMR5tORPbOKSCIb4RysSrC9r3oBk6FZLZr3/vfcl+NdNxHiD9FvgSrTwcw9vqm477OrnXmu3WoAyjSdZ",
-	"C5eZ8s9vhRybyc7hDwf3BnjZauD+AeJgijgCOaJwnV8TC9/7bry5Jln/mQ0GXqyWzoh8TwVRMLa8TFF6",
-	"R0IgLRr+fItsWSeT1lPbpQ/V7P21McS23/ufxrb8IsSsw7CoEWHR7FZ8ACsD7bF7z0d8L8vhsbox9vSF",
-	"87l6zVOjyk0N3f0AX+KAN2/XvR+NtmH5BoTl51UpcYfN1e4I1gychEIaeuesj/U5BJdrPVdlRqCOVGUi",
-	"3H2wk24coNX7Tsj12w4/fzq77pV8xE33QaTqSpSLE5W167C9l453FL8Ir5H05yZYAkwFIffmqrzUSMue",
-	"S20Ez5ga0Zvf7t+N2b9yzfYl4LZ9Y4EY1Wx2D/tWC1PN1kl1mKqUTmJci7QUhvUB1IySxSjUkCxt78Rl",
-	"+3Vj2LkZkPuN1aHOB87reFvJDnHxanbP1uShUj1ulGcw1Z1sBTC1RjGeZWE8Q7OCscpw26XdlZs2vDSu",
-	"14FVM8BdLE/fHffLBc/GorOke6Kms8o46dymcr4mdX9sV9LYATFVmSj0ISvykTD51H0fUCF2c3FgqG90",
-	"KTjpf7xmIUaGqcog1crfK15gHt7fZ8iAED+pOwUc27xRs1gW4koURyyZiTIV0nhW7angvnvEzBVLbQRd",
-	"5jzCAwXmBXveofCWSzaqiqKjCeHXxY8wbZuamsfRXZeUh1f/iBn5xmCIzBVeH0rWlGoMaihkN+xLv1Pi",
-	"Hdc7NvycksO4hpWdggR92I3HjljPXUizTAE0eGqv1oti6T9CVPKFqCvHfwoSPr2IHew/Y733RVa7sdDa",
-	"mKqyFKnpDdl76XSjkSDr4xum87HUDKU7MzZWAuZpr1DjvPVsWXrsTQUlN0a5gVJ72DO49TA3wMOk5sBG",
-	"+NcXMnP9dci9p4XWuZJ3jQZFljtq/x9RAxWQmp1Z3lOlQZIVrzTk2d8qPOA+WZdUZMlhU681YnDt/EoM",
-	"rK+EjHuZyKoUcAPoK8cySbkRY1UuEtYn8wDdhWOlsnleFBEYlrG44OllhDMwoJjY62MlmH1OGix9sdRC",
-	"OGXFvHQkSij3YkdhHVjEURl+SeiaVV1YZET7hygV4GAi6iqJJXQ45oGU7GDIjr1Iaf0oocZqTY52fHr6",
-	"4f2/H7/9dPL+w4dXJ+dv3r/7dP7zh1dnP79/+zKKpRc0fUFKpjVm90roDg1WdgMJ1lh6Dck8pHC07g5W",
-	"MV1prIE2WlFIbZFHjaXzaGrcEWiMM23EbLeagQoYS+y/PlWzT+79gbg/zv9ICOatvKbJz1Sb+ber7sTP",
-	"8q3N/0ctyo0CyNbPsnmHxEslxQZIscIC7lZPXV7I2yrDI9NxGVXbfAy3OOABWwW4b93njicQnV2NAgPS",
-	"wnZGgMcsMeKzwa/talMKPk3QVmo4bRP45NDR8SWsn3HDWfIl3plRuBPvHMY7cbW//306LtQFL5j/xP5R",
-	"xDu/JwNInzjOVzGHPmNWcJm5JRtLb2Adx1+/hcvW4zkjpvliEPmc8BSobYtcCvIQnr9g1muOJTCrzEr1",
-	"ORekH54WSgOnL2kmUXeiNdkmnQiNLfu5QbSy11Zl/AIklJDbBPlNc3RIkAkfCUhgEq3plkR/mpTClItD",
-	"9v3+/n6Cct80q5Avau0exqtYy/wK3+C11m7lPTbNz3Kxtj2lAz98xKDxDDgDdnXNaMyMKArXu0rILkP6",
-	"73nJpkqKhVudd3QDR0LoXaPG4+J2/t9IiE/is5jCx5+0MEktd9eQzO7w1YbsN5DXg13gL2SXlvX+7FXI",
-	"UgQKsn+vlCHuy4AhghxEJhW4D32UiFNG2M2iY5mMhHgFN0gGQ0a8GMy7b65Hz/HulKR6TA5XR1bztbvm",
-	"H8L3CJ9mg72P7WH+WJS1VSnrszvYkXbD1ZvX/q+EEuetD/M5z6/Ea9E8x0eqHCvTSGy1Vj+wa0iz3psR",
-	"5JMpThGfc2uykMGGG2p9iNhcoBirtUpawPl5iV27EF9jgz4apualIhspOrMMffSQDxY5/G7OF0R2EHIX",
-	"QJMOshbsxXLpowarQZulWZqBDc1xvW6McvMMyHGaitmdcEf/fH33r6hPyGeiduvNcmOXI+yyxy09Fsae",
-	"fuvQ4fD5ZpYhYGgdbqR9vqdHE5OPpch2cwnDv6MrSe9OX/dyW8D+y+rUpUHwg1PKcE2gKddiN5daSEot",
-	"DncihHf+vRLlIqQr5GU62ekAcj7b3/8aJOf9LTJgnLrZavMD5WXJW1U3YE6bwhdUAsRIDHUcdHLYCB/o",
-	"r3UZ9EKpSx1RATKWc+gJBebAVFVFhurfAmuifa8kUUkfyvu2VA35UpB6eEL74RVE0NCveCfGr6tczHGZ",
-	"h3tDKRthgfXs9mNG1itI8LsfRJaXIjVJzUuQYDHsX/ALf7EXS1hf+Z/8xSgzSwaYGSZ8Zyx/gs9q5jwk",
-	"GeVMC16IjKVKXebiCFIfoVReT7PE2f6EEQugk0eOZZKqTCSsD5G9ve8J/DsfhdfAxs+lCv+AGQXHCKOR",
-	"gbRyPpYM6nwH+89qoiYHUrUfWytlryc+zyCSrFUH1cg+1LxU7eEaTs5bPLg20oH6yY/wkZynroPtDM4H",
-	"lssjH5J7vtzEqEshk21k9vSdvde5xG4T2pEl2R6/7wLymKaJ8HVKkNPKxF1cQzSR7t7dAB5g/nSJJiMi",
-	"Jj47WRQsvWWizkWd/nLyynW/YzKK/oFffvOSwTLu6VhKlIaAbhQEI+RyyJwd1jUljbHhMLA/z913cZPE",
-	"0qh2K400dxIDSUirkoUEJAWSQaCEItJAL1RVatZ30xvLJQMMTxlhHGvvWdu4ZHDEVkcBJ0NtV/0LjGUT",
-	"fQWTl2t418AkvHIlYVdTggnhea5Ft8V1M9fRkLPksdHqafXXnu8f/KnVYWt1/eyi6LzSix9ufCF40ltd",
-	"aNkt/B7LZc31+yNPL1kuHXZwNrM+7ETwjFzntwpN+DWp7G8pw91hNtBa9LSrQvsN0rQed7cJIN7XaRCC",
-	"HWrd2FLNNQ6GrBnYArAD/bPnL34YRGg3wBjQnr8UM0Ne0USVZrfIr6yT03CRhlDTqEoJADxyjxXUcxgH",
-	"z80+L5RY5CEEzmaCdfRcQ0cNaJRDUjmWIFOOpSAlWbKXDIEhCjYoDdvZXiJorAXZhuzYu05kRaSYQ9mn",
-	"Asl9jlnyumAvi5rohY0KNUc+V5REpCiBQ5LkXJRT/RfrbiSYSZ+JUisZSyDkcbQ0EuzOhfrscAIw1moG",
-	"fM6Do9o4hEqSOLDMs9vQi4plMA2lGOfaiNKbLTucZMiSgstxxccC5h5T9CIjpi378K4s0WmMAHh6M0uE",
-	"b/lebFEwqY3r0c8vlCoEl92/d4/d+PE6R+6t+8ENjdG52yV2F5OrhdhuIbOZyqV5stbpRzEmYECHV3MH",
-	"u3S5SDvN0ZnhptJYw8pUWiEIOK3KEnmClGSgHcplFtW7EgigvEIydLIT+02uZBTL3GhqstUR0yp0xyXG",
-	"bnzMc+tg8NTAdufI2oxC6lkn7PeXRbqxoF87tjXptp5mv/znCUu5fmzMbzOP1tNLPPXBSrMr53ZptctF",
-	"2kKqsZwxGyNM4FIsHJbKwQiQAjrXrJ/U3BuE/NPJ4JAlwI6cRCxJq1Jb587lhGJpDTqp9vc0wtRP8EuI",
-	"QnCE/o5Bwp6hnRhzuvfdVtz1aTpkq4dR3vjrb+0UPOxy/mWRdnKIvJcCzk4H538KAKY7b5w3TS2Hr2Mh",
-	"icDTGgMUnUM97oabras72W43B4ToymL/skhPuBYPWPj/NhbWPUdnW4UWG03qceclaPddq8VGpxhBVUAj",
-	"B5hrWIb+kL4mS3yXxdcgwGlv5nCHIKCxKCsAzLREjLP8PK3cOJi/UFOhpGA2JomlE3zP/QZTJX4vqSci",
-	"8VLpxDMPQQqQ4xMflaf1a6fmo+f7mqNg49AzvyxSosAJsre/bwQXzzYr+zjgV3wLzRJGbUUe0nD4iGPv",
-	"S33H3/e+6DwTv3eXns4ABOkcx7RczKBFEuIUzCUYw9MJ4E37yQmu4t2XuXaw18PgG0kUy+Q/dt23zhcz",
-	"sfse7qQPmVRa5qOR9R+Z5jK7UJ/t9PhrnlE4t3uqijxdJAMIdziMBZQvsMhYVlB+5N5tUlXJVJmPczlk",
-	"ZwhA5AsG4FbG5cKZeT8/6L8Knk5iid8KMwsu502/cjEmK9Q4wg9zjRAgp8xnr4aOMtzuYmFwuBrE/RA8",
-	"FQwJS7FqLofsWC6c+UWZjoP9g8gzH/kR44AyJSBVTZikITt4th/kduwLs6Y+E4Wwb7CSGRnkUtjptctv",
-	"BhPr6mcuSTTnOpbEYR7LWB6z0/dn5xEqY7GfXp0f2hcWIDt7mh7FISbnE3sCqEuROYTyT6/O6XVRgj6W",
-	"LgU2ZGeKWj7sNUIRxpOzD68ZphxYkV/ifOIFIkraYf1QlSyf8rGIpRoxLqk9KjcCguIptz8lTxK7Qyk1",
-	"iANmnKGA12/QNSNZEpwXu7+IhV3G9vczwY1XabOvvPnYS2z6Enodp7y8FFnzkj/n5pBBam0Qy4vKMG3y",
-	"oiDMuXt7h5RM1bjECoC2IjNzt0hLpuayUDz7ZZG+pNVyl2O1Tf7R25L1ZFm5zKfVdOfwmU+R5dKIMVQX",
-	"O66cZ2LtNa85es/s7x+eLU+lRrSDzEeqnHKzc7hzkUsOybsbwc7dtr6Lg/3gh+izGxyEPykpHv3EfUk7",
-	"ADxS7/pm9Wa4W/6FNCw8DV67S34c8mh7s92QczyqmxVz6o8TvpGjQZIHeDJ2PhHYdRG6+YFUrSb9CyLR",
-	"CxKBkPTHLxKHtj/6MEyw9v5G3Hp/FCcd6ee2tHhbn71dk96+hSBjTyf+qv9OzctuAz6AN+/LPuvD/49v",
-	"yHkIte1KdJxCRIS7HJtDy41eBfX0nHGxHlopvKoFaLf6dDAg/PsJWCZ3zU+uSW4wZCcThT1mUCXEgoe/",
-	"eSyXO2saYPnU/tb6a/VgrVs/EqWT+3P976Bz3dGW87aul20m0X89xE20Qxj8bLkg7tWsQKzR2IZmpWIE",
-	"u1azW9Qk230VQOp0R/kB64r2epBIJ0EgB8eAhHRivsiIEAEC/LEPYlRpXujDWK4X99xj6xpejhDs2Xsj",
-	"g7/aoM6hnuw3nu8/Z4mGkuohi3ekmH/KxFWeingnYb13Yu6jOmg1tp+wTBg8UNlvvtUHZgbhTUYBvCqW",
-	"aPKGPfbf/+v/Nlk3oHCajycmAo1MCMXcfSAFMffcX/gSDj2hD5AdQETqgRG5pDBaMsAUYc8sgWYUyaYu",
-	"Q12hbUlINs1lZYQ+ZDlA0C4FIEIS+vpb+1iJ64C/UNkC68ojVcaSRky16J+NmYGeEb5plqRXn+gqnwq8",
-	"TB8wK8ken+W4oMCqK2lyScLesUzguzZmBsSv0wGvwYENiBozaoxtVYTI44YeguQb7VAiZke7+kj2ie0j",
-	"EaIZrscL0E4HeJ5U8MCQ8fHQG3J/PazdRux+KmAUgPPBaUWaIUfdF9wEE+WUu/FHj3s3kKUhcotY2p+s",
-	"rlSjzAzW6CtY+vbaP+xm+Rgaux3THoh0rNLHra7IWPol6QE0LnNTaaFbedSWFmVzEdaI71g2E1kwf27H",
-	"O2B3H3JRDSLLwZC9UyvrNtewpEVG2xuA4m5CPOcHzMw50JO04w+VQVsxZGRBTLnAoeHs1HryNEDY5w4G",
-	"Dvf+vr63rrQdJ933P2HWA4j6hbCxk/uOv6UTFyVxsSFYrOd/Zr1zpVA5nBsjpjMbUS2P0q7Ed27zDns4",
-	"n4HIb6vIFljvDXVdYFs+UXj6fdKWwDwQkqFTmmzlHDkKTwMylqBppUoBmzMwcd6Aenhbbb/6SX0CJgOf",
-	"ww33UE+zfoKdIL4DZ+vLbZCiMba6UIWZ2ixlTZV3B1gaGBDEn3XCF8Lv3HHLrqAYVzaDNQxhaIonjNui",
-	"zh0kF/QhpPtaJJIAjUt2465z7dygvS/gvK4psGGLBQXky2dmQv4XHpyH17pR3hWMJbhRLa5c7Vmt8RUH",
-	"QxZwQtIRNsqLguUSD9jabe5FrHeMsQOMyFFA/tDC/Og8elX6bq3wQkuOAXz0ib5IjgG9pKWeL3/MFqp2",
-	"9YY91oeK0JWI5dLMHrrGstrBq4nV7Y8HdsTf12d/BJL8ZuV8j+FVr6FCVjJq9MG5Fgp7rUO4u6qAXmeF",
-	"tS2WLV5jf3UJNB1AbfhC4/4hT+5CmYl/KEevB94QnDTrfbGW+wV3sA8x6PRY3Ca4tefyyt7ulJvJBuWJ",
-	"34ZPtHV3buTuNJdntBygELS8q8kIdpv3WLb+ykb7K6tmAireprSnQZgmGdztaFVVd7/PcTG3lgkyWSLT",
-	"UX2cE3eLK+m7TEce9i62oAtYJTUfQYYaZhERJ0t4AhuRwmHit56qTIdNtKN/JAlznAo7tG+L6u2iEQFT",
-	"ADCYGkEJi6At+XiHNQOkBsvA3SUVZWJQYyHPrEt12nGNBKKwUa4sQqoDn0hyzIWUN+BQdgEVUADkzNFt",
-	"IzpDHRF4tCaCD1yQgksGrU0s5TNTWf8InOQcWzamPBP0+1gGbEve97MDdUZ2xkv7qxzUyB2Has3JVGuJ",
-	"rxLSdsD07fHzq53Or676PjQHC45uSxW2idBHt0/qjRBqIbg9kJe4ASK7XOvdV6/be6QDtR7/pVisCYlz",
-	"DexV8KUHXLp0jy5R+/dBW8OTYxLyRKazeiLvUslyl8E4e+9CrC9sIboUMmaJ5Ff52Dqaw7QUAAXihR6O",
-	"HUUlKgwsCeFTsyvelMDtudGeAW5Qe7U6l+NC7FZQtLZPLccC+gdY/4VL+LYGS/AMbg3cX6r3YRfriSjF",
-	"VMlFp+9Pn/c0U/gShlvX+lr9m7pa5Sjbcbbv4AAtbZgR5Ju6d8y/hywYXGtRotkFzxYpMiiz4eLeyKew",
-	"uXVZSF+mxEQQz66s3R3E0rH5IHvGsd9TuWYzpUM3sHEXQKwJ8LylWgoxVNlKUzFSRaHm+ohxX5sFJ10I",
-	"6ZDY1vEEkK0HdgNIR0pVybS9KdanNE79K9nIegwN79i9ui1l0DbIv5UlCsP6ezVAjsThukP7Q4AyUdcf",
-	"4MgfkbB+gvcGhD5D0LWDn+Qylhdcix8OqrIY+CM7zxyaz5/YDrcAiWZ3oEeQRdbMn+PU1VEoOdaxo2zx",
-	"ro6rW1xz1n+A+cAP/9BH/nZ33rOfwDMoZtx+d17jU/sdejsvYanK3GT98TuLEGSI9Qy86lgSdJT+/QlU",
-	"gZKBdRIqbf2LgNnPnt7WQNVXBbj8wf5+K00yPMaDbbcHO7zDod6q1vDsvkfS2kuabcGgDyCKEsSZIV8V",
-	"0SPd1xb/Uh+dbzAnii2Bq3u8KdVEoiOkR92u1+TDaCWRgXe5a2SqrsR9uc/tXWPh063vSAtYfw/aaH//",
-	"+lhg62nQp73NPN4H0trO6P0dlhNlVPfJ+K+nr36yB9Xpu59YNbOH4Av264+sf/DsBeudlgo6ceEatVgm",
-	"C38EnavD3gDBwPAvlutYlkLbVwwSw6Tc+uLZczb7TOfqrgDAaeYcWLuQZ5CsYlNhOCgV9Qti6WLCpMPW",
-	"ZFQ1KxTPTuEhH/SQnFaFyWe8NHsjVU537fiaG2hW2pGZHLefn/br2yrDbf9f9MO/+q+pC+jW25CoGNg6",
-	"ZhkQ4Nn1dcQSGLAX8wV9KLsIepp9/PD2D3fsPrvBLU75wi7Kc6Xe8nKMTaXPXtzkeQihK7JfRZbzc7sC",
-	"nqrn/xE2JorcBUYE2zwvhYMQUZVlRhv4zpZu74s9WdeyHnUYi5bTGf5v3ak848bOwM7hzv/4r+Pd/5/v",
-	"/mN/98+fdv/65dkP0Q8Hv8fxsP+32fh/zuR48N3O15zZsJX2/jYT49s2a0f025kc30ufN9r5b9fkfQ8V",
-	"vMbKu+Pi8iLnnWX582Wd0Vp/XckCBFvxL2Q6Q3oFL6ZecxvnJVbQYukI8HJdS+nhaUvXK4mWNMutWU4u",
-	"lKx04hpTHNuqHw6DzwcxUMaSqpCYRu6/3H0D2T43ADWqhbKXLk6ECbHsf/cMlF7ZxYKR+OsR01OErNKF",
-	"tE9rGyZJdUjwUjKpSjs14IgAtNMOFCpWsUT+DY/BbWizzScqGC5OlQnm58iDRXl6OS7tEotYpSteFIRM",
-	"ICWBVMls6GcQ8vuodpjrmonSzTS2nXt6FSc5wSpp8gL6TO07RyoSD7fINSty7ehqEUupUR8EwNN2qTqU",
-	"plT1GopY4v8bDlsxnZkFchdO0T2HP8c774JfxTsd2IgPfjlvJmdmPb7rpPL9s37TEORRVczaiDr97kZC",
-	"9SKXlxFuIPK3A8uj724LbYy9LiPOMw1obvpqErFSGeBzzgn3G7SewTc5YLITMpPwZ2ywM7TvYuna2fBS",
-	"gA5jnnRmPlFFDcQa8WleLFi/FNaeYCNlruRgyEJdjpJ6tGLCebsbI4zrsC78QOjjINiI1m6lmYCfnwlH",
-	"MLO5KfJzO7Uf6OrtcT08y7eO7J9AoN6FECTxBnfwBAupye8tNDU93KFG5RLf3VvwxNGnM11d2A9AwxT3",
-	"cuQK28AV31/bQg2IWCRx8t1bWJAiogXGmwVwUCEMvBMyScDtkqqpaPT42nnRsUz+pRSjvyROW1lPOLRa",
-	"5PLyqP7uPJe60efR1a4drdcnjDqauU8nSgr2rgJOMLiG67DwiQ/n/Pyp2Sviv6lZpqB2P+UmncBFoDcA",
-	"9YPIekGTpnuBIusNG5z1ib9bAhRbjZ6LPjB3yDEgCUa80GKw1IcRUlHgVeELcGlfRjwt8yueLhgy0zGj",
-	"KGnLuPRAoR7rJzC5hywO6d/jnWRA5GXLjPjUDg7fBSnskIhOUSOO3QSOjA7FlqmaAjC6T5wkDpNBDTO9",
-	"EqWGoip4tPEO5R/iHWb/Xw+YGuG1EYraT/aKPBVSi6SunM7okYkzrp/s0V92Z0TPx7Qor6yjRgR1UwWs",
-	"VrFscvavECB8fAO1V6A8aqciYStMJO2HB23pa0TlPjR21eqO6VKSs2auI6H8/fOvUZH7RiWmDzQvj1RX",
-	"6kqEffAb2Ot+PRha5J+vV+PE2aMapl6Lq93p3MwliKbUGuF0ei5vRvreV4l43pE07DGKOPS42zrO/YVp",
-	"b/ORAfdLz4TUX4UFp3bOFRVGkLB1TsfeF/gnePS/r2HaOiPGHMoW1F4L+wCKuPT5qCoiNvPtqbnstVVG",
-	"g/vfKJNaD/HGVc7nf9roUymYgU2kwNLCfP2Bs5UavL6bUBgK6WqSDOewYt7CN1zVgtOsD+kKouPHaOsu",
-	"DYYwOLFLZ+TeF1PbgNag8NwPzkZigWauFPNdIp3ihSidxvyQvVoZLySKgTiIGrsgQoQsMf6+ERq2qG63",
-	"U97ZB3GpppsYFPNYtuQReiFhctzRvN2b1+7NeAeIF+Zcy55hUxHvHLJCpZeQMJxPFFQS7oM7ww1gt1Dj",
-	"dRVHxwX/Vo0fMd9+I7HuYKivpCkXNxHuPkeCjSfV6+We01qxgCW1mVdvipHfMWuuhcygXepmRCtncFTg",
-	"EUNtImUr6QpkK5rMK0v0ShHUl0BXC2jSOmlW1rOsHFEmRVzlqtKOXEPNNJur8jIH0ep7JkRpJOpjSfQo",
-	"7RyDQMJG0WJfKolUDlpIE7mGZITnlmJW8BTnA+ZXlLH0BIcXVSmN/QgpR+yz6IAAZnAYZr5QtxYqfUCo",
-	"Rk8x57lh76ieqGNJ5U5yRBEK7d4rcaqFZH60FkFKD8s5NcYfuoCQUa71HA3W2B+Cx+QsfKLH16U5q5nu",
-	"t1DizTnxX1ETLOyqgCK1w2be6ciX2b8H9Q7YM92JpPavb3Jl8JrFjwSaVMogCfJssG2cuW/4XGNFrxTY",
-	"7uyKQCi3nkngzH3p27idWDO/gbd5nBrrA7hniBBbXIoUZWntGf9EuQdWQB28+aj39Nb3SnGlLsUu8ALp",
-	"dUlw+7X39lvBWniSluuVzLZIhjXGRmbNJA8Tn6l2nAO/632tPFd1qXt4mktOyKwTPdOSBMpv3DPzw8HG",
-	"dMw8wlr81tBbu55sAEaBjBefux8zZsRst5p14nDfIrIsLXJgzNeXrNb/B6wDAkUDDCqKj3DJ/GLEaBLJ",
-	"1nLD+kZlfGEDZ6hL/uaprEg9mksUTOlpllhbeuJJqpKIJUBq9VoI+9+IXXgthE4Q1ppoYV4L8coRBpFO",
-	"ICRlVTnlBQMue0S/ToWD6nQ0tCEQ5CiWGA0jLAQJMBGD1GiLgy+VldSQGMsluxBmLoTswIyeGTH7OHtI",
-	"YiG8w5nhplPLlxZRTzce5Ukd9atcvvXmaIC8mVTzr9osUUdO6VdeXur2+/LwvpgocnvGrhzPJDBkx3VR",
-	"HjkX5DKrCZ/NaE9BKiipSYmgTpJ7Mf9DdrC/HyGIi747OAqq/ojNpg5Nd0l3nSRCSWCR2cG7VBBpcOdm",
-	"yI6DFE4oxwEt2Cj54Us2OARuGCHWHWEuI/TBmOeSUO81G6i7J+jOa9Y/eP7nwTCW793G0bUZWd56aFHY",
-	"qkEZuF1rdzgMzw4fuHXXdK9iaq42eTp4fxG8bITwRQQGngmOhsRzRSJ4qzFG4otwjfG0Ug7JklwIXkLX",
-	"/KWQUQM+CJfFMtOca5ZrXSEJ/DCWK4vH9xBP+YLZORY8Qx7ghD5JDkOMm1F2Kn03vRrFMglJKtCEJNcT",
-	"ALXS/rTm1JzZ20wlJhjdI1Wg6URoMdUn3pY0rcc2dfb4qQV6Nyy3NmyhKmz9UW1WC2QdzITLcIPfj//m",
-	"WvzvToYH5hc7jU0bg5+nvItlk+juKDQsoKBjFHpV1oJwXZugITt4/rxm3XOXvo4x5+weTceWK+efgyuH",
-	"jmAoMNEG/Vpuq479h6CyaxCQAfTs6YumnuHDbB5O68xrNW3Jfh8x/0WvwanbO5zmke8uy0ufvbBBgpKp",
-	"uDOIE1MBuyMh6rzYrGrjiWdJJrIqNaS1DPmEEpT1k9P3Z+eMLgh/t9eDyyUQqSU8y5Ig4rJBynPWey2E",
-	"BgxYLD0GDGpdeiKQwdgu3qwqgNmjlXbD5TGevnX46J9l8wzElgj8sW3DCXb1cdgVSpKNCAj0b43qdvnA",
-	"FmvwEhvkif17vVlwtJNIH7uekN9+CMoCGJEDkTl1rpAkxIVg2NV+GEuOwhTO5cV4QHy2V8dsGztm01wb",
-	"oPHQbFYZEvSZO7kKl/6MZT85/egtlL1DyyMmrSbGfpme8Y/fgbHd549eA8tyU29uktMIkFe0Kfw5en+8",
-	"/rj1wdPu7t54jY2uhRgZyNbzUrBKkmg5Ju+ICb7e0PQpm4hSDD1R05QvgJCEXYhYxjvxDusj0x2aEPsl",
-	"jJhBoSMvhJdnpLlxiuj0VWiC/PCWJQEVVxJLnEGRge4sAuZEoUFnBwVpQuafCEsoSGFvvza3Yx64jlZS",
-	"7PX9qPCbeAfIAgCCD9RCiGmHRzOTUlXjSXNM3X7MV0U539Q7sSPcMBWvZSqwbW7vHq0RvvUWSLLdMUhr",
-	"dMc0QDUblzyrzU5rCi4pVbEqPEz/CHTV+zYWCQKdhGVK6EGoOW2vBP5TLP3FnGY8dR/CBaeBz2F/M2z0",
-	"tGtRiNTaaftRD4tR1hDHksxeTcKQl8jCZO9ro57BkP1Ucgnw2wR+lFCF1zH/4KUOmy31KIjtMjClminN",
-	"CzSQSSm4VpLiK9yP7UamnuqNtTJ+iJsXBJ3QKXffmoCn9DZPiLK25dbvmgukwTrVz1Ra94AMp1nE4p0z",
-	"YV8eSmmOWFaZXOh4p4Eaj2Um0twu/4UwR8GqAty4dpB7vNffK1EJTZxS7uiEdcr4bFaqK0Cn2+P2byI1",
-	"gFZAyXPMDLhLY4phj36SANB/D3+TPAF15X+OCNP5nmCxbutfouH7oIpl59I6QL8s0pcqrUC7qtva/+oo",
-	"TkGMTbNkVCppErR1Fzy9TCImeDrxhK7P9qODP72I/r8f9tnFwtrv/sGz71nvdV7YY+sfXlw3lgWw3ky4",
-	"ZM/2f/1x2BtEAA5azASQyUbs9N1PEfvpzeuI/SYuTiP246+nEfv51ZsT4Jl9+Zq5PUPYBHsC9nQsyRBE",
-	"hJC5WNR8aqq0PyqAGQPuhKS2TtQXqAGRDHHI3luvEUfyr6c/RbGE8dgHt/e2zja3UbbIPNMtkuTp6gI4",
-	"WZQTQwf12r47rnD28Y8wmagrY+eSZe6FDHv2oBwhFw3uSeizFJ95aooF9ZDaP4us/hUMCvpPAJyAFwYJ",
-	"CoB1AvvEgqkrUQ6ZfSH0A+BcwWKZkGm5mNmLaqNKPhZuEieiyIhPy154KqaqXBzB4FD4Gg7nEbR42p8K",
-	"7aybPaz/bGOmQiDzkJsctGwjZU/7q1zMwWYBASHqWgjYThBnoYnKusl+G4t5kzh/7Wu9EcNmtAOL4aZE",
-	"no/KBPzLIj2z79F0nJD+Q8Kg2GUPpGpzRnK7Ww7gf1YO4DMhs3pz16artgPB8Xa5SG8ZwgC6Z2F91kbr",
-	"u0ugNG1H/eVtf3mrOMq2wfzG7WYwY4tARNrnrro4IL6+g2e1Ba1Z5+t2506Vtk4c1SmGIyE+ob5ucsgS",
-	"PrV/TBxEeyQgXViOgaoNI2A6iFmt3BvLpP7HmyxB0Ax4MwS+cbWRK54X9tU5+VSn5O/jZB88D9k763TE",
-	"ssYaAckuDYao5myoROrAFMy3uAeusPL0S5K/0ZNsC5LbcHEFPm7XBuuXYlTJbNC2e6n1wgeU9Z7V91St",
-	"XO3jWc0NB4zXyIEdwUbGn2SHEKchQpkXDOQ+cs1EyaG6ApGJ2tWTUoB22CBCGVuPwhAyq6sUWNqc5DYY",
-	"WYT9DlWWmyE7KRSwZnK58KNqZv5i2Zb6Y7fK/B2F6HB8ZB1LX371SZ4wxgnB9BBUYX//RBWZeyrwpU0w",
-	"hWUs8VoErk3x6Q4h9OoD2D2BC3yCCzgmTe6Jv4ocOQhyEzExHA+RlsEzf66O4ZB99+w5kLp7ux6xZ8Gy",
-	"8v3V/e9e2O8NIvacmhdjGcpm97/7AdjhB0N2ym2oDrUs6sShBwmncdhrMfO4gu6ETHsgs20XmmMxenyu",
-	"AhjNNmv60FnT7Zl2DylQu1RDus/bpz+DrUdHlX2jL0s+d+9vPZzmDBbOjOeZc47Zf//v/2OP1oQpuZtO",
-	"eC4DSUjSv1tY+2VKLjWOhE24ntjDGc8EICCO6BS4lGpOrTJ0A3K+udbCUC6PknglNwLzjNYOI9WMMYVr",
-	"XhkJBLN7FxmyaGBoVelVpzEbh6Q7gbGeB2TUtKeIaSd3RPvO9Yc4nTKPaKUj+zeX4PNbUNFvc6OPADeE",
-	"PULBTV1fUEMhxb1tVYLPYnKP4p8iOY+jEB+y4wuHUDCTUmiYlT4JjMTyu2f70T6eLCE9D7zNhTA3ONdZ",
-	"3xqR4FzHzijsF4Ij33z+metJzc8NAhyhnn5QQ7QrA7sql0REYwkLxHkFC2eOOkih6dO6P+zWJ179040K",
-	"cI6XH2zzIp1j56RtD9Bt2fEPqTO5fI5BzBjY7D7OIAoHrB7IQVjZeSxjlvffYDUtncrY+tqdvvoZAhCf",
-	"qOp/PHs5qBNq/hxZSTXR2VM/0/JxDgLoydxewBxj3g60nhIpzFyVl9TU70hM67tR4c8G2036VA+dj6XD",
-	"zbO+FoIlf69Us733qCGc4GL2kgXKUbgDac/APW14ivnFWoMTi5hTnkspjM8/kkdBT0Id0rqaslymRZVB",
-	"9sy3XMdyaRai5VBR8qmLyOiSDgs4K9VFIaYD7Izr2YnxGmDBEso1++6ZPZd70E6MMGU3Rz3tfoMz3nsj",
-	"dTUa5Sm0MdPrPGTf/QdYL/+ie4x7Z2Dl7Q+Zs52OnGo5ResIG8i8x9IXKGCyQCx4MIxlLPFKYSe1jcT/",
-	"VlEjuG+IrvsCmz3e2Ek4cJYV+PxexNJp8i8rd7QxOkQuOPYyKJBx4NmQvVYle37AJqqyO3RkRBnLmnAX",
-	"3tNc7Y54al3CQJtm6Zb1y/qUKlVkai7dOkhgPVpDnYAbTPIXdgM0/E3gWZyouTxi+ajxhqEMiKtcu2Mk",
-	"sl4pXvITIVSTOm/uwKUoLAenUjDEf7PbifZnsI8momitFy93128q+upkaZyP5AwFE9WB96SKbnBIbFGf",
-	"G1BnPdZQgHFvpT6YVg9H4E9Aq3/Lo3y5BusP8rEwu/UFfJTdSs6DUTYvtGJjYZpmBIWAatGevGwZv1Tz",
-	"WPYT/wEB6pNBZB8NPdwO/ppvGEV9G5HE6/fryj59Esqt76VouKE2OlFzaY8OVaJ7BMhiJQX2FBzsHwzu",
-	"azVTFWEdnXc97z/TlzdTRLMe59vcnSbr1sgdevrvhf/Q+/TBkDopuO/0kqle0WmmTvkYoYaXYsE4uj1O",
-	"BRdCY+t19JOxMHQiUlebTgaHLAFCiiRiSVqVWpWJt8exnFmvGl26nrYRx2dzgl9yWSZleJFASA7OjWS8",
-	"KDoMGt37t2Amvn4hXm/UIIrD0d7462/tVHyrVQ53bFvm1qDAzFN4BK9wwz2Xu9eJg6qvW04jZz9bY/uI",
-	"qSLzey2CIHoMsoecmXwq7i/2h7B4vU4JRYbhQeAyrWF/ut2dPvw+oriFcgZRGK4EobkLSDBrba8K2s51",
-	"oM/mqiogbyvyK+GuuhwrmzAw55QDKwobnkPi2ShMGGg+FY6XjGuWLKdAPAgHh00X9iE8fBLErtdkP/rr",
-	"eM1iaaN1Jeu0Sq9jrlsDd/e9lWA9ls1ond0sWB8M2TE7fX92TpyH9BJwouu5RVQyn80ELyEi5NBw2AdN",
-	"OGX/IJVTVi3U2DoJpFTqMAEDSqOEJWtY2hq44jxPuF8irhyiZkLqyL892QR62Tc+EaRsiVMNZX82UmlF",
-	"vEOw1HWj6iNZvHOipMllJeKdIXt3fSS7lEfa1ED2t2ak/uhxLIyiy/GBOd3Gr/cJTQLW0UbZbwSbBhd+",
-	"qrShXTEnDsxgR6VcOosL0BSHCvF8SPfl/GH9YX01+DwMTHPtS6rUjMG1kkGV125hOGfqnC7WXu2jWovL",
-	"CY9EOd0WQT07pD9eme/D0nNtolIelre3mMbHrUX9Ddt66419FB6ZKzjjFr/n3otVTQD4lx1kPD2uzGTn",
-	"8L/+ajcZqib5v/zV/qC8clu2Koudw509Psthf9FIli3NG4ktQEDCewFwEhBJggsN64aEqTAcdvZSQi0f",
-	"y91qFjEvYETt4VHAWGVnxIH7XN24vjLiz1cv/dE6UFMu+VhMISUPiMrlSQ4uhAid1Qu9aRRYNOv/8p8n",
-	"A7ZL3XGRawmz18xEmmukF/SXvVykbRcF6wztRTUfPPyt5csuPGe7jNtHqnjBEGKK4J2RKB3+0gZHdOYE",
-	"V57xBfabrV47jLN268IjLVR3iPQ0ubXhfeg8iBi1Ry6RcAX3D5fv6hBAE1zYXZBxw4cN0W/8oHVOrkSh",
-	"ZvaxdoE0YyKKmSj1EeMXUI3sH+wfQPFqVqqsSpFn2186q3/ecvFT6FpgU15eCsNmZZ4KzfoZz4sFe/Xx",
-	"w8ezl8yPDcBOuKR+PD/5ePby3PoCWSFsREqq7KRznvJ0Ek4LXr/l/vb8xiMWpl7nBjwJe5SwXfb6+N8i",
-	"ZgSfRmyi5uDGq/JSR/a1mDyF2MB6/UoanhqWCcPzIlyS7lRqv7H7nd3YNTwI3jg1d7kMRL118O9tG1yl",
-	"uQ1XSqVGbJcZu+inSuaQG0OorMmv7O4yeXopygjXUIoExzithBwp7CtrPsZ0Wkk04iusc1WWG6bTUgji",
-	"YMX9znbd4oUVAZOmSpGRkF5ElUp1qTFxMKMMU3BbgGXv/P7X3/9fAAAA//8=",
+	"7L3vchu5tS/6Kri8OWWq0qJp2Z5kpErVkWV5rDP2jEaSM0ltTplgN0giagIcABTNnZqq8+nW+bzrVu03",
+	"OK9wH2C/SZ7kFtYC0GgSTTYla+Lk5MuMzO7Gn4WFhYX157f+2snlbC4FE0Z3jv/amTJaMAV/XhRsNpeG",
+	"iXz1lhv7S8F0rvjccCk6x51LxTQThnSHRi3Y8IBIQcyUEW2kYgWhQi+ZIkYSShSbM2pYQRT7ecG0IUtu",
+	"pvgynbGBGEZ9HX7LVsNjIqSZcjEhitpWuSaGz1hvIDpZR+dTNqN2QEwsZp3jf+vYAXR+yjpmNWed4442",
+	"iotJ55dfss6l1BzHuz78b0o5oiWZuxeIHMOASqoNYXd2YtCtHzGdz5koWNGrDWAs1YyaznGHC/PVi07W",
+	"mXHBZ3ZQ/TAaLgybMAXDuWJGrU7HhqnNAV2zXIpCW4otKTdkxMZSMWLUytKBTigX9c5DX8+SfV0bWrIW",
+	"y7acMlw4xWhBZrJgpSZTWtglsL/lU1a450AKVlRE4wLW5WQg7AsFNZTM6Aq+XDFD9FQu4dOcliVTTzQp",
+	"qbHUzKdUTPZezl+yzpwqOmPGsejpouDmNDcyQc4bYEU6HpMZm42gc14QqQg7nFFeWlJy+97PC6ZWnawj",
+	"6Mx2RqG1Gpnpp3dMTMy0c3z08kWKyWAYb5ScbY7C/lrxr90iXS7yclGw4qBpCGPbUpLLCmrYoW2o0ziM",
+	"b7ko7Dephm/ts4apPev3G9u8oWrCTJrEBp6RhW5NYfziPiS+kZtj+CAMLyMKd9mnHeQ18j7EPbdTuqR2",
+	"iI64c/uP0CqzzztZx24SrljRObZcvN8k33IrO1cNnMSVNuTDzRkp6Ip4JrofD3W29J4i8ju6R9fb6Jvs",
+	"OBL+37LVZu/v6S3TcIoYtUI5HQlmTcfsOJwx9ZOF3LIVoaKofvBfTZjRKLTGQFd3WoGUJd0ZVbesILVj",
+	"6S03x8SJTC60scJSjolaCGHls1nynPXIMyu+j16+HIg7rvmoZOT0+uziwgo8RXMrtzLCepMeoeTDh4vX",
+	"J0QxFE+sIGOpCDWkZJbaRy/IVC6URhkJdMazuSL02qHZvKNewrkUdnpyDcQd02bGhLl43cDhvHqlaMvo",
+	"XyX5/LKkorGbuX340A4aT/3T6uxSzCyUYAUZWR4hjKqSM0VyOZtRUfQIHCBM3TEF57HOyEgurAqQkYUT",
+	"OnhmDoQ7NIEvYTdYeWgP0TtG5lRrVhButqzknw7PSkaVpe9hGPtD9IxLJedS07KZyv6FB1L6hwVbsLOF",
+	"0qkj+NQdwD/bl55oMhTsk8GXh2SMJ6Ml0IQ5ZeeE0BEoJ3YrVJvTvtEkbXLsu2HQL9KnGoz6HZ+l1Nq3",
+	"cklmVKwIN2xmxQ6MT44JjWdDprIsNOkWbEwXpSEv+43nTQn9xAN0H3WOX/YzO1qnxdmx7tDpbnh+y7Zs",
+	"0Qeu5o2iQtPcUqKxDxO988DuPmimHm0uP3IzLRRdbtkED+viF/utnkuhGSijr2hxhaeL/VcuhWEC/qTz",
+	"eclzain29C8apVLVy28UG3eOO//30+oi9hSf6qfnSkmFXW1qXlzMF4ZwTWa0tPLBnsi/ZJ0zKcYlz3+F",
+	"QZySXIp8oZTdsajRW+2PkmKBfbEM/5289ZGNSx/RhpflQLgj1crLX7LOG6lGvCiYePwJXfOJPQ+4IKOF",
+	"gUsMLUu5ZAXpKlmyjOiFxltgRvhszpSWghouJgc9ciYLRobasPnHxfyjZ6rhsZ3vQMg5UzBUIhgrrFQZ",
+	"K6anloBjbkW7fdS1X3+YR43R8fijhmvhxzFcTKqGB6I7V7JYwEY8OA7SqWA517Y1kK9UEJrnciGQ+HJh",
+	"QKBpbRUjuzaC0IWZMmEsKe0P87mj+zdSsF+HkRXTcqFyRtgnDtdLq7EtqSYFK5lxitFESuTvC2GYErTE",
+	"Jh+fJ+SMoSViadl8qaSYBEsHaAcnpGCG8lITqhjciCvFoZQTGPR30ryxysPjj/c7SfQinxI5+gvLDfFa",
+	"qJHRPRyGdElXpaTFjZTv7IXs11pqlAQjWays6DJSktJ2D0O6kfI9FSsnRfWvMCQp8aynxrDZ3Gh7hkcm",
+	"MDDXHAZ7TaoP9/bTyLIDHX0QdmNJxf+d/Sqrboj20guk7ogWJFessFublhro+0HMlcyZ1nRUsnNhuFk9",
+	"/tB+ZGV5iOdTBnJ1pBi9tSJwtNBcMK2JWpT24m6vRVzoxXjMc24324iWVOTsACakGOjUVCTMhXiyUFLw",
+	"8ZjBceQYzcmyD0Iv5nOpDCves4LTGzjKfw2GH3O7+VZzZrkdTpQ8Z3MDZ/UvXtlAW1Zu+B03qwvD4PZv",
+	"NXSmDEflgpq2torMqjXHf938+dZZhrbNxQ8CrEi/ZJ2ZZRYUDuwTnc1L2+SpIHgXlApPmW+Ygl2kDVUg",
+	"v8m1oaKgqiD2Npe89Fdq17+hHuaMU77HzE65sgGiOLNDqg0xMhoWDG52H92RygpQx/2V9aMbW/1HxQRb",
+	"rv84o2ZhB/ZTgrSn87mSd7S8Zsae+3pzodwwbqb2fJdlUSfds36/3+/1+52sdkPvJ7ryDcmSKbsLLpnK",
+	"Ha9G7bVoaBkU4YcOam3ZmkaYbRIhPYrk8joKh7ceQuP7E3Xjyxn9dDqzilSis+b+9qH9IxM7nkIz4Zm3",
+	"HERXmTrxpTibUi4qYtSu2wkaKEadPI3efNlPvWo+vaV6mrB9wjWimlXmDAcrq9BGF1L4meJEFNFMmBPi",
+	"idhbZ+/UABa6uKKG7Z7WL80UrC6e7WmYMEGAEoc+Kao1M6AR2yllhI/JrZBLsTalHdRfO5anq5iIeioX",
+	"ZUEmklCr0VRkI3Qk7xi8ajwvrfW731repFduSvU0I8tKWQg2oGrZn2gimFlKdUu6X70gU/aJ2uvOjJak",
+	"4BNu9Anpf4Lbw1cvrI5+fnV21Ede6X8iEkZAy4OMKJZLVeBVjxtNciqk4DktbaezHjmF4RBaKkaLVfU6",
+	"WGiFNFOm/BzsGYiXXtyG9pyn5EX/6x658iQcsdL5waiTbhUtTxyBuclIycaGWD10dewuEfbqV/NiubFo",
+	"wk1w3K08y+/L4psL8+H6NVHUwEBLDvfc1ryW3BLooMs9n68pNdWDjWE63S/9TMrb5AOr8PJ0ewUbNTxZ",
+	"aNbgPpRLwRSa/uxL/ip9QgadQcct+7ykxjKNf9jbKcn9rF3PbjrVjP1Yw3R+aiLsKylvdSNZ4W8wYu7U",
+	"+uJVqpaRKkVX0VrEauVIypJRUK7BWa6jZ8FgiXeppP1689V5ZLNv8brdByLnJaf+o50zvKp/YicqDS3P",
+	"mpkGnr9u5hwRUyaQusXo1ylsOSG1kneUl/aylux+ysq0po/KLEs9XOfF0IFrLvo4xXZLJsx3bEINv2O1",
+	"OW+SrjbDtW7nlY8DOCQwUVYxb4369aWKOLK2CGvj22AST+fGDXUujFqlNpSRChzAyanC44ui+dmVbFhB",
+	"2qAAfLgmhSxLqnSGsibEaLjTcibvWEGEFKyXUjv3uS3mpb1rX8xbRVDQolBMaysB/40pqlnx06BDpMhB",
+	"Q+AKQ0CspoJPk6PLpVKspM6DkKILcEPDs8rw2kh0f9PdnI4L7FnNmXfDOqm9cXtMjnxvGeV1r4RaBoaK",
+	"hgNOG8XorGF2ejGbUbVKqXTUWL2g4PbcFuRcTEputSqY6QA8AzC3oKu8Pr88/N23z99//cPRnwad5JQx",
+	"WqOZ+fH5B3eGbpc20banprry+wlF865YoNpe8Waq9RtTM+ypQP2Iw5v3/R1L6SeWmWH/FwVH3fEyeo7u",
+	"oqRyW0paEKuuQyhcRNeq320sPmOG+r53nmrv/cv3O0OtXnu6h7jAvv/IlOY11o6a3cq9xpneNh7cVU3u",
+	"HHozX1VsE/GSb9o1tD6JGiEyXPVoEbZzzaUzj9U5p9KJ2itgyIQJ5UCwTw3BV3RsUEG1R4N9DZzVJ6RP",
+	"qIHfmADu25eg4TSGrhsJ8E5OGqYvjHJ/7jF/OHwT87diQm8S4PyOqRWxDzFwU07QKZ9F0QOlYQr88i31",
+	"lG3ExkiDBLVdzEKd5NsloSeQn1wjid9HoiChlNxL68jpQm87fZs1glMv0k6IZrS89/nONyK+7nPMOxu/",
+	"NzO0vY5ebdwcktZFfcVyxu9Yum/vaWg4wL19/B2nI15y3/SmQgFGBH3NGm7B/nZ5/vPCOWtaWQmrsde7",
+	"SA9so5va9FKs+YoWE/aO3bFyk3wzLi6i+8daICEfMwjT9LcMUFQ+XL+2jFS3ijZYVGdcXNnTXtEyIRPw",
+	"ESvgvq7Jciq1DyLyOo9VTlNaXnSAYXjIdpEFJPjOvri+BvB1VqPD2rC3k/QdT5kMS/uovUSNVmjXZcy1",
+	"3Dio7xw1vKMFLwOdrFP6KDb2yQ4UDETaMJX0nLzCS9ql5ClNa5u1p3DWqt2BpLWdgC/5hlOzO4OQlUuq",
+	"9VKqotFY65jFv7ceXZk0ssmy2Ov9efuXU3LtrJSaOQNO4zx2WYJ9oEhuG9ONhvOXbceEZHuN265xVM1X",
+	"4Nf2srugZQkGWBBnGfH2Xux5bWjPjxKkFdI4wVSja9JkXQttaxNkFnPcemAcbfa1nKHf+Q39eZMgYXu3",
+	"2udVS+A3Tig02gnVpP4IUc8YuDIvac6sAsUUMeyTOUETNDeMaLrSRMtIWAbz3xoNXGde4do+9wZPN4zp",
+	"rZmV28acEcVEgWHTSs7Ie6puC7kUIcxJ0SV5e/P+XW8PDzmwKE/e2FMe6/B6Fg96y5zfyuWF+VGqlNGW",
+	"C6NkgzGAzfdmiGvD5jslP/bpe9gy8LSWP21cI6sXP2yFtnEtBORyTfAdYFbgVQyyk4rMFtoQxYCj27Fx",
+	"1tHlYpK+IHDToEcv5vaQabA02Uf+rmAHDLlPIfOJdP/85z//+fD9+8PXrw+yyrwHU9OGGqaJFKxH3rir",
+	"jGFqpkMqw1zxO5qvyFyWPF8R9DrZB+6mSygRbOmcFhPFmCZG1lWso/7RV4fPnh0e/X7nUQqk8YTIqj0+",
+	"3cHuwIMJ9TqQym/yzf2ZN5jNGjZuycVtMtafmikG61l2sTyACYpsTqzyYqniiM8NmVKkedIK1sAEKbHg",
+	"6QSTyDbmu41gGKSUuE83mt8gR6ThdoSxyTd81mLkVfpS9NWWod4wmpDdU0YL23r6StQk4FCh3FvE2SG8",
+	"R110z2PPdQjHnhMicyXHvLRqTxAXJR1hUgc4YsHsbvcfA7NDTlWxz3noKZMFoetnvYPIbobbttHWLVSf",
+	"/fcChFI+pcpkxNKWap2RCR+bjNgxamYywotDO7+MlFybjJQyv82IZZCMzJnIiJ5yVhYZyJeMLGlZMrPP",
+	"Octn7jzZvV8xRnlqzFyTD1fps8Jf1x60a92tLWzeGQahxSN0RE0vmFLII/dQdCtfDxoy71hGqCEzqQ0x",
+	"S+l1Xr0mwF823JBzathEooPA39nyML5O1plIWSx5abe7ZYQJG9H8tpN1IK4heXkruP86apMWBRCoWOQm",
+	"+VXrwJ/1qxuvxhqs+WFWod30OizSLrxcFmtRjN+8SgaIcVqebbz72xcvtjFe9eIHwQ0ryLdcTApIwNw+",
+	"U8d0MLjkdBSjhj3kCmWmrArWxOihzStUyvCy61oFMUnrOcRfpYiEETttXn1QWFQUsjSWiry6OQNxfX7z",
+	"NiN8IqR/8OH69U2bwKlt8UtSHOZ2pIkIJj6u09xqFdwck2S8Eum+ujnLyM3V2VH/wMq6KnypC8FLJz54",
+	"aUZXZMQwQkguzEFGqLCnkGY9cgHq33pMk6P7k/XoJtIt5ZIp+DaDuChRrkK01AH073pbaFagc3fOlG8w",
+	"REdBzLWe09zqqsrO2OUaVLmuPhiqf2I1qxBPZdsFwx8EDc9ZWXIxyVzYVH1pnh39fmc8jRcRyJIVxzXv",
+	"KKdoYTZd476Kgp/XbAfpuCqmPgZFrZ5Z3/i+lyC7X1+ykT0QEyZVRu8YRo2RLiVjezSTKWRM4cVrzuS8",
+	"ZBkxkuTU5FPggsMxB6qTkTT6YJ3o/d1Cuhp+bepVAHcz9VsESG4VafTWTw2kgA9h8ekC6xIO99CYMavv",
+	"WF5dGCtBuNkQfXtKvoSLSFqZIMkc0uRPyGhFfIKoFTthl8Emu8HoRCuopLD/W1+FlIgcswad1s6vJnhA",
+	"Lk7thbs7HDM29FLz54U0zLnI7PYESh9sHAvktJa2Z4lWBTe6/ezM6ywkNyynzglmVfVi4WTBhNmnS9zf",
+	"xA7mI96Ci2GVEujzCMd8slBsXddptzLRUVMnEEhZpLxUSPg2xEbN9hRjXtqZZpOCqd5ONU5cztRGeU31",
+	"dCQpGoQbTeUtPQGR4T1xUZoz4e9srdpzMBFN5kbMqtevVu+lcGAZbVqFt6/g251mqypQcq2zajJJmqIa",
+	"lRA21QKvW8aZSuwqI8vC7nLNnDkGJEI6EKu1amaoSdu3m+VPIsY153uGc0RbptlyvltR2zSlKpdf2BCm",
+	"ZCf/wxWxmi9hwv5Pky7QEhfjIDl1FblkNwmK4bKbVCTdQcfK9kHHATcE919TL5Frt2HsYeFuhVxCNPZo",
+	"lVk5blUvJZc+D3SKu4UYKY/hWawxXrwmXc3YQBQy10/dq71ZcdAjGNzgfZbeNAUIEpVYdOFbPxx+/af3",
+	"R+mZOMSmvSJ8DDWLnRvW7aZrfDnlPNljnJWuvS1cvTFyu8U4IVBsl8cmGUa2rlVmQV7EXL6+J6qBh9kF",
+	"ykZ87DdZfam2SK/oMGoUYs0SowWhTuFdiOKoUtP1FpiM2ntRHoQ34/iMDUx8d6BmGFbqPnWqWMIPXwmn",
+	"FiP/zr0NjLGg5XsuFoZtG/oM39gyaGioXIHOCchsgIdmd/astzuMahvr1Mm7NuTdDJAOEnDN7xF5tcZW",
+	"iQM9IJIkw4NnVrWJoiswmmNTAp+9Oz+9+uP59c3H9xfffXx9fvn99cXNwUkEDoFJMtzdZcdw9wTt8MXR",
+	"UYukijDzasS7qdicxrk/JX1bESln9NMFfholU6Z1mqq/baP2+9ib4F7dnHWyzvnN205mT8CbpBlubXts",
+	"fm7V4U7WAbV4WwuAmpMglf5+3P508RFK+3IodN6kdFa4Qmk2HeYOdKgxeM/lDoKLzsMNpdNBtsgTPzfE",
+	"b+SC0LIEpQB9BmvtNkmNQKEMSev73cIYFXE2V2fCHLBkeuClFBOYeqxr2PFbPYoaYofQKoQ0LG3LBW2a",
+	"t512NeYtk74Oeorn50un/WdVqHsn61wx+2FDQnesHiRZJyh6XTyz7jhbarCZgfJYJ/bHBodHs/+uwXex",
+	"RpqPsYsCG0sT5u6slPntJhcIuWyIpqhgD57ocAlHJMUPN2cHtaXfurHleJy0i1gmG1PvxdYQX5TfgiVh",
+	"6jD0HJBaaXXcjFB7IH8jSbFwkDndQed3R9P+rK8HnYO6YcD93jyeRt6/8TBE+J7drcupLH3Spb5P2LSl",
+	"ciDE+gi2Ldhpcefv9OvHUHiQxrG7YwlSDToZGXS+7s/wj2fT5/bPA8hkdH6l51+97JOCrjTp/v53X/X7",
+	"003C1g0ku+Of/FgbJvrebYGNFAvW/vCYNgYMNKXK4AiSzkEX6J2Q8m0d/RA747rIQliibXdLcIQjxXWV",
+	"xfMQitxn4g+ZX2pG51SVqytWsNk8HVE9lmrMeGOoDFpxyITfMUEW87QnOQafTEZKKy5yPk+dz3BpR9vv",
+	"iOa3Hgtpw3C8W8tcg8Cs+syiOSZJ5MGqUikMzD4kPvICDmB0gE/pnG0eMt6VmcBatJOZ0XzKBTtUjBbw",
+	"A7pLoyAjjO/HKCmaG7RaHJNhKSdcfGSf5gAwhuYYZ1ADcKFDLqzYnkjBjj0lBwK+OsjI0EgTAZ85a04N",
+	"XAysPaBucY1IWsdoROMGkVdPyDdSTkpGSi5uCS21xFELsDY7R5/tKwCxDTMytC/HHWMbA+HHjDdPDK/C",
+	"MFsXVoA4xayAgUGz6/BtpPui//zYX1QHAn1eANMGuALCw85G+Ni2oQqz4GMuZVnIpfBtVY8gAGUg5hTu",
+	"OmiaGsL/hi6zh9rTaKG4Wbm4Mdv2vKSiMqB3X/S/RrQA+/sTjZFiA+FeIJq75Ew0/J84/Xdpz9qAWDas",
+	"GPsH+9bQ9lOz00M3CJhbTQBM/5gqoCuHjF0rdMj6rpxN3/U2EBF5XHfrlq0aK6bkAbi5mjS2+QKyccDx",
+	"EvE97jOreIzAByQYesvqJ5/3Y20RQTDoXWruxdrrdTSlhISq8OUysqzwJuzIF5qpE0A6BrvzVC4J1Yd8",
+	"zUtyWTKqGWECWeeOlrwgjdNxO/udpXRiRJbRh4ItPxbsjudsCCovMpqRtyzg5a8JCEy+guWzTQCQIRXF",
+	"QNh9Dn3BT92RkktI0YBNPmHgXaK4S98aM/9elCuSS3nL7e3t7qPr5iO07PklkZBveNk0meSetLNyLLK2",
+	"Ma2Chf7sAL3f7kheY+5dfPLj2uvrZ842f+obxs4/uWO30ZfK4I00dsN9Q3Rcm1tjcd5INZFmZ3pFymXe",
+	"gI++0QVK+ndc3G7J3ijWPexJ3+F8n3QNe9SdtWo4NerYg7YxXneFbEhdB4j9HZ6mJiiVhrITNylVyJ0/",
+	"oIZwUzN27kjM2WL4AZDM/fKpL0uKUZdwqmXeLpt5NxE+2wjCQa60pzyY1zPio8eygQhw8DW41MwLH0QI",
+	"CME0YOmNhU2UwT0eOxU7iSKLj71haWeUQpLCztu/j4fqpjLlPFn3NmWR62qG3JTCWGrgsMovtK55OsUn",
+	"MiDgu6TrLDIZCQaZjACAH8vIOQLpOtSsIiPeUHNgVymszBNNnF/TtQpokGfSHnqGFQ0nQXPUvk9Ab+Hj",
+	"BpjItC3GJ5J7j46PG3VMEfmP7Bqu7cFwV4wdTn5//NQsMTxsZUJ5oAL2adBuTsgwAvMeYuCG4wvQGpzJ",
+	"LHqpE1cB6MQA2p2sc1r8ZRGevIEpvZJioZNGNWzmvOQTDkmmiVsug4e1JUoeS+naNXBeD30bMLsxLbVP",
+	"9rAakBVimkLpHIhK4ZrMuNbpnbZ+uvnBpdYiolGT8E7kY+dqwYpzbfgsib11KghzDyuDGNyKGYUaBVqS",
+	"MVUgpfgYdCVsEuRVuSIAeOcTRUh3SsvxoX00EB75196ceuQ11/OSriJtzvXDNZlTXjgjGDUEYDC5WWUO",
+	"4gxvt1gsYSCYvfMTFS79DduwKf7hBpNY8PacAexYm8iHeVOdHw5B/FSIBS25vU2piJI5nQOip0ui4YLM",
+	"ETwx2wivTuTCS72f+xy/AJtImrnvEaXBRPF6r8N2P4tLVAEjXtMobgJCw5dcs4MG64w2apG3QeJ679jq",
+	"IvoEXGX48+kWhsFRZ2TMP7ECfBMeTa8aKPqXD1AQsE9zOFD8fJdTXjLizqQ0wA8ky292j3xMfkvq48xw",
+	"z0S7Jd1qSUXDHsA7u6AzBlsbw5nDjbU6quH3ECNQv/e9oprnTf02mctKKiIQl82R+Uwyf82LjAvrQ/P7",
+	"K+3Enys5sapaBLXa5CBQcjGZYpSMlWJr3XCdWUZ1MIrOjdAtIoHm41hT9TT62wGaNlOiUT9UTiepxyg8",
+	"PFaIdIcX3/3x8OUPR3/63bfP3w8PMrwJVxFEei2E6IRoxshapFCdEeIW04P1sAunepu3a4bV7wJOJ1gm",
+	"uDAyC3Yp35R9tbe9r3Q5q7XeMJTUg5E6HGm4fjSl5N03tkmZ/URpu3CoSiuIIqKYmr2mqwZoRPu0GYgz",
+	"nFlwkAUoVDicYXNQVOjwzOyGslFjuVDhREsL64dGTX3k67FSDuQ7VG6KhUukCVfKsidMRAU83TcOgiCS",
+	"4zOtfuDUj9xNgbOpfu2OtqqWsyHQxsU8JB2qKJqeaCgOBbef5ZTnU3eN0bWzoqWXJwynfdxEpKfuzgOv",
+	"mndBB9uJ8lkiQX6loA1nObx4EAm3Rp/sCguJyPuwyJDEVFrEiKRmcf8wkUhm3z9ShNfuUG25uJFrd4eM",
+	"XGza7psSTppuHZu/x+CsKQnuSp628TM6ucf0aYPuy0SBkAK1/DI8OpkKoOcFEXLZXq7sVHdRcd6q1H52",
+	"1RIQm9BhlMsZA8fSCeoE1TI6p57VpWh+22uAN4R0gqbZ/dd/En/6ZERhaT8SLs4kujeng8Fan+47QDGr",
+	"wzNxZm47Kt38oiOyYqKYPbdviG1hVGiq62QdsNXtiqX6dpU7Y16jNV4vRmCFaWKN6rmzTdxxtoQ6SvIW",
+	"7nwnkEPExwGGnevggnKsv6OE3gYpvl3lZ1Q/PLBR5otwvCRssv6xlfpQFUbIZQZOyDlTRPOCkS5YqirT",
+	"Z7DmHdQwDLfJy29X+WvXUxJKcZVft9Jnvw0vYjSJW5VGGMbqlYwItmRWFeVKm4xAwDT4ze3Fxk9tnwld",
+	"V0zTAJ3d3hKXVwniKfR4uud9ojmwj+s/MsXHvAk1vRG0YD51hde23ERCCr7fnyEeImjD6XLoO4IKfe8V",
+	"nWoTiVT4ilab0iWRKdqJWS/eK3Xm2qJ8WsZ2vPOw6ki5nM2a4BZ37GEfll7t5S7m3Y5dKT1nj7rXdkXR",
+	"2sDkXhC2aO8SYDPT/OJ9Ldsl+TqGiV81ig5fN5L6KnqqNi2dl0kpdD2AOkm6Nl4zg9aXEFziXq/bPQCs",
+	"4+lf5mySvMBP6dHLrxJqLftErt+eHh69/MqrIiCXqSaLeSlp0QBvakV1G6llX4PX/521xGPe63TkGoeb",
+	"0xn679JK0EKVTYmNhVwKO89ofbBuIehVXUouv7++weJrdRB66Dcq0Fhfjad0zp8C/ubT21X+tP/s62fj",
+	"5/nR4e/oC3b4u9Gz/PBrdlQcvqRfjX6X/774mvXHTwMrPX32dKwkqj7budKSt0ayrMZLjvBh+ZESO9iz",
+	"2oNb0BN3rHto4wq/2Jdj0vPcEmdR7fnWp6A/fOpcEVU1wTOkfU2T6CxpGOIOk0GC2aGC5hPtDL2B+bD8",
+	"MprDaXECN1AowM5ncGOwqr2Rzl77JVoiPuh9wK486e5tfIAKkBBAyPLbz2OAwBm0MD3UBv9ZdLQtJ/Q1",
+	"GNfQP4yoAlxHInMvjdPJ7nVi753HsV2mP3O7DQGKYxV6yif2cjN25ZMP8UCKrO9OxvSazxGzlyrbRjes",
+	"dMKa1I17ixeogSFQPjbeEGsL/CAdKsq+QzRm/MezlHaVdgOdkrFC2JBZXJTenm1tEFPWF3/HxbSWC9WO",
+	"itUpk3Rh0aCpOnkJ6usxGZULpVakuxAhSFwqj4sylvlCH2QkX5iPcjwmXVZMAOFnIHKpBFMhkOIgI5OS",
+	"KpYRF6ib2SczwJjpFpIhJgj+OwIYdv7Og2wghDQffUFU0oXyqCJUSK1El5/FQea7dsHpgJbp4snt13bL",
+	"D4Q9Mq3aAvaBrnbAKG4Vfaix04iRFJa5cbqdrANzQlRrF33sZ4Xp2mHE+ESjqaQZPM3Lk0gP9yoOAK81",
+	"fbOhvX8nDbn2m62TxXaaVno9NltjyXVMweqCtWvH+Vd335oAV7FZLpPuSJopxGujwQANP87tClHqJTVM",
+	"fTYbyDaJDPhxOuzyJ/FAXYj7s8eSuQ8RqhVbbCzq7SrfGZOx+naVN5b7/fbPZ9GN11+NiF7kOdN6vCjL",
+	"1f+1c3JVWV87ntQs3lExWTTgQpbuWQXOSSFrRLsUDgzYXipLAkG46PnaRz59xGCsSxz5xhCcNblPIFD9",
+	"sgLG2Ui1cZkl3mvtskq6Uq3llKDc5ZOpyYKiao8RKRiZIRACmx8PRBxpnzlxVbCqMZ+y5CDaUS8QbElc",
+	"HP0Jpt/E31pmxYSNSu5u1Pq34tHHw9p7pE/Gh5B33K5DH+zso+4bQdI+Y4rBWlbBE41JB5hdcHp54XKY",
+	"dJRIgDkEAwGOccwcaEoT2DSMVKNAfXa+h1lkW4A+TP3Boe8PiE5f49zNdCyJJUUR1FYWrArxWE/oQozz",
+	"3ZD7vzTRwSeENNKj9PkhrQL2tzLXTTMTVcakGvPh9E5IYKiwM1waChfaMLpeDuGrF589P+A9VbfMnFFR",
+	"lIkbM1zN01jQfJLG0Ckx+3szRXrORANw7qypQOzNGSnoysVV2hES2worNm7bO48EdyjCINzgcajOhJ3c",
+	"UDFtdFtzwo/edhCqE8JFfcxMPl07ycKNHg6OhQhetPbWhLwa3Br4clkEv8iJQ2xMddMOMC1mkoSWY1UT",
+	"dYemAS/lnhUNOL0ulCcdjnRO8ymsOQZjkfliZI9WCKt0H0KUUgbnLCVGgX6gqKjZFGKsfblQ6Yg5GbXu",
+	"gO5z5ip6UWMUHy3Wrr3bpHrpnCOGQmx+ROYkHfRqNpI1gp1/uPpw/bqTdV7dnDXgq6yfCthGRP/IaeLm",
+	"vU7ximXSHL8ZMBsNMfh+fcBdcmqJRhql8Fowb32JqqrXvr/dQIobcRtV+8kJVxpFo6pRaadQmZLcORdV",
+	"bS+3VkrTo0gVXWPijispvCvDL0LB7lgp5y4WZa5ksTG/ai0mkLR2zSfiInlvZ3BvhXKdhosFGvddYvSg",
+	"A7sQinMVpPvN999/8+7849m7i/Pvbj5evIaqGMwcpLedG1c88LOSUdXINXdNURyvFrws1uM40GBLugNL",
+	"DmdJLmVOSzKyr+s1hIl+71mvv3OJ/JjjIo7xIqyRM7mSEbTkJk95lMr6BF11jgoDJSE0AXpyd3zHzEFT",
+	"+g/SQ7xjafdYUwKFSzKrJ01kEKRLur89iOw53cOD1nAH9/KBR4l92xE+cY6v3etRnd42n31r371fwLX9",
+	"aeaawdDruO7t8KBFZHX8QfLsYcaUnmwJ5YMbhO52KmmkZfAyKKrtVYx2McmedLVADstyF8XWvMEsji6T",
+	"Kk74B9uMXIbAlKrWJiA2gN9FN3tAXMWcpiC3uECOHLt0v7ZUWdt2rrZwEtIxEcUQj217Lt46HzezoZJL",
+	"iGv7hNln1N62xieIt45uVFYCMAWmspQrTDvHHLdN3I9WCI9bq0Hsn6u0d+KRT7mp5O323KS9AGmbQw5j",
+	"8JctdShaZHlkZDmFbCgaMh7hxmCXD1zh8BiQL7xNXTRFCrTJgah0aLkZ2XmPpIhGst8j9eHeIY5ZZ0nX",
+	"SqfGFXIa99S3ycLtmOBaiXCuewQhzSGrtZa7bNelK9iEGn7H4BiEdBpYJdL1mFkHJwMxRFpBI0ufQlvR",
+	"HhK7AOTG14eC+CrSDbwGNkhsZM2pUCHZ1WKUl3FCLaYFhxBOGufXjhozaz2h0gXZ9isdGJSOnYCKTbaX",
+	"z9BV2sG8tYDg2rG2wS5D18gQLK4aTijY5idkGJCfhxHoq8eNPiFDLwiGIdZr5GTEQHSFNFMuJsCIhc/O",
+	"YqI4OCFDjMQbrjGRWggBx/0QI3OLIdygQeIrSNnWA4HpPKJAlsPcbRTM+LaLxXDIuT47DibjcuCH4dMs",
+	"TGYgpHLo+0WdOysa5xFKop85ltnHi7MbdBVTCHFe2GeaPVdQMTZhtEJcgD2K6vq9s3cV4WR0x37lcudV",
+	"quJ+2YSNdYl/WNASL6jhpRbhFp5qES3iXqqBJrcJOHW2+9fvFab8941Ftjri6/v5KRVDr1pTDnnBdBXe",
+	"4yIuACQtp+AuBz+l24aovzX4KzfCNDJEMKtnUT80GGVXtGBJAW6zeu2JJmIxGzGVkf7GPB7LqxmH/dY8",
+	"nHH0aFiZNCPfADaCFJyW25Ek1v10wSyEjrQaakxImQQZ6yVhjJGxqQ6b+kC2Ldz3SxEPey+IibVvWwdO",
+	"bVN0uY8BQUbt3f9aGQ1tLUXA7Gk5aIDgTAOuIKymrvGSac7gvKRa37JUJbj9LRxNkEz2rGXCcFoSXpDu",
+	"iGr21YuFKtMWIyu5PuwJJtEOHjgO1toWmB+ocqq1JUgqBiSf0rJkYsIu2jkbKxrsh+xk6Xe5GJU8/5at",
+	"zipCWoHkXHBOuXbHu1V8/sf199+5ImYjLqha+Tt0kvQN+QjxDGvj30KwM6bYTIrVTnqtWenA4gSXCF/n",
+	"yLsZNReTkh0uNMscUt9LX48gHTzqabUngNYmiaEIF5fi+zmWbJAqtRDOPeBfQm2XK1iCgdixBinArK2r",
+	"UM1uyyKkU7Hn+LD9vcdLhp13Ed/wliFdsQnXBsGXmyHovqAt5cTDA3dUUwQ5et2VlgHUxJsHHTGrwqZf",
+	"9aM6gWs+pBa1tersU8m+rXvZmY+Sh2nkmGiRsPA50Im24RBVo3nR+/3v0oa2UOB4K7OXVJy7VzEmtklZ",
+	"VBMI/MHcWB/i2ATNFJeh7TfUoZ01xWWEoiF7dxZq9LUoxdqIihNbtcLrz/sRcszzr172t+eR7oLveDBq",
+	"R+wn6/dfJOd8t0eSNWRXn1gtcALYMljGxt6hq+ryaHmv9f4s2ydquRY1bpcfGW57FnPk13O9Nu1drB7Z",
+	"XK4Tebui3MtUMdujfjOrbi8GmfwyUcAzLdRbI63uY3ZNcMn2srbp+sO7l2pL+lG1MkX7m0pz1GCSpbY5",
+	"6mMJt8V92kaIeGCWpHRIIFu1Q09Ig4TVx5Pe4J8VwCDmlRe7He/BWdaAMuDJ1LQkDcpaScUemlpJd1eD",
+	"xCabhuEgFb4sofFFyoKHCQEl51KnbBXbECBnUjCwTMzkHdNZdDRuFG70Thh4E6xp6Uv2PcAV8ZOdqdXX",
+	"ho7HVXK1z5Wo8m/a1uZoE/Xg6emjHjDGcp9Zzamisy1oy43IuNGqzmEUe5NGNZOknYXJz37fwIU1wGNe",
+	"ZClw44xEeVzNcMeL/Se+nK5SxjeeT4laQGb5rQP1p67MkLsttag8Yo9BF9NQESPz4ApVqeEpQKDh4kcr",
+	"GFYlMqEFptrg5m1bvPGsT4bngQXEyGrC6HCfsdnI5zc60IQkE7s+kyCWjRkm0VfbJuKdzWte249xZcaa",
+	"1/ZjNFRazLj4OFHUA8xZ+n/MS6kXKsJ7/phLpVhzLKAfS8NpuaebNUjhJIKEd2k9uCkzVUxPZVnsbOXU",
+	"Eeym+qLZ4+tGWGt/2/ptJshVbdEqIU5tS4hDcwnAHCVhqik+4XvUgfSNpRO217Wsqv3kVGF4dqI6hZyx",
+	"EEb5Am+L0mGRoWWoCXNNqoTj78rpjoVcihNim8LzFktyOtgNxOQqiLsPWpG1q9MkYJtUOuQSN80bksYx",
+	"F29bartdjpDQDjdalC4AEXBCqMMKwIRDjE4Naalq4eCVGoKtHOfqFAg58p+uZXQlBVwNjqq/pWairuUH",
+	"J9/02bBnkMff4v064OH2l/ViPpfK3PD8lqVo/v3cXijwqYvzBzs2K8gKS59vbz9ynLUYTVSJZdfLKbXl",
+	"yuUznckilSOyLWNNrX8atnyTtpTe19VhVG/xp+Rw0aHf/vaM8UFJTQgehSAQZ4LiGnSdjEiRM+cJrF8J",
+	"XzbciF3cRxrp1CUjLql2MSonDsja6jVTaU99xaBcWNqb+hfJxf3cYWsJKpBJI32dKz8u7oeV9qfYATYB",
+	"00uIfIBXnmjy4eod6IyQsZNs7Gcf3pFskCuH8OADjoBi3uOcos02uxoOPKJe3H0C/WuT0ZqrHgfG2uCM",
+	"Fpfh11X5173vxGsTxnHUWt02oW0zSYYS+hgaqK5Q4a1vLBRfW6fdG6axxNeg852sgn9iNKWSa+ipmb38",
+	"Zz6lsPGFd1zcNvA0aBJEgb+KKYROCE5JTBjmZQlxbVvHkCDqdxHeX+vAliD1mjBtzqHwxTo3Jcm+xj01",
+	"cq0RJwu8FXcSTy/NaEi2RjMSujBumJrpbV4xPEILMuhcEDpRjHkjHXxJfGmiS8XvaL4il7Lk+WrQ6ZEr",
+	"Nz37/ogRq26lZapj18soXziRjgDJ8BnYUxbaEGYFSJTG/sR/rkkhKxCPJwct/HQ1+J561xfX35Pnz776",
+	"6vAZoeV8Sg+PkPG67j7uPvT4IJsQK9sAGHemUJcRvsA2xgw4BGnrfnoYe+VnB4TH3XbC+r7fP5UY0UCc",
+	"DG3kXiiS1RSeDpW0vCsrimjTU7kMRmav2p8QvxFJ90W/DxJGLgzhJsE7SXtnZb/Z8JbvLkFc//qnRoJU",
+	"6LeNNEnaaJOD3pA+jSYU7NzfH/br+uVn6DmK3Po7zLuqJ/Urdz4vV9fx/abZGVAd3mv99x+SSnrFNNtd",
+	"BzEhuXdLkvYvJ6WDTIVNRsV1rVqimKUcKAaAf+A9ys56qmTJXBqbmTJMYQoNAEzTQEjFJ1zQkug5y/nY",
+	"1ZtHea+jtwE0koxW0OjBCRmiqXJIDCtLHVBK6uHsejGyox+hHXRhplJ5+1wNGDdl/rl21XXfycm5P7Pu",
+	"jyxbI2OstnzHlgEyBsAn3nDFxvITkYK842LxaY/K3ny+1alQX0oNWaIfuciC5seKDGvCfvTBsVk4+X25",
+	"X4BwdsAYH20btoWBMEv5cUxzI9VHJuiotC9GvxVcux9dsM9HWhTxPxWbYaE/u7xVX2GJMsgpt2vOimwg",
+	"wJACYFtak65gS2InqcmMrgidzxlVJ1gKdxhNerOU8OZUmqz9p5M0LnDKFA9YuM4eH9M8tf+v49K3jfv/",
+	"y8Uz+SU5pwYMsXuE10bJIeuT5tqKIMwuR7SwGb3lrhSFAytKK8L7bZ+SanPNmNhn2PuyTJxsGvUHY4pb",
+	"qwiSZibjNdRmHJ29Vd218YYGGkbQYD6oGU3b+AVCU5Ul9BRD9JluWaLIvR+35JK4m6DqUfDUYepP0H5r",
+	"MEsCjQDMnggECuDqODW59RXXj+kMPktddGf007aCdznjpWV2KVyonCZdb4mHIxTq3HlnCdGGrpzNvqFa",
+	"WQi/SNHFPrQi2ID6DoksXOTlwmW37jXldORGdaNpax2Il9XZqHcOAV+Lv6zsyW/YHvW43zBWtbK2Q+pN",
+	"RhPLol2QYOpqGvHqVzybbYln8YM5rRLBGzPEd6qOIWO8OikB4Wbtzp1tzdCuvr25Ojvq7/x43fsFY6ha",
+	"zMIMtk3fbacHqWqj1Z6ufcGWbXn/j7RcMOA7WRb7f7QteqICJ68ov86JO/CJmC+aBhrMaBVHBtjx4lS3",
+	"0X9rGHWi9C0kk27IHKjXi0Z7J3LS53hT9SUXuNUUldUeoPkBSe5RAO4+kbEhv7YKfW0XLLttVao4pEc3",
+	"JvguP8x9BfgvUg3YI8run+ZYarFqTtJsbEj8vQJzAjmhrWKEas8TTWRZgI3a3sXu8HWreSCiidWSdIVK",
+	"/oWyxD/wOidXtGTFWmXDtYJb+M5jVI30TSeZzZ6ebratC+3dI3ZzzNKSeczYj+sIJA8vHevCjTbBTsKa",
+	"tQlUq70dhe4hIkg18ihSb1e5UiD3tsL0W6jO0HC0TyZse2Cee1F6F4jNZ1mz+xbnfbOR1JMRiFJ+dvRy",
+	"0CF/IM96Ry/Jf2sZ0emK/zUc+Rsh+PsxxH2rwjyo1Mt1vU5js8c0cOROoN+Siu82HXG/72f3qD1pXwi5",
+	"UTWsuCXVzqfVHUbNhKIvPy+kYQc9chpAsivnFgIRvej3TwBNAMuBYf2Bqi+KHTrjDrxIoZohdOftocPI",
+	"K+/edNUwWwCGBI4JNKuTJL1gbP5hnsBVgPIHyYKkH4ThZRXA4E1zzp6/HtzSbqu2zgiqQquqETbPa4u7",
+	"pWgq3Aqw2LjoCcB0F16kcZ18IsJ2BNTMJxO3zE2u8vPXnDyNUVhPdOS/rw3RcigVmzM5aJd020DXa5NU",
+	"/StEoc3BqkXkKNrGNKR7+f31DXE1xLRh88PFvAnTtKJrsjvHoj4mbAoJmCEZGety51T4zoOTqztiEy7c",
+	"cuCUD1pEalXzT7IkYFa08cJ6ZIz6nI76xEjyVT9OnXZxb4rP3HarJf3svudBT+nB1hXZZvT6yhbhdOT/",
+	"nntY2Z5/lu0K0FjHR4HGt4wLXbl72CHaFLjW3AcROimDpwKkaO9X4RrD8PbyguzvOCmpNuDebvRpwNN9",
+	"mtweHDsvOdsWke3ecDHQul46OQ43bpUGVFvpKhfIioWPzZW44PE+qkz1Qa3tLDppkoChEUdVtNnJsZ+l",
+	"dL6p4rTbmeVre2ZnUoIr6+Y62TmlzUQMh+nvY8S3FaW1bYH/97OEw2wM9F44So0RbDcbUWpVYLCH8r8V",
+	"cpkOoSySFwqPD2wlTQC/36N2YTIk+g14sEI0NnivuOCG0zIjrDfpkUHntKDkXW/Q6T0Umsmjb4TycA6r",
+	"Ceb70/ZFSSc+racLtGLyGtzWDhavdbBjiA079qFj3FLV8aGD/XzlFu9b8PAzIYGhQG5jVKlE+cXWyoUe",
+	"RmwHetgmxlm6Pn7Lumtxc82VuvYHS3gAZFuSfq1qGt3IWyaumJ5LkaqaX7s3tlx92+LuNcbXdt37bpby",
+	"DQQkvcZ4pJ03wJ32h4cF2YXxnIvPMJytPVwzs0jc5KWZ29vfh1QlaHuiuefHT5+SD1fvQP394QqvwRBY",
+	"kE55UWeNN2j/NVy2Lr/7BuvuQBrNAtaEFFyx3JQreEUQKOBNsDxKGpmQ5YolbkSvqGbPjwg+hmDk1Zxh",
+	"FQS49s3nvTYuUQVu6IhOYX4pDkO/1xvGdAvr1qYWwBXbqOJCCwwkg1oXPz0MMmI/a3Q1nJrBsdGNhJP/",
+	"oLckQ4y43Aya35EpsDPCvn0oftvo+pABFu+4lpv6w3yiaLGdDLxF/PpWzM4MVUoXHwmBQIpAyrn9GyJc",
+	"IcBWhKD7dZtOg7czGfZbxdFmBMNoM9eHVFWM5v3Kv31wWAqPhLzmku0TCLCh5smSliUzvvTJbqSxJogg",
+	"x9sPTnpZq6pfr1AZRvHNq89kKUjYamhB/7v7Vy+Xswbvmt6Elkm+iSbqXXqI5YM37tVfss6U6jesBkYS",
+	"B3AGH8Kranl3j4TrixkmW1GTLkBg3/mji31On19raMFcByDhtBHyfkjWm5B1cCOTd6ykOetsE23VJ799",
+	"8eJ3v+v3v+73nx093yPP1R70zsZdS3clUhC5UARD9gOX1tnyKZ1zZ52Fj55+UM///asfZs9Gf+rfHU3/",
+	"vPw6f3H77rT3l/mkTTpjRIDXp7/79uiHZIkdL7W2+u0lwhxuloILMTdVQsBWo0RQSdcECkajY9x193/8",
+	"eJORZwG39eDEF29xEREiRP0rpy7rXq16KYRku6Klw1MQuvzfIbLzmLxiVDFFBot+/3kOHcKfbBiFdOdW",
+	"d5oIrAuANbFdcHdOleJMQ+JVuggq5D/6unCNUaj2JYdjpkl30AFmMYPOAdGSjKlqJzVNXQduqguyswI9",
+	"boD4PmflcZUTDTwSXWOijZ7VkMj9iZESM2nSOGlYCa1sPc90TfIkZv1Tw9H4ppKe6wjmLssGkbKclPWl",
+	"J9DKat/AHOLuhBnbnD7IiGK0qBIDRlLeWtYDsIuB6EoFKB8HwUGyIrlclAWcQyPI+iuOq+Rk0DH01NXS",
+	"AhTLqJZiRgS7YwqY+N+ZkhmYnIaOxMOMDDdobH9MEHmIX1pCO7crNQMBE6SKOTMbcpWdDU4d3HBCOhKt",
+	"GDp5FKMljEaTKVMuZWgdr2RNbU0dM8+OmnjaRSU1nSF6MSOK5YzfsfWUqQ2web0BCNh4zrY+kXccn181",
+	"dtEgF6LhvWyThP2AHVZRtmnDvLdrnbh4YPvJyGhfXqehflYoDNoQTZT+bMrKhjSTqHbJ/UsHVqNyXa0V",
+	"AsFmAt3iSaYoV2FRBTymtNHvk91pXO6VDRM+2gKIN2bsHF5Lq2WezO1cGj7CLFn7thYR1769bdFv90CE",
+	"W1tOh9UWuLQ+0LCMFZXSS9a0KdI1ofIGFKXTsnT5ll1XYChEDdhDAP5kxUEGtbGsfHelQkqP170WZxjU",
+	"qmQ8FfSUfnQXqeI7wluwleiTdH5nhFJeK2O1KaSh0sucQnBrDu+FyowuPAg8J431DEGMJZRroCtgJvhc",
+	"Nc2oyqdwvjkaAgQ7Lcu0hzQQrBXzwv16lxvBUw8HnXnOSNENIhDfMHYf+9ajWaqa4ia3GKuqYNo9AgUa",
+	"VOEP16+JobV8y42SqlnCprBHrcbQ3qsmg8ZNFLH2RG8OAKs1raOooqJ4x9kS4ruliDExPxuOqovFTahC",
+	"+ZQVi5Jheb714Z34KmWojHrkvl5DF1VYbyIGYZFPva41ZiwUd8QSja0WZ1v5SSnOppSL0za8v7MAD+mG",
+	"vyK4s6Zaw6BH6jYlb7kGuOnMg+v/7X/9R4rqzRg/+9XW5a6i7o+vrw77z46en746ez08yAgtNdgSoPqi",
+	"fZHCTRc44Em4wbistxYFeOP200MHSbVffct2zrNKiFS2G/PpLdXThhBTrNcZI9F2PVfvXuuFLhrzjdoo",
+	"IC75wZ8IaPc8bSwdm7x1J4vm+oKVjhXXm65l8bm8vvVw5dcY1+yIt76hqrlHKWnVjt8u3+NkiU0diM6b",
+	"AKjxdgvSIqeCjNgJsRcjCOEVkuR0vl7uoh0e2rik69em1kBqCHa4tXJGxUbrV8d2vUQVDtfALfEBnVQh",
+	"sLA6a93sC+jm+3OEqaaZweJsX9t0jMgaSGQrPSnSB3ZpS3Hz24f3WSK6dmmqQ1RPQzR60Fw/i8IaAvii",
+	"WQdgVVqWmW2dYZZ4velm1M49F6R9OEzcTxaC1WBiLRYqHRvTKjq0jiUOZiZLI6tZ7BccuqyppW0ZtpEM",
+	"9VjEXTSQhu2H0u+r9AB4OVR9J91lQJE7aKVZNOqGVvCCmtC2mcqAsFZqDXQ9tEKwohb0Dfp6tHD2np0R",
+	"Lasi0lZqpl07+4rjlnrWTn0OTZtgk3Vv30uj86p3M/HjqMMsJAxACDRO3S42z6eWTEP3k1XwXBDhs/9G",
+	"fkt+Y882KGcEB+pv4JA8aIgs3NBIEhzny3SCfrnkZUlGDKuoGLnGfFHk+876Fu7ECURpsVVa3IAT10QJ",
+	"N8U9LoonpGT0Drw4lvwebs+PlNDSoejuClaK7i9rkTI3Zxk5vzo76hOpCMA1tMlb2WO1jCT5lOW3a3Px",
+	"P0PRjv0LvfkJbV+rhwfpYZAR2KOvrfB1FmVwwp0uzLT61xsv4P/HjzeOm2YgNeBpxYdTY+ZodpW3nPk2",
+	"uCUb/uT9W8ed/M7hXFVf0zn/ltnDD+yZY7kV1vXtzc0lOBblmJyF3AsC+Em+zm4AUoLCky7YyqsTp5cX",
+	"6O/5Rg6Eg0rv0jl/Sud8wsRBgCb94J2XiO3MBFMUgKYtq3PTG4iBOJPijgmsG4lKg904iPk2lmUpl/rY",
+	"vneI1QetiiGgenmPvMeKMDpZCuYZ1pobdA6cy4lQV9C4Zxs7V0oqDeMa/nXgQxgHnWMy6PR6vUHnlyHp",
+	"2ovmEN4cAnhOlekBnVpNyl58yIxRUe1DK42hjx+j/CUgUk4FoMkD+ry93xbU0BHVjHQpUQzyVTNCSa6o",
+	"ntp7sYipAYXgBWOFHghiNwxGzGvysv8cHVvDK2bU6vB0bJg6Js+HYSH8sJ+E9bYzGCnOxuUqds/1bNOX",
+	"JbNjMmpF6IRyAUQnM2kZo/eEfOcq20PxqEIKoEbJxoaM2JSL4tjOQM5mtnPGzZQp2+iUzqGCCLGLrVi5",
+	"InBpMqANWaXRvq7YnFEIWOKmSm3UdMbI8KJgs7m0BF8dfstWcBRrOma2ceyGLOkKCH/meg+OdFeUe/in",
+	"w0CAw0t78+VSDLHuy6SUI1qSufvV8zpoyOwOCpNM2cp2BhMpWNEj1+iRx6Kt3s9qBztltGAKoJjIN+c3",
+	"LpMNAfY8C0d8YRVDWNSuW5IDsoCsSQQuowWZyYKVmkytqMzpYjI1ZDFHCnHAowrjHrGVdK2XcvJEw1hs",
+	"29BJYFL7a49cjNGfC+2CJT+0bafjK/55OhJfGqGwrLmkKzsR2/aMKqvv1eh7bWjJjgF9eAgKFEUcadyM",
+	"I8XorSYjltOFZvaZkg4tFnop5RJ48VRIsZrJhfaJtNo1YKdzHKbCwJaF0Q0FbnCQJZffX99k5PLDDZD8",
+	"8vTm7K2rIAmhpJtM5Rrr2q33zB5HRy9fkjuuuT2PT6/PLi7sqKqMOkv7Dx8uXqNEmEhZkHwqec4OrER1",
+	"5dJrScCEklu2ImohKjsX7mTCgQlu2RyFSaj4ePSCTOVCaSsmnL8zi3VUqUjlHPKdPcHFtkM6xqxjYF5f",
+	"iQF3dlA6qo/kUlgtUqrCs3SVNeoMbgcnEIwS3BV0BrtwxsxUAoSjmWbk54VdADvDkSxWa7vZUgBH4MNF",
+	"QLo5Oth3bYO15XkL6225CRrFDGjwP1lphNQObSOhXVa1pz7gk44X2lnWyIujoxPAd7dCp8o2tT3jsllG",
+	"NFahVAsh7GwnzGjyov91RqTKCB9buoI0hx2Bvbk9PVfSntFZVTS/In9VfgD7sZfDMReYzINcj5I9khFj",
+	"ykuE9LbKLOm+/PQJD9oXR1/jOWb3r+Ud2GzKngRugWaO2Sy9oflv2UoD9pt9Lt1Bb2XTIRe++IPyienr",
+	"289XCnQHe1Uk37Zsn4QTC8730yqVGCKV4vrCtlMw7+LpVcoJF0NA+B56BNJh5n636tuZLBiK64H4Rkqr",
+	"mSiGMclkXMpl0DwExqID3h0jb42Zfy/KlQt30sdkGHSood1Tz14eYlQWwR8HAkKoDjJ4UbGxYno6JF3L",
+	"2GQYBbT5RxlREpBIK9PHQjMcjm3Cw2wiwq1RC21YcYi/+iAs2AD6ls9x2TGskBUEZg9hoAcZmZcLDS0G",
+	"sNY/PBtiAA/eGFYDgWof9G2pYJlASBf17rOYS3ujhFcKzlx2em2uWnoNDk33yynDkxzqIdh3wASqF3nO",
+	"7FEIiWk0bDWvmrzoP8uCKkjLUtuVhc8dJugQ9wKwj+VZzvSJ3VgoDkp7bFRNVZddQKK3NIDT1DH2RrAc",
+	"wJzCUgZT2HqMHdknmG4gQsa3kJ4Ox3iE1gZzgKrt9dWbY3vMLIRVVAJxuuFUyvBIysjr83fnN+fkb//z",
+	"/0WesUqD47FSTuTCDA/ipHxWwEo7zgFi5HLm7pAQkbkULiqTdIffwx9Dh9zv9q+7DHy4evdE2+0+EMNr",
+	"lh++YSafHl5zw45Bmh5iK8MTUrA7Vso5HDG4MO4cBSq/ldoM7ekBryPng9I1EMM/HV55BJJDu42PyZ/e",
+	"v7Ob0v08PCEgOpdcM4ePUZfT/edk0DlTUutDzU0gpOUYeG3Q6blFO8Rgy0hXYAURqB7CmlzJEgTAp8OQ",
+	"dn6Ifpch7F2rmVcqt71xaQhqsOMC3TsjTIylynGvVwJ6IEYrcJbOoQ4DMbAfuy5mtljkBsr66ScAaKzx",
+	"+cExGeJCDLF12KnIoidkKJfiFM/eIdwF6kL6ZCCGd5wtIYDAyjHH8VDHSmekpIapAw/nIJWV6RCjf0KG",
+	"eHoCMayEdYER2FI2EEOI8nB96yG0Yb/sWeW/0mOP7abskR+VPUjstOwPz3tWaYOj0IWw4R3cPnthd+ka",
+	"hrc/VJ977chfVnIpDOVw7g6q0I1Bx4WocgPehepGc3p5EcHkHXf6vWe9vq+HSee8c9x53uv3nkPJQzOF",
+	"K/tTuii4eQohj/bfk1Te0Bs4S1CsY+AgXgj8FUFOrMJsJBl6LXxIugUb00WJYtjZuip19WAggj5UyMWo",
+	"ZIcIIAsscuz6qvQu77B3PtKCjbixy4mlm4jmBXPHIpi2NeniXufCf1pgWOcB3rN8KGEVdPi3//UfzheJ",
+	"EAbkD8F5OxAlpyNeQuU58lsyL6kZSzWz8oSblb+FaFLwsXMFku6/MyUT3ePahQ12UXSOLc1P7Sq8gkVw",
+	"9SiZgZCWf3M2EFAmKxOIp7O3qNCa76TJlv7LT1knXAntF0f9vsMhMc6/Refz0qkqT//ivPNVD1ux6Kop",
+	"gBkmVW1L3uqeZcgX2G+quTC+p69oyHKHT57t/uSDoO4kYwV+9Hz3R2+kGvGiYGDBftlmZBfCMCVoCZYR",
+	"NIYtZjOqVm6iRnFaBp71YsneKUTOS46iFUor2a0Tbq5dEDH6wK4cnWiIabRE7fyUdTbFdefYPbX9u20M",
+	"27J5H1/SVSlpgXrPjBkKmYbsE/XJhZbbWXHs6u/QElMRtaEruymo1ca6wznnx3fPjv/2P//38MBtujVd",
+	"2EjZIz+CSqWNYnRmRSwdW20Wr4m1cvtW64O3TrxBPSN0INYNEQghVspJjwwtYw/JLWNzjckDOPHQHuQ1",
+	"Bgv7Udbv990rA2FvCmBSmFc3oxMyFOyTGYLI5WLBdBSGtnXPnt+5cMQWmxZnWduyO6276ZaAlnvu/Yam",
+	"4L2GIT3bY0gln3FTa+jXlz6wGJcI0b4hgU7R+iLHjhP+2QXRNexlvzP8actV2PgZaGvIlKSG02el0sOF",
+	"USknjZIIjVOoRdB6lWOwh4FuqeWM2SGyUrMnOjgou0FyQbqI1eGcgjcQXsOD+zukSvscEygFEfVzkFUW",
+	"GWgHr2lQoAVLs+RYxsXrFVRNmHHGAfum4TPUOdYsAZk3WmqJdk6vPRe86JE3GM5qbysjLphVYUdsLBV6",
+	"Vl1ZCiuJfLqZ5Vl8Y5sYeicnmzIoxTvVK7hlTu3UO3ZTt3n7BojQ+nVXj73dy2+UnLUfiOw0CSIkVpNI",
+	"S6bg3lui7R6tN7J3Hl/6vZOT3bLP6ev//MLP7nSUTboy8qLAKeWkXs/i8wi7Xq7vGgXe1Zsz8uLZ7/vk",
+	"7PqP9c4zd9nB+08wELu4d6JZyXLjLdGg/tywT4bkUOSJDoSeW21GTxkzPgRiIRBMwioFi5KCcXSu2Jh/",
+	"8haF4ZPhDnFypu/+j5Mou7eoYZ/MU7fOG3IhCJTk7Qe4DgE8qDE0n84c4Bt6XKDDM+zp8DXX4Ya3vad/",
+	"/suUrm3lWppIyA2h2u6rB23jES0mLL461XdGybV5ha88ohyHHt6xO4ZRnE2cZF9A/fW+FHaxG53jf/sp",
+	"pvd7VMGwg0p5AaMg1bc6I6WsJFdE5lzOZgthW2wiNVr5kNaOVk/H9OdGgXkTHCmQuzEc0597Kzorh5AJ",
+	"JFXBVI8M0Tb+1sxKV31PFEytWyZR/r+n6raQS5E505OiS/L25v07Uig5n0NpNemMr2CsNpJwoZkyPTLU",
+	"EMqLKlodmNUb56liAzEvac6msiyYIlZSOIO7cRbqko5Y2SNnNJ8yMI5iJXz0vICdPJow2rWmcqlxvNzF",
+	"P1i1s0F0O+nxhv78mDwa9dLAn29Of3gM5nRNky6IMZAGYFt0KxDWvrbaBzUmxenvw6JTuTzk5nAp1W2z",
+	"cKho/1YuL8yP8PLjL0HUWcNKaMPmOtowj7Qq0I3VLgedKZTTIkCvQeeBxLdKq376V10uJr80CoohvoXO",
+	"Kvsq+qp6syJcoqJt5ZrOGthlTXB4QTEQsaTokRf9F+TJJQRzSEPGciGKJ85dvCLOC14uJtv36SWipaYM",
+	"R3NqppHdqFxMOnGcH+bjtzfZ/PT4vNh087hxd1h34Xixm/W+k+aNJegj8OqpVSYMz/E21J1j4fBDdFhl",
+	"pOQ5E5plRC7UIcR5gBlBClbjIgKFOh8qWKICKTtkynUogfbYi+h7SqzjW7m0JyJG7rmxP5Y4ecvKOTlj",
+	"9hu3Y2luSMEM5ZDE8BCyG0ZnrXUO+zIqHT0Xy7ihCWBwodWaMAYlUgFChfqBAB0Ajn8d1wuCF/D2l1NV",
+	"4KUNe+iRIcD8OYM5BF6AbLLqiW0NhM1ATI2Za/Lh6t0JGfJcCnjfcqwc2wsg3Pg0A1cd+nJdLEKh6FJv",
+	"l083aKx+bKaDbhokByzAI3GZbTssRBep7tGddBR+GLa9YrC4iOpy/+2/EBDksX3j+5ceSP5WWUVnDh5o",
+	"M5NoY03CwMhoBfz0GItTdRIZrS+uv4cQIB+zQ0uo9Qk/RUtR5WK2WYyC3T3NS5nfNkqEC1EL+8C9apUD",
+	"nqMXSQdbsIs9EYxAk6itD2lxR0XOXrO7M/vrEIKGZvIOlP8lVQXG7cnx2O5SrjH4kde0EBdJ90RbSSPV",
+	"CqIZIVZaE2oAt8cFD2tmdFxpBD53cdUaPd+onbgmmSbds3cXPlrZvmK3hBSF+/iAFBJ0HD2lAJvVIxfC",
+	"x3P4ojBKLgwjhcRgRMI+AbzSi/4LyNnd4G5Pi8eULaGPBsECS/RF6CQ3CLzq52kPPGAfjF5bkjFFz4yx",
+	"1258NKUaWAhCr7sxf0pRrmLJFD3buSGyzlzqxBY4LQod+Hjoo6eq4TzRnnvHNSdSiP+ESDpqMnjusmKz",
+	"KF4XjDoLxXrkxm4jjG6eWG4a0fz2mFCHkyXYhBp+B0ffQsyp0niLLlx536CsSdvA869e9klBV/b648oN",
+	"PZR31/by3ubRKJgXklV+Cqner2Sx+uy8f4rDxS1Qvzz88vfeegQ82Kg9yTt2f3fEnpv3Rf/r3R+cSTEu",
+	"OSZNvTg6amMpdcxu+fFcGLvNH8E4Z08N0yAu3Gny+cSBPx89FGqjVfQ1u3uPeIOPr6q4vq4dTVpoLIBb",
+	"QHk5kp++CHF/DlHNmiwVN8ae0yhO41Vzw113UT3Gwj79Ky9+2aaJVou720zhwDBaGCmOfm0jhZ9GE4Ng",
+	"wOUXwSDfi4Co66xXCd74vNyAR/FTcJ64RNB6dcyGYLIJRGFjKot2QwW3FUbg2nO3O5ww49p0WCt6eHBM",
+	"huBcH2YVUoP30Q5EFPJgL+EV1sPQYWVCiOcQEqAgUw6BwdJ32Y356L2P7cqFv9uVCKAJDpmi7evvIM7g",
+	"Ufm/mj7CbyT2geW7OEgAlvCfPUwgYovATlZLRZ9jF8fn3AzoWsyILIvId+9y+iCY06OVuG2I26pxByp2",
+	"x9kS1kPX9mFB9XQkKZbQaLRTbYKZOSwEJgoX5KZW5MPNmVWCiRQu70XLGfPZqy4ftWu33kBECFMHPoYJ",
+	"M9Pk2GnoRU1rH62c/ibwlr4iS6aYx9Pypq+QiYCJZBtUrhO0YRe/DiR5zEMidNJwTISF6d2bxz+LRzyn",
+	"ZQmm0TAgyMc0yKi++oEnfHuOrLIt6vyIcvtw5gBoAd0heVVEZQvfIn+RI7xXgc0S7n6WJSGgD3hzzJbO",
+	"2KBPnGETamTjUVJNcsEGIuY7akLKFAAuV/kprsY26QoA7XOlAoDblxRagtto7oxHACUOOZhruZRQtxZz",
+	"lLDGITdwTXHI0scuqRlvqv5bKlaYiJlgYRzYe9xEDzmLklfIR9oPiYLpiY0BGCxY9xFe7z1A/v8D3M3C",
+	"Rry0UtVhvwRejdkU7H8+NxaNmFY0F9SwjAi5fPC+ZCWfcEhLWW09KRBPBPdclCUNRkEyo7dMH2NIPqDE",
+	"rpdzQBd7AJocCF4woCK2iwlRI2b3Ew6oZAArzjHSCZzzGeIcCMIsIY/JUb/vUpyH/ptjMqaldqnNlAwx",
+	"fnZINIUk3gCqM+NaA8DFEwfSAONekZVcKALA9wOBuqObq92RTzLiX1/MS0kLfD3MxIN+aJL89M9yoaJ5",
+	"V29TxdzU8TBnRY/8WS6w0AA0ERKdV/BygOvc2iwcox7vskfqI0dIeZBam4NtSlXAPXweMcz9leDH11Pj",
+	"cSYlDmTiRrmw1DM26h18bPktI8vpyv7R+0fSSOPJ1bMdYZq4aQN7zRAl8GFyZMLMTYW++RZVwEaJYu8J",
+	"Si4hewZzAe3JOIsw9YI0DAH7avYxIJW6l/XBMYmwHKiIz3irVscgYfG/EBYX8GLk0qqm3CBkw0IUjm7x",
+	"y5Aiiy4hh85dpx7iZAF+ydKVFsXMzO4Q1d9hVrUcj/EJ5OiGliFB1APKZ5AIjuUuyEiKBdRfCHTyGgMX",
+	"6C6GWhB45UAgYcJNRJ2azuyqIdDgPg4Bw/7tUC8BU50krlePDJ1iOHTQAD6d0w2qUT2PrVAnAzEEQ90Q",
+	"M32j+6LXvaRgOnzkf0TdnlxSUJQUI/nCONOBZubY3vl1lP1wVqE3+vuVjiwFzs1g38TbA5j9T1zwXgB4",
+	"xCtNhfBITh1quVc2wTtWcKzjYQ/CylOQFqOJbdIq8Qu7/RyJX5s5CS7NFmFFZ/QT4u9BGFBA43v2K6eC",
+	"vndMtTUoyF1TgkBA7+QWrvpVjRGf96JWF5Q6C7Onc0C88tOM99qD5Xolqw6nG0K9QUWwbzey9hekIthx",
+	"bguRjhTxL+WyHg0pe6yFfvrX6u+L7Zb9i1iB2PMSWvXxuvPF5EDF1Uh2McVDVMJfyT1QcwhE+krX6TsO",
+	"owgO6RNCxcpnSpIX/RcHD+apeUmF3pG+iVXirA4TkrRzamgpJ2Bo8XCvHhnVWUxD1mW+UMrOqEoGHwg7",
+	"OcPUTNtrDxWoLBTU0GN3hYaH8Kv7jDljY12rw9Rw24t7zTYNZooZLVBD3AafyAX5cE0KWZZUaYBNGdqO",
+	"r6ip8jQVNWwt5MG+g3ddqx2vGFWk2+/1+y/6LiYBIxLI3P7nN/2e/V0MxG+e9fsAkeFMZwc9MqRzNaww",
+	"KCE2jQqxoCXXrMC+rfqIQOEZCcMj//Wf5PlXL8nTgWWp2Wvb03/9J3nW7wNGE5R2QOBCdufcj0vpp49m",
+	"uoLreUlXPTJ0wRpDDOd2cR9qpq1mpeRiMg3ztzxgzzm31Aj3eky8Dg1wuA6Q97/+k1S03BjRwBcjdvNC",
+	"SI5aA78lQTMH5X3o6WYnO4wiCyp+GAgMgcJgK+QhTVd4H/Djx2WpLf1JdXUHCwaZKznjmjlgZ3RXKY7I",
+	"oFSsSK5WcyMJQPqnlMiSawOM/ZiGbNvBtsMx2rf6saIroXEiAQ+lwFwaBFPRWRzW52UALEl7oZXwXv7s",
+	"obqTAuvHwMCOU2sdk5idHZsNY0k1ZfmtxkR1bzNzUGaRzJmAZS/qA5R1lw++4a45yDzEWO1Kpw2b+7Qf",
+	"D8wRuDSgKEKa54jdZ4MRI/Fi1GqDgb8VnT/6FN/y12QcBEN7S2UeFPaueYNBxqEIomahGiOEb2K4lVOL",
+	"qeJmOmOG59F1fqshCx2Z0rCWYDklFd9hacxW4Qm/3wOIoyqr1KLhVPL5r+X2tdRqkAewdb5wV+/f1db/",
+	"46bZCOS9x5gHeGA4QnBTzOkqC9ZZMEpYrePBOhlIn0P3baMT7i1Yd7wUq3LfK7Pchud47MAyqum5AGTL",
+	"5QXMLBuIysCWkqEeWLF+8DpFLFTFA0g2r5PBGdwbCJesjyKEQKT9XyDn3YCN52SjZFOAhhRy6fHFMDHF",
+	"sHmPvOj3B8Ib/F3+/JrRr6Si9yTg9+PinQQMNvytwSOCICOVR4TUHSKIeOciisB3nvDXHJyQF0dHnu64",
+	"VAMhF0bzgm0eIZDsMQrhfxvr131yIfRiPOY5AJG4n4/JbxABXPBo0Z9Y7dK2/kdchKBlejW8Rmxw7E3l",
+	"Ekvno6R4og8cQiWmvNpx4jGKhs0CnaYZedH/Grv66B4MN5X/qkjvQESVb0FeufPHu3C5JlNWFkn/qt0Z",
+	"D7nR/jqRudf1YQYp+usG6O6+KLugqc0L8xd7OvyaruMXRy06u5HyPRWrKx+E8TmOoVN9W2nSqePnc5ww",
+	"BkyUrbFMjgn1kOFKLsEPMuh8P2eAWukE0aADvppuWnjhOTkQQ3tSDQ8y77GAO7QzXBJu2Gw98gocxYPO",
+	"WSn1Rmc9gs0hru7QyCFc4jAcyjCdkZE0U8JFXi4KVgTkOf+ZKxhuWOUq1z7AymFZ2yFVJWCgC3QeaWJk",
+	"Ye/PEU4LovmS3VgtA9GF3sDpDUgtfxhmZPhb+59D+5//PsyIoSMAv6RKcTrxgVoHe+G8XPvZ7S0snX24",
+	"LbqKe/3R8VXCcm2irDg9xh639jSdM8Vl8Y8EvfJw0QH4KBVHB3NdzUGBeBRIngfLkrop+qlTl0BvXTRE",
+	"qlgtwm82r9pVgYhWAUDWjnTaOcYlov7RTV2Bs4Go27vc3dfVJ0jqlT6O0sqKMAq4jjuMWKtkfj0QT6Bm",
+	"TKRYWn2JlnaTr5wvt3iCVTBcWp390apZqABKYaWdqzng3OWp/eqI9yva7H/NQLP3qCwngctCfdtfU5n4",
+	"Z0wqqkSBu2fR4ISMvQuJkOfPENK8JgsYVeXqULHCFcHfGr42V1zkfE5LQHjHpEC/jze0iZPIGh9JDanG",
+	"jBuse1bfWXMc87kd0VU1oIdtr8fcLOsjbXKv47x+RUfXP9YuAJOOd8ILbxKPdoI9f4I1B5kOFFhwvd3T",
+	"v1al2NaZ0O4ENoOV/acS7C14NYQPV3FYUPW/2rH/YuAkA5+7uNwU42Zkwu8sZy/mWFIcJeGD+bdZonOh",
+	"jVrkXpgnNbzgauhiqhjELR2g160S8ghkgJJbNIr5gRgqhkMYhusZEWy5ZqOt2vVOjdjRmgW4JyjgVNcm",
+	"QcWrChVF7U6pdkGCzkIWYnXTof/vXXcXEZH+Ltv881u0ElP7Yq1asZruKzZEfPsrm7j+qYXT2VRKzdBx",
+	"iXlmOt53kSQ6CcZGqcjpujDTn11Q4Vbdegt10N0cS35xqBUniuhyKGs2cpQTFGMn3EVtU8/Efv/eF7jP",
+	"LwCu1ub1d9r9W66QvortF2/C/qeWCLgKyUvniasKVBbBoG23Hrjvis9+I4VKneZpTkVRsuYIt2us8gmW",
+	"Jkpymk+ZN+JaJXUCcRWQ4+iqoDEHM+7KilkxwAEErouB9s9eOqBXSJz12k+PDDUUY8YAjJLfsWEF4ASx",
+	"61BhTuvxoiRjZjALSjEXvaENLf0X1UCgmumIMQFFEyFdCq1lMGcwE5upFdByTIZUfz8eurJIw6gS7rCe",
+	"QAlKDxQuhXbtSDDT0jd70AuFccFQV5auRBaFDGRXBwyIUtVQrzUf2uqR8w9XH65fe9fk+ULJOaMCQAEV",
+	"LckrKm4h/5WXqyoNA8Li0H8wh3rw6tY2bXvvDsNbYBQ8JnLOBPkDmfLJlPyBlHJJ/kCg6NfBCXl1c/bh",
+	"+vUNhga6kC72CZ2YoVs37axaKSynwcsSGu+RS8VzR+56fKHukUtkE6wSl8IDTkJnvQfmPXO8267ozGo2",
+	"kuXWCBVfBByJ3sk6bv7Jut+b+UDlqk4RmDBWybWTSA2KW0lxR8t0JkPnWdHJwqieJeuPP6o9skblRlAZ",
+	"+9ITjctXVJMXPtsTdqNg+p6JC1sC7F4DuefIXnIMjIfjyWLbeD5lLohtKpdVtIaLaIyEKH7bKtpuxgzd",
+	"Flb+3j5/1IPe0NSSXGM2jy8N8whRjZeuiKFl4YyMFrwsQswE6IfijispKvdKyDGKKW2H34bOc7oCBfip",
+	"izrZclTd+BjCCVxefR5Y+JB0z96dn1798fz65uPr88vvry9uPp6+fn11fn19fn0A6ND+c4xBRKzogTgV",
+	"GMiKURjMWIFaxceIkCLsqrqPQg5a+iaMYFHwwmmY1KOC/sR9bQ2I9cN5jGjYH6dMAZo8VGR1UPoAyeqq",
+	"bTrKRlziF38/TnFxpJf4b7jiUJNPNxnmDIomRjFiXXvW0twsaAnnKZZEhIS6GV25soaVZHFaGngTiwN3",
+	"H/KhsDIdYlbdoBA/FW9N6D+r8hw3nWcDEeJNqa5yG6soMVa4CAJIh0BgfojTnktNSywYiaXfXY1eP+uB",
+	"wHk5vS0E2QaHYMHykirEOJpJ0Jko6mVGlkxh5JWvcvmM/LcDKEOuB6IK1TJTewbIsqhe/M2zftbv93v9",
+	"/kEWhzZhJUtWkBVzdTJDTXRy1D9yRQuimfmQAvQrgmbsqOaQPodCGqhuiiZAe6nN4lut2+G4mNWYfXVL",
+	"e7Qxpz2uDd5PwOVLHh31CMbwASLGQLgsVjSucRV7NxGjETG1ebhMzyyNo5zZ7oujo2Quu2MAt7W/1Div",
+	"s9oov7wr8ZnfRiDvjvpHny/1wHHnmWJWOKQ6/w7K/FY4s3Htt24hc/3US9LerMjIoHPN7Ar6UpDFwnCm",
+	"B52D42j3eJaD3XMS7xLY+QFPF/rC8sAO4dkXrcf948w3GspBo3zRID8gluby++sb8tQ3rQE8z8c1DC1j",
+	"D515CWJu/mVt+DvaH5HBoxx6uGhhsWAEAVAKyv7uMC/sPIk3DQzVeQx7oDlQ+4rlUsFW8CZQP9gmIAV3",
+	"BJgqDZ1cvCZ6ASrFQAxfn18e/u7b5z8cfv2n90fDrAbJ55U1n7G1odkFzC53JOhwn4cA4nA+4b7BreTE",
+	"cY2kPVKdKiNmL9YQEO0yw9xwBiJSSt9ffOcV08weMb1+P7KRnJCh+zjU8/BzsRpldQhBLl2l0zy52ezW",
+	"vosd9J4cwEDDaW8VHbCb+KqxNFKqB0IsQEBZAeRLR3ushO7L2KJzErAJqoF1B50/ywU2/zI0MBBNwA49",
+	"8rf/+b8HnYMarcOhynrktcfNqKAuMNIx8nEE4DUjJ4gpYu/lEFDOsPgtoIp0n/fhH8/63j514GDElCts",
+	"ORCe3t3n/Y2Xj8mcauMQnu10v3bS8ooZtTo8haq/PeLtKYbeMvDBPbM/HWO6jzjMp5RXgfDO7ANaKfzU",
+	"I2+kIq9uzmBo5zdvfbYBkFRIvAsTq2lnZCjFmW3u1HOCvf3OFvnUEhyLex9sWPdDRqeCXcmKWkbV/0fq",
+	"bfbIabwLB2JK9RRYaASYNIVDKMuV1LqmVR1Hem+8j6GBaaQAjxgTA2Hb6j3pEX9oNqE0dV/0n6cVJhBC",
+	"X7q+FA/y76QueRLtCIl3m/df8fBfQDz8NZiVqSErucCa/c5Wa2R88uMW2edQX3clhiPdOS8OXdtbsXHt",
+	"UVv64w90zicaTSukG0eyHzggHEwcH60cmv6xh77x0Q1WkEaQNkFX2KgTTLoxiA7mmYZDy+vJMtQ+t6cb",
+	"XpvxnIGWfEJsGDvRUz42XuX2iTnxuYppQmYJ2dBqIPQtx2JZp+Gt0COZMeo6pfM5o0pH6KW9gPDLNVgu",
+	"Z1Ss4LSFLCFalhkWcA/JRADvsxX/12MP/58I/uvm/i/k35oJfV2L+2ywvw+5MuD1cbcFz5l2AhRFVWw8",
+	"0musqtG3dwn/tk+JnHBn6nHfjavbLlZWrWxymzHyuM25idInQSVdj5xwWpSH4YLKy1ljEAWMHZuO0AG8",
+	"3Oi6GRzEsRYD4VTm1M7H2Xzhas9VPMh/BU78y5SxNXDCbYaTpNH4Ec0Y9oGTSNcQqvD0r9HFZRvK1MaX",
+	"e2/ECHDvS4Ka2nFXqN8R/mFApoK03Rdhan992ptQt/o0x3KhDtmKaaeB7mcc9olW2oVl0PF4IJyZGfuH",
+	"PK/YhwJFmp09d/3At4fVyz7gF4Dy7bRowXQ2EN6AENw9YHEeS5U3qqWBAo+JA+Q62eb6jJW9fwzNLZCu",
+	"prol/QmVSXNt3brwVszD8MM+4rHyAvg/17McGyHyPWtWBlf4CjOcZtwEi10PECkCxhZyrToBJShyi1be",
+	"D7wAYm5hiCLz3bk0Q7UoGWDXLjSgkwifmh27YV2Ddse4i1oWjRS9kpH/zluoATi/htUbpibAgjU0n95S",
+	"PR1mqBViRkC9ZXuR35ID6Zd//5ucX6YvKXz2tD6pSAn85e+bcOki05SyiywX5l9K4BeSs+kdm359sAqB",
+	"N+2AWOmiAuhKfYaoBS8/2os9t+XOEK96q+CL4uobUtzgZvtPtXmvanP61wXuX3t3e+S7Y5TaDS5oJI+6",
+	"ZyFc7CnkCm6rFvJhbs/zo76LL0ejjY6h6EMAVraGqAVWavuzYoIt0cBsSVUyjAY8h0g3qEAuRblywIdQ",
+	"eNrbHaP4MVeGm3QHnchHO+igUrMQt0IuxUFVZArhu7AeD4VuSAyt1SPns7lZbQa0hxpYK9ZUegoDtU89",
+	"6R5TXa/3tA28k9trzmMEK17hwitmTxg3ErvUUqxmXNv1bUCutprrQtgWW8UsIkNqQ03zHXAYIEOHyCoa",
+	"PNauLDg1pGQ+6r6KCwxWkmGotI5oPhjsB+7s8MRxHleh7nuPAKNyHYAzC/BqSDhhS0bRCcgn9p78Mnvx",
+	"/Ij87f/5D/Ky3+9nA4EGTKrJoPMy6/f7vx10DrxVVizKMoqHiAJ2XYzCQHSHVUzE5YdX/z9779vbNq7t",
+	"C38VIhjANqA4aSedZ+8EGweZtJ3pmU6b06Rnznm29q0Yiba1I5MekYrr0zvAfXlfX9xPeD7JBddapChb",
+	"cpImadyOgQ3saSxRFMW1uP7+fq9fnUBpxKs39i9v350lEWu/4uTt+zfn7169OEsGa3fxGaz3g29hfEwX",
+	"/S/WljzA3n0VxpKdbsHHRc3PGaAcf/YW1sJY53Mtj/+Zu+aBWbrgGV2wSPT78M8C1hm+tA/DRGw+UR6f",
+	"EMquC+7iOg5kTI0CMreMCFIA1rO/GlJdfwrjOMG3CXZMja3ebipjycYp4rltZOLCzg1rNm5l9D55gAm0",
+	"lpjST9sijft0QbPMgdw6EK0a69/hfBM1I5acE1S/9l0yTx5CjvY+2f9DF9TkpVjngtrfP0uu7E0b5Xq6",
+	"FXkHGdeN8jkN9BZsXc5HdTntR/CwxlItIaNA06rSAskwysqJNPFrPKyYOvDnbkGVYn5aAxR//cIavMzm",
+	"BYnOoVp57pV0HuSutkL8iEL8RszpCCVYTnv0cg1HK5SX0xc7arDOuvJhkOxLIWYo1/qeZfqTFnDdH2uR",
+	"VC5UtqAkwkqhknH7jheV98QZDUtVfcaFjBAvxkxEGUu6RPeYusAGHV4Klo+lKkVGoJ44d+KghSiWYwd0",
+	"e7vBIuhZyu3PZPbjN8XhgF+RJsoJmhT068HTp20OdzXLuBGB99fWp29fL2jTFw4X6vo+/TrB9lIgqQW2",
+	"ze1EOy7dZh+arfba6mo2U6XpaOzfLNPmPSzil9aU69xpjKlmR56ZEFxMrkOSoPlWaT4u8BQIPpR8kCoJ",
+	"mCTt94pcFxXpovvRi/aOPQyXd8Yzj1kC8NZw2a42peCANM4NtIZrlsAvh6zJlpBxw2OZfIp3HC51vHMY",
+	"78TV/v736bhQF7xg/hf7RxHvRPEOdjnGO4d/j3d8x9FOxIbD4T/+QGwXCpc73Yf9WzqWgCcf9EpCFZCa",
+	"CiWF6zCGFe675slGD6fDVHedUKDAeSliWWPOjAWWI59AdA7aabDXiCpy9KUmjuu6xptekfX/Y/fEfxVX",
+	"7zWw5wIdMrh8MKaaQnKiyKUgvf70GdNESjIr1cfcwfakhCKfExwRfh4ActHUe52UwpSLQ/b9/v4+8pS7",
+	"DwZHbjJ0ZReloB0HkBRlJQHaZiQ6AALhSdA//QI30M1Q0sNt9Flw6fbGP01UEPFBdnWd1mJGFNDdjrvX",
+	"UP9/XroGYRctvKa28raVQ6gr4Bm7GJ1ey7UNNIrY7+BMFpyw5Ff5GLaRa4ZDui3c5yi4sG/nCLFKfdC5",
+	"OcTaG9dkoUYYD51x+7Ku1I40RthhqKOmC9nkvdEDV9Nzm/oseB00SpjJ00sByO+GsA8wMRfU1wlt8qmS",
+	"+fLoBHbMjmn+DYJnJBsz4Od6fuiOPEmglTaU/zac4fUplq+lqO9n1+YD7OKu2ceROtUn0X3LIm69Pdp6",
+	"3YI4E9Lvz7oiVPp9Sv8EALHsCOc9LlU1W+4boebiZ8AxnnBrSFix0L7ZqVByDE0l9mGQpLaL4UiVHBCK",
+	"Rp4LQ/BtXXA7Z/h+5/R6m7mjG5Ps7FL6OotVzwP9drMdXHtoN9jDUUeV6VtEXF1SrcCMxnrHRcFGuSgy",
+	"9Jydb9XD8giOvwEdxnRmFpFvGxISOhC59YTzjIkpz4tewB0Hf6VuS0fPQzxo1grE1iLqQK+rU6FYo/9k",
+	"fz+W6YSXPLU7D6B03L39Z/v7+yz8MdfMKAWiMmTHTqRq0jUu2URVhFikpIglWZd+djhZVdqD4RBlt6tz",
+	"PZmLC50bkWB9uDZ8gStzyHLsVZ/AfiH4R6FmhVh+fTAuRnlRAJrI2GoRBzvtYH4uKohP2IPqUsxMdy93",
+	"Q1w2u6O7MdXNC32e3YnY7BvusO4osDgTzU2tvH7pU0mL4akBJqvbqLRGVUXzQEaIHThVu0vqA0AFPDRz",
+	"TQfxsOfL5F1cNNdH7GD/wKktKiVzCnJV5Ow4d5M4vO2rYt05wdXbhqXuLSxlF7S26uA4wIYIV40IAHP3",
+	"aht0ilMpZsWiW5xe1Ch9DC51+X7XvV9GwANK53nuD2o89KbcU8Xjy3oTGQJLAPxWd/VZl21UlRBF8g/j",
+	"tV0diDQvCjUHd5yAFXar2aDBw9Ui/uh64j/p91b5V1K0txHPisUji/9D1K0vv9W3djZvddY9FPygXeqV",
+	"1sXCgQ7du5oK4zprgmFWO4QRIB3yRmcRm5e5MULamXqcJF9DTJW9npKe4Uv0dCzBN0dHxL4RwKvkMjc5",
+	"tdms1qrXFcORqzqXS5BMw1geO8VD3XHAkxzM33pfYwBPCMrTDcSPMZnUrpSsY38ertgDSmjwnHVdpDWe",
+	"e/iCD1Hke9r6pAhdQGxbKBY1N/fnl6l3uda/lblxiQaHzxdMJfIEB7jN7WaEfXothheGOdeXtRMwKkOy",
+	"zI8mYqbMp9COMeGaPd23x+cPDW85lv2D/X1ozAS8N8AYI5cZDuN67n7qNZFJxvoH+38dHEGaiOB2EW18",
+	"EcsLQScxYuQi/1LHptXVxTQPt+3GcnQvT/SRSlyDGeCUOmpd/Y/LO29b/boJEGUTq8kXqiqZ+DgTZQ48",
+	"Ff3V42lwKyW1DKgQ6sK9aS7FWoj+xV3E8MvEhJtz7MpzOP2rDYedP3w8guXfJoI699y8AA5ST5BsxVoM",
+	"9QaIApYIQiYwjU9yTzuBFMK6zUD4aEv2xCZuiWCK31qSYH1a8waAZLfaMuvt771Pwb9uQtwdhN8CU6IF",
+	"y394UybsYRf2w1q91VJU13iTtaV1U/7xtZBjM9k5/OHg3orjtnzZ34AfTB5HQF0W7vNrfOF7l8ab8xf2",
+	"n1hn4Nlq6oyAOlXgBWN73BRpuiQ40qJhz7dQHHai7n1tUvpQwBCf60NssSH+NLrlFyFmHYpFjahu1Yri",
+	"A2gZaKXfezrie1kOr9Xdj0MXnM/VS54aVW6q6+4n+BwnvHlS93Y02rrlG+CWn1elRAmbq90R7Bk4CYU0",
+	"9M1ZH/Nz2Iii9VyVGRV1pCoTofSBJN3YQavlTsj1Yoe/fz1S90I+otC9E6m6EuXiRGXtnI1vpcMoxgvh",
+	"MxJX5QRTgKmgyr25Ki81UjjkUhvBM6ZG9OW38rsx8ivXiC81edgvFhDXzWb3ILdamGq2jtbHVCVU31nz",
+	"WYu0FIb1oagZ6c2R1CVZEu/ERft1Y9q5GZD5jdmhzhfOa39bydYIvJ32PWuThwr1uFmewVJ3IpvA0hrF",
+	"eJaF/gytCvoqwy2iQ1ds2vDSuL4oVs2g7mJ5+e4oLxc8G4vOlO6Jms4q42i2awwwamWVmWcE1NgBMVWZ",
+	"KPQhK/KRMPnUXQ9VIVa4OLBZNLoUShGOWYiRYaoyCMv0e8ULjMP75wwZkGckdaeAY6YwahbLQlyJ4ogl",
+	"M1GmQhqPwD8V3HeambliqfWgy5xHeKDAuiA+BiTecslGVVF0NCH8uvgRlm1TQ/M4u+uC8vDpHzEi35gM",
+	"9abB50N6q1KNgTmJ9Ib96HcKvON+x56hUzIY1zA4kJOgD7vrsSPWcwNplikoDZ7a0XpRLP1PWJV8IerM",
+	"8V+CgE8vYgf7T1jvbZHVZiy0QaeqLEVqekP2VjqOeQTTe/+K6XwsNUOa34yNlYB12ivUOG89W5Zee1OL",
+	"khuz3EBaTmw421qYG2BhUiNxw/3rQ5cu9tdR46vQOlfyrt6gyHJHA/Ij8iVDpWZnlPdUaaBvxpGGPPtn",
+	"hQfcB2uSiiw5bHI7R9Q9eyUG1lZCdM5MZFUKdQNoK8cySbkRY1UuEtYn9QDdhWOlsnleFBEolrG44Oll",
+	"hCswIJ/Yc+klGH1OGoie1JybOz5gAlxDaig7C2vAYh2V4ZdUXbPKIY3oif8lSgV1MBF1lcQSOhzzgHZ6",
+	"MGTHntC4fpWQj7kGUjw+PX339t+PX384efvu3YuT81dv33w4//ndi7Of375+HsXSkx8/I9bjumb3SugO",
+	"vmZ2A7rmWHq+2TyEe7XmDmYxXWqsUW20wqbcQqUcS2fR1HVHI/vuTBsx261mwBjIEvuvD9Xsg/t+ySAi",
+	"QAM2EoJ5La9p8TPVpv7trjvxq3xr9f9ei3KjCmTrd9m8Q+K5kmIDaJthA3czLS9v5G2W4ZGh+4yqdT66",
+	"WxzqAVvJ+m+NiYEnEJ1djQTDvWNi9DNuOLsdHMYfySAEvAAwNCOmrOAyc1s2ll7BOjzQfgvuta/njJjm",
+	"i0HkY8LtSBNGxRJQmDrAJgiuCLsTrco26URobNnPDVYrex5mxi+Abg1xkBALOUeDBFkz2PkScgW7GXBF",
+	"JyqF1cxfEyjFQ8JEBJVdAVbEVEmxcLvzjmbgSAi9a9R4XNzO/hsJ8UF8FFP4+YMWJqlhUxrQLB222pD9",
+	"BlScIAV+ILu1rPVnRyFNEbBN/14pQzi5AUIEGYgEd4JtgXClFRYdy2QkxAt4QDIYMsLQYd58cz16DqOr",
+	"JIZ0Mrg6opov3ZjfhO0Rvs0GWx/bw/yx4K2rUtZndyCRVuBq4bX/KyHFeevDfM7zK/FSNM/xkSrHyjQC",
+	"W63ZD+wa0qz3agTxZPJTxMfcqixEsOGGWh8iNhdI3Gy1khZwfl5i1y7419igj4qpOVRkPUWnlqGPHuLB",
+	"Iof75nxBYAchdgE06SBqwV4sl35qoBq0aZqlFdjQGNfLxiw3T4Ecp6mY3anu6M/Xd/+C+oR8JGq3FpYb",
+	"mxxhlz2K9FgYe/qtqw6H3zczDQFT6zAj7ft9fTAx+ViKbDeXMP07mpL07fR1H7el2H+Zyb40WPzgWHVc",
+	"E2jKtdjNpRaSQovDnQjLO3+vRLkIoU15mU52Ogo5n+zvf04l5/1tMkCcutlu8xPlZclbGXpgTZskOZQC",
+	"RE8MOV90cthwH+ivdRr0QqlLHVECMpYeUxD4TIoMDsULgTnRvmedqaR35X1bqoZ4KdDCfEXy8AI8aOhX",
+	"vBPi11Uu5rjNQ9lQynpYoD277ZiRtQoSvPadyPJSpCapcQkSTIb9C17wNztYwvrK3/I3o8wsGWBkmOo7",
+	"Y/kT/FYj5yEgMWda8EJkLFXqMhdHEPoIaTV7miVO9yeMUAAdlXosk1RlImF98Oztc0/g3/koHAMbP5cy",
+	"/ANmFBwjjGYGNOz5WDLI8x3sP6mBmlyRqv3Zaik7nvg4A0+yZihVI/tS81K1u2u4OK/x4NpIA+onP8NH",
+	"Mp66DrYzOB9YLo+8S+6xtROjLoVMtp7Z12/svcwldpuQRJake7zcBeAxTRXh85RAvZeJu5iGqCLds7sL",
+	"eAD50wWajIiY+OgolDD1lok6FnX6y8kL1/2OwSj6B1786jmDbdzTsZRIIwPdKFiMkMshc3pY15A0xrrD",
+	"gBQ/d9eikMTSqHYtjTB3Eh1JCKuShoRKCgSDQLpVhIxfqKrUrO+WN5ZLChjeMkI/1j6z1nHJ4IitzgJO",
+	"hlqv+g8Yy2b1FSxeruFbA+r4ykjC7qYEA8LzXItujetWrqMhZ8lio93Taq893T/4S6vB1mr62U3ROdKz",
+	"H248ELzprQZaNgu/x3RZc//+yNNLlktXOzibWRt2InhGpvNrhSr8mlD2l6Ts71AbqC162mWhvYA0tcfd",
+	"dQIQfXYqhEBCrRlbqrnGyZA2A10AeqB/9vTZD4MI9QYoA5L5SzEzZBVNVGl2i/zKGjkNE2kIOY2qlFCA",
+	"R+axgnwO42C52feFFIs8BMfZTDCPnmvoqDliXC4gqBxLUWhBqSAlWbKXDAEhCgSUpu10LwE01uSNQ3bs",
+	"TSfSIlLMIe1TaYaAjToMhAH5qZf9UaHmiOeK9KnkJXAIkpyLcqr/Zs2NBCPpM1FqJWMJgDwOlkaC3rlQ",
+	"H12dAMy1mgGe8+CoVg4h6yxOLPPoNvShYhksQynGuTai9GrLTicZsqTgclzxsYC1xxC9yAhpy768S0t0",
+	"KiMoPL2ZJsKvfC+6KFjUxnh0+4VSheCy+3732o2b1xlyr90NN1RG505KrBSTqYW13UJmM5VL89Vqpx/F",
+	"mAoDOqyaO+ily0XaqY7ODDeVxhxWptIKi4DTqiwRJ0hJBjzDXGZRLZUAAOXZ1KGTndBvciWjWOZGU5Ot",
+	"jphWoTku0XdD7gLxkacGxJ0janMpRpVuZwGAst9fFunGFv3aua0Jt/U0++U/T1jK9WPX/DbjaD29hFMf",
+	"7DS7c24XVrtcpC2gGssRszGWCVyKhaulcmUECAGda9ZPauwNqvzTyeCQJYCOnEQsSatSW+POxYRiaRU6",
+	"uxAjVVoNAWXqJ3gRViE4QH+HIGHP0M4ac3r23Xbc9WE6RKuHWd748td2CR52O/+ySDsxRN5KAWenK+f/",
+	"GgqY7iw4r5pcDp+HQhKBpTWGUnQO+bgbCltXd7IVN1cI0RXF/mWRnnAtHjDx/2U0rHuPzrYKLTYa1OPO",
+	"W9DKXavGRqMYi6oARg5qrmEb+kP6mijxXTZfAwCnvZnDHYJQjUVRAUCmJWCc5fdpxcbB+AXRLFmfJJb0",
+	"I8u9gKkSr0vqhUiIYgnqgKmSRiI4PuFReVi/dmg+er/POQo2rnrml0VKEDhB9PaPjcDi2UZlH6f4Fb9C",
+	"M4VRa5GHVBze49j7VD/xj71POs/EH92ppzMognSGY1ouZtAiCX4KxhKM4ekE6k37yQnu4t3nuXZlr4fB",
+	"FUkUy+Q/dt1V54uZ2H0LT9KHTCot89HI2o9Mc5ldqI92efyYZ+TO7Z6qIk8XyQDcHQ5zAeYLTDKWFaQf",
+	"uTebVFUyVebjXA7ZGRYg8gWD4lbG5cKpeb8+aL8Knk5iiVeFkQUX86a7nI/JCjWO8MdcYwmQZ7KTGRnK",
+	"8LiLhcHpaiACxeKpYEqYilVzOWTHcuHUL9J0HOwfRB75yM8YJ5QpAaFqqkkasoMn+0Fsx34wq+ozUQj7",
+	"BSuZkUIuhV1eu/1msLAuf+aCRHOuY0kY5rGM5TE7fXt2HiEzFvvpxfmhJ+jDys6epldxFZPziT0B1KXI",
+	"XIXyTy/O6XNRgD6WLgQ2ZGeKWj7sGCFh68nZu5cMQw6syC9xPXGAiIJ2mD9UJcunfCxiqUbM8wLmRoBT",
+	"POX2VrIksTuUQoM4YcYZEnj9Bl0zkiXBebH7i1jYbWzvnwluPKOj/eTN115C05fQ6zjl5aXImkP+nJtD",
+	"BqG1QSwvKsO0yYuCas7d1zukYKrGLVZAaSsiM3eTtGRqLgvFs18W6XPaLXc5VtuoYr0uWQ+Wlct8Wk13",
+	"Dp/4EFkujRhDdrFj5DwTa8e85ug9s/c/PFqeSo1oLzIfqXLKzc7hzkUuOQTvblR27sT6Lgb2gx+iT25w",
+	"EP6kpHj0E/c5SQBYpN70zWphuFv8hTgsPAxeu0l+HOJoe7XdoH49qpsVc+qPE76RowGSB/Vk7HwisOsi",
+	"NPMDWmtN/BcEohcEAiHojxcShrY/+tBNsPr+Rth634qRjvBzW1i8rc3epkHwKwQRezrxV+13al52AvgA",
+	"1rxP+6x3/9+/IuMh5LYr0XAKKyLccGwOLTd6tain55SLtdBK4VktgLvVh4Ohwr+fgGZyY35wTXKDITuZ",
+	"KOwxgywhJjz8w2O53FnTKJZP7b3WXqsna836kSgd3Z/rfwdO/I62nNd1vmwzgf7rKW6iHkLnZ4sFca9q",
+	"BXyNhhialYwRSK1mt8hJttsqRa5XarCvzxQFZLcIB9PvTgmxRkYols2UkEsHAWRMnQ8aHLEECYITGN+6",
+	"a0UBb66H7KRBWEO87eg22veBgoeaNWuUF8ZpAbShDoDXtpWyZrPLzVtglFUh2EQUwDimK20PH+vF2y2C",
+	"BPIQN9CdE7EDNKYhpHXH/m4dOPuwC6jyRxG0/2GPK7vHbljPcLlIMb29cxsPDe9YW7C1NKKbNaLX2Z/c",
+	"WnRM9ttPH9qtfNoF8RqkDyvsBmip/7finkuWuDaM5FtPMJ573QYCZBXCcpsECq7IItIrwgGuNnOKD9AR",
+	"AEWV3QHZACBLe+peRP6hejQHVofIj74eBL851Wazd2JUaV7ow1iu52HeY+t6E4+wLr/3SgZ/tZrSFaja",
+	"K57uP2UJCvMhi3ekmH/IxFWeingnYb03Yu4DcIAKYX9hmTDo+7DffFcmrAxWohoFlbCxRI087LH//l//",
+	"twmQBDUu+XhiIqAzhqiZew5Ei+cephEPmEOPvQa4NBA89DVsuaSIp2RQ/onwBlTfqIjherkrATpMhWTT",
+	"XFZG6EOWQ7XwpYDivYQuf21fK3FgJRcqW2AJ0EiVsaQZU9nQz8bMgHoOvzRL0qsPNMqHAofpQ3lhssdn",
+	"OW4oMMCVNLmssOQxlglc+1tuJtCcEVn7P50EddyNamJm1Bg7YKl4mht6CWLatVOJmJ3t6ivZN7avRM0n",
+	"MB4vlBRUSS0VvDAE532VJEUqvGmh+VT4pYBZQEkmLisiwjmU1eAhmNOkMLv3Ety3gYA64RDF0t6yulON",
+	"MjPYoy9g69uxf9jN8jFgcDhQVOBTWkX6XN2RsfRb0tc6uiB7pYVuhbxc2pTNTVg358SymXOA9XMS73pw",
+	"+pA2aGAOD4bsjVrZt7mGLS0yEm/o6XEL4uGZYGXOAUmqvVRcGdQVQ0YaxJQLnBquTiztuwUTBDl3HTvw",
+	"7O/rZ/uTHp77n7DqQTfRhRCytoz8Ix0PNPFADkFjPf0r650rxaZ2W3BjxHRm9Oos7U5844R32MP1DPjY",
+	"W41L0N4b6mWCWH6lnUT3iTAF60BFZ50skivnyFF4GpCyBPpBVQoQzkDFeQXqK5Fr/dVP6hMwGfh0WyhD",
+	"Pc36CTbt+WbJrdu9QeTz2JVIxUDUES9rVNM7VBCDAiHPqKvSLLzmjiK7UnC+IgxWMYRRRDxhnIg6c5BM",
+	"0IdgWW1hs4PGCdIbd11rZwbtfQLjdU0tBHbDUex0+cxMyP7Cg/PwWjPKm4KxBDOqxZSrLas1tuJgyAL4",
+	"XjrCRnlRsFziAVubzb2I9Y7Rd4AZObTeH1pAep1Fr0rfWBsOtGQYwE8f6EIyDOgjLbXn+mO2ULWpN+yx",
+	"PiTvr0Qsl1b20PUA1wZezYFhbx7YGX9fn/0Rswe8WTnfY/jUa1DrlYwaLcuu282OdQhPVxUgoa0AbMay",
+	"xWrsr26BpgGoDV9olB+y5C6UmfiXckioYA3BSbPeFmt5XvAE+xKDTovFCcGtLZcX9nGn3Ew2KKX3Onyj",
+	"rblzI3OnuT2jZQeFuoC6+kFB2rzFsrVXNtpeWVUTUJxkSnsahGGSwd2OVlV1t2YeF3OrmSCSJTId1cc5",
+	"wWy56isX6cjDNvOWQjBWSc1HkEyEVcTiwKXSL+uRwmHiRU9VpkMn2tk/TrqNVISd2peNj3YhPoEqgIrF",
+	"utgdNkFb8PEOewbwZ5Z7LJYI7wnskoWQ4C7Uaec1EhjxRmbJCFFpfCDJgcxS3IBDhhwIm6F2co5mGyHP",
+	"6ojq/GvOjsAEKbhk0IXKUj4zlbWPwEjOsbtuyjNB98cyAMbztp+dqFOyM17au/Ira7w4uOsaPs9d1oYd",
+	"3tFRZY+fX+1yfnaBzkOnLHB2W1THTaxSd3JSC0JIW+NkIC9RACK7XWvpq/ftPSI3W4v/UizWuMS5BqBB",
+	"uOgBty4943XuTMql7EzQgfbVgb55zOlZvZB3KTpww6CfvXch1ie2sBEAImaJ5Ff52Bqaw7QUULXJCz0c",
+	"OzRhJIPxkZcsA/acvvMNL8WC+pByoz1Y56C2anUux4XYraC+yL61HAto9WL9Zy7g2+oswTu4PXB/od6H",
+	"3awnohRTJRedtj/93tNM4UcYbk3ra6nK6myVY9fA1b6DAbQkMCOIN3VLzL+HgEVca1Gi2gXLFtGMKLLh",
+	"/N7Ih7C5NVmICqzEQBDPrqzeHcTSAa8h0NGxl6lcs5nSoRnYeAoUFwuwvKVacjFU2YooNFJFoeb6iHGf",
+	"mwUjXQjpmmas4Qn9EL4HB1LtUqpKpu34BT6kceo/yUbmY2h6x+7TbdHdtk7+rTRR6NbfqwJyeDvXHdrv",
+	"gioTdf0BjlA/Cesn+GxopmLYH+PKT3IZywuuxQ8HVVkM/JGdZ67w2p/Yrm4BAs3uQI8giqyZP8epAa9Q",
+	"cqxjh67lTR2Xt7jmrH8H64E/ftNH/lY679lO4BkkM24vndfY1F5Cb2clLGWZmwBtXrKoggzL8gOrOpZU",
+	"5U///gAEbsnAGgmVtvZFAMJqT2+roOpR11Xl4ms8mLg92OEdTvVWuYYn9z2T1rb/bFu3/wD8VYGfGUIL",
+	"EpLdfYn4p/rofIUxUezeXpXxJqse8UOhUd5BrefdaCWxen25wW+qrsR9mc/tDb7h261vHg4q5g/aSub/",
+	"8Vh9MdMAUmMbebyPphi7ovd3WE6UUd0n47+evvjJHlSnb35i1cwegs/Yrz+y/sGTZ6x3WioATYAxal5j",
+	"Ft4EIAPD3gCLgeFfLNexLIW2nxjY4Ilk+9mTp2z2kc7VXQEFp5kzYO1GnkGwik2F4UAq1y8IUJEJkw5b",
+	"g1HVrFA8O4WXfNBDcloVJp/x0uyNVDndtfNrCtCstDMzOYqfX/brO+BDsf873Vg3cqgLaKzeEK8YgJVm",
+	"GWCV2v11xBKYsOddByo/uwl6mr1/9/qbO3af3OARp3xhN+W5Uq95Ocb+/yfPbvI+VKErsl9FlvNzuwO+",
+	"Vsv/PQgm8pEGSgQ78i+FKyGiLMuMBPjOmm7vkz1Z1wLUdSiLltMZ/m/dqTzjxq7AzuHO//j78e7/z3f/",
+	"a3/3rx92//HpyQ/RDwd/xPGw/8/Z+H/O5Hjw3c7nnNkgSnv/nInxbXE1Irp3Jsf3AsmBev7L4XHcQwav",
+	"sfPuuLkce3N38+j5MiW0vwXgJqx7iH9xPYsBEs7vFS+sg5rVMPR5iRm0WDqs0lzXrKd42tJ4JSFIZ7lV",
+	"y8mFkpVOXGOKA8b202Hw+yAGdG8igBPTyP2Xe27AsOomoEb2KEcUj6XBCdsmlv3vngApN7tYMOLpPmJ6",
+	"iiWrNJD2YW3DJBHECV5KJlVplwYMESjttBOFjJXrefU1uA0azflEBdPFpTLB+hz5YlGeXo5Lu8UiVumK",
+	"FwVVJhDpS6pkNvQrCPF9JKbNdQ0a7FYaEUI8EpZjB2KVNHkBkAD2m6eNBl47EPbtBrWUGntroXjablVX",
+	"pSlVvYcilvj/hsNWTGdmgTCzUzTP4c/xzpvgrninozbind/OmwlvXM+vE36TJM2/6xd1QR6VcLINU9lL",
+	"N3JfFLm8jFCAyN4ONI++uy60Pva6iDjPNFRz06VJxEplAHo/p7rfoPUMruRQk52QmoQ/Y4OdIbmLpWtn",
+	"w6GgOox5fLD5RBV1IdaIT/NiwfqlsPoEGylzJQdDFlIoldSjFVOdt3swlnEd1okfcH1cCTZWa7ciAsHt",
+	"Z8JhgW1uiPzcLu07Gr3dr4d3+dKe/VfgqHdVCBLPjjt4go3UpGIQmpoe7pCjcoHvbhE8cUwXrAY3cIdQ",
+	"5BLbQOvRX9tCDRWxiLfnu7cwIUWYOIw3E+BAGBtYJ6SSAIYrVVPR6PG166JjmfxLKUZ/SxwNvp5waLXI",
+	"5eVRfe08l7rR59HVrh2tp5KNOpq5TydKCvamAvhGGMN1WPjAhzN+/tLsFfFXapYpyN0DxAcMAr0BSPVG",
+	"2guaNN0HFFlv2KAXSfzTEkBDbPRc9AFkSY6hkmDECy0GS30YIWoQjgoXwNA+jXha5lc8XTAEEWVGUdCW",
+	"cekLhXqsn8DiHrI4ZOqId5IB4Uwuk5dQOzhcy61tGWKGKmrEsULgcEORF5+yKVBG94ETG20yqMtMr0Sp",
+	"IakKFm28Q/GHeIfZ/9cDpkY4Npai9pO9Ik+F1CKpM6czemWC9+wne/SX3RkhqTItyitrqBGW6FQBAGEs",
+	"m/QqK1g1719B7hXQ6dpRo9gKaFT74UEifQ0gy7uGVK1KTCf4iRh1QbB8//RzYEO+UIrpHa3LI+WVugJh",
+	"77wAe4rGB6sW+fP1apw4fVSXqdc8mHc6N3MJ/Fa+wt6dnsvCSNd9Ft/yHfEdHyOJQ6+7zePcn5v2Oh8Z",
+	"5oCq9GfVglM75wo8DrCNO6Nj7xP8Eyz6P9aAIp4RYg5FC2qrhb0D8nL6fVQVEZv59tRc9toyo8HzbxRJ",
+	"rad44yzn079s9KkUrMAmohVqYT7/wNmywl7fTSgMuXQ1SIYzWDFu4RuuYO8jKHsfwhXEnILe1l0aDGFy",
+	"YpfOyL1PptYBrU7huZ+c9cQCenMp5rsEOsULURoyXYfsxcp8IVAMwEHU2AUeIkSJ8f6Ga+gWZ7dehHZ0",
+	"UvsiLtR0E4ViHkuXPEIvJCyOO5q3snmtbMY7ALww51r2DJuKeOeQFSq9hIDhfKIgk3Af2BluAruFGq/L",
+	"ODrajtdq/Ijx9tyIqb4ehNdP9YU0JXxWkhxelryzmLZQ46+q18u9p9ViAaB1M67eBES8Y9RcC5lBu9TN",
+	"gFbO4KjAI4baRMpW0BWIVjSRV5bglSLILwGwLcCkdcKsrEdZOaJIirjKVaUduIaaaTZX5WUux8N7B0Rp",
+	"BOpjSfAo7RiDAMJG3mJfKolQDlpIE7mGZCzPLcWs4CmuB6yvKGPpAQ4vqlIa+xNCjth30QEAzOAwjHwh",
+	"xThk+gBQjd5iznPD3lA+UceS0p1kiGIptPuuhKkWgvnRXgTWU0zn1DX+0AWEiHKt52iwx74JHJOz8I0e",
+	"n0LsrCYl2ZYSb86J/4KaYEGqAojUDp15pyNfZv8e5DtAZroDSe2Xb3Jm8JrNjwCalMrAxI/IBtvGmfsu",
+	"n2vs6JUE251NEXDl1iMJnLmLvozZiTnzG1ibxwB77txRHWFtcSlSZBC3Z/xXij2wUtTBm696T199rxRX",
+	"6lLsAi6QXhcEt5e9tVcFe+Gr1FwvZLatZFijbGTWDPIw8ZFyxzngu97XznNZl7qHp7nlhMw6q2dagkD5",
+	"jXtmfjjYmI6ZR9iLX7r01u4n64CRI+N5Qu9HjRkx261mnXW4r7GyLC1yQMzXl2QBlloBfxwVigY1qMgT",
+	"xSXzmxG9SQRbyw3rG5XxhXWcIS/5m4eyIqJ/LpH2oKdZYnXpiQepSiKWAKjVSyHsf2PtwksBjBMyi2Wi",
+	"hXkpxAsHGESUrhCUVeWUFwyw7LH6dSpcqU5HQxsWghzFEr1hLAtBAEysQWq0xcFFZSU1BMZyyS6EmQsh",
+	"O2pGz4yYvZ89JLAQPuHMcNNJu06bqKcbr/JVHfWrWL61cDSKvJlU888SlqgjpvQrLy91+3N5+FwMFDmZ",
+	"sTvHIwkA3ZCnxUVy2GVUEz6bkUxBKCipQYkgTwJlQSNrpx2yg/39CIu46NrBUZD1x9ps6tB0Q7pxkgjZ",
+	"20VmJ+9CQfAnK7RDdhyEcEI6DmjBRsoPn7LBKXDDqGLdAeYyqj4Y81xS1XuNBuqeCXxQmvUPnv51MIzl",
+	"Wyc4ulYjy6KHGoWtKpSBk1or4TA9O33A1l3TvYqhuVrl6eD7RfCxsYQvomLgmeCoSDxWJBZvNeZIeBGu",
+	"MZ52yiFpkgvBS+iavxQyapQPwrCYZppzzXKtKwSBH8ZyZfP4HuIpXzC7xoJniAOc0C/JYVjjZpRdSt9N",
+	"r0axTEKQClQhyfUAQK2wP60xNaf2NpM0D2b3SBloOhFaVPWJ1yVN7bENnT1+aIG+DcutDluoClt/VJvW",
+	"AloHM+EyFPD7sd9ci//dwfBA/WKnsWlD8POQd7FsAt0dhYoFGHSMQqvKahCuaxU0ZAdPn9aoe27o6xBz",
+	"zu5RdWyxcv4cWDl0BEOCiQT0c7GtOuQPi8quqYAMSs++fn7rM3yZzavTOvNcTVuw30eMf9FnYBwLt12d",
+	"5pHvLstLH72wToKSqbhzESeGAnZHQtRxsVnVhhPPkkxkVWqIFh/iCWUEB9Tp27NzRgPC3+14MFwCnlrC",
+	"sywJPC7rpDxlvZdCaKgBi2XNXVtdFLmeCEQwtps3qwpA9miF3XBxjK9fO7z377J5CmILBP7YuuEEu/o4",
+	"SIWSpCMCAP1bV3W7eGCLNniODfKE/r1eLTjYSYSPXQ/Ib38EZgH0yAHInDpXiBLiQjDsaj+MJUdiCmfy",
+	"oj8gPtrRMdrGjtk01wZgPDSbVYYIfeaOrsKFP2PZT07few1ln9DyikmrirEX0zt++x0YWzl/9BxYlpta",
+	"uIlOI6i8IqHw5+j94fqj6IOl3d298RIbXQsxMhCt56VglcSWY+q8JCT4WqDpVzYRpRh6oKYpXwAgCbsQ",
+	"sYx34h3WR6Q7VCH2IvSYgaEjL4SnZ6S1SauyFNK4S6EJ8t1rlgRQXEkscQVFBryzWDAnCg08O0hIEyL/",
+	"RJhCQQh7e9ncznngOlqJsdf3o8I98Q6ABUAJPkALYU07vJqZlKoaT5pz6rZjPsvL+aLWiZ3hhrF4LUOB",
+	"bWN796iN8Ku3lCRbiUFYozuGAarZuORZrXZaQ3BJqYpV4mH6R8Cr3re+SODoJCxTQg9Czmk7EthPsfSD",
+	"4c2+2RIGnAY2h71n2Ohp16IQqdXT9qceJqOsIo4lqb0ahCEvEYXJPtd6PYMh+6nkEspvE7gpoQyvQ/7B",
+	"oQ6bLfVIiO0iMKWaKc0LVJBJKbhWkvwrlMd2JVMv9cZqGT/FzXOCTuiUu29OwFP6micEWdvy6DfNDdJA",
+	"nepnKq17QIbTLGLxzpmwHw+pNEcsq0wudLzTqBqPZSbS3G7/hTBHwa6CunHtSu7xWb9XohKaMKXc0Qn7",
+	"lPHZrFRXUJ1uj9t/itRAtQJSnmNkwA2NIYY9uiWBQv89vCf5CtiV/xweprM9QWPd1r5ExfdOFcvGpTWA",
+	"flmkz1VaAXdVt7b/1UGcAhmbZsmoVNIkqOsueHqZREzwdOIBXZ/sRwd/eRb9fz/ss4uF1d/9gyffs97L",
+	"vLDH1n95ct1YFoB6M+GSPdn/9cdhbxBBcdBiJgBMNmKnb36K2E+vXkbsN3FxGrEffz2N2M8vXp0Azuzz",
+	"l8zJDNUm2BOwp2NJiiCiCpmLRY2npkp7UwHIGPAkBLV1pL4ADYhgiEP21lqNOJN/Pf0piiXMx764fbY1",
+	"trn1skXmkW4RJE9XF4DJohwZOrDX9t1xhauPf4TFRF4Zu5Yscx9k2LMH5QixaFAmoc9SfOSpKRbUQ2r/",
+	"LLL6LpgU9J9AcQIODBQUUNYJ6BMLpq5EOWT2g9ANgLmCyTIh03Ixs4Nqo0o+Fm4RJ6LICE/LDjwVU1Uu",
+	"jmBySHwNh/MIWjztrUI77WYP679an6kQiDzkFgc120jZ0/4qF3PQWQBAiLwWAsQJ/CxUUVk32G9jM28S",
+	"5q/9rDdC2Ix2YDPcFMjzUZGAf1mkZ/Y7mo4T0v9INSh22wOo2pwR3e4WA/jPigF8JmRWC3etumo9EBxv",
+	"l4v0li4MVPcsrM3aaH13AZSm7qgv3vaXt5KjbBvMb9xuBiu2CEikfeyqCwPi8zt4VlvQmnm+bnPuVGlr",
+	"xFGeYjgS4gPy6yaHLOFT+8fElWiPBIQLyzFAtaEHTAcxq5l7Y5nU/3iVJVg0A9YMFd+43MgVzwv76Rx9",
+	"qmPy936yd56H7I01OmJZ1xoByC5NhqDmrKtE7MDkzLeYBy6x8vWnJH+jN9kmJLfu4kr5uN0brF+KUSWz",
+	"QZv0UuuFdyhrmdX3lK1c7eNZjQ0HiNeIgR2BIOMt2SH4aVihzAsGdB+5ZqLkkF0Bz0Tt6kkpgDtsECGN",
+	"ra/CEDKrsxSY2pzk1hlZhP0OVZabITspFKBmcrnws2pG/mLZFvpjt4r8HYXV4fjKOpY+/eqDPKGPExbT",
+	"g1OF/f0TVWTurcCWNsESlrHEsai4NsW3OwTXqw/F7gkM8AEGcEia3AN/FTliEOQmYmI4HiIsg0f+XJ3D",
+	"IfvuyVMAdfd6PWJPgm3l+6v73z2z1w0i9pSaF2MZ0mb3v/sB0OEHQ3bKrasOuSzqxKEXCZdx2GtR87iD",
+	"7lSZ9kBq2240h2L0+FgFMJtt1PSho6bbM+0eQqB2q4Zwn7cPfwaiR0eV/aLPSz533299Oc0ZbJwZzzNn",
+	"HLP//t//xx6tCVNyN53wXAaUkMR/t7D6y5RcapwJm3A9sYczngkAQBzRKXAp1ZxaZegBZHxzrYWhWB4F",
+	"8UpuBMYZrR5GqBljCte8MhJYzO5NZIiigaJVpWedxmgcgu4EynoegFGTTBHSTu6A9p3pD346RR5RS0f2",
+	"by7A50VQ0b250UdQN4Q9QsFDXV9QgyHFfW1Vgs1icl/FP0VwHgchPmTHF65CwUxKoWFV+kQwEsvvnuxH",
+	"+3iyhPA88DUXwtzgXGd9q0SCcx07o7BfCI588/Fnric1PjcQcIR8+kEO0e4M7KpcIhGNJWwQZxUsnDrq",
+	"AIWmX+v+sFufePWtG+XgHC+/2OZ5OsfOSNseoNu04zfJM7l8joHPGOjsPq4gEgesHsiBW9l5LGOU999g",
+	"Ny2dytj62h2++hkcEB+o6r8/ez6oA2r+HFkJNdHZU7/T8nEOBOjJ3A5gjjFuB1xPiRRmrspLaup3IKb1",
+	"0yjxZ53tJnyqL52PpaubZ30tBEt+r1SzvfeoQZzgfPaSBcxRKIEkM/BM655ifLHm4MQk5pTnUgrj449k",
+	"UdCbUIe0rqYsl2lRZRA98y3XsVxahWjZVZR86jwyGtLVAs5KdVGI6QA743p2YTwHWLCFcs2+e2LP5R60",
+	"E2OZslujnnb34Ir3XkldjUZ5Cm3M9DkP2Xf/AdrLf+ge494YWPn6Q+Z0pwOnWg7ROsAGUu+x9AkKWCwg",
+	"Cx4MYxlLHCnspLae+D8ragT3DdF1X2Czxxs7CQdOswKe37NYOk7+ZeaONkSHyDnHngYFIg48G7KXqmRP",
+	"D9hEVVZCR0aUsawBd+E7zdXuiKfWJAy4aZYeWX+sD6lSRabm0u2DBPajVdQJmMFEf2EFoGFvAs7iRM3l",
+	"EctHjS8MaUDc5dodI5G1SnHID1ShmtRxc1dcisRycCoFU/w3K04kn4EcTUTRmi9e7q7f1Oqrk6V5PpIx",
+	"FCxUR70nZXSDQ2Jb9bkBedZjDQkY91Xqg2n1cAT8BNT6tzzKl3Ow/iAfC7NbD+C97FZwHvSyeaEVGwvT",
+	"VCNIBFST9uRly/ylmseyn/gfqKA+GUT21dDC7cCv+YJe1JchSbxeXlfk9Ktgbn0rRcMMtd6Jmkt7dKgS",
+	"zSOoLFZSYE/Bwf7B4L52M2UR1sF51+v+M128mSSa9Txf5+40WbdH7tDTfy/4h96mD6bUCcF9p49M+YpO",
+	"NXXKx1hqeCkWjKPZ41hwwTW2Vkc/GQtDJyJ1telkcMgSAKRIIpakValVmXh9HMuZtarRpOtp63F8NCd4",
+	"kYsyKcOLBFxyMG4k40XRodDo2b8FK/H5G/F6pQZeHM72xpe/tkvxpXY5PLFtm1uFAitP7hF8wg23XO6e",
+	"Jw6yvm47jZz+bPXtI6aKzMtaBE70GGgPOTP5VNyf7w9u8XqeEvIMw4PARVrD/nQrnd79PiK/hWIGUeiu",
+	"BK65c0gwam1HBW7n2tFnc1UVELcV+ZVwoy77yiZ0zDnFwIrCuucQeDYKAwaaT4XDJeOaJcshEF+Eg9Om",
+	"gb0LD78Evus10Y/+OlyzWFpvXck6rNLrWOtWx91dt+Ksx7LprbObOeuDITtmp2/PzgnzkD4CLnS9tliV",
+	"zGczwUvwCDk0HPaBE07ZP0jlmFULNbZGAjGVupqAAYVRwpQ1bG0NWHEeJ9xvEZcOUTMhdeS/nmwWetkv",
+	"PhHEbIlLDWl/NlJpRbhDsNV1I+sjWbxzoqTJZSXinSF7c70nuxRH2lRH9remp/7ofizMosvwgTXd+q/3",
+	"WZoEqKONtN8IhAY3fqq0IamYEwZmIFEpl07jQmmKqwrxeEj3Zfxh/mF9Nvg8dExz7VOq1IzBtZJBlteK",
+	"MJwzdUwXc6/2Va3G5VSPRDHdFkI9O6VvL833bum9NpEpD9Pb25rGx81F/RPbemvBPgqPzJU64xa7596T",
+	"Vc0C8E87iHh6XJnJzuHf/2GFDFmT/F/+YW8or5zIVmWxc7izx2c5yBfNZFnTvJLYAgQgvBdQTgIkSTDQ",
+	"sG5ImArDQbKXAmr5WO5Ws4h5AiNqD48CxCq7Iq64z+WN65Gx/nx16PfWgJpyycdiCiF5qKhcXuRgIKzQ",
+	"WR3oVSPBoln/l/88GbBd6o6LXEuYHTMTaa4RXtAPe7lI2wYF7QztRTUePPyt5WLnnrNdxu0rVbxgWGKK",
+	"xTsjUbr6S+sc0ZkTjDzjC+w3Wx079LN268QjbVR3iPQ0mbXhc+g8iBi1Ry6BcAXPD7fv6hSAE1xYKci4",
+	"4cMG6Tf+0LomV6JQM/tauwCaMRHFTJT6iPELyEb2D/YPIHk1K1VWpYiz7YfO6ttbBj+FrgU25eWlMGxW",
+	"5qnQrJ/xvFiwF+/fvT97zvzcoNgJt9SP5yfvz56fW1sgK4T1SImVnXjOU55OwmXB8Vueb89vPGJh6XVu",
+	"wJKwRwnbZS+P/y1iRvBpxCZqDma8Ki91ZD+LyVPwDazVr6ThqWGZMDwvwi3pTqX2B7v7rGDX5UHwxam5",
+	"y0UgatHBv7cJuEpz666USo3YLjN200+VzCE2hqWyJr+y0mXy9FKUEe6hFAGOcVmpcqSwn6z5GtNpJVGJ",
+	"r6DOVVlumE5LIQiDFeWd7brNCzsCFk2VIiMivYgylepSY+BgRhGm4LFQlr3zxz/++H8BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

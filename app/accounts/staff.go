@@ -8,12 +8,15 @@ import (
 
 	"github.com/google/uuid"
 
+	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
+	"clearvest/domain/kyc"
 	"clearvest/eventstore"
 	"clearvest/platform/auth/ratelimit"
 	"clearvest/platform/auth/session"
 	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
+	"clearvest/projections/keyset"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/users"
 )
@@ -33,6 +36,46 @@ func (s *Service) ListUsers(ctx context.Context, search string) ([]User, error) 
 		out = append(out, listed(u))
 	}
 	return out, nil
+}
+
+// ErrBadUserFilter refuses a staff user list filter that names no role, status or identity-check
+// status.
+var ErrBadUserFilter = domainerr.New(domainerr.Invalid, "That filter is not one the user list knows. Please choose from the list.")
+
+// UserCounts are the staff user list's headline figures, closed accounts not counted.
+type UserCounts struct{ Verified, Suspended, Total int }
+
+// StaffUsersPage returns a page of the staff user list: users matching f, newest first, after
+// the cursor ("" from the start), limit at a time (nil: keyset.DefaultLimit), with the counts of
+// all users.
+func (s *Service) StaffUsersPage(ctx context.Context, f users.Filter, cursor string, limit *int) (keyset.Page[User], UserCounts, error) {
+	f.Search = strings.TrimSpace(f.Search)
+	if f.Role != "" {
+		if r, err := identity.ParseRole(f.Role); err != nil || string(r) != f.Role {
+			return keyset.Page[User]{}, UserCounts{}, ErrBadUserFilter
+		}
+	}
+	if !slices.Contains([]string{"", string(identity.StatusActive), string(identity.StatusSuspended)}, f.Status) {
+		return keyset.Page[User]{}, UserCounts{}, ErrBadUserFilter
+	}
+	if !slices.Contains([]string{"", string(kyc.StatusNotSubmitted), string(kyc.StatusPending), string(kyc.StatusApproved), string(kyc.StatusRejected)}, f.KYCStatus) {
+		return keyset.Page[User]{}, UserCounts{}, ErrBadUserFilter
+	}
+	page, err := keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]users.User, int, bool, error) {
+		return users.StaffPage(ctx, s.pool, f, after, n)
+	}, func(u users.User) keyset.Cursor { return keyset.Cursor{At: u.CreatedAt, ID: u.ID} })
+	if err != nil {
+		return keyset.Page[User]{}, UserCounts{}, err
+	}
+	var c UserCounts
+	if c.Verified, c.Suspended, c.Total, err = users.Counts(ctx, s.pool); err != nil {
+		return keyset.Page[User]{}, UserCounts{}, err
+	}
+	out := keyset.Page[User]{Items: make([]User, 0, len(page.Items)), Total: page.Total, NextCursor: page.NextCursor}
+	for _, u := range page.Items {
+		out.Items = append(out.Items, listed(u))
+	}
+	return out, c, nil
 }
 
 // staffCommand loads a target user, lets decide change it, appends, and keeps the principal row

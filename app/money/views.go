@@ -7,6 +7,7 @@ import (
 
 	"clearvest/app/command"
 	"clearvest/domain/account"
+	"clearvest/domain/money"
 	"clearvest/projections/keyset"
 	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
@@ -72,4 +73,18 @@ func (s *Service) PendingWithdrawalPage(ctx context.Context, cursor string, limi
 	return keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]Withdrawal, int, bool, error) {
 		return withdrawals.PendingPage(ctx, s.pool, after, n)
 	}, func(w Withdrawal) keyset.Cursor { return keyset.Cursor{At: w.RequestedAt, ID: w.ID} })
+}
+
+// DepositedOf returns what each of the users named has deposited (their confirmed deposits, as
+// received), for the staff user list: every one of them, zero for a user with none.
+func (s *Service) DepositedOf(ctx context.Context, userIDs []string) (map[string]money.Money, error) {
+	found, err := wallets.DepositedOf(ctx, s.pool, userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("money: deposited: %w", err)
+	}
+	out := make(map[string]money.Money, len(userIDs))
+	for _, id := range userIDs {
+		out[id] = found[id]
+	}
+	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"clearvest/app/queuefeed"
 	"clearvest/domain/clock"
 	"clearvest/platform/config"
 
@@ -202,6 +203,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	if err != nil {
 		return err
 	}
+	queueFeed := queuefeed.New(store, 0, logger)
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, Details: []api.ReadinessDetail{ident.money.MaturityDetail}, ReadYourWrites: runner, Metrics: reg,
@@ -213,6 +215,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		Market:         market,
 		RequestLimiter: requestLimiter,
 		Audit:          auditService,
+		QueueFeed:      queueFeed,
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -221,6 +224,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	// Open event streams (GET /api/users/events) end when shutdown starts; the browsers reconnect
 	// to another process, and Shutdown need not wait for them.
 	srv.RegisterOnShutdown(ident.money.CloseChanges)
+	srv.RegisterOnShutdown(queueFeed.Close)
 
 	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	runnerDone := make(chan struct{})

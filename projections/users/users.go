@@ -473,3 +473,41 @@ func KYCRetentionCandidates(ctx context.Context, pool *pgxpool.Pool) ([]string, 
 	}
 	return ids, nil
 }
+
+// Filter narrows the staff user list. Every field is optional ("" for any); closed accounts are
+// never listed (nothing personal is left to show).
+type Filter struct {
+	Search    string // part of the name or e-mail, any case
+	Role      string // the role held (subscriber, author, admin), suspended or not
+	KYCStatus string // Not Submitted, Pending, Approved or Rejected
+	Status    string // active or suspended
+}
+
+// staffList is the staff user list, newest first, paged by (created_at, id). Its filter
+// arguments are $4 (search), $5 (the search as a LIKE pattern), $6 (role), $7 (KYC status) and
+// $8 (status).
+var staffList = func() keyset.Query {
+	where := `status <> 'closed' AND ($4::text = '' OR name ILIKE $5::text OR email_lower LIKE lower($5::text))
+		AND ($6::text = '' OR role = $6::text) AND ($7::text = '' OR kyc_status = $7::text) AND ($8::text = '' OR status = $8::text)`
+	return keyset.Query{
+		Select: userColumns, From: `FROM rm_users.users`, Where: where,
+		At: `created_at`, ID: `id`, NewestFirst: true,
+		Count: `SELECT count(*) FROM rm_users.users WHERE ` + where,
+	}
+}()
+
+// StaffPage lists up to limit users matching f, newest first, starting after the cursor (from
+// the start when after is nil), with how many match in all (keyset.Fetch).
+func StaffPage(ctx context.Context, pool *pgxpool.Pool, f Filter, after *keyset.Cursor, limit int) (list []User, total int, more bool, err error) {
+	search := strings.TrimSpace(f.Search)
+	list, total, more, err = keyset.Fetch(ctx, pool, staffList, after, limit, func(rs pgx.CollectableRow, total *int) (User, error) {
+		var u User
+		err := rs.Scan(append(u.dest(), total)...)
+		u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
+		return u, err
+	}, search, "%"+escapeLike(search)+"%", f.Role, f.KYCStatus, f.Status)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("users: staff list: %w", err)
+	}
+	return list, total, more, nil
+}

@@ -250,3 +250,30 @@ func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, 
 	}
 	return list, total, more, nil
 }
+
+// DepositedOf returns what each of the users has deposited: the sum received of their confirmed
+// deposits, by user id; a user without one is left out (nothing deposited).
+func DepositedOf(ctx context.Context, pool *pgxpool.Pool, userIDs []string) (map[string]money.Money, error) {
+	rows, err := pool.Query(ctx, `SELECT user_id, `+cents(`sum(received)`)+` FROM rm_wallets.deposits
+		WHERE user_id = ANY($1) AND status = 'Confirmed' GROUP BY user_id`, userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("wallets: deposited: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[string]money.Money, len(userIDs))
+	for rows.Next() {
+		var id, sum string
+		if err := rows.Scan(&id, &sum); err != nil {
+			return nil, fmt.Errorf("wallets: deposited: %w", err)
+		}
+		m, err := money.Parse(sum)
+		if err != nil {
+			return nil, fmt.Errorf("wallets: deposited: %w", err)
+		}
+		out[id] = m
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("wallets: deposited: %w", err)
+	}
+	return out, nil
+}

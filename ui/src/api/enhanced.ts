@@ -74,7 +74,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal', 'Settings', 'Passkey'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal', 'Settings', 'Passkey', 'TestimonialQueue'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -111,6 +111,9 @@ export const api = generatedApi.enhanceEndpoints({
 
     getUsers: {
       providesTags: (users) => [userList, ...(users ?? []).map((u) => ({ type: 'User' as const, id: u._id }))],
+    },
+    listUsers: {
+      providesTags: (page) => [userList, ...(page?.users ?? []).map((u) => ({ type: 'User' as const, id: u._id }))],
     },
     // Granting the admin role and closing an account open a proposal instead (202).
     upgradeUser: { invalidatesTags: (_r, _e, arg) => [userList, { type: 'User', id: arg.upgradeUserRequest.id }, 'Proposal'] },
@@ -184,7 +187,7 @@ export const api = generatedApi.enhanceEndpoints({
     // (a credit, a payout, a role, a closure), so it refreshes whatever that decision touches.
     getProposals: { providesTags: ['Proposal'] },
     // The shell's counts beside each staff queue: a decision in any queue changes them.
-    getQueueCounts: { providesTags: ['DepositQueue', 'WithdrawalQueue', 'InvestmentQueue', 'KycQueue', 'Proposal', 'SupportTicket'] },
+    getQueueCounts: { providesTags: ['DepositQueue', 'WithdrawalQueue', 'InvestmentQueue', 'KycQueue', 'Proposal', 'SupportTicket', 'TestimonialQueue'] },
     approveProposal: {
       invalidatesTags: ['Proposal', 'DepositQueue', 'Deposit', 'WithdrawalQueue', 'Withdrawal', 'WithdrawalHistory', 'History', 'Dashboard', 'Me', userList, 'User'],
     },
@@ -296,6 +299,7 @@ export const {
   useDisableTwoFactorMutation,
   useGetSecurityLogQuery,
   useGetUsersQuery,
+  useListUsersQuery,
   useUpgradeUserMutation,
   useSuspendUserMutation,
   useReinstateUserMutation,
@@ -445,6 +449,8 @@ export type {
   SecurityLogEntry,
   Session,
   User,
+  UserPage,
+  ListUsersApiArg,
   Withdrawal,
   WithdrawalQueue,
   WithdrawalQueueItem,

@@ -289,6 +289,22 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    listUsers: build.query<ListUsersApiResponse, ListUsersApiArg>({
+      query: (queryArg) => ({
+        url: `/users/listUsers`,
+        headers: {
+          "X-Clearvest-Position": queryArg["X-Clearvest-Position"],
+        },
+        params: {
+          search: queryArg.search,
+          role: queryArg.role,
+          kycStatus: queryArg.kycStatus,
+          status: queryArg.status,
+          cursor: queryArg.cursor,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
     upgradeUser: build.mutation<UpgradeUserApiResponse, UpgradeUserApiArg>({
       query: (queryArg) => ({
         url: `/users/upgradeUser`,
@@ -915,6 +931,12 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    streamStaffEvents: build.query<
+      StreamStaffEventsApiResponse,
+      StreamStaffEventsApiArg
+    >({
+      query: () => ({ url: `/staff/events` }),
+    }),
     getQueueCounts: build.query<
       GetQueueCountsApiResponse,
       GetQueueCountsApiArg
@@ -1234,6 +1256,24 @@ export type GetUsersApiArg = {
     models this query uses have passed it.
      */
   "X-Clearvest-Position"?: number;
+};
+export type ListUsersApiResponse =
+  /** status 200 One page of users, each with `figures` as in `getUsers`. */ UserPage;
+export type ListUsersApiArg = {
+  /** Part of a name or e-mail (case-insensitive). */
+  search?: string;
+  /** The role held (a suspended user keeps theirs). */
+  role?: "subscriber" | "author" | "admin";
+  kycStatus?: KycStatus;
+  status?: "active" | "suspended";
+  /** A position returned by an earlier command. The server waits, bounded, until the read
+    models this query uses have passed it.
+     */
+  "X-Clearvest-Position"?: number;
+  /** A staff queue's `nextCursor` from the page before; absent for the first page. */
+  cursor?: string;
+  /** How many items a page of a staff queue holds (default 50). */
+  limit?: number;
 };
 export type UpgradeUserApiResponse =
   | /** status 200 Changed. */ Message
@@ -1685,6 +1725,8 @@ export type GetMyBadgeApiArg = {
      */
   "X-Clearvest-Position"?: number;
 };
+export type StreamStaffEventsApiResponse = /** status 200 The stream. */ string;
+export type StreamStaffEventsApiArg = void;
 export type GetQueueCountsApiResponse =
   /** status 200 The counts. */ QueueCounts;
 export type GetQueueCountsApiArg = {
@@ -1863,6 +1905,8 @@ export type Role = "subscriber" | "author" | "admin" | "suspended";
 export type KycStatus = "Not Submitted" | "Pending" | "Approved" | "Rejected";
 export type UserFigures = {
   balance: string;
+  /** The sum received of the user's confirmed deposits. */
+  deposited: string;
   investmentBalance: string;
   totalMaturityAmount: string;
   fees: string;
@@ -2065,6 +2109,19 @@ export type SecurityLogEntry = {
   description: string;
   ip?: string;
   userAgent?: string;
+};
+export type UserPage = {
+  users: User[];
+  /** Users matching the search and filters, in all. */
+  total: number;
+  /** The next page's cursor; absent on the last page. */
+  nextCursor?: string;
+  /** All users (closed accounts not counted), whatever the filters. */
+  counts: {
+    users: number;
+    verified: number;
+    suspended: number;
+  };
 };
 export type ProposalCreated = {
   message: string;
@@ -3181,6 +3238,7 @@ export const {
   useGetSecurityLogQuery,
   useSecureAccountMutation,
   useGetUsersQuery,
+  useListUsersQuery,
   useUpgradeUserMutation,
   useSuspendUserMutation,
   useReinstateUserMutation,
@@ -3254,6 +3312,7 @@ export const {
   useUpdateFeesMutation,
   useSetFeeExemptionMutation,
   useGetMyBadgeQuery,
+  useStreamStaffEventsQuery,
   useGetQueueCountsQuery,
   useGetProposalsQuery,
   useApproveProposalMutation,

@@ -73,7 +73,8 @@ describe('pagedQueue', () => {
     const { rerender } = renderWithProviders(<WidgetQueue />);
     expect(screen.getByTestId('widget-queue-total').textContent).toBe('3 widgets are waiting.');
 
-    // Tab past the two items to the button, then Enter.
+    // Tab past the keyboard shortcuts' help and the two items to the button, then Enter.
+    await u.tab();
     await u.tab();
     await u.tab();
     await u.tab();

@@ -2,6 +2,7 @@ import { Fragment, type ReactNode } from 'react';
 import { PagedChunks, type PageQuery } from './PagedChunks';
 import { useTranslation } from '../i18n';
 import { QueryState } from './QueryState';
+import { KeyboardQueue } from './QueueShortcuts';
 
 // How many items a page of a staff queue asks for.
 export const QUEUE_PAGE_SIZE = 50;
@@ -49,47 +50,49 @@ export function pagedQueue<P extends QueuePage, I>(config: PagedQueueConfig<P, I
     const { t } = useTranslation('staff');
     const words = useWords();
     return (
-      <PagedChunks
-        usePage={usePage}
-        limit={QUEUE_PAGE_SIZE}
-        moreClassName="queue-more"
-        words={{
-          loadMore: t('queue.loadMore'),
-          loadingMore: words.loadingMore,
-          moreFailed: words.moreFailed,
-          tryAgain: t('queue.tryAgain'),
-        }}
-        first={(query, content) => (
-          <QueryState
-            query={query}
-            loading={t('queue.loading')}
-            failed={words.failed}
-            empty={{ when: (data) => items(data).length === 0, message: words.empty }}
-          >
-            {content}
-          </QueryState>
-        )}
-        renderPage={({ data, index, focus, isFetching }) => (
-          <>
-            {index === 0 ? (
-              <p className="muted" role="status" data-testid={`${testId}-queue-total`}>
-                {words.total(data.total)}
-              </p>
-            ) : null}
-            <ol
-              ref={focus}
-              tabIndex={index > 0 ? -1 : undefined}
-              className="queue"
-              aria-label={words.list(index + 1)}
-              aria-busy={isFetching || undefined}
+      <KeyboardQueue>
+        <PagedChunks
+          usePage={usePage}
+          limit={QUEUE_PAGE_SIZE}
+          moreClassName="queue-more"
+          words={{
+            loadMore: t('queue.loadMore'),
+            loadingMore: words.loadingMore,
+            moreFailed: words.moreFailed,
+            tryAgain: t('queue.tryAgain'),
+          }}
+          first={(query, content) => (
+            <QueryState
+              query={query}
+              loading={t('queue.loading')}
+              failed={words.failed}
+              empty={{ when: (data) => items(data).length === 0, message: words.empty }}
             >
-              {items(data).map((item) => (
-                <Fragment key={itemKey(item)}>{renderItem(item, data)}</Fragment>
-              ))}
-            </ol>
-          </>
-        )}
-      />
+              {content}
+            </QueryState>
+          )}
+          renderPage={({ data, index, focus, isFetching }) => (
+            <>
+              {index === 0 ? (
+                <p className="muted" role="status" data-testid={`${testId}-queue-total`}>
+                  {words.total(data.total)}
+                </p>
+              ) : null}
+              <ol
+                ref={focus}
+                tabIndex={index > 0 ? -1 : undefined}
+                className="queue"
+                aria-label={words.list(index + 1)}
+                aria-busy={isFetching || undefined}
+              >
+                {items(data).map((item) => (
+                  <Fragment key={itemKey(item)}>{renderItem(item, data)}</Fragment>
+                ))}
+              </ol>
+            </>
+          )}
+        />
+      </KeyboardQueue>
     );
   };
 }

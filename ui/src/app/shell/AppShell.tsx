@@ -19,6 +19,7 @@ import {
 } from './destinations';
 import { ShellIcon } from './icons';
 import { useQueueCounts } from './useQueueCounts';
+import { useStaffLiveRefresh } from '../../components/useStaffLiveRefresh';
 import './app-shell.css';
 
 type DestinationId = Destination['id'];
@@ -310,6 +311,8 @@ export function AppSidebar() {
   const { data: user } = useCurrentUser();
   const staff = isStaff(user?.role);
   const counts = useQueueCounts(staff);
+  // Mounted once in the shell, so one stream serves every queue page and the counts.
+  useStaffLiveRefresh(staff);
   return <Sidebar staff={staff} counts={counts} />;
 }
 

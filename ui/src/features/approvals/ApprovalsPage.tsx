@@ -13,6 +13,8 @@ import { Dialog } from '../../components/Dialog';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
+import { KeyboardQueue } from '../../components/QueueShortcuts';
+import { queueAction } from '../../components/useQueueKeyboard';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useStepUpFirst } from '../auth/useStepUpFirst';
 import { FormError, useFormError } from '../../components/form/FormError';
@@ -264,10 +266,10 @@ function Decision({ p, me }: { p: Proposal; me: User | undefined }) {
   return (
     <>
       <div className="button-row">
-        <button type="button" className="button" onClick={() => setOpen('approve')}>
+        <button type="button" className="button" onClick={() => setOpen('approve')} {...queueAction('approve')}>
           {t('approvals.approve')}
         </button>
-        <button type="button" className="button button--danger" onClick={() => setOpen('reject')}>
+        <button type="button" className="button button--danger" onClick={() => setOpen('reject')} {...queueAction('reject')}>
           {t('approvals.reject')}
         </button>
       </div>
@@ -373,11 +375,13 @@ export function ApprovalsPage() {
               {data.pending.length === 0 ? (
                 <p className="empty">{t('approvals.nonePending')}</p>
               ) : (
-                <ol className="queue" aria-busy={queue.isFetching || undefined}>
-                  {data.pending.map((p) => (
-                    <PendingItem key={p.id} p={p} me={me} />
-                  ))}
-                </ol>
+                <KeyboardQueue decides={me?.role === 'admin'}>
+                  <ol className="queue" aria-busy={queue.isFetching || undefined}>
+                    {data.pending.map((p) => (
+                      <PendingItem key={p.id} p={p} me={me} />
+                    ))}
+                  </ol>
+                </KeyboardQueue>
               )}
             </section>
             <section aria-labelledby="approvals-recent-title">

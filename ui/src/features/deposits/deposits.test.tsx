@@ -1,6 +1,6 @@
 import { act, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Deposit } from '../../api/enhanced';
 import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
 import { DepositDetails } from './DepositDetails';
@@ -206,6 +206,46 @@ describe('staff deposit queue and decision', () => {
     expect(within(items[0]!).getByText('waiting 12 min')).toBeTruthy();
     expect(items[0]!.textContent).toContain('ivy@example.com');
     expect(items[0]!.textContent).toContain('$100.00');
+  });
+
+  it('drops a deposit another staff member decided, live, when the staff stream names the queue', async () => {
+    // A stand-in for the browser's EventSource: the test sends the server's events through it.
+    class FakeEventSource {
+      static last: FakeEventSource | null = null;
+      url: string;
+      listeners: Record<string, ((event: MessageEvent<string>) => void)[]> = {};
+      constructor(url: string) {
+        this.url = url;
+        if (url === '/api/staff/events') FakeEventSource.last = this;
+      }
+      addEventListener(name: string, listener: (event: MessageEvent<string>) => void) {
+        (this.listeners[name] ??= []).push(listener);
+      }
+      emit(name: string, data: string) {
+        for (const l of this.listeners[name] ?? []) l(new MessageEvent(name, { data }));
+      }
+      close() {}
+    }
+    vi.stubGlobal('EventSource', FakeEventSource);
+    let decided = false;
+    const positions: (string | null)[] = [];
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/staff/queue-counts': json({ deposits: 1 }),
+      'GET /api/payments/pending-deposit': (request: Request) => {
+        positions.push(request.headers.get('X-Clearvest-Position'));
+        return json({ asOf: '2026-11-23T10:12:00Z', total: decided ? 0 : 1, deposits: decided ? [] : [{ deposit: pending, ageSeconds: 60 }] });
+      },
+    });
+    renderApp({ route: '/admin-pending-deposit', ...signedIn(staff) });
+    expect(await screen.findAllByTestId('deposit-queue-item')).toHaveLength(1);
+    await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
+
+    decided = true;
+    act(() => FakeEventSource.last!.emit('changed', JSON.stringify({ position: '4242', queues: ['deposits'] })));
+    expect(await screen.findByText('No deposits are waiting.')).toBeTruthy();
+    expect(positions.at(-1)).toBe('4242');
+    vi.unstubAllGlobals();
   });
 
   it('reads the queue a page at a time, shows the total and loads more on request', async () => {

@@ -186,6 +186,9 @@ describe('users tab', () => {
     makeUser({ _id: 'u2', name: 'Bartholomew Fitzgerald', email: 'bart@example.com', isVerified: true }),
     makeUser({ _id: 'u3', name: 'Cleo', email: 'cleo@example.com', isVerified: false, role: 'suspended', status: 'suspended' }),
   ];
+  const counts = { users: 3, verified: 2, suspended: 1 };
+  const page = (users: (ReturnType<typeof makeUser> | undefined)[], more: { total?: number; nextCursor?: string } = {}) =>
+    json({ users: users.filter(Boolean), total: more.total ?? users.length, counts, ...(more.nextCursor ? { nextCursor: more.nextCursor } : {}) });
 
   it('is hidden from subscribers', async () => {
     openProfile('users');
@@ -195,7 +198,7 @@ describe('users tab', () => {
   });
 
   it('counts verified and suspended users and shows whole names on the cards', async () => {
-    openProfile('users', { 'GET /api/users/getUsers': json(people) }, admin);
+    openProfile('users', { 'GET /api/users/listUsers': page(people) }, admin);
     await screen.findAllByTestId('user-card');
     expect(screen.getByTestId('verified-count').textContent).toBe('2');
     expect(screen.getByTestId('suspended-count').textContent).toBe('1');
@@ -207,14 +210,14 @@ describe('users tab', () => {
   it('shows each user\'s figures, and "unavailable" (never $0.00) when they could not be read', async () => {
     const listed = [
       admin,
-      makeUser({ _id: 'u2', name: 'Ivy', figures: { balance: '120.00', investmentBalance: '600.00', totalMaturityAmount: '0.00', fees: '0.00' } }),
+      makeUser({ _id: 'u2', name: 'Ivy', figures: { balance: '120.00', investmentBalance: '600.00', totalMaturityAmount: '0.00', fees: '0.00', deposited: '700.00' } }),
       makeUser({ _id: 'u3', name: 'Olek', balance: '', investmentBalance: '', figures: undefined }),
     ];
-    openProfile('users', { 'GET /api/users/getUsers': json(listed) }, admin);
+    openProfile('users', { 'GET /api/users/listUsers': page(listed) }, admin);
     const cards = await screen.findAllByTestId('user-card');
     const ivy = cards.find((c) => c.textContent?.includes('Ivy'));
     const olek = cards.find((c) => c.textContent?.includes('Olek'));
-    expect(ivy?.querySelector('[data-testid="user-figures"]')?.textContent).toBe('Available$120.00Invested$600.00');
+    expect(ivy?.querySelector('[data-testid="user-figures"]')?.textContent).toBe('Available$120.00Invested$600.00Deposited$700.00');
     expect(olek?.querySelector('[data-testid="user-figures"]')?.textContent).toBe('Figures unavailable');
     expect(olek?.textContent).not.toContain('$0.00');
   });
@@ -223,21 +226,21 @@ describe('users tab', () => {
     const { user, api } = openProfile(
       'users',
       {
-        'GET /api/users/getUsers': (request: Request) =>
-          json(new URL(request.url).searchParams.get('search') === 'cleo' ? [people[2]] : people),
+        'GET /api/users/listUsers': (request: Request) =>
+          page(new URL(request.url).searchParams.get('search') === 'cleo' ? [people[2]] : people),
       },
       admin,
     );
     await screen.findAllByTestId('user-card');
     await user.type(screen.getByLabelText('Search users by name or e-mail'), 'cleo');
     await waitFor(() => expect(screen.getAllByTestId('user-card')).toHaveLength(1));
-    expect(api.sent.some((r) => r.path === '/api/users/getUsers?search=cleo')).toBe(true);
+    expect(api.sent.some((r) => r.path.startsWith('/api/users/listUsers') && r.path.includes('search=cleo'))).toBe(true);
   });
 
   it('changes a role, asking "Please select a role" first', async () => {
     const { user, api } = openProfile(
       'users',
-      { 'GET /api/users/getUsers': json(people), 'POST /api/users/upgradeUser': json({ message: 'Role updated' }) },
+      { 'GET /api/users/listUsers': page(people), 'POST /api/users/upgradeUser': json({ message: 'Role updated' }) },
       admin,
     );
     await user.click(await screen.findByRole('button', { name: 'Actions for Bartholomew Fitzgerald' }));
@@ -257,7 +260,7 @@ describe('users tab', () => {
     const { user, api } = openProfile(
       'users',
       {
-        'GET /api/users/getUsers': json(people),
+        'GET /api/users/listUsers': page(people),
         'POST /api/users/upgradeUser': json({ message: 'Sent to a second staff member for approval', proposalId: 'p-admin' }, 202),
       },
       admin,
@@ -280,7 +283,7 @@ describe('users tab', () => {
     const { user, api } = openProfile(
       'users',
       {
-        'GET /api/users/getUsers': json(people),
+        'GET /api/users/listUsers': page(people),
         'POST /api/users/suspend/u2': json({ message: 'User suspended' }),
         'POST /api/users/reinstate/u3': json({ message: 'User reinstated' }),
         'DELETE /api/users/u2': json({ message: 'Sent to a second staff member for approval', proposalId: 'p-close' }, 202),
@@ -300,7 +303,7 @@ describe('users tab', () => {
     expect(await screen.findByText('User reinstated')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Actions for Bartholomew Fitzgerald' }));
-    await user.click(screen.getByRole('button', { name: 'Delete User' }));
+    await user.click(screen.getByRole('button', { name: 'Close account' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Delete Bartholomew Fitzgerald?' });
     expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
     // Closing an account needs a second admin: a reason first, then the proposal waits.
@@ -315,9 +318,62 @@ describe('users tab', () => {
     expect(api.to('DELETE /api/users/u2')[0]?.body).toEqual({ reason: 'Asked to leave' });
   });
 
+  it('filters by role, identity check and account on the server, and says when no user matches', async () => {
+    const { user, api } = openProfile(
+      'users',
+      {
+        'GET /api/users/listUsers': (request: Request) => {
+          const q = new URL(request.url).searchParams;
+          if (q.get('kycStatus') === 'Pending') return page([]);
+          return page(q.get('status') === 'suspended' ? [people[2]] : people);
+        },
+      },
+      admin,
+    );
+    await screen.findAllByTestId('user-card');
+    // Options read in the reader's language, never the raw values.
+    expect(within(screen.getByLabelText('Role')).getByRole('option', { name: 'Investor' })).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText('Account'), 'suspended');
+    await waitFor(() => expect(screen.getAllByTestId('user-card')).toHaveLength(1));
+    expect(api.sent.some((r) => r.path.includes('status=suspended'))).toBe(true);
+    await user.selectOptions(screen.getByLabelText('Identity check'), 'Pending');
+    expect(await screen.findByText('No users match. Try another search or clear the filters.')).toBeTruthy();
+    expect(api.sent.some((r) => r.path.includes('kycStatus=Pending') && r.path.includes('status=suspended'))).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Clear search and filters' }));
+    await waitFor(() => expect(screen.getAllByTestId('user-card')).toHaveLength(3));
+  });
+
+  it('reads the list a page at a time', async () => {
+    const more = makeUser({ _id: 'u4', name: 'Dora Page Two' });
+    const { user } = openProfile(
+      'users',
+      {
+        'GET /api/users/listUsers': (request: Request) =>
+          new URL(request.url).searchParams.get('cursor') === 'c2' ? page([more], { total: 4 }) : page(people, { total: 4, nextCursor: 'c2' }),
+      },
+      admin,
+    );
+    expect((await screen.findByTestId('users-total')).textContent).toBe('4 users match');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByRole('heading', { level: 3, name: 'Dora Page Two' })).toBeTruthy();
+    expect(screen.getAllByTestId('user-card')).toHaveLength(4);
+  });
+
+  it('links to corrections, fees and returns from the menu, and shows when each user joined', async () => {
+    const joined = [admin, { ...people[1]!, createdAt: '2026-03-04T10:00:00Z' }];
+    const { user } = openProfile('users', { 'GET /api/users/listUsers': page(joined) }, admin);
+    const cards = await screen.findAllByTestId('user-card');
+    expect(cards[1]?.textContent).toMatch(/Joined .*2026/);
+    expect(within(cards[1]!).getByTestId('user-kyc').textContent).toBe('Identity check: Not submitted yet');
+    await user.click(screen.getByRole('button', { name: 'Actions for Bartholomew Fitzgerald' }));
+    expect(screen.queryByRole('button', { name: 'View as user' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Fees' }));
+    await waitFor(() => expect(document.title).toBe('Fees · Clearvest'));
+  });
+
   it('shows no actions to authors', async () => {
     const author = makeUser({ _id: 'author-1', role: 'author' });
-    openProfile('users', { 'GET /api/users/getUsers': json(people) }, author);
+    openProfile('users', { 'GET /api/users/listUsers': page(people) }, author);
     await screen.findAllByTestId('user-card');
     expect(screen.queryByRole('button', { name: /^Actions for/ })).toBeNull();
   });

@@ -8,6 +8,7 @@ import {
 import { formatDateTime } from '../../components/format';
 import { useWaitedFor } from '../../components/PagedQueue';
 import { QueryState } from '../../components/QueryState';
+import { KeyboardQueue } from '../../components/QueueShortcuts';
 import { TextDecisionDialog } from '../../components/TextDecisionDialog';
 import { useRunMutation } from '../../components/useRunMutation';
 import { FormError, useFormError } from '../../components/form/FormError';
@@ -112,11 +113,13 @@ export function SupportTicketsPage() {
         empty={{ when: (data) => data.tickets.length === 0, message: t('tickets.empty') }}
       >
         {(data) => (
-          <ol className="queue" aria-busy={queue.isFetching || undefined}>
-            {data.tickets.map((ticket) => (
-              <TicketItem key={ticket._id} ticket={ticket} onReply={setReplyingTo} />
-            ))}
-          </ol>
+          <KeyboardQueue>
+            <ol className="queue" aria-busy={queue.isFetching || undefined}>
+              {data.tickets.map((ticket) => (
+                <TicketItem key={ticket._id} ticket={ticket} onReply={setReplyingTo} />
+              ))}
+            </ol>
+          </KeyboardQueue>
         )}
       </QueryState>
       {replyingTo ? <ReplyDialog ticket={replyingTo} onClose={() => setReplyingTo(null)} /> : null}
